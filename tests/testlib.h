@@ -168,4 +168,82 @@ static inline axe_cute_layout tl_random_injective(int maxleaves, int maxdepth,
     return l;
 }
 
+/* Same size and the same value (point) at every index. */
+static inline int tl_same_function(const axe_cute_layout *a,
+                                   const axe_cute_layout *b)
+{
+    int64_t na, nb;
+    if (axe_cute_size(a, &na) != AXE_OK || axe_cute_size(b, &nb) != AXE_OK ||
+        na != nb)
+        return 0;
+    for (int64_t i = 0; i < na; i++) {
+        axe_cute_point pa, pb;
+        if (axe_cute_eval_point(a, i, &pa) != AXE_OK ||
+            axe_cute_eval_point(b, i, &pb) != AXE_OK ||
+            !axe_cute_point_equal(&pa, &pb))
+            return 0;
+    }
+    return 1;
+}
+
+/* The profile of "t" with size-1 leaves dropped, empty groups removed and
+ * single-element groups unwrapped, written as tokens plus leaf values. */
+static inline void tl_loose_profile(const axe_tuple *t, char *tok, int *ntok,
+                                    int64_t *v, int *nv)
+{
+    char a[AXE_TUPLE_MAX_TOKENS + 1];
+    int n = 0, li = 0, changed = 1;
+    for (int i = 0; i < t->ntok; i++) {
+        if (t->tok[i] == 'x' && t->v[li++] == 1)
+            continue;
+        a[n++] = t->tok[i];
+    }
+    while (changed) {
+        changed = 0;
+        for (int i = 0; i < n; i++) {
+            int d = 0, kids = 0, j = i + 1;
+            if (a[i] != '(')
+                continue;
+            for (; j < n; j++) {
+                if (d == 0 && a[j] == ')')
+                    break;
+                if (d == 0)
+                    kids++;
+                if (a[j] == '(')
+                    d++;
+                else if (a[j] == ')')
+                    d--;
+            }
+            if (kids <= 1) {
+                memmove(a + j, a + j + 1, (size_t)(n - j - 1));
+                memmove(a + i, a + i + 1, (size_t)(n - i - 2));
+                n -= 2;
+                changed = 1;
+                break;
+            }
+        }
+    }
+    memcpy(tok, a, (size_t)n);
+    *ntok = n;
+    *nv = 0;
+    for (int i = 0; i < t->nleaf; i++)
+        if (t->v[i] != 1)
+            v[(*nv)++] = t->v[i];
+}
+
+/* vectors/README.md cmp "layout": same loose profile, same function. */
+static inline int tl_layout_matches(const axe_cute_layout *got,
+                                    const axe_cute_layout *expect)
+{
+    char ta[AXE_TUPLE_MAX_TOKENS], tb[AXE_TUPLE_MAX_TOKENS];
+    int64_t va[AXE_TUPLE_MAX_LEAVES], vb[AXE_TUPLE_MAX_LEAVES];
+    int na, nb, la, lb;
+    tl_loose_profile(&got->shape, ta, &na, va, &la);
+    tl_loose_profile(&expect->shape, tb, &nb, vb, &lb);
+    if (na != nb || la != lb || memcmp(ta, tb, (size_t)na) != 0 ||
+        memcmp(va, vb, (size_t)la * sizeof(int64_t)) != 0)
+        return 0;
+    return tl_same_function(got, expect);
+}
+
 #endif
