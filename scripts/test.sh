@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The test command (README "Run the tests"; .ci/run runs exactly this):
+# installs missing tools on Debian 12, then builds and runs every ctest test
+# in the dev preset (gcc, Debug, -Werror) and the asan preset
+# (address+undefined), then checks the layer rule and the formatting.
+# Stops at the first failure and says which step failed.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+# shellcheck source=scripts/ensure_tools.sh
+. scripts/ensure_tools.sh
+
+start=$SECONDS
+summary=()
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+step() { printf '\n=== %s\n' "$*"; }
+fail() {
+    printf '\ntest.sh: FAILED at: %s\n' "$*" >&2
+    exit 1
+}
+
+step "tools"
+axe_ensure_tools cmake ninja gcc clang clang-format pkg-config python3 jq ||
+    fail "installing the tools"
+
+for preset in dev asan; do
+    step "$preset: configure"
+    cmake --preset "$preset" >"$log" 2>&1 || {
+        cat "$log"
+        fail "cmake --preset $preset"
+    }
+    step "$preset: build"
+    cmake --build --preset "$preset" || fail "cmake --build --preset $preset"
+    step "$preset: ctest"
+    ctest --preset "$preset" --output-on-failure -j2 | tee "$log" ||
+        fail "ctest --preset $preset (see the output above)"
+    summary+=("$preset: $(grep -Eo '[0-9]+% tests passed.*' "$log"), $(grep -c '(Skipped)$' "$log" || true) skipped")
+done
+
+step "layers"
+bash scripts/check_layers.sh | tee "$log" || fail "scripts/check_layers.sh"
+summary+=("$(tail -n 1 "$log")")
+
+step "format"
+bash scripts/check_format.sh | tee "$log" || fail "scripts/check_format.sh"
+summary+=("$(tail -n 1 "$log")")
+
+printf '\n'
+printf '  %s\n' "${summary[@]}"
+echo "test.sh: all passed in $((SECONDS - start)) s"
