@@ -60,19 +60,20 @@ AXE_NODISCARD AXE_API axe_status axe_cute_make(const axe_tuple *shape,
                                                const axe_tuple *stride,
                                                axe_cute_layout *out);
 /* Compact column-major (CuTe's default, LayoutLeft) layout of "shape". */
-AXE_NODISCARD AXE_API axe_status
-axe_cute_make_col_major(const axe_tuple *shape, axe_cute_layout *out);
+AXE_NODISCARD AXE_API axe_status axe_cute_make_col_major(const axe_tuple *shape,
+                                                         axe_cute_layout *out);
 /* Compact row-major (LayoutRight) layout of "shape". */
-AXE_NODISCARD AXE_API axe_status
-axe_cute_make_row_major(const axe_tuple *shape, axe_cute_layout *out);
+AXE_NODISCARD AXE_API axe_status axe_cute_make_row_major(const axe_tuple *shape,
+                                                         axe_cute_layout *out);
 /* Compact layout whose leaves are ordered by "order" (congruent; smaller
  * order = smaller stride, ties broken left to right). */
-AXE_NODISCARD AXE_API axe_status axe_cute_make_ordered(
-    const axe_tuple *shape, const axe_tuple *order, axe_cute_layout *out);
+AXE_NODISCARD AXE_API axe_status axe_cute_make_ordered(const axe_tuple *shape,
+                                                       const axe_tuple *order,
+                                                       axe_cute_layout *out);
 /* The identity layout of "shape": strides E<i> (E<i,j> nested), mapping a
  * coordinate to itself. */
-AXE_NODISCARD AXE_API axe_status
-axe_cute_make_identity(const axe_tuple *shape, axe_cute_layout *out);
+AXE_NODISCARD AXE_API axe_status axe_cute_make_identity(const axe_tuple *shape,
+                                                        axe_cute_layout *out);
 
 AXE_API bool axe_cute_has_basis(const axe_cute_layout *l);
 AXE_API int axe_cute_rank(const axe_cute_layout *l);
@@ -99,9 +100,8 @@ AXE_NODISCARD AXE_API axe_status axe_cute_select(const axe_cute_layout *l,
                                                  const int *idx, int n,
                                                  axe_cute_layout *out);
 /* Modes [b, e) grouped into one mode. */
-AXE_NODISCARD AXE_API axe_status axe_cute_group(const axe_cute_layout *l,
-                                                int b, int e,
-                                                axe_cute_layout *out);
+AXE_NODISCARD AXE_API axe_status axe_cute_group(const axe_cute_layout *l, int b,
+                                                int e, axe_cute_layout *out);
 /* All leaves as one flat tuple layout (depth <= 1). */
 AXE_NODISCARD AXE_API axe_status axe_cute_flatten(const axe_cute_layout *l,
                                                   axe_cute_layout *out);
@@ -117,8 +117,7 @@ AXE_NODISCARD AXE_API axe_status axe_cute_pair(const axe_cute_layout *a,
                                                const axe_cute_layout *b,
                                                axe_cute_layout *out);
 /* Same shape, and the same stride (and basis) wherever the extent is > 1. */
-AXE_API bool axe_cute_equal(const axe_cute_layout *a,
-                            const axe_cute_layout *b);
+AXE_API bool axe_cute_equal(const axe_cute_layout *a, const axe_cute_layout *b);
 
 /* ---- evaluation ------------------------------------------------------ */
 
@@ -144,14 +143,15 @@ AXE_NODISCARD AXE_API axe_status axe_cute_coalesce(const axe_cute_layout *l,
                                                    axe_cute_layout *out);
 /* Coalesce each mode selected by "profile" separately: a leaf of "profile"
  * at mode i coalesces that mode whole; a tuple recurses. */
-AXE_NODISCARD AXE_API axe_status axe_cute_coalesce_by(
-    const axe_cute_layout *l, const axe_tuple *profile, axe_cute_layout *out);
+AXE_NODISCARD AXE_API axe_status axe_cute_coalesce_by(const axe_cute_layout *l,
+                                                      const axe_tuple *profile,
+                                                      axe_cute_layout *out);
 /* Drop size-1 modes and stride-0 modes, then coalesce; same image. */
 AXE_NODISCARD AXE_API axe_status axe_cute_filter(const axe_cute_layout *l,
                                                  axe_cute_layout *out);
 /* Replace stride-0 modes by size 1 (keeps the profile). */
-AXE_NODISCARD AXE_API axe_status axe_cute_filter_zeros(
-    const axe_cute_layout *l, axe_cute_layout *out);
+AXE_NODISCARD AXE_API axe_status axe_cute_filter_zeros(const axe_cute_layout *l,
+                                                       axe_cute_layout *out);
 
 /*
  * The composition "a" ∘ "b": R with R(i) = a(b(i)) for every i < size(b),
@@ -177,13 +177,13 @@ AXE_NODISCARD AXE_API axe_status axe_cute_complement(const axe_cute_layout *a,
 AXE_NODISCARD AXE_API axe_status axe_cute_right_inverse(
     const axe_cute_layout *a, axe_cute_layout *out, axe_diag *diag);
 /* Left inverse R: R(a(k)) == k for all k < size(a) (a injective). */
-AXE_NODISCARD AXE_API axe_status axe_cute_left_inverse(
-    const axe_cute_layout *a, axe_cute_layout *out, axe_diag *diag);
+AXE_NODISCARD AXE_API axe_status axe_cute_left_inverse(const axe_cute_layout *a,
+                                                       axe_cute_layout *out,
+                                                       axe_diag *diag);
 /* Nullspace: a layout K onto the indices k with a(k) == 0 (K(0) = 0). */
 AXE_NODISCARD AXE_API axe_status axe_cute_nullspace(const axe_cute_layout *a,
                                                     axe_cute_layout *out,
                                                     axe_diag *diag);
-
 
 /* ---- tilers ----------------------------------------------------------- */
 
@@ -204,19 +204,19 @@ typedef struct axe_cute_tiler {
 } axe_cute_tiler;
 
 /* The tiler <s0:1, s1:1, ...> of a shape (nested tuples nest). */
-AXE_NODISCARD AXE_API axe_status axe_cute_tiler_from_shape(
-    const axe_tuple *shape, axe_cute_tiler *out);
+AXE_NODISCARD AXE_API axe_status
+axe_cute_tiler_from_shape(const axe_tuple *shape, axe_cute_tiler *out);
 /* The one-element tiler [l]. */
-AXE_NODISCARD AXE_API axe_status axe_cute_tiler_from_layout(
-    const axe_cute_layout *l, axe_cute_tiler *out);
+AXE_NODISCARD AXE_API axe_status
+axe_cute_tiler_from_layout(const axe_cute_layout *l, axe_cute_tiler *out);
 /* Top-level elements of "t". */
 AXE_API int axe_cute_tiler_rank(const axe_cute_tiler *t);
 
 /* By-mode composition: mode i of "a" composed with element i of "t"
  * (`_` keeps the mode); modes of "a" beyond rank(t) are kept. */
-AXE_NODISCARD AXE_API axe_status axe_cute_compose_tiler(
-    const axe_cute_layout *a, const axe_cute_tiler *t, axe_cute_layout *out,
-    axe_diag *diag);
+AXE_NODISCARD AXE_API axe_status
+axe_cute_compose_tiler(const axe_cute_layout *a, const axe_cute_tiler *t,
+                       axe_cute_layout *out, axe_diag *diag);
 
 /* ---- divides and products -------------------------------------------- */
 
@@ -229,9 +229,11 @@ typedef enum axe_cute_divide_kind {
     AXE_CUTE_DIVIDE_TILED,
     AXE_CUTE_DIVIDE_FLAT
 } axe_cute_divide_kind;
-AXE_NODISCARD AXE_API axe_status
-axe_cute_divide(axe_cute_divide_kind kind, const axe_cute_layout *a,
-                const axe_cute_tiler *b, axe_cute_layout *out, axe_diag *diag);
+AXE_NODISCARD AXE_API axe_status axe_cute_divide(axe_cute_divide_kind kind,
+                                                 const axe_cute_layout *a,
+                                                 const axe_cute_tiler *b,
+                                                 axe_cute_layout *out,
+                                                 axe_diag *diag);
 /* Divide by a plain layout (the tiler of one layout applied to all of a). */
 AXE_NODISCARD AXE_API axe_status axe_cute_divide_layout(
     axe_cute_divide_kind kind, const axe_cute_layout *a,
@@ -248,10 +250,11 @@ typedef enum axe_cute_product_kind {
     AXE_CUTE_PRODUCT_BLOCKED,
     AXE_CUTE_PRODUCT_RAKED
 } axe_cute_product_kind;
-AXE_NODISCARD AXE_API axe_status
-axe_cute_product(axe_cute_product_kind kind, const axe_cute_layout *a,
-                 const axe_cute_layout *b, axe_cute_layout *out,
-                 axe_diag *diag);
+AXE_NODISCARD AXE_API axe_status axe_cute_product(axe_cute_product_kind kind,
+                                                  const axe_cute_layout *a,
+                                                  const axe_cute_layout *b,
+                                                  axe_cute_layout *out,
+                                                  axe_diag *diag);
 
 /* Replicate "a" to cover "shape" (rounded up per mode), in mode "order"
  * (NULL: column-major); CuTe's tile_to_shape. */
@@ -280,8 +283,7 @@ AXE_NODISCARD AXE_API axe_status axe_tuple_slice(const axe_tuple *t,
                                                  axe_diag *diag);
 AXE_NODISCARD AXE_API axe_status axe_tuple_dice(const axe_tuple *t,
                                                 const axe_tuple *crd,
-                                                axe_tuple *out,
-                                                axe_diag *diag);
+                                                axe_tuple *out, axe_diag *diag);
 
 /* ---- vectors and recasting ------------------------------------------ */
 

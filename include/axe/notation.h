@@ -55,12 +55,10 @@ AXE_API size_t axe_print_cute_layout(const axe_cute_layout *l, char *buf,
                                      size_t cap);
 AXE_API size_t axe_print_cute_tiler(const axe_cute_tiler *t, char *buf,
                                     size_t cap);
-AXE_API size_t axe_print_swizzle(const axe_swizzle *sw, char *buf,
-                                 size_t cap);
+AXE_API size_t axe_print_swizzle(const axe_swizzle *sw, char *buf, size_t cap);
 AXE_API size_t axe_print_cute_composed(const axe_cute_composed *c, char *buf,
                                        size_t cap);
-AXE_API size_t axe_print_cute(const axe_cute_object *o, char *buf,
-                              size_t cap);
+AXE_API size_t axe_print_cute(const axe_cute_object *o, char *buf, size_t cap);
 
 #ifdef __cplusplus
 }

@@ -24,8 +24,8 @@ typedef struct axe_swizzle {
 } axe_swizzle;
 
 /* Sw<"bits","base","shift">, or AXE_ERR_INVALID with a reason. */
-AXE_NODISCARD AXE_API axe_status axe_swizzle_make(int bits, int base,
-                                                  int shift, axe_swizzle *out,
+AXE_NODISCARD AXE_API axe_status axe_swizzle_make(int bits, int base, int shift,
+                                                  axe_swizzle *out,
                                                   axe_diag *diag);
 /* The swizzle function; it is an involution on nonnegative integers. */
 AXE_API int64_t axe_swizzle_apply(const axe_swizzle *sw, int64_t x);

@@ -38,8 +38,8 @@ typedef struct axe_tuple {
 /* The scalar "value". */
 AXE_API void axe_tuple_scalar(int64_t value, axe_tuple *out);
 /* The flat tuple (v[0], ..., v[n-1]); n = 0 gives `()`. */
-AXE_NODISCARD AXE_API axe_status axe_tuple_from_array(const int64_t *v,
-                                                      int n, axe_tuple *out);
+AXE_NODISCARD AXE_API axe_status axe_tuple_from_array(const int64_t *v, int n,
+                                                      axe_tuple *out);
 
 /* True if "t" is a scalar (profile "x"). */
 AXE_API bool axe_tuple_is_scalar(const axe_tuple *t);

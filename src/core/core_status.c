@@ -16,7 +16,7 @@ const char *axe_status_name(axe_status status)
     case AXE_OK:
         return "OK";
 #define AXE__STATUS_NAME(name, value, msg)                                     \
-    case AXE_ERR_##name:                                                           \
+    case AXE_ERR_##name:                                                       \
         return #name;
         AXE_STATUS_MAP(AXE__STATUS_NAME)
 #undef AXE__STATUS_NAME
@@ -30,7 +30,7 @@ const char *axe_status_message(axe_status status)
     case AXE_OK:
         return "success";
 #define AXE__STATUS_MSG(name, value, msg)                                      \
-    case AXE_ERR_##name:                                                           \
+    case AXE_ERR_##name:                                                       \
         return msg;
         AXE_STATUS_MAP(AXE__STATUS_MSG)
 #undef AXE__STATUS_MSG

@@ -30,8 +30,8 @@ static axe_status divide_by_layout(const axe_cute_layout *a,
 static axe_status too_short(axe_diag *diag, int rank, int need)
 {
     return axe__fail(diag, AXE_ERR_INCOMPATIBLE, -1,
-                     "the tiler has %d modes here but the layout only %d",
-                     need, rank);
+                     "the tiler has %d modes here but the layout only %d", need,
+                     rank);
 }
 
 /* Number of direct children of the tiler subtree at "c->tok" ('['). */

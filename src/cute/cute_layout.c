@@ -30,8 +30,7 @@ axe_status axe__cute_push(axe_cute_layout *l, int64_t shape, int64_t stride,
     return AXE_OK;
 }
 
-axe_status axe__cute_append_span(axe_cute_layout *l,
-                                 const axe_cute_layout *src,
+axe_status axe__cute_append_span(axe_cute_layout *l, const axe_cute_layout *src,
                                  const axe__span *sp)
 {
     int at = l->shape.nleaf, n = sp->le - sp->lb;
@@ -83,24 +82,22 @@ axe_status axe_cute_make(const axe_tuple *shape, const axe_tuple *stride,
     return AXE_OK;
 }
 
-axe_status axe_cute_make_col_major(const axe_tuple *shape,
-                                   axe_cute_layout *out)
+axe_status axe_cute_make_col_major(const axe_tuple *shape, axe_cute_layout *out)
 {
     axe_tuple st;
     AXE_TRY(axe_tuple_prefix_product(shape, &st));
     return axe_cute_make(shape, &st, out);
 }
 
-axe_status axe_cute_make_row_major(const axe_tuple *shape,
-                                   axe_cute_layout *out)
+axe_status axe_cute_make_row_major(const axe_tuple *shape, axe_cute_layout *out)
 {
     axe_tuple st;
     AXE_TRY(axe_tuple_suffix_product(shape, &st));
     return axe_cute_make(shape, &st, out);
 }
 
-axe_status axe_cute_make_ordered(const axe_tuple *shape,
-                                 const axe_tuple *order, axe_cute_layout *out)
+axe_status axe_cute_make_ordered(const axe_tuple *shape, const axe_tuple *order,
+                                 axe_cute_layout *out)
 {
     axe_tuple st = *shape;
     int64_t p = 1;
@@ -146,8 +143,7 @@ static axe_status identity_rec(const axe_tuple *shape, int *tok, int *leaf,
     return AXE_OK;
 }
 
-axe_status axe_cute_make_identity(const axe_tuple *shape,
-                                  axe_cute_layout *out)
+axe_status axe_cute_make_identity(const axe_tuple *shape, axe_cute_layout *out)
 {
     axe_cute_layout r;
     int tok = 0, leaf = 0;

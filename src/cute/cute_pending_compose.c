@@ -10,7 +10,8 @@ axe_status axe_cute_coalesce(const axe_cute_layout *l, axe_cute_layout *out)
     return AXE_ERR_UNSUPPORTED;
 }
 
-axe_status axe_cute_coalesce_by(const axe_cute_layout *l, const axe_tuple *profile, axe_cute_layout *out)
+axe_status axe_cute_coalesce_by(const axe_cute_layout *l,
+                                const axe_tuple *profile, axe_cute_layout *out)
 {
     (void)l;
     (void)profile;
@@ -32,7 +33,8 @@ axe_status axe_cute_filter_zeros(const axe_cute_layout *l, axe_cute_layout *out)
     return AXE_ERR_UNSUPPORTED;
 }
 
-axe_status axe_cute_compose(const axe_cute_layout *a, const axe_cute_layout *b, axe_cute_layout *out, axe_diag *diag)
+axe_status axe_cute_compose(const axe_cute_layout *a, const axe_cute_layout *b,
+                            axe_cute_layout *out, axe_diag *diag)
 {
     (void)a;
     (void)b;
@@ -41,7 +43,9 @@ axe_status axe_cute_compose(const axe_cute_layout *a, const axe_cute_layout *b, 
     return AXE_ERR_UNSUPPORTED;
 }
 
-axe_status axe_cute_compose_tiler(const axe_cute_layout *a, const axe_cute_tiler *t, axe_cute_layout *out, axe_diag *diag)
+axe_status axe_cute_compose_tiler(const axe_cute_layout *a,
+                                  const axe_cute_tiler *t, axe_cute_layout *out,
+                                  axe_diag *diag)
 {
     (void)a;
     (void)t;
@@ -50,14 +54,16 @@ axe_status axe_cute_compose_tiler(const axe_cute_layout *a, const axe_cute_tiler
     return AXE_ERR_UNSUPPORTED;
 }
 
-axe_status axe_cute_tiler_from_shape(const axe_tuple *shape, axe_cute_tiler *out)
+axe_status axe_cute_tiler_from_shape(const axe_tuple *shape,
+                                     axe_cute_tiler *out)
 {
     (void)shape;
     (void)out;
     return AXE_ERR_UNSUPPORTED;
 }
 
-axe_status axe_cute_tiler_from_layout(const axe_cute_layout *l, axe_cute_tiler *out)
+axe_status axe_cute_tiler_from_layout(const axe_cute_layout *l,
+                                      axe_cute_tiler *out)
 {
     (void)l;
     (void)out;

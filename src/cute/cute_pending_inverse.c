@@ -3,7 +3,8 @@
  * this file is deleted when the real implementation lands. */
 #include "cute_internal.h"
 
-axe_status axe_cute_complement(const axe_cute_layout *a, int64_t cotarget, axe_cute_layout *out, axe_diag *diag)
+axe_status axe_cute_complement(const axe_cute_layout *a, int64_t cotarget,
+                               axe_cute_layout *out, axe_diag *diag)
 {
     (void)a;
     (void)cotarget;
@@ -12,7 +13,8 @@ axe_status axe_cute_complement(const axe_cute_layout *a, int64_t cotarget, axe_c
     return AXE_ERR_UNSUPPORTED;
 }
 
-axe_status axe_cute_right_inverse(const axe_cute_layout *a, axe_cute_layout *out, axe_diag *diag)
+axe_status axe_cute_right_inverse(const axe_cute_layout *a,
+                                  axe_cute_layout *out, axe_diag *diag)
 {
     (void)a;
     (void)out;
@@ -20,7 +22,8 @@ axe_status axe_cute_right_inverse(const axe_cute_layout *a, axe_cute_layout *out
     return AXE_ERR_UNSUPPORTED;
 }
 
-axe_status axe_cute_left_inverse(const axe_cute_layout *a, axe_cute_layout *out, axe_diag *diag)
+axe_status axe_cute_left_inverse(const axe_cute_layout *a, axe_cute_layout *out,
+                                 axe_diag *diag)
 {
     (void)a;
     (void)out;
@@ -28,7 +31,8 @@ axe_status axe_cute_left_inverse(const axe_cute_layout *a, axe_cute_layout *out,
     return AXE_ERR_UNSUPPORTED;
 }
 
-axe_status axe_cute_nullspace(const axe_cute_layout *a, axe_cute_layout *out, axe_diag *diag)
+axe_status axe_cute_nullspace(const axe_cute_layout *a, axe_cute_layout *out,
+                              axe_diag *diag)
 {
     (void)a;
     (void)out;

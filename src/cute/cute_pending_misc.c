@@ -3,7 +3,9 @@
  * this file is deleted when the real implementation lands. */
 #include "cute_internal.h"
 
-axe_status axe_cute_slice(const axe_cute_layout *l, const axe_tuple *crd, axe_cute_layout *out, axe_cute_point *offset, axe_diag *diag)
+axe_status axe_cute_slice(const axe_cute_layout *l, const axe_tuple *crd,
+                          axe_cute_layout *out, axe_cute_point *offset,
+                          axe_diag *diag)
 {
     (void)l;
     (void)crd;
@@ -13,7 +15,8 @@ axe_status axe_cute_slice(const axe_cute_layout *l, const axe_tuple *crd, axe_cu
     return AXE_ERR_UNSUPPORTED;
 }
 
-axe_status axe_cute_dice(const axe_cute_layout *l, const axe_tuple *crd, axe_cute_layout *out, axe_diag *diag)
+axe_status axe_cute_dice(const axe_cute_layout *l, const axe_tuple *crd,
+                         axe_cute_layout *out, axe_diag *diag)
 {
     (void)l;
     (void)crd;
@@ -22,7 +25,8 @@ axe_status axe_cute_dice(const axe_cute_layout *l, const axe_tuple *crd, axe_cut
     return AXE_ERR_UNSUPPORTED;
 }
 
-axe_status axe_tuple_slice(const axe_tuple *t, const axe_tuple *crd, axe_tuple *out, axe_diag *diag)
+axe_status axe_tuple_slice(const axe_tuple *t, const axe_tuple *crd,
+                           axe_tuple *out, axe_diag *diag)
 {
     (void)t;
     (void)crd;
@@ -31,7 +35,8 @@ axe_status axe_tuple_slice(const axe_tuple *t, const axe_tuple *crd, axe_tuple *
     return AXE_ERR_UNSUPPORTED;
 }
 
-axe_status axe_tuple_dice(const axe_tuple *t, const axe_tuple *crd, axe_tuple *out, axe_diag *diag)
+axe_status axe_tuple_dice(const axe_tuple *t, const axe_tuple *crd,
+                          axe_tuple *out, axe_diag *diag)
 {
     (void)t;
     (void)crd;
@@ -40,7 +45,9 @@ axe_status axe_tuple_dice(const axe_tuple *t, const axe_tuple *crd, axe_tuple *o
     return AXE_ERR_UNSUPPORTED;
 }
 
-axe_status axe_cute_max_common_layout(const axe_cute_layout *a, const axe_cute_layout *b, axe_cute_layout *out)
+axe_status axe_cute_max_common_layout(const axe_cute_layout *a,
+                                      const axe_cute_layout *b,
+                                      axe_cute_layout *out)
 {
     (void)a;
     (void)b;
@@ -48,7 +55,8 @@ axe_status axe_cute_max_common_layout(const axe_cute_layout *a, const axe_cute_l
     return AXE_ERR_UNSUPPORTED;
 }
 
-axe_status axe_cute_max_common_vector(const axe_cute_layout *a, const axe_cute_layout *b, int64_t *out)
+axe_status axe_cute_max_common_vector(const axe_cute_layout *a,
+                                      const axe_cute_layout *b, int64_t *out)
 {
     (void)a;
     (void)b;
@@ -56,7 +64,8 @@ axe_status axe_cute_max_common_vector(const axe_cute_layout *a, const axe_cute_l
     return AXE_ERR_UNSUPPORTED;
 }
 
-axe_status axe_cute_upcast(const axe_cute_layout *l, int64_t n, axe_cute_layout *out, axe_diag *diag)
+axe_status axe_cute_upcast(const axe_cute_layout *l, int64_t n,
+                           axe_cute_layout *out, axe_diag *diag)
 {
     (void)l;
     (void)n;
@@ -65,7 +74,8 @@ axe_status axe_cute_upcast(const axe_cute_layout *l, int64_t n, axe_cute_layout 
     return AXE_ERR_UNSUPPORTED;
 }
 
-axe_status axe_cute_downcast(const axe_cute_layout *l, int64_t n, axe_cute_layout *out, axe_diag *diag)
+axe_status axe_cute_downcast(const axe_cute_layout *l, int64_t n,
+                             axe_cute_layout *out, axe_diag *diag)
 {
     (void)l;
     (void)n;
@@ -74,7 +84,9 @@ axe_status axe_cute_downcast(const axe_cute_layout *l, int64_t n, axe_cute_layou
     return AXE_ERR_UNSUPPORTED;
 }
 
-axe_status axe_cute_recast(const axe_cute_layout *l, int64_t old_bits, int64_t new_bits, axe_cute_layout *out, axe_diag *diag)
+axe_status axe_cute_recast(const axe_cute_layout *l, int64_t old_bits,
+                           int64_t new_bits, axe_cute_layout *out,
+                           axe_diag *diag)
 {
     (void)l;
     (void)old_bits;
@@ -84,7 +96,8 @@ axe_status axe_cute_recast(const axe_cute_layout *l, int64_t old_bits, int64_t n
     return AXE_ERR_UNSUPPORTED;
 }
 
-axe_status axe_cute_composed_eval_point(const axe_cute_composed *c, int64_t idx, axe_cute_point *out)
+axe_status axe_cute_composed_eval_point(const axe_cute_composed *c, int64_t idx,
+                                        axe_cute_point *out)
 {
     (void)c;
     (void)idx;

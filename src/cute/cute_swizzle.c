@@ -11,12 +11,12 @@ axe_status axe_swizzle_make(int bits, int base, int shift, axe_swizzle *out,
     int s = shift < 0 ? -shift : shift;
     if (bits < 0 || base < 0 || s < bits)
         return axe__fail(diag, AXE_ERR_INVALID, -1,
-                         "Sw<%d,%d,%d>: need B >= 0, M >= 0 and |S| >= B",
-                         bits, base, shift);
+                         "Sw<%d,%d,%d>: need B >= 0, M >= 0 and |S| >= B", bits,
+                         base, shift);
     if (bits + base + s > 62)
         return axe__fail(diag, AXE_ERR_INVALID, -1,
-                         "Sw<%d,%d,%d>: B + M + |S| must be <= 62", bits,
-                         base, shift);
+                         "Sw<%d,%d,%d>: B + M + |S| must be <= 62", bits, base,
+                         shift);
     out->bits = bits;
     out->base = base;
     out->shift = shift;

@@ -24,9 +24,8 @@ static axe_status fail(scanner *p, axe_status st, const char *what)
 
 static void skip_ws(scanner *p)
 {
-    while (p->pos < p->len &&
-           (p->s[p->pos] == ' ' || p->s[p->pos] == '\t' ||
-            p->s[p->pos] == '\n' || p->s[p->pos] == '\r'))
+    while (p->pos < p->len && (p->s[p->pos] == ' ' || p->s[p->pos] == '\t' ||
+                               p->s[p->pos] == '\n' || p->s[p->pos] == '\r'))
         p->pos++;
 }
 
@@ -116,7 +115,8 @@ static axe_status parse_leaf(scanner *p, leaf_kind kind, axe_tuple *t,
     uint32_t code = 0;
     if (is_underscore(p)) {
         if (kind != LEAF_COORD)
-            return fail(p, AXE_ERR_SYNTAX, "'_' is only allowed in a coordinate");
+            return fail(p, AXE_ERR_SYNTAX,
+                        "'_' is only allowed in a coordinate");
         p->pos++;
         v = AXE_UNDERSCORE;
     } else {
@@ -178,8 +178,7 @@ static axe_status parse_stride(scanner *p, const axe_tuple *shape,
     AXE_TRY(parse_tuple_kind(p, LEAF_STRIDE, &st, out->basis));
     if (!axe_tuple_is_congruent(shape, &st)) {
         p->pos = at;
-        return fail(p, AXE_ERR_SYNTAX,
-                    "stride is not congruent to the shape");
+        return fail(p, AXE_ERR_SYNTAX, "stride is not congruent to the shape");
     }
     out->shape = *shape;
     memcpy(out->stride, st.v, (size_t)st.nleaf * sizeof(int64_t));
@@ -239,8 +238,8 @@ static axe_status tiler_layout(scanner *p, axe_cute_tiler *t,
 }
 
 /* A shape inside a tiler: a scalar n is `n:1`, a tuple a nested tiler. */
-static axe_status tiler_shape(scanner *p, axe_cute_tiler *t,
-                              const axe_tuple *s, int *tok, int *leaf)
+static axe_status tiler_shape(scanner *p, axe_cute_tiler *t, const axe_tuple *s,
+                              int *tok, int *leaf)
 {
     if (s->tok[*tok] == 'x') {
         axe_cute_layout l;
@@ -293,8 +292,9 @@ static axe_status parse_tiler_body(scanner *p, axe_cute_tiler *t)
         AXE_TRY(parse_tiler_elem(p, t));
     }
     if (peek(p) != close)
-        return fail(p, AXE_ERR_SYNTAX, open == '<' ? "expected ',' or '>'"
-                                                    : "expected ';' or ']'");
+        return fail(p, AXE_ERR_SYNTAX,
+                    open == '<' ? "expected ',' or '>'"
+                                : "expected ';' or ']'");
     p->pos++;
     p->depth--;
     return tiler_token(p, t, ']');

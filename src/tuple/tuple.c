@@ -212,8 +212,7 @@ void axe_tuple_flatten(const axe_tuple *t, axe_tuple *out)
 
 bool axe_tuple_is_congruent(const axe_tuple *a, const axe_tuple *b)
 {
-    return a->ntok == b->ntok &&
-           memcmp(a->tok, b->tok, (size_t)a->ntok) == 0;
+    return a->ntok == b->ntok && memcmp(a->tok, b->tok, (size_t)a->ntok) == 0;
 }
 
 bool axe_tuple_equal(const axe_tuple *a, const axe_tuple *b)
@@ -224,8 +223,7 @@ bool axe_tuple_equal(const axe_tuple *a, const axe_tuple *b)
 
 /* Walk "a" and "b" together from tokens ia, ib; a leaf of "a" matches any
  * subtree of "b". Returns false on mismatch; advances both cursors. */
-static bool weak_walk(const axe_tuple *a, int *ia, const axe_tuple *b,
-                      int *ib)
+static bool weak_walk(const axe_tuple *a, int *ia, const axe_tuple *b, int *ib)
 {
     if (a->tok[*ia] == 'x') {
         (*ia)++;

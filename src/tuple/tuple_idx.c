@@ -70,8 +70,7 @@ axe_status axe_tuple_idx2crd(int64_t idx, const axe_tuple *shape,
 
 /* Index of the coordinate at "cc" in the shape subtree at "cs". */
 static axe_status crd2idx_rec(const axe_tuple *crd, cursor *cc,
-                              const axe_tuple *shape, cursor *cs,
-                              int64_t *out)
+                              const axe_tuple *shape, cursor *cs, int64_t *out)
 {
     int64_t idx = 0, scale = 1;
     if (crd->tok[cc->tok] == 'x') {

@@ -35,8 +35,7 @@ AXE_NODISCARD axe_status axe__tuple_append_span(axe_tuple *t,
                                                 const axe_tuple *src,
                                                 const axe__span *sp);
 /* Append all of "src" as one element. */
-AXE_NODISCARD axe_status axe__tuple_append(axe_tuple *t,
-                                           const axe_tuple *src);
+AXE_NODISCARD axe_status axe__tuple_append(axe_tuple *t, const axe_tuple *src);
 /* A builder's tokens are well formed and wrapped: "x" or "(...)". */
 bool axe__tuple_is_valid(const axe_tuple *t);
 
