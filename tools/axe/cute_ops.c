@@ -1,0 +1,318 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The CuTe operation table (cute_ops.h) and the helpers every operation
+ * uses: operand conversion (a tuple used as a layout is its compact
+ * column-major layout; a composed layout is taken apart so the algebra acts
+ * on its inner layout), argument checking and result printing. Invariant:
+ * the table is sorted by nothing in particular but names are unique, and
+ * every entry's "required" and "optional" masks are disjoint.
+ */
+#include "cute_ops.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core_internal.h"
+
+#define A CUTE_ARG_A
+#define B CUTE_ARG_B
+#define C CUTE_ARG_C
+#define N CUTE_ARG_N
+#define M CUTE_ARG_MODE
+
+static const cute_op ops[] = {
+    {"print", A, 0, 0, cute_op_print},
+    {"eval", A | B, 0, 0, cute_op_eval},
+    {"size", A, M, 0, cute_op_size},
+    {"cosize", A, M, 0, cute_op_cosize},
+    {"rank", A, M, 0, cute_op_rank},
+    {"depth", A, M, 0, cute_op_depth},
+    {"coalesce", A, B, 0, cute_op_coalesce},
+    {"coalesce_x", A, 0, 0, cute_op_coalesce_x},
+    {"filter", A, 0, 0, cute_op_filter},
+    {"flatten", A, 0, 0, cute_op_flatten},
+    {"composition", A | B, 0, 0, cute_op_composition},
+    {"complement", A, B | N, 1, cute_op_complement},
+    {"right_inverse", A, 0, 0, cute_op_right_inverse},
+    {"left_inverse", A, 0, 0, cute_op_left_inverse},
+    {"nullspace", A, 0, 0, cute_op_nullspace},
+    {"logical_divide", A | B, 0, 0, cute_op_logical_divide},
+    {"zipped_divide", A | B, 0, 0, cute_op_zipped_divide},
+    {"tiled_divide", A | B, 0, 0, cute_op_tiled_divide},
+    {"flat_divide", A | B, 0, 0, cute_op_flat_divide},
+    {"logical_product", A | B, 0, 0, cute_op_logical_product},
+    {"zipped_product", A | B, 0, 0, cute_op_zipped_product},
+    {"tiled_product", A | B, 0, 0, cute_op_tiled_product},
+    {"flat_product", A | B, 0, 0, cute_op_flat_product},
+    {"blocked_product", A | B, 0, 0, cute_op_blocked_product},
+    {"raked_product", A | B, 0, 0, cute_op_raked_product},
+    {"tile_to_shape", A | B, C, 0, cute_op_tile_to_shape},
+    {"slice", A | B, 0, 0, cute_op_slice},
+    {"dice", A | B, 0, 0, cute_op_dice},
+    {"max_common_layout", A | B, 0, 0, cute_op_max_common_layout},
+    {"max_common_vector", A | B, 0, 0, cute_op_max_common_vector},
+    {"upcast", A | N, 0, 1, cute_op_upcast},
+    {"downcast", A | N, 0, 1, cute_op_downcast},
+    {"recast_layout", A | N, 0, 2, cute_op_recast_layout},
+    {"identity", A, 0, 0, cute_op_identity},
+    {"swizzle_apply", A | N, 0, 1, cute_op_swizzle_apply},
+};
+
+#undef A
+#undef B
+#undef C
+#undef N
+#undef M
+
+const cute_op *cute_op_find(const char *name, size_t len)
+{
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (strlen(ops[i].name) == len && memcmp(ops[i].name, name, len) == 0)
+            return &ops[i];
+    return NULL;
+}
+
+const cute_op *cute_op_at(size_t i)
+{
+    return i < sizeof ops / sizeof ops[0] ? &ops[i] : NULL;
+}
+
+void cute_args_init(cute_args *args)
+{
+    args->have = 0;
+    args->nn = 0;
+    args->nmode = 0;
+}
+
+void cute_result_init(cute_result *res)
+{
+    res->kind = CUTE_RESULT_INT;
+    res->i = 0;
+    json_buf_init(&res->text, NULL, NULL);
+}
+
+void cute_result_free(cute_result *res) { json_buf_free(&res->text); }
+
+static const char *arg_name(unsigned bit)
+{
+    switch (bit) {
+    case CUTE_ARG_A:
+        return "a";
+    case CUTE_ARG_B:
+        return "b";
+    case CUTE_ARG_C:
+        return "c";
+    case CUTE_ARG_N:
+        return "n";
+    default:
+        return "mode";
+    }
+}
+
+axe_status cute_op_run(const cute_op *op, const cute_args *args,
+                       cute_result *res, axe_diag *diag)
+{
+    for (unsigned bit = 1; bit <= CUTE_ARG_MODE; bit <<= 1) {
+        if ((op->required & bit) && !(args->have & bit))
+            return cute_fail(diag, AXE_ERR_INVALID,
+                             "%s needs the argument \"%s\"", op->name,
+                             arg_name(bit));
+        if (!((op->required | op->optional) & bit) && (args->have & bit))
+            return cute_fail(diag, AXE_ERR_INVALID,
+                             "%s takes no argument \"%s\"", op->name,
+                             arg_name(bit));
+    }
+    if ((args->have & CUTE_ARG_N) && args->nn != op->nn)
+        return cute_fail(
+            diag, AXE_ERR_INVALID, "%s takes %s as \"n\"", op->name,
+            op->nn == 1 ? "one integer" : "a pair of integers [old, new]");
+    return op->run(args, res, diag);
+}
+
+axe_status cute_fail(axe_diag *diag, axe_status st, const char *fmt, ...)
+{
+    va_list ap;
+    if (diag == NULL)
+        return st;
+    diag->offset = -1;
+    va_start(ap, fmt);
+    vsnprintf(diag->message, sizeof diag->message, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+const char *cute_kind_name(const axe_cute_object *o)
+{
+    switch (o->kind) {
+    case AXE_CUTE_KIND_TUPLE:
+        return "a tuple";
+    case AXE_CUTE_KIND_LAYOUT:
+        return "a layout";
+    case AXE_CUTE_KIND_TILER:
+        return "a tiler";
+    case AXE_CUTE_KIND_SWIZZLE:
+        return "a swizzle";
+    case AXE_CUTE_KIND_COMPOSED:
+        return "a composed layout";
+    }
+    return "an unknown object";
+}
+
+axe_status cute_to_layout(const axe_cute_object *o, const char *what,
+                          axe_cute_layout *out, axe_diag *diag)
+{
+    if (o->kind == AXE_CUTE_KIND_LAYOUT) {
+        *out = o->layout;
+        return AXE_OK;
+    }
+    if (o->kind != AXE_CUTE_KIND_TUPLE)
+        return cute_fail(diag, AXE_ERR_UNSUPPORTED,
+                         "\"%s\" must be a layout or a shape, not %s", what,
+                         cute_kind_name(o));
+    for (int i = 0; i < o->tuple.nleaf; i++)
+        if (o->tuple.v[i] == AXE_UNDERSCORE || o->tuple.v[i] < 1)
+            return cute_fail(diag, AXE_ERR_INVALID,
+                             "\"%s\" is used as a shape, but its extent %d "
+                             "is not a positive integer",
+                             what, i);
+    return axe_cute_make_col_major(&o->tuple, out);
+}
+
+axe_status cute_unwrap(const axe_cute_object *o, const char *what,
+                       axe_cute_layout *out, cute_frame *frame, axe_diag *diag)
+{
+    frame->composed = o->kind == AXE_CUTE_KIND_COMPOSED;
+    if (!frame->composed)
+        return cute_to_layout(o, what, out, diag);
+    frame->c = o->composed;
+    *out = o->composed.inner;
+    return AXE_OK;
+}
+
+void cute_rewrap(const cute_frame *frame, const axe_cute_layout *l,
+                 axe_cute_object *out)
+{
+    if (!frame->composed) {
+        out->kind = AXE_CUTE_KIND_LAYOUT;
+        out->layout = *l;
+        return;
+    }
+    out->kind = AXE_CUTE_KIND_COMPOSED;
+    out->composed = frame->c;
+    out->composed.inner = *l;
+}
+
+void cute_set_layout(cute_result *res, const axe_cute_layout *l)
+{
+    res->kind = CUTE_RESULT_OBJECT;
+    res->obj.kind = AXE_CUTE_KIND_LAYOUT;
+    res->obj.layout = *l;
+}
+
+void cute_set_tuple(cute_result *res, const axe_tuple *t)
+{
+    res->kind = CUTE_RESULT_OBJECT;
+    res->obj.kind = AXE_CUTE_KIND_TUPLE;
+    res->obj.tuple = *t;
+}
+
+void cute_set_int(cute_result *res, int64_t v)
+{
+    res->kind = CUTE_RESULT_INT;
+    res->i = v;
+}
+
+void cute_object_write(const axe_cute_object *o, json_buf *out)
+{
+    char small[512];
+    size_t n = axe_print_cute(o, small, sizeof small);
+    char *big;
+    if (n < sizeof small) {
+        json_buf_put_raw(out, small, n);
+        return;
+    }
+    big = malloc(n + 1);
+    if (big == NULL) {
+        json_buf_put_rawz(out, "<out of memory>");
+        return;
+    }
+    axe_print_cute(o, big, n + 1);
+    json_buf_put_raw(out, big, n);
+    free(big);
+}
+
+void cute_result_write(const cute_result *res, json_buf *out)
+{
+    switch (res->kind) {
+    case CUTE_RESULT_OBJECT:
+        cute_object_write(&res->obj, out);
+        break;
+    case CUTE_RESULT_INT:
+        json_buf_put_int(out, res->i);
+        break;
+    case CUTE_RESULT_TEXT:
+        json_buf_put_raw(out, json_buf_str(&res->text), res->text.len);
+        break;
+    }
+}
+
+/* Whether every component of "p" is along some E<k> (depth 1). */
+static bool point_is_coordinate(const axe_cute_point *p)
+{
+    for (int i = 0; i < p->n; i++)
+        if (AXE_CUTE_BASIS_DEPTH(p->basis[i]) != 1)
+            return false;
+    return p->n > 0;
+}
+
+static void put_coordinate(const axe_cute_point *p, json_buf *out)
+{
+    int last = AXE_CUTE_BASIS_MODE(p->basis[p->n - 1], 0);
+    json_buf_put_rawz(out, "(");
+    for (int k = 0, i = 0; k <= last; k++) {
+        int64_t v = 0;
+        if (i < p->n && AXE_CUTE_BASIS_MODE(p->basis[i], 0) == k)
+            v = p->v[i++];
+        if (k > 0)
+            json_buf_put_rawz(out, ",");
+        json_buf_put_int(out, v);
+    }
+    json_buf_put_rawz(out, ")");
+}
+
+void cute_point_write(const axe_cute_point *p, json_buf *out)
+{
+    if (p->n == 0) {
+        json_buf_put_rawz(out, "0");
+        return;
+    }
+    if (point_is_coordinate(p)) {
+        put_coordinate(p, out);
+        return;
+    }
+    for (int i = 0; i < p->n; i++) {
+        uint32_t code = p->basis[i];
+        if (i > 0)
+            json_buf_put_rawz(out, "+");
+        json_buf_put_int(out, p->v[i]);
+        for (int k = AXE_CUTE_BASIS_DEPTH(code) - 1; k >= 0; k--) {
+            json_buf_put_rawz(out, "@");
+            json_buf_put_int(out, AXE_CUTE_BASIS_MODE(code, k));
+        }
+    }
+}
+
+axe_status cute_eval_index(const axe_cute_object *o, int64_t idx,
+                           axe_cute_point *out, axe_diag *diag)
+{
+    axe_cute_layout l;
+    if (idx < 0)
+        return cute_fail(diag, AXE_ERR_DOMAIN, "index %lld is negative",
+                         (long long)idx);
+    if (o->kind == AXE_CUTE_KIND_COMPOSED)
+        return axe_cute_composed_eval_point(&o->composed, idx, out);
+    AXE_TRY(cute_to_layout(o, "a", &l, diag));
+    return axe_cute_eval_point(&l, idx, out);
+}
