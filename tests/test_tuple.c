@@ -347,10 +347,10 @@ static void test_capacity(void)
     }
 }
 
-/* A random shape with 1..8 leaves, depth <= 3, size <= 4096. */
+/* A random shape with 1..8 leaves, depth <= 3, size <= 512. */
 static axe_tuple random_shape(void)
 {
-    axe_cute_layout l = tl_random_layout(8, 3, 4096, 1, 0);
+    axe_cute_layout l = tl_random_layout(8, 3, 512, 1, 0);
     return l.shape;
 }
 

@@ -13,6 +13,7 @@ typedef struct scanner {
     const char *s;
     size_t len;
     size_t pos;
+    size_t elem; /* start of the tiler element being added */
     int depth;
     axe_diag *diag;
 } scanner;
@@ -22,10 +23,14 @@ static axe_status fail(scanner *p, axe_status st, const char *what)
     return axe__fail(p->diag, st, (long)p->pos, "%s", what);
 }
 
+static bool is_space(int c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
 static void skip_ws(scanner *p)
 {
-    while (p->pos < p->len && (p->s[p->pos] == ' ' || p->s[p->pos] == '\t' ||
-                               p->s[p->pos] == '\n' || p->s[p->pos] == '\r'))
+    while (p->pos < p->len && is_space(p->s[p->pos]))
         p->pos++;
 }
 
@@ -50,12 +55,24 @@ static axe_status expect(scanner *p, char c, const char *what)
     return AXE_OK;
 }
 
-/* [-][_]digits: an integer (CuTe static integers print as `_4`). */
+/* At `_` followed by a digit, or by `-` and a digit: the prefix of a CuTe
+ * C++ static integer (`_4`, `_-1`). */
+static bool at_static_prefix(scanner *p)
+{
+    return peek_at(p, 0) == '_' &&
+           (is_digit(peek_at(p, 1)) ||
+            (peek_at(p, 1) == '-' && is_digit(peek_at(p, 2))));
+}
+
+/* [_][-][_]digits: an integer (CuTe static integers print as `_4`, `_-1`).
+ * INT64_MIN is the code of `_` (AXE_UNDERSCORE) and is out of range. */
 static axe_status parse_int(scanner *p, int64_t *out)
 {
     bool neg = false;
     int64_t v = 0;
-    skip_ws(p);
+    size_t at = (skip_ws(p), p->pos);
+    if (at_static_prefix(p))
+        p->pos++;
     if (peek_at(p, 0) == '-') {
         neg = true;
         p->pos++;
@@ -65,14 +82,14 @@ static axe_status parse_int(scanner *p, int64_t *out)
     if (!is_digit(peek_at(p, 0)))
         return fail(p, AXE_ERR_SYNTAX, "expected an integer");
     while (is_digit(peek_at(p, 0))) {
-        int d = p->s[p->pos] - '0';
+        int d = p->s[p->pos++] - '0';
         if (__builtin_mul_overflow(v, 10, &v) ||
-            __builtin_sub_overflow(v, d, &v))
-            return fail(p, AXE_ERR_OVERFLOW, "integer does not fit in 64 bits");
-        p->pos++;
+            __builtin_sub_overflow(v, d, &v) || v == INT64_MIN) {
+            p->pos = at;
+            return fail(p, AXE_ERR_OVERFLOW,
+                        "integer out of range (|n| must be < 2^63)");
+        }
     }
-    if (!neg && v == INT64_MIN)
-        return fail(p, AXE_ERR_OVERFLOW, "integer does not fit in 64 bits");
     *out = neg ? v : -v;
     return AXE_OK;
 }
@@ -105,7 +122,7 @@ typedef enum leaf_kind { LEAF_SHAPE, LEAF_COORD, LEAF_STRIDE } leaf_kind;
 
 static bool is_underscore(scanner *p)
 {
-    return peek(p) == '_' && !is_digit(peek_at(p, 1));
+    return peek(p) == '_' && !at_static_prefix(p);
 }
 
 static axe_status parse_leaf(scanner *p, leaf_kind kind, axe_tuple *t,
@@ -113,6 +130,7 @@ static axe_status parse_leaf(scanner *p, leaf_kind kind, axe_tuple *t,
 {
     int64_t v;
     uint32_t code = 0;
+    size_t at = (skip_ws(p), p->pos);
     if (is_underscore(p)) {
         if (kind != LEAF_COORD)
             return fail(p, AXE_ERR_SYNTAX,
@@ -120,7 +138,6 @@ static axe_status parse_leaf(scanner *p, leaf_kind kind, axe_tuple *t,
         p->pos++;
         v = AXE_UNDERSCORE;
     } else {
-        size_t at = (skip_ws(p), p->pos);
         AXE_TRY(parse_int(p, &v));
         if (kind == LEAF_STRIDE)
             AXE_TRY(parse_basis(p, &code));
@@ -131,8 +148,10 @@ static axe_status parse_leaf(scanner *p, leaf_kind kind, axe_tuple *t,
     }
     if (basis != NULL && t->nleaf < AXE_TUPLE_MAX_LEAVES)
         basis[t->nleaf] = code;
-    if (axe__tuple_push(t, v) != AXE_OK)
+    if (axe__tuple_push(t, v) != AXE_OK) {
+        p->pos = at;
         return fail(p, AXE_ERR_CAPACITY, "too many elements in a tuple");
+    }
     return AXE_OK;
 }
 
@@ -205,11 +224,15 @@ static axe_status parse_swizzle(scanner *p, axe_swizzle *out)
     at = p->pos;
     AXE_TRY(expect(p, '<', "expected '<' after 'Sw'"));
     for (int i = 0; i < 3; i++) {
+        size_t field;
         if (i > 0)
             AXE_TRY(expect(p, ',', "expected ',' in Sw<B,M,S>"));
+        field = (skip_ws(p), p->pos);
         AXE_TRY(parse_int(p, &v[i]));
-        if (v[i] < -63 || v[i] > 63)
+        if (v[i] < -63 || v[i] > 63) {
+            p->pos = field;
             return fail(p, AXE_ERR_SYNTAX, "swizzle field out of range");
+        }
     }
     AXE_TRY(expect(p, '>', "expected '>' after Sw<B,M,S"));
     if (axe_swizzle_make((int)v[0], (int)v[1], (int)v[2], out, p->diag) !=
@@ -220,10 +243,17 @@ static axe_status parse_swizzle(scanner *p, axe_swizzle *out)
     return AXE_OK;
 }
 
+/* A tiler capacity failure, reported at the element being added. */
+static axe_status tiler_full(scanner *p, const char *what)
+{
+    p->pos = p->elem;
+    return fail(p, AXE_ERR_CAPACITY, what);
+}
+
 static axe_status tiler_token(scanner *p, axe_cute_tiler *t, char c)
 {
     if (t->ntok >= AXE_CUTE_TILER_MAX_TOKENS)
-        return fail(p, AXE_ERR_CAPACITY, "tiler too long");
+        return tiler_full(p, "tiler too long");
     t->tok[t->ntok++] = c;
     return AXE_OK;
 }
@@ -232,7 +262,7 @@ static axe_status tiler_layout(scanner *p, axe_cute_tiler *t,
                                const axe_cute_layout *l)
 {
     if (t->nelem >= AXE_CUTE_TILER_MAX)
-        return fail(p, AXE_ERR_CAPACITY, "tiler has too many layouts");
+        return tiler_full(p, "tiler has too many layouts");
     t->elem[t->nelem++] = *l;
     return tiler_token(p, t, 'L');
 }
@@ -260,6 +290,7 @@ static axe_status parse_tiler_elem(scanner *p, axe_cute_tiler *t)
 {
     int c = peek(p);
     axe_tuple shape;
+    p->elem = p->pos;
     if (c == '<' || c == '[')
         return parse_tiler_body(p, t);
     if (is_underscore(p)) {
@@ -282,14 +313,18 @@ static axe_status parse_tiler_body(scanner *p, axe_cute_tiler *t)
 {
     char open = (char)peek(p), close = open == '<' ? '>' : ']';
     char sep = open == '<' ? ',' : ';';
+    size_t start = p->pos;
     if (++p->depth > AXE_TUPLE_MAX_DEPTH)
         return fail(p, AXE_ERR_CAPACITY, "tiler nested too deeply");
     p->pos++;
+    p->elem = start;
     AXE_TRY(tiler_token(p, t, '['));
-    AXE_TRY(parse_tiler_elem(p, t));
-    while (peek(p) == sep) {
-        p->pos++;
+    if (peek(p) != close) {
         AXE_TRY(parse_tiler_elem(p, t));
+        while (peek(p) == sep) {
+            p->pos++;
+            AXE_TRY(parse_tiler_elem(p, t));
+        }
     }
     if (peek(p) != close)
         return fail(p, AXE_ERR_SYNTAX,
@@ -297,23 +332,29 @@ static axe_status parse_tiler_body(scanner *p, axe_cute_tiler *t)
                                 : "expected ';' or ']'");
     p->pos++;
     p->depth--;
+    p->elem = start;
     return tiler_token(p, t, ']');
 }
 
 static bool at_compose_op(scanner *p)
 {
     int c = peek(p), n = peek_at(p, 1);
-    return c == 'o' && (n == ' ' || n == '\t' || n == -1);
+    return c == 'o' && (n == -1 || is_space(n));
 }
 
 static axe_status parse_composed_rest(scanner *p, axe_cute_object *o)
 {
     axe_cute_composed *c = &o->composed;
+    size_t at;
     p->pos++;
+    at = (skip_ws(p), p->pos);
     AXE_TRY(parse_tuple_kind(p, LEAF_COORD, &c->offset, NULL));
-    for (int i = 0; i < c->offset.nleaf; i++)
-        if (c->offset.v[i] == AXE_UNDERSCORE)
+    for (int i = 0; i < c->offset.nleaf; i++) {
+        if (c->offset.v[i] == AXE_UNDERSCORE) {
+            p->pos = at;
             return fail(p, AXE_ERR_SYNTAX, "'_' in a composed offset");
+        }
+    }
     if (!at_compose_op(p))
         return fail(p, AXE_ERR_SYNTAX, "expected 'o' after the offset");
     p->pos++;
@@ -337,15 +378,13 @@ static axe_status parse_object(scanner *p, axe_cute_object *o)
         o->kind = AXE_CUTE_KIND_SWIZZLE;
         o->composed.kind = AXE_CUTE_OUTER_SWIZZLE;
     } else {
+        size_t at = (skip_ws(p), p->pos);
         AXE_TRY(parse_tuple_kind(p, LEAF_COORD, &o->tuple, NULL));
         o->kind = AXE_CUTE_KIND_TUPLE;
         if (peek(p) != ':')
             return AXE_OK;
-        for (int i = 0; i < o->tuple.nleaf; i++)
-            if (o->tuple.v[i] == AXE_UNDERSCORE || o->tuple.v[i] < 1)
-                return fail(p, AXE_ERR_SYNTAX,
-                            "a layout's shape extents must be >= 1");
-        AXE_TRY(parse_stride(p, &o->tuple, &o->layout));
+        p->pos = at;
+        AXE_TRY(parse_layout(p, &o->layout));
         o->kind = AXE_CUTE_KIND_LAYOUT;
         o->composed.outer = o->layout;
         o->composed.kind = AXE_CUTE_OUTER_LAYOUT;
@@ -366,6 +405,7 @@ static void scanner_init(scanner *p, const char *text, size_t len,
     p->s = text;
     p->len = len;
     p->pos = 0;
+    p->elem = 0;
     p->depth = 0;
     p->diag = diag;
 }
@@ -374,12 +414,14 @@ axe_status axe_parse_cute(const char *text, size_t len, axe_cute_object *out,
                           axe_diag *diag)
 {
     scanner p;
-    axe_cute_object *o = out;
+    axe_cute_object o;
     scanner_init(&p, text, len, diag);
     if (peek(&p) == -1)
         return fail(&p, AXE_ERR_SYNTAX, "empty input");
-    AXE_TRY(parse_object(&p, o));
-    return finish(&p);
+    AXE_TRY(parse_object(&p, &o));
+    AXE_TRY(finish(&p));
+    *out = o;
+    return AXE_OK;
 }
 
 axe_status axe_parse_tuple(const char *text, size_t len, axe_tuple *out,
