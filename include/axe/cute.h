@@ -337,6 +337,36 @@ typedef struct axe_cute_composed {
 AXE_NODISCARD AXE_API axe_status axe_cute_composed_eval_point(
     const axe_cute_composed *c, int64_t idx, axe_cute_point *out);
 
+/* ---- composed layouts: pass-through operations ----------------------- */
+
+/* size(c) = size(inner). */
+AXE_NODISCARD AXE_API axe_status
+axe_cute_composed_size(const axe_cute_composed *c, int64_t *out);
+/* cosize(c) = cosize(inner), as in CuTe (the extent of outer's domain
+ * that c reaches, not the extent of c's values). */
+AXE_NODISCARD AXE_API axe_status
+axe_cute_composed_cosize(const axe_cute_composed *c, int64_t *out);
+/* "c" with its inner layout replaced by "inner" (same outer and offset),
+ * so that an operation on the inner layout (divide, product, flatten,
+ * coalesce, tile_to_shape, get) lifts to composed layouts. AXE_ERR_INVALID
+ * if the result is not well formed (a swizzle needs a scalar offset and
+ * integer inner strides; a layout outer needs inner basis modes and an
+ * offset that index its shape). */
+AXE_NODISCARD AXE_API axe_status axe_cute_composed_with_inner(
+    const axe_cute_composed *c, const axe_cute_layout *inner,
+    axe_cute_composed *out);
+/* outer o (offset + o) o slice(inner, crd), o the offset slicing inner cuts
+ * off, so c(crd filled with x) == result(x); "crd" needs at least one `_`
+ * (AXE_ERR_DOMAIN otherwise). */
+AXE_NODISCARD AXE_API axe_status
+axe_cute_composed_slice(const axe_cute_composed *c, const axe_tuple *crd,
+                        axe_cute_composed *out, axe_diag *diag);
+/* recast_layout<"old_bits","new_bits"> of outer, offset and inner (CuTe);
+ * a swizzle outer is recast by powers of two only. */
+AXE_NODISCARD AXE_API axe_status axe_cute_composed_recast(
+    const axe_cute_composed *c, int64_t old_bits, int64_t new_bits,
+    axe_cute_composed *out, axe_diag *diag);
+
 #ifdef __cplusplus
 }
 #endif
