@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cute_ops.h"
 #include "json.h"
 #include "testlib.h"
 
@@ -150,6 +151,22 @@ static int fail_why(const char *fmt, ...)
     return 0;
 }
 
+/* "different value at index i: got X, expected Y". */
+static int fail_values(int64_t i, const axe_cute_point *got,
+                       const axe_cute_point *want)
+{
+    json_buf g, w;
+    json_buf_init(&g, NULL, NULL);
+    json_buf_init(&w, NULL, NULL);
+    cute_point_write(got, &g);
+    cute_point_write(want, &w);
+    fail_why("different value at index %" PRId64 ": got %s, expected %s", i,
+             json_buf_str(&g), json_buf_str(&w));
+    json_buf_free(&g);
+    json_buf_free(&w);
+    return 0;
+}
+
 static int point_is_int(const axe_cute_point *p, int64_t *v)
 {
     if (p->n > 1 || (p->n == 1 && p->basis[0] != 0))
@@ -169,7 +186,7 @@ static int same_values(const axe_cute_object *got, const axe_cute_object *want,
         if (!eval_object(want, i, &pw))
             return fail_why("cannot evaluate the expectation at %" PRId64, i);
         if (!axe_cute_point_equal(&pg, &pw))
-            return fail_why("different value at index %" PRId64, i);
+            return fail_values(i, &pg, &pw);
     }
     return 1;
 }

@@ -318,10 +318,8 @@ int cli_cute_main(int argc, char **argv)
     static cute_args args;
     invocation inv;
     int used, code;
-    if (argc < 2) {
-        print_cute_help(stderr);
-        return CLI_EXIT_USAGE;
-    }
+    if (argc < 2)
+        return cli_usage("cute", "no command given");
     if (cli_is_help(argv[1])) {
         print_cute_help(stdout);
         return CLI_EXIT_OK;

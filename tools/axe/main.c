@@ -31,7 +31,7 @@ int main(int argc, char **argv)
 {
     const char *cmd;
     if (argc < 2) {
-        print_usage(stderr);
+        fprintf(stderr, "axe: no command given (try 'axe --help')\n");
         return CLI_EXIT_USAGE;
     }
     cmd = argv[1];
