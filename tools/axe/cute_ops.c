@@ -191,17 +191,21 @@ axe_status cute_unwrap(const axe_cute_object *o, const char *what,
     return AXE_OK;
 }
 
-void cute_rewrap(const cute_frame *frame, const axe_cute_layout *l,
-                 axe_cute_object *out)
+axe_status cute_rewrap(const cute_frame *frame, const axe_cute_layout *l,
+                       cute_result *res, axe_diag *diag)
 {
     if (!frame->composed) {
-        out->kind = AXE_CUTE_KIND_LAYOUT;
-        out->layout = *l;
-        return;
+        cute_set_layout(res, l);
+        return AXE_OK;
     }
-    out->kind = AXE_CUTE_KIND_COMPOSED;
-    out->composed = frame->c;
-    out->composed.inner = *l;
+    if (axe_cute_composed_with_inner(&frame->c, l, &res->obj.composed) !=
+        AXE_OK)
+        return cute_fail(diag, AXE_ERR_INVALID,
+                         "the result does not fit behind the outer function "
+                         "of the composed layout");
+    res->kind = CUTE_RESULT_OBJECT;
+    res->obj.kind = AXE_CUTE_KIND_COMPOSED;
+    return AXE_OK;
 }
 
 void cute_set_layout(cute_result *res, const axe_cute_layout *l)

@@ -122,9 +122,10 @@ axe_status cute_to_layout(const axe_cute_object *o, const char *what,
  * "frame" remembers the rest. */
 axe_status cute_unwrap(const axe_cute_object *o, const char *what,
                        axe_cute_layout *out, cute_frame *frame, axe_diag *diag);
-/* "l" behind the frame: a layout, or the composed layout with inner "l". */
-void cute_rewrap(const cute_frame *frame, const axe_cute_layout *l,
-                 axe_cute_object *out);
+/* The object result "l" behind the frame: a layout, or the composed layout
+ * with inner "l" (which must fit behind its outer function). */
+axe_status cute_rewrap(const cute_frame *frame, const axe_cute_layout *l,
+                       cute_result *res, axe_diag *diag);
 /* A layout / tuple / integer result. */
 void cute_set_layout(cute_result *res, const axe_cute_layout *l);
 void cute_set_tuple(cute_result *res, const axe_tuple *t);

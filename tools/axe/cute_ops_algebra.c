@@ -98,9 +98,7 @@ axe_status cute_op_composition(const cute_args *args, cute_result *res,
         AXE_TRY(axe_cute_compose(&a, &t.layout, &r, diag));
     else
         AXE_TRY(axe_cute_compose_tiler(&a, &t.tiler, &r, diag));
-    res->kind = CUTE_RESULT_OBJECT;
-    cute_rewrap(&frame, &r, &res->obj);
-    return AXE_OK;
+    return cute_rewrap(&frame, &r, res, diag);
 }
 
 /* The cotarget: "n", or the size of the shape or layout "b", else -1. */
@@ -180,9 +178,7 @@ static axe_status divide(axe_cute_divide_kind kind, const cute_args *args,
         AXE_TRY(axe_cute_divide_layout(kind, &a, &t.layout, &r, diag));
     else
         AXE_TRY(axe_cute_divide(kind, &a, &t.tiler, &r, diag));
-    res->kind = CUTE_RESULT_OBJECT;
-    cute_rewrap(&frame, &r, &res->obj);
-    return AXE_OK;
+    return cute_rewrap(&frame, &r, res, diag);
 }
 
 axe_status cute_op_logical_divide(const cute_args *args, cute_result *res,
@@ -217,9 +213,7 @@ static axe_status product(axe_cute_product_kind kind, const cute_args *args,
     AXE_TRY(cute_unwrap(&args->a, "a", &a, &frame, diag));
     AXE_TRY(cute_to_layout(&args->b, "b", &b, diag));
     AXE_TRY(axe_cute_product(kind, &a, &b, &r, diag));
-    res->kind = CUTE_RESULT_OBJECT;
-    cute_rewrap(&frame, &r, &res->obj);
-    return AXE_OK;
+    return cute_rewrap(&frame, &r, res, diag);
 }
 
 axe_status cute_op_logical_product(const cute_args *args, cute_result *res,
@@ -286,7 +280,5 @@ axe_status cute_op_tile_to_shape(const cute_args *args, cute_result *res,
         order = &args->c.tuple;
     }
     AXE_TRY(axe_cute_tile_to_shape(&a, &args->b.tuple, order, &r, diag));
-    res->kind = CUTE_RESULT_OBJECT;
-    cute_rewrap(&frame, &r, &res->obj);
-    return AXE_OK;
+    return cute_rewrap(&frame, &r, res, diag);
 }

@@ -172,9 +172,7 @@ axe_status cute_op_flatten(const cute_args *args, cute_result *res,
     }
     AXE_TRY(cute_unwrap(&args->a, "a", &l, &frame, diag));
     AXE_TRY(axe_cute_flatten(&l, &r));
-    res->kind = CUTE_RESULT_OBJECT;
-    cute_rewrap(&frame, &r, &res->obj);
-    return AXE_OK;
+    return cute_rewrap(&frame, &r, res, diag);
 }
 
 axe_status cute_op_coalesce(const cute_args *args, cute_result *res,
@@ -192,9 +190,7 @@ axe_status cute_op_coalesce(const cute_args *args, cute_result *res,
                              cute_kind_name(&args->b));
         AXE_TRY(axe_cute_coalesce_by(&l, &args->b.tuple, &r));
     }
-    res->kind = CUTE_RESULT_OBJECT;
-    cute_rewrap(&frame, &r, &res->obj);
-    return AXE_OK;
+    return cute_rewrap(&frame, &r, res, diag);
 }
 
 /*
@@ -216,9 +212,7 @@ axe_status cute_op_coalesce_x(const cute_args *args, cute_result *res,
         if (n == 1)
             AXE_TRY(axe_cute_append(&r, &last, &r));
     }
-    res->kind = CUTE_RESULT_OBJECT;
-    cute_rewrap(&frame, &r, &res->obj);
-    return AXE_OK;
+    return cute_rewrap(&frame, &r, res, diag);
 }
 
 axe_status cute_op_filter(const cute_args *args, cute_result *res,
@@ -228,9 +222,7 @@ axe_status cute_op_filter(const cute_args *args, cute_result *res,
     cute_frame frame;
     AXE_TRY(cute_unwrap(&args->a, "a", &l, &frame, diag));
     AXE_TRY(axe_cute_filter(&l, &r));
-    res->kind = CUTE_RESULT_OBJECT;
-    cute_rewrap(&frame, &r, &res->obj);
-    return AXE_OK;
+    return cute_rewrap(&frame, &r, res, diag);
 }
 
 axe_status cute_op_identity(const cute_args *args, cute_result *res,
