@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Compare axe-bench's suite with NVIDIA's pycute on the same machine.
+
+pycute is CUTLASS's Python reference of the CuTe layout algebra. It ships in
+the nvidia-cutlass wheel; this script installs nothing, so install it first:
+
+    pip install --no-deps nvidia-cutlass==4.2.0.0
+
+(never `pip install pycute`: that is an unrelated project). The script times
+pycute on the seven suite cases of axe-bench (timeit: the number of calls
+per repeat from autorange, then the median over --repeats repeats), runs
+`AXE_BENCH --json --filter suite`, and prints, per operation, pycute's time
+in microseconds, axe's in nanoseconds, the speedup and whether axe meets the
+target of being at least 100x faster. Operands are built once, outside the
+timed call, on both sides. Exit status: 0, or 1 with --check if an
+operation misses the target or fails in axe, 2 on a usage or setup error.
+
+    python3 bench/python/compare_pycute.py --axe-bench build/release/axe-bench
+"""
+
+import argparse
+import json
+import platform
+import statistics
+import subprocess
+import sys
+import timeit
+
+TARGET = 100.0
+
+
+def suite_cases(pycute):
+    """(op, text, thunk) for the seven suite cases, as in bench_cases.c."""
+    L = pycute.Layout
+    a_comp, b_comp = L((8, 8), (8, 1)), L(((4, 8), 2), ((16, 1), 8))
+    a_cpl = L((4, 8), (1, 8))
+    a_div, t_div = L((8, 16), (20, 1)), (L(4, 1), L(8, 2))
+    a_co = L(((2, 2), (4, 2)), ((1, 8), (2, 16)))
+    a_prod, b_prod = L((3, 4), (4, 1)), L((2, 5), (1, 2))
+    a_zip, t_zip = L((128, 64), (64, 1)), (L(16, 1), L(8, 1))
+    return [
+        ("compose", "(8,8):(8,1) o ((4,8),2):((16,1),8)",
+         lambda: pycute.composition(a_comp, b_comp)),
+        ("complement", "(4,8):(1,8), 128",
+         lambda: pycute.complement(a_cpl, 128)),
+        ("logical_divide", "(8,16):(20,1) / <4:1, 8:2>",
+         lambda: pycute.logical_divide(a_div, t_div)),
+        ("coalesce", "((2,2),(4,2)):((1,8),(2,16))",
+         lambda: pycute.coalesce(a_co)),
+        ("right_inverse", "((2,2),(4,2)):((1,8),(2,16))",
+         lambda: pycute.right_inverse(a_co)),
+        ("logical_product", "(3,4):(4,1) x (2,5):(1,2)",
+         lambda: pycute.logical_product(a_prod, b_prod)),
+        ("zipped_divide", "(128,64):(64,1) / <16:1, 8:1>",
+         lambda: pycute.zipped_divide(a_zip, t_zip)),
+    ]
+
+
+def time_pycute(thunk, repeats):
+    """Median seconds per call of thunk."""
+    timer = timeit.Timer(thunk)
+    number, _ = timer.autorange()
+    runs = timer.repeat(repeat=repeats, number=number)
+    return statistics.median(runs) / number
+
+
+def run_axe(path, quick):
+    """{op: ns or None} from axe-bench --json --filter suite."""
+    cmd = [path, "--json", "--filter", "suite"] + (["--quick"] if quick else [])
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True)
+    result = {}
+    for line in out.stdout.splitlines():
+        row = json.loads(line)
+        if row.get("case") == "suite":
+            result[row["op"]] = (row["ns"], row.get("error"))
+    return result
+
+
+def cpu_model():
+    """The CPU's model name (Linux), else platform's guess."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--axe-bench", required=True, help="path to axe-bench")
+    ap.add_argument("--repeats", type=int, default=7,
+                    help="timeit repeats for pycute (median reported)")
+    ap.add_argument("--quick", action="store_true",
+                    help="pass --quick to axe-bench")
+    ap.add_argument("--check", action="store_true",
+                    help="exit 1 if an operation misses the 100x target")
+    args = ap.parse_args()
+    try:
+        import pycute
+    except ImportError:
+        sys.exit("compare_pycute: no pycute; "
+                 "pip install --no-deps nvidia-cutlass==4.2.0.0")
+    try:
+        from importlib.metadata import version
+        cutlass = version("nvidia-cutlass")
+    except Exception:  # not installed as a distribution
+        cutlass = "?"
+
+    axe = run_axe(args.axe_bench, args.quick)
+    print(f"# {cpu_model()}, "
+          f"Python {platform.python_version()}, nvidia-cutlass {cutlass}")
+    print(f"{'op':<16} {'pycute us':>10} {'axe ns':>11} {'speedup':>9}  "
+          f"target {TARGET:.0f}x  case")
+    missed = 0
+    for op, text, thunk in suite_cases(pycute):
+        py_s = time_pycute(thunk, args.repeats)
+        ns, err = axe.get(op, (None, "MISSING"))
+        if ns is None:
+            missed += 1
+            print(f"{op:<16} {py_s * 1e6:>10.2f} {err:>11} {'-':>9}  "
+                  f"{'no':<11} {text}")
+            continue
+        speedup = py_s * 1e9 / ns
+        met = speedup >= TARGET
+        missed += not met
+        print(f"{op:<16} {py_s * 1e6:>10.2f} {ns:>11.1f} {speedup:>8.0f}x  "
+              f"{'yes' if met else 'NO':<11} {text}")
+    print(f"# {7 - missed} of 7 operations meet the {TARGET:.0f}x target")
+    return 1 if args.check and missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
