@@ -173,13 +173,13 @@ static axe_status read_object(const json_value *v, const char *key,
     return st;
 }
 
-/* An integer or an array of at most "max" integers into "dst". */
+/* An integer, or an array of "min" to "max" integers, into "dst". */
 static axe_status read_ints(const json_value *v, const char *key, int64_t *dst,
-                            int max, int *count, json_buf *msg)
+                            const int range[2], int *count, json_buf *msg)
 {
     size_t n = json_is_array(v) ? json_array_len(v) : 1;
     *count = 0;
-    if (n < 1 || n > (size_t)max)
+    if (n < (size_t)range[0] || n > (size_t)range[1])
         goto bad;
     for (size_t i = 0; i < n; i++) {
         const json_value *e = json_is_array(v) ? json_array_at(v, i) : v;
@@ -191,8 +191,10 @@ static axe_status read_ints(const json_value *v, const char *key, int64_t *dst,
 bad:
     json_buf_put_rawz(msg, "args.");
     json_buf_put_rawz(msg, key);
-    json_buf_put_rawz(msg, " must be an integer or a list of 1 to ");
-    json_buf_put_int(msg, max);
+    json_buf_put_rawz(msg, " must be an integer or a list of ");
+    json_buf_put_int(msg, range[0]);
+    json_buf_put_rawz(msg, " to ");
+    json_buf_put_int(msg, range[1]);
     json_buf_put_rawz(msg, " integers");
     return AXE_ERR_INVALID;
 }
@@ -211,11 +213,12 @@ static axe_status read_arg(const char *key, size_t klen, const json_value *v,
     }
     if (klen == 1 && key[0] == 'n') {
         ca->have |= CUTE_ARG_N;
-        return read_ints(v, "n", ca->n, 2, &ca->nn, msg);
+        return read_ints(v, "n", ca->n, (const int[2]){1, 2}, &ca->nn, msg);
     }
     if (klen == 4 && memcmp(key, "mode", 4) == 0) {
         ca->have |= CUTE_ARG_MODE;
-        return read_ints(v, "mode", ca->mode, CUTE_MODE_MAX, &ca->nmode, msg);
+        return read_ints(v, "mode", ca->mode, (const int[2]){0, CUTE_MODE_MAX},
+                         &ca->nmode, msg);
     }
     json_buf_put_rawz(msg, "unknown argument ");
     cli_put_quoted(msg, key, klen);

@@ -174,9 +174,10 @@ axe_status cute_to_layout(const axe_cute_object *o, const char *what,
     for (int i = 0; i < o->tuple.nleaf; i++)
         if (o->tuple.v[i] == AXE_UNDERSCORE || o->tuple.v[i] < 1)
             return cute_fail(diag, AXE_ERR_INVALID,
-                             "\"%s\" is used as a shape, but its extent %d "
-                             "is not a positive integer",
-                             what, i);
+                             "\"%s\" is used as a shape, but its leaf %d is "
+                             "%s, not an extent >= 1",
+                             what, i,
+                             o->tuple.v[i] == AXE_UNDERSCORE ? "'_'" : "< 1");
     return axe_cute_make_col_major(&o->tuple, out);
 }
 
