@@ -4,12 +4,16 @@
  * max_common_vector). With inv_b = right_inverse(b), CuTe takes the first
  * mode s:1 of coalesce(a ∘ inv_b) (s = 1 unless its stride is 1) and
  * returns R = inv_b ∘ s:1, the first s values of inv_b. Invariant of the
- * result: a(R(i)) == b(R(i)) == i for every i < size(R) = s, and s is the
- * largest such prefix of inv_b: s == size(inv_b) or a(inv_b(s)) != s.
+ * result: a(R(i)) == b(R(i)) == i for every i < size(R) = s; s is the
+ * longest such run made of whole leaves of inv_b and a part of the next
+ * leaf, which is the longest run outright where a ∘ inv_b is a layout
+ * (CuTe's case) or the run ends inside the first leaf.
  *
- * a ∘ inv_b is composed one leaf of inv_b at a time, so that a prefix is
- * found even when the whole composition is not a layout (CuTe would fail
- * or return a wrong layout there); where it is, the answers are equal.
+ * The run is found from compositions of a with prefixes of inv_b (one leaf
+ * at a time, then a binary search inside the first leaf that breaks it),
+ * so that it is found even when a ∘ inv_b as a whole is not a layout
+ * (CuTe would fail or return a wrong layout there); where it is a layout,
+ * the answers are equal.
  */
 #include "cute_internal.h"
 
@@ -29,56 +33,80 @@ static axe_status leaf_prefix(const axe_cute_layout *f, int k, int64_t last,
     return AXE_OK;
 }
 
-/* The extent of the identity prefix of a ∘ "p": the first mode of the
- * coalesced composition if its stride is 1, else 1; -1 if a ∘ p is not a
- * layout. */
-static axe_status identity_prefix(const axe_cute_layout *a,
-                                  const axe_cute_layout *p, int64_t *out)
+/* Whether a ∘ (leaves [0,k) of "f" then leaf k cut to "q") is the
+ * identity on its domain of size "n": the composition exists (it is then
+ * the layout n:1) and coalesces to n:1. */
+static axe_status is_identity(const axe_cute_layout *a,
+                              const axe_cute_layout *f, int k, int64_t q,
+                              int64_t n, bool *out)
 {
-    axe_cute_layout ap, m0;
-    axe_status s = axe_cute_compose(a, p, &ap, NULL);
+    axe_cute_layout p, ap, m0;
+    axe_status s;
+    AXE_TRY(leaf_prefix(f, k + 1, q, &p));
+    s = axe_cute_compose(a, &p, &ap, NULL);
     if (s == AXE_ERR_NOT_COMPOSABLE) {
-        *out = -1;
+        *out = false;
         return AXE_OK;
     }
     AXE_TRY(s);
     AXE_TRY(axe_cute_coalesce(&ap, &ap));
     AXE_TRY(axe_cute_get(&ap, 0, &m0));
-    *out = m0.stride[0] == 1 && m0.basis[0] == 0 ? m0.shape.v[0] : 1;
+    *out =
+        n <= 1 || (m0.shape.v[0] == n && m0.stride[0] == 1 && m0.basis[0] == 0);
+    return AXE_OK;
+}
+
+/* The largest q in [1, extent of leaf k] such that a ∘ (leaves [0,k), then
+ * leaf k cut to q) is the identity; "done" is the size of leaves [0,k),
+ * on which it is. The property is monotone in q: binary search. */
+static axe_status leaf_run(const axe_cute_layout *a, const axe_cute_layout *f,
+                           int k, int64_t done, int64_t *out)
+{
+    int64_t lo = 1, hi = f->shape.v[k], n;
+    bool ok;
+    AXE_TRY(axe__mul(done, hi, &n));
+    AXE_TRY(is_identity(a, f, k, hi, n, &ok));
+    if (ok) {
+        *out = hi;
+        return AXE_OK;
+    }
+    while (hi - lo > 1) {
+        int64_t mid = lo + (hi - lo) / 2;
+        AXE_TRY(is_identity(a, f, k, mid, done * mid, &ok));
+        if (ok)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    *out = lo;
     return AXE_OK;
 }
 
 /*
- * The common layout R = first s values of "inv" (flat), s the identity
- * prefix of a ∘ inv, grown leaf by leaf: while a ∘ (leaves [0,k)) is the
- * identity on all of its domain, take one more leaf.
+ * The common layout R = the first s values of "inv" (flat), s the length
+ * of the identity run of a ∘ inv, found leaf by leaf: take whole leaves
+ * while a ∘ (the leaves so far) is the identity, then the longest part of
+ * the next leaf that keeps it so.
  */
 static axe_status common_prefix(const axe_cute_layout *a,
                                 const axe_cute_layout *inv,
                                 axe_cute_layout *out)
 {
-    int64_t done = 1, s = 1;
-    int k = 0;
-    axe_cute_layout p;
-    while (k < inv->shape.nleaf) {
-        int64_t full;
-        AXE_TRY(leaf_prefix(inv, k + 1, inv->shape.v[k], &p));
-        AXE_TRY(axe_cute_size(&p, &full));
-        AXE_TRY(identity_prefix(a, &p, &s));
-        if (s < done || s % done != 0)
-            s = done;
-        if (s < full)
+    int64_t done = 1, q = 1;
+    int k;
+    for (k = 0; k < inv->shape.nleaf; k++) {
+        AXE_TRY(leaf_run(a, inv, k, done, &q));
+        if (q < inv->shape.v[k])
             break;
-        done = full;
-        k++;
+        done *= q;
     }
-    if (s <= 1) {
+    if (k < inv->shape.nleaf && q > 1)
+        return leaf_prefix(inv, k + 1, q, out);
+    if (done <= 1) {
         axe__cute_leaf(1, 0, out);
         return AXE_OK;
     }
-    if (k == inv->shape.nleaf || s == done)
-        return leaf_prefix(inv, k, inv->shape.v[k - 1], out);
-    return leaf_prefix(inv, k + 1, s / done, out);
+    return leaf_prefix(inv, k, inv->shape.v[k - 1], out);
 }
 
 /*
