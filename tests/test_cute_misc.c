@@ -1290,44 +1290,59 @@ static int64_t swz_at(const axe_cute_composed *c, const int64_t *lc)
     return p.n == 0 ? 0 : p.v[0];
 }
 
-/*
- * Swizzle composed recast by n = 2^k. Upcast (offset a multiple of n):
- * up(c)(x) == c(lift(x)) >> k, lift as for layouts; refused exactly when
- * the shift is negative and M < k. Downcast with a single unit-stride leaf
- * u in inner: down(c)(x) == c(x') * n + (x_u mod n), x' = x with x_u / n.
- */
-static void law_composed_recast_one(void)
+/* A swizzle composed layout with offset a multiple of n and an inner
+ * layout with one unit-stride leaf and multiples of n elsewhere. */
+static axe_cute_composed random_swizzled(int64_t n)
 {
-    int k = (int)tl_range(1, 3);
-    int64_t n = (int64_t)1 << k, c0[AXE_CUTE_MAX_LEAVES];
-    int64_t c1[AXE_CUTE_MAX_LEAVES], bad = -1;
-    axe_cute_composed c, up, down;
-    axe_status s;
+    axe_cute_composed c;
     memset(&c, 0, sizeof c);
     c.kind = AXE_CUTE_OUTER_SWIZZLE;
     c.swizzle = random_swizzle();
     c.inner = random_upcastable(n, 1);
     axe_tuple_scalar(n * tl_range(0, 16), &c.offset);
-    s = axe_cute_composed_recast(&c, 8, 8 * n, &up, NULL);
+    return c;
+}
+
+/*
+ * Swizzle composed upcast by n = 2^k: up(c)(x) == c(lift(x)) >> k, lift as
+ * for layouts; refused exactly when the shift is negative and M < k.
+ */
+static void law_composed_upcast_one(void)
+{
+    int k = (int)tl_range(1, 3);
+    int64_t n = (int64_t)1 << k, c0[AXE_CUTE_MAX_LEAVES], m;
+    int64_t c1[AXE_CUTE_MAX_LEAVES], bad = -1;
+    axe_cute_composed c = random_swizzled(n), up;
+    axe_status s = axe_cute_composed_recast(&c, 8, 8 * n, &up, NULL);
     TL_CHECK((s == AXE_OK) == !(c.swizzle.shift < 0 && c.swizzle.bits > 0 &&
                                 c.swizzle.base < k),
              "swizzle upcast accepted iff exact: %s", axe_status_name(s));
-    for (int64_t j = 0;
-         s == AXE_OK && bad < 0 && j < probes(size_of(&up.inner)); j++) {
-        leaf_coords(&up.inner, probe(j, size_of(&up.inner)), c1);
+    m = s == AXE_OK ? size_of(&up.inner) : 0;
+    for (int64_t j = 0; bad < 0 && j < probes(m); j++) {
+        leaf_coords(&up.inner, probe(j, m), c1);
         for (int i = 0; i < c.inner.shape.nleaf; i++)
             c0[i] = c.inner.stride[i] == 1 ? c1[i] * n : c1[i];
         if (swz_at(&up, c1) != swz_at(&c, c0) >> k)
             bad = j;
     }
-    TL_CHECK(bad < 0, "swizzle upcast law at %lld", (long long)bad);
-    bad = -1;
-    s = axe_cute_composed_recast(&c, 8 * n, 8, &down, NULL);
+    TL_CHECK(bad < 0, "swizzle upcast law at probe %lld", (long long)bad);
+}
+
+/*
+ * Swizzle composed downcast by n = 2^k, u the unit-stride leaf of inner:
+ * down(c)(x) == c(x') * n + (x_u mod n), x' = x with x_u / n.
+ */
+static void law_composed_downcast_one(void)
+{
+    int64_t n = (int64_t)1 << tl_range(1, 3), c0[AXE_CUTE_MAX_LEAVES], m;
+    int64_t c1[AXE_CUTE_MAX_LEAVES], bad = -1;
+    axe_cute_composed c = random_swizzled(n), down;
+    axe_status s = axe_cute_composed_recast(&c, 8 * n, 8, &down, NULL);
     TL_CHECK(s == AXE_OK, "swizzle downcast: %s", axe_status_name(s));
-    for (int64_t j = 0;
-         s == AXE_OK && bad < 0 && j < probes(size_of(&down.inner)); j++) {
+    m = s == AXE_OK ? size_of(&down.inner) : 0;
+    for (int64_t j = 0; bad < 0 && j < probes(m); j++) {
         int64_t r = 0;
-        leaf_coords(&down.inner, probe(j, size_of(&down.inner)), c1);
+        leaf_coords(&down.inner, probe(j, m), c1);
         memcpy(c0, c1, sizeof c0);
         for (int i = 0; i < c.inner.shape.nleaf; i++)
             if (c.inner.stride[i] == 1) {
@@ -1337,7 +1352,7 @@ static void law_composed_recast_one(void)
         if (swz_at(&down, c1) != swz_at(&c, c0) * n + r)
             bad = j;
     }
-    TL_CHECK(bad < 0, "swizzle downcast law at %lld", (long long)bad);
+    TL_CHECK(bad < 0, "swizzle downcast law at probe %lld", (long long)bad);
 }
 
 /* ---- laws: max common vector ------------------------------------------ */
@@ -1451,7 +1466,8 @@ int main(void)
     repeat(law_composed_eval_one, 1000);
     repeat(law_composed_identity_one, 500);
     repeat(law_composed_slice_one, 2000);
-    repeat(law_composed_recast_one, 1000);
+    repeat(law_composed_upcast_one, 1000);
+    repeat(law_composed_downcast_one, 1000);
     repeat(law_common_one, 3000);
     printf("skipped %d vector rows (cute.flatten of a tiler: the library "
            "has no tiler flatten)\n",

@@ -265,8 +265,10 @@ AXE_NODISCARD AXE_API axe_status axe_cute_tile_to_shape(
 /* ---- slicing ----------------------------------------------------------- */
 
 /* slice: the modes where "crd" has `_`, with the fixed coordinates' offset
- * returned in "offset" (may be NULL); dice: the modes where "crd" is fixed.
- * "crd" must be weakly congruent to the shape. */
+ * returned in "offset" (may be NULL): L(crd filled with x) == offset +
+ * slice(L)(x); dice: the modes where "crd" is fixed. "crd" must be weakly
+ * congruent to the shape (AXE_ERR_INCOMPATIBLE), and a fixed coordinate of
+ * slice must lie inside the mode it indexes (AXE_ERR_DOMAIN). */
 AXE_NODISCARD AXE_API axe_status axe_cute_slice(const axe_cute_layout *l,
                                                 const axe_tuple *crd,
                                                 axe_cute_layout *out,

@@ -9,6 +9,8 @@
  * other stride is multiplied by n. Invariant: only integer strides are
  * recast; the laws (docs/algebra.md) are n * up(l)(x) == l(lift(x)) and
  * down(l)(x) == n * l(x / n) + sign * (x mod n) on the unit-stride leaves.
+ * A composed layout is recast part by part (outer, offset, inner, as CuTe
+ * does); a swizzle Sw<B,M,S> moves its base M by log2(n).
  */
 #include "cute_internal.h"
 
