@@ -158,8 +158,8 @@ static int fail_values(int64_t i, const axe_cute_point *got,
     json_buf g, w;
     json_buf_init(&g, NULL, NULL);
     json_buf_init(&w, NULL, NULL);
-    cute_point_write(got, &g);
-    cute_point_write(want, &w);
+    cute_point_write(got, 0, &g);
+    cute_point_write(want, 0, &w);
     fail_why("different value at index %" PRId64 ": got %s, expected %s", i,
              json_buf_str(&g), json_buf_str(&w));
     json_buf_free(&g);

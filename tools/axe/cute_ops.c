@@ -269,12 +269,14 @@ static bool point_is_coordinate(const axe_cute_point *p)
     for (int i = 0; i < p->n; i++)
         if (AXE_CUTE_BASIS_DEPTH(p->basis[i]) != 1)
             return false;
-    return p->n > 0;
+    return true;
 }
 
-static void put_coordinate(const axe_cute_point *p, json_buf *out)
+static void put_coordinate(const axe_cute_point *p, int ncoord, json_buf *out)
 {
-    int last = AXE_CUTE_BASIS_MODE(p->basis[p->n - 1], 0);
+    int last = ncoord - 1;
+    if (p->n > 0 && AXE_CUTE_BASIS_MODE(p->basis[p->n - 1], 0) > last)
+        last = AXE_CUTE_BASIS_MODE(p->basis[p->n - 1], 0);
     json_buf_put_rawz(out, "(");
     for (int k = 0, i = 0; k <= last; k++) {
         int64_t v = 0;
@@ -287,14 +289,14 @@ static void put_coordinate(const axe_cute_point *p, json_buf *out)
     json_buf_put_rawz(out, ")");
 }
 
-void cute_point_write(const axe_cute_point *p, json_buf *out)
+void cute_point_write(const axe_cute_point *p, int ncoord, json_buf *out)
 {
-    if (p->n == 0) {
+    if (p->n == 0 && ncoord == 0) {
         json_buf_put_rawz(out, "0");
         return;
     }
-    if (point_is_coordinate(p)) {
-        put_coordinate(p, out);
+    if (point_is_coordinate(p) && (ncoord > 0 || p->n > 0)) {
+        put_coordinate(p, ncoord, out);
         return;
     }
     for (int i = 0; i < p->n; i++) {
@@ -307,6 +309,40 @@ void cute_point_write(const axe_cute_point *p, json_buf *out)
             json_buf_put_int(out, AXE_CUTE_BASIS_MODE(code, k));
         }
     }
+}
+
+/* The coordinate rank of the values of "l": 1 + the largest k of its
+ * E<k> strides when all its strides are E<k> (0: integer values). */
+static int layout_ncoord(const axe_cute_layout *l)
+{
+    int n = 0;
+    for (int i = 0; i < l->shape.nleaf; i++) {
+        uint32_t code = l->basis[i];
+        if (l->stride[i] == 0)
+            continue;
+        if (AXE_CUTE_BASIS_DEPTH(code) != 1)
+            return 0;
+        if (AXE_CUTE_BASIS_MODE(code, 0) + 1 > n)
+            n = AXE_CUTE_BASIS_MODE(code, 0) + 1;
+    }
+    return n;
+}
+
+int cute_value_ncoord(const axe_cute_object *o)
+{
+    switch (o->kind) {
+    case AXE_CUTE_KIND_LAYOUT:
+        return layout_ncoord(&o->layout);
+    case AXE_CUTE_KIND_COMPOSED:
+        if (o->composed.kind == AXE_CUTE_OUTER_SWIZZLE)
+            return 0;
+        return layout_ncoord(&o->composed.outer);
+    case AXE_CUTE_KIND_TUPLE:
+    case AXE_CUTE_KIND_TILER:
+    case AXE_CUTE_KIND_SWIZZLE:
+        break;
+    }
+    return 0;
 }
 
 axe_status cute_eval_index(const axe_cute_object *o, int64_t idx,

@@ -135,9 +135,13 @@ const char *cute_kind_name(const axe_cute_object *o);
 /* A failure with a formatted reason in "diag" (NULL accepted). */
 axe_status cute_fail(axe_diag *diag, axe_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-/* Append point "p" (a value of a layout) as text: an integer, a tuple of
- * coordinates for E<k> components, or a sum of `v@k` terms. */
-void cute_point_write(const axe_cute_point *p, json_buf *out);
+/* Append point "p" (a value of a layout) as text: an integer, a
+ * coordinate tuple (at least "ncoord" long) for E<k> components, or a sum
+ * of `v@k1@k0` terms. */
+void cute_point_write(const axe_cute_point *p, int ncoord, json_buf *out);
+/* The coordinate rank of the values of "o" (cute_point_write's "ncoord"):
+ * 0 when they are integers. */
+int cute_value_ncoord(const axe_cute_object *o);
 /* o(idx) for a layout, tuple (compact layout) or composed layout "o". */
 axe_status cute_eval_index(const axe_cute_object *o, int64_t idx,
                            axe_cute_point *out, axe_diag *diag);

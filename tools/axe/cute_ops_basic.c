@@ -114,14 +114,14 @@ static axe_status index_of(const cute_args *args, int64_t *idx, axe_diag *diag)
     return AXE_OK;
 }
 
-static void set_point(cute_result *res, const axe_cute_point *p)
+static void set_point(cute_result *res, const axe_cute_point *p, int ncoord)
 {
-    if (p->n == 0 || (p->n == 1 && p->basis[0] == 0)) {
+    if (ncoord == 0 && (p->n == 0 || (p->n == 1 && p->basis[0] == 0))) {
         cute_set_int(res, p->n == 0 ? 0 : p->v[0]);
         return;
     }
     res->kind = CUTE_RESULT_TEXT;
-    cute_point_write(p, &res->text);
+    cute_point_write(p, ncoord, &res->text);
 }
 
 axe_status cute_op_eval(const cute_args *args, cute_result *res, axe_diag *diag)
@@ -137,7 +137,7 @@ axe_status cute_op_eval(const cute_args *args, cute_result *res, axe_diag *diag)
     }
     AXE_TRY(index_of(args, &idx, diag));
     AXE_TRY(cute_eval_index(&args->a, idx, &p, diag));
-    set_point(res, &p);
+    set_point(res, &p, cute_value_ncoord(&args->a));
     return AXE_OK;
 }
 

@@ -20,6 +20,7 @@ typedef struct table {
     const axe_cute_object *o;
     int64_t rows, cols;
     int width;
+    int ncoord;
     json_buf cell;
 } table;
 
@@ -29,7 +30,7 @@ static axe_status cell_text(table *t, int64_t m, int64_t n, axe_diag *diag)
     axe_cute_point p;
     json_buf_clear(&t->cell);
     AXE_TRY(cute_eval_index(t->o, m + t->rows * n, &p, diag));
-    cute_point_write(&p, &t->cell);
+    cute_point_write(&p, t->ncoord, &t->cell);
     return t->cell.failed ? AXE_ERR_NO_MEMORY : AXE_OK;
 }
 
@@ -160,6 +161,7 @@ axe_status cute_op_print(const cute_args *args, cute_result *res,
     json_buf out;
     AXE_TRY(cute_unwrap(&args->a, "a", &l, &frame, diag));
     t.o = &args->a;
+    t.ncoord = cute_value_ncoord(&args->a);
     json_buf_init(&t.cell, NULL, NULL);
     json_buf_init(&out, NULL, NULL);
     st = draw(&t, &l, &out, diag);
