@@ -177,7 +177,7 @@ help_ok "$AXE" -h
 help_ok "$AXE" cute --help
 help_ok "$AXE" batch --help
 run "$AXE" cute --help
-cmds=$(sed -n 's/^  \([a-z-]*\( apply\)\{0,1\}\)  .*/\1/p' "$tmp/out")
+cmds=$(sed -n 's/^  \([a-z][a-z-]*\( apply\)\{0,1\}\)  .*/\1/p' "$tmp/out")
 [ "$(echo "$cmds" | wc -l)" -ge 25 ] && ok || bad "axe cute --help lists the commands"
 while IFS= read -r c; do
     # shellcheck disable=SC2086

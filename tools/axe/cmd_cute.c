@@ -75,17 +75,29 @@ static const cute_cmd cmds[] = {
 
 #define NCMDS (sizeof cmds / sizeof cmds[0])
 
+/* "[--a|--b|...] " for the space-separated "variants"; nothing if NULL. */
+static void print_variants(FILE *f, const char *variants)
+{
+    if (variants == NULL)
+        return;
+    fputc('[', f);
+    for (const char *p = variants; *p != '\0';) {
+        int k = (int)strcspn(p, " ");
+        fprintf(f, "%s--%.*s", p == variants ? "" : "|", k, p);
+        p += k + (p[k] == ' ');
+    }
+    fputs("] ", f);
+}
+
 static void print_cmd_help(const cute_cmd *c, FILE *f)
 {
     fprintf(f, "usage: axe cute %s ", c->name);
-    if (c->variants != NULL)
-        fprintf(f, "[--%s] ", c->variants);
+    print_variants(f, c->variants);
     fprintf(f, "%s\n%s.\n", c->usage, c->summary);
     if (c->variants != NULL)
-        fprintf(f, "The flags choose the kind (each written --NAME); the "
-                   "default is the first.\n");
-    fprintf(f, "Operands are in the CuTe notation (docs/notation.md). Exit "
-               "0: ok, 1: no answer, 2: usage or syntax.\n");
+        fprintf(f, "A flag chooses the kind; the default is the first.\n");
+    fprintf(f, "Operands are in the CuTe notation (docs/notation.md).\n"
+               "Exit status: 0 ok, 1 no answer, 2 usage or syntax.\n");
 }
 
 static void print_cute_help(FILE *f)
@@ -93,8 +105,11 @@ static void print_cute_help(FILE *f)
     fprintf(f, "usage: axe cute <command> [options] operands...\n"
                "CuTe layout algebra; operands in the CuTe notation, e.g. "
                "\"(4,8):(1,4)\".\ncommands:\n");
-    for (size_t i = 0; i < NCMDS; i++)
-        fprintf(f, "  %-18s %s\n", cmds[i].name, cmds[i].usage);
+    for (size_t i = 0; i < NCMDS; i++) {
+        fprintf(f, "  %-18s ", cmds[i].name);
+        print_variants(f, cmds[i].variants);
+        fprintf(f, "%s\n      %s\n", cmds[i].usage, cmds[i].summary);
+    }
     fprintf(f, "'axe cute <command> --help' describes a command.\n");
 }
 
