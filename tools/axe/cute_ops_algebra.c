@@ -84,12 +84,39 @@ static axe_status compose_swizzle(const cute_args *args, cute_result *res,
     return AXE_OK;
 }
 
+/* A o (O o off o I) = (A o O) o off o I for a layout outer O (CuTe). */
+static axe_status compose_composed(const cute_args *args, cute_result *res,
+                                   axe_diag *diag)
+{
+    axe_cute_layout a;
+    axe_cute_composed c = args->b.composed;
+    if (c.kind != AXE_CUTE_OUTER_LAYOUT ||
+        args->a.kind == AXE_CUTE_KIND_COMPOSED)
+        return cute_fail(diag, AXE_ERR_UNSUPPORTED,
+                         "%s composed with a composed layout whose outer "
+                         "function is %s has no representation",
+                         cute_kind_name(&args->a),
+                         c.kind == AXE_CUTE_OUTER_LAYOUT ? "a layout"
+                                                         : "a swizzle");
+    AXE_TRY(cute_to_layout(&args->a, "a", &a, diag));
+    AXE_TRY(axe_cute_compose(&a, &args->b.composed.outer, &c.outer, diag));
+    if (axe_cute_composed_with_inner(&c, &c.inner, &res->obj.composed) !=
+        AXE_OK)
+        return cute_fail(diag, AXE_ERR_INVALID,
+                         "the offset is not a coordinate of a o outer");
+    res->kind = CUTE_RESULT_OBJECT;
+    res->obj.kind = AXE_CUTE_KIND_COMPOSED;
+    return AXE_OK;
+}
+
 axe_status cute_op_composition(const cute_args *args, cute_result *res,
                                axe_diag *diag)
 {
     axe_cute_layout a, r;
     axe_cute_object t;
     cute_frame frame;
+    if (args->b.kind == AXE_CUTE_KIND_COMPOSED)
+        return compose_composed(args, res, diag);
     if (args->a.kind == AXE_CUTE_KIND_SWIZZLE)
         return compose_swizzle(args, res, diag);
     AXE_TRY(cute_unwrap(&args->a, "a", &a, &frame, diag));
