@@ -43,25 +43,36 @@ static int ncounts, npass, nfail, nskip;
 
 /* ---- evaluation ---------------------------------------------------------- */
 
-/* The index of point "q" in the colex domain of "outer" (E<k> = mode k). */
+/* The colex weight of basis "code" = E<k0,k1,...> in "shape": the sizes
+ * of the modes before k0, before k1 inside mode k0, and so on. */
+static int basis_weight(const axe_tuple *shape, uint32_t code, int64_t *out)
+{
+    axe_tuple t = *shape, m;
+    int64_t w = 1, s;
+    for (int lv = 0; lv < AXE_CUTE_BASIS_DEPTH(code); lv++) {
+        int k = AXE_CUTE_BASIS_MODE(code, lv);
+        if (k >= axe_tuple_rank(&t) || (axe_tuple_is_scalar(&t) && k > 0))
+            return 0;
+        for (int j = 0; j < k; j++)
+            if (axe_tuple_get(&t, j, &m) != AXE_OK ||
+                axe_tuple_size(&m, &s) != AXE_OK ||
+                __builtin_mul_overflow(w, s, &w))
+                return 0;
+        if (axe_tuple_get(&t, k, &t) != AXE_OK)
+            return 0;
+    }
+    *out = w;
+    return 1;
+}
+
+/* The index of point "q" in the colex domain of "outer". */
 static int point_index(const axe_cute_layout *outer, const axe_cute_point *q,
                        int64_t *out)
 {
-    int64_t idx = 0;
+    int64_t idx = 0, w, t;
     for (int i = 0; i < q->n; i++) {
-        int k = AXE_CUTE_BASIS_MODE(q->basis[i], 0), depth;
-        int64_t stride = 1, t;
-        axe_cute_layout mode;
-        depth = AXE_CUTE_BASIS_DEPTH(q->basis[i]);
-        if (depth > 1 || (depth == 1 && k >= axe_cute_rank(outer)))
-            return 0;
-        for (int m = 0; depth == 1 && m < k; m++) {
-            if (axe_cute_get(outer, m, &mode) != AXE_OK ||
-                axe_cute_size(&mode, &t) != AXE_OK ||
-                __builtin_mul_overflow(stride, t, &stride))
-                return 0;
-        }
-        if (__builtin_mul_overflow(stride, q->v[i], &t) ||
+        if (!basis_weight(&outer->shape, q->basis[i], &w) ||
+            __builtin_mul_overflow(w, q->v[i], &t) ||
             __builtin_add_overflow(idx, t, &idx))
             return 0;
     }
