@@ -1,6 +1,73 @@
 #!/usr/bin/env bash
-# Placeholder for the CuTe-paper walkthrough: scripts/demo.sh runs this with
-# AXE set to the CLI of the release build.
-set -euo pipefail
+# The main job (README "Run the demo"): a walk through the CuTe paper's and
+# CuTe documentation's worked examples with the axe CLI. Each step prints the
+# command and its answer; a step whose answer is a refusal prints the reason.
+# scripts/demo.sh runs this with AXE set to the release build's CLI.
+set -uo pipefail
 AXE=${AXE:-build/release/axe}
-"$AXE" --help
+
+step() {
+    printf '\n## %s\n' "$1"
+    shift
+    printf '$ axe'
+    printf ' %q' "$@"
+    printf '\n'
+    "$AXE" "$@"
+    local rc=$?
+    [ "$rc" -le 1 ] || { echo "demo: unexpected exit $rc" >&2; exit 1; }
+}
+
+echo "axe $("$AXE" --version) -- the CuTe layout algebra, worked examples"
+
+step "A layout maps coordinates to offsets: (3,(2,3)):(3,(12,1)) at (1,(1,2))" \
+    cute eval "(3,(2,3)):(3,(12,1))" "(1,(1,2))"
+step "Drawing a rank-2 layout (CuTe's print_layout)" \
+    cute print "((2,2),(4,2)):((1,8),(2,16))"
+step "Coalesce keeps the function and merges modes" \
+    cute coalesce "(2,(1,6)):(1,(6,2))"
+step "Coalesce by mode keeps the rank" \
+    cute coalesce "(3,(4,5)):(8,(1,4))" "(1,1)"
+step "Composition: (6,2):(8,2) o (4,3):(3,1)" \
+    cute compose "(6,2):(8,2)" "(4,3):(3,1)"
+step "Composition with a strided layout: 20:2 o (5,4):(4,1)" \
+    cute compose "20:2" "(5,4):(4,1)"
+step "Composition that pycute rejects but exists: (4,2,8):(3,12,97) o 3:3" \
+    cute compose "(4,2,8):(3,12,97)" "3:3"
+step "By-mode composition with a tiler" \
+    cute compose "(12,(4,8)):(59,(13,1))" "<3:4, 8:2>"
+step "A composition that has no layout, with the reason" \
+    cute compose "(4,8):(2,1)" "33:5"
+step "Complement: the layout that fills the gaps of (2,2):(1,6) up to 24" \
+    cute complement "(2,2):(1,6)" 24
+step "Complement of 4:2 up to 24" \
+    cute complement "4:2" 24
+step "Right inverse of a TV-like layout" \
+    cute right-inverse "((2,2),(4,2)):((1,8),(2,16))"
+step "Left inverse of a non-contiguous image: (4,8):(1,5)" \
+    cute left-inverse "(4,8):(1,5)"
+step "Logical divide: (4,2,3):(2,1,8) by 4:2" \
+    cute divide "(4,2,3):(2,1,8)" "4:2"
+step "Logical divide by a tiler: (8,16):(20,1) by <4:1, 8:2>" \
+    cute divide "(8,16):(20,1)" "<4:1, 8:2>"
+step "Zipped divide: 128x64 row-major tile into 16x8 tiles" \
+    cute divide --zipped "(128,64):(64,1)" "<16:1, 8:1>"
+step "Logical product: (2,2):(4,1) repeated 6 times" \
+    cute product "(2,2):(4,1)" "6:1"
+step "Blocked product (each element of B is a copy of A)" \
+    cute product --blocked "(2,5):(5,1)" "(3,4):(1,3)"
+step "Raked product (copies of A interleaved)" \
+    cute product --raked "(2,5):(5,1)" "(3,4):(1,3)"
+step "tile_to_shape rounds non-dividing targets up" \
+    cute tile-to-shape "(3,3):(1,3)" "(5,8)"
+step "Slicing: the column 2 of ((2,4),3):((1,2),8)" \
+    cute slice "((2,4),3):((1,2),8)" "(_,2)"
+step "The Ampere m16n8k16 accumulator TV layout: (thread, value) -> (m, n)" \
+    cute print "((4,8),(2,2)):((32,1),(16,8))"
+step "A swizzled 8x8 shared-memory tile: Sw<3,0,3> o 0 o (8,8):(8,1)" \
+    cute print "Sw<3,0,3> o 0 o (8,8):(8,1)"
+step "Vectorization: the longest common contiguous run of two layouts" \
+    cute max-common-vector "(8,4):(1,8)" "(8,4):(1,16)"
+step "Reinterpreting 16-bit elements as 32-bit ones" \
+    cute recast "(8,4):(1,8)" 16 32
+echo
+echo "demo: done"
