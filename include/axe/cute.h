@@ -146,6 +146,13 @@ AXE_NODISCARD AXE_API axe_status axe_cute_coalesce(const axe_cute_layout *l,
 AXE_NODISCARD AXE_API axe_status axe_cute_coalesce_by(const axe_cute_layout *l,
                                                       const axe_tuple *profile,
                                                       axe_cute_layout *out);
+/* Same function on every index i >= 0, also past size(l) where evaluation
+ * continues along the last leaf; depth <= 1, fewest modes. A last leaf of
+ * extent 1 is kept (its stride carries the continuation) unless it merges:
+ * `(2,1,6,1):(1,7,8,0)` gives `(2,6,1):(1,8,0)`. CuTe's detail::coalesce_x,
+ * cutegen's coalesce_x; what composition reads its left operand as. */
+AXE_NODISCARD AXE_API axe_status axe_cute_coalesce_extended(
+    const axe_cute_layout *l, axe_cute_layout *out);
 /* Drop size-1 modes and stride-0 modes, then coalesce; same image. */
 AXE_NODISCARD AXE_API axe_status axe_cute_filter(const axe_cute_layout *l,
                                                  axe_cute_layout *out);
@@ -213,7 +220,8 @@ axe_cute_tiler_from_layout(const axe_cute_layout *l, axe_cute_tiler *out);
 AXE_API int axe_cute_tiler_rank(const axe_cute_tiler *t);
 
 /* By-mode composition: mode i of "a" composed with element i of "t"
- * (`_` keeps the mode); modes of "a" beyond rank(t) are kept. */
+ * (`_` keeps the mode, a nested tiler recurses); as in CuTe, modes of "a"
+ * beyond rank(t) are dropped, and rank(t) > rank(a) is an error. */
 AXE_NODISCARD AXE_API axe_status
 axe_cute_compose_tiler(const axe_cute_layout *a, const axe_cute_tiler *t,
                        axe_cute_layout *out, axe_diag *diag);

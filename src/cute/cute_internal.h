@@ -32,4 +32,24 @@ int axe__cute_spans(const axe_cute_layout *l, axe__span *out, int max);
 /* A rank-1 scalar layout s:d. */
 void axe__cute_leaf(int64_t shape, int64_t stride, axe_cute_layout *out);
 
+/*
+ * The leaves [lb, le) of a layout coalesced (cute_coalesce.c): leaves of
+ * extent 1 dropped, neighbours merged where the stride equals the previous
+ * extent times the previous stride (same basis). Same function on [0,
+ * size); with "extended" also past the size, where evaluation continues
+ * along the last leaf (CuTe's coalesce_x): a last leaf of extent 1 is then
+ * kept unless it merges. No leaf left gives the one mode 1:0.
+ */
+typedef struct axe__cute_flat {
+    int n;
+    int64_t shape[AXE_CUTE_MAX_LEAVES];
+    int64_t stride[AXE_CUTE_MAX_LEAVES];
+    uint32_t basis[AXE_CUTE_MAX_LEAVES];
+} axe__cute_flat;
+
+AXE_NODISCARD axe_status axe__cute_coalesce_leaves(const axe_cute_layout *l,
+                                                   int lb, int le,
+                                                   bool extended,
+                                                   axe__cute_flat *out);
+
 #endif

@@ -1,0 +1,848 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Composition a ∘ b: the layout R, shaped like b with each leaf s:d of b
+ * refined into a flat mode of size s, with R(i) = a(b(i)) for i < size(b).
+ *
+ * a is read as a function on all integers: its leaves coalesced in the
+ * extended sense (indices past size(a) continue along its last mode, as
+ * eval does) and a(-x) = -a(x) (CuTe's truncating idx2crd). In that form
+ * a(x) = sum_j beta_j * floor(x / M_j) over the strictly increasing chain
+ * of a's mode boundaries M_0 = 1 | M_1 | ... with beta_j != 0 for j >= 1.
+ * A layout of size s is exactly such a sum over a chain of divisors of s,
+ * and that representation is unique; so R exists iff (1) for every leaf
+ * s:d the sequence i -> a(i*d), i < s, has a divisor chain of s (found
+ * exactly: in O(rank) when every boundary is crossed at a whole multiple
+ * of d, otherwise by a scan bounded by the sequence's period), and (2) a
+ * adds over b's leaves: a(sum x_k) = sum a(x_k) (proved per boundary when
+ * the leaves' residues cannot carry, otherwise checked exhaustively). A
+ * scaled-basis stride s@k of b selects mode k of a, so leaves are grouped
+ * by basis and (2) holds between groups. Invariant: a returned layout
+ * satisfies the defining equation; a check that would exceed SCAN_BUDGET
+ * evaluations answers AXE_ERR_UNSUPPORTED rather than guess.
+ */
+#include "cute_internal.h"
+
+#define MAXL AXE_CUTE_MAX_LEAVES
+#define SCAN_BUDGET (1L << 22)
+
+/* a (a subtree of it) as the function above: modes m, boundaries
+ * prefix[j] = M_j (modes past an overflowing M_j are unreachable and cut),
+ * and each stride's basis code as a component index into code[]. */
+typedef struct fn {
+    axe__cute_flat m;
+    int64_t prefix[MAXL];
+    uint8_t comp[MAXL];
+    int ncomp;
+    uint32_t code[MAXL];
+} fn;
+
+/* Per-leaf results: leaf k of b owns modes [off[k], off[k] + cnt[k]). */
+typedef struct pool {
+    int n;
+    int64_t shape[MAXL];
+    int64_t stride[MAXL];
+    uint32_t basis[MAXL];
+    int off[MAXL];
+    int cnt[MAXL];
+} pool;
+
+typedef struct ctx {
+    axe_diag *diag;
+    long budget;
+} ctx;
+
+/* A subtree of a shape: tokens [tb, te), first leaf lb. */
+typedef struct subtree {
+    int tb, te, lb;
+} subtree;
+
+static axe_status over_budget(ctx *c)
+{
+    if (--c->budget >= 0)
+        return AXE_OK;
+    return axe__fail(c->diag, AXE_ERR_UNSUPPORTED, -1,
+                     "composition not decided: verifying it needs more "
+                     "than %ld evaluations",
+                     SCAN_BUDGET);
+}
+
+/* ---- a as a function ------------------------------------------------- */
+
+static int comp_of(fn *f, uint32_t code)
+{
+    for (int k = 0; k < f->ncomp; k++)
+        if (f->code[k] == code)
+            return k;
+    f->code[f->ncomp] = code;
+    return f->ncomp++;
+}
+
+/* Read leaves [t->lb, ...) of the subtree "t" of "a" into "f". */
+static axe_status fn_init(const axe_cute_layout *a, const subtree *t, fn *f)
+{
+    int le = t->lb + axe__tuple_count_leaves(a->shape.tok, t->tb, t->te);
+    int64_t p = 1;
+    AXE_TRY(axe__cute_coalesce_leaves(a, t->lb, le, true, &f->m));
+    f->ncomp = 1;
+    f->code[0] = 0;
+    for (int j = 0; j < f->m.n; j++) {
+        f->prefix[j] = p;
+        f->comp[j] = (uint8_t)comp_of(f, f->m.basis[j]);
+        if (j + 1 < f->m.n &&
+            __builtin_mul_overflow(p, f->m.shape[j], &p)) {
+            f->m.n = j + 1;
+            break;
+        }
+    }
+    return AXE_OK;
+}
+
+/* a(x) per component into v[0..ncomp): the extended, odd function. */
+static axe_status fn_eval(const fn *f, int64_t x, int64_t *v)
+{
+    int64_t q = x < 0 ? -x : x;
+    if (x == INT64_MIN)
+        return AXE_ERR_OVERFLOW;
+    for (int k = 0; k < f->ncomp; k++)
+        v[k] = 0;
+    for (int j = 0; j < f->m.n && q != 0; j++) {
+        int64_t s = f->m.shape[j], t;
+        int64_t digit = j + 1 < f->m.n ? q % s : q;
+        q /= s;
+        AXE_TRY(axe__mul(digit, f->m.stride[j], &t));
+        AXE_TRY(axe__add(v[f->comp[j]], t, &v[f->comp[j]]));
+    }
+    for (int k = 0; x < 0 && k < f->ncomp; k++) {
+        if (v[k] == INT64_MIN)
+            return AXE_ERR_OVERFLOW;
+        v[k] = -v[k];
+    }
+    return AXE_OK;
+}
+
+static bool vec_equal(const int64_t *x, const int64_t *y, int n)
+{
+    for (int k = 0; k < n; k++)
+        if (x[k] != y[k])
+            return false;
+    return true;
+}
+
+/* z = x + sign * y, checked. */
+static axe_status vec_add(const int64_t *x, const int64_t *y, int sign,
+                          int n, int64_t *z)
+{
+    for (int k = 0; k < n; k++) {
+        if (sign > 0)
+            AXE_TRY(axe__add(x[k], y[k], &z[k]));
+        else
+            AXE_TRY(axe__sub(x[k], y[k], &z[k]));
+    }
+    return AXE_OK;
+}
+
+/* The value v as one stride: at most one nonzero component. */
+static axe_status to_stride(ctx *c, const fn *f, const int64_t *v, int leaf,
+                            int64_t *d, uint32_t *b)
+{
+    int nz = 0;
+    *d = 0;
+    *b = 0;
+    for (int k = 0; k < f->ncomp; k++) {
+        if (v[k] != 0) {
+            nz++;
+            *d = v[k];
+            *b = f->code[k];
+        }
+    }
+    if (nz > 1)
+        return axe__fail(c->diag, AXE_ERR_NOT_COMPOSABLE, -1,
+                         "no layout equals a o b: a step along b's leaf %d "
+                         "would be a sum of different scaled bases",
+                         leaf);
+    return AXE_OK;
+}
+
+/* ---- one leaf of b --------------------------------------------------- */
+
+static axe_status pool_put(pool *p, int64_t s, int64_t d, uint32_t b)
+{
+    if (p->n >= MAXL)
+        return AXE_ERR_CAPACITY;
+    p->shape[p->n] = s;
+    p->stride[p->n] = d;
+    p->basis[p->n++] = d == 0 ? 0 : b;
+    return AXE_OK;
+}
+
+/* Append the mode t : a(x) (x = the index of its first step). */
+static axe_status put_step(ctx *c, const fn *f, int leaf, int64_t t,
+                           int64_t x, pool *p)
+{
+    int64_t v[MAXL], d;
+    uint32_t b;
+    AXE_TRY(fn_eval(f, x, v));
+    AXE_TRY(to_stride(c, f, v, leaf, &d, &b));
+    return pool_put(p, t, d, b);
+}
+
+/* The denominator q of M / d in lowest terms, and p mod q for the
+ * numerator p: floor(i*d / M) = floor(i*p / q). */
+static void reduce(int64_t d, int64_t m, int64_t *q, int64_t *r)
+{
+    int64_t u;
+    if (d % m == 0) {
+        *q = 1;
+        *r = 0;
+        return;
+    }
+    u = m % d == 0 ? d : axe__gcd(d, m);
+    *q = m / u;
+    *r = (d / u) % *q;
+}
+
+/* beta_j, the jump of a's slope at boundary j, added into acc. */
+static axe_status add_beta(const fn *f, int j, int64_t *acc)
+{
+    int64_t t;
+    AXE_TRY(axe__add(acc[f->comp[j]], f->m.stride[j], &acc[f->comp[j]]));
+    AXE_TRY(axe__mul(f->m.shape[j - 1], f->m.stride[j - 1], &t));
+    return axe__sub(acc[f->comp[j - 1]], t, &acc[f->comp[j - 1]]);
+}
+
+/* True if the boundaries cand[lo..hi) (same N) jump by a nonzero sum. */
+static axe_status jumps(const fn *f, const int *cj, int lo, int hi,
+                        bool *out)
+{
+    int64_t acc[MAXL] = {0};
+    if (hi - lo == 1) {
+        *out = true;
+        return AXE_OK;
+    }
+    for (int i = lo; i < hi; i++)
+        AXE_TRY(add_beta(f, cj[i], acc));
+    *out = false;
+    for (int k = 0; k < f->ncomp; k++)
+        *out = *out || acc[k] != 0;
+    return AXE_OK;
+}
+
+/* The leaf s:d (d > 0, x_max = (s-1)*d) as one step and a chain of
+ * boundaries N (N | s) where the slope of i -> a(i*d) changes, when every
+ * boundary of a is crossed at whole steps (floor(i*p/q) with p = 1 mod q);
+ * otherwise *slow = the first boundary that is not. */
+static axe_status leaf_chain(ctx *c, const fn *f, int leaf, int64_t s,
+                             int64_t d, int64_t xmax, int64_t *chain,
+                             int *nchain, int64_t *slow)
+{
+    int64_t cand[MAXL], q, r, t;
+    int cj[MAXL], nc = 0;
+    *nchain = 0;
+    *slow = 0;
+    for (int j = 1; j < f->m.n && f->prefix[j] <= xmax; j++) {
+        reduce(d, f->prefix[j], &q, &r);
+        if (r == 1 && q < s) {
+            cand[nc] = q;
+            cj[nc++] = j;
+        } else if (r > 1 && (__builtin_mul_overflow(s - 1, r, &t) ||
+                             t >= q)) {
+            *slow = f->prefix[j];
+            return AXE_OK;
+        }
+    }
+    for (int lo = 0, hi; lo < nc; lo = hi) {
+        bool nz;
+        for (hi = lo + 1; hi < nc && cand[hi] == cand[lo]; hi++)
+            ;
+        AXE_TRY(jumps(f, cj, lo, hi, &nz));
+        if (!nz)
+            continue;
+        if (s % cand[lo] != 0)
+            return axe__fail(
+                c->diag, AXE_ERR_NOT_COMPOSABLE, -1,
+                "shape divisibility: b's leaf %d (%lld:%lld) crosses a's "
+                "mode boundary at index %lld every %lld steps, and %lld "
+                "does not divide %lld",
+                leaf, (long long)s, (long long)d,
+                (long long)f->prefix[cj[lo]], (long long)cand[lo],
+                (long long)cand[lo], (long long)s);
+        chain[(*nchain)++] = cand[lo];
+    }
+    return AXE_OK;
+}
+
+/* The period of the steps of i -> a(i*d) on [0, s): the largest reduced
+ * denominator over the boundaries reached (they divide each other). */
+static int64_t period(const fn *f, int64_t s, int64_t d)
+{
+    int64_t q = 1, r, xmax = (s - 1) * d;
+    for (int j = 1; j < f->m.n && f->prefix[j] <= xmax; j++)
+        reduce(d, f->prefix[j], &q, &r);
+    return q;
+}
+
+typedef struct scan {
+    int leaf;
+    int64_t s, d, bound; /* the leaf, and the boundary that needs a scan */
+} scan;
+
+static axe_status scan_fail(ctx *c, const scan *sc, int64_t at, int64_t per)
+{
+    if (per > 0)
+        return axe__fail(c->diag, AXE_ERR_NOT_COMPOSABLE, -1,
+                         "stride divisibility: b's leaf %d (%lld:%lld) "
+                         "crosses a's mode boundary at index %lld in a "
+                         "pattern of period %lld, which does not divide "
+                         "%lld",
+                         sc->leaf, (long long)sc->s, (long long)sc->d,
+                         (long long)sc->bound, (long long)per,
+                         (long long)sc->s);
+    return axe__fail(c->diag, AXE_ERR_NOT_COMPOSABLE, -1,
+                     "stride divisibility: stride %lld of b's leaf %d "
+                     "(%lld:%lld) neither divides nor is a multiple of a's "
+                     "mode boundary at index %lld, and a(i*%lld) steps "
+                     "irregularly at i = %lld",
+                     (long long)sc->d, sc->leaf, (long long)sc->s,
+                     (long long)sc->d, (long long)sc->bound,
+                     (long long)sc->d, (long long)at);
+}
+
+/* The first i in [2, s) where the step of g(i) = a(i*d) differs from
+ * g(1), with every later differing step a multiple of it (*t = s if
+ * there is none). By periodicity (period q) the scan stops at t + q. */
+static axe_status scan_level(ctx *c, const fn *f, const scan *sc, int64_t s,
+                             int64_t d, int64_t n, int64_t *t)
+{
+    int64_t l[MAXL], prev[MAXL], cur[MAXL], step[MAXL];
+    int64_t q = period(f, s, d), lim = q < s - 1 ? q : s - 1;
+    *t = 0;
+    AXE_TRY(fn_eval(f, d, l));
+    AXE_TRY(fn_eval(f, d, prev));
+    for (int64_t i = 2; i <= lim; i++) {
+        AXE_TRY(over_budget(c));
+        AXE_TRY(fn_eval(f, i * d, cur));
+        AXE_TRY(vec_add(cur, prev, -1, f->ncomp, step));
+        for (int k = 0; k < f->ncomp; k++)
+            prev[k] = cur[k];
+        if (vec_equal(step, l, f->ncomp))
+            continue;
+        if (*t == 0 && s % i != 0)
+            return scan_fail(c, sc, 0, n * i);
+        if (*t != 0 && i % *t != 0)
+            return scan_fail(c, sc, n * i, 0);
+        if (*t == 0) {
+            *t = i;
+            lim = q < s - 1 - i ? i + q : s - 1;
+        }
+    }
+    if (*t == 0)
+        *t = s;
+    return AXE_OK;
+}
+
+/* The leaf s:d (d > 0) by the exact greedy: each level's first irregular
+ * step t becomes a mode t : g(1), then recurse on i -> g(t*i). */
+static axe_status leaf_scan(ctx *c, const fn *f, const scan *sc, pool *p)
+{
+    int64_t s = sc->s, d = sc->d, n = 1, t;
+    for (;;) {
+        AXE_TRY(scan_level(c, f, sc, s, d, n, &t));
+        AXE_TRY(put_step(c, f, sc->leaf, t, d, p));
+        if (t == s)
+            return AXE_OK;
+        s /= t;
+        d *= t;
+        n *= t;
+    }
+}
+
+/* Modes for the leaf s:d, d > 0. */
+static axe_status leaf_positive(ctx *c, const fn *f, int leaf, int64_t s,
+                                int64_t d, pool *p)
+{
+    int64_t chain[MAXL], xmax, bound, prev = 1;
+    int nc;
+    if (__builtin_mul_overflow(s - 1, d, &xmax))
+        return axe__fail(c->diag, AXE_ERR_OVERFLOW, -1,
+                         "b's leaf %d (%lld:%lld) reaches past 64 bits",
+                         leaf, (long long)s, (long long)d);
+    AXE_TRY(leaf_chain(c, f, leaf, s, d, xmax, chain, &nc, &bound));
+    if (bound != 0) {
+        scan sc = {leaf, s, d, bound};
+        return leaf_scan(c, f, &sc, p);
+    }
+    for (int k = 0; k <= nc; k++) {
+        int64_t next = k < nc ? chain[k] : s;
+        AXE_TRY(put_step(c, f, leaf, next / prev, prev * d, p));
+        prev = next;
+    }
+    return AXE_OK;
+}
+
+/* The modes of a ∘ (s:d) for leaf "leaf" of b, into "p". */
+static axe_status compose_leaf(ctx *c, const fn *f, int leaf, int64_t s,
+                               int64_t d, pool *p)
+{
+    int at = p->n;
+    p->off[leaf] = at;
+    if (s == 1 || d == 0) {
+        AXE_TRY(pool_put(p, s, 0, 0));
+    } else {
+        if (d == INT64_MIN)
+            return AXE_ERR_OVERFLOW;
+        AXE_TRY(leaf_positive(c, f, leaf, s, d < 0 ? -d : d, p));
+        for (int k = at; d < 0 && k < p->n; k++) {
+            if (p->stride[k] == INT64_MIN)
+                return AXE_ERR_OVERFLOW;
+            p->stride[k] = -p->stride[k];
+        }
+    }
+    p->cnt[leaf] = p->n - at;
+    return AXE_OK;
+}
+
+/* ---- a adds over b's leaves ------------------------------------------ */
+
+/* An upper bound on (c*d) mod m over c < s (exact unless it wraps with
+ * a stride that neither divides m nor repeats within s). */
+static int64_t max_residue(int64_t s, int64_t d, int64_t m)
+{
+    int64_t r = d % m, t;
+    if (r == 0)
+        return 0;
+    if (!__builtin_mul_overflow(s - 1, r, &t) && t < m)
+        return t;
+    return m - axe__gcd(r, m);
+}
+
+typedef struct group {
+    int n;
+    int leaf[MAXL];
+    int64_t s[MAXL], d[MAXL];
+} group;
+
+/* True if no boundary of a can receive a carry from the leaves' residues,
+ * which makes floor(x / M_j) and so a additive on them. */
+static axe_status carries_free(const fn *f, const group *g, bool *out)
+{
+    int64_t xmax = 0, t;
+    bool pos = false, neg = false;
+    for (int k = 0; k < g->n; k++) {
+        if (g->d[k] == INT64_MIN ||
+            __builtin_mul_overflow(g->s[k] - 1, axe__abs(g->d[k]), &t))
+            return AXE_ERR_OVERFLOW;
+        AXE_TRY(axe__add(xmax, t, &xmax));
+        pos = pos || g->d[k] > 0;
+        neg = neg || g->d[k] < 0;
+    }
+    *out = true;
+    for (int j = 1; j < f->m.n && f->prefix[j] <= xmax; j++) {
+        int64_t sum = 0, m = f->prefix[j];
+        for (int k = 0; k < g->n && sum < m; k++) {
+            int64_t r = max_residue(g->s[k], axe__abs(g->d[k]), m);
+            if (__builtin_add_overflow(sum, r, &sum))
+                sum = m;
+        }
+        if (sum >= m || (pos && neg)) {
+            *out = false;
+            return AXE_OK;
+        }
+    }
+    return AXE_OK;
+}
+
+/* a(x + y) == a(x) + a(y)? */
+static axe_status adds(ctx *c, const fn *f, int64_t x, int64_t y, bool *out)
+{
+    int64_t vx[MAXL], vy[MAXL], vs[MAXL], sum[MAXL], xy;
+    AXE_TRY(over_budget(c));
+    AXE_TRY(axe__add(x, y, &xy));
+    AXE_TRY(fn_eval(f, x, vx));
+    AXE_TRY(fn_eval(f, y, vy));
+    AXE_TRY(fn_eval(f, xy, vs));
+    AXE_TRY(vec_add(vx, vy, 1, f->ncomp, sum));
+    *out = vec_equal(sum, vs, f->ncomp);
+    return AXE_OK;
+}
+
+/* Every pair of leaves k < l: a(c*d_k + e*d_l) == a(c*d_k) + a(e*d_l). */
+static axe_status check_pairs(ctx *c, const fn *f, const group *g)
+{
+    bool ok;
+    for (int k = 0; k < g->n; k++)
+        for (int l = k + 1; l < g->n; l++)
+            for (int64_t i = 1; i < g->s[k]; i++)
+                for (int64_t e = 1; e < g->s[l]; e++) {
+                    int64_t x = i * g->d[k], y = e * g->d[l];
+                    AXE_TRY(adds(c, f, x, y, &ok));
+                    if (!ok)
+                        return axe__fail(
+                            c->diag, AXE_ERR_NOT_COMPOSABLE, -1,
+                            "b's leaves %d and %d are not independent "
+                            "under a: a(%lld + %lld) != a(%lld) + "
+                            "a(%lld), they carry across a mode boundary",
+                            g->leaf[k], g->leaf[l], (long long)x,
+                            (long long)y, (long long)x, (long long)y);
+                }
+    return AXE_OK;
+}
+
+/* Advance the odometer "crd" over g's extents; false when it wraps. */
+static bool next_crd(const group *g, int64_t *crd)
+{
+    for (int k = 0; k < g->n; k++) {
+        if (++crd[k] < g->s[k])
+            return true;
+        crd[k] = 0;
+    }
+    return false;
+}
+
+/* Every coordinate: a(sum_k c_k d_k) == sum_k a(c_k d_k). */
+static axe_status check_all(ctx *c, const fn *f, const group *g)
+{
+    int64_t crd[MAXL] = {0}, total[MAXL], v[MAXL], x, t;
+    while (next_crd(g, crd)) {
+        AXE_TRY(over_budget(c));
+        x = 0;
+        for (int k = 0; k < f->ncomp; k++)
+            total[k] = 0;
+        for (int k = 0; k < g->n; k++) {
+            AXE_TRY(axe__mul(crd[k], g->d[k], &t));
+            AXE_TRY(axe__add(x, t, &x));
+            AXE_TRY(fn_eval(f, t, v));
+            AXE_TRY(vec_add(total, v, 1, f->ncomp, total));
+        }
+        AXE_TRY(fn_eval(f, x, v));
+        if (!vec_equal(total, v, f->ncomp))
+            return axe__fail(c->diag, AXE_ERR_NOT_COMPOSABLE, -1,
+                             "b's leaves are not independent under a: "
+                             "a(%lld) is not the sum of a over the leaves' "
+                             "parts of it",
+                             (long long)x);
+    }
+    return AXE_OK;
+}
+
+/* a adds over the leaves of "g" (those of extent > 1 and stride != 0). */
+static axe_status check_group(ctx *c, const fn *f, const group *g)
+{
+    bool nocarry;
+    if (g->n < 2)
+        return AXE_OK;
+    AXE_TRY(carries_free(f, g, &nocarry));
+    if (nocarry)
+        return AXE_OK;
+    AXE_TRY(check_pairs(c, f, g));
+    return g->n > 2 ? check_all(c, f, g) : AXE_OK;
+}
+
+/* ---- the whole of b -------------------------------------------------- */
+
+/* Child "i" of the subtree "t" of "shape" (a leaf's child 0 is itself). */
+static bool child(const axe_tuple *shape, const subtree *t, int i,
+                  subtree *out)
+{
+    int tok = t->tb + 1, leaf = t->lb;
+    if (shape->tok[t->tb] == 'x') {
+        *out = *t;
+        return i == 0;
+    }
+    for (; shape->tok[tok] != ')'; i--) {
+        int e = axe__tuple_subtree_end(shape->tok, tok);
+        if (i == 0) {
+            *out = (subtree){tok, e, leaf};
+            return true;
+        }
+        leaf += axe__tuple_count_leaves(shape->tok, tok, e);
+        tok = e;
+    }
+    return false;
+}
+
+/* The subtree of "a" (within "t") that the basis E<k0,k1,...> selects. */
+static axe_status basis_mode(ctx *c, const axe_cute_layout *a,
+                             const subtree *t, uint32_t code, subtree *out)
+{
+    subtree cur = *t;
+    for (int lvl = 0; lvl < AXE_CUTE_BASIS_DEPTH(code); lvl++) {
+        int k = AXE_CUTE_BASIS_MODE(code, lvl);
+        if (!child(&a->shape, &cur, k, &cur))
+            return axe__fail(c->diag, AXE_ERR_INCOMPATIBLE, -1,
+                             "b's scaled-basis stride selects mode %d of "
+                             "a, which has no such mode",
+                             k);
+    }
+    *out = cur;
+    return AXE_OK;
+}
+
+static bool active(const axe_cute_layout *b, int k)
+{
+    return b->shape.v[k] > 1 && b->stride[k] != 0;
+}
+
+/* True if basis path "x" is a proper or equal prefix of "y". */
+static bool path_prefix(uint32_t x, uint32_t y)
+{
+    int dx = AXE_CUTE_BASIS_DEPTH(x), dy = AXE_CUTE_BASIS_DEPTH(y);
+    if (dx > dy)
+        return false;
+    for (int l = 0; l < dx; l++)
+        if (AXE_CUTE_BASIS_MODE(x, l) != AXE_CUTE_BASIS_MODE(y, l))
+            return false;
+    return true;
+}
+
+/* b's active strides are all integers or all scaled bases, and no basis
+ * selects a mode that contains another's. */
+static axe_status check_bases(ctx *c, const axe_cute_layout *b)
+{
+    for (int k = 0; k < b->shape.nleaf; k++)
+        for (int l = 0; l < b->shape.nleaf; l++) {
+            uint32_t x = b->basis[k], y = b->basis[l];
+            if (!active(b, k) || !active(b, l) || x == y)
+                continue;
+            if (x == 0 || y == 0)
+                return axe__fail(c->diag, AXE_ERR_UNSUPPORTED, -1,
+                                 "b mixes integer and scaled-basis "
+                                 "strides (leaves %d and %d)",
+                                 k, l);
+            if (path_prefix(x, y))
+                return axe__fail(c->diag, AXE_ERR_UNSUPPORTED, -1,
+                                 "b's leaves %d and %d select nested "
+                                 "modes of a",
+                                 k, l);
+        }
+    return AXE_OK;
+}
+
+/* Compose the leaves of b with basis "code" (0: integer strides) with the
+ * part of a they select, and check that a adds over them. */
+static axe_status compose_group(ctx *c, const axe_cute_layout *a,
+                                const subtree *t, const axe_cute_layout *b,
+                                uint32_t code, pool *p)
+{
+    fn f;
+    group g;
+    subtree sel;
+    AXE_TRY(basis_mode(c, a, t, code, &sel));
+    AXE_TRY(fn_init(a, &sel, &f));
+    g.n = 0;
+    for (int k = 0; k < b->shape.nleaf; k++) {
+        if (!active(b, k) || b->basis[k] != code)
+            continue;
+        AXE_TRY(compose_leaf(c, &f, k, b->shape.v[k], b->stride[k], p));
+        g.leaf[g.n] = k;
+        g.s[g.n] = b->shape.v[k];
+        g.d[g.n++] = b->stride[k];
+    }
+    return check_group(c, &f, &g);
+}
+
+/* Append the modes of leaf "k" as one element of "out". */
+static axe_status put_leaf(const pool *p, int k, axe_cute_layout *out)
+{
+    int at = p->off[k], n = p->cnt[k];
+    if (n == 1)
+        return axe__cute_push(out, p->shape[at], p->stride[at],
+                              p->basis[at]);
+    AXE_TRY(axe__cute_open(out));
+    for (int i = at; i < at + n; i++)
+        AXE_TRY(axe__cute_push(out, p->shape[i], p->stride[i], p->basis[i]));
+    return axe__cute_close(out);
+}
+
+/* Append R, shaped like b, from the per-leaf modes in "p". */
+static axe_status assemble(const axe_cute_layout *b, const pool *p,
+                           axe_cute_layout *out)
+{
+    int leaf = 0;
+    for (int i = 0; i < b->shape.ntok; i++) {
+        char tk = b->shape.tok[i];
+        if (tk == '(')
+            AXE_TRY(axe__cute_open(out));
+        else if (tk == ')')
+            AXE_TRY(axe__cute_close(out));
+        else
+            AXE_TRY(put_leaf(p, leaf++, out));
+    }
+    return AXE_OK;
+}
+
+/* Append (subtree "t" of a) ∘ b to "out" as one element. */
+static axe_status compose_view(ctx *c, const axe_cute_layout *a,
+                               const subtree *t, const axe_cute_layout *b,
+                               axe_cute_layout *out)
+{
+    pool p;
+    p.n = 0;
+    AXE_TRY(check_bases(c, b));
+    for (int k = 0; k < b->shape.nleaf; k++) {
+        bool first = active(b, k);
+        for (int l = 0; first && l < k; l++)
+            first = !active(b, l) || b->basis[l] != b->basis[k];
+        if (first)
+            AXE_TRY(compose_group(c, a, t, b, b->basis[k], &p));
+        else if (!active(b, k))
+            AXE_TRY(compose_leaf(c, NULL, k, b->shape.v[k], 0, &p));
+    }
+    return assemble(b, &p, out);
+}
+
+static void ctx_init(ctx *c, axe_diag *diag)
+{
+    c->diag = diag;
+    c->budget = SCAN_BUDGET;
+}
+
+axe_status axe_cute_compose(const axe_cute_layout *a,
+                            const axe_cute_layout *b, axe_cute_layout *out,
+                            axe_diag *diag)
+{
+    axe_cute_layout r;
+    subtree whole = {0, a->shape.ntok, 0};
+    ctx c;
+    ctx_init(&c, diag);
+    axe__cute_clear(&r);
+    AXE_TRY(compose_view(&c, a, &whole, b, &r));
+    *out = r;
+    return AXE_OK;
+}
+
+/* ---- tilers ---------------------------------------------------------- */
+
+/* Append the subtree "t" of "l" unchanged. */
+static axe_status put_subtree(axe_cute_layout *out, const axe_cute_layout *l,
+                              const subtree *t)
+{
+    axe__span sp = {t->tb, t->te, t->lb, 0};
+    sp.le = t->lb + axe__tuple_count_leaves(l->shape.tok, t->tb, t->te);
+    return axe__cute_append_span(out, l, &sp);
+}
+
+typedef struct tcursor {
+    int tok, elem;
+} tcursor;
+
+static axe_status bad_tiler(ctx *c)
+{
+    return axe__fail(c->diag, AXE_ERR_INVALID, -1, "malformed tiler");
+}
+
+/* By-mode composition of subtree "t" of a with the tiler group at the
+ * cursor (a '['), appending one element to "out". */
+static axe_status tiler_rec(ctx *c, const axe_cute_layout *a,
+                            const subtree *t, const axe_cute_tiler *tl,
+                            tcursor *cur, axe_cute_layout *out)
+{
+    if (cur->tok >= tl->ntok || tl->tok[cur->tok++] != '[')
+        return bad_tiler(c);
+    AXE_TRY(axe__cute_open(out));
+    for (int i = 0; cur->tok < tl->ntok && tl->tok[cur->tok] != ']'; i++) {
+        char tk = tl->tok[cur->tok];
+        subtree m;
+        if (!child(&a->shape, t, i, &m))
+            return axe__fail(c->diag, AXE_ERR_INCOMPATIBLE, -1,
+                             "the tiler has more modes than a (%d)", i);
+        if (tk == '[') {
+            AXE_TRY(tiler_rec(c, a, &m, tl, cur, out));
+            continue;
+        }
+        cur->tok++;
+        if (tk == '_')
+            AXE_TRY(put_subtree(out, a, &m));
+        else if (tk == 'L' && cur->elem < tl->nelem)
+            AXE_TRY(compose_view(c, a, &m, &tl->elem[cur->elem++], out));
+        else
+            return bad_tiler(c);
+    }
+    if (cur->tok++ >= tl->ntok)
+        return bad_tiler(c);
+    return axe__cute_close(out);
+}
+
+axe_status axe_cute_compose_tiler(const axe_cute_layout *a,
+                                  const axe_cute_tiler *t,
+                                  axe_cute_layout *out, axe_diag *diag)
+{
+    axe_cute_layout r;
+    subtree whole = {0, a->shape.ntok, 0};
+    tcursor cur = {0, 0};
+    ctx c;
+    ctx_init(&c, diag);
+    axe__cute_clear(&r);
+    AXE_TRY(tiler_rec(&c, a, &whole, t, &cur, &r));
+    if (cur.tok != t->ntok)
+        return bad_tiler(&c);
+    *out = r;
+    return AXE_OK;
+}
+
+static axe_status tiler_tok(axe_cute_tiler *t, char tk)
+{
+    if (t->ntok >= AXE_CUTE_TILER_MAX_TOKENS)
+        return AXE_ERR_CAPACITY;
+    t->tok[t->ntok++] = tk;
+    return AXE_OK;
+}
+
+/* Append the leaf v of a shape: `_` for the wildcard, else v:1. */
+static axe_status tiler_shape_leaf(axe_cute_tiler *t, int64_t v)
+{
+    if (v == AXE_UNDERSCORE)
+        return tiler_tok(t, '_');
+    if (v < 1)
+        return AXE_ERR_DOMAIN;
+    if (t->nelem >= AXE_CUTE_TILER_MAX)
+        return AXE_ERR_CAPACITY;
+    axe__cute_leaf(v, 1, &t->elem[t->nelem++]);
+    return tiler_tok(t, 'L');
+}
+
+axe_status axe_cute_tiler_from_shape(const axe_tuple *shape,
+                                     axe_cute_tiler *out)
+{
+    axe_cute_tiler t;
+    int leaf = 0;
+    bool scalar = axe_tuple_is_scalar(shape);
+    t.ntok = 0;
+    t.nelem = 0;
+    if (scalar)
+        AXE_TRY(tiler_tok(&t, '['));
+    for (int i = 0; i < shape->ntok; i++) {
+        char tk = shape->tok[i];
+        if (tk == 'x')
+            AXE_TRY(tiler_shape_leaf(&t, shape->v[leaf++]));
+        else
+            AXE_TRY(tiler_tok(&t, tk == '(' ? '[' : ']'));
+    }
+    if (scalar)
+        AXE_TRY(tiler_tok(&t, ']'));
+    *out = t;
+    return AXE_OK;
+}
+
+axe_status axe_cute_tiler_from_layout(const axe_cute_layout *l,
+                                      axe_cute_tiler *out)
+{
+    out->ntok = 3;
+    out->nelem = 1;
+    out->tok[0] = '[';
+    out->tok[1] = 'L';
+    out->tok[2] = ']';
+    out->elem[0] = *l;
+    return AXE_OK;
+}
+
+int axe_cute_tiler_rank(const axe_cute_tiler *t)
+{
+    int depth = 0, n = 0;
+    for (int i = 0; i < t->ntok; i++) {
+        char tk = t->tok[i];
+        if (depth == 1 && tk != ']')
+            n++;
+        depth += tk == '[' ? 1 : tk == ']' ? -1 : 0;
+    }
+    return n;
+}
