@@ -128,7 +128,9 @@ axe_status cute_op_composition(const cute_args *args, cute_result *res,
     return cute_rewrap(&frame, &r, res, diag);
 }
 
-/* The cotarget: "n", or the size of the shape or layout "b", else -1. */
+/* The cotarget: "n", or the size of the shape or layout "b", else -1. A
+ * shape of rank > 1 for a scaled-basis "a" would bound each coordinate
+ * separately, which the integer cotarget of the library cannot say. */
 static axe_status cotarget_of(const cute_args *args, int64_t *out,
                               axe_diag *diag)
 {
@@ -141,6 +143,12 @@ static axe_status cotarget_of(const cute_args *args, int64_t *out,
         *out = args->n[0];
     } else if (args->have & CUTE_ARG_B) {
         AXE_TRY(cute_to_layout(&args->b, "b", &l, diag));
+        if (axe_cute_rank(&l) > 1 && args->a.kind == AXE_CUTE_KIND_LAYOUT &&
+            axe_cute_has_basis(&args->a.layout))
+            return cute_fail(diag, AXE_ERR_UNSUPPORTED,
+                             "a cotarget shape per coordinate of a "
+                             "scaled-basis layout is not supported; give "
+                             "an integer");
         AXE_TRY(axe_cute_size(&l, out));
     }
     if ((args->have & (CUTE_ARG_N | CUTE_ARG_B)) && *out < 1)
