@@ -172,22 +172,39 @@ AXE_NODISCARD AXE_API axe_status axe_cute_compose(const axe_cute_layout *a,
                                                   axe_diag *diag);
 
 /*
- * The complement of "a" with respect to "cotarget": a layout R, ordered
- * (strides increasing) and disjoint from a's image, such that (a, R) covers
- * [0, cotarget) rounded up; cotarget < 0 means the default, cosize(a).
+ * The complement of "a" with respect to "cotarget" M (CuTe's): R strictly
+ * increasing, (a, R) injective on a's image (so R(j) is not in it for
+ * j > 0) with every value below ceil(M / x) x, x the extent of a's mode of
+ * largest stride; when every stride of a, sorted, is a multiple of the
+ * extent of the modes below it, (a, R) is onto [0, ceil(M / x) x). M < 0
+ * means cosize(a). Scaled-basis layouts are complemented per basis
+ * coordinate, M flattened over them (docs/algebra.md). Fails if a sorted
+ * stride is below the extent of the modes under it.
  */
 AXE_NODISCARD AXE_API axe_status axe_cute_complement(const axe_cute_layout *a,
                                                      int64_t cotarget,
                                                      axe_cute_layout *out,
                                                      axe_diag *diag);
-/* Right inverse R: a(R(k)) == k for k < size(R), R as large as possible. */
+/* The complement with respect to a shape: its size for integer strides;
+ * for scaled bases mode k of "cotarget" bounds basis coordinate k (CuTe's
+ * complement(b, shape(a)) in logical_divide). */
+AXE_NODISCARD AXE_API axe_status
+axe_cute_complement_shape(const axe_cute_layout *a, const axe_tuple *cotarget,
+                          axe_cute_layout *out, axe_diag *diag);
+/* Right inverse R: a(R(k)) == k for every codomain point k < size(R)
+ * (scaled bases: k unflattened over the codomain); for a injective with
+ * strides >= 0, size(R) is the least value not in a's image. */
 AXE_NODISCARD AXE_API axe_status axe_cute_right_inverse(
     const axe_cute_layout *a, axe_cute_layout *out, axe_diag *diag);
-/* Left inverse R: R(a(k)) == k for all k < size(a) (a injective). */
+/* Left inverse R: a(R(a(k))) == a(k) for all k < size(a), and R(a(k)) == k
+ * when a has no stride-0 mode; needs strides >= 0 whose sorted values (of
+ * coalesce(a), per basis coordinate) divide each other without overlap. */
 AXE_NODISCARD AXE_API axe_status axe_cute_left_inverse(const axe_cute_layout *a,
                                                        axe_cute_layout *out,
                                                        axe_diag *diag);
-/* Nullspace: a layout K onto the indices k with a(k) == 0 (K(0) = 0). */
+/* Nullspace: a layout K onto the indices k with a(k) == 0 (K(0) = 0), over
+ * a's stride-0 modes; AXE_ERR_UNSUPPORTED if strides of both signs can
+ * cancel. */
 AXE_NODISCARD AXE_API axe_status axe_cute_nullspace(const axe_cute_layout *a,
                                                     axe_cute_layout *out,
                                                     axe_diag *diag);

@@ -33,6 +33,65 @@ int axe__cute_spans(const axe_cute_layout *l, axe__span *out, int max);
 void axe__cute_leaf(int64_t shape, int64_t stride, axe_cute_layout *out);
 
 /*
+ * A layout read as a list of modes (cute_inverse.c): its leaves of extent
+ * > 1 in order, each with its stride, basis code (0 when the stride is 0),
+ * index stride (the product of the extents of the leaves before it, so the
+ * index of a coordinate c is sum c_i * istride_i) and leaf number. With
+ * "coalesce", consecutive leaves that CuTe's coalesce merges (same basis,
+ * stride = previous extent * previous stride) become one mode.
+ */
+typedef struct axe__cute_modes {
+    int n;
+    int64_t shape[AXE_CUTE_MAX_LEAVES];
+    int64_t stride[AXE_CUTE_MAX_LEAVES];
+    int64_t istride[AXE_CUTE_MAX_LEAVES];
+    uint32_t basis[AXE_CUTE_MAX_LEAVES];
+    int leaf[AXE_CUTE_MAX_LEAVES];
+} axe__cute_modes;
+
+/* AXE_ERR_OVERFLOW if size(l) does not fit. */
+AXE_NODISCARD axe_status axe__cute_modes_of(const axe_cute_layout *l,
+                                            bool coalesce,
+                                            axe__cute_modes *out);
+/* The same with a reason in "diag". */
+AXE_NODISCARD axe_status axe__cute_read_modes(const axe_cute_layout *l,
+                                              bool coalesce,
+                                              axe__cute_modes *out,
+                                              axe_diag *diag);
+/* The modes of nonzero stride, ordered by stride (stable), into "ord";
+ * returns their number. */
+int axe__cute_modes_sorted(const axe__cute_modes *m, int *ord);
+/* Append shape[i]:stride[i] (i < n, basis "basis") as one element of "l":
+ * `1:0` when n == 0, a leaf when n == 1, a tuple otherwise. */
+AXE_NODISCARD axe_status axe__cute_push_group(axe_cute_layout *l,
+                                              const int64_t *shape,
+                                              const int64_t *stride, int n,
+                                              uint32_t basis);
+/* *out = *r, copying only the ntok tokens and nleaf leaves in use. */
+void axe__cute_copy(axe_cute_layout *out, const axe_cute_layout *r);
+/* "s", with a reason in "diag" when it is AXE_ERR_CAPACITY. */
+AXE_NODISCARD axe_status axe__cute_capacity(axe_status s, axe_diag *diag);
+
+/*
+ * The codomain of scaled-basis strides is a tree of basis coordinates: the
+ * node E<k0,..,k_{d-1}> (depth d; the root is code 0, depth 0) has the
+ * children 0..last, last the largest index k_d that a nonzero stride of
+ * "m" below it uses. kind: whether the nonzero strides are scaled bases
+ * (AXE_ERR_UNSUPPORTED if integer ones mix in). child: the code of child
+ * "k". select: the modes on exactly "code" into "sub", and whether some
+ * mode lies strictly below "code" (AXE_ERR_UNSUPPORTED if both).
+ */
+AXE_NODISCARD axe_status axe__cute_codomain_kind(const axe__cute_modes *m,
+                                                 bool *basis, axe_diag *diag);
+int axe__cute_codomain_last(const axe__cute_modes *m, uint32_t node, int depth);
+uint32_t axe__cute_codomain_child(uint32_t node, int depth, int k);
+AXE_NODISCARD axe_status axe__cute_codomain_select(const axe__cute_modes *m,
+                                                   uint32_t code, int depth,
+                                                   axe__cute_modes *sub,
+                                                   bool *deeper,
+                                                   axe_diag *diag);
+
+/*
  * The leaves [lb, le) of a layout coalesced (cute_coalesce.c): leaves of
  * extent 1 dropped, neighbours merged where the stride equals the previous
  * extent times the previous stride (same basis). Same function on [0,
