@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Divides: logical_divide(a, b) = a ∘ (b, complement(b, size(a))), by mode
+ * Divides: logical_divide(a, b) = a ∘ (b, complement(b, shape(a))) (the
+ * complement with respect to size(a) for integer strides; per coordinate of
+ * a's shape for scaled-basis strides), by mode
  * for a tiler (`_` keeps a mode, a nested tiler recurses into a mode), and
  * the zipped / tiled / flat rearrangements of CuTe (zip2_by): the tile parts
  * of every divided mode gathered into the first mode, the rest parts (and
@@ -19,10 +21,8 @@ static axe_status divide_by_layout(const axe_cute_layout *a,
                                    const axe_cute_layout *b,
                                    axe_cute_layout *out, axe_diag *diag)
 {
-    int64_t n;
     axe_cute_layout c, bc;
-    AXE_TRY(axe_cute_size(a, &n));
-    AXE_TRY(axe_cute_complement(b, n, &c, diag));
+    AXE_TRY(axe_cute_complement_shape(b, &a->shape, &c, diag));
     AXE_TRY(axe_cute_pair(b, &c, &bc));
     return axe_cute_compose(a, &bc, out, diag);
 }
