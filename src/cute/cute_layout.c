@@ -195,7 +195,7 @@ axe_status axe_cute_get_path(const axe_cute_layout *l, const int *path, int n,
 {
     axe_cute_layout r = *l;
     for (int k = 0; k < n; k++) {
-        if (axe_tuple_is_scalar(&r.shape))
+        if (k > 0 && axe_tuple_is_scalar(&r.shape))
             return AXE_ERR_DOMAIN;
         AXE_TRY(axe_cute_get(&r, path[k], &r));
     }
