@@ -380,6 +380,18 @@ static const compose_row extra_rows[] = {
     {"(4,8):(1@0,1@1)", "2:5", NULL},
     {"((2,4),8):((1,2),16)", "(2,2):(1@1@0,4@1)", "(2,2):(2,64)"},
     {"(4,8):(1,4)", "(2,3):(1,1@1)", NULL},
+    /* pairs and the whole group add: the values stay inside a's mode 0,
+     * or carry only by multiples of a boundary */
+    {"(4,8):(1,10)", "(2,2,2):(1,1,1)", "(2,2,2):(1,1,1)"},
+    {"(2,8):(-4,3)", "(1000,15):(-2,2)", "(1000,15):(-3,3)"},
+    /* two boundaries of a jump by opposite amounts at the same steps */
+    {"(2,3,5):(0,1,2)", "5:9", "5:3"},
+    /* floor(48i/7) - floor(12i/7) - floor(2i/7) cancels to floor(i/7) */
+    {"(7,4,6,2):(0,-1,-3,-17)", "14:48", "(7,2):(-5,-34)"},
+    {"(7,4,6,2):(0,-1,-3,-17)", "(7,3):(48,336)", "(7,3):(-5,-34)"},
+    /* nested tilers recurse by mode */
+    {"(12,(4,8)):(59,(13,1))", "<3:4, <2:1, 4:2>>", "(3,(2,4)):(236,(13,2))"},
+    {"(12,(4,8)):(59,(13,1))", "<_, [_;4:2]>", "(12,(4,4)):(59,(13,2))"},
     /* empty tuples */
     {"():()", "4:1", "4:0"},
     {"(4,8):(1,4)", "():()", "():()"},
@@ -398,11 +410,17 @@ static const reason_row reason_rows[] = {
     {"(4,8):(1,10)", "3:3", "stride divisibility", AXE_ERR_NOT_COMPOSABLE},
     {"(4,8):(1,10)", "(2,2):(3,1)", "not independent",
      AXE_ERR_NOT_COMPOSABLE},
+    {"(4,8):(1,10)", "(2,2,2):(1,1,2)", "parts carry",
+     AXE_ERR_NOT_COMPOSABLE},
+    {"(2,8):(1,10)", "(2,2):(1,-2)", "a(1 + -2)", AXE_ERR_NOT_COMPOSABLE},
     {"(4,8):(1@0,1@1)", "2:5", "scaled bases", AXE_ERR_NOT_COMPOSABLE},
     {"(4,8):(1,4)", "(2,3):(1,1@1)", "mixes", AXE_ERR_UNSUPPORTED},
     {"(4,8):(1,4)", "2:1@2", "no such mode", AXE_ERR_INCOMPATIBLE},
     {"4611686018427387904:2", "4:4611686018427387904", "64 bits",
      AXE_ERR_OVERFLOW},
+    {"(4,(2,4)):(1,(4,8))", "(2,2):(1@1,1@0@1)", "nested",
+     AXE_ERR_UNSUPPORTED},
+    {"(4,8):(1,4)", "<2:1, 2:1, 2:1>", "more modes", AXE_ERR_INCOMPATIBLE},
 };
 
 /* Parse "b" as the operand of a composition: a layout, a tiler or a
@@ -1145,7 +1163,7 @@ static void laws_coalesce(int n)
 /* Bad input gives a status, never undefined behaviour. */
 static void run_bad_input(void)
 {
-    axe_cute_layout a = tl_layout("(4611686018427387904,4):(2,3)"), b, r;
+    axe_cute_layout a = tl_layout("(4611686018427387904,4):(2,3)"), b, r, z;
     b = tl_layout("(2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,"
                   "2,2,2,2):(1,2,4,8,16,32,64,128,256,512,1024,2048,4096,"
                   "8192,16384,32768,65536,131072,262144,524288,1048576,"
@@ -1157,6 +1175,13 @@ static void run_bad_input(void)
     TL_CHECK(axe_cute_compose(&a, &b, &r, NULL) == AXE_ERR_CAPACITY ||
                  axe_cute_compose(&a, &b, &r, NULL) == AXE_ERR_NOT_COMPOSABLE,
              "capacity");
+    a = tl_layout("(2,64):(1,7)");
+    b = tl_layout("4:1");
+    z = tl_layout("2:0");
+    for (int k = 0; k < 31; k++)
+        TL_CHECK(axe_cute_prepend(&z, &b, &b) == AXE_OK, "prepend");
+    TL_CHECK(axe_cute_compose(&a, &b, &r, NULL) == AXE_ERR_CAPACITY,
+             "32 leaves of b refining into 33 modes: capacity");
     a = tl_layout("9223372036854775807:9223372036854775807");
     b = tl_layout("4:2");
     TL_CHECK(axe_cute_compose(&a, &b, &r, NULL) == AXE_ERR_OVERFLOW,

@@ -88,7 +88,8 @@ AXE_NODISCARD AXE_API axe_status axe_cute_cosize(const axe_cute_layout *l,
 /* Mode "i" (a rank-1 layout's mode 0 of a scalar profile is itself). */
 AXE_NODISCARD AXE_API axe_status axe_cute_get(const axe_cute_layout *l, int i,
                                               axe_cute_layout *out);
-/* get<path[0], path[1], ...>; n = 0 is the layout itself. */
+/* get<path[0], path[1], ...>; n = 0 is the layout itself; a scalar
+ * layout is its own mode 0 at the top; an index past a leaf is DOMAIN. */
 AXE_NODISCARD AXE_API axe_status axe_cute_get_path(const axe_cute_layout *l,
                                                    const int *path, int n,
                                                    axe_cute_layout *out);
@@ -162,9 +163,16 @@ AXE_NODISCARD AXE_API axe_status axe_cute_filter_zeros(const axe_cute_layout *l,
 
 /*
  * The composition "a" ∘ "b": R with R(i) = a(b(i)) for every i < size(b),
- * with R's shape compatible with b's. Succeeds whenever such a layout
- * exists; otherwise AXE_ERR_NOT_COMPOSABLE with the violated divisibility
- * condition in "diag".
+ * with R's shape compatible with b's: each leaf s of b becomes a flat mode
+ * of size s (fewest modes; `1:0` for s == 1). "a" is read as eval reads
+ * it, indices past size(a) continuing along a's last mode, and as odd,
+ * a(-x) = -a(x), for negative values of b (CuTe's truncating idx2crd); a
+ * scaled-basis stride v@k of b indexes mode k of a. Succeeds whenever such
+ * a layout exists; otherwise AXE_ERR_NOT_COMPOSABLE with the violated
+ * condition in "diag" (shape or stride divisibility at a mode boundary of
+ * a, or b's leaves not independent under a). AXE_ERR_UNSUPPORTED if b
+ * mixes integer and scaled-basis strides, or if deciding would take more
+ * than 2^22 evaluations (a non-dividing stride over a huge period).
  */
 AXE_NODISCARD AXE_API axe_status axe_cute_compose(const axe_cute_layout *a,
                                                   const axe_cute_layout *b,

@@ -82,6 +82,9 @@ static axe_status fn_init(const axe_cute_layout *a, const subtree *t, fn *f)
 {
     int le = t->lb + axe__tuple_count_leaves(a->shape.tok, t->tb, t->te);
     int64_t p = 1;
+    for (int i = t->lb; i < le; i++)
+        if (a->shape.v[i] < 1)
+            return AXE_ERR_INVALID;
     AXE_TRY(axe__cute_coalesce_leaves(a, t->lb, le, true, &f->m));
     f->ncomp = 1;
     f->code[0] = 0;
@@ -100,9 +103,10 @@ static axe_status fn_init(const axe_cute_layout *a, const subtree *t, fn *f)
 /* a(x) per component into v[0..ncomp): the extended, odd function. */
 static axe_status fn_eval(const fn *f, int64_t x, int64_t *v)
 {
-    int64_t q = x < 0 ? -x : x;
+    int64_t q;
     if (x == INT64_MIN)
         return AXE_ERR_OVERFLOW;
+    q = x < 0 ? -x : x;
     for (int k = 0; k < f->ncomp; k++)
         v[k] = 0;
     for (int j = 0; j < f->m.n && q != 0; j++) {
@@ -385,6 +389,10 @@ static axe_status compose_leaf(ctx *c, const fn *f, int leaf, int64_t s,
 {
     int at = p->n;
     p->off[leaf] = at;
+    if (s < 1)
+        return axe__fail(c->diag, AXE_ERR_INVALID, -1,
+                         "b's leaf %d has extent %lld < 1", leaf,
+                         (long long)s);
     if (s == 1 || d == 0) {
         AXE_TRY(pool_put(p, s, 0, 0));
     } else {
@@ -403,8 +411,8 @@ static axe_status compose_leaf(ctx *c, const fn *f, int leaf, int64_t s,
 
 /* ---- a adds over b's leaves ------------------------------------------ */
 
-/* An upper bound on (c*d) mod m over c < s (exact unless it wraps with
- * a stride that neither divides m nor repeats within s). */
+/* An upper bound on (c*d) mod m over c < s, d >= 0 (exact unless it wraps
+ * with a stride that neither divides m nor repeats within s). */
 static int64_t max_residue(int64_t s, int64_t d, int64_t m)
 {
     int64_t r = d % m, t;
@@ -415,126 +423,167 @@ static int64_t max_residue(int64_t s, int64_t d, int64_t m)
     return m - axe__gcd(r, m);
 }
 
+/* Leaves of b that index the same part of a; x_k = c * d_k, c < s_k. */
 typedef struct group {
     int n;
     int leaf[MAXL];
     int64_t s[MAXL], d[MAXL];
 } group;
 
-/* True if no boundary of a can receive a carry from the leaves' residues,
- * which makes floor(x / M_j) and so a additive on them. */
-static axe_status carries_free(const fn *f, const group *g, bool *out)
+/* The largest |sum of x_k| (values lie in [-neg, pos]), and whether the
+ * strides have both signs. */
+static axe_status reach(const group *g, int64_t *out, bool *mixed)
 {
-    int64_t xmax = 0, t;
-    bool pos = false, neg = false;
+    int64_t pos = 0, neg = 0, t;
     for (int k = 0; k < g->n; k++) {
         if (g->d[k] == INT64_MIN ||
             __builtin_mul_overflow(g->s[k] - 1, axe__abs(g->d[k]), &t))
             return AXE_ERR_OVERFLOW;
-        AXE_TRY(axe__add(xmax, t, &xmax));
-        pos = pos || g->d[k] > 0;
-        neg = neg || g->d[k] < 0;
+        AXE_TRY(axe__add(g->d[k] > 0 ? pos : neg, t,
+                         g->d[k] > 0 ? &pos : &neg));
     }
+    *out = pos > neg ? pos : neg;
+    *mixed = pos > 0 && neg > 0;
+    return AXE_OK;
+}
+
+/* True if the leaves cannot carry into boundary "m": with one sign, the
+ * largest residues mod m sum below m; with both, all residues are 0. */
+static bool no_carry(const group *g, int64_t m, bool mixed)
+{
+    int64_t sum = 0;
+    for (int k = 0; k < g->n && sum < m; k++) {
+        int64_t r = max_residue(g->s[k], axe__abs(g->d[k]), m);
+        if (mixed && r != 0)
+            return false;
+        if (__builtin_add_overflow(sum, r, &sum))
+            return false;
+    }
+    return sum < m;
+}
+
+/* True if no boundary of a reached by the leaves can receive a carry,
+ * which makes every floor(x / M_j), and so a, additive on them; "top"
+ * gets the largest boundary reached (0 if none). */
+static axe_status carry_free(const fn *f, const group *g, bool *out,
+                             int64_t *top)
+{
+    int64_t r;
+    bool mixed;
+    AXE_TRY(reach(g, &r, &mixed));
     *out = true;
-    for (int j = 1; j < f->m.n && f->prefix[j] <= xmax; j++) {
-        int64_t sum = 0, m = f->prefix[j];
-        for (int k = 0; k < g->n && sum < m; k++) {
-            int64_t r = max_residue(g->s[k], axe__abs(g->d[k]), m);
-            if (__builtin_add_overflow(sum, r, &sum))
-                sum = m;
-        }
-        if (sum >= m || (pos && neg)) {
-            *out = false;
-            return AXE_OK;
-        }
+    *top = 0;
+    for (int j = 1; j < f->m.n && f->prefix[j] <= r; j++) {
+        *top = f->prefix[j];
+        *out = *out && no_carry(g, f->prefix[j], mixed);
     }
     return AXE_OK;
 }
 
-/* a(x + y) == a(x) + a(y)? */
-static axe_status adds(ctx *c, const fn *f, int64_t x, int64_t y, bool *out)
+/* The next value of leaf k's x: c*d, or with "mod" its residue mod top. */
+static axe_status advance(const group *g, int k, int64_t mod, int64_t *x)
 {
-    int64_t vx[MAXL], vy[MAXL], vs[MAXL], sum[MAXL], xy;
+    int64_t d = mod > 0 ? axe__abs(g->d[k]) % mod : g->d[k];
+    if (mod > 0) {
+        *x = *x >= mod - d ? *x - (mod - d) : *x + d;
+        return AXE_OK;
+    }
+    return axe__add(*x, d, x);
+}
+
+/* Is a(sum x_k) == sum a(x_k)? */
+static axe_status adds(ctx *c, const fn *f, const group *g,
+                       const int64_t *x, bool *out)
+{
+    int64_t tot[MAXL] = {0}, v[MAXL], sum = 0;
     AXE_TRY(over_budget(c));
-    AXE_TRY(axe__add(x, y, &xy));
-    AXE_TRY(fn_eval(f, x, vx));
-    AXE_TRY(fn_eval(f, y, vy));
-    AXE_TRY(fn_eval(f, xy, vs));
-    AXE_TRY(vec_add(vx, vy, 1, f->ncomp, sum));
-    *out = vec_equal(sum, vs, f->ncomp);
-    return AXE_OK;
-}
-
-/* Every pair of leaves k < l: a(c*d_k + e*d_l) == a(c*d_k) + a(e*d_l). */
-static axe_status check_pairs(ctx *c, const fn *f, const group *g)
-{
-    bool ok;
-    for (int k = 0; k < g->n; k++)
-        for (int l = k + 1; l < g->n; l++)
-            for (int64_t i = 1; i < g->s[k]; i++)
-                for (int64_t e = 1; e < g->s[l]; e++) {
-                    int64_t x = i * g->d[k], y = e * g->d[l];
-                    AXE_TRY(adds(c, f, x, y, &ok));
-                    if (!ok)
-                        return axe__fail(
-                            c->diag, AXE_ERR_NOT_COMPOSABLE, -1,
-                            "b's leaves %d and %d are not independent "
-                            "under a: a(%lld + %lld) != a(%lld) + "
-                            "a(%lld), they carry across a mode boundary",
-                            g->leaf[k], g->leaf[l], (long long)x,
-                            (long long)y, (long long)x, (long long)y);
-                }
-    return AXE_OK;
-}
-
-/* Advance the odometer "crd" over g's extents; false when it wraps. */
-static bool next_crd(const group *g, int64_t *crd)
-{
     for (int k = 0; k < g->n; k++) {
-        if (++crd[k] < g->s[k])
-            return true;
+        AXE_TRY(axe__add(sum, x[k], &sum));
+        AXE_TRY(fn_eval(f, x[k], v));
+        AXE_TRY(vec_add(tot, v, 1, f->ncomp, tot));
+    }
+    AXE_TRY(fn_eval(f, sum, v));
+    *out = vec_equal(tot, v, f->ncomp);
+    return AXE_OK;
+}
+
+/* Every combination of the leaves' values adds under a; "crd" gets the
+ * c_k of a counterexample. With one sign only the residues mod "top"
+ * matter (floor((L h + r) / M) = (L / M) h + floor(r / M) for M | L), so
+ * each leaf runs over at most top / gcd(d, top) values. */
+static axe_status all_add(ctx *c, const fn *f, const group *g, int64_t top,
+                          int64_t *crd, bool *out)
+{
+    int64_t lim[MAXL], x[MAXL], r;
+    bool mixed;
+    AXE_TRY(reach(g, &r, &mixed));
+    for (int k = 0; k < g->n; k++) {
+        int64_t per = top / axe__gcd(axe__abs(g->d[k]) % top, top);
+        lim[k] = mixed || per > g->s[k] ? g->s[k] : per;
+        x[k] = 0;
         crd[k] = 0;
     }
-    return false;
-}
-
-/* Every coordinate: a(sum_k c_k d_k) == sum_k a(c_k d_k). */
-static axe_status check_all(ctx *c, const fn *f, const group *g)
-{
-    int64_t crd[MAXL] = {0}, total[MAXL], v[MAXL], x, t;
-    while (next_crd(g, crd)) {
-        AXE_TRY(over_budget(c));
-        x = 0;
-        for (int k = 0; k < f->ncomp; k++)
-            total[k] = 0;
-        for (int k = 0; k < g->n; k++) {
-            AXE_TRY(axe__mul(crd[k], g->d[k], &t));
-            AXE_TRY(axe__add(x, t, &x));
-            AXE_TRY(fn_eval(f, t, v));
-            AXE_TRY(vec_add(total, v, 1, f->ncomp, total));
+    for (int k = 0; k < g->n;) {
+        AXE_TRY(adds(c, f, g, x, out));
+        if (!*out)
+            return AXE_OK;
+        for (k = 0; k < g->n; k++) {
+            if (++crd[k] < lim[k]) {
+                AXE_TRY(advance(g, k, mixed ? 0 : top, &x[k]));
+                break;
+            }
+            crd[k] = 0;
+            x[k] = 0;
         }
-        AXE_TRY(fn_eval(f, x, v));
-        if (!vec_equal(total, v, f->ncomp))
-            return axe__fail(c->diag, AXE_ERR_NOT_COMPOSABLE, -1,
-                             "b's leaves are not independent under a: "
-                             "a(%lld) is not the sum of a over the leaves' "
-                             "parts of it",
-                             (long long)x);
     }
     return AXE_OK;
 }
 
-/* a adds over the leaves of "g" (those of extent > 1 and stride != 0). */
+static axe_status not_independent(ctx *c, const group *g,
+                                  const int64_t *crd)
+{
+    int64_t x[2] = {crd[0] * g->d[0], crd[1] * g->d[1]};
+    if (g->n == 2)
+        return axe__fail(c->diag, AXE_ERR_NOT_COMPOSABLE, -1,
+                         "b's leaves %d and %d are not independent under a: "
+                         "a(%lld + %lld) != a(%lld) + a(%lld), they carry "
+                         "across a mode boundary",
+                         g->leaf[0], g->leaf[1], (long long)x[0],
+                         (long long)x[1], (long long)x[0], (long long)x[1]);
+    return axe__fail(c->diag, AXE_ERR_NOT_COMPOSABLE, -1,
+                     "b's leaves are not independent under a: their "
+                     "parts carry across a mode boundary of a");
+}
+
+/* a adds over the leaves of "g". */
+static axe_status check_adds(ctx *c, const fn *f, const group *g)
+{
+    int64_t top, crd[MAXL];
+    bool ok;
+    AXE_TRY(carry_free(f, g, &ok, &top));
+    if (!ok)
+        AXE_TRY(all_add(c, f, g, top, crd, &ok));
+    return ok ? AXE_OK : not_independent(c, g, crd);
+}
+
+/* a adds over the leaves of "g" (those of extent > 1, stride != 0):
+ * pairs first, for a precise reason, then all of them. */
 static axe_status check_group(ctx *c, const fn *f, const group *g)
 {
-    bool nocarry;
+    int64_t top;
+    bool ok;
     if (g->n < 2)
         return AXE_OK;
-    AXE_TRY(carries_free(f, g, &nocarry));
-    if (nocarry)
+    AXE_TRY(carry_free(f, g, &ok, &top));
+    if (ok)
         return AXE_OK;
-    AXE_TRY(check_pairs(c, f, g));
-    return g->n > 2 ? check_all(c, f, g) : AXE_OK;
+    for (int k = 0; k < g->n; k++)
+        for (int l = k + 1; l < g->n; l++) {
+            group p = {2, {g->leaf[k], g->leaf[l]}, {g->s[k], g->s[l]},
+                       {g->d[k], g->d[l]}};
+            AXE_TRY(check_adds(c, f, &p));
+        }
+    return g->n > 2 ? check_adds(c, f, g) : AXE_OK;
 }
 
 /* ---- the whole of b -------------------------------------------------- */
@@ -598,7 +647,10 @@ static bool path_prefix(uint32_t x, uint32_t y)
  * selects a mode that contains another's. */
 static axe_status check_bases(ctx *c, const axe_cute_layout *b)
 {
+    bool any = false;
     for (int k = 0; k < b->shape.nleaf; k++)
+        any = any || (active(b, k) && b->basis[k] != 0);
+    for (int k = 0; any && k < b->shape.nleaf; k++)
         for (int l = 0; l < b->shape.nleaf; l++) {
             uint32_t x = b->basis[k], y = b->basis[l];
             if (!active(b, k) || !active(b, l) || x == y)
@@ -676,16 +728,20 @@ static axe_status compose_view(ctx *c, const axe_cute_layout *a,
                                axe_cute_layout *out)
 {
     pool p;
+    uint32_t done[MAXL];
+    int ndone = 0;
     p.n = 0;
     AXE_TRY(check_bases(c, b));
     for (int k = 0; k < b->shape.nleaf; k++) {
         bool first = active(b, k);
-        for (int l = 0; first && l < k; l++)
-            first = !active(b, l) || b->basis[l] != b->basis[k];
-        if (first)
+        for (int l = 0; first && l < ndone; l++)
+            first = done[l] != b->basis[k];
+        if (first) {
+            done[ndone++] = b->basis[k];
             AXE_TRY(compose_group(c, a, t, b, b->basis[k], &p));
-        else if (!active(b, k))
+        } else if (!active(b, k)) {
             AXE_TRY(compose_leaf(c, NULL, k, b->shape.v[k], 0, &p));
+        }
     }
     return assemble(b, &p, out);
 }
