@@ -14,7 +14,9 @@
  * exactly: in O(rank) when every boundary is crossed at a whole multiple
  * of d, otherwise by a scan bounded by the sequence's period), and (2) a
  * adds over b's leaves: a(sum x_k) = sum a(x_k) (proved per boundary when
- * the leaves' residues cannot carry, otherwise checked exhaustively). A
+ * the leaves' residues cannot carry, otherwise checked exhaustively, over
+ * the residues modulo the largest boundary reached when b's strides have
+ * one sign). A
  * scaled-basis stride s@k of b selects mode k of a, so leaves are grouped
  * by basis and (2) holds between groups. Invariant: a returned layout
  * satisfies the defining equation; a check that would exceed SCAN_BUDGET
