@@ -195,8 +195,7 @@ static int same_fn(const axe_cute_layout *x, const axe_cute_layout *y,
 
 /* The profile of the subtree at *tok, size-1 leaves inside tuples dropped
  * and rank-1 tuples unwrapped, printed into "out"; returns its length. */
-static int norm_rec(const axe_tuple *t, int *tok, int *leaf, int top,
-                    char *out)
+static int norm_rec(const axe_tuple *t, int *tok, int *leaf, int top, char *out)
 {
     char kids[16][256];
     int nk = 0, n = 0;
@@ -219,8 +218,8 @@ static int norm_rec(const axe_tuple *t, int *tok, int *leaf, int top,
         return snprintf(out, 256, "%s", kids[0]);
     n += snprintf(out + n, (size_t)(256 - n), "(");
     for (int i = 0; i < nk && n < 250; i++)
-        n += snprintf(out + n, (size_t)(256 - n), "%s%s", i ? "," : "",
-                      kids[i]);
+        n +=
+            snprintf(out + n, (size_t)(256 - n), "%s%s", i ? "," : "", kids[i]);
     n += snprintf(out + n, (size_t)(256 - n), ")");
     return n;
 }
@@ -321,8 +320,7 @@ static const compose_row vector_rows[] = {
     {"(4,3):(1,4)", "12:1", "12:1"},
     {"4:2", "2:1", "2:2"},
     {"4:2", "4:1", "4:2"},
-    {"(4,5):(1,4) o 2 o (4,5):(1,4)", "(2,2)",
-     "(4,5):(1,4) o 2 o (2,2):(1,4)"},
+    {"(4,5):(1,4) o 2 o (4,5):(1,4)", "(2,2)", "(4,5):(1,4) o 2 o (2,2):(1,4)"},
     {"(4,3):(1,4)", "6:2", "6:2"},
     {"4:1", "1:0", "1:0"},
     {"4:1", "2:2", "2:2"},
@@ -347,8 +345,7 @@ static const compose_row vector_rows[] = {
     {"(10,2):(16,4)", "(5,4):(1,5)", "(5,(2,2)):(16,(80,4))"},
     {"(4,2,8):(3,12,97)", "3:3", "3:9"},
     {"(8,8):(8,1)", "((4,8),2):((16,1),8)", "((4,8),2):((2,8),1)"},
-    {"(9,(4,8)):(59,(13,1))", "<3:3, (2,4):(1,8)>",
-     "(3,(2,4)):(177,(13,2))"},
+    {"(9,(4,8)):(59,(13,1))", "<3:3, (2,4):(1,8)>", "(3,(2,4)):(177,(13,2))"},
     {"(4,8):(1,4)", "(2,4)", "(2,4):(1,4)"},
     {"(12,(4,8)):(59,(13,1))", "(3,8)", "(3,(4,2)):(59,(13,1))"},
     {"20:2", "(5,4):(4,1)", "(5,4):(8,2)"},
@@ -408,18 +405,15 @@ static const reason_row reason_rows[] = {
      AXE_ERR_NOT_COMPOSABLE},
     {"(4,8):(2,1)", "33:5", "does not divide 33", AXE_ERR_NOT_COMPOSABLE},
     {"(4,8):(1,10)", "3:3", "stride divisibility", AXE_ERR_NOT_COMPOSABLE},
-    {"(4,8):(1,10)", "(2,2):(3,1)", "not independent",
-     AXE_ERR_NOT_COMPOSABLE},
-    {"(4,8):(1,10)", "(2,2,2):(1,1,2)", "parts carry",
-     AXE_ERR_NOT_COMPOSABLE},
+    {"(4,8):(1,10)", "(2,2):(3,1)", "not independent", AXE_ERR_NOT_COMPOSABLE},
+    {"(4,8):(1,10)", "(2,2,2):(1,1,2)", "parts carry", AXE_ERR_NOT_COMPOSABLE},
     {"(2,8):(1,10)", "(2,2):(1,-2)", "a(1 + -2)", AXE_ERR_NOT_COMPOSABLE},
     {"(4,8):(1@0,1@1)", "2:5", "scaled bases", AXE_ERR_NOT_COMPOSABLE},
     {"(4,8):(1,4)", "(2,3):(1,1@1)", "mixes", AXE_ERR_UNSUPPORTED},
     {"(4,8):(1,4)", "2:1@2", "no such mode", AXE_ERR_INCOMPATIBLE},
     {"4611686018427387904:2", "4:4611686018427387904", "64 bits",
      AXE_ERR_OVERFLOW},
-    {"(4,(2,4)):(1,(4,8))", "(2,2):(1@1,1@0@1)", "nested",
-     AXE_ERR_UNSUPPORTED},
+    {"(4,(2,4)):(1,(4,8))", "(2,2):(1@1,1@0@1)", "nested", AXE_ERR_UNSUPPORTED},
     {"(4,8):(1,4)", "<2:1, 2:1, 2:1>", "more modes", AXE_ERR_INCOMPATIBLE},
 };
 
@@ -484,8 +478,8 @@ static void run_reason_rows(void)
         st = compose_text(&a, row->b, &r, &d);
         TL_CHECK(st == row->status && strstr(d.message, row->reason),
                  "%s o %s: want %s '%s', got %s '%s'", row->a, row->b,
-                 axe_status_name(row->status), row->reason,
-                 axe_status_name(st), d.message);
+                 axe_status_name(row->status), row->reason, axe_status_name(st),
+                 d.message);
     }
 }
 
@@ -495,8 +489,7 @@ static void run_rows_verified(const compose_row *rows, size_t n)
     for (size_t i = 0; i < n; i++) {
         axe_cute_layout a = inner_of(rows[i].a), b, r;
         static axe_cute_object ob;
-        if (axe_parse_cute(rows[i].b, strlen(rows[i].b), &ob, NULL) !=
-                AXE_OK ||
+        if (axe_parse_cute(rows[i].b, strlen(rows[i].b), &ob, NULL) != AXE_OK ||
             ob.kind != AXE_CUTE_KIND_LAYOUT)
             continue;
         b = ob.layout;
@@ -523,8 +516,7 @@ static const coalesce_row coalesce_rows[] = {
     {"coalesce", "1:1", NULL, "1:0", CMP_FUNCTION},
     {"coalesce", "(2,1,6):(1,7,2)", NULL, "12:1", CMP_FUNCTION},
     {"coalesce", "1:1", "((1))", "(1):(1)", CMP_FUNCTION},
-    {"coalesce", "(2,1,6):(1,6,2)", "(1,2)", "(2,1,6):(1,6,2)",
-     CMP_FUNCTION},
+    {"coalesce", "(2,1,6):(1,6,2)", "(1,2)", "(2,1,6):(1,6,2)", CMP_FUNCTION},
     {"coalesce", "(1,1):(5,7)", NULL, "1:7", CMP_FUNCTION},
     {"coalesce", "1:0", "((1))", "(1):(0)", CMP_FUNCTION},
     {"coalesce", "(2,4):(1,2)", "((1))", "(2,4):(1,2)", CMP_FUNCTION},
@@ -540,25 +532,21 @@ static const coalesce_row coalesce_rows[] = {
      "((2,2),(2,2)):((1,4),(8,32))", CMP_FUNCTION},
     {"coalesce", "((2,2),(2,2)):((1,2),(16,32))", "(1)", "(4,4):(1,16)",
      CMP_FUNCTION},
-    {"coalesce_x", "(2,1,6,1):(1,7,8,0)", NULL, "(2,6,1):(1,8,0)",
-     CMP_PREFIX},
+    {"coalesce_x", "(2,1,6,1):(1,7,8,0)", NULL, "(2,6,1):(1,8,0)", CMP_PREFIX},
     {"coalesce_x", "(2,4,6):(1,2,8)", NULL, "48:1", CMP_PREFIX},
     {"coalesce_x", "(2,1,6,1):(1,6,2,0)", NULL, "(12,1):(1,0)", CMP_PREFIX},
     {"coalesce_x", "(2,1,6,1):(1,7,8,57)", NULL, "(2,6,1):(1,8,57)",
      CMP_PREFIX},
-    {"coalesce_x", "(2,4,6):(24,6,1)", NULL, "(2,4,6):(24,6,1)",
-     CMP_PREFIX},
+    {"coalesce_x", "(2,4,6):(24,6,1)", NULL, "(2,4,6):(24,6,1)", CMP_PREFIX},
     {"coalesce_x", "(1,1):(5,7)", NULL, "1:7", CMP_PREFIX},
     {"coalesce_x", "(2,(4,6)):(1,(2,8))", NULL, "48:1", CMP_PREFIX},
     {"coalesce_x", "(2,1,6):(4,7,8)", NULL, "12:4", CMP_PREFIX},
     {"coalesce_x", "1:0", NULL, "1:0", CMP_PREFIX},
     {"coalesce_x", "(2,1,6):(1,6,2)", NULL, "12:1", CMP_PREFIX},
-    {"coalesce_x", "(2,1,6,1):(1,7,8,48)", NULL, "(2,6):(1,8)",
-     CMP_PREFIX},
+    {"coalesce_x", "(2,1,6,1):(1,7,8,48)", NULL, "(2,6):(1,8)", CMP_PREFIX},
     {"coalesce_x", "(2,1,6,1):(4,7,8,0)", NULL, "(12,1):(4,0)", CMP_PREFIX},
     {"coalesce_x", "(2,4):(4,1)", NULL, "(2,4):(4,1)", CMP_PREFIX},
-    {"coalesce_x", "(2,1,6,1):(4,7,8,57)", NULL, "(12,1):(4,57)",
-     CMP_PREFIX},
+    {"coalesce_x", "(2,1,6,1):(4,7,8,57)", NULL, "(12,1):(4,57)", CMP_PREFIX},
     {"coalesce_x", "(2,4,6):(1,6,2)", NULL, "(2,4,6):(1,6,2)", CMP_PREFIX},
     {"coalesce", "(2,4):(1,2)", "1", "8:1", CMP_FUNCTION},
     {"coalesce", "(4,5):(1,4) o 2 o (4,5):(1,4)", "(1,1,1)", NULL,
@@ -566,8 +554,7 @@ static const coalesce_row coalesce_rows[] = {
     {"coalesce", "(4,(2,3)):(1,(4,8))", "((1,1),1)", NULL, CMP_FUNCTION},
     {"coalesce", "((2,2),(2,2)):((1,4),(8,32))", "1", "(2,4,2):(1,4,32)",
      CMP_FUNCTION},
-    {"coalesce", "(3,(4,5)):(8,(1,4))", "(1,1)", "(3,20):(8,1)",
-     CMP_FUNCTION},
+    {"coalesce", "(3,(4,5)):(8,(1,4))", "(1,1)", "(3,20):(8,1)", CMP_FUNCTION},
     {"coalesce", "1:1", "1", "1:1", CMP_FUNCTION},
     {"coalesce", "((2,2),(2,2)):((1,2),(16,32))", "1", "(4,4):(1,16)",
      CMP_FUNCTION},
@@ -577,15 +564,13 @@ static const coalesce_row coalesce_rows[] = {
     {"coalesce", "(4,5):(1,4) o 2 o (4,5):(1,4)", NULL,
      "(4,5):(1,4) o 2 o 20:1", CMP_FUNCTION},
     {"coalesce", "(3,4):(8,1)", NULL, "(3,4):(8,1)", CMP_FUNCTION},
-    {"coalesce", "(2,(1,6)):(1,(6,2))", "(1,1)", "(2,6):(1,2)",
-     CMP_FUNCTION},
+    {"coalesce", "(2,(1,6)):(1,(6,2))", "(1,1)", "(2,6):(1,2)", CMP_FUNCTION},
     {"coalesce", "(2,(1,6)):(1,(6,2))", NULL, "12:1", CMP_FUNCTION},
     {"filter", "(4,(2,3),1):(1,(0,8),5)", NULL, "(4,3):(1,8)", CMP_LAYOUT},
 };
 
 static axe_status run_coalesce_op(const coalesce_row *row,
-                                  const axe_cute_layout *a,
-                                  axe_cute_layout *r)
+                                  const axe_cute_layout *a, axe_cute_layout *r)
 {
     if (strcmp(row->op, "filter") == 0)
         return axe_cute_filter(a, r);
@@ -670,8 +655,7 @@ static void run_tiler_rows(void)
                  axe_cute_tiler_rank(&t) == 1 && t.ntok == 3,
              "tiler_from_shape 8");
     TL_CHECK(axe_cute_tiler_from_layout(&l, &t) == AXE_OK &&
-                 axe_cute_tiler_rank(&t) == 1 &&
-                 axe_cute_equal(&t.elem[0], &l),
+                 axe_cute_tiler_rank(&t) == 1 && axe_cute_equal(&t.elem[0], &l),
              "tiler_from_layout");
     axe_print_cute_tiler(&t, buf, sizeof buf);
     l = tl_layout("(6,4):(1,6)");
@@ -835,8 +819,8 @@ static void law_compose(const axe_cute_layout *a, const axe_cute_layout *b,
     int exists = use_oracle ? oracle(a, b) : -1;
     if (s == AXE_OK) {
         st->ok++;
-        TL_CHECK(composes(a, b, &r), "%s o %s = %s is not a(b(i))",
-                 tl_str(a), tl_str(b), tl_str(&r));
+        TL_CHECK(composes(a, b, &r), "%s o %s = %s is not a(b(i))", tl_str(a),
+                 tl_str(b), tl_str(&r));
         TL_CHECK(exists != 0, "%s o %s: oracle finds no layout, got %s",
                  tl_str(a), tl_str(b), tl_str(&r));
         return;
@@ -848,10 +832,10 @@ static void law_compose(const axe_cute_layout *a, const axe_cute_layout *b,
     TL_CHECK(s == AXE_ERR_NOT_COMPOSABLE || s == AXE_ERR_OVERFLOW,
              "%s o %s: status %s (%s)", tl_str(a), tl_str(b),
              axe_status_name(s), d.message);
-    TL_CHECK(exists != 1, "%s o %s: a layout exists but got %s: %s",
-             tl_str(a), tl_str(b), axe_status_name(s), d.message);
-    TL_CHECK(d.message[0] != 0, "%s o %s: rejected without a reason",
-             tl_str(a), tl_str(b));
+    TL_CHECK(exists != 1, "%s o %s: a layout exists but got %s: %s", tl_str(a),
+             tl_str(b), axe_status_name(s), d.message);
+    TL_CHECK(d.message[0] != 0, "%s o %s: rejected without a reason", tl_str(a),
+             tl_str(b));
 }
 
 static void laws_compose_structured(int n)
@@ -865,8 +849,8 @@ static void laws_compose_structured(int n)
         b = structured_b(&a);
         law_compose(&a, &b, size_of(&b) <= 64 && b.shape.nleaf <= 3, &st);
     }
-    printf("structured compose: %ld composed, %ld rejected, %ld other\n",
-           st.ok, st.rejected, st.other);
+    printf("structured compose: %ld composed, %ld rejected, %ld other\n", st.ok,
+           st.rejected, st.other);
 }
 
 /* Small arbitrary operands: every case goes through the oracle. */
@@ -920,8 +904,8 @@ static void laws_compose_identity(int n)
         b = structured_b(&id);
         law_compose(&id, &b, 0, &st);
     }
-    printf("identity compose: %ld composed, %ld rejected, %ld other\n",
-           st.ok, st.rejected, st.other);
+    printf("identity compose: %ld composed, %ld rejected, %ld other\n", st.ok,
+           st.rejected, st.other);
 }
 
 /* A random flat tiler for "a": per mode '_' or a structured layout. */
@@ -972,8 +956,8 @@ static void laws_tiler(int n)
         for (int k = 0; k < tr; k++)
             match = match && axe_cute_get(&r, k, &m) == AXE_OK &&
                     axe_cute_equal(&m, &want[k]);
-        TL_CHECK(ok && match && axe_cute_rank(&r) == tr,
-                 "tiler on %s = %s", tl_str(&a), tl_str(&r));
+        TL_CHECK(ok && match && axe_cute_rank(&r) == tr, "tiler on %s = %s",
+                 tl_str(&a), tl_str(&r));
     }
 }
 
@@ -1011,8 +995,8 @@ static void law_coalesce(const axe_cute_layout *l)
         minimal = minimal && !mergeable_pair(&r, i);
     for (int i = 0; i < nl; i++)
         minimal = minimal && (r.shape.v[i] > 1 || nl == 1);
-    TL_CHECK(size_of(&r) == n && same_fn(l, &r, n) &&
-                 axe_cute_depth(&r) <= 1 && minimal,
+    TL_CHECK(size_of(&r) == n && same_fn(l, &r, n) && axe_cute_depth(&r) <= 1 &&
+                 minimal,
              "coalesce %s = %s", tl_str(l), tl_str(&r));
     TL_CHECK(n != 1 || (r.stride[0] == 0 && nl == 1),
              "coalesce %s = %s is not 1:0", tl_str(l), tl_str(&r));
@@ -1099,8 +1083,8 @@ static void law_coalesce_by(const axe_cute_layout *l)
              axe_cute_get(&r, i, &rm) == AXE_OK &&
              size_of(&lm) == size_of(&rm) && same_fn(&lm, &rm, size_of(&lm));
     }
-    TL_CHECK(ok && same_fn(l, &r, size_of(l)), "coalesce_by %s = %s",
-             tl_str(l), tl_str(&r));
+    TL_CHECK(ok && same_fn(l, &r, size_of(l)), "coalesce_by %s = %s", tl_str(l),
+             tl_str(&r));
 }
 
 static int cmp_i64(const void *x, const void *y)
@@ -1134,8 +1118,8 @@ static void law_filter(const axe_cute_layout *l)
     int ok = 1;
     TL_CHECK(axe_cute_filter(l, &r) == AXE_OK, "filter %s", tl_str(l));
     for (int i = 0; i < r.shape.nleaf; i++)
-        ok = ok && (r.shape.nleaf == 1 ||
-                    (r.stride[i] != 0 && r.shape.v[i] > 1));
+        ok = ok &&
+             (r.shape.nleaf == 1 || (r.stride[i] != 0 && r.shape.v[i] > 1));
     nx = image(l, x);
     ny = image(&r, y);
     TL_CHECK(ok && nx == ny && memcmp(x, y, (size_t)nx * sizeof *x) == 0,

@@ -152,8 +152,8 @@ AXE_NODISCARD AXE_API axe_status axe_cute_coalesce_by(const axe_cute_layout *l,
  * extent 1 is kept (its stride carries the continuation) unless it merges:
  * `(2,1,6,1):(1,7,8,0)` gives `(2,6,1):(1,8,0)`. CuTe's detail::coalesce_x,
  * cutegen's coalesce_x; what composition reads its left operand as. */
-AXE_NODISCARD AXE_API axe_status axe_cute_coalesce_extended(
-    const axe_cute_layout *l, axe_cute_layout *out);
+AXE_NODISCARD AXE_API axe_status
+axe_cute_coalesce_extended(const axe_cute_layout *l, axe_cute_layout *out);
 /* Drop size-1 modes and stride-0 modes, then coalesce; same image. */
 AXE_NODISCARD AXE_API axe_status axe_cute_filter(const axe_cute_layout *l,
                                                  axe_cute_layout *out);

@@ -22,8 +22,7 @@ static bool mergeable(int64_t s0, int64_t d0, uint32_t b0, int64_t d,
 }
 
 /* Append s:d (basis "b") to "f", merging it into the last mode if it can. */
-static axe_status flat_put(axe__cute_flat *f, int64_t s, int64_t d,
-                           uint32_t b)
+static axe_status flat_put(axe__cute_flat *f, int64_t s, int64_t d, uint32_t b)
 {
     int k = f->n - 1;
     if (k >= 0 && mergeable(f->shape[k], f->stride[k], f->basis[k], d, b))
@@ -36,9 +35,8 @@ static axe_status flat_put(axe__cute_flat *f, int64_t s, int64_t d,
     return AXE_OK;
 }
 
-axe_status axe__cute_coalesce_leaves(const axe_cute_layout *l, int lb,
-                                     int le, bool extended,
-                                     axe__cute_flat *out)
+axe_status axe__cute_coalesce_leaves(const axe_cute_layout *l, int lb, int le,
+                                     bool extended, axe__cute_flat *out)
 {
     axe__cute_flat f;
     f.n = 0;
@@ -103,8 +101,7 @@ typedef struct subtree {
 
 /* Child "i" of the subtree "t" of "shape" (a leaf's child 0 is itself);
  * false if there is no such child. */
-static bool child(const axe_tuple *shape, const subtree *t, int i,
-                  subtree *out)
+static bool child(const axe_tuple *shape, const subtree *t, int i, subtree *out)
 {
     int tok = t->tb + 1, leaf = t->lb;
     if (shape->tok[t->tb] == 'x') {
@@ -177,8 +174,7 @@ static axe_status by_profile(const axe_cute_layout *l, const subtree *t,
 }
 
 axe_status axe_cute_coalesce_by(const axe_cute_layout *l,
-                                const axe_tuple *profile,
-                                axe_cute_layout *out)
+                                const axe_tuple *profile, axe_cute_layout *out)
 {
     axe_cute_layout r;
     subtree t = {0, l->shape.ntok, 0};
@@ -191,8 +187,7 @@ axe_status axe_cute_coalesce_by(const axe_cute_layout *l,
     return AXE_OK;
 }
 
-axe_status axe_cute_filter_zeros(const axe_cute_layout *l,
-                                 axe_cute_layout *out)
+axe_status axe_cute_filter_zeros(const axe_cute_layout *l, axe_cute_layout *out)
 {
     axe_cute_layout r = *l;
     for (int i = 0; i < r.shape.nleaf; i++) {

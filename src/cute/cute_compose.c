@@ -93,8 +93,7 @@ static axe_status fn_init(const axe_cute_layout *a, const subtree *t, fn *f)
     for (int j = 0; j < f->m.n; j++) {
         f->prefix[j] = p;
         f->comp[j] = (uint8_t)comp_of(f, f->m.basis[j]);
-        if (j + 1 < f->m.n &&
-            __builtin_mul_overflow(p, f->m.shape[j], &p)) {
+        if (j + 1 < f->m.n && __builtin_mul_overflow(p, f->m.shape[j], &p)) {
             f->m.n = j + 1;
             break;
         }
@@ -135,8 +134,8 @@ static bool vec_equal(const int64_t *x, const int64_t *y, int n)
 }
 
 /* z = x + sign * y, checked. */
-static axe_status vec_add(const int64_t *x, const int64_t *y, int sign,
-                          int n, int64_t *z)
+static axe_status vec_add(const int64_t *x, const int64_t *y, int sign, int n,
+                          int64_t *z)
 {
     for (int k = 0; k < n; k++) {
         if (sign > 0)
@@ -182,8 +181,8 @@ static axe_status pool_put(pool *p, int64_t s, int64_t d, uint32_t b)
 }
 
 /* Append the mode t : a(x) (x = the index of its first step). */
-static axe_status put_step(ctx *c, const fn *f, int leaf, int64_t t,
-                           int64_t x, pool *p)
+static axe_status put_step(ctx *c, const fn *f, int leaf, int64_t t, int64_t x,
+                           pool *p)
 {
     int64_t v[MAXL], d;
     uint32_t b;
@@ -217,8 +216,7 @@ static axe_status add_beta(const fn *f, int j, int64_t *acc)
 }
 
 /* True if the boundaries cand[lo..hi) (same N) jump by a nonzero sum. */
-static axe_status jumps(const fn *f, const int *cj, int lo, int hi,
-                        bool *out)
+static axe_status jumps(const fn *f, const int *cj, int lo, int hi, bool *out)
 {
     int64_t acc[MAXL] = {0};
     if (hi - lo == 1) {
@@ -250,8 +248,7 @@ static axe_status leaf_chain(ctx *c, const fn *f, int leaf, int64_t s,
         if (r == 1 && q < s) {
             cand[nc] = q;
             cj[nc++] = j;
-        } else if (r > 1 && (__builtin_mul_overflow(s - 1, r, &t) ||
-                             t >= q)) {
+        } else if (r > 1 && (__builtin_mul_overflow(s - 1, r, &t) || t >= q)) {
             *slow = f->prefix[j];
             return AXE_OK;
         }
@@ -269,9 +266,8 @@ static axe_status leaf_chain(ctx *c, const fn *f, int leaf, int64_t s,
                 "shape divisibility: b's leaf %d (%lld:%lld) crosses a's "
                 "mode boundary at index %lld every %lld steps, and %lld "
                 "does not divide %lld",
-                leaf, (long long)s, (long long)d,
-                (long long)f->prefix[cj[lo]], (long long)cand[lo],
-                (long long)cand[lo], (long long)s);
+                leaf, (long long)s, (long long)d, (long long)f->prefix[cj[lo]],
+                (long long)cand[lo], (long long)cand[lo], (long long)s);
         chain[(*nchain)++] = cand[lo];
     }
     return AXE_OK;
@@ -309,8 +305,8 @@ static axe_status scan_fail(ctx *c, const scan *sc, int64_t at, int64_t per)
                      "mode boundary at index %lld, and a(i*%lld) steps "
                      "irregularly at i = %lld",
                      (long long)sc->d, sc->leaf, (long long)sc->s,
-                     (long long)sc->d, (long long)sc->bound,
-                     (long long)sc->d, (long long)at);
+                     (long long)sc->d, (long long)sc->bound, (long long)sc->d,
+                     (long long)at);
 }
 
 /* The first i in [2, s) where the step of g(i) = a(i*d) differs from
@@ -370,8 +366,8 @@ static axe_status leaf_positive(ctx *c, const fn *f, int leaf, int64_t s,
     int nc;
     if (__builtin_mul_overflow(s - 1, d, &xmax))
         return axe__fail(c->diag, AXE_ERR_OVERFLOW, -1,
-                         "b's leaf %d (%lld:%lld) reaches past 64 bits",
-                         leaf, (long long)s, (long long)d);
+                         "b's leaf %d (%lld:%lld) reaches past 64 bits", leaf,
+                         (long long)s, (long long)d);
     AXE_TRY(leaf_chain(c, f, leaf, s, d, xmax, chain, &nc, &bound));
     if (bound != 0) {
         scan sc = {leaf, s, d, bound};
@@ -393,8 +389,7 @@ static axe_status compose_leaf(ctx *c, const fn *f, int leaf, int64_t s,
     p->off[leaf] = at;
     if (s < 1)
         return axe__fail(c->diag, AXE_ERR_INVALID, -1,
-                         "b's leaf %d has extent %lld < 1", leaf,
-                         (long long)s);
+                         "b's leaf %d has extent %lld < 1", leaf, (long long)s);
     if (s == 1 || d == 0) {
         AXE_TRY(pool_put(p, s, 0, 0));
     } else {
@@ -441,8 +436,8 @@ static axe_status reach(const group *g, int64_t *out, bool *mixed)
         if (g->d[k] == INT64_MIN ||
             __builtin_mul_overflow(g->s[k] - 1, axe__abs(g->d[k]), &t))
             return AXE_ERR_OVERFLOW;
-        AXE_TRY(axe__add(g->d[k] > 0 ? pos : neg, t,
-                         g->d[k] > 0 ? &pos : &neg));
+        AXE_TRY(
+            axe__add(g->d[k] > 0 ? pos : neg, t, g->d[k] > 0 ? &pos : &neg));
     }
     *out = pos > neg ? pos : neg;
     *mixed = pos > 0 && neg > 0;
@@ -494,8 +489,8 @@ static axe_status advance(const group *g, int k, int64_t mod, int64_t *x)
 }
 
 /* Is a(sum x_k) == sum a(x_k)? */
-static axe_status adds(ctx *c, const fn *f, const group *g,
-                       const int64_t *x, bool *out)
+static axe_status adds(ctx *c, const fn *f, const group *g, const int64_t *x,
+                       bool *out)
 {
     int64_t tot[MAXL] = {0}, v[MAXL], sum = 0;
     AXE_TRY(over_budget(c));
@@ -541,8 +536,7 @@ static axe_status all_add(ctx *c, const fn *f, const group *g, int64_t top,
     return AXE_OK;
 }
 
-static axe_status not_independent(ctx *c, const group *g,
-                                  const int64_t *crd)
+static axe_status not_independent(ctx *c, const group *g, const int64_t *crd)
 {
     int64_t x[2] = {crd[0] * g->d[0], crd[1] * g->d[1]};
     if (g->n == 2)
@@ -581,7 +575,9 @@ static axe_status check_group(ctx *c, const fn *f, const group *g)
         return AXE_OK;
     for (int k = 0; k < g->n; k++)
         for (int l = k + 1; l < g->n; l++) {
-            group p = {2, {g->leaf[k], g->leaf[l]}, {g->s[k], g->s[l]},
+            group p = {2,
+                       {g->leaf[k], g->leaf[l]},
+                       {g->s[k], g->s[l]},
                        {g->d[k], g->d[l]}};
             AXE_TRY(check_adds(c, f, &p));
         }
@@ -591,8 +587,7 @@ static axe_status check_group(ctx *c, const fn *f, const group *g)
 /* ---- the whole of b -------------------------------------------------- */
 
 /* Child "i" of the subtree "t" of "shape" (a leaf's child 0 is itself). */
-static bool child(const axe_tuple *shape, const subtree *t, int i,
-                  subtree *out)
+static bool child(const axe_tuple *shape, const subtree *t, int i, subtree *out)
 {
     int tok = t->tb + 1, leaf = t->lb;
     if (shape->tok[t->tb] == 'x') {
@@ -612,8 +607,8 @@ static bool child(const axe_tuple *shape, const subtree *t, int i,
 }
 
 /* The subtree of "a" (within "t") that the basis E<k0,k1,...> selects. */
-static axe_status basis_mode(ctx *c, const axe_cute_layout *a,
-                             const subtree *t, uint32_t code, subtree *out)
+static axe_status basis_mode(ctx *c, const axe_cute_layout *a, const subtree *t,
+                             uint32_t code, subtree *out)
 {
     subtree cur = *t;
     for (int lvl = 0; lvl < AXE_CUTE_BASIS_DEPTH(code); lvl++) {
@@ -699,8 +694,7 @@ static axe_status put_leaf(const pool *p, int k, axe_cute_layout *out)
 {
     int at = p->off[k], n = p->cnt[k];
     if (n == 1)
-        return axe__cute_push(out, p->shape[at], p->stride[at],
-                              p->basis[at]);
+        return axe__cute_push(out, p->shape[at], p->stride[at], p->basis[at]);
     AXE_TRY(axe__cute_open(out));
     for (int i = at; i < at + n; i++)
         AXE_TRY(axe__cute_push(out, p->shape[i], p->stride[i], p->basis[i]));
@@ -754,9 +748,8 @@ static void ctx_init(ctx *c, axe_diag *diag)
     c->budget = SCAN_BUDGET;
 }
 
-axe_status axe_cute_compose(const axe_cute_layout *a,
-                            const axe_cute_layout *b, axe_cute_layout *out,
-                            axe_diag *diag)
+axe_status axe_cute_compose(const axe_cute_layout *a, const axe_cute_layout *b,
+                            axe_cute_layout *out, axe_diag *diag)
 {
     axe_cute_layout r;
     subtree whole = {0, a->shape.ntok, 0};
@@ -790,9 +783,9 @@ static axe_status bad_tiler(ctx *c)
 
 /* By-mode composition of subtree "t" of a with the tiler group at the
  * cursor (a '['), appending one element to "out". */
-static axe_status tiler_rec(ctx *c, const axe_cute_layout *a,
-                            const subtree *t, const axe_cute_tiler *tl,
-                            tcursor *cur, axe_cute_layout *out)
+static axe_status tiler_rec(ctx *c, const axe_cute_layout *a, const subtree *t,
+                            const axe_cute_tiler *tl, tcursor *cur,
+                            axe_cute_layout *out)
 {
     if (cur->tok >= tl->ntok || tl->tok[cur->tok++] != '[')
         return bad_tiler(c);
@@ -821,8 +814,8 @@ static axe_status tiler_rec(ctx *c, const axe_cute_layout *a,
 }
 
 axe_status axe_cute_compose_tiler(const axe_cute_layout *a,
-                                  const axe_cute_tiler *t,
-                                  axe_cute_layout *out, axe_diag *diag)
+                                  const axe_cute_tiler *t, axe_cute_layout *out,
+                                  axe_diag *diag)
 {
     axe_cute_layout r;
     subtree whole = {0, a->shape.ntok, 0};
