@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The umbrella header: everything libaxe exports. */
+#ifndef AXE_AXE_H
+#define AXE_AXE_H
+
+#include "axe/cute.h"
+#include "axe/notation.h"
+#include "axe/status.h"
+#include "axe/swizzle.h"
+#include "axe/tuple.h"
+#include "axe/version.h"
+
+#endif
