@@ -712,8 +712,9 @@ static const char *const product_names[6] = {
     "logical_product", "zipped_product",  "tiled_product",
     "flat_product",    "blocked_product", "raked_product"};
 
-/* logical_divide(a, b) == a ∘ (b, complement(b, size(a))), and every
- * other kind rearranges its modes: same size, same multiset of values. */
+/* logical_divide(a, b) == a ∘ (b, complement(b, size(a))) for an integer
+ * "b" (a scaled-basis divisor is complemented against a's shape), and
+ * every other kind rearranges its modes: same size, same multiset. */
 static void law_divide_layout(const axe_cute_layout *a,
                               const axe_cute_layout *b)
 {
@@ -722,7 +723,8 @@ static void law_divide_layout(const axe_cute_layout *a,
     if (axe_cute_divide_layout(AXE_CUTE_DIVIDE_LOGICAL, a, b, &logical, NULL) !=
         AXE_OK)
         return;
-    if (axe_cute_complement(b, size_or(a, -1), &c, NULL) == AXE_OK &&
+    if (!axe_cute_has_basis(b) &&
+        axe_cute_complement(b, size_or(a, -1), &c, NULL) == AXE_OK &&
         axe_cute_pair(b, &c, &l) == AXE_OK) {
         LAW(same_size(&l, &logical), "logical_divide: size", &logical);
         if (small(&l, DOMAIN_MAX, &size))
