@@ -3,7 +3,9 @@
 #ifndef AXE_AXE_H
 #define AXE_AXE_H
 
+#include "axe/axis.h"
 #include "axe/cute.h"
+#include "axe/layout.h"
 #include "axe/notation.h"
 #include "axe/status.h"
 #include "axe/swizzle.h"

@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 #include "axe/cute.h"
+#include "axe/layout.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -59,6 +60,18 @@ AXE_API size_t axe_print_swizzle(const axe_swizzle *sw, char *buf, size_t cap);
 AXE_API size_t axe_print_cute_composed(const axe_cute_composed *c, char *buf,
                                        size_t cap);
 AXE_API size_t axe_print_cute(const axe_cute_object *o, char *buf, size_t cap);
+
+/* ---- Axe layouts --------------------------------------------------------- */
+
+/* Parse an Axe layout `S[...] + R[...] + 5@warpid + 64`, optionally wrapped
+ * `Swizzle<M,B,S>(...)` / `Swizzle<M,B,S,outer>(...)` (docs/notation.md). */
+AXE_NODISCARD AXE_API axe_status axe_parse_layout(const char *text, size_t len,
+                                                  axe_layout *out,
+                                                  axe_diag *diag);
+/* Canonical text of an Axe layout; print(parse(s)) == s for canonical s. */
+AXE_API size_t axe_print_layout(const axe_layout *l, char *buf, size_t cap);
+/* A point as `{laneid: 8, m: 1}` (entries in order, zeros included). */
+AXE_API size_t axe_print_point(const axe_point *p, char *buf, size_t cap);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,265 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Axe layouts (the Axe paper; TIRx's TileLayout and ComposeLayout): a
+ * logical index x maps to the set L(x) = { D(x) + r + O : r in R } of points
+ * over named axes, where
+ *   D = the shard: ordered iters (extent, stride, axis), first = outermost;
+ *       x is unflattened lexicographically (last iter fastest) over the
+ *       extents, the outermost digit absorbing x >= size;
+ *   R = the replica: a multiset of iters, r ranging over their sums;
+ *   O = the offset: a map axis -> integer.
+ * Text: `S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] +
+ * 5@warpid`; a stride or offset without `@` is on the memory axis `m`. An
+ * optional swizzle `Swizzle<M,B,S>(tile)` (TIRx's ComposeLayout) maps the
+ * memory address after the tile: addr(m) = (f(m >> M) << M) + m mod 2^M.
+ *
+ * Representation: fixed-capacity value struct; axis names are stored inline
+ * (zero-padded), so a layout is self-contained. Invariant: counts within
+ * capacity, every name a valid axis name, offsets on distinct axes.
+ * Semantics and the algebra: docs/algebra.md ("Axe layouts") and
+ * ../shared/spec/axe_semantics.md.
+ */
+#ifndef AXE_LAYOUT_H
+#define AXE_LAYOUT_H
+
+#include "axe/axis.h"
+#include "axe/cute.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define AXE_LAYOUT_MAX_SHARD 32
+#define AXE_LAYOUT_MAX_REPLICA 8
+#define AXE_LAYOUT_MAX_OFFSET 8
+#define AXE_LAYOUT_MAX_DIMS 16
+/* Distinct axes one point can carry. */
+#define AXE_POINT_MAX_AXES 16
+
+typedef struct axe_iter {
+    int64_t extent;
+    int64_t stride;
+    char axis[AXE_AXIS_NAME_MAX];
+} axe_iter;
+
+typedef struct axe_offset {
+    char axis[AXE_AXIS_NAME_MAX];
+    int64_t value;
+} axe_offset;
+
+/* TIRx ComposeLayout parameters: per_element M, swizzle_len B, atom_len S;
+ * "inner": bits [S, S+B) of m >> M are xored into bits [0, B) (TIRx's
+ * default); otherwise bits [0, B) into [S, S+B). */
+typedef struct axe_layout_swizzle {
+    bool present;
+    bool inner;
+    int32_t per_element;
+    int32_t len;
+    int32_t atom;
+} axe_layout_swizzle;
+
+typedef struct axe_layout {
+    uint8_t nshard;
+    uint8_t nreplica;
+    uint8_t noffset;
+    axe_layout_swizzle swizzle;
+    axe_iter shard[AXE_LAYOUT_MAX_SHARD];
+    axe_iter replica[AXE_LAYOUT_MAX_REPLICA];
+    axe_offset offset[AXE_LAYOUT_MAX_OFFSET];
+} axe_layout;
+
+/* A point: values on named axes (an axis -> integer map, in first-use
+ * order; entries may be zero). */
+typedef struct axe_point {
+    int n;
+    char axis[AXE_POINT_MAX_AXES][AXE_AXIS_NAME_MAX];
+    int64_t v[AXE_POINT_MAX_AXES];
+} axe_point;
+
+/* Where CUDA-target axis fusion applies (canonicalize, spec §4 step 3). */
+typedef enum axe_target { AXE_TARGET_NONE, AXE_TARGET_CUDA } axe_target;
+
+/* ---- construction ------------------------------------------------------ */
+
+/* The empty layout S[():()] (no shard, replica or offset). */
+AXE_API void axe_layout_init(axe_layout *l);
+/* Append a shard / replica iter; add "value" to the offset on "axis". */
+AXE_NODISCARD AXE_API axe_status axe_layout_push_shard(axe_layout *l,
+                                                       int64_t extent,
+                                                       int64_t stride,
+                                                       const char *axis);
+AXE_NODISCARD AXE_API axe_status axe_layout_push_replica(axe_layout *l,
+                                                         int64_t extent,
+                                                         int64_t stride,
+                                                         const char *axis);
+AXE_NODISCARD AXE_API axe_status axe_layout_add_offset(axe_layout *l,
+                                                       const char *axis,
+                                                       int64_t value);
+/* The default layout of a shape: row-major strides on `m`. */
+AXE_NODISCARD AXE_API axe_status axe_layout_row_major(const int64_t *shape,
+                                                      int n, axe_layout *out);
+
+/* ---- queries ----------------------------------------------------------- */
+
+/* Product of the shard extents (of iters on "axis" only, when not NULL). */
+AXE_NODISCARD AXE_API axe_status axe_layout_size(const axe_layout *l,
+                                                 const char *axis,
+                                                 int64_t *out);
+/* 1 + sum (e-1) s over shard and replica iters on "axis" + offset[axis];
+ * with axis NULL over all memory axes together (TIRx). */
+AXE_NODISCARD AXE_API axe_status axe_layout_span(const axe_layout *l,
+                                                 const char *axis,
+                                                 int64_t *out);
+/* Thread-axis scope of "l": (innermost subscope, outermost scope), or
+ * has = false when no shard iter is on a thread axis; errors (conflicting
+ * scopes, disconnected chain) with TIRx's messages. */
+AXE_NODISCARD AXE_API axe_status axe_layout_get_scope(const axe_layout *l,
+                                                      bool *has,
+                                                      axe_scope *subscope,
+                                                      axe_scope *scope,
+                                                      axe_diag *diag);
+/* True, or an error with the reason (TIRx's VerifyWellFormed). */
+AXE_NODISCARD AXE_API axe_status
+axe_layout_verify_well_formed(const axe_layout *l, axe_diag *diag);
+
+/* ---- the forward and backward maps ------------------------------------- */
+
+/* TIRx apply: the base point D(x) + O of the linear index "x" (replicas
+ * ignored; swizzle applied to `m`). Axes of shard iters and offsets appear
+ * even when their value is 0. */
+AXE_NODISCARD AXE_API axe_status axe_layout_apply_base(const axe_layout *l,
+                                                       int64_t x,
+                                                       axe_point *out,
+                                                       axe_diag *diag);
+/* The base point of one digit per shard iter (TIRx per-iter apply). */
+AXE_NODISCARD AXE_API axe_status axe_layout_apply_digits(const axe_layout *l,
+                                                         const int64_t *digits,
+                                                         int n, axe_point *out,
+                                                         axe_diag *diag);
+/* The base point of coordinate "crd" in "shape" (TIRx apply with shape:
+ * group by the shape when possible, else the row-major flattened index). */
+AXE_NODISCARD AXE_API axe_status axe_layout_apply_shape(const axe_layout *l,
+                                                        const int64_t *crd,
+                                                        const int64_t *shape,
+                                                        int n, axe_point *out,
+                                                        axe_diag *diag);
+/* The per-shard-iter digits of "crd" in "shape" (TIRx apply_to_shape). */
+AXE_NODISCARD AXE_API axe_status axe_layout_digits_of(
+    const axe_layout *l, const int64_t *crd, const int64_t *shape, int n,
+    int64_t *digits, int *ndigits, axe_diag *diag);
+/* The paper's set L(x) = { D(x) + r + O }: every replica combination in
+ * lexicographic order of r, into out[0 .. *count); AXE_ERR_CAPACITY if more
+ * than "cap". x is a linear index, or when "shape" is not NULL the
+ * coordinate crd in shape. */
+AXE_NODISCARD AXE_API axe_status axe_layout_apply_set(
+    const axe_layout *l, const int64_t *crd, const int64_t *shape, int n,
+    axe_point *out, int cap, int *count, axe_diag *diag);
+/* Backward map: the smallest linear index x < size whose base point (or,
+ * with "with_replicas", any point of L(x)) equals "p" (zero entries
+ * ignored); *found = false when p is not in the image. */
+AXE_NODISCARD AXE_API axe_status axe_layout_backward(const axe_layout *l,
+                                                     const axe_point *p,
+                                                     bool with_replicas,
+                                                     int64_t *x, bool *found,
+                                                     axe_diag *diag);
+/* Points equal as axis -> value maps ignoring zero entries. */
+AXE_API bool axe_point_equal(const axe_point *a, const axe_point *b);
+/* Add "v" on "axis" (creating the entry). */
+AXE_NODISCARD AXE_API axe_status axe_point_add(axe_point *p, const char *axis,
+                                               int64_t v);
+
+/* ---- the algebra -------------------------------------------------------- */
+
+/* TIRx canonical form (spec §4): drop unit shard iters, zero offsets, CUDA
+ * axis fusion when "target" is CUDA and the layout has a scope, fuse
+ * adjacent shard iters, sort replicas. Preserves apply; idempotent. */
+AXE_NODISCARD AXE_API axe_status axe_layout_canonicalize(const axe_layout *l,
+                                                         axe_target target,
+                                                         axe_layout *out,
+                                                         axe_diag *diag);
+/* The paper's full normal form (Appendix A): canonicalize, then normalize
+ * replica + offset per axis (C0 drop unit replicas, C1 positive replica
+ * strides with (e-1)s moved into the offset, C2 absorb multiples). */
+AXE_NODISCARD AXE_API axe_status axe_layout_normalize(const axe_layout *l,
+                                                      axe_layout *out,
+                                                      axe_diag *diag);
+/* Structural equality: shard in order, replicas as a multiset, offsets as
+ * maps ignoring zeros, swizzle parameters. */
+AXE_API bool axe_layout_equal(const axe_layout *a, const axe_layout *b);
+/* Same induced set-valued map on [0, size) (normal forms under the gap
+ * condition, evaluation otherwise). */
+AXE_NODISCARD AXE_API axe_status axe_layout_equivalent(const axe_layout *a,
+                                                       const axe_layout *b,
+                                                       bool *out,
+                                                       axe_diag *diag);
+
+/* Group by "shape" (spec §7): split shard iters so dim d owns the block
+ * shard[seps[d] .. seps[d+1]); seps has n + 1 entries. */
+AXE_NODISCARD AXE_API axe_status axe_layout_group(const axe_layout *l,
+                                                  const int64_t *shape, int n,
+                                                  axe_layout *out, int *seps,
+                                                  axe_diag *diag);
+/* Group by several shapes at once (minimal common refinement, spec §7);
+ * shape k is shapes[k][0 .. ns[k]); seps[k] gets its ns[k] + 1 entries. */
+AXE_NODISCARD AXE_API axe_status
+axe_layout_group_many(const axe_layout *l, const int64_t *const *shapes,
+                      const int *ns, int nshapes, axe_layout *out,
+                      int (*seps)[AXE_LAYOUT_MAX_DIMS + 1], axe_diag *diag);
+
+/* outer ⊗ inner (TIRx inner.tile(outer, outer_shape, inner_shape), spec
+ * §8.1): f(x||y) = f_outer(x) ⊙ span(f_inner) + f_inner(y). */
+AXE_NODISCARD AXE_API axe_status
+axe_layout_tile(const axe_layout *outer, const int64_t *outer_shape,
+                const axe_layout *inner, const int64_t *inner_shape, int n,
+                axe_target target, axe_layout *out, axe_diag *diag);
+/* Is "tiled" = C ⊗ inner? Recover C (found) or answer not found. */
+AXE_NODISCARD AXE_API axe_status axe_layout_is_tile_inner(
+    const axe_layout *inner, const axe_layout *tiled,
+    const int64_t *tiled_shape, const int64_t *inner_shape, int n,
+    axe_target target, axe_layout *outer_out, bool *found, axe_diag *diag);
+/* Is "tiled" = outer ⊗ C? Recover C (found) or answer not found. */
+AXE_NODISCARD AXE_API axe_status axe_layout_is_tile_outer(
+    const axe_layout *outer, const axe_layout *tiled,
+    const int64_t *tiled_shape, const int64_t *outer_shape, int n,
+    axe_target target, axe_layout *inner_out, bool *found, axe_diag *diag);
+
+/* The layout of the region [begin_d, end_d) of "l" over "shape" (spec
+ * §10): f(u) = f_l(u + begin); found = false with a reason when no layout
+ * exists. */
+AXE_NODISCARD AXE_API axe_status axe_layout_slice(
+    const axe_layout *l, const int64_t *shape, const int64_t *begin,
+    const int64_t *end, int n, axe_target target, axe_layout *out, bool *found,
+    axe_diag *diag);
+
+/* A + B over the interleaved domain (A0, B0, A1, B1, ...) (spec §9). */
+AXE_NODISCARD AXE_API axe_status axe_layout_direct_sum(
+    const axe_layout *a, const int64_t *a_shape, const axe_layout *b,
+    const int64_t *b_shape, int n, axe_layout *out, axe_diag *diag);
+/* Given sum and B, recover A (right) / given sum and A, recover B (left). */
+AXE_NODISCARD AXE_API axe_status axe_layout_is_direct_sum_right(
+    const axe_layout *b, const axe_layout *sum, const int64_t *interleaved,
+    const int64_t *b_shape, int n, axe_layout *a_out, bool *found,
+    axe_diag *diag);
+AXE_NODISCARD AXE_API axe_status axe_layout_is_direct_sum_left(
+    const axe_layout *a, const axe_layout *sum, const int64_t *interleaved,
+    const int64_t *a_shape, int n, axe_layout *b_out, bool *found,
+    axe_diag *diag);
+
+/* ---- conversions -------------------------------------------------------- */
+
+/* A CuTe layout as an Axe layout: leaves in reverse order (colex -> lex),
+ * integer strides on `m`, a scaled basis E<k> on the axis named "k". */
+AXE_NODISCARD AXE_API axe_status axe_layout_from_cute(const axe_cute_layout *c,
+                                                      axe_layout *out,
+                                                      axe_diag *diag);
+/* The reverse, for layouts without replica, offset or swizzle whose axes
+ * are `m` or coordinate names "0", "1", ... */
+AXE_NODISCARD AXE_API axe_status axe_layout_to_cute(const axe_layout *l,
+                                                    axe_cute_layout *out,
+                                                    axe_diag *diag);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
