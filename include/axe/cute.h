@@ -253,9 +253,11 @@ axe_cute_compose_tiler(const axe_cute_layout *a, const axe_cute_tiler *t,
 
 /* ---- divides and products -------------------------------------------- */
 
-/* logical_divide(a, b) = a ∘ (b, complement(b, size(a))); by-mode for a
- * tiler. zipped: ((tiles), (rest)); tiled: ((tiles), rest...); flat:
- * (tiles..., rest...). */
+/* logical_divide(a, b) = a ∘ (b, complement_shape(b, shape(a))) — the
+ * complement up to size(a) for integer strides, per coordinate of a's shape
+ * for scaled-basis b; by mode for a tiler (`_` keeps a mode, modes beyond
+ * the tiler are kept). zipped: ((tiles), (rest)); tiled: ((tiles),
+ * rest...); flat: (tiles..., rest...). */
 typedef enum axe_cute_divide_kind {
     AXE_CUTE_DIVIDE_LOGICAL,
     AXE_CUTE_DIVIDE_ZIPPED,
