@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Internal services shared by the Axe layout files: axis names as
+ * zero-padded 16-byte values (compared with one memcmp), the registry
+ * lookup without diagnostics, iter and offset lists with capacity checks,
+ * points, the lexicographic digit split of spec §6 (SplitCoord) and the
+ * swizzle address map of spec §11. Invariant kept by every helper: a stored
+ * name is a valid axis name padded with NULs to AXE_AXIS_NAME_MAX bytes, so
+ * two names are equal exactly when their 16 bytes are.
+ */
+#ifndef AXE_LAYOUT_INTERNAL_H
+#define AXE_LAYOUT_INTERNAL_H
+
+#include <stdbool.h>
+#include <string.h>
+
+#include "axe/layout.h"
+#include "core_internal.h"
+
+/* A stored axis name: NUL-padded to AXE_AXIS_NAME_MAX bytes. */
+typedef struct axe__name {
+    char s[AXE_AXIS_NAME_MAX];
+} axe__name;
+
+/* The memory axis `m`. */
+extern const axe__name axe__name_m;
+
+/* Two stored (padded) names are the same axis. */
+static inline bool axe__axis_eq(const char *a, const char *b)
+{
+    return memcmp(a, b, AXE_AXIS_NAME_MAX) == 0;
+}
+
+/* Copy a stored (padded) name. */
+static inline void axe__axis_copy(char *dst, const char *src)
+{
+    memcpy(dst, src, AXE_AXIS_NAME_MAX);
+}
+
+/* Whether the "len" bytes at "s" form a valid axis name: 1 to 15 bytes of
+ * [A-Za-z0-9_] (digit names are CuTe coordinate axes "0", "1", ...). */
+bool axe__axis_name_valid(const char *s, size_t len);
+
+/* The padded form of the C string "s" into "out"; AXE_ERR_INVALID (with a
+ * reason) when it is not a valid axis name. */
+AXE_NODISCARD axe_status axe__axis_name(const char *s, char *out,
+                                        axe_diag *diag);
+
+/* What the padded name "name" is (registry lookup, never fails for a
+ * valid name: unknown names are unregistered memory axes). */
+void axe__axis_info(const char *name, axe_axis_info *out);
+bool axe__is_memory_axis(const char *name);
+bool axe__is_thread_axis(const char *name);
+
+/* Append (extent, stride, padded "axis") to arr[0 .. *n) of capacity
+ * "cap"; AXE_ERR_CAPACITY when full. */
+AXE_NODISCARD axe_status axe__iter_push(axe_iter *arr, uint8_t *n, int cap,
+                                        int64_t extent, int64_t stride,
+                                        const char *axis);
+
+/* The offset of "l" on padded "axis" (0 when absent). */
+int64_t axe__layout_offset_get(const axe_layout *l, const char *axis);
+/* offset[axis] += v (entry created even when v is 0); CAPACITY, OVERFLOW. */
+AXE_NODISCARD axe_status axe__layout_offset_add(axe_layout *l, const char *axis,
+                                                int64_t v);
+
+/* p[axis] += v for a padded "axis" (entry created); CAPACITY, OVERFLOW. */
+AXE_NODISCARD axe_status axe__point_add(axe_point *p, const char *axis,
+                                        int64_t v);
+/* The value of p on padded "axis" (0 when absent). */
+int64_t axe__point_get(const axe_point *p, const char *axis);
+
+/* SplitCoord (spec §6): the digits of "x" over the extents of it[0 .. n),
+ * last iter fastest, floor div/mod; the outermost digit takes what is left
+ * (no mod). AXE_ERR_INVALID for an extent < 1. */
+AXE_NODISCARD axe_status axe__split_coord(int64_t x, const axe_iter *it, int n,
+                                          int64_t *digits);
+
+/* span on one padded axis: 1 + sum (e-1) s over the shard and replica
+ * iters on it + its offset (spec §5). */
+AXE_NODISCARD axe_status axe__span_axis(const axe_layout *l, const char *axis,
+                                        int64_t *out);
+
+/* Whether the swizzle parameters are well formed: M >= 0, B >= 0, S >= B
+ * (TIRx), and M <= 62, S + B <= 62 so that the address map stays in range
+ * (axe). Always true without a swizzle. */
+bool axe__swizzle_ok(const axe_layout_swizzle *sw);
+
+/* The swizzled address addr(m) of spec §11 (identity without a swizzle);
+ * floor division and two's-complement bits for negative m. addr is an
+ * involution (addr(addr(m)) == m). */
+AXE_NODISCARD axe_status axe__swizzle_addr(const axe_layout_swizzle *sw,
+                                           int64_t m, int64_t *out);
+
+#endif
