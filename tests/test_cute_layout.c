@@ -6,8 +6,7 @@
  * hierarchical coordinates, as tables and as laws on random layouts:
  *   eval_crd(L, idx2crd(i, shape)) == eval(L, i);
  *   col-major(S)(i) == i;
- *   identity(S)(i) == idx2crd(i, S) as a point;
- *   flatten, take/select of all modes and group preserve the function.
+ *   flatten preserves the function (take, select, group: tables).
  */
 #include "testlib.h"
 

@@ -12,7 +12,8 @@
  * Layouts are fixed-capacity values: no heap; copy with `=`.
  *
  * Size-1 modes: a mode of extent 1 contributes nothing to L; its stride is
- * kept as given by constructors and normalized to 0 by coalesce. Algebra
+ * kept as given by constructors; coalesce drops size-1 modes (a size-1
+ * layout coalesces to `1:0`). Algebra
  * results may contain size-1 modes wherever CuTe's would; comparisons and
  * laws treat any stride of a size-1 mode as equivalent (docs/algebra.md).
  */
@@ -324,8 +325,10 @@ AXE_NODISCARD AXE_API axe_status axe_tuple_dice(const axe_tuple *t,
 
 /* ---- vectors and recasting ------------------------------------------ */
 
-/* The largest layout R with a ∘ R == b ∘ R and R compact (R(i) = i for
- * the contiguous part): max_common_layout; max_common_vector = size(R). */
+/* max_common_layout: the longest prefix R of right_inverse(b) with
+ * a(R(i)) == b(R(i)) == i for i < size(R) (the elements both layouts store
+ * contiguously from 0); `1:0` when even a(R(1)) != 1. max_common_vector =
+ * size(R). */
 AXE_NODISCARD AXE_API axe_status axe_cute_max_common_layout(
     const axe_cute_layout *a, const axe_cute_layout *b, axe_cute_layout *out);
 AXE_NODISCARD AXE_API axe_status axe_cute_max_common_vector(

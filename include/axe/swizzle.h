@@ -3,7 +3,7 @@
  * Swizzles Sw<B,M,S> (CuTe's Swizzle<B,M,S>): y = x ^ ((x & Y) >> S) where
  * the B "yyy" bits start at bit M + max(0,S) and are xored into the B bits
  * starting at M - min(0,S) (a negative S shifts left). Invariant: B >= 0,
- * M >= 0, |S| >= B (the two bit fields do not overlap), all fields < 64.
+ * M >= 0, |S| >= B (the two bit fields do not overlap), B + M + |S| <= 62.
  */
 #ifndef AXE_SWIZZLE_H
 #define AXE_SWIZZLE_H

@@ -87,7 +87,7 @@ AXE_NODISCARD AXE_API axe_status axe_tuple_prefix_product(const axe_tuple *t,
 AXE_NODISCARD AXE_API axe_status axe_tuple_suffix_product(const axe_tuple *t,
                                                           axe_tuple *out);
 /* CuTe's shape_div(a, b) on scalars: a/b if b divides a, else 1 if a
- * divides b, else AXE_ERR_DIVISIBILITY. Sign of a is kept. */
+ * divides b, else AXE_ERR_DIVISIBILITY; the sign is that of a*b. */
 AXE_NODISCARD AXE_API axe_status axe_shape_div(int64_t a, int64_t b,
                                                int64_t *out);
 /* ceil(a / b) for a >= 0, b > 0. */
