@@ -13,18 +13,22 @@ per repeat from autorange, then the median over --repeats repeats), runs
 `AXE_BENCH --json --filter suite`, and prints, per operation, pycute's time
 in microseconds, axe's in nanoseconds, the speedup and whether axe meets the
 target of being at least 100x faster. Operands are built once, outside the
-timed call, on both sides. Exit status: 0, or 1 with --check if an
-operation misses the target or fails in axe, 2 on a usage or setup error.
+timed call, on both sides; --cpu-time times both with the thread's CPU
+clock, which leaves out other processes on a loaded machine. Exit status:
+0, or 1 with --check if an operation misses the target or fails in axe, 2
+on a usage or setup error (no pycute, axe-bench not runnable).
 
     python3 bench/python/compare_pycute.py --axe-bench build/release/axe-bench
 """
 
 import argparse
 import json
+import os
 import platform
 import statistics
 import subprocess
 import sys
+import time
 import timeit
 
 TARGET = 100.0
@@ -57,17 +61,21 @@ def suite_cases(pycute):
     ]
 
 
-def time_pycute(thunk, repeats):
-    """Median seconds per call of thunk."""
-    timer = timeit.Timer(thunk)
+def time_pycute(thunk, repeats, cpu_time):
+    """Median seconds per call of thunk (wall clock, or the thread's CPU
+    clock if cpu_time)."""
+    clock = time.thread_time if cpu_time else time.perf_counter
+    timer = timeit.Timer(thunk, timer=clock)
     number, _ = timer.autorange()
     runs = timer.repeat(repeat=repeats, number=number)
     return statistics.median(runs) / number
 
 
-def run_axe(path, quick):
-    """{op: ns or None} from axe-bench --json --filter suite."""
-    cmd = [path, "--json", "--filter", "suite"] + (["--quick"] if quick else [])
+def run_axe(path, quick, cpu_time):
+    """{op: (ns or None, error)} from axe-bench --json --filter suite."""
+    cmd = [path, "--json", "--filter", "suite"]
+    cmd += ["--quick"] if quick else []
+    cmd += ["--cpu-time"] if cpu_time else []
     out = subprocess.run(cmd, check=True, capture_output=True, text=True)
     result = {}
     for line in out.stdout.splitlines():
@@ -96,28 +104,38 @@ def main():
                     help="timeit repeats for pycute (median reported)")
     ap.add_argument("--quick", action="store_true",
                     help="pass --quick to axe-bench")
+    ap.add_argument("--cpu-time", action="store_true",
+                    help="time both sides with the thread's CPU clock "
+                    "(a loaded machine)")
     ap.add_argument("--check", action="store_true",
                     help="exit 1 if an operation misses the 100x target")
     args = ap.parse_args()
     try:
         import pycute
     except ImportError:
-        sys.exit("compare_pycute: no pycute; "
-                 "pip install --no-deps nvidia-cutlass==4.2.0.0")
+        print("compare_pycute: no pycute; "
+              "pip install --no-deps nvidia-cutlass==4.2.0.0", file=sys.stderr)
+        return 2
     try:
         from importlib.metadata import version
         cutlass = version("nvidia-cutlass")
     except Exception:  # not installed as a distribution
         cutlass = "?"
 
-    axe = run_axe(args.axe_bench, args.quick)
+    try:
+        axe = run_axe(args.axe_bench, args.quick, args.cpu_time)
+    except (OSError, subprocess.CalledProcessError, ValueError) as e:
+        print(f"compare_pycute: {args.axe_bench}: {e}", file=sys.stderr)
+        return 2
     print(f"# {cpu_model()}, "
-          f"Python {platform.python_version()}, nvidia-cutlass {cutlass}")
+          f"Python {platform.python_version()}, nvidia-cutlass {cutlass}, "
+          f"{'CPU' if args.cpu_time else 'wall'} clock, "
+          f"load average {os.getloadavg()[0]:.2f}")
     print(f"{'op':<16} {'pycute us':>10} {'axe ns':>11} {'speedup':>9}  "
           f"target {TARGET:.0f}x  case")
     missed = 0
     for op, text, thunk in suite_cases(pycute):
-        py_s = time_pycute(thunk, args.repeats)
+        py_s = time_pycute(thunk, args.repeats, args.cpu_time)
         ns, err = axe.get(op, (None, "MISSING"))
         if ns is None:
             missed += 1
