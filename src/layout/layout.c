@@ -155,27 +155,6 @@ bool axe_layout_equal(const axe_layout *a, const axe_layout *b)
     return replica_eq(a, b) && offsets_in(a, b) && offsets_in(b, a);
 }
 
-int64_t axe__point_get(const axe_point *p, const char *axis)
-{
-    for (int i = 0; i < p->n; i++)
-        if (axe__axis_eq(p->axis[i], axis))
-            return p->v[i];
-    return 0;
-}
-
-axe_status axe__point_add(axe_point *p, const char *axis, int64_t v)
-{
-    for (int i = 0; i < p->n; i++)
-        if (axe__axis_eq(p->axis[i], axis))
-            return axe__add(p->v[i], v, &p->v[i]);
-    if (p->n >= AXE_POINT_MAX_AXES)
-        return AXE_ERR_CAPACITY;
-    axe__axis_copy(p->axis[p->n], axis);
-    p->v[p->n] = v;
-    p->n++;
-    return AXE_OK;
-}
-
 axe_status axe_point_add(axe_point *p, const char *axis, int64_t v)
 {
     char padded[AXE_AXIS_NAME_MAX];

@@ -10,14 +10,34 @@
  */
 #include "layout_internal.h"
 
+/* One step of SplitCoord for x >= 0: shifts for powers of two. */
+static inline int64_t split_step(int64_t *x, int64_t e)
+{
+    int64_t d;
+    if ((e & (e - 1)) == 0) {
+        d = *x & (e - 1);
+        *x = (int64_t)((uint64_t)*x >> __builtin_ctzll((uint64_t)e));
+    } else {
+        int64_t q = *x / e;
+        d = *x - q * e;
+        *x = q;
+    }
+    return d;
+}
+
 axe_status axe__split_coord(int64_t x, const axe_iter *it, int n,
                             int64_t *digits)
 {
     for (int k = n - 1; k >= 1; k--) {
-        if (it[k].extent < 1)
+        int64_t e = it[k].extent;
+        if (e < 1)
             return AXE_ERR_INVALID;
-        digits[k] = axe__floormod(x, it[k].extent);
-        x = axe__floordiv(x, it[k].extent);
+        if (x >= 0) {
+            digits[k] = split_step(&x, e);
+        } else {
+            digits[k] = axe__floormod(x, e);
+            x = axe__floordiv(x, e);
+        }
     }
     if (n > 0)
         digits[0] = x;
@@ -151,8 +171,7 @@ static axe_status tile_point_digits(const axe_layout *l, const int64_t *c,
     return AXE_OK;
 }
 
-static axe_status tile_point_linear(const axe_layout *l, int64_t x,
-                                    axe_point *p)
+axe_status axe__tile_point_linear(const axe_layout *l, int64_t x, axe_point *p)
 {
     int64_t c[AXE_LAYOUT_MAX_SHARD];
     AXE_TRY(axe__split_coord(x, l->shard, l->nshard, c));
@@ -160,13 +179,13 @@ static axe_status tile_point_linear(const axe_layout *l, int64_t x,
 }
 
 /* Apply the swizzle to a tile point: it must lie on `m` only. */
-static axe_status finish(const axe_layout *l, const axe_point *p,
-                         axe_point *out, axe_diag *diag)
+axe_status axe__point_finish(const axe_layout *l, const axe_point *p,
+                             axe_point *out, axe_diag *diag)
 {
     int64_t m;
     axe_point r;
     if (!l->swizzle.present) {
-        *out = *p;
+        axe__point_copy(out, p);
         return AXE_OK;
     }
     for (int i = 0; i < p->n; i++)
@@ -179,7 +198,7 @@ static axe_status finish(const axe_layout *l, const axe_point *p,
     AXE_TRY(
         axe__swizzle_addr(&l->swizzle, axe__point_get(p, axe__name_m.s), &m));
     AXE_TRY(axe__point_add(&r, axe__name_m.s, m));
-    *out = r;
+    axe__point_copy(out, &r);
     return AXE_OK;
 }
 
@@ -201,10 +220,10 @@ axe_status axe_layout_apply_base(const axe_layout *l, int64_t x, axe_point *out,
                                  axe_diag *diag)
 {
     axe_point p;
-    axe_status st = tile_point_linear(l, x, &p);
+    axe_status st = axe__tile_point_linear(l, x, &p);
     if (st != AXE_OK)
         return overflow(st, diag);
-    return finish(l, &p, out, diag);
+    return axe__point_finish(l, &p, out, diag);
 }
 
 static axe_status check_digits(const axe_layout *l, const int64_t *digits,
@@ -227,7 +246,7 @@ axe_status axe_layout_apply_digits(const axe_layout *l, const int64_t *digits,
     st = tile_point_digits(l, digits, l->swizzle.present, &p);
     if (st != AXE_OK)
         return overflow(st, diag);
-    return finish(l, &p, out, diag);
+    return axe__point_finish(l, &p, out, diag);
 }
 
 /* FlattenCoord: the row-major index of "crd" in "shape". */
@@ -290,7 +309,7 @@ static axe_status tile_point_shape(const axe_layout *l, const int64_t *crd,
     if (grouped_digits(l, crd, shape, n, &g, c))
         return tile_point_digits(&g, c, l->swizzle.present, p);
     AXE_TRY(flatten(crd, shape, n, &x));
-    return tile_point_linear(l, x, p);
+    return axe__tile_point_linear(l, x, p);
 }
 
 axe_status axe_layout_apply_shape(const axe_layout *l, const int64_t *crd,
@@ -303,7 +322,7 @@ axe_status axe_layout_apply_shape(const axe_layout *l, const int64_t *crd,
     st = tile_point_shape(l, crd, shape, n, &p);
     if (st != AXE_OK)
         return overflow(st, diag);
-    return finish(l, &p, out, diag);
+    return axe__point_finish(l, &p, out, diag);
 }
 
 /* Digits of "crd" in "shape" per shard iter of the grouped layout (TIRx
@@ -341,7 +360,7 @@ static axe_status tile_point_any(const axe_layout *l, const int64_t *crd,
         AXE_TRY(check_shape(crd, shape, n, diag));
         st = tile_point_shape(l, crd, shape, n, p);
     } else if (n == 1 && crd != NULL) {
-        st = tile_point_linear(l, crd[0], p);
+        st = axe__tile_point_linear(l, crd[0], p);
     } else {
         AXE_TRY(check_digits(l, crd, n, diag));
         st = tile_point_digits(l, crd, l->swizzle.present, p);
@@ -370,7 +389,7 @@ static axe_status replica_count(const axe_layout *l, int cap, int *count,
 
 /* Combination "j" (lexicographic over the replica iters, last fastest)
  * added to the tile point "p". */
-static axe_status add_replica(const axe_layout *l, int64_t j, axe_point *p)
+axe_status axe__replica_add(const axe_layout *l, int64_t j, axe_point *p)
 {
     for (int t = l->nreplica - 1; t >= 0; t--) {
         const axe_iter *it = &l->replica[t];
@@ -393,10 +412,10 @@ axe_status axe_layout_apply_set(const axe_layout *l, const int64_t *crd,
     AXE_TRY(replica_count(l, cap, &total, diag));
     for (int j = 0; j < total; j++) {
         axe_point q = base;
-        axe_status st = add_replica(l, j, &q);
+        axe_status st = axe__replica_add(l, j, &q);
         if (st != AXE_OK)
             return overflow(st, diag);
-        AXE_TRY(finish(l, &q, &out[j], diag));
+        AXE_TRY(axe__point_finish(l, &q, &out[j], diag));
     }
     *count = total;
     return AXE_OK;

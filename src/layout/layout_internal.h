@@ -65,10 +65,36 @@ AXE_NODISCARD axe_status axe__layout_offset_add(axe_layout *l, const char *axis,
                                                 int64_t v);
 
 /* p[axis] += v for a padded "axis" (entry created); CAPACITY, OVERFLOW. */
-AXE_NODISCARD axe_status axe__point_add(axe_point *p, const char *axis,
-                                        int64_t v);
+AXE_NODISCARD static inline axe_status
+axe__point_add(axe_point *p, const char *axis, int64_t v)
+{
+    for (int i = 0; i < p->n; i++)
+        if (axe__axis_eq(p->axis[i], axis))
+            return axe__add(p->v[i], v, &p->v[i]);
+    if (p->n >= AXE_POINT_MAX_AXES)
+        return AXE_ERR_CAPACITY;
+    axe__axis_copy(p->axis[p->n], axis);
+    p->v[p->n] = v;
+    p->n++;
+    return AXE_OK;
+}
+
 /* The value of p on padded "axis" (0 when absent). */
-int64_t axe__point_get(const axe_point *p, const char *axis);
+static inline int64_t axe__point_get(const axe_point *p, const char *axis)
+{
+    for (int i = 0; i < p->n; i++)
+        if (axe__axis_eq(p->axis[i], axis))
+            return p->v[i];
+    return 0;
+}
+
+/* *dst = *src, copying only the entries in use. */
+static inline void axe__point_copy(axe_point *dst, const axe_point *src)
+{
+    dst->n = src->n;
+    memcpy(dst->axis, src->axis, (size_t)src->n * AXE_AXIS_NAME_MAX);
+    memcpy(dst->v, src->v, (size_t)src->n * sizeof src->v[0]);
+}
 
 /* SplitCoord (spec §6): the digits of "x" over the extents of it[0 .. n),
  * last iter fastest, floor div/mod; the outermost digit takes what is left
@@ -91,5 +117,18 @@ bool axe__swizzle_ok(const axe_layout_swizzle *sw);
  * involution (addr(addr(m)) == m). */
 AXE_NODISCARD axe_status axe__swizzle_addr(const axe_layout_swizzle *sw,
                                            int64_t m, int64_t *out);
+
+/* The tile point D(x) + O of the linear index "x" (swizzle not applied). */
+AXE_NODISCARD axe_status axe__tile_point_linear(const axe_layout *l, int64_t x,
+                                                axe_point *p);
+/* p += the replica combination "j" (lexicographic over the replica iters,
+ * last fastest; 0 <= j < product of their extents). */
+AXE_NODISCARD axe_status axe__replica_add(const axe_layout *l, int64_t j,
+                                          axe_point *p);
+/* The point of tile point "p": p itself, or with a swizzle {m: addr(p.m)}
+ * (INVALID with a reason when p has an axis other than m). */
+AXE_NODISCARD axe_status axe__point_finish(const axe_layout *l,
+                                           const axe_point *p, axe_point *out,
+                                           axe_diag *diag);
 
 #endif
