@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The shared CuTe vectors (vectors/cute.jsonl) through `axe batch`: the
- * whole file is piped into one run of $AXE_BIN (in process through
- * cli_batch_run when AXE_BIN is unset), and every answer is compared with
- * the case's "expect" by its "cmp" rule (vectors/README.md), implemented
- * here against brute-force evaluation. An UNSUPPORTED answer is a failure,
- * not a skip; a case is skipped only when it is listed in "skips" with a
- * reason. Every failing case is printed with its id, input, expectation and
- * answer; then a pass/fail/skip table by op and "N passed, N failed".
+ * whole file is piped into one run of $AXE_BIN (vectors_runner.h), and
+ * every answer is compared with the case's "expect" by its "cmp" rule
+ * (vectors/README.md), implemented here against brute-force evaluation. An
+ * UNSUPPORTED answer is a failure, not a skip; a case is skipped only when
+ * it is listed in "skips" with a reason. Every failing case is printed with
+ * its id, input, expectation and answer; then a pass/fail/skip table by op
+ * and "N passed, N failed".
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -21,25 +21,14 @@
 #include "cute_ops.h"
 #include "json.h"
 #include "testlib.h"
+#include "vectors_runner.h"
 
 #define MAX_DOMAIN (INT64_C(1) << 24)
-#define MAX_OPS 64
 
 /* Cases that may not run, each with the reason (none so far). */
-static const struct {
-    const char *id;
-    const char *reason;
-} skips[] = {
+static const vr_skip skips[] = {
     {NULL, NULL},
 };
-
-typedef struct op_count {
-    char name[48];
-    int pass, fail, skip;
-} op_count;
-
-static op_count counts[MAX_OPS];
-static int ncounts, npass, nfail, nskip;
 
 /* ---- evaluation ---------------------------------------------------------- */
 
@@ -149,19 +138,6 @@ static int size_of(const axe_cute_object *o, int64_t *n)
 /* ---- the cmp rules --------------------------------------------------------
  */
 
-/* The reason a comparison failed, printed with the case. */
-static char why[256];
-
-static int fail_why(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int fail_why(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, sizeof why, fmt, ap);
-    va_end(ap);
-    return 0;
-}
-
 /* "different value at index i: got X, expected Y". */
 static int fail_values(int64_t i, const axe_cute_point *got,
                        const axe_cute_point *want)
@@ -171,8 +147,8 @@ static int fail_values(int64_t i, const axe_cute_point *got,
     json_buf_init(&w, NULL, NULL);
     cute_point_write(got, 0, &g);
     cute_point_write(want, 0, &w);
-    fail_why("different value at index %" PRId64 ": got %s, expected %s", i,
-             json_buf_str(&g), json_buf_str(&w));
+    vr_fail("different value at index %" PRId64 ": got %s, expected %s", i,
+            json_buf_str(&g), json_buf_str(&w));
     json_buf_free(&g);
     json_buf_free(&w);
     return 0;
@@ -193,9 +169,9 @@ static int same_values(const axe_cute_object *got, const axe_cute_object *want,
     for (int64_t i = 0; i < n; i++) {
         axe_cute_point pg, pw;
         if (!eval_object(got, i, &pg))
-            return fail_why("cannot evaluate the answer at %" PRId64, i);
+            return vr_fail("cannot evaluate the answer at %" PRId64, i);
         if (!eval_object(want, i, &pw))
-            return fail_why("cannot evaluate the expectation at %" PRId64, i);
+            return vr_fail("cannot evaluate the expectation at %" PRId64, i);
         if (!axe_cute_point_equal(&pg, &pw))
             return fail_values(i, &pg, &pw);
     }
@@ -207,9 +183,9 @@ static int cmp_function(const axe_cute_object *got, const axe_cute_object *want,
 {
     int64_t ng, nw;
     if (!size_of(want, &nw))
-        return fail_why("the expectation has no evaluable domain");
+        return vr_fail("the expectation has no evaluable domain");
     if (!prefix && (!size_of(got, &ng) || ng != nw))
-        return fail_why("different size");
+        return vr_fail("different size");
     return same_values(got, want, nw);
 }
 
@@ -232,11 +208,11 @@ static int cmp_layout_object(const axe_cute_object *got,
     axe_cute_layout lg, lw;
     if ((got->kind == AXE_CUTE_KIND_COMPOSED) !=
         (want->kind == AXE_CUTE_KIND_COMPOSED))
-        return fail_why("one is a composed layout, the other is not");
+        return vr_fail("one is a composed layout, the other is not");
     if (!domain_of(got, &lg) || !domain_of(want, &lw))
-        return fail_why("not a layout");
+        return vr_fail("not a layout");
     if (!same_profile(&lg.shape, &lw.shape))
-        return fail_why("different shape profile");
+        return vr_fail("different shape profile");
     return cmp_function(got, want, 0);
 }
 
@@ -244,7 +220,7 @@ static int cmp_tiler(const axe_cute_tiler *got, const axe_cute_tiler *want)
 {
     if (got->ntok != want->ntok || got->nelem != want->nelem ||
         memcmp(got->tok, want->tok, got->ntok) != 0)
-        return fail_why("different tiler structure");
+        return vr_fail("different tiler structure");
     for (int i = 0; i < got->nelem; i++) {
         axe_cute_object g, w;
         g.kind = w.kind = AXE_CUTE_KIND_LAYOUT;
@@ -260,7 +236,7 @@ static int cmp_layout(const axe_cute_object *got, const axe_cute_object *want)
 {
     if (want->kind == AXE_CUTE_KIND_TILER || got->kind == AXE_CUTE_KIND_TILER) {
         if (got->kind != want->kind)
-            return fail_why("one is a tiler, the other is not");
+            return vr_fail("one is a tiler, the other is not");
         return cmp_tiler(&got->tiler, &want->tiler);
     }
     return cmp_layout_object(got, want);
@@ -280,12 +256,12 @@ static int cmp_right_inverse(const axe_cute_object *a,
 {
     int64_t ng, nw, r, y;
     if (!size_of(got, &ng) || !size_of(want, &nw) || ng != nw)
-        return fail_why("different size");
+        return vr_fail("different size");
     for (int64_t k = 0; k < ng; k++) {
         if (!eval_int(got, k, &r) || r < 0 || !eval_int(a, r, &y))
-            return fail_why("cannot evaluate a(R(%" PRId64 "))", k);
+            return vr_fail("cannot evaluate a(R(%" PRId64 "))", k);
         if (y != k)
-            return fail_why("a(R(%" PRId64 ")) = %" PRId64, k, y);
+            return vr_fail("a(R(%" PRId64 ")) = %" PRId64, k, y);
     }
     return 1;
 }
@@ -296,14 +272,14 @@ static int cmp_left_inverse(const axe_cute_object *a,
 {
     int64_t n, y, r, z;
     if (!size_of(a, &n))
-        return fail_why("\"a\" has no evaluable domain");
+        return vr_fail("\"a\" has no evaluable domain");
     for (int64_t k = 0; k < n; k++) {
         if (!eval_int(a, k, &y) || y < 0 || !eval_int(got, y, &r) || r < 0 ||
             !eval_int(a, r, &z))
-            return fail_why("cannot evaluate a(R(a(%" PRId64 ")))", k);
+            return vr_fail("cannot evaluate a(R(a(%" PRId64 ")))", k);
         if (z != y)
-            return fail_why("a(R(a(%" PRId64 "))) = %" PRId64 " != %" PRId64, k,
-                            z, y);
+            return vr_fail("a(R(a(%" PRId64 "))) = %" PRId64 " != %" PRId64, k,
+                           z, y);
     }
     return 1;
 }
@@ -315,13 +291,13 @@ static int composes(const axe_cute_object *r, const axe_cute_object *a,
     int64_t n, x;
     axe_cute_point pr, pa;
     if (!size_of(b, &n))
-        return fail_why("\"b\" has no evaluable domain");
+        return vr_fail("\"b\" has no evaluable domain");
     for (int64_t i = 0; i < n; i++) {
         if (!eval_int(b, i, &x) || x < 0 || !eval_object(a, x, &pa) ||
             !eval_object(r, i, &pr))
-            return fail_why("cannot evaluate at %" PRId64, i);
+            return vr_fail("cannot evaluate at %" PRId64, i);
         if (!axe_cute_point_equal(&pr, &pa))
-            return fail_why("R(%" PRId64 ") != a(b(%" PRId64 "))", i, i);
+            return vr_fail("R(%" PRId64 ") != a(b(%" PRId64 "))", i, i);
     }
     return 1;
 }
@@ -380,9 +356,9 @@ static int composes_by_mode(const axe_cute_object *r, const axe_cute_object *a,
     int rank = axe_cute_rank(&a->layout);
     if (r->kind != AXE_CUTE_KIND_LAYOUT || a->kind != AXE_CUTE_KIND_LAYOUT ||
         axe_cute_rank(&r->layout) != rank)
-        return fail_why("cannot verify this composition by mode");
+        return vr_fail("cannot verify this composition by mode");
     if (top_rank(b) > rank)
-        return fail_why("the tiler has more modes than \"a\"");
+        return vr_fail("the tiler has more modes than \"a\"");
     for (int m = 0; m < rank; m++) {
         axe_cute_layout rm, am, bm;
         axe_cute_object ro, ao, bo;
@@ -391,7 +367,7 @@ static int composes_by_mode(const axe_cute_object *r, const axe_cute_object *a,
         if (kind < 0 || axe_cute_get(&r->layout, m, &rm) != AXE_OK ||
             axe_cute_get(&a->layout, m, &am) != AXE_OK ||
             axe_cute_size(&am, &n) != AXE_OK)
-            return fail_why("cannot verify mode %d by brute force", m);
+            return vr_fail("cannot verify mode %d by brute force", m);
         if (kind == 0) {
             axe_tuple_scalar(n, &bm.shape);
             bm.stride[0] = 1;
@@ -433,17 +409,17 @@ static int judge_error(const json_value *c, const json_value *ans, int ok)
     if (!ok)
         return 1;
     if (op == NULL || strcmp(op, "cute.composition") != 0)
-        return fail_why("accepted a request that must be rejected");
+        return vr_fail("accepted a request that must be rejected");
     if (!parse_object(json_object_get(args, "a"), &a) ||
         !parse_object(json_object_get(args, "b"), &b) ||
         !parse_object(json_object_get(ans, "result"), &r))
-        return fail_why("accepted, and the answer does not parse");
+        return vr_fail("accepted, and the answer does not parse");
     if (b.kind == AXE_CUTE_KIND_LAYOUT ||
         (b.kind == AXE_CUTE_KIND_TUPLE && axe_tuple_is_scalar(&b.tuple)))
         return composes(&r, &a, &b);
     if (b.kind == AXE_CUTE_KIND_TUPLE || b.kind == AXE_CUTE_KIND_TILER)
         return composes_by_mode(&r, &a, &b);
-    return fail_why("accepted, and cannot be verified");
+    return vr_fail("accepted, and cannot be verified");
 }
 
 /* Equal strings when spaces are ignored. */
@@ -470,20 +446,20 @@ static int judge_objects(const char *cmp, const json_value *c,
     static axe_cute_object g, w, a;
     const json_value *args = json_object_get(c, "args");
     if (!parse_object(got, &g))
-        return fail_why("the answer does not parse");
+        return vr_fail("the answer does not parse");
     if (!parse_object(want, &w))
-        return fail_why("the expectation does not parse");
+        return vr_fail("the expectation does not parse");
     if (strcmp(cmp, "layout") == 0)
         return cmp_layout(&g, &w);
     if (strcmp(cmp, "function") == 0 || strcmp(cmp, "function_prefix") == 0)
         return cmp_function(&g, &w, cmp[8] == '_');
     if (!parse_object(json_object_get(args, "a"), &a))
-        return fail_why("args.a does not parse");
+        return vr_fail("args.a does not parse");
     if (strcmp(cmp, "right_inverse") == 0)
         return cmp_right_inverse(&a, &g, &w);
     if (strcmp(cmp, "left_inverse") == 0)
         return cmp_left_inverse(&a, &g);
-    return fail_why("unknown cmp \"%s\"", cmp);
+    return vr_fail("unknown cmp \"%s\"", cmp);
 }
 
 /* Whether answer "ans" satisfies case "c". */
@@ -495,263 +471,25 @@ static int judge(const json_value *c, const json_value *ans)
     const json_value *exp_err = json_object_get(c, "expect_error");
     int ok = 0, want_err = 0;
     if (json_get_bool(json_object_get(ans, "ok"), &ok) != JSON_OK)
-        return fail_why("the answer has no \"ok\"");
+        return vr_fail("the answer has no \"ok\"");
     if (exp_err != NULL && json_get_bool(exp_err, &want_err) != JSON_OK)
-        return fail_why("bad expect_error");
+        return vr_fail("bad expect_error");
     if (cmp == NULL)
-        return fail_why("the case has no cmp");
+        return vr_fail("the case has no cmp");
     if (want_err || strcmp(cmp, "error") == 0)
         return judge_error(c, ans, ok);
     if (!ok)
-        return fail_why("rejected");
+        return vr_fail("rejected");
     if (strcmp(cmp, "int") == 0 || strcmp(cmp, "json") == 0)
-        return json_equal(got, want) ? 1 : fail_why("different value");
+        return json_equal(got, want) ? 1 : vr_fail("different value");
     if (strcmp(cmp, "exact") == 0) {
         const char *sg = json_get_string(got, NULL);
         const char *sw = json_get_string(want, NULL);
         return sg != NULL && sw != NULL && same_text(sg, sw)
                    ? 1
-                   : fail_why("different text");
+                   : vr_fail("different text");
     }
     return judge_objects(cmp, c, got, want);
 }
 
-/* ---- bookkeeping ----------------------------------------------------------
- */
-
-static op_count *count_for(const char *op)
-{
-    for (int i = 0; i < ncounts; i++)
-        if (strcmp(counts[i].name, op) == 0)
-            return &counts[i];
-    if (ncounts == MAX_OPS)
-        return &counts[MAX_OPS - 1];
-    snprintf(counts[ncounts].name, sizeof counts[ncounts].name, "%s", op);
-    return &counts[ncounts++];
-}
-
-static const char *skip_reason(const char *id)
-{
-    for (size_t i = 0; id != NULL && skips[i].id != NULL; i++)
-        if (strcmp(skips[i].id, id) == 0)
-            return skips[i].reason;
-    return NULL;
-}
-
-static void print_failure(const json_value *c, const char *answer)
-{
-    json_buf b;
-    json_buf_init(&b, NULL, NULL);
-    json_write_value(&b, json_object_get(c, "id"));
-    json_buf_put_rawz(&b, " ");
-    json_write_value(&b, json_object_get(c, "op"));
-    json_buf_put_rawz(&b, " args=");
-    json_write_value(&b, json_object_get(c, "args"));
-    json_buf_put_rawz(&b, "\n      expected: ");
-    if (json_object_get(c, "expect") != NULL)
-        json_write_value(&b, json_object_get(c, "expect"));
-    else
-        json_buf_put_rawz(&b, "an error");
-    json_buf_put_rawz(&b, " (cmp ");
-    json_write_value(&b, json_object_get(c, "cmp"));
-    printf("FAIL %s)\n      got:      %s\n      why:      %s\n",
-           json_buf_str(&b), answer != NULL ? answer : "(no answer)", why);
-    json_buf_free(&b);
-}
-
-/* Judge the answer line "answer" (NULL: missing) to the case "c". */
-static void run_case(const json_value *c, json_arena *arena, const char *answer)
-{
-    const char *op = json_get_string(json_object_get(c, "op"), NULL);
-    const char *id = json_get_string(json_object_get(c, "id"), NULL);
-    op_count *k = count_for(op != NULL ? op : "(no op)");
-    json_value *ans = NULL;
-    int good;
-    if (skip_reason(id) != NULL) {
-        k->skip++;
-        nskip++;
-        return;
-    }
-    why[0] = '\0';
-    if (answer == NULL)
-        good = fail_why("axe batch gave no answer");
-    else if (json_parse(arena, answer, strlen(answer), &ans, NULL, 0) !=
-             JSON_OK)
-        good = fail_why("the answer is not JSON");
-    else if (!json_equal(json_object_get(c, "id"), json_object_get(ans, "id")))
-        good = fail_why("the id is not echoed");
-    else
-        good = judge(c, ans);
-    if (good) {
-        k->pass++;
-        npass++;
-        return;
-    }
-    k->fail++;
-    nfail++;
-    print_failure(c, answer);
-}
-
-/* ---- running `axe batch` ----------------------------------------------------
- */
-
-typedef struct lines {
-    char **v;
-    size_t n, cap;
-} lines;
-
-/* Every non-blank line of "f", without the newline. */
-static int read_lines(FILE *f, lines *out)
-{
-    char *buf = NULL;
-    size_t cap = 0;
-    ssize_t len;
-    while ((len = getline(&buf, &cap, f)) >= 0) {
-        while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
-            buf[--len] = '\0';
-        if (len == 0)
-            continue;
-        if (out->n == out->cap) {
-            size_t c = out->cap == 0 ? 1024 : out->cap * 2;
-            char **v = realloc(out->v, c * sizeof *v);
-            if (v == NULL)
-                return 0;
-            out->v = v;
-            out->cap = c;
-        }
-        out->v[out->n] = strdup(buf);
-        if (out->v[out->n++] == NULL)
-            return 0;
-    }
-    free(buf);
-    return 1;
-}
-
-/* "s" in single quotes for the shell. */
-static void put_shell_quoted(json_buf *b, const char *s)
-{
-    json_buf_put_rawz(b, "'");
-    for (; *s != '\0'; s++) {
-        if (*s == '\'')
-            json_buf_put_rawz(b, "'\\''");
-        else
-            json_buf_put_raw(b, s, 1);
-    }
-    json_buf_put_rawz(b, "'");
-}
-
-/* The answers of `$AXE_BIN batch < path`; 0 if the run failed. */
-static int answers_from_binary(const char *bin, const char *path, lines *out)
-{
-    json_buf cmd;
-    FILE *p;
-    int ok, status;
-    json_buf_init(&cmd, NULL, NULL);
-    put_shell_quoted(&cmd, bin);
-    json_buf_put_rawz(&cmd, " batch < ");
-    put_shell_quoted(&cmd, path);
-    printf("running: %s\n", json_buf_str(&cmd));
-    fflush(stdout);
-    p = popen(json_buf_str(&cmd), "r");
-    json_buf_free(&cmd);
-    if (p == NULL)
-        return 0;
-    ok = read_lines(p, out);
-    status = pclose(p);
-    if (status != 0)
-        printf("axe batch exited with status %d\n", status);
-    return ok && status == 0;
-}
-
-/* The answers of cli_batch_run on "path", in this process. */
-static int answers_in_process(const char *path, lines *out)
-{
-    FILE *in = fopen(path, "rb"), *tmp = tmpfile();
-    int ok = in != NULL && tmp != NULL && cli_batch_run(in, tmp) == CLI_EXIT_OK;
-    printf("running cli_batch_run in process (AXE_BIN is not set)\n");
-    if (ok) {
-        rewind(tmp);
-        ok = read_lines(tmp, out);
-    }
-    if (in != NULL)
-        fclose(in);
-    if (tmp != NULL)
-        fclose(tmp);
-    return ok;
-}
-
-/* ---- main
- * --------------------------------------------------------------------- */
-
-static void print_table(void)
-{
-    printf("\n%-26s %5s %5s %5s\n", "op", "pass", "fail", "skip");
-    for (int i = 0; i < ncounts; i++)
-        printf("%-26s %5d %5d %5d\n", counts[i].name, counts[i].pass,
-               counts[i].fail, counts[i].skip);
-    printf("%d skipped (each with its reason in the skip table of "
-           "tests/test_vectors.c)\n",
-           nskip);
-}
-
-static void judge_all(const lines *cases, const lines *answers)
-{
-    for (size_t i = 0; i < cases->n; i++) {
-        json_arena *arena = json_arena_new(NULL, NULL);
-        json_value *c;
-        if (arena == NULL || json_parse(arena, cases->v[i], strlen(cases->v[i]),
-                                        &c, NULL, 0) != JSON_OK) {
-            printf("FAIL line %zu of the vectors is not JSON\n", i + 1);
-            nfail++;
-        } else {
-            run_case(c, arena, i < answers->n ? answers->v[i] : NULL);
-        }
-        json_arena_free(arena);
-    }
-    if (answers->n > cases->n) {
-        printf("FAIL axe batch gave %zu answers to %zu requests\n", answers->n,
-               cases->n);
-        nfail++;
-    }
-}
-
-static void free_lines(lines *l)
-{
-    for (size_t i = 0; i < l->n; i++)
-        free(l->v[i]);
-    free(l->v);
-}
-
-int main(void)
-{
-    const char *shared = getenv("AXE_SHARED_DIR");
-    const char *bin = getenv("AXE_BIN");
-    char path[4096];
-    lines cases = {0}, answers = {0};
-    FILE *f;
-    snprintf(path, sizeof path, "%s/vectors/cute.jsonl",
-             shared != NULL ? shared : "../shared");
-    f = fopen(path, "rb");
-    if (f == NULL) {
-        printf("skipped: no vectors at %s (set AXE_SHARED_DIR)\n", path);
-        return 77;
-    }
-    if (!read_lines(f, &cases)) {
-        fclose(f);
-        printf("cannot read %s\n", path);
-        return 1;
-    }
-    fclose(f);
-    if (!(bin != NULL && bin[0] != '\0'
-              ? answers_from_binary(bin, path, &answers)
-              : answers_in_process(path, &answers))) {
-        printf("FAIL running axe batch on %s\n", path);
-        nfail++;
-    }
-    judge_all(&cases, &answers);
-    print_table();
-    printf("%d passed, %d failed\n", npass, nfail);
-    free_lines(&cases);
-    free_lines(&answers);
-    return nfail == 0 ? 0 : 1;
-}
+int main(void) { return vr_main("test_vectors", "cute.jsonl", judge, skips); }
