@@ -101,9 +101,10 @@ static axe_status parse_axis(scan *p, char *axis)
 {
     size_t start, n = 0;
     axe__axis_copy(axis, axe__name_m.s);
-    if (peek_at(p, 0) != '@')
+    if (peek(p) != '@')
         return AXE_OK;
-    start = ++p->pos;
+    p->pos++;
+    start = (peek(p), p->pos);
     while (p->pos < p->len && axe__axis_name_valid(p->s + p->pos, 1))
         p->pos++, n++;
     if (n == 0)
@@ -218,7 +219,8 @@ static axe_status store_iters(scan *p, const iter_list *it, bool shard,
     return AXE_OK;
 }
 
-/* `S[...]` or `R[...]` at "at" (the letter), at most once each. */
+/* `S[...]` or `R[...]` (the letter at the current position), at most once
+ * each. */
 static axe_status parse_iter_term(scan *p, axe_layout *l, bool negated)
 {
     size_t at = p->pos;
@@ -232,7 +234,8 @@ static axe_status parse_iter_term(scan *p, axe_layout *l, bool negated)
                        shard ? "a layout has one shard S[...]"
                              : "a layout has at most one replica R[...]");
     *seen = true;
-    p->pos += 2;
+    p->pos++;
+    AXE_TRY(expect(p, '[', "expected '['"));
     AXE_TRY(parse_iters(p, &it));
     AXE_TRY(expect(p, ']', "expected ']'"));
     return store_iters(p, &it, shard, l, at);
@@ -261,10 +264,20 @@ static axe_status parse_offset(scan *p, axe_layout *l, bool negated)
     return AXE_OK;
 }
 
+static bool at_word(scan *p, const char *w)
+{
+    size_t n = strlen(w);
+    return peek(p) >= 0 && p->len - p->pos >= n &&
+           memcmp(p->s + p->pos, w, n) == 0;
+}
+
 static axe_status parse_term(scan *p, axe_layout *l, bool negated)
 {
     int c = peek(p);
-    if ((c == 'S' || c == 'R') && peek_at(p, 1) == '[')
+    if (at_word(p, "Swizzle"))
+        return fail(p, AXE_ERR_SYNTAX,
+                    "Swizzle<M,B,S>(...) can only wrap the whole layout");
+    if (c == 'S' || c == 'R')
         return parse_iter_term(p, l, negated);
     return parse_offset(p, l, negated);
 }
@@ -285,13 +298,6 @@ static axe_status parse_tile(scan *p, axe_layout *l)
         return fail_at(p, start, AXE_ERR_SYNTAX,
                        "a layout needs a shard S[...]");
     return AXE_OK;
-}
-
-static bool at_word(scan *p, const char *w)
-{
-    size_t n = strlen(w);
-    return peek(p) >= 0 && p->len - p->pos >= n &&
-           memcmp(p->s + p->pos, w, n) == 0;
 }
 
 /* A swizzle parameter: an integer in [0, 62]. */
