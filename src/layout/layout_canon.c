@@ -463,16 +463,18 @@ static axe_status same_sumset(const axe_layout *a, const axe_layout *b,
                               const char *axis, bool *out, axe_diag *diag)
 {
     uint64_t ba[SUMSET_BITS / 64], bb[SUMSET_BITS / 64];
-    int64_t sa, sb;
-    if (replica_span(a, axis, &sa) != AXE_OK ||
-        replica_span(b, axis, &sb) != AXE_OK || sa >= SUMSET_BITS)
+    int64_t sa = 0, sb = 0;
+    bool spans_ok = replica_span(a, axis, &sa) == AXE_OK &&
+                    replica_span(b, axis, &sb) == AXE_OK;
+    if (spans_ok && sa != sb) {
+        *out = false;
+        return AXE_OK;
+    }
+    if (!spans_ok || sa >= SUMSET_BITS)
         return axe__fail(diag, AXE_ERR_CAPACITY, -1,
                          "the replica set on %s spans too many values to "
                          "compare (limit %d)",
                          axis, SUMSET_BITS);
-    *out = sa == sb;
-    if (!*out)
-        return AXE_OK;
     sumset(a, axis, sa, ba);
     sumset(b, axis, sb, bb);
     *out = memcmp(ba, bb, (size_t)(sa / 64 + 1) * sizeof *ba) == 0;
@@ -590,8 +592,11 @@ axe_status axe_layout_equivalent(const axe_layout *a, const axe_layout *b,
                          "equivalent needs an output");
     AXE_TRY(axe_layout_normalize(a, &na, diag));
     AXE_TRY(axe_layout_normalize(b, &nb, diag));
-    if (!same_swizzle(&na.swizzle, &nb.swizzle))
-        return equivalent_by_evaluation(a, b, out, diag);
+    if (!same_swizzle(&na.swizzle, &nb.swizzle)) {
+        AXE_TRY(equivalent_by_evaluation(a, b, &same, diag));
+        *out = same;
+        return AXE_OK;
+    }
     same = same_base(&na, &nb);
     if (same && !same_replica_list(&na, &nb)) {
         same = false;
