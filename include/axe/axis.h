@@ -20,7 +20,8 @@
 extern "C" {
 #endif
 
-/* Axis names are at most 15 bytes: [A-Za-z_][A-Za-z0-9_]*. */
+/* Axis names are 1 to 15 bytes of [A-Za-z0-9_] (digit names such as "0",
+ * "1" are the coordinate axes of CuTe scaled-basis strides). */
 #define AXE_AXIS_NAME_MAX 16
 #define AXE_AXIS_DECLARED_MAX 64
 

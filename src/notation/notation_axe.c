@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Parser and canonical printer of Axe layouts (docs/notation.md):
- *   layout := tile | `Swizzle<M,B,S>(` tile `)` | `Swizzle<M,B,S,outer>(` tile
- * `)` tile   := term (('+' | '-') term)*, exactly one S term, at most one R
+ *   layout := tile | `Swizzle<M,B,S` [`,outer` | `,inner`] `>(` tile `)`
+ *   tile   := term (('+' | '-') term)*  (one S term, at most one R term)
  *   term   := `S[` iters `]` | `R[` iters `]` | int [`@` axis]
  *   iters  := `():()` | `(` ext,... `)` [`:(` stride,... `)`]
  *           | ext [`:` stride] | ext `,` ext,...
  *   stride := int [`@` axis]
+ * Whitespace may separate any two tokens (`S [`, `4 @ laneid`).
  * Extents-only lists get row-major strides on `m`; a stride or offset
  * without `@` is on `m`; repeated offsets on one axis add; `- t` negates an
  * offset term. The printer writes `S[e:s@a]` for one iter, `S[(e,..):(s,..)]`
