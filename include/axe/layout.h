@@ -223,6 +223,23 @@ AXE_NODISCARD AXE_API axe_status axe_layout_is_tile_outer(
     const int64_t *tiled_shape, const int64_t *outer_shape, int n,
     axe_target target, axe_layout *inner_out, bool *found, axe_diag *diag);
 
+/* "l" repeated up to "to_shape" (TIRx tile_to, spec §8.1): tile(row_major(q),
+ * q, l, cur_shape) with q = to_shape / cur_shape, each dim exactly. */
+AXE_NODISCARD AXE_API axe_status axe_layout_tile_to(
+    const axe_layout *l, const int64_t *to_shape, const int64_t *cur_shape,
+    int n, axe_target target, axe_layout *out, axe_diag *diag);
+/* Iter intersection (paper §3.4, e.g. the K or MN extent of the largest
+ * matmul instruction two operand layouts share): the largest-size layout I,
+ * without replica or offset, with a = C_a ⊗ I and b = C_b ⊗ I over 1-D
+ * shapes (is_tile_inner answers for both), whose shard iters are on "axis"
+ * (any axis when NULL). Canonically I is a common suffix of the canonical
+ * shards, its outermost iter possibly cut to a common divisor of the two
+ * extents. S[1:1@axis] (S[1:1] for NULL) when nothing larger is common;
+ * swizzled operands are UNSUPPORTED. */
+AXE_NODISCARD AXE_API axe_status axe_layout_intersect_iters(
+    const axe_layout *a, const axe_layout *b, const char *axis,
+    axe_target target, axe_layout *out, axe_diag *diag);
+
 /* The layout of the region [begin_d, end_d) of "l" over "shape" (spec
  * §10): f(u) = f_l(u + begin); found = false with a reason when no layout
  * exists. */
