@@ -178,7 +178,7 @@ typedef struct tile_query {
     axe_target target;
 } tile_query;
 
-/* "b" is a wider scope than "a" (smaller rank, TIRx ScopeKindHigher). */
+/* "a" is a wider scope than "b" (smaller rank, TIRx ScopeKindHigher). */
 static bool wider(axe_scope a, axe_scope b) { return a < b; }
 
 /* The scope rule of spec §8.2 step 2 (known inner) and §8.3 step 2 (known
