@@ -275,6 +275,106 @@ AXE_NODISCARD AXE_API axe_status axe_layout_to_cute(const axe_layout *l,
                                                     axe_cute_layout *out,
                                                     axe_diag *diag);
 
+/* A swizzled CuTe layout `Sw<B,M,S> o off o L` (integer strides) as
+ * `Swizzle<M,B,S>(from_cute(L) + off)`, `Swizzle<M,B,-S,outer>` for S < 0;
+ * both map an index to the same address. A layout outer is UNSUPPORTED. */
+AXE_NODISCARD AXE_API axe_status axe_layout_from_cute_composed(
+    const axe_cute_composed *c, axe_layout *out, axe_diag *diag);
+/* The reverse, for a layout on `m` only (offset on `m` allowed, no
+ * replica); no swizzle gives the identity Sw<0,0,0>. */
+AXE_NODISCARD AXE_API axe_status axe_layout_to_cute_composed(
+    const axe_layout *l, axe_cute_composed *out, axe_diag *diag);
+
+/* ---- helper constructors (TIRx python/tvm/tirx/layout.py, spec §12) ----- */
+
+/* Bits of a dtype name ("float16", "bfloat16", "float32", "int8", "uint8",
+ * "float8_e4m3fn", "float4_e2m1fn", ...); AXE_ERR_INVALID if unknown. */
+AXE_NODISCARD AXE_API axe_status axe_dtype_bits(const char *dtype, int *bits,
+                                                axe_diag *diag);
+/* The per-thread storage: "l" without the shard iters, replica iters and
+ * offsets on thread axes (not canonicalized); a swizzle is kept. */
+AXE_NODISCARD AXE_API axe_status axe_layout_storage(const axe_layout *l,
+                                                    axe_layout *out,
+                                                    axe_diag *diag);
+/* n contiguous elements become one: the last shard iter must be (e, 1) on
+ * a memory axis with n | e and becomes (e/n, 1); other shard strides are
+ * floor-divided by n; a swizzle (n a power of two) loses log2 n of M. */
+AXE_NODISCARD AXE_API axe_status axe_layout_pack(const axe_layout *l, int64_t n,
+                                                 axe_layout *out,
+                                                 axe_diag *diag);
+/* One element becomes n contiguous ones: every shard stride times n, then
+ * the iter (n, 1, m) appended; a swizzle (n a power of two) gains log2 n
+ * of M. Inverse of pack on the layouts unpack makes. */
+AXE_NODISCARD AXE_API axe_status axe_layout_unpack(const axe_layout *l,
+                                                   int64_t n, axe_layout *out,
+                                                   axe_diag *diag);
+/* Insert the broadcast iter (n, 0, "axis") at shard position "position"
+ * (Python list.insert: -1 appends, -k inserts at nshard + 1 - k); position
+ * must lie in [-(nshard+1), nshard]. */
+AXE_NODISCARD AXE_API axe_status axe_layout_broadcast(const axe_layout *l,
+                                                      int64_t n, int position,
+                                                      const char *axis,
+                                                      axe_layout *out,
+                                                      axe_diag *diag);
+/* Shard iter i of the result is shard iter perm[i] of "l"; "perm" has one
+ * entry per shard iter and is a permutation (axe checks; TIRx does not). */
+AXE_NODISCARD AXE_API axe_status axe_layout_permute_dims(const axe_layout *l,
+                                                         const int *perm, int n,
+                                                         axe_layout *out,
+                                                         axe_diag *diag);
+/* The shard groups [seps[g], seps[g+1]) (nseps = groups + 1, seps[0] = 0,
+ * nondecreasing, last = nshard) concatenated in the order "perm", a
+ * permutation of the groups ("invalid perm" otherwise). */
+AXE_NODISCARD AXE_API axe_status axe_layout_permute_by_groups(
+    const axe_layout *l, const int *seps, int nseps, const int *perm, int n,
+    axe_layout *out, axe_diag *diag);
+/* TIRx TileLayout.trainium: "annotation" is one 'P' or 'F' per dim of
+ * "shape"; F dims get row-major strides among the F dims on axis F, P dims
+ * among the P dims on axis P, in annotation order. A single P dim > 128
+ * (a multiple of 128) is split into (P/128 on F with the largest F stride,
+ * placed before the 128 on P); several P dims multiply to at most 128. */
+AXE_NODISCARD AXE_API axe_status axe_layout_trainium(const char *annotation,
+                                                     const int64_t *shape,
+                                                     int n, axe_layout *out,
+                                                     axe_diag *diag);
+/* TIRx to_psum: each shard iter (e, s) on F becomes (e, s/512) on Bank if
+ * 512 | s, stays if s | 512 and e < 512/s, becomes (e/c, 1, Bank), (c, s,
+ * F) if c = 512/s divides e; other iters stay; replica and offset drop. */
+AXE_NODISCARD AXE_API axe_status axe_layout_to_psum(const axe_layout *l,
+                                                    axe_layout *out,
+                                                    axe_diag *diag);
+/* The TMEM layout of tcgen05 datapath "datapath" ('A'..'G') for a (rows,
+ * cols) buffer: A/D (rows 128) S[(rows,cols):(1@TLane,1@TCol)]; B/E (64)
+ * S[(rows,2,cols/2):(1@TLane,64@TLane,1@TCol)]; C/F (64)
+ * S[(4,16,cols):(32@TLane,1@TLane,1@TCol)] + 16@TLane if "sub_slab";
+ * G (32) S[(rows,4,cols/4):(1@TLane,32@TLane,1@TCol)]. */
+AXE_NODISCARD AXE_API axe_status
+axe_layout_tmem_datapath(char datapath, int64_t rows, int64_t cols,
+                         int sub_slab, axe_layout *out, axe_diag *diag);
+/* The TMEM layout of tcgen05 MMA operand "operand" ('A' in TMEM or 'D' the
+ * accumulator) of "shape" for instruction M "M", "cta_group" 1 or 2 and
+ * "ws"; "group" (s, 2, n) (NULL: none) regroups a 2-D D. Canonicalized.
+ * "dtype" is checked to be known and otherwise unused (as in TIRx). */
+AXE_NODISCARD AXE_API axe_status axe_layout_tmem_mma_operand(
+    char operand, const int64_t *shape, int n, const char *dtype, int64_t M,
+    int cta_group, bool ws, const int64_t *group, int ngroup, axe_layout *out,
+    axe_diag *diag);
+/* A warpgroup-local register layout S[(rows,cols):(1@tid_in_wg,1)] (TIRx's
+ * default rows is 128). */
+AXE_NODISCARD AXE_API axe_status axe_layout_wg_local(int64_t cols, int64_t rows,
+                                                     axe_layout *out,
+                                                     axe_diag *diag);
+/* The MMA-compatible shared-memory layout of "shape" (rank >= 2) for
+ * "dtype" and swizzle mode 0..3 (none, 32B, 64B, 128B): modes 1..3 tile the
+ * atom Swizzle<M,mode,3> (M = log2(128/bits)) of shape [8, {256,512,1024}
+ * [mode]/bits] first along the rows, then over the whole shape; mode 0 is
+ * the packed 16-byte atom. Canonicalized. */
+AXE_NODISCARD AXE_API axe_status axe_layout_mma_shared(const char *dtype,
+                                                       int swizzle_mode,
+                                                       const int64_t *shape,
+                                                       int n, axe_layout *out,
+                                                       axe_diag *diag);
+
 #ifdef __cplusplus
 }
 #endif
