@@ -25,6 +25,12 @@
 /* `axe cute ...` and `axe batch`: "argv[0]" is the subcommand's name. */
 int cli_cute_main(int argc, char **argv);
 int cli_batch_main(int argc, char **argv);
+/* The top-level Axe commands (`axe canon`, `axe tile`, ...; cmd_axe.c):
+ * whether "name" is one, the list for `axe --help`, and the entry point
+ * ("argv[0]" is the command's name). */
+bool cli_axe_has(const char *name);
+void cli_axe_list(FILE *f);
+int cli_axe_main(int argc, char **argv);
 
 /* Answer every request line of "in" on "out" (the `axe batch` protocol);
  * CLI_EXIT_OK at the end of "in", CLI_EXIT_FAIL if reading or writing

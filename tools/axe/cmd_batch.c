@@ -5,7 +5,8 @@
  * {"id": ..., "ok": true, "result": ...} or {"id": ..., "ok": false,
  * "error": "<STATUS>", "message": "..."}, in order; other members of the
  * request (expect, cmp, src, note) are ignored, so a vectors file can be
- * piped in as it is. Blank lines are not requests and get no answer.
+ * piped in as it is; `axe.<name>` requests go to the Axe op table
+ * (axe_batch.c). Blank lines are not requests and get no answer.
  * Invariant: memory is bounded by BATCH_MAX_LINE per line (longer lines are
  * skipped to their end and answered SYNTAX), every line gets exactly one
  * answer, and the answer is flushed before the next line is read.
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "axe_ops.h"
 #include "cli.h"
 #include "cute_ops.h"
 
@@ -268,15 +270,44 @@ static const cute_op *find_op(const json_value *req, axe_status *st,
     return op;
 }
 
+/* An `axe.<name>` request: the Axe op table answers it. */
+static void answer_axe(const json_value *req, const char *name, size_t len,
+                       json_buf *out, json_buf *msg)
+{
+    const json_value *id = json_object_get(req, "id");
+    json_buf result;
+    axe_status st;
+    json_buf_init(&result, NULL, NULL);
+    st = axop_batch_answer(name, len, json_object_get(req, "args"), &result,
+                           msg);
+    if (st == AXE_OK) {
+        put_head(out, id);
+        json_buf_put_rawz(out, "\"ok\":true,\"result\":");
+        json_buf_put_raw(out, json_buf_str(&result), result.len);
+        json_buf_put_rawz(out, "}\n");
+        out->failed |= result.failed;
+    } else {
+        put_error(out, id, axe_status_name(st), msg);
+    }
+    json_buf_free(&result);
+}
+
 /* Run the parsed request "req" and write its answer. */
 static void answer_request(const json_value *req, json_buf *out, json_buf *msg)
 {
     static cute_args args;
     const json_value *id = json_object_get(req, "id");
     axe_status st = AXE_OK;
-    const cute_op *op = find_op(req, &st, msg);
+    size_t len;
+    const char *name = json_get_string(json_object_get(req, "op"), &len);
+    const cute_op *op;
     cute_result res;
     axe_diag diag;
+    if (name != NULL && len > 4 && memcmp(name, "axe.", 4) == 0) {
+        answer_axe(req, name + 4, len - 4, out, msg);
+        return;
+    }
+    op = find_op(req, &st, msg);
     if (op == NULL) {
         put_error(out, id, axe_status_name(st), msg);
         return;
@@ -370,7 +401,8 @@ int cli_batch_main(int argc, char **argv)
     if (argc >= 2 && cli_is_help(argv[1])) {
         printf("usage: axe batch < requests.jsonl\n"
                "Reads one JSON request per line, {\"id\": ..., \"op\": "
-               "\"cute.<name>\", \"args\": {...}},\nand writes one JSON "
+               "\"cute.<name>\" or \"axe.<name>\", \"args\": {...}},\nand "
+               "writes one JSON "
                "answer per request, in order (docs/cli.md lists the ops).\n");
         return CLI_EXIT_OK;
     }

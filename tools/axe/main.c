@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The axe command line: `axe <command> [args]`. This file only dispatches
- * to the subcommand families (cmd_cute.c, cmd_batch.c) and answers --help
+ * to the subcommand families (cmd_cute.c, the Axe-layout commands of
+ * cmd_axe.c, cmd_batch.c) and answers --help
  * and --version; exit codes are 0 (ok), 1 (no answer) and 2 (usage or
  * syntax), as cli.h says.
  */
@@ -14,8 +15,12 @@
 static void print_usage(FILE *f)
 {
     fprintf(f, "usage: axe <command> [args]\n"
-               "Tensor layouts: CuTe layout algebra on the command line.\n"
-               "commands:\n"
+               "Tensor layouts: Axe and CuTe layout algebra on the command "
+               "line.\n"
+               "Axe layouts, e.g. axe tile \"S[(8,8):(8,1)]\" [8,8] "
+               "\"S[(8,8):(8,1)]\" [8,8]:\n");
+    cli_axe_list(f);
+    fprintf(f, "other commands:\n"
                "  cute <op> ...  one CuTe operation, e.g. axe cute compose "
                "\"(4,8):(1,4)\" \"(2,4)\"\n"
                "  batch          answer JSON Lines requests from stdin, one "
@@ -47,6 +52,8 @@ int main(int argc, char **argv)
         return cli_cute_main(argc - 1, argv + 1);
     if (strcmp(cmd, "batch") == 0)
         return cli_batch_main(argc - 1, argv + 1);
+    if (cli_axe_has(cmd))
+        return cli_axe_main(argc - 1, argv + 1);
     fprintf(stderr, "axe: unknown command '%.40s' (try 'axe --help')\n", cmd);
     return CLI_EXIT_USAGE;
 }
