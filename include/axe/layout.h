@@ -69,7 +69,9 @@ typedef struct axe_layout {
 } axe_layout;
 
 /* A point: values on named axes (an axis -> integer map, in first-use
- * order; entries may be zero). */
+ * order; entries may be zero). Names are NUL-padded to AXE_AXIS_NAME_MAX
+ * bytes, as in layouts: fill points with axe_point_add (or zero the struct
+ * before writing names), since comparisons read all 16 bytes. */
 typedef struct axe_point {
     int n;
     char axis[AXE_POINT_MAX_AXES][AXE_AXIS_NAME_MAX];
