@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The main job (README "Run the demo"): a walk through the CuTe paper's and
-# CuTe documentation's worked examples with the axe CLI. Each step prints the
+# CuTe documentation's worked examples, then the Axe paper's, with the axe CLI. Each step prints the
 # command and its answer; a step whose answer is a refusal prints the reason.
 # scripts/demo.sh runs this with AXE set to the release build's CLI.
 set -uo pipefail
@@ -10,7 +10,13 @@ step() {
     printf '\n## %s\n' "$1"
     shift
     printf '$ axe'
-    printf ' %q' "$@"
+    local a
+    for a in "$@"; do
+        case $a in
+        *[!A-Za-z0-9_./-]*) printf " '%s'" "$a" ;;
+        *) printf ' %s' "$a" ;;
+        esac
+    done
     printf '\n'
     "$AXE" "$@"
     local rc=$?
@@ -69,5 +75,37 @@ step "Vectorization: the longest common contiguous run of two layouts" \
     cute max-common-vector "(8,4):(1,8)" "(8,4):(1,16)"
 step "Reinterpreting 16-bit elements as 32-bit ones" \
     cute recast "(8,4):(1,8)" 16 32
+echo
+echo "== The Axe paper: layouts over named hardware axes =="
+TC="S[(8,2,4,2):(4@lane,1@warp,1@lane,1@reg)] + R[2:4@warp] + 5@warp"
+step "§2.2 tensor-core tile: logical (2,9) lives on two warps (replica R[2:4@warp])" \
+    apply "$TC" --shape "[8,16]" "[2,9]"
+step "TIRx's base point of the same element (replicas ignored)" \
+    apply --base "$TC" --shape "[8,16]" "[2,9]"
+step "The 64x128 tensor on a 2x2 GPU mesh, fully sharded: element (40,100)" \
+    apply "S[(2,32,2,64):(1@gpuid,128@m,2@gpuid,1@m)]" --shape "[64,128]" "[40,100]"
+step "Sharded on rows, replicated on columns: every element lives on two GPUs" \
+    apply "S[(2,32,128):(1@gpuid,128@m,1@m)] + R[2:2@gpuid]" --shape "[64,128]" "[40,100]"
+step "Per-GPU memory footprint (span on m)" \
+    span --axis m "S[(2,32,128):(1@gpuid,128@m,1@m)] + R[2:2@gpuid]"
+step "Trainium SBUF: partitions P x free dim F" \
+    apply "S[(2,128,512):(512@F,1@P,1@F)]" --shape "[2,128,512]" "[1,127,511]"
+step "Canonical form: adjacent iters that continue each other fuse" \
+    canon "S[(8,8,8,4,1,1):(512,64,8,2,1,1)]"
+step "Grouping a layout by a logical shape (block boundaries)" \
+    group "S[(4,8):(8,1)]" "[8,4]"
+step "§3.3 tile: an 8x8 tile laid out 2x3 times (Kronecker product)" \
+    tile "S[(2,3):(3,1)]" "[2,3]" "S[(8,8):(8,1)]" "[8,8]"
+step "tile-of recovers the outer factor" \
+    tile-of "S[(2,8,3,8):(192,8,64,1)]" "[16,24]" "S[(8,8):(8,1)]" "[8,8]"
+step "§3.3 slice: the region [0,8) x [8,24) of that tile" \
+    slice "S[(2,8,3,8):(192,8,64,1)]" "[16,24]" "[[0,8],[8,24]]"
+step "Appendix F: the direct sum (2,2):(8,2) + (2,2):(4,1)" \
+    sum "S[(2,2):(8,2)]" "[2,2]" "S[(2,2):(4,1)]" "[2,2]"
+step "Appendix F: no C has C (x) S[(2,2):(4,1)] == S[16:1] (exit 1, with the reason)" \
+    tile-of "S[16:1]" "[4,4]" "S[(2,2):(4,1)]" "[2,2]"
+step "A CuTe layout is an Axe layout on m with the modes reversed" \
+    convert "((4,8),2):((16,1),8)"
+
 echo
 echo "demo: done"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The README's main job stays working: run the CuTe-paper walkthrough with
-# the CLI under test and check the answers the paper gives.
+# The README's main job stays working: run the CuTe and Axe paper
+# walkthrough with the CLI under test and check the answers the papers give.
 set -u
 AXE=${AXE_BIN:?AXE_BIN is not set}
 out=$(AXE="$AXE" bash "$AXE_SOURCE_DIR/examples/demo_cute_paper.sh" 2>&1)
@@ -28,6 +28,13 @@ expect "(3,2):(2,12)"
 expect "((4,2),(8,2)):((20,80),(2,1))"
 expect "(5,8):(1,4)"
 expect "((2,2),(2,3)):((4,1),(2,8))"
+expect "{lane: 8, warp: 6, reg: 1}"
+expect "{lane: 8, warp: 10, reg: 1}"
+expect "{gpuid: 3, m: 1060}"
+expect "S[(2,8,3,8):(192,8,64,1)]"
+expect "S[(8,2,8):(8,64,1)] + 64"
+expect "S[16:1]"
+expect "S[(2,8,4):(8,1,16)]"
 expect "demo: done"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
