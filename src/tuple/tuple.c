@@ -26,7 +26,7 @@ axe_status axe_tuple_from_array(const int64_t *v, int n, axe_tuple *out)
     for (int i = 0; i < n; i++)
         AXE_TRY(axe__tuple_push(&t, v[i]));
     AXE_TRY(axe__tuple_close(&t));
-    *out = t;
+    axe__tuple_copy(out, &t);
     return AXE_OK;
 }
 
@@ -53,31 +53,50 @@ int axe__tuple_count_leaves(const char *tok, int tb, int te)
     return n;
 }
 
-int axe__tuple_spans(const axe_tuple *t, axe__span *out, int max)
+int axe__tuple_child_spans(const axe_tuple *t, const axe__span *sp,
+                           axe__span *out)
 {
-    int n = 0, i = 1, leaf = 0;
-    if (axe_tuple_is_scalar(t)) {
-        if (max < 1)
-            return -1;
-        out[0] = (axe__span){0, 1, 0, 1};
+    int n = 0, leaf = sp->lb;
+    if (t->tok[sp->tb] == 'x') {
+        out[0] = *sp;
         return 1;
     }
-    while (t->tok[i] != ')' || i != t->ntok - 1) {
-        int e = axe__tuple_subtree_end(t->tok, i);
-        int nl = axe__tuple_count_leaves(t->tok, i, e);
-        if (n >= max)
-            return -1;
+    for (int i = sp->tb + 1, e, nl; i < sp->te - 1; i = e, leaf += nl) {
+        e = i + 1;
+        nl = 1;
+        if (t->tok[i] == '(') {
+            e = axe__tuple_subtree_end(t->tok, i);
+            nl = axe__tuple_count_leaves(t->tok, i, e);
+        }
         out[n++] = (axe__span){i, e, leaf, leaf + nl};
-        leaf += nl;
-        i = e;
     }
+    return n;
+}
+
+int axe__tuple_spans(const axe_tuple *t, axe__span *out, int max)
+{
+    axe__span whole = {0, t->ntok, 0, t->nleaf}, sp[AXE_TUPLE_MAX_TOKENS];
+    int n;
+    if (max >= AXE_TUPLE_MAX_TOKENS)
+        return axe__tuple_child_spans(t, &whole, out);
+    n = axe__tuple_child_spans(t, &whole, sp);
+    if (n > max)
+        return -1;
+    memcpy(out, sp, (size_t)n * sizeof(axe__span));
     return n;
 }
 
 int axe_tuple_rank(const axe_tuple *t)
 {
-    axe__span sp[AXE_TUPLE_MAX_TOKENS];
-    return axe__tuple_spans(t, sp, AXE_TUPLE_MAX_TOKENS);
+    int n = 0, d = 0;
+    if (axe_tuple_is_scalar(t))
+        return 1;
+    for (int i = 1; i < t->ntok - 1; i++) {
+        char c = t->tok[i];
+        n += d == 0;
+        d += c == '(' ? 1 : c == ')' ? -1 : 0;
+    }
+    return n;
 }
 
 int axe_tuple_depth(const axe_tuple *t)
@@ -96,12 +115,24 @@ int axe_tuple_depth(const axe_tuple *t)
 
 axe_status axe__tuple_span(const axe_tuple *t, int i, axe__span *out)
 {
-    axe__span sp[AXE_TUPLE_MAX_TOKENS];
-    int n = axe__tuple_spans(t, sp, AXE_TUPLE_MAX_TOKENS);
-    if (i < 0 || i >= n)
-        return AXE_ERR_DOMAIN;
-    *out = sp[i];
-    return AXE_OK;
+    int tok = 1, leaf = 0;
+    if (axe_tuple_is_scalar(t)) {
+        if (i != 0)
+            return AXE_ERR_DOMAIN;
+        *out = (axe__span){0, 1, 0, 1};
+        return AXE_OK;
+    }
+    for (int k = 0; k <= i && tok < t->ntok - 1; k++) {
+        int e = axe__tuple_subtree_end(t->tok, tok);
+        int nl = axe__tuple_count_leaves(t->tok, tok, e);
+        if (k == i) {
+            *out = (axe__span){tok, e, leaf, leaf + nl};
+            return AXE_OK;
+        }
+        leaf += nl;
+        tok = e;
+    }
+    return AXE_ERR_DOMAIN;
 }
 
 axe_status axe_tuple_size(const axe_tuple *t, int64_t *out)
@@ -113,51 +144,20 @@ axe_status axe_tuple_size(const axe_tuple *t, int64_t *out)
     return AXE_OK;
 }
 
+void axe__tuple_copy(axe_tuple *out, const axe_tuple *t)
+{
+    if (out == t)
+        return;
+    out->nleaf = t->nleaf;
+    out->ntok = t->ntok;
+    axe__copy(out->tok, t->tok, t->ntok, sizeof out->tok);
+    axe__copy(out->v, t->v, (size_t)t->nleaf * sizeof(int64_t), sizeof out->v);
+}
+
 void axe__tuple_clear(axe_tuple *t)
 {
     t->ntok = 0;
     t->nleaf = 0;
-}
-
-static axe_status put_token(axe_tuple *t, char c)
-{
-    if (t->ntok >= AXE_TUPLE_MAX_TOKENS)
-        return AXE_ERR_CAPACITY;
-    t->tok[t->ntok++] = c;
-    return AXE_OK;
-}
-
-axe_status axe__tuple_open(axe_tuple *t) { return put_token(t, '('); }
-
-axe_status axe__tuple_close(axe_tuple *t) { return put_token(t, ')'); }
-
-axe_status axe__tuple_push(axe_tuple *t, int64_t v)
-{
-    if (t->nleaf >= AXE_TUPLE_MAX_LEAVES)
-        return AXE_ERR_CAPACITY;
-    AXE_TRY(put_token(t, 'x'));
-    t->v[t->nleaf++] = v;
-    return AXE_OK;
-}
-
-axe_status axe__tuple_append_span(axe_tuple *t, const axe_tuple *src,
-                                  const axe__span *sp)
-{
-    int ntok = sp->te - sp->tb, nl = sp->le - sp->lb;
-    if (t->ntok + ntok > AXE_TUPLE_MAX_TOKENS ||
-        t->nleaf + nl > AXE_TUPLE_MAX_LEAVES)
-        return AXE_ERR_CAPACITY;
-    memcpy(t->tok + t->ntok, src->tok + sp->tb, (size_t)ntok);
-    memcpy(t->v + t->nleaf, src->v + sp->lb, (size_t)nl * sizeof(int64_t));
-    t->ntok = (uint8_t)(t->ntok + ntok);
-    t->nleaf = (uint8_t)(t->nleaf + nl);
-    return AXE_OK;
-}
-
-axe_status axe__tuple_append(axe_tuple *t, const axe_tuple *src)
-{
-    axe__span sp = {0, src->ntok, 0, src->nleaf};
-    return axe__tuple_append_span(t, src, &sp);
 }
 
 bool axe__tuple_is_valid(const axe_tuple *t)
@@ -189,7 +189,7 @@ axe_status axe_tuple_get(const axe_tuple *t, int i, axe_tuple *out)
     AXE_TRY(axe__tuple_span(t, i, &sp));
     axe__tuple_clear(&r);
     AXE_TRY(axe__tuple_append_span(&r, t, &sp));
-    *out = r;
+    axe__tuple_copy(out, &r);
     return AXE_OK;
 }
 
@@ -197,7 +197,7 @@ void axe_tuple_flatten(const axe_tuple *t, axe_tuple *out)
 {
     axe_tuple r;
     if (axe_tuple_is_scalar(t)) {
-        *out = *t;
+        axe__tuple_copy(out, t);
         return;
     }
     axe__tuple_clear(&r);
@@ -207,7 +207,7 @@ void axe_tuple_flatten(const axe_tuple *t, axe_tuple *out)
         r.v[r.nleaf++] = t->v[i];
     }
     r.tok[r.ntok++] = ')';
-    *out = r;
+    axe__tuple_copy(out, &r);
 }
 
 bool axe_tuple_is_congruent(const axe_tuple *a, const axe_tuple *b)

@@ -64,7 +64,7 @@ axe_status axe_tuple_idx2crd(int64_t idx, const axe_tuple *shape,
         return AXE_ERR_DOMAIN;
     axe__tuple_clear(&r);
     AXE_TRY(idx2crd_rec(idx, shape, &c, &r));
-    *out = r;
+    axe__tuple_copy(out, &r);
     return AXE_OK;
 }
 
@@ -114,25 +114,27 @@ axe_status axe_tuple_crd2idx(const axe_tuple *crd, const axe_tuple *shape,
 
 axe_status axe_tuple_prefix_product(const axe_tuple *t, axe_tuple *out)
 {
-    axe_tuple r = *t;
+    axe_tuple r;
     int64_t p = 1;
+    axe__tuple_copy(&r, t);
     for (int i = 0; i < t->nleaf; i++) {
         r.v[i] = p;
         AXE_TRY(axe__mul(p, t->v[i], &p));
     }
-    *out = r;
+    axe__tuple_copy(out, &r);
     return AXE_OK;
 }
 
 axe_status axe_tuple_suffix_product(const axe_tuple *t, axe_tuple *out)
 {
-    axe_tuple r = *t;
+    axe_tuple r;
     int64_t p = 1;
+    axe__tuple_copy(&r, t);
     for (int i = t->nleaf - 1; i >= 0; i--) {
         r.v[i] = p;
         AXE_TRY(axe__mul(p, t->v[i], &p));
     }
-    *out = r;
+    axe__tuple_copy(out, &r);
     return AXE_OK;
 }
 
