@@ -38,21 +38,19 @@ static axe_status flat_put(axe__cute_flat *f, int64_t s, int64_t d, uint32_t b)
 axe_status axe__cute_coalesce_leaves(const axe_cute_layout *l, int lb, int le,
                                      bool extended, axe__cute_flat *out)
 {
-    axe__cute_flat f;
-    f.n = 0;
+    out->n = 0;
     for (int i = lb; i < le; i++) {
         bool keep = extended && i + 1 == le;
         if (l->shape.v[i] == 1 && !keep)
             continue;
-        AXE_TRY(flat_put(&f, l->shape.v[i], l->stride[i], l->basis[i]));
+        AXE_TRY(flat_put(out, l->shape.v[i], l->stride[i], l->basis[i]));
     }
-    if (f.n == 0) {
-        f.shape[0] = 1;
-        f.stride[0] = 0;
-        f.basis[0] = 0;
-        f.n = 1;
+    if (out->n == 0) {
+        out->shape[0] = 1;
+        out->stride[0] = 0;
+        out->basis[0] = 0;
+        out->n = 1;
     }
-    *out = f;
     return AXE_OK;
 }
 
@@ -79,7 +77,7 @@ static axe_status coalesce_all(const axe_cute_layout *l, bool extended,
     AXE_TRY(axe__cute_coalesce_leaves(l, 0, l->shape.nleaf, extended, &f));
     axe__cute_clear(&r);
     AXE_TRY(put_flat(&r, &f));
-    *out = r;
+    axe__cute_copy(out, &r);
     return AXE_OK;
 }
 
@@ -183,20 +181,19 @@ axe_status axe_cute_coalesce_by(const axe_cute_layout *l,
     AXE_TRY(axe_cute_size(l, &size));
     axe__cute_clear(&r);
     AXE_TRY(by_profile(l, &t, profile, &p, &r));
-    *out = r;
+    axe__cute_copy(out, &r);
     return AXE_OK;
 }
 
 axe_status axe_cute_filter_zeros(const axe_cute_layout *l, axe_cute_layout *out)
 {
-    axe_cute_layout r = *l;
-    for (int i = 0; i < r.shape.nleaf; i++) {
-        if (r.stride[i] == 0) {
-            r.shape.v[i] = 1;
-            r.basis[i] = 0;
+    axe__cute_copy(out, l);
+    for (int i = 0; i < out->shape.nleaf; i++) {
+        if (out->stride[i] == 0) {
+            out->shape.v[i] = 1;
+            out->basis[i] = 0;
         }
     }
-    *out = r;
     return AXE_OK;
 }
 

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Internal CuTe services: a layout builder (shape tokens plus per-leaf
- * stride and basis, appended together with capacity checks) and helpers
- * shared by the algebra files. A layout under construction may be
- * unbalanced; callers close what they open.
+ * stride and basis, appended together with capacity checks; its steps
+ * inline) and helpers shared by the algebra files. A layout under
+ * construction may be unbalanced; callers close what they open. Copies
+ * move only the tokens and leaves in use, never a whole 744-byte value.
  */
 #ifndef AXE_CUTE_INTERNAL_H
 #define AXE_CUTE_INTERNAL_H
@@ -12,18 +13,52 @@
 #include "tuple_internal.h"
 
 void axe__cute_clear(axe_cute_layout *l);
-AXE_NODISCARD axe_status axe__cute_open(axe_cute_layout *l);
-AXE_NODISCARD axe_status axe__cute_close(axe_cute_layout *l);
-/* Append the leaf "shape":"stride" (basis code "basis"). */
-AXE_NODISCARD axe_status axe__cute_push(axe_cute_layout *l, int64_t shape,
-                                        int64_t stride, uint32_t basis);
+AXE_NODISCARD static inline axe_status axe__cute_open(axe_cute_layout *l)
+{
+    return axe__tuple_open(&l->shape);
+}
+
+AXE_NODISCARD static inline axe_status axe__cute_close(axe_cute_layout *l)
+{
+    return axe__tuple_close(&l->shape);
+}
+
+/* Append the leaf "shape":"stride" (basis code "basis"); inline, as the
+ * tuple builder's steps. */
+AXE_NODISCARD static inline axe_status axe__cute_push(axe_cute_layout *l,
+                                                      int64_t shape,
+                                                      int64_t stride,
+                                                      uint32_t basis)
+{
+    int i = l->shape.nleaf;
+    AXE_TRY(axe__tuple_push(&l->shape, shape));
+    l->stride[i] = stride;
+    l->basis[i] = stride == 0 ? 0 : basis;
+    return AXE_OK;
+}
+
 /* Append the subtree of "src" at span "sp" as one element. */
-AXE_NODISCARD axe_status axe__cute_append_span(axe_cute_layout *l,
-                                               const axe_cute_layout *src,
-                                               const axe__span *sp);
+AXE_NODISCARD static inline axe_status
+axe__cute_append_span(axe_cute_layout *l, const axe_cute_layout *src,
+                      const axe__span *sp)
+{
+    int at = l->shape.nleaf, n = sp->le - sp->lb;
+    AXE_TRY(axe__tuple_append_span(&l->shape, &src->shape, sp));
+    axe__copy(l->stride + at, src->stride + sp->lb, (size_t)n * sizeof(int64_t),
+              axe__room(AXE_CUTE_MAX_LEAVES, at, sp->lb, sizeof(int64_t)));
+    axe__copy(l->basis + at, src->basis + sp->lb, (size_t)n * sizeof(uint32_t),
+              axe__room(AXE_CUTE_MAX_LEAVES, at, sp->lb, sizeof(uint32_t)));
+    return AXE_OK;
+}
+
 /* Append all of "src" as one element. */
-AXE_NODISCARD axe_status axe__cute_append(axe_cute_layout *l,
-                                          const axe_cute_layout *src);
+AXE_NODISCARD static inline axe_status
+axe__cute_append(axe_cute_layout *l, const axe_cute_layout *src)
+{
+    axe__span sp = {0, src->shape.ntok, 0, src->shape.nleaf};
+    return axe__cute_append_span(l, src, &sp);
+}
+
 /* Append each top-level mode of "src" as its own element. */
 AXE_NODISCARD axe_status axe__cute_append_modes(axe_cute_layout *l,
                                                 const axe_cute_layout *src);
@@ -106,6 +141,7 @@ typedef struct axe__cute_flat {
     uint32_t basis[AXE_CUTE_MAX_LEAVES];
 } axe__cute_flat;
 
+/* "out" is scratch when it fails. */
 AXE_NODISCARD axe_status axe__cute_coalesce_leaves(const axe_cute_layout *l,
                                                    int lb, int le,
                                                    bool extended,

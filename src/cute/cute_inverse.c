@@ -81,17 +81,6 @@ axe_status axe__cute_push_group(axe_cute_layout *l, const int64_t *shape,
     return axe__cute_close(l);
 }
 
-void axe__cute_copy(axe_cute_layout *out, const axe_cute_layout *r)
-{
-    size_t n = r->shape.nleaf;
-    out->shape.nleaf = r->shape.nleaf;
-    out->shape.ntok = r->shape.ntok;
-    memcpy(out->shape.tok, r->shape.tok, r->shape.ntok);
-    memcpy(out->shape.v, r->shape.v, n * sizeof(int64_t));
-    memcpy(out->stride, r->stride, n * sizeof(int64_t));
-    memcpy(out->basis, r->basis, n * sizeof(uint32_t));
-}
-
 /* ---- the codomain of scaled-basis strides ------------------------------ */
 
 /* The code bits of the levels [0, depth). */

@@ -10,40 +10,14 @@
 
 void axe__cute_clear(axe_cute_layout *l) { axe__tuple_clear(&l->shape); }
 
-axe_status axe__cute_open(axe_cute_layout *l)
+void axe__cute_copy(axe_cute_layout *out, const axe_cute_layout *r)
 {
-    return axe__tuple_open(&l->shape);
-}
-
-axe_status axe__cute_close(axe_cute_layout *l)
-{
-    return axe__tuple_close(&l->shape);
-}
-
-axe_status axe__cute_push(axe_cute_layout *l, int64_t shape, int64_t stride,
-                          uint32_t basis)
-{
-    int i = l->shape.nleaf;
-    AXE_TRY(axe__tuple_push(&l->shape, shape));
-    l->stride[i] = stride;
-    l->basis[i] = stride == 0 ? 0 : basis;
-    return AXE_OK;
-}
-
-axe_status axe__cute_append_span(axe_cute_layout *l, const axe_cute_layout *src,
-                                 const axe__span *sp)
-{
-    int at = l->shape.nleaf, n = sp->le - sp->lb;
-    AXE_TRY(axe__tuple_append_span(&l->shape, &src->shape, sp));
-    memcpy(l->stride + at, src->stride + sp->lb, (size_t)n * sizeof(int64_t));
-    memcpy(l->basis + at, src->basis + sp->lb, (size_t)n * sizeof(uint32_t));
-    return AXE_OK;
-}
-
-axe_status axe__cute_append(axe_cute_layout *l, const axe_cute_layout *src)
-{
-    axe__span sp = {0, src->shape.ntok, 0, src->shape.nleaf};
-    return axe__cute_append_span(l, src, &sp);
+    size_t n = r->shape.nleaf;
+    if (out == r)
+        return;
+    axe__tuple_copy(&out->shape, &r->shape);
+    axe__copy(out->stride, r->stride, n * sizeof(int64_t), sizeof out->stride);
+    axe__copy(out->basis, r->basis, n * sizeof(uint32_t), sizeof out->basis);
 }
 
 int axe__cute_spans(const axe_cute_layout *l, axe__span *out, int max)
@@ -54,11 +28,10 @@ int axe__cute_spans(const axe_cute_layout *l, axe__span *out, int max)
 axe_status axe__cute_append_modes(axe_cute_layout *l,
                                   const axe_cute_layout *src)
 {
-    axe__span sp[AXE_TUPLE_MAX_TOKENS];
-    int n = axe__cute_spans(src, sp, AXE_TUPLE_MAX_TOKENS);
-    for (int i = 0; i < n; i++)
-        AXE_TRY(axe__cute_append_span(l, src, &sp[i]));
-    return AXE_OK;
+    axe__span sp = {1, src->shape.ntok - 1, 0, src->shape.nleaf};
+    if (axe_tuple_is_scalar(&src->shape))
+        sp = (axe__span){0, 1, 0, 1};
+    return axe__cute_append_span(l, src, &sp);
 }
 
 void axe__cute_leaf(int64_t shape, int64_t stride, axe_cute_layout *out)
@@ -76,7 +49,7 @@ axe_status axe_cute_make(const axe_tuple *shape, const axe_tuple *stride,
     for (int i = 0; i < shape->nleaf; i++)
         if (shape->v[i] < 1)
             return AXE_ERR_DOMAIN;
-    out->shape = *shape;
+    axe__tuple_copy(&out->shape, shape);
     memcpy(out->stride, stride->v, (size_t)shape->nleaf * sizeof(int64_t));
     memset(out->basis, 0, (size_t)shape->nleaf * sizeof(uint32_t));
     return AXE_OK;
@@ -99,12 +72,13 @@ axe_status axe_cute_make_row_major(const axe_tuple *shape, axe_cute_layout *out)
 axe_status axe_cute_make_ordered(const axe_tuple *shape, const axe_tuple *order,
                                  axe_cute_layout *out)
 {
-    axe_tuple st = *shape;
+    axe_tuple st;
     int64_t p = 1;
     int n = shape->nleaf;
     bool done[AXE_TUPLE_MAX_LEAVES] = {false};
     if (order->nleaf != n || !axe_tuple_is_weakly_congruent(order, shape))
         return AXE_ERR_INCOMPATIBLE;
+    axe__tuple_copy(&st, shape);
     for (int k = 0; k < n; k++) {
         int best = -1;
         for (int i = 0; i < n; i++)
@@ -150,9 +124,9 @@ axe_status axe_cute_make_identity(const axe_tuple *shape, axe_cute_layout *out)
     for (int i = 0; i < shape->nleaf; i++)
         if (shape->v[i] < 1)
             return AXE_ERR_DOMAIN;
-    r.shape = *shape;
+    axe__tuple_copy(&r.shape, shape);
     AXE_TRY(identity_rec(shape, &tok, &leaf, 0, 0, 1, &r));
-    *out = r;
+    axe__cute_copy(out, &r);
     return AXE_OK;
 }
 
@@ -186,20 +160,21 @@ axe_status axe_cute_get(const axe_cute_layout *l, int i, axe_cute_layout *out)
     AXE_TRY(axe__tuple_span(&l->shape, i, &sp));
     axe__cute_clear(&r);
     AXE_TRY(axe__cute_append_span(&r, l, &sp));
-    *out = r;
+    axe__cute_copy(out, &r);
     return AXE_OK;
 }
 
 axe_status axe_cute_get_path(const axe_cute_layout *l, const int *path, int n,
                              axe_cute_layout *out)
 {
-    axe_cute_layout r = *l;
+    axe_cute_layout r;
+    axe__cute_copy(&r, l);
     for (int k = 0; k < n; k++) {
         if (k > 0 && axe_tuple_is_scalar(&r.shape))
             return AXE_ERR_DOMAIN;
         AXE_TRY(axe_cute_get(&r, path[k], &r));
     }
-    *out = r;
+    axe__cute_copy(out, &r);
     return AXE_OK;
 }
 
@@ -217,7 +192,7 @@ axe_status axe_cute_select(const axe_cute_layout *l, const int *idx, int n,
         AXE_TRY(axe__cute_append_span(&r, l, &sp[idx[k]]));
     }
     AXE_TRY(axe__cute_close(&r));
-    *out = r;
+    axe__cute_copy(out, &r);
     return AXE_OK;
 }
 
@@ -252,15 +227,18 @@ axe_status axe_cute_group(const axe_cute_layout *l, int b, int e,
     if (b == e)
         return AXE_ERR_DOMAIN;
     AXE_TRY(axe__cute_close(&r));
-    *out = r;
+    axe__cute_copy(out, &r);
     return AXE_OK;
 }
 
 axe_status axe_cute_flatten(const axe_cute_layout *l, axe_cute_layout *out)
 {
-    axe_cute_layout r = *l;
-    axe_tuple_flatten(&l->shape, &r.shape);
-    *out = r;
+    size_t n = l->shape.nleaf;
+    if (out != l) {
+        memcpy(out->stride, l->stride, n * sizeof(int64_t));
+        memcpy(out->basis, l->basis, n * sizeof(uint32_t));
+    }
+    axe_tuple_flatten(&l->shape, &out->shape);
     return AXE_OK;
 }
 
@@ -273,7 +251,7 @@ axe_status axe_cute_pair(const axe_cute_layout *a, const axe_cute_layout *b,
     AXE_TRY(axe__cute_append(&r, a));
     AXE_TRY(axe__cute_append(&r, b));
     AXE_TRY(axe__cute_close(&r));
-    *out = r;
+    axe__cute_copy(out, &r);
     return AXE_OK;
 }
 
@@ -286,7 +264,7 @@ axe_status axe_cute_append(const axe_cute_layout *a, const axe_cute_layout *b,
     AXE_TRY(axe__cute_append_modes(&r, a));
     AXE_TRY(axe__cute_append(&r, b));
     AXE_TRY(axe__cute_close(&r));
-    *out = r;
+    axe__cute_copy(out, &r);
     return AXE_OK;
 }
 
@@ -299,7 +277,7 @@ axe_status axe_cute_prepend(const axe_cute_layout *a, const axe_cute_layout *b,
     AXE_TRY(axe__cute_append(&r, a));
     AXE_TRY(axe__cute_append_modes(&r, b));
     AXE_TRY(axe__cute_close(&r));
-    *out = r;
+    axe__cute_copy(out, &r);
     return AXE_OK;
 }
 

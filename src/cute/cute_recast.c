@@ -62,11 +62,12 @@ static axe_status upcast_leaf(int64_t *s, int64_t *d, int64_t n, int leaf,
 axe_status axe_cute_upcast(const axe_cute_layout *l, int64_t n,
                            axe_cute_layout *out, axe_diag *diag)
 {
-    axe_cute_layout r = *l;
+    axe_cute_layout r;
+    axe__cute_copy(&r, l);
     AXE_TRY(check_plain(l, n, "upcast", diag));
     for (int i = 0; i < r.shape.nleaf; i++)
         AXE_TRY(upcast_leaf(&r.shape.v[i], &r.stride[i], n, i, diag));
-    *out = r;
+    axe__cute_copy(out, &r);
     return AXE_OK;
 }
 
@@ -79,7 +80,8 @@ axe_status axe_cute_upcast(const axe_cute_layout *l, int64_t n,
 axe_status axe_cute_downcast(const axe_cute_layout *l, int64_t n,
                              axe_cute_layout *out, axe_diag *diag)
 {
-    axe_cute_layout r = *l;
+    axe_cute_layout r;
+    axe__cute_copy(&r, l);
     AXE_TRY(check_plain(l, n, "downcast", diag));
     for (int i = 0; i < r.shape.nleaf; i++) {
         int64_t *v = r.stride[i] == 1 || r.stride[i] == -1 ? &r.shape.v[i]
@@ -89,7 +91,7 @@ axe_status axe_cute_downcast(const axe_cute_layout *l, int64_t n,
                              "downcasting leaf %d by %lld overflows", i,
                              (long long)n);
     }
-    *out = r;
+    axe__cute_copy(out, &r);
     return AXE_OK;
 }
 
@@ -129,7 +131,7 @@ axe_status axe_cute_recast(const axe_cute_layout *l, int64_t old_bits,
     AXE_TRY(recast_factors(old_bits, new_bits, &up, &down, diag));
     AXE_TRY(axe_cute_upcast(l, up, &r, diag));
     AXE_TRY(axe_cute_downcast(&r, down, &r, diag));
-    *out = r;
+    axe__cute_copy(out, &r);
     return AXE_OK;
 }
 

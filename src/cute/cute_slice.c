@@ -90,7 +90,7 @@ static axe_status tuple_from_picks(const axe_tuple *t, const picks *p,
 {
     axe_tuple r;
     if (p->whole) {
-        *out = *t;
+        axe__tuple_copy(out, t);
         return AXE_OK;
     }
     axe__tuple_clear(&r);
@@ -98,7 +98,7 @@ static axe_status tuple_from_picks(const axe_tuple *t, const picks *p,
     for (int k = 0; k < p->n; k++)
         AXE_TRY(axe__tuple_append_span(&r, t, &p->sp[k]));
     AXE_TRY(axe__tuple_close(&r));
-    *out = r;
+    axe__tuple_copy(out, &r);
     return AXE_OK;
 }
 
@@ -107,7 +107,7 @@ static axe_status layout_from_picks(const axe_cute_layout *l, const picks *p,
 {
     axe_cute_layout r;
     if (p->whole) {
-        *out = *l;
+        axe__cute_copy(out, l);
         return AXE_OK;
     }
     axe__cute_clear(&r);
@@ -115,7 +115,7 @@ static axe_status layout_from_picks(const axe_cute_layout *l, const picks *p,
     for (int k = 0; k < p->n; k++)
         AXE_TRY(axe__cute_append_span(&r, l, &p->sp[k]));
     AXE_TRY(axe__cute_close(&r));
-    *out = r;
+    axe__cute_copy(out, &r);
     return AXE_OK;
 }
 
@@ -127,8 +127,9 @@ static axe_status fixed_part(const axe_tuple *crd, const axe_tuple *shape,
                              axe_tuple *out, axe_diag *diag)
 {
     axe__span sp[AXE_TUPLE_MAX_LEAVES];
-    axe_tuple r = *crd;
+    axe_tuple r;
     AXE_TRY(crd_spans(crd, shape, sp, diag));
+    axe__tuple_copy(&r, crd);
     for (int k = 0; k < crd->nleaf; k++) {
         int64_t size = 1, c = crd->v[k];
         for (int i = sp[k].lb; i < sp[k].le; i++)
@@ -143,7 +144,7 @@ static axe_status fixed_part(const axe_tuple *crd, const axe_tuple *shape,
                              "mode it indexes",
                              (long long)c, (long long)size);
     }
-    *out = r;
+    axe__tuple_copy(out, &r);
     return AXE_OK;
 }
 
@@ -167,7 +168,7 @@ axe_status axe_cute_slice(const axe_cute_layout *l, const axe_tuple *crd,
     AXE_TRY(axe_tuple_crd2idx(&zero, &l->shape, &idx));
     AXE_TRY(axe_cute_eval_point(l, idx, &off));
     AXE_TRY(layout_from_picks(l, &p, &r));
-    *out = r;
+    axe__cute_copy(out, &r);
     if (offset != NULL)
         *offset = off;
     return AXE_OK;

@@ -29,7 +29,7 @@ static axe_status leaf_prefix(const axe_cute_layout *f, int k, int64_t last,
         AXE_TRY(axe__cute_push(&r, i + 1 < k ? f->shape.v[i] : last,
                                f->stride[i], f->basis[i]));
     AXE_TRY(axe__cute_close(&r));
-    *out = r;
+    axe__cute_copy(out, &r);
     return AXE_OK;
 }
 
@@ -122,7 +122,7 @@ axe_status axe_cute_max_common_layout(const axe_cute_layout *a,
     AXE_TRY(axe_cute_right_inverse(b, &inv, NULL));
     AXE_TRY(axe_cute_flatten(&inv, &inv));
     AXE_TRY(common_prefix(a, &inv, &r));
-    *out = r;
+    axe__cute_copy(out, &r);
     return AXE_OK;
 }
 
