@@ -93,6 +93,10 @@ AXE_NODISCARD axe_status axe__cute_read_modes(const axe_cute_layout *l,
                                               bool coalesce,
                                               axe__cute_modes *out,
                                               axe_diag *diag);
+/* Sort the indices idx[0..n) (n <= AXE_CUTE_MAX_LEAVES) by key[idx[i]],
+ * stably: by insertion up to 8, above by merging runs in O(n log n), O(n)
+ * if sorted, strictly decreasing or two sorted halves. */
+void axe__cute_sort(const int64_t *key, int *idx, int n);
 /* The modes of nonzero stride, ordered by stride (stable), into "ord";
  * returns their number. */
 int axe__cute_modes_sorted(const axe__cute_modes *m, int *ord);

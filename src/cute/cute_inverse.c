@@ -55,16 +55,99 @@ axe_status axe__cute_modes_of(const axe_cute_layout *l, bool coalesce,
     return AXE_OK;
 }
 
+/* Merge the sorted runs src[lo, mid) and src[mid, hi) into dst[lo, hi),
+ * the left run first among equal keys. */
+static void merge_runs(const int64_t *key, const int *src, int lo, int mid,
+                       int hi, int *dst)
+{
+    int i = lo, j = mid, k = lo;
+    while (i < mid && j < hi)
+        dst[k++] = key[src[j]] < key[src[i]] ? src[j++] : src[i++];
+    while (i < mid)
+        dst[k++] = src[i++];
+    while (j < hi)
+        dst[k++] = src[j++];
+}
+
+static void insertion_sort(const int64_t *key, int *idx, int n)
+{
+    for (int i = 1; i < n; i++) {
+        int v = idx[i], j = i;
+        for (; j > 0 && key[idx[j - 1]] > key[v]; j--)
+            idx[j] = idx[j - 1];
+        idx[j] = v;
+    }
+}
+
+/* The starts of the maximal non-decreasing runs of key[idx[]], then n;
+ * returns the number of runs. */
+static int find_runs(const int64_t *key, const int *idx, int n, int *start)
+{
+    int r = 0;
+    start[r++] = 0;
+    for (int i = 1; i < n; i++)
+        if (key[idx[i]] < key[idx[i - 1]])
+            start[r++] = i;
+    start[r] = n;
+    return r;
+}
+
+/* Natural merge sort: merge neighbouring runs until one is left, so that
+ * a sorted input costs one pass and two sorted halves one merge. */
+static void merge_sort(const int64_t *key, int *idx, int n)
+{
+    int tmp[AXE_CUTE_MAX_LEAVES], start[AXE_CUTE_MAX_LEAVES + 1];
+    int *src = idx, *dst = tmp, *t, r = find_runs(key, idx, n, start);
+    while (r > 1) {
+        int k = 0;
+        for (int i = 0; i < r; i += 2, k++) {
+            int hi = start[i + 2 <= r ? i + 2 : r];
+            merge_runs(key, src, start[i], start[i + 1], hi, dst);
+            start[k] = start[i];
+        }
+        start[k] = n;
+        r = k;
+        t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != idx)
+        memcpy(idx, src, (size_t)n * sizeof(int));
+}
+
+/* True if key[idx[]] strictly decreases (more than one element). */
+static bool decreasing(const int64_t *key, const int *idx, int n)
+{
+    for (int i = 1; i < n; i++)
+        if (key[idx[i - 1]] <= key[idx[i]])
+            return false;
+    return n > 1;
+}
+
+void axe__cute_sort(const int64_t *key, int *idx, int n)
+{
+    if (n <= 8) {
+        insertion_sort(key, idx, n);
+        return;
+    }
+    if (decreasing(key, idx, n)) {
+        for (int i = 0; i < n / 2; i++) {
+            int v = idx[i];
+            idx[i] = idx[n - 1 - i];
+            idx[n - 1 - i] = v;
+        }
+        return;
+    }
+    merge_sort(key, idx, n);
+}
+
 int axe__cute_modes_sorted(const axe__cute_modes *m, int *ord)
 {
-    int n = 0, i;
-    for (int j = 0; j < m->n; j++) {
-        if (m->stride[j] == 0)
-            continue;
-        for (i = n++; i > 0 && m->stride[ord[i - 1]] > m->stride[j]; i--)
-            ord[i] = ord[i - 1];
-        ord[i] = j;
-    }
+    int n = 0;
+    for (int j = 0; j < m->n; j++)
+        if (m->stride[j] != 0)
+            ord[n++] = j;
+    axe__cute_sort(m->stride, ord, n);
     return n;
 }
 
@@ -235,18 +318,11 @@ static axe_status by_codomain(const axe_cute_layout *a, mode_fn fn,
 
 /* ---- right inverse ------------------------------------------------------ */
 
-/* The first mode of stride "d", or -1. */
-static int find_stride(const axe__cute_modes *m, int64_t d)
-{
-    for (int j = 0; j < m->n; j++)
-        if (m->stride[j] == d)
-            return j;
-    return -1;
-}
-
 /*
  * The chain of "m" (CuTe's inverse_seq): from x = 1, take the first mode of
- * stride x and continue from x * its extent. The chain's modes s_j:d_j have
+ * stride x and continue from x * its extent (one pass over the modes sorted
+ * by stride, stably: x only grows, and a mode of the stride x just left is
+ * never wanted again). The chain's modes s_j:d_j have
  * d_0 = 1 and d_{j+1} = s_j d_j, so they map their coordinates onto
  * [0, x_final) digit by digit; R takes x to the index whose chain
  * coordinates are those digits: R = (s_j...):(istride_j...), a(R(x)) = x.
@@ -255,9 +331,12 @@ static axe_status right_fn(const axe__cute_modes *m, axe_cute_layout *out,
                            axe_diag *diag)
 {
     int64_t shape[AXE_CUTE_MAX_LEAVES], stride[AXE_CUTE_MAX_LEAVES], x = 1;
-    int n = 0, j;
+    int ord[AXE_CUTE_MAX_LEAVES], nz = axe__cute_modes_sorted(m, ord), n = 0;
     (void)diag;
-    while ((j = find_stride(m, x)) >= 0) {
+    for (int i = 0; i < nz; i++) {
+        int j = ord[i];
+        if (m->stride[j] != x)
+            continue;
         shape[n] = m->shape[j];
         stride[n++] = m->istride[j];
         if (axe__mul(x, m->shape[j], &x) != AXE_OK)
