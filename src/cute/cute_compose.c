@@ -11,16 +11,21 @@
  * A layout of size s is exactly such a sum over a chain of divisors of s,
  * and that representation is unique; so R exists iff (1) for every leaf
  * s:d the sequence i -> a(i*d), i < s, has a divisor chain of s (found
- * exactly: in O(rank) when every boundary is crossed at a whole multiple
- * of d, otherwise by a scan bounded by the sequence's period), and (2) a
- * adds over b's leaves: a(sum x_k) = sum a(x_k) (proved per boundary when
- * the leaves' residues cannot carry, otherwise checked exhaustively, over
- * the residues modulo the largest boundary reached when b's strides have
- * one sign). A
- * scaled-basis stride s@k of b selects mode k of a, so leaves are grouped
- * by basis and (2) holds between groups. Invariant: a returned layout
- * satisfies the defining equation; a check that would exceed SCAN_BUDGET
- * evaluations answers AXE_ERR_UNSUPPORTED rather than guess.
+ * exactly: read off the boundaries when they divide d or are multiples of
+ * it, CuTe's divisibility walk, in O(log rank + modes made); in O(rank)
+ * when every boundary is crossed at a whole multiple of d; otherwise by a
+ * scan bounded by the sequence's period), and (2) a adds over b's leaves:
+ * a(sum x_k) = sum a(x_k) (proved per boundary when the leaves' residues
+ * cannot carry, in O(n log n) for sorted leaves that neither overlap nor
+ * straddle a boundary they do not divide, else boundary by boundary;
+ * otherwise checked exhaustively, over the residues modulo the largest
+ * boundary reached when b's strides have one sign). A scaled-basis stride
+ * s@k of b selects mode k of a, so leaves are grouped by basis and (2)
+ * holds between groups. Every shortcut decides exactly as the general
+ * path it precedes, which runs whenever the shortcut does not apply.
+ * Invariant: a returned layout satisfies the defining equation; a check
+ * that would exceed SCAN_BUDGET evaluations answers AXE_ERR_UNSUPPORTED
+ * rather than guess.
  */
 #include "cute_internal.h"
 
@@ -72,7 +77,9 @@ static axe_status over_budget(ctx *c)
 
 static int comp_of(fn *f, uint32_t code)
 {
-    for (int k = 0; k < f->ncomp; k++)
+    if (code == 0)
+        return 0;
+    for (int k = 1; k < f->ncomp; k++)
         if (f->code[k] == code)
             return k;
     f->code[f->ncomp] = code;
@@ -358,16 +365,72 @@ static axe_status leaf_scan(ctx *c, const fn *f, const scan *sc, pool *p)
     }
 }
 
+/* The last j with M_j <= x (M_0 = 1 <= x), by bisection. */
+static int last_at_most(const fn *f, int64_t x)
+{
+    int base = 0;
+    for (int n = f->m.n; n > 1; n -= n / 2)
+        base = f->prefix[base + n / 2] <= x ? base + n / 2 : base;
+    return base;
+}
+
+/* True if the leaf s:d (x = (s-1)*d) meets a's boundaries as in CuTe's
+ * divisibility walk: the last M_j <= d divides d (so do all before it),
+ * and every M_k in (d, x] is a multiple of d whose quotient divides s.
+ * Then d has one nonzero digit, in mode j: *first = a(d) = (d / M_j)
+ * stride_j, and *j = j. */
+static bool walk_applies(const fn *f, int64_t s, int64_t d, int64_t x, int *j,
+                         int64_t *first)
+{
+    int k = last_at_most(f, d);
+    int64_t m;
+    *j = k;
+    if (!axe__divides(f->prefix[k], d) ||
+        __builtin_mul_overflow(axe__quot(d, f->prefix[k]), f->m.stride[k],
+                               first))
+        return false;
+    for (k++; k < f->m.n && (m = f->prefix[k]) <= x; k++)
+        if (!axe__divides(d, m) || !axe__divides(axe__quot(m, d), s))
+            return false;
+    return true;
+}
+
+/* The leaf s:d (d > 0, x = (s-1)*d) when walk_applies: a digit of d in
+ * mode j only, so a(d) = (d / M_j) stride_j, and each boundary M_k <= x
+ * crossed at step M_k / d, where a(M_k) = stride_k. These are the chain
+ * and the values leaf_chain and put_step find, without evaluating a;
+ * *done = false if the walk does not apply. */
+static axe_status leaf_walk(const fn *f, int64_t s, int64_t d, int64_t x,
+                            pool *p, bool *done)
+{
+    int64_t v, prev = 1;
+    int j;
+    *done = walk_applies(f, s, d, x, &j, &v);
+    if (!*done)
+        return AXE_OK;
+    for (j++; j < f->m.n && f->prefix[j] <= x; j++) {
+        int64_t q = axe__quot(f->prefix[j], d);
+        AXE_TRY(pool_put(p, axe__quot(q, prev), v, f->m.basis[j - 1]));
+        prev = q;
+        v = f->m.stride[j];
+    }
+    return pool_put(p, axe__quot(s, prev), v, f->m.basis[j - 1]);
+}
+
 /* Modes for the leaf s:d, d > 0. */
 static axe_status leaf_positive(ctx *c, const fn *f, int leaf, int64_t s,
                                 int64_t d, pool *p)
 {
     int64_t chain[MAXL], xmax, bound, prev = 1;
     int nc;
+    bool walked;
     if (__builtin_mul_overflow(s - 1, d, &xmax))
         return axe__fail(c->diag, AXE_ERR_OVERFLOW, -1,
                          "b's leaf %d (%lld:%lld) reaches past 64 bits", leaf,
                          (long long)s, (long long)d);
+    AXE_TRY(leaf_walk(f, s, d, xmax, p, &walked));
+    if (walked)
+        return AXE_OK;
     AXE_TRY(leaf_chain(c, f, leaf, s, d, xmax, chain, &nc, &bound));
     if (bound != 0) {
         scan sc = {leaf, s, d, bound};
@@ -562,13 +625,60 @@ static axe_status check_adds(ctx *c, const fn *f, const group *g)
     return ok ? AXE_OK : not_independent(c, g, crd);
 }
 
+/* Leaf "i" of the sorted "g" passes adds_sorted's test; *reach += its
+ * extent (s-1)*d. */
+static bool leaf_adds(const fn *f, const group *g, const int *ord, int i,
+                      int64_t *reach)
+{
+    int64_t s = g->s[ord[i]], d = g->d[ord[i]], x, top;
+    int j = last_at_most(f, d);
+    if (!axe__divides(f->prefix[j], d) ||
+        __builtin_mul_overflow(s - 1, d, &x) ||
+        __builtin_add_overflow(*reach, x, reach))
+        return false;
+    if (i + 1 < g->n &&
+        (__builtin_mul_overflow(s, d, &top) || top > g->d[ord[i + 1]]))
+        return false;
+    if (j + 1 < f->m.n && f->prefix[j + 1] <= x &&
+        !axe__divides(d, f->prefix[j + 1]))
+        return false;
+    j = last_at_most(f, x) + 1;
+    return j >= f->m.n || f->prefix[j] > *reach;
+}
+
+/*
+ * A sufficient test for carry_free in O(n log n): the strides d_k > 0,
+ * sorted, do not overlap (s_k d_k <= d_{k+1}); each d_k is a multiple of
+ * the boundaries up to it and divides those its leaf crosses; and the
+ * reach R_k = sum_{i <= k} (s_i - 1) d_i stays below the first boundary
+ * past (s_k - 1) d_k. Then modulo a boundary M the leaves with d >= M have
+ * residue 0, and of those below it the last one, L, either crosses M (its
+ * residues reach M - d_L, the ones before it R_{L-1} < d_L together) or
+ * not (all together R_L < M): no carry, the very sums carry_free finds.
+ */
+static bool adds_sorted(const fn *f, const group *g)
+{
+    int ord[MAXL];
+    int64_t reach = 0;
+    for (int k = 0; k < g->n; k++) {
+        if (g->d[k] <= 0)
+            return false;
+        ord[k] = k;
+    }
+    axe__cute_sort(g->d, ord, g->n);
+    for (int i = 0; i < g->n; i++)
+        if (!leaf_adds(f, g, ord, i, &reach))
+            return false;
+    return true;
+}
+
 /* a adds over the leaves of "g" (those of extent > 1, stride != 0):
  * pairs first, for a precise reason, then all of them. */
 static axe_status check_group(ctx *c, const fn *f, const group *g)
 {
     int64_t top;
     bool ok;
-    if (g->n < 2)
+    if (g->n < 2 || adds_sorted(f, g))
         return AXE_OK;
     AXE_TRY(carry_free(f, g, &ok, &top));
     if (ok)
@@ -701,12 +811,13 @@ static axe_status put_leaf(const pool *p, int k, axe_cute_layout *out)
     return axe__cute_close(out);
 }
 
-/* Append R, shaped like b, from the per-leaf modes in "p". */
+/* Append R's part shaped like the tokens "sp" of b, from the per-leaf
+ * modes in "p". */
 static axe_status assemble(const axe_cute_layout *b, const pool *p,
-                           axe_cute_layout *out)
+                           const axe__span *sp, axe_cute_layout *out)
 {
-    int leaf = 0;
-    for (int i = 0; i < b->shape.ntok; i++) {
+    int leaf = sp->lb;
+    for (int i = sp->tb; i < sp->te; i++) {
         char tk = b->shape.tok[i];
         if (tk == '(')
             AXE_TRY(axe__cute_open(out));
@@ -718,15 +829,15 @@ static axe_status assemble(const axe_cute_layout *b, const pool *p,
     return AXE_OK;
 }
 
-/* Append (subtree "t" of a) ∘ b to "out" as one element. */
-static axe_status compose_view(ctx *c, const axe_cute_layout *a,
+/* R's modes for b's leaves into "p": each group of leaves with one basis
+ * composed with the part of a it selects, each inactive leaf a mode s:0. */
+static axe_status compose_pool(ctx *c, const axe_cute_layout *a,
                                const subtree *t, const axe_cute_layout *b,
-                               axe_cute_layout *out)
+                               pool *p)
 {
-    pool p;
     uint32_t done[MAXL];
     int ndone = 0;
-    p.n = 0;
+    p->n = 0;
     AXE_TRY(check_bases(c, b));
     for (int k = 0; k < b->shape.nleaf; k++) {
         bool first = active(b, k);
@@ -734,12 +845,28 @@ static axe_status compose_view(ctx *c, const axe_cute_layout *a,
             first = done[l] != b->basis[k];
         if (first) {
             done[ndone++] = b->basis[k];
-            AXE_TRY(compose_group(c, a, t, b, b->basis[k], &p));
+            AXE_TRY(compose_group(c, a, t, b, b->basis[k], p));
         } else if (!active(b, k)) {
-            AXE_TRY(compose_leaf(c, NULL, k, b->shape.v[k], 0, &p));
+            AXE_TRY(compose_leaf(c, NULL, k, b->shape.v[k], 0, p));
         }
     }
-    return assemble(b, &p, out);
+    return AXE_OK;
+}
+
+/* Append (subtree "t" of a) ∘ b to "out" as one element; with "rest", the
+ * parts shaped like the two spans "halves" of b to "out" and "rest". */
+static axe_status compose_view(ctx *c, const axe_cute_layout *a,
+                               const subtree *t, const axe_cute_layout *b,
+                               const axe__span *halves, axe_cute_layout *out,
+                               axe_cute_layout *rest)
+{
+    pool p;
+    axe__span whole = {0, b->shape.ntok, 0, b->shape.nleaf};
+    AXE_TRY(compose_pool(c, a, t, b, &p));
+    if (rest == NULL)
+        return assemble(b, &p, &whole, out);
+    AXE_TRY(assemble(b, &p, &halves[0], out));
+    return assemble(b, &p, &halves[1], rest);
 }
 
 static void ctx_init(ctx *c, axe_diag *diag)
@@ -756,9 +883,22 @@ axe_status axe_cute_compose(const axe_cute_layout *a, const axe_cute_layout *b,
     ctx c;
     ctx_init(&c, diag);
     axe__cute_clear(&r);
-    AXE_TRY(compose_view(&c, a, &whole, b, &r));
-    *out = r;
+    AXE_TRY(compose_view(&c, a, &whole, b, NULL, &r, NULL));
+    axe__cute_copy(out, &r);
     return AXE_OK;
+}
+
+axe_status axe__cute_compose_append(const axe_cute_layout *a,
+                                    const axe__span *sp,
+                                    const axe_cute_layout *b,
+                                    const axe__span *halves,
+                                    axe_cute_layout *out, axe_cute_layout *rest,
+                                    axe_diag *diag)
+{
+    subtree t = {sp->tb, sp->te, sp->lb};
+    ctx c;
+    ctx_init(&c, diag);
+    return compose_view(&c, a, &t, b, halves, out, rest);
 }
 
 /* ---- tilers ---------------------------------------------------------- */
@@ -804,7 +944,8 @@ static axe_status tiler_rec(ctx *c, const axe_cute_layout *a, const subtree *t,
         if (tk == '_')
             AXE_TRY(put_subtree(out, a, &m));
         else if (tk == 'L' && cur->elem < tl->nelem)
-            AXE_TRY(compose_view(c, a, &m, &tl->elem[cur->elem++], out));
+            AXE_TRY(compose_view(c, a, &m, &tl->elem[cur->elem++], NULL, out,
+                                 NULL));
         else
             return bad_tiler(c);
     }
@@ -826,7 +967,7 @@ axe_status axe_cute_compose_tiler(const axe_cute_layout *a,
     AXE_TRY(tiler_rec(&c, a, &whole, t, &cur, &r));
     if (cur.tok != t->ntok)
         return bad_tiler(&c);
-    *out = r;
+    axe__cute_copy(out, &r);
     return AXE_OK;
 }
 

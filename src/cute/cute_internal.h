@@ -12,6 +12,24 @@
 #include "axe/cute.h"
 #include "tuple_internal.h"
 
+/* "a" divides "b", for a > 0; a mask when a is a power of two, as the
+ * extents and strides of most layouts are (a division costs tens of
+ * cycles). */
+static inline bool axe__divides(int64_t a, int64_t b)
+{
+    if ((a & (a - 1)) == 0)
+        return (b & (a - 1)) == 0;
+    return b % a == 0;
+}
+
+/* floor(b / a) for a > 0, b >= 0; a shift when a is a power of two. */
+static inline int64_t axe__quot(int64_t b, int64_t a)
+{
+    if ((a & (a - 1)) == 0)
+        return b >> __builtin_ctzll((unsigned long long)a);
+    return b / a;
+}
+
 void axe__cute_clear(axe_cute_layout *l);
 AXE_NODISCARD static inline axe_status axe__cute_open(axe_cute_layout *l)
 {
@@ -108,6 +126,17 @@ AXE_NODISCARD axe_status axe__cute_push_group(axe_cute_layout *l,
                                               uint32_t basis);
 /* *out = *r, copying only the ntok tokens and nleaf leaves in use. */
 void axe__cute_copy(axe_cute_layout *out, const axe_cute_layout *r);
+/*
+ * A builder for the divides and products, appending to "out" without a
+ * copy of an operand or of the result; AXE_ERR_CAPACITY carries no reason:
+ * (subtree "sp" of "a") ∘ "b" as one element, as axe_cute_compose finds
+ * it; with "rest" not NULL the parts of the result shaped like the spans
+ * halves[0] and halves[1] of "b" (its two modes) go to "out" and "rest".
+ */
+AXE_NODISCARD axe_status axe__cute_compose_append(
+    const axe_cute_layout *a, const axe__span *sp, const axe_cute_layout *b,
+    const axe__span *halves, axe_cute_layout *out, axe_cute_layout *rest,
+    axe_diag *diag);
 /* "s", with a reason in "diag" when it is AXE_ERR_CAPACITY. */
 AXE_NODISCARD axe_status axe__cute_capacity(axe_status s, axe_diag *diag);
 
