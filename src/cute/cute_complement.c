@@ -69,10 +69,12 @@ static axe_status walk(const axe__cute_modes *m, const int *ord, int n,
     *x = 1;
     for (int i = 0; i < n; i++) {
         int j = ord[i];
+        int64_t gap;
         if (m->stride[j] < *x) /* i > 0: the first stride is >= 1 */
             return overlap_fail(m, ord[i - 1], j, *x, diag);
-        if (m->stride[j] / *x > 1) {
-            shape[*k] = m->stride[j] / *x;
+        gap = axe__quot(m->stride[j], *x);
+        if (gap > 1) {
+            shape[*k] = gap;
             stride[(*k)++] = *x;
         }
         if (axe__mul(m->stride[j], m->shape[j], x) != AXE_OK)
@@ -222,25 +224,43 @@ static axe_status comp_node(const axe__cute_modes *m, uint32_t node, int depth,
     return axe__cute_close(out);
 }
 
-/* The complement of "a" with respect to the root cotarget "c". */
-static axe_status complement_of(const axe_cute_layout *a, const cot *c,
-                                axe_cute_layout *out, axe_diag *diag)
+/* Append the complement of "a" with respect to the root cotarget "c" to
+ * "out" (AXE_ERR_CAPACITY without a reason). */
+static axe_status complement_into(const axe_cute_layout *a, const cot *c,
+                                  axe_cute_layout *out, axe_diag *diag)
 {
     axe__cute_modes m;
-    axe_cute_layout r;
     int64_t v, box;
     bool basis;
     AXE_TRY(axe__cute_read_modes(a, false, &m, diag));
     AXE_TRY(axe__cute_codomain_kind(&m, &basis, diag));
+    if (basis)
+        return comp_node(&m, 0, 0, c, out, &box, diag);
+    AXE_TRY(cot_value(c, &v, diag));
+    return comp_leaf(&m, 0, v, out, &box, diag);
+}
+
+/* The complement of "a" with respect to the root cotarget "c". */
+static axe_status complement_of(const axe_cute_layout *a, const cot *c,
+                                axe_cute_layout *out, axe_diag *diag)
+{
+    axe_cute_layout r;
     axe__cute_clear(&r);
-    if (basis) {
-        AXE_TRY(
-            axe__cute_capacity(comp_node(&m, 0, 0, c, &r, &box, diag), diag));
-    } else {
-        AXE_TRY(cot_value(c, &v, diag));
-        AXE_TRY(axe__cute_capacity(comp_leaf(&m, 0, v, &r, &box, diag), diag));
-    }
+    AXE_TRY(axe__cute_capacity(complement_into(a, c, &r, diag), diag));
     axe__cute_copy(out, &r);
+    return AXE_OK;
+}
+
+/* The cotarget extents "v" in [lb, le) are positive. */
+static axe_status check_cotarget(const int64_t *v, int lb, int le,
+                                 axe_diag *diag)
+{
+    for (int i = lb; i < le; i++)
+        if (v[i] < 1)
+            return axe__fail(diag, AXE_ERR_DOMAIN, -1,
+                             "the cotarget's extents must be positive, not "
+                             "%lld",
+                             (long long)v[i]);
     return AXE_OK;
 }
 
@@ -274,11 +294,16 @@ axe_status axe_cute_complement_shape(const axe_cute_layout *a,
                                      axe_cute_layout *out, axe_diag *diag)
 {
     cot c = {cotarget, {0, cotarget->ntok, 0, cotarget->nleaf}, 0};
-    for (int i = 0; i < cotarget->nleaf; i++)
-        if (cotarget->v[i] < 1)
-            return axe__fail(diag, AXE_ERR_DOMAIN, -1,
-                             "the cotarget's extents must be positive, not "
-                             "%lld",
-                             (long long)cotarget->v[i]);
+    AXE_TRY(check_cotarget(cotarget->v, 0, cotarget->nleaf, diag));
     return complement_of(a, &c, out, diag);
+}
+
+axe_status axe__cute_complement_append(const axe_cute_layout *a,
+                                       const axe_tuple *cotarget,
+                                       const axe__span *sp,
+                                       axe_cute_layout *out, axe_diag *diag)
+{
+    cot c = {cotarget, *sp, 0};
+    AXE_TRY(check_cotarget(cotarget->v, sp->lb, sp->le, diag));
+    return complement_into(a, &c, out, diag);
 }

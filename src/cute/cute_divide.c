@@ -16,15 +16,45 @@ typedef struct tcur {
     int tok, elem;
 } tcur;
 
-/* The logical division of "a" by the layout "b": (tile, rest). */
-static axe_status divide_by_layout(const axe_cute_layout *a,
-                                   const axe_cute_layout *b,
-                                   axe_cute_layout *out, axe_diag *diag)
+/* (b, complement_shape(b, shape of the subtree "sp" of "a")) into "bc",
+ * built in place; where that runs out of room, as axe_cute_pair of the
+ * complement on its own, for the same status and reason. */
+static axe_status pair_complement(const axe_cute_layout *a, const axe__span *sp,
+                                  const axe_cute_layout *b, axe_cute_layout *bc,
+                                  axe_diag *diag)
 {
-    axe_cute_layout c, bc;
-    AXE_TRY(axe_cute_complement_shape(b, &a->shape, &c, diag));
-    AXE_TRY(axe_cute_pair(b, &c, &bc));
-    return axe_cute_compose(a, &bc, out, diag);
+    axe_cute_layout c;
+    axe_status s;
+    axe__cute_clear(bc);
+    s = axe__cute_open(bc);
+    if (s == AXE_OK)
+        s = axe__cute_append(bc, b);
+    if (s == AXE_OK)
+        s = axe__cute_complement_append(b, &a->shape, sp, bc, diag);
+    if (s == AXE_OK)
+        s = axe__cute_close(bc);
+    if (s != AXE_ERR_CAPACITY)
+        return s;
+    axe__cute_clear(&c);
+    AXE_TRY(axe__cute_capacity(
+        axe__cute_complement_append(b, &a->shape, sp, &c, diag), diag));
+    return axe_cute_pair(b, &c, bc);
+}
+
+/* The logical division of the subtree "sp" of "a" by the layout "b",
+ * (tile, rest), appended to "out" as one element, or with "rest" its
+ * tile to "out" and its rest to "rest". */
+static axe_status divide_view(const axe_cute_layout *a, const axe__span *sp,
+                              const axe_cute_layout *b, axe_cute_layout *out,
+                              axe_cute_layout *rest, axe_diag *diag)
+{
+    axe_cute_layout bc;
+    axe__span halves[2];
+    AXE_TRY(pair_complement(a, sp, b, &bc, diag));
+    halves[0] = (axe__span){1, 1 + b->shape.ntok, 0, b->shape.nleaf};
+    halves[1] = (axe__span){halves[0].te, bc.shape.ntok - 1, b->shape.nleaf,
+                            bc.shape.nleaf};
+    return axe__cute_compose_append(a, sp, &bc, halves, out, rest, diag);
 }
 
 static axe_status too_short(axe_diag *diag, int rank, int need)
@@ -50,61 +80,53 @@ static int tiler_children(const axe_cute_tiler *t, int tok)
     return n;
 }
 
-/* Append logical_divide(m, guide at c) to "out" as one element. */
-static axe_status logical_rec(const axe_cute_layout *m, tcur *c,
-                              axe_cute_layout *out, axe_diag *diag)
+/* Append logical_divide(subtree "sp" of "a", guide at c) to "out" as one
+ * element. */
+static axe_status logical_rec(const axe_cute_layout *a, const axe__span *sp,
+                              tcur *c, axe_cute_layout *out, axe_diag *diag)
 {
-    axe__span sp[AXE_TUPLE_MAX_TOKENS];
+    axe__span ch[AXE_TUPLE_MAX_TOKENS];
     char g = c->t->tok[c->tok++];
     int rank, k;
     if (g == '_')
-        return axe__cute_append(out, m);
-    if (g == 'L') {
-        axe_cute_layout d;
-        AXE_TRY(divide_by_layout(m, &c->t->elem[c->elem++], &d, diag));
-        return axe__cute_append(out, &d);
-    }
-    rank = axe__cute_spans(m, sp, AXE_TUPLE_MAX_TOKENS);
+        return axe__cute_append_span(out, a, sp);
+    if (g == 'L')
+        return divide_view(a, sp, &c->t->elem[c->elem++], out, NULL, diag);
+    rank = axe__tuple_child_spans(&a->shape, sp, ch);
     k = tiler_children(c->t, c->tok - 1);
     if (k > rank)
         return too_short(diag, rank, k);
     AXE_TRY(axe__cute_open(out));
     for (int i = 0; i < rank; i++) {
-        axe_cute_layout mode;
-        axe__cute_clear(&mode);
-        AXE_TRY(axe__cute_append_span(&mode, m, &sp[i]));
         if (i < k)
-            AXE_TRY(logical_rec(&mode, c, out, diag));
+            AXE_TRY(logical_rec(a, &ch[i], c, out, diag));
         else
-            AXE_TRY(axe__cute_append(out, &mode));
+            AXE_TRY(axe__cute_append_span(out, a, &ch[i]));
     }
     c->tok++; /* ']' */
     return axe__cute_close(out);
 }
 
-/* Split "m" by the guide at "c" into one tile element appended to "tile"
- * and one rest element appended to "rest" (CuTe's zip2_by). */
-static axe_status zip_rec(const axe_cute_layout *m, tcur *c,
-                          axe_cute_layout *tile, axe_cute_layout *rest,
+/* Split the subtree "sp" of "a" by the guide at "c" into one tile element
+ * appended to "tile" and one rest element appended to "rest" (CuTe's
+ * zip2_by). */
+static axe_status zip_rec(const axe_cute_layout *a, const axe__span *sp,
+                          tcur *c, axe_cute_layout *tile, axe_cute_layout *rest,
                           axe_diag *diag)
 {
-    axe__span sp[AXE_TUPLE_MAX_TOKENS];
-    axe_cute_layout d;
-    const axe_cute_layout *src = m;
+    axe__span ch[AXE_TUPLE_MAX_TOKENS];
     char g = c->t->tok[c->tok++];
     int rank, k;
-    if (g == 'L') {
-        AXE_TRY(divide_by_layout(m, &c->t->elem[c->elem++], &d, diag));
-        src = &d;
-    }
-    rank = axe__cute_spans(src, sp, AXE_TUPLE_MAX_TOKENS);
+    if (g == 'L')
+        return divide_view(a, sp, &c->t->elem[c->elem++], tile, rest, diag);
+    rank = axe__tuple_child_spans(&a->shape, sp, ch);
     if (g != '[') {
-        if (rank != 2 || axe_tuple_is_scalar(&src->shape))
+        if (rank != 2 || a->shape.tok[sp->tb] == 'x')
             return axe__fail(diag, AXE_ERR_INCOMPATIBLE, -1,
                              "a mode kept with '_' must have rank 2 to "
                              "split into tile and rest");
-        AXE_TRY(axe__cute_append_span(tile, src, &sp[0]));
-        return axe__cute_append_span(rest, src, &sp[1]);
+        AXE_TRY(axe__cute_append_span(tile, a, &ch[0]));
+        return axe__cute_append_span(rest, a, &ch[1]);
     }
     k = tiler_children(c->t, c->tok - 1);
     if (k > rank)
@@ -112,38 +134,41 @@ static axe_status zip_rec(const axe_cute_layout *m, tcur *c,
     AXE_TRY(axe__cute_open(tile));
     AXE_TRY(axe__cute_open(rest));
     for (int i = 0; i < rank; i++) {
-        axe_cute_layout mode;
-        axe__cute_clear(&mode);
-        AXE_TRY(axe__cute_append_span(&mode, m, &sp[i]));
         if (i < k)
-            AXE_TRY(zip_rec(&mode, c, tile, rest, diag));
+            AXE_TRY(zip_rec(a, &ch[i], c, tile, rest, diag));
         else
-            AXE_TRY(axe__cute_append(rest, &mode));
+            AXE_TRY(axe__cute_append_span(rest, a, &ch[i]));
     }
     c->tok++; /* ']' */
     AXE_TRY(axe__cute_close(tile));
     return axe__cute_close(rest);
 }
 
-/* (t, r) rearranged by "kind": zipped (t, r), tiled (t, r...),
- * flat (t..., r...). */
+/* Tokens and leaves that "l" adds as one element, or with "modes" as its
+ * modes (a tuple's modes are its tokens without the outer pair). */
+static int arranged_tokens(const axe_cute_layout *l, bool modes)
+{
+    return modes && !axe_tuple_is_scalar(&l->shape) ? l->shape.ntok - 2
+                                                    : l->shape.ntok;
+}
+
+/* (t, r) rearranged by "kind" into "out": zipped (t, r), tiled (t, r...),
+ * flat (t..., r...). "t" and "r" do not alias "out", which is written
+ * only once the result is known to fit. */
 static axe_status arrange(axe_cute_divide_kind kind, const axe_cute_layout *t,
                           const axe_cute_layout *r, axe_cute_layout *out)
 {
-    axe_cute_layout res;
-    axe__cute_clear(&res);
-    AXE_TRY(axe__cute_open(&res));
-    if (kind == AXE_CUTE_DIVIDE_FLAT)
-        AXE_TRY(axe__cute_append_modes(&res, t));
-    else
-        AXE_TRY(axe__cute_append(&res, t));
-    if (kind == AXE_CUTE_DIVIDE_ZIPPED || kind == AXE_CUTE_DIVIDE_LOGICAL)
-        AXE_TRY(axe__cute_append(&res, r));
-    else
-        AXE_TRY(axe__cute_append_modes(&res, r));
-    AXE_TRY(axe__cute_close(&res));
-    *out = res;
-    return AXE_OK;
+    bool tm = kind == AXE_CUTE_DIVIDE_FLAT;
+    bool rm = kind != AXE_CUTE_DIVIDE_ZIPPED && kind != AXE_CUTE_DIVIDE_LOGICAL;
+    if (2 + arranged_tokens(t, tm) + arranged_tokens(r, rm) >
+            AXE_TUPLE_MAX_TOKENS ||
+        t->shape.nleaf + r->shape.nleaf > AXE_TUPLE_MAX_LEAVES)
+        return AXE_ERR_CAPACITY;
+    axe__cute_clear(out);
+    AXE_TRY(axe__cute_open(out));
+    AXE_TRY(tm ? axe__cute_append_modes(out, t) : axe__cute_append(out, t));
+    AXE_TRY(rm ? axe__cute_append_modes(out, r) : axe__cute_append(out, r));
+    return axe__cute_close(out);
 }
 
 axe_status axe_cute_divide(axe_cute_divide_kind kind, const axe_cute_layout *a,
@@ -151,15 +176,16 @@ axe_status axe_cute_divide(axe_cute_divide_kind kind, const axe_cute_layout *a,
                            axe_diag *diag)
 {
     axe_cute_layout tile, rest;
+    axe__span whole = {0, a->shape.ntok, 0, a->shape.nleaf};
     tcur c = {b, 0, 0};
     axe__cute_clear(&tile);
     axe__cute_clear(&rest);
     if (kind == AXE_CUTE_DIVIDE_LOGICAL) {
-        AXE_TRY(logical_rec(a, &c, &tile, diag));
-        *out = tile;
+        AXE_TRY(logical_rec(a, &whole, &c, &tile, diag));
+        axe__cute_copy(out, &tile);
         return AXE_OK;
     }
-    AXE_TRY(zip_rec(a, &c, &tile, &rest, diag));
+    AXE_TRY(zip_rec(a, &whole, &c, &tile, &rest, diag));
     return arrange(kind, &tile, &rest, out);
 }
 
@@ -168,13 +194,15 @@ axe_status axe_cute_divide_layout(axe_cute_divide_kind kind,
                                   const axe_cute_layout *b,
                                   axe_cute_layout *out, axe_diag *diag)
 {
-    axe_cute_layout d, t, r;
-    AXE_TRY(divide_by_layout(a, b, &d, diag));
+    axe_cute_layout t, r;
+    axe__span whole = {0, a->shape.ntok, 0, a->shape.nleaf};
+    axe__cute_clear(&t);
+    axe__cute_clear(&r);
     if (kind == AXE_CUTE_DIVIDE_LOGICAL || kind == AXE_CUTE_DIVIDE_ZIPPED) {
-        *out = d;
+        AXE_TRY(divide_view(a, &whole, b, &t, NULL, diag));
+        axe__cute_copy(out, &t);
         return AXE_OK;
     }
-    AXE_TRY(axe_cute_get(&d, 0, &t));
-    AXE_TRY(axe_cute_get(&d, 1, &r));
+    AXE_TRY(divide_view(a, &whole, b, &t, &r, diag));
     return arrange(kind, &t, &r, out);
 }

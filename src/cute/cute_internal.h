@@ -127,16 +127,23 @@ AXE_NODISCARD axe_status axe__cute_push_group(axe_cute_layout *l,
 /* *out = *r, copying only the ntok tokens and nleaf leaves in use. */
 void axe__cute_copy(axe_cute_layout *out, const axe_cute_layout *r);
 /*
- * A builder for the divides and products, appending to "out" without a
- * copy of an operand or of the result; AXE_ERR_CAPACITY carries no reason:
- * (subtree "sp" of "a") ∘ "b" as one element, as axe_cute_compose finds
- * it; with "rest" not NULL the parts of the result shaped like the spans
- * halves[0] and halves[1] of "b" (its two modes) go to "out" and "rest".
+ * Builders for the divides and products, appending to "out" without a
+ * copy of an operand or of the result; AXE_ERR_CAPACITY carries no reason.
+ * compose: (subtree "sp" of "a") ∘ "b" as one element, as axe_cute_compose
+ * finds it; with "rest" not NULL the parts of the result shaped like the
+ * spans halves[0] and halves[1] of "b" (its two modes) go to "out" and
+ * "rest". complement: axe_cute_complement_shape of "a" with the subtree
+ * "sp" of "cotarget" as the cotarget.
  */
 AXE_NODISCARD axe_status axe__cute_compose_append(
     const axe_cute_layout *a, const axe__span *sp, const axe_cute_layout *b,
     const axe__span *halves, axe_cute_layout *out, axe_cute_layout *rest,
     axe_diag *diag);
+AXE_NODISCARD axe_status axe__cute_complement_append(const axe_cute_layout *a,
+                                                     const axe_tuple *cotarget,
+                                                     const axe__span *sp,
+                                                     axe_cute_layout *out,
+                                                     axe_diag *diag);
 /* "s", with a reason in "diag" when it is AXE_ERR_CAPACITY. */
 AXE_NODISCARD axe_status axe__cute_capacity(axe_status s, axe_diag *diag);
 

@@ -9,20 +9,24 @@
  */
 #include "cute_internal.h"
 
-/* The second mode of the logical product: complement(a, ...) ∘ b. */
+/* The second mode of the logical product, complement(a, ...) ∘ b,
+ * appended to the empty "out". */
 static axe_status product_part(const axe_cute_layout *a,
                                const axe_cute_layout *b, axe_cute_layout *out,
                                axe_diag *diag)
 {
     int64_t sa, cb, n;
     axe_cute_layout c;
+    axe__span whole;
     AXE_TRY(axe_cute_size(a, &sa));
     AXE_TRY(axe_cute_cosize(b, &cb));
     if (axe__mul(sa, cb, &n) != AXE_OK)
         return axe__fail(diag, AXE_ERR_OVERFLOW, -1,
                          "size(a) * cosize(b) overflows");
     AXE_TRY(axe_cute_complement(a, n, &c, diag));
-    return axe_cute_compose(&c, b, out, diag);
+    whole = (axe__span){0, c.shape.ntok, 0, c.shape.nleaf};
+    axe__cute_clear(out);
+    return axe__cute_compose_append(&c, &whole, b, NULL, out, NULL, diag);
 }
 
 /* "l" as a tuple of at least "rank" modes, padded with 1:0. */
@@ -37,7 +41,7 @@ static axe_status pad_rank(const axe_cute_layout *l, int rank,
     for (int i = have; i < rank; i++)
         AXE_TRY(axe__cute_push(&r, 1, 0, 0));
     AXE_TRY(axe__cute_close(&r));
-    *out = r;
+    axe__cute_copy(out, &r);
     return AXE_OK;
 }
 
@@ -60,7 +64,7 @@ static axe_status zip_modes(const axe_cute_layout *x, const axe_cute_layout *y,
         AXE_TRY(axe__cute_close(&r));
     }
     AXE_TRY(axe__cute_close(&r));
-    *out = r;
+    axe__cute_copy(out, &r);
     return AXE_OK;
 }
 
@@ -99,7 +103,7 @@ axe_status axe_cute_product(axe_cute_product_kind kind,
     else
         AXE_TRY(axe__cute_append(&r, &p));
     AXE_TRY(axe__cute_close(&r));
-    *out = r;
+    axe__cute_copy(out, &r);
     return AXE_OK;
 }
 
