@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * axe-bench: nanoseconds per operation of the CuTe algebra. For each case
- * (bench_cases.c) the operands are parsed once and the operation is run
- * once; a case whose operation fails is reported with its status, never
- * timed. Otherwise the iteration count doubles until one repeat lasts the
- * target time (2 ms; 0.2 ms with --quick), one more repeat warms up, and
+ * axe-bench: nanoseconds per operation of the CuTe algebra and of the Axe
+ * layout algebra. For each case (bench_cases.c, bench_axe.c) the operands
+ * are parsed once and the operation is run once; a case whose operation
+ * fails, or finds no answer (a tile recovery or slice with found = false,
+ * reported as INCOMPATIBLE), is reported with its status, never timed.
+ * Otherwise the iteration count doubles until one repeat lasts the target
+ * time (2 ms; 0.2 ms with --quick), one more repeat warms up, and
  * the median over the repeats (11; 3 with --quick) of the time per call is
  * reported, per element for per-element ops. Calls go through a function
  * pointer into the static library, followed by a compiler barrier, and
@@ -12,8 +14,9 @@
  * Time is CLOCK_MONOTONIC, or with --cpu-time the thread's CPU clock, which
  * leaves out the time other processes take on a loaded machine.
  * Output: a text table, or with --json one object per line
- * {"op": ..., "case": ..., "modes": ..., "ns": ...} ("ns": null and an
- * "error" with the status name for a failing case).
+ * {"op": ..., "case": ..., "modes": ..., "ns": ...} (plus "label" for the
+ * rows that have one; "ns": null and an "error" with the status name for a
+ * failing case).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -31,7 +34,7 @@
 #define BARRIER() ((void)0)
 #endif
 
-#define MAX_CASES 160
+#define MAX_CASES 256
 #define MAX_REPEATS 101
 
 typedef struct options {
@@ -113,14 +116,18 @@ static void run_case(const bench_case *c, const options *o, result *r)
         op == NULL ? AXE_ERR_UNKNOWN_OP : bench_prepare(c, op, &io, &r->modes);
     if (r->status == AXE_OK)
         r->status = op->run(&io);
+    if (r->status == AXE_OK && op->operands[0] == 'X' && !io.axe.found)
+        r->status = AXE_ERR_INCOMPATIBLE;
     if (r->status == AXE_OK)
         measure(op->run, (double)io.elems, o, r);
 }
 
 static void print_json(const bench_case *c, const result *r)
 {
-    printf("{\"op\": \"%s\", \"case\": \"%s\", \"modes\": %d, ", c->op, c->name,
-           r->modes);
+    printf("{\"op\": \"%s\", \"case\": \"%s\", ", c->op, c->name);
+    if (c->label != NULL)
+        printf("\"label\": \"%s\", ", c->label);
+    printf("\"modes\": %d, ", r->modes);
     if (r->status == AXE_OK)
         printf("\"ns\": %.2f}\n", r->ns);
     else
@@ -132,7 +139,8 @@ static void print_row(const bench_case *c, const result *r)
 {
     const bench_op *op = bench_op_find(c->op);
     const char *unit = op != NULL && op->per_element ? "/elem" : "";
-    printf("%-18s %-24s %5d ", c->op, c->name, r->modes);
+    printf("%-18s %-24s %5d ", c->op, c->label != NULL ? c->label : c->name,
+           r->modes);
     if (r->status == AXE_OK)
         printf("%10.1f %10.1f%-5s", r->ns, r->min_ns, unit);
     else
@@ -154,7 +162,8 @@ static void print_header(const options *o)
 static int matches(const bench_case *c, const options *o)
 {
     return o->filter == NULL || strstr(c->op, o->filter) != NULL ||
-           strstr(c->name, o->filter) != NULL;
+           strstr(c->name, o->filter) != NULL ||
+           (c->label != NULL && strstr(c->label, o->filter) != NULL);
 }
 
 static void usage(FILE *f)
@@ -163,8 +172,9 @@ static void usage(FILE *f)
           "[--repeats N] [--list]\n"
           "  --json         one JSON object per line: "
           "{\"op\", \"case\", \"modes\", \"ns\"}\n"
-          "  --filter S     only cases whose op or case contains S "
-          "(e.g. suite, scaling, compose)\n"
+          "  --filter S     only cases whose op, case or label contains S "
+          "(e.g. suite,\n"
+          "                 scaling, compose, axe_suite, axe_scaling)\n"
           "  --quick        a short run: 3 repeats of >= 0.2 ms\n"
           "  --repeats N    repeats per case, median reported (1..101)\n"
           "  --cpu-time     time with the thread's CPU clock, not the "
@@ -220,6 +230,7 @@ int main(int argc, char **argv)
         clock_id = CLOCK_THREAD_CPUTIME_ID;
     memcpy(cases, fixed, (size_t)n * sizeof cases[0]);
     n += bench_scaling_cases(cases + n, MAX_CASES - n);
+    n += bench_axe_cases(cases + n, MAX_CASES - n);
     if (!o.json && !o.list)
         print_header(&o);
     for (int i = 0; i < n; i++) {
@@ -227,7 +238,8 @@ int main(int argc, char **argv)
         if (!matches(&cases[i], &o))
             continue;
         if (o.list) {
-            printf("%-18s %-24s %s%s%s\n", cases[i].op, cases[i].name,
+            printf("%-18s %-24s %s%s%s\n", cases[i].op,
+                   cases[i].label != NULL ? cases[i].label : cases[i].name,
                    cases[i].a, cases[i].b ? "  |  " : "",
                    cases[i].b ? cases[i].b : "");
             continue;

@@ -29,82 +29,85 @@
 #define FRAG "(16,16):(1,16)"
 
 /* clang-format off */
+/* A row without Axe arguments or label. */
+#define ROW(op, name, a, b, p0, p1) {op, name, a, b, p0, p1, NULL, NULL}
+
 static const bench_case fixed_cases[] = {
     /* The suite: the same seven cases are timed with pycute. */
-    {"compose", "suite", "(8,8):(8,1)", "((4,8),2):((16,1),8)", 0, 0},
-    {"complement", "suite", "(4,8):(1,8)", NULL, 128, 0},
-    {"logical_divide", "suite", "(8,16):(20,1)", "<4:1, 8:2>", 0, 0},
-    {"coalesce", "suite", "((2,2),(4,2)):((1,8),(2,16))", NULL, 0, 0},
-    {"right_inverse", "suite", "((2,2),(4,2)):((1,8),(2,16))", NULL, 0, 0},
-    {"logical_product", "suite", "(3,4):(4,1)", "(2,5):(1,2)", 0, 0},
-    {"zipped_divide", "suite", SMEM, "<16:1, 8:1>", 0, 0},
+    ROW("compose", "suite", "(8,8):(8,1)", "((4,8),2):((16,1),8)", 0, 0),
+    ROW("complement", "suite", "(4,8):(1,8)", NULL, 128, 0),
+    ROW("logical_divide", "suite", "(8,16):(20,1)", "<4:1, 8:2>", 0, 0),
+    ROW("coalesce", "suite", "((2,2),(4,2)):((1,8),(2,16))", NULL, 0, 0),
+    ROW("right_inverse", "suite", "((2,2),(4,2)):((1,8),(2,16))", NULL, 0, 0),
+    ROW("logical_product", "suite", "(3,4):(4,1)", "(2,5):(1,2)", 0, 0),
+    ROW("zipped_divide", "suite", SMEM, "<16:1, 8:1>", 0, 0),
 
     /* Composition: an mma fragment into a smem tile, a tile of a tile. */
-    {"compose", "tv_A_into_smem_16x16", "(16,16):(16,1)", TV_A, 0, 0},
-    {"compose", "smem_128x64_tile_16x8", SMEM, "(16,8):(1,128)", 0, 0},
-    {"compose_tiler", "smem_128x64", SMEM, "<16:1, 8:1>", 0, 0},
-    {"complement", "tv_A_threads", "(4,8):(32,1)", NULL, 256, 0},
-    {"complement", "smem_tile_16x8", "(16,8):(64,1)", NULL, 8192, 0},
-    {"coalesce", "tv_m16n8k16_A", TV_A, NULL, 0, 0},
-    {"coalesce", "tv_m16n8k16_C", TV_C, NULL, 0, 0},
-    {"coalesce", "smem_128x64_col", "(128,64):(1,128)", NULL, 0, 0},
-    {"coalesce", "smem_128x64_tiles", SMEM_TILES, NULL, 0, 0},
-    {"coalesce_by", "tv_m16n8k16_A", TV_A, "(1,1)", 0, 0},
-    {"filter", "bcast_128x64", "(128,64):(0,1)", NULL, 0, 0},
-    {"filter", "tv_bcast", "((4,8),(2,2)):((0,1),(0,8))", NULL, 0, 0},
-    {"filter_zeros", "tv_bcast", "((4,8),(2,2)):((0,1),(0,8))", NULL, 0, 0},
+    ROW("compose", "tv_A_into_smem_16x16", "(16,16):(16,1)", TV_A, 0, 0),
+    ROW("compose", "smem_128x64_tile_16x8", SMEM, "(16,8):(1,128)", 0, 0),
+    ROW("compose_tiler", "smem_128x64", SMEM, "<16:1, 8:1>", 0, 0),
+    ROW("complement", "tv_A_threads", "(4,8):(32,1)", NULL, 256, 0),
+    ROW("complement", "smem_tile_16x8", "(16,8):(64,1)", NULL, 8192, 0),
+    ROW("coalesce", "tv_m16n8k16_A", TV_A, NULL, 0, 0),
+    ROW("coalesce", "tv_m16n8k16_C", TV_C, NULL, 0, 0),
+    ROW("coalesce", "smem_128x64_col", "(128,64):(1,128)", NULL, 0, 0),
+    ROW("coalesce", "smem_128x64_tiles", SMEM_TILES, NULL, 0, 0),
+    ROW("coalesce_by", "tv_m16n8k16_A", TV_A, "(1,1)", 0, 0),
+    ROW("filter", "bcast_128x64", "(128,64):(0,1)", NULL, 0, 0),
+    ROW("filter", "tv_bcast", "((4,8),(2,2)):((0,1),(0,8))", NULL, 0, 0),
+    ROW("filter_zeros", "tv_bcast", "((4,8),(2,2)):((0,1),(0,8))", NULL, 0, 0),
 
     /* Inverses of TV layouts give (element -> thread, value). */
-    {"right_inverse", "tv_m16n8k16_A", TV_A, NULL, 0, 0},
-    {"right_inverse", "tv_m16n8k16_C", TV_C, NULL, 0, 0},
-    {"right_inverse", "smem_128x64", SMEM, NULL, 0, 0},
-    {"left_inverse", "tv_m16n8k16_A", TV_A, NULL, 0, 0},
-    {"left_inverse", "tv_m16n8k16_B", TV_B, NULL, 0, 0},
-    {"left_inverse", "smem_128x64", SMEM, NULL, 0, 0},
-    {"nullspace", "bcast_128x64", "(128,64):(0,1)", NULL, 0, 0},
+    ROW("right_inverse", "tv_m16n8k16_A", TV_A, NULL, 0, 0),
+    ROW("right_inverse", "tv_m16n8k16_C", TV_C, NULL, 0, 0),
+    ROW("right_inverse", "smem_128x64", SMEM, NULL, 0, 0),
+    ROW("left_inverse", "tv_m16n8k16_A", TV_A, NULL, 0, 0),
+    ROW("left_inverse", "tv_m16n8k16_B", TV_B, NULL, 0, 0),
+    ROW("left_inverse", "smem_128x64", SMEM, NULL, 0, 0),
+    ROW("nullspace", "bcast_128x64", "(128,64):(0,1)", NULL, 0, 0),
 
     /* Divides: tiling a smem tile for the mma, the swizzle atom's inner. */
-    {"logical_divide", "smem_128x64", SMEM, "<16:1, 8:1>", 0, 0},
-    {"logical_divide", "smem_128x64_by_tv_A", SMEM, TV_A, 0, 0},
-    {"zipped_divide", "smem_128x64_16x16", SMEM, "<16:1, 16:1>", 0, 0},
-    {"zipped_divide", "sw_atom_8x8", ATOM, "<8:1, 8:1>", 0, 0},
-    {"tiled_divide", "smem_128x64", SMEM, "<16:1, 8:1>", 0, 0},
-    {"flat_divide", "smem_128x64", SMEM, "<16:1, 8:1>", 0, 0},
+    ROW("logical_divide", "smem_128x64", SMEM, "<16:1, 8:1>", 0, 0),
+    ROW("logical_divide", "smem_128x64_by_tv_A", SMEM, TV_A, 0, 0),
+    ROW("zipped_divide", "smem_128x64_16x16", SMEM, "<16:1, 16:1>", 0, 0),
+    ROW("zipped_divide", "sw_atom_8x8", ATOM, "<8:1, 8:1>", 0, 0),
+    ROW("tiled_divide", "smem_128x64", SMEM, "<16:1, 8:1>", 0, 0),
+    ROW("flat_divide", "smem_128x64", SMEM, "<16:1, 8:1>", 0, 0),
 
     /* Products: repeating a tile, a thread layout with values per thread. */
-    {"logical_product", "tile_16x8_by_8x8", TILE, GRID, 0, 0},
-    {"zipped_product", "tile_16x8_by_8x8", TILE, GRID, 0, 0},
-    {"tiled_product", "tile_16x8_by_8x8", TILE, GRID, 0, 0},
-    {"flat_product", "tile_16x8_by_8x8", TILE, GRID, 0, 0},
-    {"blocked_product", "atom_to_128x64", ATOM, "(16,1):(1,0)", 0, 0},
-    {"raked_product", "thr_4x8_val_2x2", "(4,8):(8,1)", "(2,2):(2,1)", 0, 0},
-    {"tile_to_shape", "atom_8x64_to_128x64", ATOM, "(128,64)", 0, 0},
-    {"tile_to_shape", "atom_8x8_to_128x64", "(8,8):(8,1)", "(128,64)", 0, 0},
+    ROW("logical_product", "tile_16x8_by_8x8", TILE, GRID, 0, 0),
+    ROW("zipped_product", "tile_16x8_by_8x8", TILE, GRID, 0, 0),
+    ROW("tiled_product", "tile_16x8_by_8x8", TILE, GRID, 0, 0),
+    ROW("flat_product", "tile_16x8_by_8x8", TILE, GRID, 0, 0),
+    ROW("blocked_product", "atom_to_128x64", ATOM, "(16,1):(1,0)", 0, 0),
+    ROW("raked_product", "thr_4x8_val_2x2", "(4,8):(8,1)", "(2,2):(2,1)", 0, 0),
+    ROW("tile_to_shape", "atom_8x64_to_128x64", ATOM, "(128,64)", 0, 0),
+    ROW("tile_to_shape", "atom_8x8_to_128x64", "(8,8):(8,1)", "(128,64)", 0, 0),
 
     /* Slicing: one tile of a divided smem tile, one thread's values. */
-    {"slice", "smem_tiles_tile_3_5", SMEM_TILES, "(_,(3,5))", 0, 0},
-    {"slice", "tv_A_thread_5", TV_A, "(5,_)", 0, 0},
-    {"slice", "smem_128x64_col_7", SMEM, "(_,7)", 0, 0},
-    {"dice", "smem_tiles_tile_3_5", SMEM_TILES, "(_,(3,5))", 0, 0},
+    ROW("slice", "smem_tiles_tile_3_5", SMEM_TILES, "(_,(3,5))", 0, 0),
+    ROW("slice", "tv_A_thread_5", TV_A, "(5,_)", 0, 0),
+    ROW("slice", "smem_128x64_col_7", SMEM, "(_,7)", 0, 0),
+    ROW("dice", "smem_tiles_tile_3_5", SMEM_TILES, "(_,(3,5))", 0, 0),
 
     /* Vectorization and element-type recasts of a smem tile. */
-    {"max_common_vector", "smem_vs_gmem", SMEM, "(128,64):(1024,1)", 0, 0},
-    {"max_common_layout", "smem_vs_gmem", SMEM, "(128,64):(1024,1)", 0, 0},
-    {"max_common_vector", "tv_A_vs_smem", FRAG, FRAG, 0, 0},
-    {"upcast", "smem_128x64_by_8", SMEM, NULL, 8, 0},
-    {"downcast", "smem_128x64_by_2", SMEM, NULL, 2, 0},
-    {"recast", "smem_128x64_16_to_128", SMEM, NULL, 16, 128},
+    ROW("max_common_vector", "smem_vs_gmem", SMEM, "(128,64):(1024,1)", 0, 0),
+    ROW("max_common_layout", "smem_vs_gmem", SMEM, "(128,64):(1024,1)", 0, 0),
+    ROW("max_common_vector", "tv_A_vs_smem", FRAG, FRAG, 0, 0),
+    ROW("upcast", "smem_128x64_by_8", SMEM, NULL, 8, 0),
+    ROW("downcast", "smem_128x64_by_2", SMEM, NULL, 2, 0),
+    ROW("recast", "smem_128x64_16_to_128", SMEM, NULL, 16, 128),
 
     /* Evaluation, per element over the whole domain. */
-    {"eval", "tv_m16n8k16_A", TV_A, NULL, 0, 0},
-    {"eval", "smem_128x64", SMEM, NULL, 0, 0},
-    {"eval", "smem_tiles", SMEM_TILES, NULL, 0, 0},
-    {"eval_point", "identity_128x64", "(128,64):(1@0,1@1)", NULL, 0, 0},
-    {"composed_eval", "sw343_8x64", SWIZZLED, NULL, 0, 0},
-    {"swizzle_eval", "sw343_8x64", SWIZZLED, NULL, 0, 0},
+    ROW("eval", "tv_m16n8k16_A", TV_A, NULL, 0, 0),
+    ROW("eval", "smem_128x64", SMEM, NULL, 0, 0),
+    ROW("eval", "smem_tiles", SMEM_TILES, NULL, 0, 0),
+    ROW("eval_point", "identity_128x64", "(128,64):(1@0,1@1)", NULL, 0, 0),
+    ROW("composed_eval", "sw343_8x64", SWIZZLED, NULL, 0, 0),
+    ROW("swizzle_eval", "sw343_8x64", SWIZZLED, NULL, 0, 0),
 
     /* The harness alone: an empty operation. */
-    {"baseline", "call_overhead", "1:0", NULL, 0, 0},
+    ROW("baseline", "call_overhead", "1:0", NULL, 0, 0),
 };
 /* clang-format on */
 
@@ -154,7 +157,7 @@ static void scaling_row(int op, int n, char *a, char *b, bench_case *c)
     static const char *const names[] = {"compose",        "complement",
                                         "coalesce",       "right_inverse",
                                         "logical_divide", "logical_product"};
-    *c = (bench_case){names[op], "scaling", a, NULL, 0, 0};
+    *c = (bench_case){names[op], "scaling", a, NULL, 0, 0, NULL, NULL};
     pow_layout(a, n, op == 1 || op == 2 ? 4 : 2, !(op == 1 || op == 2));
     if (op == 0)
         pow_layout(b, n, 2, 1);

@@ -295,7 +295,10 @@ axe_status bench_prepare(const bench_case *c, const bench_op *op, bench_io *io,
                          int *modes)
 {
     const axe_cute_layout *l = &io->a.layout;
-    axe_status st = parse_operand(c->a, op->operands[0], &io->a);
+    axe_status st;
+    if (op->operands[0] == 'X')
+        return bench_axe_prepare(c, op, io, modes);
+    st = parse_operand(c->a, op->operands[0], &io->a);
     if (st == AXE_OK && op->operands[1] != '\0')
         st = parse_operand(c->b, op->operands[1], &io->b);
     if (st != AXE_OK)
@@ -314,5 +317,5 @@ const bench_op *bench_op_find(const char *name)
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
         if (strcmp(ops[i].name, name) == 0)
             return &ops[i];
-    return NULL;
+    return bench_axe_op_find(name);
 }

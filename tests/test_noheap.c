@@ -6,13 +6,16 @@
  * linked libaxe included, and forward to glibc's allocator (__libc_*).
  * While an operation runs the hook is armed: every allocation is counted
  * and refused (NULL), every free counted. The rows are axe-bench's own
- * cases (bench/bench_cases.c, through bench/bench_ops.c, so the test covers
- * exactly what the benchmark times): the pycute suite, every algebra
- * operation on realistic layouts, and the 2..16-mode scaling series. Each
- * row must allocate and free nothing and succeed; an operation still
- * pending (AXE_ERR_UNSUPPORTED) is listed, and its allocation check still
- * runs. Under a sanitizer that owns malloc, or off glibc, the program exits
- * 77 (skipped).
+ * cases (bench/bench_cases.c and bench/bench_axe.c, through their op
+ * wrappers, so the test covers exactly what the benchmark times): the
+ * pycute suite, every CuTe algebra operation on realistic layouts, the
+ * 2..16-mode scaling series, and the Axe layout algebra (apply,
+ * canonicalize, group, tile, is_tile_inner/outer, slice, direct sum) on
+ * realistic layouts and over 2..16 shard iters. Each row must allocate and
+ * free nothing and succeed (an Axe recovery or slice must find its
+ * answer); an operation still pending (AXE_ERR_UNSUPPORTED) is listed,
+ * and its allocation check still runs. Under a sanitizer that owns malloc,
+ * or off glibc, the program exits 77 (skipped).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -23,6 +26,7 @@
 #include "testlib.h"
 
 #include "../bench/bench.h"
+#include "../bench/bench_axe.c"
 #include "../bench/bench_cases.c"
 #include "../bench/bench_ops.c"
 
@@ -140,6 +144,8 @@ static void check_case(const bench_case *c, int *pending)
              (long)allocs, (long)frees);
     TL_CHECK(st == AXE_OK || st == AXE_ERR_UNSUPPORTED, "%s/%s (%s): %s", c->op,
              c->name, c->a, axe_status_name(st));
+    TL_CHECK(st != AXE_OK || op->operands[0] != 'X' || io.axe.found,
+             "%s/%s (%s): no answer found", c->op, c->name, c->a);
     if (st == AXE_ERR_UNSUPPORTED) {
         printf("pending (UNSUPPORTED): %s/%s, %d modes\n", c->op, c->name,
                modes);
@@ -149,12 +155,13 @@ static void check_case(const bench_case *c, int *pending)
 
 int main(void)
 {
-    static bench_case cases[160];
+    static bench_case cases[256];
     const bench_case *fixed;
     int n = bench_fixed_cases(&fixed), pending = 0;
     for (int i = 0; i < n; i++)
         cases[i] = fixed[i];
-    n += bench_scaling_cases(cases + n, 160 - n);
+    n += bench_scaling_cases(cases + n, 256 - n);
+    n += bench_axe_cases(cases + n, 256 - n);
     check_hook();
     for (int i = 0; i < n; i++)
         check_case(&cases[i], &pending);
