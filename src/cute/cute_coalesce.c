@@ -66,19 +66,18 @@ static axe_status put_flat(axe_cute_layout *out, const axe__cute_flat *f)
     return axe__cute_close(out);
 }
 
-/* coalesce or coalesce_x of all of "l" into "out". */
+/* coalesce or coalesce_x of all of "l" into "out", written once "f" holds
+ * the modes (at most one per leaf of "l": it fits, and "l" is no longer
+ * read, so "out" may be "l"). */
 static axe_status coalesce_all(const axe_cute_layout *l, bool extended,
                                axe_cute_layout *out)
 {
     axe__cute_flat f;
-    axe_cute_layout r;
     int64_t size;
     AXE_TRY(axe_cute_size(l, &size));
     AXE_TRY(axe__cute_coalesce_leaves(l, 0, l->shape.nleaf, extended, &f));
-    axe__cute_clear(&r);
-    AXE_TRY(put_flat(&r, &f));
-    axe__cute_copy(out, &r);
-    return AXE_OK;
+    axe__cute_clear(out);
+    return put_flat(out, &f);
 }
 
 axe_status axe_cute_coalesce(const axe_cute_layout *l, axe_cute_layout *out)

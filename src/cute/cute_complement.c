@@ -84,14 +84,12 @@ static axe_status walk(const axe__cute_modes *m, const int *ord, int n,
     return AXE_OK;
 }
 
-/* The complement of the modes "m" of one coordinate "code" with respect
- * to "cotarget" (< 0: the default), coalesced, as one element of "out";
- * *box = its box extent ceil(M / x) x. */
-static axe_status comp_leaf(const axe__cute_modes *m, uint32_t code,
-                            int64_t cotarget, axe_cute_layout *out,
-                            int64_t *box, axe_diag *diag)
+/* The complement of the modes "m" of one coordinate with respect to
+ * "cotarget" (< 0: the default), coalesced, into "g"; *box = its box
+ * extent ceil(M / x) x. */
+static axe_status comp_modes(const axe__cute_modes *m, int64_t cotarget,
+                             axe__cute_group *g, int64_t *box, axe_diag *diag)
 {
-    int64_t shape[AXE_CUTE_MAX_LEAVES + 1], stride[AXE_CUTE_MAX_LEAVES + 1];
     int ord[AXE_CUTE_MAX_LEAVES], n = axe__cute_modes_sorted(m, ord), k = 0;
     int64_t x, rest;
     if (n > 0 && m->stride[ord[0]] < 0)
@@ -100,16 +98,27 @@ static axe_status comp_leaf(const axe__cute_modes *m, uint32_t code,
                          (long long)m->stride[ord[0]], m->leaf[ord[0]]);
     if (cotarget < 0)
         AXE_TRY(default_cotarget(m, ord, n, &cotarget, diag));
-    AXE_TRY(walk(m, ord, n, shape, stride, &k, &x, diag));
-    rest = axe__ceildiv(cotarget, x);
+    AXE_TRY(walk(m, ord, n, g->shape, g->stride, &k, &x, diag));
+    rest = axe__ceil_quot(cotarget, x);
     if (axe__mul(rest, x, box) != AXE_OK)
         return axe__fail(diag, AXE_ERR_OVERFLOW, -1,
                          "the complement's extent overflows");
     if (rest > 1) {
-        shape[k] = rest;
-        stride[k++] = x;
+        g->shape[k] = rest;
+        g->stride[k++] = x;
     }
-    return axe__cute_push_group(out, shape, stride, k, code);
+    g->n = k;
+    return AXE_OK;
+}
+
+/* The same as one element of "out", with basis "code". */
+static axe_status comp_leaf(const axe__cute_modes *m, uint32_t code,
+                            int64_t cotarget, axe_cute_layout *out,
+                            int64_t *box, axe_diag *diag)
+{
+    axe__cute_group g;
+    AXE_TRY(comp_modes(m, cotarget, &g, box, diag));
+    return axe__cute_push_group(out, g.shape, g.stride, g.n, code);
 }
 
 /* ---- cotargets over the codomain tree ---------------------------------- */
@@ -240,13 +249,26 @@ static axe_status complement_into(const axe_cute_layout *a, const cot *c,
     return comp_leaf(&m, 0, v, out, &box, diag);
 }
 
-/* The complement of "a" with respect to the root cotarget "c". */
+/* The complement of "a" with respect to the root cotarget "c": for
+ * integer strides its modes, then the whole result (written once known,
+ * as "m" holds all of a that is read); else built and copied. */
 static axe_status complement_of(const axe_cute_layout *a, const cot *c,
                                 axe_cute_layout *out, axe_diag *diag)
 {
+    axe__cute_modes m;
+    axe__cute_group g;
     axe_cute_layout r;
+    int64_t v, box;
+    bool basis;
+    AXE_TRY(axe__cute_read_modes(a, false, &m, diag));
+    AXE_TRY(axe__cute_codomain_kind(&m, &basis, diag));
+    if (!basis) {
+        AXE_TRY(cot_value(c, &v, diag));
+        AXE_TRY(comp_modes(&m, v, &g, &box, diag));
+        return axe__cute_set_group(out, &g, 0, diag);
+    }
     axe__cute_clear(&r);
-    AXE_TRY(axe__cute_capacity(complement_into(a, c, &r, diag), diag));
+    AXE_TRY(axe__cute_capacity(comp_node(&m, 0, 0, c, &r, &box, diag), diag));
     axe__cute_copy(out, &r);
     return AXE_OK;
 }

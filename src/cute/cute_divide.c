@@ -144,31 +144,14 @@ static axe_status zip_rec(const axe_cute_layout *a, const axe__span *sp,
     return axe__cute_close(rest);
 }
 
-/* Tokens and leaves that "l" adds as one element, or with "modes" as its
- * modes (a tuple's modes are its tokens without the outer pair). */
-static int arranged_tokens(const axe_cute_layout *l, bool modes)
-{
-    return modes && !axe_tuple_is_scalar(&l->shape) ? l->shape.ntok - 2
-                                                    : l->shape.ntok;
-}
-
-/* (t, r) rearranged by "kind" into "out": zipped (t, r), tiled (t, r...),
- * flat (t..., r...). "t" and "r" do not alias "out", which is written
- * only once the result is known to fit. */
+/* (t, r) rearranged by "kind": zipped (t, r), tiled (t, r...),
+ * flat (t..., r...). */
 static axe_status arrange(axe_cute_divide_kind kind, const axe_cute_layout *t,
                           const axe_cute_layout *r, axe_cute_layout *out)
 {
-    bool tm = kind == AXE_CUTE_DIVIDE_FLAT;
-    bool rm = kind != AXE_CUTE_DIVIDE_ZIPPED && kind != AXE_CUTE_DIVIDE_LOGICAL;
-    if (2 + arranged_tokens(t, tm) + arranged_tokens(r, rm) >
-            AXE_TUPLE_MAX_TOKENS ||
-        t->shape.nleaf + r->shape.nleaf > AXE_TUPLE_MAX_LEAVES)
-        return AXE_ERR_CAPACITY;
-    axe__cute_clear(out);
-    AXE_TRY(axe__cute_open(out));
-    AXE_TRY(tm ? axe__cute_append_modes(out, t) : axe__cute_append(out, t));
-    AXE_TRY(rm ? axe__cute_append_modes(out, r) : axe__cute_append(out, r));
-    return axe__cute_close(out);
+    return axe__cute_join(
+        t, kind == AXE_CUTE_DIVIDE_FLAT, r,
+        kind != AXE_CUTE_DIVIDE_ZIPPED && kind != AXE_CUTE_DIVIDE_LOGICAL, out);
 }
 
 axe_status axe_cute_divide(axe_cute_divide_kind kind, const axe_cute_layout *a,

@@ -129,7 +129,11 @@ axe_status axe_cute_eval_point(const axe_cute_layout *l, int64_t idx,
             AXE_TRY(point_add(&p, l->basis[i], t));
     }
     point_drop_zeros(&p);
-    *out = p;
+    out->n = p.n;
+    for (int i = 0; i < p.n; i++) {
+        out->basis[i] = p.basis[i];
+        out->v[i] = p.v[i];
+    }
     return AXE_OK;
 }
 
@@ -143,10 +147,28 @@ bool axe_cute_point_equal(const axe_cute_point *a, const axe_cute_point *b)
     return true;
 }
 
+/* cosize of an integer layout: 1 + sum (s-1)|d|. */
+static axe_status int_cosize(const axe_cute_layout *l, int64_t *out)
+{
+    int64_t r = 0, t;
+    for (int i = 0; i < l->shape.nleaf; i++) {
+        if (l->stride[i] == INT64_MIN)
+            return AXE_ERR_OVERFLOW;
+        AXE_TRY(axe__mul(l->shape.v[i] - 1, axe__abs(l->stride[i]), &t));
+        AXE_TRY(axe__add(r, t, &r));
+    }
+    if (r == INT64_MAX)
+        return AXE_ERR_OVERFLOW;
+    *out = r + 1;
+    return AXE_OK;
+}
+
 axe_status axe_cute_cosize(const axe_cute_layout *l, int64_t *out)
 {
     axe_cute_point span;
     int64_t r = 1;
+    if (!axe_cute_has_basis(l))
+        return int_cosize(l, out);
     span.n = 0;
     for (int i = 0; i < l->shape.nleaf; i++) {
         int64_t t;

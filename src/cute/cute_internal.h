@@ -30,6 +30,16 @@ static inline int64_t axe__quot(int64_t b, int64_t a)
     return b / a;
 }
 
+/* ceil(b / a) for a > 0, b >= 0, as axe__ceildiv; by a shift when a is a
+ * power of two. */
+static inline int64_t axe__ceil_quot(int64_t b, int64_t a)
+{
+    if ((a & (a - 1)) == 0)
+        return (b >> __builtin_ctzll((unsigned long long)a)) +
+               ((b & (a - 1)) != 0);
+    return axe__ceildiv(b, a);
+}
+
 void axe__cute_clear(axe_cute_layout *l);
 AXE_NODISCARD static inline axe_status axe__cute_open(axe_cute_layout *l)
 {
@@ -80,6 +90,12 @@ axe__cute_append(axe_cute_layout *l, const axe_cute_layout *src)
 /* Append each top-level mode of "src" as its own element. */
 AXE_NODISCARD axe_status axe__cute_append_modes(axe_cute_layout *l,
                                                 const axe_cute_layout *src);
+/* out = (x, y), "x" and "y" each one element or, with "xm" / "ym", their
+ * modes; "out" is written only if the result fits (AXE_ERR_CAPACITY
+ * without a reason otherwise), directly unless it is "x" or "y". */
+AXE_NODISCARD axe_status axe__cute_join(const axe_cute_layout *x, bool xm,
+                                        const axe_cute_layout *y, bool ym,
+                                        axe_cute_layout *out);
 /* The spans of the top-level modes (see axe__tuple_spans). */
 int axe__cute_spans(const axe_cute_layout *l, axe__span *out, int max);
 /* A rank-1 scalar layout s:d. */
@@ -91,10 +107,12 @@ void axe__cute_leaf(int64_t shape, int64_t stride, axe_cute_layout *out);
  * index stride (the product of the extents of the leaves before it, so the
  * index of a coordinate c is sum c_i * istride_i) and leaf number. With
  * "coalesce", consecutive leaves that CuTe's coalesce merges (same basis,
- * stride = previous extent * previous stride) become one mode.
+ * stride = previous extent * previous stride) become one mode. "bases":
+ * whether some mode has a nonzero basis code.
  */
 typedef struct axe__cute_modes {
     int n;
+    bool bases;
     int64_t shape[AXE_CUTE_MAX_LEAVES];
     int64_t stride[AXE_CUTE_MAX_LEAVES];
     int64_t istride[AXE_CUTE_MAX_LEAVES];
@@ -124,6 +142,20 @@ AXE_NODISCARD axe_status axe__cute_push_group(axe_cute_layout *l,
                                               const int64_t *shape,
                                               const int64_t *stride, int n,
                                               uint32_t basis);
+/* The modes shape[i]:stride[i], i < n, of one flat element before it is
+ * appended (one more than the leaves: a complement or a left inverse may
+ * add a mode to those of its layout). */
+typedef struct axe__cute_group {
+    int n;
+    int64_t shape[AXE_CUTE_MAX_LEAVES + 1];
+    int64_t stride[AXE_CUTE_MAX_LEAVES + 1];
+} axe__cute_group;
+/* "g" (basis "basis") as the whole of "out", as axe__cute_push_group
+ * appends it to an empty layout: AXE_ERR_CAPACITY with a reason in "diag"
+ * if it has more modes than a layout has leaves, and "out" untouched. */
+AXE_NODISCARD axe_status axe__cute_set_group(axe_cute_layout *out,
+                                             const axe__cute_group *g,
+                                             uint32_t basis, axe_diag *diag);
 /* *out = *r, copying only the ntok tokens and nleaf leaves in use. */
 void axe__cute_copy(axe_cute_layout *out, const axe_cute_layout *r);
 /*

@@ -33,6 +33,7 @@ axe_status axe__cute_modes_of(const axe_cute_layout *l, bool coalesce,
 {
     int64_t w = 1;
     int n = 0;
+    bool bases = false;
     for (int i = 0; i < l->shape.nleaf; i++) {
         int64_t s = l->shape.v[i], d = l->stride[i], istride = w;
         uint32_t b = d == 0 ? 0 : l->basis[i];
@@ -50,8 +51,10 @@ axe_status axe__cute_modes_of(const axe_cute_layout *l, bool coalesce,
         out->istride[n] = istride;
         out->basis[n] = b;
         out->leaf[n++] = i;
+        bases = bases || b != 0;
     }
     out->n = n;
+    out->bases = bases;
     return AXE_OK;
 }
 
@@ -151,6 +154,15 @@ int axe__cute_modes_sorted(const axe__cute_modes *m, int *ord)
     return n;
 }
 
+axe_status axe__cute_set_group(axe_cute_layout *out, const axe__cute_group *g,
+                               uint32_t basis, axe_diag *diag)
+{
+    if (g->n > AXE_CUTE_MAX_LEAVES)
+        return axe__cute_capacity(AXE_ERR_CAPACITY, diag);
+    axe__cute_clear(out);
+    return axe__cute_push_group(out, g->shape, g->stride, g->n, basis);
+}
+
 axe_status axe__cute_push_group(axe_cute_layout *l, const int64_t *shape,
                                 const int64_t *stride, int n, uint32_t basis)
 {
@@ -202,6 +214,7 @@ axe_status axe__cute_codomain_select(const axe__cute_modes *m, uint32_t code,
                                      bool *deeper, axe_diag *diag)
 {
     sub->n = 0;
+    sub->bases = code != 0;
     *deeper = false;
     for (int j = 0; j < m->n; j++) {
         if (m->stride[j] == 0)
@@ -228,7 +241,7 @@ axe_status axe__cute_codomain_kind(const axe__cute_modes *m, bool *basis,
                                    axe_diag *diag)
 {
     int lint = -1, lbasis = -1;
-    for (int j = 0; j < m->n; j++) {
+    for (int j = 0; m->bases && j < m->n; j++) {
         int depth = AXE_CUTE_BASIS_DEPTH(m->basis[j]);
         if (m->stride[j] == 0)
             continue;
@@ -266,9 +279,9 @@ axe_status axe__cute_capacity(axe_status s, axe_diag *diag)
                      AXE_CUTE_MAX_LEAVES, AXE_TUPLE_MAX_TOKENS);
 }
 
-/* An inverse on the modes "m" of one codomain coordinate: appends one
- * element to "out". */
-typedef axe_status (*mode_fn)(const axe__cute_modes *m, axe_cute_layout *out,
+/* An inverse on the modes "m" of one codomain coordinate: the modes of
+ * its element into "g". */
+typedef axe_status (*mode_fn)(const axe__cute_modes *m, axe__cute_group *g,
                               axe_diag *diag);
 
 static axe_status node_rec(const axe__cute_modes *m, uint32_t node, int depth,
@@ -280,11 +293,13 @@ static axe_status child_rec(const axe__cute_modes *m, uint32_t code, int depth,
                             mode_fn fn, axe_cute_layout *out, axe_diag *diag)
 {
     axe__cute_modes sub;
+    axe__cute_group g;
     bool deeper;
     AXE_TRY(axe__cute_codomain_select(m, code, depth, &sub, &deeper, diag));
     if (deeper)
         return node_rec(m, code, depth, fn, out, diag);
-    return fn(&sub, out, diag);
+    AXE_TRY(fn(&sub, &g, diag));
+    return axe__cute_push_group(out, g.shape, g.stride, g.n, 0);
 }
 
 /* The tuple of the children 0..last of codomain node "node". */
@@ -300,18 +315,23 @@ static axe_status node_rec(const axe__cute_modes *m, uint32_t node, int depth,
 }
 
 /* "fn" per codomain coordinate of a: once on all of "m" for integer
- * strides, else over the codomain tree. */
+ * strides, its element then the whole result (written once known, as
+ * "m" holds all of a that is read), else over the codomain tree. */
 static axe_status by_codomain(const axe_cute_layout *a, mode_fn fn,
                               axe_cute_layout *out, axe_diag *diag)
 {
     axe__cute_modes m;
+    axe__cute_group g;
     axe_cute_layout r;
     bool basis;
     AXE_TRY(axe__cute_read_modes(a, true, &m, diag));
     AXE_TRY(axe__cute_codomain_kind(&m, &basis, diag));
+    if (!basis) {
+        AXE_TRY(fn(&m, &g, diag));
+        return axe__cute_set_group(out, &g, 0, diag);
+    }
     axe__cute_clear(&r);
-    AXE_TRY(axe__cute_capacity(
-        basis ? node_rec(&m, 0, 0, fn, &r, diag) : fn(&m, &r, diag), diag));
+    AXE_TRY(axe__cute_capacity(node_rec(&m, 0, 0, fn, &r, diag), diag));
     axe__cute_copy(out, &r);
     return AXE_OK;
 }
@@ -327,22 +347,23 @@ static axe_status by_codomain(const axe_cute_layout *a, mode_fn fn,
  * [0, x_final) digit by digit; R takes x to the index whose chain
  * coordinates are those digits: R = (s_j...):(istride_j...), a(R(x)) = x.
  */
-static axe_status right_fn(const axe__cute_modes *m, axe_cute_layout *out,
+static axe_status right_fn(const axe__cute_modes *m, axe__cute_group *g,
                            axe_diag *diag)
 {
-    int64_t shape[AXE_CUTE_MAX_LEAVES], stride[AXE_CUTE_MAX_LEAVES], x = 1;
-    int ord[AXE_CUTE_MAX_LEAVES], nz = axe__cute_modes_sorted(m, ord), n = 0;
+    int64_t x = 1;
+    int ord[AXE_CUTE_MAX_LEAVES], nz = axe__cute_modes_sorted(m, ord);
     (void)diag;
+    g->n = 0;
     for (int i = 0; i < nz; i++) {
         int j = ord[i];
         if (m->stride[j] != x)
             continue;
-        shape[n] = m->shape[j];
-        stride[n++] = m->istride[j];
+        g->shape[g->n] = m->shape[j];
+        g->stride[g->n++] = m->istride[j];
         if (axe__mul(x, m->shape[j], &x) != AXE_OK)
             break;
     }
-    return axe__cute_push_group(out, shape, stride, n, 0);
+    return AXE_OK;
 }
 
 /*
@@ -390,10 +411,9 @@ static axe_status check_pair(const axe__cute_modes *m, int i, int j,
  * the radices (d_0, d_1/d_0, ..., s_last), so R = (d_0, d_1/d_0, ...,
  * s_last):(0, istride_0, ...) gives R(a(k)) = the index of those c_i.
  */
-static axe_status left_fn(const axe__cute_modes *m, axe_cute_layout *out,
+static axe_status left_fn(const axe__cute_modes *m, axe__cute_group *g,
                           axe_diag *diag)
 {
-    int64_t shape[AXE_CUTE_MAX_LEAVES + 1], stride[AXE_CUTE_MAX_LEAVES + 1];
     int ord[AXE_CUTE_MAX_LEAVES], n = axe__cute_modes_sorted(m, ord), k = 0;
     int64_t size;
     if (n > 0 && m->stride[ord[0]] < 0)
@@ -404,20 +424,21 @@ static axe_status left_fn(const axe__cute_modes *m, axe_cute_layout *out,
     for (int i = 0; i + 1 < n; i++)
         AXE_TRY(check_pair(m, ord[i], ord[i + 1], diag));
     if (n > 0 && m->stride[ord[0]] > 1) {
-        shape[k] = m->stride[ord[0]];
-        stride[k++] = 0;
+        g->shape[k] = m->stride[ord[0]];
+        g->stride[k++] = 0;
     }
     for (int i = 0; i < n; i++) {
         int j = ord[i];
-        shape[k] =
+        g->shape[k] =
             i + 1 < n ? m->stride[ord[i + 1]] / m->stride[j] : m->shape[j];
-        stride[k++] = m->istride[j];
+        g->stride[k++] = m->istride[j];
     }
     if (n > 0 &&
         axe__mul(m->stride[ord[n - 1]], m->shape[ord[n - 1]], &size) != AXE_OK)
         return axe__fail(diag, AXE_ERR_OVERFLOW, -1,
                          "the left inverse's size overflows");
-    return axe__cute_push_group(out, shape, stride, k, 0);
+    g->n = k;
+    return AXE_OK;
 }
 
 /*
@@ -488,21 +509,16 @@ static axe_status check_no_cancel(const axe__cute_modes *m, axe_diag *diag)
 axe_status axe_cute_nullspace(const axe_cute_layout *a, axe_cute_layout *out,
                               axe_diag *diag)
 {
-    int64_t shape[AXE_CUTE_MAX_LEAVES], stride[AXE_CUTE_MAX_LEAVES];
     axe__cute_modes m;
-    axe_cute_layout r;
-    int n = 0;
+    axe__cute_group g;
     AXE_TRY(axe__cute_read_modes(a, true, &m, diag));
     AXE_TRY(check_no_cancel(&m, diag));
+    g.n = 0;
     for (int j = 0; j < m.n; j++) {
         if (m.stride[j] != 0)
             continue;
-        shape[n] = m.shape[j];
-        stride[n++] = m.istride[j];
+        g.shape[g.n] = m.shape[j];
+        g.stride[g.n++] = m.istride[j];
     }
-    axe__cute_clear(&r);
-    AXE_TRY(axe__cute_capacity(axe__cute_push_group(&r, shape, stride, n, 0),
-                               diag));
-    axe__cute_copy(out, &r);
-    return AXE_OK;
+    return axe__cute_set_group(out, &g, 0, diag);
 }

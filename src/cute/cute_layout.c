@@ -242,43 +242,48 @@ axe_status axe_cute_flatten(const axe_cute_layout *l, axe_cute_layout *out)
     return AXE_OK;
 }
 
+/* Tokens that "l" adds as one element, or with "modes" as its modes (a
+ * tuple's tokens without the outer pair). */
+static int joined_tokens(const axe_cute_layout *l, bool modes)
+{
+    return modes && !axe_tuple_is_scalar(&l->shape) ? l->shape.ntok - 2
+                                                    : l->shape.ntok;
+}
+
+axe_status axe__cute_join(const axe_cute_layout *x, bool xm,
+                          const axe_cute_layout *y, bool ym,
+                          axe_cute_layout *out)
+{
+    axe_cute_layout r, *w = out == x || out == y ? &r : out;
+    if (2 + joined_tokens(x, xm) + joined_tokens(y, ym) >
+            AXE_TUPLE_MAX_TOKENS ||
+        x->shape.nleaf + y->shape.nleaf > AXE_TUPLE_MAX_LEAVES)
+        return AXE_ERR_CAPACITY;
+    axe__cute_clear(w);
+    AXE_TRY(axe__cute_open(w));
+    AXE_TRY(xm ? axe__cute_append_modes(w, x) : axe__cute_append(w, x));
+    AXE_TRY(ym ? axe__cute_append_modes(w, y) : axe__cute_append(w, y));
+    AXE_TRY(axe__cute_close(w));
+    axe__cute_copy(out, w);
+    return AXE_OK;
+}
+
 axe_status axe_cute_pair(const axe_cute_layout *a, const axe_cute_layout *b,
                          axe_cute_layout *out)
 {
-    axe_cute_layout r;
-    axe__cute_clear(&r);
-    AXE_TRY(axe__cute_open(&r));
-    AXE_TRY(axe__cute_append(&r, a));
-    AXE_TRY(axe__cute_append(&r, b));
-    AXE_TRY(axe__cute_close(&r));
-    axe__cute_copy(out, &r);
-    return AXE_OK;
+    return axe__cute_join(a, false, b, false, out);
 }
 
 axe_status axe_cute_append(const axe_cute_layout *a, const axe_cute_layout *b,
                            axe_cute_layout *out)
 {
-    axe_cute_layout r;
-    axe__cute_clear(&r);
-    AXE_TRY(axe__cute_open(&r));
-    AXE_TRY(axe__cute_append_modes(&r, a));
-    AXE_TRY(axe__cute_append(&r, b));
-    AXE_TRY(axe__cute_close(&r));
-    axe__cute_copy(out, &r);
-    return AXE_OK;
+    return axe__cute_join(a, true, b, false, out);
 }
 
 axe_status axe_cute_prepend(const axe_cute_layout *a, const axe_cute_layout *b,
                             axe_cute_layout *out)
 {
-    axe_cute_layout r;
-    axe__cute_clear(&r);
-    AXE_TRY(axe__cute_open(&r));
-    AXE_TRY(axe__cute_append(&r, a));
-    AXE_TRY(axe__cute_append_modes(&r, b));
-    AXE_TRY(axe__cute_close(&r));
-    axe__cute_copy(out, &r);
-    return AXE_OK;
+    return axe__cute_join(a, false, b, true, out);
 }
 
 bool axe_cute_equal(const axe_cute_layout *a, const axe_cute_layout *b)

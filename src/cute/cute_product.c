@@ -88,23 +88,13 @@ axe_status axe_cute_product(axe_cute_product_kind kind,
                             const axe_cute_layout *a, const axe_cute_layout *b,
                             axe_cute_layout *out, axe_diag *diag)
 {
-    axe_cute_layout p, r;
+    axe_cute_layout p;
     if (kind == AXE_CUTE_PRODUCT_BLOCKED || kind == AXE_CUTE_PRODUCT_RAKED)
         return interleaved(kind, a, b, out, diag);
     AXE_TRY(product_part(a, b, &p, diag));
-    axe__cute_clear(&r);
-    AXE_TRY(axe__cute_open(&r));
-    if (kind == AXE_CUTE_PRODUCT_FLAT)
-        AXE_TRY(axe__cute_append_modes(&r, a));
-    else
-        AXE_TRY(axe__cute_append(&r, a));
-    if (kind == AXE_CUTE_PRODUCT_TILED || kind == AXE_CUTE_PRODUCT_FLAT)
-        AXE_TRY(axe__cute_append_modes(&r, &p));
-    else
-        AXE_TRY(axe__cute_append(&r, &p));
-    AXE_TRY(axe__cute_close(&r));
-    axe__cute_copy(out, &r);
-    return AXE_OK;
+    return axe__cute_join(
+        a, kind == AXE_CUTE_PRODUCT_FLAT, &p,
+        kind == AXE_CUTE_PRODUCT_TILED || kind == AXE_CUTE_PRODUCT_FLAT, out);
 }
 
 /* Per-mode sizes of "t" as a flat tuple. */
