@@ -58,10 +58,8 @@ typedef struct ctx {
     long budget;
 } ctx;
 
-/* A subtree of a shape: tokens [tb, te), first leaf lb. */
-typedef struct subtree {
-    int tb, te, lb;
-} subtree;
+/* A subtree of a shape: tokens [tb, te), leaves [lb, le). */
+typedef axe__span subtree;
 
 static axe_status over_budget(ctx *c)
 {
@@ -89,12 +87,11 @@ static int comp_of(fn *f, uint32_t code)
 /* Read leaves [t->lb, ...) of the subtree "t" of "a" into "f". */
 static axe_status fn_init(const axe_cute_layout *a, const subtree *t, fn *f)
 {
-    int le = t->lb + axe__tuple_count_leaves(a->shape.tok, t->tb, t->te);
     int64_t p = 1;
-    for (int i = t->lb; i < le; i++)
+    for (int i = t->lb; i < t->le; i++)
         if (a->shape.v[i] < 1)
             return AXE_ERR_INVALID;
-    AXE_TRY(axe__cute_coalesce_leaves(a, t->lb, le, true, &f->m));
+    AXE_TRY(axe__cute_coalesce_leaves(a, t->lb, t->le, true, &f->m));
     f->ncomp = 1;
     f->code[0] = 0;
     for (int j = 0; j < f->m.n; j++) {
@@ -423,14 +420,10 @@ static axe_status leaf_positive(ctx *c, const fn *f, int leaf, int64_t s,
 {
     int64_t chain[MAXL], xmax, bound, prev = 1;
     int nc;
-    bool walked;
     if (__builtin_mul_overflow(s - 1, d, &xmax))
         return axe__fail(c->diag, AXE_ERR_OVERFLOW, -1,
                          "b's leaf %d (%lld:%lld) reaches past 64 bits", leaf,
                          (long long)s, (long long)d);
-    AXE_TRY(leaf_walk(f, s, d, xmax, p, &walked));
-    if (walked)
-        return AXE_OK;
     AXE_TRY(leaf_chain(c, f, leaf, s, d, xmax, chain, &nc, &bound));
     if (bound != 0) {
         scan sc = {leaf, s, d, bound};
@@ -444,27 +437,50 @@ static axe_status leaf_positive(ctx *c, const fn *f, int leaf, int64_t s,
     return AXE_OK;
 }
 
-/* The modes of a ∘ (s:d) for leaf "leaf" of b, into "p". */
+/* Negate the strides of the modes [at, p->n) (a ∘ (s:-d) = -(a ∘ s:d)
+ * as a is odd). */
+static axe_status negate_from(pool *p, int at)
+{
+    for (int k = at; k < p->n; k++) {
+        if (p->stride[k] == INT64_MIN)
+            return AXE_ERR_OVERFLOW;
+        p->stride[k] = -p->stride[k];
+    }
+    return AXE_OK;
+}
+
+/* The modes of a ∘ (s:d) for leaf "leaf" of b, into "p", in general. */
+static axe_status leaf_general(ctx *c, const fn *f, int leaf, int64_t s,
+                               int64_t d, pool *p)
+{
+    int at = p->n;
+    if (s < 1)
+        return axe__fail(c->diag, AXE_ERR_INVALID, -1,
+                         "b's leaf %d has extent %lld < 1", leaf, (long long)s);
+    if (s == 1 || d == 0)
+        return pool_put(p, s, 0, 0);
+    if (d == INT64_MIN)
+        return AXE_ERR_OVERFLOW;
+    AXE_TRY(leaf_positive(c, f, leaf, s, d < 0 ? -d : d, p));
+    return d < 0 ? negate_from(p, at) : AXE_OK;
+}
+
+/* The modes of a ∘ (s:d) for leaf "leaf" of b, into "p": by the walk
+ * where it applies (the common case, kept out of the general path's
+ * frame), else in general. */
 static axe_status compose_leaf(ctx *c, const fn *f, int leaf, int64_t s,
                                int64_t d, pool *p)
 {
     int at = p->n;
+    int64_t x, ad = d == INT64_MIN ? 0 : d < 0 ? -d : d;
+    bool walked = false;
     p->off[leaf] = at;
-    if (s < 1)
-        return axe__fail(c->diag, AXE_ERR_INVALID, -1,
-                         "b's leaf %d has extent %lld < 1", leaf, (long long)s);
-    if (s == 1 || d == 0) {
-        AXE_TRY(pool_put(p, s, 0, 0));
-    } else {
-        if (d == INT64_MIN)
-            return AXE_ERR_OVERFLOW;
-        AXE_TRY(leaf_positive(c, f, leaf, s, d < 0 ? -d : d, p));
-        for (int k = at; d < 0 && k < p->n; k++) {
-            if (p->stride[k] == INT64_MIN)
-                return AXE_ERR_OVERFLOW;
-            p->stride[k] = -p->stride[k];
-        }
-    }
+    if (s > 1 && ad > 0 && !__builtin_mul_overflow(s - 1, ad, &x))
+        AXE_TRY(leaf_walk(f, s, ad, x, p, &walked));
+    if (walked && d < 0)
+        AXE_TRY(negate_from(p, at));
+    if (!walked)
+        AXE_TRY(leaf_general(c, f, leaf, s, d, p));
     p->cnt[leaf] = p->n - at;
     return AXE_OK;
 }
@@ -706,11 +722,12 @@ static bool child(const axe_tuple *shape, const subtree *t, int i, subtree *out)
     }
     for (; shape->tok[tok] != ')'; i--) {
         int e = axe__tuple_subtree_end(shape->tok, tok);
+        int nl = axe__tuple_count_leaves(shape->tok, tok, e);
         if (i == 0) {
-            *out = (subtree){tok, e, leaf};
+            *out = (subtree){tok, e, leaf, leaf + nl};
             return true;
         }
-        leaf += axe__tuple_count_leaves(shape->tok, tok, e);
+        leaf += nl;
         tok = e;
     }
     return false;
@@ -777,26 +794,30 @@ static axe_status check_bases(ctx *c, const axe_cute_layout *b)
 }
 
 /* Compose the leaves of b with basis "code" (0: integer strides) with the
- * part of a they select, and check that a adds over them. */
+ * part of a they select (for code 0 "f0" if not NULL, a read already),
+ * and check that a adds over them. */
 static axe_status compose_group(ctx *c, const axe_cute_layout *a,
                                 const subtree *t, const axe_cute_layout *b,
-                                uint32_t code, pool *p)
+                                uint32_t code, const fn *f0, pool *p)
 {
     fn f;
     group g;
     subtree sel;
-    AXE_TRY(basis_mode(c, a, t, code, &sel));
-    AXE_TRY(fn_init(a, &sel, &f));
+    if (code != 0 || f0 == NULL) {
+        AXE_TRY(basis_mode(c, a, t, code, &sel));
+        AXE_TRY(fn_init(a, &sel, &f));
+        f0 = &f;
+    }
     g.n = 0;
     for (int k = 0; k < b->shape.nleaf; k++) {
         if (!active(b, k) || b->basis[k] != code)
             continue;
-        AXE_TRY(compose_leaf(c, &f, k, b->shape.v[k], b->stride[k], p));
+        AXE_TRY(compose_leaf(c, f0, k, b->shape.v[k], b->stride[k], p));
         g.leaf[g.n] = k;
         g.s[g.n] = b->shape.v[k];
         g.d[g.n++] = b->stride[k];
     }
-    return check_group(c, &f, &g);
+    return check_group(c, f0, &g);
 }
 
 /* Append the modes of leaf "k" as one element of "out". */
@@ -833,7 +854,7 @@ static axe_status assemble(const axe_cute_layout *b, const pool *p,
  * composed with the part of a it selects, each inactive leaf a mode s:0. */
 static axe_status compose_pool(ctx *c, const axe_cute_layout *a,
                                const subtree *t, const axe_cute_layout *b,
-                               pool *p)
+                               const fn *f0, pool *p)
 {
     uint32_t done[MAXL];
     int ndone = 0;
@@ -845,12 +866,76 @@ static axe_status compose_pool(ctx *c, const axe_cute_layout *a,
             first = done[l] != b->basis[k];
         if (first) {
             done[ndone++] = b->basis[k];
-            AXE_TRY(compose_group(c, a, t, b, b->basis[k], p));
+            AXE_TRY(compose_group(c, a, t, b, b->basis[k], f0, p));
         } else if (!active(b, k)) {
             AXE_TRY(compose_leaf(c, NULL, k, b->shape.v[k], 0, p));
         }
     }
     return AXE_OK;
+}
+
+/* The mode of the leaf s:d of an integer b under a linear a (x -> x d0):
+ * s : d d0, or s:0 for an inactive leaf; false if a step overflows. With
+ * "reach" the sums of (s-1)|d| by sign, as the additivity check adds them
+ * up. */
+static bool linear_leaf(int64_t s, int64_t d, int64_t d0, uint32_t b0, pool *p,
+                        int64_t *reach)
+{
+    int64_t x, v, ad = d < 0 ? -d : d;
+    if (s < 1 || d == INT64_MIN)
+        return false;
+    if (s == 1 || d == 0)
+        return pool_put(p, s, 0, 0) == AXE_OK;
+    if (__builtin_mul_overflow(s - 1, ad, &x) ||
+        __builtin_add_overflow(reach[d < 0], x, &reach[d < 0]) ||
+        __builtin_mul_overflow(ad, d0, &v) || v == INT64_MIN)
+        return false;
+    return pool_put(p, s, d < 0 ? -v : v, b0) == AXE_OK;
+}
+
+/* True if b's active strides are all integers (one group, code 0). */
+static bool integer_strides(const axe_cute_layout *b)
+{
+    for (int k = 0; k < b->shape.nleaf; k++)
+        if (b->basis[k] != 0 && active(b, k))
+            return false;
+    return true;
+}
+
+/*
+ * R's modes in "p" when a, read as "f", is linear (one mode: a(x) = x d0
+ * for every x) and b's strides are integers: a has no boundary, so every
+ * leaf s:d of b walks to the one mode s : d d0 (leaf_walk), and a adds
+ * over any leaves (carry_free has no boundary to check) once their reach
+ * does not overflow. False where a step overflows; the general path then
+ * finds the error.
+ */
+static bool compose_linear(const fn *f, const axe_cute_layout *b, pool *p)
+{
+    int64_t reach[2] = {0, 0};
+    p->n = 0;
+    for (int k = 0; k < b->shape.nleaf; k++) {
+        p->off[k] = p->n;
+        p->cnt[k] = 1;
+        if (!linear_leaf(b->shape.v[k], b->stride[k], f->m.stride[0],
+                         f->m.basis[0], p, reach))
+            return false;
+    }
+    return true;
+}
+
+/* R's modes for b's leaves into "p": when b's strides are integers, a is
+ * read once ("f"), and composed directly if it is linear. */
+static axe_status compose_modes(ctx *c, const axe_cute_layout *a,
+                                const subtree *t, const axe_cute_layout *b,
+                                pool *p)
+{
+    fn f;
+    if (!integer_strides(b) || fn_init(a, t, &f) != AXE_OK)
+        return compose_pool(c, a, t, b, NULL, p);
+    if (f.m.n == 1 && compose_linear(&f, b, p))
+        return AXE_OK;
+    return compose_pool(c, a, t, b, &f, p);
 }
 
 /* Append (subtree "t" of a) ∘ b to "out" as one element; with "rest", the
@@ -862,7 +947,7 @@ static axe_status compose_view(ctx *c, const axe_cute_layout *a,
 {
     pool p;
     axe__span whole = {0, b->shape.ntok, 0, b->shape.nleaf};
-    AXE_TRY(compose_pool(c, a, t, b, &p));
+    AXE_TRY(compose_modes(c, a, t, b, &p));
     if (rest == NULL)
         return assemble(b, &p, &whole, out);
     AXE_TRY(assemble(b, &p, &halves[0], out));
@@ -875,16 +960,31 @@ static void ctx_init(ctx *c, axe_diag *diag)
     c->budget = SCAN_BUDGET;
 }
 
+/* True if R, shaped like b with leaf k refined into p->cnt[k] modes, fits
+ * in a layout (p holds at most AXE_CUTE_MAX_LEAVES modes). */
+static bool fits(const axe_cute_layout *b, const pool *p)
+{
+    int ntok = b->shape.ntok;
+    for (int k = 0; k < b->shape.nleaf; k++)
+        ntok += p->cnt[k] > 1 ? p->cnt[k] + 1 : 0;
+    return ntok <= AXE_TUPLE_MAX_TOKENS;
+}
+
 axe_status axe_cute_compose(const axe_cute_layout *a, const axe_cute_layout *b,
                             axe_cute_layout *out, axe_diag *diag)
 {
-    axe_cute_layout r;
-    subtree whole = {0, a->shape.ntok, 0};
+    axe_cute_layout r, *w = out == a || out == b ? &r : out;
+    subtree whole = {0, a->shape.ntok, 0, a->shape.nleaf};
+    axe__span all = {0, b->shape.ntok, 0, b->shape.nleaf};
+    pool p;
     ctx c;
     ctx_init(&c, diag);
-    axe__cute_clear(&r);
-    AXE_TRY(compose_view(&c, a, &whole, b, NULL, &r, NULL));
-    axe__cute_copy(out, &r);
+    AXE_TRY(compose_modes(&c, a, &whole, b, &p));
+    if (!fits(b, &p))
+        return AXE_ERR_CAPACITY;
+    axe__cute_clear(w);
+    AXE_TRY(assemble(b, &p, &all, w));
+    axe__cute_copy(out, w);
     return AXE_OK;
 }
 
@@ -895,10 +995,9 @@ axe_status axe__cute_compose_append(const axe_cute_layout *a,
                                     axe_cute_layout *out, axe_cute_layout *rest,
                                     axe_diag *diag)
 {
-    subtree t = {sp->tb, sp->te, sp->lb};
     ctx c;
     ctx_init(&c, diag);
-    return compose_view(&c, a, &t, b, halves, out, rest);
+    return compose_view(&c, a, sp, b, halves, out, rest);
 }
 
 /* ---- tilers ---------------------------------------------------------- */
@@ -907,9 +1006,7 @@ axe_status axe__cute_compose_append(const axe_cute_layout *a,
 static axe_status put_subtree(axe_cute_layout *out, const axe_cute_layout *l,
                               const subtree *t)
 {
-    axe__span sp = {t->tb, t->te, t->lb, 0};
-    sp.le = t->lb + axe__tuple_count_leaves(l->shape.tok, t->tb, t->te);
-    return axe__cute_append_span(out, l, &sp);
+    return axe__cute_append_span(out, l, t);
 }
 
 typedef struct tcursor {
@@ -959,7 +1056,7 @@ axe_status axe_cute_compose_tiler(const axe_cute_layout *a,
                                   axe_diag *diag)
 {
     axe_cute_layout r;
-    subtree whole = {0, a->shape.ntok, 0};
+    subtree whole = {0, a->shape.ntok, 0, a->shape.nleaf};
     tcursor cur = {0, 0};
     ctx c;
     ctx_init(&c, diag);
