@@ -84,6 +84,15 @@ static int comp_of(fn *f, uint32_t code)
     return f->ncomp++;
 }
 
+/* Leaf "i" of "a" as its coalesced modes (a last leaf, kept). */
+static void read_leaf(const axe_cute_layout *a, int i, axe__cute_flat *m)
+{
+    m->n = 1;
+    m->shape[0] = a->shape.v[i];
+    m->stride[0] = a->stride[i];
+    m->basis[0] = a->stride[i] == 0 ? 0 : a->basis[i];
+}
+
 /* Read leaves [t->lb, ...) of the subtree "t" of "a" into "f". */
 static axe_status fn_init(const axe_cute_layout *a, const subtree *t, fn *f)
 {
@@ -91,7 +100,10 @@ static axe_status fn_init(const axe_cute_layout *a, const subtree *t, fn *f)
     for (int i = t->lb; i < t->le; i++)
         if (a->shape.v[i] < 1)
             return AXE_ERR_INVALID;
-    AXE_TRY(axe__cute_coalesce_leaves(a, t->lb, t->le, true, &f->m));
+    if (t->le - t->lb == 1)
+        read_leaf(a, t->lb, &f->m);
+    else
+        AXE_TRY(axe__cute_coalesce_leaves(a, t->lb, t->le, true, &f->m));
     f->ncomp = 1;
     f->code[0] = 0;
     for (int j = 0; j < f->m.n; j++) {
@@ -832,12 +844,47 @@ static axe_status put_leaf(const pool *p, int k, axe_cute_layout *out)
     return axe__cute_close(out);
 }
 
+/* True if every leaf of b in "sp" has one mode in "p". */
+static bool single_modes(const pool *p, const axe__span *sp)
+{
+    for (int k = sp->lb; k < sp->le; k++)
+        if (p->cnt[k] != 1)
+            return false;
+    return true;
+}
+
+/* assemble when every leaf has one mode: b's tokens as they are, the
+ * leaves from "p" (AXE_ERR_CAPACITY, as pushing them one by one, when
+ * they do not fit). */
+static axe_status assemble_single(const axe_cute_layout *b, const pool *p,
+                                  const axe__span *sp, axe_cute_layout *out)
+{
+    int ntok = sp->te - sp->tb, at = out->shape.nleaf;
+    if (out->shape.ntok + ntok > AXE_TUPLE_MAX_TOKENS ||
+        at + sp->le - sp->lb > AXE_CUTE_MAX_LEAVES)
+        return AXE_ERR_CAPACITY;
+    axe__copy(out->shape.tok + out->shape.ntok, b->shape.tok + sp->tb,
+              (size_t)ntok,
+              axe__room(AXE_TUPLE_MAX_TOKENS, out->shape.ntok, sp->tb, 1));
+    for (int k = sp->lb; k < sp->le; k++, at++) {
+        int i = p->off[k];
+        out->shape.v[at] = p->shape[i];
+        out->stride[at] = p->stride[i];
+        out->basis[at] = p->basis[i];
+    }
+    out->shape.ntok = (uint8_t)(out->shape.ntok + ntok);
+    out->shape.nleaf = (uint8_t)at;
+    return AXE_OK;
+}
+
 /* Append R's part shaped like the tokens "sp" of b, from the per-leaf
  * modes in "p". */
 static axe_status assemble(const axe_cute_layout *b, const pool *p,
                            const axe__span *sp, axe_cute_layout *out)
 {
     int leaf = sp->lb;
+    if (single_modes(p, sp))
+        return assemble_single(b, p, sp, out);
     for (int i = sp->tb; i < sp->te; i++) {
         char tk = b->shape.tok[i];
         if (tk == '(')
