@@ -219,4 +219,69 @@ AXE_NODISCARD axe_status axe__cute_coalesce_leaves(const axe_cute_layout *l,
                                                    bool extended,
                                                    axe__cute_flat *out);
 
+/*
+ * Composition's parts (cute_compose.c, the general path in
+ * cute_compose_exact.c). fn: a (a subtree of it) as the function
+ * a(x) = sum_j beta_j floor(x / M_j): its modes coalesced in the extended
+ * sense, boundaries prefix[j] = M_j (modes past an overflowing M_j are
+ * unreachable and cut) and each stride's basis code as a component index
+ * into code[]. pool: the modes of R per leaf, leaf k of b owning
+ * [off[k], off[k] + cnt[k]). bleaves: leaves of b that index the same
+ * part of a, x_k = c * d_k for c < s_k. cctx: where reasons go, and the
+ * evaluations of a left before a check gives up (AXE_ERR_UNSUPPORTED).
+ */
+#define AXE_CUTE_COMPOSE_BUDGET (1L << 22)
+
+typedef struct axe__cute_fn {
+    axe__cute_flat m;
+    int64_t prefix[AXE_CUTE_MAX_LEAVES];
+    uint8_t comp[AXE_CUTE_MAX_LEAVES];
+    int ncomp;
+    uint32_t code[AXE_CUTE_MAX_LEAVES];
+} axe__cute_fn;
+
+typedef struct axe__cute_pool {
+    int n;
+    int64_t shape[AXE_CUTE_MAX_LEAVES];
+    int64_t stride[AXE_CUTE_MAX_LEAVES];
+    uint32_t basis[AXE_CUTE_MAX_LEAVES];
+    int off[AXE_CUTE_MAX_LEAVES];
+    int cnt[AXE_CUTE_MAX_LEAVES];
+} axe__cute_pool;
+
+typedef struct axe__cute_bleaves {
+    int n;
+    int leaf[AXE_CUTE_MAX_LEAVES];
+    int64_t s[AXE_CUTE_MAX_LEAVES], d[AXE_CUTE_MAX_LEAVES];
+} axe__cute_bleaves;
+
+typedef struct axe__cute_cctx {
+    axe_diag *diag;
+    long budget;
+} axe__cute_cctx;
+
+/* Append the mode s:d (basis "b", 0 for d == 0) to "p". */
+AXE_NODISCARD static inline axe_status
+axe__cute_pool_put(axe__cute_pool *p, int64_t s, int64_t d, uint32_t b)
+{
+    if (p->n >= AXE_CUTE_MAX_LEAVES)
+        return AXE_ERR_CAPACITY;
+    p->shape[p->n] = s;
+    p->stride[p->n] = d;
+    p->basis[p->n++] = d == 0 ? 0 : b;
+    return AXE_OK;
+}
+
+/* The modes of a ∘ (s:d), d > 0, for leaf "leaf" of b, by the exact greedy
+ * (cute_compose_exact.c), appended to "p". */
+AXE_NODISCARD axe_status axe__cute_compose_leaf_exact(axe__cute_cctx *c,
+                                                      const axe__cute_fn *f,
+                                                      int leaf, int64_t s,
+                                                      int64_t d,
+                                                      axe__cute_pool *p);
+/* a adds over the leaves of "g": per boundary where no carry is possible,
+ * else pairs first, for a precise reason, then all of them. */
+AXE_NODISCARD axe_status axe__cute_compose_adds_exact(
+    axe__cute_cctx *c, const axe__cute_fn *f, const axe__cute_bleaves *g);
+
 #endif
