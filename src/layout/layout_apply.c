@@ -280,16 +280,15 @@ static axe_status check_shape(const int64_t *crd, const int64_t *shape, int n,
 }
 
 /* Group the tile of "l" by "shape" and split each crd[d] inside its group:
- * the grouped tile into "g", its digits into "c". False when the layout
- * cannot be grouped by the shape (any failure of axe_layout_group). */
+ * the grouped layout into "g" (only its shard is used; grouping ignores
+ * the swizzle), its digits into "c". False when the layout cannot be
+ * grouped by the shape (any failure of axe_layout_group). */
 static bool grouped_digits(const axe_layout *l, const int64_t *crd,
                            const int64_t *shape, int n, axe_layout *g,
                            int64_t *c)
 {
-    axe_layout tile = *l;
     int seps[AXE_LAYOUT_MAX_DIMS + 1];
-    tile.swizzle.present = false;
-    if (axe_layout_group(&tile, shape, n, g, seps, NULL) != AXE_OK)
+    if (axe_layout_group(l, shape, n, g, seps, NULL) != AXE_OK)
         return false;
     for (int d = 0; d < n; d++)
         if (axe__split_coord(crd[d], g->shard + seps[d], seps[d + 1] - seps[d],
@@ -407,7 +406,7 @@ axe_status axe_layout_apply_set(const axe_layout *l, const int64_t *crd,
                                 int cap, int *count, axe_diag *diag)
 {
     axe_point base;
-    int total;
+    int total = 0;
     AXE_TRY(tile_point_any(l, crd, shape, n, &base, diag));
     AXE_TRY(replica_count(l, cap, &total, diag));
     for (int j = 0; j < total; j++) {

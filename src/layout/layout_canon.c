@@ -66,29 +66,97 @@ static axe_status check_layout(const axe_layout *l, axe_diag *diag)
     return AXE_OK;
 }
 
-/* Step 1: the shard without extent-1 iters; (1, 1, axis of the first
- * iter) when that leaves nothing of a non-empty shard. */
-static void drop_unit_shard(axe_layout *l)
+/* Append padded "axis" to names[0 .. *n) unless it is `m` or there. */
+static void add_distinct(char (*names)[AXE_AXIS_NAME_MAX], int *n,
+                         const char *axis)
+{
+    if (axe__axis_eq(axis, axe__name_m.s))
+        return;
+    for (int i = 0; i < *n; i++)
+        if (axe__axis_eq(names[i], axis))
+            return;
+    axe__axis_copy(names[(*n)++], axis);
+}
+
+/*
+ * axe_layout_get_scope of "l", asked of a proxy with one entry per distinct
+ * axis other than `m` (in the order shard, replica, offset of first
+ * occurrence). The scope depends only on the axes: whether a shard axis is
+ * a thread axis, and the edge of each thread axis, added in that order; a
+ * repeated axis adds the edge it added before, so it can neither change
+ * the map nor fail where its first occurrence did not; `m` is a built-in
+ * memory axis and adds nothing. So status, reason and answer are
+ * get_scope's, with one registry lookup per distinct axis instead of one
+ * per entry. "l" has its counts within the capacities.
+ */
+axe_status axe__layout_scope(const axe_layout *l, bool *has,
+                             axe_scope *subscope, axe_scope *scope,
+                             axe_diag *diag)
+{
+    char names[AXE_LAYOUT_MAX_SHARD + AXE_LAYOUT_MAX_REPLICA +
+               AXE_LAYOUT_MAX_OFFSET][AXE_AXIS_NAME_MAX];
+    int n = 0, ns, nr;
+    axe_layout p;
+    for (int k = 0; k < l->nshard; k++)
+        add_distinct(names, &n, l->shard[k].axis);
+    ns = n;
+    for (int k = 0; k < l->nreplica; k++)
+        add_distinct(names, &n, l->replica[k].axis);
+    nr = n - ns;
+    for (int i = 0; i < l->noffset; i++)
+        add_distinct(names, &n, l->offset[i].axis);
+    if (n == 0) {
+        *has = false;
+        *subscope = *scope = AXE_SCOPE_NONE;
+        return AXE_OK;
+    }
+    axe__layout_clear(&p);
+    p.nshard = (uint8_t)ns;
+    p.nreplica = (uint8_t)nr;
+    p.noffset = (uint8_t)(n - ns - nr);
+    for (int k = 0; k < ns; k++)
+        axe__axis_copy(p.shard[k].axis, names[k]);
+    for (int k = 0; k < nr; k++)
+        axe__axis_copy(p.replica[k].axis, names[ns + k]);
+    for (int i = 0; i < p.noffset; i++)
+        axe__axis_copy(p.offset[i].axis, names[ns + nr + i]);
+    return axe_layout_get_scope(&p, has, subscope, scope, diag);
+}
+
+/* Step 1: dst's shard is src's without extent-1 iters; (1, 1, axis of the
+ * first iter) when that leaves nothing of a non-empty shard. "dst" may be
+ * "src"; iters already in place are not copied. */
+static void drop_unit_shard(axe_layout *dst, const axe_layout *src)
 {
     int n = 0;
-    for (int k = 0; k < l->nshard; k++)
-        if (l->shard[k].extent != 1)
-            l->shard[n++] = l->shard[k];
-    if (n == 0 && l->nshard > 0) {
-        l->shard[0].extent = 1;
-        l->shard[0].stride = 1;
+    for (int k = 0; k < src->nshard; k++) {
+        if (src->shard[k].extent == 1)
+            continue;
+        if (dst != src || n != k)
+            dst->shard[n] = src->shard[k];
+        n++;
+    }
+    if (n == 0 && src->nshard > 0) {
+        if (dst != src)
+            dst->shard[0] = src->shard[0];
+        dst->shard[0].extent = 1;
+        dst->shard[0].stride = 1;
         n = 1;
     }
-    l->nshard = (uint8_t)n;
+    dst->nshard = (uint8_t)n;
 }
 
 /* Step 2: the offset map without zero entries. */
 static void drop_zero_offsets(axe_layout *l)
 {
     int n = 0;
-    for (int i = 0; i < l->noffset; i++)
-        if (l->offset[i].value != 0)
-            l->offset[n++] = l->offset[i];
+    for (int i = 0; i < l->noffset; i++) {
+        if (l->offset[i].value == 0)
+            continue;
+        if (n != i)
+            l->offset[n] = l->offset[i];
+        n++;
+    }
     l->noffset = (uint8_t)n;
 }
 
@@ -117,28 +185,30 @@ static axe_status fuse_iter(axe_iter *it, axe_scope sub, axe_scope scope,
     return AXE_OK;
 }
 
-/* Step 3 at scope (sub, scope): every iter and offset through the fusion
- * table; an offset v on a is the iter (1, v, a), and offsets landing on
- * one axis add (TIRx overwrites). */
+/* Step 3 at scope (sub, scope), in place: every iter and offset through
+ * the fusion table; an offset v on a is the iter (1, v, a), and offsets
+ * landing on one axis add (TIRx overwrites). "l" is a scratch value: on
+ * failure it is left part-way. */
 static axe_status fuse_axes(axe_layout *l, axe_scope sub, axe_scope scope,
                             axe_diag *diag)
 {
-    axe_layout f = *l;
-    f.noffset = 0;
-    for (int k = 0; k < f.nshard; k++)
-        AXE_TRY(fuse_iter(&f.shard[k], sub, scope, diag));
-    for (int k = 0; k < f.nreplica; k++)
-        AXE_TRY(fuse_iter(&f.replica[k], sub, scope, diag));
-    for (int i = 0; i < l->noffset; i++) {
-        axe_iter it = {1, l->offset[i].value, {0}};
-        axe__axis_copy(it.axis, l->offset[i].axis);
+    axe_offset off[AXE_LAYOUT_MAX_OFFSET];
+    int noff = l->noffset;
+    memcpy(off, l->offset, (size_t)noff * sizeof off[0]);
+    l->noffset = 0;
+    for (int k = 0; k < l->nshard; k++)
+        AXE_TRY(fuse_iter(&l->shard[k], sub, scope, diag));
+    for (int k = 0; k < l->nreplica; k++)
+        AXE_TRY(fuse_iter(&l->replica[k], sub, scope, diag));
+    for (int i = 0; i < noff; i++) {
+        axe_iter it = {1, off[i].value, {0}};
+        axe__axis_copy(it.axis, off[i].axis);
         AXE_TRY(fuse_iter(&it, sub, scope, diag));
-        if (axe__layout_offset_add(&f, it.axis, it.stride) != AXE_OK)
+        if (axe__layout_offset_add(l, it.axis, it.stride) != AXE_OK)
             return axe__fail(diag, AXE_ERR_OVERFLOW, -1,
                              "offsets fused into %s overflow", it.axis);
     }
-    drop_zero_offsets(&f);
-    *l = f;
+    drop_zero_offsets(l);
     return AXE_OK;
 }
 
@@ -152,25 +222,27 @@ static bool continues(const axe_iter *prev, const axe_iter *next)
 }
 
 /* Step 4: each maximal run of continuing shard iters as one iter
- * (product of extents, stride of its last iter, axis). */
+ * (product of extents, stride of its last iter, axis), in place: run k
+ * is written at k <= its first iter, after all of it is read. */
 static axe_status fuse_shard(axe_layout *l, axe_diag *diag)
 {
     int n = 0;
     for (int cur = 0; cur < l->nshard;) {
-        axe_iter run = l->shard[cur];
+        int64_t extent = l->shard[cur].extent;
         int next = cur + 1;
         for (; next < l->nshard &&
                continues(&l->shard[next - 1], &l->shard[next]);
-             next++) {
-            if (axe__mul(run.extent, l->shard[next].extent, &run.extent) !=
-                AXE_OK)
+             next++)
+            if (axe__mul(extent, l->shard[next].extent, &extent) != AXE_OK)
                 return axe__fail(diag, AXE_ERR_OVERFLOW, -1,
                                  "fusing shard iters %d..%d overflows the "
                                  "extent",
                                  cur, next);
-            run.stride = l->shard[next].stride;
-        }
-        l->shard[n++] = run;
+        if (n != cur)
+            l->shard[n] = l->shard[cur];
+        l->shard[n].extent = extent;
+        l->shard[n].stride = l->shard[next - 1].stride;
+        n++;
         cur = next;
     }
     l->nshard = (uint8_t)n;
@@ -208,10 +280,13 @@ static void sort_replicas(axe_layout *l)
  * (e_i .. e_j) with e_{k+1} s_{k+1} = s_k enumerates the same values as one
  * iter (prod e, s_j)); fusion renames thread axes to the wider ones of
  * the scope, tx = 32 warpid + laneid etc. Idempotent: its output has no
- * unit iter, zero offset or fusable pair, and is fused already.
+ * unit iter, zero offset or fusable pair, and is fused already. Without
+ * axis fusion the scope of the output is the one computed in step 3:
+ * fusing shard iters and sorting replicas keep the set of axes.
  */
-axe_status axe_layout_canonicalize(const axe_layout *l, axe_target target,
-                                   axe_layout *out, axe_diag *diag)
+axe_status axe__canonicalize_scoped(const axe_layout *l, axe_target target,
+                                    axe_layout *out, axe__scope_info *info,
+                                    axe_diag *diag)
 {
     axe_layout c;
     bool has;
@@ -220,18 +295,29 @@ axe_status axe_layout_canonicalize(const axe_layout *l, axe_target target,
     if (out == NULL || (target != AXE_TARGET_NONE && target != AXE_TARGET_CUDA))
         return axe__fail(diag, AXE_ERR_INVALID, -1,
                          "canonicalize needs an output and a known target");
-    c = *l;
-    drop_unit_shard(&c);
+    axe__layout_copy_rest(&c, l);
+    drop_unit_shard(&c, l);
     drop_zero_offsets(&c);
-    AXE_TRY(axe_layout_get_scope(&c, &has, &sub, &scope, diag));
-    if (has && target == AXE_TARGET_CUDA) {
+    AXE_TRY(axe__layout_scope(&c, &has, &sub, &scope, diag));
+    info->known = !(has && target == AXE_TARGET_CUDA);
+    if (!info->known) {
         AXE_TRY(fuse_axes(&c, sub, scope, diag));
-        drop_unit_shard(&c);
+        drop_unit_shard(&c, &c);
     }
     AXE_TRY(fuse_shard(&c, diag));
     sort_replicas(&c);
-    *out = c;
+    axe__layout_copy(out, &c);
+    info->has = has;
+    info->subscope = sub;
+    info->scope = scope;
     return AXE_OK;
+}
+
+axe_status axe_layout_canonicalize(const axe_layout *l, axe_target target,
+                                   axe_layout *out, axe_diag *diag)
+{
+    axe__scope_info info;
+    return axe__canonicalize_scoped(l, target, out, &info, diag);
 }
 
 /* The shard of the full normal form: an iter of stride 0 moves along no
@@ -361,7 +447,7 @@ axe_status axe_layout_normalize(const axe_layout *l, axe_layout *out,
     AXE_TRY(absorb_replicas(&c, diag));
     drop_zero_offsets(&c);
     sort_replicas(&c);
-    *out = c;
+    axe__layout_copy(out, &c);
     return AXE_OK;
 }
 
@@ -551,7 +637,9 @@ static axe_status equivalent_by_evaluation(const axe_layout *a,
 /* "a" and "b" without replicas and swizzle: shard and offsets only. */
 static bool same_base(const axe_layout *a, const axe_layout *b)
 {
-    axe_layout x = *a, y = *b;
+    axe_layout x, y;
+    axe__layout_copy(&x, a);
+    axe__layout_copy(&y, b);
     x.nreplica = 0;
     y.nreplica = 0;
     memset(&x.swizzle, 0, sizeof x.swizzle);

@@ -166,8 +166,7 @@ axe_status axe_layout_group(const axe_layout *l, const int64_t *shape, int n,
         return axe__fail(diag, AXE_ERR_CAPACITY, -1,
                          "shape has %d dims; at most %d", n,
                          AXE_LAYOUT_MAX_SHARD);
-    g.out = *l;
-    g.out.nshard = 0;
+    axe__layout_copy_rest(&g.out, l);
     g.idx = 0;
     g.p = 1;
     sp[0] = 0;
@@ -185,7 +184,7 @@ axe_status axe_layout_group(const axe_layout *l, const int64_t *shape, int n,
     }
     if (g.idx != n)
         return group_fail(l, shape, n, diag);
-    *out = g.out;
+    axe__layout_copy(out, &g.out);
     memcpy(seps, sp, (size_t)(n + 1) * sizeof *seps);
     return AXE_OK;
 }
@@ -357,8 +356,7 @@ static void positions(const common *c, const bounds *b, int *pos)
 static axe_status refine(const axe_layout *l, const common *c, const int *pos,
                          axe_layout *out, axe_diag *diag)
 {
-    *out = *l;
-    out->nshard = 0;
+    axe__layout_copy_rest(out, l);
     for (int k = 0; k < l->nshard; k++) {
         const axe_iter *it = &l->shard[k];
         for (int j = pos[k]; j < pos[k + 1]; j++) {
@@ -434,6 +432,6 @@ axe_status axe_layout_group_many(const axe_layout *l,
     AXE_TRY(refine(l, &c, pos, &r, diag));
     for (int k = 0; k < nshapes; k++)
         positions(&c, &seq[k], seps[k]);
-    *out = r;
+    axe__layout_copy(out, &r);
     return AXE_OK;
 }

@@ -12,6 +12,7 @@
 #define AXE_LAYOUT_INTERNAL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "axe/layout.h"
@@ -35,6 +36,53 @@ static inline bool axe__axis_eq(const char *a, const char *b)
 static inline void axe__axis_copy(char *dst, const char *src)
 {
     memcpy(dst, src, AXE_AXIS_NAME_MAX);
+}
+
+/* The empty layout S[():()] without touching the entries: only the counts
+ * and the swizzle (the bytes before the shard) are cleared. Entries are
+ * meaningful only below the counts, so this is axe_layout_init for a value
+ * that is filled by appending. */
+static inline void axe__layout_clear(axe_layout *l)
+{
+    memset(l, 0, offsetof(axe_layout, shard));
+}
+
+static inline size_t axe__clamp(int n, int cap)
+{
+    return (size_t)(n < cap ? n : cap);
+}
+
+/* *dst = *src, copying the counts, the swizzle and only the entries in use
+ * (a whole layout is ~1.5 KB, a typical one uses ~200 bytes); counts past
+ * a capacity copy the whole array, as `=` would. Entries of "dst" past the
+ * counts keep whatever they held. */
+static inline void axe__layout_copy(axe_layout *dst, const axe_layout *src)
+{
+    if (dst == src)
+        return;
+    memcpy(dst, src, offsetof(axe_layout, shard));
+    memcpy(dst->shard, src->shard,
+           axe__clamp(src->nshard, AXE_LAYOUT_MAX_SHARD) * sizeof(axe_iter));
+    memcpy(dst->replica, src->replica,
+           axe__clamp(src->nreplica, AXE_LAYOUT_MAX_REPLICA) *
+               sizeof(axe_iter));
+    memcpy(dst->offset, src->offset,
+           axe__clamp(src->noffset, AXE_LAYOUT_MAX_OFFSET) *
+               sizeof(axe_offset));
+}
+
+/* *dst = *src without its shard: the swizzle, the replica and the offset
+ * (entries in use), nshard = 0; for results whose shard is built anew. */
+static inline void axe__layout_copy_rest(axe_layout *dst, const axe_layout *src)
+{
+    memcpy(dst, src, offsetof(axe_layout, shard));
+    dst->nshard = 0;
+    memcpy(dst->replica, src->replica,
+           axe__clamp(src->nreplica, AXE_LAYOUT_MAX_REPLICA) *
+               sizeof(axe_iter));
+    memcpy(dst->offset, src->offset,
+           axe__clamp(src->noffset, AXE_LAYOUT_MAX_OFFSET) *
+               sizeof(axe_offset));
 }
 
 /* Whether the "len" bytes at "s" form a valid axis name: 1 to 15 bytes of
@@ -117,6 +165,30 @@ bool axe__swizzle_ok(const axe_layout_swizzle *sw);
  * involution (addr(addr(m)) == m). */
 AXE_NODISCARD axe_status axe__swizzle_addr(const axe_layout_swizzle *sw,
                                            int64_t m, int64_t *out);
+
+/* axe_layout_get_scope("l") with one registry lookup per distinct axis
+ * other than `m` (same status, reason and answer); counts within the
+ * capacities. */
+AXE_NODISCARD axe_status axe__layout_scope(const axe_layout *l, bool *has,
+                                           axe_scope *subscope,
+                                           axe_scope *scope, axe_diag *diag);
+
+/* The scope of a layout as axe_layout_get_scope answers it, when "known". */
+typedef struct axe__scope_info {
+    bool known;
+    bool has;
+    axe_scope subscope;
+    axe_scope scope;
+} axe__scope_info;
+
+/* axe_layout_canonicalize, also giving the scope of the result in "info"
+ * when it comes for free (info->known: no CUDA axis fusion happened, so
+ * the result has the axes whose scope step 3 computed). */
+AXE_NODISCARD axe_status axe__canonicalize_scoped(const axe_layout *l,
+                                                  axe_target target,
+                                                  axe_layout *out,
+                                                  axe__scope_info *info,
+                                                  axe_diag *diag);
 
 /* The tile point D(x) + O of the linear index "x" (swizzle not applied). */
 AXE_NODISCARD axe_status axe__tile_point_linear(const axe_layout *l, int64_t x,

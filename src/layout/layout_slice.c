@@ -264,7 +264,7 @@ axe_status axe_layout_slice(const axe_layout *l, const int64_t *shape,
                        target, &res, &ok, diag));
     if (ok) {
         res.swizzle = l->swizzle;
-        *out = res;
+        axe__layout_copy(out, &res);
     }
     *found = ok;
     return AXE_OK;

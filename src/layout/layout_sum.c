@@ -76,24 +76,37 @@ bool axe__swizzle_same(const axe_layout_swizzle *a, const axe_layout_swizzle *b)
 axe_status axe__swizzle_tile(const axe_layout *l, const int64_t *shape, int n,
                              axe_layout *out, axe_diag *diag)
 {
-    axe_layout t = *l;
     int64_t size;
-    memset(&t.swizzle, 0, sizeof t.swizzle);
-    if (l->swizzle.present && axe__tile_is_trivial(l)) {
-        if (axe__shape_product(shape, n, &size) != AXE_OK)
-            return axe__fail(diag, AXE_ERR_OVERFLOW, -1,
-                             "the identity tile of a swizzle overflows: the "
-                             "shape's product exceeds 2^63");
-        if (size < 1)
-            return axe__fail(diag, AXE_ERR_INVALID, -1,
-                             "a shape dim is not positive");
-        axe_layout_init(&t);
-        t.shard[0].extent = size;
-        t.shard[0].stride = 1;
-        axe__axis_copy(t.shard[0].axis, axe__name_m.s);
-        t.nshard = 1;
+    if (!l->swizzle.present || !axe__tile_is_trivial(l)) {
+        axe__layout_copy(out, l);
+        memset(&out->swizzle, 0, sizeof out->swizzle);
+        return AXE_OK;
     }
-    *out = t;
+    if (axe__shape_product(shape, n, &size) != AXE_OK)
+        return axe__fail(diag, AXE_ERR_OVERFLOW, -1,
+                         "the identity tile of a swizzle overflows: the "
+                         "shape's product exceeds 2^63");
+    if (size < 1)
+        return axe__fail(diag, AXE_ERR_INVALID, -1,
+                         "a shape dim is not positive");
+    axe__layout_clear(out);
+    out->shard[0].extent = size;
+    out->shard[0].stride = 1;
+    axe__axis_copy(out->shard[0].axis, axe__name_m.s);
+    out->nshard = 1;
+    return AXE_OK;
+}
+
+axe_status axe__plain_tile(const axe_layout *l, const int64_t *shape, int n,
+                           axe_layout *buf, const axe_layout **out,
+                           axe_diag *diag)
+{
+    if (!l->swizzle.present) {
+        *out = l;
+        return AXE_OK;
+    }
+    AXE_TRY(axe__swizzle_tile(l, shape, n, buf, diag));
+    *out = buf;
     return AXE_OK;
 }
 
@@ -129,7 +142,7 @@ axe_status axe__interleave(const axe_layout *a, const int *aseps,
 {
     axe_layout r;
     axe_status st = AXE_OK;
-    axe_layout_init(&r);
+    axe__layout_clear(&r);
     for (int d = 0; d < n && st == AXE_OK; d++) {
         st = push_block(&r, a->shard, aseps[d], aseps[d + 1]);
         if (st == AXE_OK)
@@ -147,7 +160,7 @@ axe_status axe__interleave(const axe_layout *a, const int *aseps,
                          AXE_LAYOUT_MAX_OFFSET);
     if (st != AXE_OK)
         return axe__fail(diag, st, -1, "an offset of the result overflows");
-    *out = r;
+    axe__layout_copy(out, &r);
     return AXE_OK;
 }
 
@@ -169,7 +182,7 @@ static bool take_replica(const axe_layout *whole, const axe_iter *it,
 axe_status axe__factor_rest(const axe_layout *whole, const axe_layout *part,
                             axe_layout *out, bool *all)
 {
-    axe_layout r = *out;
+    axe_layout r; /* only its replica and offset are used */
     bool used[AXE_LAYOUT_MAX_REPLICA] = {false};
     bool every = true;
     r.nreplica = 0;
@@ -187,7 +200,10 @@ axe_status axe__factor_rest(const axe_layout *whole, const axe_layout *part,
         AXE_TRY(axe__sub(0, part->offset[i].value, &neg));
         AXE_TRY(axe__layout_offset_add(&r, part->offset[i].axis, neg));
     }
-    *out = r;
+    out->nreplica = r.nreplica;
+    out->noffset = r.noffset;
+    memcpy(out->replica, r.replica, r.nreplica * sizeof r.replica[0]);
+    memcpy(out->offset, r.offset, r.noffset * sizeof r.offset[0]);
     *all = every;
     return AXE_OK;
 }
@@ -227,16 +243,17 @@ axe_status axe_layout_direct_sum(const axe_layout *a, const int64_t *a_shape,
                                  const axe_layout *b, const int64_t *b_shape,
                                  int n, axe_layout *out, axe_diag *diag)
 {
-    axe_layout bt, r;
+    axe_layout buf, r;
+    const axe_layout *bt;
     AXE_TRY(check_rank(n, diag));
     if (a->swizzle.present)
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
                          "the left operand of a direct sum must not be "
                          "swizzled (the swizzle belongs to the right one)");
-    AXE_TRY(axe__swizzle_tile(b, b_shape, n, &bt, diag));
-    AXE_TRY(sum_plain(a, a_shape, &bt, b_shape, n, &r, diag));
+    AXE_TRY(axe__plain_tile(b, b_shape, n, &buf, &bt, diag));
+    AXE_TRY(sum_plain(a, a_shape, bt, b_shape, n, &r, diag));
     r.swizzle = b->swizzle;
-    *out = r;
+    axe__layout_copy(out, &r);
     return AXE_OK;
 }
 
@@ -307,10 +324,10 @@ static axe_status recover(const sum_query *q, axe_layout *out, bool *found,
     axe_layout sg, kg, res;
     int ss[AXE__SEPS_MAX], ks[AXE__SEPS_MAX];
     int64_t ushape[AXE_LAYOUT_MAX_DIMS];
-    bool all, ok;
+    bool all, ok = false;
     AXE_TRY(axe_layout_group(q->sum, q->inter, 2 * q->n, &sg, ss, diag));
     AXE_TRY(axe_layout_group(q->known, q->kshape, q->n, &kg, ks, diag));
-    axe_layout_init(&res);
+    axe__layout_clear(&res);
     AXE_TRY(take_blocks(q, &sg, ss, &kg, ks, &res, found, diag));
     if (!*found)
         return AXE_OK;
@@ -325,7 +342,7 @@ static axe_status recover(const sum_query *q, axe_layout *out, bool *found,
     if (!ok)
         return axe__not_found(found, diag,
                               "the candidate does not sum back to the sum");
-    *out = res;
+    axe__layout_copy(out, &res);
     return AXE_OK;
 }
 
@@ -336,16 +353,17 @@ static axe_status prepare(const axe_layout *known, const int64_t *kshape,
                           axe_layout *kc, axe_layout *sc, bool *found,
                           axe_diag *diag)
 {
-    axe_layout kt, st;
+    axe_layout kbuf, sbuf;
+    const axe_layout *kt, *st;
     *found = true;
     if (!axe__swizzle_same(&known->swizzle, &sum->swizzle))
         return axe__not_found(found, diag,
                               "the sum and the operand do not have the same "
                               "swizzle");
-    AXE_TRY(axe__swizzle_tile(known, kshape, n, &kt, diag));
-    AXE_TRY(axe__swizzle_tile(sum, inter, 2 * n, &st, diag));
-    AXE_TRY(axe_layout_canonicalize(&kt, AXE_TARGET_NONE, kc, diag));
-    return axe_layout_canonicalize(&st, AXE_TARGET_NONE, sc, diag);
+    AXE_TRY(axe__plain_tile(known, kshape, n, &kbuf, &kt, diag));
+    AXE_TRY(axe__plain_tile(sum, inter, 2 * n, &sbuf, &st, diag));
+    AXE_TRY(axe_layout_canonicalize(kt, AXE_TARGET_NONE, kc, diag));
+    return axe_layout_canonicalize(st, AXE_TARGET_NONE, sc, diag);
 }
 
 static axe_status run_recovery(const axe_layout *known, const axe_layout *sum,
@@ -363,7 +381,7 @@ static axe_status run_recovery(const axe_layout *known, const axe_layout *sum,
         AXE_TRY(recover(&q, &res, &f, diag));
     }
     if (f)
-        *out = res;
+        axe__layout_copy(out, &res);
     *found = f;
     return AXE_OK;
 }

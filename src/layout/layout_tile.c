@@ -53,19 +53,30 @@ static axe_status scale_outer(axe_layout *outer, const axe_layout *inner,
     return AXE_OK;
 }
 
+/* og ⊗ ig for grouped canonical plain layouts (spec §8.1 steps 4-6);
+ * "og" is scaled in place. */
+static axe_status tile_grouped(axe_layout *og, const int *oseps,
+                               const axe_layout *ig, const int *iseps, int n,
+                               axe_target target, axe_layout *out,
+                               axe_diag *diag)
+{
+    axe_layout r;
+    AXE_TRY(scale_outer(og, ig, diag));
+    AXE_TRY(axe__interleave(og, oseps, ig, iseps, n, ig, og, &r, diag));
+    return axe_layout_canonicalize(&r, target, out, diag);
+}
+
 /* oc ⊗ ic for canonical plain layouts (spec §8.1 steps 2-6). */
 static axe_status tile_canonical(const axe_layout *oc, const int64_t *oshape,
                                  const axe_layout *ic, const int64_t *ishape,
                                  int n, axe_target target, axe_layout *out,
                                  axe_diag *diag)
 {
-    axe_layout og, ig, r;
+    axe_layout og, ig;
     int oseps[AXE__SEPS_MAX], iseps[AXE__SEPS_MAX];
     AXE_TRY(axe_layout_group(oc, oshape, n, &og, oseps, diag));
     AXE_TRY(axe_layout_group(ic, ishape, n, &ig, iseps, diag));
-    AXE_TRY(scale_outer(&og, &ig, diag));
-    AXE_TRY(axe__interleave(&og, oseps, &ig, iseps, n, &ig, &og, &r, diag));
-    return axe_layout_canonicalize(&r, target, out, diag);
+    return tile_grouped(&og, oseps, &ig, iseps, n, target, out, diag);
 }
 
 /* outer ⊗ inner for plain layouts (spec §8.1): canonicalize both, then
@@ -89,17 +100,18 @@ axe_status axe_layout_tile(const axe_layout *outer, const int64_t *outer_shape,
                            int n, axe_target target, axe_layout *out,
                            axe_diag *diag)
 {
-    axe_layout it, r;
+    axe_layout buf, r;
+    const axe_layout *it;
     AXE_TRY(check_dims(n, diag));
     if (outer->swizzle.present)
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
                          "the outer layout of a tile must not be swizzled "
                          "(the swizzle belongs to the inner one)");
-    AXE_TRY(axe__swizzle_tile(inner, inner_shape, n, &it, diag));
+    AXE_TRY(axe__plain_tile(inner, inner_shape, n, &buf, &it, diag));
     AXE_TRY(
-        tile_plain(outer, outer_shape, &it, inner_shape, n, target, &r, diag));
+        tile_plain(outer, outer_shape, it, inner_shape, n, target, &r, diag));
     r.swizzle = inner->swizzle;
-    *out = r;
+    axe__layout_copy(out, &r);
     return AXE_OK;
 }
 
@@ -166,7 +178,8 @@ static axe_status tile_shape(const int64_t *shape, const int64_t *factor, int n,
 /* The question "is tiled = O ⊗ I?" with one factor known: "known" is I
  * (find O) when "inner", else O (find I). "tiled" is canonical and split by
  * scope for matching; "canon" is the canonical tiled layout the re-tiled
- * candidate must equal. All plain. */
+ * candidate must equal. All plain. "kg", "ks": known grouped by "kshape"
+ * (set by recover, for re-tiling). */
 typedef struct tile_query {
     const axe_layout *known;
     const axe_layout *tiled;
@@ -176,10 +189,25 @@ typedef struct tile_query {
     int n;
     bool inner;
     axe_target target;
+    const axe_layout *kg;
+    const int *ks;
 } tile_query;
 
 /* "a" is a wider scope than "b" (smaller rank, TIRx ScopeKindHigher). */
 static bool wider(axe_scope a, axe_scope b) { return a < b; }
+
+/* The scope of "l" from "info" when canonicalize knew it, else computed. */
+static axe_status scope_of(const axe_layout *l, const axe__scope_info *info,
+                           bool *has, axe_scope *sub, axe_scope *scope,
+                           axe_diag *diag)
+{
+    if (!info->known)
+        return axe__layout_scope(l, has, sub, scope, diag);
+    *has = info->has;
+    *sub = info->subscope;
+    *scope = info->scope;
+    return AXE_OK;
+}
 
 /* The scope rule of spec §8.2 step 2 (known inner) and §8.3 step 2 (known
  * outer): "tiled" is split by the known factor's scope (inner) or
@@ -188,15 +216,17 @@ static bool wider(axe_scope a, axe_scope b) { return a < b; }
  * layout on warpid and laneid), axe matches "tiled" as it is and, when
  * that fails, the split by the other end of the known factor's scope in
  * "alt" (*has_alt), letting the matching and the re-tiling decide. */
-static axe_status match_scopes(axe_layout *tiled, axe_layout *alt,
-                               bool *has_alt, const axe_layout *known,
-                               bool inner, axe_target target, axe_diag *diag)
+static axe_status match_scopes(axe_layout *tiled, const axe__scope_info *ti,
+                               axe_layout *alt, bool *has_alt,
+                               const axe_layout *known,
+                               const axe__scope_info *ki, bool inner,
+                               axe_target target, axe_diag *diag)
 {
     bool ht, hk;
     axe_scope ts, tsc, ks, ksc;
     *has_alt = false;
-    AXE_TRY(axe_layout_get_scope(tiled, &ht, &ts, &tsc, diag));
-    AXE_TRY(axe_layout_get_scope(known, &hk, &ks, &ksc, diag));
+    AXE_TRY(scope_of(tiled, ti, &ht, &ts, &tsc, diag));
+    AXE_TRY(scope_of(known, ki, &hk, &ks, &ksc, diag));
     if (!ht || !hk)
         return AXE_OK;
     if (inner ? ts == ks && !wider(ksc, tsc) : tsc == ksc && !wider(ts, ks)) {
@@ -304,22 +334,26 @@ static axe_status take_inner(const tile_query *q, const axe_layout *tg,
     return AXE_OK;
 }
 
-/* Whether the candidate factor "cand" tiles back to q->canon. */
+/* Whether the candidate factor "cand" tiles back to q->canon (the known
+ * factor's grouping q->kg is reused: it is what tile_canonical computes). */
 static axe_status check_tile(const tile_query *q, const axe_layout *cand,
                              const int64_t *factored, bool *ok, axe_diag *diag)
 {
     int64_t cshape[AXE_LAYOUT_MAX_DIMS];
-    axe_layout t, cc;
+    axe_layout t, cc, cg, kg;
+    int cs[AXE__SEPS_MAX];
     axe_status st;
     for (int d = 0; d < q->n; d++)
         cshape[d] = factored[2 * d + (q->inner ? 0 : 1)];
     st = axe_layout_canonicalize(cand, q->target, &cc, NULL);
-    if (st == AXE_OK && q->inner)
-        st = tile_canonical(&cc, cshape, q->known, q->kshape, q->n, q->target,
-                            &t, NULL);
-    else if (st == AXE_OK)
-        st = tile_canonical(q->known, q->kshape, &cc, cshape, q->n, q->target,
-                            &t, NULL);
+    if (st == AXE_OK)
+        st = axe_layout_group(&cc, cshape, q->n, &cg, cs, NULL);
+    if (st == AXE_OK && q->inner) {
+        st = tile_grouped(&cg, cs, q->kg, q->ks, q->n, q->target, &t, NULL);
+    } else if (st == AXE_OK) {
+        axe__layout_copy(&kg, q->kg);
+        st = tile_grouped(&kg, q->ks, &cg, cs, q->n, q->target, &t, NULL);
+    }
     if (st == AXE_ERR_OVERFLOW)
         return axe__fail(diag, st, -1, "re-tiling the candidate overflows");
     *ok = st == AXE_OK && axe_layout_equal(&t, q->canon);
@@ -356,10 +390,11 @@ static axe_status retry_unit_axis(const tile_query *q, axe_layout *res,
                                   const int64_t *factored, bool *ok,
                                   axe_diag *diag)
 {
-    axe_layout c = *res;
+    axe_layout c;
     char spare[AXE_AXIS_NAME_MAX];
     if (!unit_only(res))
         return AXE_OK;
+    axe__layout_copy(&c, res);
     for (int k = 0; k <= q->known->nshard && !*ok; k++) {
         const char *axis = k < q->known->nshard
                                ? q->known->shard[k].axis
@@ -368,22 +403,26 @@ static axe_status retry_unit_axis(const tile_query *q, axe_layout *res,
         AXE_TRY(check_tile(q, &c, factored, ok, diag));
     }
     if (*ok)
-        *res = c;
+        axe__layout_copy(res, &c);
     return AXE_OK;
 }
 
-/* The unknown factor of "q" (spec §8.2 steps 4-7, §8.3 steps 3-6). */
-static axe_status recover(const tile_query *q, axe_layout *out, bool *found,
+/* The unknown factor of "query" (spec §8.2 steps 4-7, §8.3 steps 3-6). */
+static axe_status recover(const tile_query *query, axe_layout *out, bool *found,
                           axe_diag *diag)
 {
     axe_layout tg, kg, res;
     int ts[AXE__SEPS_MAX], ks[AXE__SEPS_MAX];
     int64_t factored[2 * AXE_LAYOUT_MAX_DIMS];
+    tile_query qk = *query;
+    const tile_query *q = &qk;
     bool all, ok;
     AXE_TRY(tile_shape(q->tshape, q->kshape, q->n, q->inner, factored, diag));
     AXE_TRY(axe_layout_group(q->tiled, factored, 2 * q->n, &tg, ts, diag));
     AXE_TRY(axe_layout_group(q->known, q->kshape, q->n, &kg, ks, diag));
-    axe_layout_init(&res);
+    qk.kg = &kg;
+    qk.ks = ks;
+    axe__layout_clear(&res);
     if (q->inner)
         AXE_TRY(take_outer(q, &tg, ts, &kg, ks, &res, found, diag));
     else
@@ -402,7 +441,7 @@ static axe_status recover(const tile_query *q, axe_layout *out, bool *found,
         return axe__not_found(found, diag,
                               "the candidate factor does not tile back to "
                               "the tiled layout");
-    *out = res;
+    axe__layout_copy(out, &res);
     return AXE_OK;
 }
 
@@ -414,20 +453,23 @@ static axe_status recover_plain(const axe_layout *known,
                                 axe_diag *diag)
 {
     axe_layout kc, tc, split, alt, res;
+    axe__scope_info ki, ti;
     tile_query q;
     bool has_alt, f;
     AXE_TRY(check_dims(n, diag));
-    AXE_TRY(axe_layout_canonicalize(known, target, &kc, diag));
-    AXE_TRY(axe_layout_canonicalize(tiled, target, &tc, diag));
-    split = tc;
-    AXE_TRY(match_scopes(&split, &alt, &has_alt, &kc, inner, target, diag));
-    q = (tile_query){&kc, &split, &tc, tshape, kshape, n, inner, target};
+    AXE_TRY(axe__canonicalize_scoped(known, target, &kc, &ki, diag));
+    AXE_TRY(axe__canonicalize_scoped(tiled, target, &tc, &ti, diag));
+    axe__layout_copy(&split, &tc);
+    AXE_TRY(match_scopes(&split, &ti, &alt, &has_alt, &kc, &ki, inner, target,
+                         diag));
+    q = (tile_query){&kc, &split, &tc,    tshape, kshape,
+                     n,   inner,  target, NULL,   NULL};
     AXE_TRY(recover(&q, out, found, diag));
     if (*found || !has_alt)
         return AXE_OK;
     q.tiled = &alt;
     if (recover(&q, &res, &f, NULL) == AXE_OK && f) {
-        *out = res;
+        axe__layout_copy(out, &res);
         *found = true;
     }
     return AXE_OK;
@@ -443,19 +485,20 @@ axe_status axe_layout_is_tile_inner(const axe_layout *inner,
                                     axe_target target, axe_layout *outer_out,
                                     bool *found, axe_diag *diag)
 {
-    axe_layout it, tt, res;
+    axe_layout ibuf, tbuf, res;
+    const axe_layout *it, *tt;
     bool f;
     AXE_TRY(check_dims(n, diag));
     if (!axe__swizzle_same(&inner->swizzle, &tiled->swizzle))
         return axe__not_found(found, diag,
                               "the tiled layout and the inner one do not have "
                               "the same swizzle");
-    AXE_TRY(axe__swizzle_tile(inner, inner_shape, n, &it, diag));
-    AXE_TRY(axe__swizzle_tile(tiled, tiled_shape, n, &tt, diag));
-    AXE_TRY(recover_plain(&it, &tt, tiled_shape, inner_shape, n, true, target,
+    AXE_TRY(axe__plain_tile(inner, inner_shape, n, &ibuf, &it, diag));
+    AXE_TRY(axe__plain_tile(tiled, tiled_shape, n, &tbuf, &tt, diag));
+    AXE_TRY(recover_plain(it, tt, tiled_shape, inner_shape, n, true, target,
                           &res, &f, diag));
     if (f)
-        *outer_out = res;
+        axe__layout_copy(outer_out, &res);
     *found = f;
     return AXE_OK;
 }
@@ -470,19 +513,24 @@ axe_status axe_layout_is_tile_outer(const axe_layout *outer,
                                     axe_target target, axe_layout *inner_out,
                                     bool *found, axe_diag *diag)
 {
-    axe_layout tt = *tiled, res;
+    axe_layout buf, res;
+    const axe_layout *tt = tiled;
     bool f;
     AXE_TRY(check_dims(n, diag));
     if (outer->swizzle.present)
         return axe__not_found(found, diag,
                               "a swizzled layout is never the outer factor of "
                               "a tile");
-    memset(&tt.swizzle, 0, sizeof tt.swizzle);
-    AXE_TRY(recover_plain(outer, &tt, tiled_shape, outer_shape, n, false,
-                          target, &res, &f, diag));
+    if (tiled->swizzle.present) {
+        axe__layout_copy(&buf, tiled);
+        memset(&buf.swizzle, 0, sizeof buf.swizzle);
+        tt = &buf;
+    }
+    AXE_TRY(recover_plain(outer, tt, tiled_shape, outer_shape, n, false, target,
+                          &res, &f, diag));
     if (f) {
         res.swizzle = tiled->swizzle;
-        *inner_out = res;
+        axe__layout_copy(inner_out, &res);
     }
     *found = f;
     return AXE_OK;

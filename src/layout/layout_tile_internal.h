@@ -30,6 +30,14 @@ AXE_NODISCARD axe_status axe__swizzle_tile(const axe_layout *l,
                                            const int64_t *shape, int n,
                                            axe_layout *out, axe_diag *diag);
 
+/* The plain tile of "l" without copying when it has no swizzle: *out = l
+ * itself then, else axe__swizzle_tile into "buf" and *out = buf. */
+AXE_NODISCARD axe_status axe__plain_tile(const axe_layout *l,
+                                         const int64_t *shape, int n,
+                                         axe_layout *buf,
+                                         const axe_layout **out,
+                                         axe_diag *diag);
+
 /* Whether two swizzles have the same parameters (both absent counts). */
 bool axe__swizzle_same(const axe_layout_swizzle *a,
                        const axe_layout_swizzle *b);

@@ -13,11 +13,12 @@
  */
 #include "layout_tile_internal.h"
 
+/* Names are stored padded, as in layouts, and compared with axe__axis_eq. */
 typedef struct split_rule {
-    const char *axis;
+    char axis[AXE_AXIS_NAME_MAX];
     axe_scope scope;
-    const char *outer;
-    const char *inner;
+    char outer[AXE_AXIS_NAME_MAX];
+    char inner[AXE_AXIS_NAME_MAX];
     int64_t unit;
 } split_rule;
 
@@ -32,8 +33,8 @@ static const split_rule rules[] = {
 };
 
 /* Axes with a splitter (others are left alone). */
-static const char *const splittable[] = {"tx",     "warpid", "tid_in_wg",
-                                         "laneid", "wgid",   "wid_in_wg"};
+static const char splittable[][AXE_AXIS_NAME_MAX] = {
+    "tx", "warpid", "tid_in_wg", "laneid", "wgid", "wid_in_wg"};
 
 static bool named(const char *padded, const char *name)
 {
@@ -47,9 +48,11 @@ static const split_rule *find_rule(const char *axis, axe_scope scope,
 {
     *has_splitter = false;
     for (size_t i = 0; i < sizeof splittable / sizeof splittable[0]; i++)
-        *has_splitter = *has_splitter || named(axis, splittable[i]);
+        *has_splitter = *has_splitter || axe__axis_eq(axis, splittable[i]);
+    if (!*has_splitter)
+        return NULL;
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
-        if (named(axis, rules[i].axis) && rules[i].scope == scope)
+        if (rules[i].scope == scope && axe__axis_eq(axis, rules[i].axis))
             return &rules[i];
     return NULL;
 }
@@ -70,12 +73,12 @@ static axe_status no_rule(const char *axis, axe_scope scope, axe_diag *diag)
                      axe_scope_name(info.subscope));
 }
 
+/* (e, s, padded "name"). */
 static void set_iter(axe_iter *it, int64_t e, int64_t s, const char *name)
 {
     it->extent = e;
     it->stride = s;
-    memset(it->axis, 0, sizeof it->axis);
-    memcpy(it->axis, name, strlen(name));
+    axe__axis_copy(it->axis, name);
 }
 
 /* SplitterGen: iter "it" over unit U as one or two iters in out[0 ..
@@ -140,7 +143,6 @@ static axe_status push_split(axe_iter *arr, uint8_t *n, int cap,
 static axe_status push_offset(axe_layout *out, const axe_offset *o,
                               axe_scope scope, axe_diag *diag)
 {
-    char outer[AXE_AXIS_NAME_MAX] = {0}, inner[AXE_AXIS_NAME_MAX] = {0};
     int64_t v = o->value;
     bool has;
     const split_rule *r = find_rule(o->axis, scope, &has);
@@ -148,14 +150,12 @@ static axe_status push_offset(axe_layout *out, const axe_offset *o,
         return no_rule(o->axis, scope, diag);
     if (r == NULL || v == 0)
         return axe__layout_offset_add(out, o->axis, v);
-    memcpy(outer, r->outer, strlen(r->outer));
-    memcpy(inner, r->inner, strlen(r->inner));
     if (v < r->unit)
-        return axe__layout_offset_add(out, inner, v);
-    AXE_TRY(axe__layout_offset_add(out, outer, axe__floordiv(v, r->unit)));
+        return axe__layout_offset_add(out, r->inner, v);
+    AXE_TRY(axe__layout_offset_add(out, r->outer, axe__floordiv(v, r->unit)));
     if (axe__floormod(v, r->unit) == 0)
         return AXE_OK;
-    return axe__layout_offset_add(out, inner, axe__floormod(v, r->unit));
+    return axe__layout_offset_add(out, r->inner, axe__floormod(v, r->unit));
 }
 
 axe_status axe__split_by_scope(const axe_layout *l, axe_scope scope,
@@ -164,10 +164,10 @@ axe_status axe__split_by_scope(const axe_layout *l, axe_scope scope,
 {
     axe_layout r;
     if (target != AXE_TARGET_CUDA) {
-        *out = *l;
+        axe__layout_copy(out, l);
         return AXE_OK;
     }
-    axe_layout_init(&r);
+    axe__layout_clear(&r);
     r.swizzle = l->swizzle;
     for (int k = 0; k < l->nshard; k++)
         AXE_TRY(push_split(r.shard, &r.nshard, AXE_LAYOUT_MAX_SHARD,
@@ -177,6 +177,6 @@ axe_status axe__split_by_scope(const axe_layout *l, axe_scope scope,
                            &l->replica[k], scope, diag));
     for (int k = 0; k < l->noffset; k++)
         AXE_TRY(push_offset(&r, &l->offset[k], scope, diag));
-    *out = r;
+    axe__layout_copy(out, &r);
     return AXE_OK;
 }
