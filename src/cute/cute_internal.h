@@ -272,8 +272,9 @@ axe__cute_pool_put(axe__cute_pool *p, int64_t s, int64_t d, uint32_t b)
     return AXE_OK;
 }
 
-/* The modes of a ∘ (s:d), d > 0, for leaf "leaf" of b, by the exact greedy
- * (cute_compose_exact.c), appended to "p". */
+/* The modes of a ∘ (s:d), d > 0, for leaf "leaf" of b, in general (the
+ * divisor chain, else a scan bounded by the period; cute_compose_exact.c),
+ * appended to "p". */
 AXE_NODISCARD axe_status axe__cute_compose_leaf_exact(axe__cute_cctx *c,
                                                       const axe__cute_fn *f,
                                                       int leaf, int64_t s,
