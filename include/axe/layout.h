@@ -174,7 +174,8 @@ AXE_NODISCARD AXE_API axe_status axe_point_add(axe_point *p, const char *axis,
 
 /* TIRx canonical form (spec §4): drop unit shard iters, zero offsets, CUDA
  * axis fusion when "target" is CUDA and the layout has a scope, fuse
- * adjacent shard iters, sort replicas. Preserves apply; idempotent. */
+ * adjacent shard iters, sort replicas. Preserves apply (up to the CUDA
+ * renaming of thread axes); idempotent. */
 AXE_NODISCARD AXE_API axe_status axe_layout_canonicalize(const axe_layout *l,
                                                          axe_target target,
                                                          axe_layout *out,
@@ -243,8 +244,10 @@ AXE_NODISCARD AXE_API axe_status axe_layout_intersect_iters(
     axe_target target, axe_layout *out, axe_diag *diag);
 
 /* The layout of the region [begin_d, end_d) of "l" over "shape" (spec
- * §10): f(u) = f_l(u + begin); found = false with a reason when no layout
- * exists. */
+ * §10): f(u) = f_l(u + begin) whenever found. Only TIRx's forms are
+ * tried (peeling, no wrap, the midpoint one-wrap), so found = false (with
+ * the reason) means no layout of those forms exists; a layout of another
+ * form may (e.g. S[(3,4):(100,1)] over [12], region [2,10)). */
 AXE_NODISCARD AXE_API axe_status axe_layout_slice(
     const axe_layout *l, const int64_t *shape, const int64_t *begin,
     const int64_t *end, int n, axe_target target, axe_layout *out, bool *found,
@@ -267,7 +270,8 @@ AXE_NODISCARD AXE_API axe_status axe_layout_is_direct_sum_left(
 /* ---- conversions -------------------------------------------------------- */
 
 /* A CuTe layout as an Axe layout: leaves in reverse order (colex -> lex),
- * integer strides on `m`, a scaled basis E<k> on the axis named "k". */
+ * integer strides on `m`, a scaled basis E<k> on the axis named "k" and
+ * E<k0,k1,...> on "k0_k1_..." (CuTe `1@1@0` -> axis "0_1"). */
 AXE_NODISCARD AXE_API axe_status axe_layout_from_cute(const axe_cute_layout *c,
                                                       axe_layout *out,
                                                       axe_diag *diag);
