@@ -15,18 +15,21 @@
 #include "core_internal.h"
 
 /* dst[0, n) = src[0, n) for arrays that extend at least "room" bytes past
- * both pointers: in 16-byte blocks when n rounded up to 16 fits in "room"
- * (copying a little of the unused tail, which nothing reads), else by
- * memcpy. GCC expands a memcpy of a variable length to rep movs, whose
+ * both pointers: by one copy of a fixed 16, 32 or 64 bytes when n fits
+ * in it and in "room" (copying a little of the unused tail, which nothing
+ * reads), else by memcpy. GCC expands a memcpy of a variable length, and
+ * a loop of fixed-size blocks it recognizes as one, to rep movs, whose
  * start-up alone costs more than copying the few leaves of a layout. */
 static inline void axe__copy(void *dst, const void *src, size_t n, size_t room)
 {
-    if (((n + 15) & ~(size_t)15) > room) {
+    if (n <= 16 && room >= 16)
+        memcpy(dst, src, 16);
+    else if (n <= 32 && room >= 32)
+        memcpy(dst, src, 32);
+    else if (n <= 64 && room >= 64)
+        memcpy(dst, src, 64);
+    else
         memcpy(dst, src, n);
-        return;
-    }
-    for (size_t i = 0; i < n; i += 16)
-        memcpy((char *)dst + i, (const char *)src + i, 16);
 }
 
 /* The room left in an array of "cap" elements of "size" bytes past the
