@@ -1289,7 +1289,7 @@ static void test_points(void)
              "point_add overflow");
     TL_CHECK(axe_point_add(&c, "-", 1) == AXE_ERR_INVALID, "bad name");
     for (int i = 0; i < AXE_POINT_MAX_AXES; i++) {
-        char name[8];
+        char name[16];
         snprintf(name, sizeof name, "a%d", i);
         if (axe_point_add(&c, name, 1) != AXE_OK)
             break;
