@@ -170,13 +170,15 @@ static const fuse_rule *find_rule(const char *axis, axe_scope sub,
     return NULL;
 }
 
-/* "it" on its fused axis: (to, stride * factor), unchanged without a rule. */
+/* "it" on its fused axis: (to, stride * factor), unchanged without a rule
+ * (*renamed tells). */
 static axe_status fuse_iter(axe_iter *it, axe_scope sub, axe_scope scope,
-                            axe_diag *diag)
+                            bool *renamed, axe_diag *diag)
 {
     const fuse_rule *r = find_rule(it->axis, sub, scope);
     if (r == NULL)
         return AXE_OK;
+    *renamed = true;
     if (axe__mul(it->stride, r->factor, &it->stride) != AXE_OK)
         return axe__fail(diag, AXE_ERR_OVERFLOW, -1,
                          "stride %lld on %s overflows when fused into %s",
@@ -187,27 +189,30 @@ static axe_status fuse_iter(axe_iter *it, axe_scope sub, axe_scope scope,
 
 /* Step 3 at scope (sub, scope), in place: every iter and offset through
  * the fusion table; an offset v on a is the iter (1, v, a), and offsets
- * landing on one axis add (TIRx overwrites). "l" is a scratch value: on
- * failure it is left part-way. */
+ * landing on one axis add (TIRx overwrites). *changed: whether an axis was
+ * renamed or offsets merged (else "l" is as it was, its scope too). "l" is
+ * a scratch value: on failure it is left part-way. */
 static axe_status fuse_axes(axe_layout *l, axe_scope sub, axe_scope scope,
-                            axe_diag *diag)
+                            bool *changed, axe_diag *diag)
 {
     axe_offset off[AXE_LAYOUT_MAX_OFFSET];
     int noff = l->noffset;
-    memcpy(off, l->offset, (size_t)noff * sizeof off[0]);
+    *changed = false;
+    axe__offsets_copy(off, l->offset, noff);
     l->noffset = 0;
     for (int k = 0; k < l->nshard; k++)
-        AXE_TRY(fuse_iter(&l->shard[k], sub, scope, diag));
+        AXE_TRY(fuse_iter(&l->shard[k], sub, scope, changed, diag));
     for (int k = 0; k < l->nreplica; k++)
-        AXE_TRY(fuse_iter(&l->replica[k], sub, scope, diag));
+        AXE_TRY(fuse_iter(&l->replica[k], sub, scope, changed, diag));
     for (int i = 0; i < noff; i++) {
         axe_iter it = {1, off[i].value, {0}};
         axe__axis_copy(it.axis, off[i].axis);
-        AXE_TRY(fuse_iter(&it, sub, scope, diag));
+        AXE_TRY(fuse_iter(&it, sub, scope, changed, diag));
         if (axe__layout_offset_add(l, it.axis, it.stride) != AXE_OK)
             return axe__fail(diag, AXE_ERR_OVERFLOW, -1,
                              "offsets fused into %s overflow", it.axis);
     }
+    *changed = *changed || l->noffset != noff;
     drop_zero_offsets(l);
     return AXE_OK;
 }
@@ -280,9 +285,9 @@ static void sort_replicas(axe_layout *l)
  * (e_i .. e_j) with e_{k+1} s_{k+1} = s_k enumerates the same values as one
  * iter (prod e, s_j)); fusion renames thread axes to the wider ones of
  * the scope, tx = 32 warpid + laneid etc. Idempotent: its output has no
- * unit iter, zero offset or fusable pair, and is fused already. Without
- * axis fusion the scope of the output is the one computed in step 3:
- * fusing shard iters and sorting replicas keep the set of axes.
+ * unit iter, zero offset or fusable pair, and is fused already. When axis
+ * fusion renames nothing, the scope of the output is the one computed in
+ * step 3: fusing shard iters and sorting replicas keep the set of axes.
  */
 axe_status axe__canonicalize_scoped(const axe_layout *l, axe_target target,
                                     axe_layout *out, axe__scope_info *info,
@@ -299,10 +304,12 @@ axe_status axe__canonicalize_scoped(const axe_layout *l, axe_target target,
     drop_unit_shard(&c, l);
     drop_zero_offsets(&c);
     AXE_TRY(axe__layout_scope(&c, &has, &sub, &scope, diag));
-    info->known = !(has && target == AXE_TARGET_CUDA);
-    if (!info->known) {
-        AXE_TRY(fuse_axes(&c, sub, scope, diag));
+    info->known = true;
+    if (has && target == AXE_TARGET_CUDA) {
+        bool changed;
+        AXE_TRY(fuse_axes(&c, sub, scope, &changed, diag));
         drop_unit_shard(&c, &c);
+        info->known = !changed;
     }
     AXE_TRY(fuse_shard(&c, diag));
     sort_replicas(&c);

@@ -123,15 +123,14 @@ typedef struct grouping {
 static axe_status group_iter(grouping *g, const axe_iter *it,
                              const int64_t *shape, int n, int *seps, bool *ok)
 {
-    int64_t e = it->extent, c, s;
+    int64_t e = it->extent, c, q, s;
     AXE_TRY(axe__mul(g->p, e, &g->p));
-    while (g->idx < n && g->p % shape[g->idx] == 0) {
-        c = g->p / shape[g->idx];
-        if (e % c != 0)
+    while (g->idx < n && axe__exact_div(g->p, shape[g->idx], &c)) {
+        if (!axe__exact_div(e, c, &q))
             return AXE_OK;
         AXE_TRY(axe__mul(it->stride, c, &s));
-        AXE_TRY(axe__iter_push(g->out.shard, &g->out.nshard,
-                               AXE_LAYOUT_MAX_SHARD, e / c, s, it->axis));
+        AXE_TRY(axe__iter_append(g->out.shard, &g->out.nshard,
+                                 AXE_LAYOUT_MAX_SHARD, q, s, it->axis));
         e = c;
         g->p = c;
         seps[++g->idx] = g->out.nshard;
@@ -139,8 +138,9 @@ static axe_status group_iter(grouping *g, const axe_iter *it,
     if (e != 1) {
         if (g->idx >= n)
             return AXE_OK;
-        AXE_TRY(axe__iter_push(g->out.shard, &g->out.nshard,
-                               AXE_LAYOUT_MAX_SHARD, e, it->stride, it->axis));
+        AXE_TRY(axe__iter_append(g->out.shard, &g->out.nshard,
+                                 AXE_LAYOUT_MAX_SHARD, e, it->stride,
+                                 it->axis));
     }
     *ok = true;
     return AXE_OK;
@@ -366,9 +366,9 @@ static axe_status refine(const axe_layout *l, const common *c, const int *pos,
                 return axe__fail(diag, AXE_ERR_OVERFLOW, -1,
                                  "group_many: a stride of iter %d overflows",
                                  k);
-            AXE_TRY(axe__iter_push(out->shard, &out->nshard,
-                                   AXE_LAYOUT_MAX_SHARD, c->v[j + 1] / c->v[j],
-                                   s, it->axis));
+            AXE_TRY(axe__iter_append(out->shard, &out->nshard,
+                                     AXE_LAYOUT_MAX_SHARD,
+                                     c->v[j + 1] / c->v[j], s, it->axis));
         }
     }
     return AXE_OK;

@@ -47,9 +47,39 @@ static inline void axe__layout_clear(axe_layout *l)
     memset(l, 0, offsetof(axe_layout, shard));
 }
 
-static inline size_t axe__clamp(int n, int cap)
+static inline int axe__clamp(int n, int cap) { return n < cap ? n : cap; }
+
+/* dst[0 .. n) = src[0 .. n), field by field: compilers then emit a loop of
+ * 16-byte moves, where a memcpy of a bounded size becomes `rep movs`,
+ * slow to start for the few entries a layout uses. */
+static inline void axe__iters_copy(axe_iter *dst, const axe_iter *src, int n)
 {
-    return (size_t)(n < cap ? n : cap);
+    for (int i = 0; i < n; i++) {
+        dst[i].extent = src[i].extent;
+        dst[i].stride = src[i].stride;
+        memcpy(dst[i].axis, src[i].axis, AXE_AXIS_NAME_MAX);
+    }
+}
+
+static inline void axe__offsets_copy(axe_offset *dst, const axe_offset *src,
+                                     int n)
+{
+    for (int i = 0; i < n; i++) {
+        memcpy(dst[i].axis, src[i].axis, AXE_AXIS_NAME_MAX);
+        dst[i].value = src[i].value;
+    }
+}
+
+/* *dst = *src without its shard: the swizzle, the replica and the offset
+ * (entries in use), nshard = 0; for results whose shard is built anew. */
+static inline void axe__layout_copy_rest(axe_layout *dst, const axe_layout *src)
+{
+    memcpy(dst, src, offsetof(axe_layout, shard));
+    dst->nshard = 0;
+    axe__iters_copy(dst->replica, src->replica,
+                    axe__clamp(src->nreplica, AXE_LAYOUT_MAX_REPLICA));
+    axe__offsets_copy(dst->offset, src->offset,
+                      axe__clamp(src->noffset, AXE_LAYOUT_MAX_OFFSET));
 }
 
 /* *dst = *src, copying the counts, the swizzle and only the entries in use
@@ -60,29 +90,26 @@ static inline void axe__layout_copy(axe_layout *dst, const axe_layout *src)
 {
     if (dst == src)
         return;
-    memcpy(dst, src, offsetof(axe_layout, shard));
-    memcpy(dst->shard, src->shard,
-           axe__clamp(src->nshard, AXE_LAYOUT_MAX_SHARD) * sizeof(axe_iter));
-    memcpy(dst->replica, src->replica,
-           axe__clamp(src->nreplica, AXE_LAYOUT_MAX_REPLICA) *
-               sizeof(axe_iter));
-    memcpy(dst->offset, src->offset,
-           axe__clamp(src->noffset, AXE_LAYOUT_MAX_OFFSET) *
-               sizeof(axe_offset));
+    axe__layout_copy_rest(dst, src);
+    dst->nshard = src->nshard;
+    axe__iters_copy(dst->shard, src->shard,
+                    axe__clamp(src->nshard, AXE_LAYOUT_MAX_SHARD));
 }
 
-/* *dst = *src without its shard: the swizzle, the replica and the offset
- * (entries in use), nshard = 0; for results whose shard is built anew. */
-static inline void axe__layout_copy_rest(axe_layout *dst, const axe_layout *src)
+/* Whether b divides a, for a >= 0 and b >= 1, with the quotient in *q;
+ * powers of two (most extents) are tested with a mask and a shift. */
+static inline bool axe__exact_div(int64_t a, int64_t b, int64_t *q)
 {
-    memcpy(dst, src, offsetof(axe_layout, shard));
-    dst->nshard = 0;
-    memcpy(dst->replica, src->replica,
-           axe__clamp(src->nreplica, AXE_LAYOUT_MAX_REPLICA) *
-               sizeof(axe_iter));
-    memcpy(dst->offset, src->offset,
-           axe__clamp(src->noffset, AXE_LAYOUT_MAX_OFFSET) *
-               sizeof(axe_offset));
+    if ((b & (b - 1)) == 0) {
+        if ((a & (b - 1)) != 0)
+            return false;
+        *q = a >> __builtin_ctzll((unsigned long long)b);
+        return true;
+    }
+    if (a % b != 0)
+        return false;
+    *q = a / b;
+    return true;
 }
 
 /* Whether the "len" bytes at "s" form a valid axis name: 1 to 15 bytes of
@@ -105,6 +132,22 @@ bool axe__is_thread_axis(const char *name);
 AXE_NODISCARD axe_status axe__iter_push(axe_iter *arr, uint8_t *n, int cap,
                                         int64_t extent, int64_t stride,
                                         const char *axis);
+
+/* axe__iter_push inlined, for the algebra's inner loops. */
+AXE_NODISCARD static inline axe_status
+axe__iter_append(axe_iter *arr, uint8_t *n, int cap, int64_t extent,
+                 int64_t stride, const char *axis)
+{
+    axe_iter *it;
+    if (*n >= cap)
+        return AXE_ERR_CAPACITY;
+    it = &arr[*n];
+    it->extent = extent;
+    it->stride = stride;
+    axe__axis_copy(it->axis, axis);
+    (*n)++;
+    return AXE_OK;
+}
 
 /* The offset of "l" on padded "axis" (0 when absent). */
 int64_t axe__layout_offset_get(const axe_layout *l, const char *axis);
@@ -182,8 +225,8 @@ typedef struct axe__scope_info {
 } axe__scope_info;
 
 /* axe_layout_canonicalize, also giving the scope of the result in "info"
- * when it comes for free (info->known: no CUDA axis fusion happened, so
- * the result has the axes whose scope step 3 computed). */
+ * when it comes for free (info->known: CUDA axis fusion renamed nothing,
+ * so the result has the axes whose scope step 3 computed). */
 AXE_NODISCARD axe_status axe__canonicalize_scoped(const axe_layout *l,
                                                   axe_target target,
                                                   axe_layout *out,

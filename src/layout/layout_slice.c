@@ -83,8 +83,8 @@ static axe_status block_digits(block *b, int64_t begin, axe_layout *res)
 static axe_status push_iter(axe_layout *res, int64_t e, int64_t s,
                             const char *axis)
 {
-    return axe__iter_push(res->shard, &res->nshard, AXE_LAYOUT_MAX_SHARD, e, s,
-                          axis);
+    return axe__iter_append(res->shard, &res->nshard, AXE_LAYOUT_MAX_SHARD, e,
+                            s, axis);
 }
 
 /* Append the pivot's iters and then the peeled iters b->it[k+1 .. m). */
@@ -225,8 +225,8 @@ static axe_status slice_tile(const axe_layout *t, const int64_t *shape,
     res->nshard = 0;
     res->nreplica = g.nreplica;
     res->noffset = g.noffset;
-    memcpy(res->replica, g.replica, g.nreplica * sizeof g.replica[0]);
-    memcpy(res->offset, g.offset, g.noffset * sizeof g.offset[0]);
+    axe__iters_copy(res->replica, g.replica, g.nreplica);
+    axe__offsets_copy(res->offset, g.offset, g.noffset);
     memset(&res->swizzle, 0, sizeof res->swizzle);
     for (int d = 0; d < n; d++) {
         block b;

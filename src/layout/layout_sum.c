@@ -114,8 +114,8 @@ axe_status axe__plain_tile(const axe_layout *l, const int64_t *shape, int n,
 static axe_status push_block(axe_layout *out, const axe_iter *it, int b, int e)
 {
     for (int k = b; k < e; k++)
-        AXE_TRY(axe__iter_push(out->shard, &out->nshard, AXE_LAYOUT_MAX_SHARD,
-                               it[k].extent, it[k].stride, it[k].axis));
+        AXE_TRY(axe__iter_append(out->shard, &out->nshard, AXE_LAYOUT_MAX_SHARD,
+                                 it[k].extent, it[k].stride, it[k].axis));
     return AXE_OK;
 }
 
@@ -125,9 +125,9 @@ static axe_status push_rest(axe_layout *out, const axe_layout *rsrc,
 {
     for (int k = 0; k < rsrc->nreplica; k++) {
         const axe_iter *r = &rsrc->replica[k];
-        AXE_TRY(axe__iter_push(out->replica, &out->nreplica,
-                               AXE_LAYOUT_MAX_REPLICA, r->extent, r->stride,
-                               r->axis));
+        AXE_TRY(axe__iter_append(out->replica, &out->nreplica,
+                                 AXE_LAYOUT_MAX_REPLICA, r->extent, r->stride,
+                                 r->axis));
     }
     for (int k = 0; k < osrc->noffset; k++)
         AXE_TRY(axe__layout_offset_add(out, osrc->offset[k].axis,
@@ -202,8 +202,8 @@ axe_status axe__factor_rest(const axe_layout *whole, const axe_layout *part,
     }
     out->nreplica = r.nreplica;
     out->noffset = r.noffset;
-    memcpy(out->replica, r.replica, r.nreplica * sizeof r.replica[0]);
-    memcpy(out->offset, r.offset, r.noffset * sizeof r.offset[0]);
+    axe__iters_copy(out->replica, r.replica, r.nreplica);
+    axe__offsets_copy(out->offset, r.offset, r.noffset);
     *all = every;
     return AXE_OK;
 }

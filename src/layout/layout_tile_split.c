@@ -129,8 +129,8 @@ static axe_status push_split(axe_iter *arr, uint8_t *n, int cap,
     if (r != NULL)
         AXE_TRY(split_iter(it, r, parts, &np, diag));
     for (int k = 0; k < np; k++)
-        if (axe__iter_push(arr, n, cap, parts[k].extent, parts[k].stride,
-                           parts[k].axis) != AXE_OK)
+        if (axe__iter_append(arr, n, cap, parts[k].extent, parts[k].stride,
+                             parts[k].axis) != AXE_OK)
             return axe__fail(diag, AXE_ERR_CAPACITY, -1,
                              "splitting by scope needs more than %d iters",
                              cap);
