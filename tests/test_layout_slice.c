@@ -371,6 +371,16 @@ static const slice_row slice_extra[] = {
      false,
      true,
      "S[(2,2):(888,1)] + 112"},
+    {"other-form",
+     "S[(3,4):(100,1)]",
+     1,
+     {12},
+     {2},
+     {10},
+     false,
+     false,
+     false,
+     "S[(2,2,2):(100,98,1)] + 2"},
     {"no-midpoint",
      "S[(3,8):(64,1)]",
      1,
@@ -656,6 +666,107 @@ static void test_slice_laws(void)
     printf("slice laws: %d random regions answered, %d refused; %d aligned "
            "regions\n",
            stats.answered, stats.refused, stats.aligned);
+}
+
+/* a - b (entries may be zero). */
+static axe_point pdiff(const axe_point *a, const axe_point *b)
+{
+    axe_point d = *a;
+    for (int i = 0; i < b->n; i++)
+        padd(&d, b->axis[i], -b->v[i]);
+    return d;
+}
+
+static int nonzero(const axe_point *p)
+{
+    int c = 0;
+    for (int i = 0; i < p->n; i++)
+        c += p->v[i] != 0;
+    return c;
+}
+
+/* Whether p[u] - p[0] = sum_k digit_k(u) s_k for every u < n, with the
+ * extents fac[0 .. r) (innermost first) and their forced strides s_k =
+ * p[B_k] - p[0] (B_k the product of the extents inside k), each on one
+ * axis at most. */
+static bool fits(const axe_point *p, int64_t n, const int64_t *fac, int r)
+{
+    axe_point s[8], acc, diff;
+    int64_t span = 1;
+    for (int k = 0; k < r; k++) {
+        s[k] = pdiff(&p[span], &p[0]);
+        if (nonzero(&s[k]) > 1)
+            return false;
+        span *= fac[k];
+    }
+    for (int64_t u = 0; u < n; u++) {
+        int64_t q = u;
+        acc = p[0];
+        for (int k = 0; k < r; k++) {
+            for (int i = 0; i < s[k].n; i++)
+                padd(&acc, s[k].axis[i], (q % fac[k]) * s[k].v[i]);
+            q /= fac[k];
+        }
+        diff = pdiff(&acc, &p[u]);
+        if (nonzero(&diff) != 0)
+            return false;
+    }
+    return true;
+}
+
+/* Brute force: whether any layout without replicas maps u -> p[u] for
+ * u < n, by trying every ordered factorization of n into extents >= 2. */
+static bool exists_1d(const axe_point *p, int64_t n, int64_t *fac, int r,
+                      int64_t left)
+{
+    if (left == 1)
+        return fits(p, n, fac, r);
+    for (int64_t f = 2; f <= left; f++) {
+        if (left % f != 0)
+            continue;
+        fac[r] = f;
+        if (exists_1d(p, n, fac, r + 1, left / f))
+            return true;
+    }
+    return false;
+}
+
+/* Law (slice is complete): on 1-D regions of at most 64 elements of random
+ * layouts, slice answers exactly when the brute force finds a layout (and
+ * then the slice law holds); refusals say why. */
+static void test_slice_complete_1d(void)
+{
+    int answered = 0, none = 0;
+    for (int iter = 0; iter < 3000; iter++) {
+        int64_t shape[3], size = 1, b, e, fac[8];
+        int n;
+        axe_layout l = random_layout(shape, &n, false), out;
+        axe_point p[64];
+        axe_diag d = {-1, ""};
+        bool found = false, want;
+        axe_status st;
+        l.nreplica = 0;
+        for (int k = 0; k < n; k++)
+            size *= shape[k];
+        b = tl_range(0, size - 1);
+        e = tl_range(b + 1, b + 64 < size ? b + 64 : size);
+        for (int64_t u = 0; u < e - b; u++)
+            brute_point(&l, b + u, NULL, &p[u]);
+        want = exists_1d(p, e - b, fac, 0, e - b);
+        st = axe_layout_slice(&l, &size, &b, &e, 1, AXE_TARGET_NONE, &out,
+                              &found, &d);
+        TL_CHECK(st == AXE_OK && found == want && (found || d.message[0]),
+                 "slice of %s over [%lld], region [%lld, %lld): %s, found "
+                 "%d, brute force %d (%s)",
+                 tl_axe_str(&l), (long long)size, (long long)b, (long long)e,
+                 axe_status_name(st), found, want, d.message);
+        if (found)
+            check_slice_law(&l, &size, 1, &b, &e, AXE_TARGET_NONE);
+        answered += found;
+        none += !want;
+    }
+    printf("slice completeness: %d regions answered, %d have no layout\n",
+           answered, none);
 }
 
 /* ---- CuTe <-> Axe ------------------------------------------------------ */
@@ -1248,6 +1359,7 @@ int main(void)
     test_slice_vectors();
     test_slice_rejects();
     test_slice_laws();
+    test_slice_complete_1d();
     test_conversions();
     test_storage_pack_vectors();
     test_permute_trainium_vectors();

@@ -244,10 +244,12 @@ AXE_NODISCARD AXE_API axe_status axe_layout_intersect_iters(
     axe_target target, axe_layout *out, axe_diag *diag);
 
 /* The layout of the region [begin_d, end_d) of "l" over "shape" (spec
- * §10): f(u) = f_l(u + begin) whenever found. Only TIRx's forms are
- * tried (peeling, no wrap, the midpoint one-wrap), so found = false (with
- * the reason) means no layout of those forms exists; a layout of another
- * form may (e.g. S[(3,4):(100,1)] over [12], region [2,10)). */
+ * §10): f(u) = f_l(u + begin) whenever found. TIRx's forms (peeling, no
+ * wrap, the midpoint one-wrap) come first; any other region is recovered
+ * from its values (S[(3,4):(100,1)] over [12], region [2,10) is
+ * S[(2,2,2):(100,98,1)] + 2), so found = false (with the reason) means
+ * no layout exists, or a dim's region of more than 2^20 elements fits
+ * none of TIRx's forms (the reason says which). */
 AXE_NODISCARD AXE_API axe_status axe_layout_slice(
     const axe_layout *l, const int64_t *shape, const int64_t *begin,
     const int64_t *end, int n, axe_target target, axe_layout *out, bool *found,

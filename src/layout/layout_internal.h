@@ -149,6 +149,20 @@ axe__iter_append(axe_iter *arr, uint8_t *n, int cap, int64_t extent,
     return AXE_OK;
 }
 
+/* The largest region of one dim that slice searches beyond TIRx's
+ * forms (layout_slice_steps.c evaluates it about twice). */
+#define AXE__SLICE_STEPS_MAX ((int64_t)1 << 20)
+
+/* Append to "res" the layout of u -> f(begin + u) - f(begin), u < n, over
+ * one dim's iters "it[0 .. m)" (m >= 1, last fastest, begin + n within
+ * their size), outermost iter first; *ok false, with the reason naming
+ * "dim", when no layout of that map exists or n exceeds
+ * AXE__SLICE_STEPS_MAX. CAPACITY, OVERFLOW. */
+AXE_NODISCARD axe_status axe__slice_by_steps(const axe_iter *it, int m,
+                                             int64_t begin, int64_t n, int dim,
+                                             axe_layout *res, bool *ok,
+                                             axe_diag *diag);
+
 /* The offset of "l" on padded "axis" (0 when absent). */
 int64_t axe__layout_offset_get(const axe_layout *l, const char *axis);
 /* offset[axis] += v (entry created even when v is 0); CAPACITY, OVERFLOW. */

@@ -5,11 +5,12 @@
  * the region's shape. The layout is canonicalized as a whole (with the
  * target, so scope fusion is global), grouped by the shape, and each dim's
  * block of shard iters is sliced on its own: peel whole inner iters, then
- * a no-wrap pivot iter or the midpoint two-piece wrap; any other region has
- * no answer (found = false with the reason). Unlike TIRx, the region is
- * checked against the shape (a status naming the dim and the boundary),
- * and the midpoint wrap follows its carry to the nearest outer iter that
- * can take it (TIRx assumes iter k-1 can and then returns a wrong layout).
+ * a no-wrap pivot iter or the midpoint two-piece wrap; any other region is
+ * recovered from its steps (layout_slice_steps.c), which finds a layout
+ * whenever one exists (found = false with the reason otherwise). Unlike TIRx,
+ * the region is checked against the shape (a status naming the dim and the
+ * boundary), and the midpoint wrap follows its carry to the nearest outer iter
+ * that can take it (TIRx assumes iter k-1 can and then returns a wrong layout).
  * Invariant: the result's shard is the concatenation of the per-dim
  * answers, so dim d owns a contiguous block whose extents multiply to
  * end_d - begin_d; replicas are the canonical layout's and the offset is
@@ -162,7 +163,8 @@ static axe_status midpoint(const block *b, int k, int64_t rem,
  * SlicePerGroup (spec §10) of [begin, begin + n) over the block's iters,
  * appended to "res": peel inner iters whose digit is 0 and whose extent
  * divides what is left, then the pivot without wrap, else the midpoint
- * wrap. A single-iter block is a plain (n, S_0) (bounds checked before).
+ * wrap, else the layout recovered from the region's steps. A single-iter
+ * block is a plain (n, S_0) (bounds checked before).
  */
 static axe_status slice_block(block *b, int64_t begin, int64_t n,
                               const slice_ctx *cx, axe_layout *res, bool *ok)
@@ -186,7 +188,11 @@ static axe_status slice_block(block *b, int64_t begin, int64_t n,
         piv.extent = rem;
         return emit(b, k, &piv, 1, res);
     }
-    return midpoint(b, k, rem, cx, res, ok);
+    AXE_TRY(midpoint(b, k, rem, cx, res, ok));
+    if (*ok)
+        return AXE_OK;
+    return axe__slice_by_steps(b->it, b->m, begin, n, cx->dim, res, ok,
+                               cx->diag);
 }
 
 /* 0 <= begin < end <= shape for every dim, with the dim and boundary. */
