@@ -13,6 +13,7 @@
 
 static const char page_style[] =
     "<style>\nbody{font-family:sans-serif;margin:16px}\n"
+    "h1{font-family:monospace;font-size:16px}\n"
     "#info{font-family:monospace;white-space:pre;border:1px solid #888;"
     "padding:6px;min-height:3em;max-width:60em}\n"
     ".cells text{pointer-events:none}\n.cells rect{cursor:pointer}\n"

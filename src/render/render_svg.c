@@ -20,11 +20,12 @@ typedef struct geom {
 /* Pixels of "n" monospace characters at 12px (7.2 px each). */
 static int64_t text_px(int64_t n) { return (72 * n + 9) / 10; }
 
-/* The distinct color keys in use, ascending, at most LEGEND; the count. */
-static int legend_keys(const axe__render_model *m, int64_t *keys, int *total)
+/* The smallest distinct color keys in use, ascending, at most LEGEND;
+ * "*more" when some key in use is not among them. */
+static int legend_keys(const axe__render_model *m, int64_t *keys, bool *more)
 {
     int n = 0;
-    *total = 0;
+    *more = false;
     for (int64_t k = 0; k < m->rows * m->cols; k++) {
         int64_t key = m->key[k];
         int i = 0;
@@ -34,8 +35,9 @@ static int legend_keys(const axe__render_model *m, int64_t *keys, int *total)
             i++;
         if (i < n && keys[i] == key)
             continue;
-        (*total)++;
-        if (n == LEGEND && i == n)
+        if (n == LEGEND)
+            *more = true;
+        if (i == LEGEND)
             continue;
         for (int j = (n < LEGEND ? n : LEGEND - 1); j > i; j--)
             keys[j] = keys[j - 1];
@@ -56,7 +58,9 @@ static int count_lines(const axe_render_buf *b)
 static axe_status measure(const axe__render_model *m, const char *title,
                           geom *g)
 {
-    int64_t wc, wr, wl;
+    int64_t wc, wr, wl, keys[LEGEND];
+    bool more;
+    int nkeys;
     AXE_TRY(axe__render_widths(m, &wc, &wr, &wl));
     wc = wl > wc ? wl : wc;
     g->cw = text_px(wc) + 12;
@@ -67,6 +71,8 @@ static axe_status measure(const axe__render_model *m, const char *title,
     g->legend_y = g->top + m->rows * CH + 24;
     g->height = g->legend_y + 48 + 18 * count_lines(&m->notes);
     g->width = g->width < 360 ? 360 : g->width;
+    nkeys = legend_keys(m, keys, &more);
+    g->width = g->width < 140 + 60 * nkeys ? 140 + 60 * nkeys : g->width;
     return AXE_OK;
 }
 
@@ -158,7 +164,8 @@ static void put_legend(const axe__render_model *m, const geom *g,
                        axe_render_buf *b)
 {
     int64_t keys[LEGEND], y = g->legend_y;
-    int total = 0, n = legend_keys(m, keys, &total);
+    bool more = false;
+    int n = legend_keys(m, keys, &more);
     if (m->color_axis[0] != '\0' && n > 0) {
         axe__render_putf(b, "<text x=\"8\" y=\"%lld\">color: %s</text>\n",
                          (long long)(y + 15), m->color_axis);
@@ -170,11 +177,12 @@ static void put_legend(const axe__render_model *m, const geom *g,
                              axe__render_slot(keys[i]), 120 + 60 * i,
                              (long long)(y + 5), 136 + 60 * i,
                              (long long)(y + 15), (long long)keys[i]);
-        if (total > n || total > AXE__RENDER_PALETTE)
+        if (more || n > AXE__RENDER_PALETTE)
             axe__render_putf(b,
-                             "<text x=\"8\" y=\"%lld\">%d values; colors "
+                             "<text x=\"8\" y=\"%lld\">%s values; colors "
                              "repeat every %d</text>\n",
-                             (long long)(y + 33), total, AXE__RENDER_PALETTE);
+                             (long long)(y + 33), more ? "more" : "these",
+                             AXE__RENDER_PALETTE);
     }
 }
 
