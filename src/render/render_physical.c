@@ -121,9 +121,10 @@ static void set_labels(axe__render_model *m, const tup *rows, const tup *cols)
 /* The entry axes: the logical coordinate (one index for a single row). */
 static void set_entry_axes(axe__render_model *m, const axe__render_model *g)
 {
+    const char *first = g->rows == 1 ? "index" : "row";
     m->coord_style = true;
     m->ax.n = g->rows == 1 ? 1 : 2;
-    memcpy(m->ax.name[0], g->rows == 1 ? "index" : "row", 6);
+    memcpy(m->ax.name[0], first, strlen(first) + 1);
     memcpy(m->ax.name[1], "col", 4);
 }
 
