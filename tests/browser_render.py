@@ -17,6 +17,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 
 ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
@@ -74,6 +75,38 @@ def element(base, sid, css):
                 {"using": "css selector", "value": css})[ELEMENT]
 
 
+def attr(base, sid, el, name):
+    return call(base, "GET", "/session/%s/element/%s/attribute/%s"
+                % (sid, el, name))
+
+
+def interact(base, sid, k, coord):
+    """Color by lane (cell K is lane 8: palette slot c8), switch to the
+    physical view and click the cell of warp 6, lane 8, register 1 (row
+    32 + 8 of the (warp, lane) rows, column 1): it holds COORD."""
+    failures = 0
+    opt = element(base, sid, '#colorby option[value="lane"]')
+    call(base, "POST", "/session/%s/element/%s/click" % (sid, opt), {})
+    cell = element(base, sid, '#logical rect[data-k="%s"]' % k)
+    if "c8" not in attr(base, sid, cell, "class").split():
+        print("FAIL: colored by lane, cell %s has class %r"
+              % (k, attr(base, sid, cell, "class")))
+        failures += 1
+    opt = element(base, sid, '#view option[value="physical"]')
+    call(base, "POST", "/session/%s/element/%s/click" % (sid, opt), {})
+    phys = element(base, sid, '#physical rect[data-k="81"]')
+    call(base, "POST", "/session/%s/element/%s/click" % (sid, phys), {})
+    info = element(base, sid, "#info")
+    shown = call(base, "GET", "/session/%s/element/%s/text" % (sid, info))
+    want = "[%s]" % coord
+    if want not in shown.splitlines()[1:]:
+        print("FAIL: physical cell w6 l8 r1 shows %r, want %s"
+              % (shown, want))
+        failures += 1
+    print("physical cell 81: %s" % shown.replace("\n", "  "))
+    return failures
+
+
 def check(base, sid, page, k, coord, want, shot):
     call(base, "POST", "/session/%s/url" % sid, {"url": "file://" + page})
     cell = element(base, sid, '#logical rect[data-k="%s"]' % k)
@@ -92,6 +125,9 @@ def check(base, sid, page, k, coord, want, shot):
     if points(typed) != want:
         print("FAIL: typing %s shows %r" % (coord, typed))
         failures += 1
+    failures += interact(base, sid, k, coord)
+    call(base, "POST", "/session/%s/execute/sync" % sid,
+         {"script": "window.scrollTo(0, 0);", "args": []})
     png = call(base, "GET", "/session/%s/screenshot" % sid)
     with open(shot, "wb") as f:
         f.write(base64.b64decode(png))
@@ -116,12 +152,16 @@ def main():
             return 77
         try:
             failures = check(base, sid, page, k, coord, want, shot)
+        except urllib.error.HTTPError as e:
+            print("FAIL: the page does not answer as expected: %s %s"
+                  % (e, e.read().decode(errors="replace")[:300]))
+            failures = 4
         finally:
             call(base, "DELETE", "/session/%s" % sid)
     finally:
         proc.kill()
         proc.wait()
-    print("%d passed, %d failed" % (2 - failures, failures))
+    print("%d passed, %d failed" % (4 - failures, failures))
     return 1 if failures else 0
 
 

@@ -63,6 +63,8 @@ expect 1 "cannot color by 'gpu'" "$AXE" render "$fig2" --shape "[8,16]" \
     --color-by gpu
 expect 1 "outside the 8 x 8 tile" "$AXE" render \
     "((4,8),(2,2)):((32,1),(16,8))" --as tv --shape "(8,8)"
+expect 1 "axes are T, V" "$AXE" render "((4,8),(2,2)):((32,1),(16,8))" \
+    --as tv --shape "(8,16)" --color-by lane
 expect 1 "memory axis m alone" "$AXE" render "S[(4,8):(8@laneid,1)]" --as banks
 expect 1 "layout has 128" "$AXE" render "$fig2" --shape "[8,8]"
 expect 2 "syntax error" "$AXE" render "S[(8,2):(1,"

@@ -41,8 +41,7 @@ static int read_cells(const char *text, char cells[][512], int max)
         const char *p = line;
         while (*p == ' ')
             p++;
-        if (bar != NULL && (end == NULL || bar < end) && *p >= '0' &&
-            *p <= '9') {
+        if (bar != NULL && (end == NULL || bar < end) && *p != '\0') {
             for (p = bar + 3; p < end && *p != '\0';) {
                 const char *q = strchr(p, '|');
                 size_t len = (size_t)(q - p);
@@ -276,6 +275,75 @@ static void test_axe_property(void)
     }
 }
 
+/* ---- physical pictures: every point of every element once
+ * --------------------- */
+
+/* How often each logical coordinate (r,c) occurs in the physical picture
+ * of "l" over [rows, cols]: each must occur once per replica point. */
+static void check_physical(const axe_layout *l, int64_t rows, int64_t cols)
+{
+    static char cells[4096][512];
+    static int64_t count[4096];
+    axe_render_options o;
+    axe_status st;
+    char *text, buf[512];
+    int n, bad = 0;
+    axe_print_layout(l, buf, sizeof buf);
+    axe_render_options_init(&o);
+    o.view = AXE_RENDER_PHYSICAL;
+    o.ndims = 2;
+    o.shape[0] = rows;
+    o.shape[1] = cols;
+    text = render(&o, l, &st);
+    TL_CHECK(st == AXE_OK, "physical %s: %s", buf, axe_status_name(st));
+    if (text == NULL)
+        return;
+    memset(count, 0, sizeof count);
+    n = read_cells(text, cells, 4096);
+    for (int k = 0; k < n && k < 4096; k++)
+        for (const char *p = cells[k]; *p != '\0';) {
+            char *end;
+            int64_t r = rows == 1 ? 0 : strtoll(p + 1, &end, 10);
+            int64_t c =
+                rows == 1 ? strtoll(p, &end, 10) : strtoll(end + 1, &end, 10);
+            if (r >= 0 && r < rows && c >= 0 && c < cols)
+                count[r * cols + c]++;
+            p = end + strspn(end, ") /");
+        }
+    for (int64_t k = 0; k < rows * cols && !bad; k++)
+        bad = count[k] != replicas(l);
+    TL_CHECK(!bad, "physical %s over [%lld,%lld]: coordinates miscounted", buf,
+             (long long)rows, (long long)cols);
+    free(text);
+}
+
+static void test_physical(void)
+{
+    axe_render_options o;
+    axe_layout fig2 = lay("S[(8,2,4,2):(4@lane,1@warp,1@lane,1@reg)] + "
+                          "R[2:4@warp] + 5@warp");
+    axe_status st;
+    char *text;
+    for (int iter = 0; iter < 200; iter++) {
+        axe_layout l = random_axe();
+        int64_t size, rows = l.nshard > 1 ? l.shard[0].extent : 1;
+        if (axe_layout_size(&l, NULL, &size) == AXE_OK)
+            check_physical(&l, rows, size / rows);
+    }
+    axe_render_options_init(&o);
+    o.view = AXE_RENDER_PHYSICAL;
+    o.ndims = 2;
+    o.shape[0] = 8;
+    o.shape[1] = 16;
+    text = render(&o, &fig2, &st);
+    TL_CHECK(text != NULL && strstr(text, "rows: warp lane, columns: reg") &&
+                 strstr(text, "w6 l8  |  (2,8) |  (2,9) |") &&
+                 strstr(text, "w10 l8  |  (2,8) |  (2,9) |"),
+             "Figure 2 from the hardware side: lane 8 of warps 6 and 10 "
+             "holds (2,8) in reg 0 and (2,9) in reg 1");
+    free(text);
+}
+
 /* ---- TV pictures: every (t,v) exactly once, in the cell of tv(t,v) ----------
  */
 
@@ -308,6 +376,16 @@ static void test_tv(void)
     o.shape[1] = 8;
     TL_CHECK(axe_render_tv(&o, &tv, &b, NULL) == AXE_ERR_DOMAIN,
              "TV index outside the tile");
+    o.shape[1] = 16;
+    o.format = AXE_RENDER_ANSI;
+    o.color_by = "V";
+    TL_CHECK(axe_render_tv(&o, &tv, &b, NULL) == AXE_OK &&
+                 strstr(b.data, "colors: V") != NULL,
+             "TV colored by value");
+    axe_render_buf_free(&b);
+    o.color_by = "lane";
+    TL_CHECK(axe_render_tv(&o, &tv, &b, NULL) == AXE_ERR_INVALID && b.len == 0,
+             "TV colored by an axis it does not have");
 }
 
 /* ---- banks: the conflicts of a column read, plain and swizzled -------------
@@ -458,6 +536,7 @@ int main(void)
     tl_seed("test_render", 20261125);
     test_cute_property();
     test_axe_property();
+    test_physical();
     test_tv();
     test_banks();
     test_refusals();

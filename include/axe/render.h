@@ -81,9 +81,10 @@ typedef struct axe_render_options {
     axe_render_format format;
     /* The heading (e.g. the layout's text); NULL: none. */
     const char *title;
-    /* Axis whose value colors a cell (GRID, PHYSICAL); NULL: the widest
-     * device or thread axis, else the first axis. TV colors by thread,
-     * BANKS by bank. */
+    /* Axis whose value (on the cell's first point) colors a cell: a
+     * layout axis (GRID, PHYSICAL), T or V (TV), addr, bank or thread
+     * (BANKS). NULL: the widest device or thread axis, else the first
+     * axis; TV by thread (T), BANKS by bank. */
     const char *color_by;
     /* The logical shape (GRID, PHYSICAL, BANKS; its size must be the
      * layout's) or the tile (TV); ndims 0 means the layout's size as one

@@ -63,7 +63,9 @@ static axe_status build(axe__render_model *m, const axe_render_options *o,
     case AXE_RENDER_PHYSICAL:
         return axe__render_view_physical(m, o, l, diag);
     case AXE_RENDER_BANKS:
-        return axe__render_view_banks(m, o, l, diag);
+        AXE_TRY(axe__render_view_banks(m, o, l, diag));
+        return o->color_by != NULL ? axe__render_recolor(m, o->color_by, diag)
+                                   : AXE_OK;
     case AXE_RENDER_TV:
         break;
     }
@@ -106,6 +108,8 @@ axe_status axe_render_tv(const axe_render_options *o, const axe_cute_layout *tv,
     axe_render_buf_init(&tmp, o->alloc, o->ud);
     axe__render_model_init(&m, o);
     st = axe__render_view_tv(&m, o, tv, diag);
+    if (st == AXE_OK && o->color_by != NULL)
+        st = axe__render_recolor(&m, o->color_by, diag);
     if (st == AXE_OK)
         st = emit(&m, NULL, o, &tmp);
     axe__render_model_free(&m);

@@ -94,6 +94,10 @@ int axe__render_axis_find(const axe__render_axes *ax, const char *name);
 /* Add "name" if new; AXE_ERR_CAPACITY past AXE_RENDER_MAX_AXES. */
 axe_status axe__render_axis_add(axe__render_axes *ax, const char *name,
                                 axe_diag *diag);
+/* Color cells by the first entry's value on axis "name" (INVALID with
+ * the axes listed when there is no such axis). */
+axe_status axe__render_recolor(axe__render_model *m, const char *name,
+                               axe_diag *diag);
 /* Palette slot of a color key; the colors as "#rrggbb" and xterm codes. */
 int axe__render_slot(int64_t key);
 extern const char *const axe__render_rgb[AXE__RENDER_PALETTE];
@@ -105,6 +109,9 @@ void axe__render_cell_text(const axe__render_model *m, int64_t k,
                            axe_render_buf *b);
 void axe__render_label_text(const axe__render_axes *ax, const int64_t *lab,
                             int64_t i, axe_render_buf *b);
+/* "rows: warp lane, columns: reg" (no newline) when the headers are
+ * tuples over axes; whether anything was written. */
+bool axe__render_caption(const axe__render_model *m, axe_render_buf *b);
 /* The widest cell text and header label, in bytes. */
 axe_status axe__render_widths(const axe__render_model *m, int64_t *cell,
                               int64_t *row, int64_t *col);

@@ -279,3 +279,43 @@ axe_status axe__render_widths(const axe__render_model *m, int64_t *cell,
     axe_render_buf_free(&b);
     return st;
 }
+
+/* "rows: warp lane, columns: reg" when the headers are tuples over axes;
+ * whether anything was written. */
+bool axe__render_caption(const axe__render_model *m, axe_render_buf *b)
+{
+    if (m->rax.n == 0 && m->cax.n == 0)
+        return false;
+    axe__render_puts(b, "rows:");
+    for (int i = 0; i < m->rax.n; i++)
+        axe__render_putf(b, " %s", m->rax.name[i]);
+    axe__render_puts(b, m->rax.n == 0 ? " index" : "");
+    axe__render_puts(b, ", columns:");
+    for (int i = 0; i < m->cax.n; i++)
+        axe__render_putf(b, " %s", m->cax.name[i]);
+    axe__render_puts(b, m->cax.n == 0 ? " index" : "");
+    return true;
+}
+
+/* Color every cell by the value of its first entry on axis "name" (cells
+ * without entries, or absent values, stay uncolored); AXE_ERR_INVALID
+ * naming the axes when "name" is none of them. */
+axe_status axe__render_recolor(axe__render_model *m, const char *name,
+                               axe_diag *diag)
+{
+    int a = axe__render_axis_find(&m->ax, name);
+    if (a < 0)
+        return axe__fail(diag, AXE_ERR_INVALID, -1,
+                         "cannot color by '%.15s': the picture's axes are "
+                         "%s%s%s%s%s",
+                         name, m->ax.name[0], m->ax.n > 1 ? ", " : "",
+                         m->ax.n > 1 ? m->ax.name[1] : "",
+                         m->ax.n > 2 ? ", " : "",
+                         m->ax.n > 2 ? m->ax.name[2] : "");
+    for (int64_t k = 0; k < m->rows * m->cols; k++)
+        m->key[k] = m->first[k] < m->first[k + 1]
+                        ? m->val[m->first[k] * m->ax.n + a]
+                        : AXE__RENDER_NONE;
+    memcpy(m->color_axis, m->ax.name[a], AXE_AXIS_NAME_MAX);
+    return AXE_OK;
+}

@@ -8,13 +8,15 @@
  * deterministic. Invariant: cell k is drawn at column k mod cols, row k
  * div cols, and (interactive) carries data-k="k" for the HTML page.
  */
+#include <string.h>
+
 #include "render_internal.h"
 
 #define CH 22     /* cell height */
 #define LEGEND 40 /* most legend swatches */
 
 typedef struct geom {
-    int64_t cw, lw, top, width, height, legend_y;
+    int64_t cw, lw, caption_y, top, width, height, legend_y;
 } geom;
 
 /* Pixels of "n" monospace characters at 12px (7.2 px each). */
@@ -55,24 +57,39 @@ static int count_lines(const axe_render_buf *b)
     return n;
 }
 
+static int64_t at_least(int64_t a, int64_t b) { return a > b ? a : b; }
+
+/* The widest line of the notes, in bytes. */
+static int64_t widest_note(const axe_render_buf *notes)
+{
+    int64_t w = 0, start = 0;
+    for (int64_t i = 0; i < (int64_t)notes->len; i++)
+        if (notes->data[i] == '\n') {
+            w = at_least(w, i - start);
+            start = i + 1;
+        }
+    return w;
+}
+
 static axe_status measure(const axe__render_model *m, const char *title,
                           geom *g)
 {
     int64_t wc, wr, wl, keys[LEGEND];
     bool more;
-    int nkeys;
+    int nkeys = legend_keys(m, keys, &more);
     AXE_TRY(axe__render_widths(m, &wc, &wr, &wl));
-    wc = wl > wc ? wl : wc;
-    g->cw = text_px(wc) + 12;
-    g->cw = g->cw < 28 ? 28 : g->cw;
+    g->cw = at_least(text_px(at_least(wl, wc)) + 12, 28);
     g->lw = text_px(wr) + 16;
-    g->top = title != NULL ? 52 : 28;
-    g->width = g->lw + m->cols * g->cw + 16;
+    g->caption_y = title != NULL ? 42 : 18;
+    g->top = g->caption_y + 10 + (m->rax.n > 0 || m->cax.n > 0 ? 18 : 0);
+    g->width = at_least(g->lw + m->cols * g->cw + 16, 360);
+    g->width = at_least(g->width, 140 + 60 * nkeys);
+    g->width = at_least(g->width, text_px(widest_note(&m->notes)) + 16);
+    if (title != NULL)
+        g->width =
+            at_least(g->width, 7 * text_px((int64_t)strlen(title)) / 6 + 16);
     g->legend_y = g->top + m->rows * CH + 24;
     g->height = g->legend_y + 48 + 18 * count_lines(&m->notes);
-    g->width = g->width < 360 ? 360 : g->width;
-    nkeys = legend_keys(m, keys, &more);
-    g->width = g->width < 140 + 60 * nkeys ? 140 + 60 * nkeys : g->width;
     return AXE_OK;
 }
 
@@ -104,6 +121,10 @@ static void put_headers(const axe__render_model *m, const geom *g,
         axe__render_put_xml(b, title);
         axe__render_puts(b, "</text>\n");
     }
+    tmp->len = 0;
+    if (axe__render_caption(m, tmp))
+        axe__render_putf(b, "<text x=\"8\" y=\"%lld\">%s</text>\n",
+                         (long long)g->caption_y, axe__render_str(tmp));
     axe__render_puts(b, "<g text-anchor=\"middle\">\n");
     for (int64_t c = 0; c < m->cols; c++) {
         tmp->len = 0;

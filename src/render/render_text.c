@@ -45,21 +45,6 @@ static void put_axes_legend(const axe__render_model *m, axe_render_buf *b)
     axe__render_puts(b, "\n");
 }
 
-/* "rows: warp lane, columns: reg" for header tuples. */
-static void put_header_legend(const axe__render_model *m, axe_render_buf *b)
-{
-    if (m->rax.n == 0 && m->cax.n == 0)
-        return;
-    axe__render_puts(b, "rows:");
-    for (int i = 0; i < m->rax.n; i++)
-        axe__render_putf(b, " %s", m->rax.name[i]);
-    axe__render_puts(b, m->rax.n == 0 ? " index" : "");
-    axe__render_puts(b, ", columns:");
-    for (int i = 0; i < m->cax.n; i++)
-        axe__render_putf(b, " %s", m->cax.name[i]);
-    axe__render_puts(b, m->cax.n == 0 ? " index\n" : "\n");
-}
-
 static void put_rule(const axe__render_model *m, const widths *w,
                      axe_render_buf *b)
 {
@@ -148,7 +133,8 @@ axe_status axe__render_emit_text(const axe__render_model *m, bool ansi,
     if (title != NULL)
         axe__render_putf(out, "%s\n", title);
     put_axes_legend(m, out);
-    put_header_legend(m, out);
+    if (axe__render_caption(m, out))
+        axe__render_puts(out, "\n");
     if (ansi && m->color_axis[0] != '\0')
         put_color_legend(m, out);
     put_header(m, &w, &tmp, out);

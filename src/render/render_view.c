@@ -93,27 +93,6 @@ static axe_status collect_axes(axe__render_model *m,
     return AXE_OK;
 }
 
-/* The axis that colors cells: the option, else the first axis (the axes
- * are sorted, so a device or thread axis when there is one). */
-static axe_status pick_color(axe__render_model *m, const char *color_by,
-                             int *out, axe_diag *diag)
-{
-    *out = 0;
-    if (color_by != NULL) {
-        *out = axe__render_axis_find(&m->ax, color_by);
-        if (*out < 0)
-            return axe__fail(diag, AXE_ERR_INVALID, -1,
-                             "cannot color by '%.15s': the picture's axes "
-                             "are %s%s%s%s%s",
-                             color_by, m->ax.name[0], m->ax.n > 1 ? ", " : "",
-                             m->ax.n > 1 ? m->ax.name[1] : "",
-                             m->ax.n > 2 ? ", " : "",
-                             m->ax.n > 2 ? m->ax.name[2] : "");
-    }
-    memcpy(m->color_axis, m->ax.name[*out], AXE_AXIS_NAME_MAX);
-    return AXE_OK;
-}
-
 /* The Figure 2 grid: cell k lists L of its element over the sorted axes. */
 axe_status axe__render_view_grid(axe__render_model *m,
                                  const axe_render_options *o,
@@ -121,13 +100,12 @@ axe_status axe__render_view_grid(axe__render_model *m,
 {
     axe_point pts[POINTS_MAX];
     int64_t rows, cols, v[AXE_RENDER_MAX_AXES];
-    int n = 0, color = 0;
+    int n = 0;
     AXE_TRY(axe__render_logical_grid(o, l, &rows, &cols, diag));
     AXE_TRY(axe__render_model_grid(m, rows, cols, "the grid", diag));
     AXE_TRY(collect_axes(m, o, l, pts, diag));
     if (m->ax.n == 0)
         AXE_TRY(axe__render_axis_add(&m->ax, "m", diag));
-    AXE_TRY(pick_color(m, o->color_by, &color, diag));
     for (int64_t k = 0; k < rows * cols; k++) {
         AXE_TRY(axe__render_apply_cell(o, l, rows, cols, k, pts, POINTS_MAX, &n,
                                        diag));
@@ -137,9 +115,8 @@ axe_status axe__render_view_grid(axe__render_model *m,
                 v[i] = point_on(&pts[p], m->ax.name[i]);
             AXE_TRY(axe__render_model_push(m, v));
         }
-        if (n > 0)
-            m->key[k] = point_on(&pts[0], m->color_axis);
     }
     axe__render_model_done(m);
-    return AXE_OK;
+    return axe__render_recolor(
+        m, o->color_by != NULL ? o->color_by : m->ax.name[0], diag);
 }
