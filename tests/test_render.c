@@ -451,6 +451,11 @@ static void test_refusals(void)
     TL_CHECK(axe_render_layout(&o, &l, &b, &d) == AXE_ERR_CAPACITY &&
                  strstr(d.message, "slice") != NULL && b.len == 0,
              "too large: %s", d.message);
+    l = lay("S[(256,256):(256,1)] + R[(4,2):(1@laneid,1@warpid)]");
+    o.shape[0] = o.shape[1] = 256;
+    TL_CHECK(axe_render_layout(&o, &l, &b, &d) == AXE_ERR_CAPACITY &&
+                 strstr(d.message, "points") != NULL && b.len == 0,
+             "too many points: %s", d.message);
     o.shape[0] = 4;
     o.shape[1] = 8;
     o.color_by = "warpid";

@@ -12,8 +12,9 @@
  * axe_render_buf whose allocator is a hook, so tests can make any
  * allocation fail. Invariant: output is deterministic (a function of the
  * layout and the options only) and a picture never has more than
- * AXE_RENDER_MAX_CELLS cells: larger ones fail with AXE_ERR_CAPACITY and a
- * reason that suggests slicing, never silently truncated.
+ * AXE_RENDER_MAX_CELLS cells or AXE_RENDER_MAX_POINTS points: larger ones
+ * fail with AXE_ERR_CAPACITY and a reason that suggests slicing, never
+ * silently truncated.
  */
 #ifndef AXE_RENDER_H
 #define AXE_RENDER_H
@@ -29,8 +30,10 @@
 extern "C" {
 #endif
 
-/* The most cells one picture may have (a 256x256 grid). */
+/* The most cells one picture may have (a 256x256 grid), and the most
+ * points its cells may list in all (every replica counts). */
 #define AXE_RENDER_MAX_CELLS 65536
+#define AXE_RENDER_MAX_POINTS (4 * AXE_RENDER_MAX_CELLS)
 /* The most distinct axes (or logical dims) a cell may list. */
 #define AXE_RENDER_MAX_AXES 8
 

@@ -153,10 +153,13 @@ axe_status axe__render_axis_add(axe__render_axes *ax, const char *name,
     return AXE_OK;
 }
 
-/* Device 0, thread axes 10 + by scope (widest first), memory 1000. */
+/* Device 0, thread axes 10 + by scope (widest first), CuTe coordinate
+ * axes "0", "1", ... 200 + k, other memory axes 1000. */
 static int axis_order(const char *name)
 {
     axe_axis_info info;
+    if (name[0] >= '0' && name[0] <= '9' && name[1] == '\0')
+        return 200 + name[0] - '0';
     if (axe_axis_lookup(name, &info, NULL) != AXE_OK ||
         info.kind == AXE_AXIS_MEMORY)
         return 1000;

@@ -21,27 +21,32 @@ typedef struct widths {
     int64_t cell, row, col;
 } widths;
 
-/* "axes: w = warp, l = lane" when entries carry axis names. */
+/* The length of abbreviation "i" without its trailing ':'. */
+static int abbr_len(const axe__render_axes *ax, int i)
+{
+    size_t n = strlen(ax->abbr[i]);
+    return (int)(n > 0 && ax->abbr[i][n - 1] == ':' ? n - 1 : n);
+}
+
+/* "axes: w = warp, l = lane" when entries carry abbreviated axis names,
+ * "values on m" when they are bare values of one axis. */
 static void put_axes_legend(const axe__render_model *m, axe_render_buf *b)
 {
+    bool full = true;
     if (m->coord_style)
         return;
     if (m->ax.n == 1 && m->ax.abbr[0][0] == '\0') {
         axe__render_putf(b, "values on %s\n", m->ax.name[0]);
         return;
     }
-    for (int i = 0, same = 1; i < m->ax.n && same; i++)
-        if ((same = strcmp(m->ax.abbr[i], m->ax.name[i]) == 0) &&
-            i + 1 == m->ax.n)
-            return;
+    for (int i = 0; i < m->ax.n; i++)
+        full = full && (size_t)abbr_len(&m->ax, i) == strlen(m->ax.name[i]);
+    if (full)
+        return;
     axe__render_puts(b, "axes: ");
-    for (int i = 0; i < m->ax.n; i++) {
-        size_t n = strlen(m->ax.abbr[i]);
-        if (n > 0 && m->ax.abbr[i][n - 1] == ':')
-            n--;
-        axe__render_putf(b, "%s%.*s = %s", i > 0 ? ", " : "", (int)n,
-                         m->ax.abbr[i], m->ax.name[i]);
-    }
+    for (int i = 0; i < m->ax.n; i++)
+        axe__render_putf(b, "%s%.*s = %s", i > 0 ? ", " : "",
+                         abbr_len(&m->ax, i), m->ax.abbr[i], m->ax.name[i]);
     axe__render_puts(b, "\n");
 }
 

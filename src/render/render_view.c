@@ -109,6 +109,11 @@ axe_status axe__render_view_grid(axe__render_model *m,
     for (int64_t k = 0; k < rows * cols; k++) {
         AXE_TRY(axe__render_apply_cell(o, l, rows, cols, k, pts, POINTS_MAX, &n,
                                        diag));
+        if (m->nent + n > AXE_RENDER_MAX_POINTS)
+            return axe__fail(diag, AXE_ERR_CAPACITY, -1,
+                             "the picture would list more than %d points "
+                             "(replicas count); slice the layout first",
+                             AXE_RENDER_MAX_POINTS);
         axe__render_model_cell(m, k);
         for (int p = 0; p < n; p++) {
             for (int i = 0; i < m->ax.n; i++)
