@@ -9,6 +9,7 @@
 
 #include "render_internal.h"
 
+/* Defaults: GRID, TEXT, row-major cells, 2-byte elements, no access. */
 void axe_render_options_init(axe_render_options *o)
 {
     memset(o, 0, sizeof *o);
@@ -53,6 +54,8 @@ static axe_status finish(axe_status st, axe_render_buf *tmp,
     return st;
 }
 
+/* The model of "view" for Axe layout "l" (TV pictures go through
+ * axe_render_tv). */
 static axe_status build(axe__render_model *m, const axe_render_options *o,
                         axe_render_view view, const axe_layout *l,
                         axe_diag *diag)
@@ -73,6 +76,7 @@ static axe_status build(axe__render_model *m, const axe_render_options *o,
                      "the TV view draws a CuTe TV layout (axe_render_tv)");
 }
 
+/* The picture of "l" in o->view and o->format, appended to "out" (render.h). */
 axe_status axe_render_layout(const axe_render_options *o, const axe_layout *l,
                              axe_render_buf *out, axe_diag *diag)
 {
@@ -96,6 +100,7 @@ axe_status axe_render_layout(const axe_render_options *o, const axe_layout *l,
     return finish(st, &tmp, out, diag);
 }
 
+/* The picture of TV layout "tv" over the tile o->shape, appended to "out". */
 axe_status axe_render_tv(const axe_render_options *o, const axe_cute_layout *tv,
                          axe_render_buf *out, axe_diag *diag)
 {

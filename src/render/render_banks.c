@@ -137,6 +137,7 @@ static axe_status fill(axe__render_model *m, const int64_t *addr,
     return AXE_OK;
 }
 
+/* Entries are (addr, bank, thread), abbreviated a, b, t; colored by bank. */
 static void set_axes(axe__render_model *m)
 {
     static const char *const names[3] = {"addr", "bank", "thread"};
@@ -149,6 +150,7 @@ static void set_axes(axe__render_model *m)
     memcpy(m->color_axis, "bank", 5);
 }
 
+/* The bank view of "l" over o->shape with one warp's access (file comment). */
 axe_status axe__render_view_banks(axe__render_model *m,
                                   const axe_render_options *o,
                                   const axe_layout *l, axe_diag *diag)

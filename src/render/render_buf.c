@@ -14,6 +14,7 @@
 
 #include "render_internal.h"
 
+/* realloc/free behind the hook signature. */
 static void *default_alloc(void *ud, void *p, size_t old, size_t size)
 {
     (void)ud;
@@ -90,6 +91,7 @@ void axe__render_put(axe_render_buf *b, const char *s, size_t len)
     b->data[b->len] = '\0';
 }
 
+/* Append the NUL-terminated "s". */
 void axe__render_puts(axe_render_buf *b, const char *s)
 {
     axe__render_put(b, s, strlen(s));

@@ -89,6 +89,7 @@ static const char page_script[] =
     "$('find').addEventListener('input', (ev) => "
     "highlight(ev.target.value));\n";
 
+/* A JSON array of the names of "ax". */
 static void put_names(const axe__render_axes *ax, axe_render_buf *b)
 {
     axe__render_puts(b, "[");
@@ -97,6 +98,7 @@ static void put_names(const axe__render_axes *ax, axe_render_buf *b)
     axe__render_puts(b, "]");
 }
 
+/* `,"key":["w5 l0", ...]`: the header labels of the "n" rows or columns. */
 static void put_labels(const char *key, const axe__render_axes *ax,
                        const int64_t *lab, int64_t n, axe_render_buf *tmp,
                        axe_render_buf *b)
@@ -144,6 +146,7 @@ static void put_data(const axe__render_model *m, axe_render_buf *tmp,
     axe__render_puts(b, "]}");
 }
 
+/* The page head, the title and the controls (color axis, view, coordinate). */
 static void put_controls(const char *title, axe_render_buf *b)
 {
     axe__render_puts(b,
@@ -161,6 +164,7 @@ static void put_controls(const char *title, axe_render_buf *b)
                         "<pre id=\"info\">click a cell</pre>\n");
 }
 
+/* The page: both SVGs, their data as JSON, the script (file comment). */
 axe_status axe__render_emit_html(const axe__render_model *logical,
                                  const axe__render_model *physical,
                                  const char *title, axe_render_buf *out)

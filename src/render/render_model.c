@@ -27,6 +27,7 @@ int axe__render_slot(int64_t key)
     return (int)axe__floormod(key, AXE__RENDER_PALETTE);
 }
 
+/* An empty model allocating through the options' hook. */
 void axe__render_model_init(axe__render_model *m, const axe_render_options *o)
 {
     memset(m, 0, sizeof *m);
@@ -35,6 +36,7 @@ void axe__render_model_init(axe__render_model *m, const axe_render_options *o)
     axe_render_buf_init(&m->notes, o->alloc, o->ud);
 }
 
+/* Free "p" of "n" elements of "size" bytes (NULL: nothing). */
 static void release(axe__render_model *m, void *p, int64_t n, size_t size)
 {
     if (p != NULL)
@@ -56,6 +58,7 @@ void axe__render_model_free(axe__render_model *m)
     m->mark = NULL;
 }
 
+/* A zeroed array of "n" (at least 1) elements of "size" bytes, or NULL. */
 static void *zalloc(axe__render_model *m, int64_t n, size_t size)
 {
     void *p = axe__render_alloc(m->alloc, m->ud, NULL, 0,
@@ -98,6 +101,7 @@ axe_status axe__render_model_grid(axe__render_model *m, int64_t rows,
     return AXE_OK;
 }
 
+/* Cell "k" starts at the next entry. */
 void axe__render_model_cell(axe__render_model *m, int64_t k)
 {
     m->first[k] = m->nent;
@@ -122,6 +126,7 @@ axe_status axe__render_model_push(axe__render_model *m, const int64_t *v)
     return AXE_OK;
 }
 
+/* The last cell ends at the last entry. */
 void axe__render_model_done(axe__render_model *m)
 {
     m->first[m->rows * m->cols] = m->nent;
@@ -130,6 +135,7 @@ void axe__render_model_done(axe__render_model *m)
 /* ---- axes ------------------------------------------------------------------
  */
 
+/* The index of axis "name" in "ax", or -1. */
 int axe__render_axis_find(const axe__render_axes *ax, const char *name)
 {
     for (int i = 0; i < ax->n; i++)
@@ -138,6 +144,7 @@ int axe__render_axis_find(const axe__render_axes *ax, const char *name)
     return -1;
 }
 
+/* Append "name" to "ax" unless present; CAPACITY past AXE_RENDER_MAX_AXES. */
 axe_status axe__render_axis_add(axe__render_axes *ax, const char *name,
                                 axe_diag *diag)
 {
@@ -196,6 +203,8 @@ static size_t distinct_prefix(const axe__render_axes *ax, int i)
     return n;
 }
 
+/* Each name's shortest distinct prefix, ":" after one ending in a digit;
+ * none for a single axis when "bare". */
 void axe__render_abbreviate(axe__render_axes *ax, bool bare)
 {
     for (int i = 0; i < ax->n; i++) {
@@ -231,6 +240,7 @@ static void entry_text(const axe__render_model *m, const int64_t *v,
         axe__render_puts(b, ")");
 }
 
+/* The entries of cell "k" joined by " / ", then "!" when marked. */
 void axe__render_cell_text(const axe__render_model *m, int64_t k,
                            axe_render_buf *b)
 {
@@ -243,6 +253,7 @@ void axe__render_cell_text(const axe__render_model *m, int64_t k,
         axe__render_puts(b, "!");
 }
 
+/* Header label "i": the index itself, or `w5 l8` over the header axes. */
 void axe__render_label_text(const axe__render_axes *ax, const int64_t *lab,
                             int64_t i, axe_render_buf *b)
 {

@@ -25,6 +25,7 @@ typedef struct split {
     bool wrap;
 } split;
 
+/* Lexicographic order of tuples (qsort, bsearch). */
 static int tup_cmp(const void *a, const void *b)
 {
     const tup *x = a, *y = b;
@@ -83,6 +84,7 @@ static int64_t uniq(tup *t, int64_t n)
     return k;
 }
 
+/* The index of tuple "x" in the sorted distinct tuples "t" (it is there). */
 static int64_t find(const tup *t, int64_t n, const tup *x)
 {
     const tup *p = bsearch(x, t, (size_t)n, sizeof *t, tup_cmp);
@@ -108,6 +110,7 @@ static void set_header_axes(axe__render_model *m, const axe__render_axes *ax,
     axe__render_abbreviate(&m->cax, true);
 }
 
+/* Header labels: the distinct row and column tuples in order. */
 static void set_labels(axe__render_model *m, const tup *rows, const tup *cols)
 {
     for (int64_t r = 0; r < m->rows; r++)
@@ -141,6 +144,7 @@ typedef struct scratch {
     int64_t n;
 } scratch;
 
+/* Scratch arrays for "n" hits through the model's allocator. */
 static axe_status scratch_new(axe__render_model *m, scratch *s, int64_t n)
 {
     s->n = n;
@@ -159,6 +163,7 @@ static axe_status scratch_new(axe__render_model *m, scratch *s, int64_t n)
                : AXE_ERR_NO_MEMORY;
 }
 
+/* Free the scratch arrays (NULL ones are skipped). */
 static void scratch_free(axe__render_model *m, scratch *s)
 {
     void *p[5] = {s->rows, s->cols, s->cell, s->ord, s->src};
@@ -225,6 +230,8 @@ static axe_status layout_hits(axe__render_model *m, const axe__render_model *g,
     return AXE_OK;
 }
 
+/* The physical view of "l": the grid view's points regrouped by where they
+ * live (file comment). */
 axe_status axe__render_view_physical(axe__render_model *m,
                                      const axe_render_options *o,
                                      const axe_layout *l, axe_diag *diag)

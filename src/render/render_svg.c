@@ -49,6 +49,7 @@ static int legend_keys(const axe__render_model *m, int64_t *keys, bool *more)
     return n;
 }
 
+/* The number of lines of "b". */
 static int count_lines(const axe_render_buf *b)
 {
     int n = 0;
@@ -57,6 +58,7 @@ static int count_lines(const axe_render_buf *b)
     return n;
 }
 
+/* max(a, b). */
 static int64_t at_least(int64_t a, int64_t b) { return a > b ? a : b; }
 
 /* The widest line of the notes, in bytes. */
@@ -71,6 +73,8 @@ static int64_t widest_note(const axe_render_buf *notes)
     return w;
 }
 
+/* Cell, margin and picture sizes fitting the cells, labels, title, legend
+ * and notes. */
 static axe_status measure(const axe__render_model *m, const char *title,
                           geom *g)
 {
@@ -93,6 +97,7 @@ static axe_status measure(const axe__render_model *m, const char *title,
     return AXE_OK;
 }
 
+/* The <svg> element and the style: palette classes c0..c19, cn (no key). */
 static void put_head(const axe__render_model *m, const geom *g, const char *id,
                      axe_render_buf *b)
 {
@@ -112,6 +117,7 @@ static void put_head(const axe__render_model *m, const geom *g, const char *id,
     (void)m;
 }
 
+/* The title, the header caption, column labels on top, row labels left. */
 static void put_headers(const axe__render_model *m, const geom *g,
                         const char *title, axe_render_buf *tmp,
                         axe_render_buf *b)
@@ -156,6 +162,7 @@ static void put_class(const axe__render_model *m, int64_t k, axe_render_buf *b)
         axe__render_puts(b, " x");
 }
 
+/* One rect (class: color, x when marked) and one text per cell. */
 static void put_cells(const axe__render_model *m, const geom *g,
                       bool interactive, axe_render_buf *tmp, axe_render_buf *b)
 {
@@ -181,6 +188,7 @@ static void put_cells(const axe__render_model *m, const geom *g,
     axe__render_puts(b, "</g>\n");
 }
 
+/* "color: warp" and a swatch per key in use. */
 static void put_legend(const axe__render_model *m, const geom *g,
                        axe_render_buf *b)
 {
@@ -207,6 +215,7 @@ static void put_legend(const axe__render_model *m, const geom *g,
     }
 }
 
+/* The notes, one <text> per line. */
 static void put_notes(const axe__render_model *m, const geom *g,
                       axe_render_buf *b)
 {
@@ -222,6 +231,7 @@ static void put_notes(const axe__render_model *m, const geom *g,
     }
 }
 
+/* The standalone SVG of "m" (file comment). */
 axe_status axe__render_emit_svg(const axe__render_model *m, const char *title,
                                 const char *id, bool interactive,
                                 axe_render_buf *out)

@@ -12,6 +12,7 @@
 
 #define H 6 /* cell height, mm */
 
+/* The document class, the picture's options and the palette colors. */
 static void put_preamble(axe_render_buf *b)
 {
     axe__render_puts(b, "\\documentclass[tikz,border=2mm]{standalone}\n"
@@ -26,6 +27,7 @@ static void put_preamble(axe_render_buf *b)
     }
 }
 
+/* \node[style] at (x,y) {text}; with the text escaped. */
 static void put_node(axe_render_buf *b, const char *style, int64_t x, int64_t y,
                      const char *text)
 {
@@ -35,6 +37,7 @@ static void put_node(axe_render_buf *b, const char *style, int64_t x, int64_t y,
     axe__render_puts(b, "};\n");
 }
 
+/* The title, column labels on top, row labels left. */
 static void put_headers(const axe__render_model *m, int64_t w,
                         const char *title, axe_render_buf *tmp,
                         axe_render_buf *b)
@@ -53,6 +56,7 @@ static void put_headers(const axe__render_model *m, int64_t w,
     }
 }
 
+/* A filled rectangle (red and thick when marked) and a node per cell. */
 static void put_cells(const axe__render_model *m, int64_t w,
                       axe_render_buf *tmp, axe_render_buf *b)
 {
@@ -73,6 +77,7 @@ static void put_cells(const axe__render_model *m, int64_t w,
     }
 }
 
+/* "color: warp" and the notes under the grid. */
 static void put_notes(const axe__render_model *m, axe_render_buf *tmp,
                       axe_render_buf *b)
 {
@@ -94,6 +99,7 @@ static void put_notes(const axe__render_model *m, axe_render_buf *tmp,
     }
 }
 
+/* The standalone LaTeX document of "m" (file comment). */
 axe_status axe__render_emit_tex(const axe__render_model *m, const char *title,
                                 axe_render_buf *out)
 {

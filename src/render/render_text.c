@@ -50,6 +50,7 @@ static void put_axes_legend(const axe__render_model *m, axe_render_buf *b)
     axe__render_puts(b, "\n");
 }
 
+/* A rule `+----+----+` under the header and each row. */
 static void put_rule(const axe__render_model *m, const widths *w,
                      axe_render_buf *b)
 {
@@ -72,6 +73,7 @@ static void put_right(axe_render_buf *b, axe_render_buf *tmp, int64_t width)
     tmp->len = 0;
 }
 
+/* The column labels, right-aligned over the cells. */
 static void put_header(const axe__render_model *m, const widths *w,
                        axe_render_buf *tmp, axe_render_buf *b)
 {
@@ -86,6 +88,7 @@ static void put_header(const axe__render_model *m, const widths *w,
     axe__render_puts(b, "\n");
 }
 
+/* Row "r": its label, then each cell between bars (colored with ANSI). */
 static void put_row(const axe__render_model *m, const widths *w, bool ansi,
                     int64_t r, axe_render_buf *tmp, axe_render_buf *b)
 {
@@ -126,6 +129,7 @@ static void put_color_legend(const axe__render_model *m, axe_render_buf *b)
     axe__render_puts(b, "\n");
 }
 
+/* The table of "m", optionally with ANSI colors (file comment). */
 axe_status axe__render_emit_text(const axe__render_model *m, bool ansi,
                                  const char *title, axe_render_buf *out)
 {

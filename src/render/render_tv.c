@@ -79,6 +79,7 @@ static axe_status fill(axe__render_model *m, const int64_t *cell, int64_t *ord,
     return AXE_OK;
 }
 
+/* The TV view of "tv" over the tile o->shape (file comment). */
 axe_status axe__render_view_tv(axe__render_model *m,
                                const axe_render_options *o,
                                const axe_cute_layout *tv, axe_diag *diag)

@@ -77,6 +77,7 @@ static const char *option(int argc, char **argv, int *i, const char *name)
     return argv[++*i];
 }
 
+/* Options and the one LAYOUT operand into "c"; 2 on a usage error. */
 static int parse_args(int argc, char **argv, render_cli *c)
 {
     static const char *const names[] = {"--shape",    "--as",        "--format",
@@ -109,6 +110,7 @@ static int parse_args(int argc, char **argv, render_cli *c)
     return CLI_EXIT_OK;
 }
 
+/* The index of "v" in "names", "dflt" for NULL, -1 if unknown. */
 static int pick(const char *v, const char *const *names, int n, int dflt)
 {
     if (v == NULL)
@@ -143,6 +145,7 @@ static int parse_fail(const char *what, const char *text, axe_status st,
     return rc;
 }
 
+/* Whether "s" is in the Axe notation (`S[` or `Swizzle<`). */
 static bool is_axe_text(const char *s)
 {
     while (*s == ' ')
@@ -311,6 +314,7 @@ static int write_out(const char *path, const axe_render_buf *b)
     return ok ? CLI_EXIT_OK : CLI_EXIT_FAIL;
 }
 
+/* Render and write the picture; the exit status. */
 static int run(const render_cli *c, const operand *op,
                const axe_render_options *o)
 {
@@ -331,6 +335,7 @@ static int run(const render_cli *c, const operand *op,
     return rc;
 }
 
+/* `axe render LAYOUT [options]`; the exit status (0, 1 or 2). */
 int cli_render_main(int argc, char **argv)
 {
     render_cli c;
