@@ -21,9 +21,8 @@ static const char page_style[] =
     "stroke-width:3}\n</style>\n";
 
 static const char page_script[] =
-    "'use strict';\n"
     "const $ = (id) => document.getElementById(id);\n"
-    "const NPAL = 20;\n"
+
     "function fmt(m, v) {\n"
     "  if (m.coord) return v.length > 1 ? '[' + v.join(',') + ']' : "
     "'[' + v[0] + ']';\n"
@@ -178,14 +177,15 @@ axe_status axe__render_emit_html(const axe__render_model *logical,
     axe__render_puts(out, "</div>\n<div id=\"v-physical\" hidden>\n");
     if (physical != NULL)
         AXE_TRY(axe__render_emit_svg(physical, NULL, "physical", true, out));
-    axe__render_puts(out, "</div>\n<script>\nconst AXE = {\"logical\":");
+    axe__render_puts(
+        out, "</div>\n<script>\n'use strict';\nconst AXE = {\"logical\":");
     put_data(logical, &tmp, out);
     axe__render_puts(out, ",\"physical\":");
     if (physical != NULL)
         put_data(physical, &tmp, out);
     else
         axe__render_puts(out, "null");
-    axe__render_puts(out, "};\n");
+    axe__render_putf(out, "};\nconst NPAL = %d;\n", AXE__RENDER_PALETTE);
     axe__render_puts(out, page_script);
     axe__render_puts(out, "</script>\n</body>\n</html>\n");
     st = tmp.status;

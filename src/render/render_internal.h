@@ -22,7 +22,7 @@
 
 #define AXE__RENDER_NONE INT64_MIN
 #define AXE__RENDER_NAME (AXE_AXIS_NAME_MAX + 2)
-#define AXE__RENDER_PALETTE 20
+#define AXE__RENDER_PALETTE 32
 
 typedef struct axe__render_axes {
     int n;

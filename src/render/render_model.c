@@ -11,15 +11,19 @@
 
 #include "render_internal.h"
 
-/* Twenty light colors, distinguishable side by side, text stays legible. */
+/* Thirty-two light colors (one per shared-memory bank), distinguishable
+ * side by side; black text stays legible on each. */
 const char *const axe__render_rgb[AXE__RENDER_PALETTE] = {
     "#8dd3c7", "#ffffb3", "#bebada", "#fb8072", "#80b1d3", "#fdb462", "#b3de69",
     "#fccde5", "#d9d9d9", "#bc80bd", "#ccebc5", "#ffed6f", "#a6cee3", "#fdbf6f",
-    "#cab2d6", "#b2df8a", "#fb9a99", "#e5d8bd", "#9edae5", "#c7c7c7"};
+    "#cab2d6", "#b2df8a", "#fb9a99", "#e5d8bd", "#9edae5", "#c7c7c7", "#aec7e8",
+    "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5", "#c49c94", "#f7b6d2", "#dbdb8d",
+    "#c6dbef", "#fdd0a2", "#c7e9c0", "#dadaeb"};
 /* The nearest xterm-256 background for each color above. */
 const int axe__render_xterm[AXE__RENDER_PALETTE] = {
-    116, 229, 146, 210, 110, 215, 149, 224, 188, 139,
-    194, 227, 152, 215, 182, 150, 217, 187, 117, 251};
+    116, 229, 146, 210, 110, 215, 149, 224, 188, 139, 194,
+    227, 152, 215, 182, 150, 217, 187, 117, 251, 152, 215,
+    150, 210, 182, 181, 218, 186, 189, 223, 194, 189};
 
 /* The palette slot of "key" (keys repeat every AXE__RENDER_PALETTE). */
 int axe__render_slot(int64_t key)

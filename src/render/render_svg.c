@@ -208,10 +208,10 @@ static void put_legend(const axe__render_model *m, const geom *g,
                              (long long)(y + 15), (long long)keys[i]);
         if (more || n > AXE__RENDER_PALETTE)
             axe__render_putf(b,
-                             "<text x=\"8\" y=\"%lld\">%s values; colors "
-                             "repeat every %d</text>\n",
-                             (long long)(y + 33), more ? "more" : "these",
-                             AXE__RENDER_PALETTE);
+                             "<text x=\"8\" y=\"%lld\">colors repeat every "
+                             "%d%s</text>\n",
+                             (long long)(y + 33), AXE__RENDER_PALETTE,
+                             more ? "; more values than shown" : "");
     }
 }
 
