@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The interactive page: one self-contained HTML file (no network, no
- * external script) holding the SVG of the logical view and, for Axe
- * layouts, of the physical view, the cells' data as a JSON literal, and a
- * small script: click a cell to list every point it maps to (`{warp: 6,
- * lane: 8, reg: 1}` per line, as `axe apply` prints them), pick the axis
- * that colors the cells, switch between the views, type a coordinate to
- * highlight it in both. Invariant: the data are the models' entries, so
- * the page shows exactly what the SVG and the text picture show.
+ * external script) holding the SVG of the logical view and, for grid
+ * pictures, of the physical view, the cells' data as a JSON literal, and a
+ * small script: hover or click a cell to list every point it maps to
+ * (`{warp: 6, lane: 8, reg: 1}` per line, as `axe apply` prints them),
+ * pick the axis that colors the cells, switch between the views, type a
+ * coordinate to highlight it in both. Invariant: the data are the models'
+ * entries, so the page shows exactly what the SVG and the text picture show.
  */
 #include "render_internal.h"
 
@@ -15,7 +15,8 @@ static const char page_style[] =
     "<style>\nbody{font-family:sans-serif;margin:16px}\n"
     "h1{font-family:monospace;font-size:16px}\n"
     "#info{font-family:monospace;white-space:pre;border:1px solid #888;"
-    "padding:6px;min-height:3em;max-width:60em}\n"
+    "padding:6px;min-height:3em;max-width:60em;position:sticky;top:0;"
+    "background:#fff;z-index:1}\n"
     ".cells text{pointer-events:none}\n.cells rect{cursor:pointer}\n"
     "rect.hl{stroke:#000;stroke-width:3}\nrect.sel{stroke:#1040ff;"
     "stroke-width:3}\n</style>\n";
@@ -70,6 +71,10 @@ static const char page_script[] =
     "for (const view of ['logical', 'physical']) {\n"
     "  const svg = $(view);\n"
     "  if (svg) svg.addEventListener('click', (ev) => {\n"
+    "    const k = ev.target.dataset ? ev.target.dataset.k : undefined;\n"
+    "    if (k !== undefined) show(view, +k);\n"
+    "  });\n"
+    "  if (svg) svg.addEventListener('mouseover', (ev) => {\n"
     "    const k = ev.target.dataset ? ev.target.dataset.k : undefined;\n"
     "    if (k !== undefined) show(view, +k);\n"
     "  });\n"
