@@ -11,6 +11,7 @@ axe_packages_for() {
     ninja) echo ninja-build ;;
     gcc) echo gcc libc6-dev ;;
     clang) echo clang libclang-rt-dev ;;
+    chromedriver) echo chromium-driver ;;
     *) echo "$1" ;;
     esac
 }

@@ -23,6 +23,10 @@ fail() {
 step "tools"
 axe_ensure_tools cmake ninja gcc clang clang-format pkg-config python3 jq ||
     fail "installing the tools"
+# The browser test of `axe render --format html` (tests/browser_render.sh)
+# skips without these; a machine that cannot install them still passes.
+axe_ensure_tools chromium chromedriver ||
+    echo "test.sh: no chromium here; the browser test will be skipped"
 
 for preset in dev asan; do
     step "$preset: configure"

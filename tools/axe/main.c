@@ -25,6 +25,8 @@ static void print_usage(FILE *f)
                "\"(4,8):(1,4)\" \"(2,4)\"\n"
                "  batch          answer JSON Lines requests from stdin, one "
                "JSON line each\n"
+               "  render L       a picture of a layout (text, SVG, TikZ, "
+               "HTML)\n"
                "  --help         this text; 'axe <command> --help' for a "
                "command\n"
                "  --version      the version of axe\n"
@@ -52,6 +54,8 @@ int main(int argc, char **argv)
         return cli_cute_main(argc - 1, argv + 1);
     if (strcmp(cmd, "batch") == 0)
         return cli_batch_main(argc - 1, argv + 1);
+    if (strcmp(cmd, "render") == 0)
+        return cli_render_main(argc - 1, argv + 1);
     if (cli_axe_has(cmd))
         return cli_axe_main(argc - 1, argv + 1);
     fprintf(stderr, "axe: unknown command '%.40s' (try 'axe --help')\n", cmd);

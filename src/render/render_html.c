@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The interactive page: one self-contained HTML file (no network, no
+ * external script) holding the SVG of the logical view and, for grid
+ * pictures, of the physical view, the cells' data as a JSON literal, and a
+ * small script: hover or click a cell to list every point it maps to
+ * (`{warp: 6, lane: 8, reg: 1}` per line, as `axe apply` prints them),
+ * pick the axis that colors the cells, switch between the views, type a
+ * coordinate to highlight it in both. Invariant: the data are the models'
+ * entries, so the page shows exactly what the SVG and the text picture show.
+ */
+#include "render_internal.h"
+
+static const char page_style[] =
+    "<style>\nbody{font-family:sans-serif;margin:16px}\n"
+    "h1{font-family:monospace;font-size:16px}\n"
+    "#info{font-family:monospace;white-space:pre;border:1px solid #888;"
+    "padding:6px;min-height:3em;max-width:60em;position:sticky;top:0;"
+    "background:#fff;z-index:1}\n"
+    ".cells text{pointer-events:none}\n.cells rect{cursor:pointer}\n"
+    "rect.hl{stroke:#000;stroke-width:3}\nrect.sel{stroke:#1040ff;"
+    "stroke-width:3}\n</style>\n";
+
+static const char page_script[] =
+    "const $ = (id) => document.getElementById(id);\n"
+
+    "function fmt(m, v) {\n"
+    "  if (m.coord) return v.length > 1 ? '[' + v.join(',') + ']' : "
+    "'[' + v[0] + ']';\n"
+    "  return '{' + m.axes.map((a, i) => v[i] === null ? '' : a + ': ' + "
+    "v[i]).filter((s) => s).join(', ') + '}';\n"
+    "}\n"
+    "function where(m, k) {\n"
+    "  const r = Math.floor(k / m.cols), c = k % m.cols;\n"
+    "  if (m.rowlab) return m.rowlab[r] + ' | ' + m.collab[c];\n"
+    "  return m.rows === 1 ? '[' + c + ']' : '[' + r + ',' + c + ']';\n"
+    "}\n"
+    "function rects(view) { return document.querySelectorAll('#' + view + "
+    "' rect[data-k]'); }\n"
+    "function show(view, k) {\n"
+    "  const m = AXE[view];\n"
+    "  rects(view).forEach((r) => r.classList.toggle('sel', +r.dataset.k "
+    "=== k));\n"
+    "  $('info').textContent = where(m, k) + '\\n' + m.cells[k].map((v) => "
+    "fmt(m, v)).join('\\n');\n"
+    "}\n"
+    "function slot(x) { return 'c' + (((x % NPAL) + NPAL) % NPAL); }\n"
+    "function recolor(axis) {\n"
+    "  const m = AXE.logical, i = m.axes.indexOf(axis);\n"
+    "  if (i < 0) return;\n"
+    "  rects('logical').forEach((r) => {\n"
+    "    const e = m.cells[+r.dataset.k][0];\n"
+    "    r.classList.remove(...[...r.classList].filter((c) => /^c/.test(c)));\n"
+    "    r.classList.add(e && e[i] !== null ? slot(e[i]) : 'cn');\n"
+    "  });\n"
+    "}\n"
+    "function highlight(text) {\n"
+    "  const v = (text.match(/-?\\d+/g) || []).map(Number);\n"
+    "  const m = AXE.logical;\n"
+    "  const k = v.length === 1 ? v[0] : v[0] * m.cols + v[1];\n"
+    "  const key = m.rows === 1 ? '[' + k + ']' : '[' + v[0] + ',' + v[1] + "
+    "']';\n"
+    "  rects('logical').forEach((r) => r.classList.toggle('hl', v.length > 0 "
+    "&& "
+    "+r.dataset.k === k));\n"
+    "  if (AXE.physical) rects('physical').forEach((r) => r.classList.toggle("
+    "'hl', AXE.physical.cells[+r.dataset.k].some((e) => fmt(AXE.physical, e) "
+    "=== key)));\n"
+    "  if (v.length > 0 && k >= 0 && k < m.cells.length) show('logical', k);\n"
+    "}\n"
+    "for (const view of ['logical', 'physical']) {\n"
+    "  const svg = $(view);\n"
+    "  if (svg) svg.addEventListener('click', (ev) => {\n"
+    "    const k = ev.target.dataset ? ev.target.dataset.k : undefined;\n"
+    "    if (k !== undefined) show(view, +k);\n"
+    "  });\n"
+    "  if (svg) svg.addEventListener('mouseover', (ev) => {\n"
+    "    const k = ev.target.dataset ? ev.target.dataset.k : undefined;\n"
+    "    if (k !== undefined) show(view, +k);\n"
+    "  });\n"
+    "}\n"
+    "AXE.logical.axes.forEach((a) => { const o = document.createElement("
+    "'option'); o.value = o.textContent = a; $('colorby').appendChild(o); "
+    "});\n"
+    "$('colorby').value = AXE.logical.color;\n"
+    "$('colorby').addEventListener('change', (ev) => "
+    "recolor(ev.target.value));\n"
+    "$('view').addEventListener('change', (ev) => {\n"
+    "  $('v-logical').hidden = ev.target.value !== 'logical';\n"
+    "  $('v-physical').hidden = ev.target.value !== 'physical';\n"
+    "});\n"
+    "if (!AXE.physical) $('view').disabled = true;\n"
+    "$('find').addEventListener('input', (ev) => "
+    "highlight(ev.target.value));\n";
+
+/* A JSON array of the names of "ax". */
+static void put_names(const axe__render_axes *ax, axe_render_buf *b)
+{
+    axe__render_puts(b, "[");
+    for (int i = 0; i < ax->n; i++)
+        axe__render_putf(b, "%s\"%s\"", i > 0 ? "," : "", ax->name[i]);
+    axe__render_puts(b, "]");
+}
+
+/* `,"key":["w5 l0", ...]`: the header labels of the "n" rows or columns. */
+static void put_labels(const char *key, const axe__render_axes *ax,
+                       const int64_t *lab, int64_t n, axe_render_buf *tmp,
+                       axe_render_buf *b)
+{
+    axe__render_putf(b, ",\"%s\":[", key);
+    for (int64_t i = 0; i < n; i++) {
+        tmp->len = 0;
+        axe__render_label_text(ax, lab, i, tmp);
+        axe__render_putf(b, "%s\"%s\"", i > 0 ? "," : "", axe__render_str(tmp));
+    }
+    axe__render_puts(b, "]");
+}
+
+/* The model as a JSON object: axes, grid size, cells of entries. */
+static void put_data(const axe__render_model *m, axe_render_buf *tmp,
+                     axe_render_buf *b)
+{
+    axe__render_putf(b,
+                     "{\"rows\":%lld,\"cols\":%lld,\"coord\":%s,"
+                     "\"color\":\"%s\",\"axes\":",
+                     (long long)m->rows, (long long)m->cols,
+                     m->coord_style ? "true" : "false", m->color_axis);
+    put_names(&m->ax, b);
+    if (m->rax.n > 0 || m->cax.n > 0) {
+        put_labels("rowlab", &m->rax, m->rowlab, m->rows, tmp, b);
+        put_labels("collab", &m->cax, m->collab, m->cols, tmp, b);
+    }
+    axe__render_puts(b, ",\"cells\":[");
+    for (int64_t k = 0; k < m->rows * m->cols; k++) {
+        axe__render_puts(b, k > 0 ? ",[" : "[");
+        for (int64_t e = m->first[k]; e < m->first[k + 1]; e++) {
+            axe__render_puts(b, e > m->first[k] ? ",[" : "[");
+            for (int i = 0; i < m->ax.n; i++) {
+                int64_t v = m->val[e * m->ax.n + i];
+                axe__render_puts(b, i > 0 ? "," : "");
+                if (v == AXE__RENDER_NONE)
+                    axe__render_puts(b, "null");
+                else
+                    axe__render_putf(b, "%lld", (long long)v);
+            }
+            axe__render_puts(b, "]");
+        }
+        axe__render_puts(b, "]");
+    }
+    axe__render_puts(b, "]}");
+}
+
+/* The page head, the title and the controls (color axis, view, coordinate). */
+static void put_controls(const char *title, axe_render_buf *b)
+{
+    axe__render_puts(b,
+                     "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
+                     "<meta charset=\"utf-8\">\n<title>axe render</title>\n");
+    axe__render_puts(b, page_style);
+    axe__render_puts(b, "</head>\n<body>\n<h1>");
+    axe__render_put_xml(b, title != NULL ? title : "axe render");
+    axe__render_puts(b, "</h1>\n<p><label>color by <select id=\"colorby\">"
+                        "</select></label>\n<label>view <select id=\"view\">"
+                        "<option value=\"logical\">logical</option><option "
+                        "value=\"physical\">physical</option></select>"
+                        "</label>\n<label>coordinate <input id=\"find\" "
+                        "placeholder=\"2,9\"></label></p>\n"
+                        "<pre id=\"info\">click a cell</pre>\n");
+}
+
+/* The page: both SVGs, their data as JSON, the script (file comment). */
+axe_status axe__render_emit_html(const axe__render_model *logical,
+                                 const axe__render_model *physical,
+                                 const char *title, axe_render_buf *out)
+{
+    axe_render_buf tmp;
+    axe_status st;
+    axe_render_buf_init(&tmp, logical->alloc, logical->ud);
+    put_controls(title, out);
+    axe__render_puts(out, "<div id=\"v-logical\">\n");
+    AXE_TRY(axe__render_emit_svg(logical, NULL, "logical", true, out));
+    axe__render_puts(out, "</div>\n<div id=\"v-physical\" hidden>\n");
+    if (physical != NULL)
+        AXE_TRY(axe__render_emit_svg(physical, NULL, "physical", true, out));
+    axe__render_puts(
+        out, "</div>\n<script>\n'use strict';\nconst AXE = {\"logical\":");
+    put_data(logical, &tmp, out);
+    axe__render_puts(out, ",\"physical\":");
+    if (physical != NULL)
+        put_data(physical, &tmp, out);
+    else
+        axe__render_puts(out, "null");
+    axe__render_putf(out, "};\nconst NPAL = %d;\n", AXE__RENDER_PALETTE);
+    axe__render_puts(out, page_script);
+    axe__render_puts(out, "</script>\n</body>\n</html>\n");
+    st = tmp.status;
+    axe_render_buf_free(&tmp);
+    return st != AXE_OK ? st : out->status;
+}

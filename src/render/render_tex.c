@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The TikZ picture: a standalone LaTeX document (class standalone, option
+ * tikz) that pdflatex compiles as it is, drawn like CuTe's print_latex:
+ * one filled rectangle and one \ttfamily node per cell, headers above and
+ * to the left, the palette as \definecolor{cN}{HTML}{...}, marked cells
+ * with a red border, and the notes under the grid. Coordinates are whole
+ * millimetres (x = 1mm, y = -1mm: rows go down), so the text is
+ * deterministic. Invariant: every label passes through axe__render_put_tex.
+ */
+#include "render_internal.h"
+
+#define H 6 /* cell height, mm */
+
+/* The document class, the picture's options and the palette colors. */
+static void put_preamble(axe_render_buf *b)
+{
+    axe__render_puts(b, "\\documentclass[tikz,border=2mm]{standalone}\n"
+                        "\\begin{document}\n"
+                        "\\begin{tikzpicture}[x=1mm,y=-1mm,every "
+                        "node/.style={font=\\ttfamily\\scriptsize}]\n");
+    for (int i = 0; i < AXE__RENDER_PALETTE; i++) {
+        axe__render_putf(b, "\\definecolor{c%d}{HTML}{", i);
+        for (const char *p = axe__render_rgb[i] + 1; *p != '\0'; p++)
+            axe__render_putf(b, "%c", *p >= 'a' ? *p - 'a' + 'A' : *p);
+        axe__render_puts(b, "}\n");
+    }
+}
+
+/* \node[style] at (x,y) {text}; with the text escaped. */
+static void put_node(axe_render_buf *b, const char *style, int64_t x, int64_t y,
+                     const char *text)
+{
+    axe__render_putf(b, "\\node%s at (%lld,%lld) {", style, (long long)x,
+                     (long long)y);
+    axe__render_put_tex(b, text);
+    axe__render_puts(b, "};\n");
+}
+
+/* The title, column labels on top, row labels left. */
+static void put_headers(const axe__render_model *m, int64_t w,
+                        const char *title, axe_render_buf *tmp,
+                        axe_render_buf *b)
+{
+    if (title != NULL)
+        put_node(b, "[anchor=west,font=\\ttfamily\\small]", 0, -9, title);
+    for (int64_t c = 0; c < m->cols; c++) {
+        tmp->len = 0;
+        axe__render_label_text(&m->cax, m->collab, c, tmp);
+        put_node(b, "", c * w + w / 2, -3, axe__render_str(tmp));
+    }
+    for (int64_t r = 0; r < m->rows; r++) {
+        tmp->len = 0;
+        axe__render_label_text(&m->rax, m->rowlab, r, tmp);
+        put_node(b, "[anchor=east]", -1, r * H + H / 2, axe__render_str(tmp));
+    }
+}
+
+/* A filled rectangle (red and thick when marked) and a node per cell. */
+static void put_cells(const axe__render_model *m, int64_t w,
+                      axe_render_buf *tmp, axe_render_buf *b)
+{
+    for (int64_t k = 0; k < m->rows * m->cols; k++) {
+        int64_t x = (k % m->cols) * w, y = k / m->cols * H;
+        if (m->key[k] == AXE__RENDER_NONE)
+            axe__render_puts(b, "\\filldraw[fill=white");
+        else
+            axe__render_putf(b, "\\filldraw[fill=c%d",
+                             axe__render_slot(m->key[k]));
+        axe__render_puts(b, m->mark[k] ? ",draw=red,thick]" : ",draw=black]");
+        axe__render_putf(b, " (%lld,%lld) rectangle (%lld,%lld);\n",
+                         (long long)x, (long long)y, (long long)(x + w),
+                         (long long)(y + H));
+        tmp->len = 0;
+        axe__render_cell_text(m, k, tmp);
+        put_node(b, "", x + w / 2, y + H / 2, axe__render_str(tmp));
+    }
+}
+
+/* "color: warp" and the notes under the grid. */
+static void put_notes(const axe__render_model *m, axe_render_buf *tmp,
+                      axe_render_buf *b)
+{
+    int64_t y = m->rows * H + 5;
+    if (m->color_axis[0] != '\0') {
+        tmp->len = 0;
+        axe__render_putf(tmp, "color: %s", m->color_axis);
+        put_node(b, "[anchor=west]", 0, y, axe__render_str(tmp));
+        y += 5;
+    }
+    for (size_t i = 0, start = 0; i < m->notes.len; i++) {
+        if (m->notes.data[i] != '\n')
+            continue;
+        tmp->len = 0;
+        axe__render_put(tmp, m->notes.data + start, i - start);
+        put_node(b, "[anchor=west]", 0, y, axe__render_str(tmp));
+        y += 5;
+        start = i + 1;
+    }
+}
+
+/* The standalone LaTeX document of "m" (file comment). */
+axe_status axe__render_emit_tex(const axe__render_model *m, const char *title,
+                                axe_render_buf *out)
+{
+    int64_t wc, wr, wl, w;
+    axe_render_buf tmp;
+    axe_status st;
+    AXE_TRY(axe__render_widths(m, &wc, &wr, &wl));
+    wc = wl > wc ? wl : wc;
+    w = (17 * wc + 9) / 10 + 3;
+    axe_render_buf_init(&tmp, m->alloc, m->ud);
+    put_preamble(out);
+    put_headers(m, w, title, &tmp, out);
+    put_cells(m, w, &tmp, out);
+    put_notes(m, &tmp, out);
+    axe__render_puts(out, "\\end{tikzpicture}\n\\end{document}\n");
+    st = tmp.status;
+    axe_render_buf_free(&tmp);
+    return st != AXE_OK ? st : out->status;
+}

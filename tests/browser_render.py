@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Drive headless Chromium through chromedriver's WebDriver HTTP API (the
+standard library only): load the page `axe render --format html` wrote from
+a file:// URL, click logical cell K, read the shown points, type a
+coordinate into the highlight box, and save a screenshot.
+
+usage: browser_render.py CHROMEDRIVER CHROMIUM PAGE K COORD EXPECT SHOT
+EXPECT holds `axe apply`'s answer for the cell, one `{axis: v, ...}` line
+per point. Exit 0 when the page shows exactly those points (as axis ->
+value maps, in order), 1 when it does not, 77 when the browser cannot be
+started here."""
+import base64
+import json
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
+
+
+def call(base, method, path, body=None):
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(base + path, data=data, method=method,
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=60) as resp:
+        return json.loads(resp.read().decode())["value"]
+
+
+def points(text):
+    """The {axis: value} maps of every `{a: 1, b: 2}` line of "text"."""
+    out = []
+    for line in text.splitlines():
+        m = re.fullmatch(r"\s*\{(.*)\}\s*", line)
+        if m:
+            out.append({k.strip(): int(v) for k, v in
+                        (kv.split(":") for kv in m.group(1).split(","))})
+    return out
+
+
+def start(driver):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([driver, "--port=%d" % port],
+                            stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    base = "http://127.0.0.1:%d" % port
+    for _ in range(100):
+        try:
+            if call(base, "GET", "/status").get("ready"):
+                return proc, base
+        except OSError:
+            pass
+        time.sleep(0.1)
+    proc.kill()
+    return None, base
+
+
+def session(base, chromium):
+    caps = {"capabilities": {"alwaysMatch": {
+        "browserName": "chrome",
+        "goog:chromeOptions": {"binary": chromium, "args": [
+            "--headless=new", "--no-sandbox", "--disable-gpu",
+            "--disable-dev-shm-usage", "--window-size=1400,700"]}}}}
+    return call(base, "POST", "/session", caps)["sessionId"]
+
+
+def element(base, sid, css):
+    return call(base, "POST", "/session/%s/element" % sid,
+                {"using": "css selector", "value": css})[ELEMENT]
+
+
+def attr(base, sid, el, name):
+    return call(base, "GET", "/session/%s/element/%s/attribute/%s"
+                % (sid, el, name))
+
+
+def interact(base, sid, k, coord):
+    """Color by lane (cell K is lane 8: palette slot c8), switch to the
+    physical view and click the cell of warp 6, lane 8, register 1 (row
+    32 + 8 of the (warp, lane) rows, column 1): it holds COORD."""
+    failures = 0
+    opt = element(base, sid, '#colorby option[value="lane"]')
+    call(base, "POST", "/session/%s/element/%s/click" % (sid, opt), {})
+    cell = element(base, sid, '#logical rect[data-k="%s"]' % k)
+    if "c8" not in attr(base, sid, cell, "class").split():
+        print("FAIL: colored by lane, cell %s has class %r"
+              % (k, attr(base, sid, cell, "class")))
+        failures += 1
+    opt = element(base, sid, '#view option[value="physical"]')
+    call(base, "POST", "/session/%s/element/%s/click" % (sid, opt), {})
+    phys = element(base, sid, '#physical rect[data-k="81"]')
+    call(base, "POST", "/session/%s/element/%s/click" % (sid, phys), {})
+    info = element(base, sid, "#info")
+    shown = call(base, "GET", "/session/%s/element/%s/text" % (sid, info))
+    want = "[%s]" % coord
+    if want not in shown.splitlines()[1:]:
+        print("FAIL: physical cell w6 l8 r1 shows %r, want %s"
+              % (shown, want))
+        failures += 1
+    print("physical cell 81: %s" % shown.replace("\n", "  "))
+    return failures
+
+
+def check(base, sid, page, k, coord, want, shot):
+    call(base, "POST", "/session/%s/url" % sid, {"url": "file://" + page})
+    cell = element(base, sid, '#logical rect[data-k="%s"]' % k)
+    call(base, "POST", "/session/%s/element/%s/click" % (sid, cell), {})
+    info = element(base, sid, "#info")
+    shown = call(base, "GET", "/session/%s/element/%s/text" % (sid, info))
+    failures = 0
+    if points(shown) != want or not want:
+        print("FAIL: clicked cell %s shows %r, axe apply says %r"
+              % (k, shown, want))
+        failures += 1
+    box = element(base, sid, "#find")
+    call(base, "POST", "/session/%s/element/%s/value" % (sid, box),
+         {"text": coord})
+    typed = call(base, "GET", "/session/%s/element/%s/text" % (sid, info))
+    if points(typed) != want:
+        print("FAIL: typing %s shows %r" % (coord, typed))
+        failures += 1
+    failures += interact(base, sid, k, coord)
+    call(base, "POST", "/session/%s/execute/sync" % sid,
+         {"script": "window.scrollTo(0, 0);", "args": []})
+    png = call(base, "GET", "/session/%s/screenshot" % sid)
+    with open(shot, "wb") as f:
+        f.write(base64.b64decode(png))
+    print("clicked cell %s: %s" % (k, shown.replace("\n", "  ")))
+    print("screenshot: %s" % shot)
+    return failures
+
+
+def main():
+    driver, chromium, page, k, coord, expect, shot = sys.argv[1:8]
+    with open(expect) as f:
+        want = points(f.read())
+    proc, base = start(driver)
+    if proc is None:
+        print("skipped: chromedriver did not start")
+        return 77
+    try:
+        try:
+            sid = session(base, chromium)
+        except OSError as e:
+            print("skipped: no browser session: %s" % e)
+            return 77
+        try:
+            failures = check(base, sid, page, k, coord, want, shot)
+        except urllib.error.HTTPError as e:
+            print("FAIL: the page does not answer as expected: %s %s"
+                  % (e, e.read().decode(errors="replace")[:300]))
+            failures = 4
+        finally:
+            call(base, "DELETE", "/session/%s" % sid)
+    finally:
+        proc.kill()
+        proc.wait()
+    print("%d passed, %d failed" % (4 - failures, failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+#
+# Tests of `axe render` ($AXE_BIN): every golden picture of
+# tests/golden/render/cases.txt byte for byte (regenerate with
+# scripts/render_golden.sh), the README picture, --help with an example of
+# each view, and one-line refusals: exit 1 for a picture too large (with
+# the suggestion to slice) or an unknown color axis, exit 2 for usage and
+# syntax errors. The last line is "N passed, N failed".
+set -u
+
+AXE=${AXE_BIN:-}
+if [ -z "$AXE" ] || [ ! -x "$AXE" ]; then
+    echo "skipped: AXE_BIN does not name the axe binary"
+    exit 77
+fi
+src=${AXE_SOURCE_DIR:-$(dirname "$0")/..}
+dir=$src/tests/golden/render
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); }
+bad() {
+    fail=$((fail + 1))
+    echo "FAIL: $*"
+}
+
+while IFS=$'\t' read -r -a f; do
+    case ${f[0]:-#} in '#'*) continue ;; esac
+    if "$AXE" render "${f[@]:1}" -o "$tmp/${f[0]}" 2>"$tmp/err" &&
+        cmp -s "$tmp/${f[0]}" "$dir/${f[0]}"; then
+        ok
+    else
+        bad "golden ${f[0]} differs ($(head -c 200 "$tmp/err"))"
+    fi
+done <"$dir/cases.txt"
+
+fig2="S[(8,2,4,2):(4@lane,1@warp,1@lane,1@reg)] + R[2:4@warp] + 5@warp"
+if "$AXE" render "$fig2" --shape "[8,16]" --color-by warp --format svg |
+    cmp -s - "$src/docs/tensor_core_tile.svg"; then ok; else bad "README picture"; fi
+
+# The (2,9) cell of Figure 2 is warp 6 and warp 10, lane 8, register 1.
+if "$AXE" render "$fig2" --shape "[8,16]" --color=never |
+    grep -q '^2  |.* w6 l8 r1 / w10 l8 r1 |'; then ok; else bad "cell (2,9)"; fi
+
+# expect CODE PATTERN CMD...: exit CODE and one stderr line matching PATTERN.
+expect() {
+    local code=$1 pat=$2
+    shift 2
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    local rc=$?
+    if [ $rc -eq "$code" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+        grep -q -- "$pat" "$tmp/err" && [ ! -s "$tmp/out" ]; then
+        ok
+    else
+        bad "expected $code /$pat/ from: $* (got $rc: $(head -c 300 "$tmp/err"))"
+    fi
+}
+expect 1 "slice the layout first" "$AXE" render "(512,512):(1,512)"
+expect 1 "cannot color by 'gpu'" "$AXE" render "$fig2" --shape "[8,16]" \
+    --color-by gpu
+expect 1 "outside the 8 x 8 tile" "$AXE" render \
+    "((4,8),(2,2)):((32,1),(16,8))" --as tv --shape "(8,8)"
+expect 1 "axes are T, V" "$AXE" render "((4,8),(2,2)):((32,1),(16,8))" \
+    --as tv --shape "(8,16)" --color-by lane
+expect 1 "memory axis m alone" "$AXE" render "S[(4,8):(8@laneid,1)]" --as banks
+expect 1 "layout has 128" "$AXE" render "$fig2" --shape "[8,8]"
+expect 2 "syntax error" "$AXE" render "S[(8,2):(1,"
+expect 2 "no LAYOUT" "$AXE" render
+expect 2 "unknown view" "$AXE" render "8:1" --as pie
+expect 2 "unknown format" "$AXE" render "8:1" --format pdf
+expect 2 "--as tv draws a CuTe layout" "$AXE" render "$fig2" --as tv
+expect 2 "must be a layout" "$AXE" render "(4,8)"
+"$AXE" render "8:1" -o "$tmp/none/x.txt" 2>"$tmp/err"
+if [ $? -eq 1 ] && grep -q "cannot open" "$tmp/err"; then ok; else bad "-o into a missing folder"; fi
+
+"$AXE" render --help >"$tmp/out"
+for view in "--as tv" "--as physical" "--as banks" "--format tex" \
+    "--format svg"; do
+    if grep -q -- "$view" "$tmp/out"; then ok; else bad "help lacks $view"; fi
+done
+
+# ANSI colors only when asked (or on a terminal).
+if "$AXE" render "8:1" --color=always | grep -q $'\033\\[30;48;5;'; then ok; else bad "--color=always"; fi
+if "$AXE" render "8:1" | grep -q $'\033'; then bad "colors in a pipe"; else ok; fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,550 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Tests of the render layer (include/axe/render.h): the numbers in the text
+ * picture equal an independent evaluation on every cell (random CuTe
+ * layouts against axe_cute_eval; random Axe layouts against a brute-force
+ * D(x) + r + O written here), TV pictures place every (t,v) once, bank
+ * conflicts of known smem layouts, the cell limit, reasons for bad
+ * requests, and allocation failure at every allocation of every view and
+ * format (nothing leaks, the output is untouched). Seeded: AXE_TEST_SEED.
+ */
+#include <stdlib.h>
+
+#include "axe/render.h"
+#include "testlib.h"
+
+/* Stop on a failed setup step (test tables are trusted). */
+static void must(axe_status st)
+{
+    if (st != AXE_OK) {
+        fprintf(stderr, "test setup failed: %s\n", axe_status_name(st));
+        exit(2);
+    }
+}
+
+static axe_layout lay(const char *s)
+{
+    axe_layout l;
+    must(axe_parse_layout(s, strlen(s), &l, NULL));
+    return l;
+}
+
+/* ---- reading a text picture back ------------------------------------------
+ */
+
+/* The cell texts of the table in "text": cells[r * cols + c]; the count. */
+static int read_cells(const char *text, char cells[][512], int max)
+{
+    int n = 0;
+    for (const char *line = text; line != NULL && *line != '\0';) {
+        const char *end = strchr(line, '\n'), *bar = strstr(line, "  |");
+        const char *p = line;
+        while (*p == ' ')
+            p++;
+        if (bar != NULL && (end == NULL || bar < end) && *p != '\0') {
+            for (p = bar + 3; p < end && *p != '\0';) {
+                const char *q = strchr(p, '|');
+                size_t len = (size_t)(q - p);
+                while (len > 0 && p[0] == ' ')
+                    p++, len--;
+                while (len > 0 && p[len - 1] == ' ')
+                    len--;
+                if (n < max && len < 512) {
+                    memcpy(cells[n], p, len);
+                    cells[n][len] = '\0';
+                }
+                n++;
+                p = q + 1;
+            }
+        }
+        line = end != NULL ? end + 1 : NULL;
+    }
+    return n;
+}
+
+static char *render(const axe_render_options *o, const axe_layout *l,
+                    axe_status *st)
+{
+    axe_render_buf b;
+    axe_diag d;
+    axe_render_buf_init(&b, NULL, NULL);
+    *st = axe_render_layout(o, l, &b, &d);
+    if (*st != AXE_OK)
+        return NULL;
+    return b.data;
+}
+
+/* ---- CuTe grids: every cell is axe_cute_eval(i + j*rows) --------------------
+ */
+
+static void check_cute_grid(const axe_cute_layout *c, int64_t rows,
+                            int64_t cols)
+{
+    static char cells[4096][512];
+    axe_render_options o;
+    axe_layout l;
+    axe_status st;
+    char *text;
+    int n, bad = 0;
+    axe_render_options_init(&o);
+    o.colex = true;
+    o.ndims = 2;
+    o.shape[0] = rows;
+    o.shape[1] = cols;
+    if (axe_layout_from_cute(c, &l, NULL) != AXE_OK)
+        return;
+    text = render(&o, &l, &st);
+    TL_CHECK(st == AXE_OK, "render %s", tl_str(c));
+    if (text == NULL)
+        return;
+    n = read_cells(text, cells, 4096);
+    TL_CHECK(n == rows * cols, "%s: %d cells, want %lld", tl_str(c), n,
+             (long long)(rows * cols));
+    for (int64_t k = 0; k < n && k < 4096 && !bad; k++) {
+        int64_t want = 0, i = k / cols, j = k % cols;
+        if (axe_cute_eval(c, i + j * rows, &want) != AXE_OK)
+            continue;
+        bad = strtoll(cells[k], NULL, 10) != want;
+        TL_CHECK(!bad, "%s cell (%lld,%lld) shows '%s', L = %lld", tl_str(c),
+                 (long long)i, (long long)j, cells[k], (long long)want);
+    }
+    free(text);
+}
+
+static void test_cute_property(void)
+{
+    for (int iter = 0; iter < 300; iter++) {
+        axe_cute_layout c = tl_random_layout(4, 2, 256, 40, 1), mode;
+        int64_t size, rows;
+        if (axe_cute_size(&c, &size) != AXE_OK || axe_cute_rank(&c) < 2 ||
+            axe_cute_get(&c, 0, &mode) != AXE_OK ||
+            axe_cute_size(&mode, &rows) != AXE_OK)
+            continue;
+        check_cute_grid(&c, rows, size / rows);
+    }
+}
+
+/* ---- Axe grids: every cell is the set D(x) + r + O, by brute force ----------
+ */
+
+static const char *const pool[3] = {"m", "laneid", "warpid"};
+
+static axe_layout random_axe(void)
+{
+    axe_layout l;
+    int ns = (int)tl_range(1, 4), nr = (int)tl_range(0, 2);
+    axe_layout_init(&l);
+    for (int i = 0; i < ns; i++)
+        must(axe_layout_push_shard(&l, tl_range(1, 4), tl_range(0, 6),
+                                   pool[tl_range(0, 2)]));
+    for (int i = 0; i < nr; i++)
+        must(axe_layout_push_replica(&l, tl_range(1, 3), tl_range(1, 9),
+                                     pool[tl_range(0, 2)]));
+    if (tl_range(0, 1))
+        must(axe_layout_add_offset(&l, pool[tl_range(0, 2)], tl_range(0, 7)));
+    return l;
+}
+
+/* The value on axis "a" of point number "p" (lex over the replica) of x. */
+static int64_t brute(const axe_layout *l, int64_t x, int64_t p, const char *a)
+{
+    int64_t v = 0;
+    for (int i = l->nshard - 1; i >= 0; i--) {
+        int64_t d = i == 0 ? x : x % l->shard[i].extent;
+        x = i == 0 ? 0 : x / l->shard[i].extent;
+        v += strcmp(l->shard[i].axis, a) == 0 ? d * l->shard[i].stride : 0;
+    }
+    for (int i = l->nreplica - 1; i >= 0; i--) {
+        int64_t d = p % l->replica[i].extent;
+        p /= l->replica[i].extent;
+        v += strcmp(l->replica[i].axis, a) == 0 ? d * l->replica[i].stride : 0;
+    }
+    for (int i = 0; i < l->noffset; i++)
+        v += strcmp(l->offset[i].axis, a) == 0 ? l->offset[i].value : 0;
+    return v;
+}
+
+static int64_t replicas(const axe_layout *l)
+{
+    int64_t n = 1;
+    for (int i = 0; i < l->nreplica; i++)
+        n *= l->replica[i].extent;
+    return n;
+}
+
+/* The axis an abbreviation names, from the legend "axes: w = warp, ...". */
+static const char *axis_of(const char *text, const char *abbr, size_t len)
+{
+    static char name[32];
+    const char *p = strstr(text, "axes: ");
+    if (p == NULL)
+        return NULL;
+    for (p += 6; *p != '\n' && *p != '\0';) {
+        const char *eq = strstr(p, " = "), *end = eq + 3;
+        while (*end != ',' && *end != '\n')
+            end++;
+        if ((size_t)(eq - p) == len && strncmp(p, abbr, len) == 0) {
+            snprintf(name, sizeof name, "%.*s", (int)(end - eq - 3), eq + 3);
+            return name;
+        }
+        p = *end == ',' ? end + 2 : end;
+    }
+    return NULL;
+}
+
+/* The axis of a picture that shows one ("values on m"), or NULL. */
+static const char *single_axis(const char *text)
+{
+    static char name[32];
+    const char *p = strstr(text, "values on ");
+    if (p == NULL)
+        return NULL;
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(p + 10, "\n"), p + 10);
+    return name;
+}
+
+/* Check one entry "w5 l0 m3" of cell x against point p; single: bare. */
+static bool entry_ok(const axe_layout *l, const char *text, const char *e,
+                     int64_t x, int64_t p, const char *single)
+{
+    while (*e != '\0' && *e != '/') {
+        const char *t = e, *name = single;
+        char *end;
+        int64_t v;
+        while ((*e < '0' || *e > '9') && *e != '-')
+            e++;
+        if (single == NULL)
+            name = axis_of(text, t, (size_t)(e - t));
+        v = strtoll(e, &end, 10);
+        if (name == NULL || v != brute(l, x, p, name))
+            return false;
+        e = end;
+        while (*e == ' ')
+            e++;
+    }
+    return true;
+}
+
+static void check_axe_grid(const axe_layout *l, int64_t rows, int64_t cols)
+{
+    static char cells[4096][512];
+    axe_render_options o;
+    axe_status st;
+    char *text, buf[512];
+    int n;
+    axe_print_layout(l, buf, sizeof buf);
+    axe_render_options_init(&o);
+    o.ndims = 2;
+    o.shape[0] = rows;
+    o.shape[1] = cols;
+    text = render(&o, l, &st);
+    TL_CHECK(st == AXE_OK, "render %s", buf);
+    if (text == NULL)
+        return;
+    n = read_cells(text, cells, 4096);
+    TL_CHECK(n == rows * cols, "%s: %d cells", buf, n);
+    for (int64_t k = 0; k < n && k < 4096; k++) {
+        const char *e = cells[k];
+        bool ok = true;
+        for (int64_t p = 0; p < replicas(l) && ok; p++) {
+            ok = entry_ok(l, text, e, k, p, single_axis(text));
+            e = strchr(e, '/');
+            ok = ok && (e != NULL) == (p + 1 < replicas(l));
+            e = e != NULL ? e + 2 : "";
+        }
+        TL_CHECK(ok, "%s over [%lld,%lld]: cell %lld shows '%s'", buf,
+                 (long long)rows, (long long)cols, (long long)k, cells[k]);
+        if (!ok)
+            break;
+    }
+    free(text);
+}
+
+static void test_axe_property(void)
+{
+    for (int iter = 0; iter < 300; iter++) {
+        axe_layout l = random_axe();
+        int64_t rows = 1;
+        int cut = (int)tl_range(0, l.nshard);
+        for (int i = 0; i < cut; i++)
+            rows *= l.shard[i].extent;
+        int64_t size;
+        if (axe_layout_size(&l, NULL, &size) != AXE_OK)
+            continue;
+        check_axe_grid(&l, rows, size / rows);
+    }
+}
+
+/* ---- physical pictures: every point of every element once
+ * --------------------- */
+
+/* How often each logical coordinate (r,c) occurs in the physical picture
+ * of "l" over [rows, cols]: each must occur once per replica point. */
+static void check_physical(const axe_layout *l, int64_t rows, int64_t cols)
+{
+    static char cells[4096][512];
+    static int64_t count[4096];
+    axe_render_options o;
+    axe_status st;
+    char *text, buf[512];
+    int n, bad = 0;
+    axe_print_layout(l, buf, sizeof buf);
+    axe_render_options_init(&o);
+    o.view = AXE_RENDER_PHYSICAL;
+    o.ndims = 2;
+    o.shape[0] = rows;
+    o.shape[1] = cols;
+    text = render(&o, l, &st);
+    TL_CHECK(st == AXE_OK, "physical %s: %s", buf, axe_status_name(st));
+    if (text == NULL)
+        return;
+    memset(count, 0, sizeof count);
+    n = read_cells(text, cells, 4096);
+    for (int k = 0; k < n && k < 4096; k++)
+        for (const char *p = cells[k]; *p != '\0';) {
+            char *end;
+            int64_t r = rows == 1 ? 0 : strtoll(p + 1, &end, 10);
+            int64_t c =
+                rows == 1 ? strtoll(p, &end, 10) : strtoll(end + 1, &end, 10);
+            if (r >= 0 && r < rows && c >= 0 && c < cols)
+                count[r * cols + c]++;
+            p = end + strspn(end, ") /");
+        }
+    for (int64_t k = 0; k < rows * cols && !bad; k++)
+        bad = count[k] != replicas(l);
+    TL_CHECK(!bad, "physical %s over [%lld,%lld]: coordinates miscounted", buf,
+             (long long)rows, (long long)cols);
+    free(text);
+}
+
+static void test_physical(void)
+{
+    axe_render_options o;
+    axe_layout fig2 = lay("S[(8,2,4,2):(4@lane,1@warp,1@lane,1@reg)] + "
+                          "R[2:4@warp] + 5@warp");
+    axe_status st;
+    char *text;
+    for (int iter = 0; iter < 200; iter++) {
+        axe_layout l = random_axe();
+        int64_t size, rows = l.nshard > 1 ? l.shard[0].extent : 1;
+        if (axe_layout_size(&l, NULL, &size) == AXE_OK)
+            check_physical(&l, rows, size / rows);
+    }
+    axe_render_options_init(&o);
+    o.view = AXE_RENDER_PHYSICAL;
+    o.ndims = 2;
+    o.shape[0] = 8;
+    o.shape[1] = 16;
+    text = render(&o, &fig2, &st);
+    TL_CHECK(text != NULL && strstr(text, "rows: warp lane, columns: reg") &&
+                 strstr(text, "w6 l8  |  (2,8) |  (2,9) |") &&
+                 strstr(text, "w10 l8  |  (2,8) |  (2,9) |"),
+             "Figure 2 from the hardware side: lane 8 of warps 6 and 10 "
+             "holds (2,8) in reg 0 and (2,9) in reg 1");
+    free(text);
+}
+
+/* ---- TV pictures: every (t,v) exactly once, in the cell of tv(t,v) ----------
+ */
+
+static void test_tv(void)
+{
+    static char cells[512][512];
+    axe_cute_layout tv = tl_layout("((4,8),(2,2)):((32,1),(16,8))");
+    axe_render_options o;
+    axe_render_buf b;
+    int n, placed = 0;
+    axe_render_options_init(&o);
+    o.ndims = 2;
+    o.shape[0] = 8;
+    o.shape[1] = 16;
+    axe_render_buf_init(&b, NULL, NULL);
+    TL_CHECK(axe_render_tv(&o, &tv, &b, NULL) == AXE_OK, "TV render");
+    n = read_cells(b.data != NULL ? b.data : "", cells, 512);
+    TL_CHECK(n == 128, "TV cells %d", n);
+    for (int64_t x = 0; x < 128 && n == 128; x++) {
+        int64_t idx = 0;
+        char want[32];
+        if (axe_cute_eval(&tv, x, &idx) != AXE_OK)
+            continue;
+        snprintf(want, sizeof want, "T%lld V%lld", (long long)(x % 32),
+                 (long long)(x / 32));
+        placed += strcmp(cells[(idx % 8) * 16 + idx / 8], want) == 0;
+    }
+    TL_CHECK(placed == 128, "TV: %d of 128 pairs in their cells", placed);
+    axe_render_buf_free(&b);
+    o.shape[1] = 8;
+    TL_CHECK(axe_render_tv(&o, &tv, &b, NULL) == AXE_ERR_DOMAIN,
+             "TV index outside the tile");
+    o.shape[1] = 16;
+    o.format = AXE_RENDER_ANSI;
+    o.color_by = "V";
+    TL_CHECK(axe_render_tv(&o, &tv, &b, NULL) == AXE_OK &&
+                 strstr(b.data, "colors: V") != NULL,
+             "TV colored by value");
+    axe_render_buf_free(&b);
+    o.color_by = "lane";
+    TL_CHECK(axe_render_tv(&o, &tv, &b, NULL) == AXE_ERR_INVALID && b.len == 0,
+             "TV colored by an axis it does not have");
+}
+
+/* ---- banks: the conflicts of a column read, plain and swizzled -------------
+ */
+
+static const char *banks_text(const char *layout, axe_render_buf *b)
+{
+    axe_cute_object c;
+    axe_render_options o;
+    axe_layout l;
+    axe_render_options_init(&o);
+    o.view = AXE_RENDER_BANKS;
+    o.colex = true;
+    o.ndims = 2;
+    o.shape[0] = 8;
+    o.shape[1] = 64;
+    o.has_access = true;
+    o.access = tl_layout("8:1");
+    axe_render_buf_init(b, NULL, NULL);
+    if (axe_parse_cute(layout, strlen(layout), &c, NULL) != AXE_OK ||
+        (c.kind == AXE_CUTE_KIND_LAYOUT
+             ? axe_layout_from_cute(&c.layout, &l, NULL)
+             : axe_layout_from_cute_composed(&c.composed, &l, NULL)) !=
+            AXE_OK ||
+        axe_render_layout(&o, &l, b, NULL) != AXE_OK)
+        return "";
+    return b->data;
+}
+
+/* Row i of an 8x64 fp16 tile starts at word 32 i: bank 0 for every row
+ * (8-way); Sw<3,3,3> moves row i's first element to word 36 i, bank 4 i. */
+static void test_banks(void)
+{
+    axe_render_buf b;
+    const char *t = banks_text("(8,64):(64,1)", &b);
+    TL_CHECK(strstr(t, "8 threads read; 8-way bank conflict") != NULL &&
+                 strstr(t, "bank 0: 8 words, threads 0 1 2 3 4 5 6 7") !=
+                     NULL &&
+                 strstr(t, "a64 b0 t1!") != NULL,
+             "plain column read: %s", strstr(t, "threads read"));
+    axe_render_buf_free(&b);
+    t = banks_text("Sw<3,3,3> o 0 o (8,64):(64,1)", &b);
+    TL_CHECK(strstr(t, "8 threads read; no bank conflict") != NULL &&
+                 strstr(t, "a72 b4 t1 ") != NULL,
+             "swizzled column read: %s", strstr(t, "threads read"));
+    axe_render_buf_free(&b);
+}
+
+/* ---- refusals ---------------------------------------------------------------
+ */
+
+static void test_refusals(void)
+{
+    axe_layout l = lay("S[(512,512):(512,1)]"),
+               warp = lay("S[(4,8):(8@laneid,1)]");
+    axe_render_options o;
+    axe_render_buf b;
+    axe_diag d;
+    axe_render_options_init(&o);
+    axe_render_buf_init(&b, NULL, NULL);
+    o.ndims = 2;
+    o.shape[0] = o.shape[1] = 512;
+    TL_CHECK(axe_render_layout(&o, &l, &b, &d) == AXE_ERR_CAPACITY &&
+                 strstr(d.message, "slice") != NULL && b.len == 0,
+             "too large: %s", d.message);
+    l = lay("S[(256,256):(256,1)] + R[(4,2):(1@laneid,1@warpid)]");
+    o.shape[0] = o.shape[1] = 256;
+    TL_CHECK(axe_render_layout(&o, &l, &b, &d) == AXE_ERR_CAPACITY &&
+                 strstr(d.message, "points") != NULL && b.len == 0,
+             "too many points: %s", d.message);
+    o.shape[0] = 4;
+    o.shape[1] = 8;
+    o.color_by = "warpid";
+    TL_CHECK(axe_render_layout(&o, &warp, &b, &d) == AXE_ERR_INVALID &&
+                 strstr(d.message, "laneid, m") != NULL,
+             "bad color axis: %s", d.message);
+    o.color_by = NULL;
+    o.view = AXE_RENDER_BANKS;
+    TL_CHECK(axe_render_layout(&o, &warp, &b, &d) == AXE_ERR_UNSUPPORTED,
+             "banks of a thread layout");
+    o.view = AXE_RENDER_GRID;
+    o.shape[1] = 4;
+    TL_CHECK(axe_render_layout(&o, &warp, &b, &d) == AXE_ERR_INCOMPATIBLE,
+             "shape of another size");
+    TL_CHECK(b.len == 0, "failures write nothing");
+}
+
+/* ---- allocation failure -----------------------------------------------------
+ */
+
+static int alloc_budget, alloc_live;
+
+static void *failing_alloc(void *ud, void *p, size_t old, size_t size)
+{
+    (void)ud;
+    (void)old;
+    if (size == 0) {
+        alloc_live -= p != NULL;
+        free(p);
+        return NULL;
+    }
+    if (alloc_budget-- <= 0)
+        return NULL;
+    alloc_live += p == NULL;
+    return realloc(p, size);
+}
+
+/* Every allocation of one render fails in turn: NO_MEMORY, nothing kept. */
+static void alloc_sweep(axe_render_options *o, const axe_layout *l)
+{
+    axe_render_buf b;
+    axe_status st = AXE_ERR_NO_MEMORY;
+    int n = 0;
+    o->alloc = failing_alloc;
+    for (; n < 10000 && st == AXE_ERR_NO_MEMORY; n++) {
+        alloc_budget = n;
+        alloc_live = 0;
+        axe_render_buf_init(&b, failing_alloc, NULL);
+        st = axe_render_layout(o, l, &b, NULL);
+        TL_CHECK(st == AXE_OK || (st == AXE_ERR_NO_MEMORY && b.len == 0),
+                 "allocation %d fails: %s", n, axe_status_name(st));
+        axe_render_buf_free(&b);
+        TL_CHECK(alloc_live == 0, "allocation %d fails: %d blocks leak", n,
+                 alloc_live);
+    }
+    TL_CHECK(st == AXE_OK && n > 1, "view %d format %d never succeeds",
+             (int)o->view, (int)o->format);
+    o->alloc = NULL;
+}
+
+static void test_alloc_failure(void)
+{
+    axe_layout l = lay("S[(2,4,2):(1@warpid,1@laneid,1)] + R[2:2@warpid]");
+    axe_render_options o;
+    axe_render_options_init(&o);
+    o.ndims = 2;
+    o.shape[0] = 4;
+    o.shape[1] = 4;
+    for (int f = AXE_RENDER_TEXT; f <= AXE_RENDER_HTML; f++) {
+        o.format = (axe_render_format)f;
+        o.view = AXE_RENDER_GRID;
+        alloc_sweep(&o, &l);
+        o.view = AXE_RENDER_PHYSICAL;
+        alloc_sweep(&o, &l);
+    }
+    l = lay("S[(4,4):(4,1)]");
+    o.view = AXE_RENDER_BANKS;
+    alloc_sweep(&o, &l);
+}
+
+int main(void)
+{
+    tl_seed("test_render", 20261125);
+    test_cute_property();
+    test_axe_property();
+    test_physical();
+    test_tv();
+    test_banks();
+    test_refusals();
+    test_alloc_failure();
+    return tl_finish();
+}
