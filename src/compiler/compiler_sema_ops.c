@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Semantic checks of operator statements: operand shapes (a region's
+ * lengths, a view's shard extents) equal the destination's, dtypes agree
+ * with the operator, regions and views stay inside their tensors for all
+ * values of the ids and loop variables (interval bounds), an operator at
+ * scope S reads no id finer than S, and register operands belong to S
+ * (per-thread registers at thread scope, distributed ones at their
+ * owner's scope). Marks written tensors.
+ */
+#include <string.h>
+
+#include "compiler_internal.h"
+
+static axe_status ref_shape(const axe_program *p, ax_ref *r, axe_diag *diag)
+{
+    const ax_tensor *t = &p->tensors[r->tensor];
+    int d;
+    if (r->is_view) {
+        r->ndim = r->view.nshard;
+        for (d = 0; d < r->ndim; d++)
+            r->len[d] = r->view.shard[d].extent;
+        return AXE_OK;
+    }
+    if (r->ndim == 0) {
+        r->ndim = t->ndim;
+        for (d = 0; d < t->ndim; d++)
+            r->len[d] = t->shape[d];
+        return AXE_OK;
+    }
+    if (r->ndim != t->ndim)
+        return axe__fail(diag, AXE_ERR_INVALID, r->off,
+                         "'%s' has %d dimensions but the region gives %d",
+                         t->name, t->ndim, r->ndim);
+    return AXE_OK;
+}
+
+static axe_status check_region(const axe_program *p, const ax_ref *r,
+                               axe_diag *diag)
+{
+    const ax_tensor *t = &p->tensors[r->tensor];
+    int d;
+    for (d = 0; d < r->ndim; d++) {
+        int64_t lo = 0, hi = 0, end;
+        if (r->len[d] <= 0)
+            return axe__fail(diag, AXE_ERR_DOMAIN, r->off,
+                             "region of '%s': dimension %d has length %lld",
+                             t->name, d, (long long)r->len[d]);
+        if (r->start[d] != NULL &&
+            axe__expr_range(p, r->start[d], &lo, &hi) != AXE_OK)
+            return axe__fail(diag, AXE_ERR_OVERFLOW, r->start[d]->off,
+                             "integer overflow in a region start");
+        if (axe__add(hi, r->len[d], &end) != AXE_OK || lo < 0 ||
+            end > t->shape[d])
+            return axe__fail(diag, AXE_ERR_DOMAIN,
+                             r->start[d] != NULL ? r->start[d]->off : r->off,
+                             "region of '%s' out of bounds: dimension %d "
+                             "covers [%lld, %lld) but the extent is %lld",
+                             t->name, d, (long long)lo, (long long)end,
+                             (long long)t->shape[d]);
+    }
+    return AXE_OK;
+}
+
+static axe_status check_view(const axe_program *p, const ax_ref *r,
+                             axe_diag *diag)
+{
+    const ax_tensor *t = &p->tensors[r->tensor];
+    const axe_layout *v = &r->view;
+    int64_t lo = 0, hi = 0, top = 0, x;
+    int i;
+    if (t->mem != AX_MEM_GLOBAL)
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, r->off,
+                         "only global tensors can be viewed");
+    if (v->nreplica > 0 || v->nshard == 0 || v->nshard > AX_MAX_DIMS)
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, r->off,
+                         "a view needs 1 to %d shard iters and no replica",
+                         AX_MAX_DIMS);
+    for (i = 0; i < v->nshard; i++) {
+        if (strcmp(v->shard[i].axis, "m") != 0 || v->shard[i].stride < 0)
+            return axe__fail(diag, AXE_ERR_UNSUPPORTED, r->off,
+                             "a view's iters must have non-negative strides "
+                             "on m");
+        if (axe__mul(v->shard[i].extent - 1, v->shard[i].stride, &x) ||
+            axe__add(top, x, &top))
+            return axe__fail(diag, AXE_ERR_OVERFLOW, r->off, "overflow");
+    }
+    for (i = 0; i < v->noffset; i++)
+        top += v->offset[i].value, lo += v->offset[i].value,
+            hi += v->offset[i].value;
+    if (r->view_dyn != NULL) {
+        int64_t dl, dh;
+        if (axe__expr_range(p, r->view_dyn, &dl, &dh) != AXE_OK)
+            return axe__fail(diag, AXE_ERR_OVERFLOW, r->off, "overflow");
+        lo += dl;
+        top += dh;
+    }
+    if (lo < 0 || top >= t->span)
+        return axe__fail(diag, AXE_ERR_DOMAIN, r->off,
+                         "view of '%s' out of bounds: it reaches elements "
+                         "[%lld, %lld] of a buffer of %lld",
+                         t->name, (long long)lo, (long long)top,
+                         (long long)t->span);
+    return AXE_OK;
+}
+
+static axe_status check_ids(const ax_stmt *s, const ax_ref *r, axe_diag *diag)
+{
+    static const ax_builtin finer[] = {AX_VAR_TX,        AX_VAR_LANEID,
+                                       AX_VAR_TID_IN_WG, AX_VAR_WARPID,
+                                       AX_VAR_WID_IN_WG, AX_VAR_WGID};
+    static const char *const names[] = {"tx",     "laneid",    "tid_in_wg",
+                                        "warpid", "wid_in_wg", "wgid"};
+    int n = s->scope == AX_SCOPE_THREAD      ? 0
+            : s->scope == AX_SCOPE_WARP      ? 3
+            : s->scope == AX_SCOPE_WARPGROUP ? 5
+                                             : 6;
+    int i, d;
+    for (i = 0; i < n; i++) {
+        bool used = axe__expr_uses(r->view_dyn, (int)finer[i]);
+        for (d = 0; d < r->ndim; d++)
+            used = used || axe__expr_uses(r->start[d], (int)finer[i]);
+        if (used)
+            return axe__fail(diag, AXE_ERR_INVALID, r->off,
+                             "a %s-scope operator cannot use the thread id "
+                             "'%s' (it runs once for the whole %s)",
+                             axe__scope_name(s->scope), names[i],
+                             axe__scope_name(s->scope));
+    }
+    return AXE_OK;
+}
+
+static axe_status check_scope(const axe_program *p, const ax_stmt *s,
+                              const ax_ref *r, axe_diag *diag)
+{
+    const ax_tensor *t = &p->tensors[r->tensor];
+    AXE_TRY(check_ids(s, r, diag));
+    if (t->mem != AX_MEM_REGISTER)
+        return AXE_OK;
+    if (s->scope == AX_SCOPE_THREAD && t->distributed)
+        return axe__fail(diag, AXE_ERR_INVALID, r->off,
+                         "'%s' is distributed over the %s's threads; a "
+                         "thread-scope operator needs a per-thread register",
+                         t->name, axe__scope_name(t->owner));
+    if (s->scope != AX_SCOPE_THREAD && !t->distributed)
+        return axe__fail(diag, AXE_ERR_INVALID, r->off,
+                         "'%s' is a per-thread register (its layout has no "
+                         "thread axis); a %s-scope operator needs a layout "
+                         "over the %s's threads",
+                         t->name, axe__scope_name(s->scope),
+                         axe__scope_name(s->scope));
+    if (s->scope != AX_SCOPE_THREAD && t->owner != s->scope)
+        return axe__fail(diag, AXE_ERR_INVALID, r->off,
+                         "'%s' is distributed over a %s, but the operator "
+                         "runs at %s scope",
+                         t->name, axe__scope_name(t->owner),
+                         axe__scope_name(s->scope));
+    return AXE_OK;
+}
+
+static axe_status check_types(const axe_program *p, const ax_stmt *s,
+                              axe_diag *diag)
+{
+    axe_dtype d = p->tensors[s->args[0].tensor].dtype;
+    bool flt = d == AXE_DTYPE_F32 || d == AXE_DTYPE_F64;
+    int i;
+    for (i = 1; i < s->nargs; i++)
+        if (s->op != AX_OP_CAST && p->tensors[s->args[i].tensor].dtype != d)
+            return axe__fail(
+                diag, AXE_ERR_INVALID, s->args[i].off,
+                "'%s' is %s but the destination is %s (use cast)",
+                p->tensors[s->args[i].tensor].name,
+                axe_dtype_name(p->tensors[s->args[i].tensor].dtype),
+                axe_dtype_name(d));
+    if (!flt && (s->op == AX_OP_EXP || s->op == AX_OP_DIV))
+        return axe__fail(diag, AXE_ERR_INVALID, s->off,
+                         "%s needs a floating-point destination, not %s",
+                         axe__op_name(s->op), axe_dtype_name(d));
+    return AXE_OK;
+}
+
+static axe_status check_op(axe_program *p, ax_stmt *s, axe_diag *diag)
+{
+    int i, d;
+    for (i = 0; i < s->nargs; i++) {
+        ax_ref *r = &s->args[i];
+        AXE_TRY(ref_shape(p, r, diag));
+        AXE_TRY(r->is_view ? check_view(p, r, diag) : check_region(p, r, diag));
+        AXE_TRY(check_scope(p, s, r, diag));
+        if (r->ndim != s->args[0].ndim)
+            return axe__fail(diag, AXE_ERR_INVALID, r->off,
+                             "operand has %d dimensions, the destination %d",
+                             r->ndim, s->args[0].ndim);
+        for (d = 0; d < r->ndim; d++)
+            if (r->len[d] != s->args[0].len[d])
+                return axe__fail(diag, AXE_ERR_INVALID, r->off,
+                                 "operand shape differs from the "
+                                 "destination's in dimension %d (%lld vs "
+                                 "%lld)",
+                                 d, (long long)r->len[d],
+                                 (long long)s->args[0].len[d]);
+    }
+    p->tensors[s->args[0].tensor].written = true;
+    return check_types(p, s, diag);
+}
+
+static axe_status check_block(axe_program *p, ax_stmt *s, axe_diag *diag,
+                              bool *has_sync)
+{
+    for (; s != NULL; s = s->next) {
+        if (s->kind == AX_ST_OP)
+            AXE_TRY(check_op(p, s, diag));
+        else if (s->kind == AX_ST_SYNC)
+            *has_sync = true;
+        else {
+            AXE_TRY(check_block(p, s->body, diag, &s->has_sync));
+            *has_sync = *has_sync || s->has_sync;
+        }
+    }
+    return AXE_OK;
+}
+
+/* Check every statement of the body. */
+axe_status axe__sema_ops(axe_program *p, axe_diag *diag)
+{
+    bool has_sync = false;
+    return check_block(p, p->body, diag, &has_sync);
+}
