@@ -41,14 +41,12 @@ static axe_status thread_loop(const axe_program *p, const ax_stmt *s,
         return axe__plan_build(p, s, AX_PLAN_SERIAL, -1, plan, why);
     if (s->scope == AX_SCOPE_KERNEL)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
-                         "kernel-scope operators are not supported by the "
-                         "C backend yet");
+                         "kernel-scope operators are not supported yet");
     b = distributed_operand(p, s);
     if (b < 0)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
-                         "no operand is a register distributed over the "
-                         "%s's threads, so no layout binds elements to "
-                         "threads",
+                         "no register operand distributed over the %s's "
+                         "threads binds elements to threads",
                          axe__scope_name(s->scope));
     return axe__plan_build(p, s, AX_PLAN_BOUND, b, plan, why);
 }
@@ -63,9 +61,8 @@ static axe_status split(const axe_program *p, const ax_stmt *s, ax_plan *plan,
                          axe__scope_name(s->scope));
     if (b >= 0)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
-                         "'%s' is distributed over the threads: its layout, "
-                         "not a round-robin split, decides which thread "
-                         "handles each element",
+                         "'%s' is distributed: its layout binds elements to "
+                         "threads",
                          p->tensors[s->args[b].tensor].name);
     return axe__plan_build(p, s, AX_PLAN_SPLIT, -1, plan, why);
 }
@@ -128,11 +125,12 @@ static void explain_head(ax_text *t, const axe_program *p, const ax_stmt *s)
 static axe_status dispatch_op(axe_program *p, ax_stmt *s, axe_diag *diag)
 {
     const char *forced = forced_for(p, s);
-    ax_text t, rej;
+    ax_text t, rej, brief;
     ax_plan plan;
     int k, chosen = -1;
     axe__text_init(&t, p->arena);
     axe__text_init(&rej, p->arena);
+    axe__text_init(&brief, p->arena);
     explain_head(&t, p, s);
     s->plan = axe__arena_alloc(p->arena, sizeof *s->plan);
     if (s->plan == NULL)
@@ -145,6 +143,9 @@ static axe_status dispatch_op(axe_program *p, ax_stmt *s, axe_diag *diag)
         if (registry[k].applies(p, s, &plan, &why) != AXE_OK) {
             axe__text_put(&rej, "  rejected %s.%s: %s\n", axe__op_name(s->op),
                           registry[k].name, why.message);
+            if (forced == NULL || strcmp(forced, registry[k].name) == 0)
+                axe__text_put(&brief, "%s%s: %s", brief.len ? "; " : "",
+                              registry[k].name, why.message);
         } else if (chosen < 0 &&
                    (forced == NULL || strcmp(forced, registry[k].name) == 0)) {
             chosen = k;
@@ -156,13 +157,12 @@ static axe_status dispatch_op(axe_program *p, ax_stmt *s, axe_diag *diag)
                                          : " (lower priority)");
         }
     }
-    if (t.status != AXE_OK || rej.status != AXE_OK)
+    if (t.status != AXE_OK || rej.status != AXE_OK || brief.status != AXE_OK)
         return AXE_ERR_NO_MEMORY;
     if (chosen < 0)
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
-                         "no schedule for %s%s%s:\n%s", axe__op_name(s->op),
-                         forced ? " (forced " : "", forced ? forced : "",
-                         rej.buf);
+                         "no schedule for %s%s: %s", axe__op_name(s->op),
+                         forced ? " (forced)" : "", brief.buf);
     s->schedule = registry[chosen].name;
     axe__text_put(&t, "  chosen %s.%s\n", axe__op_name(s->op), s->schedule);
     axe__plan_describe(&t, p, s, s->plan);

@@ -234,11 +234,21 @@ static int split_loops(ax_text *t, const ax_plan *plan, int ind)
     return ind + 1;
 }
 
-static void thread_digits(ax_text *t, const ax_plan *plan, int ind)
+static bool digit_used(const ax_stmt *s, int k)
 {
+    int i;
+    for (i = 0; i < s->nargs; i++)
+        if (!s->plan->affine[i] || s->plan->loops[k].stride[i] != 0)
+            return true;
+    return false;
+}
+
+static void thread_digits(ax_text *t, const ax_stmt *s, int ind)
+{
+    const ax_plan *plan = s->plan;
     int k;
     for (k = 0; k < plan->nloops; k++)
-        if (plan->loops[k].thread) {
+        if (plan->loops[k].thread && digit_used(s, k)) {
             indent_put(t, ind);
             axe__text_put(t, "const long ax_t%d = ax_rank / %lldL %% %lldL;\n",
                           k, (long long)plan->loops[k].rank_div,
@@ -265,16 +275,19 @@ static const char *rank_expr(ax_scope s)
 void axe__emit_op(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
 {
     const ax_plan *plan = s->plan;
-    int in;
+    bool rank_used = false;
+    int in, k;
     indent_put(t, ind);
     axe__text_put(t, "{ /* op %d: %s %s -- schedule %s.%s */\n", s->index,
                   axe__scope_name(s->scope), axe__op_name(s->op),
                   axe__op_name(s->op), s->schedule);
-    if (plan->kind != AX_PLAN_SERIAL) {
+    for (k = 0; k < plan->nloops; k++)
+        rank_used = rank_used || (plan->loops[k].thread && digit_used(s, k));
+    if (plan->kind == AX_PLAN_SPLIT || rank_used) {
         indent_put(t, ind + 1);
         axe__text_put(t, "const long ax_rank = %s;\n", rank_expr(s->scope));
     }
-    thread_digits(t, plan, ind + 1);
+    thread_digits(t, s, ind + 1);
     if (plan->kind == AX_PLAN_SPLIT) {
         in = split_loops(t, plan, ind + 1);
         body(t, p, s, in);

@@ -122,14 +122,11 @@ axe_status axe__plan_vectorize(const axe_program *p, const ax_stmt *s,
     }
     if (v < 2)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
-                         "max_common_vector of the per-thread source and "
-                         "destination layouts is %lld element: no 2+ "
-                         "element access",
+                         "max_common_vector of the per-thread layouts is %lld",
                          (long long)v);
     return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
-                     "max_common_vector is %lld elements, but no 4/8/16-byte "
-                     "access of %lld-byte elements is aligned for every "
-                     "thread and iteration",
+                     "max_common_vector is %lld but no 4/8/16-byte access of "
+                     "%lld-byte elements is aligned",
                      (long long)v, (long long)es);
 }
 

@@ -5,11 +5,12 @@
  * order; an operator at scope S runs once per instance of S (each thread,
  * each warp, each warpgroup, or once per CTA) and applies its function to
  * every logical coordinate of the destination. Global tensors live in the
- * caller's buffers and are addressed through their layouts with the
- * library's apply (axe_layout_apply_base), views through their own layout;
- * shared and register tensors are logical row-major arrays of doubles per
- * instance of their owner, zeroed when a CTA starts. Every stored value is
- * rounded or wrapped to its dtype as C conversion does.
+ * caller's buffers, shared tensors in per-CTA arrays of doubles of their
+ * span; both are addressed through their layouts with the library's apply
+ * (axe_layout_apply_base), views through their own layout. Register
+ * tensors are logical row-major arrays of doubles per instance of their
+ * owner. Shared and register storage is zeroed when a CTA starts. Every stored
+ * value is rounded or wrapped to its dtype as C conversion does.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -21,7 +22,7 @@ typedef struct ref_state {
     const axe_program *p;
     void *const *bufs;
     int64_t *table[AX_MAX_TENSORS]; /* global: logical index -> address */
-    double *store[AX_MAX_TENSORS];  /* shared/register: instances x size */
+    double *store[AX_MAX_TENSORS];  /* shared: span; register: inst x size */
     int64_t size[AX_MAX_TENSORS];
     int64_t env[AX_MAX_VARS];
 } ref_state;
@@ -140,12 +141,10 @@ static int64_t locate(const ref_state *rs, const ax_ref *r, const int64_t *c,
     for (d = 0; d < t->ndim; d++)
         x = x * t->shape[d] + c[d] +
             (r->start[d] ? axe__expr_eval(r->start[d], rs->env) : 0);
-    if (t->mem == AX_MEM_GLOBAL)
+    if (t->mem != AX_MEM_REGISTER)
         return rs->table[r->tensor][x];
-    if (t->mem == AX_MEM_REGISTER && t->distributed)
+    if (t->distributed)
         tid /= (int)axe__scope_threads(rs->p, t->owner);
-    else if (t->mem == AX_MEM_SHARED)
-        tid = 0;
     return (int64_t)tid * rs->size[r->tensor] + x;
 }
 
@@ -259,11 +258,11 @@ static axe_status prepare(ref_state *rs, axe_diag *diag)
     int i;
     for (i = 0; i < p->ntensors; i++) {
         const ax_tensor *t = &p->tensors[i];
-        rs->size[i] = tensor_size(t);
-        if (t->mem == AX_MEM_GLOBAL) {
+        rs->size[i] = t->mem == AX_MEM_SHARED ? t->span : tensor_size(t);
+        if (t->mem != AX_MEM_REGISTER)
             AXE_TRY(build_table(rs, i, diag));
+        if (t->mem == AX_MEM_GLOBAL)
             continue;
-        }
         rs->store[i] =
             malloc((size_t)(rs->size[i] * instances(p, t)) * sizeof(double));
         if (rs->store[i] == NULL)

@@ -69,9 +69,9 @@ static axe_status check_view(const axe_program *p, const ax_ref *r,
     const axe_layout *v = &r->view;
     int64_t lo = 0, hi = 0, top = 0, x;
     int i;
-    if (t->mem != AX_MEM_GLOBAL)
+    if (t->mem == AX_MEM_REGISTER)
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, r->off,
-                         "only global tensors can be viewed");
+                         "only global and shared tensors can be viewed");
     if (v->nreplica > 0 || v->nshard == 0 || v->nshard > AX_MAX_DIMS)
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, r->off,
                          "a view needs 1 to %d shard iters and no replica",
