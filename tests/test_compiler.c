@@ -63,8 +63,8 @@ static void test_alloc_failures(void)
         if (st == AXE_OK) {
             char buf[64];
             size_t len = axe_program_emit_c(p, "f.axe", buf, sizeof buf);
-            TL_CHECK(len == 0 || b.left > 0 || len > 0,
-                     "emit with budget %ld", n);
+            TL_CHECK(len == 0 || b.left > 0 || len > 0, "emit with budget %ld",
+                     n);
             done = b.left > 1000;
             axe_program_free(p);
             TL_CHECK(true, "ok");
@@ -99,8 +99,8 @@ static void test_emit_failure(void)
             successes++;
         axe_program_free(p);
     }
-    TL_CHECK(failures > 0 && successes > 0,
-             "emit: %d failures, %d successes", failures, successes);
+    TL_CHECK(failures > 0 && successes > 0, "emit: %d failures, %d successes",
+             failures, successes);
 }
 
 /* ---- plans against brute force ------------------------------------------ */
@@ -314,8 +314,8 @@ static void test_bound_plans(int rounds)
                  "  register r: f32[%lld, %lld] layout %s;\n"
                  "  cta %s(r, A);\n}\n",
                  (long long)shape[0], (long long)shape[1],
-                 tl_range(0, 1) ? "" : " layout S[(2, 1):(1, 2)]",
-                 (long long)T, (long long)shape[0], (long long)shape[1], lay,
+                 tl_range(0, 1) ? "" : " layout S[(2, 1):(1, 2)]", (long long)T,
+                 (long long)shape[0], (long long)shape[1], lay,
                  tl_range(0, 1) ? "copy" : "neg");
         if (strstr(text, "S[(2, 1)") != NULL) {
             char *at = strstr(text, "S[(2, 1):(1, 2)]");
@@ -375,8 +375,7 @@ static void test_options(void)
              "redefine");
     for (i = 0; i < AXE_KERNEL_MAX_FORCED; i++)
         TL_CHECK(axe_kernel_options_force(&o, "copy", "split") == AXE_OK, "f");
-    TL_CHECK(axe_kernel_options_force(&o, "copy", "split") ==
-                 AXE_ERR_CAPACITY,
+    TL_CHECK(axe_kernel_options_force(&o, "copy", "split") == AXE_ERR_CAPACITY,
              "force capacity");
 }
 

@@ -140,7 +140,8 @@ static void describe_operand(ax_text *t, const axe_program *p, const ax_stmt *s,
         axe__text_put(t, "addressed from coordinates (constant // and %%)\n");
         return;
     }
-    axe__text_put(t, "per-thread loop layout S[(");
+    axe__text_put(t, "%s loop layout S[(",
+                  plan->kind == AX_PLAN_SPLIT ? "dealt" : "per-thread");
     for (k = 0; k < plan->nloops; k++)
         if (!plan->loops[k].thread)
             axe__text_put(t, "%s%lld", n++ ? "," : "",
