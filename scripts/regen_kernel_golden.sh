@@ -10,6 +10,6 @@ mkdir -p tests/golden/kernels
 for f in examples/kernels/*.axe; do
     name=$(basename "$f" .axe)
     (cd examples/kernels && "$axe" compile "$name.axe" --target c) \
-        >"tests/golden/kernels/$name.c"
-    echo "tests/golden/kernels/$name.c"
+        >"tests/golden/kernels/$name.c.golden"
+    echo "tests/golden/kernels/$name.c.golden"
 done

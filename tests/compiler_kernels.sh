@@ -63,7 +63,7 @@ check_run transpose.axe -D M=32 -D N=32 --schedule copy=split
 for f in "$K"/*.axe; do
     name=$(basename "$f" .axe)
     (cd "$K" && "$AXE" compile "$name.axe" --target c) >"$tmp/$name.c"
-    if diff -u "$SRC/tests/golden/kernels/$name.c" "$tmp/$name.c" >"$tmp/diff"; then
+    if diff -u "$SRC/tests/golden/kernels/$name.c.golden" "$tmp/$name.c" >"$tmp/diff"; then
         ok
     else
         bad "golden C of $name differs (scripts/regen_kernel_golden.sh): $(head -c 600 "$tmp/diff")"
