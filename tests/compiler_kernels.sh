@@ -58,6 +58,24 @@ check_run fig4_thread.axe -D R=100 --seed 3
 check_run transpose.axe
 check_run transpose.axe -D M=96 -D N=160 --seed 5
 check_run transpose.axe -D M=32 -D N=32 --schedule copy=split
+# Test kernels (tests/kernels/): shared phases of split plans, coordinate
+# addressing, casts, warp scope, i8 wrap-around, f64, thread-scope loops.
+K="$SRC/tests/kernels"
+check_run mixed_split.axe
+check_run mixed_split.axe -D M=5 -D N=13 --seed 11
+check_run warps.axe
+check_run warps.axe -D W=3 --seed 2
+for f in "$K"/*.axe; do
+    name=$(basename "$f" .axe)
+    "$AXE" compile "$f" >"$tmp/$name.c"
+    if $CC -std=c99 -Wall -Wextra -Werror -O2 -DAXE_KERNEL_MAIN -c \
+        -o "$tmp/$name.o" "$tmp/$name.c" 2>"$tmp/ccerr"; then
+        ok
+    else
+        bad "cc warns on the C of $name: $(head -c 600 "$tmp/ccerr")"
+    fi
+done
+K="$SRC/examples/kernels"
 
 # Golden C, warning-free compilation, no division by run-time values.
 for f in "$K"/*.axe; do

@@ -106,6 +106,17 @@ static void phase_close(emitter *e)
 
 static void emit_block(emitter *e, const ax_stmt *s);
 
+/* A CTA-scope split operator that a barrier (or the end) separates from
+ * every other statement of its phase. */
+static bool alone_in_phase(const emitter *e, const ax_stmt *s)
+{
+    const ax_stmt *n = s->next;
+    return !e->open && s->plan->kind == AX_PLAN_SPLIT &&
+           s->scope == AX_SCOPE_CTA &&
+           (n == NULL || n->kind == AX_ST_SYNC ||
+            (n->kind == AX_ST_FOR && n->has_sync));
+}
+
 static void emit_for(emitter *e, const ax_stmt *s)
 {
     const char *v = e->p->vars[s->var];
@@ -135,9 +146,11 @@ static void emit_block(emitter *e, const ax_stmt *s)
                                 "phase above */\n");
         } else if (s->kind == AX_ST_FOR) {
             emit_for(e, s);
+        } else if (alone_in_phase(e, s)) {
+            axe__emit_op(e->t, e->p, s, e->ind, true);
         } else {
             phase_open(e);
-            axe__emit_op(e->t, e->p, s, e->ind);
+            axe__emit_op(e->t, e->p, s, e->ind, false);
         }
     }
 }

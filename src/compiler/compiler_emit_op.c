@@ -271,24 +271,29 @@ static const char *rank_expr(ax_scope s)
     return "ax_tid";
 }
 
-/* The operator "s" for the current thread (ax_tid) at indent "ind". */
-void axe__emit_op(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
+/* The operator "s" for the current thread (ax_tid) at indent "ind"; with
+ * "whole", a CTA-scope split operator alone in its phase runs every
+ * thread's elements in one loop nest instead (the threads of a phase are
+ * independent, so any order of their elements is a valid execution). */
+void axe__emit_op(ax_text *t, const axe_program *p, const ax_stmt *s, int ind,
+                  bool whole)
 {
     const ax_plan *plan = s->plan;
-    bool rank_used = false;
+    bool rank_used = false, split = plan->kind == AX_PLAN_SPLIT && !whole;
     int in, k;
     indent_put(t, ind);
-    axe__text_put(t, "{ /* op %d: %s %s -- schedule %s.%s */\n", s->index,
+    axe__text_put(t, "{ /* op %d: %s %s -- schedule %s.%s%s */\n", s->index,
                   axe__scope_name(s->scope), axe__op_name(s->op),
-                  axe__op_name(s->op), s->schedule);
+                  axe__op_name(s->op), s->schedule,
+                  whole ? ", all threads' elements in order" : "");
     for (k = 0; k < plan->nloops; k++)
         rank_used = rank_used || (plan->loops[k].thread && digit_used(s, k));
-    if (plan->kind == AX_PLAN_SPLIT || rank_used) {
+    if (split || rank_used) {
         indent_put(t, ind + 1);
         axe__text_put(t, "const long ax_rank = %s;\n", rank_expr(s->scope));
     }
     thread_digits(t, s, ind + 1);
-    if (plan->kind == AX_PLAN_SPLIT) {
+    if (split) {
         in = split_loops(t, plan, ind + 1);
         body(t, p, s, in);
         indent_put(t, ind + 1);

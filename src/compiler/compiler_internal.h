@@ -275,7 +275,8 @@ bool axe__expr_uses(const ax_expr *e, int v);
 void axe__expr_print_c(ax_text *t, const axe_program *p, const ax_expr *e);
 
 /* C for operator "s" inside a thread's phase (compiler_emit_op.c). */
-void axe__emit_op(ax_text *t, const axe_program *p, const ax_stmt *s, int ind);
+void axe__emit_op(ax_text *t, const axe_program *p, const ax_stmt *s, int ind,
+                  bool whole);
 
 /* The AXE_KERNEL_MAIN harness (compiler_emit_harness.c). */
 void axe__emit_harness(ax_text *t, const axe_program *p);

@@ -103,6 +103,7 @@ int kernel_run_exec(run_ctx *c, bool bench, run_result *res)
 {
     static const char *const names[4] = {"k.c", "k", "in", "out"};
     const char *tmp = getenv("TMPDIR");
+    char dir[sizeof c->dir];
     int i, rc;
     snprintf(c->dir, sizeof c->dir, "%s/axe-run-XXXXXX",
              tmp != NULL && strlen(tmp) < 32 && strchr(tmp, '\'') == NULL
@@ -112,8 +113,9 @@ int kernel_run_exec(run_ctx *c, bool bench, run_result *res)
         c->dir[0] = '\0';
         return fail("cannot create a temporary directory", NULL);
     }
+    memcpy(dir, c->dir, sizeof dir);
     for (i = 0; i < 4; i++)
-        snprintf(c->path[i], sizeof c->path[i], "%s/%s", c->dir, names[i]);
+        snprintf(c->path[i], sizeof c->path[i], "%s/%s", dir, names[i]);
     rc = write_source(c);
     if (rc == CLI_EXIT_OK)
         rc = build(c);
