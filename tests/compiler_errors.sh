@@ -129,6 +129,36 @@ expect 1 1:10 'dtype f16 is not supported by the C backend yet' <<<'kernel k(A: 
 expect 1 1:37 'threads per CTA must lie in \[1, 1024\]' <<<'kernel k(A: f32[4]) grid(1) threads(2048) {}'
 expect 1 1:10 "tensor 'A': axis 'q' is neither the memory axis m nor a thread axis" <<<'kernel k(A: f32[4] layout S[4:1@q]) grid(1) threads(1) {}'
 expect 1 1:10 "tensor 'A' is global: only register layouts may use thread axis 'tx'" <<<'kernel k(A: f32[4] layout S[4:1@tx]) grid(1) threads(4) {}'
+expect 1 3:16 'the destination of reduce needs the source.s shape without dimension 1 \(dimension 0: 4 vs 64\)' <<<"$H {
+    register r: f32[4] layout S[4:1] + R[128:1@tx];
+    cta reduce(r, A, sum, 1);
+}"
+expect 1 2:9 'reduce over dimension 2 of a 2-dimensional source$' <<<"$H {
+    cta reduce(B, A, max, 2);
+}"
+expect 1 2:17 'a destination cannot be broadcast' <<<'kernel k(A: f32[4], B: f32[4, 4]) grid(1) threads(1) {
+    thread copy(A.bcast(1, 4), B);
+}'
+expect 2 2:25 "expected sum or max, found 'mean'" <<<"$H {
+    thread reduce(A, B, mean, 1);
+}"
+expect 1 2:12 'sqrt needs a floating-point destination, not i32' <<<'kernel k(A: i32[4]) grid(1) threads(1) {
+    thread sqrt(A, A);
+}'
+expect 1 2:9 "no schedule for reduce: thread_loop: no register operand distributed over the cta.s threads binds elements to threads; smem: the destination 'C' is not a register distributed over the cta's threads" <<<'kernel k(B: f32[4, 8], C: f32[8]) grid(1) threads(32) {
+    cta reduce(C, B, sum, 0);
+}'
+expect 1 2:12 'reduce needs a source of at least 2 dimensions, not 1' <<<'kernel k(B: f32[8], C: f32[8]) grid(1) threads(1) {
+    thread reduce(C, B, sum, 0);
+}'
+expect 1 3:9 "no schedule for reduce: thread_loop: the reduced dimension 0 is spread over threads" <<<'kernel k(B: f32[32, 8], C: f32[8]) grid(1) threads(32) {
+    register r: f32[32, 8] layout S[(32, 8):(1@tx, 1)];
+    cta reduce(C, r, sum, 0);
+}'
+expect 1 3:19 'region of .B. out of bounds: dimension 0 covers \[0, 63\)' <<<'kernel k(B: f32[32, 8], C: f32[8]) grid(1) threads(32) {
+    register r: f32[32, 8] layout S[(32, 8):(1@tx, 1)];
+    cta copy(r, B[tx : +32, 0:8]);
+}' 
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

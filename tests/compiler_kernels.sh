@@ -58,6 +58,10 @@ check_run fig4_thread.axe -D R=100 --seed 3
 check_run transpose.axe
 check_run transpose.axe -D M=96 -D N=160 --seed 5
 check_run transpose.axe -D M=32 -D N=32 --schedule copy=split
+check_run softmax.axe
+check_run softmax.axe -D ROWS=12 -D C=160 --seed 9
+check_run rmsnorm.axe
+check_run rmsnorm.axe -D ROWS=192 -D C=37 --seed 4
 # Test kernels (tests/kernels/): shared phases of split plans, coordinate
 # addressing, casts, warp scope, i8 wrap-around, f64, thread-scope loops.
 K="$SRC/tests/kernels"
@@ -65,6 +69,8 @@ check_run mixed_split.axe
 check_run mixed_split.axe -D M=5 -D N=13 --seed 11
 check_run warps.axe
 check_run warps.axe -D W=3 --seed 2
+check_run cta_reduce.axe
+check_run cta_reduce.axe -D T=96 -D V=3 --seed 8
 for f in "$K"/*.axe; do
     name=$(basename "$f" .axe)
     "$AXE" compile "$f" >"$tmp/$name.c"
@@ -97,8 +103,10 @@ for f in "$K"/*.axe; do
     sed '/^#ifdef AXE_KERNEL_MAIN/,$d; /^#define/d; s|/\*.*\*/||g
          /^\/\*/,/\*\//d' \
         "$tmp/$name.c" >"$tmp/kernel_only"
-    if grep -nE '(/|%) *[^ 0-9]|(/|%) +[0-9]+[^0-9L]' "$tmp/kernel_only" \
-        >"$tmp/divs"; then
+    # (a / or % followed by a variable or a parenthesis; dividing array
+    # elements, the div operator on data, is not index arithmetic.)
+    if grep -nE '(/|%) *(\(|[A-Za-z_][A-Za-z0-9_]*([^A-Za-z0-9_[]|$))|(/|%) +[0-9]+[^0-9L]' \
+        "$tmp/kernel_only" >"$tmp/divs"; then
         bad "$name divides by a run-time value: $(head -c 300 "$tmp/divs")"
     else
         ok
@@ -138,6 +146,15 @@ expect_explain transpose.axe 'rejected copy\.thread_loop: no register operand di
 # split: chosen without a distributed register, rejected with one.
 expect_explain transpose.axe 'chosen copy\.split'
 expect_explain fig5_copy.axe "rejected copy\.split: 'C_local' is distributed: its layout binds"
+# reduce: in-thread when each row lies on one thread, through shared
+# memory when the reduced dimension is spread over the lanes.
+expect_explain rmsnorm.axe 'chosen reduce\.thread_loop'
+expect_explain rmsnorm.axe 'rejected reduce\.smem: a thread-scope reduce has no threads to share rows'
+expect_explain softmax.axe 'chosen reduce\.smem'
+expect_explain softmax.axe "rejected reduce\.thread_loop: 'r' holds element digit \(dim 1, weight 1\) on a different thread"
+expect_explain softmax.axe "stage 1, copy\.thread_loop"
+# A source replicated over the lanes is readable by every lane.
+expect_explain softmax.axe "src 'm': per-thread loop layout S\[\(3\):\(0\)\]"
 # Forcing.
 expect_explain fig5_copy.axe 'chosen copy\.thread_loop' --schedule copy=thread_loop
 

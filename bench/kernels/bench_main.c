@@ -62,8 +62,7 @@ int main(int argc, char **argv)
     }
     printf("%s %ldx%ld f32 (%.0f MiB each): generated %.3f GB/s, "
            "hand-written %.3f GB/s, ratio %.2f\n",
-           is_t ? "transpose" : "copy", m, n,
-           (double)(m * n * 4) / 1048576.0,
+           is_t ? "transpose" : "copy", m, n, (double)(m * n * 4) / 1048576.0,
            2.0 * (double)(m * n * 4) / best_gen / 1e9,
            2.0 * (double)(m * n * 4) / best_hand / 1e9, best_hand / best_gen);
     free(a);

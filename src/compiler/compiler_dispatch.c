@@ -6,21 +6,29 @@
  * applies wins unless `--schedule op=name` forces one; when none applies
  * the error lists every schedule with its reason. The explanation of each
  * operator (chosen schedule, derived layouts, rejected schedules and
- * reasons) is kept for --explain. Registries (name: predicate):
+ * reasons) is kept for --explain. A chosen predicate runs once more with
+ * "commit" to keep what it built (reduce.smem's shared scratch). Registries:
  *   copy: vector, thread_loop, split
  *   fill, add, sub, mul, div, max, min, neg, relu, exp, cast:
  *         thread_loop, split
+ *   reduce: thread_loop (in-thread), smem (through shared memory)
  */
 #include <string.h>
 
 #include "compiler_internal.h"
 
-typedef axe_status (*ax_predicate)(const axe_program *p, const ax_stmt *s,
-                                   ax_plan *plan, axe_diag *why);
+typedef axe_status (*ax_predicate)(axe_program *p, ax_stmt *s, ax_plan *plan,
+                                   axe_diag *why, bool commit);
+
+typedef enum ax_family {
+    AX_FAM_COPY,
+    AX_FAM_POINTWISE,
+    AX_FAM_REDUCE
+} ax_family;
 
 typedef struct ax_schedule {
     const char *name;
-    bool copy_only;
+    ax_family family; /* COPY: copy only; POINTWISE: all but reduce */
     ax_predicate applies;
 } ax_schedule;
 
@@ -33,8 +41,10 @@ static int distributed_operand(const axe_program *p, const ax_stmt *s)
     return -1;
 }
 
-static axe_status thread_loop(const axe_program *p, const ax_stmt *s,
-                              ax_plan *plan, axe_diag *why)
+/* Per-thread loops from the thread binding (or one thread at thread
+ * scope). */
+axe_status axe__sched_thread_loop(const axe_program *p, const ax_stmt *s,
+                                  ax_plan *plan, axe_diag *why)
 {
     int b;
     if (s->scope == AX_SCOPE_THREAD)
@@ -51,8 +61,9 @@ static axe_status thread_loop(const axe_program *p, const ax_stmt *s,
     return axe__plan_build(p, s, AX_PLAN_BOUND, b, plan, why);
 }
 
-static axe_status split(const axe_program *p, const ax_stmt *s, ax_plan *plan,
-                        axe_diag *why)
+/* The loop space dealt round-robin to the scope's threads. */
+axe_status axe__sched_split(const axe_program *p, const ax_stmt *s,
+                            ax_plan *plan, axe_diag *why)
 {
     int b = distributed_operand(p, s);
     if (s->scope == AX_SCOPE_THREAD || s->scope == AX_SCOPE_KERNEL)
@@ -67,20 +78,38 @@ static axe_status split(const axe_program *p, const ax_stmt *s, ax_plan *plan,
     return axe__plan_build(p, s, AX_PLAN_SPLIT, -1, plan, why);
 }
 
-static axe_status vector(const axe_program *p, const ax_stmt *s, ax_plan *plan,
-                         axe_diag *why)
+static axe_status vector(axe_program *p, ax_stmt *s, ax_plan *plan,
+                         axe_diag *why, bool commit)
 {
     axe_diag w1, w2;
-    if (thread_loop(p, s, plan, &w1) != AXE_OK &&
-        split(p, s, plan, &w2) != AXE_OK)
+    (void)commit;
+    if (axe__sched_thread_loop(p, s, plan, &w1) != AXE_OK &&
+        axe__sched_split(p, s, plan, &w2) != AXE_OK)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                          "no scalar plan to vectorize (%s)", w1.message);
     return axe__plan_vectorize(p, s, plan, why);
 }
 
-static const ax_schedule registry[] = {{"vector", true, vector},
-                                       {"thread_loop", false, thread_loop},
-                                       {"split", false, split}};
+static axe_status thread_loop(axe_program *p, ax_stmt *s, ax_plan *plan,
+                              axe_diag *why, bool commit)
+{
+    (void)commit;
+    return axe__sched_thread_loop(p, s, plan, why);
+}
+
+static axe_status split(axe_program *p, ax_stmt *s, ax_plan *plan,
+                        axe_diag *why, bool commit)
+{
+    (void)commit;
+    return axe__sched_split(p, s, plan, why);
+}
+
+static const ax_schedule registry[] = {
+    {"vector", AX_FAM_COPY, vector},
+    {"thread_loop", AX_FAM_POINTWISE, thread_loop},
+    {"split", AX_FAM_POINTWISE, split},
+    {"thread_loop", AX_FAM_REDUCE, axe__reduce_thread_loop},
+    {"smem", AX_FAM_REDUCE, axe__reduce_smem}};
 #define NSCHED ((int)(sizeof registry / sizeof registry[0]))
 
 static const char *forced_for(const axe_program *p, const ax_stmt *s)
@@ -94,7 +123,15 @@ static const char *forced_for(const axe_program *p, const ax_stmt *s)
 
 static bool in_family(const ax_stmt *s, int k)
 {
-    return !registry[k].copy_only || s->op == AX_OP_COPY;
+    switch (registry[k].family) {
+    case AX_FAM_COPY:
+        return s->op == AX_OP_COPY;
+    case AX_FAM_POINTWISE:
+        return s->op != AX_OP_REDUCE;
+    case AX_FAM_REDUCE:
+        break;
+    }
+    return s->op == AX_OP_REDUCE;
 }
 
 static int line_of(const axe_program *p, long off)
@@ -114,9 +151,9 @@ static void explain_head(ax_text *t, const axe_program *p, const ax_stmt *s)
     for (i = 0; i < s->nargs; i++) {
         axe__text_put(t, "%s%s[", i ? ", " : "",
                       p->tensors[s->args[i].tensor].name);
-        for (d = 0; d < s->args[i].ndim; d++)
+        for (d = 0; d < axe__ref_ndim(&s->args[i]); d++)
             axe__text_put(t, "%s%lld", d ? "," : "",
-                          (long long)s->args[i].len[d]);
+                          (long long)axe__ref_len(&s->args[i], d));
         axe__text_put(t, "]");
     }
     axe__text_put(t, ")\n");
@@ -140,7 +177,7 @@ static axe_status dispatch_op(axe_program *p, ax_stmt *s, axe_diag *diag)
         axe_diag_clear(&why);
         if (!in_family(s, k))
             continue;
-        if (registry[k].applies(p, s, &plan, &why) != AXE_OK) {
+        if (registry[k].applies(p, s, &plan, &why, false) != AXE_OK) {
             axe__text_put(&rej, "  rejected %s.%s: %s\n", axe__op_name(s->op),
                           registry[k].name, why.message);
             if (forced == NULL || strcmp(forced, registry[k].name) == 0)
@@ -163,9 +200,20 @@ static axe_status dispatch_op(axe_program *p, ax_stmt *s, axe_diag *diag)
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
                          "no schedule for %s%s: %s", axe__op_name(s->op),
                          forced ? " (forced)" : "", brief.buf);
+    if (registry[chosen].applies(p, s, s->plan, diag, true) != AXE_OK)
+        return AXE_ERR_NO_MEMORY;
     s->schedule = registry[chosen].name;
     axe__text_put(&t, "  chosen %s.%s\n", axe__op_name(s->op), s->schedule);
-    axe__plan_describe(&t, p, s, s->plan);
+    if (s->stage[0] != NULL) {
+        axe__text_put(&t, "    stage 1, %s.%s:\n",
+                      axe__op_name(s->stage[0]->op), s->stage[0]->schedule);
+        axe__plan_describe(&t, p, s->stage[0], s->stage[0]->plan);
+        axe__text_put(&t, "    barrier; stage 2, %s.%s:\n",
+                      axe__op_name(s->stage[1]->op), s->stage[1]->schedule);
+        axe__plan_describe(&t, p, s->stage[1], s->stage[1]->plan);
+    } else {
+        axe__plan_describe(&t, p, s, s->plan);
+    }
     axe__text_put(&t, "%s", rej.len > 0 ? rej.buf : "");
     s->explain = t.buf;
     return t.status;
@@ -181,7 +229,7 @@ static axe_status check_forced(const axe_program *p, axe_diag *diag)
         if (k == NSCHED)
             return axe__fail(diag, AXE_ERR_INVALID, -1,
                              "--schedule %s=%s: no such schedule (vector, "
-                             "thread_loop, split)",
+                             "thread_loop, split, smem)",
                              p->opts.forced_op[i], p->opts.forced_schedule[i]);
     }
     return AXE_OK;

@@ -106,6 +106,21 @@ static void phase_close(emitter *e)
 
 static void emit_block(emitter *e, const ax_stmt *s);
 
+/* Stage 1 in the current phase, a barrier, stage 2 in the next phase. */
+static void emit_staged(emitter *e, const ax_stmt *s)
+{
+    phase_open(e);
+    axe__emit_op(e->t, e->p, s->stage[0], e->ind, false);
+    phase_close(e);
+    indent_put(e->t, e->ind);
+    axe__text_put(e->t,
+                  "/* barrier of op %d (%s.%s): the staged source is "
+                  "complete */\n",
+                  s->index, axe__op_name(s->op), s->schedule);
+    phase_open(e);
+    axe__emit_op(e->t, e->p, s->stage[1], e->ind, false);
+}
+
 /* A CTA-scope split operator that a barrier (or the end) separates from
  * every other statement of its phase. */
 static bool alone_in_phase(const emitter *e, const ax_stmt *s)
@@ -146,6 +161,8 @@ static void emit_block(emitter *e, const ax_stmt *s)
                                 "phase above */\n");
         } else if (s->kind == AX_ST_FOR) {
             emit_for(e, s);
+        } else if (s->stage[0] != NULL) {
+            emit_staged(e, s);
         } else if (alone_in_phase(e, s)) {
             axe__emit_op(e->t, e->p, s, e->ind, true);
         } else {

@@ -45,10 +45,10 @@ static void coord(ax_text *t, const axe_program *p, const ax_stmt *s, int i,
 {
     const ax_plan *plan = s->plan;
     const ax_ref *r = &s->args[i];
-    int k;
+    int k, td = axe__ref_tdim(r, d);
     axe__text_put(t, "(");
-    if (r->start[d] != NULL)
-        axe__expr_print_c(t, p, r->start[d]);
+    if (td >= 0 && r->start[td] != NULL)
+        axe__expr_print_c(t, p, r->start[td]);
     else
         axe__text_put(t, "0L");
     for (k = 0; k < plan->nloops; k++)
@@ -69,13 +69,14 @@ static void coord_addr(ax_text *t, const axe_program *p, const ax_stmt *s,
     for (o = 0; o < tn->layout.noffset; o++)
         off += tn->layout.offset[o].value;
     axe__text_put(t, "%lldL", (long long)off);
-    for (d = 0; d < s->args[i].ndim; d++) {
+    for (d = 0; d < tn->ndim; d++) {
         int64_t lo = 1;
+        int od = d + (s->args[i].bdim >= 0 && d >= s->args[i].bdim);
         for (j = tn->seps[d + 1] - 1; j >= tn->seps[d]; j--) {
             const axe_iter *it = &tn->grouped.shard[j];
             if (it->extent > 1 && axe__iter_rank_stride(it) == 0) {
                 axe__text_put(t, " + (");
-                coord(t, p, s, i, d);
+                coord(t, p, s, i, od);
                 axe__text_put(t, " / %lldL %% %lldL) * %lldL", (long long)lo,
                               (long long)it->extent, (long long)it->stride);
             }
@@ -96,27 +97,28 @@ static void element(ax_text *t, const axe_program *p, const ax_stmt *s, int i)
     axe__text_put(t, "]");
 }
 
-static void binary(ax_text *t, const axe_program *p, const ax_stmt *s,
+/* (a op b) with a = operand "i", b = operand i + 1. */
+static void binary(ax_text *t, const axe_program *p, const ax_stmt *s, int i,
                    const char *fmt_op)
 {
     axe__text_put(t, "(");
-    element(t, p, s, 1);
+    element(t, p, s, i);
     axe__text_put(t, "%s", fmt_op);
-    element(t, p, s, 2);
+    element(t, p, s, i + 1);
     axe__text_put(t, ")");
 }
 
-static void minmax(ax_text *t, const axe_program *p, const ax_stmt *s,
+static void minmax(ax_text *t, const axe_program *p, const ax_stmt *s, int i,
                    const char *cmp)
 {
     axe__text_put(t, "(");
-    element(t, p, s, 1);
+    element(t, p, s, i);
     axe__text_put(t, " %s ", cmp);
-    element(t, p, s, 2);
+    element(t, p, s, i + 1);
     axe__text_put(t, " ? ");
-    element(t, p, s, 1);
+    element(t, p, s, i);
     axe__text_put(t, " : ");
-    element(t, p, s, 2);
+    element(t, p, s, i + 1);
     axe__text_put(t, ")");
 }
 
@@ -126,6 +128,28 @@ static void unary(ax_text *t, const axe_program *p, const ax_stmt *s,
     axe__text_put(t, "%s", pre);
     element(t, p, s, 1);
     axe__text_put(t, "%s", post);
+}
+
+/* first ? src : dst (+ or max) src, "first" at digit 0 of the reduced dim. */
+static void reduce_value(ax_text *t, const axe_program *p, const ax_stmt *s)
+{
+    const ax_plan *plan = s->plan;
+    int k, n = 0;
+    axe__text_put(t, "(");
+    for (k = 0; k < plan->nloops; k++)
+        if (plan->loops[k].dim == s->rdim) {
+            axe__text_put(t, "%s", n++ ? " && " : "");
+            digit_name(t, plan, k);
+            axe__text_put(t, " == 0");
+        }
+    axe__text_put(t, "%s ? ", n ? "" : "1");
+    element(t, p, s, 1);
+    axe__text_put(t, " : ");
+    if (s->rmax)
+        minmax(t, p, s, 0, ">");
+    else
+        binary(t, p, s, 0, " + ");
+    axe__text_put(t, ")");
 }
 
 static void value(ax_text *t, const axe_program *p, const ax_stmt *s)
@@ -140,22 +164,22 @@ static void value(ax_text *t, const axe_program *p, const ax_stmt *s)
         unary(t, p, s, "", "");
         return;
     case AX_OP_ADD:
-        binary(t, p, s, " + ");
+        binary(t, p, s, 1, " + ");
         return;
     case AX_OP_SUB:
-        binary(t, p, s, " - ");
+        binary(t, p, s, 1, " - ");
         return;
     case AX_OP_MUL:
-        binary(t, p, s, " * ");
+        binary(t, p, s, 1, " * ");
         return;
     case AX_OP_DIV:
-        binary(t, p, s, " / ");
+        binary(t, p, s, 1, " / ");
         return;
     case AX_OP_MAX:
-        minmax(t, p, s, ">");
+        minmax(t, p, s, 1, ">");
         return;
     case AX_OP_MIN:
-        minmax(t, p, s, "<");
+        minmax(t, p, s, 1, "<");
         return;
     case AX_OP_NEG:
         unary(t, p, s, "-", "");
@@ -165,6 +189,12 @@ static void value(ax_text *t, const axe_program *p, const ax_stmt *s)
         return;
     case AX_OP_EXP:
         unary(t, p, s, d == AXE_DTYPE_F32 ? "expf(" : "exp(", ")");
+        return;
+    case AX_OP_REDUCE:
+        reduce_value(t, p, s);
+        return;
+    case AX_OP_SQRT:
+        unary(t, p, s, d == AXE_DTYPE_F32 ? "sqrtf(" : "sqrt(", ")");
         return;
     }
 }

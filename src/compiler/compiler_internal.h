@@ -123,8 +123,28 @@ typedef struct ax_ref {
     bool is_view;
     axe_layout view;
     ax_expr *view_dyn;
+    int bdim;     /* `.bcast(bdim, bext)`: operand dim of stride 0, or -1 */
+    int64_t bext; /* its extent */
     long off;
 } ax_ref;
+
+/* Operand dims (the region's, plus a broadcast dim), an operand dim's
+ * extent, and the tensor dim of an operand dim (-1 for the broadcast). */
+static inline int axe__ref_ndim(const ax_ref *r)
+{
+    return r->ndim + (r->bdim >= 0);
+}
+static inline int axe__ref_tdim(const ax_ref *r, int d)
+{
+    if (r->bdim < 0 || d < r->bdim)
+        return d;
+    return d == r->bdim ? -1 : d - 1;
+}
+static inline int64_t axe__ref_len(const ax_ref *r, int d)
+{
+    int td = axe__ref_tdim(r, d);
+    return td < 0 ? r->bext : r->len[td];
+}
 
 /* ---- statements ----------------------------------------------------------
  */
@@ -141,7 +161,9 @@ typedef enum ax_op {
     AX_OP_NEG,
     AX_OP_RELU,
     AX_OP_EXP,
-    AX_OP_CAST
+    AX_OP_CAST,
+    AX_OP_REDUCE,
+    AX_OP_SQRT
 } ax_op;
 
 typedef enum ax_st_kind { AX_ST_OP, AX_ST_FOR, AX_ST_SYNC } ax_st_kind;
@@ -157,8 +179,11 @@ typedef struct ax_stmt {
     ax_scope scope;
     int nargs; /* refs: args[0] is the destination */
     ax_ref args[AX_MAX_ARGS];
-    double imm; /* fill value */
-    int index;  /* operator number in source order */
+    double imm;               /* fill value */
+    int rdim;                 /* reduce: the reduced dim of the source */
+    bool rmax;                /* reduce: max (else sum) */
+    struct ax_stmt *stage[2]; /* reduce.smem: stage to shared, reduce it */
+    int index;                /* operator number in source order */
     const char *schedule;
     struct ax_plan *plan;
     char *explain;
@@ -207,6 +232,17 @@ typedef struct ax_plan {
 axe_status axe__plan_build(const axe_program *p, const ax_stmt *s,
                            ax_plan_kind kind, int binding, ax_plan *out,
                            axe_diag *why);
+/* The pointwise schedules' predicates (compiler_dispatch.c) and the
+ * reduce schedules (compiler_reduce.c); "commit" keeps what a chosen
+ * predicate built. */
+axe_status axe__sched_thread_loop(const axe_program *p, const ax_stmt *s,
+                                  ax_plan *plan, axe_diag *why);
+axe_status axe__sched_split(const axe_program *p, const ax_stmt *s,
+                            ax_plan *plan, axe_diag *why);
+axe_status axe__reduce_thread_loop(axe_program *p, ax_stmt *s, ax_plan *plan,
+                                   axe_diag *why, bool commit);
+axe_status axe__reduce_smem(axe_program *p, ax_stmt *s, ax_plan *plan,
+                            axe_diag *why, bool commit);
 /* Use "w"-element accesses in the innermost loop when the layouts allow. */
 axe_status axe__plan_vectorize(const axe_program *p, const ax_stmt *s,
                                ax_plan *plan, axe_diag *why);

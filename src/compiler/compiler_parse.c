@@ -242,29 +242,65 @@ static axe_status parse_range(ax_parser *ps, ax_ref *r)
     return AXE_OK;
 }
 
-/* ref := NAME ['[' range {',' range} ']'] | NAME '.' 'view' '(' layout ')'. */
-static axe_status parse_ref(ax_parser *ps, ax_ref *r)
+/* '.' 'bcast' '(' dim ',' extent ')': a stride-0 operand dim. */
+static axe_status parse_bcast(ax_parser *ps, ax_ref *r)
 {
-    char name[AXE_KERNEL_NAME_MAX];
-    memset(r, 0, sizeof *r);
-    r->off = (long)ps->tok.pos;
-    AXE_TRY(axe__expect_ident(ps, name, "a tensor"));
-    AXE_TRY(find_tensor(ps, name, r->off, &r->tensor));
-    if (axe__tok_is(ps, ".")) {
-        AXE_TRY(axe__lex_next(ps));
-        AXE_TRY(axe__expect(ps, "view", "'view'"));
-        AXE_TRY(axe__expect(ps, "(", "'('"));
-        r->is_view = true;
-        AXE_TRY(parse_layout(ps, &r->view, &r->view_dyn));
-        return axe__expect(ps, ")", "'+' or ')'");
-    }
-    if (!axe__tok_is(ps, "["))
-        return AXE_OK;
+    long off = (long)ps->tok.pos;
+    int64_t d;
+    AXE_TRY(axe__expect(ps, "(", "'('"));
+    AXE_TRY(axe__parse_const(ps, &d, "a dimension"));
+    if (d < 0 || d >= AX_MAX_DIMS)
+        return axe__fail(ps->diag, AXE_ERR_DOMAIN, off,
+                         "bcast dimension %lld outside [0, %d)", (long long)d,
+                         AX_MAX_DIMS);
+    r->bdim = (int)d;
+    AXE_TRY(axe__expect(ps, ",", "','"));
+    off = (long)ps->tok.pos;
+    AXE_TRY(axe__parse_const(ps, &r->bext, "a bcast extent"));
+    if (r->bext <= 0)
+        return axe__fail(ps->diag, AXE_ERR_DOMAIN, off,
+                         "bcast extent %lld is not positive",
+                         (long long)r->bext);
+    return axe__expect(ps, ")", "')'");
+}
+
+static axe_status parse_region(ax_parser *ps, ax_ref *r)
+{
     AXE_TRY(axe__lex_next(ps));
     do
         AXE_TRY(parse_range(ps, r));
     while (axe__tok_is(ps, ",") && axe__lex_next(ps) == AXE_OK);
     return axe__expect(ps, "]", "',' or ']'");
+}
+
+/* ref := NAME ['[' range {',' range} ']' | '.' 'view' '(' layout ')']
+ *        ['.' 'bcast' '(' dim ',' extent ')']. */
+static axe_status parse_ref(ax_parser *ps, ax_ref *r)
+{
+    char name[AXE_KERNEL_NAME_MAX];
+    memset(r, 0, sizeof *r);
+    r->bdim = -1;
+    r->off = (long)ps->tok.pos;
+    AXE_TRY(axe__expect_ident(ps, name, "a tensor"));
+    AXE_TRY(find_tensor(ps, name, r->off, &r->tensor));
+    if (axe__tok_is(ps, "["))
+        AXE_TRY(parse_region(ps, r));
+    while (axe__tok_is(ps, ".") && r->bdim < 0) {
+        AXE_TRY(axe__lex_next(ps));
+        if (axe__tok_is(ps, "bcast")) {
+            AXE_TRY(axe__lex_next(ps));
+            AXE_TRY(parse_bcast(ps, r));
+            continue;
+        }
+        if (r->is_view || r->ndim > 0)
+            return axe__syntax(ps, "'bcast'");
+        AXE_TRY(axe__expect(ps, "view", "'view' or 'bcast'"));
+        AXE_TRY(axe__expect(ps, "(", "'('"));
+        r->is_view = true;
+        AXE_TRY(parse_layout(ps, &r->view, &r->view_dyn));
+        AXE_TRY(axe__expect(ps, ")", "'+' or ')'"));
+    }
+    return AXE_OK;
 }
 
 /* Token helpers shared with compiler_parse_stmt.c. */

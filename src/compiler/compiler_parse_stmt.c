@@ -13,9 +13,10 @@
 
 static const char *const scope_words[] = {"kernel", "cta", "warpgroup", "warp",
                                           "thread"};
-static const char *const op_words[] = {"copy", "fill", "add", "sub",
-                                       "mul",  "div",  "max", "min",
-                                       "neg",  "relu", "exp", "cast"};
+static const char *const op_words[] = {"copy", "fill", "add",    "sub", "mul",
+                                       "div",  "max",  "min",    "neg", "relu",
+                                       "exp",  "cast", "reduce", "sqrt"};
+#define NOPS ((int)(sizeof op_words / sizeof op_words[0]))
 
 static int op_arity(ax_op op)
 {
@@ -33,6 +34,8 @@ static int op_arity(ax_op op)
     case AX_OP_RELU:
     case AX_OP_EXP:
     case AX_OP_CAST:
+    case AX_OP_REDUCE:
+    case AX_OP_SQRT:
         break;
     }
     return 2;
@@ -51,7 +54,41 @@ static axe_status parse_fill_value(ax_parser *ps, double *out)
         return axe__syntax(ps, "a number");
     if (neg)
         *out = -*out;
-    return axe__lex_next(ps);
+    AXE_TRY(axe__lex_next(ps));
+    if (axe__tok_is(ps, "/") || axe__tok_is(ps, "*")) {
+        bool div = axe__tok_is(ps, "/");
+        long off;
+        int64_t v;
+        AXE_TRY(axe__lex_next(ps));
+        off = (long)ps->tok.pos;
+        AXE_TRY(axe__parse_const(ps, &v, "a fill scale"));
+        if (div && v == 0)
+            return axe__fail(ps->diag, AXE_ERR_DOMAIN, off,
+                             "division of the fill value by zero");
+        *out = div ? *out / (double)v : *out * (double)v;
+    }
+    return AXE_OK;
+}
+
+/* reduce(dst, src ',' ('sum' | 'max') ',' dim). */
+static axe_status parse_reduce_tail(ax_parser *ps, ax_stmt *s)
+{
+    long off;
+    int64_t d;
+    AXE_TRY(axe__expect(ps, ",", "',' and sum or max"));
+    if (!axe__tok_is(ps, "sum") && !axe__tok_is(ps, "max"))
+        return axe__syntax(ps, "sum or max");
+    s->rmax = axe__tok_is(ps, "max");
+    AXE_TRY(axe__lex_next(ps));
+    AXE_TRY(axe__expect(ps, ",", "',' and the reduced dimension"));
+    off = (long)ps->tok.pos;
+    AXE_TRY(axe__parse_const(ps, &d, "the reduced dimension"));
+    if (d < 0 || d >= AX_MAX_DIMS)
+        return axe__fail(ps->diag, AXE_ERR_DOMAIN, off,
+                         "dimension %lld outside [0, %d)", (long long)d,
+                         AX_MAX_DIMS);
+    s->rdim = (int)d;
+    return AXE_OK;
 }
 
 static axe_status parse_args(ax_parser *ps, ax_stmt *s)
@@ -66,6 +103,8 @@ static axe_status parse_args(ax_parser *ps, ax_stmt *s)
         else
             AXE_TRY(axe__parse_ref(ps, &s->args[s->nargs++]));
     }
+    if (s->op == AX_OP_REDUCE)
+        AXE_TRY(parse_reduce_tail(ps, s));
     AXE_TRY(
         axe__expect(ps, ")", n == 2 ? "')' (2 operands)" : "')' (3 operands)"));
     return axe__expect(ps, ";", "';'");
@@ -76,12 +115,13 @@ static axe_status parse_op(ax_parser *ps, ax_stmt *s, ax_scope scope)
     int i;
     s->kind = AX_ST_OP;
     s->scope = scope;
-    for (i = 0; i < 12; i++)
+    for (i = 0; i < NOPS; i++)
         if (axe__tok_is(ps, op_words[i]))
             break;
-    if (i == 12)
+    if (i == NOPS)
         return axe__syntax(ps, "an operator (copy, fill, add, sub, mul, div, "
-                               "max, min, neg, relu, exp, cast)");
+                               "max, min, neg, relu, exp, sqrt, cast, "
+                               "reduce)");
     s->op = (ax_op)i;
     s->off = (long)ps->tok.pos;
     s->index = ps->p->nops++;

@@ -24,18 +24,26 @@ static bool dim_iters(const axe_program *p, const ax_ref *r, int d,
                       axe_iter *out, int *n)
 {
     const ax_tensor *t = &p->tensors[r->tensor];
-    int i;
+    int i, td = axe__ref_tdim(r, d);
     *n = 0;
-    if (r->is_view) {
-        out[(*n)++] = r->view.shard[d];
+    if (td < 0) {
+        out[0].extent = r->bext;
+        out[0].stride = 0;
+        memset(out[0].axis, 0, sizeof out[0].axis);
+        out[0].axis[0] = 'm';
+        *n = r->bext > 1;
         return true;
     }
-    for (i = t->seps[d]; i < t->seps[d + 1]; i++)
+    if (r->is_view) {
+        out[(*n)++] = r->view.shard[td];
+        return true;
+    }
+    for (i = t->seps[td]; i < t->seps[td + 1]; i++)
         if (t->grouped.shard[i].extent != 1)
             out[(*n)++] = t->grouped.shard[i];
-    return (r->start[d] == NULL ||
-            (r->start[d]->kind == AX_EX_INT && r->start[d]->value == 0)) &&
-           r->len[d] == t->shape[d];
+    return (r->start[td] == NULL ||
+            (r->start[td]->kind == AX_EX_INT && r->start[td]->value == 0)) &&
+           r->len[td] == t->shape[td];
 }
 
 typedef struct bounds {
@@ -102,7 +110,7 @@ static axe_status classify(const axe_program *p, const ax_stmt *s,
         const ax_ref *r = &s->args[i];
         const ax_tensor *t = &p->tensors[r->tensor];
         plan->affine[i] = true;
-        for (d = 0; d < r->ndim; d++) {
+        for (d = 0; d < axe__ref_ndim(r); d++) {
             operand_info *o = &info[i];
             o->full[d] = dim_iters(p, r, d, o->it[d], &o->nit[d]);
             o->linear[d] =
@@ -129,7 +137,7 @@ static axe_status refine(const axe_program *p, const ax_stmt *s,
     int i, order[AX_MAX_ARGS], n = 0;
     bs->n = 2;
     bs->b[0] = 1;
-    bs->b[1] = s->args[0].len[d];
+    bs->b[1] = axe__ref_len(&s->args[0], d);
     if (bs->b[1] == 1)
         bs->n = 1;
     if (plan->binding >= 0)
@@ -154,16 +162,32 @@ static axe_status refine(const axe_program *p, const ax_stmt *s,
     return AXE_OK;
 }
 
+/* Whether a replica iter of "l" spans the rank digits [d, d*e) (every
+ * thread, whatever those digits, holds the element). */
+static bool replica_covers(const axe_layout *l, int64_t d, int64_t e)
+{
+    int i;
+    for (i = 0; i < l->nreplica; i++) {
+        int64_t rs = axe__iter_rank_stride(&l->replica[i]);
+        if (rs > 0 && d % rs == 0 && d * e <= rs * l->replica[i].extent)
+            return true;
+    }
+    return false;
+}
+
 static axe_status own_check(const ax_loop *lp, const axe_iter *it, int64_t lo,
-                            const char *name, axe_diag *why)
+                            const ax_tensor *t, axe_diag *why)
 {
     int64_t rs = axe__iter_rank_stride(it) * (lp->weight / lo);
+    if (lp->thread && rs == 0 &&
+        replica_covers(&t->layout, lp->rank_div, lp->extent))
+        return AXE_OK;
     if ((rs != 0) != lp->thread || (lp->thread && rs != lp->rank_div))
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                          "'%s' holds element digit (dim %d, weight %lld) on "
                          "a different thread than the binding operand: "
                          "thread ownership disagrees",
-                         name, lp->dim, (long long)lp->weight);
+                         t->name, lp->dim, (long long)lp->weight);
     return AXE_OK;
 }
 
@@ -187,7 +211,7 @@ static axe_status fill_strides(const axe_program *p, const ax_stmt *s,
         if (it == NULL)
             continue;
         if (t->distributed)
-            AXE_TRY(own_check(lp, it, lo, t->name, why));
+            AXE_TRY(own_check(lp, it, lo, t, why));
         if (axe__iter_rank_stride(it) == 0)
             lp->stride[i] = it->stride * (lp->weight / lo);
     }
@@ -268,12 +292,13 @@ axe_status axe__plan_build(const axe_program *p, const ax_stmt *s,
     for (k = 0; k < AX_MAX_ARGS; k++)
         info[k] = zero;
     AXE_TRY(classify(p, s, info, &plan, why));
-    for (d = 0; d < s->args[0].ndim; d++) {
+    for (d = 0; d < axe__ref_ndim(&s->args[0]); d++) {
         bounds bs;
         AXE_TRY(refine(p, s, info, &plan, d, &bs, why));
         AXE_TRY(add_dim(p, s, info, &plan, d, &bs, why));
     }
-    coalesce(&plan, s->nargs);
+    if (s->op != AX_OP_REDUCE)
+        coalesce(&plan, s->nargs);
     plan.total = 1;
     for (k = 0; k < plan.nloops; k++)
         if (!plan.loops[k].thread)

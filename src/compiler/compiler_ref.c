@@ -129,18 +129,20 @@ static int64_t locate(const ref_state *rs, const ax_ref *r, const int64_t *c,
 {
     const ax_tensor *t = &rs->p->tensors[r->tensor];
     int64_t x = 0;
-    int d;
+    int d, n = r->is_view ? r->ndim : t->ndim;
+    for (d = 0; d < n; d++) {
+        int64_t cd = c[d + (r->bdim >= 0 && d >= r->bdim)];
+        if (r->is_view)
+            x += cd * r->view.shard[d].stride;
+        else
+            x = x * t->shape[d] + cd +
+                (r->start[d] ? axe__expr_eval(r->start[d], rs->env) : 0);
+    }
     if (r->is_view) {
-        const axe_layout *v = &r->view;
-        for (d = 0; d < r->ndim; d++)
-            x += c[d] * v->shard[d].stride;
-        for (d = 0; d < v->noffset; d++)
-            x += v->offset[d].value;
+        for (d = 0; d < r->view.noffset; d++)
+            x += r->view.offset[d].value;
         return x + (r->view_dyn ? axe__expr_eval(r->view_dyn, rs->env) : 0);
     }
-    for (d = 0; d < t->ndim; d++)
-        x = x * t->shape[d] + c[d] +
-            (r->start[d] ? axe__expr_eval(r->start[d], rs->env) : 0);
     if (t->mem != AX_MEM_REGISTER)
         return rs->table[r->tensor][x];
     if (t->distributed)
@@ -195,6 +197,10 @@ static double apply(const ax_stmt *s, axe_dtype d, double a, double b)
         return a > 0 ? a : 0;
     case AX_OP_EXP:
         return exp(a);
+    case AX_OP_REDUCE:
+        return s->rmax ? (a > b ? a : b) : a + b;
+    case AX_OP_SQRT:
+        return sqrt(a);
     }
     return 0;
 }
@@ -204,13 +210,16 @@ static void run_instance(ref_state *rs, const ax_stmt *s, int tid)
     const ax_ref *dst = &s->args[0];
     axe_dtype d = rs->p->tensors[dst->tensor].dtype;
     int64_t c[AX_MAX_DIMS] = {0};
-    int k;
+    int k, n = axe__ref_ndim(dst);
     for (;;) {
         double a = s->nargs > 1 ? load(rs, &s->args[1], c, tid) : 0;
         double b = s->nargs > 2 ? load(rs, &s->args[2], c, tid) : 0;
-        store(rs, dst, c, tid, apply(s, d, a, b));
-        for (k = dst->ndim - 1; k >= 0; k--) {
-            if (++c[k] < dst->len[k])
+        double v = apply(s, d, a, b);
+        if (s->op == AX_OP_REDUCE)
+            v = c[s->rdim] == 0 ? a : apply(s, d, load(rs, dst, c, tid), a);
+        store(rs, dst, c, tid, v);
+        for (k = n - 1; k >= 0; k--) {
+            if (++c[k] < axe__ref_len(dst, k))
                 break;
             c[k] = 0;
         }

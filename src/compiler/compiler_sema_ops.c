@@ -172,34 +172,85 @@ static axe_status check_types(const axe_program *p, const ax_stmt *s,
                 p->tensors[s->args[i].tensor].name,
                 axe_dtype_name(p->tensors[s->args[i].tensor].dtype),
                 axe_dtype_name(d));
-    if (!flt && (s->op == AX_OP_EXP || s->op == AX_OP_DIV))
+    if (!flt &&
+        (s->op == AX_OP_EXP || s->op == AX_OP_DIV || s->op == AX_OP_SQRT))
         return axe__fail(diag, AXE_ERR_INVALID, s->off,
                          "%s needs a floating-point destination, not %s",
                          axe__op_name(s->op), axe_dtype_name(d));
     return AXE_OK;
 }
 
+/* reduce(dst, src, op, rdim): dst has src's shape without rdim; dst then
+ * gets the broadcast dim rdim so that both operands share src's shape. */
+static axe_status check_reduce(ax_stmt *s, axe_diag *diag)
+{
+    ax_ref *dst = &s->args[0], *src = &s->args[1];
+    int n = axe__ref_ndim(src), d;
+    if (n < 2)
+        return axe__fail(diag, AXE_ERR_INVALID, s->off,
+                         "reduce needs a source of at least 2 dimensions, "
+                         "not %d",
+                         n);
+    if (s->rdim >= n)
+        return axe__fail(diag, AXE_ERR_INVALID, s->off,
+                         "reduce over dimension %d of a %d-dimensional "
+                         "source",
+                         s->rdim, n);
+    if (axe__ref_ndim(dst) != n - 1)
+        return axe__fail(diag, AXE_ERR_INVALID, dst->off,
+                         "the destination of reduce has %d dimensions; it "
+                         "needs the source's shape without dimension %d",
+                         axe__ref_ndim(dst), s->rdim);
+    for (d = 0; d < n - 1; d++)
+        if (axe__ref_len(dst, d) != axe__ref_len(src, d + (d >= s->rdim)))
+            return axe__fail(diag, AXE_ERR_INVALID, dst->off,
+                             "the destination of reduce needs the source's "
+                             "shape without dimension %d (dimension %d: "
+                             "%lld vs %lld)",
+                             s->rdim, d, (long long)axe__ref_len(dst, d),
+                             (long long)axe__ref_len(src, d + (d >= s->rdim)));
+    dst->bdim = s->rdim;
+    dst->bext = axe__ref_len(src, s->rdim);
+    return AXE_OK;
+}
+
+static axe_status check_shapes(const ax_stmt *s, axe_diag *diag)
+{
+    const ax_ref *d0 = &s->args[0];
+    int i, d;
+    for (i = 1; i < s->nargs; i++) {
+        const ax_ref *r = &s->args[i];
+        if (axe__ref_ndim(r) != axe__ref_ndim(d0))
+            return axe__fail(diag, AXE_ERR_INVALID, r->off,
+                             "operand has %d dimensions, the destination %d",
+                             axe__ref_ndim(r), axe__ref_ndim(d0));
+        for (d = 0; d < axe__ref_ndim(r); d++)
+            if (axe__ref_len(r, d) != axe__ref_len(d0, d))
+                return axe__fail(diag, AXE_ERR_INVALID, r->off,
+                                 "operand shape differs from the "
+                                 "destination's in dimension %d (%lld vs "
+                                 "%lld)",
+                                 d, (long long)axe__ref_len(r, d),
+                                 (long long)axe__ref_len(d0, d));
+    }
+    return AXE_OK;
+}
+
 static axe_status check_op(axe_program *p, ax_stmt *s, axe_diag *diag)
 {
-    int i, d;
+    int i;
     for (i = 0; i < s->nargs; i++) {
         ax_ref *r = &s->args[i];
         AXE_TRY(ref_shape(p, r, diag));
         AXE_TRY(r->is_view ? check_view(p, r, diag) : check_region(p, r, diag));
         AXE_TRY(check_scope(p, s, r, diag));
-        if (r->ndim != s->args[0].ndim)
-            return axe__fail(diag, AXE_ERR_INVALID, r->off,
-                             "operand has %d dimensions, the destination %d",
-                             r->ndim, s->args[0].ndim);
-        for (d = 0; d < r->ndim; d++)
-            if (r->len[d] != s->args[0].len[d])
-                return axe__fail(diag, AXE_ERR_INVALID, r->off,
-                                 "operand shape differs from the "
-                                 "destination's in dimension %d (%lld vs "
-                                 "%lld)",
-                                 d, (long long)r->len[d],
-                                 (long long)s->args[0].len[d]);
     }
+    if (s->args[0].bdim >= 0)
+        return axe__fail(diag, AXE_ERR_INVALID, s->args[0].off,
+                         "a destination cannot be broadcast");
+    if (s->op == AX_OP_REDUCE)
+        AXE_TRY(check_reduce(s, diag));
+    AXE_TRY(check_shapes(s, diag));
     p->tensors[s->args[0].tensor].written = true;
     return check_types(p, s, diag);
 }
