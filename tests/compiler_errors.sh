@@ -159,6 +159,12 @@ expect 1 3:19 'region of .B. out of bounds: dimension 0 covers \[0, 63\)' <<<'ke
     register r: f32[32, 8] layout S[(32, 8):(1@tx, 1)];
     cta copy(r, B[tx : +32, 0:8]);
 }' 
+expect 1 2:9 'gemm shapes disagree: C \(64,64\), A \(64,64\), B \(32,64\)' <<<"$H {
+    cta gemm(A, B, B[0:32, 0:64]);
+}"
+expect 1 2:9 'no schedule for gemm: thread_fma: no register operand distributed over the cta.s threads' <<<"$H {
+    cta gemm(A, B, B);
+}"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -62,6 +62,8 @@ check_run softmax.axe
 check_run softmax.axe -D ROWS=12 -D C=160 --seed 9
 check_run rmsnorm.axe
 check_run rmsnorm.axe -D ROWS=192 -D C=37 --seed 4
+check_run gemm.axe
+check_run gemm.axe -D M=384 -D N=256 -D K=96 --seed 6
 # Test kernels (tests/kernels/): shared phases of split plans, coordinate
 # addressing, casts, warp scope, i8 wrap-around, f64, thread-scope loops.
 K="$SRC/tests/kernels"
@@ -155,6 +157,9 @@ expect_explain softmax.axe "rejected reduce\.thread_loop: 'r' holds element digi
 expect_explain softmax.axe "stage 1, copy\.thread_loop"
 # A source replicated over the lanes is readable by every lane.
 expect_explain softmax.axe "src 'm': per-thread loop layout S\[\(3\):\(0\)\]"
+# gemm: each thread's 8x8 block of C from shared A and B tiles.
+expect_explain gemm.axe 'chosen gemm\.thread_fma'
+expect_explain gemm.axe "src 'As': per-thread loop layout S\[\(8,8,32\):\(33,0,1\)\] \+ \(rank/16%16\)\*264"
 # Forcing.
 expect_explain fig5_copy.axe 'chosen copy\.thread_loop' --schedule copy=thread_loop
 
@@ -188,6 +193,12 @@ if "$AXE" run "$K/transpose.axe" --check --json >"$tmp/out" 2>"$tmp/err" &&
     ok
 else
     bad "run --json: $(cat "$tmp/out" "$tmp/err" | head -c 400)"
+fi
+if "$AXE" run "$K/gemm.axe" --json >"$tmp/out" 2>"$tmp/err" &&
+    grep -qE '"gemm":"thread_fma".*"pass":null,"seconds":[0-9.e+-]+,"flops_per_s":' "$tmp/out"; then
+    ok
+else
+    bad "gemm --json: $(cat "$tmp/out" "$tmp/err" | head -c 400)"
 fi
 # -o writes the same C as stdout.
 if (cd "$K" && "$AXE" compile fig5_copy.axe -o "$tmp/o.c") &&

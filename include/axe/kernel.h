@@ -116,6 +116,9 @@ AXE_API const char *axe_program_schedule(const axe_program *p, int i,
 AXE_NODISCARD AXE_API axe_status axe_program_reference(const axe_program *p,
                                                        void *const *buffers,
                                                        axe_diag *diag);
+/* Floating-point operations of one kernel launch: 2 M N K per gemm
+ * instance (each scope instance of each CTA, times enclosing trips). */
+AXE_API int64_t axe_program_flops(const axe_program *p);
 /* Bytes of one element of "t" and its name ("f32"). */
 AXE_API int axe_dtype_size(axe_dtype t);
 AXE_API const char *axe_dtype_name(axe_dtype t);

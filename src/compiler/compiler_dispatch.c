@@ -12,6 +12,7 @@
  *   fill, add, sub, mul, div, max, min, neg, relu, exp, cast:
  *         thread_loop, split
  *   reduce: thread_loop (in-thread), smem (through shared memory)
+ *   gemm: thread_fma (each thread's C elements, K loop innermost)
  */
 #include <string.h>
 
@@ -23,12 +24,13 @@ typedef axe_status (*ax_predicate)(axe_program *p, ax_stmt *s, ax_plan *plan,
 typedef enum ax_family {
     AX_FAM_COPY,
     AX_FAM_POINTWISE,
-    AX_FAM_REDUCE
+    AX_FAM_REDUCE,
+    AX_FAM_GEMM
 } ax_family;
 
 typedef struct ax_schedule {
     const char *name;
-    ax_family family; /* COPY: copy only; POINTWISE: all but reduce */
+    ax_family family; /* COPY: copy; POINTWISE: all but reduce and gemm */
     ax_predicate applies;
 } ax_schedule;
 
@@ -109,7 +111,8 @@ static const ax_schedule registry[] = {
     {"thread_loop", AX_FAM_POINTWISE, thread_loop},
     {"split", AX_FAM_POINTWISE, split},
     {"thread_loop", AX_FAM_REDUCE, axe__reduce_thread_loop},
-    {"smem", AX_FAM_REDUCE, axe__reduce_smem}};
+    {"smem", AX_FAM_REDUCE, axe__reduce_smem},
+    {"thread_fma", AX_FAM_GEMM, thread_loop}};
 #define NSCHED ((int)(sizeof registry / sizeof registry[0]))
 
 static const char *forced_for(const axe_program *p, const ax_stmt *s)
@@ -127,11 +130,13 @@ static bool in_family(const ax_stmt *s, int k)
     case AX_FAM_COPY:
         return s->op == AX_OP_COPY;
     case AX_FAM_POINTWISE:
-        return s->op != AX_OP_REDUCE;
+        return s->op != AX_OP_REDUCE && s->op != AX_OP_GEMM;
     case AX_FAM_REDUCE:
+        return s->op == AX_OP_REDUCE;
+    case AX_FAM_GEMM:
         break;
     }
-    return s->op == AX_OP_REDUCE;
+    return s->op == AX_OP_GEMM;
 }
 
 static int line_of(const axe_program *p, long off)
@@ -229,7 +234,7 @@ static axe_status check_forced(const axe_program *p, axe_diag *diag)
         if (k == NSCHED)
             return axe__fail(diag, AXE_ERR_INVALID, -1,
                              "--schedule %s=%s: no such schedule (vector, "
-                             "thread_loop, split, smem)",
+                             "thread_loop, split, smem, thread_fma)",
                              p->opts.forced_op[i], p->opts.forced_schedule[i]);
     }
     return AXE_OK;

@@ -196,6 +196,13 @@ static void value(ax_text *t, const axe_program *p, const ax_stmt *s)
     case AX_OP_SQRT:
         unary(t, p, s, d == AXE_DTYPE_F32 ? "sqrtf(" : "sqrt(", ")");
         return;
+    case AX_OP_GEMM:
+        axe__text_put(t, "(");
+        element(t, p, s, 0);
+        axe__text_put(t, " + ");
+        binary(t, p, s, 1, " * ");
+        axe__text_put(t, ")");
+        return;
     }
 }
 

@@ -163,7 +163,8 @@ typedef enum ax_op {
     AX_OP_EXP,
     AX_OP_CAST,
     AX_OP_REDUCE,
-    AX_OP_SQRT
+    AX_OP_SQRT,
+    AX_OP_GEMM
 } ax_op;
 
 typedef enum ax_st_kind { AX_ST_OP, AX_ST_FOR, AX_ST_SYNC } ax_st_kind;

@@ -13,9 +13,9 @@
 
 static const char *const scope_words[] = {"kernel", "cta", "warpgroup", "warp",
                                           "thread"};
-static const char *const op_words[] = {"copy", "fill", "add",    "sub", "mul",
-                                       "div",  "max",  "min",    "neg", "relu",
-                                       "exp",  "cast", "reduce", "sqrt"};
+static const char *const op_words[] = {
+    "copy", "fill", "add", "sub",  "mul",    "div",  "max", "min",
+    "neg",  "relu", "exp", "cast", "reduce", "sqrt", "gemm"};
 #define NOPS ((int)(sizeof op_words / sizeof op_words[0]))
 
 static int op_arity(ax_op op)
@@ -27,6 +27,7 @@ static int op_arity(ax_op op)
     case AX_OP_DIV:
     case AX_OP_MAX:
     case AX_OP_MIN:
+    case AX_OP_GEMM:
         return 3;
     case AX_OP_COPY:
     case AX_OP_FILL:
@@ -121,7 +122,7 @@ static axe_status parse_op(ax_parser *ps, ax_stmt *s, ax_scope scope)
     if (i == NOPS)
         return axe__syntax(ps, "an operator (copy, fill, add, sub, mul, div, "
                                "max, min, neg, relu, exp, sqrt, cast, "
-                               "reduce)");
+                               "reduce, gemm)");
     s->op = (ax_op)i;
     s->off = (long)ps->tok.pos;
     s->index = ps->p->nops++;

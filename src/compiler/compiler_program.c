@@ -152,3 +152,23 @@ size_t axe_program_explain(const axe_program *p, char *buf, size_t cap)
     }
     return n;
 }
+
+static int64_t block_flops(const axe_program *p, const ax_stmt *s)
+{
+    int64_t f = 0;
+    for (; s != NULL; s = s->next) {
+        if (s->kind == AX_ST_FOR)
+            f += s->trip * block_flops(p, s->body);
+        else if (s->kind == AX_ST_OP && s->op == AX_OP_GEMM)
+            f += 2 * axe__ref_len(&s->args[0], 0) *
+                 axe__ref_len(&s->args[0], 1) * axe__ref_len(&s->args[0], 2) *
+                 (p->threads / axe__scope_threads(p, s->scope));
+    }
+    return f;
+}
+
+/* 2 M N K per gemm instance, times trips, instances and CTAs. */
+int64_t axe_program_flops(const axe_program *p)
+{
+    return block_flops(p, p->body) * p->grid[0] * p->grid[1] * p->grid[2];
+}

@@ -201,6 +201,8 @@ static double apply(const ax_stmt *s, axe_dtype d, double a, double b)
         return s->rmax ? (a > b ? a : b) : a + b;
     case AX_OP_SQRT:
         return sqrt(a);
+    case AX_OP_GEMM:
+        return round_to(d, a * b);
     }
     return 0;
 }
@@ -215,6 +217,8 @@ static void run_instance(ref_state *rs, const ax_stmt *s, int tid)
         double a = s->nargs > 1 ? load(rs, &s->args[1], c, tid) : 0;
         double b = s->nargs > 2 ? load(rs, &s->args[2], c, tid) : 0;
         double v = apply(s, d, a, b);
+        if (s->op == AX_OP_GEMM)
+            v = load(rs, dst, c, tid) + v;
         if (s->op == AX_OP_REDUCE)
             v = c[s->rdim] == 0 ? a : apply(s, d, load(rs, dst, c, tid), a);
         store(rs, dst, c, tid, v);

@@ -214,6 +214,36 @@ static axe_status check_reduce(ax_stmt *s, axe_diag *diag)
     return AXE_OK;
 }
 
+/* gemm(C, A, B): C[M,N] += A[M,K] B[N,K]^T; every operand gets the dim it
+ * lacks as a broadcast, so all share the shape (M, N, K). */
+static axe_status check_gemm(ax_stmt *s, axe_diag *diag)
+{
+    ax_ref *c = &s->args[0], *a = &s->args[1], *b = &s->args[2];
+    int i;
+    for (i = 0; i < 3; i++)
+        if (axe__ref_ndim(&s->args[i]) != 2 || s->args[i].bdim >= 0)
+            return axe__fail(diag, AXE_ERR_INVALID, s->args[i].off,
+                             "gemm operands are 2-dimensional, not "
+                             "broadcast: C (M,N), A (M,K), B (N,K)");
+    if (axe__ref_len(a, 0) != axe__ref_len(c, 0) ||
+        axe__ref_len(b, 0) != axe__ref_len(c, 1) ||
+        axe__ref_len(a, 1) != axe__ref_len(b, 1))
+        return axe__fail(
+            diag, AXE_ERR_INVALID, s->off,
+            "gemm shapes disagree: C (%lld,%lld), A (%lld,%lld), "
+            "B (%lld,%lld); want C (M,N), A (M,K), B (N,K)",
+            (long long)axe__ref_len(c, 0), (long long)axe__ref_len(c, 1),
+            (long long)axe__ref_len(a, 0), (long long)axe__ref_len(a, 1),
+            (long long)axe__ref_len(b, 0), (long long)axe__ref_len(b, 1));
+    c->bdim = 2;
+    c->bext = axe__ref_len(a, 1);
+    a->bdim = 1;
+    a->bext = axe__ref_len(c, 1);
+    b->bdim = 0;
+    b->bext = axe__ref_len(c, 0);
+    return AXE_OK;
+}
+
 static axe_status check_shapes(const ax_stmt *s, axe_diag *diag)
 {
     const ax_ref *d0 = &s->args[0];
@@ -250,6 +280,8 @@ static axe_status check_op(axe_program *p, ax_stmt *s, axe_diag *diag)
                          "a destination cannot be broadcast");
     if (s->op == AX_OP_REDUCE)
         AXE_TRY(check_reduce(s, diag));
+    if (s->op == AX_OP_GEMM)
+        AXE_TRY(check_gemm(s, diag));
     AXE_TRY(check_shapes(s, diag));
     p->tensors[s->args[0].tensor].written = true;
     return check_types(p, s, diag);

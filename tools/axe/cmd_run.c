@@ -186,15 +186,18 @@ static void print_result(const run_ctx *c, const run_args *a)
 
 static void print_tail(const run_args *a, const run_result *res)
 {
-    double bps = res->seconds > 0 ? (double)res->bytes / res->seconds : 0;
+    bool fl = res->flops > 0;
+    double rate = res->seconds <= 0 ? 0
+                  : fl              ? (double)res->flops / res->seconds
+                                    : (double)res->bytes / res->seconds;
     if (a->json) {
         printf("},\"max_abs_err\":%.9g,\"max_rel_err\":%.9g,\"pass\":%s,"
-               "\"seconds\":%.9g,\"bytes_per_s\":%.6g}\n",
+               "\"seconds\":%.9g,\"%s\":%.6g}\n",
                res->max_abs, res->max_rel,
                !a->check   ? "null"
                : res->pass ? "true"
                            : "false",
-               res->seconds, bps);
+               res->seconds, fl ? "flops_per_s" : "bytes_per_s", rate);
         return;
     }
     printf("\n");
@@ -202,12 +205,13 @@ static void print_tail(const run_args *a, const run_result *res)
         printf("check %s: max_abs_err %.3g, max_rel_err %.3g\n",
                res->pass ? "passed" : "FAILED", res->max_abs, res->max_rel);
     if (a->bench)
-        printf("%.6g s per run, %.4g bytes/s\n", res->seconds, bps);
+        printf("%.6g s per run, %.4g %s/s\n", res->seconds, rate,
+               fl ? "flops" : "bytes");
 }
 
 static int run_program(run_ctx *c, const run_args *a)
 {
-    run_result res = {0, 0, 0, true, 0};
+    run_result res = {0, 0, 0, true, 0, 0};
     axe_diag d;
     int i, rc = setup(c, a);
     if (rc != CLI_EXIT_OK) {
@@ -227,6 +231,7 @@ static int run_program(run_ctx *c, const run_args *a)
     }
     for (i = 0; i < c->n; i++)
         res.bytes += (int64_t)c->bytes[i];
+    res.flops = axe_program_flops(c->p);
     print_result(c, a);
     print_tail(a, &res);
     return res.pass ? CLI_EXIT_OK : CLI_EXIT_FAIL;

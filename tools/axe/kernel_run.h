@@ -19,7 +19,7 @@ typedef struct run_args {
 typedef struct run_result {
     double max_abs, max_rel, seconds;
     bool pass;
-    int64_t bytes;
+    int64_t bytes, flops;
 } run_result;
 
 typedef struct run_ctx {
