@@ -64,6 +64,8 @@ check_run rmsnorm.axe
 check_run rmsnorm.axe -D ROWS=192 -D C=37 --seed 4
 check_run gemm.axe
 check_run gemm.axe -D M=384 -D N=256 -D K=96 --seed 6
+check_run warp_mma.axe
+check_run warp_mma.axe -D MT=1 -D NT=3 -D KT=5 --seed 12
 # Test kernels (tests/kernels/): shared phases of split plans, coordinate
 # addressing, casts, warp scope, i8 wrap-around, f64, thread-scope loops.
 K="$SRC/tests/kernels"
@@ -73,6 +75,8 @@ check_run warps.axe
 check_run warps.axe -D W=3 --seed 2
 check_run cta_reduce.axe
 check_run cta_reduce.axe -D T=96 -D V=3 --seed 8
+check_run warp_mma_f64.axe
+check_run warp_mma_f64.axe -D MT=3 -D NT=1 -D KT=3 --seed 13
 for f in "$K"/*.axe; do
     name=$(basename "$f" .axe)
     "$AXE" compile "$f" >"$tmp/$name.c"
@@ -160,6 +164,12 @@ expect_explain softmax.axe "src 'm': per-thread loop layout S\[\(3\):\(0\)\]"
 # gemm: each thread's 8x8 block of C from shared A and B tiles.
 expect_explain gemm.axe 'chosen gemm\.thread_fma'
 expect_explain gemm.axe "src 'As': per-thread loop layout S\[\(8,8,32\):\(33,0,1\)\] \+ \(rank/16%16\)\*264"
+# gemm.mma_atom: register tiles of the m16n8k8 fragments, recognized by
+# is_tile_inner; rejected at cta scope.
+expect_explain warp_mma.axe 'chosen gemm\.mma_atom'
+expect_explain warp_mma.axe 'outer layouts \(is_tile_inner\): C S\[\(2,2\):\(2,1\)\], A S\[\(2,2\):\(2,1\)\], B S\[\(2,2\):\(2,1\)\]'
+expect_explain warp_mma.axe "rejected gemm\.thread_fma: 'b' holds element digit"
+expect_explain gemm.axe 'rejected gemm\.mma_atom: an mma atom runs on one warp, not at cta scope'
 # Forcing.
 expect_explain fig5_copy.axe 'chosen copy\.thread_loop' --schedule copy=thread_loop
 

@@ -12,7 +12,8 @@
  *   fill, add, sub, mul, div, max, min, neg, relu, exp, cast:
  *         thread_loop, split
  *   reduce: thread_loop (in-thread), smem (through shared memory)
- *   gemm: thread_fma (each thread's C elements, K loop innermost)
+ *   gemm: mma_atom (warp-scope loop over mma.sync atoms), thread_fma
+ *         (each thread's C elements, K loop innermost)
  */
 #include <string.h>
 
@@ -112,6 +113,7 @@ static const ax_schedule registry[] = {
     {"split", AX_FAM_POINTWISE, split},
     {"thread_loop", AX_FAM_REDUCE, axe__reduce_thread_loop},
     {"smem", AX_FAM_REDUCE, axe__reduce_smem},
+    {"mma_atom", AX_FAM_GEMM, axe__gemm_mma},
     {"thread_fma", AX_FAM_GEMM, thread_loop}};
 #define NSCHED ((int)(sizeof registry / sizeof registry[0]))
 
@@ -164,6 +166,19 @@ static void explain_head(ax_text *t, const axe_program *p, const ax_stmt *s)
     axe__text_put(t, ")\n");
 }
 
+/* "no schedule for OP: name: reason; ..." cut with "..." to fit a diag. */
+static axe_status no_schedule(axe_diag *diag, const ax_stmt *s, bool forced,
+                              ax_text *brief)
+{
+    size_t room = AXE_DIAG_MESSAGE_MAX - 1 - strlen("no schedule for : ") -
+                  strlen(axe__op_name(s->op)) - (forced ? 9 : 0);
+    if (brief->len > room)
+        memcpy(brief->buf + room - 3, "...", 4);
+    return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
+                     "no schedule for %s%s: %s", axe__op_name(s->op),
+                     forced ? " (forced)" : "", brief->buf);
+}
+
 static axe_status dispatch_op(axe_program *p, ax_stmt *s, axe_diag *diag)
 {
     const char *forced = forced_for(p, s);
@@ -202,14 +217,19 @@ static axe_status dispatch_op(axe_program *p, ax_stmt *s, axe_diag *diag)
     if (t.status != AXE_OK || rej.status != AXE_OK || brief.status != AXE_OK)
         return AXE_ERR_NO_MEMORY;
     if (chosen < 0)
-        return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
-                         "no schedule for %s%s: %s", axe__op_name(s->op),
-                         forced ? " (forced)" : "", brief.buf);
+        return no_schedule(diag, s, forced != NULL, &brief);
     if (registry[chosen].applies(p, s, s->plan, diag, true) != AXE_OK)
         return AXE_ERR_NO_MEMORY;
     s->schedule = registry[chosen].name;
     axe__text_put(&t, "  chosen %s.%s\n", axe__op_name(s->op), s->schedule);
-    if (s->stage[0] != NULL) {
+    if (s->mma != NULL) {
+        axe__text_put(&t, "    atom %s, %lld x %lld x %lld atom tiles\n",
+                      s->mma->atom, (long long)s->mma->tiles[0],
+                      (long long)s->mma->tiles[1], (long long)s->mma->tiles[2]);
+        axe__text_put(&t,
+                      "    outer layouts (is_tile_inner): C %s, A %s, B %s\n",
+                      s->mma->outer[2], s->mma->outer[0], s->mma->outer[1]);
+    } else if (s->stage[0] != NULL) {
         axe__text_put(&t, "    stage 1, %s.%s:\n",
                       axe__op_name(s->stage[0]->op), s->stage[0]->schedule);
         axe__plan_describe(&t, p, s->stage[0], s->stage[0]->plan);
@@ -234,7 +254,8 @@ static axe_status check_forced(const axe_program *p, axe_diag *diag)
         if (k == NSCHED)
             return axe__fail(diag, AXE_ERR_INVALID, -1,
                              "--schedule %s=%s: no such schedule (vector, "
-                             "thread_loop, split, smem, thread_fma)",
+                             "thread_loop, split, smem, mma_atom, "
+                             "thread_fma)",
                              p->opts.forced_op[i], p->opts.forced_schedule[i]);
     }
     return AXE_OK;

@@ -163,6 +163,15 @@ static void emit_block(emitter *e, const ax_stmt *s)
             emit_for(e, s);
         } else if (s->stage[0] != NULL) {
             emit_staged(e, s);
+        } else if (s->mma != NULL) {
+            phase_close(e);
+            indent_put(e->t, e->ind);
+            axe__text_put(e->t,
+                          "/* barrier: op %d reads every lane's "
+                          "fragments (warp-synchronous) */\n",
+                          s->index);
+            phase_open(e);
+            axe__emit_mma(e->t, e->p, s, e->ind);
         } else if (alone_in_phase(e, s)) {
             axe__emit_op(e->t, e->p, s, e->ind, true);
         } else {

@@ -169,6 +169,25 @@ typedef enum ax_op {
 
 typedef enum ax_st_kind { AX_ST_OP, AX_ST_FOR, AX_ST_SYNC } ax_st_kind;
 
+/* An mma atom fragment: row-major tile index -> (lane, value). */
+#define AX_FRAG_MAX 256
+typedef struct ax_frag {
+    int64_t shape[2];
+    int64_t nvals;
+    uint8_t lane[AX_FRAG_MAX], val[AX_FRAG_MAX];
+} ax_frag;
+
+/* gemm.mma_atom: the atom's fragments (0 A, 1 B, 2 C), the atom tile
+ * counts (MI, NI, KI) and, per operand, the storage offset of every atom
+ * tile (A: MI x KI, B: NI x KI, C: MI x NI, row-major). */
+typedef struct ax_mma {
+    const char *atom;
+    ax_frag frag[3];
+    int64_t tiles[3];
+    int64_t *offset[3];
+    char outer[3][128];
+} ax_mma;
+
 struct ax_plan;
 
 typedef struct ax_stmt {
@@ -184,6 +203,7 @@ typedef struct ax_stmt {
     int rdim;                 /* reduce: the reduced dim of the source */
     bool rmax;                /* reduce: max (else sum) */
     struct ax_stmt *stage[2]; /* reduce.smem: stage to shared, reduce it */
+    ax_mma *mma;              /* gemm.mma_atom */
     int index;                /* operator number in source order */
     const char *schedule;
     struct ax_plan *plan;
@@ -244,6 +264,10 @@ axe_status axe__reduce_thread_loop(axe_program *p, ax_stmt *s, ax_plan *plan,
                                    axe_diag *why, bool commit);
 axe_status axe__reduce_smem(axe_program *p, ax_stmt *s, ax_plan *plan,
                             axe_diag *why, bool commit);
+axe_status axe__gemm_mma(axe_program *p, ax_stmt *s, ax_plan *plan,
+                         axe_diag *why, bool commit);
+/* C for a gemm.mma_atom operator (compiler_mma_emit.c). */
+void axe__emit_mma(ax_text *t, const axe_program *p, const ax_stmt *s, int ind);
 /* Use "w"-element accesses in the innermost loop when the layouts allow. */
 axe_status axe__plan_vectorize(const axe_program *p, const ax_stmt *s,
                                ax_plan *plan, axe_diag *why);
