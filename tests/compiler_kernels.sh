@@ -77,6 +77,8 @@ check_run cta_reduce.axe
 check_run cta_reduce.axe -D T=96 -D V=3 --seed 8
 check_run warp_mma_f64.axe
 check_run warp_mma_f64.axe -D MT=3 -D NT=1 -D KT=3 --seed 13
+check_run restage.axe
+check_run restage.axe -D T=24 --seed 14
 for f in "$K"/*.axe; do
     name=$(basename "$f" .axe)
     "$AXE" compile "$f" >"$tmp/$name.c"
@@ -155,7 +157,7 @@ expect_explain fig5_copy.axe "rejected copy\.split: 'C_local' is distributed: it
 # reduce: in-thread when each row lies on one thread, through shared
 # memory when the reduced dimension is spread over the lanes.
 expect_explain rmsnorm.axe 'chosen reduce\.thread_loop'
-expect_explain rmsnorm.axe 'rejected reduce\.smem: a thread-scope reduce has no threads to share rows'
+expect_explain rmsnorm.axe 'rejected reduce\.smem: a thread-scope operator has no threads to share data'
 expect_explain softmax.axe 'chosen reduce\.smem'
 expect_explain softmax.axe "rejected reduce\.thread_loop: 'r' holds element digit \(dim 1, weight 1\) on a different thread"
 expect_explain softmax.axe "stage 1, copy\.thread_loop"
@@ -170,6 +172,12 @@ expect_explain warp_mma.axe 'chosen gemm\.mma_atom'
 expect_explain warp_mma.axe 'outer layouts \(is_tile_inner\): C S\[\(2,2\):\(2,1\)\], A S\[\(2,2\):\(2,1\)\], B S\[\(2,2\):\(2,1\)\]'
 expect_explain warp_mma.axe "rejected gemm\.thread_fma: 'b' holds element digit"
 expect_explain gemm.axe 'rejected gemm\.mma_atom: an mma atom runs on one warp, not at cta scope'
+# copy.smem: registers with different thread ownership (test kernel).
+K="$SRC/tests/kernels"
+expect_explain restage.axe 'chosen copy\.smem'
+expect_explain restage.axe 'barrier; stage 2, copy\.thread_loop'
+expect_explain restage.axe "rejected copy\.thread_loop: 'r' holds element digit \(dim 0, weight 1\) on a different thread"
+K="$SRC/examples/kernels"
 # Forcing.
 expect_explain fig5_copy.axe 'chosen copy\.thread_loop' --schedule copy=thread_loop
 

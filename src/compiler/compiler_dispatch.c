@@ -8,7 +8,8 @@
  * operator (chosen schedule, derived layouts, rejected schedules and
  * reasons) is kept for --explain. A chosen predicate runs once more with
  * "commit" to keep what it built (reduce.smem's shared scratch). Registries:
- *   copy: vector, thread_loop, split
+ *   copy: vector, thread_loop, split, smem (registers whose thread
+ *         ownership differs, staged through shared memory)
  *   fill, add, sub, mul, div, max, min, neg, relu, exp, cast:
  *         thread_loop, split
  *   reduce: thread_loop (in-thread), smem (through shared memory)
@@ -111,6 +112,7 @@ static const ax_schedule registry[] = {
     {"vector", AX_FAM_COPY, vector},
     {"thread_loop", AX_FAM_POINTWISE, thread_loop},
     {"split", AX_FAM_POINTWISE, split},
+    {"smem", AX_FAM_COPY, axe__copy_smem},
     {"thread_loop", AX_FAM_REDUCE, axe__reduce_thread_loop},
     {"smem", AX_FAM_REDUCE, axe__reduce_smem},
     {"mma_atom", AX_FAM_GEMM, axe__gemm_mma},

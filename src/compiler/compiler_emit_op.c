@@ -225,18 +225,9 @@ static void body(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
     axe__text_put(t, ";\n");
 }
 
-static int last_loop(const ax_plan *plan)
-{
-    int k;
-    for (k = plan->nloops - 1; k >= 0; k--)
-        if (!plan->loops[k].thread)
-            return k;
-    return -1;
-}
-
 static int nested_loops(ax_text *t, const ax_plan *plan, int ind)
 {
-    int k, last = last_loop(plan);
+    int k, last = axe__plan_innermost_loop(plan);
     for (k = 0; k < plan->nloops; k++) {
         const ax_loop *lp = &plan->loops[k];
         int64_t step = k == last ? plan->vec : 1;
@@ -253,7 +244,7 @@ static int nested_loops(ax_text *t, const ax_plan *plan, int ind)
 
 static int split_loops(ax_text *t, const ax_plan *plan, int ind)
 {
-    int k, last = last_loop(plan);
+    int k, last = axe__plan_innermost_loop(plan);
     int64_t w = 1;
     indent_put(t, ind);
     axe__text_put(t,

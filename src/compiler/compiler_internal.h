@@ -264,6 +264,8 @@ axe_status axe__reduce_thread_loop(axe_program *p, ax_stmt *s, ax_plan *plan,
                                    axe_diag *why, bool commit);
 axe_status axe__reduce_smem(axe_program *p, ax_stmt *s, ax_plan *plan,
                             axe_diag *why, bool commit);
+axe_status axe__copy_smem(axe_program *p, ax_stmt *s, ax_plan *plan,
+                          axe_diag *why, bool commit);
 axe_status axe__gemm_mma(axe_program *p, ax_stmt *s, ax_plan *plan,
                          axe_diag *why, bool commit);
 /* C for a gemm.mma_atom operator (compiler_mma_emit.c). */
@@ -282,6 +284,9 @@ typedef struct ax_base {
 void axe__plan_base(const axe_program *p, const ax_ref *r, ax_base *out);
 /* The rank stride of an iter on a thread axis (0: on memory). */
 int64_t axe__iter_rank_stride(const axe_iter *it);
+/* The index of the plan's innermost loop that is not a thread digit (-1
+ * if none). */
+int axe__plan_innermost_loop(const ax_plan *plan);
 /* The plan's per-thread layouts and digits, for --explain. */
 void axe__plan_describe(ax_text *t, const axe_program *p, const ax_stmt *s,
                         const ax_plan *plan);

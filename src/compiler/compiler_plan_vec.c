@@ -45,7 +45,8 @@ void axe__plan_base(const axe_program *p, const ax_ref *r, ax_base *out)
     }
 }
 
-static int innermost_loop(const ax_plan *plan)
+/* The index of the innermost loop that is not a thread digit, or -1. */
+int axe__plan_innermost_loop(const ax_plan *plan)
 {
     int k;
     for (k = plan->nloops - 1; k >= 0; k--)
@@ -100,7 +101,7 @@ axe_status axe__plan_vectorize(const axe_program *p, const ax_stmt *s,
 {
     axe_cute_layout dst, src;
     int64_t v, w, es = axe_dtype_size(p->tensors[s->args[0].tensor].dtype);
-    int kin = innermost_loop(plan);
+    int kin = axe__plan_innermost_loop(plan);
     if (!plan->affine[0] || !plan->affine[1] || kin < 0)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                          "an operand is not affine in the loop digits or "

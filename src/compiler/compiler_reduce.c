@@ -12,6 +12,9 @@
  *     follows, then every thread that holds a result (dst distributed over
  *     the scope's threads, replicas included) reduces its rows from the
  *     scratch in order.
+ * The same staging serves copy.smem: a copy between registers that
+ * distribute the elements over the threads differently (stage 2 copies
+ * the scratch into the destination with the destination's binding).
  */
 #include <stdio.h>
 #include <string.h>
@@ -116,9 +119,12 @@ static axe_status plan_stages(axe_program *p, ax_stmt *st, axe_diag *why)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                          "staging the source fails: %s", w.message);
     st[1].schedule = "thread_loop";
-    if (axe__reduce_thread_loop(p, &st[1], st[1].plan, &w, false) != AXE_OK)
+    if ((st[1].op == AX_OP_REDUCE
+             ? axe__reduce_thread_loop(p, &st[1], st[1].plan, &w, false)
+             : axe__sched_thread_loop(p, &st[1], st[1].plan, &w)) != AXE_OK)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
-                         "reducing from shared memory fails: %s", w.message);
+                         "reading back from shared memory fails: %s",
+                         w.message);
     return AXE_OK;
 }
 
@@ -138,7 +144,7 @@ static void make_stages(const ax_stmt *s, const ax_ref *view, ax_plan *plans,
     st[0].op = AX_OP_COPY;
     st[0].args[0] = *view;
     st[0].args[1] = s->args[1];
-    st[1].op = AX_OP_REDUCE;
+    st[1].op = s->op;
     st[1].rdim = s->rdim;
     st[1].rmax = s->rmax;
     st[1].args[0] = s->args[0];
@@ -168,7 +174,7 @@ static axe_status smem_applies(const axe_program *p, const ax_stmt *s,
     int d;
     if (s->scope == AX_SCOPE_THREAD || s->scope == AX_SCOPE_KERNEL)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
-                         "a %s-scope reduce has no threads to share rows",
+                         "a %s-scope operator has no threads to share data",
                          axe__scope_name(s->scope));
     if (!dst->distributed)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
@@ -183,16 +189,16 @@ static axe_status smem_applies(const axe_program *p, const ax_stmt *s,
 }
 
 /* Reduce through shared memory (see the file comment). */
-axe_status axe__reduce_smem(axe_program *p, ax_stmt *s, ax_plan *plan,
-                            axe_diag *why, bool commit)
+/* Stage 1 (source into the scratch), barrier, stage 2 (s's operator from
+ * the scratch into the destination); "size" elements per instance. */
+static axe_status stage(axe_program *p, ax_stmt *s, int64_t size, ax_plan *plan,
+                        axe_diag *why, bool commit)
 {
     int n0 = p->ntensors;
-    int64_t size;
     ax_plan plans[2];
     ax_stmt st[2];
     ax_ref view;
     axe_status rc;
-    AXE_TRY(smem_applies(p, s, &size, why));
     AXE_TRY(add_scratch(p, s, size,
                         p->threads / axe__scope_threads(p, s->scope), why));
     rc = scratch_view(p, s, n0, size, &view);
@@ -207,4 +213,29 @@ axe_status axe__reduce_smem(axe_program *p, ax_stmt *s, ax_plan *plan,
     if (rc == AXE_OK)
         *plan = plans[1];
     return rc;
+}
+
+/* Reduce through shared memory (see the file comment). */
+axe_status axe__reduce_smem(axe_program *p, ax_stmt *s, ax_plan *plan,
+                            axe_diag *why, bool commit)
+{
+    int64_t size;
+    AXE_TRY(smem_applies(p, s, &size, why));
+    return stage(p, s, size, plan, why, commit);
+}
+
+/* A copy between registers distributed with different thread ownership,
+ * staged through shared memory (see the file comment). */
+axe_status axe__copy_smem(axe_program *p, ax_stmt *s, ax_plan *plan,
+                          axe_diag *why, bool commit)
+{
+    const ax_tensor *src = &p->tensors[s->args[1].tensor];
+    int64_t size;
+    AXE_TRY(smem_applies(p, s, &size, why));
+    if (!src->distributed)
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "the source '%s' is not a distributed register: no "
+                         "staging is needed",
+                         src->name);
+    return stage(p, s, size, plan, why, commit);
 }

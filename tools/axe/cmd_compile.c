@@ -105,14 +105,11 @@ int cli_compile_main(int argc, char **argv)
         return CLI_EXIT_OK;
     }
     rc = parse_args(argc, argv, &a);
-    if (rc != CLI_EXIT_OK)
-        return rc;
-    rc = kernel_src_read("compile", a.file, &src);
-    if (rc != CLI_EXIT_OK)
-        return rc;
-    rc = kernel_compile(&src, &a.opts, &p);
     if (rc == CLI_EXIT_OK)
-        rc = emit(p, &a);
+        rc = kernel_load("compile", a.file, &a.opts, &src, &p);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    rc = emit(p, &a);
     axe_program_free(p);
     free(src.text);
     return rc;

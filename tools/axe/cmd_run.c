@@ -247,16 +247,13 @@ int cli_run_main(int argc, char **argv)
         fputs(usage, stdout);
         return CLI_EXIT_OK;
     }
-    rc = parse_args(argc, argv, &a);
-    if (rc != CLI_EXIT_OK)
-        return rc;
-    rc = kernel_src_read("run", a.file, &src);
-    if (rc != CLI_EXIT_OK)
-        return rc;
     memset(&c, 0, sizeof c);
-    rc = kernel_compile(&src, &a.opts, &c.p);
+    rc = parse_args(argc, argv, &a);
     if (rc == CLI_EXIT_OK)
-        rc = run_program(&c, &a);
+        rc = kernel_load("run", a.file, &a.opts, &src, &c.p);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    rc = run_program(&c, &a);
     cleanup(&c);
     axe_program_free(c.p);
     free(src.text);

@@ -142,3 +142,17 @@ const char *kernel_basename(const char *path)
     const char *s = strrchr(path, '/');
     return s != NULL ? s + 1 : path;
 }
+
+int kernel_load(const char *cmd, const char *file, const axe_kernel_options *o,
+                kernel_src *src, axe_program **out)
+{
+    int rc = kernel_src_read(cmd, file, src);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    rc = kernel_compile(src, o, out);
+    if (rc != CLI_EXIT_OK) {
+        free(src->text);
+        src->text = NULL;
+    }
+    return rc;
+}

@@ -29,6 +29,9 @@ int kernel_opt_parse(const char *cmd, int argc, char **argv, int *i,
  * code. */
 int kernel_compile(const kernel_src *src, const axe_kernel_options *o,
                    axe_program **out);
+/* Read "file" and compile it: kernel_src_read then kernel_compile. */
+int kernel_load(const char *cmd, const char *file, const axe_kernel_options *o,
+                kernel_src *src, axe_program **out);
 /* The last path component of "path". */
 const char *kernel_basename(const char *path);
 
