@@ -172,6 +172,20 @@ expect 1 6:10 "no schedule for gemm: mma_atom: 'a' is not a tile of the A fragme
     warp copy(a, A);
     warp gemm(c, a, b);
 }'
+expect 1 2:5 'sync inside if is not supported' <<<"$H {
+    if (bx < 1) { sync; }
+}"
+expect 1 2:24 "a cta-scope operator under an if on the thread id 'tx'" <<<"$H {
+    if (tx < 64) { cta copy(A, B); }
+}"
+expect 2 2:15 'expected a comparison' <<<"$H {
+    if (bx + 1) { cta copy(A, B); }
+}"
+expect 1 3:26 'region of .A. out of bounds: dimension 0 covers \[0, 65\)' <<<'kernel k(A: f32[64, 64], B: f32[64, 64]) grid(4) threads(64) {
+    if (bx <= 1) {
+        thread copy(A[tx + bx : +1, 0:64], B[0:1, 0:64]);
+    }
+}' 
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

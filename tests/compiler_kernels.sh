@@ -79,6 +79,8 @@ check_run warp_mma_f64.axe
 check_run warp_mma_f64.axe -D MT=3 -D NT=1 -D KT=3 --seed 13
 check_run restage.axe
 check_run restage.axe -D T=24 --seed 14
+check_run producer_consumer.axe
+check_run producer_consumer.axe -D N=40 --seed 15
 for f in "$K"/*.axe; do
     name=$(basename "$f" .axe)
     "$AXE" compile "$f" >"$tmp/$name.c"

@@ -106,6 +106,33 @@ static void phase_close(emitter *e)
 
 static void emit_block(emitter *e, const ax_stmt *s);
 
+static const char *const cmp_c[] = {" < ",  " <= ", " > ",
+                                    " >= ", " == ", " != "};
+
+/* `if (cond) { body } else { body }` inside a phase (no barrier inside). */
+static void emit_if(emitter *e, const ax_stmt *s)
+{
+    phase_open(e);
+    indent_put(e->t, e->ind);
+    axe__text_put(e->t, "if (");
+    axe__expr_print_c(e->t, e->p, s->cond.lhs);
+    axe__text_put(e->t, "%s", cmp_c[s->cond.cmp]);
+    axe__expr_print_c(e->t, e->p, s->cond.rhs);
+    axe__text_put(e->t, ") {\n");
+    e->ind++;
+    emit_block(e, s->body);
+    e->ind--;
+    indent_put(e->t, e->ind);
+    axe__text_put(e->t, "}%s\n", s->else_body != NULL ? " else {" : "");
+    if (s->else_body == NULL)
+        return;
+    e->ind++;
+    emit_block(e, s->else_body);
+    e->ind--;
+    indent_put(e->t, e->ind);
+    axe__text_put(e->t, "}\n");
+}
+
 /* Stage 1 in the current phase, a barrier, stage 2 in the next phase. */
 static void emit_staged(emitter *e, const ax_stmt *s)
 {
@@ -161,6 +188,8 @@ static void emit_block(emitter *e, const ax_stmt *s)
                                 "phase above */\n");
         } else if (s->kind == AX_ST_FOR) {
             emit_for(e, s);
+        } else if (s->kind == AX_ST_IF) {
+            emit_if(e, s);
         } else if (s->stage[0] != NULL) {
             emit_staged(e, s);
         } else if (s->mma != NULL) {

@@ -195,6 +195,10 @@ axe_status axe__expr_range(const axe_program *p, const ax_expr *e, int64_t *lo,
     case AX_EX_VAR:
         *lo = 0;
         *hi = var_extent(p, e->var) - 1;
+        if (p->var_lo[e->var] <= p->var_hi[e->var]) {
+            *lo = *lo > p->var_lo[e->var] ? *lo : p->var_lo[e->var];
+            *hi = *hi < p->var_hi[e->var] ? *hi : p->var_hi[e->var];
+        }
         return AXE_OK;
     case AX_EX_NEG:
         AXE_TRY(axe__expr_range(p, e->a, &al, &ah));
@@ -303,4 +307,22 @@ void axe__expr_print_c(ax_text *t, const axe_program *p, const ax_expr *e)
     axe__text_put(t, "%s", c_ops[e->kind]);
     axe__expr_print_c(t, p, e->b);
     axe__text_put(t, ")");
+}
+
+/* Whether "g" and every enclosing guard hold for "env". */
+bool axe__guard_holds(const ax_guard *g, const int64_t *env)
+{
+    for (; g != NULL; g = g->up) {
+        int64_t a = axe__expr_eval(g->lhs, env),
+                b = axe__expr_eval(g->rhs, env);
+        bool r = g->cmp == 0   ? a < b
+                 : g->cmp == 1 ? a <= b
+                 : g->cmp == 2 ? a > b
+                 : g->cmp == 3 ? a >= b
+                 : g->cmp == 4 ? a == b
+                               : a != b;
+        if (r == g->negate)
+            return false;
+    }
+    return true;
 }

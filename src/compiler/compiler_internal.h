@@ -167,7 +167,23 @@ typedef enum ax_op {
     AX_OP_GEMM
 } ax_op;
 
-typedef enum ax_st_kind { AX_ST_OP, AX_ST_FOR, AX_ST_SYNC } ax_st_kind;
+typedef enum ax_st_kind {
+    AX_ST_OP,
+    AX_ST_FOR,
+    AX_ST_SYNC,
+    AX_ST_IF
+} ax_st_kind;
+
+/* A condition `lhs cmp rhs` (cmp: 0 <, 1 <=, 2 >, 3 >=, 4 ==, 5 !=); a
+ * guard is a condition that must hold (or fail, "negate") for the
+ * statements under an `if` / `else`, chained to the enclosing guards. */
+typedef struct ax_guard {
+    const struct ax_expr *lhs, *rhs;
+    int cmp;
+    bool negate;
+    const struct ax_guard *up;
+} ax_guard;
+bool axe__guard_holds(const ax_guard *g, const int64_t *env);
 
 /* An mma atom fragment: row-major tile index -> (lane, value). */
 #define AX_FRAG_MAX 256
@@ -204,7 +220,11 @@ typedef struct ax_stmt {
     bool rmax;                /* reduce: max (else sum) */
     struct ax_stmt *stage[2]; /* reduce.smem: stage to shared, reduce it */
     ax_mma *mma;              /* gemm.mma_atom */
-    int index;                /* operator number in source order */
+    const ax_guard *guard;    /* enclosing if conditions (after sema) */
+    /* IF: the condition (in "cond", with negate false) and the branches */
+    ax_guard cond;
+    struct ax_stmt *else_body;
+    int index; /* operator number in source order */
     const char *schedule;
     struct ax_plan *plan;
     char *explain;
@@ -306,6 +326,9 @@ struct axe_program {
     int nvars;
     char vars[AX_MAX_VARS][AXE_KERNEL_NAME_MAX];
     int64_t var_trip[AX_MAX_VARS]; /* loop vars: trip count */
+    /* Bounds the enclosing ifs put on variables while sema checks an
+     * operator (var_lo > var_hi: none). */
+    int64_t var_lo[AX_MAX_VARS], var_hi[AX_MAX_VARS];
     int nops;
     ax_stmt *body;
     axe_kernel_options opts;

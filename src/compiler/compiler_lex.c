@@ -93,7 +93,7 @@ axe_status axe__lex_next(ax_parser *ps)
         ps->tok.len = i - ps->pos;
         return AXE_OK;
     }
-    if (strchr("()[]{},:;=+-*/%@.<>", s[ps->pos]) == NULL || s[ps->pos] == 0)
+    if (strchr("()[]{},:;=+-*/%@.<>!", s[ps->pos]) == NULL || s[ps->pos] == 0)
         return axe__fail(ps->diag, AXE_ERR_SYNTAX, (long)ps->pos,
                          "unexpected character '%c'",
                          isprint((unsigned char)s[ps->pos]) ? s[ps->pos] : '?');

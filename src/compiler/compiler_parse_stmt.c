@@ -158,6 +158,41 @@ static axe_status parse_for(ax_parser *ps, ax_stmt *s)
     return AXE_OK;
 }
 
+static axe_status parse_if(ax_parser *ps, ax_stmt *s)
+{
+    static const char *const cmps[] = {"<", "<=", ">", ">=", "==", "!="};
+    char op[3] = {0};
+    ax_expr *lhs, *rhs;
+    int i;
+    s->kind = AX_ST_IF;
+    AXE_TRY(axe__expect(ps, "(", "'('"));
+    AXE_TRY(axe__parse_expr(ps, &lhs));
+    s->cond.lhs = lhs;
+    if (ps->tok.kind != AX_TOK_PUNCT ||
+        strchr("<>=!", ps->p->text[ps->tok.pos]) == NULL)
+        return axe__syntax(ps, "a comparison (<, <=, >, >=, ==, !=)");
+    op[0] = ps->p->text[ps->tok.pos];
+    AXE_TRY(axe__lex_next(ps));
+    if (axe__tok_is(ps, "=")) {
+        op[1] = '=';
+        AXE_TRY(axe__lex_next(ps));
+    }
+    for (i = 0; i < 6 && strcmp(op, cmps[i]) != 0; i++)
+        ;
+    if (i == 6)
+        return axe__fail(ps->diag, AXE_ERR_SYNTAX, (long)ps->tok.pos,
+                         "'%s' is not a comparison", op);
+    s->cond.cmp = i;
+    AXE_TRY(axe__parse_expr(ps, &rhs));
+    s->cond.rhs = rhs;
+    AXE_TRY(axe__expect(ps, ")", "')'"));
+    AXE_TRY(parse_block(ps, &s->body));
+    if (!axe__tok_is(ps, "else"))
+        return AXE_OK;
+    AXE_TRY(axe__lex_next(ps));
+    return parse_block(ps, &s->else_body);
+}
+
 static axe_status parse_stmt(ax_parser *ps, ax_stmt *s)
 {
     int i;
@@ -171,14 +206,18 @@ static axe_status parse_stmt(ax_parser *ps, ax_stmt *s)
         AXE_TRY(axe__lex_next(ps));
         return parse_for(ps, s);
     }
+    if (axe__tok_is(ps, "if")) {
+        AXE_TRY(axe__lex_next(ps));
+        return parse_if(ps, s);
+    }
     for (i = 0; i < 5; i++)
         if (axe__tok_is(ps, scope_words[i])) {
             AXE_TRY(axe__lex_next(ps));
             return parse_op(ps, s, (ax_scope)i);
         }
     return axe__syntax(ps, "a statement (shared, register, an execution scope "
-                           "kernel/cta/warpgroup/warp/thread, for, sync or "
-                           "'}')");
+                           "kernel/cta/warpgroup/warp/thread, for, if, sync "
+                           "or '}')");
 }
 
 /* Declarations produce no statement ("*s" stays NULL). */

@@ -29,6 +29,8 @@ static axe_program *program_new(const axe_allocator *alloc)
     p->arena = a;
     for (i = 0; i < AX_VAR_NBUILTIN; i++)
         strcpy(p->vars[i], builtin_vars[i]);
+    for (i = 0; i < AX_MAX_VARS; i++)
+        p->var_lo[i] = 1;
     p->nvars = AX_VAR_NBUILTIN;
     return p;
 }
@@ -114,8 +116,10 @@ static const ax_stmt *find_op(const ax_stmt *s, int i)
     for (; s != NULL; s = s->next) {
         if (s->kind == AX_ST_OP && s->index == i)
             return s;
-        if (s->kind == AX_ST_FOR) {
+        if (s->kind == AX_ST_FOR || s->kind == AX_ST_IF) {
             const ax_stmt *r = find_op(s->body, i);
+            if (r == NULL && s->kind == AX_ST_IF)
+                r = find_op(s->else_body, i);
             if (r != NULL)
                 return r;
         }

@@ -247,7 +247,8 @@ static void run_op(ref_state *rs, const ax_stmt *s)
     int64_t n = axe__scope_threads(rs->p, s->scope), tid;
     for (tid = 0; tid < rs->p->threads; tid += n) {
         set_thread(rs, tid);
-        run_instance(rs, s, (int)tid);
+        if (axe__guard_holds(s->guard, rs->env))
+            run_instance(rs, s, (int)tid);
     }
 }
 
@@ -257,6 +258,8 @@ static void run_block(ref_state *rs, const ax_stmt *s)
         int64_t i;
         if (s->kind == AX_ST_OP)
             run_op(rs, s);
+        else if (s->kind == AX_ST_IF)
+            run_block(rs, s->body), run_block(rs, s->else_body);
         else if (s->kind == AX_ST_FOR)
             for (i = 0; i < s->trip; i++) {
                 rs->env[s->var] = i;

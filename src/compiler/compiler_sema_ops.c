@@ -104,27 +104,58 @@ static axe_status check_view(const axe_program *p, const ax_ref *r,
     return AXE_OK;
 }
 
-static axe_status check_ids(const ax_stmt *s, const ax_ref *r, axe_diag *diag)
-{
-    static const ax_builtin finer[] = {AX_VAR_TX,        AX_VAR_LANEID,
+static const ax_builtin finer_ids[] = {AX_VAR_TX,        AX_VAR_LANEID,
                                        AX_VAR_TID_IN_WG, AX_VAR_WARPID,
                                        AX_VAR_WID_IN_WG, AX_VAR_WGID};
-    static const char *const names[] = {"tx",     "laneid",    "tid_in_wg",
-                                        "warpid", "wid_in_wg", "wgid"};
-    int n = s->scope == AX_SCOPE_THREAD      ? 0
-            : s->scope == AX_SCOPE_WARP      ? 3
-            : s->scope == AX_SCOPE_WARPGROUP ? 5
-                                             : 6;
-    int i, d;
-    for (i = 0; i < n; i++) {
-        bool used = axe__expr_uses(r->view_dyn, (int)finer[i]);
-        for (d = 0; d < r->ndim; d++)
-            used = used || axe__expr_uses(r->start[d], (int)finer[i]);
-        if (used)
-            return axe__fail(diag, AXE_ERR_INVALID, r->off,
-                             "a %s-scope operator cannot use the thread id "
-                             "'%s' (it runs once for the whole %s)",
-                             axe__scope_name(s->scope), names[i],
+static const char *const finer_names[] = {"tx",     "laneid",    "tid_in_wg",
+                                          "warpid", "wid_in_wg", "wgid"};
+
+/* The first id finer than "scope" that one of the "n" expressions reads,
+ * or NULL. */
+static const char *finer_id(ax_scope scope, const ax_expr *const *e, int n)
+{
+    int k = scope == AX_SCOPE_THREAD      ? 0
+            : scope == AX_SCOPE_WARP      ? 3
+            : scope == AX_SCOPE_WARPGROUP ? 5
+                                          : 6;
+    int i, j;
+    for (i = 0; i < k; i++)
+        for (j = 0; j < n; j++)
+            if (axe__expr_uses(e[j], (int)finer_ids[i]))
+                return finer_names[i];
+    return NULL;
+}
+
+static axe_status check_ids(const ax_stmt *s, const ax_ref *r, axe_diag *diag)
+{
+    const ax_expr *e[AX_MAX_DIMS + 1];
+    const char *id;
+    int d;
+    for (d = 0; d < r->ndim; d++)
+        e[d] = r->start[d];
+    e[r->ndim] = r->view_dyn;
+    id = finer_id(s->scope, e, r->ndim + 1);
+    if (id != NULL)
+        return axe__fail(diag, AXE_ERR_INVALID, r->off,
+                         "a %s-scope operator cannot use the thread id "
+                         "'%s' (it runs once for the whole %s)",
+                         axe__scope_name(s->scope), id,
+                         axe__scope_name(s->scope));
+    return AXE_OK;
+}
+
+/* The conditions of the enclosing ifs are uniform over the op's scope. */
+static axe_status check_guard(const ax_stmt *s, axe_diag *diag)
+{
+    const ax_guard *g;
+    for (g = s->guard; g != NULL; g = g->up) {
+        const ax_expr *e[2] = {g->lhs, g->rhs};
+        const char *id = finer_id(s->scope, e, 2);
+        if (id != NULL)
+            return axe__fail(diag, AXE_ERR_INVALID, s->off,
+                             "a %s-scope operator under an if on the thread "
+                             "id '%s' (the %s's threads would disagree)",
+                             axe__scope_name(s->scope), id,
                              axe__scope_name(s->scope));
     }
     return AXE_OK;
@@ -266,15 +297,42 @@ static axe_status check_shapes(const ax_stmt *s, axe_diag *diag)
     return AXE_OK;
 }
 
+/* Bounds of `VAR cmp CONST` guards: (lo, hi) per variable. */
+static void narrow(axe_program *p, const ax_guard *g)
+{
+    int v;
+    for (v = 0; v < AX_MAX_VARS; v++) {
+        p->var_lo[v] = 0;
+        p->var_hi[v] = INT64_MAX;
+    }
+    for (; g != NULL; g = g->up) {
+        int64_t c;
+        int cmp = g->cmp;
+        if (g->lhs->kind != AX_EX_VAR || g->rhs->kind != AX_EX_INT)
+            continue;
+        v = g->lhs->var;
+        c = g->rhs->value;
+        if (g->negate)
+            cmp = cmp == 0 ? 3 : cmp == 1 ? 2 : cmp == 2 ? 1 : cmp == 3 ? 0 : 6;
+        if ((cmp == 0 || cmp == 1 || cmp == 4) && c - (cmp == 0) < p->var_hi[v])
+            p->var_hi[v] = c - (cmp == 0);
+        if ((cmp == 2 || cmp == 3 || cmp == 4) && c + (cmp == 2) > p->var_lo[v])
+            p->var_lo[v] = c + (cmp == 2);
+    }
+}
+
 static axe_status check_op(axe_program *p, ax_stmt *s, axe_diag *diag)
 {
     int i;
+    narrow(p, s->guard);
     for (i = 0; i < s->nargs; i++) {
         ax_ref *r = &s->args[i];
         AXE_TRY(ref_shape(p, r, diag));
         AXE_TRY(r->is_view ? check_view(p, r, diag) : check_region(p, r, diag));
         AXE_TRY(check_scope(p, s, r, diag));
     }
+    for (i = 0; i < AX_MAX_VARS; i++)
+        p->var_lo[i] = 1, p->var_hi[i] = 0;
     if (s->args[0].bdim >= 0)
         return axe__fail(diag, AXE_ERR_INVALID, s->args[0].off,
                          "a destination cannot be broadcast");
@@ -288,15 +346,41 @@ static axe_status check_op(axe_program *p, ax_stmt *s, axe_diag *diag)
 }
 
 static axe_status check_block(axe_program *p, ax_stmt *s, axe_diag *diag,
-                              bool *has_sync)
+                              bool *has_sync, const ax_guard *guard);
+
+static axe_status check_if(axe_program *p, ax_stmt *s, axe_diag *diag,
+                           const ax_guard *guard)
+{
+    ax_guard *neg = axe__arena_alloc(p->arena, sizeof *neg);
+    bool sync = false;
+    if (neg == NULL)
+        return AXE_ERR_NO_MEMORY;
+    s->cond.up = guard;
+    *neg = s->cond;
+    neg->negate = true;
+    AXE_TRY(check_block(p, s->body, diag, &sync, &s->cond));
+    AXE_TRY(check_block(p, s->else_body, diag, &sync, neg));
+    if (sync)
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
+                         "sync inside if is not supported (every thread "
+                         "must reach each barrier)");
+    return AXE_OK;
+}
+
+static axe_status check_block(axe_program *p, ax_stmt *s, axe_diag *diag,
+                              bool *has_sync, const ax_guard *guard)
 {
     for (; s != NULL; s = s->next) {
-        if (s->kind == AX_ST_OP)
+        if (s->kind == AX_ST_OP) {
+            s->guard = guard;
             AXE_TRY(check_op(p, s, diag));
-        else if (s->kind == AX_ST_SYNC)
+            AXE_TRY(check_guard(s, diag));
+        } else if (s->kind == AX_ST_SYNC) {
             *has_sync = true;
-        else {
-            AXE_TRY(check_block(p, s->body, diag, &s->has_sync));
+        } else if (s->kind == AX_ST_IF) {
+            AXE_TRY(check_if(p, s, diag, guard));
+        } else {
+            AXE_TRY(check_block(p, s->body, diag, &s->has_sync, guard));
             *has_sync = *has_sync || s->has_sync;
         }
     }
@@ -307,5 +391,5 @@ static axe_status check_block(axe_program *p, ax_stmt *s, axe_diag *diag,
 axe_status axe__sema_ops(axe_program *p, axe_diag *diag)
 {
     bool has_sync = false;
-    return check_block(p, p->body, diag, &has_sync);
+    return check_block(p, p->body, diag, &has_sync, NULL);
 }
