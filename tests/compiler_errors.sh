@@ -158,7 +158,7 @@ expect 1 3:9 "no schedule for reduce: thread_loop: the reduced dimension 0 is sp
 expect 1 3:19 'region of .B. out of bounds: dimension 0 covers \[0, 63\)' <<<'kernel k(B: f32[32, 8], C: f32[8]) grid(1) threads(32) {
     register r: f32[32, 8] layout S[(32, 8):(1@tx, 1)];
     cta copy(r, B[tx : +32, 0:8]);
-}' 
+}'
 expect 1 2:9 'gemm shapes disagree: C \(64,64\), A \(64,64\), B \(32,64\)' <<<"$H {
     cta gemm(A, B, B[0:32, 0:64]);
 }"
@@ -185,7 +185,7 @@ expect 1 3:26 'region of .A. out of bounds: dimension 0 covers \[0, 65\)' <<<'ke
     if (bx <= 1) {
         thread copy(A[tx + bx : +1, 0:64], B[0:1, 0:64]);
     }
-}' 
+}'
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
