@@ -145,7 +145,7 @@ expect 2 2:25 "expected sum or max, found 'mean'" <<<"$H {
 expect 1 2:12 'sqrt needs a floating-point destination, not i32' <<<'kernel k(A: i32[4]) grid(1) threads(1) {
     thread sqrt(A, A);
 }'
-expect 1 2:9 "no schedule for reduce: thread_loop: no register operand distributed over the cta.s threads binds elements to threads; smem: the destination 'C' is not a register distributed over the cta's threads" <<<'kernel k(B: f32[4, 8], C: f32[8]) grid(1) threads(32) {
+expect 1 2:9 "no schedule for reduce: thread_loop: no register operand distributed over the cta.s threads binds elements to threads; warp_shuffle: a butterfly runs over the lanes of one warp, not at cta scope; smem: the destination 'C' is not a register distributed \\.\\.\\.$" <<<'kernel k(B: f32[4, 8], C: f32[8]) grid(1) threads(32) {
     cta reduce(C, B, sum, 0);
 }'
 expect 1 2:12 'reduce needs a source of at least 2 dimensions, not 1' <<<'kernel k(B: f32[8], C: f32[8]) grid(1) threads(1) {

@@ -60,6 +60,7 @@ check_run transpose.axe -D M=96 -D N=160 --seed 5
 check_run transpose.axe -D M=32 -D N=32 --schedule copy=split
 check_run softmax.axe
 check_run softmax.axe -D ROWS=12 -D C=160 --seed 9
+check_run softmax.axe -D C=64 --schedule reduce=smem
 check_run rmsnorm.axe
 check_run rmsnorm.axe -D ROWS=192 -D C=37 --seed 4
 check_run gemm.axe
@@ -160,9 +161,11 @@ expect_explain fig5_copy.axe "rejected copy\.split: 'C_local' is distributed: it
 # memory when the reduced dimension is spread over the lanes.
 expect_explain rmsnorm.axe 'chosen reduce\.thread_loop'
 expect_explain rmsnorm.axe 'rejected reduce\.smem: a thread-scope operator has no threads to share data'
-expect_explain softmax.axe 'chosen reduce\.smem'
+expect_explain softmax.axe 'chosen reduce\.warp_shuffle'
+expect_explain softmax.axe 'then a butterfly over lane masks 1 2 4 8 16'
+expect_explain softmax.axe 'also applies reduce\.smem \(lower priority\)'
 expect_explain softmax.axe "rejected reduce\.thread_loop: 'r' holds element digit \(dim 1, weight 1\) on a different thread"
-expect_explain softmax.axe "stage 1, copy\.thread_loop"
+expect_explain softmax.axe "stage 1, copy\.thread_loop" --schedule reduce=smem
 # A source replicated over the lanes is readable by every lane.
 expect_explain softmax.axe "src 'm': per-thread loop layout S\[\(3\):\(0\)\]"
 # gemm: each thread's 8x8 block of C from shared A and B tiles.
@@ -176,6 +179,8 @@ expect_explain warp_mma.axe "rejected gemm\.thread_fma: 'b' holds element digit"
 expect_explain gemm.axe 'rejected gemm\.mma_atom: an mma atom runs on one warp, not at cta scope'
 # copy.smem: registers with different thread ownership (test kernel).
 K="$SRC/tests/kernels"
+expect_explain cta_reduce.axe 'chosen reduce\.smem'
+expect_explain cta_reduce.axe 'rejected reduce\.warp_shuffle: a butterfly runs over the lanes of one warp, not at cta scope'
 expect_explain restage.axe 'chosen copy\.smem'
 expect_explain restage.axe 'barrier; stage 2, copy\.thread_loop'
 expect_explain restage.axe "rejected copy\.thread_loop: 'r' holds element digit \(dim 0, weight 1\) on a different thread"
@@ -200,6 +205,8 @@ expect_fail() {
 expect_fail 1 "no schedule for copy \\(forced\\): split: 'C_local' is distributed" \
     "$AXE" compile "$K/fig5_copy.axe" --schedule copy=split
 expect_fail 1 'no such schedule' \
+    "$AXE" compile "$K/fig5_copy.axe" --schedule copy=bogus
+expect_fail 1 '--schedule copy=warp_shuffle: copy has no such schedule \(vector, thread_loop, split, smem\)' \
     "$AXE" compile "$K/fig5_copy.axe" --schedule copy=warp_shuffle
 expect_fail 1 'declares no param .Q.' "$AXE" compile "$K/fig5_copy.axe" -D Q=1
 expect_fail 2 'unknown target' "$AXE" compile "$K/fig5_copy.axe" --target cuda

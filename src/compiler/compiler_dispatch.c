@@ -12,10 +12,12 @@
  *         ownership differs, staged through shared memory)
  *   fill, add, sub, mul, div, max, min, neg, relu, exp, cast:
  *         thread_loop, split
- *   reduce: thread_loop (in-thread), smem (through shared memory)
+ *   reduce: thread_loop (in-thread), warp_shuffle (in-thread partials,
+ *         then a butterfly over lane bits), smem (through shared memory)
  *   gemm: mma_atom (warp-scope loop over mma.sync atoms), thread_fma
  *         (each thread's C elements, K loop innermost)
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "compiler_internal.h"
@@ -114,6 +116,7 @@ static const ax_schedule registry[] = {
     {"split", AX_FAM_POINTWISE, split},
     {"smem", AX_FAM_COPY, axe__copy_smem},
     {"thread_loop", AX_FAM_REDUCE, axe__reduce_thread_loop},
+    {"warp_shuffle", AX_FAM_REDUCE, axe__reduce_warp_shuffle},
     {"smem", AX_FAM_REDUCE, axe__reduce_smem},
     {"mma_atom", AX_FAM_GEMM, axe__gemm_mma},
     {"thread_fma", AX_FAM_GEMM, thread_loop}};
@@ -178,7 +181,27 @@ static axe_status no_schedule(axe_diag *diag, const ax_stmt *s, bool forced,
         memcpy(brief->buf + room - 3, "...", 4);
     return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
                      "no schedule for %s%s: %s", axe__op_name(s->op),
-                     forced ? " (forced)" : "", brief->buf);
+                     forced ? " (forced)" : "", brief->buf ? brief->buf : "");
+}
+
+/* A forced schedule must be one of the operator's family. */
+static axe_status check_forced_family(const ax_stmt *s, const char *forced,
+                                      axe_diag *diag)
+{
+    char names[128] = "";
+    size_t n = 0;
+    int k;
+    for (k = 0; k < NSCHED; k++) {
+        if (!in_family(s, k))
+            continue;
+        if (strcmp(forced, registry[k].name) == 0)
+            return AXE_OK;
+        n += (size_t)snprintf(names + n, sizeof names - n, "%s%s",
+                              n ? ", " : "", registry[k].name);
+    }
+    return axe__fail(diag, AXE_ERR_INVALID, s->off,
+                     "--schedule %s=%s: %s has no such schedule (%s)",
+                     axe__op_name(s->op), forced, axe__op_name(s->op), names);
 }
 
 static axe_status dispatch_op(axe_program *p, ax_stmt *s, axe_diag *diag)
@@ -190,6 +213,8 @@ static axe_status dispatch_op(axe_program *p, ax_stmt *s, axe_diag *diag)
     axe__text_init(&t, p->arena);
     axe__text_init(&rej, p->arena);
     axe__text_init(&brief, p->arena);
+    if (forced != NULL)
+        AXE_TRY(check_forced_family(s, forced, diag));
     explain_head(&t, p, s);
     s->plan = axe__arena_alloc(p->arena, sizeof *s->plan);
     if (s->plan == NULL)
@@ -224,7 +249,14 @@ static axe_status dispatch_op(axe_program *p, ax_stmt *s, axe_diag *diag)
         return AXE_ERR_NO_MEMORY;
     s->schedule = registry[chosen].name;
     axe__text_put(&t, "  chosen %s.%s\n", axe__op_name(s->op), s->schedule);
-    if (s->mma != NULL) {
+    if (s->nmasks > 0) {
+        int j;
+        axe__plan_describe(&t, p, s, s->plan);
+        axe__text_put(&t, "    then a butterfly over lane masks");
+        for (j = 0; j < s->nmasks; j++)
+            axe__text_put(&t, " %lld", (long long)s->masks[j]);
+        axe__text_put(&t, "\n");
+    } else if (s->mma != NULL) {
         axe__text_put(&t, "    atom %s, %lld x %lld x %lld atom tiles\n",
                       s->mma->atom, (long long)s->mma->tiles[0],
                       (long long)s->mma->tiles[1], (long long)s->mma->tiles[2]);
@@ -254,11 +286,12 @@ static axe_status check_forced(const axe_program *p, axe_diag *diag)
             if (strcmp(p->opts.forced_schedule[i], registry[k].name) == 0)
                 break;
         if (k == NSCHED)
-            return axe__fail(diag, AXE_ERR_INVALID, -1,
-                             "--schedule %s=%s: no such schedule (vector, "
-                             "thread_loop, split, smem, mma_atom, "
-                             "thread_fma)",
-                             p->opts.forced_op[i], p->opts.forced_schedule[i]);
+            return axe__fail(
+                diag, AXE_ERR_INVALID, -1,
+                "--schedule %s=%s: no such schedule (vector, "
+                "thread_loop, split, smem, warp_shuffle, mma_atom, "
+                "thread_fma)",
+                p->opts.forced_op[i], p->opts.forced_schedule[i]);
     }
     return AXE_OK;
 }
@@ -269,7 +302,7 @@ static axe_status dispatch_block(axe_program *p, ax_stmt *s, axe_diag *diag)
         if (s->kind == AX_ST_OP)
             AXE_TRY(dispatch_op(p, s, diag));
         if (s->kind == AX_ST_OP && s->guard != NULL &&
-            (s->stage[0] != NULL || s->mma != NULL))
+            (s->stage[0] != NULL || s->mma != NULL || s->nmasks > 0))
             return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
                              "schedule %s.%s needs a barrier, which an "
                              "operator inside if cannot have",

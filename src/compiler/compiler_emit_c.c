@@ -30,7 +30,8 @@ static void preamble(ax_text *t, const axe_program *p, const char *file)
                   "#define AXE_FDIV(a, b) ((a) >= 0 ? (a) / (b) : -((-(a) + "
                   "(b) - 1) / (b)))\n"
                   "#define AXE_FMOD(a, b) ((a) - AXE_FDIV(a, b) * (b))\n"
-                  "#define AXE_RELU(a) ((a) > 0 ? (a) : 0)\n\n",
+                  "#define AXE_RELU(a) ((a) > 0 ? (a) : 0)\n"
+                  "#define AXE_MAX(a, b) ((a) > (b) ? (a) : (b))\n\n",
                   file, p->name, (long long)p->grid[0], (long long)p->grid[1],
                   (long long)p->grid[2], (long long)p->threads);
 }
@@ -53,6 +54,25 @@ static void storage(ax_text *t, const axe_program *p)
             axe__text_put(t, "static %s %s[%lld];\n",
                           axe__dtype_ctype(tn->dtype), tn->name,
                           (long long)tn->span);
+    }
+}
+
+/* The publish buffers of reduce.warp_shuffle operators. */
+static void shuffle_storage(ax_text *t, const axe_program *p, const ax_stmt *s)
+{
+    for (; s != NULL; s = s->next) {
+        if (s->kind == AX_ST_FOR || s->kind == AX_ST_IF) {
+            shuffle_storage(t, p, s->body);
+            shuffle_storage(t, p, s->else_body);
+        }
+        if (s->kind == AX_ST_OP && s->nmasks > 0) {
+            const ax_tensor *d = &p->tensors[s->args[0].tensor];
+            axe__text_put(t,
+                          "/* op %d: every lane's %s, published for "
+                          "shfl.xor */\nstatic %s ax_shfl%d[%lld][%lld];\n",
+                          s->index, d->name, axe__dtype_ctype(d->dtype),
+                          s->index, (long long)p->threads, (long long)d->span);
+        }
     }
 }
 
@@ -133,6 +153,41 @@ static void emit_if(emitter *e, const ax_stmt *s)
     axe__text_put(e->t, "}\n");
 }
 
+/* reduce.warp_shuffle: the in-thread partials, then per lane mask a phase
+ * that publishes every lane's destination registers and, after a
+ * barrier, one that combines them with the partner lane's (lane ^ mask):
+ * the exact effect of a shfl.xor butterfly. */
+static void emit_shuffle(emitter *e, const ax_stmt *s)
+{
+    const ax_tensor *d = &e->p->tensors[s->args[0].tensor];
+    int j;
+    phase_open(e);
+    axe__emit_op(e->t, e->p, s, e->ind, false);
+    for (j = 0; j < s->nmasks; j++) {
+        phase_close(e);
+        phase_open(e);
+        indent_put(e->t, e->ind);
+        axe__text_put(e->t,
+                      "memcpy(ax_shfl%d[ax_tid], %s[ax_tid], sizeof %s[0]); "
+                      "/* op %d: publish for shfl.xor %lld */\n",
+                      s->index, d->name, d->name, s->index,
+                      (long long)s->masks[j]);
+        phase_close(e);
+        phase_open(e);
+        indent_put(e->t, e->ind);
+        axe__text_put(e->t,
+                      "for (long ax_o = 0; ax_o < %lldL; ++ax_o) /* op %d: "
+                      "combine with lane ^ %lld */\n",
+                      (long long)d->span, s->index, (long long)s->masks[j]);
+        indent_put(e->t, e->ind + 1);
+        axe__text_put(e->t, "%s[ax_tid][ax_o] = (%s)%s(%s[ax_tid][ax_o]%s ",
+                      d->name, axe__dtype_ctype(d->dtype),
+                      s->rmax ? "AXE_MAX" : "", d->name, s->rmax ? "," : " +");
+        axe__text_put(e->t, "ax_shfl%d[ax_tid ^ %lldL][ax_o]);\n", s->index,
+                      (long long)s->masks[j]);
+    }
+}
+
 /* Stage 1 in the current phase, a barrier, stage 2 in the next phase. */
 static void emit_staged(emitter *e, const ax_stmt *s)
 {
@@ -192,6 +247,8 @@ static void emit_block(emitter *e, const ax_stmt *s)
             emit_if(e, s);
         } else if (s->stage[0] != NULL) {
             emit_staged(e, s);
+        } else if (s->nmasks > 0) {
+            emit_shuffle(e, s);
         } else if (s->mma != NULL) {
             phase_close(e);
             indent_put(e->t, e->ind);
@@ -259,6 +316,7 @@ size_t axe_program_emit_c(axe_program *p, const char *file, char *buf,
     axe__text_init(&t, p->arena);
     preamble(&t, p, file != NULL ? file : "<input>");
     storage(&t, p);
+    shuffle_storage(&t, p, p->body);
     cta_function(&t, p);
     driver(&t, p);
     axe__emit_harness(&t, p);

@@ -137,7 +137,7 @@ static void reduce_value(ax_text *t, const axe_program *p, const ax_stmt *s)
     int k, n = 0;
     axe__text_put(t, "(");
     for (k = 0; k < plan->nloops; k++)
-        if (plan->loops[k].dim == s->rdim) {
+        if (plan->loops[k].dim == s->rdim && !plan->loops[k].thread) {
             axe__text_put(t, "%s", n++ ? " && " : "");
             digit_name(t, plan, k);
             axe__text_put(t, " == 0");

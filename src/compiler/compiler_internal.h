@@ -221,6 +221,8 @@ typedef struct ax_stmt {
     struct ax_stmt *stage[2]; /* reduce.smem: stage to shared, reduce it */
     ax_mma *mma;              /* gemm.mma_atom */
     const ax_guard *guard;    /* enclosing if conditions (after sema) */
+    int nmasks;               /* reduce.warp_shuffle: butterfly lane masks */
+    int64_t masks[5];
     /* IF: the condition (in "cond", with negate false) and the branches */
     ax_guard cond;
     struct ax_stmt *else_body;
@@ -284,6 +286,8 @@ axe_status axe__reduce_thread_loop(axe_program *p, ax_stmt *s, ax_plan *plan,
                                    axe_diag *why, bool commit);
 axe_status axe__reduce_smem(axe_program *p, ax_stmt *s, ax_plan *plan,
                             axe_diag *why, bool commit);
+axe_status axe__reduce_warp_shuffle(axe_program *p, ax_stmt *s, ax_plan *plan,
+                                    axe_diag *why, bool commit);
 axe_status axe__copy_smem(axe_program *p, ax_stmt *s, ax_plan *plan,
                           axe_diag *why, bool commit);
 axe_status axe__gemm_mma(axe_program *p, ax_stmt *s, ax_plan *plan,

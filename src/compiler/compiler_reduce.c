@@ -239,3 +239,57 @@ axe_status axe__copy_smem(axe_program *p, ax_stmt *s, ax_plan *plan,
                          src->name);
     return stage(p, s, size, plan, why, commit);
 }
+
+static bool power_of_two(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
+
+/* The butterfly masks of the reduced dim's thread digits. */
+static axe_status shuffle_masks(const ax_stmt *s, const ax_plan *plan,
+                                int64_t *masks, int *n, axe_diag *why)
+{
+    int k;
+    *n = 0;
+    for (k = 0; k < plan->nloops; k++) {
+        const ax_loop *lp = &plan->loops[k];
+        int64_t m;
+        if (!lp->thread || lp->dim != s->rdim)
+            continue;
+        if (!power_of_two(lp->rank_div) || !power_of_two(lp->extent))
+            return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                             "lane digit (rank/%lld)%%%lld of the reduced "
+                             "dimension is not a set of lane bits",
+                             (long long)lp->rank_div, (long long)lp->extent);
+        for (m = lp->rank_div; m < lp->rank_div * lp->extent; m *= 2)
+            masks[(*n)++] = m;
+    }
+    if (*n == 0)
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "the reduced dimension is not spread over lanes");
+    return AXE_OK;
+}
+
+/* In-thread partials into the destination's replicas, then a butterfly
+ * over the lane bits of the reduced dim (see compiler_emit_c.c). */
+axe_status axe__reduce_warp_shuffle(axe_program *p, ax_stmt *s, ax_plan *plan,
+                                    axe_diag *why, bool commit)
+{
+    const ax_tensor *dst = &p->tensors[s->args[0].tensor];
+    const ax_tensor *src = &p->tensors[s->args[1].tensor];
+    int64_t masks[5];
+    int n;
+    if (s->scope != AX_SCOPE_WARP)
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "a butterfly runs over the lanes of one warp, not "
+                         "at %s scope",
+                         axe__scope_name(s->scope));
+    if (!src->distributed || !dst->distributed || dst->mem != AX_MEM_REGISTER)
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "source and destination must be registers "
+                         "distributed over the lanes");
+    AXE_TRY(axe__plan_build(p, s, AX_PLAN_BOUND, 1, plan, why));
+    AXE_TRY(shuffle_masks(s, plan, masks, &n, why));
+    if (commit) {
+        s->nmasks = n;
+        memcpy(s->masks, masks, sizeof masks);
+    }
+    return AXE_OK;
+}
