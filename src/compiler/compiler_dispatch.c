@@ -204,12 +204,74 @@ static axe_status check_forced_family(const ax_stmt *s, const char *forced,
                      axe__op_name(s->op), forced, axe__op_name(s->op), names);
 }
 
+/* What the chosen schedule derived, for --explain. */
+static void describe_choice(ax_text *t, const axe_program *p, const ax_stmt *s)
+{
+    int j;
+    if (s->mma != NULL) {
+        axe__text_put(t, "    atom %s, %lld x %lld x %lld atom tiles\n",
+                      s->mma->atom, (long long)s->mma->tiles[0],
+                      (long long)s->mma->tiles[1], (long long)s->mma->tiles[2]);
+        axe__text_put(t,
+                      "    outer layouts (is_tile_inner): C %s, A %s, B %s\n",
+                      s->mma->outer[2], s->mma->outer[0], s->mma->outer[1]);
+        return;
+    }
+    if (s->stage[0] == NULL) {
+        axe__plan_describe(t, p, s, s->plan);
+        if (s->nmasks > 0)
+            axe__text_put(t, "    then a butterfly over lane masks");
+        for (j = 0; j < s->nmasks; j++)
+            axe__text_put(t, " %lld%s", (long long)s->masks[j],
+                          j + 1 == s->nmasks ? "\n" : "");
+        return;
+    }
+    axe__text_put(t, "    stage 1, %s.%s:\n", axe__op_name(s->stage[0]->op),
+                  s->stage[0]->schedule);
+    axe__plan_describe(t, p, s->stage[0], s->stage[0]->plan);
+    axe__text_put(t, "    barrier; stage 2, %s.%s:\n",
+                  axe__op_name(s->stage[1]->op), s->stage[1]->schedule);
+    axe__plan_describe(t, p, s->stage[1], s->stage[1]->plan);
+}
+
+/* Try every schedule of the family in order: the first that applies (or
+ * the forced one) is chosen; the others go to "rej" (explain) and the
+ * reasons to "brief" (the error when none applies). */
+static int try_schedules(axe_program *p, ax_stmt *s, const char *forced,
+                         ax_text *rej, ax_text *brief)
+{
+    ax_plan plan;
+    int k, chosen = -1;
+    for (k = 0; k < NSCHED; k++) {
+        bool mine = forced == NULL || strcmp(forced, registry[k].name) == 0;
+        axe_diag why;
+        axe_diag_clear(&why);
+        if (!in_family(s, k))
+            continue;
+        if (registry[k].applies(p, s, &plan, &why, false) != AXE_OK) {
+            axe__text_put(rej, "  rejected %s.%s: %s\n", axe__op_name(s->op),
+                          registry[k].name, why.message);
+            if (mine)
+                axe__text_put(brief, "%s%s: %s", brief->len ? "; " : "",
+                              registry[k].name, why.message);
+        } else if (chosen < 0 && mine) {
+            chosen = k;
+            *s->plan = plan;
+        } else {
+            axe__text_put(rej, "  also applies %s.%s%s\n", axe__op_name(s->op),
+                          registry[k].name,
+                          forced != NULL ? " (not the forced schedule)"
+                                         : " (lower priority)");
+        }
+    }
+    return chosen;
+}
+
 static axe_status dispatch_op(axe_program *p, ax_stmt *s, axe_diag *diag)
 {
     const char *forced = forced_for(p, s);
     ax_text t, rej, brief;
-    ax_plan plan;
-    int k, chosen = -1;
+    int chosen;
     axe__text_init(&t, p->arena);
     axe__text_init(&rej, p->arena);
     axe__text_init(&brief, p->arena);
@@ -219,28 +281,7 @@ static axe_status dispatch_op(axe_program *p, ax_stmt *s, axe_diag *diag)
     s->plan = axe__arena_alloc(p->arena, sizeof *s->plan);
     if (s->plan == NULL)
         return AXE_ERR_NO_MEMORY;
-    for (k = 0; k < NSCHED; k++) {
-        axe_diag why;
-        axe_diag_clear(&why);
-        if (!in_family(s, k))
-            continue;
-        if (registry[k].applies(p, s, &plan, &why, false) != AXE_OK) {
-            axe__text_put(&rej, "  rejected %s.%s: %s\n", axe__op_name(s->op),
-                          registry[k].name, why.message);
-            if (forced == NULL || strcmp(forced, registry[k].name) == 0)
-                axe__text_put(&brief, "%s%s: %s", brief.len ? "; " : "",
-                              registry[k].name, why.message);
-        } else if (chosen < 0 &&
-                   (forced == NULL || strcmp(forced, registry[k].name) == 0)) {
-            chosen = k;
-            *s->plan = plan;
-        } else {
-            axe__text_put(&rej, "  also applies %s.%s%s\n", axe__op_name(s->op),
-                          registry[k].name,
-                          forced != NULL ? " (not the forced schedule)"
-                                         : " (lower priority)");
-        }
-    }
+    chosen = try_schedules(p, s, forced, &rej, &brief);
     if (t.status != AXE_OK || rej.status != AXE_OK || brief.status != AXE_OK)
         return AXE_ERR_NO_MEMORY;
     if (chosen < 0)
@@ -249,30 +290,7 @@ static axe_status dispatch_op(axe_program *p, ax_stmt *s, axe_diag *diag)
         return AXE_ERR_NO_MEMORY;
     s->schedule = registry[chosen].name;
     axe__text_put(&t, "  chosen %s.%s\n", axe__op_name(s->op), s->schedule);
-    if (s->nmasks > 0) {
-        int j;
-        axe__plan_describe(&t, p, s, s->plan);
-        axe__text_put(&t, "    then a butterfly over lane masks");
-        for (j = 0; j < s->nmasks; j++)
-            axe__text_put(&t, " %lld", (long long)s->masks[j]);
-        axe__text_put(&t, "\n");
-    } else if (s->mma != NULL) {
-        axe__text_put(&t, "    atom %s, %lld x %lld x %lld atom tiles\n",
-                      s->mma->atom, (long long)s->mma->tiles[0],
-                      (long long)s->mma->tiles[1], (long long)s->mma->tiles[2]);
-        axe__text_put(&t,
-                      "    outer layouts (is_tile_inner): C %s, A %s, B %s\n",
-                      s->mma->outer[2], s->mma->outer[0], s->mma->outer[1]);
-    } else if (s->stage[0] != NULL) {
-        axe__text_put(&t, "    stage 1, %s.%s:\n",
-                      axe__op_name(s->stage[0]->op), s->stage[0]->schedule);
-        axe__plan_describe(&t, p, s->stage[0], s->stage[0]->plan);
-        axe__text_put(&t, "    barrier; stage 2, %s.%s:\n",
-                      axe__op_name(s->stage[1]->op), s->stage[1]->schedule);
-        axe__plan_describe(&t, p, s->stage[1], s->stage[1]->plan);
-    } else {
-        axe__plan_describe(&t, p, s, s->plan);
-    }
+    describe_choice(&t, p, s);
     axe__text_put(&t, "%s", rej.len > 0 ? rej.buf : "");
     s->explain = t.buf;
     return t.status;
