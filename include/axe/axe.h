@@ -5,6 +5,7 @@
 
 #include "axe/axis.h"
 #include "axe/cute.h"
+#include "axe/kernel.h"
 #include "axe/layout.h"
 #include "axe/notation.h"
 #include "axe/status.h"

@@ -34,6 +34,11 @@ bool cli_axe_has(const char *name);
 void cli_axe_list(FILE *f);
 int cli_axe_main(int argc, char **argv);
 
+/* `axe compile` and `axe run` (cmd_compile.c, cmd_run.c; the kernel
+ * compiler, docs/compiler.md). */
+int cli_compile_main(int argc, char **argv);
+int cli_run_main(int argc, char **argv);
+
 /* Answer every request line of "in" on "out" (the `axe batch` protocol);
  * CLI_EXIT_OK at the end of "in", CLI_EXIT_FAIL if reading or writing
  * fails. */

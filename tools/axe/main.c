@@ -27,6 +27,8 @@ static void print_usage(FILE *f)
                "JSON line each\n"
                "  render L       a picture of a layout (text, SVG, TikZ, "
                "HTML)\n"
+               "  compile FILE   compile a kernel (.axe) to C; run FILE: "
+               "compile, run and --check it\n"
                "  --help         this text; 'axe <command> --help' for a "
                "command\n"
                "  --version      the version of axe\n"
@@ -56,6 +58,10 @@ int main(int argc, char **argv)
         return cli_batch_main(argc - 1, argv + 1);
     if (strcmp(cmd, "render") == 0)
         return cli_render_main(argc - 1, argv + 1);
+    if (strcmp(cmd, "compile") == 0)
+        return cli_compile_main(argc - 1, argv + 1);
+    if (strcmp(cmd, "run") == 0)
+        return cli_run_main(argc - 1, argv + 1);
     if (cli_axe_has(cmd))
         return cli_axe_main(argc - 1, argv + 1);
     fprintf(stderr, "axe: unknown command '%.40s' (try 'axe --help')\n", cmd);

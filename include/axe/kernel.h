@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The axe kernel compiler (docs/compiler.md): a kernel written in the axe
+ * kernel language (`*.axe`) is parsed, checked, dispatched (each operator
+ * gets the first schedule of its registry whose predicate holds for the
+ * operand layouts) and emitted as C99 that runs the whole thread hierarchy
+ * on the CPU. A reference interpreter executes the same program from the
+ * operators' logical semantics, independent of schedules, so generated code
+ * can be checked element by element.
+ *
+ * Ownership: an axe_program is a handle; everything it holds (the IR, the
+ * generated text) lives in one arena freed by axe_program_free. Text is
+ * returned snprintf-style into caller buffers. Invariant: a program handed
+ * out by axe_program_compile has passed every semantic check and has a
+ * schedule for each operator.
+ */
+#ifndef AXE_KERNEL_H
+#define AXE_KERNEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "axe/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define AXE_KERNEL_MAX_DEFINES 16
+#define AXE_KERNEL_MAX_FORCED 8
+#define AXE_KERNEL_NAME_MAX 32
+
+/* The allocator hook of a program's arena; NULL members mean malloc/free. */
+typedef struct axe_allocator {
+    void *(*alloc)(void *ctx, size_t size);
+    void (*release)(void *ctx, void *ptr);
+    void *ctx;
+} axe_allocator;
+
+/* Compile-time parameters (`-D M=256`) and forced schedules
+ * (`--schedule copy=thread_loop`). */
+typedef struct axe_kernel_options {
+    int ndefines;
+    char define_name[AXE_KERNEL_MAX_DEFINES][AXE_KERNEL_NAME_MAX];
+    int64_t define_value[AXE_KERNEL_MAX_DEFINES];
+    int nforced;
+    char forced_op[AXE_KERNEL_MAX_FORCED][AXE_KERNEL_NAME_MAX];
+    char forced_schedule[AXE_KERNEL_MAX_FORCED][AXE_KERNEL_NAME_MAX];
+} axe_kernel_options;
+
+typedef enum axe_dtype {
+    AXE_DTYPE_F16,
+    AXE_DTYPE_BF16,
+    AXE_DTYPE_F32,
+    AXE_DTYPE_F64,
+    AXE_DTYPE_I8,
+    AXE_DTYPE_I32
+} axe_dtype;
+
+/* One global tensor parameter of the kernel: its buffer holds "elems"
+ * elements of "dtype" (the span of its layout); "written" when some
+ * operator writes it. */
+typedef struct axe_kernel_tensor {
+    char name[AXE_KERNEL_NAME_MAX];
+    axe_dtype dtype;
+    int64_t elems;
+    bool written;
+} axe_kernel_tensor;
+
+typedef struct axe_program axe_program;
+
+/* Empty options. */
+AXE_API void axe_kernel_options_init(axe_kernel_options *o);
+/* Add `-D name=value` / `--schedule op=name`; AXE_ERR_CAPACITY when full,
+ * AXE_ERR_INVALID for a name that is too long. */
+AXE_NODISCARD AXE_API axe_status axe_kernel_options_define(
+    axe_kernel_options *o, const char *name, int64_t value);
+AXE_NODISCARD AXE_API axe_status axe_kernel_options_force(axe_kernel_options *o,
+                                                          const char *op,
+                                                          const char *schedule);
+
+/* Parse, check and dispatch "text" (the source of a `.axe` file). On
+ * failure "diag" holds the byte offset into "text" (-1 if none) and the
+ * reason; AXE_ERR_SYNTAX for malformed text, AXE_ERR_INVALID /
+ * AXE_ERR_DOMAIN / AXE_ERR_UNSUPPORTED / AXE_ERR_OVERFLOW for programs that
+ * are well-formed but wrong, AXE_ERR_NO_MEMORY when the allocator fails.
+ * "alloc" may be NULL. */
+AXE_NODISCARD AXE_API axe_status axe_program_compile(
+    const char *text, size_t len, const axe_kernel_options *opts,
+    const axe_allocator *alloc, axe_program **out, axe_diag *diag);
+/* Free "p" and everything it owns (NULL accepted). */
+AXE_API void axe_program_free(axe_program *p);
+
+/* The kernel's name and its global tensor parameters in order. */
+AXE_API const char *axe_program_name(const axe_program *p);
+AXE_API int axe_program_tensor_count(const axe_program *p);
+AXE_API axe_kernel_tensor axe_program_tensor(const axe_program *p, int i);
+
+/* The generated C99 (kernel, CTA driver and, under AXE_KERNEL_MAIN, a
+ * harness main); "file" names the source in the header comment. Returns
+ * the full length (snprintf-style); AXE_ERR_NO_MEMORY is reported as 0. */
+AXE_API size_t axe_program_emit_c(axe_program *p, const char *file, char *buf,
+                                  size_t cap);
+/* One paragraph per operator: the chosen schedule, the layouts it derived
+ * and every rejected schedule with its reason (snprintf-style). */
+AXE_API size_t axe_program_explain(const axe_program *p, char *buf, size_t cap);
+/* The schedule chosen for operator statement "i" (in source order) and
+ * its operator name; NULL past the end. */
+AXE_API const char *axe_program_schedule(const axe_program *p, int i,
+                                         const char **op);
+
+/* Run the program's logical semantics on "buffers" (one per tensor
+ * parameter, each of axe_program_tensor(p, i).elems elements): the
+ * reference every backend is checked against. */
+AXE_NODISCARD AXE_API axe_status axe_program_reference(const axe_program *p,
+                                                       void *const *buffers,
+                                                       axe_diag *diag);
+/* Floating-point operations of one kernel launch: 2 M N K per gemm
+ * instance (each scope instance of each CTA, times enclosing trips). */
+AXE_API int64_t axe_program_flops(const axe_program *p);
+/* Bytes of one element of "t" and its name ("f32"). */
+AXE_API int axe_dtype_size(axe_dtype t);
+AXE_API const char *axe_dtype_name(axe_dtype t);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

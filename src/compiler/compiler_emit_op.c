@@ -1,0 +1,335 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * C for one pointwise operator from its plan, inside a thread's phase:
+ * the thread's rank in the operator's scope, its thread digits, the loop
+ * nest (per-thread loops for serial and bound plans; a round-robin walk of
+ * the flattened loop space for split plans), and the element statement.
+ * Affine operands are addressed by one stride per digit; the others from
+ * coordinates with constant // and %. Every divisor printed is a literal.
+ */
+#include "compiler_internal.h"
+
+static void indent_put(ax_text *t, int ind)
+{
+    axe__text_put(t, "%*s", ind * 4, "");
+}
+
+static void digit_name(ax_text *t, const ax_plan *plan, int k)
+{
+    axe__text_put(t, "ax_%c%d", plan->loops[k].thread ? 't' : 'i', k);
+}
+
+static void affine_addr(ax_text *t, const axe_program *p, const ax_stmt *s,
+                        int i)
+{
+    const ax_plan *plan = s->plan;
+    ax_base b;
+    int k, j;
+    axe__plan_base(p, &s->args[i], &b);
+    axe__text_put(t, "%lldL", (long long)b.cst);
+    for (j = 0; j < b.ndyn; j++) {
+        axe__text_put(t, " + ");
+        axe__expr_print_c(t, p, b.dyn[j]);
+        axe__text_put(t, " * %lldL", (long long)b.scale[j]);
+    }
+    for (k = 0; k < plan->nloops; k++)
+        if (plan->loops[k].stride[i] != 0) {
+            axe__text_put(t, " + ");
+            digit_name(t, plan, k);
+            axe__text_put(t, " * %lldL", (long long)plan->loops[k].stride[i]);
+        }
+}
+
+static void coord(ax_text *t, const axe_program *p, const ax_stmt *s, int i,
+                  int d)
+{
+    const ax_plan *plan = s->plan;
+    const ax_ref *r = &s->args[i];
+    int k, td = axe__ref_tdim(r, d);
+    axe__text_put(t, "(");
+    if (td >= 0 && r->start[td] != NULL)
+        axe__expr_print_c(t, p, r->start[td]);
+    else
+        axe__text_put(t, "0L");
+    for (k = 0; k < plan->nloops; k++)
+        if (plan->loops[k].dim == d) {
+            axe__text_put(t, " + ");
+            digit_name(t, plan, k);
+            axe__text_put(t, " * %lldL", (long long)plan->loops[k].weight);
+        }
+    axe__text_put(t, ")");
+}
+
+static void coord_addr(ax_text *t, const axe_program *p, const ax_stmt *s,
+                       int i)
+{
+    const ax_tensor *tn = &p->tensors[s->args[i].tensor];
+    int d, j, o;
+    int64_t off = 0;
+    for (o = 0; o < tn->layout.noffset; o++)
+        off += tn->layout.offset[o].value;
+    axe__text_put(t, "%lldL", (long long)off);
+    for (d = 0; d < tn->ndim; d++) {
+        int64_t lo = 1;
+        int od = d + (s->args[i].bdim >= 0 && d >= s->args[i].bdim);
+        for (j = tn->seps[d + 1] - 1; j >= tn->seps[d]; j--) {
+            const axe_iter *it = &tn->grouped.shard[j];
+            if (it->extent > 1 && axe__iter_rank_stride(it) == 0) {
+                axe__text_put(t, " + (");
+                coord(t, p, s, i, od);
+                axe__text_put(t, " / %lldL %% %lldL) * %lldL", (long long)lo,
+                              (long long)it->extent, (long long)it->stride);
+            }
+            lo *= it->extent;
+        }
+    }
+}
+
+static void element(ax_text *t, const axe_program *p, const ax_stmt *s, int i)
+{
+    const ax_tensor *tn = &p->tensors[s->args[i].tensor];
+    axe__text_put(t, "%s%s[", tn->name,
+                  tn->mem == AX_MEM_REGISTER ? "[ax_tid]" : "");
+    if (s->plan->affine[i])
+        affine_addr(t, p, s, i);
+    else
+        coord_addr(t, p, s, i);
+    axe__text_put(t, "]");
+}
+
+/* (a op b) with a = operand "i", b = operand i + 1. */
+static void binary(ax_text *t, const axe_program *p, const ax_stmt *s, int i,
+                   const char *fmt_op)
+{
+    axe__text_put(t, "(");
+    element(t, p, s, i);
+    axe__text_put(t, "%s", fmt_op);
+    element(t, p, s, i + 1);
+    axe__text_put(t, ")");
+}
+
+static void minmax(ax_text *t, const axe_program *p, const ax_stmt *s, int i,
+                   const char *cmp)
+{
+    axe__text_put(t, "(");
+    element(t, p, s, i);
+    axe__text_put(t, " %s ", cmp);
+    element(t, p, s, i + 1);
+    axe__text_put(t, " ? ");
+    element(t, p, s, i);
+    axe__text_put(t, " : ");
+    element(t, p, s, i + 1);
+    axe__text_put(t, ")");
+}
+
+static void unary(ax_text *t, const axe_program *p, const ax_stmt *s,
+                  const char *pre, const char *post)
+{
+    axe__text_put(t, "%s", pre);
+    element(t, p, s, 1);
+    axe__text_put(t, "%s", post);
+}
+
+/* first ? src : dst (+ or max) src, "first" at digit 0 of the reduced dim. */
+static void reduce_value(ax_text *t, const axe_program *p, const ax_stmt *s)
+{
+    const ax_plan *plan = s->plan;
+    int k, n = 0;
+    axe__text_put(t, "(");
+    for (k = 0; k < plan->nloops; k++)
+        if (plan->loops[k].dim == s->rdim && !plan->loops[k].thread) {
+            axe__text_put(t, "%s", n++ ? " && " : "");
+            digit_name(t, plan, k);
+            axe__text_put(t, " == 0");
+        }
+    axe__text_put(t, "%s ? ", n ? "" : "1");
+    element(t, p, s, 1);
+    axe__text_put(t, " : ");
+    if (s->rmax)
+        minmax(t, p, s, 0, ">");
+    else
+        binary(t, p, s, 0, " + ");
+    axe__text_put(t, ")");
+}
+
+static void value(ax_text *t, const axe_program *p, const ax_stmt *s)
+{
+    axe_dtype d = p->tensors[s->args[0].tensor].dtype;
+    switch (s->op) {
+    case AX_OP_FILL:
+        axe__text_put(t, "%.17g", s->imm);
+        return;
+    case AX_OP_COPY:
+    case AX_OP_CAST:
+        unary(t, p, s, "", "");
+        return;
+    case AX_OP_ADD:
+        binary(t, p, s, 1, " + ");
+        return;
+    case AX_OP_SUB:
+        binary(t, p, s, 1, " - ");
+        return;
+    case AX_OP_MUL:
+        binary(t, p, s, 1, " * ");
+        return;
+    case AX_OP_DIV:
+        binary(t, p, s, 1, " / ");
+        return;
+    case AX_OP_MAX:
+        minmax(t, p, s, 1, ">");
+        return;
+    case AX_OP_MIN:
+        minmax(t, p, s, 1, "<");
+        return;
+    case AX_OP_NEG:
+        unary(t, p, s, "-", "");
+        return;
+    case AX_OP_RELU:
+        unary(t, p, s, "AXE_RELU(", ")");
+        return;
+    case AX_OP_EXP:
+        unary(t, p, s, d == AXE_DTYPE_F32 ? "expf(" : "exp(", ")");
+        return;
+    case AX_OP_REDUCE:
+        reduce_value(t, p, s);
+        return;
+    case AX_OP_SQRT:
+        unary(t, p, s, d == AXE_DTYPE_F32 ? "sqrtf(" : "sqrt(", ")");
+        return;
+    case AX_OP_GEMM:
+        axe__text_put(t, "(");
+        element(t, p, s, 0);
+        axe__text_put(t, " + ");
+        binary(t, p, s, 1, " * ");
+        axe__text_put(t, ")");
+        return;
+    }
+}
+
+static void body(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
+{
+    const ax_tensor *dst = &p->tensors[s->args[0].tensor];
+    indent_put(t, ind);
+    if (s->plan->vec > 1) {
+        axe__text_put(t, "memcpy(&");
+        element(t, p, s, 0);
+        axe__text_put(t, ", &");
+        element(t, p, s, 1);
+        axe__text_put(t, ", %lld * sizeof(%s));\n", (long long)s->plan->vec,
+                      axe__dtype_ctype(dst->dtype));
+        return;
+    }
+    element(t, p, s, 0);
+    axe__text_put(t, " = (%s)", axe__dtype_ctype(dst->dtype));
+    value(t, p, s);
+    axe__text_put(t, ";\n");
+}
+
+static int nested_loops(ax_text *t, const ax_plan *plan, int ind)
+{
+    int k, last = axe__plan_innermost_loop(plan);
+    for (k = 0; k < plan->nloops; k++) {
+        const ax_loop *lp = &plan->loops[k];
+        int64_t step = k == last ? plan->vec : 1;
+        if (lp->thread)
+            continue;
+        indent_put(t, ind++);
+        axe__text_put(t,
+                      "for (long ax_i%d = 0; ax_i%d < %lldL; ax_i%d += "
+                      "%lldL)\n",
+                      k, k, (long long)lp->extent, k, (long long)step);
+    }
+    return ind;
+}
+
+static int split_loops(ax_text *t, const ax_plan *plan, int ind)
+{
+    int k, last = axe__plan_innermost_loop(plan);
+    int64_t w = 1;
+    indent_put(t, ind);
+    axe__text_put(t,
+                  "for (long ax_u = ax_rank; ax_u < %lldL; ax_u += %lldL) "
+                  "{\n",
+                  (long long)plan->total, (long long)plan->nthreads);
+    for (k = plan->nloops - 1; k >= 0; k--) {
+        int64_t e = plan->loops[k].extent / (k == last ? plan->vec : 1);
+        indent_put(t, ind + 1);
+        axe__text_put(t, "const long ax_i%d = ax_u / %lldL %% %lldL * %lldL;\n",
+                      k, (long long)w, (long long)e,
+                      (long long)(k == last ? plan->vec : 1));
+        w *= e;
+    }
+    return ind + 1;
+}
+
+static bool digit_used(const ax_stmt *s, int k)
+{
+    int i;
+    for (i = 0; i < s->nargs; i++)
+        if (!s->plan->affine[i] || s->plan->loops[k].stride[i] != 0)
+            return true;
+    return false;
+}
+
+static void thread_digits(ax_text *t, const ax_stmt *s, int ind)
+{
+    const ax_plan *plan = s->plan;
+    int k;
+    for (k = 0; k < plan->nloops; k++)
+        if (plan->loops[k].thread && digit_used(s, k)) {
+            indent_put(t, ind);
+            axe__text_put(t, "const long ax_t%d = ax_rank / %lldL %% %lldL;\n",
+                          k, (long long)plan->loops[k].rank_div,
+                          (long long)plan->loops[k].extent);
+        }
+}
+
+static const char *rank_expr(ax_scope s)
+{
+    switch (s) {
+    case AX_SCOPE_WARP:
+        return "laneid";
+    case AX_SCOPE_WARPGROUP:
+        return "tid_in_wg";
+    case AX_SCOPE_KERNEL:
+    case AX_SCOPE_CTA:
+    case AX_SCOPE_THREAD:
+        break;
+    }
+    return "ax_tid";
+}
+
+/* The operator "s" for the current thread (ax_tid) at indent "ind"; with
+ * "whole", a CTA-scope split operator alone in its phase runs every
+ * thread's elements in one loop nest instead (the threads of a phase are
+ * independent, so any order of their elements is a valid execution). */
+void axe__emit_op(ax_text *t, const axe_program *p, const ax_stmt *s, int ind,
+                  bool whole)
+{
+    const ax_plan *plan = s->plan;
+    bool rank_used = false, split = plan->kind == AX_PLAN_SPLIT && !whole;
+    int in, k;
+    indent_put(t, ind);
+    axe__text_put(t, "{ /* op %d: %s %s -- schedule %s.%s%s */\n", s->index,
+                  axe__scope_name(s->scope), axe__op_name(s->op),
+                  axe__op_name(s->op), s->schedule,
+                  whole ? ", all threads' elements in order" : "");
+    for (k = 0; k < plan->nloops; k++)
+        rank_used = rank_used || (plan->loops[k].thread && digit_used(s, k));
+    if (split || rank_used) {
+        indent_put(t, ind + 1);
+        axe__text_put(t, "const long ax_rank = %s;\n", rank_expr(s->scope));
+    }
+    thread_digits(t, s, ind + 1);
+    if (split) {
+        in = split_loops(t, plan, ind + 1);
+        body(t, p, s, in);
+        indent_put(t, ind + 1);
+        axe__text_put(t, "}\n");
+    } else {
+        in = nested_loops(t, plan, ind + 1);
+        body(t, p, s, in);
+    }
+    indent_put(t, ind);
+    axe__text_put(t, "}\n");
+}

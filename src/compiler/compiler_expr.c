@@ -1,0 +1,328 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Integer expressions of the kernel language: constants, variables (block
+ * and thread ids, loop variables), + - * and floor division / modulo.
+ * Folding replaces constant subtrees by their value with overflow checks;
+ * after folding every divisor is a positive constant (the generated code
+ * never divides by a run-time value). Ranges are interval bounds over the
+ * variables' ranges; gcds give the alignment every value of an expression
+ * shares.
+ */
+#include "compiler_internal.h"
+
+/* The constant "v" at text offset "off" (NULL when the arena is full). */
+ax_expr *axe__expr_int(ax_arena *a, int64_t v, long off)
+{
+    ax_expr *e = axe__arena_alloc(a, sizeof *e);
+    if (e != NULL) {
+        e->kind = AX_EX_INT;
+        e->value = v;
+        e->off = off;
+    }
+    return e;
+}
+
+static axe_status fold_binary(ax_ex_kind k, int64_t x, int64_t y, int64_t *r)
+{
+    switch (k) {
+    case AX_EX_ADD:
+        return axe__add(x, y, r);
+    case AX_EX_SUB:
+        return axe__sub(x, y, r);
+    case AX_EX_MUL:
+        return axe__mul(x, y, r);
+    case AX_EX_DIV:
+        *r = axe__floordiv(x, y);
+        return AXE_OK;
+    case AX_EX_MOD:
+        *r = axe__floormod(x, y);
+        return AXE_OK;
+    case AX_EX_INT:
+    case AX_EX_VAR:
+    case AX_EX_NEG:
+        break;
+    }
+    return AXE_ERR_INVALID;
+}
+
+static axe_status check_divisor(const ax_expr *e, const ax_expr *b,
+                                axe_diag *diag)
+{
+    if (b->kind != AX_EX_INT)
+        return axe__fail(diag, AXE_ERR_INVALID, e->off,
+                         "the divisor of '%s' must be a compile-time "
+                         "constant",
+                         e->kind == AX_EX_DIV ? "//" : "%");
+    if (b->value <= 0)
+        return axe__fail(diag, AXE_ERR_DOMAIN, e->off,
+                         "the divisor of '%s' must be positive, not %lld",
+                         e->kind == AX_EX_DIV ? "//" : "%",
+                         (long long)b->value);
+    return AXE_OK;
+}
+
+/* Fold "e" into "*out" (a new node only where something folded). */
+axe_status axe__expr_fold(ax_arena *a, ax_expr *e, ax_expr **out,
+                          axe_diag *diag)
+{
+    ax_expr *x = NULL, *y = NULL;
+    int64_t r;
+    if (e->kind == AX_EX_INT || e->kind == AX_EX_VAR) {
+        *out = e;
+        return AXE_OK;
+    }
+    AXE_TRY(axe__expr_fold(a, e->a, &x, diag));
+    if (e->kind == AX_EX_NEG) {
+        e->a = x;
+        if (x->kind != AX_EX_INT) {
+            *out = e;
+            return AXE_OK;
+        }
+        if (axe__sub(0, x->value, &r) != AXE_OK)
+            return axe__fail(diag, AXE_ERR_OVERFLOW, e->off,
+                             "integer overflow");
+        *out = axe__expr_int(a, r, e->off);
+        return *out != NULL ? AXE_OK : AXE_ERR_NO_MEMORY;
+    }
+    AXE_TRY(axe__expr_fold(a, e->b, &y, diag));
+    e->a = x;
+    e->b = y;
+    if (e->kind == AX_EX_DIV || e->kind == AX_EX_MOD)
+        AXE_TRY(check_divisor(e, y, diag));
+    if (x->kind != AX_EX_INT || y->kind != AX_EX_INT) {
+        *out = e;
+        return AXE_OK;
+    }
+    if (fold_binary(e->kind, x->value, y->value, &r) != AXE_OK)
+        return axe__fail(diag, AXE_ERR_OVERFLOW, e->off, "integer overflow");
+    *out = axe__expr_int(a, r, e->off);
+    return *out != NULL ? AXE_OK : AXE_ERR_NO_MEMORY;
+}
+
+static int64_t var_extent(const axe_program *p, int v)
+{
+    int64_t t = p->threads;
+    switch (v) {
+    case AX_VAR_BX:
+    case AX_VAR_BY:
+    case AX_VAR_BZ:
+        return p->grid[v - AX_VAR_BX];
+    case AX_VAR_TX:
+        return t;
+    case AX_VAR_LANEID:
+        return t < 32 ? t : 32;
+    case AX_VAR_WARPID:
+        return axe__ceildiv(t, 32);
+    case AX_VAR_WGID:
+        return axe__ceildiv(t, 128);
+    case AX_VAR_TID_IN_WG:
+        return t < 128 ? t : 128;
+    case AX_VAR_WID_IN_WG:
+        return axe__ceildiv(t < 128 ? t : 128, 32);
+    default:
+        return p->var_trip[v];
+    }
+}
+
+static int64_t min4(int64_t a, int64_t b, int64_t c, int64_t d)
+{
+    int64_t m = a < b ? a : b;
+    m = m < c ? m : c;
+    return m < d ? m : d;
+}
+
+static int64_t max4(int64_t a, int64_t b, int64_t c, int64_t d)
+{
+    int64_t m = a > b ? a : b;
+    m = m > c ? m : c;
+    return m > d ? m : d;
+}
+
+static axe_status range_mul(int64_t al, int64_t ah, int64_t bl, int64_t bh,
+                            int64_t *lo, int64_t *hi)
+{
+    int64_t p[4];
+    AXE_TRY(axe__mul(al, bl, &p[0]));
+    AXE_TRY(axe__mul(al, bh, &p[1]));
+    AXE_TRY(axe__mul(ah, bl, &p[2]));
+    AXE_TRY(axe__mul(ah, bh, &p[3]));
+    *lo = min4(p[0], p[1], p[2], p[3]);
+    *hi = max4(p[0], p[1], p[2], p[3]);
+    return AXE_OK;
+}
+
+static axe_status range_binary(const ax_expr *e, int64_t al, int64_t ah,
+                               int64_t bl, int64_t bh, int64_t *lo, int64_t *hi)
+{
+    switch (e->kind) {
+    case AX_EX_ADD:
+        AXE_TRY(axe__add(al, bl, lo));
+        return axe__add(ah, bh, hi);
+    case AX_EX_SUB:
+        AXE_TRY(axe__sub(al, bh, lo));
+        return axe__sub(ah, bl, hi);
+    case AX_EX_MUL:
+        return range_mul(al, ah, bl, bh, lo, hi);
+    case AX_EX_DIV:
+        *lo = axe__floordiv(al, bl);
+        *hi = axe__floordiv(ah, bl);
+        return AXE_OK;
+    case AX_EX_MOD:
+        *lo = 0;
+        *hi = bl - 1;
+        if (al >= 0 && ah < bl) {
+            *lo = al;
+            *hi = ah;
+        }
+        return AXE_OK;
+    case AX_EX_INT:
+    case AX_EX_VAR:
+    case AX_EX_NEG:
+        break;
+    }
+    return AXE_ERR_INVALID;
+}
+
+/* Interval bounds of a folded expression (divisors are constants). */
+axe_status axe__expr_range(const axe_program *p, const ax_expr *e, int64_t *lo,
+                           int64_t *hi)
+{
+    int64_t al, ah, bl, bh;
+    switch (e->kind) {
+    case AX_EX_INT:
+        *lo = *hi = e->value;
+        return AXE_OK;
+    case AX_EX_VAR:
+        *lo = 0;
+        *hi = var_extent(p, e->var) - 1;
+        if (p->var_lo[e->var] <= p->var_hi[e->var]) {
+            *lo = *lo > p->var_lo[e->var] ? *lo : p->var_lo[e->var];
+            *hi = *hi < p->var_hi[e->var] ? *hi : p->var_hi[e->var];
+        }
+        return AXE_OK;
+    case AX_EX_NEG:
+        AXE_TRY(axe__expr_range(p, e->a, &al, &ah));
+        AXE_TRY(axe__sub(0, ah, lo));
+        return axe__sub(0, al, hi);
+    case AX_EX_ADD:
+    case AX_EX_SUB:
+    case AX_EX_MUL:
+    case AX_EX_DIV:
+    case AX_EX_MOD:
+        break;
+    }
+    AXE_TRY(axe__expr_range(p, e->a, &al, &ah));
+    AXE_TRY(axe__expr_range(p, e->b, &bl, &bh));
+    return range_binary(e, al, ah, bl, bh, lo, hi);
+}
+
+/* g with g | e for all variable values (1 when nothing better is known). */
+int64_t axe__expr_gcd(const ax_expr *e)
+{
+    int64_t x, y, r;
+    switch (e->kind) {
+    case AX_EX_INT:
+        return axe__abs(e->value);
+    case AX_EX_ADD:
+    case AX_EX_SUB:
+        return axe__gcd(axe__expr_gcd(e->a), axe__expr_gcd(e->b));
+    case AX_EX_NEG:
+        return axe__expr_gcd(e->a);
+    case AX_EX_MUL:
+        x = axe__expr_gcd(e->a);
+        y = axe__expr_gcd(e->b);
+        return axe__mul(x, y, &r) == AXE_OK ? r : 1;
+    case AX_EX_VAR:
+    case AX_EX_DIV:
+    case AX_EX_MOD:
+        break;
+    }
+    return 1;
+}
+
+/* Evaluate with floor division (divisors positive after folding). */
+int64_t axe__expr_eval(const ax_expr *e, const int64_t *env)
+{
+    switch (e->kind) {
+    case AX_EX_INT:
+        return e->value;
+    case AX_EX_VAR:
+        return env[e->var];
+    case AX_EX_ADD:
+        return axe__expr_eval(e->a, env) + axe__expr_eval(e->b, env);
+    case AX_EX_SUB:
+        return axe__expr_eval(e->a, env) - axe__expr_eval(e->b, env);
+    case AX_EX_MUL:
+        return axe__expr_eval(e->a, env) * axe__expr_eval(e->b, env);
+    case AX_EX_DIV:
+        return axe__floordiv(axe__expr_eval(e->a, env), e->b->value);
+    case AX_EX_MOD:
+        return axe__floormod(axe__expr_eval(e->a, env), e->b->value);
+    case AX_EX_NEG:
+        return -axe__expr_eval(e->a, env);
+    }
+    return 0;
+}
+
+/* Whether "e" reads variable "v". */
+bool axe__expr_uses(const ax_expr *e, int v)
+{
+    if (e == NULL)
+        return false;
+    if (e->kind == AX_EX_VAR)
+        return e->var == v;
+    return axe__expr_uses(e->a, v) || axe__expr_uses(e->b, v);
+}
+
+static const char *const c_ops[] = {"", "", " + ", " - ", " * ", "", "", ""};
+
+/* C text of "e"; variables print by name, floor div/mod as macros. */
+void axe__expr_print_c(ax_text *t, const axe_program *p, const ax_expr *e)
+{
+    switch (e->kind) {
+    case AX_EX_INT:
+        axe__text_put(t, "%lldL", (long long)e->value);
+        return;
+    case AX_EX_VAR:
+        axe__text_put(t, "%s", p->vars[e->var]);
+        return;
+    case AX_EX_NEG:
+        axe__text_put(t, "(-");
+        axe__expr_print_c(t, p, e->a);
+        axe__text_put(t, ")");
+        return;
+    case AX_EX_DIV:
+    case AX_EX_MOD:
+        axe__text_put(t, "%s(", e->kind == AX_EX_DIV ? "AXE_FDIV" : "AXE_FMOD");
+        axe__expr_print_c(t, p, e->a);
+        axe__text_put(t, ", %lldL)", (long long)e->b->value);
+        return;
+    case AX_EX_ADD:
+    case AX_EX_SUB:
+    case AX_EX_MUL:
+        break;
+    }
+    axe__text_put(t, "(");
+    axe__expr_print_c(t, p, e->a);
+    axe__text_put(t, "%s", c_ops[e->kind]);
+    axe__expr_print_c(t, p, e->b);
+    axe__text_put(t, ")");
+}
+
+/* Whether "g" and every enclosing guard hold for "env". */
+bool axe__guard_holds(const ax_guard *g, const int64_t *env)
+{
+    for (; g != NULL; g = g->up) {
+        int64_t a = axe__expr_eval(g->lhs, env),
+                b = axe__expr_eval(g->rhs, env);
+        bool r = g->cmp == 0   ? a < b
+                 : g->cmp == 1 ? a <= b
+                 : g->cmp == 2 ? a > b
+                 : g->cmp == 3 ? a >= b
+                 : g->cmp == 4 ? a == b
+                               : a != b;
+        if (r == g->negate)
+            return false;
+    }
+    return true;
+}

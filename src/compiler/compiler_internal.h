@@ -1,0 +1,385 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The compiler's IR (backend-neutral) and the interfaces between its
+ * passes: arena -> lexer/parser (compiler_lex.c, compiler_parse*.c) ->
+ * semantic checks (compiler_sema.c) -> dispatch (compiler_dispatch.c,
+ * plans from compiler_plan.c) -> emitters (compiler_emit_c*.c) and the
+ * reference interpreter (compiler_ref.c). Every node lives in the
+ * program's arena. Invariants after sema: integer expressions have only
+ * constant divisors, every tensor reference names a declared tensor with
+ * a region inside it, every layout admits its tensor's shape.
+ */
+#ifndef AXE_COMPILER_INTERNAL_H
+#define AXE_COMPILER_INTERNAL_H
+
+#include <stdarg.h>
+
+#include "axe/kernel.h"
+#include "axe/layout.h"
+#include "core_internal.h"
+
+#define AX_MAX_DIMS 8
+#define AX_MAX_ARGS 3
+#define AX_MAX_TENSORS 32
+#define AX_MAX_VARS 64
+#define AX_MAX_LOOPS 24
+#define AX_MAX_SCHEDS 4
+
+/* ---- arena ---------------------------------------------------------------
+ */
+
+typedef struct ax_arena ax_arena;
+ax_arena *axe__arena_new(const axe_allocator *alloc);
+void axe__arena_free(ax_arena *a);
+/* Zeroed memory, or NULL when the allocator fails. */
+void *axe__arena_alloc(ax_arena *a, size_t size);
+
+/* A growable text in an arena with a sticky status (ISL printer). */
+typedef struct ax_text {
+    ax_arena *arena;
+    char *buf;
+    size_t len, cap;
+    axe_status status;
+} ax_text;
+void axe__text_init(ax_text *t, ax_arena *a);
+void axe__text_put(ax_text *t, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void axe__text_vput(ax_text *t, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
+
+/* ---- expressions ---------------------------------------------------------
+ */
+
+typedef enum ax_ex_kind {
+    AX_EX_INT,
+    AX_EX_VAR,
+    AX_EX_ADD,
+    AX_EX_SUB,
+    AX_EX_MUL,
+    AX_EX_DIV,
+    AX_EX_MOD,
+    AX_EX_NEG
+} ax_ex_kind;
+
+/* Variables: the builtin ids first (see ax_builtin), then loop vars. */
+typedef enum ax_builtin {
+    AX_VAR_BX,
+    AX_VAR_BY,
+    AX_VAR_BZ,
+    AX_VAR_TX,
+    AX_VAR_LANEID,
+    AX_VAR_WARPID,
+    AX_VAR_WGID,
+    AX_VAR_TID_IN_WG,
+    AX_VAR_WID_IN_WG,
+    AX_VAR_NBUILTIN
+} ax_builtin;
+
+typedef struct ax_expr {
+    ax_ex_kind kind;
+    int64_t value; /* INT */
+    int var;       /* VAR */
+    struct ax_expr *a, *b;
+    long off;
+} ax_expr;
+
+/* ---- tensors -------------------------------------------------------------
+ */
+
+typedef enum ax_mem { AX_MEM_GLOBAL, AX_MEM_SHARED, AX_MEM_REGISTER } ax_mem;
+
+typedef enum ax_scope {
+    AX_SCOPE_KERNEL,
+    AX_SCOPE_CTA,
+    AX_SCOPE_WARPGROUP,
+    AX_SCOPE_WARP,
+    AX_SCOPE_THREAD
+} ax_scope;
+
+typedef struct ax_tensor {
+    char name[AXE_KERNEL_NAME_MAX];
+    ax_mem mem;
+    axe_dtype dtype;
+    int ndim;
+    int64_t shape[AX_MAX_DIMS];
+    axe_layout layout;
+    /* After sema: grouped layout and its per-dim iter blocks. */
+    axe_layout grouped;
+    int seps[AXE_LAYOUT_MAX_DIMS + 1];
+    bool distributed;    /* register layout with thread axes */
+    ax_scope owner;      /* scope whose threads share a distributed tensor */
+    int64_t span;        /* elements of storage (per thread for registers) */
+    bool written, param; /* written by an operator; a kernel parameter */
+    long off;
+} ax_tensor;
+
+/* A view `A.view(layout)`: the layout's shard is the view's shape (one dim
+ * per shard iter), its memory offset may be dynamic ("dyn"). */
+typedef struct ax_ref {
+    int tensor;
+    int ndim;
+    ax_expr *start[AX_MAX_DIMS]; /* NULL: 0 */
+    int64_t len[AX_MAX_DIMS];
+    bool is_view;
+    axe_layout view;
+    ax_expr *view_dyn;
+    int bdim;     /* `.bcast(bdim, bext)`: operand dim of stride 0, or -1 */
+    int64_t bext; /* its extent */
+    long off;
+} ax_ref;
+
+/* Operand dims (the region's, plus a broadcast dim), an operand dim's
+ * extent, and the tensor dim of an operand dim (-1 for the broadcast). */
+static inline int axe__ref_ndim(const ax_ref *r)
+{
+    return r->ndim + (r->bdim >= 0);
+}
+static inline int axe__ref_tdim(const ax_ref *r, int d)
+{
+    if (r->bdim < 0 || d < r->bdim)
+        return d;
+    return d == r->bdim ? -1 : d - 1;
+}
+static inline int64_t axe__ref_len(const ax_ref *r, int d)
+{
+    int td = axe__ref_tdim(r, d);
+    return td < 0 ? r->bext : r->len[td];
+}
+
+/* ---- statements ----------------------------------------------------------
+ */
+
+typedef enum ax_op {
+    AX_OP_COPY,
+    AX_OP_FILL,
+    AX_OP_ADD,
+    AX_OP_SUB,
+    AX_OP_MUL,
+    AX_OP_DIV,
+    AX_OP_MAX,
+    AX_OP_MIN,
+    AX_OP_NEG,
+    AX_OP_RELU,
+    AX_OP_EXP,
+    AX_OP_CAST,
+    AX_OP_REDUCE,
+    AX_OP_SQRT,
+    AX_OP_GEMM
+} ax_op;
+
+typedef enum ax_st_kind {
+    AX_ST_OP,
+    AX_ST_FOR,
+    AX_ST_SYNC,
+    AX_ST_IF
+} ax_st_kind;
+
+/* A condition `lhs cmp rhs` (cmp: 0 <, 1 <=, 2 >, 3 >=, 4 ==, 5 !=); a
+ * guard is a condition that must hold (or fail, "negate") for the
+ * statements under an `if` / `else`, chained to the enclosing guards. */
+typedef struct ax_guard {
+    const struct ax_expr *lhs, *rhs;
+    int cmp;
+    bool negate;
+    const struct ax_guard *up;
+} ax_guard;
+bool axe__guard_holds(const ax_guard *g, const int64_t *env);
+
+/* An mma atom fragment: row-major tile index -> (lane, value). */
+#define AX_FRAG_MAX 256
+typedef struct ax_frag {
+    int64_t shape[2];
+    int64_t nvals;
+    uint8_t lane[AX_FRAG_MAX], val[AX_FRAG_MAX];
+} ax_frag;
+
+/* gemm.mma_atom: the atom's fragments (0 A, 1 B, 2 C), the atom tile
+ * counts (MI, NI, KI) and, per operand, the storage offset of every atom
+ * tile (A: MI x KI, B: NI x KI, C: MI x NI, row-major). */
+typedef struct ax_mma {
+    const char *atom;
+    ax_frag frag[3];
+    int64_t tiles[3];
+    int64_t *offset[3];
+    char outer[3][128];
+} ax_mma;
+
+struct ax_plan;
+
+typedef struct ax_stmt {
+    ax_st_kind kind;
+    long off;
+    struct ax_stmt *next;
+    /* OP */
+    ax_op op;
+    ax_scope scope;
+    int nargs; /* refs: args[0] is the destination */
+    ax_ref args[AX_MAX_ARGS];
+    double imm;               /* fill value */
+    int rdim;                 /* reduce: the reduced dim of the source */
+    bool rmax;                /* reduce: max (else sum) */
+    struct ax_stmt *stage[2]; /* reduce.smem: stage to shared, reduce it */
+    ax_mma *mma;              /* gemm.mma_atom */
+    const ax_guard *guard;    /* enclosing if conditions (after sema) */
+    int nmasks;               /* reduce.warp_shuffle: butterfly lane masks */
+    int64_t masks[5];
+    /* IF: the condition (in "cond", with negate false) and the branches */
+    ax_guard cond;
+    struct ax_stmt *else_body;
+    int index; /* operator number in source order */
+    const char *schedule;
+    struct ax_plan *plan;
+    char *explain;
+    /* FOR */
+    int var;
+    int64_t trip;
+    struct ax_stmt *body;
+    bool has_sync;
+} ax_stmt;
+
+/* ---- plans (backend-neutral schedules) ------------------------------------
+ */
+
+/* One digit of the iteration space, outer to inner: a loop, or a digit of
+ * the thread's rank in the operator's scope ((rank / rank_div) % extent).
+ * The digit adds digit * weight to coordinate "dim" and digit * stride[i]
+ * to operand i's address when operand i is affine. */
+typedef struct ax_loop {
+    int64_t extent;
+    bool thread;
+    int64_t rank_div;
+    int dim;
+    int64_t weight;
+    int64_t stride[AX_MAX_ARGS];
+} ax_loop;
+
+typedef enum ax_plan_kind {
+    AX_PLAN_SERIAL, /* one thread runs every element (thread scope) */
+    AX_PLAN_BOUND,  /* a distributed register binds elements to threads */
+    AX_PLAN_SPLIT   /* elements dealt round-robin to the scope's threads */
+} ax_plan_kind;
+
+typedef struct ax_plan {
+    ax_plan_kind kind;
+    int binding; /* operand that binds (BOUND), else -1 */
+    int nloops;
+    ax_loop loops[AX_MAX_LOOPS];
+    bool affine[AX_MAX_ARGS];
+    int64_t vec;      /* elements per access of the innermost loop */
+    int64_t total;    /* product of the non-thread loop extents */
+    int64_t nthreads; /* threads of one scope instance */
+} ax_plan;
+
+/* The plan of "s" of kind "kind" (binding operand for BOUND); otherwise
+ * AXE_ERR_UNSUPPORTED and why in "why" (compiler_plan.c). */
+axe_status axe__plan_build(const axe_program *p, const ax_stmt *s,
+                           ax_plan_kind kind, int binding, ax_plan *out,
+                           axe_diag *why);
+/* The pointwise schedules' predicates (compiler_dispatch.c) and the
+ * reduce schedules (compiler_reduce.c); "commit" keeps what a chosen
+ * predicate built. */
+axe_status axe__sched_thread_loop(const axe_program *p, const ax_stmt *s,
+                                  ax_plan *plan, axe_diag *why);
+axe_status axe__sched_split(const axe_program *p, const ax_stmt *s,
+                            ax_plan *plan, axe_diag *why);
+axe_status axe__reduce_thread_loop(axe_program *p, ax_stmt *s, ax_plan *plan,
+                                   axe_diag *why, bool commit);
+axe_status axe__reduce_smem(axe_program *p, ax_stmt *s, ax_plan *plan,
+                            axe_diag *why, bool commit);
+axe_status axe__reduce_warp_shuffle(axe_program *p, ax_stmt *s, ax_plan *plan,
+                                    axe_diag *why, bool commit);
+axe_status axe__copy_smem(axe_program *p, ax_stmt *s, ax_plan *plan,
+                          axe_diag *why, bool commit);
+axe_status axe__gemm_mma(axe_program *p, ax_stmt *s, ax_plan *plan,
+                         axe_diag *why, bool commit);
+/* C for a gemm.mma_atom operator (compiler_mma_emit.c). */
+void axe__emit_mma(ax_text *t, const axe_program *p, const ax_stmt *s, int ind);
+/* Use "w"-element accesses in the innermost loop when the layouts allow. */
+axe_status axe__plan_vectorize(const axe_program *p, const ax_stmt *s,
+                               ax_plan *plan, axe_diag *why);
+/* The address of operand "i" at digit 0 of an affine plan: "cst" plus
+ * dyn[k] * scale[k] for k < *ndyn (dynamic region starts, view offset). */
+typedef struct ax_base {
+    int64_t cst;
+    int ndyn;
+    const ax_expr *dyn[AX_MAX_DIMS + 1];
+    int64_t scale[AX_MAX_DIMS + 1];
+} ax_base;
+void axe__plan_base(const axe_program *p, const ax_ref *r, ax_base *out);
+/* The rank stride of an iter on a thread axis (0: on memory). */
+int64_t axe__iter_rank_stride(const axe_iter *it);
+/* The index of the plan's innermost loop that is not a thread digit (-1
+ * if none). */
+int axe__plan_innermost_loop(const ax_plan *plan);
+/* The plan's per-thread layouts and digits, for --explain. */
+void axe__plan_describe(ax_text *t, const axe_program *p, const ax_stmt *s,
+                        const ax_plan *plan);
+
+/* ---- the program -----------------------------------------------------------
+ */
+
+struct axe_program {
+    ax_arena *arena;
+    const char *text;
+    size_t len;
+    char name[AXE_KERNEL_NAME_MAX];
+    int64_t grid[3];
+    int64_t threads;
+    int ntensors;
+    ax_tensor tensors[AX_MAX_TENSORS];
+    int nvars;
+    char vars[AX_MAX_VARS][AXE_KERNEL_NAME_MAX];
+    int64_t var_trip[AX_MAX_VARS]; /* loop vars: trip count */
+    /* Bounds the enclosing ifs put on variables while sema checks an
+     * operator (var_lo > var_hi: none). */
+    int64_t var_lo[AX_MAX_VARS], var_hi[AX_MAX_VARS];
+    int nops;
+    ax_stmt *body;
+    axe_kernel_options opts;
+};
+
+/* Parse "p->text" into "p" (params folded with the options' defines). */
+axe_status axe__program_parse(axe_program *p, axe_diag *diag);
+/* Semantic checks and derived tensor facts. */
+axe_status axe__program_check(axe_program *p, axe_diag *diag);
+/* The statement checks of sema (compiler_sema_ops.c). */
+axe_status axe__sema_ops(axe_program *p, axe_diag *diag);
+/* Choose and plan a schedule for every operator. */
+axe_status axe__program_dispatch(axe_program *p, axe_diag *diag);
+
+/* Expression helpers (compiler_expr.c). */
+ax_expr *axe__expr_int(ax_arena *a, int64_t v, long off);
+/* Fold constants; AXE_ERR_INVALID for a non-constant divisor, DOMAIN for
+ * a zero or negative one, OVERFLOW on overflow. */
+axe_status axe__expr_fold(ax_arena *a, ax_expr *e, ax_expr **out,
+                          axe_diag *diag);
+/* Bounds [lo, hi] of "e" over every variable's range ("p" gives them). */
+axe_status axe__expr_range(const axe_program *p, const ax_expr *e, int64_t *lo,
+                           int64_t *hi);
+/* A divisor of "e" for every value of its variables (0 for e == 0). */
+int64_t axe__expr_gcd(const ax_expr *e);
+/* The value of "e" with variables "env". */
+int64_t axe__expr_eval(const ax_expr *e, const int64_t *env);
+/* The largest variable index used (-1 if none). */
+int axe__expr_max_var(const ax_expr *e);
+/* Whether "e" uses variable "v". */
+bool axe__expr_uses(const ax_expr *e, int v);
+/* "e" as a C expression (floor division through AXE_FDIV/AXE_FMOD). */
+void axe__expr_print_c(ax_text *t, const axe_program *p, const ax_expr *e);
+
+/* C for operator "s" inside a thread's phase (compiler_emit_op.c). */
+void axe__emit_op(ax_text *t, const axe_program *p, const ax_stmt *s, int ind,
+                  bool whole);
+
+/* The AXE_KERNEL_MAIN harness (compiler_emit_harness.c). */
+void axe__emit_harness(ax_text *t, const axe_program *p);
+
+/* Names (compiler_names.c). */
+const char *axe__op_name(ax_op op);
+const char *axe__scope_name(ax_scope s);
+const char *axe__mem_name(ax_mem m);
+const char *axe__dtype_ctype(axe_dtype t);
+/* The number of threads of one instance of scope "s" ("p" gives CTAs). */
+int64_t axe__scope_threads(const axe_program *p, ax_scope s);
+
+#endif

@@ -1,0 +1,288 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Tokens and integer expressions of the kernel language. Tokens: decimal
+ * integers, decimal floats (fill values), identifiers [A-Za-z_][A-Za-z0-9_]*,
+ * `//` and single-character punctuation; `#` starts a comment to the end
+ * of the line. Expressions: + - (lowest), * // / % (floor division), unary
+ * -, parentheses; names resolve to compile-time params (folded), block and
+ * thread ids (bx by bz tx laneid warpid wgid tid_in_wg wid_in_wg) and the
+ * loop variables in scope. Diagnostics point at the offending token.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler_parse.h"
+
+static const char *const builtin_names[AX_VAR_NBUILTIN] = {
+    "bx",     "by",   "bz",        "tx",       "laneid",
+    "warpid", "wgid", "tid_in_wg", "wid_in_wg"};
+
+static void skip_space(ax_parser *ps)
+{
+    const char *s = ps->p->text;
+    size_t n = ps->p->len;
+    while (ps->pos < n) {
+        if (s[ps->pos] == '#') {
+            while (ps->pos < n && s[ps->pos] != '\n')
+                ps->pos++;
+        } else if (isspace((unsigned char)s[ps->pos])) {
+            ps->pos++;
+        } else {
+            break;
+        }
+    }
+}
+
+static axe_status lex_number(ax_parser *ps)
+{
+    const char *s = ps->p->text;
+    size_t i = ps->pos, n = ps->p->len;
+    int64_t v = 0;
+    bool overflow = false;
+    while (i < n && isdigit((unsigned char)s[i])) {
+        if (axe__mul(v, 10, &v) != AXE_OK ||
+            axe__add(v, s[i] - '0', &v) != AXE_OK)
+            overflow = true;
+        i++;
+    }
+    ps->tok.kind = AX_TOK_INT;
+    ps->tok.value = v;
+    if (i < n && s[i] == '.') {
+        char tmp[64];
+        size_t j = i + 1;
+        while (j < n && isdigit((unsigned char)s[j]))
+            j++;
+        if (j - ps->pos >= sizeof tmp)
+            return axe__fail(ps->diag, AXE_ERR_SYNTAX, (long)ps->pos,
+                             "number too long");
+        memcpy(tmp, s + ps->pos, j - ps->pos);
+        tmp[j - ps->pos] = '\0';
+        ps->tok.kind = AX_TOK_FLOAT;
+        ps->tok.fvalue = strtod(tmp, NULL);
+        i = j;
+    } else if (overflow) {
+        return axe__fail(ps->diag, AXE_ERR_OVERFLOW, (long)ps->pos,
+                         "integer does not fit in 64 bits");
+    }
+    ps->tok.len = i - ps->pos;
+    return AXE_OK;
+}
+
+/* Advance to the next token. */
+axe_status axe__lex_next(ax_parser *ps)
+{
+    const char *s = ps->p->text;
+    size_t n = ps->p->len;
+    ps->pos += ps->tok.len;
+    skip_space(ps);
+    ps->tok.pos = ps->pos;
+    ps->tok.len = 0;
+    if (ps->pos >= n) {
+        ps->tok.kind = AX_TOK_EOF;
+        return AXE_OK;
+    }
+    if (isdigit((unsigned char)s[ps->pos]))
+        return lex_number(ps);
+    if (isalpha((unsigned char)s[ps->pos]) || s[ps->pos] == '_') {
+        size_t i = ps->pos;
+        while (i < n && (isalnum((unsigned char)s[i]) || s[i] == '_'))
+            i++;
+        ps->tok.kind = AX_TOK_IDENT;
+        ps->tok.len = i - ps->pos;
+        return AXE_OK;
+    }
+    if (strchr("()[]{},:;=+-*/%@.<>!", s[ps->pos]) == NULL || s[ps->pos] == 0)
+        return axe__fail(ps->diag, AXE_ERR_SYNTAX, (long)ps->pos,
+                         "unexpected character '%c'",
+                         isprint((unsigned char)s[ps->pos]) ? s[ps->pos] : '?');
+    ps->tok.kind = AX_TOK_PUNCT;
+    ps->tok.len =
+        (s[ps->pos] == '/' && ps->pos + 1 < n && s[ps->pos + 1] == '/') ? 2 : 1;
+    return AXE_OK;
+}
+
+/* Token text equals "s" (identifier or punctuation). */
+bool axe__tok_is(const ax_parser *ps, const char *s)
+{
+    size_t n = strlen(s);
+    return (ps->tok.kind == AX_TOK_IDENT || ps->tok.kind == AX_TOK_PUNCT) &&
+           ps->tok.len == n && memcmp(ps->p->text + ps->tok.pos, s, n) == 0;
+}
+
+/* "expected <what>, found '<tok>'" at the token. */
+axe_status axe__syntax(ax_parser *ps, const char *what)
+{
+    if (ps->tok.kind == AX_TOK_EOF)
+        return axe__fail(ps->diag, AXE_ERR_SYNTAX, (long)ps->tok.pos,
+                         "expected %s, found the end of the file", what);
+    return axe__fail(ps->diag, AXE_ERR_SYNTAX, (long)ps->tok.pos,
+                     "expected %s, found '%.*s'", what,
+                     (int)(ps->tok.len > 24 ? 24 : ps->tok.len),
+                     ps->p->text + ps->tok.pos);
+}
+
+/* Consume "s" or fail. */
+axe_status axe__expect(ax_parser *ps, const char *s, const char *what)
+{
+    if (!axe__tok_is(ps, s))
+        return axe__syntax(ps, what);
+    return axe__lex_next(ps);
+}
+
+/* Consume an identifier. */
+axe_status axe__expect_ident(ax_parser *ps, char *out, const char *what)
+{
+    if (ps->tok.kind != AX_TOK_IDENT)
+        return axe__syntax(ps, what);
+    if (ps->tok.len >= AXE_KERNEL_NAME_MAX)
+        return axe__fail(ps->diag, AXE_ERR_SYNTAX, (long)ps->tok.pos,
+                         "name longer than %d bytes", AXE_KERNEL_NAME_MAX - 1);
+    memcpy(out, ps->p->text + ps->tok.pos, ps->tok.len);
+    out[ps->tok.len] = '\0';
+    return axe__lex_next(ps);
+}
+
+static ax_expr *new_node(ax_parser *ps, ax_ex_kind k, ax_expr *a, ax_expr *b,
+                         long off)
+{
+    ax_expr *e = axe__arena_alloc(ps->p->arena, sizeof *e);
+    if (e != NULL) {
+        e->kind = k;
+        e->a = a;
+        e->b = b;
+        e->off = off;
+    }
+    return e;
+}
+
+static int find_var(const ax_parser *ps, const char *name)
+{
+    int i;
+    for (i = ps->nscope_vars - 1; i >= 0; i--)
+        if (strcmp(ps->p->vars[ps->scope_vars[i]], name) == 0)
+            return ps->scope_vars[i];
+    for (i = 0; i < AX_VAR_NBUILTIN; i++)
+        if (strcmp(builtin_names[i], name) == 0)
+            return i;
+    return -1;
+}
+
+static axe_status resolve_name(ax_parser *ps, const char *name, long off,
+                               ax_expr **out)
+{
+    int i, v;
+    for (i = 0; i < ps->nparams; i++)
+        if (strcmp(ps->param_name[i], name) == 0) {
+            *out = axe__expr_int(ps->p->arena, ps->param_value[i], off);
+            return *out != NULL ? AXE_OK : AXE_ERR_NO_MEMORY;
+        }
+    v = find_var(ps, name);
+    if (v < 0)
+        return axe__fail(ps->diag, AXE_ERR_SYNTAX, off,
+                         "unknown name '%s' (not a param, a loop variable or "
+                         "a block/thread id)",
+                         name);
+    *out = new_node(ps, AX_EX_VAR, NULL, NULL, off);
+    if (*out == NULL)
+        return AXE_ERR_NO_MEMORY;
+    (*out)->var = v;
+    return AXE_OK;
+}
+
+static axe_status parse_primary(ax_parser *ps, ax_expr **out)
+{
+    long off = (long)ps->tok.pos;
+    char name[AXE_KERNEL_NAME_MAX];
+    if (ps->tok.kind == AX_TOK_INT) {
+        *out = axe__expr_int(ps->p->arena, ps->tok.value, off);
+        if (*out == NULL)
+            return AXE_ERR_NO_MEMORY;
+        return axe__lex_next(ps);
+    }
+    if (axe__tok_is(ps, "(")) {
+        AXE_TRY(axe__lex_next(ps));
+        AXE_TRY(axe__parse_expr(ps, out));
+        return axe__expect(ps, ")", "')'");
+    }
+    if (axe__tok_is(ps, "-")) {
+        ax_expr *a;
+        AXE_TRY(axe__lex_next(ps));
+        AXE_TRY(parse_primary(ps, &a));
+        *out = new_node(ps, AX_EX_NEG, a, NULL, off);
+        return *out != NULL ? AXE_OK : AXE_ERR_NO_MEMORY;
+    }
+    if (ps->tok.kind != AX_TOK_IDENT)
+        return axe__syntax(ps, "an integer expression");
+    AXE_TRY(axe__expect_ident(ps, name, "a name"));
+    return resolve_name(ps, name, off, out);
+}
+
+static axe_status parse_term(ax_parser *ps, ax_expr **out)
+{
+    AXE_TRY(parse_primary(ps, out));
+    for (;;) {
+        ax_ex_kind k;
+        long off = (long)ps->tok.pos;
+        ax_expr *b;
+        if (axe__tok_is(ps, "*"))
+            k = AX_EX_MUL;
+        else if (axe__tok_is(ps, "//") || axe__tok_is(ps, "/"))
+            k = AX_EX_DIV;
+        else if (axe__tok_is(ps, "%"))
+            k = AX_EX_MOD;
+        else
+            return AXE_OK;
+        AXE_TRY(axe__lex_next(ps));
+        AXE_TRY(parse_primary(ps, &b));
+        *out = new_node(ps, k, *out, b, off);
+        if (*out == NULL)
+            return AXE_ERR_NO_MEMORY;
+    }
+}
+
+/* expr := term {(+|-) term}, folded. */
+axe_status axe__parse_expr(ax_parser *ps, ax_expr **out)
+{
+    ax_expr *e;
+    AXE_TRY(parse_term(ps, &e));
+    for (;;) {
+        ax_ex_kind k;
+        long off = (long)ps->tok.pos;
+        ax_expr *b;
+        if (axe__tok_is(ps, "+"))
+            k = AX_EX_ADD;
+        else if (axe__tok_is(ps, "-"))
+            k = AX_EX_SUB;
+        else
+            break;
+        AXE_TRY(axe__lex_next(ps));
+        AXE_TRY(parse_term(ps, &b));
+        e = new_node(ps, k, e, b, off);
+        if (e == NULL)
+            return AXE_ERR_NO_MEMORY;
+    }
+    return axe__expr_fold(ps->p->arena, e, out, ps->diag);
+}
+
+/* term := primary {(*|//|/|%) primary}, folded (no top-level + or -). */
+axe_status axe__parse_term(ax_parser *ps, ax_expr **out)
+{
+    ax_expr *e;
+    AXE_TRY(parse_term(ps, &e));
+    return axe__expr_fold(ps->p->arena, e, out, ps->diag);
+}
+
+/* A constant expression ("what" names it in the error). */
+axe_status axe__parse_const(ax_parser *ps, int64_t *out, const char *what)
+{
+    long off = (long)ps->tok.pos;
+    ax_expr *e;
+    AXE_TRY(axe__parse_expr(ps, &e));
+    if (e->kind != AX_EX_INT)
+        return axe__fail(ps->diag, AXE_ERR_INVALID, off,
+                         "%s must be a compile-time constant", what);
+    *out = e->value;
+    return AXE_OK;
+}

@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The warp-scope gemm on mma.sync atoms. Atoms are data: each instruction's
+ * thread-value layouts (../shared/spec/atoms.md, CuTe's TV layouts from
+ * (thread, value) to the column-major position in the A (M,K), B (N,K) and
+ * C (M,N) tiles) are parsed, inverted into a table (row-major tile
+ * coordinate -> lane, value) and rebuilt as Axe layouts over `laneid` and
+ * `m` (each checked by evaluation). The schedule applies when every
+ * operand's register layout is a tile of its atom layout
+ * (axe_layout_is_tile_inner recovers the outer layout, which must be on
+ * memory only); the plan keeps the atom tables and, per atom tile, the
+ * storage offset outer_m * span_m(atom). On the C backend the atom runs as
+ * a reference implementation reading the other lanes' registers; the
+ * accumulation order (atom K tiles, then K within the atom) is the
+ * logical order k = 0, 1, ...
+ */
+#include <string.h>
+
+#include "axe/notation.h"
+#include "compiler_internal.h"
+
+typedef struct ax_atom {
+    const char *name;
+    axe_dtype dtype;
+    int64_t mnk[3];
+    const char *tv[3]; /* A (M,K), B (N,K), C (M,N) */
+} ax_atom;
+
+static const ax_atom atoms[] = {
+    {"mma.sync.aligned.m16n8k8.tf32 (f32 on the C backend)",
+     AXE_DTYPE_F32,
+     {16, 8, 8},
+     {"((4,8),(2,2)):((16,1),(8,64))", "((4,8),2):((8,1),32)",
+      "((4,8),(2,2)):((32,1),(16,8))"}},
+    {"mma.sync.aligned.m8n8k4.f64",
+     AXE_DTYPE_F64,
+     {8, 8, 4},
+     {"((4,8),1):((8,1),0)", "((4,8),1):((8,1),0)", "((4,8),2):((16,1),8)"}},
+};
+#define NATOMS ((int)(sizeof atoms / sizeof atoms[0]))
+
+/* Rows and columns of operand "o" (0 A, 1 B, 2 C) of "a". */
+static void tile_shape(const ax_atom *a, int o, int64_t *shape)
+{
+    shape[0] = a->mnk[o == 1 ? 1 : 0];
+    shape[1] = a->mnk[o == 2 ? 1 : 2];
+}
+
+/* Invert the TV layout: lane[x], val[x] for row-major tile index x. */
+static axe_status invert_tv(const ax_atom *a, int o, ax_frag *f)
+{
+    axe_cute_layout tv;
+    int64_t size, i, pos;
+    AXE_TRY(axe_parse_cute_layout(a->tv[o], strlen(a->tv[o]), &tv, NULL));
+    AXE_TRY(axe_cute_size(&tv, &size));
+    tile_shape(a, o, f->shape);
+    if (size != f->shape[0] * f->shape[1] || size > AX_FRAG_MAX)
+        return AXE_ERR_INVALID;
+    f->nvals = size / 32;
+    memset(f->lane, 0xff, sizeof f->lane);
+    for (i = 0; i < size; i++) {
+        int64_t r, c;
+        AXE_TRY(axe_cute_eval(&tv, i, &pos));
+        r = pos % f->shape[0];
+        c = pos / f->shape[0];
+        if (pos < 0 || pos >= size || f->lane[r * f->shape[1] + c] != 0xff)
+            return AXE_ERR_INVALID;
+        f->lane[r * f->shape[1] + c] = (uint8_t)(i % 32);
+        f->val[r * f->shape[1] + c] = (uint8_t)(i / 32);
+    }
+    return AXE_OK;
+}
+
+static int64_t frag_axis(const ax_frag *f, int64_t x, bool lane)
+{
+    return lane ? f->lane[x] : f->val[x];
+}
+
+/* One iter (extent, stride, axis) starting at weight "w" of the table. */
+static bool next_iter(const ax_frag *f, int64_t w, int64_t total, axe_iter *it)
+{
+    int64_t run = 1, e, dl = frag_axis(f, w, true) - frag_axis(f, 0, true);
+    int64_t dv = frag_axis(f, w, false) - frag_axis(f, 0, false);
+    if ((dl != 0) == (dv != 0))
+        return false;
+    memset(it->axis, 0, sizeof it->axis);
+    strcpy(it->axis, dl != 0 ? "laneid" : "m");
+    it->stride = dl != 0 ? dl : dv;
+    while (w * (run + 1) <= total &&
+           frag_axis(f, w * run, true) - frag_axis(f, 0, true) == dl * run &&
+           frag_axis(f, w * run, false) - frag_axis(f, 0, false) == dv * run)
+        run++;
+    for (e = run; (total / w) % e != 0; e--)
+        ;
+    it->extent = e;
+    return true;
+}
+
+/* The Axe layout of the fragment table, checked at every index. */
+static axe_status frag_layout(const ax_frag *f, axe_layout *out)
+{
+    axe_iter its[AXE_LAYOUT_MAX_SHARD];
+    int64_t w = 1, total = f->shape[0] * f->shape[1], x;
+    int n = 0, i;
+    while (w < total) {
+        if (n == AXE_LAYOUT_MAX_SHARD || !next_iter(f, w, total, &its[n]))
+            return AXE_ERR_INVALID;
+        w *= its[n++].extent;
+    }
+    axe_layout_init(out);
+    for (i = n - 1; i >= 0; i--)
+        AXE_TRY(axe_layout_push_shard(out, its[i].extent, its[i].stride,
+                                      its[i].axis));
+    for (x = 0; x < total; x++) {
+        axe_point pt, want;
+        memset(&want, 0, sizeof want);
+        AXE_TRY(axe_layout_apply_base(out, x, &pt, NULL));
+        AXE_TRY(axe_point_add(&want, "laneid", f->lane[x]));
+        AXE_TRY(axe_point_add(&want, "m", f->val[x]));
+        if (!axe_point_equal(&pt, &want))
+            return AXE_ERR_INVALID;
+    }
+    return AXE_OK;
+}
+
+/* Storage offsets outer_m(i, j) * span_m(atom) of every atom tile. */
+static axe_status outer_offsets(ax_arena *ar, const axe_layout *outer,
+                                const int64_t *counts, int64_t span,
+                                int64_t **out)
+{
+    int64_t x, n = counts[0] * counts[1];
+    int k;
+    *out = axe__arena_alloc(ar, (size_t)n * sizeof(int64_t));
+    if (*out == NULL)
+        return AXE_ERR_NO_MEMORY;
+    for (x = 0; x < n; x++) {
+        axe_point pt;
+        AXE_TRY(axe_layout_apply_base(outer, x, &pt, NULL));
+        (*out)[x] = 0;
+        for (k = 0; k < pt.n; k++)
+            if (strcmp(pt.axis[k], "m") == 0)
+                (*out)[x] = pt.v[k] * span;
+    }
+    return AXE_OK;
+}
+
+static const ax_atom *atom_for(axe_dtype d)
+{
+    int i;
+    for (i = 0; i < NATOMS; i++)
+        if (atoms[i].dtype == d)
+            return &atoms[i];
+    return NULL;
+}
+
+static axe_status check_operand(const axe_program *p, const ax_ref *r,
+                                axe_diag *why)
+{
+    const ax_tensor *t = &p->tensors[r->tensor];
+    int d;
+    bool whole = !r->is_view;
+    for (d = 0; whole && d < r->ndim; d++)
+        whole = (r->start[d] == NULL ||
+                 (r->start[d]->kind == AX_EX_INT && r->start[d]->value == 0)) &&
+                r->len[d] == t->shape[d];
+    if (t->mem != AX_MEM_REGISTER || !t->distributed ||
+        t->owner != AX_SCOPE_WARP || !whole)
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "'%s' is not a whole register tensor distributed "
+                         "over a warp's lanes",
+                         t->name);
+    return AXE_OK;
+}
+
+static bool memory_only(const axe_layout *l)
+{
+    int i;
+    for (i = 0; i < l->nshard; i++)
+        if (l->shard[i].extent != 1 && axe__iter_rank_stride(&l->shard[i]) != 0)
+            return false;
+    return l->nreplica == 0;
+}
+
+/* Operand "o" (0 A, 1 B, 2 C) of "s" as a tile of the atom's fragment. */
+static axe_status tile_of_atom(axe_program *p, const ax_stmt *s,
+                               const ax_atom *a, int o, ax_mma *m,
+                               axe_diag *why)
+{
+    const ax_ref *r = &s->args[o == 2 ? 0 : o + 1];
+    const ax_tensor *t = &p->tensors[r->tensor];
+    axe_layout atom, outer, canon;
+    int64_t counts[2], span;
+    bool found = false;
+    axe_diag d;
+    char text[128];
+    AXE_TRY(check_operand(p, r, why));
+    if (invert_tv(a, o, &m->frag[o]) != AXE_OK ||
+        frag_layout(&m->frag[o], &atom) != AXE_OK)
+        return axe__fail(why, AXE_ERR_INVALID, -1, "bad atom table");
+    counts[0] = t->shape[0] / m->frag[o].shape[0];
+    counts[1] = t->shape[1] / m->frag[o].shape[1];
+    (void)axe_print_layout(&atom, text, sizeof text);
+    axe_diag_clear(&d);
+    if (axe_layout_canonicalize(&t->layout, AXE_TARGET_NONE, &canon, &d) !=
+            AXE_OK ||
+        t->shape[0] % m->frag[o].shape[0] != 0 ||
+        t->shape[1] % m->frag[o].shape[1] != 0 ||
+        axe_layout_is_tile_inner(&atom, &canon, t->shape, m->frag[o].shape, 2,
+                                 AXE_TARGET_NONE, &outer, &found,
+                                 &d) != AXE_OK ||
+        !found || !memory_only(&outer))
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "'%s' is not a tile of the %c fragment %s%s%s",
+                         t->name, "ABC"[o], text, d.message[0] ? ": " : "",
+                         d.message);
+    (void)axe_print_layout(&outer, m->outer[o], sizeof m->outer[o]);
+    AXE_TRY(axe_layout_span(&atom, "m", &span));
+    return outer_offsets(p->arena, &outer, counts, span, &m->offset[o]);
+}
+
+/* gemm.mma_atom (see the file comment). */
+axe_status axe__gemm_mma(axe_program *p, ax_stmt *s, ax_plan *plan,
+                         axe_diag *why, bool commit)
+{
+    const ax_atom *a = atom_for(p->tensors[s->args[0].tensor].dtype);
+    ax_mma *m;
+    int o;
+    if (s->scope != AX_SCOPE_WARP)
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "an mma atom runs on one warp, not at %s scope",
+                         axe__scope_name(s->scope));
+    if (a == NULL)
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "no mma atom for %s (f32: m16n8k8 tf32, f64: m8n8k4)",
+                         axe_dtype_name(p->tensors[s->args[0].tensor].dtype));
+    m = axe__arena_alloc(p->arena, sizeof *m);
+    if (m == NULL)
+        return AXE_ERR_NO_MEMORY;
+    m->atom = a->name;
+    for (o = 0; o < 3; o++)
+        AXE_TRY(tile_of_atom(p, s, a, o, m, why));
+    m->tiles[0] = p->tensors[s->args[0].tensor].shape[0] / a->mnk[0];
+    m->tiles[1] = p->tensors[s->args[0].tensor].shape[1] / a->mnk[1];
+    m->tiles[2] = p->tensors[s->args[1].tensor].shape[1] / a->mnk[2];
+    memset(plan, 0, sizeof *plan);
+    plan->binding = 0;
+    plan->vec = 1;
+    if (commit)
+        s->mma = m;
+    return AXE_OK;
+}

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * C for gemm.mma_atom: the atom's fragment tables and the per-atom-tile
+ * storage offsets as static constant arrays, then, for the current lane,
+ * a loop over the atom tiles (MI, NI, KI) and the lane's C values, each
+ * accumulated over the atom's K from the A and B fragments in the other
+ * lanes' registers (ax_w0 is the warp's first thread). The phase starts
+ * after a barrier, so every lane's fragments are complete (warp-
+ * synchronous semantics). All subscripts are table lookups and sums.
+ */
+#include "compiler_internal.h"
+
+static void indent_put(ax_text *t, int ind)
+{
+    axe__text_put(t, "%*s", ind * 4, "");
+}
+
+static void table_u8(ax_text *t, int ind, const char *name, const uint8_t *v,
+                     int64_t n)
+{
+    int64_t i;
+    indent_put(t, ind);
+    axe__text_put(t, "static const unsigned char %s[%lld] = {", name,
+                  (long long)n);
+    for (i = 0; i < n; i++)
+        axe__text_put(t, "%s%d", i ? ", " : "", v[i]);
+    axe__text_put(t, "};\n");
+}
+
+static void table_long(ax_text *t, int ind, const char *name, const int64_t *v,
+                       int64_t n)
+{
+    int64_t i;
+    indent_put(t, ind);
+    axe__text_put(t, "static const long %s[%lld] = {", name, (long long)n);
+    for (i = 0; i < n; i++)
+        axe__text_put(t, "%s%lld", i ? ", " : "", (long long)v[i]);
+    axe__text_put(t, "};\n");
+}
+
+/* C value (lane, v) -> (m, n) of the atom tile. */
+static void c_tables(ax_text *t, int ind, const ax_frag *c)
+{
+    uint8_t cm[AX_FRAG_MAX], cn[AX_FRAG_MAX];
+    int64_t x, n = c->shape[0] * c->shape[1];
+    for (x = 0; x < n; x++) {
+        int64_t k = c->lane[x] * c->nvals + c->val[x];
+        cm[k] = (uint8_t)(x / c->shape[1]);
+        cn[k] = (uint8_t)(x % c->shape[1]);
+    }
+    table_u8(t, ind, "ax_cm", cm, n);
+    table_u8(t, ind, "ax_cn", cn, n);
+}
+
+static void tables(ax_text *t, const ax_mma *m, int ind)
+{
+    const int64_t *n = m->tiles;
+    table_u8(t, ind, "ax_al", m->frag[0].lane,
+             m->frag[0].shape[0] * m->frag[0].shape[1]);
+    table_u8(t, ind, "ax_av", m->frag[0].val,
+             m->frag[0].shape[0] * m->frag[0].shape[1]);
+    table_u8(t, ind, "ax_bl", m->frag[1].lane,
+             m->frag[1].shape[0] * m->frag[1].shape[1]);
+    table_u8(t, ind, "ax_bv", m->frag[1].val,
+             m->frag[1].shape[0] * m->frag[1].shape[1]);
+    c_tables(t, ind, &m->frag[2]);
+    table_long(t, ind, "ax_oa", m->offset[0], n[0] * n[2]);
+    table_long(t, ind, "ax_ob", m->offset[1], n[1] * n[2]);
+    table_long(t, ind, "ax_oc", m->offset[2], n[0] * n[1]);
+}
+
+static void loops(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
+{
+    const ax_mma *m = s->mma;
+    const char *ct = axe__dtype_ctype(p->tensors[s->args[0].tensor].dtype);
+    const char *c = p->tensors[s->args[0].tensor].name;
+    int64_t ka = m->frag[0].shape[1], vc = m->frag[2].nvals;
+    indent_put(t, ind);
+    axe__text_put(
+        t,
+        "for (long ax_mi = 0; ax_mi < %lldL; ++ax_mi)\n%*sfor (long ax_ni = 0; "
+        "ax_ni < %lldL; ++ax_ni)\n%*sfor (long ax_ki = 0; ax_ki < %lldL; "
+        "++ax_ki)\n%*sfor (long ax_v = 0; ax_v < %lldL; ++ax_v) {\n",
+        (long long)m->tiles[0], (ind + 1) * 4, "", (long long)m->tiles[1],
+        (ind + 2) * 4, "", (long long)m->tiles[2], (ind + 3) * 4, "",
+        (long long)vc);
+    ind += 4;
+    indent_put(t, ind);
+    axe__text_put(t,
+                  "const long ax_m = ax_cm[laneid * %lldL + ax_v], ax_n = "
+                  "ax_cn[laneid * %lldL + ax_v];\n",
+                  (long long)vc, (long long)vc);
+    indent_put(t, ind);
+    axe__text_put(t, "const long ax_c = ax_oc[ax_mi * %lldL + ax_ni] + ax_v;\n",
+                  (long long)m->tiles[1]);
+    indent_put(t, ind);
+    axe__text_put(t, "%s ax_acc = %s[ax_tid][ax_c];\n", ct, c);
+    indent_put(t, ind);
+    axe__text_put(t, "for (long ax_kk = 0; ax_kk < %lldL; ++ax_kk) {\n",
+                  (long long)ka);
+    indent_put(t, ind + 1);
+    axe__text_put(t,
+                  "const long ax_xa = ax_m * %lldL + ax_kk, ax_xb = ax_n * "
+                  "%lldL + ax_kk;\n",
+                  (long long)ka, (long long)ka);
+    indent_put(t, ind + 1);
+    axe__text_put(t,
+                  "ax_acc = ax_acc + %s[ax_w0 + ax_al[ax_xa]][ax_oa[ax_mi * "
+                  "%lldL + ax_ki] + ax_av[ax_xa]] * %s[ax_w0 + "
+                  "ax_bl[ax_xb]][ax_ob[ax_ni * %lldL + ax_ki] + "
+                  "ax_bv[ax_xb]];\n",
+                  p->tensors[s->args[1].tensor].name, (long long)m->tiles[2],
+                  p->tensors[s->args[2].tensor].name, (long long)m->tiles[2]);
+    indent_put(t, ind);
+    axe__text_put(t, "}\n");
+    indent_put(t, ind);
+    axe__text_put(t, "%s[ax_tid][ax_c] = ax_acc;\n", c);
+    indent_put(t, ind - 1);
+    axe__text_put(t, "}\n");
+}
+
+/* The operator "s" (gemm.mma_atom) for the current lane. */
+void axe__emit_mma(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
+{
+    indent_put(t, ind);
+    axe__text_put(t, "{ /* op %d: warp gemm -- schedule gemm.mma_atom: %s */\n",
+                  s->index, s->mma->atom);
+    tables(t, s->mma, ind + 1);
+    indent_put(t, ind + 1);
+    axe__text_put(t, "const long ax_w0 = ax_tid - laneid;\n");
+    loops(t, p, s, ind + 1);
+    indent_put(t, ind);
+    axe__text_put(t, "}\n");
+}

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Names of the kernel language's enumerations (operators, scopes, memory
+ * kinds, dtypes), their C spellings, and the options of axe_program_compile.
+ * Invariant: every table has one entry per enumerator, in order.
+ */
+#include <string.h>
+
+#include "compiler_internal.h"
+
+static const char *const op_names[] = {
+    "copy", "fill", "add", "sub",  "mul",    "div",  "max", "min",
+    "neg",  "relu", "exp", "cast", "reduce", "sqrt", "gemm"};
+static const char *const scope_names[] = {"kernel", "cta", "warpgroup", "warp",
+                                          "thread"};
+static const char *const mem_names[] = {"global", "shared", "register"};
+static const char *const dtype_names[] = {"f16", "bf16", "f32",
+                                          "f64", "i8",   "i32"};
+static const char *const dtype_ctypes[] = {"uint16_t", "uint16_t", "float",
+                                           "double",   "int8_t",   "int32_t"};
+static const int dtype_sizes[] = {2, 2, 4, 8, 1, 4};
+
+/* "copy", "add", ... */
+const char *axe__op_name(ax_op op) { return op_names[op]; }
+/* "cta", "warp", ... */
+const char *axe__scope_name(ax_scope s) { return scope_names[s]; }
+/* "global", "shared", "register". */
+const char *axe__mem_name(ax_mem m) { return mem_names[m]; }
+/* The C99 type holding one element. */
+const char *axe__dtype_ctype(axe_dtype t) { return dtype_ctypes[t]; }
+
+/* "f32", ... */
+const char *axe_dtype_name(axe_dtype t) { return dtype_names[t]; }
+/* Bytes per element. */
+int axe_dtype_size(axe_dtype t) { return dtype_sizes[t]; }
+
+/* Threads in one instance of "s": all the CTA's, 128, 32 or 1. */
+int64_t axe__scope_threads(const axe_program *p, ax_scope s)
+{
+    switch (s) {
+    case AX_SCOPE_KERNEL:
+    case AX_SCOPE_CTA:
+        return p->threads;
+    case AX_SCOPE_WARPGROUP:
+        return 128;
+    case AX_SCOPE_WARP:
+        return 32;
+    case AX_SCOPE_THREAD:
+        break;
+    }
+    return 1;
+}
+
+/* No defines, no forced schedules. */
+void axe_kernel_options_init(axe_kernel_options *o) { memset(o, 0, sizeof *o); }
+
+static bool name_fits(const char *s)
+{
+    return s != NULL && s[0] != '\0' && strlen(s) < AXE_KERNEL_NAME_MAX;
+}
+
+/* Record `-D name=value`; a later define of the same name wins. */
+axe_status axe_kernel_options_define(axe_kernel_options *o, const char *name,
+                                     int64_t value)
+{
+    int i;
+    if (!name_fits(name))
+        return AXE_ERR_INVALID;
+    for (i = 0; i < o->ndefines; i++)
+        if (strcmp(o->define_name[i], name) == 0)
+            break;
+    if (i == AXE_KERNEL_MAX_DEFINES)
+        return AXE_ERR_CAPACITY;
+    strcpy(o->define_name[i], name);
+    o->define_value[i] = value;
+    if (i == o->ndefines)
+        o->ndefines++;
+    return AXE_OK;
+}
+
+/* Record `--schedule op=schedule`. */
+axe_status axe_kernel_options_force(axe_kernel_options *o, const char *op,
+                                    const char *schedule)
+{
+    if (!name_fits(op) || !name_fits(schedule))
+        return AXE_ERR_INVALID;
+    if (o->nforced == AXE_KERNEL_MAX_FORCED)
+        return AXE_ERR_CAPACITY;
+    strcpy(o->forced_op[o->nforced], op);
+    strcpy(o->forced_schedule[o->nforced], schedule);
+    o->nforced++;
+    return AXE_OK;
+}

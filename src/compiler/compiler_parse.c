@@ -1,0 +1,315 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The kernel language's parser (grammar: docs/compiler.md): params, the
+ * kernel header (tensor parameters, grid, threads), declarations of shared
+ * and register tensors, operator statements at an execution scope, `for`
+ * loops and `sync`. Layouts are written in the Axe notation with integer
+ * expressions for extents, strides and offsets; a view's memory offset may
+ * be dynamic. Every failure is one diagnostic at the offending token.
+ */
+#include <string.h>
+
+#include "compiler_parse.h"
+
+static const char *const reserved[] = {
+    "auto",   "break",  "case",   "char",     "const",   "continue", "default",
+    "do",     "double", "else",   "enum",     "extern",  "float",    "for",
+    "goto",   "if",     "int",    "long",     "return",  "short",    "signed",
+    "sizeof", "static", "struct", "switch",   "typedef", "union",    "unsigned",
+    "void",   "while",  "main",   "restrict", "inline"};
+
+/* A user name usable as a C identifier in generated code. */
+static axe_status expect_user_name(ax_parser *ps, char *out, const char *what)
+{
+    long off = (long)ps->tok.pos;
+    size_t i;
+    AXE_TRY(axe__expect_ident(ps, out, what));
+    for (i = 0; i < sizeof reserved / sizeof reserved[0]; i++)
+        if (strcmp(out, reserved[i]) == 0)
+            return axe__fail(ps->diag, AXE_ERR_SYNTAX, off,
+                             "'%s' is reserved (a C keyword)", out);
+    if (strncmp(out, "ax_", 3) == 0 || strncmp(out, "AXE_", 4) == 0)
+        return axe__fail(ps->diag, AXE_ERR_SYNTAX, off,
+                         "names starting with 'ax_' or 'AXE_' are reserved");
+    return AXE_OK;
+}
+
+static axe_status parse_tuple(ax_parser *ps, int64_t *v, int *n,
+                              char (*axis)[AXE_AXIS_NAME_MAX], bool strides)
+{
+    bool paren = axe__tok_is(ps, "(");
+    *n = 0;
+    if (paren)
+        AXE_TRY(axe__lex_next(ps));
+    do {
+        if (*n == AXE_LAYOUT_MAX_SHARD)
+            return axe__fail(ps->diag, AXE_ERR_CAPACITY, (long)ps->tok.pos,
+                             "more than %d iters", AXE_LAYOUT_MAX_SHARD);
+        AXE_TRY(
+            axe__parse_const(ps, &v[*n], strides ? "a stride" : "an extent"));
+        strcpy(axis[*n], "m");
+        if (strides && axe__tok_is(ps, "@")) {
+            AXE_TRY(axe__lex_next(ps));
+            AXE_TRY(axe__expect_ident(ps, axis[*n], "an axis name"));
+        }
+        (*n)++;
+    } while (paren && axe__tok_is(ps, ",") && axe__lex_next(ps) == AXE_OK);
+    return paren ? axe__expect(ps, ")", "',' or ')'") : AXE_OK;
+}
+
+static axe_status parse_iters(ax_parser *ps, axe_layout *l, bool replica)
+{
+    int64_t e[AXE_LAYOUT_MAX_SHARD], s[AXE_LAYOUT_MAX_SHARD];
+    char axis[AXE_LAYOUT_MAX_SHARD][AXE_AXIS_NAME_MAX];
+    int ne, ns, i;
+    long off = (long)ps->tok.pos;
+    AXE_TRY(axe__expect(ps, "[", "'['"));
+    AXE_TRY(parse_tuple(ps, e, &ne, axis, false));
+    AXE_TRY(axe__expect(ps, ":", "':'"));
+    off = (long)ps->tok.pos;
+    AXE_TRY(parse_tuple(ps, s, &ns, axis, true));
+    if (ne != ns)
+        return axe__fail(ps->diag, AXE_ERR_SYNTAX, off,
+                         "%d extents but %d strides", ne, ns);
+    for (i = 0; i < ne; i++) {
+        axe_status st = replica
+                            ? axe_layout_push_replica(l, e[i], s[i], axis[i])
+                            : axe_layout_push_shard(l, e[i], s[i], axis[i]);
+        if (st != AXE_OK)
+            return axe__fail(ps->diag, st, off, "bad iter %lld:%lld@%s (%s)",
+                             (long long)e[i], (long long)s[i], axis[i],
+                             axe_status_message(st));
+    }
+    return axe__expect(ps, "]", "']'");
+}
+
+static axe_status parse_offset(ax_parser *ps, axe_layout *l, ax_expr **dyn)
+{
+    long off = (long)ps->tok.pos;
+    char axis[AXE_AXIS_NAME_MAX] = "m";
+    ax_expr *e;
+    AXE_TRY(axe__parse_term(ps, &e));
+    if (axe__tok_is(ps, "@")) {
+        AXE_TRY(axe__lex_next(ps));
+        AXE_TRY(axe__expect_ident(ps, axis, "an axis name"));
+    }
+    if (e->kind == AX_EX_INT) {
+        axe_status st = axe_layout_add_offset(l, axis, e->value);
+        return st == AXE_OK ? AXE_OK
+                            : axe__fail(ps->diag, st, off, "bad offset (%s)",
+                                        axe_status_message(st));
+    }
+    if (dyn == NULL || strcmp(axis, "m") != 0 || *dyn != NULL)
+        return axe__fail(ps->diag, AXE_ERR_INVALID, off,
+                         "a layout offset must be a compile-time constant "
+                         "(only a view may add one dynamic offset on m)");
+    *dyn = e;
+    return AXE_OK;
+}
+
+/* layout := term {'+' term}; term := S[..] | R[..] | offset. */
+static axe_status parse_layout(ax_parser *ps, axe_layout *l, ax_expr **dyn)
+{
+    axe_layout_init(l);
+    do {
+        if (axe__tok_is(ps, "S")) {
+            AXE_TRY(axe__lex_next(ps));
+            AXE_TRY(parse_iters(ps, l, false));
+        } else if (axe__tok_is(ps, "R")) {
+            AXE_TRY(axe__lex_next(ps));
+            AXE_TRY(parse_iters(ps, l, true));
+        } else {
+            AXE_TRY(parse_offset(ps, l, dyn));
+        }
+    } while (axe__tok_is(ps, "+") && axe__lex_next(ps) == AXE_OK);
+    return AXE_OK;
+}
+
+static axe_status parse_dtype(ax_parser *ps, axe_dtype *out)
+{
+    static const char *const names[] = {"f16", "bf16", "f32",
+                                        "f64", "i8",   "i32"};
+    int i;
+    for (i = 0; i < 6; i++)
+        if (axe__tok_is(ps, names[i])) {
+            *out = (axe_dtype)i;
+            return axe__lex_next(ps);
+        }
+    return axe__syntax(ps, "a dtype (f16, bf16, f32, f64, i8, i32)");
+}
+
+static axe_status parse_shape(ax_parser *ps, ax_tensor *t)
+{
+    AXE_TRY(axe__expect(ps, "[", "'[' and the shape"));
+    t->ndim = 0;
+    do {
+        long off = (long)ps->tok.pos;
+        if (t->ndim == AX_MAX_DIMS)
+            return axe__fail(ps->diag, AXE_ERR_CAPACITY, off,
+                             "more than %d dimensions", AX_MAX_DIMS);
+        AXE_TRY(axe__parse_const(ps, &t->shape[t->ndim], "an extent"));
+        if (t->shape[t->ndim] <= 0)
+            return axe__fail(ps->diag, AXE_ERR_DOMAIN, off,
+                             "extent %lld is not positive",
+                             (long long)t->shape[t->ndim]);
+        t->ndim++;
+    } while (axe__tok_is(ps, ",") && axe__lex_next(ps) == AXE_OK);
+    return axe__expect(ps, "]", "',' or ']'");
+}
+
+static axe_status new_tensor(ax_parser *ps, ax_tensor **out)
+{
+    axe_program *p = ps->p;
+    if (p->ntensors == AX_MAX_TENSORS)
+        return axe__fail(ps->diag, AXE_ERR_CAPACITY, (long)ps->tok.pos,
+                         "more than %d tensors", AX_MAX_TENSORS);
+    *out = &p->tensors[p->ntensors++];
+    memset(*out, 0, sizeof **out);
+    (*out)->off = (long)ps->tok.pos;
+    return AXE_OK;
+}
+
+/* NAME ':' dtype shape ['layout' layout] (the memory kind already read). */
+static axe_status parse_tensor(ax_parser *ps, ax_mem mem)
+{
+    ax_tensor *t;
+    int i;
+    AXE_TRY(new_tensor(ps, &t));
+    t->mem = mem;
+    t->param = mem == AX_MEM_GLOBAL;
+    AXE_TRY(expect_user_name(ps, t->name, "a tensor name"));
+    for (i = 0; i + 1 < ps->p->ntensors; i++)
+        if (strcmp(ps->p->tensors[i].name, t->name) == 0)
+            return axe__fail(ps->diag, AXE_ERR_SYNTAX, t->off,
+                             "tensor '%s' is declared twice", t->name);
+    AXE_TRY(axe__expect(ps, ":", "':'"));
+    if (mem == AX_MEM_GLOBAL && axe__tok_is(ps, "global"))
+        AXE_TRY(axe__lex_next(ps));
+    AXE_TRY(parse_dtype(ps, &t->dtype));
+    AXE_TRY(parse_shape(ps, t));
+    if (!axe__tok_is(ps, "layout")) {
+        axe_status st = axe_layout_row_major(t->shape, t->ndim, &t->layout);
+        return st == AXE_OK
+                   ? AXE_OK
+                   : axe__fail(ps->diag, st, t->off, "no row-major layout (%s)",
+                               axe_status_message(st));
+    }
+    AXE_TRY(axe__lex_next(ps));
+    return parse_layout(ps, &t->layout, NULL);
+}
+
+static axe_status find_tensor(ax_parser *ps, const char *name, long off,
+                              int *out)
+{
+    int i;
+    for (i = 0; i < ps->p->ntensors; i++)
+        if (strcmp(ps->p->tensors[i].name, name) == 0) {
+            *out = i;
+            return AXE_OK;
+        }
+    return axe__fail(ps->diag, AXE_ERR_SYNTAX, off, "unknown tensor '%s'",
+                     name);
+}
+
+/* range := expr ':' '+' const | const ':' const | expr (length 1). */
+static axe_status parse_range(ax_parser *ps, ax_ref *r)
+{
+    long off = (long)ps->tok.pos;
+    ax_expr *start;
+    int64_t end;
+    int d = r->ndim;
+    if (d == AX_MAX_DIMS)
+        return axe__fail(ps->diag, AXE_ERR_CAPACITY, off,
+                         "more than %d dimensions", AX_MAX_DIMS);
+    AXE_TRY(axe__parse_expr(ps, &start));
+    r->start[d] = start;
+    r->len[d] = 1;
+    r->ndim++;
+    if (!axe__tok_is(ps, ":"))
+        return AXE_OK;
+    AXE_TRY(axe__lex_next(ps));
+    if (axe__tok_is(ps, "+")) {
+        AXE_TRY(axe__lex_next(ps));
+        return axe__parse_const(ps, &r->len[d], "a region length");
+    }
+    if (start->kind != AX_EX_INT)
+        return axe__fail(ps->diag, AXE_ERR_INVALID, off,
+                         "a dynamic start needs a length: write 'start : "
+                         "+length'");
+    AXE_TRY(axe__parse_const(ps, &end, "a region end"));
+    if (axe__sub(end, start->value, &r->len[d]) != AXE_OK)
+        return axe__fail(ps->diag, AXE_ERR_OVERFLOW, off, "integer overflow");
+    return AXE_OK;
+}
+
+/* '.' 'bcast' '(' dim ',' extent ')': a stride-0 operand dim. */
+static axe_status parse_bcast(ax_parser *ps, ax_ref *r)
+{
+    long off = (long)ps->tok.pos;
+    int64_t d;
+    AXE_TRY(axe__expect(ps, "(", "'('"));
+    AXE_TRY(axe__parse_const(ps, &d, "a dimension"));
+    if (d < 0 || d >= AX_MAX_DIMS)
+        return axe__fail(ps->diag, AXE_ERR_DOMAIN, off,
+                         "bcast dimension %lld outside [0, %d)", (long long)d,
+                         AX_MAX_DIMS);
+    r->bdim = (int)d;
+    AXE_TRY(axe__expect(ps, ",", "','"));
+    off = (long)ps->tok.pos;
+    AXE_TRY(axe__parse_const(ps, &r->bext, "a bcast extent"));
+    if (r->bext <= 0)
+        return axe__fail(ps->diag, AXE_ERR_DOMAIN, off,
+                         "bcast extent %lld is not positive",
+                         (long long)r->bext);
+    return axe__expect(ps, ")", "')'");
+}
+
+static axe_status parse_region(ax_parser *ps, ax_ref *r)
+{
+    AXE_TRY(axe__lex_next(ps));
+    do
+        AXE_TRY(parse_range(ps, r));
+    while (axe__tok_is(ps, ",") && axe__lex_next(ps) == AXE_OK);
+    return axe__expect(ps, "]", "',' or ']'");
+}
+
+/* ref := NAME ['[' range {',' range} ']' | '.' 'view' '(' layout ')']
+ *        ['.' 'bcast' '(' dim ',' extent ')']. */
+static axe_status parse_ref(ax_parser *ps, ax_ref *r)
+{
+    char name[AXE_KERNEL_NAME_MAX];
+    memset(r, 0, sizeof *r);
+    r->bdim = -1;
+    r->off = (long)ps->tok.pos;
+    AXE_TRY(axe__expect_ident(ps, name, "a tensor"));
+    AXE_TRY(find_tensor(ps, name, r->off, &r->tensor));
+    if (axe__tok_is(ps, "["))
+        AXE_TRY(parse_region(ps, r));
+    while (axe__tok_is(ps, ".") && r->bdim < 0) {
+        AXE_TRY(axe__lex_next(ps));
+        if (axe__tok_is(ps, "bcast")) {
+            AXE_TRY(axe__lex_next(ps));
+            AXE_TRY(parse_bcast(ps, r));
+            continue;
+        }
+        if (r->is_view || r->ndim > 0)
+            return axe__syntax(ps, "'bcast'");
+        AXE_TRY(axe__expect(ps, "view", "'view' or 'bcast'"));
+        AXE_TRY(axe__expect(ps, "(", "'('"));
+        r->is_view = true;
+        AXE_TRY(parse_layout(ps, &r->view, &r->view_dyn));
+        AXE_TRY(axe__expect(ps, ")", "'+' or ')'"));
+    }
+    return AXE_OK;
+}
+
+/* Token helpers shared with compiler_parse_stmt.c. */
+axe_status axe__parse_ref(ax_parser *ps, ax_ref *r) { return parse_ref(ps, r); }
+axe_status axe__parse_tensor(ax_parser *ps, ax_mem mem)
+{
+    return parse_tensor(ps, mem);
+}
+axe_status axe__parse_user_name(ax_parser *ps, char *out, const char *what)
+{
+    return expect_user_name(ps, out, what);
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The parser state shared by compiler_lex.c (tokens, expressions) and
+ * compiler_parse.c (layouts, tensors, statements, the kernel). One token
+ * of lookahead; a failure records the first diagnostic and stops.
+ * Invariant: "tok" is always the next unconsumed token of "p->text".
+ */
+#ifndef AXE_COMPILER_PARSE_H
+#define AXE_COMPILER_PARSE_H
+
+#include "compiler_internal.h"
+
+typedef enum ax_tok_kind {
+    AX_TOK_EOF,
+    AX_TOK_INT,
+    AX_TOK_FLOAT,
+    AX_TOK_IDENT,
+    AX_TOK_PUNCT
+} ax_tok_kind;
+
+typedef struct ax_token {
+    ax_tok_kind kind;
+    size_t pos, len;
+    int64_t value;
+    double fvalue;
+} ax_token;
+
+#define AX_MAX_PARAMS 32
+
+typedef struct ax_parser {
+    axe_program *p;
+    axe_diag *diag;
+    size_t pos;
+    ax_token tok;
+    int nparams;
+    char param_name[AX_MAX_PARAMS][AXE_KERNEL_NAME_MAX];
+    int64_t param_value[AX_MAX_PARAMS];
+    int scope_vars[AX_MAX_LOOPS]; /* loop vars visible, innermost last */
+    int nscope_vars;
+} ax_parser;
+
+/* Read the next token into ps->tok (SYNTAX on a bad character/number). */
+axe_status axe__lex_next(ax_parser *ps);
+/* Whether the token is the punctuation / identifier "s". */
+bool axe__tok_is(const ax_parser *ps, const char *s);
+/* Consume "s" or fail with "expected <what>". */
+axe_status axe__expect(ax_parser *ps, const char *s, const char *what);
+/* Consume an identifier into "out" (AXE_KERNEL_NAME_MAX bytes). */
+axe_status axe__expect_ident(ax_parser *ps, char *out, const char *what);
+/* "expected <what>, found <token>" at the current token. */
+axe_status axe__syntax(ax_parser *ps, const char *what);
+/* An integer expression (folded); names resolve to params, ids, loop vars. */
+axe_status axe__parse_expr(ax_parser *ps, ax_expr **out);
+/* A product-level expression (stops before a top-level + or -). */
+axe_status axe__parse_term(ax_parser *ps, ax_expr **out);
+/* A compile-time constant expression. */
+axe_status axe__parse_const(ax_parser *ps, int64_t *out, const char *what);
+
+/* compiler_parse.c: a tensor reference, a tensor declaration after its
+ * memory kind, a user name that is a valid C identifier in generated code. */
+axe_status axe__parse_ref(ax_parser *ps, ax_ref *r);
+axe_status axe__parse_tensor(ax_parser *ps, ax_mem mem);
+axe_status axe__parse_user_name(ax_parser *ps, char *out, const char *what);
+
+#endif

@@ -1,0 +1,352 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Statements, the kernel header and whole programs of the kernel language
+ * (docs/compiler.md): `param N = 64;` (overridden by -D), one `kernel`
+ * with tensor parameters, `grid(...)`, `threads(...)` and a body of
+ * declarations, operator statements `cta copy(D, S);`, `for i in
+ * range(4) { ... }` and `sync;`. Operator arity and argument kinds are
+ * checked here; everything about shapes and layouts is left to sema.
+ */
+#include <string.h>
+
+#include "compiler_parse.h"
+
+static const char *const scope_words[] = {"kernel", "cta", "warpgroup", "warp",
+                                          "thread"};
+static const char *const op_words[] = {
+    "copy", "fill", "add", "sub",  "mul",    "div",  "max", "min",
+    "neg",  "relu", "exp", "cast", "reduce", "sqrt", "gemm"};
+#define NOPS ((int)(sizeof op_words / sizeof op_words[0]))
+
+static int op_arity(ax_op op)
+{
+    switch (op) {
+    case AX_OP_ADD:
+    case AX_OP_SUB:
+    case AX_OP_MUL:
+    case AX_OP_DIV:
+    case AX_OP_MAX:
+    case AX_OP_MIN:
+    case AX_OP_GEMM:
+        return 3;
+    case AX_OP_COPY:
+    case AX_OP_FILL:
+    case AX_OP_NEG:
+    case AX_OP_RELU:
+    case AX_OP_EXP:
+    case AX_OP_CAST:
+    case AX_OP_REDUCE:
+    case AX_OP_SQRT:
+        break;
+    }
+    return 2;
+}
+
+static axe_status parse_fill_value(ax_parser *ps, double *out)
+{
+    bool neg = axe__tok_is(ps, "-");
+    if (neg)
+        AXE_TRY(axe__lex_next(ps));
+    if (ps->tok.kind == AX_TOK_INT)
+        *out = (double)ps->tok.value;
+    else if (ps->tok.kind == AX_TOK_FLOAT)
+        *out = ps->tok.fvalue;
+    else
+        return axe__syntax(ps, "a number");
+    if (neg)
+        *out = -*out;
+    AXE_TRY(axe__lex_next(ps));
+    if (axe__tok_is(ps, "/") || axe__tok_is(ps, "*")) {
+        bool div = axe__tok_is(ps, "/");
+        long off;
+        int64_t v;
+        AXE_TRY(axe__lex_next(ps));
+        off = (long)ps->tok.pos;
+        AXE_TRY(axe__parse_const(ps, &v, "a fill scale"));
+        if (div && v == 0)
+            return axe__fail(ps->diag, AXE_ERR_DOMAIN, off,
+                             "division of the fill value by zero");
+        *out = div ? *out / (double)v : *out * (double)v;
+    }
+    return AXE_OK;
+}
+
+/* reduce(dst, src ',' ('sum' | 'max') ',' dim). */
+static axe_status parse_reduce_tail(ax_parser *ps, ax_stmt *s)
+{
+    long off;
+    int64_t d;
+    AXE_TRY(axe__expect(ps, ",", "',' and sum or max"));
+    if (!axe__tok_is(ps, "sum") && !axe__tok_is(ps, "max"))
+        return axe__syntax(ps, "sum or max");
+    s->rmax = axe__tok_is(ps, "max");
+    AXE_TRY(axe__lex_next(ps));
+    AXE_TRY(axe__expect(ps, ",", "',' and the reduced dimension"));
+    off = (long)ps->tok.pos;
+    AXE_TRY(axe__parse_const(ps, &d, "the reduced dimension"));
+    if (d < 0 || d >= AX_MAX_DIMS)
+        return axe__fail(ps->diag, AXE_ERR_DOMAIN, off,
+                         "dimension %lld outside [0, %d)", (long long)d,
+                         AX_MAX_DIMS);
+    s->rdim = (int)d;
+    return AXE_OK;
+}
+
+static axe_status parse_args(ax_parser *ps, ax_stmt *s)
+{
+    int i, n = op_arity(s->op);
+    AXE_TRY(axe__expect(ps, "(", "'('"));
+    for (i = 0; i < n; i++) {
+        if (i > 0)
+            AXE_TRY(axe__expect(ps, ",", n == 2 ? "','" : "',' (3 operands)"));
+        if (s->op == AX_OP_FILL && i == 1)
+            AXE_TRY(parse_fill_value(ps, &s->imm));
+        else
+            AXE_TRY(axe__parse_ref(ps, &s->args[s->nargs++]));
+    }
+    if (s->op == AX_OP_REDUCE)
+        AXE_TRY(parse_reduce_tail(ps, s));
+    AXE_TRY(
+        axe__expect(ps, ")", n == 2 ? "')' (2 operands)" : "')' (3 operands)"));
+    return axe__expect(ps, ";", "';'");
+}
+
+static axe_status parse_op(ax_parser *ps, ax_stmt *s, ax_scope scope)
+{
+    int i;
+    s->kind = AX_ST_OP;
+    s->scope = scope;
+    for (i = 0; i < NOPS; i++)
+        if (axe__tok_is(ps, op_words[i]))
+            break;
+    if (i == NOPS)
+        return axe__syntax(ps, "an operator (copy, fill, add, sub, mul, div, "
+                               "max, min, neg, relu, exp, sqrt, cast, "
+                               "reduce, gemm)");
+    s->op = (ax_op)i;
+    s->off = (long)ps->tok.pos;
+    s->index = ps->p->nops++;
+    AXE_TRY(axe__lex_next(ps));
+    return parse_args(ps, s);
+}
+
+static axe_status parse_block(ax_parser *ps, ax_stmt **out);
+
+static axe_status parse_for(ax_parser *ps, ax_stmt *s)
+{
+    axe_program *p = ps->p;
+    long off;
+    s->kind = AX_ST_FOR;
+    if (p->nvars == AX_MAX_VARS || ps->nscope_vars == AX_MAX_LOOPS)
+        return axe__fail(ps->diag, AXE_ERR_CAPACITY, (long)ps->tok.pos,
+                         "too many loops");
+    AXE_TRY(axe__parse_user_name(ps, p->vars[p->nvars], "a loop variable"));
+    s->var = p->nvars++;
+    AXE_TRY(axe__expect(ps, "in", "'in'"));
+    AXE_TRY(axe__expect(ps, "range", "'range'"));
+    AXE_TRY(axe__expect(ps, "(", "'('"));
+    off = (long)ps->tok.pos;
+    AXE_TRY(axe__parse_const(ps, &s->trip, "a trip count"));
+    if (s->trip <= 0)
+        return axe__fail(ps->diag, AXE_ERR_DOMAIN, off,
+                         "trip count %lld is not positive", (long long)s->trip);
+    p->var_trip[s->var] = s->trip;
+    AXE_TRY(axe__expect(ps, ")", "')'"));
+    ps->scope_vars[ps->nscope_vars++] = s->var;
+    AXE_TRY(parse_block(ps, &s->body));
+    ps->nscope_vars--;
+    return AXE_OK;
+}
+
+static axe_status parse_if(ax_parser *ps, ax_stmt *s)
+{
+    static const char *const cmps[] = {"<", "<=", ">", ">=", "==", "!="};
+    char op[3] = {0};
+    ax_expr *lhs, *rhs;
+    int i;
+    s->kind = AX_ST_IF;
+    AXE_TRY(axe__expect(ps, "(", "'('"));
+    AXE_TRY(axe__parse_expr(ps, &lhs));
+    s->cond.lhs = lhs;
+    if (ps->tok.kind != AX_TOK_PUNCT ||
+        strchr("<>=!", ps->p->text[ps->tok.pos]) == NULL)
+        return axe__syntax(ps, "a comparison (<, <=, >, >=, ==, !=)");
+    op[0] = ps->p->text[ps->tok.pos];
+    AXE_TRY(axe__lex_next(ps));
+    if (axe__tok_is(ps, "=")) {
+        op[1] = '=';
+        AXE_TRY(axe__lex_next(ps));
+    }
+    for (i = 0; i < 6 && strcmp(op, cmps[i]) != 0; i++)
+        ;
+    if (i == 6)
+        return axe__fail(ps->diag, AXE_ERR_SYNTAX, (long)ps->tok.pos,
+                         "'%s' is not a comparison", op);
+    s->cond.cmp = i;
+    AXE_TRY(axe__parse_expr(ps, &rhs));
+    s->cond.rhs = rhs;
+    AXE_TRY(axe__expect(ps, ")", "')'"));
+    AXE_TRY(parse_block(ps, &s->body));
+    if (!axe__tok_is(ps, "else"))
+        return AXE_OK;
+    AXE_TRY(axe__lex_next(ps));
+    return parse_block(ps, &s->else_body);
+}
+
+static axe_status parse_stmt(ax_parser *ps, ax_stmt *s)
+{
+    int i;
+    s->off = (long)ps->tok.pos;
+    if (axe__tok_is(ps, "sync")) {
+        s->kind = AX_ST_SYNC;
+        AXE_TRY(axe__lex_next(ps));
+        return axe__expect(ps, ";", "';'");
+    }
+    if (axe__tok_is(ps, "for")) {
+        AXE_TRY(axe__lex_next(ps));
+        return parse_for(ps, s);
+    }
+    if (axe__tok_is(ps, "if")) {
+        AXE_TRY(axe__lex_next(ps));
+        return parse_if(ps, s);
+    }
+    for (i = 0; i < 5; i++)
+        if (axe__tok_is(ps, scope_words[i])) {
+            AXE_TRY(axe__lex_next(ps));
+            return parse_op(ps, s, (ax_scope)i);
+        }
+    return axe__syntax(ps, "a statement (shared, register, an execution scope "
+                           "kernel/cta/warpgroup/warp/thread, for, if, sync "
+                           "or '}')");
+}
+
+/* Declarations produce no statement ("*s" stays NULL). */
+static axe_status parse_item(ax_parser *ps, ax_stmt **s)
+{
+    *s = NULL;
+    if (axe__tok_is(ps, "shared") || axe__tok_is(ps, "register")) {
+        ax_mem mem =
+            axe__tok_is(ps, "shared") ? AX_MEM_SHARED : AX_MEM_REGISTER;
+        AXE_TRY(axe__lex_next(ps));
+        AXE_TRY(axe__parse_tensor(ps, mem));
+        return axe__expect(ps, ";", "';'");
+    }
+    *s = axe__arena_alloc(ps->p->arena, sizeof **s);
+    if (*s == NULL)
+        return AXE_ERR_NO_MEMORY;
+    return parse_stmt(ps, *s);
+}
+
+static axe_status parse_block(ax_parser *ps, ax_stmt **out)
+{
+    ax_stmt **tail = out;
+    *out = NULL;
+    AXE_TRY(axe__expect(ps, "{", "'{'"));
+    while (!axe__tok_is(ps, "}")) {
+        ax_stmt *s;
+        if (ps->tok.kind == AX_TOK_EOF)
+            return axe__syntax(ps, "'}'");
+        AXE_TRY(parse_item(ps, &s));
+        if (s != NULL) {
+            *tail = s;
+            tail = &s->next;
+        }
+    }
+    return axe__lex_next(ps);
+}
+
+static axe_status parse_launch(ax_parser *ps)
+{
+    axe_program *p = ps->p;
+    int n = 0;
+    long off = (long)ps->tok.pos;
+    p->grid[0] = p->grid[1] = p->grid[2] = 1;
+    AXE_TRY(axe__expect(ps, "grid", "'grid'"));
+    AXE_TRY(axe__expect(ps, "(", "'('"));
+    do {
+        if (n == 3)
+            return axe__syntax(ps, "')' (a grid has at most 3 dimensions)");
+        off = (long)ps->tok.pos;
+        AXE_TRY(axe__parse_const(ps, &p->grid[n], "a grid extent"));
+        if (p->grid[n++] <= 0)
+            return axe__fail(ps->diag, AXE_ERR_DOMAIN, off,
+                             "grid extent is not positive");
+    } while (axe__tok_is(ps, ",") && axe__lex_next(ps) == AXE_OK);
+    AXE_TRY(axe__expect(ps, ")", "',' or ')'"));
+    AXE_TRY(axe__expect(ps, "threads", "'threads'"));
+    AXE_TRY(axe__expect(ps, "(", "'('"));
+    off = (long)ps->tok.pos;
+    AXE_TRY(axe__parse_const(ps, &p->threads, "the thread count"));
+    if (p->threads <= 0 || p->threads > 1024)
+        return axe__fail(ps->diag, AXE_ERR_DOMAIN, off,
+                         "threads per CTA must lie in [1, 1024], not %lld",
+                         (long long)p->threads);
+    return axe__expect(ps, ")", "')'");
+}
+
+static axe_status parse_kernel(ax_parser *ps)
+{
+    AXE_TRY(axe__parse_user_name(ps, ps->p->name, "the kernel's name"));
+    AXE_TRY(axe__expect(ps, "(", "'('"));
+    while (!axe__tok_is(ps, ")")) {
+        if (ps->p->ntensors > 0)
+            AXE_TRY(axe__expect(ps, ",", "',' or ')'"));
+        AXE_TRY(axe__parse_tensor(ps, AX_MEM_GLOBAL));
+    }
+    AXE_TRY(axe__lex_next(ps));
+    AXE_TRY(parse_launch(ps));
+    return parse_block(ps, &ps->p->body);
+}
+
+static axe_status parse_param(ax_parser *ps)
+{
+    const axe_kernel_options *o = &ps->p->opts;
+    long off = (long)ps->tok.pos;
+    int i, k = ps->nparams;
+    if (k == AX_MAX_PARAMS)
+        return axe__fail(ps->diag, AXE_ERR_CAPACITY, off, "too many params");
+    AXE_TRY(axe__parse_user_name(ps, ps->param_name[k], "a param name"));
+    AXE_TRY(axe__expect(ps, "=", "'='"));
+    AXE_TRY(axe__parse_const(ps, &ps->param_value[k], "a param's value"));
+    for (i = 0; i < o->ndefines; i++)
+        if (strcmp(o->define_name[i], ps->param_name[k]) == 0)
+            ps->param_value[k] = o->define_value[i];
+    ps->nparams++;
+    return axe__expect(ps, ";", "';'");
+}
+
+static axe_status check_defines(ax_parser *ps)
+{
+    const axe_kernel_options *o = &ps->p->opts;
+    int i, j;
+    for (i = 0; i < o->ndefines; i++) {
+        for (j = 0; j < ps->nparams; j++)
+            if (strcmp(o->define_name[i], ps->param_name[j]) == 0)
+                break;
+        if (j == ps->nparams)
+            return axe__fail(ps->diag, AXE_ERR_INVALID, -1,
+                             "-D %s: the program declares no param '%s'",
+                             o->define_name[i], o->define_name[i]);
+    }
+    return AXE_OK;
+}
+
+/* program := {'param' NAME '=' const ';'} 'kernel' ... EOF. */
+axe_status axe__program_parse(axe_program *p, axe_diag *diag)
+{
+    static ax_parser zero;
+    ax_parser ps = zero;
+    ps.p = p;
+    ps.diag = diag;
+    AXE_TRY(axe__lex_next(&ps));
+    while (axe__tok_is(&ps, "param")) {
+        AXE_TRY(axe__lex_next(&ps));
+        AXE_TRY(parse_param(&ps));
+    }
+    AXE_TRY(check_defines(&ps));
+    AXE_TRY(axe__expect(&ps, "kernel", "'param' or 'kernel'"));
+    AXE_TRY(parse_kernel(&ps));
+    if (ps.tok.kind != AX_TOK_EOF)
+        return axe__syntax(&ps, "the end of the file (one kernel per file)");
+    return AXE_OK;
+}

@@ -1,0 +1,308 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Plans: the iteration space of a pointwise operator (copy, fill,
+ * elementwise) derived from the operand layouts. Each layout is grouped by
+ * the operator's shape; per dimension the iters of the operands are
+ * refined to a common chain of sub-iters (boundaries are the inner
+ * products of each operand's iters; a refinement exists when they form a
+ * divisibility chain). A sub-iter inside a thread iter of the binding
+ * register becomes a digit of the thread's rank; the others become loops.
+ * Every operand whose iters fit the chain is addressed affinely (one
+ * stride per digit); the rest from coordinates, with constant divisors.
+ * Invariant of a plan: the digits enumerate every element of the shape
+ * exactly once per (thread-rank, loop) combination.
+ */
+#include <string.h>
+
+#include "compiler_internal.h"
+
+#define AX_MAX_BOUNDS (AXE_LAYOUT_MAX_SHARD * AX_MAX_ARGS + 2)
+
+/* The iters operand "r" has in dimension "d" (outer to inner, unit iters
+ * dropped); false when the dimension is a partial region of the tensor. */
+static bool dim_iters(const axe_program *p, const ax_ref *r, int d,
+                      axe_iter *out, int *n)
+{
+    const ax_tensor *t = &p->tensors[r->tensor];
+    int i, td = axe__ref_tdim(r, d);
+    *n = 0;
+    if (td < 0) {
+        out[0].extent = r->bext;
+        out[0].stride = 0;
+        memset(out[0].axis, 0, sizeof out[0].axis);
+        out[0].axis[0] = 'm';
+        *n = r->bext > 1;
+        return true;
+    }
+    if (r->is_view) {
+        out[(*n)++] = r->view.shard[td];
+        return true;
+    }
+    for (i = t->seps[td]; i < t->seps[td + 1]; i++)
+        if (t->grouped.shard[i].extent != 1)
+            out[(*n)++] = t->grouped.shard[i];
+    return (r->start[td] == NULL ||
+            (r->start[td]->kind == AX_EX_INT && r->start[td]->value == 0)) &&
+           r->len[td] == t->shape[td];
+}
+
+typedef struct bounds {
+    int n;
+    int64_t b[AX_MAX_BOUNDS];
+} bounds;
+
+/* Merge the inner products of "it" into "bs" if the chain survives. */
+static bool merge_bounds(bounds *bs, const axe_iter *it, int n)
+{
+    bounds nb = *bs;
+    int64_t prod = 1;
+    int i, j, k;
+    for (i = n - 1; i >= 0; i--) {
+        prod *= it[i].extent;
+        for (j = 0; j < nb.n && nb.b[j] < prod; j++)
+            ;
+        if (j < nb.n && nb.b[j] == prod)
+            continue;
+        if (nb.n == AX_MAX_BOUNDS)
+            return false;
+        for (k = nb.n; k > j; k--)
+            nb.b[k] = nb.b[k - 1];
+        nb.b[j] = prod;
+        nb.n++;
+    }
+    for (i = 0; i + 1 < nb.n; i++)
+        if (nb.b[i + 1] % nb.b[i] != 0)
+            return false;
+    *bs = nb;
+    return true;
+}
+
+/* The iter of "it" containing the sub-iter that starts at weight "w", and
+ * the weight its own digit starts at. */
+static const axe_iter *iter_at(const axe_iter *it, int n, int64_t w,
+                               int64_t *lo)
+{
+    int64_t prod = 1;
+    int i;
+    for (i = n - 1; i >= 0; i--) {
+        if (w < prod * it[i].extent) {
+            *lo = prod;
+            return &it[i];
+        }
+        prod *= it[i].extent;
+    }
+    return NULL;
+}
+
+typedef struct operand_info {
+    bool full[AX_MAX_DIMS];
+    bool linear[AX_MAX_DIMS];
+    int64_t lin_stride[AX_MAX_DIMS];
+    axe_iter it[AX_MAX_DIMS][AXE_LAYOUT_MAX_SHARD];
+    int nit[AX_MAX_DIMS];
+} operand_info;
+
+static axe_status classify(const axe_program *p, const ax_stmt *s,
+                           operand_info *info, ax_plan *plan, axe_diag *why)
+{
+    int i, d;
+    for (i = 0; i < s->nargs; i++) {
+        const ax_ref *r = &s->args[i];
+        const ax_tensor *t = &p->tensors[r->tensor];
+        plan->affine[i] = true;
+        for (d = 0; d < axe__ref_ndim(r); d++) {
+            operand_info *o = &info[i];
+            o->full[d] = dim_iters(p, r, d, o->it[d], &o->nit[d]);
+            o->linear[d] =
+                !o->full[d] && o->nit[d] <= 1 &&
+                (o->nit[d] == 0 || axe__iter_rank_stride(&o->it[d][0]) == 0);
+            o->lin_stride[d] = o->nit[d] == 1 ? o->it[d][0].stride : 0;
+            if (!o->full[d] && !o->linear[d]) {
+                if (t->distributed)
+                    return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                                     "a region of the distributed register "
+                                     "'%s' is not supported",
+                                     t->name);
+                plan->affine[i] = false;
+            }
+        }
+    }
+    return AXE_OK;
+}
+
+static axe_status refine(const axe_program *p, const ax_stmt *s,
+                         operand_info *info, ax_plan *plan, int d, bounds *bs,
+                         axe_diag *why)
+{
+    int i, order[AX_MAX_ARGS], n = 0;
+    bs->n = 2;
+    bs->b[0] = 1;
+    bs->b[1] = axe__ref_len(&s->args[0], d);
+    if (bs->b[1] == 1)
+        bs->n = 1;
+    if (plan->binding >= 0)
+        order[n++] = plan->binding;
+    for (i = 0; i < s->nargs; i++)
+        if (i != plan->binding)
+            order[n++] = i;
+    for (i = 0; i < n; i++) {
+        int k = order[i];
+        const ax_tensor *t = &p->tensors[s->args[k].tensor];
+        if (!info[k].full[d] || !plan->affine[k])
+            continue;
+        if (merge_bounds(bs, info[k].it[d], info[k].nit[d]))
+            continue;
+        if (t->distributed)
+            return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                             "the iters of '%s' have no common refinement "
+                             "with the other operands'",
+                             t->name);
+        plan->affine[k] = false;
+    }
+    return AXE_OK;
+}
+
+/* Whether a replica iter of "l" spans the rank digits [d, d*e) (every
+ * thread, whatever those digits, holds the element). */
+static bool replica_covers(const axe_layout *l, int64_t d, int64_t e)
+{
+    int i;
+    for (i = 0; i < l->nreplica; i++) {
+        int64_t rs = axe__iter_rank_stride(&l->replica[i]);
+        if (rs > 0 && d % rs == 0 && d * e <= rs * l->replica[i].extent)
+            return true;
+    }
+    return false;
+}
+
+static axe_status own_check(const ax_loop *lp, const axe_iter *it, int64_t lo,
+                            const ax_tensor *t, axe_diag *why)
+{
+    int64_t rs = axe__iter_rank_stride(it) * (lp->weight / lo);
+    if (lp->thread && rs == 0 &&
+        replica_covers(&t->layout, lp->rank_div, lp->extent))
+        return AXE_OK;
+    if ((rs != 0) != lp->thread || (lp->thread && rs != lp->rank_div))
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "'%s' holds element digit (dim %d, weight %lld) on "
+                         "a different thread than the binding operand: "
+                         "thread ownership disagrees",
+                         t->name, lp->dim, (long long)lp->weight);
+    return AXE_OK;
+}
+
+static axe_status fill_strides(const axe_program *p, const ax_stmt *s,
+                               const operand_info *info, ax_loop *lp,
+                               axe_diag *why)
+{
+    int i, d = lp->dim;
+    for (i = 0; i < s->nargs; i++) {
+        const ax_tensor *t = &p->tensors[s->args[i].tensor];
+        const axe_iter *it;
+        int64_t lo = 1;
+        lp->stride[i] = 0;
+        if (info[i].linear[d]) {
+            lp->stride[i] = info[i].lin_stride[d] * lp->weight;
+            continue;
+        }
+        if (!info[i].full[d])
+            continue;
+        it = iter_at(info[i].it[d], info[i].nit[d], lp->weight, &lo);
+        if (it == NULL)
+            continue;
+        if (t->distributed)
+            AXE_TRY(own_check(lp, it, lo, t, why));
+        if (axe__iter_rank_stride(it) == 0)
+            lp->stride[i] = it->stride * (lp->weight / lo);
+    }
+    return AXE_OK;
+}
+
+static void bind_thread(const ax_plan *plan, const operand_info *info,
+                        ax_loop *lp)
+{
+    const axe_iter *it;
+    int64_t lo = 1;
+    lp->thread = false;
+    if (plan->binding < 0)
+        return;
+    it = iter_at(info[plan->binding].it[lp->dim],
+                 info[plan->binding].nit[lp->dim], lp->weight, &lo);
+    if (it != NULL && axe__iter_rank_stride(it) != 0) {
+        lp->thread = true;
+        lp->rank_div = axe__iter_rank_stride(it) * (lp->weight / lo);
+    }
+}
+
+static axe_status add_dim(const axe_program *p, const ax_stmt *s,
+                          const operand_info *info, ax_plan *plan, int d,
+                          const bounds *bs, axe_diag *why)
+{
+    int k;
+    for (k = bs->n - 2; k >= 0; k--) {
+        ax_loop *lp;
+        if (plan->nloops == AX_MAX_LOOPS)
+            return axe__fail(why, AXE_ERR_CAPACITY, -1, "too many loops");
+        lp = &plan->loops[plan->nloops++];
+        memset(lp, 0, sizeof *lp);
+        lp->extent = bs->b[k + 1] / bs->b[k];
+        lp->dim = d;
+        lp->weight = bs->b[k];
+        bind_thread(plan, info, lp);
+        AXE_TRY(fill_strides(p, s, info, lp, why));
+    }
+    return AXE_OK;
+}
+
+/* Merge adjacent loops contiguous in every operand (all affine only). */
+static void coalesce(ax_plan *plan, int nargs)
+{
+    int i, k, j;
+    for (i = 0; i < nargs; i++)
+        if (!plan->affine[i])
+            return;
+    for (k = plan->nloops - 1; k > 0; k--) {
+        ax_loop *in = &plan->loops[k], *out = &plan->loops[k - 1];
+        bool ok = !in->thread && !out->thread;
+        for (i = 0; ok && i < nargs; i++)
+            ok = out->stride[i] == in->stride[i] * in->extent;
+        if (!ok)
+            continue;
+        in->extent *= out->extent;
+        for (j = k - 1; j + 1 < plan->nloops; j++)
+            plan->loops[j] = plan->loops[j + 1];
+        plan->nloops--;
+    }
+}
+
+/* Build the plan (see the file comment). */
+axe_status axe__plan_build(const axe_program *p, const ax_stmt *s,
+                           ax_plan_kind kind, int binding, ax_plan *out,
+                           axe_diag *why)
+{
+    static operand_info zero;
+    operand_info info[AX_MAX_ARGS];
+    ax_plan plan;
+    int d, k;
+    memset(&plan, 0, sizeof plan);
+    plan.kind = kind;
+    plan.binding = binding;
+    plan.vec = 1;
+    plan.nthreads = axe__scope_threads(p, s->scope);
+    for (k = 0; k < AX_MAX_ARGS; k++)
+        info[k] = zero;
+    AXE_TRY(classify(p, s, info, &plan, why));
+    for (d = 0; d < axe__ref_ndim(&s->args[0]); d++) {
+        bounds bs;
+        AXE_TRY(refine(p, s, info, &plan, d, &bs, why));
+        AXE_TRY(add_dim(p, s, info, &plan, d, &bs, why));
+    }
+    if (s->op != AX_OP_REDUCE)
+        coalesce(&plan, s->nargs);
+    plan.total = 1;
+    for (k = 0; k < plan.nloops; k++)
+        if (!plan.loops[k].thread)
+            plan.total *= plan.loops[k].extent;
+    *out = plan;
+    return AXE_OK;
+}

@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Vectorizing a copy plan and describing plans. A copy's innermost loop
+ * moves w elements per access when max_common_vector of the source's and
+ * the destination's per-thread layouts (CuTe layouts over the loop digits,
+ * innermost first) is a multiple of w, w * elem_size is 4, 8 or 16 bytes
+ * (and w >= 2), and every other stride and the base offsets of both
+ * operands are multiples of w (so each access is w-aligned).
+ */
+#include <string.h>
+
+#include "axe/notation.h"
+#include "compiler_internal.h"
+
+/* Static and dynamic parts of the address of an affine operand's digit 0. */
+void axe__plan_base(const axe_program *p, const ax_ref *r, ax_base *out)
+{
+    const ax_tensor *t = &p->tensors[r->tensor];
+    const axe_layout *l = r->is_view ? &r->view : &t->layout;
+    int i, d;
+    memset(out, 0, sizeof *out);
+    for (i = 0; i < l->noffset; i++)
+        out->cst += l->offset[i].value;
+    if (r->is_view) {
+        if (r->view_dyn != NULL) {
+            out->dyn[0] = r->view_dyn;
+            out->scale[0] = 1;
+            out->ndyn = 1;
+        }
+        return;
+    }
+    for (d = 0; d < r->ndim; d++) {
+        int64_t s = 0;
+        for (i = t->seps[d]; i < t->seps[d + 1]; i++)
+            if (t->grouped.shard[i].extent != 1)
+                s = t->grouped.shard[i].stride;
+        if (r->start[d] == NULL || s == 0)
+            continue;
+        if (r->start[d]->kind == AX_EX_INT) {
+            out->cst += r->start[d]->value * s;
+        } else {
+            out->dyn[out->ndyn] = r->start[d];
+            out->scale[out->ndyn++] = s;
+        }
+    }
+}
+
+/* The index of the innermost loop that is not a thread digit, or -1. */
+int axe__plan_innermost_loop(const ax_plan *plan)
+{
+    int k;
+    for (k = plan->nloops - 1; k >= 0; k--)
+        if (!plan->loops[k].thread)
+            return k;
+    return -1;
+}
+
+/* CuTe layout of operand "i" over the loop digits, innermost first. */
+static axe_status per_thread_cute(const ax_plan *plan, int i,
+                                  axe_cute_layout *out)
+{
+    int64_t shape[AX_MAX_LOOPS], stride[AX_MAX_LOOPS];
+    axe_tuple ts, td;
+    int k, n = 0;
+    for (k = plan->nloops - 1; k >= 0; k--)
+        if (!plan->loops[k].thread) {
+            shape[n] = plan->loops[k].extent;
+            stride[n++] = plan->loops[k].stride[i];
+        }
+    if (n == 0) {
+        shape[n] = 1;
+        stride[n++] = 0;
+    }
+    AXE_TRY(axe_tuple_from_array(shape, n, &ts));
+    AXE_TRY(axe_tuple_from_array(stride, n, &td));
+    return axe_cute_make(&ts, &td, out);
+}
+
+static bool aligned(const axe_program *p, const ax_stmt *s, const ax_plan *plan,
+                    int kin, int64_t w)
+{
+    int i, k, j;
+    for (i = 0; i < s->nargs; i++) {
+        ax_base b;
+        axe__plan_base(p, &s->args[i], &b);
+        if (b.cst % w != 0)
+            return false;
+        for (j = 0; j < b.ndyn; j++)
+            if ((axe__expr_gcd(b.dyn[j]) * b.scale[j]) % w != 0)
+                return false;
+        for (k = 0; k < plan->nloops; k++)
+            if (k != kin && plan->loops[k].stride[i] % w != 0)
+                return false;
+    }
+    return true;
+}
+
+/* Vectorize the innermost loop of a copy plan (see the file comment). */
+axe_status axe__plan_vectorize(const axe_program *p, const ax_stmt *s,
+                               ax_plan *plan, axe_diag *why)
+{
+    axe_cute_layout dst, src;
+    int64_t v, w, es = axe_dtype_size(p->tensors[s->args[0].tensor].dtype);
+    int kin = axe__plan_innermost_loop(plan);
+    if (!plan->affine[0] || !plan->affine[1] || kin < 0)
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "an operand is not affine in the loop digits or "
+                         "there is no loop");
+    if (per_thread_cute(plan, 0, &dst) != AXE_OK ||
+        per_thread_cute(plan, 1, &src) != AXE_OK ||
+        axe_cute_max_common_vector(&dst, &src, &v) != AXE_OK)
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "per-thread layouts exceed the CuTe capacity");
+    for (w = 16 / es; w >= 2; w /= 2) {
+        if (v % w != 0 || plan->loops[kin].extent % w != 0 ||
+            plan->loops[kin].stride[0] != 1 || plan->loops[kin].stride[1] != 1)
+            continue;
+        if (!aligned(p, s, plan, kin, w))
+            continue;
+        plan->vec = w;
+        plan->total /= w;
+        return AXE_OK;
+    }
+    if (v < 2)
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "max_common_vector of the per-thread layouts is %lld",
+                         (long long)v);
+    return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                     "max_common_vector is %lld but no 4/8/16-byte access of "
+                     "%lld-byte elements is aligned",
+                     (long long)v, (long long)es);
+}
+
+static void describe_operand(ax_text *t, const axe_program *p, const ax_stmt *s,
+                             const ax_plan *plan, int i)
+{
+    const ax_tensor *tn = &p->tensors[s->args[i].tensor];
+    int k, n = 0;
+    axe__text_put(t, "    %s '%s': ", i == 0 ? "dst" : "src", tn->name);
+    if (!plan->affine[i]) {
+        axe__text_put(t, "addressed from coordinates (constant // and %%)\n");
+        return;
+    }
+    axe__text_put(t, "%s loop layout S[(",
+                  plan->kind == AX_PLAN_SPLIT ? "dealt" : "per-thread");
+    for (k = 0; k < plan->nloops; k++)
+        if (!plan->loops[k].thread)
+            axe__text_put(t, "%s%lld", n++ ? "," : "",
+                          (long long)plan->loops[k].extent);
+    axe__text_put(t, "):(");
+    n = 0;
+    for (k = 0; k < plan->nloops; k++)
+        if (!plan->loops[k].thread)
+            axe__text_put(t, "%s%lld", n++ ? "," : "",
+                          (long long)plan->loops[k].stride[i]);
+    axe__text_put(t, ")]");
+    for (k = 0; k < plan->nloops; k++)
+        if (plan->loops[k].thread && plan->loops[k].stride[i] != 0)
+            axe__text_put(t, " + (rank/%lld%%%lld)*%lld",
+                          (long long)plan->loops[k].rank_div,
+                          (long long)plan->loops[k].extent,
+                          (long long)plan->loops[k].stride[i]);
+    axe__text_put(t, "\n");
+}
+
+/* Thread digits, per-thread loop layouts per operand, the access width. */
+void axe__plan_describe(ax_text *t, const axe_program *p, const ax_stmt *s,
+                        const ax_plan *plan)
+{
+    int k, i;
+    if (plan->kind == AX_PLAN_BOUND)
+        axe__text_put(t, "    threads bound by '%s':",
+                      p->tensors[s->args[plan->binding].tensor].name);
+    else if (plan->kind == AX_PLAN_SPLIT)
+        axe__text_put(t,
+                      "    %lld elements dealt round-robin to %lld "
+                      "threads",
+                      (long long)(plan->total * plan->vec),
+                      (long long)plan->nthreads);
+    else
+        axe__text_put(t, "    one thread runs every element");
+    for (k = 0; k < plan->nloops; k++)
+        if (plan->loops[k].thread)
+            axe__text_put(t, " dim %d digit (rank/%lld)%%%lld",
+                          plan->loops[k].dim,
+                          (long long)plan->loops[k].rank_div,
+                          (long long)plan->loops[k].extent);
+    axe__text_put(t, "\n");
+    for (i = 0; i < s->nargs; i++)
+        describe_operand(t, p, s, plan, i);
+    if (plan->vec > 1)
+        axe__text_put(t, "    innermost access: %lld elements\n",
+                      (long long)plan->vec);
+}

@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The public face of the compiler (include/axe/kernel.h): compile = parse,
+ * check, dispatch, all into one arena; accessors for the kernel's name,
+ * tensor parameters, schedules and explanation. Invariant: a program
+ * returned to the caller has passed every pass; on failure nothing is
+ * returned and the arena is already freed.
+ */
+#include <string.h>
+
+#include "compiler_internal.h"
+
+static const char *const builtin_vars[AX_VAR_NBUILTIN] = {
+    "bx",     "by",   "bz",        "tx",       "laneid",
+    "warpid", "wgid", "tid_in_wg", "wid_in_wg"};
+
+static axe_program *program_new(const axe_allocator *alloc)
+{
+    ax_arena *a = axe__arena_new(alloc);
+    axe_program *p;
+    int i;
+    if (a == NULL)
+        return NULL;
+    p = axe__arena_alloc(a, sizeof *p);
+    if (p == NULL) {
+        axe__arena_free(a);
+        return NULL;
+    }
+    p->arena = a;
+    for (i = 0; i < AX_VAR_NBUILTIN; i++)
+        strcpy(p->vars[i], builtin_vars[i]);
+    for (i = 0; i < AX_MAX_VARS; i++)
+        p->var_lo[i] = 1;
+    p->nvars = AX_VAR_NBUILTIN;
+    return p;
+}
+
+static axe_status copy_text(axe_program *p, const char *text, size_t len)
+{
+    char *t = axe__arena_alloc(p->arena, len + 1);
+    if (t == NULL)
+        return AXE_ERR_NO_MEMORY;
+    memcpy(t, text, len);
+    p->text = t;
+    p->len = len;
+    return AXE_OK;
+}
+
+/* Parse, check and dispatch (include/axe/kernel.h). */
+axe_status axe_program_compile(const char *text, size_t len,
+                               const axe_kernel_options *opts,
+                               const axe_allocator *alloc, axe_program **out,
+                               axe_diag *diag)
+{
+    axe_program *p;
+    axe_status st;
+    axe_diag_clear(diag);
+    if (text == NULL || out == NULL)
+        return axe__fail(diag, AXE_ERR_INVALID, -1, "no text or no output");
+    p = program_new(alloc);
+    if (p == NULL)
+        return axe__fail(diag, AXE_ERR_NO_MEMORY, -1, "out of memory");
+    if (opts != NULL)
+        p->opts = *opts;
+    st = copy_text(p, text, len);
+    if (st == AXE_OK)
+        st = axe__program_parse(p, diag);
+    if (st == AXE_OK)
+        st = axe__program_check(p, diag);
+    if (st == AXE_OK)
+        st = axe__program_dispatch(p, diag);
+    if (st != AXE_OK) {
+        if (st == AXE_ERR_NO_MEMORY)
+            (void)axe__fail(diag, st, -1, "out of memory");
+        axe_program_free(p);
+        return st;
+    }
+    *out = p;
+    return AXE_OK;
+}
+
+/* Release the program's arena (NULL accepted). */
+void axe_program_free(axe_program *p)
+{
+    if (p != NULL)
+        axe__arena_free(p->arena);
+}
+
+/* The kernel's name. */
+const char *axe_program_name(const axe_program *p) { return p->name; }
+
+/* Number of tensor parameters (they come first among the tensors). */
+int axe_program_tensor_count(const axe_program *p)
+{
+    int i, n = 0;
+    for (i = 0; i < p->ntensors; i++)
+        n += p->tensors[i].param;
+    return n;
+}
+
+/* Tensor parameter "i". */
+axe_kernel_tensor axe_program_tensor(const axe_program *p, int i)
+{
+    axe_kernel_tensor k;
+    const ax_tensor *t = &p->tensors[i];
+    memset(&k, 0, sizeof k);
+    memcpy(k.name, t->name, sizeof k.name);
+    k.dtype = t->dtype;
+    k.elems = t->span;
+    k.written = t->written;
+    return k;
+}
+
+static const ax_stmt *find_op(const ax_stmt *s, int i)
+{
+    for (; s != NULL; s = s->next) {
+        if (s->kind == AX_ST_OP && s->index == i)
+            return s;
+        if (s->kind == AX_ST_FOR || s->kind == AX_ST_IF) {
+            const ax_stmt *r = find_op(s->body, i);
+            if (r == NULL && s->kind == AX_ST_IF)
+                r = find_op(s->else_body, i);
+            if (r != NULL)
+                return r;
+        }
+    }
+    return NULL;
+}
+
+/* Schedule of operator "i" and its operator name. */
+const char *axe_program_schedule(const axe_program *p, int i, const char **op)
+{
+    const ax_stmt *s = find_op(p->body, i);
+    if (s == NULL)
+        return NULL;
+    if (op != NULL)
+        *op = axe__op_name(s->op);
+    return s->schedule;
+}
+
+/* Every operator's explanation, in source order (snprintf-style). */
+size_t axe_program_explain(const axe_program *p, char *buf, size_t cap)
+{
+    size_t n = 0;
+    int i;
+    if (cap > 0)
+        buf[0] = '\0';
+    for (i = 0; i < p->nops; i++) {
+        const ax_stmt *s = find_op(p->body, i);
+        size_t k = strlen(s->explain);
+        if (n + k < cap)
+            memcpy(buf + n, s->explain, k + 1);
+        else if (n < cap)
+            buf[n] = '\0';
+        n += k;
+    }
+    return n;
+}
+
+static int64_t block_flops(const axe_program *p, const ax_stmt *s)
+{
+    int64_t f = 0;
+    for (; s != NULL; s = s->next) {
+        if (s->kind == AX_ST_FOR)
+            f += s->trip * block_flops(p, s->body);
+        else if (s->kind == AX_ST_OP && s->op == AX_OP_GEMM)
+            f += 2 * axe__ref_len(&s->args[0], 0) *
+                 axe__ref_len(&s->args[0], 1) * axe__ref_len(&s->args[0], 2) *
+                 (p->threads / axe__scope_threads(p, s->scope));
+    }
+    return f;
+}
+
+/* 2 M N K per gemm instance, times trips, instances and CTAs. */
+int64_t axe_program_flops(const axe_program *p)
+{
+    return block_flops(p, p->body) * p->grid[0] * p->grid[1] * p->grid[2];
+}

@@ -1,0 +1,295 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Schedules of `reduce(dst, src, sum|max, dim)`. Sema gives dst the
+ * broadcast dim `dim`, so both operands share src's shape and one plan
+ * walks the source; the element statement assigns at the first digit of
+ * the reduced dim and accumulates after it.
+ *   thread_loop: every element of a reduced row lies on the thread that
+ *     holds the row's result (no digit of the reduced dim is a thread
+ *     digit): an in-thread loop.
+ *   smem: the source is staged into a per-instance shared scratch
+ *     (`ax_red<op>`, row-major over src's shape) by a copy plan, a barrier
+ *     follows, then every thread that holds a result (dst distributed over
+ *     the scope's threads, replicas included) reduces its rows from the
+ *     scratch in order.
+ * The same staging serves copy.smem: a copy between registers that
+ * distribute the elements over the threads differently (stage 2 copies
+ * the scratch into the destination with the destination's binding).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "compiler_internal.h"
+
+static axe_status no_thread_rows(const ax_stmt *s, const ax_plan *plan,
+                                 axe_diag *why)
+{
+    int k;
+    for (k = 0; k < plan->nloops; k++)
+        if (plan->loops[k].thread && plan->loops[k].dim == s->rdim)
+            return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                             "the reduced dimension %d is spread over "
+                             "threads (digit (rank/%lld)%%%lld)",
+                             s->rdim, (long long)plan->loops[k].rank_div,
+                             (long long)plan->loops[k].extent);
+    return AXE_OK;
+}
+
+/* In-thread reduce (see the file comment). */
+axe_status axe__reduce_thread_loop(axe_program *p, ax_stmt *s, ax_plan *plan,
+                                   axe_diag *why, bool commit)
+{
+    (void)commit;
+    AXE_TRY(axe__sched_thread_loop(p, s, plan, why));
+    return no_thread_rows(s, plan, why);
+}
+
+static axe_status add_scratch(axe_program *p, const ax_stmt *s, int64_t size,
+                              int64_t ninst, axe_diag *why)
+{
+    ax_tensor *t;
+    int64_t total;
+    if (p->ntensors == AX_MAX_TENSORS)
+        return axe__fail(why, AXE_ERR_CAPACITY, -1, "too many tensors");
+    if (axe__mul(size, ninst, &total) != AXE_OK)
+        return axe__fail(why, AXE_ERR_OVERFLOW, -1, "scratch overflows");
+    t = &p->tensors[p->ntensors++];
+    memset(t, 0, sizeof *t);
+    snprintf(t->name, sizeof t->name, "ax_red%d", s->index);
+    t->mem = AX_MEM_SHARED;
+    t->dtype = p->tensors[s->args[1].tensor].dtype;
+    t->ndim = 1;
+    t->shape[0] = total;
+    t->span = total;
+    t->off = s->off;
+    AXE_TRY(axe_layout_row_major(t->shape, 1, &t->layout));
+    t->grouped = t->layout;
+    t->seps[0] = 0;
+    t->seps[1] = t->layout.nshard;
+    return AXE_OK;
+}
+
+/* The scratch as a row-major view over src's shape at this instance. */
+static axe_status scratch_view(axe_program *p, const ax_stmt *s, int tensor,
+                               int64_t size, ax_ref *out)
+{
+    const ax_ref *src = &s->args[1];
+    int64_t stride = 1;
+    int d, n = axe__ref_ndim(src);
+    memset(out, 0, sizeof *out);
+    out->tensor = tensor;
+    out->bdim = -1;
+    out->is_view = true;
+    out->ndim = n;
+    out->off = s->off;
+    axe_layout_init(&out->view);
+    for (d = n - 1; d >= 0; d--) {
+        out->len[d] = axe__ref_len(src, d);
+        out->view.shard[d].extent = out->len[d];
+        out->view.shard[d].stride = stride;
+        memset(out->view.shard[d].axis, 0, AXE_AXIS_NAME_MAX);
+        out->view.shard[d].axis[0] = 'm';
+        stride *= out->len[d];
+    }
+    out->view.nshard = (uint8_t)n;
+    if (s->scope == AX_SCOPE_CTA)
+        return AXE_OK;
+    out->view_dyn = axe__arena_alloc(p->arena, sizeof *out->view_dyn);
+    if (out->view_dyn == NULL)
+        return AXE_ERR_NO_MEMORY;
+    out->view_dyn->kind = AX_EX_MUL;
+    out->view_dyn->a = axe__arena_alloc(p->arena, sizeof *out->view_dyn);
+    out->view_dyn->b = axe__expr_int(p->arena, size, s->off);
+    if (out->view_dyn->a == NULL || out->view_dyn->b == NULL)
+        return AXE_ERR_NO_MEMORY;
+    out->view_dyn->a->kind = AX_EX_VAR;
+    out->view_dyn->a->var =
+        s->scope == AX_SCOPE_WARP ? AX_VAR_WARPID : AX_VAR_WGID;
+    return AXE_OK;
+}
+
+static axe_status plan_stages(axe_program *p, ax_stmt *st, axe_diag *why)
+{
+    axe_diag w;
+    if (axe__sched_thread_loop(p, &st[0], st[0].plan, &w) == AXE_OK)
+        st[0].schedule = "thread_loop";
+    else if (axe__sched_split(p, &st[0], st[0].plan, &w) == AXE_OK)
+        st[0].schedule = "split";
+    else
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "staging the source fails: %s", w.message);
+    st[1].schedule = "thread_loop";
+    if ((st[1].op == AX_OP_REDUCE
+             ? axe__reduce_thread_loop(p, &st[1], st[1].plan, &w, false)
+             : axe__sched_thread_loop(p, &st[1], st[1].plan, &w)) != AXE_OK)
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "reading back from shared memory fails: %s",
+                         w.message);
+    return AXE_OK;
+}
+
+static void make_stages(const ax_stmt *s, const ax_ref *view, ax_plan *plans,
+                        ax_stmt *st)
+{
+    int i;
+    for (i = 0; i < 2; i++) {
+        memset(&st[i], 0, sizeof st[i]);
+        st[i].kind = AX_ST_OP;
+        st[i].scope = s->scope;
+        st[i].index = s->index;
+        st[i].off = s->off;
+        st[i].nargs = 2;
+        st[i].plan = &plans[i];
+    }
+    st[0].op = AX_OP_COPY;
+    st[0].args[0] = *view;
+    st[0].args[1] = s->args[1];
+    st[1].op = s->op;
+    st[1].rdim = s->rdim;
+    st[1].rmax = s->rmax;
+    st[1].args[0] = s->args[0];
+    st[1].args[1] = *view;
+}
+
+static axe_status keep_stages(axe_program *p, ax_stmt *s, const ax_stmt *st)
+{
+    int i;
+    for (i = 0; i < 2; i++) {
+        ax_stmt *k = axe__arena_alloc(p->arena, sizeof *k);
+        ax_plan *pl = axe__arena_alloc(p->arena, sizeof *pl);
+        if (k == NULL || pl == NULL)
+            return AXE_ERR_NO_MEMORY;
+        *k = st[i];
+        *pl = *st[i].plan;
+        k->plan = pl;
+        s->stage[i] = k;
+    }
+    return AXE_OK;
+}
+
+static axe_status smem_applies(const axe_program *p, const ax_stmt *s,
+                               int64_t *size, axe_diag *why)
+{
+    const ax_tensor *dst = &p->tensors[s->args[0].tensor];
+    int d;
+    if (s->scope == AX_SCOPE_THREAD || s->scope == AX_SCOPE_KERNEL)
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "a %s-scope operator has no threads to share data",
+                         axe__scope_name(s->scope));
+    if (!dst->distributed)
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "the destination '%s' is not a register distributed "
+                         "over the %s's threads",
+                         dst->name, axe__scope_name(s->scope));
+    *size = 1;
+    for (d = 0; d < axe__ref_ndim(&s->args[1]); d++)
+        if (axe__mul(*size, axe__ref_len(&s->args[1], d), size) != AXE_OK)
+            return axe__fail(why, AXE_ERR_OVERFLOW, -1, "size overflows");
+    return AXE_OK;
+}
+
+/* Reduce through shared memory (see the file comment). */
+/* Stage 1 (source into the scratch), barrier, stage 2 (s's operator from
+ * the scratch into the destination); "size" elements per instance. */
+static axe_status stage(axe_program *p, ax_stmt *s, int64_t size, ax_plan *plan,
+                        axe_diag *why, bool commit)
+{
+    int n0 = p->ntensors;
+    ax_plan plans[2];
+    ax_stmt st[2];
+    ax_ref view;
+    axe_status rc;
+    AXE_TRY(add_scratch(p, s, size,
+                        p->threads / axe__scope_threads(p, s->scope), why));
+    rc = scratch_view(p, s, n0, size, &view);
+    if (rc == AXE_OK) {
+        make_stages(s, &view, plans, st);
+        rc = plan_stages(p, st, why);
+    }
+    if (rc == AXE_OK && commit)
+        rc = keep_stages(p, s, st);
+    if (rc != AXE_OK || !commit)
+        p->ntensors = n0;
+    if (rc == AXE_OK)
+        *plan = plans[1];
+    return rc;
+}
+
+/* Reduce through shared memory (see the file comment). */
+axe_status axe__reduce_smem(axe_program *p, ax_stmt *s, ax_plan *plan,
+                            axe_diag *why, bool commit)
+{
+    int64_t size;
+    AXE_TRY(smem_applies(p, s, &size, why));
+    return stage(p, s, size, plan, why, commit);
+}
+
+/* A copy between registers distributed with different thread ownership,
+ * staged through shared memory (see the file comment). */
+axe_status axe__copy_smem(axe_program *p, ax_stmt *s, ax_plan *plan,
+                          axe_diag *why, bool commit)
+{
+    const ax_tensor *src = &p->tensors[s->args[1].tensor];
+    int64_t size;
+    AXE_TRY(smem_applies(p, s, &size, why));
+    if (!src->distributed)
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "the source '%s' is not a distributed register: no "
+                         "staging is needed",
+                         src->name);
+    return stage(p, s, size, plan, why, commit);
+}
+
+static bool power_of_two(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
+
+/* The butterfly masks of the reduced dim's thread digits. */
+static axe_status shuffle_masks(const ax_stmt *s, const ax_plan *plan,
+                                int64_t *masks, int *n, axe_diag *why)
+{
+    int k;
+    *n = 0;
+    for (k = 0; k < plan->nloops; k++) {
+        const ax_loop *lp = &plan->loops[k];
+        int64_t m;
+        if (!lp->thread || lp->dim != s->rdim)
+            continue;
+        if (!power_of_two(lp->rank_div) || !power_of_two(lp->extent))
+            return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                             "lane digit (rank/%lld)%%%lld of the reduced "
+                             "dimension is not a set of lane bits",
+                             (long long)lp->rank_div, (long long)lp->extent);
+        for (m = lp->rank_div; m < lp->rank_div * lp->extent; m *= 2)
+            masks[(*n)++] = m;
+    }
+    if (*n == 0)
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "the reduced dimension is not spread over lanes");
+    return AXE_OK;
+}
+
+/* In-thread partials into the destination's replicas, then a butterfly
+ * over the lane bits of the reduced dim (see compiler_emit_c.c). */
+axe_status axe__reduce_warp_shuffle(axe_program *p, ax_stmt *s, ax_plan *plan,
+                                    axe_diag *why, bool commit)
+{
+    const ax_tensor *dst = &p->tensors[s->args[0].tensor];
+    const ax_tensor *src = &p->tensors[s->args[1].tensor];
+    int64_t masks[5];
+    int n;
+    if (s->scope != AX_SCOPE_WARP)
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "a butterfly runs over the lanes of one warp, not "
+                         "at %s scope",
+                         axe__scope_name(s->scope));
+    if (!src->distributed || !dst->distributed || dst->mem != AX_MEM_REGISTER)
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "source and destination must be registers "
+                         "distributed over the lanes");
+    AXE_TRY(axe__plan_build(p, s, AX_PLAN_BOUND, 1, plan, why));
+    AXE_TRY(shuffle_masks(s, plan, masks, &n, why));
+    if (commit) {
+        s->nmasks = n;
+        memcpy(s->masks, masks, sizeof masks);
+    }
+    return AXE_OK;
+}

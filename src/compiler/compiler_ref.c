@@ -1,0 +1,329 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The reference interpreter: a program's meaning from the operators'
+ * logical semantics, independent of schedules and plans. Statements run in
+ * order; an operator at scope S runs once per instance of S (each thread,
+ * each warp, each warpgroup, or once per CTA) and applies its function to
+ * every logical coordinate of the destination. Global tensors live in the
+ * caller's buffers, shared tensors in per-CTA arrays of doubles of their
+ * span; both are addressed through their layouts with the library's apply
+ * (axe_layout_apply_base), views through their own layout. Register
+ * tensors are logical row-major arrays of doubles per instance of their
+ * owner. Shared and register storage is zeroed when a CTA starts. Every stored
+ * value is rounded or wrapped to its dtype as C conversion does.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler_internal.h"
+
+typedef struct ref_state {
+    const axe_program *p;
+    void *const *bufs;
+    int64_t *table[AX_MAX_TENSORS]; /* global: logical index -> address */
+    double *store[AX_MAX_TENSORS];  /* shared: span; register: inst x size */
+    int64_t size[AX_MAX_TENSORS];
+    int64_t env[AX_MAX_VARS];
+} ref_state;
+
+static int64_t tensor_size(const ax_tensor *t)
+{
+    int64_t n = 1;
+    int d;
+    for (d = 0; d < t->ndim; d++)
+        n *= t->shape[d];
+    return n;
+}
+
+static int64_t instances(const axe_program *p, const ax_tensor *t)
+{
+    if (t->mem == AX_MEM_SHARED)
+        return 1;
+    if (!t->distributed)
+        return p->threads;
+    return p->threads / axe__scope_threads(p, t->owner);
+}
+
+static axe_status build_table(ref_state *rs, int i, axe_diag *diag)
+{
+    const ax_tensor *t = &rs->p->tensors[i];
+    int64_t x, n = tensor_size(t);
+    rs->table[i] = malloc((size_t)n * sizeof(int64_t));
+    if (rs->table[i] == NULL)
+        return axe__fail(diag, AXE_ERR_NO_MEMORY, -1, "out of memory");
+    for (x = 0; x < n; x++) {
+        axe_point pt;
+        int k;
+        AXE_TRY(axe_layout_apply_base(&t->layout, x, &pt, diag));
+        rs->table[i][x] = 0;
+        for (k = 0; k < pt.n; k++)
+            if (strcmp(pt.axis[k], "m") == 0)
+                rs->table[i][x] = pt.v[k];
+    }
+    return AXE_OK;
+}
+
+static double load_buf(axe_dtype d, const void *b, int64_t a)
+{
+    switch (d) {
+    case AXE_DTYPE_F32:
+        return ((const float *)b)[a];
+    case AXE_DTYPE_F64:
+        return ((const double *)b)[a];
+    case AXE_DTYPE_I8:
+        return ((const int8_t *)b)[a];
+    case AXE_DTYPE_I32:
+        return ((const int32_t *)b)[a];
+    case AXE_DTYPE_F16:
+    case AXE_DTYPE_BF16:
+        break;
+    }
+    return 0;
+}
+
+/* "v" converted to "d" as C's conversion does (integers wrap). */
+static double round_to(axe_dtype d, double v)
+{
+    switch (d) {
+    case AXE_DTYPE_F32:
+        return (double)(float)v;
+    case AXE_DTYPE_I8:
+        return (double)(int8_t)(uint8_t)(uint64_t)(int64_t)v;
+    case AXE_DTYPE_I32:
+        return (double)(int32_t)(uint32_t)(uint64_t)(int64_t)v;
+    case AXE_DTYPE_F64:
+    case AXE_DTYPE_F16:
+    case AXE_DTYPE_BF16:
+        break;
+    }
+    return v;
+}
+
+static void store_buf(axe_dtype d, void *b, int64_t a, double v)
+{
+    v = round_to(d, v);
+    switch (d) {
+    case AXE_DTYPE_F32:
+        ((float *)b)[a] = (float)v;
+        return;
+    case AXE_DTYPE_F64:
+        ((double *)b)[a] = v;
+        return;
+    case AXE_DTYPE_I8:
+        ((int8_t *)b)[a] = (int8_t)v;
+        return;
+    case AXE_DTYPE_I32:
+        ((int32_t *)b)[a] = (int32_t)v;
+        return;
+    case AXE_DTYPE_F16:
+    case AXE_DTYPE_BF16:
+        break;
+    }
+}
+
+/* Where coordinate "c" of operand "r" lives: a buffer address (global) or
+ * an index into the instance's logical store. */
+static int64_t locate(const ref_state *rs, const ax_ref *r, const int64_t *c,
+                      int tid)
+{
+    const ax_tensor *t = &rs->p->tensors[r->tensor];
+    int64_t x = 0;
+    int d, n = r->is_view ? r->ndim : t->ndim;
+    for (d = 0; d < n; d++) {
+        int64_t cd = c[d + (r->bdim >= 0 && d >= r->bdim)];
+        if (r->is_view)
+            x += cd * r->view.shard[d].stride;
+        else
+            x = x * t->shape[d] + cd +
+                (r->start[d] ? axe__expr_eval(r->start[d], rs->env) : 0);
+    }
+    if (r->is_view) {
+        for (d = 0; d < r->view.noffset; d++)
+            x += r->view.offset[d].value;
+        return x + (r->view_dyn ? axe__expr_eval(r->view_dyn, rs->env) : 0);
+    }
+    if (t->mem != AX_MEM_REGISTER)
+        return rs->table[r->tensor][x];
+    if (t->distributed)
+        tid /= (int)axe__scope_threads(rs->p, t->owner);
+    return (int64_t)tid * rs->size[r->tensor] + x;
+}
+
+static double load(const ref_state *rs, const ax_ref *r, const int64_t *c,
+                   int tid)
+{
+    const ax_tensor *t = &rs->p->tensors[r->tensor];
+    int64_t a = locate(rs, r, c, tid);
+    if (t->mem == AX_MEM_GLOBAL)
+        return load_buf(t->dtype, rs->bufs[r->tensor], a);
+    return rs->store[r->tensor][a];
+}
+
+static void store(ref_state *rs, const ax_ref *r, const int64_t *c, int tid,
+                  double v)
+{
+    const ax_tensor *t = &rs->p->tensors[r->tensor];
+    int64_t a = locate(rs, r, c, tid);
+    if (t->mem == AX_MEM_GLOBAL)
+        store_buf(t->dtype, rs->bufs[r->tensor], a, v);
+    else
+        rs->store[r->tensor][a] = round_to(t->dtype, v);
+}
+
+static double apply(const ax_stmt *s, axe_dtype d, double a, double b)
+{
+    switch (s->op) {
+    case AX_OP_FILL:
+        return s->imm;
+    case AX_OP_COPY:
+    case AX_OP_CAST:
+        return d == AXE_DTYPE_I8 || d == AXE_DTYPE_I32 ? trunc(a) : a;
+    case AX_OP_ADD:
+        return a + b;
+    case AX_OP_SUB:
+        return a - b;
+    case AX_OP_MUL:
+        return a * b;
+    case AX_OP_DIV:
+        return a / b;
+    case AX_OP_MAX:
+        return a > b ? a : b;
+    case AX_OP_MIN:
+        return a < b ? a : b;
+    case AX_OP_NEG:
+        return -a;
+    case AX_OP_RELU:
+        return a > 0 ? a : 0;
+    case AX_OP_EXP:
+        return exp(a);
+    case AX_OP_REDUCE:
+        return s->rmax ? (a > b ? a : b) : a + b;
+    case AX_OP_SQRT:
+        return sqrt(a);
+    case AX_OP_GEMM:
+        return round_to(d, a * b);
+    }
+    return 0;
+}
+
+static void run_instance(ref_state *rs, const ax_stmt *s, int tid)
+{
+    const ax_ref *dst = &s->args[0];
+    axe_dtype d = rs->p->tensors[dst->tensor].dtype;
+    int64_t c[AX_MAX_DIMS] = {0};
+    int k, n = axe__ref_ndim(dst);
+    for (;;) {
+        double a = s->nargs > 1 ? load(rs, &s->args[1], c, tid) : 0;
+        double b = s->nargs > 2 ? load(rs, &s->args[2], c, tid) : 0;
+        double v = apply(s, d, a, b);
+        if (s->op == AX_OP_GEMM)
+            v = load(rs, dst, c, tid) + v;
+        if (s->op == AX_OP_REDUCE)
+            v = c[s->rdim] == 0 ? a : apply(s, d, load(rs, dst, c, tid), a);
+        store(rs, dst, c, tid, v);
+        for (k = n - 1; k >= 0; k--) {
+            if (++c[k] < axe__ref_len(dst, k))
+                break;
+            c[k] = 0;
+        }
+        if (k < 0)
+            return;
+    }
+}
+
+static void set_thread(ref_state *rs, int64_t tid)
+{
+    rs->env[AX_VAR_TX] = tid;
+    rs->env[AX_VAR_LANEID] = tid % 32;
+    rs->env[AX_VAR_WARPID] = tid / 32;
+    rs->env[AX_VAR_WGID] = tid / 128;
+    rs->env[AX_VAR_TID_IN_WG] = tid % 128;
+    rs->env[AX_VAR_WID_IN_WG] = tid % 128 / 32;
+}
+
+static void run_op(ref_state *rs, const ax_stmt *s)
+{
+    int64_t n = axe__scope_threads(rs->p, s->scope), tid;
+    for (tid = 0; tid < rs->p->threads; tid += n) {
+        set_thread(rs, tid);
+        if (axe__guard_holds(s->guard, rs->env))
+            run_instance(rs, s, (int)tid);
+    }
+}
+
+static void run_block(ref_state *rs, const ax_stmt *s)
+{
+    for (; s != NULL; s = s->next) {
+        int64_t i;
+        if (s->kind == AX_ST_OP)
+            run_op(rs, s);
+        else if (s->kind == AX_ST_IF)
+            run_block(rs, s->body), run_block(rs, s->else_body);
+        else if (s->kind == AX_ST_FOR)
+            for (i = 0; i < s->trip; i++) {
+                rs->env[s->var] = i;
+                run_block(rs, s->body);
+            }
+    }
+}
+
+static axe_status prepare(ref_state *rs, axe_diag *diag)
+{
+    const axe_program *p = rs->p;
+    int i;
+    for (i = 0; i < p->ntensors; i++) {
+        const ax_tensor *t = &p->tensors[i];
+        rs->size[i] = t->mem == AX_MEM_SHARED ? t->span : tensor_size(t);
+        if (t->mem != AX_MEM_REGISTER)
+            AXE_TRY(build_table(rs, i, diag));
+        if (t->mem == AX_MEM_GLOBAL)
+            continue;
+        rs->store[i] =
+            malloc((size_t)(rs->size[i] * instances(p, t)) * sizeof(double));
+        if (rs->store[i] == NULL)
+            return axe__fail(diag, AXE_ERR_NO_MEMORY, -1, "out of memory");
+    }
+    return AXE_OK;
+}
+
+static void run_ctas(ref_state *rs)
+{
+    const axe_program *p = rs->p;
+    int64_t bx, by, bz;
+    int i;
+    for (bz = 0; bz < p->grid[2]; bz++)
+        for (by = 0; by < p->grid[1]; by++)
+            for (bx = 0; bx < p->grid[0]; bx++) {
+                rs->env[AX_VAR_BX] = bx;
+                rs->env[AX_VAR_BY] = by;
+                rs->env[AX_VAR_BZ] = bz;
+                for (i = 0; i < p->ntensors; i++)
+                    if (rs->store[i] != NULL)
+                        memset(rs->store[i], 0,
+                               (size_t)(rs->size[i] *
+                                        instances(p, &p->tensors[i])) *
+                                   sizeof(double));
+                run_block(rs, p->body);
+            }
+}
+
+/* Run "p" on "buffers" from the logical semantics (see the file comment). */
+axe_status axe_program_reference(const axe_program *p, void *const *buffers,
+                                 axe_diag *diag)
+{
+    static ref_state zero;
+    ref_state rs = zero;
+    axe_status st;
+    int i;
+    rs.p = p;
+    rs.bufs = buffers;
+    st = prepare(&rs, diag);
+    if (st == AXE_OK)
+        run_ctas(&rs);
+    for (i = 0; i < p->ntensors; i++) {
+        free(rs.table[i]);
+        free(rs.store[i]);
+    }
+    return st;
+}

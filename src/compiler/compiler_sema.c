@@ -1,0 +1,263 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Semantic checks of a parsed program: every layout admits its tensor's
+ * shape (same size, groupable by the shape), memory iters are on `m`,
+ * register layouts over thread axes cover the threads of their scope
+ * exactly once (replica iters included), operands agree in shape and
+ * dtype, regions and views stay inside their tensors for every value of
+ * the block/thread ids and loop variables, and each operator's scope may
+ * touch its operands. Fills each tensor's grouped layout, span and owner.
+ */
+#include <string.h>
+
+#include "compiler_internal.h"
+
+/* Rank stride of one step of thread axis "axis" within its family, and the
+ * scope owning it; 0 when "axis" is not a thread axis of the language. */
+static int64_t axis_rank_stride(const char *axis, ax_scope *owner,
+                                int64_t *bound)
+{
+    static const struct {
+        const char *name;
+        int64_t stride, bound;
+        ax_scope owner;
+    } table[] = {{"tx", 1, 1024, AX_SCOPE_CTA},
+                 {"warpid", 32, 32, AX_SCOPE_CTA},
+                 {"warp", 32, 32, AX_SCOPE_CTA},
+                 {"wgid", 128, 8, AX_SCOPE_CTA},
+                 {"tid_in_wg", 1, 128, AX_SCOPE_WARPGROUP},
+                 {"wid_in_wg", 32, 4, AX_SCOPE_WARPGROUP},
+                 {"laneid", 1, 32, AX_SCOPE_WARP},
+                 {"lane", 1, 32, AX_SCOPE_WARP}};
+    size_t i;
+    for (i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (strcmp(table[i].name, axis) == 0) {
+            *owner = table[i].owner;
+            *bound = table[i].bound;
+            return table[i].stride;
+        }
+    return 0;
+}
+
+/* The rank stride of an iter on a thread axis (0: memory axis `m`). */
+int64_t axe__iter_rank_stride(const axe_iter *it)
+{
+    ax_scope owner;
+    int64_t bound, rs = axis_rank_stride(it->axis, &owner, &bound);
+    return rs * it->stride;
+}
+
+static bool family_clash(const char *a, const char *b)
+{
+    static const char *const pairs[][2] = {
+        {"tx", "warpid"},      {"tx", "laneid"},
+        {"tx", "wgid"},        {"tx", "tid_in_wg"},
+        {"tx", "wid_in_wg"},   {"tx", "lane"},
+        {"tx", "warp"},        {"tid_in_wg", "laneid"},
+        {"tid_in_wg", "lane"}, {"tid_in_wg", "wid_in_wg"},
+        {"warpid", "wgid"},    {"warpid", "wid_in_wg"},
+        {"warp", "wgid"},      {"warp", "wid_in_wg"}};
+    size_t i;
+    for (i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
+        if ((strcmp(pairs[i][0], a) == 0 && strcmp(pairs[i][1], b) == 0) ||
+            (strcmp(pairs[i][0], b) == 0 && strcmp(pairs[i][1], a) == 0))
+            return true;
+    return false;
+}
+
+typedef struct thread_iters {
+    int n;
+    int64_t extent[AXE_LAYOUT_MAX_SHARD + AXE_LAYOUT_MAX_REPLICA];
+    int64_t rank_stride[AXE_LAYOUT_MAX_SHARD + AXE_LAYOUT_MAX_REPLICA];
+} thread_iters;
+
+static axe_status classify_iter(const ax_tensor *t, const axe_iter *it,
+                                thread_iters *ti, ax_scope *owner,
+                                axe_diag *diag)
+{
+    ax_scope o;
+    int64_t bound, rs = axis_rank_stride(it->axis, &o, &bound);
+    if (rs == 0) {
+        if (strcmp(it->axis, "m") != 0)
+            return axe__fail(diag, AXE_ERR_UNSUPPORTED, t->off,
+                             "tensor '%s': axis '%s' is neither the memory "
+                             "axis m nor a thread axis of a CTA",
+                             t->name, it->axis);
+        if (it->stride < 0)
+            return axe__fail(diag, AXE_ERR_UNSUPPORTED, t->off,
+                             "tensor '%s': negative memory strides are not "
+                             "supported",
+                             t->name);
+        return AXE_OK;
+    }
+    if (t->mem != AX_MEM_REGISTER)
+        return axe__fail(diag, AXE_ERR_INVALID, t->off,
+                         "tensor '%s' is %s: only register layouts may use "
+                         "thread axis '%s'",
+                         t->name, axe__mem_name(t->mem), it->axis);
+    if (it->stride <= 0 || (it->extent - 1) * it->stride >= bound)
+        return axe__fail(diag, AXE_ERR_DOMAIN, t->off,
+                         "tensor '%s': iter %lld:%lld@%s leaves the range "
+                         "[0, %lld) of %s",
+                         t->name, (long long)it->extent, (long long)it->stride,
+                         it->axis, (long long)bound, it->axis);
+    if (o < *owner)
+        *owner = o;
+    ti->extent[ti->n] = it->extent;
+    ti->rank_stride[ti->n++] = rs * it->stride;
+    return AXE_OK;
+}
+
+static axe_status check_axis_family(const ax_tensor *t, axe_diag *diag)
+{
+    const axe_layout *l = &t->layout;
+    int i, j;
+    for (i = 0; i < l->nshard; i++)
+        for (j = 0; j < l->nshard; j++)
+            if (family_clash(l->shard[i].axis, l->shard[j].axis))
+                return axe__fail(diag, AXE_ERR_INVALID, t->off,
+                                 "tensor '%s' mixes thread axes %s and %s, "
+                                 "which index the same threads",
+                                 t->name, l->shard[i].axis, l->shard[j].axis);
+    return AXE_OK;
+}
+
+/* The thread iters must tile [0, n) exactly: sorted by rank stride, each
+ * stride is the product of the smaller iters' extents. */
+static axe_status check_cover(const ax_tensor *t, thread_iters *ti, int64_t n,
+                              axe_diag *diag)
+{
+    int64_t next = 1;
+    int i, j;
+    for (i = 0; i < ti->n; i++)
+        for (j = i + 1; j < ti->n; j++)
+            if (ti->rank_stride[j] < ti->rank_stride[i]) {
+                int64_t e = ti->extent[i], s = ti->rank_stride[i];
+                ti->extent[i] = ti->extent[j];
+                ti->rank_stride[i] = ti->rank_stride[j];
+                ti->extent[j] = e;
+                ti->rank_stride[j] = s;
+            }
+    for (i = 0; i < ti->n; i++) {
+        if (ti->extent[i] == 1)
+            continue;
+        if (ti->rank_stride[i] != next)
+            return axe__fail(diag, AXE_ERR_INVALID, t->off,
+                             "register layout of '%s' does not cover each of "
+                             "the %s's %lld threads exactly once: thread %lld "
+                             "%s",
+                             t->name, axe__scope_name(t->owner), (long long)n,
+                             (long long)(ti->rank_stride[i] < next
+                                             ? ti->rank_stride[i]
+                                             : next),
+                             ti->rank_stride[i] < next ? "holds the same "
+                                                         "element twice"
+                                                       : "holds no element");
+        next *= ti->extent[i];
+    }
+    if (next != n)
+        return axe__fail(diag, AXE_ERR_INVALID, t->off,
+                         "register layout of '%s' covers %lld threads, but "
+                         "the %s has %lld: thread %lld holds no element",
+                         t->name, (long long)next, axe__scope_name(t->owner),
+                         (long long)n, (long long)(next < n ? next : n));
+    return AXE_OK;
+}
+
+static axe_status check_threads(const axe_program *p, ax_tensor *t,
+                                axe_diag *diag)
+{
+    thread_iters ti;
+    const axe_layout *l = &t->layout;
+    int i;
+    ti.n = 0;
+    t->owner = AX_SCOPE_THREAD;
+    for (i = 0; i < l->nshard; i++)
+        AXE_TRY(classify_iter(t, &l->shard[i], &ti, &t->owner, diag));
+    for (i = 0; i < l->nreplica; i++) {
+        if (axe__iter_rank_stride(&l->replica[i]) == 0)
+            return axe__fail(diag, AXE_ERR_UNSUPPORTED, t->off,
+                             "tensor '%s': replica iters on memory are not "
+                             "supported",
+                             t->name);
+        AXE_TRY(classify_iter(t, &l->replica[i], &ti, &t->owner, diag));
+    }
+    for (i = 0; i < l->noffset; i++)
+        if (strcmp(l->offset[i].axis, "m") != 0)
+            return axe__fail(diag, AXE_ERR_UNSUPPORTED, t->off,
+                             "tensor '%s': offsets on thread axes are not "
+                             "supported",
+                             t->name);
+    t->distributed = ti.n > 0;
+    if (!t->distributed)
+        return AXE_OK;
+    AXE_TRY(check_axis_family(t, diag));
+    return check_cover(t, &ti, axe__scope_threads(p, t->owner), diag);
+}
+
+static axe_status tensor_span(ax_tensor *t, axe_diag *diag)
+{
+    const axe_layout *l = &t->layout;
+    int64_t span = 1, x;
+    int i;
+    for (i = 0; i < l->nshard; i++)
+        if (axe__iter_rank_stride(&l->shard[i]) == 0) {
+            if (axe__mul(l->shard[i].extent - 1, l->shard[i].stride, &x) ||
+                axe__add(span, x, &span))
+                return axe__fail(diag, AXE_ERR_OVERFLOW, t->off,
+                                 "tensor '%s': span overflows", t->name);
+        }
+    for (i = 0; i < l->noffset; i++)
+        if (l->offset[i].value < 0 ||
+            axe__add(span, l->offset[i].value, &span) != AXE_OK)
+            return axe__fail(diag, AXE_ERR_UNSUPPORTED, t->off,
+                             "tensor '%s': bad memory offset", t->name);
+    if (span > ((int64_t)1 << 40) / 8)
+        return axe__fail(diag, AXE_ERR_DOMAIN, t->off,
+                         "tensor '%s' needs %lld elements: too large", t->name,
+                         (long long)span);
+    t->span = span;
+    return AXE_OK;
+}
+
+static axe_status check_tensor(const axe_program *p, ax_tensor *t,
+                               axe_diag *diag)
+{
+    int64_t size, n = 1;
+    int i;
+    axe_diag why;
+    axe_status st;
+    if (t->dtype == AXE_DTYPE_F16 || t->dtype == AXE_DTYPE_BF16)
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, t->off,
+                         "tensor '%s': dtype %s is not supported by the C "
+                         "backend yet",
+                         t->name, axe_dtype_name(t->dtype));
+    for (i = 0; i < t->ndim; i++)
+        if (axe__mul(n, t->shape[i], &n) != AXE_OK)
+            return axe__fail(diag, AXE_ERR_OVERFLOW, t->off,
+                             "tensor '%s': size overflows", t->name);
+    st = axe_layout_size(&t->layout, NULL, &size);
+    if (st != AXE_OK || size != n)
+        return axe__fail(diag, AXE_ERR_INVALID, t->off,
+                         "the layout of '%s' has %lld elements but its shape "
+                         "has %lld",
+                         t->name, (long long)(st == AXE_OK ? size : -1),
+                         (long long)n);
+    st = axe_layout_group(&t->layout, t->shape, t->ndim, &t->grouped, t->seps,
+                          &why);
+    if (st != AXE_OK)
+        return axe__fail(diag, AXE_ERR_INVALID, t->off,
+                         "the layout of '%s' does not admit its shape: %s",
+                         t->name, why.message);
+    AXE_TRY(check_threads(p, t, diag));
+    return tensor_span(t, diag);
+}
+
+/* Check every tensor, then every statement (compiler_sema_ops.c). */
+axe_status axe__program_check(axe_program *p, axe_diag *diag)
+{
+    int i;
+    for (i = 0; i < p->ntensors; i++)
+        AXE_TRY(check_tensor(p, &p->tensors[i], diag));
+    return axe__sema_ops(p, diag);
+}

@@ -1,0 +1,395 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Semantic checks of operator statements: operand shapes (a region's
+ * lengths, a view's shard extents) equal the destination's, dtypes agree
+ * with the operator, regions and views stay inside their tensors for all
+ * values of the ids and loop variables (interval bounds), an operator at
+ * scope S reads no id finer than S, and register operands belong to S
+ * (per-thread registers at thread scope, distributed ones at their
+ * owner's scope). Marks written tensors.
+ */
+#include <string.h>
+
+#include "compiler_internal.h"
+
+static axe_status ref_shape(const axe_program *p, ax_ref *r, axe_diag *diag)
+{
+    const ax_tensor *t = &p->tensors[r->tensor];
+    int d;
+    if (r->is_view) {
+        r->ndim = r->view.nshard;
+        for (d = 0; d < r->ndim; d++)
+            r->len[d] = r->view.shard[d].extent;
+        return AXE_OK;
+    }
+    if (r->ndim == 0) {
+        r->ndim = t->ndim;
+        for (d = 0; d < t->ndim; d++)
+            r->len[d] = t->shape[d];
+        return AXE_OK;
+    }
+    if (r->ndim != t->ndim)
+        return axe__fail(diag, AXE_ERR_INVALID, r->off,
+                         "'%s' has %d dimensions but the region gives %d",
+                         t->name, t->ndim, r->ndim);
+    return AXE_OK;
+}
+
+static axe_status check_region(const axe_program *p, const ax_ref *r,
+                               axe_diag *diag)
+{
+    const ax_tensor *t = &p->tensors[r->tensor];
+    int d;
+    for (d = 0; d < r->ndim; d++) {
+        int64_t lo = 0, hi = 0, end;
+        if (r->len[d] <= 0)
+            return axe__fail(diag, AXE_ERR_DOMAIN, r->off,
+                             "region of '%s': dimension %d has length %lld",
+                             t->name, d, (long long)r->len[d]);
+        if (r->start[d] != NULL &&
+            axe__expr_range(p, r->start[d], &lo, &hi) != AXE_OK)
+            return axe__fail(diag, AXE_ERR_OVERFLOW, r->start[d]->off,
+                             "integer overflow in a region start");
+        if (axe__add(hi, r->len[d], &end) != AXE_OK || lo < 0 ||
+            end > t->shape[d])
+            return axe__fail(diag, AXE_ERR_DOMAIN,
+                             r->start[d] != NULL ? r->start[d]->off : r->off,
+                             "region of '%s' out of bounds: dimension %d "
+                             "covers [%lld, %lld) but the extent is %lld",
+                             t->name, d, (long long)lo, (long long)end,
+                             (long long)t->shape[d]);
+    }
+    return AXE_OK;
+}
+
+static axe_status check_view(const axe_program *p, const ax_ref *r,
+                             axe_diag *diag)
+{
+    const ax_tensor *t = &p->tensors[r->tensor];
+    const axe_layout *v = &r->view;
+    int64_t lo = 0, hi = 0, top = 0, x;
+    int i;
+    if (t->mem == AX_MEM_REGISTER)
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, r->off,
+                         "only global and shared tensors can be viewed");
+    if (v->nreplica > 0 || v->nshard == 0 || v->nshard > AX_MAX_DIMS)
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, r->off,
+                         "a view needs 1 to %d shard iters and no replica",
+                         AX_MAX_DIMS);
+    for (i = 0; i < v->nshard; i++) {
+        if (strcmp(v->shard[i].axis, "m") != 0 || v->shard[i].stride < 0)
+            return axe__fail(diag, AXE_ERR_UNSUPPORTED, r->off,
+                             "a view's iters must have non-negative strides "
+                             "on m");
+        if (axe__mul(v->shard[i].extent - 1, v->shard[i].stride, &x) ||
+            axe__add(top, x, &top))
+            return axe__fail(diag, AXE_ERR_OVERFLOW, r->off, "overflow");
+    }
+    for (i = 0; i < v->noffset; i++)
+        top += v->offset[i].value, lo += v->offset[i].value,
+            hi += v->offset[i].value;
+    if (r->view_dyn != NULL) {
+        int64_t dl, dh;
+        if (axe__expr_range(p, r->view_dyn, &dl, &dh) != AXE_OK)
+            return axe__fail(diag, AXE_ERR_OVERFLOW, r->off, "overflow");
+        lo += dl;
+        top += dh;
+    }
+    if (lo < 0 || top >= t->span)
+        return axe__fail(diag, AXE_ERR_DOMAIN, r->off,
+                         "view of '%s' out of bounds: it reaches elements "
+                         "[%lld, %lld] of a buffer of %lld",
+                         t->name, (long long)lo, (long long)top,
+                         (long long)t->span);
+    return AXE_OK;
+}
+
+static const ax_builtin finer_ids[] = {AX_VAR_TX,        AX_VAR_LANEID,
+                                       AX_VAR_TID_IN_WG, AX_VAR_WARPID,
+                                       AX_VAR_WID_IN_WG, AX_VAR_WGID};
+static const char *const finer_names[] = {"tx",     "laneid",    "tid_in_wg",
+                                          "warpid", "wid_in_wg", "wgid"};
+
+/* The first id finer than "scope" that one of the "n" expressions reads,
+ * or NULL. */
+static const char *finer_id(ax_scope scope, const ax_expr *const *e, int n)
+{
+    int k = scope == AX_SCOPE_THREAD      ? 0
+            : scope == AX_SCOPE_WARP      ? 3
+            : scope == AX_SCOPE_WARPGROUP ? 5
+                                          : 6;
+    int i, j;
+    for (i = 0; i < k; i++)
+        for (j = 0; j < n; j++)
+            if (axe__expr_uses(e[j], (int)finer_ids[i]))
+                return finer_names[i];
+    return NULL;
+}
+
+static axe_status check_ids(const ax_stmt *s, const ax_ref *r, axe_diag *diag)
+{
+    const ax_expr *e[AX_MAX_DIMS + 1];
+    const char *id;
+    int d;
+    for (d = 0; d < r->ndim; d++)
+        e[d] = r->start[d];
+    e[r->ndim] = r->view_dyn;
+    id = finer_id(s->scope, e, r->ndim + 1);
+    if (id != NULL)
+        return axe__fail(diag, AXE_ERR_INVALID, r->off,
+                         "a %s-scope operator cannot use the thread id "
+                         "'%s' (it runs once for the whole %s)",
+                         axe__scope_name(s->scope), id,
+                         axe__scope_name(s->scope));
+    return AXE_OK;
+}
+
+/* The conditions of the enclosing ifs are uniform over the op's scope. */
+static axe_status check_guard(const ax_stmt *s, axe_diag *diag)
+{
+    const ax_guard *g;
+    for (g = s->guard; g != NULL; g = g->up) {
+        const ax_expr *e[2] = {g->lhs, g->rhs};
+        const char *id = finer_id(s->scope, e, 2);
+        if (id != NULL)
+            return axe__fail(diag, AXE_ERR_INVALID, s->off,
+                             "a %s-scope operator under an if on the thread "
+                             "id '%s' (the %s's threads would disagree)",
+                             axe__scope_name(s->scope), id,
+                             axe__scope_name(s->scope));
+    }
+    return AXE_OK;
+}
+
+static axe_status check_scope(const axe_program *p, const ax_stmt *s,
+                              const ax_ref *r, axe_diag *diag)
+{
+    const ax_tensor *t = &p->tensors[r->tensor];
+    AXE_TRY(check_ids(s, r, diag));
+    if (t->mem != AX_MEM_REGISTER)
+        return AXE_OK;
+    if (s->scope == AX_SCOPE_THREAD && t->distributed)
+        return axe__fail(diag, AXE_ERR_INVALID, r->off,
+                         "'%s' is distributed over the %s's threads; a "
+                         "thread-scope operator needs a per-thread register",
+                         t->name, axe__scope_name(t->owner));
+    if (s->scope != AX_SCOPE_THREAD && !t->distributed)
+        return axe__fail(diag, AXE_ERR_INVALID, r->off,
+                         "'%s' is a per-thread register (its layout has no "
+                         "thread axis); a %s-scope operator needs a layout "
+                         "over the %s's threads",
+                         t->name, axe__scope_name(s->scope),
+                         axe__scope_name(s->scope));
+    if (s->scope != AX_SCOPE_THREAD && t->owner != s->scope)
+        return axe__fail(diag, AXE_ERR_INVALID, r->off,
+                         "'%s' is distributed over a %s, but the operator "
+                         "runs at %s scope",
+                         t->name, axe__scope_name(t->owner),
+                         axe__scope_name(s->scope));
+    return AXE_OK;
+}
+
+static axe_status check_types(const axe_program *p, const ax_stmt *s,
+                              axe_diag *diag)
+{
+    axe_dtype d = p->tensors[s->args[0].tensor].dtype;
+    bool flt = d == AXE_DTYPE_F32 || d == AXE_DTYPE_F64;
+    int i;
+    for (i = 1; i < s->nargs; i++)
+        if (s->op != AX_OP_CAST && p->tensors[s->args[i].tensor].dtype != d)
+            return axe__fail(
+                diag, AXE_ERR_INVALID, s->args[i].off,
+                "'%s' is %s but the destination is %s (use cast)",
+                p->tensors[s->args[i].tensor].name,
+                axe_dtype_name(p->tensors[s->args[i].tensor].dtype),
+                axe_dtype_name(d));
+    if (!flt &&
+        (s->op == AX_OP_EXP || s->op == AX_OP_DIV || s->op == AX_OP_SQRT))
+        return axe__fail(diag, AXE_ERR_INVALID, s->off,
+                         "%s needs a floating-point destination, not %s",
+                         axe__op_name(s->op), axe_dtype_name(d));
+    return AXE_OK;
+}
+
+/* reduce(dst, src, op, rdim): dst has src's shape without rdim; dst then
+ * gets the broadcast dim rdim so that both operands share src's shape. */
+static axe_status check_reduce(ax_stmt *s, axe_diag *diag)
+{
+    ax_ref *dst = &s->args[0], *src = &s->args[1];
+    int n = axe__ref_ndim(src), d;
+    if (n < 2)
+        return axe__fail(diag, AXE_ERR_INVALID, s->off,
+                         "reduce needs a source of at least 2 dimensions, "
+                         "not %d",
+                         n);
+    if (s->rdim >= n)
+        return axe__fail(diag, AXE_ERR_INVALID, s->off,
+                         "reduce over dimension %d of a %d-dimensional "
+                         "source",
+                         s->rdim, n);
+    if (axe__ref_ndim(dst) != n - 1)
+        return axe__fail(diag, AXE_ERR_INVALID, dst->off,
+                         "the destination of reduce has %d dimensions; it "
+                         "needs the source's shape without dimension %d",
+                         axe__ref_ndim(dst), s->rdim);
+    for (d = 0; d < n - 1; d++)
+        if (axe__ref_len(dst, d) != axe__ref_len(src, d + (d >= s->rdim)))
+            return axe__fail(diag, AXE_ERR_INVALID, dst->off,
+                             "the destination of reduce needs the source's "
+                             "shape without dimension %d (dimension %d: "
+                             "%lld vs %lld)",
+                             s->rdim, d, (long long)axe__ref_len(dst, d),
+                             (long long)axe__ref_len(src, d + (d >= s->rdim)));
+    dst->bdim = s->rdim;
+    dst->bext = axe__ref_len(src, s->rdim);
+    return AXE_OK;
+}
+
+/* gemm(C, A, B): C[M,N] += A[M,K] B[N,K]^T; every operand gets the dim it
+ * lacks as a broadcast, so all share the shape (M, N, K). */
+static axe_status check_gemm(ax_stmt *s, axe_diag *diag)
+{
+    ax_ref *c = &s->args[0], *a = &s->args[1], *b = &s->args[2];
+    int i;
+    for (i = 0; i < 3; i++)
+        if (axe__ref_ndim(&s->args[i]) != 2 || s->args[i].bdim >= 0)
+            return axe__fail(diag, AXE_ERR_INVALID, s->args[i].off,
+                             "gemm operands are 2-dimensional, not "
+                             "broadcast: C (M,N), A (M,K), B (N,K)");
+    if (axe__ref_len(a, 0) != axe__ref_len(c, 0) ||
+        axe__ref_len(b, 0) != axe__ref_len(c, 1) ||
+        axe__ref_len(a, 1) != axe__ref_len(b, 1))
+        return axe__fail(
+            diag, AXE_ERR_INVALID, s->off,
+            "gemm shapes disagree: C (%lld,%lld), A (%lld,%lld), "
+            "B (%lld,%lld); want C (M,N), A (M,K), B (N,K)",
+            (long long)axe__ref_len(c, 0), (long long)axe__ref_len(c, 1),
+            (long long)axe__ref_len(a, 0), (long long)axe__ref_len(a, 1),
+            (long long)axe__ref_len(b, 0), (long long)axe__ref_len(b, 1));
+    c->bdim = 2;
+    c->bext = axe__ref_len(a, 1);
+    a->bdim = 1;
+    a->bext = axe__ref_len(c, 1);
+    b->bdim = 0;
+    b->bext = axe__ref_len(c, 0);
+    return AXE_OK;
+}
+
+static axe_status check_shapes(const ax_stmt *s, axe_diag *diag)
+{
+    const ax_ref *d0 = &s->args[0];
+    int i, d;
+    for (i = 1; i < s->nargs; i++) {
+        const ax_ref *r = &s->args[i];
+        if (axe__ref_ndim(r) != axe__ref_ndim(d0))
+            return axe__fail(diag, AXE_ERR_INVALID, r->off,
+                             "operand has %d dimensions, the destination %d",
+                             axe__ref_ndim(r), axe__ref_ndim(d0));
+        for (d = 0; d < axe__ref_ndim(r); d++)
+            if (axe__ref_len(r, d) != axe__ref_len(d0, d))
+                return axe__fail(diag, AXE_ERR_INVALID, r->off,
+                                 "operand shape differs from the "
+                                 "destination's in dimension %d (%lld vs "
+                                 "%lld)",
+                                 d, (long long)axe__ref_len(r, d),
+                                 (long long)axe__ref_len(d0, d));
+    }
+    return AXE_OK;
+}
+
+/* Bounds of `VAR cmp CONST` guards: (lo, hi) per variable. */
+static void narrow(axe_program *p, const ax_guard *g)
+{
+    int v;
+    for (v = 0; v < AX_MAX_VARS; v++) {
+        p->var_lo[v] = 0;
+        p->var_hi[v] = INT64_MAX;
+    }
+    for (; g != NULL; g = g->up) {
+        int64_t c;
+        int cmp = g->cmp;
+        if (g->lhs->kind != AX_EX_VAR || g->rhs->kind != AX_EX_INT)
+            continue;
+        v = g->lhs->var;
+        c = g->rhs->value;
+        if (g->negate)
+            cmp = cmp == 0 ? 3 : cmp == 1 ? 2 : cmp == 2 ? 1 : cmp == 3 ? 0 : 6;
+        if ((cmp == 0 || cmp == 1 || cmp == 4) && c - (cmp == 0) < p->var_hi[v])
+            p->var_hi[v] = c - (cmp == 0);
+        if ((cmp == 2 || cmp == 3 || cmp == 4) && c + (cmp == 2) > p->var_lo[v])
+            p->var_lo[v] = c + (cmp == 2);
+    }
+}
+
+static axe_status check_op(axe_program *p, ax_stmt *s, axe_diag *diag)
+{
+    int i;
+    narrow(p, s->guard);
+    for (i = 0; i < s->nargs; i++) {
+        ax_ref *r = &s->args[i];
+        AXE_TRY(ref_shape(p, r, diag));
+        AXE_TRY(r->is_view ? check_view(p, r, diag) : check_region(p, r, diag));
+        AXE_TRY(check_scope(p, s, r, diag));
+    }
+    for (i = 0; i < AX_MAX_VARS; i++)
+        p->var_lo[i] = 1, p->var_hi[i] = 0;
+    if (s->args[0].bdim >= 0)
+        return axe__fail(diag, AXE_ERR_INVALID, s->args[0].off,
+                         "a destination cannot be broadcast");
+    if (s->op == AX_OP_REDUCE)
+        AXE_TRY(check_reduce(s, diag));
+    if (s->op == AX_OP_GEMM)
+        AXE_TRY(check_gemm(s, diag));
+    AXE_TRY(check_shapes(s, diag));
+    p->tensors[s->args[0].tensor].written = true;
+    return check_types(p, s, diag);
+}
+
+static axe_status check_block(axe_program *p, ax_stmt *s, axe_diag *diag,
+                              bool *has_sync, const ax_guard *guard);
+
+static axe_status check_if(axe_program *p, ax_stmt *s, axe_diag *diag,
+                           const ax_guard *guard)
+{
+    ax_guard *neg = axe__arena_alloc(p->arena, sizeof *neg);
+    bool sync = false;
+    if (neg == NULL)
+        return AXE_ERR_NO_MEMORY;
+    s->cond.up = guard;
+    *neg = s->cond;
+    neg->negate = true;
+    AXE_TRY(check_block(p, s->body, diag, &sync, &s->cond));
+    AXE_TRY(check_block(p, s->else_body, diag, &sync, neg));
+    if (sync)
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
+                         "sync inside if is not supported (every thread "
+                         "must reach each barrier)");
+    return AXE_OK;
+}
+
+static axe_status check_block(axe_program *p, ax_stmt *s, axe_diag *diag,
+                              bool *has_sync, const ax_guard *guard)
+{
+    for (; s != NULL; s = s->next) {
+        if (s->kind == AX_ST_OP) {
+            s->guard = guard;
+            AXE_TRY(check_op(p, s, diag));
+            AXE_TRY(check_guard(s, diag));
+        } else if (s->kind == AX_ST_SYNC) {
+            *has_sync = true;
+        } else if (s->kind == AX_ST_IF) {
+            AXE_TRY(check_if(p, s, diag, guard));
+        } else {
+            AXE_TRY(check_block(p, s->body, diag, &s->has_sync, guard));
+            *has_sync = *has_sync || s->has_sync;
+        }
+    }
+    return AXE_OK;
+}
+
+/* Check every statement of the body. */
+axe_status axe__sema_ops(axe_program *p, axe_diag *diag)
+{
+    bool has_sync = false;
+    return check_block(p, p->body, diag, &has_sync, NULL);
+}

@@ -1,0 +1,191 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+#
+# Negative tests of the kernel compiler ($AXE_BIN compile): malformed
+# programs exit 2, well-formed but wrong programs exit 1, each with exactly
+# one diagnostic: `axe: FILE:LINE:COL: <kind>: <reason>`, the source line
+# and a caret under the column (3 lines on stderr), never a crash. Each
+# row gives the program body, the expected exit code, FILE:LINE:COL and a
+# pattern of the reason. The last line is "N passed, N failed".
+set -u
+
+AXE=${AXE_BIN:-}
+if [ -z "$AXE" ] || [ ! -x "$AXE" ]; then
+    echo "skipped: AXE_BIN does not name the axe binary"
+    exit 77
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+
+# expect CODE LINE:COL PATTERN <<< PROGRAM
+expect() {
+    local code=$1 loc=$2 pat=$3
+    cat >"$tmp/k.axe"
+    (cd "$tmp" && "$AXE" compile k.axe >"$tmp/out" 2>"$tmp/err")
+    local rc=$?
+    if [ $rc -eq "$code" ] && [ "$(wc -l <"$tmp/err")" = 3 ] &&
+        head -1 "$tmp/err" | grep -qE -- "^axe: k\.axe:$loc: [a-z ]+: .*$pat" &&
+        sed -n 3p "$tmp/err" | grep -qE '^ *\^$' && [ ! -s "$tmp/out" ]; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL: expected $code at $loc matching '$pat', got $rc:"
+        cat "$tmp/err"
+        sed 's/^/    | /' "$tmp/k.axe"
+    fi
+}
+
+H='kernel k(A: global f32[64, 64], B: global f32[64, 64]) grid(1) threads(128)'
+
+# ---- syntax (exit 2)
+expect 2 1:1 "expected 'param' or 'kernel'" <<<'kernal k() grid(1) threads(1) {}'
+expect 2 1:10 "expected a tensor name" <<<'kernel k(: f32[4]) grid(1) threads(1) {}'
+expect 2 1:13 'expected a dtype' <<<'kernel k(A: f31[4]) grid(1) threads(1) {}'
+expect 2 2:5 "expected a statement" <<<"$H {
+    copy(A, B);
+}"
+expect 2 2:16 "expected ','" <<<"$H {
+    cta copy(A B);
+}"
+expect 2 2:18 "expected '\\)' \\(2 operands\\)" <<<"$H {
+    cta copy(A, B, A);
+}"
+expect 2 2:17 "unknown tensor 'C'" <<<"$H {
+    cta copy(A, C);
+}"
+expect 2 2:16 "unknown name 'q'" <<<"$H {
+    cta copy(A[q : +4, 0:64], B[0:4, 0:64]);
+}"
+expect 2 3:1 "expected '}', found the end of the file" <<<"$H {
+    cta copy(A, B);"
+expect 2 1:20 "unexpected character '\\$'" <<<'kernel k(A: global $f32[4]) grid(1) threads(1) {}'
+expect 1 1:17 'integer does not fit in 64 bits' <<<'kernel k(A: f32[99999999999999999999]) grid(1) threads(1) {}'
+expect 2 2:14 "'int' is reserved" <<<"$H {
+    register int: f32[4];
+}"
+expect 2 2:1 'expected the end of the file \(one kernel per file\)' <<<"$H {}
+kernel k2() grid(1) threads(1) {}"
+expect 2 2:36 "expected '\\]'" <<<"$H {
+    register r: f32[4] layout S[4:1;
+}"
+
+# ---- semantic errors (exit 1)
+expect 1 1:10 "the layout of 'A' has 32 elements but its shape has 64" <<<'kernel k(A: f32[8, 8] layout S[(8, 4):(4, 1)]) grid(1) threads(1) {}'
+expect 1 1:10 "the layout of 'A' does not admit its shape" <<<'kernel k(A: f32[6, 4] layout S[(4, 6):(6, 1)]) grid(1) threads(1) {}'
+expect 1 2:14 'does not cover each of the cta.s 128 threads exactly once: thread 8 holds no element' <<<"$H {
+    register r: f32[16, 64] layout S[(16, 8, 8):(16@tx, 1@tx, 1)];
+}"
+expect 1 2:14 'covers 64 threads, but the cta has 128: thread 64 holds no element' <<<"$H {
+    register r: f32[8, 64] layout S[(8, 8, 8):(8@tx, 1@tx, 1)];
+}"
+expect 1 2:14 'thread 8 holds the same element twice' <<<"$H {
+    register r: f32[16, 64] layout S[(16, 16, 4):(8@tx, 1@tx, 1)];
+}"
+expect 1 2:14 'leaves the range \[0, 32\) of laneid' <<<"$H {
+    register r: f32[64] layout S[64:1@laneid];
+}"
+expect 1 2:14 "mixes thread axes tx and laneid" <<<"$H {
+    register r: f32[4, 32, 1] layout S[(4, 32, 1):(32@tx, 1@laneid, 1)];
+}"
+expect 1 2:30 'region of .A. out of bounds: dimension 0 covers \[60, 68\) but the extent is 64' <<<"$H {
+    cta copy(B[0:8, 0:64], A[60:68, 0:64]);
+}"
+expect 1 2:57 'region of .A. out of bounds: dimension 1 covers \[0, 70\)' <<<"$H {
+    for i in range(3) { cta copy(B[0:1, 0:32], A[0:1, i * 19 : +32]); }
+}"
+expect 1 2:17 'operand shape differs from the destination.s in dimension 1 \(32 vs 64\)' <<<"$H {
+    cta copy(A, B[0:64, 0:32]);
+}"
+expect 1 3:14 "'r' is a per-thread register" <<<"$H {
+    register r: f32[64, 64];
+    cta copy(r, A);
+}"
+expect 1 3:17 "'r' is distributed over the cta's threads; a thread-scope operator needs a per-thread register" <<<"$H {
+    register r: f32[128, 2] layout S[(128, 2):(1@tx, 1)];
+    thread copy(r, A[0:128, 0:2]);
+}"
+expect 1 2:28 "a cta-scope operator cannot use the thread id 'tx'" <<<"$H {
+    cta copy(B[0:1, 0:64], A[tx % 64 : +1, 0:64]);
+}"
+expect 1 2:53 'the divisor of .//. must be a compile-time constant' <<<"$H {
+    for i in range(4) { cta copy(B[0:1, 0:64], A[bx // i : +1, 0:64]); }
+}"
+expect 1 2:12 'exp needs a floating-point destination, not i32' <<<'kernel k(A: i32[4]) grid(1) threads(1) {
+    thread exp(A, A);
+}'
+expect 1 2:20 "'B' is f64 but the destination is f32 \\(use cast\\)" <<<'kernel k(A: f32[4], B: f64[4]) grid(1) threads(1) {
+    thread copy(A, B);
+}'
+expect 1 2:20 "view of 'A' out of bounds: it reaches elements \\[0, 67\\] of a buffer of 64" <<<'kernel k(A: f32[64], B: f32[2, 4]) grid(1) threads(2) {
+    thread copy(B, A.view(S[(2, 4):(4, 1)] + tx * 60));
+}'
+expect 1 2:12 'no schedule for copy: vector: .*thread_loop: kernel-scope operators are not supported yet; split: a kernel-scope operator has no threads' <<<"$H {
+    kernel copy(A, B);
+}"
+expect 1 1:10 'dtype f16 is not supported by the C backend yet' <<<'kernel k(A: f16[4]) grid(1) threads(1) {}'
+expect 1 1:37 'threads per CTA must lie in \[1, 1024\]' <<<'kernel k(A: f32[4]) grid(1) threads(2048) {}'
+expect 1 1:10 "tensor 'A': axis 'q' is neither the memory axis m nor a thread axis" <<<'kernel k(A: f32[4] layout S[4:1@q]) grid(1) threads(1) {}'
+expect 1 1:10 "tensor 'A' is global: only register layouts may use thread axis 'tx'" <<<'kernel k(A: f32[4] layout S[4:1@tx]) grid(1) threads(4) {}'
+expect 1 3:16 'the destination of reduce needs the source.s shape without dimension 1 \(dimension 0: 4 vs 64\)' <<<"$H {
+    register r: f32[4] layout S[4:1] + R[128:1@tx];
+    cta reduce(r, A, sum, 1);
+}"
+expect 1 2:9 'reduce over dimension 2 of a 2-dimensional source$' <<<"$H {
+    cta reduce(B, A, max, 2);
+}"
+expect 1 2:17 'a destination cannot be broadcast' <<<'kernel k(A: f32[4], B: f32[4, 4]) grid(1) threads(1) {
+    thread copy(A.bcast(1, 4), B);
+}'
+expect 2 2:25 "expected sum or max, found 'mean'" <<<"$H {
+    thread reduce(A, B, mean, 1);
+}"
+expect 1 2:12 'sqrt needs a floating-point destination, not i32' <<<'kernel k(A: i32[4]) grid(1) threads(1) {
+    thread sqrt(A, A);
+}'
+expect 1 2:9 "no schedule for reduce: thread_loop: no register operand distributed over the cta.s threads binds elements to threads; warp_shuffle: a butterfly runs over the lanes of one warp, not at cta scope; smem: the destination 'C' is not a register distributed \\.\\.\\.$" <<<'kernel k(B: f32[4, 8], C: f32[8]) grid(1) threads(32) {
+    cta reduce(C, B, sum, 0);
+}'
+expect 1 2:12 'reduce needs a source of at least 2 dimensions, not 1' <<<'kernel k(B: f32[8], C: f32[8]) grid(1) threads(1) {
+    thread reduce(C, B, sum, 0);
+}'
+expect 1 3:9 "no schedule for reduce: thread_loop: the reduced dimension 0 is spread over threads" <<<'kernel k(B: f32[32, 8], C: f32[8]) grid(1) threads(32) {
+    register r: f32[32, 8] layout S[(32, 8):(1@tx, 1)];
+    cta reduce(C, r, sum, 0);
+}'
+expect 1 3:19 'region of .B. out of bounds: dimension 0 covers \[0, 63\)' <<<'kernel k(B: f32[32, 8], C: f32[8]) grid(1) threads(32) {
+    register r: f32[32, 8] layout S[(32, 8):(1@tx, 1)];
+    cta copy(r, B[tx : +32, 0:8]);
+}'
+expect 1 2:9 'gemm shapes disagree: C \(64,64\), A \(64,64\), B \(32,64\)' <<<"$H {
+    cta gemm(A, B, B[0:32, 0:64]);
+}"
+expect 1 2:9 'no schedule for gemm: mma_atom: an mma atom runs on one warp, not at cta scope; thread_fma: no register operand distributed over the cta.s threads' <<<"$H {
+    cta gemm(A, B, B);
+}"
+expect 1 6:10 "no schedule for gemm: mma_atom: 'a' is not a tile of the A fragment S\\[\\(2,8,2,4\\):\\(1,4@laneid,2,1@laneid\\)\\]: dim 0: tiled iter \\(2,2@m\\) is not inner iter \\(2,1@m\\); thread_fma: 'b' holds element digit.*\\.\\.\\.$" <<<'kernel k(A: f32[16, 8]) grid(1) threads(32) {
+    register a: f32[16, 8] layout S[(2,8,4,2):(2,4@laneid,1@laneid,1)];
+    register b: f32[8, 8] layout S[(8,2,4):(4@laneid,1,1@laneid)];
+    register c: f32[16, 8] layout S[(2,8,4,2):(2,4@laneid,1@laneid,1)];
+    warp copy(a, A);
+    warp gemm(c, a, b);
+}'
+expect 1 2:5 'sync inside if is not supported' <<<"$H {
+    if (bx < 1) { sync; }
+}"
+expect 1 2:24 "a cta-scope operator under an if on the thread id 'tx'" <<<"$H {
+    if (tx < 64) { cta copy(A, B); }
+}"
+expect 2 2:15 'expected a comparison' <<<"$H {
+    if (bx + 1) { cta copy(A, B); }
+}"
+expect 1 3:26 'region of .A. out of bounds: dimension 0 covers \[0, 65\)' <<<'kernel k(A: f32[64, 64], B: f32[64, 64]) grid(4) threads(64) {
+    if (bx <= 1) {
+        thread copy(A[tx + bx : +1, 0:64], B[0:1, 0:64]);
+    }
+}'
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

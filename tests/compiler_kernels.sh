@@ -1,0 +1,239 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+#
+# End-to-end tests of the kernel compiler through the CLI ($AXE_BIN):
+# every example kernel (examples/kernels/*.axe) runs with `axe run --check`
+# at two or more sizes (each output element compared with the reference
+# semantics); its generated C equals the golden file (regenerate with
+# scripts/regen_kernel_golden.sh) and compiles warning-free with
+# `cc -std=c99 -Wall -Wextra -O2`; the kernel code (before the harness)
+# divides and takes remainders by integer literals only; dispatch picks,
+# rejects (with the reason) and forces schedules as documented; --json
+# prints one object. Skipped (77) without a C compiler. The last line is
+# "N passed, N failed".
+set -u
+
+AXE=${AXE_BIN:-}
+SRC=${AXE_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
+if [ -z "$AXE" ] || [ ! -x "$AXE" ]; then
+    echo "skipped: AXE_BIN does not name the axe binary"
+    exit 77
+fi
+AXE=$(cd "$(dirname "$AXE")" && pwd)/$(basename "$AXE")
+CC=${CC:-cc}
+if ! command -v "${CC%% *}" >/dev/null 2>&1; then
+    echo "skipped: no C compiler ($CC)"
+    exit 77
+fi
+export CC
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+K="$SRC/examples/kernels"
+
+ok() { pass=$((pass + 1)); }
+bad() {
+    fail=$((fail + 1))
+    echo "FAIL: $*"
+}
+
+# check_run FILE ARGS...: axe run --check passes.
+check_run() {
+    local f=$1
+    shift
+    if "$AXE" run "$K/$f" --check "$@" >"$tmp/out" 2>"$tmp/err" &&
+        grep -q '^check passed' "$tmp/out"; then
+        ok
+    else
+        bad "axe run $f --check $* ($(cat "$tmp/out" "$tmp/err" | head -c 400))"
+    fi
+}
+
+check_run fig5_copy.axe
+check_run fig5_copy.axe -D M=40 -D N=131 --seed 7
+check_run fig4_thread.axe
+check_run fig4_thread.axe -D R=100 --seed 3
+check_run transpose.axe
+check_run transpose.axe -D M=96 -D N=160 --seed 5
+check_run transpose.axe -D M=32 -D N=32 --schedule copy=split
+check_run softmax.axe
+check_run softmax.axe -D ROWS=12 -D C=160 --seed 9
+check_run softmax.axe -D C=64 --schedule reduce=smem
+check_run rmsnorm.axe
+check_run rmsnorm.axe -D ROWS=192 -D C=37 --seed 4
+check_run gemm.axe
+check_run gemm.axe -D M=384 -D N=256 -D K=96 --seed 6
+check_run warp_mma.axe
+check_run warp_mma.axe -D MT=1 -D NT=3 -D KT=5 --seed 12
+# Test kernels (tests/kernels/): shared phases of split plans, coordinate
+# addressing, casts, warp scope, i8 wrap-around, f64, thread-scope loops.
+K="$SRC/tests/kernels"
+check_run mixed_split.axe
+check_run mixed_split.axe -D M=5 -D N=13 --seed 11
+check_run warps.axe
+check_run warps.axe -D W=3 --seed 2
+check_run cta_reduce.axe
+check_run cta_reduce.axe -D T=96 -D V=3 --seed 8
+check_run warp_mma_f64.axe
+check_run warp_mma_f64.axe -D MT=3 -D NT=1 -D KT=3 --seed 13
+check_run restage.axe
+check_run restage.axe -D T=24 --seed 14
+check_run producer_consumer.axe
+check_run producer_consumer.axe -D N=40 --seed 15
+for f in "$K"/*.axe; do
+    name=$(basename "$f" .axe)
+    "$AXE" compile "$f" >"$tmp/$name.c"
+    if $CC -std=c99 -Wall -Wextra -Werror -O2 -DAXE_KERNEL_MAIN -c \
+        -o "$tmp/$name.o" "$tmp/$name.c" 2>"$tmp/ccerr"; then
+        ok
+    else
+        bad "cc warns on the C of $name: $(head -c 600 "$tmp/ccerr")"
+    fi
+done
+K="$SRC/examples/kernels"
+
+# Golden C, warning-free compilation, no division by run-time values.
+for f in "$K"/*.axe; do
+    name=$(basename "$f" .axe)
+    (cd "$K" && "$AXE" compile "$name.axe" --target c) >"$tmp/$name.c"
+    if diff -u "$SRC/tests/golden/kernels/$name.c.golden" "$tmp/$name.c" >"$tmp/diff"; then
+        ok
+    else
+        bad "golden C of $name differs (scripts/regen_kernel_golden.sh): $(head -c 600 "$tmp/diff")"
+    fi
+    if $CC -std=c99 -Wall -Wextra -Werror -O2 -DAXE_KERNEL_MAIN -c \
+        -o "$tmp/$name.o" "$tmp/$name.c" 2>"$tmp/ccerr"; then
+        ok
+    else
+        bad "cc warns on the C of $name: $(head -c 600 "$tmp/ccerr")"
+    fi
+    # Kernel code only: drop the harness, #defines and comments; every / and
+    # % must then be followed by an integer literal.
+    sed '/^#ifdef AXE_KERNEL_MAIN/,$d; /^#define/d; s|/\*.*\*/||g
+         /^\/\*/,/\*\//d' \
+        "$tmp/$name.c" >"$tmp/kernel_only"
+    # (a / or % followed by a variable or a parenthesis; dividing array
+    # elements, the div operator on data, is not index arithmetic.)
+    if grep -nE '(/|%) *(\(|[A-Za-z_][A-Za-z0-9_]*([^A-Za-z0-9_[]|$))|(/|%) +[0-9]+[^0-9L]' \
+        "$tmp/kernel_only" >"$tmp/divs"; then
+        bad "$name divides by a run-time value: $(head -c 300 "$tmp/divs")"
+    else
+        ok
+    fi
+    if grep -nE 'AXE_F(DIV|MOD)\(' "$tmp/kernel_only" |
+        grep -vqE 'AXE_F(DIV|MOD)\([^()]*(\([^()]*\))*[^()]*, [0-9]+L\)'; then
+        bad "$name: AXE_FDIV/AXE_FMOD with a non-literal divisor"
+    else
+        ok
+    fi
+done
+
+# expect_explain FILE PATTERN ARGS...: --explain output matches PATTERN.
+expect_explain() {
+    local f=$1 pat=$2
+    shift 2
+    if "$AXE" compile "$K/$f" --explain "$@" >"$tmp/out" 2>"$tmp/err" &&
+        grep -qE -- "$pat" "$tmp/out"; then
+        ok
+    else
+        bad "explain $f $*: no match for '$pat' in: $(head -c 800 "$tmp/out" "$tmp/err")"
+    fi
+}
+
+# vector: chosen (fig5: 8 contiguous, 16-byte aligned floats per thread),
+# rejected for misalignment (row length 131) and for max_common_vector 1.
+expect_explain fig5_copy.axe 'chosen copy\.vector'
+expect_explain fig5_copy.axe 'innermost access: 4 elements'
+expect_explain fig5_copy.axe 'rejected copy\.vector: max_common_vector is 8 but no 4/8/16-byte access' -D N=131
+expect_explain transpose.axe 'rejected copy\.vector: max_common_vector of the per-thread layouts is 1'
+# thread_loop: chosen for a register-bound elementwise op, and for a copy
+# when vector is not aligned; rejected without a distributed register.
+expect_explain fig5_copy.axe 'chosen add\.thread_loop'
+expect_explain fig5_copy.axe 'chosen copy\.thread_loop' -D N=131
+expect_explain fig5_copy.axe "threads bound by 'C_local': dim 0 digit \(rank/8\)%16 dim 1 digit \(rank/1\)%8"
+expect_explain transpose.axe 'rejected copy\.thread_loop: no register operand distributed'
+# split: chosen without a distributed register, rejected with one.
+expect_explain transpose.axe 'chosen copy\.split'
+expect_explain fig5_copy.axe "rejected copy\.split: 'C_local' is distributed: its layout binds"
+# reduce: in-thread when each row lies on one thread, through shared
+# memory when the reduced dimension is spread over the lanes.
+expect_explain rmsnorm.axe 'chosen reduce\.thread_loop'
+expect_explain rmsnorm.axe 'rejected reduce\.smem: a thread-scope operator has no threads to share data'
+expect_explain softmax.axe 'chosen reduce\.warp_shuffle'
+expect_explain softmax.axe 'then a butterfly over lane masks 1 2 4 8 16'
+expect_explain softmax.axe 'also applies reduce\.smem \(lower priority\)'
+expect_explain softmax.axe "rejected reduce\.thread_loop: 'r' holds element digit \(dim 1, weight 1\) on a different thread"
+expect_explain softmax.axe "stage 1, copy\.thread_loop" --schedule reduce=smem
+# A source replicated over the lanes is readable by every lane.
+expect_explain softmax.axe "src 'm': per-thread loop layout S\[\(3\):\(0\)\]"
+# gemm: each thread's 8x8 block of C from shared A and B tiles.
+expect_explain gemm.axe 'chosen gemm\.thread_fma'
+expect_explain gemm.axe "src 'As': per-thread loop layout S\[\(8,8,32\):\(33,0,1\)\] \+ \(rank/16%16\)\*264"
+# gemm.mma_atom: register tiles of the m16n8k8 fragments, recognized by
+# is_tile_inner; rejected at cta scope.
+expect_explain warp_mma.axe 'chosen gemm\.mma_atom'
+expect_explain warp_mma.axe 'outer layouts \(is_tile_inner\): C S\[\(2,2\):\(2,1\)\], A S\[\(2,2\):\(2,1\)\], B S\[\(2,2\):\(2,1\)\]'
+expect_explain warp_mma.axe "rejected gemm\.thread_fma: 'b' holds element digit"
+expect_explain gemm.axe 'rejected gemm\.mma_atom: an mma atom runs on one warp, not at cta scope'
+# copy.smem: registers with different thread ownership (test kernel).
+K="$SRC/tests/kernels"
+expect_explain cta_reduce.axe 'chosen reduce\.smem'
+expect_explain cta_reduce.axe 'rejected reduce\.warp_shuffle: a butterfly runs over the lanes of one warp, not at cta scope'
+expect_explain restage.axe 'chosen copy\.smem'
+expect_explain restage.axe 'barrier; stage 2, copy\.thread_loop'
+expect_explain restage.axe "rejected copy\.thread_loop: 'r' holds element digit \(dim 0, weight 1\) on a different thread"
+K="$SRC/examples/kernels"
+# Forcing.
+expect_explain fig5_copy.axe 'chosen copy\.thread_loop' --schedule copy=thread_loop
+
+# expect_fail CODE PATTERN ARGS...: exit CODE, one "axe: " line matching.
+expect_fail() {
+    local code=$1 pat=$2
+    shift 2
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    local rc=$?
+    if [ $rc -eq "$code" ] && [ "$(grep -c '^axe: ' "$tmp/err")" = 1 ] &&
+        grep -qE -- "$pat" "$tmp/err"; then
+        ok
+    else
+        bad "expected $code and '$pat' from: $* (got $rc: $(head -c 600 "$tmp/err"))"
+    fi
+}
+
+expect_fail 1 "no schedule for copy \\(forced\\): split: 'C_local' is distributed" \
+    "$AXE" compile "$K/fig5_copy.axe" --schedule copy=split
+expect_fail 1 'no such schedule' \
+    "$AXE" compile "$K/fig5_copy.axe" --schedule copy=bogus
+expect_fail 1 '--schedule copy=warp_shuffle: copy has no such schedule \(vector, thread_loop, split, smem\)' \
+    "$AXE" compile "$K/fig5_copy.axe" --schedule copy=warp_shuffle
+expect_fail 1 'declares no param .Q.' "$AXE" compile "$K/fig5_copy.axe" -D Q=1
+expect_fail 2 'unknown target' "$AXE" compile "$K/fig5_copy.axe" --target cuda
+expect_fail 2 'no FILE.axe given' "$AXE" run --check
+expect_fail 1 'cannot open' "$AXE" compile "$tmp/missing.axe"
+
+# --json: one line, the documented keys.
+if "$AXE" run "$K/transpose.axe" --check --json >"$tmp/out" 2>"$tmp/err" &&
+    [ "$(wc -l <"$tmp/out")" = 1 ] &&
+    grep -qE '^\{"kernel":"transpose","target":"c","schedules":\{"copy":"split","copy#1":"split"\},"max_abs_err":0,"max_rel_err":0,"pass":true,"seconds":[0-9.e+-]+,"bytes_per_s":[0-9.e+-]+\}$' "$tmp/out"; then
+    ok
+else
+    bad "run --json: $(cat "$tmp/out" "$tmp/err" | head -c 400)"
+fi
+if "$AXE" run "$K/gemm.axe" --json >"$tmp/out" 2>"$tmp/err" &&
+    grep -qE '"gemm":"thread_fma".*"pass":null,"seconds":[0-9.e+-]+,"flops_per_s":' "$tmp/out"; then
+    ok
+else
+    bad "gemm --json: $(cat "$tmp/out" "$tmp/err" | head -c 400)"
+fi
+# -o writes the same C as stdout.
+if (cd "$K" && "$AXE" compile fig5_copy.axe -o "$tmp/o.c") &&
+    cmp -s "$tmp/o.c" "$tmp/fig5_copy.c"; then
+    ok
+else
+    bad "compile -o differs from stdout"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

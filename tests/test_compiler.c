@@ -1,0 +1,420 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Tests of the kernel compiler's library API and passes: the allocation-
+ * failure sweep (every allocation of compile and emit fails in turn: each
+ * run returns AXE_ERR_NO_MEMORY or succeeds, never crashes or leaks);
+ * plans checked against brute force on seeded random layouts (a register
+ * layout distributed over tx binds elements to threads: walking the plan's
+ * thread digits and loops visits each element exactly once, on the thread
+ * the layout's tx value names, at the register and global addresses the
+ * layouts' apply gives; a split plan deals each element to exactly one
+ * thread at the right addresses); the options API; schedule and explain
+ * accessors. AXE_TEST_SEED=N replays.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler_internal.h"
+#include "testlib.h"
+
+typedef struct budget {
+    long left;
+    long count;
+} budget;
+
+static void *budget_alloc(void *ctx, size_t n)
+{
+    budget *b = ctx;
+    b->count++;
+    if (b->left == 0)
+        return NULL;
+    b->left--;
+    return malloc(n);
+}
+
+static void budget_release(void *ctx, void *ptr)
+{
+    (void)ctx;
+    free(ptr);
+}
+
+static const char fig5[] =
+    "param M = 64;\n"
+    "kernel f(C: global f32[M, 128], D: global f32[16, 64]) grid(1) "
+    "threads(128) {\n"
+    "  register r: f32[16, 64] layout S[(16,8,8):(8@tx,1@tx,1)];\n"
+    "  shared s: f32[16, 64];\n"
+    "  cta copy(r, C[16:32, 64:128]);\n"
+    "  for k in range(2) { cta add(r, r, r); sync; }\n"
+    "  cta copy(s, r); sync; cta copy(D, s);\n"
+    "}\n";
+
+static void test_alloc_failures(void)
+{
+    long n;
+    bool done = false;
+    for (n = 0; n < 100000 && !done; n++) {
+        budget b = {n, 0};
+        axe_allocator al = {budget_alloc, budget_release, &b};
+        axe_program *p = NULL;
+        axe_diag d;
+        axe_status st =
+            axe_program_compile(fig5, strlen(fig5), NULL, &al, &p, &d);
+        if (st == AXE_OK) {
+            char buf[64];
+            size_t len = axe_program_emit_c(p, "f.axe", buf, sizeof buf);
+            TL_CHECK(len == 0 || b.left > 0 || len > 0, "emit with budget %ld",
+                     n);
+            done = b.left > 1000;
+            axe_program_free(p);
+            TL_CHECK(true, "ok");
+        } else {
+            TL_CHECK(st == AXE_ERR_NO_MEMORY && p == NULL,
+                     "budget %ld: status %s (%s)", n, axe_status_name(st),
+                     d.message);
+        }
+    }
+    TL_CHECK(done, "compile never succeeded with a large budget");
+}
+
+/* Emitting with a budget that runs out during emit returns 0. */
+static void test_emit_failure(void)
+{
+    long n;
+    int failures = 0, successes = 0;
+    for (n = 0; n < 400; n++) {
+        budget b = {1000000, 0};
+        axe_allocator al = {budget_alloc, budget_release, &b};
+        axe_program *p = NULL;
+        axe_diag d;
+        if (axe_program_compile(fig5, strlen(fig5), NULL, &al, &p, &d) !=
+            AXE_OK) {
+            TL_CHECK(false, "compile failed: %s", d.message);
+            return;
+        }
+        b.left = n;
+        if (axe_program_emit_c(p, "f.axe", NULL, 0) == 0)
+            failures++;
+        else
+            successes++;
+        axe_program_free(p);
+    }
+    TL_CHECK(failures > 0 && successes > 0, "emit: %d failures, %d successes",
+             failures, successes);
+}
+
+/* ---- plans against brute force ------------------------------------------ */
+
+typedef struct rand_layout {
+    int n;
+    int64_t extent[12], stride[12];
+    bool thread[12];
+    int dim_of[12];
+} rand_layout;
+
+static void shuffle(int *a, int n)
+{
+    int i;
+    for (i = n - 1; i > 0; i--) {
+        int j = (int)tl_range(0, i), t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+    }
+}
+
+/* Factors of T (threads) and V (values per thread) spread over 2 dims, in
+ * random order; thread iters get a random chain of tx strides, memory
+ * iters a random chain of m strides. */
+static void random_layout(int64_t T, rand_layout *l, int64_t shape[2])
+{
+    int order[12], i, n = 0, nt = 0;
+    int64_t tr = T, vr = tl_range(1, 3) * 2, ts = 1, ms = 1;
+    memset(l, 0, sizeof *l);
+    while (tr > 1) {
+        int64_t f = tr >= 4 && tl_range(0, 1) ? 4 : 2;
+        l->extent[n] = f, l->thread[n++] = true, tr /= f, nt++;
+    }
+    while (vr > 1 && n < 12) {
+        int64_t f = vr % 3 == 0 ? 3 : 2;
+        l->extent[n] = f, l->thread[n++] = false, vr /= f;
+    }
+    l->n = n;
+    for (i = 0; i < n; i++)
+        order[i] = i;
+    shuffle(order, n);
+    for (i = 0; i < n; i++) {
+        int k = order[i];
+        l->stride[k] = l->thread[k] ? ts : ms;
+        if (l->thread[k])
+            ts *= l->extent[k];
+        else
+            ms *= l->extent[k];
+    }
+    shape[0] = shape[1] = 1;
+    for (i = 0; i < n; i++) {
+        l->dim_of[i] = i < n / 2 ? 0 : 1;
+        shape[l->dim_of[i]] *= l->extent[i];
+    }
+}
+
+static size_t put_layout(char *buf, size_t cap, const rand_layout *l)
+{
+    size_t k = (size_t)snprintf(buf, cap, "S[(");
+    int i;
+    for (i = 0; i < l->n; i++)
+        k += (size_t)snprintf(buf + k, cap - k, "%s%lld", i ? "," : "",
+                              (long long)l->extent[i]);
+    k += (size_t)snprintf(buf + k, cap - k, "):(");
+    for (i = 0; i < l->n; i++)
+        k += (size_t)snprintf(buf + k, cap - k, "%s%lld%s", i ? "," : "",
+                              (long long)l->stride[i],
+                              l->thread[i] ? "@tx" : "");
+    return k + (size_t)snprintf(buf + k, cap - k, ")]");
+}
+
+static int64_t m_of(const axe_layout *l, int64_t x, int64_t *tx)
+{
+    axe_point pt;
+    int k;
+    int64_t m = 0;
+    *tx = 0;
+    if (axe_layout_apply_base(l, x, &pt, NULL) != AXE_OK)
+        return -1;
+    for (k = 0; k < pt.n; k++) {
+        if (strcmp(pt.axis[k], "m") == 0)
+            m = pt.v[k];
+        if (strcmp(pt.axis[k], "tx") == 0)
+            *tx = pt.v[k];
+    }
+    return m;
+}
+
+typedef struct walk {
+    const axe_program *p;
+    const ax_stmt *s;
+    int64_t rank;
+    int64_t digit[AX_MAX_LOOPS];
+    int *seen;
+    int bad;
+} walk;
+
+static int64_t addr_of(const walk *w, int i)
+{
+    ax_base b;
+    int64_t a;
+    int k;
+    axe__plan_base(w->p, &w->s->args[i], &b);
+    a = b.cst;
+    for (k = 0; k < w->s->plan->nloops; k++)
+        a += w->digit[k] * w->s->plan->loops[k].stride[i];
+    return a;
+}
+
+/* One element: coordinates from the digits, then the layouts' answers. */
+static void visit(walk *w)
+{
+    const ax_plan *pl = w->s->plan;
+    const ax_tensor *t0 = &w->p->tensors[w->s->args[0].tensor];
+    const ax_tensor *t1 = &w->p->tensors[w->s->args[1].tensor];
+    int64_t c[2] = {0, 0}, x, tx0, tx1, m0, m1;
+    int k;
+    for (k = 0; k < pl->nloops; k++)
+        c[pl->loops[k].dim] += w->digit[k] * pl->loops[k].weight;
+    x = c[0] * t0->shape[1] + c[1];
+    w->seen[x]++;
+    m0 = m_of(&t0->layout, x, &tx0);
+    m1 = m_of(&t1->layout, x, &tx1);
+    if (pl->kind == AX_PLAN_BOUND && tx0 != w->rank)
+        w->bad++;
+    if (m0 != addr_of(w, 0) || m1 != addr_of(w, 1))
+        w->bad++;
+}
+
+static void walk_loops(walk *w, int k)
+{
+    const ax_plan *pl = w->s->plan;
+    if (k == pl->nloops) {
+        visit(w);
+        return;
+    }
+    if (pl->loops[k].thread) {
+        w->digit[k] = w->rank / pl->loops[k].rank_div % pl->loops[k].extent;
+        walk_loops(w, k + 1);
+        return;
+    }
+    for (w->digit[k] = 0; w->digit[k] < pl->loops[k].extent; w->digit[k]++)
+        walk_loops(w, k + 1);
+}
+
+static void walk_split(walk *w)
+{
+    const ax_plan *pl = w->s->plan;
+    int64_t u, e, wgt;
+    int k;
+    for (u = w->rank; u < pl->total * pl->vec; u += pl->nthreads) {
+        wgt = 1;
+        for (k = pl->nloops - 1; k >= 0; k--) {
+            e = pl->loops[k].extent;
+            w->digit[k] = u / wgt % e;
+            wgt *= e;
+        }
+        visit(w);
+    }
+}
+
+static void check_plan(const axe_program *p, const char *src)
+{
+    walk w;
+    int64_t n = p->tensors[0].shape[0] * p->tensors[0].shape[1], i;
+    int ones = 0;
+    memset(&w, 0, sizeof w);
+    w.p = p;
+    w.s = p->body;
+    w.seen = calloc((size_t)n, sizeof(int));
+    if (w.seen == NULL)
+        return;
+    for (w.rank = 0; w.rank < p->threads; w.rank++) {
+        if (w.s->plan->kind == AX_PLAN_SPLIT)
+            walk_split(&w);
+        else
+            walk_loops(&w, 0);
+    }
+    for (i = 0; i < n; i++)
+        ones += w.seen[i] == 1;
+    TL_CHECK(ones == n && w.bad == 0,
+             "plan %s.%s: %d of %lld elements once, %d wrong: %s",
+             axe__op_name(w.s->op), w.s->schedule, ones, (long long)n, w.bad,
+             src);
+    free(w.seen);
+}
+
+static void compile_and_check(const char *src)
+{
+    axe_program *p = NULL;
+    axe_diag d;
+    axe_status st = axe_program_compile(src, strlen(src), NULL, NULL, &p, &d);
+    TL_CHECK(st == AXE_OK, "compile failed (%s): %s", d.message, src);
+    if (st != AXE_OK)
+        return;
+    check_plan(p, src);
+    axe_program_free(p);
+}
+
+/* A register layout over tx bound to a global tensor that is row-major or
+ * column-major. */
+static void test_bound_plans(int rounds)
+{
+    int r;
+    for (r = 0; r < rounds; r++) {
+        char text[1024], lay[256], glay[64] = "";
+        int64_t T = (int64_t)1 << tl_range(1, 7), shape[2];
+        rand_layout l;
+        random_layout(T, &l, shape);
+        put_layout(lay, sizeof lay, &l);
+        if (tl_range(0, 1))
+            snprintf(glay, sizeof glay, " layout S[(%lld,%lld):(1,%lld)]",
+                     (long long)shape[0], (long long)shape[1],
+                     (long long)shape[0]);
+        snprintf(text, sizeof text,
+                 "kernel k(A: f32[%lld, %lld]%s) grid(1) threads(%lld) {\n"
+                 "  register r: f32[%lld, %lld] layout %s;\n"
+                 "  cta %s(r, A);\n}\n",
+                 (long long)shape[0], (long long)shape[1], glay, (long long)T,
+                 (long long)shape[0], (long long)shape[1], lay,
+                 tl_range(0, 1) ? "copy" : "neg");
+        compile_and_check(text);
+    }
+}
+
+/* A global tensor dealt to a random number of threads into a shared
+ * tensor with a padded column-major layout. */
+static void test_split_plans(int rounds)
+{
+    int r;
+    for (r = 0; r < rounds; r++) {
+        char text[1024];
+        int64_t m = tl_range(1, 24), n = tl_range(1, 24);
+        snprintf(text, sizeof text,
+                 "kernel k(A: f32[%lld, %lld]) grid(1) threads(%lld) {\n"
+                 "  shared s: f32[%lld, %lld] layout S[(%lld,%lld):(1,%lld)];"
+                 "\n  cta copy(s, A);\n}\n",
+                 (long long)m, (long long)n, (long long)tl_range(1, 96),
+                 (long long)m, (long long)n, (long long)m, (long long)n,
+                 (long long)(m + tl_range(0, 2)));
+        compile_and_check(text);
+    }
+}
+
+static void test_options(void)
+{
+    axe_kernel_options o;
+    int i;
+    char name[16];
+    axe_kernel_options_init(&o);
+    TL_CHECK(axe_kernel_options_define(&o, "", 1) == AXE_ERR_INVALID, "empty");
+    TL_CHECK(axe_kernel_options_define(&o, "ABCDEFGHIJKLMNOPQRSTUVWXYZ012345",
+                                       1) == AXE_ERR_INVALID,
+             "too long");
+    for (i = 0; i < AXE_KERNEL_MAX_DEFINES; i++) {
+        snprintf(name, sizeof name, "P%d", i);
+        TL_CHECK(axe_kernel_options_define(&o, name, i) == AXE_OK, "%s", name);
+    }
+    TL_CHECK(axe_kernel_options_define(&o, "Q", 1) == AXE_ERR_CAPACITY,
+             "capacity");
+    TL_CHECK(axe_kernel_options_define(&o, "P3", 9) == AXE_OK &&
+                 o.define_value[3] == 9,
+             "redefine");
+    for (i = 0; i < AXE_KERNEL_MAX_FORCED; i++)
+        TL_CHECK(axe_kernel_options_force(&o, "copy", "split") == AXE_OK, "f");
+    TL_CHECK(axe_kernel_options_force(&o, "copy", "split") == AXE_ERR_CAPACITY,
+             "force capacity");
+}
+
+static void test_accessors(void)
+{
+    axe_program *p = NULL;
+    axe_diag d;
+    axe_kernel_options o;
+    const char *op = NULL;
+    char buf[4096];
+    axe_kernel_options_init(&o);
+    TL_CHECK(axe_kernel_options_define(&o, "M", 40) == AXE_OK, "define");
+    if (axe_program_compile(fig5, strlen(fig5), &o, NULL, &p, &d) != AXE_OK) {
+        TL_CHECK(false, "compile: %s", d.message);
+        return;
+    }
+    TL_CHECK(strcmp(axe_program_name(p), "f") == 0, "name");
+    TL_CHECK(axe_program_tensor_count(p) == 2, "tensor count");
+    TL_CHECK(axe_program_tensor(p, 0).elems == 40 * 128, "-D M=40 elems");
+    TL_CHECK(!axe_program_tensor(p, 0).written &&
+                 axe_program_tensor(p, 1).written,
+             "written flags");
+    TL_CHECK(strcmp(axe_program_schedule(p, 0, &op), "vector") == 0 &&
+                 strcmp(op, "copy") == 0,
+             "schedule 0");
+    TL_CHECK(strcmp(axe_program_schedule(p, 1, &op), "thread_loop") == 0 &&
+                 strcmp(op, "add") == 0,
+             "schedule 1");
+    TL_CHECK(strcmp(axe_program_schedule(p, 3, &op), "vector") == 0,
+             "schedule 3");
+    TL_CHECK(axe_program_schedule(p, 4, &op) == NULL, "past the end");
+    TL_CHECK(axe_program_explain(p, buf, sizeof buf) < sizeof buf &&
+                 strstr(buf, "chosen copy.vector") != NULL,
+             "explain");
+    TL_CHECK(axe_program_explain(p, buf, 8) > 8 && strlen(buf) < 8,
+             "explain truncates with a NUL");
+    axe_program_free(p);
+    axe_program_free(NULL);
+}
+
+int main(void)
+{
+    tl_seed("test_compiler", 20261125);
+    test_alloc_failures();
+    test_emit_failure();
+    test_bound_plans(300);
+    test_split_plans(200);
+    test_options();
+    test_accessors();
+    return tl_finish();
+}

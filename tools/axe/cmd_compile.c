@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * `axe compile FILE.axe [--target c] [-D NAME=VALUE]... [--schedule
+ * OP=NAME]... [-o OUT] [--explain]`: the generated C on stdout or in OUT;
+ * with --explain, each operator's schedule, derived layouts and rejected
+ * schedules instead (docs/cli.md, docs/compiler.md).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel_cli.h"
+
+static const char usage[] =
+    "usage: axe compile FILE.axe [--target c] [-D NAME=VALUE]... "
+    "[--schedule OP=NAME]... [-o OUT] [--explain]\n"
+    "Compile a kernel of the axe kernel language to C99 (docs/compiler.md).\n"
+    "  --target c     the backend (only c for now)\n"
+    "  -D NAME=VALUE  override a 'param NAME = ...;' of the file\n"
+    "  --schedule OP=NAME  force schedule NAME for every OP operator\n"
+    "  -o OUT         write the C to OUT instead of stdout\n"
+    "  --explain      print each operator's schedule, derived layouts and\n"
+    "                 rejected schedules with reasons instead of the C\n";
+
+typedef struct compile_args {
+    const char *file, *out;
+    bool explain;
+    axe_kernel_options opts;
+} compile_args;
+
+static int parse_args(int argc, char **argv, compile_args *a)
+{
+    int i, r;
+    memset(a, 0, sizeof *a);
+    for (i = 1; i < argc; i++) {
+        r = kernel_opt_parse("compile", argc, argv, &i, &a->opts);
+        if (r < 0)
+            return CLI_EXIT_USAGE;
+        if (r > 0)
+            continue;
+        if (strcmp(argv[i], "--explain") == 0)
+            a->explain = true;
+        else if ((strcmp(argv[i], "-o") == 0 ||
+                  strcmp(argv[i], "--target") == 0) &&
+                 i + 1 < argc) {
+            if (argv[i][1] == 'o')
+                a->out = argv[++i];
+            else if (strcmp(argv[++i], "c") != 0)
+                return cli_usage("compile", "unknown target '%.20s' (only c)",
+                                 argv[i]);
+        } else if (argv[i][0] == '-' || a->file != NULL)
+            return cli_usage("compile", "unexpected argument '%.40s'", argv[i]);
+        else
+            a->file = argv[i];
+    }
+    if (a->file == NULL)
+        return cli_usage("compile", "no FILE.axe given");
+    return CLI_EXIT_OK;
+}
+
+static int write_text(const char *path, const char *text, size_t len)
+{
+    FILE *f = path != NULL ? fopen(path, "wb") : stdout;
+    bool ok = f != NULL && fwrite(text, 1, len, f) == len;
+    if (f != NULL && f != stdout)
+        ok = fclose(f) == 0 && ok;
+    else if (f == stdout)
+        ok = fflush(stdout) == 0 && ok;
+    if (!ok) {
+        fprintf(stderr, "axe: compile: cannot write %s\n",
+                path != NULL ? path : "stdout");
+        return CLI_EXIT_FAIL;
+    }
+    return CLI_EXIT_OK;
+}
+
+static int emit(axe_program *p, const compile_args *a)
+{
+    size_t n = a->explain
+                   ? axe_program_explain(p, NULL, 0)
+                   : axe_program_emit_c(p, kernel_basename(a->file), NULL, 0);
+    char *buf = malloc(n + 1);
+    int rc;
+    if (buf == NULL || (!a->explain && n == 0)) {
+        free(buf);
+        fprintf(stderr, "axe: compile: out of memory\n");
+        return CLI_EXIT_FAIL;
+    }
+    if (a->explain)
+        (void)axe_program_explain(p, buf, n + 1);
+    else
+        (void)axe_program_emit_c(p, kernel_basename(a->file), buf, n + 1);
+    rc = write_text(a->explain ? NULL : a->out, buf, n);
+    free(buf);
+    return rc;
+}
+
+int cli_compile_main(int argc, char **argv)
+{
+    compile_args a;
+    kernel_src src;
+    axe_program *p = NULL;
+    int rc;
+    if (argc >= 2 && cli_is_help(argv[1])) {
+        fputs(usage, stdout);
+        return CLI_EXIT_OK;
+    }
+    rc = parse_args(argc, argv, &a);
+    if (rc == CLI_EXIT_OK)
+        rc = kernel_load("compile", a.file, &a.opts, &src, &p);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    rc = emit(p, &a);
+    axe_program_free(p);
+    free(src.text);
+    return rc;
+}

@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * `axe run FILE.axe [-D NAME=VALUE]... [--schedule OP=NAME]... [--seed N]
+ * [--check] [--bench] [--json]`: compile the kernel through the C backend,
+ * build it with the system C compiler ($CC, default cc), fill every tensor
+ * parameter with seeded random data, run it, and with --check compare
+ * every element of every parameter with the reference interpreter
+ * (axe_program_reference: the operators' logical semantics). Integers must
+ * match exactly; f32 within 1e-6 + 1e-5 |ref|, f64 within 1e-12 + 1e-12
+ * |ref|. Exit 0 when the check passes (or is not asked for), 1 when it
+ * fails or the program is wrong, 2 for usage and syntax errors.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kernel_run.h"
+
+static const char usage[] =
+    "usage: axe run FILE.axe [-D NAME=VALUE]... [--schedule OP=NAME]... "
+    "[--seed N] [--check] [--bench] [--json]\n"
+    "Compile a kernel to C, build it with $CC (default cc), run it on "
+    "seeded random data.\n"
+    "  --check   compare every output element with the reference semantics\n"
+    "  --bench   time 5 more runs and report seconds per run and bytes/s\n"
+    "  --json    one JSON object on one line instead of text\n";
+
+static int parse_args(int argc, char **argv, run_args *a)
+{
+    int i, r;
+    memset(a, 0, sizeof *a);
+    a->seed = 1;
+    for (i = 1; i < argc; i++) {
+        r = kernel_opt_parse("run", argc, argv, &i, &a->opts);
+        if (r < 0)
+            return CLI_EXIT_USAGE;
+        if (r > 0)
+            continue;
+        if (strcmp(argv[i], "--check") == 0)
+            a->check = true;
+        else if (strcmp(argv[i], "--bench") == 0)
+            a->bench = true;
+        else if (strcmp(argv[i], "--json") == 0)
+            a->json = true;
+        else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) {
+            int64_t v;
+            axe_diag d;
+            i++;
+            if (cli_parse_int(argv[i], strlen(argv[i]), &v, &d) != AXE_OK ||
+                v < 0)
+                return cli_usage("run", "--seed wants a non-negative "
+                                        "integer");
+            a->seed = (uint64_t)v;
+        } else if (argv[i][0] == '-' || a->file != NULL)
+            return cli_usage("run", "unexpected argument '%.40s'", argv[i]);
+        else
+            a->file = argv[i];
+    }
+    if (a->file == NULL)
+        return cli_usage("run", "no FILE.axe given");
+    return CLI_EXIT_OK;
+}
+
+static uint64_t next_rand(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static void fill_random(axe_kernel_tensor t, void *buf, uint64_t *s)
+{
+    int64_t i;
+    for (i = 0; i < t.elems; i++) {
+        uint64_t r = next_rand(s);
+        double u = (double)(r >> 11) / 9007199254740992.0 * 2.0 - 1.0;
+        if (t.dtype == AXE_DTYPE_F32)
+            ((float *)buf)[i] = (float)u;
+        else if (t.dtype == AXE_DTYPE_F64)
+            ((double *)buf)[i] = u;
+        else if (t.dtype == AXE_DTYPE_I8)
+            ((int8_t *)buf)[i] = (int8_t)(r % 101) - 50;
+        else
+            ((int32_t *)buf)[i] = (int32_t)(r % 201) - 100;
+    }
+}
+
+static double elem(axe_dtype d, const void *b, int64_t i)
+{
+    if (d == AXE_DTYPE_F32)
+        return ((const float *)b)[i];
+    if (d == AXE_DTYPE_F64)
+        return ((const double *)b)[i];
+    if (d == AXE_DTYPE_I8)
+        return ((const int8_t *)b)[i];
+    return ((const int32_t *)b)[i];
+}
+
+static void compare(axe_kernel_tensor t, const void *got, const void *want,
+                    run_result *res)
+{
+    double atol = t.dtype == AXE_DTYPE_F32   ? 1e-6
+                  : t.dtype == AXE_DTYPE_F64 ? 1e-12
+                                             : 0,
+           rtol = t.dtype == AXE_DTYPE_F32   ? 1e-5
+                  : t.dtype == AXE_DTYPE_F64 ? 1e-12
+                                             : 0;
+    int64_t i;
+    for (i = 0; i < t.elems; i++) {
+        double g = elem(t.dtype, got, i), w = elem(t.dtype, want, i);
+        double err = fabs(g - w), rel = w != 0 ? err / fabs(w) : err;
+        if (!(err <= atol + rtol * fabs(w)))
+            res->pass = false;
+        if (err > res->max_abs || isnan(err))
+            res->max_abs = err;
+        if (rel > res->max_rel || isnan(rel))
+            res->max_rel = rel;
+    }
+}
+
+static int setup(run_ctx *c, const run_args *a)
+{
+    uint64_t s = a->seed;
+    int i;
+    c->n = axe_program_tensor_count(c->p);
+    c->in = calloc((size_t)c->n + 1, sizeof(void *));
+    c->ref = calloc((size_t)c->n + 1, sizeof(void *));
+    c->bytes = calloc((size_t)c->n + 1, sizeof(size_t));
+    if (c->in == NULL || c->ref == NULL || c->bytes == NULL)
+        return CLI_EXIT_FAIL;
+    for (i = 0; i < c->n; i++) {
+        axe_kernel_tensor t = axe_program_tensor(c->p, i);
+        c->bytes[i] = (size_t)t.elems * (size_t)axe_dtype_size(t.dtype);
+        c->in[i] = malloc(c->bytes[i]);
+        c->ref[i] = malloc(c->bytes[i]);
+        if (c->in[i] == NULL || c->ref[i] == NULL)
+            return CLI_EXIT_FAIL;
+        fill_random(t, c->in[i], &s);
+        memcpy(c->ref[i], c->in[i], c->bytes[i]);
+    }
+    return CLI_EXIT_OK;
+}
+
+static void cleanup(run_ctx *c)
+{
+    int i;
+    for (i = 0; i < 4; i++)
+        if (c->path[i][0] != '\0')
+            (void)unlink(c->path[i]);
+    if (c->dir[0] != '\0')
+        (void)rmdir(c->dir);
+    for (i = 0; c->in != NULL && i < c->n; i++) {
+        free(c->in[i]);
+        free(c->ref[i]);
+    }
+    free(c->in);
+    free(c->ref);
+    free(c->bytes);
+}
+
+static void print_result(const run_ctx *c, const run_args *a)
+{
+    int i, k;
+    const char *op, *sched;
+    printf(a->json ? "{\"kernel\":\"%s\",\"target\":\"c\",\"schedules\":{"
+                   : "kernel %s, target c, schedules:",
+           axe_program_name(c->p));
+    for (i = 0; (sched = axe_program_schedule(c->p, i, &op)) != NULL; i++) {
+        int dup = 0;
+        for (k = 0; k < i; k++) {
+            const char *o2;
+            (void)axe_program_schedule(c->p, k, &o2);
+            dup += strcmp(o2, op) == 0;
+        }
+        if (a->json && dup)
+            printf("%s\"%s#%d\":\"%s\"", i ? "," : "", op, i, sched);
+        else if (a->json)
+            printf("%s\"%s\":\"%s\"", i ? "," : "", op, sched);
+        else
+            printf(" %d:%s=%s", i, op, sched);
+    }
+}
+
+static void print_tail(const run_args *a, const run_result *res)
+{
+    bool fl = res->flops > 0;
+    double rate = res->seconds <= 0 ? 0
+                  : fl              ? (double)res->flops / res->seconds
+                                    : (double)res->bytes / res->seconds;
+    if (a->json) {
+        printf("},\"max_abs_err\":%.9g,\"max_rel_err\":%.9g,\"pass\":%s,"
+               "\"seconds\":%.9g,\"%s\":%.6g}\n",
+               res->max_abs, res->max_rel,
+               !a->check   ? "null"
+               : res->pass ? "true"
+                           : "false",
+               res->seconds, fl ? "flops_per_s" : "bytes_per_s", rate);
+        return;
+    }
+    printf("\n");
+    if (a->check)
+        printf("check %s: max_abs_err %.3g, max_rel_err %.3g\n",
+               res->pass ? "passed" : "FAILED", res->max_abs, res->max_rel);
+    if (a->bench)
+        printf("%.6g s per run, %.4g %s/s\n", res->seconds, rate,
+               fl ? "flops" : "bytes");
+}
+
+static int run_program(run_ctx *c, const run_args *a)
+{
+    run_result res = {0, 0, 0, true, 0, 0};
+    axe_diag d;
+    int i, rc = setup(c, a);
+    if (rc != CLI_EXIT_OK) {
+        fprintf(stderr, "axe: run: out of memory\n");
+        return rc;
+    }
+    rc = kernel_run_exec(c, a->bench, &res);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    if (a->check) {
+        if (axe_program_reference(c->p, c->ref, &d) != AXE_OK) {
+            fprintf(stderr, "axe: run: reference failed: %s\n", d.message);
+            return CLI_EXIT_FAIL;
+        }
+        for (i = 0; i < c->n; i++)
+            compare(axe_program_tensor(c->p, i), c->in[i], c->ref[i], &res);
+    }
+    for (i = 0; i < c->n; i++)
+        res.bytes += (int64_t)c->bytes[i];
+    res.flops = axe_program_flops(c->p);
+    print_result(c, a);
+    print_tail(a, &res);
+    return res.pass ? CLI_EXIT_OK : CLI_EXIT_FAIL;
+}
+
+int cli_run_main(int argc, char **argv)
+{
+    run_args a;
+    kernel_src src;
+    run_ctx c;
+    int rc;
+    if (argc >= 2 && cli_is_help(argv[1])) {
+        fputs(usage, stdout);
+        return CLI_EXIT_OK;
+    }
+    memset(&c, 0, sizeof c);
+    rc = parse_args(argc, argv, &a);
+    if (rc == CLI_EXIT_OK)
+        rc = kernel_load("run", a.file, &a.opts, &src, &c.p);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    rc = run_program(&c, &a);
+    cleanup(&c);
+    axe_program_free(c.p);
+    free(src.text);
+    return rc;
+}

@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Shared parts of `axe compile` and `axe run` (kernel_cli.h): reading the
+ * source, the -D / --schedule options, and the located diagnostic with a
+ * caret. Invariant: every failure prints one diagnostic and returns its
+ * exit code.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel_cli.h"
+
+#define SRC_MAX (16L << 20)
+
+int kernel_src_read(const char *cmd, const char *path, kernel_src *src)
+{
+    FILE *f = fopen(path, "rb");
+    long n;
+    if (f == NULL) {
+        fprintf(stderr, "axe: %s: cannot open %s: %s\n", cmd, path,
+                strerror(errno));
+        return CLI_EXIT_FAIL;
+    }
+    src->path = path;
+    src->text = malloc(SRC_MAX + 1);
+    n = src->text != NULL ? (long)fread(src->text, 1, SRC_MAX + 1, f) : -1;
+    if (n < 0 || n > SRC_MAX || ferror(f)) {
+        fprintf(stderr, "axe: %s: cannot read %s (%s)\n", cmd, path,
+                n > SRC_MAX ? "larger than 16 MiB" : "read error");
+        fclose(f);
+        free(src->text);
+        return CLI_EXIT_FAIL;
+    }
+    fclose(f);
+    src->len = (size_t)n;
+    return CLI_EXIT_OK;
+}
+
+static int parse_define(const char *cmd, const char *arg, axe_kernel_options *o)
+{
+    const char *eq = strchr(arg, '=');
+    char name[AXE_KERNEL_NAME_MAX];
+    int64_t v;
+    axe_diag d;
+    if (eq == NULL || eq == arg || (size_t)(eq - arg) >= sizeof name)
+        return cli_usage(cmd, "-D wants NAME=VALUE, not '%.40s'", arg), -1;
+    memcpy(name, arg, (size_t)(eq - arg));
+    name[eq - arg] = '\0';
+    if (cli_parse_int(eq + 1, strlen(eq + 1), &v, &d) != AXE_OK)
+        return cli_usage(cmd, "-D %s: '%.40s' is not an integer", name, eq + 1),
+               -1;
+    if (axe_kernel_options_define(o, name, v) != AXE_OK)
+        return cli_usage(cmd, "too many -D options"), -1;
+    return 1;
+}
+
+static int parse_force(const char *cmd, const char *arg, axe_kernel_options *o)
+{
+    const char *eq = strchr(arg, '=');
+    char op[AXE_KERNEL_NAME_MAX];
+    if (eq == NULL || eq == arg || (size_t)(eq - arg) >= sizeof op)
+        return cli_usage(cmd, "--schedule wants OP=NAME, not '%.40s'", arg), -1;
+    memcpy(op, arg, (size_t)(eq - arg));
+    op[eq - arg] = '\0';
+    if (axe_kernel_options_force(o, op, eq + 1) != AXE_OK)
+        return cli_usage(cmd, "bad or too many --schedule options"), -1;
+    return 1;
+}
+
+int kernel_opt_parse(const char *cmd, int argc, char **argv, int *i,
+                     axe_kernel_options *o)
+{
+    const char *a = argv[*i];
+    if (strncmp(a, "-D", 2) == 0 && a[2] != '\0') {
+        return parse_define(cmd, a + 2, o);
+    }
+    if (strcmp(a, "-D") != 0 && strcmp(a, "--schedule") != 0)
+        return 0;
+    if (*i + 1 >= argc)
+        return cli_usage(cmd, "%s needs a value", a), -1;
+    (*i)++;
+    if (strcmp(a, "-D") == 0)
+        return parse_define(cmd, argv[*i], o);
+    return parse_force(cmd, argv[*i], o);
+}
+
+static void print_location(const kernel_src *src, long off)
+{
+    size_t line_start = 0, i, col;
+    int line = 1;
+    for (i = 0; i < (size_t)off && i < src->len; i++)
+        if (src->text[i] == '\n') {
+            line++;
+            line_start = i + 1;
+        }
+    col = (size_t)off - line_start;
+    fprintf(stderr, "%s:%d:%zu: ", src->path, line, col + 1);
+}
+
+static void print_caret(const kernel_src *src, long off)
+{
+    size_t s = (size_t)off, e, i;
+    while (s > 0 && src->text[s - 1] != '\n')
+        s--;
+    e = s;
+    while (e < src->len && src->text[e] != '\n')
+        e++;
+    fprintf(stderr, "    ");
+    for (i = s; i < e && i < s + 200; i++)
+        fputc(src->text[i] == '\t' || (unsigned char)src->text[i] >= 0x20
+                  ? src->text[i]
+                  : '?',
+              stderr);
+    fprintf(stderr, "\n    ");
+    for (i = s; i < (size_t)off && i < s + 200; i++)
+        fputc(src->text[i] == '\t' ? '\t' : ' ', stderr);
+    fprintf(stderr, "^\n");
+}
+
+int kernel_compile(const kernel_src *src, const axe_kernel_options *o,
+                   axe_program **out)
+{
+    axe_diag d;
+    axe_status st = axe_program_compile(src->text, src->len, o, NULL, out, &d);
+    if (st == AXE_OK)
+        return CLI_EXIT_OK;
+    fprintf(stderr, "axe: ");
+    if (d.offset >= 0 && (size_t)d.offset <= src->len)
+        print_location(src, d.offset);
+    else
+        fprintf(stderr, "%s: ", src->path);
+    fprintf(stderr, "%s: %s\n", st == AXE_ERR_SYNTAX ? "syntax error" : "error",
+            d.message[0] ? d.message : axe_status_message(st));
+    if (d.offset >= 0 && (size_t)d.offset <= src->len)
+        print_caret(src, d.offset);
+    return st == AXE_ERR_SYNTAX ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+}
+
+const char *kernel_basename(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s != NULL ? s + 1 : path;
+}
+
+int kernel_load(const char *cmd, const char *file, const axe_kernel_options *o,
+                kernel_src *src, axe_program **out)
+{
+    int rc = kernel_src_read(cmd, file, src);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    rc = kernel_compile(src, o, out);
+    if (rc != CLI_EXIT_OK) {
+        free(src->text);
+        src->text = NULL;
+    }
+    return rc;
+}

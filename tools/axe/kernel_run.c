@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Building and executing generated C for `axe run`: a private directory
+ * from mkdtemp, the C (with the AXE_KERNEL_MAIN harness) written there,
+ * `$CC -std=c99 -O2` (CC defaults to cc), the tensors written to a file,
+ * the program run, the tensors read back. Every failure is one report.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel_run.h"
+
+static int fail(const char *what, const char *path)
+{
+    fprintf(stderr, "axe: run: %s%s%s\n", what, path ? " " : "",
+            path ? path : "");
+    return CLI_EXIT_FAIL;
+}
+
+static int write_file(const char *path, const void *const *bufs,
+                      const size_t *bytes, int n, const char *text, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    bool ok = f != NULL;
+    int i;
+    if (ok && text != NULL)
+        ok = fwrite(text, 1, len, f) == len;
+    for (i = 0; ok && bufs != NULL && i < n; i++)
+        ok = fwrite(bufs[i], 1, bytes[i], f) == bytes[i];
+    if (f != NULL)
+        ok = fclose(f) == 0 && ok;
+    return ok ? CLI_EXIT_OK : fail("cannot write", path);
+}
+
+static int read_outputs(run_ctx *c)
+{
+    FILE *f = fopen(c->path[3], "rb");
+    bool ok = f != NULL;
+    int i;
+    for (i = 0; ok && i < c->n; i++)
+        ok = fread(c->in[i], 1, c->bytes[i], f) == c->bytes[i];
+    if (f != NULL)
+        fclose(f);
+    return ok ? CLI_EXIT_OK : fail("the kernel wrote no complete output", 0);
+}
+
+static int write_source(run_ctx *c)
+{
+    size_t n = axe_program_emit_c(c->p, "run.axe", NULL, 0);
+    char *buf = malloc(n + 1);
+    int rc;
+    if (buf == NULL || n == 0) {
+        free(buf);
+        return fail("out of memory", NULL);
+    }
+    (void)axe_program_emit_c(c->p, "run.axe", buf, n + 1);
+    rc = write_file(c->path[0], NULL, NULL, 0, buf, n);
+    free(buf);
+    return rc;
+}
+
+static int shell(const char *cmd, const char *what)
+{
+    int st = system(cmd);
+    if (st != 0)
+        return fail(what, NULL);
+    return CLI_EXIT_OK;
+}
+
+static int build(run_ctx *c)
+{
+    const char *cc = getenv("CC");
+    char cmd[512];
+    if (cc == NULL || cc[0] == '\0')
+        cc = "cc";
+    snprintf(cmd, sizeof cmd,
+             "%s -std=c99 -O2 -DAXE_KERNEL_MAIN -o '%s' '%s' -lm 1>&2", cc,
+             c->path[1], c->path[0]);
+    return shell(cmd, "the C compiler failed on the generated code");
+}
+
+static int execute(run_ctx *c, bool bench, run_result *res)
+{
+    char cmd[512];
+    FILE *pipe;
+    double sec = 0;
+    snprintf(cmd, sizeof cmd, "'%s' '%s' '%s' %d", c->path[1], c->path[2],
+             c->path[3], bench ? 5 : 0);
+    fflush(stdout);
+    pipe = popen(cmd, "r");
+    if (pipe == NULL)
+        return fail("cannot run the kernel", NULL);
+    if (fscanf(pipe, "%lf", &sec) != 1)
+        sec = -1;
+    if (pclose(pipe) != 0 || sec < 0)
+        return fail("the kernel failed", NULL);
+    res->seconds = sec;
+    return read_outputs(c);
+}
+
+int kernel_run_exec(run_ctx *c, bool bench, run_result *res)
+{
+    static const char *const names[4] = {"k.c", "k", "in", "out"};
+    const char *tmp = getenv("TMPDIR");
+    char dir[sizeof c->dir];
+    int i, rc;
+    snprintf(c->dir, sizeof c->dir, "%s/axe-run-XXXXXX",
+             tmp != NULL && strlen(tmp) < 32 && strchr(tmp, '\'') == NULL
+                 ? tmp
+                 : "/tmp");
+    if (mkdtemp(c->dir) == NULL) {
+        c->dir[0] = '\0';
+        return fail("cannot create a temporary directory", NULL);
+    }
+    memcpy(dir, c->dir, sizeof dir);
+    for (i = 0; i < 4; i++)
+        snprintf(c->path[i], sizeof c->path[i], "%s/%s", dir, names[i]);
+    rc = write_source(c);
+    if (rc == CLI_EXIT_OK)
+        rc = build(c);
+    if (rc == CLI_EXIT_OK)
+        rc = write_file(c->path[2], (const void *const *)c->in, c->bytes, c->n,
+                        NULL, 0);
+    if (rc == CLI_EXIT_OK)
+        rc = execute(c, bench, res);
+    return rc;
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The state of one `axe run` (cmd_run.c) and the step that builds and
+ * executes the generated C (kernel_run.c). Invariant: every path in
+ * "path" that is not empty names a file this run created in "dir".
+ */
+#ifndef AXE_TOOLS_KERNEL_RUN_H
+#define AXE_TOOLS_KERNEL_RUN_H
+
+#include "kernel_cli.h"
+
+typedef struct run_args {
+    const char *file;
+    uint64_t seed;
+    bool check, bench, json;
+    axe_kernel_options opts;
+} run_args;
+
+typedef struct run_result {
+    double max_abs, max_rel, seconds;
+    bool pass;
+    int64_t bytes, flops;
+} run_result;
+
+typedef struct run_ctx {
+    char dir[64];
+    char path[4][96]; /* k.c, k, in, out */
+    axe_program *p;
+    int n;
+    void **in, **ref; /* one buffer per tensor parameter */
+    size_t *bytes;
+} run_ctx;
+
+/* Write the C, build it with $CC, run it on c->in (replaced by the
+ * outputs) and, with "bench", time 5 more runs into res->seconds. */
+int kernel_run_exec(run_ctx *c, bool bench, run_result *res);
+
+#endif
