@@ -4,11 +4,12 @@
  * the decoded map at every position (spec §8's identities read as rewrite
  * rules). Pairs are flattened into right-nested lists without identity
  * items; trivial resize and padding are dropped; a chain over an axis
- * becomes `X / mu % n` with trivial parts left out; adjacent digits of one
- * operand `X / (mu n2) % n1, X / mu % n2` merge into `X / mu % (n1 n2)`;
- * a chain covering a composite operand whole (mu = 1, n = |X|) becomes the
- * operand when that operand occurs in no other chain and holds no chain
- * over a composite (so no positions sum differently). Chains over
+ * becomes `X / mu % n` with trivial parts left out (`1` when n = 1); adjacent
+ * digits of one operand `X / (mu n2) % n1, X / mu % n2` merge into `X / mu %
+ * (n1 n2)`; a chain covering a composite operand whole (mu = 1, n = |X|)
+ * becomes the operand when that operand occurs in no other chain, holds no
+ * chain over a composite and names each axis at most once (so no positions
+ * sum differently and decoding it alone never overshoots). Chains over
  * composites are otherwise copied verbatim, since their operand is compared
  * as a tree. Passes repeat until nothing changes, which makes the result
  * idempotent. Invariant: every pass's output has the same size and map.
@@ -77,18 +78,46 @@ static bool has_composite_chain(const axe_mapping *m, int node)
     return false;
 }
 
+/* Add the symbol leaves under "node" to "count" (per axis). */
+static void count_symbols(const axe_mapping *m, int node, int *count)
+{
+    const axe_mapping_node *x = &m->node[node];
+    if (x->op == AXE_MAPPING_SYMBOL)
+        count[x->n]++;
+    else if (x->op != AXE_MAPPING_BROADCAST)
+        count_symbols(m, x->a, count);
+    if (x->op == AXE_MAPPING_PAIR)
+        count_symbols(m, x->b, count);
+}
+
+/* Whether "node" can stand inline for its chain: no composite chain inside
+ * and every axis at most once (so decoding it alone never overshoots). */
+static bool unwrappable(const axe_mapping *m, int node)
+{
+    int count[AXE_MAPPING_MAX_AXES] = {0};
+    if (has_composite_chain(m, node))
+        return false;
+    count_symbols(m, node, count);
+    for (int k = 0; k < m->axes.n; k++)
+        if (count[k] > 1)
+            return false;
+    return true;
+}
+
 static axe_status norm_chain(npass *p, int node, int *id)
 {
     const axe_mapping *in = p->in;
     int atom, x;
     int64_t mu, n = in->node[node].size;
     (void)axe__mapping_chain(in, node, &atom, &mu);
+    if (in->node[atom].op == AXE_MAPPING_SYMBOL && n == 1)
+        return push(p, AXE_MAPPING_BROADCAST, -1, -1, 1, AXE_PADDING_TOP, id);
     if (in->node[atom].op == AXE_MAPPING_SYMBOL) {
         AXE_TRY(axe_mapping_copy_subtree(p->out, in, atom, &x));
         return put_chain(p, x, in->node[atom].size, mu, n, id);
     }
     if (mu == 1 && n == in->node[atom].size && chains_over(in, atom) == 1 &&
-        !has_composite_chain(in, atom))
+        unwrappable(in, atom))
         return norm(p, atom, id);
     return axe_mapping_copy_subtree(p->out, in, node, id);
 }
