@@ -61,10 +61,13 @@ static axe_status insert(lsearch *s, const axe_mapping_cell *t)
 static axe_status choose(lsearch *s, int k, int64_t rest,
                          const axe_mapping_cell *acc)
 {
-    const axe_mapping *e = &s->c->term[k];
-    int64_t nk = s->c->scale[k], size = axe_mapping_size(e);
+    const axe_mapping *e;
+    int64_t nk, size;
     if (k == s->c->n)
         return rest == 0 ? insert(s, acc) : AXE_OK;
+    e = &s->c->term[k];
+    nk = s->c->scale[k];
+    size = axe_mapping_size(e);
     for (int64_t sk = 0; sk < size && sk * nk <= rest; sk++) {
         axe_mapping_cell c, next;
         if (++s->steps > AXE_MAPPING_EVAL_MAX)

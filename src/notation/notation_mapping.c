@@ -263,15 +263,21 @@ static axe_status parse_postfix(mparser *p, int *id)
 static axe_status parse_list(mparser *p, int *id)
 {
     int right;
+    long comma;
+    axe_status st;
     AXE_TRY(parse_postfix(p, id));
     if (!at_punct(p, ','))
         return AXE_OK;
+    comma = cur(p)->offset;
     p->k++;
     if (p->k >= p->end || at_punct(p, ':'))
         return AXE_OK;
     AXE_TRY(parse_list(p, &right));
-    return axe_mapping_push(p->m, AXE_MAPPING_PAIR, *id, right, 0,
-                            AXE_PADDING_TOP, id, p->diag);
+    st = axe_mapping_push(p->m, AXE_MAPPING_PAIR, *id, right, 0,
+                          AXE_PADDING_TOP, id, p->diag);
+    if (st != AXE_OK && p->diag != NULL)
+        p->diag->offset = comma;
+    return st;
 }
 
 /* Lex "text" and find the inside of `name![...]`. */
@@ -372,7 +378,7 @@ axe_status axe_parse_mapping_index(const char *text, size_t len,
     AXE_TRY(parse_assignments(&p, assign_index, &ix));
     for (int k = 0; ix.cell.kind == AXE_CELL_INDEX && k < env->axes->n; k++)
         if (ix.cell.coord[k] >= env->axes->size[k])
-            return axe__fail(diag, AXE_ERR_DOMAIN, -1,
+            return axe__fail(diag, AXE_ERR_DOMAIN, 0,
                              "coordinate %s = %lld overshoots size %lld",
                              env->axes->name[k], (long long)ix.cell.coord[k],
                              (long long)env->axes->size[k]);
