@@ -220,6 +220,19 @@ AXE_NODISCARD AXE_API axe_status axe_mapping_to_layout(
     const axe_mapping_part *parts, int nparts, const char *const *tensor,
     int ntensor, axe_layout *out, axe_diag *diag);
 
+/* The mapping expression of an Axe layout "l" on the memory axis `m`
+ * whose points are exactly the positions 0 .. |E|-1, each once (shard and
+ * replica modes of distinct, compact strides): the logical index is the
+ * lexicographic flattening over "tensor" (its axes, major first; sizes
+ * multiply to size(l)); position p holds the index x with p in L(x). The
+ * shard is grouped by the tensor shape, each mode becomes the digit
+ * `T / mu % e` of its tensor axis and each replica a broadcast, in
+ * decreasing stride order. Fails with the reason otherwise (holes,
+ * overlaps, offsets, swizzles, other axes). */
+AXE_NODISCARD AXE_API axe_status
+axe_mapping_from_layout(const axe_layout *l, const axe_mapping_axes *tensor,
+                        axe_mapping *out, axe_diag *diag);
+
 /* ---- linear combinations and skewed axes (doc-only forms, spec §11) ---- */
 
 #define AXE_LINCOMB_MAX 8

@@ -25,6 +25,8 @@
 /* `axe cute ...` and `axe batch`: "argv[0]" is the subcommand's name. */
 int cli_cute_main(int argc, char **argv);
 int cli_batch_main(int argc, char **argv);
+/* `axe map <op> ...`: mapping expressions (cmd_map.c). */
+int cli_map_main(int argc, char **argv);
 /* The top-level Axe commands (`axe canon`, `axe tile`, ...; cmd_axe.c):
  * whether "name" is one, the list for `axe --help`, and the entry point
  * ("argv[0]" is the command's name). */
