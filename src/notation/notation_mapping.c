@@ -363,19 +363,29 @@ static axe_status assign_index(void *ctx, const axe_mapping *m, int64_t v,
     return AXE_OK;
 }
 
+/* Run the assignment list inside `name![...]` (or `$(...)`) of "text". */
+static axe_status run_assignments(const char *text, size_t len,
+                                  const axe_mapping_env *env, const char *name,
+                                  assign_fn *fn, void *ctx, axe_diag *diag)
+{
+    axe__mlex lx;
+    mparser p;
+    if (text == NULL || env == NULL || env->axes == NULL)
+        return axe__fail(diag, AXE_ERR_INVALID, -1, "NULL argument");
+    AXE_TRY(start(&p, &lx, text, len, name, name[0] != '$', env, diag));
+    return parse_assignments(&p, fn, ctx);
+}
+
 axe_status axe_parse_mapping_index(const char *text, size_t len,
                                    const axe_mapping_env *env,
                                    axe_mapping_index *out, axe_diag *diag)
 {
-    axe__mlex lx;
-    mparser p;
     axe_mapping_index ix;
-    if (text == NULL || env == NULL || env->axes == NULL || out == NULL)
-        return axe__fail(diag, AXE_ERR_INVALID, -1, "NULL argument");
-    AXE_TRY(start(&p, &lx, text, len, "i", true, env, diag));
     axe_mapping_cell_zero(&ix.cell);
     ix.used = 0;
-    AXE_TRY(parse_assignments(&p, assign_index, &ix));
+    if (out == NULL)
+        return axe__fail(diag, AXE_ERR_INVALID, -1, "NULL argument");
+    AXE_TRY(run_assignments(text, len, env, "i", assign_index, &ix, diag));
     for (int k = 0; ix.cell.kind == AXE_CELL_INDEX && k < env->axes->n; k++)
         if (ix.cell.coord[k] >= env->axes->size[k])
             return axe__fail(diag, AXE_ERR_DOMAIN, 0,
@@ -405,16 +415,13 @@ axe_status axe_parse_mapping_lincomb(const char *text, size_t len,
                                      const axe_mapping_env *env,
                                      axe_mapping_lincomb *out, axe_diag *diag)
 {
-    axe__mlex lx;
-    mparser p;
     axe_mapping_lincomb c;
-    if (text == NULL || env == NULL || out == NULL)
-        return axe__fail(diag, AXE_ERR_INVALID, -1, "NULL argument");
-    AXE_TRY(start(&p, &lx, text, len, "$", false, env, diag));
     c.n = 0;
-    AXE_TRY(parse_assignments(&p, assign_term, &c));
+    if (out == NULL)
+        return axe__fail(diag, AXE_ERR_INVALID, -1, "NULL argument");
+    AXE_TRY(run_assignments(text, len, env, "$", assign_term, &c, diag));
     if (c.n == 0)
-        return axe__fail(diag, AXE_ERR_SYNTAX, cur(&p)->offset,
+        return axe__fail(diag, AXE_ERR_SYNTAX, (long)len,
                          "a linear combination needs at least one term");
     *out = c;
     return AXE_OK;

@@ -225,15 +225,21 @@ static axe_status op_size(const json_value *args, mapop_env *e,
     return AXE_OK;
 }
 
+/* "m" as a JSON string: the Display form, or the m![...] form. */
+static void put_mapping(json_buf *result, const axe_mapping *m, bool macro)
+{
+    char text[TEXT_MAX];
+    size_t n = macro ? axe_print_mapping_macro(m, text, sizeof text)
+                     : axe_print_mapping(m, text, sizeof text);
+    json_buf_put_string(result, text, n < sizeof text ? n : sizeof text - 1);
+}
+
 static axe_status op_print(const json_value *args, mapop_env *e,
                            json_buf *result, json_buf *msg)
 {
     static axe_mapping m;
-    char text[TEXT_MAX];
-    size_t n;
     AXE_TRY(mapop_expr(args, "expr", e, &m, msg));
-    n = axe_print_mapping(&m, text, sizeof text);
-    json_buf_put_string(result, text, n < sizeof text ? n : sizeof text - 1);
+    put_mapping(result, &m, false);
     return AXE_OK;
 }
 
@@ -248,9 +254,7 @@ static axe_status op_normalize(const json_value *args, mapop_env *e,
     st = axe_mapping_normalize(&m, &norm, &diag);
     if (st != AXE_OK)
         return mapop_fail(msg, "expr", st, &diag);
-    char text[TEXT_MAX];
-    size_t n = axe_print_mapping_macro(&norm, text, sizeof text);
-    json_buf_put_string(result, text, n < sizeof text ? n : sizeof text - 1);
+    put_mapping(result, &norm, true);
     return AXE_OK;
 }
 
@@ -271,19 +275,25 @@ static axe_status op_equivalent(const json_value *args, mapop_env *e,
     return AXE_OK;
 }
 
+/* The index `i![...]` of argument "key". */
+static axe_status read_index(const json_value *args, const char *key,
+                             mapop_env *e, axe_mapping_index *ix, json_buf *msg)
+{
+    axe_diag diag;
+    axe_status st;
+    size_t len;
+    const char *s = mapop_str(args, key, &len, msg);
+    if (s == NULL)
+        return AXE_ERR_INVALID;
+    st = axe_parse_mapping_index(s, len, &e->env, ix, &diag);
+    return st == AXE_OK ? AXE_OK : mapop_fail(msg, key, st, &diag);
+}
+
 static axe_status op_index(const json_value *args, mapop_env *e,
                            json_buf *result, json_buf *msg)
 {
     axe_mapping_index ix;
-    axe_diag diag;
-    axe_status st;
-    size_t len;
-    const char *s = mapop_str(args, "i", &len, msg);
-    if (s == NULL)
-        return AXE_ERR_INVALID;
-    st = axe_parse_mapping_index(s, len, &e->env, &ix, &diag);
-    if (st != AXE_OK)
-        return mapop_fail(msg, "i", st, &diag);
+    AXE_TRY(read_index(args, "i", e, &ix, msg));
     mapop_put_cell(result, &e->axes, ix.used, &ix.cell);
     return AXE_OK;
 }
@@ -297,15 +307,10 @@ static axe_status op_inverse(const json_value *args, mapop_env *e,
     axe_mapping_index ix;
     axe_diag diag;
     axe_status st;
-    size_t len;
     int n;
-    const char *s = mapop_str(args, "index", &len, msg);
     AXE_TRY(mapop_expr(args, "expr", e, &m, msg));
-    if (s == NULL)
-        return AXE_ERR_INVALID;
-    st = axe_parse_mapping_index(s, len, &e->env, &ix, &diag);
-    if (st != AXE_OK)
-        return mapop_fail(msg, "index", st, &diag);
+    AXE_TRY(read_index(args, "index", e, &ix, msg));
+    axe_diag_clear(&diag);
     st = axe_mapping_inverse(&m, &ix.cell, pos, POSITIONS_MAX, &n, &diag);
     if (st != AXE_OK)
         return mapop_fail(msg, "expr", st, &diag);
