@@ -18,6 +18,7 @@
 
 #include "axe/mapping.h"
 #include "axe/notation_mapping.h"
+#include "mapping_internal.h"
 #include "testlib.h"
 
 #define RANDOM_CASES 400
@@ -150,6 +151,43 @@ static void table_reject(void)
                  "%s: got %s at %ld (%s), expected %s at %ld", rows[r].expr,
                  axe_status_name(st), d.offset, d.message,
                  axe_status_name(rows[r].st), rows[r].offset);
+    }
+}
+
+static void table_tile_view(void)
+{
+    static const struct {
+        const char *axes, *expr, *index;
+        int64_t len;
+        bool write;
+        const char *view;
+    } rows[] = {
+        {"axes![A = 8, B = 512]", "m![A, B]", "m![B / 32]", 2, false,
+         "m![A, B / 32 = 2 # 16, B % 32]"},
+        {"axes![A = 8, B = 512]", "m![A, B]", "m![B]", 2, false,
+         "m![A, B = 2 # 512]"},
+        {"axes![B = 8]", "m![B]", "m![B]", 4, true, "m![B = 4 #{!} 8]"},
+        {"axes![A = 8, B = 512]", "m![B / 64, A, B % 64]", "m![B / 8 % 8]", 3,
+         false, "m![B / 64, A, B / 8 % 8 = 3 # 8, B % 8]"},
+        {"axes![A = 8, B = 512]", "m![B / 64, A, B % 64]", "m![B / 32]", 2,
+         false, NULL},
+    };
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        axe_mapping e, i, v;
+        axe_diag d;
+        char text[256] = "";
+        axe_status st = parse(rows[r].axes, rows[r].expr, &e, &d);
+        if (st == AXE_OK)
+            st = parse(rows[r].axes, rows[r].index, &i, &d);
+        if (st == AXE_OK)
+            st = axe_mapping_tile_view(&e, &i, rows[r].len, rows[r].write, &v,
+                                       &d);
+        if (st == AXE_OK)
+            axe_print_mapping_macro(&v, text, sizeof text);
+        TL_CHECK(rows[r].view == NULL ? st == AXE_ERR_UNSUPPORTED
+                                      : strcmp(text, rows[r].view) == 0,
+                 "tile view of %s along %s: got %s (%s)", rows[r].expr,
+                 rows[r].index, text, d.message);
     }
 }
 
@@ -359,6 +397,49 @@ static void law_to_layout(const axe_mapping *m)
     }
 }
 
+/* The tiles along a random digit of a random axis: at a random start the
+ * view's live cells are the source's indices whose digit lies in [start,
+ * start + len), each as often as the source holds it. */
+static void law_tile_view(const axe_mapping *e)
+{
+    static axe_mapping idx, view;
+    static int want[4096], got[4096];
+    int axis = (int)tl_range(0, e->axes.n - 1), id;
+    int64_t size = e->axes.size[axis], mu = divisor_of(size), n, start;
+    int64_t flat = 1;
+    axe_mapping_tile t = {e, &idx, 0, &view, 0, false};
+    n = divisor_of(size / mu);
+    axe_mapping_init(&idx, &e->axes);
+    if (axe__mapping_push_digit(&idx, axis, mu, n, &id) != AXE_OK)
+        return;
+    t.len = tl_range(1, n);
+    t.start = start = tl_range(0, n - t.len);
+    for (int k = 0; k < e->axes.n; k++)
+        flat *= e->axes.size[k];
+    if (flat > 4096 ||
+        axe_mapping_tile_view(e, &idx, t.len, false, &view, NULL) != AXE_OK)
+        return;
+    memset(want, 0, sizeof want);
+    memset(got, 0, sizeof got);
+    for (int64_t p = 0; p < axe_mapping_size(e); p++) {
+        axe_mapping_cell c, v;
+        int64_t d;
+        bool ok = axe_mapping_map(e, p, &c, NULL) == AXE_OK &&
+                  axe_mapping_tile_map(&t, p, &v, NULL) == AXE_OK;
+        TL_CHECK(ok, "tile of %s at %" PRId64, show(e), p);
+        if (!ok)
+            return;
+        d = c.coord[axis] / mu % n;
+        if (c.kind == AXE_CELL_INDEX && d >= start && d < start + t.len)
+            want[flat_index(e, &c)]++;
+        if (v.kind == AXE_CELL_INDEX && flat_index(e, &v) < flat)
+            got[flat_index(e, &v)]++;
+    }
+    TL_CHECK(memcmp(want, got, sizeof want) == 0,
+             "tile view %s of %s at %" PRId64 " holds other indices",
+             show(&view), show(e), start);
+}
+
 static void laws(void)
 {
     static axe_mapping a, b, n;
@@ -378,8 +459,11 @@ static void laws(void)
             axe_mapping_init(&b, &a.axes);
         while (random_node(&b, (int)tl_range(0, 3)) < 0);
         law_equivalent(&a, &b);
-        converted += axe_mapping_to_layout(&part, 1, names, a.axes.n, &l,
-                                           NULL) == AXE_OK;
+        if (axe_mapping_to_layout(&part, 1, names, a.axes.n, &l, NULL) ==
+            AXE_OK) {
+            converted++;
+            law_tile_view(&a);
+        }
     }
     printf("%d random expressions, %d of them affine per axis\n", RANDOM_CASES,
            converted);
@@ -391,6 +475,7 @@ int main(void)
     table_map();
     table_normalize();
     table_reject();
+    table_tile_view();
     laws();
     return tl_finish();
 }

@@ -201,6 +201,17 @@ AXE_NODISCARD AXE_API axe_status axe_mapping_tile_map(const axe_mapping_tile *t,
                                                       axe_mapping_cell *out,
                                                       axe_diag *diag);
 
+/* The view expression E2 of the tiles of "len" cells along "index" of
+ * "source" (spec §9's doc examples): the digit of "source" that holds the
+ * index's digit X / mu % n is split at it and that part becomes
+ * `X / mu % n = len # n` with a top hole (bottom with "write"), e.g.
+ * `m![A, B]` along `m![B / 32]` by 2 gives `m![A, B / 32 = 2 # 16, B %
+ * 32]`. The result passes axe_mapping_tile_check (checked). Needs a
+ * source affine per axis after normalization and an index on one axis. */
+AXE_NODISCARD AXE_API axe_status axe_mapping_tile_view(
+    const axe_mapping *source, const axe_mapping *index, int64_t len,
+    bool write, axe_mapping *out, axe_diag *diag);
+
 /* ---- conversion to Axe layouts (spec §10) ------------------------------ */
 
 /* One part of a buffer: expression "expr" laid out on hardware axis "axis"

@@ -285,3 +285,28 @@ void axe__mapping_factors(const axe_mapping *m, int root, axe__factors *out)
     }
     out->f[out->n++] = f;
 }
+
+axe_status axe__mapping_push_digit(axe_mapping *m, int axis, int64_t mu,
+                                   int64_t n, int *id)
+{
+    int64_t size = m->axes.size[axis];
+    AXE_TRY(axe_mapping_push(m, AXE_MAPPING_SYMBOL, -1, -1, axis,
+                             AXE_PADDING_TOP, id, NULL));
+    if (mu > 1)
+        AXE_TRY(axe_mapping_push(m, AXE_MAPPING_STRIDE, *id, -1, mu,
+                                 AXE_PADDING_TOP, id, NULL));
+    if (n != size / mu)
+        AXE_TRY(axe_mapping_push(m, AXE_MAPPING_MODULO, *id, -1, n,
+                                 AXE_PADDING_TOP, id, NULL));
+    return AXE_OK;
+}
+
+axe_status axe__mapping_push_list(axe_mapping *m, const int *ids, int n,
+                                  int *id)
+{
+    *id = ids[n - 1];
+    for (int k = n - 2; k >= 0; k--)
+        AXE_TRY(axe_mapping_push(m, AXE_MAPPING_PAIR, ids[k], *id, 0,
+                                 AXE_PADDING_TOP, id, NULL));
+    return AXE_OK;
+}

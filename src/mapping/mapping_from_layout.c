@@ -93,20 +93,10 @@ static axe_status sort_compact(mode *m, int n, axe_diag *diag)
 
 static axe_status push_mode(axe_mapping *e, const mode *m, int *id)
 {
-    int64_t size;
     if (m->axis < 0)
         return axe_mapping_push(e, AXE_MAPPING_BROADCAST, -1, -1, m->extent,
                                 AXE_PADDING_TOP, id, NULL);
-    AXE_TRY(axe_mapping_push(e, AXE_MAPPING_SYMBOL, -1, -1, m->axis,
-                             AXE_PADDING_TOP, id, NULL));
-    size = e->axes.size[m->axis];
-    if (m->mu > 1)
-        AXE_TRY(axe_mapping_push(e, AXE_MAPPING_STRIDE, *id, -1, m->mu,
-                                 AXE_PADDING_TOP, id, NULL));
-    if (m->extent != size / m->mu)
-        AXE_TRY(axe_mapping_push(e, AXE_MAPPING_MODULO, *id, -1, m->extent,
-                                 AXE_PADDING_TOP, id, NULL));
-    return AXE_OK;
+    return axe__mapping_push_digit(e, m->axis, m->mu, m->extent, id);
 }
 
 static axe_status build(const mode *m, int n, const axe_mapping_axes *tensor,
@@ -120,10 +110,7 @@ static axe_status build(const mode *m, int n, const axe_mapping_axes *tensor,
     if (n == 0)
         AXE_TRY(axe_mapping_push(&e, AXE_MAPPING_BROADCAST, -1, -1, 1,
                                  AXE_PADDING_TOP, &ids[n++], NULL));
-    id = ids[n - 1];
-    for (int k = n - 2; k >= 0; k--)
-        AXE_TRY(axe_mapping_push(&e, AXE_MAPPING_PAIR, ids[k], id, 0,
-                                 AXE_PADDING_TOP, &id, NULL));
+    AXE_TRY(axe__mapping_push_list(&e, ids, n, &id));
     *out = e;
     return AXE_OK;
 }

@@ -42,4 +42,11 @@ void axe__mapping_factors(const axe_mapping *m, int root, axe__factors *out);
  * size; false when "node" is not a stride or modulo. */
 bool axe__mapping_chain(const axe_mapping *m, int node, int *atom, int64_t *mu);
 
+/* Push the digit `X / mu % n` of axis "axis" (trivial parts left out). */
+axe_status axe__mapping_push_digit(axe_mapping *m, int axis, int64_t mu,
+                                   int64_t n, int *id);
+/* Push the right-nested pair of the nodes ids[0 .. n) (n >= 1). */
+axe_status axe__mapping_push_list(axe_mapping *m, const int *ids, int n,
+                                  int *id);
+
 #endif

@@ -32,6 +32,7 @@ static const map_cmd cmds[] = {
     {"inverse", "inverse", "EXPR INDEX", "expr index"},
     {"tile", "tile", "EXPR INDEX LEN VIEW START P",
      "expr index #len view #start #i"},
+    {"tile-view", "tile_view", "EXPR INDEX LEN", "expr index #len"},
     {"convert", "to_axe", "EXPR", "expr"},
 };
 

@@ -373,6 +373,9 @@ static const mapop ops[] = {
     {"tile", mapop_tile,
      "expr, index, len, view, start, mode, i: the "
      "view's cell"},
+    {"tile_view", mapop_tile_view,
+     "expr, index, len, mode: the view "
+     "expression of the tiles"},
     {"skew_map", mapop_skew_map,
      "expr, derived, i: the cell with skewed "
      "axes undone"},

@@ -71,7 +71,7 @@ axe_status mapop_tensor_axes(const json_value *args, const mapop_env *e,
 void mapop_put_layout(json_buf *out, const axe_layout *l);
 
 /* The operations of mapping_ops_conv.c. */
-mapop_fn mapop_to_axe, mapop_to_axe_multi, mapop_tile, mapop_skew_map,
-    mapop_lincomb_map, mapop_lincomb_to_axe, mapop_lincomb_size;
+mapop_fn mapop_to_axe, mapop_to_axe_multi, mapop_tile, mapop_tile_view,
+    mapop_skew_map, mapop_lincomb_map, mapop_lincomb_to_axe, mapop_lincomb_size;
 
 #endif

@@ -112,6 +112,30 @@ axe_status mapop_tile(const json_value *args, mapop_env *e, json_buf *result,
     return AXE_OK;
 }
 
+axe_status mapop_tile_view(const json_value *args, mapop_env *e,
+                           json_buf *result, json_buf *msg)
+{
+    static axe_mapping src, index, view;
+    static char text[4096];
+    axe_diag diag;
+    axe_status st;
+    const char *mode = json_get_string(json_object_get(args, "mode"), NULL);
+    int64_t len;
+    size_t n;
+    AXE_TRY(mapop_expr(args, "expr", e, &src, msg));
+    AXE_TRY(mapop_expr(args, "index", e, &index, msg));
+    AXE_TRY(mapop_int(args, "len", &len, msg));
+    axe_diag_clear(&diag);
+    st = axe_mapping_tile_view(&src, &index, len,
+                               mode != NULL && strcmp(mode, "write") == 0,
+                               &view, &diag);
+    if (st != AXE_OK)
+        return mapop_fail(msg, "index", st, &diag);
+    n = axe_print_mapping_macro(&view, text, sizeof text);
+    json_buf_put_string(result, text, n < sizeof text ? n : sizeof text - 1);
+    return AXE_OK;
+}
+
 /* ---- skewed axes ------------------------------------------------- */
 
 /* "X - Y" into the axis indices of X and Y. */
