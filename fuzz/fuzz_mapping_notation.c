@@ -60,7 +60,7 @@ static void check_normal_form(const axe_mapping *m)
     int64_t at[] = {-1, 0, 1, size / 2, size - 1, size};
     axe_layout l;
     const char *tensor[] = {"A", "B", "C", "D"};
-    axe_mapping_part part = {m, "m", 1};
+    axe_mapping_part part = {m, "m", 1, false};
     if (axe_mapping_normalize(m, &n, NULL) != AXE_OK)
         return;
     for (size_t k = 0; k < sizeof at / sizeof at[0]; k++) {

@@ -179,7 +179,7 @@ static void law_from_layout(void)
     const char *tensor[AXE_MAPPING_MAX_AXES];
     for (int r = 0; r < RANDOM_CASES; r++) {
         axe_diag d;
-        axe_mapping_part part = {&m, "m", 1};
+        axe_mapping_part part = {&m, "m", 1, false};
         axe_status st;
         bool eq = false;
         random_compact(&l, &axes);

@@ -220,13 +220,16 @@ typedef struct axe_mapping_part {
     const axe_mapping *expr;
     const char *axis;
     int64_t scale;
+    bool holes; /* padding becomes holes in the span instead of a failure */
 } axe_mapping_part;
 
 /* The Axe layout L of the parts (summed per tensor index) over the tensor
  * axes "tensor" (ntensor names, major first): L(x) = every buffer point
  * holding the lexicographically flattened tensor index x. Fails with the
  * reason (padding, resize, partial cover, overshoot, composite operand)
- * when the expression is not affine per axis. */
+ * when the expression is not affine per axis; a part with "holes" lays a
+ * padding's operand out inside the padded block instead (the padded cells
+ * are in no L(x)). */
 AXE_NODISCARD AXE_API axe_status axe_mapping_to_layout(
     const axe_mapping_part *parts, int nparts, const char *const *tensor,
     int ntensor, axe_layout *out, axe_diag *diag);

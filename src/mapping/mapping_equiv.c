@@ -35,7 +35,7 @@ static bool both_layouts(const axe_mapping *a, const axe_mapping *b,
         if (axe_mapping_uses_axis(a, axe_mapping_root(a), k) ||
             axe_mapping_uses_axis(b, axe_mapping_root(b), k))
             tensor[nt++] = a->axes.name[k];
-    axe_mapping_part pa = {a, "m", 1}, pb = {b, "m", 1};
+    axe_mapping_part pa = {a, "m", 1, false}, pb = {b, "m", 1, false};
     return axe_mapping_to_layout(&pa, 1, tensor, nt, la, NULL) == AXE_OK &&
            axe_mapping_to_layout(&pb, 1, tensor, nt, lb, NULL) == AXE_OK;
 }

@@ -9,8 +9,10 @@
  * sorted by mu, must tile the axis exactly (mu = 1, then mu' = mu n, up to
  * the axis size); the shard lists them axis by axis in tensor order, most
  * significant first, so the lexicographic unflattening of the tensor index
- * recovers them. Invariant: a layout is returned only when every position
- * of every part holds exactly the tensor indices the layout maps to it.
+ * recovers them. With "holes", a padding `L # n` lays L's factors out inside
+ * a block of n cells (a layout whose span has holes). Invariant: a layout is
+ * returned only when every live position of every part holds exactly the tensor
+ * indices the layout maps to it.
  */
 #include <string.h>
 
@@ -65,41 +67,67 @@ static int tensor_of(const char *name, const char *const *tensor, int nt)
     return -1;
 }
 
+typedef struct walk {
+    const axe_mapping_part *part;
+    const axe_mapping *norm;
+    const char *const *tensor;
+    int nt;
+    digits *ds;
+    axe_diag *diag;
+} walk;
+
+static axe_status add_digit(const walk *w, const axe__factor *f, int64_t sigma)
+{
+    digit d = {-1, f->mu, f->n, sigma, w->part->axis};
+    const char *name = w->norm->axes.name[f->axis];
+    d.tensor = tensor_of(name, w->tensor, w->nt);
+    if (d.tensor < 0)
+        return axe__fail(w->diag, AXE_ERR_INVALID, -1,
+                         "axis %s is not among the tensor axes", name);
+    if (w->ds->n == DIGITS_MAX)
+        return axe__fail(w->diag, AXE_ERR_CAPACITY, -1, "more than %d digits",
+                         DIGITS_MAX);
+    w->ds->d[w->ds->n++] = d;
+    return AXE_OK;
+}
+
+/* The digits and replicas of the factors under "root", the last at buffer
+ * stride "sigma"; with holes, a padding's operand is laid out inside the
+ * padded block. */
+static axe_status node_digits(const walk *w, int root, int64_t sigma)
+{
+    static const axe__factors empty;
+    axe__factors fs = empty;
+    axe__mapping_factors(w->norm, root, &fs);
+    for (int k = fs.n - 1; k >= 0; k--) {
+        const axe__factor *f = &fs.f[k];
+        const axe_mapping_node *x = &w->norm->node[f->node];
+        if (f->kind == AXE__FACTOR_OTHER && w->part->holes &&
+            x->op == AXE_MAPPING_PADDING)
+            AXE_TRY(node_digits(w, x->a, sigma));
+        else if (f->kind == AXE__FACTOR_OTHER)
+            return other_reason(w->norm, f->node, w->diag);
+        else if (f->kind == AXE__FACTOR_DIGIT && f->n > 1)
+            AXE_TRY(add_digit(w, f, sigma));
+        else if (f->kind == AXE__FACTOR_BROADCAST && f->n > 1)
+            AXE_TRY(axe_layout_push_replica(&w->ds->layout, f->n, sigma,
+                                            w->part->axis));
+        if (axe__mul(sigma, f->n, &sigma))
+            return axe__fail(w->diag, AXE_ERR_OVERFLOW, -1,
+                             "buffer stride overflows");
+    }
+    return AXE_OK;
+}
+
 /* The digits and replicas of one part. */
 static axe_status part_digits(const axe_mapping_part *part,
                               const char *const *tensor, int nt, digits *ds,
                               axe_diag *diag)
 {
-    static const axe__factors empty;
     axe_mapping norm;
-    axe__factors fs = empty;
-    int64_t sigma = part->scale;
+    walk w = {part, &norm, tensor, nt, ds, diag};
     AXE_TRY(axe_mapping_normalize(part->expr, &norm, diag));
-    axe__mapping_factors(&norm, axe_mapping_root(&norm), &fs);
-    for (int k = fs.n - 1; k >= 0; k--) {
-        const axe__factor *f = &fs.f[k];
-        digit d = {-1, f->mu, f->n, sigma, part->axis};
-        if (f->kind == AXE__FACTOR_OTHER)
-            return other_reason(&norm, f->node, diag);
-        if (f->kind == AXE__FACTOR_DIGIT && f->n > 1) {
-            d.tensor = tensor_of(norm.axes.name[f->axis], tensor, nt);
-            if (d.tensor < 0)
-                return axe__fail(diag, AXE_ERR_INVALID, -1,
-                                 "axis %s is not among the tensor axes",
-                                 norm.axes.name[f->axis]);
-            if (ds->n == DIGITS_MAX)
-                return axe__fail(diag, AXE_ERR_CAPACITY, -1,
-                                 "more than %d digits", DIGITS_MAX);
-            ds->d[ds->n++] = d;
-        } else if (f->kind == AXE__FACTOR_BROADCAST && f->n > 1) {
-            AXE_TRY(
-                axe_layout_push_replica(&ds->layout, f->n, sigma, part->axis));
-        }
-        if (axe__mul(sigma, f->n, &sigma))
-            return axe__fail(diag, AXE_ERR_OVERFLOW, -1,
-                             "buffer stride overflows");
-    }
-    return AXE_OK;
+    return node_digits(&w, axe_mapping_root(&norm), part->scale);
 }
 
 /* The size of tensor axis "name" in the parts' tables; -1 if unknown. */

@@ -5,7 +5,8 @@
  * `m![...]` over the table of --axes) printed in the notation asked for,
  * or the reason why it has none there. Every path goes through the Axe
  * layout: CuTe <-> Axe (axe_layout_from_cute / to_cute), mapping <-> Axe
- * (axe_mapping_to_layout / from_layout; the tensor axes of a layout are
+ * (axe_mapping_to_layout / from_layout, padding as holes with --holes;
+ * the tensor axes of a layout are
  * --axes, or one axis A, B, ... per shard iter), Axe <-> Triton linear
  * layout (axe_linear_from_layout). Invariant: exactly one line on stdout,
  * or one reason on stderr with exit 1 (no such layout) or 2 (syntax).
@@ -21,6 +22,7 @@
 
 typedef struct source {
     bool is_mapping;
+    bool holes;
     axe_mapping_axes axes;
     axe_mapping expr;
     axe_layout layout;
@@ -74,6 +76,7 @@ static int read_source(const axe_invocation *inv, source *s)
     axe_status st;
     int code;
     s->is_mapping = strstr(text, "m!") != NULL;
+    s->holes = axe_inv_has(inv, "holes");
     if (s->is_mapping) {
         axe_mapping_env env = {&s->axes, 0, NULL, NULL, 0, NULL, NULL, false};
         if ((code = read_axes(inv, NULL, &s->axes)) >= 0)
@@ -95,7 +98,7 @@ static int read_source(const axe_invocation *inv, source *s)
 static axe_status source_layout(const source *s, axe_layout *out, axe_diag *d)
 {
     const char *tensor[AXE_MAPPING_MAX_AXES];
-    axe_mapping_part part = {&s->expr, "m", 1};
+    axe_mapping_part part = {&s->expr, "m", 1, s->holes};
     if (!s->is_mapping) {
         *out = s->layout;
         return AXE_OK;

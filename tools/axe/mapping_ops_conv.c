@@ -37,7 +37,7 @@ axe_status mapop_to_axe(const json_value *args, mapop_env *e, json_buf *result,
                         json_buf *msg)
 {
     static axe_mapping m;
-    axe_mapping_part part = {&m, "m", 1};
+    axe_mapping_part part = {&m, "m", 1, false};
     AXE_TRY(mapop_expr(args, "expr", e, &m, msg));
     return put_parts_layout(&part, 1, args, e, "expr", result, msg);
 }
@@ -57,7 +57,7 @@ static axe_status read_dim(const json_value *dim, mapop_env *e, axe_mapping *m,
     st = axe_parse_mapping(text, strlen(text), &e->env, m, &diag);
     if (st != AXE_OK)
         return mapop_fail(msg, "dims", st, &diag);
-    *part = (axe_mapping_part){m, axis, 1};
+    *part = (axe_mapping_part){m, axis, 1, false};
     return AXE_OK;
 }
 
@@ -291,6 +291,6 @@ axe_status mapop_lincomb_to_axe(const json_value *args, mapop_env *e,
     axe_mapping_part parts[AXE_LINCOMB_MAX];
     AXE_TRY(read_lincomb(args, e, &c, msg));
     for (int k = 0; k < c.n; k++)
-        parts[k] = (axe_mapping_part){&c.term[k], "m", c.scale[k]};
+        parts[k] = (axe_mapping_part){&c.term[k], "m", c.scale[k], false};
     return put_parts_layout(parts, c.n, args, e, "expr", result, msg);
 }
