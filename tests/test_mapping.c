@@ -405,6 +405,32 @@ static void law_to_layout(const axe_mapping *m, bool holes)
              show(m), size * points, live);
 }
 
+/* inverse(map(p)) lists exactly the positions holding that cell. */
+static void law_inverse(const axe_mapping *m)
+{
+    static int64_t pos[4096];
+    axe_mapping_cell t, c;
+    int64_t p = tl_range(0, axe_mapping_size(m) - 1), want = 0;
+    int n = 0;
+    bool sorted = true;
+    if (axe_mapping_map(m, p, &t, NULL) != AXE_OK)
+        return;
+    TL_CHECK(axe_mapping_inverse(m, &t, pos, 4096, &n, NULL) == AXE_OK,
+             "inverse of %s at %" PRId64, show(m), p);
+    for (int64_t q = 0; q < axe_mapping_size(m); q++)
+        want += axe_mapping_map(m, q, &c, NULL) == AXE_OK &&
+                axe_mapping_cell_equal(&c, &t);
+    for (int k = 0; k < n; k++) {
+        sorted &= k == 0 || pos[k - 1] < pos[k];
+        TL_CHECK(axe_mapping_map(m, pos[k], &c, NULL) == AXE_OK &&
+                     axe_mapping_cell_equal(&c, &t),
+                 "inverse of %s lists %" PRId64 " wrongly", show(m), pos[k]);
+    }
+    TL_CHECK(sorted && n == want,
+             "inverse of %s at %" PRId64 ": %d positions, brute force %" PRId64,
+             show(m), p, n, want);
+}
+
 /* The tiles along a random digit of a random axis: at a random start the
  * view's live cells are the source's indices whose digit lies in [start,
  * start + len), each as often as the source holds it. */
@@ -459,6 +485,7 @@ static void laws(void)
         random_expr(&a);
         law_normalize(&a);
         law_round_trip(&a);
+        law_inverse(&a);
         law_to_layout(&a, false);
         law_to_layout(&a, true);
         if (axe_mapping_normalize(&a, &n, NULL) == AXE_OK)

@@ -148,9 +148,10 @@ AXE_API bool axe_mapping_cell_equal(const axe_mapping_cell *a,
 /* A live cell with every coordinate zero. */
 AXE_API void axe_mapping_cell_zero(axe_mapping_cell *c);
 
-/* Every buffer position p < |E| with map(p) equal to the live index "t",
- * in increasing order into pos[0 .. *count) (AXE_ERR_CAPACITY above
- * "cap"); the inverse of map. */
+/* Every buffer position p < |E| with map(p) equal to the cell "t", in
+ * increasing order into pos[0 .. *count) (AXE_ERR_CAPACITY above "cap");
+ * the inverse of map. Read off the Axe layout when E converts (any size),
+ * by evaluation otherwise (at most AXE_MAPPING_EVAL_MAX positions). */
 AXE_NODISCARD AXE_API axe_status axe_mapping_inverse(const axe_mapping *m,
                                                      const axe_mapping_cell *t,
                                                      int64_t *pos, int cap,

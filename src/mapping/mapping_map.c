@@ -9,6 +9,9 @@
  * positions and are decoded at the sum after the walk. Every event carries
  * a sequence number in major-to-minor order, and the earliest non-live
  * event (a padding reached directly or a decoded composite) is the cell.
+ * The inverse reads the positions off the Axe layout when the expression
+ * converts (spec §10), and evaluates every position otherwise (a position
+ * that overshoots holds no index).
  * Invariant: positions passed down are below the size of the node visited.
  */
 #include <string.h>
@@ -180,20 +183,96 @@ axe_status axe_mapping_map(const axe_mapping *m, int64_t i,
     return axe_mapping_map_node(m, axe_mapping_root(m), i, out, diag);
 }
 
+/* Sort pos[0 .. n) ascending. */
+static void sort_positions(int64_t *pos, int n)
+{
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && pos[j - 1] > pos[j]; j--) {
+            int64_t v = pos[j];
+            pos[j] = pos[j - 1];
+            pos[j - 1] = v;
+        }
+}
+
+/* The positions of L(x): the base point plus every replica offset. */
+static axe_status layout_positions(const axe_layout *l, int64_t x, int64_t *pos,
+                                   int cap, int *count, axe_diag *diag)
+{
+    axe_point base;
+    int64_t n = 1;
+    AXE_TRY(axe_layout_apply_base(l, x, &base, diag));
+    for (int r = 0; r < l->nreplica; r++)
+        if (axe__mul(n, l->replica[r].extent, &n) || n > cap)
+            return axe__fail(diag, AXE_ERR_CAPACITY, -1,
+                             "more than %d positions hold the index", cap);
+    for (int64_t k = 0; k < n; k++) {
+        int64_t rest = k, p = base.n > 0 ? base.v[0] : 0;
+        for (int r = l->nreplica - 1; r >= 0; r--) {
+            p += rest % l->replica[r].extent * l->replica[r].stride;
+            rest /= l->replica[r].extent;
+        }
+        pos[k] = p;
+    }
+    *count = (int)n;
+    sort_positions(pos, (int)n);
+    return AXE_OK;
+}
+
+/* The inverse through the Axe layout when "m" converts (*done); the
+ * flattened index over the axes "m" uses. */
+static axe_status inverse_by_layout(const axe_mapping *m,
+                                    const axe_mapping_cell *t, int64_t *pos,
+                                    int cap, int *count, bool *done,
+                                    axe_diag *diag)
+{
+    const char *tensor[AXE_MAPPING_MAX_AXES];
+    axe_mapping_part part = {m, "m", 1, false};
+    axe_layout l;
+    int64_t x = 0;
+    int nt = 0;
+    *done = false;
+    if (t->kind != AXE_CELL_INDEX)
+        return AXE_OK;
+    for (int k = 0; k < m->axes.n; k++)
+        if (axe_mapping_uses_axis(m, axe_mapping_root(m), k))
+            tensor[nt++] = m->axes.name[k];
+    if (axe_mapping_to_layout(&part, 1, tensor, nt, &l, NULL) != AXE_OK)
+        return AXE_OK;
+    *done = true;
+    *count = 0;
+    for (int k = 0; k < m->axes.n; k++) {
+        bool used = axe_mapping_uses_axis(m, axe_mapping_root(m), k);
+        if (t->coord[k] < 0 || (used && t->coord[k] >= m->axes.size[k]) ||
+            (!used && t->coord[k] != 0))
+            return AXE_OK;
+        if (used)
+            x = x * m->axes.size[k] + t->coord[k];
+    }
+    return layout_positions(&l, x, pos, cap, count, diag);
+}
+
 axe_status axe_mapping_inverse(const axe_mapping *m, const axe_mapping_cell *t,
                                int64_t *pos, int cap, int *count,
                                axe_diag *diag)
 {
     int64_t size = axe_mapping_size(m);
     int n = 0;
+    bool done;
+    if (m->nnodes == 0 || t == NULL || pos == NULL || count == NULL)
+        return axe__fail(diag, AXE_ERR_INVALID, -1, "empty expression");
+    AXE_TRY(inverse_by_layout(m, t, pos, cap, count, &done, diag));
+    if (done)
+        return AXE_OK;
     if (size > AXE_MAPPING_EVAL_MAX)
         return axe__fail(diag, AXE_ERR_CAPACITY, -1,
                          "size %lld is above the evaluation limit %lld",
                          (long long)size, (long long)AXE_MAPPING_EVAL_MAX);
     for (int64_t p = 0; p < size; p++) {
         axe_mapping_cell c;
-        AXE_TRY(axe_mapping_map(m, p, &c, diag));
-        if (!axe_mapping_cell_equal(&c, t))
+        axe_status st = axe_mapping_map(m, p, &c, NULL);
+        if (st != AXE_OK && st != AXE_ERR_DOMAIN)
+            return axe_mapping_map(m, p, &c, diag);
+        if (st == AXE_ERR_DOMAIN || !axe_mapping_cell_equal(&c, t))
             continue;
         if (n == cap)
             return axe__fail(diag, AXE_ERR_CAPACITY, -1,
