@@ -10,7 +10,9 @@
  * to a linear layout exactly when l(x) is the XOR of l(2^i) at every x
  * (checked here by brute force), the linear layout then evaluates like the
  * layout, prints and parses back to itself, and converts back to an Axe
- * layout with the same map whenever its bases on each axis share no bit.
+ * layout with the same map whenever its bases on each axis share no bit;
+ * it inverts exactly when it is a bijection (brute force), and the inverse
+ * undoes it.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -96,11 +98,50 @@ static void table_linear(void)
         axe_diag d;
         axe_status st;
         axe_diag_clear(&d);
-        st = axe_linear_from_layout(&l, &lin, &d);
+        st = axe_linear_from_layout(&l, NULL, 0, &lin, &d);
         TL_CHECK(rows[r].reason == NULL
                      ? st == AXE_OK
                      : st != AXE_OK && strstr(d.message, rows[r].reason),
                  "linear of %s: %s (%s)", rows[r].layout, axe_status_name(st),
+                 d.message);
+    }
+}
+
+static void table_linear_shape(void)
+{
+    static const struct {
+        const char *layout;
+        int64_t shape[2];
+        bool invert;
+        const char *text; /* NULL: rejected */
+    } rows[] = {
+        {"(4,8):(8,1)",
+         {8, 4},
+         false,
+         " - dim0=1 -> (1)\n   dim0=2 -> (2)\n   dim0=4 -> (4)\n"
+         " - dim1=1 -> (8)\n   dim1=2 -> (16)\n"
+         "where out dims are: [m (size 32)]"},
+        {"S[(2,4):(1@laneid,1)]",
+         {2, 4},
+         true,
+         " - laneid=1 -> (1, 0)\n - m=1 -> (0, 1)\n   m=2 -> (0, 2)\n"
+         "where out dims are: [dim0 (size 2), dim1 (size 4)]"},
+        {"S[(2,4):(1@laneid,2)]", {2, 4}, true, NULL},
+        {"S[(2,4):(1,1)]", {2, 4}, false, NULL},
+    };
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        axe_layout l = layout_of(rows[r].layout);
+        axe_linear lin, inv;
+        axe_diag d;
+        char text[1024] = "";
+        axe_status st = axe_linear_from_layout(&l, rows[r].shape, 2, &lin, &d);
+        if (st == AXE_OK && rows[r].invert)
+            st = axe_linear_invert(&lin, &inv, &d);
+        if (st == AXE_OK)
+            axe_print_linear(rows[r].invert ? &inv : &lin, text, sizeof text);
+        TL_CHECK(rows[r].text == NULL ? st == AXE_ERR_UNSUPPORTED
+                                      : strcmp(text, rows[r].text) == 0,
+                 "linear of %s: got\n%s\n(%s)", rows[r].layout, text,
                  d.message);
     }
 }
@@ -276,6 +317,53 @@ static void check_linear(const axe_layout *l, const axe_linear *lin)
                  "linear -> Axe changes the map:\n%s", text);
 }
 
+/* The output values of "lin" at flat index "x" as one number (outputs
+ * concatenated, the first most significant). */
+static int64_t packed_output(const axe_linear *lin, int64_t x)
+{
+    int64_t out[AXE_LINEAR_MAX_DIMS], v = 0;
+    if (axe_linear_apply(lin, &x, out) != AXE_OK)
+        return -1;
+    for (int o = 0; o < lin->nout; o++)
+        v = (v << lin->out_bits[o]) | out[o];
+    return v;
+}
+
+/* The inverse exists iff the map is a bijection onto the output box
+ * (brute force: distinct values, as many as the box holds); then
+ * inv(lin(x)) = x at every x. */
+static int invertible;
+
+static void check_invert(const axe_linear *lin)
+{
+    static axe_linear inv;
+    static unsigned char seen[1 << 12];
+    int64_t n = INT64_C(1) << lin->in_bits[0], box = 1, in[8], back[8];
+    bool injective = true;
+    axe_status st;
+    for (int o = 0; o < lin->nout; o++)
+        box <<= lin->out_bits[o];
+    memset(seen, 0, sizeof seen);
+    for (int64_t x = 0; x < n && box <= (int64_t)sizeof seen; x++) {
+        int64_t v = packed_output(lin, x);
+        injective &= v >= 0 && v < box && !seen[v];
+        if (v >= 0 && v < box)
+            seen[v] = 1;
+    }
+    if (box > (int64_t)sizeof seen)
+        return;
+    st = axe_linear_invert(lin, &inv, NULL);
+    TL_CHECK((st == AXE_OK) == (injective && box == n),
+             "invert says %s, brute force bijective %d", axe_status_name(st),
+             injective && box == n);
+    invertible += st == AXE_OK;
+    for (int64_t x = 0; st == AXE_OK && x < n; x++) {
+        bool ok = axe_linear_apply(lin, &x, in) == AXE_OK &&
+                  axe_linear_apply(&inv, in, back) == AXE_OK && back[0] == x;
+        TL_CHECK(ok, "inverse(lin(%" PRId64 ")) != x", x);
+    }
+}
+
 static void law_linear(void)
 {
     static axe_layout l;
@@ -286,23 +374,25 @@ static void law_linear(void)
         axe_status st;
         random_pow2(&l);
         axe_diag_clear(&d);
-        st = axe_linear_from_layout(&l, &lin, &d);
+        st = axe_linear_from_layout(&l, NULL, 0, &lin, &d);
         TL_CHECK((st == AXE_OK) == xor_linear(&l),
                  "from_layout says %s (%s), brute force %d",
                  axe_status_name(st), d.message, xor_linear(&l));
         if (st == AXE_OK) {
             linear++;
             check_linear(&l, &lin);
+            check_invert(&lin);
         }
     }
-    printf("%d random power-of-two layouts, %d bit-linear\n", RANDOM_CASES,
-           linear);
+    printf("%d random power-of-two layouts, %d bit-linear, %d invertible\n",
+           RANDOM_CASES, linear, invertible);
 }
 
 int main(void)
 {
     tl_seed("test_mapping_convert", 20261125);
     table_linear();
+    table_linear_shape();
     table_from_layout();
     law_from_layout();
     law_linear();

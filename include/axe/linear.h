@@ -43,15 +43,26 @@ typedef struct axe_linear {
 AXE_NODISCARD AXE_API axe_status axe_linear_apply(const axe_linear *lin,
                                                   const int64_t *x,
                                                   int64_t *out);
-/* The linear layout of the Axe (or converted CuTe) layout "l" with one
- * input dimension `index` over its logical index and one output per axis:
- * exists iff size(l) is a power of two, l has no replica, no offset and no
- * negative stride, and l(x) is the XOR of l(2^i) over the set bits i of x
- * at every x (swizzles included); otherwise the reason (the first
- * non-power-of-two extent, or the first x where the XOR differs). */
+/* The linear layout of the Axe (or converted CuTe) layout "l": input
+ * dimensions `dim0`, `dim1`, ... of "shape" (n dims, powers of two whose
+ * product is size(l), the first most major), or one input `index` over the
+ * logical index when "shape" is NULL; one output per axis. Exists iff
+ * size(l) is a power of two, l has no replica, no offset and no negative
+ * value, and l(x) is the XOR of l(2^i) over the set bits i of x at every x
+ * (swizzles included); otherwise the reason (the first extent that is not
+ * a power of two, or the first x where the XOR differs). */
 AXE_NODISCARD AXE_API axe_status axe_linear_from_layout(const axe_layout *l,
-                                                        axe_linear *out,
+                                                        const int64_t *shape,
+                                                        int n, axe_linear *out,
                                                         axe_diag *diag);
+/* The inverse linear layout (outputs become inputs): exists iff "lin" is a
+ * bijection, i.e. as many input as output bits and an invertible F2
+ * matrix (Gaussian elimination); e.g. an Axe TV layout index -> (laneid,
+ * warpid, m) inverts to Triton's distributed form (m, laneid, warpid) ->
+ * dims. Otherwise the reason. */
+AXE_NODISCARD AXE_API axe_status axe_linear_invert(const axe_linear *lin,
+                                                   axe_linear *out,
+                                                   axe_diag *diag);
 /* The Axe layout of "lin" (input dimensions flattened, the first most
  * major): each basis must have one nonzero output (an iter 2:b@axis), and
  * the XOR of bases must equal their sum at every input; otherwise the

@@ -9,6 +9,7 @@
  * are by evaluation of every input. Invariant: a result is returned only
  * after that evaluation agreed everywhere.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "axe/linear.h"
@@ -100,14 +101,26 @@ static axe_status check_shape(const axe_layout *l, int64_t *n, axe_diag *diag)
     return AXE_OK;
 }
 
+/* The per-dimension inputs of the flat index "x" (dims of 2^bits, the
+ * first most major). */
+static void split_index(const axe_linear *lin, int64_t x, int64_t *in)
+{
+    for (int d = lin->nin - 1; d >= 0; d--) {
+        in[d] = x & ((INT64_C(1) << lin->in_bits[d]) - 1);
+        x >>= lin->in_bits[d];
+    }
+}
+
 /* Every x: l(x) is the XOR of the bases; grow the output sizes. */
 static axe_status verify_xor(const axe_layout *l, int64_t n, axe_linear *lin,
                              axe_diag *diag)
 {
     int64_t v[AXE_LINEAR_MAX_DIMS], w[AXE_LINEAR_MAX_DIMS];
+    int64_t in[AXE_LINEAR_MAX_DIMS];
     for (int64_t x = 0; x < n; x++) {
         AXE_TRY(values_at(l, x, lin, v, diag));
-        AXE_TRY(axe_linear_apply(lin, &x, w));
+        split_index(lin, x, in);
+        AXE_TRY(axe_linear_apply(lin, in, w));
         for (int o = 0; o < lin->nout; o++) {
             if (v[o] != w[o])
                 return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
@@ -122,22 +135,55 @@ static axe_status verify_xor(const axe_layout *l, int64_t n, axe_linear *lin,
     return AXE_OK;
 }
 
-axe_status axe_linear_from_layout(const axe_layout *l, axe_linear *out,
-                                  axe_diag *diag)
+/* The input dimensions: `index`, or dim0.. of "shape". */
+static axe_status input_dims(axe_linear *lin, int64_t size,
+                             const int64_t *shape, int n, axe_diag *diag)
+{
+    int64_t prod = 1;
+    if (shape == NULL || n == 0) {
+        memcpy(lin->in_name[0], "index", 6);
+        lin->nin = 1;
+        lin->in_bits[0] = bits_of(size);
+        return AXE_OK;
+    }
+    if (n > AXE_LINEAR_MAX_DIMS)
+        return axe__fail(diag, AXE_ERR_CAPACITY, -1, "more than %d dims",
+                         AXE_LINEAR_MAX_DIMS);
+    for (int d = 0; d < n; d++) {
+        if (shape[d] < 1 || (shape[d] & (shape[d] - 1)) != 0 ||
+            axe__mul(prod, shape[d], &prod))
+            return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
+                             "shape extent %lld is not a power of two",
+                             (long long)shape[d]);
+        snprintf(lin->in_name[d], AXE_AXIS_NAME_MAX, "dim%d", d);
+        lin->in_bits[d] = bits_of(shape[d]);
+    }
+    lin->nin = n;
+    if (prod != size)
+        return axe__fail(diag, AXE_ERR_INCOMPATIBLE, -1,
+                         "the shape has %lld elements, the layout %lld",
+                         (long long)prod, (long long)size);
+    return AXE_OK;
+}
+
+axe_status axe_linear_from_layout(const axe_layout *l, const int64_t *shape,
+                                  int n, axe_linear *out, axe_diag *diag)
 {
     static const axe_linear empty;
     axe_linear lin = empty;
-    int64_t n, v[AXE_LINEAR_MAX_DIMS];
-    AXE_TRY(check_shape(l, &n, diag));
-    memcpy(lin.in_name[0], "index", 6);
-    lin.nin = 1;
-    lin.in_bits[0] = bits_of(n);
-    for (int i = 0; i < lin.in_bits[0]; i++) {
-        AXE_TRY(values_at(l, INT64_C(1) << i, &lin, v, diag));
-        for (int o = 0; o < lin.nout; o++)
-            lin.basis[0][i][o] = v[o];
+    int64_t size, v[AXE_LINEAR_MAX_DIMS];
+    int shift = 0;
+    AXE_TRY(check_shape(l, &size, diag));
+    AXE_TRY(input_dims(&lin, size, shape, n, diag));
+    for (int d = lin.nin - 1; d >= 0; d--) {
+        for (int i = 0; i < lin.in_bits[d]; i++) {
+            AXE_TRY(values_at(l, INT64_C(1) << (shift + i), &lin, v, diag));
+            for (int o = 0; o < lin.nout; o++)
+                lin.basis[d][i][o] = v[o];
+        }
+        shift += lin.in_bits[d];
     }
-    AXE_TRY(verify_xor(l, n, &lin, diag));
+    AXE_TRY(verify_xor(l, size, &lin, diag));
     *out = lin;
     return AXE_OK;
 }

@@ -8,7 +8,8 @@
  * (axe_mapping_to_layout / from_layout, padding as holes with --holes;
  * the tensor axes of a layout are
  * --axes, or one axis A, B, ... per shard iter), Axe <-> Triton linear
- * layout (axe_linear_from_layout). Invariant: exactly one line on stdout,
+ * layout (axe_linear_from_layout over --shape, axe_linear_invert with
+ * --invert). Invariant: exactly one answer on stdout,
  * or one reason on stderr with exit 1 (no such layout) or 2 (syntax).
  */
 #include <string.h>
@@ -135,6 +136,45 @@ static axe_status to_mapping(const axe_invocation *inv, source *s,
     return AXE_OK;
 }
 
+/* "--shape 4,8" (or "[4,8]") into shape[0 .. *n); -1 or the exit code. */
+static int read_shape(const axe_invocation *inv, int64_t *shape, int *n)
+{
+    const char *s = axe_inv_value(inv, "shape");
+    *n = 0;
+    if (s == NULL)
+        return -1;
+    while (*s != '\0') {
+        size_t len = strcspn(s, ",]");
+        if (*s == '[')
+            s++, len--;
+        if (*n == AXE_LINEAR_MAX_DIMS ||
+            cli_parse_int(s, len, &shape[*n], NULL) != AXE_OK)
+            return cli_usage("convert", "--shape takes up to 8 integers, "
+                                        "e.g. 4,8");
+        (*n)++;
+        s += len;
+        s += *s == ',' || *s == ']';
+    }
+    return -1;
+}
+
+/* The linear layout of "l" (inputs by --shape; --invert: its inverse). */
+static axe_status to_linear(const axe_invocation *inv, const axe_layout *l,
+                            axe_linear *out, axe_diag *d, int *code)
+{
+    static axe_linear lin;
+    int64_t shape[AXE_LINEAR_MAX_DIMS];
+    int n;
+    if ((*code = read_shape(inv, shape, &n)) >= 0)
+        return AXE_OK;
+    AXE_TRY(axe_linear_from_layout(l, n > 0 ? shape : NULL, n, &lin, d));
+    if (!axe_inv_has(inv, "invert")) {
+        *out = lin;
+        return AXE_OK;
+    }
+    return axe_linear_invert(&lin, out, d);
+}
+
 /* The text of the layout "l" in notation "to". */
 static axe_status convert(const axe_invocation *inv, source *s, const char *to,
                           json_buf *out, axe_diag *d, int *code)
@@ -152,7 +192,7 @@ static axe_status convert(const axe_invocation *inv, source *s, const char *to,
         AXE_TRY(axe_layout_to_cute(&l, &c, d));
         axe_print_cute_layout(&c, text, sizeof text);
     } else if (strcmp(to, "linear") == 0) {
-        AXE_TRY(axe_linear_from_layout(&l, &lin, d));
+        AXE_TRY(to_linear(inv, &l, &lin, d, code));
         axe_print_linear(&lin, text, sizeof text);
     } else {
         AXE_TRY(to_mapping(inv, s, &l, text, d, code));
