@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "axe/linear.h"
 #include "axe/notation_mapping.h"
 
 #define TEXT_MAX 8192
@@ -91,6 +92,25 @@ static void fuzz_mapping(const char *s, size_t size, const axe_mapping_env *env)
     check_normal_form(&m);
 }
 
+/* Triton's linear-layout text: a parsed layout prints and parses back to
+ * the same value. */
+static void fuzz_linear(const char *s, size_t size)
+{
+    static axe_linear lin, back;
+    static char text[TEXT_MAX];
+    axe_diag d;
+    size_t len;
+    axe_status st = axe_parse_linear(s, size, &lin, &d);
+    if (st != AXE_OK) {
+        check_failure(st, &d, size);
+        return;
+    }
+    len = axe_print_linear(&lin, text, sizeof text);
+    require(len < sizeof text);
+    require(axe_parse_linear(text, len, &back, &d) == AXE_OK);
+    require(memcmp(&lin, &back, sizeof lin) == 0);
+}
+
 static void fuzz_others(const char *s, size_t size, const axe_mapping_env *env)
 {
     static axe_mapping_lincomb c;
@@ -128,5 +148,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                        37, &axes, NULL) == AXE_OK);
     fuzz_mapping(s, size, &env);
     fuzz_others(s, size, &env);
+    fuzz_linear(s, size);
     return 0;
 }

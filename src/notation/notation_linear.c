@@ -200,7 +200,7 @@ static axe_status check_sizes(lscan *c, const axe_linear *lin)
         for (int i = 0; i < lin->in_bits[d]; i++)
             for (int o = 0; o < lin->nout; o++)
                 if (lin->basis[d][i][o] >> lin->out_bits[o] != 0)
-                    return axe__fail(c->diag, AXE_ERR_DOMAIN, -1,
+                    return axe__fail(c->diag, AXE_ERR_DOMAIN, (long)c->len,
                                      "basis value %lld is not below the size "
                                      "of %s",
                                      (long long)lin->basis[d][i][o],
