@@ -6,6 +6,7 @@
 #include "axe/axis.h"
 #include "axe/cute.h"
 #include "axe/layout.h"
+#include "axe/linear.h"
 #include "axe/mapping.h"
 #include "axe/notation.h"
 #include "axe/notation_mapping.h"
