@@ -154,6 +154,31 @@ static void table_reject(void)
     }
 }
 
+/* Beyond the capacities: more nodes than AXE_MAPPING_MAX_NODES, deeper
+ * nesting than the lexer allows, more definitions than 8 deep. */
+static void table_capacity(void)
+{
+    static char text[4096];
+    axe_mapping m;
+    axe_diag d;
+    axe_status st;
+    size_t n = (size_t)snprintf(text, sizeof text, "m![A");
+    for (int k = 0; k < AXE_MAPPING_MAX_NODES; k++)
+        n += (size_t)snprintf(text + n, sizeof text - n, ", A");
+    snprintf(text + n, sizeof text - n, "]");
+    st = parse("axes![A = 1]", text, &m, &d);
+    TL_CHECK(st == AXE_ERR_CAPACITY && d.offset >= 0, "%d nodes: %s at %ld",
+             AXE_MAPPING_MAX_NODES + 1, axe_status_name(st), d.offset);
+    memset(text, '[', 100);
+    memcpy(text, "m![", 3);
+    text[100] = 'A';
+    memset(text + 101, ']', 98);
+    text[199] = '\0';
+    st = parse("axes![A = 1]", text, &m, &d);
+    TL_CHECK(st == AXE_ERR_CAPACITY && d.offset >= 0,
+             "97 nested brackets: %s at %ld", axe_status_name(st), d.offset);
+}
+
 static void table_tile_view(void)
 {
     static const struct {
@@ -511,6 +536,7 @@ int main(void)
     table_map();
     table_normalize();
     table_reject();
+    table_capacity();
     table_tile_view();
     laws();
     return tl_finish();
