@@ -96,6 +96,11 @@ status 2 map size --axes "axes![A = 8" "m![A]"
 status 2 map size --axes "axes![A = 8]" "m![A, , A]"
 status 1 map map --axes "axes![A = 3]" "m![A, A]" 8
 status 1 map convert --axes "axes![A = 8]" "m![A / 2]"
+status 2 map map --axes "axes![A = 8]" "m![A]" 99999999999999999999
+status 2 map map --const N=x --axes "axes![A = 8]" "m![A]" 3
+status 2 convert --to linear --shape 4,x "S[8:1]"
+status 2 convert --to linear --shape "[" "S[8:1]"
+status 1 convert --to linear --shape 4,4 "S[8:1]"
 status 2 convert --to nothing "S[8:1]"
 status 2 convert --to axe "m![A]"
 

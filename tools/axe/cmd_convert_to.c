@@ -140,6 +140,7 @@ static axe_status to_mapping(const axe_invocation *inv, source *s,
 static int read_shape(const axe_invocation *inv, int64_t *shape, int *n)
 {
     const char *s = axe_inv_value(inv, "shape");
+    axe_diag d;
     *n = 0;
     if (s == NULL)
         return -1;
@@ -148,7 +149,7 @@ static int read_shape(const axe_invocation *inv, int64_t *shape, int *n)
         if (*s == '[')
             s++, len--;
         if (*n == AXE_LINEAR_MAX_DIMS ||
-            cli_parse_int(s, len, &shape[*n], NULL) != AXE_OK)
+            cli_parse_int(s, len, &shape[*n], &d) != AXE_OK)
             return cli_usage("convert", "--shape takes up to 8 integers, "
                                         "e.g. 4,8");
         (*n)++;

@@ -51,11 +51,21 @@ static void usage(FILE *f)
                "(tensor axes: --tensor, default all axes).\n");
 }
 
+/* Append the decimal integer "s" (no overflow); false if it is none. */
+static bool put_int(json_buf *b, const char *s)
+{
+    int64_t v;
+    axe_diag d;
+    if (cli_parse_int(s, strlen(s), &v, &d) != AXE_OK)
+        return false;
+    json_buf_put_int(b, v);
+    return true;
+}
+
 /* Append "NAME": "VALUE" (or an integer) of "--opt NAME=VALUE". */
 static bool put_pair(json_buf *b, const char *nv, bool integer)
 {
     const char *eq = strchr(nv, '=');
-    char *end;
     if (eq == NULL || eq == nv)
         return false;
     json_buf_put_string(b, nv, (size_t)(eq - nv));
@@ -64,8 +74,7 @@ static bool put_pair(json_buf *b, const char *nv, bool integer)
         json_buf_put_string(b, eq + 1, strlen(eq + 1));
         return true;
     }
-    json_buf_put_int(b, strtoll(eq + 1, &end, 10));
-    return *end == '\0' && end != eq + 1;
+    return put_int(b, eq + 1);
 }
 
 /* The options --def and --const as "defs" / "consts" objects. */
@@ -128,7 +137,6 @@ static bool put_operands(json_buf *b, const char *keys, char **pos, int npos)
     for (const char *s = keys; *s != '\0'; k++) {
         size_t n = strcspn(s, " ");
         bool integer = *s == '#';
-        char *end;
         if (k == npos || n - integer >= sizeof key)
             return false;
         memcpy(key, s + integer, n - integer);
@@ -137,8 +145,7 @@ static bool put_operands(json_buf *b, const char *keys, char **pos, int npos)
         json_buf_put_rawz(b, key);
         json_buf_put_rawz(b, "\":");
         if (integer) {
-            json_buf_put_int(b, strtoll(pos[k], &end, 10));
-            if (*end != '\0' || end == pos[k])
+            if (!put_int(b, pos[k]))
                 return false;
         } else {
             json_buf_put_string(b, pos[k], strlen(pos[k]));
