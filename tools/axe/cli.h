@@ -27,6 +27,8 @@ int cli_cute_main(int argc, char **argv);
 int cli_batch_main(int argc, char **argv);
 /* `axe render LAYOUT [options]` (cmd_render.c). */
 int cli_render_main(int argc, char **argv);
+/* `axe map <op> ...`: mapping expressions (cmd_map.c). */
+int cli_map_main(int argc, char **argv);
 /* The top-level Axe commands (`axe canon`, `axe tile`, ...; cmd_axe.c):
  * whether "name" is one, the list for `axe --help`, and the entry point
  * ("argv[0]" is the command's name). */

@@ -112,11 +112,18 @@ static const axe_cmd cmds[] = {
      "The thread axes of L must form one scope chain (TIRx's\n"
      "VerifyWellFormed); prints the scope they span, or the reason.\n",
      cmd_check},
-    {"convert", "to-axe to-cute", "L", "CuTe layout <-> Axe layout",
+    {"convert", "to-axe to-cute to= axes= holes shape= invert", "L",
+     "CuTe / Axe / mapping / linear layouts",
      "A CuTe layout (4,8):(1,4) becomes the Axe layout S[(8,4):(4,1)]\n"
      "(modes reversed: CuTe is colexicographic, Axe lexicographic; a\n"
      "scaled basis E<k> goes to the axis named k), and back. The direction\n"
-     "is guessed from the text unless --to-axe or --to-cute is given.\n",
+     "is guessed from the text unless --to-axe or --to-cute is given.\n"
+     "--to cute|axe|mapping|linear prints L (a CuTe or Axe layout, or a\n"
+     "mapping expression m![...] over --axes 'axes![A = 8, B = 4]') in\n"
+     "that notation, or why it has none there (docs/cli.md); --holes\n"
+     "turns a mapping's padding into holes of the Axe layout's span;\n"
+     "--shape 4,8 names the linear layout's inputs dim0, dim1 and\n"
+     "--invert prints its inverse (Triton's hardware -> dims form).\n",
      cmd_convert},
     {"axis", "", "NAME", "what an axis name denotes",
      "Thread axes (with the scopes they index, subscope -> scope), memory\n"
@@ -600,6 +607,8 @@ static int cmd_convert(axe_invocation *inv)
     static const axop_key cute_in[] = {AXOP_TEXT};
     bool to_axe;
     int code = exclusive(inv, "to-axe", "to-cute");
+    if (code < 0 && axe_inv_has(inv, "to"))
+        return axe_cmd_convert_to(inv, axe_inv_value(inv, "to"));
     if (code >= 0 || (code = axe_inv_count(inv, 1)) >= 0)
         return code;
     to_axe = axe_inv_has(inv, "to-axe") ||

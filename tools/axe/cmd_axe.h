@@ -60,5 +60,7 @@ int axe_inv_print(const json_buf *text);
 
 int axe_cmd_apply(axe_invocation *inv);
 int axe_cmd_back(axe_invocation *inv);
+/* `axe convert --to cute|axe|mapping|linear` (cmd_convert_to.c). */
+int axe_cmd_convert_to(axe_invocation *inv, const char *to);
 
 #endif

@@ -20,6 +20,7 @@
 #include "axe_ops.h"
 #include "cli.h"
 #include "cute_ops.h"
+#include "mapping_ops.h"
 
 #define BATCH_MAX_LINE (1u << 20)
 #define BATCH_CHUNK 65536
@@ -270,16 +271,21 @@ static const cute_op *find_op(const json_value *req, axe_status *st,
     return op;
 }
 
-/* An `axe.<name>` request: the Axe op table answers it. */
-static void answer_axe(const json_value *req, const char *name, size_t len,
-                       json_buf *out, json_buf *msg)
+typedef axe_status family_fn(const char *name, size_t len,
+                             const json_value *args, json_buf *result,
+                             json_buf *msg);
+
+/* An `axe.<name>` (or `mapping.<name>`) request: the family's op table
+ * "answer" answers it. */
+static void answer_family(family_fn *answer, const json_value *req,
+                          const char *name, size_t len, json_buf *out,
+                          json_buf *msg)
 {
     const json_value *id = json_object_get(req, "id");
     json_buf result;
     axe_status st;
     json_buf_init(&result, NULL, NULL);
-    st = axop_batch_answer(name, len, json_object_get(req, "args"), &result,
-                           msg);
+    st = answer(name, len, json_object_get(req, "args"), &result, msg);
     if (st == AXE_OK) {
         put_head(out, id);
         json_buf_put_rawz(out, "\"ok\":true,\"result\":");
@@ -304,7 +310,11 @@ static void answer_request(const json_value *req, json_buf *out, json_buf *msg)
     cute_result res;
     axe_diag diag;
     if (name != NULL && len > 4 && memcmp(name, "axe.", 4) == 0) {
-        answer_axe(req, name + 4, len - 4, out, msg);
+        answer_family(axop_batch_answer, req, name + 4, len - 4, out, msg);
+        return;
+    }
+    if (name != NULL && len > 8 && memcmp(name, "mapping.", 8) == 0) {
+        answer_family(mapop_batch_answer, req, name + 8, len - 8, out, msg);
         return;
     }
     op = find_op(req, &st, msg);
@@ -399,11 +409,13 @@ int cli_batch_main(int argc, char **argv)
 {
     int code;
     if (argc >= 2 && cli_is_help(argv[1])) {
-        printf("usage: axe batch < requests.jsonl\n"
-               "Reads one JSON request per line, {\"id\": ..., \"op\": "
-               "\"cute.<name>\" or \"axe.<name>\", \"args\": {...}},\nand "
-               "writes one JSON "
-               "answer per request, in order (docs/cli.md lists the ops).\n");
+        printf(
+            "usage: axe batch < requests.jsonl\n"
+            "Reads one JSON request per line, {\"id\": ..., \"op\": "
+            "\"cute.<name>\", \"axe.<name>\" or \"mapping.<name>\",\n\"args\": "
+            "{...}}, and "
+            "writes one JSON "
+            "answer per request, in order (docs/cli.md lists the ops).\n");
         return CLI_EXIT_OK;
     }
     if (argc >= 2)

@@ -23,6 +23,8 @@ static void print_usage(FILE *f)
     fprintf(f, "other commands:\n"
                "  cute <op> ...  one CuTe operation, e.g. axe cute compose "
                "\"(4,8):(1,4)\" \"(2,4)\"\n"
+               "  map <op> ...   mapping expressions, e.g. axe map size "
+               "--axes \"axes![A = 8]\" \"m![A / 2]\"\n"
                "  batch          answer JSON Lines requests from stdin, one "
                "JSON line each\n"
                "  render L       a picture of a layout (text, SVG, TikZ, "
@@ -62,6 +64,8 @@ int main(int argc, char **argv)
         return cli_compile_main(argc - 1, argv + 1);
     if (strcmp(cmd, "run") == 0)
         return cli_run_main(argc - 1, argv + 1);
+    if (strcmp(cmd, "map") == 0)
+        return cli_map_main(argc - 1, argv + 1);
     if (cli_axe_has(cmd))
         return cli_axe_main(argc - 1, argv + 1);
     fprintf(stderr, "axe: unknown command '%.40s' (try 'axe --help')\n", cmd);

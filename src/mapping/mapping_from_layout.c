@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Axe layouts to mapping expressions, the converse of mapping_layout.c. A
+ * layout on `m` whose modes (shard and replica, extent > 1) have strides
+ * that, sorted, are 1, e1, e1 e2, ... (compact, no hole, no overlap) puts
+ * every position 0 .. N-1 in exactly one L(x); reading the modes from the
+ * largest stride down gives the pair of factors of the expression: a shard
+ * mode of tensor axis T with digit weight mu (product of the extents after
+ * it inside T's group) is `T / mu % e`, a replica mode the broadcast e.
+ * Invariant: an expression is returned only when its conversion back is
+ * the same set-valued map (checked by the construction: compact strides
+ * and a grouping of the shard by the tensor shape).
+ */
+#include <string.h>
+
+#include "layout_internal.h"
+#include "mapping_internal.h"
+
+typedef struct mode {
+    int64_t extent, stride, mu;
+    int axis; /* tensor axis, -1 for a replica */
+} mode;
+
+#define MODES_MAX (AXE_LAYOUT_MAX_SHARD + AXE_LAYOUT_MAX_REPLICA)
+
+static axe_status check_plain(const axe_layout *l, axe_diag *diag)
+{
+    if (l->swizzle.present)
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
+                         "a swizzled layout is not a mapping expression");
+    for (int k = 0; k < l->noffset; k++)
+        if (l->offset[k].value != 0)
+            return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
+                             "the offset %lld@%s leaves a hole before it",
+                             (long long)l->offset[k].value, l->offset[k].axis);
+    for (int k = 0; k < l->nshard + l->nreplica; k++) {
+        const axe_iter *it =
+            k < l->nshard ? &l->shard[k] : &l->replica[k - l->nshard];
+        if (!axe__axis_eq(it->axis, axe__name_m.s))
+            return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
+                             "stride on axis %s: a mapping expression "
+                             "describes one buffer (axis m)",
+                             it->axis);
+    }
+    return AXE_OK;
+}
+
+/* The modes of the grouped shard (with their axes and digit weights) and
+ * the replicas, extents > 1. */
+static int collect_modes(const axe_layout *g, const int *seps, int nt,
+                         mode *out)
+{
+    int n = 0;
+    for (int t = 0; t < nt; t++) {
+        int64_t mu = 1;
+        for (int k = seps[t + 1] - 1; k >= seps[t]; k--) {
+            if (g->shard[k].extent > 1)
+                out[n++] =
+                    (mode){g->shard[k].extent, g->shard[k].stride, mu, t};
+            mu *= g->shard[k].extent;
+        }
+    }
+    for (int r = 0; r < g->nreplica; r++)
+        if (g->replica[r].extent > 1)
+            out[n++] =
+                (mode){g->replica[r].extent, g->replica[r].stride, 1, -1};
+    return n;
+}
+
+/* Sort by stride descending and check that the strides are compact. */
+static axe_status sort_compact(mode *m, int n, axe_diag *diag)
+{
+    int64_t expect = 1;
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && m[j - 1].stride < m[j].stride; j--) {
+            mode t = m[j];
+            m[j] = m[j - 1];
+            m[j - 1] = t;
+        }
+    for (int k = n - 1; k >= 0; k--) {
+        if (m[k].stride != expect)
+            return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
+                             "stride %lld where %lld would be compact: the "
+                             "layout %s positions, so no mapping expression "
+                             "describes it",
+                             (long long)m[k].stride, (long long)expect,
+                             m[k].stride < expect ? "repeats" : "skips");
+        if (axe__mul(expect, m[k].extent, &expect))
+            return axe__fail(diag, AXE_ERR_OVERFLOW, -1, "size overflows");
+    }
+    return AXE_OK;
+}
+
+static axe_status push_mode(axe_mapping *e, const mode *m, int *id)
+{
+    if (m->axis < 0)
+        return axe_mapping_push(e, AXE_MAPPING_BROADCAST, -1, -1, m->extent,
+                                AXE_PADDING_TOP, id, NULL);
+    return axe__mapping_push_digit(e, m->axis, m->mu, m->extent, id);
+}
+
+static axe_status build(const mode *m, int n, const axe_mapping_axes *tensor,
+                        axe_mapping *out)
+{
+    axe_mapping e;
+    int ids[MODES_MAX], id;
+    axe_mapping_init(&e, tensor);
+    for (int k = 0; k < n; k++)
+        AXE_TRY(push_mode(&e, &m[k], &ids[k]));
+    if (n == 0)
+        AXE_TRY(axe_mapping_push(&e, AXE_MAPPING_BROADCAST, -1, -1, 1,
+                                 AXE_PADDING_TOP, &ids[n++], NULL));
+    AXE_TRY(axe__mapping_push_list(&e, ids, n, &id));
+    *out = e;
+    return AXE_OK;
+}
+
+axe_status axe_mapping_from_layout(const axe_layout *l,
+                                   const axe_mapping_axes *tensor,
+                                   axe_mapping *out, axe_diag *diag)
+{
+    axe_layout g;
+    int seps[AXE_MAPPING_MAX_AXES + 1];
+    mode m[MODES_MAX];
+    int n;
+    if (l == NULL || tensor == NULL || out == NULL ||
+        tensor->n > AXE_LAYOUT_MAX_DIMS)
+        return axe__fail(diag, AXE_ERR_INVALID, -1,
+                         "a layout and at most %d tensor axes",
+                         AXE_LAYOUT_MAX_DIMS);
+    AXE_TRY(check_plain(l, diag));
+    AXE_TRY(axe_layout_group(l, tensor->size, tensor->n, &g, seps, diag));
+    n = collect_modes(&g, seps, tensor->n, m);
+    AXE_TRY(sort_compact(m, n, diag));
+    return build(m, n, tensor, out);
+}

@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Normalization of mapping expressions: a rebuild, bottom-up, that keeps
+ * the decoded map at every position (spec §8's identities read as rewrite
+ * rules). Pairs are flattened into right-nested lists without identity
+ * items; trivial resize and padding are dropped; a chain over an axis
+ * becomes `X / mu % n` with trivial parts left out (`1` when n = 1); adjacent
+ * digits of one operand `X / (mu n2) % n1, X / mu % n2` merge into `X / mu %
+ * (n1 n2)`; a chain covering a composite operand whole (mu = 1, n = |X|)
+ * becomes the operand when that operand occurs in no other chain, holds no
+ * chain over a composite and names each axis at most once (so no positions
+ * sum differently and decoding it alone never overshoots). Chains over
+ * composites are otherwise copied verbatim, since their operand is compared
+ * as a tree. Passes repeat until nothing changes, which makes the result
+ * idempotent. Invariant: every pass's output has the same size and map.
+ */
+#include "mapping_internal.h"
+
+#define PASSES_MAX 16
+
+typedef struct npass {
+    const axe_mapping *in;
+    axe_mapping *out;
+    axe_diag *diag;
+} npass;
+
+static axe_status norm(npass *p, int node, int *id);
+
+static axe_status push(npass *p, axe_mapping_op op, int a, int b, int64_t n,
+                       axe_padding_kind k, int *id)
+{
+    return axe_mapping_push(p->out, op, a, b, n, k, id, p->diag);
+}
+
+/* `X / mu % n` over the output node "x" of size "size". */
+static axe_status put_chain(npass *p, int x, int64_t size, int64_t mu,
+                            int64_t n, int *id)
+{
+    *id = x;
+    if (mu > 1 ||
+        (mu == 1 && n == size && p->out->node[x].op != AXE_MAPPING_SYMBOL))
+        AXE_TRY(push(p, AXE_MAPPING_STRIDE, *id, -1, mu, AXE_PADDING_TOP, id));
+    if (n != size / mu)
+        AXE_TRY(push(p, AXE_MAPPING_MODULO, *id, -1, n, AXE_PADDING_TOP, id));
+    return AXE_OK;
+}
+
+/* Chains of "m" whose operand is the tree "atom" (of "m"). */
+static int chains_over(const axe_mapping *m, int atom)
+{
+    int count = 0, a;
+    int64_t mu;
+    for (int k = 0; k < m->nnodes; k++) {
+        bool top = true;
+        for (int j = k + 1; j < m->nnodes; j++)
+            if (m->node[j].a == k && (m->node[j].op == AXE_MAPPING_STRIDE ||
+                                      m->node[j].op == AXE_MAPPING_MODULO))
+                top = false;
+        if (top && axe__mapping_chain(m, k, &a, &mu) &&
+            axe_mapping_same_tree(m, a, m, atom))
+            count++;
+    }
+    return count;
+}
+
+/* Whether some chain inside "node" has a composite operand. */
+static bool has_composite_chain(const axe_mapping *m, int node)
+{
+    const axe_mapping_node *x = &m->node[node];
+    int a;
+    int64_t mu;
+    if (axe__mapping_chain(m, node, &a, &mu))
+        return m->node[a].op != AXE_MAPPING_SYMBOL;
+    if (x->op == AXE_MAPPING_PAIR)
+        return has_composite_chain(m, x->a) || has_composite_chain(m, x->b);
+    if (x->op == AXE_MAPPING_RESIZE || x->op == AXE_MAPPING_PADDING)
+        return has_composite_chain(m, x->a);
+    return false;
+}
+
+/* Add the symbol leaves under "node" to "count" (per axis). */
+static void count_symbols(const axe_mapping *m, int node, int *count)
+{
+    const axe_mapping_node *x = &m->node[node];
+    if (x->op == AXE_MAPPING_SYMBOL)
+        count[x->n]++;
+    else if (x->op != AXE_MAPPING_BROADCAST)
+        count_symbols(m, x->a, count);
+    if (x->op == AXE_MAPPING_PAIR)
+        count_symbols(m, x->b, count);
+}
+
+/* Whether "node" can stand inline for its chain: no composite chain inside
+ * and every axis at most once (so decoding it alone never overshoots). */
+static bool unwrappable(const axe_mapping *m, int node)
+{
+    int count[AXE_MAPPING_MAX_AXES] = {0};
+    if (has_composite_chain(m, node))
+        return false;
+    count_symbols(m, node, count);
+    for (int k = 0; k < m->axes.n; k++)
+        if (count[k] > 1)
+            return false;
+    return true;
+}
+
+static axe_status norm_chain(npass *p, int node, int *id)
+{
+    const axe_mapping *in = p->in;
+    int atom, x;
+    int64_t mu, n = in->node[node].size;
+    (void)axe__mapping_chain(in, node, &atom, &mu);
+    if (in->node[atom].op == AXE_MAPPING_SYMBOL && n == 1)
+        return push(p, AXE_MAPPING_BROADCAST, -1, -1, 1, AXE_PADDING_TOP, id);
+    if (in->node[atom].op == AXE_MAPPING_SYMBOL) {
+        AXE_TRY(axe_mapping_copy_subtree(p->out, in, atom, &x));
+        return put_chain(p, x, in->node[atom].size, mu, n, id);
+    }
+    if (mu == 1 && n == in->node[atom].size && chains_over(in, atom) == 1 &&
+        unwrappable(in, atom))
+        return norm(p, atom, id);
+    return axe_mapping_copy_subtree(p->out, in, node, id);
+}
+
+/* ---- pairs ------------------------------------------------------- */
+
+typedef struct items {
+    int n;
+    int id[AXE_MAPPING_MAX_NODES];
+} items;
+
+static void collect(const axe_mapping *m, int node, items *it)
+{
+    const axe_mapping_node *x = &m->node[node];
+    if (x->op == AXE_MAPPING_PAIR) {
+        collect(m, x->a, it);
+        collect(m, x->b, it);
+    } else if (!(x->op == AXE_MAPPING_BROADCAST && x->n == 1)) {
+        it->id[it->n++] = node;
+    }
+}
+
+/* Merge items k and k+1 of the output when they are adjacent digits of
+ * one operand. */
+static axe_status try_merge(npass *p, items *it, int k, bool *merged)
+{
+    const axe_mapping *o = p->out;
+    int a1, a2;
+    int64_t m1, m2, n1 = o->node[it->id[k]].size,
+                    n2 = o->node[it->id[k + 1]].size;
+    bool c1 = axe__mapping_chain(o, it->id[k], &a1, &m1);
+    bool c2 = axe__mapping_chain(o, it->id[k + 1], &a2, &m2);
+    *merged = false;
+    if (!c1) {
+        a1 = it->id[k];
+        m1 = 1;
+    }
+    if (!c2) {
+        a2 = it->id[k + 1];
+        m2 = 1;
+    }
+    if ((!c1 && o->node[a1].op != AXE_MAPPING_SYMBOL) ||
+        (!c2 && o->node[a2].op != AXE_MAPPING_SYMBOL) ||
+        !axe_mapping_same_tree(o, a1, o, a2) || m1 != m2 * n2)
+        return AXE_OK;
+    AXE_TRY(put_chain(p, a2, o->node[a2].size, m2, n1 * n2, &it->id[k]));
+    for (int j = k + 1; j + 1 < it->n; j++)
+        it->id[j] = it->id[j + 1];
+    it->n--;
+    *merged = true;
+    return AXE_OK;
+}
+
+static axe_status norm_pair(npass *p, int node, int *id)
+{
+    const axe_mapping_node *x = &p->in->node[node];
+    items it = {0, {0}};
+    int a, b;
+    AXE_TRY(norm(p, x->a, &a));
+    AXE_TRY(norm(p, x->b, &b));
+    collect(p->out, a, &it);
+    collect(p->out, b, &it);
+    for (int k = 0; k + 1 < it.n;) {
+        bool merged;
+        AXE_TRY(try_merge(p, &it, k, &merged));
+        k += !merged;
+    }
+    if (it.n == 0)
+        return push(p, AXE_MAPPING_BROADCAST, -1, -1, 1, AXE_PADDING_TOP, id);
+    *id = it.id[it.n - 1];
+    for (int k = it.n - 2; k >= 0; k--)
+        AXE_TRY(
+            push(p, AXE_MAPPING_PAIR, it.id[k], *id, 0, AXE_PADDING_TOP, id));
+    return AXE_OK;
+}
+
+static axe_status norm(npass *p, int node, int *id)
+{
+    const axe_mapping_node *x = &p->in->node[node];
+    int a;
+    switch ((axe_mapping_op)x->op) {
+    case AXE_MAPPING_SYMBOL:
+    case AXE_MAPPING_BROADCAST:
+        return axe_mapping_copy_subtree(p->out, p->in, node, id);
+    case AXE_MAPPING_PAIR:
+        return norm_pair(p, node, id);
+    case AXE_MAPPING_STRIDE:
+    case AXE_MAPPING_MODULO:
+        return norm_chain(p, node, id);
+    case AXE_MAPPING_RESIZE:
+    case AXE_MAPPING_PADDING:
+        AXE_TRY(norm(p, x->a, &a));
+        if (p->out->node[a].size == x->n) {
+            *id = a;
+            return AXE_OK;
+        }
+        return push(p, (axe_mapping_op)x->op, a, -1, x->n,
+                    (axe_padding_kind)x->kind, id);
+    }
+    return AXE_ERR_INVALID;
+}
+
+/* "in" rebuilt into a compact "out" (only the nodes reachable from the
+ * root). */
+static axe_status one_pass(const axe_mapping *in, axe_mapping *out,
+                           axe_diag *diag)
+{
+    axe_mapping tmp;
+    npass p = {in, &tmp, diag};
+    int id;
+    axe_mapping_init(&tmp, &in->axes);
+    AXE_TRY(norm(&p, axe_mapping_root(in), &id));
+    axe_mapping_init(out, &in->axes);
+    return axe_mapping_copy_subtree(out, &tmp, id, &id);
+}
+
+axe_status axe_mapping_normalize(const axe_mapping *m, axe_mapping *out,
+                                 axe_diag *diag)
+{
+    axe_mapping a, b;
+    if (m == NULL || out == NULL || m->nnodes == 0)
+        return axe__fail(diag, AXE_ERR_INVALID, -1, "empty expression");
+    AXE_TRY(one_pass(m, &a, diag));
+    for (int k = 0; k < PASSES_MAX; k++) {
+        AXE_TRY(one_pass(&a, &b, diag));
+        if (axe_mapping_same_tree(&a, axe_mapping_root(&a), &b,
+                                  axe_mapping_root(&b))) {
+            *out = b;
+            return AXE_OK;
+        }
+        a = b;
+    }
+    return axe__fail(diag, AXE_ERR_CAPACITY, -1,
+                     "normalization did not settle in %d passes", PASSES_MAX);
+}

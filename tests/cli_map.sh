@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+#
+# The mapping-expression commands of the axe command line ($AXE_BIN): every
+# "    $ axe ..." example of the `axe map` section of docs/cli.md, run with
+# stderr merged, must print exactly the indented lines under it, and every
+# request line of the `mapping.*` batch examples must get the answer line
+# under it. Also: exit codes 2 for usage and syntax, 1 for no answer, 0 for
+# --help. Every check that fails prints itself; the last line is
+# "N passed, N failed".
+set -u
+
+AXE=${AXE_BIN:-}
+if [ -z "$AXE" ] || [ ! -x "$AXE" ]; then
+    echo "skipped: AXE_BIN does not name the axe binary"
+    exit 77
+fi
+docs=${AXE_SOURCE_DIR:-$(dirname "$0")/..}/docs/cli.md
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+
+check() { # check DESCRIPTION CONDITION...
+    local what=$1
+    shift
+    if "$@"; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL: $what"
+    fi
+}
+
+# Examples of the section from "$1" to the next "## " heading.
+run_examples() {
+    local n=0 cmd="" line
+    sed -n "/^$1/,/^## [^M]/p" "$docs" >"$tmp/section"
+    : >"$tmp/want"
+    flush() {
+        [ -n "$cmd" ] || return 0
+        n=$((n + 1))
+        eval "\"\$AXE\" ${cmd#axe }" >"$tmp/got" 2>&1
+        check "docs example: $cmd: $(diff "$tmp/want" "$tmp/got" | head -4)" \
+            cmp -s "$tmp/got" "$tmp/want"
+    }
+    while IFS= read -r line; do
+        case $line in
+        '    $ axe '*)
+            flush
+            cmd=${line#    $ }
+            : >"$tmp/want"
+            ;;
+        '    '*) [ -n "$cmd" ] && printf '%s\n' "${line#    }" >>"$tmp/want" ;;
+        *)
+            flush
+            cmd=""
+            ;;
+        esac
+    done <"$tmp/section"
+    flush
+    check "at least 15 axe map examples (found $n)" [ "$n" -ge 15 ]
+}
+
+# The batch examples: request lines followed by their answers.
+run_batch() {
+    sed -n '/^### `mapping\.\*` ops/,/^## /p' "$docs" |
+        grep '^    {"id"' | sed 's/^    //' >"$tmp/pairs"
+    awk 'NR % 2 == 1' "$tmp/pairs" >"$tmp/req"
+    awk 'NR % 2 == 0' "$tmp/pairs" >"$tmp/want"
+    "$AXE" batch <"$tmp/req" >"$tmp/got" 2>&1
+    check "batch examples: $(diff "$tmp/want" "$tmp/got" | head -4)" \
+        cmp -s "$tmp/got" "$tmp/want"
+    check "at least 2 batch examples" [ "$(wc -l <"$tmp/req")" -ge 2 ]
+}
+
+status() { # status WANT CMD...
+    local want=$1
+    shift
+    "$AXE" "$@" >/dev/null 2>"$tmp/err"
+    local rc=$?
+    check "exit $want from $* (got $rc)" [ "$rc" -eq "$want" ]
+}
+
+if [ -f "$docs" ]; then
+    run_examples '## Mapping expressions: `axe map`'
+    run_batch
+else
+    check "docs/cli.md exists" false
+fi
+status 0 map --help
+status 2 map
+status 2 map nosuchop
+status 2 map map --axes "axes![A = 8]" "m![A]" notanumber
+status 2 map size --axes "axes![A = 8" "m![A]"
+status 2 map size --axes "axes![A = 8]" "m![A, , A]"
+status 1 map map --axes "axes![A = 3]" "m![A, A]" 8
+status 1 map convert --axes "axes![A = 8]" "m![A / 2]"
+status 2 map map --axes "axes![A = 8]" "m![A]" 99999999999999999999
+status 2 map map --const N=x --axes "axes![A = 8]" "m![A]" 3
+status 2 convert --to linear --shape 4,x "S[8:1]"
+status 2 convert --to linear --shape "[" "S[8:1]"
+status 1 convert --to linear --shape 4,4 "S[8:1]"
+status 2 convert --to nothing "S[8:1]"
+status 2 convert --to axe "m![A]"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

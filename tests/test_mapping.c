@@ -1,0 +1,543 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Mapping expressions: table rows in the notation (maps, sizes, prints,
+ * normal forms, rejected texts with their offsets) and laws on seeded
+ * random expressions (AXE_TEST_SEED replays): normalization preserves the
+ * map at every position (overshoots included) and is idempotent; the
+ * printed m![...] form parses back to the same tree; equivalence agrees
+ * with position-by-position comparison; a conversion to an Axe layout puts
+ * every position p in L(x) of the index x it holds, and the layout's points
+ * are exactly the |E| positions.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "axe/mapping.h"
+#include "axe/notation_mapping.h"
+#include "mapping_internal.h"
+#include "testlib.h"
+
+#define RANDOM_CASES 400
+
+static axe_mapping_axes axes_of(const char *decl)
+{
+    axe_mapping_axes a;
+    axe_diag d;
+    if (axe_parse_mapping_axes(decl, strlen(decl), &a, &d) != AXE_OK) {
+        fprintf(stderr, "bad table row %s: %s\n", decl, d.message);
+        exit(2);
+    }
+    return a;
+}
+
+static axe_status parse(const char *decl, const char *text, axe_mapping *m,
+                        axe_diag *d)
+{
+    axe_mapping_axes a = axes_of(decl);
+    axe_mapping_env env = {&a, 0, NULL, NULL, 0, NULL, NULL, false};
+    return axe_parse_mapping(text, strlen(text), &env, m, d);
+}
+
+static const char *cell_text(const axe_mapping *m, const axe_mapping_cell *c)
+{
+    static char buf[256];
+    uint32_t mask = 0;
+    for (int k = 0; k < m->axes.n; k++)
+        if (axe_mapping_uses_axis(m, axe_mapping_root(m), k))
+            mask |= UINT32_C(1) << k;
+    axe_print_mapping_cell(&m->axes, mask, c, buf, sizeof buf);
+    return buf;
+}
+
+/* ---- tables ----------------------------------------------------------- */
+
+static void table_map(void)
+{
+    static const struct {
+        const char *axes, *expr;
+        int64_t i;
+        const char *cell;
+    } rows[] = {
+        {"axes![A = 8, B = 512]", "m![A, B]", 679, "{A: 1, B: 167}"},
+        {"axes![B = 512]", "m![B / 64, B % 32, B / 32 % 2]", 67, "{B: 97}"},
+        {"axes![C = 13, D = 61]", "m![C, D # 64]", 63, "padding(top)"},
+        {"axes![C = 13, D = 61]", "m![C, D #{!} 64]", 62, "padding(bottom)"},
+        {"axes![C = 13, D = 61]", "m![C, D #{0} 64]", 832, "out of bounds"},
+        {"axes![A = 2, B = 6]", "m![[A, B] / 4, [A, B] % 4]", 7,
+         "{A: 1, B: 1}"},
+        {"axes![R = 14]", "m![R # 16 / 4, R # 16 % 4]", 15, "padding(top)"},
+        {"axes![A = 4]", "m![2, A]", 6, "{A: 2}"},
+        {"axes![A = 8]", "m![A = 2 # 4]", 3, "padding(top)"},
+        {"axes![]", "m![1]", 0, "{}"},
+    };
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        axe_mapping m;
+        axe_mapping_cell c;
+        axe_diag d;
+        axe_status st = parse(rows[r].axes, rows[r].expr, &m, &d);
+        if (st == AXE_OK)
+            st = axe_mapping_map(&m, rows[r].i, &c, &d);
+        TL_CHECK(st == AXE_OK && strcmp(cell_text(&m, &c), rows[r].cell) == 0,
+                 "%s %s at %" PRId64 ": got %s, expected %s", rows[r].axes,
+                 rows[r].expr, rows[r].i,
+                 st == AXE_OK ? cell_text(&m, &c) : d.message, rows[r].cell);
+    }
+}
+
+static void table_normalize(void)
+{
+    static const struct {
+        const char *axes, *expr, *norm;
+    } rows[] = {
+        {"axes![B = 512]", "m![B / 64, B % 64]", "m![B]"},
+        {"axes![A = 8, B = 16]", "m![1, [A, B], 1]", "m![A, B]"},
+        {"axes![A = 8, B = 16]", "m![[A, B] / 4, [A, B] % 4]", "m![A, B]"},
+        {"axes![A = 8]", "m![A / 1 # 8 = 8]", "m![A]"},
+        {"axes![B = 512]", "m![B % 64 / 8]", "m![B / 8 % 8]"},
+        {"axes![B = 512]", "m![B / 64, B / 32 % 2, B % 32]", "m![B]"},
+        {"axes![A = 8]", "m![A % 1]", "m![1]"},
+        {"axes![A = 8]", "m![A, A]", "m![A, A]"},
+    };
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        axe_mapping m, n;
+        axe_diag d;
+        char text[256] = "";
+        axe_status st = parse(rows[r].axes, rows[r].expr, &m, &d);
+        if (st == AXE_OK)
+            st = axe_mapping_normalize(&m, &n, &d);
+        if (st == AXE_OK)
+            axe_print_mapping_macro(&n, text, sizeof text);
+        TL_CHECK(st == AXE_OK && strcmp(text, rows[r].norm) == 0,
+                 "normalize %s: got %s, expected %s", rows[r].expr,
+                 st == AXE_OK ? text : d.message, rows[r].norm);
+    }
+}
+
+static void table_reject(void)
+{
+    static const struct {
+        const char *expr;
+        axe_status st;
+        long offset;
+    } rows[] = {
+        {"m![A, B)]", AXE_ERR_SYNTAX, 7},
+        {"m![% 4]", AXE_ERR_SYNTAX, 3},
+        {"m![A / B]", AXE_ERR_SYNTAX, 7},
+        {"m![B % 100]", AXE_ERR_DIVISIBILITY, 5},
+        {"m![B / 0]", AXE_ERR_DIVISIBILITY, 5},
+        {"m![A = 16]", AXE_ERR_DOMAIN, 5},
+        {"m![A # 4]", AXE_ERR_DOMAIN, 5},
+        {"m![A,,B]", AXE_ERR_SYNTAX, 5},
+        {"m![]", AXE_ERR_SYNTAX, 3},
+        {"m![a]", AXE_ERR_SYNTAX, 3},
+        {"m![A / 2.5]", AXE_ERR_SYNTAX, 7},
+        {"m![A / 99999999999999999999]", AXE_ERR_OVERFLOW, 7},
+        {"m![A, B, A, B, A, B, A, B, A, B, A, B, A, B, A, B, A, B]",
+         AXE_ERR_OVERFLOW, -2},
+        {"m![[A", AXE_ERR_SYNTAX, 3},
+        {"m![A /]", AXE_ERR_SYNTAX, 6},
+        {"m![A #{1} 64]", AXE_ERR_DOMAIN, 5},
+    };
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        axe_mapping m;
+        axe_diag d;
+        axe_status st = parse("axes![A = 8, B = 512]", rows[r].expr, &m, &d);
+        TL_CHECK(st == rows[r].st &&
+                     (rows[r].offset == -2 || d.offset == rows[r].offset),
+                 "%s: got %s at %ld (%s), expected %s at %ld", rows[r].expr,
+                 axe_status_name(st), d.offset, d.message,
+                 axe_status_name(rows[r].st), rows[r].offset);
+    }
+}
+
+/* Beyond the capacities: more nodes than AXE_MAPPING_MAX_NODES, deeper
+ * nesting than the lexer allows, more definitions than 8 deep. */
+static void table_capacity(void)
+{
+    static char text[4096];
+    axe_mapping m;
+    axe_diag d;
+    axe_status st;
+    size_t n = (size_t)snprintf(text, sizeof text, "m![A");
+    for (int k = 0; k < AXE_MAPPING_MAX_NODES; k++)
+        n += (size_t)snprintf(text + n, sizeof text - n, ", A");
+    snprintf(text + n, sizeof text - n, "]");
+    st = parse("axes![A = 1]", text, &m, &d);
+    TL_CHECK(st == AXE_ERR_CAPACITY && d.offset >= 0, "%d nodes: %s at %ld",
+             AXE_MAPPING_MAX_NODES + 1, axe_status_name(st), d.offset);
+    memset(text, '[', 100);
+    memcpy(text, "m![", 3);
+    text[100] = 'A';
+    memset(text + 101, ']', 98);
+    text[199] = '\0';
+    st = parse("axes![A = 1]", text, &m, &d);
+    TL_CHECK(st == AXE_ERR_CAPACITY && d.offset >= 0,
+             "97 nested brackets: %s at %ld", axe_status_name(st), d.offset);
+}
+
+static void table_tile_view(void)
+{
+    static const struct {
+        const char *axes, *expr, *index;
+        int64_t len;
+        bool write;
+        const char *view;
+    } rows[] = {
+        {"axes![A = 8, B = 512]", "m![A, B]", "m![B / 32]", 2, false,
+         "m![A, B / 32 = 2 # 16, B % 32]"},
+        {"axes![A = 8, B = 512]", "m![A, B]", "m![B]", 2, false,
+         "m![A, B = 2 # 512]"},
+        {"axes![B = 8]", "m![B]", "m![B]", 4, true, "m![B = 4 #{!} 8]"},
+        {"axes![A = 8, B = 512]", "m![B / 64, A, B % 64]", "m![B / 8 % 8]", 3,
+         false, "m![B / 64, A, B / 8 % 8 = 3 # 8, B % 8]"},
+        {"axes![A = 8, B = 512]", "m![B / 64, A, B % 64]", "m![B / 32]", 2,
+         false, NULL},
+    };
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        axe_mapping e, i, v;
+        axe_diag d;
+        char text[256] = "";
+        axe_status st = parse(rows[r].axes, rows[r].expr, &e, &d);
+        if (st == AXE_OK)
+            st = parse(rows[r].axes, rows[r].index, &i, &d);
+        if (st == AXE_OK)
+            st = axe_mapping_tile_view(&e, &i, rows[r].len, rows[r].write, &v,
+                                       &d);
+        if (st == AXE_OK)
+            axe_print_mapping_macro(&v, text, sizeof text);
+        TL_CHECK(rows[r].view == NULL ? st == AXE_ERR_UNSUPPORTED
+                                      : strcmp(text, rows[r].view) == 0,
+                 "tile view of %s along %s: got %s (%s)", rows[r].expr,
+                 rows[r].index, text, d.message);
+    }
+}
+
+/* ---- random expressions ---------------------------------------------- */
+
+static int64_t divisor_of(int64_t n)
+{
+    int64_t d;
+    do
+        d = tl_range(1, n);
+    while (n % d != 0);
+    return d;
+}
+
+/* A random subtree of at most "depth" levels; -1 when a push failed. */
+static int random_node(axe_mapping *m, int depth)
+{
+    int id = -1, a, b;
+    int64_t s;
+    int pick = depth <= 0 ? (int)tl_range(0, 1) : (int)tl_range(0, 9);
+    if (pick == 0 || pick == 1)
+        return axe_mapping_push(
+                   m, pick ? AXE_MAPPING_BROADCAST : AXE_MAPPING_SYMBOL, -1, -1,
+                   pick ? tl_range(1, 3) : tl_range(0, m->axes.n - 1),
+                   AXE_PADDING_TOP, &id, NULL) == AXE_OK
+                   ? id
+                   : -1;
+    if ((a = random_node(m, depth - 1)) < 0)
+        return -1;
+    s = m->node[a].size;
+    switch (pick) {
+    case 2:
+    case 3:
+    case 4:
+        if ((b = random_node(m, depth - 1)) < 0)
+            return -1;
+        return axe_mapping_push(m, AXE_MAPPING_PAIR, a, b, 0, AXE_PADDING_TOP,
+                                &id, NULL) == AXE_OK
+                   ? id
+                   : -1;
+    case 5:
+    case 6:
+        return axe_mapping_push(
+                   m, pick == 5 ? AXE_MAPPING_STRIDE : AXE_MAPPING_MODULO, a,
+                   -1, divisor_of(s), AXE_PADDING_TOP, &id, NULL) == AXE_OK
+                   ? id
+                   : -1;
+    case 7:
+        return axe_mapping_push(m, AXE_MAPPING_RESIZE, a, -1, tl_range(1, s),
+                                AXE_PADDING_TOP, &id, NULL) == AXE_OK
+                   ? id
+                   : -1;
+    case 8:
+        return axe_mapping_push(
+                   m, AXE_MAPPING_PADDING, a, -1, s + tl_range(0, 3),
+                   (axe_padding_kind)tl_range(0, 2), &id, NULL) == AXE_OK
+                   ? id
+                   : -1;
+    default:
+        break;
+    }
+    /* X / d, X % d over a copy of the same operand (the decoded reading) */
+    {
+        int64_t d = divisor_of(s);
+        int c, x, y;
+        if (axe_mapping_copy_subtree(m, m, a, &c) != AXE_OK ||
+            axe_mapping_push(m, AXE_MAPPING_STRIDE, a, -1, d, AXE_PADDING_TOP,
+                             &x, NULL) != AXE_OK ||
+            axe_mapping_push(m, AXE_MAPPING_MODULO, c, -1, d, AXE_PADDING_TOP,
+                             &y, NULL) != AXE_OK ||
+            axe_mapping_push(m, AXE_MAPPING_PAIR, x, y, 0, AXE_PADDING_TOP, &id,
+                             NULL) != AXE_OK)
+            return -1;
+        return id;
+    }
+}
+
+static void random_expr(axe_mapping *m)
+{
+    static const int64_t sizes[] = {2, 3, 4, 6, 8};
+    axe_mapping_axes a = {0, {{0}}, {0}};
+    int n = (int)tl_range(1, 3);
+    char name[2] = "A";
+    for (int k = 0; k < n; k++) {
+        name[0] = (char)('A' + k);
+        TL_CHECK(axe_mapping_axes_add(&a, name, sizes[tl_range(0, 4)], NULL) ==
+                     AXE_OK,
+                 "axis %s", name);
+    }
+    do
+        axe_mapping_init(m, &a);
+    while (random_node(m, (int)tl_range(1, 3)) < 0 ||
+           axe_mapping_size(m) > 4096);
+}
+
+/* ---- laws ------------------------------------------------------------ */
+
+/* The cells of "a" and "b" agree at every position (an overshoot is a
+ * value of its own). */
+static bool same_map(const axe_mapping *a, const axe_mapping *b)
+{
+    if (axe_mapping_size(a) != axe_mapping_size(b))
+        return false;
+    for (int64_t p = 0; p <= axe_mapping_size(a); p++) {
+        axe_mapping_cell ca, cb;
+        axe_status sa = axe_mapping_map(a, p, &ca, NULL);
+        axe_status sb = axe_mapping_map(b, p, &cb, NULL);
+        if (sa != sb || (sa == AXE_OK && !axe_mapping_cell_equal(&ca, &cb)))
+            return false;
+    }
+    return true;
+}
+
+static const char *show(const axe_mapping *m)
+{
+    static char buf[2][1024];
+    static int k;
+    k ^= 1;
+    axe_print_mapping_macro(m, buf[k], sizeof buf[k]);
+    return buf[k];
+}
+
+static void law_normalize(const axe_mapping *m)
+{
+    static axe_mapping n, nn;
+    axe_diag d;
+    axe_status st = axe_mapping_normalize(m, &n, &d);
+    TL_CHECK(st == AXE_OK, "normalize %s: %s", show(m), d.message);
+    if (st != AXE_OK)
+        return;
+    TL_CHECK(same_map(m, &n), "normalize changes the map: %s -> %s", show(m),
+             show(&n));
+    st = axe_mapping_normalize(&n, &nn, &d);
+    TL_CHECK(st == AXE_OK && axe_mapping_same_tree(&n, axe_mapping_root(&n),
+                                                   &nn, axe_mapping_root(&nn)),
+             "normalize is not idempotent: %s -> %s", show(&n), show(&nn));
+}
+
+static void law_round_trip(const axe_mapping *m)
+{
+    static axe_mapping back;
+    axe_mapping_env env = {&m->axes, 0, NULL, NULL, 0, NULL, NULL, false};
+    const char *text = show(m);
+    axe_diag d;
+    axe_status st = axe_parse_mapping(text, strlen(text), &env, &back, &d);
+    TL_CHECK(st == AXE_OK && strcmp(show(&back), text) == 0 &&
+                 same_map(m, &back),
+             "print/parse round trip of %s: %s", text,
+             st == AXE_OK ? show(&back) : d.message);
+}
+
+static void law_equivalent(const axe_mapping *a, const axe_mapping *b)
+{
+    bool eq = false;
+    axe_diag d;
+    axe_status st = axe_mapping_equivalent(a, b, &eq, &d);
+    TL_CHECK(st == AXE_OK && eq == same_map(a, b),
+             "equivalent(%s, %s) = %d (%s), brute force %d", show(a), show(b),
+             eq, st == AXE_OK ? "ok" : d.message, same_map(a, b));
+}
+
+/* The lexicographic index of live cell "c" over all axes of the table. */
+static int64_t flat_index(const axe_mapping *m, const axe_mapping_cell *c)
+{
+    int64_t x = 0;
+    for (int k = 0; k < m->axes.n; k++)
+        x = x * m->axes.size[k] + c->coord[k];
+    return x;
+}
+
+static bool holds_position(const axe_layout *l, int64_t x, int64_t p)
+{
+    static axe_point pts[4096];
+    axe_point want = {0, {{0}}, {0}};
+    int n;
+    if (axe_point_add(&want, "m", p) != AXE_OK ||
+        axe_layout_apply_set(l, &x, NULL, 1, pts, 4096, &n, NULL) != AXE_OK)
+        return false;
+    for (int k = 0; k < n; k++)
+        if (axe_point_equal(&pts[k], &want))
+            return true;
+    return false;
+}
+
+/* With or without holes: every live position p is in L(x) of the index x
+ * it holds, padded positions hold nothing, and L has exactly as many
+ * points as there are live positions. */
+static void law_to_layout(const axe_mapping *m, bool holes)
+{
+    const char *tensor[AXE_MAPPING_MAX_AXES];
+    axe_mapping_part part = {m, "m", 1, holes};
+    axe_layout l;
+    int64_t size, points = 1, live = 0;
+    for (int k = 0; k < m->axes.n; k++)
+        tensor[k] = m->axes.name[k];
+    if (axe_mapping_to_layout(&part, 1, tensor, m->axes.n, &l, NULL) != AXE_OK)
+        return;
+    TL_CHECK(axe_layout_size(&l, NULL, &size) == AXE_OK, "layout size");
+    for (int r = 0; r < l.nreplica; r++)
+        points *= l.replica[r].extent;
+    for (int64_t p = 0; p < axe_mapping_size(m); p++) {
+        axe_mapping_cell c;
+        axe_status st = axe_mapping_map(m, p, &c, NULL);
+        TL_CHECK(st == AXE_OK && (holes || c.kind == AXE_CELL_INDEX),
+                 "%s: position %" PRId64 " is not live", show(m), p);
+        if (st != AXE_OK || c.kind != AXE_CELL_INDEX)
+            continue;
+        live++;
+        TL_CHECK(holds_position(&l, flat_index(m, &c), p),
+                 "%s: position %" PRId64 " is not in L(x)", show(m), p);
+    }
+    TL_CHECK(size * points == live,
+             "%s: layout has %" PRId64 " points, expression %" PRId64
+             " live cells",
+             show(m), size * points, live);
+}
+
+/* inverse(map(p)) lists exactly the positions holding that cell. */
+static void law_inverse(const axe_mapping *m)
+{
+    static int64_t pos[4096];
+    axe_mapping_cell t, c;
+    int64_t p = tl_range(0, axe_mapping_size(m) - 1), want = 0;
+    int n = 0;
+    bool sorted = true;
+    if (axe_mapping_map(m, p, &t, NULL) != AXE_OK)
+        return;
+    TL_CHECK(axe_mapping_inverse(m, &t, pos, 4096, &n, NULL) == AXE_OK,
+             "inverse of %s at %" PRId64, show(m), p);
+    for (int64_t q = 0; q < axe_mapping_size(m); q++)
+        want += axe_mapping_map(m, q, &c, NULL) == AXE_OK &&
+                axe_mapping_cell_equal(&c, &t);
+    for (int k = 0; k < n; k++) {
+        sorted &= k == 0 || pos[k - 1] < pos[k];
+        TL_CHECK(axe_mapping_map(m, pos[k], &c, NULL) == AXE_OK &&
+                     axe_mapping_cell_equal(&c, &t),
+                 "inverse of %s lists %" PRId64 " wrongly", show(m), pos[k]);
+    }
+    TL_CHECK(sorted && n == want,
+             "inverse of %s at %" PRId64 ": %d positions, brute force %" PRId64,
+             show(m), p, n, want);
+}
+
+/* The tiles along a random digit of a random axis: at a random start the
+ * view's live cells are the source's indices whose digit lies in [start,
+ * start + len), each as often as the source holds it. */
+static void law_tile_view(const axe_mapping *e)
+{
+    static axe_mapping idx, view;
+    static int want[4096], got[4096];
+    int axis = (int)tl_range(0, e->axes.n - 1), id;
+    int64_t size = e->axes.size[axis], mu = divisor_of(size), n, start;
+    int64_t flat = 1;
+    axe_mapping_tile t = {e, &idx, 0, &view, 0, false};
+    n = divisor_of(size / mu);
+    axe_mapping_init(&idx, &e->axes);
+    if (axe__mapping_push_digit(&idx, axis, mu, n, &id) != AXE_OK)
+        return;
+    t.len = tl_range(1, n);
+    t.start = start = tl_range(0, n - t.len);
+    for (int k = 0; k < e->axes.n; k++)
+        flat *= e->axes.size[k];
+    if (flat > 4096 ||
+        axe_mapping_tile_view(e, &idx, t.len, false, &view, NULL) != AXE_OK)
+        return;
+    memset(want, 0, sizeof want);
+    memset(got, 0, sizeof got);
+    for (int64_t p = 0; p < axe_mapping_size(e); p++) {
+        axe_mapping_cell c, v;
+        int64_t d;
+        bool ok = axe_mapping_map(e, p, &c, NULL) == AXE_OK &&
+                  axe_mapping_tile_map(&t, p, &v, NULL) == AXE_OK;
+        TL_CHECK(ok, "tile of %s at %" PRId64, show(e), p);
+        if (!ok)
+            return;
+        d = c.coord[axis] / mu % n;
+        if (c.kind == AXE_CELL_INDEX && d >= start && d < start + t.len)
+            want[flat_index(e, &c)]++;
+        if (v.kind == AXE_CELL_INDEX && flat_index(e, &v) < flat)
+            got[flat_index(e, &v)]++;
+    }
+    TL_CHECK(memcmp(want, got, sizeof want) == 0,
+             "tile view %s of %s at %" PRId64 " holds other indices",
+             show(&view), show(e), start);
+}
+
+static void laws(void)
+{
+    static axe_mapping a, b, n;
+    static const char *const names[] = {"A", "B", "C"};
+    axe_mapping_part part = {&a, "m", 1, false};
+    axe_layout l;
+    int converted = 0;
+    for (int r = 0; r < RANDOM_CASES; r++) {
+        random_expr(&a);
+        law_normalize(&a);
+        law_round_trip(&a);
+        law_inverse(&a);
+        law_to_layout(&a, false);
+        law_to_layout(&a, true);
+        if (axe_mapping_normalize(&a, &n, NULL) == AXE_OK)
+            law_equivalent(&a, &n);
+        b = a;
+        do
+            axe_mapping_init(&b, &a.axes);
+        while (random_node(&b, (int)tl_range(0, 3)) < 0);
+        law_equivalent(&a, &b);
+        if (axe_mapping_to_layout(&part, 1, names, a.axes.n, &l, NULL) ==
+            AXE_OK) {
+            converted++;
+            law_tile_view(&a);
+        }
+    }
+    printf("%d random expressions, %d of them affine per axis\n", RANDOM_CASES,
+           converted);
+}
+
+int main(void)
+{
+    tl_seed("test_mapping", 20261125);
+    table_map();
+    table_normalize();
+    table_reject();
+    table_capacity();
+    table_tile_view();
+    laws();
+    return tl_finish();
+}

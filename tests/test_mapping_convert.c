@@ -1,0 +1,400 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Conversions between mapping expressions, Axe layouts and Triton linear
+ * layouts: table rows (the reasons for layouts without a counterpart, e.g.
+ * the Axe paper's Appendix G 24x24 layout and a non-bit-linear one) and
+ * laws on seeded random inputs (AXE_TEST_SEED replays): an Axe layout made
+ * of compact modes converts to a mapping expression whose conversion back
+ * is the same set-valued map; a mapping expression affine per axis survives
+ * mapping -> Axe -> mapping as an equivalent expression; a layout converts
+ * to a linear layout exactly when l(x) is the XOR of l(2^i) at every x
+ * (checked here by brute force), the linear layout then evaluates like the
+ * layout, prints and parses back to itself, and converts back to an Axe
+ * layout with the same map whenever its bases on each axis share no bit;
+ * it inverts exactly when it is a bijection (brute force), and the inverse
+ * undoes it.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "axe/linear.h"
+#include "axe/mapping.h"
+#include "axe/notation_mapping.h"
+#include "testlib.h"
+
+#define RANDOM_CASES 300
+
+static axe_layout layout_of(const char *text)
+{
+    axe_layout l;
+    axe_cute_object o;
+    axe_diag d;
+    if (axe_parse_cute(text, strlen(text), &o, &d) == AXE_OK &&
+        o.kind == AXE_CUTE_KIND_LAYOUT &&
+        axe_layout_from_cute(&o.layout, &l, &d) == AXE_OK)
+        return l;
+    if (axe_parse_cute(text, strlen(text), &o, &d) == AXE_OK &&
+        o.kind == AXE_CUTE_KIND_COMPOSED &&
+        axe_layout_from_cute_composed(&o.composed, &l, &d) == AXE_OK)
+        return l;
+    if (axe_parse_layout(text, strlen(text), &l, &d) != AXE_OK) {
+        fprintf(stderr, "bad table row %s: %s\n", text, d.message);
+        exit(2);
+    }
+    return l;
+}
+
+/* The points of "a" and "b" agree at every logical index. */
+static bool same_layout_map(const axe_layout *a, const axe_layout *b)
+{
+    static axe_point pa[256], pb[256];
+    int64_t na, nb;
+    if (axe_layout_size(a, NULL, &na) != AXE_OK ||
+        axe_layout_size(b, NULL, &nb) != AXE_OK || na != nb)
+        return false;
+    for (int64_t x = 0; x < na; x++) {
+        int ca, cb;
+        if (axe_layout_apply_set(a, &x, NULL, 1, pa, 256, &ca, NULL) !=
+                AXE_OK ||
+            axe_layout_apply_set(b, &x, NULL, 1, pb, 256, &cb, NULL) !=
+                AXE_OK ||
+            ca != cb)
+            return false;
+        for (int i = 0; i < ca; i++) {
+            bool found = false;
+            for (int j = 0; j < cb && !found; j++)
+                found = axe_point_equal(&pa[i], &pb[j]);
+            if (!found)
+                return false;
+        }
+    }
+    return true;
+}
+
+/* ---- tables ----------------------------------------------------------- */
+
+static void table_linear(void)
+{
+    static const struct {
+        const char *layout;
+        const char *reason; /* NULL: converts */
+    } rows[] = {
+        {"S[(4,8):(8,1)]", NULL},
+        {"(8,4):(4,1)", NULL},
+        {"Sw<3,4,3> o 0 o (8,64):(64,1)", NULL},
+        {"S[(2,16):(1@laneid,2)]", NULL},
+        {"(24,24):(1,24)", "not a power of two"},
+        {"S[4:3]", "not bit-linear"},
+        {"S[8:1] + R[2:8]", "replica"},
+        {"S[8:1] + 4", "offset"},
+    };
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        axe_layout l = layout_of(rows[r].layout);
+        axe_linear lin;
+        axe_diag d;
+        axe_status st;
+        axe_diag_clear(&d);
+        st = axe_linear_from_layout(&l, NULL, 0, &lin, &d);
+        TL_CHECK(rows[r].reason == NULL
+                     ? st == AXE_OK
+                     : st != AXE_OK && strstr(d.message, rows[r].reason),
+                 "linear of %s: %s (%s)", rows[r].layout, axe_status_name(st),
+                 d.message);
+    }
+}
+
+static void table_linear_shape(void)
+{
+    static const struct {
+        const char *layout;
+        int64_t shape[2];
+        bool invert;
+        const char *text; /* NULL: rejected */
+    } rows[] = {
+        {"(4,8):(8,1)",
+         {8, 4},
+         false,
+         " - dim0=1 -> (1)\n   dim0=2 -> (2)\n   dim0=4 -> (4)\n"
+         " - dim1=1 -> (8)\n   dim1=2 -> (16)\n"
+         "where out dims are: [m (size 32)]"},
+        {"S[(2,4):(1@laneid,1)]",
+         {2, 4},
+         true,
+         " - laneid=1 -> (1, 0)\n - m=1 -> (0, 1)\n   m=2 -> (0, 2)\n"
+         "where out dims are: [dim0 (size 2), dim1 (size 4)]"},
+        {"S[(2,4):(1@laneid,2)]", {2, 4}, true, NULL},
+        {"S[(2,4):(1,1)]", {2, 4}, false, NULL},
+    };
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        axe_layout l = layout_of(rows[r].layout);
+        axe_linear lin, inv;
+        axe_diag d;
+        char text[1024] = "";
+        axe_status st = axe_linear_from_layout(&l, rows[r].shape, 2, &lin, &d);
+        if (st == AXE_OK && rows[r].invert)
+            st = axe_linear_invert(&lin, &inv, &d);
+        if (st == AXE_OK)
+            axe_print_linear(rows[r].invert ? &inv : &lin, text, sizeof text);
+        TL_CHECK(rows[r].text == NULL ? st == AXE_ERR_UNSUPPORTED
+                                      : strcmp(text, rows[r].text) == 0,
+                 "linear of %s: got\n%s\n(%s)", rows[r].layout, text,
+                 d.message);
+    }
+}
+
+static void table_from_layout(void)
+{
+    static const struct {
+        const char *layout, *axes, *expr;
+    } rows[] = {
+        {"S[(8,2,32):(64,1,2)]", "axes![B = 512]",
+         "m![B / 64, B % 32, B / 32 % 2]"},
+        {"S[(8,512):(1,8)]", "axes![A = 8, B = 512]", "m![B, A]"},
+        {"S[4:2] + R[2:1]", "axes![A = 4]", "m![A, 2]"},
+        {"S[(4,8):(16,1)]", "axes![A = 4, B = 8]", NULL},
+        {"S[(4,8):(1@laneid,4)]", "axes![A = 4, B = 8]", NULL},
+    };
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        axe_layout l = layout_of(rows[r].layout);
+        axe_mapping_axes axes;
+        axe_mapping m;
+        axe_diag d;
+        char text[256] = "";
+        axe_status st = axe_parse_mapping_axes(rows[r].axes,
+                                               strlen(rows[r].axes), &axes, &d);
+        if (st == AXE_OK)
+            st = axe_mapping_from_layout(&l, &axes, &m, &d);
+        if (st == AXE_OK)
+            axe_print_mapping_macro(&m, text, sizeof text);
+        TL_CHECK(rows[r].expr == NULL ? st == AXE_ERR_UNSUPPORTED
+                                      : strcmp(text, rows[r].expr) == 0,
+                 "mapping of %s: got %s (%s)", rows[r].layout, text, d.message);
+    }
+}
+
+/* ---- random layouts ----------------------------------------------------- */
+
+/* A random compact layout on m: modes of random extents whose strides are
+ * a random order of the compact strides; some modes become replicas. */
+static void random_compact(axe_layout *l, axe_mapping_axes *axes)
+{
+    int64_t ext[5], stride[5], acc = 1;
+    int perm[5], n = (int)tl_range(1, 4);
+    char name[2] = "A";
+    for (int k = 0; k < n; k++) {
+        ext[k] = tl_range(2, 5);
+        perm[k] = k;
+    }
+    for (int k = n - 1; k > 0; k--) {
+        int j = (int)tl_range(0, k), t = perm[k];
+        perm[k] = perm[j];
+        perm[j] = t;
+    }
+    for (int k = 0; k < n; k++) {
+        stride[perm[k]] = acc;
+        acc *= ext[perm[k]];
+    }
+    axe_layout_init(l);
+    axes->n = 0;
+    for (int k = 0; k < n; k++) {
+        bool replica = k > 0 && tl_range(0, 4) == 0;
+        axe_status st = replica
+                            ? axe_layout_push_replica(l, ext[k], stride[k], "m")
+                            : axe_layout_push_shard(l, ext[k], stride[k], "m");
+        name[0] = (char)('A' + axes->n);
+        if (!replica && st == AXE_OK)
+            st = axe_mapping_axes_add(axes, name, ext[k], NULL);
+        TL_CHECK(st == AXE_OK, "building a random layout");
+    }
+}
+
+static void law_from_layout(void)
+{
+    static axe_layout l, back;
+    static axe_mapping m, again;
+    axe_mapping_axes axes;
+    const char *tensor[AXE_MAPPING_MAX_AXES];
+    for (int r = 0; r < RANDOM_CASES; r++) {
+        axe_diag d;
+        axe_mapping_part part = {&m, "m", 1, false};
+        axe_status st;
+        bool eq = false;
+        random_compact(&l, &axes);
+        for (int k = 0; k < axes.n; k++)
+            tensor[k] = axes.name[k];
+        st = axe_mapping_from_layout(&l, &axes, &m, &d);
+        TL_CHECK(st == AXE_OK, "from_layout: %s", d.message);
+        if (st != AXE_OK)
+            continue;
+        st = axe_mapping_to_layout(&part, 1, tensor, axes.n, &back, &d);
+        TL_CHECK(st == AXE_OK && same_layout_map(&l, &back),
+                 "Axe -> mapping -> Axe changes the map (%s)", d.message);
+        st = axe_mapping_from_layout(&back, &axes, &again, &d);
+        TL_CHECK(st == AXE_OK &&
+                     axe_mapping_equivalent(&m, &again, &eq, &d) == AXE_OK &&
+                     eq,
+                 "mapping -> Axe -> mapping is not equivalent");
+    }
+}
+
+/* A random layout of power-of-two extents with random small strides on
+ * one or two axes. */
+static void random_pow2(axe_layout *l)
+{
+    int n = (int)tl_range(1, 4);
+    axe_layout_init(l);
+    for (int k = 0; k < n; k++) {
+        int64_t s =
+            tl_range(0, 3) == 0 ? tl_range(0, 9) : INT64_C(1) << tl_range(0, 6);
+        TL_CHECK(axe_layout_push_shard(l, INT64_C(1) << tl_range(1, 3), s,
+                                       tl_range(0, 2) ? "m" : "laneid") ==
+                     AXE_OK,
+                 "building a random layout");
+    }
+}
+
+/* Brute force: l(x) == XOR of l(2^i) on every axis at every x. */
+static bool xor_linear(const axe_layout *l)
+{
+    int64_t n;
+    axe_point px, pb;
+    if (axe_layout_size(l, NULL, &n) != AXE_OK)
+        return false;
+    for (int64_t x = 0; x < n; x++) {
+        const char *axes[] = {"m", "laneid"};
+        if (axe_layout_apply_base(l, x, &px, NULL) != AXE_OK)
+            return false;
+        for (int a = 0; a < 2; a++) {
+            int64_t want = 0, got = 0;
+            for (int i = 0; (INT64_C(1) << i) < n; i++) {
+                if (!(x >> i & 1))
+                    continue;
+                if (axe_layout_apply_base(l, INT64_C(1) << i, &pb, NULL) !=
+                    AXE_OK)
+                    return false;
+                for (int j = 0; j < pb.n; j++)
+                    if (strcmp(pb.axis[j], axes[a]) == 0)
+                        want ^= pb.v[j];
+            }
+            for (int j = 0; j < px.n; j++)
+                if (strcmp(px.axis[j], axes[a]) == 0)
+                    got = px.v[j];
+            if (got != want)
+                return false;
+        }
+    }
+    return true;
+}
+
+static void check_linear(const axe_layout *l, const axe_linear *lin)
+{
+    static char text[4096];
+    static axe_linear back;
+    static axe_layout again;
+    int64_t n, out[AXE_LINEAR_MAX_DIMS];
+    axe_point p;
+    axe_diag d;
+    size_t len = axe_print_linear(lin, text, sizeof text);
+    TL_CHECK(axe_parse_linear(text, len, &back, &d) == AXE_OK &&
+                 memcmp(&back, lin, sizeof back) == 0,
+             "linear text does not parse back: %s\n%s", d.message, text);
+    TL_CHECK(axe_layout_size(l, NULL, &n) == AXE_OK, "size");
+    for (int64_t x = 0; x < n; x++) {
+        bool ok = axe_linear_apply(lin, &x, out) == AXE_OK &&
+                  axe_layout_apply_base(l, x, &p, NULL) == AXE_OK;
+        for (int k = 0; ok && k < p.n; k++)
+            for (int o = 0; o < lin->nout; o++)
+                if (strcmp(lin->out_name[o], p.axis[k]) == 0)
+                    ok = out[o] == p.v[k];
+        TL_CHECK(ok, "linear layout differs at %" PRId64, x);
+    }
+    if (axe_linear_to_layout(lin, &again, NULL) == AXE_OK)
+        TL_CHECK(same_layout_map(l, &again),
+                 "linear -> Axe changes the map:\n%s", text);
+}
+
+/* The output values of "lin" at flat index "x" as one number (outputs
+ * concatenated, the first most significant). */
+static int64_t packed_output(const axe_linear *lin, int64_t x)
+{
+    int64_t out[AXE_LINEAR_MAX_DIMS], v = 0;
+    if (axe_linear_apply(lin, &x, out) != AXE_OK)
+        return -1;
+    for (int o = 0; o < lin->nout; o++)
+        v = (v << lin->out_bits[o]) | out[o];
+    return v;
+}
+
+/* The inverse exists iff the map is a bijection onto the output box
+ * (brute force: distinct values, as many as the box holds); then
+ * inv(lin(x)) = x at every x. */
+static int invertible;
+
+static void check_invert(const axe_linear *lin)
+{
+    static axe_linear inv;
+    static unsigned char seen[1 << 12];
+    int64_t n = INT64_C(1) << lin->in_bits[0], box = 1, in[8], back[8];
+    bool injective = true;
+    axe_status st;
+    for (int o = 0; o < lin->nout; o++)
+        box <<= lin->out_bits[o];
+    memset(seen, 0, sizeof seen);
+    for (int64_t x = 0; x < n && box <= (int64_t)sizeof seen; x++) {
+        int64_t v = packed_output(lin, x);
+        injective &= v >= 0 && v < box && !seen[v];
+        if (v >= 0 && v < box)
+            seen[v] = 1;
+    }
+    if (box > (int64_t)sizeof seen)
+        return;
+    st = axe_linear_invert(lin, &inv, NULL);
+    TL_CHECK((st == AXE_OK) == (injective && box == n),
+             "invert says %s, brute force bijective %d", axe_status_name(st),
+             injective && box == n);
+    invertible += st == AXE_OK;
+    for (int64_t x = 0; st == AXE_OK && x < n; x++) {
+        bool ok = axe_linear_apply(lin, &x, in) == AXE_OK &&
+                  axe_linear_apply(&inv, in, back) == AXE_OK && back[0] == x;
+        TL_CHECK(ok, "inverse(lin(%" PRId64 ")) != x", x);
+    }
+}
+
+static void law_linear(void)
+{
+    static axe_layout l;
+    static axe_linear lin;
+    int linear = 0;
+    for (int r = 0; r < RANDOM_CASES; r++) {
+        axe_diag d;
+        axe_status st;
+        random_pow2(&l);
+        axe_diag_clear(&d);
+        st = axe_linear_from_layout(&l, NULL, 0, &lin, &d);
+        TL_CHECK((st == AXE_OK) == xor_linear(&l),
+                 "from_layout says %s (%s), brute force %d",
+                 axe_status_name(st), d.message, xor_linear(&l));
+        if (st == AXE_OK) {
+            linear++;
+            check_linear(&l, &lin);
+            check_invert(&lin);
+        }
+    }
+    printf("%d random power-of-two layouts, %d bit-linear, %d invertible\n",
+           RANDOM_CASES, linear, invertible);
+}
+
+int main(void)
+{
+    tl_seed("test_mapping_convert", 20261125);
+    table_linear();
+    table_linear_shape();
+    table_from_layout();
+    law_from_layout();
+    law_linear();
+    return tl_finish();
+}
