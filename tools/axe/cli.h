@@ -59,6 +59,10 @@ void cli_put_parse_error(json_buf *out, const char *text, size_t len,
  * the status's description when there is none. */
 void cli_put_reason(json_buf *out, axe_status st, const axe_diag *diag);
 
+/* Print "axe: <prefix><parse error of "text">" (cli_put_parse_error) to
+ * stderr and return "code"; "prefix" (e.g. "render: shape: ") may be "". */
+int cli_parse_fail(int code, const char *prefix, const char *text,
+                   axe_status st, const axe_diag *diag);
 /* Print "axe: <line>" to stderr and return "code". */
 int cli_report(int code, const json_buf *line);
 /* "axe: <cmd>: <printf text> (try 'axe <cmd> --help')"; returns 2. */

@@ -56,6 +56,18 @@ void cli_put_parse_error(json_buf *out, const char *text, size_t len,
     }
 }
 
+int cli_parse_fail(int code, const char *prefix, const char *text,
+                   axe_status st, const axe_diag *diag)
+{
+    json_buf line;
+    json_buf_init(&line, NULL, NULL);
+    json_buf_put_rawz(&line, prefix);
+    cli_put_parse_error(&line, text, strlen(text), st, diag);
+    code = cli_report(code, &line);
+    json_buf_free(&line);
+    return code;
+}
+
 void cli_put_reason(json_buf *out, axe_status st, const axe_diag *diag)
 {
     if (diag->message[0] != '\0')

@@ -240,13 +240,7 @@ static int split_args(axe_invocation *inv, int argc, char **argv)
 
 static int syntax_error(const char *text, axe_status st, const axe_diag *diag)
 {
-    json_buf line;
-    int code;
-    json_buf_init(&line, NULL, NULL);
-    cli_put_parse_error(&line, text, strlen(text), st, diag);
-    code = cli_report(CLI_EXIT_USAGE, &line);
-    json_buf_free(&line);
-    return code;
+    return cli_parse_fail(CLI_EXIT_USAGE, "", text, st, diag);
 }
 
 static axe_status fill_text(axop_args *args, axop_key key, const char *text,

@@ -29,20 +29,14 @@ typedef struct source {
     axe_layout layout;
 } source;
 
+/* Report a failed parse of "what" ("text"): exit 2 for syntax, else 1. */
 static int syntax(const char *what, const char *text, axe_status st,
                   const axe_diag *d)
 {
-    json_buf line;
-    int code;
-    json_buf_init(&line, NULL, NULL);
-    json_buf_put_rawz(&line, "convert: ");
-    json_buf_put_rawz(&line, what);
-    json_buf_put_rawz(&line, ": ");
-    cli_put_parse_error(&line, text, strlen(text), st, d);
-    code = cli_report(st == AXE_ERR_SYNTAX ? CLI_EXIT_USAGE : CLI_EXIT_FAIL,
-                      &line);
-    json_buf_free(&line);
-    return code;
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "convert: %s: ", what);
+    return cli_parse_fail(st == AXE_ERR_SYNTAX ? CLI_EXIT_USAGE : CLI_EXIT_FAIL,
+                          prefix, text, st, d);
 }
 
 /* The --axes table, or the default A, B, ... per shard iter of "l". */

@@ -179,19 +179,6 @@ static int split_args(invocation *inv, int argc, char **argv)
     return -1;
 }
 
-static int parse_error(const invocation *inv, const char *text, axe_status st,
-                       const axe_diag *diag)
-{
-    json_buf line;
-    int code;
-    (void)inv;
-    json_buf_init(&line, NULL, NULL);
-    cli_put_parse_error(&line, text, strlen(text), st, diag);
-    code = cli_report(CLI_EXIT_USAGE, &line);
-    json_buf_free(&line);
-    return code;
-}
-
 /* An integer operand: "n" (slot 'n') or a mode index (slot '*'). */
 static int fill_int(const invocation *inv, char slot, const char *text,
                     cute_args *args)
@@ -205,7 +192,7 @@ static int fill_int(const invocation *inv, char slot, const char *text,
     axe_diag_clear(&diag);
     st = cli_parse_int(text, strlen(text), &v, &diag);
     if (st != AXE_OK)
-        return parse_error(inv, text, st, &diag);
+        return cli_parse_fail(CLI_EXIT_USAGE, "", text, st, &diag);
     if (slot == 'n') {
         args->n[args->nn++] = v;
         args->have |= CUTE_ARG_N;
@@ -236,7 +223,7 @@ static int fill_slot(const invocation *inv, char slot, const char *text,
     axe_diag_clear(&diag);
     st = axe_parse_cute(text, strlen(text), o, &diag);
     if (st != AXE_OK)
-        return parse_error(inv, text, st, &diag);
+        return cli_parse_fail(CLI_EXIT_USAGE, "", text, st, &diag);
     args->have |= bit;
     return -1;
 }

@@ -128,21 +128,14 @@ typedef struct operand {
     axe_layout axe;
 } operand;
 
-/* Report a failed parse of "what" ("text") and return 2. */
+/* Report a failed parse of "what" ("text"): exit 2 for syntax, else 1. */
 static int parse_fail(const char *what, const char *text, axe_status st,
                       const axe_diag *diag)
 {
-    json_buf line;
-    int rc;
-    json_buf_init(&line, NULL, NULL);
-    json_buf_put_rawz(&line, "render: ");
-    json_buf_put_rawz(&line, what);
-    json_buf_put_rawz(&line, ": ");
-    cli_put_parse_error(&line, text, strlen(text), st, diag);
-    rc = cli_report(st == AXE_ERR_SYNTAX ? CLI_EXIT_USAGE : CLI_EXIT_FAIL,
-                    &line);
-    json_buf_free(&line);
-    return rc;
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "render: %s: ", what);
+    return cli_parse_fail(st == AXE_ERR_SYNTAX ? CLI_EXIT_USAGE : CLI_EXIT_FAIL,
+                          prefix, text, st, diag);
 }
 
 /* Whether "s" is in the Axe notation (`S[` or `Swizzle<`). */
