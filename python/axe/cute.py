@@ -151,6 +151,7 @@ class Layout(CuteLayout, LayoutBase):
     _packed = True
     _shape = None
     _stride = None
+    _gen = 0
 
     def __init__(self, _shape, _stride=None):
         self._shape = _shape
@@ -181,6 +182,7 @@ class Layout(CuteLayout, LayoutBase):
     def shape(self, v):
         self.stride  # decode first
         self._shape, self._packed = v, False
+        self._gen += 1
 
     @property
     def stride(self):
@@ -192,6 +194,7 @@ class Layout(CuteLayout, LayoutBase):
     def stride(self, v):
         self.shape  # decode first
         self._stride, self._packed = v, False
+        self._gen += 1
 
     def __eq__(self, other):
         return (isinstance(other, Layout) and self.shape == other.shape
@@ -337,8 +340,8 @@ def coalesce(layout, profile=None):
     "profile", each mode it names is coalesced separately."""
     if profile is None and type(layout) is Layout:
         out = _new(Layout)
-        check(_coalesce(layout if layout._packed else layout.c, out),
-              "the layout does not coalesce")
+        if _coalesce(layout if layout._packed else layout.c, out):
+            check(-1, "the layout does not coalesce")
         return out
     if isinstance(layout, ComposedLayout):
         return layout._with(coalesce(layout.layoutA, profile))
@@ -393,12 +396,30 @@ def composition(layoutA, layoutB):
     return out
 
 
+_TILERS = {}
+
+
 def _tiler(t):
+    """The packed tiler of tuple "t", cached per tuple object while its
+    layouts are unchanged (a setter bumps a layout's _gen)."""
+    hit = _TILERS.get(id(t))
+    if hit is not None and hit[0] is t and hit[1] == _gens(t):
+        return hit[2]
+
     def elem(e):
         if isinstance(e, tuple):
             return tuple(elem(x) for x in e)
         return None if e is None else _as_layout(e).c
-    return encode_tiler(tuple(elem(e) for e in t))
+    packed = encode_tiler(tuple(elem(e) for e in t))
+    if len(_TILERS) >= 256:
+        _TILERS.clear()
+    _TILERS[id(t)] = (t, _gens(t), packed)
+    return packed
+
+
+def _gens(t):
+    return tuple(_gens(e) if isinstance(e, tuple) else
+                 (id(e), getattr(e, "_gen", 0)) for e in t)
 
 
 def complement(layout, max_idx=1):
