@@ -463,24 +463,21 @@ class TileLayout:
 
     def is_direct_sum_right(self, total, interleaved_shape, b_shape):
         """A with total == A + self, or None."""
-        il, n2 = _shape(interleaved_shape)
-        bs, n = _shape(b_shape)
-        _same_rank(n2, 2 * n, "Interleaved shape must have twice the rank "
-                   "of right_shape")
-        out, found = AxeLayout(), c_bool()
-        call(lib.axe_layout_is_direct_sum_right, self._c, total._c, il, bs,
-             n, out, found)
-        return _wrap_found(out, found)
+        return self._recover_sum(lib.axe_layout_is_direct_sum_right, total,
+                                 interleaved_shape, b_shape, "right_shape")
 
     def is_direct_sum_left(self, total, interleaved_shape, a_shape):
         """B with total == self + B, or None."""
+        return self._recover_sum(lib.axe_layout_is_direct_sum_left, total,
+                                 interleaved_shape, a_shape, "left_shape")
+
+    def _recover_sum(self, fn, total, interleaved_shape, shape, what):
         il, n2 = _shape(interleaved_shape)
-        as_, n = _shape(a_shape)
+        shp, n = _shape(shape)
         _same_rank(n2, 2 * n, "Interleaved shape must have twice the rank "
-                   "of left_shape")
+                   f"of {what}")
         out, found = AxeLayout(), c_bool()
-        call(lib.axe_layout_is_direct_sum_left, self._c, total._c, il, as_,
-             n, out, found)
+        call(fn, self._c, total._c, il, shp, n, out, found)
         return _wrap_found(out, found)
 
     # ---- TIRx helpers -------------------------------------------------------

@@ -190,3 +190,19 @@ def test_known_pycute_defects():
     assert pycute.size(pp) != 12
     r = cute.logical_product(Layout(4, 1), 3)
     assert cute.size(r) == 12 and is_product(Layout(4, 1), Layout(3, 1), r)
+
+
+def test_dropin_example_prints_what_pycute_prints():
+    import os
+    import subprocess
+    import sys
+    import axe
+    script = os.path.join(os.path.dirname(__file__), "..", "examples",
+                          "pycute_dropin.py")
+    env = dict(os.environ, PYTHONPATH=os.path.dirname(
+        os.path.dirname(axe.__file__)))
+    ours = subprocess.run([sys.executable, script], env=env, check=True,
+                          capture_output=True, text=True).stdout
+    theirs = subprocess.run([sys.executable, script, "--pycute"], env=env,
+                            check=True, capture_output=True, text=True).stdout
+    assert ours == theirs and ours.count("\n") == 9
