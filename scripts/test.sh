@@ -44,7 +44,7 @@ bash scripts/test_python.sh | tee "$log"
 rc=${PIPESTATUS[0]}
 set -e
 [ "$rc" -eq 0 ] || [ "$rc" -eq 77 ] || fail "scripts/test_python.sh"
-summary+=("python: $(grep -Eo '[0-9]+ passed.*|skipped' "$log" | tail -n 1)")
+summary+=("python: $(grep -Eo '[0-9]+ passed.*|skipped' "$log" | paste -sd ';' -)")
 
 step "layers"
 bash scripts/check_layers.sh | tee "$log" || fail "scripts/check_layers.sh"

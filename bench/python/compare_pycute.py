@@ -16,9 +16,11 @@ repeats), runs `AXE_BENCH --json --filter suite`, and prints, per
 operation, pycute's time, axe-Python's, axe-C's, and the ratios
 pycute/axe-python (target 10x) and pycute/axe-C (target 200x), all from
 this one run. axe is imported from the installed package, else from
-python/ of this checkout (with libaxe from build/release or $AXE_LIBRARY). Operands are built once, outside the
-timed call, on both sides; --cpu-time times both with the thread's CPU
-clock, which leaves out other processes on a loaded machine. Exit status:
+python/ of this checkout (with libaxe from build/release or $AXE_LIBRARY;
+the header line names the backend, "extension" or "ctypes"). Operands are
+built once, outside the timed call, on both sides; --cpu-time times both
+with the thread's CPU clock, which leaves out other processes on a loaded
+machine. Exit status:
 0, or 1 with --check if an operation misses the target or fails in axe, 2
 on a usage or setup error (no pycute, axe-bench not runnable).
 
@@ -139,6 +141,7 @@ def main():
         return 2
     print(f"# {cpu_model()}, "
           f"Python {platform.python_version()}, nvidia-cutlass {cutlass}, "
+          f"axe.cute backend {getattr(axe_cute, 'BACKEND', 'ctypes')}, "
           f"{'CPU' if args.cpu_time else 'wall'} clock, "
           f"load average {os.getloadavg()[0]:.2f}")
     print(f"{'op':<16} {'pycute us':>10} {'axe-py us':>10} {'axe-C ns':>9} "

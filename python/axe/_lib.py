@@ -298,6 +298,13 @@ def fail(st, diag=None, what=None):
     raise AxeError(status_name(st), reason, offset)
 
 
+def raise_error(st, reason, offset=-1):
+    """Raise the AxeError of status "st" with the library's "reason" (the
+    extension axe._fast reports its failures through this)."""
+    raise AxeError(status_name(st), reason or STATUS_NAMES.get(st, "error")
+                   .lower(), offset)
+
+
 def call(fn, *args):
     """fn(*args, diag): raise AxeError with the reason on a nonzero status.
     The last argument slot of "fn" is its diag."""

@@ -15,6 +15,15 @@ A ``Layout`` holds its Python ``shape``/``stride`` tuples and the packed C
 value; either is made from the other on first use, so results of the
 algebra stay packed until printed or inspected. Invariant: both, when
 present, denote the same layout.
+
+Two backends compute the same results: the extension ``axe._fast`` (built
+by ``pip install``; a Layout is then its C object, and the hot operations
+are one METH_FASTCALL call each) and ctypes over libaxe.so (a Layout is
+then a ctypes struct). ``BACKEND`` names the one in use; the extension is
+used whenever it imports, unless ``AXE_PY_BACKEND=ctypes`` is set. Every
+operation the extension does not handle (other operand kinds, errors of
+the Python side) takes the ctypes path, so both give the same answers and
+the same errors.
 """
 
 from ._convert import (ScaledBasis, basis_modes, decode_layout, decode_tuple,
@@ -23,10 +32,40 @@ from ._lib import (AxeError, CuteComposed, CuteLayout, CutePoint, Tuple,
                    OUTER_LAYOUT, OUTER_SWIZZLE, call, call_fast, check, i64,
                    lib)
 from ._lib import Swizzle as _CSwizzle
+from ._lib import raise_error
 import ctypes
+import os
 from ctypes import c_int64, create_string_buffer
 
-_new = CuteLayout.__new__
+try:
+    from . import _fast
+except ImportError:  # not built (no compiler or Python.h): ctypes only
+    _fast = None
+if os.environ.get("AXE_PY_BACKEND") == "ctypes":
+    _fast = None
+BACKEND = "ctypes" if _fast is None else "extension"
+
+
+def _unhandled(*args):
+    return NotImplemented
+
+
+if _fast is None:
+    _Base = CuteLayout
+    _f_coalesce = _f_filter = _f_right_inverse = _f_left_inverse = \
+        _f_compose = _f_complement = _f_divide = _f_product = _unhandled
+
+    def _view(layout):
+        return layout
+else:
+    _Base = _fast.Layout
+    _f_coalesce, _f_filter = _fast.coalesce, _fast.filter
+    _f_right_inverse, _f_left_inverse = (_fast.right_inverse,
+                                         _fast.left_inverse)
+    _f_compose, _f_complement = _fast.compose, _fast.complement
+    _f_divide, _f_product = _fast.divide, _fast.product
+    _view = CuteLayout.from_buffer
+_new = _Base.__new__
 _compose = lib.axe_cute_compose
 _complement = lib.axe_cute_complement
 _right_inverse = lib.axe_cute_right_inverse
@@ -133,12 +172,12 @@ def is_layout(x):
 def _layout_of(c):
     """A Layout sharing nothing with struct "c" (a copy of its value)."""
     lay = _new(Layout)
-    ctypes.memmove(ctypes.addressof(lay), ctypes.addressof(c),
+    ctypes.memmove(ctypes.addressof(_view(lay)), ctypes.addressof(c),
                    ctypes.sizeof(CuteLayout))
     return lay
 
 
-class Layout(CuteLayout, LayoutBase):
+class Layout(_Base, LayoutBase):
     """The CuTe layout ``shape:stride``: L(c) = sum of c_i * d_i over the
     leaves, coordinates colexicographic (first mode fastest). ``stride``
     defaults to the compact column-major strides of ``shape``.
@@ -146,12 +185,22 @@ class Layout(CuteLayout, LayoutBase):
     A Layout *is* libaxe's packed value (a ctypes struct), so results of
     the algebra are returned without conversion; ``shape`` and ``stride``
     are decoded on first access, and a Layout made from Python tuples is
-    packed on its first use in the algebra."""
+    packed on its first use in the algebra. With the extension, a Layout
+    is axe._fast's object holding the same struct (``c`` is a ctypes view
+    of it)."""
 
-    _packed = True
-    _shape = None
-    _stride = None
-    _gen = 0
+    if _fast is None:
+        _packed = True
+        _shape = None
+        _stride = None
+        _gen = 0
+    else:
+        __slots__ = ()
+
+        @property
+        def _as_parameter_(self):
+            """ctypes passes the packed struct by reference."""
+            return ctypes.byref(self.c)
 
     def __init__(self, _shape, _stride=None):
         self._shape = _shape
@@ -159,18 +208,19 @@ class Layout(CuteLayout, LayoutBase):
         self._packed = False
 
     def _pack(self):
-        encode_layout(self._shape, self._stride, self)
+        encode_layout(self._shape, self._stride, _view(self))
         self._packed = True
 
     @property
     def c(self):
-        """The packed C value (this object, packed on first use)."""
+        """The packed C value (this object, or the ctypes view of its
+        struct; packed on first use)."""
         if not self._packed:
             self._pack()
-        return self
+        return _view(self)
 
     def _decode(self):
-        self._shape, self._stride = decode_layout(self)
+        self._shape, self._stride = decode_layout(_view(self))
 
     @property
     def shape(self):
@@ -251,6 +301,10 @@ class Layout(CuteLayout, LayoutBase):
 
     def __repr__(self):
         return f"Layout({self.shape},{self.stride})"
+
+
+if _fast is not None:
+    _fast.setup(Layout, raise_error, ctypes.sizeof(CuteLayout))
 
 
 def _eval_crd_diag(layout, crd, out, diag):
@@ -338,6 +392,10 @@ def _unary(fn, layout):
 def coalesce(layout, profile=None):
     """The same function with depth <= 1 and the fewest modes; with a
     "profile", each mode it names is coalesced separately."""
+    if profile is None:
+        r = _f_coalesce(layout)
+        if r is not NotImplemented:
+            return r
     if profile is None and type(layout) is Layout:
         out = _new(Layout)
         if _coalesce(layout if layout._packed else layout.c, out):
@@ -356,6 +414,10 @@ def coalesce(layout, profile=None):
 def filter(layout, profile=None):
     """Drop size-1 and stride-0 modes, then coalesce: the same image
     without repetition; by mode with a "profile"."""
+    if profile is None:
+        r = _f_filter(layout)
+        if r is not NotImplemented:
+            return r
     if isinstance(profile, tuple):
         if len(layout) < len(profile):
             raise AxeError("INCOMPATIBLE", "the profile has more modes "
@@ -370,6 +432,9 @@ def composition(layoutA, layoutB):
     """A o B: R(i) = A(B(i)) for every i < size(B), R's shape compatible
     with B's; a tuple B composes by mode (``None`` keeps a mode). Raises
     NOT_COMPOSABLE with the violated condition when no layout equals it."""
+    r = _f_compose(layoutA, layoutB)
+    if r is not NotImplemented:
+        return r
     if layoutB is None:
         return layoutA
     if isinstance(layoutA, Swizzle):
@@ -426,8 +491,12 @@ def complement(layout, max_idx=1):
     """R strictly increasing with (layout, R) injective, R's values outside
     layout's image, covering [0, max_idx) rounded up to a multiple of the
     extent of layout's largest-stride mode (CuTe's complement)."""
+    r = _f_complement(layout, max_idx)
+    if r is not NotImplemented:
+        return r
     out = _new(Layout)
     if type(layout) is Layout and type(max_idx) is int:
+        max_idx = i64(max_idx, "max_idx")  # ctypes would truncate
         if _complement(layout if layout._packed else layout.c, max_idx, out,
                        None):
             call(_complement, layout, max_idx, out)
@@ -444,6 +513,9 @@ def complement(layout, max_idx=1):
 def right_inverse(layout):
     """R with layout(R(k)) == k for every k < size(R), R as large as the
     contiguous part of the image starting at 0 allows."""
+    r = _f_right_inverse(layout)
+    if r is not NotImplemented:
+        return r
     if layout is None:
         return None
     out = _new(Layout)
@@ -458,6 +530,9 @@ def right_inverse(layout):
 def left_inverse(layout):
     """R with R(layout(k)) == k for every k < size(layout) (layout
     injective; the image need not be contiguous)."""
+    r = _f_left_inverse(layout)
+    if r is not NotImplemented:
+        return r
     if layout is None:
         return None
     out = _new(Layout)
@@ -473,6 +548,9 @@ def nullspace(layout):
 
 
 def _divide(kind, a, b):
+    r = _f_divide(_DIV[kind], a, b)
+    if r is not NotImplemented:
+        return r
     if b is None:
         return a
     if isinstance(a, ComposedLayout):
@@ -508,6 +586,9 @@ def flat_divide(layoutA, layoutB):
 
 
 def _product(kind, a, b):
+    r = _f_product(_PROD[kind], a, b)
+    if r is not NotImplemented:
+        return r
     if b is None:
         return a
     if isinstance(a, ComposedLayout):
