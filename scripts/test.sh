@@ -42,6 +42,14 @@ for preset in dev asan; do
     summary+=("$preset: $(grep -Eo '[0-9]+% tests passed.*' "$log"), $(grep -c '(Skipped)$' "$log" || true) skipped")
 done
 
+step "python"
+set +e
+bash scripts/test_python.sh | tee "$log"
+rc=${PIPESTATUS[0]}
+set -e
+[ "$rc" -eq 0 ] || [ "$rc" -eq 77 ] || fail "scripts/test_python.sh"
+summary+=("python: $(grep -Eo '[0-9]+ passed.*|skipped' "$log" | paste -sd ';' -)")
+
 step "layers"
 bash scripts/check_layers.sh | tee "$log" || fail "scripts/check_layers.sh"
 summary+=("$(tail -n 1 "$log")")

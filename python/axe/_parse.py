@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: Apache-2.0
+"""``axe.layout(text)``: one entry point for every notation, dispatching by
+the text's form (docs/notation.md): an Axe layout (``S[...]``, ``R[...]``,
+``Swizzle<...>(...)``) becomes a TileLayout; CuTe text becomes an int tuple,
+a Layout, a tiler (a tuple of Layouts and None), a Swizzle or a
+ComposedLayout. Invariant: the object returned prints back (``notation()``
+or ``str``) to the canonical form of the text.
+"""
+
+from ._convert import decode_tuple
+from ._lib import (KIND_COMPOSED, KIND_LAYOUT, KIND_SWIZZLE, KIND_TILER,
+                   AxeLayout, CuteObject, call)
+from ._lib import lib
+
+
+def _is_axe(text):
+    t = text.lstrip()
+    return t.startswith(("S[", "R[", "Swizzle<")) or (
+        "@" in t and not t.startswith(("(", "[", "<")) and "[" in t)
+
+
+def _tiler_value(t):
+    from .cute import _layout_of
+    stack = [[]]
+    it = iter(range(t.nelem))
+    for ch in t.tok[:t.ntok].decode():
+        if ch == "[":
+            stack.append([])
+        elif ch == "]":
+            done = tuple(stack.pop())
+            stack[-1].append(done)
+        elif ch == "_":
+            stack[-1].append(None)
+        else:
+            stack[-1].append(_layout_of(t.elem[next(it)]))
+    return stack[0][0]
+
+
+def layout(text):
+    """The object "text" denotes, in any notation of DESIGN.md §4 that this
+    build parses; AxeError SYNTAX with the byte offset otherwise."""
+    from .cute import Swizzle, _composed_of, _layout_of
+    from .tile import _wrap
+    raw = text.encode()
+    if _is_axe(text):
+        out = AxeLayout()
+        call(lib.axe_parse_layout, raw, len(raw), out)
+        return _wrap(out)
+    obj = CuteObject()
+    call(lib.axe_parse_cute, raw, len(raw), obj)
+    if obj.kind == KIND_LAYOUT:
+        return _layout_of(obj.layout)
+    if obj.kind == KIND_TILER:
+        return _tiler_value(obj.tiler)
+    if obj.kind == KIND_SWIZZLE:
+        sw = obj.swizzle
+        return Swizzle(sw.bits, sw.base, sw.shift)
+    if obj.kind == KIND_COMPOSED:
+        return _composed_of(obj.composed)
+
+    return decode_tuple(obj.tuple)

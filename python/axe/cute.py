@@ -1,0 +1,882 @@
+# SPDX-License-Identifier: Apache-2.0
+"""CuTe layouts with pycute's names and argument orders, computed by libaxe.
+
+``import axe.cute as pycute`` keeps a pycute script working: ``Layout``,
+``make_layout``, ``size``, ``cosize``, ``coalesce``, ``filter``,
+``composition``, ``complement``, ``right_inverse``, ``left_inverse``, the
+divides and products, ``slice_``, ``Swizzle`` and ``ComposedLayout`` take
+the same arguments (tuples of layouts as by-mode tilers, ``None`` to keep
+a mode, an int ``n`` for ``n:1``) and layouts print as pycute prints them.
+Unlike pycute every result satisfies its defining equation or the call
+raises ``AxeError`` with the reason (pycute asserts or returns a wrong
+layout in the cases docs/python.md lists).
+
+A ``Layout`` holds its Python ``shape``/``stride`` tuples and the packed C
+value; either is made from the other on first use, so results of the
+algebra stay packed until printed or inspected. Invariant: both, when
+present, denote the same layout.
+
+Two backends compute the same results: the extension ``axe._fast`` (built
+by ``pip install``; a Layout is then its C object, and the hot operations
+are one METH_FASTCALL call each) and ctypes over libaxe.so (a Layout is
+then a ctypes struct). ``BACKEND`` names the one in use; the extension is
+used whenever it imports, unless ``AXE_PY_BACKEND=ctypes`` is set. Every
+operation the extension does not handle (other operand kinds, errors of
+the Python side) takes the ctypes path, so both give the same answers and
+the same errors.
+"""
+
+from ._convert import (ScaledBasis, basis_modes, decode_layout, decode_tuple,
+                       encode_layout, encode_tiler, encode_tuple)
+from ._lib import (AxeError, CuteComposed, CuteLayout, CutePoint, Tuple,
+                   OUTER_LAYOUT, OUTER_SWIZZLE, call, call_fast, check, i64,
+                   lib)
+from ._lib import Swizzle as _CSwizzle
+from ._lib import raise_error
+import ctypes
+import os
+from ctypes import c_int64, create_string_buffer
+
+try:
+    from . import _fast
+except ImportError:  # not built (no compiler or Python.h): ctypes only
+    _fast = None
+if os.environ.get("AXE_PY_BACKEND") == "ctypes":
+    _fast = None
+BACKEND = "ctypes" if _fast is None else "extension"
+
+
+def _unhandled(*args):
+    return NotImplemented
+
+
+if _fast is None:
+    _Base = CuteLayout
+    _f_coalesce = _f_filter = _f_right_inverse = _f_left_inverse = \
+        _f_compose = _f_complement = _f_divide = _f_product = _unhandled
+
+    def _view(layout):
+        return layout
+else:
+    _Base = _fast.Layout
+    _f_coalesce, _f_filter = _fast.coalesce, _fast.filter
+    _f_right_inverse, _f_left_inverse = (_fast.right_inverse,
+                                         _fast.left_inverse)
+    _f_compose, _f_complement = _fast.compose, _fast.complement
+    _f_divide, _f_product = _fast.divide, _fast.product
+    _view = CuteLayout.from_buffer
+_new = _Base.__new__
+_compose = lib.axe_cute_compose
+_complement = lib.axe_cute_complement
+_right_inverse = lib.axe_cute_right_inverse
+_divide_layout = lib.axe_cute_divide_layout
+_divide_tiler = lib.axe_cute_divide
+_product_layout = lib.axe_cute_product
+
+_coalesce = lib.axe_cute_coalesce
+
+__all__ = [
+    "AxeError", "ComposedLayout", "Layout", "LayoutBase", "ScaledBasis",
+    "Swizzle", "blocked_product", "coalesce", "complement", "composition",
+    "cosize", "crd2idx", "filter", "flat_divide", "flat_product",
+    "idx2crd", "is_int", "is_layout", "is_tuple", "left_inverse",
+    "logical_divide", "logical_product", "make_layout", "nullspace",
+    "product", "raked_product", "right_inverse", "shape_div", "size",
+    "slice_", "slice_and_offset", "tiled_divide", "tiled_product",
+    "zipped_divide", "zipped_product", "flatten", "prefix_product",
+    "coalesce_x", "dice", "get", "recast_layout", "tile_to_shape",
+]
+
+_DIV = {"logical": 0, "zipped": 1, "tiled": 2, "flat": 3}
+_PROD = {"logical": 0, "zipped": 1, "tiled": 2, "flat": 3, "blocked": 4,
+         "raked": 5}
+
+
+def is_int(x):
+    """True for an integer (pycute's is_int)."""
+    return isinstance(x, int)
+
+
+def is_tuple(x):
+    """True for a tuple (pycute's is_tuple)."""
+    return isinstance(x, tuple)
+
+
+def flatten(t):
+    """The leaves of "t" as a flat tuple (an int stays); of a layout, the
+    layout of its leaves (same function, depth <= 1)."""
+    if isinstance(t, ComposedLayout):
+        return t._with(flatten(t.layoutA))
+    if isinstance(t, Layout):
+        return _unary(lib.axe_cute_flatten, t)
+    if not isinstance(t, tuple):
+        return t
+    out = []
+    for e in t:
+        out.extend(flatten(e) if isinstance(e, tuple) else (e,))
+    return tuple(out)
+
+
+def product(t):
+    """The product of the leaves of "t"."""
+    if isinstance(t, tuple):
+        r = 1
+        for e in t:
+            r *= product(e)
+        return r
+    return t
+
+
+def prefix_product(t, init=1):
+    """Exclusive prefix products congruent to "t" (compact column-major
+    strides)."""
+    if isinstance(t, tuple):
+        out = []
+        for e in t:
+            out.append(prefix_product(e, init))
+            init = init * product(e)
+        return tuple(out)
+    return init
+
+
+def shape_div(a, b):
+    """CuTe's shape_div: a/b if b divides a, 1 if a divides b (per leaf,
+    congruent to "a"); AxeError DIVISIBILITY otherwise."""
+    if isinstance(a, tuple):
+        if isinstance(b, tuple):
+            return tuple(shape_div(x, y) for x, y in zip(a, b))
+        out = []
+        for v in a:
+            out.append(shape_div(v, b))
+            b = shape_div(b, product(v))
+        return tuple(out)
+    if isinstance(b, tuple):
+        return shape_div(a, product(b))
+    if a % b and b % a:
+        raise AxeError("DIVISIBILITY", f"{a} and {b} do not divide each "
+                       "other")
+    return (a + b - 1) // b
+
+
+class LayoutBase:
+    """Base of Layout and ComposedLayout (pycute's)."""
+
+    __slots__ = ()
+
+
+def is_layout(x):
+    """True for a Layout or ComposedLayout."""
+    return isinstance(x, LayoutBase)
+
+
+def _layout_of(c):
+    """A Layout sharing nothing with struct "c" (a copy of its value)."""
+    lay = _new(Layout)
+    ctypes.memmove(ctypes.addressof(_view(lay)), ctypes.addressof(c),
+                   ctypes.sizeof(CuteLayout))
+    return lay
+
+
+class Layout(_Base, LayoutBase):
+    """The CuTe layout ``shape:stride``: L(c) = sum of c_i * d_i over the
+    leaves, coordinates colexicographic (first mode fastest). ``stride``
+    defaults to the compact column-major strides of ``shape``.
+
+    A Layout *is* libaxe's packed value (a ctypes struct), so results of
+    the algebra are returned without conversion; ``shape`` and ``stride``
+    are decoded on first access, and a Layout made from Python tuples is
+    packed on its first use in the algebra. With the extension, a Layout
+    is axe._fast's object holding the same struct (``c`` is a ctypes view
+    of it)."""
+
+    if _fast is None:
+        _packed = True
+        _shape = None
+        _stride = None
+        _gen = 0
+    else:
+        __slots__ = ()
+
+        @property
+        def _as_parameter_(self):
+            """ctypes passes the packed struct by reference."""
+            return ctypes.byref(self.c)
+
+    def __init__(self, _shape, _stride=None):
+        self._shape = _shape
+        self._stride = prefix_product(_shape) if _stride is None else _stride
+        self._packed = False
+
+    def _pack(self):
+        encode_layout(self._shape, self._stride, _view(self))
+        self._packed = True
+
+    @property
+    def c(self):
+        """The packed C value (this object, or the ctypes view of its
+        struct; packed on first use)."""
+        if not self._packed:
+            self._pack()
+        return _view(self)
+
+    def _decode(self):
+        self._shape, self._stride = decode_layout(_view(self))
+
+    @property
+    def shape(self):
+        if self._shape is None:
+            self._decode()
+        return self._shape
+
+    @shape.setter
+    def shape(self, v):
+        self.stride  # decode first
+        self._shape, self._packed = v, False
+        self._gen += 1
+
+    @property
+    def stride(self):
+        if self._shape is None:
+            self._decode()
+        return self._stride
+
+    @stride.setter
+    def stride(self, v):
+        self.shape  # decode first
+        self._stride, self._packed = v, False
+        self._gen += 1
+
+    def __eq__(self, other):
+        return (isinstance(other, Layout) and self.shape == other.shape
+                and self.stride == other.stride)
+
+    def __hash__(self):
+        return hash((repr(self.shape), repr(self.stride)))
+
+    def __len__(self):
+        return len(self.shape) if isinstance(self.shape, tuple) else 1
+
+    def __call__(self, *args):
+        """L(coordinate) (an index, a coordinate tuple, or several
+        coordinates); with a ``None`` in the coordinate, the slice."""
+        crd = args[0] if len(args) == 1 else args
+        if _has_none(crd):
+            return slice_(crd, self)
+        if isinstance(crd, int):
+            return self._eval_index(crd)
+        out = c_int64()
+        call(_eval_crd_diag, self.c, encode_tuple(crd), out)
+        return out.value
+
+    def _eval_index(self, idx):
+        if lib.axe_cute_has_basis(self.c):
+            pt = CutePoint()
+            check(lib.axe_cute_eval_point(self.c, i64(idx, "index"), pt),
+                  "index outside the layout")
+            return _point_value(pt)
+        out = c_int64()
+        check(lib.axe_cute_eval(self.c, i64(idx, "index"), out),
+              "the value overflows or the index is negative")
+        return out.value
+
+    def __getitem__(self, i):
+        if not isinstance(self.shape, tuple):
+            if i != 0:
+                raise IndexError(f"mode {i} of a rank-1 layout")
+            return Layout(self.shape, self.stride)
+        return Layout(self.shape[i], self.stride[i])
+
+    def size(self):
+        return size(self)
+
+    def cosize(self):
+        return cosize(self)
+
+    def notation(self):
+        """The canonical axe text (``(4,8):(1,4)``)."""
+        return _print(lib.axe_print_cute_layout, self.c)
+
+    def __str__(self):
+        return f"{self.shape}:{self.stride}"
+
+    def __repr__(self):
+        return f"Layout({self.shape},{self.stride})"
+
+
+if _fast is not None:
+    _fast.setup(Layout, raise_error, ctypes.sizeof(CuteLayout))
+
+
+def _eval_crd_diag(layout, crd, out, diag):
+    st = lib.axe_cute_eval_crd(layout, crd, out)
+    if st:
+        diag.message = (b"coordinate is not weakly congruent to the shape "
+                        b"or the value overflows")
+        diag.offset = -1
+    return st
+
+
+def _point_value(pt):
+    if pt.n == 0:
+        return 0
+    if pt.n == 1 and pt.basis[0] == 0:
+        return pt.v[0]
+    return tuple(ScaledBasis(pt.v[i], basis_modes(pt.basis[i]))
+                 for i in range(pt.n))
+
+
+def _print(fn, c):
+    buf = create_string_buffer(256)
+    n = fn(c, buf, 256)
+    if n >= 256:
+        buf = create_string_buffer(n + 1)
+        fn(c, buf, n + 1)
+    return buf.value.decode()
+
+
+def _has_none(t):
+    if isinstance(t, tuple):
+        return any(_has_none(e) for e in t)
+    return t is None
+
+
+def make_layout(*layouts):
+    """The layout whose modes are "layouts" (or one iterable of them)."""
+    if len(layouts) == 1 and not is_layout(layouts[0]):
+        layouts = tuple(layouts[0])
+    return Layout(tuple(x.shape for x in layouts),
+                  tuple(x.stride for x in layouts))
+
+
+def _as_layout(x):
+    if isinstance(x, LayoutBase):
+        return x
+    if isinstance(x, int):
+        return Layout(x, 1)
+    if isinstance(x, tuple):
+        return Layout(x)
+    raise TypeError(f"expected a layout, an int or a shape, not {x!r}")
+
+
+def size(layout):
+    """The size of the domain: the product of the shape (of an int tuple
+    too)."""
+    if isinstance(layout, ComposedLayout):
+        return layout.size()
+    if not isinstance(layout, Layout):
+        return product(layout)
+    out = c_int64()
+    check(lib.axe_cute_size(layout.c, out), "the size overflows int64")
+    return out.value
+
+
+def cosize(layout):
+    """The size of the codomain: L(size - 1) + 1 for nonnegative integer
+    strides, 1 + sum (s_i - 1) |d_i| in general."""
+    if isinstance(layout, ComposedLayout):
+        return layout.cosize()
+    out = c_int64()
+    check(lib.axe_cute_cosize(_as_layout(layout).c, out),
+          "the cosize overflows int64")
+    return out.value
+
+
+def _unary(fn, layout):
+    out = _new(Layout)
+    st = fn(layout.c, out)
+    if st:
+        check(st, "no result")
+    return out
+
+
+def coalesce(layout, profile=None):
+    """The same function with depth <= 1 and the fewest modes; with a
+    "profile", each mode it names is coalesced separately."""
+    if profile is None:
+        r = _f_coalesce(layout)
+        if r is not NotImplemented:
+            return r
+    if profile is None and type(layout) is Layout:
+        out = _new(Layout)
+        if _coalesce(layout if layout._packed else layout.c, out):
+            check(-1, "the layout does not coalesce")
+        return out
+    if isinstance(layout, ComposedLayout):
+        return layout._with(coalesce(layout.layoutA, profile))
+    if profile is None:
+        return _unary(lib.axe_cute_coalesce, layout)
+    out = _new(Layout)
+    check(lib.axe_cute_coalesce_by(layout.c, encode_tuple(profile), out),
+          f"profile {profile!r} does not fit the layout")
+    return out
+
+
+def filter(layout, profile=None):
+    """Drop size-1 and stride-0 modes, then coalesce: the same image
+    without repetition; by mode with a "profile"."""
+    if profile is None:
+        r = _f_filter(layout)
+        if r is not NotImplemented:
+            return r
+    if isinstance(profile, tuple):
+        if len(layout) < len(profile):
+            raise AxeError("INCOMPATIBLE", "the profile has more modes "
+                           "than the layout")
+        modes = [filter(layout[i], profile[i]) for i in range(len(profile))]
+        modes += [layout[i] for i in range(len(profile), len(layout))]
+        return make_layout(modes)
+    return _unary(lib.axe_cute_filter, layout)
+
+
+def composition(layoutA, layoutB):
+    """A o B: R(i) = A(B(i)) for every i < size(B), R's shape compatible
+    with B's; a tuple B composes by mode (``None`` keeps a mode). Raises
+    NOT_COMPOSABLE with the violated condition when no layout equals it."""
+    r = _f_compose(layoutA, layoutB)
+    if r is not NotImplemented:
+        return r
+    if layoutB is None:
+        return layoutA
+    if isinstance(layoutA, Swizzle):
+        return ComposedLayout(layoutA, 0, _as_layout(layoutB))
+    if isinstance(layoutA, ComposedLayout):
+        return layoutA._with(composition(layoutA.layoutA, layoutB))
+    if isinstance(layoutB, ComposedLayout):
+        if not isinstance(layoutB.layoutB, Layout):
+            raise AxeError("UNSUPPORTED", "a layout composed with a "
+                           "swizzled layout has no representation")
+        return ComposedLayout(composition(layoutA, layoutB.layoutB),
+                              layoutB.offset, layoutB.layoutA)
+    out = _new(Layout)
+    if type(layoutB) is Layout and type(layoutA) is Layout:
+        if _compose(layoutA if layoutA._packed else layoutA.c,
+                    layoutB if layoutB._packed else layoutB.c, out, None):
+            call(_compose, layoutA, layoutB, out)
+    elif isinstance(layoutB, tuple):
+        call_fast(lib.axe_cute_compose_tiler, layoutA.c,
+                  _tiler(layoutB), out)
+    else:
+        call_fast(lib.axe_cute_compose, layoutA.c, _as_layout(layoutB).c,
+                  out)
+    return out
+
+
+_TILERS = {}
+
+
+def _tiler(t):
+    """The packed tiler of tuple "t", cached per tuple object while its
+    layouts are unchanged (a setter bumps a layout's _gen)."""
+    hit = _TILERS.get(id(t))
+    if hit is not None and hit[0] is t and hit[1] == _gens(t):
+        return hit[2]
+
+    def elem(e):
+        if isinstance(e, tuple):
+            return tuple(elem(x) for x in e)
+        return None if e is None else _as_layout(e).c
+    packed = encode_tiler(tuple(elem(e) for e in t))
+    if len(_TILERS) >= 256:
+        _TILERS.clear()
+    _TILERS[id(t)] = (t, _gens(t), packed)
+    return packed
+
+
+def _gens(t):
+    return tuple(_gens(e) if isinstance(e, tuple) else
+                 (id(e), getattr(e, "_gen", 0)) for e in t)
+
+
+def complement(layout, max_idx=1):
+    """R strictly increasing with (layout, R) injective, R's values outside
+    layout's image, covering [0, max_idx) rounded up to a multiple of the
+    extent of layout's largest-stride mode (CuTe's complement)."""
+    r = _f_complement(layout, max_idx)
+    if r is not NotImplemented:
+        return r
+    out = _new(Layout)
+    if type(layout) is Layout and type(max_idx) is int:
+        max_idx = i64(max_idx, "max_idx")  # ctypes would truncate
+        if _complement(layout if layout._packed else layout.c, max_idx, out,
+                       None):
+            call(_complement, layout, max_idx, out)
+        return out
+    if isinstance(max_idx, tuple):
+        call(lib.axe_cute_complement_shape, _as_layout(layout).c,
+             encode_tuple(max_idx), out)
+        return out
+    call_fast(_complement, _as_layout(layout).c, i64(max_idx, "max_idx"),
+              out)
+    return out
+
+
+def right_inverse(layout):
+    """R with layout(R(k)) == k for every k < size(R), R as large as the
+    contiguous part of the image starting at 0 allows."""
+    r = _f_right_inverse(layout)
+    if r is not NotImplemented:
+        return r
+    if layout is None:
+        return None
+    out = _new(Layout)
+    if type(layout) is Layout:
+        if _right_inverse(layout if layout._packed else layout.c, out, None):
+            call(_right_inverse, layout, out)
+        return out
+    call_fast(_right_inverse, _as_layout(layout).c, out)
+    return out
+
+
+def left_inverse(layout):
+    """R with R(layout(k)) == k for every k < size(layout) (layout
+    injective; the image need not be contiguous)."""
+    r = _f_left_inverse(layout)
+    if r is not NotImplemented:
+        return r
+    if layout is None:
+        return None
+    out = _new(Layout)
+    call_fast(lib.axe_cute_left_inverse, _as_layout(layout).c, out)
+    return out
+
+
+def nullspace(layout):
+    """A layout K onto the indices k with layout(k) == 0."""
+    out = _new(Layout)
+    call_fast(lib.axe_cute_nullspace, layout.c, out)
+    return out
+
+
+def _divide(kind, a, b):
+    r = _f_divide(_DIV[kind], a, b)
+    if r is not NotImplemented:
+        return r
+    if b is None:
+        return a
+    if isinstance(a, ComposedLayout):
+        return a._with(_divide(kind, a.layoutA, b))
+    out = _new(Layout)
+    if isinstance(b, tuple):
+        call_fast(lib.axe_cute_divide, _DIV[kind], a.c, _tiler(b), out)
+    else:
+        call_fast(lib.axe_cute_divide_layout, _DIV[kind], a.c,
+                  _as_layout(b).c, out)
+    return out
+
+
+def logical_divide(layoutA, layoutB):
+    """A o (B, complement(B, size(A))): the tiles B of A and their layout;
+    by mode for a tuple B."""
+    return _divide("logical", layoutA, layoutB)
+
+
+def zipped_divide(layoutA, layoutB):
+    """logical_divide with the modes gathered as ((tiles), (rest))."""
+    return _divide("zipped", layoutA, layoutB)
+
+
+def tiled_divide(layoutA, layoutB):
+    """logical_divide with the modes gathered as ((tiles), rest...)."""
+    return _divide("tiled", layoutA, layoutB)
+
+
+def flat_divide(layoutA, layoutB):
+    """logical_divide with the modes gathered as (tiles..., rest...)."""
+    return _divide("flat", layoutA, layoutB)
+
+
+def _product(kind, a, b):
+    r = _f_product(_PROD[kind], a, b)
+    if r is not NotImplemented:
+        return r
+    if b is None:
+        return a
+    if isinstance(a, ComposedLayout):
+        return a._with(_product(kind, a.layoutA, b))
+    if isinstance(b, tuple) and kind == "logical":
+        modes = [_product(kind, a[i], b[i]) for i in range(len(b))]
+        return make_layout(modes + [a[i] for i in range(len(b), len(a))])
+    if isinstance(b, tuple) and kind in ("zipped", "tiled"):
+        return _unzip_product(kind, a, b)
+    out = _new(Layout)
+    call_fast(lib.axe_cute_product, _PROD[kind], a.c, _as_layout(b).c, out)
+    return out
+
+
+def _unzip_product(kind, a, b):
+    if len(a) < len(b):
+        raise AxeError("INCOMPATIBLE", "the tiler has more modes than the "
+                       "layout")
+    split = [logical_product(a[i], b[i]) for i in range(len(b))]
+    tiles = make_layout([s[0] for s in split])
+    rest = [s[1] for s in split] + [a[i] for i in range(len(b), len(a))]
+    if kind == "zipped":
+        return make_layout(tiles, make_layout(rest))
+    return make_layout([tiles] + rest)
+
+
+def logical_product(layoutA, layoutB):
+    """(A, complement(A, size(A) * cosize(B)) o B): A repeated in the
+    pattern of B; by mode for a tuple B."""
+    return _product("logical", layoutA, layoutB)
+
+
+def zipped_product(layoutA, layoutB):
+    """logical_product gathered as ((A), (B's repetitions))."""
+    return _product("zipped", layoutA, layoutB)
+
+
+def tiled_product(layoutA, layoutB):
+    """logical_product gathered as ((A), repetitions...)."""
+    return _product("tiled", layoutA, layoutB)
+
+
+def flat_product(layoutA, layoutB):
+    """logical_product gathered as (A's modes..., repetitions...)."""
+    return _product("flat", layoutA, layoutB)
+
+
+def blocked_product(layoutA, layoutB):
+    """Mode i of the result is (A_i, B_i repeated): A's tile blocked in
+    B's pattern (CuTe's blocked_product)."""
+    return _product("blocked", layoutA, layoutB)
+
+
+def raked_product(layoutA, layoutB):
+    """Mode i of the result is (B_i repeated, A_i): A's elements raked
+    across B's pattern (CuTe's raked_product)."""
+    return _product("raked", layoutA, layoutB)
+
+
+def slice_(crd, trg):
+    """The modes of "trg" where coordinate "crd" is ``None``: for a layout
+    L(crd filled with x) == offset + slice_(crd, L)(x); for an int tuple the
+    entries at the ``None`` positions (pycute's slice_)."""
+    if isinstance(trg, ComposedLayout):
+        return trg._slice(crd)
+    if not isinstance(trg, Layout):
+        out = Tuple()
+        call(lib.axe_tuple_slice, encode_tuple(trg, True),
+             encode_tuple(crd, True), out)
+        return decode_tuple(out)
+    out = _new(Layout)
+    call(lib.axe_cute_slice, trg.c, encode_tuple(crd, True), out, None)
+    return out
+
+
+def slice_and_offset(crd, layout):
+    """(slice_(crd, layout), layout(crd with None as 0))."""
+    zero = _fill_none(crd)
+    return slice_(crd, layout), layout(zero)
+
+
+def _fill_none(t):
+    if isinstance(t, tuple):
+        return tuple(_fill_none(e) for e in t)
+    return 0 if t is None else t
+
+
+def crd2idx(crd, shape, stride=None):
+    """The value of coordinate "crd" in ``shape:stride`` (stride: compact
+    column-major by default)."""
+    return Layout(shape, stride)(crd)
+
+
+def idx2crd(idx, shape):
+    """The colexicographic coordinate of index "idx" in "shape"."""
+    t = encode_tuple(shape)
+    out = Tuple()
+    check(lib.axe_tuple_idx2crd(i64(idx, "index"), t, out),
+          "the index is negative")
+    return decode_tuple(out)
+
+
+class Swizzle:
+    """Sw<B,M,S>: y = x ^ ((x & yyy) >> S), the B bits at M + max(0,S)
+    xored into the B bits at M - min(0,S) (pycute's Swizzle(bits, base,
+    shift)); an involution."""
+
+    __slots__ = ("bits", "base", "shift", "_c")
+
+    def __init__(self, bits, base, shift):
+        self._c = _CSwizzle()
+        call(lib.axe_swizzle_make, bits, base, shift, self._c)
+        self.bits, self.base, self.shift = bits, base, shift
+
+    def __call__(self, offset):
+        return lib.axe_swizzle_apply(self._c, i64(offset, "offset"))
+
+    def size(self):
+        return 1 << (self.bits + self.base + abs(self.shift))
+
+    def cosize(self):
+        return self.size()
+
+    def __eq__(self, other):
+        return (isinstance(other, Swizzle) and
+                (self.bits, self.base, self.shift) ==
+                (other.bits, other.base, other.shift))
+
+    def __hash__(self):
+        return hash((self.bits, self.base, self.shift))
+
+    def notation(self):
+        """The canonical axe text (``Sw<3,4,3>``)."""
+        return _print(lib.axe_print_swizzle, self._c)
+
+    def __str__(self):
+        return f"SW_{self.bits}_{self.base}_{self.shift}"
+
+    def __repr__(self):
+        return f"Swizzle({self.bits},{self.base},{self.shift})"
+
+
+class ComposedLayout(LayoutBase):
+    """i -> layoutB(offset + layoutA(i)): ``layoutB`` a Swizzle or Layout,
+    ``offset`` an int (or a coordinate of layoutB's domain); the algebra
+    acts on layoutA (pycute's ComposedLayout(layoutB, offset, layoutA))."""
+
+    __slots__ = ("layoutB", "offset", "layoutA")
+
+    def __init__(self, layoutB, offset, layoutA):
+        self.layoutB, self.offset, self.layoutA = layoutB, offset, layoutA
+        self.c  # validates
+
+    @property
+    def c(self):
+        c = CuteComposed()
+        if isinstance(self.layoutB, Swizzle):
+            c.kind = OUTER_SWIZZLE
+            c.swizzle = self.layoutB._c
+        else:
+            c.kind = OUTER_LAYOUT
+            c.outer = self.layoutB.c
+        encode_tuple(self.offset, out=c.offset)
+        out = CuteComposed()
+        check(lib.axe_cute_composed_with_inner(c, self.layoutA.c, out),
+              "not a well-formed composed layout: a swizzle needs an "
+              "integer offset and integer inner strides, a layout outer an "
+              "offset and inner strides that index its shape")
+        return out
+
+    def _with(self, inner):
+        return ComposedLayout(self.layoutB, self.offset, inner)
+
+    def _slice(self, crd):
+        out = CuteComposed()
+        call(lib.axe_cute_composed_slice, self.c, encode_tuple(crd, True),
+             out)
+        return _composed_of(out)
+
+    def __eq__(self, other):
+        return (isinstance(other, ComposedLayout) and
+                self.layoutB == other.layoutB and
+                self.offset == other.offset and self.layoutA == other.layoutA)
+
+    def __len__(self):
+        return len(self.layoutA)
+
+    def __call__(self, *args):
+        crd = args[0] if len(args) == 1 else args
+        if _has_none(crd):
+            return self._slice(crd)
+        if not isinstance(crd, int):
+            crd = Layout(self.layoutA.shape)(crd)
+        pt = CutePoint()
+        check(lib.axe_cute_composed_eval_point(self.c, i64(crd, "index"),
+                                               pt),
+              "index outside the layout or the value overflows")
+        return _point_value(pt)
+
+    def __getitem__(self, i):
+        return ComposedLayout(self.layoutB, self.offset, self.layoutA[i])
+
+    def size(self):
+        return size(self.layoutA)
+
+    def cosize(self):
+        out = c_int64()
+        check(lib.axe_cute_composed_cosize(self.c, out), "cosize overflows")
+        return out.value
+
+    def notation(self):
+        """The canonical axe text (``Sw<3,4,3> o 0 o (8,64):(64,1)``)."""
+        return _print(lib.axe_print_cute_composed, self.c)
+
+    def __str__(self):
+        return f"{self.layoutB} o {self.offset} o {self.layoutA}"
+
+    def __repr__(self):
+        return (f"ComposedLayout({self.layoutB!r},{self.offset!r},"
+                f"{self.layoutA!r})")
+
+
+def _composed_of(c):
+    if c.kind == OUTER_SWIZZLE:
+        sw = c.swizzle
+        outer = Swizzle(sw.bits, sw.base, sw.shift)
+    else:
+        outer = _layout_of(c.outer)
+    return ComposedLayout(outer, decode_tuple(c.offset),
+                          _layout_of(c.inner))
+
+
+def recast_layout(layout, old_bits, new_bits):
+    """The layout in units of "new_bits" of a layout in units of
+    "old_bits" (CuTe's recast_layout)."""
+    if isinstance(layout, ComposedLayout):
+        out = CuteComposed()
+        call(lib.axe_cute_composed_recast, layout.c, old_bits, new_bits, out)
+        return _composed_of(out)
+    out = _new(Layout)
+    call(lib.axe_cute_recast, layout.c, old_bits, new_bits, out)
+    return out
+
+
+
+def coalesce_x(layout):
+    """coalesce that keeps the function on every index >= 0, also past
+    size(layout) where evaluation continues along the last mode (CuTe's
+    detail::coalesce_x; how composition reads its left operand)."""
+    if isinstance(layout, ComposedLayout):
+        return layout._with(coalesce_x(layout.layoutA))
+    return _unary(lib.axe_cute_coalesce_extended, layout)
+
+
+def get(layout, *path):
+    """CuTe's get<path...>: the mode at "path" (no negative indices; an
+    index past a leaf is DOMAIN)."""
+    if isinstance(layout, ComposedLayout):
+        return layout._with(get(layout.layoutA, *path))
+    arr = (ctypes.c_int * max(1, len(path)))(*path)
+    out = _new(Layout)
+    check(lib.axe_cute_get_path(_as_layout(layout).c, arr, len(path), out),
+          f"mode path {list(path)} is outside the layout's profile")
+    return out
+
+
+def dice(crd, trg):
+    """The modes of "trg" where coordinate "crd" is fixed (not ``None``):
+    CuTe's dice, the complement of slice_."""
+    if isinstance(trg, ComposedLayout):
+        return trg._with(dice(crd, trg.layoutA))
+    if isinstance(trg, Layout):
+        out = _new(Layout)
+        call(lib.axe_cute_dice, trg.c, encode_tuple(crd, True), out)
+        return out
+    out = Tuple()
+    call(lib.axe_tuple_dice, encode_tuple(trg, True), encode_tuple(crd, True),
+         out)
+    return decode_tuple(out)
+
+
+def tile_to_shape(layout, shape, order=None):
+    """"layout" replicated to cover "shape" (rounded up per mode), the
+    repetitions in mode "order" (column-major by default)."""
+    if isinstance(layout, ComposedLayout):
+        return layout._with(tile_to_shape(layout.layoutA, shape, order))
+    out = _new(Layout)
+    call(lib.axe_cute_tile_to_shape, _as_layout(layout).c,
+         encode_tuple(shape), None if order is None else encode_tuple(order),
+         out)
+    return out
