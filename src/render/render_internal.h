@@ -23,6 +23,7 @@
 #define AXE__RENDER_NONE INT64_MIN
 #define AXE__RENDER_NAME (AXE_AXIS_NAME_MAX + 2)
 #define AXE__RENDER_PALETTE 32
+#define AXE__RENDER_LEGEND 40 /* most legend swatches */
 
 typedef struct axe__render_axes {
     int n;
@@ -115,6 +116,10 @@ int64_t axe__render_band_key(const axe__render_model *m, int64_t k, int64_t e);
  * (unless it is the only one), "!" after the last band of a marked cell. */
 void axe__render_band_text(const axe__render_model *m, int64_t k, int64_t e,
                            axe_render_buf *b);
+/* The smallest distinct band color keys in use, ascending, at most "cap";
+ * "*more" when some key in use is not among them. The count. */
+int axe__render_legend_keys(const axe__render_model *m, int64_t *keys, int cap,
+                            bool *more);
 /* The most entries of a cell (at least 1) and the widest band label. */
 axe_status axe__render_band_widths(const axe__render_model *m, int64_t *lines,
                                    int64_t *width);

@@ -287,6 +287,43 @@ void axe__render_band_text(const axe__render_model *m, int64_t k, int64_t e,
         axe__render_puts(b, "!");
 }
 
+/* Insert "key" into the "*n" ascending keys (at most "cap"); "*more"
+ * when it is new but does not fit. */
+static void add_key(int64_t *keys, int *n, int cap, bool *more, int64_t key)
+{
+    int i = 0;
+    if (key == AXE__RENDER_NONE)
+        return;
+    while (i < *n && keys[i] < key)
+        i++;
+    if (i < *n && keys[i] == key)
+        return;
+    if (*n == cap)
+        *more = true;
+    if (i == cap)
+        return;
+    for (int j = (*n < cap ? *n : cap - 1); j > i; j--)
+        keys[j] = keys[j - 1];
+    keys[i] = key;
+    *n += *n < cap;
+}
+
+/* The smallest distinct color keys of the bands, ascending, at most
+ * "cap"; "*more" when some key in use is not among them. */
+int axe__render_legend_keys(const axe__render_model *m, int64_t *keys, int cap,
+                            bool *more)
+{
+    int n = 0;
+    *more = false;
+    for (int64_t k = 0; k < m->rows * m->cols; k++) {
+        int64_t e = m->first[k];
+        do
+            add_key(keys, &n, cap, more, axe__render_band_key(m, k, e));
+        while (++e < m->first[k + 1]);
+    }
+    return n;
+}
+
 /* The most entries of one cell (at least 1) and the widest band label. */
 axe_status axe__render_band_widths(const axe__render_model *m, int64_t *lines,
                                    int64_t *width)

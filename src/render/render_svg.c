@@ -28,42 +28,6 @@ typedef struct geom {
 /* Pixels of "n" monospace characters at 12px (7.2 px each). */
 static int64_t text_px(int64_t n) { return (72 * n + 9) / 10; }
 
-/* Insert "key" into the "*n" ascending keys (at most LEGEND); "*more"
- * when it is new but does not fit. */
-static void add_key(int64_t *keys, int *n, bool *more, int64_t key)
-{
-    int i = 0;
-    if (key == AXE__RENDER_NONE)
-        return;
-    while (i < *n && keys[i] < key)
-        i++;
-    if (i < *n && keys[i] == key)
-        return;
-    if (*n == LEGEND)
-        *more = true;
-    if (i == LEGEND)
-        return;
-    for (int j = (*n < LEGEND ? *n : LEGEND - 1); j > i; j--)
-        keys[j] = keys[j - 1];
-    keys[i] = key;
-    *n += *n < LEGEND;
-}
-
-/* The smallest distinct color keys of the bands, ascending, at most
- * LEGEND; "*more" when some key in use is not among them. */
-static int legend_keys(const axe__render_model *m, int64_t *keys, bool *more)
-{
-    int n = 0;
-    *more = false;
-    for (int64_t k = 0; k < m->rows * m->cols; k++) {
-        int64_t e = m->first[k];
-        do
-            add_key(keys, &n, more, axe__render_band_key(m, k, e));
-        while (++e < m->first[k + 1]);
-    }
-    return n;
-}
-
 /* The number of lines of "b". */
 static int count_lines(const axe_render_buf *b)
 {
@@ -95,7 +59,7 @@ static axe_status measure(const axe__render_model *m, const char *title,
 {
     int64_t wc, wr, wl, wb, lines, keys[LEGEND];
     bool more;
-    int nkeys = legend_keys(m, keys, &more);
+    int nkeys = axe__render_legend_keys(m, keys, LEGEND, &more);
     AXE_TRY(axe__render_widths(m, &wc, &wr, &wl));
     AXE_TRY(axe__render_band_widths(m, &lines, &wb));
     g->cw = at_least(text_px(at_least(wl, wb)) + 12, 28);
@@ -226,7 +190,7 @@ static void put_legend(const axe__render_model *m, const geom *g,
 {
     int64_t keys[LEGEND], y = g->legend_y;
     bool more = false;
-    int n = legend_keys(m, keys, &more);
+    int n = axe__render_legend_keys(m, keys, LEGEND, &more);
     if (m->color_axis[0] != '\0' && n > 0) {
         axe__render_putf(b, "<text x=\"8\" y=\"%lld\">color: %s</text>\n",
                          (long long)(y + 15), m->color_axis);

@@ -100,7 +100,35 @@ static void put_cells(const axe__render_model *m, int64_t w, int64_t lines,
     }
 }
 
-/* "color: warp" and the notes under the grid. */
+/* A swatch and the value of each color key in use, 16 a line, right of
+ * "color: AXIS" at "y"; the y of the next line. */
+static int64_t put_swatches(const axe__render_model *m, int64_t y,
+                            axe_render_buf *tmp, axe_render_buf *b)
+{
+    int64_t keys[AXE__RENDER_LEGEND];
+    bool more = false;
+    int n = axe__render_legend_keys(m, keys, AXE__RENDER_LEGEND, &more);
+    for (int i = 0; i < n; i++) {
+        int64_t x = 30 + 12 * (i % 16), yy = y + 5 * (i / 16);
+        axe__render_putf(b,
+                         "\\filldraw[fill=c%d,draw=black] (%lld,%lld) "
+                         "rectangle (%lld,%lld);\n",
+                         axe__render_slot(keys[i]), (long long)x,
+                         (long long)(yy - 1), (long long)(x + 3),
+                         (long long)(yy + 2));
+        tmp->len = 0;
+        axe__render_putf(tmp, "%lld", (long long)keys[i]);
+        put_node(b, "[anchor=west]", x + 3, yy, axe__render_str(tmp));
+    }
+    y += 5 * (n > 0 ? (n - 1) / 16 + 1 : 1);
+    if (more) {
+        put_node(b, "[anchor=west]", 0, y, "more values than shown");
+        y += 5;
+    }
+    return y;
+}
+
+/* "color: warp" with its swatches, and the notes under the grid. */
 static void put_notes(const axe__render_model *m, int64_t h,
                       axe_render_buf *tmp, axe_render_buf *b)
 {
@@ -109,7 +137,7 @@ static void put_notes(const axe__render_model *m, int64_t h,
         tmp->len = 0;
         axe__render_putf(tmp, "color: %s", m->color_axis);
         put_node(b, "[anchor=west]", 0, y, axe__render_str(tmp));
-        y += 5;
+        y = put_swatches(m, y, tmp, b);
     }
     for (size_t i = 0, start = 0; i < m->notes.len; i++) {
         if (m->notes.data[i] != '\n')
