@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "axe/layout.h"
+#include "axe/render.h"
 #include "testlib.h"
 
 /* Stop on a failed setup step (the random layouts are built valid). */
@@ -71,6 +72,15 @@ static inline int64_t replicas(const axe_layout *l)
     for (int i = 0; i < l->nreplica; i++)
         n *= l->replica[i].extent;
     return n;
+}
+
+/* Default options drawing a rows x cols grid (shape [rows, cols]). */
+static inline void rb_grid(axe_render_options *o, int64_t rows, int64_t cols)
+{
+    axe_render_options_init(o);
+    o->ndims = 2;
+    o->shape[0] = rows;
+    o->shape[1] = cols;
 }
 
 #endif

@@ -87,11 +87,8 @@ static void check_cute_grid(const axe_cute_layout *c, int64_t rows,
     axe_status st;
     char *text;
     int n, bad = 0;
-    axe_render_options_init(&o);
+    rb_grid(&o, rows, cols);
     o.colex = true;
-    o.ndims = 2;
-    o.shape[0] = rows;
-    o.shape[1] = cols;
     if (axe_layout_from_cute(c, &l, NULL) != AXE_OK)
         return;
     text = render(&o, &l, &st);
@@ -189,10 +186,7 @@ static void check_axe_grid(const axe_layout *l, int64_t rows, int64_t cols)
     char *text, buf[512];
     int n;
     axe_print_layout(l, buf, sizeof buf);
-    axe_render_options_init(&o);
-    o.ndims = 2;
-    o.shape[0] = rows;
-    o.shape[1] = cols;
+    rb_grid(&o, rows, cols);
     text = render(&o, l, &st);
     TL_CHECK(st == AXE_OK, "render %s", buf);
     if (text == NULL)
@@ -245,11 +239,8 @@ static void check_physical(const axe_layout *l, int64_t rows, int64_t cols)
     char *text, buf[512];
     int n, bad = 0;
     axe_print_layout(l, buf, sizeof buf);
-    axe_render_options_init(&o);
+    rb_grid(&o, rows, cols);
     o.view = AXE_RENDER_PHYSICAL;
-    o.ndims = 2;
-    o.shape[0] = rows;
-    o.shape[1] = cols;
     text = render(&o, l, &st);
     TL_CHECK(st == AXE_OK, "physical %s: %s", buf, axe_status_name(st));
     if (text == NULL)
@@ -286,11 +277,8 @@ static void test_physical(void)
         if (axe_layout_size(&l, NULL, &size) == AXE_OK)
             check_physical(&l, rows, size / rows);
     }
-    axe_render_options_init(&o);
+    rb_grid(&o, 8, 16);
     o.view = AXE_RENDER_PHYSICAL;
-    o.ndims = 2;
-    o.shape[0] = 8;
-    o.shape[1] = 16;
     text = render(&o, &fig2, &st);
     TL_CHECK(text != NULL && strstr(text, "rows: warp lane, columns: reg") &&
                  strstr(text, "w6 l8  |  (2,8) |  (2,9) |") &&
@@ -310,10 +298,7 @@ static void test_tv(void)
     axe_render_options o;
     axe_render_buf b;
     int n, placed = 0;
-    axe_render_options_init(&o);
-    o.ndims = 2;
-    o.shape[0] = 8;
-    o.shape[1] = 16;
+    rb_grid(&o, 8, 16);
     axe_render_buf_init(&b, NULL, NULL);
     TL_CHECK(axe_render_tv(&o, &tv, &b, NULL) == AXE_OK, "TV render");
     n = read_cells(b.data != NULL ? b.data : "", cells, 512);
@@ -476,10 +461,7 @@ static void test_alloc_failure(void)
 {
     axe_layout l = lay("S[(2,4,2):(1@warpid,1@laneid,1)] + R[2:2@warpid]");
     axe_render_options o;
-    axe_render_options_init(&o);
-    o.ndims = 2;
-    o.shape[0] = 4;
-    o.shape[1] = 4;
+    rb_grid(&o, 4, 4);
     for (int f = AXE_RENDER_TEXT; f <= AXE_RENDER_HTML; f++) {
         o.format = (axe_render_format)f;
         o.view = AXE_RENDER_GRID;

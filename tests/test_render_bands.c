@@ -144,11 +144,8 @@ static void check_bands(const axe_layout *l, int64_t rows, int64_t cols,
     axe_status st;
     char buf[512];
     axe_print_layout(l, buf, sizeof buf);
-    axe_render_options_init(&o);
+    rb_grid(&o, rows, cols);
     o.format = AXE_RENDER_SVG;
-    o.ndims = 2;
-    o.shape[0] = rows;
-    o.shape[1] = cols;
     o.color_by = color;
     axe_render_buf_init(&out, NULL, NULL);
     st = axe_render_layout(&o, l, &out, &d);
@@ -204,11 +201,8 @@ static void test_figure2(void)
     static band b[256];
     int n;
     rb_must(axe_parse_layout(s, strlen(s), &l, NULL));
-    axe_render_options_init(&o);
+    rb_grid(&o, 8, 16);
     o.format = AXE_RENDER_SVG;
-    o.ndims = 2;
-    o.shape[0] = 8;
-    o.shape[1] = 16;
     o.color_by = "warp";
     axe_render_buf_init(&out, NULL, NULL);
     rb_must(axe_render_layout(&o, &l, &out, NULL));
