@@ -81,16 +81,26 @@ def attr(base, sid, el, name):
 
 
 def interact(base, sid, k, coord):
-    """Color by lane (cell K is lane 8: palette slot c8), switch to the
+    """Color by lane (cell K is lane 8: palette slot c8, its first band
+    relabelled 'w6 r1'; physical cell 81 is lane 8 too), switch to the
     physical view and click the cell of warp 6, lane 8, register 1 (row
     32 + 8 of the (warp, lane) rows, column 1): it holds COORD."""
     failures = 0
     opt = element(base, sid, '#colorby option[value="lane"]')
     call(base, "POST", "/session/%s/element/%s/click" % (sid, opt), {})
     cell = element(base, sid, '#logical rect[data-k="%s"]' % k)
-    if "c8" not in attr(base, sid, cell, "class").split():
-        print("FAIL: colored by lane, cell %s has class %r"
-              % (k, attr(base, sid, cell, "class")))
+    label = element(base, sid, '#logical rect[data-k="%s"] + text' % k)
+    shown = call(base, "GET", "/session/%s/element/%s/text" % (sid, label))
+    if "c8" not in attr(base, sid, cell, "class").split() or \
+            shown != "w6 r1":
+        print("FAIL: colored by lane, cell %s has class %r, label %r "
+              "(want c8, 'w6 r1')"
+              % (k, attr(base, sid, cell, "class"), shown))
+        failures += 1
+    phys = element(base, sid, '#physical rect[data-k="81"]')
+    if "c8" not in attr(base, sid, phys, "class").split():
+        print("FAIL: colored by lane, physical cell w6 l8 r1 has class %r"
+              % attr(base, sid, phys, "class"))
         failures += 1
     opt = element(base, sid, '#view option[value="physical"]')
     call(base, "POST", "/session/%s/element/%s/click" % (sid, opt), {})
@@ -155,13 +165,13 @@ def main():
         except urllib.error.HTTPError as e:
             print("FAIL: the page does not answer as expected: %s %s"
                   % (e, e.read().decode(errors="replace")[:300]))
-            failures = 4
+            failures = 5
         finally:
             call(base, "DELETE", "/session/%s" % sid)
     finally:
         proc.kill()
         proc.wait()
-    print("%d passed, %d failed" % (4 - failures, failures))
+    print("%d passed, %d failed" % (5 - failures, failures))
     return 1 if failures else 0
 
 

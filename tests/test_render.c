@@ -2,8 +2,8 @@
 /*
  * Tests of the render layer (include/axe/render.h): the numbers in the text
  * picture equal an independent evaluation on every cell (random CuTe
- * layouts against axe_cute_eval; random Axe layouts against a brute-force
- * D(x) + r + O written here), TV pictures place every (t,v) once, bank
+ * layouts against axe_cute_eval; random Axe layouts against the brute-force
+ * D(x) + r + O of render_brute.h), TV pictures place every (t,v) once, bank
  * conflicts of known smem layouts, the cell limit, reasons for bad
  * requests, and allocation failure at every allocation of every view and
  * format (nothing leaks, the output is untouched). Seeded: AXE_TEST_SEED.
@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "axe/render.h"
+#include "render_brute.h"
 #include "testlib.h"
 
 /* Stop on a failed setup step (test tables are trusted). */
@@ -86,11 +87,8 @@ static void check_cute_grid(const axe_cute_layout *c, int64_t rows,
     axe_status st;
     char *text;
     int n, bad = 0;
-    axe_render_options_init(&o);
+    rb_grid(&o, rows, cols);
     o.colex = true;
-    o.ndims = 2;
-    o.shape[0] = rows;
-    o.shape[1] = cols;
     if (axe_layout_from_cute(c, &l, NULL) != AXE_OK)
         return;
     text = render(&o, &l, &st);
@@ -126,51 +124,6 @@ static void test_cute_property(void)
 
 /* ---- Axe grids: every cell is the set D(x) + r + O, by brute force ----------
  */
-
-static const char *const pool[3] = {"m", "laneid", "warpid"};
-
-static axe_layout random_axe(void)
-{
-    axe_layout l;
-    int ns = (int)tl_range(1, 4), nr = (int)tl_range(0, 2);
-    axe_layout_init(&l);
-    for (int i = 0; i < ns; i++)
-        must(axe_layout_push_shard(&l, tl_range(1, 4), tl_range(0, 6),
-                                   pool[tl_range(0, 2)]));
-    for (int i = 0; i < nr; i++)
-        must(axe_layout_push_replica(&l, tl_range(1, 3), tl_range(1, 9),
-                                     pool[tl_range(0, 2)]));
-    if (tl_range(0, 1))
-        must(axe_layout_add_offset(&l, pool[tl_range(0, 2)], tl_range(0, 7)));
-    return l;
-}
-
-/* The value on axis "a" of point number "p" (lex over the replica) of x. */
-static int64_t brute(const axe_layout *l, int64_t x, int64_t p, const char *a)
-{
-    int64_t v = 0;
-    for (int i = l->nshard - 1; i >= 0; i--) {
-        int64_t d = i == 0 ? x : x % l->shard[i].extent;
-        x = i == 0 ? 0 : x / l->shard[i].extent;
-        v += strcmp(l->shard[i].axis, a) == 0 ? d * l->shard[i].stride : 0;
-    }
-    for (int i = l->nreplica - 1; i >= 0; i--) {
-        int64_t d = p % l->replica[i].extent;
-        p /= l->replica[i].extent;
-        v += strcmp(l->replica[i].axis, a) == 0 ? d * l->replica[i].stride : 0;
-    }
-    for (int i = 0; i < l->noffset; i++)
-        v += strcmp(l->offset[i].axis, a) == 0 ? l->offset[i].value : 0;
-    return v;
-}
-
-static int64_t replicas(const axe_layout *l)
-{
-    int64_t n = 1;
-    for (int i = 0; i < l->nreplica; i++)
-        n *= l->replica[i].extent;
-    return n;
-}
 
 /* The axis an abbreviation names, from the legend "axes: w = warp, ...". */
 static const char *axis_of(const char *text, const char *abbr, size_t len)
@@ -233,10 +186,7 @@ static void check_axe_grid(const axe_layout *l, int64_t rows, int64_t cols)
     char *text, buf[512];
     int n;
     axe_print_layout(l, buf, sizeof buf);
-    axe_render_options_init(&o);
-    o.ndims = 2;
-    o.shape[0] = rows;
-    o.shape[1] = cols;
+    rb_grid(&o, rows, cols);
     text = render(&o, l, &st);
     TL_CHECK(st == AXE_OK, "render %s", buf);
     if (text == NULL)
@@ -289,11 +239,8 @@ static void check_physical(const axe_layout *l, int64_t rows, int64_t cols)
     char *text, buf[512];
     int n, bad = 0;
     axe_print_layout(l, buf, sizeof buf);
-    axe_render_options_init(&o);
+    rb_grid(&o, rows, cols);
     o.view = AXE_RENDER_PHYSICAL;
-    o.ndims = 2;
-    o.shape[0] = rows;
-    o.shape[1] = cols;
     text = render(&o, l, &st);
     TL_CHECK(st == AXE_OK, "physical %s: %s", buf, axe_status_name(st));
     if (text == NULL)
@@ -330,11 +277,8 @@ static void test_physical(void)
         if (axe_layout_size(&l, NULL, &size) == AXE_OK)
             check_physical(&l, rows, size / rows);
     }
-    axe_render_options_init(&o);
+    rb_grid(&o, 8, 16);
     o.view = AXE_RENDER_PHYSICAL;
-    o.ndims = 2;
-    o.shape[0] = 8;
-    o.shape[1] = 16;
     text = render(&o, &fig2, &st);
     TL_CHECK(text != NULL && strstr(text, "rows: warp lane, columns: reg") &&
                  strstr(text, "w6 l8  |  (2,8) |  (2,9) |") &&
@@ -354,10 +298,7 @@ static void test_tv(void)
     axe_render_options o;
     axe_render_buf b;
     int n, placed = 0;
-    axe_render_options_init(&o);
-    o.ndims = 2;
-    o.shape[0] = 8;
-    o.shape[1] = 16;
+    rb_grid(&o, 8, 16);
     axe_render_buf_init(&b, NULL, NULL);
     TL_CHECK(axe_render_tv(&o, &tv, &b, NULL) == AXE_OK, "TV render");
     n = read_cells(b.data != NULL ? b.data : "", cells, 512);
@@ -520,10 +461,7 @@ static void test_alloc_failure(void)
 {
     axe_layout l = lay("S[(2,4,2):(1@warpid,1@laneid,1)] + R[2:2@warpid]");
     axe_render_options o;
-    axe_render_options_init(&o);
-    o.ndims = 2;
-    o.shape[0] = 4;
-    o.shape[1] = 4;
+    rb_grid(&o, 4, 4);
     for (int f = AXE_RENDER_TEXT; f <= AXE_RENDER_HTML; f++) {
         o.format = (axe_render_format)f;
         o.view = AXE_RENDER_GRID;

@@ -5,9 +5,12 @@
  * pictures, of the physical view, the cells' data as a JSON literal, and a
  * small script: hover or click a cell to list every point it maps to
  * (`{warp: 6, lane: 8, reg: 1}` per line, as `axe apply` prints them),
- * pick the axis that colors the cells, switch between the views, type a
- * coordinate to highlight it in both. Invariant: the data are the models'
- * entries, so the page shows exactly what the SVG and the text picture show.
+ * pick the axis that colors the cells (in both views: each band of the
+ * logical view by its own copy's value, relabelled with the other axes;
+ * each physical cell by the point it stands for), switch between the
+ * views, type a coordinate to highlight it in both. Invariant: the data are the
+ * models' entries, so the page shows exactly what the SVG and the text picture
+ * show.
  */
 #include "render_internal.h"
 
@@ -45,14 +48,28 @@ static const char page_script[] =
     "fmt(m, v)).join('\\n');\n"
     "}\n"
     "function slot(x) { return 'c' + (((x % NPAL) + NPAL) % NPAL); }\n"
+    "function band(m, v, i) {\n"
+    "  return v ? m.axes.map((a, j) => (j === i && m.axes.length > 1) || "
+    "v[j] === null ? '' : m.abbr[j] + v[j]).filter((s) => s).join(' ') : "
+    "'';\n"
+    "}\n"
     "function recolor(axis) {\n"
-    "  const m = AXE.logical, i = m.axes.indexOf(axis);\n"
-    "  if (i < 0) return;\n"
-    "  rects('logical').forEach((r) => {\n"
-    "    const e = m.cells[+r.dataset.k][0];\n"
-    "    r.classList.remove(...[...r.classList].filter((c) => /^c/.test(c)));\n"
-    "    r.classList.add(e && e[i] !== null ? slot(e[i]) : 'cn');\n"
-    "  });\n"
+    "  for (const view of ['logical', 'physical']) {\n"
+    "    const m = AXE[view];\n"
+    "    if (!m) continue;\n"
+    "    const i = m.axes.indexOf(axis), w = m.paxes ? "
+    "m.paxes.indexOf(axis) : -1;\n"
+    "    if (i < 0 && w < 0) continue;\n"
+    "    rects(view).forEach((r) => {\n"
+    "      const k = +r.dataset.k, e = m.cells[k][m.bands ? +r.dataset.e : "
+    "0];\n"
+    "      const x = w >= 0 ? m.where[k][w] : e ? e[i] : null;\n"
+    "      r.classList.remove(...[...r.classList].filter((c) => "
+    "/^c/.test(c)));\n"
+    "      r.classList.add(x !== null ? slot(x) : 'cn');\n"
+    "      if (m.bands) r.nextElementSibling.textContent = band(m, e, i);\n"
+    "    });\n"
+    "  }\n"
     "}\n"
     "function highlight(text) {\n"
     "  const v = (text.match(/-?\\d+/g) || []).map(Number);\n"
@@ -116,6 +133,33 @@ static void put_labels(const char *key, const axe__render_axes *ax,
     axe__render_puts(b, "]");
 }
 
+/* A JSON number, or null for an absent value; a comma before when
+ * "comma". */
+static void put_value(int64_t v, bool comma, axe_render_buf *b)
+{
+    axe__render_puts(b, comma ? "," : "");
+    if (v == AXE__RENDER_NONE)
+        axe__render_puts(b, "null");
+    else
+        axe__render_putf(b, "%lld", (long long)v);
+}
+
+/* `,"paxes":[...],"where":[[5,8,1],...]`: the physical point of each cell
+ * (the physical view), so the page can color it by any axis. */
+static void put_where(const axe__render_model *m, axe_render_buf *b)
+{
+    axe__render_puts(b, ",\"paxes\":");
+    put_names(&m->wax, b);
+    axe__render_puts(b, ",\"where\":[");
+    for (int64_t k = 0; k < m->rows * m->cols; k++) {
+        axe__render_puts(b, k > 0 ? ",[" : "[");
+        for (int i = 0; i < m->wax.n; i++)
+            put_value(m->where[k * m->wax.n + i], i > 0, b);
+        axe__render_puts(b, "]");
+    }
+    axe__render_puts(b, "]");
+}
+
 /* The model as a JSON object: axes, grid size, cells of entries. */
 static void put_data(const axe__render_model *m, axe_render_buf *tmp,
                      axe_render_buf *b)
@@ -126,6 +170,13 @@ static void put_data(const axe__render_model *m, axe_render_buf *tmp,
                      (long long)m->rows, (long long)m->cols,
                      m->coord_style ? "true" : "false", m->color_axis);
     put_names(&m->ax, b);
+    axe__render_putf(b, ",\"bands\":%s,\"abbr\":[",
+                     axe__render_band_axis(m) >= 0 ? "true" : "false");
+    for (int i = 0; i < m->ax.n; i++)
+        axe__render_putf(b, "%s\"%s\"", i > 0 ? "," : "", m->ax.abbr[i]);
+    axe__render_puts(b, "]");
+    if (m->where != NULL)
+        put_where(m, b);
     if (m->rax.n > 0 || m->cax.n > 0) {
         put_labels("rowlab", &m->rax, m->rowlab, m->rows, tmp, b);
         put_labels("collab", &m->cax, m->collab, m->cols, tmp, b);
@@ -135,14 +186,8 @@ static void put_data(const axe__render_model *m, axe_render_buf *tmp,
         axe__render_puts(b, k > 0 ? ",[" : "[");
         for (int64_t e = m->first[k]; e < m->first[k + 1]; e++) {
             axe__render_puts(b, e > m->first[k] ? ",[" : "[");
-            for (int i = 0; i < m->ax.n; i++) {
-                int64_t v = m->val[e * m->ax.n + i];
-                axe__render_puts(b, i > 0 ? "," : "");
-                if (v == AXE__RENDER_NONE)
-                    axe__render_puts(b, "null");
-                else
-                    axe__render_putf(b, "%lld", (long long)v);
-            }
+            for (int i = 0; i < m->ax.n; i++)
+                put_value(m->val[e * m->ax.n + i], i > 0, b);
             axe__render_puts(b, "]");
         }
         axe__render_puts(b, "]");

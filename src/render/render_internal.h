@@ -23,6 +23,7 @@
 #define AXE__RENDER_NONE INT64_MIN
 #define AXE__RENDER_NAME (AXE_AXIS_NAME_MAX + 2)
 #define AXE__RENDER_PALETTE 32
+#define AXE__RENDER_LEGEND 40 /* most legend swatches */
 
 typedef struct axe__render_axes {
     int n;
@@ -46,7 +47,10 @@ typedef struct axe__render_model {
     int64_t *key;                       /* per cell */
     uint8_t *mark;                      /* per cell */
     char color_axis[AXE_AXIS_NAME_MAX]; /* legend heading; "" none */
-    axe_render_buf notes;               /* lines printed under the grid */
+    bool bands;           /* SVG/TikZ/HTML: one band per entry, colored by it */
+    axe__render_axes wax; /* axes of the point each cell stands for */
+    int64_t *where;       /* cells * wax.n (physical view; else NULL) */
+    axe_render_buf notes; /* lines printed under the grid */
 } axe__render_model;
 
 /* ---- buffers (render_buf.c) ---------------------------------------------- */
@@ -102,6 +106,23 @@ axe_status axe__render_recolor(axe__render_model *m, const char *name,
 int axe__render_slot(int64_t key);
 extern const char *const axe__render_rgb[AXE__RENDER_PALETTE];
 extern const int axe__render_xterm[AXE__RENDER_PALETTE];
+
+/* With m->bands, the index of the color axis in m->ax (every entry is a
+ * band colored by its own value there), else -1 (the cell's key). */
+int axe__render_band_axis(const axe__render_model *m);
+/* The color key of entry "e" of cell "k" (AXE__RENDER_NONE: white). */
+int64_t axe__render_band_key(const axe__render_model *m, int64_t k, int64_t e);
+/* The label of band "e" of cell "k": the entry without the band axis
+ * (unless it is the only one), "!" after the last band of a marked cell. */
+void axe__render_band_text(const axe__render_model *m, int64_t k, int64_t e,
+                           axe_render_buf *b);
+/* The smallest distinct band color keys in use, ascending, at most "cap";
+ * "*more" when some key in use is not among them. The count. */
+int axe__render_legend_keys(const axe__render_model *m, int64_t *keys, int cap,
+                            bool *more);
+/* The most entries of a cell (at least 1) and the widest band label. */
+axe_status axe__render_band_widths(const axe__render_model *m, int64_t *lines,
+                                   int64_t *width);
 
 /* Text of cell "k" (entries joined by " / ", "!" when marked) and of
  * header label "i" of "ax" over "lab". */

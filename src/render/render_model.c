@@ -57,9 +57,11 @@ void axe__render_model_free(axe__render_model *m)
     release(m, m->val, m->capent * m->ax.n, sizeof(int64_t));
     release(m, m->key, cells, sizeof(int64_t));
     release(m, m->mark, cells, 1);
+    release(m, m->where, cells * m->wax.n, sizeof(int64_t));
     axe_render_buf_free(&m->notes);
     m->rowlab = m->collab = m->first = m->val = m->key = NULL;
     m->mark = NULL;
+    m->where = NULL;
 }
 
 /* A zeroed array of "n" (at least 1) elements of "size" bytes, or NULL. */
@@ -223,15 +225,16 @@ void axe__render_abbreviate(axe__render_axes *ax, bool bare)
 /* ---- text of cells and labels
  * ------------------------------------------------ */
 
-/* One entry: `(a,b)` or `w5 l8 r1` (absent values skipped). */
-static void entry_text(const axe__render_model *m, const int64_t *v,
+/* One entry: `(a,b)` or `w5 l8 r1` (absent values and axis "skip"
+ * skipped). */
+static void entry_text(const axe__render_model *m, const int64_t *v, int skip,
                        axe_render_buf *b)
 {
     bool first = true;
     if (m->coord_style)
         axe__render_puts(b, m->ax.n > 1 ? "(" : "");
     for (int i = 0; i < m->ax.n; i++) {
-        if (v[i] == AXE__RENDER_NONE)
+        if (v[i] == AXE__RENDER_NONE || i == skip)
             continue;
         if (!first)
             axe__render_puts(b, m->coord_style ? "," : " ");
@@ -251,10 +254,96 @@ void axe__render_cell_text(const axe__render_model *m, int64_t k,
     for (int64_t e = m->first[k]; e < m->first[k + 1]; e++) {
         if (e > m->first[k])
             axe__render_puts(b, " / ");
-        entry_text(m, m->val + e * m->ax.n, b);
+        entry_text(m, m->val + e * m->ax.n, -1, b);
     }
     if (m->mark[k])
         axe__render_puts(b, "!");
+}
+
+/* The color axis when entries are bands (m->bands), else -1. */
+int axe__render_band_axis(const axe__render_model *m)
+{
+    return m->bands && !m->coord_style
+               ? axe__render_axis_find(&m->ax, m->color_axis)
+               : -1;
+}
+
+/* Entry "e"'s value on the band axis, or the cell's key. */
+int64_t axe__render_band_key(const axe__render_model *m, int64_t k, int64_t e)
+{
+    int a = axe__render_band_axis(m);
+    return a >= 0 && e < m->first[k + 1] ? m->val[e * m->ax.n + a] : m->key[k];
+}
+
+/* Entry "e" without the band axis (kept when it is the only axis), then
+ * "!" when it is the last entry of a marked cell. */
+void axe__render_band_text(const axe__render_model *m, int64_t k, int64_t e,
+                           axe_render_buf *b)
+{
+    int a = axe__render_band_axis(m);
+    if (e < m->first[k + 1])
+        entry_text(m, m->val + e * m->ax.n, m->ax.n > 1 ? a : -1, b);
+    if (m->mark[k] && e + 1 >= m->first[k + 1])
+        axe__render_puts(b, "!");
+}
+
+/* Insert "key" into the "*n" ascending keys (at most "cap"); "*more"
+ * when it is new but does not fit. */
+static void add_key(int64_t *keys, int *n, int cap, bool *more, int64_t key)
+{
+    int i = 0;
+    if (key == AXE__RENDER_NONE)
+        return;
+    while (i < *n && keys[i] < key)
+        i++;
+    if (i < *n && keys[i] == key)
+        return;
+    if (*n == cap)
+        *more = true;
+    if (i == cap)
+        return;
+    for (int j = (*n < cap ? *n : cap - 1); j > i; j--)
+        keys[j] = keys[j - 1];
+    keys[i] = key;
+    *n += *n < cap;
+}
+
+/* The smallest distinct color keys of the bands, ascending, at most
+ * "cap"; "*more" when some key in use is not among them. */
+int axe__render_legend_keys(const axe__render_model *m, int64_t *keys, int cap,
+                            bool *more)
+{
+    int n = 0;
+    *more = false;
+    for (int64_t k = 0; k < m->rows * m->cols; k++) {
+        int64_t e = m->first[k];
+        do
+            add_key(keys, &n, cap, more, axe__render_band_key(m, k, e));
+        while (++e < m->first[k + 1]);
+    }
+    return n;
+}
+
+/* The most entries of one cell (at least 1) and the widest band label. */
+axe_status axe__render_band_widths(const axe__render_model *m, int64_t *lines,
+                                   int64_t *width)
+{
+    axe_render_buf b;
+    axe_status st;
+    axe_render_buf_init(&b, m->alloc, m->ud);
+    *lines = *width = 1;
+    for (int64_t k = 0; k < m->rows * m->cols; k++) {
+        int64_t n = m->first[k + 1] - m->first[k];
+        *lines = n > *lines ? n : *lines;
+        for (int64_t e = m->first[k]; e < m->first[k] + (n > 0 ? n : 1); e++) {
+            b.len = 0;
+            axe__render_band_text(m, k, e, &b);
+            *width = (int64_t)b.len > *width ? (int64_t)b.len : *width;
+        }
+    }
+    st = b.status;
+    axe_render_buf_free(&b);
+    return st;
 }
 
 /* Header label "i": the index itself, or `w5 l8` over the header axes. */

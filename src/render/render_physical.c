@@ -6,7 +6,9 @@
  * it), its column the tuple over the memory axes (where in that holder's
  * storage). Without thread/device axes the last axis makes the columns;
  * a single axis wraps every 32 values (rows: base, columns: offset). Each
- * cell lists the logical coordinates stored there. Invariant: the hits are
+ * cell lists the logical coordinates stored there, and remembers the
+ * physical point it stands for (m->where over m->wax, the grid's axes), so
+ * the HTML page can recolor it by any axis. Invariant: the hits are
  * exactly the entries of the grid view, so the two views agree.
  */
 #include <stdlib.h>
@@ -199,6 +201,8 @@ static axe_status fill(axe__render_model *m, const axe__render_model *g,
             coord_of(g, s->src[s->ord[i]], crd);
             AXE_TRY(axe__render_model_push(m, crd));
             m->key[k] = color_of(g, g->val + s->ord[i] * g->ax.n);
+            memcpy(m->where + k * m->wax.n, g->val + s->ord[i] * g->ax.n,
+                   (size_t)m->wax.n * sizeof(int64_t));
         }
     }
     axe__render_model_done(m);
@@ -219,6 +223,14 @@ static axe_status layout_hits(axe__render_model *m, const axe__render_model *g,
     nr = uniq(s->rows, s->n);
     nc = uniq(s->cols, s->n);
     AXE_TRY(axe__render_model_grid(m, nr, nc, "the physical view", diag));
+    m->wax = g->ax;
+    m->where =
+        axe__render_alloc(m->alloc, m->ud, NULL, 0,
+                          (size_t)(nr * nc * m->wax.n) * sizeof(int64_t));
+    if (m->where == NULL)
+        return AXE_ERR_NO_MEMORY;
+    for (int64_t i = 0; i < nr * nc * m->wax.n; i++)
+        m->where[i] = AXE__RENDER_NONE;
     set_labels(m, s->rows, s->cols);
     for (int64_t k = 0; k < g->rows * g->cols; k++)
         for (int64_t e = g->first[k]; e < g->first[k + 1]; e++)

@@ -122,6 +122,7 @@ axe_status axe__render_view_grid(axe__render_model *m,
         }
     }
     axe__render_model_done(m);
+    m->bands = true;
     return axe__render_recolor(
         m, o->color_by != NULL ? o->color_by : m->ax.name[0], diag);
 }
