@@ -125,7 +125,9 @@ expect 1 2:20 "view of 'A' out of bounds: it reaches elements \\[0, 67\\] of a b
 expect 1 2:12 'no schedule for copy: vector: .*thread_loop: kernel-scope operators are not supported yet; split: a kernel-scope operator has no threads' <<<"$H {
     kernel copy(A, B);
 }"
-expect 1 1:10 'dtype f16 is not supported by the C backend yet' <<<'kernel k(A: f16[4]) grid(1) threads(1) {}'
+expect 1 2:20 "'B' is bf16 but the destination is f16 \\(use cast\\)" <<<'kernel k(A: f16[4], B: bf16[4]) grid(1) threads(1) {
+    thread copy(A, B);
+}'
 expect 1 1:37 'threads per CTA must lie in \[1, 1024\]' <<<'kernel k(A: f32[4]) grid(1) threads(2048) {}'
 expect 1 1:10 "tensor 'A': axis 'q' is neither the memory axis m nor a thread axis" <<<'kernel k(A: f32[4] layout S[4:1@q]) grid(1) threads(1) {}'
 expect 1 1:10 "tensor 'A' is global: only register layouts may use thread axis 'tx'" <<<'kernel k(A: f32[4] layout S[4:1@tx]) grid(1) threads(4) {}'

@@ -67,6 +67,8 @@ check_run gemm.axe
 check_run gemm.axe -D M=384 -D N=256 -D K=96 --seed 6
 check_run warp_mma.axe
 check_run warp_mma.axe -D MT=1 -D NT=3 -D KT=5 --seed 12
+check_run softmax_f16.axe
+check_run softmax_f16.axe -D ROWS=12 -D C=160 --seed 9
 # Test kernels (tests/kernels/): shared phases of split plans, coordinate
 # addressing, casts, warp scope, i8 wrap-around, f64, thread-scope loops.
 K="$SRC/tests/kernels"
@@ -82,6 +84,18 @@ check_run restage.axe
 check_run restage.axe -D T=24 --seed 14
 check_run producer_consumer.axe
 check_run producer_consumer.axe -D N=40 --seed 15
+check_run half.axe
+check_run half.axe -D R=3 -D C=96 --seed 16
+# The generated f16/bf16 conversions equal the library's bit for bit.
+for args in "" "-D N=768 --seed 17"; do
+    # shellcheck disable=SC2086
+    if "$AXE" run "$K/half_cast.axe" --check $args >"$tmp/out" 2>&1 &&
+        grep -q '^check passed: max_abs_err 0, max_rel_err 0$' "$tmp/out"; then
+        ok
+    else
+        bad "half_cast.axe $args is not exact: $(head -c 300 "$tmp/out")"
+    fi
+done
 for f in "$K"/*.axe; do
     name=$(basename "$f" .axe)
     "$AXE" compile "$f" >"$tmp/$name.c"
@@ -111,7 +125,8 @@ for f in "$K"/*.axe; do
     fi
     # Kernel code only: drop the harness, #defines and comments; every / and
     # % must then be followed by an integer literal.
-    sed '/^#ifdef AXE_KERNEL_MAIN/,$d; /^#define/d; s|/\*.*\*/||g
+    # (f16/bf16 elements are read through ax_h2f/ax_b2f: dropped too.)
+    sed '/^#ifdef AXE_KERNEL_MAIN/,$d; /^#define/d; s|/\*.*\*/||g; s/ax_[hb]2f(//g
          /^\/\*/,/\*\//d' \
         "$tmp/$name.c" >"$tmp/kernel_only"
     # (a / or % followed by a variable or a parenthesis; dividing array

@@ -34,6 +34,7 @@ static void preamble(ax_text *t, const axe_program *p, const char *file)
                   "#define AXE_MAX(a, b) ((a) > (b) ? (a) : (b))\n\n",
                   file, p->name, (long long)p->grid[0], (long long)p->grid[1],
                   (long long)p->grid[2], (long long)p->threads);
+    axe__emit_half_helpers(t, p);
 }
 
 static void storage(ax_text *t, const axe_program *p)
@@ -153,6 +154,25 @@ static void emit_if(emitter *e, const ax_stmt *s)
     axe__text_put(e->t, "}\n");
 }
 
+/* d[o] = d[o] (+ or max) the partner lane's published d[o], in the
+ * arithmetic type of d's dtype. */
+static void shuffle_combine(emitter *e, const ax_stmt *s, int64_t mask)
+{
+    const ax_tensor *d = &e->p->tensors[s->args[0].tensor];
+    const char *ld = axe__dtype_load_pre(d->dtype),
+               *post = axe__dtype_wrap_post(d->dtype);
+    if (axe__dtype_is_half(d->dtype))
+        axe__text_put(e->t, "%s[ax_tid][ax_o] = %s", d->name,
+                      axe__dtype_store_pre(d->dtype));
+    else
+        axe__text_put(e->t, "%s[ax_tid][ax_o] = (%s)", d->name,
+                      axe__dtype_ctype(d->dtype));
+    axe__text_put(e->t, "%s(%s%s[ax_tid][ax_o]%s%s ", s->rmax ? "AXE_MAX" : "",
+                  ld, d->name, post, s->rmax ? "," : " +");
+    axe__text_put(e->t, "%sax_shfl%d[ax_tid ^ %lldL][ax_o]%s)%s;\n", ld,
+                  s->index, (long long)mask, post, post);
+}
+
 /* reduce.warp_shuffle: the in-thread partials, then per lane mask a phase
  * that publishes every lane's destination registers and, after a
  * barrier, one that combines them with the partner lane's (lane ^ mask):
@@ -180,11 +200,7 @@ static void emit_shuffle(emitter *e, const ax_stmt *s)
                       "combine with lane ^ %lld */\n",
                       (long long)d->span, s->index, (long long)s->masks[j]);
         indent_put(e->t, e->ind + 1);
-        axe__text_put(e->t, "%s[ax_tid][ax_o] = (%s)%s(%s[ax_tid][ax_o]%s ",
-                      d->name, axe__dtype_ctype(d->dtype),
-                      s->rmax ? "AXE_MAX" : "", d->name, s->rmax ? "," : " +");
-        axe__text_put(e->t, "ax_shfl%d[ax_tid ^ %lldL][ax_o]);\n", s->index,
-                      (long long)s->masks[j]);
+        shuffle_combine(e, s, s->masks[j]);
     }
 }
 

@@ -379,6 +379,13 @@ const char *axe__op_name(ax_op op);
 const char *axe__scope_name(ax_scope s);
 const char *axe__mem_name(ax_mem m);
 const char *axe__dtype_ctype(axe_dtype t);
+/* f16/bf16 helpers (compiler_half.c): stored in 16 bits, computed in float;
+ * generated loads and stores wrap the element in these. */
+bool axe__dtype_is_half(axe_dtype d);
+const char *axe__dtype_load_pre(axe_dtype d);
+const char *axe__dtype_store_pre(axe_dtype d);
+const char *axe__dtype_wrap_post(axe_dtype d);
+void axe__emit_half_helpers(ax_text *t, const axe_program *p);
 /* The number of threads of one instance of scope "s" ("p" gives CTAs). */
 int64_t axe__scope_threads(const axe_program *p, ax_scope s);
 

@@ -193,7 +193,8 @@ static axe_status check_types(const axe_program *p, const ax_stmt *s,
                               axe_diag *diag)
 {
     axe_dtype d = p->tensors[s->args[0].tensor].dtype;
-    bool flt = d == AXE_DTYPE_F32 || d == AXE_DTYPE_F64;
+    bool flt =
+        d == AXE_DTYPE_F32 || d == AXE_DTYPE_F64 || axe__dtype_is_half(d);
     int i;
     for (i = 1; i < s->nargs; i++)
         if (s->op != AX_OP_CAST && p->tensors[s->args[i].tensor].dtype != d)
