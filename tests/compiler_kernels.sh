@@ -68,6 +68,8 @@ check_run gemm.axe -D M=384 -D N=256 -D K=96 --seed 6
 check_run warp_mma.axe
 check_run warp_mma.axe -D MT=1 -D NT=3 -D KT=5 --seed 12
 check_run softmax_f16.axe
+check_run warp_mma_f16.axe
+check_run warp_mma_f16.axe -D MT=3 -D NT=1 -D KT=3 --seed 18
 check_run softmax_f16.axe -D ROWS=12 -D C=160 --seed 9
 # Test kernels (tests/kernels/): shared phases of split plans, coordinate
 # addressing, casts, warp scope, i8 wrap-around, f64, thread-scope loops.
@@ -85,6 +87,8 @@ check_run restage.axe -D T=24 --seed 14
 check_run producer_consumer.axe
 check_run producer_consumer.axe -D N=40 --seed 15
 check_run half.axe
+check_run warp_mma_bf16.axe
+check_run warp_mma_bf16.axe -D MT=1 -D NT=3 -D KT=2 --seed 19
 check_run half.axe -D R=3 -D C=96 --seed 16
 # The generated f16/bf16 conversions equal the library's bit for bit.
 for args in "" "-D N=768 --seed 17"; do
@@ -192,6 +196,13 @@ expect_explain warp_mma.axe 'chosen gemm\.mma_atom'
 expect_explain warp_mma.axe 'outer layouts \(is_tile_inner\): C S\[\(2,2\):\(2,1\)\], A S\[\(2,2\):\(2,1\)\], B S\[\(2,2\):\(2,1\)\]'
 expect_explain warp_mma.axe "rejected gemm\.thread_fma: 'b' holds element digit"
 expect_explain gemm.axe 'rejected gemm\.mma_atom: an mma atom runs on one warp, not at cta scope'
+# The f16 atom m16n8k16 (f32 accumulate); refused for f16 accumulate and
+# for a register layout that is not a tile of its fragment.
+expect_explain warp_mma_f16.axe 'chosen gemm\.mma_atom'
+expect_explain warp_mma_f16.axe 'atom mma\.sync\.aligned\.m16n8k16\.f32\.f16\.f16\.f32, 2 x 2 x 2 atom tiles'
+sed 's/C: f32/C: f16/; s/register c: f32/register c: f16/' "$K/warp_mma_f16.axe" >"$tmp/acc16.axe"
+sed 's/(8 \* KT, 2, 4@laneid, 8, 4, 1@laneid, 1)/(8 * KT, 1, 4@laneid, 8, 4, 1@laneid, 2)/' \
+    "$K/warp_mma_f16.axe" >"$tmp/notile.axe"
 # copy.smem: registers with different thread ownership (test kernel).
 K="$SRC/tests/kernels"
 expect_explain cta_reduce.axe 'chosen reduce\.smem'
@@ -227,6 +238,10 @@ expect_fail 1 'declares no param .Q.' "$AXE" compile "$K/fig5_copy.axe" -D Q=1
 expect_fail 2 'unknown target' "$AXE" compile "$K/fig5_copy.axe" --target cuda
 expect_fail 2 'no FILE.axe given' "$AXE" run --check
 expect_fail 1 'cannot open' "$AXE" compile "$tmp/missing.axe"
+expect_fail 1 'mma_atom: no mma atom for f16 inputs with f16 accumulate \(f16 or bf16 with f32: m16n8k16' \
+    "$AXE" compile "$tmp/acc16.axe"
+expect_fail 1 "mma_atom: 'a' is not a tile of the A fragment S\[\(2,8,2,4,2\):\(2,4@laneid,4,1@laneid,1\)\]" \
+    "$AXE" compile "$tmp/notile.axe"
 
 # --json: one line, the documented keys.
 if "$AXE" run "$K/transpose.axe" --check --json >"$tmp/out" 2>"$tmp/err" &&

@@ -21,18 +21,32 @@
 
 typedef struct ax_atom {
     const char *name;
-    axe_dtype dtype;
+    axe_dtype dtype, acc; /* of A and B; of C */
     int64_t mnk[3];
     const char *tv[3]; /* A (M,K), B (N,K), C (M,N) */
 } ax_atom;
 
 static const ax_atom atoms[] = {
+    {"mma.sync.aligned.m16n8k16.f32.f16.f16.f32",
+     AXE_DTYPE_F16,
+     AXE_DTYPE_F32,
+     {16, 8, 16},
+     {"((4,8),(2,2,2)):((32,1),(16,8,128))", "((4,8),(2,2)):((16,1),(8,64))",
+      "((4,8),(2,2)):((32,1),(16,8))"}},
+    {"mma.sync.aligned.m16n8k16.f32.bf16.bf16.f32",
+     AXE_DTYPE_BF16,
+     AXE_DTYPE_F32,
+     {16, 8, 16},
+     {"((4,8),(2,2,2)):((32,1),(16,8,128))", "((4,8),(2,2)):((16,1),(8,64))",
+      "((4,8),(2,2)):((32,1),(16,8))"}},
     {"mma.sync.aligned.m16n8k8.tf32 (f32 on the C backend)",
+     AXE_DTYPE_F32,
      AXE_DTYPE_F32,
      {16, 8, 8},
      {"((4,8),(2,2)):((16,1),(8,64))", "((4,8),2):((8,1),32)",
       "((4,8),(2,2)):((32,1),(16,8))"}},
     {"mma.sync.aligned.m8n8k4.f64",
+     AXE_DTYPE_F64,
      AXE_DTYPE_F64,
      {8, 8, 4},
      {"((4,8),1):((8,1),0)", "((4,8),1):((8,1),0)", "((4,8),2):((16,1),8)"}},
@@ -144,11 +158,12 @@ static axe_status outer_offsets(ax_arena *ar, const axe_layout *outer,
     return AXE_OK;
 }
 
-static const ax_atom *atom_for(axe_dtype d)
+/* The atom whose A, B have dtype "d" and C dtype "acc", if any. */
+static const ax_atom *atom_for(axe_dtype d, axe_dtype acc)
 {
     int i;
     for (i = 0; i < NATOMS; i++)
-        if (atoms[i].dtype == d)
+        if (atoms[i].dtype == d && atoms[i].acc == acc)
             return &atoms[i];
     return NULL;
 }
@@ -222,7 +237,9 @@ static axe_status tile_of_atom(axe_program *p, const ax_stmt *s,
 axe_status axe__gemm_mma(axe_program *p, ax_stmt *s, ax_plan *plan,
                          axe_diag *why, bool commit)
 {
-    const ax_atom *a = atom_for(p->tensors[s->args[0].tensor].dtype);
+    axe_dtype dc = p->tensors[s->args[0].tensor].dtype,
+              dab = p->tensors[s->args[1].tensor].dtype;
+    const ax_atom *a = atom_for(dab, dc);
     ax_mma *m;
     int o;
     if (s->scope != AX_SCOPE_WARP)
@@ -231,8 +248,10 @@ axe_status axe__gemm_mma(axe_program *p, ax_stmt *s, ax_plan *plan,
                          axe__scope_name(s->scope));
     if (a == NULL)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
-                         "no mma atom for %s (f32: m16n8k8 tf32, f64: m8n8k4)",
-                         axe_dtype_name(p->tensors[s->args[0].tensor].dtype));
+                         "no mma atom for %s inputs with %s accumulate "
+                         "(f16 or bf16 with f32: m16n8k16, f32: m16n8k8 "
+                         "tf32, f64: m8n8k4)",
+                         axe_dtype_name(dab), axe_dtype_name(dc));
     m = axe__arena_alloc(p->arena, sizeof *m);
     if (m == NULL)
         return AXE_ERR_NO_MEMORY;

@@ -196,6 +196,9 @@ static axe_status check_types(const axe_program *p, const ax_stmt *s,
     bool flt =
         d == AXE_DTYPE_F32 || d == AXE_DTYPE_F64 || axe__dtype_is_half(d);
     int i;
+    if (s->op == AX_OP_GEMM && d == AXE_DTYPE_F32 &&
+        axe__dtype_is_half(p->tensors[s->args[1].tensor].dtype))
+        d = p->tensors[s->args[1].tensor].dtype; /* f32 accumulate */
     for (i = 1; i < s->nargs; i++)
         if (s->op != AX_OP_CAST && p->tensors[s->args[i].tensor].dtype != d)
             return axe__fail(
