@@ -68,6 +68,9 @@ check_run gemm.axe -D M=384 -D N=256 -D K=96 --seed 6
 check_run warp_mma.axe
 check_run warp_mma.axe -D MT=1 -D NT=3 -D KT=5 --seed 12
 check_run softmax_f16.axe
+check_run gemm_mma.axe
+check_run gemm_mma.axe -D M=384 -D N=256 -D K=96 --seed 6
+check_run gemm_mma.axe -D M=128 -D N=384 -D K=32 --schedule gemm=thread_fma
 check_run warp_mma_f16.axe
 check_run warp_mma_f16.axe -D MT=3 -D NT=1 -D KT=3 --seed 18
 check_run softmax_f16.axe -D ROWS=12 -D C=160 --seed 9
@@ -196,6 +199,14 @@ expect_explain warp_mma.axe 'chosen gemm\.mma_atom'
 expect_explain warp_mma.axe 'outer layouts \(is_tile_inner\): C S\[\(2,2\):\(2,1\)\], A S\[\(2,2\):\(2,1\)\], B S\[\(2,2\):\(2,1\)\]'
 expect_explain warp_mma.axe "rejected gemm\.thread_fma: 'b' holds element digit"
 expect_explain gemm.axe 'rejected gemm\.mma_atom: an mma atom runs on one warp, not at cta scope'
+# gemm.mma_smem: C register tiles of the m16n8k16 C fragment over 8 warps
+# (outer layout on warpid and m), A and B from shared memory; rejected for
+# the thread-blocked C of gemm.axe and for register A and B.
+expect_explain gemm_mma.axe 'chosen gemm\.mma_smem'
+expect_explain gemm_mma.axe 'C outer layout \(is_tile_inner\): S\[\(2,4,4,4\):\(4@warpid,4,1@warpid,1\)\]'
+expect_explain gemm_mma.axe 'also applies gemm\.thread_fma \(lower priority\)'
+expect_explain gemm.axe "rejected gemm\.mma_smem: 'acc' is not a tile of the C fragment"
+expect_explain warp_mma_f16.axe "rejected gemm\.mma_smem: 'a' is a register: mma_smem reads A and B from shared or global memory"
 # The f16 atom m16n8k16 (f32 accumulate); refused for f16 accumulate and
 # for a register layout that is not a tile of its fragment.
 expect_explain warp_mma_f16.axe 'chosen gemm\.mma_atom'

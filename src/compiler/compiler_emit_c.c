@@ -265,7 +265,7 @@ static void emit_block(emitter *e, const ax_stmt *s)
             emit_staged(e, s);
         } else if (s->nmasks > 0) {
             emit_shuffle(e, s);
-        } else if (s->mma != NULL) {
+        } else if (s->mma != NULL && !s->mma->from_memory) {
             phase_close(e);
             indent_put(e->t, e->ind);
             axe__text_put(e->t,

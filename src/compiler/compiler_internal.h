@@ -202,6 +202,7 @@ typedef struct ax_mma {
     int64_t tiles[3];
     int64_t *offset[3];
     char outer[3][128];
+    bool from_memory; /* gemm.mma_smem: A and B in memory, C's plan */
 } ax_mma;
 
 struct ax_plan;
@@ -292,6 +293,8 @@ axe_status axe__copy_smem(axe_program *p, ax_stmt *s, ax_plan *plan,
                           axe_diag *why, bool commit);
 axe_status axe__gemm_mma(axe_program *p, ax_stmt *s, ax_plan *plan,
                          axe_diag *why, bool commit);
+axe_status axe__gemm_mma_smem(axe_program *p, ax_stmt *s, ax_plan *plan,
+                              axe_diag *why, bool commit);
 /* C for a gemm.mma_atom operator (compiler_mma_emit.c). */
 void axe__emit_mma(ax_text *t, const axe_program *p, const ax_stmt *s, int ind);
 /* Use "w"-element accesses in the innermost loop when the layouts allow. */
