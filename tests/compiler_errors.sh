@@ -164,10 +164,10 @@ expect 1 3:19 'region of .B. out of bounds: dimension 0 covers \[0, 63\)' <<<'ke
 expect 1 2:9 'gemm shapes disagree: C \(64,64\), A \(64,64\), B \(32,64\)' <<<"$H {
     cta gemm(A, B, B[0:32, 0:64]);
 }"
-expect 1 2:9 'no schedule for gemm: mma_atom: an mma atom runs on one warp, not at cta scope; thread_fma: no register operand distributed over the cta.s threads' <<<"$H {
+expect 1 2:9 'no schedule for gemm: mma_atom: an mma atom runs on one warp, not at cta scope; mma_smem: .A. is not a whole register tensor distributed over the cta.s threads; thread_fma: no register operand distributed over the cta.s threads' <<<"$H {
     cta gemm(A, B, B);
 }"
-expect 1 6:10 "no schedule for gemm: mma_atom: 'a' is not a tile of the A fragment S\\[\\(2,8,2,4\\):\\(1,4@laneid,2,1@laneid\\)\\]: dim 0: tiled iter \\(2,2@m\\) is not inner iter \\(2,1@m\\); thread_fma: 'b' holds element digit.*\\.\\.\\.$" <<<'kernel k(A: f32[16, 8]) grid(1) threads(32) {
+expect 1 6:10 "no schedule for gemm: mma_atom: 'a' is not a tile of the A fragment S\\[\\(2,8,2,4\\):\\(1,4@laneid,2,1@laneid\\)\\]: dim 0: tiled iter \\(2,2@m\\) is not inner iter \\(2,1@m\\); mma_smem: 'a' is a register: mma_smem reads A and B from shared or global memory; thread_fma:.*\\.\\.\\.$" <<<'kernel k(A: f32[16, 8]) grid(1) threads(32) {
     register a: f32[16, 8] layout S[(2,8,4,2):(2,4@laneid,1@laneid,1)];
     register b: f32[8, 8] layout S[(8,2,4):(4@laneid,1,1@laneid)];
     register c: f32[16, 8] layout S[(2,8,4,2):(2,4@laneid,1@laneid,1)];

@@ -183,10 +183,11 @@ static axe_status check_operand(const axe_program *p, const ax_ref *r,
         !whole)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                          "'%s' is not a whole register tensor distributed "
-                         "over %s%s",
+                         "over %s%s%s",
                          t->name,
                          sc == AX_SCOPE_WARP ? "a warp's lanes" : "the ",
-                         sc == AX_SCOPE_WARP ? "" : axe__scope_name(sc));
+                         sc == AX_SCOPE_WARP ? "" : axe__scope_name(sc),
+                         sc == AX_SCOPE_WARP ? "" : "'s threads");
     return AXE_OK;
 }
 
