@@ -68,6 +68,8 @@ check_run gemm.axe -D M=384 -D N=256 -D K=96 --seed 6
 check_run warp_mma.axe
 check_run warp_mma.axe -D MT=1 -D NT=3 -D KT=5 --seed 12
 check_run softmax_f16.axe
+check_run kernel_ops.axe
+check_run kernel_ops.axe -D M=37 -D N=64 --seed 3
 check_run gemm_mma.axe
 check_run gemm_mma.axe -D M=384 -D N=256 -D K=96 --seed 6
 check_run gemm_mma.axe -D M=128 -D N=384 -D K=32 --schedule gemm=thread_fma
@@ -222,6 +224,9 @@ expect_explain restage.axe 'chosen copy\.smem'
 expect_explain restage.axe 'barrier; stage 2, copy\.thread_loop'
 expect_explain restage.axe "rejected copy\.thread_loop: 'r' holds element digit \(dim 0, weight 1\) on a different thread"
 K="$SRC/examples/kernels"
+# Kernel scope: split over every thread of the grid (6 CTAs x 128).
+expect_explain kernel_ops.axe '4800 elements dealt round-robin to 768 threads'
+expect_explain kernel_ops.axe 'rejected mul\.thread_loop: a kernel-scope operator has no register operands to bind threads'
 # Forcing.
 expect_explain fig5_copy.axe 'chosen copy\.thread_loop' --schedule copy=thread_loop
 

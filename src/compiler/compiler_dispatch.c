@@ -59,7 +59,9 @@ axe_status axe__sched_thread_loop(const axe_program *p, const ax_stmt *s,
         return axe__plan_build(p, s, AX_PLAN_SERIAL, -1, plan, why);
     if (s->scope == AX_SCOPE_KERNEL)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
-                         "kernel-scope operators are not supported yet");
+                         "a kernel-scope operator has no register operands "
+                         "to bind threads (its elements are dealt over the "
+                         "grid)");
     b = distributed_operand(p, s);
     if (b < 0)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
@@ -74,10 +76,13 @@ axe_status axe__sched_split(const axe_program *p, const ax_stmt *s,
                             ax_plan *plan, axe_diag *why)
 {
     int b = distributed_operand(p, s);
-    if (s->scope == AX_SCOPE_THREAD || s->scope == AX_SCOPE_KERNEL)
+    if (s->scope == AX_SCOPE_THREAD)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
-                         "a %s-scope operator has no threads to split over",
-                         axe__scope_name(s->scope));
+                         "a thread-scope operator has no threads to split "
+                         "over");
+    if (axe__scope_threads(p, s->scope) == INT64_MAX)
+        return axe__fail(why, AXE_ERR_OVERFLOW, -1,
+                         "the grid's thread count overflows");
     if (b >= 0)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                          "'%s' is distributed: its layout binds elements to "

@@ -303,19 +303,19 @@ static void thread_digits(ax_text *t, const ax_stmt *s, int ind)
         }
 }
 
-static const char *rank_expr(ax_scope s)
+/* The thread's rank in the scope's instance: in the grid (CTAs in order
+ * bx, by, bz, then ax_tid), the warpgroup, the warp or the CTA. */
+static void rank_put(ax_text *t, const axe_program *p, ax_scope s)
 {
-    switch (s) {
-    case AX_SCOPE_WARP:
-        return "laneid";
-    case AX_SCOPE_WARPGROUP:
-        return "tid_in_wg";
-    case AX_SCOPE_KERNEL:
-    case AX_SCOPE_CTA:
-    case AX_SCOPE_THREAD:
-        break;
-    }
-    return "ax_tid";
+    if (s == AX_SCOPE_KERNEL)
+        axe__text_put(t, "((bz * %lldL + by) * %lldL + bx) * %lldL + ax_tid",
+                      (long long)p->grid[1], (long long)p->grid[0],
+                      (long long)p->threads);
+    else
+        axe__text_put(t, "%s",
+                      s == AX_SCOPE_WARP        ? "laneid"
+                      : s == AX_SCOPE_WARPGROUP ? "tid_in_wg"
+                                                : "ax_tid");
 }
 
 /* The operator "s" for the current thread (ax_tid) at indent "ind"; with
@@ -337,7 +337,9 @@ void axe__emit_op(ax_text *t, const axe_program *p, const ax_stmt *s, int ind,
         rank_used = rank_used || (plan->loops[k].thread && digit_used(s, k));
     if (split || rank_used) {
         indent_put(t, ind + 1);
-        axe__text_put(t, "const long ax_rank = %s;\n", rank_expr(s->scope));
+        axe__text_put(t, "const long ax_rank = ");
+        rank_put(t, p, s->scope);
+        axe__text_put(t, ";\n");
     }
     thread_digits(t, s, ind + 1);
     if (split) {

@@ -253,6 +253,9 @@ static void set_thread(ref_state *rs, int64_t tid)
 static void run_op(ref_state *rs, const ax_stmt *s)
 {
     int64_t n = axe__scope_threads(rs->p, s->scope), tid;
+    if (s->scope == AX_SCOPE_KERNEL &&
+        (rs->env[AX_VAR_BX] | rs->env[AX_VAR_BY] | rs->env[AX_VAR_BZ]) != 0)
+        return; /* once per kernel: in the first CTA's turn */
     for (tid = 0; tid < rs->p->threads; tid += n) {
         set_thread(rs, tid);
         if (axe__guard_holds(s->guard, rs->env))
