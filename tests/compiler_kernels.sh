@@ -132,6 +132,16 @@ for f in "$K"/*.axe; do
     else
         bad "cc warns on the C of $name: $(head -c 600 "$tmp/ccerr")"
     fi
+    # clang too when present (it also warns about unused static inline
+    # functions, so only the f16/bf16 helpers the code calls are emitted).
+    if command -v clang >/dev/null 2>&1; then
+        if clang -std=c99 -Wall -Wextra -Werror -O2 -DAXE_KERNEL_MAIN -c \
+            -o "$tmp/$name.o" "$tmp/$name.c" 2>"$tmp/ccerr"; then
+            ok
+        else
+            bad "clang warns on the C of $name: $(head -c 600 "$tmp/ccerr")"
+        fi
+    fi
     # Kernel code only: drop the harness, #defines and comments; every / and
     # % must then be followed by an integer literal.
     # (f16/bf16 elements are read through ax_h2f/ax_b2f: dropped too.)

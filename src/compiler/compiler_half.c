@@ -83,7 +83,7 @@ uint16_t axe_bf16_from_float(float f)
     return (uint16_t)((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
 }
 
-static const char f16_text[] =
+static const char h2f_text[] =
     "static inline float ax_h2f(uint16_t h)\n{\n"
     "    uint32_t s = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu;\n"
     "    uint32_t m = h & 0x3ffu, x;\n    float f;\n"
@@ -92,7 +92,9 @@ static const char f16_text[] =
     "    else if (m == 0)\n        x = s;\n    else {\n"
     "        for (e = 113; (m & 0x400u) == 0; --e)\n            m <<= 1;\n"
     "        x = s | (e << 23) | ((m & 0x3ffu) << 13);\n    }\n"
-    "    memcpy(&f, &x, sizeof f);\n    return f;\n}\n\n"
+    "    memcpy(&f, &x, sizeof f);\n    return f;\n}\n\n";
+
+static const char f2h_text[] =
     "static inline uint16_t ax_f2h(float f)\n{\n"
     "    uint32_t x, a, s, e, m, r, rem, half;\n"
     "    memcpy(&x, &f, sizeof x);\n    s = (x >> 16) & 0x8000u;\n"
@@ -109,28 +111,28 @@ static const char f16_text[] =
     "    if (rem > half || (rem == half && (r & 1u)))\n        ++r;\n"
     "    return (uint16_t)(s | r);\n}\n\n";
 
-static const char bf16_text[] =
+static const char b2f_text[] =
     "static inline float ax_b2f(uint16_t b)\n{\n"
     "    uint32_t x = (uint32_t)b << 16;\n    float f;\n"
-    "    memcpy(&f, &x, sizeof f);\n    return f;\n}\n\n"
+    "    memcpy(&f, &x, sizeof f);\n    return f;\n}\n\n";
+
+static const char f2b_text[] =
     "static inline uint16_t ax_f2b(float f)\n{\n    uint32_t x;\n"
     "    memcpy(&x, &f, sizeof x);\n    if ((x & 0x7fffffffu) > 0x7f800000u)\n"
     "        return (uint16_t)((x >> 16) | 0x40u);\n"
     "    return (uint16_t)((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);\n}\n\n";
 
-/* The conversion helpers for the 16-bit dtypes "p" uses, nothing if none. */
-void axe__emit_half_helpers(ax_text *t, const axe_program *p)
+/* The conversion helpers that the generated code "body" calls (each
+ * emitted only when used, so that no static function is unused). */
+void axe__emit_half_helpers(ax_text *t, const char *body)
 {
-    bool h = false, b = false;
+    static const char *const names[] = {"ax_h2f(", "ax_f2h(", "ax_b2f(",
+                                        "ax_f2b("};
+    static const char *const texts[] = {h2f_text, f2h_text, b2f_text, f2b_text};
     int i;
-    for (i = 0; i < p->ntensors; i++) {
-        h = h || p->tensors[i].dtype == AXE_DTYPE_F16;
-        b = b || p->tensors[i].dtype == AXE_DTYPE_BF16;
-    }
-    if (h)
-        axe__text_put(t, "%s", f16_text);
-    if (b)
-        axe__text_put(t, "%s", bf16_text);
+    for (i = 0; i < 4; i++)
+        if (body != NULL && strstr(body, names[i]) != NULL)
+            axe__text_put(t, "%s", texts[i]);
 }
 
 /* How generated C reads a stored element of "d" as its arithmetic type

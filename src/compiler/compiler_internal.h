@@ -388,7 +388,7 @@ bool axe__dtype_is_half(axe_dtype d);
 const char *axe__dtype_load_pre(axe_dtype d);
 const char *axe__dtype_store_pre(axe_dtype d);
 const char *axe__dtype_wrap_post(axe_dtype d);
-void axe__emit_half_helpers(ax_text *t, const axe_program *p);
+void axe__emit_half_helpers(ax_text *t, const char *body);
 /* The number of threads of one instance of scope "s" ("p" gives CTAs). */
 int64_t axe__scope_threads(const axe_program *p, ax_scope s);
 
