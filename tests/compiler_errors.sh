@@ -107,7 +107,7 @@ expect 1 3:17 "'r' is distributed over the cta's threads; a thread-scope operato
     register r: f32[128, 2] layout S[(128, 2):(1@tx, 1)];
     thread copy(r, A[0:128, 0:2]);
 }"
-expect 1 2:28 "a cta-scope operator cannot use the thread id 'tx'" <<<"$H {
+expect 1 2:28 "a cta-scope operator cannot use the id 'tx'" <<<"$H {
     cta copy(B[0:1, 0:64], A[tx % 64 : +1, 0:64]);
 }"
 expect 1 2:53 'the divisor of .//. must be a compile-time constant' <<<"$H {
@@ -122,10 +122,21 @@ expect 1 2:20 "'B' is f64 but the destination is f32 \\(use cast\\)" <<<'kernel 
 expect 1 2:20 "view of 'A' out of bounds: it reaches elements \\[0, 67\\] of a buffer of 64" <<<'kernel k(A: f32[64], B: f32[2, 4]) grid(1) threads(2) {
     thread copy(B, A.view(S[(2, 4):(4, 1)] + tx * 60));
 }'
-expect 1 2:12 'no schedule for copy: vector: .*thread_loop: kernel-scope operators are not supported yet; split: a kernel-scope operator has no threads' <<<"$H {
-    kernel copy(A, B);
+expect 1 3:17 "'s' is shared memory of one CTA; a kernel-scope operator takes global tensors only" <<<"$H {
+    shared s: f32[64, 64];
+    kernel copy(s, B);
 }"
-expect 1 1:10 'dtype f16 is not supported by the C backend yet' <<<'kernel k(A: f16[4]) grid(1) threads(1) {}'
+expect 1 2:17 "a kernel-scope operator cannot use the id 'bx' \\(it runs once for the whole kernel\\)" <<<"$H {
+    kernel copy(A[bx : +1, 0:64], B[0:1, 0:64]);
+}"
+expect 1 3:16 "a kernel-scope operator under an if on the id 'by'" <<<"$H {
+    if (by < 1) {
+        kernel copy(A, B);
+    }
+}"
+expect 1 2:20 "'B' is bf16 but the destination is f16 \\(use cast\\)" <<<'kernel k(A: f16[4], B: bf16[4]) grid(1) threads(1) {
+    thread copy(A, B);
+}'
 expect 1 1:37 'threads per CTA must lie in \[1, 1024\]' <<<'kernel k(A: f32[4]) grid(1) threads(2048) {}'
 expect 1 1:10 "tensor 'A': axis 'q' is neither the memory axis m nor a thread axis" <<<'kernel k(A: f32[4] layout S[4:1@q]) grid(1) threads(1) {}'
 expect 1 1:10 "tensor 'A' is global: only register layouts may use thread axis 'tx'" <<<'kernel k(A: f32[4] layout S[4:1@tx]) grid(1) threads(4) {}'
@@ -162,10 +173,10 @@ expect 1 3:19 'region of .B. out of bounds: dimension 0 covers \[0, 63\)' <<<'ke
 expect 1 2:9 'gemm shapes disagree: C \(64,64\), A \(64,64\), B \(32,64\)' <<<"$H {
     cta gemm(A, B, B[0:32, 0:64]);
 }"
-expect 1 2:9 'no schedule for gemm: mma_atom: an mma atom runs on one warp, not at cta scope; thread_fma: no register operand distributed over the cta.s threads' <<<"$H {
+expect 1 2:9 'no schedule for gemm: mma_atom: an mma atom runs on one warp, not at cta scope; mma_smem: .A. is not a whole register tensor distributed over the cta.s threads; thread_fma: no register operand distributed over the cta.s threads' <<<"$H {
     cta gemm(A, B, B);
 }"
-expect 1 6:10 "no schedule for gemm: mma_atom: 'a' is not a tile of the A fragment S\\[\\(2,8,2,4\\):\\(1,4@laneid,2,1@laneid\\)\\]: dim 0: tiled iter \\(2,2@m\\) is not inner iter \\(2,1@m\\); thread_fma: 'b' holds element digit.*\\.\\.\\.$" <<<'kernel k(A: f32[16, 8]) grid(1) threads(32) {
+expect 1 6:10 "no schedule for gemm: mma_atom: 'a' is not a tile of the A fragment S\\[\\(2,8,2,4\\):\\(1,4@laneid,2,1@laneid\\)\\]: dim 0: tiled iter \\(2,2@m\\) is not inner iter \\(2,1@m\\); mma_smem: 'a' is a register: mma_smem reads A and B from shared or global memory; thread_fma:.*\\.\\.\\.$" <<<'kernel k(A: f32[16, 8]) grid(1) threads(32) {
     register a: f32[16, 8] layout S[(2,8,4,2):(2,4@laneid,1@laneid,1)];
     register b: f32[8, 8] layout S[(8,2,4):(4@laneid,1,1@laneid)];
     register c: f32[16, 8] layout S[(2,8,4,2):(2,4@laneid,1@laneid,1)];
@@ -175,7 +186,7 @@ expect 1 6:10 "no schedule for gemm: mma_atom: 'a' is not a tile of the A fragme
 expect 1 2:5 'sync inside if is not supported' <<<"$H {
     if (bx < 1) { sync; }
 }"
-expect 1 2:24 "a cta-scope operator under an if on the thread id 'tx'" <<<"$H {
+expect 1 2:24 "a cta-scope operator under an if on the id 'tx'" <<<"$H {
     if (tx < 64) { cta copy(A, B); }
 }"
 expect 2 2:15 'expected a comparison' <<<"$H {

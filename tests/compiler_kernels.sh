@@ -67,6 +67,15 @@ check_run gemm.axe
 check_run gemm.axe -D M=384 -D N=256 -D K=96 --seed 6
 check_run warp_mma.axe
 check_run warp_mma.axe -D MT=1 -D NT=3 -D KT=5 --seed 12
+check_run softmax_f16.axe
+check_run kernel_ops.axe
+check_run kernel_ops.axe -D M=37 -D N=64 --seed 3
+check_run gemm_mma.axe
+check_run gemm_mma.axe -D M=384 -D N=256 -D K=96 --seed 6
+check_run gemm_mma.axe -D M=128 -D N=384 -D K=32 --schedule gemm=thread_fma
+check_run warp_mma_f16.axe
+check_run warp_mma_f16.axe -D MT=3 -D NT=1 -D KT=3 --seed 18
+check_run softmax_f16.axe -D ROWS=12 -D C=160 --seed 9
 # Test kernels (tests/kernels/): shared phases of split plans, coordinate
 # addressing, casts, warp scope, i8 wrap-around, f64, thread-scope loops.
 K="$SRC/tests/kernels"
@@ -82,6 +91,20 @@ check_run restage.axe
 check_run restage.axe -D T=24 --seed 14
 check_run producer_consumer.axe
 check_run producer_consumer.axe -D N=40 --seed 15
+check_run half.axe
+check_run warp_mma_bf16.axe
+check_run warp_mma_bf16.axe -D MT=1 -D NT=3 -D KT=2 --seed 19
+check_run half.axe -D R=3 -D C=96 --seed 16
+# The generated f16/bf16 conversions equal the library's bit for bit.
+for args in "" "-D N=768 --seed 17"; do
+    # shellcheck disable=SC2086
+    if "$AXE" run "$K/half_cast.axe" --check $args >"$tmp/out" 2>&1 &&
+        grep -q '^check passed: max_abs_err 0, max_rel_err 0$' "$tmp/out"; then
+        ok
+    else
+        bad "half_cast.axe $args is not exact: $(head -c 300 "$tmp/out")"
+    fi
+done
 for f in "$K"/*.axe; do
     name=$(basename "$f" .axe)
     "$AXE" compile "$f" >"$tmp/$name.c"
@@ -109,9 +132,20 @@ for f in "$K"/*.axe; do
     else
         bad "cc warns on the C of $name: $(head -c 600 "$tmp/ccerr")"
     fi
+    # clang too when present (it also warns about unused static inline
+    # functions, so only the f16/bf16 helpers the code calls are emitted).
+    if command -v clang >/dev/null 2>&1; then
+        if clang -std=c99 -Wall -Wextra -Werror -O2 -DAXE_KERNEL_MAIN -c \
+            -o "$tmp/$name.o" "$tmp/$name.c" 2>"$tmp/ccerr"; then
+            ok
+        else
+            bad "clang warns on the C of $name: $(head -c 600 "$tmp/ccerr")"
+        fi
+    fi
     # Kernel code only: drop the harness, #defines and comments; every / and
     # % must then be followed by an integer literal.
-    sed '/^#ifdef AXE_KERNEL_MAIN/,$d; /^#define/d; s|/\*.*\*/||g
+    # (f16/bf16 elements are read through ax_h2f/ax_b2f: dropped too.)
+    sed '/^#ifdef AXE_KERNEL_MAIN/,$d; /^#define/d; s|/\*.*\*/||g; s/ax_[hb]2f(//g
          /^\/\*/,/\*\//d' \
         "$tmp/$name.c" >"$tmp/kernel_only"
     # (a / or % followed by a variable or a parenthesis; dividing array
@@ -177,6 +211,21 @@ expect_explain warp_mma.axe 'chosen gemm\.mma_atom'
 expect_explain warp_mma.axe 'outer layouts \(is_tile_inner\): C S\[\(2,2\):\(2,1\)\], A S\[\(2,2\):\(2,1\)\], B S\[\(2,2\):\(2,1\)\]'
 expect_explain warp_mma.axe "rejected gemm\.thread_fma: 'b' holds element digit"
 expect_explain gemm.axe 'rejected gemm\.mma_atom: an mma atom runs on one warp, not at cta scope'
+# gemm.mma_smem: C register tiles of the m16n8k16 C fragment over 8 warps
+# (outer layout on warpid and m), A and B from shared memory; rejected for
+# the thread-blocked C of gemm.axe and for register A and B.
+expect_explain gemm_mma.axe 'chosen gemm\.mma_smem'
+expect_explain gemm_mma.axe 'C outer layout \(is_tile_inner\): S\[\(2,4,4,4\):\(4@warpid,4,1@warpid,1\)\]'
+expect_explain gemm_mma.axe 'also applies gemm\.thread_fma \(lower priority\)'
+expect_explain gemm.axe "rejected gemm\.mma_smem: 'acc' is not a tile of the C fragment"
+expect_explain warp_mma_f16.axe "rejected gemm\.mma_smem: 'a' is a register: mma_smem reads A and B from shared or global memory"
+# The f16 atom m16n8k16 (f32 accumulate); refused for f16 accumulate and
+# for a register layout that is not a tile of its fragment.
+expect_explain warp_mma_f16.axe 'chosen gemm\.mma_atom'
+expect_explain warp_mma_f16.axe 'atom mma\.sync\.aligned\.m16n8k16\.f32\.f16\.f16\.f32, 2 x 2 x 2 atom tiles'
+sed 's/C: f32/C: f16/; s/register c: f32/register c: f16/' "$K/warp_mma_f16.axe" >"$tmp/acc16.axe"
+sed 's/(8 \* KT, 2, 4@laneid, 8, 4, 1@laneid, 1)/(8 * KT, 1, 4@laneid, 8, 4, 1@laneid, 2)/' \
+    "$K/warp_mma_f16.axe" >"$tmp/notile.axe"
 # copy.smem: registers with different thread ownership (test kernel).
 K="$SRC/tests/kernels"
 expect_explain cta_reduce.axe 'chosen reduce\.smem'
@@ -185,6 +234,9 @@ expect_explain restage.axe 'chosen copy\.smem'
 expect_explain restage.axe 'barrier; stage 2, copy\.thread_loop'
 expect_explain restage.axe "rejected copy\.thread_loop: 'r' holds element digit \(dim 0, weight 1\) on a different thread"
 K="$SRC/examples/kernels"
+# Kernel scope: split over every thread of the grid (6 CTAs x 128).
+expect_explain kernel_ops.axe '4800 elements dealt round-robin to 768 threads'
+expect_explain kernel_ops.axe 'rejected mul\.thread_loop: a kernel-scope operator has no register operands to bind threads'
 # Forcing.
 expect_explain fig5_copy.axe 'chosen copy\.thread_loop' --schedule copy=thread_loop
 
@@ -212,6 +264,10 @@ expect_fail 1 'declares no param .Q.' "$AXE" compile "$K/fig5_copy.axe" -D Q=1
 expect_fail 2 'unknown target' "$AXE" compile "$K/fig5_copy.axe" --target cuda
 expect_fail 2 'no FILE.axe given' "$AXE" run --check
 expect_fail 1 'cannot open' "$AXE" compile "$tmp/missing.axe"
+expect_fail 1 'mma_atom: no mma atom for f16 inputs with f16 accumulate \(f16 or bf16 with f32: m16n8k16' \
+    "$AXE" compile "$tmp/acc16.axe"
+expect_fail 1 "mma_atom: 'a' is not a tile of the A fragment S\[\(2,8,2,4,2\):\(2,4@laneid,4,1@laneid,1\)\]" \
+    "$AXE" compile "$tmp/notile.axe"
 
 # --json: one line, the documented keys.
 if "$AXE" run "$K/transpose.axe" --check --json >"$tmp/out" 2>"$tmp/err" &&

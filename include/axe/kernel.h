@@ -122,6 +122,13 @@ AXE_API int64_t axe_program_flops(const axe_program *p);
 /* Bytes of one element of "t" and its name ("f32"). */
 AXE_API int axe_dtype_size(axe_dtype t);
 AXE_API const char *axe_dtype_name(axe_dtype t);
+/* The 16-bit float types: to_float is exact; from_float rounds to the
+ * nearest value, ties to the even pattern, overflow to infinity, NaN to a
+ * quiet NaN of the same sign. */
+AXE_API float axe_f16_to_float(uint16_t h);
+AXE_API uint16_t axe_f16_from_float(float f);
+AXE_API float axe_bf16_to_float(uint16_t b);
+AXE_API uint16_t axe_bf16_from_float(float f);
 
 #ifdef __cplusplus
 }

@@ -14,7 +14,9 @@
  *         thread_loop, split
  *   reduce: thread_loop (in-thread), warp_shuffle (in-thread partials,
  *         then a butterfly over lane bits), smem (through shared memory)
- *   gemm: mma_atom (warp-scope loop over mma.sync atoms), thread_fma
+ *   gemm: mma_atom (warp-scope loop over mma.sync atoms), mma_smem (C
+ *   register tiles of an atom spread over warps, A and B in memory),
+ *   thread_fma
  *         (each thread's C elements, K loop innermost)
  */
 #include <stdio.h>
@@ -57,7 +59,9 @@ axe_status axe__sched_thread_loop(const axe_program *p, const ax_stmt *s,
         return axe__plan_build(p, s, AX_PLAN_SERIAL, -1, plan, why);
     if (s->scope == AX_SCOPE_KERNEL)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
-                         "kernel-scope operators are not supported yet");
+                         "a kernel-scope operator has no register operands "
+                         "to bind threads (its elements are dealt over the "
+                         "grid)");
     b = distributed_operand(p, s);
     if (b < 0)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
@@ -72,10 +76,13 @@ axe_status axe__sched_split(const axe_program *p, const ax_stmt *s,
                             ax_plan *plan, axe_diag *why)
 {
     int b = distributed_operand(p, s);
-    if (s->scope == AX_SCOPE_THREAD || s->scope == AX_SCOPE_KERNEL)
+    if (s->scope == AX_SCOPE_THREAD)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
-                         "a %s-scope operator has no threads to split over",
-                         axe__scope_name(s->scope));
+                         "a thread-scope operator has no threads to split "
+                         "over");
+    if (axe__scope_threads(p, s->scope) == INT64_MAX)
+        return axe__fail(why, AXE_ERR_OVERFLOW, -1,
+                         "the grid's thread count overflows");
     if (b >= 0)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                          "'%s' is distributed: its layout binds elements to "
@@ -119,6 +126,7 @@ static const ax_schedule registry[] = {
     {"warp_shuffle", AX_FAM_REDUCE, axe__reduce_warp_shuffle},
     {"smem", AX_FAM_REDUCE, axe__reduce_smem},
     {"mma_atom", AX_FAM_GEMM, axe__gemm_mma},
+    {"mma_smem", AX_FAM_GEMM, axe__gemm_mma_smem},
     {"thread_fma", AX_FAM_GEMM, thread_loop}};
 #define NSCHED ((int)(sizeof registry / sizeof registry[0]))
 
@@ -212,6 +220,14 @@ static void describe_choice(ax_text *t, const axe_program *p, const ax_stmt *s)
         axe__text_put(t, "    atom %s, %lld x %lld x %lld atom tiles\n",
                       s->mma->atom, (long long)s->mma->tiles[0],
                       (long long)s->mma->tiles[1], (long long)s->mma->tiles[2]);
+        if (s->mma->from_memory) {
+            axe__text_put(t,
+                          "    C outer layout (is_tile_inner): %s; A and B "
+                          "from memory, each lane's C values over K:\n",
+                          s->mma->outer[2]);
+            axe__plan_describe(t, p, s, s->plan);
+            return;
+        }
         axe__text_put(t,
                       "    outer layouts (is_tile_inner): C %s, A %s, B %s\n",
                       s->mma->outer[2], s->mma->outer[0], s->mma->outer[1]);
@@ -308,7 +324,7 @@ static axe_status check_forced(const axe_program *p, axe_diag *diag)
                 diag, AXE_ERR_INVALID, -1,
                 "--schedule %s=%s: no such schedule (vector, "
                 "thread_loop, split, smem, warp_shuffle, mma_atom, "
-                "thread_fma)",
+                "mma_smem, thread_fma)",
                 p->opts.forced_op[i], p->opts.forced_schedule[i]);
     }
     return AXE_OK;

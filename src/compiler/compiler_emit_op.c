@@ -97,14 +97,24 @@ static void element(ax_text *t, const axe_program *p, const ax_stmt *s, int i)
     axe__text_put(t, "]");
 }
 
+/* Operand "i"'s element as a value of its arithmetic type (f16 and bf16
+ * are widened to float). */
+static void load(ax_text *t, const axe_program *p, const ax_stmt *s, int i)
+{
+    axe_dtype d = p->tensors[s->args[i].tensor].dtype;
+    axe__text_put(t, "%s", axe__dtype_load_pre(d));
+    element(t, p, s, i);
+    axe__text_put(t, "%s", axe__dtype_wrap_post(d));
+}
+
 /* (a op b) with a = operand "i", b = operand i + 1. */
 static void binary(ax_text *t, const axe_program *p, const ax_stmt *s, int i,
                    const char *fmt_op)
 {
     axe__text_put(t, "(");
-    element(t, p, s, i);
+    load(t, p, s, i);
     axe__text_put(t, "%s", fmt_op);
-    element(t, p, s, i + 1);
+    load(t, p, s, i + 1);
     axe__text_put(t, ")");
 }
 
@@ -112,13 +122,13 @@ static void minmax(ax_text *t, const axe_program *p, const ax_stmt *s, int i,
                    const char *cmp)
 {
     axe__text_put(t, "(");
-    element(t, p, s, i);
+    load(t, p, s, i);
     axe__text_put(t, " %s ", cmp);
-    element(t, p, s, i + 1);
+    load(t, p, s, i + 1);
     axe__text_put(t, " ? ");
-    element(t, p, s, i);
+    load(t, p, s, i);
     axe__text_put(t, " : ");
-    element(t, p, s, i + 1);
+    load(t, p, s, i + 1);
     axe__text_put(t, ")");
 }
 
@@ -126,7 +136,7 @@ static void unary(ax_text *t, const axe_program *p, const ax_stmt *s,
                   const char *pre, const char *post)
 {
     axe__text_put(t, "%s", pre);
-    element(t, p, s, 1);
+    load(t, p, s, 1);
     axe__text_put(t, "%s", post);
 }
 
@@ -143,7 +153,7 @@ static void reduce_value(ax_text *t, const axe_program *p, const ax_stmt *s)
             axe__text_put(t, " == 0");
         }
     axe__text_put(t, "%s ? ", n ? "" : "1");
-    element(t, p, s, 1);
+    load(t, p, s, 1);
     axe__text_put(t, " : ");
     if (s->rmax)
         minmax(t, p, s, 0, ">");
@@ -188,17 +198,17 @@ static void value(ax_text *t, const axe_program *p, const ax_stmt *s)
         unary(t, p, s, "AXE_RELU(", ")");
         return;
     case AX_OP_EXP:
-        unary(t, p, s, d == AXE_DTYPE_F32 ? "expf(" : "exp(", ")");
+        unary(t, p, s, d == AXE_DTYPE_F64 ? "exp(" : "expf(", ")");
         return;
     case AX_OP_REDUCE:
         reduce_value(t, p, s);
         return;
     case AX_OP_SQRT:
-        unary(t, p, s, d == AXE_DTYPE_F32 ? "sqrtf(" : "sqrt(", ")");
+        unary(t, p, s, d == AXE_DTYPE_F64 ? "sqrt(" : "sqrtf(", ")");
         return;
     case AX_OP_GEMM:
         axe__text_put(t, "(");
-        element(t, p, s, 0);
+        load(t, p, s, 0);
         axe__text_put(t, " + ");
         binary(t, p, s, 1, " * ");
         axe__text_put(t, ")");
@@ -220,9 +230,18 @@ static void body(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
         return;
     }
     element(t, p, s, 0);
-    axe__text_put(t, " = (%s)", axe__dtype_ctype(dst->dtype));
+    if (s->op == AX_OP_COPY && axe__dtype_is_half(dst->dtype)) {
+        axe__text_put(t, " = ");
+        element(t, p, s, 1); /* the same 16-bit pattern */
+        axe__text_put(t, ";\n");
+        return;
+    }
+    if (axe__dtype_is_half(dst->dtype))
+        axe__text_put(t, " = %s", axe__dtype_store_pre(dst->dtype));
+    else
+        axe__text_put(t, " = (%s)", axe__dtype_ctype(dst->dtype));
     value(t, p, s);
-    axe__text_put(t, ";\n");
+    axe__text_put(t, "%s;\n", axe__dtype_wrap_post(dst->dtype));
 }
 
 static int nested_loops(ax_text *t, const ax_plan *plan, int ind)
@@ -284,19 +303,19 @@ static void thread_digits(ax_text *t, const ax_stmt *s, int ind)
         }
 }
 
-static const char *rank_expr(ax_scope s)
+/* The thread's rank in the scope's instance: in the grid (CTAs in order
+ * bx, by, bz, then ax_tid), the warpgroup, the warp or the CTA. */
+static void rank_put(ax_text *t, const axe_program *p, ax_scope s)
 {
-    switch (s) {
-    case AX_SCOPE_WARP:
-        return "laneid";
-    case AX_SCOPE_WARPGROUP:
-        return "tid_in_wg";
-    case AX_SCOPE_KERNEL:
-    case AX_SCOPE_CTA:
-    case AX_SCOPE_THREAD:
-        break;
-    }
-    return "ax_tid";
+    if (s == AX_SCOPE_KERNEL)
+        axe__text_put(t, "((bz * %lldL + by) * %lldL + bx) * %lldL + ax_tid",
+                      (long long)p->grid[1], (long long)p->grid[0],
+                      (long long)p->threads);
+    else
+        axe__text_put(t, "%s",
+                      s == AX_SCOPE_WARP        ? "laneid"
+                      : s == AX_SCOPE_WARPGROUP ? "tid_in_wg"
+                                                : "ax_tid");
 }
 
 /* The operator "s" for the current thread (ax_tid) at indent "ind"; with
@@ -318,7 +337,9 @@ void axe__emit_op(ax_text *t, const axe_program *p, const ax_stmt *s, int ind,
         rank_used = rank_used || (plan->loops[k].thread && digit_used(s, k));
     if (split || rank_used) {
         indent_put(t, ind + 1);
-        axe__text_put(t, "const long ax_rank = %s;\n", rank_expr(s->scope));
+        axe__text_put(t, "const long ax_rank = ");
+        rank_put(t, p, s->scope);
+        axe__text_put(t, ";\n");
     }
     thread_digits(t, s, ind + 1);
     if (split) {

@@ -202,6 +202,7 @@ typedef struct ax_mma {
     int64_t tiles[3];
     int64_t *offset[3];
     char outer[3][128];
+    bool from_memory; /* gemm.mma_smem: A and B in memory, C's plan */
 } ax_mma;
 
 struct ax_plan;
@@ -292,6 +293,8 @@ axe_status axe__copy_smem(axe_program *p, ax_stmt *s, ax_plan *plan,
                           axe_diag *why, bool commit);
 axe_status axe__gemm_mma(axe_program *p, ax_stmt *s, ax_plan *plan,
                          axe_diag *why, bool commit);
+axe_status axe__gemm_mma_smem(axe_program *p, ax_stmt *s, ax_plan *plan,
+                              axe_diag *why, bool commit);
 /* C for a gemm.mma_atom operator (compiler_mma_emit.c). */
 void axe__emit_mma(ax_text *t, const axe_program *p, const ax_stmt *s, int ind);
 /* Use "w"-element accesses in the innermost loop when the layouts allow. */
@@ -379,6 +382,13 @@ const char *axe__op_name(ax_op op);
 const char *axe__scope_name(ax_scope s);
 const char *axe__mem_name(ax_mem m);
 const char *axe__dtype_ctype(axe_dtype t);
+/* f16/bf16 helpers (compiler_half.c): stored in 16 bits, computed in float;
+ * generated loads and stores wrap the element in these. */
+bool axe__dtype_is_half(axe_dtype d);
+const char *axe__dtype_load_pre(axe_dtype d);
+const char *axe__dtype_store_pre(axe_dtype d);
+const char *axe__dtype_wrap_post(axe_dtype d);
+void axe__emit_half_helpers(ax_text *t, const char *body);
 /* The number of threads of one instance of scope "s" ("p" gives CTAs). */
 int64_t axe__scope_threads(const axe_program *p, ax_scope s);
 

@@ -21,18 +21,32 @@
 
 typedef struct ax_atom {
     const char *name;
-    axe_dtype dtype;
+    axe_dtype dtype, acc; /* of A and B; of C */
     int64_t mnk[3];
     const char *tv[3]; /* A (M,K), B (N,K), C (M,N) */
 } ax_atom;
 
 static const ax_atom atoms[] = {
+    {"mma.sync.aligned.m16n8k16.f32.f16.f16.f32",
+     AXE_DTYPE_F16,
+     AXE_DTYPE_F32,
+     {16, 8, 16},
+     {"((4,8),(2,2,2)):((32,1),(16,8,128))", "((4,8),(2,2)):((16,1),(8,64))",
+      "((4,8),(2,2)):((32,1),(16,8))"}},
+    {"mma.sync.aligned.m16n8k16.f32.bf16.bf16.f32",
+     AXE_DTYPE_BF16,
+     AXE_DTYPE_F32,
+     {16, 8, 16},
+     {"((4,8),(2,2,2)):((32,1),(16,8,128))", "((4,8),(2,2)):((16,1),(8,64))",
+      "((4,8),(2,2)):((32,1),(16,8))"}},
     {"mma.sync.aligned.m16n8k8.tf32 (f32 on the C backend)",
+     AXE_DTYPE_F32,
      AXE_DTYPE_F32,
      {16, 8, 8},
      {"((4,8),(2,2)):((16,1),(8,64))", "((4,8),2):((8,1),32)",
       "((4,8),(2,2)):((32,1),(16,8))"}},
     {"mma.sync.aligned.m8n8k4.f64",
+     AXE_DTYPE_F64,
      AXE_DTYPE_F64,
      {8, 8, 4},
      {"((4,8),1):((8,1),0)", "((4,8),1):((8,1),0)", "((4,8),2):((16,1),8)"}},
@@ -144,17 +158,19 @@ static axe_status outer_offsets(ax_arena *ar, const axe_layout *outer,
     return AXE_OK;
 }
 
-static const ax_atom *atom_for(axe_dtype d)
+/* The atom whose A, B have dtype "d" and C dtype "acc", if any. */
+static const ax_atom *atom_for(axe_dtype d, axe_dtype acc)
 {
     int i;
     for (i = 0; i < NATOMS; i++)
-        if (atoms[i].dtype == d)
+        if (atoms[i].dtype == d && atoms[i].acc == acc)
             return &atoms[i];
     return NULL;
 }
 
+/* "r" is a whole register tensor distributed over the threads of "sc". */
 static axe_status check_operand(const axe_program *p, const ax_ref *r,
-                                axe_diag *why)
+                                ax_scope sc, axe_diag *why)
 {
     const ax_tensor *t = &p->tensors[r->tensor];
     int d;
@@ -163,28 +179,36 @@ static axe_status check_operand(const axe_program *p, const ax_ref *r,
         whole = (r->start[d] == NULL ||
                  (r->start[d]->kind == AX_EX_INT && r->start[d]->value == 0)) &&
                 r->len[d] == t->shape[d];
-    if (t->mem != AX_MEM_REGISTER || !t->distributed ||
-        t->owner != AX_SCOPE_WARP || !whole)
+    if (t->mem != AX_MEM_REGISTER || !t->distributed || t->owner != sc ||
+        !whole)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                          "'%s' is not a whole register tensor distributed "
-                         "over a warp's lanes",
-                         t->name);
+                         "over %s%s%s",
+                         t->name,
+                         sc == AX_SCOPE_WARP ? "a warp's lanes" : "the ",
+                         sc == AX_SCOPE_WARP ? "" : axe__scope_name(sc),
+                         sc == AX_SCOPE_WARP ? "" : "'s threads");
     return AXE_OK;
 }
 
-static bool memory_only(const axe_layout *l)
+/* The outer layout's iters are on memory, or on "warp" (the axis that
+ * numbers the scope's warps; NULL: none) only. */
+static bool outer_on(const axe_layout *l, const char *warp)
 {
     int i;
     for (i = 0; i < l->nshard; i++)
-        if (l->shard[i].extent != 1 && axe__iter_rank_stride(&l->shard[i]) != 0)
+        if (l->shard[i].extent != 1 &&
+            axe__iter_rank_stride(&l->shard[i]) != 0 &&
+            (warp == NULL || strcmp(l->shard[i].axis, warp) != 0))
             return false;
     return l->nreplica == 0;
 }
 
-/* Operand "o" (0 A, 1 B, 2 C) of "s" as a tile of the atom's fragment. */
+/* Operand "o" (0 A, 1 B, 2 C) of "s" as a tile of the atom's fragment,
+ * the outer layout on memory and "warp" only. */
 static axe_status tile_of_atom(axe_program *p, const ax_stmt *s,
-                               const ax_atom *a, int o, ax_mma *m,
-                               axe_diag *why)
+                               const ax_atom *a, int o, const char *warp,
+                               ax_mma *m, axe_diag *why)
 {
     const ax_ref *r = &s->args[o == 2 ? 0 : o + 1];
     const ax_tensor *t = &p->tensors[r->tensor];
@@ -193,7 +217,6 @@ static axe_status tile_of_atom(axe_program *p, const ax_stmt *s,
     bool found = false;
     axe_diag d;
     char text[128];
-    AXE_TRY(check_operand(p, r, why));
     if (invert_tv(a, o, &m->frag[o]) != AXE_OK ||
         frag_layout(&m->frag[o], &atom) != AXE_OK)
         return axe__fail(why, AXE_ERR_INVALID, -1, "bad atom table");
@@ -208,7 +231,7 @@ static axe_status tile_of_atom(axe_program *p, const ax_stmt *s,
         axe_layout_is_tile_inner(&atom, &canon, t->shape, m->frag[o].shape, 2,
                                  AXE_TARGET_NONE, &outer, &found,
                                  &d) != AXE_OK ||
-        !found || !memory_only(&outer))
+        !found || !outer_on(&outer, warp))
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                          "'%s' is not a tile of the %c fragment %s%s%s",
                          t->name, "ABC"[o], text, d.message[0] ? ": " : "",
@@ -218,11 +241,22 @@ static axe_status tile_of_atom(axe_program *p, const ax_stmt *s,
     return outer_offsets(p->arena, &outer, counts, span, &m->offset[o]);
 }
 
+static axe_status no_atom(axe_dtype dab, axe_dtype dc, axe_diag *why)
+{
+    return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                     "no mma atom for %s inputs with %s accumulate (f16 or "
+                     "bf16 with f32: m16n8k16, f32: m16n8k8 tf32, f64: "
+                     "m8n8k4)",
+                     axe_dtype_name(dab), axe_dtype_name(dc));
+}
+
 /* gemm.mma_atom (see the file comment). */
 axe_status axe__gemm_mma(axe_program *p, ax_stmt *s, ax_plan *plan,
                          axe_diag *why, bool commit)
 {
-    const ax_atom *a = atom_for(p->tensors[s->args[0].tensor].dtype);
+    axe_dtype dc = p->tensors[s->args[0].tensor].dtype,
+              dab = p->tensors[s->args[1].tensor].dtype;
+    const ax_atom *a = atom_for(dab, dc);
     ax_mma *m;
     int o;
     if (s->scope != AX_SCOPE_WARP)
@@ -230,21 +264,74 @@ axe_status axe__gemm_mma(axe_program *p, ax_stmt *s, ax_plan *plan,
                          "an mma atom runs on one warp, not at %s scope",
                          axe__scope_name(s->scope));
     if (a == NULL)
-        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
-                         "no mma atom for %s (f32: m16n8k8 tf32, f64: m8n8k4)",
-                         axe_dtype_name(p->tensors[s->args[0].tensor].dtype));
+        return no_atom(dab, dc, why);
     m = axe__arena_alloc(p->arena, sizeof *m);
     if (m == NULL)
         return AXE_ERR_NO_MEMORY;
     m->atom = a->name;
-    for (o = 0; o < 3; o++)
-        AXE_TRY(tile_of_atom(p, s, a, o, m, why));
+    m->from_memory = false;
+    for (o = 0; o < 3; o++) {
+        AXE_TRY(
+            check_operand(p, &s->args[o == 2 ? 0 : o + 1], AX_SCOPE_WARP, why));
+        AXE_TRY(tile_of_atom(p, s, a, o, NULL, m, why));
+    }
     m->tiles[0] = p->tensors[s->args[0].tensor].shape[0] / a->mnk[0];
     m->tiles[1] = p->tensors[s->args[0].tensor].shape[1] / a->mnk[1];
     m->tiles[2] = p->tensors[s->args[1].tensor].shape[1] / a->mnk[2];
     memset(plan, 0, sizeof *plan);
     plan->binding = 0;
     plan->vec = 1;
+    if (commit)
+        s->mma = m;
+    return AXE_OK;
+}
+
+/* gemm.mma_smem: C is a register tile of the atom's C fragment whose outer
+ * layout spreads the atom tiles over the scope's warps (warpid, wid_in_wg)
+ * and memory; A and B are read from shared or global memory (ldmatrix on a
+ * GPU). On the C backend each lane accumulates its C fragment values over
+ * K in order from A and B, the per-thread plan bound by C (the atom's
+ * reference implementation with its operands in memory). */
+axe_status axe__gemm_mma_smem(axe_program *p, ax_stmt *s, ax_plan *plan,
+                              axe_diag *why, bool commit)
+{
+    const ax_tensor *tc = &p->tensors[s->args[0].tensor];
+    axe_dtype dab = p->tensors[s->args[1].tensor].dtype;
+    const ax_atom *a = atom_for(dab, tc->dtype);
+    const char *warp = s->scope == AX_SCOPE_CTA         ? "warpid"
+                       : s->scope == AX_SCOPE_WARPGROUP ? "wid_in_wg"
+                                                        : NULL;
+    int64_t k = axe__ref_len(&s->args[1], 2);
+    ax_mma *m;
+    int i;
+    if (s->scope == AX_SCOPE_THREAD || s->scope == AX_SCOPE_KERNEL)
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "an mma atom runs on the lanes of warps, not at %s "
+                         "scope",
+                         axe__scope_name(s->scope));
+    if (a == NULL)
+        return no_atom(dab, tc->dtype, why);
+    for (i = 1; i < 3; i++)
+        if (p->tensors[s->args[i].tensor].mem == AX_MEM_REGISTER)
+            return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                             "'%s' is a register: mma_smem reads A and B "
+                             "from shared or global memory",
+                             p->tensors[s->args[i].tensor].name);
+    AXE_TRY(check_operand(p, &s->args[0], s->scope, why));
+    if (k % a->mnk[2] != 0)
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "K = %lld is not a multiple of the atom's K = %lld",
+                         (long long)k, (long long)a->mnk[2]);
+    m = axe__arena_alloc(p->arena, sizeof *m);
+    if (m == NULL)
+        return AXE_ERR_NO_MEMORY;
+    m->atom = a->name;
+    m->from_memory = true;
+    AXE_TRY(tile_of_atom(p, s, a, 2, warp, m, why));
+    m->tiles[0] = tc->shape[0] / a->mnk[0];
+    m->tiles[1] = tc->shape[1] / a->mnk[1];
+    m->tiles[2] = k / a->mnk[2];
+    AXE_TRY(axe__sched_thread_loop(p, s, plan, why));
     if (commit)
         s->mma = m;
     return AXE_OK;

@@ -34,11 +34,18 @@ const char *axe_dtype_name(axe_dtype t) { return dtype_names[t]; }
 /* Bytes per element. */
 int axe_dtype_size(axe_dtype t) { return dtype_sizes[t]; }
 
-/* Threads in one instance of "s": all the CTA's, 128, 32 or 1. */
+/* Threads in one instance of "s": the grid's (INT64_MAX if that
+ * overflows), the CTA's, 128, 32 or 1. */
 int64_t axe__scope_threads(const axe_program *p, ax_scope s)
 {
+    int64_t n = p->threads;
+    int d;
     switch (s) {
     case AX_SCOPE_KERNEL:
+        for (d = 0; d < 3; d++)
+            if (axe__mul(n, p->grid[d], &n) != AXE_OK)
+                return INT64_MAX;
+        return n;
     case AX_SCOPE_CTA:
         return p->threads;
     case AX_SCOPE_WARPGROUP:

@@ -10,7 +10,9 @@
  * (axe_layout_apply_base), views through their own layout. Register
  * tensors are logical row-major arrays of doubles per instance of their
  * owner. Shared and register storage is zeroed when a CTA starts. Every stored
- * value is rounded or wrapped to its dtype as C conversion does.
+ * value is rounded or wrapped to its dtype as C conversion does; f16 and
+ * bf16 values are rounded to float first (their arithmetic type), then to
+ * the 16-bit type, and a gemm product of them is rounded to float.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -76,8 +78,9 @@ static double load_buf(axe_dtype d, const void *b, int64_t a)
     case AXE_DTYPE_I32:
         return ((const int32_t *)b)[a];
     case AXE_DTYPE_F16:
+        return axe_f16_to_float(((const uint16_t *)b)[a]);
     case AXE_DTYPE_BF16:
-        break;
+        return axe_bf16_to_float(((const uint16_t *)b)[a]);
     }
     return 0;
 }
@@ -92,9 +95,11 @@ static double round_to(axe_dtype d, double v)
         return (double)(int8_t)(uint8_t)(uint64_t)(int64_t)v;
     case AXE_DTYPE_I32:
         return (double)(int32_t)(uint32_t)(uint64_t)(int64_t)v;
-    case AXE_DTYPE_F64:
     case AXE_DTYPE_F16:
+        return axe_f16_to_float(axe_f16_from_float((float)v));
     case AXE_DTYPE_BF16:
+        return axe_bf16_to_float(axe_bf16_from_float((float)v));
+    case AXE_DTYPE_F64:
         break;
     }
     return v;
@@ -117,8 +122,11 @@ static void store_buf(axe_dtype d, void *b, int64_t a, double v)
         ((int32_t *)b)[a] = (int32_t)v;
         return;
     case AXE_DTYPE_F16:
+        ((uint16_t *)b)[a] = axe_f16_from_float((float)v);
+        return;
     case AXE_DTYPE_BF16:
-        break;
+        ((uint16_t *)b)[a] = axe_bf16_from_float((float)v);
+        return;
     }
 }
 
@@ -202,7 +210,7 @@ static double apply(const ax_stmt *s, axe_dtype d, double a, double b)
     case AX_OP_SQRT:
         return sqrt(a);
     case AX_OP_GEMM:
-        return round_to(d, a * b);
+        return round_to(axe__dtype_is_half(d) ? AXE_DTYPE_F32 : d, a * b);
     }
     return 0;
 }
@@ -245,6 +253,9 @@ static void set_thread(ref_state *rs, int64_t tid)
 static void run_op(ref_state *rs, const ax_stmt *s)
 {
     int64_t n = axe__scope_threads(rs->p, s->scope), tid;
+    if (s->scope == AX_SCOPE_KERNEL &&
+        (rs->env[AX_VAR_BX] | rs->env[AX_VAR_BY] | rs->env[AX_VAR_BZ]) != 0)
+        return; /* once per kernel: in the first CTA's turn */
     for (tid = 0; tid < rs->p->threads; tid += n) {
         set_thread(rs, tid);
         if (axe__guard_holds(s->guard, rs->env))

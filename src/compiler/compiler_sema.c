@@ -227,11 +227,6 @@ static axe_status check_tensor(const axe_program *p, ax_tensor *t,
     int i;
     axe_diag why;
     axe_status st;
-    if (t->dtype == AXE_DTYPE_F16 || t->dtype == AXE_DTYPE_BF16)
-        return axe__fail(diag, AXE_ERR_UNSUPPORTED, t->off,
-                         "tensor '%s': dtype %s is not supported by the C "
-                         "backend yet",
-                         t->name, axe_dtype_name(t->dtype));
     for (i = 0; i < t->ndim; i++)
         if (axe__mul(n, t->shape[i], &n) != AXE_OK)
             return axe__fail(diag, AXE_ERR_OVERFLOW, t->off,

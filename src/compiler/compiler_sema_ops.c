@@ -104,11 +104,13 @@ static axe_status check_view(const axe_program *p, const ax_ref *r,
     return AXE_OK;
 }
 
-static const ax_builtin finer_ids[] = {AX_VAR_TX,        AX_VAR_LANEID,
-                                       AX_VAR_TID_IN_WG, AX_VAR_WARPID,
-                                       AX_VAR_WID_IN_WG, AX_VAR_WGID};
+static const ax_builtin finer_ids[] = {
+    AX_VAR_TX,     AX_VAR_LANEID,    AX_VAR_TID_IN_WG,
+    AX_VAR_WARPID, AX_VAR_WID_IN_WG, AX_VAR_WGID,
+    AX_VAR_BX,     AX_VAR_BY,        AX_VAR_BZ};
 static const char *const finer_names[] = {"tx",     "laneid",    "tid_in_wg",
-                                          "warpid", "wid_in_wg", "wgid"};
+                                          "warpid", "wid_in_wg", "wgid",
+                                          "bx",     "by",        "bz"};
 
 /* The first id finer than "scope" that one of the "n" expressions reads,
  * or NULL. */
@@ -117,7 +119,8 @@ static const char *finer_id(ax_scope scope, const ax_expr *const *e, int n)
     int k = scope == AX_SCOPE_THREAD      ? 0
             : scope == AX_SCOPE_WARP      ? 3
             : scope == AX_SCOPE_WARPGROUP ? 5
-                                          : 6;
+            : scope == AX_SCOPE_CTA       ? 6
+                                          : 9;
     int i, j;
     for (i = 0; i < k; i++)
         for (j = 0; j < n; j++)
@@ -137,8 +140,8 @@ static axe_status check_ids(const ax_stmt *s, const ax_ref *r, axe_diag *diag)
     id = finer_id(s->scope, e, r->ndim + 1);
     if (id != NULL)
         return axe__fail(diag, AXE_ERR_INVALID, r->off,
-                         "a %s-scope operator cannot use the thread id "
-                         "'%s' (it runs once for the whole %s)",
+                         "a %s-scope operator cannot use the id '%s' (it "
+                         "runs once for the whole %s)",
                          axe__scope_name(s->scope), id,
                          axe__scope_name(s->scope));
     return AXE_OK;
@@ -153,8 +156,8 @@ static axe_status check_guard(const ax_stmt *s, axe_diag *diag)
         const char *id = finer_id(s->scope, e, 2);
         if (id != NULL)
             return axe__fail(diag, AXE_ERR_INVALID, s->off,
-                             "a %s-scope operator under an if on the thread "
-                             "id '%s' (the %s's threads would disagree)",
+                             "a %s-scope operator under an if on the id "
+                             "'%s' (the %s's threads would disagree)",
                              axe__scope_name(s->scope), id,
                              axe__scope_name(s->scope));
     }
@@ -166,6 +169,11 @@ static axe_status check_scope(const axe_program *p, const ax_stmt *s,
 {
     const ax_tensor *t = &p->tensors[r->tensor];
     AXE_TRY(check_ids(s, r, diag));
+    if (s->scope == AX_SCOPE_KERNEL && t->mem != AX_MEM_GLOBAL)
+        return axe__fail(diag, AXE_ERR_INVALID, r->off,
+                         "'%s' is %s memory of one CTA; a kernel-scope "
+                         "operator takes global tensors only",
+                         t->name, axe__mem_name(t->mem));
     if (t->mem != AX_MEM_REGISTER)
         return AXE_OK;
     if (s->scope == AX_SCOPE_THREAD && t->distributed)
@@ -193,8 +201,12 @@ static axe_status check_types(const axe_program *p, const ax_stmt *s,
                               axe_diag *diag)
 {
     axe_dtype d = p->tensors[s->args[0].tensor].dtype;
-    bool flt = d == AXE_DTYPE_F32 || d == AXE_DTYPE_F64;
+    bool flt =
+        d == AXE_DTYPE_F32 || d == AXE_DTYPE_F64 || axe__dtype_is_half(d);
     int i;
+    if (s->op == AX_OP_GEMM && d == AXE_DTYPE_F32 &&
+        axe__dtype_is_half(p->tensors[s->args[1].tensor].dtype))
+        d = p->tensors[s->args[1].tensor].dtype; /* f32 accumulate */
     for (i = 1; i < s->nargs; i++)
         if (s->op != AX_OP_CAST && p->tensors[s->args[i].tensor].dtype != d)
             return axe__fail(

@@ -7,8 +7,9 @@
  * every element of every parameter with the reference interpreter
  * (axe_program_reference: the operators' logical semantics). Integers must
  * match exactly; f32 within 1e-6 + 1e-5 |ref|, f64 within 1e-12 + 1e-12
- * |ref|. Exit 0 when the check passes (or is not asked for), 1 when it
- * fails or the program is wrong, 2 for usage and syntax errors.
+ * |ref|, f16 within 5e-3 + 5e-3 |ref|, bf16 within 4e-2 + 4e-2 |ref|. Exit 0
+ * when the check passes (or is not asked for), 1 when it fails or the program
+ * is wrong, 2 for usage and syntax errors.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -81,6 +82,10 @@ static void fill_random(axe_kernel_tensor t, void *buf, uint64_t *s)
             ((float *)buf)[i] = (float)u;
         else if (t.dtype == AXE_DTYPE_F64)
             ((double *)buf)[i] = u;
+        else if (t.dtype == AXE_DTYPE_F16)
+            ((uint16_t *)buf)[i] = axe_f16_from_float((float)u);
+        else if (t.dtype == AXE_DTYPE_BF16)
+            ((uint16_t *)buf)[i] = axe_bf16_from_float((float)u);
         else if (t.dtype == AXE_DTYPE_I8)
             ((int8_t *)buf)[i] = (int8_t)(r % 101) - 50;
         else
@@ -94,6 +99,10 @@ static double elem(axe_dtype d, const void *b, int64_t i)
         return ((const float *)b)[i];
     if (d == AXE_DTYPE_F64)
         return ((const double *)b)[i];
+    if (d == AXE_DTYPE_F16)
+        return axe_f16_to_float(((const uint16_t *)b)[i]);
+    if (d == AXE_DTYPE_BF16)
+        return axe_bf16_to_float(((const uint16_t *)b)[i]);
     if (d == AXE_DTYPE_I8)
         return ((const int8_t *)b)[i];
     return ((const int32_t *)b)[i];
@@ -102,12 +111,9 @@ static double elem(axe_dtype d, const void *b, int64_t i)
 static void compare(axe_kernel_tensor t, const void *got, const void *want,
                     run_result *res)
 {
-    double atol = t.dtype == AXE_DTYPE_F32   ? 1e-6
-                  : t.dtype == AXE_DTYPE_F64 ? 1e-12
-                                             : 0,
-           rtol = t.dtype == AXE_DTYPE_F32   ? 1e-5
-                  : t.dtype == AXE_DTYPE_F64 ? 1e-12
-                                             : 0;
+    static const double tol[][2] = {{5e-3, 5e-3},   {4e-2, 4e-2}, {1e-6, 1e-5},
+                                    {1e-12, 1e-12}, {0, 0},       {0, 0}};
+    double atol = tol[t.dtype][0], rtol = tol[t.dtype][1];
     int64_t i;
     for (i = 0; i < t.elems; i++) {
         double g = elem(t.dtype, got, i), w = elem(t.dtype, want, i);
