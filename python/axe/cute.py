@@ -163,6 +163,17 @@ class LayoutBase:
 
     __slots__ = ()
 
+    def render(self, fmt="svg", view="grid", shape=None, color_by=None,
+               title=None, **kw):
+        """The picture of this layout as text (axe.render.render): what
+        ``axe render`` prints for the same layout and options."""
+        from .render import render
+        return render(self, fmt, view, shape, color_by, title, **kw)
+
+    def _repr_svg_(self):
+        """Jupyter's inline picture: the grid view as SVG."""
+        return self.render("svg")
+
 
 def is_layout(x):
     """True for a Layout or ComposedLayout."""

@@ -517,6 +517,17 @@ class TileLayout:
         return self._unary(lib.axe_layout_to_psum)
 
     # ---- conversions --------------------------------------------------------
+    def render(self, fmt="svg", view="grid", shape=None, color_by=None,
+               title=None, **kw):
+        """The picture of this layout as text (axe.render.render): what
+        ``axe render`` prints for the same layout and options."""
+        from .render import render
+        return render(self, fmt, view, shape, color_by, title, **kw)
+
+    def _repr_svg_(self):
+        """Jupyter's inline picture: the grid view as SVG."""
+        return self.render("svg")
+
 
     def to_cute(self):
         """The CuTe layout of a layout on `m` / coordinate axes without
