@@ -537,6 +537,11 @@ class TileLayout:
         call(lib.axe_layout_to_cute, self._c, out)
         return out
 
+    def to_linear(self, shape=None):
+        """The Triton linear layout of this layout (axe.linear)."""
+        from .linear import LinearLayout
+        return LinearLayout.from_axe(self, shape)
+
     @staticmethod
     def from_cute(layout):
         """The Axe layout of a CuTe layout (or swizzled composed layout)
