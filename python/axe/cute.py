@@ -33,6 +33,7 @@ from ._lib import (AxeError, CuteComposed, CuteLayout, CutePoint, Tuple,
                    i32_array, i64, lib)
 from ._lib import Swizzle as _CSwizzle
 from ._lib import raise_error
+from .render import Renderable
 import ctypes
 import os
 from ctypes import c_int64, create_string_buffer
@@ -158,21 +159,10 @@ def shape_div(a, b):
     return (a + b - 1) // b
 
 
-class LayoutBase:
+class LayoutBase(Renderable):
     """Base of Layout and ComposedLayout (pycute's)."""
 
     __slots__ = ()
-
-    def render(self, fmt="svg", view="grid", shape=None, color_by=None,
-               title=None, **kw):
-        """The picture of this layout as text (axe.render.render): what
-        ``axe render`` prints for the same layout and options."""
-        from .render import render
-        return render(self, fmt, view, shape, color_by, title, **kw)
-
-    def _repr_svg_(self):
-        """Jupyter's inline picture: the grid view as SVG."""
-        return self.render("svg")
 
 
 def is_layout(x):

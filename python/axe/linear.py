@@ -9,7 +9,7 @@ layout that is not bit-linear is refused with the library's reason.
 from ctypes import byref, c_int64
 
 from . import _mlib as M
-from ._lib import AxeLayout, AxeError, call, check, i64, i64_array, lib
+from ._lib import AxeLayout, AxeError, call, check, i64_array, lib
 
 
 class LinearLayout:

@@ -11,7 +11,7 @@ suggestion to slice, DOMAIN, INVALID for an unknown color axis).
 from ctypes import byref, string_at
 
 from . import _mlib as M
-from ._lib import LAYOUT_MAX_DIMS, AxeError, AxeLayout, call, i64, lib
+from ._lib import LAYOUT_MAX_DIMS, AxeError, call, i64, lib
 
 VIEWS = {"grid": 0, "tv": 1, "axe": 0, "physical": 2, "banks": 3}
 FORMATS = {"text": 0, "ansi": 1, "svg": 2, "tex": 3, "html": 4}
@@ -91,3 +91,20 @@ def render(obj, fmt="svg", view="grid", shape=None, color_by=None,
         return string_at(buf.data, buf.len).decode() if buf.len else ""
     finally:
         lib.axe_render_buf_free(byref(buf))
+
+
+class Renderable:
+    """Mixin of the layout classes: ``render`` and Jupyter's
+    ``_repr_svg_``."""
+
+    __slots__ = ()
+
+    def render(self, fmt="svg", view="grid", shape=None, color_by=None,
+               title=None, **kw):
+        """The picture of this layout as text (see ``render``): what ``axe
+        render`` prints for the same layout and options."""
+        return render(self, fmt, view, shape, color_by, title, **kw)
+
+    def _repr_svg_(self):
+        """Jupyter's inline picture: the grid view as SVG."""
+        return self.render("svg")

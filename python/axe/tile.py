@@ -19,9 +19,9 @@ libaxe's packed value; every method returns a new object.
 from ctypes import POINTER, pointer, c_bool, c_int, c_int64, cast, c_void_p
 from ctypes import create_string_buffer
 
-from ._lib import i32, i32_array
 from ._lib import (LAYOUT_MAX_DIMS, AxeError, AxeLayout, AxisInfo, Point,
-                   call, i64, i64_array, lib)
+                   call, i32, i32_array, i64, i64_array, lib)
+from .render import Renderable
 
 __all__ = ["Axis", "R", "S", "Stride", "TileLayout", "axis_info"]
 
@@ -132,7 +132,7 @@ def _wrap_found(c, found):
     return _wrap(c) if found.value else None
 
 
-class TileLayout:
+class TileLayout(Renderable):
     """An Axe layout: shard D, replica R, offset O and an optional TIRx
     swizzle. ``TileLayout(shard=[(extent, stride, axis), ...],
     replica=[...], offset={axis: value})``; axis names are strings or
@@ -517,17 +517,6 @@ class TileLayout:
         return self._unary(lib.axe_layout_to_psum)
 
     # ---- conversions --------------------------------------------------------
-    def render(self, fmt="svg", view="grid", shape=None, color_by=None,
-               title=None, **kw):
-        """The picture of this layout as text (axe.render.render): what
-        ``axe render`` prints for the same layout and options."""
-        from .render import render
-        return render(self, fmt, view, shape, color_by, title, **kw)
-
-    def _repr_svg_(self):
-        """Jupyter's inline picture: the grid view as SVG."""
-        return self.render("svg")
-
 
     def to_cute(self):
         """The CuTe layout of a layout on `m` / coordinate axes without

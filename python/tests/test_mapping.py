@@ -9,8 +9,6 @@ evaluation, inverse inverts map)."""
 import os
 import random
 
-import pytest
-
 import axe
 from axe import AxeError
 from axe.mapping import MappingExpression, Padding, to_axe
