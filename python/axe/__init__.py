@@ -16,10 +16,13 @@ from ._lib import AxeError, version
 from ._parse import layout
 from .cute import ComposedLayout, Layout, ScaledBasis, Swizzle
 from .tile import R, S, Axis, Stride, TileLayout, axis_info
+from .linear import LinearLayout
+from .mapping import MappingExpression, Padding
 
 __all__ = ["AxeError", "Axis", "ComposedLayout", "Layout", "R", "S",
            "ScaledBasis", "Stride", "Swizzle", "TileLayout", "axis_info",
-           "layout", "version"]
+           "layout", "version", "LinearLayout", "MappingExpression",
+           "Padding"]
 
 _AXES = ("m", "laneid", "warpid", "tx", "bx", "by", "bz", "cbx", "cby",
          "cbz", "wgid", "tid_in_wg", "wid_in_wg", "lane", "warp", "reg",

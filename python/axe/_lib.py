@@ -339,6 +339,25 @@ def i64(x, what="value"):
     return v
 
 
+INT32_MIN, INT32_MAX = -(1 << 31), (1 << 31) - 1
+
+
+def i32(x, what="value"):
+    """"x" as a Python int in C int range (AxeError OVERFLOW otherwise):
+    for the parameters the library takes as a C int, which ctypes would
+    otherwise truncate silently."""
+    v = i64(x, what)
+    if v < INT32_MIN or v > INT32_MAX:
+        raise AxeError("OVERFLOW", f"{what} {v} does not fit in a C int")
+    return v
+
+
+def i32_array(values, what="value"):
+    """A ctypes int array of "values" (each checked by i32)."""
+    vals = [i32(v, what) for v in values]
+    return (c_int * max(1, len(vals)))(*vals), len(vals)
+
+
 def i64_array(values, what="value"):
     """A ctypes int64 array of "values" (each checked by i64)."""
     vals = [i64(v, what) for v in values]

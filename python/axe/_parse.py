@@ -36,11 +36,28 @@ def _tiler_value(t):
     return stack[0][0]
 
 
-def layout(text):
+def _mapping(text, axes, kw):
+    from . import mapping
+    t = text.lstrip()
+    if t.startswith("axes!"):
+        return mapping.parse_axes(text)
+    if t.startswith("$("):
+        return mapping.LinearCombination(text, axes, **kw)
+    return mapping.MappingExpression(text, axes, **kw)
+
+
+def layout(text, axes=None, **kw):
     """The object "text" denotes, in any notation of DESIGN.md §4 that this
-    build parses; AxeError SYNTAX with the byte offset otherwise."""
+    build parses; AxeError SYNTAX with the byte offset otherwise.
+    Mapping expressions (``m![...]``, ``$(...)``) are read over "axes" (a
+    dict name -> size or an ``axes![...]`` text; keywords ``defs``,
+    ``consts``, ``derived`` as in MappingExpression); ``axes![...]``
+    alone gives its table as a dict."""
     from .cute import Swizzle, _composed_of, _layout_of
     from .tile import _wrap
+    if axes is not None or kw or text.lstrip().startswith(
+            ("m!", "axes!", "$(")):
+        return _mapping(text, axes, kw)
     raw = text.encode()
     if _is_axe(text):
         out = AxeLayout()

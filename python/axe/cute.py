@@ -29,10 +29,11 @@ the same errors.
 from ._convert import (ScaledBasis, basis_modes, decode_layout, decode_tuple,
                        encode_layout, encode_tiler, encode_tuple)
 from ._lib import (AxeError, CuteComposed, CuteLayout, CutePoint, Tuple,
-                   OUTER_LAYOUT, OUTER_SWIZZLE, call, call_fast, check, i64,
-                   lib)
+                   OUTER_LAYOUT, OUTER_SWIZZLE, call, call_fast, check, i32,
+                   i32_array, i64, lib)
 from ._lib import Swizzle as _CSwizzle
 from ._lib import raise_error
+from .render import Renderable
 import ctypes
 import os
 from ctypes import c_int64, create_string_buffer
@@ -158,7 +159,7 @@ def shape_div(a, b):
     return (a + b - 1) // b
 
 
-class LayoutBase:
+class LayoutBase(Renderable):
     """Base of Layout and ComposedLayout (pycute's)."""
 
     __slots__ = ()
@@ -700,7 +701,8 @@ class Swizzle:
 
     def __init__(self, bits, base, shift):
         self._c = _CSwizzle()
-        call(lib.axe_swizzle_make, bits, base, shift, self._c)
+        call(lib.axe_swizzle_make, i32(bits, "bits"), i32(base, "base"),
+             i32(shift, "shift"), self._c)
         self.bits, self.base, self.shift = bits, base, shift
 
     def __call__(self, offset):
@@ -824,6 +826,7 @@ def _composed_of(c):
 def recast_layout(layout, old_bits, new_bits):
     """The layout in units of "new_bits" of a layout in units of
     "old_bits" (CuTe's recast_layout)."""
+    old_bits, new_bits = i64(old_bits, "old_bits"), i64(new_bits, "new_bits")
     if isinstance(layout, ComposedLayout):
         out = CuteComposed()
         call(lib.axe_cute_composed_recast, layout.c, old_bits, new_bits, out)
@@ -848,7 +851,7 @@ def get(layout, *path):
     index past a leaf is DOMAIN)."""
     if isinstance(layout, ComposedLayout):
         return layout._with(get(layout.layoutA, *path))
-    arr = (ctypes.c_int * max(1, len(path)))(*path)
+    arr, _ = i32_array(path, "mode index")
     out = _new(Layout)
     check(lib.axe_cute_get_path(_as_layout(layout).c, arr, len(path), out),
           f"mode path {list(path)} is outside the layout's profile")

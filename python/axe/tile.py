@@ -20,7 +20,8 @@ from ctypes import POINTER, pointer, c_bool, c_int, c_int64, cast, c_void_p
 from ctypes import create_string_buffer
 
 from ._lib import (LAYOUT_MAX_DIMS, AxeError, AxeLayout, AxisInfo, Point,
-                   call, i64, i64_array, lib)
+                   call, i32, i32_array, i64, i64_array, lib)
+from .render import Renderable
 
 __all__ = ["Axis", "R", "S", "Stride", "TileLayout", "axis_info"]
 
@@ -131,7 +132,7 @@ def _wrap_found(c, found):
     return _wrap(c) if found.value else None
 
 
-class TileLayout:
+class TileLayout(Renderable):
     """An Axe layout: shard D, replica R, offset O and an optional TIRx
     swizzle. ``TileLayout(shard=[(extent, stride, axis), ...],
     replica=[...], offset={axis: value})``; axis names are strings or
@@ -497,17 +498,17 @@ class TileLayout:
     def broadcast(self, n, position=-1, axis="m"):
         """The broadcast iter (n, 0, axis) inserted at "position"."""
         return self._unary(lib.axe_layout_broadcast, i64(n, "n"),
-                           int(position), _axis_arg(axis))
+                           i32(position, "position"), _axis_arg(axis))
 
     def permute_dims(self, perm):
         """Shard iter i of the result is shard iter perm[i]."""
-        arr = (c_int * max(1, len(perm)))(*perm)
+        arr, _ = i32_array(perm, "perm")
         return self._unary(lib.axe_layout_permute_dims, arr, len(perm))
 
     def permute_by_groups(self, seps, perm):
         """The shard groups [seps[g], seps[g+1]) in the order "perm"."""
-        s = (c_int * max(1, len(seps)))(*seps)
-        p = (c_int * max(1, len(perm)))(*perm)
+        s, _ = i32_array(seps, "seps")
+        p, _ = i32_array(perm, "perm")
         return self._unary(lib.axe_layout_permute_by_groups, s, len(seps),
                            p, len(perm))
 
@@ -524,6 +525,11 @@ class TileLayout:
         out = _new(Layout)
         call(lib.axe_layout_to_cute, self._c, out)
         return out
+
+    def to_linear(self, shape=None):
+        """The Triton linear layout of this layout (axe.linear)."""
+        from .linear import LinearLayout
+        return LinearLayout.from_axe(self, shape)
 
     @staticmethod
     def from_cute(layout):
@@ -561,8 +567,9 @@ class TileLayout:
     def tmem_datapath(datapath, rows, cols, sub_slab=0):
         """The TMEM layout of tcgen05 datapath 'A'..'G'."""
         out = AxeLayout()
-        call(lib.axe_layout_tmem_datapath, datapath.encode(), rows, cols,
-             sub_slab, out)
+        call(lib.axe_layout_tmem_datapath, datapath.encode(),
+             i64(rows, "rows"), i64(cols, "cols"), i32(sub_slab, "sub_slab"),
+             out)
         return _wrap(out)
 
     @staticmethod
@@ -573,14 +580,16 @@ class TileLayout:
         grp, ng = _shape(group) if group else (None, 0)
         out = AxeLayout()
         call(lib.axe_layout_tmem_mma_operand, operand.encode(), shp, n,
-             dtype.encode(), M, cta_group, ws, grp, ng, out)
+             dtype.encode(), i64(M, "M"), i32(cta_group, "cta_group"), ws,
+             grp, ng, out)
         return _wrap(out)
 
     @staticmethod
     def wg_local(cols, rows=128):
         """S[(rows, cols):(1@tid_in_wg, 1)]."""
         out = AxeLayout()
-        call(lib.axe_layout_wg_local, cols, rows, out)
+        call(lib.axe_layout_wg_local, i64(cols, "cols"), i64(rows, "rows"),
+             out)
         return _wrap(out)
 
     @staticmethod
@@ -589,8 +598,8 @@ class TileLayout:
         mode 0..3 (none, 32B, 64B, 128B)."""
         shp, n = _shape(shape)
         out = AxeLayout()
-        call(lib.axe_layout_mma_shared, dtype.encode(), swizzle_mode, shp, n,
-             out)
+        call(lib.axe_layout_mma_shared, dtype.encode(),
+             i32(swizzle_mode, "swizzle_mode"), shp, n, out)
         return _wrap(out)
 
 

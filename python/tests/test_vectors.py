@@ -1,8 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Every case of ../shared/vectors/cute.jsonl and axe.jsonl through the
 Python API, compared as vectors/README.md says (functions by brute-force
-evaluation in oracle.py). mapping.jsonl needs the mapping layer, which this
-build does not have; it is counted as not run and reported."""
+evaluation in oracle.py); mapping.jsonl runs in test_mapping.py."""
 
 import json
 import os
