@@ -42,6 +42,10 @@ expect=extension
 }
 "$py" -m pip install -q --disable-pip-version-check setuptools wheel pytest ||
     echo "test_python: could not install setuptools/wheel/pytest with pip"
+# mypy checks the package's type hints (python/tests/test_typing.py; that
+# test is skipped with its reason when mypy cannot be installed).
+"$py" -m pip install -q --disable-pip-version-check mypy ||
+    echo "test_python: could not install mypy; the mypy check will be skipped"
 "$py" -m pip install -q --disable-pip-version-check --no-deps \
     nvidia-cutlass==4.2.0.0 ||
     echo "test_python: could not install nvidia-cutlass (pycute); the differential test will be skipped"

@@ -11,6 +11,8 @@ diagnostic and call once more with one only when the status is an error, so
 the reason costs nothing on success (every library call is pure).
 """
 
+from __future__ import annotations
+
 import ctypes
 import os
 from ctypes import (POINTER, Structure, c_bool, c_char, c_char_p, c_int,
@@ -45,7 +47,7 @@ class AxeError(ValueError):
     ("NOT_COMPOSABLE"), ``reason`` the library's sentence, ``offset`` the
     byte offset into parsed text (-1 when not about text)."""
 
-    def __init__(self, status, reason, offset=-1):
+    def __init__(self, status: str, reason: str, offset: int = -1) -> None:
         self.status = status
         self.reason = reason
         self.offset = offset
@@ -364,6 +366,6 @@ def i64_array(values, what="value"):
     return (c_int64 * max(1, len(vals)))(*vals), len(vals)
 
 
-def version():
+def version() -> str:
     """The version string of the libaxe that was loaded."""
     return lib.axe_version().decode()

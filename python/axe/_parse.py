@@ -7,6 +7,10 @@ ComposedLayout. Invariant: the object returned prints back (``notation()``
 or ``str``) to the canonical form of the text.
 """
 
+from __future__ import annotations
+
+from typing import Any, Mapping, Union
+
 from ._convert import decode_tuple
 from ._lib import (KIND_COMPOSED, KIND_LAYOUT, KIND_SWIZZLE, KIND_TILER,
                    AxeLayout, CuteObject, call)
@@ -46,7 +50,8 @@ def _mapping(text, axes, kw):
     return mapping.MappingExpression(text, axes, **kw)
 
 
-def layout(text, axes=None, **kw):
+def layout(text: str, axes: Union[Mapping[str, int], str, None] = None,
+           **kw: Any) -> Any:
     """The object "text" denotes, in any notation of DESIGN.md §4 that this
     build parses; AxeError SYNTAX with the byte offset otherwise.
     Mapping expressions (``m![...]``, ``$(...)``) are read over "axes" (a

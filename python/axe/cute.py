@@ -26,6 +26,11 @@ the Python side) takes the ctypes path, so both give the same answers and
 the same errors.
 """
 
+from __future__ import annotations
+
+import typing as _t
+from typing import Any, Dict, Optional, Union
+
 from ._convert import (ScaledBasis, basis_modes, decode_layout, decode_tuple,
                        encode_layout, encode_tiler, encode_tuple)
 from ._lib import (AxeError, CuteComposed, CuteLayout, CutePoint, Tuple,
@@ -39,12 +44,24 @@ import os
 from ctypes import c_int64, create_string_buffer
 
 try:
-    from . import _fast
+    from . import _fast  # type: ignore[attr-defined]
 except ImportError:  # not built (no compiler or Python.h): ctypes only
     _fast = None
 if os.environ.get("AXE_PY_BACKEND") == "ctypes":
     _fast = None
 BACKEND = "ctypes" if _fast is None else "extension"
+
+#: An int or a nested tuple of them (a shape, a coordinate).
+IntTuple = Union[int, _t.Tuple["IntTuple", ...]]
+#: A stride: ints or ScaledBasis values (E<i>), nested like the shape.
+StrideTuple = Union[int, ScaledBasis, _t.Tuple["StrideTuple", ...]]
+#: A coordinate in which None keeps a mode (slice_, dice, profiles).
+Coord = Union[int, None, _t.Tuple["Coord", ...]]
+#: A CuTe layout: a Layout or a ComposedLayout.
+LayoutArg = Union["Layout", "ComposedLayout"]
+#: A tiler: a layout, an int n (n:1), a shape tuple, or a tuple of tilers
+#: with None to keep a mode.
+Tiler = Union["Layout", "ComposedLayout", int, None, _t.Tuple["Tiler", ...]]
 
 
 def _unhandled(*args):
@@ -59,7 +76,7 @@ if _fast is None:
     def _view(layout):
         return layout
 else:
-    _Base = _fast.Layout
+    _Base = _fast.Layout  # type: ignore[misc]
     _f_coalesce, _f_filter = _fast.coalesce, _fast.filter
     _f_right_inverse, _f_left_inverse = (_fast.right_inverse,
                                          _fast.left_inverse)
@@ -93,17 +110,17 @@ _PROD = {"logical": 0, "zipped": 1, "tiled": 2, "flat": 3, "blocked": 4,
          "raked": 5}
 
 
-def is_int(x):
+def is_int(x: object) -> bool:
     """True for an integer (pycute's is_int)."""
     return isinstance(x, int)
 
 
-def is_tuple(x):
+def is_tuple(x: object) -> bool:
     """True for a tuple (pycute's is_tuple)."""
     return isinstance(x, tuple)
 
 
-def flatten(t):
+def flatten(t: Union[IntTuple, LayoutArg]) -> Union[IntTuple, LayoutArg]:
     """The leaves of "t" as a flat tuple (an int stays); of a layout, the
     layout of its leaves (same function, depth <= 1)."""
     if isinstance(t, ComposedLayout):
@@ -112,13 +129,16 @@ def flatten(t):
         return _unary(lib.axe_cute_flatten, t)
     if not isinstance(t, tuple):
         return t
-    out = []
+    out: _t.List[Any] = []
     for e in t:
-        out.extend(flatten(e) if isinstance(e, tuple) else (e,))
+        if isinstance(e, tuple):
+            out.extend(_t.cast(_t.Tuple[Any, ...], flatten(e)))
+        else:
+            out.append(e)
     return tuple(out)
 
 
-def product(t):
+def product(t: IntTuple) -> int:
     """The product of the leaves of "t"."""
     if isinstance(t, tuple):
         r = 1
@@ -128,7 +148,7 @@ def product(t):
     return t
 
 
-def prefix_product(t, init=1):
+def prefix_product(t: IntTuple, init: int = 1) -> IntTuple:
     """Exclusive prefix products congruent to "t" (compact column-major
     strides)."""
     if isinstance(t, tuple):
@@ -140,7 +160,7 @@ def prefix_product(t, init=1):
     return init
 
 
-def shape_div(a, b):
+def shape_div(a: IntTuple, b: IntTuple) -> IntTuple:
     """CuTe's shape_div: a/b if b divides a, 1 if a divides b (per leaf,
     congruent to "a"); AxeError DIVISIBILITY otherwise."""
     if isinstance(a, tuple):
@@ -165,7 +185,7 @@ class LayoutBase(Renderable):
     __slots__ = ()
 
 
-def is_layout(x):
+def is_layout(x: object) -> bool:
     """True for a Layout or ComposedLayout."""
     return isinstance(x, LayoutBase)
 
@@ -203,7 +223,8 @@ class Layout(_Base, LayoutBase):
             """ctypes passes the packed struct by reference."""
             return ctypes.byref(self.c)
 
-    def __init__(self, _shape, _stride=None):
+    def __init__(self, _shape: IntTuple,
+                 _stride: Optional[StrideTuple] = None) -> None:
         self._shape = _shape
         self._stride = prefix_product(_shape) if _stride is None else _stride
         self._packed = False
@@ -213,7 +234,7 @@ class Layout(_Base, LayoutBase):
         self._packed = True
 
     @property
-    def c(self):
+    def c(self) -> CuteLayout:
         """The packed C value (this object, or the ctypes view of its
         struct; packed on first use)."""
         if not self._packed:
@@ -224,40 +245,43 @@ class Layout(_Base, LayoutBase):
         self._shape, self._stride = decode_layout(_view(self))
 
     @property
-    def shape(self):
+    def shape(self) -> IntTuple:
+        """The shape: an int or a nested tuple of ints; the domain is
+        [0, product(shape))."""
         if self._shape is None:
             self._decode()
-        return self._shape
+        return self._shape  # type: ignore[return-value]
 
     @shape.setter
-    def shape(self, v):
+    def shape(self, v: IntTuple) -> None:
         self.stride  # decode first
         self._shape, self._packed = v, False
         self._gen += 1
 
     @property
-    def stride(self):
+    def stride(self) -> StrideTuple:
+        """The stride, congruent to the shape: L(c) = sum c_i * d_i."""
         if self._shape is None:
             self._decode()
-        return self._stride
+        return self._stride  # type: ignore[return-value]
 
     @stride.setter
-    def stride(self, v):
+    def stride(self, v: StrideTuple) -> None:
         self.shape  # decode first
         self._stride, self._packed = v, False
         self._gen += 1
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return (isinstance(other, Layout) and self.shape == other.shape
                 and self.stride == other.stride)
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash((repr(self.shape), repr(self.stride)))
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self.shape) if isinstance(self.shape, tuple) else 1
 
-    def __call__(self, *args):
+    def __call__(self, *args: Any) -> Any:
         """L(coordinate) (an index, a coordinate tuple, or several
         coordinates); with a ``None`` in the coordinate, the slice."""
         crd = args[0] if len(args) == 1 else args
@@ -280,27 +304,29 @@ class Layout(_Base, LayoutBase):
               "the value overflows or the index is negative")
         return out.value
 
-    def __getitem__(self, i):
+    def __getitem__(self, i: int) -> Layout:
         if not isinstance(self.shape, tuple):
             if i != 0:
                 raise IndexError(f"mode {i} of a rank-1 layout")
             return Layout(self.shape, self.stride)
-        return Layout(self.shape[i], self.stride[i])
+        return Layout(self.shape[i], self.stride[i])  # type: ignore[index]
 
-    def size(self):
+    def size(self) -> int:
+        """The size of the domain: the product of the shape."""
         return size(self)
 
-    def cosize(self):
+    def cosize(self) -> int:
+        """The size of the codomain (see ``cosize``)."""
         return cosize(self)
 
-    def notation(self):
+    def notation(self) -> str:
         """The canonical axe text (``(4,8):(1,4)``)."""
         return _print(lib.axe_print_cute_layout, self.c)
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.shape}:{self.stride}"
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Layout({self.shape},{self.stride})"
 
 
@@ -341,7 +367,7 @@ def _has_none(t):
     return t is None
 
 
-def make_layout(*layouts):
+def make_layout(*layouts: Any) -> Layout:
     """The layout whose modes are "layouts" (or one iterable of them)."""
     if len(layouts) == 1 and not is_layout(layouts[0]):
         layouts = tuple(layouts[0])
@@ -359,7 +385,7 @@ def _as_layout(x):
     raise TypeError(f"expected a layout, an int or a shape, not {x!r}")
 
 
-def size(layout):
+def size(layout: Union[LayoutArg, IntTuple]) -> int:
     """The size of the domain: the product of the shape (of an int tuple
     too)."""
     if isinstance(layout, ComposedLayout):
@@ -371,7 +397,7 @@ def size(layout):
     return out.value
 
 
-def cosize(layout):
+def cosize(layout: LayoutArg) -> int:
     """The size of the codomain: L(size - 1) + 1 for nonnegative integer
     strides, 1 + sum (s_i - 1) |d_i| in general."""
     if isinstance(layout, ComposedLayout):
@@ -390,7 +416,7 @@ def _unary(fn, layout):
     return out
 
 
-def coalesce(layout, profile=None):
+def coalesce(layout: LayoutArg, profile: Optional[Coord] = None) -> LayoutArg:
     """The same function with depth <= 1 and the fewest modes; with a
     "profile", each mode it names is coalesced separately."""
     if profile is None:
@@ -412,7 +438,7 @@ def coalesce(layout, profile=None):
     return out
 
 
-def filter(layout, profile=None):
+def filter(layout: LayoutArg, profile: Optional[Coord] = None) -> LayoutArg:
     """Drop size-1 and stride-0 modes, then coalesce: the same image
     without repetition; by mode with a "profile"."""
     if profile is None:
@@ -429,7 +455,8 @@ def filter(layout, profile=None):
     return _unary(lib.axe_cute_filter, layout)
 
 
-def composition(layoutA, layoutB):
+def composition(layoutA: Union[LayoutArg, Swizzle],
+                layoutB: Tiler) -> Union[LayoutArg, Swizzle]:
     """A o B: R(i) = A(B(i)) for every i < size(B), R's shape compatible
     with B's; a tuple B composes by mode (``None`` keeps a mode). Raises
     NOT_COMPOSABLE with the violated condition when no layout equals it."""
@@ -446,8 +473,8 @@ def composition(layoutA, layoutB):
         if not isinstance(layoutB.layoutB, Layout):
             raise AxeError("UNSUPPORTED", "a layout composed with a "
                            "swizzled layout has no representation")
-        return ComposedLayout(composition(layoutA, layoutB.layoutB),
-                              layoutB.offset, layoutB.layoutA)
+        inner = _t.cast(Layout, composition(layoutA, layoutB.layoutB))
+        return ComposedLayout(inner, layoutB.offset, layoutB.layoutA)
     out = _new(Layout)
     if type(layoutB) is Layout and type(layoutA) is Layout:
         if _compose(layoutA if layoutA._packed else layoutA.c,
@@ -462,7 +489,7 @@ def composition(layoutA, layoutB):
     return out
 
 
-_TILERS = {}
+_TILERS: Dict[int, Any] = {}
 
 
 def _tiler(t):
@@ -488,7 +515,8 @@ def _gens(t):
                  (id(e), getattr(e, "_gen", 0)) for e in t)
 
 
-def complement(layout, max_idx=1):
+def complement(layout: Union[Layout, IntTuple],
+               max_idx: IntTuple = 1) -> Layout:
     """R strictly increasing with (layout, R) injective, R's values outside
     layout's image, covering [0, max_idx) rounded up to a multiple of the
     extent of layout's largest-stride mode (CuTe's complement)."""
@@ -511,7 +539,7 @@ def complement(layout, max_idx=1):
     return out
 
 
-def right_inverse(layout):
+def right_inverse(layout: Optional[Layout]) -> Optional[Layout]:
     """R with layout(R(k)) == k for every k < size(R), R as large as the
     contiguous part of the image starting at 0 allows."""
     r = _f_right_inverse(layout)
@@ -528,7 +556,7 @@ def right_inverse(layout):
     return out
 
 
-def left_inverse(layout):
+def left_inverse(layout: Optional[Layout]) -> Optional[Layout]:
     """R with R(layout(k)) == k for every k < size(layout) (layout
     injective; the image need not be contiguous)."""
     r = _f_left_inverse(layout)
@@ -541,7 +569,7 @@ def left_inverse(layout):
     return out
 
 
-def nullspace(layout):
+def nullspace(layout: Layout) -> Layout:
     """A layout K onto the indices k with layout(k) == 0."""
     out = _new(Layout)
     call_fast(lib.axe_cute_nullspace, layout.c, out)
@@ -565,23 +593,23 @@ def _divide(kind, a, b):
     return out
 
 
-def logical_divide(layoutA, layoutB):
+def logical_divide(layoutA: LayoutArg, layoutB: Tiler) -> LayoutArg:
     """A o (B, complement(B, size(A))): the tiles B of A and their layout;
     by mode for a tuple B."""
     return _divide("logical", layoutA, layoutB)
 
 
-def zipped_divide(layoutA, layoutB):
+def zipped_divide(layoutA: LayoutArg, layoutB: Tiler) -> LayoutArg:
     """logical_divide with the modes gathered as ((tiles), (rest))."""
     return _divide("zipped", layoutA, layoutB)
 
 
-def tiled_divide(layoutA, layoutB):
+def tiled_divide(layoutA: LayoutArg, layoutB: Tiler) -> LayoutArg:
     """logical_divide with the modes gathered as ((tiles), rest...)."""
     return _divide("tiled", layoutA, layoutB)
 
 
-def flat_divide(layoutA, layoutB):
+def flat_divide(layoutA: LayoutArg, layoutB: Tiler) -> LayoutArg:
     """logical_divide with the modes gathered as (tiles..., rest...)."""
     return _divide("flat", layoutA, layoutB)
 
@@ -616,56 +644,57 @@ def _unzip_product(kind, a, b):
     return make_layout([tiles] + rest)
 
 
-def logical_product(layoutA, layoutB):
+def logical_product(layoutA: LayoutArg, layoutB: Tiler) -> LayoutArg:
     """(A, complement(A, size(A) * cosize(B)) o B): A repeated in the
     pattern of B; by mode for a tuple B."""
     return _product("logical", layoutA, layoutB)
 
 
-def zipped_product(layoutA, layoutB):
+def zipped_product(layoutA: LayoutArg, layoutB: Tiler) -> LayoutArg:
     """logical_product gathered as ((A), (B's repetitions))."""
     return _product("zipped", layoutA, layoutB)
 
 
-def tiled_product(layoutA, layoutB):
+def tiled_product(layoutA: LayoutArg, layoutB: Tiler) -> LayoutArg:
     """logical_product gathered as ((A), repetitions...)."""
     return _product("tiled", layoutA, layoutB)
 
 
-def flat_product(layoutA, layoutB):
+def flat_product(layoutA: LayoutArg, layoutB: Tiler) -> LayoutArg:
     """logical_product gathered as (A's modes..., repetitions...)."""
     return _product("flat", layoutA, layoutB)
 
 
-def blocked_product(layoutA, layoutB):
+def blocked_product(layoutA: LayoutArg, layoutB: Tiler) -> LayoutArg:
     """Mode i of the result is (A_i, B_i repeated): A's tile blocked in
     B's pattern (CuTe's blocked_product)."""
     return _product("blocked", layoutA, layoutB)
 
 
-def raked_product(layoutA, layoutB):
+def raked_product(layoutA: LayoutArg, layoutB: Tiler) -> LayoutArg:
     """Mode i of the result is (B_i repeated, A_i): A's elements raked
     across B's pattern (CuTe's raked_product)."""
     return _product("raked", layoutA, layoutB)
 
 
-def slice_(crd, trg):
+def slice_(crd: Coord, trg: Union[LayoutArg, IntTuple]) -> Any:
     """The modes of "trg" where coordinate "crd" is ``None``: for a layout
     L(crd filled with x) == offset + slice_(crd, L)(x); for an int tuple the
     entries at the ``None`` positions (pycute's slice_)."""
     if isinstance(trg, ComposedLayout):
         return trg._slice(crd)
     if not isinstance(trg, Layout):
-        out = Tuple()
+        tup = Tuple()
         call(lib.axe_tuple_slice, encode_tuple(trg, True),
-             encode_tuple(crd, True), out)
-        return decode_tuple(out)
+             encode_tuple(crd, True), tup)
+        return decode_tuple(tup)
     out = _new(Layout)
     call(lib.axe_cute_slice, trg.c, encode_tuple(crd, True), out, None)
     return out
 
 
-def slice_and_offset(crd, layout):
+def slice_and_offset(crd: Coord,
+                     layout: LayoutArg) -> _t.Tuple[LayoutArg, Any]:
     """(slice_(crd, layout), layout(crd with None as 0))."""
     zero = _fill_none(crd)
     return slice_(crd, layout), layout(zero)
@@ -677,13 +706,14 @@ def _fill_none(t):
     return 0 if t is None else t
 
 
-def crd2idx(crd, shape, stride=None):
+def crd2idx(crd: IntTuple, shape: IntTuple,
+            stride: Optional[StrideTuple] = None) -> Any:
     """The value of coordinate "crd" in ``shape:stride`` (stride: compact
     column-major by default)."""
     return Layout(shape, stride)(crd)
 
 
-def idx2crd(idx, shape):
+def idx2crd(idx: IntTuple, shape: IntTuple) -> IntTuple:
     """The colexicographic coordinate of index "idx" in "shape"."""
     t = encode_tuple(shape)
     out = Tuple()
@@ -699,37 +729,39 @@ class Swizzle:
 
     __slots__ = ("bits", "base", "shift", "_c")
 
-    def __init__(self, bits, base, shift):
+    def __init__(self, bits: int, base: int, shift: int) -> None:
         self._c = _CSwizzle()
         call(lib.axe_swizzle_make, i32(bits, "bits"), i32(base, "base"),
              i32(shift, "shift"), self._c)
         self.bits, self.base, self.shift = bits, base, shift
 
-    def __call__(self, offset):
+    def __call__(self, offset: int) -> int:
         return lib.axe_swizzle_apply(self._c, i64(offset, "offset"))
 
-    def size(self):
+    def size(self) -> int:
+        """2^(bits + base + |shift|): the offsets the swizzle permutes."""
         return 1 << (self.bits + self.base + abs(self.shift))
 
-    def cosize(self):
+    def cosize(self) -> int:
+        """Equal to size(): a swizzle is a bijection of [0, size)."""
         return self.size()
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return (isinstance(other, Swizzle) and
                 (self.bits, self.base, self.shift) ==
                 (other.bits, other.base, other.shift))
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash((self.bits, self.base, self.shift))
 
-    def notation(self):
+    def notation(self) -> str:
         """The canonical axe text (``Sw<3,4,3>``)."""
         return _print(lib.axe_print_swizzle, self._c)
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"SW_{self.bits}_{self.base}_{self.shift}"
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Swizzle({self.bits},{self.base},{self.shift})"
 
 
@@ -740,12 +772,15 @@ class ComposedLayout(LayoutBase):
 
     __slots__ = ("layoutB", "offset", "layoutA")
 
-    def __init__(self, layoutB, offset, layoutA):
+    def __init__(self, layoutB: Union[Layout, Swizzle], offset: StrideTuple,
+                 layoutA: Layout) -> None:
         self.layoutB, self.offset, self.layoutA = layoutB, offset, layoutA
         self.c  # validates
 
     @property
-    def c(self):
+    def c(self) -> CuteComposed:
+        """The packed C value; AxeError unless B o offset o A is a
+        well-formed composed layout."""
         c = CuteComposed()
         if isinstance(self.layoutB, Swizzle):
             c.kind = OUTER_SWIZZLE
@@ -770,15 +805,15 @@ class ComposedLayout(LayoutBase):
              out)
         return _composed_of(out)
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return (isinstance(other, ComposedLayout) and
                 self.layoutB == other.layoutB and
                 self.offset == other.offset and self.layoutA == other.layoutA)
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self.layoutA)
 
-    def __call__(self, *args):
+    def __call__(self, *args: Any) -> Any:
         crd = args[0] if len(args) == 1 else args
         if _has_none(crd):
             return self._slice(crd)
@@ -790,25 +825,28 @@ class ComposedLayout(LayoutBase):
               "index outside the layout or the value overflows")
         return _point_value(pt)
 
-    def __getitem__(self, i):
+    def __getitem__(self, i: int) -> ComposedLayout:
         return ComposedLayout(self.layoutB, self.offset, self.layoutA[i])
 
-    def size(self):
+    def size(self) -> int:
+        """The size of the domain: size(layoutA)."""
         return size(self.layoutA)
 
-    def cosize(self):
+    def cosize(self) -> int:
+        """cosize(layoutA), as in CuTe: the extent of B's domain that the
+        composition reaches (not the extent of its values)."""
         out = c_int64()
         check(lib.axe_cute_composed_cosize(self.c, out), "cosize overflows")
         return out.value
 
-    def notation(self):
+    def notation(self) -> str:
         """The canonical axe text (``Sw<3,4,3> o 0 o (8,64):(64,1)``)."""
         return _print(lib.axe_print_cute_composed, self.c)
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.layoutB} o {self.offset} o {self.layoutA}"
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return (f"ComposedLayout({self.layoutB!r},{self.offset!r},"
                 f"{self.layoutA!r})")
 
@@ -823,21 +861,22 @@ def _composed_of(c):
                           _layout_of(c.inner))
 
 
-def recast_layout(layout, old_bits, new_bits):
+def recast_layout(layout: LayoutArg, old_bits: int,
+                  new_bits: int) -> LayoutArg:
     """The layout in units of "new_bits" of a layout in units of
     "old_bits" (CuTe's recast_layout)."""
     old_bits, new_bits = i64(old_bits, "old_bits"), i64(new_bits, "new_bits")
     if isinstance(layout, ComposedLayout):
-        out = CuteComposed()
-        call(lib.axe_cute_composed_recast, layout.c, old_bits, new_bits, out)
-        return _composed_of(out)
+        comp = CuteComposed()
+        call(lib.axe_cute_composed_recast, layout.c, old_bits, new_bits, comp)
+        return _composed_of(comp)
     out = _new(Layout)
     call(lib.axe_cute_recast, layout.c, old_bits, new_bits, out)
     return out
 
 
 
-def coalesce_x(layout):
+def coalesce_x(layout: Layout) -> Layout:
     """coalesce that keeps the function on every index >= 0, also past
     size(layout) where evaluation continues along the last mode (CuTe's
     detail::coalesce_x; how composition reads its left operand)."""
@@ -846,7 +885,7 @@ def coalesce_x(layout):
     return _unary(lib.axe_cute_coalesce_extended, layout)
 
 
-def get(layout, *path):
+def get(layout: Union[LayoutArg, IntTuple], *path: int) -> Any:
     """CuTe's get<path...>: the mode at "path" (no negative indices; an
     index past a leaf is DOMAIN)."""
     if isinstance(layout, ComposedLayout):
@@ -858,7 +897,7 @@ def get(layout, *path):
     return out
 
 
-def dice(crd, trg):
+def dice(crd: Coord, trg: Union[LayoutArg, IntTuple]) -> Any:
     """The modes of "trg" where coordinate "crd" is fixed (not ``None``):
     CuTe's dice, the complement of slice_."""
     if isinstance(trg, ComposedLayout):
@@ -867,13 +906,14 @@ def dice(crd, trg):
         out = _new(Layout)
         call(lib.axe_cute_dice, trg.c, encode_tuple(crd, True), out)
         return out
-    out = Tuple()
+    tup = Tuple()
     call(lib.axe_tuple_dice, encode_tuple(trg, True), encode_tuple(crd, True),
-         out)
-    return decode_tuple(out)
+         tup)
+    return decode_tuple(tup)
 
 
-def tile_to_shape(layout, shape, order=None):
+def tile_to_shape(layout: LayoutArg, shape: IntTuple,
+                  order: Optional[IntTuple] = None) -> LayoutArg:
     """"layout" replicated to cover "shape" (rounded up per mode), the
     repetitions in mode "order" (column-major by default)."""
     if isinstance(layout, ComposedLayout):

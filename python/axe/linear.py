@@ -6,10 +6,16 @@ set bits i of input d``. Invariant: the object holds the library's struct;
 layout that is not bit-linear is refused with the library's reason.
 """
 
+from __future__ import annotations
+
 from ctypes import byref, c_int64
+from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple
 
 from . import _mlib as M
 from ._lib import AxeLayout, AxeError, call, check, i64_array, lib
+
+if TYPE_CHECKING:
+    from .tile import TileLayout
 
 
 class LinearLayout:
@@ -18,11 +24,11 @@ class LinearLayout:
 
     __slots__ = ("c",)
 
-    def __init__(self, c):
+    def __init__(self, c: M.Linear) -> None:
         self.c = c
 
     @classmethod
-    def parse(cls, text):
+    def parse(cls, text: str) -> LinearLayout:
         """Triton's text (`` - index=1 -> (0, 4)`` lines and ``where out
         dims are: [...]``); AxeError SYNTAX with the offset otherwise."""
         c = M.Linear()
@@ -31,7 +37,8 @@ class LinearLayout:
         return cls(c)
 
     @classmethod
-    def from_axe(cls, layout, shape=None):
+    def from_axe(cls, layout: TileLayout,
+                 shape: Optional[Sequence[int]] = None) -> LinearLayout:
         """The linear layout of Axe layout "layout": inputs ``dim0``,
         ``dim1``, ... of "shape" (first most major) or one input
         ``index``; one output per axis. Exists iff the size is a power of
@@ -46,14 +53,16 @@ class LinearLayout:
         return [(names[k].value.decode(), 1 << bits[k]) for k in range(n)]
 
     @property
-    def ins(self):
+    def ins(self) -> List[Tuple[str, int]]:
+        """The inputs [(name, size)], each size a power of two."""
         return self._dims(self.c.in_name, self.c.in_bits, self.c.nin)
 
     @property
-    def outs(self):
+    def outs(self) -> List[Tuple[str, int]]:
+        """The outputs [(name, size)], each size a power of two."""
         return self._dims(self.c.out_name, self.c.out_bits, self.c.nout)
 
-    def apply(self, *x):
+    def apply(self, *x: int) -> Dict[str, int]:
         """The outputs (a dict name -> value) of the inputs "x"."""
         if len(x) != self.c.nin:
             raise AxeError("INVALID", f"{self.c.nin} inputs expected, got "
@@ -64,13 +73,13 @@ class LinearLayout:
               "an input is outside its dimension")
         return {name: out[k] for k, (name, _) in enumerate(self.outs)}
 
-    def invert(self):
+    def invert(self) -> LinearLayout:
         """The inverse (outputs become inputs); exists iff a bijection."""
         out = M.Linear()
         call(lib.axe_linear_invert, byref(self.c), out)
         return LinearLayout(out)
 
-    def to_axe(self):
+    def to_axe(self) -> TileLayout:
         """The Axe layout of this linear layout (inputs flattened, the
         first most major)."""
         from .tile import _wrap
@@ -78,8 +87,8 @@ class LinearLayout:
         call(lib.axe_linear_to_layout, byref(self.c), out)
         return _wrap(out)
 
-    def __str__(self):
+    def __str__(self) -> str:
         return M.printed(lib.axe_print_linear, byref(self.c))
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"LinearLayout.parse({str(self)!r})"

@@ -11,12 +11,29 @@ struct, prints in Furiosa's Display form (``str``) and as ``m![...]``
 ``AxeError`` with its reason).
 """
 
+from __future__ import annotations
+
 from ctypes import byref, c_bool, c_char_p, c_int, c_int64, pointer
+from typing import (TYPE_CHECKING, Any, Dict, List, Mapping, Optional,
+                    Sequence, Tuple, Union)
 
 from . import _mlib as M
 from ._lib import AxeError, AxeLayout, call, check, i64, lib
 
+if TYPE_CHECKING:
+    from .tile import TileLayout
+
 _ESC_MAX = 16
+
+#: An axis table: a dict name -> size, an ``axes![...]`` text, or None.
+Axes = Union[Mapping[str, int], str, None]
+#: A cell of a map: an index {axis: coordinate}, a Padding, or None
+#: (outside the expression).
+Cell = Union[Dict[str, int], "Padding", None]
+#: A tensor index: an ``i![...]`` text or a dict {axis: value}.
+Index = Union[str, Mapping[str, int]]
+#: An expression: a MappingExpression or its ``m![...]`` text.
+Expr = Union["MappingExpression", str]
 
 
 class Padding:
@@ -25,20 +42,20 @@ class Padding:
 
     __slots__ = ("kind",)
 
-    def __init__(self, kind):
+    def __init__(self, kind: str) -> None:
         self.kind = kind
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Padding) and other.kind == self.kind
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash(("padding", self.kind))
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Padding({self.kind!r})"
 
 
-def parse_axes(text):
+def parse_axes(text: str) -> Dict[str, int]:
     """The axis table of ``axes![NAME = SIZE, ...]`` as a dict (names
     unique, start with an uppercase letter, sizes >= 1)."""
     ax = M.MappingAxes()
@@ -123,8 +140,10 @@ class MappingExpression:
 
     __slots__ = ("m", "_env", "_skews")
 
-    def __init__(self, text, axes=None, defs=None, consts=None,
-                 derived=None):
+    def __init__(self, text: str, axes: Axes = None,
+                 defs: Optional[Mapping[str, str]] = None,
+                 consts: Optional[Mapping[str, int]] = None,
+                 derived: Optional[Mapping[str, str]] = None) -> None:
         """Parse ``m![...]`` over "axes" (a dict name -> size or an
         ``axes![...]`` text); "defs" name ``m![...]`` texts the expression
         may reference, "consts" integer constants; "derived" declares
@@ -142,18 +161,18 @@ class MappingExpression:
         return self
 
     @property
-    def axes(self):
+    def axes(self) -> Dict[str, int]:
         """The axis table: a dict name -> size."""
         return _axes_dict(self.m.axes)
 
-    def size(self):
+    def size(self) -> int:
         """|E|: how many buffer cells the expression spans."""
         return lib.axe_mapping_size(byref(self.m))
 
-    def __len__(self):
+    def __len__(self) -> int:
         return self.size()
 
-    def map(self, i):
+    def map(self, i: int) -> Cell:
         """The cell at buffer position "i": a dict {axis: coordinate} over
         the axes E mentions, a Padding, or None when i is outside
         [0, |E|)."""
@@ -167,7 +186,7 @@ class MappingExpression:
                 mask = mask & ~(1 << derived) | 1 << base
         return _cell_value(self.m.axes, mask, c)
 
-    def index(self, index):
+    def index(self, index: Index) -> Cell:
         """The cell of ``i![A: 1, B: 7]`` (or a dict {axis: value}) over
         this expression's axes, as map() would return it."""
         ix = self._index(index)
@@ -183,7 +202,7 @@ class MappingExpression:
              byref(self._env.env), ix)
         return ix
 
-    def inverse(self, index):
+    def inverse(self, index: Index) -> List[int]:
         """Every buffer position p < |E| with map(p) equal to "index" (an
         ``i![...]`` text or a dict), ascending."""
         ix = self._index(index)
@@ -193,13 +212,13 @@ class MappingExpression:
              cap, byref(n))
         return list(pos[:n.value])
 
-    def normalize(self):
+    def normalize(self) -> MappingExpression:
         """A simpler expression with the same map (equivalent to self)."""
         out = M.Mapping()
         call(lib.axe_mapping_normalize, byref(self.m), out)
         return MappingExpression._of(out, self._env)
 
-    def equivalent(self, other):
+    def equivalent(self, other: MappingExpression) -> bool:
         """Whether self and "other" have the same size and the same cell at
         every buffer position (the library bounds the positions it
         visits: AxeError CAPACITY beyond)."""
@@ -208,7 +227,8 @@ class MappingExpression:
              byref(out))
         return out.value
 
-    def tile_view(self, index, length, write=False):
+    def tile_view(self, index: Expr, length: int,
+                  write: bool = False) -> MappingExpression:
         """The view expression E2 of the tiles of "length" cells along the
         index expression "index" (spec §9); ``write`` asks for a mutable
         view (holes are bottom)."""
@@ -217,7 +237,8 @@ class MappingExpression:
              byref(self._sub(index).m), i64(length, "length"), write, out)
         return MappingExpression._of(out, self._env)
 
-    def tile(self, index, length, view=None, start=0, write=False):
+    def tile(self, index: Expr, length: int, view: Optional[Expr] = None,
+             start: int = 0, write: bool = False) -> TileView:
         """The tile of "length" cells along "index" starting at logical
         coordinate "start", seen through "view" (default: tile_view); the
         view is checked (spec §9) and AxeError says why it is not one."""
@@ -227,11 +248,12 @@ class MappingExpression:
         return TileView(self, index, i64(length, "length"), view,
                         i64(start, "start"), write)
 
-    def _sub(self, e):
+    def _sub(self, e: Expr) -> MappingExpression:
         return e if isinstance(e, MappingExpression) else \
             MappingExpression._of(_parse(e, self._env), self._env)
 
-    def to_axe(self, tensor_axes=None, axis="m", holes=False):
+    def to_axe(self, tensor_axes: Optional[Sequence[str]] = None,
+               axis: str = "m", holes: bool = False) -> TileLayout:
         """The Axe layout L with L(tensor index) = the buffer positions
         holding it, on hardware axis "axis" (tensor_axes flattened first
         slowest; default every axis of the table). Padding fails unless
@@ -240,7 +262,8 @@ class MappingExpression:
                       list(self.axes))
 
     @classmethod
-    def from_axe(cls, layout, axes):
+    def from_axe(cls, layout: TileLayout,
+                 axes: Mapping[str, int]) -> MappingExpression:
         """The expression of Axe layout "layout" on the memory axis m over
         the tensor axes "axes" (dict, first slowest)."""
         out = M.Mapping()
@@ -248,14 +271,14 @@ class MappingExpression:
              byref(_axes_struct(axes)), out)
         return cls._of(out)
 
-    def notation(self):
+    def notation(self) -> str:
         """``m![...]``: the expression in the macro's notation."""
         return _printed_macro(self.m)
 
-    def __str__(self):
+    def __str__(self) -> str:
         return M.printed(lib.axe_print_mapping, byref(self.m))
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"axe.layout({self.notation()!r}, axes={self.axes!r})"
 
 
@@ -263,7 +286,9 @@ class TileView:
     """A validated tile view (spec §9): ``map(p)`` is E2.map(p) plus the
     offset of the tile's start where live, else E2's cell."""
 
-    def __init__(self, source, index, length, view, start, write):
+    def __init__(self, source: MappingExpression, index: MappingExpression,
+                 length: int, view: MappingExpression, start: int,
+                 write: bool) -> None:
         self.source, self.index, self.view = source, index, view
         self.t = M.MappingTile(pointer(source.m), pointer(index.m), length,
                                pointer(view.m), start, write)
@@ -271,10 +296,11 @@ class TileView:
         call(lib.axe_mapping_tile_check, byref(self.t), off)
         self.offset = _cell_value(source.m.axes, _used(source.m), off)
 
-    def size(self):
+    def size(self) -> int:
+        """|E2|: the positions 0 .. size-1 that ``map`` answers."""
         return self.view.size()
 
-    def map(self, p):
+    def map(self, p: int) -> Cell:
         """The view's cell at position "p"."""
         c = M.MappingCell()
         call(lib.axe_mapping_tile_map, byref(self.t), i64(p, "position"), c)
@@ -282,7 +308,8 @@ class TileView:
         return _cell_value(self.source.m.axes, mask, c)
 
 
-def to_axe(parts, tensor_axes):
+def to_axe(parts: Sequence[Tuple[Any, ...]],
+           tensor_axes: Sequence[str]) -> TileLayout:
     """The Axe layout of a buffer split over hardware axes: "parts" are
     (axis, MappingExpression[, scale[, holes]]) summed per tensor index;
     "tensor_axes" names the tensor's axes, first slowest."""
@@ -324,21 +351,23 @@ class LinearCombination:
     to every tensor index t whose terms ek.map(sk) sum to it with
     s = sum sk*nk."""
 
-    def __init__(self, text, axes=None, defs=None, consts=None):
+    def __init__(self, text: str, axes: Axes = None,
+                 defs: Optional[Mapping[str, str]] = None,
+                 consts: Optional[Mapping[str, int]] = None) -> None:
         self._env = _Env(_axes_struct(axes), defs, consts)
         self.c = M.MappingLincomb()
         raw = text.encode()
         call(lib.axe_parse_mapping_lincomb, raw, len(raw),
              byref(self._env.env), self.c)
 
-    def size(self):
+    def size(self) -> int:
         """1 + sum (|ek| - 1) nk."""
         out = c_int64()
         check(lib.axe_mapping_lincomb_size(byref(self.c), byref(out)),
               "the size overflows")
         return out.value
 
-    def map(self, s):
+    def map(self, s: int) -> List[Cell]:
         """The distinct tensor indices related to position "s"."""
         cap = 1024
         cells, n = (M.MappingCell * cap)(), c_int()
@@ -350,7 +379,8 @@ class LinearCombination:
         return [_cell_value(self._env.ax, mask, cells[k])
                 for k in range(n.value)]
 
-    def to_axe(self, tensor_axes=None):
+    def to_axe(self,
+               tensor_axes: Optional[Sequence[str]] = None) -> TileLayout:
         """The Axe layout: tensor index t at buffer sum ek.map^-1 * nk."""
         terms = [MappingExpression._of(self.c.term[k], self._env)
                  for k in range(self.c.n)]

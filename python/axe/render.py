@@ -8,13 +8,22 @@ the cell's element) or AxeError says why there is none (CAPACITY with a
 suggestion to slice, DOMAIN, INVALID for an unknown color axis).
 """
 
+from __future__ import annotations
+
 from ctypes import byref, string_at
+from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
 
 from . import _mlib as M
 from ._lib import LAYOUT_MAX_DIMS, AxeError, call, i64, lib
 
+if TYPE_CHECKING:
+    from .cute import ComposedLayout, Layout
+    from .tile import TileLayout
+
 VIEWS = {"grid": 0, "tv": 1, "axe": 0, "physical": 2, "banks": 3}
 FORMATS = {"text": 0, "ansi": 1, "svg": 2, "tex": 3, "html": 4}
+#: The tile shape of a picture: an int or a (nested) tuple of ints.
+RenderShape = Union[int, Sequence[Any]]
 
 
 def _pick(table, value, what):
@@ -60,8 +69,11 @@ def _cute_default_shape(layout):
     return (rows, cute.size(layout) // rows)
 
 
-def render(obj, fmt="svg", view="grid", shape=None, color_by=None,
-           title=None, elem_bytes=None, access=None):
+def render(obj: Union[Layout, ComposedLayout, TileLayout], fmt: str = "svg",
+           view: str = "grid", shape: Optional[RenderShape] = None,
+           color_by: Optional[str] = None, title: Optional[str] = None,
+           elem_bytes: Optional[int] = None,
+           access: Optional[Layout] = None) -> str:
     """The picture of "obj" (a CuTe Layout, a ComposedLayout or a
     TileLayout) as text: fmt "svg", "html", "text", "ansi" or "tex"; view
     "grid" (alias "axe"), "tv" (a CuTe (T,V) -> index layout over the tile
@@ -74,7 +86,7 @@ def render(obj, fmt="svg", view="grid", shape=None, color_by=None,
         shape = _cute_default_shape(
             obj.layoutA if isinstance(obj, ComposedLayout) else obj)
     if title is None:
-        title = obj.notation() if cute_obj else str(obj)
+        title = str(obj) if isinstance(obj, TileLayout) else obj.notation()
     o, keep = _options(fmt, view, shape, color_by, title, elem_bytes, access)
     o.colex = cute_obj
     buf = M.RenderBuf()
@@ -84,9 +96,12 @@ def render(obj, fmt="svg", view="grid", shape=None, color_by=None,
             if type(obj).__name__ != "Layout":
                 raise AxeError("INVALID", "view 'tv' draws a CuTe layout "
                                "(T,V) -> index, e.g. ((4,8),2):((16,1),8)")
-            call(lib.axe_render_tv, byref(o), byref(obj.c), byref(buf))
+            call(lib.axe_render_tv, byref(o),
+                 byref(obj.c),  # type: ignore[union-attr]
+                 byref(buf))
         else:
-            lay = obj._c if not cute_obj else TileLayout.from_cute(obj)._c
+            lay = obj._c if isinstance(obj, TileLayout) \
+                else TileLayout.from_cute(obj)._c
             call(lib.axe_render_layout, byref(o), byref(lay), byref(buf))
         return string_at(buf.data, buf.len).decode() if buf.len else ""
     finally:
@@ -99,12 +114,15 @@ class Renderable:
 
     __slots__ = ()
 
-    def render(self, fmt="svg", view="grid", shape=None, color_by=None,
-               title=None, **kw):
+    def render(self, fmt: str = "svg", view: str = "grid",
+               shape: Optional[RenderShape] = None,
+               color_by: Optional[str] = None, title: Optional[str] = None,
+               **kw: Any) -> str:
         """The picture of this layout as text (see ``render``): what ``axe
         render`` prints for the same layout and options."""
-        return render(self, fmt, view, shape, color_by, title, **kw)
+        return render(self, fmt, view, shape,  # type: ignore[arg-type]
+                      color_by, title, **kw)
 
-    def _repr_svg_(self):
+    def _repr_svg_(self) -> str:
         """Jupyter's inline picture: the grid view as SVG."""
         return self.render("svg")

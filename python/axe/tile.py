@@ -16,18 +16,33 @@ the paper's whole set. Invariant: a TileLayout is an immutable wrapper of
 libaxe's packed value; every method returns a new object.
 """
 
+from __future__ import annotations
+
 from ctypes import POINTER, pointer, c_bool, c_int, c_int64, cast, c_void_p
 from ctypes import create_string_buffer
+from typing import (TYPE_CHECKING, Any, Dict, Iterable, List, Mapping,
+                    Optional, Sequence, Tuple, Union)
 
 from ._lib import (LAYOUT_MAX_DIMS, AxeError, AxeLayout, AxisInfo, Point,
                    call, i32, i32_array, i64, i64_array, lib)
 from .render import Renderable
+
+if TYPE_CHECKING:
+    from .cute import ComposedLayout, Layout
+    from .linear import LinearLayout
 
 __all__ = ["Axis", "R", "S", "Stride", "TileLayout", "axis_info"]
 
 _TARGETS = {None: 0, "none": 0, "cuda": 1}
 _SCOPES = {-2: None, -1: "kernel", 2: "cluster", 3: "cta", 4: "warpgroup",
            5: "warp", 6: "thread"}
+
+#: An axis: its name or an Axis object.
+AxisName = Union[str, "Axis"]
+#: An iter (extent, stride, axis) of a shard or replica.
+Iter = Tuple[int, int, AxisName]
+#: A shape or coordinate: an int or a sequence of ints (first outermost).
+Shape = Union[int, Sequence[int]]
 
 
 class Axis:
@@ -36,19 +51,19 @@ class Axis:
 
     __slots__ = ("name",)
 
-    def __init__(self, name):
+    def __init__(self, name: str) -> None:
         self.name = str(name)
 
-    def __rmatmul__(self, value):
+    def __rmatmul__(self, value: int) -> Stride:
         return Stride(value, self.name)
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Axis) and other.name == self.name
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash(self.name)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return self.name
 
 
@@ -58,11 +73,11 @@ class Stride:
 
     __slots__ = ("value", "axis")
 
-    def __init__(self, value, axis="m"):
+    def __init__(self, value: int, axis: AxisName = "m") -> None:
         self.value = value
         self.axis = axis.name if isinstance(axis, Axis) else axis
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"{self.value}@{self.axis}"
 
 
@@ -83,10 +98,10 @@ def _iters(key):
 
 
 class _Maker:
-    def __init__(self, replica):
+    def __init__(self, replica: bool) -> None:
         self.replica = replica
 
-    def __getitem__(self, key):
+    def __getitem__(self, key: slice) -> TileLayout:
         its = _iters(key)
         if self.replica:
             return TileLayout(shard=None, replica=its)
@@ -140,7 +155,9 @@ class TileLayout(Renderable):
 
     __slots__ = ("_c",)
 
-    def __init__(self, shard=(), replica=(), offset=None):
+    def __init__(self, shard: Optional[Iterable[Iter]] = (),
+                 replica: Optional[Iterable[Iter]] = (),
+                 offset: Optional[Mapping[AxisName, int]] = None) -> None:
         self._c = c = AxeLayout()
         lib.axe_layout_init(c)
         for e, s, a in shard or ():
@@ -162,7 +179,7 @@ class TileLayout(Renderable):
     # ---- structure --------------------------------------------------------
 
     @property
-    def shard(self):
+    def shard(self) -> List[Tuple[int, int, str]]:
         """The shard iters [(extent, stride, axis), ...], outermost
         first."""
         c = self._c
@@ -170,20 +187,20 @@ class TileLayout(Renderable):
                 for i in c.shard[:c.nshard]]
 
     @property
-    def replica(self):
+    def replica(self) -> List[Tuple[int, int, str]]:
         """The replica iters [(extent, stride, axis), ...]."""
         c = self._c
         return [(i.extent, i.stride, _name(i.axis))
                 for i in c.replica[:c.nreplica]]
 
     @property
-    def offset(self):
+    def offset(self) -> Dict[str, int]:
         """The offset {axis: value}."""
         c = self._c
         return {_name(o.axis): o.value for o in c.offset[:c.noffset]}
 
     @property
-    def swizzle(self):
+    def swizzle(self) -> Optional[Tuple[int, int, int, bool]]:
         """None, or (per_element M, len B, atom S, inner) of TIRx's
         ComposeLayout."""
         sw = self._c.swizzle
@@ -191,8 +208,8 @@ class TileLayout(Renderable):
             return None
         return (sw.per_element, sw.len, sw.atom, bool(sw.inner))
 
-    def with_swizzle(self, per_element, swizzle_len, atom_len,
-                     swizzle_inner=True):
+    def with_swizzle(self, per_element: int, swizzle_len: int, atom_len: int,
+                     swizzle_inner: bool = True) -> TileLayout:
         """TIRx's ComposeLayout(per_element, swizzle_len, atom_len, self,
         swizzle_inner): addr(m) = (f(m >> M) << M) + m mod 2^M; AxeError
         unless M >= 0, B >= 0, S >= B (TIRx's well-formedness)."""
@@ -206,7 +223,7 @@ class TileLayout(Renderable):
         sw.per_element, sw.len, sw.atom = per_element, swizzle_len, atom_len
         return _wrap(c)
 
-    def __add__(self, other):
+    def __add__(self, other: Union[TileLayout, Stride, int]) -> TileLayout:
         c = AxeLayout()
         pointer(c)[0] = self._c
         out = _wrap(c)
@@ -232,7 +249,7 @@ class TileLayout(Renderable):
 
     # ---- text -------------------------------------------------------------
 
-    def __str__(self):
+    def __str__(self) -> str:
         buf = create_string_buffer(512)
         n = lib.axe_print_layout(self._c, buf, 512)
         if n >= 512:
@@ -240,28 +257,28 @@ class TileLayout(Renderable):
             lib.axe_print_layout(self._c, buf, n + 1)
         return buf.value.decode()
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"axe.layout({str(self)!r})"
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         """Structural equality: shard in order, replicas as a multiset,
         offsets ignoring zeros, swizzle parameters."""
         return (isinstance(other, TileLayout) and
                 bool(lib.axe_layout_equal(self._c, other._c)))
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash(str(self.canonicalize()))
 
     # ---- queries ----------------------------------------------------------
 
-    def size(self, axis=None):
+    def size(self, axis: Optional[AxisName] = None) -> int:
         """The product of the shard extents (on "axis" only if given)."""
         out = c_int64()
         if lib.axe_layout_size(self._c, _axis_arg(axis), out):
             raise AxeError("OVERFLOW", "the size overflows int64")
         return out.value
 
-    def span(self, axis=None):
+    def span(self, axis: Optional[AxisName] = None) -> int:
         """1 + sum (e-1)s over shard and replica iters on "axis" + its
         offset; without an axis over all memory axes together (TIRx)."""
         out = c_int64()
@@ -269,21 +286,22 @@ class TileLayout(Renderable):
             raise AxeError("OVERFLOW", "the span overflows int64")
         return out.value
 
-    def get_scope(self):
+    def get_scope(self) -> Optional[Tuple[Optional[str], Optional[str]]]:
         """(innermost subscope, outermost scope) of the thread axes of the
         shard, or None; raises with TIRx's reason when ill-formed."""
         has, sub, sc = c_bool(), c_int(), c_int()
         call(lib.axe_layout_get_scope, self._c, has, sub, sc)
         return (_SCOPES[sub.value], _SCOPES[sc.value]) if has.value else None
 
-    def verify_well_formed(self):
+    def verify_well_formed(self) -> bool:
         """True, or raises AxeError with the reason it is ill-formed."""
         call(lib.axe_layout_verify_well_formed, self._c)
         return True
 
     # ---- the forward and backward maps ------------------------------------
 
-    def apply(self, *coord, shape=None):
+    def apply(self, *coord: int,
+              shape: Optional[Shape] = None) -> Dict[str, int]:
         """TIRx's apply: the base point D(x) + O as {axis: value}. One int
         is a linear index; several ints are one digit per shard iter; with
         "shape" the coordinate in that shape."""
@@ -307,7 +325,8 @@ class TileLayout(Renderable):
 
     apply_base = apply
 
-    def apply_set(self, coord, shape=None, cap=4096):
+    def apply_set(self, coord: Shape, shape: Optional[Shape] = None,
+                  cap: int = 4096) -> List[Dict[str, int]]:
         """The paper's set L(x) = { D(x) + r + O : r in R } as a list of
         {axis: value}, replicas in lexicographic order; "coord" a linear
         index, or a coordinate in "shape"."""
@@ -325,7 +344,7 @@ class TileLayout(Renderable):
         call(lib.axe_layout_apply_set, self._c, crd, shp, n, pts, cap, count)
         return [_decode_point(pts[i]) for i in range(count.value)]
 
-    def apply_to_shape(self, coord, shape):
+    def apply_to_shape(self, coord: Shape, shape: Shape) -> List[int]:
         """The per-shard-iter digits of "coord" in "shape"."""
         crd, n = _shape(coord, "coordinate")
         shp, m = _shape(shape)
@@ -337,7 +356,8 @@ class TileLayout(Renderable):
         call(lib.axe_layout_digits_of, self._c, crd, shp, n, digits, nd)
         return list(digits[:nd.value])
 
-    def backward(self, point, with_replicas=False):
+    def backward(self, point: Mapping[str, int],
+                 with_replicas: bool = False) -> Optional[int]:
         """The smallest x whose base point (any point of L(x) with
         "with_replicas") is "point" ({axis: value}), or None."""
         p = Point()
@@ -355,24 +375,24 @@ class TileLayout(Renderable):
         call(fn, self._c, *args, out)
         return _wrap(out)
 
-    def canonicalize(self, target=None):
+    def canonicalize(self, target: Optional[str] = None) -> TileLayout:
         """TIRx's canonical form: unit iters and zero offsets dropped,
         adjacent iters fused, replicas sorted (CUDA axis fusion with
         target="cuda"); same map, idempotent."""
         return self._unary(lib.axe_layout_canonicalize, _TARGETS[target])
 
-    def normalize(self):
+    def normalize(self) -> TileLayout:
         """The paper's full normal form (canonicalize, then replica and
         offset normalized per axis)."""
         return self._unary(lib.axe_layout_normalize)
 
-    def equivalent(self, other):
+    def equivalent(self, other: TileLayout) -> bool:
         """True if both induce the same set-valued map on [0, size)."""
         out = c_bool()
         call(lib.axe_layout_equivalent, self._c, other._c, out)
         return out.value
 
-    def group(self, shape):
+    def group(self, shape: Shape) -> Tuple[TileLayout, List[int]]:
         """(grouped layout, seps): shard iters split so that dim d of
         "shape" owns the block shard[seps[d]:seps[d+1]]."""
         shp, n = _shape(shape)
@@ -380,7 +400,9 @@ class TileLayout(Renderable):
         call(lib.axe_layout_group, self._c, shp, n, out, seps)
         return _wrap(out), list(seps)
 
-    def group_many(self, shapes):
+    def group_many(
+            self, shapes: Sequence[Shape]
+    ) -> Tuple[TileLayout, List[List[int]]]:
         """(layout, [seps per shape]) grouped by all "shapes" at once."""
         arrs = [_shape(s) for s in shapes]
         k = len(arrs)
@@ -393,7 +415,8 @@ class TileLayout(Renderable):
              cast(seps, c_void_p))
         return _wrap(out), [list(seps[i][:arrs[i][1] + 1]) for i in range(k)]
 
-    def tile(self, outer, outer_shape, inner_shape, target=None):
+    def tile(self, outer: TileLayout, outer_shape: Shape, inner_shape: Shape,
+             target: Optional[str] = None) -> TileLayout:
         """outer ⊗ self (TIRx ``inner.tile(outer, outer_shape,
         inner_shape)``): f(x||y) = f_outer(x) ⊙ span(self) + self(y)."""
         os_, n = _shape(outer_shape)
@@ -404,7 +427,9 @@ class TileLayout(Renderable):
              _TARGETS[target], out)
         return _wrap(out)
 
-    def is_tile_inner(self, tiled, tiled_shape, inner_shape, target=None):
+    def is_tile_inner(self, tiled: TileLayout, tiled_shape: Shape,
+                      inner_shape: Shape,
+                      target: Optional[str] = None) -> Optional[TileLayout]:
         """C with tiled == C ⊗ self, or None."""
         ts, n = _shape(tiled_shape)
         is_, m = _shape(inner_shape)
@@ -414,7 +439,9 @@ class TileLayout(Renderable):
              _TARGETS[target], out, found)
         return _wrap_found(out, found)
 
-    def is_tile_outer(self, tiled, tiled_shape, outer_shape, target=None):
+    def is_tile_outer(self, tiled: TileLayout, tiled_shape: Shape,
+                      outer_shape: Shape,
+                      target: Optional[str] = None) -> Optional[TileLayout]:
         """C with tiled == self ⊗ C, or None."""
         ts, n = _shape(tiled_shape)
         os_, m = _shape(outer_shape)
@@ -424,7 +451,8 @@ class TileLayout(Renderable):
              _TARGETS[target], out, found)
         return _wrap_found(out, found)
 
-    def tile_to(self, to_shape, current_shape, target=None):
+    def tile_to(self, to_shape: Shape, current_shape: Shape,
+                target: Optional[str] = None) -> TileLayout:
         """self repeated up to "to_shape" (TIRx tile_to)."""
         ts, n = _shape(to_shape)
         cs, m = _shape(current_shape)
@@ -435,7 +463,8 @@ class TileLayout(Renderable):
              out)
         return _wrap(out)
 
-    def slice(self, shape, region, target=None):
+    def slice(self, shape: Shape, region: Sequence[Tuple[int, int]],
+              target: Optional[str] = None) -> Optional[TileLayout]:
         """The layout of the sub-region [[begin, end), ...] of "shape"
         (L restricted to it, re-indexed from 0), or None where no layout
         equals it."""
@@ -450,7 +479,8 @@ class TileLayout(Renderable):
              _TARGETS[target], out, found)
         return _wrap_found(out, found)
 
-    def direct_sum(self, a, a_shape, b_shape):
+    def direct_sum(self, a: TileLayout, a_shape: Shape,
+                   b_shape: Shape) -> TileLayout:
         """a + self over the interleaved domain (a0, b0, a1, b1, ...):
         sum(a0, b0, ...) = a(a_coord) + self(b_coord) (TIRx
         ``B.direct_sum(A, A_shape, B_shape)``)."""
@@ -462,12 +492,14 @@ class TileLayout(Renderable):
         call(lib.axe_layout_direct_sum, a._c, as_, self._c, bs, n, out)
         return _wrap(out)
 
-    def is_direct_sum_right(self, total, interleaved_shape, b_shape):
+    def is_direct_sum_right(self, total: TileLayout, interleaved_shape: Shape,
+                            b_shape: Shape) -> Optional[TileLayout]:
         """A with total == A + self, or None."""
         return self._recover_sum(lib.axe_layout_is_direct_sum_right, total,
                                  interleaved_shape, b_shape, "right_shape")
 
-    def is_direct_sum_left(self, total, interleaved_shape, a_shape):
+    def is_direct_sum_left(self, total: TileLayout, interleaved_shape: Shape,
+                           a_shape: Shape) -> Optional[TileLayout]:
         """B with total == self + B, or None."""
         return self._recover_sum(lib.axe_layout_is_direct_sum_left, total,
                                  interleaved_shape, a_shape, "left_shape")
@@ -483,42 +515,44 @@ class TileLayout(Renderable):
 
     # ---- TIRx helpers -------------------------------------------------------
 
-    def storage(self):
+    def storage(self) -> TileLayout:
         """The layout without its thread-axis iters and offsets."""
         return self._unary(lib.axe_layout_storage)
 
-    def pack(self, n):
+    def pack(self, n: int) -> TileLayout:
         """n contiguous elements become one."""
         return self._unary(lib.axe_layout_pack, i64(n, "n"))
 
-    def unpack(self, n):
+    def unpack(self, n: int) -> TileLayout:
         """One element becomes n contiguous ones."""
         return self._unary(lib.axe_layout_unpack, i64(n, "n"))
 
-    def broadcast(self, n, position=-1, axis="m"):
+    def broadcast(self, n: int, position: int = -1,
+                  axis: AxisName = "m") -> TileLayout:
         """The broadcast iter (n, 0, axis) inserted at "position"."""
         return self._unary(lib.axe_layout_broadcast, i64(n, "n"),
                            i32(position, "position"), _axis_arg(axis))
 
-    def permute_dims(self, perm):
+    def permute_dims(self, perm: Sequence[int]) -> TileLayout:
         """Shard iter i of the result is shard iter perm[i]."""
         arr, _ = i32_array(perm, "perm")
         return self._unary(lib.axe_layout_permute_dims, arr, len(perm))
 
-    def permute_by_groups(self, seps, perm):
+    def permute_by_groups(self, seps: Sequence[int],
+                          perm: Sequence[int]) -> TileLayout:
         """The shard groups [seps[g], seps[g+1]) in the order "perm"."""
         s, _ = i32_array(seps, "seps")
         p, _ = i32_array(perm, "perm")
         return self._unary(lib.axe_layout_permute_by_groups, s, len(seps),
                            p, len(perm))
 
-    def to_psum(self):
+    def to_psum(self) -> TileLayout:
         """TIRx's to_psum (F iters moved onto the PSUM Bank axis)."""
         return self._unary(lib.axe_layout_to_psum)
 
     # ---- conversions --------------------------------------------------------
 
-    def to_cute(self):
+    def to_cute(self) -> Layout:
         """The CuTe layout of a layout on `m` / coordinate axes without
         replica, offset or swizzle (modes reversed: lex -> colex)."""
         from .cute import Layout, _new
@@ -526,13 +560,14 @@ class TileLayout(Renderable):
         call(lib.axe_layout_to_cute, self._c, out)
         return out
 
-    def to_linear(self, shape=None):
+    def to_linear(self,
+                  shape: Optional[Sequence[int]] = None) -> LinearLayout:
         """The Triton linear layout of this layout (axe.linear)."""
         from .linear import LinearLayout
         return LinearLayout.from_axe(self, shape)
 
     @staticmethod
-    def from_cute(layout):
+    def from_cute(layout: Union[Layout, ComposedLayout]) -> TileLayout:
         """The Axe layout of a CuTe layout (or swizzled composed layout)
         with the same map: leaves reversed, integer strides on `m`."""
         from .cute import ComposedLayout
@@ -546,7 +581,7 @@ class TileLayout(Renderable):
     # ---- constructors -------------------------------------------------------
 
     @staticmethod
-    def row_major(shape):
+    def row_major(shape: Shape) -> TileLayout:
         """S[shape:row-major strides] on `m`."""
         shp, n = _shape(shape)
         out = AxeLayout()
@@ -556,7 +591,7 @@ class TileLayout(Renderable):
         return _wrap(out)
 
     @staticmethod
-    def trainium(annotation, shape):
+    def trainium(annotation: str, shape: Shape) -> TileLayout:
         """TIRx TileLayout.trainium: P/F dims of "shape"."""
         shp, n = _shape(shape)
         out = AxeLayout()
@@ -564,7 +599,8 @@ class TileLayout(Renderable):
         return _wrap(out)
 
     @staticmethod
-    def tmem_datapath(datapath, rows, cols, sub_slab=0):
+    def tmem_datapath(datapath: str, rows: int, cols: int,
+                      sub_slab: int = 0) -> TileLayout:
         """The TMEM layout of tcgen05 datapath 'A'..'G'."""
         out = AxeLayout()
         call(lib.axe_layout_tmem_datapath, datapath.encode(),
@@ -573,8 +609,9 @@ class TileLayout(Renderable):
         return _wrap(out)
 
     @staticmethod
-    def tmem_mma_operand(operand, shape, dtype, M, cta_group=1, ws=False,
-                         group=None):
+    def tmem_mma_operand(operand: str, shape: Shape, dtype: str, M: int,
+                         cta_group: int = 1, ws: bool = False,
+                         group: Optional[Shape] = None) -> TileLayout:
         """The TMEM layout of tcgen05 MMA operand 'A' or 'D'."""
         shp, n = _shape(shape)
         grp, ng = _shape(group) if group else (None, 0)
@@ -585,7 +622,7 @@ class TileLayout(Renderable):
         return _wrap(out)
 
     @staticmethod
-    def wg_local(cols, rows=128):
+    def wg_local(cols: int, rows: int = 128) -> TileLayout:
         """S[(rows, cols):(1@tid_in_wg, 1)]."""
         out = AxeLayout()
         call(lib.axe_layout_wg_local, i64(cols, "cols"), i64(rows, "rows"),
@@ -593,7 +630,7 @@ class TileLayout(Renderable):
         return _wrap(out)
 
     @staticmethod
-    def mma_shared(dtype, swizzle_mode, shape):
+    def mma_shared(dtype: str, swizzle_mode: int, shape: Shape) -> TileLayout:
         """The MMA shared-memory layout of "shape" for "dtype" and swizzle
         mode 0..3 (none, 32B, 64B, 128B)."""
         shp, n = _shape(shape)
@@ -608,7 +645,7 @@ def _same_rank(n, m, message):
         raise AxeError("INVALID", message)
 
 
-def axis_info(name):
+def axis_info(name: AxisName) -> Dict[str, Any]:
     """{"kind", "scope", "subscope", "registered"} of axis "name"."""
     info = AxisInfo()
     call(lib.axe_axis_lookup, _axis_arg(name), info)
