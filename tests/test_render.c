@@ -178,22 +178,81 @@ static bool entry_ok(const axe_layout *l, const char *text, const char *e,
     return true;
 }
 
-static void check_axe_grid(const axe_layout *l, int64_t rows, int64_t cols)
+/* The row labels of the table in "text" (the text before "  |" on each
+ * row line, trimmed); the count. */
+static int read_row_labels(const char *text, char labels[][64], int max)
+{
+    int n = 0;
+    for (const char *line = text; line != NULL && *line != '\0';) {
+        const char *end = strchr(line, '\n'), *bar = strstr(line, "  |");
+        const char *p = line;
+        while (*p == ' ')
+            p++;
+        if (bar != NULL && (end == NULL || bar < end) && p < bar) {
+            if (n < max)
+                snprintf(labels[n], 64, "%.*s", (int)(bar - p), p);
+            n++;
+        }
+        line = end != NULL ? end + 1 : NULL;
+    }
+    return n;
+}
+
+/* Row "r" of a grid folding dims 0 .. n-2 of "shape" is labelled with
+ * their row-major coordinate "(a,b)" (one dim: the index itself). */
+static bool row_labels_ok(const char *text, const int64_t *shape, int n,
+                          int64_t rows)
+{
+    static char labels[4096][64];
+    int got = read_row_labels(text, labels, 4096);
+    if (got != rows)
+        return false;
+    for (int64_t r = 0; r < rows && r < 4096; r++) {
+        char want[64] = "";
+        int64_t x = r, crd[AXE_LAYOUT_MAX_DIMS];
+        for (int d = n - 2; d >= 0; d--) {
+            crd[d] = x % shape[d];
+            x /= shape[d];
+        }
+        for (int d = 0; d < n - 1 && n > 2; d++)
+            snprintf(want + strlen(want), sizeof want - strlen(want), "%s%lld",
+                     d == 0 ? "(" : ",", (long long)crd[d]);
+        if (n > 2)
+            strcat(want, ")");
+        else
+            snprintf(want, sizeof want, "%lld", (long long)r);
+        if (strcmp(labels[r], want) != 0)
+            return false;
+    }
+    return true;
+}
+
+/* Every cell of the picture of "l" over "shape" ("n" dims, folded into
+ * rows row-major) lists the brute-force set of its row-major index, and
+ * folded rows are labelled with their coordinates. */
+static void check_axe_grid(const axe_layout *l, const int64_t *shape, int n)
 {
     static char cells[4096][512];
     axe_render_options o;
     axe_status st;
     char *text, buf[512];
-    int n;
+    int64_t size = 1, rows;
+    int got;
     axe_print_layout(l, buf, sizeof buf);
-    rb_grid(&o, rows, cols);
+    axe_render_options_init(&o);
+    o.ndims = n;
+    for (int d = 0; d < n; d++)
+        size *= o.shape[d] = shape[d];
+    rows = size / shape[n - 1];
     text = render(&o, l, &st);
     TL_CHECK(st == AXE_OK, "render %s", buf);
     if (text == NULL)
         return;
-    n = read_cells(text, cells, 4096);
-    TL_CHECK(n == rows * cols, "%s: %d cells", buf, n);
-    for (int64_t k = 0; k < n && k < 4096; k++) {
+    got = read_cells(text, cells, 4096);
+    TL_CHECK(got == size, "%s: %d cells", buf, got);
+    TL_CHECK(n < 2 || row_labels_ok(text, shape, n, rows),
+             "%s over %d dims: row labels are not the coordinates", buf, n);
+    for (int64_t k = 0; k < got && k < 4096; k++) {
         const char *e = cells[k];
         bool ok = true;
         for (int64_t p = 0; p < replicas(l) && ok; p++) {
@@ -202,65 +261,82 @@ static void check_axe_grid(const axe_layout *l, int64_t rows, int64_t cols)
             ok = ok && (e != NULL) == (p + 1 < replicas(l));
             e = e != NULL ? e + 2 : "";
         }
-        TL_CHECK(ok, "%s over [%lld,%lld]: cell %lld shows '%s'", buf,
-                 (long long)rows, (long long)cols, (long long)k, cells[k]);
+        TL_CHECK(ok, "%s over %d dims: cell %lld shows '%s'", buf, n,
+                 (long long)k, cells[k]);
         if (!ok)
             break;
     }
     free(text);
 }
 
+/* Random layouts over 2-D shapes (a cut of the shard list) and 3-D
+ * shapes (two cuts). */
 static void test_axe_property(void)
 {
     for (int iter = 0; iter < 300; iter++) {
         axe_layout l = random_axe();
-        int64_t rows = 1;
-        int cut = (int)tl_range(0, l.nshard);
-        for (int i = 0; i < cut; i++)
-            rows *= l.shard[i].extent;
-        int64_t size;
+        int64_t shape[3] = {1, 1, 1}, size;
+        int cut = (int)tl_range(0, l.nshard), cut2, n = 2 + iter % 2;
+        cut2 = n == 3 ? (int)tl_range(cut, l.nshard) : l.nshard;
+        for (int i = 0; i < l.nshard; i++)
+            shape[i < cut ? 0 : i < cut2 ? 1 : 2] *= l.shard[i].extent;
         if (axe_layout_size(&l, NULL, &size) != AXE_OK)
             continue;
-        check_axe_grid(&l, rows, size / rows);
+        if (n == 2)
+            shape[1] = size / shape[0];
+        check_axe_grid(&l, shape, n);
     }
 }
 
 /* ---- physical pictures: every point of every element once
  * --------------------- */
 
-/* How often each logical coordinate (r,c) occurs in the physical picture
- * of "l" over [rows, cols]: each must occur once per replica point. */
-static void check_physical(const axe_layout *l, int64_t rows, int64_t cols)
+/* How often each logical coordinate occurs in the physical picture of "l"
+ * over "shape" ("n" dims; entries "(a,b,c)", or bare indices for one
+ * dim): each must occur once per replica point. */
+static void check_physical(const axe_layout *l, const int64_t *shape, int n)
 {
     static char cells[4096][512];
     static int64_t count[4096];
     axe_render_options o;
     axe_status st;
     char *text, buf[512];
-    int n, bad = 0;
+    int64_t size = 1;
+    int got, bad = 0;
     axe_print_layout(l, buf, sizeof buf);
-    rb_grid(&o, rows, cols);
+    axe_render_options_init(&o);
+    o.ndims = n;
+    for (int d = 0; d < n; d++)
+        size *= o.shape[d] = shape[d];
     o.view = AXE_RENDER_PHYSICAL;
     text = render(&o, l, &st);
     TL_CHECK(st == AXE_OK, "physical %s: %s", buf, axe_status_name(st));
     if (text == NULL)
         return;
     memset(count, 0, sizeof count);
-    n = read_cells(text, cells, 4096);
-    for (int k = 0; k < n && k < 4096; k++)
-        for (const char *p = cells[k]; *p != '\0';) {
+    got = read_cells(text, cells, 4096);
+    for (int k = 0; k < got && k < 4096; k++)
+        for (const char *p = cells[k]; *p != '\0' && !bad;) {
+            bool tuple = *p == '(';
             char *end;
-            int64_t r = rows == 1 ? 0 : strtoll(p + 1, &end, 10);
-            int64_t c =
-                rows == 1 ? strtoll(p, &end, 10) : strtoll(end + 1, &end, 10);
-            if (r >= 0 && r < rows && c >= 0 && c < cols)
-                count[r * cols + c]++;
+            int64_t x = 0;
+            int parts = 0;
+            p += tuple;
+            do {
+                int64_t v = strtoll(p, &end, 10);
+                x = parts < n ? x * shape[parts] + v : x;
+                parts++;
+                p = end + (*end == ',');
+            } while (tuple && *end == ',');
+            bad = parts != (tuple ? n : 1) || (!tuple && n > 1) || x < 0 ||
+                  x >= size;
+            if (!bad && x < 4096)
+                count[x]++;
             p = end + strspn(end, ") /");
         }
-    for (int64_t k = 0; k < rows * cols && !bad; k++)
+    for (int64_t k = 0; k < size && k < 4096 && !bad; k++)
         bad = count[k] != replicas(l);
-    TL_CHECK(!bad, "physical %s over [%lld,%lld]: coordinates miscounted", buf,
-             (long long)rows, (long long)cols);
+    TL_CHECK(!bad, "physical %s over %d dims: coordinates miscounted", buf, n);
     free(text);
 }
 
@@ -273,9 +349,12 @@ static void test_physical(void)
     char *text;
     for (int iter = 0; iter < 200; iter++) {
         axe_layout l = random_axe();
-        int64_t size, rows = l.nshard > 1 ? l.shard[0].extent : 1;
+        int64_t size, shape[3] = {l.shard[0].extent, 1, 1};
+        int n = l.nshard > 1 ? 2 + iter % 2 : 1;
+        for (int i = 1; i < l.nshard; i++)
+            shape[n == 3 && i == 1 ? 1 : n - 1] *= l.shard[i].extent;
         if (axe_layout_size(&l, NULL, &size) == AXE_OK)
-            check_physical(&l, rows, size / rows);
+            check_physical(&l, shape, n);
     }
     rb_grid(&o, 8, 16);
     o.view = AXE_RENDER_PHYSICAL;

@@ -25,8 +25,7 @@ static axe_status address_of(const axe_render_options *o, const axe_layout *l,
     axe_point pts[2];
     int64_t bytes;
     int n = 0;
-    AXE_TRY(
-        axe__render_apply_cell(o, l, m->rows, m->cols, k, pts, 2, &n, diag));
+    AXE_TRY(axe__render_apply_cell(m, l, k, pts, 2, &n, diag));
     *addr = 0;
     if (n != 1)
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
@@ -163,8 +162,9 @@ axe_status axe__render_view_banks(axe__render_model *m,
                          "the bank view models elements of 1, 2 or 4 bytes, "
                          "not %lld",
                          (long long)o->elem_bytes);
-    AXE_TRY(axe__render_logical_grid(o, l, &rows, &cols, diag));
-    AXE_TRY(axe__render_model_grid(m, rows, cols, "the bank view", diag));
+    AXE_TRY(axe__render_logical_model(m, o, l, "the bank view", diag));
+    rows = m->rows;
+    cols = m->cols;
     set_axes(m);
     addr = axe__render_alloc(m->alloc, m->ud, NULL, 0,
                              (size_t)(rows * cols) * sizeof(int64_t));

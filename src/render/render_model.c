@@ -354,6 +354,13 @@ void axe__render_label_text(const axe__render_axes *ax, const int64_t *lab,
         axe__render_putf(b, "%lld", (long long)i);
         return;
     }
+    if (ax->tuple) {
+        for (int a = 0; a < ax->n; a++)
+            axe__render_putf(b, "%s%lld", a > 0 ? "," : "(",
+                             (long long)lab[i * ax->n + a]);
+        axe__render_puts(b, ")");
+        return;
+    }
     for (int a = 0; a < ax->n; a++)
         axe__render_putf(b, "%s%s%lld", a > 0 ? " " : "", ax->abbr[a],
                          (long long)lab[i * ax->n + a]);
@@ -387,12 +394,40 @@ axe_status axe__render_widths(const axe__render_model *m, int64_t *cell,
     return st;
 }
 
-/* "rows: warp lane, columns: reg" when the headers are tuples over axes;
- * whether anything was written. */
+/* " dims 0,1" or " dim 2": the dims a folded header stands for. */
+static void put_dims(const axe__render_axes *ax, int lo, axe_render_buf *b)
+{
+    axe__render_puts(b, ax->n > 1 ? " dims " : " dim ");
+    for (int i = 0; i < (ax->n > 1 ? ax->n : 1); i++)
+        axe__render_putf(b, "%s%d", i > 0 ? "," : "", lo + i);
+}
+
+/* "rows: dims 0,1, columns: dim 2 of shape [2,8,8] (row-major)": how a
+ * logical shape of more than two dims folds into the grid. */
+static void fold_caption(const axe__render_model *m, axe_render_buf *b)
+{
+    axe__render_puts(b, "rows:");
+    put_dims(&m->rax, 0, b);
+    axe__render_puts(b, ", columns:");
+    put_dims(&m->cax, m->rax.n > 1 ? m->rax.n : 1, b);
+    axe__render_puts(b, " of shape [");
+    for (int d = 0; d < m->lnd; d++)
+        axe__render_putf(b, "%s%lld", d > 0 ? "," : "",
+                         (long long)m->lshape[d]);
+    axe__render_puts(b, m->lcolex ? "] (colexicographic)" : "] (row-major)");
+}
+
+/* "rows: warp lane, columns: reg" when the headers are tuples over axes
+ * (the caption of folded logical dims for a logical grid); whether
+ * anything was written. */
 bool axe__render_caption(const axe__render_model *m, axe_render_buf *b)
 {
     if (m->rax.n == 0 && m->cax.n == 0)
         return false;
+    if (m->rax.tuple || m->cax.tuple) {
+        fold_caption(m, b);
+        return true;
+    }
     axe__render_puts(b, "rows:");
     for (int i = 0; i < m->rax.n; i++)
         axe__render_putf(b, " %s", m->rax.name[i]);

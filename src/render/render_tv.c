@@ -95,6 +95,10 @@ axe_status axe__render_view_tv(axe__render_model *m,
     nn = o->ndims == 2 ? o->shape[1] : 1;
     AXE_TRY(tv_extents(tv, &t, &v, diag));
     AXE_TRY(axe__render_model_grid(m, mm, nn, "the tile", diag));
+    m->logical = m->lcolex = true;
+    m->lnd = 2;
+    m->lshape[0] = mm;
+    m->lshape[1] = nn;
     m->ax.n = 2;
     memcpy(m->ax.name[0], "T", 2);
     memcpy(m->ax.name[1], "V", 2);
