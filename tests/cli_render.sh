@@ -59,6 +59,20 @@ expect() {
     fi
 }
 expect 1 "slice the layout first" "$AXE" render "(512,512):(1,512)"
+# Every refusal names its limit and what to do instead.
+big="S[(256,256):(256,1)] + R[4:1@gpu]"
+expect 1 "more than the 262144 points a picture shows; slice the layout first (axe slice) or pick a smaller --shape" \
+    "$AXE" render "S[(256,256):(256,1)] + R[5:1@gpu]" --shape "[256,256]"
+expect 1 "65536 x 4 cells, more than the 65536 a picture shows; slice the layout first (axe slice) or draw the logical view (--as grid" \
+    "$AXE" render "$big" --shape "[256,256]" --as physical
+expect 1 "at most 8 axes per cell .*('i' is one too many); slice the layout to fewer axes first (axe slice)" \
+    "$AXE" render "S[(2,2,2,2,2,2,2,2,2):(1@a,1@b,1@c,1@d,1@e,1@f,1@g,1@h,1@i)]"
+# More than 64 points in a cell (65 replicas) draw; the HTML page of a
+# layout whose physical view is too large keeps the grid and says why.
+if "$AXE" render "S[(2,2):(2,1)] + R[65:1@gpu]" --shape "[2,2]" \
+    --color=never 2>"$tmp/err" | grep -q "m3 g64 |"; then ok; else bad "65 replicas: $(head -c 200 "$tmp/err")"; fi
+if "$AXE" render "$big" --shape "[256,256]" --format html 2>"$tmp/err" |
+    grep -q '<p id="note">The physical view is left out: the physical view would have 65536 x 4 cells'; then ok; else bad "html without its physical view: $(head -c 200 "$tmp/err")"; fi
 expect 1 "cannot color by 'gpu'" "$AXE" render "$fig2" --shape "[8,16]" \
     --color-by gpu
 expect 1 "outside the 8 x 8 tile" "$AXE" render \

@@ -474,8 +474,23 @@ static void test_refusals(void)
     l = lay("S[(256,256):(256,1)] + R[(4,2):(1@laneid,1@warpid)]");
     o.shape[0] = o.shape[1] = 256;
     TL_CHECK(axe_render_layout(&o, &l, &b, &d) == AXE_ERR_CAPACITY &&
-                 strstr(d.message, "points") != NULL && b.len == 0,
+                 strstr(d.message, "262144 points") != NULL &&
+                 strstr(d.message, "axe slice") != NULL && b.len == 0,
              "too many points: %s", d.message);
+    l = lay("S[(256,256):(256,1)] + R[4:1@gpu]");
+    o.format = AXE_RENDER_HTML;
+    TL_CHECK(axe_render_layout(&o, &l, &b, &d) == AXE_OK && b.len > 0 &&
+                 strstr(b.data, "\"physical\":null") != NULL &&
+                 strstr(b.data, "physical view is left out") != NULL,
+             "HTML page without its too large physical view");
+    axe_render_buf_free(&b);
+    o.format = AXE_RENDER_TEXT;
+    l = lay("S[(2,2):(2,1)] + R[65:1@gpu]");
+    o.shape[0] = o.shape[1] = 2;
+    TL_CHECK(axe_render_layout(&o, &l, &b, &d) == AXE_OK && b.len > 0 &&
+                 strstr(b.data, "m3 g64 |") != NULL,
+             "65 points in a cell: %s", d.message);
+    axe_render_buf_free(&b);
     o.shape[0] = 4;
     o.shape[1] = 8;
     o.color_by = "warpid";

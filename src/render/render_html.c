@@ -258,12 +258,19 @@ static void put_controls(const char *title, axe_render_buf *b)
 /* The page: both SVGs, their data as JSON, the script (file comment). */
 axe_status axe__render_emit_html(const axe__render_model *logical,
                                  const axe__render_model *physical,
-                                 const char *title, axe_render_buf *out)
+                                 const char *note, const char *title,
+                                 axe_render_buf *out)
 {
     axe_render_buf tmp;
     axe_status st;
     axe_render_buf_init(&tmp, logical->alloc, logical->ud);
     put_controls(title, out);
+    if (note != NULL) {
+        axe__render_puts(out, "<p id=\"note\">The physical view is left "
+                              "out: ");
+        axe__render_put_xml(out, note);
+        axe__render_puts(out, ".</p>\n");
+    }
     axe__render_puts(out, "<div id=\"v-logical\">\n");
     AXE_TRY(axe__render_emit_svg(logical, NULL, "logical", true, out));
     axe__render_puts(out, "</div>\n<div id=\"v-physical\" hidden>\n");

@@ -87,10 +87,13 @@ void axe__render_pad(axe_render_buf *b, int64_t n);
 void axe__render_model_init(axe__render_model *m, const axe_render_options *o);
 void axe__render_model_free(axe__render_model *m);
 /* Allocate a rows x cols grid; AXE_ERR_CAPACITY past the cell limit with
- * "what" naming the picture in the reason. */
+ * "what" naming the picture and "hint" what to do instead in the reason. */
 axe_status axe__render_model_grid(axe__render_model *m, int64_t rows,
                                   int64_t cols, const char *what,
-                                  axe_diag *diag);
+                                  const char *hint, axe_diag *diag);
+/* The suggestion for a logical picture that is too large. */
+#define AXE__RENDER_HINT_SLICE                                                 \
+    "slice the layout first (axe slice) or pick a smaller --shape"
 /* Start cell "k" (cells are filled in order). */
 void axe__render_model_cell(axe__render_model *m, int64_t k);
 /* Append one entry of m->ax.n values to the current cell. */
@@ -188,9 +191,11 @@ axe_status axe__render_emit_svg(const axe__render_model *m, const char *title,
                                 axe_render_buf *out);
 axe_status axe__render_emit_tex(const axe__render_model *m, const char *title,
                                 axe_render_buf *out);
-/* The page for the logical model and (may be NULL) the physical one. */
+/* The page for the logical model and (may be NULL) the physical one;
+ * "note" (NULL: none) says why a physical view is missing. */
 axe_status axe__render_emit_html(const axe__render_model *logical,
                                  const axe__render_model *physical,
-                                 const char *title, axe_render_buf *out);
+                                 const char *note, const char *title,
+                                 axe_render_buf *out);
 
 #endif

@@ -75,10 +75,11 @@ static void *zalloc(axe__render_model *m, int64_t n, size_t size)
 }
 
 /* A rows x cols grid with header labels over m->rax / m->cax; the axes
- * must be set before. Cells start empty and uncolored. */
+ * must be set before. Cells start empty and uncolored. Too many cells:
+ * CAPACITY naming the limit, "what" and the suggestion "hint". */
 axe_status axe__render_model_grid(axe__render_model *m, int64_t rows,
                                   int64_t cols, const char *what,
-                                  axe_diag *diag)
+                                  const char *hint, axe_diag *diag)
 {
     int64_t cells;
     if (rows < 1 || cols < 1)
@@ -87,9 +88,8 @@ axe_status axe__render_model_grid(axe__render_model *m, int64_t rows,
         return axe__fail(
             diag, AXE_ERR_CAPACITY, -1,
             "%s would have %lld x %lld cells, more than the %d a picture "
-            "shows; slice the layout first (axe slice) or pick a smaller "
-            "--shape",
-            what, (long long)rows, (long long)cols, AXE_RENDER_MAX_CELLS);
+            "shows; %s",
+            what, (long long)rows, (long long)cols, AXE_RENDER_MAX_CELLS, hint);
     m->rows = rows;
     m->cols = cols;
     m->rowlab = zalloc(m, rows * m->rax.n, sizeof(int64_t));
@@ -150,7 +150,8 @@ int axe__render_axis_find(const axe__render_axes *ax, const char *name)
     return -1;
 }
 
-/* Append "name" to "ax" unless present; CAPACITY past AXE_RENDER_MAX_AXES. */
+/* Append "name" to "ax" unless present; CAPACITY past AXE_RENDER_MAX_AXES
+ * with what to do instead. */
 axe_status axe__render_axis_add(axe__render_axes *ax, const char *name,
                                 axe_diag *diag)
 {
@@ -158,8 +159,11 @@ axe_status axe__render_axis_add(axe__render_axes *ax, const char *name,
         return AXE_OK;
     if (ax->n == AXE_RENDER_MAX_AXES)
         return axe__fail(diag, AXE_ERR_CAPACITY, -1,
-                         "a picture shows at most %d axes per cell",
-                         AXE_RENDER_MAX_AXES);
+                         "a picture shows at most %d axes per cell and this "
+                         "one needs more ('%.15s' is one too many); slice "
+                         "the layout to fewer axes first (axe slice) or "
+                         "list its points with axe apply",
+                         AXE_RENDER_MAX_AXES, name);
     memset(ax->name[ax->n], 0, AXE_AXIS_NAME_MAX);
     strncpy(ax->name[ax->n], name, AXE_AXIS_NAME_MAX - 1);
     ax->n++;

@@ -225,7 +225,11 @@ static axe_status layout_hits(axe__render_model *m, const axe__render_model *g,
         key_of(&sp, g->val + e * g->ax.n, &s->rows[e], &s->cols[e]);
     nr = uniq(s->rows, s->n);
     nc = uniq(s->cols, s->n);
-    AXE_TRY(axe__render_model_grid(m, nr, nc, "the physical view", diag));
+    AXE_TRY(axe__render_model_grid(
+        m, nr, nc, "the physical view",
+        "slice the layout first (axe slice) or draw the logical view (--as "
+        "grid: one cell per element)",
+        diag));
     m->wax = g->ax;
     m->where =
         axe__render_alloc(m->alloc, m->ud, NULL, 0,

@@ -92,7 +92,8 @@ axe_status axe__render_logical_model(axe__render_model *m,
         fold_axes(&m->rax, 0, n - 1);
     else if (n > 2)
         fold_axes(&m->cax, 1, n);
-    AXE_TRY(axe__render_model_grid(m, rows, total / rows, what, diag));
+    AXE_TRY(axe__render_model_grid(m, rows, total / rows, what,
+                                   AXE__RENDER_HINT_SLICE, diag));
     fold_labels(m);
     return AXE_OK;
 }
@@ -169,8 +170,7 @@ static axe_status points_per_cell(const axe__render_model *m,
         return axe__fail(diag, AXE_ERR_CAPACITY, -1,
                          "the picture would list %lld cells x %lld points "
                          "(replicas count), more than the %d points a "
-                         "picture shows; slice the layout first (axe slice) "
-                         "or pick a smaller --shape",
+                         "picture shows; " AXE__RENDER_HINT_SLICE,
                          (long long)(m->rows * m->cols), (long long)r,
                          AXE_RENDER_MAX_POINTS);
     *per = (int)r;
