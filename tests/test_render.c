@@ -454,6 +454,39 @@ static void test_banks(void)
     axe_render_buf_free(&b);
 }
 
+/* ---- exact integers on the HTML page --------------------------------------
+ */
+
+/* Values past 2^53 - 1 (a JavaScript number would round 2^53 + 1 to 2^53)
+ * are written as strings of their digits; smaller ones stay numbers. */
+static void test_html_exact(void)
+{
+    axe_layout l = lay("S[2:1] + 9007199254740990");
+    axe_render_options o;
+    axe_status st;
+    char *text;
+    axe_render_options_init(&o);
+    o.format = AXE_RENDER_HTML;
+    text = render(&o, &l, &st);
+    TL_CHECK(text != NULL && strstr(text, "[[9007199254740990]]") != NULL &&
+                 strstr(text, "[[9007199254740991]]") != NULL,
+             "2^53 - 2 and 2^53 - 1 are JSON numbers");
+    free(text);
+    l = lay("S[2:1] + 9007199254740992");
+    text = render(&o, &l, &st);
+    TL_CHECK(text != NULL && strstr(text, "[[\"9007199254740992\"]]") != NULL &&
+                 strstr(text, "[[\"9007199254740993\"]]") != NULL,
+             "2^53 and 2^53 + 1 are exact strings");
+    free(text);
+    l = lay("S[2:-1] + -9007199254740992");
+    text = render(&o, &l, &st);
+    TL_CHECK(text != NULL &&
+                 strstr(text, "[[\"-9007199254740992\"]]") != NULL &&
+                 strstr(text, "[[\"-9007199254740993\"]]") != NULL,
+             "-2^53 and -2^53 - 1 are exact strings");
+    free(text);
+}
+
 /* ---- refusals ---------------------------------------------------------------
  */
 
@@ -576,6 +609,7 @@ int main(void)
     test_physical();
     test_tv();
     test_banks();
+    test_html_exact();
     test_refusals();
     test_alloc_failure();
     return tl_finish();
