@@ -80,6 +80,12 @@ expect 1 "outside the 8 x 8 tile" "$AXE" render \
 expect 1 "axes are T, V" "$AXE" render "((4,8),(2,2)):((32,1),(16,8))" \
     --as tv --shape "(8,16)" --color-by lane
 expect 1 "memory axis m alone" "$AXE" render "S[(4,8):(8@laneid,1)]" --as banks
+for r in 2 4; do
+    expect 1 "has replicas (try --as physical)" "$AXE" render \
+        "S[(4,8):(8,1)] + R[$r:1@warpid]" --shape "[4,8]" --as banks
+done
+expect 1 "elements of 1, 2, 4, 8 or 16 bytes, not 32" "$AXE" render "32:1" \
+    --as banks --elem-bytes 32
 expect 1 "layout has 128" "$AXE" render "$fig2" --shape "[8,8]"
 expect 2 "syntax error" "$AXE" render "S[(8,2):(1,"
 expect 2 "no LAYOUT" "$AXE" render

@@ -487,6 +487,94 @@ static void test_html_exact(void)
     free(text);
 }
 
+/* The bank view of CuTe layout "layout" over "n" dims "shape" (0: one
+ * row) with "eb"-byte elements and access "access" (NULL: thread t reads
+ * index t); "" when it fails (the status in "*st"). */
+static const char *banks_of(const char *layout, int n, int64_t s0, int64_t s1,
+                            int64_t eb, const char *access, axe_render_buf *b,
+                            axe_status *st)
+{
+    axe_cute_object c;
+    axe_render_options o;
+    axe_layout l;
+    axe_render_options_init(&o);
+    o.view = AXE_RENDER_BANKS;
+    o.colex = true;
+    o.ndims = n;
+    o.shape[0] = s0;
+    o.shape[1] = s1;
+    o.elem_bytes = eb;
+    o.has_access = access != NULL;
+    if (access != NULL)
+        o.access = tl_layout(access);
+    axe_render_buf_init(b, NULL, NULL);
+    must(axe_parse_cute(layout, strlen(layout), &c, NULL));
+    must(c.kind == AXE_CUTE_KIND_LAYOUT
+             ? axe_layout_from_cute(&c.layout, &l, NULL)
+             : axe_layout_from_cute_composed(&c.composed, &l, NULL));
+    *st = axe_render_layout(&o, &l, b, NULL);
+    return *st == AXE_OK ? b->data : "";
+}
+
+/* Worked by hand. 2-byte elements at addresses 0, -1, 2, 1, 4, 3: byte
+ * -2 is in word -1, bank 31. 8-byte elements (LDS.64) are served in 2
+ * phases of 16 threads, 16-byte ones (LDS.128, ldmatrix) in 4 phases of
+ * 8; thread t of 32:2 reads words 4t, 4t+1 (8 bytes) or 8t .. 8t+3 (16
+ * bytes), so t and t+8 (t+4) share banks within a phase: 2-way, 2
+ * wavefronts a phase. ldmatrix rows of an 8x8 tile of 16-byte vectors
+ * start at word 32t (banks 0-3 for all 8 rows: 8-way); Sw<3,0,3> moves
+ * row t to vector 9t, word 36t, banks 4t .. 4t+3: no conflict. */
+static void test_banks_wide(void)
+{
+    axe_render_buf b;
+    axe_status st;
+    const char *t = banks_of("(2,3):(-1,2)", 2, 2, 3, 2, NULL, &b, &st);
+    TL_CHECK(strstr(t, "a-1 b31 t1 |") != NULL &&
+                 strstr(t, "6 threads read; no bank conflict\n") != NULL,
+             "negative address: %s", t);
+    axe_render_buf_free(&b);
+    t = banks_of("32:1", 0, 0, 0, 8, NULL, &b, &st);
+    TL_CHECK(strstr(t, "32 threads read 8 bytes each in phases of 16 "
+                       "threads (2 phases); no bank conflict (2 "
+                       "wavefronts)\n") != NULL,
+             "LDS.64 contiguous: %s", strstr(t, "threads read"));
+    axe_render_buf_free(&b);
+    t = banks_of("32:2", 0, 0, 0, 8, NULL, &b, &st);
+    TL_CHECK(strstr(t, "; 2-way bank conflict (4 wavefronts)\n") != NULL &&
+                 strstr(t, "phase 0 bank 0: 2 words, threads 0 8\n") &&
+                 strstr(t, "phase 1 bank 29: 2 words, threads 23 31\n") &&
+                 strstr(t, "phase 0 bank 2:") == NULL,
+             "LDS.64 stride 2: %s", strstr(t, "threads read"));
+    axe_render_buf_free(&b);
+    t = banks_of("32:1", 0, 0, 0, 16, NULL, &b, &st);
+    TL_CHECK(strstr(t, "(4 phases); no bank conflict (4 wavefronts)\n") != NULL,
+             "LDS.128 contiguous: %s", strstr(t, "threads read"));
+    axe_render_buf_free(&b);
+    t = banks_of("32:2", 0, 0, 0, 16, NULL, &b, &st);
+    TL_CHECK(strstr(t, "; 2-way bank conflict (8 wavefronts)\n") != NULL &&
+                 strstr(t, "phase 3 bank 27: 2 words, threads 27 31\n"),
+             "LDS.128 stride 2: %s", strstr(t, "threads read"));
+    axe_render_buf_free(&b);
+    t = banks_of("(8,8):(8,1)", 2, 8, 8, 16, "8:1", &b, &st);
+    TL_CHECK(strstr(t, "8-way bank conflict (8 wavefronts)\n") != NULL &&
+                 strstr(t, "phase 0 bank 3: 8 words, threads 0 1 2 3 4 5 "
+                           "6 7\n") != NULL &&
+                 strstr(t, "a8 b0 t1!") != NULL,
+             "ldmatrix rows: %s", strstr(t, "threads read"));
+    axe_render_buf_free(&b);
+    t = banks_of("Sw<3,0,3> o 0 o (8,8):(8,1)", 2, 8, 8, 16, "8:1", &b, &st);
+    TL_CHECK(strstr(t, "no bank conflict (1 wavefront)\n") != NULL &&
+                 strstr(t, "a9 b4 t1 |") != NULL,
+             "swizzled ldmatrix rows: %s", strstr(t, "threads read"));
+    axe_render_buf_free(&b);
+    t = banks_of("32:1", 0, 0, 0, 32, NULL, &b, &st);
+    TL_CHECK(st == AXE_ERR_INVALID, "32-byte elements");
+    axe_render_buf_free(&b);
+    t = banks_of("32:1", 0, 0, 0, 12, NULL, &b, &st);
+    TL_CHECK(st == AXE_ERR_INVALID, "12-byte elements");
+    axe_render_buf_free(&b);
+}
+
 /* ---- refusals ---------------------------------------------------------------
  */
 
@@ -534,6 +622,14 @@ static void test_refusals(void)
     o.view = AXE_RENDER_BANKS;
     TL_CHECK(axe_render_layout(&o, &warp, &b, &d) == AXE_ERR_UNSUPPORTED,
              "banks of a thread layout");
+    for (int r = 2; r <= 4; r += 2) {
+        char text[64];
+        snprintf(text, sizeof text, "S[(4,8):(8,1)] + R[%d:1@warpid]", r);
+        l = lay(text);
+        TL_CHECK(axe_render_layout(&o, &l, &b, &d) == AXE_ERR_UNSUPPORTED &&
+                     strstr(d.message, "has replicas (try --as physical)"),
+                 "banks of %s: %s", text, d.message);
+    }
     o.view = AXE_RENDER_GRID;
     o.shape[1] = 4;
     TL_CHECK(axe_render_layout(&o, &warp, &b, &d) == AXE_ERR_INCOMPATIBLE,
@@ -609,6 +705,7 @@ int main(void)
     test_physical();
     test_tv();
     test_banks();
+    test_banks_wide();
     test_html_exact();
     test_refusals();
     test_alloc_failure();
