@@ -97,9 +97,14 @@ expect 2 "must be a layout" "$AXE" render "(4,8)"
 if [ $? -eq 1 ] && grep -q "cannot open" "$tmp/err"; then ok; else bad "-o into a missing folder"; fi
 
 "$AXE" render --help >"$tmp/out"
-for view in "--as tv" "--as physical" "--as banks" "--format tex" \
-    "--format svg"; do
+for view in "--as tv" "--as axe" "--as physical" "--as banks" \
+    "--elem-bytes 16" "--format tex" "--format svg" "--format html"; do
     if grep -q -- "$view" "$tmp/out"; then ok; else bad "help lacks $view"; fi
+done
+# Help after the operands is help too.
+for h in --help -h; do
+    if "$AXE" render "8:1" --shape "[8]" $h >"$tmp/out2" 2>"$tmp/err" &&
+        cmp -s "$tmp/out" "$tmp/out2" && [ ! -s "$tmp/err" ]; then ok; else bad "render 8:1 $h"; fi
 done
 
 # ANSI colors only when asked (or on a terminal).

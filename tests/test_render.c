@@ -365,6 +365,16 @@ static void test_physical(void)
              "Figure 2 from the hardware side: lane 8 of warps 6 and 10 "
              "holds (2,8) in reg 0 and (2,9) in reg 1");
     free(text);
+    fig2 = lay("S[(2,8,8):(8@F,1@P,1@F)]");
+    o.ndims = 3;
+    o.shape[0] = 2;
+    o.shape[1] = o.shape[2] = 8;
+    text = render(&o, &fig2, &st);
+    TL_CHECK(text != NULL && strstr(text, "rows: P, columns: F") &&
+                 strstr(text, "(0,0,7) | (1,0,0) | (1,0,1) |"),
+             "Trainium SBUF: partitions on the rows, element (1,0,0) at P "
+             "0, F 8");
+    free(text);
 }
 
 /* ---- TV pictures: every (t,v) exactly once, in the cell of tv(t,v) ----------

@@ -4,8 +4,11 @@
  * of every logical element (replicas included) is a hit; a hit's row is its
  * tuple over the thread and device axes (which thread, warp or GPU holds
  * it), its column the tuple over the memory axes (where in that holder's
- * storage). Without thread/device axes the last axis makes the columns;
- * a single axis wraps every 32 values (rows: base, columns: offset). Each
+ * storage). Without thread/device axes the memory's own row axes make the
+ * rows (Trainium SBUF partitions P, TMEM lanes Lane/TLane: P x F and Lane
+ * x Col as the hardware and the Axe paper draw them), else the last axis
+ * makes the columns; a single axis wraps every 32 values (rows: base,
+ * columns: offset). Each
  * cell lists the logical coordinates stored there, and remembers the
  * physical point it stands for (m->where over m->wax, the grid's axes), so
  * the HTML page can recolor it by any axis. Invariant: the hits are
@@ -38,6 +41,33 @@ static int tup_cmp(const void *a, const void *b)
     return 0;
 }
 
+/* Whether memory axis "name" indexes the rows of its memory (SBUF
+ * partitions, TMEM lanes). */
+static bool row_axis(const char *name)
+{
+    return strcmp(name, "P") == 0 || strcmp(name, "Lane") == 0 ||
+           strcmp(name, "TLane") == 0;
+}
+
+/* Memory axes only: the row axes (P, Lane, TLane) make the rows when
+ * there are others, else all axes but the last. */
+static void split_memory(const axe__render_axes *ax, split *s)
+{
+    s->nrow = s->ncol = 0;
+    for (int i = 0; i < ax->n; i++) {
+        if (row_axis(ax->name[i]))
+            s->row[s->nrow++] = i;
+        else
+            s->col[s->ncol++] = i;
+    }
+    if (s->nrow > 0 && s->ncol > 0)
+        return;
+    s->nrow = s->ncol = 0;
+    for (int i = 0; i + 1 < ax->n; i++)
+        s->row[s->nrow++] = i;
+    s->col[s->ncol++] = ax->n - 1;
+}
+
 /* Rows: thread and device axes; columns: memory axes. */
 static void split_axes(const axe__render_axes *ax, split *s)
 {
@@ -52,12 +82,8 @@ static void split_axes(const axe__render_axes *ax, split *s)
         else
             s->row[s->nrow++] = i;
     }
-    if (!s->wrap && (s->nrow == 0 || s->ncol == 0)) {
-        s->nrow = s->ncol = 0;
-        for (int i = 0; i + 1 < ax->n; i++)
-            s->row[s->nrow++] = i;
-        s->col[s->ncol++] = ax->n - 1;
-    }
+    if (!s->wrap && (s->nrow == 0 || s->ncol == 0))
+        split_memory(ax, s);
 }
 
 /* The row and column tuple of entry "v". */
