@@ -122,6 +122,68 @@ static void test_cute_property(void)
     }
 }
 
+/* ---- swizzled CuTe grids: every cell is Sw(off + inner(i + j*rows)) -------
+ */
+
+/* CuTe's Swizzle<B,M,S> for S >= B > 0, written out here: the B bits at
+ * M + S xor-ed into the B bits at M. */
+static int64_t swizzle(int b, int m, int s, int64_t x)
+{
+    return x ^ ((x >> s) & (((INT64_C(1) << b) - 1) << m));
+}
+
+/* The picture of "Sw<b,m,s> o off o inner" over its default grid. */
+static void check_swizzled_grid(const axe_cute_layout *inner, int b, int m,
+                                int s, int64_t off)
+{
+    static char cells[4096][512];
+    char text[600];
+    axe_cute_layout mode;
+    axe_cute_object c;
+    axe_render_options o;
+    axe_layout l;
+    axe_status st;
+    int64_t rows, size;
+    char *pic;
+    int n, bad = 0;
+    snprintf(text, sizeof text, "Sw<%d,%d,%d> o %lld o %s", b, m, s,
+             (long long)off, tl_str(inner));
+    if (axe_cute_size(inner, &size) != AXE_OK || axe_cute_rank(inner) < 2 ||
+        axe_cute_get(inner, 0, &mode) != AXE_OK ||
+        axe_cute_size(&mode, &rows) != AXE_OK)
+        return;
+    must(axe_parse_cute(text, strlen(text), &c, NULL));
+    TL_CHECK(c.kind == AXE_CUTE_KIND_COMPOSED, "%s parses as composed", text);
+    must(axe_layout_from_cute_composed(&c.composed, &l, NULL));
+    rb_grid(&o, rows, size / rows);
+    o.colex = true;
+    pic = render(&o, &l, &st);
+    TL_CHECK(st == AXE_OK, "render %s", text);
+    if (pic == NULL)
+        return;
+    n = read_cells(pic, cells, 4096);
+    TL_CHECK(n == size, "%s: %d cells", text, n);
+    for (int64_t k = 0; k < n && k < 4096 && !bad; k++) {
+        int64_t i = k / (size / rows), j = k % (size / rows), x = 0;
+        must(axe_cute_eval(inner, i + j * rows, &x));
+        bad = strtoll(cells[k], NULL, 10) != swizzle(b, m, s, off + x);
+        TL_CHECK(!bad, "%s cell (%lld,%lld) shows '%s', want %lld", text,
+                 (long long)i, (long long)j, cells[k],
+                 (long long)swizzle(b, m, s, off + x));
+    }
+    free(pic);
+}
+
+static void test_swizzled_property(void)
+{
+    for (int iter = 0; iter < 200; iter++) {
+        axe_cute_layout inner = tl_random_layout(4, 2, 256, 40, 0);
+        int b = (int)tl_range(1, 3), m = (int)tl_range(0, 3);
+        int s = b + (int)tl_range(0, 2);
+        check_swizzled_grid(&inner, b, m, s, tl_range(0, 63));
+    }
+}
+
 /* ---- Axe grids: every cell is the set D(x) + r + O, by brute force ----------
  */
 
@@ -711,6 +773,7 @@ int main(void)
 {
     tl_seed("test_render", 20261125);
     test_cute_property();
+    test_swizzled_property();
     test_axe_property();
     test_physical();
     test_tv();
