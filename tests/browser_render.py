@@ -6,10 +6,16 @@ a file:// URL, click logical cell K, read the shown points, type a
 coordinate into the highlight box, and save a screenshot.
 
 usage: browser_render.py CHROMEDRIVER CHROMIUM PAGE K COORD EXPECT SHOT
+           [PAGE2 COORD2 EXPECT2]...
 EXPECT holds `axe apply`'s answer for the cell, one `{axis: v, ...}` line
-per point. Exit 0 when the page shows exactly those points (as axis ->
-value maps, in order), 1 when it does not, 77 when the browser cannot be
-started here."""
+per point. Each further PAGE2 COORD2 EXPECT2 triple loads another page,
+types COORD2 (a coordinate of the layout's shape, or a single linear
+index) and checks that the page shows the coordinate of the layout's
+shape and EXPECT2's points. The screenshot is taken last, on the first
+page with cell K clicked and its points shown (checked again right before
+it). Exit 0 when every page shows exactly the expected points (as axis ->
+value maps, in order), 1 when one does not or the browser does not start
+(the caller checked that chromium and chromedriver are installed)."""
 import base64
 import json
 import re
@@ -66,7 +72,7 @@ def session(base, chromium):
         "browserName": "chrome",
         "goog:chromeOptions": {"binary": chromium, "args": [
             "--headless=new", "--no-sandbox", "--disable-gpu",
-            "--disable-dev-shm-usage", "--window-size=1400,700"]}}}}
+            "--disable-dev-shm-usage", "--window-size=1600,1200"]}}}}
     return call(base, "POST", "/session", caps)["sessionId"]
 
 
@@ -117,6 +123,50 @@ def interact(base, sid, k, coord):
     return failures
 
 
+def info_text(base, sid):
+    info = element(base, sid, "#info")
+    return call(base, "GET", "/session/%s/element/%s/text" % (sid, info))
+
+
+def type_coord(base, sid, page, coord, want):
+    """Type COORD into the box of PAGE: the info box must name the
+    coordinate of the layout's shape and list WANT's points."""
+    call(base, "POST", "/session/%s/url" % sid, {"url": "file://" + page})
+    box = element(base, sid, "#find")
+    call(base, "POST", "/session/%s/element/%s/value" % (sid, box),
+         {"text": coord})
+    shown = info_text(base, sid)
+    head = shown.splitlines()[0] if shown else ""
+    print("typed %s: %s" % (coord, shown.replace("\n", "  ")))
+    if points(shown) != want or not want:
+        print("FAIL: typing %s shows %r, want %r" % (coord, shown, want))
+        return 1
+    crd = re.findall(r"-?\d+", coord)
+    if len(crd) > 1 and head != "[%s]" % ",".join(crd):
+        print("FAIL: typing %s names the cell %r" % (coord, head))
+        return 1
+    return 0
+
+
+def screenshot(base, sid, page, k, want, shot):
+    """Reload the first page, click cell K with the window scrolled to the
+    top and save the screenshot once the info box shows its points."""
+    call(base, "POST", "/session/%s/url" % sid, {"url": "file://" + page})
+    call(base, "POST", "/session/%s/execute/sync" % sid,
+         {"script": "window.scrollTo(0, 0);", "args": []})
+    cell = element(base, sid, '#logical rect[data-k="%s"]' % k)
+    call(base, "POST", "/session/%s/element/%s/click" % (sid, cell), {})
+    shown = info_text(base, sid)
+    png = call(base, "GET", "/session/%s/screenshot" % sid)
+    with open(shot, "wb") as f:
+        f.write(base64.b64decode(png))
+    print("screenshot: %s (info: %s)" % (shot, shown.replace("\n", "  ")))
+    if points(shown) != want:
+        print("FAIL: the screenshot shows %r, not cell %s" % (shown, k))
+        return 1
+    return 0
+
+
 def check(base, sid, page, k, coord, want, shot):
     call(base, "POST", "/session/%s/url" % sid, {"url": "file://" + page})
     cell = element(base, sid, '#logical rect[data-k="%s"]' % k)
@@ -136,42 +186,46 @@ def check(base, sid, page, k, coord, want, shot):
         print("FAIL: typing %s shows %r" % (coord, typed))
         failures += 1
     failures += interact(base, sid, k, coord)
-    call(base, "POST", "/session/%s/execute/sync" % sid,
-         {"script": "window.scrollTo(0, 0);", "args": []})
-    png = call(base, "GET", "/session/%s/screenshot" % sid)
-    with open(shot, "wb") as f:
-        f.write(base64.b64decode(png))
     print("clicked cell %s: %s" % (k, shown.replace("\n", "  ")))
-    print("screenshot: %s" % shot)
     return failures
 
 
 def main():
     driver, chromium, page, k, coord, expect, shot = sys.argv[1:8]
+    more = sys.argv[8:]
+    total = 6 + len(more) // 3
     with open(expect) as f:
         want = points(f.read())
     proc, base = start(driver)
     if proc is None:
-        print("skipped: chromedriver did not start")
-        return 77
+        print("FAIL: chromedriver is installed but did not start")
+        print("0 passed, %d failed" % total)
+        return 1
     try:
         try:
             sid = session(base, chromium)
         except OSError as e:
-            print("skipped: no browser session: %s" % e)
-            return 77
+            print("FAIL: chromium is installed but no browser session "
+                  "started: %s" % e)
+            print("0 passed, %d failed" % total)
+            return 1
         try:
             failures = check(base, sid, page, k, coord, want, shot)
+            for i in range(0, len(more) - 2, 3):
+                with open(more[i + 2]) as f:
+                    failures += type_coord(base, sid, more[i], more[i + 1],
+                                           points(f.read()))
+            failures += screenshot(base, sid, page, k, want, shot)
         except urllib.error.HTTPError as e:
             print("FAIL: the page does not answer as expected: %s %s"
                   % (e, e.read().decode(errors="replace")[:300]))
-            failures = 5
+            failures = total
         finally:
             call(base, "DELETE", "/session/%s" % sid)
     finally:
         proc.kill()
         proc.wait()
-    print("%d passed, %d failed" % (5 - failures, failures))
+    print("%d passed, %d failed" % (total - failures, failures))
     return 1 if failures else 0
 
 

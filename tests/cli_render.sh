@@ -59,6 +59,20 @@ expect() {
     fi
 }
 expect 1 "slice the layout first" "$AXE" render "(512,512):(1,512)"
+# Every refusal names its limit and what to do instead.
+big="S[(256,256):(256,1)] + R[4:1@gpu]"
+expect 1 "more than the 262144 points a picture shows; slice the layout first (axe slice) or pick a smaller --shape" \
+    "$AXE" render "S[(256,256):(256,1)] + R[5:1@gpu]" --shape "[256,256]"
+expect 1 "65536 x 4 cells, more than the 65536 a picture shows; slice the layout first (axe slice) or draw the logical view (--as grid" \
+    "$AXE" render "$big" --shape "[256,256]" --as physical
+expect 1 "at most 8 axes per cell .*('i' is one too many); slice the layout to fewer axes first (axe slice)" \
+    "$AXE" render "S[(2,2,2,2,2,2,2,2,2):(1@a,1@b,1@c,1@d,1@e,1@f,1@g,1@h,1@i)]"
+# More than 64 points in a cell (65 replicas) draw; the HTML page of a
+# layout whose physical view is too large keeps the grid and says why.
+if "$AXE" render "S[(2,2):(2,1)] + R[65:1@gpu]" --shape "[2,2]" \
+    --color=never 2>"$tmp/err" | grep -q "m3 g64 |"; then ok; else bad "65 replicas: $(head -c 200 "$tmp/err")"; fi
+if "$AXE" render "$big" --shape "[256,256]" --format html 2>"$tmp/err" |
+    grep -q '<p id="note">The physical view is left out: the physical view would have 65536 x 4 cells'; then ok; else bad "html without its physical view: $(head -c 200 "$tmp/err")"; fi
 expect 1 "cannot color by 'gpu'" "$AXE" render "$fig2" --shape "[8,16]" \
     --color-by gpu
 expect 1 "outside the 8 x 8 tile" "$AXE" render \
@@ -66,6 +80,12 @@ expect 1 "outside the 8 x 8 tile" "$AXE" render \
 expect 1 "axes are T, V" "$AXE" render "((4,8),(2,2)):((32,1),(16,8))" \
     --as tv --shape "(8,16)" --color-by lane
 expect 1 "memory axis m alone" "$AXE" render "S[(4,8):(8@laneid,1)]" --as banks
+for r in 2 4; do
+    expect 1 "has replicas (try --as physical)" "$AXE" render \
+        "S[(4,8):(8,1)] + R[$r:1@warpid]" --shape "[4,8]" --as banks
+done
+expect 1 "elements of 1, 2, 4, 8 or 16 bytes, not 32" "$AXE" render "32:1" \
+    --as banks --elem-bytes 32
 expect 1 "layout has 128" "$AXE" render "$fig2" --shape "[8,8]"
 expect 2 "syntax error" "$AXE" render "S[(8,2):(1,"
 expect 2 "no LAYOUT" "$AXE" render
@@ -77,9 +97,14 @@ expect 2 "must be a layout" "$AXE" render "(4,8)"
 if [ $? -eq 1 ] && grep -q "cannot open" "$tmp/err"; then ok; else bad "-o into a missing folder"; fi
 
 "$AXE" render --help >"$tmp/out"
-for view in "--as tv" "--as physical" "--as banks" "--format tex" \
-    "--format svg"; do
+for view in "--as tv" "--as axe" "--as physical" "--as banks" \
+    "--elem-bytes 16" "--format tex" "--format svg" "--format html"; do
     if grep -q -- "$view" "$tmp/out"; then ok; else bad "help lacks $view"; fi
+done
+# Help after the operands is help too.
+for h in --help -h; do
+    if "$AXE" render "8:1" --shape "[8]" $h >"$tmp/out2" 2>"$tmp/err" &&
+        cmp -s "$tmp/out" "$tmp/out2" && [ ! -s "$tmp/err" ]; then ok; else bad "render 8:1 $h"; fi
 done
 
 # ANSI colors only when asked (or on a terminal).

@@ -122,6 +122,68 @@ static void test_cute_property(void)
     }
 }
 
+/* ---- swizzled CuTe grids: every cell is Sw(off + inner(i + j*rows)) -------
+ */
+
+/* CuTe's Swizzle<B,M,S> for S >= B > 0, written out here: the B bits at
+ * M + S xor-ed into the B bits at M. */
+static int64_t swizzle(int b, int m, int s, int64_t x)
+{
+    return x ^ ((x >> s) & (((INT64_C(1) << b) - 1) << m));
+}
+
+/* The picture of "Sw<b,m,s> o off o inner" over its default grid. */
+static void check_swizzled_grid(const axe_cute_layout *inner, int b, int m,
+                                int s, int64_t off)
+{
+    static char cells[4096][512];
+    char text[600];
+    axe_cute_layout mode;
+    axe_cute_object c;
+    axe_render_options o;
+    axe_layout l;
+    axe_status st;
+    int64_t rows, size;
+    char *pic;
+    int n, bad = 0;
+    snprintf(text, sizeof text, "Sw<%d,%d,%d> o %lld o %s", b, m, s,
+             (long long)off, tl_str(inner));
+    if (axe_cute_size(inner, &size) != AXE_OK || axe_cute_rank(inner) < 2 ||
+        axe_cute_get(inner, 0, &mode) != AXE_OK ||
+        axe_cute_size(&mode, &rows) != AXE_OK)
+        return;
+    must(axe_parse_cute(text, strlen(text), &c, NULL));
+    TL_CHECK(c.kind == AXE_CUTE_KIND_COMPOSED, "%s parses as composed", text);
+    must(axe_layout_from_cute_composed(&c.composed, &l, NULL));
+    rb_grid(&o, rows, size / rows);
+    o.colex = true;
+    pic = render(&o, &l, &st);
+    TL_CHECK(st == AXE_OK, "render %s", text);
+    if (pic == NULL)
+        return;
+    n = read_cells(pic, cells, 4096);
+    TL_CHECK(n == size, "%s: %d cells", text, n);
+    for (int64_t k = 0; k < n && k < 4096 && !bad; k++) {
+        int64_t i = k / (size / rows), j = k % (size / rows), x = 0;
+        must(axe_cute_eval(inner, i + j * rows, &x));
+        bad = strtoll(cells[k], NULL, 10) != swizzle(b, m, s, off + x);
+        TL_CHECK(!bad, "%s cell (%lld,%lld) shows '%s', want %lld", text,
+                 (long long)i, (long long)j, cells[k],
+                 (long long)swizzle(b, m, s, off + x));
+    }
+    free(pic);
+}
+
+static void test_swizzled_property(void)
+{
+    for (int iter = 0; iter < 200; iter++) {
+        axe_cute_layout inner = tl_random_layout(4, 2, 256, 40, 0);
+        int b = (int)tl_range(1, 3), m = (int)tl_range(0, 3);
+        int s = b + (int)tl_range(0, 2);
+        check_swizzled_grid(&inner, b, m, s, tl_range(0, 63));
+    }
+}
+
 /* ---- Axe grids: every cell is the set D(x) + r + O, by brute force ----------
  */
 
@@ -178,22 +240,81 @@ static bool entry_ok(const axe_layout *l, const char *text, const char *e,
     return true;
 }
 
-static void check_axe_grid(const axe_layout *l, int64_t rows, int64_t cols)
+/* The row labels of the table in "text" (the text before "  |" on each
+ * row line, trimmed); the count. */
+static int read_row_labels(const char *text, char labels[][64], int max)
+{
+    int n = 0;
+    for (const char *line = text; line != NULL && *line != '\0';) {
+        const char *end = strchr(line, '\n'), *bar = strstr(line, "  |");
+        const char *p = line;
+        while (*p == ' ')
+            p++;
+        if (bar != NULL && (end == NULL || bar < end) && p < bar) {
+            if (n < max)
+                snprintf(labels[n], 64, "%.*s", (int)(bar - p), p);
+            n++;
+        }
+        line = end != NULL ? end + 1 : NULL;
+    }
+    return n;
+}
+
+/* Row "r" of a grid folding dims 0 .. n-2 of "shape" is labelled with
+ * their row-major coordinate "(a,b)" (one dim: the index itself). */
+static bool row_labels_ok(const char *text, const int64_t *shape, int n,
+                          int64_t rows)
+{
+    static char labels[4096][64];
+    int got = read_row_labels(text, labels, 4096);
+    if (got != rows)
+        return false;
+    for (int64_t r = 0; r < rows && r < 4096; r++) {
+        char want[64] = "";
+        int64_t x = r, crd[AXE_LAYOUT_MAX_DIMS];
+        for (int d = n - 2; d >= 0; d--) {
+            crd[d] = x % shape[d];
+            x /= shape[d];
+        }
+        for (int d = 0; d < n - 1 && n > 2; d++)
+            snprintf(want + strlen(want), sizeof want - strlen(want), "%s%lld",
+                     d == 0 ? "(" : ",", (long long)crd[d]);
+        if (n > 2)
+            strcat(want, ")");
+        else
+            snprintf(want, sizeof want, "%lld", (long long)r);
+        if (strcmp(labels[r], want) != 0)
+            return false;
+    }
+    return true;
+}
+
+/* Every cell of the picture of "l" over "shape" ("n" dims, folded into
+ * rows row-major) lists the brute-force set of its row-major index, and
+ * folded rows are labelled with their coordinates. */
+static void check_axe_grid(const axe_layout *l, const int64_t *shape, int n)
 {
     static char cells[4096][512];
     axe_render_options o;
     axe_status st;
     char *text, buf[512];
-    int n;
+    int64_t size = 1, rows;
+    int got;
     axe_print_layout(l, buf, sizeof buf);
-    rb_grid(&o, rows, cols);
+    axe_render_options_init(&o);
+    o.ndims = n;
+    for (int d = 0; d < n; d++)
+        size *= o.shape[d] = shape[d];
+    rows = size / shape[n - 1];
     text = render(&o, l, &st);
     TL_CHECK(st == AXE_OK, "render %s", buf);
     if (text == NULL)
         return;
-    n = read_cells(text, cells, 4096);
-    TL_CHECK(n == rows * cols, "%s: %d cells", buf, n);
-    for (int64_t k = 0; k < n && k < 4096; k++) {
+    got = read_cells(text, cells, 4096);
+    TL_CHECK(got == size, "%s: %d cells", buf, got);
+    TL_CHECK(n < 2 || row_labels_ok(text, shape, n, rows),
+             "%s over %d dims: row labels are not the coordinates", buf, n);
+    for (int64_t k = 0; k < got && k < 4096; k++) {
         const char *e = cells[k];
         bool ok = true;
         for (int64_t p = 0; p < replicas(l) && ok; p++) {
@@ -202,65 +323,82 @@ static void check_axe_grid(const axe_layout *l, int64_t rows, int64_t cols)
             ok = ok && (e != NULL) == (p + 1 < replicas(l));
             e = e != NULL ? e + 2 : "";
         }
-        TL_CHECK(ok, "%s over [%lld,%lld]: cell %lld shows '%s'", buf,
-                 (long long)rows, (long long)cols, (long long)k, cells[k]);
+        TL_CHECK(ok, "%s over %d dims: cell %lld shows '%s'", buf, n,
+                 (long long)k, cells[k]);
         if (!ok)
             break;
     }
     free(text);
 }
 
+/* Random layouts over 2-D shapes (a cut of the shard list) and 3-D
+ * shapes (two cuts). */
 static void test_axe_property(void)
 {
     for (int iter = 0; iter < 300; iter++) {
         axe_layout l = random_axe();
-        int64_t rows = 1;
-        int cut = (int)tl_range(0, l.nshard);
-        for (int i = 0; i < cut; i++)
-            rows *= l.shard[i].extent;
-        int64_t size;
+        int64_t shape[3] = {1, 1, 1}, size;
+        int cut = (int)tl_range(0, l.nshard), cut2, n = 2 + iter % 2;
+        cut2 = n == 3 ? (int)tl_range(cut, l.nshard) : l.nshard;
+        for (int i = 0; i < l.nshard; i++)
+            shape[i < cut ? 0 : i < cut2 ? 1 : 2] *= l.shard[i].extent;
         if (axe_layout_size(&l, NULL, &size) != AXE_OK)
             continue;
-        check_axe_grid(&l, rows, size / rows);
+        if (n == 2)
+            shape[1] = size / shape[0];
+        check_axe_grid(&l, shape, n);
     }
 }
 
 /* ---- physical pictures: every point of every element once
  * --------------------- */
 
-/* How often each logical coordinate (r,c) occurs in the physical picture
- * of "l" over [rows, cols]: each must occur once per replica point. */
-static void check_physical(const axe_layout *l, int64_t rows, int64_t cols)
+/* How often each logical coordinate occurs in the physical picture of "l"
+ * over "shape" ("n" dims; entries "(a,b,c)", or bare indices for one
+ * dim): each must occur once per replica point. */
+static void check_physical(const axe_layout *l, const int64_t *shape, int n)
 {
     static char cells[4096][512];
     static int64_t count[4096];
     axe_render_options o;
     axe_status st;
     char *text, buf[512];
-    int n, bad = 0;
+    int64_t size = 1;
+    int got, bad = 0;
     axe_print_layout(l, buf, sizeof buf);
-    rb_grid(&o, rows, cols);
+    axe_render_options_init(&o);
+    o.ndims = n;
+    for (int d = 0; d < n; d++)
+        size *= o.shape[d] = shape[d];
     o.view = AXE_RENDER_PHYSICAL;
     text = render(&o, l, &st);
     TL_CHECK(st == AXE_OK, "physical %s: %s", buf, axe_status_name(st));
     if (text == NULL)
         return;
     memset(count, 0, sizeof count);
-    n = read_cells(text, cells, 4096);
-    for (int k = 0; k < n && k < 4096; k++)
-        for (const char *p = cells[k]; *p != '\0';) {
+    got = read_cells(text, cells, 4096);
+    for (int k = 0; k < got && k < 4096; k++)
+        for (const char *p = cells[k]; *p != '\0' && !bad;) {
+            bool tuple = *p == '(';
             char *end;
-            int64_t r = rows == 1 ? 0 : strtoll(p + 1, &end, 10);
-            int64_t c =
-                rows == 1 ? strtoll(p, &end, 10) : strtoll(end + 1, &end, 10);
-            if (r >= 0 && r < rows && c >= 0 && c < cols)
-                count[r * cols + c]++;
+            int64_t x = 0;
+            int parts = 0;
+            p += tuple;
+            do {
+                int64_t v = strtoll(p, &end, 10);
+                x = parts < n ? x * shape[parts] + v : x;
+                parts++;
+                p = end + (*end == ',');
+            } while (tuple && *end == ',');
+            bad = parts != (tuple ? n : 1) || (!tuple && n > 1) || x < 0 ||
+                  x >= size;
+            if (!bad && x < 4096)
+                count[x]++;
             p = end + strspn(end, ") /");
         }
-    for (int64_t k = 0; k < rows * cols && !bad; k++)
+    for (int64_t k = 0; k < size && k < 4096 && !bad; k++)
         bad = count[k] != replicas(l);
-    TL_CHECK(!bad, "physical %s over [%lld,%lld]: coordinates miscounted", buf,
-             (long long)rows, (long long)cols);
+    TL_CHECK(!bad, "physical %s over %d dims: coordinates miscounted", buf, n);
     free(text);
 }
 
@@ -273,9 +411,12 @@ static void test_physical(void)
     char *text;
     for (int iter = 0; iter < 200; iter++) {
         axe_layout l = random_axe();
-        int64_t size, rows = l.nshard > 1 ? l.shard[0].extent : 1;
+        int64_t size, shape[3] = {l.shard[0].extent, 1, 1};
+        int n = l.nshard > 1 ? 2 + iter % 2 : 1;
+        for (int i = 1; i < l.nshard; i++)
+            shape[n == 3 && i == 1 ? 1 : n - 1] *= l.shard[i].extent;
         if (axe_layout_size(&l, NULL, &size) == AXE_OK)
-            check_physical(&l, rows, size / rows);
+            check_physical(&l, shape, n);
     }
     rb_grid(&o, 8, 16);
     o.view = AXE_RENDER_PHYSICAL;
@@ -285,6 +426,16 @@ static void test_physical(void)
                  strstr(text, "w10 l8  |  (2,8) |  (2,9) |"),
              "Figure 2 from the hardware side: lane 8 of warps 6 and 10 "
              "holds (2,8) in reg 0 and (2,9) in reg 1");
+    free(text);
+    fig2 = lay("S[(2,8,8):(8@F,1@P,1@F)]");
+    o.ndims = 3;
+    o.shape[0] = 2;
+    o.shape[1] = o.shape[2] = 8;
+    text = render(&o, &fig2, &st);
+    TL_CHECK(text != NULL && strstr(text, "rows: P, columns: F") &&
+                 strstr(text, "(0,0,7) | (1,0,0) | (1,0,1) |"),
+             "Trainium SBUF: partitions on the rows, element (1,0,0) at P "
+             "0, F 8");
     free(text);
 }
 
@@ -375,6 +526,127 @@ static void test_banks(void)
     axe_render_buf_free(&b);
 }
 
+/* ---- exact integers on the HTML page --------------------------------------
+ */
+
+/* Values past 2^53 - 1 (a JavaScript number would round 2^53 + 1 to 2^53)
+ * are written as strings of their digits; smaller ones stay numbers. */
+static void test_html_exact(void)
+{
+    axe_layout l = lay("S[2:1] + 9007199254740990");
+    axe_render_options o;
+    axe_status st;
+    char *text;
+    axe_render_options_init(&o);
+    o.format = AXE_RENDER_HTML;
+    text = render(&o, &l, &st);
+    TL_CHECK(text != NULL && strstr(text, "[[9007199254740990]]") != NULL &&
+                 strstr(text, "[[9007199254740991]]") != NULL,
+             "2^53 - 2 and 2^53 - 1 are JSON numbers");
+    free(text);
+    l = lay("S[2:1] + 9007199254740992");
+    text = render(&o, &l, &st);
+    TL_CHECK(text != NULL && strstr(text, "[[\"9007199254740992\"]]") != NULL &&
+                 strstr(text, "[[\"9007199254740993\"]]") != NULL,
+             "2^53 and 2^53 + 1 are exact strings");
+    free(text);
+    l = lay("S[2:-1] + -9007199254740992");
+    text = render(&o, &l, &st);
+    TL_CHECK(text != NULL &&
+                 strstr(text, "[[\"-9007199254740992\"]]") != NULL &&
+                 strstr(text, "[[\"-9007199254740993\"]]") != NULL,
+             "-2^53 and -2^53 - 1 are exact strings");
+    free(text);
+}
+
+/* The bank view of CuTe layout "layout" over "n" dims "shape" (0: one
+ * row) with "eb"-byte elements and access "access" (NULL: thread t reads
+ * index t); "" when it fails (the status in "*st"). */
+static const char *banks_of(const char *layout, int n, int64_t s0, int64_t s1,
+                            int64_t eb, const char *access, axe_render_buf *b,
+                            axe_status *st)
+{
+    axe_cute_object c;
+    axe_render_options o;
+    axe_layout l;
+    axe_render_options_init(&o);
+    o.view = AXE_RENDER_BANKS;
+    o.colex = true;
+    o.ndims = n;
+    o.shape[0] = s0;
+    o.shape[1] = s1;
+    o.elem_bytes = eb;
+    o.has_access = access != NULL;
+    if (access != NULL)
+        o.access = tl_layout(access);
+    axe_render_buf_init(b, NULL, NULL);
+    must(axe_parse_cute(layout, strlen(layout), &c, NULL));
+    must(c.kind == AXE_CUTE_KIND_LAYOUT
+             ? axe_layout_from_cute(&c.layout, &l, NULL)
+             : axe_layout_from_cute_composed(&c.composed, &l, NULL));
+    *st = axe_render_layout(&o, &l, b, NULL);
+    return *st == AXE_OK ? b->data : "";
+}
+
+/* Worked by hand. 2-byte elements at addresses 0, -1, 2, 1, 4, 3: byte
+ * -2 is in word -1, bank 31. 8-byte elements (LDS.64) are served in 2
+ * phases of 16 threads, 16-byte ones (LDS.128, ldmatrix) in 4 phases of
+ * 8; thread t of 32:2 reads words 4t, 4t+1 (8 bytes) or 8t .. 8t+3 (16
+ * bytes), so t and t+8 (t+4) share banks within a phase: 2-way, 2
+ * wavefronts a phase. ldmatrix rows of an 8x8 tile of 16-byte vectors
+ * start at word 32t (banks 0-3 for all 8 rows: 8-way); Sw<3,0,3> moves
+ * row t to vector 9t, word 36t, banks 4t .. 4t+3: no conflict. */
+static void test_banks_wide(void)
+{
+    axe_render_buf b;
+    axe_status st;
+    const char *t = banks_of("(2,3):(-1,2)", 2, 2, 3, 2, NULL, &b, &st);
+    TL_CHECK(strstr(t, "a-1 b31 t1 |") != NULL &&
+                 strstr(t, "6 threads read; no bank conflict\n") != NULL,
+             "negative address: %s", t);
+    axe_render_buf_free(&b);
+    t = banks_of("32:1", 0, 0, 0, 8, NULL, &b, &st);
+    TL_CHECK(strstr(t, "32 threads read 8 bytes each in phases of 16 "
+                       "threads (2 phases); no bank conflict (2 "
+                       "wavefronts)\n") != NULL,
+             "LDS.64 contiguous: %s", strstr(t, "threads read"));
+    axe_render_buf_free(&b);
+    t = banks_of("32:2", 0, 0, 0, 8, NULL, &b, &st);
+    TL_CHECK(strstr(t, "; 2-way bank conflict (4 wavefronts)\n") != NULL &&
+                 strstr(t, "phase 0 bank 0: 2 words, threads 0 8\n") &&
+                 strstr(t, "phase 1 bank 29: 2 words, threads 23 31\n") &&
+                 strstr(t, "phase 0 bank 2:") == NULL,
+             "LDS.64 stride 2: %s", strstr(t, "threads read"));
+    axe_render_buf_free(&b);
+    t = banks_of("32:1", 0, 0, 0, 16, NULL, &b, &st);
+    TL_CHECK(strstr(t, "(4 phases); no bank conflict (4 wavefronts)\n") != NULL,
+             "LDS.128 contiguous: %s", strstr(t, "threads read"));
+    axe_render_buf_free(&b);
+    t = banks_of("32:2", 0, 0, 0, 16, NULL, &b, &st);
+    TL_CHECK(strstr(t, "; 2-way bank conflict (8 wavefronts)\n") != NULL &&
+                 strstr(t, "phase 3 bank 27: 2 words, threads 27 31\n"),
+             "LDS.128 stride 2: %s", strstr(t, "threads read"));
+    axe_render_buf_free(&b);
+    t = banks_of("(8,8):(8,1)", 2, 8, 8, 16, "8:1", &b, &st);
+    TL_CHECK(strstr(t, "8-way bank conflict (8 wavefronts)\n") != NULL &&
+                 strstr(t, "phase 0 bank 3: 8 words, threads 0 1 2 3 4 5 "
+                           "6 7\n") != NULL &&
+                 strstr(t, "a8 b0 t1!") != NULL,
+             "ldmatrix rows: %s", strstr(t, "threads read"));
+    axe_render_buf_free(&b);
+    t = banks_of("Sw<3,0,3> o 0 o (8,8):(8,1)", 2, 8, 8, 16, "8:1", &b, &st);
+    TL_CHECK(strstr(t, "no bank conflict (1 wavefront)\n") != NULL &&
+                 strstr(t, "a9 b4 t1 |") != NULL,
+             "swizzled ldmatrix rows: %s", strstr(t, "threads read"));
+    axe_render_buf_free(&b);
+    t = banks_of("32:1", 0, 0, 0, 32, NULL, &b, &st);
+    TL_CHECK(st == AXE_ERR_INVALID, "32-byte elements");
+    axe_render_buf_free(&b);
+    t = banks_of("32:1", 0, 0, 0, 12, NULL, &b, &st);
+    TL_CHECK(st == AXE_ERR_INVALID, "12-byte elements");
+    axe_render_buf_free(&b);
+}
+
 /* ---- refusals ---------------------------------------------------------------
  */
 
@@ -395,8 +667,23 @@ static void test_refusals(void)
     l = lay("S[(256,256):(256,1)] + R[(4,2):(1@laneid,1@warpid)]");
     o.shape[0] = o.shape[1] = 256;
     TL_CHECK(axe_render_layout(&o, &l, &b, &d) == AXE_ERR_CAPACITY &&
-                 strstr(d.message, "points") != NULL && b.len == 0,
+                 strstr(d.message, "262144 points") != NULL &&
+                 strstr(d.message, "axe slice") != NULL && b.len == 0,
              "too many points: %s", d.message);
+    l = lay("S[(256,256):(256,1)] + R[4:1@gpu]");
+    o.format = AXE_RENDER_HTML;
+    TL_CHECK(axe_render_layout(&o, &l, &b, &d) == AXE_OK && b.len > 0 &&
+                 strstr(b.data, "\"physical\":null") != NULL &&
+                 strstr(b.data, "physical view is left out") != NULL,
+             "HTML page without its too large physical view");
+    axe_render_buf_free(&b);
+    o.format = AXE_RENDER_TEXT;
+    l = lay("S[(2,2):(2,1)] + R[65:1@gpu]");
+    o.shape[0] = o.shape[1] = 2;
+    TL_CHECK(axe_render_layout(&o, &l, &b, &d) == AXE_OK && b.len > 0 &&
+                 strstr(b.data, "m3 g64 |") != NULL,
+             "65 points in a cell: %s", d.message);
+    axe_render_buf_free(&b);
     o.shape[0] = 4;
     o.shape[1] = 8;
     o.color_by = "warpid";
@@ -407,6 +694,14 @@ static void test_refusals(void)
     o.view = AXE_RENDER_BANKS;
     TL_CHECK(axe_render_layout(&o, &warp, &b, &d) == AXE_ERR_UNSUPPORTED,
              "banks of a thread layout");
+    for (int r = 2; r <= 4; r += 2) {
+        char text[64];
+        snprintf(text, sizeof text, "S[(4,8):(8,1)] + R[%d:1@warpid]", r);
+        l = lay(text);
+        TL_CHECK(axe_render_layout(&o, &l, &b, &d) == AXE_ERR_UNSUPPORTED &&
+                     strstr(d.message, "has replicas (try --as physical)"),
+                 "banks of %s: %s", text, d.message);
+    }
     o.view = AXE_RENDER_GRID;
     o.shape[1] = 4;
     TL_CHECK(axe_render_layout(&o, &warp, &b, &d) == AXE_ERR_INCOMPATIBLE,
@@ -478,10 +773,13 @@ int main(void)
 {
     tl_seed("test_render", 20261125);
     test_cute_property();
+    test_swizzled_property();
     test_axe_property();
     test_physical();
     test_tv();
     test_banks();
+    test_banks_wide();
+    test_html_exact();
     test_refusals();
     test_alloc_failure();
     return tl_finish();

@@ -99,8 +99,10 @@ typedef struct axe_render_options {
     /* Logical index of a 2-D cell (i,j): colexicographic i + j*rows as in
      * CuTe (true), or the coordinate (i,j) of the shape as in Axe. */
     bool colex;
-    /* BANKS: bytes per element (default 2) and the access of one warp:
-     * thread t < 32 reads logical index access(t) (default: t). */
+    /* BANKS: bytes per element (1, 2, 4, 8 or 16; default 2; 8 and 16
+     * are read in 2 phases of 16 and 4 phases of 8 threads) and the access
+     * of one warp: thread t < 32 reads logical index access(t) (default:
+     * t). */
     int64_t elem_bytes;
     bool has_access;
     axe_cute_layout access;

@@ -18,9 +18,10 @@ void axe_render_options_init(axe_render_options *o)
     o->elem_bytes = 2;
 }
 
-/* Write model "m" (and for HTML the physical "phys", may be NULL). */
+/* Write model "m" (and for HTML the physical "phys", may be NULL, and
+ * "note", why it is missing). */
 static axe_status emit(const axe__render_model *m,
-                       const axe__render_model *phys,
+                       const axe__render_model *phys, const char *note,
                        const axe_render_options *o, axe_render_buf *out)
 {
     switch (o->format) {
@@ -33,7 +34,7 @@ static axe_status emit(const axe__render_model *m,
     case AXE_RENDER_TEX:
         return axe__render_emit_tex(m, o->title, out);
     case AXE_RENDER_HTML:
-        return axe__render_emit_html(m, phys, o->title, out);
+        return axe__render_emit_html(m, phys, note, o->title, out);
     }
     return AXE_ERR_INVALID;
 }
@@ -76,25 +77,48 @@ static axe_status build(axe__render_model *m, const axe_render_options *o,
                      "the TV view draws a CuTe TV layout (axe_render_tv)");
 }
 
+/* The physical view for the HTML page of a grid; a picture too large
+ * leaves it out with the reason in "note" (the page shows the grid). */
+static axe_status build_physical(axe__render_model *phys,
+                                 const axe_render_options *o,
+                                 const axe_layout *l, axe_diag *note,
+                                 axe_diag *diag)
+{
+    axe_status st = build(phys, o, AXE_RENDER_PHYSICAL, l, note);
+    if (st == AXE_ERR_CAPACITY) {
+        axe__render_model_free(phys);
+        axe__render_model_init(phys, o);
+        return AXE_OK;
+    }
+    if (st != AXE_OK && diag != NULL)
+        *diag = *note;
+    return st;
+}
+
 /* The picture of "l" in o->view and o->format, appended to "out" (render.h). */
 axe_status axe_render_layout(const axe_render_options *o, const axe_layout *l,
                              axe_render_buf *out, axe_diag *diag)
 {
     axe__render_model m, phys;
     axe_render_buf tmp;
+    axe_diag note;
     axe_status st;
     if (o == NULL || l == NULL || out == NULL)
         return AXE_ERR_INVALID;
     axe_diag_clear(diag);
+    axe_diag_clear(&note);
     axe_render_buf_init(&tmp, o->alloc, o->ud);
     axe__render_model_init(&m, o);
     axe__render_model_init(&phys, o);
     st = build(&m, o, o->view, l, diag);
     if (st == AXE_OK && o->format == AXE_RENDER_HTML &&
         o->view == AXE_RENDER_GRID)
-        st = build(&phys, o, AXE_RENDER_PHYSICAL, l, diag);
+        st = build_physical(&phys, o, l, &note, diag);
     if (st == AXE_OK)
-        st = emit(&m, phys.first != NULL ? &phys : NULL, o, &tmp);
+        st = emit(&m, phys.first != NULL ? &phys : NULL,
+                  phys.first == NULL && note.message[0] != '\0' ? note.message
+                                                                : NULL,
+                  o, &tmp);
     axe__render_model_free(&m);
     axe__render_model_free(&phys);
     return finish(st, &tmp, out, diag);
@@ -116,7 +140,7 @@ axe_status axe_render_tv(const axe_render_options *o, const axe_cute_layout *tv,
     if (st == AXE_OK && o->color_by != NULL)
         st = axe__render_recolor(&m, o->color_by, diag);
     if (st == AXE_OK)
-        st = emit(&m, NULL, o, &tmp);
+        st = emit(&m, NULL, NULL, o, &tmp);
     axe__render_model_free(&m);
     return finish(st, &tmp, out, diag);
 }

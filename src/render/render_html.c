@@ -33,7 +33,33 @@ static const char page_script[] =
     "  return '{' + m.axes.map((a, i) => v[i] === null ? '' : a + ': ' + "
     "v[i]).filter((s) => s).join(', ') + '}';\n"
     "}\n"
+    "function coordOf(m, k) {\n"
+    "  const s = m.shape, r = Math.floor(k / m.cols), c = k % m.cols;\n"
+    "  if (s.length < 2) return [k];\n"
+    "  let x = m.colex ? r + c * m.rows : k;\n"
+    "  const v = [];\n"
+    "  for (let i = 0; i < s.length; i++) {\n"
+    "    const d = m.colex ? i : s.length - 1 - i;\n"
+    "    v[d] = x % s[d];\n"
+    "    x = Math.floor(x / s[d]);\n"
+    "  }\n"
+    "  return v;\n"
+    "}\n"
+    "function cellOf(m, v) {\n"
+    "  const s = m.shape.length ? m.shape : [m.rows * m.cols];\n"
+    "  let x = 0;\n"
+    "  if (v.length === 1) x = v[0];\n"
+    "  else if (v.length !== s.length || v.some((a, d) => a < 0 || a >= "
+    "s[d])) return -1;\n"
+    "  else for (let i = 0; i < s.length; i++) {\n"
+    "    const d = m.colex ? s.length - 1 - i : i;\n"
+    "    x = x * s[d] + v[d];\n"
+    "  }\n"
+    "  if (x < 0 || x >= m.rows * m.cols) return -1;\n"
+    "  return m.colex ? (x % m.rows) * m.cols + Math.floor(x / m.rows) : x;\n"
+    "}\n"
     "function where(m, k) {\n"
+    "  if (m.shape) return '[' + coordOf(m, k).join(',') + ']';\n"
     "  const r = Math.floor(k / m.cols), c = k % m.cols;\n"
     "  if (m.rowlab) return m.rowlab[r] + ' | ' + m.collab[c];\n"
     "  return m.rows === 1 ? '[' + c + ']' : '[' + r + ',' + c + ']';\n"
@@ -73,17 +99,14 @@ static const char page_script[] =
     "}\n"
     "function highlight(text) {\n"
     "  const v = (text.match(/-?\\d+/g) || []).map(Number);\n"
-    "  const m = AXE.logical;\n"
-    "  const k = v.length === 1 ? v[0] : v[0] * m.cols + v[1];\n"
-    "  const key = m.rows === 1 ? '[' + k + ']' : '[' + v[0] + ',' + v[1] + "
-    "']';\n"
-    "  rects('logical').forEach((r) => r.classList.toggle('hl', v.length > 0 "
-    "&& "
+    "  const m = AXE.logical, k = v.length > 0 ? cellOf(m, v) : -1;\n"
+    "  const key = k >= 0 ? '[' + coordOf(m, k).join(',') + ']' : null;\n"
+    "  rects('logical').forEach((r) => r.classList.toggle('hl', "
     "+r.dataset.k === k));\n"
     "  if (AXE.physical) rects('physical').forEach((r) => r.classList.toggle("
     "'hl', AXE.physical.cells[+r.dataset.k].some((e) => fmt(AXE.physical, e) "
     "=== key)));\n"
-    "  if (v.length > 0 && k >= 0 && k < m.cells.length) show('logical', k);\n"
+    "  if (k >= 0) show('logical', k);\n"
     "}\n"
     "for (const view of ['logical', 'physical']) {\n"
     "  const svg = $(view);\n"
@@ -133,15 +156,32 @@ static void put_labels(const char *key, const axe__render_axes *ax,
     axe__render_puts(b, "]");
 }
 
-/* A JSON number, or null for an absent value; a comma before when
+/* The largest integer a JavaScript number holds exactly (2^53 - 1). */
+#define JS_SAFE 9007199254740991LL
+
+/* A JSON number, a string of its digits past JS_SAFE (exact, where a
+ * double would round), or null for an absent value; a comma before when
  * "comma". */
 static void put_value(int64_t v, bool comma, axe_render_buf *b)
 {
     axe__render_puts(b, comma ? "," : "");
     if (v == AXE__RENDER_NONE)
         axe__render_puts(b, "null");
+    else if (v > JS_SAFE || v < -JS_SAFE)
+        axe__render_putf(b, "\"%lld\"", (long long)v);
     else
         axe__render_putf(b, "%lld", (long long)v);
+}
+
+/* `,"shape":[2,8,8],"colex":false`: how the page maps a cell to the
+ * logical coordinate it shows and a typed coordinate back to its cell. */
+static void put_shape(const axe__render_model *m, axe_render_buf *b)
+{
+    axe__render_puts(b, ",\"shape\":[");
+    for (int d = 0; d < m->lnd; d++)
+        axe__render_putf(b, "%s%lld", d > 0 ? "," : "",
+                         (long long)m->lshape[d]);
+    axe__render_putf(b, "],\"colex\":%s", m->lcolex ? "true" : "false");
 }
 
 /* `,"paxes":[...],"where":[[5,8,1],...]`: the physical point of each cell
@@ -175,6 +215,8 @@ static void put_data(const axe__render_model *m, axe_render_buf *tmp,
     for (int i = 0; i < m->ax.n; i++)
         axe__render_putf(b, "%s\"%s\"", i > 0 ? "," : "", m->ax.abbr[i]);
     axe__render_puts(b, "]");
+    if (m->logical)
+        put_shape(m, b);
     if (m->where != NULL)
         put_where(m, b);
     if (m->rax.n > 0 || m->cax.n > 0) {
@@ -216,12 +258,19 @@ static void put_controls(const char *title, axe_render_buf *b)
 /* The page: both SVGs, their data as JSON, the script (file comment). */
 axe_status axe__render_emit_html(const axe__render_model *logical,
                                  const axe__render_model *physical,
-                                 const char *title, axe_render_buf *out)
+                                 const char *note, const char *title,
+                                 axe_render_buf *out)
 {
     axe_render_buf tmp;
     axe_status st;
     axe_render_buf_init(&tmp, logical->alloc, logical->ud);
     put_controls(title, out);
+    if (note != NULL) {
+        axe__render_puts(out, "<p id=\"note\">The physical view is left "
+                              "out: ");
+        axe__render_put_xml(out, note);
+        axe__render_puts(out, ".</p>\n");
+    }
     axe__render_puts(out, "<div id=\"v-logical\">\n");
     AXE_TRY(axe__render_emit_svg(logical, NULL, "logical", true, out));
     axe__render_puts(out, "</div>\n<div id=\"v-physical\" hidden>\n");

@@ -27,6 +27,7 @@
 
 typedef struct axe__render_axes {
     int n;
+    bool tuple; /* header labels print as (a,b) (folded logical dims) */
     char name[AXE_RENDER_MAX_AXES][AXE_AXIS_NAME_MAX];
     char abbr[AXE_RENDER_MAX_AXES][AXE__RENDER_NAME];
 } axe__render_axes;
@@ -51,6 +52,14 @@ typedef struct axe__render_model {
     axe__render_axes wax; /* axes of the point each cell stands for */
     int64_t *where;       /* cells * wax.n (physical view; else NULL) */
     axe_render_buf notes; /* lines printed under the grid */
+    /* A logical grid (grid, banks, TV views): cell k stands for the
+     * coordinate axe__render_cell_coord of the shape lshape (lnd dims, 0:
+     * one row of indices), folded into rows x cols row-major or, with
+     * lcolex, colexicographically (CuTe). */
+    bool logical;
+    bool lcolex;
+    int lnd;
+    int64_t lshape[AXE_LAYOUT_MAX_DIMS];
 } axe__render_model;
 
 /* ---- buffers (render_buf.c) ---------------------------------------------- */
@@ -78,10 +87,13 @@ void axe__render_pad(axe_render_buf *b, int64_t n);
 void axe__render_model_init(axe__render_model *m, const axe_render_options *o);
 void axe__render_model_free(axe__render_model *m);
 /* Allocate a rows x cols grid; AXE_ERR_CAPACITY past the cell limit with
- * "what" naming the picture in the reason. */
+ * "what" naming the picture and "hint" what to do instead in the reason. */
 axe_status axe__render_model_grid(axe__render_model *m, int64_t rows,
                                   int64_t cols, const char *what,
-                                  axe_diag *diag);
+                                  const char *hint, axe_diag *diag);
+/* The suggestion for a logical picture that is too large. */
+#define AXE__RENDER_HINT_SLICE                                                 \
+    "slice the layout first (axe slice) or pick a smaller --shape"
 /* Start cell "k" (cells are filled in order). */
 void axe__render_model_cell(axe__render_model *m, int64_t k);
 /* Append one entry of m->ax.n values to the current cell. */
@@ -151,15 +163,23 @@ axe_status axe__render_view_physical(axe__render_model *m,
 axe_status axe__render_view_banks(axe__render_model *m,
                                   const axe_render_options *o,
                                   const axe_layout *l, axe_diag *diag);
-/* The logical grid of "o" (rows x cols) and the logical index of cell
- * (r, c) for apply: a linear index (colex) or a coordinate of the shape. */
-axe_status axe__render_logical_grid(const axe_render_options *o,
-                                    const axe_layout *l, int64_t *rows,
-                                    int64_t *cols, axe_diag *diag);
-axe_status axe__render_apply_cell(const axe_render_options *o,
-                                  const axe_layout *l, int64_t rows,
-                                  int64_t cols, int64_t k, axe_point *pts,
-                                  int cap, int *npts, axe_diag *diag);
+/* Allocate the logical grid of "o" over "l" ("what" names the picture):
+ * the shape's size must be the layout's; more than two dims fold into the
+ * rows (row-major: all but the last) or, with o->colex, into the columns
+ * (all but the first), whose header labels are then coordinate tuples. */
+axe_status axe__render_logical_model(axe__render_model *m,
+                                     const axe_render_options *o,
+                                     const axe_layout *l, const char *what,
+                                     axe_diag *diag);
+/* The logical coordinate of cell "k" of logical model "m" into "crd";
+ * the number of coordinates (at least 1: a linear index when m->lnd is
+ * 0). */
+int axe__render_cell_coord(const axe__render_model *m, int64_t k, int64_t *crd);
+/* The set L of the element of cell "k" of logical model "m". */
+axe_status axe__render_apply_cell(const axe__render_model *m,
+                                  const axe_layout *l, int64_t k,
+                                  axe_point *pts, int cap, int *npts,
+                                  axe_diag *diag);
 
 /* ---- emitters ------------------------------------------------------------ */
 
@@ -171,9 +191,11 @@ axe_status axe__render_emit_svg(const axe__render_model *m, const char *title,
                                 axe_render_buf *out);
 axe_status axe__render_emit_tex(const axe__render_model *m, const char *title,
                                 axe_render_buf *out);
-/* The page for the logical model and (may be NULL) the physical one. */
+/* The page for the logical model and (may be NULL) the physical one;
+ * "note" (NULL: none) says why a physical view is missing. */
 axe_status axe__render_emit_html(const axe__render_model *logical,
                                  const axe__render_model *physical,
-                                 const char *title, axe_render_buf *out);
+                                 const char *note, const char *title,
+                                 axe_render_buf *out);
 
 #endif

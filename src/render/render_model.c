@@ -75,10 +75,11 @@ static void *zalloc(axe__render_model *m, int64_t n, size_t size)
 }
 
 /* A rows x cols grid with header labels over m->rax / m->cax; the axes
- * must be set before. Cells start empty and uncolored. */
+ * must be set before. Cells start empty and uncolored. Too many cells:
+ * CAPACITY naming the limit, "what" and the suggestion "hint". */
 axe_status axe__render_model_grid(axe__render_model *m, int64_t rows,
                                   int64_t cols, const char *what,
-                                  axe_diag *diag)
+                                  const char *hint, axe_diag *diag)
 {
     int64_t cells;
     if (rows < 1 || cols < 1)
@@ -87,9 +88,8 @@ axe_status axe__render_model_grid(axe__render_model *m, int64_t rows,
         return axe__fail(
             diag, AXE_ERR_CAPACITY, -1,
             "%s would have %lld x %lld cells, more than the %d a picture "
-            "shows; slice the layout first (axe slice) or pick a smaller "
-            "--shape",
-            what, (long long)rows, (long long)cols, AXE_RENDER_MAX_CELLS);
+            "shows; %s",
+            what, (long long)rows, (long long)cols, AXE_RENDER_MAX_CELLS, hint);
     m->rows = rows;
     m->cols = cols;
     m->rowlab = zalloc(m, rows * m->rax.n, sizeof(int64_t));
@@ -150,7 +150,8 @@ int axe__render_axis_find(const axe__render_axes *ax, const char *name)
     return -1;
 }
 
-/* Append "name" to "ax" unless present; CAPACITY past AXE_RENDER_MAX_AXES. */
+/* Append "name" to "ax" unless present; CAPACITY past AXE_RENDER_MAX_AXES
+ * with what to do instead. */
 axe_status axe__render_axis_add(axe__render_axes *ax, const char *name,
                                 axe_diag *diag)
 {
@@ -158,8 +159,11 @@ axe_status axe__render_axis_add(axe__render_axes *ax, const char *name,
         return AXE_OK;
     if (ax->n == AXE_RENDER_MAX_AXES)
         return axe__fail(diag, AXE_ERR_CAPACITY, -1,
-                         "a picture shows at most %d axes per cell",
-                         AXE_RENDER_MAX_AXES);
+                         "a picture shows at most %d axes per cell and this "
+                         "one needs more ('%.15s' is one too many); slice "
+                         "the layout to fewer axes first (axe slice) or "
+                         "list its points with axe apply",
+                         AXE_RENDER_MAX_AXES, name);
     memset(ax->name[ax->n], 0, AXE_AXIS_NAME_MAX);
     strncpy(ax->name[ax->n], name, AXE_AXIS_NAME_MAX - 1);
     ax->n++;
@@ -354,6 +358,13 @@ void axe__render_label_text(const axe__render_axes *ax, const int64_t *lab,
         axe__render_putf(b, "%lld", (long long)i);
         return;
     }
+    if (ax->tuple) {
+        for (int a = 0; a < ax->n; a++)
+            axe__render_putf(b, "%s%lld", a > 0 ? "," : "(",
+                             (long long)lab[i * ax->n + a]);
+        axe__render_puts(b, ")");
+        return;
+    }
     for (int a = 0; a < ax->n; a++)
         axe__render_putf(b, "%s%s%lld", a > 0 ? " " : "", ax->abbr[a],
                          (long long)lab[i * ax->n + a]);
@@ -387,12 +398,40 @@ axe_status axe__render_widths(const axe__render_model *m, int64_t *cell,
     return st;
 }
 
-/* "rows: warp lane, columns: reg" when the headers are tuples over axes;
- * whether anything was written. */
+/* " dims 0,1" or " dim 2": the dims a folded header stands for. */
+static void put_dims(const axe__render_axes *ax, int lo, axe_render_buf *b)
+{
+    axe__render_puts(b, ax->n > 1 ? " dims " : " dim ");
+    for (int i = 0; i < (ax->n > 1 ? ax->n : 1); i++)
+        axe__render_putf(b, "%s%d", i > 0 ? "," : "", lo + i);
+}
+
+/* "rows: dims 0,1, columns: dim 2 of shape [2,8,8] (row-major)": how a
+ * logical shape of more than two dims folds into the grid. */
+static void fold_caption(const axe__render_model *m, axe_render_buf *b)
+{
+    axe__render_puts(b, "rows:");
+    put_dims(&m->rax, 0, b);
+    axe__render_puts(b, ", columns:");
+    put_dims(&m->cax, m->rax.n > 1 ? m->rax.n : 1, b);
+    axe__render_puts(b, " of shape [");
+    for (int d = 0; d < m->lnd; d++)
+        axe__render_putf(b, "%s%lld", d > 0 ? "," : "",
+                         (long long)m->lshape[d]);
+    axe__render_puts(b, m->lcolex ? "] (colexicographic)" : "] (row-major)");
+}
+
+/* "rows: warp lane, columns: reg" when the headers are tuples over axes
+ * (the caption of folded logical dims for a logical grid); whether
+ * anything was written. */
 bool axe__render_caption(const axe__render_model *m, axe_render_buf *b)
 {
     if (m->rax.n == 0 && m->cax.n == 0)
         return false;
+    if (m->rax.tuple || m->cax.tuple) {
+        fold_caption(m, b);
+        return true;
+    }
     axe__render_puts(b, "rows:");
     for (int i = 0; i < m->rax.n; i++)
         axe__render_putf(b, " %s", m->rax.name[i]);

@@ -4,13 +4,17 @@
  * of every logical element (replicas included) is a hit; a hit's row is its
  * tuple over the thread and device axes (which thread, warp or GPU holds
  * it), its column the tuple over the memory axes (where in that holder's
- * storage). Without thread/device axes the last axis makes the columns;
- * a single axis wraps every 32 values (rows: base, columns: offset). Each
+ * storage). Without thread/device axes the memory's own row axes make the
+ * rows (Trainium SBUF partitions P, TMEM lanes Lane/TLane: P x F and Lane
+ * x Col as the hardware and the Axe paper draw them), else the last axis
+ * makes the columns; a single axis wraps every 32 values (rows: base,
+ * columns: offset). Each
  * cell lists the logical coordinates stored there, and remembers the
  * physical point it stands for (m->where over m->wax, the grid's axes), so
  * the HTML page can recolor it by any axis. Invariant: the hits are
  * exactly the entries of the grid view, so the two views agree.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +41,33 @@ static int tup_cmp(const void *a, const void *b)
     return 0;
 }
 
+/* Whether memory axis "name" indexes the rows of its memory (SBUF
+ * partitions, TMEM lanes). */
+static bool row_axis(const char *name)
+{
+    return strcmp(name, "P") == 0 || strcmp(name, "Lane") == 0 ||
+           strcmp(name, "TLane") == 0;
+}
+
+/* Memory axes only: the row axes (P, Lane, TLane) make the rows when
+ * there are others, else all axes but the last. */
+static void split_memory(const axe__render_axes *ax, split *s)
+{
+    s->nrow = s->ncol = 0;
+    for (int i = 0; i < ax->n; i++) {
+        if (row_axis(ax->name[i]))
+            s->row[s->nrow++] = i;
+        else
+            s->col[s->ncol++] = i;
+    }
+    if (s->nrow > 0 && s->ncol > 0)
+        return;
+    s->nrow = s->ncol = 0;
+    for (int i = 0; i + 1 < ax->n; i++)
+        s->row[s->nrow++] = i;
+    s->col[s->ncol++] = ax->n - 1;
+}
+
 /* Rows: thread and device axes; columns: memory axes. */
 static void split_axes(const axe__render_axes *ax, split *s)
 {
@@ -51,12 +82,8 @@ static void split_axes(const axe__render_axes *ax, split *s)
         else
             s->row[s->nrow++] = i;
     }
-    if (!s->wrap && (s->nrow == 0 || s->ncol == 0)) {
-        s->nrow = s->ncol = 0;
-        for (int i = 0; i + 1 < ax->n; i++)
-            s->row[s->nrow++] = i;
-        s->col[s->ncol++] = ax->n - 1;
-    }
+    if (!s->wrap && (s->nrow == 0 || s->ncol == 0))
+        split_memory(ax, s);
 }
 
 /* The row and column tuple of entry "v". */
@@ -123,14 +150,23 @@ static void set_labels(axe__render_model *m, const tup *rows, const tup *cols)
                (size_t)m->cax.n * sizeof(int64_t));
 }
 
-/* The entry axes: the logical coordinate (one index for a single row). */
-static void set_entry_axes(axe__render_model *m, const axe__render_model *g)
+/* The entry axes: the logical coordinate over the dims of the shape (one
+ * index for none); CAPACITY past AXE_RENDER_MAX_AXES dims. */
+static axe_status set_entry_axes(axe__render_model *m,
+                                 const axe__render_model *g, axe_diag *diag)
 {
-    const char *first = g->rows == 1 ? "index" : "row";
+    int n = g->lnd > 1 ? g->lnd : 1;
+    if (n > AXE_RENDER_MAX_AXES)
+        return axe__fail(diag, AXE_ERR_CAPACITY, -1,
+                         "the physical view lists coordinates of at most %d "
+                         "dims, the shape has %d; pass a --shape with fewer "
+                         "dims (merge some) or use --as grid",
+                         AXE_RENDER_MAX_AXES, n);
     m->coord_style = true;
-    m->ax.n = g->rows == 1 ? 1 : 2;
-    memcpy(m->ax.name[0], first, strlen(first) + 1);
-    memcpy(m->ax.name[1], "col", 4);
+    m->ax.n = n;
+    for (int i = 0; i < n; i++)
+        snprintf(m->ax.name[i], AXE_AXIS_NAME_MAX, n == 1 ? "index" : "%d", i);
+    return AXE_OK;
 }
 
 /* The color of a hit: the value of the grid's color axis. */
@@ -176,18 +212,11 @@ static void scratch_free(axe__render_model *m, scratch *s)
                                     (size_t)s->n * size[i], 0);
 }
 
-/* The logical coordinate of logical cell "k" of grid "g". */
-static void coord_of(const axe__render_model *g, int64_t k, int64_t *crd)
-{
-    crd[0] = g->rows == 1 ? k : k / g->cols;
-    crd[1] = k % g->cols;
-}
-
 /* Place every hit in its cell (a stable counting sort) and fill "m". */
 static axe_status fill(axe__render_model *m, const axe__render_model *g,
                        scratch *s)
 {
-    int64_t cells = m->rows * m->cols, crd[2];
+    int64_t cells = m->rows * m->cols, crd[AXE_LAYOUT_MAX_DIMS];
     for (int64_t e = 0; e < s->n; e++)
         m->first[s->cell[e] + 1]++;
     for (int64_t k = 0; k < cells; k++)
@@ -198,7 +227,7 @@ static axe_status fill(axe__render_model *m, const axe__render_model *g,
         int64_t end = m->first[k];
         axe__render_model_cell(m, k);
         for (; i < end; i++) {
-            coord_of(g, s->src[s->ord[i]], crd);
+            (void)axe__render_cell_coord(g, s->src[s->ord[i]], crd);
             AXE_TRY(axe__render_model_push(m, crd));
             m->key[k] = color_of(g, g->val + s->ord[i] * g->ax.n);
             memcpy(m->where + k * m->wax.n, g->val + s->ord[i] * g->ax.n,
@@ -222,7 +251,11 @@ static axe_status layout_hits(axe__render_model *m, const axe__render_model *g,
         key_of(&sp, g->val + e * g->ax.n, &s->rows[e], &s->cols[e]);
     nr = uniq(s->rows, s->n);
     nc = uniq(s->cols, s->n);
-    AXE_TRY(axe__render_model_grid(m, nr, nc, "the physical view", diag));
+    AXE_TRY(axe__render_model_grid(
+        m, nr, nc, "the physical view",
+        "slice the layout first (axe slice) or draw the logical view (--as "
+        "grid: one cell per element)",
+        diag));
     m->wax = g->ax;
     m->where =
         axe__render_alloc(m->alloc, m->ud, NULL, 0,
@@ -257,8 +290,9 @@ axe_status axe__render_view_physical(axe__render_model *m,
         st = scratch_new(m, &s, g.nent > 0 ? g.nent : 1);
     if (st == AXE_OK && g.nent == 0)
         st = axe__fail(diag, AXE_ERR_INVALID, -1, "the layout has no points");
+    if (st == AXE_OK)
+        st = set_entry_axes(m, &g, diag);
     if (st == AXE_OK) {
-        set_entry_axes(m, &g);
         memcpy(m->color_axis, g.color_axis, AXE_AXIS_NAME_MAX);
         st = layout_hits(m, &g, &s, diag);
     }

@@ -29,8 +29,8 @@ static axe_status tv_extents(const axe_cute_layout *tv, int64_t *t, int64_t *v,
     if (size > 4 * (int64_t)AXE_RENDER_MAX_CELLS)
         return axe__fail(diag, AXE_ERR_CAPACITY, -1,
                          "the TV layout has %lld (thread, value) pairs, more "
-                         "than a picture shows; slice it first",
-                         (long long)size);
+                         "than the %d a picture shows; slice it first",
+                         (long long)size, 4 * AXE_RENDER_MAX_CELLS);
     return AXE_OK;
 }
 
@@ -94,7 +94,12 @@ axe_status axe__render_view_tv(axe__render_model *m,
     mm = o->shape[0];
     nn = o->ndims == 2 ? o->shape[1] : 1;
     AXE_TRY(tv_extents(tv, &t, &v, diag));
-    AXE_TRY(axe__render_model_grid(m, mm, nn, "the tile", diag));
+    AXE_TRY(axe__render_model_grid(
+        m, mm, nn, "the tile", "slice the TV layout and its tile first", diag));
+    m->logical = m->lcolex = true;
+    m->lnd = 2;
+    m->lshape[0] = mm;
+    m->lshape[1] = nn;
     m->ax.n = 2;
     memcpy(m->ax.name[0], "T", 2);
     memcpy(m->ax.name[1], "V", 2);

@@ -5,6 +5,7 @@
  * (`S[...] + R[...] + 5@warp`) as text, ANSI text, SVG, TikZ or HTML
  * (include/axe/render.h). This file parses the options and the operands,
  * calls the render layer and writes the result to stdout or -o FILE.
+ * --help or -h anywhere prints the help and exits 0.
  * Invariant: every failure prints one "axe: render: ..." line and exits 1
  * (no picture: too large, bad color axis, unsupported view) or 2 (usage or
  * syntax); nothing is written to -o FILE unless the picture is complete.
@@ -35,17 +36,21 @@ static const char render_help[] =
     "  physical  from the hardware side: rows are thread/device\n"
     "            coordinates, columns memory coordinates, cells the logical\n"
     "            elements stored there\n"
-    "  banks     shared-memory address, bank ((addr*bytes/4) mod 32) and\n"
-    "            the thread of one warp reading each element; thread t reads\n"
-    "            index --access(t) (default t), conflicts are marked with !\n"
+    "  banks     shared-memory address, bank (floor(addr*bytes/4) mod 32)\n"
+    "            and the thread of one warp reading each element; thread t\n"
+    "            reads index --access(t) (default t), conflicts are marked\n"
+    "            with !; 8-byte elements are read in 2 phases of 16\n"
+    "            threads (LDS.64), 16-byte ones in 4 phases of 8 (LDS.128,\n"
+    "            ldmatrix rows), conflicts counted per phase\n"
     "--shape S is the logical shape ([8,16] or (8,16); its size must be\n"
     "the layout's), --color-by the axis that colors the cells, --elem-bytes\n"
-    "the element size for banks (1, 2 or 4; default 2). At most 65536\n"
+    "the element size for banks (1, 2, 4, 8 or 16; default 2). At most 65536\n"
     "cells and 262144 points: slice larger layouts first. --color: ANSI\n"
     "colors in text (auto: when stdout is a terminal). --format html\n"
     "writes one self-contained page.\n"
     "examples:\n"
     "  axe render \"(4,8):(1,4)\"\n"
+    "  axe render \"S[(2,8,8):(8@F,1@P,1@F)]\" --shape [2,8,8] --as axe\n"
     "  axe render \"((4,8),(2,2)):((32,1),(16,8))\" --as tv --shape "
     "\"(8,16)\"\n"
     "  axe render \"S[(8,2,4,2):(4@lane,1@warp,1@lane,1@reg)] + R[2:4@warp] "
@@ -55,7 +60,11 @@ static const char render_help[] =
     "--as physical\n"
     "  axe render \"Sw<3,3,3> o 0 o (8,64):(64,1)\" --as banks --access "
     "\"32:64\"\n"
+    "  axe render \"Sw<3,0,3> o 0 o (8,8):(8,1)\" --as banks --elem-bytes 16 "
+    "--access 8:1\n"
     "  axe render \"(16,16):(16,1)\" --format tex -o grid.tex\n"
+    "  axe render \"S[(2,4,2,8):(1@gpuid,8,2@gpuid,1)]\" --shape [8,16] "
+    "--format html -o mesh.html\n"
     "exit status: 0 ok, 1 no picture (the reason on stderr), 2 usage or "
     "syntax\n";
 
@@ -335,10 +344,11 @@ int cli_render_main(int argc, char **argv)
     operand op;
     axe_render_options o;
     int rc;
-    if (argc >= 2 && cli_is_help(argv[1])) {
-        fputs(render_help, stdout);
-        return fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
-    }
+    for (int i = 1; i < argc; i++)
+        if (cli_is_help(argv[i])) {
+            fputs(render_help, stdout);
+            return fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
+        }
     axe_render_options_init(&o);
     rc = parse_args(argc, argv, &c);
     if (rc == CLI_EXIT_OK)
