@@ -101,6 +101,11 @@ static void table_normalize(void)
         {"axes![B = 512]", "m![B / 64, B / 32 % 2, B % 32]", "m![B]"},
         {"axes![A = 8]", "m![A % 1]", "m![1]"},
         {"axes![A = 8]", "m![A, A]", "m![A, A]"},
+        {"axes![A = 4, B = 8]", "m![[A, B] % 8]", "m![B]"},
+        {"axes![A = 4, B = 8]", "m![[A, B] / 16]", "m![A / 2]"},
+        {"axes![A = 4, B = 8]", "m![[A, B] / 2 % 4]", "m![B / 2]"},
+        {"axes![A = 4, B = 8, C = 2]", "m![[A, [B, C]] % 16]", "m![B, C]"},
+        {"axes![A = 4, B = 8]", "m![[A, B] / 4, [A, B] % 4]", "m![A, B]"},
     };
     for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
         axe_mapping m, n;
@@ -114,6 +119,92 @@ static void table_normalize(void)
         TL_CHECK(st == AXE_OK && strcmp(text, rows[r].norm) == 0,
                  "normalize %s: got %s, expected %s", rows[r].expr,
                  st == AXE_OK ? text : d.message, rows[r].norm);
+    }
+}
+
+/* Spec §8's identities and non-examples at sizes above the evaluation
+ * limit: decided exactly by normal forms and layouts, never CAPACITY. */
+static void table_equivalent_large(void)
+{
+    static const char *const ax = "axes![A = 4, B = 33554432]";
+    static const struct {
+        const char *a, *b;
+        bool eq;
+    } rows[] = {
+        {"m![[A, B] % 33554432]", "m![B]", true},
+        {"m![[A, B] / 33554432]", "m![A]", true},
+        {"m![[A, B] / 33554432]", "m![B / 33554432]", false},
+        {"m![A % 1, B]", "m![B]", true},
+        {"m![A % 1, B]", "m![B, A % 1, 1]", true},
+        {"m![A % 1, B, 4]", "m![B, A]", false},
+        {"m![A, B # 33554440]", "m![A, B # 33554440]", true},
+        {"m![A, [B / 2, B % 2] #{0} 33554440]", "m![A, B #{0} 33554440]", true},
+        {"m![A, B # 33554440]", "m![[A, 1] = 2, B # 33554440]", false},
+        {"m![B # 33554433]", "m![B # 33554433]", true},
+        {"m![B # 33554433]", "m![B #{0} 33554433]", false},
+        {"m![[B / 64, B % 64] # 33554440]", "m![B # 33554440]", true},
+        {"m![[B, 1] # 33554440]", "m![[1, B] # 33554440]", true},
+        {"m![[B # 33554433] / 1]", "m![B # 33554433]", true},
+        {"m![[B # 33554433] # 33554433]", "m![B # 33554433]", true},
+        {"m![[B # 33554433] = 33554433]", "m![B # 33554433]", true},
+        {"m![[B # 33554440] / 8, [B # 33554440] % 8]", "m![B # 33554440]",
+         true},
+        {"m![[A, B # 33554440], 1]", "m![A, [B # 33554440]]", true},
+        {"m![[A, B #{0} 33554440] % 33554440]", "m![B #{0} 33554440]", true},
+        {"m![[B / 64, B % 64] = 33554000]", "m![B = 33554000]", true},
+        {"m![[B # 33554433] % 1]", "m![1]", true},
+        {"m![2, B]", "m![1 # 2, B]", false},
+        {"m![A, B]", "m![B, A]", false},
+        {"m![A, B # 33554440]", "m![A, B #{!} 33554440]", false},
+    };
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        axe_mapping a, b;
+        axe_diag d;
+        bool eq = !rows[r].eq;
+        axe_status st = parse(ax, rows[r].a, &a, &d);
+        if (st == AXE_OK)
+            st = parse(ax, rows[r].b, &b, &d);
+        if (st == AXE_OK)
+            st = axe_mapping_equivalent(&a, &b, &eq, &d);
+        TL_CHECK(st == AXE_OK && eq == rows[r].eq, "equal %s %s: %s, want %d",
+                 rows[r].a, rows[r].b,
+                 st == AXE_OK ? (eq ? "true" : "false") : d.message,
+                 rows[r].eq);
+    }
+}
+
+/* Inverses at sizes above the evaluation limit, read off the layout of
+ * the normal form (holes for padding). */
+static void table_inverse_large(void)
+{
+    static const char *const ax = "axes![A = 4, B = 33554432]";
+    static const struct {
+        const char *expr;
+        int64_t b;
+        int n;
+        int64_t pos;
+    } rows[] = {
+        {"m![A % 1, B]", 5, 1, 5},
+        {"m![B # 33554440]", 7, 1, 7},
+        {"m![A, B # 33554440]", 9, 1, 9},
+        {"m![[B / 2, B % 2] # 33554440, 2]", 3, 2, 6},
+    };
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        axe_mapping m;
+        axe_mapping_cell t;
+        int64_t pos[8];
+        int n = -1;
+        axe_diag d;
+        axe_status st = parse(ax, rows[r].expr, &m, &d);
+        axe_mapping_cell_zero(&t);
+        t.coord[1] = rows[r].b;
+        if (st == AXE_OK)
+            st = axe_mapping_inverse(&m, &t, pos, 8, &n, &d);
+        TL_CHECK(st == AXE_OK && n == rows[r].n && pos[0] == rows[r].pos,
+                 "inverse %s at B = %" PRId64
+                 ": %s, %d positions from %" PRId64,
+                 rows[r].expr, rows[r].b, st == AXE_OK ? "ok" : d.message, n,
+                 n > 0 ? pos[0] : -1);
     }
 }
 
@@ -535,6 +626,8 @@ int main(void)
     tl_seed("test_mapping", 20261125);
     table_map();
     table_normalize();
+    table_equivalent_large();
+    table_inverse_large();
     table_reject();
     table_capacity();
     table_tile_view();

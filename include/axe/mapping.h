@@ -150,8 +150,9 @@ AXE_API void axe_mapping_cell_zero(axe_mapping_cell *c);
 
 /* Every buffer position p < |E| with map(p) equal to the cell "t", in
  * increasing order into pos[0 .. *count) (AXE_ERR_CAPACITY above "cap");
- * the inverse of map. Read off the Axe layout when E converts (any size),
- * by evaluation otherwise (at most AXE_MAPPING_EVAL_MAX positions). */
+ * the inverse of map. Read off the Axe layout (with holes) of the normal
+ * form of E when that converts (any size), by evaluation otherwise (at
+ * most AXE_MAPPING_EVAL_MAX positions). */
 AXE_NODISCARD AXE_API axe_status axe_mapping_inverse(const axe_mapping *m,
                                                      const axe_mapping_cell *t,
                                                      int64_t *pos, int cap,
@@ -164,8 +165,9 @@ AXE_NODISCARD AXE_API axe_status axe_mapping_inverse(const axe_mapping *m,
 #define AXE_MAPPING_EVAL_MAX (INT64_C(1) << 24)
 
 /* E1 == E2 (spec §8): the same size and the same cell at every position,
- * zero coordinates dropped; decided on the Axe layouts when both convert
- * (the normal form), by evaluation otherwise (AXE_ERR_CAPACITY above
+ * zero coordinates dropped; decided on the normal forms (identical trees,
+ * the Axe layouts with holes, matching pairs / padding / resize around
+ * operands decided so), by evaluation otherwise (AXE_ERR_CAPACITY above
  * AXE_MAPPING_EVAL_MAX positions). Both are over the same axis names. */
 AXE_NODISCARD AXE_API axe_status axe_mapping_equivalent(const axe_mapping *a,
                                                         const axe_mapping *b,
@@ -174,7 +176,8 @@ AXE_NODISCARD AXE_API axe_status axe_mapping_equivalent(const axe_mapping *a,
 /* A simpler expression with the same map: pairs right-nested without the
  * identity, trivial stride / modulo / resize / padding dropped, chains over
  * an axis as `X / mu % n`, adjacent digits `X / (mu n2) % n1, X / mu % n2`
- * merged. Idempotent; preserves map at every position. */
+ * merged, a chain inside one side of a pair moved onto it. Idempotent;
+ * preserves map at every position. */
 AXE_NODISCARD AXE_API axe_status axe_mapping_normalize(const axe_mapping *m,
                                                        axe_mapping *out,
                                                        axe_diag *diag);
