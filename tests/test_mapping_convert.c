@@ -10,7 +10,9 @@
  * to a linear layout exactly when l(x) is the XOR of l(2^i) at every x
  * (checked here by brute force), the linear layout then evaluates like the
  * layout, prints and parses back to itself, and converts back to an Axe
- * layout with the same map whenever its bases on each axis share no bit;
+ * layout with the same map whenever its bases on each axis share no bit
+ * (and, for random swizzles of bit permutations on `m`, always: the
+ * swizzle is recognized);
  * it inverts exactly when it is a bijection (brute force), and the inverse
  * undoes it.
  */
@@ -104,6 +106,53 @@ static void table_linear(void)
                      : st != AXE_OK && strstr(d.message, rows[r].reason),
                  "linear of %s: %s (%s)", rows[r].layout, axe_status_name(st),
                  d.message);
+    }
+}
+
+/* Linear layouts back to Axe layouts: the printed Axe layout (a swizzle
+ * recognized on `m`), or the reason. */
+static void table_linear_back(void)
+{
+    static const struct {
+        const char *layout, *axe;
+    } rows[] = {
+        {"S[(4,8):(8,1)]", "S[32:1]"},
+        {"Sw<3,4,3> o 0 o (8,128):(128,1)",
+         "Swizzle<4,3,3>(S[(128,8):(1,128)])"},
+        /* 9 address bits: bit 9 is never read, the smallest swizzle */
+        {"Sw<3,4,3> o 0 o (8,64):(64,1)", "Swizzle<4,2,3>(S[(64,8):(1,64)])"},
+        {"Sw<2,0,2> o 0 o (4,4):(4,1)", "Swizzle<0,2,2>(S[(4,4):(1,4)])"},
+        {"Sw<3,4,-3> o 0 o 1024:1", "Swizzle<4,3,3,outer>(S[1024:1])"},
+        {"S[(2,16):(1@laneid,2)]", "S[(2,16):(1@laneid,2)]"},
+    };
+    static const char *const no_swizzle =
+        " - index=1 -> (1)\n   index=2 -> (1)\nwhere out dims are: [m (size "
+        "2)]";
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        axe_layout l = layout_of(rows[r].layout), back;
+        axe_linear lin;
+        axe_diag d;
+        char text[256] = "";
+        axe_status st = axe_linear_from_layout(&l, NULL, 0, &lin, &d);
+        if (st == AXE_OK)
+            st = axe_linear_to_layout(&lin, &back, &d);
+        if (st == AXE_OK)
+            axe_print_layout(&back, text, sizeof text);
+        TL_CHECK(st == AXE_OK && strcmp(text, rows[r].axe) == 0 &&
+                     same_layout_map(&l, &back),
+                 "linear of %s back: %s, want %s", rows[r].layout,
+                 st == AXE_OK ? text : d.message, rows[r].axe);
+    }
+    {
+        axe_linear lin;
+        axe_layout back;
+        axe_diag d;
+        axe_status st =
+            axe_parse_linear(no_swizzle, strlen(no_swizzle), &lin, &d);
+        if (st == AXE_OK)
+            st = axe_linear_to_layout(&lin, &back, &d);
+        TL_CHECK(st == AXE_ERR_UNSUPPORTED && strstr(d.message, "share bits"),
+                 "equal bases back: %s (%s)", axe_status_name(st), d.message);
     }
 }
 
@@ -257,6 +306,28 @@ static void random_pow2(axe_layout *l)
     }
 }
 
+/* A random swizzle over a random permutation of k address bits on `m`
+ * (F2-linear, so it converts to a linear layout and back). */
+static void random_swizzled(axe_layout *l)
+{
+    int k = (int)tl_range(2, 9), perm[9];
+    int b = (int)tl_range(1, k / 2), a = (int)tl_range(b, k - b);
+    for (int i = 0; i < k; i++)
+        perm[i] = i;
+    for (int i = k - 1; i > 0; i--) {
+        int j = (int)tl_range(0, i), t = perm[i];
+        perm[i] = perm[j];
+        perm[j] = t;
+    }
+    axe_layout_init(l);
+    for (int i = 0; i < k; i++)
+        TL_CHECK(axe_layout_push_shard(l, 2, INT64_C(1) << perm[i], "m") ==
+                     AXE_OK,
+                 "building a random swizzled layout");
+    l->swizzle = (axe_layout_swizzle){true, tl_range(0, 1) == 1,
+                                      (int32_t)tl_range(0, k - a - b), b, a};
+}
+
 /* Brute force: l(x) == XOR of l(2^i) on every axis at every x. */
 static bool xor_linear(const axe_layout *l)
 {
@@ -384,6 +455,19 @@ static void law_linear(void)
             check_invert(&lin);
         }
     }
+    for (int r = 0; r < RANDOM_CASES / 3; r++) {
+        axe_layout back;
+        axe_diag d;
+        axe_status st;
+        random_swizzled(&l);
+        axe_diag_clear(&d);
+        st = axe_linear_from_layout(&l, NULL, 0, &lin, &d);
+        if (st == AXE_OK)
+            st = axe_linear_to_layout(&lin, &back, &d);
+        TL_CHECK(st == AXE_OK && xor_linear(&l) && same_layout_map(&l, &back),
+                 "swizzled layout to linear and back: %s (%s)",
+                 axe_status_name(st), d.message);
+    }
     printf("%d random power-of-two layouts, %d bit-linear, %d invertible\n",
            RANDOM_CASES, linear, invertible);
 }
@@ -393,6 +477,7 @@ int main(void)
     tl_seed("test_mapping_convert", 20261125);
     table_linear();
     table_linear_shape();
+    table_linear_back();
     table_from_layout();
     law_from_layout();
     law_linear();
