@@ -208,6 +208,44 @@ static void table_inverse_large(void)
     }
 }
 
+/* Conversions with holes: padding, and resize cutting only padded cells,
+ * lay their operand out inside the block (NULL: no layout). */
+static void table_to_layout_holes(void)
+{
+    static const struct {
+        const char *axes, *expr, *layout;
+    } rows[] = {
+        {"axes![A = 4, B = 4]", "m![A, B # 8]", "S[(4,4):(8,1)]"},
+        {"axes![B = 4]", "m![[B # 8] = 6]", "S[4:1]"},
+        {"axes![A = 4, B = 4]", "m![[A, B # 8] = 28]", "S[(4,4):(8,1)]"},
+        {"axes![A = 4, B = 4]", "m![[A, B # 8] = 28, 2]",
+         "S[(4,4):(16,2)] + R[2:1]"},
+        {"axes![A = 4, B = 4]", "m![[A, B # 8] = 27]", NULL},
+        {"axes![B = 4]", "m![B = 2 # 4]", NULL},
+    };
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        axe_mapping m;
+        axe_mapping_part part = {&m, "m", 1, true};
+        axe_layout l;
+        axe_diag d;
+        char text[256] = "";
+        const char *tensor[AXE_MAPPING_MAX_AXES];
+        axe_status st = parse(rows[r].axes, rows[r].expr, &m, &d);
+        for (int k = 0; k < m.axes.n; k++)
+            tensor[k] = m.axes.name[k];
+        if (st == AXE_OK)
+            st = axe_mapping_to_layout(&part, 1, tensor, m.axes.n, &l, &d);
+        if (st == AXE_OK)
+            axe_print_layout(&l, text, sizeof text);
+        TL_CHECK(rows[r].layout == NULL
+                     ? st == AXE_ERR_UNSUPPORTED
+                     : st == AXE_OK && strcmp(text, rows[r].layout) == 0,
+                 "%s with holes: %s, want %s", rows[r].expr,
+                 st == AXE_OK ? text : d.message,
+                 rows[r].layout ? rows[r].layout : "a failure");
+    }
+}
+
 static void table_reject(void)
 {
     static const struct {
@@ -521,6 +559,44 @@ static void law_to_layout(const axe_mapping *m, bool holes)
              show(m), size * points, live);
 }
 
+/* Top padding only: a layout with holes comes back (with holes) as an
+ * expression with the same cells, the original's extra trailing cells all
+ * padding. */
+static void law_round_trip_holes(const axe_mapping *m)
+{
+    static axe_mapping back;
+    const char *tensor[AXE_MAPPING_MAX_AXES];
+    axe_mapping_part part = {m, "m", 1, true};
+    axe_layout l;
+    axe_diag d;
+    axe_status st;
+    for (int k = 0; k < m->nnodes; k++)
+        if (m->node[k].op == AXE_MAPPING_PADDING &&
+            m->node[k].kind != AXE_PADDING_TOP)
+            return;
+    for (int k = 0; k < m->axes.n; k++)
+        tensor[k] = m->axes.name[k];
+    if (axe_mapping_to_layout(&part, 1, tensor, m->axes.n, &l, NULL) != AXE_OK)
+        return;
+    st = axe_mapping_from_layout_holes(&l, &m->axes, &back, &d);
+    TL_CHECK(st == AXE_OK && axe_mapping_size(&back) <= axe_mapping_size(m),
+             "%s with holes does not come back: %s", show(m),
+             st == AXE_OK ? "larger" : d.message);
+    for (int64_t p = 0; st == AXE_OK && p < axe_mapping_size(m); p++) {
+        axe_mapping_cell a, b;
+        axe_status sa = axe_mapping_map(m, p, &a, NULL);
+        axe_status sb = axe_mapping_map(&back, p, &b, NULL);
+        bool ok =
+            p < axe_mapping_size(&back)
+                ? sa == sb && (sa != AXE_OK || axe_mapping_cell_equal(&a, &b))
+                : sa == AXE_OK && a.kind == AXE_CELL_PADDING;
+        TL_CHECK(ok, "%s -> %s (holes) -> %s differs at %" PRId64, show(m),
+                 "layout", show(&back), p);
+        if (!ok)
+            break;
+    }
+}
+
 /* inverse(map(p)) lists exactly the positions holding that cell. */
 static void law_inverse(const axe_mapping *m)
 {
@@ -604,6 +680,7 @@ static void laws(void)
         law_inverse(&a);
         law_to_layout(&a, false);
         law_to_layout(&a, true);
+        law_round_trip_holes(&a);
         if (axe_mapping_normalize(&a, &n, NULL) == AXE_OK)
             law_equivalent(&a, &n);
         b = a;
@@ -628,6 +705,7 @@ int main(void)
     table_normalize();
     table_equivalent_large();
     table_inverse_large();
+    table_to_layout_holes();
     table_reject();
     table_capacity();
     table_tile_view();

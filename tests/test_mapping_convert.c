@@ -4,8 +4,9 @@
  * layouts: table rows (the reasons for layouts without a counterpart, e.g.
  * the Axe paper's Appendix G 24x24 layout and a non-bit-linear one) and
  * laws on seeded random inputs (AXE_TEST_SEED replays): an Axe layout made
- * of compact modes converts to a mapping expression whose conversion back
- * is the same set-valued map; a mapping expression affine per axis survives
+ * of compact modes (or, with holes, of modes with gaps) converts to a
+ * mapping expression (with padding) whose conversion back is the same
+ * set-valued map; a mapping expression affine per axis survives
  * mapping -> Axe -> mapping as an equivalent expression; a layout converts
  * to a linear layout exactly when l(x) is the XOR of l(2^i) at every x
  * (checked here by brute force), the linear layout then evaluates like the
@@ -199,13 +200,26 @@ static void table_from_layout(void)
 {
     static const struct {
         const char *layout, *axes, *expr;
+        bool holes;
     } rows[] = {
         {"S[(8,2,32):(64,1,2)]", "axes![B = 512]",
-         "m![B / 64, B % 32, B / 32 % 2]"},
-        {"S[(8,512):(1,8)]", "axes![A = 8, B = 512]", "m![B, A]"},
-        {"S[4:2] + R[2:1]", "axes![A = 4]", "m![A, 2]"},
-        {"S[(4,8):(16,1)]", "axes![A = 4, B = 8]", NULL},
-        {"S[(4,8):(1@laneid,4)]", "axes![A = 4, B = 8]", NULL},
+         "m![B / 64, B % 32, B / 32 % 2]", false},
+        {"S[(8,512):(1,8)]", "axes![A = 8, B = 512]", "m![B, A]", false},
+        {"S[4:2] + R[2:1]", "axes![A = 4]", "m![A, 2]", false},
+        {"S[(4,8):(16,1)]", "axes![A = 4, B = 8]", NULL, false},
+        {"S[(4,8):(1@laneid,4)]", "axes![A = 4, B = 8]", NULL, false},
+        {"S[(4,8):(16,1)]", "axes![A = 4, B = 8]", "m![A, B # 16]", true},
+        {"S[(4,4):(8,1)]", "axes![A = 4, B = 4]", "m![A, B # 8]", true},
+        {"S[4:2]", "axes![A = 4]", "m![A, 1 # 2]", true},
+        {"S[(4,8):(1,8)]", "axes![A = 4, B = 8]", "m![B, A # 8]", true},
+        {"S[(4,8):(64,2)]", "axes![A = 4, B = 8]", "m![A, (B, 1 # 2) # 64]",
+         true},
+        {"S[4:4] + R[2:1]", "axes![A = 4]", "m![A, 2 # 4]", true},
+        {"S[(8,2,32):(64,1,2)]", "axes![B = 512]",
+         "m![B / 64, B % 32, B / 32 % 2]", true},
+        {"S[(4,8):(12,1)]", "axes![A = 4, B = 8]", "m![A, B # 12]", true},
+        {"S[(4,8):(3,1)]", "axes![A = 4, B = 8]", NULL, true},
+        {"S[8:1] + 2", "axes![A = 8]", NULL, true},
     };
     for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
         axe_layout l = layout_of(rows[r].layout);
@@ -215,7 +229,9 @@ static void table_from_layout(void)
         char text[256] = "";
         axe_status st = axe_parse_mapping_axes(rows[r].axes,
                                                strlen(rows[r].axes), &axes, &d);
-        if (st == AXE_OK)
+        if (st == AXE_OK && rows[r].holes)
+            st = axe_mapping_from_layout_holes(&l, &axes, &m, &d);
+        else if (st == AXE_OK)
             st = axe_mapping_from_layout(&l, &axes, &m, &d);
         if (st == AXE_OK)
             axe_print_mapping_macro(&m, text, sizeof text);
@@ -228,8 +244,9 @@ static void table_from_layout(void)
 /* ---- random layouts ----------------------------------------------------- */
 
 /* A random compact layout on m: modes of random extents whose strides are
- * a random order of the compact strides; some modes become replicas. */
-static void random_compact(axe_layout *l, axe_mapping_axes *axes)
+ * a random order of the compact strides (with "gaps", each block of the
+ * faster modes grows by 0 to 3 positions); some modes become replicas. */
+static void random_compact(axe_layout *l, axe_mapping_axes *axes, bool gaps)
 {
     int64_t ext[5], stride[5], acc = 1;
     int perm[5], n = (int)tl_range(1, 4);
@@ -245,7 +262,7 @@ static void random_compact(axe_layout *l, axe_mapping_axes *axes)
     }
     for (int k = 0; k < n; k++) {
         stride[perm[k]] = acc;
-        acc *= ext[perm[k]];
+        acc = acc * ext[perm[k]] + (gaps ? tl_range(0, 3) : 0);
     }
     axe_layout_init(l);
     axes->n = 0;
@@ -261,7 +278,7 @@ static void random_compact(axe_layout *l, axe_mapping_axes *axes)
     }
 }
 
-static void law_from_layout(void)
+static void law_from_layout(bool holes)
 {
     static axe_layout l, back;
     static axe_mapping m, again;
@@ -269,20 +286,22 @@ static void law_from_layout(void)
     const char *tensor[AXE_MAPPING_MAX_AXES];
     for (int r = 0; r < RANDOM_CASES; r++) {
         axe_diag d;
-        axe_mapping_part part = {&m, "m", 1, false};
+        axe_mapping_part part = {&m, "m", 1, holes};
         axe_status st;
         bool eq = false;
-        random_compact(&l, &axes);
+        random_compact(&l, &axes, holes);
         for (int k = 0; k < axes.n; k++)
             tensor[k] = axes.name[k];
-        st = axe_mapping_from_layout(&l, &axes, &m, &d);
+        st = holes ? axe_mapping_from_layout_holes(&l, &axes, &m, &d)
+                   : axe_mapping_from_layout(&l, &axes, &m, &d);
         TL_CHECK(st == AXE_OK, "from_layout: %s", d.message);
         if (st != AXE_OK)
             continue;
         st = axe_mapping_to_layout(&part, 1, tensor, axes.n, &back, &d);
         TL_CHECK(st == AXE_OK && same_layout_map(&l, &back),
                  "Axe -> mapping -> Axe changes the map (%s)", d.message);
-        st = axe_mapping_from_layout(&back, &axes, &again, &d);
+        st = holes ? axe_mapping_from_layout_holes(&back, &axes, &again, &d)
+                   : axe_mapping_from_layout(&back, &axes, &again, &d);
         TL_CHECK(st == AXE_OK &&
                      axe_mapping_equivalent(&m, &again, &eq, &d) == AXE_OK &&
                      eq,
@@ -479,7 +498,8 @@ int main(void)
     table_linear_shape();
     table_linear_back();
     table_from_layout();
-    law_from_layout();
+    law_from_layout(false);
+    law_from_layout(true);
     law_linear();
     return tl_finish();
 }

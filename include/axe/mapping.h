@@ -233,7 +233,7 @@ typedef struct axe_mapping_part {
  * reason (padding, resize, partial cover, overshoot, composite operand)
  * when the expression is not affine per axis; a part with "holes" lays a
  * padding's operand out inside the padded block instead (the padded cells
- * are in no L(x)). */
+ * are in no L(x)), and a resize's when it cuts only padded cells. */
 AXE_NODISCARD AXE_API axe_status axe_mapping_to_layout(
     const axe_mapping_part *parts, int nparts, const char *const *tensor,
     int ntensor, axe_layout *out, axe_diag *diag);
@@ -250,6 +250,15 @@ AXE_NODISCARD AXE_API axe_status axe_mapping_to_layout(
 AXE_NODISCARD AXE_API axe_status
 axe_mapping_from_layout(const axe_layout *l, const axe_mapping_axes *tensor,
                         axe_mapping *out, axe_diag *diag);
+/* The same with holes: modes sorted by stride may skip positions, a
+ * stride s above the block b of the faster modes padding that block to s
+ * (`S[(4,4):(8,1)]` over A = 4, B = 4 gives `m![A, B # 8]`, `S[4:2]` gives
+ * `m![A, 1 # 2]`): the positions in no L(x) are exactly the padded cells (top
+ * padding). Its conversion back with holes is the same layout; the expression's
+ * size may exceed the layout's span by trailing padding. */
+AXE_NODISCARD AXE_API axe_status axe_mapping_from_layout_holes(
+    const axe_layout *l, const axe_mapping_axes *tensor, axe_mapping *out,
+    axe_diag *diag);
 
 /* ---- linear combinations and skewed axes (doc-only forms, spec §11) ---- */
 

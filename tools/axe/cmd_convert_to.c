@@ -7,8 +7,9 @@
  * or the reason why it has none there. Every path goes through the Axe
  * layout: CuTe <-> Axe (axe_layout_from_cute / to_cute, the composed
  * `Sw<B,M,S> o off o L` for a swizzle or an offset), mapping <-> Axe
- * (axe_mapping_to_layout / from_layout, padding as holes with --holes;
- * the tensor axes of a layout are
+ * (axe_mapping_to_layout / from_layout, padding as holes with --holes and
+ * holes as padding; the tensor axes of a mapping are those its normal form
+ * names, those of a layout are
  * --axes, or one axis A, B, ... per shard iter), Axe <-> Triton linear
  * layout (axe_linear_from_layout over --shape, axe_linear_invert with
  * --invert; axe_linear_to_layout for a linear operand). Invariant: exactly one
@@ -114,18 +115,23 @@ static int read_source(const axe_invocation *inv, source *s)
     return st == AXE_OK ? -1 : syntax("layout", text, st, &d);
 }
 
-/* The Axe layout of the source (a mapping over all its table's axes). */
+/* The Axe layout of the source (a mapping over the axes its normal form
+ * names, spec §10). */
 static axe_status source_layout(const source *s, axe_layout *out, axe_diag *d)
 {
+    static axe_mapping norm;
     const char *tensor[AXE_MAPPING_MAX_AXES];
     axe_mapping_part part = {&s->expr, "m", 1, s->holes};
+    int nt = 0;
     if (!s->is_mapping) {
         *out = s->layout;
         return AXE_OK;
     }
+    AXE_TRY(axe_mapping_normalize(&s->expr, &norm, d));
     for (int k = 0; k < s->axes.n; k++)
-        tensor[k] = s->axes.name[k];
-    return axe_mapping_to_layout(&part, 1, tensor, s->axes.n, out, d);
+        if (axe_mapping_uses_axis(&norm, axe_mapping_root(&norm), k))
+            tensor[nt++] = s->axes.name[k];
+    return axe_mapping_to_layout(&part, 1, tensor, nt, out, d);
 }
 
 static void put_axes(json_buf *out, const axe_mapping_axes *axes)
@@ -149,6 +155,8 @@ static axe_status to_mapping(const axe_invocation *inv, source *s,
         AXE_TRY(axe_mapping_normalize(&s->expr, &m, d));
     else if ((*code = read_axes(inv, l, &s->axes)) >= 0)
         return AXE_OK;
+    else if (s->holes)
+        AXE_TRY(axe_mapping_from_layout_holes(l, &s->axes, &m, d));
     else
         AXE_TRY(axe_mapping_from_layout(l, &s->axes, &m, d));
     axe_print_mapping_macro(&m, text, TEXT_MAX);

@@ -24,7 +24,7 @@ static axe_status put_parts_layout(const axe_mapping_part *parts, int n,
     axe_diag diag;
     axe_status st;
     int nt;
-    AXE_TRY(mapop_tensor_axes(args, e, tensor, &nt, msg));
+    AXE_TRY(mapop_tensor_axes(args, e, parts, n, tensor, &nt, msg));
     axe_diag_clear(&diag);
     st = axe_mapping_to_layout(parts, n, tensor, nt, &l, &diag);
     if (st != AXE_OK)
@@ -38,6 +38,7 @@ axe_status mapop_to_axe(const json_value *args, mapop_env *e, json_buf *result,
 {
     static axe_mapping m;
     axe_mapping_part part = {&m, "m", 1, false};
+    AXE_TRY(mapop_flag(args, "holes", &part.holes, msg));
     AXE_TRY(mapop_expr(args, "expr", e, &m, msg));
     return put_parts_layout(&part, 1, args, e, "expr", result, msg);
 }
