@@ -345,6 +345,46 @@ static void table_tile_view(void)
     }
 }
 
+/* The tile at a start: the view and its offset I.map(start), or DOMAIN
+ * when start + len exceeds |I| (NULL). */
+static void table_tile_view_at(void)
+{
+    static const struct {
+        const char *expr, *index;
+        int64_t len, start;
+        const char *view, *offset;
+    } rows[] = {
+        {"m![A, B]", "m![B / 32]", 2, 14, "m![A, B / 32 = 2 # 16, B % 32]",
+         "{A: 0, B: 448}"},
+        {"m![A, B]", "m![B]", 2, 2, "m![A, B = 2 # 512]", "{A: 0, B: 2}"},
+        {"m![A, B]", "m![B / 32]", 2, 15, NULL, NULL},
+        {"m![A, B]", "m![B]", 2, 511, NULL, NULL},
+    };
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        axe_mapping e, i, v;
+        axe_mapping_cell off;
+        axe_diag d;
+        char text[256] = "", cell[256] = "";
+        axe_status st = parse("axes![A = 8, B = 512]", rows[r].expr, &e, &d);
+        if (st == AXE_OK)
+            st = parse("axes![A = 8, B = 512]", rows[r].index, &i, &d);
+        if (st == AXE_OK)
+            st = axe_mapping_tile_view_at(&e, &i, rows[r].len, rows[r].start,
+                                          false, &v, &off, &d);
+        if (st == AXE_OK) {
+            axe_print_mapping_macro(&v, text, sizeof text);
+            snprintf(cell, sizeof cell, "%s", cell_text(&e, &off));
+        }
+        TL_CHECK(rows[r].view == NULL
+                     ? st == AXE_ERR_DOMAIN
+                     : st == AXE_OK && strcmp(text, rows[r].view) == 0 &&
+                           strcmp(cell, rows[r].offset) == 0,
+                 "tile of %s along %s at %" PRId64 ": %s + %s (%s)",
+                 rows[r].expr, rows[r].index, rows[r].start, text, cell,
+                 st == AXE_OK ? "ok" : d.message);
+    }
+}
+
 /* ---- random expressions ---------------------------------------------- */
 
 static int64_t divisor_of(int64_t n)
@@ -634,6 +674,7 @@ static void law_tile_view(const axe_mapping *e)
     int64_t size = e->axes.size[axis], mu = divisor_of(size), n, start;
     int64_t flat = 1;
     axe_mapping_tile t = {e, &idx, 0, &view, 0, false};
+    axe_mapping_cell off;
     n = divisor_of(size / mu);
     axe_mapping_init(&idx, &e->axes);
     if (axe__mapping_push_digit(&idx, axis, mu, n, &id) != AXE_OK)
@@ -647,11 +688,16 @@ static void law_tile_view(const axe_mapping *e)
         return;
     memset(want, 0, sizeof want);
     memset(got, 0, sizeof got);
+    TL_CHECK(axe_mapping_tile_check(&t, &off, NULL) == AXE_OK,
+             "tile view of %s does not check", show(e));
     for (int64_t p = 0; p < axe_mapping_size(e); p++) {
-        axe_mapping_cell c, v;
+        axe_mapping_cell c, v, w;
         int64_t d;
-        bool ok = axe_mapping_map(e, p, &c, NULL) == AXE_OK &&
-                  axe_mapping_tile_map(&t, p, &v, NULL) == AXE_OK;
+        bool ok =
+            axe_mapping_map(e, p, &c, NULL) == AXE_OK &&
+            axe_mapping_tile_map(&t, p, &v, NULL) == AXE_OK &&
+            axe_mapping_tile_map_checked(&t, &off, p, &w, NULL) == AXE_OK &&
+            axe_mapping_cell_equal(&v, &w);
         TL_CHECK(ok, "tile of %s at %" PRId64, show(e), p);
         if (!ok)
             return;
@@ -709,6 +755,7 @@ int main(void)
     table_reject();
     table_capacity();
     table_tile_view();
+    table_tile_view_at();
     laws();
     return tl_finish();
 }

@@ -199,11 +199,17 @@ typedef struct axe_mapping_tile {
  * offset I.map(start). */
 AXE_NODISCARD AXE_API axe_status axe_mapping_tile_check(
     const axe_mapping_tile *t, axe_mapping_cell *offset, axe_diag *diag);
-/* The view's cell at "p": E2.map(p) + offset where live, else E2's cell. */
+/* The view's cell at "p": E2.map(p) + offset where live, else E2's cell
+ * (checks the view first, each call: see _checked to read many cells). */
 AXE_NODISCARD AXE_API axe_status axe_mapping_tile_map(const axe_mapping_tile *t,
                                                       int64_t p,
                                                       axe_mapping_cell *out,
                                                       axe_diag *diag);
+/* The same without the check: "offset" is the one a successful
+ * axe_mapping_tile_check of "t" gave (validate once, read every cell). */
+AXE_NODISCARD AXE_API axe_status axe_mapping_tile_map_checked(
+    const axe_mapping_tile *t, const axe_mapping_cell *offset, int64_t p,
+    axe_mapping_cell *out, axe_diag *diag);
 
 /* The view expression E2 of the tiles of "len" cells along "index" of
  * "source" (spec §9's doc examples): the digit of "source" that holds the
@@ -215,6 +221,15 @@ AXE_NODISCARD AXE_API axe_status axe_mapping_tile_map(const axe_mapping_tile *t,
 AXE_NODISCARD AXE_API axe_status axe_mapping_tile_view(
     const axe_mapping *source, const axe_mapping *index, int64_t len,
     bool write, axe_mapping *out, axe_diag *diag);
+/* The tile at logical coordinate "start" along "index" (spec §9's
+ * `tile(start)`): the view expression E2 of axe_mapping_tile_view (the same
+ * at every start) checked once at "start" (start + len <= |I|, I.map(start)
+ * live; DOMAIN otherwise) and its "offset" I.map(start) (NULL accepted):
+ * view cell p is E2.map(p) + offset where live. */
+AXE_NODISCARD AXE_API axe_status axe_mapping_tile_view_at(
+    const axe_mapping *source, const axe_mapping *index, int64_t len,
+    int64_t start, bool write, axe_mapping *out, axe_mapping_cell *offset,
+    axe_diag *diag);
 
 /* ---- conversion to Axe layouts (spec §10) ------------------------------ */
 

@@ -107,7 +107,7 @@ static bool composite_chain(const axe_mapping *m)
 static axe_status operands(const axe_mapping *a, int x, const axe_mapping *b,
                            int y, bool *out, bool *done, axe_diag *diag)
 {
-    static axe_mapping sa, sb;
+    axe_mapping sa, sb;
     int id;
     axe_mapping_init(&sa, &a->axes);
     axe_mapping_init(&sb, &b->axes);
@@ -217,7 +217,7 @@ static axe_status by_evaluation(const axe_mapping *a, const axe_mapping *b,
 axe_status axe_mapping_equivalent(const axe_mapping *a, const axe_mapping *b,
                                   bool *out, axe_diag *diag)
 {
-    static axe_mapping na, nb;
+    axe_mapping na, nb;
     bool done = false;
     if (a == NULL || b == NULL || out == NULL || a->nnodes == 0 ||
         b->nnodes == 0)

@@ -287,7 +287,7 @@ static bool find_swizzle(const axe_linear *lin, axe_layout_swizzle *sw,
 axe_status axe_linear_to_layout(const axe_linear *lin, axe_layout *out,
                                 axe_diag *diag)
 {
-    static axe_linear plain;
+    axe_linear plain;
     axe_layout l, c;
     axe_layout_swizzle sw;
     if (verify_sum(lin, NULL) == AXE_OK) {

@@ -227,7 +227,7 @@ static axe_status inverse_by_layout(const axe_mapping *m,
                                     int cap, int *count, bool *done,
                                     axe_diag *diag)
 {
-    static axe_mapping norm;
+    axe_mapping norm;
     const char *tensor[AXE_MAPPING_MAX_AXES];
     axe_mapping_part part = {&norm, "m", 1, true};
     axe_layout l;

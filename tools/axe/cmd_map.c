@@ -33,6 +33,7 @@ static const map_cmd cmds[] = {
     {"tile", "tile", "EXPR INDEX LEN VIEW START P",
      "expr index #len view #start #i"},
     {"tile-view", "tile_view", "EXPR INDEX LEN", "expr index #len"},
+    {"tile-at", "tile_view", "EXPR INDEX LEN START", "expr index #len #start"},
     {"convert", "to_axe", "EXPR", "expr"},
 };
 

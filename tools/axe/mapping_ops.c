@@ -414,8 +414,8 @@ static const mapop ops[] = {
      "expr, index, len, view, start, mode, i: the "
      "view's cell"},
     {"tile_view", mapop_tile_view,
-     "expr, index, len, mode: the view "
-     "expression of the tiles"},
+     "expr, index, len, mode[, start]: the view "
+     "expression of the tiles (with start: and the tile's offset)"},
     {"skew_map", mapop_skew_map,
      "expr, derived, i: the cell with skewed "
      "axes undone"},
