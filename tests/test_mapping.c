@@ -269,7 +269,16 @@ static void table_reject(void)
          AXE_ERR_OVERFLOW, -2},
         {"m![[A", AXE_ERR_SYNTAX, 3},
         {"m![A /]", AXE_ERR_SYNTAX, 6},
-        {"m![A #{1} 64]", AXE_ERR_DOMAIN, 5},
+        {"m![A #{1} 64]", AXE_ERR_SYNTAX, 10},
+        {"m![A B]", AXE_ERR_SYNTAX, 5},
+    };
+    static const struct {
+        const char *expr, *why;
+    } reasons[] = {
+        {"m![A #{1} 64]", "unexpected number '64' after the number of an "
+                          "operator"},
+        {"m![A B]", "unexpected name 'B'"},
+        {"m![A / 2 (B)]", "unexpected '('"},
     };
     for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
         axe_mapping m;
@@ -280,6 +289,14 @@ static void table_reject(void)
                  "%s: got %s at %ld (%s), expected %s at %ld", rows[r].expr,
                  axe_status_name(st), d.offset, d.message,
                  axe_status_name(rows[r].st), rows[r].offset);
+    }
+    for (size_t r = 0; r < sizeof reasons / sizeof reasons[0]; r++) {
+        axe_mapping m;
+        axe_diag d;
+        axe_status st = parse("axes![A = 8, B = 512]", reasons[r].expr, &m, &d);
+        TL_CHECK(st == AXE_ERR_SYNTAX && strstr(d.message, reasons[r].why),
+                 "%s: got %s (%s), expected the reason %s", reasons[r].expr,
+                 axe_status_name(st), d.message, reasons[r].why);
     }
 }
 

@@ -260,7 +260,8 @@ AXE_NODISCARD AXE_API axe_status axe_mapping_to_layout(
  * multiply to size(l)); position p holds the index x with p in L(x). The
  * shard is grouped by the tensor shape, each mode becomes the digit
  * `T / mu % e` of its tensor axis and each replica a broadcast, in
- * decreasing stride order. Fails with the reason otherwise (holes,
+ * decreasing stride order, then normalized (`S[(4,4,4):(16,4,1)]` over A =
+ * 4, B = 16 is `m![A, B]`). Fails with the reason otherwise (holes,
  * overlaps, offsets, swizzles, other axes). */
 AXE_NODISCARD AXE_API axe_status
 axe_mapping_from_layout(const axe_layout *l, const axe_mapping_axes *tensor,

@@ -6,7 +6,8 @@
  * every position 0 .. N-1 in exactly one L(x); reading the modes from the
  * largest stride down gives the pair of factors of the expression: a shard
  * mode of tensor axis T with digit weight mu (product of the extents after
- * it inside T's group) is `T / mu % e`, a replica mode the broadcast e.
+ * it inside T's group) is `T / mu % e`, a replica mode the broadcast e;
+ * the result is normalized (`m![A, B / 4, B % 4]` is printed `m![A, B]`).
  * With holes, a stride s above the block b of the faster modes pads that
  * block: `[...] # s` (top padding; the positions in no L(x) are exactly
  * the padded ones). Invariant: an expression is returned only when its
@@ -143,6 +144,7 @@ static axe_status from_layout(const axe_layout *l,
                               axe_mapping *out, axe_diag *diag)
 {
     axe_layout g;
+    axe_mapping e;
     int seps[AXE_MAPPING_MAX_AXES + 1];
     mode m[MODES_MAX];
     int n;
@@ -155,7 +157,8 @@ static axe_status from_layout(const axe_layout *l,
     AXE_TRY(axe_layout_group(l, tensor->size, tensor->n, &g, seps, diag));
     n = collect_modes(&g, seps, tensor->n, m);
     sort_modes(m, n);
-    return build(m, n, tensor, holes, out, diag);
+    AXE_TRY(build(m, n, tensor, holes, &e, diag));
+    return axe_mapping_normalize(&e, out, diag);
 }
 
 axe_status axe_mapping_from_layout(const axe_layout *l,
