@@ -103,6 +103,11 @@ status 2 convert --to linear --shape "[" "S[8:1]"
 status 1 convert --to linear --shape 4,4 "S[8:1]"
 status 2 convert --to nothing "S[8:1]"
 status 2 convert --to axe "m![A]"
+status 1 map convert --axes "axes![A = 8, B = 8]" --tensor A,B,A "m![A, B]"
+status 0 map convert --axes "axes![A = 8, B = 512]" "m![B]"
+status 0 map convert --holes --axes "axes![A = 8]" "m![A # 9]"
+status 1 map convert --axes "axes![A = 8]" "m![A # 9]"
+status 0 convert --to mapping --holes "S[4:2]"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -4,13 +4,16 @@
  * layouts: table rows (the reasons for layouts without a counterpart, e.g.
  * the Axe paper's Appendix G 24x24 layout and a non-bit-linear one) and
  * laws on seeded random inputs (AXE_TEST_SEED replays): an Axe layout made
- * of compact modes converts to a mapping expression whose conversion back
- * is the same set-valued map; a mapping expression affine per axis survives
+ * of compact modes (or, with holes, of modes with gaps) converts to a
+ * mapping expression (with padding) whose conversion back is the same
+ * set-valued map; a mapping expression affine per axis survives
  * mapping -> Axe -> mapping as an equivalent expression; a layout converts
  * to a linear layout exactly when l(x) is the XOR of l(2^i) at every x
  * (checked here by brute force), the linear layout then evaluates like the
  * layout, prints and parses back to itself, and converts back to an Axe
- * layout with the same map whenever its bases on each axis share no bit;
+ * layout with the same map whenever its bases on each axis share no bit
+ * (and, for random swizzles of bit permutations on `m`, always: the
+ * swizzle is recognized);
  * it inverts exactly when it is a bijection (brute force), and the inverse
  * undoes it.
  */
@@ -107,6 +110,53 @@ static void table_linear(void)
     }
 }
 
+/* Linear layouts back to Axe layouts: the printed Axe layout (a swizzle
+ * recognized on `m`), or the reason. */
+static void table_linear_back(void)
+{
+    static const struct {
+        const char *layout, *axe;
+    } rows[] = {
+        {"S[(4,8):(8,1)]", "S[32:1]"},
+        {"Sw<3,4,3> o 0 o (8,128):(128,1)",
+         "Swizzle<4,3,3>(S[(128,8):(1,128)])"},
+        /* 9 address bits: bit 9 is never read, the smallest swizzle */
+        {"Sw<3,4,3> o 0 o (8,64):(64,1)", "Swizzle<4,2,3>(S[(64,8):(1,64)])"},
+        {"Sw<2,0,2> o 0 o (4,4):(4,1)", "Swizzle<0,2,2>(S[(4,4):(1,4)])"},
+        {"Sw<3,4,-3> o 0 o 1024:1", "Swizzle<4,3,3,outer>(S[1024:1])"},
+        {"S[(2,16):(1@laneid,2)]", "S[(2,16):(1@laneid,2)]"},
+    };
+    static const char *const no_swizzle =
+        " - index=1 -> (1)\n   index=2 -> (1)\nwhere out dims are: [m (size "
+        "2)]";
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        axe_layout l = layout_of(rows[r].layout), back;
+        axe_linear lin;
+        axe_diag d;
+        char text[256] = "";
+        axe_status st = axe_linear_from_layout(&l, NULL, 0, &lin, &d);
+        if (st == AXE_OK)
+            st = axe_linear_to_layout(&lin, &back, &d);
+        if (st == AXE_OK)
+            axe_print_layout(&back, text, sizeof text);
+        TL_CHECK(st == AXE_OK && strcmp(text, rows[r].axe) == 0 &&
+                     same_layout_map(&l, &back),
+                 "linear of %s back: %s, want %s", rows[r].layout,
+                 st == AXE_OK ? text : d.message, rows[r].axe);
+    }
+    {
+        axe_linear lin;
+        axe_layout back;
+        axe_diag d;
+        axe_status st =
+            axe_parse_linear(no_swizzle, strlen(no_swizzle), &lin, &d);
+        if (st == AXE_OK)
+            st = axe_linear_to_layout(&lin, &back, &d);
+        TL_CHECK(st == AXE_ERR_UNSUPPORTED && strstr(d.message, "share bits"),
+                 "equal bases back: %s (%s)", axe_status_name(st), d.message);
+    }
+}
+
 static void table_linear_shape(void)
 {
     static const struct {
@@ -150,13 +200,29 @@ static void table_from_layout(void)
 {
     static const struct {
         const char *layout, *axes, *expr;
+        bool holes;
     } rows[] = {
         {"S[(8,2,32):(64,1,2)]", "axes![B = 512]",
-         "m![B / 64, B % 32, B / 32 % 2]"},
-        {"S[(8,512):(1,8)]", "axes![A = 8, B = 512]", "m![B, A]"},
-        {"S[4:2] + R[2:1]", "axes![A = 4]", "m![A, 2]"},
-        {"S[(4,8):(16,1)]", "axes![A = 4, B = 8]", NULL},
-        {"S[(4,8):(1@laneid,4)]", "axes![A = 4, B = 8]", NULL},
+         "m![B / 64, B % 32, B / 32 % 2]", false},
+        {"S[(8,512):(1,8)]", "axes![A = 8, B = 512]", "m![B, A]", false},
+        {"S[4:2] + R[2:1]", "axes![A = 4]", "m![A, 2]", false},
+        {"S[(4,4,4):(16,4,1)]", "axes![A = 4, B = 16]", "m![A, B]", false},
+        {"S[(4,4,4):(32,8,1)]", "axes![A = 4, B = 16]",
+         "m![A, B / 4, B % 4 # 8]", true},
+        {"S[(4,8):(16,1)]", "axes![A = 4, B = 8]", NULL, false},
+        {"S[(4,8):(1@laneid,4)]", "axes![A = 4, B = 8]", NULL, false},
+        {"S[(4,8):(16,1)]", "axes![A = 4, B = 8]", "m![A, B # 16]", true},
+        {"S[(4,4):(8,1)]", "axes![A = 4, B = 4]", "m![A, B # 8]", true},
+        {"S[4:2]", "axes![A = 4]", "m![A, 1 # 2]", true},
+        {"S[(4,8):(1,8)]", "axes![A = 4, B = 8]", "m![B, A # 8]", true},
+        {"S[(4,8):(64,2)]", "axes![A = 4, B = 8]", "m![A, (B, 1 # 2) # 64]",
+         true},
+        {"S[4:4] + R[2:1]", "axes![A = 4]", "m![A, 2 # 4]", true},
+        {"S[(8,2,32):(64,1,2)]", "axes![B = 512]",
+         "m![B / 64, B % 32, B / 32 % 2]", true},
+        {"S[(4,8):(12,1)]", "axes![A = 4, B = 8]", "m![A, B # 12]", true},
+        {"S[(4,8):(3,1)]", "axes![A = 4, B = 8]", NULL, true},
+        {"S[8:1] + 2", "axes![A = 8]", NULL, true},
     };
     for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
         axe_layout l = layout_of(rows[r].layout);
@@ -166,7 +232,9 @@ static void table_from_layout(void)
         char text[256] = "";
         axe_status st = axe_parse_mapping_axes(rows[r].axes,
                                                strlen(rows[r].axes), &axes, &d);
-        if (st == AXE_OK)
+        if (st == AXE_OK && rows[r].holes)
+            st = axe_mapping_from_layout_holes(&l, &axes, &m, &d);
+        else if (st == AXE_OK)
             st = axe_mapping_from_layout(&l, &axes, &m, &d);
         if (st == AXE_OK)
             axe_print_mapping_macro(&m, text, sizeof text);
@@ -179,8 +247,9 @@ static void table_from_layout(void)
 /* ---- random layouts ----------------------------------------------------- */
 
 /* A random compact layout on m: modes of random extents whose strides are
- * a random order of the compact strides; some modes become replicas. */
-static void random_compact(axe_layout *l, axe_mapping_axes *axes)
+ * a random order of the compact strides (with "gaps", each block of the
+ * faster modes grows by 0 to 3 positions); some modes become replicas. */
+static void random_compact(axe_layout *l, axe_mapping_axes *axes, bool gaps)
 {
     int64_t ext[5], stride[5], acc = 1;
     int perm[5], n = (int)tl_range(1, 4);
@@ -196,7 +265,7 @@ static void random_compact(axe_layout *l, axe_mapping_axes *axes)
     }
     for (int k = 0; k < n; k++) {
         stride[perm[k]] = acc;
-        acc *= ext[perm[k]];
+        acc = acc * ext[perm[k]] + (gaps ? tl_range(0, 3) : 0);
     }
     axe_layout_init(l);
     axes->n = 0;
@@ -212,7 +281,7 @@ static void random_compact(axe_layout *l, axe_mapping_axes *axes)
     }
 }
 
-static void law_from_layout(void)
+static void law_from_layout(bool holes)
 {
     static axe_layout l, back;
     static axe_mapping m, again;
@@ -220,20 +289,22 @@ static void law_from_layout(void)
     const char *tensor[AXE_MAPPING_MAX_AXES];
     for (int r = 0; r < RANDOM_CASES; r++) {
         axe_diag d;
-        axe_mapping_part part = {&m, "m", 1, false};
+        axe_mapping_part part = {&m, "m", 1, holes};
         axe_status st;
         bool eq = false;
-        random_compact(&l, &axes);
+        random_compact(&l, &axes, holes);
         for (int k = 0; k < axes.n; k++)
             tensor[k] = axes.name[k];
-        st = axe_mapping_from_layout(&l, &axes, &m, &d);
+        st = holes ? axe_mapping_from_layout_holes(&l, &axes, &m, &d)
+                   : axe_mapping_from_layout(&l, &axes, &m, &d);
         TL_CHECK(st == AXE_OK, "from_layout: %s", d.message);
         if (st != AXE_OK)
             continue;
         st = axe_mapping_to_layout(&part, 1, tensor, axes.n, &back, &d);
         TL_CHECK(st == AXE_OK && same_layout_map(&l, &back),
                  "Axe -> mapping -> Axe changes the map (%s)", d.message);
-        st = axe_mapping_from_layout(&back, &axes, &again, &d);
+        st = holes ? axe_mapping_from_layout_holes(&back, &axes, &again, &d)
+                   : axe_mapping_from_layout(&back, &axes, &again, &d);
         TL_CHECK(st == AXE_OK &&
                      axe_mapping_equivalent(&m, &again, &eq, &d) == AXE_OK &&
                      eq,
@@ -255,6 +326,28 @@ static void random_pow2(axe_layout *l)
                      AXE_OK,
                  "building a random layout");
     }
+}
+
+/* A random swizzle over a random permutation of k address bits on `m`
+ * (F2-linear, so it converts to a linear layout and back). */
+static void random_swizzled(axe_layout *l)
+{
+    int k = (int)tl_range(2, 9), perm[9];
+    int b = (int)tl_range(1, k / 2), a = (int)tl_range(b, k - b);
+    for (int i = 0; i < k; i++)
+        perm[i] = i;
+    for (int i = k - 1; i > 0; i--) {
+        int j = (int)tl_range(0, i), t = perm[i];
+        perm[i] = perm[j];
+        perm[j] = t;
+    }
+    axe_layout_init(l);
+    for (int i = 0; i < k; i++)
+        TL_CHECK(axe_layout_push_shard(l, 2, INT64_C(1) << perm[i], "m") ==
+                     AXE_OK,
+                 "building a random swizzled layout");
+    l->swizzle = (axe_layout_swizzle){true, tl_range(0, 1) == 1,
+                                      (int32_t)tl_range(0, k - a - b), b, a};
 }
 
 /* Brute force: l(x) == XOR of l(2^i) on every axis at every x. */
@@ -384,6 +477,19 @@ static void law_linear(void)
             check_invert(&lin);
         }
     }
+    for (int r = 0; r < RANDOM_CASES / 3; r++) {
+        axe_layout back;
+        axe_diag d;
+        axe_status st;
+        random_swizzled(&l);
+        axe_diag_clear(&d);
+        st = axe_linear_from_layout(&l, NULL, 0, &lin, &d);
+        if (st == AXE_OK)
+            st = axe_linear_to_layout(&lin, &back, &d);
+        TL_CHECK(st == AXE_OK && xor_linear(&l) && same_layout_map(&l, &back),
+                 "swizzled layout to linear and back: %s (%s)",
+                 axe_status_name(st), d.message);
+    }
     printf("%d random power-of-two layouts, %d bit-linear, %d invertible\n",
            RANDOM_CASES, linear, invertible);
 }
@@ -393,8 +499,10 @@ int main(void)
     tl_seed("test_mapping_convert", 20261125);
     table_linear();
     table_linear_shape();
+    table_linear_back();
     table_from_layout();
-    law_from_layout();
+    law_from_layout(false);
+    law_from_layout(true);
     law_linear();
     return tl_finish();
 }

@@ -150,8 +150,9 @@ AXE_API void axe_mapping_cell_zero(axe_mapping_cell *c);
 
 /* Every buffer position p < |E| with map(p) equal to the cell "t", in
  * increasing order into pos[0 .. *count) (AXE_ERR_CAPACITY above "cap");
- * the inverse of map. Read off the Axe layout when E converts (any size),
- * by evaluation otherwise (at most AXE_MAPPING_EVAL_MAX positions). */
+ * the inverse of map. Read off the Axe layout (with holes) of the normal
+ * form of E when that converts (any size), by evaluation otherwise (at
+ * most AXE_MAPPING_EVAL_MAX positions). */
 AXE_NODISCARD AXE_API axe_status axe_mapping_inverse(const axe_mapping *m,
                                                      const axe_mapping_cell *t,
                                                      int64_t *pos, int cap,
@@ -164,8 +165,9 @@ AXE_NODISCARD AXE_API axe_status axe_mapping_inverse(const axe_mapping *m,
 #define AXE_MAPPING_EVAL_MAX (INT64_C(1) << 24)
 
 /* E1 == E2 (spec §8): the same size and the same cell at every position,
- * zero coordinates dropped; decided on the Axe layouts when both convert
- * (the normal form), by evaluation otherwise (AXE_ERR_CAPACITY above
+ * zero coordinates dropped; decided on the normal forms (identical trees,
+ * the Axe layouts with holes, matching pairs / padding / resize around
+ * operands decided so), by evaluation otherwise (AXE_ERR_CAPACITY above
  * AXE_MAPPING_EVAL_MAX positions). Both are over the same axis names. */
 AXE_NODISCARD AXE_API axe_status axe_mapping_equivalent(const axe_mapping *a,
                                                         const axe_mapping *b,
@@ -174,7 +176,8 @@ AXE_NODISCARD AXE_API axe_status axe_mapping_equivalent(const axe_mapping *a,
 /* A simpler expression with the same map: pairs right-nested without the
  * identity, trivial stride / modulo / resize / padding dropped, chains over
  * an axis as `X / mu % n`, adjacent digits `X / (mu n2) % n1, X / mu % n2`
- * merged. Idempotent; preserves map at every position. */
+ * merged, a chain inside one side of a pair moved onto it. Idempotent;
+ * preserves map at every position. */
 AXE_NODISCARD AXE_API axe_status axe_mapping_normalize(const axe_mapping *m,
                                                        axe_mapping *out,
                                                        axe_diag *diag);
@@ -196,11 +199,17 @@ typedef struct axe_mapping_tile {
  * offset I.map(start). */
 AXE_NODISCARD AXE_API axe_status axe_mapping_tile_check(
     const axe_mapping_tile *t, axe_mapping_cell *offset, axe_diag *diag);
-/* The view's cell at "p": E2.map(p) + offset where live, else E2's cell. */
+/* The view's cell at "p": E2.map(p) + offset where live, else E2's cell
+ * (checks the view first, each call: see _checked to read many cells). */
 AXE_NODISCARD AXE_API axe_status axe_mapping_tile_map(const axe_mapping_tile *t,
                                                       int64_t p,
                                                       axe_mapping_cell *out,
                                                       axe_diag *diag);
+/* The same without the check: "offset" is the one a successful
+ * axe_mapping_tile_check of "t" gave (validate once, read every cell). */
+AXE_NODISCARD AXE_API axe_status axe_mapping_tile_map_checked(
+    const axe_mapping_tile *t, const axe_mapping_cell *offset, int64_t p,
+    axe_mapping_cell *out, axe_diag *diag);
 
 /* The view expression E2 of the tiles of "len" cells along "index" of
  * "source" (spec §9's doc examples): the digit of "source" that holds the
@@ -212,6 +221,15 @@ AXE_NODISCARD AXE_API axe_status axe_mapping_tile_map(const axe_mapping_tile *t,
 AXE_NODISCARD AXE_API axe_status axe_mapping_tile_view(
     const axe_mapping *source, const axe_mapping *index, int64_t len,
     bool write, axe_mapping *out, axe_diag *diag);
+/* The tile at logical coordinate "start" along "index" (spec §9's
+ * `tile(start)`): the view expression E2 of axe_mapping_tile_view (the same
+ * at every start) checked once at "start" (start + len <= |I|, I.map(start)
+ * live; DOMAIN otherwise) and its "offset" I.map(start) (NULL accepted):
+ * view cell p is E2.map(p) + offset where live. */
+AXE_NODISCARD AXE_API axe_status axe_mapping_tile_view_at(
+    const axe_mapping *source, const axe_mapping *index, int64_t len,
+    int64_t start, bool write, axe_mapping *out, axe_mapping_cell *offset,
+    axe_diag *diag);
 
 /* ---- conversion to Axe layouts (spec §10) ------------------------------ */
 
@@ -230,7 +248,7 @@ typedef struct axe_mapping_part {
  * reason (padding, resize, partial cover, overshoot, composite operand)
  * when the expression is not affine per axis; a part with "holes" lays a
  * padding's operand out inside the padded block instead (the padded cells
- * are in no L(x)). */
+ * are in no L(x)), and a resize's when it cuts only padded cells. */
 AXE_NODISCARD AXE_API axe_status axe_mapping_to_layout(
     const axe_mapping_part *parts, int nparts, const char *const *tensor,
     int ntensor, axe_layout *out, axe_diag *diag);
@@ -242,11 +260,21 @@ AXE_NODISCARD AXE_API axe_status axe_mapping_to_layout(
  * multiply to size(l)); position p holds the index x with p in L(x). The
  * shard is grouped by the tensor shape, each mode becomes the digit
  * `T / mu % e` of its tensor axis and each replica a broadcast, in
- * decreasing stride order. Fails with the reason otherwise (holes,
+ * decreasing stride order, then normalized (`S[(4,4,4):(16,4,1)]` over A =
+ * 4, B = 16 is `m![A, B]`). Fails with the reason otherwise (holes,
  * overlaps, offsets, swizzles, other axes). */
 AXE_NODISCARD AXE_API axe_status
 axe_mapping_from_layout(const axe_layout *l, const axe_mapping_axes *tensor,
                         axe_mapping *out, axe_diag *diag);
+/* The same with holes: modes sorted by stride may skip positions, a
+ * stride s above the block b of the faster modes padding that block to s
+ * (`S[(4,4):(8,1)]` over A = 4, B = 4 gives `m![A, B # 8]`, `S[4:2]` gives
+ * `m![A, 1 # 2]`): the positions in no L(x) are exactly the padded cells (top
+ * padding). Its conversion back with holes is the same layout; the expression's
+ * size may exceed the layout's span by trailing padding. */
+AXE_NODISCARD AXE_API axe_status axe_mapping_from_layout_holes(
+    const axe_layout *l, const axe_mapping_axes *tensor, axe_mapping *out,
+    axe_diag *diag);
 
 /* ---- linear combinations and skewed axes (doc-only forms, spec §11) ---- */
 

@@ -114,6 +114,8 @@ _PROTOS = {
     "axe_mapping_normalize": (c_int, [_M, _M, _D]),
     "axe_mapping_tile_check": (c_int, [P(MappingTile), _CE, _D]),
     "axe_mapping_tile_map": (c_int, [P(MappingTile), _I64, _CE, _D]),
+    "axe_mapping_tile_map_checked": (c_int, [P(MappingTile), _CE, _I64, _CE,
+                                             _D]),
     "axe_mapping_tile_view": (c_int, [_M, _M, _I64, c_bool, _M, _D]),
     "axe_mapping_to_layout": (c_int, [P(MappingPart), c_int, P(c_char_p),
                                       c_int, _A, _D]),

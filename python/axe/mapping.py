@@ -292,18 +292,20 @@ class TileView:
         self.source, self.index, self.view = source, index, view
         self.t = M.MappingTile(pointer(source.m), pointer(index.m), length,
                                pointer(view.m), start, write)
-        off = M.MappingCell()
-        call(lib.axe_mapping_tile_check, byref(self.t), off)
-        self.offset = _cell_value(source.m.axes, _used(source.m), off)
+        self._off = M.MappingCell()
+        call(lib.axe_mapping_tile_check, byref(self.t), self._off)
+        self.offset = _cell_value(source.m.axes, _used(source.m), self._off)
 
     def size(self) -> int:
         """|E2|: the positions 0 .. size-1 that ``map`` answers."""
         return self.view.size()
 
     def map(self, p: int) -> Cell:
-        """The view's cell at position "p"."""
+        """The view's cell at position "p" (the view was checked once, when
+        it was made)."""
         c = M.MappingCell()
-        call(lib.axe_mapping_tile_map, byref(self.t), i64(p, "position"), c)
+        call(lib.axe_mapping_tile_map_checked, byref(self.t), byref(self._off),
+             i64(p, "position"), c)
         mask = _used(self.view.m) | _used(self.index.m)
         return _cell_value(self.source.m.axes, mask, c)
 

@@ -6,10 +6,13 @@
  * every position 0 .. N-1 in exactly one L(x); reading the modes from the
  * largest stride down gives the pair of factors of the expression: a shard
  * mode of tensor axis T with digit weight mu (product of the extents after
- * it inside T's group) is `T / mu % e`, a replica mode the broadcast e.
- * Invariant: an expression is returned only when its conversion back is
- * the same set-valued map (checked by the construction: compact strides
- * and a grouping of the shard by the tensor shape).
+ * it inside T's group) is `T / mu % e`, a replica mode the broadcast e;
+ * the result is normalized (`m![A, B / 4, B % 4]` is printed `m![A, B]`).
+ * With holes, a stride s above the block b of the faster modes pads that
+ * block: `[...] # s` (top padding; the positions in no L(x) are exactly
+ * the padded ones). Invariant: an expression is returned only when its
+ * conversion back is the same set-valued map (checked by the construction:
+ * compact strides and a grouping of the shard by the tensor shape).
  */
 #include <string.h>
 
@@ -67,28 +70,31 @@ static int collect_modes(const axe_layout *g, const int *seps, int nt,
     return n;
 }
 
-/* Sort by stride descending and check that the strides are compact. */
-static axe_status sort_compact(mode *m, int n, axe_diag *diag)
+/* Sort by stride descending. */
+static void sort_modes(mode *m, int n)
 {
-    int64_t expect = 1;
     for (int i = 1; i < n; i++)
         for (int j = i; j > 0 && m[j - 1].stride < m[j].stride; j--) {
             mode t = m[j];
             m[j] = m[j - 1];
             m[j - 1] = t;
         }
-    for (int k = n - 1; k >= 0; k--) {
-        if (m[k].stride != expect)
-            return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
-                             "stride %lld where %lld would be compact: the "
-                             "layout %s positions, so no mapping expression "
-                             "describes it",
-                             (long long)m[k].stride, (long long)expect,
-                             m[k].stride < expect ? "repeats" : "skips");
-        if (axe__mul(expect, m[k].extent, &expect))
-            return axe__fail(diag, AXE_ERR_OVERFLOW, -1, "size overflows");
-    }
-    return AXE_OK;
+}
+
+/* Mode "m" after a block of "expect" positions: compact (stride =
+ * expect), or with "holes" above it (the block padded to the stride);
+ * otherwise the reason. */
+static axe_status check_stride(const mode *m, int64_t expect, bool holes,
+                               axe_diag *diag)
+{
+    if (m->stride == expect || (holes && m->stride > expect))
+        return AXE_OK;
+    return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
+                     "stride %lld where %lld would be compact: the layout "
+                     "%s positions, so no mapping expression describes it%s",
+                     (long long)m->stride, (long long)expect,
+                     m->stride < expect ? "repeats" : "skips",
+                     m->stride < expect ? "" : " (--holes pads them)");
 }
 
 static axe_status push_mode(axe_mapping *e, const mode *m, int *id)
@@ -99,27 +105,46 @@ static axe_status push_mode(axe_mapping *e, const mode *m, int *id)
     return axe__mapping_push_digit(e, m->axis, m->mu, m->extent, id);
 }
 
+/* The expression of the modes m[0 .. n) (stride descending), built from
+ * the fastest: a mode whose stride is above the block below it pads that
+ * block (`1` when empty) to its stride first. */
 static axe_status build(const mode *m, int n, const axe_mapping_axes *tensor,
-                        axe_mapping *out)
+                        bool holes, axe_mapping *out, axe_diag *diag)
 {
     axe_mapping e;
-    int ids[MODES_MAX], id;
+    int block = -1, id;
+    int64_t expect = 1;
     axe_mapping_init(&e, tensor);
-    for (int k = 0; k < n; k++)
-        AXE_TRY(push_mode(&e, &m[k], &ids[k]));
-    if (n == 0)
+    for (int k = n - 1; k >= 0; k--) {
+        AXE_TRY(check_stride(&m[k], expect, holes, diag));
+        if (m[k].stride > expect && block < 0)
+            AXE_TRY(axe_mapping_push(&e, AXE_MAPPING_BROADCAST, -1, -1, 1,
+                                     AXE_PADDING_TOP, &block, diag));
+        if (m[k].stride > expect)
+            AXE_TRY(axe_mapping_push(&e, AXE_MAPPING_PADDING, block, -1,
+                                     m[k].stride, AXE_PADDING_TOP, &block,
+                                     diag));
+        AXE_TRY(push_mode(&e, &m[k], &id));
+        if (block >= 0)
+            AXE_TRY(axe_mapping_push(&e, AXE_MAPPING_PAIR, id, block, 0,
+                                     AXE_PADDING_TOP, &id, diag));
+        block = id;
+        if (axe__mul(m[k].stride, m[k].extent, &expect))
+            return axe__fail(diag, AXE_ERR_OVERFLOW, -1, "size overflows");
+    }
+    if (block < 0)
         AXE_TRY(axe_mapping_push(&e, AXE_MAPPING_BROADCAST, -1, -1, 1,
-                                 AXE_PADDING_TOP, &ids[n++], NULL));
-    AXE_TRY(axe__mapping_push_list(&e, ids, n, &id));
+                                 AXE_PADDING_TOP, &block, diag));
     *out = e;
     return AXE_OK;
 }
 
-axe_status axe_mapping_from_layout(const axe_layout *l,
-                                   const axe_mapping_axes *tensor,
-                                   axe_mapping *out, axe_diag *diag)
+static axe_status from_layout(const axe_layout *l,
+                              const axe_mapping_axes *tensor, bool holes,
+                              axe_mapping *out, axe_diag *diag)
 {
     axe_layout g;
+    axe_mapping e;
     int seps[AXE_MAPPING_MAX_AXES + 1];
     mode m[MODES_MAX];
     int n;
@@ -131,6 +156,21 @@ axe_status axe_mapping_from_layout(const axe_layout *l,
     AXE_TRY(check_plain(l, diag));
     AXE_TRY(axe_layout_group(l, tensor->size, tensor->n, &g, seps, diag));
     n = collect_modes(&g, seps, tensor->n, m);
-    AXE_TRY(sort_compact(m, n, diag));
-    return build(m, n, tensor, out);
+    sort_modes(m, n);
+    AXE_TRY(build(m, n, tensor, holes, &e, diag));
+    return axe_mapping_normalize(&e, out, diag);
+}
+
+axe_status axe_mapping_from_layout(const axe_layout *l,
+                                   const axe_mapping_axes *tensor,
+                                   axe_mapping *out, axe_diag *diag)
+{
+    return from_layout(l, tensor, false, out, diag);
+}
+
+axe_status axe_mapping_from_layout_holes(const axe_layout *l,
+                                         const axe_mapping_axes *tensor,
+                                         axe_mapping *out, axe_diag *diag)
+{
+    return from_layout(l, tensor, true, out, diag);
 }

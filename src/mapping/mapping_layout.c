@@ -10,9 +10,10 @@
  * the axis size); the shard lists them axis by axis in tensor order, most
  * significant first, so the lexicographic unflattening of the tensor index
  * recovers them. With "holes", a padding `L # n` lays L's factors out inside
- * a block of n cells (a layout whose span has holes). Invariant: a layout is
- * returned only when every live position of every part holds exactly the tensor
- * indices the layout maps to it.
+ * a block of n cells (a layout whose span has holes), and so does a resize
+ * `L = n` whose cut cells of L are all padding (`[B # 8] = 6`). Invariant: a
+ * layout is returned only when every live position of every part holds exactly
+ * the tensor indices the layout maps to it.
  */
 #include <string.h>
 
@@ -91,9 +92,45 @@ static axe_status add_digit(const walk *w, const axe__factor *f, int64_t sigma)
     return AXE_OK;
 }
 
+/* One more than the last position of "node" of "m" that can be live (its
+ * size when not known better): a padding's live cells are its operand's,
+ * a pair's last live cell pairs the last live cells of its sides. */
+static int64_t live_end(const axe_mapping *m, int node)
+{
+    const axe_mapping_node *x = &m->node[node];
+    int64_t l, r;
+    switch ((axe_mapping_op)x->op) {
+    case AXE_MAPPING_PADDING:
+        return live_end(m, x->a);
+    case AXE_MAPPING_RESIZE:
+        l = live_end(m, x->a);
+        return l < x->size ? l : x->size;
+    case AXE_MAPPING_PAIR:
+        l = live_end(m, x->a);
+        r = live_end(m, x->b);
+        return (l - 1) * m->node[x->b].size + r;
+    case AXE_MAPPING_SYMBOL:
+    case AXE_MAPPING_BROADCAST:
+    case AXE_MAPPING_STRIDE:
+    case AXE_MAPPING_MODULO:
+        break;
+    }
+    return x->size;
+}
+
+/* Whether, with holes, factor node "x" lays its operand out inside its
+ * block: a padding, or a resize that cuts only padded cells. */
+static bool holds_operand(const walk *w, const axe_mapping_node *x)
+{
+    if (!w->part->holes)
+        return false;
+    return x->op == AXE_MAPPING_PADDING ||
+           (x->op == AXE_MAPPING_RESIZE && live_end(w->norm, x->a) <= x->n);
+}
+
 /* The digits and replicas of the factors under "root", the last at buffer
  * stride "sigma"; with holes, a padding's operand is laid out inside the
- * padded block. */
+ * padded block, and so is a resize's when it cuts only padded cells. */
 static axe_status node_digits(const walk *w, int root, int64_t sigma)
 {
     static const axe__factors empty;
@@ -102,8 +139,7 @@ static axe_status node_digits(const walk *w, int root, int64_t sigma)
     for (int k = fs.n - 1; k >= 0; k--) {
         const axe__factor *f = &fs.f[k];
         const axe_mapping_node *x = &w->norm->node[f->node];
-        if (f->kind == AXE__FACTOR_OTHER && w->part->holes &&
-            x->op == AXE_MAPPING_PADDING)
+        if (f->kind == AXE__FACTOR_OTHER && holds_operand(w, x))
             AXE_TRY(node_digits(w, x->a, sigma));
         else if (f->kind == AXE__FACTOR_OTHER)
             return other_reason(w->norm, f->node, w->diag);

@@ -5,8 +5,12 @@
  * iff l(x) = XOR of l(2^i) over the set bits of x at every x < 2^k; the
  * bases are then l(2^i), read with apply_base (swizzles applied). A linear
  * layout is an Axe layout iff each basis has at most one nonzero output
- * (one iter 2:b@axis per bit) and XOR equals + on every input. Both checks
- * are by evaluation of every input. Invariant: a result is returned only
+ * (one iter 2:b@axis per bit) and XOR equals + on every input, or, on the
+ * memory axis `m` alone, iff some swizzle Swizzle<M,B,S> (F2-linear and an
+ * involution) turns the bases into such bases: the result is that swizzle
+ * over their layout (`Sw<3,4,3> o 0 o (8,64):(64,1)` comes back as
+ * `Swizzle<4,3,3>(S[(64,8):(1,64)])`). The first check is by evaluation of
+ * every input. Invariant: a result is returned only
  * after that evaluation agreed everywhere.
  */
 #include <stdio.h>
@@ -223,22 +227,78 @@ static axe_status verify_sum(const axe_linear *lin, axe_diag *diag)
                 if (seen[o] & lin->basis[d][i][o])
                     return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
                                      "bases on %s share bits: XOR differs "
-                                     "from + (a swizzle), not an Axe "
-                                     "layout",
+                                     "from + and no swizzle of m separates "
+                                     "them, not an Axe layout",
                                      lin->out_name[o]);
                 seen[o] |= lin->basis[d][i][o];
             }
     return AXE_OK;
 }
 
+/* The layout of the bases of "lin" (each one nonzero output, XOR = +). */
+static axe_status plain_layout(const axe_linear *lin, axe_layout *l,
+                               axe_diag *diag)
+{
+    AXE_TRY(verify_sum(lin, diag));
+    axe_layout_init(l);
+    for (int d = 0; d < lin->nin; d++)
+        for (int i = lin->in_bits[d] - 1; i >= 0; i--)
+            AXE_TRY(push_basis(lin, d, i, l, diag));
+    return AXE_OK;
+}
+
+/* "lin" with the swizzle "sw" applied to every basis on its one output
+ * `m`: the swizzle is F2-linear, so the result's XORs are the swizzled
+ * XORs of "lin". */
+static void swizzle_bases(const axe_linear *lin, const axe_layout_swizzle *sw,
+                          axe_linear *out)
+{
+    *out = *lin;
+    for (int d = 0; d < lin->nin; d++)
+        for (int i = 0; i < lin->in_bits[d]; i++) {
+            int64_t v = lin->basis[d][i][0];
+            if (axe__swizzle_addr(sw, v, &out->basis[d][i][0]) != AXE_OK)
+                out->basis[d][i][0] = v;
+        }
+}
+
+/* A swizzle Swizzle<M,B,S> (inner before outer, then by B, S, M
+ * ascending) under which the bases of "lin", a layout on `m` only, become
+ * bases whose XOR is their sum: the swizzle is an involution, so the
+ * swizzled layout of those bases is "lin". False when there is none. */
+static bool find_swizzle(const axe_linear *lin, axe_layout_swizzle *sw,
+                         axe_linear *plain)
+{
+    int bits = lin->out_bits[0];
+    if (lin->nout != 1 || strcmp(lin->out_name[0], "m") != 0)
+        return false;
+    for (int inner = 1; inner >= 0; inner--)
+        for (int b = 1; 2 * b <= bits; b++)
+            for (int a = b; a + b <= bits; a++)
+                for (int m = 0; m + a + b <= bits; m++) {
+                    *sw = (axe_layout_swizzle){true, inner != 0, m, b, a};
+                    swizzle_bases(lin, sw, plain);
+                    if (verify_sum(plain, NULL) == AXE_OK)
+                        return true;
+                }
+    return false;
+}
+
 axe_status axe_linear_to_layout(const axe_linear *lin, axe_layout *out,
                                 axe_diag *diag)
 {
-    axe_layout l;
-    AXE_TRY(verify_sum(lin, diag));
-    axe_layout_init(&l);
-    for (int d = 0; d < lin->nin; d++)
-        for (int i = lin->in_bits[d] - 1; i >= 0; i--)
-            AXE_TRY(push_basis(lin, d, i, &l, diag));
-    return axe_layout_canonicalize(&l, AXE_TARGET_NONE, out, diag);
+    axe_linear plain;
+    axe_layout l, c;
+    axe_layout_swizzle sw;
+    if (verify_sum(lin, NULL) == AXE_OK) {
+        AXE_TRY(plain_layout(lin, &l, diag));
+        return axe_layout_canonicalize(&l, AXE_TARGET_NONE, out, diag);
+    }
+    if (!find_swizzle(lin, &sw, &plain))
+        return verify_sum(lin, diag);
+    AXE_TRY(plain_layout(&plain, &l, diag));
+    AXE_TRY(axe_layout_canonicalize(&l, AXE_TARGET_NONE, &c, diag));
+    c.swizzle = sw;
+    *out = c;
+    return AXE_OK;
 }

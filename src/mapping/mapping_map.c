@@ -9,10 +9,10 @@
  * positions and are decoded at the sum after the walk. Every event carries
  * a sequence number in major-to-minor order, and the earliest non-live
  * event (a padding reached directly or a decoded composite) is the cell.
- * The inverse reads the positions off the Axe layout when the expression
- * converts (spec §10), and evaluates every position otherwise (a position
- * that overshoots holds no index).
- * Invariant: positions passed down are below the size of the node visited.
+ * The inverse reads the positions off the Axe layout (with holes) of the
+ * normal form when that converts (spec §10), and evaluates every position
+ * otherwise (a position that overshoots holds no index). Invariant: positions
+ * passed down are below the size of the node visited.
  */
 #include <string.h>
 
@@ -218,30 +218,34 @@ static axe_status layout_positions(const axe_layout *l, int64_t x, int64_t *pos,
     return AXE_OK;
 }
 
-/* The inverse through the Axe layout when "m" converts (*done); the
- * flattened index over the axes "m" uses. */
+/* The inverse through the Axe layout with holes of the normal form of "m"
+ * when that converts (*done): padded positions are in no L(x), the others
+ * hold the one index x with the position in L(x), the flattened index over
+ * the axes the normal form names. */
 static axe_status inverse_by_layout(const axe_mapping *m,
                                     const axe_mapping_cell *t, int64_t *pos,
                                     int cap, int *count, bool *done,
                                     axe_diag *diag)
 {
+    axe_mapping norm;
     const char *tensor[AXE_MAPPING_MAX_AXES];
-    axe_mapping_part part = {m, "m", 1, false};
+    axe_mapping_part part = {&norm, "m", 1, true};
     axe_layout l;
     int64_t x = 0;
     int nt = 0;
     *done = false;
-    if (t->kind != AXE_CELL_INDEX)
+    if (t->kind != AXE_CELL_INDEX ||
+        axe_mapping_normalize(m, &norm, NULL) != AXE_OK)
         return AXE_OK;
     for (int k = 0; k < m->axes.n; k++)
-        if (axe_mapping_uses_axis(m, axe_mapping_root(m), k))
+        if (axe_mapping_uses_axis(&norm, axe_mapping_root(&norm), k))
             tensor[nt++] = m->axes.name[k];
     if (axe_mapping_to_layout(&part, 1, tensor, nt, &l, NULL) != AXE_OK)
         return AXE_OK;
     *done = true;
     *count = 0;
     for (int k = 0; k < m->axes.n; k++) {
-        bool used = axe_mapping_uses_axis(m, axe_mapping_root(m), k);
+        bool used = axe_mapping_uses_axis(&norm, axe_mapping_root(&norm), k);
         if (t->coord[k] < 0 || (used && t->coord[k] >= m->axes.size[k]) ||
             (!used && t->coord[k] != 0))
             return AXE_OK;

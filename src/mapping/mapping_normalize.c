@@ -9,10 +9,12 @@
  * (n1 n2)`; a chain covering a composite operand whole (mu = 1, n = |X|)
  * becomes the operand when that operand occurs in no other chain, holds no
  * chain over a composite and names each axis at most once (so no positions
- * sum differently and decoding it alone never overshoots). Chains over
- * composites are otherwise copied verbatim, since their operand is compared
- * as a tree. Passes repeat until nothing changes, which makes the result
- * idempotent. Invariant: every pass's output has the same size and map.
+ * sum differently and decoding it alone never overshoots); a chain over a
+ * pair that lies inside one side becomes a chain over that side (pair
+ * projection). Chains over composites are otherwise copied verbatim, since
+ * their operand is compared as a tree. Passes repeat until nothing changes,
+ * which makes the result idempotent. Invariant: every pass's output has the
+ * same size and map.
  */
 #include "mapping_internal.h"
 
@@ -104,6 +106,51 @@ static bool unwrappable(const axe_mapping *m, int node)
     return true;
 }
 
+/* Subtrees of "m" that are the same tree as "node" (itself included). */
+static int occurrences(const axe_mapping *m, int node)
+{
+    int count = 0;
+    for (int k = 0; k < m->nnodes; k++)
+        count += axe_mapping_same_tree(m, k, m, node);
+    return count;
+}
+
+/* Pair projection (spec §8.3) on a chain `[L, R] / mu % n` that is the
+ * only chain over its operand: inside R (mu n divides |R|) it is `R / mu %
+ * n`, above R (|R| divides mu) it is `L / (mu / |R|) % n`, since the
+ * operand decoded at a position below |R| is L's zero plus R there, and at
+ * a multiple of |R| it is L there plus R's zero. The kept side must not be
+ * a chain's operand anywhere else (positions would sum with it; so it
+ * occurs once, copied verbatim as composite operands are) and the
+ * dropped side holds no composite chain (the order of decoded operands
+ * stays). *id is -1 when the rule does not apply. */
+static axe_status project_pair(npass *p, int atom, int64_t mu, int64_t n,
+                               int *id)
+{
+    const axe_mapping *in = p->in;
+    const axe_mapping_node *x = &in->node[atom];
+    int64_t r = x->op == AXE_MAPPING_PAIR ? in->node[x->b].size : 0;
+    int keep = -1, drop = -1, y;
+    *id = -1;
+    if (r == 0 || chains_over(in, atom) != 1)
+        return AXE_OK;
+    if (r % mu == 0 && (r / mu) % n == 0) {
+        keep = x->b;
+        drop = x->a;
+    } else if (mu % r == 0) {
+        keep = x->a;
+        drop = x->b;
+        mu /= r;
+    } else {
+        return AXE_OK;
+    }
+    if (has_composite_chain(in, drop) ||
+        (in->node[keep].op != AXE_MAPPING_SYMBOL && occurrences(in, keep) > 1))
+        return AXE_OK;
+    AXE_TRY(axe_mapping_copy_subtree(p->out, in, keep, &y));
+    return put_chain(p, y, in->node[keep].size, mu, n, id);
+}
+
 static axe_status norm_chain(npass *p, int node, int *id)
 {
     const axe_mapping *in = p->in;
@@ -119,6 +166,9 @@ static axe_status norm_chain(npass *p, int node, int *id)
     if (mu == 1 && n == in->node[atom].size && chains_over(in, atom) == 1 &&
         unwrappable(in, atom))
         return norm(p, atom, id);
+    AXE_TRY(project_pair(p, atom, mu, n, id));
+    if (*id >= 0)
+        return AXE_OK;
     return axe_mapping_copy_subtree(p->out, in, node, id);
 }
 

@@ -10,7 +10,10 @@
  * <= |I| with I.map(start) live. The I-digit of an index is the digit
  * (X div mu) mod n that I reads (I is one axis under `/`, `%`, `=`, `#`).
  * axe_mapping_tile_view builds E2 from E and I by splitting the digit of E
- * that holds I's digit. Invariant: a view cell (or a built view) is
+ * that holds I's digit (the same E2 at every start; _at checks the tile at
+ * one start and gives its offset). The check runs once per view:
+ * axe_mapping_tile_map_checked reads cells given a checked offset.
+ * Invariant: a view cell (or a built view) is
  * returned only for a view that passed the check.
  */
 #include "mapping_internal.h"
@@ -119,17 +122,29 @@ axe_status axe_mapping_tile_check(const axe_mapping_tile *t,
     return AXE_OK;
 }
 
-axe_status axe_mapping_tile_map(const axe_mapping_tile *t, int64_t p,
-                                axe_mapping_cell *out, axe_diag *diag)
+axe_status axe_mapping_tile_map_checked(const axe_mapping_tile *t,
+                                        const axe_mapping_cell *offset,
+                                        int64_t p, axe_mapping_cell *out,
+                                        axe_diag *diag)
 {
-    axe_mapping_cell off, v;
-    AXE_TRY(axe_mapping_tile_check(t, &off, diag));
+    axe_mapping_cell v;
+    if (t == NULL || t->view == NULL || t->view->nnodes == 0 ||
+        offset == NULL || out == NULL)
+        return axe__fail(diag, AXE_ERR_INVALID, -1, "empty view or offset");
     AXE_TRY(axe_mapping_map(t->view, p, &v, diag));
     if (v.kind == AXE_CELL_INDEX &&
-        axe_mapping_cell_combine(&v, &off, &v) != AXE_OK)
+        axe_mapping_cell_combine(&v, offset, &v) != AXE_OK)
         return axe__fail(diag, AXE_ERR_OVERFLOW, -1, "coordinate overflows");
     *out = v;
     return AXE_OK;
+}
+
+axe_status axe_mapping_tile_map(const axe_mapping_tile *t, int64_t p,
+                                axe_mapping_cell *out, axe_diag *diag)
+{
+    axe_mapping_cell off;
+    AXE_TRY(axe_mapping_tile_check(t, &off, diag));
+    return axe_mapping_tile_map_checked(t, &off, p, out, diag);
 }
 
 /* ---- building the view ------------------------------------------------ */
@@ -170,19 +185,20 @@ static axe_status push_factor(axe_mapping *v, const axe_mapping *src,
     return AXE_OK;
 }
 
-axe_status axe_mapping_tile_view(const axe_mapping *source,
-                                 const axe_mapping *index, int64_t len,
-                                 bool write, axe_mapping *out, axe_diag *diag)
+/* The view expression E2 of the tiles of "len" cells along "index",
+ * not yet checked. */
+static axe_status build_view(const axe_mapping *source,
+                             const axe_mapping *index, int64_t len, bool write,
+                             axe_mapping *out, axe_diag *diag)
 {
     static const axe__factors empty;
     axe__factors fs = empty;
-    axe_mapping norm, v;
-    axe_mapping_tile t = {source, index, len, &v, 0, write};
-    axe_mapping_cell off;
+    axe_mapping norm;
     split sp = {0, 0, 0, len, write ? AXE_PADDING_BOTTOM : AXE_PADDING_TOP};
     int ids[AXE__FACTORS_MAX + 2], k = 0, id;
     bool used = false;
-    if (len < 1 || index->nnodes == 0)
+    if (source == NULL || index == NULL || out == NULL || len < 1 ||
+        index->nnodes == 0)
         return axe__fail(diag, AXE_ERR_INVALID, -1, "len below 1");
     AXE_TRY(index_digit_of(index, &sp.axis, &sp.mu, &sp.n, diag));
     if (len > sp.n)
@@ -191,16 +207,38 @@ axe_status axe_mapping_tile_view(const axe_mapping *source,
                          (long long)sp.n);
     AXE_TRY(axe_mapping_normalize(source, &norm, diag));
     axe__mapping_factors(&norm, axe_mapping_root(&norm), &fs);
-    axe_mapping_init(&v, &norm.axes);
+    axe_mapping_init(out, &norm.axes);
     for (int f = 0; f < fs.n; f++)
-        if (push_factor(&v, &norm, &fs.f[f], &sp, ids, &k, &used) != AXE_OK)
+        if (push_factor(out, &norm, &fs.f[f], &sp, ids, &k, &used) != AXE_OK)
             return axe__fail(diag, AXE_ERR_CAPACITY, -1, "the view is too big");
     if (!used)
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
                          "no digit of the source holds the tile index's digit");
-    if (axe__mapping_push_list(&v, ids, k, &id) != AXE_OK)
+    if (axe__mapping_push_list(out, ids, k, &id) != AXE_OK)
         return axe__fail(diag, AXE_ERR_CAPACITY, -1, "the view is too big");
+    return AXE_OK;
+}
+
+axe_status axe_mapping_tile_view_at(const axe_mapping *source,
+                                    const axe_mapping *index, int64_t len,
+                                    int64_t start, bool write, axe_mapping *out,
+                                    axe_mapping_cell *offset, axe_diag *diag)
+{
+    axe_mapping v;
+    axe_mapping_tile t = {source, index, len, &v, start, write};
+    axe_mapping_cell off;
+    AXE_TRY(build_view(source, index, len, write, &v, diag));
     AXE_TRY(axe_mapping_tile_check(&t, &off, diag));
     *out = v;
+    if (offset != NULL)
+        *offset = off;
     return AXE_OK;
+}
+
+axe_status axe_mapping_tile_view(const axe_mapping *source,
+                                 const axe_mapping *index, int64_t len,
+                                 bool write, axe_mapping *out, axe_diag *diag)
+{
+    return axe_mapping_tile_view_at(source, index, len, 0, write, out, NULL,
+                                    diag);
 }

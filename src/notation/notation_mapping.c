@@ -45,6 +45,19 @@ static axe_status expected(const mparser *p, const char *what)
                      p->k < p->end ? axe__mtok_describe(t) : "the end");
 }
 
+/* "unexpected name 'B'", "unexpected number '64'", "unexpected '('", then
+ * "after". */
+static axe_status unexpected(const mparser *p, const char *after)
+{
+    const axe__mtok *t = cur(p);
+    const char *what = t->kind == AXE__MT_IDENT ? "name "
+                       : t->kind == AXE__MT_NAT ? "number "
+                                                : "";
+    return axe__fail(p->diag, AXE_ERR_SYNTAX, t->offset,
+                     "unexpected %s'%.*s'%s", what, (int)t->len,
+                     p->lx->text + t->offset, after);
+}
+
 static bool tok_text_is(const mparser *p, int k, const char *s)
 {
     const axe__mtok *t = &p->lx->tok[k];
@@ -122,8 +135,7 @@ static axe_status parse_range(mparser *p, int first, int last, int *id)
         return expected(&q, "a mapping");
     AXE_TRY(parse_list(&q, id));
     if (q.k < last)
-        return axe__fail(p->diag, AXE_ERR_SYNTAX, cur(&q)->offset,
-                         "unexpected %s", axe__mtok_describe(cur(&q)));
+        return unexpected(&q, "");
     return AXE_OK;
 }
 
@@ -241,8 +253,8 @@ static bool postfix_op(const mparser *p, axe_mapping_op *op,
 
 static axe_status parse_postfix(mparser *p, int *id)
 {
-    axe_mapping_op op;
-    axe_padding_kind kind;
+    axe_mapping_op op, next;
+    axe_padding_kind kind, next_kind;
     AXE_TRY(parse_atom(p, id));
     while (postfix_op(p, &op, &kind)) {
         long at = cur(p)->offset;
@@ -250,6 +262,9 @@ static axe_status parse_postfix(mparser *p, int *id)
         axe_status st;
         p->k++;
         AXE_TRY(parse_num(p, &n));
+        if (p->k < p->end && !at_punct(p, ',') && !at_punct(p, ':') &&
+            !postfix_op(p, &next, &next_kind))
+            return unexpected(p, " after the number of an operator");
         st = axe_mapping_push(p->m, op, *id, -1, n, kind, id, p->diag);
         if (st != AXE_OK) {
             if (p->diag != NULL)

@@ -1,16 +1,20 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * `axe convert --to cute|axe|mapping|linear TEXT`: one operand in any of
- * the notations (a CuTe layout, an Axe layout, or a mapping expression
- * `m![...]` over the table of --axes) printed in the notation asked for,
+ * the notations (a CuTe layout, an Axe layout, a Triton linear layout's
+ * text, or a mapping expression `m![...]` over the table of --axes)
+ * printed in the notation asked for,
  * or the reason why it has none there. Every path goes through the Axe
- * layout: CuTe <-> Axe (axe_layout_from_cute / to_cute), mapping <-> Axe
- * (axe_mapping_to_layout / from_layout, padding as holes with --holes;
- * the tensor axes of a layout are
+ * layout: CuTe <-> Axe (axe_layout_from_cute / to_cute, the composed
+ * `Sw<B,M,S> o off o L` for a swizzle or an offset), mapping <-> Axe
+ * (axe_mapping_to_layout / from_layout, padding as holes with --holes and
+ * holes as padding; the tensor axes of a mapping are those its normal form
+ * names, those of a layout are
  * --axes, or one axis A, B, ... per shard iter), Axe <-> Triton linear
  * layout (axe_linear_from_layout over --shape, axe_linear_invert with
- * --invert). Invariant: exactly one answer on stdout,
- * or one reason on stderr with exit 1 (no such layout) or 2 (syntax).
+ * --invert; axe_linear_to_layout for a linear operand). Invariant: exactly one
+ * answer on stdout, or one reason on stderr with exit 1 (no such layout) or 2
+ * (syntax).
  */
 #include <string.h>
 
@@ -62,7 +66,24 @@ static int read_axes(const axe_invocation *inv, const axe_layout *l,
     return -1;
 }
 
-/* Parse the operand: m![...], a CuTe layout or an Axe layout. */
+/* A Triton linear layout's text (its `->`) as the Axe layout of its
+ * bases (a swizzle recognized on `m`); exit 2 for syntax, 1 when there is
+ * no Axe layout. */
+static int read_linear(const axe_invocation *inv, const char *text,
+                       axe_layout *out)
+{
+    static axe_linear lin;
+    axe_diag d;
+    axe_status st = axe_parse_linear(text, strlen(text), &lin, &d);
+    if (st != AXE_OK)
+        return syntax("linear layout", text, st, &d);
+    axe_diag_clear(&d);
+    st = axe_linear_to_layout(&lin, out, &d);
+    return st == AXE_OK ? -1 : axe_inv_fail(inv, st, &d);
+}
+
+/* Parse the operand: m![...], a linear layout, a CuTe layout or an Axe
+ * layout. */
 static int read_source(const axe_invocation *inv, source *s)
 {
     static axe_cute_object o;
@@ -70,6 +91,11 @@ static int read_source(const axe_invocation *inv, source *s)
     axe_diag d;
     axe_status st;
     int code;
+    if (strstr(text, "->") != NULL) {
+        s->is_mapping = false;
+        s->holes = axe_inv_has(inv, "holes");
+        return read_linear(inv, text, &s->layout);
+    }
     s->is_mapping = strstr(text, "m!") != NULL;
     s->holes = axe_inv_has(inv, "holes");
     if (s->is_mapping) {
@@ -89,18 +115,23 @@ static int read_source(const axe_invocation *inv, source *s)
     return st == AXE_OK ? -1 : syntax("layout", text, st, &d);
 }
 
-/* The Axe layout of the source (a mapping over all its table's axes). */
+/* The Axe layout of the source (a mapping over the axes its normal form
+ * names, spec §10). */
 static axe_status source_layout(const source *s, axe_layout *out, axe_diag *d)
 {
+    static axe_mapping norm;
     const char *tensor[AXE_MAPPING_MAX_AXES];
     axe_mapping_part part = {&s->expr, "m", 1, s->holes};
+    int nt = 0;
     if (!s->is_mapping) {
         *out = s->layout;
         return AXE_OK;
     }
+    AXE_TRY(axe_mapping_normalize(&s->expr, &norm, d));
     for (int k = 0; k < s->axes.n; k++)
-        tensor[k] = s->axes.name[k];
-    return axe_mapping_to_layout(&part, 1, tensor, s->axes.n, out, d);
+        if (axe_mapping_uses_axis(&norm, axe_mapping_root(&norm), k))
+            tensor[nt++] = s->axes.name[k];
+    return axe_mapping_to_layout(&part, 1, tensor, nt, out, d);
 }
 
 static void put_axes(json_buf *out, const axe_mapping_axes *axes)
@@ -124,6 +155,8 @@ static axe_status to_mapping(const axe_invocation *inv, source *s,
         AXE_TRY(axe_mapping_normalize(&s->expr, &m, d));
     else if ((*code = read_axes(inv, l, &s->axes)) >= 0)
         return AXE_OK;
+    else if (s->holes)
+        AXE_TRY(axe_mapping_from_layout_holes(l, &s->axes, &m, d));
     else
         AXE_TRY(axe_mapping_from_layout(l, &s->axes, &m, d));
     axe_print_mapping_macro(&m, text, TEXT_MAX);
@@ -176,6 +209,7 @@ static axe_status convert(const axe_invocation *inv, source *s, const char *to,
 {
     static char text[TEXT_MAX];
     static axe_cute_layout c;
+    static axe_cute_composed cc;
     static axe_linear lin;
     axe_layout l;
     text[0] = '\0';
@@ -183,6 +217,10 @@ static axe_status convert(const axe_invocation *inv, source *s, const char *to,
         AXE_TRY(source_layout(s, &l, d));
     if (strcmp(to, "axe") == 0) {
         axe_print_layout(&l, text, sizeof text);
+    } else if (strcmp(to, "cute") == 0 &&
+               (l.swizzle.present || l.noffset > 0)) {
+        AXE_TRY(axe_layout_to_cute_composed(&l, &cc, d));
+        axe_print_cute_composed(&cc, text, sizeof text);
     } else if (strcmp(to, "cute") == 0) {
         AXE_TRY(axe_layout_to_cute(&l, &c, d));
         axe_print_cute_layout(&c, text, sizeof text);

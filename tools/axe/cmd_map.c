@@ -33,6 +33,7 @@ static const map_cmd cmds[] = {
     {"tile", "tile", "EXPR INDEX LEN VIEW START P",
      "expr index #len view #start #i"},
     {"tile-view", "tile_view", "EXPR INDEX LEN", "expr index #len"},
+    {"tile-at", "tile_view", "EXPR INDEX LEN START", "expr index #len #start"},
     {"convert", "to_axe", "EXPR", "expr"},
 };
 
@@ -42,13 +43,14 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: axe map <op> [--axes 'axes![A = 8, B = 512]'] "
                "[--def NAME='m![...]'] [--const NAME=N]\n"
-               "               [--write] [--tensor A,B] OPERANDS\n"
+               "               [--write] [--holes] [--tensor A,B] OPERANDS\n"
                "ops:\n");
     for (size_t k = 0; k < NCMDS; k++)
         fprintf(f, "  %-10s %s\n", cmds[k].name, cmds[k].usage);
     fprintf(f, "Expressions are m![...] (docs/notation.md); equal decides "
                "spec §8's equivalence,\nconvert prints the Axe layout "
-               "(tensor axes: --tensor, default all axes).\n");
+               "(tensor axes: --tensor, default the axes the\nexpression "
+               "names; --holes: padding as holes of the span).\n");
 }
 
 /* Append the decimal integer "s" (no overflow); false if it is none. */
@@ -160,7 +162,7 @@ static int operands(int argc, char **argv, char **pos)
 {
     int n = 0;
     for (int k = 0; k < argc; k++) {
-        if (strcmp(argv[k], "--write") == 0)
+        if (strcmp(argv[k], "--write") == 0 || strcmp(argv[k], "--holes") == 0)
             continue;
         if (strncmp(argv[k], "--", 2) == 0) {
             k++;
@@ -233,6 +235,8 @@ int cli_map_main(int argc, char **argv)
     json_buf_put_rawz(&args, "{\"mode\":");
     json_buf_put_rawz(&args, has_flag(argc, argv, "--write") ? "\"write\""
                                                              : "\"read\"");
+    if (has_flag(argc, argv, "--holes"))
+        json_buf_put_rawz(&args, ",\"holes\":true");
     put_option(&args, argc - 2, argv + 2, "--axes", "axes");
     put_tensor(&args, argc - 2, argv + 2);
     if (!put_escapes(&args, argc - 2, argv + 2, "--def", "defs") ||

@@ -113,15 +113,33 @@ void mapop_put_layout(json_buf *out, const axe_layout *l)
     json_buf_put_string(out, text, n < sizeof text ? n : sizeof text - 1);
 }
 
+/* The axes the normal forms of the parts' expressions name, in table
+ * order (the raw expression's when normalization fails). */
+static void named_axes(const mapop_env *e, const axe_mapping_part *parts,
+                       int nparts, const char **names, int *n)
+{
+    static axe_mapping norm;
+    uint32_t used = 0;
+    for (int p = 0; p < nparts; p++) {
+        const axe_mapping *m = parts[p].expr;
+        if (axe_mapping_normalize(m, &norm, NULL) == AXE_OK)
+            m = &norm;
+        used |= mapop_used(m);
+    }
+    for (int k = 0; k < e->axes.n; k++)
+        if (used >> k & 1u)
+            names[(*n)++] = e->axes.name[k];
+}
+
 axe_status mapop_tensor_axes(const json_value *args, const mapop_env *e,
+                             const axe_mapping_part *parts, int nparts,
                              const char **names, int *n, json_buf *msg)
 {
     const json_value *v = json_object_get(args, "tensor_axes");
     size_t count = json_array_len(v);
     *n = 0;
     if (v == NULL) {
-        for (int k = 0; k < e->axes.n; k++)
-            names[(*n)++] = e->axes.name[k];
+        named_axes(e, parts, nparts, names, n);
         return AXE_OK;
     }
     if (!json_is_array(v) || count > AXE_MAPPING_MAX_AXES)
@@ -130,8 +148,30 @@ axe_status mapop_tensor_axes(const json_value *args, const mapop_env *e,
         names[i] = json_get_string(json_array_at(v, i), NULL);
         if (names[i] == NULL)
             return bad_arg(msg, "tensor_axes", " must be a list of names");
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(names[i], names[j]) == 0) {
+                json_buf_put_rawz(msg, "args.tensor_axes names ");
+                json_buf_put_rawz(msg, names[i]);
+                json_buf_put_rawz(msg, " twice");
+                return AXE_ERR_INVALID;
+            }
     }
     *n = (int)count;
+    return AXE_OK;
+}
+
+/* The optional boolean argument "key" (false when absent). */
+axe_status mapop_flag(const json_value *args, const char *key, bool *out,
+                      json_buf *msg)
+{
+    const json_value *v = json_object_get(args, key);
+    int b = 0;
+    *out = false;
+    if (v == NULL)
+        return AXE_OK;
+    if (json_get_bool(v, &b) != JSON_OK)
+        return bad_arg(msg, key, " must be true or false");
+    *out = b != 0;
     return AXE_OK;
 }
 
@@ -366,7 +406,7 @@ static const mapop ops[] = {
     {"index", op_index, "i: the cell of an i![...] index"},
     {"inverse", op_inverse, "expr, index: every position holding it"},
     {"parse_axes", op_parse_axes, "decl: the axes![...] table"},
-    {"to_axe", mapop_to_axe, "expr, tensor_axes: the Axe layout"},
+    {"to_axe", mapop_to_axe, "expr, tensor_axes, holes: the Axe layout"},
     {"to_axe_multi", mapop_to_axe_multi,
      "dims, tensor_axes: the Axe "
      "layout of per-axis parts"},
@@ -374,8 +414,8 @@ static const mapop ops[] = {
      "expr, index, len, view, start, mode, i: the "
      "view's cell"},
     {"tile_view", mapop_tile_view,
-     "expr, index, len, mode: the view "
-     "expression of the tiles"},
+     "expr, index, len, mode[, start]: the view "
+     "expression of the tiles (with start: and the tile's offset)"},
     {"skew_map", mapop_skew_map,
      "expr, derived, i: the cell with skewed "
      "axes undone"},

@@ -63,10 +63,15 @@ uint32_t mapop_used(const axe_mapping *m);
 /* The reason of a failed library call on argument "key". */
 axe_status mapop_fail(json_buf *msg, const char *key, axe_status st,
                       const axe_diag *diag);
-/* The tensor axis list argument "tensor_axes" (default: every axis of the
- * table, in order) into names[0 .. *n). */
+/* The tensor axis list argument "tensor_axes" (distinct names; default:
+ * the axes the normal forms of the parts name, in table order, spec §10)
+ * into names[0 .. *n). */
 axe_status mapop_tensor_axes(const json_value *args, const mapop_env *e,
+                             const axe_mapping_part *parts, int nparts,
                              const char **names, int *n, json_buf *msg);
+/* The optional boolean argument "key" into *out (false when absent). */
+axe_status mapop_flag(const json_value *args, const char *key, bool *out,
+                      json_buf *msg);
 /* Append the Axe text of "l" as a JSON string. */
 void mapop_put_layout(json_buf *out, const axe_layout *l);
 

@@ -24,7 +24,7 @@ static axe_status put_parts_layout(const axe_mapping_part *parts, int n,
     axe_diag diag;
     axe_status st;
     int nt;
-    AXE_TRY(mapop_tensor_axes(args, e, tensor, &nt, msg));
+    AXE_TRY(mapop_tensor_axes(args, e, parts, n, tensor, &nt, msg));
     axe_diag_clear(&diag);
     st = axe_mapping_to_layout(parts, n, tensor, nt, &l, &diag);
     if (st != AXE_OK)
@@ -38,6 +38,7 @@ axe_status mapop_to_axe(const json_value *args, mapop_env *e, json_buf *result,
 {
     static axe_mapping m;
     axe_mapping_part part = {&m, "m", 1, false};
+    AXE_TRY(mapop_flag(args, "holes", &part.holes, msg));
     AXE_TRY(mapop_expr(args, "expr", e, &m, msg));
     return put_parts_layout(&part, 1, args, e, "expr", result, msg);
 }
@@ -104,7 +105,9 @@ axe_status mapop_tile(const json_value *args, mapop_env *e, json_buf *result,
     }
     t.write = strcmp(mode, "write") == 0;
     axe_diag_clear(&diag);
-    st = axe_mapping_tile_map(&t, i, &c, &diag);
+    st = axe_mapping_tile_check(&t, &c, &diag);
+    if (st == AXE_OK)
+        st = axe_mapping_tile_map_checked(&t, &c, i, &c, &diag);
     if (st != AXE_OK)
         return mapop_fail(msg, "view", st, &diag);
     mapop_put_cell(result, &src.axes, mapop_used(&view) | mapop_used(&index),
@@ -112,27 +115,39 @@ axe_status mapop_tile(const json_value *args, mapop_env *e, json_buf *result,
     return AXE_OK;
 }
 
+/* The view expression; with "start", the object {"view": ..., "offset":
+ * cell} of the tile checked at that start. */
 axe_status mapop_tile_view(const json_value *args, mapop_env *e,
                            json_buf *result, json_buf *msg)
 {
     static axe_mapping src, index, view;
     static char text[4096];
+    axe_mapping_cell off;
     axe_diag diag;
     axe_status st;
     const char *mode = json_get_string(json_object_get(args, "mode"), NULL);
-    int64_t len;
+    bool at = json_object_get(args, "start") != NULL;
+    int64_t len, start = 0;
     size_t n;
     AXE_TRY(mapop_expr(args, "expr", e, &src, msg));
     AXE_TRY(mapop_expr(args, "index", e, &index, msg));
     AXE_TRY(mapop_int(args, "len", &len, msg));
+    if (at)
+        AXE_TRY(mapop_int(args, "start", &start, msg));
     axe_diag_clear(&diag);
-    st = axe_mapping_tile_view(&src, &index, len,
-                               mode != NULL && strcmp(mode, "write") == 0,
-                               &view, &diag);
+    st = axe_mapping_tile_view_at(&src, &index, len, start,
+                                  mode != NULL && strcmp(mode, "write") == 0,
+                                  &view, &off, &diag);
     if (st != AXE_OK)
         return mapop_fail(msg, "index", st, &diag);
     n = axe_print_mapping_macro(&view, text, sizeof text);
+    json_buf_put_rawz(result, at ? "{\"view\":" : "");
     json_buf_put_string(result, text, n < sizeof text ? n : sizeof text - 1);
+    if (at) {
+        json_buf_put_rawz(result, ",\"offset\":");
+        mapop_put_cell(result, &src.axes, mapop_used(&index), &off);
+        json_buf_put_rawz(result, "}");
+    }
     return AXE_OK;
 }
 
