@@ -112,9 +112,21 @@ static bool name_eq(const char *x, const char *y)
     return ((a[0] ^ b[0]) | (a[1] ^ b[1])) == 0;
 }
 
+/* The axis a padded name denotes: the paper's lane and warp are TIRx's
+ * laneid and warpid (axis.h). */
+static const char *spelled(const char *axis)
+{
+    static const char laneid[AXE_AXIS_NAME_MAX] = "laneid",
+                      warpid[AXE_AXIS_NAME_MAX] = "warpid";
+    if (strcmp(axis, "lane") == 0)
+        return laneid;
+    return strcmp(axis, "warp") == 0 ? warpid : axis;
+}
+
 /* The index of "axis" (a padded name), added if new; -1 when full. */
 static int axis_id(const char *axis)
 {
+    axis = spelled(axis);
     for (int i = 0; i < nnames; i++)
         if (name_eq(names[i], axis))
             return i;

@@ -88,6 +88,12 @@ expect_ok "S[2048:2]" "$AXE" canon "S[(8,8,8,4,1,1):(512,64,8,2,1,1)]"
 expect_ok "S[(8,36):(6,1)]" "$AXE" canon "S[(8,2,3,6):(6,18,6,1)]"
 expect_ok "S[512:1@tx]" "$AXE" canon --target cuda \
     "S[(16,32):(1@warpid,1@laneid)]"
+# The paper's lane and warp are laneid and warpid: every mix fuses (issue 3).
+expect_ok "S[64:1@tx]" "$AXE" canon --target=cuda \
+    "S[(2,32):(1@warpid,1@lane)]"
+expect_ok "S[64:1@tx]" "$AXE" tile --target=cuda "S[2:1@warpid]" "[2]" \
+    "S[32:1@lane]" "[32]"
+expect_ok true "$AXE" equal --equivalent "S[4:1@warp]" "S[4:1@warpid]"
 expect_ok "$(printf 'S[(4,2,4):(8,4,1)]\nseps [0,2,3]')" "$AXE" group \
     "S[(4,8):(8,1)]" "[8,4]"
 expect_ok "$(printf 'S[(2,3,5):(15,5,1)]\nseps [0,2,3] [0,1,3]')" "$AXE" \

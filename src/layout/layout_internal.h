@@ -6,7 +6,8 @@
  * points, the lexicographic digit split of spec §6 (SplitCoord) and the
  * swizzle address map of spec §11. Invariant kept by every helper: a stored
  * name is a valid axis name padded with NULs to AXE_AXIS_NAME_MAX bytes, so
- * two names are equal exactly when their 16 bytes are.
+ * two names are the same axis exactly when the 16 bytes of their ids
+ * (axe__axis_id: lane = laneid, warp = warpid) are equal.
  */
 #ifndef AXE_LAYOUT_INTERNAL_H
 #define AXE_LAYOUT_INTERNAL_H
@@ -26,10 +27,36 @@ typedef struct axe__name {
 /* The memory axis `m`. */
 extern const axe__name axe__name_m;
 
-/* Two stored (padded) names are the same axis. */
+/* TIRx's names of the hardware axes the Axe paper calls lane and warp. */
+extern const axe__name axe__name_laneid, axe__name_warpid;
+
+/* The axis a stored (padded) name denotes: the paper's `lane` and `warp`
+ * are TIRx's `laneid` and `warpid` (one hardware axis, two spellings);
+ * every other name denotes itself. Layouts keep the spelling they were
+ * written with; identity goes through this function. */
+static inline const char *axe__axis_id(const char *a)
+{
+    if (a[4] != '\0')
+        return a;
+    if (memcmp(a, "lane", 4) == 0)
+        return axe__name_laneid.s;
+    if (memcmp(a, "warp", 4) == 0)
+        return axe__name_warpid.s;
+    return a;
+}
+
+/* Two stored (padded) names are the same axis (spellings identified by
+ * axe__axis_id). */
 static inline bool axe__axis_eq(const char *a, const char *b)
 {
-    return memcmp(a, b, AXE_AXIS_NAME_MAX) == 0;
+    return memcmp(a, b, AXE_AXIS_NAME_MAX) == 0 ||
+           memcmp(axe__axis_id(a), axe__axis_id(b), AXE_AXIS_NAME_MAX) == 0;
+}
+
+/* The order of the axes two stored names denote (memcmp of their ids). */
+static inline int axe__axis_cmp(const char *a, const char *b)
+{
+    return memcmp(axe__axis_id(a), axe__axis_id(b), AXE_AXIS_NAME_MAX);
 }
 
 /* Copy a stored (padded) name. */
