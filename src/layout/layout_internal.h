@@ -176,15 +176,15 @@ axe__iter_append(axe_iter *arr, uint8_t *n, int cap, int64_t extent,
     return AXE_OK;
 }
 
-/* The largest region of one dim that slice searches beyond TIRx's
- * forms (layout_slice_steps.c evaluates it about twice). */
+/* The most runs of equal steps slice visits in one dim's search beyond
+ * TIRx's forms (layout_slice_steps.c; a run costs two evaluations). */
 #define AXE__SLICE_STEPS_MAX ((int64_t)1 << 20)
 
 /* Append to "res" the layout of u -> f(begin + u) - f(begin), u < n, over
  * one dim's iters "it[0 .. m)" (m >= 1, last fastest, begin + n within
  * their size), outermost iter first; *ok false, with the reason naming
- * "dim", when no layout of that map exists or n exceeds
- * AXE__SLICE_STEPS_MAX. CAPACITY, OVERFLOW. */
+ * "dim", when no layout of that map exists or the search visited
+ * AXE__SLICE_STEPS_MAX runs of equal steps. CAPACITY, OVERFLOW. */
 AXE_NODISCARD axe_status axe__slice_by_steps(const axe_iter *it, int m,
                                              int64_t begin, int64_t n, int dim,
                                              axe_layout *res, bool *ok,
