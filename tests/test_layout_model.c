@@ -1102,7 +1102,7 @@ static int64_t size_of(const axe_layout *l)
 static void law_apply_base(void)
 {
     for (int t = 0; t < 3000; t++) {
-        axe_layout l = random_layout(6, 2, 5, 9, 5);
+        axe_layout l = random_layout(8, 3, 5, 9, 5);
         int64_t size = size_of(&l);
         for (int i = 0; i < 100; i++) {
             axe_point got, want, dg;
@@ -1156,7 +1156,7 @@ static int random_shape(const axe_layout *l, int64_t *shape)
 static void law_apply_shape(void)
 {
     for (int t = 0; t < 2000; t++) {
-        axe_layout l = random_layout(6, 1, 5, 9, 3);
+        axe_layout l = random_layout(8, 3, 5, 9, 3);
         int64_t shape[AXE_LAYOUT_MAX_DIMS], crd[AXE_LAYOUT_MAX_DIMS];
         int64_t ext[AXE_LAYOUT_MAX_SHARD], dig[AXE_LAYOUT_MAX_SHARD];
         int n = random_shape(&l, shape), nd = 0;
@@ -1192,7 +1192,7 @@ static void law_apply_set(void)
 {
     static axe_point out[64];
     for (int t = 0; t < 2000; t++) {
-        axe_layout l = random_layout(4, 3, 4, 9, 5);
+        axe_layout l = random_layout(8, 3, 4, 9, 5);
         int64_t x = tl_range(0, size_of(&l) - 1), total = 1;
         int count = -1;
         axe_point base;
@@ -1224,7 +1224,7 @@ static void law_apply_set(void)
 static void law_size_span(void)
 {
     for (int t = 0; t < 3000; t++) {
-        axe_layout l = random_layout(6, 3, 6, 20, 5);
+        axe_layout l = random_layout(8, 3, 6, 20, 5);
         for (int a = -1; a < 5; a++) {
             int64_t size = 1, span = 1, gs, gp;
             for (int k = 0; k < l.nshard; k++) {
@@ -1300,7 +1300,7 @@ static void check_backward(const axe_layout *l, const axe_point *p,
 static void law_backward(void)
 {
     for (int t = 0; t < 2500; t++) {
-        axe_layout l = random_layout(5, 2, 4, 6, 3);
+        axe_layout l = random_layout(8, 3, 4, 6, 3);
         int64_t size = size_of(&l);
         for (int i = 0; i < 6; i++) {
             axe_point p;
@@ -1407,7 +1407,7 @@ static void law_swizzle(void)
 static void law_equal(void)
 {
     for (int t = 0; t < 2000; t++) {
-        axe_layout a = random_layout(5, 3, 5, 9, 5), b = a;
+        axe_layout a = random_layout(8, 3, 5, 9, 5), b = a;
         for (int k = b.nreplica - 1; k > 0; k--) {
             int j = (int)tl_range(0, k);
             axe_iter tmp = b.replica[k];

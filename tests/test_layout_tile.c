@@ -767,23 +767,28 @@ static void push(axe_layout *l, bool replica, int64_t e, int64_t s,
     }
 }
 
-/* A random layout over "n" dims of at most "maxdim" each: per dim 1-2
- * shard iters (extents multiplying to shape[d]), strides in [-6, 6] or,
- * one time in three, the stride that continues the next iter (so that
- * canonicalize fuses and group must split again); with "extras" up to 2
+/* A random layout over "n" dims: at most 8 shard iters in all (1 to 8 / n
+ * per dim), the first of a dim of extent up to "maxdim", the others 1 or 2
+ * while the dim stays within 4 maxdim (1 dim) or 2 maxdim (the
+ * brute force enumerates tiles of two such layouts); strides in [-6, 6]
+ * or, one time in three, the stride that continues the next iter (so that
+ * canonicalize fuses and group must split again); with "extras" up to 3
  * replica iters (negative strides too) and up to 2 offsets. */
 static axe_layout rand_layout(int n, int64_t maxdim, int64_t *shape,
                               bool extras)
 {
     axe_layout l;
-    axe_iter it[2 * AXE_LAYOUT_MAX_DIMS];
+    axe_iter it[8];
     int ni = 0;
+    int64_t cap = (n == 1 ? 4 : 2) * maxdim;
     axe_layout_init(&l);
     for (int d = 0; d < n; d++) {
-        int k = (int)tl_range(1, 2);
+        int k = (int)tl_range(1, 8 / n);
         shape[d] = 1;
         for (int j = 0; j < k; j++) {
-            it[ni].extent = tl_range(1, j == 0 ? maxdim : 2);
+            it[ni].extent = j == 0                ? tl_range(1, maxdim)
+                            : 2 * shape[d] <= cap ? tl_range(1, 2)
+                                                  : 1;
             shape[d] *= it[ni].extent;
             snprintf(it[ni].axis, sizeof it[ni].axis, "%s", rand_axis());
             ni++;
@@ -798,7 +803,7 @@ static axe_layout rand_layout(int n, int64_t maxdim, int64_t *shape,
     }
     for (int j = 0; j < ni; j++)
         push(&l, false, it[j].extent, it[j].stride, it[j].axis);
-    for (int j = extras ? (int)tl_range(0, 2) : 0; j > 0; j--)
+    for (int j = extras ? (int)tl_range(0, 3) : 0; j > 0; j--)
         push(&l, true, tl_range(1, 2), tl_range(-4, 4), rand_axis());
     for (int j = extras ? (int)tl_range(0, 2) : 0; j > 0; j--)
         if (axe_layout_add_offset(&l, rand_axis(), tl_range(-5, 5)) != AXE_OK)
