@@ -769,8 +769,8 @@ static void push(axe_layout *l, bool replica, int64_t e, int64_t s,
 
 /* A random layout over "n" dims: at most 8 shard iters in all (1 to 8 / n
  * per dim), the first of a dim of extent up to "maxdim", the others 1 or 2
- * while the dim stays within 4 maxdim (1 dim) or 2 maxdim (the
- * brute force enumerates tiles of two such layouts); strides in [-6, 6]
+ * while the dim stays within 2 maxdim (the brute force enumerates tiles
+ * of two such layouts); strides in [-6, 6]
  * or, one time in three, the stride that continues the next iter (so that
  * canonicalize fuses and group must split again); with "extras" up to 3
  * replica iters (negative strides too) and up to 2 offsets. */
@@ -780,7 +780,7 @@ static axe_layout rand_layout(int n, int64_t maxdim, int64_t *shape,
     axe_layout l;
     axe_iter it[8];
     int ni = 0;
-    int64_t cap = (n == 1 ? 4 : 2) * maxdim;
+    int64_t cap = 2 * maxdim;
     axe_layout_init(&l);
     for (int d = 0; d < n; d++) {
         int k = (int)tl_range(1, 8 / n);
