@@ -891,8 +891,8 @@ static unsigned next(reader *r)
 static void gen_layout(reader *r, int n, bool swizzle, axe_layout *l,
                        int64_t *shape)
 {
-    static const char *const axes[] = {"m",  "m",      "m",      "P",
-                                       "tx", "laneid", "warpid", "gpuid"};
+    static const char *const axes[] = {
+        "m", "m", "m", "P", "tx", "laneid", "warpid", "gpuid", "lane", "warp"};
     bool on_m = swizzle && next(r) % 4 == 0;
     axe_layout_init(l);
     for (int d = 0; d < n; d++) {
@@ -900,7 +900,7 @@ static void gen_layout(reader *r, int n, bool swizzle, axe_layout *l,
         shape[d] = 1;
         for (int i = 0; i < k; i++) {
             int64_t e = 1 + next(r) % 4, s = (int64_t)(next(r) % 19) - 6;
-            const char *a = on_m ? "m" : axes[next(r) % 8];
+            const char *a = on_m ? "m" : axes[next(r) % 10];
             if (axe_layout_push_shard(l, e, s, a) == AXE_OK)
                 shape[d] *= e;
         }
@@ -908,10 +908,10 @@ static void gen_layout(reader *r, int n, bool swizzle, axe_layout *l,
     for (int i = (int)(next(r) % 5); i < 2; i++)
         if (axe_layout_push_replica(l, 1 + next(r) % 3,
                                     (int64_t)(next(r) % 9) - 4,
-                                    on_m ? "m" : axes[next(r) % 8]) != AXE_OK)
+                                    on_m ? "m" : axes[next(r) % 10]) != AXE_OK)
             break;
     for (int i = (int)(next(r) % 5); i < 2; i++)
-        if (axe_layout_add_offset(l, on_m ? "m" : axes[next(r) % 8],
+        if (axe_layout_add_offset(l, on_m ? "m" : axes[next(r) % 10],
                                   (int64_t)(next(r) % 17) - 8) != AXE_OK)
             break;
     if (on_m) {
