@@ -112,9 +112,21 @@ static bool name_eq(const char *x, const char *y)
     return ((a[0] ^ b[0]) | (a[1] ^ b[1])) == 0;
 }
 
+/* The axis a padded name denotes: the paper's lane and warp are TIRx's
+ * laneid and warpid (axis.h). */
+static const char *spelled(const char *axis)
+{
+    static const char laneid[AXE_AXIS_NAME_MAX] = "laneid",
+                      warpid[AXE_AXIS_NAME_MAX] = "warpid";
+    if (strcmp(axis, "lane") == 0)
+        return laneid;
+    return strcmp(axis, "warp") == 0 ? warpid : axis;
+}
+
 /* The index of "axis" (a padded name), added if new; -1 when full. */
 static int axis_id(const char *axis)
 {
+    axis = spelled(axis);
     for (int i = 0; i < nnames; i++)
         if (name_eq(names[i], axis))
             return i;
@@ -879,8 +891,8 @@ static unsigned next(reader *r)
 static void gen_layout(reader *r, int n, bool swizzle, axe_layout *l,
                        int64_t *shape)
 {
-    static const char *const axes[] = {"m",  "m",      "m",      "P",
-                                       "tx", "laneid", "warpid", "gpuid"};
+    static const char *const axes[] = {
+        "m", "m", "m", "P", "tx", "laneid", "warpid", "gpuid", "lane", "warp"};
     bool on_m = swizzle && next(r) % 4 == 0;
     axe_layout_init(l);
     for (int d = 0; d < n; d++) {
@@ -888,7 +900,7 @@ static void gen_layout(reader *r, int n, bool swizzle, axe_layout *l,
         shape[d] = 1;
         for (int i = 0; i < k; i++) {
             int64_t e = 1 + next(r) % 4, s = (int64_t)(next(r) % 19) - 6;
-            const char *a = on_m ? "m" : axes[next(r) % 8];
+            const char *a = on_m ? "m" : axes[next(r) % 10];
             if (axe_layout_push_shard(l, e, s, a) == AXE_OK)
                 shape[d] *= e;
         }
@@ -896,10 +908,10 @@ static void gen_layout(reader *r, int n, bool swizzle, axe_layout *l,
     for (int i = (int)(next(r) % 5); i < 2; i++)
         if (axe_layout_push_replica(l, 1 + next(r) % 3,
                                     (int64_t)(next(r) % 9) - 4,
-                                    on_m ? "m" : axes[next(r) % 8]) != AXE_OK)
+                                    on_m ? "m" : axes[next(r) % 10]) != AXE_OK)
             break;
     for (int i = (int)(next(r) % 5); i < 2; i++)
-        if (axe_layout_add_offset(l, on_m ? "m" : axes[next(r) % 8],
+        if (axe_layout_add_offset(l, on_m ? "m" : axes[next(r) % 10],
                                   (int64_t)(next(r) % 17) - 8) != AXE_OK)
             break;
     if (on_m) {

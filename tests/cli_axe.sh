@@ -88,6 +88,12 @@ expect_ok "S[2048:2]" "$AXE" canon "S[(8,8,8,4,1,1):(512,64,8,2,1,1)]"
 expect_ok "S[(8,36):(6,1)]" "$AXE" canon "S[(8,2,3,6):(6,18,6,1)]"
 expect_ok "S[512:1@tx]" "$AXE" canon --target cuda \
     "S[(16,32):(1@warpid,1@laneid)]"
+# The paper's lane and warp are laneid and warpid: every mix fuses (issue 3).
+expect_ok "S[64:1@tx]" "$AXE" canon --target=cuda \
+    "S[(2,32):(1@warpid,1@lane)]"
+expect_ok "S[64:1@tx]" "$AXE" tile --target=cuda "S[2:1@warpid]" "[2]" \
+    "S[32:1@lane]" "[32]"
+expect_ok true "$AXE" equal --equivalent "S[4:1@warp]" "S[4:1@warpid]"
 expect_ok "$(printf 'S[(4,2,4):(8,4,1)]\nseps [0,2,3]')" "$AXE" group \
     "S[(4,8):(8,1)]" "[8,4]"
 expect_ok "$(printf 'S[(2,3,5):(15,5,1)]\nseps [0,2,3] [0,1,3]')" "$AXE" \
@@ -111,6 +117,9 @@ expect_ok "S[(8,2,8):(8,64,1)] + 64" "$AXE" slice \
     "S[(2,8,3,8):(192,8,64,1)]" "[16,24]" "[[0,8],[8,24]]"
 expect_ok "S[(1,8,2,8):(192,8,64,1)] + 64" "$AXE" slice --raw \
     "S[(2,8,3,8):(192,8,64,1)]" "[16,24]" "[[0,8],[8,24]]"
+# Found by its steps, past 2^20 elements (issue 3).
+expect_ok "S[(2,2,1048576):(100000000,98951424,1)] + 1048576" "$AXE" slice \
+    "S[(3,2097152):(100000000,1)]" "[6291456]" "[[1048576,5242880]]"
 expect_ok "Swizzle<3,3,3>(S[64:1] + 64)" "$AXE" slice \
     "Swizzle<3,3,3>(S[(8,64):(64,1)])" "[512]" "[[64,128]]"
 # The direct sum (paper h) and both recoveries.
@@ -268,23 +277,33 @@ done <<<"$cmds"
     echo '{"id":10,"op":"axe.backward","args":{"layout":"S[8:2]","point":"m=6"}}'
     echo '{"id":11,"op":"axe.from_cute","args":{"text":"(4,8):(1,4)"}}'
     echo '{"id":12,"op":"axe.get_scope","args":{"layout":"S[8:1]"}}'
+    echo '{"id":13,"op":"axe.slice","args":{"layout":"S[(4,4):(1,4)]","shape":[16],"region":[[1,6]]}}'
 } >"$tmp/batch.in"
 run "$AXE" batch <"$tmp/batch.in"
-[ $rc -eq 0 ] && [ "$(nlines "$tmp/out")" = 12 ] && ok ||
+[ $rc -eq 0 ] && [ "$(nlines "$tmp/out")" = 13 ] && ok ||
     bad "axe batch: status $rc, $(nlines "$tmp/out") answers"
 want='{"id":1,"ok":true,"result":"S[(8,36):(6,1)]"}
 {"id":2,"ok":true,"result":{"layout":"S[(4,8):(8,1)]","seps":[0,1,2]}}
 {"id":3,"ok":true,"result":{"m":19}}
-{"id":4,"ok":true,"result":null}'
+{"id":4,"ok":true,"result":null,"reason":"dim 0: the stride of tiled iter (2,8@m) is not a multiple of the inner span on its axis"}'
 [ "$(head -n 4 "$tmp/out")" = "$want" ] && ok ||
     bad "batch results: $(head -n 4 "$tmp/out")"
 if command -v jq >/dev/null 2>&1; then
     got=$(jq -r 'if .ok then "ok" else .error end' "$tmp/out" | tr '\n' ' ')
-    want='ok ok ok ok UNKNOWN_OP INVALID SYNTAX INVALID INVALID ok ok ok '
+    want='ok ok ok ok UNKNOWN_OP INVALID SYNTAX INVALID INVALID ok ok ok ok '
     [ "$got" = "$want" ] && ok || bad "batch statuses: $got"
+    # A null result says why ("reason"); a non-null one has no reason.
+    got=$(jq -r 'select(.id == 13) | [.result, .reason] | @json' "$tmp/out")
+    case "$got" in
+    '[null,"'*) ok ;;
+    *) bad "batch slice without a layout: $got" ;;
+    esac
+    [ "$(grep -c '"reason"' "$tmp/out")" = 2 ] && ok ||
+        bad "batch: reasons on other answers: $(grep reason "$tmp/out")"
     jq -r 'select(.id == 7) | .message' "$tmp/out" |
         grep -q 'at offset 5 in "S\[8:1"' && ok || bad "batch syntax offset"
-    got=$(jq -c 'select(.id >= 10) | .result' "$tmp/out" | tr '\n' ' ')
+    got=$(jq -c 'select(.id >= 10 and .id <= 12) | .result' "$tmp/out" |
+        tr '\n' ' ')
     [ "$got" = '3 "S[(8,4):(4,1)]" null ' ] && ok || bad "batch extras: $got"
 fi
 

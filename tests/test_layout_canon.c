@@ -72,9 +72,24 @@ typedef struct bpt {
 static char ax_names[NAX][AXE_AXIS_NAME_MAX];
 static int nax;
 
+/* The axis "name" denotes: the Axe paper's lane and warp are the hardware
+ * lane and warp ids, TIRx's laneid and warpid (docs/algebra.md). */
+static const char *axis_of(const char *name)
+{
+    if (strcmp(name, "lane") == 0)
+        return "laneid";
+    return strcmp(name, "warp") == 0 ? "warpid" : name;
+}
+
+static bool same_axis(const char *a, const char *b)
+{
+    return strcmp(axis_of(a), axis_of(b)) == 0;
+}
+
 /* A dense index for the axis "name" (registered on first use). */
 static int ax_id(const char *name)
 {
+    name = axis_of(name);
     for (int i = 0; i < nax; i++)
         if (strcmp(ax_names[i], name) == 0)
             return i;
@@ -249,6 +264,63 @@ static void test_canonicalize_table(void)
     }
 }
 
+/* The paper's lane and warp are laneid and warpid spelled differently:
+ * CUDA fusion and scopes treat every mix of spellings alike, the result is
+ * printed with the spelling it was written with (rows compared as text). */
+static void test_paper_axis_names(void)
+{
+    static const struct {
+        const char *in;
+        axe_target target;
+        const char *expect;
+    } rows[] = {
+        {"S[(2,32):(1@warpid,1@lane)]", AXE_TARGET_CUDA, "S[64:1@tx]"},
+        {"S[(2,32):(1@warp,1@laneid)]", AXE_TARGET_CUDA, "S[64:1@tx]"},
+        {"S[(2,32):(1@warp,1@lane)] + 1@warp + 3@lane", AXE_TARGET_CUDA,
+         "S[64:1@tx] + 35@tx"},
+        {"S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + "
+         "5@warp",
+         AXE_TARGET_CUDA,
+         "S[(8,2,4,2):(4@tx,32@tx,1@tx,1)] + R[2:128@tx] + 160@tx"},
+        {"S[(4,32):(1@wid_in_wg,1@lane)]", AXE_TARGET_CUDA,
+         "S[128:1@tid_in_wg]"},
+        {"S[(2,4):(1@wgid,1@warp)]", AXE_TARGET_CUDA, NULL},
+        {"S[(2,32):(32@laneid,1@lane)]", AXE_TARGET_NONE, "S[64:1@laneid]"},
+        {"S[(2,32):(1@warp,1@lane)] + R[2:1@laneid] + 2@lane", AXE_TARGET_NONE,
+         "S[(2,32):(1@warp,1@lane)] + R[2:1@laneid] + 2@lane"},
+        {"S[4:1] + R[(2,2):(1@warpid,1@lane)]", AXE_TARGET_NONE,
+         "S[4:1] + R[(2,2):(1@lane,1@warpid)]"},
+        {"S[4:1] + R[(2,3):(1@laneid,1@lane)]", AXE_TARGET_NONE,
+         "S[4:1] + R[(2,3):(1@laneid,1@lane)]"},
+        {"S[(2,2):(1@lane,1@tx)]", AXE_TARGET_CUDA, NULL},
+        {"S[(2,32):(32@tx,1@lane)]", AXE_TARGET_CUDA, NULL},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        axe_layout in = lay(rows[i].in), got, again;
+        axe_diag d = {0};
+        axe_status st = axe_layout_canonicalize(&in, rows[i].target, &got, &d);
+        if (rows[i].expect == NULL) {
+            TL_CHECK(st == AXE_ERR_INVALID &&
+                         strstr(d.message, "Ill-formed") != NULL,
+                     "canonicalize %s: want ill-formed, got %d (%s)",
+                     rows[i].in, st, d.message);
+            continue;
+        }
+        TL_CHECK(st == AXE_OK && strcmp(lstr(&got), rows[i].expect) == 0,
+                 "canonicalize %s = %s, want %s (%s)", rows[i].in,
+                 st == AXE_OK ? lstr(&got) : "error", rows[i].expect,
+                 d.message);
+        TL_CHECK(st == AXE_OK &&
+                     axe_layout_verify_well_formed(&got, &d) == AXE_OK &&
+                     axe_layout_canonicalize(&got, rows[i].target, &again,
+                                             &d) == AXE_OK &&
+                     same_exact(&got, &again),
+                 "canonicalize %s: result not well formed or not idempotent "
+                 "(%s)",
+                 rows[i].in, d.message);
+    }
+}
+
 /* Replicas come out sorted by axis, extent, stride. */
 static void test_replica_order(void)
 {
@@ -304,6 +376,12 @@ static void test_equivalent_table(void)
         {"S[2:1] + R[2:3]", "S[2:1] + R[2:4]", 0},
         {"S[2:1] + R[(3,2):(2,3)]", "S[2:1] + R[(2,2):(3,4)]", 0},
         {"S[2:1] + 1@laneid", "S[2:1] + 1@warpid", 0},
+        {"S[4:1@warp]", "S[4:1@warpid]", 1},
+        {"S[(2,32):(1@warp,1@lane)]", "S[(2,32):(1@warpid,1@laneid)]", 1},
+        {"S[2:1] + R[2:3@lane] + 1@laneid", "S[2:1] + R[2:3@laneid] + 1@lane",
+         1},
+        {"S[2:1] + 1@lane", "S[2:1] + 1@warp", 0},
+        {"S[4:1@lane]", "S[4:1@Lane]", 0},
         {"S[1:1] + R[(3,2):(20000,30000)]", "S[1:1] + R[(2,2):(30000,40000)]",
          -1},
         {"S[1:1] + R[(3,2):(20000,30000)]", "S[1:1] + R[(3,2):(20000,30001)]",
@@ -669,7 +747,9 @@ static bool test_vectors(void)
 static const char *const mem_axes[] = {"m", "P", "F", "gpuid"};
 
 /* Thread-axis families: the first NGOOD are well formed in every
- * combination, the rest are not (conflicting scopes, broken chains). */
+ * combination, the rest are not (conflicting scopes, broken chains). The
+ * paper's spellings lane and warp appear alone and mixed with laneid and
+ * warpid. */
 static const char *const fams[][3] = {
     {NULL},
     {"laneid", NULL},
@@ -679,11 +759,17 @@ static const char *const fams[][3] = {
     {"wgid", "tid_in_wg", NULL},
     {"wgid", "wid_in_wg", NULL},
     {"warpid", NULL},
+    {"lane", "warp", NULL},
+    {"lane", "warpid", "laneid"},
+    {"warp", "laneid", NULL},
+    {"lane", "wid_in_wg", NULL},
     {"laneid", "tx", NULL},
     {"wgid", "laneid", NULL},
     {"wgid", "wid_in_wg", "laneid"},
+    {"lane", "tx", NULL},
+    {"warp", "wid_in_wg", "lane"},
 };
-#define NGOOD 8
+#define NGOOD 12
 #define NFAM ((int)(sizeof fams / sizeof fams[0]))
 
 /* A memory axis (60%) or one of family "fam"'s thread axes. */
@@ -857,7 +943,7 @@ static bool canonical_shape(const axe_layout *c)
             (c->nshard > 1 || c->shard[k].stride != 1))
             return false;
     for (int k = 0; k + 1 < c->nshard; k++)
-        if (strcmp(c->shard[k].axis, c->shard[k + 1].axis) == 0 &&
+        if (same_axis(c->shard[k].axis, c->shard[k + 1].axis) &&
             c->shard[k + 1].extent * c->shard[k + 1].stride ==
                 c->shard[k].stride)
             return false;
@@ -866,7 +952,7 @@ static bool canonical_shape(const axe_layout *c)
             return false;
     for (int k = 0; k + 1 < c->nreplica; k++) {
         const axe_iter *a = &c->replica[k], *b = &c->replica[k + 1];
-        int o = strcmp(a->axis, b->axis);
+        int o = strcmp(axis_of(a->axis), axis_of(b->axis));
         if (o > 0 ||
             (o == 0 && (a->extent > b->extent ||
                         (a->extent == b->extent && a->stride > b->stride))))
@@ -926,8 +1012,7 @@ static bool gap_holds(const axe_layout *nf)
         int64_t span = 0;
         for (int j = 0; j < nf->nreplica; j++) {
             const axe_iter *a = &nf->replica[i], *b = &nf->replica[j];
-            if (j == i || strcmp(a->axis, b->axis) != 0 ||
-                b->stride > a->stride)
+            if (j == i || !same_axis(a->axis, b->axis) || b->stride > a->stride)
                 continue;
             if (b->stride == a->stride)
                 return false;
@@ -954,7 +1039,7 @@ static bool normal_shape(const axe_layout *nf)
             return false;
         for (int j = 0; j < nf->nreplica; j++) {
             const axe_iter *b = &nf->replica[j];
-            if (j != i && strcmp(a->axis, b->axis) == 0 &&
+            if (j != i && same_axis(a->axis, b->axis) &&
                 a->stride <= b->stride && b->stride % a->stride == 0 &&
                 b->stride / a->stride <= a->extent)
                 return false;
@@ -1466,6 +1551,7 @@ int main(void)
     bool vectors;
     tl_seed("test_layout_canon", 20260507);
     test_canonicalize_table();
+    test_paper_axis_names();
     test_replica_order();
     test_normalize_table();
     test_equivalent_table();

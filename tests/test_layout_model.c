@@ -12,6 +12,7 @@
 
 #include <time.h>
 
+#include "axe/linear.h"
 #include "json.h"
 #include "layout_internal.h"
 #include "testlib.h"
@@ -361,6 +362,172 @@ static void test_apply_set_table(void)
     TL_CHECK(axe_layout_apply_set(&two, &x, NULL, 1, out, 5, &count, NULL) ==
                  AXE_ERR_CAPACITY,
              "capacity");
+}
+
+/* ---- the paper's worked examples ---------------------------------------- */
+
+/* apply_set rows of the paper's examples, expected points worked out by
+ * hand from L(x) = { D(x) + r + O } (spec §6), in replica order: the
+ * Trainium SBUF layout (c) (partition P, free axis F: element (i, j, k) at
+ * F = 512 i + k, P = j), the 2x2 GPU mesh (b) fully sharded (row r, column
+ * c on gpuid r/32 + 2 (c/64), m = 128 (r mod 32) + c mod 64) and sharded on
+ * rows, replicated over the other mesh dimension (gpuid r/32 and r/32 + 2,
+ * m = 128 (r mod 32) + c), and the Blackwell TMEM layout (d) (element
+ * (i, j, k) at TMEM lane j, column 112 i + k). */
+static void test_paper_apply_rows(void)
+{
+    static const char sbuf[] = "S[(2,128,512):(512@F,1@P,1@F)]",
+                      sharded[] = "S[(2,32,2,64):(1@gpuid,128@m,2@gpuid,1@m)]",
+                      replicated[] =
+                          "S[(2,32,128):(1@gpuid,128@m,1@m)] + R[2:2@gpuid]",
+                      tmem[] = "S[(2,128,112):(112@Col,1@Lane,1@Col)]";
+    static const struct {
+        const char *l;
+        int n;
+        int64_t crd[3], shape[3];
+        const char *expect[2];
+    } rows[] = {
+        {sbuf, 3, {0, 0, 0}, {2, 128, 512}, {"F=0,P=0", NULL}},
+        {sbuf, 3, {0, 5, 3}, {2, 128, 512}, {"F=3,P=5", NULL}},
+        {sbuf, 3, {1, 0, 0}, {2, 128, 512}, {"F=512,P=0", NULL}},
+        {sbuf, 3, {1, 64, 256}, {2, 128, 512}, {"F=768,P=64", NULL}},
+        {sbuf, 3, {1, 127, 511}, {2, 128, 512}, {"F=1023,P=127", NULL}},
+        {sharded, 2, {0, 64}, {64, 128}, {"gpuid=2,m=0", NULL}},
+        {sharded, 2, {63, 127}, {64, 128}, {"gpuid=3,m=4031", NULL}},
+        {sharded, 2, {40, 100}, {64, 128}, {"gpuid=3,m=1060", NULL}},
+        {replicated, 2, {0, 0}, {64, 128}, {"gpuid=0,m=0", "gpuid=2,m=0"}},
+        {replicated,
+         2,
+         {31, 63},
+         {64, 128},
+         {"gpuid=0,m=4031", "gpuid=2,m=4031"}},
+        {replicated, 2, {32, 0}, {64, 128}, {"gpuid=1,m=0", "gpuid=3,m=0"}},
+        {replicated,
+         2,
+         {40, 100},
+         {64, 128},
+         {"gpuid=1,m=1124", "gpuid=3,m=1124"}},
+        {replicated,
+         2,
+         {63, 127},
+         {64, 128},
+         {"gpuid=1,m=4095", "gpuid=3,m=4095"}},
+        {tmem, 3, {0, 0, 0}, {2, 128, 112}, {"Col=0,Lane=0", NULL}},
+        {tmem, 3, {0, 5, 3}, {2, 128, 112}, {"Col=3,Lane=5", NULL}},
+        {tmem, 3, {1, 0, 0}, {2, 128, 112}, {"Col=112,Lane=0", NULL}},
+        {tmem, 3, {1, 100, 50}, {2, 128, 112}, {"Col=162,Lane=100", NULL}},
+        {tmem, 3, {1, 127, 111}, {2, 128, 112}, {"Col=223,Lane=127", NULL}},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        axe_layout l = lay(rows[i].l);
+        axe_point out[4];
+        int count = 0, want = rows[i].expect[1] != NULL ? 2 : 1;
+        axe_status st = axe_layout_apply_set(&l, rows[i].crd, rows[i].shape,
+                                             rows[i].n, out, 4, &count, NULL);
+        bool ok = st == AXE_OK && count == want;
+        for (int k = 0; ok && k < want; k++) {
+            axe_point w = pt(rows[i].expect[k]);
+            ok = axe_point_equal(&out[k], &w);
+        }
+        TL_CHECK(ok,
+                 "paper apply_set %s at (%lld,%lld,...): %d points, first "
+                 "%s, want %s",
+                 rows[i].l, (long long)rows[i].crd[0],
+                 (long long)rows[i].crd[1], count,
+                 st == AXE_OK && count > 0 ? pstr(&out[0]) : "-",
+                 rows[i].expect[0]);
+    }
+}
+
+/* The paper's (c) comes from TIRx's constructor: a P dim of 256 splits
+ * into 2 on F (outside the F dim of 512) and 128 on P. Blackwell TMEM
+ * datapath C (64 rows, spec §12): row r sits in lane 32 (r / 16) + r mod
+ * 16 (16 lanes of each warp's 32), column c in TMEM column c; sub-slab 1
+ * moves it 16 lanes on. */
+static void test_paper_constructors(void)
+{
+    static const int64_t pf[2] = {256, 512}, dp[2] = {64, 32};
+    static const struct {
+        int64_t crd[2];
+        int sub_slab;
+        const char *expect;
+    } rows[] = {
+        {{0, 0}, 0, "TLane=0,TCol=0"},   {{15, 7}, 0, "TLane=15,TCol=7"},
+        {{17, 5}, 0, "TLane=33,TCol=5"}, {{63, 31}, 0, "TLane=111,TCol=31"},
+        {{17, 5}, 1, "TLane=49,TCol=5"}, {{48, 0}, 1, "TLane=112,TCol=0"},
+    };
+    axe_layout t, want = lay("S[(2,128,512):(512@F,1@P,1@F)]");
+    TL_CHECK(axe_layout_trainium("PF", pf, 2, &t, NULL) == AXE_OK &&
+                 axe_layout_equal(&t, &want),
+             "trainium(PF, [256,512]) = %s, want the paper's (c)", lstr(&t));
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        axe_layout l;
+        axe_point got, w = pt(rows[i].expect);
+        bool ok = axe_layout_tmem_datapath('C', 64, 32, rows[i].sub_slab, &l,
+                                           NULL) == AXE_OK &&
+                  axe_layout_apply_shape(&l, rows[i].crd, dp, 2, &got, NULL) ==
+                      AXE_OK &&
+                  axe_point_equal(&got, &w);
+        TL_CHECK(ok, "tmem datapath C (sub_slab %d) at (%lld,%lld): want %s",
+                 rows[i].sub_slab, (long long)rows[i].crd[0],
+                 (long long)rows[i].crd[1], rows[i].expect);
+    }
+}
+
+/* The basis of input bit "i" of "lin" (one input) on output "axis". */
+static int64_t basis_on(const axe_linear *lin, int i, const char *axis)
+{
+    for (int o = 0; o < lin->nout; o++)
+        if (strcmp(lin->out_name[o], axis) == 0)
+            return lin->basis[0][i][o];
+    return 0;
+}
+
+/* §3.1: one layout, two views. S[(4,2,4):(2,1,8)] is the CuTe layout
+ * (4,2,4):(8,1,2) (modes reversed: CuTe is colexicographic) and the
+ * Triton linear layout whose index bits 0..4 go to 8, 16, 1, 2, 4 (the
+ * inner iter (4, 8) owns bits 0-1, (2, 1) bit 2, (4, 2) bits 3-4); all
+ * three agree at every index. The paper's (a) layout on lanes and warps,
+ * S[(8,2,4,2):(4@lane,1@warp,1@lane,1)], is Triton's distributed layout
+ * with index bits 0..6 on m 1, lane 1, lane 2, warp 1, lane 4, 8, 16. */
+static void test_paper_views(void)
+{
+    static const int64_t mem_bits[5] = {8, 16, 1, 2, 4};
+    static const char *const a_axis[7] = {"m",    "lane", "lane", "warp",
+                                          "lane", "lane", "lane"};
+    static const int64_t a_bits[7] = {1, 1, 2, 1, 4, 8, 16};
+    axe_layout l = lay("S[(4,2,4):(2,1,8)]");
+    axe_layout a = lay("S[(8,2,4,2):(4@lane,1@warp,1@lane,1)]");
+    axe_cute_layout c;
+    axe_linear lin, la;
+    char buf[128];
+    bool ok = axe_layout_to_cute(&l, &c, NULL) == AXE_OK &&
+              axe_linear_from_layout(&l, NULL, 0, &lin, NULL) == AXE_OK &&
+              lin.nin == 1 && lin.in_bits[0] == 5;
+    axe_print_cute_layout(&c, buf, sizeof buf);
+    TL_CHECK(ok && strcmp(buf, "(4,2,4):(8,1,2)") == 0,
+             "CuTe view of S[(4,2,4):(2,1,8)]: %s", buf);
+    for (int i = 0; ok && i < 5; i++)
+        TL_CHECK(basis_on(&lin, i, "m") == mem_bits[i],
+                 "Triton view: bit %d on m is %lld, want %lld", i,
+                 (long long)basis_on(&lin, i, "m"), (long long)mem_bits[i]);
+    for (int64_t x = 0; ok && x < 32; x++) {
+        axe_point p;
+        int64_t cx = 0, tx = 0;
+        ok = axe_layout_apply_base(&l, x, &p, NULL) == AXE_OK &&
+             axe_cute_eval(&c, x, &cx) == AXE_OK &&
+             axe_linear_apply(&lin, &x, &tx) == AXE_OK &&
+             axe__point_get(&p, axe__name_m.s) == cx && cx == tx;
+        TL_CHECK(ok, "the three views differ at index %lld", (long long)x);
+    }
+    TL_CHECK(axe_linear_from_layout(&a, NULL, 0, &la, NULL) == AXE_OK &&
+                 la.in_bits[0] == 7,
+             "Triton view of the paper's (a)");
+    for (int i = 0; i < 7; i++)
+        TL_CHECK(basis_on(&la, i, a_axis[i]) == a_bits[i],
+                 "Triton view of (a): bit %d on %s is %lld, want %lld", i,
+                 a_axis[i], (long long)basis_on(&la, i, a_axis[i]),
+                 (long long)a_bits[i]);
 }
 
 /* ---- scopes and well-formedness ----------------------------------------- */
@@ -935,7 +1102,7 @@ static int64_t size_of(const axe_layout *l)
 static void law_apply_base(void)
 {
     for (int t = 0; t < 3000; t++) {
-        axe_layout l = random_layout(6, 2, 5, 9, 5);
+        axe_layout l = random_layout(8, 3, 5, 9, 5);
         int64_t size = size_of(&l);
         for (int i = 0; i < 100; i++) {
             axe_point got, want, dg;
@@ -989,7 +1156,7 @@ static int random_shape(const axe_layout *l, int64_t *shape)
 static void law_apply_shape(void)
 {
     for (int t = 0; t < 2000; t++) {
-        axe_layout l = random_layout(6, 1, 5, 9, 3);
+        axe_layout l = random_layout(8, 3, 5, 9, 3);
         int64_t shape[AXE_LAYOUT_MAX_DIMS], crd[AXE_LAYOUT_MAX_DIMS];
         int64_t ext[AXE_LAYOUT_MAX_SHARD], dig[AXE_LAYOUT_MAX_SHARD];
         int n = random_shape(&l, shape), nd = 0;
@@ -1025,7 +1192,7 @@ static void law_apply_set(void)
 {
     static axe_point out[64];
     for (int t = 0; t < 2000; t++) {
-        axe_layout l = random_layout(4, 3, 4, 9, 5);
+        axe_layout l = random_layout(8, 3, 4, 9, 5);
         int64_t x = tl_range(0, size_of(&l) - 1), total = 1;
         int count = -1;
         axe_point base;
@@ -1057,7 +1224,7 @@ static void law_apply_set(void)
 static void law_size_span(void)
 {
     for (int t = 0; t < 3000; t++) {
-        axe_layout l = random_layout(6, 3, 6, 20, 5);
+        axe_layout l = random_layout(8, 3, 6, 20, 5);
         for (int a = -1; a < 5; a++) {
             int64_t size = 1, span = 1, gs, gp;
             for (int k = 0; k < l.nshard; k++) {
@@ -1133,7 +1300,7 @@ static void check_backward(const axe_layout *l, const axe_point *p,
 static void law_backward(void)
 {
     for (int t = 0; t < 2500; t++) {
-        axe_layout l = random_layout(5, 2, 4, 6, 3);
+        axe_layout l = random_layout(8, 3, 4, 6, 3);
         int64_t size = size_of(&l);
         for (int i = 0; i < 6; i++) {
             axe_point p;
@@ -1240,7 +1407,7 @@ static void law_swizzle(void)
 static void law_equal(void)
 {
     for (int t = 0; t < 2000; t++) {
-        axe_layout a = random_layout(5, 3, 5, 9, 5), b = a;
+        axe_layout a = random_layout(8, 3, 5, 9, 5), b = a;
         for (int k = b.nreplica - 1; k > 0; k--) {
             int j = (int)tl_range(0, k);
             axe_iter tmp = b.replica[k];
@@ -1365,6 +1532,9 @@ int main(void)
     test_apply_table();
     test_apply_errors();
     test_apply_set_table();
+    test_paper_apply_rows();
+    test_paper_constructors();
+    test_paper_views();
     test_scope_table();
     test_well_formed_swizzle();
     test_points();

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The axis registry: TIRx's built-in axes (spec §2, values as TIRx has
- * them, bx/by/bz included), the Axe paper's names (lane, warp: the scopes
- * of laneid, warpid; reg, Col, Lane: memory; gpuid, device: device axes)
+ * them, bx/by/bz included), the Axe paper's names (lane, warp: other
+ * spellings of the axes laneid, warpid, see axe__axis_id; reg, Col, Lane:
+ * memory; gpuid, device: device axes)
  * and a fixed table of user declarations. Names nobody registered are
  * memory axes with registered = false. Invariant: declared entries are
  * immutable once published; a writer fills entry k under a spinlock and
@@ -64,6 +65,7 @@ static const builtin_axis builtins[] = {
 #define NBUILTIN ((int)(sizeof builtins / sizeof builtins[0]))
 
 const axe__name axe__name_m = {{'m'}};
+const axe__name axe__name_laneid = {"laneid"}, axe__name_warpid = {"warpid"};
 
 static axe_axis_info declared[AXE_AXIS_DECLARED_MAX];
 static atomic_int ndeclared;

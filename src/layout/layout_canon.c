@@ -254,10 +254,10 @@ static axe_status fuse_shard(axe_layout *l, axe_diag *diag)
     return AXE_OK;
 }
 
-/* Order of replica iters: axis name, then extent, then stride. */
+/* Order of replica iters: axis (by id), then extent, then stride. */
 static int iter_cmp(const axe_iter *a, const axe_iter *b)
 {
-    int c = memcmp(a->axis, b->axis, AXE_AXIS_NAME_MAX);
+    int c = axe__axis_cmp(a->axis, b->axis);
     if (c != 0)
         return c;
     if (a->extent != b->extent)

@@ -6,7 +6,8 @@
  * points, the lexicographic digit split of spec §6 (SplitCoord) and the
  * swizzle address map of spec §11. Invariant kept by every helper: a stored
  * name is a valid axis name padded with NULs to AXE_AXIS_NAME_MAX bytes, so
- * two names are equal exactly when their 16 bytes are.
+ * two names are the same axis exactly when the 16 bytes of their ids
+ * (axe__axis_id: lane = laneid, warp = warpid) are equal.
  */
 #ifndef AXE_LAYOUT_INTERNAL_H
 #define AXE_LAYOUT_INTERNAL_H
@@ -26,10 +27,36 @@ typedef struct axe__name {
 /* The memory axis `m`. */
 extern const axe__name axe__name_m;
 
-/* Two stored (padded) names are the same axis. */
+/* TIRx's names of the hardware axes the Axe paper calls lane and warp. */
+extern const axe__name axe__name_laneid, axe__name_warpid;
+
+/* The axis a stored (padded) name denotes: the paper's `lane` and `warp`
+ * are TIRx's `laneid` and `warpid` (one hardware axis, two spellings);
+ * every other name denotes itself. Layouts keep the spelling they were
+ * written with; identity goes through this function. */
+static inline const char *axe__axis_id(const char *a)
+{
+    if (a[4] != '\0')
+        return a;
+    if (memcmp(a, "lane", 4) == 0)
+        return axe__name_laneid.s;
+    if (memcmp(a, "warp", 4) == 0)
+        return axe__name_warpid.s;
+    return a;
+}
+
+/* Two stored (padded) names are the same axis (spellings identified by
+ * axe__axis_id). */
 static inline bool axe__axis_eq(const char *a, const char *b)
 {
-    return memcmp(a, b, AXE_AXIS_NAME_MAX) == 0;
+    return memcmp(a, b, AXE_AXIS_NAME_MAX) == 0 ||
+           memcmp(axe__axis_id(a), axe__axis_id(b), AXE_AXIS_NAME_MAX) == 0;
+}
+
+/* The order of the axes two stored names denote (memcmp of their ids). */
+static inline int axe__axis_cmp(const char *a, const char *b)
+{
+    return memcmp(axe__axis_id(a), axe__axis_id(b), AXE_AXIS_NAME_MAX);
 }
 
 /* Copy a stored (padded) name. */
@@ -149,15 +176,15 @@ axe__iter_append(axe_iter *arr, uint8_t *n, int cap, int64_t extent,
     return AXE_OK;
 }
 
-/* The largest region of one dim that slice searches beyond TIRx's
- * forms (layout_slice_steps.c evaluates it about twice). */
+/* The most runs of equal steps slice visits in one dim's search beyond
+ * TIRx's forms (layout_slice_steps.c; a run costs two evaluations). */
 #define AXE__SLICE_STEPS_MAX ((int64_t)1 << 20)
 
 /* Append to "res" the layout of u -> f(begin + u) - f(begin), u < n, over
  * one dim's iters "it[0 .. m)" (m >= 1, last fastest, begin + n within
  * their size), outermost iter first; *ok false, with the reason naming
- * "dim", when no layout of that map exists or n exceeds
- * AXE__SLICE_STEPS_MAX. CAPACITY, OVERFLOW. */
+ * "dim", when no layout of that map exists or the search visited
+ * AXE__SLICE_STEPS_MAX runs of equal steps. CAPACITY, OVERFLOW. */
 AXE_NODISCARD axe_status axe__slice_by_steps(const axe_iter *it, int m,
                                              int64_t begin, int64_t n, int dim,
                                              axe_layout *res, bool *ok,

@@ -36,9 +36,10 @@ static const split_rule rules[] = {
 static const char splittable[][AXE_AXIS_NAME_MAX] = {
     "tx", "warpid", "tid_in_wg", "laneid", "wgid", "wid_in_wg"};
 
+/* Padded "padded" denotes the axis "name" (a TIRx name). */
 static bool named(const char *padded, const char *name)
 {
-    return strncmp(padded, name, AXE_AXIS_NAME_MAX) == 0;
+    return strncmp(axe__axis_id(padded), name, AXE_AXIS_NAME_MAX) == 0;
 }
 
 /* The rule for "axis" at "scope"; NULL with *has_splitter telling whether

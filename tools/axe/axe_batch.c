@@ -238,6 +238,8 @@ axe_status axop_batch_answer(const char *name, size_t len,
     axe_diag_clear(&diag);
     axop_result_init(&res);
     st = axop_run(op, &a, &res, &diag);
+    if (st == AXE_OK && res.kind == AXOP_R_NULL && diag.message[0] != '\0')
+        json_buf_put_rawz(msg, diag.message);
     if (st == AXE_OK)
         axop_result_write_json(&res, result);
     else

@@ -246,7 +246,8 @@ axe_status axop_point_put(axe_point *p, const char *axis, size_t len,
 /*
  * Answer an `axe.<name>` request ("name" without "axe.", "len" bytes) with
  * arguments "args" (a JSON object or NULL): AXE_OK with the JSON result
- * appended to "result", or the status (UNKNOWN_OP, INVALID for a bad
+ * appended to "result" (and, for a null result "no layout", the reason
+ * appended to "msg"), or the status (UNKNOWN_OP, INVALID for a bad
  * argument, SYNTAX for an operand that does not parse, or the operation's)
  * with the reason appended to "msg".
  */

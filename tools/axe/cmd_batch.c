@@ -276,7 +276,8 @@ typedef axe_status family_fn(const char *name, size_t len,
                              json_buf *msg);
 
 /* An `axe.<name>` (or `mapping.<name>`) request: the family's op table
- * "answer" answers it. */
+ * "answer" answers it; a reason it gives with a successful answer (why a
+ * result is null) goes into the member "reason". */
 static void answer_family(family_fn *answer, const json_value *req,
                           const char *name, size_t len, json_buf *out,
                           json_buf *msg)
@@ -290,6 +291,10 @@ static void answer_family(family_fn *answer, const json_value *req,
         put_head(out, id);
         json_buf_put_rawz(out, "\"ok\":true,\"result\":");
         json_buf_put_raw(out, json_buf_str(&result), result.len);
+        if (msg->len > 0) {
+            json_buf_put_rawz(out, ",\"reason\":");
+            json_buf_put_string(out, json_buf_str(msg), msg->len);
+        }
         json_buf_put_rawz(out, "}\n");
         out->failed |= result.failed;
     } else {
