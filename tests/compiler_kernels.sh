@@ -76,6 +76,9 @@ check_run gemm_mma.axe -D M=128 -D N=384 -D K=32 --schedule gemm=thread_fma
 check_run warp_mma_f16.axe
 check_run warp_mma_f16.axe -D MT=3 -D NT=1 -D KT=3 --seed 18
 check_run softmax_f16.axe -D ROWS=12 -D C=160 --seed 9
+check_run warp_slices.axe
+check_run warp_slices.axe -D KT=3 -D NT=1 --seed 20
+check_run warp_slices.axe -D NT=3 --schedule reduce=smem --seed 22
 # Test kernels (tests/kernels/): shared phases of split plans, coordinate
 # addressing, casts, warp scope, i8 wrap-around, f64, thread-scope loops.
 K="$SRC/tests/kernels"
@@ -91,6 +94,8 @@ check_run restage.axe
 check_run restage.axe -D T=24 --seed 14
 check_run producer_consumer.axe
 check_run producer_consumer.axe -D N=40 --seed 15
+check_run slice_loops.axe
+check_run slice_loops.axe -D KT=3 --seed 21
 check_run half.axe
 check_run warp_mma_bf16.axe
 check_run warp_mma_bf16.axe -D MT=1 -D NT=3 -D KT=2 --seed 19
@@ -234,6 +239,12 @@ expect_explain restage.axe 'chosen copy\.smem'
 expect_explain restage.axe 'barrier; stage 2, copy\.thread_loop'
 expect_explain restage.axe "rejected copy\.thread_loop: 'r' holds element digit \(dim 0, weight 1\) on a different thread"
 K="$SRC/examples/kernels"
+# Scope slices: warp-scope schedules with barriers inside if (warps 4..7).
+expect_explain warp_slices.axe 'op 4 \(line 33\): warp gemm\(c\[16,16,16\]'
+expect_explain warp_slices.axe 'chosen gemm\.mma_atom'
+expect_explain warp_slices.axe 'chosen reduce\.warp_shuffle'
+expect_explain warp_slices.axe 'then a butterfly over lane masks 1 2'
+expect_explain warp_slices.axe 'chosen reduce\.smem' --schedule reduce=smem
 # Kernel scope: split over every thread of the grid (6 CTAs x 128).
 expect_explain kernel_ops.axe '4800 elements dealt round-robin to 768 threads'
 expect_explain kernel_ops.axe 'rejected mul\.thread_loop: a kernel-scope operator has no register operands to bind threads'

@@ -335,12 +335,6 @@ static axe_status dispatch_block(axe_program *p, ax_stmt *s, axe_diag *diag)
     for (; s != NULL; s = s->next) {
         if (s->kind == AX_ST_OP)
             AXE_TRY(dispatch_op(p, s, diag));
-        if (s->kind == AX_ST_OP && s->guard != NULL &&
-            (s->stage[0] != NULL || s->mma != NULL || s->nmasks > 0))
-            return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
-                             "schedule %s.%s needs a barrier, which an "
-                             "operator inside if cannot have",
-                             axe__op_name(s->op), s->schedule);
         if (s->kind == AX_ST_FOR || s->kind == AX_ST_IF)
             AXE_TRY(dispatch_block(p, s->body, diag));
         if (s->kind == AX_ST_IF)
