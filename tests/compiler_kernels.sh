@@ -267,9 +267,46 @@ expect_fail() {
 
 expect_fail 1 "no schedule for copy \\(forced\\): split: 'C_local' is distributed" \
     "$AXE" compile "$K/fig5_copy.axe" --schedule copy=split
-expect_fail 1 'no such schedule' \
+# Malformed or unknown --schedule options are usage errors (exit 2);
+# options that do not fit the program are compile errors (exit 1).
+expect_fail 2 "copy has no schedule 'bogus' \\(vector, thread_loop, split, smem\\)" \
     "$AXE" compile "$K/fig5_copy.axe" --schedule copy=bogus
-expect_fail 1 '--schedule copy=warp_shuffle: copy has no such schedule \(vector, thread_loop, split, smem\)' \
+expect_fail 2 "--schedule foo=thread_loop: 'foo' is not an operator \\(copy, fill," \
+    "$AXE" compile "$K/fig5_copy.axe" --schedule foo=thread_loop
+expect_fail 2 "'copy#x' is not OP or OP#N" \
+    "$AXE" run "$K/fig5_copy.axe" --schedule 'copy#x=split'
+expect_fail 2 "copy#0 is forced twice \\(split and vector\\)" \
+    "$AXE" compile "$K/fig5_copy.axe" --schedule 'copy#0=split' --schedule 'copy#0=vector'
+expect_fail 1 '--schedule copy#4=thread_loop: the program has no operator 4 \(its operators are numbered 0 to 2\)' \
+    "$AXE" compile "$K/fig5_copy.axe" --schedule 'copy#4=thread_loop'
+expect_fail 1 "--schedule copy#1=split: operator 1 is 'add', not 'copy'" \
+    "$AXE" compile "$K/fig5_copy.axe" --schedule 'copy#1=split'
+expect_fail 1 '--schedule gemm=thread_fma: the program has no gemm operator' \
+    "$AXE" compile "$K/fig5_copy.axe" --schedule gemm=thread_fma
+expect_fail 1 "no schedule for copy \\(forced\\): split: 'C_local' is distributed" \
+    "$AXE" compile "$K/fig5_copy.axe" --schedule 'copy#0=split'
+
+# expect_schedules FILE LINE ARGS...: axe run --check passes and prints the
+# schedules line LINE (per-operator forcing: copy#N is operator N; a
+# numbered option wins over a kind-wide one).
+expect_schedules() {
+    local f=$1 want=$2
+    shift 2
+    if "$AXE" run "$K/$f" --check "$@" >"$tmp/out" 2>"$tmp/err" &&
+        grep -qxF -- "$want" "$tmp/out" && grep -q '^check passed' "$tmp/out"; then
+        ok
+    else
+        bad "schedules of $f $*: want '$want', got: $(head -c 400 "$tmp/out" "$tmp/err")"
+    fi
+}
+expect_schedules fig5_copy.axe 'kernel fig5_copy, target c, schedules: 0:copy=vector 1:add=thread_loop 2:copy=vector'
+expect_schedules fig5_copy.axe 'kernel fig5_copy, target c, schedules: 0:copy=vector 1:add=thread_loop 2:copy=thread_loop' \
+    --schedule 'copy#2=thread_loop'
+expect_schedules fig5_copy.axe 'kernel fig5_copy, target c, schedules: 0:copy=vector 1:add=thread_loop 2:copy=thread_loop' \
+    --schedule copy=thread_loop --schedule 'copy#0=vector'
+expect_schedules warp_slices.axe 'kernel warp_slices, target c, schedules: 0:copy=split 1:copy=thread_loop 2:copy=thread_loop 3:fill=thread_loop 4:gemm=mma_atom 5:copy=thread_loop 6:reduce=smem 7:copy=thread_loop' \
+    --schedule 'copy#0=split' --schedule 'copy#5=thread_loop' --schedule 'reduce#6=smem'
+expect_fail 2 "--schedule copy=warp_shuffle: copy has no schedule 'warp_shuffle' \\(vector, thread_loop, split, smem\\)" \
     "$AXE" compile "$K/fig5_copy.axe" --schedule copy=warp_shuffle
 expect_fail 1 'declares no param .Q.' "$AXE" compile "$K/fig5_copy.axe" -D Q=1
 expect_fail 2 'unknown target' "$AXE" compile "$K/fig5_copy.axe" --target cuda

@@ -364,10 +364,59 @@ static void test_options(void)
     TL_CHECK(axe_kernel_options_define(&o, "P3", 9) == AXE_OK &&
                  o.define_value[3] == 9,
              "redefine");
-    for (i = 0; i < AXE_KERNEL_MAX_FORCED; i++)
-        TL_CHECK(axe_kernel_options_force(&o, "copy", "split") == AXE_OK, "f");
+    for (i = 0; i < AXE_KERNEL_MAX_FORCED; i++) {
+        snprintf(name, sizeof name, "copy#%d", i);
+        TL_CHECK(axe_kernel_options_force(&o, name, "split") == AXE_OK, "%s",
+                 name);
+    }
     TL_CHECK(axe_kernel_options_force(&o, "copy", "split") == AXE_ERR_CAPACITY,
              "force capacity");
+    TL_CHECK(axe_kernel_options_force(&o, "copy#1", "split") == AXE_ERR_INVALID,
+             "forced twice");
+}
+
+/* --schedule rows: operator, schedule, expected reason ("" if valid). */
+static void test_force_check(void)
+{
+    static const char *const rows[][3] = {
+        {"copy", "thread_loop", ""},
+        {"copy#12", "smem", ""},
+        {"gemm#0", "mma_smem", ""},
+        {"relu", "split", ""},
+        {"foo", "thread_loop", "'foo' is not an operator (copy, fill,"},
+        {"copy#4x", "split", "'copy#4x' is not OP or OP#N"},
+        {"copy#", "split", "'copy#' is not OP or OP#N"},
+        {"copy#-1", "split", "'copy#-1' is not OP or OP#N"},
+        {"copy#123456", "split", "'copy#123456' is not OP or OP#N"},
+        {"#3", "split", "'' is not an operator"},
+        {"copy", "bogus",
+         "copy has no schedule 'bogus' (vector, thread_loop, "
+         "split, smem)"},
+        {"add", "vector", "add has no schedule 'vector' (thread_loop, split)"},
+        {"reduce", "split",
+         "reduce has no schedule 'split' (thread_loop, "
+         "warp_shuffle, smem)"},
+        {"gemm", "smem",
+         "gemm has no schedule 'smem' (mma_atom, mma_smem, "
+         "thread_fma)"},
+        {"add", "split", "add is forced twice (thread_loop and split)"}};
+    axe_kernel_options o;
+    axe_diag d;
+    size_t i;
+    axe_kernel_options_init(&o);
+    TL_CHECK(axe_kernel_options_force(&o, "add", "thread_loop") == AXE_OK,
+             "add");
+    for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        axe_status st =
+            axe_kernel_options_check_force(&o, rows[i][0], rows[i][1], &d);
+        if (rows[i][2][0] == '\0')
+            TL_CHECK(st == AXE_OK, "%s=%s: %s", rows[i][0], rows[i][1],
+                     d.message);
+        else
+            TL_CHECK(st == AXE_ERR_INVALID &&
+                         strstr(d.message, rows[i][2]) != NULL,
+                     "%s=%s: got '%s'", rows[i][0], rows[i][1], d.message);
+    }
 }
 
 static void test_accessors(void)
@@ -415,6 +464,7 @@ int main(void)
     test_bound_plans(300);
     test_split_plans(200);
     test_options();
+    test_force_check();
     test_accessors();
     return tl_finish();
 }

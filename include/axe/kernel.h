@@ -73,12 +73,24 @@ typedef struct axe_program axe_program;
 /* Empty options. */
 AXE_API void axe_kernel_options_init(axe_kernel_options *o);
 /* Add `-D name=value` / `--schedule op=name`; AXE_ERR_CAPACITY when full,
- * AXE_ERR_INVALID for a name that is too long. */
+ * AXE_ERR_INVALID for a name that is too long or a schedule option that
+ * axe_kernel_options_check_force refuses. "op" is an operator kind
+ * ("copy": every copy) or a numbered operator ("copy#3": operator 3,
+ * numbered in source order from 0 as axe_program_explain's `op N`, which
+ * must be a copy); a numbered option wins over a kind-wide one. */
 AXE_NODISCARD AXE_API axe_status axe_kernel_options_define(
     axe_kernel_options *o, const char *name, int64_t value);
 AXE_NODISCARD AXE_API axe_status axe_kernel_options_force(axe_kernel_options *o,
                                                           const char *op,
                                                           const char *schedule);
+/* Whether `--schedule op=schedule` is well-formed: "op" is `OP` or
+ * `OP#N` with OP an operator name, "schedule" is one of OP's schedules,
+ * and no option of "o" (may be NULL) targets "op" already. AXE_OK, or
+ * AXE_ERR_INVALID with the reason in "diag". Whether operator N exists
+ * and is an OP is checked by axe_program_compile. */
+AXE_NODISCARD AXE_API axe_status
+axe_kernel_options_check_force(const axe_kernel_options *o, const char *op,
+                               const char *schedule, axe_diag *diag);
 
 /* Parse, check and dispatch "text" (the source of a `.axe` file). On
  * failure "diag" holds the byte offset into "text" (-1 if none) and the

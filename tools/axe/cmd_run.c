@@ -24,6 +24,8 @@ static const char usage[] =
     "[--seed N] [--check] [--bench] [--json]\n"
     "Compile a kernel to C, build it with $CC (default cc), run it on "
     "seeded random data.\n"
+    "  --schedule OP=NAME  force schedule NAME for every OP operator;\n"
+    "            OP#N=NAME for operator N only (N as in 'schedules: N:OP=..')\n"
     "  --check   compare every output element with the reference semantics\n"
     "  --bench   time 5 more runs and report seconds per run and bytes/s\n"
     "  --json    one JSON object on one line instead of text\n";

@@ -60,11 +60,20 @@ static int parse_force(const char *cmd, const char *arg, axe_kernel_options *o)
     const char *eq = strchr(arg, '=');
     char op[AXE_KERNEL_NAME_MAX];
     if (eq == NULL || eq == arg || (size_t)(eq - arg) >= sizeof op)
-        return cli_usage(cmd, "--schedule wants OP=NAME, not '%.40s'", arg), -1;
+        return cli_usage(cmd,
+                         "--schedule wants OP=NAME or OP#N=NAME, not "
+                         "'%.40s'",
+                         arg),
+               -1;
+    axe_diag d;
     memcpy(op, arg, (size_t)(eq - arg));
     op[eq - arg] = '\0';
+    if (axe_kernel_options_check_force(o, op, eq + 1, &d) != AXE_OK)
+        return cli_usage(cmd, "--schedule %.40s: %s", arg, d.message), -1;
     if (axe_kernel_options_force(o, op, eq + 1) != AXE_OK)
-        return cli_usage(cmd, "bad or too many --schedule options"), -1;
+        return cli_usage(cmd, "more than %d --schedule options",
+                         AXE_KERNEL_MAX_FORCED),
+               -1;
     return 1;
 }
 
