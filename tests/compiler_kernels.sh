@@ -251,13 +251,15 @@ expect_explain kernel_ops.axe 'rejected mul\.thread_loop: a kernel-scope operato
 # Forcing.
 expect_explain fig5_copy.axe 'chosen copy\.thread_loop' --schedule copy=thread_loop
 
-# expect_fail CODE PATTERN ARGS...: exit CODE, one "axe: " line matching.
+# expect_fail CODE PATTERN ARGS...: exit CODE, one "axe: " line (besides
+# notes) and the pattern somewhere on stderr.
 expect_fail() {
     local code=$1 pat=$2
     shift 2
     "$@" >"$tmp/out" 2>"$tmp/err"
     local rc=$?
-    if [ $rc -eq "$code" ] && [ "$(grep -c '^axe: ' "$tmp/err")" = 1 ] &&
+    if [ $rc -eq "$code" ] &&
+        [ "$(grep '^axe: ' "$tmp/err" | grep -vc ': note: ')" = 1 ] &&
         grep -qE -- "$pat" "$tmp/err"; then
         ok
     else
@@ -265,7 +267,11 @@ expect_fail() {
     fi
 }
 
-expect_fail 1 "no schedule for copy \\(forced\\): split: 'C_local' is distributed" \
+expect_fail 1 "error: no schedule for copy \\(forced\\): split does not apply \\(reasons below\\)" \
+    "$AXE" compile "$K/fig5_copy.axe" --schedule copy=split
+expect_fail 1 "note: copy\\.split: 'C_local' is distributed: its layout binds elements to threads$" \
+    "$AXE" compile "$K/fig5_copy.axe" --schedule copy=split
+expect_fail 1 "note: copy\\.vector: applies, but is not the forced schedule$" \
     "$AXE" compile "$K/fig5_copy.axe" --schedule copy=split
 # Malformed or unknown --schedule options are usage errors (exit 2);
 # options that do not fit the program are compile errors (exit 1).
@@ -283,7 +289,7 @@ expect_fail 1 "--schedule copy#1=split: operator 1 is 'add', not 'copy'" \
     "$AXE" compile "$K/fig5_copy.axe" --schedule 'copy#1=split'
 expect_fail 1 '--schedule gemm=thread_fma: the program has no gemm operator' \
     "$AXE" compile "$K/fig5_copy.axe" --schedule gemm=thread_fma
-expect_fail 1 "no schedule for copy \\(forced\\): split: 'C_local' is distributed" \
+expect_fail 1 "note: copy\\.split: 'C_local' is distributed" \
     "$AXE" compile "$K/fig5_copy.axe" --schedule 'copy#0=split'
 
 # expect_schedules FILE LINE ARGS...: axe run --check passes and prints the

@@ -419,6 +419,60 @@ static void test_force_check(void)
     }
 }
 
+/* The complete diagnostic of axe_program_compile_full: every schedule's
+ * whole reason as a note line, where the diag's one line is cut. */
+static void test_full_diag(void)
+{
+    static const char bad[] =
+        "kernel k(A: f32[16, 8]) grid(1) threads(32) {\n"
+        "  register a: f32[16, 8] layout "
+        "S[(2,8,4,2):(2,4@laneid,1@laneid,1)];\n"
+        "  register b: f32[8, 8] layout S[(8,2,4):(4@laneid,1,1@laneid)];\n"
+        "  register c: f32[16, 8] layout "
+        "S[(2,8,4,2):(2,4@laneid,1@laneid,1)];\n"
+        "  warp copy(a, A);\n  warp gemm(c, a, b);\n}\n";
+    static const char want[] =
+        "no schedule for gemm: none of mma_atom, mma_smem, thread_fma "
+        "applies (reasons below)\n"
+        "gemm.mma_atom: 'a' is not a tile of the A fragment "
+        "S[(2,8,2,4):(1,4@laneid,2,1@laneid)]: dim 0: tiled iter (2,2@m) is "
+        "not inner iter (2,1@m)\n"
+        "gemm.mma_smem: 'a' is a register: mma_smem reads A and B from "
+        "shared or global memory\n"
+        "gemm.thread_fma: 'b' holds element digit (dim 0, weight 1) on a "
+        "different thread than the binding operand: thread ownership "
+        "disagrees\n";
+    axe_program *p = NULL;
+    axe_diag d;
+    char full[2048], small[10];
+    size_t n = 99;
+    size_t len;
+    TL_CHECK(axe_program_compile_full(bad, strlen(bad), NULL, NULL, &p, &d,
+                                      full, sizeof full,
+                                      &n) == AXE_ERR_UNSUPPORTED,
+             "no schedule");
+    TL_CHECK(strcmp(full, want) == 0, "full: %s", full);
+    TL_CHECK(n == strlen(want), "full length %zu", n);
+    len = strlen(d.message);
+    TL_CHECK(len == AXE_DIAG_MESSAGE_MAX - 1 &&
+                 strcmp(d.message + len - 3, "...") == 0,
+             "the diag is cut: %s", d.message);
+    TL_CHECK(axe_program_compile_full(bad, strlen(bad), NULL, NULL, &p, &d,
+                                      small, sizeof small,
+                                      &n) == AXE_ERR_UNSUPPORTED &&
+                 n == strlen(want) && strcmp(small, "no schedu") == 0,
+             "snprintf-style: %zu '%s'", n, small);
+    TL_CHECK(axe_program_compile_full("kernal", 6, NULL, NULL, &p, &d, full,
+                                      sizeof full, &n) == AXE_ERR_SYNTAX &&
+                 strcmp(full, d.message) == 0 && n == strlen(d.message),
+             "without notes: the message: %s", full);
+    TL_CHECK(axe_program_compile_full(fig5, strlen(fig5), NULL, NULL, &p, &d,
+                                      full, sizeof full, &n) == AXE_OK &&
+                 full[0] == '\0' && n == 0,
+             "success: empty");
+    axe_program_free(p);
+}
+
 static void test_accessors(void)
 {
     axe_program *p = NULL;
@@ -465,6 +519,7 @@ int main(void)
     test_split_plans(200);
     test_options();
     test_force_check();
+    test_full_diag();
     test_accessors();
     return tl_finish();
 }

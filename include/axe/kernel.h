@@ -101,6 +101,16 @@ axe_kernel_options_check_force(const axe_kernel_options *o, const char *op,
 AXE_NODISCARD AXE_API axe_status axe_program_compile(
     const char *text, size_t len, const axe_kernel_options *opts,
     const axe_allocator *alloc, axe_program **out, axe_diag *diag);
+/* As axe_program_compile; on failure "full" (snprintf-style: "cap" bytes,
+ * "*full_len" the complete length; NULL, 0 and NULL accepted) receives
+ * the complete diagnostic, which a diag may cut: the message on the first
+ * line, then one note per line. "no schedule for OP" has a note
+ * `OP.NAME: reason` for every schedule of OP (the diag's message lists
+ * them on one line, cut with "..." at AXE_DIAG_MESSAGE_MAX). */
+AXE_NODISCARD AXE_API axe_status axe_program_compile_full(
+    const char *text, size_t len, const axe_kernel_options *opts,
+    const axe_allocator *alloc, axe_program **out, axe_diag *diag, char *full,
+    size_t cap, size_t *full_len);
 /* Free "p" and everything it owns (NULL accepted). */
 AXE_API void axe_program_free(axe_program *p);
 

@@ -266,12 +266,31 @@ static void explain_head(ax_text *t, const axe_program *p, const ax_stmt *s)
     axe__text_put(t, ")\n");
 }
 
-/* "no schedule for OP: name: reason; ..." cut with "..." to fit a diag. */
-static axe_status no_schedule(axe_diag *diag, const ax_stmt *s, bool forced,
-                              ax_text *brief)
+/* "no schedule for OP: name: reason; ..." cut with "..." to fit a diag;
+ * the complete diagnostic, one note per schedule ("notes"), is kept in
+ * the program for axe_program_compile_full. */
+static axe_status no_schedule(axe_program *p, axe_diag *diag, const ax_stmt *s,
+                              const char *forced, ax_text *brief,
+                              const ax_text *notes)
 {
     size_t room = AXE_DIAG_MESSAGE_MAX - 1 - strlen("no schedule for : ") -
                   strlen(axe__op_name(s->op)) - (forced ? 9 : 0);
+    ax_text full;
+    int k, n = 0;
+    axe__text_init(&full, p->arena);
+    axe__text_put(&full, "no schedule for %s%s: ", axe__op_name(s->op),
+                  forced != NULL ? " (forced)" : "");
+    if (forced != NULL)
+        axe__text_put(&full, "%s does not apply", forced);
+    for (k = 0; k < NSCHED && forced == NULL; k++)
+        if (in_family(s, k))
+            axe__text_put(&full, "%s%s", n++ ? ", " : "none of ",
+                          registry[k].name);
+    axe__text_put(&full, "%s (reasons below)\n%s", forced ? "" : " applies",
+                  notes->buf != NULL ? notes->buf : "");
+    if (full.status != AXE_OK)
+        return AXE_ERR_NO_MEMORY;
+    p->full_diag = full.buf;
     if (brief->len > room)
         memcpy(brief->buf + room - 3, "...", 4);
     return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
@@ -317,12 +336,19 @@ static void describe_choice(ax_text *t, const axe_program *p, const ax_stmt *s)
     axe__plan_describe(t, p, s->stage[1], s->stage[1]->plan);
 }
 
+/* The texts of one dispatch: the explanation's rejected schedules, the
+ * one-line reasons of the forced (or every) schedule for the diag, and
+ * one note per schedule for the complete diagnostic. */
+typedef struct ax_tried {
+    ax_text rej, brief, notes;
+} ax_tried;
+
 /* Try every schedule of the family in order: the first that applies (or
- * the forced one) is chosen; the others go to "rej" (explain) and the
- * reasons to "brief" (the error when none applies). */
+ * the forced one) is chosen; the others go to "tr". */
 static int try_schedules(axe_program *p, ax_stmt *s, const char *forced,
-                         ax_text *rej, ax_text *brief)
+                         ax_tried *tr)
 {
+    ax_text *rej = &tr->rej, *brief = &tr->brief;
     ax_plan plan;
     int k, chosen = -1;
     for (k = 0; k < NSCHED; k++) {
@@ -337,10 +363,17 @@ static int try_schedules(axe_program *p, ax_stmt *s, const char *forced,
             if (mine)
                 axe__text_put(brief, "%s%s: %s", brief->len ? "; " : "",
                               registry[k].name, why.message);
+            axe__text_put(&tr->notes, "%s.%s: %s\n", axe__op_name(s->op),
+                          registry[k].name, why.message);
         } else if (chosen < 0 && mine) {
             chosen = k;
             *s->plan = plan;
         } else {
+            if (forced != NULL)
+                axe__text_put(&tr->notes,
+                              "%s.%s: applies, but is not the forced "
+                              "schedule\n",
+                              axe__op_name(s->op), registry[k].name);
             axe__text_put(rej, "  also applies %s.%s%s\n", axe__op_name(s->op),
                           registry[k].name,
                           forced != NULL ? " (not the forced schedule)"
@@ -353,26 +386,29 @@ static int try_schedules(axe_program *p, ax_stmt *s, const char *forced,
 static axe_status dispatch_op(axe_program *p, ax_stmt *s, axe_diag *diag)
 {
     const char *forced = forced_for(p, s);
-    ax_text t, rej, brief;
+    ax_text t;
+    ax_tried tr;
     int chosen;
     axe__text_init(&t, p->arena);
-    axe__text_init(&rej, p->arena);
-    axe__text_init(&brief, p->arena);
+    axe__text_init(&tr.rej, p->arena);
+    axe__text_init(&tr.brief, p->arena);
+    axe__text_init(&tr.notes, p->arena);
     explain_head(&t, p, s);
     s->plan = axe__arena_alloc(p->arena, sizeof *s->plan);
     if (s->plan == NULL)
         return AXE_ERR_NO_MEMORY;
-    chosen = try_schedules(p, s, forced, &rej, &brief);
-    if (t.status != AXE_OK || rej.status != AXE_OK || brief.status != AXE_OK)
+    chosen = try_schedules(p, s, forced, &tr);
+    if (t.status != AXE_OK || tr.rej.status != AXE_OK ||
+        tr.brief.status != AXE_OK || tr.notes.status != AXE_OK)
         return AXE_ERR_NO_MEMORY;
     if (chosen < 0)
-        return no_schedule(diag, s, forced != NULL, &brief);
+        return no_schedule(p, diag, s, forced, &tr.brief, &tr.notes);
     if (registry[chosen].applies(p, s, s->plan, diag, true) != AXE_OK)
         return AXE_ERR_NO_MEMORY;
     s->schedule = registry[chosen].name;
     axe__text_put(&t, "  chosen %s.%s\n", axe__op_name(s->op), s->schedule);
     describe_choice(&t, p, s);
-    axe__text_put(&t, "%s", rej.len > 0 ? rej.buf : "");
+    axe__text_put(&t, "%s", tr.rej.len > 0 ? tr.rej.buf : "");
     s->explain = t.buf;
     return t.status;
 }

@@ -339,6 +339,9 @@ struct axe_program {
     int nops;
     ax_stmt *body;
     axe_kernel_options opts;
+    /* The complete diagnostic when it has notes or exceeds a diag: its
+     * message, then one note per line (NULL: the diag is complete). */
+    char *full_diag;
 };
 
 /* Parse "p->text" into "p" (params folded with the options' defines). */
