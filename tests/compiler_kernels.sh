@@ -192,6 +192,12 @@ expect_explain transpose.axe 'rejected copy\.vector: max_common_vector of the pe
 expect_explain fig5_copy.axe 'chosen add\.thread_loop'
 expect_explain fig5_copy.axe 'chosen copy\.thread_loop' -D N=131
 expect_explain fig5_copy.axe "threads bound by 'C_local': dim 0 digit \(rank/8\)%16 dim 1 digit \(rank/1\)%8"
+# The address at digit 0: the region's constant start (C[16:32, 64:128]
+# with rows of N: 16 N + 64) and dynamic starts (times the row length).
+expect_explain fig5_copy.axe "src 'C': per-thread loop layout S\[\(8\):\(1\)\] \+ 2112 \+ \(rank/8%16\)\*128 \+ \(rank/1%8\)\*8$"
+expect_explain fig5_copy.axe "src 'C': per-thread loop layout S\[\(8\):\(1\)\] \+ 2160 \+ \(rank/8%16\)\*131 \+ \(rank/1%8\)\*8$" -D N=131
+expect_explain fig5_copy.axe "dst 'D': per-thread loop layout S\[\(8\):\(1\)\] \+ \(rank/8%16\)\*64 \+ \(rank/1%8\)\*8$"
+expect_explain warp_slices.axe "src 'As': per-thread loop layout S\[\(2,4\):\(128,4\)\] \+ \(\(warpid - 4\) \* 16\)\*16 \+ \(rank/4%8\)\*16 \+ \(rank/1%4\)\*1$"
 expect_explain transpose.axe 'rejected copy\.thread_loop: no register operand distributed'
 # split: chosen without a distributed register, rejected with one.
 expect_explain transpose.axe 'chosen copy\.split'
