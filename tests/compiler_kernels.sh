@@ -251,6 +251,19 @@ expect_explain warp_slices.axe 'chosen gemm\.mma_atom'
 expect_explain warp_slices.axe 'chosen reduce\.warp_shuffle'
 expect_explain warp_slices.axe 'then a butterfly over lane masks 1 2'
 expect_explain warp_slices.axe 'chosen reduce\.smem' --schedule reduce=smem
+# copy.smem rejected: a source that is not a distributed register needs no
+# staging, a destination in shared memory is not a register, a kernel-scope
+# copy has no threads to share data; forced, the note gives the reason.
+expect_explain fig5_copy.axe "rejected copy\.smem: the source 'C' is not a distributed register: no staging is needed"
+expect_explain transpose.axe "rejected copy\.smem: the destination 'T' is not a register distributed over the cta's threads"
+expect_explain kernel_ops.axe 'rejected copy\.smem: a kernel-scope operator has no threads to share data'
+expect_fail 1 "note: copy\\.smem: the source 'C' is not a distributed register: no staging is needed$" \
+    "$AXE" compile "$K/fig5_copy.axe" --schedule 'copy#0=smem'
+# The elementwise split: chosen without a distributed register, rejected
+# with one.
+expect_explain kernel_ops.axe 'chosen add\.split'
+expect_explain kernel_ops.axe 'chosen fill\.split'
+expect_explain fig5_copy.axe "rejected add\.split: 'C_local' is distributed: its layout binds elements to threads"
 # Kernel scope: split over every thread of the grid (6 CTAs x 128).
 expect_explain kernel_ops.axe '4800 elements dealt round-robin to 768 threads'
 expect_explain kernel_ops.axe 'rejected mul\.thread_loop: a kernel-scope operator has no register operands to bind threads'
