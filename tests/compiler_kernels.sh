@@ -242,6 +242,12 @@ K="$SRC/tests/kernels"
 expect_explain cta_reduce.axe 'chosen reduce\.smem'
 expect_explain cta_reduce.axe 'rejected reduce\.warp_shuffle: a butterfly runs over the lanes of one warp, not at cta scope'
 expect_explain restage.axe 'chosen copy\.smem'
+# Barriers under if and in sync-free loops (test kernel).
+expect_explain slice_loops.axe 'op 3 \(line 26\): warp gemm'
+expect_explain slice_loops.axe 'chosen gemm\.mma_atom'
+expect_explain slice_loops.axe 'chosen reduce\.warp_shuffle'
+expect_explain slice_loops.axe 'op 11 \(line 41\): cta reduce'
+expect_explain slice_loops.axe 'chosen reduce\.smem'
 expect_explain restage.axe 'barrier; stage 2, copy\.thread_loop'
 expect_explain restage.axe "rejected copy\.thread_loop: 'r' holds element digit \(dim 0, weight 1\) on a different thread"
 K="$SRC/examples/kernels"
