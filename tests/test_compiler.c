@@ -349,7 +349,7 @@ static void test_options(void)
 {
     axe_kernel_options o;
     int i;
-    char name[16];
+    char name[24];
     axe_kernel_options_init(&o);
     TL_CHECK(axe_kernel_options_define(&o, "", 1) == AXE_ERR_INVALID, "empty");
     TL_CHECK(axe_kernel_options_define(&o, "ABCDEFGHIJKLMNOPQRSTUVWXYZ012345",
