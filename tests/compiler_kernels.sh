@@ -96,6 +96,8 @@ check_run producer_consumer.axe
 check_run producer_consumer.axe -D N=40 --seed 15
 check_run slice_loops.axe
 check_run slice_loops.axe -D KT=3 --seed 21
+check_run mma_smem_warp.axe
+check_run mma_smem_warp.axe -D KT=3 -D NT=1 --seed 23
 check_run half.axe
 check_run warp_mma_bf16.axe
 check_run warp_mma_bf16.axe -D MT=1 -D NT=3 -D KT=2 --seed 19
@@ -228,6 +230,7 @@ expect_explain gemm.axe 'rejected gemm\.mma_atom: an mma atom runs on one warp, 
 expect_explain gemm_mma.axe 'chosen gemm\.mma_smem'
 expect_explain gemm_mma.axe 'C outer layout \(is_tile_inner\): S\[\(2,4,4,4\):\(4@warpid,4,1@warpid,1\)\]'
 expect_explain gemm_mma.axe 'also applies gemm\.thread_fma \(lower priority\)'
+expect_explain gemm_mma.axe 'each warp loops over the atom tiles it holds'
 expect_explain gemm.axe "rejected gemm\.mma_smem: 'acc' is not a tile of the C fragment"
 expect_explain warp_mma_f16.axe "rejected gemm\.mma_smem: 'a' is a register: mma_smem reads A and B from shared or global memory"
 # The f16 atom m16n8k16 (f32 accumulate); refused for f16 accumulate and
@@ -242,6 +245,9 @@ K="$SRC/tests/kernels"
 expect_explain cta_reduce.axe 'chosen reduce\.smem'
 expect_explain cta_reduce.axe 'rejected reduce\.warp_shuffle: a butterfly runs over the lanes of one warp, not at cta scope'
 expect_explain restage.axe 'chosen copy\.smem'
+# gemm.mma_smem at warp scope in a slice: the atom loop of the one warp.
+expect_explain mma_smem_warp.axe 'chosen gemm\.mma_smem'
+expect_explain mma_smem_warp.axe "rejected gemm\.mma_atom: 'As' is not a whole register tensor distributed over a warp's lanes"
 # Barriers under if and in sync-free loops (test kernel).
 expect_explain slice_loops.axe 'op 3 \(line 26\): warp gemm'
 expect_explain slice_loops.axe 'chosen gemm\.mma_atom'
@@ -259,12 +265,10 @@ expect_explain warp_slices.axe 'then a butterfly over lane masks 1 2'
 expect_explain warp_slices.axe 'chosen reduce\.smem' --schedule reduce=smem
 # copy.smem rejected: a source that is not a distributed register needs no
 # staging, a destination in shared memory is not a register, a kernel-scope
-# copy has no threads to share data; forced, the note gives the reason.
+# copy has no threads to share data (forced: below).
 expect_explain fig5_copy.axe "rejected copy\.smem: the source 'C' is not a distributed register: no staging is needed"
 expect_explain transpose.axe "rejected copy\.smem: the destination 'T' is not a register distributed over the cta's threads"
 expect_explain kernel_ops.axe 'rejected copy\.smem: a kernel-scope operator has no threads to share data'
-expect_fail 1 "note: copy\\.smem: the source 'C' is not a distributed register: no staging is needed$" \
-    "$AXE" compile "$K/fig5_copy.axe" --schedule 'copy#0=smem'
 # The elementwise split: chosen without a distributed register, rejected
 # with one.
 expect_explain kernel_ops.axe 'chosen add\.split'
@@ -316,6 +320,8 @@ expect_fail 1 '--schedule gemm=thread_fma: the program has no gemm operator' \
     "$AXE" compile "$K/fig5_copy.axe" --schedule gemm=thread_fma
 expect_fail 1 "note: copy\\.split: 'C_local' is distributed" \
     "$AXE" compile "$K/fig5_copy.axe" --schedule 'copy#0=split'
+expect_fail 1 "note: copy\\.smem: the source 'C' is not a distributed register: no staging is needed$" \
+    "$AXE" compile "$K/fig5_copy.axe" --schedule 'copy#0=smem'
 
 # expect_schedules FILE LINE ARGS...: axe run --check passes and prints the
 # schedules line LINE (per-operator forcing: copy#N is operator N; a

@@ -308,8 +308,9 @@ static void describe_choice(ax_text *t, const axe_program *p, const ax_stmt *s)
                       (long long)s->mma->tiles[1], (long long)s->mma->tiles[2]);
         if (s->mma->from_memory) {
             axe__text_put(t,
-                          "    C outer layout (is_tile_inner): %s; A and B "
-                          "from memory, each lane's C values over K:\n",
+                          "    C outer layout (is_tile_inner): %s; each warp "
+                          "loops over the atom tiles it holds, A and B from "
+                          "memory at the strides of C's plan:\n",
                           s->mma->outer[2]);
             axe__plan_describe(t, p, s, s->plan);
             return;
