@@ -4,9 +4,11 @@
 # Negative tests of the kernel compiler ($AXE_BIN compile): malformed
 # programs exit 2, well-formed but wrong programs exit 1, each with exactly
 # one diagnostic: `axe: FILE:LINE:COL: <kind>: <reason>`, the source line
-# and a caret under the column (3 lines on stderr), never a crash. Each
-# row gives the program body, the expected exit code, FILE:LINE:COL and a
-# pattern of the reason. The last line is "N passed, N failed".
+# and a caret under the column (3 lines on stderr), never a crash; "no
+# schedule" adds one `axe: FILE:LINE:COL: note: OP.NAME: reason` line per
+# schedule (expect_notes). Each row gives the program body, the expected
+# exit code, FILE:LINE:COL and a pattern of the reason. The last line is
+# "N passed, N failed".
 set -u
 
 AXE=${AXE_BIN:-}
@@ -35,6 +37,32 @@ expect() {
         echo "FAIL: expected $code at $loc matching '$pat', got $rc:"
         cat "$tmp/err"
         sed 's/^/    | /' "$tmp/k.axe"
+    fi
+}
+
+# expect_notes LINE:COL HEAD NOTE... <<< PROGRAM: exit 1, the error line
+# ends with HEAD (literal), then the source line and the caret, then
+# exactly one note line per NOTE, in order, each compared literally (the
+# complete reason: nothing is cut).
+expect_notes() {
+    local loc=$1 head=$2 n=4 note
+    shift 2
+    cat >"$tmp/k.axe"
+    (cd "$tmp" && "$AXE" compile k.axe >"$tmp/out" 2>"$tmp/err")
+    local rc=$? ok=1
+    [ $rc -eq 1 ] && [ "$(wc -l <"$tmp/err")" = $((3 + $#)) ] &&
+        [ "$(head -1 "$tmp/err")" = "axe: k.axe:$loc: error: $head" ] &&
+        sed -n 3p "$tmp/err" | grep -qE '^ *\^$' && [ ! -s "$tmp/out" ] || ok=0
+    for note in "$@"; do
+        [ "$(sed -n ${n}p "$tmp/err")" = "axe: k.axe:$loc: note: $note" ] || ok=0
+        n=$((n + 1))
+    done
+    if [ $ok = 1 ]; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL: expected notes at $loc: $head / $*, got $rc:"
+        cat "$tmp/err"
     fi
 }
 
@@ -156,13 +184,21 @@ expect 2 2:25 "expected sum or max, found 'mean'" <<<"$H {
 expect 1 2:12 'sqrt needs a floating-point destination, not i32' <<<'kernel k(A: i32[4]) grid(1) threads(1) {
     thread sqrt(A, A);
 }'
-expect 1 2:9 "no schedule for reduce: thread_loop: no register operand distributed over the cta.s threads binds elements to threads; warp_shuffle: a butterfly runs over the lanes of one warp, not at cta scope; smem: the destination 'C' is not a register distributed \\.\\.\\.$" <<<'kernel k(B: f32[4, 8], C: f32[8]) grid(1) threads(32) {
+expect_notes 2:9 "no schedule for reduce: none of thread_loop, warp_shuffle, smem applies (reasons below)" \
+    "reduce.thread_loop: no register operand distributed over the cta's threads binds elements to threads" \
+    "reduce.warp_shuffle: a butterfly runs over the lanes of one warp, not at cta scope" \
+    "reduce.smem: the destination 'C' is not a register distributed over the cta's threads" \
+    <<<'kernel k(B: f32[4, 8], C: f32[8]) grid(1) threads(32) {
     cta reduce(C, B, sum, 0);
 }'
 expect 1 2:12 'reduce needs a source of at least 2 dimensions, not 1' <<<'kernel k(B: f32[8], C: f32[8]) grid(1) threads(1) {
     thread reduce(C, B, sum, 0);
 }'
-expect 1 3:9 "no schedule for reduce: thread_loop: the reduced dimension 0 is spread over threads" <<<'kernel k(B: f32[32, 8], C: f32[8]) grid(1) threads(32) {
+expect_notes 3:9 "no schedule for reduce: none of thread_loop, warp_shuffle, smem applies (reasons below)" \
+    "reduce.thread_loop: the reduced dimension 0 is spread over threads (digit (rank/1)%32)" \
+    "reduce.warp_shuffle: a butterfly runs over the lanes of one warp, not at cta scope" \
+    "reduce.smem: the destination 'C' is not a register distributed over the cta's threads" \
+    <<<'kernel k(B: f32[32, 8], C: f32[8]) grid(1) threads(32) {
     register r: f32[32, 8] layout S[(32, 8):(1@tx, 1)];
     cta reduce(C, r, sum, 0);
 }'
@@ -173,10 +209,18 @@ expect 1 3:19 'region of .B. out of bounds: dimension 0 covers \[0, 63\)' <<<'ke
 expect 1 2:9 'gemm shapes disagree: C \(64,64\), A \(64,64\), B \(32,64\)' <<<"$H {
     cta gemm(A, B, B[0:32, 0:64]);
 }"
-expect 1 2:9 'no schedule for gemm: mma_atom: an mma atom runs on one warp, not at cta scope; mma_smem: .A. is not a whole register tensor distributed over the cta.s threads; thread_fma: no register operand distributed over the cta.s threads' <<<"$H {
+expect_notes 2:9 "no schedule for gemm: none of mma_atom, mma_smem, thread_fma applies (reasons below)" \
+    "gemm.mma_atom: an mma atom runs on one warp, not at cta scope" \
+    "gemm.mma_smem: 'A' is not a whole register tensor distributed over the cta's threads" \
+    "gemm.thread_fma: no register operand distributed over the cta's threads binds elements to threads" <<<"$H {
     cta gemm(A, B, B);
 }"
-expect 1 6:10 "no schedule for gemm: mma_atom: 'a' is not a tile of the A fragment S\\[\\(2,8,2,4\\):\\(1,4@laneid,2,1@laneid\\)\\]: dim 0: tiled iter \\(2,2@m\\) is not inner iter \\(2,1@m\\); mma_smem: 'a' is a register: mma_smem reads A and B from shared or global memory; thread_fma:.*\\.\\.\\.$" <<<'kernel k(A: f32[16, 8]) grid(1) threads(32) {
+# (The whole of the longest reason: the one-line diag would cut it.)
+expect_notes 6:10 "no schedule for gemm: none of mma_atom, mma_smem, thread_fma applies (reasons below)" \
+    "gemm.mma_atom: 'a' is not a tile of the A fragment S[(2,8,2,4):(1,4@laneid,2,1@laneid)]: dim 0: tiled iter (2,2@m) is not inner iter (2,1@m)" \
+    "gemm.mma_smem: 'a' is a register: mma_smem reads A and B from shared or global memory" \
+    "gemm.thread_fma: 'b' holds element digit (dim 0, weight 1) on a different thread than the binding operand: thread ownership disagrees" \
+    <<<'kernel k(A: f32[16, 8]) grid(1) threads(32) {
     register a: f32[16, 8] layout S[(2,8,4,2):(2,4@laneid,1@laneid,1)];
     register b: f32[8, 8] layout S[(8,2,4):(4@laneid,1,1@laneid)];
     register c: f32[16, 8] layout S[(2,8,4,2):(2,4@laneid,1@laneid,1)];

@@ -76,6 +76,9 @@ check_run gemm_mma.axe -D M=128 -D N=384 -D K=32 --schedule gemm=thread_fma
 check_run warp_mma_f16.axe
 check_run warp_mma_f16.axe -D MT=3 -D NT=1 -D KT=3 --seed 18
 check_run softmax_f16.axe -D ROWS=12 -D C=160 --seed 9
+check_run warp_slices.axe
+check_run warp_slices.axe -D KT=3 -D NT=1 --seed 20
+check_run warp_slices.axe -D NT=3 --schedule reduce=smem --seed 22
 # Test kernels (tests/kernels/): shared phases of split plans, coordinate
 # addressing, casts, warp scope, i8 wrap-around, f64, thread-scope loops.
 K="$SRC/tests/kernels"
@@ -91,6 +94,10 @@ check_run restage.axe
 check_run restage.axe -D T=24 --seed 14
 check_run producer_consumer.axe
 check_run producer_consumer.axe -D N=40 --seed 15
+check_run slice_loops.axe
+check_run slice_loops.axe -D KT=3 --seed 21
+check_run mma_smem_warp.axe
+check_run mma_smem_warp.axe -D KT=3 -D NT=1 --seed 23
 check_run half.axe
 check_run warp_mma_bf16.axe
 check_run warp_mma_bf16.axe -D MT=1 -D NT=3 -D KT=2 --seed 19
@@ -187,6 +194,12 @@ expect_explain transpose.axe 'rejected copy\.vector: max_common_vector of the pe
 expect_explain fig5_copy.axe 'chosen add\.thread_loop'
 expect_explain fig5_copy.axe 'chosen copy\.thread_loop' -D N=131
 expect_explain fig5_copy.axe "threads bound by 'C_local': dim 0 digit \(rank/8\)%16 dim 1 digit \(rank/1\)%8"
+# The address at digit 0: the region's constant start (C[16:32, 64:128]
+# with rows of N: 16 N + 64) and dynamic starts (times the row length).
+expect_explain fig5_copy.axe "src 'C': per-thread loop layout S\[\(8\):\(1\)\] \+ 2112 \+ \(rank/8%16\)\*128 \+ \(rank/1%8\)\*8$"
+expect_explain fig5_copy.axe "src 'C': per-thread loop layout S\[\(8\):\(1\)\] \+ 2160 \+ \(rank/8%16\)\*131 \+ \(rank/1%8\)\*8$" -D N=131
+expect_explain fig5_copy.axe "dst 'D': per-thread loop layout S\[\(8\):\(1\)\] \+ \(rank/8%16\)\*64 \+ \(rank/1%8\)\*8$"
+expect_explain warp_slices.axe "src 'As': per-thread loop layout S\[\(2,4\):\(128,4\)\] \+ \(\(warpid - 4\) \* 16\)\*16 \+ \(rank/4%8\)\*16 \+ \(rank/1%4\)\*1$"
 expect_explain transpose.axe 'rejected copy\.thread_loop: no register operand distributed'
 # split: chosen without a distributed register, rejected with one.
 expect_explain transpose.axe 'chosen copy\.split'
@@ -217,6 +230,7 @@ expect_explain gemm.axe 'rejected gemm\.mma_atom: an mma atom runs on one warp, 
 expect_explain gemm_mma.axe 'chosen gemm\.mma_smem'
 expect_explain gemm_mma.axe 'C outer layout \(is_tile_inner\): S\[\(2,4,4,4\):\(4@warpid,4,1@warpid,1\)\]'
 expect_explain gemm_mma.axe 'also applies gemm\.thread_fma \(lower priority\)'
+expect_explain gemm_mma.axe 'each warp loops over the atom tiles it holds'
 expect_explain gemm.axe "rejected gemm\.mma_smem: 'acc' is not a tile of the C fragment"
 expect_explain warp_mma_f16.axe "rejected gemm\.mma_smem: 'a' is a register: mma_smem reads A and B from shared or global memory"
 # The f16 atom m16n8k16 (f32 accumulate); refused for f16 accumulate and
@@ -231,22 +245,50 @@ K="$SRC/tests/kernels"
 expect_explain cta_reduce.axe 'chosen reduce\.smem'
 expect_explain cta_reduce.axe 'rejected reduce\.warp_shuffle: a butterfly runs over the lanes of one warp, not at cta scope'
 expect_explain restage.axe 'chosen copy\.smem'
+# gemm.mma_smem at warp scope in a slice: the atom loop of the one warp.
+expect_explain mma_smem_warp.axe 'chosen gemm\.mma_smem'
+expect_explain mma_smem_warp.axe "rejected gemm\.mma_atom: 'As' is not a whole register tensor distributed over a warp's lanes"
+# Barriers under if and in sync-free loops (test kernel).
+expect_explain slice_loops.axe 'op 3 \(line 26\): warp gemm'
+expect_explain slice_loops.axe 'chosen gemm\.mma_atom'
+expect_explain slice_loops.axe 'chosen reduce\.warp_shuffle'
+expect_explain slice_loops.axe 'op 11 \(line 41\): cta reduce'
+expect_explain slice_loops.axe 'chosen reduce\.smem'
 expect_explain restage.axe 'barrier; stage 2, copy\.thread_loop'
 expect_explain restage.axe "rejected copy\.thread_loop: 'r' holds element digit \(dim 0, weight 1\) on a different thread"
 K="$SRC/examples/kernels"
+# Scope slices: warp-scope schedules with barriers inside if (warps 4..7).
+expect_explain warp_slices.axe 'op 4 \(line 33\): warp gemm\(c\[16,16,16\]'
+expect_explain warp_slices.axe 'chosen gemm\.mma_atom'
+expect_explain warp_slices.axe 'chosen reduce\.warp_shuffle'
+expect_explain warp_slices.axe 'then a butterfly over lane masks 1 2'
+expect_explain warp_slices.axe 'chosen reduce\.smem' --schedule reduce=smem
+# copy.smem rejected: a source that is not a distributed register needs no
+# staging, a destination in shared memory is not a register, a kernel-scope
+# copy has no threads to share data (forced: below).
+expect_explain fig5_copy.axe "rejected copy\.smem: the source 'C' is not a distributed register: no staging is needed"
+expect_explain transpose.axe "rejected copy\.smem: the destination 'T' is not a register distributed over the cta's threads"
+expect_explain kernel_ops.axe 'rejected copy\.smem: a kernel-scope operator has no threads to share data'
+# The elementwise split: chosen without a distributed register, rejected
+# with one.
+expect_explain kernel_ops.axe 'chosen add\.split'
+expect_explain kernel_ops.axe 'chosen fill\.split'
+expect_explain fig5_copy.axe "rejected add\.split: 'C_local' is distributed: its layout binds elements to threads"
 # Kernel scope: split over every thread of the grid (6 CTAs x 128).
 expect_explain kernel_ops.axe '4800 elements dealt round-robin to 768 threads'
 expect_explain kernel_ops.axe 'rejected mul\.thread_loop: a kernel-scope operator has no register operands to bind threads'
 # Forcing.
 expect_explain fig5_copy.axe 'chosen copy\.thread_loop' --schedule copy=thread_loop
 
-# expect_fail CODE PATTERN ARGS...: exit CODE, one "axe: " line matching.
+# expect_fail CODE PATTERN ARGS...: exit CODE, one "axe: " line (besides
+# notes) and the pattern somewhere on stderr.
 expect_fail() {
     local code=$1 pat=$2
     shift 2
     "$@" >"$tmp/out" 2>"$tmp/err"
     local rc=$?
-    if [ $rc -eq "$code" ] && [ "$(grep -c '^axe: ' "$tmp/err")" = 1 ] &&
+    if [ $rc -eq "$code" ] &&
+        [ "$(grep '^axe: ' "$tmp/err" | grep -vc ': note: ')" = 1 ] &&
         grep -qE -- "$pat" "$tmp/err"; then
         ok
     else
@@ -254,11 +296,54 @@ expect_fail() {
     fi
 }
 
-expect_fail 1 "no schedule for copy \\(forced\\): split: 'C_local' is distributed" \
+expect_fail 1 "error: no schedule for copy \\(forced\\): split does not apply \\(reasons below\\)" \
     "$AXE" compile "$K/fig5_copy.axe" --schedule copy=split
-expect_fail 1 'no such schedule' \
+expect_fail 1 "note: copy\\.split: 'C_local' is distributed: its layout binds elements to threads$" \
+    "$AXE" compile "$K/fig5_copy.axe" --schedule copy=split
+expect_fail 1 "note: copy\\.vector: applies, but is not the forced schedule$" \
+    "$AXE" compile "$K/fig5_copy.axe" --schedule copy=split
+# Malformed or unknown --schedule options are usage errors (exit 2);
+# options that do not fit the program are compile errors (exit 1).
+expect_fail 2 "copy has no schedule 'bogus' \\(vector, thread_loop, split, smem\\)" \
     "$AXE" compile "$K/fig5_copy.axe" --schedule copy=bogus
-expect_fail 1 '--schedule copy=warp_shuffle: copy has no such schedule \(vector, thread_loop, split, smem\)' \
+expect_fail 2 "--schedule foo=thread_loop: 'foo' is not an operator \\(copy, fill," \
+    "$AXE" compile "$K/fig5_copy.axe" --schedule foo=thread_loop
+expect_fail 2 "'copy#x' is not OP or OP#N" \
+    "$AXE" run "$K/fig5_copy.axe" --schedule 'copy#x=split'
+expect_fail 2 "copy#0 is forced twice \\(split and vector\\)" \
+    "$AXE" compile "$K/fig5_copy.axe" --schedule 'copy#0=split' --schedule 'copy#0=vector'
+expect_fail 1 '--schedule copy#4=thread_loop: the program has no operator 4 \(its operators are numbered 0 to 2\)' \
+    "$AXE" compile "$K/fig5_copy.axe" --schedule 'copy#4=thread_loop'
+expect_fail 1 "--schedule copy#1=split: operator 1 is 'add', not 'copy'" \
+    "$AXE" compile "$K/fig5_copy.axe" --schedule 'copy#1=split'
+expect_fail 1 '--schedule gemm=thread_fma: the program has no gemm operator' \
+    "$AXE" compile "$K/fig5_copy.axe" --schedule gemm=thread_fma
+expect_fail 1 "note: copy\\.split: 'C_local' is distributed" \
+    "$AXE" compile "$K/fig5_copy.axe" --schedule 'copy#0=split'
+expect_fail 1 "note: copy\\.smem: the source 'C' is not a distributed register: no staging is needed$" \
+    "$AXE" compile "$K/fig5_copy.axe" --schedule 'copy#0=smem'
+
+# expect_schedules FILE LINE ARGS...: axe run --check passes and prints the
+# schedules line LINE (per-operator forcing: copy#N is operator N; a
+# numbered option wins over a kind-wide one).
+expect_schedules() {
+    local f=$1 want=$2
+    shift 2
+    if "$AXE" run "$K/$f" --check "$@" >"$tmp/out" 2>"$tmp/err" &&
+        grep -qxF -- "$want" "$tmp/out" && grep -q '^check passed' "$tmp/out"; then
+        ok
+    else
+        bad "schedules of $f $*: want '$want', got: $(head -c 400 "$tmp/out" "$tmp/err")"
+    fi
+}
+expect_schedules fig5_copy.axe 'kernel fig5_copy, target c, schedules: 0:copy=vector 1:add=thread_loop 2:copy=vector'
+expect_schedules fig5_copy.axe 'kernel fig5_copy, target c, schedules: 0:copy=vector 1:add=thread_loop 2:copy=thread_loop' \
+    --schedule 'copy#2=thread_loop'
+expect_schedules fig5_copy.axe 'kernel fig5_copy, target c, schedules: 0:copy=vector 1:add=thread_loop 2:copy=thread_loop' \
+    --schedule copy=thread_loop --schedule 'copy#0=vector'
+expect_schedules warp_slices.axe 'kernel warp_slices, target c, schedules: 0:copy=split 1:copy=thread_loop 2:copy=thread_loop 3:fill=thread_loop 4:gemm=mma_atom 5:copy=thread_loop 6:reduce=smem 7:copy=thread_loop' \
+    --schedule 'copy#0=split' --schedule 'copy#5=thread_loop' --schedule 'reduce#6=smem'
+expect_fail 2 "--schedule copy=warp_shuffle: copy has no schedule 'warp_shuffle' \\(vector, thread_loop, split, smem\\)" \
     "$AXE" compile "$K/fig5_copy.axe" --schedule copy=warp_shuffle
 expect_fail 1 'declares no param .Q.' "$AXE" compile "$K/fig5_copy.axe" -D Q=1
 expect_fail 2 'unknown target' "$AXE" compile "$K/fig5_copy.axe" --target cuda
@@ -272,16 +357,38 @@ expect_fail 1 "mma_atom: 'a' is not a tile of the A fragment S\[\(2,8,2,4,2\):\(
 # --json: one line, the documented keys.
 if "$AXE" run "$K/transpose.axe" --check --json >"$tmp/out" 2>"$tmp/err" &&
     [ "$(wc -l <"$tmp/out")" = 1 ] &&
-    grep -qE '^\{"kernel":"transpose","target":"c","schedules":\{"copy":"split","copy#1":"split"\},"max_abs_err":0,"max_rel_err":0,"pass":true,"seconds":[0-9.e+-]+,"bytes_per_s":[0-9.e+-]+\}$' "$tmp/out"; then
+    grep -qE '^\{"kernel":"transpose","target":"c","schedules":\{"copy":"split","copy#1":"split"\},"max_abs_err":0,"max_rel_err":0,"pass":true,"seconds":null,"bytes_per_s":null\}$' "$tmp/out"; then
     ok
 else
     bad "run --json: $(cat "$tmp/out" "$tmp/err" | head -c 400)"
 fi
-if "$AXE" run "$K/gemm.axe" --json >"$tmp/out" 2>"$tmp/err" &&
-    grep -qE '"gemm":"thread_fma".*"pass":null,"seconds":[0-9.e+-]+,"flops_per_s":' "$tmp/out"; then
-    ok
+# What was not measured is null: the errors without --check, the time and
+# rate without --bench (checked with jq where it is installed).
+# expect_json JQ_FILTER FILE ARGS...: axe run --json prints one object
+# for which the filter is true.
+expect_json() {
+    local filter=$1 f=$2
+    shift 2
+    if "$AXE" run "$K/$f" --json "$@" >"$tmp/out" 2>"$tmp/err" &&
+        [ "$(wc -l <"$tmp/out")" = 1 ] && jq -e "$filter" "$tmp/out" >/dev/null; then
+        ok
+    else
+        bad "run $f --json $*: '$filter' fails on: $(cat "$tmp/out" "$tmp/err" | head -c 400)"
+    fi
+}
+if command -v jq >/dev/null 2>&1; then
+    expect_json '.pass == null and .max_abs_err == null and .max_rel_err == null and .seconds == null and .bytes_per_s == null' \
+        transpose.axe
+    expect_json '.pass == true and .max_abs_err == 0 and .max_rel_err == 0 and .seconds == null and .bytes_per_s == null' \
+        transpose.axe --check
+    expect_json '.pass == null and .max_abs_err == null and .max_rel_err == null and .seconds >= 0 and (if .seconds > 0 then .bytes_per_s > 0 else .bytes_per_s == null end)' \
+        transpose.axe --bench
+    expect_json '.schedules.gemm == "thread_fma" and .pass == true and (.max_abs_err | type) == "number" and .seconds > 0 and .flops_per_s > 0 and (has("bytes_per_s") | not)' \
+        gemm.axe -D M=128 -D N=128 -D K=32 --check --bench
+    expect_json '.pass == null and .seconds == null and .flops_per_s == null' \
+        gemm.axe -D M=128 -D N=128 -D K=32
 else
-    bad "gemm --json: $(cat "$tmp/out" "$tmp/err" | head -c 400)"
+    echo "note: jq not installed: run --json null checks skipped"
 fi
 # -o writes the same C as stdout.
 if (cd "$K" && "$AXE" compile fig5_copy.axe -o "$tmp/o.c") &&

@@ -349,7 +349,7 @@ static void test_options(void)
 {
     axe_kernel_options o;
     int i;
-    char name[16];
+    char name[24];
     axe_kernel_options_init(&o);
     TL_CHECK(axe_kernel_options_define(&o, "", 1) == AXE_ERR_INVALID, "empty");
     TL_CHECK(axe_kernel_options_define(&o, "ABCDEFGHIJKLMNOPQRSTUVWXYZ012345",
@@ -364,10 +364,113 @@ static void test_options(void)
     TL_CHECK(axe_kernel_options_define(&o, "P3", 9) == AXE_OK &&
                  o.define_value[3] == 9,
              "redefine");
-    for (i = 0; i < AXE_KERNEL_MAX_FORCED; i++)
-        TL_CHECK(axe_kernel_options_force(&o, "copy", "split") == AXE_OK, "f");
+    for (i = 0; i < AXE_KERNEL_MAX_FORCED; i++) {
+        snprintf(name, sizeof name, "copy#%d", i);
+        TL_CHECK(axe_kernel_options_force(&o, name, "split") == AXE_OK, "%s",
+                 name);
+    }
     TL_CHECK(axe_kernel_options_force(&o, "copy", "split") == AXE_ERR_CAPACITY,
              "force capacity");
+    TL_CHECK(axe_kernel_options_force(&o, "copy#1", "split") == AXE_ERR_INVALID,
+             "forced twice");
+}
+
+/* --schedule rows: operator, schedule, expected reason ("" if valid). */
+static void test_force_check(void)
+{
+    static const char *const rows[][3] = {
+        {"copy", "thread_loop", ""},
+        {"copy#12", "smem", ""},
+        {"gemm#0", "mma_smem", ""},
+        {"relu", "split", ""},
+        {"foo", "thread_loop", "'foo' is not an operator (copy, fill,"},
+        {"copy#4x", "split", "'copy#4x' is not OP or OP#N"},
+        {"copy#", "split", "'copy#' is not OP or OP#N"},
+        {"copy#-1", "split", "'copy#-1' is not OP or OP#N"},
+        {"copy#123456", "split", "'copy#123456' is not OP or OP#N"},
+        {"#3", "split", "'' is not an operator"},
+        {"copy", "bogus",
+         "copy has no schedule 'bogus' (vector, thread_loop, "
+         "split, smem)"},
+        {"add", "vector", "add has no schedule 'vector' (thread_loop, split)"},
+        {"reduce", "split",
+         "reduce has no schedule 'split' (thread_loop, "
+         "warp_shuffle, smem)"},
+        {"gemm", "smem",
+         "gemm has no schedule 'smem' (mma_atom, mma_smem, "
+         "thread_fma)"},
+        {"add", "split", "add is forced twice (thread_loop and split)"}};
+    axe_kernel_options o;
+    axe_diag d;
+    size_t i;
+    axe_kernel_options_init(&o);
+    TL_CHECK(axe_kernel_options_force(&o, "add", "thread_loop") == AXE_OK,
+             "add");
+    for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        axe_status st =
+            axe_kernel_options_check_force(&o, rows[i][0], rows[i][1], &d);
+        if (rows[i][2][0] == '\0')
+            TL_CHECK(st == AXE_OK, "%s=%s: %s", rows[i][0], rows[i][1],
+                     d.message);
+        else
+            TL_CHECK(st == AXE_ERR_INVALID &&
+                         strstr(d.message, rows[i][2]) != NULL,
+                     "%s=%s: got '%s'", rows[i][0], rows[i][1], d.message);
+    }
+}
+
+/* The complete diagnostic of axe_program_compile_full: every schedule's
+ * whole reason as a note line, where the diag's one line is cut. */
+static void test_full_diag(void)
+{
+    static const char bad[] =
+        "kernel k(A: f32[16, 8]) grid(1) threads(32) {\n"
+        "  register a: f32[16, 8] layout "
+        "S[(2,8,4,2):(2,4@laneid,1@laneid,1)];\n"
+        "  register b: f32[8, 8] layout S[(8,2,4):(4@laneid,1,1@laneid)];\n"
+        "  register c: f32[16, 8] layout "
+        "S[(2,8,4,2):(2,4@laneid,1@laneid,1)];\n"
+        "  warp copy(a, A);\n  warp gemm(c, a, b);\n}\n";
+    static const char want[] =
+        "no schedule for gemm: none of mma_atom, mma_smem, thread_fma "
+        "applies (reasons below)\n"
+        "gemm.mma_atom: 'a' is not a tile of the A fragment "
+        "S[(2,8,2,4):(1,4@laneid,2,1@laneid)]: dim 0: tiled iter (2,2@m) is "
+        "not inner iter (2,1@m)\n"
+        "gemm.mma_smem: 'a' is a register: mma_smem reads A and B from "
+        "shared or global memory\n"
+        "gemm.thread_fma: 'b' holds element digit (dim 0, weight 1) on a "
+        "different thread than the binding operand: thread ownership "
+        "disagrees\n";
+    axe_program *p = NULL;
+    axe_diag d;
+    char full[2048], small[10];
+    size_t n = 99;
+    size_t len;
+    TL_CHECK(axe_program_compile_full(bad, strlen(bad), NULL, NULL, &p, &d,
+                                      full, sizeof full,
+                                      &n) == AXE_ERR_UNSUPPORTED,
+             "no schedule");
+    TL_CHECK(strcmp(full, want) == 0, "full: %s", full);
+    TL_CHECK(n == strlen(want), "full length %zu", n);
+    len = strlen(d.message);
+    TL_CHECK(len == AXE_DIAG_MESSAGE_MAX - 1 &&
+                 strcmp(d.message + len - 3, "...") == 0,
+             "the diag is cut: %s", d.message);
+    TL_CHECK(axe_program_compile_full(bad, strlen(bad), NULL, NULL, &p, &d,
+                                      small, sizeof small,
+                                      &n) == AXE_ERR_UNSUPPORTED &&
+                 n == strlen(want) && strcmp(small, "no schedu") == 0,
+             "snprintf-style: %zu '%s'", n, small);
+    TL_CHECK(axe_program_compile_full("kernal", 6, NULL, NULL, &p, &d, full,
+                                      sizeof full, &n) == AXE_ERR_SYNTAX &&
+                 strcmp(full, d.message) == 0 && n == strlen(d.message),
+             "without notes: the message: %s", full);
+    TL_CHECK(axe_program_compile_full(fig5, strlen(fig5), NULL, NULL, &p, &d,
+                                      full, sizeof full, &n) == AXE_OK &&
+                 full[0] == '\0' && n == 0,
+             "success: empty");
+    axe_program_free(p);
 }
 
 static void test_accessors(void)
@@ -415,6 +518,8 @@ int main(void)
     test_bound_plans(300);
     test_split_plans(200);
     test_options();
+    test_force_check();
+    test_full_diag();
     test_accessors();
     return tl_finish();
 }

@@ -73,12 +73,24 @@ typedef struct axe_program axe_program;
 /* Empty options. */
 AXE_API void axe_kernel_options_init(axe_kernel_options *o);
 /* Add `-D name=value` / `--schedule op=name`; AXE_ERR_CAPACITY when full,
- * AXE_ERR_INVALID for a name that is too long. */
+ * AXE_ERR_INVALID for a name that is too long or a schedule option that
+ * axe_kernel_options_check_force refuses. "op" is an operator kind
+ * ("copy": every copy) or a numbered operator ("copy#3": operator 3,
+ * numbered in source order from 0 as axe_program_explain's `op N`, which
+ * must be a copy); a numbered option wins over a kind-wide one. */
 AXE_NODISCARD AXE_API axe_status axe_kernel_options_define(
     axe_kernel_options *o, const char *name, int64_t value);
 AXE_NODISCARD AXE_API axe_status axe_kernel_options_force(axe_kernel_options *o,
                                                           const char *op,
                                                           const char *schedule);
+/* Whether `--schedule op=schedule` is well-formed: "op" is `OP` or
+ * `OP#N` with OP an operator name, "schedule" is one of OP's schedules,
+ * and no option of "o" (may be NULL) targets "op" already. AXE_OK, or
+ * AXE_ERR_INVALID with the reason in "diag". Whether operator N exists
+ * and is an OP is checked by axe_program_compile. */
+AXE_NODISCARD AXE_API axe_status
+axe_kernel_options_check_force(const axe_kernel_options *o, const char *op,
+                               const char *schedule, axe_diag *diag);
 
 /* Parse, check and dispatch "text" (the source of a `.axe` file). On
  * failure "diag" holds the byte offset into "text" (-1 if none) and the
@@ -89,6 +101,16 @@ AXE_NODISCARD AXE_API axe_status axe_kernel_options_force(axe_kernel_options *o,
 AXE_NODISCARD AXE_API axe_status axe_program_compile(
     const char *text, size_t len, const axe_kernel_options *opts,
     const axe_allocator *alloc, axe_program **out, axe_diag *diag);
+/* As axe_program_compile; on failure "full" (snprintf-style: "cap" bytes,
+ * "*full_len" the complete length; NULL, 0 and NULL accepted) receives
+ * the complete diagnostic, which a diag may cut: the message on the first
+ * line, then one note per line. "no schedule for OP" has a note
+ * `OP.NAME: reason` for every schedule of OP (the diag's message lists
+ * them on one line, cut with "..." at AXE_DIAG_MESSAGE_MAX). */
+AXE_NODISCARD AXE_API axe_status axe_program_compile_full(
+    const char *text, size_t len, const axe_kernel_options *opts,
+    const axe_allocator *alloc, axe_program **out, axe_diag *diag, char *full,
+    size_t cap, size_t *full_len);
 /* Free "p" and everything it owns (NULL accepted). */
 AXE_API void axe_program_free(axe_program *p);
 

@@ -20,6 +20,7 @@
  *         (each thread's C elements, K loop innermost)
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "compiler_internal.h"
@@ -130,28 +131,114 @@ static const ax_schedule registry[] = {
     {"thread_fma", AX_FAM_GEMM, thread_loop}};
 #define NSCHED ((int)(sizeof registry / sizeof registry[0]))
 
-static const char *forced_for(const axe_program *p, const ax_stmt *s)
+static bool op_in_family(ax_op op, int k)
 {
-    int i;
-    for (i = 0; i < p->opts.nforced; i++)
-        if (strcmp(p->opts.forced_op[i], axe__op_name(s->op)) == 0)
-            return p->opts.forced_schedule[i];
-    return NULL;
+    switch (registry[k].family) {
+    case AX_FAM_COPY:
+        return op == AX_OP_COPY;
+    case AX_FAM_POINTWISE:
+        return op != AX_OP_REDUCE && op != AX_OP_GEMM;
+    case AX_FAM_REDUCE:
+        return op == AX_OP_REDUCE;
+    case AX_FAM_GEMM:
+        break;
+    }
+    return op == AX_OP_GEMM;
 }
 
 static bool in_family(const ax_stmt *s, int k)
 {
-    switch (registry[k].family) {
-    case AX_FAM_COPY:
-        return s->op == AX_OP_COPY;
-    case AX_FAM_POINTWISE:
-        return s->op != AX_OP_REDUCE && s->op != AX_OP_GEMM;
-    case AX_FAM_REDUCE:
-        return s->op == AX_OP_REDUCE;
-    case AX_FAM_GEMM:
-        break;
+    return op_in_family(s->op, k);
+}
+
+/* The target of `--schedule OP=NAME` (every operator of kind OP, index
+ * -1) or `--schedule OP#N=NAME` (operator N, numbered in source order from
+ * 0 as --explain prints `op N`). */
+static axe_status parse_target(const char *text, ax_op *op, int *index,
+                               axe_diag *why)
+{
+    const char *hash = strchr(text, '#'), *d;
+    size_t n = hash != NULL ? (size_t)(hash - text) : strlen(text);
+    int k;
+    *index = -1;
+    for (k = 0; k <= (int)AX_OP_GEMM; k++)
+        if (strlen(axe__op_name((ax_op)k)) == n &&
+            strncmp(text, axe__op_name((ax_op)k), n) == 0)
+            break;
+    if (k > (int)AX_OP_GEMM)
+        return axe__fail(why, AXE_ERR_INVALID, -1,
+                         "'%.*s' is not an operator (copy, fill, add, sub, "
+                         "mul, div, max, min, neg, relu, exp, cast, reduce, "
+                         "sqrt, gemm)",
+                         (int)n, text);
+    *op = (ax_op)k;
+    if (hash == NULL)
+        return AXE_OK;
+    for (d = hash + 1; *d >= '0' && *d <= '9'; d++)
+        ;
+    if (d == hash + 1 || *d != '\0' || d - hash > 5)
+        return axe__fail(why, AXE_ERR_INVALID, -1,
+                         "'%s' is not OP or OP#N (N: the operator's number "
+                         "in source order from 0, as --explain prints 'op "
+                         "N')",
+                         text);
+    *index = (int)strtol(hash + 1, NULL, 10);
+    return AXE_OK;
+}
+
+/* Whether `--schedule op=schedule` names an operator (or a numbered one)
+ * and one of its schedules, and targets something no earlier option of
+ * "o" targets (include/axe/kernel.h). */
+axe_status axe_kernel_options_check_force(const axe_kernel_options *o,
+                                          const char *op, const char *schedule,
+                                          axe_diag *diag)
+{
+    char names[160] = "";
+    size_t n = 0;
+    ax_op kind;
+    int k, index, i;
+    axe_diag_clear(diag);
+    if (op == NULL || schedule == NULL)
+        return axe__fail(diag, AXE_ERR_INVALID, -1, "no operator or schedule");
+    if (parse_target(op, &kind, &index, diag) != AXE_OK)
+        return AXE_ERR_INVALID;
+    for (k = 0; k < NSCHED; k++) {
+        if (!op_in_family(kind, k))
+            continue;
+        if (strcmp(schedule, registry[k].name) == 0)
+            break;
+        n += (size_t)snprintf(names + n, sizeof names - n, "%s%s",
+                              n ? ", " : "", registry[k].name);
     }
-    return s->op == AX_OP_GEMM;
+    if (k == NSCHED)
+        return axe__fail(diag, AXE_ERR_INVALID, -1,
+                         "%s has no schedule '%.40s' (%s)", axe__op_name(kind),
+                         schedule, names);
+    for (i = 0; o != NULL && i < o->nforced; i++)
+        if (strcmp(o->forced_op[i], op) == 0)
+            return axe__fail(diag, AXE_ERR_INVALID, -1,
+                             "%s is forced twice (%s and %.40s)", op,
+                             o->forced_schedule[i], schedule);
+    return AXE_OK;
+}
+
+/* The forced schedule of "s": an option naming its number wins over one
+ * naming its kind. */
+static const char *forced_for(const axe_program *p, const ax_stmt *s)
+{
+    const char *kind = NULL;
+    ax_op op;
+    int i, index;
+    for (i = 0; i < p->opts.nforced; i++) {
+        if (parse_target(p->opts.forced_op[i], &op, &index, NULL) != AXE_OK ||
+            op != s->op)
+            continue;
+        if (index == s->index)
+            return p->opts.forced_schedule[i];
+        if (index < 0)
+            kind = p->opts.forced_schedule[i];
+    }
+    return kind;
 }
 
 static int line_of(const axe_program *p, long off)
@@ -179,37 +266,36 @@ static void explain_head(ax_text *t, const axe_program *p, const ax_stmt *s)
     axe__text_put(t, ")\n");
 }
 
-/* "no schedule for OP: name: reason; ..." cut with "..." to fit a diag. */
-static axe_status no_schedule(axe_diag *diag, const ax_stmt *s, bool forced,
-                              ax_text *brief)
+/* "no schedule for OP: name: reason; ..." cut with "..." to fit a diag;
+ * the complete diagnostic, one note per schedule ("notes"), is kept in
+ * the program for axe_program_compile_full. */
+static axe_status no_schedule(axe_program *p, axe_diag *diag, const ax_stmt *s,
+                              const char *forced, ax_text *brief,
+                              const ax_text *notes)
 {
     size_t room = AXE_DIAG_MESSAGE_MAX - 1 - strlen("no schedule for : ") -
                   strlen(axe__op_name(s->op)) - (forced ? 9 : 0);
+    ax_text full;
+    int k, n = 0;
+    axe__text_init(&full, p->arena);
+    axe__text_put(&full, "no schedule for %s%s: ", axe__op_name(s->op),
+                  forced != NULL ? " (forced)" : "");
+    if (forced != NULL)
+        axe__text_put(&full, "%s does not apply", forced);
+    for (k = 0; k < NSCHED && forced == NULL; k++)
+        if (in_family(s, k))
+            axe__text_put(&full, "%s%s", n++ ? ", " : "none of ",
+                          registry[k].name);
+    axe__text_put(&full, "%s (reasons below)\n%s", forced ? "" : " applies",
+                  notes->buf != NULL ? notes->buf : "");
+    if (full.status != AXE_OK)
+        return AXE_ERR_NO_MEMORY;
+    p->full_diag = full.buf;
     if (brief->len > room)
         memcpy(brief->buf + room - 3, "...", 4);
     return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
                      "no schedule for %s%s: %s", axe__op_name(s->op),
                      forced ? " (forced)" : "", brief->buf ? brief->buf : "");
-}
-
-/* A forced schedule must be one of the operator's family. */
-static axe_status check_forced_family(const ax_stmt *s, const char *forced,
-                                      axe_diag *diag)
-{
-    char names[128] = "";
-    size_t n = 0;
-    int k;
-    for (k = 0; k < NSCHED; k++) {
-        if (!in_family(s, k))
-            continue;
-        if (strcmp(forced, registry[k].name) == 0)
-            return AXE_OK;
-        n += (size_t)snprintf(names + n, sizeof names - n, "%s%s",
-                              n ? ", " : "", registry[k].name);
-    }
-    return axe__fail(diag, AXE_ERR_INVALID, s->off,
-                     "--schedule %s=%s: %s has no such schedule (%s)",
-                     axe__op_name(s->op), forced, axe__op_name(s->op), names);
 }
 
 /* What the chosen schedule derived, for --explain. */
@@ -222,8 +308,9 @@ static void describe_choice(ax_text *t, const axe_program *p, const ax_stmt *s)
                       (long long)s->mma->tiles[1], (long long)s->mma->tiles[2]);
         if (s->mma->from_memory) {
             axe__text_put(t,
-                          "    C outer layout (is_tile_inner): %s; A and B "
-                          "from memory, each lane's C values over K:\n",
+                          "    C outer layout (is_tile_inner): %s; each warp "
+                          "loops over the atom tiles it holds, A and B from "
+                          "memory at the strides of C's plan:\n",
                           s->mma->outer[2]);
             axe__plan_describe(t, p, s, s->plan);
             return;
@@ -250,12 +337,19 @@ static void describe_choice(ax_text *t, const axe_program *p, const ax_stmt *s)
     axe__plan_describe(t, p, s->stage[1], s->stage[1]->plan);
 }
 
+/* The texts of one dispatch: the explanation's rejected schedules, the
+ * one-line reasons of the forced (or every) schedule for the diag, and
+ * one note per schedule for the complete diagnostic. */
+typedef struct ax_tried {
+    ax_text rej, brief, notes;
+} ax_tried;
+
 /* Try every schedule of the family in order: the first that applies (or
- * the forced one) is chosen; the others go to "rej" (explain) and the
- * reasons to "brief" (the error when none applies). */
+ * the forced one) is chosen; the others go to "tr". */
 static int try_schedules(axe_program *p, ax_stmt *s, const char *forced,
-                         ax_text *rej, ax_text *brief)
+                         ax_tried *tr)
 {
+    ax_text *rej = &tr->rej, *brief = &tr->brief;
     ax_plan plan;
     int k, chosen = -1;
     for (k = 0; k < NSCHED; k++) {
@@ -270,10 +364,17 @@ static int try_schedules(axe_program *p, ax_stmt *s, const char *forced,
             if (mine)
                 axe__text_put(brief, "%s%s: %s", brief->len ? "; " : "",
                               registry[k].name, why.message);
+            axe__text_put(&tr->notes, "%s.%s: %s\n", axe__op_name(s->op),
+                          registry[k].name, why.message);
         } else if (chosen < 0 && mine) {
             chosen = k;
             *s->plan = plan;
         } else {
+            if (forced != NULL)
+                axe__text_put(&tr->notes,
+                              "%s.%s: applies, but is not the forced "
+                              "schedule\n",
+                              axe__op_name(s->op), registry[k].name);
             axe__text_put(rej, "  also applies %s.%s%s\n", axe__op_name(s->op),
                           registry[k].name,
                           forced != NULL ? " (not the forced schedule)"
@@ -286,46 +387,85 @@ static int try_schedules(axe_program *p, ax_stmt *s, const char *forced,
 static axe_status dispatch_op(axe_program *p, ax_stmt *s, axe_diag *diag)
 {
     const char *forced = forced_for(p, s);
-    ax_text t, rej, brief;
+    ax_text t;
+    ax_tried tr;
     int chosen;
     axe__text_init(&t, p->arena);
-    axe__text_init(&rej, p->arena);
-    axe__text_init(&brief, p->arena);
-    if (forced != NULL)
-        AXE_TRY(check_forced_family(s, forced, diag));
+    axe__text_init(&tr.rej, p->arena);
+    axe__text_init(&tr.brief, p->arena);
+    axe__text_init(&tr.notes, p->arena);
     explain_head(&t, p, s);
     s->plan = axe__arena_alloc(p->arena, sizeof *s->plan);
     if (s->plan == NULL)
         return AXE_ERR_NO_MEMORY;
-    chosen = try_schedules(p, s, forced, &rej, &brief);
-    if (t.status != AXE_OK || rej.status != AXE_OK || brief.status != AXE_OK)
+    chosen = try_schedules(p, s, forced, &tr);
+    if (t.status != AXE_OK || tr.rej.status != AXE_OK ||
+        tr.brief.status != AXE_OK || tr.notes.status != AXE_OK)
         return AXE_ERR_NO_MEMORY;
     if (chosen < 0)
-        return no_schedule(diag, s, forced != NULL, &brief);
+        return no_schedule(p, diag, s, forced, &tr.brief, &tr.notes);
     if (registry[chosen].applies(p, s, s->plan, diag, true) != AXE_OK)
         return AXE_ERR_NO_MEMORY;
     s->schedule = registry[chosen].name;
     axe__text_put(&t, "  chosen %s.%s\n", axe__op_name(s->op), s->schedule);
     describe_choice(&t, p, s);
-    axe__text_put(&t, "%s", rej.len > 0 ? rej.buf : "");
+    axe__text_put(&t, "%s", tr.rej.len > 0 ? tr.rej.buf : "");
     s->explain = t.buf;
     return t.status;
 }
 
+/* The number of operators of kind "op" (index < 0) or numbered "index"
+ * from "s" on; "*found" is set to the numbered one. */
+static int count_ops(const ax_stmt *s, ax_op op, int index,
+                     const ax_stmt **found)
+{
+    int n = 0;
+    for (; s != NULL; s = s->next) {
+        if (s->kind == AX_ST_OP && index >= 0 && s->index == index)
+            *found = s;
+        if (s->kind == AX_ST_OP && index < 0)
+            n += s->op == op;
+        if (s->kind == AX_ST_FOR || s->kind == AX_ST_IF)
+            n += count_ops(s->body, op, index, found) +
+                 count_ops(s->else_body, op, index, found);
+    }
+    return n;
+}
+
+/* Every --schedule option is well-formed and targets operators of the
+ * program. */
 static axe_status check_forced(const axe_program *p, axe_diag *diag)
 {
-    int i, k;
+    axe_kernel_options seen;
+    int i, index;
+    ax_op op;
+    axe_kernel_options_init(&seen);
     for (i = 0; i < p->opts.nforced; i++) {
-        for (k = 0; k < NSCHED; k++)
-            if (strcmp(p->opts.forced_schedule[i], registry[k].name) == 0)
-                break;
-        if (k == NSCHED)
-            return axe__fail(
-                diag, AXE_ERR_INVALID, -1,
-                "--schedule %s=%s: no such schedule (vector, "
-                "thread_loop, split, smem, warp_shuffle, mma_atom, "
-                "mma_smem, thread_fma)",
-                p->opts.forced_op[i], p->opts.forced_schedule[i]);
+        const char *o = p->opts.forced_op[i], *f = p->opts.forced_schedule[i];
+        const ax_stmt *s = NULL;
+        axe_diag why;
+        if (axe_kernel_options_check_force(&seen, o, f, &why) != AXE_OK)
+            return axe__fail(diag, AXE_ERR_INVALID, -1, "--schedule %s=%s: %s",
+                             o, f, why.message);
+        seen.nforced = i + 1;
+        memcpy(seen.forced_op[i], o, sizeof seen.forced_op[i]);
+        (void)parse_target(o, &op, &index, NULL);
+        if (index < 0 && count_ops(p->body, op, -1, &s) == 0)
+            return axe__fail(diag, AXE_ERR_INVALID, -1,
+                             "--schedule %s=%s: the program has no %s "
+                             "operator",
+                             o, f, o);
+        if (index >= 0 && (count_ops(p->body, op, index, &s), s == NULL))
+            return axe__fail(diag, AXE_ERR_INVALID, -1,
+                             "--schedule %s=%s: the program has no operator "
+                             "%d (its operators are numbered 0 to %d)",
+                             o, f, index, p->nops - 1);
+        if (s != NULL && s->op != op)
+            return axe__fail(diag, AXE_ERR_INVALID, s->off,
+                             "--schedule %s=%s: operator %d is '%s', not "
+                             "'%s'",
+                             o, f, index, axe__op_name(s->op),
+                             axe__op_name(op));
     }
     return AXE_OK;
 }
@@ -335,12 +475,6 @@ static axe_status dispatch_block(axe_program *p, ax_stmt *s, axe_diag *diag)
     for (; s != NULL; s = s->next) {
         if (s->kind == AX_ST_OP)
             AXE_TRY(dispatch_op(p, s, diag));
-        if (s->kind == AX_ST_OP && s->guard != NULL &&
-            (s->stage[0] != NULL || s->mma != NULL || s->nmasks > 0))
-            return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
-                             "schedule %s.%s needs a barrier, which an "
-                             "operator inside if cannot have",
-                             axe__op_name(s->op), s->schedule);
         if (s->kind == AX_ST_FOR || s->kind == AX_ST_IF)
             AXE_TRY(dispatch_block(p, s->body, diag));
         if (s->kind == AX_ST_IF)

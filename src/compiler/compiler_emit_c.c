@@ -3,9 +3,11 @@
  * The C backend: C99 that runs the kernel's thread hierarchy on one CPU
  * thread. CTAs are loops in the driver; inside a CTA, the statements
  * between two barriers form a phase, run for every thread (ax_tid) before
- * the next phase starts; `for` loops that contain a `sync` enclose their
- * phases. Shared tensors are per-CTA arrays, registers per-thread arrays,
- * both zeroed when a CTA starts. Under AXE_KERNEL_MAIN a harness main
+ * the next phase starts (a `sync`, or a schedule's barrier, ends a
+ * phase); `for` loops and `if` branches that contain a barrier enclose
+ * their phases (each phase of a branch re-tests its condition). Shared
+ * tensors are per-CTA arrays, registers per-thread arrays, both zeroed
+ * when a CTA starts. Under AXE_KERNEL_MAIN a harness main
  * reads the tensor parameters from a file, runs the kernel, writes them
  * back and times repeated runs. Output depends only on the program.
  */
@@ -88,12 +90,59 @@ static void params(ax_text *t, const axe_program *p, bool restrict_)
                           restrict_ ? "restrict " : "", p->tensors[i].name);
 }
 
+/* An enclosing `if` whose branch is split into phases: each phase under
+ * it re-tests the condition (ids and loop variables only, so every phase
+ * gets the same answer). */
+typedef struct guard_frame {
+    const ax_stmt *s;
+    bool negate; /* the else branch */
+    const struct guard_frame *up;
+} guard_frame;
+
 typedef struct emitter {
     ax_text *t;
     const axe_program *p;
     bool open;
     int ind;
+    const guard_frame *guard; /* innermost split if, or NULL */
+    int nguard;               /* guards opened by the current phase */
 } emitter;
+
+static const char *const cmp_c[] = {" < ",  " <= ", " > ",
+                                    " >= ", " == ", " != "};
+
+/* Whether the statements from "s" on contain a barrier: a `sync` or an
+ * operator whose schedule needs one (staged, shuffle, register mma). */
+static bool splits(const ax_stmt *s)
+{
+    for (; s != NULL; s = s->next) {
+        if (s->kind == AX_ST_SYNC)
+            return true;
+        if (s->kind == AX_ST_OP && (s->stage[0] != NULL || s->nmasks > 0 ||
+                                    (s->mma != NULL && !s->mma->from_memory)))
+            return true;
+        if ((s->kind == AX_ST_FOR || s->kind == AX_ST_IF) &&
+            (splits(s->body) || splits(s->else_body)))
+            return true;
+    }
+    return false;
+}
+
+/* `if (cond) {` for every split if around the phase, outermost first. */
+static void open_guards(emitter *e, const guard_frame *g)
+{
+    if (g == NULL)
+        return;
+    open_guards(e, g->up);
+    indent_put(e->t, e->ind);
+    axe__text_put(e->t, "if (%s", g->negate ? "!(" : "");
+    axe__expr_print_c(e->t, e->p, g->s->cond.lhs);
+    axe__text_put(e->t, "%s", cmp_c[g->s->cond.cmp]);
+    axe__expr_print_c(e->t, e->p, g->s->cond.rhs);
+    axe__text_put(e->t, "%s) {\n", g->negate ? ")" : "");
+    e->ind++;
+    e->nguard++;
+}
 
 static void phase_open(emitter *e)
 {
@@ -114,12 +163,18 @@ static void phase_open(emitter *e)
                      "(void)tid_in_wg, (void)wid_in_wg;\n");
     e->open = true;
     e->ind++;
+    open_guards(e, e->guard);
 }
 
 static void phase_close(emitter *e)
 {
     if (!e->open)
         return;
+    for (; e->nguard > 0; e->nguard--) {
+        e->ind--;
+        indent_put(e->t, e->ind);
+        axe__text_put(e->t, "}\n");
+    }
     e->ind--;
     indent_put(e->t, e->ind);
     axe__text_put(e->t, "}\n");
@@ -128,12 +183,30 @@ static void phase_close(emitter *e)
 
 static void emit_block(emitter *e, const ax_stmt *s);
 
-static const char *const cmp_c[] = {" < ",  " <= ", " > ",
-                                    " >= ", " == ", " != "};
+/* A branch that contains a barrier: its phases, each under the branch's
+ * condition (a scope slice: the operators' scopes lie inside it, so
+ * their barriers are over threads that all take the branch). */
+static void emit_split_branch(emitter *e, const ax_stmt *s, bool negate,
+                              const ax_stmt *body)
+{
+    guard_frame g = {s, negate, e->guard};
+    phase_close(e);
+    e->guard = &g;
+    emit_block(e, body);
+    phase_close(e);
+    e->guard = g.up;
+}
 
-/* `if (cond) { body } else { body }` inside a phase (no barrier inside). */
+/* `if (cond) { body } else { body }` inside a phase, or split into
+ * phases when a branch contains a barrier. */
 static void emit_if(emitter *e, const ax_stmt *s)
 {
+    if (splits(s->body) || splits(s->else_body)) {
+        emit_split_branch(e, s, false, s->body);
+        if (s->else_body != NULL)
+            emit_split_branch(e, s, true, s->else_body);
+        return;
+    }
     phase_open(e);
     indent_put(e->t, e->ind);
     axe__text_put(e->t, "if (");
@@ -225,16 +298,17 @@ static void emit_staged(emitter *e, const ax_stmt *s)
 static bool alone_in_phase(const emitter *e, const ax_stmt *s)
 {
     const ax_stmt *n = s->next;
-    return !e->open && s->plan->kind == AX_PLAN_SPLIT &&
+    return !e->open && e->guard == NULL && s->plan->kind == AX_PLAN_SPLIT &&
            s->scope == AX_SCOPE_CTA &&
            (n == NULL || n->kind == AX_ST_SYNC ||
-            (n->kind == AX_ST_FOR && n->has_sync));
+            (n->kind == AX_ST_FOR && splits(n->body)));
 }
 
 static void emit_for(emitter *e, const ax_stmt *s)
 {
     const char *v = e->p->vars[s->var];
-    if (s->has_sync)
+    bool enclose = splits(s->body);
+    if (enclose)
         phase_close(e);
     else
         phase_open(e);
@@ -243,7 +317,7 @@ static void emit_for(emitter *e, const ax_stmt *s)
                   (long long)s->trip, v);
     e->ind++;
     emit_block(e, s->body);
-    if (s->has_sync)
+    if (enclose)
         phase_close(e);
     e->ind--;
     indent_put(e->t, e->ind);
@@ -275,6 +349,15 @@ static void emit_block(emitter *e, const ax_stmt *s)
                           s->index);
             phase_open(e);
             axe__emit_mma(e->t, e->p, s, e->ind);
+            phase_close(e);
+            indent_put(e->t, e->ind);
+            axe__text_put(e->t,
+                          "/* barrier: every lane of op %d has read its "
+                          "fragments */\n",
+                          s->index);
+        } else if (s->mma != NULL) {
+            phase_open(e);
+            axe__emit_mma_smem(e->t, e->p, s, e->ind);
         } else if (alone_in_phase(e, s)) {
             axe__emit_op(e->t, e->p, s, e->ind, true);
         } else {
@@ -286,7 +369,7 @@ static void emit_block(emitter *e, const ax_stmt *s)
 
 static void cta_function(ax_text *t, const axe_program *p)
 {
-    emitter e = {t, p, false, 1};
+    emitter e = {t, p, false, 1, NULL, 0};
     int i;
     axe__text_put(t, "\nstatic void %s_cta(", p->name);
     params(t, p, true);

@@ -203,6 +203,12 @@ typedef struct ax_mma {
     int64_t *offset[3];
     char outer[3][128];
     bool from_memory; /* gemm.mma_smem: A and B in memory, C's plan */
+    /* gemm.mma_smem: the atom's M, N, K, the axis that numbers the scope's
+     * warps (NULL at warp scope) and the warp that holds each C atom tile
+     * (MI x NI, row-major). */
+    int64_t mnk[3];
+    const char *warp;
+    int64_t *owner;
 } ax_mma;
 
 struct ax_plan;
@@ -295,8 +301,11 @@ axe_status axe__gemm_mma(axe_program *p, ax_stmt *s, ax_plan *plan,
                          axe_diag *why, bool commit);
 axe_status axe__gemm_mma_smem(axe_program *p, ax_stmt *s, ax_plan *plan,
                               axe_diag *why, bool commit);
-/* C for a gemm.mma_atom operator (compiler_mma_emit.c). */
+/* C for a gemm.mma_atom operator and for a gemm.mma_smem one
+ * (compiler_mma_emit.c). */
 void axe__emit_mma(ax_text *t, const axe_program *p, const ax_stmt *s, int ind);
+void axe__emit_mma_smem(ax_text *t, const axe_program *p, const ax_stmt *s,
+                        int ind);
 /* Use "w"-element accesses in the innermost loop when the layouts allow. */
 axe_status axe__plan_vectorize(const axe_program *p, const ax_stmt *s,
                                ax_plan *plan, axe_diag *why);
@@ -339,6 +348,9 @@ struct axe_program {
     int nops;
     ax_stmt *body;
     axe_kernel_options opts;
+    /* The complete diagnostic when it has notes or exceeds a diag: its
+     * message, then one note per line (NULL: the diag is complete). */
+    char *full_diag;
 };
 
 /* Parse "p->text" into "p" (params folded with the options' defines). */

@@ -137,23 +137,32 @@ static axe_status frag_layout(const ax_frag *f, axe_layout *out)
     return AXE_OK;
 }
 
-/* Storage offsets outer_m(i, j) * span_m(atom) of every atom tile. */
+/* Storage offsets outer_m(i, j) * span_m(atom) of every atom tile and,
+ * when "owner" is not NULL, the value of the axis "warp" (the warp that
+ * holds the tile; 0 when "warp" is NULL). */
 static axe_status outer_offsets(ax_arena *ar, const axe_layout *outer,
                                 const int64_t *counts, int64_t span,
-                                int64_t **out)
+                                const char *warp, int64_t **out,
+                                int64_t **owner)
 {
     int64_t x, n = counts[0] * counts[1];
     int k;
     *out = axe__arena_alloc(ar, (size_t)n * sizeof(int64_t));
     if (*out == NULL)
         return AXE_ERR_NO_MEMORY;
+    if (owner != NULL &&
+        (*owner = axe__arena_alloc(ar, (size_t)n * sizeof(int64_t))) == NULL)
+        return AXE_ERR_NO_MEMORY;
     for (x = 0; x < n; x++) {
         axe_point pt;
         AXE_TRY(axe_layout_apply_base(outer, x, &pt, NULL));
         (*out)[x] = 0;
-        for (k = 0; k < pt.n; k++)
+        for (k = 0; k < pt.n; k++) {
             if (strcmp(pt.axis[k], "m") == 0)
                 (*out)[x] = pt.v[k] * span;
+            if (owner != NULL && warp != NULL && strcmp(pt.axis[k], warp) == 0)
+                (*owner)[x] = pt.v[k];
+        }
     }
     return AXE_OK;
 }
@@ -238,7 +247,8 @@ static axe_status tile_of_atom(axe_program *p, const ax_stmt *s,
                          d.message);
     (void)axe_print_layout(&outer, m->outer[o], sizeof m->outer[o]);
     AXE_TRY(axe_layout_span(&atom, "m", &span));
-    return outer_offsets(p->arena, &outer, counts, span, &m->offset[o]);
+    return outer_offsets(p->arena, &outer, counts, span, warp, &m->offset[o],
+                         m->from_memory ? &m->owner : NULL);
 }
 
 static axe_status no_atom(axe_dtype dab, axe_dtype dc, axe_diag *why)
@@ -289,9 +299,11 @@ axe_status axe__gemm_mma(axe_program *p, ax_stmt *s, ax_plan *plan,
 /* gemm.mma_smem: C is a register tile of the atom's C fragment whose outer
  * layout spreads the atom tiles over the scope's warps (warpid, wid_in_wg)
  * and memory; A and B are read from shared or global memory (ldmatrix on a
- * GPU). On the C backend each lane accumulates its C fragment values over
- * K in order from A and B, the per-thread plan bound by C (the atom's
- * reference implementation with its operands in memory). */
+ * GPU). The per-thread plan bound by C gives A's and B's strides per
+ * coordinate digit; on the C backend each lane loops over its warp's atom
+ * tiles (the owner of each tile from the outer layout) and accumulates
+ * its C fragment values over the atom K tiles, then K within the atom,
+ * from A and B in memory (the atom's reference implementation). */
 axe_status axe__gemm_mma_smem(axe_program *p, ax_stmt *s, ax_plan *plan,
                               axe_diag *why, bool commit)
 {
@@ -331,7 +343,18 @@ axe_status axe__gemm_mma_smem(axe_program *p, ax_stmt *s, ax_plan *plan,
     m->tiles[0] = tc->shape[0] / a->mnk[0];
     m->tiles[1] = tc->shape[1] / a->mnk[1];
     m->tiles[2] = k / a->mnk[2];
+    m->mnk[0] = a->mnk[0];
+    m->mnk[1] = a->mnk[1];
+    m->mnk[2] = a->mnk[2];
+    m->warp = warp;
     AXE_TRY(axe__sched_thread_loop(p, s, plan, why));
+    for (i = 1; i < 3; i++)
+        if (!plan->affine[i])
+            return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                             "'%s' is not affine in the digits of C's "
+                             "plan: the atom loop addresses A and B by "
+                             "strides",
+                             p->tensors[s->args[i].tensor].name);
     if (commit)
         s->mma = m;
     return AXE_OK;

@@ -7,6 +7,9 @@
  * lanes' registers (ax_w0 is the warp's first thread). The phase starts
  * after a barrier, so every lane's fragments are complete (warp-
  * synchronous semantics). All subscripts are table lookups and sums.
+ * gemm.mma_smem is the same loop over the atom tiles that the lane's warp
+ * holds (a table of owners), with A and B read from memory at the
+ * strides of the plan's digits.
  */
 #include "compiler_internal.h"
 
@@ -132,6 +135,115 @@ void axe__emit_mma(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
     indent_put(t, ind + 1);
     axe__text_put(t, "const long ax_w0 = ax_tid - laneid;\n");
     loops(t, p, s, ind + 1);
+    indent_put(t, ind);
+    axe__text_put(t, "}\n");
+}
+
+/* The address of operand "i" (A or B) of gemm.mma_smem at coordinates
+ * (ax_m, ax_n, ax_k): the plan's base plus, per digit with a stride, the
+ * digit of the coordinate ((x / weight) % extent) times the stride. */
+static void smem_addr(ax_text *t, const axe_program *p, const ax_stmt *s, int i)
+{
+    static const char *const coord[] = {"ax_m", "ax_n", "ax_k"};
+    const ax_plan *plan = s->plan;
+    ax_base b;
+    int k;
+    axe__plan_base(p, &s->args[i], &b);
+    axe__text_put(t, "%lldL", (long long)b.cst);
+    for (k = 0; k < b.ndyn; k++) {
+        axe__text_put(t, " + ");
+        axe__expr_print_c(t, p, b.dyn[k]);
+        axe__text_put(t, " * %lldL", (long long)b.scale[k]);
+    }
+    for (k = 0; k < plan->nloops; k++)
+        if (plan->loops[k].stride[i] != 0)
+            axe__text_put(t, " + %s / %lldL %% %lldL * %lldL",
+                          coord[plan->loops[k].dim],
+                          (long long)plan->loops[k].weight,
+                          (long long)plan->loops[k].extent,
+                          (long long)plan->loops[k].stride[i]);
+}
+
+static void smem_operand(ax_text *t, const axe_program *p, const ax_stmt *s,
+                         int i)
+{
+    const ax_tensor *tn = &p->tensors[s->args[i].tensor];
+    axe__text_put(t, "%s%s[", axe__dtype_load_pre(tn->dtype), tn->name);
+    smem_addr(t, p, s, i);
+    axe__text_put(t, "]%s", axe__dtype_wrap_post(tn->dtype));
+}
+
+/* for (mi, ni) held by this warp, ki, v: C[v] += A[m, k] * B[n, k] over the
+ * atom's k. */
+static void smem_loops(ax_text *t, const axe_program *p, const ax_stmt *s,
+                       int ind)
+{
+    const ax_mma *m = s->mma;
+    const char *ct = axe__dtype_ctype(p->tensors[s->args[0].tensor].dtype);
+    const char *c = p->tensors[s->args[0].tensor].name;
+    int64_t vc = m->frag[2].nvals;
+    indent_put(t, ind);
+    axe__text_put(t,
+                  "for (long ax_mi = 0; ax_mi < %lldL; ++ax_mi)\n%*sfor (long "
+                  "ax_ni = 0; ax_ni < %lldL; ++ax_ni)\n%*sif (ax_ow[ax_mi * "
+                  "%lldL + ax_ni] == ax_w)\n",
+                  (long long)m->tiles[0], (ind + 1) * 4, "",
+                  (long long)m->tiles[1], (ind + 2) * 4, "",
+                  (long long)m->tiles[1]);
+    indent_put(t, ind + 3);
+    axe__text_put(t,
+                  "for (long ax_ki = 0; ax_ki < %lldL; ++ax_ki)\n%*sfor (long "
+                  "ax_v = 0; ax_v < %lldL; ++ax_v) {\n",
+                  (long long)m->tiles[2], (ind + 4) * 4, "", (long long)vc);
+    ind += 5;
+    indent_put(t, ind);
+    axe__text_put(t,
+                  "const long ax_m = ax_mi * %lldL + ax_cm[laneid * %lldL + "
+                  "ax_v], ax_n = ax_ni * %lldL + ax_cn[laneid * %lldL + "
+                  "ax_v];\n",
+                  (long long)m->mnk[0], (long long)vc, (long long)m->mnk[1],
+                  (long long)vc);
+    indent_put(t, ind);
+    axe__text_put(t, "const long ax_c = ax_oc[ax_mi * %lldL + ax_ni] + ax_v;\n",
+                  (long long)m->tiles[1]);
+    indent_put(t, ind);
+    axe__text_put(t, "%s ax_acc = %s[ax_tid][ax_c];\n", ct, c);
+    indent_put(t, ind);
+    axe__text_put(t,
+                  "for (long ax_k = ax_ki * %lldL; ax_k < ax_ki * %lldL + "
+                  "%lldL; ++ax_k)\n",
+                  (long long)m->mnk[2], (long long)m->mnk[2],
+                  (long long)m->mnk[2]);
+    indent_put(t, ind + 1);
+    axe__text_put(t, "ax_acc = ax_acc + ");
+    smem_operand(t, p, s, 1);
+    axe__text_put(t, " * ");
+    smem_operand(t, p, s, 2);
+    axe__text_put(t, ";\n");
+    indent_put(t, ind);
+    axe__text_put(t, "%s[ax_tid][ax_c] = ax_acc;\n", c);
+    indent_put(t, ind - 1);
+    axe__text_put(t, "}\n");
+}
+
+/* The operator "s" (gemm.mma_smem) for the current lane. */
+void axe__emit_mma_smem(ax_text *t, const axe_program *p, const ax_stmt *s,
+                        int ind)
+{
+    const ax_mma *m = s->mma;
+    int64_t n = m->tiles[0] * m->tiles[1];
+    indent_put(t, ind);
+    axe__text_put(t,
+                  "{ /* op %d: %s gemm -- schedule gemm.mma_smem: %s, the "
+                  "atom tiles of this warp */\n",
+                  s->index, axe__scope_name(s->scope), m->atom);
+    c_tables(t, ind + 1, &m->frag[2]);
+    table_long(t, ind + 1, "ax_oc", m->offset[2], n);
+    table_long(t, ind + 1, "ax_ow", m->owner, n);
+    indent_put(t, ind + 1);
+    axe__text_put(t, "const long ax_w = %s;\n",
+                  m->warp != NULL ? m->warp : "0L");
+    smem_loops(t, p, s, ind + 1);
     indent_put(t, ind);
     axe__text_put(t, "}\n");
 }

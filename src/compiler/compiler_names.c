@@ -85,11 +85,14 @@ axe_status axe_kernel_options_define(axe_kernel_options *o, const char *name,
     return AXE_OK;
 }
 
-/* Record `--schedule op=schedule`. */
+/* Record `--schedule op=schedule` (checked as
+ * axe_kernel_options_check_force does). */
 axe_status axe_kernel_options_force(axe_kernel_options *o, const char *op,
                                     const char *schedule)
 {
-    if (!name_fits(op) || !name_fits(schedule))
+    axe_diag why;
+    if (!name_fits(op) || !name_fits(schedule) ||
+        axe_kernel_options_check_force(o, op, schedule, &why) != AXE_OK)
         return AXE_ERR_INVALID;
     if (o->nforced == AXE_KERNEL_MAX_FORCED)
         return AXE_ERR_CAPACITY;

@@ -131,9 +131,35 @@ axe_status axe__plan_vectorize(const axe_program *p, const ax_stmt *s,
                      (long long)v, (long long)es);
 }
 
+/* "e" in the kernel language's spelling (fully parenthesized). */
+static void expr_put(ax_text *t, const axe_program *p, const ax_expr *e)
+{
+    static const char *const ops[] = {"",    "",    " + ", " - ",
+                                      " * ", " / ", " % "};
+    if (e->kind == AX_EX_INT) {
+        axe__text_put(t, "%lld", (long long)e->value);
+    } else if (e->kind == AX_EX_VAR) {
+        axe__text_put(t, "%s", p->vars[e->var]);
+    } else if (e->kind == AX_EX_NEG) {
+        axe__text_put(t, "(-");
+        expr_put(t, p, e->a);
+        axe__text_put(t, ")");
+    } else {
+        axe__text_put(t, "(");
+        expr_put(t, p, e->a);
+        axe__text_put(t, "%s", ops[e->kind]);
+        expr_put(t, p, e->b);
+        axe__text_put(t, ")");
+    }
+}
+
+/* The operand's per-thread loop layout, then its address at digit 0 (the
+ * constant and the dynamic region starts or view offset), then the
+ * thread digits. */
 static void describe_operand(ax_text *t, const axe_program *p, const ax_stmt *s,
                              const ax_plan *plan, int i)
 {
+    ax_base b;
     const ax_tensor *tn = &p->tensors[s->args[i].tensor];
     int k, n = 0;
     axe__text_put(t, "    %s '%s': ", i == 0 ? "dst" : "src", tn->name);
@@ -154,6 +180,14 @@ static void describe_operand(ax_text *t, const axe_program *p, const ax_stmt *s,
             axe__text_put(t, "%s%lld", n++ ? "," : "",
                           (long long)plan->loops[k].stride[i]);
     axe__text_put(t, ")]");
+    axe__plan_base(p, &s->args[i], &b);
+    if (b.cst != 0)
+        axe__text_put(t, " + %lld", (long long)b.cst);
+    for (k = 0; k < b.ndyn; k++) {
+        axe__text_put(t, " + ");
+        expr_put(t, p, b.dyn[k]);
+        axe__text_put(t, "*%lld", (long long)b.scale[k]);
+    }
     for (k = 0; k < plan->nloops; k++)
         if (plan->loops[k].thread && plan->loops[k].stride[i] != 0)
             axe__text_put(t, " + (rank/%lld%%%lld)*%lld",

@@ -46,15 +46,46 @@ static axe_status copy_text(axe_program *p, const char *text, size_t len)
     return AXE_OK;
 }
 
-/* Parse, check and dispatch (include/axe/kernel.h). */
-axe_status axe_program_compile(const char *text, size_t len,
-                               const axe_kernel_options *opts,
-                               const axe_allocator *alloc, axe_program **out,
-                               axe_diag *diag)
+/* "text" snprintf-style into "buf" (NULL and 0 accepted). */
+static size_t put_full(const char *text, char *buf, size_t cap)
+{
+    size_t n = strlen(text);
+    if (cap > 0) {
+        size_t k = n < cap ? n : cap - 1;
+        memcpy(buf, text, k);
+        buf[k] = '\0';
+    }
+    return n;
+}
+
+static axe_status run_passes(axe_program *p, const char *text, size_t len,
+                             axe_diag *diag)
+{
+    axe_status st = copy_text(p, text, len);
+    if (st == AXE_OK)
+        st = axe__program_parse(p, diag);
+    if (st == AXE_OK)
+        st = axe__program_check(p, diag);
+    if (st == AXE_OK)
+        st = axe__program_dispatch(p, diag);
+    return st;
+}
+
+/* Parse, check and dispatch; the complete diagnostic into "full"
+ * (include/axe/kernel.h). */
+axe_status axe_program_compile_full(const char *text, size_t len,
+                                    const axe_kernel_options *opts,
+                                    const axe_allocator *alloc,
+                                    axe_program **out, axe_diag *diag,
+                                    char *full, size_t cap, size_t *full_len)
 {
     axe_program *p;
     axe_status st;
+    size_t n;
     axe_diag_clear(diag);
+    put_full("", full, cap);
+    if (full_len != NULL)
+        *full_len = 0;
     if (text == NULL || out == NULL)
         return axe__fail(diag, AXE_ERR_INVALID, -1, "no text or no output");
     p = program_new(alloc);
@@ -62,21 +93,31 @@ axe_status axe_program_compile(const char *text, size_t len,
         return axe__fail(diag, AXE_ERR_NO_MEMORY, -1, "out of memory");
     if (opts != NULL)
         p->opts = *opts;
-    st = copy_text(p, text, len);
-    if (st == AXE_OK)
-        st = axe__program_parse(p, diag);
-    if (st == AXE_OK)
-        st = axe__program_check(p, diag);
-    if (st == AXE_OK)
-        st = axe__program_dispatch(p, diag);
-    if (st != AXE_OK) {
-        if (st == AXE_ERR_NO_MEMORY)
-            (void)axe__fail(diag, st, -1, "out of memory");
-        axe_program_free(p);
-        return st;
+    st = run_passes(p, text, len, diag);
+    if (st == AXE_OK) {
+        *out = p;
+        return AXE_OK;
     }
-    *out = p;
-    return AXE_OK;
+    if (st == AXE_ERR_NO_MEMORY)
+        (void)axe__fail(diag, st, -1, "out of memory");
+    n = put_full(st != AXE_ERR_NO_MEMORY && p->full_diag != NULL ? p->full_diag
+                 : diag != NULL                                  ? diag->message
+                                                                 : "",
+                 full, cap);
+    if (full_len != NULL)
+        *full_len = n;
+    axe_program_free(p);
+    return st;
+}
+
+/* Parse, check and dispatch (include/axe/kernel.h). */
+axe_status axe_program_compile(const char *text, size_t len,
+                               const axe_kernel_options *opts,
+                               const axe_allocator *alloc, axe_program **out,
+                               axe_diag *diag)
+{
+    return axe_program_compile_full(text, len, opts, alloc, out, diag, NULL, 0,
+                                    NULL);
 }
 
 /* Release the program's arena (NULL accepted). */

@@ -16,7 +16,8 @@ static const char usage[] =
     "Compile a kernel of the axe kernel language to C99 (docs/compiler.md).\n"
     "  --target c     the backend (only c for now)\n"
     "  -D NAME=VALUE  override a 'param NAME = ...;' of the file\n"
-    "  --schedule OP=NAME  force schedule NAME for every OP operator\n"
+    "  --schedule OP=NAME  force schedule NAME for every OP operator;\n"
+    "                 OP#N=NAME for operator N only (--explain's 'op N')\n"
     "  -o OUT         write the C to OUT instead of stdout\n"
     "  --explain      print each operator's schedule, derived layouts and\n"
     "                 rejected schedules with reasons instead of the C\n";

@@ -24,6 +24,8 @@ static const char usage[] =
     "[--seed N] [--check] [--bench] [--json]\n"
     "Compile a kernel to C, build it with $CC (default cc), run it on "
     "seeded random data.\n"
+    "  --schedule OP=NAME  force schedule NAME for every OP operator;\n"
+    "            OP#N=NAME for operator N only (N as in 'schedules: N:OP=..')\n"
     "  --check   compare every output element with the reference semantics\n"
     "  --bench   time 5 more runs and report seconds per run and bytes/s\n"
     "  --json    one JSON object on one line instead of text\n";
@@ -190,6 +192,16 @@ static void print_result(const run_ctx *c, const run_args *a)
     }
 }
 
+/* A JSON number, or null when it was not measured or is not finite
+ * (JSON has no NaN). */
+static void json_num(const char *key, double v, bool measured)
+{
+    if (measured && isfinite(v))
+        printf(",\"%s\":%.9g", key, v);
+    else
+        printf(",\"%s\":null", key);
+}
+
 static void print_tail(const run_args *a, const run_result *res)
 {
     bool fl = res->flops > 0;
@@ -197,13 +209,16 @@ static void print_tail(const run_args *a, const run_result *res)
                   : fl              ? (double)res->flops / res->seconds
                                     : (double)res->bytes / res->seconds;
     if (a->json) {
-        printf("},\"max_abs_err\":%.9g,\"max_rel_err\":%.9g,\"pass\":%s,"
-               "\"seconds\":%.9g,\"%s\":%.6g}\n",
-               res->max_abs, res->max_rel,
-               !a->check   ? "null"
-               : res->pass ? "true"
-                           : "false",
-               res->seconds, fl ? "flops_per_s" : "bytes_per_s", rate);
+        printf("}");
+        json_num("max_abs_err", res->max_abs, a->check);
+        json_num("max_rel_err", res->max_rel, a->check);
+        printf(",\"pass\":%s", !a->check   ? "null"
+                               : res->pass ? "true"
+                                           : "false");
+        json_num("seconds", res->seconds, a->bench);
+        json_num(fl ? "flops_per_s" : "bytes_per_s", rate,
+                 a->bench && res->seconds > 0);
+        printf("}\n");
         return;
     }
     printf("\n");

@@ -60,11 +60,20 @@ static int parse_force(const char *cmd, const char *arg, axe_kernel_options *o)
     const char *eq = strchr(arg, '=');
     char op[AXE_KERNEL_NAME_MAX];
     if (eq == NULL || eq == arg || (size_t)(eq - arg) >= sizeof op)
-        return cli_usage(cmd, "--schedule wants OP=NAME, not '%.40s'", arg), -1;
+        return cli_usage(cmd,
+                         "--schedule wants OP=NAME or OP#N=NAME, not "
+                         "'%.40s'",
+                         arg),
+               -1;
+    axe_diag d;
     memcpy(op, arg, (size_t)(eq - arg));
     op[eq - arg] = '\0';
+    if (axe_kernel_options_check_force(o, op, eq + 1, &d) != AXE_OK)
+        return cli_usage(cmd, "--schedule %.40s: %s", arg, d.message), -1;
     if (axe_kernel_options_force(o, op, eq + 1) != AXE_OK)
-        return cli_usage(cmd, "bad or too many --schedule options"), -1;
+        return cli_usage(cmd, "more than %d --schedule options",
+                         AXE_KERNEL_MAX_FORCED),
+               -1;
     return 1;
 }
 
@@ -118,22 +127,53 @@ static void print_caret(const kernel_src *src, long off)
     fprintf(stderr, "^\n");
 }
 
+static void print_where(const kernel_src *src, const axe_diag *d)
+{
+    fprintf(stderr, "axe: ");
+    if (d->offset >= 0 && (size_t)d->offset <= src->len)
+        print_location(src, d->offset);
+    else
+        fprintf(stderr, "%s: ", src->path);
+}
+
+/* The diagnostic: "axe: WHERE: error: MESSAGE", the source line and a
+ * caret, then "axe: WHERE: note: NOTE" for every further line of the
+ * complete diagnostic "full" (NULL: the diag's message alone). */
+static void print_diag(const kernel_src *src, axe_status st, const axe_diag *d,
+                       const char *full)
+{
+    const char *msg = d->message[0] ? d->message : axe_status_message(st);
+    size_t n = strlen(msg);
+    if (full != NULL && full[0] != '\0') {
+        msg = full;
+        n = strcspn(full, "\n");
+    }
+    print_where(src, d);
+    fprintf(stderr, "%s: %.*s\n",
+            st == AXE_ERR_SYNTAX ? "syntax error" : "error", (int)n, msg);
+    if (d->offset >= 0 && (size_t)d->offset <= src->len)
+        print_caret(src, d->offset);
+    for (msg += n; *msg == '\n' && msg[1] != '\0'; msg += n) {
+        msg++;
+        n = strcspn(msg, "\n");
+        print_where(src, d);
+        fprintf(stderr, "note: %.*s\n", (int)n, msg);
+    }
+}
+
 int kernel_compile(const kernel_src *src, const axe_kernel_options *o,
                    axe_program **out)
 {
+    /* Each note is a schedule's reason, itself a diag (under
+     * AXE_DIAG_MESSAGE_MAX bytes), and a family has at most 4 schedules:
+     * 8 KiB hold any complete diagnostic. */
+    char full[8192];
     axe_diag d;
-    axe_status st = axe_program_compile(src->text, src->len, o, NULL, out, &d);
+    axe_status st = axe_program_compile_full(src->text, src->len, o, NULL, out,
+                                             &d, full, sizeof full, NULL);
     if (st == AXE_OK)
         return CLI_EXIT_OK;
-    fprintf(stderr, "axe: ");
-    if (d.offset >= 0 && (size_t)d.offset <= src->len)
-        print_location(src, d.offset);
-    else
-        fprintf(stderr, "%s: ", src->path);
-    fprintf(stderr, "%s: %s\n", st == AXE_ERR_SYNTAX ? "syntax error" : "error",
-            d.message[0] ? d.message : axe_status_message(st));
-    if (d.offset >= 0 && (size_t)d.offset <= src->len)
-        print_caret(src, d.offset);
+    print_diag(src, st, &d, full);
     return st == AXE_ERR_SYNTAX ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
 }
 
