@@ -198,5 +198,19 @@ expect 1 3:26 'region of .A. out of bounds: dimension 0 covers \[0, 65\)' <<<'ke
     }
 }'
 
+# Warp and warpgroup operators need whole warps (warpgroups): a partial
+# last warp would read lanes that do not exist.
+expect 1 3:10 'a warp-scope operator needs a multiple of 32 threads per CTA, not 48' <<<'kernel k(A: f32[2, 32]) grid(1) threads(48) {
+    register r: f32[1, 32] layout S[(1, 32):(1, 1@laneid)];
+    warp copy(r, A[warpid : +1, 0:32]);
+}'
+expect 1 3:10 'a warp-scope operator needs a multiple of 32 threads per CTA, not 16' <<<'kernel k(A: f32[1, 32]) grid(1) threads(16) {
+    register r: f32[1, 32] layout S[(1, 32):(1, 1@laneid)];
+    warp copy(r, A);
+}'
+expect 1 2:15 'a warpgroup-scope operator needs a multiple of 128 threads per CTA, not 64' <<<'kernel k(A: f32[128]) grid(1) threads(64) {
+    warpgroup fill(A, 1.0);
+}'
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -333,9 +333,29 @@ static void narrow(axe_program *p, const ax_guard *g)
     }
 }
 
+/* A warp (warpgroup) operator runs on whole warps (warpgroups): the CTA's
+ * thread count must be a multiple of 32 (128), else the last instance
+ * would lack lanes that its layouts and shuffles name. */
+static axe_status check_whole_scope(const axe_program *p, const ax_stmt *s,
+                                    axe_diag *diag)
+{
+    int64_t n;
+    if (s->scope != AX_SCOPE_WARP && s->scope != AX_SCOPE_WARPGROUP)
+        return AXE_OK;
+    n = axe__scope_threads(p, s->scope);
+    if (p->threads % n != 0)
+        return axe__fail(diag, AXE_ERR_INVALID, s->off,
+                         "a %s-scope operator needs a multiple of %lld "
+                         "threads per CTA, not %lld",
+                         axe__scope_name(s->scope), (long long)n,
+                         (long long)p->threads);
+    return AXE_OK;
+}
+
 static axe_status check_op(axe_program *p, ax_stmt *s, axe_diag *diag)
 {
     int i;
+    AXE_TRY(check_whole_scope(p, s, diag));
     narrow(p, s->guard);
     for (i = 0; i < s->nargs; i++) {
         ax_ref *r = &s->args[i];
