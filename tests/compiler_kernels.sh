@@ -97,6 +97,7 @@ check_run warp_mma_bf16.axe -D MT=1 -D NT=3 -D KT=2 --seed 19
 check_run half.axe -D R=3 -D C=96 --seed 16
 check_run partial_warp.axe
 check_run partial_warp.axe -D T=80 --seed 20
+check_run c_names.axe
 # The generated f16/bf16 conversions equal the library's bit for bit.
 for args in "" "-D N=768 --seed 17"; do
     # shellcheck disable=SC2086

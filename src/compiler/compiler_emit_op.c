@@ -88,7 +88,7 @@ static void coord_addr(ax_text *t, const axe_program *p, const ax_stmt *s,
 static void element(ax_text *t, const axe_program *p, const ax_stmt *s, int i)
 {
     const ax_tensor *tn = &p->tensors[s->args[i].tensor];
-    axe__text_put(t, "%s%s[", tn->name,
+    axe__text_put(t, "%s%s[", tn->cname,
                   tn->mem == AX_MEM_REGISTER ? "[ax_tid]" : "");
     if (s->plan->affine[i])
         affine_addr(t, p, s, i);

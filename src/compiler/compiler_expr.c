@@ -284,7 +284,8 @@ void axe__expr_print_c(ax_text *t, const axe_program *p, const ax_expr *e)
         axe__text_put(t, "%lldL", (long long)e->value);
         return;
     case AX_EX_VAR:
-        axe__text_put(t, "%s", p->vars[e->var]);
+        axe__text_put(t, "%s%s", e->var >= AX_VAR_NBUILTIN ? "v_" : "",
+                      p->vars[e->var]);
         return;
     case AX_EX_NEG:
         axe__text_put(t, "(-");

@@ -98,6 +98,7 @@ typedef enum ax_scope {
 
 typedef struct ax_tensor {
     char name[AXE_KERNEL_NAME_MAX];
+    char cname[AXE_KERNEL_NAME_MAX + 2]; /* in generated C: t_NAME */
     ax_mem mem;
     axe_dtype dtype;
     int ndim;

@@ -56,6 +56,7 @@ static axe_status add_scratch(axe_program *p, const ax_stmt *s, int64_t size,
     t = &p->tensors[p->ntensors++];
     memset(t, 0, sizeof *t);
     snprintf(t->name, sizeof t->name, "ax_red%d", s->index);
+    strcpy(t->cname, t->name);
     t->mem = AX_MEM_SHARED;
     t->dtype = p->tensors[s->args[1].tensor].dtype;
     t->ndim = 1;
