@@ -98,6 +98,20 @@ check_run half.axe -D R=3 -D C=96 --seed 16
 check_run partial_warp.axe
 check_run partial_warp.axe -D T=80 --seed 20
 check_run c_names.axe
+# Integer wrap-around and saturating float -> integer casts: defined in
+# the generated C (no UBSan report, when the toolchain has UBSan) and equal
+# to the reference.
+check_run int_edge.axe
+check_run int_warp_sum.axe
+check_run int_warp_sum.axe --seed 21
+ubsan="-fsanitize=undefined -fno-sanitize-recover=undefined"
+# shellcheck disable=SC2086
+if echo 'int main(void) { return 0; }' >"$tmp/ub.c" &&
+    $CC $ubsan -o "$tmp/ub" "$tmp/ub.c" 2>/dev/null && "$tmp/ub"; then
+    CC="$CC $ubsan" check_run int_edge.axe
+    CC="$CC $ubsan" check_run int_warp_sum.axe
+    CC="$CC $ubsan" check_run warps.axe
+fi
 # The generated f16/bf16 conversions equal the library's bit for bit.
 for args in "" "-D N=768 --seed 17"; do
     # shellcheck disable=SC2086

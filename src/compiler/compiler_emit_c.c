@@ -36,6 +36,7 @@ static void preamble(ax_text *t, const axe_program *p, const char *file,
                   file, p->name, (long long)p->grid[0], (long long)p->grid[1],
                   (long long)p->grid[2], (long long)p->threads);
     axe__emit_half_helpers(t, body);
+    axe__emit_int_helpers(t, body);
 }
 
 static void storage(ax_text *t, const axe_program *p)
@@ -162,6 +163,15 @@ static void shuffle_combine(emitter *e, const ax_stmt *s, int64_t mask)
     const ax_tensor *d = &e->p->tensors[s->args[0].tensor];
     const char *ld = axe__dtype_load_pre(d->dtype),
                *post = axe__dtype_wrap_post(d->dtype);
+    if (!s->rmax && (d->dtype == AXE_DTYPE_I32 || d->dtype == AXE_DTYPE_I8)) {
+        /* integer sums wrap: computed in uint32_t (see ax_s32) */
+        axe__text_put(e->t,
+                      "%s[ax_tid][ax_o] = ax_s%s((uint32_t)%s[ax_tid][ax_o] "
+                      "+ (uint32_t)ax_shfl%d[ax_tid ^ %lldL][ax_o]);\n",
+                      d->cname, d->dtype == AXE_DTYPE_I8 ? "8" : "32", d->cname,
+                      s->index, (long long)mask);
+        return;
+    }
     if (axe__dtype_is_half(d->dtype))
         axe__text_put(e->t, "%s[ax_tid][ax_o] = %s", d->cname,
                       axe__dtype_store_pre(d->dtype));

@@ -390,6 +390,10 @@ const char *axe__dtype_load_pre(axe_dtype d);
 const char *axe__dtype_store_pre(axe_dtype d);
 const char *axe__dtype_wrap_post(axe_dtype d);
 void axe__emit_half_helpers(ax_text *t, const char *body);
+void axe__emit_int_helpers(ax_text *t, const char *body);
+/* The float "v" as the integer dtype "d" (i8, i32): toward zero,
+ * saturated, NaN -> 0, as CUDA's cvt.rzi.sat (compiler_ref.c). */
+double axe__int_saturate(axe_dtype d, double v);
 /* The number of threads of one instance of scope "s" ("p" gives CTAs). */
 int64_t axe__scope_threads(const axe_program *p, ax_scope s);
 
