@@ -34,7 +34,7 @@ expect() {
         fail=$((fail + 1))
         echo "FAIL: expected $code at $loc matching '$pat', got $rc:"
         cat "$tmp/err"
-        sed 's/^/    | /' "$tmp/k.axe"
+        sed 's/^/    | /' "$tmp/k.axe" | head -20
     fi
 }
 
@@ -211,6 +211,49 @@ expect 1 3:10 'a warp-scope operator needs a multiple of 32 threads per CTA, not
 expect 1 2:15 'a warpgroup-scope operator needs a multiple of 128 threads per CTA, not 64' <<<'kernel k(A: f32[128]) grid(1) threads(64) {
     warpgroup fill(A, 1.0);
 }'
+
+# ---- limits: deep nesting is refused at the token that passes the limit
+# (never a stack overflow); long flat input compiles in linear time.
+rep() { head -c "$2" /dev/zero | tr '\0' "$1"; }
+expect 1 1:267 'expression nested deeper than 256 levels' < <(
+    printf 'param N = %s1%s;\n' "$(rep '(' 50000)" "$(rep ')' 50000)"
+    echo 'kernel k() grid(1) threads(1) {}')
+expect 1 1:267 'expression nested deeper than 256 levels' < <(
+    printf 'param N = %s1;\n' "$(rep '-' 200000)"
+    echo 'kernel k() grid(1) threads(1) {}')
+expect 1 2:2308 'expression nested deeper than 256 levels' < <(
+    printf '%s {\n    thread copy(A[tx%s : +1, 0:64], B[0:1, 0:64]);\n}\n' "$H" \
+        "$(rep '+' 300 | sed 's/+/ + 0 * tx/g')")
+expect 1 65:17 'blocks nested deeper than 64' < <(
+    echo "$H {"
+    for _ in $(seq 60000); do echo '    if (tx < 1) {'; done
+    for _ in $(seq 60000); do echo '    }'; done
+    echo '}')
+
+# expect_ok SECONDS ARGS... <<< PROGRAM: compiles (exit 0) within SECONDS.
+expect_ok() {
+    local secs=$1
+    shift
+    cat >"$tmp/k.axe"
+    if (cd "$tmp" && timeout "$secs" "$AXE" compile k.axe "$@" >"$tmp/out" 2>"$tmp/err"); then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL: a long program did not compile within $secs s: $(head -c 300 "$tmp/err")"
+    fi
+}
+# A constant sum of 300,000 terms folds as it is parsed.
+expect_ok 20 < <(
+    printf 'param N = 1%s;\n' "$(rep '+' 299999 | sed 's/+/+1/g')"
+    echo 'kernel k(A: f32[N / 1000]) grid(1) threads(1) { thread fill(A, 1.0); }')
+# 50,000 statements (and their --explain lines) in linear time.
+for args in "" --explain; do
+    # shellcheck disable=SC2086
+    expect_ok 20 $args < <(
+        echo "$H {"
+        for _ in $(seq 50000); do echo '    cta copy(A, B);'; done
+        echo '}')
+done
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -18,6 +18,7 @@ ax_expr *axe__expr_int(ax_arena *a, int64_t v, long off)
         e->kind = AX_EX_INT;
         e->value = v;
         e->off = off;
+        e->depth = 1;
     }
     return e;
 }

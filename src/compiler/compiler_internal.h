@@ -24,6 +24,10 @@
 #define AX_MAX_VARS 64
 #define AX_MAX_LOOPS 24
 #define AX_MAX_SCHEDS 4
+/* Nesting limits of the front end (docs/compiler.md, "Limits"): every
+ * pass that walks expressions or blocks recursively stays this deep. */
+#define AX_MAX_EXPR_DEPTH 256
+#define AX_MAX_BLOCK_DEPTH 64
 
 /* ---- arena ---------------------------------------------------------------
  */
@@ -81,6 +85,7 @@ typedef struct ax_expr {
     int var;       /* VAR */
     struct ax_expr *a, *b;
     long off;
+    int depth; /* nodes on the longest path to a leaf (a leaf: 1) */
 } ax_expr;
 
 /* ---- tensors -------------------------------------------------------------
@@ -211,6 +216,7 @@ struct ax_plan;
 typedef struct ax_stmt {
     ax_st_kind kind;
     long off;
+    int line; /* 1-based line of "off" (op statements) */
     struct ax_stmt *next;
     /* OP */
     ax_op op;
@@ -338,6 +344,7 @@ struct axe_program {
      * operator (var_lo > var_hi: none). */
     int64_t var_lo[AX_MAX_VARS], var_hi[AX_MAX_VARS];
     int nops;
+    ax_stmt **ops; /* the operator statements by index (after parsing) */
     ax_stmt *body;
     axe_kernel_options opts;
 };

@@ -46,6 +46,26 @@ static axe_status copy_text(axe_program *p, const char *text, size_t len)
     return AXE_OK;
 }
 
+/* Record every operator statement of block "s" in p->ops. */
+static void index_ops(axe_program *p, ax_stmt *s)
+{
+    for (; s != NULL; s = s->next) {
+        if (s->kind == AX_ST_OP)
+            p->ops[s->index] = s;
+        index_ops(p, s->body);
+        index_ops(p, s->else_body);
+    }
+}
+
+static axe_status list_ops(axe_program *p)
+{
+    p->ops = axe__arena_alloc(p->arena, sizeof *p->ops * (size_t)(p->nops + 1));
+    if (p->ops == NULL)
+        return AXE_ERR_NO_MEMORY;
+    index_ops(p, p->body);
+    return AXE_OK;
+}
+
 /* Parse, check and dispatch (include/axe/kernel.h). */
 axe_status axe_program_compile(const char *text, size_t len,
                                const axe_kernel_options *opts,
@@ -65,6 +85,8 @@ axe_status axe_program_compile(const char *text, size_t len,
     st = copy_text(p, text, len);
     if (st == AXE_OK)
         st = axe__program_parse(p, diag);
+    if (st == AXE_OK)
+        st = list_ops(p);
     if (st == AXE_OK)
         st = axe__program_check(p, diag);
     if (st == AXE_OK)
@@ -111,26 +133,15 @@ axe_kernel_tensor axe_program_tensor(const axe_program *p, int i)
     return k;
 }
 
-static const ax_stmt *find_op(const ax_stmt *s, int i)
+static const ax_stmt *find_op(const axe_program *p, int i)
 {
-    for (; s != NULL; s = s->next) {
-        if (s->kind == AX_ST_OP && s->index == i)
-            return s;
-        if (s->kind == AX_ST_FOR || s->kind == AX_ST_IF) {
-            const ax_stmt *r = find_op(s->body, i);
-            if (r == NULL && s->kind == AX_ST_IF)
-                r = find_op(s->else_body, i);
-            if (r != NULL)
-                return r;
-        }
-    }
-    return NULL;
+    return i >= 0 && i < p->nops ? p->ops[i] : NULL;
 }
 
 /* Schedule of operator "i" and its operator name. */
 const char *axe_program_schedule(const axe_program *p, int i, const char **op)
 {
-    const ax_stmt *s = find_op(p->body, i);
+    const ax_stmt *s = find_op(p, i);
     if (s == NULL)
         return NULL;
     if (op != NULL)
@@ -146,7 +157,7 @@ size_t axe_program_explain(const axe_program *p, char *buf, size_t cap)
     if (cap > 0)
         buf[0] = '\0';
     for (i = 0; i < p->nops; i++) {
-        const ax_stmt *s = find_op(p->body, i);
+        const ax_stmt *s = find_op(p, i);
         size_t k = strlen(s->explain);
         if (n + k < cap)
             memcpy(buf + n, s->explain, k + 1);
