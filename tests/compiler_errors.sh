@@ -100,8 +100,8 @@ expect 1 2:17 'operand shape differs from the destination.s in dimension 1 \(32 
     cta copy(A, B[0:64, 0:32]);
 }"
 expect 1 3:14 "'r' is a per-thread register" <<<"$H {
-    register r: f32[64, 64];
-    cta copy(r, A);
+    register r: f32[2, 64];
+    cta copy(r, A[0:2, 0:64]);
 }"
 expect 1 3:17 "'r' is distributed over the cta's threads; a thread-scope operator needs a per-thread register" <<<"$H {
     register r: f32[128, 2] layout S[(128, 2):(1@tx, 1)];
@@ -211,6 +211,23 @@ expect 1 3:10 'a warp-scope operator needs a multiple of 32 threads per CTA, not
 expect 1 2:15 'a warpgroup-scope operator needs a multiple of 128 threads per CTA, not 64' <<<'kernel k(A: f32[128]) grid(1) threads(64) {
     warpgroup fill(A, 1.0);
 }'
+
+# ---- resource limits of one CTA and of the grid (H100: 227 KiB of shared
+# memory per CTA, 255 32-bit registers per thread, CUDA's grid limits).
+expect 1 3:12 "shared memory of one CTA reaches 233472 bytes with 't', beyond the 232448 bytes \\(227 KiB\\)" <<<"$H {
+    shared s: f32[128, 256];
+    shared t: f64[128, 100];
+}"
+expect 1 2:14 "registers of one thread reach 1024 bytes with 'r', beyond 255 32-bit registers \\(1020 bytes\\)" <<<"$H {
+    register r: f32[256];
+}"
+expect 1 3:14 "registers of one thread reach 1032 bytes with 'q'" <<<"$H {
+    register r: f32[64, 128] layout S[(64, 128):(1, 1@tx)];
+    register q: f64[97, 128] layout S[(97, 128):(1, 1@tx)];
+}"
+expect 1 1:26 'grid dimension 0 is 2147483648, beyond 2147483647' <<<'kernel k(A: f32[4]) grid(2147483648) threads(1) {}'
+expect 1 1:29 'grid dimension 1 is 65536, beyond 65535' <<<'kernel k(A: f32[4]) grid(1, 65536) threads(1) {}'
+expect 1 1:32 'grid dimension 2 is 70000, beyond 65535' <<<'kernel k(A: f32[4]) grid(1, 1, 70000) threads(1) {}'
 
 # ---- limits: deep nesting is refused at the token that passes the limit
 # (never a stack overflow); long flat input compiles in linear time.

@@ -283,6 +283,19 @@ expect_fail 2 'no FILE.axe given' "$AXE" run --check
 expect_fail 1 'cannot open' "$AXE" compile "$tmp/missing.axe"
 expect_fail 1 'mma_atom: no mma atom for f16 inputs with f16 accumulate \(f16 or bf16 with f32: m16n8k16' \
     "$AXE" compile "$tmp/acc16.axe"
+# reduce.smem is refused when its shared scratch passes the 227 KiB of a
+# CTA (docs/compiler.md, "Limits").
+printf '%s\n' 'kernel k(A: f32[64, 1024]) grid(1) threads(1024) {' \
+    '    register r: f32[64, 1024] layout S[(64, 1024):(1, 1@tx)];' \
+    '    register m: f32[64] layout S[64:1] + R[1024:1@tx];' \
+    '    cta reduce(m, r, sum, 1);' '}' >"$tmp/scratch.axe"
+expect_fail 1 "no schedule for reduce \\(forced\\): smem: shared scratch of 262144 bytes would bring the CTA to 262144 bytes, beyond 232448" \
+    "$AXE" compile "$tmp/scratch.axe" --schedule reduce=smem
+# axe run refuses a launch whose work is beyond its limit (2^30 element
+# operations and parameter elements): a legal grid of 65535 x 65535 CTAs.
+printf 'kernel big(A: f32[64]) grid(65535, 65535) threads(32) {\n    cta fill(A, 1.0);\n}\n' >"$tmp/big.axe"
+expect_fail 1 'run: the kernel does 274869518464 element operations, beyond axe run.s limit of 1073741824' \
+    "$AXE" run "$tmp/big.axe" --check
 expect_fail 1 "mma_atom: 'a' is not a tile of the A fragment S\[\(2,8,2,4,2\):\(2,4@laneid,4,1@laneid,1\)\]" \
     "$AXE" compile "$tmp/notile.axe"
 

@@ -28,6 +28,10 @@
  * pass that walks expressions or blocks recursively stays this deep. */
 #define AX_MAX_EXPR_DEPTH 256
 #define AX_MAX_BLOCK_DEPTH 64
+/* Resource limits of one CTA (an H100's): shared memory per CTA (227
+ * KiB) and registers per thread (255 of 32 bits), in bytes. */
+#define AX_MAX_SHARED_BYTES (227 * 1024)
+#define AX_MAX_REGISTER_BYTES (255 * 4)
 
 /* ---- arena ---------------------------------------------------------------
  */

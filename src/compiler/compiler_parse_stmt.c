@@ -277,6 +277,12 @@ static axe_status parse_launch(ax_parser *ps)
         if (p->grid[n++] <= 0)
             return axe__fail(ps->diag, AXE_ERR_DOMAIN, off,
                              "grid extent is not positive");
+        if (p->grid[n - 1] > (n == 1 ? INT32_MAX : 65535))
+            return axe__fail(ps->diag, AXE_ERR_DOMAIN, off,
+                             "grid dimension %d is %lld, beyond %lld (CUDA's "
+                             "limits: 2^31-1, 65535, 65535)",
+                             n - 1, (long long)p->grid[n - 1],
+                             (long long)(n == 1 ? INT32_MAX : 65535));
     } while (axe__tok_is(ps, ",") && axe__lex_next(ps) == AXE_OK);
     AXE_TRY(axe__expect(ps, ")", "',' or ')'"));
     AXE_TRY(axe__expect(ps, "threads", "'threads'"));

@@ -168,16 +168,56 @@ size_t axe_program_explain(const axe_program *p, char *buf, size_t cap)
     return n;
 }
 
-static int64_t block_flops(const axe_program *p, const ax_stmt *s)
+/* a * b and a + b, saturating at INT64_MAX (a, b >= 0). */
+static int64_t sat_mul(int64_t a, int64_t b)
+{
+    int64_t r;
+    return axe__mul(a, b, &r) == AXE_OK ? r : INT64_MAX;
+}
+
+static int64_t sat_add(int64_t a, int64_t b)
+{
+    return a > INT64_MAX - b ? INT64_MAX : a + b;
+}
+
+static int64_t ctas(const axe_program *p)
+{
+    return sat_mul(sat_mul(p->grid[0], p->grid[1]), p->grid[2]);
+}
+
+/* Instances of "s"'s scope in the launch (a kernel operator: one). */
+static int64_t instances(const axe_program *p, const ax_stmt *s)
+{
+    if (s->scope == AX_SCOPE_KERNEL)
+        return 1;
+    return sat_mul(p->threads / axe__scope_threads(p, s->scope), ctas(p));
+}
+
+/* The elements of the operator's shape, broadcast dimensions included. */
+static int64_t op_elems(const ax_stmt *s)
+{
+    const ax_ref *r = &s->args[s->op == AX_OP_REDUCE ? 1 : 0];
+    int64_t n = 1;
+    int d;
+    for (d = 0; d < axe__ref_ndim(r); d++)
+        n = sat_mul(n, axe__ref_len(r, d));
+    return n;
+}
+
+/* Flops (gemm only, outside ifs as before) or work (every operator, an
+ * if's both branches) of block "s". */
+static int64_t block_sum(const axe_program *p, const ax_stmt *s, bool flops)
 {
     int64_t f = 0;
     for (; s != NULL; s = s->next) {
         if (s->kind == AX_ST_FOR)
-            f += s->trip * block_flops(p, s->body);
-        else if (s->kind == AX_ST_OP && s->op == AX_OP_GEMM)
-            f += 2 * axe__ref_len(&s->args[0], 0) *
-                 axe__ref_len(&s->args[0], 1) * axe__ref_len(&s->args[0], 2) *
-                 (p->threads / axe__scope_threads(p, s->scope));
+            f = sat_add(f, sat_mul(s->trip, block_sum(p, s->body, flops)));
+        else if (s->kind == AX_ST_IF && !flops) /* both branches */
+            f = sat_add(f, sat_add(block_sum(p, s->body, flops),
+                                   block_sum(p, s->else_body, flops)));
+        else if (s->kind == AX_ST_OP && (!flops || s->op == AX_OP_GEMM))
+            f = sat_add(f, sat_mul(sat_mul(flops ? 2 : 1, op_elems(s)),
+                                   instances(p, s)));
     }
     return f;
 }
@@ -185,5 +225,16 @@ static int64_t block_flops(const axe_program *p, const ax_stmt *s)
 /* 2 M N K per gemm instance, times trips, instances and CTAs. */
 int64_t axe_program_flops(const axe_program *p)
 {
-    return block_flops(p, p->body) * p->grid[0] * p->grid[1] * p->grid[2];
+    return block_sum(p, p->body, true);
+}
+
+/* Element operations of one launch plus the parameters' elements. */
+int64_t axe_program_work(const axe_program *p)
+{
+    int64_t w = block_sum(p, p->body, false);
+    int i;
+    for (i = 0; i < p->ntensors; i++)
+        if (p->tensors[i].param)
+            w = sat_add(w, p->tensors[i].span);
+    return w;
 }

@@ -248,11 +248,38 @@ static axe_status check_tensor(const axe_program *p, ax_tensor *t,
     return tensor_span(t, diag);
 }
 
+/* Shared memory of the CTA and registers of one thread, summed in
+ * declaration order, stay within AX_MAX_SHARED_BYTES and
+ * AX_MAX_REGISTER_BYTES (spans are below 2^37 elements: no overflow). */
+static axe_status check_resources(const axe_program *p, axe_diag *diag)
+{
+    int64_t shared = 0, regs = 0;
+    int i;
+    for (i = 0; i < p->ntensors; i++) {
+        const ax_tensor *t = &p->tensors[i];
+        int64_t bytes = t->span * axe_dtype_size(t->dtype);
+        if (t->mem == AX_MEM_SHARED && (shared += bytes) > AX_MAX_SHARED_BYTES)
+            return axe__fail(diag, AXE_ERR_CAPACITY, t->off,
+                             "shared memory of one CTA reaches %lld bytes "
+                             "with '%s', beyond the %d bytes (227 KiB) a "
+                             "CTA may use",
+                             (long long)shared, t->name, AX_MAX_SHARED_BYTES);
+        if (t->mem == AX_MEM_REGISTER &&
+            (regs += bytes) > AX_MAX_REGISTER_BYTES)
+            return axe__fail(diag, AXE_ERR_CAPACITY, t->off,
+                             "registers of one thread reach %lld bytes with "
+                             "'%s', beyond 255 32-bit registers (%d bytes)",
+                             (long long)regs, t->name, AX_MAX_REGISTER_BYTES);
+    }
+    return AXE_OK;
+}
+
 /* Check every tensor, then every statement (compiler_sema_ops.c). */
 axe_status axe__program_check(axe_program *p, axe_diag *diag)
 {
     int i;
     for (i = 0; i < p->ntensors; i++)
         AXE_TRY(check_tensor(p, &p->tensors[i], diag));
+    AXE_TRY(check_resources(p, diag));
     return axe__sema_ops(p, diag);
 }
