@@ -198,6 +198,17 @@ expect 1 3:26 'region of .A. out of bounds: dimension 0 covers \[0, 65\)' <<<'ke
     }
 }'
 
+# Region starts and view offsets are affine in the ids and loop variables
+# (constant multiples, // and % by constants): no product of two of them.
+expect 1 2:36 "a region start multiplies two run-time values \\(bx, tx\\); it must be affine" <<<"$H {
+    thread copy(B[0:1, 0:64], A[bx * tx : +1, 0:64]);
+}"
+expect 1 3:52 "a view offset multiplies two run-time values \\(i, tx // 8\\); it must be affine" <<<'kernel k(A: f32[4096], B: f32[4]) grid(1) threads(32) {
+    for i in range(4) {
+        thread copy(B, A.view(S[4:1] + (2 * tx + i * (tx // 8))));
+    }
+}'
+
 # Warp and warpgroup operators need whole warps (warpgroups): a partial
 # last warp would read lanes that do not exist.
 expect 1 3:10 'a warp-scope operator needs a multiple of 32 threads per CTA, not 48' <<<'kernel k(A: f32[2, 32]) grid(1) threads(48) {

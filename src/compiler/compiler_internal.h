@@ -379,6 +379,12 @@ int64_t axe__expr_eval(const ax_expr *e, const int64_t *env);
 int axe__expr_max_var(const ax_expr *e);
 /* Whether "e" uses variable "v". */
 bool axe__expr_uses(const ax_expr *e, int v);
+/* The first product of two non-constant factors in "e", or NULL. */
+const ax_expr *axe__expr_nonaffine(const ax_expr *e);
+/* "e" in the language's syntax appended at "n" of "buf" (snprintf-style:
+ * returns the length it needs). */
+size_t axe__expr_text(const axe_program *p, const ax_expr *e, char *buf,
+                      size_t cap, size_t n);
 /* "e" as a C expression (floor division through AXE_FDIV/AXE_FMOD). */
 void axe__expr_print_c(ax_text *t, const axe_program *p, const ax_expr *e);
 
