@@ -68,6 +68,10 @@ expect 2 2:14 "'int' is reserved" <<<"$H {
 }"
 expect 2 2:1 'expected the end of the file \(one kernel per file\)' <<<"$H {}
 kernel k2() grid(1) threads(1) {}"
+expect 2 2:19 "expected ';'" <<<"$H {
+    cta copy(A, B)
+    cta copy(B, A);
+}"
 expect 2 2:36 "expected '\\]'" <<<"$H {
     register r: f32[4] layout S[4:1;
 }"
@@ -81,8 +85,17 @@ expect 1 2:14 'does not cover each of the cta.s 128 threads exactly once: thread
 expect 1 2:14 'covers 64 threads, but the cta has 128: thread 64 holds no element' <<<"$H {
     register r: f32[8, 64] layout S[(8, 8, 8):(8@tx, 1@tx, 1)];
 }"
-expect 1 2:14 'thread 8 holds the same element twice' <<<"$H {
+expect 1 2:14 'thread iters 16:1@tx and 16:8@tx overlap: thread 8 is reached by two coordinates, so it would hold two different elements in one register' <<<"$H {
     register r: f32[16, 64] layout S[(16, 16, 4):(8@tx, 1@tx, 1)];
+}"
+expect 1 2:14 'thread iters 16:1@tx and 2:1@tx overlap: thread 1 is reached by two coordinates' <<<"$H {
+    register S: f32[16, 2] layout S[(16, 2):(1@tx, 1@tx)] + R[8:16@tx];
+}"
+expect 1 2:14 'iter 4:0@laneid has stride 0 on a thread axis: its 4 elements would share one register of one thread' <<<"$H {
+    register r: f32[4, 32] layout S[(4, 32):(0@laneid, 1@laneid)];
+}"
+expect 1 2:14 "the thread axes of 'r' reach 256 threads, but the cta has 128" <<<"$H {
+    register r: f32[256] layout S[256:1@tx];
 }"
 expect 1 2:14 'leaves the range \[0, 32\) of laneid' <<<"$H {
     register r: f32[64] layout S[64:1@laneid];

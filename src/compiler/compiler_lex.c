@@ -114,23 +114,31 @@ bool axe__tok_is(const ax_parser *ps, const char *s)
            ps->tok.len == n && memcmp(ps->p->text + ps->tok.pos, s, n) == 0;
 }
 
+/* "expected <what>, found '<tok>'" at text offset "off". */
+static axe_status syntax_at(ax_parser *ps, size_t off, const char *what)
+{
+    if (ps->tok.kind == AX_TOK_EOF)
+        return axe__fail(ps->diag, AXE_ERR_SYNTAX, (long)off,
+                         "expected %s, found the end of the file", what);
+    return axe__fail(
+        ps->diag, AXE_ERR_SYNTAX, (long)off, "expected %s, found '%.*s'", what,
+        (int)(ps->tok.len > 24 ? 24 : ps->tok.len), ps->p->text + ps->tok.pos);
+}
+
 /* "expected <what>, found '<tok>'" at the token. */
 axe_status axe__syntax(ax_parser *ps, const char *what)
 {
-    if (ps->tok.kind == AX_TOK_EOF)
-        return axe__fail(ps->diag, AXE_ERR_SYNTAX, (long)ps->tok.pos,
-                         "expected %s, found the end of the file", what);
-    return axe__fail(ps->diag, AXE_ERR_SYNTAX, (long)ps->tok.pos,
-                     "expected %s, found '%.*s'", what,
-                     (int)(ps->tok.len > 24 ? 24 : ps->tok.len),
-                     ps->p->text + ps->tok.pos);
+    return syntax_at(ps, ps->tok.pos, what);
 }
 
-/* Consume "s" or fail. */
+/* Consume "s" or fail. A missing ';' is reported right after the token
+ * before it (where it belongs), as C compilers do, not at the next
+ * statement. */
 axe_status axe__expect(ax_parser *ps, const char *s, const char *what)
 {
     if (!axe__tok_is(ps, s))
-        return axe__syntax(ps, what);
+        return syntax_at(ps, strcmp(s, ";") == 0 ? ps->prev_end : ps->tok.pos,
+                         what);
     return axe__lex_next(ps);
 }
 
