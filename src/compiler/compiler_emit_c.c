@@ -294,8 +294,21 @@ static void emit_block(emitter *e, const ax_stmt *s)
     }
 }
 
+/* Mark the tensors that the operators of block "s" read or write. */
+static void mark_used(const ax_stmt *s, bool *used)
+{
+    int i;
+    for (; s != NULL; s = s->next) {
+        for (i = 0; s->kind == AX_ST_OP && i < s->nargs; i++)
+            used[s->args[i].tensor] = true;
+        mark_used(s->body, used);
+        mark_used(s->else_body, used);
+    }
+}
+
 static void cta_function(ax_text *t, const axe_program *p)
 {
+    bool used[AX_MAX_TENSORS] = {false};
     emitter e = {t, p, false, 1};
     int i;
     axe__text_put(t, "\nstatic void k_%s_cta(", p->name);
@@ -303,6 +316,11 @@ static void cta_function(ax_text *t, const axe_program *p)
     axe__text_put(t, "%slong bx, long by, long bz)\n{\n    long ax_tid;\n",
                   axe_program_tensor_count(p) > 0 ? ", " : "");
     axe__text_put(t, "    (void)bx, (void)by, (void)bz;\n");
+    mark_used(p->body, used);
+    for (i = 0; i < p->ntensors; i++)
+        if (p->tensors[i].param && !used[i])
+            axe__text_put(t, "    (void)%s; /* not used */\n",
+                          p->tensors[i].cname);
     for (i = 0; i < p->ntensors; i++)
         if (p->tensors[i].mem != AX_MEM_GLOBAL)
             axe__text_put(t, "    memset(%s, 0, sizeof %s);\n",
