@@ -15,6 +15,7 @@
 
 #include "axe/kernel.h"
 
+/* Enough to pass every nesting limit (256 expression levels, 64 blocks). */
 #define TEXT_MAX 16384
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -36,7 +36,7 @@ expect() {
         fail=$((fail + 1))
         echo "FAIL: expected $code at $loc matching '$pat', got $rc:"
         cat "$tmp/err"
-        sed 's/^/    | /' "$tmp/k.axe"
+        sed 's/^/    | /' "$tmp/k.axe" | head -20
     fi
 }
 
@@ -96,6 +96,10 @@ expect 2 2:14 "'int' is reserved" <<<"$H {
 }"
 expect 2 2:1 'expected the end of the file \(one kernel per file\)' <<<"$H {}
 kernel k2() grid(1) threads(1) {}"
+expect 2 2:19 "expected ';'" <<<"$H {
+    cta copy(A, B)
+    cta copy(B, A);
+}"
 expect 2 2:36 "expected '\\]'" <<<"$H {
     register r: f32[4] layout S[4:1;
 }"
@@ -109,8 +113,17 @@ expect 1 2:14 'does not cover each of the cta.s 128 threads exactly once: thread
 expect 1 2:14 'covers 64 threads, but the cta has 128: thread 64 holds no element' <<<"$H {
     register r: f32[8, 64] layout S[(8, 8, 8):(8@tx, 1@tx, 1)];
 }"
-expect 1 2:14 'thread 8 holds the same element twice' <<<"$H {
+expect 1 2:14 'thread iters 16:1@tx and 16:8@tx overlap: thread 8 is reached by two coordinates, so it would hold two different elements in one register' <<<"$H {
     register r: f32[16, 64] layout S[(16, 16, 4):(8@tx, 1@tx, 1)];
+}"
+expect 1 2:14 'thread iters 16:1@tx and 2:1@tx overlap: thread 1 is reached by two coordinates' <<<"$H {
+    register S: f32[16, 2] layout S[(16, 2):(1@tx, 1@tx)] + R[8:16@tx];
+}"
+expect 1 2:14 'iter 4:0@laneid has stride 0 on a thread axis: its 4 elements would share one register of one thread' <<<"$H {
+    register r: f32[4, 32] layout S[(4, 32):(0@laneid, 1@laneid)];
+}"
+expect 1 2:14 "the thread axes of 'r' reach 256 threads, but the cta has 128" <<<"$H {
+    register r: f32[256] layout S[256:1@tx];
 }"
 expect 1 2:14 'leaves the range \[0, 32\) of laneid' <<<"$H {
     register r: f32[64] layout S[64:1@laneid];
@@ -128,8 +141,8 @@ expect 1 2:17 'operand shape differs from the destination.s in dimension 1 \(32 
     cta copy(A, B[0:64, 0:32]);
 }"
 expect 1 3:14 "'r' is a per-thread register" <<<"$H {
-    register r: f32[64, 64];
-    cta copy(r, A);
+    register r: f32[2, 64];
+    cta copy(r, A[0:2, 0:64]);
 }"
 expect 1 3:17 "'r' is distributed over the cta's threads; a thread-scope operator needs a per-thread register" <<<"$H {
     register r: f32[128, 2] layout S[(128, 2):(1@tx, 1)];
@@ -241,6 +254,91 @@ expect 1 3:26 'region of .A. out of bounds: dimension 0 covers \[0, 65\)' <<<'ke
         thread copy(A[tx + bx : +1, 0:64], B[0:1, 0:64]);
     }
 }'
+
+# Region starts and view offsets are affine in the ids and loop variables
+# (constant multiples, // and % by constants): no product of two of them.
+expect 1 2:36 "a region start multiplies two run-time values \\(bx, tx\\); it must be affine" <<<"$H {
+    thread copy(B[0:1, 0:64], A[bx * tx : +1, 0:64]);
+}"
+expect 1 3:52 "a view offset multiplies two run-time values \\(i, tx // 8\\); it must be affine" <<<'kernel k(A: f32[4096], B: f32[4]) grid(1) threads(32) {
+    for i in range(4) {
+        thread copy(B, A.view(S[4:1] + (2 * tx + i * (tx // 8))));
+    }
+}'
+
+# Warp and warpgroup operators need whole warps (warpgroups): a partial
+# last warp would read lanes that do not exist.
+expect 1 3:10 'a warp-scope operator needs a multiple of 32 threads per CTA, not 48' <<<'kernel k(A: f32[2, 32]) grid(1) threads(48) {
+    register r: f32[1, 32] layout S[(1, 32):(1, 1@laneid)];
+    warp copy(r, A[warpid : +1, 0:32]);
+}'
+expect 1 3:10 'a warp-scope operator needs a multiple of 32 threads per CTA, not 16' <<<'kernel k(A: f32[1, 32]) grid(1) threads(16) {
+    register r: f32[1, 32] layout S[(1, 32):(1, 1@laneid)];
+    warp copy(r, A);
+}'
+expect 1 2:15 'a warpgroup-scope operator needs a multiple of 128 threads per CTA, not 64' <<<'kernel k(A: f32[128]) grid(1) threads(64) {
+    warpgroup fill(A, 1.0);
+}'
+
+# ---- resource limits of one CTA and of the grid (H100: 227 KiB of shared
+# memory per CTA, 255 32-bit registers per thread, CUDA's grid limits).
+expect 1 3:12 "shared memory of one CTA reaches 233472 bytes with 't', beyond the 232448 bytes \\(227 KiB\\)" <<<"$H {
+    shared s: f32[128, 256];
+    shared t: f64[128, 100];
+}"
+expect 1 2:14 "registers of one thread reach 1024 bytes with 'r', beyond 255 32-bit registers \\(1020 bytes\\)" <<<"$H {
+    register r: f32[256];
+}"
+expect 1 3:14 "registers of one thread reach 1032 bytes with 'q'" <<<"$H {
+    register r: f32[64, 128] layout S[(64, 128):(1, 1@tx)];
+    register q: f64[97, 128] layout S[(97, 128):(1, 1@tx)];
+}"
+expect 1 1:26 'grid dimension 0 is 2147483648, beyond 2147483647' <<<'kernel k(A: f32[4]) grid(2147483648) threads(1) {}'
+expect 1 1:29 'grid dimension 1 is 65536, beyond 65535' <<<'kernel k(A: f32[4]) grid(1, 65536) threads(1) {}'
+expect 1 1:32 'grid dimension 2 is 70000, beyond 65535' <<<'kernel k(A: f32[4]) grid(1, 1, 70000) threads(1) {}'
+
+# ---- limits: deep nesting is refused at the token that passes the limit
+# (never a stack overflow); long flat input compiles in linear time.
+rep() { head -c "$2" /dev/zero | tr '\0' "$1"; }
+expect 1 1:267 'expression nested deeper than 256 levels' < <(
+    printf 'param N = %s1%s;\n' "$(rep '(' 50000)" "$(rep ')' 50000)"
+    echo 'kernel k() grid(1) threads(1) {}')
+expect 1 1:267 'expression nested deeper than 256 levels' < <(
+    printf 'param N = %s1;\n' "$(rep '-' 200000)"
+    echo 'kernel k() grid(1) threads(1) {}')
+expect 1 2:2308 'expression nested deeper than 256 levels' < <(
+    printf '%s {\n    thread copy(A[tx%s : +1, 0:64], B[0:1, 0:64]);\n}\n' "$H" \
+        "$(rep '+' 300 | sed 's/+/ + 0 * tx/g')")
+expect 1 65:17 'blocks nested deeper than 64' < <(
+    echo "$H {"
+    for _ in $(seq 60000); do echo '    if (tx < 1) {'; done
+    for _ in $(seq 60000); do echo '    }'; done
+    echo '}')
+
+# expect_ok SECONDS ARGS... <<< PROGRAM: compiles (exit 0) within SECONDS.
+expect_ok() {
+    local secs=$1
+    shift
+    cat >"$tmp/k.axe"
+    if (cd "$tmp" && timeout "$secs" "$AXE" compile k.axe "$@" >"$tmp/out" 2>"$tmp/err"); then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL: a long program did not compile within $secs s: $(head -c 300 "$tmp/err")"
+    fi
+}
+# A constant sum of 300,000 terms folds as it is parsed.
+expect_ok 20 < <(
+    printf 'param N = 1%s;\n' "$(rep '+' 299999 | sed 's/+/+1/g')"
+    echo 'kernel k(A: f32[N / 1000]) grid(1) threads(1) { thread fill(A, 1.0); }')
+# 50,000 statements (and their --explain lines) in linear time.
+for args in "" --explain; do
+    # shellcheck disable=SC2086
+    expect_ok 20 $args < <(
+        echo "$H {"
+        for _ in $(seq 50000); do echo '    cta copy(A, B);'; done
+        echo '}')
+done
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -102,6 +102,23 @@ check_run half.axe
 check_run warp_mma_bf16.axe
 check_run warp_mma_bf16.axe -D MT=1 -D NT=3 -D KT=2 --seed 19
 check_run half.axe -D R=3 -D C=96 --seed 16
+check_run partial_warp.axe
+check_run partial_warp.axe -D T=80 --seed 20
+check_run c_names.axe
+# Integer wrap-around and saturating float -> integer casts: defined in
+# the generated C (no UBSan report, when the toolchain has UBSan) and equal
+# to the reference.
+check_run int_edge.axe
+check_run int_warp_sum.axe
+check_run int_warp_sum.axe --seed 21
+ubsan="-fsanitize=undefined -fno-sanitize-recover=undefined"
+# shellcheck disable=SC2086
+if echo 'int main(void) { return 0; }' >"$tmp/ub.c" &&
+    $CC $ubsan -o "$tmp/ub" "$tmp/ub.c" 2>/dev/null && "$tmp/ub"; then
+    CC="$CC $ubsan" check_run int_edge.axe
+    CC="$CC $ubsan" check_run int_warp_sum.axe
+    CC="$CC $ubsan" check_run warps.axe
+fi
 # The generated f16/bf16 conversions equal the library's bit for bit.
 for args in "" "-D N=768 --seed 17"; do
     # shellcheck disable=SC2086
@@ -351,6 +368,19 @@ expect_fail 2 'no FILE.axe given' "$AXE" run --check
 expect_fail 1 'cannot open' "$AXE" compile "$tmp/missing.axe"
 expect_fail 1 'mma_atom: no mma atom for f16 inputs with f16 accumulate \(f16 or bf16 with f32: m16n8k16' \
     "$AXE" compile "$tmp/acc16.axe"
+# reduce.smem is refused when its shared scratch passes the 227 KiB of a
+# CTA (docs/compiler.md, "Limits").
+printf '%s\n' 'kernel k(A: f32[64, 1024]) grid(1) threads(1024) {' \
+    '    register r: f32[64, 1024] layout S[(64, 1024):(1, 1@tx)];' \
+    '    register m: f32[64] layout S[64:1] + R[1024:1@tx];' \
+    '    cta reduce(m, r, sum, 1);' '}' >"$tmp/scratch.axe"
+expect_fail 1 "no schedule for reduce \\(forced\\): smem: shared scratch of 262144 bytes would bring the CTA to 262144 bytes, beyond 232448" \
+    "$AXE" compile "$tmp/scratch.axe" --schedule reduce=smem
+# axe run refuses a launch whose work is beyond its limit (2^30 element
+# operations and parameter elements): a legal grid of 65535 x 65535 CTAs.
+printf 'kernel big(A: f32[64]) grid(65535, 65535) threads(32) {\n    cta fill(A, 1.0);\n}\n' >"$tmp/big.axe"
+expect_fail 1 'run: the kernel does 274869518464 element operations, beyond axe run.s limit of 1073741824' \
+    "$AXE" run "$tmp/big.axe" --check
 expect_fail 1 "mma_atom: 'a' is not a tile of the A fragment S\[\(2,8,2,4,2\):\(2,4@laneid,4,1@laneid,1\)\]" \
     "$AXE" compile "$tmp/notile.axe"
 

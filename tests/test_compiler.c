@@ -510,6 +510,72 @@ static void test_accessors(void)
     axe_program_free(NULL);
 }
 
+/* Integer semantics of the reference (docs/compiler.md, "Integer
+ * arithmetic and conversions"): i32/i8 arithmetic wraps (two's
+ * complement), float -> integer casts and fills truncate and saturate,
+ * NaN -> 0. Expected values are worked out by hand (mod 2^32, mod 2^8). */
+static const char int_src[] =
+    "kernel k(A: i32[4], B: i8[3], C: i8[1], F: f32[5], I: i32[5],\n"
+    "         J: i8[5], G: i32[1, 1], M: i32[1, 2]) grid(1) threads(1) {\n"
+    "  thread fill(A[0:1], 96059601.0);\n"
+    "  thread mul(A[0:1], A[0:1], A[0:1]);\n"
+    "  thread fill(A[1:2], 2147483647.0);\n"
+    "  thread add(A[1:2], A[1:2], A[1:2]);\n"
+    "  thread fill(A[2:3], -2147483648.0);\n"
+    "  thread neg(A[2:3], A[2:3]);\n"
+    "  thread fill(A[3:4], 5000000000.0);\n"
+    "  thread fill(B[0:1], 100.0);\n"
+    "  thread mul(B[0:1], B[0:1], B[0:1]);\n"
+    "  thread fill(B[1:2], -128.0);\n"
+    "  thread neg(B[1:2], B[1:2]);\n"
+    "  thread fill(B[2:3], 100.0);\n"
+    "  thread add(B[2:3], B[2:3], B[2:3]);\n"
+    "  thread cast(C, A[0:1]);\n"
+    "  thread fill(F[0:1], 1000.5);\n"
+    "  thread fill(F[1:2], -3000000000.0);\n"
+    "  thread fill(F[2:3], 3000000000.0);\n"
+    "  thread fill(F[3:4], -1.0);\n"
+    "  thread sqrt(F[3:4], F[3:4]);\n"
+    "  thread fill(F[4:5], -2.75);\n"
+    "  thread cast(I, F);\n"
+    "  thread cast(J, F);\n"
+    "  thread fill(G, 5.0);\n"
+    "  thread fill(M, 2000000000.0);\n"
+    "  thread gemm(G, M, M);\n"
+    "}\n";
+
+static void test_int_semantics(void)
+{
+    static const int32_t a[4] = {1766599329, -2, INT32_MIN, INT32_MAX};
+    static const int8_t b[3] = {16, -128, -56};
+    static const int32_t i[5] = {1000, INT32_MIN, INT32_MAX, 0, -2};
+    static const int8_t j[5] = {127, -128, 127, 0, -2};
+    int32_t A[4] = {0}, I[5] = {0}, G[1] = {0}, M[2] = {0};
+    int8_t B[3] = {0}, C[1] = {0}, J[5] = {0};
+    float F[5] = {0};
+    void *bufs[8] = {A, B, C, F, I, J, G, M};
+    axe_program *p = NULL;
+    axe_diag d;
+    int k;
+    if (axe_program_compile(int_src, strlen(int_src), NULL, NULL, &p, &d) !=
+        AXE_OK) {
+        TL_CHECK(false, "compile: %s", d.message);
+        return;
+    }
+    TL_CHECK(axe_program_reference(p, bufs, &d) == AXE_OK, "reference");
+    for (k = 0; k < 4; k++)
+        TL_CHECK(A[k] == a[k], "i32 wraps: A[%d] = %d, want %d", k, A[k], a[k]);
+    for (k = 0; k < 3; k++)
+        TL_CHECK(B[k] == b[k], "i8 wraps: B[%d] = %d, want %d", k, B[k], b[k]);
+    TL_CHECK(C[0] == -95, "i32 -> i8 wraps: %d", C[0]);
+    for (k = 0; k < 5; k++)
+        TL_CHECK(I[k] == i[k] && J[k] == j[k],
+                 "f32 -> int saturates: %d: %d %d, want %d %d", k, I[k], J[k],
+                 i[k], j[k]);
+    TL_CHECK(G[0] == 991952901, "i32 gemm wraps: %d", G[0]);
+    axe_program_free(p);
+}
+
 int main(void)
 {
     tl_seed("test_compiler", 20261125);
@@ -521,5 +587,6 @@ int main(void)
     test_force_check();
     test_full_diag();
     test_accessors();
+    test_int_semantics();
     return tl_finish();
 }

@@ -15,7 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 "$axe" compile "$root/examples/kernels/transpose.axe" -D M=4096 -D N=4096 \
     >"$tmp/transpose.c"
 for k in copy2d transpose; do
-    $cc -std=c99 -O2 -DKERNEL_FILE="\"$tmp/$k.c\"" -DKERNEL="$k" \
+    $cc -std=c99 -O2 -DKERNEL_FILE="\"$tmp/$k.c\"" -DKERNEL="k_$k" \
         -DBENCH_M=4096 -DBENCH_N=4096 -o "$tmp/$k" "$here/bench_main.c"
 done
 "$tmp/copy2d" copy

@@ -141,6 +141,12 @@ AXE_NODISCARD AXE_API axe_status axe_program_reference(const axe_program *p,
 /* Floating-point operations of one kernel launch: 2 M N K per gemm
  * instance (each scope instance of each CTA, times enclosing trips). */
 AXE_API int64_t axe_program_flops(const axe_program *p);
+/* The work of one launch, a measure of how long the reference and the C
+ * backend take: the elements of every operator's shape (with its
+ * broadcast dimensions) times its scope instances per CTA, enclosing trip
+ * counts and CTAs (a kernel-scope operator counts once), plus the
+ * elements of every parameter; INT64_MAX when that overflows. */
+AXE_API int64_t axe_program_work(const axe_program *p);
 /* Bytes of one element of "t" and its name ("f32"). */
 AXE_API int axe_dtype_size(axe_dtype t);
 AXE_API const char *axe_dtype_name(axe_dtype t);

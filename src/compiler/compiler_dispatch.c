@@ -241,19 +241,10 @@ static const char *forced_for(const axe_program *p, const ax_stmt *s)
     return kind;
 }
 
-static int line_of(const axe_program *p, long off)
-{
-    int line = 1;
-    long i;
-    for (i = 0; i < off && (size_t)i < p->len; i++)
-        line += p->text[i] == '\n';
-    return line;
-}
-
 static void explain_head(ax_text *t, const axe_program *p, const ax_stmt *s)
 {
     int i, d;
-    axe__text_put(t, "op %d (line %d): %s %s(", s->index, line_of(p, s->off),
+    axe__text_put(t, "op %d (line %d): %s %s(", s->index, s->line,
                   axe__scope_name(s->scope), axe__op_name(s->op));
     for (i = 0; i < s->nargs; i++) {
         axe__text_put(t, "%s%s[", i ? ", " : "",

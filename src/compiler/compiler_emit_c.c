@@ -38,6 +38,7 @@ static void preamble(ax_text *t, const axe_program *p, const char *file,
                   file, p->name, (long long)p->grid[0], (long long)p->grid[1],
                   (long long)p->grid[2], (long long)p->threads);
     axe__emit_half_helpers(t, body);
+    axe__emit_int_helpers(t, body);
 }
 
 static void storage(ax_text *t, const axe_program *p)
@@ -52,11 +53,11 @@ static void storage(ax_text *t, const axe_program *p)
                       tn->mem == AX_MEM_REGISTER ? " per thread" : "");
         if (tn->mem == AX_MEM_REGISTER)
             axe__text_put(t, "static %s %s[%lld][%lld];\n",
-                          axe__dtype_ctype(tn->dtype), tn->name,
+                          axe__dtype_ctype(tn->dtype), tn->cname,
                           (long long)p->threads, (long long)tn->span);
         else
             axe__text_put(t, "static %s %s[%lld];\n",
-                          axe__dtype_ctype(tn->dtype), tn->name,
+                          axe__dtype_ctype(tn->dtype), tn->cname,
                           (long long)tn->span);
     }
 }
@@ -87,7 +88,7 @@ static void params(ax_text *t, const axe_program *p, bool restrict_)
         if (p->tensors[i].param)
             axe__text_put(t, "%s%s *%s%s", n++ ? ", " : "",
                           axe__dtype_ctype(p->tensors[i].dtype),
-                          restrict_ ? "restrict " : "", p->tensors[i].name);
+                          restrict_ ? "restrict " : "", p->tensors[i].cname);
 }
 
 /* An enclosing `if` whose branch is split into phases: each phase under
@@ -235,14 +236,23 @@ static void shuffle_combine(emitter *e, const ax_stmt *s, int64_t mask)
     const ax_tensor *d = &e->p->tensors[s->args[0].tensor];
     const char *ld = axe__dtype_load_pre(d->dtype),
                *post = axe__dtype_wrap_post(d->dtype);
+    if (!s->rmax && (d->dtype == AXE_DTYPE_I32 || d->dtype == AXE_DTYPE_I8)) {
+        /* integer sums wrap: computed in uint32_t (see ax_s32) */
+        axe__text_put(e->t,
+                      "%s[ax_tid][ax_o] = ax_s%s((uint32_t)%s[ax_tid][ax_o] "
+                      "+ (uint32_t)ax_shfl%d[ax_tid ^ %lldL][ax_o]);\n",
+                      d->cname, d->dtype == AXE_DTYPE_I8 ? "8" : "32", d->cname,
+                      s->index, (long long)mask);
+        return;
+    }
     if (axe__dtype_is_half(d->dtype))
-        axe__text_put(e->t, "%s[ax_tid][ax_o] = %s", d->name,
+        axe__text_put(e->t, "%s[ax_tid][ax_o] = %s", d->cname,
                       axe__dtype_store_pre(d->dtype));
     else
-        axe__text_put(e->t, "%s[ax_tid][ax_o] = (%s)", d->name,
+        axe__text_put(e->t, "%s[ax_tid][ax_o] = (%s)", d->cname,
                       axe__dtype_ctype(d->dtype));
     axe__text_put(e->t, "%s(%s%s[ax_tid][ax_o]%s%s ", s->rmax ? "AXE_MAX" : "",
-                  ld, d->name, post, s->rmax ? "," : " +");
+                  ld, d->cname, post, s->rmax ? "," : " +");
     axe__text_put(e->t, "%sax_shfl%d[ax_tid ^ %lldL][ax_o]%s)%s;\n", ld,
                   s->index, (long long)mask, post, post);
 }
@@ -264,7 +274,7 @@ static void emit_shuffle(emitter *e, const ax_stmt *s)
         axe__text_put(e->t,
                       "memcpy(ax_shfl%d[ax_tid], %s[ax_tid], sizeof %s[0]); "
                       "/* op %d: publish for shfl.xor %lld */\n",
-                      s->index, d->name, d->name, s->index,
+                      s->index, d->cname, d->cname, s->index,
                       (long long)s->masks[j]);
         phase_close(e);
         phase_open(e);
@@ -313,7 +323,7 @@ static void emit_for(emitter *e, const ax_stmt *s)
     else
         phase_open(e);
     indent_put(e->t, e->ind);
-    axe__text_put(e->t, "for (long %s = 0; %s < %lldL; ++%s) {\n", v, v,
+    axe__text_put(e->t, "for (long v_%s = 0; v_%s < %lldL; ++v_%s) {\n", v, v,
                   (long long)s->trip, v);
     e->ind++;
     emit_block(e, s->body);
@@ -367,19 +377,37 @@ static void emit_block(emitter *e, const ax_stmt *s)
     }
 }
 
+/* Mark the tensors that the operators of block "s" read or write. */
+static void mark_used(const ax_stmt *s, bool *used)
+{
+    int i;
+    for (; s != NULL; s = s->next) {
+        for (i = 0; s->kind == AX_ST_OP && i < s->nargs; i++)
+            used[s->args[i].tensor] = true;
+        mark_used(s->body, used);
+        mark_used(s->else_body, used);
+    }
+}
+
 static void cta_function(ax_text *t, const axe_program *p)
 {
+    bool used[AX_MAX_TENSORS] = {false};
     emitter e = {t, p, false, 1, NULL, 0};
     int i;
-    axe__text_put(t, "\nstatic void %s_cta(", p->name);
+    axe__text_put(t, "\nstatic void k_%s_cta(", p->name);
     params(t, p, true);
     axe__text_put(t, "%slong bx, long by, long bz)\n{\n    long ax_tid;\n",
                   axe_program_tensor_count(p) > 0 ? ", " : "");
     axe__text_put(t, "    (void)bx, (void)by, (void)bz;\n");
+    mark_used(p->body, used);
+    for (i = 0; i < p->ntensors; i++)
+        if (p->tensors[i].param && !used[i])
+            axe__text_put(t, "    (void)%s; /* not used */\n",
+                          p->tensors[i].cname);
     for (i = 0; i < p->ntensors; i++)
         if (p->tensors[i].mem != AX_MEM_GLOBAL)
             axe__text_put(t, "    memset(%s, 0, sizeof %s);\n",
-                          p->tensors[i].name, p->tensors[i].name);
+                          p->tensors[i].cname, p->tensors[i].cname);
     emit_block(&e, p->body);
     phase_close(&e);
     axe__text_put(t, "    (void)ax_tid;\n}\n");
@@ -390,7 +418,7 @@ static void driver(ax_text *t, const axe_program *p)
     int i, n = 0;
     axe__text_put(t,
                   "\n/* The kernel: every CTA of the grid in order. */\n"
-                  "void %s(",
+                  "void k_%s(",
                   p->name);
     params(t, p, false);
     axe__text_put(t, "%s)\n{\n    long bx, by, bz;\n",
@@ -399,12 +427,12 @@ static void driver(ax_text *t, const axe_program *p)
                   "    for (bz = 0; bz < %lldL; ++bz)\n"
                   "        for (by = 0; by < %lldL; ++by)\n"
                   "            for (bx = 0; bx < %lldL; ++bx)\n"
-                  "                %s_cta(",
+                  "                k_%s_cta(",
                   (long long)p->grid[2], (long long)p->grid[1],
                   (long long)p->grid[0], p->name);
     for (i = 0; i < p->ntensors; i++)
         if (p->tensors[i].param)
-            axe__text_put(t, "%s%s", n++ ? ", " : "", p->tensors[i].name);
+            axe__text_put(t, "%s%s", n++ ? ", " : "", p->tensors[i].cname);
     axe__text_put(t, "%sbx, by, bz);\n}\n", n > 0 ? ", " : "");
 }
 

@@ -24,7 +24,7 @@ static void sizes(ax_text *t, const axe_program *p)
 static void call(ax_text *t, const axe_program *p)
 {
     int i, n = 0;
-    axe__text_put(t, "%s(", p->name);
+    axe__text_put(t, "k_%s(", p->name);
     for (i = 0; i < p->ntensors; i++)
         if (p->tensors[i].param) {
             axe__text_put(t, "%s(%s *)ax_buf[%d]", n ? ", " : "",

@@ -7,6 +7,8 @@
  * Affine operands are addressed by one stride per digit; the others from
  * coordinates with constant // and %. Every divisor printed is a literal.
  */
+#include <string.h>
+
 #include "compiler_internal.h"
 
 static void indent_put(ax_text *t, int ind)
@@ -88,7 +90,7 @@ static void coord_addr(ax_text *t, const axe_program *p, const ax_stmt *s,
 static void element(ax_text *t, const axe_program *p, const ax_stmt *s, int i)
 {
     const ax_tensor *tn = &p->tensors[s->args[i].tensor];
-    axe__text_put(t, "%s%s[", tn->name,
+    axe__text_put(t, "%s%s[", tn->cname,
                   tn->mem == AX_MEM_REGISTER ? "[ax_tid]" : "");
     if (s->plan->affine[i])
         affine_addr(t, p, s, i);
@@ -97,11 +99,28 @@ static void element(ax_text *t, const axe_program *p, const ax_stmt *s, int i)
     axe__text_put(t, "]");
 }
 
+static bool is_int(axe_dtype d)
+{
+    return d == AXE_DTYPE_I8 || d == AXE_DTYPE_I32;
+}
+
+/* Integer operators that can overflow: computed in uint32_t (wrapping,
+ * as a GPU's 32-bit integer units do), stored through ax_s32/ax_s8. */
+static bool wraps(const axe_program *p, const ax_stmt *s)
+{
+    if (!is_int(p->tensors[s->args[0].tensor].dtype))
+        return false;
+    return s->op == AX_OP_ADD || s->op == AX_OP_SUB || s->op == AX_OP_MUL ||
+           s->op == AX_OP_NEG || s->op == AX_OP_GEMM ||
+           (s->op == AX_OP_REDUCE && !s->rmax);
+}
+
 /* Operand "i"'s element as a value of its arithmetic type (f16 and bf16
- * are widened to float). */
+ * are widened to float; integers of a wrapping operator are uint32_t). */
 static void load(ax_text *t, const axe_program *p, const ax_stmt *s, int i)
 {
     axe_dtype d = p->tensors[s->args[i].tensor].dtype;
+    axe__text_put(t, "%s", wraps(p, s) ? "(uint32_t)" : "");
     axe__text_put(t, "%s", axe__dtype_load_pre(d));
     element(t, p, s, i);
     axe__text_put(t, "%s", axe__dtype_wrap_post(d));
@@ -167,7 +186,8 @@ static void value(ax_text *t, const axe_program *p, const ax_stmt *s)
     axe_dtype d = p->tensors[s->args[0].tensor].dtype;
     switch (s->op) {
     case AX_OP_FILL:
-        axe__text_put(t, "%.17g", s->imm);
+        axe__text_put(t, "%.17g",
+                      is_int(d) ? axe__int_saturate(d, s->imm) : s->imm);
         return;
     case AX_OP_COPY:
     case AX_OP_CAST:
@@ -216,9 +236,37 @@ static void value(ax_text *t, const axe_program *p, const ax_stmt *s)
     }
 }
 
+/* Opens the conversion that stores "s"'s value into its destination and
+ * returns the text that closes it: f16/bf16 round (ax_f2h, ax_f2b);
+ * wrapping integer operators and integer -> integer casts wrap (ax_s32,
+ * ax_s8); float -> integer casts truncate and saturate (ax_f2s32,
+ * ax_f2s8); other values are cast to the destination's C type. */
+static const char *store_open(ax_text *t, const axe_program *p,
+                              const ax_stmt *s)
+{
+    axe_dtype d = p->tensors[s->args[0].tensor].dtype;
+    const char *w = d == AXE_DTYPE_I8 ? "8" : "32";
+    if (axe__dtype_is_half(d)) {
+        axe__text_put(t, "%s", axe__dtype_store_pre(d));
+        return axe__dtype_wrap_post(d);
+    }
+    if (wraps(p, s)) {
+        axe__text_put(t, "ax_s%s(", w);
+        return ")";
+    }
+    if (s->op == AX_OP_CAST && is_int(d)) {
+        bool from_int = is_int(p->tensors[s->args[1].tensor].dtype);
+        axe__text_put(t, from_int ? "ax_s%s((uint32_t)" : "ax_f2s%s(", w);
+        return ")";
+    }
+    axe__text_put(t, "(%s)", axe__dtype_ctype(d));
+    return "";
+}
+
 static void body(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
 {
     const ax_tensor *dst = &p->tensors[s->args[0].tensor];
+    const char *post;
     indent_put(t, ind);
     if (s->plan->vec > 1) {
         axe__text_put(t, "memcpy(&");
@@ -236,12 +284,10 @@ static void body(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
         axe__text_put(t, ";\n");
         return;
     }
-    if (axe__dtype_is_half(dst->dtype))
-        axe__text_put(t, " = %s", axe__dtype_store_pre(dst->dtype));
-    else
-        axe__text_put(t, " = (%s)", axe__dtype_ctype(dst->dtype));
+    axe__text_put(t, " = ");
+    post = store_open(t, p, s);
     value(t, p, s);
-    axe__text_put(t, "%s;\n", axe__dtype_wrap_post(dst->dtype));
+    axe__text_put(t, "%s;\n", post);
 }
 
 static int nested_loops(ax_text *t, const ax_plan *plan, int ind)
@@ -353,4 +399,40 @@ void axe__emit_op(ax_text *t, const axe_program *p, const ax_stmt *s, int ind,
     }
     indent_put(t, ind);
     axe__text_put(t, "}\n");
+}
+
+static const char int_text[] =
+    "/* i32/i8 arithmetic wraps (two's complement): computed in uint32_t,\n"
+    " * the low bits read as a signed value. */\n"
+    "static inline int32_t ax_s32(uint32_t u)\n{\n"
+    "    return u < 0x80000000u ? (int32_t)u\n"
+    "                           : (int32_t)(u - 0x80000000u) - INT32_MAX - "
+    "1;\n}\n\n";
+static const char int8_text[] =
+    "static inline int8_t ax_s8(uint32_t u)\n{\n"
+    "    u &= 0xffu;\n"
+    "    return (int8_t)(u < 0x80u ? (int)u : (int)u - 256);\n}\n\n";
+static const char f2s32_text[] =
+    "/* float -> i32: toward zero, saturated, NaN -> 0 (cvt.rzi.sat). */\n"
+    "static inline int32_t ax_f2s32(double x)\n{\n"
+    "    return x != x ? 0 : x <= -2147483648.0 ? INT32_MIN\n"
+    "         : x >= 2147483647.0 ? INT32_MAX : (int32_t)x;\n}\n\n";
+static const char f2s8_text[] =
+    "/* float -> i8: toward zero, saturated, NaN -> 0 (cvt.rzi.sat). */\n"
+    "static inline int8_t ax_f2s8(double x)\n{\n"
+    "    return (int8_t)(x != x ? 0 : x <= -128.0 ? -128 : x >= 127.0 ? 127\n"
+    "                    : (int)x);\n}\n\n";
+
+/* The integer conversion helpers that the generated code "body" calls
+ * (each emitted only when called, as the f16/bf16 ones). */
+void axe__emit_int_helpers(ax_text *t, const char *body)
+{
+    static const char *const names[] = {"ax_s32(", "ax_s8(", "ax_f2s32(",
+                                        "ax_f2s8("};
+    static const char *const texts[] = {int_text, int8_text, f2s32_text,
+                                        f2s8_text};
+    int i;
+    for (i = 0; i < 4; i++)
+        if (body != NULL && strstr(body, names[i]) != NULL)
+            axe__text_put(t, "%s", texts[i]);
 }

@@ -8,6 +8,9 @@
  * variables' ranges; gcds give the alignment every value of an expression
  * shares.
  */
+#include <stdio.h>
+#include <string.h>
+
 #include "compiler_internal.h"
 
 /* The constant "v" at text offset "off" (NULL when the arena is full). */
@@ -18,6 +21,7 @@ ax_expr *axe__expr_int(ax_arena *a, int64_t v, long off)
         e->kind = AX_EX_INT;
         e->value = v;
         e->off = off;
+        e->depth = 1;
     }
     return e;
 }
@@ -264,6 +268,69 @@ int64_t axe__expr_eval(const ax_expr *e, const int64_t *env)
     return 0;
 }
 
+/* The first product of two non-constant factors in the folded "e"
+ * (NULL: "e" is affine in its variables, up to // and % by constants). */
+const ax_expr *axe__expr_nonaffine(const ax_expr *e)
+{
+    const ax_expr *r;
+    if (e == NULL || e->kind == AX_EX_INT || e->kind == AX_EX_VAR)
+        return NULL;
+    if (e->kind == AX_EX_MUL && e->a->kind != AX_EX_INT &&
+        e->b->kind != AX_EX_INT)
+        return e;
+    r = axe__expr_nonaffine(e->a);
+    return r != NULL ? r : axe__expr_nonaffine(e->b);
+}
+
+static size_t put(char *buf, size_t cap, size_t n, const char *s)
+{
+    size_t k = strlen(s);
+    if (n < cap)
+        memcpy(buf + n, s, n + k < cap ? k : cap - n - 1);
+    if (n < cap)
+        buf[n + k < cap ? n + k : cap - 1] = '\0';
+    return n + k;
+}
+
+/* "e" in the language's syntax into "buf" (snprintf-style; a binary
+ * operand of * // % and the right operand of - are parenthesized). */
+size_t axe__expr_text(const axe_program *p, const ax_expr *e, char *buf,
+                      size_t cap, size_t n)
+{
+    static const char *const ops[] = {"",    "",     " + ", " - ",
+                                      " * ", " // ", " % ", ""};
+    char num[24];
+    bool pa, pb;
+    switch (e->kind) {
+    case AX_EX_INT:
+        snprintf(num, sizeof num, "%lld", (long long)e->value);
+        return put(buf, cap, n, num);
+    case AX_EX_VAR:
+        return put(buf, cap, n, p->vars[e->var]);
+    case AX_EX_NEG:
+        n = put(buf, cap, n, "-(");
+        n = axe__expr_text(p, e->a, buf, cap, n);
+        return put(buf, cap, n, ")");
+    case AX_EX_ADD:
+    case AX_EX_SUB:
+    case AX_EX_MUL:
+    case AX_EX_DIV:
+    case AX_EX_MOD:
+        break;
+    }
+    pa = e->kind >= AX_EX_MUL && e->a->kind >= AX_EX_ADD &&
+         e->a->kind <= AX_EX_SUB;
+    pb = (e->kind >= AX_EX_MUL || e->kind == AX_EX_SUB) &&
+         e->b->kind >= AX_EX_ADD && e->b->kind != AX_EX_NEG;
+    n = put(buf, cap, n, pa ? "(" : "");
+    n = axe__expr_text(p, e->a, buf, cap, n);
+    n = put(buf, cap, n, pa ? ")" : "");
+    n = put(buf, cap, n, ops[e->kind]);
+    n = put(buf, cap, n, pb ? "(" : "");
+    n = axe__expr_text(p, e->b, buf, cap, n);
+    return put(buf, cap, n, pb ? ")" : "");
+}
+
 /* Whether "e" reads variable "v". */
 bool axe__expr_uses(const ax_expr *e, int v)
 {
@@ -284,7 +351,8 @@ void axe__expr_print_c(ax_text *t, const axe_program *p, const ax_expr *e)
         axe__text_put(t, "%lldL", (long long)e->value);
         return;
     case AX_EX_VAR:
-        axe__text_put(t, "%s", p->vars[e->var]);
+        axe__text_put(t, "%s%s", e->var >= AX_VAR_NBUILTIN ? "v_" : "",
+                      p->vars[e->var]);
         return;
     case AX_EX_NEG:
         axe__text_put(t, "(-");

@@ -24,6 +24,14 @@
 #define AX_MAX_VARS 64
 #define AX_MAX_LOOPS 24
 #define AX_MAX_SCHEDS 4
+/* Nesting limits of the front end (docs/compiler.md, "Limits"): every
+ * pass that walks expressions or blocks recursively stays this deep. */
+#define AX_MAX_EXPR_DEPTH 256
+#define AX_MAX_BLOCK_DEPTH 64
+/* Resource limits of one CTA (an H100's): shared memory per CTA (227
+ * KiB) and registers per thread (255 of 32 bits), in bytes. */
+#define AX_MAX_SHARED_BYTES (227 * 1024)
+#define AX_MAX_REGISTER_BYTES (255 * 4)
 
 /* ---- arena ---------------------------------------------------------------
  */
@@ -81,6 +89,7 @@ typedef struct ax_expr {
     int var;       /* VAR */
     struct ax_expr *a, *b;
     long off;
+    int depth; /* nodes on the longest path to a leaf (a leaf: 1) */
 } ax_expr;
 
 /* ---- tensors -------------------------------------------------------------
@@ -98,6 +107,7 @@ typedef enum ax_scope {
 
 typedef struct ax_tensor {
     char name[AXE_KERNEL_NAME_MAX];
+    char cname[AXE_KERNEL_NAME_MAX + 2]; /* in generated C: t_NAME */
     ax_mem mem;
     axe_dtype dtype;
     int ndim;
@@ -216,6 +226,7 @@ struct ax_plan;
 typedef struct ax_stmt {
     ax_st_kind kind;
     long off;
+    int line; /* 1-based line of "off" (op statements) */
     struct ax_stmt *next;
     /* OP */
     ax_op op;
@@ -346,6 +357,7 @@ struct axe_program {
      * operator (var_lo > var_hi: none). */
     int64_t var_lo[AX_MAX_VARS], var_hi[AX_MAX_VARS];
     int nops;
+    ax_stmt **ops; /* the operator statements by index (after parsing) */
     ax_stmt *body;
     axe_kernel_options opts;
     /* The complete diagnostic when it has notes or exceeds a diag: its
@@ -379,6 +391,12 @@ int64_t axe__expr_eval(const ax_expr *e, const int64_t *env);
 int axe__expr_max_var(const ax_expr *e);
 /* Whether "e" uses variable "v". */
 bool axe__expr_uses(const ax_expr *e, int v);
+/* The first product of two non-constant factors in "e", or NULL. */
+const ax_expr *axe__expr_nonaffine(const ax_expr *e);
+/* "e" in the language's syntax appended at "n" of "buf" (snprintf-style:
+ * returns the length it needs). */
+size_t axe__expr_text(const axe_program *p, const ax_expr *e, char *buf,
+                      size_t cap, size_t n);
 /* "e" as a C expression (floor division through AXE_FDIV/AXE_FMOD). */
 void axe__expr_print_c(ax_text *t, const axe_program *p, const ax_expr *e);
 
@@ -401,6 +419,10 @@ const char *axe__dtype_load_pre(axe_dtype d);
 const char *axe__dtype_store_pre(axe_dtype d);
 const char *axe__dtype_wrap_post(axe_dtype d);
 void axe__emit_half_helpers(ax_text *t, const char *body);
+void axe__emit_int_helpers(ax_text *t, const char *body);
+/* The float "v" as the integer dtype "d" (i8, i32): toward zero,
+ * saturated, NaN -> 0, as CUDA's cvt.rzi.sat (compiler_ref.c). */
+double axe__int_saturate(axe_dtype d, double v);
 /* The number of threads of one instance of scope "s" ("p" gives CTAs). */
 int64_t axe__scope_threads(const axe_program *p, ax_scope s);
 

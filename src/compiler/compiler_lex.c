@@ -28,6 +28,7 @@ static void skip_space(ax_parser *ps)
             while (ps->pos < n && s[ps->pos] != '\n')
                 ps->pos++;
         } else if (isspace((unsigned char)s[ps->pos])) {
+            ps->line += s[ps->pos] == '\n';
             ps->pos++;
         } else {
             break;
@@ -76,8 +77,10 @@ axe_status axe__lex_next(ax_parser *ps)
     const char *s = ps->p->text;
     size_t n = ps->p->len;
     ps->pos += ps->tok.len;
+    ps->prev_end = ps->pos;
     skip_space(ps);
     ps->tok.pos = ps->pos;
+    ps->tok.line = ps->line;
     ps->tok.len = 0;
     if (ps->pos >= n) {
         ps->tok.kind = AX_TOK_EOF;
@@ -111,23 +114,31 @@ bool axe__tok_is(const ax_parser *ps, const char *s)
            ps->tok.len == n && memcmp(ps->p->text + ps->tok.pos, s, n) == 0;
 }
 
+/* "expected <what>, found '<tok>'" at text offset "off". */
+static axe_status syntax_at(ax_parser *ps, size_t off, const char *what)
+{
+    if (ps->tok.kind == AX_TOK_EOF)
+        return axe__fail(ps->diag, AXE_ERR_SYNTAX, (long)off,
+                         "expected %s, found the end of the file", what);
+    return axe__fail(
+        ps->diag, AXE_ERR_SYNTAX, (long)off, "expected %s, found '%.*s'", what,
+        (int)(ps->tok.len > 24 ? 24 : ps->tok.len), ps->p->text + ps->tok.pos);
+}
+
 /* "expected <what>, found '<tok>'" at the token. */
 axe_status axe__syntax(ax_parser *ps, const char *what)
 {
-    if (ps->tok.kind == AX_TOK_EOF)
-        return axe__fail(ps->diag, AXE_ERR_SYNTAX, (long)ps->tok.pos,
-                         "expected %s, found the end of the file", what);
-    return axe__fail(ps->diag, AXE_ERR_SYNTAX, (long)ps->tok.pos,
-                     "expected %s, found '%.*s'", what,
-                     (int)(ps->tok.len > 24 ? 24 : ps->tok.len),
-                     ps->p->text + ps->tok.pos);
+    return syntax_at(ps, ps->tok.pos, what);
 }
 
-/* Consume "s" or fail. */
+/* Consume "s" or fail. A missing ';' is reported right after the token
+ * before it (where it belongs), as C compilers do, not at the next
+ * statement. */
 axe_status axe__expect(ax_parser *ps, const char *s, const char *what)
 {
     if (!axe__tok_is(ps, s))
-        return axe__syntax(ps, what);
+        return syntax_at(ps, strcmp(s, ";") == 0 ? ps->prev_end : ps->tok.pos,
+                         what);
     return axe__lex_next(ps);
 }
 
@@ -144,17 +155,35 @@ axe_status axe__expect_ident(ax_parser *ps, char *out, const char *what)
     return axe__lex_next(ps);
 }
 
-static ax_expr *new_node(ax_parser *ps, ax_ex_kind k, ax_expr *a, ax_expr *b,
-                         long off)
+static axe_status too_deep(ax_parser *ps, long off)
+{
+    return axe__fail(ps->diag, AXE_ERR_CAPACITY, off,
+                     "expression nested deeper than %d levels (operators, "
+                     "parentheses and unary minuses)",
+                     AX_MAX_EXPR_DEPTH);
+}
+
+/* A node "a k b" (b NULL for NEG, both NULL for VAR) at "off"; refused
+ * when deeper than AX_MAX_EXPR_DEPTH. A binary node of two constants is
+ * folded at once, so a long constant sum stays one node deep. */
+static axe_status new_node(ax_parser *ps, ax_ex_kind k, ax_expr *a, ax_expr *b,
+                           long off, ax_expr **out)
 {
     ax_expr *e = axe__arena_alloc(ps->p->arena, sizeof *e);
-    if (e != NULL) {
-        e->kind = k;
-        e->a = a;
-        e->b = b;
-        e->off = off;
-    }
-    return e;
+    int da = a != NULL ? a->depth : 0, db = b != NULL ? b->depth : 0;
+    if (e == NULL)
+        return AXE_ERR_NO_MEMORY;
+    e->kind = k;
+    e->a = a;
+    e->b = b;
+    e->off = off;
+    e->depth = 1 + (da > db ? da : db);
+    if (e->depth > AX_MAX_EXPR_DEPTH)
+        return too_deep(ps, off);
+    *out = e;
+    if (a != NULL && b != NULL && a->kind == AX_EX_INT && b->kind == AX_EX_INT)
+        return axe__expr_fold(ps->p->arena, e, out, ps->diag);
+    return AXE_OK;
 }
 
 static int find_var(const ax_parser *ps, const char *name)
@@ -184,9 +213,7 @@ static axe_status resolve_name(ax_parser *ps, const char *name, long off,
                          "unknown name '%s' (not a param, a loop variable or "
                          "a block/thread id)",
                          name);
-    *out = new_node(ps, AX_EX_VAR, NULL, NULL, off);
-    if (*out == NULL)
-        return AXE_ERR_NO_MEMORY;
+    AXE_TRY(new_node(ps, AX_EX_VAR, NULL, NULL, off, out));
     (*out)->var = v;
     return AXE_OK;
 }
@@ -201,17 +228,23 @@ static axe_status parse_primary(ax_parser *ps, ax_expr **out)
             return AXE_ERR_NO_MEMORY;
         return axe__lex_next(ps);
     }
+    if ((axe__tok_is(ps, "(") || axe__tok_is(ps, "-")) &&
+        ps->nest == AX_MAX_EXPR_DEPTH)
+        return too_deep(ps, off);
     if (axe__tok_is(ps, "(")) {
+        ps->nest++;
         AXE_TRY(axe__lex_next(ps));
         AXE_TRY(axe__parse_expr(ps, out));
+        ps->nest--;
         return axe__expect(ps, ")", "')'");
     }
     if (axe__tok_is(ps, "-")) {
         ax_expr *a;
+        ps->nest++;
         AXE_TRY(axe__lex_next(ps));
         AXE_TRY(parse_primary(ps, &a));
-        *out = new_node(ps, AX_EX_NEG, a, NULL, off);
-        return *out != NULL ? AXE_OK : AXE_ERR_NO_MEMORY;
+        ps->nest--;
+        return new_node(ps, AX_EX_NEG, a, NULL, off, out);
     }
     if (ps->tok.kind != AX_TOK_IDENT)
         return axe__syntax(ps, "an integer expression");
@@ -236,9 +269,7 @@ static axe_status parse_term(ax_parser *ps, ax_expr **out)
             return AXE_OK;
         AXE_TRY(axe__lex_next(ps));
         AXE_TRY(parse_primary(ps, &b));
-        *out = new_node(ps, k, *out, b, off);
-        if (*out == NULL)
-            return AXE_ERR_NO_MEMORY;
+        AXE_TRY(new_node(ps, k, *out, b, off, out));
     }
 }
 
@@ -259,9 +290,7 @@ axe_status axe__parse_expr(ax_parser *ps, ax_expr **out)
             break;
         AXE_TRY(axe__lex_next(ps));
         AXE_TRY(parse_term(ps, &b));
-        e = new_node(ps, k, e, b, off);
-        if (e == NULL)
-            return AXE_ERR_NO_MEMORY;
+        AXE_TRY(new_node(ps, k, e, b, off, &e));
     }
     return axe__expr_fold(ps->p->arena, e, out, ps->diag);
 }

@@ -76,7 +76,7 @@ static void loops(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
 {
     const ax_mma *m = s->mma;
     const char *ct = axe__dtype_ctype(p->tensors[s->args[0].tensor].dtype);
-    const char *c = p->tensors[s->args[0].tensor].name;
+    const char *c = p->tensors[s->args[0].tensor].cname;
     axe_dtype ab = p->tensors[s->args[1].tensor].dtype;
     int64_t ka = m->frag[0].shape[1], vc = m->frag[2].nvals;
     indent_put(t, ind);
@@ -113,9 +113,9 @@ static void loops(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
                   "%lldL + ax_ki] + ax_av[ax_xa]]%s * %s%s[ax_w0 + "
                   "ax_bl[ax_xb]][ax_ob[ax_ni * %lldL + ax_ki] + "
                   "ax_bv[ax_xb]]%s;\n",
-                  axe__dtype_load_pre(ab), p->tensors[s->args[1].tensor].name,
+                  axe__dtype_load_pre(ab), p->tensors[s->args[1].tensor].cname,
                   (long long)m->tiles[2], axe__dtype_wrap_post(ab),
-                  axe__dtype_load_pre(ab), p->tensors[s->args[2].tensor].name,
+                  axe__dtype_load_pre(ab), p->tensors[s->args[2].tensor].cname,
                   (long long)m->tiles[2], axe__dtype_wrap_post(ab));
     indent_put(t, ind);
     axe__text_put(t, "}\n");

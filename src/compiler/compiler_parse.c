@@ -182,6 +182,8 @@ static axe_status parse_tensor(ax_parser *ps, ax_mem mem)
         if (strcmp(ps->p->tensors[i].name, t->name) == 0)
             return axe__fail(ps->diag, AXE_ERR_SYNTAX, t->off,
                              "tensor '%s' is declared twice", t->name);
+    strcpy(t->cname, "t_"); /* never a libc, math.h or ax_ name */
+    strcat(t->cname, t->name);
     AXE_TRY(axe__expect(ps, ":", "':'"));
     if (mem == AX_MEM_GLOBAL && axe__tok_is(ps, "global"))
         AXE_TRY(axe__lex_next(ps));

@@ -21,6 +21,7 @@ typedef enum ax_tok_kind {
 typedef struct ax_token {
     ax_tok_kind kind;
     size_t pos, len;
+    int line; /* 1-based line of "pos" */
     int64_t value;
     double fvalue;
 } ax_token;
@@ -31,6 +32,10 @@ typedef struct ax_parser {
     axe_program *p;
     axe_diag *diag;
     size_t pos;
+    int line;        /* line of "pos" */
+    size_t prev_end; /* end of the token before "tok" */
+    int nest;        /* parentheses and unary minuses open */
+    int depth;       /* blocks open */
     ax_token tok;
     int nparams;
     char param_name[AX_MAX_PARAMS][AXE_KERNEL_NAME_MAX];

@@ -125,6 +125,7 @@ static axe_status parse_op(ax_parser *ps, ax_stmt *s, ax_scope scope)
                                "reduce, gemm)");
     s->op = (ax_op)i;
     s->off = (long)ps->tok.pos;
+    s->line = ps->tok.line;
     s->index = ps->p->nops++;
     AXE_TRY(axe__lex_next(ps));
     return parse_args(ps, s);
@@ -241,7 +242,11 @@ static axe_status parse_block(ax_parser *ps, ax_stmt **out)
 {
     ax_stmt **tail = out;
     *out = NULL;
+    if (axe__tok_is(ps, "{") && ps->depth == AX_MAX_BLOCK_DEPTH)
+        return axe__fail(ps->diag, AXE_ERR_CAPACITY, (long)ps->tok.pos,
+                         "blocks nested deeper than %d", AX_MAX_BLOCK_DEPTH);
     AXE_TRY(axe__expect(ps, "{", "'{'"));
+    ps->depth++;
     while (!axe__tok_is(ps, "}")) {
         ax_stmt *s;
         if (ps->tok.kind == AX_TOK_EOF)
@@ -252,6 +257,7 @@ static axe_status parse_block(ax_parser *ps, ax_stmt **out)
             tail = &s->next;
         }
     }
+    ps->depth--;
     return axe__lex_next(ps);
 }
 
@@ -271,6 +277,12 @@ static axe_status parse_launch(ax_parser *ps)
         if (p->grid[n++] <= 0)
             return axe__fail(ps->diag, AXE_ERR_DOMAIN, off,
                              "grid extent is not positive");
+        if (p->grid[n - 1] > (n == 1 ? INT32_MAX : 65535))
+            return axe__fail(ps->diag, AXE_ERR_DOMAIN, off,
+                             "grid dimension %d is %lld, beyond %lld (CUDA's "
+                             "limits: 2^31-1, 65535, 65535)",
+                             n - 1, (long long)p->grid[n - 1],
+                             (long long)(n == 1 ? INT32_MAX : 65535));
     } while (axe__tok_is(ps, ",") && axe__lex_next(ps) == AXE_OK);
     AXE_TRY(axe__expect(ps, ")", "',' or ')'"));
     AXE_TRY(axe__expect(ps, "threads", "'threads'"));
@@ -338,6 +350,7 @@ axe_status axe__program_parse(axe_program *p, axe_diag *diag)
     ax_parser ps = zero;
     ps.p = p;
     ps.diag = diag;
+    ps.line = 1;
     AXE_TRY(axe__lex_next(&ps));
     while (axe__tok_is(&ps, "param")) {
         AXE_TRY(axe__lex_next(&ps));

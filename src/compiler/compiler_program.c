@@ -46,6 +46,26 @@ static axe_status copy_text(axe_program *p, const char *text, size_t len)
     return AXE_OK;
 }
 
+/* Record every operator statement of block "s" in p->ops. */
+static void index_ops(axe_program *p, ax_stmt *s)
+{
+    for (; s != NULL; s = s->next) {
+        if (s->kind == AX_ST_OP)
+            p->ops[s->index] = s;
+        index_ops(p, s->body);
+        index_ops(p, s->else_body);
+    }
+}
+
+static axe_status list_ops(axe_program *p)
+{
+    p->ops = axe__arena_alloc(p->arena, sizeof *p->ops * (size_t)(p->nops + 1));
+    if (p->ops == NULL)
+        return AXE_ERR_NO_MEMORY;
+    index_ops(p, p->body);
+    return AXE_OK;
+}
+
 /* "text" snprintf-style into "buf" (NULL and 0 accepted). */
 static size_t put_full(const char *text, char *buf, size_t cap)
 {
@@ -64,6 +84,8 @@ static axe_status run_passes(axe_program *p, const char *text, size_t len,
     axe_status st = copy_text(p, text, len);
     if (st == AXE_OK)
         st = axe__program_parse(p, diag);
+    if (st == AXE_OK)
+        st = list_ops(p);
     if (st == AXE_OK)
         st = axe__program_check(p, diag);
     if (st == AXE_OK)
@@ -152,26 +174,15 @@ axe_kernel_tensor axe_program_tensor(const axe_program *p, int i)
     return k;
 }
 
-static const ax_stmt *find_op(const ax_stmt *s, int i)
+static const ax_stmt *find_op(const axe_program *p, int i)
 {
-    for (; s != NULL; s = s->next) {
-        if (s->kind == AX_ST_OP && s->index == i)
-            return s;
-        if (s->kind == AX_ST_FOR || s->kind == AX_ST_IF) {
-            const ax_stmt *r = find_op(s->body, i);
-            if (r == NULL && s->kind == AX_ST_IF)
-                r = find_op(s->else_body, i);
-            if (r != NULL)
-                return r;
-        }
-    }
-    return NULL;
+    return i >= 0 && i < p->nops ? p->ops[i] : NULL;
 }
 
 /* Schedule of operator "i" and its operator name. */
 const char *axe_program_schedule(const axe_program *p, int i, const char **op)
 {
-    const ax_stmt *s = find_op(p->body, i);
+    const ax_stmt *s = find_op(p, i);
     if (s == NULL)
         return NULL;
     if (op != NULL)
@@ -187,7 +198,7 @@ size_t axe_program_explain(const axe_program *p, char *buf, size_t cap)
     if (cap > 0)
         buf[0] = '\0';
     for (i = 0; i < p->nops; i++) {
-        const ax_stmt *s = find_op(p->body, i);
+        const ax_stmt *s = find_op(p, i);
         size_t k = strlen(s->explain);
         if (n + k < cap)
             memcpy(buf + n, s->explain, k + 1);
@@ -198,16 +209,56 @@ size_t axe_program_explain(const axe_program *p, char *buf, size_t cap)
     return n;
 }
 
-static int64_t block_flops(const axe_program *p, const ax_stmt *s)
+/* a * b and a + b, saturating at INT64_MAX (a, b >= 0). */
+static int64_t sat_mul(int64_t a, int64_t b)
+{
+    int64_t r;
+    return axe__mul(a, b, &r) == AXE_OK ? r : INT64_MAX;
+}
+
+static int64_t sat_add(int64_t a, int64_t b)
+{
+    return a > INT64_MAX - b ? INT64_MAX : a + b;
+}
+
+static int64_t ctas(const axe_program *p)
+{
+    return sat_mul(sat_mul(p->grid[0], p->grid[1]), p->grid[2]);
+}
+
+/* Instances of "s"'s scope in the launch (a kernel operator: one). */
+static int64_t instances(const axe_program *p, const ax_stmt *s)
+{
+    if (s->scope == AX_SCOPE_KERNEL)
+        return 1;
+    return sat_mul(p->threads / axe__scope_threads(p, s->scope), ctas(p));
+}
+
+/* The elements of the operator's shape, broadcast dimensions included. */
+static int64_t op_elems(const ax_stmt *s)
+{
+    const ax_ref *r = &s->args[s->op == AX_OP_REDUCE ? 1 : 0];
+    int64_t n = 1;
+    int d;
+    for (d = 0; d < axe__ref_ndim(r); d++)
+        n = sat_mul(n, axe__ref_len(r, d));
+    return n;
+}
+
+/* Flops (gemm only, outside ifs as before) or work (every operator, an
+ * if's both branches) of block "s". */
+static int64_t block_sum(const axe_program *p, const ax_stmt *s, bool flops)
 {
     int64_t f = 0;
     for (; s != NULL; s = s->next) {
         if (s->kind == AX_ST_FOR)
-            f += s->trip * block_flops(p, s->body);
-        else if (s->kind == AX_ST_OP && s->op == AX_OP_GEMM)
-            f += 2 * axe__ref_len(&s->args[0], 0) *
-                 axe__ref_len(&s->args[0], 1) * axe__ref_len(&s->args[0], 2) *
-                 (p->threads / axe__scope_threads(p, s->scope));
+            f = sat_add(f, sat_mul(s->trip, block_sum(p, s->body, flops)));
+        else if (s->kind == AX_ST_IF && !flops) /* both branches */
+            f = sat_add(f, sat_add(block_sum(p, s->body, flops),
+                                   block_sum(p, s->else_body, flops)));
+        else if (s->kind == AX_ST_OP && (!flops || s->op == AX_OP_GEMM))
+            f = sat_add(f, sat_mul(sat_mul(flops ? 2 : 1, op_elems(s)),
+                                   instances(p, s)));
     }
     return f;
 }
@@ -215,5 +266,16 @@ static int64_t block_flops(const axe_program *p, const ax_stmt *s)
 /* 2 M N K per gemm instance, times trips, instances and CTAs. */
 int64_t axe_program_flops(const axe_program *p)
 {
-    return block_flops(p, p->body) * p->grid[0] * p->grid[1] * p->grid[2];
+    return block_sum(p, p->body, true);
+}
+
+/* Element operations of one launch plus the parameters' elements. */
+int64_t axe_program_work(const axe_program *p)
+{
+    int64_t w = block_sum(p, p->body, false);
+    int i;
+    for (i = 0; i < p->ntensors; i++)
+        if (p->tensors[i].param)
+            w = sat_add(w, p->tensors[i].span);
+    return w;
 }

@@ -44,20 +44,41 @@ axe_status axe__reduce_thread_loop(axe_program *p, ax_stmt *s, ax_plan *plan,
     return no_thread_rows(s, plan, why);
 }
 
+/* Adding "bytes" of shared scratch keeps the CTA within
+ * AX_MAX_SHARED_BYTES (docs/compiler.md, "Limits"). */
+static axe_status check_shared(const axe_program *p, int64_t bytes,
+                               axe_diag *why)
+{
+    int64_t sum = bytes;
+    int i;
+    for (i = 0; i < p->ntensors; i++)
+        if (p->tensors[i].mem == AX_MEM_SHARED)
+            sum += p->tensors[i].span * axe_dtype_size(p->tensors[i].dtype);
+    if (sum > AX_MAX_SHARED_BYTES)
+        return axe__fail(why, AXE_ERR_CAPACITY, -1,
+                         "shared scratch of %lld bytes would bring the CTA "
+                         "to %lld bytes, beyond %d",
+                         (long long)bytes, (long long)sum, AX_MAX_SHARED_BYTES);
+    return AXE_OK;
+}
+
 static axe_status add_scratch(axe_program *p, const ax_stmt *s, int64_t size,
                               int64_t ninst, axe_diag *why)
 {
     ax_tensor *t;
+    axe_dtype dt = p->tensors[s->args[1].tensor].dtype;
     int64_t total;
     if (p->ntensors == AX_MAX_TENSORS)
         return axe__fail(why, AXE_ERR_CAPACITY, -1, "too many tensors");
-    if (axe__mul(size, ninst, &total) != AXE_OK)
+    if (axe__mul(size, ninst, &total) != AXE_OK || total > AX_MAX_SHARED_BYTES)
         return axe__fail(why, AXE_ERR_OVERFLOW, -1, "scratch overflows");
+    AXE_TRY(check_shared(p, total * axe_dtype_size(dt), why));
     t = &p->tensors[p->ntensors++];
     memset(t, 0, sizeof *t);
     snprintf(t->name, sizeof t->name, "ax_red%d", s->index);
+    strcpy(t->cname, t->name);
     t->mem = AX_MEM_SHARED;
-    t->dtype = p->tensors[s->args[1].tensor].dtype;
+    t->dtype = dt;
     t->ndim = 1;
     t->shape[0] = total;
     t->span = total;

@@ -10,7 +10,8 @@
  * (axe_layout_apply_base), views through their own layout. Register
  * tensors are logical row-major arrays of doubles per instance of their
  * owner. Shared and register storage is zeroed when a CTA starts. Every stored
- * value is rounded or wrapped to its dtype as C conversion does; f16 and
+ * value is rounded to its dtype, integers wrap (two's complement) and
+ * float -> integer conversions saturate (NaN -> 0), as on a GPU; f16 and
  * bf16 values are rounded to float first (their arithmetic type), then to
  * the 16-bit type, and a gemm product of them is rounded to float.
  */
@@ -85,16 +86,46 @@ static double load_buf(axe_dtype d, const void *b, int64_t a)
     return 0;
 }
 
-/* "v" converted to "d" as C's conversion does (integers wrap). */
+/* The integer "v" wrapped to the i8 or i32 "d": two's complement, the
+ * low 8 or 32 bits read as a signed value. */
+static double wrap_int(axe_dtype d, int64_t v)
+{
+    uint32_t u = (uint32_t)(uint64_t)v;
+    if (d == AXE_DTYPE_I8) {
+        u &= 0xffu;
+        return u < 0x80u ? (double)u : (double)u - 256.0;
+    }
+    return u < 0x80000000u ? (double)u : (double)u - 4294967296.0;
+}
+
+/* The float "v" converted to the i8 or i32 "d" as cvt.rzi.sat does:
+ * toward zero, saturated at the type's limits, NaN -> 0. */
+double axe__int_saturate(axe_dtype d, double v)
+{
+    double lo = d == AXE_DTYPE_I8 ? -128.0 : -2147483648.0;
+    double hi = d == AXE_DTYPE_I8 ? 127.0 : 2147483647.0;
+    if (v != v)
+        return 0;
+    v = trunc(v);
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+static bool is_int(axe_dtype d)
+{
+    return d == AXE_DTYPE_I8 || d == AXE_DTYPE_I32;
+}
+
+/* "v" converted to "d": floats round, integer results wrap (they are
+ * exact integers below 2^62 here; anything else saturates). */
 static double round_to(axe_dtype d, double v)
 {
     switch (d) {
     case AXE_DTYPE_F32:
         return (double)(float)v;
     case AXE_DTYPE_I8:
-        return (double)(int8_t)(uint8_t)(uint64_t)(int64_t)v;
     case AXE_DTYPE_I32:
-        return (double)(int32_t)(uint32_t)(uint64_t)(int64_t)v;
+        return fabs(v) < 0x1p62 && v == trunc(v) ? wrap_int(d, (int64_t)v)
+                                                 : axe__int_saturate(d, v);
     case AXE_DTYPE_F16:
         return axe_f16_to_float(axe_f16_from_float((float)v));
     case AXE_DTYPE_BF16:
@@ -179,20 +210,24 @@ static void store(ref_state *rs, const ax_ref *r, const int64_t *c, int tid,
         rs->store[r->tensor][a] = round_to(t->dtype, v);
 }
 
-static double apply(const ax_stmt *s, axe_dtype d, double a, double b)
+/* The operator on values of dtype "sd" (the first source's) into "d".
+ * Integer add, sub, neg and sums are exact in double and wrap when
+ * stored; products wrap here (they may exceed 2^53). */
+static double apply(const ax_stmt *s, axe_dtype d, axe_dtype sd, double a,
+                    double b)
 {
     switch (s->op) {
     case AX_OP_FILL:
-        return s->imm;
+        return is_int(d) ? axe__int_saturate(d, s->imm) : s->imm;
     case AX_OP_COPY:
     case AX_OP_CAST:
-        return d == AXE_DTYPE_I8 || d == AXE_DTYPE_I32 ? trunc(a) : a;
+        return is_int(d) && !is_int(sd) ? axe__int_saturate(d, a) : a;
     case AX_OP_ADD:
         return a + b;
     case AX_OP_SUB:
         return a - b;
     case AX_OP_MUL:
-        return a * b;
+        return is_int(d) ? wrap_int(d, (int64_t)a * (int64_t)b) : a * b;
     case AX_OP_DIV:
         return a / b;
     case AX_OP_MAX:
@@ -210,6 +245,8 @@ static double apply(const ax_stmt *s, axe_dtype d, double a, double b)
     case AX_OP_SQRT:
         return sqrt(a);
     case AX_OP_GEMM:
+        if (is_int(d))
+            return wrap_int(d, (int64_t)a * (int64_t)b);
         return round_to(axe__dtype_is_half(d) ? AXE_DTYPE_F32 : d, a * b);
     }
     return 0;
@@ -219,16 +256,17 @@ static void run_instance(ref_state *rs, const ax_stmt *s, int tid)
 {
     const ax_ref *dst = &s->args[0];
     axe_dtype d = rs->p->tensors[dst->tensor].dtype;
+    axe_dtype sd = s->nargs > 1 ? rs->p->tensors[s->args[1].tensor].dtype : d;
     int64_t c[AX_MAX_DIMS] = {0};
     int k, n = axe__ref_ndim(dst);
     for (;;) {
         double a = s->nargs > 1 ? load(rs, &s->args[1], c, tid) : 0;
         double b = s->nargs > 2 ? load(rs, &s->args[2], c, tid) : 0;
-        double v = apply(s, d, a, b);
+        double v = apply(s, d, sd, a, b);
         if (s->op == AX_OP_GEMM)
             v = load(rs, dst, c, tid) + v;
         if (s->op == AX_OP_REDUCE)
-            v = c[s->rdim] == 0 ? a : apply(s, d, load(rs, dst, c, tid), a);
+            v = c[s->rdim] == 0 ? a : apply(s, d, sd, load(rs, dst, c, tid), a);
         store(rs, dst, c, tid, v);
         for (k = n - 1; k >= 0; k--) {
             if (++c[k] < axe__ref_len(dst, k))

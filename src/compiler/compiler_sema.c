@@ -69,6 +69,7 @@ typedef struct thread_iters {
     int n;
     int64_t extent[AXE_LAYOUT_MAX_SHARD + AXE_LAYOUT_MAX_REPLICA];
     int64_t rank_stride[AXE_LAYOUT_MAX_SHARD + AXE_LAYOUT_MAX_REPLICA];
+    const axe_iter *it[AXE_LAYOUT_MAX_SHARD + AXE_LAYOUT_MAX_REPLICA];
 } thread_iters;
 
 static axe_status classify_iter(const ax_tensor *t, const axe_iter *it,
@@ -95,7 +96,14 @@ static axe_status classify_iter(const ax_tensor *t, const axe_iter *it,
                          "tensor '%s' is %s: only register layouts may use "
                          "thread axis '%s'",
                          t->name, axe__mem_name(t->mem), it->axis);
-    if (it->stride <= 0 || (it->extent - 1) * it->stride >= bound)
+    if (it->stride == 0)
+        return axe__fail(diag, AXE_ERR_INVALID, t->off,
+                         "tensor '%s': iter %lld:0@%s has stride 0 on a "
+                         "thread axis: its %lld elements would share one "
+                         "register of one thread",
+                         t->name, (long long)it->extent, it->axis,
+                         (long long)it->extent);
+    if (it->stride < 0 || (it->extent - 1) * it->stride >= bound)
         return axe__fail(diag, AXE_ERR_DOMAIN, t->off,
                          "tensor '%s': iter %lld:%lld@%s leaves the range "
                          "[0, %lld) of %s",
@@ -104,6 +112,7 @@ static axe_status classify_iter(const ax_tensor *t, const axe_iter *it,
     if (o < *owner)
         *owner = o;
     ti->extent[ti->n] = it->extent;
+    ti->it[ti->n] = it;
     ti->rank_stride[ti->n++] = rs * it->stride;
     return AXE_OK;
 }
@@ -122,45 +131,72 @@ static axe_status check_axis_family(const ax_tensor *t, axe_diag *diag)
     return AXE_OK;
 }
 
+static void swap_iters(thread_iters *ti, int i, int j)
+{
+    int64_t e = ti->extent[i], s = ti->rank_stride[i];
+    const axe_iter *it = ti->it[i];
+    ti->extent[i] = ti->extent[j];
+    ti->rank_stride[i] = ti->rank_stride[j];
+    ti->it[i] = ti->it[j];
+    ti->extent[j] = e;
+    ti->rank_stride[j] = s;
+    ti->it[j] = it;
+}
+
+/* Iter "b" starts at a thread that iter "a" (below it) already reaches:
+ * two coordinates name that thread, for two elements in one register. */
+static axe_status overlap(const ax_tensor *t, const axe_iter *a,
+                          const axe_iter *b, int64_t thread, axe_diag *diag)
+{
+    return axe__fail(diag, AXE_ERR_INVALID, t->off,
+                     "register layout of '%s': thread iters %lld:%lld@%s and "
+                     "%lld:%lld@%s overlap: thread %lld is reached by two "
+                     "coordinates, so it would hold two different elements "
+                     "in one register",
+                     t->name, (long long)a->extent, (long long)a->stride,
+                     a->axis, (long long)b->extent, (long long)b->stride,
+                     b->axis, (long long)thread);
+}
+
 /* The thread iters must tile [0, n) exactly: sorted by rank stride, each
  * stride is the product of the smaller iters' extents. */
 static axe_status check_cover(const ax_tensor *t, thread_iters *ti, int64_t n,
                               axe_diag *diag)
 {
     int64_t next = 1;
-    int i, j;
+    int i, j, below = -1;
     for (i = 0; i < ti->n; i++)
         for (j = i + 1; j < ti->n; j++)
-            if (ti->rank_stride[j] < ti->rank_stride[i]) {
-                int64_t e = ti->extent[i], s = ti->rank_stride[i];
-                ti->extent[i] = ti->extent[j];
-                ti->rank_stride[i] = ti->rank_stride[j];
-                ti->extent[j] = e;
-                ti->rank_stride[j] = s;
-            }
+            if (ti->rank_stride[j] < ti->rank_stride[i])
+                swap_iters(ti, i, j);
     for (i = 0; i < ti->n; i++) {
         if (ti->extent[i] == 1)
             continue;
-        if (ti->rank_stride[i] != next)
+        if (ti->rank_stride[i] < next)
+            return overlap(t, ti->it[below], ti->it[i], ti->rank_stride[i],
+                           diag);
+        if (ti->rank_stride[i] > next)
             return axe__fail(diag, AXE_ERR_INVALID, t->off,
                              "register layout of '%s' does not cover each of "
                              "the %s's %lld threads exactly once: thread %lld "
-                             "%s",
+                             "holds no element",
                              t->name, axe__scope_name(t->owner), (long long)n,
-                             (long long)(ti->rank_stride[i] < next
-                                             ? ti->rank_stride[i]
-                                             : next),
-                             ti->rank_stride[i] < next ? "holds the same "
-                                                         "element twice"
-                                                       : "holds no element");
+                             (long long)next);
         next *= ti->extent[i];
+        below = i;
     }
-    if (next != n)
+    if (next > n)
+        return axe__fail(diag, AXE_ERR_INVALID, t->off,
+                         "the thread axes of '%s' reach %lld threads, but "
+                         "the %s has %lld",
+                         t->name, (long long)next, axe__scope_name(t->owner),
+                         (long long)n);
+    if (next < n)
         return axe__fail(diag, AXE_ERR_INVALID, t->off,
                          "register layout of '%s' covers %lld threads, but "
                          "the %s has %lld: thread %lld holds no element",
                          t->name, (long long)next, axe__scope_name(t->owner),
-                         (long long)n, (long long)(next < n ? next : n));
+                         (long long)n, (long long)next);
     return AXE_OK;
 }
 
@@ -248,11 +284,38 @@ static axe_status check_tensor(const axe_program *p, ax_tensor *t,
     return tensor_span(t, diag);
 }
 
+/* Shared memory of the CTA and registers of one thread, summed in
+ * declaration order, stay within AX_MAX_SHARED_BYTES and
+ * AX_MAX_REGISTER_BYTES (spans are below 2^37 elements: no overflow). */
+static axe_status check_resources(const axe_program *p, axe_diag *diag)
+{
+    int64_t shared = 0, regs = 0;
+    int i;
+    for (i = 0; i < p->ntensors; i++) {
+        const ax_tensor *t = &p->tensors[i];
+        int64_t bytes = t->span * axe_dtype_size(t->dtype);
+        if (t->mem == AX_MEM_SHARED && (shared += bytes) > AX_MAX_SHARED_BYTES)
+            return axe__fail(diag, AXE_ERR_CAPACITY, t->off,
+                             "shared memory of one CTA reaches %lld bytes "
+                             "with '%s', beyond the %d bytes (227 KiB) a "
+                             "CTA may use",
+                             (long long)shared, t->name, AX_MAX_SHARED_BYTES);
+        if (t->mem == AX_MEM_REGISTER &&
+            (regs += bytes) > AX_MAX_REGISTER_BYTES)
+            return axe__fail(diag, AXE_ERR_CAPACITY, t->off,
+                             "registers of one thread reach %lld bytes with "
+                             "'%s', beyond 255 32-bit registers (%d bytes)",
+                             (long long)regs, t->name, AX_MAX_REGISTER_BYTES);
+    }
+    return AXE_OK;
+}
+
 /* Check every tensor, then every statement (compiler_sema_ops.c). */
 axe_status axe__program_check(axe_program *p, axe_diag *diag)
 {
     int i;
     for (i = 0; i < p->ntensors; i++)
         AXE_TRY(check_tensor(p, &p->tensors[i], diag));
+    AXE_TRY(check_resources(p, diag));
     return axe__sema_ops(p, diag);
 }

@@ -35,6 +35,24 @@ static axe_status ref_shape(const axe_program *p, ax_ref *r, axe_diag *diag)
     return AXE_OK;
 }
 
+/* A region start or view offset is affine in the ids and loop variables
+ * (the issue's "affine dynamic starts"; // and % by constants allowed): a
+ * product of two run-time values is refused at its operator. */
+static axe_status check_affine(const axe_program *p, const ax_expr *e,
+                               const char *what, axe_diag *diag)
+{
+    const ax_expr *m = axe__expr_nonaffine(e);
+    char a[64], b[64];
+    if (m == NULL)
+        return AXE_OK;
+    (void)axe__expr_text(p, m->a, a, sizeof a, 0);
+    (void)axe__expr_text(p, m->b, b, sizeof b, 0);
+    return axe__fail(diag, AXE_ERR_UNSUPPORTED, m->off,
+                     "%s multiplies two run-time values (%s, %s); it must be "
+                     "affine in the ids and loop variables",
+                     what, a, b);
+}
+
 static axe_status check_region(const axe_program *p, const ax_ref *r,
                                axe_diag *diag)
 {
@@ -46,6 +64,7 @@ static axe_status check_region(const axe_program *p, const ax_ref *r,
             return axe__fail(diag, AXE_ERR_DOMAIN, r->off,
                              "region of '%s': dimension %d has length %lld",
                              t->name, d, (long long)r->len[d]);
+        AXE_TRY(check_affine(p, r->start[d], "a region start", diag));
         if (r->start[d] != NULL &&
             axe__expr_range(p, r->start[d], &lo, &hi) != AXE_OK)
             return axe__fail(diag, AXE_ERR_OVERFLOW, r->start[d]->off,
@@ -88,6 +107,7 @@ static axe_status check_view(const axe_program *p, const ax_ref *r,
     for (i = 0; i < v->noffset; i++)
         top += v->offset[i].value, lo += v->offset[i].value,
             hi += v->offset[i].value;
+    AXE_TRY(check_affine(p, r->view_dyn, "a view offset", diag));
     if (r->view_dyn != NULL) {
         int64_t dl, dh;
         if (axe__expr_range(p, r->view_dyn, &dl, &dh) != AXE_OK)
@@ -333,9 +353,29 @@ static void narrow(axe_program *p, const ax_guard *g)
     }
 }
 
+/* A warp (warpgroup) operator runs on whole warps (warpgroups): the CTA's
+ * thread count must be a multiple of 32 (128), else the last instance
+ * would lack lanes that its layouts and shuffles name. */
+static axe_status check_whole_scope(const axe_program *p, const ax_stmt *s,
+                                    axe_diag *diag)
+{
+    int64_t n;
+    if (s->scope != AX_SCOPE_WARP && s->scope != AX_SCOPE_WARPGROUP)
+        return AXE_OK;
+    n = axe__scope_threads(p, s->scope);
+    if (p->threads % n != 0)
+        return axe__fail(diag, AXE_ERR_INVALID, s->off,
+                         "a %s-scope operator needs a multiple of %lld "
+                         "threads per CTA, not %lld",
+                         axe__scope_name(s->scope), (long long)n,
+                         (long long)p->threads);
+    return AXE_OK;
+}
+
 static axe_status check_op(axe_program *p, ax_stmt *s, axe_diag *diag)
 {
     int i;
+    AXE_TRY(check_whole_scope(p, s, diag));
     narrow(p, s->guard);
     for (i = 0; i < s->nargs; i++) {
         ax_ref *r = &s->args[i];

@@ -230,11 +230,23 @@ static void print_tail(const run_args *a, const run_result *res)
                fl ? "flops" : "bytes");
 }
 
+/* The most work (axe_program_work) axe run accepts: about a minute of
+ * the reference interpreter. */
+#define RUN_MAX_WORK ((int64_t)1 << 30)
+
 static int run_program(run_ctx *c, const run_args *a)
 {
     run_result res = {0, 0, 0, true, 0, 0};
     axe_diag d;
-    int i, rc = setup(c, a);
+    int i, rc;
+    if (axe_program_work(c->p) > RUN_MAX_WORK) {
+        fprintf(stderr,
+                "axe: run: the kernel does %lld element operations, beyond "
+                "axe run's limit of %lld (axe compile still compiles it)\n",
+                (long long)axe_program_work(c->p), (long long)RUN_MAX_WORK);
+        return CLI_EXIT_FAIL;
+    }
+    rc = setup(c, a);
     if (rc != CLI_EXIT_OK) {
         fprintf(stderr, "axe: run: out of memory\n");
         return rc;
