@@ -374,7 +374,7 @@ printf '%s\n' 'kernel k(A: f32[64, 1024]) grid(1) threads(1024) {' \
     '    register r: f32[64, 1024] layout S[(64, 1024):(1, 1@tx)];' \
     '    register m: f32[64] layout S[64:1] + R[1024:1@tx];' \
     '    cta reduce(m, r, sum, 1);' '}' >"$tmp/scratch.axe"
-expect_fail 1 "no schedule for reduce \\(forced\\): smem: shared scratch of 262144 bytes would bring the CTA to 262144 bytes, beyond 232448" \
+expect_fail 1 "note: reduce.smem: shared scratch of 262144 bytes would bring the CTA to 262144 bytes, beyond 232448" \
     "$AXE" compile "$tmp/scratch.axe" --schedule reduce=smem
 # axe run refuses a launch whose work is beyond its limit (2^30 element
 # operations and parameter elements): a legal grid of 65535 x 65535 CTAs.

@@ -168,7 +168,7 @@ static void smem_operand(ax_text *t, const axe_program *p, const ax_stmt *s,
                          int i)
 {
     const ax_tensor *tn = &p->tensors[s->args[i].tensor];
-    axe__text_put(t, "%s%s[", axe__dtype_load_pre(tn->dtype), tn->name);
+    axe__text_put(t, "%s%s[", axe__dtype_load_pre(tn->dtype), tn->cname);
     smem_addr(t, p, s, i);
     axe__text_put(t, "]%s", axe__dtype_wrap_post(tn->dtype));
 }
@@ -180,7 +180,7 @@ static void smem_loops(ax_text *t, const axe_program *p, const ax_stmt *s,
 {
     const ax_mma *m = s->mma;
     const char *ct = axe__dtype_ctype(p->tensors[s->args[0].tensor].dtype);
-    const char *c = p->tensors[s->args[0].tensor].name;
+    const char *c = p->tensors[s->args[0].tensor].cname;
     int64_t vc = m->frag[2].nvals;
     indent_put(t, ind);
     axe__text_put(t,
