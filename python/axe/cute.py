@@ -34,12 +34,13 @@ from typing import Any, Dict, Optional, Union
 from ._convert import (ScaledBasis, basis_modes, decode_layout, decode_tuple,
                        encode_layout, encode_tiler, encode_tuple)
 from ._lib import (AxeError, CuteComposed, CuteLayout, CutePoint, Tuple,
-                   OUTER_LAYOUT, OUTER_SWIZZLE, call, call_fast, check, i32,
-                   i32_array, i64, lib)
+                   OUTER_LAYOUT, OUTER_SWIZZLE, TUPLE_MAX_DEPTH, call,
+                   call_fast, check, i32, i32_array, i64, lib)
 from ._lib import Swizzle as _CSwizzle
 from ._lib import raise_error
 from .render import Renderable
 import ctypes
+import functools
 import os
 from ctypes import c_int64, create_string_buffer
 
@@ -110,6 +111,36 @@ _PROD = {"logical": 0, "zipped": 1, "tiled": 2, "flat": 3, "blocked": 4,
          "raked": 5}
 
 
+_F = _t.TypeVar("_F", bound=_t.Callable[..., Any])
+
+
+def _too_deep(what):
+    return AxeError("CAPACITY", f"{what}: a tuple is nested too deeply "
+                    f"(the library holds at most {TUPLE_MAX_DEPTH} levels)")
+
+
+def _nesting_guard(fn: _F) -> _F:
+    """"fn" with Python's RecursionError on a deeply nested tuple turned
+    into AxeError CAPACITY."""
+    @functools.wraps(fn)
+    def guarded(*args, **kw):
+        try:
+            return fn(*args, **kw)
+        except RecursionError:
+            raise _too_deep(fn.__name__) from None
+    return _t.cast(_F, guarded)
+
+
+def _need_layout(x, arg, op, types=None):
+    """"x" if it is a Layout (or one of "types"); TypeError naming the
+    argument "arg" of "op" otherwise."""
+    if isinstance(x, types or Layout):
+        return x
+    kinds = " or ".join(t.__name__ for t in types or (Layout,))
+    raise TypeError(f"{op}: {arg} must be a {kinds}, not "
+                    f"{type(x).__name__} {x!r}")
+
+
 def is_int(x: object) -> bool:
     """True for an integer (pycute's is_int)."""
     return isinstance(x, int)
@@ -120,6 +151,7 @@ def is_tuple(x: object) -> bool:
     return isinstance(x, tuple)
 
 
+@_nesting_guard
 def flatten(t: Union[IntTuple, LayoutArg]) -> Union[IntTuple, LayoutArg]:
     """The leaves of "t" as a flat tuple (an int stays); of a layout, the
     layout of its leaves (same function, depth <= 1)."""
@@ -138,6 +170,7 @@ def flatten(t: Union[IntTuple, LayoutArg]) -> Union[IntTuple, LayoutArg]:
     return tuple(out)
 
 
+@_nesting_guard
 def product(t: IntTuple) -> int:
     """The product of the leaves of "t"."""
     if isinstance(t, tuple):
@@ -148,6 +181,7 @@ def product(t: IntTuple) -> int:
     return t
 
 
+@_nesting_guard
 def prefix_product(t: IntTuple, init: int = 1) -> IntTuple:
     """Exclusive prefix products congruent to "t" (compact column-major
     strides)."""
@@ -160,6 +194,7 @@ def prefix_product(t: IntTuple, init: int = 1) -> IntTuple:
     return init
 
 
+@_nesting_guard
 def shape_div(a: IntTuple, b: IntTuple) -> IntTuple:
     """CuTe's shape_div: a/b if b divides a, 1 if a divides b (per leaf,
     congruent to "a"); AxeError DIVISIBILITY otherwise."""
@@ -225,6 +260,13 @@ class Layout(_Base, LayoutBase):
 
     def __init__(self, _shape: IntTuple,
                  _stride: Optional[StrideTuple] = None) -> None:
+        if not isinstance(_shape, (int, tuple)):
+            raise TypeError("Layout: shape must be an int or a tuple, not "
+                            f"{type(_shape).__name__} {_shape!r}")
+        if not isinstance(_stride, (int, tuple, ScaledBasis, type(None))):
+            raise TypeError("Layout: stride must be an int, a ScaledBasis "
+                            "or a tuple, not "
+                            f"{type(_stride).__name__} {_stride!r}")
         self._shape = _shape
         self._stride = prefix_product(_shape) if _stride is None else _stride
         self._packed = False
@@ -271,10 +313,12 @@ class Layout(_Base, LayoutBase):
         self._stride, self._packed = v, False
         self._gen += 1
 
+    @_nesting_guard
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, Layout) and self.shape == other.shape
                 and self.stride == other.stride)
 
+    @_nesting_guard
     def __hash__(self) -> int:
         return hash((repr(self.shape), repr(self.stride)))
 
@@ -285,10 +329,14 @@ class Layout(_Base, LayoutBase):
         """L(coordinate) (an index, a coordinate tuple, or several
         coordinates); with a ``None`` in the coordinate, the slice."""
         crd = args[0] if len(args) == 1 else args
-        if _has_none(crd):
-            return slice_(crd, self)
         if isinstance(crd, int):
             return self._eval_index(crd)
+        try:
+            none = _has_none(crd)
+        except RecursionError:
+            raise _too_deep("Layout.__call__") from None
+        if none:
+            return slice_(crd, self)
         out = c_int64()
         call(_eval_crd_diag, self.c, encode_tuple(crd), out)
         return out.value
@@ -323,9 +371,11 @@ class Layout(_Base, LayoutBase):
         """The canonical axe text (``(4,8):(1,4)``)."""
         return _print(lib.axe_print_cute_layout, self.c)
 
+    @_nesting_guard
     def __str__(self) -> str:
         return f"{self.shape}:{self.stride}"
 
+    @_nesting_guard
     def __repr__(self) -> str:
         return f"Layout({self.shape},{self.stride})"
 
@@ -375,14 +425,15 @@ def make_layout(*layouts: Any) -> Layout:
                   tuple(x.stride for x in layouts))
 
 
-def _as_layout(x):
+def _as_layout(x, arg="layoutB (the tiler)"):
     if isinstance(x, LayoutBase):
         return x
     if isinstance(x, int):
         return Layout(x, 1)
     if isinstance(x, tuple):
         return Layout(x)
-    raise TypeError(f"expected a layout, an int or a shape, not {x!r}")
+    raise TypeError(f"{arg}: expected a layout, an int or a shape, not "
+                    f"{type(x).__name__} {x!r}")
 
 
 def size(layout: Union[LayoutArg, IntTuple]) -> int:
@@ -409,6 +460,7 @@ def cosize(layout: LayoutArg) -> int:
 
 
 def _unary(fn, layout):
+    _need_layout(layout, "layout", fn.__name__)
     out = _new(Layout)
     st = fn(layout.c, out)
     if st:
@@ -463,6 +515,8 @@ def composition(layoutA: Union[LayoutArg, Swizzle],
     r = _f_compose(layoutA, layoutB)
     if r is not NotImplemented:
         return r
+    _need_layout(layoutA, "layoutA", "composition",
+                 (Layout, ComposedLayout, Swizzle))
     if layoutB is None:
         return layoutA
     if isinstance(layoutA, Swizzle):
@@ -520,6 +574,9 @@ def complement(layout: Union[Layout, IntTuple],
     """R strictly increasing with (layout, R) injective, R's values outside
     layout's image, covering [0, max_idx) rounded up to a multiple of the
     extent of layout's largest-stride mode (CuTe's complement)."""
+    if type(max_idx) is int and max_idx < 1:
+        raise AxeError("DOMAIN", f"complement: max_idx must be positive, "
+                       f"not {max_idx}")
     r = _f_complement(layout, max_idx)
     if r is not NotImplemented:
         return r
@@ -531,11 +588,11 @@ def complement(layout: Union[Layout, IntTuple],
             call(_complement, layout, max_idx, out)
         return out
     if isinstance(max_idx, tuple):
-        call(lib.axe_cute_complement_shape, _as_layout(layout).c,
+        call(lib.axe_cute_complement_shape, _as_layout(layout, "layout").c,
              encode_tuple(max_idx), out)
         return out
-    call_fast(_complement, _as_layout(layout).c, i64(max_idx, "max_idx"),
-              out)
+    call_fast(_complement, _as_layout(layout, "layout").c,
+              i64(max_idx, "max_idx"), out)
     return out
 
 
@@ -552,7 +609,7 @@ def right_inverse(layout: Optional[Layout]) -> Optional[Layout]:
         if _right_inverse(layout if layout._packed else layout.c, out, None):
             call(_right_inverse, layout, out)
         return out
-    call_fast(_right_inverse, _as_layout(layout).c, out)
+    call_fast(_right_inverse, _as_layout(layout, "layout").c, out)
     return out
 
 
@@ -565,12 +622,14 @@ def left_inverse(layout: Optional[Layout]) -> Optional[Layout]:
     if layout is None:
         return None
     out = _new(Layout)
-    call_fast(lib.axe_cute_left_inverse, _as_layout(layout).c, out)
+    call_fast(lib.axe_cute_left_inverse, _as_layout(layout, "layout").c,
+              out)
     return out
 
 
 def nullspace(layout: Layout) -> Layout:
     """A layout K onto the indices k with layout(k) == 0."""
+    _need_layout(layout, "layout", "nullspace")
     out = _new(Layout)
     call_fast(lib.axe_cute_nullspace, layout.c, out)
     return out
@@ -580,6 +639,7 @@ def _divide(kind, a, b):
     r = _f_divide(_DIV[kind], a, b)
     if r is not NotImplemented:
         return r
+    _need_layout(a, "layoutA", f"{kind}_divide", (Layout, ComposedLayout))
     if b is None:
         return a
     if isinstance(a, ComposedLayout):
@@ -618,6 +678,7 @@ def _product(kind, a, b):
     r = _f_product(_PROD[kind], a, b)
     if r is not NotImplemented:
         return r
+    _need_layout(a, "layoutA", f"{kind}_product", (Layout, ComposedLayout))
     if b is None:
         return a
     if isinstance(a, ComposedLayout):
@@ -677,6 +738,7 @@ def raked_product(layoutA: LayoutArg, layoutB: Tiler) -> LayoutArg:
     return _product("raked", layoutA, layoutB)
 
 
+@_nesting_guard
 def slice_(crd: Coord, trg: Union[LayoutArg, IntTuple]) -> Any:
     """The modes of "trg" where coordinate "crd" is ``None``: for a layout
     L(crd filled with x) == offset + slice_(crd, L)(x); for an int tuple the
@@ -693,6 +755,7 @@ def slice_(crd: Coord, trg: Union[LayoutArg, IntTuple]) -> Any:
     return out
 
 
+@_nesting_guard
 def slice_and_offset(crd: Coord,
                      layout: LayoutArg) -> _t.Tuple[LayoutArg, Any]:
     """(slice_(crd, layout), layout(crd with None as 0))."""
@@ -706,6 +769,7 @@ def _fill_none(t):
     return 0 if t is None else t
 
 
+@_nesting_guard
 def crd2idx(crd: IntTuple, shape: IntTuple,
             stride: Optional[StrideTuple] = None) -> Any:
     """The value of coordinate "crd" in ``shape:stride`` (stride: compact
@@ -713,6 +777,7 @@ def crd2idx(crd: IntTuple, shape: IntTuple,
     return Layout(shape, stride)(crd)
 
 
+@_nesting_guard
 def idx2crd(idx: IntTuple, shape: IntTuple) -> IntTuple:
     """The colexicographic coordinate of index "idx" in "shape"."""
     t = encode_tuple(shape)
@@ -774,6 +839,8 @@ class ComposedLayout(LayoutBase):
 
     def __init__(self, layoutB: Union[Layout, Swizzle], offset: StrideTuple,
                  layoutA: Layout) -> None:
+        _need_layout(layoutB, "layoutB", "ComposedLayout", (Layout, Swizzle))
+        _need_layout(layoutA, "layoutA", "ComposedLayout")
         self.layoutB, self.offset, self.layoutA = layoutB, offset, layoutA
         self.c  # validates
 
