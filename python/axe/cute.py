@@ -104,6 +104,8 @@ __all__ = [
     "slice_", "slice_and_offset", "tiled_divide", "tiled_product",
     "zipped_divide", "zipped_product", "flatten", "prefix_product",
     "coalesce_x", "dice", "get", "recast_layout", "tile_to_shape",
+    "crd2crd", "elem_scale", "has_none", "hier_unzip", "inner_product",
+    "shiftl", "shiftr", "signum", "tuple_max",
 ]
 
 _DIV = {"logical": 0, "zipped": 1, "tiled": 2, "flat": 3}
@@ -212,6 +214,91 @@ def shape_div(a: IntTuple, b: IntTuple) -> IntTuple:
         raise AxeError("DIVISIBILITY", f"{a} and {b} do not divide each "
                        "other")
     return (a + b - 1) // b
+
+
+def signum(a: int) -> int:
+    """-1, 0 or 1: the sign of "a"."""
+    return (a > 0) - (a < 0)
+
+
+def _ranks(a, b, op):
+    if len(a) != len(b):
+        raise AxeError("INCOMPATIBLE", f"{op}: {a!r} and {b!r} have "
+                       f"different ranks ({len(a)} and {len(b)})")
+
+
+@_nesting_guard
+def inner_product(a: IntTuple, b: IntTuple) -> int:
+    """The sum of a_i * b_i over the leaves of congruent "a" and "b"."""
+    if isinstance(a, tuple):
+        if not isinstance(b, tuple):
+            raise AxeError("INCOMPATIBLE", f"inner_product: {a!r} is a "
+                           f"tuple and {b!r} is not")
+        _ranks(a, b, "inner_product")
+        return sum(inner_product(x, y) for x, y in zip(a, b))
+    if isinstance(b, tuple):
+        raise AxeError("INCOMPATIBLE", f"inner_product: {b!r} is a tuple "
+                       f"and {a!r} is not")
+    return a * b
+
+
+@_nesting_guard
+def tuple_max(a: IntTuple) -> int:
+    """The largest leaf of "a"."""
+    if isinstance(a, tuple):
+        return max(tuple_max(x) for x in a)
+    return a
+
+
+@_nesting_guard
+def elem_scale(a: IntTuple, b: IntTuple) -> IntTuple:
+    """"a" scaled leaf by leaf: by b's leaves for congruent tuples, by
+    product(b) for an int "a" (a tuple "a" needs a tuple "b")."""
+    if isinstance(a, tuple):
+        if not isinstance(b, tuple):
+            raise AxeError("INCOMPATIBLE", f"elem_scale: tuple {a!r} "
+                           f"scaled by the int {b!r}")
+        _ranks(a, b, "elem_scale")
+        return tuple(elem_scale(x, y) for x, y in zip(a, b))
+    return a * product(b)
+
+
+@_nesting_guard
+def has_none(a: Coord) -> bool:
+    """True if a leaf of "a" is None."""
+    return _has_none(a)
+
+
+@_nesting_guard
+def crd2crd(crd: IntTuple, dst_shape: IntTuple,
+            src_shape: Optional[IntTuple] = None) -> IntTuple:
+    """Coordinate "crd" (of "src_shape") as a coordinate of "dst_shape":
+    by mode for congruent tuples, idx2crd for an int "crd", crd2idx in
+    "src_shape" for a tuple "crd" and an int "dst_shape" (pycute's)."""
+    if isinstance(crd, tuple):
+        if isinstance(dst_shape, tuple):
+            _ranks(crd, dst_shape, "crd2crd")
+            return tuple(crd2crd(x, y) for x, y in zip(crd, dst_shape))
+        if src_shape is None:
+            raise AxeError("INVALID", f"crd2crd: coordinate {crd!r} into "
+                           f"the int shape {dst_shape!r} needs src_shape")
+        return _t.cast(int, crd2idx(crd, src_shape))
+    if isinstance(dst_shape, tuple):
+        return idx2crd(crd, dst_shape)
+    if not 0 <= crd < dst_shape:
+        raise AxeError("DOMAIN", f"crd2crd: coordinate {crd} is outside "
+                       f"[0, {dst_shape})")
+    return crd
+
+
+def shiftr(a: int, s: int) -> int:
+    """a >> s, or a << -s for negative "s" (pycute's; s = 0 gives a)."""
+    return a >> s if s >= 0 else a << -s
+
+
+def shiftl(a: int, s: int) -> int:
+    """a << s, or a >> -s for negative "s" (pycute's; s = 0 gives a)."""
+    return a << s if s >= 0 else a >> -s
 
 
 class LayoutBase(Renderable):
@@ -778,13 +865,66 @@ def crd2idx(crd: IntTuple, shape: IntTuple,
 
 
 @_nesting_guard
-def idx2crd(idx: IntTuple, shape: IntTuple) -> IntTuple:
-    """The colexicographic coordinate of index "idx" in "shape"."""
+def idx2crd(idx: IntTuple, shape: IntTuple,
+            stride: Optional[IntTuple] = None) -> IntTuple:
+    """The colexicographic coordinate of index "idx" in "shape" (the last
+    mode absorbing an index >= size(shape), as in CuTe's paper); with a
+    "stride", pycute's (idx // d) % s per leaf. A tuple "idx" is taken by
+    mode."""
+    if stride is not None or isinstance(idx, tuple):
+        return _idx2crd_strided(idx, shape, prefix_product(shape)
+                                if stride is None else stride,
+                                stride is not None)
     t = encode_tuple(shape)
     out = Tuple()
     check(lib.axe_tuple_idx2crd(i64(idx, "index"), t, out),
           "the index is negative")
     return decode_tuple(out)
+
+
+def _idx2crd_strided(idx, shape, stride, wrap):
+    if isinstance(idx, tuple):
+        if not isinstance(shape, tuple):
+            raise AxeError("INCOMPATIBLE", f"idx2crd: index {idx!r} is a "
+                           f"tuple and shape {shape!r} is not")
+        _ranks(idx, shape, "idx2crd")
+        _ranks(shape, stride, "idx2crd")
+        if not wrap:
+            return tuple(idx2crd(i, s) for i, s in zip(idx, shape))
+        return tuple(_idx2crd_strided(i, s, d, wrap)
+                     for i, s, d in zip(idx, shape, stride))
+    if isinstance(shape, tuple):
+        if not isinstance(stride, tuple):
+            raise AxeError("INCOMPATIBLE", f"idx2crd: stride {stride!r} is "
+                           f"not congruent to shape {shape!r}")
+        _ranks(shape, stride, "idx2crd")
+        return tuple(_idx2crd_strided(idx, s, d, wrap)
+                     for s, d in zip(shape, stride))
+    if idx < 0 or not isinstance(stride, int) or stride < 1:
+        raise AxeError("DOMAIN", f"idx2crd: index {idx} or stride "
+                       f"{stride!r} is not a nonnegative index over a "
+                       "positive stride")
+    return (idx // stride) % shape
+
+
+def hier_unzip(splitter: _t.Callable[[Any, Any], Layout], layoutA: Layout,
+               layoutB: Tiler) -> Layout:
+    """"splitter" (logical_divide or logical_product) applied by mode and
+    gathered as ((tiles...), (rest...)) (pycute's hier_unzip; None keeps a
+    mode as (1:0, A_i))."""
+    if layoutB is None:
+        return make_layout(Layout(1, 0), layoutA)
+    if isinstance(layoutB, tuple):
+        if len(layoutA) < len(layoutB):
+            raise AxeError("INCOMPATIBLE", "hier_unzip: the tiler has more "
+                           "modes than the layout")
+        split = [hier_unzip(splitter, layoutA[i], layoutB[i])
+                 for i in range(len(layoutB))]
+        rest = [x[1] for x in split] + [layoutA[i] for i in
+                                        range(len(layoutB), len(layoutA))]
+        return make_layout(make_layout([x[0] for x in split]),
+                           make_layout(rest))
+    return splitter(layoutA, layoutB)
 
 
 class Swizzle:

@@ -143,12 +143,12 @@ def is_divide(a, b, r):
 
 def is_product(a, b, r):
     """r = (a, c o b) with c an increasing map whose values, added to a's,
-    stay distinct: r(i) = a(i), r(i + na j) = a(i) + X(j) with X(j)
+    stay distinct: r has two modes, the first of size(a), r(i) = a(i), r(i + na j) = a(i) + X(j) with X(j)
     ordered and repeated exactly as b(j)."""
     if isinstance(b, int):
         b = Layout(b, 1)
     na, nb = cute.size(a), cute.size(b)
-    if cute.size(r) != na * nb:
+    if cute.size(r) != na * nb or len(r) != 2 or cute.size(r[0]) != na:
         return False
     vals, bv = image(r), image(b)
     x = [vals[na * j] for j in range(nb)]
@@ -462,3 +462,150 @@ def test_dropin_example_prints_what_pycute_prints():
     theirs = subprocess.run([sys.executable, script, "--pycute"], env=env,
                             check=True, capture_output=True, text=True).stdout
     assert ours == theirs and ours.count("\n") == 9
+
+
+# ---- pycute's int-tuple helpers ----------------------------------------------
+
+def random_tuple(r, depth=2, lo=1, hi=8):
+    """An int or a nested tuple of ints in [lo, hi]."""
+    if depth == 0 or r.random() < 0.35:
+        return r.randint(lo, hi)
+    return tuple(random_tuple(r, depth - 1, lo, hi)
+                 for _ in range(r.randint(1, 3)))
+
+
+def like(r, t, lo=0, hi=8):
+    """A random tuple congruent to "t"."""
+    if isinstance(t, tuple):
+        return tuple(like(r, e, lo, hi) for e in t)
+    return r.randint(lo, hi)
+
+
+def same_or_both_fail(ours, theirs, *args):
+    """ours(*args) == theirs(*args), or pycute fails and axe raises
+    AxeError."""
+    try:
+        want = theirs(*args)
+    except (AssertionError, TypeError, IndexError):
+        with pytest.raises(AxeError):
+            ours(*args)
+        return "both reject"
+    assert ours(*args) == want, (ours.__name__, args, want)
+    return "agree"
+
+
+INT_TUPLE_OPS = ["inner_product", "tuple_max", "elem_scale", "has_none",
+                 "crd2crd", "shiftl", "shiftr", "signum", "idx2crd",
+                 "crd2idx", "product", "prefix_product", "shape_div"]
+
+
+@pytest.mark.parametrize("name", INT_TUPLE_OPS)
+def test_int_tuple_helper(name):
+    rng = oracle.seeded(f"diff {name}")
+    ours, theirs = getattr(cute, name), getattr(pycute, name)
+    tally = {}
+    for _ in range(N):
+        a = random_tuple(rng)
+        sh = random_tuple(rng)
+        k = rng.random()
+        if name in ("inner_product", "elem_scale"):
+            args = (a, like(rng, a) if k < 0.7 else sh)
+        elif name == "tuple_max":
+            args = (a,)
+        elif name == "has_none":
+            args = (rng.choice([a, like(rng, a, -1, 3)]),)
+            args = (oracle_none(args[0]),)
+        elif name == "crd2crd":
+            src = random_tuple(rng)
+            dst = rng.choice([src, cute.size(src), sh])
+            args = (like(rng, src, 0, 1) if k < 0.5
+                    else rng.randint(0, cute.size(dst) - 1), dst, src)
+        elif name in ("shiftl", "shiftr"):
+            args = (rng.randint(-1000, 1000),
+                    rng.choice([-1, 1]) * rng.randint(1, 8))
+        elif name == "signum":
+            args = (rng.randint(-3, 3),)
+        elif name == "idx2crd":
+            n = cute.size(sh)
+            idx = rng.randint(0, n - 1)
+            args = ((idx, sh) if k < 0.3 else
+                    (idx, sh, like(rng, sh, 1, 12)) if k < 0.8 else
+                    (like(rng, sh, 0, 3), sh, like(rng, sh, 1, 12)))
+        elif name == "crd2idx":
+            args = (like(rng, sh, 0, 1), sh, like(rng, sh, 0, 12))
+        elif name == "shape_div":
+            args = (a, rng.choice([1, 2, 4, like(rng, a, 1, 4)]))
+        else:
+            args = (a,)
+        verdict = same_or_both_fail(ours, theirs, *args)
+        tally[verdict] = tally.get(verdict, 0) + 1
+    print(f"{name}: {tally}")
+    assert tally.get("agree", 0) > N // 2
+
+
+def oracle_none(t):
+    """"t" with its negative leaves replaced by None."""
+    if isinstance(t, tuple):
+        return tuple(oracle_none(e) for e in t)
+    return None if t < 0 else t
+
+
+def test_shift_by_zero_and_idx2crd_past_the_end():
+    # pycute's shiftl/shiftr(a, 0) recurse forever; axe gives a.
+    assert cute.shiftl(5, 0) == 5 and cute.shiftr(5, 0) == 5
+    # Past size(shape), the two-argument idx2crd lets the last mode absorb
+    # the rest (CuTe's paper); pycute and the stride form wrap.
+    assert cute.idx2crd(100, (2, 3)) == (0, 50)
+    assert pycute.idx2crd(100, (2, 3)) == (0, 2)
+    assert cute.idx2crd(100, (2, 3), (1, 2)) == (0, 2)
+
+
+def test_hier_unzip():
+    rng = oracle.seeded("diff hier_unzip")
+    tally = {}
+    for _ in range(N // 2):
+        a = any_layout(rng, 4, 6, 12)
+        b = random_tiler(rng, a)
+        b = b if isinstance(b, tuple) else (b,)
+        fn = rng.choice(["logical_divide", "logical_product"])
+        try:
+            mine = cute.hier_unzip(getattr(cute, fn), a, b)
+        except AxeError as e:
+            mine = e
+        theirs = py_call(lambda *x: pycute.hier_unzip(
+            getattr(pycute, fn), *x), to_py(a), to_py(b))
+        if not isinstance(mine, Exception):
+            gathered(fn, a, b, mine)
+        if isinstance(mine, Exception) or not isinstance(theirs, Layout):
+            verdict = "one rejects"
+        elif (image(mine) == image(theirs) and
+              cute.size(mine[0]) == cute.size(theirs[0])):
+            verdict = "agree"
+        else:
+            print(f"hier_unzip({fn}, {a}, {b}): axe {mine}, pycute "
+                  f"{theirs}")
+            # pycute's splitter is wrong on some mode.
+            valid = is_divide if fn == "logical_divide" else is_product
+            assert any(not isinstance(p, Layout) or not valid(a[i], e, p)
+                       for i, e in enumerate(b) if e is not None
+                       for p in [py_call(getattr(pycute, fn), to_py(a[i]),
+                                         to_py(e))]), (fn, a, b)
+            verdict = "pycute's splitter wrong"
+        tally[verdict] = tally.get(verdict, 0) + 1
+    print(f"hier_unzip: {tally}")
+    assert tally.get("agree", 0) > N // 8
+
+
+def gathered(fn, a, b, r):
+    """r = ((s_0[0], s_1[0], ...), (s_0[1], ..., rest of a)) with s_i =
+    fn(a_i, b_i) (1:0 and a_i for a None b_i; gathered again for a tuple
+    b_i)."""
+    for i, e in enumerate(b):
+        if isinstance(e, tuple):
+            gathered(fn, a[i], e, cute.make_layout(r[0][i], r[1][i]))
+            continue
+        s = (cute.make_layout(Layout(1, 0), a[i]) if e is None
+             else getattr(cute, fn)(a[i], e))
+        assert r[0][i] == s[0] and r[1][i] == s[1], (fn, a, b, r, i, s)
+    for i in range(len(b), len(a)):
+        assert r[1][i] == a[i], (fn, a, b, r, i)
