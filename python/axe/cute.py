@@ -660,7 +660,9 @@ def complement(layout: Union[Layout, IntTuple],
                max_idx: IntTuple = 1) -> Layout:
     """R strictly increasing with (layout, R) injective, R's values outside
     layout's image, covering [0, max_idx) rounded up to a multiple of the
-    extent of layout's largest-stride mode (CuTe's complement)."""
+    extent of layout's largest-stride mode (CuTe's complement). A shape
+    "max_idx" means its size; for a scaled-basis layout only a rank-1
+    shape is accepted (UNSUPPORTED otherwise, as the CLI and CuTe IR)."""
     if type(max_idx) is int and max_idx < 1:
         raise AxeError("DOMAIN", f"complement: max_idx must be positive, "
                        f"not {max_idx}")
@@ -675,8 +677,12 @@ def complement(layout: Union[Layout, IntTuple],
             call(_complement, layout, max_idx, out)
         return out
     if isinstance(max_idx, tuple):
-        call(lib.axe_cute_complement_shape, _as_layout(layout, "layout").c,
-             encode_tuple(max_idx), out)
+        lay = _as_layout(layout, "layout")
+        if len(max_idx) > 1 and lib.axe_cute_has_basis(lay.c):
+            raise AxeError("UNSUPPORTED", "a cotarget shape per coordinate "
+                           "of a scaled-basis layout is not supported; give "
+                           "an integer")
+        call(lib.axe_cute_complement_shape, lay.c, encode_tuple(max_idx), out)
         return out
     call_fast(_complement, _as_layout(layout, "layout").c,
               i64(max_idx, "max_idx"), out)
