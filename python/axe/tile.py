@@ -312,7 +312,9 @@ class TileLayout(Renderable):
 
     def apply(self, *coord: int,
               shape: Optional[Shape] = None) -> Dict[str, int]:
-        """TIRx's apply: the base point D(x) + O as {axis: value}. One int
+        """TIRx's apply (kept for TIRx compatibility; also ``apply_base``):
+        the base point D(x) + O as {axis: value}, replicas ignored. The
+        paper's whole set {D(x) + r + O : r in R} is ``apply_set``. One int
         is a linear index; several ints are one digit per shard iter; with
         "shape" the coordinate in that shape."""
         out = Point()
