@@ -385,8 +385,8 @@ static axe_status axe_py_split(const axe_cute_layout *a, int i,
     axe_cute_layout ai, s, t, r, x;
     axe_status st = axe_cute_get(a, i, &ai);
     if (st == AXE_OK)
-        st = axe_cute_product(AXE_CUTE_PRODUCT_LOGICAL, &ai, b,
-                              i == 0 ? m : &s, NULL);
+        st = axe_cute_product(AXE_CUTE_PRODUCT_LOGICAL, &ai, b, i == 0 ? m : &s,
+                              NULL);
     if (st != AXE_OK || i == 0)
         return st;
     if ((st = axe_cute_get(&s, 0, &t)) != AXE_OK ||
