@@ -347,10 +347,12 @@ class Layout(_Base, LayoutBase):
 
     def __init__(self, _shape: IntTuple,
                  _stride: Optional[StrideTuple] = None) -> None:
-        if not isinstance(_shape, (int, tuple)):
+        if not isinstance(_shape, (int, tuple)) and not hasattr(
+                type(_shape), "__index__"):
             raise TypeError("Layout: shape must be an int or a tuple, not "
                             f"{type(_shape).__name__} {_shape!r}")
-        if not isinstance(_stride, (int, tuple, ScaledBasis, type(None))):
+        if not isinstance(_stride, (int, tuple, ScaledBasis, type(None))) \
+                and not hasattr(type(_stride), "__index__"):
             raise TypeError("Layout: stride must be an int, a ScaledBasis "
                             "or a tuple, not "
                             f"{type(_stride).__name__} {_stride!r}")

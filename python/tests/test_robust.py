@@ -97,3 +97,16 @@ def test_complement_nonpositive_max_idx_is_domain(max_idx):
         with pytest.raises(AxeError) as e:
             cute.complement(a, max_idx)
         assert e.value.status == "DOMAIN", e.value
+
+
+def test_index_ints_are_still_accepted():
+    class Index:
+        """An int-like (numpy's ints have __index__ too)."""
+
+        def __init__(self, v):
+            self.v = v
+
+        def __index__(self):
+            return self.v
+    assert cute.size(Layout(Index(4), Index(2))) == 4
+    assert Layout(Index(4), Index(2))(3) == 6
