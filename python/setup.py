@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: Apache-2.0
 """Build step of the axe package: configure and build libaxe with CMake
-from the source tree this directory lies in (or $AXE_SOURCE_DIR), and put
-the shared library inside the package, so the wheel works without the
-source tree, and build the extension axe._fast (the hot operations,
-linked statically against libaxe). The version is include/axe/version.h's."""
+from the C sources ($AXE_SOURCE_DIR, else csrc/ beside this file in an
+sdist, else the repository this directory lies in), put the shared library
+inside the package, so the wheel works without the source tree, and build
+the extension axe._fast (the hot operations, linked statically against
+libaxe). The version is include/axe/version.h's. An sdist carries the C
+sources it needs in csrc/ (CMakeLists.txt, cmake/, include/, src/)."""
 
 import os
 import re
@@ -13,10 +15,32 @@ import tempfile
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.sdist import sdist
 from setuptools.dist import Distribution
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SOURCE = os.environ.get("AXE_SOURCE_DIR", os.path.dirname(HERE))
+#: What an sdist carries under csrc/: enough for CMake to build libaxe.
+C_SOURCES = ("CMakeLists.txt", "cmake", "include", "src")
+
+
+def find_source():
+    """The directory holding libaxe's C sources; SystemExit saying where
+    it looked otherwise."""
+    tried = [os.environ.get("AXE_SOURCE_DIR"), os.path.join(HERE, "csrc"),
+             os.path.dirname(HERE)]
+    for d in tried:
+        if d and os.path.isfile(os.path.join(d, "include", "axe",
+                                             "version.h")):
+            return d
+    raise SystemExit(
+        "axe: libaxe's C sources (CMakeLists.txt, include/axe/version.h, "
+        "src/) are not in " + ", ".join(d for d in tried if d) +
+        "; build from the repository's python/ directory, from an sdist "
+        "made by this setup.py (it carries them in csrc/), or set "
+        "AXE_SOURCE_DIR to a checkout of the repository")
+
+
+SOURCE = find_source()
 
 
 def axe_version():
@@ -30,8 +54,12 @@ def axe_version():
 def build_libaxe(build):
     """Configure and build libaxe (shared and static, Release) in "build";
     (path of libaxe.so, path of libaxe.a)."""
+    gen = []
+    if ("CMAKE_GENERATOR" not in os.environ and shutil.which("make") is None
+            and shutil.which("ninja") is not None):
+        gen = ["-G", "Ninja"]
     subprocess.check_call(["cmake", "-S", SOURCE, "-B", build,
-                           "-DCMAKE_BUILD_TYPE=Release"])
+                           "-DCMAKE_BUILD_TYPE=Release"] + gen)
     subprocess.check_call(["cmake", "--build", build, "--target",
                            "axe_shared", "axe_static", "--parallel", "2"])
     return (os.path.realpath(os.path.join(build, "libaxe.so")),
@@ -65,6 +93,23 @@ FAST = Extension(
     libraries=["m"], optional=True)
 
 
+class SdistWithC(sdist):
+    """sdist that also copies libaxe's C sources into csrc/, so the sdist
+    builds on its own."""
+
+    def make_release_tree(self, base_dir, files):
+        super().make_release_tree(base_dir, files)
+        for name in C_SOURCES:
+            src = os.path.join(SOURCE, name)
+            dst = os.path.join(base_dir, "csrc", name)
+            if os.path.isdir(src):
+                shutil.copytree(src, dst, ignore=shutil.ignore_patterns(
+                    "__pycache__", "*.o"))
+            else:
+                os.makedirs(os.path.dirname(dst), exist_ok=True)
+                shutil.copyfile(src, dst)
+
+
 class BinaryDistribution(Distribution):
     """The wheel carries a native library: platform-specific."""
 
@@ -72,5 +117,6 @@ class BinaryDistribution(Distribution):
         return True
 
 
-setup(version=axe_version(), cmdclass={"build_ext": BuildWithLibaxe},
+setup(version=axe_version(),
+      cmdclass={"build_ext": BuildWithLibaxe, "sdist": SdistWithC},
       ext_modules=[FAST], distclass=BinaryDistribution)

@@ -12,6 +12,7 @@ axe_packages_for() {
     gcc) echo gcc libc6-dev ;;
     clang) echo clang libclang-rt-dev ;;
     chromedriver) echo chromium-driver ;;
+    python3-config) echo python3-dev python3-venv ;;
     *) echo "$1" ;;
     esac
 }

@@ -23,6 +23,11 @@ fail() {
 step "tools"
 axe_ensure_tools cmake ninja gcc clang clang-format pkg-config python3 jq ||
     fail "installing the tools"
+# Python.h (python3-dev, which provides python3-config) lets the Python
+# package build its extension axe._fast, and python3-venv the test venv;
+# without them scripts/test_python.sh tests the ctypes backend or skips.
+axe_ensure_tools python3-config ||
+    echo "test.sh: no python3-dev here; the Python tests use the ctypes backend"
 # The browser test of `axe render --format html` (tests/browser_render.sh)
 # skips without these; a machine that cannot install them still passes.
 axe_ensure_tools chromium chromedriver ||

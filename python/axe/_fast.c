@@ -377,7 +377,71 @@ static PyObject *axe_py_divide(PyObject *mod, PyObject *const *args,
     AXE_PY_RUN(out, axe_cute_divide_layout, kind, a, b);
 }
 
-/* product(kind, a, b) for layouts a, b; kind as axe_cute_product_kind. */
+/* Split mode "i" of "a" by "b": (tile, rest) = logical_product(a_i, b)
+ * appended to "m" as two modes ("m" is set to the first pair when i == 0). */
+static axe_status axe_py_split(const axe_cute_layout *a, int i,
+                               const axe_cute_layout *b, axe_cute_layout *m)
+{
+    axe_cute_layout ai, s, t, r, x;
+    axe_status st = axe_cute_get(a, i, &ai);
+    if (st == AXE_OK)
+        st = axe_cute_product(AXE_CUTE_PRODUCT_LOGICAL, &ai, b, i == 0 ? m : &s,
+                              NULL);
+    if (st != AXE_OK || i == 0)
+        return st;
+    if ((st = axe_cute_get(&s, 0, &t)) != AXE_OK ||
+        (st = axe_cute_get(&s, 1, &r)) != AXE_OK ||
+        (st = axe_cute_append(m, &t, &x)) != AXE_OK)
+        return st;
+    return axe_cute_append(&x, &r, m);
+}
+
+/* zipped (or tiled) product of "a" by the flat tuple "tup" of n >= 2
+ * layouts: M = (t_0, r_0, ..., t_n-1, r_n-1, a_n, ...) with (t_i, r_i) =
+ * logical_product(a_i, b_i), then its modes reordered to (t..., r...,
+ * a_n...) and grouped as ((t...), (r..., a_n...)) or ((t...), r...,
+ * a_n...): axe.cute's _unzip_product. 0, or 1 when not handled here (any
+ * failure: the general path raises the precise error), -1 with an
+ * exception. */
+static int axe_py_unzip_product(int kind, const axe_cute_layout *a,
+                                PyObject *tup, axe_cute_layout *out)
+{
+    Py_ssize_t n = PyTuple_GET_SIZE(tup);
+    int rank = axe_cute_rank(a), idx[AXE_CUTE_MAX_LEAVES], k = 0;
+    axe_cute_layout m, x, y;
+    if (n < 2 || n > rank || 2 * n + (rank - n) > AXE_CUTE_MAX_LEAVES)
+        return 1;
+    for (int i = 0; i < (int)n; i++) {
+        const axe_cute_layout *b = axe_py_operand(PyTuple_GET_ITEM(tup, i));
+        if (!b)
+            return PyErr_Occurred() ? -1 : 1;
+        if (axe_py_split(a, i, b, &m) != AXE_OK)
+            return 1;
+    }
+    for (int i = (int)n; i < rank; i++)
+        if (axe_cute_get(a, i, &x) != AXE_OK ||
+            axe_cute_append(&m, &x, &y) != AXE_OK)
+            return 1;
+        else
+            m = y;
+    for (int i = 0; i < (int)n; i++)
+        idx[k++] = 2 * i;
+    for (int i = 0; i < (int)n; i++)
+        idx[k++] = 2 * i + 1;
+    for (int i = (int)n; i < rank; i++)
+        idx[k++] = (int)n + i;
+    if (axe_cute_select(&m, idx, k, &x) != AXE_OK ||
+        axe_cute_group(&x, 0, (int)n, &y) != AXE_OK)
+        return 1;
+    if (kind == AXE_CUTE_PRODUCT_TILED) {
+        *out = y;
+        return 0;
+    }
+    return axe_cute_group(&y, 1, axe_cute_rank(&y), out) != AXE_OK;
+}
+
+/* product(kind, a, b) for layouts a, b, or for zipped/tiled a flat tuple
+ * b of at least two layouts; kind as axe_cute_product_kind. */
 static PyObject *axe_py_product(PyObject *mod, PyObject *const *args,
                                 Py_ssize_t nargs)
 {
@@ -386,6 +450,17 @@ static PyObject *axe_py_product(PyObject *mod, PyObject *const *args,
     if (kind < 0)
         return NULL;
     const axe_cute_layout *a = axe_py_operand(args[1]);
+    if (a && PyTuple_Check(args[2]) &&
+        (kind == AXE_CUTE_PRODUCT_ZIPPED || kind == AXE_CUTE_PRODUCT_TILED)) {
+        axe_py_layout *out = axe_py_result();
+        if (!out)
+            return NULL;
+        int r = axe_py_unzip_product(kind, a, args[2], &out->v);
+        if (r == 0)
+            return (PyObject *)out;
+        Py_DECREF(out);
+        return r < 0 ? NULL : axe_py_unhandled();
+    }
     const axe_cute_layout *b = a ? axe_py_operand(args[2]) : NULL;
     if (!b)
         return axe_py_unhandled();
@@ -436,7 +511,8 @@ static PyMethodDef axe_py_methods[] = {
     AXE_PY_FAST(compose, "compose(a, b): a o b for layouts a, b"),
     AXE_PY_FAST(complement, "complement(a, max_idx) for an int max_idx"),
     AXE_PY_FAST(divide, "divide(kind, a, tiler or layout)"),
-    AXE_PY_FAST(product, "product(kind, a, b) for layouts a, b"),
+    AXE_PY_FAST(product, "product(kind, a, b) for layouts a, b (zipped, "
+                         "tiled: b also a flat tuple of layouts)"),
     AXE_PY_FAST(setup, "setup(result_type, raise_error, struct_size)"),
     {NULL, NULL, 0, NULL},
 };

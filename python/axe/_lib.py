@@ -45,7 +45,10 @@ STATUS_NAMES = {
 class AxeError(ValueError):
     """A status of libaxe with its reason: ``status`` is the status name
     ("NOT_COMPOSABLE"), ``reason`` the library's sentence, ``offset`` the
-    byte offset into parsed text (-1 when not about text)."""
+    byte offset into parsed text (-1 when not about text). Tracebacks
+    name it ``axe.AxeError``, where users import it from."""
+
+    __module__ = "axe"
 
     def __init__(self, status: str, reason: str, offset: int = -1) -> None:
         self.status = status

@@ -60,6 +60,9 @@ def layout(text: str, axes: Union[Mapping[str, int], str, None] = None,
     alone gives its table as a dict."""
     from .cute import Swizzle, _composed_of, _layout_of
     from .tile import _wrap
+    if not isinstance(text, str):
+        raise TypeError(f"axe.layout: text must be a str, not "
+                        f"{type(text).__name__} {text!r}")
     if axes is not None or kw or text.lstrip().startswith(
             ("m!", "axes!", "$(")):
         return _mapping(text, axes, kw)

@@ -34,12 +34,13 @@ from typing import Any, Dict, Optional, Union
 from ._convert import (ScaledBasis, basis_modes, decode_layout, decode_tuple,
                        encode_layout, encode_tiler, encode_tuple)
 from ._lib import (AxeError, CuteComposed, CuteLayout, CutePoint, Tuple,
-                   OUTER_LAYOUT, OUTER_SWIZZLE, call, call_fast, check, i32,
-                   i32_array, i64, lib)
+                   OUTER_LAYOUT, OUTER_SWIZZLE, TUPLE_MAX_DEPTH, call,
+                   call_fast, check, i32, i32_array, i64, lib)
 from ._lib import Swizzle as _CSwizzle
 from ._lib import raise_error
 from .render import Renderable
 import ctypes
+import functools
 import os
 from ctypes import c_int64, create_string_buffer
 
@@ -103,11 +104,43 @@ __all__ = [
     "slice_", "slice_and_offset", "tiled_divide", "tiled_product",
     "zipped_divide", "zipped_product", "flatten", "prefix_product",
     "coalesce_x", "dice", "get", "recast_layout", "tile_to_shape",
+    "crd2crd", "elem_scale", "has_none", "hier_unzip", "inner_product",
+    "shiftl", "shiftr", "signum", "tuple_max",
 ]
 
 _DIV = {"logical": 0, "zipped": 1, "tiled": 2, "flat": 3}
 _PROD = {"logical": 0, "zipped": 1, "tiled": 2, "flat": 3, "blocked": 4,
          "raked": 5}
+
+
+_F = _t.TypeVar("_F", bound=_t.Callable[..., Any])
+
+
+def _too_deep(what):
+    return AxeError("CAPACITY", f"{what}: a tuple is nested too deeply "
+                    f"(the library holds at most {TUPLE_MAX_DEPTH} levels)")
+
+
+def _nesting_guard(fn: _F) -> _F:
+    """"fn" with Python's RecursionError on a deeply nested tuple turned
+    into AxeError CAPACITY."""
+    @functools.wraps(fn)
+    def guarded(*args, **kw):
+        try:
+            return fn(*args, **kw)
+        except RecursionError:
+            raise _too_deep(fn.__name__) from None
+    return _t.cast(_F, guarded)
+
+
+def _need_layout(x, arg, op, types=None):
+    """"x" if it is a Layout (or one of "types"); TypeError naming the
+    argument "arg" of "op" otherwise."""
+    if isinstance(x, types or Layout):
+        return x
+    kinds = " or ".join(t.__name__ for t in types or (Layout,))
+    raise TypeError(f"{op}: {arg} must be a {kinds}, not "
+                    f"{type(x).__name__} {x!r}")
 
 
 def is_int(x: object) -> bool:
@@ -120,6 +153,7 @@ def is_tuple(x: object) -> bool:
     return isinstance(x, tuple)
 
 
+@_nesting_guard
 def flatten(t: Union[IntTuple, LayoutArg]) -> Union[IntTuple, LayoutArg]:
     """The leaves of "t" as a flat tuple (an int stays); of a layout, the
     layout of its leaves (same function, depth <= 1)."""
@@ -138,6 +172,7 @@ def flatten(t: Union[IntTuple, LayoutArg]) -> Union[IntTuple, LayoutArg]:
     return tuple(out)
 
 
+@_nesting_guard
 def product(t: IntTuple) -> int:
     """The product of the leaves of "t"."""
     if isinstance(t, tuple):
@@ -148,6 +183,7 @@ def product(t: IntTuple) -> int:
     return t
 
 
+@_nesting_guard
 def prefix_product(t: IntTuple, init: int = 1) -> IntTuple:
     """Exclusive prefix products congruent to "t" (compact column-major
     strides)."""
@@ -160,6 +196,7 @@ def prefix_product(t: IntTuple, init: int = 1) -> IntTuple:
     return init
 
 
+@_nesting_guard
 def shape_div(a: IntTuple, b: IntTuple) -> IntTuple:
     """CuTe's shape_div: a/b if b divides a, 1 if a divides b (per leaf,
     congruent to "a"); AxeError DIVISIBILITY otherwise."""
@@ -177,6 +214,91 @@ def shape_div(a: IntTuple, b: IntTuple) -> IntTuple:
         raise AxeError("DIVISIBILITY", f"{a} and {b} do not divide each "
                        "other")
     return (a + b - 1) // b
+
+
+def signum(a: int) -> int:
+    """-1, 0 or 1: the sign of "a"."""
+    return (a > 0) - (a < 0)
+
+
+def _ranks(a, b, op):
+    if len(a) != len(b):
+        raise AxeError("INCOMPATIBLE", f"{op}: {a!r} and {b!r} have "
+                       f"different ranks ({len(a)} and {len(b)})")
+
+
+@_nesting_guard
+def inner_product(a: IntTuple, b: IntTuple) -> int:
+    """The sum of a_i * b_i over the leaves of congruent "a" and "b"."""
+    if isinstance(a, tuple):
+        if not isinstance(b, tuple):
+            raise AxeError("INCOMPATIBLE", f"inner_product: {a!r} is a "
+                           f"tuple and {b!r} is not")
+        _ranks(a, b, "inner_product")
+        return sum(inner_product(x, y) for x, y in zip(a, b))
+    if isinstance(b, tuple):
+        raise AxeError("INCOMPATIBLE", f"inner_product: {b!r} is a tuple "
+                       f"and {a!r} is not")
+    return a * b
+
+
+@_nesting_guard
+def tuple_max(a: IntTuple) -> int:
+    """The largest leaf of "a"."""
+    if isinstance(a, tuple):
+        return max(tuple_max(x) for x in a)
+    return a
+
+
+@_nesting_guard
+def elem_scale(a: IntTuple, b: IntTuple) -> IntTuple:
+    """"a" scaled leaf by leaf: by b's leaves for congruent tuples, by
+    product(b) for an int "a" (a tuple "a" needs a tuple "b")."""
+    if isinstance(a, tuple):
+        if not isinstance(b, tuple):
+            raise AxeError("INCOMPATIBLE", f"elem_scale: tuple {a!r} "
+                           f"scaled by the int {b!r}")
+        _ranks(a, b, "elem_scale")
+        return tuple(elem_scale(x, y) for x, y in zip(a, b))
+    return a * product(b)
+
+
+@_nesting_guard
+def has_none(a: Coord) -> bool:
+    """True if a leaf of "a" is None."""
+    return _has_none(a)
+
+
+@_nesting_guard
+def crd2crd(crd: IntTuple, dst_shape: IntTuple,
+            src_shape: Optional[IntTuple] = None) -> IntTuple:
+    """Coordinate "crd" (of "src_shape") as a coordinate of "dst_shape":
+    by mode for congruent tuples, idx2crd for an int "crd", crd2idx in
+    "src_shape" for a tuple "crd" and an int "dst_shape" (pycute's)."""
+    if isinstance(crd, tuple):
+        if isinstance(dst_shape, tuple):
+            _ranks(crd, dst_shape, "crd2crd")
+            return tuple(crd2crd(x, y) for x, y in zip(crd, dst_shape))
+        if src_shape is None:
+            raise AxeError("INVALID", f"crd2crd: coordinate {crd!r} into "
+                           f"the int shape {dst_shape!r} needs src_shape")
+        return _t.cast(int, crd2idx(crd, src_shape))
+    if isinstance(dst_shape, tuple):
+        return idx2crd(crd, dst_shape)
+    if not 0 <= crd < dst_shape:
+        raise AxeError("DOMAIN", f"crd2crd: coordinate {crd} is outside "
+                       f"[0, {dst_shape})")
+    return crd
+
+
+def shiftr(a: int, s: int) -> int:
+    """a >> s, or a << -s for negative "s" (pycute's; s = 0 gives a)."""
+    return a >> s if s >= 0 else a << -s
+
+
+def shiftl(a: int, s: int) -> int:
+    """a << s, or a >> -s for negative "s" (pycute's; s = 0 gives a)."""
+    return a << s if s >= 0 else a >> -s
 
 
 class LayoutBase(Renderable):
@@ -225,6 +347,15 @@ class Layout(_Base, LayoutBase):
 
     def __init__(self, _shape: IntTuple,
                  _stride: Optional[StrideTuple] = None) -> None:
+        if not isinstance(_shape, (int, tuple)) and not hasattr(
+                type(_shape), "__index__"):
+            raise TypeError("Layout: shape must be an int or a tuple, not "
+                            f"{type(_shape).__name__} {_shape!r}")
+        if not isinstance(_stride, (int, tuple, ScaledBasis, type(None))) \
+                and not hasattr(type(_stride), "__index__"):
+            raise TypeError("Layout: stride must be an int, a ScaledBasis "
+                            "or a tuple, not "
+                            f"{type(_stride).__name__} {_stride!r}")
         self._shape = _shape
         self._stride = prefix_product(_shape) if _stride is None else _stride
         self._packed = False
@@ -271,10 +402,12 @@ class Layout(_Base, LayoutBase):
         self._stride, self._packed = v, False
         self._gen += 1
 
+    @_nesting_guard
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, Layout) and self.shape == other.shape
                 and self.stride == other.stride)
 
+    @_nesting_guard
     def __hash__(self) -> int:
         return hash((repr(self.shape), repr(self.stride)))
 
@@ -285,10 +418,14 @@ class Layout(_Base, LayoutBase):
         """L(coordinate) (an index, a coordinate tuple, or several
         coordinates); with a ``None`` in the coordinate, the slice."""
         crd = args[0] if len(args) == 1 else args
-        if _has_none(crd):
-            return slice_(crd, self)
         if isinstance(crd, int):
             return self._eval_index(crd)
+        try:
+            none = _has_none(crd)
+        except RecursionError:
+            raise _too_deep("Layout.__call__") from None
+        if none:
+            return slice_(crd, self)
         out = c_int64()
         call(_eval_crd_diag, self.c, encode_tuple(crd), out)
         return out.value
@@ -323,9 +460,11 @@ class Layout(_Base, LayoutBase):
         """The canonical axe text (``(4,8):(1,4)``)."""
         return _print(lib.axe_print_cute_layout, self.c)
 
+    @_nesting_guard
     def __str__(self) -> str:
         return f"{self.shape}:{self.stride}"
 
+    @_nesting_guard
     def __repr__(self) -> str:
         return f"Layout({self.shape},{self.stride})"
 
@@ -375,14 +514,15 @@ def make_layout(*layouts: Any) -> Layout:
                   tuple(x.stride for x in layouts))
 
 
-def _as_layout(x):
+def _as_layout(x, arg="layoutB (the tiler)"):
     if isinstance(x, LayoutBase):
         return x
     if isinstance(x, int):
         return Layout(x, 1)
     if isinstance(x, tuple):
         return Layout(x)
-    raise TypeError(f"expected a layout, an int or a shape, not {x!r}")
+    raise TypeError(f"{arg}: expected a layout, an int or a shape, not "
+                    f"{type(x).__name__} {x!r}")
 
 
 def size(layout: Union[LayoutArg, IntTuple]) -> int:
@@ -409,6 +549,7 @@ def cosize(layout: LayoutArg) -> int:
 
 
 def _unary(fn, layout):
+    _need_layout(layout, "layout", fn.__name__)
     out = _new(Layout)
     st = fn(layout.c, out)
     if st:
@@ -463,6 +604,8 @@ def composition(layoutA: Union[LayoutArg, Swizzle],
     r = _f_compose(layoutA, layoutB)
     if r is not NotImplemented:
         return r
+    _need_layout(layoutA, "layoutA", "composition",
+                 (Layout, ComposedLayout, Swizzle))
     if layoutB is None:
         return layoutA
     if isinstance(layoutA, Swizzle):
@@ -519,7 +662,12 @@ def complement(layout: Union[Layout, IntTuple],
                max_idx: IntTuple = 1) -> Layout:
     """R strictly increasing with (layout, R) injective, R's values outside
     layout's image, covering [0, max_idx) rounded up to a multiple of the
-    extent of layout's largest-stride mode (CuTe's complement)."""
+    extent of layout's largest-stride mode (CuTe's complement). A shape
+    "max_idx" means its size; for a scaled-basis layout only a rank-1
+    shape is accepted (UNSUPPORTED otherwise, as the CLI and CuTe IR)."""
+    if type(max_idx) is int and max_idx < 1:
+        raise AxeError("DOMAIN", f"complement: max_idx must be positive, "
+                       f"not {max_idx}")
     r = _f_complement(layout, max_idx)
     if r is not NotImplemented:
         return r
@@ -531,11 +679,15 @@ def complement(layout: Union[Layout, IntTuple],
             call(_complement, layout, max_idx, out)
         return out
     if isinstance(max_idx, tuple):
-        call(lib.axe_cute_complement_shape, _as_layout(layout).c,
-             encode_tuple(max_idx), out)
+        lay = _as_layout(layout, "layout")
+        if len(max_idx) > 1 and lib.axe_cute_has_basis(lay.c):
+            raise AxeError("UNSUPPORTED", "a cotarget shape per coordinate "
+                           "of a scaled-basis layout is not supported; give "
+                           "an integer")
+        call(lib.axe_cute_complement_shape, lay.c, encode_tuple(max_idx), out)
         return out
-    call_fast(_complement, _as_layout(layout).c, i64(max_idx, "max_idx"),
-              out)
+    call_fast(_complement, _as_layout(layout, "layout").c,
+              i64(max_idx, "max_idx"), out)
     return out
 
 
@@ -552,7 +704,7 @@ def right_inverse(layout: Optional[Layout]) -> Optional[Layout]:
         if _right_inverse(layout if layout._packed else layout.c, out, None):
             call(_right_inverse, layout, out)
         return out
-    call_fast(_right_inverse, _as_layout(layout).c, out)
+    call_fast(_right_inverse, _as_layout(layout, "layout").c, out)
     return out
 
 
@@ -565,12 +717,14 @@ def left_inverse(layout: Optional[Layout]) -> Optional[Layout]:
     if layout is None:
         return None
     out = _new(Layout)
-    call_fast(lib.axe_cute_left_inverse, _as_layout(layout).c, out)
+    call_fast(lib.axe_cute_left_inverse, _as_layout(layout, "layout").c,
+              out)
     return out
 
 
 def nullspace(layout: Layout) -> Layout:
     """A layout K onto the indices k with layout(k) == 0."""
+    _need_layout(layout, "layout", "nullspace")
     out = _new(Layout)
     call_fast(lib.axe_cute_nullspace, layout.c, out)
     return out
@@ -580,6 +734,7 @@ def _divide(kind, a, b):
     r = _f_divide(_DIV[kind], a, b)
     if r is not NotImplemented:
         return r
+    _need_layout(a, "layoutA", f"{kind}_divide", (Layout, ComposedLayout))
     if b is None:
         return a
     if isinstance(a, ComposedLayout):
@@ -618,6 +773,7 @@ def _product(kind, a, b):
     r = _f_product(_PROD[kind], a, b)
     if r is not NotImplemented:
         return r
+    _need_layout(a, "layoutA", f"{kind}_product", (Layout, ComposedLayout))
     if b is None:
         return a
     if isinstance(a, ComposedLayout):
@@ -677,6 +833,7 @@ def raked_product(layoutA: LayoutArg, layoutB: Tiler) -> LayoutArg:
     return _product("raked", layoutA, layoutB)
 
 
+@_nesting_guard
 def slice_(crd: Coord, trg: Union[LayoutArg, IntTuple]) -> Any:
     """The modes of "trg" where coordinate "crd" is ``None``: for a layout
     L(crd filled with x) == offset + slice_(crd, L)(x); for an int tuple the
@@ -693,6 +850,7 @@ def slice_(crd: Coord, trg: Union[LayoutArg, IntTuple]) -> Any:
     return out
 
 
+@_nesting_guard
 def slice_and_offset(crd: Coord,
                      layout: LayoutArg) -> _t.Tuple[LayoutArg, Any]:
     """(slice_(crd, layout), layout(crd with None as 0))."""
@@ -706,6 +864,7 @@ def _fill_none(t):
     return 0 if t is None else t
 
 
+@_nesting_guard
 def crd2idx(crd: IntTuple, shape: IntTuple,
             stride: Optional[StrideTuple] = None) -> Any:
     """The value of coordinate "crd" in ``shape:stride`` (stride: compact
@@ -713,13 +872,67 @@ def crd2idx(crd: IntTuple, shape: IntTuple,
     return Layout(shape, stride)(crd)
 
 
-def idx2crd(idx: IntTuple, shape: IntTuple) -> IntTuple:
-    """The colexicographic coordinate of index "idx" in "shape"."""
+@_nesting_guard
+def idx2crd(idx: IntTuple, shape: IntTuple,
+            stride: Optional[IntTuple] = None) -> IntTuple:
+    """The colexicographic coordinate of index "idx" in "shape" (the last
+    mode absorbing an index >= size(shape), as in CuTe's paper); with a
+    "stride", pycute's (idx // d) % s per leaf. A tuple "idx" is taken by
+    mode."""
+    if stride is not None or isinstance(idx, tuple):
+        return _idx2crd_strided(idx, shape, prefix_product(shape)
+                                if stride is None else stride,
+                                stride is not None)
     t = encode_tuple(shape)
     out = Tuple()
     check(lib.axe_tuple_idx2crd(i64(idx, "index"), t, out),
           "the index is negative")
     return decode_tuple(out)
+
+
+def _idx2crd_strided(idx, shape, stride, wrap):
+    if isinstance(idx, tuple):
+        if not isinstance(shape, tuple):
+            raise AxeError("INCOMPATIBLE", f"idx2crd: index {idx!r} is a "
+                           f"tuple and shape {shape!r} is not")
+        _ranks(idx, shape, "idx2crd")
+        _ranks(shape, stride, "idx2crd")
+        if not wrap:
+            return tuple(idx2crd(i, s) for i, s in zip(idx, shape))
+        return tuple(_idx2crd_strided(i, s, d, wrap)
+                     for i, s, d in zip(idx, shape, stride))
+    if isinstance(shape, tuple):
+        if not isinstance(stride, tuple):
+            raise AxeError("INCOMPATIBLE", f"idx2crd: stride {stride!r} is "
+                           f"not congruent to shape {shape!r}")
+        _ranks(shape, stride, "idx2crd")
+        return tuple(_idx2crd_strided(idx, s, d, wrap)
+                     for s, d in zip(shape, stride))
+    if idx < 0 or not isinstance(stride, int) or stride < 1:
+        raise AxeError("DOMAIN", f"idx2crd: index {idx} or stride "
+                       f"{stride!r} is not a nonnegative index over a "
+                       "positive stride")
+    return (idx // stride) % shape
+
+
+def hier_unzip(splitter: _t.Callable[[Any, Any], Layout], layoutA: Layout,
+               layoutB: Tiler) -> Layout:
+    """"splitter" (logical_divide or logical_product) applied by mode and
+    gathered as ((tiles...), (rest...)) (pycute's hier_unzip; None keeps a
+    mode as (1:0, A_i))."""
+    if layoutB is None:
+        return make_layout(Layout(1, 0), layoutA)
+    if isinstance(layoutB, tuple):
+        if len(layoutA) < len(layoutB):
+            raise AxeError("INCOMPATIBLE", "hier_unzip: the tiler has more "
+                           "modes than the layout")
+        split = [hier_unzip(splitter, layoutA[i], layoutB[i])
+                 for i in range(len(layoutB))]
+        rest = [x[1] for x in split] + [layoutA[i] for i in
+                                        range(len(layoutB), len(layoutA))]
+        return make_layout(make_layout([x[0] for x in split]),
+                           make_layout(rest))
+    return splitter(layoutA, layoutB)
 
 
 class Swizzle:
@@ -774,6 +987,8 @@ class ComposedLayout(LayoutBase):
 
     def __init__(self, layoutB: Union[Layout, Swizzle], offset: StrideTuple,
                  layoutA: Layout) -> None:
+        _need_layout(layoutB, "layoutB", "ComposedLayout", (Layout, Swizzle))
+        _need_layout(layoutA, "layoutA", "ComposedLayout")
         self.layoutB, self.offset, self.layoutA = layoutB, offset, layoutA
         self.c  # validates
 

@@ -10,6 +10,7 @@ suggestion to slice, DOMAIN, INVALID for an unknown color axis).
 
 from __future__ import annotations
 
+import html
 from ctypes import byref, string_at
 from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
 
@@ -110,7 +111,8 @@ def render(obj: Union[Layout, ComposedLayout, TileLayout], fmt: str = "svg",
 
 class Renderable:
     """Mixin of the layout classes: ``render`` and Jupyter's
-    ``_repr_svg_``."""
+    ``_repr_svg_`` (the static grid) and ``_repr_html_`` (the interactive
+    page of ``render("html")`` in an iframe)."""
 
     __slots__ = ()
 
@@ -123,6 +125,23 @@ class Renderable:
         return render(self, fmt, view, shape,  # type: ignore[arg-type]
                       color_by, title, **kw)
 
-    def _repr_svg_(self) -> str:
-        """Jupyter's inline picture: the grid view as SVG."""
-        return self.render("svg")
+    def _repr_svg_(self) -> Optional[str]:
+        """Jupyter's inline picture: the grid view as SVG (None, so Jupyter
+        shows the text form, when the layout is too large to draw)."""
+        try:
+            return self.render("svg")
+        except AxeError:
+            return None
+
+    def _repr_html_(self) -> Optional[str]:
+        """Jupyter's interactive picture: the page of ``render("html")``
+        (hover, find, views) in an iframe, so its script and element ids
+        stay apart from the notebook's and from other outputs; None when
+        the layout is too large to draw."""
+        try:
+            page = self.render("html")
+        except AxeError:
+            return None
+        return (f'<iframe srcdoc="{html.escape(page, quote=True)}" '
+                'style="width:100%;height:520px;border:0" '
+                'title="axe render"></iframe>')

@@ -128,6 +128,16 @@ def _shape(values, what="shape"):
     return arr, n
 
 
+def _nonnegative(coord):
+    """AxeError DOMAIN if the index or a digit of "coord" is negative (as
+    CuTe layouts reject a negative index)."""
+    flat = coord[0] if len(coord) == 1 and not isinstance(
+        coord[0], int) else coord
+    for v in flat if isinstance(flat, (tuple, list)) else (flat,):
+        if isinstance(v, int) and v < 0:
+            raise AxeError("DOMAIN", f"apply: coordinate {v} is negative")
+
+
 def _decode_point(p):
     return {bytes(p.axis[i]).rstrip(b"\0").decode(): p.v[i]
             for i in range(p.n)}
@@ -302,10 +312,13 @@ class TileLayout(Renderable):
 
     def apply(self, *coord: int,
               shape: Optional[Shape] = None) -> Dict[str, int]:
-        """TIRx's apply: the base point D(x) + O as {axis: value}. One int
+        """TIRx's apply (kept for TIRx compatibility; also ``apply_base``):
+        the base point D(x) + O as {axis: value}, replicas ignored. The
+        paper's whole set {D(x) + r + O : r in R} is ``apply_set``. One int
         is a linear index; several ints are one digit per shard iter; with
         "shape" the coordinate in that shape."""
         out = Point()
+        _nonnegative(coord)
         if shape is not None:
             crd, n = _shape(coord if len(coord) != 1 or isinstance(
                 coord[0], int) else coord[0], "coordinate")
@@ -332,6 +345,7 @@ class TileLayout(Renderable):
         index, or a coordinate in "shape"."""
         if isinstance(coord, int):
             coord = (coord,)
+        _nonnegative(coord)
         crd, n = _shape(coord, "coordinate")
         shp = None
         if shape is not None:

@@ -9,14 +9,16 @@ O}, TIRx's swizzle on `m`). Points are dicts without zero entries.
 import itertools
 import os
 import random
+import zlib
 
 
 from axe.cute import ComposedLayout, Layout, ScaledBasis, Swizzle
 
 
 def seeded(name):
-    """A Random seeded from $AXE_TEST_SEED (or a fresh seed), printed."""
-    seed = int(os.environ.get("AXE_TEST_SEED", random.randrange(1 << 30)))
+    """A Random seeded from $AXE_TEST_SEED, or else from a fixed default
+    derived from "name" (so a run is deterministic); the seed is printed."""
+    seed = int(os.environ.get("AXE_TEST_SEED", zlib.crc32(name.encode())))
     print(f"{name}: seed {seed} (AXE_TEST_SEED={seed} replays)")
     return random.Random(seed)
 
@@ -175,14 +177,18 @@ def _nest(rng, sh, st):
     return tuple(out_s), tuple(out_d)
 
 
-def random_compact(rng, max_leaves=4):
-    """A random injective layout: a permutation of compact strides."""
+def random_compact(rng, max_leaves=4, max_extent=5, gaps=False):
+    """A random injective layout: a permutation of compact strides; with
+    "gaps", each stride also multiplied by a random factor 1..3 (an
+    injective layout whose image need not be contiguous)."""
     n = rng.randint(1, max_leaves)
-    sh = [rng.randint(1, 5) for _ in range(n)]
+    sh = [rng.randint(1, max_extent) for _ in range(n)]
     order = list(range(n))
     rng.shuffle(order)
     st, acc = [0] * n, 1
     for i in order:
+        if gaps:
+            acc *= rng.randint(1, 3)
         st[i] = acc
         acc *= sh[i]
     shape, stride = _nest(rng, sh, st)

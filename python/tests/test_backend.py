@@ -97,6 +97,34 @@ def test_extension_matches_the_library():
 
 
 @needs_fast
+def test_extension_unzip_product_matches_the_python_path():
+    # zipped/tiled product by a flat tuple of >= 2 layouts is one call of
+    # the extension; it must equal axe.cute's by-mode path (_unzip_product)
+    # exactly, and leave every failure to that path.
+    rng = oracle.seeded("test_extension_unzip_product")
+    handled = 0
+    for _ in range(N):
+        a = oracle.random_layout(rng, 4, 5, 20)
+        t = tuple(oracle.random_layout(rng, 2, 4, 8)
+                  for _ in range(rng.randint(2, 3)))
+        for kind in ("zipped", "tiled"):
+            r = fast.product(cute._PROD[kind], a, t)
+            try:
+                want = cute._unzip_product(kind, a, t)
+            except AxeError:
+                assert r is NotImplemented, (kind, a, t, r)
+                continue
+            if r is not NotImplemented:
+                handled += 1
+                assert (r.shape, r.stride) == (want.shape, want.stride), (
+                    kind, a, t, r, want)
+    assert handled > N // 2
+    a, b = Layout((3, 4), (4, 1)), Layout(2, 1)
+    for t in ((b,), (b, None), (b, 2), (b, (b, b)), (b, b, b)):
+        assert fast.product(cute._PROD["zipped"], a, t) is NotImplemented
+
+
+@needs_fast
 def test_extension_leaves_unhandled_operands_to_ctypes():
     a, b = Layout((8, 16), (20, 1)), Layout(4, 1)
     for r in (fast.coalesce(3), fast.right_inverse(None), fast.compose(a, 4),

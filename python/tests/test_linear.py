@@ -15,7 +15,7 @@ from axe import AxeError, LinearLayout
 
 import oracle
 
-SEED = int(os.environ.get("AXE_TEST_SEED", random.randrange(1 << 30)))
+SEED = int(os.environ.get("AXE_TEST_SEED", 20251125))  # fixed default
 AXES = ["m", "laneid", "warpid"]
 
 

@@ -117,7 +117,7 @@ def test_mapping_vectors():
 
 # ---- laws on seeded random expressions --------------------------------------
 
-SEED = int(os.environ.get("AXE_TEST_SEED", random.randrange(1 << 30)))
+SEED = int(os.environ.get("AXE_TEST_SEED", 20251125))  # fixed default
 
 
 def random_expr(rng):

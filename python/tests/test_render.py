@@ -79,6 +79,20 @@ def test_repr_svg():
     assert t._repr_svg_() == t.render("svg")
 
 
+def test_repr_html_is_the_interactive_page_in_an_iframe():
+    import html
+    import re
+    for obj in (cute.Layout((4, 8), (1, 4)), axe.layout("S[(8,4):(4,1)]"),
+                axe.layout("Sw<3,4,3> o 0 o (8,64):(64,1)")):
+        frame = obj._repr_html_()
+        m = re.fullmatch(r'<iframe srcdoc="([^"]*)" [^>]*></iframe>', frame)
+        assert m, frame[:80]
+        assert html.unescape(m.group(1)) == obj.render("html")
+        assert "<script>" in obj.render("html")
+    big = cute.Layout((512, 512), (1, 512))
+    assert big._repr_html_() is None and big._repr_svg_() is None
+
+
 def test_render_errors():
     with pytest.raises(AxeError) as e:
         axe.layout("S[(8,4):(4,1)]").render("svg", color_by="nosuchaxis")

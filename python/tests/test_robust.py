@@ -1,0 +1,112 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Bad input at the API boundary: an argument of the wrong type raises
+TypeError naming the argument (never AttributeError or IndexError from
+inside the package), a tuple nested past the library's capacity raises
+AxeError CAPACITY (never RecursionError), and values outside an
+operation's domain raise AxeError DOMAIN instead of a quiet answer."""
+
+import pytest
+
+import axe
+import axe.cute as cute
+from axe import AxeError
+from axe.cute import ComposedLayout, Layout, Swizzle
+
+L = Layout((4, 2), (1, 4))
+
+
+def deep(n, leaf=1):
+    t = leaf
+    for _ in range(n):
+        t = (t,)
+    return t
+
+
+@pytest.mark.parametrize("call, what", [
+    (lambda: cute.composition(None, L), "layoutA"),
+    (lambda: cute.composition("4:1", L), "layoutA"),
+    (lambda: ComposedLayout(None, 0, None), "layoutB"),
+    (lambda: ComposedLayout(Swizzle(1, 1, 1), 0, None), "layoutA"),
+    (lambda: ComposedLayout(L, 0, 5), "layoutA"),
+    (lambda: Layout(None), "shape"),
+    (lambda: Layout("4"), "shape"),
+    (lambda: Layout(4, "1"), "stride"),
+    (lambda: axe.layout(None), "text"),
+    (lambda: axe.layout(b"4:1"), "text"),
+    (lambda: cute.coalesce(None), "layout"),
+    (lambda: cute.filter([4]), "layout"),
+    (lambda: cute.right_inverse("4:1"), "layout"),
+    (lambda: cute.left_inverse(3.0), "layout"),
+    (lambda: cute.nullspace(None), "layout"),
+    (lambda: cute.logical_divide(None, 2), "layoutA"),
+    (lambda: cute.logical_product(None, 2), "layoutA"),
+    (lambda: cute.blocked_product("x", 2), "layoutA"),
+    (lambda: cute.complement(None), "layout"),
+    (lambda: cute.logical_divide(L, "2"), "tiler"),
+])
+def test_wrong_type_is_a_type_error(call, what):
+    with pytest.raises(TypeError) as e:
+        call()
+    assert what in str(e.value), e.value
+
+
+@pytest.mark.parametrize("call", [
+    lambda: str(Layout(deep(2000))),
+    lambda: repr(Layout(deep(2000), deep(2000))),
+    lambda: Layout(deep(2000)).size(),
+    lambda: cute.crd2idx(deep(2000, 0), deep(2000)),
+    lambda: cute.idx2crd(0, deep(2000)),
+    lambda: cute.flatten(deep(2000)),
+    lambda: cute.product(deep(2000)),
+    lambda: cute.prefix_product(deep(2000)),
+    lambda: cute.shape_div(deep(2000), 1),
+    lambda: cute.slice_(deep(2000, None), deep(2000)),
+    lambda: Layout(deep(2000)) == Layout(deep(2000)),
+    lambda: hash(Layout(deep(2000), deep(2000))),
+    lambda: L(deep(2000, 0)),
+])
+def test_deep_nesting_is_capacity(call):
+    with pytest.raises(AxeError) as e:
+        call()
+    assert e.value.status == "CAPACITY" and "nest" in e.value.reason
+
+
+def test_nesting_within_capacity_still_works():
+    t = deep(15, 4)
+    assert cute.size(Layout(t)) == 4 and cute.flatten(deep(50, 3)) == (3,)
+    assert str(Layout(deep(3, 4))) == "(((4,),),):(((1,),),)"
+
+
+@pytest.mark.parametrize("index", [-1, -100])
+def test_tile_apply_negative_index_is_domain(index):
+    t = axe.layout("S[(4,8):(1@laneid,4@m)]")
+    assert t.apply(9) == {"laneid": 1, "m": 4}  # 9 = (1, 1), lexicographic
+    for fn in (t.apply, t.apply_base, t.apply_set):
+        with pytest.raises(AxeError) as e:
+            fn(index)
+        assert e.value.status == "DOMAIN", e.value
+    with pytest.raises(AxeError) as e:
+        t.apply(0, index)
+    assert e.value.status == "DOMAIN", e.value
+
+
+@pytest.mark.parametrize("max_idx", [-5, -1, 0])
+def test_complement_nonpositive_max_idx_is_domain(max_idx):
+    assert str(cute.complement(L, 16)) == "2:8"
+    for a in (L, 4):
+        with pytest.raises(AxeError) as e:
+            cute.complement(a, max_idx)
+        assert e.value.status == "DOMAIN", e.value
+
+
+def test_index_ints_are_still_accepted():
+    class Index:
+        """An int-like (numpy's ints have __index__ too)."""
+
+        def __init__(self, v):
+            self.v = v
+
+        def __index__(self):
+            return self.v
+    assert cute.size(Layout(Index(4), Index(2))) == 4
+    assert Layout(Index(4), Index(2))(3) == 6
