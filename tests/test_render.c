@@ -33,32 +33,44 @@ static axe_layout lay(const char *s)
 /* ---- reading a text picture back ------------------------------------------
  */
 
+/* The next table row at or after "*line" (a line holding "  |"): "*p" is
+ * its first non-blank character, "*bar" its "  |" and "*end" its newline
+ * (NULL on the last line); "*line" moves past it. False when none is left. */
+static bool next_row(const char **line, const char **p, const char **bar,
+                     const char **end)
+{
+    while (*line != NULL && **line != '\0') {
+        *end = strchr(*line, '\n');
+        *bar = strstr(*line, "  |");
+        for (*p = *line; **p == ' ';)
+            (*p)++;
+        *line = *end != NULL ? *end + 1 : NULL;
+        if (*bar != NULL && (*end == NULL || *bar < *end))
+            return true;
+    }
+    return false;
+}
+
 /* The cell texts of the table in "text": cells[r * cols + c]; the count. */
 static int read_cells(const char *text, char cells[][512], int max)
 {
     int n = 0;
-    for (const char *line = text; line != NULL && *line != '\0';) {
-        const char *end = strchr(line, '\n'), *bar = strstr(line, "  |");
-        const char *p = line;
-        while (*p == ' ')
-            p++;
-        if (bar != NULL && (end == NULL || bar < end) && *p != '\0') {
-            for (p = bar + 3; p < end && *p != '\0';) {
-                const char *q = strchr(p, '|');
-                size_t len = (size_t)(q - p);
-                while (len > 0 && p[0] == ' ')
-                    p++, len--;
-                while (len > 0 && p[len - 1] == ' ')
-                    len--;
-                if (n < max && len < 512) {
-                    memcpy(cells[n], p, len);
-                    cells[n][len] = '\0';
-                }
-                n++;
-                p = q + 1;
+    const char *line = text, *p, *bar, *end;
+    while (next_row(&line, &p, &bar, &end)) {
+        for (p = bar + 3; p < end && *p != '\0';) {
+            const char *q = strchr(p, '|');
+            size_t len = (size_t)(q - p);
+            while (len > 0 && p[0] == ' ')
+                p++, len--;
+            while (len > 0 && p[len - 1] == ' ')
+                len--;
+            if (n < max && len < 512) {
+                memcpy(cells[n], p, len);
+                cells[n][len] = '\0';
             }
+            n++;
+            p = q + 1;
         }
-        line = end != NULL ? end + 1 : NULL;
     }
     return n;
 }
@@ -245,17 +257,13 @@ static bool entry_ok(const axe_layout *l, const char *text, const char *e,
 static int read_row_labels(const char *text, char labels[][64], int max)
 {
     int n = 0;
-    for (const char *line = text; line != NULL && *line != '\0';) {
-        const char *end = strchr(line, '\n'), *bar = strstr(line, "  |");
-        const char *p = line;
-        while (*p == ' ')
-            p++;
-        if (bar != NULL && (end == NULL || bar < end) && p < bar) {
+    const char *line = text, *p, *bar, *end;
+    while (next_row(&line, &p, &bar, &end)) {
+        if (p < bar) {
             if (n < max)
                 snprintf(labels[n], 64, "%.*s", (int)(bar - p), p);
             n++;
         }
-        line = end != NULL ? end + 1 : NULL;
     }
     return n;
 }
