@@ -128,6 +128,14 @@ expect 1 2:14 "the thread axes of 'r' reach 256 threads, but the cta has 128" <<
 expect 1 2:14 'leaves the range \[0, 32\) of laneid' <<<"$H {
     register r: f32[64] layout S[64:1@laneid];
 }"
+# Huge strides on thread axes are refused by range, not wrapped around
+# (the product extent x stride overflows int64).
+expect 1 2:14 'leaves the range \[0, 32\) of laneid' <<<"$H {
+    register r: f32[32, 2] layout S[(32, 2):(4611686018427387904@laneid, 1)];
+}"
+expect 1 2:14 'leaves the range \[0, 8\) of wgid' <<<"$H {
+    register r: f32[2] layout S[2:1] + R[(2, 128):(144115188075855872@wgid, 1@tid_in_wg)];
+}"
 expect 1 2:14 "mixes thread axes tx and laneid" <<<"$H {
     register r: f32[4, 32, 1] layout S[(4, 32, 1):(32@tx, 1@laneid, 1)];
 }"
@@ -162,6 +170,16 @@ expect 1 2:20 "'B' is f64 but the destination is f32 \\(use cast\\)" <<<'kernel 
 }'
 expect 1 2:20 "view of 'A' out of bounds: it reaches elements \\[0, 67\\] of a buffer of 64" <<<'kernel k(A: f32[64], B: f32[2, 4]) grid(1) threads(2) {
     thread copy(B, A.view(S[(2, 4):(4, 1)] + tx * 60));
+}'
+# Offsets and region ends near 2^63 overflow: refused, never wrapped.
+expect 1 2:20 "view of 'A': its offset overflows" <<<'kernel k(A: f32[8], B: f32[4]) grid(1) threads(1) {
+    thread copy(B, A.view(S[4:1] + 9223372036854775807));
+}'
+expect 1 2:20 "view of 'A': its offset overflows" <<<'kernel k(A: f32[8], B: f32[4]) grid(1) threads(32) {
+    thread copy(B, A.view(S[4:1] + 9223372036854775790 + tx));
+}'
+expect 1 2:22 "region of 'A': dimension 0 ends beyond 2\^63 \(start up to 9223372036854775807, length 1\)" <<<'kernel k(A: f32[8], B: f32[1]) grid(1) threads(1) {
+    thread copy(B, A[9223372036854775807 : +1]);
 }'
 expect 1 3:17 "'s' is shared memory of one CTA; a kernel-scope operator takes global tensors only" <<<"$H {
     shared s: f32[64, 64];

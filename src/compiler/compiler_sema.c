@@ -39,12 +39,14 @@ static int64_t axis_rank_stride(const char *axis, ax_scope *owner,
     return 0;
 }
 
-/* The rank stride of an iter on a thread axis (0: memory axis `m`). */
+/* The rank stride of an iter on a thread axis (0: memory axis `m`). A
+ * stride whose rank stride overflows (sema refuses it as leaving its axis)
+ * gives INT64_MAX, so it is never mistaken for a memory iter. */
 int64_t axe__iter_rank_stride(const axe_iter *it)
 {
     ax_scope owner;
-    int64_t bound, rs = axis_rank_stride(it->axis, &owner, &bound);
-    return rs * it->stride;
+    int64_t bound, r, rs = axis_rank_stride(it->axis, &owner, &bound);
+    return axe__mul(rs, it->stride, &r) == AXE_OK ? r : INT64_MAX;
 }
 
 static bool family_clash(const char *a, const char *b)
@@ -103,7 +105,7 @@ static axe_status classify_iter(const ax_tensor *t, const axe_iter *it,
                          "register of one thread",
                          t->name, (long long)it->extent, it->axis,
                          (long long)it->extent);
-    if (it->stride < 0 || (it->extent - 1) * it->stride >= bound)
+    if (it->stride < 0 || it->extent - 1 > (bound - 1) / it->stride)
         return axe__fail(diag, AXE_ERR_DOMAIN, t->off,
                          "tensor '%s': iter %lld:%lld@%s leaves the range "
                          "[0, %lld) of %s",

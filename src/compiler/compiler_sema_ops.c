@@ -69,8 +69,13 @@ static axe_status check_region(const axe_program *p, const ax_ref *r,
             axe__expr_range(p, r->start[d], &lo, &hi) != AXE_OK)
             return axe__fail(diag, AXE_ERR_OVERFLOW, r->start[d]->off,
                              "integer overflow in a region start");
-        if (axe__add(hi, r->len[d], &end) != AXE_OK || lo < 0 ||
-            end > t->shape[d])
+        if (axe__add(hi, r->len[d], &end) != AXE_OK)
+            return axe__fail(diag, AXE_ERR_OVERFLOW,
+                             r->start[d] != NULL ? r->start[d]->off : r->off,
+                             "region of '%s': dimension %d ends beyond "
+                             "2^63 (start up to %lld, length %lld)",
+                             t->name, d, (long long)hi, (long long)r->len[d]);
+        if (lo < 0 || end > t->shape[d])
             return axe__fail(diag, AXE_ERR_DOMAIN,
                              r->start[d] != NULL ? r->start[d]->off : r->off,
                              "region of '%s' out of bounds: dimension %d "
@@ -86,7 +91,7 @@ static axe_status check_view(const axe_program *p, const ax_ref *r,
 {
     const ax_tensor *t = &p->tensors[r->tensor];
     const axe_layout *v = &r->view;
-    int64_t lo = 0, hi = 0, top = 0, x;
+    int64_t lo = 0, top = 0, x;
     int i;
     if (t->mem == AX_MEM_REGISTER)
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, r->off,
@@ -105,15 +110,17 @@ static axe_status check_view(const axe_program *p, const ax_ref *r,
             return axe__fail(diag, AXE_ERR_OVERFLOW, r->off, "overflow");
     }
     for (i = 0; i < v->noffset; i++)
-        top += v->offset[i].value, lo += v->offset[i].value,
-            hi += v->offset[i].value;
+        if (axe__add(top, v->offset[i].value, &top) ||
+            axe__add(lo, v->offset[i].value, &lo))
+            return axe__fail(diag, AXE_ERR_OVERFLOW, r->off,
+                             "view of '%s': its offset overflows", t->name);
     AXE_TRY(check_affine(p, r->view_dyn, "a view offset", diag));
     if (r->view_dyn != NULL) {
         int64_t dl, dh;
-        if (axe__expr_range(p, r->view_dyn, &dl, &dh) != AXE_OK)
-            return axe__fail(diag, AXE_ERR_OVERFLOW, r->off, "overflow");
-        lo += dl;
-        top += dh;
+        if (axe__expr_range(p, r->view_dyn, &dl, &dh) != AXE_OK ||
+            axe__add(lo, dl, &lo) || axe__add(top, dh, &top))
+            return axe__fail(diag, AXE_ERR_OVERFLOW, r->off,
+                             "view of '%s': its offset overflows", t->name);
     }
     if (lo < 0 || top >= t->span)
         return axe__fail(diag, AXE_ERR_DOMAIN, r->off,
