@@ -327,8 +327,12 @@ expect_fail 2 "--schedule foo=thread_loop: 'foo' is not an operator \\(copy, fil
     "$AXE" compile "$K/fig5_copy.axe" --schedule foo=thread_loop
 expect_fail 2 "'copy#x' is not OP or OP#N" \
     "$AXE" run "$K/fig5_copy.axe" --schedule 'copy#x=split'
-expect_fail 2 "copy#0 is forced twice \\(split and vector\\)" \
+expect_fail 2 "copy#0 is forced twice \\(copy#0=split and copy#0=vector\\)" \
     "$AXE" compile "$K/fig5_copy.axe" --schedule 'copy#0=split' --schedule 'copy#0=vector'
+expect_fail 2 "copy#00 is forced twice \\(copy#0=vector and copy#00=thread_loop\\)" \
+    "$AXE" compile "$K/fig5_copy.axe" --schedule 'copy#0=vector' --schedule 'copy#00=thread_loop'
+expect_fail 2 "--schedule: the target 'copy#000000000000000...' is longer than" \
+    "$AXE" compile "$K/fig5_copy.axe" --schedule 'copy#000000000000000000000000000000000000000000000000000000000000000000002=thread_loop'
 expect_fail 1 '--schedule copy#4=thread_loop: the program has no operator 4 \(its operators are numbered 0 to 2\)' \
     "$AXE" compile "$K/fig5_copy.axe" --schedule 'copy#4=thread_loop'
 expect_fail 1 "--schedule copy#1=split: operator 1 is 'add', not 'copy'" \

@@ -214,11 +214,16 @@ axe_status axe_kernel_options_check_force(const axe_kernel_options *o,
         return axe__fail(diag, AXE_ERR_INVALID, -1,
                          "%s has no schedule '%.40s' (%s)", axe__op_name(kind),
                          schedule, names);
-    for (i = 0; o != NULL && i < o->nforced; i++)
-        if (strcmp(o->forced_op[i], op) == 0)
+    for (i = 0; o != NULL && i < o->nforced; i++) {
+        ax_op kind_i;
+        int index_i;
+        if (parse_target(o->forced_op[i], &kind_i, &index_i, NULL) == AXE_OK &&
+            kind_i == kind && index_i == index)
             return axe__fail(diag, AXE_ERR_INVALID, -1,
-                             "%s is forced twice (%s and %.40s)", op,
-                             o->forced_schedule[i], schedule);
+                             "%s is forced twice (%s=%s and %s=%.40s)", op,
+                             o->forced_op[i], o->forced_schedule[i], op,
+                             schedule);
+    }
     return AXE_OK;
 }
 

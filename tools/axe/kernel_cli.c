@@ -59,11 +59,17 @@ static int parse_force(const char *cmd, const char *arg, axe_kernel_options *o)
 {
     const char *eq = strchr(arg, '=');
     char op[AXE_KERNEL_NAME_MAX];
-    if (eq == NULL || eq == arg || (size_t)(eq - arg) >= sizeof op)
+    if (eq == NULL || eq == arg)
         return cli_usage(cmd,
                          "--schedule wants OP=NAME or OP#N=NAME, not "
                          "'%.40s'",
                          arg),
+               -1;
+    if ((size_t)(eq - arg) >= sizeof op)
+        return cli_usage(cmd,
+                         "--schedule: the target '%.20s...' is longer than "
+                         "%d characters",
+                         arg, (int)sizeof op - 1),
                -1;
     axe_diag d;
     memcpy(op, arg, (size_t)(eq - arg));
