@@ -119,6 +119,43 @@ if echo 'int main(void) { return 0; }' >"$tmp/ub.c" &&
     CC="$CC $ubsan" check_run int_warp_sum.axe
     CC="$CC $ubsan" check_run warps.axe
 fi
+# Non-finite outputs: NaN against NaN and an infinity against the same
+# infinity pass --check; a NaN or an infinity against a finite value, or
+# +inf against -inf, fails it. (A C compiler wrapper edits the generated C
+# before building it, so that the kernel differs from the reference.)
+check_run nonfinite.axe
+check_run nonfinite.axe --seed 5
+cat >"$tmp/cc_edit.sh" <<'EOS'
+#!/bin/sh
+for a; do
+    case $a in *.c) sed -i "$AXE_TEST_EDIT" "$a" ;; esac
+done
+exec $AXE_TEST_CC "$@"
+EOS
+# expect_check_fails EDIT WHAT: the kernel edited by sed EDIT fails --check.
+expect_check_fails() {
+    if AXE_TEST_EDIT=$1 AXE_TEST_CC=$CC CC="sh $tmp/cc_edit.sh" \
+        "$AXE" run "$K/nonfinite.axe" --check >"$tmp/out" 2>"$tmp/err"; then
+        bad "nonfinite.axe with $2 passes --check: $(head -c 300 "$tmp/out")"
+    elif grep -q '^check FAILED' "$tmp/out"; then
+        ok
+    else
+        bad "nonfinite.axe with $2: $(cat "$tmp/out" "$tmp/err" | head -c 300)"
+    fi
+}
+expect_check_fails 's/= (float)-1;/= (float)4;/' "2 where the reference has NaN"
+expect_check_fails 's/= (float)1000;/= (float)1;/' "e where the reference has +inf"
+expect_check_fails 's/= (double)1000;/= (double)1;/' "+-e where the reference has +-inf (f64)"
+expect_check_fails 's/= (double)-t_d/= (double)t_d/' "+inf where the reference has -inf"
+expect_check_fails 's/= (double)-4;/= (double)4;/' "2 where the reference has NaN (f64)"
+AXE_TEST_EDIT='s/= (float)-1;/= (float)4;/' AXE_TEST_CC=$CC \
+    CC="sh $tmp/cc_edit.sh" "$AXE" run "$K/nonfinite.axe" --check --json \
+    >"$tmp/out" 2>&1
+if grep -q '"max_abs_err":null,"max_rel_err":null,"pass":false,' "$tmp/out"; then
+    ok
+else
+    bad "nonfinite.axe NaN mismatch --json: $(head -c 300 "$tmp/out")"
+fi
 # The generated f16/bf16 conversions equal the library's bit for bit.
 for args in "" "-D N=768 --seed 17"; do
     # shellcheck disable=SC2086
