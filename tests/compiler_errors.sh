@@ -243,8 +243,53 @@ expect_notes 6:10 "no schedule for gemm: none of mma_atom, mma_smem, thread_fma 
 expect 1 2:5 'sync inside if is not supported' <<<"$H {
     if (bx < 1) { sync; }
 }"
-expect 1 2:24 "a cta-scope operator under an if on the id 'tx'" <<<"$H {
+# An if on a thread id finer than the operator's scope: accepted when the
+# condition is uniform over each instance (tests/kernels/uniform_if.axe),
+# else the split instance is named with two neighbouring threads that
+# disagree.
+expect 1 2:24 "a cta-scope operator under a condition that splits the CTA \\(threads 0\\.\\.127\\): 'tx < 64' is true for thread 63 and false for thread 64" <<<"$H {
     if (tx < 64) { cta copy(A, B); }
+}"
+W='kernel k(A: f32[8, 32], B: f32[8, 32]) grid(2) threads(256)'
+expect 1 2:27 "a warp-scope operator under a condition that splits warp 3 \\(threads 96\\.\\.127\\): 'tx >= 100' is false for thread 99 and true for thread 100" <<<"$W {
+    if (tx >= 100) { warp copy(A, B); }
+}"
+expect 1 2:27 "splits warp 4 \\(threads 128\\.\\.159\\): 'tx <= 128' is true for thread 128 and false for thread 129" <<<"$W {
+    if (tx <= 128) { warp copy(A, B); }
+}"
+expect 1 2:25 "splits warp 3 \\(threads 96\\.\\.127\\): 'tx > 96' is false for thread 96 and true for thread 97" <<<"$W {
+    if (tx > 96) { warp copy(A, B); }
+}"
+expect 1 2:26 "splits warp 2 \\(threads 64\\.\\.95\\): 'tx == 70' is false for thread 69 and true for thread 70" <<<"$W {
+    if (tx == 70) { warp copy(A, B); }
+}"
+expect 1 2:29 "splits warp 0 \\(threads 0\\.\\.31\\): 'laneid != 0' is false for thread 0 and true for thread 1" <<<"$W {
+    if (laneid != 0) { warp copy(A, B); }
+}"
+expect 1 3:14 "splits warp 3 \\(threads 96\\.\\.127\\): 'tx < 100' is true for thread 99 and false for thread 100" <<<"$W {
+    if (tx < 100) { } else {
+        warp copy(A, B);
+    }
+}"
+expect 1 3:37 "splits warp 1 \\(threads 32\\.\\.63\\) when i = 1: 'tx < 32 \\+ 8 \\* i' is true for thread 39 and false for thread 40" <<<"$W {
+    for i in range(2) {
+        if (tx < 32 + 8 * i) { warp copy(A, B); }
+    }
+}"
+expect 1 2:31 "a warpgroup-scope operator under a condition that splits warpgroup 0 \\(threads 0\\.\\.127\\): 'tx >= 64' is false for thread 63 and true for thread 64" <<<"$W {
+    if (tx >= 64) { warpgroup copy(A, B); }
+}"
+expect 1 2:45 "splits warpgroup 0 \\(threads 0\\.\\.127\\) when bx = 1: 'wid_in_wg \\+ 2 \\* bx < 4' is true for thread 63 and false for thread 64" <<<"$W {
+    if (wid_in_wg + 2 * bx < 4) { warpgroup copy(A, B); }
+}"
+# Deciding takes one evaluation per thread and value of the other
+# variables the condition reads: beyond 2^24 the operator is refused.
+expect 1 4:36 "cannot decide whether 'tx < i \\+ j' is uniform over each warp: it reads thread ids and variables of more than 16777216 combinations" <<<"$W {
+    for i in range(100000) {
+        for j in range(1000) {
+            if (tx < i + j) { warp copy(A, B); }
+        }
+    }
 }"
 expect 2 2:15 'expected a comparison' <<<"$H {
     if (bx + 1) { cta copy(A, B); }

@@ -105,6 +105,10 @@ check_run half.axe -D R=3 -D C=96 --seed 16
 check_run partial_warp.axe
 check_run partial_warp.axe -D T=80 --seed 20
 check_run c_names.axe
+# Warp, warpgroup and cta operators under ifs on finer thread ids that are
+# uniform over each instance (tx >= 128 over warps and warpgroups, ...).
+check_run uniform_if.axe
+check_run uniform_if.axe -D R=12 --seed 24
 # Integer wrap-around and saturating float -> integer casts: defined in
 # the generated C (no UBSan report, when the toolchain has UBSan) and equal
 # to the reference.

@@ -371,6 +371,10 @@ axe_status axe__program_parse(axe_program *p, axe_diag *diag);
 axe_status axe__program_check(axe_program *p, axe_diag *diag);
 /* The statement checks of sema (compiler_sema_ops.c). */
 axe_status axe__sema_ops(axe_program *p, axe_diag *diag);
+/* The enclosing if conditions of operator "s" are uniform over each
+ * instance of its scope (compiler_sema_guard.c). */
+axe_status axe__guard_check_uniform(const axe_program *p, const ax_stmt *s,
+                                    axe_diag *diag);
 /* Choose and plan a schedule for every operator. */
 axe_status axe__program_dispatch(axe_program *p, axe_diag *diag);
 
