@@ -452,7 +452,7 @@ if command -v jq >/dev/null 2>&1; then
         transpose.axe
     expect_json '.pass == true and .max_abs_err == 0 and .max_rel_err == 0 and .seconds == null and .bytes_per_s == null' \
         transpose.axe --check
-    expect_json '.pass == null and .max_abs_err == null and .max_rel_err == null and .seconds >= 0 and (if .seconds > 0 then .bytes_per_s > 0 else .bytes_per_s == null end)' \
+    expect_json '.pass == null and .max_abs_err == null and .max_rel_err == null and .seconds > 0 and .bytes_per_s > 0' \
         transpose.axe --bench
     expect_json '.schedules.gemm == "thread_fma" and .pass == true and (.max_abs_err | type) == "number" and .seconds > 0 and .flops_per_s > 0 and (has("bytes_per_s") | not)' \
         gemm.axe -D M=128 -D N=128 -D K=32 --check --bench
@@ -460,6 +460,35 @@ if command -v jq >/dev/null 2>&1; then
         gemm.axe -D M=128 -D N=128 -D K=32
 else
     echo "note: jq not installed: run --json null checks skipped"
+fi
+# --bench repeats a kernel too fast for the timer (int_edge: a few
+# nanoseconds) until the runs take 10 ms: the time per run and the rate
+# are positive, and runs x seconds >= 0.01 (up to the printed rounding).
+if "$AXE" run "$SRC/tests/kernels/int_edge.axe" --bench >"$tmp/out" 2>&1 &&
+    tail -1 "$tmp/out" | awk '{ n = substr($5, 2) + 0 }
+        $2 == "s" && $3 == "per" && $4 == "run" && $5 ~ /^\([0-9]+$/ &&
+        $6 == "runs)," && $1 > 0 && $1 * n >= 0.0099 && $7 > 0 &&
+        $8 == "flops/s" { ok = 1 } END { exit !ok }'; then
+    ok
+else
+    bad "run int_edge.axe --bench: $(tail -1 "$tmp/out")"
+fi
+# A timer that always reads 0 (the harness's clock() edited away): the
+# runs stop at 2^22 and no time or rate is printed (text), null (--json).
+clock_zero='s/clock()/((clock_t)0)/g'
+if AXE_TEST_EDIT=$clock_zero AXE_TEST_CC=$CC CC="sh $tmp/cc_edit.sh" \
+    "$AXE" run "$SRC/tests/kernels/int_edge.axe" --bench >"$tmp/out" 2>&1 &&
+    [ "$(tail -1 "$tmp/out")" = "4194304 runs took no measurable time (timer resolution): no time per run or rate" ]; then
+    ok
+else
+    bad "run --bench with a zero timer: $(tail -2 "$tmp/out")"
+fi
+if AXE_TEST_EDIT=$clock_zero AXE_TEST_CC=$CC CC="sh $tmp/cc_edit.sh" \
+    "$AXE" run "$SRC/tests/kernels/int_edge.axe" --bench --json >"$tmp/out" 2>&1 &&
+    grep -q '"seconds":null,"flops_per_s":null}$' "$tmp/out"; then
+    ok
+else
+    bad "run --bench --json with a zero timer: $(tail -c 300 "$tmp/out")"
 fi
 # -o writes the same C as stdout.
 if (cd "$K" && "$AXE" compile fig5_copy.axe -o "$tmp/o.c") &&

@@ -28,7 +28,8 @@ static const char usage[] =
     "  --schedule OP=NAME  force schedule NAME for every OP operator;\n"
     "            OP#N=NAME for operator N only (N as in 'schedules: N:OP=..')\n"
     "  --check   compare every output element with the reference semantics\n"
-    "  --bench   time 5 more runs and report seconds per run and bytes/s\n"
+    "  --bench   time 5 or more runs (until 10 ms) and report seconds per\n"
+    "            run and bytes/s\n"
     "  --json    one JSON object on one line instead of text\n";
 
 static int parse_args(int argc, char **argv, run_args *a)
@@ -238,7 +239,7 @@ static void print_tail(const run_args *a, const run_result *res)
         printf(",\"pass\":%s", !a->check   ? "null"
                                : res->pass ? "true"
                                            : "false");
-        json_num("seconds", res->seconds, a->bench);
+        json_num("seconds", res->seconds, a->bench && res->seconds > 0);
         json_num(fl ? "flops_per_s" : "bytes_per_s", rate,
                  a->bench && res->seconds > 0);
         printf("}\n");
@@ -248,9 +249,13 @@ static void print_tail(const run_args *a, const run_result *res)
     if (a->check)
         printf("check %s: max_abs_err %.3g, max_rel_err %.3g\n",
                res->pass ? "passed" : "FAILED", res->max_abs, res->max_rel);
-    if (a->bench)
-        printf("%.6g s per run, %.4g %s/s\n", res->seconds, rate,
-               fl ? "flops" : "bytes");
+    if (a->bench && res->seconds > 0)
+        printf("%.6g s per run (%ld runs), %.4g %s/s\n", res->seconds,
+               res->runs, rate, fl ? "flops" : "bytes");
+    else if (a->bench)
+        printf("%ld runs took no measurable time (timer resolution): no "
+               "time per run or rate\n",
+               res->runs);
 }
 
 /* The most work (axe_program_work) axe run accepts: about a minute of
@@ -259,7 +264,7 @@ static void print_tail(const run_args *a, const run_result *res)
 
 static int run_program(run_ctx *c, const run_args *a)
 {
-    run_result res = {0, 0, 0, true, 0, 0};
+    run_result res = {0, 0, 0, true, 0, 0, 0};
     axe_diag d;
     int i, rc;
     if (axe_program_work(c->p) > RUN_MAX_WORK) {
