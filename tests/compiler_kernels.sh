@@ -490,6 +490,13 @@ if AXE_TEST_EDIT=$clock_zero AXE_TEST_CC=$CC CC="sh $tmp/cc_edit.sh" \
 else
     bad "run --bench --json with a zero timer: $(tail -c 300 "$tmp/out")"
 fi
+# The header says how user names map to C names (a reader of the C meets
+# t_As for the tensor As).
+if [ "$(sed -n 3p "$tmp/fig5_copy.c")" = " * User names carry a prefix: kernel k_NAME, tensors t_NAME, loop variables v_NAME. */" ]; then
+    ok
+else
+    bad "fig5_copy.c line 3: $(sed -n 3p "$tmp/fig5_copy.c")"
+fi
 # -o writes the same C as stdout.
 if (cd "$K" && "$AXE" compile fig5_copy.axe -o "$tmp/o.c") &&
     cmp -s "$tmp/o.c" "$tmp/fig5_copy.c"; then
