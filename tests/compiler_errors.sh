@@ -384,6 +384,18 @@ for args in "" --explain; do
         for _ in $(seq 50000); do echo '    cta copy(A, B);'; done
         echo '}')
 done
+# Uniformity is decided only where it is needed: a thread-scope operator,
+# and a warp operator under a condition on warpid, compile at once under a
+# condition whose variables have 10^8 combinations (refused above for a
+# warp operator under tx).
+expect_ok 10 <<<"$W {
+    for i in range(100000) {
+        for j in range(1000) {
+            if (tx < i + j) { thread copy(A[0:1, 0:32], B[0:1, 0:32]); }
+            if (warpid < i + j) { warp copy(A, B); }
+        }
+    }
+}"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

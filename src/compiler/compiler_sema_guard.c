@@ -190,16 +190,17 @@ static axe_status report(walk *w, const ax_stmt *s, int64_t t0, int64_t t,
         cond_holds(w, g, t) ? "true" : "false", (long long)t);
 }
 
-/* The enclosing conditions of "s" (warp, warpgroup or cta scope) have one
- * value on all threads of each instance of its scope (see the file
- * comment). */
+/* The enclosing conditions of "s" have one value on all threads of each
+ * instance of its scope (see the file comment; a thread-scope instance is
+ * one thread, so any condition is). */
 axe_status axe__guard_check_uniform(const axe_program *p, const ax_stmt *s,
                                     axe_diag *diag)
 {
     walk w;
     int64_t evals, n = axe__scope_threads(p, s->scope), t0, t;
     char cond[96];
-    if (s->guard == NULL || !reads_finer_id(s->guard, s->scope))
+    if (s->scope == AX_SCOPE_THREAD || s->guard == NULL ||
+        !reads_finer_id(s->guard, s->scope))
         return AXE_OK;
     memset(&w, 0, sizeof w);
     w.p = p;
