@@ -283,12 +283,25 @@ expect 1 2:45 "splits warpgroup 0 \\(threads 0\\.\\.127\\) when bx = 1: 'wid_in_
     if (wid_in_wg + 2 * bx < 4) { warpgroup copy(A, B); }
 }"
 # Deciding takes one evaluation per thread and value of the other
-# variables the condition reads: beyond 2^24 the operator is refused.
-expect 1 4:36 "cannot decide whether 'tx < i \\+ j' is uniform over each warp: it reads thread ids and variables of more than 16777216 combinations" <<<"$W {
+# variables the condition reads: beyond 2^22 the operator is refused, and
+# beyond 2^24 for the whole program (operators under the same conditions
+# at the same scope are decided once: in the second row each if costs
+# 2^22 evaluations, the first one's four operators together, so the fifth
+# if, not the second, passes the program's budget).
+expect 1 4:36 "cannot decide whether 'tx < i \\+ j' is uniform over each warp: it reads thread ids and variables of more than 4194304 combinations" <<<"$W {
     for i in range(100000) {
         for j in range(1000) {
             if (tx < i + j) { warp copy(A, B); }
         }
+    }
+}"
+expect 1 7:33 "cannot decide whether 'tx < 32 \\* i' is uniform over each warp: the program's uniformity checks would pass 16777216 evaluations" <<<"kernel k(A: f32[8, 32], B: f32[8, 32]) grid(1) threads(64) {
+    for i in range(65536) {
+        if (tx < 32 * i) { warp copy(A, B); warp copy(A, B); warp copy(A, B); warp copy(A, B); }
+        if (tx < 32 * i) { warp copy(A, B); warp copy(A, B); warp copy(A, B); warp copy(A, B); }
+        if (tx < 32 * i) { warp copy(A, B); }
+        if (tx < 32 * i) { warp copy(A, B); }
+        if (tx < 32 * i) { warp copy(A, B); }
     }
 }"
 expect 2 2:15 'expected a comparison' <<<"$H {

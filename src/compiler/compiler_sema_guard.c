@@ -8,7 +8,9 @@
  * the scope is uniform by construction; one that does is decided exactly
  * by evaluating the conjunction on every thread of every instance, for
  * every value of the other variables it reads (block ids, loop
- * variables), within a budget of evaluations. E.g. `tx >= 128` is uniform
+ * variables), within a budget of evaluations per operator and per
+ * program (operators under the same conditions at the same scope are
+ * decided once). E.g. `tx >= 128` is uniform
  * over warps and warpgroups, `tx >= 100` splits warp 3, `tx < 256` with
  * 256 threads is uniform over the CTA. Invariant: the variables are
  * enumerated over their whole extents, and every expression is evaluated
@@ -19,8 +21,10 @@
 
 #include "compiler_internal.h"
 
-/* Evaluations of the conjunction a check may spend: about a second. */
-#define UNIFORM_MAX_EVALS ((int64_t)1 << 24)
+/* Evaluations of the conjunction one operator's check may spend (about
+ * a tenth of a second), and all of a program's checks together. */
+#define UNIFORM_MAX_EVALS ((int64_t)1 << 22)
+#define UNIFORM_MAX_TOTAL ((int64_t)1 << 24)
 
 /* The chain "g" reads a thread id that varies within one instance of
  * "scope" (warp: tx laneid tid_in_wg; warpgroup: also warpid wid_in_wg;
@@ -193,14 +197,15 @@ static axe_status report(walk *w, const ax_stmt *s, int64_t t0, int64_t t,
 /* The enclosing conditions of "s" have one value on all threads of each
  * instance of its scope (see the file comment; a thread-scope instance is
  * one thread, so any condition is). */
-axe_status axe__guard_check_uniform(const axe_program *p, const ax_stmt *s,
+axe_status axe__guard_check_uniform(axe_program *p, const ax_stmt *s,
                                     axe_diag *diag)
 {
     walk w;
     int64_t evals, n = axe__scope_threads(p, s->scope), t0, t;
     char cond[96];
     if (s->scope == AX_SCOPE_THREAD || s->guard == NULL ||
-        !reads_finer_id(s->guard, s->scope))
+        !reads_finer_id(s->guard, s->scope) ||
+        (s->guard == p->uniform_chain && s->scope == p->uniform_scope))
         return AXE_OK;
     memset(&w, 0, sizeof w);
     w.p = p;
@@ -217,10 +222,22 @@ axe_status axe__guard_check_uniform(const axe_program *p, const ax_stmt *s,
                          cond, axe__scope_name(s->scope),
                          (long long)UNIFORM_MAX_EVALS);
     }
+    if (p->uniform_evals + evals > UNIFORM_MAX_TOTAL) {
+        cond_text(p, s->guard, cond, sizeof cond);
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
+                         "cannot decide whether '%s' is uniform over each "
+                         "%s: the program's uniformity checks would pass "
+                         "%lld evaluations",
+                         cond, axe__scope_name(s->scope),
+                         (long long)UNIFORM_MAX_TOTAL);
+    }
+    p->uniform_evals += evals;
     do {
         for (t0 = 0; t0 < p->threads; t0 += n)
             if ((t = split_at(&w, t0, n)) >= 0)
                 return report(&w, s, t0, t, diag);
     } while (next_values(&w));
+    p->uniform_chain = s->guard;
+    p->uniform_scope = s->scope;
     return AXE_OK;
 }

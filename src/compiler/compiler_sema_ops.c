@@ -171,8 +171,7 @@ static axe_status check_ids(const ax_stmt *s, const ax_ref *r, axe_diag *diag)
  * at kernel scope they read no id at all; at warp, warpgroup and cta
  * scope they have one value on each instance's threads
  * (axe__guard_check_uniform). */
-static axe_status check_guard(const axe_program *p, const ax_stmt *s,
-                              axe_diag *diag)
+static axe_status check_guard(axe_program *p, const ax_stmt *s, axe_diag *diag)
 {
     const ax_guard *g;
     if (s->scope != AX_SCOPE_KERNEL)
