@@ -497,6 +497,22 @@ if [ "$(sed -n 3p "$tmp/fig5_copy.c")" = " * User names carry a prefix: kernel k
 else
     bad "fig5_copy.c line 3: $(sed -n 3p "$tmp/fig5_copy.c")"
 fi
+# Each operator's block in the C names its operator number and source
+# line as --explain does ("op N (line L)"), stages and barriers included.
+for f in "$K"/*.axe "$SRC"/tests/kernels/*.axe; do
+    name=$(basename "$f" .axe)
+    "$AXE" compile "$f" >"$tmp/lines.c" 2>/dev/null
+    "$AXE" compile "$f" --explain 2>/dev/null | grep -oE '^op [0-9]+ \(line [0-9]+\)' |
+        sort -u >"$tmp/explain_ops"
+    grep -oE '/\* op [0-9]+ \(line [0-9]+\)' "$tmp/lines.c" | sed 's|^/\* ||' |
+        sort -u >"$tmp/c_ops"
+    if [ -s "$tmp/c_ops" ] && [ -z "$(comm -23 "$tmp/c_ops" "$tmp/explain_ops")" ] &&
+        ! grep -qE '/\* op [0-9]+:' "$tmp/lines.c"; then
+        ok
+    else
+        bad "$name: operator comments without or with other source lines than --explain: $(grep -E '/\* op [0-9]+' "$tmp/lines.c" | head -3)"
+    fi
+done
 # -o writes the same C as stdout.
 if (cd "$K" && "$AXE" compile fig5_copy.axe -o "$tmp/o.c") &&
     cmp -s "$tmp/o.c" "$tmp/fig5_copy.c"; then

@@ -75,10 +75,11 @@ static void shuffle_storage(ax_text *t, const axe_program *p, const ax_stmt *s)
         if (s->kind == AX_ST_OP && s->nmasks > 0) {
             const ax_tensor *d = &p->tensors[s->args[0].tensor];
             axe__text_put(t,
-                          "/* op %d: every lane's %s, published for "
-                          "shfl.xor */\nstatic %s ax_shfl%d[%lld][%lld];\n",
-                          s->index, d->name, axe__dtype_ctype(d->dtype),
-                          s->index, (long long)p->threads, (long long)d->span);
+                          "/* op %d (line %d): every lane's %s, published "
+                          "for shfl.xor */\nstatic %s ax_shfl%d[%lld][%lld];\n",
+                          s->index, s->line, d->name,
+                          axe__dtype_ctype(d->dtype), s->index,
+                          (long long)p->threads, (long long)d->span);
         }
     }
 }
@@ -275,16 +276,17 @@ static void emit_shuffle(emitter *e, const ax_stmt *s)
         indent_put(e->t, e->ind);
         axe__text_put(e->t,
                       "memcpy(ax_shfl%d[ax_tid], %s[ax_tid], sizeof %s[0]); "
-                      "/* op %d: publish for shfl.xor %lld */\n",
-                      s->index, d->cname, d->cname, s->index,
+                      "/* op %d (line %d): publish for shfl.xor %lld */\n",
+                      s->index, d->cname, d->cname, s->index, s->line,
                       (long long)s->masks[j]);
         phase_close(e);
         phase_open(e);
         indent_put(e->t, e->ind);
         axe__text_put(e->t,
-                      "for (long ax_o = 0; ax_o < %lldL; ++ax_o) /* op %d: "
-                      "combine with lane ^ %lld */\n",
-                      (long long)d->span, s->index, (long long)s->masks[j]);
+                      "for (long ax_o = 0; ax_o < %lldL; ++ax_o) /* op %d "
+                      "(line %d): combine with lane ^ %lld */\n",
+                      (long long)d->span, s->index, s->line,
+                      (long long)s->masks[j]);
         indent_put(e->t, e->ind + 1);
         shuffle_combine(e, s, s->masks[j]);
     }
