@@ -10,9 +10,9 @@
  * every value of the other variables it reads (block ids, loop
  * variables), within a budget of evaluations per operator and per
  * program (operators under the same conditions at the same scope are
- * decided once). E.g. `tx >= 128` is uniform
- * over warps and warpgroups, `tx >= 100` splits warp 3, `tx < 256` with
- * 256 threads is uniform over the CTA. Invariant: the variables are
+ * decided once). E.g. `tx >= 128` is uniform over warps and warpgroups,
+ * `tx >= 100` splits warp 3, `tx < 256` with 256 threads is uniform over
+ * the CTA. Invariant: the variables are
  * enumerated over their whole extents, and every expression is evaluated
  * only after its interval bounds were computed without overflow.
  */
