@@ -151,8 +151,19 @@ expect_ok "S[(8,4):(4,1)]" "$AXE" convert "(4,8):(1,4)"
 expect_ok "(4,8):(1,4)" "$AXE" convert "S[(8,4):(4,1)]"
 expect_ok "Swizzle<4,3,3>(S[(64,8):(1,64)])" "$AXE" convert \
     "Sw<3,4,3> o 0 o (8,64):(64,1)"
-expect_ok "laneid: thread axis, one step is a thread, ranging within a warp" \
+expect_ok "laneid: thread axis, one step is a thread, ranging within a warp (the paper spells it lane: the same axis)" \
     "$AXE" axis laneid
+# The paper's lane and warp are TIRx's laneid and warpid (docs/algebra.md
+# §16.1): one axis, two spellings; Lane (TMEM) is another axis.
+expect_ok "lane: thread axis, one step is a thread, ranging within a warp (the paper's spelling of laneid: the same axis)" \
+    "$AXE" axis lane
+expect_ok "warp: thread axis, one step is a warp, ranging within a cta (the paper's spelling of warpid: the same axis)" \
+    "$AXE" axis warp
+expect_ok "warpid: thread axis, one step is a warp, ranging within a cta (the paper spells it warp: the same axis)" \
+    "$AXE" axis warpid
+expect_ok "tx: thread axis, one step is a thread, ranging within a cta" \
+    "$AXE" axis tx
+expect_ok "Lane: memory axis" "$AXE" axis Lane
 expect_ok "gpuid: device axis" "$AXE" axis gpuid
 
 # ---- apply and back: the paper's Figure 2 --------------------------------------

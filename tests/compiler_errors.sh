@@ -261,8 +261,66 @@ expect_notes 6:10 "no schedule for gemm: none of mma_atom, mma_smem, thread_fma 
 expect 1 2:5 'sync inside if is not supported' <<<"$H {
     if (bx < 1) { sync; }
 }"
-expect 1 2:24 "a cta-scope operator under an if on the id 'tx'" <<<"$H {
+# An if on a thread id finer than the operator's scope: accepted when the
+# condition is uniform over each instance (tests/kernels/uniform_if.axe),
+# else the split instance is named with two neighbouring threads that
+# disagree.
+expect 1 2:24 "a cta-scope operator under a condition that splits the CTA \\(threads 0\\.\\.127\\): 'tx < 64' is true for thread 63 and false for thread 64" <<<"$H {
     if (tx < 64) { cta copy(A, B); }
+}"
+W='kernel k(A: f32[8, 32], B: f32[8, 32]) grid(2) threads(256)'
+expect 1 2:27 "a warp-scope operator under a condition that splits warp 3 \\(threads 96\\.\\.127\\): 'tx >= 100' is false for thread 99 and true for thread 100" <<<"$W {
+    if (tx >= 100) { warp copy(A, B); }
+}"
+expect 1 2:27 "splits warp 4 \\(threads 128\\.\\.159\\): 'tx <= 128' is true for thread 128 and false for thread 129" <<<"$W {
+    if (tx <= 128) { warp copy(A, B); }
+}"
+expect 1 2:25 "splits warp 3 \\(threads 96\\.\\.127\\): 'tx > 96' is false for thread 96 and true for thread 97" <<<"$W {
+    if (tx > 96) { warp copy(A, B); }
+}"
+expect 1 2:26 "splits warp 2 \\(threads 64\\.\\.95\\): 'tx == 70' is false for thread 69 and true for thread 70" <<<"$W {
+    if (tx == 70) { warp copy(A, B); }
+}"
+expect 1 2:29 "splits warp 0 \\(threads 0\\.\\.31\\): 'laneid != 0' is false for thread 0 and true for thread 1" <<<"$W {
+    if (laneid != 0) { warp copy(A, B); }
+}"
+expect 1 3:14 "splits warp 3 \\(threads 96\\.\\.127\\): 'tx < 100' is true for thread 99 and false for thread 100" <<<"$W {
+    if (tx < 100) { } else {
+        warp copy(A, B);
+    }
+}"
+expect 1 3:37 "splits warp 1 \\(threads 32\\.\\.63\\) when i = 1: 'tx < 32 \\+ 8 \\* i' is true for thread 39 and false for thread 40" <<<"$W {
+    for i in range(2) {
+        if (tx < 32 + 8 * i) { warp copy(A, B); }
+    }
+}"
+expect 1 2:31 "a warpgroup-scope operator under a condition that splits warpgroup 0 \\(threads 0\\.\\.127\\): 'tx >= 64' is false for thread 63 and true for thread 64" <<<"$W {
+    if (tx >= 64) { warpgroup copy(A, B); }
+}"
+expect 1 2:45 "splits warpgroup 0 \\(threads 0\\.\\.127\\) when bx = 1: 'wid_in_wg \\+ 2 \\* bx < 4' is true for thread 63 and false for thread 64" <<<"$W {
+    if (wid_in_wg + 2 * bx < 4) { warpgroup copy(A, B); }
+}"
+# Deciding takes one evaluation per thread and value of the other
+# variables the condition reads: beyond 2^22 the operator is refused, and
+# beyond 2^24 for the whole program (operators under the same conditions
+# at the same scope are decided once: in the second row each if costs
+# 2^22 evaluations, the first one's four operators together, so the fifth
+# if, not the second, passes the program's budget).
+expect 1 4:36 "cannot decide whether 'tx < i \\+ j' is uniform over each warp: it reads thread ids and variables of more than 4194304 combinations" <<<"$W {
+    for i in range(100000) {
+        for j in range(1000) {
+            if (tx < i + j) { warp copy(A, B); }
+        }
+    }
+}"
+expect 1 7:33 "cannot decide whether 'tx < 32 \\* i' is uniform over each warp: the program's uniformity checks would pass 16777216 evaluations" <<<"kernel k(A: f32[8, 32], B: f32[8, 32]) grid(1) threads(64) {
+    for i in range(65536) {
+        if (tx < 32 * i) { warp copy(A, B); warp copy(A, B); warp copy(A, B); warp copy(A, B); }
+        if (tx < 32 * i) { warp copy(A, B); warp copy(A, B); warp copy(A, B); warp copy(A, B); }
+        if (tx < 32 * i) { warp copy(A, B); }
+        if (tx < 32 * i) { warp copy(A, B); }
+        if (tx < 32 * i) { warp copy(A, B); }
+    }
 }"
 expect 2 2:15 'expected a comparison' <<<"$H {
     if (bx + 1) { cta copy(A, B); }
@@ -357,6 +415,18 @@ for args in "" --explain; do
         for _ in $(seq 50000); do echo '    cta copy(A, B);'; done
         echo '}')
 done
+# Uniformity is decided only where it is needed: a thread-scope operator,
+# and a warp operator under a condition on warpid, compile at once under a
+# condition whose variables have 10^8 combinations (refused above for a
+# warp operator under tx).
+expect_ok 10 <<<"$W {
+    for i in range(100000) {
+        for j in range(1000) {
+            if (tx < i + j) { thread copy(A[0:1, 0:32], B[0:1, 0:32]); }
+            if (warpid < i + j) { warp copy(A, B); }
+        }
+    }
+}"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

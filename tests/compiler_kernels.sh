@@ -105,6 +105,10 @@ check_run half.axe -D R=3 -D C=96 --seed 16
 check_run partial_warp.axe
 check_run partial_warp.axe -D T=80 --seed 20
 check_run c_names.axe
+# Warp, warpgroup and cta operators under ifs on finer thread ids that are
+# uniform over each instance (tx >= 128 over warps and warpgroups, ...).
+check_run uniform_if.axe
+check_run uniform_if.axe -D R=12 --seed 24
 # Integer wrap-around and saturating float -> integer casts: defined in
 # the generated C (no UBSan report, when the toolchain has UBSan) and equal
 # to the reference.
@@ -118,6 +122,43 @@ if echo 'int main(void) { return 0; }' >"$tmp/ub.c" &&
     CC="$CC $ubsan" check_run int_edge.axe
     CC="$CC $ubsan" check_run int_warp_sum.axe
     CC="$CC $ubsan" check_run warps.axe
+fi
+# Non-finite outputs: NaN against NaN and an infinity against the same
+# infinity pass --check; a NaN or an infinity against a finite value, or
+# +inf against -inf, fails it. (A C compiler wrapper edits the generated C
+# before building it, so that the kernel differs from the reference.)
+check_run nonfinite.axe
+check_run nonfinite.axe --seed 5
+cat >"$tmp/cc_edit.sh" <<'EOS'
+#!/bin/sh
+for a; do
+    case $a in *.c) sed -i "$AXE_TEST_EDIT" "$a" ;; esac
+done
+exec $AXE_TEST_CC "$@"
+EOS
+# expect_check_fails EDIT WHAT: the kernel edited by sed EDIT fails --check.
+expect_check_fails() {
+    if AXE_TEST_EDIT=$1 AXE_TEST_CC=$CC CC="sh $tmp/cc_edit.sh" \
+        "$AXE" run "$K/nonfinite.axe" --check >"$tmp/out" 2>"$tmp/err"; then
+        bad "nonfinite.axe with $2 passes --check: $(head -c 300 "$tmp/out")"
+    elif grep -q '^check FAILED' "$tmp/out"; then
+        ok
+    else
+        bad "nonfinite.axe with $2: $(cat "$tmp/out" "$tmp/err" | head -c 300)"
+    fi
+}
+expect_check_fails 's/= (float)-1;/= (float)4;/' "2 where the reference has NaN"
+expect_check_fails 's/= (float)1000;/= (float)1;/' "e where the reference has +inf"
+expect_check_fails 's/= (double)1000;/= (double)1;/' "+-e where the reference has +-inf (f64)"
+expect_check_fails 's/= (double)-t_d/= (double)t_d/' "+inf where the reference has -inf"
+expect_check_fails 's/= (double)-4;/= (double)4;/' "2 where the reference has NaN (f64)"
+AXE_TEST_EDIT='s/= (float)-1;/= (float)4;/' AXE_TEST_CC=$CC \
+    CC="sh $tmp/cc_edit.sh" "$AXE" run "$K/nonfinite.axe" --check --json \
+    >"$tmp/out" 2>&1
+if grep -q '"max_abs_err":null,"max_rel_err":null,"pass":false,' "$tmp/out"; then
+    ok
+else
+    bad "nonfinite.axe NaN mismatch --json: $(head -c 300 "$tmp/out")"
 fi
 # The generated f16/bf16 conversions equal the library's bit for bit.
 for args in "" "-D N=768 --seed 17"; do
@@ -415,7 +456,7 @@ if command -v jq >/dev/null 2>&1; then
         transpose.axe
     expect_json '.pass == true and .max_abs_err == 0 and .max_rel_err == 0 and .seconds == null and .bytes_per_s == null' \
         transpose.axe --check
-    expect_json '.pass == null and .max_abs_err == null and .max_rel_err == null and .seconds >= 0 and (if .seconds > 0 then .bytes_per_s > 0 else .bytes_per_s == null end)' \
+    expect_json '.pass == null and .max_abs_err == null and .max_rel_err == null and .seconds > 0 and .bytes_per_s > 0' \
         transpose.axe --bench
     expect_json '.schedules.gemm == "thread_fma" and .pass == true and (.max_abs_err | type) == "number" and .seconds > 0 and .flops_per_s > 0 and (has("bytes_per_s") | not)' \
         gemm.axe -D M=128 -D N=128 -D K=32 --check --bench
@@ -424,6 +465,58 @@ if command -v jq >/dev/null 2>&1; then
 else
     echo "note: jq not installed: run --json null checks skipped"
 fi
+# --bench repeats a kernel too fast for the timer (int_edge: a few
+# nanoseconds) until the runs take 10 ms: the time per run and the rate
+# are positive, and runs x seconds >= 0.01 (up to the printed rounding).
+if "$AXE" run "$SRC/tests/kernels/int_edge.axe" --bench >"$tmp/out" 2>&1 &&
+    tail -1 "$tmp/out" | awk '{ n = substr($5, 2) + 0 }
+        $2 == "s" && $3 == "per" && $4 == "run" && $5 ~ /^\([0-9]+$/ &&
+        $6 == "runs)," && $1 > 0 && $1 * n >= 0.0099 && $7 > 0 &&
+        $8 == "flops/s" { ok = 1 } END { exit !ok }'; then
+    ok
+else
+    bad "run int_edge.axe --bench: $(tail -1 "$tmp/out")"
+fi
+# A timer that always reads 0 (the harness's clock() edited away): the
+# runs stop at 2^22 and no time or rate is printed (text), null (--json).
+clock_zero='s/clock()/((clock_t)0)/g'
+if AXE_TEST_EDIT=$clock_zero AXE_TEST_CC=$CC CC="sh $tmp/cc_edit.sh" \
+    "$AXE" run "$SRC/tests/kernels/int_edge.axe" --bench >"$tmp/out" 2>&1 &&
+    [ "$(tail -1 "$tmp/out")" = "4194304 runs took no measurable time (timer resolution): no time per run or rate" ]; then
+    ok
+else
+    bad "run --bench with a zero timer: $(tail -2 "$tmp/out")"
+fi
+if AXE_TEST_EDIT=$clock_zero AXE_TEST_CC=$CC CC="sh $tmp/cc_edit.sh" \
+    "$AXE" run "$SRC/tests/kernels/int_edge.axe" --bench --json >"$tmp/out" 2>&1 &&
+    grep -q '"seconds":null,"flops_per_s":null}$' "$tmp/out"; then
+    ok
+else
+    bad "run --bench --json with a zero timer: $(tail -c 300 "$tmp/out")"
+fi
+# The header says how user names map to C names (a reader of the C meets
+# t_As for the tensor As).
+if [ "$(sed -n 3p "$tmp/fig5_copy.c")" = " * User names carry a prefix: kernel k_NAME, tensors t_NAME, loop variables v_NAME. */" ]; then
+    ok
+else
+    bad "fig5_copy.c line 3: $(sed -n 3p "$tmp/fig5_copy.c")"
+fi
+# Each operator's block in the C names its operator number and source
+# line as --explain does ("op N (line L)"), stages and barriers included.
+for f in "$K"/*.axe "$SRC"/tests/kernels/*.axe; do
+    name=$(basename "$f" .axe)
+    "$AXE" compile "$f" >"$tmp/lines.c" 2>/dev/null
+    "$AXE" compile "$f" --explain 2>/dev/null | grep -oE '^op [0-9]+ \(line [0-9]+\)' |
+        sort -u >"$tmp/explain_ops"
+    grep -oE '/\* op [0-9]+ \(line [0-9]+\)' "$tmp/lines.c" | sed 's|^/\* ||' |
+        sort -u >"$tmp/c_ops"
+    if [ -s "$tmp/c_ops" ] && [ -z "$(comm -23 "$tmp/c_ops" "$tmp/explain_ops")" ] &&
+        ! grep -qE '/\* op [0-9]+:' "$tmp/lines.c"; then
+        ok
+    else
+        bad "$name: operator comments without or with other source lines than --explain: $(grep -E '/\* op [0-9]+' "$tmp/lines.c" | head -3)"
+    fi
+done
 # -o writes the same C as stdout.
 if (cd "$K" && "$AXE" compile fig5_copy.axe -o "$tmp/o.c") &&
     cmp -s "$tmp/o.c" "$tmp/fig5_copy.c"; then

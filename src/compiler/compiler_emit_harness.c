@@ -3,9 +3,11 @@
  * The harness appended to generated C under `#ifdef AXE_KERNEL_MAIN`:
  * `prog IN OUT REPS` reads every tensor parameter (raw elements, in
  * parameter order) from IN, runs the kernel once, writes the parameters to
- * OUT, then runs it REPS more times and prints the seconds per run (CPU
- * time, clock()). Exit status 0, or 1 with a message when a file or an
- * allocation fails.
+ * OUT, then (REPS > 0) times it: batches of runs, REPS first, then
+ * doubling, until the runs took at least 10 ms of CPU time (clock()) or
+ * 2^22 runs were made; it prints the seconds per run (0 when the clock
+ * did not advance) and the number of timed runs. Exit status 0, or 1 with
+ * a message when a file or an allocation fails.
  */
 #include "compiler_internal.h"
 
@@ -44,8 +46,8 @@ void axe__emit_harness(ax_text *t, const axe_program *p)
     sizes(t, p);
     axe__text_put(t,
                   "    void *ax_buf[%d + 1] = {0};\n"
-                  "    FILE *f;\n    long reps, r;\n    int i;\n"
-                  "    clock_t c0;\n"
+                  "    FILE *f;\n    long reps, r, runs = 0;\n    int i;\n"
+                  "    clock_t c0, ticks = 0;\n"
                   "    if (argc != 4) {\n"
                   "        fprintf(stderr, \"usage: %%s IN OUT REPS\\n\", "
                   "argv[0]);\n        return 2;\n    }\n"
@@ -69,12 +71,20 @@ void axe__emit_harness(ax_text *t, const axe_program *p)
                   "    if (f == NULL || i < %d || fclose(f) != 0) {\n"
                   "        fprintf(stderr, \"cannot write %%s\\n\", "
                   "argv[2]);\n        return 1;\n    }\n"
-                  "    c0 = clock();\n    for (r = 0; r < reps; r++)\n        ",
+                  "    c0 = clock();\n"
+                  "    while (reps > 0) {\n"
+                  "        for (r = 0; r < reps; r++)\n            ",
                   n, n);
     call(t, p);
     axe__text_put(t,
-                  "    printf(\"%%.9f\\n\", reps > 0 ? (double)(clock() - "
-                  "c0) / CLOCKS_PER_SEC / (double)reps : 0.0);\n"
+                  "        runs += reps;\n"
+                  "        ticks = clock() - c0;\n"
+                  "        if (ticks >= CLOCKS_PER_SEC / 100 || runs >= "
+                  "4194304L)\n            break;\n"
+                  "        reps = runs < 4194304L - runs ? runs : 4194304L - "
+                  "runs;\n    }\n"
+                  "    printf(\"%%.9f %%ld\\n\", runs > 0 ? (double)ticks / "
+                  "CLOCKS_PER_SEC / (double)runs : 0.0, runs);\n"
                   "    for (i = 0; i < %d; i++)\n        free(ax_buf[i]);\n"
                   "    return 0;\n}\n#endif\n",
                   n);

@@ -375,9 +375,9 @@ void axe__emit_op(ax_text *t, const axe_program *p, const ax_stmt *s, int ind,
     bool rank_used = false, split = plan->kind == AX_PLAN_SPLIT && !whole;
     int in, k;
     indent_put(t, ind);
-    axe__text_put(t, "{ /* op %d: %s %s -- schedule %s.%s%s */\n", s->index,
-                  axe__scope_name(s->scope), axe__op_name(s->op),
-                  axe__op_name(s->op), s->schedule,
+    axe__text_put(t, "{ /* op %d (line %d): %s %s -- schedule %s.%s%s */\n",
+                  s->index, s->line, axe__scope_name(s->scope),
+                  axe__op_name(s->op), axe__op_name(s->op), s->schedule,
                   whole ? ", all threads' elements in order" : "");
     for (k = 0; k < plan->nloops; k++)
         rank_used = rank_used || (plan->loops[k].thread && digit_used(s, k));

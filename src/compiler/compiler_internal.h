@@ -356,6 +356,11 @@ struct axe_program {
     /* Bounds the enclosing ifs put on variables while sema checks an
      * operator (var_lo > var_hi: none). */
     int64_t var_lo[AX_MAX_VARS], var_hi[AX_MAX_VARS];
+    /* axe__guard_check_uniform: evaluations spent on the program, and the
+     * last chain of conditions found uniform over scope "uniform_scope". */
+    int64_t uniform_evals;
+    const struct ax_guard *uniform_chain;
+    ax_scope uniform_scope;
     int nops;
     ax_stmt **ops; /* the operator statements by index (after parsing) */
     ax_stmt *body;
@@ -371,6 +376,10 @@ axe_status axe__program_parse(axe_program *p, axe_diag *diag);
 axe_status axe__program_check(axe_program *p, axe_diag *diag);
 /* The statement checks of sema (compiler_sema_ops.c). */
 axe_status axe__sema_ops(axe_program *p, axe_diag *diag);
+/* The enclosing if conditions of operator "s" are uniform over each
+ * instance of its scope (compiler_sema_guard.c). */
+axe_status axe__guard_check_uniform(axe_program *p, const ax_stmt *s,
+                                    axe_diag *diag);
 /* Choose and plan a schedule for every operator. */
 axe_status axe__program_dispatch(axe_program *p, axe_diag *diag);
 

@@ -129,8 +129,10 @@ static void loops(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
 void axe__emit_mma(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
 {
     indent_put(t, ind);
-    axe__text_put(t, "{ /* op %d: warp gemm -- schedule gemm.mma_atom: %s */\n",
-                  s->index, s->mma->atom);
+    axe__text_put(t,
+                  "{ /* op %d (line %d): warp gemm -- schedule "
+                  "gemm.mma_atom: %s */\n",
+                  s->index, s->line, s->mma->atom);
     tables(t, s->mma, ind + 1);
     indent_put(t, ind + 1);
     axe__text_put(t, "const long ax_w0 = ax_tid - laneid;\n");
@@ -234,9 +236,9 @@ void axe__emit_mma_smem(ax_text *t, const axe_program *p, const ax_stmt *s,
     int64_t n = m->tiles[0] * m->tiles[1];
     indent_put(t, ind);
     axe__text_put(t,
-                  "{ /* op %d: %s gemm -- schedule gemm.mma_smem: %s, the "
-                  "atom tiles of this warp */\n",
-                  s->index, axe__scope_name(s->scope), m->atom);
+                  "{ /* op %d (line %d): %s gemm -- schedule "
+                  "gemm.mma_smem: %s, the atom tiles of this warp */\n",
+                  s->index, s->line, axe__scope_name(s->scope), m->atom);
     c_tables(t, ind + 1, &m->frag[2]);
     table_long(t, ind + 1, "ax_oc", m->offset[2], n);
     table_long(t, ind + 1, "ax_ow", m->owner, n);

@@ -159,6 +159,7 @@ static void make_stages(const ax_stmt *s, const ax_ref *view, ax_plan *plans,
         st[i].scope = s->scope;
         st[i].index = s->index;
         st[i].off = s->off;
+        st[i].line = s->line;
         st[i].nargs = 2;
         st[i].plan = &plans[i];
     }

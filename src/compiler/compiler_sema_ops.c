@@ -174,19 +174,23 @@ static axe_status check_ids(const ax_stmt *s, const ax_ref *r, axe_diag *diag)
     return AXE_OK;
 }
 
-/* The conditions of the enclosing ifs are uniform over the op's scope. */
-static axe_status check_guard(const ax_stmt *s, axe_diag *diag)
+/* The conditions of the enclosing ifs are uniform over the op's scope:
+ * at kernel scope they read no id at all; at warp, warpgroup and cta
+ * scope they have one value on each instance's threads
+ * (axe__guard_check_uniform). */
+static axe_status check_guard(axe_program *p, const ax_stmt *s, axe_diag *diag)
 {
     const ax_guard *g;
+    if (s->scope != AX_SCOPE_KERNEL)
+        return axe__guard_check_uniform(p, s, diag);
     for (g = s->guard; g != NULL; g = g->up) {
         const ax_expr *e[2] = {g->lhs, g->rhs};
         const char *id = finer_id(s->scope, e, 2);
         if (id != NULL)
             return axe__fail(diag, AXE_ERR_INVALID, s->off,
-                             "a %s-scope operator under an if on the id "
-                             "'%s' (the %s's threads would disagree)",
-                             axe__scope_name(s->scope), id,
-                             axe__scope_name(s->scope));
+                             "a kernel-scope operator under an if on the id "
+                             "'%s' (it runs once for the whole kernel)",
+                             id);
     }
     return AXE_OK;
 }
@@ -433,7 +437,7 @@ static axe_status check_block(axe_program *p, ax_stmt *s, axe_diag *diag,
         if (s->kind == AX_ST_OP) {
             s->guard = guard;
             AXE_TRY(check_op(p, s, diag));
-            AXE_TRY(check_guard(s, diag));
+            AXE_TRY(check_guard(p, s, diag));
         } else if (s->kind == AX_ST_SYNC) {
             *has_sync = true;
         } else if (s->kind == AX_ST_IF) {

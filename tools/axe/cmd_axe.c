@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cmd_axe.h"
+#include "layout_internal.h"
 
 static int cmd_canon(axe_invocation *inv);
 static int cmd_group(axe_invocation *inv);
@@ -615,6 +616,31 @@ static int cmd_convert(axe_invocation *inv)
                   : simple(inv, "to_cute", axe_in, 1, false);
 }
 
+/* Where "name" (padded) is one spelling of an axis with two
+ * (axe__axis_id: the paper's lane and warp are laneid and warpid), say
+ * so. */
+static void put_spelling(json_buf *out, const char *name)
+{
+    static const char *const paper[] = {"lane", "warp"};
+    const char *id = axe__axis_id(name);
+    char p[AXE_AXIS_NAME_MAX];
+    size_t i;
+    if (id != name) {
+        json_buf_put_rawz(out, " (the paper's spelling of ");
+        json_buf_put_rawz(out, id);
+        json_buf_put_rawz(out, ": the same axis)");
+    }
+    for (i = 0; i < sizeof paper / sizeof paper[0]; i++) {
+        memset(p, 0, sizeof p);
+        memcpy(p, paper[i], strlen(paper[i]));
+        if (strcmp(axe__axis_id(p), name) == 0 && strcmp(p, name) != 0) {
+            json_buf_put_rawz(out, " (the paper spells it ");
+            json_buf_put_rawz(out, paper[i]);
+            json_buf_put_rawz(out, ": the same axis)");
+        }
+    }
+}
+
 static int cmd_axis(axe_invocation *inv)
 {
     axe_axis_info info;
@@ -639,6 +665,7 @@ static int cmd_axis(axe_invocation *inv)
         json_buf_put_rawz(&out, ", ranging within a ");
         json_buf_put_rawz(&out, axe_scope_name(info.scope));
     }
+    put_spelling(&out, info.name);
     if (!info.registered)
         json_buf_put_rawz(&out, " (not registered: unknown names are "
                                 "memory axes)");

@@ -7,7 +7,8 @@
  * every element of every parameter with the reference interpreter
  * (axe_program_reference: the operators' logical semantics). Integers must
  * match exactly; f32 within 1e-6 + 1e-5 |ref|, f64 within 1e-12 + 1e-12
- * |ref|, f16 within 5e-3 + 5e-3 |ref|, bf16 within 4e-2 + 4e-2 |ref|. Exit 0
+ * |ref|, f16 within 5e-3 + 5e-3 |ref|, bf16 within 4e-2 + 4e-2 |ref|; a
+ * NaN matches only a NaN and an infinity only the same infinity. Exit 0
  * when the check passes (or is not asked for), 1 when it fails or the program
  * is wrong, 2 for usage and syntax errors.
  */
@@ -27,7 +28,8 @@ static const char usage[] =
     "  --schedule OP=NAME  force schedule NAME for every OP operator;\n"
     "            OP#N=NAME for operator N only (N as in 'schedules: N:OP=..')\n"
     "  --check   compare every output element with the reference semantics\n"
-    "  --bench   time 5 more runs and report seconds per run and bytes/s\n"
+    "  --bench   time 5 or more runs (until 10 ms) and report seconds per\n"
+    "            run and bytes/s\n"
     "  --json    one JSON object on one line instead of text\n";
 
 static int parse_args(int argc, char **argv, run_args *a)
@@ -110,6 +112,23 @@ static double elem(axe_dtype d, const void *b, int64_t i)
     return ((const int32_t *)b)[i];
 }
 
+/* Whether "g" (the kernel's element) matches "w" (the reference's): both
+ * NaN, or both the same infinity, or both finite with |g - w| <= "atol" +
+ * "rtol" |w| (integers have zero tolerances: exact). A non-finite value
+ * against a finite one, or +inf against -inf, never matches. */
+static bool elem_matches(double g, double w, double atol, double rtol)
+{
+    if (isnan(g) || isnan(w))
+        return isnan(g) && isnan(w);
+    if (isinf(g) || isinf(w))
+        return g == w;
+    return fabs(g - w) <= atol + rtol * fabs(w);
+}
+
+/* Compare "got" with "want" element by element (elem_matches); the
+ * largest errors are over the elements that are not matching non-finite
+ * pairs (a NaN against a number gives error NaN, an infinity against a
+ * finite value or the other infinity error inf). */
 static void compare(axe_kernel_tensor t, const void *got, const void *want,
                     run_result *res)
 {
@@ -119,8 +138,13 @@ static void compare(axe_kernel_tensor t, const void *got, const void *want,
     int64_t i;
     for (i = 0; i < t.elems; i++) {
         double g = elem(t.dtype, got, i), w = elem(t.dtype, want, i);
-        double err = fabs(g - w), rel = w != 0 ? err / fabs(w) : err;
-        if (!(err <= atol + rtol * fabs(w)))
+        double err, rel;
+        bool ok = elem_matches(g, w, atol, rtol);
+        if (ok && !(isfinite(g) && isfinite(w)))
+            continue;
+        err = fabs(g - w);
+        rel = w != 0 && isfinite(w) ? err / fabs(w) : err;
+        if (!ok)
             res->pass = false;
         if (err > res->max_abs || isnan(err))
             res->max_abs = err;
@@ -215,7 +239,7 @@ static void print_tail(const run_args *a, const run_result *res)
         printf(",\"pass\":%s", !a->check   ? "null"
                                : res->pass ? "true"
                                            : "false");
-        json_num("seconds", res->seconds, a->bench);
+        json_num("seconds", res->seconds, a->bench && res->seconds > 0);
         json_num(fl ? "flops_per_s" : "bytes_per_s", rate,
                  a->bench && res->seconds > 0);
         printf("}\n");
@@ -225,9 +249,13 @@ static void print_tail(const run_args *a, const run_result *res)
     if (a->check)
         printf("check %s: max_abs_err %.3g, max_rel_err %.3g\n",
                res->pass ? "passed" : "FAILED", res->max_abs, res->max_rel);
-    if (a->bench)
-        printf("%.6g s per run, %.4g %s/s\n", res->seconds, rate,
-               fl ? "flops" : "bytes");
+    if (a->bench && res->seconds > 0)
+        printf("%.6g s per run (%ld runs), %.4g %s/s\n", res->seconds,
+               res->runs, rate, fl ? "flops" : "bytes");
+    else if (a->bench)
+        printf("%ld runs took no measurable time (timer resolution): no "
+               "time per run or rate\n",
+               res->runs);
 }
 
 /* The most work (axe_program_work) axe run accepts: about a minute of
@@ -236,7 +264,7 @@ static void print_tail(const run_args *a, const run_result *res)
 
 static int run_program(run_ctx *c, const run_args *a)
 {
-    run_result res = {0, 0, 0, true, 0, 0};
+    run_result res = {0, 0, 0, true, 0, 0, 0};
     axe_diag d;
     int i, rc;
     if (axe_program_work(c->p) > RUN_MAX_WORK) {

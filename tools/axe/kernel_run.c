@@ -85,17 +85,19 @@ static int execute(run_ctx *c, bool bench, run_result *res)
     char cmd[512];
     FILE *pipe;
     double sec = 0;
+    long runs = 0;
     snprintf(cmd, sizeof cmd, "'%s' '%s' '%s' %d", c->path[1], c->path[2],
              c->path[3], bench ? 5 : 0);
     fflush(stdout);
     pipe = popen(cmd, "r");
     if (pipe == NULL)
         return fail("cannot run the kernel", NULL);
-    if (fscanf(pipe, "%lf", &sec) != 1)
+    if (fscanf(pipe, "%lf %ld", &sec, &runs) != 2)
         sec = -1;
-    if (pclose(pipe) != 0 || sec < 0)
+    if (pclose(pipe) != 0 || sec < 0 || runs < 0)
         return fail("the kernel failed", NULL);
     res->seconds = sec;
+    res->runs = runs;
     return read_outputs(c);
 }
 

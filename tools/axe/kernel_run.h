@@ -17,9 +17,10 @@ typedef struct run_args {
 } run_args;
 
 typedef struct run_result {
-    double max_abs, max_rel, seconds;
+    double max_abs, max_rel, seconds; /* seconds per run, 0: not measured */
     bool pass;
     int64_t bytes, flops;
+    long runs; /* timed runs */
 } run_result;
 
 typedef struct run_ctx {
@@ -32,7 +33,9 @@ typedef struct run_ctx {
 } run_ctx;
 
 /* Write the C, build it with $CC, run it on c->in (replaced by the
- * outputs) and, with "bench", time 5 more runs into res->seconds. */
+ * outputs) and, with "bench", time at least 5 more runs (more until they
+ * take 10 ms, at most 2^22) into res->seconds (per run; 0 when the clock
+ * did not advance) and res->runs. */
 int kernel_run_exec(run_ctx *c, bool bench, run_result *res);
 
 #endif
