@@ -256,10 +256,10 @@ class MappingExpression:
                axis: str = "m", holes: bool = False) -> TileLayout:
         """The Axe layout L with L(tensor index) = the buffer positions
         holding it, on hardware axis "axis" (tensor_axes flattened first
-        slowest; default every axis of the table). Padding fails unless
+        slowest, no name twice; default the axes the expression's normal
+        form names, in table order, as the CLI). Padding fails unless
         "holes" (then it becomes holes in the span)."""
-        return to_axe([(axis, self, 1, holes)], tensor_axes or
-                      list(self.axes))
+        return to_axe([(axis, self, 1, holes)], tensor_axes)
 
     @classmethod
     def from_axe(cls, layout: TileLayout,
@@ -310,11 +310,41 @@ class TileView:
         return _cell_value(self.source.m.axes, mask, c)
 
 
+def _named_axes(exprs):
+    """The axes the normal forms of "exprs" name (an expression's own when
+    it does not normalize), in table order: spec §10's default tensor
+    axes, as the CLI and batch choose them."""
+    used, tables = set(), []
+    for e in exprs:
+        m, out = e.m, M.Mapping()
+        if lib.axe_mapping_normalize(byref(m), out, None) == 0:
+            m = out
+        mask, table = _used(m), list(_axes_dict(m.axes))
+        used |= {n for k, n in enumerate(table) if mask >> k & 1}
+        tables.append(table)
+    names: List[str] = []
+    for table in tables:
+        names += [n for n in table if n in used and n not in names]
+    return names
+
+
+def _tensor_names(tensor_axes):
+    """The encoded "tensor_axes"; AxeError INVALID when one is named
+    twice."""
+    names = []
+    for t in tensor_axes:
+        if t.encode() in names:
+            raise AxeError("INVALID", f"tensor_axes names {t} twice")
+        names.append(t.encode())
+    return names
+
+
 def to_axe(parts: Sequence[Tuple[Any, ...]],
-           tensor_axes: Sequence[str]) -> TileLayout:
+           tensor_axes: Optional[Sequence[str]] = None) -> TileLayout:
     """The Axe layout of a buffer split over hardware axes: "parts" are
     (axis, MappingExpression[, scale[, holes]]) summed per tensor index;
-    "tensor_axes" names the tensor's axes, first slowest."""
+    "tensor_axes" names the tensor's axes, first slowest, each once
+    (default: the axes the parts' normal forms name, in table order)."""
     from .tile import _wrap
     cp = (M.MappingPart * max(1, len(parts)))()
     keep = []
@@ -324,7 +354,8 @@ def to_axe(parts: Sequence[Tuple[Any, ...]],
         cp[k] = M.MappingPart(pointer(e.m), keep[-1],
                               i64(part[2] if len(part) > 2 else 1, "scale"),
                               bool(part[3]) if len(part) > 3 else False)
-    names = [t.encode() for t in tensor_axes]
+    names = _tensor_names(_named_axes(p[1] for p in parts)
+                          if tensor_axes is None else tensor_axes)
     out = AxeLayout()
     call(lib.axe_mapping_to_layout, cp, len(parts),
          (c_char_p * max(1, len(names)))(*names), len(names), out)
@@ -383,9 +414,10 @@ class LinearCombination:
 
     def to_axe(self,
                tensor_axes: Optional[Sequence[str]] = None) -> TileLayout:
-        """The Axe layout: tensor index t at buffer sum ek.map^-1 * nk."""
+        """The Axe layout: tensor index t at buffer sum ek.map^-1 * nk
+        (tensor_axes as in MappingExpression.to_axe; default the axes the
+        terms' normal forms name)."""
         terms = [MappingExpression._of(self.c.term[k], self._env)
                  for k in range(self.c.n)]
         return to_axe([("m", t, self.c.scale[k]) for k, t in
-                       enumerate(terms)],
-                      tensor_axes or list(_axes_dict(self._env.ax)))
+                       enumerate(terms)], tensor_axes)
