@@ -237,6 +237,19 @@ class MappingExpression:
              byref(self._sub(index).m), i64(length, "length"), write, out)
         return MappingExpression._of(out, self._env)
 
+    def tile_view_at(self, index: Expr, length: int, start: int,
+                     write: bool = False) -> Tuple[MappingExpression, Cell]:
+        """The tile of "length" cells along "index" at logical coordinate
+        "start" (spec §9's ``tile(start)``, as ``axe map tile-at``): the
+        view expression E2 (tile_view's, the same at every start) and the
+        offset I.map(start) (over the axes I names); view cell p holds
+        E2.map(p) + offset where live. AxeError DOMAIN when start + length exceeds |I|."""
+        out, off, ix = M.Mapping(), M.MappingCell(), self._sub(index)
+        call(lib.axe_mapping_tile_view_at, byref(self.m), byref(ix.m),
+             i64(length, "length"), i64(start, "start"), write, out, off)
+        return (MappingExpression._of(out, self._env),
+                _cell_value(self.m.axes, _used(ix.m), off))
+
     def tile(self, index: Expr, length: int, view: Optional[Expr] = None,
              start: int = 0, write: bool = False) -> TileView:
         """The tile of "length" cells along "index" starting at logical
@@ -262,13 +275,18 @@ class MappingExpression:
         return to_axe([(axis, self, 1, holes)], tensor_axes)
 
     @classmethod
-    def from_axe(cls, layout: TileLayout,
-                 axes: Mapping[str, int]) -> MappingExpression:
+    def from_axe(cls, layout: TileLayout, axes: Mapping[str, int],
+                 holes: bool = False) -> MappingExpression:
         """The expression of Axe layout "layout" on the memory axis m over
-        the tensor axes "axes" (dict, first slowest)."""
+        the tensor axes "axes" (dict, first slowest). Its points must be
+        the positions 0 .. |E|-1, each once, unless "holes": then the
+        positions it skips become padding (``S[(4,4):(8,1)]`` over A = 4,
+        B = 4 is ``m![A, B # 8]``, as ``axe convert --to mapping
+        --holes``), and ``to_axe(holes=True)`` gives the layout back."""
         out = M.Mapping()
-        call(lib.axe_mapping_from_layout, byref(layout._c),
-             byref(_axes_struct(axes)), out)
+        fn = lib.axe_mapping_from_layout_holes if holes else \
+            lib.axe_mapping_from_layout
+        call(fn, byref(layout._c), byref(_axes_struct(axes)), out)
         return cls._of(out)
 
     def notation(self) -> str:
