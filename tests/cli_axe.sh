@@ -216,6 +216,17 @@ expect_code 1 "$AXE" back "$fig2" "{warp: 7}"
 expect_code 1 "$AXE" size --axis m "Swizzle<3,3,3>(S[512:1])"
 expect_code 1 "$AXE" convert "S[8:1] + R[2:1@laneid]"
 expect_code 1 "$AXE" apply "S[(1024,1024):(1024,1)]" --shape "[1024,1024]"
+expect_code 1 "$AXE" apply "S[(8,8):(8,1)]" -1
+expect_code 1 "$AXE" apply --base "S[(8,8):(8,1)]" -1
+grep -q 'linear index -1 is negative' "$tmp/err" && ok ||
+    bad "apply of -1 says why: $(cat "$tmp/err")"
+# Past the size the outermost digit absorbs the rest (TIRx, spec §6).
+expect_ok "{m: 100}" "$AXE" apply "S[(8,8):(8,1)]" 100
+run "$AXE" batch <<<'{"id":1,"op":"axe.apply","args":{"layout":"S[8:1]","coord":[-1]}}'
+case "$(cat "$tmp/out")" in
+*'"ok":false,"error":"DOMAIN"'*'index -1 is negative'*) ok ;;
+*) bad "batch apply of -1: $(cat "$tmp/out")" ;;
+esac
 
 # ---- exit 2: usage and malformed operands --------------------------------------
 

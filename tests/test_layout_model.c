@@ -255,7 +255,7 @@ static void test_apply_table(void)
         const char *l;
         int n;
         int64_t crd[4], shape[4];
-        const char *expect;
+        const char *expect; /* NULL: DOMAIN with the reason */
     } rows[] = {
         /* the paper's §2.2 tensor-core tile, element (2, 9) of 8x16 */
         {"S[(8,2,4,2):(4@lane,1@warp,1@lane,1@reg)] + R[2:4@warp] + 5@warp",
@@ -265,7 +265,10 @@ static void test_apply_table(void)
          "warp=6,lane=8,reg=1"},
         {"S[(8,8):(8,1)]", 1, {32}, {0}, "m=32"},
         {"S[(8,8):(8,1)]", 1, {100}, {0}, "m=100"},
-        {"S[(8,8):(8,1)]", 1, {-1}, {0}, "m=-1"},
+        /* past the size the outermost digit absorbs the rest (spec §6);
+         * a negative index is outside the domain */
+        {"S[(8,8):(8,1)]", 1, {-1}, {0}, NULL},
+        {"S[8:1] + 3", 1, {INT64_MIN}, {0}, NULL},
         {"S[(8,8):(8,1)]", 2, {1, 2}, {0}, "m=10"},
         {"S[(8,8):(10,1)]", 1, {9}, {0}, "m=11"},
         {"S[(8,1,4,2):(4@laneid,2,1@laneid,1)]",
@@ -292,10 +295,19 @@ static void test_apply_table(void)
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         axe_layout l = lay(rows[i].l);
-        axe_point got, want = pt(rows[i].expect);
+        axe_point got, want;
         axe_diag d;
         const int64_t *shape = rows[i].shape[0] != 0 ? rows[i].shape : NULL;
         axe_status st = apply_any(&l, rows[i].crd, rows[i].n, shape, &got, &d);
+        if (rows[i].expect == NULL) {
+            TL_CHECK(st == AXE_ERR_DOMAIN &&
+                         strstr(d.message, "negative") != NULL,
+                     "apply %s at %lld: st %d (%s), want DOMAIN with a reason",
+                     rows[i].l, (long long)rows[i].crd[0], st,
+                     st == AXE_OK ? "" : d.message);
+            continue;
+        }
+        want = pt(rows[i].expect);
         TL_CHECK(st == AXE_OK && axe_point_equal(&got, &want),
                  "apply %s: got %s (st %d %s), want %s", rows[i].l,
                  st == AXE_OK ? pstr(&got) : "-", st,
@@ -308,9 +320,10 @@ static void test_apply_errors(void)
     axe_layout l = lay("S[(8,8):(8,1)]");
     axe_layout sw = lay("Swizzle<3,3,3>(S[(8,8):(8,1@laneid)])");
     axe_layout big = lay("S[(4,2305843009213693952):(4611686018427387904,1)]");
-    int64_t c3[3] = {1, 1, 1}, shape[2] = {8, 0};
-    axe_point p;
+    int64_t c3[3] = {1, 1, 1}, shape[2] = {8, 0}, neg = -1;
+    axe_point p, set[2];
     axe_diag d;
+    int count = 0;
     TL_CHECK(axe_layout_apply_digits(&l, c3, 3, &p, &d) == AXE_ERR_INVALID &&
                  strstr(d.message, "Coordinate size must match the number "
                                    "of shard axes") != NULL,
@@ -323,6 +336,10 @@ static void test_apply_errors(void)
     TL_CHECK(axe_layout_apply_base(&big, 4611686018427387904, &p, &d) ==
                  AXE_ERR_OVERFLOW,
              "overflow is reported: %s", d.message);
+    TL_CHECK(axe_layout_apply_set(&l, &neg, NULL, 1, set, 2, &count, &d) ==
+                     AXE_ERR_DOMAIN &&
+                 strstr(d.message, "index -1 is negative") != NULL,
+             "apply_set of a negative linear index: %s", d.message);
 }
 
 /* The points of S[4:1] + R[(2,3):(1@gpuid,10@gpuid)] at 1, last replica
@@ -1097,8 +1114,8 @@ static int64_t size_of(const axe_layout *l)
     return s;
 }
 
-/* apply_base = the reference, inside and outside [0, size); apply_digits
- * of the split = apply_base. */
+/* apply_base = the reference on [0, size) and past it (spec §6), DOMAIN
+ * below 0; apply_digits of the split = apply_base. */
 static void law_apply_base(void)
 {
     for (int t = 0; t < 3000; t++) {
@@ -1108,6 +1125,13 @@ static void law_apply_base(void)
             axe_point got, want, dg;
             int64_t c[AXE_LAYOUT_MAX_SHARD], x = tl_range(-size, 2 * size - 1),
                                              y = x;
+            if (x < 0) {
+                TL_CHECK(axe_layout_apply_base(&l, x, &got, NULL) ==
+                             AXE_ERR_DOMAIN,
+                         "apply_base %s at %lld is outside the domain",
+                         lstr(&l), (long long)x);
+                continue;
+            }
             ref_point(&l, x, &want);
             for (int k = l.nshard - 1; k > 0; k--) {
                 c[k] = ((y % l.shard[k].extent) + l.shard[k].extent) %

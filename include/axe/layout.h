@@ -128,7 +128,8 @@ axe_layout_verify_well_formed(const axe_layout *l, axe_diag *diag);
 
 /* TIRx apply: the base point D(x) + O of the linear index "x" (replicas
  * ignored; swizzle applied to `m`). Axes of shard iters and offsets appear
- * even when their value is 0. */
+ * even when their value is 0. x >= 0 (AXE_ERR_DOMAIN otherwise); past the
+ * size the outermost digit absorbs the rest, as in TIRx. */
 AXE_NODISCARD AXE_API axe_status axe_layout_apply_base(const axe_layout *l,
                                                        int64_t x,
                                                        axe_point *out,
@@ -151,8 +152,8 @@ AXE_NODISCARD AXE_API axe_status axe_layout_digits_of(
     int64_t *digits, int *ndigits, axe_diag *diag);
 /* The paper's set L(x) = { D(x) + r + O }: every replica combination in
  * lexicographic order of r, into out[0 .. *count); AXE_ERR_CAPACITY if more
- * than "cap". x is a linear index, or when "shape" is not NULL the
- * coordinate crd in shape. */
+ * than "cap". x is a linear index (>= 0, as for apply_base), or when
+ * "shape" is not NULL the coordinate crd in shape. */
 AXE_NODISCARD AXE_API axe_status axe_layout_apply_set(
     const axe_layout *l, const int64_t *crd, const int64_t *shape, int n,
     axe_point *out, int cap, int *count, axe_diag *diag);

@@ -155,14 +155,15 @@ def is_tuple(x: object) -> bool:
 
 @_nesting_guard
 def flatten(t: Union[IntTuple, LayoutArg]) -> Union[IntTuple, LayoutArg]:
-    """The leaves of "t" as a flat tuple (an int stays); of a layout, the
-    layout of its leaves (same function, depth <= 1)."""
+    """The leaves of "t" as a flat tuple (an int n gives (n,), as in
+    pycute); of a layout, the layout of its leaves (same function,
+    depth <= 1)."""
     if isinstance(t, ComposedLayout):
         return t._with(flatten(t.layoutA))
     if isinstance(t, Layout):
         return _unary(lib.axe_cute_flatten, t)
     if not isinstance(t, tuple):
-        return t
+        return (t,)
     out: _t.List[Any] = []
     for e in t:
         if isinstance(e, tuple):

@@ -237,6 +237,19 @@ class MappingExpression:
              byref(self._sub(index).m), i64(length, "length"), write, out)
         return MappingExpression._of(out, self._env)
 
+    def tile_view_at(self, index: Expr, length: int, start: int,
+                     write: bool = False) -> Tuple[MappingExpression, Cell]:
+        """The tile of "length" cells along "index" at logical coordinate
+        "start" (spec §9's ``tile(start)``, as ``axe map tile-at``): the
+        view expression E2 (tile_view's, the same at every start) and the
+        offset I.map(start) (over the axes I names); view cell p holds
+        E2.map(p) + offset where live. AxeError DOMAIN when start + length exceeds |I|."""
+        out, off, ix = M.Mapping(), M.MappingCell(), self._sub(index)
+        call(lib.axe_mapping_tile_view_at, byref(self.m), byref(ix.m),
+             i64(length, "length"), i64(start, "start"), write, out, off)
+        return (MappingExpression._of(out, self._env),
+                _cell_value(self.m.axes, _used(ix.m), off))
+
     def tile(self, index: Expr, length: int, view: Optional[Expr] = None,
              start: int = 0, write: bool = False) -> TileView:
         """The tile of "length" cells along "index" starting at logical
@@ -256,19 +269,24 @@ class MappingExpression:
                axis: str = "m", holes: bool = False) -> TileLayout:
         """The Axe layout L with L(tensor index) = the buffer positions
         holding it, on hardware axis "axis" (tensor_axes flattened first
-        slowest; default every axis of the table). Padding fails unless
+        slowest, no name twice; default the axes the expression's normal
+        form names, in table order, as the CLI). Padding fails unless
         "holes" (then it becomes holes in the span)."""
-        return to_axe([(axis, self, 1, holes)], tensor_axes or
-                      list(self.axes))
+        return to_axe([(axis, self, 1, holes)], tensor_axes)
 
     @classmethod
-    def from_axe(cls, layout: TileLayout,
-                 axes: Mapping[str, int]) -> MappingExpression:
+    def from_axe(cls, layout: TileLayout, axes: Mapping[str, int],
+                 holes: bool = False) -> MappingExpression:
         """The expression of Axe layout "layout" on the memory axis m over
-        the tensor axes "axes" (dict, first slowest)."""
+        the tensor axes "axes" (dict, first slowest). Its points must be
+        the positions 0 .. |E|-1, each once, unless "holes": then the
+        positions it skips become padding (``S[(4,4):(8,1)]`` over A = 4,
+        B = 4 is ``m![A, B # 8]``, as ``axe convert --to mapping
+        --holes``), and ``to_axe(holes=True)`` gives the layout back."""
         out = M.Mapping()
-        call(lib.axe_mapping_from_layout, byref(layout._c),
-             byref(_axes_struct(axes)), out)
+        fn = lib.axe_mapping_from_layout_holes if holes else \
+            lib.axe_mapping_from_layout
+        call(fn, byref(layout._c), byref(_axes_struct(axes)), out)
         return cls._of(out)
 
     def notation(self) -> str:
@@ -310,11 +328,41 @@ class TileView:
         return _cell_value(self.source.m.axes, mask, c)
 
 
+def _named_axes(exprs):
+    """The axes the normal forms of "exprs" name (an expression's own when
+    it does not normalize), in table order: spec §10's default tensor
+    axes, as the CLI and batch choose them."""
+    used, tables = set(), []
+    for e in exprs:
+        m, out = e.m, M.Mapping()
+        if lib.axe_mapping_normalize(byref(m), out, None) == 0:
+            m = out
+        mask, table = _used(m), list(_axes_dict(m.axes))
+        used |= {n for k, n in enumerate(table) if mask >> k & 1}
+        tables.append(table)
+    names: List[str] = []
+    for table in tables:
+        names += [n for n in table if n in used and n not in names]
+    return names
+
+
+def _tensor_names(tensor_axes):
+    """The encoded "tensor_axes"; AxeError INVALID when one is named
+    twice."""
+    names = []
+    for t in tensor_axes:
+        if t.encode() in names:
+            raise AxeError("INVALID", f"tensor_axes names {t} twice")
+        names.append(t.encode())
+    return names
+
+
 def to_axe(parts: Sequence[Tuple[Any, ...]],
-           tensor_axes: Sequence[str]) -> TileLayout:
+           tensor_axes: Optional[Sequence[str]] = None) -> TileLayout:
     """The Axe layout of a buffer split over hardware axes: "parts" are
     (axis, MappingExpression[, scale[, holes]]) summed per tensor index;
-    "tensor_axes" names the tensor's axes, first slowest."""
+    "tensor_axes" names the tensor's axes, first slowest, each once
+    (default: the axes the parts' normal forms name, in table order)."""
     from .tile import _wrap
     cp = (M.MappingPart * max(1, len(parts)))()
     keep = []
@@ -324,7 +372,8 @@ def to_axe(parts: Sequence[Tuple[Any, ...]],
         cp[k] = M.MappingPart(pointer(e.m), keep[-1],
                               i64(part[2] if len(part) > 2 else 1, "scale"),
                               bool(part[3]) if len(part) > 3 else False)
-    names = [t.encode() for t in tensor_axes]
+    names = _tensor_names(_named_axes(p[1] for p in parts)
+                          if tensor_axes is None else tensor_axes)
     out = AxeLayout()
     call(lib.axe_mapping_to_layout, cp, len(parts),
          (c_char_p * max(1, len(names)))(*names), len(names), out)
@@ -383,9 +432,10 @@ class LinearCombination:
 
     def to_axe(self,
                tensor_axes: Optional[Sequence[str]] = None) -> TileLayout:
-        """The Axe layout: tensor index t at buffer sum ek.map^-1 * nk."""
+        """The Axe layout: tensor index t at buffer sum ek.map^-1 * nk
+        (tensor_axes as in MappingExpression.to_axe; default the axes the
+        terms' normal forms name)."""
         terms = [MappingExpression._of(self.c.term[k], self._env)
                  for k in range(self.c.n)]
         return to_axe([("m", t, self.c.scale[k]) for k, t in
-                       enumerate(terms)],
-                      tensor_axes or list(_axes_dict(self._env.ax)))
+                       enumerate(terms)], tensor_axes)

@@ -42,7 +42,7 @@ def op_tile(a):
 def op_to_axe_multi(a):
     parts = [(axis, axe.layout(text, axes=a["axes"])) for axis, text in
              a["dims"]]
-    return to_axe(parts, a.get("tensor_axes") or list(a["axes"]))
+    return to_axe(parts, a.get("tensor_axes"))
 
 
 OPS = {

@@ -496,7 +496,8 @@ def same_or_both_fail(ours, theirs, *args):
 
 INT_TUPLE_OPS = ["inner_product", "tuple_max", "elem_scale", "has_none",
                  "crd2crd", "shiftl", "shiftr", "signum", "idx2crd",
-                 "crd2idx", "product", "prefix_product", "shape_div"]
+                 "crd2idx", "product", "prefix_product", "shape_div",
+                 "flatten"]
 
 
 @pytest.mark.parametrize("name", INT_TUPLE_OPS)
@@ -548,6 +549,13 @@ def oracle_none(t):
     if isinstance(t, tuple):
         return tuple(oracle_none(e) for e in t)
     return None if t < 0 else t
+
+
+def test_flatten_of_an_int_is_a_one_tuple():
+    # pycute's flatten(5) is (5,); axe.cute's was 5.
+    for t in (5, 0, (), (5,), ((1, (2,)), 3)):
+        assert cute.flatten(t) == pycute.flatten(t), t
+    assert cute.flatten(5) == (5,)
 
 
 def test_shift_by_zero_and_idx2crd_past_the_end():

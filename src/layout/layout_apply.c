@@ -216,11 +216,25 @@ static axe_status overflow(axe_status st, axe_diag *diag)
     return st;
 }
 
+/* A linear index is in the domain when x >= 0; past the size the
+ * outermost digit absorbs the rest (spec §6, TIRx's SplitCoord). */
+static axe_status check_index(int64_t x, axe_diag *diag)
+{
+    if (x < 0)
+        return axe__fail(diag, AXE_ERR_DOMAIN, -1,
+                         "the linear index %lld is negative (apply is "
+                         "defined for x >= 0)",
+                         (long long)x);
+    return AXE_OK;
+}
+
 axe_status axe_layout_apply_base(const axe_layout *l, int64_t x, axe_point *out,
                                  axe_diag *diag)
 {
     axe_point p;
-    axe_status st = axe__tile_point_linear(l, x, &p);
+    axe_status st;
+    AXE_TRY(check_index(x, diag));
+    st = axe__tile_point_linear(l, x, &p);
     if (st != AXE_OK)
         return overflow(st, diag);
     return axe__point_finish(l, &p, out, diag);
@@ -359,6 +373,7 @@ static axe_status tile_point_any(const axe_layout *l, const int64_t *crd,
         AXE_TRY(check_shape(crd, shape, n, diag));
         st = tile_point_shape(l, crd, shape, n, p);
     } else if (n == 1 && crd != NULL) {
+        AXE_TRY(check_index(crd[0], diag));
         st = axe__tile_point_linear(l, crd[0], p);
     } else {
         AXE_TRY(check_digits(l, crd, n, diag));
