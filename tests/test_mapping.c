@@ -250,6 +250,22 @@ static void table_to_layout_holes(void)
     }
 }
 
+/* A tensor axis list naming an axis twice is refused with that reason
+ * (before, the digits of the second B read as a partial cover). */
+static void table_to_layout_duplicate(void)
+{
+    axe_mapping m;
+    axe_mapping_part part = {&m, "m", 1, false};
+    axe_layout l;
+    axe_diag d;
+    const char *tensor[] = {"B", "B", "A"};
+    axe_status st = parse("axes![A = 8, B = 512]", "m![A, B]", &m, &d);
+    if (st == AXE_OK)
+        st = axe_mapping_to_layout(&part, 1, tensor, 3, &l, &d);
+    TL_CHECK(st == AXE_ERR_INVALID && strstr(d.message, "name B twice") != NULL,
+             "tensor axes B, B, A: %s (%s)", axe_status_name(st), d.message);
+}
+
 static void table_reject(void)
 {
     static const struct {
@@ -798,6 +814,7 @@ int main(void)
     table_equivalent_large();
     table_inverse_large();
     table_to_layout_holes();
+    table_to_layout_duplicate();
     table_reject();
     table_capacity();
     table_tile_view();

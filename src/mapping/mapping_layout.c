@@ -247,6 +247,19 @@ static axe_status build(const axe_mapping_part *parts, int np,
     return AXE_OK;
 }
 
+/* INVALID naming the first tensor axis that "tensor" lists twice. */
+static axe_status check_distinct(const char *const *tensor, int n,
+                                 axe_diag *diag)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < i; j++)
+            if (tensor[i] != NULL && tensor[j] != NULL &&
+                strcmp(tensor[i], tensor[j]) == 0)
+                return axe__fail(diag, AXE_ERR_INVALID, -1,
+                                 "the tensor axes name %s twice", tensor[i]);
+    return AXE_OK;
+}
+
 axe_status axe_mapping_to_layout(const axe_mapping_part *parts, int nparts,
                                  const char *const *tensor, int ntensor,
                                  axe_layout *out, axe_diag *diag)
@@ -258,6 +271,7 @@ axe_status axe_mapping_to_layout(const axe_mapping_part *parts, int nparts,
         ntensor < 0 || (ntensor > 0 && tensor == NULL))
         return axe__fail(diag, AXE_ERR_INVALID, -1,
                          "1 to %d parts and a tensor axis list", PARTS_MAX);
+    AXE_TRY(check_distinct(tensor, ntensor, diag));
     axe_layout_init(&ds.layout);
     for (int p = 0; p < nparts; p++) {
         if (parts[p].expr == NULL || parts[p].expr->nnodes == 0 ||
