@@ -109,5 +109,20 @@ status 0 map convert --holes --axes "axes![A = 8]" "m![A # 9]"
 status 1 map convert --axes "axes![A = 8]" "m![A # 9]"
 status 0 convert --to mapping --holes "S[4:2]"
 
+# convert --to axe reads back every text convert --to linear prints (size 1
+# inputs with no bases, axes named 0), as the layout (S[1:1] has one point,
+# m = 0: the empty layout; extent-1 iters drop).
+for pair in "S[1:1] S[():()]" "S[():()] S[():()]" "S[4:1] S[4:1]" \
+    "S[(4,1):(1,7)] S[4:1]" "S[(2,4):(1@lane,1@warp)] S[(2,4):(1@lane,1@warp)]" \
+    "S[4:1@0] S[4:1@0]"; do
+    set -- $pair
+    t=$("$AXE" convert --to linear "$1" 2>&1)
+    a=$("$AXE" convert --to axe "$t" 2>&1)
+    check "linear text of $1 reads back: $a" [ "$a" = "$2" ]
+done
+t=$("$AXE" convert --to linear --shape "[1,4,1]" "S[4:1]" 2>&1)
+check "linear text over [1,4,1] reads back: $t" \
+    [ "$("$AXE" convert --to axe "$t" 2>&1)" = "S[4:1]" ]
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

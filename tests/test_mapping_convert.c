@@ -494,6 +494,89 @@ static void law_linear(void)
            RANDOM_CASES, linear, invertible);
 }
 
+/* A random small linear layout, every form the printer has: inputs with
+ * no bits (size 1), outputs of size 1, no inputs or no outputs, names
+ * starting with a digit or spelled like the text's words. */
+static void random_linear(axe_linear *lin)
+{
+    static const char *names[] = {"index", "0", "where", "is", "m",
+                                  "dim1",  "_", "lane",  "w2", "register"};
+    int first = (int)tl_range(0, 9);
+    memset(lin, 0, sizeof *lin);
+    lin->nin = (int)tl_range(0, 3);
+    lin->nout = (int)tl_range(0, 3);
+    for (int o = 0; o < lin->nout; o++) {
+        strcpy(lin->out_name[o], names[(first + 3 * o + 1) % 10]);
+        lin->out_bits[o] = (int)tl_range(0, 3);
+    }
+    for (int d = 0; d < lin->nin; d++) {
+        strcpy(lin->in_name[d], names[(first + d) % 10]);
+        lin->in_bits[d] = (int)tl_range(0, 3);
+        for (int i = 0; i < lin->in_bits[d]; i++)
+            for (int o = 0; o < lin->nout; o++)
+                lin->basis[d][i][o] =
+                    tl_range(0, (INT64_C(1) << lin->out_bits[o]) - 1);
+    }
+}
+
+/* A random layout of size 1, 2 or 4 per iter (extent-1 iters too), and a
+ * random shape of its size with dims of 1. */
+static int random_tiny(axe_layout *l, int64_t *shape)
+{
+    int n = (int)tl_range(0, 3), nshape = 0;
+    int64_t size = 1;
+    axe_layout_init(l);
+    for (int k = 0; k < n; k++) {
+        int64_t e = INT64_C(1) << tl_range(0, 2);
+        size *= e;
+        TL_CHECK(axe_layout_push_shard(l, e, INT64_C(1) << tl_range(0, 4),
+                                       tl_range(0, 2) ? "m" : "laneid") ==
+                     AXE_OK,
+                 "building a tiny layout");
+    }
+    while (size > 1 || tl_range(0, 2) == 0) {
+        int64_t f = size > 1 && tl_range(0, 2) ? 2 : 1;
+        shape[nshape++] = f;
+        size /= f;
+        if (nshape == 6) {
+            shape[nshape - 1] *= size;
+            break;
+        }
+    }
+    return nshape;
+}
+
+/* parse(print(lin)) == lin (notation.md §16) for random linear layouts
+ * and for those of random tiny layouts, with and without a shape. */
+static void law_linear_text(void)
+{
+    static axe_linear lin, back;
+    static char text[8192];
+    int tiny = 0;
+    for (int r = 0; r < RANDOM_CASES * 3; r++) {
+        axe_layout l;
+        int64_t shape[6];
+        axe_diag d = {0};
+        size_t len;
+        if (r % 3 == 0) {
+            random_linear(&lin);
+        } else {
+            int nshape = random_tiny(&l, shape);
+            if (axe_linear_from_layout(&l, r % 3 == 1 ? NULL : shape,
+                                       r % 3 == 1 ? 0 : nshape, &lin,
+                                       NULL) != AXE_OK)
+                continue;
+            tiny++;
+        }
+        len = axe_print_linear(&lin, text, sizeof text);
+        TL_CHECK(len < sizeof text &&
+                     axe_parse_linear(text, len, &back, &d) == AXE_OK &&
+                     memcmp(&back, &lin, sizeof back) == 0,
+                 "linear text does not parse back: %s\n%s", d.message, text);
+    }
+    TL_CHECK(tiny > RANDOM_CASES, "only %d tiny layouts were linear", tiny);
+}
+
 int main(void)
 {
     tl_seed("test_mapping_convert", 20261125);
@@ -504,5 +587,6 @@ int main(void)
     law_from_layout(false);
     law_from_layout(true);
     law_linear();
+    law_linear_text();
     return tl_finish();
 }
