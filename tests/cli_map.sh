@@ -109,6 +109,14 @@ status 0 map convert --holes --axes "axes![A = 8]" "m![A # 9]"
 status 1 map convert --axes "axes![A = 8]" "m![A # 9]"
 status 0 convert --to mapping --holes "S[4:2]"
 
+# An expression equal to an affine one converts without --holes (its normal
+# form drops the resize over padding and the size-1 chain).
+got=$("$AXE" convert --to axe --axes "axes![A = 3, B = 6]" "m![B, A # 5 = 3]" 2>&1)
+check "resize over padding converts: $got" [ "$got" = "S[(3,6):(1,3)]" ]
+got=$("$AXE" convert --to axe --axes "axes![A = 3, B = 6, C = 5]" \
+    "m![[C = 2 / 2, A, B], C]" 2>&1)
+check "size-1 chain over a composite converts: $got" [ "$got" = "S[90:1]" ]
+
 # convert --to axe reads back every text convert --to linear prints (size 1
 # inputs with no bases, axes named 0), as the layout (S[1:1] has one point,
 # m = 0: the empty layout; extent-1 iters drop).
