@@ -108,6 +108,12 @@ status 0 map convert --axes "axes![A = 8, B = 512]" "m![B]"
 status 0 map convert --holes --axes "axes![A = 8]" "m![A # 9]"
 status 1 map convert --axes "axes![A = 8]" "m![A # 9]"
 status 0 convert --to mapping --holes "S[4:2]"
+"$AXE" convert --to mapping "S[4:-1] + 3" >/dev/null 2>"$tmp/err"
+check "a reversed layout says so: $(cat "$tmp/err")" \
+    grep -q "negative stride -1: mapping expressions cannot reverse an axis" "$tmp/err"
+"$AXE" convert --to mapping "S[4:-1]" >/dev/null 2>"$tmp/err"
+check "a layout below 0 says so: $(cat "$tmp/err")" \
+    grep -q "reaches position -3 below 0" "$tmp/err"
 
 # An expression equal to an affine one converts without --holes (its normal
 # form drops the resize over padding and the size-1 chain).

@@ -244,6 +244,53 @@ static void table_from_layout(void)
     }
 }
 
+/* The reason a layout has no mapping expression: the first that applies
+ * of positions below 0, a reversed (negative-stride) mode, an offset. */
+static void table_from_layout_reasons(void)
+{
+    static const struct {
+        const char *layout, *axes;
+        bool holes;
+        const char *reason;
+    } rows[] = {
+        {"S[4:-1] + 3", "axes![A = 4]", false,
+         "negative stride -1: mapping expressions cannot reverse an axis"},
+        {"S[4:-1] + 3", "axes![A = 4]", true,
+         "negative stride -1: mapping expressions cannot reverse an axis"},
+        {"S[(2,2):(-2,1)] + 2", "axes![A = 2, B = 2]", false,
+         "negative stride -2: mapping expressions cannot reverse an axis"},
+        {"S[(2,2):(2,-1)] + 1", "axes![A = 2, B = 2]", false,
+         "negative stride -1: mapping expressions cannot reverse an axis"},
+        {"S[4:-1]", "axes![A = 4]", false, "reaches position -3 below 0"},
+        {"S[4:-1] + R[2:-4] + 6", "axes![A = 4]", false,
+         "reaches position -1 below 0"},
+        {"S[4:1] + R[2:-4] + 4", "axes![A = 4]", true,
+         "negative stride -4: mapping expressions cannot reverse an axis"},
+        {"S[(4,1):(1,-5)] + 3", "axes![A = 4]", false,
+         "the offset 3@m leaves a hole before it"},
+        {"S[8:1] + 2", "axes![A = 8]", false,
+         "the offset 2@m leaves a hole before it"},
+        {"S[(4,8):(16,1)]", "axes![A = 4, B = 8]", false,
+         "the layout skips positions"},
+    };
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        axe_layout l = layout_of(rows[r].layout);
+        axe_mapping_axes axes;
+        axe_mapping m;
+        axe_diag d = {0};
+        axe_status st = axe_parse_mapping_axes(rows[r].axes,
+                                               strlen(rows[r].axes), &axes, &d);
+        if (st == AXE_OK)
+            st = rows[r].holes
+                     ? axe_mapping_from_layout_holes(&l, &axes, &m, &d)
+                     : axe_mapping_from_layout(&l, &axes, &m, &d);
+        TL_CHECK(st == AXE_ERR_UNSUPPORTED &&
+                     strstr(d.message, rows[r].reason) != NULL,
+                 "mapping of %s (holes %d): %s %s, want '%s'", rows[r].layout,
+                 rows[r].holes, axe_status_name(st), d.message, rows[r].reason);
+    }
+}
+
 /* ---- random layouts ----------------------------------------------------- */
 
 /* A random compact layout on m: modes of random extents whose strides are
@@ -584,6 +631,7 @@ int main(void)
     table_linear_shape();
     table_linear_back();
     table_from_layout();
+    table_from_layout_reasons();
     law_from_layout(false);
     law_from_layout(true);
     law_linear();
