@@ -193,6 +193,10 @@ expect_ok "{lane: 4, warp: 5, reg: 1}" "$AXE" apply --base "$fig2" 17
 expect_ok "{lane: 5, warp: 5, reg: 0}" "$AXE" apply --digits "$fig2" \
     "[1,0,1,0]"
 expect_ok 18 "$AXE" back "$fig2" "warp=5,lane=5"
+# One axis under two spellings adds, like an axis given twice.
+expect_ok 7 "$AXE" back "S[32:1@lane]" "lane=3,laneid=4"
+expect_ok 7 "$AXE" back "S[32:1@laneid]" "{laneid: 3, lane: 4}"
+expect_ok 7 "$AXE" back "S[32:1]" "m=3,m=4"
 expect_ok "[1,2]" "$AXE" back --shape "[8,16]" "$fig2" "{lane: 5, warp: 5}"
 expect_ok "[1,2]" "$AXE" back --replicas --shape "[8,16]" "$fig2" \
     "{warp: 9, lane: 5, reg: 0}"
@@ -300,9 +304,10 @@ done <<<"$cmds"
     echo '{"id":11,"op":"axe.from_cute","args":{"text":"(4,8):(1,4)"}}'
     echo '{"id":12,"op":"axe.get_scope","args":{"layout":"S[8:1]"}}'
     echo '{"id":13,"op":"axe.slice","args":{"layout":"S[(4,4):(1,4)]","shape":[16],"region":[[1,6]]}}'
+    echo '{"id":14,"op":"axe.backward","args":{"layout":"S[32:1@lane]","point":{"lane":3,"laneid":4}}}'
 } >"$tmp/batch.in"
 run "$AXE" batch <"$tmp/batch.in"
-[ $rc -eq 0 ] && [ "$(nlines "$tmp/out")" = 13 ] && ok ||
+[ $rc -eq 0 ] && [ "$(nlines "$tmp/out")" = 14 ] && ok ||
     bad "axe batch: status $rc, $(nlines "$tmp/out") answers"
 want='{"id":1,"ok":true,"result":"S[(8,36):(6,1)]"}
 {"id":2,"ok":true,"result":{"layout":"S[(4,8):(8,1)]","seps":[0,1,2]}}
@@ -310,9 +315,11 @@ want='{"id":1,"ok":true,"result":"S[(8,36):(6,1)]"}
 {"id":4,"ok":true,"result":null,"reason":"dim 0: the stride of tiled iter (2,8@m) is not a multiple of the inner span on its axis"}'
 [ "$(head -n 4 "$tmp/out")" = "$want" ] && ok ||
     bad "batch results: $(head -n 4 "$tmp/out")"
+grep -qx '{"id":14,"ok":true,"result":7}' "$tmp/out" && ok ||
+    bad "batch backward over lane and laneid: $(grep '"id":14' "$tmp/out")"
 if command -v jq >/dev/null 2>&1; then
     got=$(jq -r 'if .ok then "ok" else .error end' "$tmp/out" | tr '\n' ' ')
-    want='ok ok ok ok UNKNOWN_OP INVALID SYNTAX INVALID INVALID ok ok ok ok '
+    want='ok ok ok ok UNKNOWN_OP INVALID SYNTAX INVALID INVALID ok ok ok ok ok '
     [ "$got" = "$want" ] && ok || bad "batch statuses: $got"
     # A null result says why ("reason"); a non-null one has no reason.
     got=$(jq -r 'select(.id == 13) | [.result, .reason] | @json' "$tmp/out")

@@ -108,6 +108,35 @@ status 0 map convert --axes "axes![A = 8, B = 512]" "m![B]"
 status 0 map convert --holes --axes "axes![A = 8]" "m![A # 9]"
 status 1 map convert --axes "axes![A = 8]" "m![A # 9]"
 status 0 convert --to mapping --holes "S[4:2]"
+"$AXE" convert --to mapping "S[4:-1] + 3" >/dev/null 2>"$tmp/err"
+check "a reversed layout says so: $(cat "$tmp/err")" \
+    grep -q "negative stride -1: mapping expressions cannot reverse an axis" "$tmp/err"
+"$AXE" convert --to mapping "S[4:-1]" >/dev/null 2>"$tmp/err"
+check "a layout below 0 says so: $(cat "$tmp/err")" \
+    grep -q "reaches position -3 below 0" "$tmp/err"
+
+# An expression equal to an affine one converts without --holes (its normal
+# form drops the resize over padding and the size-1 chain).
+got=$("$AXE" convert --to axe --axes "axes![A = 3, B = 6]" "m![B, A # 5 = 3]" 2>&1)
+check "resize over padding converts: $got" [ "$got" = "S[(3,6):(1,3)]" ]
+got=$("$AXE" convert --to axe --axes "axes![A = 3, B = 6, C = 5]" \
+    "m![[C = 2 / 2, A, B], C]" 2>&1)
+check "size-1 chain over a composite converts: $got" [ "$got" = "S[90:1]" ]
+
+# convert --to axe reads back every text convert --to linear prints (size 1
+# inputs with no bases, axes named 0), as the layout (S[1:1] has one point,
+# m = 0: the empty layout; extent-1 iters drop).
+for pair in "S[1:1] S[():()]" "S[():()] S[():()]" "S[4:1] S[4:1]" \
+    "S[(4,1):(1,7)] S[4:1]" "S[(2,4):(1@lane,1@warp)] S[(2,4):(1@lane,1@warp)]" \
+    "S[4:1@0] S[4:1@0]"; do
+    set -- $pair
+    t=$("$AXE" convert --to linear "$1" 2>&1)
+    a=$("$AXE" convert --to axe "$t" 2>&1)
+    check "linear text of $1 reads back: $a" [ "$a" = "$2" ]
+done
+t=$("$AXE" convert --to linear --shape "[1,4,1]" "S[4:1]" 2>&1)
+check "linear text over [1,4,1] reads back: $t" \
+    [ "$("$AXE" convert --to axe "$t" 2>&1)" = "S[4:1]" ]
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -75,6 +75,12 @@ if "$AXE" render "$big" --shape "[256,256]" --format html 2>"$tmp/err" |
     grep -q '<p id="note">The physical view is left out: the physical view would have 65536 x 4 cells'; then ok; else bad "html without its physical view: $(head -c 200 "$tmp/err")"; fi
 expect 1 "cannot color by 'gpu'" "$AXE" render "$fig2" --shape "[8,16]" \
     --color-by gpu
+# lane and laneid are one axis: either spelling colors by it.
+for pair in "lane laneid" "laneid lane" "warp warpid"; do
+    set -- $pair
+    if "$AXE" render "S[(2,4):(1@$1,1@warp)]" --color-by "$2" --color=always \
+        2>"$tmp/err" | grep -q "colors: $1 "; then ok; else bad "color by $2 of a layout on $1: $(head -c 200 "$tmp/err")"; fi
+done
 expect 1 "outside the 8 x 8 tile" "$AXE" render \
     "((4,8),(2,2)):((32,1),(16,8))" --as tv --shape "(8,8)"
 expect 1 "axes are T, V" "$AXE" render "((4,8),(2,2)):((32,1),(16,8))" \

@@ -1490,6 +1490,71 @@ static void test_points(void)
              "point capacity");
 }
 
+/* A point written entry by entry, as a struct filler or a parser might:
+ * an axis may appear twice, under one spelling or two ("lane" and
+ * "laneid" are one axis); no merging happens here. */
+static axe_point raw_pt(const char *s)
+{
+    axe_point p = {0};
+    char name[32];
+    long long v;
+    int used;
+    while (*s != '\0' &&
+           sscanf(s, " %15[A-Za-z0-9_] = %lld%n", name, &v, &used) == 2) {
+        memset(p.axis[p.n], 0, sizeof p.axis[p.n]);
+        memcpy(p.axis[p.n], name, strlen(name));
+        p.v[p.n++] = v;
+        s += used;
+        if (*s == ',')
+            s++;
+    }
+    return p;
+}
+
+/* An axis given twice in a point adds (notation.md §11), across the
+ * spellings of one axis: equality and the backward map read the point as
+ * the sum of its entries per axis. */
+static void test_points_repeated(void)
+{
+    static const struct {
+        const char *l, *point;
+        int64_t x; /* -1: not in the image */
+    } rows[] = {
+        {"S[32:1@lane]", "lane=3,laneid=4", 7},
+        {"S[32:1@laneid]", "laneid=3,lane=4", 7},
+        {"S[32:1@lane]", "laneid=7", 7},
+        {"S[32:1]", "m=3,m=4", 7},
+        {"S[(4,8):(1@warp,1@lane)]", "warpid=2,lane=1,warp=1", 25},
+        {"S[(4,8):(1@warp,1@lane)] + R[2:4@warpid]", "warp=5,warpid=2,lane=1",
+         -1},
+        {"S[32:1@lane]", "lane=3,warpid=4", -1},
+        {"S[32:1@lane]", "lane=3,laneid=-3", 0},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        axe_layout l = lay(rows[i].l);
+        axe_point p = raw_pt(rows[i].point);
+        int64_t x = -7;
+        bool found = false;
+        axe_diag d = {0};
+        axe_status st = axe_layout_backward(&l, &p, false, &x, &found, &d);
+        TL_CHECK(st == AXE_OK && found == (rows[i].x >= 0) &&
+                     (!found || x == rows[i].x),
+                 "backward %s of {%s}: st %d %s found %d x %lld, want %lld",
+                 rows[i].l, rows[i].point, st, d.message, found, (long long)x,
+                 (long long)rows[i].x);
+    }
+    {
+        axe_point a = raw_pt("lane=3,laneid=4"), b = raw_pt("laneid=7"),
+                  c = raw_pt("m=2,m=-2"), z = {0}, w = raw_pt("lane=3");
+        TL_CHECK(axe_point_equal(&a, &b) && axe_point_equal(&b, &a),
+                 "lane=3,laneid=4 equals laneid=7");
+        TL_CHECK(axe_point_equal(&c, &z) && axe_point_equal(&z, &c),
+                 "m=2,m=-2 equals the origin");
+        TL_CHECK(!axe_point_equal(&a, &w) && !axe_point_equal(&w, &a),
+                 "lane=3,laneid=4 is not lane=3");
+    }
+}
+
 static void test_construction(void)
 {
     axe_layout l;
@@ -1562,6 +1627,7 @@ int main(void)
     test_scope_table();
     test_well_formed_swizzle();
     test_points();
+    test_points_repeated();
     test_construction();
     law_apply_base();
     law_apply_shape();

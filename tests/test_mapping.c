@@ -110,6 +110,19 @@ static void table_normalize(void)
         {"axes![A = 4, B = 8]", "m![[A, B] / 2 % 4]", "m![B / 2]"},
         {"axes![A = 4, B = 8, C = 2]", "m![[A, [B, C]] % 16]", "m![B, C]"},
         {"axes![A = 4, B = 8]", "m![[A, B] / 4, [A, B] % 4]", "m![A, B]"},
+        /* resize over padding keeps no padded cell: the operand itself */
+        {"axes![A = 3, B = 6]", "m![B, A # 5 = 3]", "m![B, A]"},
+        {"axes![A = 3]", "m![A # 5 = 2]", "m![A = 2]"},
+        {"axes![A = 3]", "m![A # 5 = 4]", "m![A # 4]"},
+        {"axes![A = 3]", "m![A #{0} 5 = 4]", "m![A #{0} 4]"},
+        {"axes![A = 8]", "m![A = 4 = 2]", "m![A = 2]"},
+        {"axes![A = 3]", "m![A # 5 # 9 = 3]", "m![A]"},
+        /* a chain or resize of size 1 is the zero index: the identity */
+        {"axes![A = 3, B = 6, C = 5]", "m![[C = 2 / 2, A, B], C]",
+         "m![A, B, C]"},
+        {"axes![C = 5]", "m![C = 2 / 2]", "m![1]"},
+        {"axes![A = 3, B = 6]", "m![[A, B] / 18, B]", "m![B]"},
+        {"axes![A = 8]", "m![A = 1, A]", "m![A]"},
     };
     for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
         axe_mapping m, n;

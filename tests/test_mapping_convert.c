@@ -244,6 +244,53 @@ static void table_from_layout(void)
     }
 }
 
+/* The reason a layout has no mapping expression: the first that applies
+ * of positions below 0, a reversed (negative-stride) mode, an offset. */
+static void table_from_layout_reasons(void)
+{
+    static const struct {
+        const char *layout, *axes;
+        bool holes;
+        const char *reason;
+    } rows[] = {
+        {"S[4:-1] + 3", "axes![A = 4]", false,
+         "negative stride -1: mapping expressions cannot reverse an axis"},
+        {"S[4:-1] + 3", "axes![A = 4]", true,
+         "negative stride -1: mapping expressions cannot reverse an axis"},
+        {"S[(2,2):(-2,1)] + 2", "axes![A = 2, B = 2]", false,
+         "negative stride -2: mapping expressions cannot reverse an axis"},
+        {"S[(2,2):(2,-1)] + 1", "axes![A = 2, B = 2]", false,
+         "negative stride -1: mapping expressions cannot reverse an axis"},
+        {"S[4:-1]", "axes![A = 4]", false, "reaches position -3 below 0"},
+        {"S[4:-1] + R[2:-4] + 6", "axes![A = 4]", false,
+         "reaches position -1 below 0"},
+        {"S[4:1] + R[2:-4] + 4", "axes![A = 4]", true,
+         "negative stride -4: mapping expressions cannot reverse an axis"},
+        {"S[(4,1):(1,-5)] + 3", "axes![A = 4]", false,
+         "the offset 3@m leaves a hole before it"},
+        {"S[8:1] + 2", "axes![A = 8]", false,
+         "the offset 2@m leaves a hole before it"},
+        {"S[(4,8):(16,1)]", "axes![A = 4, B = 8]", false,
+         "the layout skips positions"},
+    };
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        axe_layout l = layout_of(rows[r].layout);
+        axe_mapping_axes axes;
+        axe_mapping m;
+        axe_diag d = {0};
+        axe_status st = axe_parse_mapping_axes(rows[r].axes,
+                                               strlen(rows[r].axes), &axes, &d);
+        if (st == AXE_OK)
+            st = rows[r].holes
+                     ? axe_mapping_from_layout_holes(&l, &axes, &m, &d)
+                     : axe_mapping_from_layout(&l, &axes, &m, &d);
+        TL_CHECK(st == AXE_ERR_UNSUPPORTED &&
+                     strstr(d.message, rows[r].reason) != NULL,
+                 "mapping of %s (holes %d): %s %s, want '%s'", rows[r].layout,
+                 rows[r].holes, axe_status_name(st), d.message, rows[r].reason);
+    }
+}
+
 /* ---- random layouts ----------------------------------------------------- */
 
 /* A random compact layout on m: modes of random extents whose strides are
@@ -494,6 +541,89 @@ static void law_linear(void)
            RANDOM_CASES, linear, invertible);
 }
 
+/* A random small linear layout, every form the printer has: inputs with
+ * no bits (size 1), outputs of size 1, no inputs or no outputs, names
+ * starting with a digit or spelled like the text's words. */
+static void random_linear(axe_linear *lin)
+{
+    static const char *names[] = {"index", "0", "where", "is", "m",
+                                  "dim1",  "_", "lane",  "w2", "register"};
+    int first = (int)tl_range(0, 9);
+    memset(lin, 0, sizeof *lin);
+    lin->nin = (int)tl_range(0, 3);
+    lin->nout = (int)tl_range(0, 3);
+    for (int o = 0; o < lin->nout; o++) {
+        strcpy(lin->out_name[o], names[(first + 3 * o + 1) % 10]);
+        lin->out_bits[o] = (int)tl_range(0, 3);
+    }
+    for (int d = 0; d < lin->nin; d++) {
+        strcpy(lin->in_name[d], names[(first + d) % 10]);
+        lin->in_bits[d] = (int)tl_range(0, 3);
+        for (int i = 0; i < lin->in_bits[d]; i++)
+            for (int o = 0; o < lin->nout; o++)
+                lin->basis[d][i][o] =
+                    tl_range(0, (INT64_C(1) << lin->out_bits[o]) - 1);
+    }
+}
+
+/* A random layout of size 1, 2 or 4 per iter (extent-1 iters too), and a
+ * random shape of its size with dims of 1. */
+static int random_tiny(axe_layout *l, int64_t *shape)
+{
+    int n = (int)tl_range(0, 3), nshape = 0;
+    int64_t size = 1;
+    axe_layout_init(l);
+    for (int k = 0; k < n; k++) {
+        int64_t e = INT64_C(1) << tl_range(0, 2);
+        size *= e;
+        TL_CHECK(axe_layout_push_shard(l, e, INT64_C(1) << tl_range(0, 4),
+                                       tl_range(0, 2) ? "m" : "laneid") ==
+                     AXE_OK,
+                 "building a tiny layout");
+    }
+    while (size > 1 || tl_range(0, 2) == 0) {
+        int64_t f = size > 1 && tl_range(0, 2) ? 2 : 1;
+        shape[nshape++] = f;
+        size /= f;
+        if (nshape == 6) {
+            shape[nshape - 1] *= size;
+            break;
+        }
+    }
+    return nshape;
+}
+
+/* parse(print(lin)) == lin (notation.md §16) for random linear layouts
+ * and for those of random tiny layouts, with and without a shape. */
+static void law_linear_text(void)
+{
+    static axe_linear lin, back;
+    static char text[8192];
+    int tiny = 0;
+    for (int r = 0; r < RANDOM_CASES * 3; r++) {
+        axe_layout l;
+        int64_t shape[6];
+        axe_diag d = {0};
+        size_t len;
+        if (r % 3 == 0) {
+            random_linear(&lin);
+        } else {
+            int nshape = random_tiny(&l, shape);
+            if (axe_linear_from_layout(&l, r % 3 == 1 ? NULL : shape,
+                                       r % 3 == 1 ? 0 : nshape, &lin,
+                                       NULL) != AXE_OK)
+                continue;
+            tiny++;
+        }
+        len = axe_print_linear(&lin, text, sizeof text);
+        TL_CHECK(len < sizeof text &&
+                     axe_parse_linear(text, len, &back, &d) == AXE_OK &&
+                     memcmp(&back, &lin, sizeof back) == 0,
+                 "linear text does not parse back: %s\n%s", d.message, text);
+    }
+    TL_CHECK(tiny > RANDOM_CASES, "only %d tiny layouts were linear", tiny);
+}
+
 int main(void)
 {
     tl_seed("test_mapping_convert", 20261125);
@@ -501,8 +631,10 @@ int main(void)
     table_linear_shape();
     table_linear_back();
     table_from_layout();
+    table_from_layout_reasons();
     law_from_layout(false);
     law_from_layout(true);
     law_linear();
+    law_linear_text();
     return tl_finish();
 }

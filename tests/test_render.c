@@ -655,6 +655,40 @@ static void test_banks_wide(void)
     axe_render_buf_free(&b);
 }
 
+/* ---- coloring by an axis under its other spelling ---------------------------
+ */
+
+/* lane and laneid (warp and warpid) are one axis: --color-by either
+ * spelling colors by it, and the legend names the picture's spelling. */
+static void test_color_by_spelling(void)
+{
+    static const struct {
+        const char *l, *by, *legend;
+    } rows[] = {
+        {"S[(2,4):(1@lane,1@warp)]", "laneid", "colors: lane "},
+        {"S[(2,4):(1@lane,1@warp)]", "warpid", "colors: warp "},
+        {"S[(2,4):(1@laneid,1@warpid)]", "lane", "colors: laneid "},
+        {"S[(2,4):(1@laneid,1@warpid)]", "warp", "colors: warpid "},
+        {"S[(2,4):(1@lane,1@warp)]", "lane", "colors: lane "},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        axe_layout l = lay(rows[i].l);
+        axe_render_options o;
+        axe_render_buf b;
+        axe_diag d = {0};
+        axe_status st;
+        axe_render_options_init(&o);
+        axe_render_buf_init(&b, NULL, NULL);
+        o.format = AXE_RENDER_ANSI;
+        o.color_by = rows[i].by;
+        st = axe_render_layout(&o, &l, &b, &d);
+        TL_CHECK(st == AXE_OK && strstr(b.data, rows[i].legend) != NULL,
+                 "%s colored by %s: st %d %s, want '%s'", rows[i].l, rows[i].by,
+                 st, d.message, rows[i].legend);
+        axe_render_buf_free(&b);
+    }
+}
+
 /* ---- refusals ---------------------------------------------------------------
  */
 
@@ -788,6 +822,7 @@ int main(void)
     test_banks();
     test_banks_wide();
     test_html_exact();
+    test_color_by_spelling();
     test_refusals();
     test_alloc_failure();
     return tl_finish();

@@ -159,13 +159,15 @@ AXE_NODISCARD AXE_API axe_status axe_layout_apply_set(
     axe_point *out, int cap, int *count, axe_diag *diag);
 /* Backward map: the smallest linear index x < size whose base point (or,
  * with "with_replicas", any point of L(x)) equals "p" (zero entries
- * ignored); *found = false when p is not in the image. */
+ * ignored; entries of one axis, under one spelling or two such as lane and
+ * laneid, add); *found = false when p is not in the image. */
 AXE_NODISCARD AXE_API axe_status axe_layout_backward(const axe_layout *l,
                                                      const axe_point *p,
                                                      bool with_replicas,
                                                      int64_t *x, bool *found,
                                                      axe_diag *diag);
-/* Points equal as axis -> value maps ignoring zero entries. */
+/* Points equal as axis -> value maps ignoring zero entries; the entries of
+ * one axis (repeated, or spelled lane and laneid) add. */
 AXE_API bool axe_point_equal(const axe_point *a, const axe_point *b);
 /* Add "v" on "axis" (creating the entry). */
 AXE_NODISCARD AXE_API axe_status axe_point_add(axe_point *p, const char *axis,

@@ -173,8 +173,15 @@ static bool point_in(const axe_point *a, const axe_point *b)
     return true;
 }
 
-/* Equal as axis -> value maps, zero entries ignored. */
+/* Equal as axis -> value maps, entries of one axis summed (under either
+ * spelling), zero entries ignored; a point whose sum overflows equals
+ * nothing. */
 bool axe_point_equal(const axe_point *a, const axe_point *b)
 {
-    return point_in(a, b) && point_in(b, a);
+    axe_point ma, mb;
+    if (a->n < 0 || a->n > AXE_POINT_MAX_AXES || b->n < 0 ||
+        b->n > AXE_POINT_MAX_AXES || axe__point_merge(a, &ma) != AXE_OK ||
+        axe__point_merge(b, &mb) != AXE_OK)
+        return false;
+    return point_in(&ma, &mb) && point_in(&mb, &ma);
 }

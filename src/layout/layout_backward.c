@@ -311,15 +311,17 @@ static axe_status setup(const axe_layout *l, const axe_point *p,
     if (axe_layout_size(l, NULL, size) != AXE_OK)
         return axe__fail(diag, AXE_ERR_OVERFLOW, -1,
                          "the layout's size does not fit in int64");
-    *tp = *p;
+    if (axe__point_merge(p, tp) != AXE_OK)
+        return axe__fail(diag, AXE_ERR_OVERFLOW, -1,
+                         "the point's entries on one axis sum past int64");
     if (!l->swizzle.present)
         return AXE_OK;
-    if (axe__swizzle_addr(&l->swizzle, axe__point_get(p, axe__name_m.s), &m) !=
+    if (axe__swizzle_addr(&l->swizzle, axe__point_get(tp, axe__name_m.s), &m) !=
         AXE_OK)
         return axe__fail(diag, AXE_ERR_INVALID, -1,
                          "the swizzle is not well-formed");
     AXE_TRY(axe__point_add(tp, axe__name_m.s,
-                           m - axe__point_get(p, axe__name_m.s)));
+                           m - axe__point_get(tp, axe__name_m.s)));
     return AXE_OK;
 }
 

@@ -211,6 +211,18 @@ axe__point_add(axe_point *p, const char *axis, int64_t v)
     return AXE_OK;
 }
 
+/* "p" with the entries of each axis summed into one (an axis given twice,
+ * under one spelling or two, adds); the first spelling is kept. OVERFLOW
+ * when a sum does not fit. */
+AXE_NODISCARD static inline axe_status axe__point_merge(const axe_point *p,
+                                                        axe_point *out)
+{
+    out->n = 0;
+    for (int i = 0; i < p->n; i++)
+        AXE_TRY(axe__point_add(out, p->axis[i], p->v[i]));
+    return AXE_OK;
+}
+
 /* The value of p on padded "axis" (0 when absent). */
 static inline int64_t axe__point_get(const axe_point *p, const char *axis)
 {

@@ -26,19 +26,58 @@ typedef struct mode {
 
 #define MODES_MAX (AXE_LAYOUT_MAX_SHARD + AXE_LAYOUT_MAX_REPLICA)
 
+/* The iter k of "l", shard first, then replicas. */
+static const axe_iter *iter_at(const axe_layout *l, int k)
+{
+    return k < l->nshard ? &l->shard[k] : &l->replica[k - l->nshard];
+}
+
+/* A mapping expression's positions are 0 .. |E|-1, each chain's stride
+ * product positive: the layout's lowest position on m (its offset plus
+ * (e-1)s over the modes with s < 0) must not be below 0, and no mode of
+ * extent > 1 may run backwards; otherwise the reason. */
+static axe_status check_order(const axe_layout *l, axe_diag *diag)
+{
+    int64_t low = axe__layout_offset_get(l, axe__name_m.s), t;
+    int reversed = -1;
+    for (int k = 0; k < l->nshard + l->nreplica; k++) {
+        const axe_iter *it = iter_at(l, k);
+        if (it->extent < 2 || it->stride >= 0 ||
+            !axe__axis_eq(it->axis, axe__name_m.s))
+            continue;
+        if (reversed < 0)
+            reversed = k;
+        if (__builtin_mul_overflow(it->extent - 1, it->stride, &t) ||
+            __builtin_add_overflow(low, t, &low))
+            return axe__fail(diag, AXE_ERR_OVERFLOW, -1,
+                             "the layout's lowest position overflows");
+    }
+    if (low < 0)
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
+                         "the layout reaches position %lld below 0: a "
+                         "mapping expression's positions are 0 .. |E|-1",
+                         (long long)low);
+    if (reversed >= 0)
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
+                         "negative stride %lld: mapping expressions cannot "
+                         "reverse an axis (their strides / n are positive)",
+                         (long long)iter_at(l, reversed)->stride);
+    return AXE_OK;
+}
+
 static axe_status check_plain(const axe_layout *l, axe_diag *diag)
 {
     if (l->swizzle.present)
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
                          "a swizzled layout is not a mapping expression");
+    AXE_TRY(check_order(l, diag));
     for (int k = 0; k < l->noffset; k++)
         if (l->offset[k].value != 0)
             return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
                              "the offset %lld@%s leaves a hole before it",
                              (long long)l->offset[k].value, l->offset[k].axis);
     for (int k = 0; k < l->nshard + l->nreplica; k++) {
-        const axe_iter *it =
-            k < l->nshard ? &l->shard[k] : &l->replica[k - l->nshard];
+        const axe_iter *it = iter_at(l, k);
         if (!axe__axis_eq(it->axis, axe__name_m.s))
             return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
                              "stride on axis %s: a mapping expression "

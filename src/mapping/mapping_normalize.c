@@ -3,7 +3,10 @@
  * Normalization of mapping expressions: a rebuild, bottom-up, that keeps
  * the decoded map at every position (spec §8's identities read as rewrite
  * rules). Pairs are flattened into right-nested lists without identity
- * items; trivial resize and padding are dropped; a chain over an axis
+ * items; trivial resize and padding are dropped, a resize over a padding
+ * or resize keeps only what it reaches (`X # 5 = 3` is X when |X| = 3, `X
+ * # 8 = 6` is `X # 6` when |X| <= 6); a chain or resize of size 1 is the
+ * identity `1` (it reads position 0, the zero index); a chain over an axis
  * becomes `X / mu % n` with trivial parts left out (`1` when n = 1); adjacent
  * digits of one operand `X / (mu n2) % n1, X / mu % n2` merge into `X / mu %
  * (n1 n2)`; a chain covering a composite operand whole (mu = 1, n = |X|)
@@ -157,7 +160,7 @@ static axe_status norm_chain(npass *p, int node, int *id)
     int atom, x;
     int64_t mu, n = in->node[node].size;
     (void)axe__mapping_chain(in, node, &atom, &mu);
-    if (in->node[atom].op == AXE_MAPPING_SYMBOL && n == 1)
+    if (n == 1)
         return push(p, AXE_MAPPING_BROADCAST, -1, -1, 1, AXE_PADDING_TOP, id);
     if (in->node[atom].op == AXE_MAPPING_SYMBOL) {
         AXE_TRY(axe_mapping_copy_subtree(p->out, in, atom, &x));
@@ -244,6 +247,31 @@ static axe_status norm_pair(npass *p, int node, int *id)
     return AXE_OK;
 }
 
+/* `Y = n` over the output node "y": a resize keeps the first n cells, so
+ * under a padding or a resize whose operand X has n cells or more it is
+ * `X = n` (no padded cell is kept), over a padding of X with n > |X| it is
+ * `X # n` of the same kind, of size |Y| it is Y, and of size 1 it is the
+ * identity `1` (position 0 of any expression is the zero index, live). */
+static axe_status norm_resize(npass *p, int y, int64_t n, int *id)
+{
+    const axe_mapping_node *x = &p->out->node[y];
+    if (n == 1)
+        return push(p, AXE_MAPPING_BROADCAST, -1, -1, 1, AXE_PADDING_TOP, id);
+    while ((x->op == AXE_MAPPING_RESIZE || x->op == AXE_MAPPING_PADDING) &&
+           n <= p->out->node[x->a].size) {
+        y = x->a;
+        x = &p->out->node[y];
+    }
+    if (x->op == AXE_MAPPING_PADDING)
+        return push(p, AXE_MAPPING_PADDING, x->a, -1, n,
+                    (axe_padding_kind)x->kind, id);
+    if (x->size == n) {
+        *id = y;
+        return AXE_OK;
+    }
+    return push(p, AXE_MAPPING_RESIZE, y, -1, n, AXE_PADDING_TOP, id);
+}
+
 static axe_status norm(npass *p, int node, int *id)
 {
     const axe_mapping_node *x = &p->in->node[node];
@@ -258,6 +286,8 @@ static axe_status norm(npass *p, int node, int *id)
     case AXE_MAPPING_MODULO:
         return norm_chain(p, node, id);
     case AXE_MAPPING_RESIZE:
+        AXE_TRY(norm(p, x->a, &a));
+        return norm_resize(p, a, x->n, id);
     case AXE_MAPPING_PADDING:
         AXE_TRY(norm(p, x->a, &a));
         if (p->out->node[a].size == x->n) {

@@ -5,13 +5,17 @@
  * (c, d)` continuing it (values 1, 2, 4, ... in order), ` - in is a size 1
  * dimension` for an input without bits, and a last line `where out dims
  * are: [o1 (size 16), o2 (size 32)]`. A single output may be written
- * without parentheses. Invariant: parse(print(l)) == l for every valid l;
- * the parser checks basis order, output counts and sizes.
+ * without parentheses; no outputs print as `()`. Names are those of axes,
+ * [A-Za-z0-9_]+ (`0` included). Invariant: parse(print(l)) == l for every valid
+ * l; the parser checks basis order, output counts and sizes.
  */
 #include <string.h>
 
 #include "axe/linear.h"
 #include "notation_internal.h"
+
+/* The last line's words; an input may be named `where` or `is`. */
+#define OUT_DIMS "where out dims are:"
 
 static void put_basis(axe__writer *w, const axe_linear *lin, int d, int i)
 {
@@ -100,7 +104,7 @@ static axe_status name(lscan *c, char *out)
            (c->s[c->pos + n] == '_' ||
             (c->s[c->pos + n] >= 'a' && c->s[c->pos + n] <= 'z') ||
             (c->s[c->pos + n] >= 'A' && c->s[c->pos + n] <= 'Z') ||
-            (n > 0 && c->s[c->pos + n] >= '0' && c->s[c->pos + n] <= '9')))
+            (c->s[c->pos + n] >= '0' && c->s[c->pos + n] <= '9')))
         n++;
     if (n == 0 || n >= AXE_AXIS_NAME_MAX)
         return fail(c, "a dimension name (at most 15 characters)");
@@ -126,12 +130,14 @@ static axe_status number(lscan *c, int64_t *out)
     return AXE_OK;
 }
 
-/* `(a, b, ...)` or a bare value into row[0 .. *n). */
+/* `(a, b, ...)`, `()` (no outputs) or a bare value into row[0 .. *n). */
 static axe_status outputs(lscan *c, int64_t *row, int *n)
 {
     *n = 0;
     if (!eat(c, "("))
         return (*n = 1, number(c, &row[0]));
+    if (eat(c, ")"))
+        return AXE_OK;
     do {
         if (*n == AXE_LINEAR_MAX_DIMS)
             return fail(c, "at most 8 outputs");
@@ -176,7 +182,7 @@ static axe_status basis_line(lscan *c, axe_linear *lin, int *nout)
 static axe_status out_dims(lscan *c, axe_linear *lin, int nout)
 {
     int64_t size;
-    if (!eat(c, "where out dims are:") || !eat(c, "["))
+    if (!eat(c, OUT_DIMS) || !eat(c, "["))
         return fail(c, "'where out dims are: ['");
     while (!eat(c, "]")) {
         if (lin->nout == AXE_LINEAR_MAX_DIMS || (lin->nout > 0 && !eat(c, ",")))
@@ -218,7 +224,7 @@ axe_status axe_parse_linear(const char *text, size_t len, axe_linear *out,
     axe_diag_clear(diag);
     if (text == NULL || out == NULL)
         return axe__fail(diag, AXE_ERR_INVALID, -1, "NULL argument");
-    while (!at(&c, "where")) {
+    while (!at(&c, OUT_DIMS)) {
         skip(&c);
         if (c.pos >= c.len)
             return fail(&c, "'where out dims are: [...]'");

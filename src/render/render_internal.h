@@ -105,7 +105,7 @@ void axe__render_model_done(axe__render_model *m);
 void axe__render_abbreviate(axe__render_axes *ax, bool bare);
 /* Sort axis names device, thread (widest scope first), memory. */
 void axe__render_sort_axes(axe__render_axes *ax);
-/* The index of "name" in "ax" or -1. */
+/* The index of "name" in "ax" or -1 (one axis under either spelling). */
 int axe__render_axis_find(const axe__render_axes *ax, const char *name);
 /* Add "name" if new; AXE_ERR_CAPACITY past AXE_RENDER_MAX_AXES. */
 axe_status axe__render_axis_add(axe__render_axes *ax, const char *name,

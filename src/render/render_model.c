@@ -9,6 +9,7 @@
  */
 #include <string.h>
 
+#include "layout_internal.h"
 #include "render_internal.h"
 
 /* Thirty-two light colors (one per shared-memory bank), distinguishable
@@ -141,12 +142,24 @@ void axe__render_model_done(axe__render_model *m)
 /* ---- axes ------------------------------------------------------------------
  */
 
-/* The index of axis "name" in "ax", or -1. */
+/* "name" zero-padded to a stored axis name (truncated past 15 bytes). */
+static void pad_name(const char *name, char *out)
+{
+    memset(out, 0, AXE_AXIS_NAME_MAX);
+    strncpy(out, name, AXE_AXIS_NAME_MAX - 1);
+}
+
+/* The index of axis "name" in "ax", or -1; lane and laneid (warp and
+ * warpid) are one axis (axe__axis_eq). */
 int axe__render_axis_find(const axe__render_axes *ax, const char *name)
 {
-    for (int i = 0; i < ax->n; i++)
-        if (strncmp(ax->name[i], name, AXE_AXIS_NAME_MAX) == 0)
+    char want[AXE_AXIS_NAME_MAX], have[AXE_AXIS_NAME_MAX];
+    pad_name(name, want);
+    for (int i = 0; i < ax->n; i++) {
+        pad_name(ax->name[i], have);
+        if (axe__axis_eq(have, want))
             return i;
+    }
     return -1;
 }
 

@@ -82,8 +82,9 @@ static int read_linear(const axe_invocation *inv, const char *text,
     return st == AXE_OK ? -1 : axe_inv_fail(inv, st, &d);
 }
 
-/* Parse the operand: m![...], a linear layout, a CuTe layout or an Axe
- * layout. */
+/* Parse the operand: m![...], a linear layout (a basis `->` or the line
+ * `where out dims are:`, which a layout without bases has alone), a CuTe
+ * layout or an Axe layout. */
 static int read_source(const axe_invocation *inv, source *s)
 {
     static axe_cute_object o;
@@ -91,7 +92,7 @@ static int read_source(const axe_invocation *inv, source *s)
     axe_diag d;
     axe_status st;
     int code;
-    if (strstr(text, "->") != NULL) {
+    if (strstr(text, "->") != NULL || strstr(text, "where out dims") != NULL) {
         s->is_mapping = false;
         s->holes = axe_inv_has(inv, "holes");
         return read_linear(inv, text, &s->layout);
