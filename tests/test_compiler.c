@@ -399,7 +399,8 @@ static void test_force_check(void)
         {"gemm", "smem",
          "gemm has no schedule 'smem' (mma_atom, mma_smem, "
          "thread_fma)"},
-        {"add", "split", "add is forced twice (thread_loop and split)"}};
+        {"add", "split",
+         "add is forced twice (add=thread_loop and add=split)"}};
     axe_kernel_options o;
     axe_diag d;
     size_t i;
