@@ -49,8 +49,11 @@ static inline const char *axe__axis_id(const char *a)
  * axe__axis_id). */
 static inline bool axe__axis_eq(const char *a, const char *b)
 {
-    return memcmp(a, b, AXE_AXIS_NAME_MAX) == 0 ||
-           memcmp(axe__axis_id(a), axe__axis_id(b), AXE_AXIS_NAME_MAX) == 0;
+    if (memcmp(a, b, AXE_AXIS_NAME_MAX) == 0)
+        return true;
+    if (memcmp(a, b, 4) != 0)
+        return false; /* two spellings of one axis share "lane" or "warp" */
+    return memcmp(axe__axis_id(a), axe__axis_id(b), AXE_AXIS_NAME_MAX) == 0;
 }
 
 /* The order of the axes two stored names denote (memcmp of their ids). */
