@@ -72,10 +72,23 @@ static void tables(ax_text *t, const ax_mma *m, int ind)
     table_long(t, ind, "ax_oc", m->offset[2], n[0] * n[1]);
 }
 
+/* The accumulator of value ax_v of atom tile (ax_mi, ax_ni): its index
+ * ax_c in this thread's C registers and its value ax_acc. */
+static void acc_load(ax_text *t, const axe_program *p, const ax_stmt *s,
+                     int ind)
+{
+    const ax_tensor *c = &p->tensors[s->args[0].tensor];
+    indent_put(t, ind);
+    axe__text_put(t, "const long ax_c = ax_oc[ax_mi * %lldL + ax_ni] + ax_v;\n",
+                  (long long)s->mma->tiles[1]);
+    indent_put(t, ind);
+    axe__text_put(t, "%s ax_acc = %s[ax_tid][ax_c];\n",
+                  axe__dtype_ctype(c->dtype), c->cname);
+}
+
 static void loops(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
 {
     const ax_mma *m = s->mma;
-    const char *ct = axe__dtype_ctype(p->tensors[s->args[0].tensor].dtype);
     const char *c = p->tensors[s->args[0].tensor].cname;
     axe_dtype ab = p->tensors[s->args[1].tensor].dtype;
     int64_t ka = m->frag[0].shape[1], vc = m->frag[2].nvals;
@@ -94,11 +107,7 @@ static void loops(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
                   "const long ax_m = ax_cm[laneid * %lldL + ax_v], ax_n = "
                   "ax_cn[laneid * %lldL + ax_v];\n",
                   (long long)vc, (long long)vc);
-    indent_put(t, ind);
-    axe__text_put(t, "const long ax_c = ax_oc[ax_mi * %lldL + ax_ni] + ax_v;\n",
-                  (long long)m->tiles[1]);
-    indent_put(t, ind);
-    axe__text_put(t, "%s ax_acc = %s[ax_tid][ax_c];\n", ct, c);
+    acc_load(t, p, s, ind);
     indent_put(t, ind);
     axe__text_put(t, "for (long ax_kk = 0; ax_kk < %lldL; ++ax_kk) {\n",
                   (long long)ka);
@@ -181,7 +190,6 @@ static void smem_loops(ax_text *t, const axe_program *p, const ax_stmt *s,
                        int ind)
 {
     const ax_mma *m = s->mma;
-    const char *ct = axe__dtype_ctype(p->tensors[s->args[0].tensor].dtype);
     const char *c = p->tensors[s->args[0].tensor].cname;
     int64_t vc = m->frag[2].nvals;
     indent_put(t, ind);
@@ -205,11 +213,7 @@ static void smem_loops(ax_text *t, const axe_program *p, const ax_stmt *s,
                   "ax_v];\n",
                   (long long)m->mnk[0], (long long)vc, (long long)m->mnk[1],
                   (long long)vc);
-    indent_put(t, ind);
-    axe__text_put(t, "const long ax_c = ax_oc[ax_mi * %lldL + ax_ni] + ax_v;\n",
-                  (long long)m->tiles[1]);
-    indent_put(t, ind);
-    axe__text_put(t, "%s ax_acc = %s[ax_tid][ax_c];\n", ct, c);
+    acc_load(t, p, s, ind);
     indent_put(t, ind);
     axe__text_put(t,
                   "for (long ax_k = ax_ki * %lldL; ax_k < ax_ki * %lldL + "
