@@ -2,7 +2,8 @@
 /*
  * Tests of the kernel compiler's library API and passes: the allocation-
  * failure sweep (every allocation of compile and emit fails in turn: each
- * run returns AXE_ERR_NO_MEMORY or succeeds, never crashes or leaks);
+ * run returns AXE_ERR_NO_MEMORY, with "out of memory" as the complete
+ * diagnostic, or succeeds, never crashes or leaks);
  * plans checked against brute force on seeded random layouts (a register
  * layout distributed over tx binds elements to threads: walking the plan's
  * thread digits and loops visits each element exactly once, on the thread
