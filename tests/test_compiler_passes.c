@@ -425,6 +425,47 @@ static void test_dispatch(void)
     }
 }
 
+/* Forced schedules: dispatch alone chooses the forced one where it
+ * applies, and fails with a status and reason where it does not. */
+typedef struct force_row {
+    const char *target, *schedule;
+    axe_status status;
+    const char *result; /* the op's schedule, or a fragment of the reason */
+} force_row;
+
+static const force_row force_rows[] = {
+    {"copy#4", "split", AXE_OK, "split"},
+    {"copy#0", "split", AXE_ERR_UNSUPPORTED,
+     "no schedule for copy (forced): split: 'r' is distributed"},
+    {"add", "split", AXE_ERR_UNSUPPORTED, "no schedule for add (forced)"},
+    {"fill#0", "thread_loop", AXE_ERR_INVALID, "operator 0 is 'copy'"},
+};
+
+static void test_dispatch_forced(void)
+{
+    size_t k;
+    for (k = 0; k < sizeof force_rows / sizeof force_rows[0]; k++) {
+        const force_row *r = &force_rows[k];
+        axe_kernel_options o;
+        axe_status st;
+        axe_diag d;
+        axe_program *p = must_run(src_a, 1);
+        if (p == NULL)
+            continue;
+        axe_kernel_options_init(&o);
+        TL_CHECK(axe_kernel_options_force(&o, r->target, r->schedule) == AXE_OK,
+                 "force");
+        p->opts = o;
+        axe_diag_clear(&d);
+        st = axe__program_dispatch(p, &d);
+        TL_CHECK(st == r->status &&
+                     strstr(st == AXE_OK ? p->ops[4]->schedule : d.message,
+                            r->result) != NULL,
+                 "row %zu: %s: %s", k, axe_status_name(st), d.message);
+        axe_program_free(p);
+    }
+}
+
 /* ---- emit -------------------------------------------------------------- */
 
 static const char *const labels[] = {
@@ -468,6 +509,7 @@ int main(void)
     test_parse();
     test_check();
     test_dispatch();
+    test_dispatch_forced();
     test_emit();
     return tl_finish();
 }
