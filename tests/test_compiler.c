@@ -2,7 +2,8 @@
 /*
  * Tests of the kernel compiler's library API and passes: the allocation-
  * failure sweep (every allocation of compile and emit fails in turn: each
- * run returns AXE_ERR_NO_MEMORY or succeeds, never crashes or leaks);
+ * run returns AXE_ERR_NO_MEMORY, with "out of memory" as the complete
+ * diagnostic, or succeeds, never crashes or leaks);
  * plans checked against brute force on seeded random layouts (a register
  * layout distributed over tx binds elements to threads: walking the plan's
  * thread digits and loops visits each element exactly once, on the thread
@@ -58,8 +59,11 @@ static void test_alloc_failures(void)
         axe_allocator al = {budget_alloc, budget_release, &b};
         axe_program *p = NULL;
         axe_diag d;
+        char full[64];
+        size_t full_len = 0;
         axe_status st =
-            axe_program_compile(fig5, strlen(fig5), NULL, &al, &p, &d);
+            axe_program_compile_full(fig5, strlen(fig5), NULL, &al, &p, &d,
+                                     full, sizeof full, &full_len);
         if (st == AXE_OK) {
             char buf[64];
             size_t len = axe_program_emit_c(p, "f.axe", buf, sizeof buf);
@@ -72,6 +76,8 @@ static void test_alloc_failures(void)
             TL_CHECK(st == AXE_ERR_NO_MEMORY && p == NULL,
                      "budget %ld: status %s (%s)", n, axe_status_name(st),
                      d.message);
+            TL_CHECK(strcmp(full, "out of memory") == 0 && full_len == 13,
+                     "budget %ld: full diagnostic '%s'", n, full);
         }
     }
     TL_CHECK(done, "compile never succeeded with a large budget");

@@ -479,6 +479,20 @@ static axe_status dispatch_block(axe_program *p, ax_stmt *s, axe_diag *diag)
     return AXE_OK;
 }
 
+/* The predicate of schedule "name" on "s", as dispatch tries it. */
+axe_status axe__schedule_try(axe_program *p, ax_stmt *s, const char *name,
+                             axe_diag *why)
+{
+    ax_plan plan;
+    int k;
+    axe_diag_clear(why);
+    for (k = 0; k < NSCHED; k++)
+        if (in_family(s, k) && strcmp(registry[k].name, name) == 0)
+            return registry[k].applies(p, s, &plan, why, false);
+    return axe__fail(why, AXE_ERR_INVALID, s->off, "%s has no schedule '%s'",
+                     axe__op_name(s->op), name);
+}
+
 /* Dispatch every operator of the program. */
 axe_status axe__program_dispatch(axe_program *p, axe_diag *diag)
 {

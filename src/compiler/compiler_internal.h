@@ -370,7 +370,14 @@ struct axe_program {
     char *full_diag;
 };
 
-/* Parse "p->text" into "p" (params folded with the options' defines). */
+/* A program holding a copy of "text" and "opts" (NULL: defaults), before
+ * any pass: compile runs parse, check and dispatch on it; tests run them
+ * one at a time (AXE_ERR_NO_MEMORY, *out NULL, when allocation fails). */
+axe_status axe__program_new(const char *text, size_t len,
+                            const axe_kernel_options *opts,
+                            const axe_allocator *alloc, axe_program **out);
+/* Parse "p->text" into "p" (params folded with the options' defines) and
+ * index its operators in p->ops. */
 axe_status axe__program_parse(axe_program *p, axe_diag *diag);
 /* Semantic checks and derived tensor facts. */
 axe_status axe__program_check(axe_program *p, axe_diag *diag);
@@ -382,6 +389,11 @@ axe_status axe__guard_check_uniform(axe_program *p, const ax_stmt *s,
                                     axe_diag *diag);
 /* Choose and plan a schedule for every operator. */
 axe_status axe__program_dispatch(axe_program *p, axe_diag *diag);
+/* The predicate of schedule "name" of s's family on "s" without
+ * committing: AXE_OK when it applies, else its status and reason in "why"
+ * (AXE_ERR_INVALID when the family has no such schedule). For tests. */
+axe_status axe__schedule_try(axe_program *p, ax_stmt *s, const char *name,
+                             axe_diag *why);
 
 /* Expression helpers (compiler_expr.c). */
 ax_expr *axe__expr_int(ax_arena *a, int64_t v, long off);

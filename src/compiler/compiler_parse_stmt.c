@@ -343,7 +343,19 @@ static axe_status check_defines(ax_parser *ps)
     return AXE_OK;
 }
 
-/* program := {'param' NAME '=' const ';'} 'kernel' ... EOF. */
+/* Record every operator statement of block "s" in p->ops. */
+static void index_ops(axe_program *p, ax_stmt *s)
+{
+    for (; s != NULL; s = s->next) {
+        if (s->kind == AX_ST_OP)
+            p->ops[s->index] = s;
+        index_ops(p, s->body);
+        index_ops(p, s->else_body);
+    }
+}
+
+/* program := {'param' NAME '=' const ';'} 'kernel' ... EOF; then the
+ * operator index p->ops. */
 axe_status axe__program_parse(axe_program *p, axe_diag *diag)
 {
     static ax_parser zero;
@@ -361,5 +373,9 @@ axe_status axe__program_parse(axe_program *p, axe_diag *diag)
     AXE_TRY(parse_kernel(&ps));
     if (ps.tok.kind != AX_TOK_EOF)
         return axe__syntax(&ps, "the end of the file (one kernel per file)");
+    p->ops = axe__arena_alloc(p->arena, sizeof *p->ops * (size_t)(p->nops + 1));
+    if (p->ops == NULL)
+        return AXE_ERR_NO_MEMORY;
+    index_ops(p, p->body);
     return AXE_OK;
 }

@@ -46,26 +46,6 @@ static axe_status copy_text(axe_program *p, const char *text, size_t len)
     return AXE_OK;
 }
 
-/* Record every operator statement of block "s" in p->ops. */
-static void index_ops(axe_program *p, ax_stmt *s)
-{
-    for (; s != NULL; s = s->next) {
-        if (s->kind == AX_ST_OP)
-            p->ops[s->index] = s;
-        index_ops(p, s->body);
-        index_ops(p, s->else_body);
-    }
-}
-
-static axe_status list_ops(axe_program *p)
-{
-    p->ops = axe__arena_alloc(p->arena, sizeof *p->ops * (size_t)(p->nops + 1));
-    if (p->ops == NULL)
-        return AXE_ERR_NO_MEMORY;
-    index_ops(p, p->body);
-    return AXE_OK;
-}
-
 /* "text" snprintf-style into "buf" (NULL and 0 accepted). */
 static size_t put_full(const char *text, char *buf, size_t cap)
 {
@@ -78,14 +58,29 @@ static size_t put_full(const char *text, char *buf, size_t cap)
     return n;
 }
 
-static axe_status run_passes(axe_program *p, const char *text, size_t len,
-                             axe_diag *diag)
+/* A program holding a copy of "text" and the options, before any pass
+ * (compile runs the passes; tests run them one at a time). */
+axe_status axe__program_new(const char *text, size_t len,
+                            const axe_kernel_options *opts,
+                            const axe_allocator *alloc, axe_program **out)
 {
-    axe_status st = copy_text(p, text, len);
-    if (st == AXE_OK)
-        st = axe__program_parse(p, diag);
-    if (st == AXE_OK)
-        st = list_ops(p);
+    axe_program *p = program_new(alloc);
+    *out = NULL;
+    if (p == NULL)
+        return AXE_ERR_NO_MEMORY;
+    if (opts != NULL)
+        p->opts = *opts;
+    if (copy_text(p, text, len) != AXE_OK) {
+        axe__arena_free(p->arena);
+        return AXE_ERR_NO_MEMORY;
+    }
+    *out = p;
+    return AXE_OK;
+}
+
+static axe_status run_passes(axe_program *p, axe_diag *diag)
+{
+    axe_status st = axe__program_parse(p, diag);
     if (st == AXE_OK)
         st = axe__program_check(p, diag);
     if (st == AXE_OK)
@@ -110,21 +105,20 @@ axe_status axe_program_compile_full(const char *text, size_t len,
         *full_len = 0;
     if (text == NULL || out == NULL)
         return axe__fail(diag, AXE_ERR_INVALID, -1, "no text or no output");
-    p = program_new(alloc);
-    if (p == NULL)
-        return axe__fail(diag, AXE_ERR_NO_MEMORY, -1, "out of memory");
-    if (opts != NULL)
-        p->opts = *opts;
-    st = run_passes(p, text, len, diag);
+    st = axe__program_new(text, len, opts, alloc, &p);
+    if (st == AXE_OK)
+        st = run_passes(p, diag);
     if (st == AXE_OK) {
         *out = p;
         return AXE_OK;
     }
     if (st == AXE_ERR_NO_MEMORY)
         (void)axe__fail(diag, st, -1, "out of memory");
-    n = put_full(st != AXE_ERR_NO_MEMORY && p->full_diag != NULL ? p->full_diag
-                 : diag != NULL                                  ? diag->message
-                                                                 : "",
+    /* p is NULL only when axe__program_new ran out of memory. */
+    n = put_full(st == AXE_ERR_NO_MEMORY ? "out of memory"
+                 : p->full_diag != NULL  ? p->full_diag
+                 : diag != NULL          ? diag->message
+                                         : "",
                  full, cap);
     if (full_len != NULL)
         *full_len = n;

@@ -1,0 +1,515 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The compiler's passes one at a time, through the internal API
+ * (src/compiler/compiler_internal.h): parse builds the IR (statement
+ * kinds, operator kinds, numbers and lines, tensor declarations, regions
+ * as expression text); check records derived facts (spans, owners,
+ * distributed and written flags, enclosing guards, reduce broadcasts) or
+ * rejects with a status and a reason; dispatch picks a schedule per
+ * operator, and each rejected schedule's predicate, called through the
+ * registry (axe__schedule_try), gives its reason; emit is deterministic
+ * and labels every operator. Expected values are written by hand from
+ * docs/compiler.md.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler_internal.h"
+#include "testlib.h"
+
+/* A program after the passes up to "upto" (0 parse, 1 check, 2 dispatch),
+ * or NULL (the failing status in *st, the reason in *d). */
+static axe_program *run_upto(const char *src, int upto,
+                             const axe_kernel_options *o, axe_status *st,
+                             axe_diag *d)
+{
+    axe_program *p = NULL;
+    axe_diag_clear(d);
+    *st = axe__program_new(src, strlen(src), o, NULL, &p);
+    if (*st == AXE_OK)
+        *st = axe__program_parse(p, d);
+    if (*st == AXE_OK && upto >= 1)
+        *st = axe__program_check(p, d);
+    if (*st == AXE_OK && upto >= 2)
+        *st = axe__program_dispatch(p, d);
+    if (*st != AXE_OK) {
+        axe_program_free(p);
+        return NULL;
+    }
+    return p;
+}
+
+static axe_program *must_run(const char *src, int upto)
+{
+    axe_status st;
+    axe_diag d;
+    axe_program *p = run_upto(src, upto, NULL, &st, &d);
+    TL_CHECK(p != NULL, "pass %d: %s: %s", upto, axe_status_name(st),
+             d.message);
+    return p;
+}
+
+/* ---- text of the IR, for comparison with hand-written rows ---------------
+ */
+
+/* snprintf-style appends at "n" of "buf" (past "cap": only counted). */
+#define AT (n < cap ? n : cap)
+#define LEFT (n < cap ? cap - n : 0)
+#define PUT(...) (n += (size_t)snprintf(buf + AT, LEFT, __VA_ARGS__))
+
+/* Block "s" as letters: O op, S sync, F{body}, I{then}{else}. */
+static size_t tree_text(const ax_stmt *s, char *buf, size_t cap, size_t n)
+{
+    static const char kind[] = "OFSI";
+    for (; s != NULL && n < cap; s = s->next) {
+        PUT("%s%c", n > 0 && buf[n - 1] != '{' ? " " : "", kind[s->kind]);
+        if (s->kind == AX_ST_FOR || s->kind == AX_ST_IF) {
+            PUT("{");
+            n = tree_text(s->body, buf, cap, n);
+            PUT("}");
+        }
+        if (s->kind == AX_ST_IF) {
+            PUT("{");
+            n = tree_text(s->else_body, buf, cap, n);
+            PUT("}");
+        }
+    }
+    return n;
+}
+
+/* "NAME[start:+len, ...]", ".view(LAYOUT)", ".bcast(DIM, EXT)". */
+static size_t ref_text(const axe_program *p, const ax_ref *r, char *buf,
+                       size_t cap, size_t n)
+{
+    int d;
+    PUT(" %s", p->tensors[r->tensor].name);
+    if (r->is_view) {
+        PUT(".view(");
+        n += axe_print_layout(&r->view, buf + AT, LEFT);
+        PUT(")");
+    }
+    for (d = 0; d < r->ndim && !r->is_view; d++) {
+        PUT("%s", d == 0 ? "[" : ", ");
+        if (r->start[d] == NULL)
+            PUT("0");
+        else
+            n = axe__expr_text(p, r->start[d], buf, cap, n);
+        PUT(":+%lld%s", (long long)r->len[d], d + 1 == r->ndim ? "]" : "");
+    }
+    if (r->bdim >= 0)
+        PUT(".bcast(%d, %lld)", r->bdim, (long long)r->bext);
+    return n;
+}
+
+/* "op N line L SCOPE OP ARGS [imm | sum/max dim D]". */
+static void op_text(const axe_program *p, const ax_stmt *s, char *buf,
+                    size_t cap)
+{
+    size_t n = 0;
+    int i;
+    PUT("op %d line %d %s %s", s->index, s->line, axe__scope_name(s->scope),
+        axe__op_name(s->op));
+    for (i = 0; i < s->nargs; i++)
+        n = ref_text(p, &s->args[i], buf, cap, n);
+    if (s->op == AX_OP_FILL)
+        PUT(" %g", s->imm);
+    if (s->op == AX_OP_REDUCE)
+        PUT(" %s dim %d", s->rmax ? "max" : "sum", s->rdim);
+}
+
+/* "NAME MEM DTYPE [SHAPE] LAYOUT". */
+static void tensor_text(const ax_tensor *t, char *buf, size_t cap)
+{
+    size_t n = 0;
+    int d;
+    PUT("%s %s %s [", t->name, axe__mem_name(t->mem), axe_dtype_name(t->dtype));
+    for (d = 0; d < t->ndim; d++)
+        PUT("%s%lld", d ? "," : "", (long long)t->shape[d]);
+    PUT("] ");
+    n += axe_print_layout(&t->layout, buf + AT, LEFT);
+}
+
+/* Line "i" (0-based) of "text", into "out". */
+static const char *line_of(const char *text, int i, char *out, size_t cap)
+{
+    const char *e;
+    while (i-- > 0 && text != NULL)
+        text = strchr(text, '\n') ? strchr(text, '\n') + 1 : NULL;
+    if (text == NULL)
+        return "";
+    e = strchr(text, '\n') ? strchr(text, '\n') : text + strlen(text);
+    snprintf(out, cap, "%.*s", (int)(e - text), text);
+    return out;
+}
+
+/* ---- programs ---------------------------------------------------------- */
+
+static const char src_a[] =
+    "param N = 8;\n"
+    "kernel k(A: f32[N, 32], B: global f32[N, 32]) grid(2) threads(32) {\n"
+    "  register r: f32[8, 32] layout S[(8,32):(1,1@laneid)];\n"
+    "  shared s: f32[8, 32];\n"
+    "  warp copy(r, A[0:8, 0:32]);\n"
+    "  for i in range(2) {\n"
+    "    thread fill(s[i * 4:+4, laneid], 1.5);\n"
+    "  }\n"
+    "  sync;\n"
+    "  if (bx == 0) { warp add(r, r, r); } else { warp neg(r, r); }\n"
+    "  cta copy(B, s);\n"
+    "}\n";
+
+static const char src_b[] =
+    "kernel rowsum(X: f32[4, 32], Y: f32[4]) grid(1) threads(1) {\n"
+    "  register acc: f32[4];\n"
+    "  thread reduce(acc, X, sum, 1);\n"
+    "  thread copy(Y, acc);\n"
+    "  thread mul(X, X, acc.bcast(1, 32));\n"
+    "  thread copy(Y, X.view(S[4:32] + 1));\n"
+    "}\n";
+
+/* ---- parse ------------------------------------------------------------- */
+
+typedef struct parse_row {
+    const char *src;
+    const char *define; /* -D NAME=value, or NULL */
+    int64_t value;
+    const char *tree;
+    const char *tensors; /* one line per tensor */
+    const char *ops;     /* one line per operator */
+} parse_row;
+
+static const parse_row parse_rows[] = {
+    {src_a, NULL, 0, "O F{O} S I{O}{O} O",
+     "A global f32 [8,32] S[(8,32):(32,1)]\n"
+     "B global f32 [8,32] S[(8,32):(32,1)]\n"
+     "r register f32 [8,32] S[(8,32):(1,1@laneid)]\n"
+     "s shared f32 [8,32] S[(8,32):(32,1)]",
+     "op 0 line 5 warp copy r A[0:+8, 0:+32]\n"
+     "op 1 line 7 thread fill s[i * 4:+4, laneid:+1] 1.5\n"
+     "op 2 line 10 warp add r r r\n"
+     "op 3 line 10 warp neg r r\n"
+     "op 4 line 11 cta copy B s"},
+    /* The define overrides the param before shapes are folded. */
+    {src_a, "N", 3, "O F{O} S I{O}{O} O",
+     "A global f32 [3,32] S[(3,32):(32,1)]\n"
+     "B global f32 [3,32] S[(3,32):(32,1)]\n"
+     "r register f32 [8,32] S[(8,32):(1,1@laneid)]\n"
+     "s shared f32 [8,32] S[(8,32):(32,1)]",
+     NULL},
+    {src_b, NULL, 0, "O O O O",
+     "X global f32 [4,32] S[(4,32):(32,1)]\n"
+     "Y global f32 [4] S[4:1]\n"
+     "acc register f32 [4] S[4:1]",
+     "op 0 line 3 thread reduce acc X sum dim 1\n"
+     "op 1 line 4 thread copy Y acc\n"
+     "op 2 line 5 thread mul X X acc.bcast(1, 32)\n"
+     "op 3 line 6 thread copy Y X.view(S[4:32] + 1)"},
+};
+
+static void check_lines(const char *what, const char *want, int count,
+                        const axe_program *p, bool ops)
+{
+    char got[512], line[512];
+    int i;
+    for (i = 0; i < count; i++) {
+        if (ops)
+            op_text(p, p->ops[i], got, sizeof got);
+        else
+            tensor_text(&p->tensors[i], got, sizeof got);
+        TL_CHECK(strcmp(got, line_of(want, i, line, sizeof line)) == 0,
+                 "%s %d: got '%s', want '%s'", what, i, got, line);
+    }
+    TL_CHECK(line_of(want, count, line, sizeof line)[0] == '\0',
+             "%s: %d parsed, more expected", what, count);
+}
+
+static void test_parse(void)
+{
+    size_t k;
+    for (k = 0; k < sizeof parse_rows / sizeof parse_rows[0]; k++) {
+        const parse_row *r = &parse_rows[k];
+        axe_kernel_options o;
+        axe_status st;
+        axe_diag d;
+        axe_program *p;
+        char tree[256];
+        axe_kernel_options_init(&o);
+        if (r->define != NULL)
+            TL_CHECK(axe_kernel_options_define(&o, r->define, r->value) ==
+                         AXE_OK,
+                     "define");
+        p = run_upto(r->src, 0, &o, &st, &d);
+        TL_CHECK(p != NULL, "row %zu: parse: %s", k, d.message);
+        if (p == NULL)
+            continue;
+        tree_text(p->body, tree, sizeof tree, 0);
+        TL_CHECK(strcmp(tree, r->tree) == 0, "row %zu: tree '%s'", k, tree);
+        check_lines("tensor", r->tensors, p->ntensors, p, false);
+        if (r->ops != NULL)
+            check_lines("op", r->ops, p->nops, p, true);
+        TL_CHECK(p->tensors[0].param && !p->tensors[p->ntensors - 1].param,
+                 "row %zu: parameters first", k);
+        axe_program_free(p);
+    }
+}
+
+/* ---- check ------------------------------------------------------------- */
+
+/* "NAME span S dist D owner SCOPE written W" per tensor; per operator its
+ * enclosing guard ("-" none, "!" negated) and its operands' regions. */
+static void fact_text(const axe_program *p, int i, char *buf, size_t cap)
+{
+    size_t n = 0;
+    int k;
+    if (i < p->ntensors) {
+        const ax_tensor *t = &p->tensors[i];
+        PUT("%s span %lld dist %d owner %s written %d", t->name,
+            (long long)t->span, t->distributed, axe__scope_name(t->owner),
+            t->written);
+        return;
+    }
+    {
+        static const char *const cmp[] = {"<", "<=", ">", ">=", "==", "!="};
+        const ax_stmt *s = p->ops[i - p->ntensors];
+        const ax_guard *g = s->guard;
+        PUT("op %d guard ", s->index);
+        if (g == NULL)
+            PUT("-");
+        else {
+            PUT("%s", g->negate ? "!" : "");
+            n = axe__expr_text(p, g->lhs, buf, cap, n);
+            PUT(" %s ", cmp[g->cmp]);
+            n = axe__expr_text(p, g->rhs, buf, cap, n);
+        }
+        for (k = 0; k < s->nargs; k++)
+            n = ref_text(p, &s->args[k], buf, cap, n);
+    }
+}
+
+typedef struct check_row {
+    const char *src;
+    const char *facts; /* tensors, then operators, one per line */
+} check_row;
+
+static const check_row check_rows[] = {
+    /* Whole-tensor operands get the tensor's region. */
+    {src_a, "A span 256 dist 0 owner thread written 0\n"
+            "B span 256 dist 0 owner thread written 1\n"
+            "r span 8 dist 1 owner warp written 1\n"
+            "s span 256 dist 0 owner thread written 1\n"
+            "op 0 guard - r[0:+8, 0:+32] A[0:+8, 0:+32]\n"
+            "op 1 guard - s[i * 4:+4, laneid:+1]\n"
+            "op 2 guard bx == 0 r[0:+8, 0:+32] r[0:+8, 0:+32] "
+            "r[0:+8, 0:+32]\n"
+            "op 3 guard !bx == 0 r[0:+8, 0:+32] r[0:+8, 0:+32]\n"
+            "op 4 guard - B[0:+8, 0:+32] s[0:+8, 0:+32]"},
+    /* The reduce destination gets a broadcast of the reduced dimension
+     * (its extent, 32, from the source); the view S[4:32] + 1 reads X at
+     * 1, 33, 65, 97, inside X's span. */
+    {src_b, "X span 128 dist 0 owner thread written 1\n"
+            "Y span 4 dist 0 owner thread written 1\n"
+            "acc span 4 dist 0 owner thread written 1\n"
+            "op 0 guard - acc[0:+4].bcast(1, 32) X[0:+4, 0:+32]\n"
+            "op 1 guard - Y[0:+4] acc[0:+4]\n"
+            "op 2 guard - X[0:+4, 0:+32] X[0:+4, 0:+32] "
+            "acc[0:+4].bcast(1, 32)\n"
+            "op 3 guard - Y[0:+4] X.view(S[4:32] + 1)"},
+};
+
+/* Programs that parse but that check rejects: status and reason. */
+typedef struct reject_row {
+    const char *body; /* inside kernel k(A: f32[4]) grid(1) threads(32) */
+    axe_status status;
+    const char *reason;
+} reject_row;
+
+static const reject_row reject_rows[] = {
+    {"register r: f32[4] layout S[8:1]; thread copy(r, A);", AXE_ERR_INVALID,
+     "the layout of 'r' has 8 elements but its shape has 4"},
+    {"shared s: f32[60000]; cta fill(s, 0.0);", AXE_ERR_CAPACITY,
+     "shared memory of one CTA reaches 240000 bytes with 's'"},
+    {"register r: f32[32] layout S[32:1@laneid]; thread fill(r, 1.0);",
+     AXE_ERR_INVALID,
+     "'r' is distributed over the warp's threads; a thread-scope operator "
+     "needs a per-thread register"},
+    {"shared s: f32[4]; kernel copy(A, s);", AXE_ERR_INVALID,
+     "'s' is shared memory of one CTA; a kernel-scope operator takes "
+     "global tensors only"},
+};
+
+static void test_check(void)
+{
+    size_t k;
+    int i;
+    char got[512], line[512], src[512];
+    for (k = 0; k < sizeof check_rows / sizeof check_rows[0]; k++) {
+        axe_program *p = must_run(check_rows[k].src, 1);
+        for (i = 0; p != NULL && i < p->ntensors + p->nops; i++) {
+            fact_text(p, i, got, sizeof got);
+            line_of(check_rows[k].facts, i, line, sizeof line);
+            TL_CHECK(strcmp(got, line) == 0, "row %zu: got '%s', want '%s'", k,
+                     got, line);
+        }
+        axe_program_free(p);
+    }
+    for (k = 0; k < sizeof reject_rows / sizeof reject_rows[0]; k++) {
+        const reject_row *r = &reject_rows[k];
+        axe_status st;
+        axe_diag d;
+        axe_program *p;
+        snprintf(src, sizeof src,
+                 "kernel k(A: f32[4]) grid(1) threads(32) { %s }\n", r->body);
+        axe_program_free(must_run(src, 0)); /* parse accepts it */
+        p = run_upto(src, 1, NULL, &st, &d);
+        TL_CHECK(p == NULL && st == r->status &&
+                     strstr(d.message, r->reason) != NULL,
+                 "reject %zu: %s: %s", k, axe_status_name(st), d.message);
+        axe_program_free(p);
+    }
+}
+
+/* ---- dispatch ---------------------------------------------------------- */
+
+/* Per operator: the chosen schedule, or a schedule that dispatch rejects
+ * with its reason. */
+typedef struct sched_row {
+    const char *src;
+    int op;
+    const char *schedule;
+    const char *reason; /* NULL: chosen */
+} sched_row;
+
+static const sched_row sched_rows[] = {
+    {src_a, 0, "thread_loop", NULL},
+    {src_a, 0, "vector", "max_common_vector of the per-thread layouts is 1"},
+    {src_a, 0, "split", "'r' is distributed: its layout binds"},
+    {src_a, 1, "thread_loop", NULL},
+    {src_a, 2, "thread_loop", NULL},
+    {src_a, 3, "thread_loop", NULL},
+    {src_a, 4, "vector", NULL},
+    {src_a, 4, "thread_loop", "no register operand distributed"},
+    {src_b, 0, "thread_loop", NULL},
+    {src_b, 0, "smem", "a thread-scope operator has no threads to share data"},
+    {src_b, 0, "warp_shuffle", "not at thread scope"},
+    {src_b, 2, "thread_loop", NULL},
+};
+
+static void test_dispatch(void)
+{
+    size_t k;
+    for (k = 0; k < sizeof sched_rows / sizeof sched_rows[0]; k++) {
+        const sched_row *r = &sched_rows[k];
+        axe_program *p = must_run(r->src, 2);
+        axe_diag why;
+        axe_status st;
+        if (p == NULL)
+            continue;
+        st = axe__schedule_try(p, p->ops[r->op], r->schedule, &why);
+        if (r->reason == NULL)
+            TL_CHECK(strcmp(p->ops[r->op]->schedule, r->schedule) == 0 &&
+                         st == AXE_OK,
+                     "row %zu: op %d chose %s (%s applies: %s)", k, r->op,
+                     p->ops[r->op]->schedule, r->schedule, why.message);
+        else
+            TL_CHECK(st == AXE_ERR_UNSUPPORTED &&
+                         strstr(why.message, r->reason) != NULL &&
+                         strcmp(p->ops[r->op]->schedule, r->schedule) != 0,
+                     "row %zu: op %d %s: %s: %s", k, r->op, r->schedule,
+                     axe_status_name(st), why.message);
+        /* A schedule of another family is no schedule of this one. */
+        TL_CHECK(axe__schedule_try(p, p->ops[r->op], "mma_atom", &why) ==
+                     AXE_ERR_INVALID,
+                 "row %zu: mma_atom is a gemm schedule", k);
+        axe_program_free(p);
+    }
+}
+
+/* Forced schedules: dispatch alone chooses the forced one where it
+ * applies, and fails with a status and reason where it does not. */
+typedef struct force_row {
+    const char *target, *schedule;
+    axe_status status;
+    const char *result; /* the op's schedule, or a fragment of the reason */
+} force_row;
+
+static const force_row force_rows[] = {
+    {"copy#4", "split", AXE_OK, "split"},
+    {"copy#0", "split", AXE_ERR_UNSUPPORTED,
+     "no schedule for copy (forced): split: 'r' is distributed"},
+    {"add", "split", AXE_ERR_UNSUPPORTED, "no schedule for add (forced)"},
+    {"fill#0", "thread_loop", AXE_ERR_INVALID, "operator 0 is 'copy'"},
+};
+
+static void test_dispatch_forced(void)
+{
+    size_t k;
+    for (k = 0; k < sizeof force_rows / sizeof force_rows[0]; k++) {
+        const force_row *r = &force_rows[k];
+        axe_kernel_options o;
+        axe_status st;
+        axe_diag d;
+        axe_program *p = must_run(src_a, 1);
+        if (p == NULL)
+            continue;
+        axe_kernel_options_init(&o);
+        TL_CHECK(axe_kernel_options_force(&o, r->target, r->schedule) == AXE_OK,
+                 "force");
+        p->opts = o;
+        axe_diag_clear(&d);
+        st = axe__program_dispatch(p, &d);
+        TL_CHECK(st == r->status &&
+                     strstr(st == AXE_OK ? p->ops[4]->schedule : d.message,
+                            r->result) != NULL,
+                 "row %zu: %s: %s", k, axe_status_name(st), d.message);
+        axe_program_free(p);
+    }
+}
+
+/* ---- emit -------------------------------------------------------------- */
+
+static const char *const labels[] = {
+    "{ /* op 0 (line 5): warp copy -- schedule copy.thread_loop",
+    "{ /* op 1 (line 7): thread fill -- schedule fill.thread_loop",
+    "{ /* op 2 (line 10): warp add -- schedule add.thread_loop",
+    "{ /* op 3 (line 10): warp neg -- schedule neg.thread_loop",
+    "{ /* op 4 (line 11): cta copy -- schedule copy.vector",
+};
+
+static char *emit(const char *src)
+{
+    axe_program *p = must_run(src, 2);
+    size_t n;
+    char *buf;
+    if (p == NULL)
+        return NULL;
+    n = axe_program_emit_c(p, "k.axe", NULL, 0);
+    buf = malloc(n + 1);
+    if (buf != NULL)
+        TL_CHECK(axe_program_emit_c(p, "k.axe", buf, n + 1) == n,
+                 "emit length");
+    axe_program_free(p);
+    return buf;
+}
+
+static void test_emit(void)
+{
+    char *a = emit(src_a), *b = emit(src_a);
+    size_t k;
+    TL_CHECK(a != NULL && b != NULL && strcmp(a, b) == 0,
+             "two emissions differ");
+    for (k = 0; a != NULL && k < sizeof labels / sizeof labels[0]; k++)
+        TL_CHECK(strstr(a, labels[k]) != NULL, "no label '%s'", labels[k]);
+    free(a);
+    free(b);
+}
+
+int main(void)
+{
+    test_parse();
+    test_check();
+    test_dispatch();
+    test_dispatch_forced();
+    test_emit();
+    return tl_finish();
+}
