@@ -678,7 +678,8 @@ static void table_to_triton(void)
          " - warp is a size 1 dimension\n - block=1 -> (1, 0)\n"
          "where out dims are: [dim0 (size 2), dim1 (size 2)]"},
         {"S[(2,4):(1@m,1@laneid)]", {2, 4}, "axis m is not a hardware axis"},
-        {"S[8:2@laneid]", {2, 4}, "not a bijection"},
+        {"S[8:2@laneid]", {2, 4}, "some hardware input holds no element"},
+        {"S[(2,2):(0@laneid,1@laneid)]", {2, 2}, "two elements"},
         {"S[4:1@laneid] + R[2:1@laneid]", {2, 2}, "shares bits"},
         {"S[4:1@laneid] + R[3:4@laneid]", {2, 2}, "power-of-two extent"},
         {"S[4:1@laneid] + R[2:4@m]", {2, 2}, "not a hardware axis"},
@@ -770,10 +771,12 @@ static int64_t hw_value(const axe_point *p, int h)
 
 /* A random bijection from tensor bits plus replica bits onto the bits of
  * reg, laneid, warpid (cbx sometimes, with warpid: a layout on laneid
- * and cbx alone is not a tile, its scope chain has a gap): shards 2:2^b@axis in
+ * and cbx alone is not a tile, its scope chain has a gap); "broken": one
+ * iter then moved to a random bit (a gap or a collision, or the same
+ * bijection). Shards 2:2^b@axis in
  * a random order, some hardware bits replicas 2:2^b@axis; a random shape of its
  * size. */
-static int random_distributed(axe_layout *l, int64_t *shape)
+static int random_distributed(axe_layout *l, int64_t *shape, bool broken)
 {
     static const char *const axes[4] = {"reg", "laneid", "warpid", "cbx"};
     int hw[16], bit[16], nb = 0, nshape = (int)tl_range(1, 3), nt = 0;
@@ -798,6 +801,12 @@ static int random_distributed(axe_layout *l, int64_t *shape)
     }
     if (nb == 0)
         TL_CHECK(axe_layout_push_shard(l, 1, 0, "reg") == AXE_OK, "empty");
+    else if (broken) { /* one iter on a random bit: a gap or a collision */
+        int k = (int)tl_range(0, nb - 1);
+        axe_iter *it =
+            k < l->nshard ? &l->shard[k] : &l->replica[k - l->nshard];
+        it->stride = INT64_C(1) << tl_range(0, 5);
+    }
     for (int d = 0; d < nshape; d++)
         shape[d] = 1;
     for (int t = 0; t < nt; t++)
@@ -858,7 +867,7 @@ static void law_triton(void)
         axe_linear tri, parsed;
         int64_t shape[3];
         axe_diag d;
-        int n = random_distributed(&l, shape);
+        int n = random_distributed(&l, shape, false);
         axe_status st = axe_linear_to_triton(&l, shape, n, &tri, &d);
         TL_CHECK(st == AXE_OK, "triton of a random layout: %s", d.message);
         if (st != AXE_OK)
@@ -873,6 +882,65 @@ static void law_triton(void)
                  "triton back to axe:\n%s\n(%s)", text,
                  st == AXE_OK ? "map differs" : d.message);
     }
+}
+
+/* Brute force: the points of every L(x) are distinct and fill the box
+ * [0, 2^bits) of each hardware axis (bits to hold its largest value). */
+static bool bijective_onto_box(const axe_layout *l)
+{
+    static axe_point set[256];
+    static int64_t seen[4096];
+    int64_t size, box = 1, max[4] = {0}, n = 0;
+    TL_CHECK(axe_layout_size(l, NULL, &size) == AXE_OK, "size");
+    for (int64_t x = 0; x < size; x++) {
+        int count = 0;
+        TL_CHECK(axe_layout_apply_set(l, &x, NULL, 1, set, 256, &count, NULL) ==
+                     AXE_OK,
+                 "apply_set");
+        for (int c = 0; c < count && n < 4096; c++) {
+            int64_t key = 0;
+            for (int h = 0; h < 4; h++) {
+                int64_t v = hw_value(&set[c], h);
+                max[h] = v > max[h] ? v : max[h];
+                key = key << 8 | v;
+            }
+            for (int64_t j = 0; j < n; j++)
+                if (seen[j] == key)
+                    return false;
+            seen[n++] = key;
+        }
+    }
+    for (int h = 0; h < 4; h++)
+        while (max[h] > 0)
+            box *= 2, max[h] >>= 1;
+    return n == box;
+}
+
+/* With one iter moved to a random bit: the Triton layout exists exactly
+ * when brute force finds the points a bijection onto the hardware box,
+ * and then holds the same pairs. */
+static void law_triton_iff(void)
+{
+    int found = 0;
+    for (int c = 0; c < RANDOM_CASES; c++) {
+        axe_layout l;
+        axe_linear tri;
+        int64_t shape[3];
+        axe_diag d;
+        int n = random_distributed(&l, shape, true);
+        bool want = bijective_onto_box(&l);
+        axe_status st = axe_linear_to_triton(&l, shape, n, &tri, &d);
+        char text[512];
+        axe_print_layout(&l, text, sizeof text);
+        TL_CHECK((st == AXE_OK) == want, "triton of %s: %s, brute force %s",
+                 text, st == AXE_OK ? "OK" : d.message,
+                 want ? "bijective" : "not bijective");
+        if (st == AXE_OK && want)
+            check_triton(&l, shape, n, &tri);
+        found += want;
+    }
+    printf("%d broken distributed layouts, %d still bijections\n", RANDOM_CASES,
+           found);
 }
 
 int main(void)
@@ -890,5 +958,6 @@ int main(void)
     table_to_triton();
     table_from_triton();
     law_triton();
+    law_triton_iff();
     return tl_finish();
 }

@@ -175,6 +175,26 @@ static void triton_form(const axe_linear *inv, int ndims, axe_linear *out)
     }
 }
 
+/* Why the tensor and replica bits of "ext" are no bijection onto the
+ * hardware bits: too few, too many, or two of them on one input. */
+static axe_status not_bijective(const axe_linear *ext, axe_diag *diag)
+{
+    int ti = 0, ho = 0;
+    for (int d = 0; d < ext->nin; d++)
+        ti += ext->in_bits[d];
+    for (int o = 0; o < ext->nout; o++)
+        ho += ext->out_bits[o];
+    if (ti < ho)
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
+                         "%d tensor and replica bits, %d hardware bits: some "
+                         "hardware input holds no element, no Triton layout",
+                         ti, ho);
+    return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
+                     "two elements (or replicas) on one hardware input: "
+                     "no Triton layout (%d bits onto %d)",
+                     ti, ho);
+}
+
 axe_status axe_linear_to_triton(const axe_layout *l, const int64_t *shape,
                                 int n, axe_linear *out, axe_diag *diag)
 {
@@ -190,7 +210,8 @@ axe_status axe_linear_to_triton(const axe_layout *l, const int64_t *shape,
     AXE_TRY(axe_linear_from_layout(&s, shape, n, &lin, diag));
     AXE_TRY(check_hw_outputs(&lin, diag));
     AXE_TRY(extend_replicas(l, &lin, &ext, diag));
-    AXE_TRY(axe_linear_invert(&ext, &inv, diag));
+    if (axe_linear_invert(&ext, &inv, NULL) != AXE_OK)
+        return not_bijective(&ext, diag);
     triton_form(&inv, n, out);
     return AXE_OK;
 }
