@@ -102,6 +102,9 @@ status 2 convert --to linear --shape 4,x "S[8:1]"
 status 2 convert --to linear --shape "[" "S[8:1]"
 status 1 convert --to linear --shape 4,4 "S[8:1]"
 status 2 convert --to nothing "S[8:1]"
+status 2 convert --to triton --shape 4,x "S[8:1@laneid]"
+status 1 convert --to triton --shape 4,4 "S[8:1@laneid]"
+status 0 convert --to triton --shape 2,4 "S[8:1@laneid]"
 status 2 convert --to axe "m![A]"
 status 1 map convert --axes "axes![A = 8, B = 8]" --tensor A,B,A "m![A, B]"
 status 0 map convert --axes "axes![A = 8, B = 512]" "m![B]"
@@ -137,6 +140,16 @@ done
 t=$("$AXE" convert --to linear --shape "[1,4,1]" "S[4:1]" 2>&1)
 check "linear text over [1,4,1] reads back: $t" \
     [ "$("$AXE" convert --to axe "$t" 2>&1)" = "S[4:1]" ]
+
+# convert --to axe reads back what convert --to triton prints (replicas as
+# zero bases; the mma.m16n8 accumulator's lane modes merge).
+for pair in "S[(2,8,4,2):(2@reg,4@laneid,1@laneid,1@reg)] 16,8 S[(2,32,2):(2@reg,1@laneid,1@reg)]" \
+    "S[(2,4):(1@warp,1@lane)]+R[2:4@lane] 2,4 S[(2,4):(1@warpid,1@laneid)]+R[2:4@laneid]"; do
+    set -- $pair
+    t=$("$AXE" convert --to triton --shape "$2" "$1" 2>&1)
+    a=$("$AXE" convert --to axe "$t" 2>&1)
+    check "triton text of $1 reads back: $a" [ "$a" = "${3//+/ + }" ]
+done
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

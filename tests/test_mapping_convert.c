@@ -624,6 +624,325 @@ static void law_linear_text(void)
     TL_CHECK(tiny > RANDOM_CASES, "only %d tiny layouts were linear", tiny);
 }
 
+/* ---- Triton distributed layouts ---------------------------------------- */
+
+/* Triton's blocked layout sizePerThread [1,4], threadsPerWarp [8,4],
+ * warpsPerCTA [2,2], order [1,0] on a 16x32 tensor, by hand from Triton's
+ * definition (dim1 fastest: registers take dim1 bits 0-1, lanes dim1 bits
+ * 2-3 then dim0 bits 0-2, warps dim1 bit 4 then dim0 bit 3), and as the
+ * Axe layout of row-major index r*32 + c. */
+#define BLOCKED_TEXT                                                           \
+    " - register=1 -> (0, 1)\n   register=2 -> (0, 2)\n"                       \
+    " - lane=1 -> (0, 4)\n   lane=2 -> (0, 8)\n   lane=4 -> (1, 0)\n"          \
+    "   lane=8 -> (2, 0)\n   lane=16 -> (4, 0)\n"                              \
+    " - warp=1 -> (0, 16)\n   warp=2 -> (8, 0)\n"                              \
+    " - block is a size 1 dimension\n"                                         \
+    "where out dims are: [dim0 (size 16), dim1 (size 32)]"
+#define BLOCKED_AXE "S[(2,8,2,4,4):(2@warpid,4@laneid,1@warpid,1@laneid,1@reg)]"
+/* The mma.m16n8 accumulator (Triton's NVIDIA mma v2, one warp): lane l
+ * holds rows l/4 and l/4 + 8, columns 2(l%4) + {0,1}; register bit 0 is
+ * the column's bit 0, register bit 1 the row's bit 3. */
+#define MMA_TEXT                                                               \
+    " - register=1 -> (0, 1)\n   register=2 -> (8, 0)\n"                       \
+    " - lane=1 -> (0, 2)\n   lane=2 -> (0, 4)\n   lane=4 -> (1, 0)\n"          \
+    "   lane=8 -> (2, 0)\n   lane=16 -> (4, 0)\n"                              \
+    " - warp is a size 1 dimension\n - block is a size 1 dimension\n"          \
+    "where out dims are: [dim0 (size 16), dim1 (size 8)]"
+#define MMA_AXE "S[(2,8,4,2):(2@reg,4@laneid,1@laneid,1@reg)]"
+/* The blocked layout on an 8x32 tensor: the warp bit for dim0 bit 3
+ * falls off the tensor, so warp=2 is a broadcast (zero basis, replica). */
+#define BCAST_TEXT                                                             \
+    " - register=1 -> (0, 1)\n   register=2 -> (0, 2)\n"                       \
+    " - lane=1 -> (0, 4)\n   lane=2 -> (0, 8)\n   lane=4 -> (1, 0)\n"          \
+    "   lane=8 -> (2, 0)\n   lane=16 -> (4, 0)\n"                              \
+    " - warp=1 -> (0, 16)\n   warp=2 -> (0, 0)\n"                              \
+    " - block is a size 1 dimension\n"                                         \
+    "where out dims are: [dim0 (size 8), dim1 (size 32)]"
+#define BCAST_AXE                                                              \
+    "S[(8,2,4,4):(4@laneid,1@warpid,1@laneid,1@reg)] + R[2:2@warpid]"
+
+static void table_to_triton(void)
+{
+    static const struct {
+        const char *layout;
+        int64_t shape[2];
+        const char *want; /* the text, or a piece of the reason */
+    } rows[] = {
+        {BLOCKED_AXE, {16, 32}, BLOCKED_TEXT},
+        {MMA_AXE, {16, 8}, MMA_TEXT},
+        {BCAST_AXE, {8, 32}, BCAST_TEXT},
+        {"S[(2,8,4,2):(2@reg,4@lane,1@lane,1@reg)]", {16, 8}, MMA_TEXT},
+        {"S[(2,2):(1@bx,1@laneid)]",
+         {2, 2},
+         " - register is a size 1 dimension\n - lane=1 -> (0, 1)\n"
+         " - warp is a size 1 dimension\n - block=1 -> (1, 0)\n"
+         "where out dims are: [dim0 (size 2), dim1 (size 2)]"},
+        {"S[(2,4):(1@m,1@laneid)]", {2, 4}, "axis m is not a hardware axis"},
+        {"S[8:2@laneid]", {2, 4}, "some hardware input holds no element"},
+        {"S[(2,2):(0@laneid,1@laneid)]", {2, 2}, "two elements"},
+        {"S[4:1@laneid] + R[2:1@laneid]", {2, 2}, "shares bits"},
+        {"S[4:1@laneid] + R[3:4@laneid]", {2, 2}, "power-of-two extent"},
+        {"S[4:1@laneid] + R[2:4@m]", {2, 2}, "not a hardware axis"},
+        {"S[4:1@laneid] + 1@laneid", {2, 2}, "a linear layout maps 0 to 0"},
+        {"S[4:1@laneid]", {2, 4}, "the shape has 8 elements"},
+    };
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        axe_layout l = layout_of(rows[r].layout);
+        axe_linear tri;
+        axe_diag d;
+        char text[1024] = "";
+        axe_diag_clear(&d);
+        axe_status st = axe_linear_to_triton(&l, rows[r].shape, 2, &tri, &d);
+        if (st == AXE_OK)
+            axe_print_linear(&tri, text, sizeof text);
+        TL_CHECK(st == AXE_OK ? strcmp(text, rows[r].want) == 0
+                              : strstr(d.message, rows[r].want) != NULL,
+                 "triton of %s: got\n%s\n(%s)", rows[r].layout, text,
+                 d.message);
+    }
+}
+
+static void table_from_triton(void)
+{
+    static const struct {
+        const char *text;
+        const char *want; /* the layout, or a piece of the reason */
+    } rows[] = {
+        {BLOCKED_TEXT, BLOCKED_AXE},
+        /* MMA_AXE's lane modes (8,4):(4,1) merge into 32:1 */
+        {MMA_TEXT, "S[(2,32,2):(2@reg,1@laneid,1@reg)]"},
+        {" - register=1 -> (0, 1)\n - lane=1 -> (1, 0)\n - warp=1 -> (0, 0)\n"
+         " - block=1 -> (2, 0)\n"
+         "where out dims are: [dim0 (size 4), dim1 (size 2)]",
+         "S[(2,2,2):(1@cbx,1@laneid,1@reg)] + R[2:1@warpid]"},
+        {BCAST_TEXT, BCAST_AXE},
+        {" - register=1 -> (0, 1)\n - lane=1 -> (0, 1)\n   lane=2 -> (1, 0)\n"
+         "where out dims are: [dim0 (size 2), dim1 (size 2)]",
+         "not a basis of the tensor's bits"},
+        {" - lane=1 -> (0, 1)\n"
+         "where out dims are: [dim0 (size 2), dim1 (size 2)]",
+         "not a basis of the tensor's bits"},
+        /* laneid and cbx without warpid: no tile (canonicalize) */
+        {" - lane=1 -> (1, 0)\n - block=1 -> (0, 1)\n"
+         "where out dims are: [dim0 (size 2), dim1 (size 2)]",
+         "disconnected scope chain"},
+        {" - offset=1 -> (0, 1)\n   offset=2 -> (1, 0)\n"
+         "where out dims are: [dim0 (size 2), dim1 (size 2)]",
+         "not register, lane, warp or block"},
+        {" - lane=1 -> (1, 1)\n   lane=2 -> (1, 0)\n"
+         "where out dims are: [dim0 (size 2), dim1 (size 2)]",
+         "bases on laneid share bits"},
+    };
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        axe_linear lin;
+        axe_layout l, want;
+        axe_diag d;
+        char text[512] = "";
+        axe_diag_clear(&d);
+        axe_status st =
+            axe_parse_linear(rows[r].text, strlen(rows[r].text), &lin, &d);
+        if (st == AXE_OK)
+            st = axe_linear_from_triton(&lin, &l, &d);
+        if (st == AXE_OK)
+            axe_print_layout(&l, text, sizeof text);
+        TL_CHECK(st == AXE_OK ? strcmp(text, rows[r].want) == 0
+                              : strstr(d.message, rows[r].want) != NULL,
+                 "axe of triton row %zu: got %s (%s)", r, text, d.message);
+        if (st == AXE_OK) {
+            want = layout_of(rows[r].want);
+            TL_CHECK(same_layout_map(&l, &want), "row %zu: map differs", r);
+        }
+    }
+}
+
+/* The value of point "p" on hardware axis h (reg, laneid, warpid, bx;
+ * `lane`, `warp` spelled either way), entries of one axis added. */
+static int64_t hw_value(const axe_point *p, int h)
+{
+    static const char *const names[4][2] = {
+        {"reg", "reg"}, {"laneid", "lane"}, {"warpid", "warp"}, {"cbx", "bx"}};
+    int64_t v = 0;
+    for (int k = 0; k < p->n; k++)
+        if (strcmp(p->axis[k], names[h][0]) == 0 ||
+            strcmp(p->axis[k], names[h][1]) == 0)
+            v += p->v[k];
+    return v;
+}
+
+/* A random bijection from tensor bits plus replica bits onto the bits of
+ * reg, laneid, warpid (cbx sometimes, with warpid: a layout on laneid
+ * and cbx alone is not a tile, its scope chain has a gap); "broken": one
+ * iter then moved to a random bit (a gap or a collision, or the same
+ * bijection). Shards 2:2^b@axis in
+ * a random order, some hardware bits replicas 2:2^b@axis; a random shape of its
+ * size. */
+static int random_distributed(axe_layout *l, int64_t *shape, bool broken)
+{
+    static const char *const axes[4] = {"reg", "laneid", "warpid", "cbx"};
+    int hw[16], bit[16], nb = 0, nshape = (int)tl_range(1, 3), nt = 0;
+    int64_t cap[4] = {tl_range(0, 3), tl_range(0, 5), tl_range(0, 3), 0};
+    cap[3] = cap[2] > 0 && tl_range(0, 3) == 0; /* cbx needs warpid */
+    for (int h = 0; h < 4; h++)
+        for (int b = 0; b < cap[h]; b++, nb++)
+            hw[nb] = h, bit[nb] = b;
+    for (int k = nb - 1; k > 0; k--) {
+        int j = (int)tl_range(0, k), t = hw[k], u = bit[k];
+        hw[k] = hw[j], bit[k] = bit[j], hw[j] = t, bit[j] = u;
+    }
+    axe_layout_init(l);
+    for (int k = 0; k < nb; k++) {
+        bool rep = k > 0 && l->nreplica < 4 && tl_range(0, 3) == 0;
+        axe_status st = rep ? axe_layout_push_replica(
+                                  l, 2, INT64_C(1) << bit[k], axes[hw[k]])
+                            : axe_layout_push_shard(l, 2, INT64_C(1) << bit[k],
+                                                    axes[hw[k]]);
+        TL_CHECK(st == AXE_OK, "building a random distributed layout");
+        nt += !rep;
+    }
+    if (nb == 0)
+        TL_CHECK(axe_layout_push_shard(l, 1, 0, "reg") == AXE_OK, "empty");
+    else if (broken) { /* one iter on a random bit: a gap or a collision */
+        int k = (int)tl_range(0, nb - 1);
+        axe_iter *it =
+            k < l->nshard ? &l->shard[k] : &l->replica[k - l->nshard];
+        it->stride = INT64_C(1) << tl_range(0, 5);
+    }
+    for (int d = 0; d < nshape; d++)
+        shape[d] = 1;
+    for (int t = 0; t < nt; t++)
+        shape[tl_range(0, nshape - 1)] *= 2;
+    return nshape;
+}
+
+/* Every hardware input of "tri" maps to an element x whose set L(x)
+ * holds that input, and the inputs number size(l) times the replicas. */
+static void check_triton(const axe_layout *l, const int64_t *shape, int n,
+                         const axe_linear *tri)
+{
+    static axe_point set[256];
+    int64_t total = 1, size, in[4], at[AXE_LINEAR_MAX_DIMS];
+    for (int h = 0; h < 4; h++)
+        total <<= tri->in_bits[h];
+    TL_CHECK(axe_layout_size(l, NULL, &size) == AXE_OK, "size");
+    for (int k = 0; k < l->nreplica; k++)
+        size *= l->replica[k].extent;
+    TL_CHECK(total == size, "%lld hardware inputs, %lld points",
+             (long long)total, (long long)size);
+    for (int64_t t = 0; t < total; t++) {
+        int64_t rest = t, x = 0;
+        int count = 0;
+        bool found = false;
+        for (int h = 3; h >= 0; h--) {
+            in[h] = rest & ((INT64_C(1) << tri->in_bits[h]) - 1);
+            rest >>= tri->in_bits[h];
+        }
+        TL_CHECK(axe_linear_apply(tri, in, at) == AXE_OK, "apply");
+        for (int d = 0; d < n; d++)
+            x = x * shape[d] + at[d];
+        TL_CHECK(axe_layout_apply_set(l, &x, NULL, 1, set, 256, &count, NULL) ==
+                     AXE_OK,
+                 "apply_set");
+        for (int c = 0; c < count && !found; c++)
+            found = hw_value(&set[c], 0) == in[0] &&
+                    hw_value(&set[c], 1) == in[1] &&
+                    hw_value(&set[c], 2) == in[2] &&
+                    hw_value(&set[c], 3) == in[3];
+        TL_CHECK(found,
+                 "register %lld lane %lld warp %lld block %lld -> "
+                 "x = %lld, not in L(x)",
+                 (long long)in[0], (long long)in[1], (long long)in[2],
+                 (long long)in[3], (long long)x);
+    }
+}
+
+/* Random bit-linear layouts over reg/laneid/warpid(/bx), replicas
+ * included: the Triton layout holds the same pairs (brute force), prints
+ * and parses back to itself, and reads back as a layout with the same
+ * points at every index. */
+static void law_triton(void)
+{
+    static char text[4096];
+    for (int c = 0; c < RANDOM_CASES; c++) {
+        axe_layout l, back;
+        axe_linear tri, parsed;
+        int64_t shape[3];
+        axe_diag d;
+        int n = random_distributed(&l, shape, false);
+        axe_status st = axe_linear_to_triton(&l, shape, n, &tri, &d);
+        TL_CHECK(st == AXE_OK, "triton of a random layout: %s", d.message);
+        if (st != AXE_OK)
+            continue;
+        check_triton(&l, shape, n, &tri);
+        size_t len = axe_print_linear(&tri, text, sizeof text);
+        TL_CHECK(axe_parse_linear(text, len, &parsed, &d) == AXE_OK &&
+                     memcmp(&parsed, &tri, sizeof tri) == 0,
+                 "triton text does not parse back:\n%s", text);
+        st = axe_linear_from_triton(&tri, &back, &d);
+        TL_CHECK(st == AXE_OK && same_layout_map(&l, &back),
+                 "triton back to axe:\n%s\n(%s)", text,
+                 st == AXE_OK ? "map differs" : d.message);
+    }
+}
+
+/* Brute force: the points of every L(x) are distinct and fill the box
+ * [0, 2^bits) of each hardware axis (bits to hold its largest value). */
+static bool bijective_onto_box(const axe_layout *l)
+{
+    static axe_point set[256];
+    static int64_t seen[4096];
+    int64_t size, box = 1, max[4] = {0}, n = 0;
+    TL_CHECK(axe_layout_size(l, NULL, &size) == AXE_OK, "size");
+    for (int64_t x = 0; x < size; x++) {
+        int count = 0;
+        TL_CHECK(axe_layout_apply_set(l, &x, NULL, 1, set, 256, &count, NULL) ==
+                     AXE_OK,
+                 "apply_set");
+        for (int c = 0; c < count && n < 4096; c++) {
+            int64_t key = 0;
+            for (int h = 0; h < 4; h++) {
+                int64_t v = hw_value(&set[c], h);
+                max[h] = v > max[h] ? v : max[h];
+                key = key << 8 | v;
+            }
+            for (int64_t j = 0; j < n; j++)
+                if (seen[j] == key)
+                    return false;
+            seen[n++] = key;
+        }
+    }
+    for (int h = 0; h < 4; h++)
+        while (max[h] > 0)
+            box *= 2, max[h] >>= 1;
+    return n == box;
+}
+
+/* With one iter moved to a random bit: the Triton layout exists exactly
+ * when brute force finds the points a bijection onto the hardware box,
+ * and then holds the same pairs. */
+static void law_triton_iff(void)
+{
+    int found = 0;
+    for (int c = 0; c < RANDOM_CASES; c++) {
+        axe_layout l;
+        axe_linear tri;
+        int64_t shape[3];
+        axe_diag d;
+        int n = random_distributed(&l, shape, true);
+        bool want = bijective_onto_box(&l);
+        axe_status st = axe_linear_to_triton(&l, shape, n, &tri, &d);
+        char text[512];
+        axe_print_layout(&l, text, sizeof text);
+        TL_CHECK((st == AXE_OK) == want, "triton of %s: %s, brute force %s",
+                 text, st == AXE_OK ? "OK" : d.message,
+                 want ? "bijective" : "not bijective");
+        if (st == AXE_OK && want)
+            check_triton(&l, shape, n, &tri);
+        found += want;
+    }
+    printf("%d broken distributed layouts, %d still bijections\n", RANDOM_CASES,
+           found);
+}
+
 int main(void)
 {
     tl_seed("test_mapping_convert", 20261125);
@@ -636,5 +955,9 @@ int main(void)
     law_from_layout(true);
     law_linear();
     law_linear_text();
+    table_to_triton();
+    table_from_triton();
+    law_triton();
+    law_triton_iff();
     return tl_finish();
 }

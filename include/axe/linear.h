@@ -71,6 +71,32 @@ AXE_NODISCARD AXE_API axe_status axe_linear_to_layout(const axe_linear *lin,
                                                       axe_layout *out,
                                                       axe_diag *diag);
 
+/* Triton's distributed layout of the Axe layout "l" from the tensor's
+ * logical index (row-major over "shape", n dims, powers of two; one dim
+ * of size(l) when NULL) to the hardware axes `reg`, `laneid`, `warpid`,
+ * `cbx` (`lane`, `warp`, `bx` too): inputs `register`, `lane`, `warp`, `block`
+ * (in that order, size 1 when unused), outputs `dim0`, `dim1`, ... A
+ * replica 2^k:s@axis (s << i sharing no bit with another value on the
+ * axis) is a broadcast: its bits get zero bases. Exists iff the shards
+ * are bit-linear (axe_linear_from_layout) and shards plus replica bits
+ * are a bijection onto the hardware bits (every register, lane, warp and
+ * block below the sizes holds an element); otherwise the reason. */
+AXE_NODISCARD AXE_API axe_status axe_linear_to_triton(const axe_layout *l,
+                                                      const int64_t *shape,
+                                                      int n, axe_linear *out,
+                                                      axe_diag *diag);
+/* The converse: the Axe layout from the logical index (row-major over the
+ * outputs of "lin", the first most major) to `reg`, `laneid`, `warpid`,
+ * `cbx`, of a Triton distributed layout (inputs among `register`, `lane`,
+ * `warp`, `block`), a zero basis i of an input becoming the replica
+ * 2:2^i on its axis (canonicalized). Exists iff the nonzero bases are a
+ * basis of the output bits (F2 inverse), the inverse's bases have one
+ * nonzero output each and share no bit per axis, and the result is a
+ * well-formed layout (laneid and cbx need warpid); otherwise the reason. */
+AXE_NODISCARD AXE_API axe_status axe_linear_from_triton(const axe_linear *lin,
+                                                        axe_layout *out,
+                                                        axe_diag *diag);
+
 /* Triton's text of "lin" (lines separated by '\n'). */
 AXE_API size_t axe_print_linear(const axe_linear *lin, char *buf, size_t cap);
 /* Parse that text (AXE_ERR_SYNTAX with the offset). */

@@ -49,4 +49,12 @@ axe_status axe__mapping_push_digit(axe_mapping *m, int axis, int64_t mu,
 axe_status axe__mapping_push_list(axe_mapping *m, const int *ids, int n,
                                   int *id);
 
+/* The Axe layout of the bases of "lin" (mapping_linear.c), not
+ * canonicalized: one iter 2:b@axis per basis (first input most major),
+ * each basis with one nonzero output and the bases of each output sharing
+ * no bit (then XOR is +); otherwise the reason. */
+struct axe_linear;
+axe_status axe__linear_plain_layout(const struct axe_linear *lin, axe_layout *l,
+                                    axe_diag *diag);
+
 #endif

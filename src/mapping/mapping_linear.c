@@ -236,8 +236,8 @@ static axe_status verify_sum(const axe_linear *lin, axe_diag *diag)
 }
 
 /* The layout of the bases of "lin" (each one nonzero output, XOR = +). */
-static axe_status plain_layout(const axe_linear *lin, axe_layout *l,
-                               axe_diag *diag)
+axe_status axe__linear_plain_layout(const axe_linear *lin, axe_layout *l,
+                                    axe_diag *diag)
 {
     AXE_TRY(verify_sum(lin, diag));
     axe_layout_init(l);
@@ -291,12 +291,12 @@ axe_status axe_linear_to_layout(const axe_linear *lin, axe_layout *out,
     axe_layout l, c;
     axe_layout_swizzle sw;
     if (verify_sum(lin, NULL) == AXE_OK) {
-        AXE_TRY(plain_layout(lin, &l, diag));
+        AXE_TRY(axe__linear_plain_layout(lin, &l, diag));
         return axe_layout_canonicalize(&l, AXE_TARGET_NONE, out, diag);
     }
     if (!find_swizzle(lin, &sw, &plain))
         return verify_sum(lin, diag);
-    AXE_TRY(plain_layout(&plain, &l, diag));
+    AXE_TRY(axe__linear_plain_layout(&plain, &l, diag));
     AXE_TRY(axe_layout_canonicalize(&l, AXE_TARGET_NONE, &c, diag));
     c.swizzle = sw;
     *out = c;

@@ -119,14 +119,18 @@ static const axe_cmd cmds[] = {
      "(modes reversed: CuTe is colexicographic, Axe lexicographic; a\n"
      "scaled basis E<k> goes to the axis named k), and back. The direction\n"
      "is guessed from the text unless --to-axe or --to-cute is given.\n"
-     "--to cute|axe|mapping|linear prints L (a CuTe or Axe layout, a\n"
+     "--to cute|axe|mapping|linear|triton prints L (a CuTe or Axe layout, a\n"
      "Triton linear layout's text, or a mapping expression m![...] over\n"
      "--axes 'axes![A = 8, B = 4]') in\n"
      "that notation, or why it has none there (docs/cli.md); --holes\n"
      "turns a mapping's padding into holes of the Axe layout's span\n"
      "and a layout's holes into padding;\n"
      "--shape 4,8 names the linear layout's inputs dim0, dim1 and\n"
-     "--invert prints its inverse (Triton's hardware -> dims form).\n",
+     "--invert prints its inverse (Triton's hardware -> dims form).\n"
+     "--to triton prints Triton's distributed layout (register, lane,\n"
+     "warp, block -> dim0, dim1 of --shape) of a layout on reg, laneid,\n"
+     "warpid, cbx; --to axe reads such a text back (zero bases become\n"
+     "replicas).\n",
      cmd_convert},
     {"axis", "", "NAME", "what an axis name denotes",
      "Thread axes (with the scopes they index, subscope -> scope), memory\n"

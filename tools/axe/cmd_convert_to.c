@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * `axe convert --to cute|axe|mapping|linear TEXT`: one operand in any of
+ * `axe convert --to cute|axe|mapping|linear|triton TEXT`: one operand in
+ * any of
  * the notations (a CuTe layout, an Axe layout, a Triton linear layout's
  * text, or a mapping expression `m![...]` over the table of --axes)
  * printed in the notation asked for,
@@ -12,7 +13,10 @@
  * names, those of a layout are
  * --axes, or one axis A, B, ... per shard iter), Axe <-> Triton linear
  * layout (axe_linear_from_layout over --shape, axe_linear_invert with
- * --invert; axe_linear_to_layout for a linear operand). Invariant: exactly one
+ * --invert; axe_linear_to_layout for a linear operand), Axe <-> Triton
+ * distributed layout (axe_linear_to_triton over --shape for --to triton;
+ * axe_linear_from_triton for an operand whose inputs are all among
+ * register, lane, warp, block). Invariant: exactly one
  * answer on stdout, or one reason on stderr with exit 1 (no such layout) or 2
  * (syntax).
  */
@@ -66,6 +70,21 @@ static int read_axes(const axe_invocation *inv, const axe_layout *l,
     return -1;
 }
 
+/* A Triton distributed layout: inputs all among register, lane, warp,
+ * block (at least one). */
+static bool is_triton(const axe_linear *lin)
+{
+    static const char *const hw[] = {"register", "lane", "warp", "block"};
+    for (int d = 0; d < lin->nin; d++) {
+        int h = 0;
+        while (h < 4 && strcmp(lin->in_name[d], hw[h]) != 0)
+            h++;
+        if (h == 4)
+            return false;
+    }
+    return lin->nin > 0;
+}
+
 /* A Triton linear layout's text (its `->`) as the Axe layout of its
  * bases (a swizzle recognized on `m`); exit 2 for syntax, 1 when there is
  * no Axe layout. */
@@ -78,7 +97,10 @@ static int read_linear(const axe_invocation *inv, const char *text,
     if (st != AXE_OK)
         return syntax("linear layout", text, st, &d);
     axe_diag_clear(&d);
-    st = axe_linear_to_layout(&lin, out, &d);
+    if (is_triton(&lin))
+        st = axe_linear_from_triton(&lin, out, &d);
+    else
+        st = axe_linear_to_layout(&lin, out, &d);
     return st == AXE_OK ? -1 : axe_inv_fail(inv, st, &d);
 }
 
@@ -204,6 +226,17 @@ static axe_status to_linear(const axe_invocation *inv, const axe_layout *l,
     return axe_linear_invert(&lin, out, d);
 }
 
+/* Triton's distributed layout of "l" over --shape (default one dim). */
+static axe_status to_triton(const axe_invocation *inv, const axe_layout *l,
+                            axe_linear *out, axe_diag *d, int *code)
+{
+    int64_t shape[AXE_LINEAR_MAX_DIMS];
+    int n;
+    if ((*code = read_shape(inv, shape, &n)) >= 0)
+        return AXE_OK;
+    return axe_linear_to_triton(l, n > 0 ? shape : NULL, n, out, d);
+}
+
 /* The text of the layout "l" in notation "to". */
 static axe_status convert(const axe_invocation *inv, source *s, const char *to,
                           json_buf *out, axe_diag *d, int *code)
@@ -228,6 +261,9 @@ static axe_status convert(const axe_invocation *inv, source *s, const char *to,
     } else if (strcmp(to, "linear") == 0) {
         AXE_TRY(to_linear(inv, &l, &lin, d, code));
         axe_print_linear(&lin, text, sizeof text);
+    } else if (strcmp(to, "triton") == 0) {
+        AXE_TRY(to_triton(inv, &l, &lin, d, code));
+        axe_print_linear(&lin, text, sizeof text);
     } else {
         AXE_TRY(to_mapping(inv, s, &l, text, d, code));
     }
@@ -245,8 +281,10 @@ int axe_cmd_convert_to(axe_invocation *inv, const char *to)
     json_buf out;
     int code;
     if (strcmp(to, "cute") != 0 && strcmp(to, "axe") != 0 &&
-        strcmp(to, "mapping") != 0 && strcmp(to, "linear") != 0)
-        return cli_usage("convert", "--to takes cute, axe, mapping or linear");
+        strcmp(to, "mapping") != 0 && strcmp(to, "linear") != 0 &&
+        strcmp(to, "triton") != 0)
+        return cli_usage("convert",
+                         "--to takes cute, axe, mapping, linear or triton");
     if ((code = axe_inv_count(inv, 1)) >= 0 ||
         (code = read_source(inv, &s)) >= 0)
         return code;
