@@ -140,6 +140,8 @@ _PROTOS = {
     "axe_linear_from_layout": (c_int, [_A, _PI64, c_int, _LIN, _D]),
     "axe_linear_invert": (c_int, [_LIN, _LIN, _D]),
     "axe_linear_to_layout": (c_int, [_LIN, _A, _D]),
+    "axe_linear_to_triton": (c_int, [_A, _PI64, c_int, _LIN, _D]),
+    "axe_linear_from_triton": (c_int, [_LIN, _A, _D]),
     "axe_print_linear": (c_size_t, [_LIN, c_char_p, c_size_t]),
     "axe_parse_linear": (c_int, [c_char_p, c_size_t, _LIN, _D]),
     "axe_render_buf_init": (None, [P(RenderBuf), c_void_p, c_void_p]),

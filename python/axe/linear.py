@@ -4,6 +4,9 @@ F2 from named inputs to named outputs, ``out = XOR of basis[d][i] over the
 set bits i of input d``. Invariant: the object holds the library's struct;
 ``str`` is Triton's text, which ``LinearLayout.parse`` reads back, and a
 layout that is not bit-linear is refused with the library's reason.
+Triton's distributed layouts (inputs ``register``, ``lane``, ``warp``,
+``block``) convert to and from Axe layouts on ``reg``, ``laneid``,
+``warpid``, ``cbx`` as ``axe convert --to triton`` / ``--to axe`` do.
 """
 
 from __future__ import annotations
@@ -16,6 +19,9 @@ from ._lib import AxeLayout, AxeError, call, check, i64_array, lib
 
 if TYPE_CHECKING:
     from .tile import TileLayout
+
+
+_HW_INPUTS = ("register", "lane", "warp", "block")
 
 
 class LinearLayout:
@@ -49,6 +55,32 @@ class LinearLayout:
              arr if shape else None, n, c)
         return cls(c)
 
+    @classmethod
+    def from_axe_distributed(cls, layout: TileLayout,
+                             shape: Optional[Sequence[int]] = None
+                             ) -> LinearLayout:
+        """Triton's distributed layout of Axe layout "layout" (``axe
+        convert --to triton``): inputs ``register``, ``lane``, ``warp``,
+        ``block`` (the axes ``reg``, ``laneid``, ``warpid``, ``cbx``; size
+        1 when unused), outputs ``dim0``, ``dim1``, ... of "shape" (the
+        logical index row-major, first most major; by default one dim of
+        the layout's size), a replica bit a zero basis (broadcast). Exists
+        iff the shards are bit-linear and shards plus replica bits are a
+        bijection onto the hardware bits."""
+        c = M.Linear()
+        arr, n = i64_array(shape or [], "shape")
+        call(lib.axe_linear_to_triton, byref(layout._c),
+             arr if shape else None, n, c)
+        return cls(c)
+
+    @property
+    def is_distributed(self) -> bool:
+        """Whether this is a Triton distributed layout: at least one input
+        and all among ``register``, ``lane``, ``warp``, ``block`` (then
+        ``to_axe`` reads it as one, as ``axe convert --to axe`` does)."""
+        return self.c.nin > 0 and all(
+            name in _HW_INPUTS for name, _ in self.ins)
+
     def _dims(self, names, bits, n):
         return [(names[k].value.decode(), 1 << bits[k]) for k in range(n)]
 
@@ -80,11 +112,25 @@ class LinearLayout:
         return LinearLayout(out)
 
     def to_axe(self) -> TileLayout:
-        """The Axe layout of this linear layout (inputs flattened, the
-        first most major)."""
+        """The Axe layout of this linear layout: ``to_axe_distributed()``
+        when ``is_distributed``, else the map of the bases (inputs
+        flattened, the first most major), as ``axe convert --to axe``."""
+        if self.is_distributed:
+            return self.to_axe_distributed()
         from .tile import _wrap
         out = AxeLayout()
         call(lib.axe_linear_to_layout, byref(self.c), out)
+        return _wrap(out)
+
+    def to_axe_distributed(self) -> TileLayout:
+        """The Axe layout of this Triton distributed layout, from the
+        logical index (row-major over the outputs) to ``reg``, ``laneid``,
+        ``warpid``, ``cbx``; a zero basis ``lane=4 -> (0, 0)`` becomes the
+        replica ``R[2:4@laneid]``. Exists iff the nonzero bases are a basis
+        of the output bits and their inverse is an Axe layout."""
+        from .tile import _wrap
+        out = AxeLayout()
+        call(lib.axe_linear_from_triton, byref(self.c), out)
         return _wrap(out)
 
     def __str__(self) -> str:
