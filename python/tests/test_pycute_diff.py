@@ -534,6 +534,11 @@ def test_int_tuple_helper(name):
                     (like(rng, sh, 0, 3), sh, like(rng, sh, 1, 12)))
         elif name == "crd2idx":
             args = (like(rng, sh, 0, 1), sh, like(rng, sh, 0, 12))
+        elif name == "prefix_product":
+            # an init congruent to "a" starts each mode (pycute; axe
+            # multiplied the tuple: a tuple repeated 2**40 times)
+            args = ((a,) if k < 0.3 else (a, rng.randint(1, 8)) if k < 0.5
+                    else (a, like(rng, a, 1, 8)) if k < 0.85 else (a, sh))
         elif name == "shape_div":
             args = (a, rng.choice([1, 2, 4, like(rng, a, 1, 4)]))
         else:
@@ -549,6 +554,17 @@ def oracle_none(t):
     if isinstance(t, tuple):
         return tuple(oracle_none(e) for e in t)
     return None if t < 0 else t
+
+
+def test_prefix_product_by_mode_init():
+    # worked by hand: mode i starts at init[i]
+    assert cute.prefix_product((2, 3), (1, 5)) == (1, 5)
+    assert cute.prefix_product(((2, 3), 4), (7, 1)) == ((7, 14), 1)
+    assert cute.prefix_product(((2, 3), 4), 7) == ((7, 14), 42)
+    for bad in [(4, (1, 2)), ((2, 3), (1, 2, 3)), ((2, 3), ((1, 2), 5))]:
+        with pytest.raises(AxeError) as e:
+            cute.prefix_product(*bad)
+        assert e.value.status == "INCOMPATIBLE", e.value
 
 
 def test_flatten_of_an_int_is_a_one_tuple():

@@ -13,6 +13,7 @@ from axe import AxeError
 from axe.cute import ComposedLayout, Layout, Swizzle
 
 L = Layout((4, 2), (1, 4))
+CL = ComposedLayout(Swizzle(1, 0, 2), 0, Layout((4, 2)))
 
 
 def deep(n, leaf=1):
@@ -43,6 +44,19 @@ def deep(n, leaf=1):
     (lambda: cute.blocked_product("x", 2), "layoutA"),
     (lambda: cute.complement(None), "layout"),
     (lambda: cute.logical_divide(L, "2"), "tiler"),
+    # a swizzled ComposedLayout where only a plain Layout is meant (it
+    # reached ctypes as the wrong struct: ctypes.ArgumentError)
+    (lambda: cute.complement(CL, 16), "layout"),
+    (lambda: cute.complement(CL, (16,)), "layout"),
+    (lambda: cute.right_inverse(CL), "layout"),
+    (lambda: cute.left_inverse(CL), "layout"),
+    (lambda: cute.logical_divide(L, CL), "tiler"),
+    (lambda: cute.zipped_divide(L, (CL,)), "tiler"),
+    (lambda: cute.logical_product(L, CL), "tiler"),
+    (lambda: cute.zipped_product(L, (CL,)), "tiler"),
+    (lambda: cute.blocked_product(L, CL), "tiler"),
+    (lambda: cute.raked_product(L, CL), "tiler"),
+    (lambda: cute.make_layout(L, CL), "make_layout"),
 ])
 def test_wrong_type_is_a_type_error(call, what):
     with pytest.raises(TypeError) as e:
