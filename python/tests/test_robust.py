@@ -124,3 +124,16 @@ def test_index_ints_are_still_accepted():
             return self.v
     assert cute.size(Layout(Index(4), Index(2))) == 4
     assert Layout(Index(4), Index(2))(3) == 6
+
+
+@pytest.mark.parametrize("cap", [0, 1])
+def test_apply_set_capacity_of_a_replica_free_layout(cap):
+    # a capacity of 0 wrote one point past the zero-length buffer (the
+    # interpreter crashed later, in the garbage collector)
+    t = axe.layout("S[(2,8):(1,2)]")
+    if cap:
+        assert t.apply_set(3, None, cap) == [{"m": 6}]  # (0, 3): 3*2
+        return
+    with pytest.raises(AxeError) as e:
+        t.apply_set(3, None, cap)
+    assert e.value.status == "CAPACITY", e.value
