@@ -333,6 +333,17 @@ def check(st, what):
         fail(st, None, what)
 
 
+def name_bytes(name, what="axis name"):
+    """"name" (a str) encoded for the library, which reads a name up to
+    its first NUL: AxeError INVALID for a name holding one."""
+    if not isinstance(name, str):
+        raise TypeError(f"{what} must be a str, not {type(name).__name__}")
+    if "\0" in name:
+        raise AxeError("INVALID", f"{what} {name!r} contains a NUL "
+                       "character")
+    return name.encode()
+
+
 def i64(x, what="value"):
     """"x" as a Python int in int64 range (AxeError OVERFLOW otherwise)."""
     try:

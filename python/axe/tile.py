@@ -24,7 +24,7 @@ from typing import (TYPE_CHECKING, Any, Dict, Iterable, List, Mapping,
                     Optional, Sequence, Tuple, Union)
 
 from ._lib import (LAYOUT_MAX_DIMS, AxeError, AxeLayout, AxisInfo, Point,
-                   call, i32, i32_array, i64, i64_array, lib)
+                   call, i32, i32_array, i64, i64_array, lib, name_bytes)
 from .render import Renderable
 
 if TYPE_CHECKING:
@@ -34,6 +34,15 @@ if TYPE_CHECKING:
 __all__ = ["Axis", "R", "S", "Stride", "TileLayout", "axis_info"]
 
 _TARGETS = {None: 0, "none": 0, "cuda": 1}
+
+
+def _target(target):
+    """The library's code of fusion target "target" (AxeError INVALID for
+    an unknown one)."""
+    if not isinstance(target, (str, type(None))) or target not in _TARGETS:
+        raise AxeError("INVALID", f"unknown target {target!r}; one of "
+                       "None, 'none', 'cuda'")
+    return _TARGETS[target]
 _SCOPES = {-2: None, -1: "kernel", 2: "cluster", 3: "cta", 4: "warpgroup",
            5: "warp", 6: "thread"}
 
@@ -115,7 +124,7 @@ R = _Maker(True)
 def _axis_arg(axis):
     if axis is None:
         return None
-    return (axis.name if isinstance(axis, Axis) else axis).encode()
+    return name_bytes(axis.name if isinstance(axis, Axis) else axis)
 
 
 def _shape(values, what="shape"):
@@ -182,7 +191,7 @@ class TileLayout(Renderable):
 
     def _push(self, fn, e, s, a):
         a = a.name if isinstance(a, Axis) else a
-        if fn(self._c, i64(e, "extent"), i64(s, "stride"), a.encode()):
+        if fn(self._c, i64(e, "extent"), i64(s, "stride"), name_bytes(a)):
             raise AxeError("INVALID", f"cannot add iter ({e}, {s}@{a}): "
                            "bad axis name or too many iters")
 
@@ -254,7 +263,8 @@ class TileLayout(Renderable):
         return out
 
     def _offset(self, a, v):
-        if lib.axe_layout_add_offset(self._c, a.encode(), i64(v, "offset")):
+        if lib.axe_layout_add_offset(self._c, name_bytes(a),
+                                     i64(v, "offset")):
             raise AxeError("INVALID", f"cannot add offset {v}@{a}")
 
     # ---- text -------------------------------------------------------------
@@ -393,7 +403,7 @@ class TileLayout(Renderable):
         """TIRx's canonical form: unit iters and zero offsets dropped,
         adjacent iters fused, replicas sorted (CUDA axis fusion with
         target="cuda"); same map, idempotent."""
-        return self._unary(lib.axe_layout_canonicalize, _TARGETS[target])
+        return self._unary(lib.axe_layout_canonicalize, _target(target))
 
     def normalize(self) -> TileLayout:
         """The paper's full normal form (canonicalize, then replica and
@@ -438,7 +448,7 @@ class TileLayout(Renderable):
         _same_rank(n, m, "Outer and inner shape size must match")
         out = AxeLayout()
         call(lib.axe_layout_tile, outer._c, os_, self._c, is_, n,
-             _TARGETS[target], out)
+             _target(target), out)
         return _wrap(out)
 
     def is_tile_inner(self, tiled: TileLayout, tiled_shape: Shape,
@@ -450,7 +460,7 @@ class TileLayout(Renderable):
         _same_rank(n, m, "Tiled shape size must match inner shape size")
         out, found = AxeLayout(), c_bool()
         call(lib.axe_layout_is_tile_inner, self._c, tiled._c, ts, is_, n,
-             _TARGETS[target], out, found)
+             _target(target), out, found)
         return _wrap_found(out, found)
 
     def is_tile_outer(self, tiled: TileLayout, tiled_shape: Shape,
@@ -462,7 +472,7 @@ class TileLayout(Renderable):
         _same_rank(n, m, "Tiled shape size must match outer shape size")
         out, found = AxeLayout(), c_bool()
         call(lib.axe_layout_is_tile_outer, self._c, tiled._c, ts, os_, n,
-             _TARGETS[target], out, found)
+             _target(target), out, found)
         return _wrap_found(out, found)
 
     def tile_to(self, to_shape: Shape, current_shape: Shape,
@@ -473,7 +483,7 @@ class TileLayout(Renderable):
         _same_rank(n, m, "to_shape and current_shape must have the same "
                    "length")
         out = AxeLayout()
-        call(lib.axe_layout_tile_to, self._c, ts, cs, n, _TARGETS[target],
+        call(lib.axe_layout_tile_to, self._c, ts, cs, n, _target(target),
              out)
         return _wrap(out)
 
@@ -490,7 +500,7 @@ class TileLayout(Renderable):
         end, _ = i64_array([r[1] for r in region] or [0], "end")
         out, found = AxeLayout(), c_bool()
         call(lib.axe_layout_slice, self._c, shp, begin, end, n,
-             _TARGETS[target], out, found)
+             _target(target), out, found)
         return _wrap_found(out, found)
 
     def direct_sum(self, a: TileLayout, a_shape: Shape,

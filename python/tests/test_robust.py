@@ -137,3 +137,27 @@ def test_apply_set_capacity_of_a_replica_free_layout(cap):
     with pytest.raises(AxeError) as e:
         t.apply_set(3, None, cap)
     assert e.value.status == "CAPACITY", e.value
+
+
+@pytest.mark.parametrize("call", [
+    lambda t: t + axe.Stride(1, "a\x00b"),
+    lambda t: axe.S[4:1 @ axe.Axis("laneid\x00zz")],
+    lambda t: axe.axis_info("laneid\x00zz"),
+    lambda t: t.size("laneid\x00zz"),
+    lambda t: t.span("laneid\x00zz"),
+    lambda t: t.backward({"laneid\x00zz": 4, "m": 1}),
+    lambda t: axe.layout("m![A]", axes={"A\x00zz": 4}),
+])
+def test_nul_in_an_axis_name_is_refused(call):
+    # C reads a name up to its first NUL: "a\x00b" was the axis "a"
+    t = axe.layout("S[(8,4):(4@laneid,1)]")
+    with pytest.raises(AxeError) as e:
+        call(t)
+    assert e.value.status == "INVALID" and "NUL" in e.value.reason
+
+
+def test_canonicalize_unknown_target_is_invalid():
+    t = axe.layout("S[(8,4):(4@laneid,1)]")
+    with pytest.raises(AxeError) as e:  # was KeyError
+        t.canonicalize("cudaa")
+    assert e.value.status == "INVALID" and "cuda" in e.value.reason
