@@ -147,6 +147,8 @@ def test_apply_set_capacity_of_a_replica_free_layout(cap):
     lambda t: t.span("laneid\x00zz"),
     lambda t: t.backward({"laneid\x00zz": 4, "m": 1}),
     lambda t: axe.layout("m![A]", axes={"A\x00zz": 4}),
+    lambda t: t.render(color_by="laneid\x00zz"),
+    lambda t: t.render(title="a title\x00cut"),
 ])
 def test_nul_in_an_axis_name_is_refused(call):
     # C reads a name up to its first NUL: "a\x00b" was the axis "a"
