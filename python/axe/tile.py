@@ -626,8 +626,15 @@ class TileLayout(Renderable):
     def tmem_datapath(datapath: str, rows: int, cols: int,
                       sub_slab: int = 0) -> TileLayout:
         """The TMEM layout of tcgen05 datapath 'A'..'G'."""
+        if not isinstance(datapath, str):
+            raise TypeError(f"datapath must be a str, not "
+                            f"{type(datapath).__name__}")
+        raw = datapath.encode()
+        if len(raw) != 1 or raw == b"\0":
+            raise AxeError("INVALID", f"tmem_datapath: unknown datapath "
+                           f"{datapath!r}; supported: A B C D E F G")
         out = AxeLayout()
-        call(lib.axe_layout_tmem_datapath, datapath.encode(),
+        call(lib.axe_layout_tmem_datapath, raw,
              i64(rows, "rows"), i64(cols, "cols"), i32(sub_slab, "sub_slab"),
              out)
         return _wrap(out)

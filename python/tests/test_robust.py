@@ -10,6 +10,7 @@ import pytest
 import axe
 import axe.cute as cute
 from axe import AxeError
+from axe import TileLayout
 from axe.cute import ComposedLayout, Layout, Swizzle
 
 L = Layout((4, 2), (1, 4))
@@ -163,3 +164,11 @@ def test_canonicalize_unknown_target_is_invalid():
     with pytest.raises(AxeError) as e:  # was KeyError
         t.canonicalize("cudaa")
     assert e.value.status == "INVALID" and "cuda" in e.value.reason
+
+
+@pytest.mark.parametrize("datapath", ["AB", "", "laneid", "a\x00b", "Ω"])
+def test_tmem_datapath_name_not_one_letter_is_invalid(datapath):
+    # ctypes passed it as one C char: ctypes.ArgumentError
+    with pytest.raises(AxeError) as e:
+        TileLayout.tmem_datapath(datapath, 128, 64)
+    assert e.value.status == "INVALID" and "datapath" in e.value.reason
