@@ -333,6 +333,12 @@ def check(st, what):
         fail(st, None, what)
 
 
+def index_like(x):
+    """Whether "x" is an int or an int-like scalar (numpy's ints)."""
+    return isinstance(x, int) or (hasattr(type(x), "__index__") and
+                                  not isinstance(x, (tuple, list)))
+
+
 def name_bytes(name, what="axis name"):
     """"name" (a str) encoded for the library, which reads a name up to
     its first NUL: AxeError INVALID for a name holding one."""

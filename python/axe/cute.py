@@ -37,10 +37,12 @@ from ._lib import (AxeError, CuteComposed, CuteLayout, CutePoint, Tuple,
                    OUTER_LAYOUT, OUTER_SWIZZLE, TUPLE_MAX_DEPTH, call,
                    call_fast, check, i32, i32_array, i64, lib)
 from ._lib import Swizzle as _CSwizzle
+from ._lib import index_like
 from ._lib import raise_error
 from .render import Renderable
 import ctypes
 import functools
+import operator
 import os
 from ctypes import c_int64, create_string_buffer
 
@@ -131,6 +133,16 @@ def _nesting_guard(fn: _F) -> _F:
         except RecursionError:
             raise _too_deep(fn.__name__) from None
     return _t.cast(_F, guarded)
+
+
+def _ints(t):
+    """"t" with its int-like leaves (numpy's ints) as ints, so that equal
+    layouts hash alike."""
+    if isinstance(t, tuple):
+        return tuple(_ints(e) for e in t)
+    if hasattr(type(t), "__index__") and not isinstance(t, int):
+        return operator.index(t)
+    return t
 
 
 def _need_layout(x, arg, op, types=None):
@@ -417,7 +429,7 @@ class Layout(_Base, LayoutBase):
 
     @_nesting_guard
     def __hash__(self) -> int:
-        return hash((repr(self.shape), repr(self.stride)))
+        return hash((repr(_ints(self.shape)), repr(_ints(self.stride))))
 
     def __len__(self) -> int:
         return len(self.shape) if isinstance(self.shape, tuple) else 1
@@ -529,7 +541,7 @@ def _as_layout(x, arg="layoutB (the tiler)", composed=True):
     ComposedLayout only where "composed" (TypeError naming "arg")."""
     if isinstance(x, Layout) or (composed and isinstance(x, LayoutBase)):
         return x
-    if isinstance(x, int):
+    if index_like(x):
         return Layout(x, 1)
     if isinstance(x, tuple):
         return Layout(x)

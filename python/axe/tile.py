@@ -18,13 +18,15 @@ libaxe's packed value; every method returns a new object.
 
 from __future__ import annotations
 
+import operator
 from ctypes import POINTER, pointer, c_bool, c_int, c_int64, cast, c_void_p
 from ctypes import create_string_buffer
 from typing import (TYPE_CHECKING, Any, Dict, Iterable, List, Mapping,
                     Optional, Sequence, Tuple, Union)
 
 from ._lib import (LAYOUT_MAX_DIMS, AxeError, AxeLayout, AxisInfo, Point,
-                   call, i32, i32_array, i64, i64_array, lib, name_bytes)
+                   call, i32, i32_array, i64, i64_array, index_like, lib,
+                   name_bytes)
 from .render import Renderable
 
 if TYPE_CHECKING:
@@ -328,6 +330,8 @@ class TileLayout(Renderable):
         is a linear index; several ints are one digit per shard iter; with
         "shape" the coordinate in that shape."""
         out = Point()
+        if len(coord) == 1 and index_like(coord[0]):
+            coord = (operator.index(coord[0]),)
         _nonnegative(coord)
         if shape is not None:
             crd, n = _shape(coord if len(coord) != 1 or isinstance(
@@ -353,8 +357,8 @@ class TileLayout(Renderable):
         """The paper's set L(x) = { D(x) + r + O : r in R } as a list of
         {axis: value}, replicas in lexicographic order; "coord" a linear
         index, or a coordinate in "shape"."""
-        if isinstance(coord, int):
-            coord = (coord,)
+        if index_like(coord):
+            coord = (operator.index(coord),)
         _nonnegative(coord)
         crd, n = _shape(coord, "coordinate")
         shp = None

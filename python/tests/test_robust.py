@@ -125,6 +125,32 @@ def test_index_ints_are_still_accepted():
             return self.v
     assert cute.size(Layout(Index(4), Index(2))) == 4
     assert Layout(Index(4), Index(2))(3) == 6
+    class NumpyInt(Index):
+        """Like numpy's ints: equal to the int, a repr of its own."""
+
+        def __eq__(self, other):
+            return self.v == other
+
+        def __hash__(self):
+            return hash(self.v)
+
+        def __repr__(self):
+            return f"np.int64({self.v})"
+    # equal layouts hash alike (the hash read the leaves' repr)
+    n4 = NumpyInt(4)
+    assert Layout((n4, 2), (1, n4)) == Layout((4, 2), (1, 4))
+    assert hash(Layout((n4, 2), (1, n4))) == hash(Layout((4, 2), (1, 4)))
+    # an int-like tiler and TileLayout index (were TypeError)
+    assert cute.logical_divide(Layout(8, 1), Index(2)) == \
+        cute.logical_divide(Layout(8, 1), 2)
+    assert cute.logical_product(Layout(4, 1), Index(3)) == \
+        cute.logical_product(Layout(4, 1), 3)
+    t = axe.layout("S[(4,8):(1@laneid,4@m)]")
+    assert t.apply(Index(9)) == t.apply(9) == {"laneid": 1, "m": 4}
+    assert t.apply_set(Index(9)) == [{"laneid": 1, "m": 4}]
+    with pytest.raises(AxeError) as e:
+        t.apply(Index(-1))
+    assert e.value.status == "DOMAIN", e.value
 
 
 @pytest.mark.parametrize("cap", [0, 1])
