@@ -358,7 +358,7 @@ class TileLayout(Renderable):
         {axis: value}, replicas in lexicographic order; "coord" a linear
         index, or a coordinate in "shape"."""
         if index_like(coord):
-            coord = (operator.index(coord),)
+            coord = (operator.index(coord),)  # type: ignore[arg-type]
         _nonnegative(coord)
         crd, n = _shape(coord, "coordinate")
         shp = None
