@@ -357,6 +357,28 @@ static bool gpuid_order(const axe_point *out)
     return true;
 }
 
+/* A replica-free set has one point: a capacity below 1 is refused and
+ * nothing is written (Python's apply_set(x, None, 0) wrote one point past a
+ * zero-length buffer). */
+static void apply_set_capacity_without_replicas(void)
+{
+    axe_layout one = lay("S[(2,8):(1,2)]");
+    axe_point out[2], mark = pt("laneid=7");
+    int64_t x = 3;
+    int count = -1;
+    for (int cap = -1; cap <= 0; cap++) {
+        out[0] = mark;
+        TL_CHECK(axe_layout_apply_set(&one, &x, NULL, 1, out, cap, &count,
+                                      NULL) == AXE_ERR_CAPACITY &&
+                     count == -1 && axe_point_equal(&out[0], &mark),
+                 "capacity %d refused, nothing written", cap);
+    }
+    TL_CHECK(axe_layout_apply_set(&one, &x, NULL, 1, out, 1, &count, NULL) ==
+                     AXE_OK &&
+                 count == 1,
+             "capacity 1 holds the one point");
+}
+
 /* The paper's (a) example as a set, and a replica-free set of one point. */
 static void test_apply_set_table(void)
 {
@@ -379,6 +401,7 @@ static void test_apply_set_table(void)
     TL_CHECK(axe_layout_apply_set(&two, &x, NULL, 1, out, 5, &count, NULL) ==
                  AXE_ERR_CAPACITY,
              "capacity");
+    apply_set_capacity_without_replicas();
 }
 
 /* ---- the paper's worked examples ---------------------------------------- */

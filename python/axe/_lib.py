@@ -333,6 +333,23 @@ def check(st, what):
         fail(st, None, what)
 
 
+def index_like(x):
+    """Whether "x" is an int or an int-like scalar (numpy's ints)."""
+    return isinstance(x, int) or (hasattr(type(x), "__index__") and
+                                  not isinstance(x, (tuple, list)))
+
+
+def name_bytes(name, what="axis name"):
+    """"name" (a str) encoded for the library, which reads a name up to
+    its first NUL: AxeError INVALID for a name holding one."""
+    if not isinstance(name, str):
+        raise TypeError(f"{what} must be a str, not {type(name).__name__}")
+    if "\0" in name:
+        raise AxeError("INVALID", f"{what} {name!r} contains a NUL "
+                       "character")
+    return name.encode()
+
+
 def i64(x, what="value"):
     """"x" as a Python int in int64 range (AxeError OVERFLOW otherwise)."""
     try:

@@ -37,10 +37,12 @@ from ._lib import (AxeError, CuteComposed, CuteLayout, CutePoint, Tuple,
                    OUTER_LAYOUT, OUTER_SWIZZLE, TUPLE_MAX_DEPTH, call,
                    call_fast, check, i32, i32_array, i64, lib)
 from ._lib import Swizzle as _CSwizzle
+from ._lib import index_like
 from ._lib import raise_error
 from .render import Renderable
 import ctypes
 import functools
+import operator
 import os
 from ctypes import c_int64, create_string_buffer
 
@@ -133,6 +135,16 @@ def _nesting_guard(fn: _F) -> _F:
     return _t.cast(_F, guarded)
 
 
+def _ints(t):
+    """"t" with its int-like leaves (numpy's ints) as ints, so that equal
+    layouts hash alike."""
+    if isinstance(t, tuple):
+        return tuple(_ints(e) for e in t)
+    if hasattr(type(t), "__index__") and not isinstance(t, int):
+        return operator.index(t)
+    return t
+
+
 def _need_layout(x, arg, op, types=None):
     """"x" if it is a Layout (or one of "types"); TypeError naming the
     argument "arg" of "op" otherwise."""
@@ -187,7 +199,14 @@ def product(t: IntTuple) -> int:
 @_nesting_guard
 def prefix_product(t: IntTuple, init: int = 1) -> IntTuple:
     """Exclusive prefix products congruent to "t" (compact column-major
-    strides)."""
+    strides), starting at "init"; a tuple "init" of t's rank starts each
+    mode at its own value (pycute)."""
+    if isinstance(init, tuple):
+        if not isinstance(t, tuple):
+            raise AxeError("INCOMPATIBLE", f"prefix_product: init {init!r} "
+                           f"is a tuple and {t!r} is not")
+        _ranks(t, init, "prefix_product")
+        return tuple(prefix_product(x, i) for x, i in zip(t, init))
     if isinstance(t, tuple):
         out = []
         for e in t:
@@ -410,7 +429,7 @@ class Layout(_Base, LayoutBase):
 
     @_nesting_guard
     def __hash__(self) -> int:
-        return hash((repr(self.shape), repr(self.stride)))
+        return hash((repr(_ints(self.shape)), repr(_ints(self.stride))))
 
     def __len__(self) -> int:
         return len(self.shape) if isinstance(self.shape, tuple) else 1
@@ -511,18 +530,23 @@ def make_layout(*layouts: Any) -> Layout:
     """The layout whose modes are "layouts" (or one iterable of them)."""
     if len(layouts) == 1 and not is_layout(layouts[0]):
         layouts = tuple(layouts[0])
+    for x in layouts:
+        _need_layout(x, "every mode", "make_layout")
     return Layout(tuple(x.shape for x in layouts),
                   tuple(x.stride for x in layouts))
 
 
-def _as_layout(x, arg="layoutB (the tiler)"):
-    if isinstance(x, LayoutBase):
+def _as_layout(x, arg="layoutB (the tiler)", composed=True):
+    """"x" as a layout (an int or shape: its compact layout); a
+    ComposedLayout only where "composed" (TypeError naming "arg")."""
+    if isinstance(x, Layout) or (composed and isinstance(x, LayoutBase)):
         return x
-    if isinstance(x, int):
+    if index_like(x):
         return Layout(x, 1)
     if isinstance(x, tuple):
         return Layout(x)
-    raise TypeError(f"{arg}: expected a layout, an int or a shape, not "
+    kind = "layout" if composed else "Layout (not swizzled)"
+    raise TypeError(f"{arg}: expected a {kind}, an int or a shape, not "
                     f"{type(x).__name__} {x!r}")
 
 
@@ -646,7 +670,7 @@ def _tiler(t):
     def elem(e):
         if isinstance(e, tuple):
             return tuple(elem(x) for x in e)
-        return None if e is None else _as_layout(e).c
+        return None if e is None else _as_layout(e, composed=False).c
     packed = encode_tiler(tuple(elem(e) for e in t))
     if len(_TILERS) >= 256:
         _TILERS.clear()
@@ -680,14 +704,14 @@ def complement(layout: Union[Layout, IntTuple],
             call(_complement, layout, max_idx, out)
         return out
     if isinstance(max_idx, tuple):
-        lay = _as_layout(layout, "layout")
+        lay = _as_layout(layout, "layout", False)
         if len(max_idx) > 1 and lib.axe_cute_has_basis(lay.c):
             raise AxeError("UNSUPPORTED", "a cotarget shape per coordinate "
                            "of a scaled-basis layout is not supported; give "
                            "an integer")
         call(lib.axe_cute_complement_shape, lay.c, encode_tuple(max_idx), out)
         return out
-    call_fast(_complement, _as_layout(layout, "layout").c,
+    call_fast(_complement, _as_layout(layout, "layout", False).c,
               i64(max_idx, "max_idx"), out)
     return out
 
@@ -705,7 +729,8 @@ def right_inverse(layout: Optional[Layout]) -> Optional[Layout]:
         if _right_inverse(layout if layout._packed else layout.c, out, None):
             call(_right_inverse, layout, out)
         return out
-    call_fast(_right_inverse, _as_layout(layout, "layout").c, out)
+    call_fast(_right_inverse, _as_layout(layout, "layout", False).c,
+              out)
     return out
 
 
@@ -718,8 +743,8 @@ def left_inverse(layout: Optional[Layout]) -> Optional[Layout]:
     if layout is None:
         return None
     out = _new(Layout)
-    call_fast(lib.axe_cute_left_inverse, _as_layout(layout, "layout").c,
-              out)
+    call_fast(lib.axe_cute_left_inverse,
+              _as_layout(layout, "layout", False).c, out)
     return out
 
 
@@ -745,7 +770,7 @@ def _divide(kind, a, b):
         call_fast(lib.axe_cute_divide, _DIV[kind], a.c, _tiler(b), out)
     else:
         call_fast(lib.axe_cute_divide_layout, _DIV[kind], a.c,
-                  _as_layout(b).c, out)
+                  _as_layout(b, composed=False).c, out)
     return out
 
 
@@ -785,7 +810,8 @@ def _product(kind, a, b):
     if isinstance(b, tuple) and kind in ("zipped", "tiled"):
         return _unzip_product(kind, a, b)
     out = _new(Layout)
-    call_fast(lib.axe_cute_product, _PROD[kind], a.c, _as_layout(b).c, out)
+    call_fast(lib.axe_cute_product, _PROD[kind], a.c,
+              _as_layout(b, composed=False).c, out)
     return out
 
 

@@ -18,7 +18,7 @@ from typing import (TYPE_CHECKING, Any, Dict, List, Mapping, Optional,
                     Sequence, Tuple, Union)
 
 from . import _mlib as M
-from ._lib import AxeError, AxeLayout, call, check, i64, lib
+from ._lib import AxeError, AxeLayout, call, check, i64, lib, name_bytes
 
 if TYPE_CHECKING:
     from .tile import TileLayout
@@ -75,7 +75,7 @@ def _axes_struct(axes):
         axes = parse_axes(axes)
     ax = M.MappingAxes()
     for name, size in (axes or {}).items():
-        call(lib.axe_mapping_axes_add, byref(ax), name.encode(),
+        call(lib.axe_mapping_axes_add, byref(ax), name_bytes(name),
              i64(size, f"size of axis {name}"))
     return ax
 

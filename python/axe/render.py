@@ -15,7 +15,7 @@ from ctypes import byref, string_at
 from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
 
 from . import _mlib as M
-from ._lib import LAYOUT_MAX_DIMS, AxeError, call, i64, lib
+from ._lib import LAYOUT_MAX_DIMS, AxeError, call, i64, lib, name_bytes
 
 if TYPE_CHECKING:
     from .cute import ComposedLayout, Layout
@@ -45,7 +45,8 @@ def _options(fmt, view, shape, color_by, title, elem_bytes, access):
     lib.axe_render_options_init(byref(o))
     o.view, o.format = _pick(VIEWS, view, "view"), _pick(FORMATS, fmt,
                                                          "format")
-    keep = [s.encode() if s is not None else None for s in (title, color_by)]
+    keep = [name_bytes(s, what) if s is not None else None
+            for s, what in ((title, "title"), (color_by, "color_by"))]
     o.title, o.color_by = keep
     dims = _flat(shape) if shape is not None else []
     if len(dims) > LAYOUT_MAX_DIMS:

@@ -18,13 +18,15 @@ libaxe's packed value; every method returns a new object.
 
 from __future__ import annotations
 
+import operator
 from ctypes import POINTER, pointer, c_bool, c_int, c_int64, cast, c_void_p
 from ctypes import create_string_buffer
 from typing import (TYPE_CHECKING, Any, Dict, Iterable, List, Mapping,
                     Optional, Sequence, Tuple, Union)
 
 from ._lib import (LAYOUT_MAX_DIMS, AxeError, AxeLayout, AxisInfo, Point,
-                   call, i32, i32_array, i64, i64_array, lib)
+                   call, i32, i32_array, i64, i64_array, index_like, lib,
+                   name_bytes)
 from .render import Renderable
 
 if TYPE_CHECKING:
@@ -34,6 +36,15 @@ if TYPE_CHECKING:
 __all__ = ["Axis", "R", "S", "Stride", "TileLayout", "axis_info"]
 
 _TARGETS = {None: 0, "none": 0, "cuda": 1}
+
+
+def _target(target):
+    """The library's code of fusion target "target" (AxeError INVALID for
+    an unknown one)."""
+    if not isinstance(target, (str, type(None))) or target not in _TARGETS:
+        raise AxeError("INVALID", f"unknown target {target!r}; one of "
+                       "None, 'none', 'cuda'")
+    return _TARGETS[target]
 _SCOPES = {-2: None, -1: "kernel", 2: "cluster", 3: "cta", 4: "warpgroup",
            5: "warp", 6: "thread"}
 
@@ -115,7 +126,7 @@ R = _Maker(True)
 def _axis_arg(axis):
     if axis is None:
         return None
-    return (axis.name if isinstance(axis, Axis) else axis).encode()
+    return name_bytes(axis.name if isinstance(axis, Axis) else axis)
 
 
 def _shape(values, what="shape"):
@@ -182,7 +193,7 @@ class TileLayout(Renderable):
 
     def _push(self, fn, e, s, a):
         a = a.name if isinstance(a, Axis) else a
-        if fn(self._c, i64(e, "extent"), i64(s, "stride"), a.encode()):
+        if fn(self._c, i64(e, "extent"), i64(s, "stride"), name_bytes(a)):
             raise AxeError("INVALID", f"cannot add iter ({e}, {s}@{a}): "
                            "bad axis name or too many iters")
 
@@ -254,7 +265,8 @@ class TileLayout(Renderable):
         return out
 
     def _offset(self, a, v):
-        if lib.axe_layout_add_offset(self._c, a.encode(), i64(v, "offset")):
+        if lib.axe_layout_add_offset(self._c, name_bytes(a),
+                                     i64(v, "offset")):
             raise AxeError("INVALID", f"cannot add offset {v}@{a}")
 
     # ---- text -------------------------------------------------------------
@@ -318,6 +330,8 @@ class TileLayout(Renderable):
         is a linear index; several ints are one digit per shard iter; with
         "shape" the coordinate in that shape."""
         out = Point()
+        if len(coord) == 1 and index_like(coord[0]):
+            coord = (operator.index(coord[0]),)
         _nonnegative(coord)
         if shape is not None:
             crd, n = _shape(coord if len(coord) != 1 or isinstance(
@@ -343,8 +357,8 @@ class TileLayout(Renderable):
         """The paper's set L(x) = { D(x) + r + O : r in R } as a list of
         {axis: value}, replicas in lexicographic order; "coord" a linear
         index, or a coordinate in "shape"."""
-        if isinstance(coord, int):
-            coord = (coord,)
+        if index_like(coord):
+            coord = (operator.index(coord),)  # type: ignore[arg-type]
         _nonnegative(coord)
         crd, n = _shape(coord, "coordinate")
         shp = None
@@ -393,7 +407,7 @@ class TileLayout(Renderable):
         """TIRx's canonical form: unit iters and zero offsets dropped,
         adjacent iters fused, replicas sorted (CUDA axis fusion with
         target="cuda"); same map, idempotent."""
-        return self._unary(lib.axe_layout_canonicalize, _TARGETS[target])
+        return self._unary(lib.axe_layout_canonicalize, _target(target))
 
     def normalize(self) -> TileLayout:
         """The paper's full normal form (canonicalize, then replica and
@@ -438,7 +452,7 @@ class TileLayout(Renderable):
         _same_rank(n, m, "Outer and inner shape size must match")
         out = AxeLayout()
         call(lib.axe_layout_tile, outer._c, os_, self._c, is_, n,
-             _TARGETS[target], out)
+             _target(target), out)
         return _wrap(out)
 
     def is_tile_inner(self, tiled: TileLayout, tiled_shape: Shape,
@@ -450,7 +464,7 @@ class TileLayout(Renderable):
         _same_rank(n, m, "Tiled shape size must match inner shape size")
         out, found = AxeLayout(), c_bool()
         call(lib.axe_layout_is_tile_inner, self._c, tiled._c, ts, is_, n,
-             _TARGETS[target], out, found)
+             _target(target), out, found)
         return _wrap_found(out, found)
 
     def is_tile_outer(self, tiled: TileLayout, tiled_shape: Shape,
@@ -462,7 +476,7 @@ class TileLayout(Renderable):
         _same_rank(n, m, "Tiled shape size must match outer shape size")
         out, found = AxeLayout(), c_bool()
         call(lib.axe_layout_is_tile_outer, self._c, tiled._c, ts, os_, n,
-             _TARGETS[target], out, found)
+             _target(target), out, found)
         return _wrap_found(out, found)
 
     def tile_to(self, to_shape: Shape, current_shape: Shape,
@@ -473,7 +487,7 @@ class TileLayout(Renderable):
         _same_rank(n, m, "to_shape and current_shape must have the same "
                    "length")
         out = AxeLayout()
-        call(lib.axe_layout_tile_to, self._c, ts, cs, n, _TARGETS[target],
+        call(lib.axe_layout_tile_to, self._c, ts, cs, n, _target(target),
              out)
         return _wrap(out)
 
@@ -490,7 +504,7 @@ class TileLayout(Renderable):
         end, _ = i64_array([r[1] for r in region] or [0], "end")
         out, found = AxeLayout(), c_bool()
         call(lib.axe_layout_slice, self._c, shp, begin, end, n,
-             _TARGETS[target], out, found)
+             _target(target), out, found)
         return _wrap_found(out, found)
 
     def direct_sum(self, a: TileLayout, a_shape: Shape,
@@ -616,8 +630,15 @@ class TileLayout(Renderable):
     def tmem_datapath(datapath: str, rows: int, cols: int,
                       sub_slab: int = 0) -> TileLayout:
         """The TMEM layout of tcgen05 datapath 'A'..'G'."""
+        if not isinstance(datapath, str):
+            raise TypeError(f"datapath must be a str, not "
+                            f"{type(datapath).__name__}")
+        raw = datapath.encode()
+        if len(raw) != 1 or raw == b"\0":
+            raise AxeError("INVALID", f"tmem_datapath: unknown datapath "
+                           f"{datapath!r}; supported: A B C D E F G")
         out = AxeLayout()
-        call(lib.axe_layout_tmem_datapath, datapath.encode(),
+        call(lib.axe_layout_tmem_datapath, raw,
              i64(rows, "rows"), i64(cols, "cols"), i32(sub_slab, "sub_slab"),
              out)
         return _wrap(out)

@@ -446,6 +446,28 @@ def test_known_pycute_defects():
     assert pycute.size(pp) != 12
     r = cute.logical_product(Layout(4, 1), 3)
     assert cute.size(r) == 12 and is_product(Layout(4, 1), Layout(3, 1), r)
+    # the product of a non-compact A by a layout: pycute's answer has size
+    # 8, not 12 (it truncates B's extent in the composition with
+    # complement(4:2, 12) = (2,2):(1,8), whose first 3 values 0, 1, 8 no
+    # layout of size 3 gives); axe refuses.
+    pp = pycute.logical_product(pycute.Layout(4, 2), pycute.Layout(3, 1))
+    assert pycute.size(pp) == 8
+    with pytest.raises(AxeError) as e:
+        cute.logical_product(Layout(4, 2), Layout(3, 1))
+    assert e.value.status == "NOT_COMPOSABLE", e.value
+    # pycute asserts stride divisibility on a mode B never crosses: 4:6 on
+    # ((4,3),2):((3,1),12) reads A at 0, 6, 12, 18 = (2,2):(7,12).
+    a = Layout(((4, 3), 2), ((3, 1), 12))
+    with pytest.raises(AssertionError):
+        pycute.composition(pycute.Layout(a.shape, a.stride),
+                           pycute.Layout(4, 6))
+    assert str(cute.composition(a, Layout(4, 6))) == "(2, 2):(7, 12)"
+    # left inverses differ off the image: both are left inverses
+    a = Layout((4, 2), (1, 16))
+    pl = pycute.left_inverse(pycute.Layout(a.shape, a.stride))
+    li = cute.left_inverse(a)
+    assert str(pl) == "(4, 4, 2):(1, 8, 4)" and str(li) == "(16, 2):(1, 4)"
+    assert all(pl(ev(a, k)) == k == ev(li, ev(a, k)) for k in range(8))
 
 
 def test_dropin_example_prints_what_pycute_prints():
@@ -534,6 +556,11 @@ def test_int_tuple_helper(name):
                     (like(rng, sh, 0, 3), sh, like(rng, sh, 1, 12)))
         elif name == "crd2idx":
             args = (like(rng, sh, 0, 1), sh, like(rng, sh, 0, 12))
+        elif name == "prefix_product":
+            # an init congruent to "a" starts each mode (pycute; axe
+            # multiplied the tuple: a tuple repeated 2**40 times)
+            args = ((a,) if k < 0.3 else (a, rng.randint(1, 8)) if k < 0.5
+                    else (a, like(rng, a, 1, 8)) if k < 0.85 else (a, sh))
         elif name == "shape_div":
             args = (a, rng.choice([1, 2, 4, like(rng, a, 1, 4)]))
         else:
@@ -549,6 +576,17 @@ def oracle_none(t):
     if isinstance(t, tuple):
         return tuple(oracle_none(e) for e in t)
     return None if t < 0 else t
+
+
+def test_prefix_product_by_mode_init():
+    # worked by hand: mode i starts at init[i]
+    assert cute.prefix_product((2, 3), (1, 5)) == (1, 5)
+    assert cute.prefix_product(((2, 3), 4), (7, 1)) == ((7, 14), 1)
+    assert cute.prefix_product(((2, 3), 4), 7) == ((7, 14), 42)
+    for bad in [(4, (1, 2)), ((2, 3), (1, 2, 3)), ((2, 3), ((1, 2), 5))]:
+        with pytest.raises(AxeError) as e:
+            cute.prefix_product(*bad)
+        assert e.value.status == "INCOMPATIBLE", e.value
 
 
 def test_flatten_of_an_int_is_a_one_tuple():

@@ -10,9 +10,11 @@ import pytest
 import axe
 import axe.cute as cute
 from axe import AxeError
+from axe import TileLayout
 from axe.cute import ComposedLayout, Layout, Swizzle
 
 L = Layout((4, 2), (1, 4))
+CL = ComposedLayout(Swizzle(1, 0, 2), 0, Layout((4, 2)))
 
 
 def deep(n, leaf=1):
@@ -43,6 +45,19 @@ def deep(n, leaf=1):
     (lambda: cute.blocked_product("x", 2), "layoutA"),
     (lambda: cute.complement(None), "layout"),
     (lambda: cute.logical_divide(L, "2"), "tiler"),
+    # a swizzled ComposedLayout where only a plain Layout is meant (it
+    # reached ctypes as the wrong struct: ctypes.ArgumentError)
+    (lambda: cute.complement(CL, 16), "layout"),
+    (lambda: cute.complement(CL, (16,)), "layout"),
+    (lambda: cute.right_inverse(CL), "layout"),
+    (lambda: cute.left_inverse(CL), "layout"),
+    (lambda: cute.logical_divide(L, CL), "tiler"),
+    (lambda: cute.zipped_divide(L, (CL,)), "tiler"),
+    (lambda: cute.logical_product(L, CL), "tiler"),
+    (lambda: cute.zipped_product(L, (CL,)), "tiler"),
+    (lambda: cute.blocked_product(L, CL), "tiler"),
+    (lambda: cute.raked_product(L, CL), "tiler"),
+    (lambda: cute.make_layout(L, CL), "make_layout"),
 ])
 def test_wrong_type_is_a_type_error(call, what):
     with pytest.raises(TypeError) as e:
@@ -110,3 +125,76 @@ def test_index_ints_are_still_accepted():
             return self.v
     assert cute.size(Layout(Index(4), Index(2))) == 4
     assert Layout(Index(4), Index(2))(3) == 6
+    class NumpyInt(Index):
+        """Like numpy's ints: equal to the int, a repr of its own."""
+
+        def __eq__(self, other):
+            return self.v == other
+
+        def __hash__(self):
+            return hash(self.v)
+
+        def __repr__(self):
+            return f"np.int64({self.v})"
+    # equal layouts hash alike (the hash read the leaves' repr)
+    n4 = NumpyInt(4)
+    assert Layout((n4, 2), (1, n4)) == Layout((4, 2), (1, 4))
+    assert hash(Layout((n4, 2), (1, n4))) == hash(Layout((4, 2), (1, 4)))
+    # an int-like tiler and TileLayout index (were TypeError)
+    assert cute.logical_divide(Layout(8, 1), Index(2)) == \
+        cute.logical_divide(Layout(8, 1), 2)
+    assert cute.logical_product(Layout(4, 1), Index(3)) == \
+        cute.logical_product(Layout(4, 1), 3)
+    t = axe.layout("S[(4,8):(1@laneid,4@m)]")
+    assert t.apply(Index(9)) == t.apply(9) == {"laneid": 1, "m": 4}
+    assert t.apply_set(Index(9)) == [{"laneid": 1, "m": 4}]
+    with pytest.raises(AxeError) as e:
+        t.apply(Index(-1))
+    assert e.value.status == "DOMAIN", e.value
+
+
+@pytest.mark.parametrize("cap", [0, 1])
+def test_apply_set_capacity_of_a_replica_free_layout(cap):
+    # a capacity of 0 wrote one point past the zero-length buffer (the
+    # interpreter crashed later, in the garbage collector)
+    t = axe.layout("S[(2,8):(1,2)]")
+    if cap:
+        assert t.apply_set(3, None, cap) == [{"m": 6}]  # (0, 3): 3*2
+        return
+    with pytest.raises(AxeError) as e:
+        t.apply_set(3, None, cap)
+    assert e.value.status == "CAPACITY", e.value
+
+
+@pytest.mark.parametrize("call", [
+    lambda t: t + axe.Stride(1, "a\x00b"),
+    lambda t: axe.S[4:1 @ axe.Axis("laneid\x00zz")],
+    lambda t: axe.axis_info("laneid\x00zz"),
+    lambda t: t.size("laneid\x00zz"),
+    lambda t: t.span("laneid\x00zz"),
+    lambda t: t.backward({"laneid\x00zz": 4, "m": 1}),
+    lambda t: axe.layout("m![A]", axes={"A\x00zz": 4}),
+    lambda t: t.render(color_by="laneid\x00zz"),
+    lambda t: t.render(title="a title\x00cut"),
+])
+def test_nul_in_an_axis_name_is_refused(call):
+    # C reads a name up to its first NUL: "a\x00b" was the axis "a"
+    t = axe.layout("S[(8,4):(4@laneid,1)]")
+    with pytest.raises(AxeError) as e:
+        call(t)
+    assert e.value.status == "INVALID" and "NUL" in e.value.reason
+
+
+def test_canonicalize_unknown_target_is_invalid():
+    t = axe.layout("S[(8,4):(4@laneid,1)]")
+    with pytest.raises(AxeError) as e:  # was KeyError
+        t.canonicalize("cudaa")
+    assert e.value.status == "INVALID" and "cuda" in e.value.reason
+
+
+@pytest.mark.parametrize("datapath", ["AB", "", "laneid", "a\x00b", "Ω"])
+def test_tmem_datapath_name_not_one_letter_is_invalid(datapath):
+    # ctypes passed it as one C char: ctypes.ArgumentError
+    with pytest.raises(AxeError) as e:
+        TileLayout.tmem_datapath(datapath, 128, 64)
+    assert e.value.status == "INVALID" and "datapath" in e.value.reason

@@ -382,7 +382,8 @@ static axe_status tile_point_any(const axe_layout *l, const int64_t *crd,
     return st == AXE_OK ? AXE_OK : overflow(st, diag);
 }
 
-/* The number of replica combinations, at most "cap". */
+/* The number of replica combinations, at most "cap" (a replica-free
+ * layout has one, so a "cap" below 1 is refused too). */
 static axe_status replica_count(const axe_layout *l, int cap, int *count,
                                 axe_diag *diag)
 {
@@ -392,8 +393,9 @@ static axe_status replica_count(const axe_layout *l, int cap, int *count,
             return axe__fail(diag, AXE_ERR_INVALID, -1,
                              "replica iter %d has extent %lld < 1", t,
                              (long long)l->replica[t].extent);
-    for (int t = 0; t < l->nreplica; t++)
-        if (axe__mul(total, l->replica[t].extent, &total) != AXE_OK ||
+    for (int t = 0; t <= l->nreplica; t++)
+        if ((t < l->nreplica &&
+             axe__mul(total, l->replica[t].extent, &total) != AXE_OK) ||
             total > cap)
             return axe__fail(diag, AXE_ERR_CAPACITY, -1,
                              "the point set has more than %d points", cap);
