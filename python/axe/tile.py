@@ -594,6 +594,14 @@ class TileLayout(Renderable):
         from .linear import LinearLayout
         return LinearLayout.from_axe(self, shape)
 
+    def to_triton(self,
+                  shape: Optional[Sequence[int]] = None) -> LinearLayout:
+        """Triton's distributed layout of this layout (``axe convert --to
+        triton``; LinearLayout.from_axe_distributed): inputs register,
+        lane, warp, block, outputs the dims of "shape"."""
+        from .linear import LinearLayout
+        return LinearLayout.from_axe_distributed(self, shape)
+
     @staticmethod
     def from_cute(layout: Union[Layout, ComposedLayout]) -> TileLayout:
         """The Axe layout of a CuTe layout (or swizzled composed layout)
