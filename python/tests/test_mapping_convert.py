@@ -9,7 +9,6 @@ a tile's view plus its offset holds exactly the source cells whose index
 digit lies in [start, start + len)."""
 
 import json
-import os
 import subprocess
 
 import pytest
@@ -19,18 +18,9 @@ from axe import AxeError
 from axe.mapping import LinearCombination, MappingExpression, Padding, to_axe
 
 import oracle
+from axecli import cli
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 AB = "axes![A = 8, B = 512]"
-
-
-def cli():
-    for cand in (os.environ.get("AXE_CLI"),
-                 os.path.join(ROOT, "build", "dev", "axe"),
-                 os.path.join(ROOT, "build", "release", "axe")):
-        if cand and os.access(cand, os.X_OK):
-            return cand
-    pytest.skip("no axe CLI (build/dev/axe; set AXE_CLI) to compare with")
 
 
 def run_cli(*args):

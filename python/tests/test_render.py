@@ -4,25 +4,14 @@ options (CuTe, swizzled composed and Axe layouts; text, svg, tex, html;
 grid, tv, physical and banks views), Jupyter's _repr_svg_ is the SVG, and a
 picture that cannot be drawn raises AxeError with the library's reason."""
 
-import os
 import subprocess
 
 import pytest
 
 import axe
+from axecli import cli
 import axe.cute as cute
 from axe import AxeError
-
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
-
-
-def cli():
-    for cand in (os.environ.get("AXE_CLI"),
-                 os.path.join(ROOT, "build", "dev", "axe"),
-                 os.path.join(ROOT, "build", "release", "axe")):
-        if cand and os.access(cand, os.X_OK):
-            return cand
-    pytest.skip("no axe CLI (build/dev/axe; set AXE_CLI) to compare with")
 
 
 CASES = [

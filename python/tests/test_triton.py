@@ -8,15 +8,14 @@ derived by hand, agree with `axe convert --to triton` / `--to axe`, and
 convert back and forth; layouts with no Triton form, and Triton texts
 with no Axe layout, are refused with the library's reason, the CLI's."""
 
-import os
 import subprocess
 
 import pytest
 
 import axe
+from axecli import cli
 from axe import AxeError, LinearLayout
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 
 # By hand from Triton's definition (tests/test_mapping_convert.c).
 BLOCKED_TEXT = (" - register=1 -> (0, 1)\n   register=2 -> (0, 2)\n"
@@ -69,15 +68,6 @@ NO_AXE = [(" - register=1 -> (1)\n - lane=1 -> (1)\n"
           (" - lane=1 -> (1, 1)\n   lane=2 -> (1, 0)\n"
            "where out dims are: [dim0 (size 2), dim1 (size 2)]",
            "bases on laneid share bits")]
-
-
-def cli():
-    for cand in (os.environ.get("AXE_CLI"),
-                 os.path.join(ROOT, "build", "dev", "axe"),
-                 os.path.join(ROOT, "build", "release", "axe")):
-        if cand and os.access(cand, os.X_OK):
-            return cand
-    pytest.skip("no axe CLI (build/dev/axe; set AXE_CLI) to compare with")
 
 
 def run_cli(*args):
