@@ -248,6 +248,8 @@ expect_explain() {
 # vector: chosen (fig5: 8 contiguous, 16-byte aligned floats per thread),
 # rejected for misalignment (row length 131) and for max_common_vector 1.
 expect_explain fig5_copy.axe 'chosen copy\.vector'
+# a dynamic offset prints in the language's spelling (// floor division)
+expect_explain fig4_thread.axe "src 'C': per-thread loop layout S\[\(8\):\(1\)\] \+ \(tx // 8 \* 128 \+ tx % 8 \* 8 \+ 2112\)\*1"
 expect_explain fig5_copy.axe 'innermost access: 4 elements'
 expect_explain fig5_copy.axe 'rejected copy\.vector: max_common_vector is 8 but no 4/8/16-byte access' -D N=131
 expect_explain transpose.axe 'rejected copy\.vector: max_common_vector of the per-thread layouts is 1'

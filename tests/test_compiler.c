@@ -473,6 +473,10 @@ static void test_full_diag(void)
                                       sizeof full, &n) == AXE_ERR_SYNTAX &&
                  strcmp(full, d.message) == 0 && n == strlen(d.message),
              "without notes: the message: %s", full);
+    TL_CHECK(axe_program_compile_full("kernal", 6, NULL, NULL, &p, NULL, small,
+                                      sizeof small, &n) == AXE_ERR_SYNTAX &&
+                 n == strlen(d.message) && strncmp(small, d.message, 9) == 0,
+             "without a diag: the message still: %zu '%s'", n, small);
     TL_CHECK(axe_program_compile_full(fig5, strlen(fig5), NULL, NULL, &p, &d,
                                       full, sizeof full, &n) == AXE_OK &&
                  full[0] == '\0' && n == 0,

@@ -351,9 +351,10 @@ def _tensor_names(tensor_axes):
     twice."""
     names = []
     for t in tensor_axes:
-        if t.encode() in names:
+        b = name_bytes(t, "tensor axis")
+        if b in names:
             raise AxeError("INVALID", f"tensor_axes names {t} twice")
-        names.append(t.encode())
+        names.append(b)
     return names
 
 

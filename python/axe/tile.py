@@ -145,7 +145,7 @@ def _nonnegative(coord):
     flat = coord[0] if len(coord) == 1 and not isinstance(
         coord[0], int) else coord
     for v in flat if isinstance(flat, (tuple, list)) else (flat,):
-        if isinstance(v, int) and v < 0:
+        if index_like(v) and operator.index(v) < 0:
             raise AxeError("DOMAIN", f"apply: coordinate {v} is negative")
 
 

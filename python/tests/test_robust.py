@@ -86,6 +86,23 @@ def test_deep_nesting_is_capacity(call):
     assert e.value.status == "CAPACITY" and "nest" in e.value.reason
 
 
+class _IntLike:
+    """An int-like scalar (only __index__), as numpy's ints."""
+
+    def __init__(self, v):
+        self.v = v
+
+    def __index__(self):
+        return self.v
+
+
+def test_tile_apply_negative_int_like_digit_is_domain():
+    t = axe.layout("S[(4,8):(1@laneid,4@m)]")
+    with pytest.raises(AxeError) as e:
+        t.apply(0, _IntLike(-1))
+    assert e.value.status == "DOMAIN"
+
+
 def test_nesting_within_capacity_still_works():
     t = deep(15, 4)
     assert cute.size(Layout(t)) == 4 and cute.flatten(deep(50, 3)) == (3,)
@@ -176,6 +193,8 @@ def test_apply_set_capacity_of_a_replica_free_layout(cap):
     lambda t: axe.layout("m![A]", axes={"A\x00zz": 4}),
     lambda t: t.render(color_by="laneid\x00zz"),
     lambda t: t.render(title="a title\x00cut"),
+    lambda t: axe.layout("m![A, B]", axes={"A": 4, "B": 8}).to_axe(
+        ["A\x00x", "B"]),
 ])
 def test_nul_in_an_axis_name_is_refused(call):
     # C reads a name up to its first NUL: "a\x00b" was the axis "a"

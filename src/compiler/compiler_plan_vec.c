@@ -131,26 +131,18 @@ axe_status axe__plan_vectorize(const axe_program *p, const ax_stmt *s,
                      (long long)v, (long long)es);
 }
 
-/* "e" in the kernel language's spelling (fully parenthesized). */
+/* "e" in the kernel language's spelling (axe__expr_text: `//` for floor
+ * division), into "t"'s arena; NO_MEMORY is sticky in "t". */
 static void expr_put(ax_text *t, const axe_program *p, const ax_expr *e)
 {
-    static const char *const ops[] = {"",    "",    " + ", " - ",
-                                      " * ", " / ", " % "};
-    if (e->kind == AX_EX_INT) {
-        axe__text_put(t, "%lld", (long long)e->value);
-    } else if (e->kind == AX_EX_VAR) {
-        axe__text_put(t, "%s", p->vars[e->var]);
-    } else if (e->kind == AX_EX_NEG) {
-        axe__text_put(t, "(-");
-        expr_put(t, p, e->a);
-        axe__text_put(t, ")");
-    } else {
-        axe__text_put(t, "(");
-        expr_put(t, p, e->a);
-        axe__text_put(t, "%s", ops[e->kind]);
-        expr_put(t, p, e->b);
-        axe__text_put(t, ")");
+    size_t need = axe__expr_text(p, e, NULL, 0, 0);
+    char *buf = axe__arena_alloc(t->arena, need + 1);
+    if (buf == NULL) {
+        t->status = AXE_ERR_NO_MEMORY;
+        return;
     }
+    (void)axe__expr_text(p, e, buf, need + 1, 0);
+    axe__text_put(t, "%s", buf);
 }
 
 /* The operand's per-thread loop layout, then its address at digit 0 (the
@@ -184,9 +176,9 @@ static void describe_operand(ax_text *t, const axe_program *p, const ax_stmt *s,
     if (b.cst != 0)
         axe__text_put(t, " + %lld", (long long)b.cst);
     for (k = 0; k < b.ndyn; k++) {
-        axe__text_put(t, " + ");
+        axe__text_put(t, " + (");
         expr_put(t, p, b.dyn[k]);
-        axe__text_put(t, "*%lld", (long long)b.scale[k]);
+        axe__text_put(t, ")*%lld", (long long)b.scale[k]);
     }
     for (k = 0; k < plan->nloops; k++)
         if (plan->loops[k].thread && plan->loops[k].stride[i] != 0)

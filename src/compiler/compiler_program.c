@@ -99,6 +99,9 @@ axe_status axe_program_compile_full(const char *text, size_t len,
     axe_program *p;
     axe_status st;
     size_t n;
+    axe_diag local;
+    if (diag == NULL) /* the full text falls back on the diag's message */
+        diag = &local;
     axe_diag_clear(diag);
     put_full("", full, cap);
     if (full_len != NULL)
@@ -117,8 +120,7 @@ axe_status axe_program_compile_full(const char *text, size_t len,
     /* p is NULL only when axe__program_new ran out of memory. */
     n = put_full(st == AXE_ERR_NO_MEMORY ? "out of memory"
                  : p->full_diag != NULL  ? p->full_diag
-                 : diag != NULL          ? diag->message
-                                         : "",
+                                         : diag->message,
                  full, cap);
     if (full_len != NULL)
         *full_len = n;

@@ -393,12 +393,12 @@ static axe_status replica_count(const axe_layout *l, int cap, int *count,
             return axe__fail(diag, AXE_ERR_INVALID, -1,
                              "replica iter %d has extent %lld < 1", t,
                              (long long)l->replica[t].extent);
-    for (int t = 0; t <= l->nreplica; t++)
-        if ((t < l->nreplica &&
-             axe__mul(total, l->replica[t].extent, &total) != AXE_OK) ||
-            total > cap)
-            return axe__fail(diag, AXE_ERR_CAPACITY, -1,
-                             "the point set has more than %d points", cap);
+    for (int t = 0; t < l->nreplica && total <= cap; t++)
+        if (axe__mul(total, l->replica[t].extent, &total) != AXE_OK)
+            total = (int64_t)cap + 1;
+    if (total > cap)
+        return axe__fail(diag, AXE_ERR_CAPACITY, -1,
+                         "the point set has more than %d points", cap);
     *count = (int)total;
     return AXE_OK;
 }

@@ -153,13 +153,11 @@ static void pad_name(const char *name, char *out)
  * warpid) are one axis (axe__axis_eq). */
 int axe__render_axis_find(const axe__render_axes *ax, const char *name)
 {
-    char want[AXE_AXIS_NAME_MAX], have[AXE_AXIS_NAME_MAX];
+    char want[AXE_AXIS_NAME_MAX];
     pad_name(name, want);
-    for (int i = 0; i < ax->n; i++) {
-        pad_name(ax->name[i], have);
-        if (axe__axis_eq(have, want))
+    for (int i = 0; i < ax->n; i++)
+        if (axe__axis_eq(ax->name[i], want)) /* stored names are padded */
             return i;
-    }
     return -1;
 }
 
@@ -177,9 +175,7 @@ axe_status axe__render_axis_add(axe__render_axes *ax, const char *name,
                          "the layout to fewer axes first (axe slice) or "
                          "list its points with axe apply",
                          AXE_RENDER_MAX_AXES, name);
-    memset(ax->name[ax->n], 0, AXE_AXIS_NAME_MAX);
-    strncpy(ax->name[ax->n], name, AXE_AXIS_NAME_MAX - 1);
-    ax->n++;
+    pad_name(name, ax->name[ax->n++]);
     return AXE_OK;
 }
 

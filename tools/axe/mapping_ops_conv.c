@@ -105,9 +105,7 @@ axe_status mapop_tile(const json_value *args, mapop_env *e, json_buf *result,
     }
     t.write = strcmp(mode, "write") == 0;
     axe_diag_clear(&diag);
-    st = axe_mapping_tile_check(&t, &c, &diag);
-    if (st == AXE_OK)
-        st = axe_mapping_tile_map_checked(&t, &c, i, &c, &diag);
+    st = axe_mapping_tile_map(&t, i, &c, &diag);
     if (st != AXE_OK)
         return mapop_fail(msg, "view", st, &diag);
     mapop_put_cell(result, &src.axes, mapop_used(&view) | mapop_used(&index),
