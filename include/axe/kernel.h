@@ -139,7 +139,9 @@ AXE_NODISCARD AXE_API axe_status axe_program_reference(const axe_program *p,
                                                        void *const *buffers,
                                                        axe_diag *diag);
 /* Floating-point operations of one kernel launch: 2 M N K per gemm
- * instance (each scope instance of each CTA, times enclosing trips). */
+ * instance (each scope instance of each CTA, times enclosing trips); a
+ * gemm under an `if` is not counted (its instances depend on the
+ * condition). */
 AXE_API int64_t axe_program_flops(const axe_program *p);
 /* The work of one launch, a measure of how long the reference and the C
  * backend take: the elements of every operator's shape (with its
