@@ -98,6 +98,17 @@ expect_ok "$(printf 'S[(4,2,4):(8,4,1)]\nseps [0,2,3]')" "$AXE" group \
     "S[(4,8):(8,1)]" "[8,4]"
 expect_ok "$(printf 'S[(2,3,5):(15,5,1)]\nseps [0,2,3] [0,1,3]')" "$AXE" \
     group "S[30:1]" "[6,5]" "[2,15]"
+# --tirx asks for TIRx's result (issue 11 §0): today's results are TIRx's,
+# so the switch is accepted by tile, tile-of, span and intersect and gives
+# the same answers; other commands refuse it.
+expect_ok "S[(2,4):(32,1)] + R[2:1]" "$AXE" tile --tirx "S[2:8] + R[2:1]" \
+    "[2]" "S[4:1]" "[4]"
+expect_ok "-2" "$AXE" span --tirx "S[4:-1]"
+expect_ok "S[8192:1]" "$AXE" tile-of --outer --tirx \
+    "S[(2,8192):(2@warpid,1)] + R[2:1@warpid]" "[128,128]" \
+    "S[2:2@warpid] + R[2:1@warpid]" "[2,1]"
+expect_ok "S[1:1]" "$AXE" intersect --tirx "S[8:2@P]" "S[4:4@P]"
+expect_code 2 "$AXE" canon --tirx "S[4:1]"
 # The paper's tile (e): A = S[(2,3):(3,1)] over [2,3], B = S[(8,8):(8,1)].
 expect_ok "S[(2,8,3,8):(192,8,64,1)]" "$AXE" tile "S[(2,3):(3,1)]" "[2,3]" \
     "S[(8,8):(8,1)]" "[8,8]"

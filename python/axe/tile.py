@@ -45,6 +45,17 @@ def _target(target):
         raise AxeError("INVALID", f"unknown target {target!r}; one of "
                        "None, 'none', 'cuda'")
     return _TARGETS[target]
+
+
+def _tirx(tirx):
+    """Check the "tirx" switch: True asks for TIRx's result where it
+    differs from the Axe paper's definitions of tile, tile-of, span and
+    the iter intersection. Today's results are TIRx's (docs/algebra.md),
+    so both values give the same answer until the paper's become the
+    default."""
+    if not isinstance(tirx, bool):
+        raise TypeError(f"tirx must be a bool, not {type(tirx).__name__}")
+    return tirx
 _SCOPES = {-2: None, -1: "kernel", 2: "cluster", 3: "cta", 4: "warpgroup",
            5: "warp", 6: "thread"}
 
@@ -300,9 +311,11 @@ class TileLayout(Renderable):
             raise AxeError("OVERFLOW", "the size overflows int64")
         return out.value
 
-    def span(self, axis: Optional[AxisName] = None) -> int:
+    def span(self, axis: Optional[AxisName] = None, tirx: bool = False) -> int:
         """1 + sum (e-1)s over shard and replica iters on "axis" + its
-        offset; without an axis over all memory axes together (TIRx)."""
+        offset; without an axis over all memory axes together (TIRx;
+        "tirx" asks for TIRx's span, see _tirx)."""
+        _tirx(tirx)
         out = c_int64()
         if lib.axe_layout_span(self._c, _axis_arg(axis), out):
             raise AxeError("OVERFLOW", "the span overflows int64")
@@ -444,9 +457,10 @@ class TileLayout(Renderable):
         return _wrap(out), [list(seps[i][:arrs[i][1] + 1]) for i in range(k)]
 
     def tile(self, outer: TileLayout, outer_shape: Shape, inner_shape: Shape,
-             target: Optional[str] = None) -> TileLayout:
+             target: Optional[str] = None, tirx: bool = False) -> TileLayout:
         """outer ⊗ self (TIRx ``inner.tile(outer, outer_shape,
         inner_shape)``): f(x||y) = f_outer(x) ⊙ span(self) + self(y)."""
+        _tirx(tirx)
         os_, n = _shape(outer_shape)
         is_, m = _shape(inner_shape)
         _same_rank(n, m, "Outer and inner shape size must match")
@@ -457,8 +471,10 @@ class TileLayout(Renderable):
 
     def is_tile_inner(self, tiled: TileLayout, tiled_shape: Shape,
                       inner_shape: Shape,
-                      target: Optional[str] = None) -> Optional[TileLayout]:
+                      target: Optional[str] = None,
+                      tirx: bool = False) -> Optional[TileLayout]:
         """C with tiled == C ⊗ self, or None."""
+        _tirx(tirx)
         ts, n = _shape(tiled_shape)
         is_, m = _shape(inner_shape)
         _same_rank(n, m, "Tiled shape size must match inner shape size")
@@ -469,8 +485,10 @@ class TileLayout(Renderable):
 
     def is_tile_outer(self, tiled: TileLayout, tiled_shape: Shape,
                       outer_shape: Shape,
-                      target: Optional[str] = None) -> Optional[TileLayout]:
+                      target: Optional[str] = None,
+                      tirx: bool = False) -> Optional[TileLayout]:
         """C with tiled == self ⊗ C, or None."""
+        _tirx(tirx)
         ts, n = _shape(tiled_shape)
         os_, m = _shape(outer_shape)
         _same_rank(n, m, "Tiled shape size must match outer shape size")
@@ -480,8 +498,9 @@ class TileLayout(Renderable):
         return _wrap_found(out, found)
 
     def tile_to(self, to_shape: Shape, current_shape: Shape,
-                target: Optional[str] = None) -> TileLayout:
+                target: Optional[str] = None, tirx: bool = False) -> TileLayout:
         """self repeated up to "to_shape" (TIRx tile_to)."""
+        _tirx(tirx)
         ts, n = _shape(to_shape)
         cs, m = _shape(current_shape)
         _same_rank(n, m, "to_shape and current_shape must have the same "

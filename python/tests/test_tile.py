@@ -75,6 +75,23 @@ def test_tile_equation():
             back.canonicalize(), outer.canonicalize())
 
 
+def test_tirx_switch_accepted_and_checked():
+    """tirx=True asks for TIRx's results (today's, issue 11 §0): the same
+    answers as the default until the paper's definitions land; a non-bool
+    is a TypeError."""
+    a = axe.layout("S[2:8] + R[2:1]")
+    b = axe.layout("S[4:1]")
+    assert str(b.tile(a, [2], [4], tirx=True)) == str(b.tile(a, [2], [4]))
+    assert axe.layout("S[4:-1]").span(tirx=True) == \
+        axe.layout("S[4:-1]").span()
+    t = b.tile(a, [2], [4], tirx=True)
+    assert b.is_tile_inner(t, [8], [4], tirx=True) is not None
+    assert a.is_tile_outer(t, [8], [2], tirx=True) is not None
+    assert b.tile_to([8], [4], tirx=True) == b.tile_to([8], [4])
+    with pytest.raises(TypeError):
+        b.span(tirx=1)
+
+
 def test_slice_and_direct_sum():
     L = axe.layout("S[(2,8,3,8):(192,8,64,1)]")
     s = L.slice([16, 24], [[0, 8], [8, 24]])

@@ -224,6 +224,10 @@ def tgt(args):
     return args.get("target")
 
 
+def tirx(args):
+    return args.get("tirx", False)
+
+
 def op_apply(args):
     lay = L(args)
     if "swizzle_inner" in args:
@@ -287,17 +291,20 @@ AXE_OPS = {
     "verify_well_formed": lambda a: L(a).verify_well_formed(),
     "canonicalize": lambda a: L(a).canonicalize(tgt(a)),
     "size": lambda a: L(a).size(a.get("axis")),
-    "span": lambda a: L(a).span(a.get("axis")),
+    "span": lambda a: L(a).span(a.get("axis"), tirx=tirx(a)),
     "group": op_group,
     "group_many": op_group_many,
     "tile": lambda a: L(a, "inner").tile(L(a, "outer"), a["outer_shape"],
-                                         a["inner_shape"], tgt(a)),
+                                         a["inner_shape"], tgt(a),
+                                         tirx=tirx(a)),
     "is_tile_inner": lambda a: L(a, "inner").is_tile_inner(
-        L(a, "tiled"), a["tiled_shape"], a["inner_shape"], tgt(a)),
+        L(a, "tiled"), a["tiled_shape"], a["inner_shape"], tgt(a),
+        tirx=tirx(a)),
     "is_tile_outer": lambda a: L(a, "outer").is_tile_outer(
-        L(a, "tiled"), a["tiled_shape"], a["outer_shape"], tgt(a)),
+        L(a, "tiled"), a["tiled_shape"], a["outer_shape"], tgt(a),
+        tirx=tirx(a)),
     "tile_to": lambda a: L(a).tile_to(a["to_shape"], a["current_shape"],
-                                      tgt(a)),
+                                      tgt(a), tirx=tirx(a)),
     "slice": lambda a: L(a).slice(a["shape"], a["region"], tgt(a)),
     "direct_sum": lambda a: L(a, "b").direct_sum(L(a, "a"), a["a_shape"],
                                                  a["b_shape"]),

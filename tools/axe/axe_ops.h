@@ -72,6 +72,7 @@ typedef enum axop_key {
     AXOP_SWIZZLE_INNER,
     AXOP_WS,
     AXOP_WITH_REPLICAS,
+    AXOP_TIRX,
     AXOP_NKEYS
 } axop_key;
 

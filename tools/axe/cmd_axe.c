@@ -42,25 +42,28 @@ static const axe_cmd cmds[] = {
      "iters [seps[d], seps[d+1]). With several shapes, their common\n"
      "refinement (one separator list per shape).\n",
      cmd_group},
-    {"tile", "target=", "A A_SHAPE B B_SHAPE",
+    {"tile", "target= tirx", "A A_SHAPE B B_SHAPE",
      "the tile A (x) B: A's tiles, each laid out by B",
      "The Kronecker product over the shape (A_SHAPE[d] * B_SHAPE[d])_d:\n"
      "f(x||y) = f_A(x) * span(f_B) + f_B(y), canonicalized. A is the\n"
-     "outer layout over A_SHAPE, B the inner one over B_SHAPE.\n",
+     "outer layout over A_SHAPE, B the inner one over B_SHAPE.\n"
+     "--tirx asks for TIRx's result where it differs from the paper's\n"
+     "(today's results are TIRx's; docs/algebra.md).\n",
      cmd_tile},
-    {"tile-of", "inner outer raw target=", "T T_SHAPE F F_SHAPE",
+    {"tile-of", "inner outer raw target= tirx", "T T_SHAPE F F_SHAPE",
      "is T a tile of F? print the other factor",
      "--inner (the default): F is the inner layout over F_SHAPE; prints C\n"
      "with C (x) F == T. --outer: F is the outer layout; prints C with\n"
      "F (x) C == T. Exit 1 when no such C exists. The result is\n"
-     "canonicalized unless --raw.\n",
+     "canonicalized unless --raw. --tirx: TIRx's result (as tile).\n",
      cmd_tile_of},
-    {"intersect", "axis= target=", "A B",
+    {"intersect", "axis= target= tirx", "A B",
      "the largest common inner tile of A and B",
      "The largest layout I (without replica or offset) with A = C_a (x) I\n"
      "and B = C_b (x) I over 1-D shapes (the paper's iter intersection,\n"
      "e.g. the largest instruction two operand layouts share); with --axis\n"
-     "only iters on that axis. S[1:1] when nothing larger is common.\n",
+     "only iters on that axis. S[1:1] when nothing larger is common.\n"
+     "--tirx: TIRx's result where it differs from the paper's.\n",
      cmd_intersect},
     {"slice", "raw target=", "L SHAPE REGION",
      "the layout of REGION of L over SHAPE",
@@ -80,9 +83,10 @@ static const axe_cmd cmds[] = {
      "The product of the shard extents (replicas do not count); with\n"
      "--axis, of the shard iters on that axis.\n",
      cmd_size},
-    {"span", "axis=", "L", "the extent L covers on its memory axes",
+    {"span", "axis= tirx", "L", "the extent L covers on its memory axes",
      "1 + sum of (e-1)*s over shard and replica iters, plus the offset;\n"
-     "with --axis on that axis, without it over all memory axes together.\n",
+     "with --axis on that axis, without it over all memory axes together.\n"
+     "--tirx: TIRx's span where it differs from the paper's (as tile).\n",
      cmd_span},
     {"apply", "base digits list shape=", "L [X|CRD]", "the points of L",
      "L(x) = { D(x) + r + O : r in R }, the paper's set, one point a line:\n"
@@ -324,6 +328,10 @@ int axe_inv_common(const axe_invocation *inv, axop_args *args)
     }
     if (axis != NULL && (code = axe_inv_fill(inv, args, AXOP_AXIS, axis)) >= 0)
         return code;
+    if (axe_inv_has(inv, "tirx")) {
+        args->have |= AXOP_BIT(AXOP_TIRX);
+        args->flag[AXOP_TIRX - AXOP_CANONICALIZE] = true;
+    }
     return -1;
 }
 
