@@ -196,6 +196,17 @@ expect 1 3:16 "a kernel-scope operator under an if on the id 'by'" <<<"$H {
 expect 1 2:20 "'B' is bf16 but the destination is f16 \\(use cast\\)" <<<'kernel k(A: f16[4], B: bf16[4]) grid(1) threads(1) {
     thread copy(A, B);
 }'
+# gemm dtypes: A and B agree; C is theirs, or f32 for f16/bf16, i32 for
+# i8 (an i8 C is defined too: it wraps, tests/kernels/gemm_i8_acc8.axe).
+expect 1 2:23 "'B' is i32 but 'A' is i8: gemm's A and B have one dtype \\(use cast\\)" <<<'kernel k(A: i8[4, 4], B: i32[4, 4], C: i32[4, 4]) grid(1) threads(1) {
+    thread gemm(C, A, B);
+}'
+expect 1 2:20 "'A' is i8 but the destination is f32: a gemm accumulates in its inputs' dtype, f16 and bf16 also in f32, i8 also in i32 \\(use cast\\)" <<<'kernel k(A: i8[4, 4], B: i8[4, 4], C: f32[4, 4]) grid(1) threads(1) {
+    thread gemm(C, A, B);
+}'
+expect 1 2:20 "'A' is i32 but the destination is i8" <<<'kernel k(A: i32[4, 4], B: i32[4, 4], C: i8[4, 4]) grid(1) threads(1) {
+    thread gemm(C, A, B);
+}'
 expect 1 1:37 'threads per CTA must lie in \[1, 1024\]' <<<'kernel k(A: f32[4]) grid(1) threads(2048) {}'
 expect 1 1:10 "tensor 'A': axis 'q' is neither the memory axis m nor a thread axis" <<<'kernel k(A: f32[4] layout S[4:1@q]) grid(1) threads(1) {}'
 expect 1 1:10 "tensor 'A' is global: only register layouts may use thread axis 'tx'" <<<'kernel k(A: f32[4] layout S[4:1@tx]) grid(1) threads(4) {}'

@@ -78,6 +78,11 @@ check_run warp_mma_f16.axe -D MT=3 -D NT=1 -D KT=3 --seed 18
 check_run softmax_f16.axe -D ROWS=12 -D C=160 --seed 9
 check_run warp_slices.axe
 check_run warp_slices.axe -D KT=3 -D NT=1 --seed 20
+# int8 GEMM: i8 A and B, i32 C, on the m16n8k32 .s8 atom (mma_smem) and
+# as per-thread FMA loops.
+check_run gemm_i8.axe
+check_run gemm_i8.axe -D M=384 -D N=256 -D K=96 --seed 6
+check_run gemm_i8.axe -D M=128 -D N=384 -D K=160 --schedule gemm=thread_fma --seed 7
 check_run warp_slices.axe -D NT=3 --schedule reduce=smem --seed 22
 # Test kernels (tests/kernels/): shared phases of split plans, coordinate
 # addressing, casts, warp scope, i8 wrap-around, f64, thread-scope loops.
@@ -105,6 +110,12 @@ check_run half.axe -D R=3 -D C=96 --seed 16
 check_run partial_warp.axe
 check_run partial_warp.axe -D T=80 --seed 20
 check_run c_names.axe
+# i8 x i8 -> i32 on the m16n8k32 register atom (with a sum that wraps
+# past 2^31 - 1), and i8 x i8 -> i8 (every product and sum wraps to 8 bits).
+check_run warp_mma_i8.axe
+check_run warp_mma_i8.axe -D MT=1 -D NT=3 -D KT=3 --seed 5
+check_run gemm_i8_acc8.axe
+check_run gemm_i8_acc8.axe -D M=3 -D N=9 -D K=40 --seed 4
 # Warp, warpgroup and cta operators under ifs on finer thread ids that are
 # uniform over each instance (tx >= 128 over warps and warpgroups, ...).
 check_run uniform_if.axe
@@ -122,6 +133,10 @@ if echo 'int main(void) { return 0; }' >"$tmp/ub.c" &&
     CC="$CC $ubsan" check_run int_edge.axe
     CC="$CC $ubsan" check_run int_warp_sum.axe
     CC="$CC $ubsan" check_run warps.axe
+    CC="$CC $ubsan" check_run warp_mma_i8.axe
+    CC="$CC $ubsan" check_run gemm_i8_acc8.axe
+    CC="$CC $ubsan" K="$SRC/examples/kernels" check_run gemm_i8.axe \
+        --schedule gemm=thread_fma
 fi
 # Non-finite outputs: NaN against NaN and an infinity against the same
 # infinity pass --check; a NaN or an infinity against a finite value, or
@@ -304,8 +319,15 @@ expect_explain warp_mma_f16.axe 'atom mma\.sync\.aligned\.m16n8k16\.f32\.f16\.f1
 sed 's/C: f32/C: f16/; s/register c: f32/register c: f16/' "$K/warp_mma_f16.axe" >"$tmp/acc16.axe"
 sed 's/(8 \* KT, 2, 4@laneid, 8, 4, 1@laneid, 1)/(8 * KT, 1, 4@laneid, 8, 4, 1@laneid, 2)/' \
     "$K/warp_mma_f16.axe" >"$tmp/notile.axe"
+# The s8 atom m16n8k32 (i32 accumulate): its fragments from the PTX ISA
+# (A row = group + 8 (i/4 % 2), column = 4 (lane % 4) + i % 4 + 16 (i/8)).
+expect_explain gemm_i8.axe 'chosen gemm\.mma_smem'
+expect_explain gemm_i8.axe 'mma\.sync\.aligned\.m16n8k32\.row\.col\.s32\.s8\.s8\.s32'
+sed 's/(16 \* KT, 4, 4@laneid, 16, 8,/(16 * KT, 8, 4@laneid, 16, 4,/' \
+    "$SRC/tests/kernels/warp_mma_i8.axe" >"$tmp/notile_i8.axe"
 # copy.smem: registers with different thread ownership (test kernel).
 K="$SRC/tests/kernels"
+expect_explain warp_mma_i8.axe 'atom mma\.sync\.aligned\.m16n8k32\.row\.col\.s32\.s8\.s8\.s32, 2 x 2 x 2 atom tiles'
 expect_explain cta_reduce.axe 'chosen reduce\.smem'
 expect_explain cta_reduce.axe 'rejected reduce\.warp_shuffle: a butterfly runs over the lanes of one warp, not at cta scope'
 expect_explain restage.axe 'chosen copy\.smem'
@@ -434,6 +456,8 @@ expect_fail 1 'run: the kernel does 274869518464 element operations, beyond axe 
     "$AXE" run "$tmp/big.axe" --check
 expect_fail 1 "mma_atom: 'a' is not a tile of the A fragment S\[\(2,8,2,4,2\):\(2,4@laneid,4,1@laneid,1\)\]" \
     "$AXE" compile "$tmp/notile.axe"
+expect_fail 1 "mma_atom: 'a' is not a tile of the A fragment S\[\(2,8,2,4,4\):\(4,4@laneid,8,1@laneid,1\)\]" \
+    "$AXE" compile "$tmp/notile_i8.axe"
 
 # --json: one line, the documented keys.
 if "$AXE" run "$K/transpose.axe" --check --json >"$tmp/out" 2>"$tmp/err" &&

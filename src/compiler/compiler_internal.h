@@ -196,7 +196,7 @@ typedef struct ax_guard {
 bool axe__guard_holds(const ax_guard *g, const int64_t *env);
 
 /* An mma atom fragment: row-major tile index -> (lane, value). */
-#define AX_FRAG_MAX 256
+#define AX_FRAG_MAX 512
 typedef struct ax_frag {
     int64_t shape[2];
     int64_t nvals;

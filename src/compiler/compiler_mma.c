@@ -45,6 +45,12 @@ static const ax_atom atoms[] = {
      {16, 8, 8},
      {"((4,8),(2,2)):((16,1),(8,64))", "((4,8),2):((8,1),32)",
       "((4,8),(2,2)):((32,1),(16,8))"}},
+    {"mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32",
+     AXE_DTYPE_I8,
+     AXE_DTYPE_I32,
+     {16, 8, 32},
+     {"((4,8),(4,2,2)):((64,1),(16,8,256))", "((4,8),(4,2)):((32,1),(8,128))",
+      "((4,8),(2,2)):((32,1),(16,8))"}},
     {"mma.sync.aligned.m8n8k4.f64",
      AXE_DTYPE_F64,
      AXE_DTYPE_F64,
@@ -256,7 +262,7 @@ static axe_status no_atom(axe_dtype dab, axe_dtype dc, axe_diag *why)
     return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                      "no mma atom for %s inputs with %s accumulate (f16 or "
                      "bf16 with f32: m16n8k16, f32: m16n8k8 tf32, f64: "
-                     "m8n8k4)",
+                     "m8n8k4, i8 with i32: m16n8k32)",
                      axe_dtype_name(dab), axe_dtype_name(dc));
 }
 

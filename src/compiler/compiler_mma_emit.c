@@ -72,25 +72,53 @@ static void tables(ax_text *t, const ax_mma *m, int ind)
     table_long(t, ind, "ax_oc", m->offset[2], n[0] * n[1]);
 }
 
+/* An i32 accumulator wraps (two's complement): it is kept in uint32_t,
+ * the i8 operands are read as uint32_t (sign-extended modulo 2^32) and
+ * the sum is stored through ax_s32, as compiler_emit_op.c does. */
+static bool int_acc(const axe_program *p, const ax_stmt *s)
+{
+    return p->tensors[s->args[0].tensor].dtype == AXE_DTYPE_I32;
+}
+
+/* How an A or B element of dtype "ab" is read into the product. */
+static const char *operand_pre(const axe_program *p, const ax_stmt *s,
+                               axe_dtype ab)
+{
+    return int_acc(p, s) ? "(uint32_t)" : axe__dtype_load_pre(ab);
+}
+
 /* The accumulator of value ax_v of atom tile (ax_mi, ax_ni): its index
  * ax_c in this thread's C registers and its value ax_acc. */
 static void acc_load(ax_text *t, const axe_program *p, const ax_stmt *s,
                      int ind)
 {
     const ax_tensor *c = &p->tensors[s->args[0].tensor];
+    bool wrap = int_acc(p, s);
     indent_put(t, ind);
     axe__text_put(t, "const long ax_c = ax_oc[ax_mi * %lldL + ax_ni] + ax_v;\n",
                   (long long)s->mma->tiles[1]);
     indent_put(t, ind);
-    axe__text_put(t, "%s ax_acc = %s[ax_tid][ax_c];\n",
-                  axe__dtype_ctype(c->dtype), c->cname);
+    axe__text_put(t, "%s ax_acc = %s%s[ax_tid][ax_c];\n",
+                  wrap ? "uint32_t" : axe__dtype_ctype(c->dtype),
+                  wrap ? "(uint32_t)" : "", c->cname);
+}
+
+/* C[ax_c] = ax_acc, wrapped to i32 for an integer accumulator. */
+static void acc_store(ax_text *t, const axe_program *p, const ax_stmt *s,
+                      int ind)
+{
+    bool wrap = int_acc(p, s);
+    indent_put(t, ind);
+    axe__text_put(t, "%s[ax_tid][ax_c] = %sax_acc%s;\n",
+                  p->tensors[s->args[0].tensor].cname, wrap ? "ax_s32(" : "",
+                  wrap ? ")" : "");
 }
 
 static void loops(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
 {
     const ax_mma *m = s->mma;
-    const char *c = p->tensors[s->args[0].tensor].cname;
     axe_dtype ab = p->tensors[s->args[1].tensor].dtype;
+    const char *pre = operand_pre(p, s, ab);
     int64_t ka = m->frag[0].shape[1], vc = m->frag[2].nvals;
     indent_put(t, ind);
     axe__text_put(
@@ -122,14 +150,14 @@ static void loops(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
                   "%lldL + ax_ki] + ax_av[ax_xa]]%s * %s%s[ax_w0 + "
                   "ax_bl[ax_xb]][ax_ob[ax_ni * %lldL + ax_ki] + "
                   "ax_bv[ax_xb]]%s;\n",
-                  axe__dtype_load_pre(ab), p->tensors[s->args[1].tensor].cname,
-                  (long long)m->tiles[2], axe__dtype_wrap_post(ab),
-                  axe__dtype_load_pre(ab), p->tensors[s->args[2].tensor].cname,
-                  (long long)m->tiles[2], axe__dtype_wrap_post(ab));
+                  pre, p->tensors[s->args[1].tensor].cname,
+                  (long long)m->tiles[2],
+                  int_acc(p, s) ? "" : axe__dtype_wrap_post(ab), pre,
+                  p->tensors[s->args[2].tensor].cname, (long long)m->tiles[2],
+                  int_acc(p, s) ? "" : axe__dtype_wrap_post(ab));
     indent_put(t, ind);
     axe__text_put(t, "}\n");
-    indent_put(t, ind);
-    axe__text_put(t, "%s[ax_tid][ax_c] = ax_acc;\n", c);
+    acc_store(t, p, s, ind);
     indent_put(t, ind - 1);
     axe__text_put(t, "}\n");
 }
@@ -179,9 +207,10 @@ static void smem_operand(ax_text *t, const axe_program *p, const ax_stmt *s,
                          int i)
 {
     const ax_tensor *tn = &p->tensors[s->args[i].tensor];
-    axe__text_put(t, "%s%s[", axe__dtype_load_pre(tn->dtype), tn->cname);
+    axe__text_put(t, "%s%s[", operand_pre(p, s, tn->dtype), tn->cname);
     smem_addr(t, p, s, i);
-    axe__text_put(t, "]%s", axe__dtype_wrap_post(tn->dtype));
+    axe__text_put(t, "]%s",
+                  int_acc(p, s) ? "" : axe__dtype_wrap_post(tn->dtype));
 }
 
 /* for (mi, ni) held by this warp, ki, v: C[v] += A[m, k] * B[n, k] over the
@@ -190,7 +219,6 @@ static void smem_loops(ax_text *t, const axe_program *p, const ax_stmt *s,
                        int ind)
 {
     const ax_mma *m = s->mma;
-    const char *c = p->tensors[s->args[0].tensor].cname;
     int64_t vc = m->frag[2].nvals;
     indent_put(t, ind);
     axe__text_put(t,
@@ -226,8 +254,7 @@ static void smem_loops(ax_text *t, const axe_program *p, const ax_stmt *s,
     axe__text_put(t, " * ");
     smem_operand(t, p, s, 2);
     axe__text_put(t, ";\n");
-    indent_put(t, ind);
-    axe__text_put(t, "%s[ax_tid][ax_c] = ax_acc;\n", c);
+    acc_store(t, p, s, ind);
     indent_put(t, ind - 1);
     axe__text_put(t, "}\n");
 }

@@ -228,6 +228,41 @@ static axe_status check_scope(const axe_program *p, const ax_stmt *s,
     return AXE_OK;
 }
 
+/* The dtype that a gemm's A and B need for a C of dtype "c" when A has
+ * "a": f16, bf16 (and the fp8 types) accumulate in f32, i8 in i32, as
+ * mma.sync does; otherwise C's own. */
+static axe_dtype gemm_input_dtype(axe_dtype c, axe_dtype a)
+{
+    if ((c == AXE_DTYPE_F32 && axe__dtype_is_half(a)) ||
+        (c == AXE_DTYPE_I32 && a == AXE_DTYPE_I8))
+        return a;
+    return c;
+}
+
+/* gemm(C, A, B): A and B have one dtype; C has it too or accumulates it
+ * wider (gemm_input_dtype). */
+static axe_status check_gemm_types(const axe_program *p, const ax_stmt *s,
+                                   axe_diag *diag)
+{
+    const ax_tensor *c = &p->tensors[s->args[0].tensor],
+                    *a = &p->tensors[s->args[1].tensor],
+                    *b = &p->tensors[s->args[2].tensor];
+    if (b->dtype != a->dtype)
+        return axe__fail(diag, AXE_ERR_INVALID, s->args[2].off,
+                         "'%s' is %s but '%s' is %s: gemm's A and B have "
+                         "one dtype (use cast)",
+                         b->name, axe_dtype_name(b->dtype), a->name,
+                         axe_dtype_name(a->dtype));
+    if (gemm_input_dtype(c->dtype, a->dtype) != a->dtype)
+        return axe__fail(diag, AXE_ERR_INVALID, s->args[1].off,
+                         "'%s' is %s but the destination is %s: a gemm "
+                         "accumulates in its inputs' dtype, f16 and bf16 "
+                         "also in f32, i8 also in i32 (use cast)",
+                         a->name, axe_dtype_name(a->dtype),
+                         axe_dtype_name(c->dtype));
+    return AXE_OK;
+}
+
 static axe_status check_types(const axe_program *p, const ax_stmt *s,
                               axe_diag *diag)
 {
@@ -235,9 +270,8 @@ static axe_status check_types(const axe_program *p, const ax_stmt *s,
     bool flt =
         d == AXE_DTYPE_F32 || d == AXE_DTYPE_F64 || axe__dtype_is_half(d);
     int i;
-    if (s->op == AX_OP_GEMM && d == AXE_DTYPE_F32 &&
-        axe__dtype_is_half(p->tensors[s->args[1].tensor].dtype))
-        d = p->tensors[s->args[1].tensor].dtype; /* f32 accumulate */
+    if (s->op == AX_OP_GEMM)
+        return check_gemm_types(p, s, diag);
     for (i = 1; i < s->nargs; i++)
         if (s->op != AX_OP_CAST && p->tensors[s->args[i].tensor].dtype != d)
             return axe__fail(
