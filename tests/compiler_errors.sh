@@ -257,6 +257,36 @@ expect_notes 2:9 "no schedule for gemm: none of mma_atom, mma_smem, thread_fma a
     "gemm.thread_fma: no register operand distributed over the cta's threads binds elements to threads" <<<"$H {
     cta gemm(A, B, B);
 }"
+# A plan bound by a source updates a memory destination in place once per
+# thread holding the binding's element: replicas and K digits refused.
+expect_notes 6:10 "no schedule for gemm: none of mma_atom, mma_smem, thread_fma applies (reasons below)" \
+    "gemm.mma_atom: 'a' is not a tile of the A fragment S[(2,8,2,4):(1,4@laneid,2,1@laneid)]" \
+    "gemm.mma_smem: 'a' is a register: mma_smem reads A and B from shared or global memory" \
+    "gemm.thread_fma: the binding operand 'a' is replicated over threads (replica iter 4:8@laneid): each replica would update 'c' in place again" \
+    <<<'kernel k(A: f32[4, 8], B: f32[4, 8]) grid(1) threads(32) {
+    register a: f32[4, 8] layout S[(4, 8):(1, 1@laneid)] + R[4:8@laneid];
+    shared c: f32[4, 4];
+    warp copy(a, A);
+    warp fill(c, 0.0);
+    warp gemm(c, a, B);
+}'
+expect_notes 4:10 "no schedule for gemm: none of mma_atom, mma_smem, thread_fma applies (reasons below)" \
+    "gemm.mma_atom: 'a' is not a tile of the A fragment S[(2,8,2,4):(1,4@laneid,2,1@laneid)]" \
+    "gemm.mma_smem: 'a' is a register: mma_smem reads A and B from shared or global memory" \
+    "gemm.thread_fma: the threads of digit (rank/1)%32 would all accumulate into the same elements of 'C'" \
+    <<<'kernel k(A: f32[4, 32], B: f32[4, 32], C: f32[4, 4]) grid(1) threads(32) {
+    register a: f32[4, 32] layout S[(4, 32):(1, 1@laneid)];
+    warp copy(a, A);
+    warp gemm(C, a, B);
+}'
+expect_notes 4:10 "no schedule for add: none of thread_loop, split applies (reasons below)" \
+    "add.thread_loop: the binding operand 'a' is replicated over threads (replica iter 4:8@laneid): each replica would update 'G' in place again" \
+    "add.split: 'a' is distributed: its layout binds elements to threads" \
+    <<<'kernel k(A: f32[4, 8], G: f32[4, 8]) grid(1) threads(32) {
+    register a: f32[4, 8] layout S[(4, 8):(8, 1@laneid)] + R[4:8@laneid];
+    warp copy(a, A);
+    warp add(G, G, a);
+}'
 # (The whole of the longest reason: the one-line diag would cut it.)
 expect_notes 6:10 "no schedule for gemm: none of mma_atom, mma_smem, thread_fma applies (reasons below)" \
     "gemm.mma_atom: 'a' is not a tile of the A fragment S[(2,8,2,4):(1,4@laneid,2,1@laneid)]: dim 0: tiled iter (2,2@m) is not inner iter (2,1@m)" \

@@ -116,6 +116,10 @@ check_run warp_mma_i8.axe
 check_run warp_mma_i8.axe -D MT=1 -D NT=3 -D KT=3 --seed 5
 check_run gemm_i8_acc8.axe
 check_run gemm_i8_acc8.axe -D M=3 -D N=9 -D K=40 --seed 4
+# Warp reductions into destinations replicated over every lane (smem) and
+# over the lanes of the reduced dimension only (warp_shuffle).
+check_run reduce_replicated.axe
+check_run reduce_replicated.axe -D C=40 --seed 25
 # Warp, warpgroup and cta operators under ifs on finer thread ids that are
 # uniform over each instance (tx >= 128 over warps and warpgroups, ...).
 check_run uniform_if.axe
@@ -331,6 +335,9 @@ expect_explain warp_mma_i8.axe 'atom mma\.sync\.aligned\.m16n8k32\.row\.col\.s32
 expect_explain cta_reduce.axe 'chosen reduce\.smem'
 expect_explain cta_reduce.axe 'rejected reduce\.warp_shuffle: a butterfly runs over the lanes of one warp, not at cta scope'
 expect_explain restage.axe 'chosen copy\.smem'
+# A destination replicated over lanes that hold other rows: the butterfly
+# would leave each lane only its own row's total.
+expect_explain reduce_replicated.axe "rejected reduce\.warp_shuffle: the destination 'all' is replicated over the threads of digit \(rank/8\)%4 \(dim 0\), which compute different elements: its replicas would not all be written"
 # gemm.mma_smem at warp scope in a slice: the atom loop of the one warp.
 expect_explain mma_smem_warp.axe 'chosen gemm\.mma_smem'
 expect_explain mma_smem_warp.axe "rejected gemm\.mma_atom: 'As' is not a whole register tensor distributed over a warp's lanes"
@@ -433,6 +440,9 @@ expect_schedules fig5_copy.axe 'kernel fig5_copy, target c, schedules: 0:copy=ve
     --schedule copy=thread_loop --schedule 'copy#0=vector'
 expect_schedules warp_slices.axe 'kernel warp_slices, target c, schedules: 0:copy=split 1:copy=thread_loop 2:copy=thread_loop 3:fill=thread_loop 4:gemm=mma_atom 5:copy=thread_loop 6:reduce=smem 7:copy=thread_loop' \
     --schedule 'copy#0=split' --schedule 'copy#5=thread_loop' --schedule 'reduce#6=smem'
+K="$SRC/tests/kernels"
+expect_schedules reduce_replicated.axe 'kernel reduce_replicated, target c, schedules: 0:copy=thread_loop 1:reduce=smem 2:reduce=warp_shuffle 3:copy=vector 4:copy=thread_loop'
+K="$SRC/examples/kernels"
 expect_fail 2 "--schedule copy=warp_shuffle: copy has no schedule 'warp_shuffle' \\(vector, thread_loop, split, smem\\)" \
     "$AXE" compile "$K/fig5_copy.axe" --schedule copy=warp_shuffle
 expect_fail 1 'declares no param .Q.' "$AXE" compile "$K/fig5_copy.axe" -D Q=1

@@ -168,6 +168,19 @@ static const char src_b[] =
     "  thread copy(Y, X.view(S[4:32] + 1));\n"
     "}\n";
 
+/* A reduce destination replicated over lanes that hold other rows (op
+ * 1: a butterfly would leave each lane its own row's total) and one
+ * replicated over the reduced lanes only (op 2). */
+static const char src_c[] =
+    "kernel k(X: f32[4, 16]) grid(1) threads(32) {\n"
+    "  register r: f32[4, 16] layout S[(4,2,8):(8@laneid,1,1@laneid)];\n"
+    "  register m: f32[4] layout S[4:1] + R[32:1@laneid];\n"
+    "  register o: f32[4] layout S[4:8@laneid] + R[8:1@laneid];\n"
+    "  warp copy(r, X);\n"
+    "  warp reduce(m, r, sum, 1);\n"
+    "  warp reduce(o, r, max, 1);\n"
+    "}\n";
+
 /* ---- parse ------------------------------------------------------------- */
 
 typedef struct parse_row {
@@ -393,6 +406,11 @@ static const sched_row sched_rows[] = {
     {src_b, 0, "smem", "a thread-scope operator has no threads to share data"},
     {src_b, 0, "warp_shuffle", "not at thread scope"},
     {src_b, 2, "thread_loop", NULL},
+    {src_c, 1, "smem", NULL},
+    {src_c, 1, "warp_shuffle",
+     "the destination 'm' is replicated over the threads of digit "
+     "(rank/8)%4 (dim 0), which compute different elements"},
+    {src_c, 2, "warp_shuffle", NULL},
 };
 
 static void test_dispatch(void)

@@ -175,13 +175,29 @@ static bool replica_covers(const axe_layout *l, int64_t d, int64_t e)
     return false;
 }
 
+/* Operand "t" holds the element digit "lp" (inside its iter "it", whose
+ * digit starts at weight "lo") on the thread the binding puts it on. A
+ * replica over the digit's threads serves a source (every thread can read
+ * the element) but a destination only in its broadcast dim ("replica_ok":
+ * the schedule combines those threads' results, a butterfly); elsewhere
+ * the replicas on threads that compute other elements would not be
+ * written. */
 static axe_status own_check(const ax_loop *lp, const axe_iter *it, int64_t lo,
-                            const ax_tensor *t, axe_diag *why)
+                            const ax_tensor *t, bool replica_ok, axe_diag *why)
 {
     int64_t rs = axe__iter_rank_stride(it) * (lp->weight / lo);
     if (lp->thread && rs == 0 &&
-        replica_covers(&t->layout, lp->rank_div, lp->extent))
-        return AXE_OK;
+        replica_covers(&t->layout, lp->rank_div, lp->extent)) {
+        if (replica_ok)
+            return AXE_OK;
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "the destination '%s' is replicated over the "
+                         "threads of digit (rank/%lld)%%%lld (dim %d), which "
+                         "compute different elements: its replicas would "
+                         "not all be written",
+                         t->name, (long long)lp->rank_div,
+                         (long long)lp->extent, lp->dim);
+    }
     if ((rs != 0) != lp->thread || (lp->thread && rs != lp->rank_div))
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                          "'%s' holds element digit (dim %d, weight %lld) on "
@@ -211,7 +227,8 @@ static axe_status fill_strides(const axe_program *p, const ax_stmt *s,
         if (it == NULL)
             continue;
         if (t->distributed)
-            AXE_TRY(own_check(lp, it, lo, t, why));
+            AXE_TRY(
+                own_check(lp, it, lo, t, i > 0 || d == s->args[0].bdim, why));
         if (axe__iter_rank_stride(it) == 0)
             lp->stride[i] = it->stride * (lp->weight / lo);
     }
@@ -275,6 +292,52 @@ static void coalesce(ax_plan *plan, int nargs)
     }
 }
 
+/* Whether "s" reads the element it writes: reduce and gemm accumulate,
+ * an elementwise operator may name its destination as a source. */
+static bool updates_in_place(const ax_stmt *s)
+{
+    int i;
+    if (s->op == AX_OP_REDUCE || s->op == AX_OP_GEMM)
+        return true;
+    for (i = 1; i < s->nargs; i++)
+        if (s->args[i].tensor == s->args[0].tensor)
+            return true;
+    return false;
+}
+
+/* A plan bound by a source writes a memory destination from every thread
+ * that holds the binding's element: its replicas, and for a gemm the
+ * threads of a K digit. Writing one value several times is harmless, but
+ * an update in place would be applied once per writer. (A reduce's own
+ * dim is its schedules' concern: thread_loop refuses thread digits there,
+ * warp_shuffle combines them.) */
+static axe_status check_writers(const axe_program *p, const ax_stmt *s,
+                                const ax_plan *plan, axe_diag *why)
+{
+    const ax_tensor *dst = &p->tensors[s->args[0].tensor], *b;
+    int k;
+    if (plan->binding <= 0 || dst->distributed || !updates_in_place(s))
+        return AXE_OK;
+    b = &p->tensors[s->args[plan->binding].tensor];
+    for (k = 0; k < b->layout.nreplica; k++)
+        if (axe__iter_rank_stride(&b->layout.replica[k]) > 0)
+            return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                             "the binding operand '%s' is replicated over "
+                             "threads (replica iter %lld:%lld@%s): each "
+                             "replica would update '%s' in place again",
+                             b->name, (long long)b->layout.replica[k].extent,
+                             (long long)b->layout.replica[k].stride,
+                             b->layout.replica[k].axis, dst->name);
+    for (k = 0; k < plan->nloops && s->op != AX_OP_REDUCE; k++)
+        if (plan->loops[k].thread && plan->loops[k].dim == s->args[0].bdim)
+            return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                             "the threads of digit (rank/%lld)%%%lld would "
+                             "all accumulate into the same elements of '%s'",
+                             (long long)plan->loops[k].rank_div,
+                             (long long)plan->loops[k].extent, dst->name);
+    return AXE_OK;
+}
+
 /* Build the plan (see the file comment). */
 axe_status axe__plan_build(const axe_program *p, const ax_stmt *s,
                            ax_plan_kind kind, int binding, ax_plan *out,
@@ -297,6 +360,7 @@ axe_status axe__plan_build(const axe_program *p, const ax_stmt *s,
         AXE_TRY(refine(p, s, info, &plan, d, &bs, why));
         AXE_TRY(add_dim(p, s, info, &plan, d, &bs, why));
     }
+    AXE_TRY(check_writers(p, s, &plan, why));
     if (s->op != AX_OP_REDUCE)
         coalesce(&plan, s->nargs);
     plan.total = 1;

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+#
+# Property test of dispatch (tests/compiler_props.py): random register
+# layouts, with and without replicas, in small warp- and cta-scope
+# kernels; every schedule that dispatch accepts for an operator, forced
+# with --schedule, must pass `axe run --check`. AXE_TEST_SEED=N replays a
+# seed, AXE_PROPS_COUNT sets the number of kernels (default 40). Skipped
+# (77) without python3 or a C compiler. The last line is "N passed, N
+# failed".
+set -u
+
+AXE=${AXE_BIN:-}
+SRC=${AXE_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
+if [ -z "$AXE" ] || [ ! -x "$AXE" ]; then
+    echo "skipped: AXE_BIN does not name the axe binary"
+    exit 77
+fi
+if ! command -v python3 >/dev/null 2>&1; then
+    echo "skipped: no python3"
+    exit 77
+fi
+CC=${CC:-cc}
+if ! command -v "${CC%% *}" >/dev/null 2>&1; then
+    echo "skipped: no C compiler ($CC)"
+    exit 77
+fi
+export CC
+exec python3 "$SRC/tests/compiler_props.py" "$AXE" "${AXE_PROPS_COUNT:-40}"
