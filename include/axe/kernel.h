@@ -138,6 +138,61 @@ AXE_API const char *axe_program_schedule(const axe_program *p, int i,
 AXE_NODISCARD AXE_API axe_status axe_program_reference(const axe_program *p,
                                                        void *const *buffers,
                                                        axe_diag *diag);
+/* The race detector of the reference (docs/compiler.md, "Races"): two
+ * accesses to one element of a global or shared tensor race when
+ * different threads make them, one of them writes, and no barrier
+ * orders them (the same phase of one CTA), or when threads of different
+ * CTAs make them (global tensors, whatever the phase). Which thread
+ * makes an access inside a collective operator comes from the plan
+ * dispatch chose. A report keeps one race per tensor, kind and pair of
+ * source lines (the first found, up to AXE_RACE_MAX) and counts them
+ * all. */
+#define AXE_RACE_MAX 32
+#define AXE_RACE_MAX_DIMS 8
+/* The most elements (global and shared spans together) the detector
+ * tracks: 64 bytes each. */
+#define AXE_RACE_MAX_ELEMS ((int64_t)1 << 22)
+
+typedef struct axe_race_access {
+    int64_t thread; /* the thread in its CTA */
+    int64_t cta;    /* (bz * grid_y + by) * grid_x + bx */
+    int line;       /* source line of the operator */
+    bool write;
+} axe_race_access;
+
+typedef struct axe_race {
+    char tensor[AXE_KERNEL_NAME_MAX];
+    /* The element's logical index ("ndim" coordinates), or ndim -1 when
+     * only a view reaches the address (padding). */
+    int ndim;
+    int64_t index[AXE_RACE_MAX_DIMS];
+    int64_t address;               /* element offset in the tensor's storage */
+    axe_race_access first, second; /* in the order the reference ran them */
+    bool cross_cta;                /* threads of different CTAs */
+    int64_t count; /* racing accesses of this tensor, kind and lines */
+} axe_race;
+
+typedef struct axe_race_report {
+    int64_t count; /* racing accesses found */
+    int n;         /* races kept */
+    axe_race race[AXE_RACE_MAX];
+} axe_race_report;
+
+/* axe_program_reference that also detects races into "races" (NULL: no
+ * detection). AXE_ERR_CAPACITY, before anything runs (the buffers are
+ * untouched), when the global and shared tensors span more than
+ * AXE_RACE_MAX_ELEMS elements or the grid has more than 2^31 - 1
+ * threads; AXE_ERR_OVERFLOW when a CTA passes 2^31 - 1 barriers or the
+ * run 2^31 - 1 operator instances. */
+AXE_NODISCARD AXE_API axe_status
+axe_program_reference_races(const axe_program *p, void *const *buffers,
+                            axe_race_report *races, axe_diag *diag);
+/* "race on T[3,5]: written by thread 7 (line 12), read by thread 130
+ * (line 15), no sync between" (snprintf-style); threads of different
+ * CTAs are named with their CTA and the message ends "threads of
+ * different CTAs". */
+AXE_API size_t axe_race_text(const axe_race *r, char *buf, size_t cap);
+
 /* Floating-point operations of one kernel launch: 2 M N K per gemm
  * instance (each scope instance of each CTA, times enclosing trips); a
  * gemm under an `if` is not counted (its instances depend on the

@@ -444,6 +444,24 @@ void axe__emit_int_helpers(ax_text *t, const char *body);
 /* The float "v" as the integer dtype "d" (i8, i32): toward zero,
  * saturated, NaN -> 0, as CUDA's cvt.rzi.sat (compiler_ref.c). */
 double axe__int_saturate(axe_dtype d, double v);
+/* The race detector of the reference (compiler_race.c): made for a
+ * program (AXE_ERR_CAPACITY past its limits), told when a CTA starts, at
+ * each `sync`, at each operator instance (its first thread in the CTA)
+ * and element (its coordinate), and of each access of operand "arg" to
+ * an element of a global or shared tensor; its capacity errors are
+ * sticky and returned by axe__race_report ("table": each tensor's logical
+ * index -> address, to name the elements). NULL detectors are ignored. */
+typedef struct ax_race ax_race;
+axe_status axe__race_new(const axe_program *p, ax_race **out, axe_diag *diag);
+void axe__race_free(ax_race *r);
+void axe__race_cta(ax_race *r, int64_t cta);
+void axe__race_sync(ax_race *r);
+void axe__race_instance(ax_race *r, const ax_stmt *s, int64_t tid0);
+void axe__race_element(ax_race *r, const int64_t *c);
+void axe__race_access(ax_race *r, int arg, int tensor, int64_t addr,
+                      bool write);
+axe_status axe__race_report(const ax_race *r, int64_t *const *table,
+                            axe_race_report *out, axe_diag *diag);
 /* The number of threads of one instance of scope "s" ("p" gives CTAs). */
 int64_t axe__scope_threads(const axe_program *p, ax_scope s);
 

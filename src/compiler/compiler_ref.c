@@ -14,6 +14,8 @@
  * float -> integer conversions saturate (NaN -> 0), as on a GPU; f16 and
  * bf16 values are rounded to float first (their arithmetic type), then to
  * the 16-bit type, and a gemm product of them is rounded to float.
+ * With a race detector (compiler_race.c), every access to a global or
+ * shared element is also reported to it, with the operand that makes it.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -28,6 +30,7 @@ typedef struct ref_state {
     double *store[AX_MAX_TENSORS];  /* shared: span; register: inst x size */
     int64_t size[AX_MAX_TENSORS];
     int64_t env[AX_MAX_VARS];
+    ax_race *race; /* NULL: no race detection */
 } ref_state;
 
 static int64_t tensor_size(const ax_tensor *t)
@@ -189,21 +192,25 @@ static int64_t locate(const ref_state *rs, const ax_ref *r, const int64_t *c,
     return (int64_t)tid * rs->size[r->tensor] + x;
 }
 
-static double load(const ref_state *rs, const ax_ref *r, const int64_t *c,
-                   int tid)
+static double load(const ref_state *rs, const ax_stmt *s, int i,
+                   const int64_t *c, int tid)
 {
+    const ax_ref *r = &s->args[i];
     const ax_tensor *t = &rs->p->tensors[r->tensor];
     int64_t a = locate(rs, r, c, tid);
+    axe__race_access(rs->race, i, r->tensor, a, false);
     if (t->mem == AX_MEM_GLOBAL)
         return load_buf(t->dtype, rs->bufs[r->tensor], a);
     return rs->store[r->tensor][a];
 }
 
-static void store(ref_state *rs, const ax_ref *r, const int64_t *c, int tid,
+static void store(ref_state *rs, const ax_stmt *s, const int64_t *c, int tid,
                   double v)
 {
+    const ax_ref *r = &s->args[0];
     const ax_tensor *t = &rs->p->tensors[r->tensor];
     int64_t a = locate(rs, r, c, tid);
+    axe__race_access(rs->race, 0, r->tensor, a, true);
     if (t->mem == AX_MEM_GLOBAL)
         store_buf(t->dtype, rs->bufs[r->tensor], a, v);
     else
@@ -259,15 +266,19 @@ static void run_instance(ref_state *rs, const ax_stmt *s, int tid)
     axe_dtype sd = s->nargs > 1 ? rs->p->tensors[s->args[1].tensor].dtype : d;
     int64_t c[AX_MAX_DIMS] = {0};
     int k, n = axe__ref_ndim(dst);
+    axe__race_instance(rs->race, s, tid);
     for (;;) {
-        double a = s->nargs > 1 ? load(rs, &s->args[1], c, tid) : 0;
-        double b = s->nargs > 2 ? load(rs, &s->args[2], c, tid) : 0;
-        double v = apply(s, d, sd, a, b);
+        double a, b, v;
+        axe__race_element(rs->race, c);
+        a = s->nargs > 1 ? load(rs, s, 1, c, tid) : 0;
+        b = s->nargs > 2 ? load(rs, s, 2, c, tid) : 0;
+        v = apply(s, d, sd, a, b);
         if (s->op == AX_OP_GEMM)
-            v = load(rs, dst, c, tid) + v;
+            v = load(rs, s, 0, c, tid) + v;
         if (s->op == AX_OP_REDUCE)
-            v = c[s->rdim] == 0 ? a : apply(s, d, sd, load(rs, dst, c, tid), a);
-        store(rs, dst, c, tid, v);
+            v = c[s->rdim] == 0 ? a
+                                : apply(s, d, sd, load(rs, s, 0, c, tid), a);
+        store(rs, s, c, tid, v);
         for (k = n - 1; k >= 0; k--) {
             if (++c[k] < axe__ref_len(dst, k))
                 break;
@@ -307,6 +318,8 @@ static void run_block(ref_state *rs, const ax_stmt *s)
         int64_t i;
         if (s->kind == AX_ST_OP)
             run_op(rs, s);
+        else if (s->kind == AX_ST_SYNC)
+            axe__race_sync(rs->race);
         else if (s->kind == AX_ST_IF)
             run_block(rs, s->body), run_block(rs, s->else_body);
         else if (s->kind == AX_ST_FOR)
@@ -347,6 +360,8 @@ static void run_ctas(ref_state *rs)
                 rs->env[AX_VAR_BX] = bx;
                 rs->env[AX_VAR_BY] = by;
                 rs->env[AX_VAR_BZ] = bz;
+                axe__race_cta(rs->race,
+                              (bz * p->grid[1] + by) * p->grid[0] + bx);
                 for (i = 0; i < p->ntensors; i++)
                     if (rs->store[i] != NULL)
                         memset(rs->store[i], 0,
@@ -357,22 +372,43 @@ static void run_ctas(ref_state *rs)
             }
 }
 
+static void release(ref_state *rs)
+{
+    int i;
+    for (i = 0; i < rs->p->ntensors; i++) {
+        free(rs->table[i]);
+        free(rs->store[i]);
+    }
+    axe__race_free(rs->race);
+}
+
+/* Run "p" on "buffers" from the logical semantics (see the file comment);
+ * with "races", detect races (compiler_race.c). */
+axe_status axe_program_reference_races(const axe_program *p,
+                                       void *const *buffers,
+                                       axe_race_report *races, axe_diag *diag)
+{
+    static ref_state zero;
+    ref_state rs = zero;
+    axe_status st = AXE_OK;
+    rs.p = p;
+    rs.bufs = buffers;
+    if (races != NULL)
+        st = axe__race_new(p, &rs.race, diag);
+    if (st == AXE_OK)
+        st = prepare(&rs, diag);
+    if (st == AXE_OK) {
+        run_ctas(&rs);
+        if (races != NULL)
+            st = axe__race_report(rs.race, rs.table, races, diag);
+    }
+    release(&rs);
+    return st;
+}
+
 /* Run "p" on "buffers" from the logical semantics (see the file comment). */
 axe_status axe_program_reference(const axe_program *p, void *const *buffers,
                                  axe_diag *diag)
 {
-    static ref_state zero;
-    ref_state rs = zero;
-    axe_status st;
-    int i;
-    rs.p = p;
-    rs.bufs = buffers;
-    st = prepare(&rs, diag);
-    if (st == AXE_OK)
-        run_ctas(&rs);
-    for (i = 0; i < p->ntensors; i++) {
-        free(rs.table[i]);
-        free(rs.store[i]);
-    }
-    return st;
+    return axe_program_reference_races(p, buffers, NULL, diag);
 }

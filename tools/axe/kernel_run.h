@@ -20,7 +20,8 @@ typedef struct run_result {
     double max_abs, max_rel, seconds; /* seconds per run, 0: not measured */
     bool pass;
     int64_t bytes, flops;
-    long runs; /* timed runs */
+    long runs;                    /* timed runs */
+    const axe_race_report *races; /* NULL: not detected */
 } run_result;
 
 typedef struct run_ctx {
@@ -31,6 +32,11 @@ typedef struct run_ctx {
     void **in, **ref; /* one buffer per tensor parameter */
     size_t *bytes;
 } run_ctx;
+
+/* The races of a check as the JSON member "races" (null for NULL) and
+ * as text lines (kernel_races.c). */
+void kernel_races_json(const axe_race_report *rep);
+void kernel_races_text(const axe_race_report *rep);
 
 /* Write the C, build it with $CC, run it on c->in (replaced by the
  * outputs) and, with "bench", time at least 5 more runs (more until they

@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The race detector of the reference (axe_program_reference_races,
+ * src/compiler/compiler_race.c): one row per kernel, with the number of
+ * races the report keeps and the message of the first, written by hand
+ * from the plans (a split plan deals element u to thread u mod threads; a
+ * bound plan to the threads holding the element; a thread-scope operator
+ * to its thread). Kernels with a `sync` where one is needed, in-place
+ * operators, a replicated register written and read back by its own
+ * threads, and kernel-scope operators that deal each element to the same
+ * thread report nothing. Also: the detector's limit, and axe_race_text
+ * cut to a small buffer.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "axe/kernel.h"
+#include "testlib.h"
+
+typedef struct race_row {
+    const char *what;
+    const char *src;
+    int nraces; /* races kept (distinct tensor, kind and lines) */
+    const char *first;
+} race_row;
+
+static const race_row rows[] = {
+    {"warpgroups hand a shared tile over without sync",
+     "kernel k(A: f32[128, 8], B: f32[128, 8]) grid(1) threads(256) {\n"
+     "  shared s: f32[128, 8];\n"
+     "  if (wgid == 0) { warpgroup fill(s, 1.0); }\n"
+     "  if (wgid == 1) { warpgroup relu(B, s); }\n"
+     "}\n",
+     1,
+     "race on s[0,0]: written by thread 0 (line 3), read by thread 128 "
+     "(line 4), no sync between"},
+    {"the same with its sync",
+     "kernel k(A: f32[128, 8], B: f32[128, 8]) grid(1) threads(256) {\n"
+     "  shared s: f32[128, 8];\n"
+     "  if (wgid == 0) { warpgroup fill(s, 1.0); }\n"
+     "  sync;\n"
+     "  if (wgid == 1) { warpgroup relu(B, s); }\n"
+     "}\n",
+     0, NULL},
+    {"read, then overwritten by another thread (write after read)",
+     "kernel k(A: f32[64], B: f32[64]) grid(1) threads(64) {\n"
+     "  shared s: f32[64];\n"
+     "  cta copy(s, A);\n"
+     "  sync;\n"
+     "  cta copy(B[0 : +63], s[1 : +63]);\n"
+     "  cta fill(s, 0.0);\n"
+     "}\n",
+     1,
+     "race on s[1]: read by thread 0 (line 5), written by thread 1 (line "
+     "6), no sync between"},
+    {"every thread writes one element (write after write)",
+     "kernel k(A: f32[64]) grid(1) threads(64) {\n"
+     "  shared s: f32[64];\n"
+     "  thread fill(s[0 : +1], 1.0);\n"
+     "  sync;\n"
+     "  cta copy(A, s);\n"
+     "}\n",
+     1,
+     "race on s[0]: written by thread 0 (line 3), written by thread 1 (line "
+     "3), no sync between"},
+    {"a shift in place inside one kernel-scope operator (thread 15 of CTA "
+     "0 reads A[16], thread 0 of CTA 1 writes it: a second race)",
+     "kernel k(A: f32[64]) grid(2) threads(16) {\n"
+     "  kernel copy(A[0 : +63], A[1 : +63]);\n"
+     "}\n",
+     2,
+     "race on A[1]: read by thread 0 (line 2), written by thread 1 (line 2), "
+     "no sync between"},
+    {"kernel-scope operators that deal each element to one thread",
+     "kernel k(A: f32[64], B: f32[64]) grid(2) threads(16) {\n"
+     "  kernel mul(A, A, A);\n"
+     "  kernel add(B, A, A);\n"
+     "  kernel relu(A, B);\n"
+     "}\n",
+     0, NULL},
+    {"every CTA writes the whole output",
+     "kernel k(A: f32[64], B: f32[64]) grid(2) threads(64) {\n"
+     "  cta copy(B, A);\n"
+     "}\n",
+     1,
+     "race on B[0]: written by thread 0 of CTA 0 (line 2), written by "
+     "thread 0 of CTA 1 (line 2), threads of different CTAs"},
+    {"a CTA reads what another wrote, after a sync",
+     "kernel k(A: f32[2, 32], B: f32[2, 32]) grid(2) threads(32) {\n"
+     "  cta copy(A[bx : +1, 0 : +32], B[bx : +1, 0 : +32]);\n"
+     "  sync;\n"
+     "  cta copy(B[bx : +1, 0 : +32], A[1 - bx : +1, 0 : +32]);\n"
+     "}\n",
+     2,
+     "race on A[1,0]: read by thread 0 of CTA 0 (line 4), written by "
+     "thread 0 of CTA 1 (line 2), threads of different CTAs"},
+    {"a replicated register written to shared and read back by its "
+     "threads",
+     "kernel k(A: f32[4], B: f32[4]) grid(1) threads(32) {\n"
+     "  shared s: f32[4];\n"
+     "  register r: f32[4] layout S[4:1] + R[32:1@tx];\n"
+     "  cta copy(r, A);\n"
+     "  cta copy(s, r);\n"
+     "  cta copy(r, s);\n"
+     "  cta copy(B, r);\n"
+     "}\n",
+     0, NULL},
+    {"rows reduced by every thread (replicas), then overwritten",
+     "kernel k(A: f32[2, 64], B: f32[2]) grid(1) threads(64) {\n"
+     "  shared s: f32[2, 64];\n"
+     "  register row: f32[2] layout S[2:1] + R[64:1@tx];\n"
+     "  cta copy(s, A);\n"
+     "  sync;\n"
+     "  cta reduce(row, s, sum, 1);\n"
+     "  cta fill(s, 0.0);\n"
+     "  sync;\n"
+     "  cta copy(B, row);\n"
+     "}\n",
+     1,
+     "race on s[0,0]: read by thread 1 (line 6), written by thread 0 (line "
+     "7), no sync between"},
+};
+
+static void run_row(const race_row *row)
+{
+    axe_program *p = NULL;
+    axe_race_report rep;
+    axe_diag d;
+    void *bufs[4] = {NULL, NULL, NULL, NULL};
+    char msg[512] = "";
+    int i, n;
+    if (axe_program_compile(row->src, strlen(row->src), NULL, NULL, &p, &d) !=
+        AXE_OK) {
+        TL_CHECK(false, "%s: compile: %s", row->what, d.message);
+        return;
+    }
+    n = axe_program_tensor_count(p);
+    for (i = 0; i < n && i < 4; i++) {
+        axe_kernel_tensor t = axe_program_tensor(p, i);
+        bufs[i] = calloc((size_t)t.elems, (size_t)axe_dtype_size(t.dtype));
+    }
+    if (axe_program_reference_races(p, bufs, &rep, &d) != AXE_OK)
+        TL_CHECK(false, "%s: reference: %s", row->what, d.message);
+    else {
+        if (rep.n > 0)
+            (void)axe_race_text(&rep.race[0], msg, sizeof msg);
+        TL_CHECK(rep.n == row->nraces, "%s: %d races, want %d (first: %s)",
+                 row->what, rep.n, row->nraces, msg);
+        TL_CHECK((rep.count > 0) == (row->nraces > 0), "%s: count %lld",
+                 row->what, (long long)rep.count);
+        if (row->first != NULL && rep.n > 0)
+            TL_CHECK(strcmp(msg, row->first) == 0, "%s:\n  got  %s\n  want %s",
+                     row->what, msg, row->first);
+    }
+    for (i = 0; i < 4; i++)
+        free(bufs[i]);
+    axe_program_free(p);
+}
+
+/* Past AXE_RACE_MAX_ELEMS the detector refuses before running (the
+ * buffer stays as it was); the reference alone still runs. */
+static void test_limit(void)
+{
+    static const char src[] = "kernel k(A: f32[4096, 1025]) grid(1) "
+                              "threads(32) {\n"
+                              "  thread fill(A[tx : +1, 0 : +1], 2.0);\n"
+                              "}\n";
+    axe_program *p = NULL;
+    axe_race_report rep;
+    axe_diag d;
+    float *a = calloc(4096 * 1025, sizeof *a);
+    if (a == NULL ||
+        axe_program_compile(src, strlen(src), NULL, NULL, &p, &d) != AXE_OK) {
+        TL_CHECK(false, "limit: compile");
+        free(a);
+        return;
+    }
+    TL_CHECK(axe_program_reference_races(p, (void *const *)&a, &rep, &d) ==
+                     AXE_ERR_CAPACITY &&
+                 strstr(d.message, "at most 4194304 elements") != NULL &&
+                 a[0] == 0,
+             "limit: %s", d.message);
+    TL_CHECK(axe_program_reference(p, (void *const *)&a, &d) == AXE_OK &&
+                 a[0] == 2,
+             "limit: the reference alone runs");
+    axe_program_free(p);
+    free(a);
+}
+
+/* axe_race_text is snprintf-style. */
+static void test_text(void)
+{
+    axe_race r;
+    char small[12], big[256];
+    size_t n;
+    memset(&r, 0, sizeof r);
+    strcpy(r.tensor, "T");
+    r.ndim = 2;
+    r.index[0] = 3;
+    r.index[1] = 5;
+    r.first.thread = 7;
+    r.first.line = 12;
+    r.first.write = true;
+    r.second.thread = 130;
+    r.second.line = 15;
+    n = axe_race_text(&r, big, sizeof big);
+    TL_CHECK(strcmp(big, "race on T[3,5]: written by thread 7 (line 12), read "
+                         "by thread 130 (line 15), no sync between") == 0 &&
+                 n == strlen(big),
+             "text: %s", big);
+    TL_CHECK(axe_race_text(&r, small, sizeof small) == n &&
+                 strcmp(small, "race on T[3") == 0,
+             "text cut: %s", small);
+    TL_CHECK(axe_race_text(&r, NULL, 0) == n, "text length");
+    r.ndim = -1;
+    r.address = 9;
+    (void)axe_race_text(&r, big, sizeof big);
+    TL_CHECK(strncmp(big, "race on T at offset 9: ", 23) == 0, "text: %s", big);
+}
+
+int main(void)
+{
+    size_t i;
+    for (i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        run_row(&rows[i]);
+    test_limit();
+    test_text();
+    return tl_finish();
+}
