@@ -51,6 +51,19 @@ check_run() {
     fi
 }
 
+# exact_run FILE ARGS...: axe run --check passes with no error at all
+# (operators that keep the reference's order of operations).
+exact_run() {
+    local f=$1
+    shift
+    if "$AXE" run "$K/$f" --check "$@" >"$tmp/out" 2>"$tmp/err" &&
+        grep -q '^check passed: max_abs_err 0, max_rel_err 0$' "$tmp/out"; then
+        ok
+    else
+        bad "axe run $f --check $* is not exact ($(cat "$tmp/out" "$tmp/err" | head -c 400))"
+    fi
+}
+
 check_run fig5_copy.axe
 check_run fig5_copy.axe -D M=40 -D N=131 --seed 7
 check_run fig4_thread.axe
@@ -63,8 +76,8 @@ check_run softmax.axe -D ROWS=12 -D C=160 --seed 9
 check_run softmax.axe -D C=64 --schedule reduce=smem
 check_run rmsnorm.axe
 check_run rmsnorm.axe -D ROWS=192 -D C=37 --seed 4
-check_run gemm.axe
-check_run gemm.axe -D M=384 -D N=256 -D K=96 --seed 6
+exact_run gemm.axe
+exact_run gemm.axe -D M=384 -D N=256 -D K=96 --seed 6
 check_run warp_mma.axe
 check_run warp_mma.axe -D MT=1 -D NT=3 -D KT=5 --seed 12
 check_run softmax_f16.axe
@@ -126,6 +139,9 @@ check_run slice_loops.axe -D KT=3 --seed 21
 check_run mma_smem_warp.axe
 check_run mma_smem_warp.axe -D KT=3 -D NT=1 --seed 23
 check_run half.axe
+# Register-blocked per-thread gemms on every dtype, k in order: exact.
+exact_run gemm_blocked.axe
+exact_run gemm_blocked.axe -D M=40 -D N=70 -D K=34 --seed 3
 check_run warp_mma_bf16.axe
 check_run warp_mma_bf16.axe -D MT=1 -D NT=3 -D KT=2 --seed 19
 check_run half.axe -D R=3 -D C=96 --seed 16

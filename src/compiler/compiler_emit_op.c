@@ -393,7 +393,7 @@ void axe__emit_op(ax_text *t, const axe_program *p, const ax_stmt *s, int ind,
         body(t, p, s, in);
         indent_put(t, ind + 1);
         axe__text_put(t, "}\n");
-    } else {
+    } else if (!axe__emit_gemm_blocked(t, p, s, ind + 1)) {
         in = nested_loops(t, plan, ind + 1);
         body(t, p, s, in);
     }

@@ -425,6 +425,12 @@ void axe__expr_print_c(ax_text *t, const axe_program *p, const ax_expr *e);
 void axe__emit_op(ax_text *t, const axe_program *p, const ax_stmt *s, int ind,
                   bool whole);
 
+/* A per-thread gemm register-blocked (compiler_emit_gemm.c), after the
+ * rank and thread digits; false, with nothing written, when "s" is not a
+ * gemm or its plan does not allow it. */
+bool axe__emit_gemm_blocked(ax_text *t, const axe_program *p, const ax_stmt *s,
+                            int ind);
+
 /* The AXE_KERNEL_MAIN harness (compiler_emit_harness.c). */
 void axe__emit_harness(ax_text *t, const axe_program *p);
 
