@@ -371,6 +371,42 @@ expect 1 3:26 'region of .A. out of bounds: dimension 0 covers \[0, 65\)' <<<'ke
         thread copy(A[tx + bx : +1, 0:64], B[0:1, 0:64]);
     }
 }'
+# Dead code (its conditions never hold: tests/kernels/dead_guards.axe) is
+# not bounds-checked, but still type-checked: dtypes, shapes, scopes,
+# affine starts.
+expect 1 3:16 'exp needs a floating-point destination, not i32' <<<'kernel k(I: i32[4]) grid(3) threads(1) {
+    if (bx >= 3) {
+        thread exp(I[bx * 100 : +1], I[bx * 100 : +1]);
+    }
+}'
+expect 1 3:39 'operand shape differs from the destination.s in dimension 0 \(2 vs 1\)' <<<'kernel k(A: f32[4]) grid(3) threads(1) {
+    if (bx >= 3) {
+        thread copy(A[bx * 100 : +1], A[bx : +2]);
+    }
+}'
+expect 1 3:26 "a region start multiplies two run-time values \(bx, tx\)" <<<'kernel k(A: f32[4]) grid(3) threads(2) {
+    if (bx * 2 + tx >= 6) {
+        thread fill(A[bx * tx : +1], 1.0);
+    }
+}'
+expect 1 3:32 "'r' is distributed over the warp's threads; a thread-scope operator needs a per-thread register" <<<'kernel k(A: f32[32]) grid(1) threads(32) {
+    register r: f32[32] layout S[32:1@laneid];
+    if (tx > 31) { thread fill(r, 1.0); }
+}'
+# Both sides of a condition are 64-bit integers for every value of the
+# ids and loop variables, whatever the enclosing ifs allow.
+expect 1 2:34 'integer overflow in the condition of this if, for some value of its ids and loop variables' <<<'kernel k(A: f32[4]) grid(3) threads(1) {
+    if (bx * 4611686018427387904 + bx * 4611686018427387904 > 0) {
+        thread fill(A, 1.0);
+    }
+}'
+expect 1 4:46 'integer overflow in the condition of this if' <<<'kernel k(A: f32[4]) grid(1) threads(64) {
+    for i in range(2) {
+        if (i < 1) {
+            if (tx < i * 9223372036854775807 + 2) { warp fill(A, 1.0); }
+        }
+    }
+}'
 
 # Region starts and view offsets are affine in the ids and loop variables
 # (constant multiples, // and % by constants): no product of two of them.

@@ -154,6 +154,12 @@ check_run warp_mma_i8.axe
 check_run warp_mma_i8.axe -D MT=1 -D NT=3 -D KT=3 --seed 5
 check_run gemm_i8_acc8.axe
 check_run gemm_i8_acc8.axe -D M=3 -D N=9 -D K=40 --seed 4
+# Guards that never hold are dead code, not out-of-bounds accesses (the
+# else of a peeled tail when M divides the tile, a guard beyond the grid,
+# bounds at +-2^63); M = 100 makes the tail live.
+check_run dead_guards.axe
+check_run dead_guards.axe -D M=100 --seed 26
+check_run dead_guards.axe -D M=64 --seed 27
 # Warp reductions into destinations replicated over every lane (smem) and
 # over the lanes of the reduced dimension only (warp_shuffle).
 check_run reduce_replicated.axe
@@ -175,6 +181,7 @@ if echo 'int main(void) { return 0; }' >"$tmp/ub.c" &&
     CC="$CC $ubsan" check_run int_edge.axe
     CC="$CC $ubsan" check_run int_warp_sum.axe
     CC="$CC $ubsan" check_run warps.axe
+    CC="$CC $ubsan" check_run dead_guards.axe
     CC="$CC $ubsan" check_run warp_mma_i8.axe
     CC="$CC $ubsan" check_run gemm_i8_acc8.axe
     CC="$CC $ubsan" K="$SRC/examples/kernels" check_run gemm_i8.axe \
@@ -373,6 +380,10 @@ expect_explain warp_mma_i8.axe 'atom mma\.sync\.aligned\.m16n8k32\.row\.col\.s32
 expect_explain cta_reduce.axe 'chosen reduce\.smem'
 expect_explain cta_reduce.axe 'rejected reduce\.warp_shuffle: a butterfly runs over the lanes of one warp, not at cta scope'
 expect_explain restage.axe 'chosen copy\.smem'
+expect_explain dead_guards.axe "op 1 \(line 16\): thread copy\(B\[1\], A\[1\]\)"
+expect_explain dead_guards.axe "never runs: the conditions around it leave 'bx' no value in \[0, 2\] \(dead code: not dispatched, not emitted\)"
+expect_explain dead_guards.axe "never runs: the conditions around it hold for no thread, CTA and loop iteration"
+expect_explain dead_guards.axe "never runs: the conditions around it leave 'i' no value in \[0, 1\]"
 # A destination replicated over lanes that hold other rows: the butterfly
 # would leave each lane only its own row's total.
 expect_explain reduce_replicated.axe "rejected reduce\.warp_shuffle: the destination 'all' is replicated over the threads of digit \(rank/8\)%4 \(dim 0\), which compute different elements: its replicas would not all be written"
@@ -479,6 +490,8 @@ expect_schedules fig5_copy.axe 'kernel fig5_copy, target c, schedules: 0:copy=ve
 expect_schedules warp_slices.axe 'kernel warp_slices, target c, schedules: 0:copy=split 1:copy=thread_loop 2:copy=thread_loop 3:fill=thread_loop 4:gemm=mma_atom 5:copy=thread_loop 6:reduce=smem 7:copy=thread_loop' \
     --schedule 'copy#0=split' --schedule 'copy#5=thread_loop' --schedule 'reduce#6=smem'
 K="$SRC/tests/kernels"
+expect_schedules dead_guards.axe 'kernel dead_guards, target c, schedules: 0:copy=thread_loop 1:copy=dead 2:fill=dead 3:fill=dead 4:fill=dead 5:fill=dead 6:add=thread_loop'
+expect_schedules dead_guards.axe 'kernel dead_guards, target c, schedules: 0:copy=thread_loop 1:copy=thread_loop 2:fill=dead 3:fill=dead 4:fill=dead 5:fill=dead 6:add=thread_loop' -D M=100
 expect_schedules reduce_replicated.axe 'kernel reduce_replicated, target c, schedules: 0:copy=thread_loop 1:reduce=smem 2:reduce=warp_shuffle 3:copy=vector 4:copy=thread_loop'
 K="$SRC/examples/kernels"
 expect_fail 2 "--schedule copy=warp_shuffle: copy has no schedule 'warp_shuffle' \\(vector, thread_loop, split, smem\\)" \

@@ -466,10 +466,28 @@ static axe_status check_forced(const axe_program *p, axe_diag *diag)
     return AXE_OK;
 }
 
+/* Dead code (sema: its conditions never hold) gets no schedule: "dead",
+ * and why in --explain. */
+static axe_status dispatch_dead(axe_program *p, ax_stmt *s)
+{
+    ax_text t;
+    axe__text_init(&t, p->arena);
+    explain_head(&t, p, s);
+    axe__text_put(&t,
+                  "  never runs: %s (dead code: not dispatched, not "
+                  "emitted)\n",
+                  s->dead_why);
+    s->schedule = "dead";
+    s->explain = t.buf;
+    return t.status;
+}
+
 static axe_status dispatch_block(axe_program *p, ax_stmt *s, axe_diag *diag)
 {
     for (; s != NULL; s = s->next) {
-        if (s->kind == AX_ST_OP)
+        if (s->kind == AX_ST_OP && s->dead)
+            AXE_TRY(dispatch_dead(p, s));
+        else if (s->kind == AX_ST_OP)
             AXE_TRY(dispatch_op(p, s, diag));
         if (s->kind == AX_ST_FOR || s->kind == AX_ST_IF)
             AXE_TRY(dispatch_block(p, s->body, diag));

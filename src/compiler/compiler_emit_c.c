@@ -350,6 +350,13 @@ static void emit_block(emitter *e, const ax_stmt *s)
             emit_for(e, s);
         } else if (s->kind == AX_ST_IF) {
             emit_if(e, s);
+        } else if (s->dead) {
+            indent_put(e->t, e->ind);
+            axe__text_put(e->t,
+                          "/* op %d (line %d): %s %s never runs (dead "
+                          "code) */\n",
+                          s->index, s->line, axe__scope_name(s->scope),
+                          axe__op_name(s->op));
         } else if (s->stage[0] != NULL) {
             emit_staged(e, s);
         } else if (s->nmasks > 0) {

@@ -103,7 +103,8 @@ axe_status axe__expr_fold(ax_arena *a, ax_expr *e, ax_expr **out,
     return *out != NULL ? AXE_OK : AXE_ERR_NO_MEMORY;
 }
 
-static int64_t var_extent(const axe_program *p, int v)
+/* The number of values of variable "v" (an id, or a loop variable). */
+int64_t axe__var_extent(const axe_program *p, int v)
 {
     int64_t t = p->threads;
     switch (v) {
@@ -198,7 +199,7 @@ axe_status axe__expr_range(const axe_program *p, const ax_expr *e, int64_t *lo,
         return AXE_OK;
     case AX_EX_VAR:
         *lo = 0;
-        *hi = var_extent(p, e->var) - 1;
+        *hi = axe__var_extent(p, e->var) - 1;
         if (p->var_lo[e->var] <= p->var_hi[e->var]) {
             *lo = *lo > p->var_lo[e->var] ? *lo : p->var_lo[e->var];
             *hi = *hi < p->var_hi[e->var] ? *hi : p->var_hi[e->var];
@@ -347,8 +348,11 @@ static const char *const c_ops[] = {"", "", " + ", " - ", " * ", "", "", ""};
 void axe__expr_print_c(ax_text *t, const axe_program *p, const ax_expr *e)
 {
     switch (e->kind) {
-    case AX_EX_INT:
-        axe__text_put(t, "%lldL", (long long)e->value);
+    case AX_EX_INT: /* -2^63 has no literal: 2^63 is no long */
+        if (e->value == INT64_MIN)
+            axe__text_put(t, "(-%lldL - 1)", (long long)INT64_MAX);
+        else
+            axe__text_put(t, "%lldL", (long long)e->value);
         return;
     case AX_EX_VAR:
         axe__text_put(t, "%s%s", e->var >= AX_VAR_NBUILTIN ? "v_" : "",

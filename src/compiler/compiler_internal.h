@@ -239,7 +239,12 @@ typedef struct ax_stmt {
     struct ax_stmt *stage[2]; /* reduce.smem: stage to shared, reduce it */
     ax_mma *mma;              /* gemm.mma_atom */
     const ax_guard *guard;    /* enclosing if conditions (after sema) */
-    int nmasks;               /* reduce.warp_shuffle: butterfly lane masks */
+    /* Sema found that "guard" holds for no value of the ids and loop
+     * variables: type-checked, not bounds-checked, not dispatched (plan
+     * NULL, schedule "dead"), not emitted; "dead_why" says why. */
+    bool dead;
+    const char *dead_why;
+    int nmasks; /* reduce.warp_shuffle: butterfly lane masks */
     int64_t masks[5];
     /* IF: the condition (in "cond", with negate false) and the branches */
     ax_guard cond;
@@ -361,6 +366,11 @@ struct axe_program {
     int64_t uniform_evals;
     const struct ax_guard *uniform_chain;
     ax_scope uniform_scope;
+    /* axe__guard_never_holds: evaluations spent, and the last chain it
+     * decided with its answer. */
+    int64_t dead_evals;
+    const struct ax_guard *dead_chain;
+    bool dead_value;
     int nops;
     ax_stmt **ops; /* the operator statements by index (after parsing) */
     ax_stmt *body;
@@ -387,6 +397,12 @@ axe_status axe__sema_ops(axe_program *p, axe_diag *diag);
  * instance of its scope (compiler_sema_guard.c). */
 axe_status axe__guard_check_uniform(axe_program *p, const ax_stmt *s,
                                     axe_diag *diag);
+/* Whether the chain of conditions "g" holds for no thread of any CTA and
+ * no value of the loop variables it reads, decided by evaluation within a
+ * budget (false when undecided) (compiler_sema_guard.c). */
+bool axe__guard_never_holds(axe_program *p, const ax_guard *g);
+/* The number of values of variable "v": 0 .. extent - 1 (compiler_expr.c). */
+int64_t axe__var_extent(const axe_program *p, int v);
 /* Choose and plan a schedule for every operator. */
 axe_status axe__program_dispatch(axe_program *p, axe_diag *diag);
 /* The predicate of schedule "name" of s's family on "s" without

@@ -12,7 +12,9 @@
  * program (operators under the same conditions at the same scope are
  * decided once). E.g. `tx >= 128` is uniform over warps and warpgroups,
  * `tx >= 100` splits warp 3, `tx < 256` with 256 threads is uniform over
- * the CTA. Invariant: the variables are
+ * the CTA. The same enumeration decides dead code: a chain that holds
+ * for no thread and no value of the other variables. Invariant: the
+ * variables are
  * enumerated over their whole extents, and every expression is evaluated
  * only after its interval bounds were computed without overflow.
  */
@@ -25,6 +27,9 @@
  * a tenth of a second), and all of a program's checks together. */
 #define UNIFORM_MAX_EVALS ((int64_t)1 << 22)
 #define UNIFORM_MAX_TOTAL ((int64_t)1 << 24)
+/* The same for deciding that a chain never holds (dead code). */
+#define DEAD_MAX_EVALS ((int64_t)1 << 20)
+#define DEAD_MAX_TOTAL ((int64_t)1 << 24)
 
 /* The chain "g" reads a thread id that varies within one instance of
  * "scope" (warp: tx laneid tid_in_wg; warpgroup: also warpid wid_in_wg;
@@ -240,4 +245,35 @@ axe_status axe__guard_check_uniform(axe_program *p, const ax_stmt *s,
     p->uniform_chain = s->guard;
     p->uniform_scope = s->scope;
     return AXE_OK;
+}
+
+/* Whether "g" holds for no thread of any CTA and no value of the other
+ * variables it reads (dead code; the chain's conditions are overflow-free
+ * over the whole ranges, checked when sema enters each if). Undecided,
+ * so false, past DEAD_MAX_EVALS evaluations for the chain or
+ * DEAD_MAX_TOTAL for the program; a chain is decided once. */
+bool axe__guard_never_holds(axe_program *p, const ax_guard *g)
+{
+    walk w;
+    int64_t evals, nt, t;
+    if (g == NULL)
+        return false;
+    if (g == p->dead_chain)
+        return p->dead_value;
+    memset(&w, 0, sizeof w);
+    w.p = p;
+    if (collect(&w, g, &evals) != AXE_OK || evals > DEAD_MAX_EVALS ||
+        p->dead_evals + evals > DEAD_MAX_TOTAL)
+        return false;
+    p->dead_evals += evals;
+    p->dead_chain = g;
+    p->dead_value = false;
+    nt = reads_finer_id(g, AX_SCOPE_CTA) ? p->threads : 1;
+    do {
+        for (t = 0; t < nt; t++)
+            if (holds_at(&w, t))
+                return false;
+    } while (next_values(&w));
+    p->dead_value = true;
+    return true;
 }

@@ -8,6 +8,7 @@
  * (per-thread registers at thread scope, distributed ones at their
  * owner's scope). Marks written tensors.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "compiler_internal.h"
@@ -53,7 +54,10 @@ static axe_status check_affine(const axe_program *p, const ax_expr *e,
                      what, a, b);
 }
 
-static axe_status check_region(const axe_program *p, const ax_ref *r,
+/* A region's lengths are positive and its starts affine; unless "dead"
+ * (the operator never runs), it lies inside its tensor for every value of
+ * the ids and loop variables that the enclosing guards allow. */
+static axe_status check_region(const axe_program *p, const ax_ref *r, bool dead,
                                axe_diag *diag)
 {
     const ax_tensor *t = &p->tensors[r->tensor];
@@ -65,6 +69,8 @@ static axe_status check_region(const axe_program *p, const ax_ref *r,
                              "region of '%s': dimension %d has length %lld",
                              t->name, d, (long long)r->len[d]);
         AXE_TRY(check_affine(p, r->start[d], "a region start", diag));
+        if (dead)
+            continue;
         if (r->start[d] != NULL &&
             axe__expr_range(p, r->start[d], &lo, &hi) != AXE_OK)
             return axe__fail(diag, AXE_ERR_OVERFLOW, r->start[d]->off,
@@ -86,7 +92,9 @@ static axe_status check_region(const axe_program *p, const ax_ref *r,
     return AXE_OK;
 }
 
-static axe_status check_view(const axe_program *p, const ax_ref *r,
+/* A view is of a global or shared tensor, on m, with an affine offset;
+ * unless "dead", it stays inside the tensor's buffer. */
+static axe_status check_view(const axe_program *p, const ax_ref *r, bool dead,
                              axe_diag *diag)
 {
     const ax_tensor *t = &p->tensors[r->tensor];
@@ -115,6 +123,8 @@ static axe_status check_view(const axe_program *p, const ax_ref *r,
             return axe__fail(diag, AXE_ERR_OVERFLOW, r->off,
                              "view of '%s': its offset overflows", t->name);
     AXE_TRY(check_affine(p, r->view_dyn, "a view offset", diag));
+    if (dead)
+        return AXE_OK;
     if (r->view_dyn != NULL) {
         int64_t dl, dh;
         if (axe__expr_range(p, r->view_dyn, &dl, &dh) != AXE_OK ||
@@ -374,28 +384,69 @@ static axe_status check_shapes(const ax_stmt *s, axe_diag *diag)
     return AXE_OK;
 }
 
-/* Bounds of `VAR cmp CONST` guards: (lo, hi) per variable. */
-static void narrow(axe_program *p, const ax_guard *g)
+/* No bounds from guards on any variable (var_lo > var_hi). */
+static void clear_bounds(axe_program *p)
 {
     int v;
+    for (v = 0; v < AX_MAX_VARS; v++)
+        p->var_lo[v] = 1, p->var_hi[v] = 0;
+}
+
+/* The condition "g" as `VAR cmp CONST` (cmp as in ax_guard, else branches
+ * negated, `CONST cmp VAR` turned around): false when it has no such
+ * form or says `!=`. */
+static bool var_cmp_const(const ax_guard *g, int *v, int *cmp, int64_t *c)
+{
+    static const int negated[] = {3, 2, 1, 0, 5, 4},
+                     flipped[] = {2, 3, 0, 1, 4, 5};
+    const ax_expr *var = g->lhs, *cst = g->rhs;
+    *cmp = g->cmp;
+    if (var->kind == AX_EX_INT && cst->kind == AX_EX_VAR) {
+        var = g->rhs;
+        cst = g->lhs;
+        *cmp = flipped[*cmp];
+    }
+    if (var->kind != AX_EX_VAR || cst->kind != AX_EX_INT)
+        return false;
+    *v = var->var;
+    *c = cst->value;
+    if (g->negate)
+        *cmp = negated[*cmp];
+    return *cmp != 5;
+}
+
+/* Bounds of the `VAR cmp CONST` guards of "g": [var_lo, var_hi] per
+ * variable (v < c is v <= c - 1, v > c is v >= c + 1, computed without
+ * overflow: no value is below INT64_MIN or above INT64_MAX). Answers the
+ * first variable that the bounds leave no value of its range [0,
+ * extent), with the bounds then dropped (dead code), or -1. */
+static int narrow(axe_program *p, const ax_guard *g)
+{
+    int v, cmp;
+    int64_t c;
     for (v = 0; v < AX_MAX_VARS; v++) {
         p->var_lo[v] = 0;
         p->var_hi[v] = INT64_MAX;
     }
     for (; g != NULL; g = g->up) {
-        int64_t c;
-        int cmp = g->cmp;
-        if (g->lhs->kind != AX_EX_VAR || g->rhs->kind != AX_EX_INT)
+        if (!var_cmp_const(g, &v, &cmp, &c))
             continue;
-        v = g->lhs->var;
-        c = g->rhs->value;
-        if (g->negate)
-            cmp = cmp == 0 ? 3 : cmp == 1 ? 2 : cmp == 2 ? 1 : cmp == 3 ? 0 : 6;
-        if ((cmp == 0 || cmp == 1 || cmp == 4) && c - (cmp == 0) < p->var_hi[v])
-            p->var_hi[v] = c - (cmp == 0);
-        if ((cmp == 2 || cmp == 3 || cmp == 4) && c + (cmp == 2) > p->var_lo[v])
-            p->var_lo[v] = c + (cmp == 2);
+        if (cmp == 0)
+            c = c == INT64_MIN ? -1 : c - 1;
+        if (cmp == 2)
+            c = c == INT64_MAX ? INT64_MAX : c + 1;
+        if ((cmp == 0 || cmp == 1 || cmp == 4) && c < p->var_hi[v])
+            p->var_hi[v] = c;
+        if ((cmp == 2 || cmp == 3 || cmp == 4) && c > p->var_lo[v])
+            p->var_lo[v] = c;
     }
+    for (v = 0; v < p->nvars; v++)
+        if (p->var_lo[v] > p->var_hi[v] ||
+            p->var_lo[v] > axe__var_extent(p, v) - 1 || p->var_hi[v] < 0)
+            break;
+    if (v < p->nvars)
+        clear_bounds(p);
+    return v < p->nvars ? v : -1;
 }
 
 /* A warp (warpgroup) operator runs on whole warps (warpgroups): the CTA's
@@ -417,19 +468,44 @@ static axe_status check_whole_scope(const axe_program *p, const ax_stmt *s,
     return AXE_OK;
 }
 
+/* Dead code: the enclosing conditions leave variable "empty" no value
+ * (narrow), or hold for no value at all (axe__guard_never_holds). */
+static axe_status mark_dead(axe_program *p, ax_stmt *s, int empty)
+{
+    char why[160];
+    char *keep;
+    s->dead = empty >= 0 || axe__guard_never_holds(p, s->guard);
+    if (!s->dead)
+        return AXE_OK;
+    if (empty >= 0)
+        snprintf(why, sizeof why,
+                 "the conditions around it leave '%s' no value in [0, %lld]",
+                 p->vars[empty], (long long)(axe__var_extent(p, empty) - 1));
+    else
+        snprintf(why, sizeof why,
+                 "the conditions around it hold for no thread, CTA and loop "
+                 "iteration");
+    keep = axe__arena_alloc(p->arena, strlen(why) + 1);
+    if (keep == NULL)
+        return AXE_ERR_NO_MEMORY;
+    strcpy(keep, why);
+    s->dead_why = keep;
+    return AXE_OK;
+}
+
 static axe_status check_op(axe_program *p, ax_stmt *s, axe_diag *diag)
 {
     int i;
     AXE_TRY(check_whole_scope(p, s, diag));
-    narrow(p, s->guard);
+    AXE_TRY(mark_dead(p, s, narrow(p, s->guard)));
     for (i = 0; i < s->nargs; i++) {
         ax_ref *r = &s->args[i];
         AXE_TRY(ref_shape(p, r, diag));
-        AXE_TRY(r->is_view ? check_view(p, r, diag) : check_region(p, r, diag));
+        AXE_TRY(r->is_view ? check_view(p, r, s->dead, diag)
+                           : check_region(p, r, s->dead, diag));
         AXE_TRY(check_scope(p, s, r, diag));
     }
-    for (i = 0; i < AX_MAX_VARS; i++)
-        p->var_lo[i] = 1, p->var_hi[i] = 0;
+    clear_bounds(p);
     if (s->args[0].bdim >= 0)
         return axe__fail(diag, AXE_ERR_INVALID, s->args[0].off,
                          "a destination cannot be broadcast");
@@ -445,6 +521,25 @@ static axe_status check_op(axe_program *p, ax_stmt *s, axe_diag *diag)
 static axe_status check_block(axe_program *p, ax_stmt *s, axe_diag *diag,
                               bool *has_sync, const ax_guard *guard);
 
+/* Both sides of an if's condition are 64-bit integers for every value of
+ * the ids and loop variables (not only those the enclosing ifs allow:
+ * the reference and the uniformity and dead-code checks evaluate a chain
+ * of conditions as a whole). */
+static axe_status check_cond(const axe_program *p, const ax_guard *c,
+                             axe_diag *diag)
+{
+    int64_t lo, hi;
+    if (axe__expr_range(p, c->lhs, &lo, &hi) != AXE_OK)
+        return axe__fail(diag, AXE_ERR_OVERFLOW, c->lhs->off,
+                         "integer overflow in the condition of this if, for "
+                         "some value of its ids and loop variables");
+    if (axe__expr_range(p, c->rhs, &lo, &hi) != AXE_OK)
+        return axe__fail(diag, AXE_ERR_OVERFLOW, c->rhs->off,
+                         "integer overflow in the condition of this if, for "
+                         "some value of its ids and loop variables");
+    return AXE_OK;
+}
+
 static axe_status check_if(axe_program *p, ax_stmt *s, axe_diag *diag,
                            const ax_guard *guard)
 {
@@ -452,6 +547,7 @@ static axe_status check_if(axe_program *p, ax_stmt *s, axe_diag *diag,
     bool sync = false;
     if (neg == NULL)
         return AXE_ERR_NO_MEMORY;
+    AXE_TRY(check_cond(p, &s->cond, diag));
     s->cond.up = guard;
     *neg = s->cond;
     neg->negate = true;
@@ -471,7 +567,8 @@ static axe_status check_block(axe_program *p, ax_stmt *s, axe_diag *diag,
         if (s->kind == AX_ST_OP) {
             s->guard = guard;
             AXE_TRY(check_op(p, s, diag));
-            AXE_TRY(check_guard(p, s, diag));
+            if (!s->dead)
+                AXE_TRY(check_guard(p, s, diag));
         } else if (s->kind == AX_ST_SYNC) {
             *has_sync = true;
         } else if (s->kind == AX_ST_IF) {
