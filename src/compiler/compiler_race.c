@@ -110,8 +110,8 @@ static axe_status make_plans(ax_race *r)
         return AXE_ERR_NO_MEMORY;
     for (i = 0; i < 2 * p->nops; i++) {
         const ax_stmt *s = p->ops[i / 2];
-        if (i % 2 == 1 && s->stage[0] == NULL)
-            continue;
+        if (s->dead || (i % 2 == 1 && s->stage[0] == NULL))
+            continue; /* dead code has no plan and never runs */
         r->plans[i].s = plan_stmt(s, i % 2);
         AXE_TRY(plan_free(&r->plans[i], p));
     }
