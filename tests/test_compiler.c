@@ -503,6 +503,15 @@ static void test_accessors(void)
     TL_CHECK(!axe_program_tensor(p, 0).written &&
                  axe_program_tensor(p, 1).written,
              "written flags");
+    TL_CHECK(axe_program_tensor(p, 0).ndim == 2 &&
+                 axe_program_tensor(p, 0).shape[0] == 40 &&
+                 axe_program_tensor(p, 0).shape[1] == 128 &&
+                 axe_program_tensor(p, 1).shape[0] == 16 &&
+                 axe_program_tensor(p, 1).shape[1] == 64,
+             "logical shapes");
+    TL_CHECK(axe_program_tensor(p, 0).row_major &&
+                 axe_program_tensor(p, 1).row_major,
+             "tensors without a layout are row-major");
     TL_CHECK(strcmp(axe_program_schedule(p, 0, &op), "vector") == 0 &&
                  strcmp(op, "copy") == 0,
              "schedule 0");
@@ -519,6 +528,65 @@ static void test_accessors(void)
              "explain truncates with a NUL");
     axe_program_free(p);
     axe_program_free(NULL);
+}
+
+/* Whether each tensor parameter's buffer is the plain row-major array
+ * of its shape (axe_program_tensor's row_major), with its span, by hand:
+ * a row-major layout written out (grouped differently) is; a padded, a
+ * transposed and an offset one are not. */
+static void test_tensor_row_major(void)
+{
+    static const char src[] =
+        "kernel k(A: f32[4, 8] layout S[(2, 2, 8):(16, 8, 1)],\n"
+        "         P: f32[4, 8] layout S[(4, 8):(9, 1)],\n"
+        "         T: f32[4, 8] layout S[(4, 8):(1, 4)],\n"
+        "         O: f32[4, 8] layout S[(4, 8):(8, 1)] + 3,\n"
+        "         V: i8[5]) grid(1) threads(1) {\n"
+        "  thread copy(P, A); thread copy(T, A); thread copy(O, A);\n"
+        "}\n";
+    static const struct {
+        int64_t elems;
+        bool row_major;
+    } want[] = {{32, true}, {35, false}, {32, false}, {35, false}, {5, true}};
+    axe_program *p = NULL;
+    axe_diag d;
+    int i;
+    if (axe_program_compile(src, strlen(src), NULL, NULL, &p, &d) != AXE_OK) {
+        TL_CHECK(false, "compile: %s", d.message);
+        return;
+    }
+    for (i = 0; i < 5; i++) {
+        axe_kernel_tensor t = axe_program_tensor(p, i);
+        TL_CHECK(t.elems == want[i].elems && t.row_major == want[i].row_major,
+                 "%s: elems %lld row_major %d", t.name, (long long)t.elems,
+                 (int)t.row_major);
+    }
+    TL_CHECK(axe_program_tensor(p, 4).ndim == 1 &&
+                 axe_program_tensor(p, 4).shape[0] == 5,
+             "V: shape [5]");
+    axe_program_free(p);
+}
+
+/* The check's tolerances per dtype (docs/compiler.md), one row each. */
+static void test_tolerance(void)
+{
+    static const struct {
+        axe_dtype t;
+        double atol, rtol;
+    } rows[] = {{AXE_DTYPE_F16, 5e-3, 5e-3}, {AXE_DTYPE_BF16, 4e-2, 4e-2},
+                {AXE_DTYPE_F32, 1e-6, 1e-5}, {AXE_DTYPE_F64, 1e-12, 1e-12},
+                {AXE_DTYPE_I8, 0, 0},        {AXE_DTYPE_I32, 0, 0}};
+    double a = -1, r = -1;
+    size_t i;
+    for (i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        TL_CHECK(axe_dtype_tolerance(rows[i].t, &a, &r) == AXE_OK &&
+                     a == rows[i].atol && r == rows[i].rtol,
+                 "%s: %g %g", axe_dtype_name(rows[i].t), a, r);
+    TL_CHECK(
+        axe_dtype_tolerance((axe_dtype)99, &a, &r) == AXE_ERR_INVALID &&
+            axe_dtype_tolerance((axe_dtype)-1, &a, &r) == AXE_ERR_INVALID &&
+            axe_dtype_tolerance(AXE_DTYPE_F32, NULL, &r) == AXE_ERR_INVALID,
+        "not a dtype, no output: INVALID");
 }
 
 /* Integer semantics of the reference (docs/compiler.md, "Integer
@@ -598,6 +666,8 @@ int main(void)
     test_force_check();
     test_full_diag();
     test_accessors();
+    test_tensor_row_major();
+    test_tolerance();
     test_int_semantics();
     return tl_finish();
 }

@@ -58,14 +58,25 @@ typedef enum axe_dtype {
     AXE_DTYPE_I32
 } axe_dtype;
 
+#define AXE_KERNEL_MAX_DIMS 8
+
 /* One global tensor parameter of the kernel: its buffer holds "elems"
  * elements of "dtype" (the span of its layout); "written" when some
- * operator writes it. */
+ * operator writes it. Its logical shape is "shape[0 .. ndim)";
+ * "row_major" when the buffer is the plain row-major array of that shape
+ * (the layout maps the row-major index i of every coordinate to element
+ * i, as a tensor declared without `layout` does; "elems" is then the
+ * product of the shape), false for any other layout (padded, transposed,
+ * offset, swizzled), whose buffer is "elems" elements addressed by the
+ * layout. */
 typedef struct axe_kernel_tensor {
     char name[AXE_KERNEL_NAME_MAX];
     axe_dtype dtype;
     int64_t elems;
     bool written;
+    int ndim;
+    int64_t shape[AXE_KERNEL_MAX_DIMS];
+    bool row_major;
 } axe_kernel_tensor;
 
 typedef struct axe_program axe_program;
@@ -207,6 +218,15 @@ AXE_API int64_t axe_program_work(const axe_program *p);
 /* Bytes of one element of "t" and its name ("f32"). */
 AXE_API int axe_dtype_size(axe_dtype t);
 AXE_API const char *axe_dtype_name(axe_dtype t);
+/* The tolerances of a check against the reference (`axe run --check`,
+ * Python's check=True; docs/compiler.md): an element "g" of a tensor of
+ * dtype "t" matches the reference's "w" when both are finite and |g - w|
+ * <= "atol" + "rtol" R, R the largest finite |ref| of the tensor
+ * (normwise), or both are NaN, or both the same infinity. Integers have
+ * zero tolerances (exact). AXE_ERR_INVALID for a value that is not a
+ * dtype. */
+AXE_NODISCARD AXE_API axe_status axe_dtype_tolerance(axe_dtype t, double *atol,
+                                                     double *rtol);
 /* The 16-bit float types: to_float is exact; from_float rounds to the
  * nearest value, ties to the even pattern, overflow to infinity, NaN to a
  * quiet NaN of the same sign. */

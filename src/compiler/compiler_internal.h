@@ -18,7 +18,7 @@
 #include "axe/layout.h"
 #include "core_internal.h"
 
-#define AX_MAX_DIMS 8
+#define AX_MAX_DIMS AXE_KERNEL_MAX_DIMS
 #define AX_MAX_ARGS 3
 #define AX_MAX_TENSORS 32
 #define AX_MAX_VARS 64

@@ -34,6 +34,24 @@ const char *axe_dtype_name(axe_dtype t) { return dtype_names[t]; }
 /* Bytes per element. */
 int axe_dtype_size(axe_dtype t) { return dtype_sizes[t]; }
 
+/* The check's normwise tolerances (atol, rtol) per dtype: f16 about 5
+ * ulps of R, bf16 likewise for its 8 bits, f32 and f64 a few ulps of a
+ * reordered sum; integers exact. */
+static const double dtype_tolerances[][2] = {
+    [AXE_DTYPE_F16] = {5e-3, 5e-3}, [AXE_DTYPE_BF16] = {4e-2, 4e-2},
+    [AXE_DTYPE_F32] = {1e-6, 1e-5}, [AXE_DTYPE_F64] = {1e-12, 1e-12},
+    [AXE_DTYPE_I8] = {0, 0},        [AXE_DTYPE_I32] = {0, 0}};
+
+axe_status axe_dtype_tolerance(axe_dtype t, double *atol, double *rtol)
+{
+    int n = (int)(sizeof dtype_tolerances / sizeof dtype_tolerances[0]);
+    if ((int)t < 0 || (int)t >= n || atol == NULL || rtol == NULL)
+        return AXE_ERR_INVALID;
+    *atol = dtype_tolerances[t][0];
+    *rtol = dtype_tolerances[t][1];
+    return AXE_OK;
+}
+
 /* Threads in one instance of "s": the grid's (INT64_MAX if that
  * overflows), the CTA's, 128, 32 or 1. */
 int64_t axe__scope_threads(const axe_program *p, ax_scope s)

@@ -157,6 +157,20 @@ int axe_program_tensor_count(const axe_program *p)
     return n;
 }
 
+/* Whether "t"'s layout maps each coordinate's row-major index i to
+ * element i (same induced map as the row-major layout of its shape; a
+ * swizzled layout never is, and is not evaluated). */
+static bool is_row_major(const ax_tensor *t)
+{
+    axe_layout rm;
+    bool same = false;
+    if (t->layout.swizzle.present ||
+        axe_layout_row_major(t->shape, t->ndim, &rm) != AXE_OK ||
+        axe_layout_equivalent(&t->layout, &rm, &same, NULL) != AXE_OK)
+        return false;
+    return same;
+}
+
 /* Tensor parameter "i". */
 axe_kernel_tensor axe_program_tensor(const axe_program *p, int i)
 {
@@ -167,6 +181,9 @@ axe_kernel_tensor axe_program_tensor(const axe_program *p, int i)
     k.dtype = t->dtype;
     k.elems = t->span;
     k.written = t->written;
+    k.ndim = t->ndim;
+    memcpy(k.shape, t->shape, (size_t)t->ndim * sizeof k.shape[0]);
+    k.row_major = is_row_major(t);
     return k;
 }
 

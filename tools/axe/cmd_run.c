@@ -5,11 +5,11 @@
  * build it with the system C compiler ($CC, default cc), fill every tensor
  * parameter with seeded random data, run it, and with --check compare
  * every element of every parameter with the reference interpreter
- * (axe_program_reference: the operators' logical semantics). Integers must
- * match exactly; f32 within 1e-6 + 1e-5 R, f64 within 1e-12 + 1e-12 R,
- * f16 within 5e-3 + 5e-3 R, bf16 within 4e-2 + 4e-2 R, where R is the
- * largest finite |ref| of that tensor (normwise); a
- * NaN matches only a NaN and an infinity only the same infinity. Exit 0
+ * (axe_program_reference: the operators' logical semantics) within
+ * axe_dtype_tolerance: integers exactly; f32 within 1e-6 + 1e-5 R, f64
+ * within 1e-12 + 1e-12 R, f16 within 5e-3 + 5e-3 R, bf16 within 4e-2 +
+ * 4e-2 R, where R is the largest finite |ref| of that tensor (normwise);
+ * a NaN matches only a NaN and an infinity only the same infinity. Exit 0
  * when the check passes (or is not asked for), 1 when it fails or the program
  * is wrong, 2 for usage and syntax errors.
  */
@@ -150,11 +150,10 @@ static double finite_norm(axe_dtype d, const void *want, int64_t n)
 static void compare(axe_kernel_tensor t, const void *got, const void *want,
                     run_result *res)
 {
-    static const double tol[][2] = {{5e-3, 5e-3},   {4e-2, 4e-2}, {1e-6, 1e-5},
-                                    {1e-12, 1e-12}, {0, 0},       {0, 0}};
-    double atol = tol[t.dtype][0], rtol = tol[t.dtype][1];
-    double scale = finite_norm(t.dtype, want, t.elems);
+    double atol = 0, rtol = 0, scale = finite_norm(t.dtype, want, t.elems);
     int64_t i;
+    if (axe_dtype_tolerance(t.dtype, &atol, &rtol) != AXE_OK)
+        res->pass = false; /* not a dtype: nothing matches */
     for (i = 0; i < t.elems; i++) {
         double g = elem(t.dtype, got, i), w = elem(t.dtype, want, i);
         double err, rel;
