@@ -468,6 +468,54 @@ expect 1 65:17 'blocks nested deeper than 64' < <(
     for _ in $(seq 60000); do echo '    }'; done
     echo '}')
 
+# ---- runtime scalars (`M: i32`, docs/compiler.md "Runtime scalars")
+R='kernel k(X: global f32[M, 8], Y: global f32[M, 8], M: i32) grid((M + 31) // 32) threads(32)'
+# an access that may pass the runtime extent: unguarded, or under a guard
+# one element too weak (<=), or shifted by one row
+expect 1 2:53 "region of 'X' may be out of bounds: dimension 0 covers \[bx \* 32 \+ tx, bx \* 32 \+ tx \+ 1\), which may pass the runtime extent M; guard it" <<<"$R {
+    register r: f32[1, 8]; thread copy(r, X[bx * 32 + tx : +1, 0 : +8]); }"
+expect 1 2:78 "may be out of bounds" <<<"$R {
+    register r: f32[1, 8]; if (bx * 32 + tx <= M) { thread copy(r, X[bx * 32 + tx : +1, 0 : +8]); } }"
+expect 1 2:82 "may be out of bounds" <<<"$R {
+    register r: f32[1, 8]; if (bx * 32 + tx < M) { thread copy(r, X[bx * 32 + tx + 1 : +1, 0 : +8]); } }"
+# the else branch of the guard is not in bounds
+expect 1 2:107 "may be out of bounds" <<<"$R {
+    register r: f32[1, 8]; if (bx * 32 + tx < M) { thread fill(r, 1.0); } else { thread copy(r, X[bx * 32 + tx : +1, 0 : +8]); } }"
+# a start below 0 for some M
+expect 1 2:77 "dimension 0 starts at M - 1, which may be negative" <<<"$R {
+    register r: f32[1, 8]; if (tx == 0) { if (bx == 0) { thread copy(r, X[M - 1 : +1, 0 : +8]); } } }"
+# runtime scalars where compile-time constants are needed
+expect 1 2:21 "'M' is a runtime scalar \(given at launch\), but the extents of register tensor 'q' must be compile-time constants" <<<"$R {
+    register q: f32[M, 4]; }"
+expect 1 2:22 "'M' is a runtime scalar \(given at launch\), but the extents of shared tensor 'q'" <<<"$R {
+    shared q: f32[4, M]; }"
+expect 1 1:27 "'M' is a runtime scalar: only dimension 0 of a global tensor may have a runtime extent" <<<'kernel k(X: global f32[4, M], M: i32) grid(1) threads(1) {}'
+expect 1 2:44 "'M' is a runtime scalar \(given at launch\), but a stride must be a compile-time constant" <<<"$R {
+    register q: f32[2, 4] layout S[(2, 4):(M, 1)]; }"
+expect 1 1:52 "'M' is a runtime scalar \(given at launch\), but the thread count must be a compile-time constant" <<<'kernel k(X: global f32[M], M: i32) grid(1) threads(M) {}'
+expect 1 2:50 "'M' is a runtime scalar \(given at launch\), but a region length must be a compile-time constant" <<<"$R {
+    register r: f32[1, 8]; thread copy(r, X[0 : +M, 0 : +8]); }"
+expect 1 1:30 "'X' has a runtime extent, so its layout is row-major" <<<'kernel k(X: global f32[M, 4] layout S[(8, 4):(4, 1)], M: i32) grid(1) threads(1) {}'
+expect 1 1:41 "a grid extent may read runtime scalars, not 'tx'" <<<'kernel k(X: global f32[M], M: i32) grid(M + tx) threads(1) {}'
+expect 1 2:37 "'Y' has a runtime extent: an operand names a region of it" <<<"$R {
+    register r: f32[1, 8]; cta copy(Y, X); }"
+expect 1 2:31 "a kernel-scope operator needs compile-time extents and grid \('Y' has a runtime extent\)" <<<"$R {
+    if (M >= 1) { kernel copy(Y[0 : +1, 0 : +8], X[0 : +1, 0 : +8]); } }"
+expect 1 2:43 "'X' has a runtime extent: views of it are not supported" <<<"$R {
+    register r: f32[1, 8]; thread copy(r, X.view(S[8:1])); }"
+# a cta operator under a condition on tx and a runtime scalar: not decided
+expect 1 2:75 "cannot decide whether 'tx < M' is uniform" <<<"$R {
+    register r: f32[32, 8] layout S[(32, 8):(1@tx, 1)]; if (tx < M) { cta fill(r, 1.0); } }"
+# declarations: dtype, duplicates, clashes with params, ids, tensors, loops
+expect 1 1:31 "runtime scalar 'M': only i32 scalars are supported" <<<'kernel k(X: global f32[4], M: f32) grid(1) threads(1) {}'
+expect 2 1:36 "'M' is declared twice or names a block/thread id" <<<'kernel k(X: global f32[M], M: i32, M: i32) grid(1) threads(1) {}'
+expect 2 1:28 "'bx' is declared twice or names a block/thread id" <<<'kernel k(X: global f32[4], bx: i32) grid(1) threads(1) {}'
+expect 2 2:28 "'M' is a param and a runtime scalar" <<<'param M = 4;
+kernel k(X: global f32[4], M: i32) grid(1) threads(1) {}'
+expect 2 1:10 "'M' names a runtime scalar and a tensor" <<<'kernel k(M: global f32[4], M: i32) grid(1) threads(1) {}'
+expect 2 2:9 "loop variable 'M' reuses a runtime scalar's name" <<<"$R {
+    for M in range(2) { } }"
+
 # expect_ok SECONDS ARGS... <<< PROGRAM: compiles (exit 0) within SECONDS.
 expect_ok() {
     local secs=$1

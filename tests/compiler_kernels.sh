@@ -97,6 +97,10 @@ check_run gemm_i8.axe
 check_run gemm_i8.axe -D M=384 -D N=256 -D K=96 --seed 6
 check_run gemm_i8.axe -D M=128 -D N=384 -D K=160 --schedule gemm=thread_fma --seed 7
 check_run warp_slices.axe -D NT=3 --schedule reduce=smem --seed 22
+# Runtime scalars: one build runs at every value of a --arg list; row
+# counts that are not multiples of the 32-row tile, a multiple, and 0.
+check_run tail_rows.axe --arg M=100,37
+check_run tail_rows.axe --arg M=64,1,0 -D N=24 --seed 5
 # Test kernels (tests/kernels/): shared phases of split plans, coordinate
 # addressing, casts, warp scope, i8 wrap-around, f64, thread-scope loops.
 K="$SRC/tests/kernels"
@@ -147,6 +151,8 @@ check_run warp_mma_bf16.axe -D MT=1 -D NT=3 -D KT=2 --seed 19
 check_run half.axe -D R=3 -D C=96 --seed 16
 check_run partial_warp.axe
 check_run partial_warp.axe -D T=80 --seed 20
+check_run runtime_tiles.axe --arg M=100,64,5 --arg T=3,1,0
+check_run runtime_tiles.axe --arg M=250 --arg T=9 -D N=12 --seed 6
 check_run c_names.axe
 # i8 x i8 -> i32 on the m16n8k32 register atom (with a sum that wraps
 # past 2^31 - 1), and i8 x i8 -> i8 (every product and sum wraps to 8 bits).

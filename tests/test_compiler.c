@@ -655,6 +655,65 @@ static void test_int_semantics(void)
     axe_program_free(p);
 }
 
+/* Runtime scalars: declared after the tensors that use them; before
+ * axe_program_bind a tensor of runtime extent has 0 elements and the
+ * reference refuses to run; bind checks i32 and the extents; the
+ * reference then runs the guarded tail at the bound M (Y[r] = X[r] + X[r]
+ * for r < M, the padding element after Y's M rows untouched). */
+static const char scalar_src[] =
+    "kernel s(X: global f32[M], Y: global f32[M + 1], M: i32)\n"
+    "    grid((M + 3) // 4) threads(4)\n"
+    "{\n"
+    "  register r: f32[1];\n"
+    "  if (bx * 4 + tx < M) {\n"
+    "    thread copy(r, X[bx * 4 + tx : +1]);\n"
+    "    thread add(r, r, r);\n"
+    "    thread copy(Y[bx * 4 + tx : +1], r);\n"
+    "  }\n"
+    "}\n";
+
+static void test_scalars(void)
+{
+    float X[6] = {1, 2, 3, 4, 5, 6}, Y[7] = {0, 0, 0, 0, 0, 0, -1};
+    void *bufs[2] = {X, Y};
+    int64_t v[1] = {-1};
+    axe_program *p = NULL;
+    axe_diag d;
+    int k;
+    if (axe_program_compile(scalar_src, strlen(scalar_src), NULL, NULL, &p,
+                            &d) != AXE_OK) {
+        TL_CHECK(false, "compile: %s", d.message);
+        return;
+    }
+    TL_CHECK(axe_program_scalar_count(p) == 1 &&
+                 strcmp(axe_program_scalar(p, 0).name, "M") == 0 &&
+                 axe_program_scalar(p, 0).dtype == AXE_DTYPE_I32,
+             "scalar M: i32");
+    TL_CHECK(axe_program_tensor(p, 0).elems == 0, "unbound: 0 elements");
+    TL_CHECK(axe_program_reference(p, bufs, &d) == AXE_ERR_INVALID,
+             "unbound: the reference refuses");
+    TL_CHECK(axe_program_bind(p, v, &d) == AXE_ERR_DOMAIN &&
+                 strstr(d.message, "the extent of 'X' (dimension 0), M, is "
+                                   "-1 at launch") != NULL,
+             "M = -1: %s", d.message);
+    v[0] = (int64_t)INT32_MAX + 1;
+    TL_CHECK(axe_program_bind(p, v, &d) == AXE_ERR_DOMAIN, "M beyond i32");
+    v[0] = 6;
+    TL_CHECK(axe_program_bind(p, v, &d) == AXE_OK, "bind M = 6");
+    TL_CHECK(axe_program_tensor(p, 0).elems == 6 &&
+                 axe_program_tensor(p, 1).elems == 7 &&
+                 axe_program_tensor(p, 1).shape[0] == 7 &&
+                 axe_program_tensor(p, 1).row_major,
+             "elements and shape at M = 6");
+    TL_CHECK(axe_program_work(p) == 8 * 3 + 13, "work at M = 6: %lld",
+             (long long)axe_program_work(p));
+    TL_CHECK(axe_program_reference(p, bufs, &d) == AXE_OK, "reference");
+    for (k = 0; k < 6; k++)
+        TL_CHECK(Y[k] == 2 * X[k], "Y[%d] = %g", k, (double)Y[k]);
+    TL_CHECK(Y[6] == -1, "Y[6] untouched");
+    axe_program_free(p);
+}
+
 int main(void)
 {
     tl_seed("test_compiler", 20261125);
@@ -668,6 +727,7 @@ int main(void)
     test_accessors();
     test_tensor_row_major();
     test_tolerance();
+    test_scalars();
     test_int_semantics();
     return tl_finish();
 }

@@ -61,7 +61,8 @@ typedef enum axe_dtype {
 #define AXE_KERNEL_MAX_DIMS 8
 
 /* One global tensor parameter of the kernel: its buffer holds "elems"
- * elements of "dtype" (the span of its layout); "written" when some
+ * elements of "dtype" (the span of its layout, at the bound runtime
+ * scalars when its extent depends on them; shape[0] too); "written" when some
  * operator writes it. Its logical shape is "shape[0 .. ndim)";
  * "row_major" when the buffer is the plain row-major array of that shape
  * (the layout maps the row-major index i of every coordinate to element
@@ -78,6 +79,13 @@ typedef struct axe_kernel_tensor {
     int64_t shape[AXE_KERNEL_MAX_DIMS];
     bool row_major;
 } axe_kernel_tensor;
+
+/* A runtime scalar parameter of the kernel (`M: i32`): its value is
+ * given at launch (axe_program_bind; `axe run --arg M=100`). */
+typedef struct axe_kernel_scalar {
+    char name[AXE_KERNEL_NAME_MAX];
+    axe_dtype dtype;
+} axe_kernel_scalar;
 
 typedef struct axe_program axe_program;
 
@@ -129,6 +137,22 @@ AXE_API void axe_program_free(axe_program *p);
 AXE_API const char *axe_program_name(const axe_program *p);
 AXE_API int axe_program_tensor_count(const axe_program *p);
 AXE_API axe_kernel_tensor axe_program_tensor(const axe_program *p, int i);
+
+/* The runtime scalar parameters in declaration order. */
+AXE_API int axe_program_scalar_count(const axe_program *p);
+AXE_API axe_kernel_scalar axe_program_scalar(const axe_program *p, int i);
+/* Give the runtime scalars the values of one launch ("values": one per
+ * scalar, in declaration order; NULL when there is none). Checks that
+ * each value is an i32 and that every runtime extent, grid size and trip
+ * count lies in [0, its largest value]; AXE_ERR_DOMAIN with the reason
+ * otherwise (the earlier values stay). After it, axe_program_tensor,
+ * axe_program_reference, axe_program_flops and axe_program_work use
+ * these values. A program without runtime scalars needs no bind; one
+ * with them reports 0 elements for a tensor of runtime extent, and its
+ * reference fails, until bound. */
+AXE_NODISCARD AXE_API axe_status axe_program_bind(axe_program *p,
+                                                  const int64_t *values,
+                                                  axe_diag *diag);
 
 /* The generated C99 (kernel, CTA driver and, under AXE_KERNEL_MAIN, a
  * harness main); "file" names the source in the header comment. Returns

@@ -129,6 +129,14 @@ int64_t axe__var_extent(const axe_program *p, int v)
     }
 }
 
+/* The values of variable "v" before any guard: [0, extent - 1] for ids
+ * and loop variables, the i32 range for a runtime scalar. */
+void axe__var_range(const axe_program *p, int v, int64_t *lo, int64_t *hi)
+{
+    *lo = p->var_scalar[v] != 0 ? INT32_MIN : 0;
+    *hi = p->var_scalar[v] != 0 ? INT32_MAX : axe__var_extent(p, v) - 1;
+}
+
 static int64_t min4(int64_t a, int64_t b, int64_t c, int64_t d)
 {
     int64_t m = a < b ? a : b;
@@ -198,8 +206,7 @@ axe_status axe__expr_range(const axe_program *p, const ax_expr *e, int64_t *lo,
         *lo = *hi = e->value;
         return AXE_OK;
     case AX_EX_VAR:
-        *lo = 0;
-        *hi = axe__var_extent(p, e->var) - 1;
+        axe__var_range(p, e->var, lo, hi);
         if (p->var_lo[e->var] <= p->var_hi[e->var]) {
             *lo = *lo > p->var_lo[e->var] ? *lo : p->var_lo[e->var];
             *hi = *hi < p->var_hi[e->var] ? *hi : p->var_hi[e->var];
@@ -342,6 +349,30 @@ bool axe__expr_uses(const ax_expr *e, int v)
     return axe__expr_uses(e->a, v) || axe__expr_uses(e->b, v);
 }
 
+/* The first runtime scalar that "e" reads (its variable), or -1. */
+int axe__expr_scalar(const axe_program *p, const ax_expr *e)
+{
+    int v;
+    if (e == NULL)
+        return -1;
+    if (e->kind == AX_EX_VAR)
+        return p->var_scalar[e->var] != 0 ? e->var : -1;
+    v = axe__expr_scalar(p, e->a);
+    return v >= 0 ? v : axe__expr_scalar(p, e->b);
+}
+
+/* The first variable of "e" that is not a runtime scalar, or -1. */
+int axe__expr_nonscalar(const axe_program *p, const ax_expr *e)
+{
+    int v;
+    if (e == NULL)
+        return -1;
+    if (e->kind == AX_EX_VAR)
+        return p->var_scalar[e->var] == 0 ? e->var : -1;
+    v = axe__expr_nonscalar(p, e->a);
+    return v >= 0 ? v : axe__expr_nonscalar(p, e->b);
+}
+
 static const char *const c_ops[] = {"", "", " + ", " - ", " * ", "", "", ""};
 
 /* C text of "e"; variables print by name, floor div/mod as macros. */
@@ -355,7 +386,10 @@ void axe__expr_print_c(ax_text *t, const axe_program *p, const ax_expr *e)
             axe__text_put(t, "%lldL", (long long)e->value);
         return;
     case AX_EX_VAR:
-        axe__text_put(t, "%s%s", e->var >= AX_VAR_NBUILTIN ? "v_" : "",
+        axe__text_put(t, "%s%s",
+                      p->var_scalar[e->var] != 0  ? "s_"
+                      : e->var >= AX_VAR_NBUILTIN ? "v_"
+                                                  : "",
                       p->vars[e->var]);
         return;
     case AX_EX_NEG:

@@ -24,6 +24,7 @@
 #define AX_MAX_VARS 64
 #define AX_MAX_LOOPS 24
 #define AX_MAX_SCHEDS 4
+#define AX_MAX_SCALARS 16
 /* Nesting limits of the front end (docs/compiler.md, "Limits"): every
  * pass that walks expressions or blocks recursively stays this deep. */
 #define AX_MAX_EXPR_DEPTH 256
@@ -120,6 +121,11 @@ typedef struct ax_tensor {
     ax_scope owner;      /* scope whose threads share a distributed tensor */
     int64_t span;        /* elements of storage (per thread for registers) */
     bool written, param; /* written by an operator; a kernel parameter */
+    /* A runtime extent of dim 0 (global, row-major tensors only): an
+     * expression of runtime scalars; shape[0] then holds its largest
+     * value over every i32 value of the scalars ("nominal", so that the
+     * layout, its strides and the span bound hold for every launch). */
+    const struct ax_expr *dyn_extent;
     long off;
 } ax_tensor;
 
@@ -255,7 +261,8 @@ typedef struct ax_stmt {
     char *explain;
     /* FOR */
     int var;
-    int64_t trip;
+    int64_t trip;                /* constant, or the largest runtime trip */
+    const struct ax_expr *dtrip; /* a runtime trip count (scalars only) */
     struct ax_stmt *body;
     bool has_sync;
 } ax_stmt;
@@ -352,12 +359,26 @@ struct axe_program {
     size_t len;
     char name[AXE_KERNEL_NAME_MAX];
     int64_t grid[3];
+    /* A runtime grid extent (scalars only; grid[d] is then its largest
+     * value), NULL for a constant one. */
+    const struct ax_expr *dgrid[3];
     int64_t threads;
+    /* Runtime scalar parameters (`M: i32`), in declaration order: each is
+     * variable scalar_var[i]; var_scalar[v] is i + 1 for it (0: not a
+     * scalar). "bound" once axe_program_bind gave them values. */
+    int nscalars;
+    char scalar_name[AX_MAX_SCALARS][AXE_KERNEL_NAME_MAX];
+    axe_dtype scalar_dtype[AX_MAX_SCALARS];
+    int scalar_var[AX_MAX_SCALARS];
+    int var_scalar[AX_MAX_VARS];
+    int64_t scalar_value[AX_MAX_SCALARS];
+    bool bound;
     int ntensors;
     ax_tensor tensors[AX_MAX_TENSORS];
     int nvars;
     char vars[AX_MAX_VARS][AXE_KERNEL_NAME_MAX];
-    int64_t var_trip[AX_MAX_VARS]; /* loop vars: trip count */
+    int64_t var_trip[AX_MAX_VARS];                /* loop vars: trip count */
+    const struct ax_expr *var_dtrip[AX_MAX_VARS]; /* a runtime trip count */
     /* Bounds the enclosing ifs put on variables while sema checks an
      * operator (var_lo > var_hi: none). */
     int64_t var_lo[AX_MAX_VARS], var_hi[AX_MAX_VARS];
@@ -403,6 +424,31 @@ axe_status axe__guard_check_uniform(axe_program *p, const ax_stmt *s,
 bool axe__guard_never_holds(axe_program *p, const ax_guard *g);
 /* The number of values of variable "v": 0 .. extent - 1 (compiler_expr.c). */
 int64_t axe__var_extent(const axe_program *p, int v);
+/* Its values before any guard: [0, extent - 1], or the i32 range of a
+ * runtime scalar (compiler_expr.c). */
+void axe__var_range(const axe_program *p, int v, int64_t *lo, int64_t *hi);
+/* Dimension "d" of region "r" starts at 0 or later (ends at the extent
+ * or earlier, "upper") under the conditions "g", proved symbolically
+ * (compiler_sema_bound.c). */
+bool axe__bound_proved(const axe_program *p, const ax_guard *g, const ax_ref *r,
+                       int d, bool upper);
+/* The runtime expressions of a program (compiler_runtime.c): tensor
+ * extents, grid sizes and trip counts that read runtime scalars, each
+ * with its nominal (largest) value and what it is, for diagnostics. */
+#define AX_MAX_DYN (AX_MAX_TENSORS + 3 + AX_MAX_VARS)
+typedef struct ax_dyn_list {
+    int n;
+    const ax_expr *expr[AX_MAX_DYN];
+    int64_t nominal[AX_MAX_DYN];
+    char what[AX_MAX_DYN][80];
+} ax_dyn_list;
+void axe__dyn_list(const axe_program *p, ax_dyn_list *out);
+/* "e" at the bound scalars, or "v" when "e" is NULL (a constant). */
+int64_t axe__dyn_value(const axe_program *p, const ax_expr *e, int64_t v);
+/* Grid dimension "d" at the bound scalars. */
+int64_t axe__grid_at(const axe_program *p, int d);
+/* Elements of tensor parameter "t" at the bound scalars (0 unbound). */
+int64_t axe__span_at(const axe_program *p, const ax_tensor *t);
 /* Choose and plan a schedule for every operator. */
 axe_status axe__program_dispatch(axe_program *p, axe_diag *diag);
 /* The predicate of schedule "name" of s's family on "s" without
@@ -428,6 +474,10 @@ int64_t axe__expr_eval(const ax_expr *e, const int64_t *env);
 int axe__expr_max_var(const ax_expr *e);
 /* Whether "e" uses variable "v". */
 bool axe__expr_uses(const ax_expr *e, int v);
+/* The first runtime scalar "e" reads, and the first variable it reads
+ * that is not one (their variable indices, or -1). */
+int axe__expr_scalar(const axe_program *p, const ax_expr *e);
+int axe__expr_nonscalar(const axe_program *p, const ax_expr *e);
 /* The first product of two non-constant factors in "e", or NULL. */
 const ax_expr *axe__expr_nonaffine(const ax_expr *e);
 /* "e" in the language's syntax appended at "n" of "buf" (snprintf-style:

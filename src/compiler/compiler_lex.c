@@ -192,6 +192,9 @@ static int find_var(const ax_parser *ps, const char *name)
     for (i = ps->nscope_vars - 1; i >= 0; i--)
         if (strcmp(ps->p->vars[ps->scope_vars[i]], name) == 0)
             return ps->scope_vars[i];
+    for (i = 0; i < ps->p->nscalars; i++)
+        if (strcmp(ps->p->scalar_name[i], name) == 0)
+            return ps->p->scalar_var[i];
     for (i = 0; i < AX_VAR_NBUILTIN; i++)
         if (strcmp(builtin_names[i], name) == 0)
             return i;
@@ -210,8 +213,8 @@ static axe_status resolve_name(ax_parser *ps, const char *name, long off,
     v = find_var(ps, name);
     if (v < 0)
         return axe__fail(ps->diag, AXE_ERR_SYNTAX, off,
-                         "unknown name '%s' (not a param, a loop variable or "
-                         "a block/thread id)",
+                         "unknown name '%s' (not a param, a runtime scalar, "
+                         "a loop variable or a block/thread id)",
                          name);
     AXE_TRY(new_node(ps, AX_EX_VAR, NULL, NULL, off, out));
     (*out)->var = v;
@@ -308,10 +311,48 @@ axe_status axe__parse_const(ax_parser *ps, int64_t *out, const char *what)
 {
     long off = (long)ps->tok.pos;
     ax_expr *e;
+    int v;
     AXE_TRY(axe__parse_expr(ps, &e));
+    v = axe__expr_scalar(ps->p, e);
+    if (e->kind != AX_EX_INT && v >= 0)
+        return axe__fail(ps->diag, AXE_ERR_INVALID, off,
+                         "'%s' is a runtime scalar (given at launch), but "
+                         "%s must be a compile-time constant",
+                         ps->p->vars[v], what);
     if (e->kind != AX_EX_INT)
         return axe__fail(ps->diag, AXE_ERR_INVALID, off,
                          "%s must be a compile-time constant", what);
     *out = e->value;
+    return AXE_OK;
+}
+
+/* An extent, grid size or trip count: a constant, or an expression of
+ * runtime scalars only ("*dyn", with "*out" its largest value over
+ * every i32 value of the scalars, at least 1, at most "cap"). */
+axe_status axe__parse_extent(ax_parser *ps, int64_t *out, const ax_expr **dyn,
+                             int64_t cap, const char *what)
+{
+    long off = (long)ps->tok.pos;
+    ax_expr *e;
+    int64_t lo, hi;
+    int v;
+    *dyn = NULL;
+    AXE_TRY(axe__parse_expr(ps, &e));
+    if (e->kind == AX_EX_INT) {
+        *out = e->value;
+        return AXE_OK;
+    }
+    v = axe__expr_nonscalar(ps->p, e);
+    if (v >= 0)
+        return axe__fail(ps->diag, AXE_ERR_INVALID, off,
+                         "%s may read runtime scalars, not '%s'", what,
+                         ps->p->vars[v]);
+    if (axe__expr_range(ps->p, e, &lo, &hi) != AXE_OK)
+        return axe__fail(ps->diag, AXE_ERR_OVERFLOW, off,
+                         "%s overflows 64-bit integers for some values of "
+                         "its runtime scalars",
+                         what);
+    *out = hi < 1 ? 1 : hi > cap ? cap : hi;
+    *dyn = e;
     return AXE_OK;
 }

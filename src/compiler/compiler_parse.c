@@ -138,16 +138,49 @@ static axe_status parse_dtype(ax_parser *ps, axe_dtype *out)
     return axe__syntax(ps, "a dtype (f16, bf16, f32, f64, i8, i32)");
 }
 
+/* The largest runtime extent of a tensor: its elements stay below 2^40
+ * bytes for any i32 scalars, so spans and addresses never overflow. */
+#define AX_MAX_DYN_EXTENT ((int64_t)INT32_MAX)
+
+/* A runtime extent is allowed in dim 0 of a global tensor only: there it
+ * changes no stride of the row-major layout. */
+static axe_status check_dyn_extent(ax_parser *ps, const ax_tensor *t, int d,
+                                   const ax_expr *dyn, long off)
+{
+    const char *name = ps->p->vars[axe__expr_scalar(ps->p, dyn)];
+    if (t->mem != AX_MEM_GLOBAL)
+        return axe__fail(ps->diag, AXE_ERR_INVALID, off,
+                         "'%s' is a runtime scalar (given at launch), but "
+                         "the extents of %s tensor '%s' must be "
+                         "compile-time constants",
+                         name, axe__mem_name(t->mem), t->name);
+    if (d > 0)
+        return axe__fail(ps->diag, AXE_ERR_INVALID, off,
+                         "'%s' is a runtime scalar: only dimension 0 of a "
+                         "global tensor may have a runtime extent (the "
+                         "strides of its row-major layout must be "
+                         "compile-time constants), not dimension %d of '%s'",
+                         name, d, t->name);
+    return AXE_OK;
+}
+
 static axe_status parse_shape(ax_parser *ps, ax_tensor *t)
 {
     AXE_TRY(axe__expect(ps, "[", "'[' and the shape"));
     t->ndim = 0;
     do {
         long off = (long)ps->tok.pos;
+        const ax_expr *dyn;
         if (t->ndim == AX_MAX_DIMS)
             return axe__fail(ps->diag, AXE_ERR_CAPACITY, off,
                              "more than %d dimensions", AX_MAX_DIMS);
-        AXE_TRY(axe__parse_const(ps, &t->shape[t->ndim], "an extent"));
+        AXE_TRY(axe__parse_extent(ps, &t->shape[t->ndim], &dyn,
+                                  AX_MAX_DYN_EXTENT, "an extent"));
+        if (dyn != NULL) {
+            AXE_TRY(check_dyn_extent(ps, t, t->ndim, dyn, off));
+            t->dyn_extent = dyn;
+            t->shape[0] = t->shape[0] < 2 ? 2 : t->shape[0];
+        }
         if (t->shape[t->ndim] <= 0)
             return axe__fail(ps->diag, AXE_ERR_DOMAIN, off,
                              "extent %lld is not positive",
@@ -182,6 +215,11 @@ static axe_status parse_tensor(ax_parser *ps, ax_mem mem)
         if (strcmp(ps->p->tensors[i].name, t->name) == 0)
             return axe__fail(ps->diag, AXE_ERR_SYNTAX, t->off,
                              "tensor '%s' is declared twice", t->name);
+    for (i = 0; i < ps->p->nscalars; i++)
+        if (strcmp(ps->p->scalar_name[i], t->name) == 0)
+            return axe__fail(ps->diag, AXE_ERR_SYNTAX, t->off,
+                             "'%s' names a runtime scalar and a tensor",
+                             t->name);
     strcpy(t->cname, "t_"); /* never a libc, math.h or ax_ name */
     strcat(t->cname, t->name);
     AXE_TRY(axe__expect(ps, ":", "':'"));
@@ -196,6 +234,12 @@ static axe_status parse_tensor(ax_parser *ps, ax_mem mem)
                    : axe__fail(ps->diag, st, t->off, "no row-major layout (%s)",
                                axe_status_message(st));
     }
+    if (t->dyn_extent != NULL)
+        return axe__fail(ps->diag, AXE_ERR_INVALID, (long)ps->tok.pos,
+                         "'%s' has a runtime extent, so its layout is "
+                         "row-major: an explicit layout needs compile-time "
+                         "extents",
+                         t->name);
     AXE_TRY(axe__lex_next(ps));
     return parse_layout(ps, &t->layout, NULL);
 }

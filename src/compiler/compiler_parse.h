@@ -61,6 +61,11 @@ axe_status axe__parse_term(ax_parser *ps, ax_expr **out);
 /* A compile-time constant expression. */
 axe_status axe__parse_const(ax_parser *ps, int64_t *out, const char *what);
 
+/* A constant, or an expression of runtime scalars ("*dyn"; "*out" is
+ * then its largest value, clamped to [1, cap]). */
+axe_status axe__parse_extent(ax_parser *ps, int64_t *out, const ax_expr **dyn,
+                             int64_t cap, const char *what);
+
 /* compiler_parse.c: a tensor reference, a tensor declaration after its
  * memory kind, a user name that is a valid C identifier in generated code. */
 axe_status axe__parse_ref(ax_parser *ps, ax_ref *r);

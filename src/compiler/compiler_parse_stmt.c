@@ -137,21 +137,31 @@ static axe_status parse_for(ax_parser *ps, ax_stmt *s)
 {
     axe_program *p = ps->p;
     long off;
+    int i;
     s->kind = AX_ST_FOR;
     if (p->nvars == AX_MAX_VARS || ps->nscope_vars == AX_MAX_LOOPS)
         return axe__fail(ps->diag, AXE_ERR_CAPACITY, (long)ps->tok.pos,
                          "too many loops");
+    off = (long)ps->tok.pos;
     AXE_TRY(axe__parse_user_name(ps, p->vars[p->nvars], "a loop variable"));
+    for (i = 0; i < p->nscalars; i++)
+        if (strcmp(p->scalar_name[i], p->vars[p->nvars]) == 0)
+            return axe__fail(ps->diag, AXE_ERR_SYNTAX, off,
+                             "loop variable '%s' reuses a runtime scalar's "
+                             "name",
+                             p->scalar_name[i]);
     s->var = p->nvars++;
     AXE_TRY(axe__expect(ps, "in", "'in'"));
     AXE_TRY(axe__expect(ps, "range", "'range'"));
     AXE_TRY(axe__expect(ps, "(", "'('"));
     off = (long)ps->tok.pos;
-    AXE_TRY(axe__parse_const(ps, &s->trip, "a trip count"));
+    AXE_TRY(
+        axe__parse_extent(ps, &s->trip, &s->dtrip, INT32_MAX, "a trip count"));
     if (s->trip <= 0)
         return axe__fail(ps->diag, AXE_ERR_DOMAIN, off,
                          "trip count %lld is not positive", (long long)s->trip);
     p->var_trip[s->var] = s->trip;
+    p->var_dtrip[s->var] = s->dtrip;
     AXE_TRY(axe__expect(ps, ")", "')'"));
     ps->scope_vars[ps->nscope_vars++] = s->var;
     AXE_TRY(parse_block(ps, &s->body));
@@ -273,7 +283,8 @@ static axe_status parse_launch(ax_parser *ps)
         if (n == 3)
             return axe__syntax(ps, "')' (a grid has at most 3 dimensions)");
         off = (long)ps->tok.pos;
-        AXE_TRY(axe__parse_const(ps, &p->grid[n], "a grid extent"));
+        AXE_TRY(axe__parse_extent(ps, &p->grid[n], &p->dgrid[n],
+                                  n == 0 ? INT32_MAX : 65535, "a grid extent"));
         if (p->grid[n++] <= 0)
             return axe__fail(ps->diag, AXE_ERR_DOMAIN, off,
                              "grid extent is not positive");
@@ -296,14 +307,101 @@ static axe_status parse_launch(ax_parser *ps)
     return axe__expect(ps, ")", "')'");
 }
 
+/* Whether the tokens from "ps" on read NAME ':' DTYPE (',' | ')'): a
+ * runtime scalar parameter (a tensor has a shape after its dtype). */
+static bool at_scalar(ax_parser *ps)
+{
+    ax_parser look = *ps;
+    if (look.tok.kind != AX_TOK_IDENT || axe__lex_next(&look) != AXE_OK ||
+        !axe__tok_is(&look, ":") || axe__lex_next(&look) != AXE_OK ||
+        look.tok.kind != AX_TOK_IDENT || axe__lex_next(&look) != AXE_OK)
+        return false;
+    return axe__tok_is(&look, ",") || axe__tok_is(&look, ")");
+}
+
+static axe_status add_scalar(ax_parser *ps, const char *name, long off)
+{
+    axe_program *p = ps->p;
+    int i;
+    if (p->nscalars == AX_MAX_SCALARS || p->nvars == AX_MAX_VARS)
+        return axe__fail(ps->diag, AXE_ERR_CAPACITY, off,
+                         "more than %d runtime scalars", AX_MAX_SCALARS);
+    for (i = 0; i < p->nvars; i++)
+        if (strcmp(p->vars[i], name) == 0)
+            return axe__fail(ps->diag, AXE_ERR_SYNTAX, off,
+                             "'%s' is declared twice or names a block/"
+                             "thread id",
+                             name);
+    for (i = 0; i < ps->nparams; i++)
+        if (strcmp(ps->param_name[i], name) == 0)
+            return axe__fail(ps->diag, AXE_ERR_SYNTAX, off,
+                             "'%s' is a param and a runtime scalar", name);
+    strcpy(p->vars[p->nvars], name);
+    strcpy(p->scalar_name[p->nscalars], name);
+    p->scalar_var[p->nscalars] = p->nvars;
+    p->var_scalar[p->nvars++] = ++p->nscalars;
+    return AXE_OK;
+}
+
+/* Register every runtime scalar of the parameter list before the
+ * tensors, whose extents may name scalars declared after them. */
+static axe_status scan_scalars(ax_parser *ps)
+{
+    ax_parser look = *ps;
+    int depth = 0;
+    bool start = true;
+    while (look.tok.kind != AX_TOK_EOF && depth >= 0) {
+        if (start && depth == 0 && at_scalar(&look)) {
+            char name[AXE_KERNEL_NAME_MAX];
+            long off = (long)look.tok.pos;
+            AXE_TRY(axe__parse_user_name(&look, name, "a scalar name"));
+            AXE_TRY(add_scalar(ps, name, off));
+        }
+        start = depth == 0 && axe__tok_is(&look, ",");
+        depth += axe__tok_is(&look, "(") || axe__tok_is(&look, "[");
+        depth -= axe__tok_is(&look, ")") || axe__tok_is(&look, "]");
+        if (depth >= 0 && axe__lex_next(&look) != AXE_OK)
+            break;
+    }
+    return AXE_OK;
+}
+
+/* NAME ':' DTYPE, registered by scan_scalars: i32 only. */
+static axe_status parse_scalar(ax_parser *ps)
+{
+    axe_program *p = ps->p;
+    char name[AXE_KERNEL_NAME_MAX];
+    long off;
+    int i;
+    AXE_TRY(axe__expect_ident(ps, name, "a scalar name"));
+    AXE_TRY(axe__expect(ps, ":", "':'"));
+    off = (long)ps->tok.pos;
+    for (i = 0; i < p->nscalars && strcmp(p->scalar_name[i], name); i++)
+        ;
+    if (i == p->nscalars) /* scan_scalars registers every one */
+        return axe__fail(ps->diag, AXE_ERR_SYNTAX, off, "a tensor shape");
+    if (!axe__tok_is(ps, "i32"))
+        return axe__fail(ps->diag, AXE_ERR_UNSUPPORTED, off,
+                         "runtime scalar '%s': only i32 scalars are "
+                         "supported (a tensor needs a shape '[...]')",
+                         name);
+    p->scalar_dtype[i] = AXE_DTYPE_I32;
+    return axe__lex_next(ps);
+}
+
 static axe_status parse_kernel(ax_parser *ps)
 {
+    int n = 0;
     AXE_TRY(axe__parse_user_name(ps, ps->p->name, "the kernel's name"));
     AXE_TRY(axe__expect(ps, "(", "'('"));
+    AXE_TRY(scan_scalars(ps));
     while (!axe__tok_is(ps, ")")) {
-        if (ps->p->ntensors > 0)
+        if (n++ > 0)
             AXE_TRY(axe__expect(ps, ",", "',' or ')'"));
-        AXE_TRY(axe__parse_tensor(ps, AX_MEM_GLOBAL));
+        if (at_scalar(ps))
+            AXE_TRY(parse_scalar(ps));
+        else
+            AXE_TRY(axe__parse_tensor(ps, AX_MEM_GLOBAL));
     }
     AXE_TRY(axe__lex_next(ps));
     AXE_TRY(parse_launch(ps));
@@ -377,5 +475,6 @@ axe_status axe__program_parse(axe_program *p, axe_diag *diag)
     if (p->ops == NULL)
         return AXE_ERR_NO_MEMORY;
     index_ops(p, p->body);
+    p->bound = p->nscalars == 0;
     return AXE_OK;
 }

@@ -179,11 +179,13 @@ axe_kernel_tensor axe_program_tensor(const axe_program *p, int i)
     memset(&k, 0, sizeof k);
     memcpy(k.name, t->name, sizeof k.name);
     k.dtype = t->dtype;
-    k.elems = t->span;
+    k.elems = axe__span_at(p, t);
     k.written = t->written;
     k.ndim = t->ndim;
     memcpy(k.shape, t->shape, (size_t)t->ndim * sizeof k.shape[0]);
-    k.row_major = is_row_major(t);
+    k.row_major = t->dyn_extent != NULL || is_row_major(t);
+    if (t->dyn_extent != NULL) /* its extent at launch (0 unbound) */
+        k.shape[0] = p->bound ? axe__dyn_value(p, t->dyn_extent, 0) : 0;
     return k;
 }
 
@@ -236,7 +238,9 @@ static int64_t sat_add(int64_t a, int64_t b)
 
 static int64_t ctas(const axe_program *p)
 {
-    return sat_mul(sat_mul(p->grid[0], p->grid[1]), p->grid[2]);
+    return sat_mul(sat_mul(axe__dyn_value(p, p->dgrid[0], p->grid[0]),
+                           axe__dyn_value(p, p->dgrid[1], p->grid[1])),
+                   axe__dyn_value(p, p->dgrid[2], p->grid[2]));
 }
 
 /* Instances of "s"'s scope in the launch (a kernel operator: one). */
@@ -265,7 +269,8 @@ static int64_t block_sum(const axe_program *p, const ax_stmt *s, bool flops)
     int64_t f = 0;
     for (; s != NULL; s = s->next) {
         if (s->kind == AX_ST_FOR)
-            f = sat_add(f, sat_mul(s->trip, block_sum(p, s->body, flops)));
+            f = sat_add(f, sat_mul(axe__dyn_value(p, s->dtrip, s->trip),
+                                   block_sum(p, s->body, flops)));
         else if (s->kind == AX_ST_IF && !flops) /* both branches */
             f = sat_add(f, sat_add(block_sum(p, s->body, flops),
                                    block_sum(p, s->else_body, flops)));
@@ -289,6 +294,6 @@ int64_t axe_program_work(const axe_program *p)
     int i;
     for (i = 0; i < p->ntensors; i++)
         if (p->tensors[i].param)
-            w = sat_add(w, p->tensors[i].span);
+            w = sat_add(w, axe__span_at(p, &p->tensors[i]));
     return w;
 }

@@ -125,7 +125,7 @@ static axe_status make_records(ax_race *r, axe_diag *diag)
     int i;
     for (i = 0; i < p->ntensors; i++)
         if (p->tensors[i].mem != AX_MEM_REGISTER)
-            total += p->tensors[i].span;
+            total += axe__span_at(p, &p->tensors[i]);
     if (total > AXE_RACE_MAX_ELEMS)
         return axe__fail(diag, AXE_ERR_CAPACITY, -1,
                          "the race detector tracks at most %lld elements of "
@@ -135,7 +135,7 @@ static axe_status make_records(ax_race *r, axe_diag *diag)
         int64_t x;
         if (p->tensors[i].mem == AX_MEM_REGISTER)
             continue;
-        r->span[i] = p->tensors[i].span;
+        r->span[i] = axe__span_at(p, &p->tensors[i]);
         r->rec[i] = malloc((size_t)r->span[i] * sizeof *r->rec[i]);
         if (r->rec[i] == NULL)
             return axe__fail(diag, AXE_ERR_NO_MEMORY, -1, "out of memory");
@@ -156,9 +156,9 @@ axe_status axe__race_new(const axe_program *p, ax_race **out, axe_diag *diag)
     int64_t grid = p->threads;
     axe_status st;
     *out = NULL;
-    if (axe__mul(grid, p->grid[0], &grid) ||
-        axe__mul(grid, p->grid[1], &grid) ||
-        axe__mul(grid, p->grid[2], &grid) || grid > INT32_MAX)
+    if (axe__mul(grid, axe__grid_at(p, 0), &grid) ||
+        axe__mul(grid, axe__grid_at(p, 1), &grid) ||
+        axe__mul(grid, axe__grid_at(p, 2), &grid) || grid > INT32_MAX)
         return axe__fail(diag, AXE_ERR_CAPACITY, -1,
                          "the race detector numbers the grid's threads in 31 "
                          "bits");

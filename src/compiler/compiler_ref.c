@@ -33,11 +33,12 @@ typedef struct ref_state {
     ax_race *race; /* NULL: no race detection */
 } ref_state;
 
-static int64_t tensor_size(const ax_tensor *t)
+/* Logical elements of "t" (a runtime extent at the bound scalars). */
+static int64_t tensor_size(const axe_program *p, const ax_tensor *t)
 {
-    int64_t n = 1;
+    int64_t n = axe__dyn_value(p, t->dyn_extent, t->shape[0]);
     int d;
-    for (d = 0; d < t->ndim; d++)
+    for (d = 1; d < t->ndim; d++)
         n *= t->shape[d];
     return n;
 }
@@ -54,8 +55,8 @@ static int64_t instances(const axe_program *p, const ax_tensor *t)
 static axe_status build_table(ref_state *rs, int i, axe_diag *diag)
 {
     const ax_tensor *t = &rs->p->tensors[i];
-    int64_t x, n = tensor_size(t);
-    rs->table[i] = malloc((size_t)n * sizeof(int64_t));
+    int64_t x, n = tensor_size(rs->p, t);
+    rs->table[i] = malloc((size_t)(n > 0 ? n : 1) * sizeof(int64_t));
     if (rs->table[i] == NULL)
         return axe__fail(diag, AXE_ERR_NO_MEMORY, -1, "out of memory");
     for (x = 0; x < n; x++) {
@@ -323,7 +324,7 @@ static void run_block(ref_state *rs, const ax_stmt *s)
         else if (s->kind == AX_ST_IF)
             run_block(rs, s->body), run_block(rs, s->else_body);
         else if (s->kind == AX_ST_FOR)
-            for (i = 0; i < s->trip; i++) {
+            for (i = 0; i < axe__dyn_value(rs->p, s->dtrip, s->trip); i++) {
                 rs->env[s->var] = i;
                 run_block(rs, s->body);
             }
@@ -336,7 +337,7 @@ static axe_status prepare(ref_state *rs, axe_diag *diag)
     int i;
     for (i = 0; i < p->ntensors; i++) {
         const ax_tensor *t = &p->tensors[i];
-        rs->size[i] = t->mem == AX_MEM_SHARED ? t->span : tensor_size(t);
+        rs->size[i] = t->mem == AX_MEM_SHARED ? t->span : tensor_size(p, t);
         if (t->mem != AX_MEM_REGISTER)
             AXE_TRY(build_table(rs, i, diag));
         if (t->mem == AX_MEM_GLOBAL)
@@ -352,16 +353,17 @@ static axe_status prepare(ref_state *rs, axe_diag *diag)
 static void run_ctas(ref_state *rs)
 {
     const axe_program *p = rs->p;
-    int64_t bx, by, bz;
+    int64_t bx, by, bz, g[3];
     int i;
-    for (bz = 0; bz < p->grid[2]; bz++)
-        for (by = 0; by < p->grid[1]; by++)
-            for (bx = 0; bx < p->grid[0]; bx++) {
+    for (i = 0; i < 3; i++)
+        g[i] = axe__grid_at(p, i);
+    for (bz = 0; bz < g[2]; bz++)
+        for (by = 0; by < g[1]; by++)
+            for (bx = 0; bx < g[0]; bx++) {
                 rs->env[AX_VAR_BX] = bx;
                 rs->env[AX_VAR_BY] = by;
                 rs->env[AX_VAR_BZ] = bz;
-                axe__race_cta(rs->race,
-                              (bz * p->grid[1] + by) * p->grid[0] + bx);
+                axe__race_cta(rs->race, (bz * g[1] + by) * g[0] + bx);
                 for (i = 0; i < p->ntensors; i++)
                     if (rs->store[i] != NULL)
                         memset(rs->store[i], 0,
@@ -391,8 +393,15 @@ axe_status axe_program_reference_races(const axe_program *p,
     static ref_state zero;
     ref_state rs = zero;
     axe_status st = AXE_OK;
+    int i;
     rs.p = p;
     rs.bufs = buffers;
+    if (!p->bound)
+        return axe__fail(diag, AXE_ERR_INVALID, -1,
+                         "the runtime scalars have no values "
+                         "(axe_program_bind)");
+    for (i = 0; i < p->nscalars; i++)
+        rs.env[p->scalar_var[i]] = p->scalar_value[i];
     if (races != NULL)
         st = axe__race_new(p, &rs.race, diag);
     if (st == AXE_OK)

@@ -250,7 +250,7 @@ static axe_status tensor_span(ax_tensor *t, axe_diag *diag)
             axe__add(span, l->offset[i].value, &span) != AXE_OK)
             return axe__fail(diag, AXE_ERR_UNSUPPORTED, t->off,
                              "tensor '%s': bad memory offset", t->name);
-    if (span > ((int64_t)1 << 40) / 8)
+    if (t->dyn_extent == NULL && span > ((int64_t)1 << 40) / 8)
         return axe__fail(diag, AXE_ERR_DOMAIN, t->off,
                          "tensor '%s' needs %lld elements: too large", t->name,
                          (long long)span);

@@ -65,8 +65,11 @@ static bool is_thread_id(int v)
     return v >= AX_VAR_TX && v < AX_VAR_NBUILTIN;
 }
 
+/* A runtime scalar takes every i32 value: beyond any budget. */
 static int64_t extent(const axe_program *p, int v)
 {
+    if (p->var_scalar[v] != 0)
+        return INT64_MAX;
     return v <= AX_VAR_BZ ? p->grid[v - AX_VAR_BX] : p->var_trip[v];
 }
 

@@ -23,6 +23,11 @@ static axe_status ref_shape(const axe_program *p, ax_ref *r, axe_diag *diag)
             r->len[d] = r->view.shard[d].extent;
         return AXE_OK;
     }
+    if (r->ndim == 0 && t->dyn_extent != NULL)
+        return axe__fail(diag, AXE_ERR_INVALID, r->off,
+                         "'%s' has a runtime extent: an operand names a "
+                         "region of it, e.g. '%s[r : +32, ...]'",
+                         t->name, t->name);
     if (r->ndim == 0) {
         r->ndim = t->ndim;
         for (d = 0; d < t->ndim; d++)
@@ -54,16 +59,54 @@ static axe_status check_affine(const axe_program *p, const ax_expr *e,
                      what, a, b);
 }
 
+/* The diagnostic for dimension "d" of "r" that no bound proves: with a
+ * runtime extent, the expression of the extent and the guard to write. */
+static axe_status out_of_bounds(const axe_program *p, const ax_ref *r, int d,
+                                int64_t lo, int64_t end, bool below,
+                                axe_diag *diag)
+{
+    const ax_tensor *t = &p->tensors[r->tensor];
+    long off = r->start[d] != NULL ? r->start[d]->off : r->off;
+    char st[64], ext[64];
+    if (d > 0 || t->dyn_extent == NULL)
+        return axe__fail(diag, AXE_ERR_DOMAIN, off,
+                         "region of '%s' out of bounds: dimension %d "
+                         "covers [%lld, %lld) but the extent is %lld",
+                         t->name, d, (long long)lo, (long long)end,
+                         (long long)t->shape[d]);
+    if (r->start[d] == NULL)
+        strcpy(st, "0");
+    else if (axe__expr_text(p, r->start[d], st, sizeof st, 0) >= sizeof st)
+        strcpy(st + sizeof st - 4, "...");
+    if (axe__expr_text(p, t->dyn_extent, ext, sizeof ext, 0) >= sizeof ext)
+        strcpy(ext + sizeof ext - 4, "...");
+    if (below)
+        return axe__fail(diag, AXE_ERR_DOMAIN, off,
+                         "region of '%s' may be out of bounds: dimension 0 "
+                         "starts at %s, which may be negative for some "
+                         "values of the runtime scalars; guard it (e.g. "
+                         "'if (%s >= 0)')",
+                         t->name, st, st);
+    return axe__fail(diag, AXE_ERR_DOMAIN, off,
+                     "region of '%s' may be out of bounds: dimension 0 "
+                     "covers [%s, %s + %lld), which may pass the runtime "
+                     "extent %s; guard it (e.g. 'if (%s + %lld <= %s)')",
+                     t->name, st, st, (long long)r->len[d], ext, st,
+                     (long long)r->len[d], ext);
+}
+
 /* A region's lengths are positive and its starts affine; unless "dead"
  * (the operator never runs), it lies inside its tensor for every value of
- * the ids and loop variables that the enclosing guards allow. */
-static axe_status check_region(const axe_program *p, const ax_ref *r, bool dead,
-                               axe_diag *diag)
+ * the ids, loop variables and runtime scalars that the enclosing guards
+ * allow (interval bounds, else compiler_sema_bound.c). */
+static axe_status check_region(const axe_program *p, const ax_stmt *s,
+                               const ax_ref *r, bool dead, axe_diag *diag)
 {
     const ax_tensor *t = &p->tensors[r->tensor];
     int d;
     for (d = 0; d < r->ndim; d++) {
         int64_t lo = 0, hi = 0, end;
+        bool dyn = d == 0 && t->dyn_extent != NULL;
         if (r->len[d] <= 0)
             return axe__fail(diag, AXE_ERR_DOMAIN, r->off,
                              "region of '%s': dimension %d has length %lld",
@@ -81,13 +124,11 @@ static axe_status check_region(const axe_program *p, const ax_ref *r, bool dead,
                              "region of '%s': dimension %d ends beyond "
                              "2^63 (start up to %lld, length %lld)",
                              t->name, d, (long long)hi, (long long)r->len[d]);
-        if (lo < 0 || end > t->shape[d])
-            return axe__fail(diag, AXE_ERR_DOMAIN,
-                             r->start[d] != NULL ? r->start[d]->off : r->off,
-                             "region of '%s' out of bounds: dimension %d "
-                             "covers [%lld, %lld) but the extent is %lld",
-                             t->name, d, (long long)lo, (long long)end,
-                             (long long)t->shape[d]);
+        if (lo < 0 && !axe__bound_proved(p, s->guard, r, d, false))
+            return out_of_bounds(p, r, d, lo, end, true, diag);
+        if ((dyn || end > t->shape[d]) &&
+            !axe__bound_proved(p, s->guard, r, d, true))
+            return out_of_bounds(p, r, d, lo, end, false, diag);
     }
     return AXE_OK;
 }
@@ -104,6 +145,11 @@ static axe_status check_view(const axe_program *p, const ax_ref *r, bool dead,
     if (t->mem == AX_MEM_REGISTER)
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, r->off,
                          "only global and shared tensors can be viewed");
+    if (t->dyn_extent != NULL)
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, r->off,
+                         "'%s' has a runtime extent: views of it are not "
+                         "supported (use a region)",
+                         t->name);
     if (v->nreplica > 0 || v->nshard == 0 || v->nshard > AX_MAX_DIMS)
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, r->off,
                          "a view needs 1 to %d shard iters and no replica",
@@ -210,6 +256,15 @@ static axe_status check_scope(const axe_program *p, const ax_stmt *s,
 {
     const ax_tensor *t = &p->tensors[r->tensor];
     AXE_TRY(check_ids(s, r, diag));
+    if (s->scope == AX_SCOPE_KERNEL &&
+        (t->dyn_extent != NULL || p->dgrid[0] || p->dgrid[1] || p->dgrid[2]))
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, r->off,
+                         "a kernel-scope operator needs compile-time "
+                         "extents and grid ('%s'%s)",
+                         t->name,
+                         t->dyn_extent != NULL ? " has a runtime extent"
+                                               : ": the grid is a runtime "
+                                                 "value");
     if (s->scope == AX_SCOPE_KERNEL && t->mem != AX_MEM_GLOBAL)
         return axe__fail(diag, AXE_ERR_INVALID, r->off,
                          "'%s' is %s memory of one CTA; a kernel-scope "
@@ -425,7 +480,7 @@ static int narrow(axe_program *p, const ax_guard *g)
     int v, cmp;
     int64_t c;
     for (v = 0; v < AX_MAX_VARS; v++) {
-        p->var_lo[v] = 0;
+        p->var_lo[v] = INT64_MIN;
         p->var_hi[v] = INT64_MAX;
     }
     for (; g != NULL; g = g->up) {
@@ -440,10 +495,13 @@ static int narrow(axe_program *p, const ax_guard *g)
         if ((cmp == 2 || cmp == 3 || cmp == 4) && c > p->var_lo[v])
             p->var_lo[v] = c;
     }
-    for (v = 0; v < p->nvars; v++)
-        if (p->var_lo[v] > p->var_hi[v] ||
-            p->var_lo[v] > axe__var_extent(p, v) - 1 || p->var_hi[v] < 0)
+    for (v = 0; v < p->nvars; v++) {
+        int64_t lo, hi;
+        axe__var_range(p, v, &lo, &hi);
+        if (p->var_lo[v] > p->var_hi[v] || p->var_lo[v] > hi ||
+            p->var_hi[v] < lo)
             break;
+    }
     if (v < p->nvars)
         clear_bounds(p);
     return v < p->nvars ? v : -1;
@@ -502,7 +560,7 @@ static axe_status check_op(axe_program *p, ax_stmt *s, axe_diag *diag)
         ax_ref *r = &s->args[i];
         AXE_TRY(ref_shape(p, r, diag));
         AXE_TRY(r->is_view ? check_view(p, r, s->dead, diag)
-                           : check_region(p, r, s->dead, diag));
+                           : check_region(p, s, r, s->dead, diag));
         AXE_TRY(check_scope(p, s, r, diag));
     }
     clear_bounds(p);

@@ -22,16 +22,69 @@
 #include "kernel_run.h"
 
 static const char usage[] =
-    "usage: axe run FILE.axe [-D NAME=VALUE]... [--schedule OP=NAME]... "
-    "[--seed N] [--check] [--bench] [--json]\n"
+    "usage: axe run FILE.axe [-D NAME=VALUE]... [--arg NAME=V[,V...]]... "
+    "[--schedule OP=NAME]... [--seed N] [--check] [--bench] [--json]\n"
     "Compile a kernel to C, build it with $CC (default cc), run it on "
     "seeded random data.\n"
+    "  --arg NAME=V  the value of runtime scalar NAME (`M: i32`) at launch;\n"
+    "            V1,V2,... runs the one build once per value (lists zip)\n"
     "  --schedule OP=NAME  force schedule NAME for every OP operator;\n"
     "            OP#N=NAME for operator N only (N as in 'schedules: N:OP=..')\n"
     "  --check   compare every output element with the reference semantics\n"
     "  --bench   time 5 or more runs (until 10 ms) and report seconds per\n"
     "            run and bytes/s\n"
     "  --json    one JSON object on one line instead of text\n";
+
+/* `--arg NAME=V[,V...]`: one value list; the runs zip the lists. */
+static int parse_arg(const char *arg, run_args *a)
+{
+    const char *eq = strchr(arg, '='), *v;
+    int k = a->nargs, i;
+    if (eq == NULL || eq == arg || (size_t)(eq - arg) >= sizeof a->arg_name[0])
+        return cli_usage("run", "--arg wants NAME=VALUE, not '%.40s'", arg);
+    if (k == RUN_MAX_ARGS)
+        return cli_usage("run", "more than %d --arg options", RUN_MAX_ARGS);
+    memcpy(a->arg_name[k], arg, (size_t)(eq - arg));
+    a->arg_name[k][eq - arg] = '\0';
+    for (i = 0; i < k; i++)
+        if (strcmp(a->arg_name[i], a->arg_name[k]) == 0)
+            return cli_usage("run", "--arg %s is given twice", a->arg_name[k]);
+    for (v = eq + 1;; v++) {
+        const char *end = strchr(v, ',');
+        size_t len = end != NULL ? (size_t)(end - v) : strlen(v);
+        axe_diag d;
+        if (a->arg_count[k] == RUN_MAX_RUNS)
+            return cli_usage("run", "--arg %s: more than %d values",
+                             a->arg_name[k], RUN_MAX_RUNS);
+        if (cli_parse_int(v, len, &a->arg_value[k][a->arg_count[k]], &d) !=
+            AXE_OK)
+            return cli_usage("run", "--arg %s: '%.*s' is not an integer",
+                             a->arg_name[k], (int)(len < 40 ? len : 40), v);
+        a->arg_count[k]++;
+        if (end == NULL)
+            break;
+        v = end;
+    }
+    a->nargs++;
+    return CLI_EXIT_OK;
+}
+
+/* The number of runs: the longest list; every other has 1 value or as
+ * many. */
+static int count_runs(run_args *a)
+{
+    int i;
+    a->nruns = 1;
+    for (i = 0; i < a->nargs; i++)
+        if (a->arg_count[i] > 1 && a->nruns > 1 && a->arg_count[i] != a->nruns)
+            return cli_usage("run",
+                             "--arg lists of %d and %d values: lists "
+                             "of several values must be equally long",
+                             a->nruns, a->arg_count[i]);
+        else if (a->arg_count[i] > 1)
+            a->nruns = a->arg_count[i];
+    return CLI_EXIT_OK;
+}
 
 static int parse_args(int argc, char **argv, run_args *a)
 {
@@ -50,7 +103,10 @@ static int parse_args(int argc, char **argv, run_args *a)
             a->bench = true;
         else if (strcmp(argv[i], "--json") == 0)
             a->json = true;
-        else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) {
+        else if (strcmp(argv[i], "--arg") == 0 && i + 1 < argc) {
+            if (parse_arg(argv[++i], a) != CLI_EXIT_OK)
+                return CLI_EXIT_USAGE;
+        } else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) {
             int64_t v;
             axe_diag d;
             i++;
@@ -66,6 +122,41 @@ static int parse_args(int argc, char **argv, run_args *a)
     }
     if (a->file == NULL)
         return cli_usage("run", "no FILE.axe given");
+    return count_runs(a);
+}
+
+/* The --arg values in the program's scalar order, for run "r": exit 1
+ * for an --arg the kernel does not declare or a scalar without one. */
+static int match_args(const axe_program *p, const run_args *a, int r,
+                      int64_t *out)
+{
+    int i, k, n = axe_program_scalar_count(p);
+    for (k = 0; k < a->nargs; k++) {
+        for (i = 0; i < n; i++)
+            if (strcmp(axe_program_scalar(p, i).name, a->arg_name[k]) == 0)
+                break;
+        if (i == n) {
+            fprintf(stderr,
+                    "axe: run: --arg %s: the kernel has no runtime scalar "
+                    "'%s'\n",
+                    a->arg_name[k], a->arg_name[k]);
+            return CLI_EXIT_FAIL;
+        }
+        out[i] = a->arg_value[k][a->arg_count[k] > 1 ? r : 0];
+    }
+    for (i = 0; i < n; i++) {
+        for (k = 0; k < a->nargs; k++)
+            if (strcmp(axe_program_scalar(p, i).name, a->arg_name[k]) == 0)
+                break;
+        if (k == a->nargs) {
+            fprintf(stderr,
+                    "axe: run: runtime scalar '%s' has no value: give it "
+                    "with --arg %s=VALUE\n",
+                    axe_program_scalar(p, i).name,
+                    axe_program_scalar(p, i).name);
+            return CLI_EXIT_FAIL;
+        }
+    }
     return CLI_EXIT_OK;
 }
 
@@ -171,10 +262,25 @@ static void compare(axe_kernel_tensor t, const void *got, const void *want,
     }
 }
 
+static void free_buffers(run_ctx *c)
+{
+    int i;
+    for (i = 0; c->in != NULL && i < c->n; i++) {
+        free(c->in[i]);
+        free(c->ref[i]);
+    }
+    free(c->in);
+    free(c->ref);
+    free(c->bytes);
+    c->in = c->ref = NULL;
+    c->bytes = NULL;
+}
+
 static int setup(run_ctx *c, const run_args *a)
 {
     uint64_t s = a->seed;
     int i;
+    free_buffers(c);
     c->n = axe_program_tensor_count(c->p);
     c->in = calloc((size_t)c->n + 1, sizeof(void *));
     c->ref = calloc((size_t)c->n + 1, sizeof(void *));
@@ -184,8 +290,8 @@ static int setup(run_ctx *c, const run_args *a)
     for (i = 0; i < c->n; i++) {
         axe_kernel_tensor t = axe_program_tensor(c->p, i);
         c->bytes[i] = (size_t)t.elems * (size_t)axe_dtype_size(t.dtype);
-        c->in[i] = malloc(c->bytes[i]);
-        c->ref[i] = malloc(c->bytes[i]);
+        c->in[i] = malloc(c->bytes[i] > 0 ? c->bytes[i] : 1);
+        c->ref[i] = malloc(c->bytes[i] > 0 ? c->bytes[i] : 1);
         if (c->in[i] == NULL || c->ref[i] == NULL)
             return CLI_EXIT_FAIL;
         fill_random(t, c->in[i], &s);
@@ -202,13 +308,8 @@ static void cleanup(run_ctx *c)
             (void)unlink(c->path[i]);
     if (c->dir[0] != '\0')
         (void)rmdir(c->dir);
-    for (i = 0; c->in != NULL && i < c->n; i++) {
-        free(c->in[i]);
-        free(c->ref[i]);
-    }
-    free(c->in);
-    free(c->ref);
-    free(c->bytes);
+    free_buffers(c);
+    free(c->races);
 }
 
 static void print_result(const run_ctx *c, const run_args *a)
@@ -244,14 +345,16 @@ static void json_num(const char *key, double v, bool measured)
         printf(",\"%s\":null", key);
 }
 
-static void print_tail(const run_args *a, const run_result *res)
+/* The totals; "runs" when print_run printed the per-run lines (the
+ * JSON schedules object is then closed already). */
+static void print_tail(const run_args *a, const run_result *res, bool runs)
 {
     bool fl = res->flops > 0;
     double rate = res->seconds <= 0 ? 0
                   : fl              ? (double)res->flops / res->seconds
                                     : (double)res->bytes / res->seconds;
     if (a->json) {
-        printf("}");
+        printf("%s", runs ? "" : "}");
         json_num("max_abs_err", res->max_abs, a->check);
         json_num("max_rel_err", res->max_rel, a->check);
         printf(",\"pass\":%s", !a->check   ? "null"
@@ -265,7 +368,8 @@ static void print_tail(const run_args *a, const run_result *res)
         printf("}\n");
         return;
     }
-    printf("\n");
+    if (!runs)
+        printf("\n");
     if (a->check)
         printf("check %s: max_abs_err %.3g, max_rel_err %.3g%s\n",
                res->pass ? "passed" : "FAILED", res->max_abs, res->max_rel,
@@ -305,11 +409,31 @@ static int reference(run_ctx *c, run_result *res, axe_race_report *races)
     return CLI_EXIT_OK;
 }
 
-static int run_program(run_ctx *c, const run_args *a)
+/* "M=37, N=8" for run "r" of a kernel with runtime scalars. */
+static void args_text(const run_ctx *c, const int64_t *v, char *buf, size_t cap)
 {
-    run_result res = {0, 0, 0, true, 0, 0, 0, NULL};
-    axe_race_report races;
+    size_t n = 0;
+    int i;
+    buf[0] = '\0';
+    for (i = 0; i < c->nscalars && n < cap; i++)
+        n +=
+            (size_t)snprintf(buf + n, cap - n, "%s%s=%lld", i ? ", " : "",
+                             axe_program_scalar(c->p, i).name, (long long)v[i]);
+}
+
+/* Bind run "r"'s scalars, build the buffers, run, check into "res". */
+static int run_once(run_ctx *c, const run_args *a, int r, run_result *res,
+                    axe_race_report *races)
+{
+    axe_diag d;
     int i, rc;
+    rc = match_args(c->p, a, r, c->scalar);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    if (axe_program_bind(c->p, c->scalar, &d) != AXE_OK) {
+        fprintf(stderr, "axe: run: %s\n", d.message);
+        return CLI_EXIT_FAIL;
+    }
     if (axe_program_work(c->p) > RUN_MAX_WORK) {
         fprintf(stderr,
                 "axe: run: the kernel does %lld element operations, beyond "
@@ -317,26 +441,102 @@ static int run_program(run_ctx *c, const run_args *a)
                 (long long)axe_program_work(c->p), (long long)RUN_MAX_WORK);
         return CLI_EXIT_FAIL;
     }
-    rc = setup(c, a);
-    if (rc != CLI_EXIT_OK) {
+    if (setup(c, a) != CLI_EXIT_OK) {
         fprintf(stderr, "axe: run: out of memory\n");
-        return rc;
+        return CLI_EXIT_FAIL;
     }
-    rc = kernel_run_exec(c, a->bench, &res);
+    rc = kernel_run_exec(c, a->bench, res);
     if (rc != CLI_EXIT_OK)
         return rc;
     if (a->check) {
-        if (reference(c, &res, &races) != CLI_EXIT_OK)
+        if (reference(c, res, races) != CLI_EXIT_OK)
             return CLI_EXIT_FAIL;
         for (i = 0; i < c->n; i++)
-            compare(axe_program_tensor(c->p, i), c->in[i], c->ref[i], &res);
+            compare(axe_program_tensor(c->p, i), c->in[i], c->ref[i], res);
     }
     for (i = 0; i < c->n; i++)
-        res.bytes += (int64_t)c->bytes[i];
-    res.flops = axe_program_flops(c->p);
+        res->bytes += (int64_t)c->bytes[i];
+    res->flops = axe_program_flops(c->p);
+    return CLI_EXIT_OK;
+}
+
+/* One run's line: text "M=37: check passed: ..." or a JSON object. */
+static void print_run(const run_ctx *c, const run_args *a,
+                      const run_result *res, const int64_t *v, int r)
+{
+    char buf[RUN_MAX_ARGS * 48];
+    int i;
+    if (!a->json) {
+        args_text(c, v, buf, sizeof buf);
+        if (a->check)
+            printf("%s: check %s: max_abs_err %.3g, max_rel_err %.3g\n", buf,
+                   res->pass ? "passed" : "FAILED", res->max_abs, res->max_rel);
+        return;
+    }
+    printf("%s{\"args\":{", r ? "," : "");
+    for (i = 0; i < c->nscalars; i++)
+        printf("%s\"%s\":%lld", i ? "," : "", axe_program_scalar(c->p, i).name,
+               (long long)v[i]);
+    printf("}");
+    json_num("max_abs_err", res->max_abs, a->check);
+    json_num("max_rel_err", res->max_rel, a->check);
+    printf(",\"pass\":%s}", !a->check ? "null" : res->pass ? "true" : "false");
+}
+
+/* The worse of two results (the last one's time and rate). */
+static void merge(run_result *all, const run_result *one)
+{
+    bool pass = all->pass && one->pass;
+    double ma = all->max_abs, mr = all->max_rel;
+    const axe_race_report *races = all->races;
+    *all = *one;
+    all->pass = pass;
+    if (races != NULL && races->count > 0)
+        all->races = races; /* the first run's races that has some */
+    if (ma > all->max_abs || isnan(ma))
+        all->max_abs = ma;
+    if (mr > all->max_rel || isnan(mr))
+        all->max_rel = mr;
+}
+
+static int run_program(run_ctx *c, const run_args *a)
+{
+    run_result all = {0, 0, 0, true, 0, 0, 0, NULL}, res[RUN_MAX_RUNS];
+    int64_t v[RUN_MAX_RUNS][RUN_MAX_ARGS];
+    int r, rc = CLI_EXIT_OK;
+    c->nscalars = axe_program_scalar_count(c->p);
+    if (c->nscalars > RUN_MAX_ARGS) {
+        fprintf(stderr, "axe: run: more than %d runtime scalars\n",
+                RUN_MAX_ARGS);
+        return CLI_EXIT_FAIL;
+    }
+    c->races = calloc((size_t)a->nruns, sizeof *c->races);
+    if (c->races == NULL) {
+        fprintf(stderr, "axe: run: out of memory\n");
+        return CLI_EXIT_FAIL;
+    }
+    rc = kernel_run_build(c);
+    for (r = 0; rc == CLI_EXIT_OK && r < a->nruns; r++) {
+        run_result zero = {0, 0, 0, true, 0, 0, 0, NULL};
+        res[r] = zero;
+        rc = run_once(c, a, r, &res[r], &c->races[r]);
+        memcpy(v[r], c->scalar, sizeof v[r]);
+        merge(&all, &res[r]);
+    }
+    if (rc != CLI_EXIT_OK)
+        return rc;
     print_result(c, a);
-    print_tail(a, &res);
-    return res.pass ? CLI_EXIT_OK : CLI_EXIT_FAIL;
+    if (c->nscalars > 0 && a->json)
+        printf("},\"runs\":[");
+    for (r = 0; c->nscalars > 0 && r < a->nruns; r++) {
+        if (r == 0 && !a->json)
+            printf("\n");
+        print_run(c, a, &res[r], v[r], r);
+    }
+    if (c->nscalars > 0 && a->json)
+        printf("]");
+    print_tail(a, &all, c->nscalars > 0);
+    return all.pass ? CLI_EXIT_OK : CLI_EXIT_FAIL;
 }
 
 int cli_run_main(int argc, char **argv)

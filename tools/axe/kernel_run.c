@@ -82,12 +82,17 @@ static int build(run_ctx *c)
 
 static int execute(run_ctx *c, bool bench, run_result *res)
 {
-    char cmd[512];
+    char cmd[512 + RUN_MAX_ARGS * 13];
     FILE *pipe;
     double sec = 0;
     long runs = 0;
-    snprintf(cmd, sizeof cmd, "'%s' '%s' '%s' %d", c->path[1], c->path[2],
-             c->path[3], bench ? 5 : 0);
+    size_t n;
+    int i;
+    n = (size_t)snprintf(cmd, sizeof cmd, "'%s' '%s' '%s' %d", c->path[1],
+                         c->path[2], c->path[3], bench ? 5 : 0);
+    for (i = 0; i < c->nscalars && n < sizeof cmd; i++)
+        n += (size_t)snprintf(cmd + n, sizeof cmd - n, " %lld",
+                              (long long)c->scalar[i]);
     fflush(stdout);
     pipe = popen(cmd, "r");
     if (pipe == NULL)
@@ -101,7 +106,7 @@ static int execute(run_ctx *c, bool bench, run_result *res)
     return read_outputs(c);
 }
 
-int kernel_run_exec(run_ctx *c, bool bench, run_result *res)
+int kernel_run_build(run_ctx *c)
 {
     static const char *const names[4] = {"k.c", "k", "in", "out"};
     const char *tmp = getenv("TMPDIR");
@@ -119,12 +124,12 @@ int kernel_run_exec(run_ctx *c, bool bench, run_result *res)
     for (i = 0; i < 4; i++)
         snprintf(c->path[i], sizeof c->path[i], "%s/%s", dir, names[i]);
     rc = write_source(c);
-    if (rc == CLI_EXIT_OK)
-        rc = build(c);
-    if (rc == CLI_EXIT_OK)
-        rc = write_file(c->path[2], (const void *const *)c->in, c->bytes, c->n,
+    return rc == CLI_EXIT_OK ? build(c) : rc;
+}
+
+int kernel_run_exec(run_ctx *c, bool bench, run_result *res)
+{
+    int rc = write_file(c->path[2], (const void *const *)c->in, c->bytes, c->n,
                         NULL, 0);
-    if (rc == CLI_EXIT_OK)
-        rc = execute(c, bench, res);
-    return rc;
+    return rc == CLI_EXIT_OK ? execute(c, bench, res) : rc;
 }

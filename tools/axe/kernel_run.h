@@ -9,11 +9,19 @@
 
 #include "kernel_cli.h"
 
+/* `--arg NAME=V[,V...]`: a value list per runtime scalar; the runs zip
+ * the lists (lists of one value repeat). */
+#define RUN_MAX_ARGS 16
+#define RUN_MAX_RUNS 16
 typedef struct run_args {
     const char *file;
     uint64_t seed;
     bool check, bench, json;
     axe_kernel_options opts;
+    int nargs, nruns;
+    char arg_name[RUN_MAX_ARGS][AXE_KERNEL_NAME_MAX];
+    int arg_count[RUN_MAX_ARGS];
+    int64_t arg_value[RUN_MAX_ARGS][RUN_MAX_RUNS];
 } run_args;
 
 typedef struct run_result {
@@ -31,6 +39,9 @@ typedef struct run_ctx {
     int n;
     void **in, **ref; /* one buffer per tensor parameter */
     size_t *bytes;
+    int nscalars;
+    int64_t scalar[RUN_MAX_ARGS]; /* this run's runtime scalar values */
+    axe_race_report *races;       /* one report per run */
 } run_ctx;
 
 /* The races of a check as the JSON member "races" (null for NULL) and
@@ -38,10 +49,12 @@ typedef struct run_ctx {
 void kernel_races_json(const axe_race_report *rep);
 void kernel_races_text(const axe_race_report *rep);
 
-/* Write the C, build it with $CC, run it on c->in (replaced by the
- * outputs) and, with "bench", time at least 5 more runs (more until they
- * take 10 ms, at most 2^22) into res->seconds (per run; 0 when the clock
- * did not advance) and res->runs. */
+/* Make the private directory, write the C and build it with $CC. */
+int kernel_run_build(run_ctx *c);
+/* Run the built kernel on c->in (replaced by the outputs) at the scalar
+ * values c->scalar and, with "bench", time at least 5 more runs (more
+ * until they take 10 ms, at most 2^22) into res->seconds (per run; 0
+ * when the clock did not advance) and res->runs. */
 int kernel_run_exec(run_ctx *c, bool bench, run_result *res);
 
 #endif

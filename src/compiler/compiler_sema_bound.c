@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Symbolic bounds proofs of region starts under the enclosing `if`
+ * conditions (sema), for what interval bounds cannot prove: the CUDA
+ * tail guard `if (bx * 32 + tx < M) { ... A[bx * 32 + tx : +1, ...] }`
+ * against a compile-time or a runtime extent M. Expressions are turned
+ * into linear forms (a constant plus integer coefficients per variable;
+ * a form exists when the expression has no // or %). Each enclosing
+ * condition (its negation under `else`) gives facts G <= 0: `a < b` is
+ * a - b + 1 <= 0, `a <= b` a - b <= 0, `a > b` b - a + 1 <= 0, `a >= b`
+ * b - a <= 0, `a == b` both of the latter two, `a != b` none; the empty
+ * fact 0 <= 0 is always there, and a loop `for i in range(T)` with a
+ * runtime trip count T gives i - T + 1 <= 0. A claim X <= 0 is proved
+ * by one fact G when the interval maximum of H = X - G over the
+ * variables' ranges (the ids, the loop variables, the scalars' i32
+ * range, each narrowed by the `VAR op CONST` conditions) is at most 0,
+ * since X = G + H <= 0 + max H.
+ * Runtime scalars have the whole i32 range, so a proof holds for every
+ * value given at launch exactly when their coefficients cancel in H.
+ * Invariant: every sum and product is overflow-checked; an overflow only
+ * loses the proof.
+ */
+#include <string.h>
+
+#include "compiler_internal.h"
+
+typedef struct lin {
+    int64_t c;
+    int64_t coef[AX_MAX_VARS];
+} lin;
+
+static bool lin_add(lin *x, const lin *y, int64_t k)
+{
+    int64_t t;
+    int v;
+    if (axe__mul(y->c, k, &t) || axe__add(x->c, t, &x->c))
+        return false;
+    for (v = 0; v < AX_MAX_VARS; v++)
+        if (y->coef[v] != 0 && (axe__mul(y->coef[v], k, &t) ||
+                                axe__add(x->coef[v], t, &x->coef[v])))
+            return false;
+    return true;
+}
+
+/* "*out" = k * "e" added to "*out"; false when "e" is not linear (//, %)
+ * or a coefficient overflows. */
+static bool lin_of(const ax_expr *e, int64_t k, lin *out)
+{
+    int64_t t;
+    if (e == NULL)
+        return true;
+    switch (e->kind) {
+    case AX_EX_INT:
+        return !axe__mul(e->value, k, &t) && !axe__add(out->c, t, &out->c);
+    case AX_EX_VAR:
+        return !axe__add(out->coef[e->var], k, &out->coef[e->var]);
+    case AX_EX_ADD:
+        return lin_of(e->a, k, out) && lin_of(e->b, k, out);
+    case AX_EX_SUB:
+        return lin_of(e->a, k, out) && !axe__sub(0, k, &t) &&
+               lin_of(e->b, t, out);
+    case AX_EX_NEG:
+        return !axe__sub(0, k, &t) && lin_of(e->a, t, out);
+    case AX_EX_MUL:
+        if (e->a->kind == AX_EX_INT)
+            return !axe__mul(e->a->value, k, &t) && lin_of(e->b, t, out);
+        if (e->b->kind == AX_EX_INT)
+            return !axe__mul(e->b->value, k, &t) && lin_of(e->a, t, out);
+        return false;
+    case AX_EX_DIV:
+    case AX_EX_MOD:
+        break;
+    }
+    return false;
+}
+
+/* The interval maximum of "h" over the variables' ranges. */
+static bool lin_max(const axe_program *p, const lin *h, int64_t *out)
+{
+    int64_t m = h->c, lo, hi, t;
+    int v;
+    for (v = 0; v < AX_MAX_VARS; v++) {
+        ax_expr var;
+        if (h->coef[v] == 0)
+            continue;
+        memset(&var, 0, sizeof var);
+        var.kind = AX_EX_VAR;
+        var.var = v;
+        if (axe__expr_range(p, &var, &lo, &hi) != AXE_OK ||
+            axe__mul(h->coef[v], h->coef[v] > 0 ? hi : lo, &t) ||
+            axe__add(m, t, &m))
+            return false;
+    }
+    *out = m;
+    return true;
+}
+
+/* X <= 0 follows from the fact "a - b + one <= 0". */
+static bool by_fact(const axe_program *p, const lin *x, const ax_expr *a,
+                    const ax_expr *b, int64_t one)
+{
+    lin g, h = *x;
+    int64_t m;
+    memset(&g, 0, sizeof g);
+    g.c = one;
+    if (!lin_of(a, 1, &g) || !lin_of(b, -1, &g) || !lin_add(&h, &g, -1))
+        return false;
+    return lin_max(p, &h, &m) && m <= 0;
+}
+
+/* X <= 0 follows from the condition "g" (negated under `else`). */
+static bool by_guard(const axe_program *p, const lin *x, const ax_guard *g)
+{
+    static const int negated[] = {3, 2, 1, 0, 5, 4};
+    int cmp = g->negate ? negated[g->cmp] : g->cmp;
+    switch (cmp) {
+    case 0:
+        return by_fact(p, x, g->lhs, g->rhs, 1);
+    case 1:
+        return by_fact(p, x, g->lhs, g->rhs, 0);
+    case 2:
+        return by_fact(p, x, g->rhs, g->lhs, 1);
+    case 3:
+        return by_fact(p, x, g->rhs, g->lhs, 0);
+    case 4:
+        return by_fact(p, x, g->lhs, g->rhs, 0) ||
+               by_fact(p, x, g->rhs, g->lhs, 0);
+    default:
+        return false;
+    }
+}
+
+static bool proved(const axe_program *p, const lin *x, const ax_guard *g)
+{
+    int64_t m;
+    int v;
+    if (lin_max(p, x, &m) && m <= 0)
+        return true;
+    for (v = 0; v < AX_MAX_VARS; v++) {
+        ax_expr var;
+        if (p->var_dtrip[v] == NULL || x->coef[v] == 0)
+            continue;
+        memset(&var, 0, sizeof var);
+        var.kind = AX_EX_VAR;
+        var.var = v;
+        if (by_fact(p, x, &var, p->var_dtrip[v], 1))
+            return true;
+    }
+    for (; g != NULL; g = g->up)
+        if (by_guard(p, x, g))
+            return true;
+    return false;
+}
+
+/* Dimension "d" of region "r" starts at 0 or later ("upper" false), or
+ * ends at its extent or earlier ("upper"), for every value of the
+ * variables allowed by the enclosing conditions "g" (file comment). */
+bool axe__bound_proved(const axe_program *p, const ax_guard *g, const ax_ref *r,
+                       int d, bool upper)
+{
+    const ax_tensor *t = &p->tensors[r->tensor];
+    lin x;
+    memset(&x, 0, sizeof x);
+    if (!upper)
+        return lin_of(r->start[d], -1, &x) && proved(p, &x, g);
+    if (!lin_of(r->start[d], 1, &x) || axe__add(x.c, r->len[d], &x.c))
+        return false;
+    if (d == 0 && t->dyn_extent != NULL) {
+        if (!lin_of(t->dyn_extent, -1, &x))
+            return false;
+    } else if (axe__sub(x.c, t->shape[d], &x.c)) {
+        return false;
+    }
+    return proved(p, &x, g);
+}

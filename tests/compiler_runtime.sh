@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+#
+# Runtime scalars of the kernel compiler through the CLI ($AXE_BIN): one
+# build of a kernel with a runtime row count M runs at several values of
+# M (`--arg M=100,37`: the C compiler runs once) and each run passes
+# --check; a kernel whose tail guard is edited to skip the last row fails
+# it; the harness of the generated C refuses bad values; `--arg` errors
+# (unknown name, missing, not an integer, given twice, outside i32, an
+# extent that is negative at launch, lists of different lengths) are
+# reported with their exit codes. Skipped (77) without a C compiler. The
+# last line is "N passed, N failed".
+set -u
+
+AXE=${AXE_BIN:-}
+SRC=${AXE_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
+if [ -z "$AXE" ] || [ ! -x "$AXE" ]; then
+    echo "skipped: AXE_BIN does not name the axe binary"
+    exit 77
+fi
+AXE=$(cd "$(dirname "$AXE")" && pwd)/$(basename "$AXE")
+CC=${CC:-cc}
+if ! command -v "${CC%% *}" >/dev/null 2>&1; then
+    echo "skipped: no C compiler ($CC)"
+    exit 77
+fi
+export CC
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+K="$SRC/examples/kernels"
+
+ok() { pass=$((pass + 1)); }
+bad() {
+    fail=$((fail + 1))
+    echo "FAIL: $*"
+}
+
+# A C compiler that counts its runs and may edit the C (sed AXE_TEST_EDIT).
+cat >"$tmp/cc.sh" <<'EOS'
+#!/bin/sh
+echo run >>"$AXE_TEST_COUNT"
+for a; do
+    case $a in *.c) [ -n "$AXE_TEST_EDIT" ] && sed -i "$AXE_TEST_EDIT" "$a" ;; esac
+done
+exec $AXE_TEST_CC "$@"
+EOS
+# run_cc EDIT ARGS...: axe run with the wrapper; the C compiler's runs in
+# $tmp/count.
+run_cc() {
+    local edit=$1
+    shift
+    : >"$tmp/count"
+    AXE_TEST_COUNT=$tmp/count AXE_TEST_EDIT=$edit AXE_TEST_CC=$CC \
+        CC="sh $tmp/cc.sh" "$AXE" run "$@" >"$tmp/out" 2>"$tmp/err"
+}
+
+# One build, four values of M (not multiples of the tile, a multiple, 0).
+if run_cc "" "$K/tail_rows.axe" --check --arg M=100,37,64,0 &&
+    [ "$(wc -l <"$tmp/count")" = 1 ] &&
+    [ "$(grep -c '^M=[0-9]*: check passed' "$tmp/out")" = 4 ] &&
+    grep -q '^check passed' "$tmp/out"; then
+    ok
+else
+    bad "tail_rows at 4 values of M with one build: $(wc -l <"$tmp/count") builds, $(cat "$tmp/out" "$tmp/err" | head -c 400)"
+fi
+# The same build at two values, as JSON: one object with a run per value.
+if run_cc "" "$K/tail_rows.axe" --check --json --arg M=33,1 &&
+    [ "$(wc -l <"$tmp/count")" = 1 ] &&
+    grep -q '"runs":\[{"args":{"M":33},"max_abs_err":0,"max_rel_err":0,"pass":true},{"args":{"M":1},' "$tmp/out" &&
+    grep -q '"pass":true,"races":\[\],"seconds":null' "$tmp/out"; then
+    ok
+else
+    bad "tail_rows --json at two values: $(cat "$tmp/out" "$tmp/err" | head -c 400)"
+fi
+# A guard edited to stop one row early leaves the last row unwritten:
+# --check fails at M=37 (and the exit code is 1).
+run_cc 's/< s_M) {/< s_M - 1) {/' "$K/tail_rows.axe" --check --arg M=37
+rc=$?
+if [ $rc = 1 ] && grep -q '^M=37: check FAILED' "$tmp/out"; then
+    ok
+else
+    bad "tail_rows with a short guard: exit $rc, $(cat "$tmp/out" "$tmp/err" | head -c 400)"
+fi
+
+# expect_run CODE PATTERN ARGS...: axe run exits CODE, stderr matches.
+expect_run() {
+    local code=$1 pat=$2
+    shift 2
+    "$AXE" run "$@" >"$tmp/out" 2>"$tmp/err"
+    local rc=$?
+    if [ $rc = "$code" ] && grep -qE -- "$pat" "$tmp/err"; then
+        ok
+    else
+        bad "axe run $*: exit $rc (want $code), stderr: $(head -c 300 "$tmp/err")"
+    fi
+}
+T="$K/tail_rows.axe"
+expect_run 1 "--arg N: the kernel has no runtime scalar 'N'" "$T" --arg M=4 --arg N=4
+expect_run 1 "runtime scalar 'M' has no value: give it with --arg M=VALUE" "$T"
+expect_run 2 "--arg M: 'x1' is not an integer" "$T" --arg M=x1
+expect_run 2 "--arg M: '' is not an integer" "$T" --arg M=4,
+expect_run 2 "--arg M is given twice" "$T" --arg M=4 --arg M=5
+expect_run 2 "--arg wants NAME=VALUE" "$T" --arg M
+expect_run 1 "runtime scalar 'M' = 2147483648 is outside the range of i32" "$T" --arg M=2147483648
+expect_run 1 "the extent of 'X' \(dimension 0\), M, is -3 at launch: outside \[0, 2147483647\]" "$T" --arg M=-3
+expect_run 2 "lists of several values must be equally long" "$SRC/tests/kernels/runtime_tiles.axe" --arg M=1,2 --arg T=1,2,3
+
+# The harness of the generated C: one value per scalar, each an i32, the
+# extents it gives in range.
+"$AXE" compile "$T" -o "$tmp/t.c" && $CC -std=c99 -O2 -DAXE_KERNEL_MAIN -o "$tmp/t" "$tmp/t.c" -lm
+head -c 100000 /dev/zero >"$tmp/in"
+# expect_harness CODE PATTERN ARGS...
+expect_harness() {
+    local code=$1 pat=$2
+    shift 2
+    "$tmp/t" "$tmp/in" "$tmp/o" 0 "$@" >"$tmp/out" 2>"$tmp/err"
+    local rc=$?
+    if [ $rc = "$code" ] && grep -qE -- "$pat" "$tmp/err"; then
+        ok
+    else
+        bad "harness $*: exit $rc (want $code), stderr: $(head -c 300 "$tmp/err")"
+    fi
+}
+expect_harness 2 "usage: .* IN OUT REPS M"
+expect_harness 2 "M: not an i32: 12x" 12x
+expect_harness 2 "M: not an i32: 3000000000" 3000000000
+expect_harness 1 "the extent of 'X' \(dimension 0\) is -1: outside \[0, 2147483647\]" -1
+# 10 rows of 64 floats in, 2 x 10 x 64 floats out; a file too short fails.
+if "$tmp/t" "$tmp/in" "$tmp/o" 0 10 >/dev/null 2>&1 &&
+    [ "$(wc -c <"$tmp/o")" = $((2 * 10 * 64 * 4)) ]; then
+    ok
+else
+    bad "harness at M=10 did not write 5120 bytes"
+fi
+expect_harness 1 "cannot read" 1000
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
