@@ -371,6 +371,31 @@ expect 1 3:26 'region of .A. out of bounds: dimension 0 covers \[0, 65\)' <<<'ke
         thread copy(A[tx + bx : +1, 0:64], B[0:1, 0:64]);
     }
 }'
+# A name means one thing: no param declared twice or named like an id, no
+# loop variable named like a param, an id or an enclosing loop variable
+# (the param would win: M was 4 in every iteration); sibling loops may
+# share a name.
+expect 1 4:9 "a loop variable cannot be named 'M': a param has that name" <<<'param M = 4;
+kernel k(A: f32[8, 4], B: f32[8, 4]) grid(1) threads(1)
+{
+    for M in range(3) {
+        thread copy(B[M : +1, 0 : +4], A[M : +1, 0 : +4]);
+    }
+}'
+expect 1 2:7 "param 'M' is declared twice" <<<'param M = 4;
+param M = 5;
+kernel k() grid(1) threads(1) {}'
+expect 1 1:7 "a param cannot be named 'tx': a block/thread id has that name" <<<'param tx = 4;
+kernel k() grid(1) threads(1) {}'
+expect 1 2:9 "a loop variable cannot be named 'bx': a block/thread id has that name" <<<'kernel k(A: f32[4]) grid(2) threads(1) {
+    for bx in range(2) { thread fill(A[bx : +1], 1.0); }
+}'
+expect 1 3:13 "a loop variable cannot be named 'i': an enclosing loop variable has that name" <<<'kernel k(A: f32[4]) grid(1) threads(1) {
+    for i in range(2) {
+        for i in range(2) { thread fill(A[i : +1], 1.0); }
+    }
+}'
+
 # Dead code (its conditions never hold: tests/kernels/dead_guards.axe) is
 # not bounds-checked, but still type-checked: dtypes, shapes, scopes,
 # affine starts.

@@ -503,6 +503,15 @@ K="$SRC/examples/kernels"
 expect_fail 2 "--schedule copy=warp_shuffle: copy has no schedule 'warp_shuffle' \\(vector, thread_loop, split, smem\\)" \
     "$AXE" compile "$K/fig5_copy.axe" --schedule copy=warp_shuffle
 expect_fail 1 'declares no param .Q.' "$AXE" compile "$K/fig5_copy.axe" -D Q=1
+expect_fail 2 'compile: -D M is given twice \(M=40 and M=48\)' "$AXE" compile "$K/fig5_copy.axe" -D M=40 -D M=48
+expect_fail 2 'run: -D N is given twice \(N=128 and N=64\)' "$AXE" run "$K/fig5_copy.axe" -DN=128 -D N=64 --check
+# Sibling loops may reuse a loop variable's name.
+printf 'kernel k(A: f32[4]) grid(1) threads(1) {\n    for i in range(2) { thread fill(A[i : +1], 1.0); }\n    for i in range(3) { thread fill(A[i + 1 : +1], 2.0); }\n}\n' >"$tmp/sib.axe"
+if "$AXE" run "$tmp/sib.axe" --check >"$tmp/out" 2>&1 && grep -q '^check passed' "$tmp/out"; then
+    ok
+else
+    bad "sibling loops named i: $(head -c 300 "$tmp/out")"
+fi
 expect_fail 2 'unknown target' "$AXE" compile "$K/fig5_copy.axe" --target cuda
 expect_fail 2 'no FILE.axe given' "$AXE" run --check
 expect_fail 1 'cannot open' "$AXE" compile "$tmp/missing.axe"

@@ -201,6 +201,23 @@ static int find_var(const ax_parser *ps, const char *name)
     return -1;
 }
 
+/* What already names "name" in expressions at this point of the parse:
+ * "a param", "a block/thread id", "an enclosing loop variable", or NULL.
+ * A new param or loop variable may not reuse such a name (it would
+ * shadow it, or be shadowed: a param wins over everything). */
+const char *axe__name_taken(const ax_parser *ps, const char *name)
+{
+    int i, v;
+    for (i = 0; i < ps->nparams; i++)
+        if (strcmp(ps->param_name[i], name) == 0)
+            return "a param";
+    v = find_var(ps, name);
+    if (v < 0)
+        return NULL;
+    return v < AX_VAR_NBUILTIN ? "a block/thread id"
+                               : "an enclosing loop variable";
+}
+
 static axe_status resolve_name(ax_parser *ps, const char *name, long off,
                                ax_expr **out)
 {

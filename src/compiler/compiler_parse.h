@@ -58,6 +58,9 @@ axe_status axe__syntax(ax_parser *ps, const char *what);
 axe_status axe__parse_expr(ax_parser *ps, ax_expr **out);
 /* A product-level expression (stops before a top-level + or -). */
 axe_status axe__parse_term(ax_parser *ps, ax_expr **out);
+/* What already names "name" in expressions ("a param", "a block/thread
+ * id", "an enclosing loop variable"), or NULL. */
+const char *axe__name_taken(const ax_parser *ps, const char *name);
 /* A compile-time constant expression. */
 axe_status axe__parse_const(ax_parser *ps, int64_t *out, const char *what);
 

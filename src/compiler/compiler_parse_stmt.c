@@ -133,16 +133,29 @@ static axe_status parse_op(ax_parser *ps, ax_stmt *s, ax_scope scope)
 
 static axe_status parse_block(ax_parser *ps, ax_stmt **out);
 
+/* A new param or loop variable named "name" (at "off") shadows nothing. */
+static axe_status check_fresh(ax_parser *ps, const char *name, long off,
+                              const char *what)
+{
+    const char *taken = axe__name_taken(ps, name);
+    if (taken == NULL)
+        return AXE_OK;
+    if (strcmp(what, taken) == 0)
+        return axe__fail(ps->diag, AXE_ERR_INVALID, off,
+                         "param '%s' is declared twice", name);
+    return axe__fail(ps->diag, AXE_ERR_INVALID, off,
+                     "%s cannot be named '%s': %s has that name", what, name,
+                     taken);
+}
+
 static axe_status parse_for(ax_parser *ps, ax_stmt *s)
 {
     axe_program *p = ps->p;
-    long off;
+    long off = (long)ps->tok.pos;
     int i;
     s->kind = AX_ST_FOR;
     if (p->nvars == AX_MAX_VARS || ps->nscope_vars == AX_MAX_LOOPS)
-        return axe__fail(ps->diag, AXE_ERR_CAPACITY, (long)ps->tok.pos,
-                         "too many loops");
-    off = (long)ps->tok.pos;
+        return axe__fail(ps->diag, AXE_ERR_CAPACITY, off, "too many loops");
     AXE_TRY(axe__parse_user_name(ps, p->vars[p->nvars], "a loop variable"));
     for (i = 0; i < p->nscalars; i++)
         if (strcmp(p->scalar_name[i], p->vars[p->nvars]) == 0)
@@ -150,6 +163,7 @@ static axe_status parse_for(ax_parser *ps, ax_stmt *s)
                              "loop variable '%s' reuses a runtime scalar's "
                              "name",
                              p->scalar_name[i]);
+    AXE_TRY(check_fresh(ps, p->vars[p->nvars], off, "a loop variable"));
     s->var = p->nvars++;
     AXE_TRY(axe__expect(ps, "in", "'in'"));
     AXE_TRY(axe__expect(ps, "range", "'range'"));
@@ -416,6 +430,7 @@ static axe_status parse_param(ax_parser *ps)
     if (k == AX_MAX_PARAMS)
         return axe__fail(ps->diag, AXE_ERR_CAPACITY, off, "too many params");
     AXE_TRY(axe__parse_user_name(ps, ps->param_name[k], "a param name"));
+    AXE_TRY(check_fresh(ps, ps->param_name[k], off, "a param"));
     AXE_TRY(axe__expect(ps, "=", "'='"));
     AXE_TRY(axe__parse_const(ps, &ps->param_value[k], "a param's value"));
     for (i = 0; i < o->ndefines; i++)

@@ -43,6 +43,7 @@ static int parse_define(const char *cmd, const char *arg, axe_kernel_options *o)
     char name[AXE_KERNEL_NAME_MAX];
     int64_t v;
     axe_diag d;
+    int i;
     if (eq == NULL || eq == arg || (size_t)(eq - arg) >= sizeof name)
         return cli_usage(cmd, "-D wants NAME=VALUE, not '%.40s'", arg), -1;
     memcpy(name, arg, (size_t)(eq - arg));
@@ -50,6 +51,11 @@ static int parse_define(const char *cmd, const char *arg, axe_kernel_options *o)
     if (cli_parse_int(eq + 1, strlen(eq + 1), &v, &d) != AXE_OK)
         return cli_usage(cmd, "-D %s: '%.40s' is not an integer", name, eq + 1),
                -1;
+    for (i = 0; i < o->ndefines; i++)
+        if (strcmp(o->define_name[i], name) == 0)
+            return cli_usage(cmd, "-D %s is given twice (%s=%lld and %.60s)",
+                             name, name, (long long)o->define_value[i], arg),
+                   -1;
     if (axe_kernel_options_define(o, name, v) != AXE_OK)
         return cli_usage(cmd, "too many -D options"), -1;
     return 1;
