@@ -193,6 +193,27 @@ expect 1 3:16 "a kernel-scope operator under an if on the id 'by'" <<<"$H {
         kernel copy(A, B);
     }
 }"
+# atomic_add(dst, src): dst is a global f32 or i32 tensor (atomicAdd).
+expect 1 3:20 "atomic_add updates a global tensor, but 's' is shared memory \\(combine values inside a CTA with reduce or add\\)" <<<"$H {
+    shared s: f32[64, 64];
+    cta atomic_add(s, B);
+}"
+expect 1 3:23 "atomic_add updates a global tensor, but 'r' is register memory" <<<"$H {
+    register r: f32[1, 64];
+    thread atomic_add(r, B[tx % 64 : +1, 0 : +64]);
+}"
+expect 1 2:23 "atomic_add needs an f32 or i32 destination \\(as atomicAdd\\), not f16 \\('A'\\)" <<<'kernel k(A: f16[4], B: f16[4]) grid(2) threads(4) {
+    thread atomic_add(A, B);
+}'
+expect 1 2:23 "atomic_add needs an f32 or i32 destination \\(as atomicAdd\\), not f64" <<<'kernel k(A: f64[4], B: f64[4]) grid(2) threads(4) {
+    kernel atomic_add(A, B);
+}'
+expect 1 2:26 "'B' is i32 but the destination is f32 \\(use cast\\)" <<<'kernel k(A: f32[4], B: i32[4]) grid(2) threads(4) {
+    thread atomic_add(A, B);
+}'
+expect 2 2:27 "expected '\\)' \\(2 operands\\)" <<<'kernel k(A: f32[4], B: f32[4]) grid(2) threads(4) {
+    thread atomic_add(A, B, B);
+}'
 expect 1 2:20 "'B' is bf16 but the destination is f16 \\(use cast\\)" <<<'kernel k(A: f16[4], B: bf16[4]) grid(1) threads(1) {
     thread copy(A, B);
 }'

@@ -349,6 +349,10 @@ static const reject_row reject_rows[] = {
     {"shared s: f32[4]; kernel copy(A, s);", AXE_ERR_INVALID,
      "'s' is shared memory of one CTA; a kernel-scope operator takes "
      "global tensors only"},
+    {"shared s: f32[4]; cta atomic_add(s, A);", AXE_ERR_INVALID,
+     "atomic_add updates a global tensor, but 's' is shared memory"},
+    {"register r: f32[4]; thread atomic_add(r, A);", AXE_ERR_INVALID,
+     "atomic_add updates a global tensor, but 'r' is register memory"},
 };
 
 static void test_check(void)

@@ -105,6 +105,30 @@ static const race_row rows[] = {
      "  cta copy(B, r);\n"
      "}\n",
      0, NULL},
+    {"every thread of every CTA atomically adds into one row (atomics "
+     "do not race with each other)",
+     "kernel k(A: f32[1, 8], X: f32[64, 8]) grid(2) threads(32) {\n"
+     "  thread atomic_add(A, X[bx * 32 + tx : +1, 0 : +8]);\n"
+     "  thread atomic_add(A, X[tx : +1, 0 : +8]);\n"
+     "  kernel atomic_add(A, X[5 : +1, 0 : +8]);\n"
+     "}\n",
+     0, NULL},
+    {"the same with a plain add in place (read after write and write "
+     "after write, in one CTA and across CTAs)",
+     "kernel k(A: f32[1, 8], X: f32[64, 8]) grid(2) threads(32) {\n"
+     "  thread add(A, A, X[bx * 32 + tx : +1, 0 : +8]);\n"
+     "}\n",
+     4,
+     "race on A[0,0]: written by thread 0 (line 2), read by thread 1 (line "
+     "2), no sync between"},
+    {"a read of what other threads add atomically in the same phase",
+     "kernel k(A: f32[1, 8], X: f32[64, 8]) grid(1) threads(32) {\n"
+     "  thread atomic_add(A, X[tx : +1, 0 : +8]);\n"
+     "  thread copy(X[tx : +1, 0 : +8], A);\n"
+     "}\n",
+     1,
+     "race on A[0,0]: written by thread 31 (line 2), read by thread 0 (line "
+     "3), no sync between"},
     {"rows reduced by every thread (replicas), then overwritten",
      "kernel k(A: f32[2, 64], B: f32[2]) grid(1) threads(64) {\n"
      "  shared s: f32[2, 64];\n"

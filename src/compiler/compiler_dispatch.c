@@ -161,15 +161,15 @@ static axe_status parse_target(const char *text, ax_op *op, int *index,
     size_t n = hash != NULL ? (size_t)(hash - text) : strlen(text);
     int k;
     *index = -1;
-    for (k = 0; k <= (int)AX_OP_GEMM; k++)
+    for (k = 0; k <= (int)AX_OP_LAST; k++)
         if (strlen(axe__op_name((ax_op)k)) == n &&
             strncmp(text, axe__op_name((ax_op)k), n) == 0)
             break;
-    if (k > (int)AX_OP_GEMM)
+    if (k > (int)AX_OP_LAST)
         return axe__fail(why, AXE_ERR_INVALID, -1,
                          "'%.*s' is not an operator (copy, fill, add, sub, "
                          "mul, div, max, min, neg, relu, exp, cast, reduce, "
-                         "sqrt, gemm)",
+                         "sqrt, gemm, atomic_add)",
                          (int)n, text);
     *op = (ax_op)k;
     if (hash == NULL)

@@ -70,6 +70,7 @@ static void preamble(ax_text *t, const axe_program *p, const char *file,
                   p->nscalars > 0 ? ", runtime scalars s_NAME" : "");
     axe__emit_half_helpers(t, body);
     axe__emit_int_helpers(t, body);
+    axe__emit_atomic_helpers(t, body);
 }
 
 static void storage(ax_text *t, const axe_program *p)

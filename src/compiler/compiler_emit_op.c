@@ -191,6 +191,7 @@ static void value(ax_text *t, const axe_program *p, const ax_stmt *s)
         return;
     case AX_OP_COPY:
     case AX_OP_CAST:
+    case AX_OP_ATOMIC_ADD:
         unary(t, p, s, "", "");
         return;
     case AX_OP_ADD:
@@ -275,6 +276,15 @@ static void body(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
         element(t, p, s, 1);
         axe__text_put(t, ", %lld * sizeof(%s));\n", (long long)s->plan->vec,
                       axe__dtype_ctype(dst->dtype));
+        return;
+    }
+    if (s->op == AX_OP_ATOMIC_ADD) {
+        axe__text_put(t, "AXE_ATOMIC_ADD_%s(&",
+                      dst->dtype == AXE_DTYPE_I32 ? "I32" : "F32");
+        element(t, p, s, 0);
+        axe__text_put(t, ", ");
+        value(t, p, s);
+        axe__text_put(t, ");\n");
         return;
     }
     element(t, p, s, 0);
@@ -433,6 +443,8 @@ void axe__emit_int_helpers(ax_text *t, const char *body)
                                         f2s8_text};
     int i;
     for (i = 0; i < 4; i++)
-        if (body != NULL && strstr(body, names[i]) != NULL)
+        if (body != NULL &&
+            (strstr(body, names[i]) != NULL ||
+             (i == 0 && strstr(body, "AXE_ATOMIC_ADD_I32(") != NULL)))
             axe__text_put(t, "%s", texts[i]);
 }

@@ -180,8 +180,11 @@ typedef enum ax_op {
     AX_OP_CAST,
     AX_OP_REDUCE,
     AX_OP_SQRT,
-    AX_OP_GEMM
+    AX_OP_GEMM,
+    AX_OP_ATOMIC_ADD
 } ax_op;
+/* The last operator (the options name them in this order). */
+#define AX_OP_LAST AX_OP_ATOMIC_ADD
 
 typedef enum ax_st_kind {
     AX_ST_OP,
@@ -250,7 +253,13 @@ typedef struct ax_stmt {
      * NULL, schedule "dead"), not emitted; "dead_why" says why. */
     bool dead;
     const char *dead_why;
-    int nmasks; /* reduce.warp_shuffle: butterfly lane masks */
+    /* The operator updates its destination with atomic read-modify-writes
+     * (atomic_add; a kernel-scope reduce or gemm whose K range dispatch
+     * split over threads): its destination accesses do not race with
+     * other atomic ones (compiler_race.c). Set by sema and dispatch. */
+    bool atomic;
+    struct ax_grid *grid; /* reduce.grid, gemm.split_k */
+    int nmasks;           /* reduce.warp_shuffle: butterfly lane masks */
     int64_t masks[5];
     /* IF: the condition (in "cond", with negate false) and the branches */
     ax_guard cond;
@@ -513,6 +522,8 @@ const char *axe__dtype_store_pre(axe_dtype d);
 const char *axe__dtype_wrap_post(axe_dtype d);
 void axe__emit_half_helpers(ax_text *t, const char *body);
 void axe__emit_int_helpers(ax_text *t, const char *body);
+/* The AXE_ATOMIC_* macros that "body" uses (compiler_grid_emit.c). */
+void axe__emit_atomic_helpers(ax_text *t, const char *body);
 /* The float "v" as the integer dtype "d" (i8, i32): toward zero,
  * saturated, NaN -> 0, as CUDA's cvt.rzi.sat (compiler_ref.c). */
 double axe__int_saturate(axe_dtype d, double v);

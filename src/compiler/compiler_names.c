@@ -9,8 +9,8 @@
 #include "compiler_internal.h"
 
 static const char *const op_names[] = {
-    "copy", "fill", "add", "sub",  "mul",    "div",  "max", "min",
-    "neg",  "relu", "exp", "cast", "reduce", "sqrt", "gemm"};
+    "copy", "fill", "add", "sub",  "mul",    "div",  "max",  "min",
+    "neg",  "relu", "exp", "cast", "reduce", "sqrt", "gemm", "atomic_add"};
 static const char *const scope_names[] = {"kernel", "cta", "warpgroup", "warp",
                                           "thread"};
 static const char *const mem_names[] = {"global", "shared", "register"};

@@ -14,8 +14,8 @@
 static const char *const scope_words[] = {"kernel", "cta", "warpgroup", "warp",
                                           "thread"};
 static const char *const op_words[] = {
-    "copy", "fill", "add", "sub",  "mul",    "div",  "max", "min",
-    "neg",  "relu", "exp", "cast", "reduce", "sqrt", "gemm"};
+    "copy", "fill", "add", "sub",  "mul",    "div",  "max",  "min",
+    "neg",  "relu", "exp", "cast", "reduce", "sqrt", "gemm", "atomic_add"};
 #define NOPS ((int)(sizeof op_words / sizeof op_words[0]))
 
 static int op_arity(ax_op op)
@@ -37,6 +37,7 @@ static int op_arity(ax_op op)
     case AX_OP_CAST:
     case AX_OP_REDUCE:
     case AX_OP_SQRT:
+    case AX_OP_ATOMIC_ADD:
         break;
     }
     return 2;
@@ -122,7 +123,7 @@ static axe_status parse_op(ax_parser *ps, ax_stmt *s, ax_scope scope)
     if (i == NOPS)
         return axe__syntax(ps, "an operator (copy, fill, add, sub, mul, div, "
                                "max, min, neg, relu, exp, sqrt, cast, "
-                               "reduce, gemm)");
+                               "reduce, gemm, atomic_add)");
     s->op = (ax_op)i;
     s->off = (long)ps->tok.pos;
     s->line = ps->tok.line;

@@ -292,12 +292,14 @@ static void coalesce(ax_plan *plan, int nargs)
     }
 }
 
-/* Whether "s" reads the element it writes: reduce and gemm accumulate,
- * an elementwise operator may name its destination as a source. */
+/* Whether "s" reads the element it writes: reduce, gemm and atomic_add
+ * accumulate, an elementwise operator may name its destination as a
+ * source. */
 static bool updates_in_place(const ax_stmt *s)
 {
     int i;
-    if (s->op == AX_OP_REDUCE || s->op == AX_OP_GEMM)
+    if (s->op == AX_OP_REDUCE || s->op == AX_OP_GEMM ||
+        s->op == AX_OP_ATOMIC_ADD)
         return true;
     for (i = 1; i < s->nargs; i++)
         if (s->args[i].tensor == s->args[0].tensor)

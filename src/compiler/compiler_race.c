@@ -15,7 +15,9 @@
  * they are not ordered: the same CTA and phase (barriers counted since
  * the CTA started), or different CTAs on a global tensor. A read by
  * members of the writing group is not a race (they wrote one value), nor
- * are the writes of one group in one operator instance ("exec").
+ * are the writes of one group in one operator instance ("exec"), nor two
+ * atomic accesses (an atomic operator's accesses to its destination,
+ * ax_stmt.atomic: atomicAdd and the like are ordered by the hardware).
  *
  * Invariant, per element of a global or shared tensor: "w" is the last
  * write; same[0] is a read since it from the latest (CTA, phase) that
@@ -325,6 +327,21 @@ static bool unordered(const ax_race *r, const race_acc *a, const race_acc *b,
     return a->phase == b->phase;
 }
 
+/* Whether "a" is an atomic access to "tensor": its operator updates its
+ * destination atomically, and the tensor is that destination. */
+static bool atomic_acc(const ax_race *r, const race_acc *a, int tensor)
+{
+    const ax_stmt *s = r->p->ops[a->plan / 2];
+    return s->atomic && s->args[0].tensor == tensor;
+}
+
+/* Two atomic accesses to "tensor" never race with each other. */
+static bool exempt(const ax_race *r, const race_acc *a, const race_acc *b,
+                   int tensor)
+{
+    return atomic_acc(r, a, tensor) && atomic_acc(r, b, tensor);
+}
+
 static bool differ(const ax_race *r, const race_acc *a, const race_acc *b)
 {
     return !(single(r, a) && single(r, b) && a->thread == b->thread);
@@ -405,7 +422,7 @@ static void on_read(ax_race *r, int tensor, int64_t addr, race_rec *e,
 {
     int64_t t;
     if (e->w.thread >= 0 && unordered(r, &e->w, b, global) &&
-        (t = outsider(r, b, &e->w)) >= 0)
+        !exempt(r, &e->w, b, tensor) && (t = outsider(r, b, &e->w)) >= 0)
         report(r, tensor, addr, &e->w, e->w.thread, true, b, t, false);
     if (e->same[0].thread < 0 || cta_of(r, &e->same[0]) != cta_of(r, b) ||
         e->same[0].phase != b->phase) {
@@ -431,7 +448,7 @@ static void war(ax_race *r, int tensor, int64_t addr, const race_rec *e,
     int k;
     for (k = 0; k < 4; k++)
         if (rd[k]->thread >= 0 && unordered(r, rd[k], b, global) &&
-            differ(r, rd[k], b)) {
+            !exempt(r, rd[k], b, tensor) && differ(r, rd[k], b)) {
             pick(r, rd[k], b, &ta, &tb);
             report(r, tensor, addr, rd[k], ta, false, b, tb, true);
             return;
@@ -443,7 +460,8 @@ static void on_write(ax_race *r, int tensor, int64_t addr, race_rec *e,
 {
     int64_t ta, tb;
     if (e->w.thread >= 0 && e->exec != r->exec &&
-        unordered(r, &e->w, b, global) && differ(r, &e->w, b)) {
+        unordered(r, &e->w, b, global) && !exempt(r, &e->w, b, tensor) &&
+        differ(r, &e->w, b)) {
         pick(r, &e->w, b, &ta, &tb);
         report(r, tensor, addr, &e->w, ta, true, b, tb, true);
     }

@@ -230,6 +230,8 @@ static double apply(const ax_stmt *s, axe_dtype d, axe_dtype sd, double a,
     case AX_OP_COPY:
     case AX_OP_CAST:
         return is_int(d) && !is_int(sd) ? axe__int_saturate(d, a) : a;
+    case AX_OP_ATOMIC_ADD:
+        return a;
     case AX_OP_ADD:
         return a + b;
     case AX_OP_SUB:
@@ -274,7 +276,7 @@ static void run_instance(ref_state *rs, const ax_stmt *s, int tid)
         a = s->nargs > 1 ? load(rs, s, 1, c, tid) : 0;
         b = s->nargs > 2 ? load(rs, s, 2, c, tid) : 0;
         v = apply(s, d, sd, a, b);
-        if (s->op == AX_OP_GEMM)
+        if (s->op == AX_OP_GEMM || s->op == AX_OP_ATOMIC_ADD)
             v = load(rs, s, 0, c, tid) + v;
         if (s->op == AX_OP_REDUCE)
             v = c[s->rdim] == 0 ? a

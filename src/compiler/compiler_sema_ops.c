@@ -417,6 +417,26 @@ static axe_status check_gemm(ax_stmt *s, axe_diag *diag)
     return AXE_OK;
 }
 
+/* atomic_add(dst, src): dst is a global f32 or i32 tensor (what atomicAdd
+ * updates in place from any thread of the grid). */
+static axe_status check_atomic(const axe_program *p, ax_stmt *s, axe_diag *diag)
+{
+    const ax_tensor *d = &p->tensors[s->args[0].tensor];
+    if (d->mem != AX_MEM_GLOBAL)
+        return axe__fail(diag, AXE_ERR_INVALID, s->args[0].off,
+                         "atomic_add updates a global tensor, but '%s' is "
+                         "%s memory (combine values inside a CTA with "
+                         "reduce or add)",
+                         d->name, axe__mem_name(d->mem));
+    if (d->dtype != AXE_DTYPE_F32 && d->dtype != AXE_DTYPE_I32)
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->args[0].off,
+                         "atomic_add needs an f32 or i32 destination (as "
+                         "atomicAdd), not %s ('%s')",
+                         axe_dtype_name(d->dtype), d->name);
+    s->atomic = true;
+    return AXE_OK;
+}
+
 static axe_status check_shapes(const ax_stmt *s, axe_diag *diag)
 {
     const ax_ref *d0 = &s->args[0];
@@ -571,6 +591,8 @@ static axe_status check_op(axe_program *p, ax_stmt *s, axe_diag *diag)
         AXE_TRY(check_reduce(s, diag));
     if (s->op == AX_OP_GEMM)
         AXE_TRY(check_gemm(s, diag));
+    if (s->op == AX_OP_ATOMIC_ADD)
+        AXE_TRY(check_atomic(p, s, diag));
     AXE_TRY(check_shapes(s, diag));
     p->tensors[s->args[0].tensor].written = true;
     return check_types(p, s, diag);
