@@ -70,7 +70,7 @@ fi
 if run_cc "" "$K/tail_rows.axe" --check --json --arg M=33,1 &&
     [ "$(wc -l <"$tmp/count")" = 1 ] &&
     grep -q '"runs":\[{"args":{"M":33},"max_abs_err":0,"max_rel_err":0,"pass":true},{"args":{"M":1},' "$tmp/out" &&
-    grep -q '"pass":true,"races":\[\],"seconds":null' "$tmp/out"; then
+    grep -q '"pass":true,"races":\[\],"orders":{"ascending":true,"descending":true,"random":true},"seconds":null' "$tmp/out"; then
     ok
 else
     bad "tail_rows --json at two values: $(cat "$tmp/out" "$tmp/err" | head -c 400)"

@@ -7,7 +7,10 @@
  * phase); `for` loops and `if` branches that contain a barrier enclose
  * their phases (each phase of a branch re-tests its condition). Shared
  * tensors are per-CTA arrays, registers per-thread arrays, both zeroed
- * when a CTA starts. Under AXE_KERNEL_MAIN a harness main
+ * when a CTA starts. The threads of a phase run in the order
+ * (k * ax_tmul + ax_tadd) % threads for k = 0, 1, ...: ascending unless
+ * the harness sets these (axe run --check runs ascending, descending and
+ * seeded random orders). Under AXE_KERNEL_MAIN a harness main
  * reads the tensor parameters from a file, runs the kernel, writes them
  * back and times repeated runs. Output depends only on the program.
  */
@@ -201,7 +204,10 @@ static void phase_open(emitter *e)
     if (e->open)
         return;
     indent_put(t, e->ind);
-    axe__text_put(t, "for (ax_tid = 0; ax_tid < %lldL; ++ax_tid) {\n",
+    axe__text_put(t, "for (ax_k = 0; ax_k < %lldL; ++ax_k) {\n",
+                  (long long)e->p->threads);
+    indent_put(t, e->ind + 1);
+    axe__text_put(t, "ax_tid = (ax_k * ax_tmul + ax_tadd) %% %lldL;\n",
                   (long long)e->p->threads);
     indent_put(t, e->ind + 1);
     axe__text_put(t, "const long tx = ax_tid, laneid = ax_tid %% 32L, warpid "
@@ -454,7 +460,8 @@ static void cta_function(ax_text *t, const axe_program *p)
     emitter e = {t, p, false, 1, NULL, 0};
     int i;
     axe__text_put(t, "\nstatic void k_%s_cta(", p->name);
-    axe__text_put(t, "%slong bx, long by, long bz)\n{\n    long ax_tid;\n",
+    axe__text_put(t,
+                  "%slong bx, long by, long bz)\n{\n    long ax_tid, ax_k;\n",
                   params(t, p, true) > 0 ? ", " : "");
     axe__text_put(t, "    (void)bx, (void)by, (void)bz;\n");
     for (i = 0; i < p->nscalars; i++)
@@ -470,7 +477,15 @@ static void cta_function(ax_text *t, const axe_program *p)
                           p->tensors[i].cname, p->tensors[i].cname);
     emit_block(&e, p->body);
     phase_close(&e);
-    axe__text_put(t, "    (void)ax_tid;\n}\n");
+    axe__text_put(t, "    (void)ax_tid, (void)ax_k;\n}\n");
+}
+
+/* The order of the threads of a phase (see the file comment). */
+static void orders(ax_text *t)
+{
+    axe__text_put(t, "\n/* Thread k of a phase is (k * ax_tmul + ax_tadd) %% "
+                     "threads: ascending\n * unless set. */\n"
+                     "static long ax_tmul = 1, ax_tadd = 0;\n");
 }
 
 static void driver(ax_text *t, const axe_program *p)
@@ -506,6 +521,7 @@ size_t axe_program_emit_c(axe_program *p, const char *file, char *buf,
     axe__text_init(&b, p->arena);
     storage(&b, p);
     shuffle_storage(&b, p, p->body);
+    orders(&b);
     cta_function(&b, p);
     driver(&b, p);
     axe__emit_harness(&b, p);

@@ -10,7 +10,11 @@
  * doubling, until the runs took at least 10 ms of CPU time (clock()) or
  * 2^22 runs were made; it prints the seconds per run (0 when the clock
  * did not advance) and the number of timed runs. Exit status 0, or 1 with
- * a message when a file or an allocation fails.
+ * a message when a file or an allocation fails. The environment variable
+ * AXE_THREAD_ORDER sets the order of the threads of each phase: 0 or
+ * unset ascending, -1 descending, a positive seed the permutation
+ * k -> (k a + b) mod threads, a coprime with threads, a and b drawn from
+ * the seed by splitmix64.
  */
 #include "compiler_internal.h"
 
@@ -105,6 +109,34 @@ static void call(ax_text *t, const axe_program *p)
     axe__text_put(t, ");\n");
 }
 
+/* ax_order(AXE_THREAD_ORDER): the orders of the file comment. */
+static void order_fn(ax_text *t, const axe_program *p)
+{
+    long long n = (long long)p->threads;
+    axe__text_put(t,
+                  "static unsigned long long ax_mix(unsigned long long *s)\n"
+                  "{\n"
+                  "    unsigned long long z = (*s += 0x9e3779b97f4a7c15ULL);\n"
+                  "    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;\n"
+                  "    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;\n"
+                  "    return z ^ (z >> 31);\n}\n\n"
+                  "static long ax_gcd(long a, long b)\n{\n"
+                  "    return b == 0 ? a : ax_gcd(b, a %% b);\n}\n\n"
+                  "static void ax_order(const char *env)\n{\n"
+                  "    long long order = env != NULL ? strtoll(env, NULL, 10) "
+                  ": 0;\n"
+                  "    unsigned long long s = (unsigned long long)order;\n"
+                  "    if (order < 0) {\n"
+                  "        ax_tmul = %lldL - 1;\n        ax_tadd = %lldL - 1;\n"
+                  "    } else if (order > 0) {\n"
+                  "        ax_tmul = (long)(ax_mix(&s) %% %lldULL);\n"
+                  "        while (ax_gcd(ax_tmul, %lldL) != 1)\n"
+                  "            ax_tmul = (ax_tmul + 1) %% %lldL;\n"
+                  "        ax_tadd = (long)(ax_mix(&s) %% %lldULL);\n"
+                  "    }\n}\n\n",
+                  n, n, n, n, n, n);
+}
+
 /* The harness (see the file comment). */
 void axe__emit_harness(ax_text *t, const axe_program *p)
 {
@@ -112,8 +144,9 @@ void axe__emit_harness(ax_text *t, const axe_program *p)
     int i;
     bool dyn = has_dyn_extent(p);
     axe__text_put(t, "\n#ifdef AXE_KERNEL_MAIN\n#include <stdio.h>\n#include "
-                     "<stdlib.h>\n#include <time.h>\n\n"
-                     "int main(int argc, char **argv)\n{\n");
+                     "<stdlib.h>\n#include <time.h>\n\n");
+    order_fn(t, p);
+    axe__text_put(t, "int main(int argc, char **argv)\n{\n");
     if (dyn)
         axe__text_put(t, "    size_t ax_bytes[%d + 1] = {0};\n", n);
     else
@@ -138,6 +171,7 @@ void axe__emit_harness(ax_text *t, const axe_program *p)
         sizes(t, p, true);
     axe__text_put(t,
                   "    reps = strtol(argv[3], NULL, 10);\n"
+                  "    ax_order(getenv(\"AXE_THREAD_ORDER\"));\n"
                   "    f = fopen(argv[1], \"rb\");\n"
                   "    for (i = 0; f != NULL && i < %d; i++) {\n"
                   "        ax_buf[i] = malloc(ax_bytes[i]%s);\n"

@@ -3,9 +3,12 @@
  * `axe run FILE.axe [-D NAME=VALUE]... [--schedule OP=NAME]... [--seed N]
  * [--check] [--bench] [--json]`: compile the kernel through the C backend,
  * build it with the system C compiler ($CC, default cc), fill every tensor
- * parameter with seeded random data, run it, and with --check compare
- * every element of every parameter with the reference interpreter
- * (axe_program_reference: the operators' logical semantics) within
+ * parameter with seeded random data, run it, and with --check run the
+ * kernel twice more with the threads of each phase in descending and in
+ * seeded random order, run the reference interpreter with its race
+ * detector (axe_program_reference_races: the operators' logical
+ * semantics; a race fails the check) and compare every element of every
+ * parameter of each of the three runs with it within
  * axe_dtype_tolerance: integers exactly; f32 within 1e-6 + 1e-5 R, f64
  * within 1e-12 + 1e-12 R, f16 within 5e-3 + 5e-3 R, bf16 within 4e-2 +
  * 4e-2 R, where R is the largest finite |ref| of that tensor (normwise);
@@ -347,6 +350,24 @@ static void json_num(const char *key, double v, bool measured)
 
 /* The totals; "runs" when print_run printed the per-run lines (the
  * JSON schedules object is then closed already). */
+static const char *const order_names[3] = {"ascending", "descending", "random"};
+
+/* `, in thread order descending, random` naming the orders that failed;
+ * as JSON `,"orders":{"ascending":true,...}`. */
+static void print_orders(const run_result *res, bool json)
+{
+    int k, n = 0;
+    for (k = 0; k < 3; k++) {
+        if (json)
+            printf("%s\"%s\":%s", k ? "," : ",\"orders\":{", order_names[k],
+                   res->order_pass[k] ? "true" : "false");
+        else if (!res->order_pass[k])
+            printf("%s%s", n++ ? ", " : ", in thread order ", order_names[k]);
+    }
+    if (json)
+        printf("}");
+}
+
 static void print_tail(const run_args *a, const run_result *res, bool runs)
 {
     bool fl = res->flops > 0;
@@ -360,8 +381,10 @@ static void print_tail(const run_args *a, const run_result *res, bool runs)
         printf(",\"pass\":%s", !a->check   ? "null"
                                : res->pass ? "true"
                                            : "false");
-        if (a->check)
+        if (a->check) {
             kernel_races_json(res->races);
+            print_orders(res, true);
+        }
         json_num("seconds", res->seconds, a->bench && res->seconds > 0);
         json_num(fl ? "flops_per_s" : "bytes_per_s", rate,
                  a->bench && res->seconds > 0);
@@ -370,10 +393,13 @@ static void print_tail(const run_args *a, const run_result *res, bool runs)
     }
     if (!runs)
         printf("\n");
-    if (a->check)
-        printf("check %s: max_abs_err %.3g, max_rel_err %.3g%s\n",
-               res->pass ? "passed" : "FAILED", res->max_abs, res->max_rel,
+    if (a->check) {
+        printf("check %s: max_abs_err %.3g, max_rel_err %.3g",
+               res->pass ? "passed" : "FAILED", res->max_abs, res->max_rel);
+        print_orders(res, false);
+        printf("%s\n",
                res->races != NULL && res->races->count > 0 ? ", races:" : "");
+    }
     if (a->check && res->races != NULL)
         kernel_races_text(res->races);
     if (a->bench && res->seconds > 0)
@@ -421,6 +447,35 @@ static void args_text(const run_ctx *c, const int64_t *v, char *buf, size_t cap)
                              axe_program_scalar(c->p, i).name, (long long)v[i]);
 }
 
+/* Compare the outputs in c->in with the reference (compare), as the
+ * outputs of thread order "k". */
+static void compare_order(run_ctx *c, run_result *res, int k)
+{
+    bool before = res->pass;
+    int i;
+    res->pass = true;
+    for (i = 0; i < c->n; i++)
+        compare(axe_program_tensor(c->p, i), c->in[i], c->ref[i], res);
+    res->order_pass[k] = res->pass;
+    res->pass = before && res->pass;
+}
+
+/* Run the kernel again with the threads of each phase in descending and
+ * in seeded random order (seed --seed + 1), comparing each. */
+static int other_orders(run_ctx *c, const run_args *a, run_result *res)
+{
+    long long order[3] = {0, -1, 0};
+    int k, rc;
+    order[2] = (long long)(a->seed % 0x7ffffffffffffffeULL) + 1;
+    for (k = 1; k < 3; k++) {
+        rc = kernel_run_order(c, order[k]);
+        if (rc != CLI_EXIT_OK)
+            return rc;
+        compare_order(c, res, k);
+    }
+    return CLI_EXIT_OK;
+}
+
 /* Bind run "r"'s scalars, build the buffers, run, check into "res". */
 static int run_once(run_ctx *c, const run_args *a, int r, run_result *res,
                     axe_race_report *races)
@@ -451,8 +506,10 @@ static int run_once(run_ctx *c, const run_args *a, int r, run_result *res,
     if (a->check) {
         if (reference(c, res, races) != CLI_EXIT_OK)
             return CLI_EXIT_FAIL;
-        for (i = 0; i < c->n; i++)
-            compare(axe_program_tensor(c->p, i), c->in[i], c->ref[i], res);
+        compare_order(c, res, 0);
+        rc = other_orders(c, a, res);
+        if (rc != CLI_EXIT_OK)
+            return rc;
     }
     for (i = 0; i < c->n; i++)
         res->bytes += (int64_t)c->bytes[i];
@@ -489,8 +546,13 @@ static void merge(run_result *all, const run_result *one)
     bool pass = all->pass && one->pass;
     double ma = all->max_abs, mr = all->max_rel;
     const axe_race_report *races = all->races;
+    bool order_pass[3];
+    int k;
+    for (k = 0; k < 3; k++)
+        order_pass[k] = all->order_pass[k] && one->order_pass[k];
     *all = *one;
     all->pass = pass;
+    memcpy(all->order_pass, order_pass, sizeof order_pass);
     if (races != NULL && races->count > 0)
         all->races = races; /* the first run's races that has some */
     if (ma > all->max_abs || isnan(ma))
@@ -501,7 +563,8 @@ static void merge(run_result *all, const run_result *one)
 
 static int run_program(run_ctx *c, const run_args *a)
 {
-    run_result all = {0, 0, 0, true, 0, 0, 0, NULL}, res[RUN_MAX_RUNS];
+    run_result all = {0, 0, 0, true, 0, 0, 0, NULL, {true, true, true}},
+               res[RUN_MAX_RUNS];
     int64_t v[RUN_MAX_RUNS][RUN_MAX_ARGS];
     int r, rc = CLI_EXIT_OK;
     c->nscalars = axe_program_scalar_count(c->p);
@@ -517,7 +580,7 @@ static int run_program(run_ctx *c, const run_args *a)
     }
     rc = kernel_run_build(c);
     for (r = 0; rc == CLI_EXIT_OK && r < a->nruns; r++) {
-        run_result zero = {0, 0, 0, true, 0, 0, 0, NULL};
+        run_result zero = {0, 0, 0, true, 0, 0, 0, NULL, {true, true, true}};
         res[r] = zero;
         rc = run_once(c, a, r, &res[r], &c->races[r]);
         memcpy(v[r], c->scalar, sizeof v[r]);

@@ -80,7 +80,7 @@ static int build(run_ctx *c)
     return shell(cmd, "the C compiler failed on the generated code");
 }
 
-static int execute(run_ctx *c, bool bench, run_result *res)
+static int execute(run_ctx *c, bool bench, long long order, run_result *res)
 {
     char cmd[512 + RUN_MAX_ARGS * 13];
     FILE *pipe;
@@ -88,8 +88,9 @@ static int execute(run_ctx *c, bool bench, run_result *res)
     long runs = 0;
     size_t n;
     int i;
-    n = (size_t)snprintf(cmd, sizeof cmd, "'%s' '%s' '%s' %d", c->path[1],
-                         c->path[2], c->path[3], bench ? 5 : 0);
+    n = (size_t)snprintf(cmd, sizeof cmd,
+                         "AXE_THREAD_ORDER=%lld '%s' '%s' '%s' %d", order,
+                         c->path[1], c->path[2], c->path[3], bench ? 5 : 0);
     for (i = 0; i < c->nscalars && n < sizeof cmd; i++)
         n += (size_t)snprintf(cmd + n, sizeof cmd - n, " %lld",
                               (long long)c->scalar[i]);
@@ -131,5 +132,11 @@ int kernel_run_exec(run_ctx *c, bool bench, run_result *res)
 {
     int rc = write_file(c->path[2], (const void *const *)c->in, c->bytes, c->n,
                         NULL, 0);
-    return rc == CLI_EXIT_OK ? execute(c, bench, res) : rc;
+    return rc == CLI_EXIT_OK ? execute(c, bench, 0, res) : rc;
+}
+
+int kernel_run_order(run_ctx *c, long long order)
+{
+    run_result res;
+    return execute(c, false, order, &res);
 }

@@ -30,6 +30,7 @@ typedef struct run_result {
     int64_t bytes, flops;
     long runs;                    /* timed runs */
     const axe_race_report *races; /* NULL: not detected */
+    bool order_pass[3];           /* ascending, descending, seeded random */
 } run_result;
 
 typedef struct run_ctx {
@@ -51,10 +52,15 @@ void kernel_races_text(const axe_race_report *rep);
 
 /* Make the private directory, write the C and build it with $CC. */
 int kernel_run_build(run_ctx *c);
-/* Run the built kernel on c->in (replaced by the outputs) at the scalar
- * values c->scalar and, with "bench", time at least 5 more runs (more
- * until they take 10 ms, at most 2^22) into res->seconds (per run; 0
- * when the clock did not advance) and res->runs. */
+/* Run the built kernel on c->in (replaced by the outputs; threads in
+ * ascending order) at the scalar values c->scalar and, with "bench", time at
+ * least 5 more runs (more until they take 10 ms, at most 2^22) into
+ * res->seconds (per run; 0 when the clock did not advance) and res->runs. */
 int kernel_run_exec(run_ctx *c, bool bench, run_result *res);
+/* Run the kernel of kernel_run_exec again on the same inputs, with the
+ * threads of each phase in "order" (the harness's AXE_THREAD_ORDER: 0
+ * ascending, -1 descending, a positive seed: seeded random), the outputs
+ * into c->in. */
+int kernel_run_order(run_ctx *c, long long order);
 
 #endif
