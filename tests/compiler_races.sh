@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+#
+# Mutation test of the race detector (docs/compiler.md, "Races"): in every
+# example kernel (examples/kernels/*.axe) and test kernel
+# (tests/kernels/*.axe), each `sync` in turn is blanked out (the line
+# numbers stay), and `axe run --check --json` on the result must fail
+# with at least one race. The syncs listed in UNNEEDED below are the
+# exception: they separate operators that deal every element to the
+# same thread, so without them the kernel must still pass (no race, the
+# same values in every thread order); the list is checked, not assumed.
+# Skipped (77) without the axe binary or a C compiler. The last line is
+# "N passed, N failed".
+set -u
+
+AXE=${AXE_BIN:-}
+SRC=${AXE_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
+if [ -z "$AXE" ] || [ ! -x "$AXE" ]; then
+    echo "skipped: AXE_BIN does not name the axe binary"
+    exit 77
+fi
+CC=${CC:-cc}
+if ! command -v "${CC%% *}" >/dev/null 2>&1; then
+    echo "skipped: no C compiler ($CC)"
+    exit 77
+fi
+export CC
+
+# FILE:LINE of the syncs a kernel does not need (see above):
+# mixed_split.axe: fill, add and max of one shape in place (split plans
+# deal each element to the same thread), exp then sub of Q in place.
+UNNEEDED="
+tests/kernels/mixed_split.axe:19
+tests/kernels/mixed_split.axe:21
+tests/kernels/mixed_split.axe:26
+"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() {
+    fail=$((fail + 1))
+    echo "FAIL: $*"
+}
+
+# The line numbers of the `sync;` statements of FILE (not in comments).
+sync_lines() {
+    grep -n '^[^#]*\bsync *;' "$1" | cut -d: -f1
+}
+
+mutate() {
+    local f=$1 line=$2 rel=$3 out
+    awk -v L="$line" 'NR == L { sub(/sync *;/, "     ") } 1' "$f" \
+        >"$tmp/$(basename "$f")"
+    "$AXE" run "$tmp/$(basename "$f")" --check --json >"$tmp/out" 2>"$tmp/err"
+    out=$(head -c 600 "$tmp/out" "$tmp/err")
+    if printf '%s\n' "$UNNEEDED" | grep -qx "$rel:$line"; then
+        if grep -q '"pass":true,"races":\[\],' "$tmp/out"; then
+            ok
+        else
+            bad "$rel:$line is listed as unneeded, but without it: $out"
+        fi
+    elif grep -q '"pass":false,"races":\[{"tensor":' "$tmp/out"; then
+        ok
+    else
+        bad "$rel without the sync of line $line: no race: $out"
+    fi
+}
+
+nsync=0
+for f in "$SRC"/examples/kernels/*.axe "$SRC"/tests/kernels/*.axe; do
+    rel=${f#"$SRC"/}
+    for line in $(sync_lines "$f"); do
+        nsync=$((nsync + 1))
+        mutate "$f" "$line" "$rel"
+    done
+done
+# Every listed sync exists (a stale entry is an error too).
+for entry in $UNNEEDED; do
+    if sync_lines "$SRC/${entry%%:*}" 2>/dev/null | grep -qx "${entry##*:}"; then
+        ok
+    else
+        bad "UNNEEDED lists $entry, which is not a sync"
+    fi
+done
+# The examples do have syncs to delete (the loop above is not vacuous).
+if [ "$nsync" -ge 10 ]; then
+    ok
+else
+    bad "only $nsync syncs found in the kernels"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
