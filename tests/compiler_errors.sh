@@ -222,12 +222,23 @@ expect 1 2:20 "'B' is bf16 but the destination is f16 \\(use cast\\)" <<<'kernel
 expect 1 2:23 "'B' is i32 but 'A' is i8: gemm's A and B have one dtype \\(use cast\\)" <<<'kernel k(A: i8[4, 4], B: i32[4, 4], C: i32[4, 4]) grid(1) threads(1) {
     thread gemm(C, A, B);
 }'
-expect 1 2:20 "'A' is i8 but the destination is f32: a gemm accumulates in its inputs' dtype, f16 and bf16 also in f32, i8 also in i32 \\(use cast\\)" <<<'kernel k(A: i8[4, 4], B: i8[4, 4], C: f32[4, 4]) grid(1) threads(1) {
+expect 1 2:20 "'A' is i8 but the destination is f32: a gemm accumulates in its inputs' dtype, f16 and bf16 also in f32, i8 also in i32, e4m3 and e5m2 only in f32 \\(use cast\\)" <<<'kernel k(A: i8[4, 4], B: i8[4, 4], C: f32[4, 4]) grid(1) threads(1) {
     thread gemm(C, A, B);
 }'
 expect 1 2:20 "'A' is i32 but the destination is i8" <<<'kernel k(A: i32[4, 4], B: i32[4, 4], C: i8[4, 4]) grid(1) threads(1) {
     thread gemm(C, A, B);
 }'
+# an fp8 gemm accumulates in f32 only (not in its own type, nor f16)
+expect 1 2:17 "'C' is e4m3 but a gemm of e4m3 inputs accumulates in f32 \\(as mma.sync .e4m3 does\\)" <<<'kernel k(A: e4m3[4, 4], B: e4m3[4, 4], C: e4m3[4, 4]) grid(1) threads(1) {
+    thread gemm(C, A, B);
+}'
+expect 1 2:17 "'C' is f16 but a gemm of e5m2 inputs accumulates in f32" <<<'kernel k(A: e5m2[4, 4], B: e5m2[4, 4], C: f16[4, 4]) grid(1) threads(1) {
+    thread gemm(C, A, B);
+}'
+expect 1 2:23 "'B' is e5m2 but 'A' is e4m3: gemm's A and B have one dtype" <<<'kernel k(A: e4m3[4, 4], B: e5m2[4, 4], C: f32[4, 4]) grid(1) threads(1) {
+    thread gemm(C, A, B);
+}'
+expect 2 1:13 "expected a dtype \\(f16, bf16, f32, f64, i8, i32, e4m3, e5m2\\)" <<<'kernel k(A: f8[4]) grid(1) threads(1) {}'
 expect 1 1:37 'threads per CTA must lie in \[1, 1024\]' <<<'kernel k(A: f32[4]) grid(1) threads(2048) {}'
 expect 1 1:10 "tensor 'A': axis 'q' is neither the memory axis m nor a thread axis" <<<'kernel k(A: f32[4] layout S[4:1@q]) grid(1) threads(1) {}'
 expect 1 1:10 "tensor 'A' is global: only register layouts may use thread axis 'tx'" <<<'kernel k(A: f32[4] layout S[4:1@tx]) grid(1) threads(4) {}'

@@ -96,6 +96,10 @@ check_run warp_slices.axe -D KT=3 -D NT=1 --seed 20
 check_run gemm_i8.axe
 check_run gemm_i8.axe -D M=384 -D N=256 -D K=96 --seed 6
 check_run gemm_i8.axe -D M=128 -D N=384 -D K=160 --schedule gemm=thread_fma --seed 7
+# fp8 GEMM: e4m3 A and B, f32 C, on the m16n8k32 .e4m3 atom and as FMAs.
+check_run gemm_fp8.axe
+check_run gemm_fp8.axe -D M=384 -D N=256 -D K=96 --seed 6
+check_run gemm_fp8.axe -D M=128 -D N=384 -D K=160 --schedule gemm=thread_fma --seed 7
 check_run warp_slices.axe -D NT=3 --schedule reduce=smem --seed 22
 # Runtime scalars: one build runs at every value of a --arg list; row
 # counts that are not multiples of the 32-row tile, a multiple, and 0.
@@ -182,6 +186,11 @@ check_run dead_guards.axe -D M=64 --seed 27
 # over the lanes of the reduced dimension only (warp_shuffle).
 check_run reduce_replicated.axe
 check_run reduce_replicated.axe -D C=40 --seed 25
+# fp8 (e4m3, e5m2): operators, reductions, casts; the m16n8k32 fp8 atoms.
+check_run fp8.axe
+check_run fp8.axe -D R=3 -D C=96 --seed 16
+check_run warp_mma_fp8.axe
+check_run warp_mma_fp8.axe -D MT=3 -D NT=1 -D KT=3 --seed 4
 # Warp, warpgroup and cta operators under ifs on finer thread ids that are
 # uniform over each instance (tx >= 128 over warps and warpgroups, ...).
 check_run uniform_if.axe
@@ -268,6 +277,31 @@ for edit in 's/(\*(p) = \*(p) + (float)(v))/(*(p) = (float)(v))/' \
         ok
     else
         bad "atomic_add_f32.axe edited by $edit: $(cat "$tmp/out" "$tmp/err" | head -c 300)"
+    fi
+done
+# The generated fp8 conversions equal the library's bit for bit over
+# every range (normal, subnormal, saturated, infinite, NaN inputs, ties),
+# and a generated saturation bound, tie rule or decoding that differs is
+# seen: the check is no longer exact.
+for args in "" "-D N=2048 --seed 17"; do
+    # shellcheck disable=SC2086
+    if "$AXE" run "$K/fp8_cast.axe" --check $args >"$tmp/out" 2>&1 &&
+        grep -q '^check passed: max_abs_err 0, max_rel_err 0$' "$tmp/out"; then
+        ok
+    else
+        bad "fp8_cast.axe $args is not exact: $(head -c 300 "$tmp/out")"
+    fi
+done
+for edit in 's/f, 3, 7, 0x7eu)/f, 3, 7, 0x7du)/' 's/f, 2, 15, 0x7bu)/f, 2, 15, 0x7au)/' \
+    's/(rem == half \&\& (r \& 1u))/(rem == half)/' 's/(m << (23u - mb))/(m << (22u - mb))/'; do
+    if AXE_TEST_EDIT=$edit AXE_TEST_CC=$CC CC="sh $tmp/cc_edit.sh" \
+        "$AXE" run "$K/fp8_cast.axe" --check >"$tmp/out" 2>"$tmp/err" &&
+        grep -q '^check passed: max_abs_err 0, max_rel_err 0$' "$tmp/out"; then
+        bad "fp8_cast.axe with $edit is still exact"
+    elif grep -qE '^check (FAILED|passed: max_abs_err ([1-9]|0\.|inf|nan))' "$tmp/out"; then
+        ok
+    else
+        bad "fp8_cast.axe with $edit: $(cat "$tmp/out" "$tmp/err" | head -c 300)"
     fi
 done
 # The generated f16/bf16 conversions equal the library's bit for bit.
@@ -413,11 +447,13 @@ sed 's/(8 \* KT, 2, 4@laneid, 8, 4, 1@laneid, 1)/(8 * KT, 1, 4@laneid, 8, 4, 1@l
 # The s8 atom m16n8k32 (i32 accumulate): its fragments from the PTX ISA
 # (A row = group + 8 (i/4 % 2), column = 4 (lane % 4) + i % 4 + 16 (i/8)).
 expect_explain gemm_i8.axe 'chosen gemm\.mma_smem'
+expect_explain gemm_fp8.axe 'mma\.sync\.aligned\.m16n8k32\.row\.col\.f32\.e4m3\.e4m3\.f32'
 expect_explain gemm_i8.axe 'mma\.sync\.aligned\.m16n8k32\.row\.col\.s32\.s8\.s8\.s32'
 sed 's/(16 \* KT, 4, 4@laneid, 16, 8,/(16 * KT, 8, 4@laneid, 16, 4,/' \
     "$SRC/tests/kernels/warp_mma_i8.axe" >"$tmp/notile_i8.axe"
 # copy.smem: registers with different thread ownership (test kernel).
 K="$SRC/tests/kernels"
+expect_explain warp_mma_fp8.axe 'atom mma\.sync\.aligned\.m16n8k32\.row\.col\.f32\.e5m2\.e5m2\.f32, 2 x 2 x 2 atom tiles'
 expect_explain warp_mma_i8.axe 'atom mma\.sync\.aligned\.m16n8k32\.row\.col\.s32\.s8\.s8\.s32, 2 x 2 x 2 atom tiles'
 expect_explain cta_reduce.axe 'chosen reduce\.smem'
 expect_explain cta_reduce.axe 'rejected reduce\.warp_shuffle: a butterfly runs over the lanes of one warp, not at cta scope'

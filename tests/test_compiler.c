@@ -573,9 +573,10 @@ static void test_tolerance(void)
     static const struct {
         axe_dtype t;
         double atol, rtol;
-    } rows[] = {{AXE_DTYPE_F16, 5e-3, 5e-3}, {AXE_DTYPE_BF16, 4e-2, 4e-2},
-                {AXE_DTYPE_F32, 1e-6, 1e-5}, {AXE_DTYPE_F64, 1e-12, 1e-12},
-                {AXE_DTYPE_I8, 0, 0},        {AXE_DTYPE_I32, 0, 0}};
+    } rows[] = {{AXE_DTYPE_F16, 5e-3, 5e-3},    {AXE_DTYPE_BF16, 4e-2, 4e-2},
+                {AXE_DTYPE_F32, 1e-6, 1e-5},    {AXE_DTYPE_F64, 1e-12, 1e-12},
+                {AXE_DTYPE_I8, 0, 0},           {AXE_DTYPE_I32, 0, 0},
+                {AXE_DTYPE_E4M3, 0.125, 0.125}, {AXE_DTYPE_E5M2, 0.25, 0.25}};
     double a = -1, r = -1;
     size_t i;
     for (i = 0; i < sizeof rows / sizeof rows[0]; i++)

@@ -9,10 +9,15 @@
  * round to the pattern whose value is nearest, found by binary search over
  * the ordered positive patterns, ties to the even pattern, at or beyond
  * the largest finite value plus half an ulp to infinity; NaN stays NaN of
- * the same sign. AXE_TEST_SEED=N replays.
+ * the same sign. The fp8 conversions (axe_e4m3_*, axe_e5m2_*) likewise
+ * over all 256 patterns, against a linear search over the finite
+ * values, with satfinite saturation (beyond the largest finite value,
+ * infinities included, the largest of the sign) and NaN -> S.1111111.
+ * AXE_TEST_SEED=N replays.
  */
 #include <float.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,6 +116,153 @@ static void check_all_patterns(const fmt *f)
     }
 }
 
+/* ---- fp8: e4m3 and e5m2 (OCP FP8), saturating as cvt.rn.satfinite ---- */
+
+typedef struct fmt8 {
+    const char *name;
+    int ebits, mbits, bias;
+    bool ieee;      /* the top exponent holds infinities and NaNs (e5m2) */
+    uint8_t maxpat; /* the largest finite pattern */
+    float (*to_float)(uint8_t);
+    uint8_t (*from_float)(float);
+} fmt8;
+
+static const fmt8 fmts8[] = {
+    {"e4m3", 4, 3, 7, false, 0x7e, axe_e4m3_to_float, axe_e4m3_from_float},
+    {"e5m2", 5, 2, 15, true, 0x7b, axe_e5m2_to_float, axe_e5m2_from_float}};
+
+/* The value of pattern "x" from the format's definition (the OCP FP8
+ * specification): NaN for S.1111.111 (e4m3) or the top exponent with a
+ * non-zero mantissa (e5m2), infinity for the top exponent with a zero
+ * mantissa (e5m2). */
+static double decode8(const fmt8 *f, uint8_t x)
+{
+    int emax = (1 << f->ebits) - 1;
+    int e = (x >> f->mbits) & emax, m = x & ((1 << f->mbits) - 1);
+    double s = (x >> 7) ? -1.0 : 1.0;
+    if (f->ieee && e == emax)
+        return m ? NAN : s * INFINITY;
+    if (!f->ieee && (x & 0x7f) == 0x7f)
+        return NAN;
+    if (e == 0)
+        return s * ldexp(m, 1 - f->bias - f->mbits);
+    return s * ldexp((1 << f->mbits) + m, e - f->bias - f->mbits);
+}
+
+/* The pattern nearest to "x" among the finite ones (ties to the even
+ * pattern), found by a linear search over all of them; beyond the largest
+ * finite value (infinities included) the largest of x's sign. */
+static uint8_t nearest8(const fmt8 *f, double x)
+{
+    static const fmt8 *cached;
+    static double val[128];
+    uint8_t sign = signbit(x) ? 0x80 : 0, best = 0;
+    double a = fabs(x), bd = INFINITY;
+    int p;
+    if (cached != f)
+        for (cached = f, p = 0; p < 128; p++)
+            val[p] = decode8(f, (uint8_t)p);
+    if (a >= val[f->maxpat])
+        return (uint8_t)(sign | f->maxpat);
+    for (p = 0; p <= f->maxpat; p++) {
+        double d = fabs(val[p] - a);
+        if (d < bd || (d == bd && (p & 1) == 0))
+            bd = d, best = (uint8_t)p;
+    }
+    return (uint8_t)(sign | best);
+}
+
+static void check_round8(const fmt8 *f, float x)
+{
+    uint8_t got = f->from_float(x), want;
+    if (isnan(x)) {
+        TL_CHECK(got == ((signbit(x) ? 0x80 : 0) | 0x7f),
+                 "%s: NaN %a -> 0x%02x, want 0x%02x", f->name, x, got,
+                 (signbit(x) ? 0x80 : 0) | 0x7f);
+        return;
+    }
+    want = nearest8(f, x);
+    TL_CHECK(got == want, "%s: %a -> 0x%02x, nearest 0x%02x", f->name, x, got,
+             want);
+}
+
+/* Every pattern decodes exactly; every finite one round-trips; the
+ * midpoints to the next pattern (and the floats beside them) round to
+ * the nearest, ties to even. */
+static void check_all_patterns8(const fmt8 *f)
+{
+    int h;
+    for (h = 0; h < 256; h++) {
+        double want = decode8(f, (uint8_t)h), next;
+        float got = f->to_float((uint8_t)h), mid;
+        if (isnan(want)) {
+            TL_CHECK(isnan(got) && !signbit(got) == !(h & 0x80),
+                     "%s: 0x%02x is NaN, got %a", f->name, h, got);
+            check_round8(f, got);
+            continue;
+        }
+        TL_CHECK((double)got == want && !signbit(got) == !signbit(want),
+                 "%s: 0x%02x -> %a, want %a", f->name, h, got, want);
+        if (isinf(want)) {
+            check_round8(f, got);
+            continue;
+        }
+        TL_CHECK(f->from_float(got) == h, "%s: 0x%02x does not round-trip",
+                 f->name, h);
+        next = (h & 0x7f) == f->maxpat ? 2 * want - decode8(f, (uint8_t)(h - 1))
+                                       : decode8(f, (uint8_t)(h + 1));
+        mid = (float)((want + next) / 2);
+        check_round8(f, mid);
+        check_round8(f, nextafterf(mid, 0.0f));
+        check_round8(f, nextafterf(mid, mid * 2));
+    }
+}
+
+/* Seeded random floats: any bit pattern, and values of random sign with
+ * exponents from below the smallest subnormal to beyond the largest. */
+static void check_random8(const fmt8 *f)
+{
+    long k;
+    for (k = 0; k < 200000; k++) {
+        uint32_t bits = (uint32_t)tl_rand();
+        float x;
+        memcpy(&x, &bits, sizeof x);
+        check_round8(f, x);
+        x = ldexpf(1.0f + (float)(tl_rand() % 1000000) / 1000000.0f,
+                   (int)(tl_rand() % 44) - 28);
+        check_round8(f, (tl_rand() & 1) ? -x : x);
+    }
+    check_round8(f, INFINITY);
+    check_round8(f, -INFINITY);
+    check_round8(f, FLT_MAX);
+    check_round8(f, -FLT_MAX);
+    check_round8(f, -0.0f);
+    check_round8(f, 0.0f);
+    check_round8(f, NAN);
+    check_round8(f, -NAN);
+}
+
+/* Worked values (written by hand from the OCP FP8 definitions). */
+static void check_known8(void)
+{
+    TL_CHECK(axe_e4m3_to_float(0x7e) == 448.0f, "e4m3 max");
+    TL_CHECK(axe_e4m3_to_float(0x01) == 0x1p-9f, "e4m3 min subnormal");
+    TL_CHECK(axe_e4m3_to_float(0x38) == 1.0f, "e4m3 one");
+    TL_CHECK(axe_e4m3_from_float(1000.0f) == 0x7e, "e4m3 saturates");
+    TL_CHECK(axe_e4m3_from_float(-INFINITY) == 0xfe, "e4m3 -inf -> -448");
+    TL_CHECK(axe_e4m3_from_float(464.0f) == 0x7e, "e4m3 464 -> 448");
+    TL_CHECK(axe_e4m3_from_float(0x1p-10f) == 0x00, "e4m3 tie to 0");
+    TL_CHECK(axe_e4m3_from_float(0x1.8p-9f) == 0x02, "e4m3 1.5 ulp -> 2");
+    TL_CHECK(axe_e5m2_to_float(0x7b) == 57344.0f, "e5m2 max");
+    TL_CHECK(axe_e5m2_to_float(0x7c) == INFINITY, "e5m2 inf");
+    TL_CHECK(axe_e5m2_to_float(0x01) == 0x1p-16f, "e5m2 min subnormal");
+    TL_CHECK(axe_e5m2_to_float(0x3c) == 1.0f, "e5m2 one");
+    TL_CHECK(axe_e5m2_from_float(INFINITY) == 0x7b, "e5m2 inf -> 57344");
+    TL_CHECK(axe_e5m2_from_float(61440.0f) == 0x7b, "e5m2 61440 -> max");
+    TL_CHECK(axe_e5m2_from_float(1.125f) == 0x3c, "e5m2 tie to even 1");
+    TL_CHECK(axe_e5m2_from_float(1.375f) == 0x3e, "e5m2 tie to even 1.5");
+}
+
 int main(void)
 {
     size_t i;
@@ -129,5 +281,10 @@ int main(void)
         check_round(&fmts[i], FLT_MAX);
         check_round(&fmts[i], -0.0f);
     }
+    for (i = 0; i < sizeof fmts8 / sizeof fmts8[0]; i++) {
+        check_all_patterns8(&fmts8[i]);
+        check_random8(&fmts8[i]);
+    }
+    check_known8();
     return tl_finish();
 }

@@ -55,7 +55,9 @@ typedef enum axe_dtype {
     AXE_DTYPE_F32,
     AXE_DTYPE_F64,
     AXE_DTYPE_I8,
-    AXE_DTYPE_I32
+    AXE_DTYPE_I32,
+    AXE_DTYPE_E4M3, /* OCP FP8 E4M3 (stored in 8 bits, computed in float) */
+    AXE_DTYPE_E5M2  /* OCP FP8 E5M2 */
 } axe_dtype;
 
 #define AXE_KERNEL_MAX_DIMS 8
@@ -258,6 +260,17 @@ AXE_API float axe_f16_to_float(uint16_t h);
 AXE_API uint16_t axe_f16_from_float(float f);
 AXE_API float axe_bf16_to_float(uint16_t b);
 AXE_API uint16_t axe_bf16_from_float(float f);
+/* The OCP FP8 types e4m3 (bias 7, largest 448, no infinities, NaN =
+ * S.1111.111) and e5m2 (bias 15, largest 57344, infinities): to_float is
+ * exact; from_float rounds to the nearest value, ties to the even
+ * pattern, and saturates as PTX cvt.rn.satfinite does: a value beyond the
+ * largest finite one (after rounding), infinities included, gives the
+ * largest finite value of its sign; NaN gives the NaN pattern 0x7f of
+ * its sign. */
+AXE_API float axe_e4m3_to_float(uint8_t x);
+AXE_API uint8_t axe_e4m3_from_float(float f);
+AXE_API float axe_e5m2_to_float(uint8_t x);
+AXE_API uint8_t axe_e5m2_from_float(float f);
 
 #ifdef __cplusplus
 }

@@ -514,9 +514,12 @@ const char *axe__op_name(ax_op op);
 const char *axe__scope_name(ax_scope s);
 const char *axe__mem_name(ax_mem m);
 const char *axe__dtype_ctype(axe_dtype t);
-/* f16/bf16 helpers (compiler_half.c): stored in 16 bits, computed in float;
- * generated loads and stores wrap the element in these. */
+/* Narrow float helpers (compiler_half.c): f16, bf16, e4m3 and e5m2 are
+ * stored as bit patterns and computed in float ("is_half" covers all four,
+ * "is_fp8" the 8-bit ones); generated loads and stores wrap the element in
+ * these. */
 bool axe__dtype_is_half(axe_dtype d);
+bool axe__dtype_is_fp8(axe_dtype d);
 const char *axe__dtype_load_pre(axe_dtype d);
 const char *axe__dtype_store_pre(axe_dtype d);
 const char *axe__dtype_wrap_post(axe_dtype d);

@@ -51,6 +51,18 @@ static const ax_atom atoms[] = {
      {16, 8, 32},
      {"((4,8),(4,2,2)):((64,1),(16,8,256))", "((4,8),(4,2)):((32,1),(8,128))",
       "((4,8),(2,2)):((32,1),(16,8))"}},
+    {"mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32",
+     AXE_DTYPE_E4M3,
+     AXE_DTYPE_F32,
+     {16, 8, 32},
+     {"((4,8),(4,2,2)):((64,1),(16,8,256))", "((4,8),(4,2)):((32,1),(8,128))",
+      "((4,8),(2,2)):((32,1),(16,8))"}},
+    {"mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32",
+     AXE_DTYPE_E5M2,
+     AXE_DTYPE_F32,
+     {16, 8, 32},
+     {"((4,8),(4,2,2)):((64,1),(16,8,256))", "((4,8),(4,2)):((32,1),(8,128))",
+      "((4,8),(2,2)):((32,1),(16,8))"}},
     {"mma.sync.aligned.m8n8k4.f64",
      AXE_DTYPE_F64,
      AXE_DTYPE_F64,
@@ -262,7 +274,8 @@ static axe_status no_atom(axe_dtype dab, axe_dtype dc, axe_diag *why)
     return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                      "no mma atom for %s inputs with %s accumulate (f16 or "
                      "bf16 with f32: m16n8k16, f32: m16n8k8 tf32, f64: "
-                     "m8n8k4, i8 with i32: m16n8k32)",
+                     "m8n8k4, i8 with i32, e4m3 or e5m2 with f32: "
+                     "m16n8k32)",
                      axe_dtype_name(dab), axe_dtype_name(dc));
 }
 

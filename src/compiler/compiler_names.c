@@ -14,11 +14,12 @@ static const char *const op_names[] = {
 static const char *const scope_names[] = {"kernel", "cta", "warpgroup", "warp",
                                           "thread"};
 static const char *const mem_names[] = {"global", "shared", "register"};
-static const char *const dtype_names[] = {"f16", "bf16", "f32",
-                                          "f64", "i8",   "i32"};
+static const char *const dtype_names[] = {"f16", "bf16", "f32",  "f64",
+                                          "i8",  "i32",  "e4m3", "e5m2"};
 static const char *const dtype_ctypes[] = {"uint16_t", "uint16_t", "float",
-                                           "double",   "int8_t",   "int32_t"};
-static const int dtype_sizes[] = {2, 2, 4, 8, 1, 4};
+                                           "double",   "int8_t",   "int32_t",
+                                           "uint8_t",  "uint8_t"};
+static const int dtype_sizes[] = {2, 2, 4, 8, 1, 4, 1, 1};
 
 /* "copy", "add", ... */
 const char *axe__op_name(ax_op op) { return op_names[op]; }
@@ -36,11 +37,17 @@ int axe_dtype_size(axe_dtype t) { return dtype_sizes[t]; }
 
 /* The check's normwise tolerances (atol, rtol) per dtype: f16 about 5
  * ulps of R, bf16 likewise for its 8 bits, f32 and f64 a few ulps of a
- * reordered sum; integers exact. */
+ * reordered sum; integers exact; e4m3 and e5m2 one ulp of 1 (2^-3, 2^-2)
+ * plus one of R. */
 static const double dtype_tolerances[][2] = {
-    [AXE_DTYPE_F16] = {5e-3, 5e-3}, [AXE_DTYPE_BF16] = {4e-2, 4e-2},
-    [AXE_DTYPE_F32] = {1e-6, 1e-5}, [AXE_DTYPE_F64] = {1e-12, 1e-12},
-    [AXE_DTYPE_I8] = {0, 0},        [AXE_DTYPE_I32] = {0, 0}};
+    [AXE_DTYPE_F16] = {5e-3, 5e-3},
+    [AXE_DTYPE_BF16] = {4e-2, 4e-2},
+    [AXE_DTYPE_F32] = {1e-6, 1e-5},
+    [AXE_DTYPE_F64] = {1e-12, 1e-12},
+    [AXE_DTYPE_I8] = {0, 0},
+    [AXE_DTYPE_I32] = {0, 0},
+    [AXE_DTYPE_E4M3] = {1.25e-1, 1.25e-1},
+    [AXE_DTYPE_E5M2] = {2.5e-1, 2.5e-1}};
 
 axe_status axe_dtype_tolerance(axe_dtype t, double *atol, double *rtol)
 {

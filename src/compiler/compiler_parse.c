@@ -127,15 +127,16 @@ static axe_status parse_layout(ax_parser *ps, axe_layout *l, ax_expr **dyn)
 
 static axe_status parse_dtype(ax_parser *ps, axe_dtype *out)
 {
-    static const char *const names[] = {"f16", "bf16", "f32",
-                                        "f64", "i8",   "i32"};
+    static const char *const names[] = {"f16", "bf16", "f32",  "f64",
+                                        "i8",  "i32",  "e4m3", "e5m2"};
     int i;
-    for (i = 0; i < 6; i++)
+    for (i = 0; i < 8; i++)
         if (axe__tok_is(ps, names[i])) {
             *out = (axe_dtype)i;
             return axe__lex_next(ps);
         }
-    return axe__syntax(ps, "a dtype (f16, bf16, f32, f64, i8, i32)");
+    return axe__syntax(ps,
+                       "a dtype (f16, bf16, f32, f64, i8, i32, e4m3, e5m2)");
 }
 
 /* The largest runtime extent of a tensor: its elements stay below 2^40

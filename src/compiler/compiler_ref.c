@@ -13,7 +13,8 @@
  * value is rounded to its dtype, integers wrap (two's complement) and
  * float -> integer conversions saturate (NaN -> 0), as on a GPU; f16 and
  * bf16 values are rounded to float first (their arithmetic type), then to
- * the 16-bit type, and a gemm product of them is rounded to float.
+ * the 16-bit type (e4m3 and e5m2 likewise, to 8 bits), and a gemm
+ * product of them is rounded to float.
  * With a race detector (compiler_race.c), every access to a global or
  * shared element is also reported to it, with the operand that makes it.
  */
@@ -86,6 +87,10 @@ static double load_buf(axe_dtype d, const void *b, int64_t a)
         return axe_f16_to_float(((const uint16_t *)b)[a]);
     case AXE_DTYPE_BF16:
         return axe_bf16_to_float(((const uint16_t *)b)[a]);
+    case AXE_DTYPE_E4M3:
+        return axe_e4m3_to_float(((const uint8_t *)b)[a]);
+    case AXE_DTYPE_E5M2:
+        return axe_e5m2_to_float(((const uint8_t *)b)[a]);
     }
     return 0;
 }
@@ -134,6 +139,10 @@ static double round_to(axe_dtype d, double v)
         return axe_f16_to_float(axe_f16_from_float((float)v));
     case AXE_DTYPE_BF16:
         return axe_bf16_to_float(axe_bf16_from_float((float)v));
+    case AXE_DTYPE_E4M3:
+        return axe_e4m3_to_float(axe_e4m3_from_float((float)v));
+    case AXE_DTYPE_E5M2:
+        return axe_e5m2_to_float(axe_e5m2_from_float((float)v));
     case AXE_DTYPE_F64:
         break;
     }
@@ -161,6 +170,12 @@ static void store_buf(axe_dtype d, void *b, int64_t a, double v)
         return;
     case AXE_DTYPE_BF16:
         ((uint16_t *)b)[a] = axe_bf16_from_float((float)v);
+        return;
+    case AXE_DTYPE_E4M3:
+        ((uint8_t *)b)[a] = axe_e4m3_from_float((float)v);
+        return;
+    case AXE_DTYPE_E5M2:
+        ((uint8_t *)b)[a] = axe_e5m2_from_float((float)v);
         return;
     }
 }

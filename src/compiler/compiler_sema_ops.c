@@ -294,8 +294,8 @@ static axe_status check_scope(const axe_program *p, const ax_stmt *s,
 }
 
 /* The dtype that a gemm's A and B need for a C of dtype "c" when A has
- * "a": f16, bf16 (and the fp8 types) accumulate in f32, i8 in i32, as
- * mma.sync does; otherwise C's own. */
+ * "a": f16, bf16, e4m3 and e5m2 accumulate in f32, i8 in i32, as mma.sync
+ * does; otherwise C's own. */
 static axe_dtype gemm_input_dtype(axe_dtype c, axe_dtype a)
 {
     if ((c == AXE_DTYPE_F32 && axe__dtype_is_half(a)) ||
@@ -318,11 +318,18 @@ static axe_status check_gemm_types(const axe_program *p, const ax_stmt *s,
                          "one dtype (use cast)",
                          b->name, axe_dtype_name(b->dtype), a->name,
                          axe_dtype_name(a->dtype));
+    if (axe__dtype_is_fp8(a->dtype) && c->dtype != AXE_DTYPE_F32)
+        return axe__fail(diag, AXE_ERR_INVALID, s->args[0].off,
+                         "'%s' is %s but a gemm of %s inputs accumulates in "
+                         "f32 (as mma.sync .%s does)",
+                         c->name, axe_dtype_name(c->dtype),
+                         axe_dtype_name(a->dtype), axe_dtype_name(a->dtype));
     if (gemm_input_dtype(c->dtype, a->dtype) != a->dtype)
         return axe__fail(diag, AXE_ERR_INVALID, s->args[1].off,
                          "'%s' is %s but the destination is %s: a gemm "
                          "accumulates in its inputs' dtype, f16 and bf16 "
-                         "also in f32, i8 also in i32 (use cast)",
+                         "also in f32, i8 also in i32, e4m3 and e5m2 only "
+                         "in f32 (use cast)",
                          a->name, axe_dtype_name(a->dtype),
                          axe_dtype_name(c->dtype));
     return AXE_OK;

@@ -11,7 +11,8 @@
  * parameter of each of the three runs with it within
  * axe_dtype_tolerance: integers exactly; f32 within 1e-6 + 1e-5 R, f64
  * within 1e-12 + 1e-12 R, f16 within 5e-3 + 5e-3 R, bf16 within 4e-2 +
- * 4e-2 R, where R is the largest finite |ref| of that tensor (normwise);
+ * 4e-2 R, e4m3 within 0.125 + 0.125 R, e5m2 within 0.25 + 0.25 R, where
+ * R is the largest finite |ref| of that tensor (normwise);
  * a NaN matches only a NaN and an infinity only the same infinity. Exit 0
  * when the check passes (or is not asked for), 1 when it fails or the program
  * is wrong, 2 for usage and syntax errors.
@@ -185,6 +186,10 @@ static void fill_random(axe_kernel_tensor t, void *buf, uint64_t *s)
             ((uint16_t *)buf)[i] = axe_f16_from_float((float)u);
         else if (t.dtype == AXE_DTYPE_BF16)
             ((uint16_t *)buf)[i] = axe_bf16_from_float((float)u);
+        else if (t.dtype == AXE_DTYPE_E4M3)
+            ((uint8_t *)buf)[i] = axe_e4m3_from_float((float)u);
+        else if (t.dtype == AXE_DTYPE_E5M2)
+            ((uint8_t *)buf)[i] = axe_e5m2_from_float((float)u);
         else if (t.dtype == AXE_DTYPE_I8)
             ((int8_t *)buf)[i] = (int8_t)(r % 101) - 50;
         else
@@ -202,6 +207,10 @@ static double elem(axe_dtype d, const void *b, int64_t i)
         return axe_f16_to_float(((const uint16_t *)b)[i]);
     if (d == AXE_DTYPE_BF16)
         return axe_bf16_to_float(((const uint16_t *)b)[i]);
+    if (d == AXE_DTYPE_E4M3)
+        return axe_e4m3_to_float(((const uint8_t *)b)[i]);
+    if (d == AXE_DTYPE_E5M2)
+        return axe_e5m2_to_float(((const uint8_t *)b)[i]);
     if (d == AXE_DTYPE_I8)
         return ((const int8_t *)b)[i];
     return ((const int32_t *)b)[i];
