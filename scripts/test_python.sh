@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The Python package's tests (python/tests, pytest): builds a venv in
 # build/pyenv, installs ./python into it (which builds libaxe with CMake and
-# bundles it), pytest and NVIDIA's pycute (nvidia-cutlass 4.2.0.0 with
-# --no-deps; never the unrelated PyPI project `pycute`), then runs pytest
+# bundles it), pytest, numpy (for the kernel tests) and NVIDIA's pycute
+# (nvidia-cutlass 4.2.0.0 with --no-deps; never the unrelated PyPI project
+# `pycute`), then runs pytest
 # from outside the source tree so the installed wheel is what is tested:
 # once with the extension axe._fast (python3-dev is installed for it when
 # root with apt) and once more with AXE_PY_BACKEND=ctypes.
@@ -46,6 +47,10 @@ expect=extension
 # test is skipped with its reason when mypy cannot be installed).
 "$py" -m pip install -q --disable-pip-version-check mypy ||
     echo "test_python: could not install mypy; the mypy check will be skipped"
+# numpy: the arrays of the kernel tests (python/tests/test_kernel.py and
+# the kernel examples of docs/python.md; skipped with the reason without).
+"$py" -m pip install -q --disable-pip-version-check numpy ||
+    echo "test_python: could not install numpy; the kernel tests will be skipped"
 "$py" -m pip install -q --disable-pip-version-check --no-deps \
     nvidia-cutlass==4.2.0.0 ||
     echo "test_python: could not install nvidia-cutlass (pycute); the differential test will be skipped"

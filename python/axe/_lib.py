@@ -140,6 +140,47 @@ class AxisInfo(Structure):
                 ("registered", c_bool)]
 
 
+KERNEL_NAME_MAX = 32
+KERNEL_MAX_DEFINES = 16
+KERNEL_MAX_FORCED = 8
+KERNEL_MAX_DIMS = 8
+RACE_MAX = 32
+RACE_MAX_DIMS = 8
+
+
+class KernelOptions(Structure):
+    _fields_ = [("ndefines", c_int),
+                ("define_name",
+                 (c_char * KERNEL_NAME_MAX) * KERNEL_MAX_DEFINES),
+                ("define_value", c_int64 * KERNEL_MAX_DEFINES),
+                ("nforced", c_int),
+                ("forced_op", (c_char * KERNEL_NAME_MAX) * KERNEL_MAX_FORCED),
+                ("forced_schedule",
+                 (c_char * KERNEL_NAME_MAX) * KERNEL_MAX_FORCED)]
+
+
+class KernelTensor(Structure):
+    _fields_ = [("name", c_char * KERNEL_NAME_MAX), ("dtype", c_int),
+                ("elems", c_int64), ("written", c_bool), ("ndim", c_int),
+                ("shape", c_int64 * KERNEL_MAX_DIMS), ("row_major", c_bool)]
+
+
+class RaceAccess(Structure):
+    _fields_ = [("thread", c_int64), ("cta", c_int64), ("line", c_int),
+                ("write", c_bool)]
+
+
+class Race(Structure):
+    _fields_ = [("tensor", c_char * KERNEL_NAME_MAX), ("ndim", c_int),
+                ("index", c_int64 * RACE_MAX_DIMS), ("address", c_int64),
+                ("first", RaceAccess), ("second", RaceAccess),
+                ("cross_cta", c_bool), ("count", c_int64)]
+
+
+class RaceReport(Structure):
+    _fields_ = [("count", c_int64), ("n", c_int), ("race", Race * RACE_MAX)]
+
+
 def _find_library():
     """libaxe: $AXE_LIBRARY, else the copy bundled in this package, else a
     build tree of the source checkout this package lies in."""
@@ -280,6 +321,28 @@ _PROTOS = {
     "axe_axis_lookup": (c_int, [c_char_p, P(AxisInfo), _D]),
     "axe_axis_declare": (c_int, [c_char_p, c_int, c_int, c_int, _D]),
     "axe_scope_name": (c_char_p, [c_int]),
+    "axe_kernel_options_init": (None, [P(KernelOptions)]),
+    "axe_kernel_options_define": (c_int, [P(KernelOptions), c_char_p,
+                                          _I64]),
+    "axe_program_compile_full": (c_int, [c_char_p, c_size_t,
+                                         P(KernelOptions), c_void_p,
+                                         P(c_void_p), _D, c_char_p,
+                                         c_size_t, P(c_size_t)]),
+    "axe_program_free": (None, [c_void_p]),
+    "axe_program_name": (c_char_p, [c_void_p]),
+    "axe_program_tensor_count": (c_int, [c_void_p]),
+    "axe_program_tensor": (KernelTensor, [c_void_p, c_int]),
+    "axe_program_emit_c": (c_size_t, [c_void_p, c_char_p, c_char_p,
+                                      c_size_t]),
+    "axe_program_work": (c_int64, [c_void_p]),
+    "axe_program_reference": (c_int, [c_void_p, P(c_void_p), _D]),
+    "axe_program_reference_races": (c_int, [c_void_p, P(c_void_p),
+                                            P(RaceReport), _D]),
+    "axe_race_text": (c_size_t, [P(Race), c_char_p, c_size_t]),
+    "axe_dtype_name": (c_char_p, [c_int]),
+    "axe_dtype_size": (c_int, [c_int]),
+    "axe_dtype_tolerance": (c_int, [c_int, P(ctypes.c_double),
+                                    P(ctypes.c_double)]),
 }
 
 for _name, (_res, _args) in _PROTOS.items():

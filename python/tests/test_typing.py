@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """The public Python API keeps its type hints and docstrings: every public
 function, method, property and constructor of axe.cute, axe.tile,
-axe.mapping, axe.linear, axe.render, ``axe.layout`` and ``AxeError``
+axe.mapping, axe.linear, axe.render, axe.kernel, ``axe.layout`` and
+``AxeError``
 annotates each parameter (except self/cls/*args/**kwargs) and its return,
 every public non-dunder one has a docstring, and mypy (when installed)
 finds no error in the package sources."""
@@ -17,7 +18,7 @@ import pytest
 import axe
 
 MODULES = ["axe.cute", "axe.tile", "axe.mapping", "axe.linear",
-           "axe.render"]
+           "axe.render", "axe.kernel"]
 # Dunders that are part of the API (constructors, operators, protocols).
 DUNDERS = {"__init__", "__call__", "__getitem__", "__eq__", "__hash__",
            "__len__", "__str__", "__repr__", "__add__", "__rmatmul__"}

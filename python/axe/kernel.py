@@ -1,0 +1,627 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Kernels from Python: ``axe.kernel.compile(path_or_source, **params)``
+compiles a kernel of the axe kernel language (docs/compiler.md) through
+the C backend into a shared object, built once and cached, and returns a
+``Kernel``: calling it with arrays (numpy arrays, anything with the
+buffer protocol, or DLPack tensors when numpy is installed) runs the
+kernel in this process and writes its outputs in place; ``check=True``
+also runs the reference (``axe_program_reference_races``) on copies of
+the inputs and raises ``axe.CheckError`` when an element differs beyond
+the library's tolerance (``axe_dtype_tolerance``) or a race is found.
+
+Invariant: a ``Kernel`` holds a compiled program and its loaded shared
+object; every argument is checked against the program's signature
+(dtype, shape, contiguity, writability, no overlap with an output)
+before any C runs, so a wrong argument is a TypeError or ValueError,
+never a crash. The generated C keeps its shared and register tensors in
+static arrays, so calls into one shared object are serialized by a lock;
+the cache is guarded by another.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import math
+import os
+import shlex
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+from typing import (Any, Dict, List, NamedTuple, Optional, Sequence, Tuple,
+                    Union)
+
+from . import _lib
+from ._lib import AxeError, Diag, KernelOptions, KernelTensor, lib
+
+#: The most work (``axe_program_work``) a ``check=True`` call accepts, as
+#: ``axe run`` does: about a minute of the reference interpreter.
+CHECK_MAX_WORK = 1 << 30
+#: Compiler flags of the shared object (after ``$CC``); ``-lm`` follows
+#: the source.
+CFLAGS = ("-O2", "-shared", "-fPIC", "-std=c99")
+#: Mismatched elements listed per tensor in a CheckError (all are counted).
+MISMATCHES_LISTED = 10
+
+# The array element a dtype takes: struct format letters of the element
+# kinds accepted ('e' float16, 'H' uint16 bit patterns, ...), and the
+# format that decodes the buffer for the check.
+_ACCEPTED = {"f16": ("e", "H"), "bf16": ("H",), "f32": ("f",),
+             "f64": ("d",), "i8": ("b",), "i32": ("i",)}
+_KINDS = {"e": "float16", "f": "float32", "d": "float64", "b": "int8",
+          "i": "int32", "B": "uint8", "H": "uint16", "?": "bool"}
+
+
+class CheckError(AssertionError):
+    """A ``check=True`` call whose outputs differ from the reference, or
+    whose kernel races. ``mismatches`` lists ``Mismatch`` entries (at
+    most MISMATCHES_LISTED per tensor, each tensor's total in
+    ``counts``), ``races`` the race reports of the reference's detector
+    (``race on T[3,5]: written by thread 7 (line 12), ...``),
+    ``race_count`` the racing accesses found. An AssertionError: the
+    kernel gave a wrong answer, its arguments were fine."""
+
+    __module__ = "axe"
+
+    def __init__(self, kernel: str, mismatches: List["Mismatch"],
+                 counts: Dict[str, int], races: List[str],
+                 race_count: int) -> None:
+        self.kernel = kernel
+        self.mismatches = mismatches
+        self.counts = counts
+        self.races = races
+        self.race_count = race_count
+        super().__init__(self._text())
+
+    def _text(self) -> str:
+        parts = []
+        for name, n in self.counts.items():
+            shown = [m for m in self.mismatches if m.tensor == name]
+            items = "; ".join(
+                f"{name}[{', '.join(map(str, m.coords))}] = {m.got!r}, "
+                f"reference {m.want!r}" for m in shown)
+            more = ", ..." if n > len(shown) else ""
+            parts.append(f"{name}: {n} element{'s' * (n != 1)} differ "
+                         f"({items}{more})")
+        parts += self.races
+        if self.race_count > len(self.races):
+            parts.append(f"{self.race_count} racing accesses in all")
+        return f"kernel {self.kernel} failed its check: " + "; ".join(parts)
+
+
+def _fields_repr(t: Any) -> str:
+    """NamedTuple's repr, "Name(a=1, b=2)" (written out for the typing
+    test, which wants the method annotated)."""
+    items = ", ".join(f"{f}={getattr(t, f)!r}" for f in t._fields)
+    return f"{type(t).__name__}({items})"
+
+
+class Mismatch(NamedTuple):
+    """One element that differs from the reference: the tensor, its
+    logical index (row-major tensors) or its buffer position (a 1-tuple,
+    other layouts), the kernel's value and the reference's."""
+
+    tensor: str
+    coords: Tuple[int, ...]
+    got: float
+    want: float
+
+    def __repr__(self) -> str:
+        return _fields_repr(self)
+
+
+class CheckResult(NamedTuple):
+    """What a passing ``check=True`` call measured: the largest absolute
+    and relative errors over every parameter (as ``axe run --check``),
+    and whether the race detector ran (it does not past
+    ``AXE_RACE_MAX_ELEMS`` elements; the values were still compared)."""
+
+    max_abs_err: float
+    max_rel_err: float
+    races_checked: bool
+
+    def __repr__(self) -> str:
+        return _fields_repr(self)
+
+
+class Tensor(NamedTuple):
+    """A tensor parameter of a kernel: name, dtype name ("f32"), logical
+    shape, elements of its buffer, whether the kernel writes it, and
+    whether the buffer is the plain row-major array of the shape."""
+
+    name: str
+    dtype: str
+    shape: Tuple[int, ...]
+    elems: int
+    written: bool
+    row_major: bool
+
+    def __repr__(self) -> str:
+        return _fields_repr(self)
+
+
+_cache_lock = threading.Lock()
+_loaded: Dict[str, Tuple[Any, threading.Lock]] = {}
+
+
+def cache_dir() -> str:
+    """Where shared objects are cached: $AXE_KERNEL_CACHE, else
+    $XDG_CACHE_HOME/axe/kernels, else ~/.cache/axe/kernels."""
+    d = os.environ.get("AXE_KERNEL_CACHE")
+    if not d:
+        base = (os.environ.get("XDG_CACHE_HOME") or
+                os.path.join(os.path.expanduser("~"), ".cache"))
+        d = os.path.join(base, "axe", "kernels")
+    return d
+
+
+def _compiler() -> List[str]:
+    """$CC (default cc) as an argument list."""
+    cc = shlex.split(os.environ.get("CC") or "cc")
+    return cc or ["cc"]
+
+
+def _build_so(c_text: bytes, key: str, directory: str, cc: List[str]) -> str:
+    """Compile "c_text" into directory/KEY.so (written under a temporary
+    name, then renamed, so a concurrent process never loads half a
+    file); its path."""
+    so = os.path.join(directory, key + ".so")
+    fd, src = tempfile.mkstemp(suffix=".c", prefix=key + ".",
+                               dir=directory)
+    tmp = src[:-2] + ".so"
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(c_text)
+        cmd = cc + list(CFLAGS) + ["-o", tmp, src, "-lm"]
+        try:
+            r = subprocess.run(cmd, capture_output=True, text=True)
+        except OSError as e:
+            raise AxeError("IO", f"cannot run the C compiler {cc[0]!r} "
+                           f"(set CC): {e.strerror}") from None
+        if r.returncode != 0:
+            raise AxeError("IO", f"the C compiler failed on the generated "
+                           f"code ({' '.join(cmd)}): "
+                           f"{(r.stderr or r.stdout).strip()[-2000:]}")
+        os.replace(tmp, so)
+        os.replace(src, os.path.join(directory, key + ".c"))
+    finally:
+        for leftover in (src, tmp):
+            if os.path.exists(leftover):
+                os.unlink(leftover)
+    return so
+
+
+def _load(c_text: bytes) -> Tuple[Any, threading.Lock, str, bool]:
+    """The loaded shared object of "c_text" (built unless the cache has
+    it), its call lock, its path and whether this call built it."""
+    cc = _compiler()
+    h = hashlib.sha256()
+    for part in (" ".join(cc), " ".join(CFLAGS), "-lm"):
+        h.update(part.encode() + b"\0")
+    h.update(c_text)
+    key = "k_" + h.hexdigest()[:40]
+    with _cache_lock:
+        directory = cache_dir()
+        so = os.path.join(directory, key + ".so")
+        if so in _loaded:
+            return _loaded[so] + (so, False)
+        built = not os.path.exists(so)
+        if built:
+            try:
+                os.makedirs(directory, exist_ok=True)
+            except OSError as e:
+                raise AxeError("IO", f"cannot create the kernel cache "
+                               f"{directory!r} (set AXE_KERNEL_CACHE): "
+                               f"{e.strerror}") from None
+            _build_so(c_text, key, directory, cc)
+        try:
+            entry = (ctypes.CDLL(so), threading.Lock())
+        except OSError as e:
+            raise AxeError("IO", f"cannot load the kernel {so!r} (delete "
+                           f"it to rebuild it): {e}") from None
+        _loaded[so] = entry
+        return entry + (so, built)
+
+
+def _line_col(text: bytes, offset: int) -> Tuple[int, int]:
+    """1-based line and byte column of "offset" in "text"."""
+    start = text.rfind(b"\n", 0, offset) + 1
+    return text.count(b"\n", 0, offset) + 1, offset - start + 1
+
+
+def _read_source(path_or_source: Union[str, "os.PathLike[str]"]
+                 ) -> Tuple[bytes, str]:
+    """The kernel text and the name diagnostics give it: a str holding a
+    newline or '{' is the source itself ("<source>"), any other str or a
+    path-like names a file."""
+    if isinstance(path_or_source, str) and ("\n" in path_or_source or
+                                            "{" in path_or_source):
+        return path_or_source.encode(), "<source>"
+    if not isinstance(path_or_source, (str, os.PathLike)):
+        raise TypeError("compile takes a kernel's source text or the path "
+                        "of a .axe file, not "
+                        f"{type(path_or_source).__name__}")
+    path = os.fspath(path_or_source)
+    with open(path, "rb") as f:
+        return f.read(), path
+
+
+def _options(params: Dict[str, Any]) -> KernelOptions:
+    """The `-D NAME=VALUE` options of "params"."""
+    o = KernelOptions()
+    lib.axe_kernel_options_init(ctypes.byref(o))
+    for name, value in params.items():
+        if isinstance(value, bool) or not _lib.index_like(value):
+            raise TypeError(f"param {name}={value!r}: a compile-time param "
+                            "is an integer")
+        v = _lib.i64(value, f"param {name}")
+        st = lib.axe_kernel_options_define(
+            ctypes.byref(o), _lib.name_bytes(name, "param name"), v)
+        if st:
+            raise AxeError(_lib.status_name(st),
+                           f"param {name}: name longer than "
+                           f"{_lib.KERNEL_NAME_MAX - 1} bytes" if st == -1
+                           else f"param {name}: more than "
+                           f"{_lib.KERNEL_MAX_DEFINES} params")
+    return o
+
+
+def _compile_program(text: bytes, where: str,
+                     opts: KernelOptions) -> ctypes.c_void_p:
+    """axe_program_compile_full: the program, or AxeError with
+    WHERE:LINE:COL and the complete diagnostic (notes included)."""
+    prog = ctypes.c_void_p()
+    diag = Diag()
+    full = ctypes.create_string_buffer(1 << 16)
+    n = ctypes.c_size_t()
+    st = lib.axe_program_compile_full(text, len(text), ctypes.byref(opts),
+                                      None, ctypes.byref(prog),
+                                      ctypes.byref(diag), full, len(full),
+                                      ctypes.byref(n))
+    if st == 0:
+        return prog
+    if n.value >= len(full):
+        full = ctypes.create_string_buffer(n.value + 1)
+        lib.axe_program_compile_full(text, len(text), ctypes.byref(opts),
+                                     None, ctypes.byref(prog), None, full,
+                                     len(full), None)
+    reason = (full.value.decode("utf-8", "replace").rstrip("\n") or
+              diag.message.decode("utf-8", "replace"))
+    off = int(diag.offset)
+    if not 0 <= off <= len(text):
+        raise AxeError(_lib.status_name(st), f"{where}: {reason}")
+    line, col = _line_col(text, off)
+    err = AxeError(_lib.status_name(st), f"{where}:{line}:{col}: {reason}")
+    err.offset = off  # after the message, which names the place already
+    err.line, err.column = line, col  # type: ignore[attr-defined]
+    raise err
+
+
+def _format_kind(fmt: str) -> str:
+    """The element letter of a native buffer format ('f' of '<f'), or ''
+    for a non-native byte order or a compound format."""
+    if fmt[:1] in "@=" or (fmt[:1] == "<" and sys.byteorder == "little") \
+            or (fmt[:1] in ">!" and sys.byteorder == "big"):
+        fmt = fmt[1:]
+    return fmt if len(fmt) == 1 else ""
+
+
+def _describe(mv: memoryview) -> str:
+    """"float64 array of shape (8, 96)" for the error messages."""
+    k = _format_kind(mv.format)
+    if k and k in "bhilqnBHILQN":
+        kind = f"{'u' * k.isupper()}int{mv.itemsize * 8}"
+    else:
+        kind = _KINDS.get(k, f"format {mv.format!r}")
+    return f"{kind} array of shape {tuple(mv.shape or ())}"
+
+
+def _as_buffer(obj: Any, what: str) -> memoryview:
+    """A memoryview of "obj": the buffer protocol, else DLPack through
+    numpy.from_dlpack."""
+    try:
+        return memoryview(obj)
+    except TypeError:
+        pass
+    if hasattr(obj, "__dlpack__"):
+        try:
+            import numpy
+        except ImportError:
+            raise TypeError(f"{what}: a DLPack tensor needs numpy "
+                            "(numpy.from_dlpack) to be read") from None
+        try:
+            arr: Any = numpy.from_dlpack(obj)
+            return memoryview(arr)
+        except (TypeError, ValueError, RuntimeError, BufferError) as e:
+            raise TypeError(f"{what}: numpy.from_dlpack cannot read this "
+                            f"tensor (a CPU tensor is needed): {e}") from None
+    raise TypeError(f"{what}: an array with the buffer protocol or "
+                    f"__dlpack__ is needed, not {type(obj).__name__}")
+
+
+def _want_text(t: Tensor) -> str:
+    """What tensor "t" takes, in words."""
+    kinds = " or ".join(_KINDS[k] + (" (bit patterns)" if k == "H" else "")
+                        for k in _ACCEPTED[t.dtype])
+    if t.row_major:
+        alt = (f" or a 1-D buffer of {t.elems} elements"
+               if len(t.shape) != 1 else "")
+        return f"a C-contiguous {kinds} array of shape {t.shape}{alt}"
+    return (f"a 1-D {kinds} buffer of {t.elems} elements (its layout is "
+            f"not row-major: the buffer holds the layout's span)")
+
+
+def _check_buffer(mv: memoryview, t: Tensor, what: str) -> None:
+    """TypeError unless "mv" is what tensor "t" takes."""
+    shape = tuple(mv.shape or ())
+    ok_shape = shape == (t.elems,) or (t.row_major and shape == t.shape)
+    kind = _format_kind(mv.format)
+    ok_kind = (kind in _ACCEPTED[t.dtype] and
+               mv.itemsize == struct.calcsize(kind))
+    if not (ok_shape and ok_kind):
+        raise TypeError(f"{what} is {t.dtype}{list(t.shape)}: it takes "
+                        f"{_want_text(t)}, not a {_describe(mv)}")
+    if not mv.c_contiguous:
+        raise TypeError(f"{what}: the array is not C-contiguous (copy it, "
+                        "e.g. numpy.ascontiguousarray)")
+    if t.written and mv.readonly:
+        raise TypeError(f"{what}: the kernel writes {t.name}, but the "
+                        "array is read-only")
+
+
+def _decode(dtype: str, raw: bytes) -> Sequence[float]:
+    """The values of a buffer of "dtype" elements, as Python numbers."""
+    if dtype == "bf16":  # the 16 bits are the top half of a float32
+        wide = bytearray(2 * len(raw))
+        hi = 2 if sys.byteorder == "little" else 0
+        wide[hi::4], wide[hi + 1::4] = raw[0::2], raw[1::2]
+        raw, dtype = bytes(wide), "f32"
+    fmt = _ACCEPTED[dtype][0]
+    n = len(raw) // struct.calcsize(fmt)
+    return struct.unpack(f"={n}{fmt}", raw)
+
+
+def _matches(g: float, w: float, atol: float, rtol: float,
+             scale: float) -> bool:
+    """docs/compiler.md: both NaN, or the same infinity, or both finite
+    within atol + rtol * scale."""
+    if math.isnan(g) or math.isnan(w):
+        return math.isnan(g) and math.isnan(w)
+    if math.isinf(g) or math.isinf(w):
+        return g == w
+    return abs(g - w) <= atol + rtol * scale
+
+
+def _unravel(i: int, t: Tensor) -> Tuple[int, ...]:
+    """The logical index of buffer element "i" (a row-major tensor), or
+    (i,) (any other layout)."""
+    if not t.row_major:
+        return (i,)
+    idx = []
+    for e in reversed(t.shape):
+        idx.append(i % e)
+        i //= e
+    return tuple(reversed(idx))
+
+
+class _Compare:
+    """The comparison of every parameter with the reference, as `axe run
+    --check` does (errors over the elements that are not matching
+    non-finite pairs)."""
+
+    def __init__(self) -> None:
+        self.max_abs = 0.0
+        self.max_rel = 0.0
+        self.mismatches: List[Mismatch] = []
+        self.counts: Dict[str, int] = {}
+
+    def tensor(self, t: Tensor, got: bytes, want: bytes) -> None:
+        if got == want:  # equal bit patterns: every element matches
+            return
+        atol, rtol = ctypes.c_double(), ctypes.c_double()
+        _lib.check(lib.axe_dtype_tolerance(_DTYPE_CODES[t.dtype],
+                                           ctypes.byref(atol),
+                                           ctypes.byref(rtol)), "tolerance")
+        g_vals, w_vals = _decode(t.dtype, got), _decode(t.dtype, want)
+        scale = max((abs(w) for w in w_vals if math.isfinite(w)),
+                    default=0.0)
+        bad = 0
+        for i, (g, w) in enumerate(zip(g_vals, w_vals)):
+            ok = _matches(g, w, atol.value, rtol.value, scale)
+            if ok and not (math.isfinite(g) and math.isfinite(w)):
+                continue
+            err = abs(g - w)
+            rel = err / abs(w) if w != 0 and math.isfinite(w) else err
+            if err > self.max_abs or math.isnan(err):
+                self.max_abs = err
+            if rel > self.max_rel or math.isnan(rel):
+                self.max_rel = rel
+            if not ok:
+                bad += 1
+                if bad <= MISMATCHES_LISTED:
+                    self.mismatches.append(
+                        Mismatch(t.name, _unravel(i, t), g, w))
+        if bad:
+            self.counts[t.name] = bad
+
+
+#: dtype name -> the library's axe_dtype, for the dtypes seen so far.
+_DTYPE_CODES: Dict[str, int] = {}
+
+
+def _dtype_name(code: int) -> str:
+    """The name of axe_dtype "code" ("f32"), remembered for the check."""
+    name: str = lib.axe_dtype_name(code).decode()
+    _DTYPE_CODES[name] = code
+    return name
+
+
+class Kernel:
+    """A compiled kernel (``axe.kernel.compile``): ``name``, ``tensors``
+    (its parameters in order), ``c_source`` (the generated C) and
+    ``so_path`` (the cached shared object). Call it with one array per
+    tensor parameter, in order or by name; ``check=True`` compares with
+    the reference."""
+
+    def __init__(self, prog: ctypes.c_void_p, c_text: bytes) -> None:
+        """Load (building if needed) the shared object of "c_text", the C
+        of "prog"; the Kernel owns "prog" once this returns."""
+        self.name: str = lib.axe_program_name(prog).decode()
+        self.c_source: str = c_text.decode()
+        so, self._call_lock, self.so_path, self.built = _load(c_text)
+        self._fn = getattr(so, "k_" + self.name)
+        self._fn.restype = None
+        n = lib.axe_program_tensor_count(prog)
+        self._fn.argtypes = [ctypes.c_void_p] * n
+        self._prog: Optional[ctypes.c_void_p] = prog
+
+    def __del__(self) -> None:
+        prog = getattr(self, "_prog", None)
+        if prog:
+            lib.axe_program_free(prog)
+            self._prog = None
+
+    @property
+    def tensors(self) -> List[Tensor]:
+        """The tensor parameters in order (``Tensor``)."""
+        out = []
+        for i in range(lib.axe_program_tensor_count(self._prog)):
+            k: KernelTensor = lib.axe_program_tensor(self._prog, i)
+            out.append(Tensor(k.name.decode(), _dtype_name(k.dtype),
+                              tuple(k.shape[:k.ndim]), int(k.elems),
+                              bool(k.written), bool(k.row_major)))
+        return out
+
+    def __repr__(self) -> str:
+        sig = ", ".join(f"{t.name}: {t.dtype}{list(t.shape)}"
+                        for t in self.tensors)
+        return f"<axe.kernel.Kernel {self.name}({sig})>"
+
+    def _arguments(self, tensors: List[Tensor], arrays: Tuple[Any, ...],
+                   kwargs: Dict[str, Any]) -> List[Any]:
+        """One object per tensor parameter, from positions and names."""
+        if len(arrays) > len(tensors):
+            raise TypeError(f"kernel {self.name} takes {len(tensors)} "
+                            f"arrays, {len(arrays)} given")
+        objs: List[Any] = list(arrays) + [None] * (len(tensors) -
+                                                  len(arrays))
+        names = [t.name for t in tensors]
+        for key, value in kwargs.items():
+            if key not in names:
+                raise TypeError(f"kernel {self.name} has no parameter "
+                                f"{key!r} (tensors: {', '.join(names)})")
+            i = names.index(key)
+            if i < len(arrays):
+                raise TypeError(f"kernel {self.name}: {key} given by "
+                                "position and by name")
+            objs[i] = value
+        missing = [n for n, o in zip(names, objs) if o is None]
+        if missing:
+            raise TypeError(f"kernel {self.name}: no array for "
+                            f"{', '.join(missing)}")
+        return objs
+
+    def _buffers(self, tensors: List[Tensor], objs: List[Any]
+                 ) -> Tuple[List[Any], List[int]]:
+        """Checked ctypes views of the arguments (a read-only input is
+        copied) and their addresses; ValueError when an output overlaps
+        another argument."""
+        views, spans = [], []
+        for t, obj in zip(tensors, objs):
+            what = f"kernel {self.name}: argument {t.name}"
+            mv = _as_buffer(obj, what)
+            _check_buffer(mv, t, what)
+            flat = mv.cast("B") if mv.ndim != 1 or mv.format != "B" else mv
+            src = bytearray(flat) if mv.readonly else flat
+            view = (ctypes.c_char * len(src)).from_buffer(src)
+            views.append(view)
+            spans.append((ctypes.addressof(view), len(src), t))
+        for i, (a, n, t) in enumerate(spans):
+            for b, m, u in spans[i + 1:]:
+                if (t.written or u.written) and a < b + m and b < a + n:
+                    raise ValueError(f"kernel {self.name}: {t.name} and "
+                                     f"{u.name} share memory; the kernel "
+                                     "writes one of them")
+        return views, [a for a, _, _ in spans]
+
+    def __call__(self, *arrays: Any, check: bool = False,
+                 **kwargs: Any) -> Optional[CheckResult]:
+        """Run the kernel on "arrays" (one per tensor parameter, in
+        order, or by name), writing its outputs in place. With
+        ``check=True``, also run the reference on copies of the inputs
+        and raise CheckError on a mismatch or a race; return the
+        CheckResult of a passing check (None without check)."""
+        tensors = self.tensors
+        views, addrs = self._buffers(tensors,
+                                     self._arguments(tensors, arrays, kwargs))
+        if not check:
+            with self._call_lock:
+                self._fn(*addrs)
+            return None
+        work = lib.axe_program_work(self._prog)
+        if work > CHECK_MAX_WORK:
+            raise ValueError(f"kernel {self.name} does {work} element "
+                             "operations, beyond check=True's limit of "
+                             f"{CHECK_MAX_WORK} (as axe run); call it "
+                             "without check")
+        ref = [bytearray(v) for v in views]
+        with self._call_lock:
+            self._fn(*addrs)
+        races, race_count, checked = self._reference(ref)
+        cmp = _Compare()
+        for t, v, r in zip(tensors, views, ref):
+            cmp.tensor(t, bytes(v), bytes(r))
+        if cmp.counts or race_count:
+            raise CheckError(self.name, cmp.mismatches, cmp.counts, races,
+                             race_count)
+        return CheckResult(cmp.max_abs, cmp.max_rel, checked)
+
+    def _reference(self, bufs: List[bytearray]
+                   ) -> Tuple[List[str], int, bool]:
+        """Run the reference on "bufs" with race detection (without it
+        past the detector's limits): the race texts, the racing accesses
+        and whether races were looked for."""
+        views = [(ctypes.c_char * len(b)).from_buffer(b) for b in bufs]
+        ptrs = (ctypes.c_void_p * max(1, len(views)))(
+            *[ctypes.addressof(v) for v in views])
+        report = _lib.RaceReport()
+        diag = Diag()
+        st = lib.axe_program_reference_races(self._prog, ptrs,
+                                             ctypes.byref(report),
+                                             ctypes.byref(diag))
+        if st == -4:  # CAPACITY: too large for the detector
+            _lib.call(lib.axe_program_reference, self._prog, ptrs)
+            return [], 0, False
+        if st:
+            _lib.fail(st, diag)
+        texts = []
+        buf = ctypes.create_string_buffer(512)
+        for i in range(report.n):
+            lib.axe_race_text(ctypes.byref(report.race[i]), buf, len(buf))
+            texts.append(buf.value.decode("utf-8", "replace"))
+        return texts, int(report.count), True
+
+
+def compile(path_or_source: Union[str, "os.PathLike[str]"],
+            **params: int) -> Kernel:
+    """Compile a kernel (a .axe path, or its source text: a str holding a
+    newline or '{') with the compile-time params ``-D NAME=VALUE`` given
+    as keywords; AxeError with FILE:LINE:COL and the reason when the
+    program is wrong; the shared object is built with $CC (default cc)
+    once and cached (``cache_dir()``)."""
+    text, where = _read_source(path_or_source)
+    prog = _compile_program(text, where, _options(params))
+    try:
+        n = lib.axe_program_emit_c(prog, os.path.basename(where).encode(),
+                                   None, 0)
+        buf = ctypes.create_string_buffer(n + 1)
+        lib.axe_program_emit_c(prog, os.path.basename(where).encode(), buf,
+                               n + 1)
+        if n == 0:
+            raise AxeError("NO_MEMORY", "emitting the C ran out of memory")
+        return Kernel(prog, buf.value)
+    except BaseException:
+        lib.axe_program_free(prog)
+        raise

@@ -1,0 +1,406 @@
+# SPDX-License-Identifier: Apache-2.0
+"""axe.kernel: kernels compiled through the C backend and called on
+arrays (docs/python.md, "Kernels"). Results are compared with numpy's own
+softmax and matmul (never with the code under test), check=True with
+the reference, and wrong arguments must raise TypeError/ValueError before
+any C runs. Needs numpy (scripts/test_python.sh installs it) and a C
+compiler; skipped with the reason otherwise."""
+
+import ctypes
+import os
+import shutil
+import struct
+import threading
+
+import pytest
+
+import axe
+from axe import kernel as K
+
+np = pytest.importorskip("numpy", reason="numpy is not installed (pip "
+                         "install numpy); the kernel tests need arrays")
+if shutil.which((os.environ.get("CC") or "cc").split()[0]) is None:
+    pytest.skip("no C compiler ($CC, default cc)", allow_module_level=True)
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+EXAMPLES = os.path.join(ROOT, "examples", "kernels")
+
+
+def example(name):
+    path = os.path.join(EXAMPLES, name)
+    if not os.path.exists(path):
+        pytest.skip(f"{path} not found (tests run outside the source tree)")
+    return path
+
+
+@pytest.fixture(autouse=True)
+def cache(tmp_path, monkeypatch):
+    """A private shared-object cache per test."""
+    d = tmp_path / "cache"
+    monkeypatch.setenv("AXE_KERNEL_CACHE", str(d))
+    return d
+
+
+def rng(seed):
+    return np.random.default_rng(seed)
+
+
+def np_softmax(x):
+    e = np.exp(x.astype(np.float64) - x.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def test_softmax_matches_numpy():
+    k = axe.kernel.compile(example("softmax.axe"), ROWS=12, C=160)
+    assert [t.shape for t in k.tensors] == [(12, 160), (12, 160)]
+    x = rng(1).standard_normal((12, 160)).astype(np.float32) * 4
+    y = np.full_like(x, np.nan)
+    assert k(x, y) is None
+    np.testing.assert_allclose(y, np_softmax(x), rtol=2e-6, atol=1e-8)
+    y2 = np.zeros_like(x)
+    res = k(X=x, Y=y2, check=True)
+    assert res.races_checked and res.max_abs_err < 1e-6
+    np.testing.assert_array_equal(y, y2)
+
+
+def test_gemm_matches_numpy():
+    k = axe.kernel.compile(example("gemm.axe"), M=256, N=128, K=96)
+    a = rng(2).standard_normal((256, 96)).astype(np.float32)
+    b = rng(3).standard_normal((128, 96)).astype(np.float32)
+    c = np.zeros((256, 128), np.float32)
+    res = k(a, b, c, check=True)
+    assert res.max_abs_err == 0  # gemm.thread_fma keeps k in order
+    want = a.astype(np.float64) @ b.astype(np.float64).T
+    np.testing.assert_allclose(c, want, rtol=1e-4, atol=1e-4)
+
+
+def test_f16_softmax_takes_float16_and_bit_patterns():
+    k = axe.kernel.compile(example("softmax_f16.axe"), ROWS=4, C=64)
+    x = rng(4).standard_normal((4, 64)).astype(np.float16)
+    y = np.zeros_like(x)
+    k(x, y, check=True)
+    np.testing.assert_allclose(y.astype(np.float64),
+                               np_softmax(x.astype(np.float64)),
+                               rtol=1e-2, atol=2e-3)
+    y16 = np.zeros((4, 64), np.uint16)  # the same bits as uint16
+    k(x.view(np.uint16), y16)
+    np.testing.assert_array_equal(y16, y.view(np.uint16))
+
+
+BF16_SRC = """
+kernel twice(X: bf16[4, 8], Y: bf16[4, 8]) grid(1) threads(32) {
+    cta add(Y, X, X);
+}
+"""
+
+
+def test_bf16_as_uint16_bit_patterns():
+    k = axe.kernel.compile(BF16_SRC)
+    vals = rng(5).standard_normal(32).astype(np.float32)
+    bits = (vals.view(np.uint32) >> 16).astype(np.uint16).reshape(4, 8)
+    y = np.zeros_like(bits)
+    k(bits, y, check=True)
+    got = (y.astype(np.uint32) << 16).view(np.float32)
+    want = (bits.astype(np.uint32) << 16).view(np.float32) * 2
+    np.testing.assert_array_equal(got, want)  # doubling is exact
+    with pytest.raises(TypeError, match=r"uint16 \(bit patterns\)"):
+        k(bits.view(np.float16), y)
+
+
+def test_int_kernel_and_readonly_input():
+    k = axe.kernel.compile("""
+kernel sq(A: i32[6], B: i32[6]) grid(1) threads(6) { cta mul(B, A, A); }
+""")
+    a = np.array([3, -4, 0, 46341, 7, -1], np.int32)
+    a.flags.writeable = False  # an input may be read-only
+    b = np.zeros(6, np.int32)
+    k(a, b, check=True)
+    # 46341^2 wraps modulo 2^32 (docs/compiler.md)
+    assert b.tolist() == [9, 16, 0, 46341 * 46341 - (1 << 32), 49, 1]
+    with pytest.raises(TypeError, match="writes B, but the array is "
+                       "read-only"):
+        k(b.copy(), a)
+
+
+def test_buffer_protocol_without_numpy_types():
+    import array
+    k = axe.kernel.compile("""
+kernel inc(A: f64[2, 3], B: f64[2, 3]) grid(1) threads(1) {
+    thread add(B, A, A);
+}
+""")
+    a = array.array("d", [1, 2, 3, 4, 5, 6.5])
+    b = array.array("d", [0] * 6)
+    k(a, b, check=True)  # a 1-D buffer of the elements
+    assert list(b) == [2, 4, 6, 8, 10, 13]
+    b2 = bytearray(48)
+    with pytest.raises(TypeError, match=r"float64 array of shape \(2, 3\) "
+                       r"or a 1-D buffer of 6 elements, not a uint8 array "
+                       r"of shape \(48,\)"):
+        k(a, b2)
+
+
+def test_dlpack_tensor():
+    class OnlyDLPack:  # no buffer protocol: read through numpy.from_dlpack
+        def __init__(self, a):
+            self.a = a
+
+        def __dlpack__(self, **kw):
+            return self.a.__dlpack__(**kw)
+
+        def __dlpack_device__(self):
+            return self.a.__dlpack_device__()
+
+    k = axe.kernel.compile(example("softmax.axe"), ROWS=4, C=32)
+    x = rng(6).standard_normal((4, 32)).astype(np.float32)
+    y = np.zeros_like(x)
+    k(OnlyDLPack(x), y, check=True)
+    np.testing.assert_allclose(y, np_softmax(x), rtol=2e-6, atol=1e-8)
+    with pytest.raises(TypeError, match="buffer protocol or __dlpack__"):
+        k([1.0] * 128, y)
+
+
+def test_wrong_arguments_are_type_errors():
+    k = axe.kernel.compile(example("softmax.axe"), ROWS=4, C=32)
+    x = np.zeros((4, 32), np.float32)
+    y = np.zeros((4, 32), np.float32)
+    cases = [
+        ((x.astype(np.float64), y), r"X is f32\[4, 32\]: it takes a "
+         r"C-contiguous float32 array of shape \(4, 32\) or a 1-D buffer of "
+         r"128 elements, not a float64 array of shape \(4, 32\)"),
+        ((x[:, :16].copy(), y), r"not a float32 array of shape \(4, 16\)"),
+        ((x.astype(">f4"), y), r"not a format '>f' array"),
+        ((np.zeros((32, 4), np.float32).T, y), "not C-contiguous"),
+        ((x,), "no array for Y"),
+        ((x, y, y), "takes 2 arrays, 3 given"),
+    ]
+    for args, msg in cases:
+        with pytest.raises(TypeError, match=msg):
+            k(*args)
+    with pytest.raises(TypeError, match="has no parameter 'Z'"):
+        k(x, Z=y)
+    with pytest.raises(TypeError, match="X given by position and by name"):
+        k(x, X=x, Y=y)
+    with pytest.raises(ValueError, match="X and Y share memory"):
+        k(x, x)
+    with pytest.raises(ValueError, match="share memory"):
+        big = np.zeros(200, np.float32)
+        k(big[:128], big[64:192])
+
+
+PADDED_SRC = """
+kernel pad(A: f32[4, 8], P: f32[4, 8] layout S[(4, 8):(9, 1)])
+    grid(1) threads(1) { thread copy(P, A); }
+"""
+
+
+def test_non_row_major_tensor_takes_its_span():
+    k = axe.kernel.compile(PADDED_SRC)
+    a_t, p_t = k.tensors
+    assert (a_t.row_major, p_t.row_major, p_t.elems) == (True, False, 35)
+    a = np.arange(32, dtype=np.float32).reshape(4, 8)
+    with pytest.raises(TypeError, match=r"P is f32\[4, 8\]: it takes a 1-D "
+                       r"float32 buffer of 35 elements \(its layout is not "
+                       r"row-major"):
+        k(a, np.zeros((4, 8), np.float32))
+    p = np.full(35, -1, np.float32)
+    k(a, p, check=True)
+    assert p.reshape(-1)[:35].tolist() == [
+        (r * 8 + c if c < 8 else -1.0)
+        for r in range(4) for c in range(9)][:35]
+
+
+def test_compile_errors_are_located():
+    with pytest.raises(axe.AxeError) as e:
+        axe.kernel.compile("kernel k(A: f32[4]) grid(1) threads(1) {\n"
+                           "  thread copy(A, B);\n}\n")
+    assert e.value.status == "SYNTAX"
+    assert e.value.reason == "<source>:2:18: unknown tensor 'B'"
+    assert (e.value.line, e.value.column, e.value.offset) == (2, 18, 58)
+    assert str(e.value) == "SYNTAX: <source>:2:18: unknown tensor 'B'"
+    with pytest.raises(axe.AxeError, match="softmax.axe:.*FOO"):
+        axe.kernel.compile(example("softmax.axe"), FOO=3)
+    with pytest.raises(TypeError, match="param C=1.5"):
+        axe.kernel.compile(example("softmax.axe"), C=1.5)
+    with pytest.raises(FileNotFoundError):
+        axe.kernel.compile("no/such/kernel.axe")
+    with pytest.raises(TypeError, match="not int"):
+        axe.kernel.compile(17)
+
+
+def test_no_schedule_error_has_every_note():
+    src = ("kernel k(A: global f32[64, 64], B: global f32[64, 64]) grid(1) "
+           "threads(128) {\n    cta gemm(A, B, B);\n}\n")
+    with pytest.raises(axe.AxeError) as e:
+        axe.kernel.compile(src)
+    lines = e.value.reason.split("\n")
+    assert lines[0].startswith("<source>:2:9: no schedule for gemm")
+    assert [x.split(":")[0] for x in lines[1:]] == [
+        "gemm.mma_atom", "gemm.mma_smem", "gemm.thread_fma"]
+
+
+def two_kernels():
+    """Two kernels of one signature that compute different things."""
+    relu = axe.kernel.compile("""
+kernel f(X: f32[8, 16], Y: f32[8, 16]) grid(1) threads(32) {
+    cta relu(Y, X);
+}
+""")
+    neg = axe.kernel.compile("""
+kernel g(X: f32[8, 16], Y: f32[8, 16]) grid(1) threads(32) {
+    cta neg(Y, X);
+}
+""")
+    return relu, neg
+
+
+def test_check_error_on_a_wrong_answer():
+    relu, neg = two_kernels()
+    x = rng(7).standard_normal((8, 16)).astype(np.float32)
+    y = np.zeros_like(x)
+    relu(x, y, check=True)  # the honest pair passes
+    np.testing.assert_array_equal(y, np.maximum(x, 0))
+    relu._fn = neg._fn  # the C now computes -X, the reference relu(X)
+    y = np.zeros_like(x)
+    with pytest.raises(axe.CheckError) as e:
+        relu(x, y, check=True)
+    err = e.value
+    assert isinstance(err, AssertionError)
+    np.testing.assert_array_equal(y, -x)  # the outputs are the C's
+    nonzero = int(np.count_nonzero(x))
+    assert err.counts == {"Y": nonzero} and err.race_count == 0
+    assert len(err.mismatches) == K.MISMATCHES_LISTED
+    first = err.mismatches[0]
+    r, c = first.coords
+    assert first.tensor == "Y" and first.got == -x[r, c]
+    assert first.want == max(x[r, c], 0)
+    assert f"Y: {nonzero} elements differ (Y[{r}, {c}] = " in str(err)
+
+
+def test_check_error_on_a_race():
+    k = axe.kernel.compile("""
+param N = 64;
+param T = 3;
+kernel wg_handoff(A: f32[T * 128, N], B: f32[T * 128, N]) grid(1)
+    threads(256)
+{
+    shared s: f32[128, N];
+    for t in range(T) {
+        if (wgid == 0) {
+            warpgroup copy(s, A[t * 128 : +128, 0 : +N]);
+        }
+        if (wgid == 1) {
+            warpgroup relu(B[t * 128 : +128, 0 : +N], s);
+        }
+        sync;
+    }
+}
+""", N=32, T=1)
+    a = rng(8).standard_normal((128, 32)).astype(np.float32)
+    b = np.zeros_like(a)
+    with pytest.raises(axe.CheckError) as e:
+        k(a, b, check=True)
+    assert e.value.mismatches == [] and e.value.race_count > 0
+    assert e.value.races[0] == ("race on s[0,0]: written by thread 0 "
+                                "(line 10), read by thread 128 (line 13), "
+                                "no sync between")
+
+
+def compare(dtype, got, want):
+    """K._Compare on one 1-D tensor of Python values."""
+    fmt = {"f32": "f", "f64": "d", "i32": "i", "f16": "e"}[dtype]
+    t = K.Tensor("T", dtype, (len(got),), len(got), True, True)
+    K._dtype_name({"f16": 0, "f32": 2, "f64": 3, "i32": 5}[dtype])
+    c = K._Compare()
+    c.tensor(t, struct.pack(f"={len(got)}{fmt}", *got),
+             struct.pack(f"={len(want)}{fmt}", *want))
+    return c.counts.get("T", 0)
+
+
+def test_compare_rules():
+    """docs/compiler.md's tolerances and non-finite rules, by hand: f32
+    within 1e-6 + 1e-5 R (R the largest finite |ref|), integers exact, a
+    NaN only against a NaN, an infinity only against itself."""
+    inf, nan = float("inf"), float("nan")
+    assert compare("f32", [100.0, 1.0], [100.0, 1.0009765625]) == 0
+    assert compare("f32", [100.0, 1.0], [100.0, 1.0029296875]) == 1
+    assert compare("f64", [1.0], [1.0 + 3e-12]) == 1
+    assert compare("f64", [1.0], [1.0 + 1e-12]) == 0
+    assert compare("i32", [5, 7], [5, 8]) == 1
+    assert compare("f32", [nan, inf, -inf], [nan, inf, -inf]) == 0
+    assert compare("f32", [nan, 1.0], [1.0, nan]) == 2
+    assert compare("f32", [inf, -inf], [-inf, 3e38]) == 2
+    assert compare("f16", [1.0, 2.0], [1.0, 2.0078125]) == 0
+    assert compare("f16", [1.0, 2.0], [1.0, 2.03125]) == 1
+
+
+def test_check_refuses_too_much_work():
+    k = axe.kernel.compile("""
+kernel busy(A: f32[2]) grid(1) threads(1024) {
+    register r: f32[2];
+    for i in range(1048576) { thread fill(r, 0); }
+}
+""")
+    with pytest.raises(ValueError, match="beyond check=True's limit of "
+                       "1073741824"):
+        k(np.zeros(2, np.float32), check=True)
+
+
+def test_shared_object_is_cached(cache, monkeypatch):
+    path = example("softmax.axe")
+    k1 = axe.kernel.compile(path, ROWS=4, C=32)
+    assert k1.built and os.path.dirname(k1.so_path) == str(cache)
+    assert os.path.exists(k1.so_path)
+    k2 = axe.kernel.compile(path, ROWS=4, C=32)
+    assert k2.so_path == k1.so_path and not k2.built
+    k3 = axe.kernel.compile(path, ROWS=8, C=32)  # other C: another object
+    assert k3.so_path != k1.so_path and k3.built
+
+    def no_build(*args):
+        raise AssertionError("the cached shared object was rebuilt")
+
+    # A fresh process: nothing loaded, the file on disk is reused.
+    monkeypatch.setattr(K, "_loaded", {})
+    monkeypatch.setattr(K, "_build_so", no_build)
+    k4 = axe.kernel.compile(path, ROWS=4, C=32)
+    assert k4.so_path == k1.so_path and not k4.built
+    x = rng(9).standard_normal((4, 32)).astype(np.float32)
+    y = np.zeros_like(x)
+    k4(x, y, check=True)
+
+
+def test_compiler_failure_is_reported(monkeypatch):
+    monkeypatch.setenv("CC", "false")
+    with pytest.raises(axe.AxeError, match="IO: the C compiler failed"):
+        axe.kernel.compile(example("softmax.axe"), ROWS=4, C=32)
+    monkeypatch.setenv("CC", "/no/such/compiler")
+    with pytest.raises(axe.AxeError, match="cannot run the C compiler"):
+        axe.kernel.compile(example("softmax.axe"), ROWS=4, C=32)
+
+
+def test_threads_share_one_kernel():
+    k = axe.kernel.compile(example("softmax.axe"), ROWS=8, C=64)
+    xs = [rng(10 + i).standard_normal((8, 64)).astype(np.float32)
+          for i in range(4)]
+    ys = [np.zeros_like(x) for x in xs]
+
+    def work(i):
+        for _ in range(20):
+            k(xs[i], ys[i])
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for x, y in zip(xs, ys):
+        np.testing.assert_allclose(y, np_softmax(x), rtol=2e-6, atol=1e-8)
+
+
+def test_program_is_freed_once():
+    k = axe.kernel.compile(example("softmax.axe"), ROWS=4, C=32)
+    prog = k._prog
+    assert isinstance(prog, ctypes.c_void_p) and prog.value
+    k.__del__()
+    assert k._prog is None
+    k.__del__()  # a second call is harmless
