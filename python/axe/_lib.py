@@ -165,6 +165,10 @@ class KernelTensor(Structure):
                 ("shape", c_int64 * KERNEL_MAX_DIMS), ("row_major", c_bool)]
 
 
+class KernelScalar(Structure):
+    _fields_ = [("name", c_char * KERNEL_NAME_MAX), ("dtype", c_int)]
+
+
 class RaceAccess(Structure):
     _fields_ = [("thread", c_int64), ("cta", c_int64), ("line", c_int),
                 ("write", c_bool)]
@@ -332,6 +336,9 @@ _PROTOS = {
     "axe_program_name": (c_char_p, [c_void_p]),
     "axe_program_tensor_count": (c_int, [c_void_p]),
     "axe_program_tensor": (KernelTensor, [c_void_p, c_int]),
+    "axe_program_scalar_count": (c_int, [c_void_p]),
+    "axe_program_scalar": (KernelScalar, [c_void_p, c_int]),
+    "axe_program_bind": (c_int, [c_void_p, _PI64, _D]),
     "axe_program_emit_c": (c_size_t, [c_void_p, c_char_p, c_char_p,
                                       c_size_t]),
     "axe_program_work": (c_int64, [c_void_p]),

@@ -460,9 +460,10 @@ def _dtype_name(code: int) -> str:
 
 class Kernel:
     """A compiled kernel (``axe.kernel.compile``): ``name``, ``tensors``
-    (its parameters in order), ``c_source`` (the generated C) and
-    ``so_path`` (the cached shared object). Call it with one array per
-    tensor parameter, in order or by name; ``check=True`` compares with
+    (its tensor parameters in order), ``scalars`` (its runtime scalars),
+    ``c_source`` (the generated C) and ``so_path`` (the cached shared
+    object). Call it with one array per tensor parameter, in order or by
+    name, and each runtime scalar by name; ``check=True`` compares with
     the reference."""
 
     def __init__(self, prog: ctypes.c_void_p, c_text: bytes) -> None:
@@ -470,11 +471,19 @@ class Kernel:
         of "prog"; the Kernel owns "prog" once this returns."""
         self.name: str = lib.axe_program_name(prog).decode()
         self.c_source: str = c_text.decode()
+        #: The runtime scalars (`M: i32`) in declaration order.
+        self.scalars: List[str] = []
+        for i in range(lib.axe_program_scalar_count(prog)):
+            sc = lib.axe_program_scalar(prog, i)
+            self.scalars.append(sc.name.decode())
         so, self._call_lock, self.so_path, self.built = _load(c_text)
         self._fn = getattr(so, "k_" + self.name)
         self._fn.restype = None
         n = lib.axe_program_tensor_count(prog)
-        self._fn.argtypes = [ctypes.c_void_p] * n
+        # void k_NAME(T *t_A, ..., int32_t s_M, ...): docs/compiler.md
+        self._fn.argtypes = ([ctypes.c_void_p] * n +
+                             [ctypes.c_int32] * len(self.scalars))
+        self._lock = threading.Lock()  # bind, launch and reference
         self._prog: Optional[ctypes.c_void_p] = prog
 
     def __del__(self) -> None:
@@ -485,7 +494,8 @@ class Kernel:
 
     @property
     def tensors(self) -> List[Tensor]:
-        """The tensor parameters in order (``Tensor``)."""
+        """The tensor parameters in order (``Tensor``); a runtime extent
+        at the scalars of the last call (0 before the first)."""
         out = []
         for i in range(lib.axe_program_tensor_count(self._prog)):
             k: KernelTensor = lib.axe_program_tensor(self._prog, i)
@@ -495,9 +505,28 @@ class Kernel:
         return out
 
     def __repr__(self) -> str:
-        sig = ", ".join(f"{t.name}: {t.dtype}{list(t.shape)}"
-                        for t in self.tensors)
-        return f"<axe.kernel.Kernel {self.name}({sig})>"
+        sig = [f"{t.name}: {t.dtype}{list(t.shape)}" for t in self.tensors]
+        sig += [f"{s}: i32" for s in self.scalars]
+        return f"<axe.kernel.Kernel {self.name}({', '.join(sig)})>"
+
+    def _bind(self, kwargs: Dict[str, Any]) -> List[int]:
+        """Take the runtime scalars out of "kwargs" and give them to the
+        program (axe_program_bind: AxeError DOMAIN for a value outside
+        what the kernel allows); their values in order."""
+        values = []
+        for name in self.scalars:
+            if name not in kwargs:
+                raise TypeError(f"kernel {self.name}: no value for the "
+                                f"runtime scalar {name} (pass {name}=...)")
+            v = kwargs.pop(name)
+            if isinstance(v, bool) or not _lib.index_like(v):
+                raise TypeError(f"kernel {self.name}: runtime scalar "
+                                f"{name}={v!r}: an i32 is an integer")
+            values.append(_lib.i64(v, f"runtime scalar {name}"))
+        if values:
+            _lib.call(lib.axe_program_bind, self._prog,
+                      (ctypes.c_int64 * len(values))(*values))
+        return values
 
     def _arguments(self, tensors: List[Tensor], arrays: Tuple[Any, ...],
                    kwargs: Dict[str, Any]) -> List[Any]:
@@ -511,7 +540,9 @@ class Kernel:
         for key, value in kwargs.items():
             if key not in names:
                 raise TypeError(f"kernel {self.name} has no parameter "
-                                f"{key!r} (tensors: {', '.join(names)})")
+                                f"{key!r} (tensors: {', '.join(names)}"
+                                + "".join(f"; runtime scalar {s}"
+                                          for s in self.scalars) + ")")
             i = names.index(key)
             if i < len(arrays):
                 raise TypeError(f"kernel {self.name}: {key} given by "
@@ -533,14 +564,20 @@ class Kernel:
             what = f"kernel {self.name}: argument {t.name}"
             mv = _as_buffer(obj, what)
             _check_buffer(mv, t, what)
-            flat = mv.cast("B") if mv.ndim != 1 or mv.format != "B" else mv
-            src = bytearray(flat) if mv.readonly else flat
+            if mv.nbytes == 0:  # a runtime extent of 0: nothing to pass
+                src: Any = bytearray()
+            elif mv.readonly:
+                src = bytearray(mv)
+            else:
+                src = mv.cast("B") if mv.ndim != 1 or mv.format != "B" \
+                    else mv
             view = (ctypes.c_char * len(src)).from_buffer(src)
             views.append(view)
             spans.append((ctypes.addressof(view), len(src), t))
         for i, (a, n, t) in enumerate(spans):
             for b, m, u in spans[i + 1:]:
-                if (t.written or u.written) and a < b + m and b < a + n:
+                if (t.written or u.written) and n and m and a < b + m \
+                        and b < a + n:
                     raise ValueError(f"kernel {self.name}: {t.name} and "
                                      f"{u.name} share memory; the kernel "
                                      "writes one of them")
@@ -549,16 +586,25 @@ class Kernel:
     def __call__(self, *arrays: Any, check: bool = False,
                  **kwargs: Any) -> Optional[CheckResult]:
         """Run the kernel on "arrays" (one per tensor parameter, in
-        order, or by name), writing its outputs in place. With
+        order, or by name) and the runtime scalars given by name
+        (``M=100``), writing its outputs in place. With
         ``check=True``, also run the reference on copies of the inputs
         and raise CheckError on a mismatch or a race; return the
         CheckResult of a passing check (None without check)."""
+        with self._lock:
+            return self._launch(arrays, dict(kwargs), check)
+
+    def _launch(self, arrays: Tuple[Any, ...], kwargs: Dict[str, Any],
+                check: bool) -> Optional[CheckResult]:
+        """__call__ under the program's lock (the scalars are bound into
+        the program)."""
+        scalars = self._bind(kwargs)
         tensors = self.tensors
         views, addrs = self._buffers(tensors,
                                      self._arguments(tensors, arrays, kwargs))
         if not check:
             with self._call_lock:
-                self._fn(*addrs)
+                self._fn(*addrs, *scalars)
             return None
         work = lib.axe_program_work(self._prog)
         if work > CHECK_MAX_WORK:
@@ -568,7 +614,7 @@ class Kernel:
                              "without check")
         ref = [bytearray(v) for v in views]
         with self._call_lock:
-            self._fn(*addrs)
+            self._fn(*addrs, *scalars)
         races, race_count, checked = self._reference(ref)
         cmp = _Compare()
         for t, v, r in zip(tensors, views, ref):

@@ -404,3 +404,42 @@ def test_program_is_freed_once():
     k.__del__()
     assert k._prog is None
     k.__del__()  # a second call is harmless
+
+
+def test_runtime_scalars_one_build_many_sizes():
+    k = axe.kernel.compile(example("tail_rows.axe"), N=48)
+    assert k.scalars == ["M"] and k.built
+    so = k.so_path
+    for m in (100, 64, 1, 0):  # 100 and 1 leave a partial last CTA
+        x = rng(m).standard_normal((m, 48)).astype(np.float32)
+        y = np.full_like(x, np.nan)
+        res = k(x, y, M=m, check=True)
+        assert res.max_abs_err == 0
+        np.testing.assert_array_equal(y, np.maximum(x, 0) * 2)
+        assert [t.shape for t in k.tensors] == [(m, 48), (m, 48)]
+    assert k.so_path == so
+    assert repr(k) == ("<axe.kernel.Kernel tail_rows(X: f32[0, 48], "
+                       "Y: f32[0, 48], M: i32)>")
+
+
+def test_runtime_scalar_errors():
+    k = axe.kernel.compile(example("tail_rows.axe"), N=32)
+    x = np.zeros((40, 32), np.float32)
+    y = np.zeros((40, 32), np.float32)
+    with pytest.raises(TypeError, match="no value for the runtime scalar M "
+                       r"\(pass M=...\)"):
+        k(x, y)
+    with pytest.raises(TypeError, match="runtime scalar M=40.0: an i32 is "
+                       "an integer"):
+        k(x, y, M=40.0)
+    with pytest.raises(TypeError, match=r"X is f32\[41, 32\]: it takes a "
+                       r"C-contiguous float32 array of shape \(41, 32\)"):
+        k(x, y, M=41)  # the arrays hold 40 rows
+    with pytest.raises(axe.AxeError, match="DOMAIN: .*-3 at launch"):
+        k(x, y, M=-3)
+    with pytest.raises(axe.AxeError, match="OVERFLOW"):
+        k(x, y, M=1 << 70)
+    with pytest.raises(TypeError, match="has no parameter 'N' .*runtime "
+                       "scalar M"):
+        k(x, y, M=40, N=3)
+    k(x, y, M=40)  # the errors left nothing behind
