@@ -49,7 +49,8 @@ MISMATCHES_LISTED = 10
 # kinds accepted ('e' float16, 'H' uint16 bit patterns, ...), and the
 # format that decodes the buffer for the check.
 _ACCEPTED = {"f16": ("e", "H"), "bf16": ("H",), "f32": ("f",),
-             "f64": ("d",), "i8": ("b",), "i32": ("i",)}
+             "f64": ("d",), "i8": ("b",), "i32": ("i",), "e4m3": ("B",),
+             "e5m2": ("B",)}
 _KINDS = {"e": "float16", "f": "float32", "d": "float64", "b": "int8",
           "i": "int32", "B": "uint8", "H": "uint16", "?": "bool"}
 
@@ -343,7 +344,7 @@ def _as_buffer(obj: Any, what: str) -> memoryview:
 
 def _want_text(t: Tensor) -> str:
     """What tensor "t" takes, in words."""
-    kinds = " or ".join(_KINDS[k] + (" (bit patterns)" if k == "H" else "")
+    kinds = " or ".join(_KINDS[k] + (" (bit patterns)" if k in "HB" else "")
                         for k in _ACCEPTED[t.dtype])
     if t.row_major:
         alt = (f" or a 1-D buffer of {t.elems} elements"
@@ -355,6 +356,9 @@ def _want_text(t: Tensor) -> str:
 
 def _check_buffer(mv: memoryview, t: Tensor, what: str) -> None:
     """TypeError unless "mv" is what tensor "t" takes."""
+    if t.dtype not in _ACCEPTED:
+        raise AxeError("UNSUPPORTED", f"{what}: Python does not pass "
+                       f"{t.dtype} tensors yet")
     shape = tuple(mv.shape or ())
     ok_shape = shape == (t.elems,) or (t.row_major and shape == t.shape)
     kind = _format_kind(mv.format)
@@ -371,8 +375,23 @@ def _check_buffer(mv: memoryview, t: Tensor, what: str) -> None:
                         "array is read-only")
 
 
+_FP8: Dict[str, List[float]] = {}
+
+
+def _fp8_table(dtype: str) -> List[float]:
+    """The value of each of the 256 patterns of an fp8 dtype (the
+    library's exact axe_e4m3_to_float / axe_e5m2_to_float)."""
+    if dtype not in _FP8:
+        to_float = getattr(lib, f"axe_{dtype}_to_float")
+        _FP8[dtype] = [float(to_float(i)) for i in range(256)]
+    return _FP8[dtype]
+
+
 def _decode(dtype: str, raw: bytes) -> Sequence[float]:
     """The values of a buffer of "dtype" elements, as Python numbers."""
+    if dtype in ("e4m3", "e5m2"):
+        table = _fp8_table(dtype)
+        return [table[b] for b in raw]
     if dtype == "bf16":  # the 16 bits are the top half of a float32
         wide = bytearray(2 * len(raw))
         hi = 2 if sys.byteorder == "little" else 0

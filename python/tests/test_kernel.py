@@ -308,9 +308,9 @@ kernel wg_handoff(A: f32[T * 128, N], B: f32[T * 128, N]) grid(1)
 
 def compare(dtype, got, want):
     """K._Compare on one 1-D tensor of Python values."""
-    fmt = {"f32": "f", "f64": "d", "i32": "i", "f16": "e"}[dtype]
+    fmt = {"f32": "f", "f64": "d", "i32": "i", "f16": "e", "e4m3": "B"}[dtype]
     t = K.Tensor("T", dtype, (len(got),), len(got), True, True)
-    K._dtype_name({"f16": 0, "f32": 2, "f64": 3, "i32": 5}[dtype])
+    K._dtype_name({"f16": 0, "f32": 2, "f64": 3, "i32": 5, "e4m3": 6}[dtype])
     c = K._Compare()
     c.tensor(t, struct.pack(f"={len(got)}{fmt}", *got),
              struct.pack(f"={len(want)}{fmt}", *want))
@@ -332,6 +332,11 @@ def test_compare_rules():
     assert compare("f32", [inf, -inf], [-inf, 3e38]) == 2
     assert compare("f16", [1.0, 2.0], [1.0, 2.0078125]) == 0
     assert compare("f16", [1.0, 2.0], [1.0, 2.03125]) == 1
+    # e4m3 within 0.125 + 0.125 R: 1.0 (0x38) against 1.125 (0x39) and
+    # 2.0 (0x40); 0x7f is e4m3's NaN
+    assert compare("e4m3", [0x38], [0x39]) == 0
+    assert compare("e4m3", [0x38], [0x40]) == 1
+    assert compare("e4m3", [0x7F, 0x38], [0x7F, 0x7F]) == 1
 
 
 def test_check_refuses_too_much_work():
@@ -443,3 +448,27 @@ def test_runtime_scalar_errors():
                        "scalar M"):
         k(x, y, M=40, N=3)
     k(x, y, M=40)  # the errors left nothing behind
+
+
+def test_fp8_as_uint8_bit_patterns():
+    """e4m3 (bias 7, largest 448, satfinite) and e5m2 patterns, worked
+    out by hand from the OCP FP8 formats."""
+    k = axe.kernel.compile("""
+kernel q(X: f32[8], Q: e4m3[8], R: e5m2[8], Y: f32[8]) grid(1) threads(1) {
+    thread cast(Q, X);
+    thread cast(R, X);
+    thread cast(Y, Q);
+}
+""")
+    x = np.array([1, 2, -1, 448, 1000, 0, 0.5, 3], np.float32)
+    q = np.zeros(8, np.uint8)
+    r = np.zeros(8, np.uint8)
+    y = np.zeros(8, np.float32)
+    k(x, q, r, y, check=True)
+    assert q.tolist() == [0x38, 0x40, 0xB8, 0x7E, 0x7E, 0x00, 0x30, 0x44]
+    # e5m2: 448 = 1.75 * 2^8 -> 0 11000 11; 1000 rounds to 1024 = 2^10
+    assert r.tolist() == [0x3C, 0x40, 0xBC, 0x5F, 0x64, 0x00, 0x38, 0x42]
+    assert y.tolist() == [1, 2, -1, 448, 448, 0, 0.5, 3]
+    with pytest.raises(TypeError, match=r"Q is e4m3\[8\]: it takes a "
+                       r"C-contiguous uint8 \(bit patterns\) array"):
+        k(x, q.view(np.int8), r, y)
