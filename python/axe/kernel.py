@@ -177,7 +177,8 @@ def _build_so(c_text: bytes, key: str, directory: str, cc: List[str]) -> str:
             f.write(c_text)
         cmd = cc + list(CFLAGS) + ["-o", tmp, src, "-lm"]
         try:
-            r = subprocess.run(cmd, capture_output=True, text=True)
+            r = subprocess.run(cmd, capture_output=True, text=True,
+                               errors="replace")
         except OSError as e:
             raise AxeError("IO", f"cannot run the C compiler {cc[0]!r} "
                            f"(set CC): {e.strerror}") from None

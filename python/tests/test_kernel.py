@@ -222,6 +222,10 @@ def test_compile_errors_are_located():
         axe.kernel.compile(example("softmax.axe"), FOO=3)
     with pytest.raises(TypeError, match="param C=1.5"):
         axe.kernel.compile(example("softmax.axe"), C=1.5)
+    import pathlib
+    k = axe.kernel.compile(pathlib.Path(example("softmax.axe")), ROWS=4,
+                           C=32)
+    assert k.name == "softmax"
     with pytest.raises(FileNotFoundError):
         axe.kernel.compile("no/such/kernel.axe")
     with pytest.raises(TypeError, match="not int"):
