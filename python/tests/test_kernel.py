@@ -476,3 +476,39 @@ kernel q(X: f32[8], Q: e4m3[8], R: e5m2[8], Y: f32[8]) grid(1) threads(1) {
     with pytest.raises(TypeError, match=r"Q is e4m3\[8\]: it takes a "
                        r"C-contiguous uint8 \(bit patterns\) array"):
         k(x, q.view(np.int8), r, y)
+
+
+def test_struct_mirrors_match_the_header(tmp_path):
+    """_lib's ctypes mirrors of include/axe/kernel.h have the C sizes and
+    field offsets (a field added in C without its mirror fails here)."""
+    import subprocess
+    from axe import _lib as L
+    include = os.path.join(ROOT, "include")
+    if not os.path.exists(os.path.join(include, "axe", "kernel.h")):
+        pytest.skip(f"{include} not found (tests run outside the source "
+                    "tree)")
+    mirrors = {"axe_kernel_options": L.KernelOptions,
+               "axe_kernel_tensor": L.KernelTensor,
+               "axe_kernel_scalar": L.KernelScalar,
+               "axe_race_access": L.RaceAccess, "axe_race": L.Race,
+               "axe_race_report": L.RaceReport}
+    lines = []
+    for c, py in mirrors.items():
+        lines.append(f'printf("{c} %zu\\n", sizeof({c}));')
+        for f, _ in py._fields_:
+            lines.append(f'printf("{c}.{f} %zu\\n", offsetof({c}, {f}));')
+    src = tmp_path / "sizes.c"
+    src.write_text("#include <stddef.h>\n#include <stdio.h>\n"
+                   "#include \"axe/kernel.h\"\nint main(void) {\n" +
+                   "\n".join(lines) + "\nreturn 0;\n}\n")
+    exe = tmp_path / "sizes"
+    cc = (os.environ.get("CC") or "cc").split()
+    subprocess.run(cc + ["-I", include, "-o", str(exe), str(src)],
+                   check=True)
+    got = dict(line.rsplit(" ", 1) for line in subprocess.run(
+        [str(exe)], capture_output=True, text=True,
+        check=True).stdout.splitlines())
+    for c, py in mirrors.items():
+        assert int(got[c]) == ctypes.sizeof(py), c
+        for f, _ in py._fields_:
+            assert int(got[f"{c}.{f}"]) == getattr(py, f).offset, f"{c}.{f}"
