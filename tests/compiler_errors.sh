@@ -252,7 +252,7 @@ expect 1 2:9 'reduce over dimension 2 of a 2-dimensional source$' <<<"$H {
 expect 1 2:17 'a destination cannot be broadcast' <<<'kernel k(A: f32[4], B: f32[4, 4]) grid(1) threads(1) {
     thread copy(A.bcast(1, 4), B);
 }'
-expect 2 2:25 "expected sum or max, found 'mean'" <<<"$H {
+expect 2 2:25 "expected sum, max, min, argmax or argmin, found 'mean'" <<<"$H {
     thread reduce(A, B, mean, 1);
 }"
 expect 1 2:12 'sqrt needs a floating-point destination, not i32' <<<'kernel k(A: i32[4]) grid(1) threads(1) {
@@ -489,6 +489,72 @@ expect 1 3:10 'a warp-scope operator needs a multiple of 32 threads per CTA, not
 expect 1 2:15 'a warpgroup-scope operator needs a multiple of 128 threads per CTA, not 64' <<<'kernel k(A: f32[128]) grid(1) threads(64) {
     warpgroup fill(A, 1.0);
 }'
+
+# ---- masks in tiles, new operators, reduce kinds (docs/compiler.md)
+T='kernel k(A: f32[4, 8], I: i32[4, 8]) grid(1) threads(1)'
+expect 1 3:22 "the predicate 'p' of select is f32; it must be i8" <<<"$T {
+    register p: f32[4, 8];
+    thread select(A, p, A, A);
+}"
+expect 1 3:25 "operand shape differs from the destination's in dimension 1 \(4 vs 8\)" <<<"$T {
+    register p: i8[4, 8];
+    thread select(A, p, A[0:4, 0:4], A);
+}" 
+expect 1 2:15 "lt writes an i8 predicate \(0 or 1\); 'A' is f32" <<<"$T {
+    thread lt(A, A, A);
+}"
+expect 1 3:21 "'I' is i32 but the other operand is f32 \(use cast\)" <<<"$T {
+    register p: i8[4, 8];
+    thread ge(p, A, I);
+}"
+expect 1 3:19 "argmax writes an i32 index; 'k' is f32" <<<"$T {
+    register k: f32[4];
+    thread reduce(k, A, argmax, 1);
+}"
+expect 1 2:19 "argmin needs a register destination .* 'I' is global memory" <<<'kernel k(A: f32[4, 8], I: i32[4]) grid(1) threads(1) {
+    thread reduce(I, A, argmin, 1);
+}'
+expect 1 2:12 "iota along dimension 2 of a 2-dimensional destination" <<<"$T {
+    thread iota(I, 2, 0);
+}"
+expect 1 2:20 "dimension -1 outside \[0, 8\)" <<<"$T {
+    thread iota(I, -1, 0);
+}"
+expect 1 3:23 "iota's values lie in \[121, 128\], beyond the integers that i8 holds exactly" <<<"$T {
+    register b: i8[4, 8];
+    thread iota(b, 1, 121);
+}"
+expect 1 3:23 "iota's values lie in \[-2049, -2042\], beyond the integers that f16 holds exactly \(\[-2048, 2048\]\)" <<<"$T {
+    register h: f16[4, 8];
+    thread iota(h, 1, -2049);
+}"
+expect 1 2:20 "a cta-scope operator cannot use the id 'tx'" <<<'kernel k(A: global f32[32]) grid(1) threads(32) {
+    cta iota(A, 0, tx);
+}'
+expect 1 2:23 "iota's start multiplies two run-time values \(bx, bx\)" <<<'kernel k(A: global f32[32]) grid(4) threads(32) {
+    cta iota(A, 0, bx * bx);
+}'
+expect 1 2:12 "log needs a floating-point destination, not i32" <<<"$T {
+    thread log(I, I);
+}"
+expect 1 2:12 "pow needs a floating-point destination, not i32" <<<"$T {
+    thread pow(I, I, I);
+}"
+expect 1 2:12 "gelu_tanh needs a floating-point destination, not i32" <<<"$T {
+    thread gelu_tanh(I, I);
+}"
+expect 1 2:26 "the fill value is NaN \(infinity times 0\)" <<<"$T {
+    thread fill(A, inf * 0);
+}"
+expect 2 2:20 "expected a number or inf, found 'nan'" <<<"$T {
+    thread fill(A, nan);
+}"
+expect 2 2:21 "expected ',' and iota's start" <<<"$T {
+    thread iota(I, 1);
+}"
+expect 2 2:26 "expected ',' \(4 operands\)" <<<"$T {
+    thread select(A, A, A);
+}"
 
 # ---- resource limits of one CTA and of the grid (H100: 227 KiB of shared
 # memory per CTA, 255 32-bit registers per thread, CUDA's grid limits).

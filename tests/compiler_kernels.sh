@@ -105,6 +105,9 @@ check_run warp_slices.axe -D NT=3 --schedule reduce=smem --seed 22
 # counts that are not multiples of the 32-row tile, a multiple, and 0.
 check_run tail_rows.axe --arg M=100,37
 check_run tail_rows.axe --arg M=64,1,0 -D N=24 --seed 5
+check_run attention_causal.axe
+check_run attention_causal.axe -D N=96 --seed 25
+check_run attention_causal.axe -D N=80 -D D=24 -D BM=16 --seed 26
 # Test kernels (tests/kernels/): shared phases of split plans, coordinate
 # addressing, casts, warp scope, i8 wrap-around, f64, thread-scope loops.
 K="$SRC/tests/kernels"
@@ -191,6 +194,20 @@ check_run fp8.axe
 check_run fp8.axe -D R=3 -D C=96 --seed 16
 check_run warp_mma_fp8.axe
 check_run warp_mma_fp8.axe -D MT=3 -D NT=1 -D KT=3 --seed 4
+# Masks in tiles, the math operators, reduce min/argmax/argmin (every
+# reduce schedule: warp_shuffle, thread_loop, smem forced per operator).
+check_run masks.axe
+check_run masks.axe -D R=12 -D N=96 -D PAD=40 --seed 3
+check_run math_ops.axe
+check_run math_ops.axe -D N=32 --seed 27
+check_run arg_reduce.axe
+check_run arg_reduce.axe -D ROWS=12 -D C=96 --seed 5
+# shellcheck disable=SC2046
+check_run arg_reduce.axe --seed 28 $(for n in 1 3 8 10 13 15 19 22; do
+    echo --schedule "reduce#$n=smem"
+done)
+check_run arg_reduce.axe --seed 29 --schedule 'reduce#24=smem' \
+    --schedule 'reduce#26=smem' --schedule 'reduce#28=smem'
 # Warp, warpgroup and cta operators under ifs on finer thread ids that are
 # uniform over each instance (tx >= 128 over warps and warpgroups, ...).
 check_run uniform_if.axe
@@ -231,15 +248,17 @@ for a; do
 done
 exec $AXE_TEST_CC "$@"
 EOS
-# expect_check_fails EDIT WHAT: the kernel edited by sed EDIT fails --check.
+# expect_check_fails EDIT WHAT [FILE]: the kernel (nonfinite.axe) edited
+# by sed EDIT fails --check.
 expect_check_fails() {
+    local f=${3:-nonfinite.axe}
     if AXE_TEST_EDIT=$1 AXE_TEST_CC=$CC CC="sh $tmp/cc_edit.sh" \
-        "$AXE" run "$K/nonfinite.axe" --check >"$tmp/out" 2>"$tmp/err"; then
-        bad "nonfinite.axe with $2 passes --check: $(head -c 300 "$tmp/out")"
+        "$AXE" run "$K/$f" --check >"$tmp/out" 2>"$tmp/err"; then
+        bad "$f with $2 passes --check: $(head -c 300 "$tmp/out")"
     elif grep -q '^check FAILED' "$tmp/out"; then
         ok
     else
-        bad "nonfinite.axe with $2: $(cat "$tmp/out" "$tmp/err" | head -c 300)"
+        bad "$f with $2: $(cat "$tmp/out" "$tmp/err" | head -c 300)"
     fi
 }
 expect_check_fails 's/= (float)-1;/= (float)4;/' "2 where the reference has NaN"
@@ -247,6 +266,14 @@ expect_check_fails 's/= (float)1000;/= (float)1;/' "e where the reference has +i
 expect_check_fails 's/= (double)1000;/= (double)1;/' "+-e where the reference has +-inf (f64)"
 expect_check_fails 's/= (double)-t_d/= (double)t_d/' "+inf where the reference has -inf"
 expect_check_fails 's/= (double)-4;/= (double)4;/' "2 where the reference has NaN (f64)"
+# The reference does not run the generated C: a wrong constant in an
+# emitted math macro, a tie going to the highest index, a NaN winning a
+# max, or a select reading its operands the other way round fail --check.
+expect_check_fails 's/0.70710678118654752440f/0.6f/' "a wrong gelu" math_ops.axe
+expect_check_fails 's/0.044715f/0.06f/' "a wrong gelu_tanh" math_ops.axe
+expect_check_fails 's/? (j) < (i) : (v) > (a)/? (j) > (i) : (v) > (a)/' "argmax ties to the highest index" arg_reduce.axe
+expect_check_fails 's/fmaxf(/AXE_MAX(/' "max without fmaxf (NaN not skipped)" arg_reduce.axe
+expect_check_fails 's/ != 0 ? / == 0 ? /' "select reversed" masks.axe
 AXE_TEST_EDIT='s/= (float)-1;/= (float)4;/' AXE_TEST_CC=$CC \
     CC="sh $tmp/cc_edit.sh" "$AXE" run "$K/nonfinite.axe" --check --json \
     >"$tmp/out" 2>&1

@@ -12,6 +12,7 @@
  * thread at the right addresses); the options API; schedule and explain
  * accessors. AXE_TEST_SEED=N replays.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -715,6 +716,110 @@ static void test_scalars(void)
     axe_program_free(p);
 }
 
+/* Masks, new operators and reductions on hand-chosen values: argmax and
+ * argmin take the lowest index on ties and skip NaN (a row of NaN: 0),
+ * max and min skip NaN; comparisons are false on NaN but ne; iota adds
+ * its start; select reads pred != 0; the math operators against their
+ * mathematical values (to f32 accuracy); -inf fills. */
+static const char tile_src[] =
+    "kernel k(X: f32[2, 8], Z: i32[4], M: f32[4], F: f32[12], P: i8[7],\n"
+    "         I: i32[2, 3], S: f32[3], A: f32[6]) grid(1) threads(1) {\n"
+    "  register k: i32[2];\n"
+    "  register m: f32[2];\n"
+    "  register i: i32[2, 3];\n"
+    "  register c: i8[3];\n"
+    "  register u: f32[3];\n"
+    "  register v: f32[3];\n"
+    "  thread reduce(k, X, argmax, 1);\n"
+    "  thread copy(Z[0:2], k);\n"
+    "  thread reduce(k, X, argmin, 1);\n"
+    "  thread copy(Z[2:4], k);\n"
+    "  thread reduce(m, X, max, 1);\n"
+    "  thread copy(M[0:2], m);\n"
+    "  thread reduce(m, X, min, 1);\n"
+    "  thread copy(M[2:4], m);\n"
+    "  thread gelu(F[0:1], A[0:1]);\n"
+    "  thread gelu_tanh(F[1:2], A[0:1]);\n"
+    "  thread sigmoid(F[2:3], A[1:2]);\n"
+    "  thread silu(F[3:4], A[0:1]);\n"
+    "  thread erf(F[4:5], A[0:1]);\n"
+    "  thread tanh(F[5:6], A[0:1]);\n"
+    "  thread fill(F[6:7], 4.0);\n"
+    "  thread rsqrt(F[6:7], F[6:7]);\n"
+    "  thread fill(F[7:8], 8.0);\n"
+    "  thread log2(F[7:8], F[7:8]);\n"
+    "  thread fill(F[8:9], 3.0);\n"
+    "  thread exp2(F[8:9], F[8:9]);\n"
+    "  thread fill(F[9:10], 2.0);\n"
+    "  thread fill(F[10:11], 10.0);\n"
+    "  thread pow(F[9:10], F[9:10], F[10:11]);\n"
+    "  thread fill(F[10:11], -3.0);\n"
+    "  thread abs(F[10:11], F[10:11]);\n"
+    "  thread log(F[11:12], A[0:1]);\n"
+    "  thread lt(P[0:1], A[3:4], A[2:3]);\n"
+    "  thread le(P[1:2], A[3:4], A[5:6]);\n"
+    "  thread gt(P[2:3], A[3:4], A[2:3]);\n"
+    "  thread ge(P[3:4], A[4:5], A[4:5]);\n"
+    "  thread eq(P[4:5], A[4:5], A[4:5]);\n"
+    "  thread ne(P[5:6], A[4:5], A[4:5]);\n"
+    "  thread eq(P[6:7], A[3:4], A[5:6]);\n"
+    "  thread iota(i, 1, 5);\n"
+    "  thread iota(i[1:2, 0:3], 0, 0 - 7);\n"
+    "  thread copy(I, i);\n"
+    "  thread iota(c, 0, -1);\n"
+    "  thread fill(u, 1.5);\n"
+    "  thread fill(v, -inf);\n"
+    "  thread select(S, c, u, v);\n"
+    "}\n";
+
+static void test_tile_semantics(void)
+{
+    static const float f[12] = {0.8413447460685429f,
+                                0.8411919906082768f,
+                                0.5f,
+                                0.7310585786300049f,
+                                0.8427007929497149f,
+                                0.7615941559557649f,
+                                0.5f,
+                                3.0f,
+                                8.0f,
+                                1024.0f,
+                                3.0f,
+                                0.0f};
+    static const int32_t z[4] = {1, 0, 4, 0}, ii[6] = {5, 6, 7, -7, -7, -7};
+    static const int8_t pp[7] = {0, 1, 1, 0, 0, 1, 1};
+    float X[16] = {1,   3,   NAN, 3,   -2,  3,   -2,  0,
+                   NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
+    float A[6] = {1.0f, 0.0f, 1.0f, 3.0f, NAN, 3.0f}, M[4] = {0}, F[12] = {0},
+          S[3] = {0};
+    int32_t Z[4] = {0}, I[6] = {0};
+    int8_t P[7] = {0};
+    void *bufs[8] = {X, Z, M, F, P, I, S, A};
+    axe_program *p = NULL;
+    axe_diag d;
+    int k;
+    if (axe_program_compile(tile_src, strlen(tile_src), NULL, NULL, &p, &d) !=
+        AXE_OK) {
+        TL_CHECK(false, "compile: %s", d.message);
+        return;
+    }
+    TL_CHECK(axe_program_reference(p, bufs, &d) == AXE_OK, "reference");
+    for (k = 0; k < 4; k++)
+        TL_CHECK(Z[k] == z[k], "arg reduce %d: %d, want %d", k, Z[k], z[k]);
+    TL_CHECK(M[0] == 3 && M[1] != M[1] && M[2] == -2 && M[3] != M[3],
+             "max/min skip NaN: %g %g %g %g", M[0], M[1], M[2], M[3]);
+    for (k = 0; k < 12; k++)
+        TL_CHECK(fabsf(F[k] - f[k]) <= 2e-7f * (1 + fabsf(f[k])),
+                 "math %d: %.9g, want %.9g", k, F[k], f[k]);
+    for (k = 0; k < 7; k++)
+        TL_CHECK(P[k] == pp[k], "compare %d: %d, want %d", k, P[k], pp[k]);
+    for (k = 0; k < 6; k++)
+        TL_CHECK(I[k] == ii[k], "iota %d: %d, want %d", k, I[k], ii[k]);
+    TL_CHECK(S[0] == 1.5f && S[1] == -INFINITY && S[2] == 1.5f,
+             "select, -inf: %g %g %g", S[0], S[1], S[2]);
+    axe_program_free(p);
+}
+
 int main(void)
 {
     tl_seed("test_compiler", 20261125);
@@ -730,5 +835,6 @@ int main(void)
     test_tolerance();
     test_scalars();
     test_int_semantics();
+    test_tile_semantics();
     return tl_finish();
 }

@@ -115,7 +115,11 @@ static void op_text(const axe_program *p, const ax_stmt *s, char *buf,
     if (s->op == AX_OP_FILL)
         PUT(" %g", s->imm);
     if (s->op == AX_OP_REDUCE)
-        PUT(" %s dim %d", s->rmax ? "max" : "sum", s->rdim);
+        PUT(" %s dim %d", axe__red_name(s->rkind), s->rdim);
+    if (s->op == AX_OP_IOTA) {
+        PUT(" dim %d start ", s->idim);
+        n = axe__expr_text(p, s->istart, buf, cap, n);
+    }
 }
 
 /* "NAME MEM DTYPE [SHAPE] LAYOUT". */
@@ -181,6 +185,31 @@ static const char src_c[] =
     "  warp reduce(o, r, max, 1);\n"
     "}\n";
 
+/* Masks in tiles: iota from the tile's origin, a comparison into an i8
+ * predicate, select with a -inf fill, argmax, gelu, an iota in shared
+ * memory. */
+static const char src_d[] =
+    "kernel tile(X: f32[64, 32], Y: f32[64, 32], Z: i32[64]) grid(2) "
+    "threads(32) {\n"
+    "  register s: f32[32, 32] layout S[(32,32):(1@tx,1)];\n"
+    "  register c: i32[32, 32] layout S[(32,32):(1@tx,1)];\n"
+    "  register m: i8[32, 32] layout S[(32,32):(1@tx,1)];\n"
+    "  register q: i32[32] layout S[32:1@tx];\n"
+    "  register f: f32[32] layout S[32:1@tx];\n"
+    "  shared z: i32[32];\n"
+    "  cta copy(s, X[bx * 32:+32, 0:+32]);\n"
+    "  cta iota(c, 1, 0);\n"
+    "  cta iota(q, 0, bx * 32);\n"
+    "  cta le(m, c, q.bcast(1, 32));\n"
+    "  cta fill(f, -inf);\n"
+    "  cta select(s, m, s, f.bcast(1, 32));\n"
+    "  cta reduce(q, s, argmax, 1);\n"
+    "  cta copy(Z[bx * 32:+32], q);\n"
+    "  cta gelu(s, s);\n"
+    "  cta copy(Y[bx * 32:+32, 0:+32], s);\n"
+    "  cta iota(z, 0, 1);\n"
+    "}\n";
+
 /* ---- parse ------------------------------------------------------------- */
 
 typedef struct parse_row {
@@ -218,6 +247,27 @@ static const parse_row parse_rows[] = {
      "op 1 line 4 thread copy Y acc\n"
      "op 2 line 5 thread mul X X acc.bcast(1, 32)\n"
      "op 3 line 6 thread copy Y X.view(S[4:32] + 1)"},
+    {src_d, NULL, 0, "O O O O O O O O O O O",
+     "X global f32 [64,32] S[(64,32):(32,1)]\n"
+     "Y global f32 [64,32] S[(64,32):(32,1)]\n"
+     "Z global i32 [64] S[64:1]\n"
+     "s register f32 [32,32] S[(32,32):(1@tx,1)]\n"
+     "c register i32 [32,32] S[(32,32):(1@tx,1)]\n"
+     "m register i8 [32,32] S[(32,32):(1@tx,1)]\n"
+     "q register i32 [32] S[32:1@tx]\n"
+     "f register f32 [32] S[32:1@tx]\n"
+     "z shared i32 [32] S[32:1]",
+     "op 0 line 8 cta copy s X[bx * 32:+32, 0:+32]\n"
+     "op 1 line 9 cta iota c dim 1 start 0\n"
+     "op 2 line 10 cta iota q dim 0 start bx * 32\n"
+     "op 3 line 11 cta le m c q.bcast(1, 32)\n"
+     "op 4 line 12 cta fill f -inf\n"
+     "op 5 line 13 cta select s m s f.bcast(1, 32)\n"
+     "op 6 line 14 cta reduce q s argmax dim 1\n"
+     "op 7 line 15 cta copy Z[bx * 32:+32] q\n"
+     "op 8 line 16 cta gelu s s\n"
+     "op 9 line 17 cta copy Y[bx * 32:+32, 0:+32] s\n"
+     "op 10 line 18 cta iota z dim 0 start 1"},
 };
 
 static void check_lines(const char *what, const char *want, int count,
@@ -353,6 +403,30 @@ static const reject_row reject_rows[] = {
      "atomic_add updates a global tensor, but 's' is shared memory"},
     {"register r: f32[4]; thread atomic_add(r, A);", AXE_ERR_INVALID,
      "atomic_add updates a global tensor, but 'r' is register memory"},
+    {"register p: f32[4]; thread select(A, p, A, A);", AXE_ERR_INVALID,
+     "the predicate 'p' of select is f32; it must be i8"},
+    {"register p: i8[4]; thread select(A, p, A[0:2], A);", AXE_ERR_INVALID,
+     "operand shape differs from the destination's in dimension 0 (2 vs 4)"},
+    {"register p: i8[4]; register i: i32[4]; thread lt(p, A, i);",
+     AXE_ERR_INVALID, "'i' is i32 but the other operand is f32"},
+    {"thread gt(A, A, A);", AXE_ERR_INVALID,
+     "gt writes an i8 predicate (0 or 1); 'A' is f32"},
+    {"register k: i32[4]; thread iota(k, 1, 0);", AXE_ERR_INVALID,
+     "iota along dimension 1 of a 1-dimensional destination"},
+    {"register b: i8[4]; thread iota(b, 0, 125);", AXE_ERR_DOMAIN,
+     "iota's values lie in [125, 128], beyond the integers that i8 holds"},
+    {"register b: e5m2[4]; thread iota(b, 0, 6);", AXE_ERR_DOMAIN,
+     "iota's values lie in [6, 9], beyond the integers that e5m2 holds "
+     "exactly ([-8, 8])"},
+    {"register b: i8[4]; thread iota(b, 0, laneid * 5);", AXE_ERR_DOMAIN,
+     "iota's values lie in [0, 158], beyond"},
+    {"register m: f32[2, 4]; register v: f32[2]; "
+     "thread reduce(v, m, argmin, 1);",
+     AXE_ERR_INVALID, "argmin writes an i32 index; 'v' is f32"},
+    {"register m: f32[4, 4]; thread reduce(A, m, argmax, 1);", AXE_ERR_INVALID,
+     "argmax writes an i32 index; 'A' is f32"},
+    {"register i: i32[4]; thread erf(i, i);", AXE_ERR_INVALID,
+     "erf needs a floating-point destination, not i32"},
 };
 
 static void test_check(void)
@@ -415,6 +489,15 @@ static const sched_row sched_rows[] = {
      "the destination 'm' is replicated over the threads of digit "
      "(rank/8)%4 (dim 0), which compute different elements"},
     {src_c, 2, "warp_shuffle", NULL},
+    {src_d, 1, "thread_loop", NULL},
+    {src_d, 1, "split", "'c' is distributed: its layout binds"},
+    {src_d, 3, "thread_loop", NULL},
+    {src_d, 5, "thread_loop", NULL},
+    {src_d, 6, "thread_loop", NULL},
+    {src_d, 6, "warp_shuffle", "not at cta scope"},
+    {src_d, 8, "thread_loop", NULL},
+    {src_d, 10, "split", NULL},
+    {src_d, 10, "thread_loop", "no register operand distributed"},
 };
 
 static void test_dispatch(void)

@@ -10,8 +10,8 @@
  * "commit" to keep what it built (reduce.smem's shared scratch). Registries:
  *   copy: vector, thread_loop, split, smem (registers whose thread
  *         ownership differs, staged through shared memory)
- *   fill, add, sub, mul, div, max, min, neg, relu, exp, cast:
- *         thread_loop, split
+ *   fill, iota, the elementwise operators (add ... pow), comparisons
+ *         (lt ... ne), select, cast: thread_loop, split
  *   reduce: thread_loop (in-thread), warp_shuffle (in-thread partials,
  *         then a butterfly over lane bits), smem (through shared memory)
  *   gemm: mma_atom (warp-scope loop over mma.sync atoms), mma_smem (C
@@ -167,9 +167,9 @@ static axe_status parse_target(const char *text, ax_op *op, int *index,
             break;
     if (k > (int)AX_OP_LAST)
         return axe__fail(why, AXE_ERR_INVALID, -1,
-                         "'%.*s' is not an operator (copy, fill, add, sub, "
-                         "mul, div, max, min, neg, relu, exp, cast, reduce, "
-                         "sqrt, gemm, atomic_add)",
+                         "'%.*s' is not an operator (copy, fill, the "
+                         "elementwise operators, iota, lt, le, gt, ge, eq, "
+                         "ne, select, reduce, gemm, atomic_add)",
                          (int)n, text);
     *op = (ax_op)k;
     if (hash == NULL)

@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "compiler_internal.h"
+#include "compiler_math.h"
 
 static void indent_put(ax_text *t, int ind)
 {
@@ -71,6 +71,7 @@ static void preamble(ax_text *t, const axe_program *p, const char *file,
                   "#define AXE_MAX(a, b) ((a) > (b) ? (a) : (b))\n\n",
                   (long long)p->threads,
                   p->nscalars > 0 ? ", runtime scalars s_NAME" : "");
+    axe__emit_math_helpers(t, body);
     axe__emit_half_helpers(t, body);
     axe__emit_int_helpers(t, body);
     axe__emit_atomic_helpers(t, body);
@@ -97,6 +98,21 @@ static void storage(ax_text *t, const axe_program *p)
     }
 }
 
+/* argmax/argmin: the best value beside each index of the destination
+ * (and, for the butterfly, every lane's published values). */
+static void arg_storage(ax_text *t, const axe_program *p, const ax_stmt *s)
+{
+    const ax_tensor *d = &p->tensors[s->args[0].tensor];
+    axe__text_put(t,
+                  "/* op %d (line %d): the value of each %s index of %s */\n"
+                  "static double ax_argv%d[%lld][%lld];\n",
+                  s->index, s->line, axe__red_name(s->rkind), d->name, s->index,
+                  (long long)p->threads, (long long)d->span);
+    if (s->nmasks > 0)
+        axe__text_put(t, "static double ax_shflv%d[%lld][%lld];\n", s->index,
+                      (long long)p->threads, (long long)d->span);
+}
+
 /* The publish buffers of reduce.warp_shuffle operators. */
 static void shuffle_storage(ax_text *t, const axe_program *p, const ax_stmt *s)
 {
@@ -105,6 +121,9 @@ static void shuffle_storage(ax_text *t, const axe_program *p, const ax_stmt *s)
             shuffle_storage(t, p, s->body);
             shuffle_storage(t, p, s->else_body);
         }
+        if (s->kind == AX_ST_OP && s->op == AX_OP_REDUCE &&
+            axe__red_is_arg(s->rkind))
+            arg_storage(t, p, s);
         if (s->kind == AX_ST_OP && s->nmasks > 0) {
             const ax_tensor *d = &p->tensors[s->args[0].tensor];
             axe__text_put(t,
@@ -285,14 +304,50 @@ static void emit_if(emitter *e, const ax_stmt *s)
     axe__text_put(e->t, "}\n");
 }
 
-/* d[o] = d[o] (+ or max) the partner lane's published d[o], in the
- * arithmetic type of d's dtype. */
+/* argmax/argmin: the partner lane's (value, index) pair replaces this
+ * lane's when it is better (AXE_ARG*_BETTER, a strict total order, so the
+ * butterfly leaves the best pair of the row on every lane). */
+static void shuffle_arg(emitter *e, const ax_stmt *s, int64_t mask)
+{
+    const ax_tensor *d = &e->p->tensors[s->args[0].tensor];
+    int n = s->index;
+    long long m = (long long)mask;
+    axe__text_put(e->t,
+                  "if (AXE_%s_BETTER(ax_shflv%d[ax_tid ^ %lldL][ax_o], "
+                  "ax_shfl%d[ax_tid ^ %lldL][ax_o], ax_argv%d[ax_tid][ax_o], "
+                  "%s[ax_tid][ax_o])) {\n",
+                  s->rkind == AX_RED_ARGMAX ? "ARGMAX" : "ARGMIN", n, m, n, m,
+                  n, d->cname);
+    indent_put(e->t, e->ind + 2);
+    axe__text_put(
+        e->t, "ax_argv%d[ax_tid][ax_o] = ax_shflv%d[ax_tid ^ %lldL][ax_o];\n",
+        n, n, m);
+    indent_put(e->t, e->ind + 2);
+    axe__text_put(e->t, "%s[ax_tid][ax_o] = ax_shfl%d[ax_tid ^ %lldL][ax_o];\n",
+                  d->cname, n, m);
+    indent_put(e->t, e->ind + 1);
+    axe__text_put(e->t, "}\n");
+}
+
+/* d[o] = d[o] (+, max or min) the partner lane's published d[o], in the
+ * arithmetic type of d's dtype (max and min of floats: fmaxf/fminf, as
+ * the in-thread step). */
 static void shuffle_combine(emitter *e, const ax_stmt *s, int64_t mask)
 {
     const ax_tensor *d = &e->p->tensors[s->args[0].tensor];
     const char *ld = axe__dtype_load_pre(d->dtype),
                *post = axe__dtype_wrap_post(d->dtype);
-    if (!s->rmax && (d->dtype == AXE_DTYPE_I32 || d->dtype == AXE_DTYPE_I8)) {
+    bool is_int = d->dtype == AXE_DTYPE_I32 || d->dtype == AXE_DTYPE_I8;
+    const char *fn = s->rkind == AX_RED_SUM ? ""
+                     : is_int ? (s->rkind == AX_RED_MAX ? "AXE_MAX" : "AXE_MIN")
+                     : d->dtype == AXE_DTYPE_F64
+                         ? (s->rkind == AX_RED_MAX ? "fmax" : "fmin")
+                         : (s->rkind == AX_RED_MAX ? "fmaxf" : "fminf");
+    if (axe__red_is_arg(s->rkind)) {
+        shuffle_arg(e, s, mask);
+        return;
+    }
+    if (s->rkind == AX_RED_SUM && is_int) {
         /* integer sums wrap: computed in uint32_t (see ax_s32) */
         axe__text_put(e->t,
                       "%s[ax_tid][ax_o] = ax_s%s((uint32_t)%s[ax_tid][ax_o] "
@@ -307,8 +362,8 @@ static void shuffle_combine(emitter *e, const ax_stmt *s, int64_t mask)
     else
         axe__text_put(e->t, "%s[ax_tid][ax_o] = (%s)", d->cname,
                       axe__dtype_ctype(d->dtype));
-    axe__text_put(e->t, "%s(%s%s[ax_tid][ax_o]%s%s ", s->rmax ? "AXE_MAX" : "",
-                  ld, d->cname, post, s->rmax ? "," : " +");
+    axe__text_put(e->t, "%s(%s%s[ax_tid][ax_o]%s%s ", fn, ld, d->cname, post,
+                  s->rkind != AX_RED_SUM ? "," : " +");
     axe__text_put(e->t, "%sax_shfl%d[ax_tid ^ %lldL][ax_o]%s)%s;\n", ld,
                   s->index, (long long)mask, post, post);
 }
@@ -332,6 +387,13 @@ static void emit_shuffle(emitter *e, const ax_stmt *s)
                       "/* op %d (line %d): publish for shfl.xor %lld */\n",
                       s->index, d->cname, d->cname, s->index, s->line,
                       (long long)s->masks[j]);
+        if (axe__red_is_arg(s->rkind)) {
+            indent_put(e->t, e->ind);
+            axe__text_put(e->t,
+                          "memcpy(ax_shflv%d[ax_tid], ax_argv%d[ax_tid], "
+                          "sizeof ax_argv%d[0]);\n",
+                          s->index, s->index, s->index);
+        }
         phase_close(e);
         phase_open(e);
         indent_put(e->t, e->ind);

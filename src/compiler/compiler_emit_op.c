@@ -7,9 +7,11 @@
  * Affine operands are addressed by one stride per digit; the others from
  * coordinates with constant // and %. Every divisor printed is a literal.
  */
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
-#include "compiler_internal.h"
+#include "compiler_math.h"
 
 static void indent_put(ax_text *t, int ind)
 {
@@ -87,10 +89,12 @@ static void coord_addr(ax_text *t, const axe_program *p, const ax_stmt *s,
     }
 }
 
-static void element(ax_text *t, const axe_program *p, const ax_stmt *s, int i)
+/* Operand "i"'s element in array "name" (its tensor's when NULL). */
+static void element_in(ax_text *t, const axe_program *p, const ax_stmt *s,
+                       int i, const char *name)
 {
     const ax_tensor *tn = &p->tensors[s->args[i].tensor];
-    axe__text_put(t, "%s%s[", tn->cname,
+    axe__text_put(t, "%s%s[", name != NULL ? name : tn->cname,
                   tn->mem == AX_MEM_REGISTER ? "[ax_tid]" : "");
     if (s->plan->affine[i])
         affine_addr(t, p, s, i);
@@ -99,9 +103,40 @@ static void element(ax_text *t, const axe_program *p, const ax_stmt *s, int i)
     axe__text_put(t, "]");
 }
 
+static void element(ax_text *t, const axe_program *p, const ax_stmt *s, int i)
+{
+    element_in(t, p, s, i, NULL);
+}
+
 static bool is_int(axe_dtype d)
 {
     return d == AXE_DTYPE_I8 || d == AXE_DTYPE_I32;
+}
+
+/* The coordinate of dimension "d" within the operands' shape: the sum of
+ * the plan's digits of that dimension times their weights. */
+static void dim_coord(ax_text *t, const ax_plan *plan, int d)
+{
+    int k;
+    axe__text_put(t, "(0L");
+    for (k = 0; k < plan->nloops; k++)
+        if (plan->loops[k].dim == d) {
+            axe__text_put(t, " + ");
+            digit_name(t, plan, k);
+            axe__text_put(t, " * %lldL", (long long)plan->loops[k].weight);
+        }
+    axe__text_put(t, ")");
+}
+
+/* The dimension whose coordinate the element statement reads (iota's,
+ * the reduced one of argmax/argmin), or -1. */
+static int coord_dim(const ax_stmt *s)
+{
+    if (s->op == AX_OP_IOTA)
+        return s->idim;
+    if (s->op == AX_OP_REDUCE && axe__red_is_arg(s->rkind))
+        return s->rdim;
+    return -1;
 }
 
 /* Integer operators that can overflow: computed in uint32_t (wrapping,
@@ -112,7 +147,7 @@ static bool wraps(const axe_program *p, const ax_stmt *s)
         return false;
     return s->op == AX_OP_ADD || s->op == AX_OP_SUB || s->op == AX_OP_MUL ||
            s->op == AX_OP_NEG || s->op == AX_OP_GEMM ||
-           (s->op == AX_OP_REDUCE && !s->rmax);
+           (s->op == AX_OP_REDUCE && s->rkind == AX_RED_SUM);
 }
 
 /* Operand "i"'s element as a value of its arithmetic type (f16 and bf16
@@ -137,9 +172,21 @@ static void binary(ax_text *t, const axe_program *p, const ax_stmt *s, int i,
     axe__text_put(t, ")");
 }
 
+/* max or min ("cmp" > or <) of operands i and i + 1: fmax/fmin (IEEE
+ * maxNum: a NaN loses to a number) on floats, a comparison on integers. */
 static void minmax(ax_text *t, const axe_program *p, const ax_stmt *s, int i,
                    const char *cmp)
 {
+    axe_dtype d = p->tensors[s->args[i].tensor].dtype;
+    if (!is_int(d)) {
+        axe__text_put(t, "f%s%s(", *cmp == '>' ? "max" : "min",
+                      d == AXE_DTYPE_F64 ? "" : "f");
+        load(t, p, s, i);
+        axe__text_put(t, ", ");
+        load(t, p, s, i + 1);
+        axe__text_put(t, ")");
+        return;
+    }
     axe__text_put(t, "(");
     load(t, p, s, i);
     axe__text_put(t, " %s ", cmp);
@@ -159,25 +206,93 @@ static void unary(ax_text *t, const axe_program *p, const ax_stmt *s,
     axe__text_put(t, "%s", post);
 }
 
-/* first ? src : dst (+ or max) src, "first" at digit 0 of the reduced dim. */
-static void reduce_value(ax_text *t, const axe_program *p, const ax_stmt *s)
+/* "first": the thread's first element of the reduced dim (every loop
+ * digit of it 0); "1" when the thread holds one. */
+static void reduce_first(ax_text *t, const ax_stmt *s)
 {
     const ax_plan *plan = s->plan;
     int k, n = 0;
-    axe__text_put(t, "(");
     for (k = 0; k < plan->nloops; k++)
         if (plan->loops[k].dim == s->rdim && !plan->loops[k].thread) {
             axe__text_put(t, "%s", n++ ? " && " : "");
             digit_name(t, plan, k);
             axe__text_put(t, " == 0");
         }
-    axe__text_put(t, "%s ? ", n ? "" : "1");
+    axe__text_put(t, "%s", n ? "" : "1");
+}
+
+/* first ? src : dst (+, max or min) src. */
+static void reduce_value(ax_text *t, const axe_program *p, const ax_stmt *s)
+{
+    axe__text_put(t, "(");
+    reduce_first(t, s);
+    axe__text_put(t, " ? ");
     load(t, p, s, 1);
     axe__text_put(t, " : ");
-    if (s->rmax)
-        minmax(t, p, s, 0, ">");
-    else
+    if (s->rkind == AX_RED_SUM)
         binary(t, p, s, 0, " + ");
+    else
+        minmax(t, p, s, 0, s->rkind == AX_RED_MAX ? ">" : "<");
+    axe__text_put(t, ")");
+}
+
+static void fill_value(ax_text *t, axe_dtype d, double v)
+{
+    if (is_int(d))
+        axe__text_put(t, "%.17g", axe__int_saturate(d, v));
+    else if (v == HUGE_VAL || v == -HUGE_VAL)
+        axe__text_put(t, "%sHUGE_VAL", v < 0 ? "-" : "");
+    else
+        axe__text_put(t, "%.17g", v);
+}
+
+/* pred != 0 ? a : b. */
+static void select_value(ax_text *t, const axe_program *p, const ax_stmt *s)
+{
+    axe__text_put(t, "(");
+    element(t, p, s, 1);
+    axe__text_put(t, " != 0 ? ");
+    load(t, p, s, 2);
+    axe__text_put(t, " : ");
+    load(t, p, s, 3);
+    axe__text_put(t, ")");
+}
+
+/* The start plus the coordinate along iota's dimension. */
+static void iota_value(ax_text *t, const axe_program *p, const ax_stmt *s)
+{
+    axe__text_put(t, "(");
+    axe__expr_print_c(t, p, s->istart);
+    axe__text_put(t, " + ");
+    dim_coord(t, s->plan, s->idim);
+    axe__text_put(t, ")");
+}
+
+static const char *compare_text(ax_op op)
+{
+    return op == AX_OP_LT   ? " < "
+           : op == AX_OP_LE ? " <= "
+           : op == AX_OP_GT ? " > "
+           : op == AX_OP_GE ? " >= "
+           : op == AX_OP_EQ ? " == "
+                            : " != ";
+}
+
+/* A math operator: its libm function or macro (compiler_math.h); abs of
+ * an integer through AXE_IABS (in uint32_t, so |INT_MIN| wraps). */
+static void math_value(ax_text *t, const axe_program *p, const ax_stmt *s)
+{
+    axe_dtype d = p->tensors[s->args[0].tensor].dtype;
+    if (s->op == AX_OP_ABS && is_int(d)) {
+        unary(t, p, s, "AXE_IABS(", ")");
+        return;
+    }
+    axe__text_put(t, "%s", axe__math_c_open(s->op, d));
+    load(t, p, s, 1);
+    if (s->op == AX_OP_POW) {
+        axe__text_put(t, ", ");
+        load(t, p, s, 2);
+    }
     axe__text_put(t, ")");
 }
 
@@ -186,8 +301,7 @@ static void value(ax_text *t, const axe_program *p, const ax_stmt *s)
     axe_dtype d = p->tensors[s->args[0].tensor].dtype;
     switch (s->op) {
     case AX_OP_FILL:
-        axe__text_put(t, "%.17g",
-                      is_int(d) ? axe__int_saturate(d, s->imm) : s->imm);
+        fill_value(t, d, s->imm);
         return;
     case AX_OP_COPY:
     case AX_OP_CAST:
@@ -219,13 +333,37 @@ static void value(ax_text *t, const axe_program *p, const ax_stmt *s)
         unary(t, p, s, "AXE_RELU(", ")");
         return;
     case AX_OP_EXP:
-        unary(t, p, s, d == AXE_DTYPE_F64 ? "exp(" : "expf(", ")");
+    case AX_OP_SQRT:
+    case AX_OP_LOG:
+    case AX_OP_LOG2:
+    case AX_OP_EXP2:
+    case AX_OP_TANH:
+    case AX_OP_ERF:
+    case AX_OP_RSQRT:
+    case AX_OP_ABS:
+    case AX_OP_SIGMOID:
+    case AX_OP_SILU:
+    case AX_OP_GELU:
+    case AX_OP_GELU_TANH:
+    case AX_OP_POW:
+        math_value(t, p, s);
         return;
     case AX_OP_REDUCE:
         reduce_value(t, p, s);
         return;
-    case AX_OP_SQRT:
-        unary(t, p, s, d == AXE_DTYPE_F64 ? "sqrt(" : "sqrtf(", ")");
+    case AX_OP_IOTA:
+        iota_value(t, p, s);
+        return;
+    case AX_OP_LT:
+    case AX_OP_LE:
+    case AX_OP_GT:
+    case AX_OP_GE:
+    case AX_OP_EQ:
+    case AX_OP_NE:
+        binary(t, p, s, 1, compare_text(s->op));
+        return;
+    case AX_OP_SELECT:
+        select_value(t, p, s);
         return;
     case AX_OP_GEMM:
         axe__text_put(t, "(");
@@ -251,7 +389,7 @@ static const char *store_open(ax_text *t, const axe_program *p,
         axe__text_put(t, "%s", axe__dtype_store_pre(d));
         return axe__dtype_wrap_post(d);
     }
-    if (wraps(p, s)) {
+    if (wraps(p, s) || (s->op == AX_OP_ABS && is_int(d))) {
         axe__text_put(t, "ax_s%s(", w);
         return ")";
     }
@@ -262,6 +400,45 @@ static const char *store_open(ax_text *t, const axe_program *p,
     }
     axe__text_put(t, "(%s)", axe__dtype_ctype(d));
     return "";
+}
+
+/* One step of argmax/argmin: the source value and its index along the
+ * reduced dim replace the best so far (the index in the destination, its
+ * value beside it in ax_argv<op>) when first or better (AXE_ARG*_BETTER:
+ * the order of compiler_ref.c's arg_better). */
+static void arg_step(ax_text *t, const axe_program *p, const ax_stmt *s,
+                     int ind)
+{
+    char argv[32];
+    snprintf(argv, sizeof argv, "ax_argv%d", s->index);
+    axe__text_put(t, "{\n");
+    indent_put(t, ind + 1);
+    axe__text_put(t, "const double ax_v = ");
+    load(t, p, s, 1);
+    axe__text_put(t, ";\n");
+    indent_put(t, ind + 1);
+    axe__text_put(t, "const long ax_j = ");
+    dim_coord(t, s->plan, s->rdim);
+    axe__text_put(t, ";\n");
+    indent_put(t, ind + 1);
+    axe__text_put(t, "if (");
+    reduce_first(t, s);
+    axe__text_put(t, " || AXE_%s_BETTER(ax_v, ax_j, ",
+                  s->rkind == AX_RED_ARGMAX ? "ARGMAX" : "ARGMIN");
+    element_in(t, p, s, 0, argv);
+    axe__text_put(t, ", ");
+    element(t, p, s, 0);
+    axe__text_put(t, ")) {\n");
+    indent_put(t, ind + 2);
+    element_in(t, p, s, 0, argv);
+    axe__text_put(t, " = ax_v;\n");
+    indent_put(t, ind + 2);
+    element(t, p, s, 0);
+    axe__text_put(t, " = (int32_t)ax_j;\n");
+    indent_put(t, ind + 1);
+    axe__text_put(t, "}\n");
+    indent_put(t, ind);
+    axe__text_put(t, "}\n");
 }
 
 static void body(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
@@ -287,10 +464,24 @@ static void body(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
         axe__text_put(t, ");\n");
         return;
     }
+    if (s->op == AX_OP_REDUCE && axe__red_is_arg(s->rkind)) {
+        arg_step(t, p, s, ind);
+        return;
+    }
     element(t, p, s, 0);
     if (s->op == AX_OP_COPY && axe__dtype_is_half(dst->dtype)) {
         axe__text_put(t, " = ");
         element(t, p, s, 1); /* the same 16-bit pattern */
+        axe__text_put(t, ";\n");
+        return;
+    }
+    if (s->op == AX_OP_SELECT && axe__dtype_is_half(dst->dtype)) {
+        axe__text_put(t, " = ");
+        element(t, p, s, 1);
+        axe__text_put(t, " != 0 ? ");
+        element(t, p, s, 2);
+        axe__text_put(t, " : ");
+        element(t, p, s, 3); /* the chosen 16-bit pattern */
         axe__text_put(t, ";\n");
         return;
     }
@@ -340,6 +531,8 @@ static int split_loops(ax_text *t, const ax_plan *plan, int ind)
 static bool digit_used(const ax_stmt *s, int k)
 {
     int i;
+    if (s->plan->loops[k].dim == coord_dim(s))
+        return true;
     for (i = 0; i < s->nargs; i++)
         if (!s->plan->affine[i] || s->plan->loops[k].stride[i] != 0)
             return true;

@@ -19,7 +19,7 @@
 #include "core_internal.h"
 
 #define AX_MAX_DIMS AXE_KERNEL_MAX_DIMS
-#define AX_MAX_ARGS 3
+#define AX_MAX_ARGS 4
 #define AX_MAX_TENSORS 32
 #define AX_MAX_VARS 64
 #define AX_MAX_LOOPS 24
@@ -181,10 +181,46 @@ typedef enum ax_op {
     AX_OP_REDUCE,
     AX_OP_SQRT,
     AX_OP_GEMM,
-    AX_OP_ATOMIC_ADD
+    AX_OP_ATOMIC_ADD,
+    /* unary math (float; abs also integer) and pow (compiler_math.h) */
+    AX_OP_LOG,
+    AX_OP_LOG2,
+    AX_OP_EXP2,
+    AX_OP_TANH,
+    AX_OP_ERF,
+    AX_OP_RSQRT,
+    AX_OP_ABS,
+    AX_OP_SIGMOID,
+    AX_OP_SILU,
+    AX_OP_GELU,
+    AX_OP_GELU_TANH,
+    AX_OP_POW,
+    /* masks inside tiles: iota, comparisons into i8 predicates, select */
+    AX_OP_IOTA,
+    AX_OP_LT,
+    AX_OP_LE,
+    AX_OP_GT,
+    AX_OP_GE,
+    AX_OP_EQ,
+    AX_OP_NE,
+    AX_OP_SELECT
 } ax_op;
 /* The last operator (the options name them in this order). */
-#define AX_OP_LAST AX_OP_ATOMIC_ADD
+#define AX_OP_LAST AX_OP_SELECT
+
+/* The combining function of a reduce. */
+typedef enum ax_red {
+    AX_RED_SUM,
+    AX_RED_MAX,
+    AX_RED_MIN,
+    AX_RED_ARGMAX,
+    AX_RED_ARGMIN
+} ax_red;
+/* argmax and argmin: an i32 index of the reduced dimension. */
+static inline bool axe__red_is_arg(ax_red r)
+{
+    return r == AX_RED_ARGMAX || r == AX_RED_ARGMIN;
+}
 
 typedef enum ax_st_kind {
     AX_ST_OP,
@@ -244,7 +280,9 @@ typedef struct ax_stmt {
     ax_ref args[AX_MAX_ARGS];
     double imm;               /* fill value */
     int rdim;                 /* reduce: the reduced dim of the source */
-    bool rmax;                /* reduce: max (else sum) */
+    ax_red rkind;             /* reduce: the combining function */
+    int idim;                 /* iota: the dim whose coordinate it writes */
+    const ax_expr *istart;    /* iota: the start added to the coordinate */
     struct ax_stmt *stage[2]; /* reduce.smem: stage to shared, reduce it */
     ax_mma *mma;              /* gemm.mma_atom */
     const ax_guard *guard;    /* enclosing if conditions (after sema) */
@@ -511,6 +549,7 @@ void axe__emit_harness(ax_text *t, const axe_program *p);
 
 /* Names (compiler_names.c). */
 const char *axe__op_name(ax_op op);
+const char *axe__red_name(ax_red r);
 const char *axe__scope_name(ax_scope s);
 const char *axe__mem_name(ax_mem m);
 const char *axe__dtype_ctype(axe_dtype t);

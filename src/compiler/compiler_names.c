@@ -9,8 +9,14 @@
 #include "compiler_internal.h"
 
 static const char *const op_names[] = {
-    "copy", "fill", "add", "sub",  "mul",    "div",  "max",  "min",
-    "neg",  "relu", "exp", "cast", "reduce", "sqrt", "gemm", "atomic_add"};
+    "copy",   "fill", "add",       "sub",        "mul",  "div",
+    "max",    "min",  "neg",       "relu",       "exp",  "cast",
+    "reduce", "sqrt", "gemm",      "atomic_add", "log",  "log2",
+    "exp2",   "tanh", "erf",       "rsqrt",      "abs",  "sigmoid",
+    "silu",   "gelu", "gelu_tanh", "pow",        "iota", "lt",
+    "le",     "gt",   "ge",        "eq",         "ne",   "select"};
+static const char *const red_names[] = {"sum", "max", "min", "argmax",
+                                        "argmin"};
 static const char *const scope_names[] = {"kernel", "cta", "warpgroup", "warp",
                                           "thread"};
 static const char *const mem_names[] = {"global", "shared", "register"};
@@ -23,6 +29,8 @@ static const int dtype_sizes[] = {2, 2, 4, 8, 1, 4, 1, 1};
 
 /* "copy", "add", ... */
 const char *axe__op_name(ax_op op) { return op_names[op]; }
+/* "sum", "max", "min", "argmax", "argmin". */
+const char *axe__red_name(ax_red r) { return red_names[r]; }
 /* "cta", "warp", ... */
 const char *axe__scope_name(ax_scope s) { return scope_names[s]; }
 /* "global", "shared", "register". */

@@ -7,17 +7,15 @@
  * range(4) { ... }` and `sync;`. Operator arity and argument kinds are
  * checked here; everything about shapes and layouts is left to sema.
  */
+#include <math.h>
 #include <string.h>
 
 #include "compiler_parse.h"
 
 static const char *const scope_words[] = {"kernel", "cta", "warpgroup", "warp",
                                           "thread"};
-static const char *const op_words[] = {
-    "copy", "fill", "add", "sub",  "mul",    "div",  "max",  "min",
-    "neg",  "relu", "exp", "cast", "reduce", "sqrt", "gemm", "atomic_add"};
-#define NOPS ((int)(sizeof op_words / sizeof op_words[0]))
-
+/* The items between the parentheses: operands, a fill value, iota's
+ * dimension and start. */
 static int op_arity(ax_op op)
 {
     switch (op) {
@@ -28,7 +26,17 @@ static int op_arity(ax_op op)
     case AX_OP_MAX:
     case AX_OP_MIN:
     case AX_OP_GEMM:
+    case AX_OP_POW:
+    case AX_OP_IOTA:
+    case AX_OP_LT:
+    case AX_OP_LE:
+    case AX_OP_GT:
+    case AX_OP_GE:
+    case AX_OP_EQ:
+    case AX_OP_NE:
         return 3;
+    case AX_OP_SELECT:
+        return 4;
     case AX_OP_COPY:
     case AX_OP_FILL:
     case AX_OP_NEG:
@@ -38,6 +46,17 @@ static int op_arity(ax_op op)
     case AX_OP_REDUCE:
     case AX_OP_SQRT:
     case AX_OP_ATOMIC_ADD:
+    case AX_OP_LOG:
+    case AX_OP_LOG2:
+    case AX_OP_EXP2:
+    case AX_OP_TANH:
+    case AX_OP_ERF:
+    case AX_OP_RSQRT:
+    case AX_OP_ABS:
+    case AX_OP_SIGMOID:
+    case AX_OP_SILU:
+    case AX_OP_GELU:
+    case AX_OP_GELU_TANH:
         break;
     }
     return 2;
@@ -52,8 +71,10 @@ static axe_status parse_fill_value(ax_parser *ps, double *out)
         *out = (double)ps->tok.value;
     else if (ps->tok.kind == AX_TOK_FLOAT)
         *out = ps->tok.fvalue;
+    else if (axe__tok_is(ps, "inf"))
+        *out = HUGE_VAL;
     else
-        return axe__syntax(ps, "a number");
+        return axe__syntax(ps, "a number or inf");
     if (neg)
         *out = -*out;
     AXE_TRY(axe__lex_next(ps));
@@ -68,29 +89,65 @@ static axe_status parse_fill_value(ax_parser *ps, double *out)
             return axe__fail(ps->diag, AXE_ERR_DOMAIN, off,
                              "division of the fill value by zero");
         *out = div ? *out / (double)v : *out * (double)v;
+        if (*out != *out)
+            return axe__fail(ps->diag, AXE_ERR_DOMAIN, off,
+                             "the fill value is NaN (infinity times 0)");
     }
     return AXE_OK;
 }
 
-/* reduce(dst, src ',' ('sum' | 'max') ',' dim). */
-static axe_status parse_reduce_tail(ax_parser *ps, ax_stmt *s)
+/* A constant dimension index in [0, AX_MAX_DIMS) into "out". */
+static axe_status parse_dim(ax_parser *ps, int *out, const char *what)
 {
-    long off;
+    long off = (long)ps->tok.pos;
     int64_t d;
-    AXE_TRY(axe__expect(ps, ",", "',' and sum or max"));
-    if (!axe__tok_is(ps, "sum") && !axe__tok_is(ps, "max"))
-        return axe__syntax(ps, "sum or max");
-    s->rmax = axe__tok_is(ps, "max");
-    AXE_TRY(axe__lex_next(ps));
-    AXE_TRY(axe__expect(ps, ",", "',' and the reduced dimension"));
-    off = (long)ps->tok.pos;
-    AXE_TRY(axe__parse_const(ps, &d, "the reduced dimension"));
+    AXE_TRY(axe__parse_const(ps, &d, what));
     if (d < 0 || d >= AX_MAX_DIMS)
         return axe__fail(ps->diag, AXE_ERR_DOMAIN, off,
                          "dimension %lld outside [0, %d)", (long long)d,
                          AX_MAX_DIMS);
-    s->rdim = (int)d;
+    *out = (int)d;
     return AXE_OK;
+}
+
+/* reduce(dst, src ',' ('sum' | 'max' | 'min' | 'argmax' | 'argmin') ','
+ * dim). */
+static axe_status parse_reduce_tail(ax_parser *ps, ax_stmt *s)
+{
+    int k;
+    AXE_TRY(axe__expect(ps, ",", "',' and sum, max, min, argmax or argmin"));
+    for (k = 0; k <= (int)AX_RED_ARGMIN; k++)
+        if (axe__tok_is(ps, axe__red_name((ax_red)k)))
+            break;
+    if (k > (int)AX_RED_ARGMIN)
+        return axe__syntax(ps, "sum, max, min, argmax or argmin");
+    s->rkind = (ax_red)k;
+    AXE_TRY(axe__lex_next(ps));
+    AXE_TRY(axe__expect(ps, ",", "',' and the reduced dimension"));
+    return parse_dim(ps, &s->rdim, "the reduced dimension");
+}
+
+/* iota(dst ',' dim ',' start): "start" an integer expression. */
+static axe_status parse_iota_tail(ax_parser *ps, ax_stmt *s)
+{
+    ax_expr *e;
+    AXE_TRY(parse_dim(ps, &s->idim, "iota's dimension"));
+    AXE_TRY(axe__expect(ps, ",", "',' and iota's start"));
+    AXE_TRY(axe__parse_expr(ps, &e));
+    s->istart = e;
+    return AXE_OK;
+}
+
+static const char *operands_text(int n)
+{
+    return n == 3 ? "',' (3 operands)" : "',' (4 operands)";
+}
+
+static const char *close_text(int n)
+{
+    return n == 2   ? "')' (2 operands)"
+           : n == 3 ? "')' (3 operands)"
+                    : "')' (4 operands)";
 }
 
 static axe_status parse_args(ax_parser *ps, ax_stmt *s)
@@ -99,16 +156,18 @@ static axe_status parse_args(ax_parser *ps, ax_stmt *s)
     AXE_TRY(axe__expect(ps, "(", "'('"));
     for (i = 0; i < n; i++) {
         if (i > 0)
-            AXE_TRY(axe__expect(ps, ",", n == 2 ? "','" : "',' (3 operands)"));
+            AXE_TRY(axe__expect(ps, ",", n == 2 ? "','" : operands_text(n)));
         if (s->op == AX_OP_FILL && i == 1)
             AXE_TRY(parse_fill_value(ps, &s->imm));
-        else
+        else if (s->op == AX_OP_IOTA && i == 1) {
+            AXE_TRY(parse_iota_tail(ps, s));
+            break;
+        } else
             AXE_TRY(axe__parse_ref(ps, &s->args[s->nargs++]));
     }
     if (s->op == AX_OP_REDUCE)
         AXE_TRY(parse_reduce_tail(ps, s));
-    AXE_TRY(
-        axe__expect(ps, ")", n == 2 ? "')' (2 operands)" : "')' (3 operands)"));
+    AXE_TRY(axe__expect(ps, ")", close_text(n)));
     return axe__expect(ps, ";", "';'");
 }
 
@@ -117,12 +176,12 @@ static axe_status parse_op(ax_parser *ps, ax_stmt *s, ax_scope scope)
     int i;
     s->kind = AX_ST_OP;
     s->scope = scope;
-    for (i = 0; i < NOPS; i++)
-        if (axe__tok_is(ps, op_words[i]))
+    for (i = 0; i <= (int)AX_OP_LAST; i++)
+        if (axe__tok_is(ps, axe__op_name((ax_op)i)))
             break;
-    if (i == NOPS)
-        return axe__syntax(ps, "an operator (copy, fill, add, sub, mul, div, "
-                               "max, min, neg, relu, exp, sqrt, cast, "
+    if (i > (int)AX_OP_LAST)
+        return axe__syntax(ps, "an operator (docs/compiler.md: copy, fill, "
+                               "elementwise, iota, comparisons, select, "
                                "reduce, gemm, atomic_add)");
     s->op = (ax_op)i;
     s->off = (long)ps->tok.pos;

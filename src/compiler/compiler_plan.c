@@ -363,8 +363,8 @@ axe_status axe__plan_build(const axe_program *p, const ax_stmt *s,
         AXE_TRY(add_dim(p, s, info, &plan, d, &bs, why));
     }
     AXE_TRY(check_writers(p, s, &plan, why));
-    if (s->op != AX_OP_REDUCE)
-        coalesce(&plan, s->nargs);
+    if (s->op != AX_OP_REDUCE && s->op != AX_OP_IOTA)
+        coalesce(&plan, s->nargs); /* (their digits keep their dims) */
     plan.total = 1;
     for (k = 0; k < plan.nloops; k++)
         if (!plan.loops[k].thread)

@@ -168,7 +168,7 @@ static void make_stages(const ax_stmt *s, const ax_ref *view, ax_plan *plans,
     st[0].args[1] = s->args[1];
     st[1].op = s->op;
     st[1].rdim = s->rdim;
-    st[1].rmax = s->rmax;
+    st[1].rkind = s->rkind;
     st[1].args[0] = s->args[0];
     st[1].args[1] = *view;
 }

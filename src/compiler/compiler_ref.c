@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compiler_internal.h"
+#include "compiler_math.h"
 
 typedef struct ref_state {
     const axe_program *p;
@@ -32,6 +32,7 @@ typedef struct ref_state {
     int64_t size[AX_MAX_TENSORS];
     int64_t env[AX_MAX_VARS];
     ax_race *race; /* NULL: no race detection */
+    double *argv;  /* argmax/argmin: the best value of each result */
 } ref_state;
 
 /* Logical elements of "t" (a runtime extent at the bound scalars). */
@@ -233,12 +234,42 @@ static void store(ref_state *rs, const ax_stmt *s, const int64_t *c, int tid,
         rs->store[r->tensor][a] = round_to(t->dtype, v);
 }
 
-/* The operator on values of dtype "sd" (the first source's) into "d".
- * Integer add, sub, neg and sums are exact in double and wrap when
- * stored; products wrap here (they may exceed 2^53). */
-static double apply(const ax_stmt *s, axe_dtype d, axe_dtype sd, double a,
-                    double b)
+/* max and min as IEEE maxNum/minNum (C's fmax, fmin): a NaN operand is
+ * ignored when the other is a number. */
+static double max_num(double a, double b) { return b > a || a != a ? b : a; }
+static double min_num(double a, double b) { return b < a || a != a ? b : a; }
+
+/* Whether (value "v", index "j") beats the best so far ("a", "i") in an
+ * argmax ("max") or argmin: a larger (smaller) value, on a tie the lower
+ * index; a NaN loses to every number, and between NaNs the lower index
+ * wins. A strict total order, so any order of combining gives the same
+ * winner. */
+static bool arg_better(bool max, double v, int64_t j, double a, int64_t i)
 {
+    if (v != v || a != a)
+        return a != a && (v == v || j < i);
+    if (v == a)
+        return j < i;
+    return max ? v > a : v < a;
+}
+
+static double combine(const ax_stmt *s, double acc, double a)
+{
+    if (s->rkind == AX_RED_MAX)
+        return max_num(acc, a);
+    if (s->rkind == AX_RED_MIN)
+        return min_num(acc, a);
+    return acc + a;
+}
+
+/* The operator on values of dtype "sd" (the first source's) into "d";
+ * x[i] is operand i's value. Integer add, sub, neg, abs and sums are
+ * exact in double and wrap when stored; products wrap here (they may
+ * exceed 2^53). Comparisons give 1 or 0 (false with a NaN, but ne). */
+static double apply(const ax_stmt *s, axe_dtype d, axe_dtype sd,
+                    const double *x)
+{
+    double a = x[1], b = x[2];
     switch (s->op) {
     case AX_OP_FILL:
         return is_int(d) ? axe__int_saturate(d, s->imm) : s->imm;
@@ -256,25 +287,86 @@ static double apply(const ax_stmt *s, axe_dtype d, axe_dtype sd, double a,
     case AX_OP_DIV:
         return a / b;
     case AX_OP_MAX:
-        return a > b ? a : b;
+        return max_num(a, b);
     case AX_OP_MIN:
-        return a < b ? a : b;
+        return min_num(a, b);
     case AX_OP_NEG:
         return -a;
     case AX_OP_RELU:
         return a > 0 ? a : 0;
-    case AX_OP_EXP:
-        return exp(a);
-    case AX_OP_REDUCE:
-        return s->rmax ? (a > b ? a : b) : a + b;
-    case AX_OP_SQRT:
-        return sqrt(a);
     case AX_OP_GEMM:
         if (is_int(d))
             return wrap_int(d, (int64_t)a * (int64_t)b);
         return round_to(axe__dtype_is_half(d) ? AXE_DTYPE_F32 : d, a * b);
+    case AX_OP_ABS:
+        if (is_int(d))
+            return a < 0 ? -a : a; /* wraps when stored: |INT_MIN| */
+        return axe__math_ref(s->op, d, a, b);
+    case AX_OP_EXP:
+    case AX_OP_SQRT:
+    case AX_OP_LOG:
+    case AX_OP_LOG2:
+    case AX_OP_EXP2:
+    case AX_OP_TANH:
+    case AX_OP_ERF:
+    case AX_OP_RSQRT:
+    case AX_OP_SIGMOID:
+    case AX_OP_SILU:
+    case AX_OP_GELU:
+    case AX_OP_GELU_TANH:
+    case AX_OP_POW:
+        return axe__math_ref(s->op, d, a, b);
+    case AX_OP_LT:
+        return a < b;
+    case AX_OP_LE:
+        return a <= b;
+    case AX_OP_GT:
+        return a > b;
+    case AX_OP_GE:
+        return a >= b;
+    case AX_OP_EQ:
+        return a == b;
+    case AX_OP_NE:
+        return a != b;
+    case AX_OP_SELECT:
+        return a != 0 ? b : x[3];
+    case AX_OP_REDUCE: /* reduce_step */
+    case AX_OP_IOTA:   /* run_instance */
+        break;
     }
     return 0;
+}
+
+/* The index of the destination element of coordinate "c" (dimension
+ * "k" left out) in row-major order: where an argmax/argmin keeps its best
+ * value. */
+static int64_t row_index(const ax_stmt *s, const int64_t *c)
+{
+    int64_t x = 0;
+    int d;
+    for (d = 0; d < axe__ref_ndim(&s->args[1]); d++)
+        if (d != s->rdim)
+            x = x * axe__ref_len(&s->args[1], d) + c[d];
+    return x;
+}
+
+/* reduce at coordinate "c" of the source, value "a": the first element
+ * of the reduced dim starts the result, the others combine into it; an
+ * argmax/argmin keeps the index in the destination and the value in
+ * rs->argv. */
+static double reduce_step(ref_state *rs, const ax_stmt *s, const int64_t *c,
+                          int tid, double a)
+{
+    double *best = &rs->argv[row_index(s, c)];
+    int64_t i;
+    if (!axe__red_is_arg(s->rkind))
+        return c[s->rdim] == 0 ? a : combine(s, load(rs, s, 0, c, tid), a);
+    i = c[s->rdim] == 0 ? 0 : (int64_t)load(rs, s, 0, c, tid);
+    if (c[s->rdim] != 0 &&
+        !arg_better(s->rkind == AX_RED_ARGMAX, a, c[s->rdim], *best, i))
+        return (double)i;
+    *best = a;
+    return (double)c[s->rdim];
 }
 
 static void run_instance(ref_state *rs, const ax_stmt *s, int tid)
@@ -283,19 +375,20 @@ static void run_instance(ref_state *rs, const ax_stmt *s, int tid)
     axe_dtype d = rs->p->tensors[dst->tensor].dtype;
     axe_dtype sd = s->nargs > 1 ? rs->p->tensors[s->args[1].tensor].dtype : d;
     int64_t c[AX_MAX_DIMS] = {0};
-    int k, n = axe__ref_ndim(dst);
+    int i, k, n = axe__ref_ndim(dst);
     axe__race_instance(rs->race, s, tid);
     for (;;) {
-        double a, b, v;
+        double x[AX_MAX_ARGS] = {0}, v;
         axe__race_element(rs->race, c);
-        a = s->nargs > 1 ? load(rs, s, 1, c, tid) : 0;
-        b = s->nargs > 2 ? load(rs, s, 2, c, tid) : 0;
-        v = apply(s, d, sd, a, b);
+        for (i = 1; i < s->nargs; i++)
+            x[i] = load(rs, s, i, c, tid);
+        v = apply(s, d, sd, x);
         if (s->op == AX_OP_GEMM || s->op == AX_OP_ATOMIC_ADD)
             v = load(rs, s, 0, c, tid) + v;
         if (s->op == AX_OP_REDUCE)
-            v = c[s->rdim] == 0 ? a
-                                : apply(s, d, sd, load(rs, s, 0, c, tid), a);
+            v = reduce_step(rs, s, c, tid, x[1]);
+        if (s->op == AX_OP_IOTA)
+            v = (double)(axe__expr_eval(s->istart, rs->env) + c[s->idim]);
         store(rs, s, c, tid, v);
         for (k = n - 1; k >= 0; k--) {
             if (++c[k] < axe__ref_len(dst, k))
@@ -348,6 +441,29 @@ static void run_block(ref_state *rs, const ax_stmt *s)
     }
 }
 
+/* rs->argv: one double per element of the largest argmax/argmin
+ * destination (the source's elements bound it). */
+static axe_status prepare_argv(ref_state *rs, axe_diag *diag)
+{
+    const axe_program *p = rs->p;
+    int64_t most = 1;
+    int i;
+    for (i = 0; i < p->nops; i++) {
+        const ax_stmt *s = p->ops[i];
+        int64_t n = 1;
+        int d;
+        if (s->op != AX_OP_REDUCE || !axe__red_is_arg(s->rkind))
+            continue;
+        for (d = 0; d < axe__ref_ndim(&s->args[1]); d++)
+            n *= axe__ref_len(&s->args[1], d);
+        most = n > most ? n : most;
+    }
+    rs->argv = malloc((size_t)most * sizeof(double));
+    if (rs->argv == NULL)
+        return axe__fail(diag, AXE_ERR_NO_MEMORY, -1, "out of memory");
+    return AXE_OK;
+}
+
 static axe_status prepare(ref_state *rs, axe_diag *diag)
 {
     const axe_program *p = rs->p;
@@ -364,7 +480,7 @@ static axe_status prepare(ref_state *rs, axe_diag *diag)
         if (rs->store[i] == NULL)
             return axe__fail(diag, AXE_ERR_NO_MEMORY, -1, "out of memory");
     }
-    return AXE_OK;
+    return prepare_argv(rs, diag);
 }
 
 static void run_ctas(ref_state *rs)
@@ -398,6 +514,7 @@ static void release(ref_state *rs)
         free(rs->table[i]);
         free(rs->store[i]);
     }
+    free(rs->argv);
     axe__race_free(rs->race);
 }
 

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "compiler_internal.h"
+#include "compiler_math.h"
 
 static axe_status ref_shape(const axe_program *p, ax_ref *r, axe_diag *diag)
 {
@@ -335,25 +335,95 @@ static axe_status check_gemm_types(const axe_program *p, const ax_stmt *s,
     return AXE_OK;
 }
 
+static bool is_float(axe_dtype d)
+{
+    return d == AXE_DTYPE_F32 || d == AXE_DTYPE_F64 || axe__dtype_is_half(d);
+}
+
+static bool is_compare(ax_op op)
+{
+    return op == AX_OP_LT || op == AX_OP_LE || op == AX_OP_GT ||
+           op == AX_OP_GE || op == AX_OP_EQ || op == AX_OP_NE;
+}
+
+/* Operators defined on floating-point values only (abs is also integer). */
+static bool needs_float(ax_op op)
+{
+    return op == AX_OP_DIV || (axe__math_is_op(op) && op != AX_OP_ABS);
+}
+
+/* The dtype operand "i" of "s" must have (its destination's, or what the
+ * operator fixes); false when any dtype will do. */
+static bool operand_dtype(const axe_program *p, const ax_stmt *s, int i,
+                          axe_dtype *want)
+{
+    axe_dtype d = p->tensors[s->args[0].tensor].dtype;
+    axe_dtype a1 = p->tensors[s->args[1].tensor].dtype;
+    if (s->op == AX_OP_CAST)
+        return false;
+    if (s->op == AX_OP_SELECT && i == 1)
+        *want = AXE_DTYPE_I8;
+    else if (is_compare(s->op) ||
+             (s->op == AX_OP_REDUCE && axe__red_is_arg(s->rkind)))
+        *want = a1; /* the first source fixes the other's */
+    else
+        *want = d;
+    return true;
+}
+
+/* What the destination of a comparison or an argmax must be. */
+static axe_status check_dst_type(const axe_program *p, const ax_stmt *s,
+                                 axe_diag *diag)
+{
+    const ax_tensor *t = &p->tensors[s->args[0].tensor];
+    if (is_compare(s->op) && t->dtype != AXE_DTYPE_I8)
+        return axe__fail(diag, AXE_ERR_INVALID, s->args[0].off,
+                         "%s writes an i8 predicate (0 or 1); '%s' is %s",
+                         axe__op_name(s->op), t->name,
+                         axe_dtype_name(t->dtype));
+    if (s->op != AX_OP_REDUCE || !axe__red_is_arg(s->rkind))
+        return AXE_OK;
+    if (t->dtype != AXE_DTYPE_I32)
+        return axe__fail(diag, AXE_ERR_INVALID, s->args[0].off,
+                         "%s writes an i32 index; '%s' is %s",
+                         axe__red_name(s->rkind), t->name,
+                         axe_dtype_name(t->dtype));
+    if (t->mem != AX_MEM_REGISTER)
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->args[0].off,
+                         "%s needs a register destination (it keeps the "
+                         "best value beside each index); '%s' is %s memory: "
+                         "reduce into a register, then copy",
+                         axe__red_name(s->rkind), t->name,
+                         axe__mem_name(t->mem));
+    return AXE_OK;
+}
+
 static axe_status check_types(const axe_program *p, const ax_stmt *s,
                               axe_diag *diag)
 {
-    axe_dtype d = p->tensors[s->args[0].tensor].dtype;
-    bool flt =
-        d == AXE_DTYPE_F32 || d == AXE_DTYPE_F64 || axe__dtype_is_half(d);
+    axe_dtype d = p->tensors[s->args[0].tensor].dtype, want;
     int i;
     if (s->op == AX_OP_GEMM)
         return check_gemm_types(p, s, diag);
-    for (i = 1; i < s->nargs; i++)
-        if (s->op != AX_OP_CAST && p->tensors[s->args[i].tensor].dtype != d)
-            return axe__fail(
-                diag, AXE_ERR_INVALID, s->args[i].off,
-                "'%s' is %s but the destination is %s (use cast)",
-                p->tensors[s->args[i].tensor].name,
-                axe_dtype_name(p->tensors[s->args[i].tensor].dtype),
-                axe_dtype_name(d));
-    if (!flt &&
-        (s->op == AX_OP_EXP || s->op == AX_OP_DIV || s->op == AX_OP_SQRT))
+    AXE_TRY(check_dst_type(p, s, diag));
+    for (i = 1; i < s->nargs; i++) {
+        const ax_tensor *t = &p->tensors[s->args[i].tensor];
+        if (!operand_dtype(p, s, i, &want) || t->dtype == want)
+            continue;
+        if (s->op == AX_OP_SELECT && i == 1)
+            return axe__fail(diag, AXE_ERR_INVALID, s->args[i].off,
+                             "the predicate '%s' of select is %s; it must "
+                             "be i8 (as lt, le, gt, ge, eq, ne write)",
+                             t->name, axe_dtype_name(t->dtype));
+        return axe__fail(diag, AXE_ERR_INVALID, s->args[i].off,
+                         "'%s' is %s but %s %s (use cast)", t->name,
+                         axe_dtype_name(t->dtype),
+                         want == d && !is_compare(s->op)
+                             ? "the destination is"
+                             : "the other operand is",
+                         axe_dtype_name(want));
+    }
+    if (needs_float(s->op) && !is_float(d))
         return axe__fail(diag, AXE_ERR_INVALID, s->off,
                          "%s needs a floating-point destination, not %s",
                          axe__op_name(s->op), axe_dtype_name(d));
@@ -463,6 +533,81 @@ static axe_status check_shapes(const ax_stmt *s, axe_diag *diag)
                                  d, (long long)axe__ref_len(r, d),
                                  (long long)axe__ref_len(d0, d));
     }
+    return AXE_OK;
+}
+
+/* The largest v such that every integer in [-v, v] is a value of "d"
+ * (for i8 and i32: their range, [*lo, v]); 2^(mantissa bits + 1) for the
+ * floating-point types. */
+static int64_t exact_limit(axe_dtype d, int64_t *lo)
+{
+    int64_t v = 0;
+    switch (d) {
+    case AXE_DTYPE_I8:
+        *lo = -128;
+        return 127;
+    case AXE_DTYPE_I32:
+        *lo = INT32_MIN;
+        return INT32_MAX;
+    case AXE_DTYPE_E5M2:
+        v = 8;
+        break;
+    case AXE_DTYPE_E4M3:
+        v = 16;
+        break;
+    case AXE_DTYPE_BF16:
+        v = 256;
+        break;
+    case AXE_DTYPE_F16:
+        v = 2048;
+        break;
+    case AXE_DTYPE_F32:
+        v = 16777216;
+        break;
+    case AXE_DTYPE_F64:
+        v = 9007199254740992LL;
+        break;
+    }
+    *lo = -v;
+    return v;
+}
+
+/* iota(dst, dim, start): dim is one of dst's, start is affine in ids the
+ * scope may read, and every value start + coordinate is exact in dst's
+ * dtype (checked over the start's range under the enclosing guards,
+ * unless they never hold). */
+static axe_status check_iota(const axe_program *p, const ax_stmt *s,
+                             axe_diag *diag)
+{
+    const ax_tensor *t = &p->tensors[s->args[0].tensor];
+    const ax_expr *e = s->istart;
+    const char *id = finer_id(s->scope, &e, 1);
+    int64_t lo, hi, top, min, max = exact_limit(t->dtype, &min);
+    if (s->idim >= axe__ref_ndim(&s->args[0]))
+        return axe__fail(diag, AXE_ERR_INVALID, s->off,
+                         "iota along dimension %d of a %d-dimensional "
+                         "destination",
+                         s->idim, axe__ref_ndim(&s->args[0]));
+    AXE_TRY(check_affine(p, e, "iota's start", diag));
+    if (id != NULL)
+        return axe__fail(diag, AXE_ERR_INVALID, e->off,
+                         "a %s-scope operator cannot use the id '%s' (it "
+                         "runs once for the whole %s)",
+                         axe__scope_name(s->scope), id,
+                         axe__scope_name(s->scope));
+    if (s->dead)
+        return AXE_OK; /* never runs: no values to check */
+    if (axe__expr_range(p, e, &lo, &hi) != AXE_OK ||
+        axe__add(hi, axe__ref_len(&s->args[0], s->idim) - 1, &top) != AXE_OK)
+        return axe__fail(diag, AXE_ERR_OVERFLOW, e->off,
+                         "integer overflow in iota's values");
+    if (lo < min || top > max)
+        return axe__fail(diag, AXE_ERR_DOMAIN, e->off,
+                         "iota's values lie in [%lld, %lld], beyond the "
+                         "integers that %s holds exactly ([%lld, %lld])",
+                         (long long)lo, (long long)top,
+                         axe_dtype_name(t->dtype), (long long)min,
+                         (long long)max);
     return AXE_OK;
 }
 
@@ -590,6 +735,8 @@ static axe_status check_op(axe_program *p, ax_stmt *s, axe_diag *diag)
                            : check_region(p, s, r, s->dead, diag));
         AXE_TRY(check_scope(p, s, r, diag));
     }
+    if (s->op == AX_OP_IOTA)
+        AXE_TRY(check_iota(p, s, diag));
     clear_bounds(p);
     if (s->args[0].bdim >= 0)
         return axe__fail(diag, AXE_ERR_INVALID, s->args[0].off,
