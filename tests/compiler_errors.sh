@@ -228,6 +228,36 @@ expect 1 2:20 "'A' is i8 but the destination is f32: a gemm accumulates in its i
 expect 1 2:20 "'A' is i32 but the destination is i8" <<<'kernel k(A: i32[4, 4], B: i32[4, 4], C: i8[4, 4]) grid(1) threads(1) {
     thread gemm(C, A, B);
 }'
+# Swizzled layouts: shared tensors (and views of them) only, well-formed
+# parameters, M + S + B <= 40, one swizzle around the whole layout; the
+# CuTe spelling is named as unsupported; a swizzled view stays in bounds.
+expect 1 1:10 "tensor 'A': a swizzled layout \\(Swizzle<M,B,S>\\) is supported on shared tensors only, not on a global tensor" <<<'kernel k(A: f32[8, 8] layout Swizzle<0, 3, 3>(S[(8, 8):(8, 1)])) grid(1) threads(1) {}'
+expect 1 2:14 "tensor 'r': a swizzled layout \\(Swizzle<M,B,S>\\) is supported on shared tensors only, not on a register tensor" <<<'kernel k(A: f32[8, 8]) grid(1) threads(1) {
+    register r: f32[8, 8] layout Swizzle<0, 3, 3>(S[(8, 8):(8, 1)]);
+    thread copy(r, A);
+}'
+expect 1 2:32 "Swizzle<0,4,3> is not well-formed: need S >= B and S \\+ B <= 62" <<<'kernel k(A: f32[8, 8]) grid(1) threads(1) {
+    shared s: f32[8, 8] layout Swizzle<0, 4, 3>(S[(8, 8):(8, 1)]);
+}'
+expect 1 2:46 "swizzle parameter S = 63 is not in \\[0, 62\\]" <<<'kernel k(A: f32[8, 8]) grid(1) threads(1) {
+    shared s: f32[8, 8] layout Swizzle<0, 3, 63>(S[(8, 8):(8, 1)]);
+}'
+expect 1 2:32 "the CuTe swizzle Sw<B,M,S> is not supported in a kernel layout: write the Axe notation Swizzle<M,B,S>\\(layout\\)" <<<'kernel k(A: f32[8, 8]) grid(1) threads(1) {
+    shared s: f32[8, 8] layout Sw<3, 0, 3> o S[(8, 8):(8, 1)];
+}'
+expect 1 2:12 "tensor 's': Swizzle<30,6,6> moves address bits up to 42; a kernel supports M \\+ S \\+ B <= 40" <<<'kernel k(A: f32[8, 8]) grid(1) threads(1) {
+    shared s: f32[8, 8] layout Swizzle<30, 6, 6>(S[(8, 8):(8, 1)]);
+}'
+expect 2 2:32 "Swizzle<M,B,S>\\(...\\) can only wrap the whole layout" <<<'kernel k(A: f32[8, 8]) grid(1) threads(1) {
+    shared s: f32[8, 8] layout Swizzle<0, 3, 3>(Swizzle<0, 3, 3>(S[(8, 8):(8, 1)]));
+}'
+expect 2 2:49 "expected 'inner' or 'outer', found 'middle'" <<<'kernel k(A: f32[8, 8]) grid(1) threads(1) {
+    shared s: f32[8, 8] layout Swizzle<0, 3, 3, middle>(S[(8, 8):(8, 1)]);
+}'
+expect 1 3:17 "view of 's' out of bounds: it reaches elements \\[32, 991\\] of a buffer of 960" <<<'kernel k(A: f32[30, 32]) grid(1) threads(32) {
+    shared s: f32[30, 32] layout Swizzle<0, 5, 5>(S[(30, 32):(32, 1)]);
+    cta copy(A, s.view(Swizzle<0, 5, 5>(S[(30, 32):(32, 1)] + 32)));
+}'
 # an fp8 gemm accumulates in f32 only (not in its own type, nor f16)
 expect 1 2:17 "'C' is e4m3 but a gemm of e4m3 inputs accumulates in f32 \\(as mma.sync .e4m3 does\\)" <<<'kernel k(A: e4m3[4, 4], B: e4m3[4, 4], C: e4m3[4, 4]) grid(1) threads(1) {
     thread gemm(C, A, B);

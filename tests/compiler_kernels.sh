@@ -96,6 +96,10 @@ check_run warp_slices.axe -D KT=3 -D NT=1 --seed 20
 check_run gemm_i8.axe
 check_run gemm_i8.axe -D M=384 -D N=256 -D K=96 --seed 6
 check_run gemm_i8.axe -D M=128 -D N=384 -D K=160 --schedule gemm=thread_fma --seed 7
+# A transpose through a swizzled shared tile (Swizzle<0,5,5>), read back
+# through a swizzled view.
+check_run transpose_swizzle.axe
+check_run transpose_swizzle.axe -D M=96 -D N=160 --seed 5 --json
 # fp8 GEMM: e4m3 A and B, f32 C, on the m16n8k32 .e4m3 atom and as FMAs.
 check_run gemm_fp8.axe
 check_run gemm_fp8.axe -D M=384 -D N=256 -D K=96 --seed 6
@@ -189,6 +193,14 @@ check_run dead_guards.axe -D M=64 --seed 27
 # over the lanes of the reduced dimension only (warp_shuffle).
 check_run reduce_replicated.axe
 check_run reduce_replicated.axe -D C=40 --seed 25
+# Swizzled shared tiles: their storage read back through plain views
+# (the generated XOR against the library's apply), and a GEMM staging its
+# tiles swizzled (mma_smem's atom loop and thread_fma read through it).
+check_run swizzle_raw.axe
+check_run swizzle_raw.axe -D R=48 --seed 3
+check_run gemm_swizzle.axe
+check_run gemm_swizzle.axe -D M=384 -D N=256 -D K=96 --seed 6
+check_run gemm_swizzle.axe -D M=128 -D N=384 -D K=32 --schedule gemm=thread_fma
 # fp8 (e4m3, e5m2): operators, reductions, casts; the m16n8k32 fp8 atoms.
 check_run fp8.axe
 check_run fp8.axe -D R=3 -D C=96 --seed 16
@@ -329,6 +341,18 @@ for edit in 's/f, 3, 7, 0x7eu)/f, 3, 7, 0x7du)/' 's/f, 2, 15, 0x7bu)/f, 2, 15, 0
         ok
     else
         bad "fp8_cast.axe with $edit: $(cat "$tmp/out" "$tmp/err" | head -c 300)"
+    fi
+done
+# A generated swizzle that differs from the library's fails --check.
+for edit in 's/a ^ ((a >> s) \& mask)/a ^ ((a >> (s + 1)) \& mask)/' \
+    's/a ^ ((a \& mask) << s)/a/'; do
+    if AXE_TEST_EDIT=$edit AXE_TEST_CC=$CC CC="sh $tmp/cc_edit.sh" \
+        "$AXE" run "$K/swizzle_raw.axe" --check >"$tmp/out" 2>"$tmp/err"; then
+        bad "swizzle_raw.axe edited by $edit passes --check"
+    elif grep -q '^check FAILED' "$tmp/out"; then
+        ok
+    else
+        bad "swizzle_raw.axe edited by $edit: $(cat "$tmp/out" "$tmp/err" | head -c 300)"
     fi
 done
 # The generated f16/bf16 conversions equal the library's bit for bit.
@@ -480,6 +504,14 @@ sed 's/(16 \* KT, 4, 4@laneid, 16, 8,/(16 * KT, 8, 4@laneid, 16, 4,/' \
     "$SRC/tests/kernels/warp_mma_i8.axe" >"$tmp/notile_i8.axe"
 # copy.smem: registers with different thread ownership (test kernel).
 K="$SRC/tests/kernels"
+# Swizzled tiles: vectorized where the swizzle keeps 16-byte runs
+# contiguous (Swizzle<2,3,4,outer> on f32, Swizzle<3,3,3> on f16), refused
+# with the reason where it keeps single elements (Swizzle<0,5,5>).
+expect_explain swizzle_raw.axe "rejected copy\.vector: max_common_vector of the per-thread layouts is 2048, but 'T' is swizzled by Swizzle<0,5,5>, which keeps aligned runs of only 1 element contiguous"
+expect_explain swizzle_raw.axe "dst 'U': Swizzle<2,3,4,outer> of per-thread loop layout|dst 'U': Swizzle<2,3,4,outer> of dealt loop layout"
+expect_explain swizzle_raw.axe 'innermost access: 4 elements'
+expect_explain swizzle_raw.axe 'innermost access: 8 elements'
+expect_explain gemm_swizzle.axe 'chosen gemm\.mma_smem'
 expect_explain warp_mma_fp8.axe 'atom mma\.sync\.aligned\.m16n8k32\.row\.col\.f32\.e5m2\.e5m2\.f32, 2 x 2 x 2 atom tiles'
 expect_explain warp_mma_i8.axe 'atom mma\.sync\.aligned\.m16n8k32\.row\.col\.s32\.s8\.s8\.s32, 2 x 2 x 2 atom tiles'
 expect_explain cta_reduce.axe 'chosen reduce\.smem'

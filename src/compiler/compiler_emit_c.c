@@ -75,6 +75,7 @@ static void preamble(ax_text *t, const axe_program *p, const char *file,
     axe__emit_half_helpers(t, body);
     axe__emit_int_helpers(t, body);
     axe__emit_atomic_helpers(t, body);
+    axe__emit_swizzle_helpers(t, body);
 }
 
 static void storage(ax_text *t, const axe_program *p)

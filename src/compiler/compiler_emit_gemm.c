@@ -101,7 +101,7 @@ static bool applies(const ax_stmt *s)
         c == s->args[1].tensor || c == s->args[2].tensor)
         return false;
     for (i = 0; i < 3; i++)
-        if (!plan->affine[i])
+        if (!plan->affine[i] || plan->swizzled[i])
             return false;
     for (k = 0; k < plan->nloops; k++)
         if (plan->loops[k].thread && plan->loops[k].dim == 2)

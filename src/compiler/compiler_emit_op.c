@@ -96,10 +96,12 @@ static void element_in(ax_text *t, const axe_program *p, const ax_stmt *s,
     const ax_tensor *tn = &p->tensors[s->args[i].tensor];
     axe__text_put(t, "%s%s[", name != NULL ? name : tn->cname,
                   tn->mem == AX_MEM_REGISTER ? "[ax_tid]" : "");
+    axe__emit_swizzle_open(t, p, &s->args[i]);
     if (s->plan->affine[i])
         affine_addr(t, p, s, i);
     else
         coord_addr(t, p, s, i);
+    axe__emit_swizzle_close(t, p, &s->args[i]);
     axe__text_put(t, "]");
 }
 

@@ -342,6 +342,9 @@ typedef struct ax_plan {
     int nloops;
     ax_loop loops[AX_MAX_LOOPS];
     bool affine[AX_MAX_ARGS];
+    /* operand i's tensor is swizzled: its address (affine or from
+     * coordinates) is a tile address, mapped through the swizzle */
+    bool swizzled[AX_MAX_ARGS];
     int64_t vec;      /* elements per access of the innermost loop */
     int64_t total;    /* product of the non-thread loop extents */
     int64_t nthreads; /* threads of one scope instance */
@@ -587,6 +590,24 @@ void axe__race_access(ax_race *r, int arg, int tensor, int64_t addr,
                       bool write);
 axe_status axe__race_report(const ax_race *r, int64_t *const *table,
                             axe_race_report *out, axe_diag *diag);
+/* Swizzled shared tensors (compiler_swizzle.c): whether an operand is
+ * addressed through its tensor's swizzle, the aligned runs the swizzle
+ * keeps contiguous (2^M; INT64_MAX if none), the address wrapper
+ * ax_swz(ADDR, M, B, S, inner) of the generated C and its helper, and
+ * the swizzle's text. */
+bool axe__ref_swizzled(const axe_program *p, const ax_ref *r);
+int64_t axe__swizzle_run(const axe_program *p, const ax_ref *r);
+void axe__emit_swizzle_open(ax_text *t, const axe_program *p, const ax_ref *r);
+void axe__emit_swizzle_close(ax_text *t, const axe_program *p, const ax_ref *r);
+void axe__emit_swizzle_helpers(ax_text *t, const char *body);
+void axe__swizzle_text(const axe_program *p, const ax_ref *r, char *buf,
+                       size_t cap);
+/* Sema of a swizzle on tensor "t" (shared only, M + S + B <= 40), and the
+ * storage a swizzled view can reach from its unswizzled bounds. */
+axe_status axe__swizzle_check(const ax_tensor *t, const axe_layout_swizzle *sw,
+                              long off, axe_diag *diag);
+axe_status axe__swizzle_view_bounds(const axe_program *p, const ax_ref *r,
+                                    int64_t *lo, int64_t *top, axe_diag *diag);
 /* The number of threads of one instance of scope "s" ("p" gives CTAs). */
 int64_t axe__scope_threads(const axe_program *p, ax_scope s);
 

@@ -208,7 +208,9 @@ static void smem_operand(ax_text *t, const axe_program *p, const ax_stmt *s,
 {
     const ax_tensor *tn = &p->tensors[s->args[i].tensor];
     axe__text_put(t, "%s%s[", operand_pre(p, s, tn->dtype), tn->cname);
+    axe__emit_swizzle_open(t, p, &s->args[i]);
     smem_addr(t, p, s, i);
+    axe__emit_swizzle_close(t, p, &s->args[i]);
     axe__text_put(t, "]%s",
                   int_acc(p, s) ? "" : axe__dtype_wrap_post(tn->dtype));
 }

@@ -107,10 +107,74 @@ static axe_status parse_offset(ax_parser *ps, axe_layout *l, ax_expr **dyn)
     return AXE_OK;
 }
 
-/* layout := term {'+' term}; term := S[..] | R[..] | offset. */
+static axe_status parse_layout(ax_parser *ps, axe_layout *l, ax_expr **dyn);
+
+/* One swizzle parameter: a constant in [0, 62]. */
+static axe_status swizzle_param(ax_parser *ps, int32_t *out, const char *what)
+{
+    long off = (long)ps->tok.pos;
+    int64_t v;
+    AXE_TRY(axe__parse_const(ps, &v, what));
+    if (v < 0 || v > 62)
+        return axe__fail(ps->diag, AXE_ERR_INVALID, off,
+                         "swizzle parameter %s = %lld is not in [0, 62]", what,
+                         (long long)v);
+    *out = (int32_t)v;
+    return AXE_OK;
+}
+
+/* 'Swizzle' '<' M ',' B ',' S [',' ('inner' | 'outer')] '>' '(' layout ')'
+ * (docs/notation.md: TIRx's ComposeLayout, inner by default), the
+ * 'Swizzle' already read at "off". */
+static axe_status parse_swizzle(ax_parser *ps, axe_layout *l, ax_expr **dyn,
+                                long off)
+{
+    axe_layout_swizzle sw = {true, true, 0, 0, 0};
+    AXE_TRY(axe__expect(ps, "<", "'<' after Swizzle"));
+    AXE_TRY(swizzle_param(ps, &sw.per_element, "M"));
+    AXE_TRY(axe__expect(ps, ",", "',' after M"));
+    AXE_TRY(swizzle_param(ps, &sw.len, "B"));
+    AXE_TRY(axe__expect(ps, ",", "',' after B"));
+    AXE_TRY(swizzle_param(ps, &sw.atom, "S"));
+    if (axe__tok_is(ps, ",")) {
+        AXE_TRY(axe__lex_next(ps));
+        sw.inner = axe__tok_is(ps, "inner");
+        if (!sw.inner && !axe__tok_is(ps, "outer"))
+            return axe__syntax(ps, "'inner' or 'outer'");
+        AXE_TRY(axe__lex_next(ps));
+    }
+    if (sw.atom < sw.len || sw.atom + sw.len > 62)
+        return axe__fail(ps->diag, AXE_ERR_INVALID, off,
+                         "Swizzle<%d,%d,%d> is not well-formed: need S >= B "
+                         "and S + B <= 62",
+                         (int)sw.per_element, (int)sw.len, (int)sw.atom);
+    AXE_TRY(axe__expect(ps, ">", "'>' after the swizzle parameters"));
+    AXE_TRY(axe__expect(ps, "(", "'(' and the swizzled layout"));
+    AXE_TRY(parse_layout(ps, l, dyn));
+    if (l->swizzle.present)
+        return axe__fail(ps->diag, AXE_ERR_SYNTAX, off,
+                         "Swizzle<M,B,S>(...) can only wrap the whole "
+                         "layout");
+    l->swizzle = sw;
+    return axe__expect(ps, ")", "')' after the swizzled layout");
+}
+
+/* layout := 'Swizzle' '<' ... '>' '(' layout ')' | term {'+' term};
+ * term := S[..] | R[..] | offset. A swizzle wraps the whole layout (of a
+ * tensor, or of a view: the view's addresses go through it). */
 static axe_status parse_layout(ax_parser *ps, axe_layout *l, ax_expr **dyn)
 {
     axe_layout_init(l);
+    if (axe__tok_is(ps, "Swizzle") || axe__tok_is(ps, "Sw")) {
+        long off = (long)ps->tok.pos;
+        if (axe__tok_is(ps, "Sw"))
+            return axe__fail(ps->diag, AXE_ERR_UNSUPPORTED, off,
+                             "the CuTe swizzle Sw<B,M,S> is not supported in "
+                             "a kernel layout: write the Axe notation "
+                             "Swizzle<M,B,S>(layout) (docs/notation.md)");
+        AXE_TRY(axe__lex_next(ps));
+        return parse_swizzle(ps, l, dyn, off);
+    }
     do {
         if (axe__tok_is(ps, "S")) {
             AXE_TRY(axe__lex_next(ps));

@@ -110,6 +110,7 @@ static axe_status classify(const axe_program *p, const ax_stmt *s,
         const ax_ref *r = &s->args[i];
         const ax_tensor *t = &p->tensors[r->tensor];
         plan->affine[i] = true;
+        plan->swizzled[i] = axe__ref_swizzled(p, r);
         for (d = 0; d < axe__ref_ndim(r); d++) {
             operand_info *o = &info[i];
             o->full[d] = dim_iters(p, r, d, o->it[d], &o->nit[d]);

@@ -95,6 +95,45 @@ static bool aligned(const axe_program *p, const ax_stmt *s, const ax_plan *plan,
     return true;
 }
 
+/* Why a swizzled operand "i" stops the vector: its swizzle keeps only
+ * aligned runs of 2^M elements contiguous. */
+static axe_status swizzle_refusal(const axe_program *p, const ax_stmt *s, int i,
+                                  int64_t v, axe_diag *why)
+{
+    const ax_tensor *t = &p->tensors[s->args[i].tensor];
+    char sw[64];
+    int64_t run = axe__swizzle_run(p, &s->args[i]);
+    axe__swizzle_text(p, &s->args[i], sw, sizeof sw);
+    return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                     "max_common_vector of the per-thread layouts is %lld, "
+                     "but '%s' is swizzled by %s, which keeps aligned runs "
+                     "of only %lld element%s contiguous (max_common_vector "
+                     "of the swizzled layouts: %lld, no 4/8/16-byte access)",
+                     (long long)v, t->name, sw, (long long)run,
+                     run == 1 ? "" : "s", (long long)(run < v ? run : v));
+}
+
+/* The widest access of w elements (w * es at most 16 bytes) that
+ * divides max_common_vector "v" and the innermost loop, is aligned, and,
+ * with "swz", lies inside the aligned runs that each operand's swizzle
+ * keeps contiguous; 1 if none. */
+static int64_t vector_width(const axe_program *p, const ax_stmt *s,
+                            const ax_plan *plan, int kin, int64_t v, bool swz)
+{
+    int64_t w, es = axe_dtype_size(p->tensors[s->args[0].tensor].dtype);
+    for (w = 16 / es; w >= 2; w /= 2) {
+        if (v % w != 0 || plan->loops[kin].extent % w != 0 ||
+            plan->loops[kin].stride[0] != 1 || plan->loops[kin].stride[1] != 1)
+            continue;
+        if (swz && (w > axe__swizzle_run(p, &s->args[0]) ||
+                    w > axe__swizzle_run(p, &s->args[1])))
+            continue;
+        if (aligned(p, s, plan, kin, w))
+            return w;
+    }
+    return 1;
+}
+
 /* Vectorize the innermost loop of a copy plan (see the file comment). */
 axe_status axe__plan_vectorize(const axe_program *p, const ax_stmt *s,
                                ax_plan *plan, axe_diag *why)
@@ -111,12 +150,8 @@ axe_status axe__plan_vectorize(const axe_program *p, const ax_stmt *s,
         axe_cute_max_common_vector(&dst, &src, &v) != AXE_OK)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                          "per-thread layouts exceed the CuTe capacity");
-    for (w = 16 / es; w >= 2; w /= 2) {
-        if (v % w != 0 || plan->loops[kin].extent % w != 0 ||
-            plan->loops[kin].stride[0] != 1 || plan->loops[kin].stride[1] != 1)
-            continue;
-        if (!aligned(p, s, plan, kin, w))
-            continue;
+    w = vector_width(p, s, plan, kin, v, true);
+    if (w > 1) {
         plan->vec = w;
         plan->total /= w;
         return AXE_OK;
@@ -125,6 +160,13 @@ axe_status axe__plan_vectorize(const axe_program *p, const ax_stmt *s,
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                          "max_common_vector of the per-thread layouts is %lld",
                          (long long)v);
+    if (vector_width(p, s, plan, kin, v, false) > 1)
+        return swizzle_refusal(p, s,
+                               axe__swizzle_run(p, &s->args[0]) <
+                                       axe__swizzle_run(p, &s->args[1])
+                                   ? 0
+                                   : 1,
+                               v, why);
     return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                      "max_common_vector is %lld but no 4/8/16-byte access of "
                      "%lld-byte elements is aligned",
@@ -154,7 +196,12 @@ static void describe_operand(ax_text *t, const axe_program *p, const ax_stmt *s,
     ax_base b;
     const ax_tensor *tn = &p->tensors[s->args[i].tensor];
     int k, n = 0;
+    char sw[64];
     axe__text_put(t, "    %s '%s': ", i == 0 ? "dst" : "src", tn->name);
+    if (plan->swizzled[i]) {
+        axe__swizzle_text(p, &s->args[i], sw, sizeof sw);
+        axe__text_put(t, "%s of ", sw);
+    }
     if (!plan->affine[i]) {
         axe__text_put(t, "addressed from coordinates (constant // and %%)\n");
         return;

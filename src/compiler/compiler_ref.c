@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "compiler_math.h"
+#include "layout_internal.h"
 
 typedef struct ref_state {
     const axe_program *p;
@@ -183,6 +184,14 @@ static void store_buf(axe_dtype d, void *b, int64_t a, double v)
 
 /* Where coordinate "c" of operand "r" lives: a buffer address (global) or
  * an index into the instance's logical store. */
+/* The storage address of the view tile address "x" (the library's
+ * swizzle; sema has checked its parameters). */
+static int64_t swizzled(const axe_layout_swizzle *sw, int64_t x)
+{
+    int64_t y;
+    return axe__swizzle_addr(sw, x, &y) == AXE_OK ? y : x;
+}
+
 static int64_t locate(const ref_state *rs, const ax_ref *r, const int64_t *c,
                       int tid)
 {
@@ -200,7 +209,8 @@ static int64_t locate(const ref_state *rs, const ax_ref *r, const int64_t *c,
     if (r->is_view) {
         for (d = 0; d < r->view.noffset; d++)
             x += r->view.offset[d].value;
-        return x + (r->view_dyn ? axe__expr_eval(r->view_dyn, rs->env) : 0);
+        x += r->view_dyn ? axe__expr_eval(r->view_dyn, rs->env) : 0;
+        return swizzled(&r->view.swizzle, x);
     }
     if (t->mem != AX_MEM_REGISTER)
         return rs->table[r->tensor][x];

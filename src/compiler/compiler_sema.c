@@ -258,6 +258,34 @@ static axe_status tensor_span(ax_tensor *t, axe_diag *diag)
     return AXE_OK;
 }
 
+/* A swizzled layout: on a shared tensor only, and the span covers every
+ * swizzled address (the largest address of an element plus one, found
+ * by evaluating the layout when the tensor has at most 2^22 elements;
+ * otherwise the span rounded up to the swizzle's block of 2^(M+S+B)
+ * elements, which the swizzle maps into itself). */
+static axe_status swizzle_span(ax_tensor *t, int64_t size, axe_diag *diag)
+{
+    const axe_layout_swizzle *sw = &t->layout.swizzle;
+    int64_t x, top = t->span, block;
+    AXE_TRY(axe__swizzle_check(t, sw, t->off, diag));
+    block = (int64_t)1 << (sw->per_element + sw->atom + sw->len);
+    for (x = 0; x < size && size <= ((int64_t)1 << 22); x++) {
+        axe_point pt;
+        int k;
+        AXE_TRY(axe_layout_apply_base(&t->layout, x, &pt, diag));
+        for (k = 0; k < pt.n; k++)
+            if (strcmp(pt.axis[k], "m") == 0 && pt.v[k] + 1 > top)
+                top = pt.v[k] + 1;
+    }
+    if (size > ((int64_t)1 << 22) &&
+        (top > INT64_MAX - block || (top = (top + block - 1) / block * block,
+                                     top > ((int64_t)1 << 40) / 8)))
+        return axe__fail(diag, AXE_ERR_DOMAIN, t->off,
+                         "tensor '%s' is too large for its swizzle", t->name);
+    t->span = top;
+    return AXE_OK;
+}
+
 static axe_status check_tensor(const axe_program *p, ax_tensor *t,
                                axe_diag *diag)
 {
@@ -283,7 +311,8 @@ static axe_status check_tensor(const axe_program *p, ax_tensor *t,
                          "the layout of '%s' does not admit its shape: %s",
                          t->name, why.message);
     AXE_TRY(check_threads(p, t, diag));
-    return tensor_span(t, diag);
+    AXE_TRY(tensor_span(t, diag));
+    return t->layout.swizzle.present ? swizzle_span(t, n, diag) : AXE_OK;
 }
 
 /* Shared memory of the CTA and registers of one thread, summed in

@@ -178,6 +178,8 @@ static axe_status check_view(const axe_program *p, const ax_ref *r, bool dead,
             return axe__fail(diag, AXE_ERR_OVERFLOW, r->off,
                              "view of '%s': its offset overflows", t->name);
     }
+    if (v->swizzle.present)
+        AXE_TRY(axe__swizzle_view_bounds(p, r, &lo, &top, diag));
     if (lo < 0 || top >= t->span)
         return axe__fail(diag, AXE_ERR_DOMAIN, r->off,
                          "view of '%s' out of bounds: it reaches elements "
