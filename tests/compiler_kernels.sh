@@ -189,6 +189,7 @@ check_run gemm_i8_acc8.axe -D M=3 -D N=9 -D K=40 --seed 4
 check_run dead_guards.axe
 check_run dead_guards.axe -D M=100 --seed 26
 check_run dead_guards.axe -D M=64 --seed 27
+check_run dead_runtime.axe --arg M=37,5,64
 # Warp reductions into destinations replicated over every lane (smem) and
 # over the lanes of the reduced dimension only (warp_shuffle).
 check_run reduce_replicated.axe
@@ -521,6 +522,7 @@ expect_explain dead_guards.axe "op 1 \(line 16\): thread copy\(B\[1\], A\[1\]\)"
 expect_explain dead_guards.axe "never runs: the conditions around it leave 'bx' no value in \[0, 2\] \(dead code: not dispatched, not emitted\)"
 expect_explain dead_guards.axe "never runs: the conditions around it hold for no thread, CTA and loop iteration"
 expect_explain dead_guards.axe "never runs: the conditions around it leave 'i' no value in \[0, 1\]"
+expect_explain dead_runtime.axe "never runs: the conditions around it leave 'M' no value in \[-2147483648, 2147483647\]"
 # A destination replicated over lanes that hold other rows: the butterfly
 # would leave each lane only its own row's total.
 expect_explain reduce_replicated.axe "rejected reduce\.warp_shuffle: the destination 'all' is replicated over the threads of digit \(rank/8\)%4 \(dim 0\), which compute different elements: its replicas would not all be written"

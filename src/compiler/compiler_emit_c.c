@@ -137,18 +137,21 @@ static void shuffle_storage(ax_text *t, const axe_program *p, const ax_stmt *s)
     }
 }
 
-/* The tensor parameters, then the runtime scalars (trailing ", " when
- * "sep" and something was printed); the number printed. */
-static int params(ax_text *t, const axe_program *p, bool restrict_)
+/* The tensor parameters, then the runtime scalars; the number printed.
+ * The CTA function ("cta": restrict pointers) takes the scalars as long,
+ * so that a condition comparing one with a constant beyond the i32 range
+ * (`if (M > 2147483647)`, dead code) is no type-limits warning. */
+static int params(ax_text *t, const axe_program *p, bool cta)
 {
     int i, n = 0;
     for (i = 0; i < p->ntensors; i++)
         if (p->tensors[i].param)
             axe__text_put(t, "%s%s *%s%s", n++ ? ", " : "",
                           axe__dtype_ctype(p->tensors[i].dtype),
-                          restrict_ ? "restrict " : "", p->tensors[i].cname);
+                          cta ? "restrict " : "", p->tensors[i].cname);
     for (i = 0; i < p->nscalars; i++)
-        axe__text_put(t, "%sint32_t s_%s", n++ ? ", " : "", p->scalar_name[i]);
+        axe__text_put(t, "%s%s s_%s", n++ ? ", " : "", cta ? "long" : "int32_t",
+                      p->scalar_name[i]);
     return n;
 }
 

@@ -660,10 +660,15 @@ static int narrow(axe_program *p, const ax_guard *g)
     for (; g != NULL; g = g->up) {
         if (!var_cmp_const(g, &v, &cmp, &c))
             continue;
+        if ((cmp == 0 && c == INT64_MIN) || (cmp == 2 && c == INT64_MAX)) {
+            p->var_lo[v] = INT64_MAX; /* v < -2^63, v > 2^63 - 1 */
+            p->var_hi[v] = INT64_MIN;
+            continue;
+        }
         if (cmp == 0)
-            c = c == INT64_MIN ? -1 : c - 1;
+            c--;
         if (cmp == 2)
-            c = c == INT64_MAX ? INT64_MAX : c + 1;
+            c++;
         if ((cmp == 0 || cmp == 1 || cmp == 4) && c < p->var_hi[v])
             p->var_hi[v] = c;
         if ((cmp == 2 || cmp == 3 || cmp == 4) && c > p->var_lo[v])
@@ -706,17 +711,21 @@ static axe_status mark_dead(axe_program *p, ax_stmt *s, int empty)
 {
     char why[160];
     char *keep;
+    int64_t lo, hi;
     s->dead = empty >= 0 || axe__guard_never_holds(p, s->guard);
     if (!s->dead)
         return AXE_OK;
-    if (empty >= 0)
+    if (empty >= 0) {
+        axe__var_range(p, empty, &lo, &hi);
         snprintf(why, sizeof why,
-                 "the conditions around it leave '%s' no value in [0, %lld]",
-                 p->vars[empty], (long long)(axe__var_extent(p, empty) - 1));
-    else
+                 "the conditions around it leave '%s' no value in [%lld, "
+                 "%lld]",
+                 p->vars[empty], (long long)lo, (long long)hi);
+    } else {
         snprintf(why, sizeof why,
                  "the conditions around it hold for no thread, CTA and loop "
                  "iteration");
+    }
     keep = axe__arena_alloc(p->arena, strlen(why) + 1);
     if (keep == NULL)
         return AXE_ERR_NO_MEMORY;
