@@ -112,6 +112,17 @@ check_run tail_rows.axe --arg M=64,1,0 -D N=24 --seed 5
 check_run attention_causal.axe
 check_run attention_causal.axe -D N=96 --seed 25
 check_run attention_causal.axe -D N=80 -D D=24 -D BM=16 --seed 26
+# The acceptance form: --check --json prints one object with "pass":true.
+for args in "" "-D N=48 -D D=16 -D BM=16 --seed 30"; do
+    # shellcheck disable=SC2086
+    if "$AXE" run "$K/attention_causal.axe" --check --json $args \
+        >"$tmp/out" 2>"$tmp/err" && [ "$(wc -l <"$tmp/out")" = 1 ] &&
+        grep -q '"pass":true' "$tmp/out"; then
+        ok
+    else
+        bad "attention_causal.axe --check --json $args: $(cat "$tmp/out" "$tmp/err" | head -c 300)"
+    fi
+done
 # Test kernels (tests/kernels/): shared phases of split plans, coordinate
 # addressing, casts, warp scope, i8 wrap-around, f64, thread-scope loops.
 K="$SRC/tests/kernels"
@@ -219,8 +230,10 @@ check_run arg_reduce.axe -D ROWS=12 -D C=96 --seed 5
 check_run arg_reduce.axe --seed 28 $(for n in 1 3 8 10 13 15 19 22; do
     echo --schedule "reduce#$n=smem"
 done)
-check_run arg_reduce.axe --seed 29 --schedule 'reduce#24=smem' \
-    --schedule 'reduce#26=smem' --schedule 'reduce#28=smem'
+# shellcheck disable=SC2046
+check_run arg_reduce.axe --seed 29 $(for n in 24 26 28 30 32 34; do
+    echo --schedule "reduce#$n=smem"
+done)
 # Warp, warpgroup and cta operators under ifs on finer thread ids that are
 # uniform over each instance (tx >= 128 over warps and warpgroups, ...).
 check_run uniform_if.axe
