@@ -62,27 +62,38 @@ class CheckError(AssertionError):
     ``counts``), ``races`` the race reports of the reference's detector
     (``race on T[3,5]: written by thread 7 (line 12), ...``),
     ``race_count`` the racing accesses found. An AssertionError: the
-    kernel gave a wrong answer, its arguments were fine."""
+    kernel gave a wrong answer, its arguments were fine. The message
+    names an element of a tensor that is not row-major by its buffer
+    position (``P buffer element 17``; those tensors are in
+    ``buffer_positions``)."""
 
     __module__ = "axe"
 
     def __init__(self, kernel: str, mismatches: List["Mismatch"],
                  counts: Dict[str, int], races: List[str],
-                 race_count: int) -> None:
+                 race_count: int, buffer_positions: Sequence[str] = ()
+                 ) -> None:
         self.kernel = kernel
         self.mismatches = mismatches
         self.counts = counts
         self.races = races
         self.race_count = race_count
+        self.buffer_positions = list(buffer_positions)
         super().__init__(self._text())
+
+    def _where(self, m: "Mismatch") -> str:
+        """"Y[0, 5]", or "P buffer element 17"."""
+        if m.tensor in self.buffer_positions:
+            return f"{m.tensor} buffer element {m.coords[0]}"
+        return f"{m.tensor}[{', '.join(map(str, m.coords))}]"
 
     def _text(self) -> str:
         parts = []
         for name, n in self.counts.items():
             shown = [m for m in self.mismatches if m.tensor == name]
             items = "; ".join(
-                f"{name}[{', '.join(map(str, m.coords))}] = {m.got!r}, "
-                f"reference {m.want!r}" for m in shown)
+                f"{self._where(m)} = {m.got!r}, reference {m.want!r}"
+                for m in shown)
             more = ", ..." if n > len(shown) else ""
             parts.append(f"{name}: {n} element{'s' * (n != 1)} differ "
                          f"({items}{more})")
@@ -641,7 +652,8 @@ class Kernel:
             cmp.tensor(t, bytes(v), bytes(r))
         if cmp.counts or race_count:
             raise CheckError(self.name, cmp.mismatches, cmp.counts, races,
-                             race_count)
+                             race_count,
+                             [t.name for t in tensors if not t.row_major])
         return CheckResult(cmp.max_abs, cmp.max_rel, checked)
 
     def _reference(self, bufs: List[bytearray]

@@ -210,6 +210,27 @@ def test_non_row_major_tensor_takes_its_span():
         for r in range(4) for c in range(9)][:35]
 
 
+def test_check_error_names_buffer_positions():
+    """A tensor that is not row-major reports buffer positions: a copy
+    into the padded P swapped for a kernel that also writes the pads."""
+    k = axe.kernel.compile(PADDED_SRC)
+    wide = axe.kernel.compile("""
+kernel pad(A: f32[4, 8], P: f32[35]) grid(1) threads(1) {
+    thread copy(P[0:32], A.view(S[32:1]));
+}
+""")
+    k._fn = wide._fn  # P gets A's 32 values back to back: rows shift
+    a = np.arange(1, 33, dtype=np.float32).reshape(4, 8)
+    with pytest.raises(axe.CheckError) as e:
+        k(a, np.zeros(35, np.float32), check=True)
+    first = e.value.mismatches[0]
+    # buffer element 8 is row 0's pad: the C wrote A[1, 0] = 9 there
+    assert (first.tensor, first.coords, first.got, first.want) == (
+        "P", (8,), 9.0, 0.0)
+    assert e.value.buffer_positions == ["P"]
+    assert "P buffer element 8 = 9.0, reference 0.0" in str(e.value)
+
+
 def test_compile_errors_are_located():
     with pytest.raises(axe.AxeError) as e:
         axe.kernel.compile("kernel k(A: f32[4]) grid(1) threads(1) {\n"
