@@ -210,6 +210,18 @@ static const char src_d[] =
     "  cta iota(z, 0, 1);\n"
     "}\n";
 
+/* Swizzled shared tiles (inner and outer), the fp8 and i8 dtypes. */
+static const char src_e[] =
+    "kernel sw(A: f32[5, 8], H: e4m3[5, 8], G: e5m2[5, 8], C: i8[5, 8]) "
+    "grid(1) threads(32) {\n"
+    "  shared s: f32[5, 8] layout Swizzle<0, 3, 3>(S[(5, 8):(8, 1)]);\n"
+    "  shared u: f32[5, 8] layout Swizzle<0, 1, 3, outer>(S[(5, 8):(8, 1)]);\n"
+    "  shared v: f32[5, 8] layout Swizzle<2, 1, 3>(S[(5, 8):(8, 1)]);\n"
+    "  cta copy(s, A);\n"
+    "  cta copy(u, A);\n"
+    "  cta copy(v, A);\n"
+    "}\n";
+
 /* ---- parse ------------------------------------------------------------- */
 
 typedef struct parse_row {
@@ -268,6 +280,17 @@ static const parse_row parse_rows[] = {
      "op 8 line 16 cta gelu s s\n"
      "op 9 line 17 cta copy Y[bx * 32:+32, 0:+32] s\n"
      "op 10 line 18 cta iota z dim 0 start 1"},
+    {src_e, NULL, 0, "O O O",
+     "A global f32 [5,8] S[(5,8):(8,1)]\n"
+     "H global e4m3 [5,8] S[(5,8):(8,1)]\n"
+     "G global e5m2 [5,8] S[(5,8):(8,1)]\n"
+     "C global i8 [5,8] S[(5,8):(8,1)]\n"
+     "s shared f32 [5,8] Swizzle<0,3,3>(S[(5,8):(8,1)])\n"
+     "u shared f32 [5,8] Swizzle<0,1,3,outer>(S[(5,8):(8,1)])\n"
+     "v shared f32 [5,8] Swizzle<2,1,3>(S[(5,8):(8,1)])",
+     "op 0 line 5 cta copy s A\n"
+     "op 1 line 6 cta copy u A\n"
+     "op 2 line 7 cta copy v A"},
 };
 
 static void check_lines(const char *what, const char *want, int count,
@@ -378,6 +401,20 @@ static const check_row check_rows[] = {
             "op 2 guard - X[0:+4, 0:+32] X[0:+4, 0:+32] "
             "acc[0:+4].bcast(1, 32)\n"
             "op 3 guard - Y[0:+4] X.view(S[4:32] + 1)"},
+    /* A swizzled tensor's span is its largest swizzled address plus one:
+     * s keeps each row (bits [3, 6) xored into [0, 3)), 40; u moves
+     * element (4, 7) at 39 to 39 XOR 8 = 47, so 48; v (M = 2: bit 5
+     * into bit 2) keeps each row, 40. */
+    {src_e, "A span 40 dist 0 owner thread written 0\n"
+            "H span 40 dist 0 owner thread written 0\n"
+            "G span 40 dist 0 owner thread written 0\n"
+            "C span 40 dist 0 owner thread written 0\n"
+            "s span 40 dist 0 owner thread written 1\n"
+            "u span 48 dist 0 owner thread written 1\n"
+            "v span 40 dist 0 owner thread written 1\n"
+            "op 0 guard - s[0:+5, 0:+8] A[0:+5, 0:+8]\n"
+            "op 1 guard - u[0:+5, 0:+8] A[0:+5, 0:+8]\n"
+            "op 2 guard - v[0:+5, 0:+8] A[0:+5, 0:+8]"},
 };
 
 /* Programs that parse but that check rejects: status and reason. */
@@ -498,6 +535,14 @@ static const sched_row sched_rows[] = {
     {src_d, 8, "thread_loop", NULL},
     {src_d, 10, "split", NULL},
     {src_d, 10, "thread_loop", "no register operand distributed"},
+    /* A vector only where the swizzle keeps it contiguous (2^M). */
+    {src_e, 0, "split", NULL},
+    {src_e, 0, "vector",
+     "max_common_vector of the per-thread layouts is 40, but 's' is "
+     "swizzled by Swizzle<0,3,3>, which keeps aligned runs of only 1 "
+     "element contiguous"},
+    {src_e, 1, "vector", "'u' is swizzled by Swizzle<0,1,3,outer>"},
+    {src_e, 2, "vector", NULL},
 };
 
 static void test_dispatch(void)
