@@ -94,6 +94,16 @@ static const race_row rows[] = {
      2,
      "race on A[1,0]: read by thread 0 of CTA 0 (line 4), written by "
      "thread 0 of CTA 1 (line 2), threads of different CTAs"},
+    {"a destination view whose elements share one address",
+     "kernel k(A: f32[32], B: f32[1]) grid(1) threads(32) {\n"
+     "  shared s: f32[1];\n"
+     "  cta copy(s.view(S[(32):(0)]), A);\n"
+     "  sync;\n"
+     "  if (tx == 0) { thread copy(B, s); }\n"
+     "}\n",
+     1,
+     "race on s[0]: written by thread 0 (line 3), written by thread 1 (line "
+     "3), no sync between"},
     {"a replicated register written to shared and read back by its "
      "threads",
      "kernel k(A: f32[4], B: f32[4]) grid(1) threads(32) {\n"

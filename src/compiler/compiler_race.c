@@ -15,7 +15,9 @@
  * they are not ordered: the same CTA and phase (barriers counted since
  * the CTA started), or different CTAs on a global tensor. A read by
  * members of the writing group is not a race (they wrote one value), nor
- * are the writes of one group in one operator instance ("exec"), nor two
+ * are the writes of one group to one element in one operator instance
+ * ("exec"; two elements of a destination view may share an address, and
+ * their groups' writes do race), nor two
  * atomic accesses (an atomic operator's accesses to its destination,
  * ax_stmt.atomic: atomicAdd and the like are ordered by the hardware).
  *
@@ -455,11 +457,20 @@ static void war(ax_race *r, int tensor, int64_t addr, const race_rec *e,
         }
 }
 
+/* Whether the last write of "e" and the write "b" are one element
+ * statement of one operator instance (its replicas write one value). */
+static bool same_statement(const ax_race *r, const race_rec *e,
+                           const race_acc *b)
+{
+    return e->exec == r->exec && e->w.thread == b->thread &&
+           e->w.plan == b->plan;
+}
+
 static void on_write(ax_race *r, int tensor, int64_t addr, race_rec *e,
                      const race_acc *b, bool global)
 {
     int64_t ta, tb;
-    if (e->w.thread >= 0 && e->exec != r->exec &&
+    if (e->w.thread >= 0 && !same_statement(r, e, b) &&
         unordered(r, &e->w, b, global) && !exempt(r, &e->w, b, tensor) &&
         differ(r, &e->w, b)) {
         pick(r, &e->w, b, &ta, &tb);
