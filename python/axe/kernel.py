@@ -535,6 +535,18 @@ class Kernel:
                               bool(k.written), bool(k.row_major)))
         return out
 
+    def tensors_at(self, **scalars: int) -> List[Tensor]:
+        """The tensor parameters at the runtime scalars "scalars" (every
+        one by name, as in a call): the shapes and elements a call with
+        them takes."""
+        with self._lock:
+            kwargs: Dict[str, Any] = dict(scalars)
+            self._bind(kwargs)
+            if kwargs:
+                raise TypeError(f"kernel {self.name} has no runtime scalar "
+                                f"{next(iter(kwargs))!r}")
+            return self.tensors
+
     def __repr__(self) -> str:
         sig = [f"{t.name}: {t.dtype}{list(t.shape)}" for t in self.tensors]
         sig += [f"{s}: i32" for s in self.scalars]

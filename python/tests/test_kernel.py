@@ -452,6 +452,52 @@ def test_runtime_scalars_one_build_many_sizes():
                        "Y: f32[0, 48], M: i32)>")
 
 
+def test_tensors_at_runtime_scalars():
+    k = axe.kernel.compile(example("tail_rows.axe"), N=16)
+    assert [t.shape for t in k.tensors_at(M=70)] == [(70, 16), (70, 16)]
+    assert k.tensors_at(M=70)[0].elems == 70 * 16
+    with pytest.raises(TypeError, match="no value for the runtime scalar M"):
+        k.tensors_at()
+    with pytest.raises(TypeError, match="has no runtime scalar 'Q'"):
+        k.tensors_at(M=3, Q=4)
+
+
+def random_array(t, g):
+    """Random elements for tensor "t" as axe run fills them (floats in
+    [-1, 1), i8 in [-50, 50], i32 in [-100, 100]; fp8 patterns of
+    magnitude below 2)."""
+    shape = t.shape if t.row_major else (t.elems,)
+    u = g.uniform(-1, 1, shape)
+    floats = {"f32": np.float32, "f64": np.float64, "f16": np.float16}
+    if t.dtype in floats:
+        return u.astype(floats[t.dtype])
+    if t.dtype == "bf16":
+        return (u.astype(np.float32).view(np.uint32) >> 16).astype(np.uint16)
+    if t.dtype == "i8":
+        return g.integers(-50, 51, shape).astype(np.int8)
+    if t.dtype == "i32":
+        return g.integers(-100, 101, shape).astype(np.int32)
+    assert t.dtype in ("e4m3", "e5m2"), t.dtype
+    return (g.integers(0, 0x40, shape) |
+            (g.integers(0, 2, shape) << 7)).astype(np.uint8)
+
+
+EXAMPLE_FILES = sorted(f for f in os.listdir(EXAMPLES)
+                       if f.endswith(".axe")) if os.path.isdir(EXAMPLES) \
+    else []
+
+
+@pytest.mark.parametrize("name", EXAMPLE_FILES)
+def test_every_example_passes_its_check(name):
+    """Each example kernel from Python on random arrays, as `axe run
+    --check` runs it (runtime scalars at 37, not a multiple of a tile)."""
+    k = axe.kernel.compile(os.path.join(EXAMPLES, name))
+    scalars = {s: 37 for s in k.scalars}
+    g = rng(11)
+    args = [random_array(t, g) for t in k.tensors_at(**scalars)]
+    k(*args, check=True, **scalars)
+
+
 def test_runtime_scalar_errors():
     k = axe.kernel.compile(example("tail_rows.axe"), N=32)
     x = np.zeros((40, 32), np.float32)
