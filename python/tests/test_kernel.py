@@ -241,8 +241,24 @@ def test_compile_errors_are_located():
     assert str(e.value) == "SYNTAX: <source>:2:18: unknown tensor 'B'"
     with pytest.raises(axe.AxeError, match="softmax.axe:.*FOO"):
         axe.kernel.compile(example("softmax.axe"), FOO=3)
-    with pytest.raises(TypeError, match="param C=1.5"):
-        axe.kernel.compile(example("softmax.axe"), C=1.5)
+    path = example("softmax.axe")
+    rows = [({"C": 1.5}, TypeError, "param C=1.5: a compile-time param is "
+             "an integer"),
+            ({"C": True}, TypeError, "param C=True"),
+            ({"A" * 40: 3}, axe.AxeError, "INVALID: param A+: name longer "
+             "than 31 bytes"),
+            ({f"P{i}": 1 for i in range(17)}, axe.AxeError,
+             "CAPACITY: param P16: more than 16 params"),
+            ({"a\0b": 1}, axe.AxeError, "INVALID: param name .* contains a "
+             "NUL"),
+            ({"C": 1 << 70}, axe.AxeError, "OVERFLOW: param C"),
+            ({"C": 0}, axe.AxeError, r"DOMAIN: .*softmax.axe:9:29: extent 0 "
+             "is not positive")]
+    for params, exc, msg in rows:
+        with pytest.raises(exc, match=msg):
+            axe.kernel.compile(path, **params)
+    with pytest.raises(TypeError, match="not bytes"):
+        axe.kernel.compile(b"kernel k() grid(1) threads(1) {}")
     import pathlib
     k = axe.kernel.compile(pathlib.Path(example("softmax.axe")), ROWS=4,
                            C=32)
