@@ -214,6 +214,24 @@ expect 1 2:26 "'B' is i32 but the destination is f32 \\(use cast\\)" <<<'kernel 
 expect 2 2:27 "expected '\\)' \\(2 operands\\)" <<<'kernel k(A: f32[4], B: f32[4]) grid(2) threads(4) {
     thread atomic_add(A, B, B);
 }'
+# kernel-scope reduce and gemm: global operands; the destination is not
+# a source (the grid's threads update it while others read it).
+expect 1 2:36 "'A' is the destination and a source of a kernel-scope reduce: the grid's threads would update it while others still read it" <<<"$H {
+    kernel reduce(A.view(S[64:1]), A, sum, 1);
+}"
+expect 1 2:23 "'A' is the destination and a source of a kernel-scope gemm" <<<"$H {
+    kernel gemm(A, B, A);
+}"
+expect 1 3:19 "'s' is shared memory of one CTA; a kernel-scope operator takes global tensors only" <<<"$H {
+    shared s: f32[64];
+    kernel reduce(s, A, max, 0);
+}"
+expect 1 2:19 "argmax needs a register destination .*'r' is global memory" <<<'kernel k(A: f32[4, 64], r: i32[4]) grid(2) threads(32) {
+    kernel reduce(r, A, argmax, 1);
+}'
+expect 1 2:12 "reduce needs a source of at least 2 dimensions, not 1" <<<'kernel k(A: f32[64], r: f32[1]) grid(2) threads(32) {
+    kernel reduce(r, A, sum, 0);
+}'
 expect 1 2:20 "'B' is bf16 but the destination is f16 \\(use cast\\)" <<<'kernel k(A: f16[4], B: bf16[4]) grid(1) threads(1) {
     thread copy(A, B);
 }'
@@ -288,20 +306,22 @@ expect 2 2:25 "expected sum, max, min, argmax or argmin, found 'mean'" <<<"$H {
 expect 1 2:12 'sqrt needs a floating-point destination, not i32' <<<'kernel k(A: i32[4]) grid(1) threads(1) {
     thread sqrt(A, A);
 }'
-expect_notes 2:9 "no schedule for reduce: none of thread_loop, warp_shuffle, smem applies (reasons below)" \
+expect_notes 2:9 "no schedule for reduce: none of thread_loop, warp_shuffle, smem, grid applies (reasons below)" \
     "reduce.thread_loop: no register operand distributed over the cta's threads binds elements to threads" \
     "reduce.warp_shuffle: a butterfly runs over the lanes of one warp, not at cta scope" \
     "reduce.smem: the destination 'C' is not a register distributed over the cta's threads" \
+    "reduce.grid: not at kernel scope (it splits the reduced dimension over the grid's threads)" \
     <<<'kernel k(B: f32[4, 8], C: f32[8]) grid(1) threads(32) {
     cta reduce(C, B, sum, 0);
 }'
 expect 1 2:12 'reduce needs a source of at least 2 dimensions, not 1' <<<'kernel k(B: f32[8], C: f32[8]) grid(1) threads(1) {
     thread reduce(C, B, sum, 0);
 }'
-expect_notes 3:9 "no schedule for reduce: none of thread_loop, warp_shuffle, smem applies (reasons below)" \
+expect_notes 3:9 "no schedule for reduce: none of thread_loop, warp_shuffle, smem, grid applies (reasons below)" \
     "reduce.thread_loop: the reduced dimension 0 is spread over threads (digit (rank/1)%32)" \
     "reduce.warp_shuffle: a butterfly runs over the lanes of one warp, not at cta scope" \
     "reduce.smem: the destination 'C' is not a register distributed over the cta's threads" \
+    "reduce.grid: not at kernel scope (it splits the reduced dimension over the grid's threads)" \
     <<<'kernel k(B: f32[32, 8], C: f32[8]) grid(1) threads(32) {
     register r: f32[32, 8] layout S[(32, 8):(1@tx, 1)];
     cta reduce(C, r, sum, 0);
@@ -313,18 +333,20 @@ expect 1 3:19 'region of .B. out of bounds: dimension 0 covers \[0, 63\)' <<<'ke
 expect 1 2:9 'gemm shapes disagree: C \(64,64\), A \(64,64\), B \(32,64\)' <<<"$H {
     cta gemm(A, B, B[0:32, 0:64]);
 }"
-expect_notes 2:9 "no schedule for gemm: none of mma_atom, mma_smem, thread_fma applies (reasons below)" \
+expect_notes 2:9 "no schedule for gemm: none of mma_atom, mma_smem, thread_fma, split_k applies (reasons below)" \
     "gemm.mma_atom: an mma atom runs on one warp, not at cta scope" \
     "gemm.mma_smem: 'A' is not a whole register tensor distributed over the cta's threads" \
-    "gemm.thread_fma: no register operand distributed over the cta's threads binds elements to threads" <<<"$H {
+    "gemm.thread_fma: no register operand distributed over the cta's threads binds elements to threads" \
+    "gemm.split_k: not at kernel scope (it splits the reduced dimension over the grid's threads)" <<<"$H {
     cta gemm(A, B, B);
 }"
 # A plan bound by a source updates a memory destination in place once per
 # thread holding the binding's element: replicas and K digits refused.
-expect_notes 6:10 "no schedule for gemm: none of mma_atom, mma_smem, thread_fma applies (reasons below)" \
+expect_notes 6:10 "no schedule for gemm: none of mma_atom, mma_smem, thread_fma, split_k applies (reasons below)" \
     "gemm.mma_atom: 'a' is not a tile of the A fragment S[(2,8,2,4):(1,4@laneid,2,1@laneid)]" \
     "gemm.mma_smem: 'a' is a register: mma_smem reads A and B from shared or global memory" \
     "gemm.thread_fma: the binding operand 'a' is replicated over threads (replica iter 4:8@laneid): each replica would update 'c' in place again" \
+    "gemm.split_k: not at kernel scope (it splits the reduced dimension over the grid's threads)" \
     <<<'kernel k(A: f32[4, 8], B: f32[4, 8]) grid(1) threads(32) {
     register a: f32[4, 8] layout S[(4, 8):(1, 1@laneid)] + R[4:8@laneid];
     shared c: f32[4, 4];
@@ -332,10 +354,11 @@ expect_notes 6:10 "no schedule for gemm: none of mma_atom, mma_smem, thread_fma 
     warp fill(c, 0.0);
     warp gemm(c, a, B);
 }'
-expect_notes 4:10 "no schedule for gemm: none of mma_atom, mma_smem, thread_fma applies (reasons below)" \
+expect_notes 4:10 "no schedule for gemm: none of mma_atom, mma_smem, thread_fma, split_k applies (reasons below)" \
     "gemm.mma_atom: 'a' is not a tile of the A fragment S[(2,8,2,4):(1,4@laneid,2,1@laneid)]" \
     "gemm.mma_smem: 'a' is a register: mma_smem reads A and B from shared or global memory" \
     "gemm.thread_fma: the threads of digit (rank/1)%32 would all accumulate into the same elements of 'C'" \
+    "gemm.split_k: not at kernel scope (it splits the reduced dimension over the grid's threads)" \
     <<<'kernel k(A: f32[4, 32], B: f32[4, 32], C: f32[4, 4]) grid(1) threads(32) {
     register a: f32[4, 32] layout S[(4, 32):(1, 1@laneid)];
     warp copy(a, A);
@@ -350,10 +373,11 @@ expect_notes 4:10 "no schedule for add: none of thread_loop, split applies (reas
     warp add(G, G, a);
 }'
 # (The whole of the longest reason: the one-line diag would cut it.)
-expect_notes 6:10 "no schedule for gemm: none of mma_atom, mma_smem, thread_fma applies (reasons below)" \
+expect_notes 6:10 "no schedule for gemm: none of mma_atom, mma_smem, thread_fma, split_k applies (reasons below)" \
     "gemm.mma_atom: 'a' is not a tile of the A fragment S[(2,8,2,4):(1,4@laneid,2,1@laneid)]: dim 0: tiled iter (2,2@m) is not inner iter (2,1@m)" \
     "gemm.mma_smem: 'a' is a register: mma_smem reads A and B from shared or global memory" \
     "gemm.thread_fma: 'b' holds element digit (dim 0, weight 1) on a different thread than the binding operand: thread ownership disagrees" \
+    "gemm.split_k: not at kernel scope (it splits the reduced dimension over the grid's threads)" \
     <<<'kernel k(A: f32[16, 8]) grid(1) threads(32) {
     register a: f32[16, 8] layout S[(2,8,4,2):(2,4@laneid,1@laneid,1)];
     register b: f32[8, 8] layout S[(8,2,4):(4@laneid,1,1@laneid)];

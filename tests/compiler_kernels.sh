@@ -104,6 +104,9 @@ check_run transpose_swizzle.axe -D M=96 -D N=160 --seed 5 --json
 check_run gemm_fp8.axe
 check_run gemm_fp8.axe -D M=384 -D N=256 -D K=96 --seed 6
 check_run gemm_fp8.axe -D M=128 -D N=384 -D K=160 --schedule gemm=thread_fma --seed 7
+check_run gemm_splitk.axe
+check_run gemm_splitk.axe -D M=192 -D N=128 -D K=960 -D KSPLIT=5 --seed 4 --json
+check_run gemm_splitk.axe -D M=64 -D K=96 -D KSPLIT=1 --seed 2
 check_run warp_slices.axe -D NT=3 --schedule reduce=smem --seed 22
 # Runtime scalars: one build runs at every value of a --arg list; row
 # counts that are not multiples of the 32-row tile, a multiple, and 0.
@@ -368,6 +371,33 @@ for edit in 's/a ^ ((a >> s) \& mask)/a ^ ((a >> (s + 1)) \& mask)/' \
     else
         bad "swizzle_raw.axe edited by $edit: $(cat "$tmp/out" "$tmp/err" | head -c 300)"
     fi
+done
+# Kernel-scope reduce and gemm (reduce.grid, gemm.split_k): the reduced
+# dimension split into chunks over the grid's threads and combined by
+# atomics (f32, i32), or one thread per element (other dtypes, or as many
+# elements as threads). A chunk loop that drops its last term, or an atomic
+# made a plain store, fails --check.
+check_run kernel_reduce.axe
+check_run kernel_reduce.axe -D R=3 -D C=4097 --seed 9 --json
+check_run kernel_gemm.axe
+check_run kernel_gemm.axe -D M=5 -D N=3 -D K=777 -D W=40 --seed 5 --json
+# shellcheck disable=SC2086
+if $CC $ubsan -o "$tmp/ub" "$tmp/ub.c" 2>/dev/null; then
+    CC="$CC $ubsan" check_run kernel_gemm.axe -D K=1000 --seed 2
+    CC="$CC $ubsan" check_run kernel_reduce.axe --seed 4
+fi
+for edit in 's/< ax_k1; ++/< ax_k1 - 1; ++/' \
+    's/(\*(p) = \*(p) + (float)(v))/(*(p) = (float)(v))/'; do
+    for f in kernel_reduce.axe kernel_gemm.axe; do
+        if AXE_TEST_EDIT=$edit AXE_TEST_CC=$CC CC="sh $tmp/cc_edit.sh" \
+            "$AXE" run "$K/$f" --check >"$tmp/out" 2>"$tmp/err"; then
+            bad "$f edited by $edit passes --check"
+        elif grep -q '^check FAILED' "$tmp/out"; then
+            ok
+        else
+            bad "$f edited by $edit: $(cat "$tmp/out" "$tmp/err" | head -c 300)"
+        fi
+    done
 done
 # The generated f16/bf16 conversions equal the library's bit for bit.
 for args in "" "-D N=768 --seed 17"; do
@@ -645,6 +675,17 @@ K="$SRC/tests/kernels"
 expect_schedules dead_guards.axe 'kernel dead_guards, target c, schedules: 0:copy=thread_loop 1:copy=dead 2:fill=dead 3:fill=dead 4:fill=dead 5:fill=dead 6:add=thread_loop'
 expect_schedules dead_guards.axe 'kernel dead_guards, target c, schedules: 0:copy=thread_loop 1:copy=thread_loop 2:fill=dead 3:fill=dead 4:fill=dead 5:fill=dead 6:add=thread_loop' -D M=100
 expect_schedules reduce_replicated.axe 'kernel reduce_replicated, target c, schedules: 0:copy=thread_loop 1:reduce=smem 2:reduce=warp_shuffle 3:copy=vector 4:copy=thread_loop'
+# Kernel-scope reduce and gemm say whether they combine by atomics.
+expect_explain kernel_gemm.axe "^    120 elements of 'C' x 9 chunks of 334 along dim 2 \(of 3000\) = 1080 items, dealt over 1024 grid threads$"
+expect_explain kernel_gemm.axe "^    atomics: each item's partial is combined into 'C' by AXE_ATOMIC_ADD_F32 \(one kernel, no grid barrier\)$"
+expect_explain kernel_gemm.axe "^    no atomics: one thread owns each element of 'Cd' and updates it in place, in order \(its dtype has no atomics\)$"
+expect_explain kernel_reduce.axe "^    atomics: each item's partial is combined into 'rowmax' by AXE_ATOMIC_MAX_F32"
+expect_explain kernel_reduce.axe "^    no atomics: one thread owns each element of 'colmax' and updates it in place, in order$"
+expect_fail 1 "note: reduce\\.grid: not at kernel scope \\(it splits the reduced dimension over the grid's threads\\)" \
+    "$AXE" compile "$K/cta_reduce.axe" --schedule reduce=grid
+K="$SRC/examples/kernels"
+expect_explain gemm_splitk.axe "chosen atomic_add\.thread_loop"
+K="$SRC/tests/kernels"
 K="$SRC/examples/kernels"
 expect_fail 2 "--schedule copy=warp_shuffle: copy has no schedule 'warp_shuffle' \\(vector, thread_loop, split, smem\\)" \
     "$AXE" compile "$K/fig5_copy.axe" --schedule copy=warp_shuffle

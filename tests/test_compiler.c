@@ -440,8 +440,8 @@ static void test_full_diag(void)
         "S[(2,8,4,2):(2,4@laneid,1@laneid,1)];\n"
         "  warp copy(a, A);\n  warp gemm(c, a, b);\n}\n";
     static const char want[] =
-        "no schedule for gemm: none of mma_atom, mma_smem, thread_fma "
-        "applies (reasons below)\n"
+        "no schedule for gemm: none of mma_atom, mma_smem, thread_fma, "
+        "split_k applies (reasons below)\n"
         "gemm.mma_atom: 'a' is not a tile of the A fragment "
         "S[(2,8,2,4):(1,4@laneid,2,1@laneid)]: dim 0: tiled iter (2,2@m) is "
         "not inner iter (2,1@m)\n"
@@ -449,7 +449,9 @@ static void test_full_diag(void)
         "shared or global memory\n"
         "gemm.thread_fma: 'b' holds element digit (dim 0, weight 1) on a "
         "different thread than the binding operand: thread ownership "
-        "disagrees\n";
+        "disagrees\n"
+        "gemm.split_k: not at kernel scope (it splits the reduced dimension "
+        "over the grid's threads)\n";
     axe_program *p = NULL;
     axe_diag d;
     char full[2048], small[10];

@@ -222,6 +222,20 @@ static const char src_e[] =
     "  cta copy(v, A);\n"
     "}\n";
 
+/* Grid-scope work: a kernel-scope reduce and gemm (ops 0, 1: chunks of
+ * the reduced dimension and atomics; op 2: an f64 gemm, no atomics) and
+ * atomic_add at thread and kernel scope (ops 3, 4). */
+static const char src_g[] =
+    "kernel k(X: f32[4, 64], s: f32[4], A: f32[2, 64], B: f32[3, 64],\n"
+    "         C: f32[2, 3], D: f64[2, 64], E: f64[3, 64], F: f64[2, 3])\n"
+    "    grid(2) threads(32) {\n"
+    "  kernel reduce(s, X, sum, 1);\n"
+    "  kernel gemm(C, A, B);\n"
+    "  kernel gemm(F, D, E);\n"
+    "  thread atomic_add(s, X.view(S[4:64] + tx));\n"
+    "  kernel atomic_add(A, X[0 : +2, 0 : +64]);\n"
+    "}\n";
+
 /* ---- parse ------------------------------------------------------------- */
 
 typedef struct parse_row {
@@ -543,6 +557,15 @@ static const sched_row sched_rows[] = {
      "element contiguous"},
     {src_e, 1, "vector", "'u' is swizzled by Swizzle<0,1,3,outer>"},
     {src_e, 2, "vector", NULL},
+    {src_g, 0, "grid", NULL},
+    {src_g, 0, "thread_loop", "a kernel-scope operator has no register"},
+    {src_g, 1, "split_k", NULL},
+    {src_g, 1, "thread_fma", "a kernel-scope operator has no register"},
+    {src_g, 2, "split_k", NULL},
+    {src_g, 3, "thread_loop", NULL},
+    {src_g, 3, "split", "a thread-scope operator has no threads to split"},
+    {src_g, 4, "split", NULL},
+    {src_c, 1, "grid", "not at kernel scope"},
 };
 
 static void test_dispatch(void)
@@ -553,6 +576,7 @@ static void test_dispatch(void)
         axe_program *p = must_run(r->src, 2);
         axe_diag why;
         axe_status st;
+        const char *other;
         if (p == NULL)
             continue;
         st = axe__schedule_try(p, p->ops[r->op], r->schedule, &why);
@@ -568,11 +592,46 @@ static void test_dispatch(void)
                      "row %zu: op %d %s: %s: %s", k, r->op, r->schedule,
                      axe_status_name(st), why.message);
         /* A schedule of another family is no schedule of this one. */
-        TL_CHECK(axe__schedule_try(p, p->ops[r->op], "mma_atom", &why) ==
+        other = p->ops[r->op]->op == AX_OP_GEMM ? "vector" : "mma_atom";
+        TL_CHECK(axe__schedule_try(p, p->ops[r->op], other, &why) ==
                      AXE_ERR_INVALID,
-                 "row %zu: mma_atom is a gemm schedule", k);
+                 "row %zu: %s is a schedule of another family", k, other);
         axe_program_free(p);
     }
+}
+
+/* The items of the grid schedules and the atomic flags of src_g, worked
+ * out by hand: op 0 has 4 elements over 64 threads, so 16 chunks of 4 of
+ * K = 64; op 1 6 elements, 11 chunks of 6 (the last of 4); op 2 (f64)
+ * one chunk, no atomics; atomic_add is atomic. Coordinate (2, 37) of op
+ * 0 is in chunk 9, item 9 * 4 + 2 = 38, rank 38; (1, 2, 63) of op 1 in
+ * chunk 10, item 10 * 6 + 5 = 65, rank 1. */
+static void test_grid(void)
+{
+    static const int64_t want[3][4] = {
+        {4, 4, 16, 1}, {6, 6, 11, 1}, {6, 64, 1, 0}}; /* cells chunk n at */
+    static const int64_t c0[2] = {2, 37}, c1[3] = {1, 2, 63};
+    axe_program *p = must_run(src_g, 2);
+    int i;
+    if (p == NULL)
+        return;
+    for (i = 0; i < 3; i++) {
+        const ax_grid *g = p->ops[i]->grid;
+        TL_CHECK(g != NULL && g->cells == want[i][0] &&
+                     g->chunk == want[i][1] && g->nchunk == want[i][2] &&
+                     g->len == 64 && g->threads == 64 &&
+                     p->ops[i]->atomic == (want[i][3] != 0),
+                 "op %d: cells %lld chunk %lld nchunk %lld atomic %d", i,
+                 g ? (long long)g->cells : -1, g ? (long long)g->chunk : -1,
+                 g ? (long long)g->nchunk : -1, p->ops[i]->atomic);
+    }
+    TL_CHECK(axe__grid_rank(p->ops[0]->grid, p->ops[0], c0) == 38,
+             "rank of (2, 37)");
+    TL_CHECK(axe__grid_rank(p->ops[1]->grid, p->ops[1], c1) == 1,
+             "rank of (1, 2, 63)");
+    TL_CHECK(p->ops[3]->atomic && p->ops[4]->atomic && p->ops[3]->grid == NULL,
+             "atomic_add is atomic");
+    axe_program_free(p);
 }
 
 /* Forced schedules: dispatch alone chooses the forced one where it
@@ -659,6 +718,7 @@ int main(void)
     test_parse();
     test_check();
     test_dispatch();
+    test_grid();
     test_dispatch_forced();
     test_emit();
     return tl_finish();

@@ -139,6 +139,23 @@ static const race_row rows[] = {
      1,
      "race on A[0,0]: written by thread 31 (line 2), read by thread 0 (line "
      "3), no sync between"},
+    {"kernel-scope reduce and gemm: chunks of K combined by atomics",
+     "kernel k(X: f32[4, 64], s: f32[4], B: f32[3, 64], C: f32[4, 3])\n"
+     "    grid(2) threads(32) {\n"
+     "  kernel reduce(s, X, sum, 1);\n"
+     "  kernel gemm(C, X, B);\n"
+     "}\n",
+     0, NULL},
+    {"a kernel-scope gemm reads A where other threads wrote it (the chunk "
+     "of item 0 holds A[0,0..5], written by threads 0..5)",
+     "kernel k(A: f32[2, 64], B: f32[3, 64], C: f32[2, 3])\n"
+     "    grid(2) threads(32) {\n"
+     "  kernel fill(A, 1.0);\n"
+     "  kernel gemm(C, A, B);\n"
+     "}\n",
+     2,
+     "race on A[0,1]: written by thread 1 (line 3), read by thread 0 (line "
+     "4), no sync between"},
     {"rows reduced by every thread (replicas), then overwritten",
      "kernel k(A: f32[2, 64], B: f32[2]) grid(1) threads(64) {\n"
      "  shared s: f32[2, 64];\n"

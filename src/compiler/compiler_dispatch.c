@@ -126,9 +126,11 @@ static const ax_schedule registry[] = {
     {"thread_loop", AX_FAM_REDUCE, axe__reduce_thread_loop},
     {"warp_shuffle", AX_FAM_REDUCE, axe__reduce_warp_shuffle},
     {"smem", AX_FAM_REDUCE, axe__reduce_smem},
+    {"grid", AX_FAM_REDUCE, axe__reduce_grid},
     {"mma_atom", AX_FAM_GEMM, axe__gemm_mma},
     {"mma_smem", AX_FAM_GEMM, axe__gemm_mma_smem},
-    {"thread_fma", AX_FAM_GEMM, thread_loop}};
+    {"thread_fma", AX_FAM_GEMM, thread_loop},
+    {"split_k", AX_FAM_GEMM, axe__gemm_split_k}};
 #define NSCHED ((int)(sizeof registry / sizeof registry[0]))
 
 static bool op_in_family(ax_op op, int k)
@@ -298,6 +300,10 @@ static axe_status no_schedule(axe_program *p, axe_diag *diag, const ax_stmt *s,
 static void describe_choice(ax_text *t, const axe_program *p, const ax_stmt *s)
 {
     int j;
+    if (s->grid != NULL) {
+        axe__grid_describe(t, p, s);
+        return;
+    }
     if (s->mma != NULL) {
         axe__text_put(t, "    atom %s, %lld x %lld x %lld atom tiles\n",
                       s->mma->atom, (long long)s->mma->tiles[0],

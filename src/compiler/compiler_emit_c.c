@@ -499,6 +499,9 @@ static void emit_block(emitter *e, const ax_stmt *s)
         } else if (s->mma != NULL) {
             phase_open(e);
             axe__emit_mma_smem(e->t, e->p, s, e->ind);
+        } else if (s->grid != NULL) {
+            phase_open(e);
+            axe__emit_grid(e->t, e->p, s, e->ind);
         } else if (alone_in_phase(e, s)) {
             axe__emit_op(e->t, e->p, s, e->ind, true);
         } else {

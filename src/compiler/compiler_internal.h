@@ -372,6 +372,33 @@ axe_status axe__copy_smem(axe_program *p, ax_stmt *s, ax_plan *plan,
                           axe_diag *why, bool commit);
 axe_status axe__gemm_mma(axe_program *p, ax_stmt *s, ax_plan *plan,
                          axe_diag *why, bool commit);
+/* Grid-scope work (compiler_grid.c): a kernel-scope reduce (reduce.grid)
+ * or gemm (gemm.split_k) combines into its destination's contents. Its
+ * work items are the destination's elements ("cells", row-major over the
+ * operator's dims other than "kdim", the reduced dim: K of a gemm) times
+ * "nchunk" chunks of "chunk" consecutive coordinates of kdim ("len" in
+ * all; the last chunk may be shorter). Item u = j * cells + cell (chunk
+ * j) goes to grid rank u mod "threads", which folds its chunk in order
+ * into a partial and combines that into the element: by an atomic when
+ * nchunk > 1 (the statement's "atomic"), else by plain read-modify-writes
+ * (one thread owns each element). */
+typedef struct ax_grid {
+    int kdim;
+    int64_t cells, len, chunk, nchunk, threads;
+} ax_grid;
+axe_status axe__reduce_grid(axe_program *p, ax_stmt *s, ax_plan *plan,
+                            axe_diag *why, bool commit);
+axe_status axe__gemm_split_k(axe_program *p, ax_stmt *s, ax_plan *plan,
+                             axe_diag *why, bool commit);
+/* "ADD", "MAX" or "MIN": the atomic that combines a partial of "s". */
+const char *axe__grid_combine(const ax_stmt *s);
+/* The grid rank that handles coordinate "c" of the operator's shape. */
+int64_t axe__grid_rank(const ax_grid *g, const ax_stmt *s, const int64_t *c);
+/* C for a reduce.grid or gemm.split_k operator (compiler_grid_emit.c). */
+void axe__emit_grid(ax_text *t, const axe_program *p, const ax_stmt *s,
+                    int ind);
+/* A line of --explain: how the work is split and combined. */
+void axe__grid_describe(ax_text *t, const axe_program *p, const ax_stmt *s);
 axe_status axe__gemm_mma_smem(axe_program *p, ax_stmt *s, ax_plan *plan,
                               axe_diag *why, bool commit);
 /* C for a gemm.mma_atom operator and for a gemm.mma_smem one

@@ -264,6 +264,8 @@ static int64_t group_first(const ax_race *r, const race_plan *rp,
     const ax_plan *plan = rp->s->plan;
     int64_t rank = 0;
     int k;
+    if (rp->s->grid != NULL)
+        return axe__grid_rank(rp->s->grid, rp->s, c);
     if (plan->kind == AX_PLAN_SPLIT)
         rank = row_major(rp->s, c) / plan->vec % plan->nthreads;
     for (k = 0; plan->kind == AX_PLAN_BOUND && k < plan->nloops; k++) {

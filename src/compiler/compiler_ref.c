@@ -361,7 +361,8 @@ static int64_t row_index(const ax_stmt *s, const int64_t *c)
 }
 
 /* reduce at coordinate "c" of the source, value "a": the first element
- * of the reduced dim starts the result, the others combine into it; an
+ * of the reduced dim starts the result (at kernel scope it combines into
+ * the destination's contents too), the others combine into it; an
  * argmax/argmin keeps the index in the destination and the value in
  * rs->argv. */
 static double reduce_step(ref_state *rs, const ax_stmt *s, const int64_t *c,
@@ -369,8 +370,10 @@ static double reduce_step(ref_state *rs, const ax_stmt *s, const int64_t *c,
 {
     double *best = &rs->argv[row_index(s, c)];
     int64_t i;
-    if (!axe__red_is_arg(s->rkind))
-        return c[s->rdim] == 0 ? a : combine(s, load(rs, s, 0, c, tid), a);
+    if (!axe__red_is_arg(s->rkind)) /* at kernel scope onto d's contents */
+        return c[s->rdim] == 0 && s->scope != AX_SCOPE_KERNEL
+                   ? a
+                   : combine(s, load(rs, s, 0, c, tid), a);
     i = c[s->rdim] == 0 ? 0 : (int64_t)load(rs, s, 0, c, tid);
     if (c[s->rdim] != 0 &&
         !arg_better(s->rkind == AX_RED_ARGMAX, a, c[s->rdim], *best, i))
