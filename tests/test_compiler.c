@@ -402,10 +402,10 @@ static void test_force_check(void)
         {"add", "vector", "add has no schedule 'vector' (thread_loop, split)"},
         {"reduce", "split",
          "reduce has no schedule 'split' (thread_loop, "
-         "warp_shuffle, smem)"},
+         "warp_shuffle, smem, grid)"},
         {"gemm", "smem",
          "gemm has no schedule 'smem' (mma_atom, mma_smem, "
-         "thread_fma)"},
+         "thread_fma, split_k)"},
         {"add", "split",
          "add is forced twice (add=thread_loop and add=split)"}};
     axe_kernel_options o;
