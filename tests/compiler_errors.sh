@@ -693,6 +693,30 @@ expect 2 1:10 "'M' names a runtime scalar and a tensor" <<<'kernel k(M: global f
 expect 2 2:9 "loop variable 'M' reuses a runtime scalar's name" <<<"$R {
     for M in range(2) { } }"
 
+# ---- data-dependent starts (`Emb[ids[t] : +1, ...]`)
+G='kernel k(E: global f32[64, 8], ids: global i32[32], fx: global f32[32], Y: global f32[32, 8]) grid(1) threads(32)'
+expect 1 2:9 "'ids\[...\]' reads a tensor element: allowed in a region start only" <<<"$G {
+    if (ids[0] < 3) { } }"
+expect 1 2:45 "a data-dependent start reads 'fx', which is f32: it must be i32 or i8" <<<"$G {
+    register r: f32[1, 8]; thread copy(r, E[fx[tx] : +1, 0 : +8]); }"
+expect 1 2:53 "a region start reads 2 tensor elements; at most one is supported" <<<"$G {
+    register r: f32[1, 8]; thread copy(r, E[ids[tx] + ids[0] : +1, 0 : +8]); }"
+expect 1 2:52 "region of 'ids' out of bounds: dimension 0 covers \[32, 64\)" <<<"$G {
+    register r: f32[1, 8]; thread copy(r, E[ids[tx + 32] : +1, 0 : +8]); }"
+expect 1 2:45 "'ids' has 1 dimensions but the element gives 2" <<<"$G {
+    register r: f32[1, 8]; thread copy(r, E[ids[tx, 0] : +1, 0 : +8]); }"
+expect 1 2:42 "ids\[ids\[0\]\]|reads a tensor element" <<<"$G {
+    register r: f32[1, 8]; thread copy(r, E[ids[ids[0]] : +1, 0 : +8]); }"
+expect 1 2:110 "a data-dependent start reads register 'q': only a per-thread register in a thread-scope operator" <<<"$G {
+    register q: i32[32] layout S[32:1@tx]; register r: f32[32, 8] layout S[(32, 8):(1@tx, 1)]; cta copy(r, E[q[0] : +32, 0 : +8]); }"
+expect 1 2:69 "a cta-scope operator cannot use the id 'tx'" <<<"$G {
+    register r: f32[32, 8] layout S[(32, 8):(1@tx, 1)]; cta copy(r, E[ids[tx] : +32, 0 : +8]); }"
+expect 1 2:53 "multiplies two run-time values \\(ids\\[tx\\], ids\\[0\\]\\)" <<<"$G {
+    register r: f32[1, 8]; thread copy(r, E[ids[tx] * ids[0] : +1, 0 : +8]); }"
+expect 1 3:24 "data-dependent starts are supported in copy, fill and elementwise operators, not in reduce" <<<"$G {
+    register r: f32[1]; register s: f32[1, 8];
+    thread reduce(r, E[ids[tx] : +1, 0 : +8], sum, 1); }"
+
 # expect_ok SECONDS ARGS... <<< PROGRAM: compiles (exit 0) within SECONDS.
 expect_ok() {
     local secs=$1

@@ -126,6 +126,9 @@ for args in "" "-D N=48 -D D=16 -D BM=16 --seed 30"; do
         bad "attention_causal.axe --check --json $args: $(cat "$tmp/out" "$tmp/err" | head -c 300)"
     fi
 done
+# Data-dependent starts: an embedding lookup with ids in range.
+check_run embedding.axe --arg T=100,37 --range ids=0:999
+check_run embedding.axe --arg T=5 -D V=7 -D D=12 --range ids=0:6 --seed 3
 # Test kernels (tests/kernels/): shared phases of split plans, coordinate
 # addressing, casts, warp scope, i8 wrap-around, f64, thread-scope loops.
 K="$SRC/tests/kernels"
@@ -190,6 +193,8 @@ check_run partial_warp.axe
 check_run partial_warp.axe -D T=80 --seed 20
 check_run runtime_tiles.axe --arg M=100,64,5 --arg T=3,1,0
 check_run runtime_tiles.axe --arg M=250 --arg T=9 -D N=12 --seed 6
+check_run gather_index.axe --range table=0:7 --range ids8=0:126
+check_run gather_index.axe -D NB=9 -D D=8 --range table=0:8 --range ids8=0:126 --seed 4
 check_run c_names.axe
 # i8 x i8 -> i32 on the m16n8k32 register atom (with a sum that wraps
 # past 2^31 - 1), and i8 x i8 -> i8 (every product and sum wraps to 8 bits).
@@ -446,10 +451,11 @@ for f in "$K"/*.axe; do
             bad "clang warns on the C of $name: $(head -c 600 "$tmp/ccerr")"
         fi
     fi
-    # Kernel code only: drop the harness, #defines and comments; every / and
-    # % must then be followed by an integer literal.
+    # Kernel code only: drop the harness, #defines, comments and string
+    # literals (the messages of run-time checks); every / and % must then
+    # be followed by an integer literal.
     # (f16/bf16 elements are read through ax_h2f/ax_b2f: dropped too.)
-    sed '/^#ifdef AXE_KERNEL_MAIN/,$d; /^#define/d; s|/\*.*\*/||g; s/ax_[hb]2f(//g
+    sed '/^#ifdef AXE_KERNEL_MAIN/,$d; /^#define/d; s|/\*.*\*/||g; s/ax_[hb]2f(//g; s/"[^"]*"//g
          /^\/\*/,/\*\//d' \
         "$tmp/$name.c" >"$tmp/kernel_only"
     # (a / or % followed by a variable or a parenthesis; dividing array

@@ -108,6 +108,20 @@ expect_run 1 "runtime scalar 'M' = 2147483648 is outside the range of i32" "$T" 
 expect_run 1 "the extent of 'X' \(dimension 0\), M, is -3 at launch: outside \[0, 2147483647\]" "$T" --arg M=-3
 expect_run 2 "lists of several values must be equally long" "$SRC/tests/kernels/runtime_tiles.axe" --arg M=1,2 --arg T=1,2,3
 
+# Data-dependent starts out of range at run time: the kernel stops with the
+# table, the index and the value (exit 1), never reading out of bounds.
+E="$K/embedding.axe"
+expect_run 1 "^region of 'Emb' out of bounds at run time \(line 14\): dimension 0 starts at 1000 with length 1 but the extent is 1000; the start reads ids\[[0-9]+\] = 1000$" "$E" --arg T=4 --range ids=1000:1000
+expect_run 1 "dimension 0 starts at -3 with length 1 but the extent is 1000; the start reads ids\[[0-9]+\] = -3" "$E" --arg T=40 --check --range ids=-3:-3
+expect_run 1 "start reads table\[0, 0\] = 8" "$SRC/tests/kernels/gather_index.axe" --range table=8:8
+expect_run 1 "start reads k\[0\] = 127" "$SRC/tests/kernels/gather_index.axe" --range table=0:7 --range ids8=127:127
+expect_run 1 "\(line 21\): dimension 0 starts at -5 with length 1 but the extent is 128; the start reads sids\[[0-9]+\] = -5" "$SRC/tests/kernels/gather_index.axe" --range table=0:7 --range ids8=-5:-5
+expect_run 1 "--range fx: the kernel has no such tensor parameter" "$E" --arg T=4 --range fx=0:1
+expect_run 1 "--range Emb: it needs an i32 or i8 tensor" "$E" --arg T=4 --range Emb=0:1
+expect_run 1 "--range ids8: it needs an i32 or i8 tensor and values of its dtype" "$SRC/tests/kernels/gather_index.axe" --range ids8=0:128
+expect_run 2 "--range ids: '5:1' is not LO:HI with LO <= HI" "$E" --arg T=4 --range ids=5:1
+expect_run 2 "--range ids is given twice" "$E" --arg T=4 --range ids=1:2 --range ids=1:3
+
 # The harness of the generated C: one value per scalar, each an i32, the
 # extents it gives in range.
 "$AXE" compile "$T" -o "$tmp/t.c" && $CC -std=c99 -O2 -DAXE_KERNEL_MAIN -o "$tmp/t" "$tmp/t.c" -lm

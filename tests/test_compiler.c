@@ -822,6 +822,48 @@ static void test_tile_semantics(void)
     axe_program_free(p);
 }
 
+/* A data-dependent start: the reference gathers rows ids[t] of E, and an
+ * id out of range stops it with DOMAIN and the message the C backend
+ * prints (the failing instance is skipped, no access out of bounds;
+ * the other tokens and operators still run). */
+static const char gather_src[] =
+    "kernel g(E: global f32[4, 2], ids: global i32[3], O: global f32[3, 2])\n"
+    "    grid(1) threads(3)\n"
+    "{\n"
+    "  register r: f32[1, 2];\n"
+    "  thread copy(r, E[ids[tx] : +1, 0 : +2]);\n"
+    "  thread copy(O[tx : +1, 0 : +2], r);\n"
+    "}\n";
+
+static void test_gather(void)
+{
+    float E[8] = {0, 1, 10, 11, 20, 21, 30, 31}, O[6] = {0};
+    int32_t ids[3] = {2, 0, 3};
+    void *bufs[3] = {E, ids, O};
+    axe_program *p = NULL;
+    axe_diag d;
+    if (axe_program_compile(gather_src, strlen(gather_src), NULL, NULL, &p,
+                            &d) != AXE_OK) {
+        TL_CHECK(false, "compile: %s", d.message);
+        return;
+    }
+    TL_CHECK(axe_program_reference(p, bufs, &d) == AXE_OK, "reference");
+    TL_CHECK(O[0] == 20 && O[1] == 21 && O[2] == 0 && O[3] == 1 && O[4] == 30 &&
+                 O[5] == 31,
+             "gathered rows 2, 0, 3");
+    ids[1] = 4;
+    O[2] = O[3] = -1;
+    TL_CHECK(axe_program_reference(p, bufs, &d) == AXE_ERR_DOMAIN &&
+                 strcmp(d.message,
+                        "region of 'E' out of bounds at run time (line 5): "
+                        "dimension 0 starts at 4 with length 1 but the "
+                        "extent is 4; the start reads ids[1] = 4") == 0,
+             "id 4: %s", d.message);
+    TL_CHECK(O[2] == 0 && O[3] == 0 && O[4] == 30,
+             "token 1's gather skipped (its register stays 0)");
+    axe_program_free(p);
+}
+
 int main(void)
 {
     tl_seed("test_compiler", 20261125);
@@ -836,6 +878,7 @@ int main(void)
     test_tensor_row_major();
     test_tolerance();
     test_scalars();
+    test_gather();
     test_int_semantics();
     test_tile_semantics();
     return tl_finish();

@@ -62,7 +62,7 @@ static void preamble(ax_text *t, const axe_program *p, const char *file,
                   "edit.\n"
                   " * User names carry a prefix: kernel k_NAME, tensors "
                   "t_NAME, loop variables v_NAME%s. */\n"
-                  "#include <math.h>\n#include <stdint.h>\n#include "
+                  "#include <math.h>\n#include <stdint.h>\n%s#include "
                   "<string.h>\n\n"
                   "#define AXE_FDIV(a, b) ((a) >= 0 ? (a) / (b) : -((-(a) + "
                   "(b) - 1) / (b)))\n"
@@ -70,7 +70,8 @@ static void preamble(ax_text *t, const axe_program *p, const char *file,
                   "#define AXE_RELU(a) ((a) > 0 ? (a) : 0)\n"
                   "#define AXE_MAX(a, b) ((a) > (b) ? (a) : (b))\n\n",
                   (long long)p->threads,
-                  p->nscalars > 0 ? ", runtime scalars s_NAME" : "");
+                  p->nscalars > 0 ? ", runtime scalars s_NAME" : "",
+                  axe__program_has_loads(p) ? "#include <stdio.h>\n" : "");
     axe__emit_math_helpers(t, body);
     axe__emit_half_helpers(t, body);
     axe__emit_int_helpers(t, body);
@@ -81,6 +82,7 @@ static void preamble(ax_text *t, const axe_program *p, const char *file,
 static void storage(ax_text *t, const axe_program *p)
 {
     int i;
+    axe__emit_check_helpers(t, p);
     for (i = 0; i < p->ntensors; i++) {
         const ax_tensor *tn = &p->tensors[i];
         if (tn->mem == AX_MEM_GLOBAL)
@@ -514,10 +516,15 @@ static void emit_block(emitter *e, const ax_stmt *s)
 /* Mark the tensors that the operators of block "s" read or write. */
 static void mark_used(const ax_stmt *s, bool *used)
 {
-    int i;
+    const ax_expr *ld;
+    int i, d, n;
     for (; s != NULL; s = s->next) {
-        for (i = 0; s->kind == AX_ST_OP && i < s->nargs; i++)
+        for (i = 0; s->kind == AX_ST_OP && i < s->nargs; i++) {
             used[s->args[i].tensor] = true;
+            for (d = 0; d < s->args[i].ndim; d++)
+                if ((ld = axe__expr_load(s->args[i].start[d], &n)) != NULL)
+                    used[ld->load->tensor] = true;
+        }
         mark_used(s->body, used);
         mark_used(s->else_body, used);
     }
@@ -566,6 +573,8 @@ static void driver(ax_text *t, const axe_program *p)
                   p->name);
     axe__text_put(t, "%s)\n{\n    long bx, by, bz;\n",
                   params(t, p, false) > 0 ? "" : "void");
+    if (axe__program_has_loads(p))
+        axe__text_put(t, "    ax_error[0] = '\\0';\n");
     for (d = 2; d >= 0; d--) {
         axe__text_put(t, "%*sfor (%s = 0; %s < ", 4 * (3 - d), "",
                       d == 2   ? "bz"
@@ -579,6 +588,14 @@ static void driver(ax_text *t, const axe_program *p)
     }
     axe__text_put(t, "                k_%s_cta(", p->name);
     axe__text_put(t, "%sbx, by, bz);\n}\n", args(t, p) > 0 ? ", " : "");
+    if (axe__program_has_loads(p))
+        axe__text_put(t,
+                      "\n/* The first data-dependent start of the last "
+                      "launch that was out of bounds\n * (its operator "
+                      "was skipped there), or NULL. */\n"
+                      "const char *k_%s_error(void)\n{\n    return "
+                      "ax_error[0] != '\\0' ? ax_error : NULL;\n}\n",
+                      p->name);
 }
 
 /* C99 of the whole program (see the file comment); snprintf-style. */

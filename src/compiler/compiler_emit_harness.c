@@ -183,6 +183,12 @@ void axe__emit_harness(ax_text *t, const axe_program *p)
                   "        return 1;\n    }\n    ",
                   n, dyn ? " > 0 ? ax_bytes[i] : 1" : "", n);
     call(t, p);
+    if (axe__program_has_loads(p))
+        axe__text_put(t,
+                      "    if (k_%s_error() != NULL) {\n"
+                      "        fprintf(stderr, \"%%s\\n\", k_%s_error());\n"
+                      "        return 1;\n    }\n",
+                      p->name, p->name);
     axe__text_put(t,
                   "    f = fopen(argv[2], \"wb\");\n"
                   "    for (i = 0; f != NULL && i < %d; i++)\n"

@@ -573,8 +573,8 @@ static void rank_put(ax_text *t, const axe_program *p, ax_scope s)
  * "whole", a CTA-scope split operator alone in its phase runs every
  * thread's elements in one loop nest instead (the threads of a phase are
  * independent, so any order of their elements is a valid execution). */
-void axe__emit_op(ax_text *t, const axe_program *p, const ax_stmt *s, int ind,
-                  bool whole)
+static void op_block(ax_text *t, const axe_program *p, const ax_stmt *s,
+                     int ind, bool whole)
 {
     const ax_plan *plan = s->plan;
     bool rank_used = false, split = plan->kind == AX_PLAN_SPLIT && !whole;
@@ -604,6 +604,19 @@ void axe__emit_op(ax_text *t, const axe_program *p, const ax_stmt *s, int ind,
     }
     indent_put(t, ind);
     axe__text_put(t, "}\n");
+}
+
+/* The operator's block (op_block), behind the run-time checks of its
+ * data-dependent starts when it has some (compiler_emit_check.c). */
+void axe__emit_op(ax_text *t, const axe_program *p, const ax_stmt *s, int ind,
+                  bool whole)
+{
+    bool checked = axe__emit_start_checks(t, p, s, ind);
+    op_block(t, p, s, ind + checked, whole);
+    if (checked) {
+        indent_put(t, ind);
+        axe__text_put(t, "}\n");
+    }
 }
 
 static const char int_text[] =

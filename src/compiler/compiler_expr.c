@@ -44,6 +44,7 @@ static axe_status fold_binary(ax_ex_kind k, int64_t x, int64_t y, int64_t *r)
     case AX_EX_INT:
     case AX_EX_VAR:
     case AX_EX_NEG:
+    case AX_EX_LOAD:
         break;
     }
     return AXE_ERR_INVALID;
@@ -71,7 +72,7 @@ axe_status axe__expr_fold(ax_arena *a, ax_expr *e, ax_expr **out,
 {
     ax_expr *x = NULL, *y = NULL;
     int64_t r;
-    if (e->kind == AX_EX_INT || e->kind == AX_EX_VAR) {
+    if (e->kind == AX_EX_INT || e->kind == AX_EX_VAR || e->kind == AX_EX_LOAD) {
         *out = e;
         return AXE_OK;
     }
@@ -191,6 +192,7 @@ static axe_status range_binary(const ax_expr *e, int64_t al, int64_t ah,
     case AX_EX_INT:
     case AX_EX_VAR:
     case AX_EX_NEG:
+    case AX_EX_LOAD:
         break;
     }
     return AXE_ERR_INVALID;
@@ -216,6 +218,12 @@ axe_status axe__expr_range(const axe_program *p, const ax_expr *e, int64_t *lo,
         AXE_TRY(axe__expr_range(p, e->a, &al, &ah));
         AXE_TRY(axe__sub(0, ah, lo));
         return axe__sub(0, al, hi);
+    case AX_EX_LOAD: /* an i8 or i32 element */
+        *lo = p->tensors[e->load->tensor].dtype == AXE_DTYPE_I8 ? -128
+                                                                : INT32_MIN;
+        *hi =
+            p->tensors[e->load->tensor].dtype == AXE_DTYPE_I8 ? 127 : INT32_MAX;
+        return AXE_OK;
     case AX_EX_ADD:
     case AX_EX_SUB:
     case AX_EX_MUL:
@@ -247,33 +255,71 @@ int64_t axe__expr_gcd(const ax_expr *e)
     case AX_EX_VAR:
     case AX_EX_DIV:
     case AX_EX_MOD:
+    case AX_EX_LOAD:
         break;
     }
     return 1;
 }
 
 /* Evaluate with floor division (divisors positive after folding). */
-int64_t axe__expr_eval(const ax_expr *e, const int64_t *env)
+int64_t axe__expr_eval_ld(const ax_expr *e, const int64_t *env,
+                          const ax_loader *ld)
 {
+    int64_t idx[AX_MAX_DIMS];
+    int d;
     switch (e->kind) {
     case AX_EX_INT:
         return e->value;
     case AX_EX_VAR:
         return env[e->var];
     case AX_EX_ADD:
-        return axe__expr_eval(e->a, env) + axe__expr_eval(e->b, env);
+        return axe__expr_eval_ld(e->a, env, ld) +
+               axe__expr_eval_ld(e->b, env, ld);
     case AX_EX_SUB:
-        return axe__expr_eval(e->a, env) - axe__expr_eval(e->b, env);
+        return axe__expr_eval_ld(e->a, env, ld) -
+               axe__expr_eval_ld(e->b, env, ld);
     case AX_EX_MUL:
-        return axe__expr_eval(e->a, env) * axe__expr_eval(e->b, env);
+        return axe__expr_eval_ld(e->a, env, ld) *
+               axe__expr_eval_ld(e->b, env, ld);
     case AX_EX_DIV:
-        return axe__floordiv(axe__expr_eval(e->a, env), e->b->value);
+        return axe__floordiv(axe__expr_eval_ld(e->a, env, ld), e->b->value);
     case AX_EX_MOD:
-        return axe__floormod(axe__expr_eval(e->a, env), e->b->value);
+        return axe__floormod(axe__expr_eval_ld(e->a, env, ld), e->b->value);
     case AX_EX_NEG:
-        return -axe__expr_eval(e->a, env);
+        return -axe__expr_eval_ld(e->a, env, ld);
+    case AX_EX_LOAD:
+        if (ld == NULL)
+            return 0;
+        for (d = 0; d < e->load->ndim; d++)
+            idx[d] = e->load->start[d] != NULL
+                         ? axe__expr_eval_ld(e->load->start[d], env, ld)
+                         : 0;
+        return ld->fn(ld->ctx, e->load, idx);
     }
     return 0;
+}
+
+int64_t axe__expr_eval(const ax_expr *e, const int64_t *env)
+{
+    return axe__expr_eval_ld(e, env, NULL);
+}
+
+/* The first LOAD of "e" (NULL: none) and, in "*count", how many. */
+const ax_expr *axe__expr_load(const ax_expr *e, int *count)
+{
+    const ax_expr *a, *b;
+    int na = 0, nb = 0;
+    *count = 0;
+    if (e == NULL)
+        return NULL;
+    if (e->kind == AX_EX_LOAD) {
+        *count = 1;
+        return e;
+    }
+    a = axe__expr_load(e->a, &na);
+    b = axe__expr_load(e->b, &nb);
+    *count = na + nb;
+    return a != NULL ? a : b;
 }
 
 /* The first product of two non-constant factors in the folded "e"
@@ -281,6 +327,13 @@ int64_t axe__expr_eval(const ax_expr *e, const int64_t *env)
 const ax_expr *axe__expr_nonaffine(const ax_expr *e)
 {
     const ax_expr *r;
+    int d;
+    if (e != NULL && e->kind == AX_EX_LOAD) {
+        for (d = 0; d < e->load->ndim; d++)
+            if ((r = axe__expr_nonaffine(e->load->start[d])) != NULL)
+                return r;
+        return NULL;
+    }
     if (e == NULL || e->kind == AX_EX_INT || e->kind == AX_EX_VAR)
         return NULL;
     if (e->kind == AX_EX_MUL && e->a->kind != AX_EX_INT &&
@@ -309,10 +362,18 @@ size_t axe__expr_text(const axe_program *p, const ax_expr *e, char *buf,
                                       " * ", " // ", " % ", ""};
     char num[24];
     bool pa, pb;
+    int d;
     switch (e->kind) {
     case AX_EX_INT:
         snprintf(num, sizeof num, "%lld", (long long)e->value);
         return put(buf, cap, n, num);
+    case AX_EX_LOAD:
+        n = put(buf, cap, n, p->tensors[e->load->tensor].name);
+        for (d = 0; d < e->load->ndim; d++) {
+            n = put(buf, cap, n, d ? ", " : "[");
+            n = axe__expr_text(p, e->load->start[d], buf, cap, n);
+        }
+        return put(buf, cap, n, "]");
     case AX_EX_VAR:
         return put(buf, cap, n, p->vars[e->var]);
     case AX_EX_NEG:
@@ -329,7 +390,8 @@ size_t axe__expr_text(const axe_program *p, const ax_expr *e, char *buf,
     pa = e->kind >= AX_EX_MUL && e->a->kind >= AX_EX_ADD &&
          e->a->kind <= AX_EX_SUB;
     pb = (e->kind >= AX_EX_MUL || e->kind == AX_EX_SUB) &&
-         e->b->kind >= AX_EX_ADD && e->b->kind != AX_EX_NEG;
+         e->b->kind >= AX_EX_ADD && e->b->kind != AX_EX_NEG &&
+         e->b->kind != AX_EX_LOAD;
     n = put(buf, cap, n, pa ? "(" : "");
     n = axe__expr_text(p, e->a, buf, cap, n);
     n = put(buf, cap, n, pa ? ")" : "");
@@ -339,13 +401,17 @@ size_t axe__expr_text(const axe_program *p, const ax_expr *e, char *buf,
     return put(buf, cap, n, pb ? ")" : "");
 }
 
-/* Whether "e" reads variable "v". */
+/* Whether "e" reads variable "v" (in a LOAD's coordinates too). */
 bool axe__expr_uses(const ax_expr *e, int v)
 {
+    int d;
     if (e == NULL)
         return false;
     if (e->kind == AX_EX_VAR)
         return e->var == v;
+    for (d = 0; e->kind == AX_EX_LOAD && d < e->load->ndim; d++)
+        if (axe__expr_uses(e->load->start[d], v))
+            return true;
     return axe__expr_uses(e->a, v) || axe__expr_uses(e->b, v);
 }
 
@@ -402,6 +468,9 @@ void axe__expr_print_c(ax_text *t, const axe_program *p, const ax_expr *e)
         axe__text_put(t, "%s(", e->kind == AX_EX_DIV ? "AXE_FDIV" : "AXE_FMOD");
         axe__expr_print_c(t, p, e->a);
         axe__text_put(t, ", %lldL)", (long long)e->b->value);
+        return;
+    case AX_EX_LOAD:
+        axe__emit_load(t, p, e->load);
         return;
     case AX_EX_ADD:
     case AX_EX_SUB:

@@ -67,7 +67,8 @@ typedef enum ax_ex_kind {
     AX_EX_MUL,
     AX_EX_DIV,
     AX_EX_MOD,
-    AX_EX_NEG
+    AX_EX_NEG,
+    AX_EX_LOAD /* an element of an integer tensor ("load") */
 } ax_ex_kind;
 
 /* Variables: the builtin ids first (see ax_builtin), then loop vars. */
@@ -86,8 +87,9 @@ typedef enum ax_builtin {
 
 typedef struct ax_expr {
     ax_ex_kind kind;
-    int64_t value; /* INT */
-    int var;       /* VAR */
+    int64_t value;       /* INT */
+    int var;             /* VAR */
+    struct ax_ref *load; /* LOAD: the element (a region of length 1) */
     struct ax_expr *a, *b;
     long off;
     int depth; /* nodes on the longest path to a leaf (a leaf: 1) */
@@ -545,8 +547,18 @@ axe_status axe__expr_range(const axe_program *p, const ax_expr *e, int64_t *lo,
                            int64_t *hi);
 /* A divisor of "e" for every value of its variables (0 for e == 0). */
 int64_t axe__expr_gcd(const ax_expr *e);
-/* The value of "e" with variables "env". */
+/* The value of "e" with variables "env" (a LOAD reads 0). */
 int64_t axe__expr_eval(const ax_expr *e, const int64_t *env);
+/* The same, LOADs through "ld" (an element of ld->fn's tensor at the
+ * coordinates "idx" of region "r", NULL: 0). */
+typedef struct ax_loader {
+    int64_t (*fn)(void *ctx, const struct ax_ref *r, const int64_t *idx);
+    void *ctx;
+} ax_loader;
+int64_t axe__expr_eval_ld(const ax_expr *e, const int64_t *env,
+                          const ax_loader *ld);
+/* The first LOAD in "e" and their number. */
+const ax_expr *axe__expr_load(const ax_expr *e, int *count);
 /* The largest variable index used (-1 if none). */
 int axe__expr_max_var(const ax_expr *e);
 /* Whether "e" uses variable "v". */
@@ -572,6 +584,15 @@ void axe__emit_op(ax_text *t, const axe_program *p, const ax_stmt *s, int ind,
  * rank and thread digits; false, with nothing written, when "s" is not a
  * gemm or its plan does not allow it. */
 bool axe__emit_gemm_blocked(ax_text *t, const axe_program *p, const ax_stmt *s,
+                            int ind);
+
+/* Data-dependent starts in C (compiler_emit_check.c): an element read,
+ * whether the program has any, and the checks before an operator (true
+ * when printed: `if (bad) { ... } else {` awaiting the block and `}`). */
+void axe__emit_load(ax_text *t, const axe_program *p, const struct ax_ref *r);
+bool axe__program_has_loads(const axe_program *p);
+void axe__emit_check_helpers(ax_text *t, const axe_program *p);
+bool axe__emit_start_checks(ax_text *t, const axe_program *p, const ax_stmt *s,
                             int ind);
 
 /* The AXE_KERNEL_MAIN harness (compiler_emit_harness.c). */

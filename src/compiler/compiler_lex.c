@@ -222,6 +222,11 @@ static axe_status resolve_name(ax_parser *ps, const char *name, long off,
                                ax_expr **out)
 {
     int i, v;
+    if (axe__tok_is(ps, "[")) {
+        AXE_TRY(axe__parse_load(ps, name, off, out));
+        if (*out != NULL)
+            return AXE_OK;
+    }
     for (i = 0; i < ps->nparams; i++)
         if (strcmp(ps->param_name[i], name) == 0) {
             *out = axe__expr_int(ps->p->arena, ps->param_value[i], off);

@@ -322,6 +322,53 @@ static axe_status find_tensor(ax_parser *ps, const char *name, long off,
                      name);
 }
 
+/* `T[i, ...]` after the name T (see compiler_parse.h): each coordinate an
+ * expression, itself without loads. */
+axe_status axe__parse_load(ax_parser *ps, const char *name, long off,
+                           ax_expr **out)
+{
+    ax_ref *r;
+    int t, d;
+    bool allow = ps->allow_load;
+    *out = NULL;
+    for (t = 0; t < ps->p->ntensors; t++)
+        if (strcmp(ps->p->tensors[t].name, name) == 0)
+            break;
+    if (t == ps->p->ntensors)
+        return AXE_OK;
+    if (!allow)
+        return axe__fail(ps->diag, AXE_ERR_UNSUPPORTED, off,
+                         "'%s[...]' reads a tensor element: allowed in a "
+                         "region start only (a data-dependent start), not "
+                         "inside another element or here",
+                         name);
+    r = axe__arena_alloc(ps->p->arena, sizeof *r);
+    *out = axe__arena_alloc(ps->p->arena, sizeof **out);
+    if (r == NULL || *out == NULL)
+        return AXE_ERR_NO_MEMORY;
+    r->tensor = t;
+    r->bdim = -1;
+    r->off = off;
+    ps->allow_load = false;
+    AXE_TRY(axe__lex_next(ps));
+    do {
+        if (r->ndim == AX_MAX_DIMS)
+            return axe__fail(ps->diag, AXE_ERR_CAPACITY, (long)ps->tok.pos,
+                             "more than %d dimensions", AX_MAX_DIMS);
+        AXE_TRY(axe__parse_expr(ps, &r->start[r->ndim]));
+        r->len[r->ndim++] = 1;
+    } while (axe__tok_is(ps, ",") && axe__lex_next(ps) == AXE_OK);
+    ps->allow_load = allow;
+    (*out)->kind = AX_EX_LOAD;
+    (*out)->load = r;
+    (*out)->off = off;
+    (*out)->depth = 1;
+    for (d = 0; d < r->ndim; d++)
+        if (r->start[d]->depth + 1 > (*out)->depth)
+            (*out)->depth = r->start[d]->depth + 1;
+    return axe__expect(ps, "]", "',' or ']'");
+}
+
 /* range := expr ':' '+' const | const ':' const | expr (length 1). */
 static axe_status parse_range(ax_parser *ps, ax_ref *r)
 {
@@ -329,10 +376,14 @@ static axe_status parse_range(ax_parser *ps, ax_ref *r)
     ax_expr *start;
     int64_t end;
     int d = r->ndim;
+    axe_status st;
     if (d == AX_MAX_DIMS)
         return axe__fail(ps->diag, AXE_ERR_CAPACITY, off,
                          "more than %d dimensions", AX_MAX_DIMS);
-    AXE_TRY(axe__parse_expr(ps, &start));
+    ps->allow_load = true;
+    st = axe__parse_expr(ps, &start);
+    ps->allow_load = false;
+    AXE_TRY(st);
     r->start[d] = start;
     r->len[d] = 1;
     r->ndim++;

@@ -42,6 +42,7 @@ typedef struct ax_parser {
     int64_t param_value[AX_MAX_PARAMS];
     int scope_vars[AX_MAX_LOOPS]; /* loop vars visible, innermost last */
     int nscope_vars;
+    bool allow_load; /* parsing a region start: `T[i, j]` reads T */
 } ax_parser;
 
 /* Read the next token into ps->tok (SYNTAX on a bad character/number). */
@@ -68,6 +69,11 @@ axe_status axe__parse_const(ax_parser *ps, int64_t *out, const char *what);
  * then its largest value, clamped to [1, cap]). */
 axe_status axe__parse_extent(ax_parser *ps, int64_t *out, const ax_expr **dyn,
                              int64_t cap, const char *what);
+
+/* If "name" is a tensor and `[` follows: the element `name[i, ...]` as a
+ * LOAD node (in a region start only); *out NULL when it is no tensor. */
+axe_status axe__parse_load(ax_parser *ps, const char *name, long off,
+                           ax_expr **out);
 
 /* compiler_parse.c: a tensor reference, a tensor declaration after its
  * memory kind, a user name that is a valid C identifier in generated code. */

@@ -19,6 +19,7 @@
  * shared element is also reported to it, with the operand that makes it.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,7 +35,43 @@ typedef struct ref_state {
     int64_t env[AX_MAX_VARS];
     ax_race *race; /* NULL: no race detection */
     double *argv;  /* argmax/argmin: the best value of each result */
+    bool failed;   /* a data-dependent start was out of bounds */
+    char err[AXE_DIAG_MESSAGE_MAX];
 } ref_state;
+
+static int64_t locate(const ref_state *rs, const ax_ref *r, const int64_t *c,
+                      int tid);
+static double load_buf(axe_dtype d, const void *b, int64_t a);
+
+/* A data-dependent start's element, read by thread "tid". */
+typedef struct load_ctx {
+    const ref_state *rs;
+    int tid;
+} load_ctx;
+
+static int64_t read_elem(void *ctx, const ax_ref *r, const int64_t *idx)
+{
+    const load_ctx *lc = ctx;
+    const ax_tensor *t = &lc->rs->p->tensors[r->tensor];
+    static const int64_t zero[AX_MAX_DIMS];
+    int64_t a = locate(lc->rs, r, zero, lc->tid);
+    (void)idx; /* locate evaluates the same coordinates */
+    if (t->mem == AX_MEM_GLOBAL)
+        return (int64_t)load_buf(t->dtype, lc->rs->bufs[r->tensor], a);
+    return (int64_t)lc->rs->store[r->tensor][a];
+}
+
+/* "e" for thread "tid", its loads read from the current memory. */
+static int64_t eval(const ref_state *rs, const ax_expr *e, int tid)
+{
+    load_ctx lc;
+    ax_loader ld;
+    lc.rs = rs;
+    lc.tid = tid;
+    ld.fn = read_elem;
+    ld.ctx = &lc;
+    return axe__expr_eval_ld(e, rs->env, &ld);
+}
 
 /* Logical elements of "t" (a runtime extent at the bound scalars). */
 static int64_t tensor_size(const axe_program *p, const ax_tensor *t)
@@ -204,7 +241,7 @@ static int64_t locate(const ref_state *rs, const ax_ref *r, const int64_t *c,
             x += cd * r->view.shard[d].stride;
         else
             x = x * t->shape[d] + cd +
-                (r->start[d] ? axe__expr_eval(r->start[d], rs->env) : 0);
+                (r->start[d] ? eval(rs, r->start[d], tid) : 0);
     }
     if (r->is_view) {
         for (d = 0; d < r->view.noffset; d++)
@@ -382,6 +419,58 @@ static double reduce_step(ref_state *rs, const ax_stmt *s, const int64_t *c,
     return (double)c[s->rdim];
 }
 
+/* The message of a data-dependent start "v" of dimension "d" of "r"
+ * outside [0, "ext" - length] (the C backend prints the same). */
+static void start_failed(ref_state *rs, const ax_stmt *s, const ax_ref *r,
+                         int d, int64_t v, int64_t ext, const ax_expr *ld,
+                         int tid)
+{
+    const ax_ref *lr = ld->load;
+    size_t n;
+    int k;
+    if (rs->failed)
+        return;
+    rs->failed = true;
+    n = (size_t)snprintf(rs->err, sizeof rs->err,
+                         "region of '%s' out of bounds at run time (line "
+                         "%d): dimension %d starts at %lld with length %lld "
+                         "but the extent is %lld; the start reads %s[",
+                         rs->p->tensors[r->tensor].name, s->line, d,
+                         (long long)v, (long long)r->len[d], (long long)ext,
+                         rs->p->tensors[lr->tensor].name);
+    for (k = 0; k < lr->ndim && n < sizeof rs->err; k++)
+        n += (size_t)snprintf(rs->err + n, sizeof rs->err - n, "%s%lld",
+                              k ? ", " : "",
+                              (long long)eval(rs, lr->start[k], tid));
+    if (n < sizeof rs->err)
+        snprintf(rs->err + n, sizeof rs->err - n, "] = %lld",
+                 (long long)eval(rs, ld, tid));
+}
+
+/* Every data-dependent start of "s" lies in [0, extent - length] for
+ * thread "tid" (else the instance is skipped, as in the C backend). */
+static bool starts_ok(ref_state *rs, const ax_stmt *s, int tid)
+{
+    int i, d, n;
+    for (i = 0; i < s->nargs; i++)
+        for (d = 0; d < s->args[i].ndim; d++) {
+            const ax_ref *r = &s->args[i];
+            const ax_tensor *t = &rs->p->tensors[r->tensor];
+            const ax_expr *ld = axe__expr_load(r->start[d], &n);
+            int64_t v, ext;
+            if (ld == NULL)
+                continue;
+            v = eval(rs, r->start[d], tid);
+            ext = d == 0 ? axe__dyn_value(rs->p, t->dyn_extent, t->shape[0])
+                         : t->shape[d];
+            if (v < 0 || v > ext - r->len[d]) {
+                start_failed(rs, s, r, d, v, ext, ld, tid);
+                return false;
+            }
+        }
+    return true;
+}
+
 static void run_instance(ref_state *rs, const ax_stmt *s, int tid)
 {
     const ax_ref *dst = &s->args[0];
@@ -389,6 +478,8 @@ static void run_instance(ref_state *rs, const ax_stmt *s, int tid)
     axe_dtype sd = s->nargs > 1 ? rs->p->tensors[s->args[1].tensor].dtype : d;
     int64_t c[AX_MAX_DIMS] = {0};
     int i, k, n = axe__ref_ndim(dst);
+    if (!starts_ok(rs, s, tid))
+        return;
     axe__race_instance(rs->race, s, tid);
     for (;;) {
         double x[AX_MAX_ARGS] = {0}, v;
@@ -558,6 +649,8 @@ axe_status axe_program_reference_races(const axe_program *p,
         if (races != NULL)
             st = axe__race_report(rs.race, rs.table, races, diag);
     }
+    if (st == AXE_OK && rs.failed)
+        st = axe__fail(diag, AXE_ERR_DOMAIN, -1, "%s", rs.err);
     release(&rs);
     return st;
 }

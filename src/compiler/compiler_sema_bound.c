@@ -69,6 +69,7 @@ static bool lin_of(const ax_expr *e, int64_t k, lin *out)
         return false;
     case AX_EX_DIV:
     case AX_EX_MOD:
+    case AX_EX_LOAD:
         break;
     }
     return false;

@@ -100,10 +100,52 @@ static axe_status out_of_bounds(const axe_program *p, const ax_ref *r, int d,
  * the ids, loop variables and runtime scalars that the enclosing guards
  * allow (interval bounds, else compiler_sema_bound.c). */
 static axe_status check_region(const axe_program *p, const ax_stmt *s,
+                               const ax_ref *r, bool dead, axe_diag *diag);
+
+/* A data-dependent start (`Emb[ids[t] : +1, ...]`) reads one element of
+ * an i32 or i8 tensor that the operator's threads can address (global,
+ * shared, or a per-thread register at thread scope), at coordinates in
+ * bounds; one element per start; copy, fill and elementwise operators
+ * only. Its own bounds are checked at run time (compiler_emit_check.c). */
+static axe_status check_load(const axe_program *p, const ax_stmt *s,
+                             const ax_expr *start, bool dead, axe_diag *diag)
+{
+    int n;
+    const ax_expr *ld = axe__expr_load(start, &n);
+    const ax_tensor *t = &p->tensors[ld->load->tensor];
+    if (n > 1)
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, start->off,
+                         "a region start reads %d tensor elements; at most "
+                         "one is supported",
+                         n);
+    if (t->dtype != AXE_DTYPE_I32 && t->dtype != AXE_DTYPE_I8)
+        return axe__fail(diag, AXE_ERR_INVALID, ld->off,
+                         "a data-dependent start reads '%s', which is %s: "
+                         "it must be i32 or i8",
+                         t->name, axe_dtype_name(t->dtype));
+    if (t->mem == AX_MEM_REGISTER &&
+        (t->distributed || s->scope != AX_SCOPE_THREAD))
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, ld->off,
+                         "a data-dependent start reads register '%s': only a "
+                         "per-thread register in a thread-scope operator",
+                         t->name);
+    if (s->op == AX_OP_REDUCE || s->op == AX_OP_GEMM)
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, ld->off,
+                         "data-dependent starts are supported in copy, fill "
+                         "and elementwise operators, not in %s",
+                         axe__op_name(s->op));
+    if (ld->load->ndim != t->ndim)
+        return axe__fail(diag, AXE_ERR_INVALID, ld->off,
+                         "'%s' has %d dimensions but the element gives %d",
+                         t->name, t->ndim, ld->load->ndim);
+    return check_region(p, s, ld->load, dead, diag);
+}
+
+static axe_status check_region(const axe_program *p, const ax_stmt *s,
                                const ax_ref *r, bool dead, axe_diag *diag)
 {
     const ax_tensor *t = &p->tensors[r->tensor];
-    int d;
+    int d, n;
     for (d = 0; d < r->ndim; d++) {
         int64_t lo = 0, hi = 0, end;
         bool dyn = d == 0 && t->dyn_extent != NULL;
@@ -112,6 +154,13 @@ static axe_status check_region(const axe_program *p, const ax_stmt *s,
                              "region of '%s': dimension %d has length %lld",
                              t->name, d, (long long)r->len[d]);
         AXE_TRY(check_affine(p, r->start[d], "a region start", diag));
+        if (axe__expr_load(r->start[d], &n) != NULL) {
+            AXE_TRY(check_load(p, s, r->start[d], dead, diag));
+            if (axe__expr_range(p, r->start[d], &lo, &hi) != AXE_OK)
+                return axe__fail(diag, AXE_ERR_OVERFLOW, r->start[d]->off,
+                                 "integer overflow in a region start");
+            continue; /* checked at run time */
+        }
         if (dead)
             continue;
         if (r->start[d] != NULL &&

@@ -32,6 +32,7 @@ static const char usage[] =
     "seeded random data.\n"
     "  --arg NAME=V  the value of runtime scalar NAME (`M: i32`) at launch;\n"
     "            V1,V2,... runs the one build once per value (lists zip)\n"
+    "  --range NAME=LO:HI  random values of integer tensor NAME in [LO, HI]\n"
     "  --schedule OP=NAME  force schedule NAME for every OP operator;\n"
     "            OP#N=NAME for operator N only (N as in 'schedules: N:OP=..')\n"
     "  --check   compare every output element with the reference semantics\n"
@@ -73,6 +74,38 @@ static int parse_arg(const char *arg, run_args *a)
     return CLI_EXIT_OK;
 }
 
+/* `--range NAME=LO:HI` (LO <= HI; the dtype is checked against the
+ * kernel later). */
+static int parse_range(const char *arg, run_args *a)
+{
+    const char *eq = strchr(arg, '='), *colon;
+    int k = a->nranges, i;
+    axe_diag d;
+    if (eq == NULL || eq == arg ||
+        (size_t)(eq - arg) >= sizeof a->range_name[0] ||
+        (colon = strchr(eq + 1, ':')) == NULL)
+        return cli_usage("run", "--range wants NAME=LO:HI, not '%.40s'", arg);
+    if (k == RUN_MAX_ARGS)
+        return cli_usage("run", "more than %d --range options", RUN_MAX_ARGS);
+    memcpy(a->range_name[k], arg, (size_t)(eq - arg));
+    a->range_name[k][eq - arg] = '\0';
+    for (i = 0; i < k; i++)
+        if (strcmp(a->range_name[i], a->range_name[k]) == 0)
+            return cli_usage("run", "--range %s is given twice",
+                             a->range_name[k]);
+    if (cli_parse_int(eq + 1, (size_t)(colon - eq - 1), &a->range_lo[k], &d) !=
+            AXE_OK ||
+        cli_parse_int(colon + 1, strlen(colon + 1), &a->range_hi[k], &d) !=
+            AXE_OK ||
+        a->range_lo[k] > a->range_hi[k])
+        return cli_usage("run",
+                         "--range %s: '%.40s' is not LO:HI with LO <= "
+                         "HI",
+                         a->range_name[k], eq + 1);
+    a->nranges++;
+    return CLI_EXIT_OK;
+}
+
 /* The number of runs: the longest list; every other has 1 value or as
  * many. */
 static int count_runs(run_args *a)
@@ -109,6 +142,9 @@ static int parse_args(int argc, char **argv, run_args *a)
             a->json = true;
         else if (strcmp(argv[i], "--arg") == 0 && i + 1 < argc) {
             if (parse_arg(argv[++i], a) != CLI_EXIT_OK)
+                return CLI_EXIT_USAGE;
+        } else if (strcmp(argv[i], "--range") == 0 && i + 1 < argc) {
+            if (parse_range(argv[++i], a) != CLI_EXIT_OK)
                 return CLI_EXIT_USAGE;
         } else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) {
             int64_t v;
@@ -194,6 +230,53 @@ static void fill_random(axe_kernel_tensor t, void *buf, uint64_t *s)
             ((int8_t *)buf)[i] = (int8_t)(r % 101) - 50;
         else
             ((int32_t *)buf)[i] = (int32_t)(r % 201) - 100;
+    }
+}
+
+/* Each --range names an i32 or i8 tensor parameter and fits its dtype
+ * (exit 1 otherwise). */
+static int check_ranges(const axe_program *p, const run_args *a)
+{
+    int k, i, n = axe_program_tensor_count(p);
+    for (k = 0; k < a->nranges; k++) {
+        axe_kernel_tensor t;
+        int64_t lim;
+        for (i = 0; i < n; i++)
+            if (strcmp(axe_program_tensor(p, i).name, a->range_name[k]) == 0)
+                break;
+        t = axe_program_tensor(p, i < n ? i : 0);
+        lim = t.dtype == AXE_DTYPE_I8 ? 128 : (int64_t)1 << 31;
+        if (i == n || (t.dtype != AXE_DTYPE_I32 && t.dtype != AXE_DTYPE_I8) ||
+            a->range_lo[k] < -lim || a->range_hi[k] > lim - 1) {
+            fprintf(stderr, "axe: run: --range %s: %s\n", a->range_name[k],
+                    i == n ? "the kernel has no such tensor parameter"
+                           : "it needs an i32 or i8 tensor and values of "
+                             "its dtype");
+            return CLI_EXIT_FAIL;
+        }
+    }
+    return CLI_EXIT_OK;
+}
+
+/* The --range of tensor "t" replaces its random values by integers in
+ * [LO, HI] (uniform up to a bias below 2^-32). */
+static void fill_range(const run_args *a, axe_kernel_tensor t, void *buf,
+                       uint64_t *s)
+{
+    int64_t i, span;
+    int k;
+    for (k = 0; k < a->nranges; k++)
+        if (strcmp(a->range_name[k], t.name) == 0)
+            break;
+    if (k == a->nranges)
+        return;
+    span = a->range_hi[k] - a->range_lo[k] + 1;
+    for (i = 0; i < t.elems; i++) {
+        int64_t v = a->range_lo[k] + (int64_t)(next_rand(s) % (uint64_t)span);
+        if (t.dtype == AXE_DTYPE_I8)
+            ((int8_t *)buf)[i] = (int8_t)v;
+        else
+            ((int32_t *)buf)[i] = (int32_t)v;
     }
 }
 
@@ -307,6 +390,7 @@ static int setup(run_ctx *c, const run_args *a)
         if (c->in[i] == NULL || c->ref[i] == NULL)
             return CLI_EXIT_FAIL;
         fill_random(t, c->in[i], &s);
+        fill_range(a, t, c->in[i], &s);
         memcpy(c->ref[i], c->in[i], c->bytes[i]);
     }
     return CLI_EXIT_OK;
@@ -492,6 +576,8 @@ static int run_once(run_ctx *c, const run_args *a, int r, run_result *res,
     axe_diag d;
     int i, rc;
     rc = match_args(c->p, a, r, c->scalar);
+    if (rc == CLI_EXIT_OK)
+        rc = check_ranges(c->p, a);
     if (rc != CLI_EXIT_OK)
         return rc;
     if (axe_program_bind(c->p, c->scalar, &d) != AXE_OK) {

@@ -18,7 +18,10 @@ typedef struct run_args {
     uint64_t seed;
     bool check, bench, json;
     axe_kernel_options opts;
-    int nargs, nruns;
+    int nargs, nruns, nranges;
+    /* `--range NAME=LO:HI`: an integer tensor's random values */
+    char range_name[RUN_MAX_ARGS][AXE_KERNEL_NAME_MAX];
+    int64_t range_lo[RUN_MAX_ARGS], range_hi[RUN_MAX_ARGS];
     char arg_name[RUN_MAX_ARGS][AXE_KERNEL_NAME_MAX];
     int arg_count[RUN_MAX_ARGS];
     int64_t arg_value[RUN_MAX_ARGS][RUN_MAX_RUNS];
