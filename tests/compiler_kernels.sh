@@ -764,6 +764,64 @@ if command -v jq >/dev/null 2>&1; then
 else
     echo "note: jq not installed: run --json null checks skipped"
 fi
+# --json prints exactly one JSON object also when the run fails before a
+# result: a compile error (with its line, column and the notes of a "no
+# schedule"), a syntax or usage error, a file it cannot open, a failing C
+# compiler, a missing runtime scalar.
+# expect_json_err CODE LINE ARGS...: exit CODE, stdout is exactly LINE.
+expect_json_err() {
+    local code=$1 want=$2
+    shift 2
+    "$AXE" run "$@" >"$tmp/out" 2>"$tmp/err"
+    local rc=$?
+    if [ $rc -eq "$code" ] && [ "$(wc -l <"$tmp/out")" = 1 ] &&
+        [ "$(cat "$tmp/out")" = "$want" ]; then
+        ok
+    else
+        bad "run $* (json error): got $rc: $(cat "$tmp/out" "$tmp/err" | head -c 600)"
+    fi
+}
+printf 'param M = 4;\nkernel k(A: f32[8]) grid(1) threads(1) {\n    for M in range(3) { thread fill(A[M : +1], 1.0); }\n}\n' >"$tmp/jm.axe"
+expect_json_err 1 '{"pass":false,"error":"INVALID","message":"a loop variable cannot be named '"'"'M'"'"': a param has that name","line":3,"column":9}' \
+    "$tmp/jm.axe" --json --check
+printf 'kernel k(A: f32[4]) grid(1) threads(1) {\n  thread copy(A A);\n}\n' >"$tmp/js.axe"
+expect_json_err 2 '{"pass":false,"error":"SYNTAX","message":"expected '"','"', found '"'A'"'","line":2,"column":17}' \
+    "$tmp/js.axe" --json
+expect_json_err 1 '{"pass":false,"error":"UNSUPPORTED","message":"no schedule for copy (forced): split does not apply (reasons below)","line":13,"column":9,"notes":["copy.vector: applies, but is not the forced schedule","copy.thread_loop: applies, but is not the forced schedule","copy.split: '"'C_local'"' is distributed: its layout binds elements to threads","copy.smem: the source '"'C'"' is not a distributed register: no staging is needed"]}' \
+    "$K/fig5_copy.axe" --json --schedule 'copy#0=split'
+expect_json_err 2 '{"pass":false,"error":"USAGE","message":"--seed wants a non-negative integer","line":null,"column":null}' \
+    "$K/fig5_copy.axe" --seed -1 --json
+expect_json_err 2 '{"pass":false,"error":"USAGE","message":"-D M is given twice (M=1 and M=2)","line":null,"column":null}' \
+    "$K/fig5_copy.axe" --json -D M=1 -D M=2
+expect_json_err 1 '{"pass":false,"error":"IO","message":"cannot open '"$tmp"'/missing.axe: No such file or directory","line":null,"column":null}' \
+    "$tmp/missing.axe" --json
+CC=false expect_json_err 1 '{"pass":false,"error":"RUN","message":"the C compiler failed on the generated code","line":null,"column":null,"kernel":"fig5_copy"}' \
+    "$K/fig5_copy.axe" --json --check
+expect_json_err 1 '{"pass":false,"error":"INVALID","message":"runtime scalar '"'M'"' has no value: give it with --arg M=VALUE","line":null,"column":null,"kernel":"tail_rows"}' \
+    "$K/tail_rows.axe" --json
+# Without --json the same failures print nothing on stdout.
+if "$AXE" run "$tmp/jm.axe" >"$tmp/out" 2>"$tmp/err"; [ ! -s "$tmp/out" ] &&
+    grep -q "a loop variable cannot be named 'M'" "$tmp/err"; then
+    ok
+else
+    bad "run without --json printed on stdout: $(head -c 300 "$tmp/out")"
+fi
+# --explain -o OUT writes OUT, not stdout; a write error (/dev/full, a
+# missing directory) is exit 1 with the reason, with or without --explain.
+if "$AXE" compile "$K/fig5_copy.axe" --explain -o "$tmp/explain.txt" >"$tmp/out" &&
+    [ ! -s "$tmp/out" ] && head -1 "$tmp/explain.txt" | grep -q '^op 0 (line 13): cta copy'; then
+    ok
+else
+    bad "compile --explain -o: $(head -c 300 "$tmp/out" "$tmp/explain.txt")"
+fi
+if [ -w /dev/full ]; then
+    expect_fail 1 'compile: cannot write /dev/full: No space left on device' \
+        "$AXE" compile "$K/fig5_copy.axe" --explain -o /dev/full
+    expect_fail 1 'compile: cannot write /dev/full: No space left on device' \
+        "$AXE" compile "$K/fig5_copy.axe" -o /dev/full
+fi
+expect_fail 1 "compile: cannot write $tmp/no/such/dir: No such file or directory" \
+    "$AXE" compile "$K/fig5_copy.axe" --explain -o "$tmp/no/such/dir"
 # --bench repeats a kernel too fast for the timer (int_edge: a few
 # nanoseconds) until the runs take 10 ms: the time per run and the rate
 # are positive, and runs x seconds >= 0.01 (up to the printed rounding).

@@ -68,6 +68,8 @@ int cli_report(int code, const json_buf *line);
 /* "axe: <cmd>: <printf text> (try 'axe <cmd> --help')"; returns 2. */
 int cli_usage(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* The message of the last cli_usage report ("" if none). */
+const char *cli_last_usage(void);
 
 /* Parse "text" as a decimal integer ([-]digits, no spaces); AXE_ERR_SYNTAX
  * or AXE_ERR_OVERFLOW with the offset in "diag". */

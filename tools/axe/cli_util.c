@@ -83,16 +83,21 @@ int cli_report(int code, const json_buf *line)
     return code;
 }
 
+/* The message of the last usage error (`axe run --json` reports it). */
+static char last_usage[512];
+
 int cli_usage(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "axe: %s: ", cmd);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(last_usage, sizeof last_usage, fmt, ap);
     va_end(ap);
-    fprintf(stderr, " (try 'axe %s --help')\n", cmd);
+    fprintf(stderr, "axe: %s: %s (try 'axe %s --help')\n", cmd, last_usage,
+            cmd);
     return CLI_EXIT_USAGE;
 }
+
+const char *cli_last_usage(void) { return last_usage; }
 
 static axe_status int_fail(axe_diag *diag, axe_status st, size_t at,
                            const char *why)

@@ -3,8 +3,9 @@
  * `axe compile FILE.axe [--target c] [-D NAME=VALUE]... [--schedule
  * OP=NAME]... [-o OUT] [--explain]`: the generated C on stdout or in OUT;
  * with --explain, each operator's schedule, derived layouts and rejected
- * schedules instead (docs/cli.md, docs/compiler.md).
+ * schedules instead, in the same place (docs/cli.md, docs/compiler.md).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,7 +19,8 @@ static const char usage[] =
     "  -D NAME=VALUE  override a 'param NAME = ...;' of the file\n"
     "  --schedule OP=NAME  force schedule NAME for every OP operator;\n"
     "                 OP#N=NAME for operator N only (--explain's 'op N')\n"
-    "  -o OUT         write the C to OUT instead of stdout\n"
+    "  -o OUT         write the C (or the explanation) to OUT instead of\n"
+    "                 stdout\n"
     "  --explain      print each operator's schedule, derived layouts and\n"
     "                 rejected schedules with reasons instead of the C\n";
 
@@ -58,6 +60,8 @@ static int parse_args(int argc, char **argv, compile_args *a)
     return CLI_EXIT_OK;
 }
 
+/* "text" into "path" (NULL: stdout); a failed open, write or close (a
+ * full disk, /dev/full) is exit 1 with the reason. */
 static int write_text(const char *path, const char *text, size_t len)
 {
     FILE *f = path != NULL ? fopen(path, "wb") : stdout;
@@ -66,11 +70,10 @@ static int write_text(const char *path, const char *text, size_t len)
         ok = fclose(f) == 0 && ok;
     else if (f == stdout)
         ok = fflush(stdout) == 0 && ok;
-    if (!ok) {
-        fprintf(stderr, "axe: compile: cannot write %s\n",
-                path != NULL ? path : "stdout");
-        return CLI_EXIT_FAIL;
-    }
+    if (!ok)
+        return kernel_fail("compile", "IO", "cannot write %s: %s",
+                           path != NULL ? path : "stdout",
+                           errno != 0 ? strerror(errno) : "write error");
     return CLI_EXIT_OK;
 }
 
@@ -90,7 +93,8 @@ static int emit(axe_program *p, const compile_args *a)
         (void)axe_program_explain(p, buf, n + 1);
     else
         (void)axe_program_emit_c(p, kernel_basename(a->file), buf, n + 1);
-    rc = write_text(a->explain ? NULL : a->out, buf, n);
+    errno = 0;
+    rc = write_text(a->out, buf, n);
     free(buf);
     return rc;
 }

@@ -176,11 +176,10 @@ static int match_args(const axe_program *p, const run_args *a, int r,
             if (strcmp(axe_program_scalar(p, i).name, a->arg_name[k]) == 0)
                 break;
         if (i == n) {
-            fprintf(stderr,
-                    "axe: run: --arg %s: the kernel has no runtime scalar "
-                    "'%s'\n",
-                    a->arg_name[k], a->arg_name[k]);
-            return CLI_EXIT_FAIL;
+            return kernel_fail("run", "INVALID",
+                               "--arg %s: the kernel has no runtime scalar "
+                               "'%s'",
+                               a->arg_name[k], a->arg_name[k]);
         }
         out[i] = a->arg_value[k][a->arg_count[k] > 1 ? r : 0];
     }
@@ -189,12 +188,11 @@ static int match_args(const axe_program *p, const run_args *a, int r,
             if (strcmp(axe_program_scalar(p, i).name, a->arg_name[k]) == 0)
                 break;
         if (k == a->nargs) {
-            fprintf(stderr,
-                    "axe: run: runtime scalar '%s' has no value: give it "
-                    "with --arg %s=VALUE\n",
-                    axe_program_scalar(p, i).name,
-                    axe_program_scalar(p, i).name);
-            return CLI_EXIT_FAIL;
+            return kernel_fail("run", "INVALID",
+                               "runtime scalar '%s' has no value: give it "
+                               "with --arg %s=VALUE",
+                               axe_program_scalar(p, i).name,
+                               axe_program_scalar(p, i).name);
         }
     }
     return CLI_EXIT_OK;
@@ -521,10 +519,9 @@ static int reference(run_ctx *c, run_result *res, axe_race_report *races)
         res->races = races;
         res->pass = races->count == 0;
     }
-    if (st != AXE_OK) {
-        fprintf(stderr, "axe: run: reference failed: %s\n", d.message);
-        return CLI_EXIT_FAIL;
-    }
+    if (st != AXE_OK)
+        return kernel_fail("run", axe_status_name(st), "reference failed: %s",
+                           d.message);
     return CLI_EXIT_OK;
 }
 
@@ -574,27 +571,24 @@ static int run_once(run_ctx *c, const run_args *a, int r, run_result *res,
                     axe_race_report *races)
 {
     axe_diag d;
+    axe_status st;
     int i, rc;
     rc = match_args(c->p, a, r, c->scalar);
     if (rc == CLI_EXIT_OK)
         rc = check_ranges(c->p, a);
     if (rc != CLI_EXIT_OK)
         return rc;
-    if (axe_program_bind(c->p, c->scalar, &d) != AXE_OK) {
-        fprintf(stderr, "axe: run: %s\n", d.message);
-        return CLI_EXIT_FAIL;
-    }
-    if (axe_program_work(c->p) > RUN_MAX_WORK) {
-        fprintf(stderr,
-                "axe: run: the kernel does %lld element operations, beyond "
-                "axe run's limit of %lld (axe compile still compiles it)\n",
-                (long long)axe_program_work(c->p), (long long)RUN_MAX_WORK);
-        return CLI_EXIT_FAIL;
-    }
-    if (setup(c, a) != CLI_EXIT_OK) {
-        fprintf(stderr, "axe: run: out of memory\n");
-        return CLI_EXIT_FAIL;
-    }
+    st = axe_program_bind(c->p, c->scalar, &d);
+    if (st != AXE_OK)
+        return kernel_fail("run", axe_status_name(st), "%s", d.message);
+    if (axe_program_work(c->p) > RUN_MAX_WORK)
+        return kernel_fail(
+            "run", "CAPACITY",
+            "the kernel does %lld element operations, beyond axe run's "
+            "limit of %lld (axe compile still compiles it)",
+            (long long)axe_program_work(c->p), (long long)RUN_MAX_WORK);
+    if (setup(c, a) != CLI_EXIT_OK)
+        return kernel_fail("run", "NO_MEMORY", "out of memory");
     rc = kernel_run_exec(c, a->bench, res);
     if (rc != CLI_EXIT_OK)
         return rc;
@@ -663,16 +657,12 @@ static int run_program(run_ctx *c, const run_args *a)
     int64_t v[RUN_MAX_RUNS][RUN_MAX_ARGS];
     int r, rc = CLI_EXIT_OK;
     c->nscalars = axe_program_scalar_count(c->p);
-    if (c->nscalars > RUN_MAX_ARGS) {
-        fprintf(stderr, "axe: run: more than %d runtime scalars\n",
-                RUN_MAX_ARGS);
-        return CLI_EXIT_FAIL;
-    }
+    if (c->nscalars > RUN_MAX_ARGS)
+        return kernel_fail("run", "CAPACITY", "more than %d runtime scalars",
+                           RUN_MAX_ARGS);
     c->races = calloc((size_t)a->nruns, sizeof *c->races);
-    if (c->races == NULL) {
-        fprintf(stderr, "axe: run: out of memory\n");
-        return CLI_EXIT_FAIL;
-    }
+    if (c->races == NULL)
+        return kernel_fail("run", "NO_MEMORY", "out of memory");
     rc = kernel_run_build(c);
     for (r = 0; rc == CLI_EXIT_OK && r < a->nruns; r++) {
         run_result zero = {0, 0, 0, true, 0, 0, 0, NULL, {true, true, true}};
@@ -683,6 +673,7 @@ static int run_program(run_ctx *c, const run_args *a)
     }
     if (rc != CLI_EXIT_OK)
         return rc;
+    c->printed = true;
     print_result(c, a);
     if (c->nscalars > 0 && a->json)
         printf("},\"runs\":[");
@@ -697,11 +688,35 @@ static int run_program(run_ctx *c, const run_args *a)
     return all.pass ? CLI_EXIT_OK : CLI_EXIT_FAIL;
 }
 
+/* Whether the command line asks for --json (before it is parsed, so that
+ * a usage error is reported as JSON too). */
+static bool wants_json(int argc, char **argv)
+{
+    int i;
+    for (i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--json") == 0)
+            return true;
+    return false;
+}
+
+/* With --json, a failure that printed no result is one JSON object
+ * (kernel_err.c): the kept failure, or the last usage error. */
+static int report_json(const run_ctx *c, int rc)
+{
+    const char *name = c->p != NULL ? axe_program_name(c->p) : NULL;
+    if (kernel_err_json(name, rc == CLI_EXIT_USAGE ? "USAGE" : "RUN",
+                        rc == CLI_EXIT_USAGE ? cli_last_usage()
+                                             : "the run failed") != CLI_EXIT_OK)
+        return CLI_EXIT_FAIL;
+    return rc;
+}
+
 int cli_run_main(int argc, char **argv)
 {
     run_args a;
     kernel_src src;
     run_ctx c;
+    bool json = wants_json(argc, argv);
     int rc;
     if (argc >= 2 && cli_is_help(argv[1])) {
         fputs(usage, stdout);
@@ -712,8 +727,10 @@ int cli_run_main(int argc, char **argv)
     if (rc == CLI_EXIT_OK)
         rc = kernel_load("run", a.file, &a.opts, &src, &c.p);
     if (rc != CLI_EXIT_OK)
-        return rc;
+        return json ? report_json(&c, rc) : rc;
     rc = run_program(&c, &a);
+    if (json && rc != CLI_EXIT_OK && !c.printed)
+        rc = report_json(&c, rc);
     cleanup(&c);
     axe_program_free(c.p);
     free(src.text);

@@ -17,20 +17,17 @@ int kernel_src_read(const char *cmd, const char *path, kernel_src *src)
 {
     FILE *f = fopen(path, "rb");
     long n;
-    if (f == NULL) {
-        fprintf(stderr, "axe: %s: cannot open %s: %s\n", cmd, path,
-                strerror(errno));
-        return CLI_EXIT_FAIL;
-    }
+    if (f == NULL)
+        return kernel_fail(cmd, "IO", "cannot open %s: %s", path,
+                           strerror(errno));
     src->path = path;
     src->text = malloc(SRC_MAX + 1);
     n = src->text != NULL ? (long)fread(src->text, 1, SRC_MAX + 1, f) : -1;
     if (n < 0 || n > SRC_MAX || ferror(f)) {
-        fprintf(stderr, "axe: %s: cannot read %s (%s)\n", cmd, path,
-                n > SRC_MAX ? "larger than 16 MiB" : "read error");
         fclose(f);
         free(src->text);
-        return CLI_EXIT_FAIL;
+        return kernel_fail(cmd, "IO", "cannot read %s (%s)", path,
+                           n > SRC_MAX ? "larger than 16 MiB" : "read error");
     }
     fclose(f);
     src->len = (size_t)n;
@@ -106,17 +103,24 @@ int kernel_opt_parse(const char *cmd, int argc, char **argv, int *i,
     return parse_force(cmd, argv[*i], o);
 }
 
-static void print_location(const kernel_src *src, long off)
+/* The 1-based line and column of byte "off" of the source. */
+static void line_col(const kernel_src *src, long off, int *line, int *col)
 {
-    size_t line_start = 0, i, col;
-    int line = 1;
+    size_t line_start = 0, i;
+    *line = 1;
     for (i = 0; i < (size_t)off && i < src->len; i++)
         if (src->text[i] == '\n') {
-            line++;
+            ++*line;
             line_start = i + 1;
         }
-    col = (size_t)off - line_start;
-    fprintf(stderr, "%s:%d:%zu: ", src->path, line, col + 1);
+    *col = (int)((size_t)off - line_start) + 1;
+}
+
+static void print_location(const kernel_src *src, long off)
+{
+    int line, col;
+    line_col(src, off, &line, &col);
+    fprintf(stderr, "%s:%d:%d: ", src->path, line, col);
 }
 
 static void print_caret(const kernel_src *src, long off)
@@ -148,6 +152,20 @@ static void print_where(const kernel_src *src, const axe_diag *d)
         fprintf(stderr, "%s: ", src->path);
 }
 
+/* Keep the diagnostic (its first "n" bytes of "msg", the notes after)
+ * as the command's failure. */
+static void keep_diag(const kernel_src *src, axe_status st, const axe_diag *d,
+                      const char *msg, size_t n)
+{
+    char first[sizeof(((kernel_err *)0)->message)];
+    int line = 0, col = 0;
+    snprintf(first, sizeof first, "%.*s", (int)n, msg);
+    if (d->offset >= 0 && (size_t)d->offset <= src->len)
+        line_col(src, d->offset, &line, &col);
+    kernel_err_record(axe_status_name(st), line, col, first,
+                      msg[n] == '\n' ? msg + n + 1 : NULL);
+}
+
 /* The diagnostic: "axe: WHERE: error: MESSAGE", the source line and a
  * caret, then "axe: WHERE: note: NOTE" for every further line of the
  * complete diagnostic "full" (NULL: the diag's message alone). */
@@ -160,6 +178,7 @@ static void print_diag(const kernel_src *src, axe_status st, const axe_diag *d,
         msg = full;
         n = strcspn(full, "\n");
     }
+    keep_diag(src, st, d, msg, n);
     print_where(src, d);
     fprintf(stderr, "%s: %.*s\n",
             st == AXE_ERR_SYNTAX ? "syntax error" : "error", (int)n, msg);

@@ -11,11 +11,12 @@
 
 #include "kernel_run.h"
 
-static int fail(const char *what, const char *path)
+/* Report "what" (and "path") as a failure of kind "kind" (IO, NO_MEMORY,
+ * RUN: kernel_err.c). */
+static int fail(const char *kind, const char *what, const char *path)
 {
-    fprintf(stderr, "axe: run: %s%s%s\n", what, path ? " " : "",
-            path ? path : "");
-    return CLI_EXIT_FAIL;
+    return kernel_fail("run", kind, "%s%s%s", what, path ? " " : "",
+                       path ? path : "");
 }
 
 static int write_file(const char *path, const void *const *bufs,
@@ -30,7 +31,7 @@ static int write_file(const char *path, const void *const *bufs,
         ok = fwrite(bufs[i], 1, bytes[i], f) == bytes[i];
     if (f != NULL)
         ok = fclose(f) == 0 && ok;
-    return ok ? CLI_EXIT_OK : fail("cannot write", path);
+    return ok ? CLI_EXIT_OK : fail("IO", "cannot write", path);
 }
 
 static int read_outputs(run_ctx *c)
@@ -42,7 +43,8 @@ static int read_outputs(run_ctx *c)
         ok = fread(c->in[i], 1, c->bytes[i], f) == c->bytes[i];
     if (f != NULL)
         fclose(f);
-    return ok ? CLI_EXIT_OK : fail("the kernel wrote no complete output", 0);
+    return ok ? CLI_EXIT_OK
+              : fail("RUN", "the kernel wrote no complete output", 0);
 }
 
 static int write_source(run_ctx *c)
@@ -52,7 +54,7 @@ static int write_source(run_ctx *c)
     int rc;
     if (buf == NULL || n == 0) {
         free(buf);
-        return fail("out of memory", NULL);
+        return fail("NO_MEMORY", "out of memory", NULL);
     }
     (void)axe_program_emit_c(c->p, "run.axe", buf, n + 1);
     rc = write_file(c->path[0], NULL, NULL, 0, buf, n);
@@ -64,7 +66,7 @@ static int shell(const char *cmd, const char *what)
 {
     int st = system(cmd);
     if (st != 0)
-        return fail(what, NULL);
+        return fail("RUN", what, NULL);
     return CLI_EXIT_OK;
 }
 
@@ -97,11 +99,11 @@ static int execute(run_ctx *c, bool bench, long long order, run_result *res)
     fflush(stdout);
     pipe = popen(cmd, "r");
     if (pipe == NULL)
-        return fail("cannot run the kernel", NULL);
+        return fail("RUN", "cannot run the kernel", NULL);
     if (fscanf(pipe, "%lf %ld", &sec, &runs) != 2)
         sec = -1;
     if (pclose(pipe) != 0 || sec < 0 || runs < 0)
-        return fail("the kernel failed", NULL);
+        return fail("RUN", "the kernel failed", NULL);
     res->seconds = sec;
     res->runs = runs;
     return read_outputs(c);
@@ -119,7 +121,7 @@ int kernel_run_build(run_ctx *c)
                  : "/tmp");
     if (mkdtemp(c->dir) == NULL) {
         c->dir[0] = '\0';
-        return fail("cannot create a temporary directory", NULL);
+        return fail("IO", "cannot create a temporary directory", NULL);
     }
     memcpy(dir, c->dir, sizeof dir);
     for (i = 0; i < 4; i++)

@@ -46,6 +46,7 @@ typedef struct run_ctx {
     int nscalars;
     int64_t scalar[RUN_MAX_ARGS]; /* this run's runtime scalar values */
     axe_race_report *races;       /* one report per run */
+    bool printed;                 /* the result is on stdout */
 } run_ctx;
 
 /* The races of a check as the JSON member "races" (null for NULL) and
