@@ -214,6 +214,15 @@ expect 1 2:26 "'B' is i32 but the destination is f32 \\(use cast\\)" <<<'kernel 
 expect 2 2:27 "expected '\\)' \\(2 operands\\)" <<<'kernel k(A: f32[4], B: f32[4]) grid(2) threads(4) {
     thread atomic_add(A, B, B);
 }'
+# A replicated source would add once per replica: refused.
+expect_notes 4:10 "no schedule for atomic_add: none of thread_loop, split applies (reasons below)" \
+    "atomic_add.thread_loop: the binding operand 'a' is replicated over threads (replica iter 4:8@laneid): each replica would update 'G' in place again" \
+    "atomic_add.split: 'a' is distributed: its layout binds elements to threads" \
+    <<<'kernel k(A: f32[4, 8], G: f32[4, 8]) grid(1) threads(32) {
+    register a: f32[4, 8] layout S[(4, 8):(8, 1@laneid)] + R[4:8@laneid];
+    warp copy(a, A);
+    warp atomic_add(G, a);
+}'
 # kernel-scope reduce and gemm: global operands; the destination is not
 # a source (the grid's threads update it while others read it).
 expect 1 2:36 "'A' is the destination and a source of a kernel-scope reduce: the grid's threads would update it while others still read it" <<<"$H {

@@ -386,6 +386,8 @@ check_run kernel_reduce.axe
 check_run kernel_reduce.axe -D R=3 -D C=4097 --seed 9 --json
 check_run kernel_gemm.axe
 check_run kernel_gemm.axe -D M=5 -D N=3 -D K=777 -D W=40 --seed 5 --json
+check_run kernel_reduce_loops.axe
+check_run kernel_reduce_loops.axe -D R=37 -D C=97 --seed 3
 # shellcheck disable=SC2086
 if $CC $ubsan -o "$tmp/ub" "$tmp/ub.c" 2>/dev/null; then
     CC="$CC $ubsan" check_run kernel_gemm.axe -D K=1000 --seed 2
