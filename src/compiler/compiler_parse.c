@@ -156,7 +156,12 @@ static axe_status parse_swizzle(ax_parser *ps, axe_layout *l, ax_expr **dyn,
                          "Swizzle<M,B,S>(...) can only wrap the whole "
                          "layout");
     l->swizzle = sw;
-    return axe__expect(ps, ")", "')' after the swizzled layout");
+    AXE_TRY(axe__expect(ps, ")", "')' after the swizzled layout"));
+    if (axe__tok_is(ps, "+"))
+        return axe__fail(ps->diag, AXE_ERR_SYNTAX, (long)ps->tok.pos,
+                         "Swizzle<M,B,S>(...) wraps the whole layout: put "
+                         "this term inside its parentheses");
+    return AXE_OK;
 }
 
 /* layout := 'Swizzle' '<' ... '>' '(' layout ')' | term {'+' term};
@@ -186,6 +191,11 @@ static axe_status parse_layout(ax_parser *ps, axe_layout *l, ax_expr **dyn)
             AXE_TRY(parse_offset(ps, l, dyn));
         }
     } while (axe__tok_is(ps, "+") && axe__lex_next(ps) == AXE_OK);
+    if (axe__tok_is(ps, "o"))
+        return axe__fail(ps->diag, AXE_ERR_UNSUPPORTED, (long)ps->tok.pos,
+                         "CuTe composition 'o' is not supported in a kernel "
+                         "layout: write an Axe layout, swizzled as "
+                         "Swizzle<M,B,S>(layout) (docs/notation.md)");
     return AXE_OK;
 }
 
@@ -193,12 +203,24 @@ static axe_status parse_dtype(ax_parser *ps, axe_dtype *out)
 {
     static const char *const names[] = {"f16", "bf16", "f32",  "f64",
                                         "i8",  "i32",  "e4m3", "e5m2"};
+    /* Dtypes a kernel author may expect that are not (yet) supported:
+     * named as such rather than as a syntax error. */
+    static const char *const unsupported[] = {
+        "i4",     "u4",       "u8",   "i16", "u16",  "u32",
+        "i64",    "u64",      "f8",   "fp8", "tf32", "bool",
+        "e4m3fn", "e5m2fnuz", "e8m0", "fp4", "e2m1", "fp6"};
     int i;
     for (i = 0; i < 8; i++)
         if (axe__tok_is(ps, names[i])) {
             *out = (axe_dtype)i;
             return axe__lex_next(ps);
         }
+    for (i = 0; i < (int)(sizeof unsupported / sizeof unsupported[0]); i++)
+        if (axe__tok_is(ps, unsupported[i]))
+            return axe__fail(ps->diag, AXE_ERR_UNSUPPORTED, (long)ps->tok.pos,
+                             "the dtype '%s' is not supported in kernels "
+                             "(f16, bf16, f32, f64, i8, i32, e4m3, e5m2)",
+                             unsupported[i]);
     return axe__syntax(ps,
                        "a dtype (f16, bf16, f32, f64, i8, i32, e4m3, e5m2)");
 }
