@@ -514,6 +514,15 @@ class Kernel:
         # void k_NAME(T *t_A, ..., int32_t s_M, ...): docs/compiler.md
         self._fn.argtypes = ([ctypes.c_void_p] * n +
                              [ctypes.c_int32] * len(self.scalars))
+        # const char *k_NAME_error(void): the first data-dependent start
+        # of the last launch that was out of bounds (kernels with such
+        # starts only; docs/compiler.md)
+        try:
+            self._error = getattr(so, f"k_{self.name}_error")
+            self._error.restype = ctypes.c_char_p
+            self._error.argtypes = []
+        except AttributeError:
+            self._error = None
         self._lock = threading.Lock()  # bind, launch and reference
         self._prog: Optional[ctypes.c_void_p] = prog
 
@@ -646,8 +655,7 @@ class Kernel:
         views, addrs = self._buffers(tensors,
                                      self._arguments(tensors, arrays, kwargs))
         if not check:
-            with self._call_lock:
-                self._fn(*addrs, *scalars)
+            self._run(addrs, scalars)
             return None
         work = lib.axe_program_work(self._prog)
         if work > CHECK_MAX_WORK:
@@ -656,8 +664,7 @@ class Kernel:
                              f"{CHECK_MAX_WORK} (as axe run); call it "
                              "without check")
         ref = [bytearray(v) for v in views]
-        with self._call_lock:
-            self._fn(*addrs, *scalars)
+        self._run(addrs, scalars)
         races, race_count, checked = self._reference(ref)
         cmp = _Compare()
         for t, v, r in zip(tensors, views, ref):
@@ -667,6 +674,17 @@ class Kernel:
                              race_count,
                              [t.name for t in tensors if not t.row_major])
         return CheckResult(cmp.max_abs, cmp.max_rel, checked)
+
+    def _run(self, addrs: List[int], scalars: List[int]) -> None:
+        """One launch of the shared object; AxeError DOMAIN with the
+        kernel's message when a data-dependent start was out of bounds
+        (that operator instance was skipped, the rest ran)."""
+        with self._call_lock:
+            self._fn(*addrs, *scalars)
+            err = self._error() if self._error is not None else None
+        if err:
+            raise AxeError("DOMAIN", f"kernel {self.name}: "
+                           f"{err.decode('utf-8', 'replace')}")
 
     def _reference(self, bufs: List[bytearray]
                    ) -> Tuple[List[str], int, bool]:
