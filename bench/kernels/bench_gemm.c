@@ -5,11 +5,11 @@
  * as KERNEL_FILE, entry k_gemm(A, B, C): C = A . B^T with A (M,K), B
  * (N,K), C (M,N), all f32 row-major) against a naive ikj triple loop on
  * B^T (transposed once, outside the timing) and, with HAVE_OPENBLAS,
- * OpenBLAS's cblas_sgemm on B itself (the script runs it on one thread). Prints the best of REPS runs of
- * each in GFLOP/s (2 M N K flops) and the ratios; exits 1 if the
- * generated C differs from the naive loop (both add the products in the
- * order of k, so they agree bit for bit) or from OpenBLAS beyond 1e-4
- * of the largest |C|.
+ * OpenBLAS's cblas_sgemm on B itself (the script runs it on one thread). Prints
+ * the best of REPS runs of each in GFLOP/s (2 M N K flops) and the ratios;
+ * exits 1 if the generated C differs from the naive loop (both add the products
+ * in the order of k, so they agree bit for bit) or from OpenBLAS beyond 1e-4 of
+ * the largest |C|.
  */
 #define _POSIX_C_SOURCE 199309L
 #include <math.h>
@@ -93,7 +93,8 @@ static double max_diff(const float *x, const float *y, double *scale)
 
 int main(void)
 {
-    float *a = malloc(sizeof(float) * M * K), *b = malloc(sizeof(float) * N * K);
+    float *a = malloc(sizeof(float) * M * K),
+          *b = malloc(sizeof(float) * N * K);
     float *bt = malloc(sizeof(float) * N * K), *c[3];
     double t[3] = {0, 0, 0}, fl = 2.0 * M * N * K, scale;
     long i, j;
