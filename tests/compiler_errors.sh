@@ -327,24 +327,26 @@ expect 2 2:25 "expected sum, max, min, argmax or argmin, found 'mean'" <<<"$H {
 expect 1 2:12 'sqrt needs a floating-point destination, not i32' <<<'kernel k(A: i32[4]) grid(1) threads(1) {
     thread sqrt(A, A);
 }'
-expect_notes 2:9 "no schedule for reduce: none of thread_loop, warp_shuffle, smem, grid applies (reasons below)" \
+expect_notes 2:9 "no schedule for reduce: none of thread_loop, warp_shuffle, tree, smem, grid applies (reasons below)" \
     "reduce.thread_loop: no register operand distributed over the cta's threads binds elements to threads" \
     "reduce.warp_shuffle: a butterfly runs over the lanes of one warp, not at cta scope" \
+    "reduce.tree: shared scratch of 262144 bytes would bring the CTA to 262144 bytes, beyond 232448" \
     "reduce.smem: the destination 'C' is not a register distributed over the cta's threads" \
     "reduce.grid: not at kernel scope (it splits the reduced dimension over the grid's threads)" \
-    <<<'kernel k(B: f32[4, 8], C: f32[8]) grid(1) threads(32) {
+    <<<'kernel k(B: f32[256, 256], C: f32[256]) grid(1) threads(32) {
     cta reduce(C, B, sum, 0);
 }'
 expect 1 2:12 'reduce needs a source of at least 2 dimensions, not 1' <<<'kernel k(B: f32[8], C: f32[8]) grid(1) threads(1) {
     thread reduce(C, B, sum, 0);
 }'
-expect_notes 3:9 "no schedule for reduce: none of thread_loop, warp_shuffle, smem, grid applies (reasons below)" \
-    "reduce.thread_loop: the reduced dimension 0 is spread over threads (digit (rank/1)%32)" \
+expect_notes 3:9 "no schedule for reduce: none of thread_loop, warp_shuffle, tree, smem, grid applies (reasons below)" \
+    "reduce.thread_loop: the reduced dimension 0 is spread over threads (digit (rank/1)%1024)" \
     "reduce.warp_shuffle: a butterfly runs over the lanes of one warp, not at cta scope" \
+    "reduce.tree: shared scratch of 262144 bytes would bring the CTA to 262144 bytes, beyond 232448" \
     "reduce.smem: the destination 'C' is not a register distributed over the cta's threads" \
     "reduce.grid: not at kernel scope (it splits the reduced dimension over the grid's threads)" \
-    <<<'kernel k(B: f32[32, 8], C: f32[8]) grid(1) threads(32) {
-    register r: f32[32, 8] layout S[(32, 8):(1@tx, 1)];
+    <<<'kernel k(C: f32[64]) grid(1) threads(1024) {
+    register r: f32[1024, 64] layout S[(1024, 64):(1@tx, 1)];
     cta reduce(C, r, sum, 0);
 }'
 expect 1 3:19 'region of .B. out of bounds: dimension 0 covers \[0, 63\)' <<<'kernel k(B: f32[32, 8], C: f32[8]) grid(1) threads(32) {

@@ -129,6 +129,9 @@ done
 # Data-dependent starts: an embedding lookup with ids in range.
 check_run embedding.axe --arg T=100,37 --range ids=0:999
 check_run embedding.axe --arg T=5 -D V=7 -D D=12 --range ids=0:6 --seed 3
+check_run row_reduce.axe
+check_run row_reduce.axe -D R=3 -D C=768 --seed 23
+check_run row_reduce.axe -D R=2 -D C=256 --seed 24 --schedule 'reduce#3=smem'
 # Test kernels (tests/kernels/): shared phases of split plans, coordinate
 # addressing, casts, warp scope, i8 wrap-around, f64, thread-scope loops.
 K="$SRC/tests/kernels"
@@ -138,6 +141,14 @@ check_run warps.axe
 check_run warps.axe -D W=3 --seed 2
 check_run cta_reduce.axe
 check_run cta_reduce.axe -D T=96 -D V=3 --seed 8
+check_run cta_reduce.axe -D T=96 -D V=3 --seed 9 --schedule 'reduce#1=smem'
+# reduce.tree: CTA and warp reductions of shared tiles and of a register
+# over the CTA, into global memory and a replicated register; rows of
+# 37, 100, 2048 and 1 elements; f32, f16 and wrapping i32 sums, max.
+check_run reduce_tree.axe
+check_run reduce_tree.axe -D R=3 -D L=100 --seed 4
+check_run reduce_tree.axe -D R=1 -D L=2048 --seed 5
+check_run reduce_tree.axe -D R=2 -D L=1 --seed 6
 check_run warp_mma_f64.axe
 check_run warp_mma_f64.axe -D MT=3 -D NT=1 -D KT=3 --seed 13
 check_run restage.axe
@@ -242,6 +253,9 @@ done)
 check_run arg_reduce.axe --seed 29 $(for n in 24 26 28 30 32 34; do
     echo --schedule "reduce#$n=smem"
 done)
+check_run arg_reduce.axe --seed 29 --schedule 'reduce#24=smem' \
+    --schedule 'reduce#26=smem' --schedule 'reduce#28=smem'
+check_run reduce_replicated.axe -D C=40 --seed 26 --schedule reduce=smem
 # Warp, warpgroup and cta operators under ifs on finer thread ids that are
 # uniform over each instance (tx >= 128 over warps and warpgroups, ...).
 check_run uniform_if.axe
@@ -491,6 +505,10 @@ expect_explain() {
 # vector: chosen (fig5: 8 contiguous, 16-byte aligned floats per thread),
 # rejected for misalignment (row length 131) and for max_common_vector 1.
 expect_explain fig5_copy.axe 'chosen copy\.vector'
+# A shared row read whole by every replica of a register destination is
+# not reduced in-thread: reduce.tree shares the work.
+expect_explain row_reduce.axe "rejected reduce\.thread_loop: the destination 'mean' is replicated over 256 threads: each would add the whole row from 'row'"
+expect_explain row_reduce.axe 'chosen reduce\.tree'
 # a dynamic offset prints in the language's spelling (// floor division)
 expect_explain fig4_thread.axe "src 'C': per-thread loop layout S\[\(8\):\(1\)\] \+ \(tx // 8 \* 128 \+ tx % 8 \* 8 \+ 2112\)\*1"
 expect_explain fig5_copy.axe 'innermost access: 4 elements'
@@ -566,7 +584,10 @@ expect_explain swizzle_raw.axe 'innermost access: 8 elements'
 expect_explain gemm_swizzle.axe 'chosen gemm\.mma_smem'
 expect_explain warp_mma_fp8.axe 'atom mma\.sync\.aligned\.m16n8k32\.row\.col\.f32\.e5m2\.e5m2\.f32, 2 x 2 x 2 atom tiles'
 expect_explain warp_mma_i8.axe 'atom mma\.sync\.aligned\.m16n8k32\.row\.col\.s32\.s8\.s8\.s32, 2 x 2 x 2 atom tiles'
-expect_explain cta_reduce.axe 'chosen reduce\.smem'
+expect_explain cta_reduce.axe 'chosen reduce\.tree'
+expect_explain cta_reduce.axe 'barrier; a tree over the 128 elements of each row in .ax_red1., a barrier after each step'
+expect_explain cta_reduce.axe 'also applies reduce\.smem'
+expect_explain cta_reduce.axe 'chosen reduce\.smem' --schedule 'reduce#1=smem'
 expect_explain cta_reduce.axe 'rejected reduce\.warp_shuffle: a butterfly runs over the lanes of one warp, not at cta scope'
 expect_explain restage.axe 'chosen copy\.smem'
 expect_explain dead_guards.axe "op 1 \(line 16\): thread copy\(B\[1\], A\[1\]\)"
@@ -585,7 +606,7 @@ expect_explain slice_loops.axe 'op 3 \(line 26\): warp gemm'
 expect_explain slice_loops.axe 'chosen gemm\.mma_atom'
 expect_explain slice_loops.axe 'chosen reduce\.warp_shuffle'
 expect_explain slice_loops.axe 'op 11 \(line 41\): cta reduce'
-expect_explain slice_loops.axe 'chosen reduce\.smem'
+expect_explain slice_loops.axe 'chosen reduce\.tree'
 expect_explain restage.axe 'barrier; stage 2, copy\.thread_loop'
 expect_explain restage.axe "rejected copy\.thread_loop: 'r' holds element digit \(dim 0, weight 1\) on a different thread"
 K="$SRC/examples/kernels"
@@ -682,7 +703,9 @@ expect_schedules warp_slices.axe 'kernel warp_slices, target c, schedules: 0:cop
 K="$SRC/tests/kernels"
 expect_schedules dead_guards.axe 'kernel dead_guards, target c, schedules: 0:copy=thread_loop 1:copy=dead 2:fill=dead 3:fill=dead 4:fill=dead 5:fill=dead 6:add=thread_loop'
 expect_schedules dead_guards.axe 'kernel dead_guards, target c, schedules: 0:copy=thread_loop 1:copy=thread_loop 2:fill=dead 3:fill=dead 4:fill=dead 5:fill=dead 6:add=thread_loop' -D M=100
-expect_schedules reduce_replicated.axe 'kernel reduce_replicated, target c, schedules: 0:copy=thread_loop 1:reduce=smem 2:reduce=warp_shuffle 3:copy=vector 4:copy=thread_loop'
+expect_schedules reduce_replicated.axe 'kernel reduce_replicated, target c, schedules: 0:copy=thread_loop 1:reduce=tree 2:reduce=warp_shuffle 3:copy=vector 4:copy=thread_loop'
+expect_schedules reduce_replicated.axe 'kernel reduce_replicated, target c, schedules: 0:copy=thread_loop 1:reduce=smem 2:reduce=warp_shuffle 3:copy=vector 4:copy=thread_loop' \
+    --schedule 'reduce#1=smem'
 # Kernel-scope reduce and gemm say whether they combine by atomics.
 expect_explain kernel_gemm.axe "^    120 elements of 'C' x 9 chunks of 334 along dim 2 \(of 3000\) = 1080 items, dealt over 1024 grid threads$"
 expect_explain kernel_gemm.axe "^    atomics: each item's partial is combined into 'C' by AXE_ATOMIC_ADD_F32 \(one kernel, no grid barrier\)$"

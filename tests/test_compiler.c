@@ -402,7 +402,7 @@ static void test_force_check(void)
         {"add", "vector", "add has no schedule 'vector' (thread_loop, split)"},
         {"reduce", "split",
          "reduce has no schedule 'split' (thread_loop, "
-         "warp_shuffle, smem, grid)"},
+         "warp_shuffle, tree, smem, grid)"},
         {"gemm", "smem",
          "gemm has no schedule 'smem' (mma_atom, mma_smem, "
          "thread_fma, split_k)"},

@@ -535,7 +535,8 @@ static const sched_row sched_rows[] = {
     {src_b, 0, "smem", "a thread-scope operator has no threads to share data"},
     {src_b, 0, "warp_shuffle", "not at thread scope"},
     {src_b, 2, "thread_loop", NULL},
-    {src_c, 1, "smem", NULL},
+    {src_c, 1, "tree", NULL},
+    {src_c, 1, "thread_loop", "thread ownership disagrees"},
     {src_c, 1, "warp_shuffle",
      "the destination 'm' is replicated over the threads of digit "
      "(rank/8)%4 (dim 0), which compute different elements"},

@@ -13,7 +13,8 @@
  *   fill, iota, the elementwise operators (add ... pow), comparisons
  *         (lt ... ne), select, cast: thread_loop, split
  *   reduce: thread_loop (in-thread), warp_shuffle (in-thread partials,
- *         then a butterfly over lane bits), smem (through shared memory)
+ *         then a butterfly over lane bits), tree (a tree in shared
+ *         memory), smem (through shared memory)
  *   gemm: mma_atom (warp-scope loop over mma.sync atoms), mma_smem (C
  *   register tiles of an atom spread over warps, A and B in memory),
  *   thread_fma
@@ -125,6 +126,7 @@ static const ax_schedule registry[] = {
     {"smem", AX_FAM_COPY, axe__copy_smem},
     {"thread_loop", AX_FAM_REDUCE, axe__reduce_thread_loop},
     {"warp_shuffle", AX_FAM_REDUCE, axe__reduce_warp_shuffle},
+    {"tree", AX_FAM_REDUCE, axe__reduce_tree},
     {"smem", AX_FAM_REDUCE, axe__reduce_smem},
     {"grid", AX_FAM_REDUCE, axe__reduce_grid},
     {"mma_atom", AX_FAM_GEMM, axe__gemm_mma},
@@ -334,6 +336,11 @@ static void describe_choice(ax_text *t, const axe_program *p, const ax_stmt *s)
     axe__text_put(t, "    stage 1, %s.%s:\n", axe__op_name(s->stage[0]->op),
                   s->stage[0]->schedule);
     axe__plan_describe(t, p, s->stage[0], s->stage[0]->plan);
+    if (s->tree != NULL)
+        axe__text_put(t,
+                      "    barrier; a tree over the %lld elements of each "
+                      "row in '%s', a barrier after each step\n",
+                      (long long)s->tree->n, p->tensors[s->tree->scratch].name);
     axe__text_put(t, "    barrier; stage 2, %s.%s:\n",
                   axe__op_name(s->stage[1]->op), s->stage[1]->schedule);
     axe__plan_describe(t, p, s->stage[1], s->stage[1]->plan);

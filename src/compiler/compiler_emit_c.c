@@ -413,7 +413,24 @@ static void emit_shuffle(emitter *e, const ax_stmt *s)
     }
 }
 
-/* Stage 1 in the current phase, a barrier, stage 2 in the next phase. */
+/* The steps of reduce.tree, each in a phase of its own. */
+static void emit_tree(emitter *e, const ax_stmt *s)
+{
+    int64_t m;
+    for (m = s->tree->n; m > 1; m -= m / 2) {
+        phase_open(e);
+        axe__emit_tree_step(e->t, e->p, s, m, e->ind);
+        phase_close(e);
+        indent_put(e->t, e->ind);
+        axe__text_put(e->t,
+                      "/* barrier of op %d (reduce.tree): the step is "
+                      "complete */\n",
+                      s->index);
+    }
+}
+
+/* Stage 1 in the current phase, a barrier, (reduce.tree: its steps,) stage
+ * 2 in the next phase. */
 static void emit_staged(emitter *e, const ax_stmt *s)
 {
     phase_open(e);
@@ -424,6 +441,8 @@ static void emit_staged(emitter *e, const ax_stmt *s)
                   "/* barrier of op %d (%s.%s): the staged source is "
                   "complete */\n",
                   s->index, axe__op_name(s->op), s->schedule);
+    if (s->tree != NULL)
+        emit_tree(e, s);
     phase_open(e);
     axe__emit_op(e->t, e->p, s->stage[1], e->ind, false);
 }

@@ -270,6 +270,14 @@ typedef struct ax_mma {
 
 struct ax_plan;
 
+/* reduce.tree: the shared scratch (a tensor index), its elements per
+ * scope instance ("size"), the reduced dim's extent "n" and its stride
+ * in the scratch "inner" (the product of the extents after it). */
+typedef struct ax_tree {
+    int scratch;
+    int64_t size, n, inner;
+} ax_tree;
+
 typedef struct ax_stmt {
     ax_st_kind kind;
     long off;
@@ -286,6 +294,7 @@ typedef struct ax_stmt {
     int idim;                 /* iota: the dim whose coordinate it writes */
     const ax_expr *istart;    /* iota: the start added to the coordinate */
     struct ax_stmt *stage[2]; /* reduce.smem: stage to shared, reduce it */
+    const ax_tree *tree;      /* reduce.tree: the steps between the stages */
     ax_mma *mma;              /* gemm.mma_atom */
     const ax_guard *guard;    /* enclosing if conditions (after sema) */
     /* Sema found that "guard" holds for no value of the ids and loop
@@ -367,6 +376,8 @@ axe_status axe__sched_split(const axe_program *p, const ax_stmt *s,
 axe_status axe__reduce_thread_loop(axe_program *p, ax_stmt *s, ax_plan *plan,
                                    axe_diag *why, bool commit);
 axe_status axe__reduce_smem(axe_program *p, ax_stmt *s, ax_plan *plan,
+                            axe_diag *why, bool commit);
+axe_status axe__reduce_tree(axe_program *p, ax_stmt *s, ax_plan *plan,
                             axe_diag *why, bool commit);
 axe_status axe__reduce_warp_shuffle(axe_program *p, ax_stmt *s, ax_plan *plan,
                                     axe_diag *why, bool commit);
@@ -594,6 +605,12 @@ bool axe__program_has_loads(const axe_program *p);
 void axe__emit_check_helpers(ax_text *t, const axe_program *p);
 bool axe__emit_start_checks(ax_text *t, const axe_program *p, const ax_stmt *s,
                             int ind);
+
+/* One step of reduce.tree inside a thread's phase: every row's elements
+ * i < m - ceil(m / 2) combined with element i + ceil(m / 2)
+ * (compiler_emit_tree.c). */
+void axe__emit_tree_step(ax_text *t, const axe_program *p, const ax_stmt *s,
+                         int64_t m, int ind);
 
 /* The AXE_KERNEL_MAIN harness (compiler_emit_harness.c). */
 void axe__emit_harness(ax_text *t, const axe_program *p);

@@ -246,13 +246,17 @@ void axe__race_instance(ax_race *r, const ax_stmt *s, int64_t tid0)
     r->tid0 = tid0;
 }
 
-/* The row-major index of "c" over the shape of "s"'s destination. */
+/* The row-major index of "c" over the shape of "s"'s destination (a
+ * coordinate past a dim of extent 1 counts as 0: reduce.tree's last
+ * stage reads each row's total once, at 0 of the reduced dim). */
 static int64_t row_major(const ax_stmt *s, const int64_t *c)
 {
     int64_t u = 0;
     int d;
-    for (d = 0; d < axe__ref_ndim(&s->args[0]); d++)
-        u = u * axe__ref_len(&s->args[0], d) + c[d];
+    for (d = 0; d < axe__ref_ndim(&s->args[0]); d++) {
+        int64_t len = axe__ref_len(&s->args[0], d);
+        u = u * len + (len == 1 ? 0 : c[d]);
+    }
     return u;
 }
 

@@ -6,12 +6,23 @@
  * the reduced dim and accumulates after it.
  *   thread_loop: every element of a reduced row lies on the thread that
  *     holds the row's result (no digit of the reduced dim is a thread
- *     digit): an in-thread loop.
+ *     digit), and a source in shared or global memory is not read whole
+ *     by several replicas of the destination: an in-thread loop.
  *   smem: the source is staged into a per-instance shared scratch
  *     (`ax_red<op>`, row-major over src's shape) by a copy plan, a barrier
  *     follows, then every thread that holds a result (dst distributed over
  *     the scope's threads, replicas included) reduces its rows from the
  *     scratch in order.
+ *   tree: the source is staged (widened to float for f16/bf16) into a
+ *     per-instance shared scratch, then per step, for a reduced length m
+ *     with h = ceil(m / 2), the instance's threads combine element i with
+ *     element i + h for i < m - h (rows and i dealt round-robin), a
+ *     barrier after each step, until m = 1; the totals (at 0 of the
+ *     reduced dim) are read into the destination, a distributed register
+ *     (replicas included) or shared or global memory. It sums in another
+ *     order than the reference (as a GPU's tree does); integer sums wrap,
+ *     and max and min (fmax/fmin on floats) are exact in any order;
+ *     argmax and argmin, which carry indices, are refused.
  * The same staging serves copy.smem: a copy between registers that
  * distribute the elements over the threads differently (stage 2 copies
  * the scratch into the destination with the destination's binding).
@@ -35,13 +46,46 @@ static axe_status no_thread_rows(const ax_stmt *s, const ax_plan *plan,
     return AXE_OK;
 }
 
+/* A source in memory read whole by every replica of the destination: each
+ * replica would add every row it holds (reduce.tree shares the work). */
+static axe_status no_replicated_rows(const axe_program *p, const ax_stmt *s,
+                                     const ax_plan *plan, axe_diag *why)
+{
+    int64_t bound = 1;
+    int k;
+    if (plan->kind != AX_PLAN_BOUND ||
+        p->tensors[s->args[1].tensor].mem == AX_MEM_REGISTER ||
+        axe__ref_len(&s->args[1], s->rdim) == 1)
+        return AXE_OK;
+    for (k = 0; k < plan->nloops; k++)
+        if (plan->loops[k].thread)
+            bound *= plan->loops[k].extent;
+    if (plan->nthreads / bound > 1)
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "the destination '%s' is replicated over %lld "
+                         "threads: each would add the whole row from '%s'",
+                         p->tensors[s->args[0].tensor].name,
+                         (long long)(plan->nthreads / bound),
+                         p->tensors[s->args[1].tensor].name);
+    return AXE_OK;
+}
+
+/* Each row on the thread that holds its result (the stages of smem and
+ * tree read the scratch so). */
+static axe_status rows_in_thread(axe_program *p, ax_stmt *s, ax_plan *plan,
+                                 axe_diag *why)
+{
+    AXE_TRY(axe__sched_thread_loop(p, s, plan, why));
+    return no_thread_rows(s, plan, why);
+}
+
 /* In-thread reduce (see the file comment). */
 axe_status axe__reduce_thread_loop(axe_program *p, ax_stmt *s, ax_plan *plan,
                                    axe_diag *why, bool commit)
 {
     (void)commit;
-    AXE_TRY(axe__sched_thread_loop(p, s, plan, why));
-    return no_thread_rows(s, plan, why);
+    AXE_TRY(rows_in_thread(p, s, plan, why));
+    return no_replicated_rows(p, s, plan, why);
 }
 
 /* Adding "bytes" of shared scratch keeps the CTA within
@@ -62,11 +106,11 @@ static axe_status check_shared(const axe_program *p, int64_t bytes,
     return AXE_OK;
 }
 
-static axe_status add_scratch(axe_program *p, const ax_stmt *s, int64_t size,
-                              int64_t ninst, axe_diag *why)
+/* A shared scratch of "dt" elements, "size" per scope instance. */
+static axe_status add_scratch(axe_program *p, const ax_stmt *s, axe_dtype dt,
+                              int64_t size, int64_t ninst, axe_diag *why)
 {
     ax_tensor *t;
-    axe_dtype dt = p->tensors[s->args[1].tensor].dtype;
     int64_t total;
     if (p->ntensors == AX_MAX_TENSORS)
         return axe__fail(why, AXE_ERR_CAPACITY, -1, "too many tensors");
@@ -141,7 +185,7 @@ static axe_status plan_stages(axe_program *p, ax_stmt *st, axe_diag *why)
                          "staging the source fails: %s", w.message);
     st[1].schedule = "thread_loop";
     if ((st[1].op == AX_OP_REDUCE
-             ? axe__reduce_thread_loop(p, &st[1], st[1].plan, &w, false)
+             ? rows_in_thread(p, &st[1], st[1].plan, &w)
              : axe__sched_thread_loop(p, &st[1], st[1].plan, &w)) != AXE_OK)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                          "reading back from shared memory fails: %s",
@@ -221,7 +265,7 @@ static axe_status stage(axe_program *p, ax_stmt *s, int64_t size, ax_plan *plan,
     ax_stmt st[2];
     ax_ref view;
     axe_status rc;
-    AXE_TRY(add_scratch(p, s, size,
+    AXE_TRY(add_scratch(p, s, p->tensors[s->args[1].tensor].dtype, size,
                         p->threads / axe__scope_threads(p, s->scope), why));
     rc = scratch_view(p, s, n0, size, &view);
     if (rc == AXE_OK) {
@@ -314,4 +358,113 @@ axe_status axe__reduce_warp_shuffle(axe_program *p, ax_stmt *s, ax_plan *plan,
         memcpy(s->masks, masks, sizeof masks);
     }
     return AXE_OK;
+}
+
+/* The dtype reduce.tree adds in: float for f16/bf16, else the source's. */
+static axe_dtype tree_dtype(axe_dtype d)
+{
+    return axe__dtype_is_half(d) ? AXE_DTYPE_F32 : d;
+}
+
+static axe_status tree_applies(const axe_program *p, const ax_stmt *s,
+                               int64_t *size, axe_diag *why)
+{
+    const ax_tensor *dst = &p->tensors[s->args[0].tensor];
+    int d;
+    if (s->scope == AX_SCOPE_THREAD || s->scope == AX_SCOPE_KERNEL)
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "a %s-scope operator has no threads to share data",
+                         axe__scope_name(s->scope));
+    if (dst->mem == AX_MEM_REGISTER && !dst->distributed)
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "the destination '%s' is a per-thread register",
+                         dst->name);
+    if (axe__red_is_arg(s->rkind))
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "a tree combines values only, and %s needs their "
+                         "indices",
+                         s->rkind == AX_RED_ARGMAX ? "argmax" : "argmin");
+    *size = 1;
+    for (d = 0; d < axe__ref_ndim(&s->args[1]); d++)
+        if (axe__mul(*size, axe__ref_len(&s->args[1], d), size) != AXE_OK)
+            return axe__fail(why, AXE_ERR_OVERFLOW, -1, "size overflows");
+    return AXE_OK;
+}
+
+/* Stage 1 copies (or widens) the source into the scratch; stage 2 reads
+ * each row's total (at 0 of the reduced dim) into the destination: bound
+ * by a distributed destination, else split over the instance's threads. */
+static axe_status tree_stages(axe_program *p, const ax_stmt *s, ax_stmt *st,
+                              axe_diag *why)
+{
+    const ax_tensor *dst = &p->tensors[s->args[0].tensor];
+    ax_ref *v = &st[1].args[1];
+    axe_diag w;
+    axe_status rc;
+    if (p->tensors[v->tensor].dtype != p->tensors[s->args[1].tensor].dtype)
+        st[0].op = AX_OP_CAST;
+    v->len[s->rdim] = 1;
+    v->view.shard[s->rdim].extent = 1;
+    st[1].args[0].bext = 1;
+    if (axe__sched_thread_loop(p, &st[0], st[0].plan, &w) == AXE_OK)
+        st[0].schedule = "thread_loop";
+    else if (axe__sched_split(p, &st[0], st[0].plan, &w) == AXE_OK)
+        st[0].schedule = "split";
+    else
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "staging the source fails: %s", w.message);
+    st[1].schedule = dst->distributed ? "thread_loop" : "split";
+    rc = dst->distributed ? rows_in_thread(p, &st[1], st[1].plan, &w)
+                          : axe__sched_split(p, &st[1], st[1].plan, &w);
+    if (rc != AXE_OK)
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "reading the totals back fails: %s", w.message);
+    return AXE_OK;
+}
+
+static axe_status keep_tree(axe_program *p, ax_stmt *s, int scratch,
+                            int64_t size)
+{
+    ax_tree *tr = axe__arena_alloc(p->arena, sizeof *tr);
+    int d;
+    if (tr == NULL)
+        return AXE_ERR_NO_MEMORY;
+    tr->scratch = scratch;
+    tr->size = size;
+    tr->n = axe__ref_len(&s->args[1], s->rdim);
+    tr->inner = 1;
+    for (d = s->rdim + 1; d < axe__ref_ndim(&s->args[1]); d++)
+        tr->inner *= axe__ref_len(&s->args[1], d);
+    s->tree = tr;
+    return AXE_OK;
+}
+
+/* Reduce by a tree in shared memory (see the file comment). */
+axe_status axe__reduce_tree(axe_program *p, ax_stmt *s, ax_plan *plan,
+                            axe_diag *why, bool commit)
+{
+    int n0 = p->ntensors;
+    axe_dtype acc = tree_dtype(p->tensors[s->args[1].tensor].dtype);
+    int64_t size;
+    ax_plan plans[2];
+    ax_stmt st[2];
+    ax_ref view;
+    axe_status rc;
+    AXE_TRY(tree_applies(p, s, &size, why));
+    AXE_TRY(add_scratch(p, s, acc, size,
+                        p->threads / axe__scope_threads(p, s->scope), why));
+    rc = scratch_view(p, s, n0, size, &view);
+    if (rc == AXE_OK) {
+        make_stages(s, &view, plans, st);
+        rc = tree_stages(p, s, st, why);
+    }
+    if (rc == AXE_OK && commit)
+        rc = keep_stages(p, s, st);
+    if (rc == AXE_OK && commit)
+        rc = keep_tree(p, s, n0, size);
+    if (rc != AXE_OK || !commit)
+        p->ntensors = n0;
+    if (rc == AXE_OK)
+        *plan = plans[1];
+    return rc;
 }
