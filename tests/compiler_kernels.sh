@@ -253,8 +253,6 @@ done)
 check_run arg_reduce.axe --seed 29 $(for n in 24 26 28 30 32 34; do
     echo --schedule "reduce#$n=smem"
 done)
-check_run arg_reduce.axe --seed 29 --schedule 'reduce#24=smem' \
-    --schedule 'reduce#26=smem' --schedule 'reduce#28=smem'
 check_run reduce_replicated.axe -D C=40 --seed 26 --schedule reduce=smem
 # Warp, warpgroup and cta operators under ifs on finer thread ids that are
 # uniform over each instance (tx >= 128 over warps and warpgroups, ...).
@@ -588,6 +586,7 @@ expect_explain cta_reduce.axe 'chosen reduce\.tree'
 expect_explain cta_reduce.axe 'barrier; a tree over the 128 elements of each row in .ax_red1., a barrier after each step'
 expect_explain cta_reduce.axe 'also applies reduce\.smem'
 expect_explain cta_reduce.axe 'chosen reduce\.smem' --schedule 'reduce#1=smem'
+expect_explain arg_reduce.axe 'rejected reduce\.tree: a tree combines values only, and argmax needs their indices'
 expect_explain cta_reduce.axe 'rejected reduce\.warp_shuffle: a butterfly runs over the lanes of one warp, not at cta scope'
 expect_explain restage.axe 'chosen copy\.smem'
 expect_explain dead_guards.axe "op 1 \(line 16\): thread copy\(B\[1\], A\[1\]\)"

@@ -38,8 +38,7 @@ static void rank_base(ax_text *t, const axe_program *p, const ax_stmt *s,
 /* x[a] = x[a] (+, max or min) x[b] in the scratch "x": integers compare
  * (AXE_MAX, AXE_MIN) and sum in uint32_t (wrapping), floats take fmax or
  * fmin (a NaN loses to a number, as the reference's) or add. */
-static void combine(ax_text *t, const axe_program *p, const ax_stmt *s,
-                    int ind)
+static void combine(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
 {
     const ax_tensor *x = &p->tensors[s->tree->scratch];
     const char *n = x->cname;
@@ -51,8 +50,8 @@ static void combine(ax_text *t, const axe_program *p, const ax_stmt *s,
                       max ? "MAX" : "MIN", n, n);
     else if (s->rkind != AX_RED_SUM)
         axe__text_put(t, "%s[ax_a] = f%s%s(%s[ax_a], %s[ax_b]);\n", n,
-                      max ? "max" : "min",
-                      x->dtype == AXE_DTYPE_F64 ? "" : "f", n, n);
+                      max ? "max" : "min", x->dtype == AXE_DTYPE_F64 ? "" : "f",
+                      n, n);
     else if (is_int)
         axe__text_put(t,
                       "%s[ax_a] = ax_s%s((uint32_t)%s[ax_a] + "
