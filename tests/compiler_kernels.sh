@@ -337,6 +337,8 @@ check_run atomic_add_i32.axe
 check_run atomic_add_i32.axe -D G=5 -D T=96 -D N=7 -D B=3 --seed 3 --json
 check_run atomic_add_f32.axe
 check_run atomic_add_f32.axe -D G=5 -D T=96 -D N=7 -D B=3 --seed 3 --json
+check_run atomic_add_views.axe
+check_run atomic_add_views.axe -D R=9 -D C=100 --seed 4
 # shellcheck disable=SC2086
 if $CC $ubsan -o "$tmp/ub" "$tmp/ub.c" 2>/dev/null; then
     CC="$CC $ubsan" check_run atomic_add_i32.axe -D G=40 -D T=1024 --seed 9
