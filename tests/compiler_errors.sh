@@ -246,7 +246,7 @@ expect 1 2:20 "'B' is bf16 but the destination is f16 \\(use cast\\)" <<<'kernel
 }'
 # gemm dtypes: A and B agree; C is theirs, or f32 for f16/bf16, i32 for
 # i8 (an i8 C is defined too: it wraps, tests/kernels/gemm_i8_acc8.axe).
-expect 1 2:23 "'B' is i32 but 'A' is i8: gemm's A and B have one dtype \\(use cast\\)" <<<'kernel k(A: i8[4, 4], B: i32[4, 4], C: i32[4, 4]) grid(1) threads(1) {
+expect 1 2:23 "'B' is i32 but 'A' is i8: gemm's A and B have one dtype, or are e4m3 and e5m2 \\(use cast\\)" <<<'kernel k(A: i8[4, 4], B: i32[4, 4], C: i32[4, 4]) grid(1) threads(1) {
     thread gemm(C, A, B);
 }'
 expect 1 2:20 "'A' is i8 but the destination is f32: a gemm accumulates in its inputs' dtype, f16 and bf16 also in f32, i8 also in i32, e4m3 and e5m2 only in f32 \\(use cast\\)" <<<'kernel k(A: i8[4, 4], B: i8[4, 4], C: f32[4, 4]) grid(1) threads(1) {
@@ -304,7 +304,7 @@ expect 1 2:17 "'C' is e4m3 but a gemm of e4m3 inputs accumulates in f32 \\(as mm
 expect 1 2:17 "'C' is f16 but a gemm of e5m2 inputs accumulates in f32" <<<'kernel k(A: e5m2[4, 4], B: e5m2[4, 4], C: f16[4, 4]) grid(1) threads(1) {
     thread gemm(C, A, B);
 }'
-expect 1 2:23 "'B' is e5m2 but 'A' is e4m3: gemm's A and B have one dtype" <<<'kernel k(A: e4m3[4, 4], B: e5m2[4, 4], C: f32[4, 4]) grid(1) threads(1) {
+expect 1 2:23 "'B' is f16 but 'A' is e4m3: gemm's A and B have one dtype, or are e4m3 and e5m2 \\(use cast\\)" <<<'kernel k(A: e4m3[4, 4], B: f16[4, 4], C: f32[4, 4]) grid(1) threads(1) {
     thread gemm(C, A, B);
 }'
 expect 2 1:13 "expected a dtype \\(f16, bf16, f32, f64, i8, i32, e4m3, e5m2\\)" <<<'kernel k(A: f7[4]) grid(1) threads(1) {}'

@@ -582,6 +582,7 @@ expect_explain swizzle_raw.axe "dst 'U': Swizzle<2,3,4,outer> of per-thread loop
 expect_explain swizzle_raw.axe 'innermost access: 4 elements'
 expect_explain swizzle_raw.axe 'innermost access: 8 elements'
 expect_explain gemm_swizzle.axe 'chosen gemm\.mma_smem'
+expect_explain warp_mma_fp8.axe 'atom mma\.sync\.aligned\.m16n8k32\.row\.col\.f32\.e4m3\.e5m2\.f32, 2 x 2 x 2 atom tiles'
 expect_explain warp_mma_fp8.axe 'atom mma\.sync\.aligned\.m16n8k32\.row\.col\.f32\.e5m2\.e5m2\.f32, 2 x 2 x 2 atom tiles'
 expect_explain warp_mma_i8.axe 'atom mma\.sync\.aligned\.m16n8k32\.row\.col\.s32\.s8\.s8\.s32, 2 x 2 x 2 atom tiles'
 expect_explain cta_reduce.axe 'chosen reduce\.tree'

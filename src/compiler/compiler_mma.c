@@ -21,7 +21,7 @@
 
 typedef struct ax_atom {
     const char *name;
-    axe_dtype dtype, acc; /* of A and B; of C */
+    axe_dtype dtype, bdtype, acc; /* of A; of B; of C */
     int64_t mnk[3];
     const char *tv[3]; /* A (M,K), B (N,K), C (M,N) */
 } ax_atom;
@@ -29,11 +29,13 @@ typedef struct ax_atom {
 static const ax_atom atoms[] = {
     {"mma.sync.aligned.m16n8k16.f32.f16.f16.f32",
      AXE_DTYPE_F16,
+     AXE_DTYPE_F16,
      AXE_DTYPE_F32,
      {16, 8, 16},
      {"((4,8),(2,2,2)):((32,1),(16,8,128))", "((4,8),(2,2)):((16,1),(8,64))",
       "((4,8),(2,2)):((32,1),(16,8))"}},
     {"mma.sync.aligned.m16n8k16.f32.bf16.bf16.f32",
+     AXE_DTYPE_BF16,
      AXE_DTYPE_BF16,
      AXE_DTYPE_F32,
      {16, 8, 16},
@@ -42,10 +44,12 @@ static const ax_atom atoms[] = {
     {"mma.sync.aligned.m16n8k8.tf32 (f32 on the C backend)",
      AXE_DTYPE_F32,
      AXE_DTYPE_F32,
+     AXE_DTYPE_F32,
      {16, 8, 8},
      {"((4,8),(2,2)):((16,1),(8,64))", "((4,8),2):((8,1),32)",
       "((4,8),(2,2)):((32,1),(16,8))"}},
     {"mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32",
+     AXE_DTYPE_I8,
      AXE_DTYPE_I8,
      AXE_DTYPE_I32,
      {16, 8, 32},
@@ -53,17 +57,34 @@ static const ax_atom atoms[] = {
       "((4,8),(2,2)):((32,1),(16,8))"}},
     {"mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32",
      AXE_DTYPE_E4M3,
+     AXE_DTYPE_E4M3,
      AXE_DTYPE_F32,
      {16, 8, 32},
      {"((4,8),(4,2,2)):((64,1),(16,8,256))", "((4,8),(4,2)):((32,1),(8,128))",
       "((4,8),(2,2)):((32,1),(16,8))"}},
     {"mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32",
      AXE_DTYPE_E5M2,
+     AXE_DTYPE_E5M2,
+     AXE_DTYPE_F32,
+     {16, 8, 32},
+     {"((4,8),(4,2,2)):((64,1),(16,8,256))", "((4,8),(4,2)):((32,1),(8,128))",
+      "((4,8),(2,2)):((32,1),(16,8))"}},
+    {"mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32",
+     AXE_DTYPE_E4M3,
+     AXE_DTYPE_E5M2,
+     AXE_DTYPE_F32,
+     {16, 8, 32},
+     {"((4,8),(4,2,2)):((64,1),(16,8,256))", "((4,8),(4,2)):((32,1),(8,128))",
+      "((4,8),(2,2)):((32,1),(16,8))"}},
+    {"mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e4m3.f32",
+     AXE_DTYPE_E5M2,
+     AXE_DTYPE_E4M3,
      AXE_DTYPE_F32,
      {16, 8, 32},
      {"((4,8),(4,2,2)):((64,1),(16,8,256))", "((4,8),(4,2)):((32,1),(8,128))",
       "((4,8),(2,2)):((32,1),(16,8))"}},
     {"mma.sync.aligned.m8n8k4.f64",
+     AXE_DTYPE_F64,
      AXE_DTYPE_F64,
      AXE_DTYPE_F64,
      {8, 8, 4},
@@ -185,12 +206,12 @@ static axe_status outer_offsets(ax_arena *ar, const axe_layout *outer,
     return AXE_OK;
 }
 
-/* The atom whose A, B have dtype "d" and C dtype "acc", if any. */
-static const ax_atom *atom_for(axe_dtype d, axe_dtype acc)
+/* The atom whose A has dtype "d", B "bd" and C "acc", if any. */
+static const ax_atom *atom_for(axe_dtype d, axe_dtype bd, axe_dtype acc)
 {
     int i;
     for (i = 0; i < NATOMS; i++)
-        if (atoms[i].dtype == d && atoms[i].acc == acc)
+        if (atoms[i].dtype == d && atoms[i].bdtype == bd && atoms[i].acc == acc)
             return &atoms[i];
     return NULL;
 }
@@ -285,7 +306,7 @@ axe_status axe__gemm_mma(axe_program *p, ax_stmt *s, ax_plan *plan,
 {
     axe_dtype dc = p->tensors[s->args[0].tensor].dtype,
               dab = p->tensors[s->args[1].tensor].dtype;
-    const ax_atom *a = atom_for(dab, dc);
+    const ax_atom *a = atom_for(dab, p->tensors[s->args[2].tensor].dtype, dc);
     ax_mma *m;
     int o;
     if (s->scope != AX_SCOPE_WARP)
@@ -328,7 +349,8 @@ axe_status axe__gemm_mma_smem(axe_program *p, ax_stmt *s, ax_plan *plan,
 {
     const ax_tensor *tc = &p->tensors[s->args[0].tensor];
     axe_dtype dab = p->tensors[s->args[1].tensor].dtype;
-    const ax_atom *a = atom_for(dab, tc->dtype);
+    const ax_atom *a =
+        atom_for(dab, p->tensors[s->args[2].tensor].dtype, tc->dtype);
     const char *warp = s->scope == AX_SCOPE_CTA         ? "warpid"
                        : s->scope == AX_SCOPE_WARPGROUP ? "wid_in_wg"
                                                         : NULL;

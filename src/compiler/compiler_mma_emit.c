@@ -117,8 +117,8 @@ static void acc_store(ax_text *t, const axe_program *p, const ax_stmt *s,
 static void loops(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
 {
     const ax_mma *m = s->mma;
-    axe_dtype ab = p->tensors[s->args[1].tensor].dtype;
-    const char *pre = operand_pre(p, s, ab);
+    axe_dtype ab = p->tensors[s->args[1].tensor].dtype,
+              bb = p->tensors[s->args[2].tensor].dtype;
     int64_t ka = m->frag[0].shape[1], vc = m->frag[2].nvals;
     indent_put(t, ind);
     axe__text_put(
@@ -145,16 +145,16 @@ static void loops(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
                   "%lldL + ax_kk;\n",
                   (long long)ka, (long long)ka);
     indent_put(t, ind + 1);
-    axe__text_put(t,
-                  "ax_acc = ax_acc + %s%s[ax_w0 + ax_al[ax_xa]][ax_oa[ax_mi * "
-                  "%lldL + ax_ki] + ax_av[ax_xa]]%s * %s%s[ax_w0 + "
-                  "ax_bl[ax_xb]][ax_ob[ax_ni * %lldL + ax_ki] + "
-                  "ax_bv[ax_xb]]%s;\n",
-                  pre, p->tensors[s->args[1].tensor].cname,
-                  (long long)m->tiles[2],
-                  int_acc(p, s) ? "" : axe__dtype_wrap_post(ab), pre,
-                  p->tensors[s->args[2].tensor].cname, (long long)m->tiles[2],
-                  int_acc(p, s) ? "" : axe__dtype_wrap_post(ab));
+    axe__text_put(
+        t,
+        "ax_acc = ax_acc + %s%s[ax_w0 + ax_al[ax_xa]][ax_oa[ax_mi * "
+        "%lldL + ax_ki] + ax_av[ax_xa]]%s * %s%s[ax_w0 + "
+        "ax_bl[ax_xb]][ax_ob[ax_ni * %lldL + ax_ki] + "
+        "ax_bv[ax_xb]]%s;\n",
+        operand_pre(p, s, ab), p->tensors[s->args[1].tensor].cname,
+        (long long)m->tiles[2], int_acc(p, s) ? "" : axe__dtype_wrap_post(ab),
+        operand_pre(p, s, bb), p->tensors[s->args[2].tensor].cname,
+        (long long)m->tiles[2], int_acc(p, s) ? "" : axe__dtype_wrap_post(bb));
     indent_put(t, ind);
     axe__text_put(t, "}\n");
     acc_store(t, p, s, ind);

@@ -355,18 +355,20 @@ static axe_dtype gemm_input_dtype(axe_dtype c, axe_dtype a)
     return c;
 }
 
-/* gemm(C, A, B): A and B have one dtype; C has it too or accumulates it
- * wider (gemm_input_dtype). */
+/* gemm(C, A, B): A and B have one dtype (or are both fp8: e4m3 with e5m2
+ * is an mma.sync kind too); C has it too or accumulates it wider
+ * (gemm_input_dtype). */
 static axe_status check_gemm_types(const axe_program *p, const ax_stmt *s,
                                    axe_diag *diag)
 {
     const ax_tensor *c = &p->tensors[s->args[0].tensor],
                     *a = &p->tensors[s->args[1].tensor],
                     *b = &p->tensors[s->args[2].tensor];
-    if (b->dtype != a->dtype)
+    if (b->dtype != a->dtype &&
+        !(axe__dtype_is_fp8(a->dtype) && axe__dtype_is_fp8(b->dtype)))
         return axe__fail(diag, AXE_ERR_INVALID, s->args[2].off,
                          "'%s' is %s but '%s' is %s: gemm's A and B have "
-                         "one dtype (use cast)",
+                         "one dtype, or are e4m3 and e5m2 (use cast)",
                          b->name, axe_dtype_name(b->dtype), a->name,
                          axe_dtype_name(a->dtype));
     if (axe__dtype_is_fp8(a->dtype) && c->dtype != AXE_DTYPE_F32)
