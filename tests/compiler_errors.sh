@@ -740,6 +740,20 @@ expect 1 3:24 "data-dependent starts are supported in copy, fill and elementwise
     register r: f32[1]; register s: f32[1, 8];
     thread reduce(r, E[ids[tx] : +1, 0 : +8], sum, 1); }"
 
+# ---- masked regions (`A[r : +128 masked 0.0, ...]`)
+expect 1 2:40 "'r' is a register: only regions of global and shared tensors may be masked" <<<"$G {
+    register r: f32[1, 8]; thread copy(r[0 : +2 masked 0.0, 0 : +8], E[0 : +2, 0 : +8]); }"
+expect 1 2:42 "masked regions are supported in copy, fill and elementwise operators, not in reduce" <<<"$G {
+    register r: f32[1]; thread reduce(r, E[60 : +1, 0 : +9 masked 0.0], sum, 1); }"
+expect 1 2:79 "the masked dimensions of one region need one fill value \(0, then 1\)" <<<"$G {
+    register r: f32[2, 8]; thread copy(r, E[63 : +2 masked 0.0, 4 : +8 masked 1.0]); }"
+expect 1 2:43 "the fill value 1e\+39 of 'E' is beyond the range of float" <<<"$G {
+    register r: f32[2, 8]; thread copy(r, E[63 : +2 masked 1000000000000000000000000000000000000000.0, 0 : +8]); }"
+expect 2 2:60 "expected the fill value of a masked dimension" <<<"$G {
+    register r: f32[2, 8]; thread copy(r, E[63 : +2 masked x, 0 : +8]); }"
+expect 1 2:65 "region of 'E' out of bounds: dimension 1 covers \[4, 12\)" <<<"$G {
+    register r: f32[2, 8]; thread copy(r, E[63 : +2 masked 0.0, 4 : +8]); }"
+
 # expect_ok SECONDS ARGS... <<< PROGRAM: compiles (exit 0) within SECONDS.
 expect_ok() {
     local secs=$1

@@ -132,6 +132,9 @@ check_run embedding.axe --arg T=5 -D V=7 -D D=12 --range ids=0:6 --seed 3
 check_run row_reduce.axe
 check_run row_reduce.axe -D R=3 -D C=768 --seed 23
 check_run row_reduce.axe -D R=2 -D C=256 --seed 24 --schedule 'reduce#3=smem'
+# Masked regions: tiles of 32 rows past a runtime M, no tail guard.
+check_run masked_rows.axe --arg M=100,37
+check_run masked_rows.axe --arg M=64,1,0 -D N=8 --seed 4
 # Test kernels (tests/kernels/): shared phases of split plans, coordinate
 # addressing, casts, warp scope, i8 wrap-around, f64, thread-scope loops.
 K="$SRC/tests/kernels"
@@ -206,6 +209,8 @@ check_run runtime_tiles.axe --arg M=100,64,5 --arg T=3,1,0
 check_run runtime_tiles.axe --arg M=250 --arg T=9 -D N=12 --seed 6
 check_run gather_index.axe --range table=0:7 --range ids8=0:126
 check_run gather_index.axe -D NB=9 -D D=8 --range table=0:8 --range ids8=0:126 --seed 4
+check_run masked_tiles.axe
+check_run masked_tiles.axe -D R=9 -D C=15 --seed 7
 check_run c_names.axe
 # i8 x i8 -> i32 on the m16n8k32 register atom (with a sum that wraps
 # past 2^31 - 1), and i8 x i8 -> i8 (every product and sum wraps to 8 bits).

@@ -85,6 +85,23 @@ else
     bad "tail_rows with a short guard: exit $rc, $(cat "$tmp/out" "$tmp/err" | head -c 400)"
 fi
 
+# A masked load edited to read 0 instead of its fill (-1.5) past row M
+# fails --check: the fill reaches the last row of Y.
+run_cc 's/: (float)-1.5)/: (float)0)/' "$K/masked_rows.axe" --check --arg M=37
+rc=$?
+if [ $rc = 1 ] && grep -q '^M=37: check FAILED' "$tmp/out" && [ -s "$tmp/count" ]; then
+    ok
+else
+    bad "masked_rows with the fill edited: exit $rc, $(cat "$tmp/out" "$tmp/err" | head -c 400)"
+fi
+# A masked copy is not vectorized (the reason names the tensor).
+if "$AXE" compile "$K/masked_rows.axe" --explain >"$tmp/out" 2>&1 &&
+    grep -q "rejected copy.vector: 'X' is masked: its elements are guarded one by one" "$tmp/out"; then
+    ok
+else
+    bad "masked_rows --explain: $(head -c 300 "$tmp/out")"
+fi
+
 # expect_run CODE PATTERN ARGS...: axe run exits CODE, stderr matches.
 expect_run() {
     local code=$1 pat=$2

@@ -864,6 +864,34 @@ static void test_gather(void)
     axe_program_free(p);
 }
 
+/* A masked region reads its fill outside the tensor and skips writes
+ * there (hand-computed: O = {9, 1, 2, 9}, then Y[1] = O[0] only). */
+static const char masked_src[] =
+    "kernel m(X: global f32[2], O: global f32[4], Y: global f32[2])\n"
+    "    grid(1) threads(1)\n"
+    "{\n"
+    "  thread copy(O, X[-1 : +4 masked 9.0]);\n"
+    "  thread copy(Y[1 : +3 masked 0.0], O[0 : +3]);\n"
+    "}\n";
+
+static void test_masked(void)
+{
+    float X[2] = {1, 2}, O[4] = {0}, Y[2] = {-1, -1};
+    void *bufs[3] = {X, O, Y};
+    axe_program *p = NULL;
+    axe_diag d;
+    if (axe_program_compile(masked_src, strlen(masked_src), NULL, NULL, &p,
+                            &d) != AXE_OK) {
+        TL_CHECK(false, "compile: %s", d.message);
+        return;
+    }
+    TL_CHECK(axe_program_reference(p, bufs, &d) == AXE_OK, "reference");
+    TL_CHECK(O[0] == 9 && O[1] == 1 && O[2] == 2 && O[3] == 9,
+             "masked read: %g %g %g %g", O[0], O[1], O[2], O[3]);
+    TL_CHECK(Y[0] == -1 && Y[1] == 9, "masked write: %g %g", Y[0], Y[1]);
+    axe_program_free(p);
+}
+
 int main(void)
 {
     tl_seed("test_compiler", 20261125);
@@ -879,6 +907,7 @@ int main(void)
     test_tolerance();
     test_scalars();
     test_gather();
+    test_masked();
     test_int_semantics();
     test_tile_semantics();
     return tl_finish();

@@ -157,7 +157,7 @@ bool axe__emit_start_checks(ax_text *t, const axe_program *p, const ax_stmt *s,
     for (i = 0; i < s->nargs; i++)
         for (d = 0; d < s->args[i].ndim; d++) {
             const ax_expr *ld = axe__expr_load(s->args[i].start[d], &n);
-            if (ld == NULL)
+            if (ld == NULL || s->args[i].masked[d]) /* masked: guarded */
                 continue;
             if (!any)
                 indent_put(t, ind);

@@ -152,15 +152,92 @@ static bool wraps(const axe_program *p, const ax_stmt *s)
            (s->op == AX_OP_REDUCE && s->rkind == AX_RED_SUM);
 }
 
+/* Whether the element of operand "i" lies inside its tensor in every
+ * masked dimension: `(c >= 0L && c < extent)` per such dimension. */
+static void inside(ax_text *t, const axe_program *p, const ax_stmt *s, int i)
+{
+    const ax_ref *r = &s->args[i];
+    const ax_tensor *tn = &p->tensors[r->tensor];
+    int d, n = 0;
+    axe__text_put(t, "(");
+    for (d = 0; d < r->ndim; d++) {
+        int od = d + (r->bdim >= 0 && d >= r->bdim);
+        if (!r->masked[d])
+            continue;
+        axe__text_put(t, "%s", n++ ? " && " : "");
+        coord(t, p, s, i, od);
+        axe__text_put(t, " >= 0L && ");
+        coord(t, p, s, i, od);
+        axe__text_put(t, " < ");
+        if (d == 0 && tn->dyn_extent != NULL)
+            axe__expr_print_c(t, p, tn->dyn_extent);
+        else
+            axe__text_put(t, "%lldL", (long long)tn->shape[d]);
+    }
+    axe__text_put(t, ")");
+}
+
+/* The fill value of masked operand "i" in the arithmetic type of load()
+ * ("raw": the 16-bit pattern of an f16/bf16 element). */
+static void fill_literal(ax_text *t, const axe_program *p, const ax_stmt *s,
+                         int i, bool raw)
+{
+    axe_dtype d = p->tensors[s->args[i].tensor].dtype;
+    double v = axe__mask_fill(d, s->args[i].fill);
+    if (raw)
+        axe__text_put(t, "(uint16_t)%u",
+                      (unsigned)(d == AXE_DTYPE_F16
+                                     ? axe_f16_from_float((float)v)
+                                     : axe_bf16_from_float((float)v)));
+    else if (is_int(d))
+        axe__text_put(t, "%s%lld", wraps(p, s) ? "(uint32_t)" : "",
+                      (long long)v);
+    else if (isinf(v))
+        axe__text_put(t, "(%s)%sINFINITY",
+                      d == AXE_DTYPE_F64 ? "double" : "float",
+                      v < 0 ? "-" : "");
+    else
+        axe__text_put(t, "(%s)%.17g", d == AXE_DTYPE_F64 ? "double" : "float",
+                      v);
+}
+
 /* Operand "i"'s element as a value of its arithmetic type (f16 and bf16
- * are widened to float; integers of a wrapping operator are uint32_t). */
+ * are widened to float; integers of a wrapping operator are uint32_t);
+ * a masked operand reads its fill value outside its tensor. */
 static void load(ax_text *t, const axe_program *p, const ax_stmt *s, int i)
 {
     axe_dtype d = p->tensors[s->args[i].tensor].dtype;
+    if (s->args[i].any_masked) {
+        axe__text_put(t, "(");
+        inside(t, p, s, i);
+        axe__text_put(t, " ? ");
+    }
     axe__text_put(t, "%s", wraps(p, s) ? "(uint32_t)" : "");
     axe__text_put(t, "%s", axe__dtype_load_pre(d));
     element(t, p, s, i);
     axe__text_put(t, "%s", axe__dtype_wrap_post(d));
+    if (s->args[i].any_masked) {
+        axe__text_put(t, " : ");
+        fill_literal(t, p, s, i, false);
+        axe__text_put(t, ")");
+    }
+}
+
+/* The 16-bit pattern of operand "i" (its fill's outside the tensor). */
+static void raw_element(ax_text *t, const axe_program *p, const ax_stmt *s,
+                        int i)
+{
+    if (!s->args[i].any_masked) {
+        element(t, p, s, i);
+        return;
+    }
+    axe__text_put(t, "(");
+    inside(t, p, s, i);
+    axe__text_put(t, " ? ");
+    element(t, p, s, i);
+    axe__text_put(t, " : ");
+    fill_literal(t, p, s, i, true);
+    axe__text_put(t, ")");
 }
 
 /* (a op b) with a = operand "i", b = operand i + 1. */
@@ -470,20 +547,26 @@ static void body(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
         arg_step(t, p, s, ind);
         return;
     }
+    if (s->args[0].any_masked) { /* a write outside the tensor: skipped */
+        axe__text_put(t, "if ");
+        inside(t, p, s, 0);
+        axe__text_put(t, "\n");
+        indent_put(t, ind + 1);
+    }
     element(t, p, s, 0);
     if (s->op == AX_OP_COPY && axe__dtype_is_half(dst->dtype)) {
         axe__text_put(t, " = ");
-        element(t, p, s, 1); /* the same 16-bit pattern */
+        raw_element(t, p, s, 1); /* the same 16-bit pattern */
         axe__text_put(t, ";\n");
         return;
     }
     if (s->op == AX_OP_SELECT && axe__dtype_is_half(dst->dtype)) {
         axe__text_put(t, " = ");
-        element(t, p, s, 1);
+        load(t, p, s, 1);
         axe__text_put(t, " != 0 ? ");
-        element(t, p, s, 2);
+        raw_element(t, p, s, 2);
         axe__text_put(t, " : ");
-        element(t, p, s, 3); /* the chosen 16-bit pattern */
+        raw_element(t, p, s, 3); /* the chosen 16-bit pattern */
         axe__text_put(t, ";\n");
         return;
     }

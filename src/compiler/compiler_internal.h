@@ -143,6 +143,12 @@ typedef struct ax_ref {
     ax_expr *view_dyn;
     int bdim;     /* `.bcast(bdim, bext)`: operand dim of stride 0, or -1 */
     int64_t bext; /* its extent */
+    /* `start : +len masked FILL`: the dimension may pass its tensor's
+     * extent (either side); elements outside read "fill", writes there
+     * are skipped. */
+    bool masked[AX_MAX_DIMS];
+    bool any_masked;
+    double fill;
     long off;
 } ax_ref;
 
@@ -673,6 +679,9 @@ axe_status axe__swizzle_check(const ax_tensor *t, const axe_layout_swizzle *sw,
                               long off, axe_diag *diag);
 axe_status axe__swizzle_view_bounds(const axe_program *p, const ax_ref *r,
                                     int64_t *lo, int64_t *top, axe_diag *diag);
+/* The fill value of a masked region as a value of dtype "d"
+ * (compiler_ref.c). */
+double axe__mask_fill(axe_dtype d, double v);
 /* The number of threads of one instance of scope "s" ("p" gives CTAs). */
 int64_t axe__scope_threads(const axe_program *p, ax_scope s);
 

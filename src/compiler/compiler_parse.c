@@ -391,7 +391,37 @@ axe_status axe__parse_load(ax_parser *ps, const char *name, long off,
     return axe__expect(ps, "]", "',' or ']'");
 }
 
-/* range := expr ':' '+' const | const ':' const | expr (length 1). */
+/* 'masked' ['-'] NUMBER after a dimension's length: its fill value,
+ * the same for every masked dimension of the region. */
+static axe_status parse_mask(ax_parser *ps, ax_ref *r, int d)
+{
+    long off;
+    bool neg;
+    double v;
+    AXE_TRY(axe__lex_next(ps));
+    off = (long)ps->tok.pos;
+    neg = axe__tok_is(ps, "-");
+    if (neg)
+        AXE_TRY(axe__lex_next(ps));
+    if (ps->tok.kind == AX_TOK_INT)
+        v = (double)ps->tok.value;
+    else if (ps->tok.kind == AX_TOK_FLOAT)
+        v = ps->tok.fvalue;
+    else
+        return axe__syntax(ps, "the fill value of a masked dimension");
+    v = neg ? -v : v;
+    if (r->any_masked && v != r->fill)
+        return axe__fail(ps->diag, AXE_ERR_INVALID, off,
+                         "the masked dimensions of one region need one fill "
+                         "value (%g, then %g)",
+                         r->fill, v);
+    r->masked[d] = r->any_masked = true;
+    r->fill = v;
+    return axe__lex_next(ps);
+}
+
+/* range := expr ':' '+' const ['masked' fill] | const ':' const | expr
+ * (length 1). */
 static axe_status parse_range(ax_parser *ps, ax_ref *r)
 {
     long off = (long)ps->tok.pos;
@@ -414,7 +444,8 @@ static axe_status parse_range(ax_parser *ps, ax_ref *r)
     AXE_TRY(axe__lex_next(ps));
     if (axe__tok_is(ps, "+")) {
         AXE_TRY(axe__lex_next(ps));
-        return axe__parse_const(ps, &r->len[d], "a region length");
+        AXE_TRY(axe__parse_const(ps, &r->len[d], "a region length"));
+        return axe__tok_is(ps, "masked") ? parse_mask(ps, r, d) : AXE_OK;
     }
     if (start->kind != AX_EX_INT)
         return axe__fail(ps->diag, AXE_ERR_INVALID, off,

@@ -141,6 +141,13 @@ axe_status axe__plan_vectorize(const axe_program *p, const ax_stmt *s,
     axe_cute_layout dst, src;
     int64_t v, w, es = axe_dtype_size(p->tensors[s->args[0].tensor].dtype);
     int kin = axe__plan_innermost_loop(plan);
+    if (s->args[0].any_masked || s->args[1].any_masked)
+        return axe__fail(
+            why, AXE_ERR_UNSUPPORTED, -1,
+            "'%s' is masked: its elements are guarded one by "
+            "one, so no vector access (full tiles are not "
+            "split from the tail yet)",
+            p->tensors[s->args[s->args[0].any_masked ? 0 : 1].tensor].name);
     if (!plan->affine[0] || !plan->affine[1] || kin < 0)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                          "an operand is not affine in the loop digits or "

@@ -188,6 +188,14 @@ static double round_to(axe_dtype d, double v)
     return v;
 }
 
+/* The fill value "v" of a masked region of dtype "d", as a value of it:
+ * integers saturate toward zero (as `fill`), floats round to the dtype
+ * (sema keeps |v| within float's range for the narrower types). */
+double axe__mask_fill(axe_dtype d, double v)
+{
+    return is_int(d) ? axe__int_saturate(d, v) : round_to(d, v);
+}
+
 static void store_buf(axe_dtype d, void *b, int64_t a, double v)
 {
     v = round_to(d, v);
@@ -256,12 +264,36 @@ static int64_t locate(const ref_state *rs, const ax_ref *r, const int64_t *c,
     return (int64_t)tid * rs->size[r->tensor] + x;
 }
 
+/* Whether coordinate "c" of operand "r" lies inside its tensor in every
+ * masked dimension (the others are in bounds by sema or run-time checks). */
+static bool inside(const ref_state *rs, const ax_ref *r, const int64_t *c,
+                   int tid)
+{
+    const ax_tensor *t = &rs->p->tensors[r->tensor];
+    int d;
+    for (d = 0; r->any_masked && d < r->ndim; d++) {
+        int64_t x, ext;
+        if (!r->masked[d])
+            continue;
+        x = c[d + (r->bdim >= 0 && d >= r->bdim)] +
+            (r->start[d] ? eval(rs, r->start[d], tid) : 0);
+        ext = d == 0 ? axe__dyn_value(rs->p, t->dyn_extent, t->shape[0])
+                     : t->shape[d];
+        if (x < 0 || x >= ext)
+            return false;
+    }
+    return true;
+}
+
 static double load(const ref_state *rs, const ax_stmt *s, int i,
                    const int64_t *c, int tid)
 {
     const ax_ref *r = &s->args[i];
     const ax_tensor *t = &rs->p->tensors[r->tensor];
-    int64_t a = locate(rs, r, c, tid);
+    int64_t a;
+    if (!inside(rs, r, c, tid))
+        return axe__mask_fill(t->dtype, r->fill);
+    a = locate(rs, r, c, tid);
     axe__race_access(rs->race, i, r->tensor, a, false);
     if (t->mem == AX_MEM_GLOBAL)
         return load_buf(t->dtype, rs->bufs[r->tensor], a);
@@ -273,7 +305,10 @@ static void store(ref_state *rs, const ax_stmt *s, const int64_t *c, int tid,
 {
     const ax_ref *r = &s->args[0];
     const ax_tensor *t = &rs->p->tensors[r->tensor];
-    int64_t a = locate(rs, r, c, tid);
+    int64_t a;
+    if (!inside(rs, r, c, tid))
+        return; /* a masked write outside the tensor: skipped */
+    a = locate(rs, r, c, tid);
     axe__race_access(rs->race, 0, r->tensor, a, true);
     if (t->mem == AX_MEM_GLOBAL)
         store_buf(t->dtype, rs->bufs[r->tensor], a, v);
@@ -458,7 +493,7 @@ static bool starts_ok(ref_state *rs, const ax_stmt *s, int tid)
             const ax_tensor *t = &rs->p->tensors[r->tensor];
             const ax_expr *ld = axe__expr_load(r->start[d], &n);
             int64_t v, ext;
-            if (ld == NULL)
+            if (ld == NULL || r->masked[d])
                 continue;
             v = eval(rs, r->start[d], tid);
             ext = d == 0 ? axe__dyn_value(rs->p, t->dyn_extent, t->shape[0])

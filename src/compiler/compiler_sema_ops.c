@@ -141,11 +141,40 @@ static axe_status check_load(const axe_program *p, const ax_stmt *s,
     return check_region(p, s, ld->load, dead, diag);
 }
 
+/* A masked region (`A[r : +128 masked 0.0, ...]`) is of a global or
+ * shared tensor, in a copy, fill or elementwise operator, with a fill
+ * value that its dtype can hold (within float's range below f64). */
+static axe_status check_masked(const axe_program *p, const ax_stmt *s,
+                               const ax_ref *r, axe_diag *diag)
+{
+    const ax_tensor *t = &p->tensors[r->tensor];
+    if (t->mem == AX_MEM_REGISTER)
+        return axe__fail(diag, AXE_ERR_INVALID, r->off,
+                         "'%s' is a register: only regions of global and "
+                         "shared tensors may be masked",
+                         t->name);
+    if (s->op == AX_OP_REDUCE || s->op == AX_OP_GEMM ||
+        s->op == AX_OP_ATOMIC_ADD)
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, r->off,
+                         "masked regions are supported in copy, fill and "
+                         "elementwise operators, not in %s",
+                         axe__op_name(s->op));
+    if (t->dtype != AXE_DTYPE_F64 && !(r->fill >= -3.4028234663852886e38 &&
+                                       r->fill <= 3.4028234663852886e38))
+        return axe__fail(diag, AXE_ERR_DOMAIN, r->off,
+                         "the fill value %g of '%s' is beyond the range of "
+                         "float",
+                         r->fill, t->name);
+    return AXE_OK;
+}
+
 static axe_status check_region(const axe_program *p, const ax_stmt *s,
                                const ax_ref *r, bool dead, axe_diag *diag)
 {
     const ax_tensor *t = &p->tensors[r->tensor];
     int d, n;
+    if (r->any_masked)
+        AXE_TRY(check_masked(p, s, r, diag));
     for (d = 0; d < r->ndim; d++) {
         int64_t lo = 0, hi = 0, end;
         bool dyn = d == 0 && t->dyn_extent != NULL;
@@ -154,8 +183,16 @@ static axe_status check_region(const axe_program *p, const ax_stmt *s,
                              "region of '%s': dimension %d has length %lld",
                              t->name, d, (long long)r->len[d]);
         AXE_TRY(check_affine(p, r->start[d], "a region start", diag));
-        if (axe__expr_load(r->start[d], &n) != NULL) {
+        if (axe__expr_load(r->start[d], &n) != NULL)
             AXE_TRY(check_load(p, s, r->start[d], dead, diag));
+        if (r->masked[d]) { /* guarded per element */
+            if (r->start[d] != NULL &&
+                axe__expr_range(p, r->start[d], &lo, &hi) != AXE_OK)
+                return axe__fail(diag, AXE_ERR_OVERFLOW, r->start[d]->off,
+                                 "integer overflow in a region start");
+            continue;
+        }
+        if (axe__expr_load(r->start[d], &n) != NULL) {
             if (axe__expr_range(p, r->start[d], &lo, &hi) != AXE_OK)
                 return axe__fail(diag, AXE_ERR_OVERFLOW, r->start[d]->off,
                                  "integer overflow in a region start");
