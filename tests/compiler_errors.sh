@@ -366,7 +366,7 @@ expect_notes 2:9 "no schedule for gemm: none of mma_atom, mma_smem, thread_fma, 
 # A plan bound by a source updates a memory destination in place once per
 # thread holding the binding's element: replicas and K digits refused.
 expect_notes 6:10 "no schedule for gemm: none of mma_atom, mma_smem, thread_fma, split_k applies (reasons below)" \
-    "gemm.mma_atom: 'a' is not a tile of the A fragment S[(2,8,2,4):(1,4@laneid,2,1@laneid)]" \
+    "gemm.mma_atom: 'a' is not a tile of the A fragment [16, 8] S[(2,8,2,4):(1,4@laneid,2,1@laneid)]" \
     "gemm.mma_smem: 'a' is a register: mma_smem reads A and B from shared or global memory" \
     "gemm.thread_fma: the binding operand 'a' is replicated over threads (replica iter 4:8@laneid): each replica would update 'c' in place again" \
     "gemm.split_k: not at kernel scope (it splits the reduced dimension over the grid's threads)" \
@@ -378,7 +378,7 @@ expect_notes 6:10 "no schedule for gemm: none of mma_atom, mma_smem, thread_fma,
     warp gemm(c, a, B);
 }'
 expect_notes 4:10 "no schedule for gemm: none of mma_atom, mma_smem, thread_fma, split_k applies (reasons below)" \
-    "gemm.mma_atom: 'a' is not a tile of the A fragment S[(2,8,2,4):(1,4@laneid,2,1@laneid)]" \
+    "gemm.mma_atom: 'a' is not a tile of the A fragment [16, 8] S[(2,8,2,4):(1,4@laneid,2,1@laneid)]" \
     "gemm.mma_smem: 'a' is a register: mma_smem reads A and B from shared or global memory" \
     "gemm.thread_fma: the threads of digit (rank/1)%32 would all accumulate into the same elements of 'C'" \
     "gemm.split_k: not at kernel scope (it splits the reduced dimension over the grid's threads)" \
@@ -397,7 +397,7 @@ expect_notes 4:10 "no schedule for add: none of thread_loop, split applies (reas
 }'
 # (The whole of the longest reason: the one-line diag would cut it.)
 expect_notes 6:10 "no schedule for gemm: none of mma_atom, mma_smem, thread_fma, split_k applies (reasons below)" \
-    "gemm.mma_atom: 'a' is not a tile of the A fragment S[(2,8,2,4):(1,4@laneid,2,1@laneid)]: dim 0: tiled iter (2,2@m) is not inner iter (2,1@m)" \
+    "gemm.mma_atom: 'a' is not a tile of the A fragment [16, 8] S[(2,8,2,4):(1,4@laneid,2,1@laneid)]: dim 0: tiled iter (2,2@m) is not inner iter (2,1@m)" \
     "gemm.mma_smem: 'a' is a register: mma_smem reads A and B from shared or global memory" \
     "gemm.thread_fma: 'b' holds element digit (dim 0, weight 1) on a different thread than the binding operand: thread ownership disagrees" \
     "gemm.split_k: not at kernel scope (it splits the reduced dimension over the grid's threads)" \

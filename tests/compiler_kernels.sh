@@ -225,6 +225,10 @@ check_run dead_guards.axe
 check_run dead_guards.axe -D M=100 --seed 26
 check_run dead_guards.axe -D M=64 --seed 27
 check_run dead_runtime.axe --arg M=37,5,64
+# f16 gemm with K slices of 24, no multiple of the atom's K = 16: scalar
+# FMA, with a note (below).
+check_run gemm_k24.axe
+check_run gemm_k24.axe -D M=256 -D K=72 --seed 28
 # Warp reductions into destinations replicated over every lane (smem) and
 # over the lanes of the reduced dimension only (warp_shuffle).
 check_run reduce_replicated.axe
@@ -755,9 +759,9 @@ expect_fail 1 "note: reduce.smem: shared scratch of 262144 bytes would bring the
 printf 'kernel big(A: f32[64]) grid(65535, 65535) threads(32) {\n    cta fill(A, 1.0);\n}\n' >"$tmp/big.axe"
 expect_fail 1 'run: the kernel does 274869518464 element operations, beyond axe run.s limit of 1073741824' \
     "$AXE" run "$tmp/big.axe" --check
-expect_fail 1 "mma_atom: 'a' is not a tile of the A fragment S\[\(2,8,2,4,2\):\(2,4@laneid,4,1@laneid,1\)\]" \
+expect_fail 1 "mma_atom: 'a' is not a tile of the A fragment \[16, 16\] S\[\(2,8,2,4,2\):\(2,4@laneid,4,1@laneid,1\)\]" \
     "$AXE" compile "$tmp/notile.axe"
-expect_fail 1 "mma_atom: 'a' is not a tile of the A fragment S\[\(2,8,2,4,4\):\(4,4@laneid,8,1@laneid,1\)\]" \
+expect_fail 1 "mma_atom: 'a' is not a tile of the A fragment \[16, 32\] S\[\(2,8,2,4,4\):\(4,4@laneid,8,1@laneid,1\)\]" \
     "$AXE" compile "$tmp/notile_i8.axe"
 
 # --json: one line, the documented keys.
@@ -854,6 +858,47 @@ if [ -w /dev/full ]; then
 fi
 expect_fail 1 "compile: cannot write $tmp/no/such/dir: No such file or directory" \
     "$AXE" compile "$K/fig5_copy.axe" --explain -o "$tmp/no/such/dir"
+# A gemm that falls back to scalar FMA because K is no multiple of the
+# tensor-core atom's K says so in a note (compile and run: stderr; explain:
+# under the operator), not when the schedule is forced or K divides.
+note="note: gemm fell back to scalar FMA (gemm.thread_fma): K = 24 is not a multiple of the K = 16 of the tensor-core atom mma.sync.aligned.m16n8k16.f32.f16.f16.f32"
+for cmd in compile run; do
+    if (cd "$SRC/tests/kernels" && "$AXE" $cmd gemm_k24.axe >"$tmp/out" 2>"$tmp/err") &&
+        [ "$(cat "$tmp/err")" = "axe: gemm_k24.axe:23:13: $note" ]; then
+        ok
+    else
+        bad "$cmd gemm_k24.axe: no note: $(head -c 400 "$tmp/err")"
+    fi
+done
+"$AXE" compile "$SRC/tests/kernels/gemm_k24.axe" --explain >"$tmp/k24" 2>"$tmp/err"
+if grep -qxF "  $note" "$tmp/k24"; then
+    ok
+else
+    bad "explain gemm_k24.axe: no note: $(head -c 400 "$tmp/k24" "$tmp/err")"
+fi
+for args in "$SRC/tests/kernels/gemm_k24.axe --schedule gemm=thread_fma" \
+    "$K/gemm_mma.axe" "$K/gemm.axe"; do
+    # shellcheck disable=SC2086
+    if "$AXE" compile $args >"$tmp/out" 2>"$tmp/err" && [ ! -s "$tmp/err" ]; then
+        ok
+    else
+        bad "compile $args: a note where none is due: $(head -c 300 "$tmp/err")"
+    fi
+done
+# --explain shows the atom's fragments with their 2-D shape: the rows' and
+# the columns' iters (the flattened layout alone hides which is which).
+for want in \
+    "    atom for these dtypes: mma.sync.aligned.m16n8k16.f32.f16.f16.f32, (M, N, K) = (16, 8, 16); fragments over laneid and m:" \
+    "      A [16, 16]: S[(2,8,2,4,2):(2,4@laneid,4,1@laneid,1)], rows (2,8):(2,4@laneid), columns (2,4,2):(4,1@laneid,1)" \
+    "      B [8, 16]: S[(8,2,4,2):(4@laneid,2,1@laneid,1)], rows 8:4@laneid, columns (2,4,2):(2,1@laneid,1)" \
+    "      C [16, 8]: S[(2,32,2):(2,1@laneid,1)], rows (2,8):(2,4@laneid), columns (4,2):(1@laneid,1)"; do
+    if grep -qxF -- "$want" "$tmp/k24"; then
+        ok
+    else
+        bad "explain gemm_k24.axe: no line '$want'"
+    fi
+done
+expect_explain warp_mma.axe '^      A \[16, 8\]: S\[\(2,8,2,4\):\(1,4@laneid,2,1@laneid\)\], rows \(2,8\):\(1,4@laneid\), columns \(2,4\):\(2,1@laneid\)$'
 # --bench repeats a kernel too fast for the timer (int_edge: a few
 # nanoseconds) until the runs take 10 ms: the time per run and the rate
 # are positive, and runs x seconds >= 0.01 (up to the printed rounding).

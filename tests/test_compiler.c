@@ -442,7 +442,7 @@ static void test_full_diag(void)
     static const char want[] =
         "no schedule for gemm: none of mma_atom, mma_smem, thread_fma, "
         "split_k applies (reasons below)\n"
-        "gemm.mma_atom: 'a' is not a tile of the A fragment "
+        "gemm.mma_atom: 'a' is not a tile of the A fragment [16, 8] "
         "S[(2,8,2,4):(1,4@laneid,2,1@laneid)]: dim 0: tiled iter (2,2@m) is "
         "not inner iter (2,1@m)\n"
         "gemm.mma_smem: 'a' is a register: mma_smem reads A and B from "

@@ -168,6 +168,12 @@ AXE_API size_t axe_program_explain(const axe_program *p, char *buf, size_t cap);
  * its operator name; NULL past the end. */
 AXE_API const char *axe_program_schedule(const axe_program *p, int i,
                                          const char **op);
+/* The note compile left on operator statement "i" (in source order), or
+ * NULL: a gemm that fell back to scalar FMA (gemm.thread_fma) because K
+ * is not a multiple of the K of the tensor-core atom for its dtypes.
+ * "offset" (NULL allowed) gets the operator's byte offset in the
+ * source. */
+AXE_API const char *axe_program_note(const axe_program *p, int i, long *offset);
 
 /* Run the program's logical semantics on "buffers" (one per tensor
  * parameter, each of axe_program_tensor(p, i).elems elements): the

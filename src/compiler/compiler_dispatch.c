@@ -393,6 +393,32 @@ static int try_schedules(axe_program *p, ax_stmt *s, const char *forced,
     return chosen;
 }
 
+/* A gemm at a collective scope whose dtypes have a tensor-core atom but
+ * whose K is no multiple of the atom's K: when dispatch (not an option)
+ * chose gemm.thread_fma, the note says it fell back to scalar FMA (in
+ * --explain and through axe_program_note). */
+static axe_status note_fallback(axe_program *p, ax_stmt *s, const char *forced,
+                                ax_text *t)
+{
+    const char *atom;
+    int64_t mnk[3], k = axe__ref_len(&s->args[1], 2);
+    ax_text note;
+    if (s->op != AX_OP_GEMM || forced != NULL ||
+        strcmp(s->schedule, "thread_fma") != 0 || s->scope == AX_SCOPE_THREAD ||
+        s->scope == AX_SCOPE_KERNEL || !axe__mma_atom_of(p, s, &atom, mnk) ||
+        k % mnk[2] == 0)
+        return AXE_OK;
+    axe__text_init(&note, p->arena);
+    axe__text_put(&note,
+                  "gemm fell back to scalar FMA (gemm.thread_fma): K = %lld "
+                  "is not a multiple of the K = %lld of the tensor-core atom "
+                  "%s",
+                  (long long)k, (long long)mnk[2], atom);
+    axe__text_put(t, "  note: %s\n", note.buf != NULL ? note.buf : "");
+    s->note = note.buf;
+    return note.status;
+}
+
 static axe_status dispatch_op(axe_program *p, ax_stmt *s, axe_diag *diag)
 {
     const char *forced = forced_for(p, s);
@@ -417,7 +443,10 @@ static axe_status dispatch_op(axe_program *p, ax_stmt *s, axe_diag *diag)
         return AXE_ERR_NO_MEMORY;
     s->schedule = registry[chosen].name;
     axe__text_put(&t, "  chosen %s.%s\n", axe__op_name(s->op), s->schedule);
+    AXE_TRY(note_fallback(p, s, forced, &t));
     describe_choice(&t, p, s);
+    if (s->op == AX_OP_GEMM)
+        axe__mma_describe(&t, p, s);
     axe__text_put(&t, "%s", tr.rej.len > 0 ? tr.rej.buf : "");
     s->explain = t.buf;
     return t.status;

@@ -308,6 +308,9 @@ typedef struct ax_stmt {
      * NULL, schedule "dead"), not emitted; "dead_why" says why. */
     bool dead;
     const char *dead_why;
+    /* A note for the user (axe_program_note): a gemm that fell back to
+     * scalar FMA. */
+    const char *note;
     /* The operator updates its destination with atomic read-modify-writes
      * (atomic_add; a kernel-scope reduce or gemm whose K range dispatch
      * split over threads): its destination accesses do not race with
@@ -420,6 +423,12 @@ void axe__emit_grid(ax_text *t, const axe_program *p, const ax_stmt *s,
 void axe__grid_describe(ax_text *t, const axe_program *p, const ax_stmt *s);
 axe_status axe__gemm_mma_smem(axe_program *p, ax_stmt *s, ax_plan *plan,
                               axe_diag *why, bool commit);
+/* The tensor-core atom for gemm "s"'s dtypes (name, (M, N, K)), if any,
+ * and its fragments with their 2-D shapes for --explain
+ * (compiler_mma.c). */
+bool axe__mma_atom_of(const axe_program *p, const ax_stmt *s, const char **name,
+                      int64_t *mnk);
+void axe__mma_describe(ax_text *t, const axe_program *p, const ax_stmt *s);
 /* C for a gemm.mma_atom operator and for a gemm.mma_smem one
  * (compiler_mma_emit.c). */
 void axe__emit_mma(ax_text *t, const axe_program *p, const ax_stmt *s, int ind);

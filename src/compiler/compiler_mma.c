@@ -216,6 +216,77 @@ static const ax_atom *atom_for(axe_dtype d, axe_dtype bd, axe_dtype acc)
     return NULL;
 }
 
+/* The iters [lo, hi) of "l" as "(e,...):(s@axis,...)" ("e:s" for one;
+ * no axis for m) into "t". */
+static void put_iters(ax_text *t, const axe_layout *l, int lo, int hi)
+{
+    int i;
+    axe__text_put(t, "%s", hi - lo > 1 ? "(" : "");
+    for (i = lo; i < hi; i++)
+        axe__text_put(t, "%s%lld", i > lo ? "," : "",
+                      (long long)l->shard[i].extent);
+    axe__text_put(t, "%s:%s", hi - lo > 1 ? ")" : "", hi - lo > 1 ? "(" : "");
+    for (i = lo; i < hi; i++)
+        axe__text_put(
+            t, "%s%lld%s%s", i > lo ? "," : "", (long long)l->shard[i].stride,
+            strcmp(l->shard[i].axis, "m") != 0 ? "@" : "",
+            strcmp(l->shard[i].axis, "m") != 0 ? l->shard[i].axis : "");
+    axe__text_put(t, "%s", hi - lo > 1 ? ")" : "");
+}
+
+/* One fragment for --explain: its 2-D shape, its layout and the iters of
+ * each dimension (rows, columns), e.g. "A [16, 8]: S[(2,8,2,4):(1,4@laneid,
+ * 2,1@laneid)], rows (2,8):(1,4@laneid), columns (2,4):(2,1@laneid)". */
+static void describe_frag(ax_text *t, const ax_atom *a, int o)
+{
+    ax_frag f;
+    axe_layout atom, grouped;
+    int seps[AXE_LAYOUT_MAX_DIMS + 1];
+    char text[160];
+    if (invert_tv(a, o, &f) != AXE_OK || frag_layout(&f, &atom) != AXE_OK ||
+        axe_layout_group(&atom, f.shape, 2, &grouped, seps, NULL) != AXE_OK)
+        return;
+    (void)axe_print_layout(&atom, text, sizeof text);
+    axe__text_put(t, "      %c [%lld, %lld]: %s, rows ", "ABC"[o],
+                  (long long)f.shape[0], (long long)f.shape[1], text);
+    put_iters(t, &grouped, seps[0], seps[1]);
+    axe__text_put(t, ", columns ");
+    put_iters(t, &grouped, seps[1], seps[2]);
+    axe__text_put(t, "\n");
+}
+
+/* The tensor-core atom for the dtypes of gemm "s", if any: its name and
+ * (M, N, K). */
+bool axe__mma_atom_of(const axe_program *p, const ax_stmt *s, const char **name,
+                      int64_t *mnk)
+{
+    const ax_atom *a = atom_for(p->tensors[s->args[1].tensor].dtype,
+                                p->tensors[s->args[0].tensor].dtype);
+    if (a == NULL)
+        return false;
+    *name = a->name;
+    memcpy(mnk, a->mnk, sizeof a->mnk);
+    return true;
+}
+
+/* For --explain: the atom of gemm "s"'s dtypes and its fragments, each
+ * with its 2-D shape and the iters of its rows and columns. */
+void axe__mma_describe(ax_text *t, const axe_program *p, const ax_stmt *s)
+{
+    const ax_atom *a = atom_for(p->tensors[s->args[1].tensor].dtype,
+                                p->tensors[s->args[0].tensor].dtype);
+    int o;
+    if (a == NULL)
+        return;
+    axe__text_put(t,
+                  "    atom for these dtypes: %s, (M, N, K) = (%lld, %lld, "
+                  "%lld); fragments over laneid and m:\n",
+                  a->name, (long long)a->mnk[0], (long long)a->mnk[1],
+                  (long long)a->mnk[2]);
+    for (o = 0; o < 3; o++)
+        describe_frag(t, a, o);
+}
+
 /* "r" is a whole register tensor distributed over the threads of "sc". */
 static axe_status check_operand(const axe_program *p, const ax_ref *r,
                                 ax_scope sc, axe_diag *why)
@@ -281,9 +352,11 @@ static axe_status tile_of_atom(axe_program *p, const ax_stmt *s,
                                  &d) != AXE_OK ||
         !found || !outer_on(&outer, warp))
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
-                         "'%s' is not a tile of the %c fragment %s%s%s",
-                         t->name, "ABC"[o], text, d.message[0] ? ": " : "",
-                         d.message);
+                         "'%s' is not a tile of the %c fragment [%lld, %lld] "
+                         "%s%s%s",
+                         t->name, "ABC"[o], (long long)m -> frag[o].shape[0],
+                         (long long)m->frag[o].shape[1], text,
+                         d.message[0] ? ": " : "", d.message);
     (void)axe_print_layout(&outer, m->outer[o], sizeof m->outer[o]);
     AXE_TRY(axe_layout_span(&atom, "m", &span));
     return outer_offsets(p->arena, &outer, counts, span, warp, &m->offset[o],

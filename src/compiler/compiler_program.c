@@ -205,6 +205,17 @@ const char *axe_program_schedule(const axe_program *p, int i, const char **op)
     return s->schedule;
 }
 
+/* The note of operator statement "i" (include/axe/kernel.h). */
+const char *axe_program_note(const axe_program *p, int i, long *offset)
+{
+    const ax_stmt *s = find_op(p, i);
+    if (s == NULL || s->note == NULL)
+        return NULL;
+    if (offset != NULL)
+        *offset = s->off;
+    return s->note;
+}
+
 /* Every operator's explanation, in source order (snprintf-style). */
 size_t axe_program_explain(const axe_program *p, char *buf, size_t cap)
 {

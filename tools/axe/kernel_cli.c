@@ -192,6 +192,23 @@ static void print_diag(const kernel_src *src, axe_status st, const axe_diag *d,
     }
 }
 
+/* "axe: FILE:LINE:COL: note: NOTE" on stderr for every note compile
+ * left (axe_program_note: a gemm that fell back to scalar FMA). */
+static void print_notes(const kernel_src *src, const axe_program *p)
+{
+    const char *note;
+    long off = -1;
+    int i;
+    for (i = 0; axe_program_schedule(p, i, NULL) != NULL; i++) {
+        axe_diag d;
+        if ((note = axe_program_note(p, i, &off)) == NULL)
+            continue;
+        d.offset = off;
+        print_where(src, &d);
+        fprintf(stderr, "note: %s\n", note);
+    }
+}
+
 int kernel_compile(const kernel_src *src, const axe_kernel_options *o,
                    axe_program **out)
 {
@@ -202,8 +219,10 @@ int kernel_compile(const kernel_src *src, const axe_kernel_options *o,
     axe_diag d;
     axe_status st = axe_program_compile_full(src->text, src->len, o, NULL, out,
                                              &d, full, sizeof full, NULL);
-    if (st == AXE_OK)
+    if (st == AXE_OK) {
+        print_notes(src, *out);
         return CLI_EXIT_OK;
+    }
     print_diag(src, st, &d, full);
     return st == AXE_ERR_SYNTAX ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
 }
