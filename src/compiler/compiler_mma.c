@@ -261,6 +261,7 @@ bool axe__mma_atom_of(const axe_program *p, const ax_stmt *s, const char **name,
                       int64_t *mnk)
 {
     const ax_atom *a = atom_for(p->tensors[s->args[1].tensor].dtype,
+                                p->tensors[s->args[2].tensor].dtype,
                                 p->tensors[s->args[0].tensor].dtype);
     if (a == NULL)
         return false;
@@ -274,6 +275,7 @@ bool axe__mma_atom_of(const axe_program *p, const ax_stmt *s, const char **name,
 void axe__mma_describe(ax_text *t, const axe_program *p, const ax_stmt *s)
 {
     const ax_atom *a = atom_for(p->tensors[s->args[1].tensor].dtype,
+                                p->tensors[s->args[2].tensor].dtype,
                                 p->tensors[s->args[0].tensor].dtype);
     int o;
     if (a == NULL)
