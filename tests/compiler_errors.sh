@@ -704,7 +704,7 @@ expect 1 2:31 "a kernel-scope operator needs compile-time extents and grid \('Y'
 expect 1 2:43 "'X' has a runtime extent: views of it are not supported" <<<"$R {
     register r: f32[1, 8]; thread copy(r, X.view(S[8:1])); }"
 # a cta operator under a condition on tx and a runtime scalar: not decided
-expect 1 2:75 "cannot decide whether 'tx < M' is uniform" <<<"$R {
+expect 1 2:75 "cannot decide whether 'tx < M' is uniform over each cta: it reads thread ids and the runtime scalar 'M', whose value is known only at launch" <<<"$R {
     register r: f32[32, 8] layout S[(32, 8):(1@tx, 1)]; if (tx < M) { cta fill(r, 1.0); } }"
 # declarations: dtype, duplicates, clashes with params, ids, tensors, loops
 expect 1 1:31 "runtime scalar 'M': only i32 scalars are supported" <<<'kernel k(X: global f32[4], M: f32) grid(1) threads(1) {}'

@@ -202,6 +202,21 @@ static axe_status report(walk *w, const ax_stmt *s, int64_t t0, int64_t t,
         cond_holds(w, g, t) ? "true" : "false", (long long)t);
 }
 
+/* The first runtime scalar a condition of "chain" reads (its variable
+ * index), or -1. */
+static int chain_scalar(const axe_program *p, const ax_guard *chain)
+{
+    const ax_guard *g;
+    int v;
+    for (g = chain; g != NULL; g = g->up) {
+        if ((v = axe__expr_scalar(p, g->lhs)) >= 0)
+            return v;
+        if ((v = axe__expr_scalar(p, g->rhs)) >= 0)
+            return v;
+    }
+    return -1;
+}
+
 /* The enclosing conditions of "s" have one value on all threads of each
  * instance of its scope (see the file comment; a thread-scope instance is
  * one thread, so any condition is). */
@@ -210,6 +225,7 @@ axe_status axe__guard_check_uniform(axe_program *p, const ax_stmt *s,
 {
     walk w;
     int64_t evals, n = axe__scope_threads(p, s->scope), t0, t;
+    int v;
     char cond[96];
     if (s->scope == AX_SCOPE_THREAD || s->guard == NULL ||
         !reads_finer_id(s->guard, s->scope) ||
@@ -221,6 +237,16 @@ axe_status axe__guard_check_uniform(axe_program *p, const ax_stmt *s,
         return axe__fail(diag, AXE_ERR_OVERFLOW, s->off,
                          "a condition around this operator overflows 64-bit "
                          "integers");
+    if (evals == INT64_MAX && (v = chain_scalar(p, s->guard)) >= 0) {
+        cond_text(p, s->guard, cond, sizeof cond);
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
+                         "cannot decide whether '%s' is uniform over each "
+                         "%s: it reads thread ids and the runtime scalar "
+                         "'%s', whose value is known only at launch (put "
+                         "the operator at thread scope, or compare a "
+                         "coarser id such as warpid)",
+                         cond, axe__scope_name(s->scope), p->vars[v]);
+    }
     if (evals == INT64_MAX) {
         cond_text(p, s->guard, cond, sizeof cond);
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
