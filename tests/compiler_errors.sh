@@ -707,7 +707,17 @@ expect 1 2:43 "'X' has a runtime extent: views of it are not supported" <<<"$R {
 expect 1 2:75 "cannot decide whether 'tx < M' is uniform over each cta: it reads thread ids and the runtime scalar 'M', whose value is known only at launch" <<<"$R {
     register r: f32[32, 8] layout S[(32, 8):(1@tx, 1)]; if (tx < M) { cta fill(r, 1.0); } }"
 # declarations: dtype, duplicates, clashes with params, ids, tensors, loops
-expect 1 1:31 "runtime scalar 'M': only i32 scalars are supported" <<<'kernel k(X: global f32[4], M: f32) grid(1) threads(1) {}'
+expect 1 1:31 "runtime scalar 'M': only i32, f32, f64, f16 and bf16 scalars are supported" <<<'kernel k(X: global f32[4], M: i8) grid(1) threads(1) {}'
+# a float scalar (`eps: f32`) is a value for fill: never an extent, a
+# region start, a condition or a grid size; it fills float tensors only
+expect 1 1:24 "'E' is a runtime f32 scalar: a value for \`fill\`, not an integer \(it cannot be an extent" <<<'kernel k(X: global f32[E], E: f32) grid(1) threads(1) {}'
+expect 1 2:42 "'e' is a runtime f32 scalar: a value for \`fill\`, not an integer" <<<'kernel k(X: global f32[8], e: f32) grid(1) threads(1) {
+    register r: f32[1]; thread copy(r, X[e : +1]); }'
+expect 1 2:29 "'e' is a runtime f16 scalar: a value for \`fill\`, not an integer" <<<'kernel k(X: global f32[8], e: f16) grid(1) threads(1) {
+    register r: f32[1]; if (e < 1) { thread copy(r, X[0 : +1]); } }'
+expect 1 1:42 "'e' is a runtime bf16 scalar: a value for \`fill\`" <<<'kernel k(X: global f32[8], e: bf16) grid(e) threads(1) {}'
+expect 1 2:40 "'e' is a runtime float scalar: it can fill a float tensor only, and 'r' is i32" <<<'kernel k(X: global i32[8], e: f64) grid(1) threads(1) {
+    register r: i32[1]; thread fill(r, e); }'
 expect 2 1:36 "'M' is declared twice or names a block/thread id" <<<'kernel k(X: global f32[M], M: i32, M: i32) grid(1) threads(1) {}'
 expect 2 1:28 "'bx' is declared twice or names a block/thread id" <<<'kernel k(X: global f32[4], bx: i32) grid(1) threads(1) {}'
 expect 2 2:28 "'M' is a param and a runtime scalar" <<<'param M = 4;

@@ -207,6 +207,10 @@ check_run partial_warp.axe
 check_run partial_warp.axe -D T=80 --seed 20
 check_run runtime_tiles.axe --arg M=100,64,5 --arg T=3,1,0
 check_run runtime_tiles.axe --arg M=250 --arg T=9 -D N=12 --seed 6
+# float runtime scalars (`eps: f32`, `s: f16`) as fill values: two eps,
+# two row counts (a tail CTA), f16 rounding of s
+check_run layernorm_eps.axe --arg M=3,70 --arg eps=1e-5,0.5 --arg s=1,0.3
+check_run layernorm_eps.axe --arg M=33 --arg eps=2.5 --arg s=-1.7 -D C=40 --seed 3
 check_run gather_index.axe --range table=0:7 --range ids8=0:126
 check_run gather_index.axe -D NB=9 -D D=8 --range table=0:8 --range ids8=0:126 --seed 4
 check_run masked_tiles.axe

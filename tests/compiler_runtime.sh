@@ -123,6 +123,15 @@ expect_run 2 "--arg M is given twice" "$T" --arg M=4 --arg M=5
 expect_run 2 "--arg wants NAME=VALUE" "$T" --arg M
 expect_run 1 "runtime scalar 'M' = 2147483648 is outside the range of i32" "$T" --arg M=2147483648
 expect_run 1 "the extent of 'X' \(dimension 0\), M, is -3 at launch: outside \[0, 2147483647\]" "$T" --arg M=-3
+# float scalars (`eps: f32`, `s: f16`): a finite number, rounded to the
+# scalar's dtype (finite after rounding); an i32 scalar takes no fraction
+L="$SRC/tests/kernels/layernorm_eps.axe"
+expect_run 2 "--arg eps: 'abc' is not an integer \(nor a finite number for a float scalar\)" "$L" --arg M=4 --arg eps=abc --arg s=1
+expect_run 2 "--arg eps: 'inf' is not an integer" "$L" --arg M=4 --arg eps=inf --arg s=1
+expect_run 2 "--arg eps: '1e400' is not an integer" "$L" --arg M=4 --arg eps=1e400 --arg s=1
+expect_run 1 "runtime scalar 's' = 70000 is not a finite f16" "$L" --arg M=4 --arg eps=1e-5 --arg s=70000
+expect_run 1 "runtime scalar 'eps' = 1e\+39 is not a finite f32" "$L" --arg M=4 --arg eps=1e39 --arg s=1
+expect_run 1 "--arg M: 1.5 is not an integer \('M' is an i32 scalar\)" "$L" --arg M=1.5 --arg eps=1e-5 --arg s=1
 expect_run 2 "lists of several values must be equally long" "$SRC/tests/kernels/runtime_tiles.axe" --arg M=1,2 --arg T=1,2,3
 
 # Data-dependent starts out of range at run time: the kernel stops with the

@@ -718,6 +718,55 @@ static void test_scalars(void)
     axe_program_free(p);
 }
 
+/* Float runtime scalars: fill reads the value bound by
+ * axe_program_bind_f, rounded to the scalar's dtype (f16: 0.1 ->
+ * 0.0999755859375); an i32 value must be an integer, a float one finite
+ * in its dtype. */
+static const char fscalar_src[] =
+    "kernel k(Y: f32[M, 2], M: i32, e: f32, h: f16)\n"
+    "    grid(1) threads(1)\n"
+    "{\n"
+    "  register r: f32[1, 2];\n"
+    "  for i in range(M) {\n"
+    "    thread fill(r[0 : +1, 0 : +1], e);\n"
+    "    thread fill(r[0 : +1, 1 : +1], h);\n"
+    "    thread copy(Y[i : +1, 0 : +2], r);\n"
+    "  }\n"
+    "}\n";
+
+static void test_float_scalars(void)
+{
+    float Y[4] = {0};
+    void *bufs[1] = {Y};
+    double v[3] = {1.5, 0.1, 0.1};
+    axe_program *p = NULL;
+    axe_diag d;
+    if (axe_program_compile(fscalar_src, strlen(fscalar_src), NULL, NULL, &p,
+                            &d) != AXE_OK) {
+        TL_CHECK(false, "compile: %s", d.message);
+        return;
+    }
+    TL_CHECK(axe_program_scalar(p, 1).dtype == AXE_DTYPE_F32 &&
+                 axe_program_scalar(p, 2).dtype == AXE_DTYPE_F16,
+             "dtypes of e and h");
+    TL_CHECK(axe_program_bind_f(p, v, &d) == AXE_ERR_DOMAIN &&
+                 strstr(d.message, "'M' = 1.5 is not an i32") != NULL,
+             "M = 1.5: %s", d.message);
+    v[0] = 2;
+    v[2] = 1e5;
+    TL_CHECK(axe_program_bind_f(p, v, &d) == AXE_ERR_DOMAIN &&
+                 strstr(d.message, "is not a finite f16") != NULL,
+             "h = 1e5: %s", d.message);
+    v[2] = 0.1;
+    TL_CHECK(axe_program_bind_f(p, v, &d) == AXE_OK, "bind: %s", d.message);
+    TL_CHECK(axe_program_reference(p, bufs, &d) == AXE_OK, "reference");
+    TL_CHECK(Y[0] == 0.1f && Y[2] == 0.1f && Y[1] == 0.0999755859375f &&
+                 Y[3] == Y[1],
+             "Y = %g %g %g %g", (double)Y[0], (double)Y[1], (double)Y[2],
+             (double)Y[3]);
+    axe_program_free(p);
+}
+
 /* Masks, new operators and reductions on hand-chosen values: argmax and
  * argmin take the lowest index on ties and skip NaN (a row of NaN: 0),
  * max and min skip NaN; comparisons are false on NaN but ne; iota adds
@@ -906,6 +955,7 @@ int main(void)
     test_tensor_row_major();
     test_tolerance();
     test_scalars();
+    test_float_scalars();
     test_gather();
     test_masked();
     test_int_semantics();

@@ -82,8 +82,9 @@ typedef struct axe_kernel_tensor {
     bool row_major;
 } axe_kernel_tensor;
 
-/* A runtime scalar parameter of the kernel (`M: i32`): its value is
- * given at launch (axe_program_bind; `axe run --arg M=100`). */
+/* A runtime scalar parameter of the kernel (`M: i32`, or a float value
+ * `eps: f32` that `fill` reads): its value is given at launch
+ * (axe_program_bind, axe_program_bind_f; `axe run --arg M=100`). */
 typedef struct axe_kernel_scalar {
     char name[AXE_KERNEL_NAME_MAX];
     axe_dtype dtype;
@@ -155,6 +156,14 @@ AXE_API axe_kernel_scalar axe_program_scalar(const axe_program *p, int i);
 AXE_NODISCARD AXE_API axe_status axe_program_bind(axe_program *p,
                                                   const int64_t *values,
                                                   axe_diag *diag);
+/* The same with the values as doubles, as float scalars (`eps: f32`,
+ * also f64, f16, bf16) need: a float scalar's value must be finite and
+ * is rounded to its dtype (finite after rounding too); an i32 scalar's
+ * must be an integer in range. axe_program_bind gives a float scalar
+ * its integer value. */
+AXE_NODISCARD AXE_API axe_status axe_program_bind_f(axe_program *p,
+                                                    const double *values,
+                                                    axe_diag *diag);
 
 /* The generated C99 (kernel, CTA driver and, under AXE_KERNEL_MAIN, a
  * harness main); "file" names the source in the header comment. Returns

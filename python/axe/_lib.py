@@ -339,6 +339,7 @@ _PROTOS = {
     "axe_program_scalar_count": (c_int, [c_void_p]),
     "axe_program_scalar": (KernelScalar, [c_void_p, c_int]),
     "axe_program_bind": (c_int, [c_void_p, _PI64, _D]),
+    "axe_program_bind_f": (c_int, [c_void_p, P(ctypes.c_double), _D]),
     "axe_program_emit_c": (c_size_t, [c_void_p, c_char_p, c_char_p,
                                       c_size_t]),
     "axe_program_work": (c_int64, [c_void_p]),

@@ -502,18 +502,23 @@ class Kernel:
         of "prog"; the Kernel owns "prog" once this returns."""
         self.name: str = lib.axe_program_name(prog).decode()
         self.c_source: str = c_text.decode()
-        #: The runtime scalars (`M: i32`) in declaration order.
+        #: The runtime scalars (`M: i32`, `eps: f32`) in declaration
+        #: order, and their dtypes ("i32", "f32", "f64", "f16", "bf16").
         self.scalars: List[str] = []
+        self.scalar_dtypes: List[str] = []
         for i in range(lib.axe_program_scalar_count(prog)):
             sc = lib.axe_program_scalar(prog, i)
             self.scalars.append(sc.name.decode())
+            self.scalar_dtypes.append(_dtype_name(sc.dtype))
         so, self._call_lock, self.so_path, self.built = _load(c_text)
         self._fn = getattr(so, "k_" + self.name)
         self._fn.restype = None
         n = lib.axe_program_tensor_count(prog)
-        # void k_NAME(T *t_A, ..., int32_t s_M, ...): docs/compiler.md
+        # void k_NAME(T *t_A, ..., int32_t s_M, double s_eps, ...): a
+        # float scalar is a double (docs/compiler.md)
         self._fn.argtypes = ([ctypes.c_void_p] * n +
-                             [ctypes.c_int32] * len(self.scalars))
+                             [ctypes.c_int32 if d == "i32" else
+                              ctypes.c_double for d in self.scalar_dtypes])
         # const char *k_NAME_error(void): the first data-dependent start
         # of the last launch that was out of bounds (kernels with such
         # starts only; docs/compiler.md)
@@ -558,26 +563,39 @@ class Kernel:
 
     def __repr__(self) -> str:
         sig = [f"{t.name}: {t.dtype}{list(t.shape)}" for t in self.tensors]
-        sig += [f"{s}: i32" for s in self.scalars]
+        sig += [f"{s}: {d}" for s, d in zip(self.scalars,
+                                             self.scalar_dtypes)]
         return f"<axe.kernel.Kernel {self.name}({', '.join(sig)})>"
 
-    def _bind(self, kwargs: Dict[str, Any]) -> List[int]:
+    def _bind(self, kwargs: Dict[str, Any]) -> List[Any]:
         """Take the runtime scalars out of "kwargs" and give them to the
-        program (axe_program_bind: AxeError DOMAIN for a value outside
-        what the kernel allows); their values in order."""
-        values = []
-        for name in self.scalars:
+        program (axe_program_bind, or axe_program_bind_f when a scalar is
+        a float: AxeError DOMAIN for a value outside what the kernel
+        allows, a float that is not finite in its dtype); their values in
+        order (ints, and floats for the float scalars)."""
+        values: List[Any] = []
+        for name, dtype in zip(self.scalars, self.scalar_dtypes):
             if name not in kwargs:
                 raise TypeError(f"kernel {self.name}: no value for the "
                                 f"runtime scalar {name} (pass {name}=...)")
             v = kwargs.pop(name)
+            if dtype != "i32":
+                if isinstance(v, bool) or not isinstance(
+                        v, (int, float)) and not hasattr(v, "__float__"):
+                    raise TypeError(f"kernel {self.name}: runtime scalar "
+                                    f"{name}={v!r}: a {dtype} is a number")
+                values.append(float(v))
+                continue
             if isinstance(v, bool) or not _lib.index_like(v):
                 raise TypeError(f"kernel {self.name}: runtime scalar "
                                 f"{name}={v!r}: an i32 is an integer")
             values.append(_lib.i64(v, f"runtime scalar {name}"))
-        if values:
+        if values and all(d == "i32" for d in self.scalar_dtypes):
             _lib.call(lib.axe_program_bind, self._prog,
                       (ctypes.c_int64 * len(values))(*values))
+        elif values:
+            _lib.call(lib.axe_program_bind_f, self._prog,
+                      (ctypes.c_double * len(values))(*map(float, values)))
         return values
 
     def _arguments(self, tensors: List[Tensor], arrays: Tuple[Any, ...],
@@ -675,7 +693,7 @@ class Kernel:
                              [t.name for t in tensors if not t.row_major])
         return CheckResult(cmp.max_abs, cmp.max_rel, checked)
 
-    def _run(self, addrs: List[int], scalars: List[int]) -> None:
+    def _run(self, addrs: List[int], scalars: List[Any]) -> None:
         """One launch of the shared object; AxeError DOMAIN with the
         kernel's message when a data-dependent start was out of bounds
         (that operator instance was skipped, the rest ran)."""

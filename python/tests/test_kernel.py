@@ -594,6 +594,31 @@ def test_runtime_scalar_errors():
 
 
 @numpy_needed
+def test_float_runtime_scalars():
+    """`eps: f32` and `s: f16` given as keyword floats: fill reads them,
+    rounded to their dtype; not finite, or not a number, is refused."""
+    path = os.path.join(ROOT, "tests", "kernels", "layernorm_eps.axe")
+    k = axe.kernel.compile(path)
+    assert k.scalars == ["M", "eps", "s"]
+    assert k.scalar_dtypes == ["i32", "f32", "f16"]
+    for m, eps, sc in ((5, 1e-5, 1), (40, 0.5, 0.3)):
+        x = rng(m).standard_normal((m, 24)).astype(np.float32)
+        y = np.zeros_like(x)
+        k(x, y, M=m, eps=eps, s=sc, check=True)
+        mu = x.mean(axis=1, keepdims=True)
+        var = ((x - mu) ** 2).mean(axis=1, keepdims=True)
+        want = (x - mu) / np.sqrt(var + np.float32(eps)) * np.float16(sc)
+        np.testing.assert_allclose(y, want, rtol=1e-5, atol=1e-5)
+    with pytest.raises(axe.AxeError, match="DOMAIN: runtime scalar 's' = "
+                       "70000 is not a finite f16"):
+        k(x, y, M=40, eps=1e-5, s=70000.0)
+    with pytest.raises(TypeError, match="runtime scalar eps='x': a f32 is "
+                       "a number"):
+        k(x, y, M=40, eps="x", s=1)
+    assert repr(k).endswith("M: i32, eps: f32, s: f16)>")
+
+
+@numpy_needed
 def test_fp8_as_uint8_bit_patterns():
     """e4m3 (bias 7, largest 448, satfinite) and e5m2 patterns, worked
     out by hand from the OCP FP8 formats."""

@@ -152,7 +152,10 @@ static int params(ax_text *t, const axe_program *p, bool cta)
                           axe__dtype_ctype(p->tensors[i].dtype),
                           cta ? "restrict " : "", p->tensors[i].cname);
     for (i = 0; i < p->nscalars; i++)
-        axe__text_put(t, "%s%s s_%s", n++ ? ", " : "", cta ? "long" : "int32_t",
+        axe__text_put(t, "%s%s s_%s", n++ ? ", " : "",
+                      p->scalar_dtype[i] != AXE_DTYPE_I32 ? "double"
+                      : cta                               ? "long"
+                                                          : "int32_t",
                       p->scalar_name[i]);
     return n;
 }

@@ -18,20 +18,32 @@
  */
 #include "compiler_internal.h"
 
-/* The runtime scalars from argv[4..], each checked to be an i32. */
+/* The runtime scalars from argv[4..], each checked to be an i32, or a
+ * finite number (strtod) for a float scalar (the kernel rounds it). */
 static void scalars(ax_text *t, const axe_program *p)
 {
     int i;
     for (i = 0; i < p->nscalars; i++)
-        axe__text_put(t,
-                      "    ax_v = strtoll(argv[%d], &ax_end, 10);\n"
-                      "    if (*argv[%d] == '\\0' || *ax_end != '\\0' || "
-                      "ax_v < INT32_MIN || ax_v > INT32_MAX) {\n"
-                      "        fprintf(stderr, \"%s: not an i32: %%s\\n\", "
-                      "argv[%d]);\n        return 2;\n    }\n"
-                      "    s_%s = (int32_t)ax_v;\n",
-                      4 + i, 4 + i, p->scalar_name[i], 4 + i,
-                      p->scalar_name[i]);
+        if (p->scalar_dtype[i] != AXE_DTYPE_I32)
+            axe__text_put(t,
+                          "    s_%s = strtod(argv[%d], &ax_end);\n"
+                          "    if (*argv[%d] == '\\0' || *ax_end != '\\0' || "
+                          "!(s_%s - s_%s == 0)) {\n"
+                          "        fprintf(stderr, \"%s: not a finite "
+                          "number: %%s\\n\", argv[%d]);\n"
+                          "        return 2;\n    }\n",
+                          p->scalar_name[i], 4 + i, 4 + i, p->scalar_name[i],
+                          p->scalar_name[i], p->scalar_name[i], 4 + i);
+        else
+            axe__text_put(t,
+                          "    ax_v = strtoll(argv[%d], &ax_end, 10);\n"
+                          "    if (*argv[%d] == '\\0' || *ax_end != '\\0' || "
+                          "ax_v < INT32_MIN || ax_v > INT32_MAX) {\n"
+                          "        fprintf(stderr, \"%s: not an i32: %%s\\n\", "
+                          "argv[%d]);\n        return 2;\n    }\n"
+                          "    s_%s = (int32_t)ax_v;\n",
+                          4 + i, 4 + i, p->scalar_name[i], 4 + i,
+                          p->scalar_name[i]);
 }
 
 /* Every runtime extent, grid size and trip count in [0, nominal]. */
@@ -152,9 +164,17 @@ void axe__emit_harness(ax_text *t, const axe_program *p)
     else
         sizes(t, p, false);
     for (i = 0; i < p->nscalars; i++)
-        axe__text_put(t, "    int32_t s_%s;\n", p->scalar_name[i]);
+        axe__text_put(t, "    %s s_%s;\n",
+                      p->scalar_dtype[i] != AXE_DTYPE_I32 ? "double"
+                                                          : "int32_t",
+                      p->scalar_name[i]);
+    for (i = 0; i < p->nscalars; i++)
+        if (p->scalar_dtype[i] == AXE_DTYPE_I32)
+            break;
+    if (i < p->nscalars)
+        axe__text_put(t, "    long long ax_v;\n");
     if (p->nscalars > 0)
-        axe__text_put(t, "    long long ax_v;\n    char *ax_end;\n");
+        axe__text_put(t, "    char *ax_end;\n");
     axe__text_put(t,
                   "    void *ax_buf[%d + 1] = {0};\n"
                   "    FILE *f;\n    long reps, r, runs = 0;\n    int i;\n"

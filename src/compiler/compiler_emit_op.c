@@ -325,6 +325,22 @@ static void fill_value(ax_text *t, axe_dtype d, double v)
         axe__text_put(t, "%.17g", v);
 }
 
+/* Float runtime scalar "i" (a double parameter) rounded to its dtype:
+ * the harness and callers pass any double, the kernel rounds. */
+static void scalar_value(ax_text *t, const axe_program *p, int i)
+{
+    axe_dtype d = p->scalar_dtype[i];
+    const char *n = p->scalar_name[i];
+    if (d == AXE_DTYPE_F32)
+        axe__text_put(t, "(float)s_%s", n);
+    else if (d == AXE_DTYPE_F16)
+        axe__text_put(t, "ax_h2f(ax_f2h((float)s_%s))", n);
+    else if (d == AXE_DTYPE_BF16)
+        axe__text_put(t, "ax_b2f(ax_f2b((float)s_%s))", n);
+    else
+        axe__text_put(t, "s_%s", n);
+}
+
 /* pred != 0 ? a : b. */
 static void select_value(ax_text *t, const axe_program *p, const ax_stmt *s)
 {
@@ -380,7 +396,10 @@ static void value(ax_text *t, const axe_program *p, const ax_stmt *s)
     axe_dtype d = p->tensors[s->args[0].tensor].dtype;
     switch (s->op) {
     case AX_OP_FILL:
-        fill_value(t, d, s->imm);
+        if (s->fscalar != 0)
+            scalar_value(t, p, s->fscalar - 1);
+        else
+            fill_value(t, d, s->imm);
         return;
     case AX_OP_COPY:
     case AX_OP_CAST:

@@ -295,6 +295,8 @@ typedef struct ax_stmt {
     int nargs; /* refs: args[0] is the destination */
     ax_ref args[AX_MAX_ARGS];
     double imm;               /* fill value */
+    int fscalar;              /* fill: 1 + the float runtime scalar that
+                                 gives the value instead of imm (0: imm) */
     int rdim;                 /* reduce: the reduced dim of the source */
     ax_red rkind;             /* reduce: the combining function */
     int idim;                 /* iota: the dim whose coordinate it writes */
@@ -476,7 +478,9 @@ struct axe_program {
     axe_dtype scalar_dtype[AX_MAX_SCALARS];
     int scalar_var[AX_MAX_SCALARS];
     int var_scalar[AX_MAX_VARS];
-    int64_t scalar_value[AX_MAX_SCALARS];
+    int64_t scalar_value[AX_MAX_SCALARS]; /* i32 scalars (float: 0) */
+    double scalar_fvalue[AX_MAX_SCALARS]; /* float scalars, rounded to
+                                             their dtype when bound */
     bool bound;
     int ntensors;
     ax_tensor tensors[AX_MAX_TENSORS];

@@ -238,6 +238,15 @@ static axe_status resolve_name(ax_parser *ps, const char *name, long off,
                          "unknown name '%s' (not a param, a runtime scalar, "
                          "a loop variable or a block/thread id)",
                          name);
+    if (ps->p->var_scalar[v] != 0 &&
+        ps->p->scalar_dtype[ps->p->var_scalar[v] - 1] != AXE_DTYPE_I32)
+        return axe__fail(
+            ps->diag, AXE_ERR_UNSUPPORTED, off,
+            "'%s' is a runtime %s scalar: a value for `fill`, "
+            "not an integer (it cannot be an extent, an index, "
+            "a trip count or part of a condition)",
+            name,
+            axe_dtype_name(ps->p->scalar_dtype[ps->p->var_scalar[v] - 1]));
     AXE_TRY(new_node(ps, AX_EX_VAR, NULL, NULL, off, out));
     (*out)->var = v;
     return AXE_OK;

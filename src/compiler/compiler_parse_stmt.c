@@ -62,6 +62,38 @@ static int op_arity(ax_op op)
     return 2;
 }
 
+/* The float runtime scalar named by the current token: 1 + its index,
+ * or 0. */
+static int float_scalar_at(const ax_parser *ps)
+{
+    const axe_program *p = ps->p;
+    int i;
+    if (ps->tok.kind != AX_TOK_IDENT)
+        return 0;
+    for (i = 0; i < p->nscalars; i++)
+        if (p->scalar_dtype[i] != AXE_DTYPE_I32 &&
+            axe__tok_is(ps, p->scalar_name[i]))
+            return i + 1;
+    return 0;
+}
+
+/* fill(dst, NAME) with NAME a float runtime scalar: the destination
+ * must be a float tensor (an integer fill would saturate at run time). */
+static axe_status parse_fill_scalar(ax_parser *ps, ax_stmt *s)
+{
+    const axe_program *p = ps->p;
+    axe_dtype d = p->tensors[s->args[0].tensor].dtype;
+    long off = (long)ps->tok.pos;
+    s->fscalar = float_scalar_at(ps);
+    if (d == AXE_DTYPE_I8 || d == AXE_DTYPE_I32)
+        return axe__fail(ps->diag, AXE_ERR_UNSUPPORTED, off,
+                         "'%s' is a runtime float scalar: it can fill a "
+                         "float tensor only, and '%s' is %s",
+                         p->scalar_name[s->fscalar - 1],
+                         p->tensors[s->args[0].tensor].name, axe_dtype_name(d));
+    return axe__lex_next(ps);
+}
+
 static axe_status parse_fill_value(ax_parser *ps, double *out)
 {
     bool neg = axe__tok_is(ps, "-");
@@ -157,7 +189,9 @@ static axe_status parse_args(ax_parser *ps, ax_stmt *s)
     for (i = 0; i < n; i++) {
         if (i > 0)
             AXE_TRY(axe__expect(ps, ",", n == 2 ? "','" : operands_text(n)));
-        if (s->op == AX_OP_FILL && i == 1)
+        if (s->op == AX_OP_FILL && i == 1 && float_scalar_at(ps))
+            AXE_TRY(parse_fill_scalar(ps, s));
+        else if (s->op == AX_OP_FILL && i == 1)
             AXE_TRY(parse_fill_value(ps, &s->imm));
         else if (s->op == AX_OP_IOTA && i == 1) {
             AXE_TRY(parse_iota_tail(ps, s));
@@ -417,6 +451,25 @@ static axe_status add_scalar(ax_parser *ps, const char *name, long off)
     return AXE_OK;
 }
 
+/* The dtype of the scalar just registered, "look" at its ':' (so that
+ * a tensor before it sees whether it is a float): parse_scalar checks
+ * it. */
+static axe_status scan_dtype(ax_parser *ps, const ax_parser *look)
+{
+    static const char *const names[] = {"f32", "f64", "f16", "bf16"};
+    static const axe_dtype types[] = {AXE_DTYPE_F32, AXE_DTYPE_F64,
+                                      AXE_DTYPE_F16, AXE_DTYPE_BF16};
+    ax_parser d = *look;
+    int i;
+    ps->p->scalar_dtype[ps->p->nscalars - 1] = AXE_DTYPE_I32;
+    if (axe__lex_next(&d) != AXE_OK)
+        return AXE_OK;
+    for (i = 0; i < 4; i++)
+        if (axe__tok_is(&d, names[i]))
+            ps->p->scalar_dtype[ps->p->nscalars - 1] = types[i];
+    return AXE_OK;
+}
+
 /* Register every runtime scalar of the parameter list before the
  * tensors, whose extents may name scalars declared after them. */
 static axe_status scan_scalars(ax_parser *ps)
@@ -430,6 +483,7 @@ static axe_status scan_scalars(ax_parser *ps)
             long off = (long)look.tok.pos;
             AXE_TRY(axe__parse_user_name(&look, name, "a scalar name"));
             AXE_TRY(add_scalar(ps, name, off));
+            AXE_TRY(scan_dtype(ps, &look));
         }
         start = depth == 0 && axe__tok_is(&look, ",");
         depth += axe__tok_is(&look, "(") || axe__tok_is(&look, "[");
@@ -440,7 +494,8 @@ static axe_status scan_scalars(ax_parser *ps)
     return AXE_OK;
 }
 
-/* NAME ':' DTYPE, registered by scan_scalars: i32 only. */
+/* NAME ':' DTYPE, registered by scan_scalars: i32, or a float value
+ * (f32, f64, f16, bf16) that only `fill` reads. */
 static axe_status parse_scalar(ax_parser *ps)
 {
     axe_program *p = ps->p;
@@ -454,12 +509,22 @@ static axe_status parse_scalar(ax_parser *ps)
         ;
     if (i == p->nscalars) /* scan_scalars registers every one */
         return axe__fail(ps->diag, AXE_ERR_SYNTAX, off, "a tensor shape");
-    if (!axe__tok_is(ps, "i32"))
+    if (axe__tok_is(ps, "i32"))
+        p->scalar_dtype[i] = AXE_DTYPE_I32;
+    else if (axe__tok_is(ps, "f32"))
+        p->scalar_dtype[i] = AXE_DTYPE_F32;
+    else if (axe__tok_is(ps, "f64"))
+        p->scalar_dtype[i] = AXE_DTYPE_F64;
+    else if (axe__tok_is(ps, "f16"))
+        p->scalar_dtype[i] = AXE_DTYPE_F16;
+    else if (axe__tok_is(ps, "bf16"))
+        p->scalar_dtype[i] = AXE_DTYPE_BF16;
+    else
         return axe__fail(ps->diag, AXE_ERR_UNSUPPORTED, off,
-                         "runtime scalar '%s': only i32 scalars are "
-                         "supported (a tensor needs a shape '[...]')",
+                         "runtime scalar '%s': only i32, f32, f64, f16 and "
+                         "bf16 scalars are supported (a tensor needs a "
+                         "shape '[...]')",
                          name);
-    p->scalar_dtype[i] = AXE_DTYPE_I32;
     return axe__lex_next(ps);
 }
 

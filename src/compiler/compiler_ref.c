@@ -348,12 +348,14 @@ static double combine(const ax_stmt *s, double acc, double a)
  * x[i] is operand i's value. Integer add, sub, neg, abs and sums are
  * exact in double and wrap when stored; products wrap here (they may
  * exceed 2^53). Comparisons give 1 or 0 (false with a NaN, but ne). */
-static double apply(const ax_stmt *s, axe_dtype d, axe_dtype sd,
-                    const double *x)
+static double apply(const axe_program *p, const ax_stmt *s, axe_dtype d,
+                    axe_dtype sd, const double *x)
 {
     double a = x[1], b = x[2];
     switch (s->op) {
     case AX_OP_FILL:
+        if (s->fscalar != 0) /* a float destination (parse) */
+            return p->scalar_fvalue[s->fscalar - 1];
         return is_int(d) ? axe__int_saturate(d, s->imm) : s->imm;
     case AX_OP_COPY:
     case AX_OP_CAST:
@@ -521,7 +523,7 @@ static void run_instance(ref_state *rs, const ax_stmt *s, int tid)
         axe__race_element(rs->race, c);
         for (i = 1; i < s->nargs; i++)
             x[i] = load(rs, s, i, c, tid);
-        v = apply(s, d, sd, x);
+        v = apply(rs->p, s, d, sd, x);
         if (s->op == AX_OP_GEMM || s->op == AX_OP_ATOMIC_ADD)
             v = load(rs, s, 0, c, tid) + v;
         if (s->op == AX_OP_REDUCE)

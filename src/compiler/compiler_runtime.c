@@ -9,10 +9,13 @@
  * layout, span and address with it). Invariant: when "p->bound", every
  * runtime expression evaluated at p->scalar_value lies in that range.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "compiler_internal.h"
+
+#include <math.h>
 
 /* Append "e" (NULL: nothing) with its nominal value; "what" is filled
  * by the caller through the returned buffer. */
@@ -91,14 +94,35 @@ int64_t axe__span_at(const axe_program *p, const ax_tensor *t)
     return p->bound ? axe__dyn_value(p, t->dyn_extent, 0) * inner : 0;
 }
 
-static axe_status check_value(const axe_program *p, int i, int64_t v,
+/* Scalar "i" from "iv" (when "fv" is NULL) or "fv": an i32 (a double
+ * must be an integer in range) into iout, or a float rounded to the
+ * scalar's dtype, finite before and after, into fout. */
+static axe_status check_value(const axe_program *p, int i, const int64_t *iv,
+                              const double *fv, int64_t *iout, double *fout,
                               axe_diag *diag)
 {
-    if (v < INT32_MIN || v > INT32_MAX)
+    double x = fv != NULL ? fv[i] : (double)iv[i];
+    *iout = 0;
+    *fout = 0;
+    if (p->scalar_dtype[i] != AXE_DTYPE_I32) {
+        *fout = axe__mask_fill(p->scalar_dtype[i], x);
+        if (!(*fout - *fout == 0))
+            return axe__fail(diag, AXE_ERR_DOMAIN, -1,
+                             "runtime scalar '%s' = %g is not a finite %s",
+                             p->scalar_name[i], x,
+                             axe_dtype_name(p->scalar_dtype[i]));
+        return AXE_OK;
+    }
+    if (fv != NULL && !(fabs(x) < 0x1p62 && x == floor(x)))
+        return axe__fail(diag, AXE_ERR_DOMAIN, -1,
+                         "runtime scalar '%s' = %g is not an i32",
+                         p->scalar_name[i], x);
+    *iout = fv != NULL ? (int64_t)x : iv[i];
+    if (*iout < INT32_MIN || *iout > INT32_MAX)
         return axe__fail(diag, AXE_ERR_DOMAIN, -1,
                          "runtime scalar '%s' = %lld is outside the range "
                          "of i32",
-                         p->scalar_name[i], (long long)v);
+                         p->scalar_name[i], (long long)*iout);
     return AXE_OK;
 }
 
@@ -122,20 +146,21 @@ static axe_status check_span(const ax_tensor *t, const int64_t *env,
     return AXE_OK;
 }
 
-/* Give the runtime scalars "values" (declaration order) after checking
- * them (include/axe/kernel.h). */
-axe_status axe_program_bind(axe_program *p, const int64_t *values,
-                            axe_diag *diag)
+/* Give the runtime scalars the values "iv" or "fv" (declaration order)
+ * after checking them (include/axe/kernel.h). */
+static axe_status bind(axe_program *p, const int64_t *iv, const double *fv,
+                       axe_diag *diag)
 {
     ax_dyn_list l;
-    int64_t env[AX_MAX_VARS], v;
+    int64_t env[AX_MAX_VARS], vals[AX_MAX_SCALARS], v;
+    double fvals[AX_MAX_SCALARS];
     char text[64];
     int i;
-    if (p->nscalars > 0 && values == NULL)
+    if (p->nscalars > 0 && iv == NULL && fv == NULL)
         return axe__fail(diag, AXE_ERR_INVALID, -1, "no values given");
     for (i = 0; i < p->nscalars; i++)
-        AXE_TRY(check_value(p, i, values[i], diag));
-    scalar_env(p, values, env);
+        AXE_TRY(check_value(p, i, iv, fv, &vals[i], &fvals[i], diag));
+    scalar_env(p, vals, env);
     axe__dyn_list(p, &l);
     for (i = 0; i < l.n; i++) {
         v = axe__expr_eval(l.expr[i], env);
@@ -150,10 +175,24 @@ axe_status axe_program_bind(axe_program *p, const int64_t *values,
     }
     for (i = 0; i < p->ntensors; i++)
         AXE_TRY(check_span(&p->tensors[i], env, diag));
-    for (i = 0; i < p->nscalars; i++)
-        p->scalar_value[i] = values[i];
+    for (i = 0; i < p->nscalars; i++) {
+        p->scalar_value[i] = vals[i];
+        p->scalar_fvalue[i] = fvals[i];
+    }
     p->bound = true;
     return AXE_OK;
+}
+
+axe_status axe_program_bind(axe_program *p, const int64_t *values,
+                            axe_diag *diag)
+{
+    return bind(p, values, NULL, diag);
+}
+
+axe_status axe_program_bind_f(axe_program *p, const double *values,
+                              axe_diag *diag)
+{
+    return bind(p, NULL, values, diag);
 }
 
 /* The runtime scalars: their number and each one's name and dtype. */

@@ -18,6 +18,7 @@
  * is wrong, 2 for usage and syntax errors.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +31,8 @@ static const char usage[] =
     "[--schedule OP=NAME]... [--seed N] [--check] [--bench] [--json]\n"
     "Compile a kernel to C, build it with $CC (default cc), run it on "
     "seeded random data.\n"
-    "  --arg NAME=V  the value of runtime scalar NAME (`M: i32`) at launch;\n"
+    "  --arg NAME=V  the value of runtime scalar NAME (`M: i32`, or a finite\n"
+    "            number for `eps: f32`, f64, f16, bf16) at launch;\n"
     "            V1,V2,... runs the one build once per value (lists zip)\n"
     "  --range NAME=LO:HI  random values of integer tensor NAME in [LO, HI]\n"
     "  --schedule OP=NAME  force schedule NAME for every OP operator;\n"
@@ -39,6 +41,30 @@ static const char usage[] =
     "  --bench   time 5 or more runs (until 10 ms) and report seconds per\n"
     "            run and bytes/s\n"
     "  --json    one JSON object on one line instead of text\n";
+
+/* One value of --arg "k": an integer, or a finite number (strtod; for
+ * a float scalar, match_args checks which the scalar needs). */
+static axe_status parse_value(const char *v, size_t len, run_args *a, int k,
+                              axe_diag *d)
+{
+    int j = a->arg_count[k];
+    char buf[64], *end;
+    double x;
+    a->arg_int[k][j] = cli_parse_int(v, len, &a->arg_value[k][j], d) == AXE_OK;
+    if (a->arg_int[k][j]) {
+        a->arg_fvalue[k][j] = (double)a->arg_value[k][j];
+        return AXE_OK;
+    }
+    if (len == 0 || len >= sizeof buf)
+        return AXE_ERR_SYNTAX;
+    memcpy(buf, v, len);
+    buf[len] = '\0';
+    x = strtod(buf, &end);
+    if (*end != '\0' || isspace((unsigned char)buf[0]) || !(x - x == 0))
+        return AXE_ERR_SYNTAX;
+    a->arg_fvalue[k][j] = x;
+    return AXE_OK;
+}
 
 /* `--arg NAME=V[,V...]`: one value list; the runs zip the lists. */
 static int parse_arg(const char *arg, run_args *a)
@@ -61,9 +87,10 @@ static int parse_arg(const char *arg, run_args *a)
         if (a->arg_count[k] == RUN_MAX_RUNS)
             return cli_usage("run", "--arg %s: more than %d values",
                              a->arg_name[k], RUN_MAX_RUNS);
-        if (cli_parse_int(v, len, &a->arg_value[k][a->arg_count[k]], &d) !=
-            AXE_OK)
-            return cli_usage("run", "--arg %s: '%.*s' is not an integer",
+        if (parse_value(v, len, a, k, &d) != AXE_OK)
+            return cli_usage("run",
+                             "--arg %s: '%.*s' is not an integer (nor a "
+                             "finite number for a float scalar)",
                              a->arg_name[k], (int)(len < 40 ? len : 40), v);
         a->arg_count[k]++;
         if (end == NULL)
@@ -168,9 +195,9 @@ static int parse_args(int argc, char **argv, run_args *a)
 /* The --arg values in the program's scalar order, for run "r": exit 1
  * for an --arg the kernel does not declare or a scalar without one. */
 static int match_args(const axe_program *p, const run_args *a, int r,
-                      int64_t *out)
+                      int64_t *out, double *fout)
 {
-    int i, k, n = axe_program_scalar_count(p);
+    int i, j, k, n = axe_program_scalar_count(p);
     for (k = 0; k < a->nargs; k++) {
         for (i = 0; i < n; i++)
             if (strcmp(axe_program_scalar(p, i).name, a->arg_name[k]) == 0)
@@ -181,7 +208,15 @@ static int match_args(const axe_program *p, const run_args *a, int r,
                                "'%s'",
                                a->arg_name[k], a->arg_name[k]);
         }
-        out[i] = a->arg_value[k][a->arg_count[k] > 1 ? r : 0];
+        j = a->arg_count[k] > 1 ? r : 0;
+        out[i] = a->arg_value[k][j];
+        fout[i] = a->arg_fvalue[k][j];
+        if (!a->arg_int[k][j] &&
+            axe_program_scalar(p, i).dtype == AXE_DTYPE_I32)
+            return kernel_fail("run", "INVALID",
+                               "--arg %s: %g is not an integer ('%s' is an "
+                               "i32 scalar)",
+                               a->arg_name[k], fout[i], a->arg_name[k]);
     }
     for (i = 0; i < n; i++) {
         for (k = 0; k < a->nargs; k++)
@@ -526,15 +561,20 @@ static int reference(run_ctx *c, run_result *res, axe_race_report *races)
 }
 
 /* "M=37, N=8" for run "r" of a kernel with runtime scalars. */
-static void args_text(const run_ctx *c, const int64_t *v, char *buf, size_t cap)
+static void args_text(const run_ctx *c, const int64_t *v, const double *fv,
+                      char *buf, size_t cap)
 {
     size_t n = 0;
     int i;
     buf[0] = '\0';
     for (i = 0; i < c->nscalars && n < cap; i++)
-        n +=
-            (size_t)snprintf(buf + n, cap - n, "%s%s=%lld", i ? ", " : "",
-                             axe_program_scalar(c->p, i).name, (long long)v[i]);
+        if (axe_program_scalar(c->p, i).dtype != AXE_DTYPE_I32)
+            n += (size_t)snprintf(buf + n, cap - n, "%s%s=%.9g", i ? ", " : "",
+                                  axe_program_scalar(c->p, i).name, fv[i]);
+        else
+            n += (size_t)snprintf(buf + n, cap - n, "%s%s=%lld", i ? ", " : "",
+                                  axe_program_scalar(c->p, i).name,
+                                  (long long)v[i]);
 }
 
 /* Compare the outputs in c->in with the reference (compare), as the
@@ -566,6 +606,15 @@ static int other_orders(run_ctx *c, const run_args *a, run_result *res)
     return CLI_EXIT_OK;
 }
 
+static bool has_float_scalar(const run_ctx *c)
+{
+    int i;
+    for (i = 0; i < c->nscalars; i++)
+        if (axe_program_scalar(c->p, i).dtype != AXE_DTYPE_I32)
+            return true;
+    return false;
+}
+
 /* Bind run "r"'s scalars, build the buffers, run, check into "res". */
 static int run_once(run_ctx *c, const run_args *a, int r, run_result *res,
                     axe_race_report *races)
@@ -573,12 +622,13 @@ static int run_once(run_ctx *c, const run_args *a, int r, run_result *res,
     axe_diag d;
     axe_status st;
     int i, rc;
-    rc = match_args(c->p, a, r, c->scalar);
+    rc = match_args(c->p, a, r, c->scalar, c->fscalar);
     if (rc == CLI_EXIT_OK)
         rc = check_ranges(c->p, a);
     if (rc != CLI_EXIT_OK)
         return rc;
-    st = axe_program_bind(c->p, c->scalar, &d);
+    st = has_float_scalar(c) ? axe_program_bind_f(c->p, c->fscalar, &d)
+                             : axe_program_bind(c->p, c->scalar, &d);
     if (st != AXE_OK)
         return kernel_fail("run", axe_status_name(st), "%s", d.message);
     if (axe_program_work(c->p) > RUN_MAX_WORK)
@@ -608,12 +658,13 @@ static int run_once(run_ctx *c, const run_args *a, int r, run_result *res,
 
 /* One run's line: text "M=37: check passed: ..." or a JSON object. */
 static void print_run(const run_ctx *c, const run_args *a,
-                      const run_result *res, const int64_t *v, int r)
+                      const run_result *res, const int64_t *v, const double *fv,
+                      int r)
 {
     char buf[RUN_MAX_ARGS * 48];
     int i;
     if (!a->json) {
-        args_text(c, v, buf, sizeof buf);
+        args_text(c, v, fv, buf, sizeof buf);
         if (a->check)
             printf("%s: check %s: max_abs_err %.3g, max_rel_err %.3g\n", buf,
                    res->pass ? "passed" : "FAILED", res->max_abs, res->max_rel);
@@ -621,8 +672,12 @@ static void print_run(const run_ctx *c, const run_args *a,
     }
     printf("%s{\"args\":{", r ? "," : "");
     for (i = 0; i < c->nscalars; i++)
-        printf("%s\"%s\":%lld", i ? "," : "", axe_program_scalar(c->p, i).name,
-               (long long)v[i]);
+        if (axe_program_scalar(c->p, i).dtype != AXE_DTYPE_I32)
+            printf("%s\"%s\":%.17g", i ? "," : "",
+                   axe_program_scalar(c->p, i).name, fv[i]);
+        else
+            printf("%s\"%s\":%lld", i ? "," : "",
+                   axe_program_scalar(c->p, i).name, (long long)v[i]);
     printf("}");
     json_num("max_abs_err", res->max_abs, a->check);
     json_num("max_rel_err", res->max_rel, a->check);
@@ -655,6 +710,7 @@ static int run_program(run_ctx *c, const run_args *a)
     run_result all = {0, 0, 0, true, 0, 0, 0, NULL, {true, true, true}},
                res[RUN_MAX_RUNS];
     int64_t v[RUN_MAX_RUNS][RUN_MAX_ARGS];
+    double fv[RUN_MAX_RUNS][RUN_MAX_ARGS];
     int r, rc = CLI_EXIT_OK;
     c->nscalars = axe_program_scalar_count(c->p);
     if (c->nscalars > RUN_MAX_ARGS)
@@ -669,6 +725,7 @@ static int run_program(run_ctx *c, const run_args *a)
         res[r] = zero;
         rc = run_once(c, a, r, &res[r], &c->races[r]);
         memcpy(v[r], c->scalar, sizeof v[r]);
+        memcpy(fv[r], c->fscalar, sizeof fv[r]);
         merge(&all, &res[r]);
     }
     if (rc != CLI_EXIT_OK)
@@ -680,7 +737,7 @@ static int run_program(run_ctx *c, const run_args *a)
     for (r = 0; c->nscalars > 0 && r < a->nruns; r++) {
         if (r == 0 && !a->json)
             printf("\n");
-        print_run(c, a, &res[r], v[r], r);
+        print_run(c, a, &res[r], v[r], fv[r], r);
     }
     if (c->nscalars > 0 && a->json)
         printf("]");

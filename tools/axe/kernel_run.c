@@ -84,7 +84,7 @@ static int build(run_ctx *c)
 
 static int execute(run_ctx *c, bool bench, long long order, run_result *res)
 {
-    char cmd[512 + RUN_MAX_ARGS * 13];
+    char cmd[512 + RUN_MAX_ARGS * 26];
     FILE *pipe;
     double sec = 0;
     long runs = 0;
@@ -94,8 +94,12 @@ static int execute(run_ctx *c, bool bench, long long order, run_result *res)
                          "AXE_THREAD_ORDER=%lld '%s' '%s' '%s' %d", order,
                          c->path[1], c->path[2], c->path[3], bench ? 5 : 0);
     for (i = 0; i < c->nscalars && n < sizeof cmd; i++)
-        n += (size_t)snprintf(cmd + n, sizeof cmd - n, " %lld",
-                              (long long)c->scalar[i]);
+        if (axe_program_scalar(c->p, i).dtype != AXE_DTYPE_I32)
+            n += (size_t)snprintf(cmd + n, sizeof cmd - n, " %.17g",
+                                  c->fscalar[i]);
+        else
+            n += (size_t)snprintf(cmd + n, sizeof cmd - n, " %lld",
+                                  (long long)c->scalar[i]);
     fflush(stdout);
     pipe = popen(cmd, "r");
     if (pipe == NULL)

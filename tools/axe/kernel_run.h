@@ -25,6 +25,10 @@ typedef struct run_args {
     char arg_name[RUN_MAX_ARGS][AXE_KERNEL_NAME_MAX];
     int arg_count[RUN_MAX_ARGS];
     int64_t arg_value[RUN_MAX_ARGS][RUN_MAX_RUNS];
+    /* the same as a double (a float scalar's value); arg_int: whether it
+     * was written as an integer (arg_value holds it then) */
+    double arg_fvalue[RUN_MAX_ARGS][RUN_MAX_RUNS];
+    bool arg_int[RUN_MAX_ARGS][RUN_MAX_RUNS];
 } run_args;
 
 typedef struct run_result {
@@ -45,6 +49,7 @@ typedef struct run_ctx {
     size_t *bytes;
     int nscalars;
     int64_t scalar[RUN_MAX_ARGS]; /* this run's runtime scalar values */
+    double fscalar[RUN_MAX_ARGS]; /* the same as doubles (float scalars) */
     axe_race_report *races;       /* one report per run */
     bool printed;                 /* the result is on stdout */
 } run_ctx;
