@@ -215,6 +215,8 @@ check_run gather_index.axe --range table=0:7 --range ids8=0:126
 check_run gather_index.axe -D NB=9 -D D=8 --range table=0:8 --range ids8=0:126 --seed 4
 check_run masked_tiles.axe
 check_run masked_tiles.axe -D R=9 -D C=15 --seed 7
+check_run masked_edges.axe
+check_run masked_edges.axe -D W=5 --seed 3
 check_run c_names.axe
 # i8 x i8 -> i32 on the m16n8k32 register atom (with a sum that wraps
 # past 2^31 - 1), and i8 x i8 -> i8 (every product and sum wraps to 8 bits).
@@ -289,6 +291,17 @@ if echo 'int main(void) { return 0; }' >"$tmp/ub.c" &&
     CC="$CC $ubsan" check_run gemm_i8_acc8.axe
     CC="$CC $ubsan" K="$SRC/examples/kernels" check_run gemm_i8.axe \
         --schedule gemm=thread_fma
+fi
+# Masked tiles whose rows are contiguous: the guard needs the row
+# coordinate; without it the tail tile read and wrote past the buffers
+# while --check passed, so these rows also run under AddressSanitizer.
+check_run masked_tail_rt.axe --arg M=13,16,1,0
+asan="-fsanitize=address"
+# shellcheck disable=SC2086
+if echo 'int main(void) { return 0; }' >"$tmp/as.c" &&
+    $CC $asan -o "$tmp/as" "$tmp/as.c" 2>/dev/null && "$tmp/as"; then
+    CC="$CC $asan" check_run masked_tail_rt.axe --arg M=13,16,1,0
+    CC="$CC $asan" check_run masked_edges.axe
 fi
 # Non-finite outputs: NaN against NaN and an infinity against the same
 # infinity pass --check; a NaN or an infinity against a finite value, or

@@ -177,18 +177,30 @@ static void inside(ax_text *t, const axe_program *p, const ax_stmt *s, int i)
     axe__text_put(t, ")");
 }
 
+/* The bit pattern of "v" (already rounded to "d") in the narrow float
+ * type "d": 16 bits for f16/bf16, 8 for e4m3/e5m2. */
+static void pattern_literal(ax_text *t, axe_dtype d, double v)
+{
+    float f = (float)v;
+    if (d == AXE_DTYPE_E4M3 || d == AXE_DTYPE_E5M2)
+        axe__text_put(t, "(uint8_t)%u",
+                      (unsigned)(d == AXE_DTYPE_E4M3 ? axe_e4m3_from_float(f)
+                                                     : axe_e5m2_from_float(f)));
+    else
+        axe__text_put(t, "(uint16_t)%u",
+                      (unsigned)(d == AXE_DTYPE_F16 ? axe_f16_from_float(f)
+                                                    : axe_bf16_from_float(f)));
+}
+
 /* The fill value of masked operand "i" in the arithmetic type of load()
- * ("raw": the 16-bit pattern of an f16/bf16 element). */
+ * ("raw": the bit pattern of an f16/bf16/e4m3/e5m2 element). */
 static void fill_literal(ax_text *t, const axe_program *p, const ax_stmt *s,
                          int i, bool raw)
 {
     axe_dtype d = p->tensors[s->args[i].tensor].dtype;
     double v = axe__mask_fill(d, s->args[i].fill);
     if (raw)
-        axe__text_put(t, "(uint16_t)%u",
-                      (unsigned)(d == AXE_DTYPE_F16
-                                     ? axe_f16_from_float((float)v)
-                                     : axe_bf16_from_float((float)v)));
+        pattern_literal(t, d, v);
     else if (is_int(d))
         axe__text_put(t, "%s%lld", wraps(p, s) ? "(uint32_t)" : "",
                       (long long)v);
@@ -223,7 +235,7 @@ static void load(ax_text *t, const axe_program *p, const ax_stmt *s, int i)
     }
 }
 
-/* The 16-bit pattern of operand "i" (its fill's outside the tensor). */
+/* The bit pattern of operand "i" (its fill's outside the tensor). */
 static void raw_element(ax_text *t, const axe_program *p, const ax_stmt *s,
                         int i)
 {
@@ -635,7 +647,8 @@ static int split_loops(ax_text *t, const ax_plan *plan, int ind)
 static bool digit_used(const ax_stmt *s, int k)
 {
     int i;
-    if (s->plan->loops[k].dim == coord_dim(s))
+    if (s->plan->loops[k].dim == coord_dim(s) ||
+        axe__stmt_masked_dim(s, s->plan->loops[k].dim))
         return true;
     for (i = 0; i < s->nargs; i++)
         if (!s->plan->affine[i] || s->plan->loops[k].stride[i] != 0)

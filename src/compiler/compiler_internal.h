@@ -374,6 +374,9 @@ typedef struct ax_plan {
 
 /* The plan of "s" of kind "kind" (binding operand for BOUND); otherwise
  * AXE_ERR_UNSUPPORTED and why in "why" (compiler_plan.c). */
+/* Whether some operand of "s" is masked in dimension "od" of the
+ * operator's shape (its bounds guard reads that coordinate). */
+bool axe__stmt_masked_dim(const ax_stmt *s, int od);
 axe_status axe__plan_build(const axe_program *p, const ax_stmt *s,
                            ax_plan_kind kind, int binding, ax_plan *out,
                            axe_diag *why);

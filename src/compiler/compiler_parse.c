@@ -7,6 +7,7 @@
  * expressions for extents, strides and offsets; a view's memory offset may
  * be dynamic. Every failure is one diagnostic at the offending token.
  */
+#include <math.h>
 #include <string.h>
 
 #include "compiler_parse.h"
@@ -407,6 +408,8 @@ static axe_status parse_mask(ax_parser *ps, ax_ref *r, int d)
         v = (double)ps->tok.value;
     else if (ps->tok.kind == AX_TOK_FLOAT)
         v = ps->tok.fvalue;
+    else if (axe__tok_is(ps, "inf"))
+        v = HUGE_VAL;
     else
         return axe__syntax(ps, "the fill value of a masked dimension");
     v = neg ? -v : v;

@@ -272,16 +272,40 @@ static axe_status add_dim(const axe_program *p, const ax_stmt *s,
     return AXE_OK;
 }
 
-/* Merge adjacent loops contiguous in every operand (all affine only). */
-static void coalesce(ax_plan *plan, int nargs)
+bool axe__stmt_masked_dim(const ax_stmt *s, int od)
 {
-    int i, k, j;
+    int i, d;
+    for (i = 0; i < s->nargs; i++) {
+        const ax_ref *r = &s->args[i];
+        for (d = 0; r->any_masked && d < r->ndim; d++)
+            if (r->masked[d] && d + (r->bdim >= 0 && d >= r->bdim) == od)
+                return true;
+    }
+    return false;
+}
+
+/* Whether merging loop "in" into "out" keeps the coordinate of each
+ * masked dimension: the merged digit m = out * e_in + in reads
+ * coordinate m * w_in only when both are of one dimension and w_out =
+ * w_in e_in; a masked dimension's guard needs that coordinate. */
+static bool keeps_masked_coord(const ax_stmt *s, const ax_loop *out,
+                               const ax_loop *in)
+{
+    if (!axe__stmt_masked_dim(s, in->dim) && !axe__stmt_masked_dim(s, out->dim))
+        return true;
+    return in->dim == out->dim && out->weight == in->weight * in->extent;
+}
+
+/* Merge adjacent loops contiguous in every operand (all affine only). */
+static void coalesce(const ax_stmt *s, ax_plan *plan)
+{
+    int i, k, j, nargs = s->nargs;
     for (i = 0; i < nargs; i++)
         if (!plan->affine[i])
             return;
     for (k = plan->nloops - 1; k > 0; k--) {
         ax_loop *in = &plan->loops[k], *out = &plan->loops[k - 1];
-        bool ok = !in->thread && !out->thread;
+        bool ok = !in->thread && !out->thread && keeps_masked_coord(s, out, in);
         for (i = 0; ok && i < nargs; i++)
             ok = out->stride[i] == in->stride[i] * in->extent;
         if (!ok)
@@ -365,7 +389,7 @@ axe_status axe__plan_build(const axe_program *p, const ax_stmt *s,
     }
     AXE_TRY(check_writers(p, s, &plan, why));
     if (s->op != AX_OP_REDUCE && s->op != AX_OP_IOTA)
-        coalesce(&plan, s->nargs); /* (their digits keep their dims) */
+        coalesce(s, &plan); /* (their digits keep their dims) */
     plan.total = 1;
     for (k = 0; k < plan.nloops; k++)
         if (!plan.loops[k].thread)

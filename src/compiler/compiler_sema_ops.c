@@ -8,6 +8,7 @@
  * (per-thread registers at thread scope, distributed ones at their
  * owner's scope). Marks written tensors.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -159,8 +160,9 @@ static axe_status check_masked(const axe_program *p, const ax_stmt *s,
                          "masked regions are supported in copy, fill and "
                          "elementwise operators, not in %s",
                          axe__op_name(s->op));
-    if (t->dtype != AXE_DTYPE_F64 && !(r->fill >= -3.4028234663852886e38 &&
-                                       r->fill <= 3.4028234663852886e38))
+    if (t->dtype != AXE_DTYPE_F64 && !isinf(r->fill) &&
+        !(r->fill >= -3.4028234663852886e38 &&
+          r->fill <= 3.4028234663852886e38))
         return axe__fail(diag, AXE_ERR_DOMAIN, r->off,
                          "the fill value %g of '%s' is beyond the range of "
                          "float",
