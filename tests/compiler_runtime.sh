@@ -137,11 +137,18 @@ expect_run 2 "lists of several values must be equally long" "$SRC/tests/kernels/
 # Data-dependent starts out of range at run time: the kernel stops with the
 # table, the index and the value (exit 1), never reading out of bounds.
 E="$K/embedding.axe"
-expect_run 1 "^region of 'Emb' out of bounds at run time \(line 14\): dimension 0 starts at 1000 with length 1 but the extent is 1000; the start reads ids\[[0-9]+\] = 1000$" "$E" --arg T=4 --range ids=1000:1000
+expect_run 1 "^axe: run: the kernel failed: region of 'Emb' out of bounds at run time \(line 14\): dimension 0 starts at 1000 with length 1 but the extent is 1000; the start reads ids\[[0-9]+\] = 1000$" "$E" --arg T=4 --range ids=1000:1000
 expect_run 1 "dimension 0 starts at -3 with length 1 but the extent is 1000; the start reads ids\[[0-9]+\] = -3" "$E" --arg T=40 --check --range ids=-3:-3
 expect_run 1 "start reads table\[0, 0\] = 8" "$SRC/tests/kernels/gather_index.axe" --range table=8:8
 expect_run 1 "start reads k\[0\] = 127" "$SRC/tests/kernels/gather_index.axe" --range table=0:7 --range ids8=127:127
 expect_run 1 "\(line 21\): dimension 0 starts at -5 with length 1 but the extent is 128; the start reads sids\[[0-9]+\] = -5" "$SRC/tests/kernels/gather_index.axe" --range table=0:7 --range ids8=-5:-5
+# --json carries the kernel's own reason (it said "the kernel failed")
+"$AXE" run "$E" --arg T=4 --range ids=1000:1000 --json >"$tmp/out" 2>"$tmp/err"
+if [ $? = 1 ] && grep -q '"message":"the kernel failed: region of '"'"'Emb'"'"' out of bounds at run time (line 14): dimension 0 starts at 1000' "$tmp/out"; then
+    ok
+else
+    bad "embedding --json run-time error: $(head -c 300 "$tmp/out")"
+fi
 expect_run 1 "--range fx: the kernel has no such tensor parameter" "$E" --arg T=4 --range fx=0:1
 expect_run 1 "--range Emb: it needs an i32 or i8 tensor" "$E" --arg T=4 --range Emb=0:1
 expect_run 1 "--range ids8: it needs an i32 or i8 tensor and values of its dtype" "$SRC/tests/kernels/gather_index.axe" --range ids8=0:128

@@ -432,7 +432,7 @@ static int setup(run_ctx *c, const run_args *a)
 static void cleanup(run_ctx *c)
 {
     int i;
-    for (i = 0; i < 4; i++)
+    for (i = 0; i < 5; i++)
         if (c->path[i][0] != '\0')
             (void)unlink(c->path[i]);
     if (c->dir[0] != '\0')

@@ -6,6 +6,7 @@
  * the program run, the tensors read back. Every failure is one report.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,6 +83,29 @@ static int build(run_ctx *c)
     return shell(cmd, "the C compiler failed on the generated code");
 }
 
+/* The kernel failed: the report carries the first line it wrote on stderr
+ * that starts with a letter (e.g. the run-time bounds error of a
+ * data-dependent start; also in --json), else "the kernel failed"; its
+ * other lines (a sanitizer's report, say) are passed on to our stderr. */
+static int kernel_failed(const run_ctx *c)
+{
+    char line[512], reason[512] = "";
+    FILE *f = fopen(c->path[4], "r");
+    while (f != NULL && fgets(line, sizeof line, f) != NULL) {
+        if (reason[0] == '\0' && isalpha((unsigned char)line[0])) {
+            line[strcspn(line, "\n")] = '\0';
+            memcpy(reason, line, sizeof reason);
+        } else {
+            fputs(line, stderr);
+        }
+    }
+    if (f != NULL)
+        fclose(f);
+    if (reason[0] == '\0')
+        return fail("RUN", "the kernel failed", NULL);
+    return kernel_fail("run", "RUN", "the kernel failed: %s", reason);
+}
+
 static int execute(run_ctx *c, bool bench, long long order, run_result *res)
 {
     char cmd[512 + RUN_MAX_ARGS * 26];
@@ -100,6 +124,8 @@ static int execute(run_ctx *c, bool bench, long long order, run_result *res)
         else
             n += (size_t)snprintf(cmd + n, sizeof cmd - n, " %lld",
                                   (long long)c->scalar[i]);
+    if (n < sizeof cmd)
+        n += (size_t)snprintf(cmd + n, sizeof cmd - n, " 2>'%s'", c->path[4]);
     fflush(stdout);
     pipe = popen(cmd, "r");
     if (pipe == NULL)
@@ -107,7 +133,7 @@ static int execute(run_ctx *c, bool bench, long long order, run_result *res)
     if (fscanf(pipe, "%lf %ld", &sec, &runs) != 2)
         sec = -1;
     if (pclose(pipe) != 0 || sec < 0 || runs < 0)
-        return fail("RUN", "the kernel failed", NULL);
+        return kernel_failed(c);
     res->seconds = sec;
     res->runs = runs;
     return read_outputs(c);
@@ -115,7 +141,7 @@ static int execute(run_ctx *c, bool bench, long long order, run_result *res)
 
 int kernel_run_build(run_ctx *c)
 {
-    static const char *const names[4] = {"k.c", "k", "in", "out"};
+    static const char *const names[5] = {"k.c", "k", "in", "out", "err"};
     const char *tmp = getenv("TMPDIR");
     char dir[sizeof c->dir];
     int i, rc;
@@ -128,7 +154,7 @@ int kernel_run_build(run_ctx *c)
         return fail("IO", "cannot create a temporary directory", NULL);
     }
     memcpy(dir, c->dir, sizeof dir);
-    for (i = 0; i < 4; i++)
+    for (i = 0; i < 5; i++)
         snprintf(c->path[i], sizeof c->path[i], "%s/%s", dir, names[i]);
     rc = write_source(c);
     return rc == CLI_EXIT_OK ? build(c) : rc;

@@ -42,7 +42,7 @@ typedef struct run_result {
 
 typedef struct run_ctx {
     char dir[64];
-    char path[4][96]; /* k.c, k, in, out */
+    char path[5][96]; /* k.c, k, in, out, err (the kernel's stderr) */
     axe_program *p;
     int n;
     void **in, **ref; /* one buffer per tensor parameter */
