@@ -91,6 +91,11 @@ expect 2 3:1 "expected '}', found the end of the file" <<<"$H {
     cta copy(A, B);"
 expect 2 1:20 "unexpected character '\\$'" <<<'kernel k(A: global $f32[4]) grid(1) threads(1) {}'
 expect 1 1:17 'integer does not fit in 64 bits' <<<'kernel k(A: f32[99999999999999999999]) grid(1) threads(1) {}'
+# numbers with an exponent are fill values (1e-5), not integers; a float
+# beyond double is refused at its token
+expect 2 1:17 "expected an integer expression, found '1e2'" <<<'kernel k(A: f32[1e2]) grid(1) threads(1) {}'
+expect 1 2:18 'number 1e999 is beyond the range of double' <<<'kernel k(A: f32[4]) grid(1) threads(1)
+{ thread fill(A, 1e999); }'
 expect 2 2:14 "'int' is reserved" <<<"$H {
     register int: f32[4];
 }"

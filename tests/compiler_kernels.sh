@@ -296,6 +296,7 @@ fi
 # coordinate; without it the tail tile read and wrote past the buffers
 # while --check passed, so these rows also run under AddressSanitizer.
 check_run masked_tail_rt.axe --arg M=13,16,1,0
+check_run fill_exponent.axe
 asan="-fsanitize=address"
 # shellcheck disable=SC2086
 if echo 'int main(void) { return 0; }' >"$tmp/as.c" &&

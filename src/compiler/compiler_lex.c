@@ -10,6 +10,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,10 +37,32 @@ static void skip_space(ax_parser *ps)
     }
 }
 
+/* The end of the fraction and exponent of a number whose digits end at
+ * "i" ('.' digits, then [eE] [+-] digits); "i" when it has neither. */
+static size_t float_end(const char *s, size_t i, size_t n)
+{
+    size_t j = i;
+    if (j < n && s[j] == '.')
+        for (j++; j < n && isdigit((unsigned char)s[j]);)
+            j++;
+    if (j < n && (s[j] == 'e' || s[j] == 'E')) {
+        size_t k = j + 1;
+        if (k < n && (s[k] == '+' || s[k] == '-'))
+            k++;
+        if (k < n && isdigit((unsigned char)s[k])) {
+            while (k < n && isdigit((unsigned char)s[k]))
+                k++;
+            j = k;
+        }
+    }
+    return j;
+}
+
+/* An integer, or a number with a fraction or an exponent (1.5, 1e-5). */
 static axe_status lex_number(ax_parser *ps)
 {
     const char *s = ps->p->text;
-    size_t i = ps->pos, n = ps->p->len;
+    size_t i = ps->pos, n = ps->p->len, j;
     int64_t v = 0;
     bool overflow = false;
     while (i < n && isdigit((unsigned char)s[i])) {
@@ -50,11 +73,8 @@ static axe_status lex_number(ax_parser *ps)
     }
     ps->tok.kind = AX_TOK_INT;
     ps->tok.value = v;
-    if (i < n && s[i] == '.') {
+    if ((j = float_end(s, i, n)) > i) {
         char tmp[64];
-        size_t j = i + 1;
-        while (j < n && isdigit((unsigned char)s[j]))
-            j++;
         if (j - ps->pos >= sizeof tmp)
             return axe__fail(ps->diag, AXE_ERR_SYNTAX, (long)ps->pos,
                              "number too long");
@@ -62,6 +82,9 @@ static axe_status lex_number(ax_parser *ps)
         tmp[j - ps->pos] = '\0';
         ps->tok.kind = AX_TOK_FLOAT;
         ps->tok.fvalue = strtod(tmp, NULL);
+        if (!isfinite(ps->tok.fvalue))
+            return axe__fail(ps->diag, AXE_ERR_OVERFLOW, (long)ps->pos,
+                             "number %s is beyond the range of double", tmp);
         i = j;
     } else if (overflow) {
         return axe__fail(ps->diag, AXE_ERR_OVERFLOW, (long)ps->pos,
