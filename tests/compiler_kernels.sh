@@ -297,6 +297,8 @@ fi
 # while --check passed, so these rows also run under AddressSanitizer.
 check_run masked_tail_rt.axe --arg M=13,16,1,0
 check_run fill_exponent.axe
+check_run sync_in_if.axe
+check_run sync_in_if.axe -D N=5 -D H=3 --seed 4
 asan="-fsanitize=address"
 # shellcheck disable=SC2086
 if echo 'int main(void) { return 0; }' >"$tmp/as.c" &&

@@ -528,6 +528,10 @@ axe_status axe__program_check(axe_program *p, axe_diag *diag);
 axe_status axe__sema_ops(axe_program *p, axe_diag *diag);
 /* The enclosing if conditions of operator "s" are uniform over each
  * instance of its scope (compiler_sema_guard.c). */
+/* Whether the chain "g" reads a thread id (tx, laneid, warpid, wgid,
+ * tid_in_wg, wid_in_wg): false means it has one value on every thread of
+ * a CTA. */
+bool axe__guard_reads_thread_id(const ax_guard *g);
 axe_status axe__guard_check_uniform(axe_program *p, const ax_stmt *s,
                                     axe_diag *diag);
 /* Whether the chain of conditions "g" holds for no thread of any CTA and

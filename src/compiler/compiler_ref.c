@@ -564,6 +564,14 @@ static void run_op(ref_state *rs, const ax_stmt *s)
     }
 }
 
+/* A barrier, for the CTAs that reach it: the conditions around a `sync`
+ * read no thread id, so they hold on all of a CTA's threads or none. */
+static void run_sync(ref_state *rs, const ax_stmt *s)
+{
+    if (axe__guard_holds(s->guard, rs->env))
+        axe__race_sync(rs->race);
+}
+
 static void run_block(ref_state *rs, const ax_stmt *s)
 {
     for (; s != NULL; s = s->next) {
@@ -571,7 +579,7 @@ static void run_block(ref_state *rs, const ax_stmt *s)
         if (s->kind == AX_ST_OP)
             run_op(rs, s);
         else if (s->kind == AX_ST_SYNC)
-            axe__race_sync(rs->race);
+            run_sync(rs, s);
         else if (s->kind == AX_ST_IF)
             run_block(rs, s->body), run_block(rs, s->else_body);
         else if (s->kind == AX_ST_FOR)

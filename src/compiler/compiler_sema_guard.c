@@ -217,6 +217,11 @@ static int chain_scalar(const axe_program *p, const ax_guard *chain)
     return -1;
 }
 
+bool axe__guard_reads_thread_id(const ax_guard *g)
+{
+    return reads_finer_id(g, AX_SCOPE_CTA);
+}
+
 /* The enclosing conditions of "s" have one value on all threads of each
  * instance of its scope (see the file comment; a thread-scope instance is
  * one thread, so any condition is). */

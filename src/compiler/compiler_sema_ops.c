@@ -896,8 +896,12 @@ static axe_status check_cond(const axe_program *p, const ax_guard *c,
     return AXE_OK;
 }
 
+/* An `if` (and its `else`); a `sync` may be inside only when the
+ * conditions around it read no thread id, so that every thread of a CTA
+ * reaches the barrier or none does (bx, by, bz, loop variables, runtime
+ * scalars); "has_sync" is set when one is. */
 static axe_status check_if(axe_program *p, ax_stmt *s, axe_diag *diag,
-                           const ax_guard *guard)
+                           const ax_guard *guard, bool *has_sync)
 {
     ax_guard *neg = axe__arena_alloc(p->arena, sizeof *neg);
     bool sync = false;
@@ -909,10 +913,14 @@ static axe_status check_if(axe_program *p, ax_stmt *s, axe_diag *diag,
     neg->negate = true;
     AXE_TRY(check_block(p, s->body, diag, &sync, &s->cond));
     AXE_TRY(check_block(p, s->else_body, diag, &sync, neg));
-    if (sync)
+    if (sync && axe__guard_reads_thread_id(&s->cond))
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
-                         "sync inside if is not supported (every thread "
-                         "must reach each barrier)");
+                         "a sync inside an if whose conditions read a "
+                         "thread id: not every thread of the CTA would "
+                         "reach the barrier (a condition on bx, by, bz, "
+                         "loop variables and runtime scalars may hold a "
+                         "sync)");
+    *has_sync = *has_sync || sync;
     return AXE_OK;
 }
 
@@ -926,9 +934,10 @@ static axe_status check_block(axe_program *p, ax_stmt *s, axe_diag *diag,
             if (!s->dead)
                 AXE_TRY(check_guard(p, s, diag));
         } else if (s->kind == AX_ST_SYNC) {
+            s->guard = guard;
             *has_sync = true;
         } else if (s->kind == AX_ST_IF) {
-            AXE_TRY(check_if(p, s, diag, guard));
+            AXE_TRY(check_if(p, s, diag, guard, has_sync));
         } else {
             AXE_TRY(check_block(p, s->body, diag, &s->has_sync, guard));
             *has_sync = *has_sync || s->has_sync;
