@@ -681,6 +681,12 @@ expect 1 65:17 'blocks nested deeper than 64' < <(
 
 # ---- runtime scalars (`M: i32`, docs/compiler.md "Runtime scalars")
 R='kernel k(X: global f32[M, 8], Y: global f32[M, 8], M: i32) grid((M + 31) // 32) threads(32)'
+# a linear runtime grid is a fact (bx < T, by < 2 * T): proved up to it,
+# refused one past it
+expect 1 2:22 "region of 'Y' may be out of bounds: dimension 0 covers \[bx \+ 1, bx \+ 1 \+ 1\), which may pass the runtime extent T" <<<'kernel k(Y: global f32[T, 8], T: i32) grid(T) threads(1) {
+    thread fill(Y[bx + 1 : +1, 0 : +8], 1.0); }'
+expect 1 2:19 "region of 'Y' may be out of bounds: dimension 0 covers \[by, by \+ 1\), which may pass the runtime extent T" <<<'kernel k(Y: global f32[T, 8], T: i32) grid(1, 2 * T) threads(1) {
+    thread fill(Y[by : +1, 0 : +8], 1.0); }'
 # an access that may pass the runtime extent: unguarded, or under a guard
 # one element too weak (<=), or shifted by one row
 expect 1 2:53 "region of 'X' may be out of bounds: dimension 0 covers \[bx \* 32 \+ tx, bx \* 32 \+ tx \+ 1\), which may pass the runtime extent M; guard it" <<<"$R {

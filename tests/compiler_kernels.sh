@@ -298,6 +298,7 @@ fi
 check_run masked_tail_rt.axe --arg M=13,16,1,0
 check_run fill_exponent.axe
 check_run sync_in_if.axe
+check_run grid_bound.axe --arg T=3,1,0
 check_run sync_in_if.axe -D N=5 -D H=3 --seed 4
 asan="-fsanitize=address"
 # shellcheck disable=SC2086

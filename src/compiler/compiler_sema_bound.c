@@ -9,8 +9,10 @@
  * condition (its negation under `else`) gives facts G <= 0: `a < b` is
  * a - b + 1 <= 0, `a <= b` a - b <= 0, `a > b` b - a + 1 <= 0, `a >= b`
  * b - a <= 0, `a == b` both of the latter two, `a != b` none; the empty
- * fact 0 <= 0 is always there, and a loop `for i in range(T)` with a
- * runtime trip count T gives i - T + 1 <= 0. A claim X <= 0 is proved
+ * fact 0 <= 0 is always there, a loop `for i in range(T)` with a
+ * runtime trip count T gives i - T + 1 <= 0, and a runtime grid extent
+ * `grid(G)` gives bx - G + 1 <= 0 (by, bz likewise; a form exists only
+ * when G is linear, so not for `(M + 31) // 32`). A claim X <= 0 is proved
  * by one fact G when the interval maximum of H = X - G over the
  * variables' ranges (the ids, the loop variables, the scalars' i32
  * range, each narrowed by the `VAR op CONST` conditions) is at most 0,
@@ -131,6 +133,15 @@ static bool by_guard(const axe_program *p, const lin *x, const ax_guard *g)
     }
 }
 
+/* The runtime bound of variable "v": a loop's trip count T (i < T) or a
+ * runtime grid extent G (bx < G), or NULL. */
+static const ax_expr *runtime_bound(const axe_program *p, int v)
+{
+    if (v >= AX_VAR_BX && v <= AX_VAR_BZ)
+        return p->dgrid[v - AX_VAR_BX];
+    return p->var_dtrip[v];
+}
+
 static bool proved(const axe_program *p, const lin *x, const ax_guard *g)
 {
     int64_t m;
@@ -139,12 +150,12 @@ static bool proved(const axe_program *p, const lin *x, const ax_guard *g)
         return true;
     for (v = 0; v < AX_MAX_VARS; v++) {
         ax_expr var;
-        if (p->var_dtrip[v] == NULL || x->coef[v] == 0)
+        if (runtime_bound(p, v) == NULL || x->coef[v] == 0)
             continue;
         memset(&var, 0, sizeof var);
         var.kind = AX_EX_VAR;
         var.var = v;
-        if (by_fact(p, x, &var, p->var_dtrip[v], 1))
+        if (by_fact(p, x, &var, runtime_bound(p, v), 1))
             return true;
     }
     for (; g != NULL; g = g->up)
