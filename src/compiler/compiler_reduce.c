@@ -233,15 +233,23 @@ static axe_status keep_stages(axe_program *p, ax_stmt *s, const ax_stmt *st)
     return AXE_OK;
 }
 
+/* "s" runs at warp, warpgroup or cta scope: its threads can exchange
+ * data through shared memory (the smem and tree schedules). */
+static axe_status collective_scope(const ax_stmt *s, axe_diag *why)
+{
+    if (s->scope == AX_SCOPE_THREAD || s->scope == AX_SCOPE_KERNEL)
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "a %s-scope operator has no threads to share data",
+                         axe__scope_name(s->scope));
+    return AXE_OK;
+}
+
 static axe_status smem_applies(const axe_program *p, const ax_stmt *s,
                                int64_t *size, axe_diag *why)
 {
     const ax_tensor *dst = &p->tensors[s->args[0].tensor];
     int d;
-    if (s->scope == AX_SCOPE_THREAD || s->scope == AX_SCOPE_KERNEL)
-        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
-                         "a %s-scope operator has no threads to share data",
-                         axe__scope_name(s->scope));
+    AXE_TRY(collective_scope(s, why));
     if (!dst->distributed)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                          "the destination '%s' is not a register distributed "
@@ -360,7 +368,8 @@ axe_status axe__reduce_warp_shuffle(axe_program *p, ax_stmt *s, ax_plan *plan,
     return AXE_OK;
 }
 
-/* The dtype reduce.tree adds in: float for f16/bf16, else the source's. */
+/* The dtype reduce.tree adds in: float for the narrow floats (f16, bf16,
+ * e4m3, e5m2), else the source's. */
 static axe_dtype tree_dtype(axe_dtype d)
 {
     return axe__dtype_is_half(d) ? AXE_DTYPE_F32 : d;
@@ -371,10 +380,7 @@ static axe_status tree_applies(const axe_program *p, const ax_stmt *s,
 {
     const ax_tensor *dst = &p->tensors[s->args[0].tensor];
     int d;
-    if (s->scope == AX_SCOPE_THREAD || s->scope == AX_SCOPE_KERNEL)
-        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
-                         "a %s-scope operator has no threads to share data",
-                         axe__scope_name(s->scope));
+    AXE_TRY(collective_scope(s, why));
     if (dst->mem == AX_MEM_REGISTER && !dst->distributed)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                          "the destination '%s' is a per-thread register",
