@@ -4,6 +4,11 @@
 # layer only; public headers in include/axe/ never include an internal one.
 #   core(0) < tuple(1) < cute(2) < layout(3) < mapping(4) < notation(5)
 #   < render(6) = synth(6) < compiler(7)
+# A layer may have folders below it (src/compiler/backend/c/): their files
+# belong to the layer. A backend folder (src/<layer>/backend/<target>/)
+# includes only down: its own headers, its layer's headers outside backend/
+# and lower layers; never another backend's, and nothing outside a backend
+# includes a backend's header (the core stays backend-neutral).
 # Prints each violation as FILE:LINE: reason; exits 1 if there is any.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -37,35 +42,71 @@ quoted_includes() {
     }' "$1"
 }
 
-# The layer that owns header "$2" included from layer "$1": the folder under
-# src/ where it lives (its own folder first), else the folder named in the
-# include, else <layer> of a <layer>_internal.h name; empty if none.
+# The folder under src/ that owns header "$2" included from file "$1":
+# the including file's own folder if the header is there, else the folder
+# where a header of that name lives (layer folders first, then nested
+# ones), else the folder named in the include, else <layer> of a
+# <layer>_internal.h name; empty if none.
 owner_of() {
-    local from=$1 hdr=$2 base found
+    local file=$1 hdr=$2 base dir found
     base=${hdr##*/}
-    if [ "$hdr" = "$base" ] && [ -f "src/$from/$base" ]; then
-        echo "$from"
+    dir=${file%/*}
+    if [ "$hdr" = "$base" ] && [ -f "$dir/$base" ]; then
+        echo "${dir#src/}"
         return
     fi
     if [ "$hdr" != "$base" ]; then
         found=${hdr%/*}
-        echo "${found##*/}"
+        if [ -f "src/$found/$base" ]; then
+            echo "$found"
+        else
+            echo "${found##*/}"
+        fi
         return
     fi
     for found in src/*/"$base"; do
         if [ -f "$found" ]; then
             found=${found#src/}
-            echo "${found%%/*}"
+            echo "${found%/*}"
             return
         fi
     done
+    found=$(find src -mindepth 3 -type f -name "$base" -print -quit)
+    if [ -n "$found" ]; then
+        found=${found#src/}
+        echo "${found%/*}"
+        return
+    fi
     if [[ $base =~ ^([a-z]+)_internal\.h$ ]]; then
         echo "${BASH_REMATCH[1]}"
     fi
 }
 
+# The backend folder ("<layer>/backend/<target>") that folder "$1" (relative
+# to src/) lies in; empty if none.
+backend_of() {
+    if [[ $1 =~ ^([a-z_]+/backend/[a-z0-9_]+)(/|$) ]]; then
+        echo "${BASH_REMATCH[1]}"
+    fi
+}
+
+# Which backend may include a header of folder "$3": file "$1" (in backend
+# "$2", empty if none) on line "$4"; reports a violation if not.
+check_backend_include() {
+    local f=$1 from=$2 owner=$3 line=$4 hdr=$5 to
+    to=$(backend_of "$owner")
+    if [ -z "$to" ] || [ "$to" = "$from" ]; then
+        return
+    fi
+    if [ -n "$from" ]; then
+        violation "$f:$line: backend $from includes \"$hdr\" of backend $to (backends never include each other)"
+    else
+        violation "$f:$line: \"$hdr\" belongs to backend $to (only its own backend includes it; backends depend on the core, never the reverse)"
+    fi
+}
+
 check_layer_file() {
-    local f=$1 layer r line hdr owner o
+    local f=$1 layer r line hdr owner o from
     layer=${f#src/}
     layer=${layer%%/*}
     r=$(rank "$layer")
@@ -73,18 +114,22 @@ check_layer_file() {
         violation "$f: unknown layer '$layer' (add it to scripts/check_layers.sh and CONVENTIONS.md)"
         return
     fi
+    from=${f#src/}
+    from=$(backend_of "${from%/*}")
     while IFS=: read -r line hdr; do
         case $hdr in axe/*) continue ;; esac
-        owner=$(owner_of "$layer" "$hdr")
+        owner=$(owner_of "$f" "$hdr")
         if [ -z "$owner" ]; then
             violation "$f:$line: \"$hdr\" is no header of any layer"
             continue
         fi
-        o=$(rank "$owner")
+        o=$(rank "${owner%%/*}")
         if [ "$o" -lt 0 ]; then
-            violation "$f:$line: \"$hdr\" belongs to unknown layer '$owner'"
+            violation "$f:$line: \"$hdr\" belongs to unknown layer '${owner%%/*}'"
         elif [ "$o" -gt "$r" ]; then
-            violation "$f:$line: $layer (rank $r) includes \"$hdr\" of the higher layer $owner (rank $o)"
+            violation "$f:$line: $layer (rank $r) includes \"$hdr\" of the higher layer ${owner%%/*} (rank $o)"
+        else
+            check_backend_include "$f" "$from" "$owner" "$line" "$hdr"
         fi
     done < <(quoted_includes "$f")
 }
@@ -99,7 +144,9 @@ check_public_header() {
 }
 
 shopt -s nullglob
-for f in src/*/*.c src/*/*.h; do
+mapfile -d '' sources < <(find src -mindepth 1 -type f \( -name '*.c' -o \
+    -name '*.h' \) -print0 | sort -z)
+for f in "${sources[@]}"; do
     files=$((files + 1))
     check_layer_file "$f"
 done
