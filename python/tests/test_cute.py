@@ -153,3 +153,35 @@ def test_garbage_text_never_crashes():
             axe.layout(text)
         except AxeError as e:
             assert e.status in ("SYNTAX", "OVERFLOW", "CAPACITY", "INVALID")
+
+
+def _one_tuples(rng, shape, stride):
+    """Wrap random subtrees of shape/stride in 1-tuples (both alike)."""
+    if isinstance(shape, tuple):
+        pairs = [_one_tuples(rng, s, d) for s, d in zip(shape, stride)]
+        shape = tuple(s for s, _ in pairs)
+        stride = tuple(d for _, d in pairs)
+    if rng.random() < 0.4:
+        return (shape,), (stride,)
+    return shape, stride
+
+
+def test_printed_one_tuples_parse_back():
+    """What str() prints (Python's `(64,)` for a 1-tuple) parses back to
+    the same layout, in axe.layout and wherever the C parser reads CuTe
+    text (the tiler of composition)."""
+    assert str(Layout((64,), (1,))) == "(64,):(1,)"
+    assert axe.layout("(64,):(1,)") == Layout((64,), (1,))
+    assert axe.layout("(64,)") == (64,)
+    assert cute.composition(Layout(64, 1), axe.layout("<(8,):(2,)>")) == \
+        cute.composition(Layout(64, 1), (Layout((8,), (2,)),))
+    rng = oracle.seeded("one-tuples")
+    for _ in range(N):
+        a = oracle.random_layout(rng)
+        shape, stride = _one_tuples(rng, a.shape, a.stride)
+        b = Layout(shape, stride)
+        assert axe.layout(str(b)) == b, str(b)
+        assert axe.layout(b.notation()) == b, b.notation()
+    for bad in ("(,):(,)", "(4,8,):(1,4,)", "(64,,):(1,,)"):
+        with pytest.raises(AxeError):
+            axe.layout(bad)

@@ -155,6 +155,8 @@ static axe_status parse_leaf(scanner *p, leaf_kind kind, axe_tuple *t,
     return AXE_OK;
 }
 
+/* A leaf or `(e, e, ...)`; a sole element may have a trailing comma
+ * (`(64,)`, Python's print of a 1-tuple). */
 static axe_status parse_tree(scanner *p, leaf_kind kind, axe_tuple *t,
                              uint32_t *basis)
 {
@@ -166,10 +168,14 @@ static axe_status parse_tree(scanner *p, leaf_kind kind, axe_tuple *t,
     if (axe__tuple_open(t) != AXE_OK)
         return fail(p, AXE_ERR_CAPACITY, "tuple too long");
     if (peek(p) != ')') {
+        int n = 1;
         AXE_TRY(parse_tree(p, kind, t, basis));
         while (peek(p) == ',') {
             p->pos++;
+            if (n == 1 && peek(p) == ')')
+                break;
             AXE_TRY(parse_tree(p, kind, t, basis));
+            n++;
         }
     }
     AXE_TRY(expect(p, ')', "expected ',' or ')'"));
