@@ -44,6 +44,11 @@ import ctypes
 import functools
 import operator
 import os
+import sys as _sys
+import types as _types
+from abc import ABC
+from functools import reduce
+from itertools import chain
 from ctypes import c_int64, create_string_buffer
 
 try:
@@ -108,6 +113,11 @@ __all__ = [
     "coalesce_x", "dice", "get", "recast_layout", "tile_to_shape",
     "crd2crd", "elem_scale", "has_none", "hier_unzip", "inner_product",
     "shiftl", "shiftr", "signum", "tuple_max",
+    # what `from pycute import *` gives besides its functions: its typing
+    # ABC, the names its modules import, and its submodules (the end of
+    # this file)
+    "Integer", "ABC", "Union", "chain", "reduce", "int_tuple", "layout",
+    "swizzle", "typing",
 ]
 
 _DIV = {"logical": 0, "zipped": 1, "tiled": 2, "flat": 3}
@@ -1165,3 +1175,47 @@ def tile_to_shape(layout: LayoutArg, shape: IntTuple,
          encode_tuple(shape), None if order is None else encode_tuple(order),
          out)
     return out
+
+
+class Integer(ABC):
+    """pycute's typing ABC of integer-likes: ``isinstance(x, Integer)`` is
+    true for int and its subclasses other than bool (and never for
+    float), as ``pycute.typing.Integer``."""
+
+    @classmethod
+    def __subclasshook__(cls, c: type) -> bool:
+        if c in [bool, float]:
+            return False
+        return issubclass(c, int)
+
+
+_INT_TUPLE = ["Integer", "Union", "chain", "crd2crd", "crd2idx",
+              "elem_scale", "flatten", "has_none", "idx2crd",
+              "inner_product", "is_int", "is_tuple", "prefix_product",
+              "product", "reduce", "shape_div", "signum", "slice_",
+              "tuple_max"]
+_LAYOUT = _INT_TUPLE + [
+    "Layout", "LayoutBase", "coalesce", "complement", "composition",
+    "cosize", "filter", "hier_unzip", "is_layout", "left_inverse",
+    "logical_divide", "logical_product", "make_layout", "right_inverse",
+    "size", "slice_and_offset", "tiled_divide", "tiled_product",
+    "zipped_divide", "zipped_product"]
+
+
+def _submodule(name: str, names: _t.List[str]) -> _types.ModuleType:
+    """pycute's submodule "name" (``pycute.layout`` ...) as
+    ``axe.cute.<name>``, holding this module's "names"; importable
+    (``from axe.cute.layout import Layout``)."""
+    mod = _types.ModuleType(f"{__name__}.{name}",
+                            f"pycute.{name}'s names, from axe.cute.")
+    for n in names:
+        setattr(mod, n, globals()[n])
+    _sys.modules[mod.__name__] = mod
+    return mod
+
+
+int_tuple = _submodule("int_tuple", _INT_TUPLE)
+layout = _submodule("layout", _LAYOUT)
+swizzle = _submodule("swizzle", _LAYOUT + ["ComposedLayout", "Swizzle",
+                                           "shiftl", "shiftr"])
+typing = _submodule("typing", ["ABC", "Integer"])

@@ -655,3 +655,62 @@ def gathered(fn, a, b, r):
         assert r[0][i] == s[0] and r[1][i] == s[1], (fn, a, b, r, i, s)
     for i in range(len(b), len(a)):
         assert r[1][i] == a[i], (fn, a, b, r, i)
+
+
+def _star(modname):
+    ns = {}
+    exec(f"from {modname} import *", ns)
+    return {k: v for k, v in ns.items() if not k.startswith("__")}
+
+
+def _integer_cases():
+    import fractions
+
+    class MyInt(int):
+        pass
+
+    cases = [0, 1, -5, 2**70, True, False, 1.0, float("nan"), "1", None,
+             (1,), [1], fractions.Fraction(1), MyInt(3), 1j]
+    try:
+        import numpy
+        cases += [numpy.int64(1), numpy.int32(2), numpy.float64(1.0)]
+    except ImportError:
+        pass
+    return cases
+
+
+def test_star_exports_match_pycute():
+    """`from axe.cute import *` gives every name `from pycute import *`
+    gives, with the same meaning: the names pycute imports (ABC, Union,
+    chain, reduce) are the same objects, Integer classifies values as
+    pycute's does, a submodule holds pycute's submodule's names (each the
+    same object as at axe.cute's top level), and pycute's own functions
+    and classes have axe counterparts (their behaviour is compared by the
+    tests above)."""
+    import inspect
+    import axe.cute
+    ours, theirs = _star("axe.cute"), _star("pycute")
+    missing = sorted(set(theirs) - set(ours))
+    assert not missing, missing
+    for name, obj in theirs.items():
+        mine = ours[name]
+        if inspect.ismodule(obj):
+            assert inspect.ismodule(mine), name
+            sub = {k for k in vars(obj) if not k.startswith("_")}
+            assert sub <= set(vars(mine)), (name, sub - set(vars(mine)))
+            for k in sub:
+                assert getattr(mine, k) is ours[k], (name, k)
+            imported = __import__(f"axe.cute.{name}", fromlist=["_"])
+            assert imported is mine
+        elif not getattr(obj, "__module__", "").startswith("pycute"):
+            assert mine is obj, name
+        else:
+            assert callable(mine) and inspect.isclass(mine) == \
+                inspect.isclass(obj), name
+    for v in _integer_cases():
+        assert isinstance(v, axe.cute.Integer) == \
+            isinstance(v, pycute.Integer), repr(v)
+        assert issubclass(type(v), axe.cute.Integer) == \
+            issubclass(type(v), pycute.Integer), repr(v)
+    assert isinstance(1, axe.cute.typing.Integer)
+    assert not isinstance(True, axe.cute.Integer)
