@@ -32,6 +32,11 @@ axe_ensure_tools python3-config ||
 # skips without these; a machine that cannot install them still passes.
 axe_ensure_tools chromium chromedriver ||
     echo "test.sh: no chromium here; the browser test will be skipped"
+# The TikZ test (tests/tex_render.sh) compiles `axe render --format tex`
+# pictures with pdflatex and reads them back with poppler-utils; it skips
+# without them.
+axe_ensure_tools pdflatex pdfinfo pdftotext pdftoppm ||
+    echo "test.sh: no TeX Live here; the TikZ test will be skipped"
 
 for preset in dev asan; do
     step "$preset: configure"

@@ -567,6 +567,28 @@ static void test_html_exact(void)
     free(text);
 }
 
+/* The TikZ title: every TeX special and < > is \charN{} (the typewriter
+ * font's own glyph), whitespace a space, any other non-printable byte '?':
+ * no byte of a title can break pdflatex (tests/tex_render.sh compiles). */
+static void test_tex_title(void)
+{
+    static const char want[] =
+        "{a\\char95{}b\\char60{}3\\char62{} \\char123{}x\\char125{} "
+        "\\char35{}\\char36{}\\char37{}\\char38{}\\char92{}\\char94{}"
+        "\\char126{} ??.??.};\n";
+    axe_layout l = lay("S[2:1]");
+    axe_render_options o;
+    axe_status st;
+    char *text;
+    axe_render_options_init(&o);
+    o.format = AXE_RENDER_TEX;
+    o.title = "a_b<3>\t{x}\n#$%&\\^~\r\f\x7f.\xc3\xa9.";
+    text = render(&o, &l, &st);
+    TL_CHECK(text != NULL && strstr(text, want) != NULL,
+             "the TikZ title escapes every special: %s", text ? text : "");
+    free(text);
+}
+
 /* The bank view of CuTe layout "layout" over "n" dims "shape" (0: one
  * row) with "eb"-byte elements and access "access" (NULL: thread t reads
  * index t); "" when it fails (the status in "*st"). */
@@ -822,6 +844,7 @@ int main(void)
     test_banks();
     test_banks_wide();
     test_html_exact();
+    test_tex_title();
     test_color_by_spelling();
     test_refusals();
     test_alloc_failure();

@@ -146,22 +146,23 @@ void axe__render_put_xml(axe_render_buf *b, const char *s)
     }
 }
 
-/* Append "s" with TeX's specials escaped for \ttfamily text. */
+/* Append "s" as \ttfamily text: each TeX special and < > as \charN{}, which
+ * typesets the typewriter font's own glyph (\_ would draw a rule, \textless
+ * a substituted font); tab, newline and return as a space; any other byte
+ * outside printable ASCII, which the font has no glyph for (a form feed is
+ * even an error in TeX), as '?'. */
 void axe__render_put_tex(axe_render_buf *b, const char *s)
 {
     for (; *s != '\0'; s++) {
-        if (strchr("#$%&_{}", *s) != NULL) {
-            axe__render_put(b, "\\", 1);
+        unsigned char c = (unsigned char)*s;
+        if (strchr("#$%&_{}<>\\^~", c) != NULL)
+            axe__render_putf(b, "\\char%d{}", (int)c);
+        else if (c == '\t' || c == '\n' || c == '\r')
+            axe__render_put(b, " ", 1);
+        else if (c < 0x20 || c > 0x7e)
+            axe__render_put(b, "?", 1);
+        else
             axe__render_put(b, s, 1);
-        } else if (*s == '<') {
-            axe__render_puts(b, "\\textless{}");
-        } else if (*s == '>') {
-            axe__render_puts(b, "\\textgreater{}");
-        } else if (strchr("\\^~", *s) != NULL) {
-            axe__render_putf(b, "\\char%d{}", (int)(unsigned char)*s);
-        } else {
-            axe__render_put(b, s, 1);
-        }
     }
 }
 
