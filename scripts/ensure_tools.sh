@@ -9,7 +9,7 @@
 axe_packages_for() {
     case $1 in
     ninja) echo ninja-build ;;
-    gcc) echo gcc libc6-dev ;;
+    gcc | cc) echo gcc libc6-dev ;;
     clang) echo clang libclang-rt-dev ;;
     chromedriver) echo chromium-driver ;;
     python3-config) echo python3-dev python3-venv ;;

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# The main job (README "Run the demo"): a walk through the CuTe paper's and
-# CuTe documentation's worked examples, then the Axe paper's, with the axe CLI. Each step prints the
-# command and its answer; a step whose answer is a refusal prints the reason.
-# scripts/demo.sh runs this with AXE set to the release build's CLI.
+# The algebra, step by step: a walk through the CuTe paper's and CuTe
+# documentation's worked examples, then the Axe paper's, with the axe CLI
+# (examples/demo.sh, the README's demo, is the short tour of the whole
+# system). Each step prints the command and its answer; a step whose answer
+# is a refusal prints the reason. Run it as AXE=build/dev/axe bash
+# examples/algebra_tour.sh; tests/algebra_tour.sh checks the answers.
 set -uo pipefail
 AXE=${AXE:-build/release/axe}
 
@@ -20,7 +22,7 @@ step() {
     printf '\n'
     "$AXE" "$@"
     local rc=$?
-    [ "$rc" -le 1 ] || { echo "demo: unexpected exit $rc" >&2; exit 1; }
+    [ "$rc" -le 1 ] || { echo "tour: unexpected exit $rc" >&2; exit 1; }
 }
 
 echo "axe $("$AXE" --version) -- the CuTe layout algebra, worked examples"
@@ -108,4 +110,4 @@ step "A CuTe layout is an Axe layout on m with the modes reversed" \
     convert "((4,8),2):((16,1),8)"
 
 echo
-echo "demo: done"
+echo "tour: done"
