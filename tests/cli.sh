@@ -104,6 +104,12 @@ expect_ok "(2,3,4,5):(1,2,6,24)" "$AXE" cute flatten \
 expect_ok "(2,3):(1@0,1@1)" "$AXE" cute identity "(2,3)"
 expect_ok 48 "$AXE" cute swizzle apply "Sw<3,4,3>" 48
 expect_ok "(1,_,3)" "$AXE" cute flatten "(1,(_,3))"
+# the extended complement (the CuTe paper's Table 7) beside CuTe's
+expect_ok "1:32" "$AXE" cute complement --extended "(4,8):(1,4)"
+expect_ok "1:0" "$AXE" cute complement "(4,8):(1,4)"
+expect_ok "(2,1):(4,64)" "$AXE" cute complement --extended "(4,8):(1,8)"
+expect_ok "(2,2):(4,64)" "$AXE" cute complement "(4,8):(1,8)" --extended 128
+expect_ok "(64,2):(1,128)" "$AXE" cute flatten "((64,),2):((1,),128)"
 run "$AXE" cute print "(2,3):(3,1)"
 if [ $rc -eq 0 ] && [ "$(nlines "$tmp/out")" = 7 ] &&
     grep -q '^ 1  | 3 | 4 | 5 |$' "$tmp/out"; then
@@ -130,6 +136,8 @@ expect_code 2 "$AXE" frobnicate
 expect_code 2 "$AXE" cute frobnicate
 expect_code 2 "$AXE" cute compose "(4,8):(1,4)"
 expect_code 2 "$AXE" cute compose a b c
+expect_code 2 "$AXE" cute compose --extended "4:1" "2"
+expect_code 1 "$AXE" cute complement --extended "(3,2):(2,3)"
 expect_code 2 "$AXE" cute size "(4,3)" x
 expect_code 2 "$AXE" cute divide --sideways "8:1" "2:1"
 expect_code 2 "$AXE" cute divide --zipped --tiled "8:1" "2:1"
@@ -234,6 +242,18 @@ if command -v jq >/dev/null 2>&1; then
 fi
 head -n 1 "$tmp/out" | grep -qx '{"id":1,"ok":true,"result":12}' && ok ||
     bad "batch answer format: $(head -n 1 "$tmp/out")"
+
+printf '%s\n' \
+    '{"op":"cute.complement","args":{"a":"(4,8):(1,8)","extended":true}}' \
+    '{"op":"cute.complement","args":{"a":"(4,8):(1,8)","extended":false}}' \
+    '{"op":"cute.complement","args":{"a":"(4,8):(1,8)","extended":"yes"}}' \
+    '{"op":"cute.composition","args":{"a":"4:1","b":"2","extended":true}}' |
+    "$AXE" batch >"$tmp/out" 2>"$tmp/err"
+want='{"ok":true,"result":"(2,1):(4,64)"}
+{"ok":true,"result":"2:4"}
+{"ok":false,"error":"INVALID","message":"args.extended must be true or false"}
+{"ok":false,"error":"INVALID","message":"composition takes no argument \"extended\""}'
+[ "$(cat "$tmp/out")" = "$want" ] && ok || bad "batch extended: $(cat "$tmp/out")"
 
 printf '' | "$AXE" batch >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 0 ] && [ ! -s "$tmp/out" ] && ok || bad "batch on empty input"

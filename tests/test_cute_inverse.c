@@ -247,6 +247,12 @@ static const reject_row reject_rows[] = {
     {"complement", "(2,2):(1,1@0)", -1, AXE_ERR_UNSUPPORTED},
     {"complement", "(2,2):(1@1,1@0@1)", -1, AXE_ERR_UNSUPPORTED},
     {"complement", "2:1@200", -1, AXE_ERR_CAPACITY},
+    {"complement_extended", "(2,2):(1,1)", -1, AXE_ERR_NOT_INJECTIVE},
+    {"complement_extended", "(3,2):(2,3)", -1, AXE_ERR_DOMAIN},
+    {"complement_extended", "(4,2):(-1,4)", -1, AXE_ERR_DOMAIN},
+    {"complement_extended", "4:1", 0, AXE_ERR_DOMAIN},
+    {"complement_extended", "4:2", INT64_MAX, AXE_ERR_OVERFLOW},
+    {"complement_extended", "(2,2):(1,1@0)", -1, AXE_ERR_UNSUPPORTED},
     {"right_inverse", "(2,2):(1,1@0)", -1, AXE_ERR_UNSUPPORTED},
     {"right_inverse", "(65536,65536,65536,65536):(1,1,1,1)", -1,
      AXE_ERR_OVERFLOW},
@@ -290,6 +296,16 @@ static const exact_row exact_rows[] = {
     {"complement", "(2,2):(1@0,1@1@2)", -1, "(4,30)",
      "(2,1,(1,15)):(2@0,0,(0,2@1@2))"},
     {"complement", "(4,2):(1,4)", -1, "(4,6)", "3:8"},
+    /* the CuTe paper's Table 7 and the extended complement's edges */
+    {"complement_extended", "(4,8):(1,4)", -1, NULL, "1:32"},
+    {"complement_extended", "(4,8):(1,8)", -1, NULL, "(2,1):(4,64)"},
+    {"complement_extended", "(4,8):(1,8)", 128, NULL, "(2,2):(4,64)"},
+    {"complement_extended", "(4,8):(1,8)", 200, NULL, "(2,4):(4,64)"},
+    {"complement_extended", "1:0", -1, NULL, "1:1"},
+    {"complement_extended", "():()", 128, NULL, "128:1"},
+    {"complement_extended", "(2,4):(4,16)", -1, NULL, "(4,2,1):(1,8,64)"},
+    {"complement_extended", "4:2", 19, NULL, "(2,3):(1,8)"},
+    {"complement_extended", "(4,3):(1@0,1@1)", -1, NULL, "(1,1):(4@0,3@1)"},
     {"right_inverse", "(4,5):(1@1,1@1@4)", -1, NULL,
      "(1,4,1,1,(1,5)):(0,1,0,0,(0,4))"},
     {"right_inverse", "(3,7,5):(5,15,1)", -1, NULL, "(5,21):(21,1)"},
@@ -323,6 +339,8 @@ static axe_status run_op(const char *op, const axe_cute_layout *a, int64_t n,
     axe_diag_clear(d);
     if (strcmp(op, "complement") == 0)
         return axe_cute_complement(a, n, r, d);
+    if (strcmp(op, "complement_extended") == 0)
+        return axe_cute_complement_extended(a, n, r, d);
     if (strcmp(op, "right_inverse") == 0)
         return axe_cute_right_inverse(a, r, d);
     if (strcmp(op, "left_inverse") == 0)
@@ -1015,6 +1033,70 @@ static void law_complement(const axe_cute_layout *a, const request *q)
              "complement(%s) differs from the size / cosize form", tl_str(a));
 }
 
+/* The layout "r" on CuTe's extended domain up to "q" size(r): its last
+ * leaf's extent times "q". */
+static axe_cute_layout extend_last(const axe_cute_layout *r, int64_t q)
+{
+    axe_cute_layout e = *r;
+    e.shape.v[e.shape.nleaf - 1] *= q;
+    return e;
+}
+
+/*
+ * complement_extended(a, M) for integer strides, against brute force: it
+ * fails exactly when complement(a, M) does, with the same status; on
+ * [0, size) it is the same function as complement(a, M); and on CuTe's
+ * extended domain, for q = 1..3, (filter(a), R) is injective inside
+ * [0, q B) (B = ceil(M / x) x from the walk), R strictly increasing, and
+ * onto it when every stride is a multiple of the extent below it. The
+ * coalesced complement has no such extension (1:0 for a compact a).
+ */
+static void law_complement_extended(const axe_cute_layout *a, int64_t m)
+{
+    axe_cute_layout r, c, f = filtered(a);
+    axe_diag d, dc;
+    walk w = walk_modes(a, 0);
+    int64_t box, radix[NCODE + 1];
+    axe_status s = axe_cute_complement_extended(a, m, &r, &d);
+    axe_status sc = (axe_diag_clear(&dc), axe_cute_complement(a, m, &c, &dc));
+    TL_CHECK(s == sc && (s == AXE_OK || d.message[0] != '\0'),
+             "complement_extended(%s, %lld): %s, complement: %s", tl_str(a),
+             (long long)m, axe_status_name(s), axe_status_name(sc));
+    if (s != AXE_OK || sc != AXE_OK)
+        return;
+    TL_CHECK(size_of(&r) == size_of(&c),
+             "complement_extended(%s) = %s: "
+             "size differs from %s",
+             tl_str(a), tl_str(&r), tl_str(&c));
+    for (int64_t j = 0; j < size_of(&c); j++)
+        TL_CHECK(iv(&r, j) == iv(&c, j),
+                 "complement_extended(%s) = %s "
+                 "differs from %s at %lld",
+                 tl_str(a), tl_str(&r), tl_str(&c), (long long)j);
+    box = ((m < 0 ? w.cosize : m) + w.x - 1) / w.x * w.x;
+    for (int k = 0; k <= NCODE; k++)
+        radix[k] = 1;
+    for (int64_t q = 1; q <= 3 && box * 3 <= (1 << 20); q++) {
+        axe_cute_layout e = extend_last(&r, q);
+        radix[0] = q * box;
+        TL_CHECK(pair_laws(&f, &e, radix, q * box, w.divisible),
+                 "complement_extended(%s, %lld) = %s breaks its laws on "
+                 "[0, %lld B)",
+                 tl_str(a), (long long)m, tl_str(&r), (long long)q);
+    }
+}
+
+static void test_complement_extended_laws(int cases)
+{
+    for (int i = 0; i < cases; i++) {
+        int kind = (int)tl_range(CHAIN, SMALL);
+        axe_cute_layout a = random_layout(4, 48, kind, false, tl_range(0, 1));
+        walk w = walk_modes(&a, 0);
+        int64_t m = tl_range(0, 1) ? -1 : tl_range(1, 2 * w.cosize + 8);
+        law_complement_extended(&a, m);
+    }
+}
+
 static void test_complement_laws(int cases)
 {
     int64_t shape[3];
@@ -1321,6 +1403,7 @@ int main(void)
     test_exact_rows();
     test_capacity();
     test_complement_laws(20000);
+    test_complement_extended_laws(6000);
     test_inverse_laws(14000);
     test_nullspace_laws(6000);
     printf("complement laws: %d cases with a box over 2^21 points not "

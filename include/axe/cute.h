@@ -194,6 +194,17 @@ AXE_NODISCARD AXE_API axe_status axe_cute_complement(const axe_cute_layout *a,
                                                      int64_t cotarget,
                                                      axe_cute_layout *out,
                                                      axe_diag *diag);
+/*
+ * The extended complement (the CuTe paper's Eqs. 28-29): complement(a, M)
+ * whose last mode ceil(M / x):x is kept even at extent 1, so that on
+ * CuTe's extended domain (the last mode taking every index past size(R))
+ * R continues as R(q size(R) + j) = q B + R(j), B = ceil(M / x) x, and
+ * (a, R) stays injective (onto [0, q B) when the strides divide):
+ * complement((4,8):(1,4)) = 1:32, of (4,8):(1,8) (2,1):(4,64).
+ */
+AXE_NODISCARD AXE_API axe_status
+axe_cute_complement_extended(const axe_cute_layout *a, int64_t cotarget,
+                             axe_cute_layout *out, axe_diag *diag);
 /* The complement with respect to a shape: its size for integer strides;
  * for scaled bases mode k of "cotarget" bounds basis coordinate k (CuTe's
  * complement(b, shape(a)) in logical_divide). */

@@ -239,6 +239,7 @@ _PROTOS = {
     "axe_cute_compose": (c_int, [_L, _L, _L, _D]),
     "axe_cute_compose_tiler": (c_int, [_L, _TL, _L, _D]),
     "axe_cute_complement": (c_int, [_L, _I64, _L, _D]),
+    "axe_cute_complement_extended": (c_int, [_L, _I64, _L, _D]),
     "axe_cute_right_inverse": (c_int, [_L, _L, _D]),
     "axe_cute_left_inverse": (c_int, [_L, _L, _D]),
     "axe_cute_nullspace": (c_int, [_L, _L, _D]),

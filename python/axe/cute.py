@@ -694,15 +694,24 @@ def _gens(t):
 
 
 def complement(layout: Union[Layout, IntTuple],
-               max_idx: IntTuple = 1) -> Layout:
+               max_idx: IntTuple = 1, extended: bool = False) -> Layout:
     """R strictly increasing with (layout, R) injective, R's values outside
     layout's image, covering [0, max_idx) rounded up to a multiple of the
     extent of layout's largest-stride mode (CuTe's complement). A shape
     "max_idx" means its size; for a scaled-basis layout only a rank-1
-    shape is accepted (UNSUPPORTED otherwise, as the CLI and CuTe IR)."""
+    shape is accepted (UNSUPPORTED otherwise, as the CLI and CuTe IR).
+    With "extended" (the CuTe paper's Eqs. 28-29) R keeps its last mode
+    even at extent 1, so it continues past its size on CuTe's extended
+    domain: ``complement(Layout((4, 8), (1, 4)), 32, extended=True)`` is
+    ``1:32``."""
     if type(max_idx) is int and max_idx < 1:
         raise AxeError("DOMAIN", f"complement: max_idx must be positive, "
                        f"not {max_idx}")
+    if not isinstance(extended, bool):
+        raise TypeError("complement: extended must be True or False, not "
+                        f"{type(extended).__name__}")
+    if extended:
+        return _complement_extended(layout, max_idx)
     r = _f_complement(layout, max_idx)
     if r is not NotImplemented:
         return r
@@ -723,6 +732,24 @@ def complement(layout: Union[Layout, IntTuple],
         return out
     call_fast(_complement, _as_layout(layout, "layout", False).c,
               i64(max_idx, "max_idx"), out)
+    return out
+
+
+def _complement_extended(layout, max_idx):
+    lay = _as_layout(layout, "layout", False)
+    if isinstance(max_idx, tuple):
+        if len(max_idx) > 1 and lib.axe_cute_has_basis(lay.c):
+            raise AxeError("UNSUPPORTED", "a cotarget shape per coordinate "
+                           "of a scaled-basis layout is not supported; give "
+                           "an integer")
+        for e in flatten(max_idx):  # type: ignore[union-attr]
+            if i64(e, "max_idx extent") < 1:
+                raise AxeError("DOMAIN", "complement: the cotarget's "
+                               f"extents must be positive, not {e}")
+        max_idx = size(max_idx)
+    out = _new(Layout)
+    call(lib.axe_cute_complement_extended, lay.c, i64(max_idx, "max_idx"),
+         out)
     return out
 
 

@@ -185,3 +185,54 @@ def test_printed_one_tuples_parse_back():
     for bad in ("(,):(,)", "(4,8,):(1,4,)", "(64,,):(1,,)"):
         with pytest.raises(AxeError):
             axe.layout(bad)
+
+
+def _extend(lay, q):
+    """"lay" on CuTe's extended domain up to q * size: its last leaf's
+    extent times q."""
+    shape, stride = list(cute.flatten(lay.shape)), list(
+        cute.flatten(lay.stride))
+    shape[-1] *= q
+    return Layout(tuple(shape), tuple(stride))
+
+
+def test_complement_extended_law():
+    """complement(a, m, extended=True): the Table 7 rows of the CuTe
+    paper; the same function as complement(a, m) on its size; on the
+    extended domain up to q sizes, (a, R) is injective, R increasing and
+    (compact strides) onto [0, q B), B = ceil(m / x) x with x the extent
+    of a's largest-stride mode, computed here from a."""
+    assert str(cute.complement(Layout((4, 8), (1, 4)), extended=True)) == \
+        "1:32"
+    assert str(cute.complement(Layout((4, 8), (1, 8)), extended=True)) == \
+        "(2, 1):(4, 64)"
+    assert str(cute.complement(Layout((4, 8), (1, 8)), (4, 32),
+                               extended=True)) == "(2, 2):(4, 64)"
+    with pytest.raises(TypeError):
+        cute.complement(Layout(4, 1), 8, extended="yes")
+    with pytest.raises(AxeError):
+        cute.complement(Layout((2, 2), (1, 1)), extended=True)
+    rng = oracle.seeded("complement-extended")
+    for _ in range(N):
+        gaps = rng.random() < 0.5
+        a = oracle.random_compact(rng, gaps=gaps)
+        m = rng.randint(1, 2 * cute.cosize(a) + 4)
+        r = cute.complement(a, m, extended=True)
+        c = cute.complement(a, m)
+        assert cute.size(r) == cute.size(c), (a, m, r, c)
+        assert all(ev(r, j) == ev(c, j) for j in range(cute.size(c)))
+        modes = [(s, d) for s, d in zip(cute.flatten(a.shape),
+                                        cute.flatten(a.stride))
+                 if s > 1 and d != 0]
+        x = max((s * d for s, d in modes), default=1)
+        box = -(-m // x) * x
+        image = [ev(a, i) for i in range(cute.size(a))]
+        for q in (1, 2, 3):
+            e = _extend(r, q)
+            vals = [ev(e, j) for j in range(cute.size(e))]
+            assert vals == sorted(set(vals)), (a, m, r, q)
+            full = [u + v for v in vals for u in image]
+            assert len(set(full)) == len(full), (a, m, r, q)
+            assert max(full) < q * box, (a, m, r, q)
+            if not gaps:
+                assert set(full) == set(range(q * box)), (a, m, r, q)

@@ -86,9 +86,11 @@ static axe_status walk(const axe__cute_modes *m, const int *ord, int n,
 
 /* The complement of the modes "m" of one coordinate with respect to
  * "cotarget" (< 0: the default), coalesced, into "g"; *box = its box
- * extent ceil(M / x) x. */
+ * extent ceil(M / x) x. "ext" (the extended complement) keeps the last
+ * mode ceil(M / x):x even when its extent is 1. */
 static axe_status comp_modes(const axe__cute_modes *m, int64_t cotarget,
-                             axe__cute_group *g, int64_t *box, axe_diag *diag)
+                             bool ext, axe__cute_group *g, int64_t *box,
+                             axe_diag *diag)
 {
     int ord[AXE_CUTE_MAX_LEAVES], n = axe__cute_modes_sorted(m, ord), k = 0;
     int64_t x, rest;
@@ -103,7 +105,7 @@ static axe_status comp_modes(const axe__cute_modes *m, int64_t cotarget,
     if (axe__mul(rest, x, box) != AXE_OK)
         return axe__fail(diag, AXE_ERR_OVERFLOW, -1,
                          "the complement's extent overflows");
-    if (rest > 1) {
+    if (rest > 1 || ext) {
         g->shape[k] = rest;
         g->stride[k++] = x;
     }
@@ -113,27 +115,29 @@ static axe_status comp_modes(const axe__cute_modes *m, int64_t cotarget,
 
 /* The same as one element of "out", with basis "code". */
 static axe_status comp_leaf(const axe__cute_modes *m, uint32_t code,
-                            int64_t cotarget, axe_cute_layout *out,
+                            int64_t cotarget, bool ext, axe_cute_layout *out,
                             int64_t *box, axe_diag *diag)
 {
     axe__cute_group g;
-    AXE_TRY(comp_modes(m, cotarget, &g, box, diag));
+    AXE_TRY(comp_modes(m, cotarget, ext, &g, box, diag));
     return axe__cute_push_group(out, g.shape, g.stride, g.n, code);
 }
 
 /* ---- cotargets over the codomain tree ---------------------------------- */
 
 /* The cotarget of one codomain node: the subtree "sp" of the shape "t", or
- * the scalar "m" when "t" is NULL (m < 0: the default). */
+ * the scalar "m" when "t" is NULL (m < 0: the default); "ext": the
+ * extended complement. */
 typedef struct cot {
     const axe_tuple *t;
     axe__span sp;
     int64_t m;
+    bool ext;
 } cot;
 
-static cot cot_scalar(int64_t m)
+static cot cot_scalar(int64_t m, bool ext)
 {
-    cot c = {NULL, {0, 0, 0, 0}, m};
+    cot c = {NULL, {0, 0, 0, 0}, m, ext};
     return c;
 }
 
@@ -166,6 +170,7 @@ static int cot_children(const cot *c, cot *kids)
         int nl = axe__tuple_count_leaves(c->t->tok, i, e);
         kids[n].t = c->t;
         kids[n].sp = (axe__span){i, e, leaf, leaf + nl};
+        kids[n].ext = c->ext;
         kids[n++].m = 0;
         leaf += nl;
         i = e;
@@ -189,7 +194,7 @@ static axe_status comp_child(const axe__cute_modes *m, uint32_t code, int depth,
     if (deeper)
         return comp_node(m, code, depth, c, out, box, diag);
     AXE_TRY(cot_value(c, &v, diag));
-    return comp_leaf(&sub, code, v, out, box, diag);
+    return comp_leaf(&sub, code, v, c->ext, out, box, diag);
 }
 
 /* The cotarget of child "k" of a node with "n" children whose own
@@ -197,14 +202,14 @@ static axe_status comp_child(const axe__cute_modes *m, uint32_t code, int depth,
  * which (like a scalar, g = 0) is flattened over children g..n-1 with
  * "mg": 1 for all but the last, which gets ceil(mg / boxes before it). */
 static cot child_cot(const cot *kids, int r, int n, int k, int64_t mg,
-                     int64_t boxes)
+                     int64_t boxes, bool ext)
 {
     int g = r > 0 ? r - 1 : 0;
     if (k < g || (r > 0 && n == r))
         return kids[k];
     if (mg < 0)
-        return cot_scalar(-1);
-    return cot_scalar(k < n - 1 ? 1 : axe__ceildiv(mg, boxes));
+        return cot_scalar(-1, ext);
+    return cot_scalar(k < n - 1 ? 1 : axe__ceildiv(mg, boxes), ext);
 }
 
 /* The tuple of the children of codomain node "node", as many as the
@@ -221,7 +226,7 @@ static axe_status comp_node(const axe__cute_modes *m, uint32_t node, int depth,
     AXE_TRY(r > 0 ? cot_value(&kids[g], &mg, diag) : cot_value(c, &mg, diag));
     AXE_TRY(axe__cute_open(out));
     for (int k = 0; k < n; k++) {
-        ck = child_cot(kids, r, n, k, mg, bg);
+        ck = child_cot(kids, r, n, k, mg, bg, c->ext);
         AXE_TRY(comp_child(m, axe__cute_codomain_child(node, depth, k),
                            depth + 1, &ck, out, &bk, diag));
         if (axe__mul(b, bk, &b) != AXE_OK ||
@@ -246,7 +251,7 @@ static axe_status complement_into(const axe_cute_layout *a, const cot *c,
     if (basis)
         return comp_node(&m, 0, 0, c, out, &box, diag);
     AXE_TRY(cot_value(c, &v, diag));
-    return comp_leaf(&m, 0, v, out, &box, diag);
+    return comp_leaf(&m, 0, v, c->ext, out, &box, diag);
 }
 
 /* The complement of "a" with respect to the root cotarget "c": for
@@ -264,7 +269,7 @@ static axe_status complement_of(const axe_cute_layout *a, const cot *c,
     AXE_TRY(axe__cute_codomain_kind(&m, &basis, diag));
     if (!basis) {
         AXE_TRY(cot_value(c, &v, diag));
-        AXE_TRY(comp_modes(&m, v, &g, &box, diag));
+        AXE_TRY(comp_modes(&m, v, c->ext, &g, &box, diag));
         return axe__cute_set_group(out, &g, 0, diag);
     }
     axe__cute_clear(&r);
@@ -295,15 +300,39 @@ static axe_status check_cotarget(const int64_t *v, int lb, int le,
  * AXE_ERR_NOT_INJECTIVE / AXE_ERR_DOMAIN when a sorted stride lies below
  * the extent of the modes before it.
  */
-axe_status axe_cute_complement(const axe_cute_layout *a, int64_t cotarget,
-                               axe_cute_layout *out, axe_diag *diag)
+static axe_status complement_scalar(const axe_cute_layout *a, int64_t cotarget,
+                                    bool ext, axe_cute_layout *out,
+                                    axe_diag *diag)
 {
-    cot c = cot_scalar(cotarget);
+    cot c = cot_scalar(cotarget, ext);
     if (cotarget == 0)
         return axe__fail(diag, AXE_ERR_DOMAIN, -1,
                          "the cotarget must be positive (or negative for "
                          "the default, cosize(a))");
     return complement_of(a, &c, out, diag);
+}
+
+axe_status axe_cute_complement(const axe_cute_layout *a, int64_t cotarget,
+                               axe_cute_layout *out, axe_diag *diag)
+{
+    return complement_scalar(a, cotarget, false, out, diag);
+}
+
+/*
+ * The extended complement (the CuTe paper's, Eqs. 28-29): the modes of
+ * complement(a, M) before coalescing's last step, so the last mode
+ * ceil(M / x):x stays even at extent 1. R agrees with complement(a, M) on
+ * [0, size(R)), and on CuTe's extended domain (the last mode taking every
+ * index past size(R)) R(q size(R) + j) = q B + R(j), B = ceil(M / x) x:
+ * (a, R) stays injective on every [0, q B) and is onto it when the
+ * strides divide. complement((4,8):(1,4)) = 1:32, ((4,8):(1,8)) =
+ * (2,1):(4,64).
+ */
+axe_status axe_cute_complement_extended(const axe_cute_layout *a,
+                                        int64_t cotarget, axe_cute_layout *out,
+                                        axe_diag *diag)
+{
+    return complement_scalar(a, cotarget, true, out, diag);
 }
 
 /*
@@ -315,7 +344,7 @@ axe_status axe_cute_complement_shape(const axe_cute_layout *a,
                                      const axe_tuple *cotarget,
                                      axe_cute_layout *out, axe_diag *diag)
 {
-    cot c = {cotarget, {0, cotarget->ntok, 0, cotarget->nleaf}, 0};
+    cot c = {cotarget, {0, cotarget->ntok, 0, cotarget->nleaf}, 0, false};
     AXE_TRY(check_cotarget(cotarget->v, 0, cotarget->nleaf, diag));
     return complement_of(a, &c, out, diag);
 }
@@ -325,7 +354,7 @@ axe_status axe__cute_complement_append(const axe_cute_layout *a,
                                        const axe__span *sp,
                                        axe_cute_layout *out, axe_diag *diag)
 {
-    cot c = {cotarget, *sp, 0};
+    cot c = {cotarget, *sp, 0, false};
     AXE_TRY(check_cotarget(cotarget->v, sp->lb, sp->le, diag));
     return complement_into(a, &c, out, diag);
 }

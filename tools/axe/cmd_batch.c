@@ -218,6 +218,16 @@ static axe_status read_arg(const char *key, size_t klen, const json_value *v,
         ca->have |= CUTE_ARG_N;
         return read_ints(v, "n", ca->n, (const int[2]){1, 2}, &ca->nn, msg);
     }
+    if (klen == 8 && memcmp(key, "extended", 8) == 0) {
+        int b;
+        ca->have |= CUTE_ARG_EXTENDED;
+        if (json_get_bool(v, &b) == JSON_OK) {
+            ca->extended = b != 0;
+            return AXE_OK;
+        }
+        json_buf_put_rawz(msg, "args.extended must be true or false");
+        return AXE_ERR_INVALID;
+    }
     if (klen == 4 && memcmp(key, "mode", 4) == 0) {
         ca->have |= CUTE_ARG_MODE;
         return read_ints(v, "mode", ca->mode, (const int[2]){0, CUTE_MODE_MAX},

@@ -42,9 +42,9 @@ static const cute_cmd cmds[] = {
     {"flatten", "flatten", NULL, "a", "L", "all leaves as top modes"},
     {"compose", "composition", NULL, "ab", "A B",
      "A o B: R(i) = A(B(i)); B a layout, a tiler <..>/[..] or a shape"},
-    {"complement", "complement", NULL, "a|b", "A [COTARGET]",
+    {"complement", "complement", NULL, "a|b", "[--extended] A [COTARGET]",
      "the layout that fills the gaps of A up to COTARGET (default: "
-     "cosize)"},
+     "cosize); --extended keeps its last mode (the CuTe paper's)"},
     {"right-inverse", "right_inverse", NULL, "a", "L",
      "the largest R with L(R(k)) = k"},
     {"left-inverse", "left_inverse", NULL, "a", "L",
@@ -74,6 +74,13 @@ static const cute_cmd cmds[] = {
 };
 
 #define NCMDS (sizeof cmds / sizeof cmds[0])
+
+/* The boolean flag of command "c" (--extended sets CUTE_ARG_EXTENDED), or
+ * NULL. */
+static const char *cmd_option(const cute_cmd *c)
+{
+    return strcmp(c->name, "complement") == 0 ? "extended" : NULL;
+}
 
 /* "[--a|--b|...] " for the space-separated "variants"; nothing if NULL. */
 static void print_variants(FILE *f, const char *variants)
@@ -148,6 +155,7 @@ typedef struct invocation {
     const cute_cmd *cmd;
     char label[40]; /* "cute compose" */
     char variant[16];
+    bool option; /* the command's boolean flag was given */
     int npos;
     const char *pos[MAX_OPERANDS];
 } invocation;
@@ -163,6 +171,10 @@ static int split_args(invocation *inv, int argc, char **argv)
         } else if (!operands_only && cli_is_help(arg)) {
             print_cmd_help(inv->cmd, stdout);
             return CLI_EXIT_OK;
+        } else if (!operands_only && cmd_option(inv->cmd) != NULL &&
+                   strncmp(arg, "--", 2) == 0 &&
+                   strcmp(arg + 2, cmd_option(inv->cmd)) == 0) {
+            inv->option = true;
         } else if (!operands_only && strncmp(arg, "--", 2) == 0) {
             if (inv->cmd->variants == NULL ||
                 !is_variant(inv->cmd->variants, arg + 2))
@@ -335,6 +347,10 @@ int cli_cute_main(int argc, char **argv)
     if (code >= 0)
         return code;
     cute_args_init(&args);
+    if (inv.option) {
+        args.have |= CUTE_ARG_EXTENDED;
+        args.extended = true;
+    }
     code = fill_args(&inv, &args);
     return code >= 0 ? code : run_op(&inv, &args);
 }

@@ -21,6 +21,7 @@
 #define C CUTE_ARG_C
 #define N CUTE_ARG_N
 #define M CUTE_ARG_MODE
+#define X CUTE_ARG_EXTENDED
 
 static const cute_op ops[] = {
     {"print", A, 0, 0, cute_op_print},
@@ -34,7 +35,7 @@ static const cute_op ops[] = {
     {"filter", A, 0, 0, cute_op_filter},
     {"flatten", A, 0, 0, cute_op_flatten},
     {"composition", A | B, 0, 0, cute_op_composition},
-    {"complement", A, B | N, 1, cute_op_complement},
+    {"complement", A, B | N | X, 1, cute_op_complement},
     {"right_inverse", A, 0, 0, cute_op_right_inverse},
     {"left_inverse", A, 0, 0, cute_op_left_inverse},
     {"nullspace", A, 0, 0, cute_op_nullspace},
@@ -65,6 +66,7 @@ static const cute_op ops[] = {
 #undef C
 #undef N
 #undef M
+#undef X
 
 const cute_op *cute_op_find(const char *name, size_t len)
 {
@@ -84,6 +86,7 @@ void cute_args_init(cute_args *args)
     args->have = 0;
     args->nn = 0;
     args->nmode = 0;
+    args->extended = false;
 }
 
 void cute_result_init(cute_result *res)
@@ -106,6 +109,8 @@ static const char *arg_name(unsigned bit)
         return "c";
     case CUTE_ARG_N:
         return "n";
+    case CUTE_ARG_EXTENDED:
+        return "extended";
     default:
         return "mode";
     }
@@ -114,7 +119,7 @@ static const char *arg_name(unsigned bit)
 axe_status cute_op_run(const cute_op *op, const cute_args *args,
                        cute_result *res, axe_diag *diag)
 {
-    for (unsigned bit = 1; bit <= CUTE_ARG_MODE; bit <<= 1) {
+    for (unsigned bit = 1; bit <= CUTE_ARG_EXTENDED; bit <<= 1) {
         if ((op->required & bit) && !(args->have & bit))
             return cute_fail(diag, AXE_ERR_INVALID,
                              "%s needs the argument \"%s\"", op->name,

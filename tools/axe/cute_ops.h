@@ -25,7 +25,8 @@ enum {
     CUTE_ARG_B = 1u << 1,
     CUTE_ARG_C = 1u << 2,
     CUTE_ARG_N = 1u << 3,
-    CUTE_ARG_MODE = 1u << 4
+    CUTE_ARG_MODE = 1u << 4,
+    CUTE_ARG_EXTENDED = 1u << 5 /* the flag "extended" (complement) */
 };
 
 #define CUTE_MODE_MAX AXE_TUPLE_MAX_DEPTH
@@ -39,6 +40,7 @@ typedef struct cute_args {
     int64_t n[2];
     int nmode;
     int64_t mode[CUTE_MODE_MAX];
+    bool extended;
 } cute_args;
 
 typedef enum cute_result_kind {

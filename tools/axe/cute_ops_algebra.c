@@ -165,7 +165,10 @@ axe_status cute_op_complement(const cute_args *args, cute_result *res,
     int64_t cotarget;
     AXE_TRY(cute_to_layout(&args->a, "a", &a, diag));
     AXE_TRY(cotarget_of(args, &cotarget, diag));
-    AXE_TRY(axe_cute_complement(&a, cotarget, &r, diag));
+    if (args->extended)
+        AXE_TRY(axe_cute_complement_extended(&a, cotarget, &r, diag));
+    else
+        AXE_TRY(axe_cute_complement(&a, cotarget, &r, diag));
     cute_set_layout(res, &r);
     return AXE_OK;
 }
