@@ -30,6 +30,7 @@ extern "C" {
 #define AXE_KERNEL_MAX_DEFINES 16
 #define AXE_KERNEL_MAX_FORCED 8
 #define AXE_KERNEL_NAME_MAX 32
+#define AXE_KERNEL_TARGET_MAX 16
 
 /* The allocator hook of a program's arena; NULL members mean malloc/free. */
 typedef struct axe_allocator {
@@ -47,6 +48,12 @@ typedef struct axe_kernel_options {
     int nforced;
     char forced_op[AXE_KERNEL_MAX_FORCED][AXE_KERNEL_NAME_MAX];
     char forced_schedule[AXE_KERNEL_MAX_FORCED][AXE_KERNEL_NAME_MAX];
+    /* The backend the program is compiled for (axe_kernel_options_target):
+     * "" or "c" (C99 for the CPU), "cuda"; and its architecture as a
+     * number (CUDA: 80 for sm_80), 0 for the target's default. Dispatch
+     * rejects the schedules the target does not have. */
+    char target[AXE_KERNEL_TARGET_MAX];
+    int arch;
 } axe_kernel_options;
 
 typedef enum axe_dtype {
@@ -114,6 +121,15 @@ AXE_NODISCARD AXE_API axe_status
 axe_kernel_options_check_force(const axe_kernel_options *o, const char *op,
                                const char *schedule, axe_diag *diag);
 
+/* Compile for backend "target" ("c", "cuda"; docs/compiler.md,
+ * "Backends") and architecture "arch" (NULL: the target's default; CUDA:
+ * "sm_80" (default), "sm_86", "sm_89", "sm_90"). AXE_ERR_INVALID with the
+ * reason in "diag" (may be NULL) for an unknown target, or an
+ * architecture the target does not have. */
+AXE_NODISCARD AXE_API axe_status
+axe_kernel_options_target(axe_kernel_options *o, const char *target,
+                          const char *arch, axe_diag *diag);
+
 /* Parse, check and dispatch "text" (the source of a `.axe` file). On
  * failure "diag" holds the byte offset into "text" (-1 if none) and the
  * reason; AXE_ERR_SYNTAX for malformed text, AXE_ERR_INVALID /
@@ -170,6 +186,15 @@ AXE_NODISCARD AXE_API axe_status axe_program_bind_f(axe_program *p,
  * the full length (snprintf-style); AXE_ERR_NO_MEMORY is reported as 0. */
 AXE_API size_t axe_program_emit_c(axe_program *p, const char *file, char *buf,
                                   size_t cap);
+/* The program's target ("c", "cuda") and architecture ("sm_80"; "" for a
+ * target without architectures). */
+AXE_API const char *axe_program_target(const axe_program *p, const char **arch);
+/* The code of the program's target: C99 for "c" (axe_program_emit_c),
+ * one self-contained CUDA C++ file (`.cu`) for "cuda"; "file" names the
+ * source in the header comment. snprintf-style; AXE_ERR_NO_MEMORY is
+ * reported as 0. */
+AXE_API size_t axe_program_emit(axe_program *p, const char *file, char *buf,
+                                size_t cap);
 /* One paragraph per operator: the chosen schedule, the layouts it derived
  * and every rejected schedule with its reason (snprintf-style). */
 AXE_API size_t axe_program_explain(const axe_program *p, char *buf, size_t cap);

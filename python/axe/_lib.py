@@ -141,6 +141,7 @@ class AxisInfo(Structure):
 
 
 KERNEL_NAME_MAX = 32
+KERNEL_TARGET_MAX = 16
 KERNEL_MAX_DEFINES = 16
 KERNEL_MAX_FORCED = 8
 KERNEL_MAX_DIMS = 8
@@ -156,7 +157,8 @@ class KernelOptions(Structure):
                 ("nforced", c_int),
                 ("forced_op", (c_char * KERNEL_NAME_MAX) * KERNEL_MAX_FORCED),
                 ("forced_schedule",
-                 (c_char * KERNEL_NAME_MAX) * KERNEL_MAX_FORCED)]
+                 (c_char * KERNEL_NAME_MAX) * KERNEL_MAX_FORCED),
+                ("target", c_char * KERNEL_TARGET_MAX), ("arch", c_int)]
 
 
 class KernelTensor(Structure):

@@ -19,12 +19,14 @@
  *   register tiles of an atom spread over warps, A and B in memory),
  *   thread_fma
  *         (each thread's C elements, K loop innermost)
+ * A schedule the target's backend does not have (compiler_backend.h) is
+ * rejected with that reason before its predicate runs.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "compiler_internal.h"
+#include "compiler_backend.h"
 
 typedef axe_status (*ax_predicate)(axe_program *p, ax_stmt *s, ax_plan *plan,
                                    axe_diag *why, bool commit);
@@ -353,21 +355,39 @@ typedef struct ax_tried {
     ax_text rej, brief, notes;
 } ax_tried;
 
+/* Whether the target lacks schedule "k" (why in "why"); "*missing" gets
+ * the first such schedule whose predicate holds, before any is chosen
+ * (unforced dispatch only: the operator asks for what the target lacks). */
+static bool lacks(axe_program *p, ax_stmt *s, int k, const char *forced,
+                  int chosen, int *missing, axe_diag *why)
+{
+    ax_plan plan;
+    axe_diag fits;
+    if (axe__backend_schedule(p, s, registry[k].name, why) == AXE_OK)
+        return false;
+    if (forced == NULL && chosen < 0 && *missing < 0 &&
+        registry[k].applies(p, s, &plan, &fits, false) == AXE_OK)
+        *missing = k;
+    return true;
+}
+
 /* Try every schedule of the family in order: the first that applies (or
  * the forced one) is chosen; the others go to "tr". */
 static int try_schedules(axe_program *p, ax_stmt *s, const char *forced,
-                         ax_tried *tr)
+                         ax_tried *tr, int *missing)
 {
     ax_text *rej = &tr->rej, *brief = &tr->brief;
     ax_plan plan;
     int k, chosen = -1;
+    *missing = -1;
     for (k = 0; k < NSCHED; k++) {
         bool mine = forced == NULL || strcmp(forced, registry[k].name) == 0;
         axe_diag why;
         axe_diag_clear(&why);
         if (!in_family(s, k))
             continue;
-        if (registry[k].applies(p, s, &plan, &why, false) != AXE_OK) {
+        if (lacks(p, s, k, forced, chosen, missing, &why) ||
+            registry[k].applies(p, s, &plan, &why, false) != AXE_OK) {
             axe__text_put(rej, "  rejected %s.%s: %s\n", axe__op_name(s->op),
                           registry[k].name, why.message);
             if (mine)
@@ -424,7 +444,7 @@ static axe_status dispatch_op(axe_program *p, ax_stmt *s, axe_diag *diag)
     const char *forced = forced_for(p, s);
     ax_text t;
     ax_tried tr;
-    int chosen;
+    int chosen, missing;
     axe__text_init(&t, p->arena);
     axe__text_init(&tr.rej, p->arena);
     axe__text_init(&tr.brief, p->arena);
@@ -433,12 +453,20 @@ static axe_status dispatch_op(axe_program *p, ax_stmt *s, axe_diag *diag)
     s->plan = axe__arena_alloc(p->arena, sizeof *s->plan);
     if (s->plan == NULL)
         return AXE_ERR_NO_MEMORY;
-    chosen = try_schedules(p, s, forced, &tr);
+    chosen = try_schedules(p, s, forced, &tr, &missing);
     if (t.status != AXE_OK || tr.rej.status != AXE_OK ||
         tr.brief.status != AXE_OK || tr.notes.status != AXE_OK)
         return AXE_ERR_NO_MEMORY;
     if (chosen < 0)
         return no_schedule(p, diag, s, forced, &tr.brief, &tr.notes);
+    if (missing >= 0)
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
+                         "%s.%s fits this operator, but target %s has no "
+                         "%s.%s (yet); --schedule %s=%s forces the fallback",
+                         axe__op_name(s->op), registry[missing].name,
+                         axe__backend_of(p)->name, axe__op_name(s->op),
+                         registry[missing].name, axe__op_name(s->op),
+                         registry[chosen].name);
     if (registry[chosen].applies(p, s, s->plan, diag, true) != AXE_OK)
         return AXE_ERR_NO_MEMORY;
     s->schedule = registry[chosen].name;
@@ -447,6 +475,8 @@ static axe_status dispatch_op(axe_program *p, ax_stmt *s, axe_diag *diag)
     describe_choice(&t, p, s);
     if (s->op == AX_OP_GEMM)
         axe__mma_describe(&t, p, s);
+    if (axe__backend_of(p)->explain != NULL)
+        axe__backend_of(p)->explain(&t, p, s);
     axe__text_put(&t, "%s", tr.rej.len > 0 ? tr.rej.buf : "");
     s->explain = t.buf;
     return t.status;
@@ -556,6 +586,10 @@ axe_status axe__schedule_try(axe_program *p, ax_stmt *s, const char *name,
 /* Dispatch every operator of the program. */
 axe_status axe__program_dispatch(axe_program *p, axe_diag *diag)
 {
+    const ax_backend *b;
+    AXE_TRY(axe__backend_check_options(&p->opts, diag));
     AXE_TRY(check_forced(p, diag));
-    return dispatch_block(p, p->body, diag);
+    AXE_TRY(dispatch_block(p, p->body, diag));
+    b = axe__backend_of(p);
+    return b->check != NULL ? b->check(p, diag) : AXE_OK;
 }

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * `axe compile FILE.axe [--target c] [-D NAME=VALUE]... [--schedule
- * OP=NAME]... [-o OUT] [--explain]`: the generated C on stdout or in OUT;
- * with --explain, each operator's schedule, derived layouts and rejected
- * schedules instead, in the same place (docs/cli.md, docs/compiler.md).
+ * `axe compile FILE.axe [--target c|cuda] [--arch ARCH] [-D NAME=VALUE]...
+ * [--schedule OP=NAME]... [-o OUT] [--explain]`: the generated code (C99,
+ * or one CUDA `.cu` file) on stdout or in OUT; with --explain, each
+ * operator's schedule, derived layouts, the target's instructions and
+ * rejected schedules instead, in the same place (docs/cli.md,
+ * docs/compiler.md).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -12,23 +14,43 @@
 #include "kernel_cli.h"
 
 static const char usage[] =
-    "usage: axe compile FILE.axe [--target c] [-D NAME=VALUE]... "
-    "[--schedule OP=NAME]... [-o OUT] [--explain]\n"
-    "Compile a kernel of the axe kernel language to C99 (docs/compiler.md).\n"
-    "  --target c     the backend (only c for now)\n"
+    "usage: axe compile FILE.axe [--target c|cuda] [--arch ARCH] "
+    "[-D NAME=VALUE]...\n"
+    "                   [--schedule OP=NAME]... [-o OUT] [--explain]\n"
+    "Compile a kernel of the axe kernel language to C99 or CUDA "
+    "(docs/compiler.md).\n"
+    "  --target c     C99 that runs the thread hierarchy on one CPU thread\n"
+    "                 (the default)\n"
+    "  --target cuda  one .cu file: the __global__ kernel and the launcher\n"
+    "                 extern \"C\" int axe_launch_NAME(...)\n"
+    "  --arch ARCH    the target's architecture (cuda: sm_80 (default),\n"
+    "                 sm_86, sm_89, sm_90)\n"
     "  -D NAME=VALUE  override a 'param NAME = ...;' of the file\n"
     "  --schedule OP=NAME  force schedule NAME for every OP operator;\n"
     "                 OP#N=NAME for operator N only (--explain's 'op N')\n"
-    "  -o OUT         write the C (or the explanation) to OUT instead of\n"
+    "  -o OUT         write the code (or the explanation) to OUT instead of\n"
     "                 stdout\n"
-    "  --explain      print each operator's schedule, derived layouts and\n"
-    "                 rejected schedules with reasons instead of the C\n";
+    "  --explain      print each operator's schedule, derived layouts, the\n"
+    "                 target's instructions and rejected schedules with\n"
+    "                 reasons instead of the code\n";
 
 typedef struct compile_args {
-    const char *file, *out;
+    const char *file, *out, *target, *arch;
     bool explain;
     axe_kernel_options opts;
 } compile_args;
+
+/* --target and --arch into the options (the library checks them). */
+static int set_target(compile_args *a)
+{
+    axe_diag d;
+    if (a->target == NULL && a->arch == NULL)
+        return CLI_EXIT_OK;
+    if (axe_kernel_options_target(&a->opts, a->target != NULL ? a->target : "c",
+                                  a->arch, &d) != AXE_OK)
+        return cli_usage("compile", "%s", d.message);
+    return CLI_EXIT_OK;
+}
 
 static int parse_args(int argc, char **argv, compile_args *a)
 {
@@ -42,22 +64,20 @@ static int parse_args(int argc, char **argv, compile_args *a)
             continue;
         if (strcmp(argv[i], "--explain") == 0)
             a->explain = true;
-        else if ((strcmp(argv[i], "-o") == 0 ||
-                  strcmp(argv[i], "--target") == 0) &&
-                 i + 1 < argc) {
-            if (argv[i][1] == 'o')
-                a->out = argv[++i];
-            else if (strcmp(argv[++i], "c") != 0)
-                return cli_usage("compile", "unknown target '%.20s' (only c)",
-                                 argv[i]);
-        } else if (argv[i][0] == '-' || a->file != NULL)
+        else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
+            a->out = argv[++i];
+        else if (strcmp(argv[i], "--target") == 0 && i + 1 < argc)
+            a->target = argv[++i];
+        else if (strcmp(argv[i], "--arch") == 0 && i + 1 < argc)
+            a->arch = argv[++i];
+        else if (argv[i][0] == '-' || a->file != NULL)
             return cli_usage("compile", "unexpected argument '%.40s'", argv[i]);
         else
             a->file = argv[i];
     }
     if (a->file == NULL)
         return cli_usage("compile", "no FILE.axe given");
-    return CLI_EXIT_OK;
+    return set_target(a);
 }
 
 /* "text" into "path" (NULL: stdout); a failed open, write or close (a
@@ -81,7 +101,7 @@ static int emit(axe_program *p, const compile_args *a)
 {
     size_t n = a->explain
                    ? axe_program_explain(p, NULL, 0)
-                   : axe_program_emit_c(p, kernel_basename(a->file), NULL, 0);
+                   : axe_program_emit(p, kernel_basename(a->file), NULL, 0);
     char *buf = malloc(n + 1);
     int rc;
     if (buf == NULL || (!a->explain && n == 0)) {
@@ -92,7 +112,7 @@ static int emit(axe_program *p, const compile_args *a)
     if (a->explain)
         (void)axe_program_explain(p, buf, n + 1);
     else
-        (void)axe_program_emit_c(p, kernel_basename(a->file), buf, n + 1);
+        (void)axe_program_emit(p, kernel_basename(a->file), buf, n + 1);
     errno = 0;
     rc = write_text(a->out, buf, n);
     free(buf);

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "compiler_c.h"
 #include "compiler_math.h"
 
 static void indent_put(ax_text *t, int ind)
@@ -620,12 +621,10 @@ static void driver(ax_text *t, const axe_program *p)
                       p->name);
 }
 
-/* C99 of the whole program (see the file comment); snprintf-style. */
-size_t axe_program_emit_c(axe_program *p, const char *file, char *buf,
-                          size_t cap)
+/* C99 of the whole program (see the file comment) into "t". */
+void axe__emit_c(ax_text *t, const axe_program *p, const char *file)
 {
-    ax_text t, b;
-    axe__text_init(&t, p->arena);
+    ax_text b;
     axe__text_init(&b, p->arena);
     storage(&b, p);
     shuffle_storage(&b, p, p->body);
@@ -633,10 +632,21 @@ size_t axe_program_emit_c(axe_program *p, const char *file, char *buf,
     cta_function(&b, p);
     driver(&b, p);
     axe__emit_harness(&b, p);
-    if (b.status != AXE_OK)
-        return 0;
-    preamble(&t, p, file != NULL ? file : "<input>", b.buf);
-    axe__text_put(&t, "%s", b.buf != NULL ? b.buf : "");
+    if (b.status != AXE_OK) {
+        t->status = b.status;
+        return;
+    }
+    preamble(t, p, file, b.buf);
+    axe__text_put(t, "%s", b.buf != NULL ? b.buf : "");
+}
+
+/* The C whatever the program's target (include/axe/kernel.h). */
+size_t axe_program_emit_c(axe_program *p, const char *file, char *buf,
+                          size_t cap)
+{
+    ax_text t;
+    axe__text_init(&t, p->arena);
+    axe__emit_c(&t, p, file != NULL ? file : "<input>");
     if (t.status != AXE_OK)
         return 0;
     if (cap > 0) {

@@ -12,7 +12,7 @@
  */
 #include <string.h>
 
-#include "compiler_internal.h"
+#include "compiler_backend.h"
 
 static void indent_put(ax_text *t, int ind)
 {
@@ -54,7 +54,8 @@ void axe__emit_load(ax_text *t, const axe_program *p, const ax_ref *r)
 {
     const ax_tensor *tn = &p->tensors[r->tensor];
     axe__text_put(t, "(long)%s%s[", tn->cname,
-                  tn->mem == AX_MEM_REGISTER ? "[ax_tid]" : "");
+                  tn->mem == AX_MEM_REGISTER ? axe__backend_of(p)->reg_index
+                                             : "");
     load_addr(t, p, r);
     axe__text_put(t, "]");
 }

@@ -17,7 +17,7 @@
  */
 #include <string.h>
 
-#include "compiler_internal.h"
+#include "compiler_backend.h"
 
 /* Capacities of a block: elements along N, and in all. */
 #define AX_BLOCK_N 64
@@ -155,8 +155,9 @@ static void elem(ax_text *t, const axe_program *p, const ax_stmt *s, int i,
 {
     const ax_tensor *tn = &p->tensors[s->args[i].tensor];
     int j;
-    axe__text_put(t, "%s%s[ax_p%d", tn->cname,
-                  tn->mem == AX_MEM_REGISTER ? "[ax_tid]" : "", i);
+    axe__text_put(
+        t, "%s%s[ax_p%d", tn->cname,
+        tn->mem == AX_MEM_REGISTER ? axe__backend_of(p)->reg_index : "", i);
     for (j = 0; j < nks + b->no; j++) {
         int k = j < nks ? ks[j] : b->o[j - nks];
         if (s->plan->loops[k].stride[i] != 0)

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "compiler_backend.h"
 #include "compiler_math.h"
 
 static void indent_put(ax_text *t, int ind)
@@ -95,7 +96,8 @@ static void element_in(ax_text *t, const axe_program *p, const ax_stmt *s,
 {
     const ax_tensor *tn = &p->tensors[s->args[i].tensor];
     axe__text_put(t, "%s%s[", name != NULL ? name : tn->cname,
-                  tn->mem == AX_MEM_REGISTER ? "[ax_tid]" : "");
+                  tn->mem == AX_MEM_REGISTER ? axe__backend_of(p)->reg_index
+                                             : "");
     axe__emit_swizzle_open(t, p, &s->args[i]);
     if (s->plan->affine[i])
         affine_addr(t, p, s, i);
@@ -551,11 +553,34 @@ static void arg_step(ax_text *t, const axe_program *p, const ax_stmt *s,
     axe__text_put(t, "}\n");
 }
 
+/* The backend's type of a vectorized copy's accesses, or NULL. */
+static const char *vector_type(const axe_program *p, const ax_stmt *s)
+{
+    const ax_backend *b = axe__backend_of(p);
+    int64_t bytes =
+        s->plan->vec * axe_dtype_size(p->tensors[s->args[0].tensor].dtype);
+    if (b->vec_type == NULL)
+        return NULL;
+    return bytes == 4    ? b->vec_type[0]
+           : bytes == 8  ? b->vec_type[1]
+           : bytes == 16 ? b->vec_type[2]
+                         : NULL;
+}
+
 static void body(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
 {
     const ax_tensor *dst = &p->tensors[s->args[0].tensor];
     const char *post;
     indent_put(t, ind);
+    if (s->plan->vec > 1 && vector_type(p, s) != NULL) {
+        axe__text_put(t, "*(%s *)&", vector_type(p, s));
+        element(t, p, s, 0);
+        axe__text_put(t, " = *(const %s *)&", vector_type(p, s));
+        element(t, p, s, 1);
+        axe__text_put(t, "; /* %lld x %s */\n", (long long)s->plan->vec,
+                      axe__dtype_ctype(dst->dtype));
+        return;
+    }
     if (s->plan->vec > 1) {
         axe__text_put(t, "memcpy(&");
         element(t, p, s, 0);

@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The CUDA backend's ax_backend value (compiler_backend.h): its
+ * architectures, the schedules it emits so far, what else it refuses
+ * (checked after dispatch, each with its reason and place) and the
+ * instructions it chooses for each operator (--explain). The code is
+ * compiler_emit_cuda.c's. Invariant: every program that passes "check"
+ * is emitted as CUDA that nvcc compiles for every architecture listed.
+ */
+#include "compiler_backend.h"
+#include "compiler_cuda.h"
+
+static const ax_arch archs[] = {
+    {80, "sm_80"}, {86, "sm_86"}, {89, "sm_89"}, {90, "sm_90"}};
+
+/* Per-thread plans (thread_loop, split, vector) of every operator that
+ * has them, and the lane butterfly of reduce.warp_shuffle. */
+static const ax_backend_sched schedules[] = {
+    {NULL, "vector", 80},       {NULL, "thread_loop", 80},
+    {NULL, "split", 80},        {"reduce", "warp_shuffle", 80},
+    {"gemm", "thread_fma", 80},
+};
+
+static const char *const vec_types[] = {"unsigned int", "uint2", "uint4"};
+
+/* The most bytes of statically allocated shared memory per CTA. */
+#define CUDA_STATIC_SHARED (48 * 1024)
+#define CUDA_MAX_THREADS 1024
+
+/* The first operator of block "s" the backend cannot emit, and why. */
+static const ax_stmt *refused_op(const axe_program *p, const ax_stmt *s,
+                                 const char **why)
+{
+    const ax_stmt *r;
+    int n, i, d;
+    for (; s != NULL; s = s->next) {
+        if (s->kind == AX_ST_FOR || s->kind == AX_ST_IF) {
+            if ((r = refused_op(p, s->body, why)) != NULL ||
+                (r = refused_op(p, s->else_body, why)) != NULL)
+                return r;
+            continue;
+        }
+        if (s->kind != AX_ST_OP || s->dead)
+            continue;
+        for (i = 0; i < s->nargs; i++)
+            for (d = 0; d < s->args[i].ndim; d++)
+                if (axe__expr_load(s->args[i].start[d], &n) != NULL) {
+                    *why = "a region start that reads a tensor element "
+                           "(data-dependent start) is not supported by the "
+                           "cuda backend yet";
+                    return s;
+                }
+        if (s->nmasks > 0 && axe__red_is_arg(s->rkind)) {
+            *why = "reduce.warp_shuffle of argmax/argmin is not supported "
+                   "by the cuda backend yet";
+            return s;
+        }
+        if (s->nmasks > 0 &&
+            p->tensors[s->args[0].tensor].dtype == AXE_DTYPE_I8) {
+            *why = "reduce.warp_shuffle into i8 is not supported by the "
+                   "cuda backend yet";
+            return s;
+        }
+        if (s->nmasks > 0 && p->threads % 32 != 0) {
+            *why = "reduce.warp_shuffle needs whole warps on the cuda "
+                   "backend (threads a multiple of 32)";
+            return s;
+        }
+    }
+    return NULL;
+}
+
+static int64_t shared_bytes(const axe_program *p)
+{
+    int64_t n = 0;
+    int i;
+    for (i = 0; i < p->ntensors; i++)
+        if (p->tensors[i].mem == AX_MEM_SHARED)
+            n += p->tensors[i].span * axe_dtype_size(p->tensors[i].dtype);
+    return n;
+}
+
+static axe_status check(const axe_program *p, axe_diag *diag)
+{
+    static const int64_t limit[] = {2147483647, 65535, 65535};
+    const char *why = NULL;
+    const ax_stmt *s = refused_op(p, p->body, &why);
+    int d;
+    if (s != NULL)
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off, "%s", why);
+    if (p->threads > CUDA_MAX_THREADS)
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
+                         "%lld threads per CTA: a CUDA block has at most %d",
+                         (long long)p->threads, CUDA_MAX_THREADS);
+    if (shared_bytes(p) > CUDA_STATIC_SHARED)
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
+                         "%lld bytes of shared memory: the cuda backend "
+                         "allocates at most %d statically (dynamic shared "
+                         "memory is not supported yet)",
+                         (long long)shared_bytes(p), CUDA_STATIC_SHARED);
+    for (d = 0; d < 3; d++)
+        if (p->grid[d] > limit[d])
+            return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
+                             "grid dimension %d is %lld: CUDA launches at "
+                             "most %lld",
+                             d, (long long)p->grid[d], (long long)limit[d]);
+    return AXE_OK;
+}
+
+/* "  cuda sm_80: ..." after the operator's chosen schedule. */
+static void explain(ax_text *t, const axe_program *p, const ax_stmt *s)
+{
+    const char *arch =
+        axe__backend_arch_name(&axe__backend_cuda, axe__backend_arch(p));
+    int64_t bytes;
+    int j;
+    axe__text_put(t, "  cuda %s: ", arch);
+    if (s->nmasks > 0) {
+        axe__text_put(t, "in-thread partials, then __shfl_xor_sync "
+                         "(shfl.sync.bfly) over lane masks");
+        for (j = 0; j < s->nmasks; j++)
+            axe__text_put(t, " %lld", (long long)s->masks[j]);
+        axe__text_put(t, "\n");
+        return;
+    }
+    if (s->plan != NULL && s->plan->vec > 1) {
+        bytes =
+            s->plan->vec * axe_dtype_size(p->tensors[s->args[0].tensor].dtype);
+        axe__text_put(t,
+                      "%lld-byte vector loads and stores (%s: %s for "
+                      "global memory)\n",
+                      (long long)bytes,
+                      bytes == 16  ? "uint4"
+                      : bytes == 8 ? "uint2"
+                                   : "unsigned int",
+                      bytes == 16  ? "ld.global.v4.u32 / st.global.v4.u32"
+                      : bytes == 8 ? "ld.global.v2.u32 / st.global.v2.u32"
+                                   : "ld.global.u32 / st.global.u32");
+        return;
+    }
+    axe__text_put(t, "%s\n",
+                  s->op == AX_OP_ATOMIC_ADD
+                      ? "atomicAdd (red.global.add / atom.add) per element"
+                      : "per-thread loops, one element per access");
+}
+
+const ax_backend axe__backend_cuda = {
+    .name = "cuda",
+    .what = "CUDA C++ (one .cu: __global__ kernel and a C launcher)",
+    .archs = archs,
+    .narchs = (int)(sizeof archs / sizeof archs[0]),
+    .schedules = schedules,
+    .nschedules = (int)(sizeof schedules / sizeof schedules[0]),
+    .reg_index = "",
+    .vec_type = vec_types,
+    .check = check,
+    .explain = explain,
+    .emit = axe__emit_cuda,
+};

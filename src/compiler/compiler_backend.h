@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Backends (QBE's Target): each backend is one ax_backend value in its
+ * folder src/compiler/backend/<name>/, listed once in compiler_backend.c.
+ * The passes before emission are backend-neutral; they read a backend's
+ * fields and never test which backend it is:
+ *   - "archs": the architectures it compiles for (none for C);
+ *   - "schedules": the schedules it can emit, each from an architecture
+ *     on (NULL: every schedule of dispatch); dispatch rejects the others
+ *     with the reason, as any schedule whose predicate fails;
+ *   - "check": what else of a dispatched program it cannot emit (a
+ *     dtype, a statement), refused with the reason at compile time;
+ *   - "explain": the instructions it chooses for an operator (--explain);
+ *   - "emit": the program's code.
+ * A plan says what each thread does; a backend says with which
+ * instructions (a later Hopper backend revision adds schedules with their
+ * architecture: TMA, wgmma from sm_90).
+ */
+#ifndef AXE_COMPILER_BACKEND_H
+#define AXE_COMPILER_BACKEND_H
+
+#include "compiler_internal.h"
+
+/* Schedule "name" of operator "op" (NULL: of every operator whose family
+ * has it) from architecture "min_arch" on. */
+typedef struct ax_backend_sched {
+    const char *op, *name;
+    int min_arch;
+} ax_backend_sched;
+
+/* An architecture: its number (80) and its spelling ("sm_80"). */
+typedef struct ax_arch {
+    int number;
+    const char *name;
+} ax_arch;
+
+typedef struct ax_backend {
+    const char *name;     /* "c", "cuda": --target */
+    const char *what;     /* one line for docs and diagnostics */
+    const ax_arch *archs; /* ascending; the first is the default */
+    int narchs;
+    const ax_backend_sched *schedules; /* NULL: every schedule */
+    int nschedules;
+    /* The index of a thread's own elements in a register tensor's array:
+     * "[ax_tid]" where the arrays hold every thread's registers (C), ""
+     * where each thread has its own array (CUDA). */
+    const char *reg_index;
+    /* The types of 4-, 8- and 16-byte vector accesses (a vectorized
+     * copy's `*(T *)&dst = *(const T *)&src`); NULL: memcpy. */
+    const char *const *vec_type;
+    axe_status (*check)(const axe_program *p, axe_diag *diag);
+    void (*explain)(ax_text *t, const axe_program *p, const ax_stmt *s);
+    void (*emit)(ax_text *t, const axe_program *p, const char *file);
+} ax_backend;
+
+extern const ax_backend axe__backend_c;
+extern const ax_backend axe__backend_cuda;
+
+/* The backend of options "o" ("" names c), or NULL. */
+const ax_backend *axe__backend_find(const char *name);
+/* The program's backend and architecture (its options were checked by
+ * axe__backend_check_options). */
+const ax_backend *axe__backend_of(const axe_program *p);
+int axe__backend_arch(const axe_program *p);
+/* The options' target and arch exist; AXE_ERR_INVALID with the reason. */
+axe_status axe__backend_check_options(const axe_kernel_options *o,
+                                      axe_diag *diag);
+/* Whether the program's backend has schedule "name" of "s"'s operator at
+ * its architecture; AXE_ERR_UNSUPPORTED with the reason if not. */
+axe_status axe__backend_schedule(const axe_program *p, const ax_stmt *s,
+                                 const char *name, axe_diag *why);
+/* The spelling of architecture "arch" of backend "b" ("sm_80"; "" if
+ * it has none such). */
+const char *axe__backend_arch_name(const ax_backend *b, int arch);
+
+#endif

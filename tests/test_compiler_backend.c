@@ -1,0 +1,285 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Tests of the compiler's backends (docs/compiler.md, "Backends"): the
+ * target and architecture options (valid and invalid spellings, each
+ * refusal with its reason, the options untouched on failure); a program
+ * compiled for a target reports it; a schedule the target lacks is
+ * rejected with the reason in --explain, and an operator whose preferred
+ * schedule the target lacks is refused naming that schedule unless the
+ * fallback is forced; options that name no backend (filled in by hand)
+ * are refused by compile; axe_program_emit is the C of
+ * axe_program_emit_c for target c and a .cu with the kernel and its
+ * launcher for target cuda, the same text every time.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "axe/kernel.h"
+#include "testlib.h"
+
+static const char copy_kernel[] =
+    "kernel k(A: global f32[128, 64], B: global f32[128, 64]) grid(1) "
+    "threads(128) {\n"
+    "  register r: f32[128, 64] layout S[(128,16,4):(1@tx,4,1)];\n"
+    "  cta copy(r, A);\n"
+    "  cta add(r, r, r);\n"
+    "  cta copy(B, r);\n"
+    "}\n";
+
+static const char tree_kernel[] =
+    "kernel k(A: global f32[4, 256], B: global f32[4]) grid(1) "
+    "threads(256) {\n"
+    "  shared s: f32[4, 256];\n"
+    "  shared d: f32[4];\n"
+    "  cta copy(s, A);\n"
+    "  sync;\n"
+    "  cta reduce(d, s, sum, 1);\n"
+    "  sync;\n"
+    "  cta copy(B, d);\n"
+    "}\n";
+
+/* A warp's m16n8k8 (tf32) C fragment tile, A and B from global memory:
+ * gemm.mma_smem fits, gemm.thread_fma applies too. */
+static const char gemm_kernel[] =
+    "kernel k(A: f32[16, 16], B: f32[16, 16], C: f32[16, 16]) grid(1) "
+    "threads(32) {\n"
+    "  register c: f32[16, 16] layout S[(2, 8, 2, 4, 2):(2, 4@laneid, 4, "
+    "1@laneid, 1)];\n"
+    "  warp fill(c, 0);\n"
+    "  warp gemm(c, A, B);\n"
+    "  warp copy(C, c);\n"
+    "}\n";
+
+/* Target rows: target, arch (NULL: default), expected reason ("" valid),
+ * expected target and arch of the options. */
+static void test_target_option(void)
+{
+    static const struct {
+        const char *target, *arch, *reason;
+        const char *want_target;
+        int want_arch;
+    } rows[] = {
+        {"c", NULL, "", "c", 0},
+        {"cuda", NULL, "", "cuda", 0},
+        {"cuda", "sm_80", "", "cuda", 80},
+        {"cuda", "sm_86", "", "cuda", 86},
+        {"cuda", "sm_89", "", "cuda", 89},
+        {"cuda", "sm_90", "", "cuda", 90},
+        {"cuda", "sm_75",
+         "'sm_75' is no architecture of target cuda (sm_80, "
+         "sm_86, sm_89, sm_90)",
+         NULL, 0},
+        {"cuda", "sm_800", "'sm_800' is no architecture", NULL, 0},
+        {"cuda", "", "'' is no architecture", NULL, 0},
+        {"cuda", "80", "'80' is no architecture", NULL, 0},
+        {"c", "sm_80", "target c has no architectures ('sm_80' given)", NULL,
+         0},
+        {"", NULL, "unknown target '' (targets: c, cuda)", NULL, 0},
+        {"CUDA", NULL, "unknown target 'CUDA' (targets: c, cuda)", NULL, 0},
+        {"ptx", "sm_80", "unknown target 'ptx'", NULL, 0},
+    };
+    size_t i;
+    for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        axe_kernel_options o;
+        axe_diag d;
+        axe_status st;
+        axe_kernel_options_init(&o);
+        TL_CHECK(axe_kernel_options_define(&o, "N", 4) == AXE_OK, "define");
+        st = axe_kernel_options_target(&o, rows[i].target, rows[i].arch, &d);
+        if (rows[i].reason[0] == '\0') {
+            TL_CHECK(st == AXE_OK, "row %zu: %s", i, d.message);
+            TL_CHECK(strcmp(o.target, rows[i].want_target) == 0 &&
+                         o.arch == rows[i].want_arch,
+                     "row %zu: target '%s' arch %d", i, o.target, o.arch);
+        } else {
+            TL_CHECK(st == AXE_ERR_INVALID &&
+                         strstr(d.message, rows[i].reason) != NULL,
+                     "row %zu: %d '%s'", i, (int)st, d.message);
+            TL_CHECK(o.target[0] == '\0' && o.arch == 0,
+                     "row %zu: options changed on failure", i);
+        }
+        TL_CHECK(o.ndefines == 1 && o.define_value[0] == 4,
+                 "row %zu: defines kept", i);
+    }
+    TL_CHECK(axe_kernel_options_target(NULL, "c", NULL, NULL) ==
+                 AXE_ERR_INVALID,
+             "NULL options");
+}
+
+static axe_status compile(const char *text, const axe_kernel_options *o,
+                          axe_program **p, axe_diag *d)
+{
+    return axe_program_compile(text, strlen(text), o, NULL, p, d);
+}
+
+static void cuda_options(axe_kernel_options *o, const char *arch)
+{
+    axe_diag d;
+    axe_kernel_options_init(o);
+    TL_CHECK(axe_kernel_options_target(o, "cuda", arch, &d) == AXE_OK, "%s",
+             d.message);
+}
+
+/* Options filled in by hand: unknown target, unterminated, bad arch. */
+static void test_bad_options(void)
+{
+    static const struct {
+        const char *target;
+        int arch;
+        const char *reason;
+    } rows[] = {
+        {"vulkan", 0, "unknown target 'vulkan' (targets: c, cuda)"},
+        {"cuda", 75, "target cuda has no architecture 75 (sm_80, sm_86"},
+        {"c", 80, "target c has no architectures (arch 80 given)"},
+        {"cuda", -1, "target cuda has no architecture -1"},
+    };
+    size_t i;
+    axe_kernel_options o;
+    axe_program *p = NULL;
+    axe_diag d;
+    for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        axe_kernel_options_init(&o);
+        strcpy(o.target, rows[i].target);
+        o.arch = rows[i].arch;
+        TL_CHECK(compile(copy_kernel, &o, &p, &d) == AXE_ERR_INVALID &&
+                     p == NULL && strstr(d.message, rows[i].reason) != NULL,
+                 "row %zu: '%s'", i, d.message);
+    }
+    axe_kernel_options_init(&o);
+    memset(o.target, 'x', sizeof o.target);
+    TL_CHECK(compile(copy_kernel, &o, &p, &d) == AXE_ERR_INVALID && p == NULL &&
+                 strstr(d.message, "not terminated") != NULL,
+             "unterminated: '%s'", d.message);
+}
+
+static char *emit(axe_program *p, bool c_only)
+{
+    size_t n = c_only ? axe_program_emit_c(p, "k.axe", NULL, 0)
+                      : axe_program_emit(p, "k.axe", NULL, 0);
+    char *buf = malloc(n + 1);
+    if (buf == NULL)
+        return NULL;
+    if (c_only)
+        (void)axe_program_emit_c(p, "k.axe", buf, n + 1);
+    else
+        (void)axe_program_emit(p, "k.axe", buf, n + 1);
+    return buf;
+}
+
+static void test_emit(void)
+{
+    axe_kernel_options o;
+    axe_program *p = NULL;
+    axe_diag d;
+    const char *arch = NULL;
+    char *a, *b;
+    TL_CHECK(compile(copy_kernel, NULL, &p, &d) == AXE_OK, "%s", d.message);
+    if (p == NULL)
+        return;
+    TL_CHECK(strcmp(axe_program_target(p, &arch), "c") == 0 &&
+                 strcmp(arch, "") == 0,
+             "default target c");
+    a = emit(p, false);
+    b = emit(p, true);
+    TL_CHECK(a != NULL && b != NULL && strcmp(a, b) == 0,
+             "target c emits the C");
+    free(a);
+    free(b);
+    axe_program_free(p);
+    cuda_options(&o, "sm_90");
+    TL_CHECK(compile(copy_kernel, &o, &p, &d) == AXE_OK, "%s", d.message);
+    if (p == NULL)
+        return;
+    TL_CHECK(strcmp(axe_program_target(p, &arch), "cuda") == 0 &&
+                 strcmp(arch, "sm_90") == 0,
+             "target cuda sm_90");
+    a = emit(p, false);
+    b = emit(p, false);
+    TL_CHECK(a != NULL && b != NULL && strcmp(a, b) == 0, "deterministic");
+    TL_CHECK(a != NULL && strstr(a, "__global__ void") != NULL &&
+                 strstr(a, "extern \"C\" int axe_launch_k(float *t_A, "
+                           "float *t_B, cudaStream_t ax_stream)") != NULL &&
+                 strstr(a, "target cuda sm_90") != NULL &&
+                 strstr(a, "*(const uint4 *)&t_A[") != NULL,
+             "cuda text:\n%s", a != NULL ? a : "");
+    free(a);
+    free(b);
+    axe_program_free(p);
+}
+
+static size_t explain_has(axe_program *p, const char *what)
+{
+    char buf[8192];
+    (void)axe_program_explain(p, buf, sizeof buf);
+    return strstr(buf, what) != NULL;
+}
+
+/* Dispatch by target: schedules the target lacks are rejected with the
+ * reason; an operator whose preferred schedule is missing is refused. */
+static void test_dispatch(void)
+{
+    axe_kernel_options o;
+    axe_program *p = NULL;
+    axe_diag d;
+    cuda_options(&o, NULL);
+    TL_CHECK(compile(copy_kernel, &o, &p, &d) == AXE_OK, "%s", d.message);
+    if (p != NULL) {
+        TL_CHECK(explain_has(p, "  cuda sm_80: 16-byte vector loads and "
+                                "stores (uint4"),
+                 "explain shows the instructions");
+        TL_CHECK(explain_has(p, "rejected copy.smem: the cuda backend has "
+                                "no copy.smem yet"),
+                 "explain shows the target's rejection");
+        axe_program_free(p);
+    }
+    TL_CHECK(compile(tree_kernel, &o, &p, &d) == AXE_ERR_UNSUPPORTED &&
+                 strstr(d.message, "no schedule for reduce") != NULL,
+             "tree on cuda: '%s'", d.message);
+    p = NULL;
+    TL_CHECK(compile(tree_kernel, NULL, &p, &d) == AXE_OK, "tree on c: %s",
+             d.message);
+    axe_program_free(p);
+    p = NULL;
+    TL_CHECK(compile(gemm_kernel, &o, &p, &d) == AXE_ERR_UNSUPPORTED &&
+                 p == NULL &&
+                 strstr(d.message, "gemm.mma_smem fits this operator, but "
+                                   "target cuda has no gemm.mma_smem (yet); "
+                                   "--schedule gemm=thread_fma forces the "
+                                   "fallback") != NULL,
+             "gemm on cuda: '%s'", d.message);
+    TL_CHECK(axe_kernel_options_force(&o, "gemm", "mma_smem") == AXE_OK,
+             "force");
+    TL_CHECK(compile(gemm_kernel, &o, &p, &d) == AXE_ERR_UNSUPPORTED &&
+                 strstr(d.message, "the cuda backend has no gemm.mma_smem "
+                                   "yet") != NULL,
+             "forced mma_smem on cuda: '%s'", d.message);
+}
+
+/* A gemm whose tensor-core schedule the target lacks runs on FMA when
+ * the fallback is forced. */
+static void test_forced_fallback(void)
+{
+    axe_kernel_options o;
+    axe_program *p = NULL;
+    axe_diag d;
+    const char *op = NULL;
+    cuda_options(&o, "sm_89");
+    TL_CHECK(axe_kernel_options_force(&o, "gemm", "thread_fma") == AXE_OK,
+             "force");
+    TL_CHECK(compile(gemm_kernel, &o, &p, &d) == AXE_OK, "%s", d.message);
+    if (p == NULL)
+        return;
+    TL_CHECK(strcmp(axe_program_schedule(p, 1, &op), "thread_fma") == 0,
+             "thread_fma");
+    axe_program_free(p);
+}
+
+int main(void)
+{
+    test_target_option();
+    test_bad_options();
+    test_emit();
+    test_dispatch();
+    test_forced_fallback();
+    return tl_finish();
+}
