@@ -677,12 +677,36 @@ static void table_to_triton(void)
          " - register is a size 1 dimension\n - lane=1 -> (0, 1)\n"
          " - warp is a size 1 dimension\n - block=1 -> (1, 0)\n"
          "where out dims are: [dim0 (size 2), dim1 (size 2)]"},
-        {"S[(2,4):(1@m,1@laneid)]", {2, 4}, "axis m is not a hardware axis"},
+        {"S[(2,4):(1@m,1@laneid)]", {2, 4}, "axis laneid beside a memory axis"},
+        {"S[(2,4):(1@m,1@smem)]", {2, 4}, "two axes are Triton's offset"},
+        /* shared layouts: the memory axis is Triton's offset */
+        {"S[(2,4):(4,1)]",
+         {2, 4},
+         " - offset=1 -> (0, 1)\n   offset=2 -> (0, 2)\n   offset=4 -> (1, 0)\n"
+         " - block is a size 1 dimension\n"
+         "where out dims are: [dim0 (size 2), dim1 (size 4)]"},
+        {"S[(2,4):(1@smem,2@smem)]",
+         {2, 4},
+         " - offset=1 -> (1, 0)\n   offset=2 -> (0, 1)\n   offset=4 -> (0, 2)\n"
+         " - block is a size 1 dimension\n"
+         "where out dims are: [dim0 (size 2), dim1 (size 4)]"},
+        {"S[(2,4):(1@cbx,1)] + R[2:4]",
+         {2, 4},
+         " - offset=1 -> (0, 1)\n   offset=2 -> (0, 2)\n   offset=4 -> (0, 0)\n"
+         " - block=1 -> (1, 0)\n"
+         "where out dims are: [dim0 (size 2), dim1 (size 4)]"},
+        {"Swizzle<0,1,1>(S[(2,2):(2,1)])",
+         {2, 2},
+         " - offset=1 -> (0, 1)\n   offset=2 -> (1, 1)\n"
+         " - block is a size 1 dimension\n"
+         "where out dims are: [dim0 (size 2), dim1 (size 2)]"},
+        {"S[(2,4):(1,4)]", {2, 4}, "some hardware input holds no element"},
         {"S[8:2@laneid]", {2, 4}, "some hardware input holds no element"},
         {"S[(2,2):(0@laneid,1@laneid)]", {2, 2}, "two elements"},
         {"S[4:1@laneid] + R[2:1@laneid]", {2, 2}, "shares bits"},
         {"S[4:1@laneid] + R[3:4@laneid]", {2, 2}, "power-of-two extent"},
-        {"S[4:1@laneid] + R[2:4@m]", {2, 2}, "not a hardware axis"},
+        {"S[4:1@laneid] + R[2:4@m]", {2, 2}, "axis laneid beside a memory"},
+        {"S[4:1] + R[2:4@laneid]", {2, 2}, "axis laneid beside a memory"},
         {"S[4:1@laneid] + 1@laneid", {2, 2}, "a linear layout maps 0 to 0"},
         {"S[4:1@laneid]", {2, 4}, "the shape has 8 elements"},
     };
@@ -726,9 +750,24 @@ static void table_from_triton(void)
         {" - lane=1 -> (1, 0)\n - block=1 -> (0, 1)\n"
          "where out dims are: [dim0 (size 2), dim1 (size 2)]",
          "disconnected scope chain"},
+        /* shared layouts: offset is the memory axis m, block cbx */
         {" - offset=1 -> (0, 1)\n   offset=2 -> (1, 0)\n"
          "where out dims are: [dim0 (size 2), dim1 (size 2)]",
-         "not register, lane, warp or block"},
+         "S[4:1]"},
+        {" - offset=1 -> (0, 1)\n   offset=2 -> (0, 0)\n"
+         " - block=1 -> (1, 0)\n"
+         "where out dims are: [dim0 (size 2), dim1 (size 2)]",
+         "S[(2,2):(1@cbx,1)] + R[2:2]"},
+        {" - offset=1 -> (0, 1)\n   offset=2 -> (1, 1)\n"
+         " - block is a size 1 dimension\n"
+         "where out dims are: [dim0 (size 2), dim1 (size 2)]",
+         "Swizzle<0,1,1>(S[4:1])"},
+        {" - offset=1 -> (0, 1)\n - lane=1 -> (1, 0)\n"
+         "where out dims are: [dim0 (size 2), dim1 (size 2)]",
+         "input lane beside offset"},
+        {" - offset=1 -> (0, 1)\n   offset=2 -> (0, 1)\n"
+         "where out dims are: [dim0 (size 2), dim1 (size 2)]",
+         "not a basis of the tensor's bits"},
         {" - lane=1 -> (1, 1)\n   lane=2 -> (1, 0)\n"
          "where out dims are: [dim0 (size 2), dim1 (size 2)]",
          "bases on laneid share bits"},
@@ -943,6 +982,141 @@ static void law_triton_iff(void)
            found);
 }
 
+/* The value of point "p" on axis "name" (entries added). */
+static int64_t axis_value(const axe_point *p, const char *name)
+{
+    int64_t v = 0;
+    for (int k = 0; k < p->n; k++)
+        if (strcmp(p->axis[k], name) == 0)
+            v += p->v[k];
+    return v;
+}
+
+/* A random bijection from tensor bits plus replica bits onto the bits of
+ * the memory axis "mem" (`m` or `smem`) and sometimes `cbx`, shards
+ * 2:2^b in a random order, some bits replicas; on `m` without cbx or
+ * replicas sometimes a random swizzle on top (swizzles map to `m` only).
+ * A random shape of its size. */
+static int random_shared(axe_layout *l, int64_t *shape, const char **mem)
+{
+    int bits[12], hw[12], nb = 0, nshape = (int)tl_range(1, 3), nt = 0;
+    int cap[2] = {(int)tl_range(1, 8), tl_range(0, 3) == 0 ? 2 : 0};
+    const char *axes[2] = {tl_range(0, 1) ? "m" : "smem", "cbx"};
+    char text[512], sw[600];
+    axe_diag d;
+    *mem = axes[0];
+    for (int h = 0; h < 2; h++)
+        for (int b = 0; b < cap[h]; b++, nb++)
+            hw[nb] = h, bits[nb] = b;
+    for (int k = nb - 1; k > 0; k--) {
+        int j = (int)tl_range(0, k), t = hw[k], u = bits[k];
+        hw[k] = hw[j], bits[k] = bits[j], hw[j] = t, bits[j] = u;
+    }
+    axe_layout_init(l);
+    for (int k = 0; k < nb; k++) {
+        bool rep = k > 0 && l->nreplica < 3 && tl_range(0, 4) == 0;
+        axe_status st = rep ? axe_layout_push_replica(
+                                  l, 2, INT64_C(1) << bits[k], axes[hw[k]])
+                            : axe_layout_push_shard(l, 2, INT64_C(1) << bits[k],
+                                                    axes[hw[k]]);
+        TL_CHECK(st == AXE_OK, "building a random shared layout");
+        nt += !rep;
+    }
+    if (cap[1] == 0 && l->nreplica == 0 && cap[0] >= 2 &&
+        strcmp(axes[0], "m") == 0 && tl_range(0, 1)) {
+        int b = (int)tl_range(1, cap[0] / 2);
+        int a = (int)tl_range(b, cap[0] - b);
+        int m = (int)tl_range(0, cap[0] - a - b);
+        axe_print_layout(l, text, sizeof text);
+        snprintf(sw, sizeof sw, "Swizzle<%d,%d,%d>(%s)", m, b, a, text);
+        TL_CHECK(axe_parse_layout(sw, strlen(sw), l, &d) == AXE_OK,
+                 "parse %s: %s", sw, d.message);
+    }
+    for (int k = 0; k < nshape; k++)
+        shape[k] = 1;
+    for (int t = 0; t < nt; t++)
+        shape[tl_range(0, nshape - 1)] *= 2;
+    return nshape;
+}
+
+/* Every (offset, block) input of the shared layout "tri" maps to an
+ * element x whose set L(x) holds (mem = offset, cbx = block), the inputs
+ * numbering size(l) times the replicas. */
+static void check_shared(const axe_layout *l, const char *mem,
+                         const int64_t *shape, int n, const axe_linear *tri)
+{
+    static axe_point set[256];
+    int64_t total = INT64_C(1) << (tri->in_bits[0] + tri->in_bits[1]), size;
+    int64_t in[2], at[AXE_LINEAR_MAX_DIMS];
+    TL_CHECK(tri->nin == 2 && strcmp(tri->in_name[0], "offset") == 0 &&
+                 strcmp(tri->in_name[1], "block") == 0,
+             "shared layout inputs");
+    TL_CHECK(axe_layout_size(l, NULL, &size) == AXE_OK, "size");
+    for (int k = 0; k < l->nreplica; k++)
+        size *= l->replica[k].extent;
+    TL_CHECK(total == size, "%lld inputs, %lld points", (long long)total,
+             (long long)size);
+    for (int64_t t = 0; t < total; t++) {
+        int64_t x = 0;
+        int count = 0;
+        bool found = false;
+        in[0] = t & ((INT64_C(1) << tri->in_bits[0]) - 1);
+        in[1] = t >> tri->in_bits[0];
+        TL_CHECK(axe_linear_apply(tri, in, at) == AXE_OK, "apply");
+        for (int k = 0; k < n; k++)
+            x = x * shape[k] + at[k];
+        TL_CHECK(axe_layout_apply_set(l, &x, NULL, 1, set, 256, &count, NULL) ==
+                     AXE_OK,
+                 "apply_set");
+        for (int c = 0; c < count && !found; c++)
+            found = axis_value(&set[c], mem) == in[0] &&
+                    axis_value(&set[c], "cbx") == in[1];
+        TL_CHECK(found, "offset %lld block %lld -> x = %lld, not in L(x)",
+                 (long long)in[0], (long long)in[1], (long long)x);
+    }
+}
+
+/* Random shared layouts (memory axis, cbx, replicas, swizzles): the
+ * Triton shared layout holds the same pairs (brute force), prints and
+ * parses back to itself, and reads back as a layout with the same points
+ * at every index (the memory axis read back as `m`). */
+static void law_triton_shared(void)
+{
+    static char text[4096];
+    for (int c = 0; c < RANDOM_CASES; c++) {
+        axe_layout l, back, want;
+        axe_linear tri, parsed;
+        int64_t shape[3];
+        const char *mem;
+        char ltext[512];
+        axe_diag d;
+        int n = random_shared(&l, shape, &mem);
+        axe_status st = axe_linear_to_triton(&l, shape, n, &tri, &d);
+        axe_print_layout(&l, ltext, sizeof ltext);
+        TL_CHECK(st == AXE_OK, "triton of %s: %s", ltext, d.message);
+        if (st != AXE_OK)
+            continue;
+        check_shared(&l, mem, shape, n, &tri);
+        size_t len = axe_print_linear(&tri, text, sizeof text);
+        TL_CHECK(axe_parse_linear(text, len, &parsed, &d) == AXE_OK &&
+                     memcmp(&parsed, &tri, sizeof tri) == 0,
+                 "triton text does not parse back:\n%s", text);
+        st = axe_linear_from_triton(&tri, &back, &d);
+        want = l;
+        for (int k = 0; k < want.nshard + want.nreplica; k++) {
+            axe_iter *it = k < want.nshard ? &want.shard[k]
+                                           : &want.replica[k - want.nshard];
+            if (strcmp(it->axis, mem) == 0) {
+                memset(it->axis, 0, sizeof it->axis);
+                it->axis[0] = 'm';
+            }
+        }
+        TL_CHECK(st == AXE_OK && same_layout_map(&want, &back),
+                 "%s: triton back to axe:\n%s\n(%s)", ltext, text,
+                 st == AXE_OK ? "map differs" : d.message);
+    }
+}
+
 int main(void)
 {
     tl_seed("test_mapping_convert", 20261125);
@@ -959,5 +1133,6 @@ int main(void)
     table_from_triton();
     law_triton();
     law_triton_iff();
+    law_triton_shared();
     return tl_finish();
 }

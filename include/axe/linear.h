@@ -80,7 +80,9 @@ AXE_NODISCARD AXE_API axe_status axe_linear_to_layout(const axe_linear *lin,
  * axis) is a broadcast: its bits get zero bases. Exists iff the shards
  * are bit-linear (axe_linear_from_layout) and shards plus replica bits
  * are a bijection onto the hardware bits (every register, lane, warp and
- * block below the sizes holds an element); otherwise the reason. */
+ * block below the sizes holds an element); otherwise the reason. A layout
+ * onto one memory axis other than `reg` (and `cbx`) gives Triton's shared
+ * layout: inputs `offset` (that axis) and `block` (cbx). */
 AXE_NODISCARD AXE_API axe_status axe_linear_to_triton(const axe_layout *l,
                                                       const int64_t *shape,
                                                       int n, axe_linear *out,
@@ -92,7 +94,9 @@ AXE_NODISCARD AXE_API axe_status axe_linear_to_triton(const axe_layout *l,
  * 2:2^i on its axis (canonicalized). Exists iff the nonzero bases are a
  * basis of the output bits (F2 inverse), the inverse's bases have one
  * nonzero output each and share no bit per axis, and the result is a
- * well-formed layout (laneid and cbx need warpid); otherwise the reason. */
+ * well-formed layout (laneid and cbx need warpid); otherwise the reason.
+ * A shared layout (inputs `offset`, `block`) reads onto `m` and `cbx`, a
+ * swizzle on `m` recognized (axe_linear_to_layout). */
 AXE_NODISCARD AXE_API axe_status axe_linear_from_triton(const axe_linear *lin,
                                                         axe_layout *out,
                                                         axe_diag *diag);

@@ -6,7 +6,9 @@ set bits i of input d``. Invariant: the object holds the library's struct;
 layout that is not bit-linear is refused with the library's reason.
 Triton's distributed layouts (inputs ``register``, ``lane``, ``warp``,
 ``block``) convert to and from Axe layouts on ``reg``, ``laneid``,
-``warpid``, ``cbx`` as ``axe convert --to triton`` / ``--to axe`` do.
+``warpid``, ``cbx``, and Triton's shared layouts (inputs ``offset``,
+``block``) to and from Axe layouts on one memory axis (``m``) and ``cbx``,
+as ``axe convert --to triton`` / ``--to axe`` do.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ if TYPE_CHECKING:
 
 
 _HW_INPUTS = ("register", "lane", "warp", "block")
+_SHARED_INPUTS = ("offset", "block")
 
 
 class LinearLayout:
@@ -66,7 +69,10 @@ class LinearLayout:
         logical index row-major, first most major; by default one dim of
         the layout's size), a replica bit a zero basis (broadcast). Exists
         iff the shards are bit-linear and shards plus replica bits are a
-        bijection onto the hardware bits."""
+        bijection onto the hardware bits. A layout onto one memory axis
+        (``m``, not ``reg``) and ``cbx`` gives Triton's shared layout:
+        inputs ``offset`` and ``block``, a swizzle on ``m`` as XOR
+        bases."""
         c = M.Linear()
         arr, n = i64_array(shape or [], "shape")
         call(lib.axe_linear_to_triton, byref(layout._c),
@@ -80,6 +86,15 @@ class LinearLayout:
         ``to_axe`` reads it as one, as ``axe convert --to axe`` does)."""
         return self.c.nin > 0 and all(
             name in _HW_INPUTS for name, _ in self.ins)
+
+    @property
+    def is_shared(self) -> bool:
+        """Whether this is a Triton shared layout: an input ``offset``
+        and all inputs among ``offset``, ``block`` (``to_axe`` then reads
+        it onto ``m`` and ``cbx``)."""
+        names = [name for name, _ in self.ins]
+        return "offset" in names and all(
+            name in _SHARED_INPUTS for name in names)
 
     def _dims(self, names, bits, n):
         return [(names[k].value.decode(), 1 << bits[k]) for k in range(n)]
@@ -113,9 +128,10 @@ class LinearLayout:
 
     def to_axe(self) -> TileLayout:
         """The Axe layout of this linear layout: ``to_axe_distributed()``
-        when ``is_distributed``, else the map of the bases (inputs
-        flattened, the first most major), as ``axe convert --to axe``."""
-        if self.is_distributed:
+        when ``is_distributed`` or ``is_shared``, else the map of the
+        bases (inputs flattened, the first most major), as ``axe convert
+        --to axe``."""
+        if self.is_distributed or self.is_shared:
             return self.to_axe_distributed()
         from .tile import _wrap
         out = AxeLayout()
@@ -127,7 +143,9 @@ class LinearLayout:
         logical index (row-major over the outputs) to ``reg``, ``laneid``,
         ``warpid``, ``cbx``; a zero basis ``lane=4 -> (0, 0)`` becomes the
         replica ``R[2:4@laneid]``. Exists iff the nonzero bases are a basis
-        of the output bits and their inverse is an Axe layout."""
+        of the output bits and their inverse is an Axe layout. A shared
+        layout (inputs ``offset``, ``block``) reads onto ``m`` and
+        ``cbx``, a swizzle on ``m`` recognized."""
         from .tile import _wrap
         out = AxeLayout()
         call(lib.axe_linear_from_triton, byref(self.c), out)

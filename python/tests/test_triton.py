@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Triton distributed layouts from Python (axe_linear_to_triton /
+"""Triton distributed and shared layouts from Python (axe_linear_to_triton /
 axe_linear_from_triton, docs/algebra.md §32): the hand-derived rows of
 tests/test_mapping_convert.c (Triton's blocked layout sizePerThread
 [1,4], threadsPerWarp [8,4], warpsPerCTA [2,2] on 16x32 and, with a
@@ -50,13 +50,16 @@ ROWS = [(BLOCKED_AXE, [16, 32], BLOCKED_TEXT, BLOCKED_AXE),
         (BCAST_AXE, [8, 32], BCAST_TEXT, BCAST_AXE)]
 
 # (Axe layout, shape, a piece of the reason)
-NO_TRITON = [("S[(2,4):(1@m,1@laneid)]", [2, 4], "not a hardware axis"),
+NO_TRITON = [("S[(2,4):(1@m,1@laneid)]", [2, 4],
+              "axis laneid beside a memory axis"),
+             ("S[(2,4):(1@m,1@smem)]", [2, 4], "two axes are Triton's offset"),
+             ("S[(2,4):(1,4)]", [2, 4], "some hardware input holds no"),
              ("S[8:2@laneid]", [2, 4], "some hardware input holds no element"),
              ("S[(2,2):(0@laneid,1@laneid)]", [2, 2], "two elements"),
              ("S[4:1@laneid] + R[2:1@laneid]", [2, 2], "shares bits"),
              ("S[4:1@laneid] + 1@laneid", [2, 2], "maps 0 to 0"),
              ("S[4:1@laneid]", [2, 4], "the shape has 8 elements"),
-             ("S[8:1]", None, "axis m is not a hardware axis")]
+             ("S[8:1@laneid] + R[2:8]", None, "beside a memory axis")]
 
 # (Triton text, a piece of the reason)
 NO_AXE = [(" - register=1 -> (1)\n - lane=1 -> (1)\n"
@@ -67,7 +70,30 @@ NO_AXE = [(" - register=1 -> (1)\n - lane=1 -> (1)\n"
            "disconnected scope chain"),
           (" - lane=1 -> (1, 1)\n   lane=2 -> (1, 0)\n"
            "where out dims are: [dim0 (size 2), dim1 (size 2)]",
-           "bases on laneid share bits")]
+           "bases on laneid share bits"),
+          (" - offset=1 -> (0, 1)\n   offset=2 -> (0, 1)\n"
+           "where out dims are: [dim0 (size 2), dim1 (size 2)]",
+           "not a basis of the tensor's bits")]
+
+# Triton shared layouts (inputs offset, block): (Axe layout, shape, the
+# text derived by hand, the Axe layout the text converts to). The
+# swizzle Swizzle<0,1,1> XORs offset bit 1 into bit 0: offset 2 holds
+# the element (1, 1).
+SHARED_ROWS = [
+    ("S[(2,4):(4,1)]", [2, 4],
+     " - offset=1 -> (0, 1)\n   offset=2 -> (0, 2)\n   offset=4 -> (1, 0)\n"
+     " - block is a size 1 dimension\n"
+     "where out dims are: [dim0 (size 2), dim1 (size 4)]", "S[8:1]"),
+    ("S[(2,4):(1@cbx,1)] + R[2:4]", [2, 4],
+     " - offset=1 -> (0, 1)\n   offset=2 -> (0, 2)\n   offset=4 -> (0, 0)\n"
+     " - block=1 -> (1, 0)\n"
+     "where out dims are: [dim0 (size 2), dim1 (size 4)]",
+     "S[(2,4):(1@cbx,1)] + R[2:4]"),
+    ("Swizzle<0,1,1>(S[(2,2):(2,1)])", [2, 2],
+     " - offset=1 -> (0, 1)\n   offset=2 -> (1, 1)\n"
+     " - block is a size 1 dimension\n"
+     "where out dims are: [dim0 (size 2), dim1 (size 2)]",
+     "Swizzle<0,1,1>(S[4:1])")]
 
 
 def run_cli(*args):
@@ -154,7 +180,7 @@ def test_no_triton_layout_gives_the_library_reason(layout, shape, piece):
 @pytest.mark.parametrize("text,piece", NO_AXE)
 def test_no_axe_layout_gives_the_library_reason(text, piece):
     lin = LinearLayout.parse(text)
-    assert lin.is_distributed
+    assert lin.is_distributed or lin.is_shared
     with pytest.raises(AxeError) as e:
         lin.to_axe()
     assert piece in e.value.reason
@@ -166,3 +192,34 @@ def test_no_axe_layout_gives_the_library_reason(text, piece):
 def test_shape_is_checked_as_integers():
     with pytest.raises(TypeError):
         LinearLayout.from_axe_distributed(axe.layout(MMA_AXE), [16, "8"])
+
+
+@pytest.mark.parametrize("layout,shape,text,back", SHARED_ROWS)
+def test_shared_layouts(layout, shape, text, back):
+    """A layout onto a memory axis (and cbx) is Triton's shared layout,
+    as the CLI gives it, and reads back to the same map."""
+    tri = axe.layout(layout).to_triton(shape)
+    assert str(tri) == text
+    assert tri.is_shared and not tri.is_distributed
+    assert [n for n, _ in tri.ins] == ["offset", "block"]
+    assert run_cli("convert", "--to", "triton", *shape_arg(shape),
+                   layout) == (0, text, "")
+    lin = LinearLayout.parse(text)
+    assert str(lin.to_axe()) == back
+    assert run_cli("convert", "--to", "axe", text) == (0, back, "")
+    assert str(axe.layout(back).to_triton(shape)) == text
+
+
+def test_shared_swizzle_from_cute():
+    """CuTe's Sw<3,4,3> o (8,64):(64,1) (a 128-byte swizzled fp16 tile)
+    as a Triton shared layout: every offset holds the element the
+    swizzled layout puts there (brute force), and it reads back."""
+    lay = axe.layout("Sw<3,3,3> o 0 o (8,64):(64,1)")
+    tile = axe.TileLayout.from_cute(lay)
+    tri = tile.to_triton([64, 8])
+    assert tri.is_shared
+    for off in range(512):
+        d = tri.apply(off, 0)
+        x = d["dim0"] * 8 + d["dim1"]
+        assert tile.apply(x) == {"m": off}, (off, d)
+    assert str(tri.to_axe().to_triton([64, 8])) == str(tri)

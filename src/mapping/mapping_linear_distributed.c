@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Triton's distributed layouts as Axe layouts and back. Triton maps the
- * hardware inputs `register`, `lane`, `warp`, `block` to the tensor dims
- * `dim0, dim1, ...`; an Axe layout maps the tensor's logical index to the
- * hardware axes `reg`, `laneid`, `warpid`, `cbx` (the CTA in its
- * cluster, Triton's block; `lane`, `warp` and `bx` accepted on input), a zero
+ * Triton's distributed and shared layouts as Axe layouts and back. Triton
+ * maps the hardware inputs `register`, `lane`, `warp`, `block` (a
+ * distributed layout) or `offset`, `block` (a shared layout: the element
+ * offset in shared memory) to the tensor dims `dim0, dim1, ...`; an Axe
+ * layout maps the tensor's logical index to the hardware axes `reg`,
+ * `laneid`, `warpid`, `cbx` (the CTA in its cluster, Triton's block;
+ * `lane`, `warp` and `bx` accepted on input), or to one memory axis (`m`
+ * when read from Triton) and `cbx`; a zero
  * Triton basis (broadcast) being an Axe replica 2:2^i. Both directions invert
  * one square F2 matrix (axe_linear_invert): the Axe layout's shards, plus one
  * input bit per replica bit, against the hardware bits; the inverse's replica
@@ -20,29 +23,48 @@
 #define HW_N 4
 #define REP "rep"
 
-static const char *const triton_in[HW_N] = {"register", "lane", "warp",
-                                            "block"};
-static const char *const axe_hw[HW_N] = {"reg", "laneid", "warpid", "cbx"};
+/* A kind of Triton layout: its inputs and the Axe axes they are. */
+typedef struct hw_kind {
+    int n;
+    const char *in[HW_N];
+    const char *axe[HW_N];
+} hw_kind;
 
-/* The hardware index of the Axe axis "name", or -1. */
-static int hw_of_axis(const char *name)
+static const hw_kind distributed = {4,
+                                    {"register", "lane", "warp", "block"},
+                                    {"reg", "laneid", "warpid", "cbx"}};
+static const hw_kind shared = {2, {"offset", "block"}, {"m", "cbx"}};
+
+/* "name" is a memory axis other than `reg` (a shared layout's offset). */
+static bool is_offset_axis(const char *name)
 {
+    axe_axis_info info;
+    return strcmp(name, "reg") != 0 &&
+           axe_axis_lookup(name, &info, NULL) == AXE_OK &&
+           info.kind == AXE_AXIS_MEMORY;
+}
+
+/* The hardware index of the Axe axis "name" in kind "k", or -1. */
+static int hw_of_axis(const hw_kind *k, const char *name)
+{
+    if (strcmp(name, "bx") == 0 || strcmp(name, "cbx") == 0)
+        return k->n - 1;
+    if (k == &shared)
+        return is_offset_axis(name) ? 0 : -1;
     if (strcmp(name, "lane") == 0)
         return 1;
     if (strcmp(name, "warp") == 0)
         return 2;
-    if (strcmp(name, "bx") == 0)
-        return 3;
-    for (int h = 0; h < HW_N; h++)
-        if (strcmp(name, axe_hw[h]) == 0)
+    for (int h = 0; h < k->n; h++)
+        if (strcmp(name, k->axe[h]) == 0)
             return h;
     return -1;
 }
 
-static int hw_of_input(const char *name)
+static int hw_of_input(const hw_kind *k, const char *name)
 {
-    for (int h = 0; h < HW_N; h++)
-        if (strcmp(name, triton_in[h]) == 0)
+    for (int h = 0; h < k->n; h++)
+        if (strcmp(name, k->in[h]) == 0)
             return h;
     return -1;
 }
@@ -74,12 +96,30 @@ static int output_of(axe_linear *lin, const char *name)
     return lin->nout++;
 }
 
-/* Every output of "lin" is a hardware axis, each at most once. */
-static axe_status check_hw_outputs(const axe_linear *lin, axe_diag *diag)
+/* The kind of the Axe layout whose axes are the outputs of "lin":
+ * shared when an axis is a memory axis other than `reg`, else
+ * distributed. */
+static const hw_kind *kind_of_outputs(const axe_linear *lin)
+{
+    for (int o = 0; o < lin->nout; o++)
+        if (is_offset_axis(lin->out_name[o]))
+            return &shared;
+    return &distributed;
+}
+
+/* Every output of "lin" is a hardware axis of "k", each at most once. */
+static axe_status check_hw_outputs(const hw_kind *k, const axe_linear *lin,
+                                   axe_diag *diag)
 {
     int seen[HW_N] = {0};
     for (int o = 0; o < lin->nout; o++) {
-        int h = hw_of_axis(lin->out_name[o]);
+        int h = hw_of_axis(k, lin->out_name[o]);
+        if (h < 0 && k == &shared)
+            return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
+                             "axis %s beside a memory axis: a Triton shared "
+                             "layout has inputs offset (one memory axis) "
+                             "and block (cbx)",
+                             lin->out_name[o]);
         if (h < 0)
             return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
                              "axis %s is not a hardware axis (reg, laneid, "
@@ -87,16 +127,18 @@ static axe_status check_hw_outputs(const axe_linear *lin, axe_diag *diag)
                              "inputs register, lane, warp, block",
                              lin->out_name[o]);
         if (seen[h]++)
-            return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1, "two axes spell %s",
-                             axe_hw[h]);
+            return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
+                             "two axes are Triton's %s (%s)", k->in[h],
+                             lin->out_name[o]);
     }
     return AXE_OK;
 }
 
 /* One replica iter of "l" as bases of the input `rep` of "ext" (from bit
  * *bit on): power-of-two extent, bits disjoint from "used" per output. */
-static axe_status push_replica_bits(const axe_iter *r, axe_linear *ext,
-                                    int64_t *used, int *bit, axe_diag *diag)
+static axe_status push_replica_bits(const hw_kind *k, const axe_iter *r,
+                                    axe_linear *ext, int64_t *used, int *bit,
+                                    axe_diag *diag)
 {
     int o, d = ext->nin - 1;
     if (r->extent < 1 || (r->extent & (r->extent - 1)) != 0 || r->stride < 1)
@@ -104,11 +146,11 @@ static axe_status push_replica_bits(const axe_iter *r, axe_linear *ext,
                          "replica %lld:%lld@%s: a broadcast needs a power-of-"
                          "two extent and a positive stride",
                          (long long)r->extent, (long long)r->stride, r->axis);
-    if (hw_of_axis(r->axis) < 0 || (o = output_of(ext, r->axis)) < 0)
+    if (hw_of_axis(k, r->axis) < 0 || (o = output_of(ext, r->axis)) < 0)
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
-                         "replica on %s, not a hardware axis (reg, laneid, "
-                         "warpid, cbx)",
-                         r->axis);
+                         "replica on %s, not an axis of the Triton %s "
+                         "layout's inputs",
+                         r->axis, k == &shared ? "shared" : "distributed");
     for (int64_t e = 1; e < r->extent; e <<= 1) {
         int64_t v = r->stride * e;
         if (*bit == AXE_LINEAR_MAX_BITS || (used[o] & v) != 0 ||
@@ -127,8 +169,9 @@ static axe_status push_replica_bits(const axe_iter *r, axe_linear *ext,
 
 /* "ext" = "lin" plus an input `rep` whose bases are the replica bits of
  * "l"; the output sizes cover every basis. */
-static axe_status extend_replicas(const axe_layout *l, const axe_linear *lin,
-                                  axe_linear *ext, axe_diag *diag)
+static axe_status extend_replicas(const hw_kind *k, const axe_layout *l,
+                                  const axe_linear *lin, axe_linear *ext,
+                                  axe_diag *diag)
 {
     int64_t used[AXE_LINEAR_MAX_DIMS] = {0};
     int bit = 0;
@@ -143,8 +186,8 @@ static axe_status extend_replicas(const axe_layout *l, const axe_linear *lin,
         return axe__fail(diag, AXE_ERR_CAPACITY, -1, "more than %d dims",
                          AXE_LINEAR_MAX_DIMS - 1);
     set_name(ext->in_name[ext->nin++], REP);
-    for (int k = 0; k < l->nreplica; k++)
-        AXE_TRY(push_replica_bits(&l->replica[k], ext, used, &bit, diag));
+    for (int r = 0; r < l->nreplica; r++)
+        AXE_TRY(push_replica_bits(k, &l->replica[r], ext, used, &bit, diag));
     ext->in_bits[ext->nin - 1] = bit;
     for (int o = 0; o < ext->nout; o++)
         if (bits_to_hold(used[o]) > ext->out_bits[o])
@@ -153,21 +196,22 @@ static axe_status extend_replicas(const axe_layout *l, const axe_linear *lin,
 }
 
 /* Triton's form of the inverse "inv" (hardware -> dims, then `rep`):
- * inputs register, lane, warp, block in that order; `rep` dropped. */
-static void triton_form(const axe_linear *inv, int ndims, axe_linear *out)
+ * the inputs of "k" in their order; `rep` dropped. */
+static void triton_form(const hw_kind *k, const axe_linear *inv, int ndims,
+                        axe_linear *out)
 {
     static const axe_linear empty;
     *out = empty;
-    out->nin = HW_N;
+    out->nin = k->n;
     out->nout = ndims;
     for (int o = 0; o < ndims; o++) {
         memcpy(out->out_name[o], inv->out_name[o], AXE_AXIS_NAME_MAX);
         out->out_bits[o] = inv->out_bits[o];
     }
-    for (int h = 0; h < HW_N; h++)
-        set_name(out->in_name[h], triton_in[h]);
+    for (int h = 0; h < k->n; h++)
+        set_name(out->in_name[h], k->in[h]);
     for (int d = 0; d < inv->nin; d++) {
-        int h = hw_of_axis(inv->in_name[d]);
+        int h = hw_of_axis(k, inv->in_name[d]);
         out->in_bits[h] = inv->in_bits[d];
         for (int i = 0; i < inv->in_bits[d]; i++)
             for (int o = 0; o < ndims; o++)
@@ -200,6 +244,7 @@ axe_status axe_linear_to_triton(const axe_layout *l, const int64_t *shape,
 {
     axe_linear lin, ext, inv;
     axe_layout s = *l;
+    const hw_kind *k;
     int64_t size;
     s.nreplica = 0;
     if (shape == NULL || n == 0) {
@@ -208,22 +253,42 @@ axe_status axe_linear_to_triton(const axe_layout *l, const int64_t *shape,
         n = 1;
     }
     AXE_TRY(axe_linear_from_layout(&s, shape, n, &lin, diag));
-    AXE_TRY(check_hw_outputs(&lin, diag));
-    AXE_TRY(extend_replicas(l, &lin, &ext, diag));
+    for (int r = 0; r < l->nreplica; r++)
+        if (output_of(&lin, l->replica[r].axis) < 0)
+            return axe__fail(diag, AXE_ERR_CAPACITY, -1, "more than %d axes",
+                             AXE_LINEAR_MAX_DIMS);
+    k = kind_of_outputs(&lin);
+    AXE_TRY(check_hw_outputs(k, &lin, diag));
+    AXE_TRY(extend_replicas(k, l, &lin, &ext, diag));
     if (axe_linear_invert(&ext, &inv, NULL) != AXE_OK)
         return not_bijective(&ext, diag);
-    triton_form(&inv, n, out);
+    triton_form(k, &inv, n, out);
     return AXE_OK;
 }
 
 /* ---- from Triton ------------------------------------------------------ */
 
-/* The inputs of "lin" are among register, lane, warp, block, once each. */
-static axe_status check_hw_inputs(const axe_linear *lin, axe_diag *diag)
+/* The kind of "lin" by its inputs: shared if one is `offset`. */
+static const hw_kind *kind_of_inputs(const axe_linear *lin)
+{
+    for (int d = 0; d < lin->nin; d++)
+        if (strcmp(lin->in_name[d], "offset") == 0)
+            return &shared;
+    return &distributed;
+}
+
+/* The inputs of "lin" are among those of "k", once each. */
+static axe_status check_hw_inputs(const hw_kind *k, const axe_linear *lin,
+                                  axe_diag *diag)
 {
     int seen[HW_N] = {0};
     for (int d = 0; d < lin->nin; d++) {
-        int h = hw_of_input(lin->in_name[d]);
+        int h = hw_of_input(k, lin->in_name[d]);
+        if (h < 0 && k == &shared)
+            return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
+                             "input %s beside offset: a Triton shared "
+                             "layout has inputs offset and block",
+                             lin->in_name[d]);
         if (h < 0)
             return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
                              "input %s is not register, lane, warp or block: "
@@ -267,35 +332,43 @@ static axe_status extend_zeros(const axe_linear *lin, axe_linear *ext,
     return AXE_OK;
 }
 
-/* The forward map dims -> hardware axes (Axe names) of the inverse "inv"
- * of the extended layout, its `rep` input dropped. */
-static void forward_form(const axe_linear *inv, int ndims, axe_linear *fwd)
+/* The forward map dims -> hardware axes (Axe names of "k") of the
+ * inverse "inv" of the extended layout, its `rep` input and its outputs
+ * of size 1 dropped. */
+static void forward_form(const hw_kind *k, const axe_linear *inv, int ndims,
+                         axe_linear *fwd)
 {
     static const axe_linear empty;
     *fwd = empty;
     fwd->nin = ndims;
-    fwd->nout = inv->nout;
     for (int d = 0; d < ndims; d++) {
         memcpy(fwd->in_name[d], inv->in_name[d], AXE_AXIS_NAME_MAX);
         fwd->in_bits[d] = inv->in_bits[d];
-        memcpy(fwd->basis[d], inv->basis[d], sizeof fwd->basis[d]);
     }
     for (int o = 0; o < inv->nout; o++) {
-        set_name(fwd->out_name[o], axe_hw[hw_of_input(inv->out_name[o])]);
-        fwd->out_bits[o] = inv->out_bits[o];
+        int f = fwd->nout;
+        if (inv->out_bits[o] == 0)
+            continue;
+        set_name(fwd->out_name[f], k->axe[hw_of_input(k, inv->out_name[o])]);
+        fwd->out_bits[f] = inv->out_bits[o];
+        for (int d = 0; d < ndims; d++)
+            for (int i = 0; i < inv->in_bits[d]; i++)
+                fwd->basis[d][i][f] = inv->basis[d][i][o];
+        fwd->nout++;
     }
 }
 
 /* Replicas 2:2^i@axis of the zero bases of "lin"; canonical form. */
-static axe_status add_replicas(const axe_linear *lin, axe_layout *l,
-                               axe_diag *diag)
+static axe_status add_replicas(const hw_kind *k, const axe_linear *lin,
+                               axe_layout *l, axe_diag *diag)
 {
     axe_layout c;
     for (int d = 0; d < lin->nin; d++)
         for (int i = 0; i < lin->in_bits[d]; i++)
             if (zero_basis(lin, d, i) &&
-                axe_layout_push_replica(l, 2, INT64_C(1) << i,
-                                        axe_hw[hw_of_input(lin->in_name[d])]))
+                axe_layout_push_replica(
+                    l, 2, INT64_C(1) << i,
+                    k->axe[hw_of_input(k, lin->in_name[d])]))
                 return axe__fail(diag, AXE_ERR_CAPACITY, -1,
                                  "more than %d replicas",
                                  AXE_LAYOUT_MAX_REPLICA);
@@ -309,7 +382,8 @@ axe_status axe_linear_from_triton(const axe_linear *lin, axe_layout *out,
 {
     axe_linear ext, inv, fwd;
     axe_layout l;
-    AXE_TRY(check_hw_inputs(lin, diag));
+    const hw_kind *k = kind_of_inputs(lin);
+    AXE_TRY(check_hw_inputs(k, lin, diag));
     AXE_TRY(extend_zeros(lin, &ext, diag));
     if (axe_linear_invert(&ext, &inv, NULL) != AXE_OK)
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
@@ -317,9 +391,10 @@ axe_status axe_linear_from_triton(const axe_linear *lin, axe_layout *out,
                          "bits (two hardware inputs hold one element without "
                          "a zero basis, or an element has no holder): no "
                          "Axe layout from the tensor index");
-    forward_form(&inv, lin->nout, &fwd);
-    AXE_TRY(axe__linear_plain_layout(&fwd, &l, diag));
-    AXE_TRY(add_replicas(lin, &l, diag));
+    forward_form(k, &inv, lin->nout, &fwd);
+    AXE_TRY(k == &shared ? axe_linear_to_layout(&fwd, &l, diag)
+                         : axe__linear_plain_layout(&fwd, &l, diag));
+    AXE_TRY(add_replicas(k, lin, &l, diag));
     *out = l;
     return AXE_OK;
 }

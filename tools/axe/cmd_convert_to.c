@@ -70,16 +70,18 @@ static int read_axes(const axe_invocation *inv, const axe_layout *l,
     return -1;
 }
 
-/* A Triton distributed layout: inputs all among register, lane, warp,
- * block (at least one). */
+/* A Triton distributed or shared layout: inputs all among register,
+ * lane, warp, block, offset (at least one; the library refuses a mix of
+ * offset with register, lane or warp, with the reason). */
 static bool is_triton(const axe_linear *lin)
 {
-    static const char *const hw[] = {"register", "lane", "warp", "block"};
+    static const char *const hw[] = {"register", "lane", "warp", "block",
+                                     "offset"};
     for (int d = 0; d < lin->nin; d++) {
         int h = 0;
-        while (h < 4 && strcmp(lin->in_name[d], hw[h]) != 0)
+        while (h < 5 && strcmp(lin->in_name[d], hw[h]) != 0)
             h++;
-        if (h == 4)
+        if (h == 5)
             return false;
     }
     return lin->nin > 0;
