@@ -1,0 +1,243 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The CUDA emulation's warp-collective atoms (issue 13 §3.3), written from
+ * the PTX ISA's definitions, for the CPU emulation of the CUDA backend's
+ * output (a warp's 32 lanes are emulated together: the emulator gathers
+ * every lane's operands at the collective and scatters the results):
+ *   - mma.sync.aligned fragments and the product: for each shape, value i
+ *     of lane l of A, B and C/D lies at the (row, column) the PTX ISA's
+ *     "Matrix fragments for mma.m16n8k*" figures give (groupID = l >> 2,
+ *     threadID_in_group = l % 4); D = A B + C;
+ *   - ldmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared.b16: lanes 8j ..
+ *     8j + 7 address the rows of matrix j; lane l receives in register j
+ *     the pair of b16 elements (row l / 4, columns 2 (l % 4), +1) of
+ *     matrix j, or with .trans (rows 2 (l % 4), +1, column l / 4);
+ *   - shfl.sync.{up,down,bfly,idx}.b32: the source lane of each lane from
+ *     b and c (clamp c[4:0], segment mask c[12:8]), as the ISA's
+ *     pseudocode, its own lane when the source is out of range.
+ * Header-only, C99 and C++ alike (the emulation compiles the generated
+ * .cu as C++ against it), no dependency on libaxe. The fragment tables of
+ * ../shared/spec/atoms.md (CuTe's TV layouts) are the independent check
+ * (tests/test_cuda_emu_atoms.c). Invariant: every function is total on
+ * its documented domain (lanes 0..31, value indices below the counts of
+ * ax_emu_mma_shape) and touches no memory outside its arguments.
+ */
+#ifndef AXE_COMPILER_CUDA_EMU_ATOMS_H
+#define AXE_COMPILER_CUDA_EMU_ATOMS_H
+
+#include <stdint.h>
+#include <string.h>
+
+/* The mma.sync shapes (one per fragment geometry). */
+typedef enum ax_emu_mma_kind {
+    AX_EMU_M16N8K16,     /* f16/bf16 inputs, f16 or f32 accumulate */
+    AX_EMU_M16N8K8_F16,  /* f16 inputs */
+    AX_EMU_M16N8K8_TF32, /* tf32 inputs */
+    AX_EMU_M8N8K4_F64,   /* f64 */
+    AX_EMU_M16N8K32_8BIT /* s8/u8 -> s32, e4m3/e5m2 -> f32 (sm_89+) */
+} ax_emu_mma_kind;
+#define AX_EMU_MMA_NKINDS 5
+
+/* M, N, K and the values per lane of A, B and C/D. */
+typedef struct ax_emu_mma_shape {
+    int m, n, k, na, nb, nc;
+} ax_emu_mma_shape;
+
+static inline ax_emu_mma_shape ax_emu_mma_shape_of(ax_emu_mma_kind kind)
+{
+    static const ax_emu_mma_shape shapes[AX_EMU_MMA_NKINDS] = {
+        {16, 8, 16, 8, 4, 4},
+        {16, 8, 8, 4, 2, 4},
+        {16, 8, 8, 4, 2, 4},
+        {8, 8, 4, 1, 1, 2},
+        {16, 8, 32, 16, 8, 4}};
+    return shapes[kind];
+}
+
+/* Value i of lane "lane" of A (M x K): its row and column. */
+static inline void ax_emu_mma_a(ax_emu_mma_kind kind, int lane, int i, int *row,
+                                int *col)
+{
+    int g = lane >> 2, t = lane % 4;
+    switch (kind) {
+    case AX_EMU_M16N8K16: /* a0,a1,a4,a5: row g; a2,a3,a6,a7: g + 8 */
+        *row = g + 8 * ((i >> 1) & 1);
+        *col = 2 * t + (i & 1) + 8 * (i >> 2);
+        return;
+    case AX_EMU_M16N8K8_F16: /* a0,a1: row g; a2,a3: g + 8 */
+        *row = g + 8 * (i >> 1);
+        *col = 2 * t + (i & 1);
+        return;
+    case AX_EMU_M16N8K8_TF32: /* a0,a2: row g; a1,a3: g + 8; a2,a3: +4 */
+        *row = g + 8 * (i & 1);
+        *col = t + 4 * (i >> 1);
+        return;
+    case AX_EMU_M8N8K4_F64:
+        *row = g;
+        *col = t;
+        return;
+    case AX_EMU_M16N8K32_8BIT: /* a4..a7, a12..a15: row g + 8 */
+        *row = g + 8 * ((i >> 2) & 1);
+        *col = 4 * t + (i & 3) + 16 * (i >> 3);
+        return;
+    }
+    *row = *col = 0;
+}
+
+/* Value i of lane "lane" of B (K x N): its row k and column n. */
+static inline void ax_emu_mma_b(ax_emu_mma_kind kind, int lane, int i, int *k,
+                                int *n)
+{
+    int g = lane >> 2, t = lane % 4;
+    *n = g;
+    switch (kind) {
+    case AX_EMU_M16N8K16:
+        *k = 2 * t + (i & 1) + 8 * (i >> 1);
+        return;
+    case AX_EMU_M16N8K8_F16:
+        *k = 2 * t + i;
+        return;
+    case AX_EMU_M16N8K8_TF32:
+        *k = t + 4 * i;
+        return;
+    case AX_EMU_M8N8K4_F64:
+        *k = t;
+        return;
+    case AX_EMU_M16N8K32_8BIT:
+        *k = 4 * t + (i & 3) + 16 * (i >> 2);
+        return;
+    }
+    *k = 0;
+}
+
+/* Value i of lane "lane" of C and D (M x N): its row and column. */
+static inline void ax_emu_mma_c(ax_emu_mma_kind kind, int lane, int i, int *row,
+                                int *col)
+{
+    int g = lane >> 2, t = lane % 4;
+    if (kind == AX_EMU_M8N8K4_F64) {
+        *row = g;
+        *col = 2 * t + i;
+        return;
+    }
+    *row = g + 8 * (i >> 1);
+    *col = 2 * t + (i & 1);
+}
+
+/* D = A B + C for the warp: lane l's value i of A at a[16 l + i], of B at
+ * b[8 l + i], of C and D at c[4 l + i] and d[4 l + i] (already converted
+ * from the input type); the products and their sum exact in double (to
+ * 2^53), in k order; the caller rounds d to the accumulator type (f32:
+ * once; s32: modulo 2^32, ax_emu_wrap_s32). */
+static inline void ax_emu_mma(ax_emu_mma_kind kind, const double *a,
+                              const double *b, const double *c, double *d)
+{
+    double am[16][32], bm[32][8];
+    ax_emu_mma_shape s = ax_emu_mma_shape_of(kind);
+    int l, i, r, q, k;
+    memset(am, 0, sizeof am);
+    memset(bm, 0, sizeof bm);
+    for (l = 0; l < 32; l++) {
+        for (i = 0; i < s.na; i++) {
+            ax_emu_mma_a(kind, l, i, &r, &q);
+            am[r][q] = a[16 * l + i];
+        }
+        for (i = 0; i < s.nb; i++) {
+            ax_emu_mma_b(kind, l, i, &k, &q);
+            bm[k][q] = b[8 * l + i];
+        }
+    }
+    for (l = 0; l < 32; l++)
+        for (i = 0; i < s.nc; i++) {
+            double acc = c[4 * l + i];
+            ax_emu_mma_c(kind, l, i, &r, &q);
+            for (k = 0; k < s.k; k++)
+                acc += am[r][k] * bm[k][q];
+            d[4 * l + i] = acc;
+        }
+}
+
+/* An integer sum modulo 2^32 as an s32 (|v| < 2^53). */
+static inline int32_t ax_emu_wrap_s32(double v)
+{
+    int64_t x = (int64_t)v;
+    uint32_t u = (uint32_t)((uint64_t)x & 0xffffffffu);
+    return u < 0x80000000u ? (int32_t)u
+                           : (int32_t)(u - 0x80000000u) - 0x7fffffff - 1;
+}
+
+/* ldmatrix.sync.aligned.m8n8.x"n".shared.b16 (n 1, 2 or 4; "trans":
+ * .trans): row r of matrix j is the 16 bytes at smem + addr[8 j + r]
+ * (little-endian b16 elements); lane l's register j is two b16 elements,
+ * the first in the low half. The addresses of lanes 8 n .. 31 are not
+ * read. */
+static inline void ax_emu_ldmatrix(const unsigned char *smem,
+                                   const uint32_t addr[32], int n, int trans,
+                                   uint32_t d[32][4])
+{
+    int l, j, h;
+    for (l = 0; l < 32; l++)
+        for (j = 0; j < n; j++) {
+            uint32_t v = 0;
+            for (h = 0; h < 2; h++) {
+                int row = trans ? 2 * (l % 4) + h : l / 4;
+                int col = trans ? l / 4 : 2 * (l % 4) + h;
+                const unsigned char *e = smem + addr[8 * j + row] + 2 * col;
+                v |= (uint32_t)(e[0] | (e[1] << 8)) << (16 * h);
+            }
+            d[l][j] = v;
+        }
+}
+
+typedef enum ax_emu_shfl_mode {
+    AX_EMU_SHFL_UP,
+    AX_EMU_SHFL_DOWN,
+    AX_EMU_SHFL_BFLY,
+    AX_EMU_SHFL_IDX
+} ax_emu_shfl_mode;
+
+/* shfl.sync."mode".b32 d, a, b, c: the lane whose a lane "lane" receives
+ * (the ISA's pseudocode; its own lane when the source is out of range,
+ * then *pval is 0). */
+static inline int ax_emu_shfl_src(ax_emu_shfl_mode mode, int lane, uint32_t b,
+                                  uint32_t c, int *pval)
+{
+    int bval = (int)(b & 31u), cval = (int)(c & 31u);
+    int seg = (int)((c >> 8) & 31u);
+    int max_lane = (lane & seg) | (cval & ~seg), min_lane = lane & seg;
+    int j, ok;
+    switch (mode) {
+    case AX_EMU_SHFL_UP:
+        j = lane - bval;
+        ok = j >= max_lane;
+        break;
+    case AX_EMU_SHFL_DOWN:
+        j = lane + bval;
+        ok = j <= max_lane;
+        break;
+    case AX_EMU_SHFL_BFLY:
+        j = lane ^ bval;
+        ok = j <= max_lane;
+        break;
+    case AX_EMU_SHFL_IDX:
+    default:
+        j = min_lane | (bval & ~seg);
+        ok = j <= max_lane;
+        break;
+    }
+    *pval = ok;
+    return ok ? j : lane;
+}
+
+/* The whole warp's shfl.sync: d[l] = a[src(l)]. */
+static inline void ax_emu_shfl(ax_emu_shfl_mode mode, const uint32_t a[32],
+                               uint32_t b, uint32_t c, uint32_t d[32])
+{
+    int l, p;
+    uint32_t in[32];
+    memcpy(in, a, sizeof in);
+    for (l = 0; l < 32; l++)
+        d[l] = in[ax_emu_shfl_src(mode, l, b, c, &p)];
+}
+
+#endif

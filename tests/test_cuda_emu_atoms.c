@@ -1,0 +1,356 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The CUDA emulation's warp atoms (src/compiler/backend/cuda/
+ * compiler_cuda_emu_atoms.h, written from the PTX ISA) against the
+ * fragment tables of ../shared/spec/atoms.md (CuTe's TV layouts, read at
+ * run time from $AXE_SHARED_DIR and evaluated with the library):
+ *   - mma.sync: for every shape, lane and value, the emulation's (row,
+ *     column) of A, B and C is the position the table's layout gives; and
+ *     D = A B + C on seeded random integer tiles distributed to the lanes
+ *     by the table's layouts equals the brute-force product exactly;
+ *   - ldmatrix x1/x2/x4 (.trans): rows placed at random 16-byte slots of
+ *     shared memory, lanes addressing them as the source layout says
+ *     (replica lanes get a garbage address, which must not be read): every
+ *     bit of every lane's registers is the bit the destination layout
+ *     names;
+ *   - shfl.sync: the ISA's pseudocode, with the c operand each CUDA
+ *     intrinsic passes, agrees with the CUDA Programming Guide's
+ *     definitions of __shfl_sync, __shfl_up_sync, __shfl_down_sync and
+ *     __shfl_xor_sync for every width, lane and operand.
+ * Exit 77 when atoms.md is not found. AXE_TEST_SEED=N replays.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../src/compiler/backend/cuda/compiler_cuda_emu_atoms.h"
+#include "axe/cute.h"
+#include "axe/notation.h"
+#include "testlib.h"
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf;
+    long n;
+    if (f == NULL)
+        return NULL;
+    if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 ||
+        fseek(f, 0, SEEK_SET) != 0 || (buf = malloc((size_t)n + 1)) == NULL) {
+        fclose(f);
+        return NULL;
+    }
+    if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        fclose(f);
+        return NULL;
+    }
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* The backquoted fields of table line "line" (up to "max"), copied into
+ * "out" (each up to 127 bytes); their number. */
+static int fields(const char *line, char out[][128], int max)
+{
+    int n = 0;
+    const char *a, *b;
+    const char *end = strchr(line, '\n');
+    for (a = strchr(line, '`');
+         a != NULL && (end == NULL || a < end) && n < max;
+         a = strchr(b + 1, '`')) {
+        b = strchr(a + 1, '`');
+        if (b == NULL || (size_t)(b - a - 1) >= sizeof out[0])
+            break;
+        memcpy(out[n], a + 1, (size_t)(b - a - 1));
+        out[n][b - a - 1] = '\0';
+        n++;
+    }
+    return n;
+}
+
+static bool layout_of(const char *text, axe_cute_layout *l)
+{
+    axe_diag d;
+    bool ok = axe_parse_cute_layout(text, strlen(text), l, &d) == AXE_OK;
+    TL_CHECK(ok, "'%s': %s", text, d.message);
+    return ok;
+}
+
+/* The table position of (lane, value) in layout "l". */
+static int64_t pos(const axe_cute_layout *l, int lane, int v)
+{
+    int64_t out = -1;
+    TL_CHECK(axe_cute_eval(l, lane + 32 * (int64_t)v, &out) == AXE_OK, "eval");
+    return out;
+}
+
+/* Whether the table line at "line" (to its newline) contains "what". */
+static bool line_has(const char *line, const char *what)
+{
+    const char *end = strchr(line, '\n'), *at = strstr(line, what);
+    return at != NULL && (end == NULL || at < end);
+}
+
+/* The mma row "line" of atoms.md, by its instruction and text. */
+static int mma_kind(const char *line, const char *name)
+{
+    if (strstr(name, "m16n8k16") != NULL)
+        return AX_EMU_M16N8K16;
+    if (strstr(name, "m16n8k8") != NULL)
+        return line_has(line, "tf32") ? AX_EMU_M16N8K8_TF32
+                                      : AX_EMU_M16N8K8_F16;
+    if (strstr(name, "m8n8k4") != NULL)
+        return AX_EMU_M8N8K4_F64;
+    if (strstr(name, "m16n8k32") != NULL)
+        return AX_EMU_M16N8K32_8BIT;
+    return -1;
+}
+
+/* Every (lane, value) of A, B and C at the table's position. */
+static void check_fragments(ax_emu_mma_kind kind, const axe_cute_layout *tv)
+{
+    ax_emu_mma_shape s = ax_emu_mma_shape_of(kind);
+    int l, i, r, c;
+    int64_t size;
+    TL_CHECK(axe_cute_size(&tv[0], &size) == AXE_OK && size == 32 * s.na &&
+                 axe_cute_size(&tv[1], &size) == AXE_OK && size == 32 * s.nb &&
+                 axe_cute_size(&tv[2], &size) == AXE_OK && size == 32 * s.nc,
+             "kind %d: value counts", (int)kind);
+    for (l = 0; l < 32; l++) {
+        for (i = 0; i < s.na; i++) {
+            int64_t p = pos(&tv[0], l, i);
+            ax_emu_mma_a(kind, l, i, &r, &c);
+            TL_CHECK(p == r + (int64_t)s.m * c,
+                     "kind %d A lane %d value %d: table %lld, emu (%d,%d)",
+                     (int)kind, l, i, (long long)p, r, c);
+        }
+        for (i = 0; i < s.nb; i++) {
+            int64_t p = pos(&tv[1], l, i);
+            ax_emu_mma_b(kind, l, i, &r, &c); /* r: k, c: n */
+            TL_CHECK(p == c + (int64_t)s.n * r,
+                     "kind %d B lane %d value %d: table %lld, emu (k %d, n %d)",
+                     (int)kind, l, i, (long long)p, r, c);
+        }
+        for (i = 0; i < s.nc; i++) {
+            int64_t p = pos(&tv[2], l, i);
+            ax_emu_mma_c(kind, l, i, &r, &c);
+            TL_CHECK(p == r + (int64_t)s.m * c,
+                     "kind %d C lane %d value %d: table %lld, emu (%d,%d)",
+                     (int)kind, l, i, (long long)p, r, c);
+        }
+    }
+}
+
+/* D = A B + C through the emulation, lanes loaded and read by the
+ * table's layouts, against the brute-force product. */
+static void check_product(ax_emu_mma_kind kind, const axe_cute_layout *tv)
+{
+    ax_emu_mma_shape s = ax_emu_mma_shape_of(kind);
+    static double am[16 * 32], bm[32 * 8], cm[16 * 8];
+    double a[32 * 16], b[32 * 8], c[32 * 4], d[32 * 4];
+    int l, i, r, q, k, bad = 0;
+    for (i = 0; i < s.m * s.k; i++) /* col-major (M, K) */
+        am[i] = (double)tl_range(-8, 8);
+    for (i = 0; i < s.n * s.k; i++) /* col-major (N, K) */
+        bm[i] = (double)tl_range(-8, 8);
+    for (i = 0; i < s.m * s.n; i++) /* col-major (M, N) */
+        cm[i] = (double)tl_range(-64, 64);
+    for (l = 0; l < 32; l++) {
+        for (i = 0; i < s.na; i++)
+            a[16 * l + i] = am[pos(&tv[0], l, i)];
+        for (i = 0; i < s.nb; i++)
+            b[8 * l + i] = bm[pos(&tv[1], l, i)];
+        for (i = 0; i < s.nc; i++)
+            c[4 * l + i] = cm[pos(&tv[2], l, i)];
+    }
+    ax_emu_mma(kind, a, b, c, d);
+    for (l = 0; l < 32; l++)
+        for (i = 0; i < s.nc; i++) {
+            int64_t p = pos(&tv[2], l, i);
+            double want;
+            r = (int)(p % s.m);
+            q = (int)(p / s.m);
+            want = cm[p];
+            for (k = 0; k < s.k; k++)
+                want += am[r + s.m * k] * bm[q + s.n * k];
+            bad += d[4 * l + i] != want;
+        }
+    TL_CHECK(bad == 0, "kind %d: %d values of D differ", (int)kind, bad);
+}
+
+static int test_mma(const char *md)
+{
+    const char *line;
+    int rows = 0, kinds = 0, round;
+    for (line = strstr(md, "\n| `mma.sync"); line != NULL;
+         line = strstr(line + 1, "\n| `mma.sync")) {
+        char f[4][128];
+        axe_cute_layout tv[3];
+        int n = fields(line + 1, f, 4), kind = mma_kind(line + 1, f[0]);
+        rows++;
+        if (n == 1 && line_has(line + 1, "same as s8"))
+            continue; /* e4m3/e5m2: the s8 fragments */
+        TL_CHECK(n == 4 && kind >= 0, "row %d: %d fields", rows, n);
+        if (n != 4 || kind < 0 || !layout_of(f[1], &tv[0]) ||
+            !layout_of(f[2], &tv[1]) || !layout_of(f[3], &tv[2]))
+            continue;
+        kinds |= 1 << kind;
+        check_fragments((ax_emu_mma_kind)kind, tv);
+        for (round = 0; round < 20; round++)
+            check_product((ax_emu_mma_kind)kind, tv);
+    }
+    TL_CHECK(kinds == (1 << AX_EMU_MMA_NKINDS) - 1,
+             "atoms.md covers every mma shape (mask %x)", (unsigned)kinds);
+    return rows;
+}
+
+/* One ldmatrix row of the table: x"n", "trans", its two layouts. */
+static void check_ldmatrix(int n, int trans, const axe_cute_layout *src,
+                           const axe_cute_layout *dst)
+{
+    enum { SLOTS = 48 };
+    unsigned char smem[SLOTS * 16];
+    int slot_of_row[32], perm[SLOTS], row_of_lane[32];
+    uint32_t addr[32], d[32][4];
+    int l, j, b, i, bad = 0, garbage;
+    for (i = 0; i < (int)sizeof smem; i++)
+        smem[i] = (unsigned char)tl_range(0, 255);
+    for (i = 0; i < SLOTS; i++)
+        perm[i] = i;
+    for (i = SLOTS - 1; i > 0; i--) {
+        int k = (int)tl_range(0, i), t = perm[i];
+        perm[i] = perm[k];
+        perm[k] = t;
+    }
+    for (i = 0; i < 8 * n; i++)
+        slot_of_row[i] = perm[i];
+    garbage = perm[8 * n];
+    for (l = 0; l < 32; l++) {
+        int64_t off = pos(src, l, 0), o2;
+        row_of_lane[l] = (int)(off / 128);
+        TL_CHECK(off % 128 == 0 && off / 128 < 8 * n, "x%d lane %d: row %lld",
+                 n, l, (long long)off);
+        for (b = 0; b < 128; b += 37) {
+            o2 = pos(src, l, b);
+            TL_CHECK(o2 == off + b, "x%d lane %d: row bits contiguous", n, l);
+        }
+        addr[l] = 16u * (uint32_t)slot_of_row[row_of_lane[l] % (8 * n)];
+        for (i = 0; i < l; i++)
+            if (row_of_lane[i] == row_of_lane[l])
+                addr[l] = 16u * (uint32_t)garbage; /* a replica lane */
+    }
+    ax_emu_ldmatrix(smem, addr, n, trans, d);
+    for (l = 0; l < 32; l++)
+        for (j = 0; j < n; j++)
+            for (b = 0; b < 32; b++) {
+                int64_t off = pos(dst, l, b + 32 * j);
+                int row = (int)(off / 128), bit = (int)(off % 128);
+                const unsigned char *r = smem + 16 * slot_of_row[row % (8 * n)];
+                unsigned want = (r[bit / 8] >> (bit % 8)) & 1u;
+                bad += ((d[l][j] >> b) & 1u) != want;
+            }
+    TL_CHECK(bad == 0, "ldmatrix x%d%s: %d bits differ", n,
+             trans ? ".trans" : "", bad);
+}
+
+static int test_ldmatrix(const char *md)
+{
+    const char *line;
+    int rows = 0, seen = 0, round;
+    for (line = strstr(md, "\n| `ldmatrix"); line != NULL;
+         line = strstr(line + 1, "\n| `ldmatrix")) {
+        char f[3][128];
+        axe_cute_layout src, dst;
+        int n, trans;
+        rows++;
+        if (fields(line + 1, f, 3) != 3) {
+            TL_CHECK(false, "ldmatrix row %d: fields", rows);
+            continue;
+        }
+        n = strstr(f[0], "x1") ? 1 : strstr(f[0], "x2") ? 2 : 4;
+        trans = strstr(f[0], ".trans") != NULL;
+        if (!layout_of(f[1], &src) || !layout_of(f[2], &dst))
+            continue;
+        seen |= 1 << ((n == 4 ? 2 : n - 1) + 3 * trans);
+        for (round = 0; round < 10; round++)
+            check_ldmatrix(n, trans, &src, &dst);
+    }
+    TL_CHECK(seen == 63,
+             "atoms.md covers x1/x2/x4 with and without .trans "
+             "(mask %x)",
+             (unsigned)seen);
+    return rows;
+}
+
+/* The CUDA Programming Guide's shuffles (width w, a power of 2 <= 32):
+ * the lane whose value lane "l" receives. */
+static int guide_src(ax_emu_shfl_mode mode, int l, int b, int w)
+{
+    int base = l / w * w, j;
+    switch (mode) {
+    case AX_EMU_SHFL_UP:
+        return l % w >= b ? l - b : l;
+    case AX_EMU_SHFL_DOWN:
+        return l % w + b < w ? l + b : l;
+    case AX_EMU_SHFL_BFLY:
+        j = l ^ b;
+        return j < base + w ? j : l; /* later groups: own value */
+    case AX_EMU_SHFL_IDX:
+    default:
+        return base + b % w;
+    }
+}
+
+/* The c operand of the intrinsic for width w. */
+static uint32_t guide_c(ax_emu_shfl_mode mode, int w)
+{
+    uint32_t seg = (uint32_t)(32 - w) << 8;
+    return mode == AX_EMU_SHFL_UP ? seg : seg | 0x1fu;
+}
+
+static void test_shfl(void)
+{
+    uint32_t a[32], d[32];
+    int mode, w, l, b, bad = 0, p;
+    for (l = 0; l < 32; l++)
+        a[l] = 1000u + (uint32_t)l;
+    for (mode = 0; mode < 4; mode++)
+        for (w = 1; w <= 32; w *= 2)
+            for (b = 0; b < 32; b++) {
+                if (mode == AX_EMU_SHFL_BFLY && b >= 32)
+                    continue;
+                ax_emu_shfl((ax_emu_shfl_mode)mode, a, (uint32_t)b,
+                            guide_c((ax_emu_shfl_mode)mode, w), d);
+                for (l = 0; l < 32; l++) {
+                    int want = guide_src((ax_emu_shfl_mode)mode, l, b, w);
+                    bad += d[l] != a[want];
+                    if (d[l] != a[want] && bad < 5)
+                        fprintf(stderr, "mode %d w %d b %d lane %d: %u, %d\n",
+                                mode, w, b, l, d[l], want);
+                }
+            }
+    TL_CHECK(bad == 0, "shfl: %d lanes differ from the guide", bad);
+    TL_CHECK(ax_emu_shfl_src(AX_EMU_SHFL_DOWN, 31, 1, 0x1f, &p) == 31 && p == 0,
+             "down past the warp: own lane, pval 0");
+}
+
+int main(void)
+{
+    const char *dir = getenv("AXE_SHARED_DIR");
+    char path[4096];
+    char *md;
+    tl_seed("test_cuda_emu_atoms", 13);
+    test_shfl();
+    snprintf(path, sizeof path, "%s/spec/atoms.md", dir ? dir : "../shared");
+    md = slurp(path);
+    if (md == NULL) {
+        printf("%s not found: the atoms.md checks skipped\n", path);
+        (void)tl_finish();
+        return 77;
+    }
+    TL_CHECK(test_mma(md) == 6, "six mma rows");
+    TL_CHECK(test_ldmatrix(md) == 6, "six ldmatrix rows");
+    free(md);
+    return tl_finish();
+}
