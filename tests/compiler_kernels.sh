@@ -140,6 +140,13 @@ check_run masked_rows.axe --arg M=64,1,0 -D N=8 --seed 4
 K="$SRC/tests/kernels"
 check_run mixed_split.axe
 check_run mixed_split.axe -D M=5 -D N=13 --seed 11
+# Phases made only of CTA-scope split operators run whole (one loop nest
+# per operator, all threads' elements); phases with a per-thread operator
+# or a loop run thread by thread.
+check_run whole_phase.axe
+check_run whole_phase.axe -D M=7 -D N=13 --seed 3
+n=$("$AXE" compile "$K/whole_phase.axe" | grep -c "all threads' elements in order")
+if [ "$n" = 5 ]; then ok; else bad "whole_phase.axe: $n operators run whole, not 5"; fi
 check_run warps.axe
 check_run warps.axe -D W=3 --seed 2
 check_run cta_reduce.axe

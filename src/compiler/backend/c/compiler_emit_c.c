@@ -451,15 +451,43 @@ static void emit_staged(emitter *e, const ax_stmt *s)
     axe__emit_op(e->t, e->p, s->stage[1], e->ind, false);
 }
 
-/* A CTA-scope split operator that a barrier (or the end) separates from
- * every other statement of its phase. */
-static bool alone_in_phase(const emitter *e, const ax_stmt *s)
+/* Whether "n" (NULL: the end of the block) ends the phase before it: a
+ * `sync`, a `for` or `if` that contains a barrier, or a register mma
+ * (which opens with a barrier). */
+static bool ends_phase(const ax_stmt *n)
 {
-    const ax_stmt *n = s->next;
-    return !e->open && e->guard == NULL && s->plan->kind == AX_PLAN_SPLIT &&
-           s->scope == AX_SCOPE_CTA &&
-           (n == NULL || n->kind == AX_ST_SYNC ||
-            (n->kind == AX_ST_FOR && splits(n->body)));
+    if (n == NULL || n->kind == AX_ST_SYNC)
+        return true;
+    if (n->kind == AX_ST_FOR || n->kind == AX_ST_IF)
+        return splits(n->body) || splits(n->else_body);
+    return !n->dead && n->mma != NULL && !n->mma->from_memory;
+}
+
+/* A CTA-scope split operator with no barrier of its own (or dead code,
+ * which emits nothing). */
+static bool whole_op(const ax_stmt *s)
+{
+    if (s->kind != AX_ST_OP)
+        return false;
+    return s->dead ||
+           (s->stage[0] == NULL && s->nmasks == 0 && s->mma == NULL &&
+            s->grid == NULL && s->plan != NULL &&
+            s->plan->kind == AX_PLAN_SPLIT && s->scope == AX_SCOPE_CTA);
+}
+
+/* "s" starts a phase, outside split ifs, whose statements are all CTA-scope
+ * split operators: each runs all threads' elements in one loop nest, one
+ * operator after the other. Every thread then runs its part of each
+ * operator in program order, after its part of the operators before it,
+ * so this is one valid interleaving of the phase's threads. */
+static bool whole_phase(const emitter *e, const ax_stmt *s)
+{
+    if (e->open || e->guard != NULL)
+        return false;
+    for (; !ends_phase(s); s = s->next)
+        if (!whole_op(s))
+            return false;
+    return true;
 }
 
 static void emit_for(emitter *e, const ax_stmt *s)
@@ -527,7 +555,7 @@ static void emit_block(emitter *e, const ax_stmt *s)
         } else if (s->grid != NULL) {
             phase_open(e);
             axe__emit_grid(e->t, e->p, s, e->ind);
-        } else if (alone_in_phase(e, s)) {
+        } else if (whole_phase(e, s)) {
             axe__emit_op(e->t, e->p, s, e->ind, true);
         } else {
             phase_open(e);
