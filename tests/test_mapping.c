@@ -123,6 +123,19 @@ static void table_normalize(void)
         {"axes![C = 5]", "m![C = 2 / 2]", "m![1]"},
         {"axes![A = 3, B = 6]", "m![[A, B] / 18, B]", "m![B]"},
         {"axes![A = 8]", "m![A = 1, A]", "m![A]"},
+        /* factor split: chains over a composite at its factor boundaries */
+        {"axes![A = 8, B = 512]", "m![[A, B] % 512, [A, B] / 512]", "m![B, A]"},
+        {"axes![A = 8, B = 512]", "m![[A, B] % 4, [A, B] / 4]",
+         "m![B % 4, A, B / 4]"},
+        {"axes![A = 8, B = 512]", "m![[A, 2, B] % 1024, [A, 2, B] / 1024]",
+         "m![2, B, A]"},
+        {"axes![A = 8, B = 512]", "m![[A, B / 2] % 16, [A, B / 2] / 16, B % 2]",
+         "m![B / 2 % 16, A, B / 32, B % 2]"},
+        /* not split: digits that overlap, or cut a factor unevenly */
+        {"axes![A = 4, B = 8]", "m![[A, B] % 8, [A, B] % 4]",
+         "m![(A, B) % 8, (A, B) % 4]"},
+        {"axes![A = 4, B = 6]", "m![[A, B] % 4, [A, B] / 4]",
+         "m![(A, B) % 4, (A, B) / 4]"},
     };
     for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
         axe_mapping m, n;
@@ -785,6 +798,174 @@ static void mutate(const axe_mapping *a, axe_mapping *b)
     }
 }
 
+/* ---- factor split: affine expressions in disguise -------------------- */
+
+/* A factor of a random affine expression: a digit X / mu % n of axis
+ * "axis", or (axis < 0) a broadcast n. */
+typedef struct fac {
+    int axis;
+    int64_t mu, n;
+} fac;
+
+static int fac_text(const axe_mapping_axes *a, const fac *f, char *buf,
+                    size_t cap)
+{
+    if (f->axis < 0)
+        return snprintf(buf, cap, "%" PRId64, f->n);
+    return snprintf(buf, cap, "%s / %" PRId64 " %% %" PRId64, a->name[f->axis],
+                    f->mu, f->n);
+}
+
+/* "f[0..n)" as the list text "[f0, f1, ...]" appended at "buf". */
+static void list_text(const axe_mapping_axes *a, const fac *f, int n, char *buf,
+                      size_t cap)
+{
+    size_t len = strlen(buf);
+    len += (size_t)snprintf(buf + len, cap - len, "[");
+    for (int k = 0; k < n; k++) {
+        len += (size_t)fac_text(a, &f[k], buf + len, cap - len);
+        len += (size_t)snprintf(buf + len, cap - len, k + 1 < n ? ", " : "]");
+    }
+}
+
+/* A random affine expression: each axis cut into digits, a broadcast or
+ * two, shuffled; its size at most 4096. */
+static int random_affine(axe_mapping_axes *a, fac *f)
+{
+    static const int64_t sizes[] = {2, 4, 6, 8, 12, 16};
+    int n = 0, na = (int)tl_range(1, 3);
+    char name[2] = "A";
+    int64_t total = 1;
+    a->n = 0;
+    for (int k = 0; k < na; k++) {
+        int64_t size = sizes[tl_range(0, 5)], mu = 1;
+        name[0] = (char)('A' + k);
+        TL_CHECK(axe_mapping_axes_add(a, name, size, NULL) == AXE_OK, "axes");
+        total *= size;
+        while (mu < size) {
+            int64_t d = divisor_of(size / mu);
+            if (d == 1)
+                d = size / mu;
+            f[n++] = (fac){k, mu, d};
+            mu *= d;
+        }
+    }
+    for (int b = (int)tl_range(0, 2); b > 0 && total * 3 <= 4096; b--) {
+        f[n] = (fac){-1, 1, tl_range(2, 3)};
+        total *= f[n++].n;
+    }
+    for (int k = n - 1; k > 0; k--) {
+        int j = (int)tl_range(0, k);
+        fac t = f[k];
+        f[k] = f[j];
+        f[j] = t;
+    }
+    return n;
+}
+
+/* "g[0..n)" cut at the position stride "d" (a divisor of their size):
+ * the factor holding the boundary split in two, when d falls evenly in
+ * it; the cut index (factors at and after it are below d) or -1. */
+static int cut_at(fac *g, int *n, int64_t d)
+{
+    int64_t w = 1;
+    for (int j = *n - 1; j >= 0; j--) {
+        int64_t q;
+        if (w == d)
+            return j + 1;
+        if (w * g[j].n <= d) {
+            w *= g[j].n;
+            continue;
+        }
+        if (d % w != 0 || g[j].n % (d / w) != 0)
+            return -1;
+        q = d / w;
+        memmove(&g[j + 1], &g[j], (size_t)(*n - j) * sizeof *g);
+        g[j].mu = g[j].axis < 0 ? 1 : g[j].mu * q;
+        g[j].n /= q;
+        g[j + 1].n = q;
+        (*n)++;
+        return j + 1;
+    }
+    return w == d ? 0 : -1;
+}
+
+static void parse_into(const axe_mapping_axes *a, const char *text,
+                       axe_mapping *m)
+{
+    axe_mapping_env env = {a, 0, NULL, NULL, 0, NULL, NULL, false};
+    axe_diag d;
+    TL_CHECK(axe_parse_mapping(text, strlen(text), &env, m, &d) == AXE_OK,
+             "parse %s: %s", text, d.message);
+}
+
+/* An affine expression with a run G of its factors replaced by `[G] % d,
+ * [G] / d` (d a divisor of |G|): when d cuts G at a factor boundary, or
+ * evenly inside a factor, brute force finds it equal to the expression
+ * with G's parts below and above d swapped (affine, built here), and then
+ * equivalence says so, the conversion succeeds, holds every position
+ * (law_to_layout) and is the layout of the swapped form. */
+static int law_factor_split(void)
+{
+    static axe_mapping e, want;
+    static char text[2048], wtext[2048];
+    axe_mapping_axes a;
+    fac f[32], g[32];
+    int n = random_affine(&a, f), i = (int)tl_range(0, n - 1);
+    int j = (int)tl_range(i, n - 1), ng = j - i + 1, c;
+    int64_t size = 1, d;
+    const char *tensor[AXE_MAPPING_MAX_AXES];
+    axe_mapping_part pe = {&e, "m", 1, false}, pw = {&want, "m", 1, false};
+    axe_layout le, lw;
+    bool eq = false;
+    for (int k = i; k <= j; k++)
+        size *= (g[k - i] = f[k]).n;
+    d = divisor_of(size);
+    strcpy(text, "m![");
+    strcpy(wtext, "m![");
+    for (int k = 0; k < i; k++) {
+        fac_text(&a, &f[k], text + strlen(text), 64);
+        fac_text(&a, &f[k], wtext + strlen(wtext), 64);
+        strcat(text, ", ");
+        strcat(wtext, ", ");
+    }
+    list_text(&a, g, ng, text, sizeof text);
+    snprintf(text + strlen(text), 64, " %% %" PRId64 ", ", d);
+    list_text(&a, g, ng, text, sizeof text);
+    snprintf(text + strlen(text), 64, " / %" PRId64, d);
+    c = cut_at(g, &ng, d);
+    for (int k = 0; k < ng && c >= 0; k++) {
+        fac_text(&a, &g[(k + c) % ng], wtext + strlen(wtext), 64);
+        strcat(wtext, k + 1 < ng ? ", " : "");
+    }
+    for (int k = j + 1; k < n; k++) {
+        strcat(text, ", ");
+        strcat(wtext, ", ");
+        fac_text(&a, &f[k], text + strlen(text), 64);
+        fac_text(&a, &f[k], wtext + strlen(wtext), 64);
+    }
+    strcat(text, "]");
+    strcat(wtext, "]");
+    parse_into(&a, text, &e);
+    law_to_layout(&e, false);
+    if (c < 0)
+        return 0;
+    parse_into(&a, wtext, &want);
+    for (int k = 0; k < a.n; k++)
+        tensor[k] = a.name[k];
+    TL_CHECK(same_map(&e, &want), "%s is not %s (the test's expectation)", text,
+             wtext);
+    TL_CHECK(axe_mapping_equivalent(&e, &want, &eq, NULL) == AXE_OK && eq,
+             "equivalent(%s, %s) is not true", text, wtext);
+    TL_CHECK(axe_mapping_to_layout(&pw, 1, tensor, a.n, &lw, NULL) == AXE_OK,
+             "%s does not convert", wtext);
+    TL_CHECK(axe_mapping_to_layout(&pe, 1, tensor, a.n, &le, NULL) == AXE_OK &&
+                 axe_layout_equivalent(&le, &lw, &eq, NULL) == AXE_OK && eq,
+             "%s (equal to the affine %s) does not convert to its layout", text,
+             wtext);
+    return 1;
+}
+
 static void laws(void)
 {
     static axe_mapping a, b, n;
@@ -817,6 +998,12 @@ static void laws(void)
     }
     printf("%d random expressions, %d of them affine per axis\n", RANDOM_CASES,
            converted);
+    converted = 0;
+    for (int r = 0; r < RANDOM_CASES; r++)
+        converted += law_factor_split();
+    printf("%d affine expressions split at a random divisor, %d at a factor "
+           "boundary\n",
+           RANDOM_CASES, converted);
 }
 
 int main(void)

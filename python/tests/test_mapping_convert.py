@@ -227,3 +227,22 @@ def test_tile_view_at_refuses_a_start_past_the_index():
         e.tile_view_at("m![A]", 4, 5)
     assert err.value.status == "DOMAIN"
     assert "start 5 + len 4 exceeds the index size 8" in err.value.reason
+
+
+def test_chains_over_a_composite_at_factor_boundaries_convert():
+    """Issue 12: `map equal` proves m![[A, B] % 512, [A, B] / 512] equal
+    to m![B, A]; it converts to that layout, in Python, the CLI and batch,
+    and the layout holds every position (brute force)."""
+    text = "m![[A, B] % 512, [A, B] / 512]"
+    e = axe.layout(text, axes=AB)
+    assert e.equivalent(axe.layout("m![B, A]", axes=AB))
+    lay = e.to_axe()
+    assert str(lay) == str(axe.layout("m![B, A]", axes=AB).to_axe())
+    assert run_cli("map", "convert", "--axes", AB, text) == (0, str(lay))
+    want = batch("mapping.to_axe", {"expr": text,
+                                     "axes": {"A": 8, "B": 512}})
+    assert want["ok"] and want["result"] == str(lay)
+    for p in range(0, 4096, 37):
+        cell = e.map(p)
+        x = cell.get("A", 0) * 512 + cell.get("B", 0)
+        assert lay.apply(x) == {"m": p}, (p, cell)

@@ -14,7 +14,11 @@
  * chain over a composite and names each axis at most once (so no positions
  * sum differently and decoding it alone never overshoots); a chain over a
  * pair that lies inside one side becomes a chain over that side (pair
- * projection). Chains over composites are otherwise copied verbatim, since
+ * projection); the chains over a composite whose factors are digits and
+ * broadcasts become chains over those factors when each lies inside one
+ * factor and they do not overlap (factor split: `[A, B] % 512, [A, B] /
+ * 512` is `B, A` for |B| = 512). Chains over composites are otherwise
+ * copied verbatim, since
  * their operand is compared as a tree. Passes repeat until nothing changes,
  * which makes the result idempotent. Invariant: every pass's output has the
  * same size and map.
@@ -154,6 +158,146 @@ static axe_status project_pair(npass *p, int atom, int64_t mu, int64_t n,
     return put_chain(p, y, in->node[keep].size, mu, n, id);
 }
 
+/* ---- factor split ------------------------------------------------ */
+
+#define SPLIT_MAX 32
+
+/* The digits (mu, n) of the top chains over the tree "atom" of "m" into
+ * mu[], n[] (sorted by mu); false if more than SPLIT_MAX. */
+static bool chain_digits(const axe_mapping *m, int atom, int64_t *mu,
+                         int64_t *n, int *count)
+{
+    *count = 0;
+    for (int k = 0; k < m->nnodes; k++) {
+        bool top = true;
+        int a, j;
+        int64_t u;
+        for (int i = k + 1; i < m->nnodes && top; i++)
+            top = !(m->node[i].a == k && (m->node[i].op == AXE_MAPPING_STRIDE ||
+                                          m->node[i].op == AXE_MAPPING_MODULO));
+        if (!top || !axe__mapping_chain(m, k, &a, &u) ||
+            !axe_mapping_same_tree(m, a, m, atom))
+            continue;
+        if (*count == SPLIT_MAX)
+            return false;
+        for (j = (*count)++; j > 0 && mu[j - 1] > u; j--) {
+            mu[j] = mu[j - 1];
+            n[j] = n[j - 1];
+        }
+        mu[j] = u;
+        n[j] = m->node[k].size;
+    }
+    return true;
+}
+
+/* The factor of "fs" (position strides "w") that holds the digit "mu",
+ * "n" whole, as `f / (mu / w) % n` is valid; -1 if none. */
+static int factor_holding(const axe__factors *fs, const int64_t *w, int64_t mu,
+                          int64_t n)
+{
+    for (int j = 0; j < fs->n; j++) {
+        int64_t q;
+        if (mu % w[j] != 0)
+            continue;
+        q = mu / w[j];
+        if (fs->f[j].n % q == 0 && (fs->f[j].n / q) % n == 0)
+            return j;
+    }
+    return -1;
+}
+
+/* The digit (mu, n) cut at the factor boundaries w_j inside it into
+ * pieces pmu[], pn[] (ascending), each held by one factor; false if a
+ * boundary is not a multiple of mu dividing mu n, or a piece is not held
+ * (`X / mu % n` is then no pair of chains over single factors). */
+static bool cut_digit(const axe__factors *fs, const int64_t *w, int64_t mu,
+                      int64_t n, int64_t *pmu, int64_t *pn, int *np)
+{
+    int64_t lo = mu, end = mu * n;
+    *np = 0;
+    for (int j = fs->n - 1; j >= 0; j--) {
+        int64_t top = w[j] * fs->f[j].n;
+        if (top <= lo)
+            continue;
+        if (top > end)
+            top = end;
+        if (top % lo != 0 || end % top != 0 ||
+            factor_holding(fs, w, lo, top / lo) != j)
+            return false;
+        pmu[*np] = lo;
+        pn[(*np)++] = top / lo;
+        lo = top;
+        if (lo == end)
+            return true;
+    }
+    return false;
+}
+
+/* Whether every chain over the composite "atom" of "in" cuts into pieces
+ * at factor boundaries (cut_digit) and no two overlap (mu_{k+1} >= mu_k
+ * n_k): the positions they sum into "atom" then carry into no other
+ * factor, so each factor reads its own digits. The factors must be digits
+ * or broadcasts, whose maps are linear in the position (summing positions
+ * sums indices). */
+static bool splittable(const axe_mapping *in, int atom, const axe__factors *fs,
+                       const int64_t *w)
+{
+    int64_t mu[SPLIT_MAX], n[SPLIT_MAX], end = 1;
+    int count;
+    for (int j = 0; j < fs->n; j++)
+        if (fs->f[j].kind == AXE__FACTOR_OTHER)
+            return false;
+    if (!chain_digits(in, atom, mu, n, &count))
+        return false;
+    for (int k = 0; k < count; k++) {
+        int64_t pmu[AXE__FACTORS_MAX], pn[AXE__FACTORS_MAX];
+        int np;
+        if (mu[k] < end || !cut_digit(fs, w, mu[k], n[k], pmu, pn, &np))
+            return false;
+        end = mu[k] * n[k];
+    }
+    return true;
+}
+
+/* The piece (mu, n) of factor "f" (at position stride "w") as a node. */
+static axe_status push_piece(npass *p, const axe__factor *f, int64_t w,
+                             int64_t mu, int64_t n, int *id)
+{
+    if (f->kind == AXE__FACTOR_BROADCAST)
+        return push(p, AXE_MAPPING_BROADCAST, -1, -1, n, AXE_PADDING_TOP, id);
+    return axe__mapping_push_digit(p->out, f->axis, f->mu * (mu / w), n, id);
+}
+
+/* Factor split: the chain `X / mu % n` over the pair X of digits and
+ * broadcasts, cut at X's factor boundaries (the stride-modulo identity),
+ * is the pair of its pieces, major first; a piece (mu, n) inside factor
+ * j is the digit (mu / w_j, n) of that factor, w_j the product of the
+ * sizes of the factors after j. Applies when every chain over X is
+ * splittable; *id is -1 otherwise. */
+static axe_status split_factors(npass *p, int atom, int64_t mu, int64_t n,
+                                int *id)
+{
+    static const axe__factors empty;
+    axe__factors fs = empty;
+    int64_t w[AXE__FACTORS_MAX], pmu[AXE__FACTORS_MAX], pn[AXE__FACTORS_MAX];
+    int ids[AXE__FACTORS_MAX], np;
+    *id = -1;
+    if (p->in->node[atom].op != AXE_MAPPING_PAIR)
+        return AXE_OK;
+    axe__mapping_factors(p->in, atom, &fs);
+    w[fs.n - 1] = 1;
+    for (int k = fs.n - 2; k >= 0; k--)
+        w[k] = w[k + 1] * fs.f[k + 1].n;
+    if (!splittable(p->in, atom, &fs, w) ||
+        !cut_digit(&fs, w, mu, n, pmu, pn, &np))
+        return AXE_OK;
+    for (int k = 0; k < np; k++) {
+        int j = factor_holding(&fs, w, pmu[k], pn[k]);
+        AXE_TRY(push_piece(p, &fs.f[j], w[j], pmu[k], pn[k], &ids[np - 1 - k]));
+    }
+    return axe__mapping_push_list(p->out, ids, np, id);
+}
+
 static axe_status norm_chain(npass *p, int node, int *id)
 {
     const axe_mapping *in = p->in;
@@ -170,6 +314,9 @@ static axe_status norm_chain(npass *p, int node, int *id)
         unwrappable(in, atom))
         return norm(p, atom, id);
     AXE_TRY(project_pair(p, atom, mu, n, id));
+    if (*id >= 0)
+        return AXE_OK;
+    AXE_TRY(split_factors(p, atom, mu, n, id));
     if (*id >= 0)
         return AXE_OK;
     return axe_mapping_copy_subtree(p->out, in, node, id);
