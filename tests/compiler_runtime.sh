@@ -8,7 +8,10 @@
 # it; the harness of the generated C refuses bad values; `--arg` errors
 # (unknown name, missing, not an integer, given twice, outside i32, an
 # extent that is negative at launch, lists of different lengths) are
-# reported with their exit codes. Skipped (77) without a C compiler. The
+# reported with their exit codes; masked copies keep vector accesses
+# (tests/kernels/masked_vec.axe at seven lengths, edits of the chunk
+# test and of both paths, AddressSanitizer). Skipped (77) without a C
+# compiler. The
 # last line is "N passed, N failed".
 set -u
 
@@ -94,12 +97,83 @@ if [ $rc = 1 ] && grep -q '^M=37: check FAILED' "$tmp/out" && [ -s "$tmp/count" 
 else
     bad "masked_rows with the fill edited: exit $rc, $(cat "$tmp/out" "$tmp/err" | head -c 400)"
 fi
-# A masked copy is not vectorized (the reason names the tensor).
+# A masked copy keeps its vector access: copy.vector with a run-time test
+# per row (masked rows, contiguous columns) or per chunk (the vector's
+# own dimension masked), which --explain notes per masked operand.
 if "$AXE" compile "$K/masked_rows.axe" --explain >"$tmp/out" 2>&1 &&
-    grep -q "rejected copy.vector: 'X' is masked: its elements are guarded one by one" "$tmp/out"; then
+    grep -A6 '^op 0 (line 12)' "$tmp/out" | grep -q '^  chosen copy.vector$' &&
+    grep -A6 '^op 0 (line 12)' "$tmp/out" | grep -q "^    masked 'X': a run-time test per innermost loop of 64 elements (its masked coordinates are constant along it; per chunk of 4 when dealt round-robin); vector accesses when inside 'X', else element by element with the guard$" &&
+    grep -A6 '^op 3 (line 15)' "$tmp/out" | grep -q "^    masked 'Y': a run-time test per innermost loop of 64 elements" &&
+    "$AXE" compile "$SRC/tests/kernels/masked_vec.axe" --explain >"$tmp/out" 2>&1 &&
+    grep -A6 '^op 0 (line 14)' "$tmp/out" | grep -q "^    masked 'X': a run-time test per chunk of 4; one vector access when the chunk lies inside 'X', else element by element with the guard$" &&
+    grep -A8 '^op 5 (line 23)' "$tmp/out" | grep -q "^    masked 'H': a run-time test per chunk of 8;"; then
     ok
 else
-    bad "masked_rows --explain: $(head -c 300 "$tmp/out")"
+    bad "masked_rows --explain: $(head -c 600 "$tmp/out")"
+fi
+
+# Masked vector chunks (tests/kernels/masked_vec.axe, 1-D tiles of 128
+# over a runtime M): one build passes --check at M a multiple of the
+# tile, M whose last chunk is partial (130, 133, 127), M below one
+# vector (3), 1 and 0; the C tests each chunk and keeps the per-element
+# path for the others.
+V="$SRC/tests/kernels/masked_vec.axe"
+if run_cc "" "$V" --check --arg M=256,130,133,127,3,1,0 &&
+    [ "$(wc -l <"$tmp/count")" = 1 ] &&
+    [ "$(grep -c '^M=[0-9]*: check passed' "$tmp/out")" = 7 ]; then
+    ok
+else
+    bad "masked_vec at 7 values of M: $(cat "$tmp/out" "$tmp/err" | head -c 400)"
+fi
+if "$AXE" compile "$V" >"$tmp/out" 2>&1 &&
+    [ "$(grep -c 'schedule copy.vector' "$tmp/out")" = 5 ] &&
+    [ "$(grep -c '+ 3L < s_M)) { /\* the chunk is inside: one vector access \*/' "$tmp/out")" = 4 ] &&
+    [ "$(grep -c '+ 7L < s_M)) { /\* the chunk is inside: one vector access \*/' "$tmp/out")" = 1 ] &&
+    [ "$(grep -c '} else { /\* not inside: element by element, guarded \*/' "$tmp/out")" = 5 ]; then
+    ok
+else
+    bad "masked_vec C: $(grep -c 'schedule copy' "$tmp/out") copies, $(head -c 300 "$tmp/out")"
+fi
+# The per-element loop of a partial chunk, edited to repeat the chunk's
+# first element, fails --check where a chunk is partial (M=130, M=3).
+run_cc 's/(ax_i\([0-9]*\) + ax_v[0-9]*)/ax_i\1/g' "$V" --check --arg M=130,3
+rc=$?
+if [ $rc = 1 ] && grep -q '^M=130: check FAILED' "$tmp/out" &&
+    grep -q '^M=3: check FAILED' "$tmp/out"; then
+    ok
+else
+    bad "masked_vec with the chunk's element loop edited: exit $rc, $(cat "$tmp/out" "$tmp/err" | head -c 400)"
+fi
+# The vector access, edited to move 3 f32 of its 4, fails --check at
+# M=256: full chunks take the vector path.
+run_cc 's/, 4 \* sizeof(float));/, 3 * sizeof(float));/' "$V" --check --arg M=256
+rc=$?
+if [ $rc = 1 ] && grep -q '^M=256: check FAILED' "$tmp/out"; then
+    ok
+else
+    bad "masked_vec with a short vector access: exit $rc, $(cat "$tmp/out" "$tmp/err" | head -c 400)"
+fi
+asan="-fsanitize=address"
+# shellcheck disable=SC2086
+if echo 'int main(void) { return 0; }' >"$tmp/as.c" &&
+    $CC $asan -o "$tmp/as" "$tmp/as.c" 2>/dev/null && "$tmp/as"; then
+    # No access past a tensor at any size, under AddressSanitizer ...
+    if CC="$CC $asan" run_cc "" "$V" --check --arg M=130,133,3,1,0 &&
+        [ "$(grep -c '^M=[0-9]*: check passed' "$tmp/out")" = 5 ]; then
+        ok
+    else
+        bad "masked_vec under ASan: $(cat "$tmp/out" "$tmp/err" | head -c 400)"
+    fi
+    # ... and a chunk test edited to check only the chunk's first element
+    # reads and writes past the vectors at M=130: the run fails.
+    if CC="$CC $asan" run_cc 's/ + [37]L < s_M)/ < s_M)/g' "$V" --check \
+        --arg M=130; then
+        bad "masked_vec with a chunk test of its first element passes"
+    elif grep -q 'AddressSanitizer' "$tmp/err"; then
+        ok
+    else
+        bad "masked_vec with a short chunk test: $(cat "$tmp/out" "$tmp/err" | head -c 400)"
+    fi
 fi
 
 # expect_run CODE PATTERN ARGS...: axe run exits CODE, stderr matches.

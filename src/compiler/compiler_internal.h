@@ -370,6 +370,10 @@ typedef struct ax_plan {
     int64_t vec;      /* elements per access of the innermost loop */
     int64_t total;    /* product of the non-thread loop extents */
     int64_t nthreads; /* threads of one scope instance */
+    /* Emission only: 1 + the loop whose digit is written ax_i<k> +
+     * ax_v<k> (the element loop of a vector chunk that is partly outside
+     * a masked operand, compiler_emit_op.c); 0 otherwise. */
+    int lane;
 } ax_plan;
 
 /* The plan of "s" of kind "kind" (binding operand for BOUND); otherwise
@@ -456,6 +460,12 @@ int64_t axe__iter_rank_stride(const axe_iter *it);
 /* The index of the plan's innermost loop that is not a thread digit (-1
  * if none). */
 int axe__plan_innermost_loop(const ax_plan *plan);
+/* A vector copy with masked operands whose innermost loop's dimension is
+ * masked in none of them: its masked coordinates do not change along
+ * that loop, so the emitted C tests them once per loop instead of once
+ * per chunk (where it runs the loop nest; a round-robin split tests each
+ * chunk). */
+bool axe__plan_masked_rows(const ax_stmt *s, const ax_plan *plan);
 /* The plan's per-thread layouts and digits, for --explain. */
 void axe__plan_describe(ax_text *t, const axe_program *p, const ax_stmt *s,
                         const ax_plan *plan);

@@ -6,6 +6,15 @@
  * innermost first) is a multiple of w, w * elem_size is 4, 8 or 16 bytes
  * (and w >= 2), and every other stride and the base offsets of both
  * operands are multiples of w (so each access is w-aligned).
+ *
+ * A masked operand keeps the vector: the emitted C tests each chunk at
+ * run time (its w elements inside the tensor in every masked dimension:
+ * the chunk's first and last coordinates along the innermost loop's
+ * dimension, which grow with its digit) and accesses a chunk that passes
+ * as one vector; the others, at a tile's edge, element by element with
+ * their guards, which is the per-element rule of the reference. When the
+ * innermost loop's dimension is not masked, the test does not change
+ * along that loop and is made once per loop (axe__plan_masked_rows).
  */
 #include <string.h>
 
@@ -53,6 +62,14 @@ int axe__plan_innermost_loop(const ax_plan *plan)
         if (!plan->loops[k].thread)
             return k;
     return -1;
+}
+
+bool axe__plan_masked_rows(const ax_stmt *s, const ax_plan *plan)
+{
+    int kin = axe__plan_innermost_loop(plan);
+    return plan->vec > 1 && kin >= 0 &&
+           (s->args[0].any_masked || s->args[1].any_masked) &&
+           !axe__stmt_masked_dim(s, plan->loops[kin].dim);
 }
 
 /* CuTe layout of operand "i" over the loop digits, innermost first. */
@@ -141,17 +158,13 @@ axe_status axe__plan_vectorize(const axe_program *p, const ax_stmt *s,
     axe_cute_layout dst, src;
     int64_t v, w, es = axe_dtype_size(p->tensors[s->args[0].tensor].dtype);
     int kin = axe__plan_innermost_loop(plan);
-    if (s->args[0].any_masked || s->args[1].any_masked)
-        return axe__fail(
-            why, AXE_ERR_UNSUPPORTED, -1,
-            "'%s' is masked: its elements are guarded one by "
-            "one, so no vector access (full tiles are not "
-            "split from the tail yet)",
-            p->tensors[s->args[s->args[0].any_masked ? 0 : 1].tensor].name);
     if (!plan->affine[0] || !plan->affine[1] || kin < 0)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                          "an operand is not affine in the loop digits or "
                          "there is no loop");
+    if (plan->loops[kin].weight < 1) /* a chunk's coordinates must grow */
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "the innermost loop does not move its coordinate");
     if (per_thread_cute(plan, 0, &dst) != AXE_OK ||
         per_thread_cute(plan, 1, &src) != AXE_OK ||
         axe_cute_max_common_vector(&dst, &src, &v) != AXE_OK)
@@ -271,4 +284,25 @@ void axe__plan_describe(ax_text *t, const axe_program *p, const ax_stmt *s,
     if (plan->vec > 1)
         axe__text_put(t, "    innermost access: %lld elements\n",
                       (long long)plan->vec);
+    for (i = 0; plan->vec > 1 && i < s->nargs; i++)
+        if (s->args[i].any_masked && axe__plan_masked_rows(s, plan))
+            axe__text_put(
+                t,
+                "    masked '%s': a run-time test per innermost "
+                "loop of %lld elements (its masked coordinates "
+                "are constant along it; per chunk of %lld when "
+                "dealt round-robin); vector accesses when inside "
+                "'%s', else element by element with the guard\n",
+                p->tensors[s->args[i].tensor].name,
+                (long long)plan->loops[axe__plan_innermost_loop(plan)].extent,
+                (long long)plan->vec, p->tensors[s->args[i].tensor].name);
+        else if (s->args[i].any_masked)
+            axe__text_put(t,
+                          "    masked '%s': a run-time test per chunk of "
+                          "%lld; one vector access when the chunk lies "
+                          "inside '%s', else element by element with the "
+                          "guard\n",
+                          p->tensors[s->args[i].tensor].name,
+                          (long long)plan->vec,
+                          p->tensors[s->args[i].tensor].name);
 }

@@ -19,9 +19,14 @@ static void indent_put(ax_text *t, int ind)
     axe__text_put(t, "%*s", ind * 4, "");
 }
 
+/* Digit "k"'s variable; in the element loop of a partial vector chunk
+ * (plan->lane), the chunk's first digit plus the element's. */
 static void digit_name(ax_text *t, const ax_plan *plan, int k)
 {
-    axe__text_put(t, "ax_%c%d", plan->loops[k].thread ? 't' : 'i', k);
+    if (plan->lane == k + 1)
+        axe__text_put(t, "(ax_i%d + ax_v%d)", k, k);
+    else
+        axe__text_put(t, "ax_%c%d", plan->loops[k].thread ? 't' : 'i', k);
 }
 
 static void affine_addr(ax_text *t, const axe_program *p, const ax_stmt *s,
@@ -154,9 +159,24 @@ static bool wraps(const axe_program *p, const ax_stmt *s)
            (s->op == AX_OP_REDUCE && s->rkind == AX_RED_SUM);
 }
 
+/* How far the last element of a vector chunk lies past its first along
+ * dimension "od": (vec - 1) times the innermost loop's weight when that
+ * loop is of "od" (its digit steps by vec; the coordinate grows with it),
+ * else 0. */
+static int64_t chunk_reach(const ax_plan *plan, int od)
+{
+    int kin = axe__plan_innermost_loop(plan);
+    if (kin < 0 || plan->vec < 2 || plan->loops[kin].dim != od)
+        return 0;
+    return (plan->vec - 1) * plan->loops[kin].weight;
+}
+
 /* Whether the element of operand "i" lies inside its tensor in every
- * masked dimension: `(c >= 0L && c < extent)` per such dimension. */
-static void inside(ax_text *t, const axe_program *p, const ax_stmt *s, int i)
+ * masked dimension: `(c >= 0L && c < extent)` per such dimension; with
+ * "chunk", the whole vector chunk starting at it (`c + reach < extent`
+ * for the innermost loop's dimension, chunk_reach). */
+static void inside(ax_text *t, const axe_program *p, const ax_stmt *s, int i,
+                   bool chunk)
 {
     const ax_ref *r = &s->args[i];
     const ax_tensor *tn = &p->tensors[r->tensor];
@@ -164,12 +184,15 @@ static void inside(ax_text *t, const axe_program *p, const ax_stmt *s, int i)
     axe__text_put(t, "(");
     for (d = 0; d < r->ndim; d++) {
         int od = d + (r->bdim >= 0 && d >= r->bdim);
+        int64_t reach = chunk ? chunk_reach(s->plan, od) : 0;
         if (!r->masked[d])
             continue;
         axe__text_put(t, "%s", n++ ? " && " : "");
         coord(t, p, s, i, od);
         axe__text_put(t, " >= 0L && ");
         coord(t, p, s, i, od);
+        if (reach != 0)
+            axe__text_put(t, " + %lldL", (long long)reach);
         axe__text_put(t, " < ");
         if (d == 0 && tn->dyn_extent != NULL)
             axe__expr_print_c(t, p, tn->dyn_extent);
@@ -223,7 +246,7 @@ static void load(ax_text *t, const axe_program *p, const ax_stmt *s, int i)
     axe_dtype d = p->tensors[s->args[i].tensor].dtype;
     if (s->args[i].any_masked) {
         axe__text_put(t, "(");
-        inside(t, p, s, i);
+        inside(t, p, s, i, false);
         axe__text_put(t, " ? ");
     }
     axe__text_put(t, "%s", wraps(p, s) ? "(uint32_t)" : "");
@@ -246,7 +269,7 @@ static void raw_element(ax_text *t, const axe_program *p, const ax_stmt *s,
         return;
     }
     axe__text_put(t, "(");
-    inside(t, p, s, i);
+    inside(t, p, s, i, false);
     axe__text_put(t, " ? ");
     element(t, p, s, i);
     axe__text_put(t, " : ");
@@ -567,27 +590,79 @@ static const char *vector_type(const axe_program *p, const ax_stmt *s)
                          : NULL;
 }
 
+/* One vector access of a copy: vec elements of the innermost loop, in
+ * the backend's vector type or by memcpy. */
+static void vector_copy(ax_text *t, const axe_program *p, const ax_stmt *s)
+{
+    const char *ct = axe__dtype_ctype(p->tensors[s->args[0].tensor].dtype);
+    if (vector_type(p, s) != NULL) {
+        axe__text_put(t, "*(%s *)&", vector_type(p, s));
+        element(t, p, s, 0);
+        axe__text_put(t, " = *(const %s *)&", vector_type(p, s));
+        element(t, p, s, 1);
+        axe__text_put(t, "; /* %lld x %s */\n", (long long)s->plan->vec, ct);
+        return;
+    }
+    axe__text_put(t, "memcpy(&");
+    element(t, p, s, 0);
+    axe__text_put(t, ", &");
+    element(t, p, s, 1);
+    axe__text_put(t, ", %lld * sizeof(%s));\n", (long long)s->plan->vec, ct);
+}
+
+static void body(ax_text *t, const axe_program *p, const ax_stmt *s, int ind);
+
+/* Whether the vector chunk lies inside every masked operand. */
+static void chunk_test(ax_text *t, const axe_program *p, const ax_stmt *s)
+{
+    int i, n = 0;
+    for (i = 0; i < s->nargs; i++)
+        if (s->args[i].any_masked) {
+            axe__text_put(t, "%s", n++ ? " && " : "");
+            inside(t, p, s, i, true);
+        }
+}
+
+/* A vector copy with masked operands: a run-time test per chunk; a chunk
+ * inside every masked operand is one vector access, any other chunk runs
+ * its elements one by one, each with its guards (the scalar body with the
+ * innermost digit k read as ax_i<k> + ax_v<k>). */
+static void masked_vector(ax_text *t, const axe_program *p, const ax_stmt *s,
+                          int ind)
+{
+    ax_plan one = *s->plan;
+    ax_stmt each = *s;
+    int kin = axe__plan_innermost_loop(s->plan);
+    axe__text_put(t, "if (");
+    chunk_test(t, p, s);
+    axe__text_put(t, ") { /* the chunk is inside: one vector access */\n");
+    indent_put(t, ind + 1);
+    vector_copy(t, p, s);
+    indent_put(t, ind);
+    axe__text_put(t,
+                  "} else { /* not inside: element by element, guarded */\n");
+    indent_put(t, ind + 1);
+    axe__text_put(t, "for (long ax_v%d = 0; ax_v%d < %lldL; ++ax_v%d)\n", kin,
+                  kin, (long long)s->plan->vec, kin);
+    one.vec = 1;
+    one.lane = kin + 1;
+    each.plan = &one;
+    body(t, p, &each, ind + 2);
+    indent_put(t, ind);
+    axe__text_put(t, "}\n");
+}
+
 static void body(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
 {
     const ax_tensor *dst = &p->tensors[s->args[0].tensor];
     const char *post;
     indent_put(t, ind);
-    if (s->plan->vec > 1 && vector_type(p, s) != NULL) {
-        axe__text_put(t, "*(%s *)&", vector_type(p, s));
-        element(t, p, s, 0);
-        axe__text_put(t, " = *(const %s *)&", vector_type(p, s));
-        element(t, p, s, 1);
-        axe__text_put(t, "; /* %lld x %s */\n", (long long)s->plan->vec,
-                      axe__dtype_ctype(dst->dtype));
+    if (s->plan->vec > 1 && (s->args[0].any_masked || s->args[1].any_masked)) {
+        masked_vector(t, p, s, ind);
         return;
     }
     if (s->plan->vec > 1) {
-        axe__text_put(t, "memcpy(&");
-        element(t, p, s, 0);
-        axe__text_put(t, ", &");
-        element(t, p, s, 1);
-        axe__text_put(t, ", %lld * sizeof(%s));\n", (long long)s->plan->vec,
-                      axe__dtype_ctype(dst->dtype));
+        vector_copy(t, p, s);
         return;
     }
     if (s->op == AX_OP_ATOMIC_ADD) {
@@ -605,7 +680,7 @@ static void body(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
     }
     if (s->args[0].any_masked) { /* a write outside the tensor: skipped */
         axe__text_put(t, "if ");
-        inside(t, p, s, 0);
+        inside(t, p, s, 0, false);
         axe__text_put(t, "\n");
         indent_put(t, ind + 1);
     }
@@ -632,21 +707,54 @@ static void body(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
     axe__text_put(t, "%s;\n", post);
 }
 
-static int nested_loops(ax_text *t, const ax_plan *plan, int ind)
+static void loop_line(ax_text *t, int k, int64_t extent, int64_t step, int ind)
+{
+    indent_put(t, ind);
+    axe__text_put(t,
+                  "for (long ax_i%d = 0; ax_i%d < %lldL; ax_i%d += "
+                  "%lldL)\n",
+                  k, k, (long long)extent, k, (long long)step);
+}
+
+/* The plan's loops before loop "upto" (all: nloops), outer first. */
+static int nested_loops(ax_text *t, const ax_plan *plan, int upto, int ind)
 {
     int k, last = axe__plan_innermost_loop(plan);
-    for (k = 0; k < plan->nloops; k++) {
-        const ax_loop *lp = &plan->loops[k];
-        int64_t step = k == last ? plan->vec : 1;
-        if (lp->thread)
-            continue;
-        indent_put(t, ind++);
-        axe__text_put(t,
-                      "for (long ax_i%d = 0; ax_i%d < %lldL; ax_i%d += "
-                      "%lldL)\n",
-                      k, k, (long long)lp->extent, k, (long long)step);
-    }
+    for (k = 0; k < upto; k++)
+        if (!plan->loops[k].thread)
+            loop_line(t, k, plan->loops[k].extent, k == last ? plan->vec : 1,
+                      ind++);
     return ind;
+}
+
+/* A vector copy whose masked coordinates do not change along the
+ * innermost loop (axe__plan_masked_rows): the outer loops, one test,
+ * then the innermost loop of vector accesses when it lies inside every
+ * masked operand, else of single elements with their guards. */
+static void masked_rows(ax_text *t, const axe_program *p, const ax_stmt *s,
+                        int ind)
+{
+    ax_plan one = *s->plan;
+    ax_stmt each = *s;
+    int kin = axe__plan_innermost_loop(s->plan);
+    int64_t n = s->plan->loops[kin].extent;
+    int in = nested_loops(t, s->plan, kin, ind);
+    indent_put(t, in);
+    axe__text_put(t, "if (");
+    chunk_test(t, p, s);
+    axe__text_put(t, ") { /* inside: vector accesses */\n");
+    loop_line(t, kin, n, s->plan->vec, in + 1);
+    indent_put(t, in + 2);
+    vector_copy(t, p, s);
+    indent_put(t, in);
+    axe__text_put(t,
+                  "} else { /* not inside: element by element, guarded */\n");
+    loop_line(t, kin, n, 1, in + 1);
+    one.vec = 1;
+    each.plan = &one;
+    body(t, p, &each, in + 2);
+    indent_put(t, in);
+    axe__text_put(t, "}\n");
 }
 
 static int split_loops(ax_text *t, const ax_plan *plan, int ind)
@@ -738,8 +846,10 @@ static void op_block(ax_text *t, const axe_program *p, const ax_stmt *s,
         body(t, p, s, in);
         indent_put(t, ind + 1);
         axe__text_put(t, "}\n");
+    } else if (axe__plan_masked_rows(s, plan)) {
+        masked_rows(t, p, s, ind + 1);
     } else if (!axe__emit_gemm_blocked(t, p, s, ind + 1)) {
-        in = nested_loops(t, plan, ind + 1);
+        in = nested_loops(t, plan, plan->nloops, ind + 1);
         body(t, p, s, in);
     }
     indent_put(t, ind);
