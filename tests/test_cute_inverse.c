@@ -309,6 +309,9 @@ static const exact_row exact_rows[] = {
     {"right_inverse", "(4,5):(1@1,1@1@4)", -1, NULL,
      "(1,4,1,1,(1,5)):(0,1,0,0,(0,4))"},
     {"right_inverse", "(3,7,5):(5,15,1)", -1, NULL, "(5,21):(21,1)"},
+    /* not injective: the exhaustive search beats the chain (3:1, 5:1) */
+    {"right_inverse", "(3,2):(1,2)", -1, NULL, "(2,2):(1,3)"},
+    {"right_inverse", "(5,2):(1,2)", -1, NULL, "(3,2):(1,6)"},
     {"right_inverse", "((2,2),(4,2)):((1,8),(2,16))", -1, NULL,
      "(2,4,2,2):(1,4,2,16)"},
     {"left_inverse", "(4,8):(1,5)", -1, NULL, "(5,8):(1,4)"},
@@ -1241,6 +1244,84 @@ static void law_right(const axe_cute_layout *a, bool basis, const image *im)
              "right_inverse(%s) = %s is not maximal", tl_str(a), tl_str(&r));
 }
 
+/* ---- the right inverse's existence oracle ------------------------------- */
+
+/* Strides r[k..] for the extents ext[k..] (product so far "p", values
+ * R(y) = rv[y] for y < p) with a(R(x)) = x: every stride in [0, n). */
+static bool oracle_strides(const int64_t *val, int64_t n, const int64_t *ext,
+                           int k, int nk, int64_t p, int64_t *rv)
+{
+    if (k == nk)
+        return true;
+    for (int64_t r = 0; r < n; r++) {
+        bool ok = true;
+        for (int64_t c = 1; c < ext[k] && ok; c++)
+            for (int64_t y = 0; y < p && ok; y++) {
+                int64_t i = rv[y] + c * r;
+                ok = i < n && val[i] == y + c * p;
+                if (ok)
+                    rv[y + c * p] = i;
+            }
+        if (ok && oracle_strides(val, n, ext, k + 1, nk, p * ext[k], rv))
+            return true;
+    }
+    return false;
+}
+
+/* Some ordered factorization ext[0..k) .. of "left" (extents >= 2) with
+ * strides that make a right inverse. */
+static bool oracle_shapes(const int64_t *val, int64_t n, int64_t *ext, int k,
+                          int64_t left, int64_t *rv)
+{
+    if (left == 1) {
+        rv[0] = 0;
+        return oracle_strides(val, n, ext, 0, k, 1, rv);
+    }
+    for (int64_t e = 2; e <= left && k < 8; e++) {
+        ext[k] = e;
+        if (left % e == 0 && oracle_shapes(val, n, ext, k + 1, left / e, rv))
+            return true;
+    }
+    return false;
+}
+
+/* The size of the largest layout R with a(R(x)) = x, by trying every
+ * shape and stride (integer strides >= 0, size(a) <= 24). */
+static int64_t oracle_right(const axe_cute_layout *a)
+{
+    int64_t val[24], rv[24], ext[8], n = size_of(a), best = 1;
+    for (int64_t i = 0; i < n; i++)
+        val[i] = iv(a, i);
+    for (int64_t size = 2; size <= n; size++)
+        if (oracle_shapes(val, n, ext, 0, size, rv))
+            best = size;
+    return best;
+}
+
+/* right_inverse(a) of small layouts with integer strides >= 0 (mostly
+ * not injective): a right inverse as large as the oracle's. */
+static void test_right_oracle(int cases)
+{
+    int larger = 0;
+    for (int i = 0; i < cases; i++) {
+        axe_cute_layout a = random_layout(3, 24, SMALL, false, true), r;
+        axe_diag d;
+        int64_t want;
+        axe_status s;
+        if (size_of(&a) > 24)
+            continue;
+        want = oracle_right(&a);
+        s = axe_cute_right_inverse(&a, &r, &d);
+        TL_CHECK(s == AXE_OK && is_right_inverse(&a, &r) && size_of(&r) == want,
+                 "right_inverse(%s) = %s, the oracle's largest has size %lld",
+                 tl_str(&a), s == AXE_OK ? tl_str(&r) : d.message,
+                 (long long)want);
+        larger += want > 1;
+    }
+    printf("right inverse oracle: %d cases, %d with an inverse of size > 1\n",
+           cases, larger);
+}
+
 /* The oracle of left_inverse on strides >= 0: on each coordinate the
  * sorted strides of coalesce(a) divide each other. */
 static bool dividing_chain(const axe_cute_layout *a)
@@ -1405,6 +1486,7 @@ int main(void)
     test_complement_laws(20000);
     test_complement_extended_laws(6000);
     test_inverse_laws(14000);
+    test_right_oracle(3000);
     test_nullspace_laws(6000);
     printf("complement laws: %d cases with a box over 2^21 points not "
            "enumerated\n",

@@ -232,6 +232,19 @@ AXE_NODISCARD axe_status axe__cute_coalesce_leaves(const axe_cute_layout *l,
  */
 #define AXE_CUTE_COMPOSE_BUDGET (1L << 22)
 
+/* The exhaustive right-inverse search (cute_inverse_search.c): layouts of
+ * size up to AXE__CUTE_SEARCH_MAX, at most AXE__CUTE_SEARCH_BUDGET
+ * evaluations. */
+#define AXE__CUTE_SEARCH_MAX 1024
+#define AXE__CUTE_SEARCH_BUDGET (1L << 22)
+/* The largest right inverse of the integer modes "m" by exhaustive
+ * search, into "g" when it is larger than "have" (true then); *done when
+ * the search was exhaustive (so the answer, "g" or the one of size
+ * "have", is the largest). False, *done false, for scaled bases, negative
+ * strides or a size above the table. */
+bool axe__cute_right_search(const axe__cute_modes *m, int64_t have,
+                            axe__cute_group *g, bool *done);
+
 typedef struct axe__cute_fn {
     axe__cute_flat m;
     int64_t prefix[AXE_CUTE_MAX_LEAVES];

@@ -347,12 +347,10 @@ static axe_status by_codomain(const axe_cute_layout *a, mode_fn fn,
  * [0, x_final) digit by digit; R takes x to the index whose chain
  * coordinates are those digits: R = (s_j...):(istride_j...), a(R(x)) = x.
  */
-static axe_status right_fn(const axe__cute_modes *m, axe__cute_group *g,
-                           axe_diag *diag)
+static int64_t chain(const axe__cute_modes *m, axe__cute_group *g)
 {
     int64_t x = 1;
     int ord[AXE_CUTE_MAX_LEAVES], nz = axe__cute_modes_sorted(m, ord);
-    (void)diag;
     g->n = 0;
     for (int i = 0; i < nz; i++) {
         int j = ord[i];
@@ -363,6 +361,21 @@ static axe_status right_fn(const axe__cute_modes *m, axe__cute_group *g,
         if (axe__mul(x, m->shape[j], &x) != AXE_OK)
             break;
     }
+    return x;
+}
+
+/* The chain, or a larger right inverse found by the exhaustive search
+ * (cute_inverse_search.c) when a is not injective: (3,2):(1,2) has the
+ * chain 3:1 but the largest is (2,2):(1,3). */
+static axe_status right_fn(const axe__cute_modes *m, axe__cute_group *g,
+                           axe_diag *diag)
+{
+    axe__cute_group found;
+    bool done;
+    int64_t x = chain(m, g);
+    (void)diag;
+    if (axe__cute_right_search(m, x, &found, &done))
+        *g = found;
     return AXE_OK;
 }
 
@@ -371,7 +384,9 @@ static axe_status right_fn(const axe__cute_modes *m, axe__cute_group *g,
  * size(R), built from the chain of coalesce(a) per codomain coordinate.
  * For a with nonnegative strides size(R) is not in a's image unless a is
  * not injective: then [0, size(R)] is not covered and R is the largest
- * such layout.
+ * such layout. A non-injective a with integer strides >= 0 and size(a) <=
+ * AXE__CUTE_SEARCH_MAX is searched exhaustively (within the budget) for
+ * the largest R.
  */
 axe_status axe_cute_right_inverse(const axe_cute_layout *a,
                                   axe_cute_layout *out, axe_diag *diag)
