@@ -2,8 +2,12 @@
 /*
  * libFuzzer target for the render layer: the first input byte picks the
  * view, the format and the color axis, the rest is a layout in the Axe or
- * CuTe notation. A layout the parser accepts is drawn (CuTe layouts also as
- * a TV layout over a tile of their cosize). Invariants, each checked with
+ * CuTe notation, optionally followed by a NUL and one byte k that asks for
+ * a --shape of k % 17 dims (factors of the layout's size, the last taking
+ * the rest; colexicographic when k / 17 is odd), so that pictures of many
+ * folded dims are drawn too. A layout the parser accepts is drawn (CuTe
+ * layouts also as a TV layout over a tile of their cosize). Invariants, each
+ * checked with
  * __builtin_trap on violation: rendering returns AXE_OK with a non-empty
  * picture, or a failure status with a reason in the diagnostic and the
  * output buffer untouched; it never crashes, hangs or leaks (the
@@ -43,6 +47,27 @@ static void draw(const axe_render_options *o, const axe_layout *l,
     axe_render_buf_free(&b);
 }
 
+/* The shape of "n" dims asked for: the smallest prime factors of the
+ * size of "l", one per dim, the last dim taking what is left (1s once
+ * the size is used up). */
+static void shape_of(int n, bool colex, const axe_layout *l,
+                     axe_render_options *o)
+{
+    int64_t rest;
+    if (n == 0 || axe_layout_size(l, NULL, &rest) != AXE_OK)
+        return;
+    o->ndims = n;
+    o->colex = colex;
+    for (int d = 0; d < n - 1; d++) {
+        int64_t p = 2;
+        while (p <= rest / p && rest % p != 0)
+            p++;
+        o->shape[d] = rest == 1 ? 1 : rest % p == 0 ? p : rest;
+        rest /= o->shape[d];
+    }
+    o->shape[n - 1] = rest;
+}
+
 static void options(uint8_t sel, const char *text, axe_render_options *o)
 {
     static const char *const colors[4] = {NULL, "m", "laneid", "T"};
@@ -53,7 +78,7 @@ static void options(uint8_t sel, const char *text, axe_render_options *o)
     o->title = text;
 }
 
-static void draw_cute(uint8_t sel, const char *text, size_t len)
+static void draw_cute(uint8_t sel, const char *text, size_t len, int k)
 {
     axe_cute_object c;
     axe_render_options o;
@@ -69,8 +94,11 @@ static void draw_cute(uint8_t sel, const char *text, size_t len)
     if (c.kind != AXE_CUTE_KIND_LAYOUT)
         return;
     if (axe_layout_from_cute(&c.layout, &l, NULL) == AXE_OK &&
-        o.view != AXE_RENDER_TV)
+        o.view != AXE_RENDER_TV) {
+        if (k >= 0)
+            shape_of(k % 17, true, &l, &o);
         draw(&o, &l, NULL);
+    }
     if (o.view == AXE_RENDER_TV &&
         axe_cute_cosize(&c.layout, &cosize) == AXE_OK) {
         o.ndims = 1;
@@ -85,19 +113,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     axe_render_options o;
     axe_layout l;
     size_t len;
+    int k = -1;
     if (size < 1 || size - 1 > TEXT_MAX)
         return 0;
     len = size - 1;
     memcpy(text, data + 1, len);
     text[len] = '\0';
+    if (strlen(text) + 2 == len && data[size - 2] == '\0') {
+        k = data[size - 1];
+        len -= 2;
+    }
     if (strlen(text) != len)
         return 0;
     if (axe_parse_layout(text, len, &l, NULL) == AXE_OK) {
         options(data[0], text, &o);
+        if (k >= 0)
+            shape_of(k % 17, (k / 17) % 2 == 1, &l, &o);
         if (o.view != AXE_RENDER_TV)
             draw(&o, &l, NULL);
         return 0;
     }
-    draw_cute(data[0], text, len);
+    draw_cute(data[0], text, len, k);
     return 0;
 }

@@ -182,7 +182,9 @@ AXE_NODISCARD AXE_API axe_status axe_program_bind_f(axe_program *p,
                                                     axe_diag *diag);
 
 /* The generated C99 (kernel, CTA driver and, under AXE_KERNEL_MAIN, a
- * harness main); "file" names the source in the header comment. Returns
+ * harness main); "file" names the source in the header comment, its bytes
+ * other than printable ASCII and '*', '/', '\\', '?', '%' written as %XX
+ * (no name can end the comment or splice a line). Returns
  * the full length (snprintf-style); AXE_ERR_NO_MEMORY is reported as 0. */
 AXE_API size_t axe_program_emit_c(axe_program *p, const char *file, char *buf,
                                   size_t cap);

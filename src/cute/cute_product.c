@@ -113,6 +113,27 @@ static axe_status mode_sizes(const axe_tuple *t, axe_tuple *out)
     return axe_tuple_from_array(v, n, out);
 }
 
+/* The per-mode sizes "ts" of the target "shape", whose extents must be
+ * >= 1. */
+static axe_status target_sizes(const axe_tuple *shape, axe_tuple *ts,
+                               axe_diag *diag)
+{
+    axe_status st;
+    for (int k = 0; k < shape->nleaf; k++)
+        if (shape->v[k] < 1)
+            return axe__fail(diag, AXE_ERR_DOMAIN, -1,
+                             "extent %lld (leaf %d) of the target shape is "
+                             "< 1; extents must be >= 1",
+                             (long long)shape->v[k], k);
+    st = mode_sizes(shape, ts);
+    if (st != AXE_OK)
+        return axe__fail(diag, st, -1,
+                         "the size of a mode of the target shape: %s",
+                         st == AXE_ERR_OVERFLOW ? "overflows int64"
+                                                : axe_status_message(st));
+    return AXE_OK;
+}
+
 axe_status axe_cute_tile_to_shape(const axe_cute_layout *a,
                                   const axe_tuple *shape,
                                   const axe_tuple *order, axe_cute_layout *out,
@@ -126,8 +147,10 @@ axe_status axe_cute_tile_to_shape(const axe_cute_layout *a,
                          "the block has rank %d, more than the target's %d",
                          axe_cute_rank(a), r);
     AXE_TRY(pad_rank(a, r, &pa));
-    AXE_TRY(mode_sizes(&pa.shape, &bs));
-    AXE_TRY(mode_sizes(shape, &ts));
+    if (mode_sizes(&pa.shape, &bs) != AXE_OK)
+        return axe__fail(diag, AXE_ERR_OVERFLOW, -1,
+                         "the size of a mode of the block overflows int64");
+    AXE_TRY(target_sizes(shape, &ts, diag));
     for (int i = 0; i < r; i++)
         ts.v[i] = axe__ceildiv(ts.v[i], bs.v[i]);
     if (order != NULL && order->nleaf != r)

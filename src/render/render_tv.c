@@ -22,7 +22,15 @@ static axe_status tv_extents(const axe_cute_layout *tv, int64_t *t, int64_t *v,
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
                          "the TV view needs integer strides (a TV layout "
                          "maps (thread, value) to an index of the tile)");
-    AXE_TRY(axe_cute_size(tv, &size));
+    if (axe_cute_rank(tv) < 1)
+        return axe__fail(diag, AXE_ERR_INVALID, -1,
+                         "the TV layout has no modes; it needs a thread mode "
+                         "(mode 0) and value modes, e.g. (32,4):(4,1)");
+    if (axe_cute_size(tv, &size) != AXE_OK)
+        return axe__fail(diag, AXE_ERR_OVERFLOW, -1,
+                         "the size of the TV layout overflows int64 "
+                         "(largest %lld)",
+                         (long long)INT64_MAX);
     AXE_TRY(axe_cute_get(tv, 0, &mode));
     AXE_TRY(axe_cute_size(&mode, t));
     *v = size / *t;
@@ -41,7 +49,13 @@ static axe_status cells_of_pairs(const axe_cute_layout *tv, int64_t t,
 {
     for (int64_t x = 0; x < t * v; x++) {
         int64_t idx;
-        AXE_TRY(axe_cute_eval(tv, x, &idx));
+        axe_status st = axe_cute_eval(tv, x, &idx);
+        if (st != AXE_OK)
+            return axe__fail(diag, st, -1,
+                             "the TV layout's index of (T%lld, V%lld): %s",
+                             (long long)(x % t), (long long)(x / t),
+                             st == AXE_ERR_OVERFLOW ? "overflows int64"
+                                                    : axe_status_message(st));
         if (idx < 0 || idx >= mm * nn)
             return axe__fail(diag, AXE_ERR_DOMAIN, -1,
                              "the TV layout maps (T%lld, V%lld) to index "

@@ -20,7 +20,15 @@ static axe_status shape_size(const axe_render_options *o, const axe_layout *l,
                              int64_t *total, axe_diag *diag)
 {
     int64_t size;
-    AXE_TRY(axe_layout_size(l, NULL, &size));
+    if (o->ndims < 0 || o->ndims > AXE_LAYOUT_MAX_DIMS)
+        return axe__fail(diag, AXE_ERR_INVALID, -1,
+                         "the options name %d shape dims; 0 to %d", o->ndims,
+                         AXE_LAYOUT_MAX_DIMS);
+    if (axe_layout_size(l, NULL, &size) != AXE_OK)
+        return axe__fail(diag, AXE_ERR_OVERFLOW, -1,
+                         "the layout's size (the product of its shard "
+                         "extents) overflows int64 (largest %lld)",
+                         (long long)INT64_MAX);
     *total = 1;
     for (int d = 0; d < o->ndims; d++) {
         if (o->shape[d] < 1)
@@ -29,7 +37,9 @@ static axe_status shape_size(const axe_render_options *o, const axe_layout *l,
                              (long long)o->shape[d]);
         if (axe__mul(*total, o->shape[d], total) != AXE_OK)
             return axe__fail(diag, AXE_ERR_OVERFLOW, -1,
-                             "the shape's size overflows");
+                             "the size of the shape overflows int64 at dim "
+                             "%d (largest %lld)",
+                             d, (long long)INT64_MAX);
     }
     if (o->ndims == 0)
         *total = size;
@@ -54,7 +64,8 @@ static void unravel(int64_t x, const int64_t *shape, int n, bool colex,
 }
 
 /* Header axes "0", "1", ... for dims "lo" .. "hi" - 1 folded into one
- * header (labels are coordinate tuples); none for a single dim. */
+ * header (labels are coordinate tuples); none for a single dim. The
+ * caller keeps hi - lo <= AXE_RENDER_MAX_AXES. */
 static void fold_axes(axe__render_axes *ax, int lo, int hi)
 {
     ax->n = hi - lo > 1 ? hi - lo : 0;
@@ -83,6 +94,12 @@ axe_status axe__render_logical_model(axe__render_model *m,
     int64_t total, rows;
     int n = o->ndims;
     AXE_TRY(shape_size(o, l, &total, diag));
+    if (n - 1 > AXE_RENDER_MAX_AXES)
+        return axe__fail(diag, AXE_ERR_CAPACITY, -1,
+                         "the shape has %d dims; a picture folds at most %d "
+                         "of them into one header (%d dims in all): merge "
+                         "some dims of --shape",
+                         n, AXE_RENDER_MAX_AXES, AXE_RENDER_MAX_AXES + 1);
     rows = n <= 1 ? 1 : (o->colex ? o->shape[0] : total / o->shape[n - 1]);
     m->logical = true;
     m->lcolex = o->colex && n > 1;

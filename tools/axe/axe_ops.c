@@ -274,13 +274,46 @@ static void apply_swizzle_flag(axop_args *args)
             args->layout[i].swizzle.inner = axop_flag(args, AXOP_SWIZZLE_INNER);
 }
 
+/* The reason for "st" when the library gave none (its integer queries
+ * take no diagnostic): the layout operand whose size or span overflows,
+ * or the operation and the limit it ran into. */
+static axe_status explain(const axop *op, const axop_args *args, axe_status st,
+                          axe_diag *diag)
+{
+    for (int i = 0; i < AXOP_NLAYOUTS && st == AXE_ERR_OVERFLOW; i++) {
+        const axe_layout *l = &args->layout[i];
+        int64_t n;
+        bool size = axe_layout_size(l, NULL, &n) == AXE_ERR_OVERFLOW;
+        if (!(args->have & AXOP_BIT(AXOP_LAYOUT + i)) ||
+            (!size && axe_layout_span(l, NULL, &n) != AXE_ERR_OVERFLOW))
+            continue;
+        return axop_fail(
+            diag, st, "the %s of \"%s\" overflows int64 (largest %lld)",
+            size ? "size (the product of the shard extents)" : "span",
+            axop_key_name((axop_key)(AXOP_LAYOUT + i)), (long long)INT64_MAX);
+    }
+    if (st == AXE_ERR_OVERFLOW)
+        return axop_fail(diag, st,
+                         "%s of these operands computes a value past int64 "
+                         "(largest %lld), although each layout's size and "
+                         "span fit",
+                         op->name, (long long)INT64_MAX);
+    return axop_fail(diag, st, "%s refuses these operands: %s", op->name,
+                     axe_status_message(st));
+}
+
 axe_status axop_run(const axop *op, axop_args *args, axop_result *res,
                     axe_diag *diag)
 {
     axe_layout canon;
+    axe_status st;
     AXE_TRY(check_args(op, args, diag));
     apply_swizzle_flag(args);
-    AXE_TRY(op->run(args, res, diag));
+    st = op->run(args, res, diag);
+    if (st != AXE_OK && st != AXE_ERR_NO_MEMORY && diag != NULL &&
+        diag->message[0] == '\0')
+        return explain(op, args, st, diag);
+    AXE_TRY(st);
     if (res->kind != AXOP_R_LAYOUT || !axop_has(args, AXOP_CANONICALIZE) ||
         !axop_flag(args, AXOP_CANONICALIZE))
         return AXE_OK;

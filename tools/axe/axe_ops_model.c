@@ -135,22 +135,50 @@ static const char *axis_arg(const axop_args *args)
     return axop_has(args, AXOP_AXIS) ? axop_str(args, AXOP_AXIS) : NULL;
 }
 
+/* The reason for status "st" of the "what" of "l" (size or span, on
+ * "axis" when not NULL): axe_layout_size/span take no diagnostic. */
+static axe_status quantity_fail(const axe_layout *l, const char *axis,
+                                const char *what, axe_status st, axe_diag *diag)
+{
+    if (axis != NULL && l->swizzle.present)
+        return axe__fail(diag, st, -1,
+                         "the %s on axis '%s' of a swizzled layout is not "
+                         "defined (the swizzle mixes the bits of the whole "
+                         "offset); ask without an axis",
+                         what, axis);
+    if (axis != NULL && st == AXE_ERR_INVALID)
+        return axe__fail(diag, st, -1,
+                         "'%.32s' is not an axis name: 1 to %d bytes of "
+                         "[A-Za-z0-9_]",
+                         axis, AXE_AXIS_NAME_MAX - 1);
+    if (st == AXE_ERR_OVERFLOW)
+        return axe__fail(diag, st, -1,
+                         "the %s%s%s of the layout overflows int64 "
+                         "(largest %lld)",
+                         what, axis != NULL ? " on axis " : "",
+                         axis != NULL ? axis : "", (long long)INT64_MAX);
+    return axe__fail(diag, st, -1, "the %s of the layout: %s", what,
+                     axe_status_message(st));
+}
+
 axe_status axop_size(const axop_args *args, axop_result *res, axe_diag *diag)
 {
+    const axe_layout *l = axop_layout(args, AXOP_LAYOUT);
     int64_t n;
-    (void)diag;
-    AXE_TRY(
-        axe_layout_size(axop_layout(args, AXOP_LAYOUT), axis_arg(args), &n));
+    axe_status st = axe_layout_size(l, axis_arg(args), &n);
+    if (st != AXE_OK)
+        return quantity_fail(l, axis_arg(args), "size", st, diag);
     axop_set_int(res, n);
     return AXE_OK;
 }
 
 axe_status axop_span(const axop_args *args, axop_result *res, axe_diag *diag)
 {
+    const axe_layout *l = axop_layout(args, AXOP_LAYOUT);
     int64_t n;
-    (void)diag;
-    AXE_TRY(
-        axe_layout_span(axop_layout(args, AXOP_LAYOUT), axis_arg(args), &n));
+    axe_status st = axe_layout_span(l, axis_arg(args), &n);
+    if (st != AXE_OK)
+        return quantity_fail(l, axis_arg(args), "span", st, diag);
     axop_set_int(res, n);
     return AXE_OK;
 }

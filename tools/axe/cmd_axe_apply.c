@@ -344,8 +344,11 @@ static axe_status table_size(table *t, const axop_args *args, axe_diag *diag)
     if (t->ndims > AXE_LAYOUT_MAX_DIMS)
         return axop_fail(diag, AXE_ERR_CAPACITY, "more than %d dims",
                          AXE_LAYOUT_MAX_DIMS);
-    if (t->ndims == 0)
-        AXE_TRY(axe_layout_size(t->l, NULL, &n));
+    if (t->ndims == 0 && axe_layout_size(t->l, NULL, &n) != AXE_OK)
+        return axop_fail(diag, AXE_ERR_OVERFLOW,
+                         "the size of L (the product of its shard extents) "
+                         "overflows int64 (largest %lld)",
+                         (long long)INT64_MAX);
     for (int d = 0; d < t->ndims; d++) {
         if (s->v[d] < 1)
             return axop_fail(diag, AXE_ERR_DOMAIN,

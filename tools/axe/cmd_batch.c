@@ -155,6 +155,14 @@ static axe_status read_object(const json_value *v, const char *key,
         int64_t n = 0;
         o->kind = AXE_CUTE_KIND_TUPLE;
         st = json_get_int(v, &n) == JSON_OK ? AXE_OK : AXE_ERR_INVALID;
+        if (st == AXE_OK && n == AXE_UNDERSCORE) {
+            json_buf_put_rawz(msg, "args.");
+            json_buf_put_rawz(msg, key);
+            json_buf_put_rawz(msg, ": -9223372036854775808 is out of range "
+                                   "(integers are -2^63+1 to 2^63-1, as in "
+                                   "the notation; \"_\" is the wildcard)");
+            return AXE_ERR_OVERFLOW;
+        }
         axe_tuple_scalar(n, &o->tuple);
         return st;
     }

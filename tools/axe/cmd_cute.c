@@ -43,8 +43,10 @@ static const cute_cmd cmds[] = {
     {"compose", "composition", NULL, "ab", "A B",
      "A o B: R(i) = A(B(i)); B a layout, a tiler <..>/[..] or a shape"},
     {"complement", "complement", NULL, "a|b", "[--extended] A [COTARGET]",
-     "the layout that fills the gaps of A up to COTARGET (default: "
-     "cosize); --extended keeps its last mode (the CuTe paper's)"},
+     "the ordered layout disjoint from A that fills its gaps up to "
+     "COTARGET (default: cosize; all of them only when each stride is a "
+     "multiple of size x stride of the mode below it); --extended keeps "
+     "its last mode (the CuTe paper's)"},
     {"right-inverse", "right_inverse", NULL, "a", "L",
      "the largest R with L(R(k)) = k"},
     {"left-inverse", "left_inverse", NULL, "a", "L",

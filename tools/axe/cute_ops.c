@@ -116,9 +116,57 @@ static const char *arg_name(unsigned bit)
     }
 }
 
+/* Which of size and cosize of operand "o" overflows int64 ("" for
+ * neither); a composed layout is measured on its inner layout. */
+static const char *overflowing(const axe_cute_object *o)
+{
+    const axe_cute_layout *l =
+        o->kind == AXE_CUTE_KIND_COMPOSED ? &o->composed.inner : &o->layout;
+    int64_t n;
+    if (o->kind == AXE_CUTE_KIND_TUPLE)
+        return axe_tuple_size(&o->tuple, &n) == AXE_ERR_OVERFLOW ? "size" : "";
+    if (o->kind != AXE_CUTE_KIND_LAYOUT && o->kind != AXE_CUTE_KIND_COMPOSED)
+        return "";
+    if (axe_cute_size(l, &n) == AXE_ERR_OVERFLOW)
+        return "size";
+    return axe_cute_cosize(l, &n) == AXE_ERR_OVERFLOW ? "cosize" : "";
+}
+
+/* The reason for "st" when the library gave none (its integer queries
+ * take no diagnostic): the operand whose size or cosize overflows, or
+ * the operation and the limit it ran into. */
+static axe_status explain(const cute_op *op, const cute_args *args,
+                          axe_status st, axe_diag *diag)
+{
+    static const unsigned bits[3] = {CUTE_ARG_A, CUTE_ARG_B, CUTE_ARG_C};
+    const axe_cute_object *o[3] = {&args->a, &args->b, &args->c};
+    for (int i = 0; i < 3 && st == AXE_ERR_OVERFLOW; i++)
+        if ((args->have & bits[i]) && *overflowing(o[i]) != '\0')
+            return cute_fail(diag, st,
+                             "the %s of \"%s\" (%s) overflows int64 "
+                             "(largest %lld)",
+                             overflowing(o[i]), arg_name(bits[i]),
+                             cute_kind_name(o[i]), (long long)INT64_MAX);
+    if (st == AXE_ERR_OVERFLOW)
+        return cute_fail(diag, st,
+                         "%s of these operands computes a value past int64 "
+                         "(largest %lld), although each operand's size and "
+                         "cosize fit",
+                         op->name, (long long)INT64_MAX);
+    if (st == AXE_ERR_CAPACITY)
+        return cute_fail(diag, st,
+                         "%s: the result needs more than a value holds (%d "
+                         "leaves, %d tokens, depth %d)",
+                         op->name, AXE_TUPLE_MAX_LEAVES, AXE_TUPLE_MAX_TOKENS,
+                         AXE_TUPLE_MAX_DEPTH);
+    return cute_fail(diag, st, "%s refuses these operands: %s", op->name,
+                     axe_status_message(st));
+}
+
 axe_status cute_op_run(const cute_op *op, const cute_args *args,
                        cute_result *res, axe_diag *diag)
 {
+    axe_status st;
     for (unsigned bit = 1; bit <= CUTE_ARG_EXTENDED; bit <<= 1) {
         if ((op->required & bit) && !(args->have & bit))
             return cute_fail(diag, AXE_ERR_INVALID,
@@ -133,7 +181,11 @@ axe_status cute_op_run(const cute_op *op, const cute_args *args,
         return cute_fail(
             diag, AXE_ERR_INVALID, "%s takes %s as \"n\"", op->name,
             op->nn == 1 ? "one integer" : "a pair of integers [old, new]");
-    return op->run(args, res, diag);
+    st = op->run(args, res, diag);
+    if (st != AXE_OK && st != AXE_ERR_NO_MEMORY && diag != NULL &&
+        diag->message[0] == '\0')
+        return explain(op, args, st, diag);
+    return st;
 }
 
 axe_status cute_fail(axe_diag *diag, axe_status st, const char *fmt, ...)

@@ -188,7 +188,13 @@ axe_status cute_op_coalesce(const cute_args *args, cute_result *res,
             return cute_fail(diag, AXE_ERR_INVALID,
                              "the profile \"b\" must be a tuple, not %s",
                              cute_kind_name(&args->b));
-        AXE_TRY(axe_cute_coalesce_by(&l, &args->b.tuple, &r));
+        axe_status st = axe_cute_coalesce_by(&l, &args->b.tuple, &r);
+        if (st == AXE_ERR_INCOMPATIBLE)
+            return cute_fail(diag, st,
+                             "the profile \"b\" does not fit the shape of "
+                             "\"a\": where b has a tuple of n modes, a needs "
+                             "a mode with at least n modes");
+        AXE_TRY(st);
     }
     return cute_rewrap(&frame, &r, res, diag);
 }
