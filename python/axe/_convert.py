@@ -52,8 +52,13 @@ def _walk(t, tok, leaves, depth, none_ok):
         tok.append("x")
         leaves.append(UNDERSCORE)
     else:
+        v = i64(t, "tuple element")
+        if v == UNDERSCORE:
+            raise AxeError("OVERFLOW", f"tuple element {v} is out of range: "
+                           "elements are -2**63+1 to 2**63-1 (None is the "
+                           "wildcard _)")
         tok.append("x")
-        leaves.append(i64(t, "tuple element"))
+        leaves.append(v)
 
 
 def flatten_profile(t, none_ok=False):

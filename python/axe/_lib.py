@@ -415,15 +415,29 @@ def index_like(x):
                                   not isinstance(x, (tuple, list)))
 
 
+def text_bytes(text, what="text"):
+    """"text" (a str) as UTF-8 for the library: TypeError for another
+    type, AxeError SYNTAX at the byte offset of a lone surrogate (a str
+    that is not Unicode text, which UTF-8 cannot encode)."""
+    if not isinstance(text, str):
+        raise TypeError(f"{what} must be a str, not {type(text).__name__}")
+    try:
+        return text.encode()
+    except UnicodeEncodeError as e:
+        at = len(text[:e.start].encode())
+        raise AxeError("SYNTAX", f"{what} holds the lone surrogate "
+                       f"U+{ord(text[e.start]):04X} at character {e.start}, "
+                       "which is not Unicode text", at) from None
+
+
 def name_bytes(name, what="axis name"):
     """"name" (a str) encoded for the library, which reads a name up to
     its first NUL: AxeError INVALID for a name holding one."""
-    if not isinstance(name, str):
-        raise TypeError(f"{what} must be a str, not {type(name).__name__}")
-    if "\0" in name:
+    raw = text_bytes(name, what)
+    if b"\0" in raw:
         raise AxeError("INVALID", f"{what} {name!r} contains a NUL "
                        "character")
-    return name.encode()
+    return raw
 
 
 def i64(x, what="value"):

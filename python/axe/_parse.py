@@ -13,7 +13,7 @@ from typing import Any, Mapping, Union
 
 from ._convert import decode_tuple
 from ._lib import (KIND_COMPOSED, KIND_LAYOUT, KIND_SWIZZLE, KIND_TILER,
-                   AxeLayout, CuteObject, call)
+                   AxeLayout, CuteObject, call, text_bytes)
 from ._lib import lib
 
 
@@ -66,7 +66,7 @@ def layout(text: str, axes: Union[Mapping[str, int], str, None] = None,
     if axes is not None or kw or text.lstrip().startswith(
             ("m!", "axes!", "$(")):
         return _mapping(text, axes, kw)
-    raw = text.encode()
+    raw = text_bytes(text, "axe.layout: text")
     if _is_axe(text):
         out = AxeLayout()
         call(lib.axe_parse_layout, raw, len(raw), out)

@@ -546,6 +546,14 @@ def make_layout(*layouts: Any) -> Layout:
                   tuple(x.stride for x in layouts))
 
 
+def _need_modes(a, b, op):
+    """AxeError INCOMPATIBLE unless layout "a" has a mode for each mode of
+    the tuple tiler "b" (pycute asserts it)."""
+    if len(a) < len(b):
+        raise AxeError("INCOMPATIBLE", f"{op}: the tiler has {len(b)} modes, "
+                       f"more than the {len(a)} of the layout")
+
+
 def _as_layout(x, arg="layoutB (the tiler)", composed=True):
     """"x" as a layout (an int or shape: its compact layout); a
     ComposedLayout only where "composed" (TypeError naming "arg")."""
@@ -696,8 +704,10 @@ def _gens(t):
 def complement(layout: Union[Layout, IntTuple],
                max_idx: IntTuple = 1, extended: bool = False) -> Layout:
     """R strictly increasing with (layout, R) injective, R's values outside
-    layout's image, covering [0, max_idx) rounded up to a multiple of the
-    extent of layout's largest-stride mode (CuTe's complement). A shape
+    layout's image, filling layout's gaps up to max_idx rounded up to a
+    multiple of the extent of layout's largest-stride mode (CuTe's
+    complement); it covers that range only when each stride, in increasing
+    order, is a multiple of size x stride of the mode before it. A shape
     "max_idx" means its size; for a scaled-basis layout only a rank-1
     shape is accepted (UNSUPPORTED otherwise, as the CLI and CuTe IR).
     With "extended" (the CuTe paper's Eqs. 28-29) R keeps its last mode
@@ -842,6 +852,7 @@ def _product(kind, a, b):
     if isinstance(a, ComposedLayout):
         return a._with(_product(kind, a.layoutA, b))
     if isinstance(b, tuple) and kind == "logical":
+        _need_modes(a, b, f"{kind}_product")
         modes = [_product(kind, a[i], b[i]) for i in range(len(b))]
         return make_layout(modes + [a[i] for i in range(len(b), len(a))])
     if isinstance(b, tuple) and kind in ("zipped", "tiled"):
@@ -853,15 +864,13 @@ def _product(kind, a, b):
 
 
 def _unzip_product(kind, a, b):
-    if len(a) < len(b):
-        raise AxeError("INCOMPATIBLE", "the tiler has more modes than the "
-                       "layout")
-    split = [logical_product(a[i], b[i]) for i in range(len(b))]
-    tiles = make_layout([s[0] for s in split])
-    rest = [s[1] for s in split] + [a[i] for i in range(len(b), len(a))]
+    """pycute's zipped_product (hier_unzip of logical_product, by mode at
+    every level of a nested tiler) and tiled_product (its second mode
+    unpacked)."""
+    z = hier_unzip(logical_product, a, b)
     if kind == "zipped":
-        return make_layout(tiles, make_layout(rest))
-    return make_layout([tiles] + rest)
+        return z
+    return make_layout([z[0]] + [z[1][i] for i in range(len(z[1]))])
 
 
 def logical_product(layoutA: LayoutArg, layoutB: Tiler) -> LayoutArg:
@@ -987,9 +996,7 @@ def hier_unzip(splitter: _t.Callable[[Any, Any], Layout], layoutA: Layout,
     if layoutB is None:
         return make_layout(Layout(1, 0), layoutA)
     if isinstance(layoutB, tuple):
-        if len(layoutA) < len(layoutB):
-            raise AxeError("INCOMPATIBLE", "hier_unzip: the tiler has more "
-                           "modes than the layout")
+        _need_modes(layoutA, layoutB, "hier_unzip")
         split = [hier_unzip(splitter, layoutA[i], layoutB[i])
                  for i in range(len(layoutB))]
         rest = [x[1] for x in split] + [layoutA[i] for i in
@@ -1145,6 +1152,7 @@ def recast_layout(layout: LayoutArg, old_bits: int,
     """The layout in units of "new_bits" of a layout in units of
     "old_bits" (CuTe's recast_layout)."""
     old_bits, new_bits = i64(old_bits, "old_bits"), i64(new_bits, "new_bits")
+    _need_layout(layout, "layout", "recast_layout", (Layout, ComposedLayout))
     if isinstance(layout, ComposedLayout):
         comp = CuteComposed()
         call(lib.axe_cute_composed_recast, layout.c, old_bits, new_bits, comp)

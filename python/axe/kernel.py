@@ -251,12 +251,17 @@ def _read_source(path_or_source: Union[str, "os.PathLike[str]"]
     path-like names a file."""
     if isinstance(path_or_source, str) and ("\n" in path_or_source or
                                             "{" in path_or_source):
-        return path_or_source.encode(), "<source>"
+        return _lib.text_bytes(path_or_source, "kernel source"), "<source>"
     if not isinstance(path_or_source, (str, os.PathLike)):
         raise TypeError("compile takes a kernel's source text or the path "
                         "of a .axe file, not "
                         f"{type(path_or_source).__name__}")
     path = os.fspath(path_or_source)
+    try:
+        os.fsencode(path)
+    except UnicodeEncodeError as e:
+        raise AxeError("IO", f"the path {path!r} cannot be encoded for the "
+                       f"file system ({e.reason})") from None
     with open(path, "rb") as f:
         return f.read(), path
 
@@ -740,11 +745,10 @@ def compile(path_or_source: Union[str, "os.PathLike[str]"],
     text, where = _read_source(path_or_source)
     prog = _compile_program(text, where, _options(params))
     try:
-        n = lib.axe_program_emit_c(prog, os.path.basename(where).encode(),
-                                   None, 0)
+        name = os.fsencode(os.path.basename(where))
+        n = lib.axe_program_emit_c(prog, name, None, 0)
         buf = ctypes.create_string_buffer(n + 1)
-        lib.axe_program_emit_c(prog, os.path.basename(where).encode(), buf,
-                               n + 1)
+        lib.axe_program_emit_c(prog, name, buf, n + 1)
         if n == 0:
             raise AxeError("NO_MEMORY", "emitting the C ran out of memory")
         return Kernel(prog, buf.value)

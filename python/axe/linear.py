@@ -17,7 +17,8 @@ from ctypes import byref, c_int64
 from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple
 
 from . import _mlib as M
-from ._lib import AxeLayout, AxeError, call, check, i64_array, lib
+from ._lib import (AxeError, AxeLayout, call, check, i64_array, lib,
+                   text_bytes)
 
 if TYPE_CHECKING:
     from .tile import TileLayout
@@ -41,7 +42,7 @@ class LinearLayout:
         """Triton's text (`` - index=1 -> (0, 4)`` lines and ``where out
         dims are: [...]``); AxeError SYNTAX with the offset otherwise."""
         c = M.Linear()
-        raw = text.encode()
+        raw = text_bytes(text, "LinearLayout.parse: text")
         call(lib.axe_parse_linear, raw, len(raw), c)
         return cls(c)
 

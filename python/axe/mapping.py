@@ -18,7 +18,8 @@ from typing import (TYPE_CHECKING, Any, Dict, List, Mapping, Optional,
                     Sequence, Tuple, Union)
 
 from . import _mlib as M
-from ._lib import AxeError, AxeLayout, call, check, i64, lib, name_bytes
+from ._lib import (AxeError, AxeLayout, call, check, i64, lib, name_bytes,
+                   text_bytes)
 
 if TYPE_CHECKING:
     from .tile import TileLayout
@@ -59,7 +60,7 @@ def parse_axes(text: str) -> Dict[str, int]:
     """The axis table of ``axes![NAME = SIZE, ...]`` as a dict (names
     unique, start with an uppercase letter, sizes >= 1)."""
     ax = M.MappingAxes()
-    raw = text.encode()
+    raw = text_bytes(text, "axes text")
     call(lib.axe_parse_mapping_axes, raw, len(raw), ax)
     return _axes_dict(ax)
 
@@ -68,13 +69,24 @@ def _axes_dict(ax):
     return {ax.name[k].value.decode(): ax.size[k] for k in range(ax.n)}
 
 
+def _dict_arg(x, what):
+    """The mapping "x" (None: empty) as a dict; TypeError for another
+    type."""
+    if x is None:
+        return {}
+    if not isinstance(x, Mapping):
+        raise TypeError(f"{what} must be a dict (a mapping), not "
+                        f"{type(x).__name__}")
+    return dict(x)
+
+
 def _axes_struct(axes):
     """The library's table of "axes": a dict name -> size, an
     ``axes![...]`` text, or None (no axes)."""
     if isinstance(axes, str):
         axes = parse_axes(axes)
     ax = M.MappingAxes()
-    for name, size in (axes or {}).items():
+    for name, size in _dict_arg(axes, "axes").items():
         call(lib.axe_mapping_axes_add, byref(ax), name_bytes(name),
              i64(size, f"size of axis {name}"))
     return ax
@@ -85,15 +97,15 @@ class _Env:
     ``consts`` (name -> int), primes (skewed axes such as B')."""
 
     def __init__(self, ax, defs=None, consts=None, primes=False):
-        defs, consts = defs or {}, consts or {}
+        defs, consts = _dict_arg(defs, "defs"), _dict_arg(consts, "consts")
         if len(defs) > _ESC_MAX or len(consts) > _ESC_MAX:
             raise AxeError("CAPACITY", f"at most {_ESC_MAX} defs and consts")
         self.ax = ax
-        self.keep = [k.encode() for k in defs] + [v.encode() for v in
-                                                  defs.values()]
+        self.keep = ([name_bytes(k, "def name") for k in defs] +
+                     [name_bytes(v, f"def {k}") for k, v in defs.items()])
         dn = (c_char_p * max(1, len(defs)))(*self.keep[:len(defs)])
         dt = (c_char_p * max(1, len(defs)))(*self.keep[len(defs):])
-        cn_raw = [k.encode() for k in consts]
+        cn_raw = [name_bytes(k, "const name") for k in consts]
         self.keep += cn_raw
         cn = (c_char_p * max(1, len(consts)))(*cn_raw)
         cv = (c_int64 * max(1, len(consts)))(
@@ -122,7 +134,7 @@ def _used(m):
 
 def _parse(text, env):
     m = M.Mapping()
-    raw = text.encode()
+    raw = text_bytes(text, "mapping text")
     call(lib.axe_parse_mapping, raw, len(raw), byref(env.env), m)
     return m
 
@@ -197,7 +209,7 @@ class MappingExpression:
             index = "i![" + ", ".join(
                 f"{k}: {i64(v, k)}" for k, v in index.items()) + "]"
         ix = M.MappingIndex()
-        raw = index.encode()
+        raw = text_bytes(index, "index")
         call(lib.axe_parse_mapping_index, raw, len(raw),
              byref(self._env.env), ix)
         return ix
@@ -369,7 +381,7 @@ def to_axe(parts: Sequence[Tuple[Any, ...]],
     keep = []
     for k, part in enumerate(parts):
         axis, e = part[0], part[1]
-        keep.append(axis.encode())
+        keep.append(name_bytes(axis, "part axis"))
         cp[k] = M.MappingPart(pointer(e.m), keep[-1],
                               i64(part[2] if len(part) > 2 else 1, "scale"),
                               bool(part[3]) if len(part) > 3 else False)
@@ -387,12 +399,13 @@ def _read_skews(ax, derived):
     out = []
     for name, text in derived.items():
         base, _, by = (s.strip() for s in text.partition("-"))
-        kb = lib.axe_mapping_axes_find(byref(ax), base.encode(), len(base))
-        ky = lib.axe_mapping_axes_find(byref(ax), by.encode(), len(by))
+        rb, ry = name_bytes(base), name_bytes(by)
+        kb = lib.axe_mapping_axes_find(byref(ax), rb, len(rb))
+        ky = lib.axe_mapping_axes_find(byref(ax), ry, len(ry))
         if kb < 0 or ky < 0:
             raise AxeError("INVALID", f"derived axis {name}: expected "
                            f"\"X - Y\" over declared axes, got {text!r}")
-        call(lib.axe_mapping_axes_add, byref(ax), name.encode(),
+        call(lib.axe_mapping_axes_add, byref(ax), name_bytes(name),
              ax.size[kb])
         out.append((ax.n - 1, kb, ky))
     return out
@@ -408,7 +421,7 @@ class LinearCombination:
                  consts: Optional[Mapping[str, int]] = None) -> None:
         self._env = _Env(_axes_struct(axes), defs, consts)
         self.c = M.MappingLincomb()
-        raw = text.encode()
+        raw = text_bytes(text, "LinearCombination: text")
         call(lib.axe_parse_mapping_lincomb, raw, len(raw),
              byref(self._env.env), self.c)
 

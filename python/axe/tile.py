@@ -26,7 +26,7 @@ from typing import (TYPE_CHECKING, Any, Dict, Iterable, List, Mapping,
 
 from ._lib import (LAYOUT_MAX_DIMS, AxeError, AxeLayout, AxisInfo, Point,
                    call, i32, i32_array, i64, i64_array, index_like, lib,
-                   name_bytes)
+                   name_bytes, status_name)
 from .render import Renderable
 
 if TYPE_CHECKING:
@@ -307,8 +307,9 @@ class TileLayout(Renderable):
     def size(self, axis: Optional[AxisName] = None) -> int:
         """The product of the shard extents (on "axis" only if given)."""
         out = c_int64()
-        if lib.axe_layout_size(self._c, _axis_arg(axis), out):
-            raise AxeError("OVERFLOW", "the size overflows int64")
+        st = lib.axe_layout_size(self._c, _axis_arg(axis), out)
+        if st:
+            self._quantity_fail(st, "size", axis)
         return out.value
 
     def span(self, axis: Optional[AxisName] = None, tirx: bool = False) -> int:
@@ -317,9 +318,26 @@ class TileLayout(Renderable):
         "tirx" asks for TIRx's span, see _tirx)."""
         _tirx(tirx)
         out = c_int64()
-        if lib.axe_layout_span(self._c, _axis_arg(axis), out):
-            raise AxeError("OVERFLOW", "the span overflows int64")
+        st = lib.axe_layout_span(self._c, _axis_arg(axis), out)
+        if st:
+            self._quantity_fail(st, "span", axis)
         return out.value
+
+    def _quantity_fail(self, st: int, what: str,
+                       axis: Optional[AxisName]) -> None:
+        """Raise the AxeError of status "st" of size() or span() (the
+        library gives those no reason; the CLI's words)."""
+        name = status_name(st)
+        on = f" on axis {axis!r}" if axis is not None else ""
+        if name == "OVERFLOW":
+            raise AxeError(name, f"the {what}{on} of the layout overflows "
+                           f"int64 (largest {(1 << 63) - 1})")
+        if self._c.swizzle.present:
+            raise AxeError(name, f"the {what}{on} of a swizzled layout is "
+                           "not defined (the swizzle mixes the bits of the "
+                           "whole offset); ask without an axis")
+        raise AxeError(name, f"{axis!r} is not an axis name: 1 to 15 bytes "
+                       "of [A-Za-z0-9_]")
 
     def get_scope(self) -> Optional[Tuple[Optional[str], Optional[str]]]:
         """(innermost subscope, outermost scope) of the thread axes of the

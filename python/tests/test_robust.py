@@ -217,3 +217,100 @@ def test_tmem_datapath_name_not_one_letter_is_invalid(datapath):
     with pytest.raises(AxeError) as e:
         TileLayout.tmem_datapath(datapath, 128, 64)
     assert e.value.status == "INVALID" and "datapath" in e.value.reason
+
+
+# ---- issue 12 §3: the adversarial-testing defects -------------------------
+
+@pytest.mark.parametrize("call, what", [
+    (lambda: cute.recast_layout((4, 8), 8, 16), "layout"),
+    (lambda: cute.recast_layout(None, 8, 16), "layout"),
+    (lambda: axe.layout("S[8:1]", Swizzle(3, 3, 3)), "axes"),
+    (lambda: axe.layout("m![A]", {"A": 4}, defs=[1]), "defs"),
+    (lambda: axe.layout("m![A]", {"A": 4}, consts=7), "consts"),
+    (lambda: axe.layout("m![A]", {"A": 4}, defs={"X": 5}), "def X"),
+])
+def test_wrong_type_is_a_type_error_12(call, what):
+    with pytest.raises(TypeError) as e:
+        call()
+    assert what in str(e.value), e.value
+
+
+@pytest.mark.parametrize("b", [deep(17, 2), deep(2, 2), (deep(16, 2), 2),
+                               (CL, 2), (2, CL), deep(3, None)])
+@pytest.mark.parametrize("kind", ["zipped", "tiled", "logical"])
+def test_products_by_nested_tilers_raise_only_the_contract(kind, b):
+    """A nested tiler (or one holding a ComposedLayout) gives a layout, a
+    TypeError or an AxeError, never an IndexError from inside."""
+    fn = getattr(cute, f"{kind}_product")
+    for a in (L, Layout(2, 1), CL):
+        try:
+            r = fn(a, b)
+        except (TypeError, AxeError):
+            continue
+        assert isinstance(r, (Layout, ComposedLayout))
+
+
+def test_zipped_product_by_a_nested_tiler_is_hier_unzip():
+    """pycute's zipped_product is hier_unzip(logical_product): by mode at
+    every level. Worked by hand: logical_product(2:1, 2) = (2,2):(1,2),
+    gathered ((2),(2)) one level down and once more at the top."""
+    r = cute.zipped_product(Layout(2, 1), ((2,),))
+    assert r == Layout((((2,),), ((2,),)), (((1,),), ((2,),)))
+    assert cute.tiled_product(Layout(2, 1), ((2,),)) == Layout(
+        (((2,),), (2,)), (((1,),), (2,)))
+
+
+def test_tiler_with_more_modes_than_the_layout_is_incompatible():
+    for fn in (cute.logical_product, cute.zipped_product,
+               cute.tiled_product):
+        with pytest.raises(AxeError) as e:
+            fn(Layout(4), (2, 2))
+        assert e.value.status == "INCOMPATIBLE" and "2 modes" in e.value.reason
+
+
+@pytest.mark.parametrize("call", [
+    lambda: axe.layout("S[8:1]\udc80"),
+    lambda: axe.layout("(8\ud800):1"),
+    lambda: axe.layout("m![A\udc80]", {"A": 4}),
+    lambda: axe.layout("m![A]", {"A\udc80": 4}),
+    lambda: axe.layout("axes![A = 4\udfff]"),
+    lambda: axe.linear.LinearLayout.parse("\udc80"),
+])
+def test_lone_surrogate_is_a_syntax_error(call):
+    with pytest.raises(AxeError) as e:
+        call()
+    assert e.value.status == "SYNTAX" and "surrogate" in e.value.reason
+
+
+def test_lone_surrogate_offset_is_the_byte_offset():
+    with pytest.raises(AxeError) as e:
+        axe.layout("S[\u00e9\udc80")
+    assert e.value.offset == 4  # "S[" and two bytes of é
+
+
+@pytest.mark.parametrize("call", [
+    lambda: cute.slice_(-2**63, Layout(8, 1)),
+    lambda: cute.slice_((-2**63, None), Layout((8, 2))),
+    lambda: cute.dice((None, -2**63), Layout((8, 2))),
+    lambda: Layout(-2**63, 1).size(),
+])
+def test_int64_min_is_not_the_wildcard(call):
+    """-2**63 is the library's code for `_`; from Python it is out of
+    range, as in the notation (None is the wildcard)."""
+    with pytest.raises(AxeError) as e:
+        call()
+    assert e.value.status == "OVERFLOW" and "out of range" in e.value.reason
+
+
+def test_size_and_span_reasons():
+    sw = axe.layout("Swizzle<3,3,3>(S[512:1])")
+    for q in (sw.size, sw.span):
+        with pytest.raises(AxeError) as e:
+            q("m")
+        assert e.value.status == "INVALID" and "swizzled" in e.value.reason
+    with pytest.raises(AxeError) as e:
+        axe.layout("S[512:1]").size("bad-axis")
+    assert "not an axis name" in e.value.reason
+    with pytest.raises(AxeError) as e:
+        axe.layout("S[(4611686018427387904,4):(1,1)]").size()
+    assert e.value.status == "OVERFLOW" and "int64" in e.value.reason
