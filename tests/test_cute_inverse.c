@@ -312,6 +312,10 @@ static const exact_row exact_rows[] = {
     /* not injective: the exhaustive search beats the chain (3:1, 5:1) */
     {"right_inverse", "(3,2):(1,2)", -1, NULL, "(2,2):(1,3)"},
     {"right_inverse", "(5,2):(1,2)", -1, NULL, "(3,2):(1,6)"},
+    /* the search's table of a's values overflowed (and wrote before its
+     * table of seen values: SIGBUS); value k < 8 is at index 4k */
+    {"right_inverse", "(4,8):(4611686018427387904,1)", -1, NULL, "8:4"},
+    {"right_inverse", "(3,2):(4611686018427387904,1)", -1, NULL, "2:3"},
     {"right_inverse", "((2,2),(4,2)):((1,8),(2,16))", -1, NULL,
      "(2,4,2,2):(1,4,2,16)"},
     {"left_inverse", "(4,8):(1,5)", -1, NULL, "(5,8):(1,4)"},

@@ -33,7 +33,7 @@ typedef struct search {
 } search;
 
 /* a(i) for every index i of the modes "m" (integer strides): false if
- * size(a) is above the table or a value is negative. */
+ * size(a) is above the table, a stride is negative or a value overflows. */
 static bool tabulate(const axe__cute_modes *m, search *s)
 {
     int64_t size = 1;
@@ -45,9 +45,11 @@ static bool tabulate(const axe__cute_modes *m, search *s)
     }
     s->size = size;
     for (int64_t i = 0; i < size; i++) {
-        int64_t q = i, v = 0;
+        int64_t q = i, v = 0, t;
         for (int j = 0; j < m->n; j++) {
-            v += (q % m->shape[j]) * m->stride[j];
+            if (axe__mul(q % m->shape[j], m->stride[j], &t) != AXE_OK ||
+                axe__add(v, t, &v) != AXE_OK)
+                return false;
             q /= m->shape[j];
         }
         s->val[i] = v;
@@ -63,7 +65,7 @@ static int64_t least_missing(const search *s)
     int64_t u = 0;
     memcpy(seen, none, sizeof seen);
     for (int64_t i = 0; i < s->size; i++)
-        if (s->val[i] <= s->size)
+        if (s->val[i] >= 0 && s->val[i] <= s->size)
             seen[s->val[i]] = true;
     while (u <= s->size && seen[u])
         u++;
