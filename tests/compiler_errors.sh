@@ -727,12 +727,12 @@ expect 1 2:75 "cannot decide whether 'tx < M' is uniform over each cta: it reads
 expect 1 1:31 "runtime scalar 'M': only i32, f32, f64, f16 and bf16 scalars are supported" <<<'kernel k(X: global f32[4], M: i8) grid(1) threads(1) {}'
 # a float scalar (`eps: f32`) is a value for fill: never an extent, a
 # region start, a condition or a grid size; it fills float tensors only
-expect 1 1:24 "'E' is a runtime f32 scalar: a value for \`fill\`, not an integer \(it cannot be an extent" <<<'kernel k(X: global f32[E], E: f32) grid(1) threads(1) {}'
-expect 1 2:42 "'e' is a runtime f32 scalar: a value for \`fill\`, not an integer" <<<'kernel k(X: global f32[8], e: f32) grid(1) threads(1) {
+expect 1 1:24 "'E' is a runtime f32 scalar: a value \(for \`fill\` and operator operands\), not an integer \(it cannot be an extent" <<<'kernel k(X: global f32[E], E: f32) grid(1) threads(1) {}'
+expect 1 2:42 "'e' is a runtime f32 scalar: a value \(for \`fill\` and operator operands\), not an integer" <<<'kernel k(X: global f32[8], e: f32) grid(1) threads(1) {
     register r: f32[1]; thread copy(r, X[e : +1]); }'
-expect 1 2:29 "'e' is a runtime f16 scalar: a value for \`fill\`, not an integer" <<<'kernel k(X: global f32[8], e: f16) grid(1) threads(1) {
+expect 1 2:29 "'e' is a runtime f16 scalar: a value \(for \`fill\` and operator operands\), not an integer" <<<'kernel k(X: global f32[8], e: f16) grid(1) threads(1) {
     register r: f32[1]; if (e < 1) { thread copy(r, X[0 : +1]); } }'
-expect 1 1:42 "'e' is a runtime bf16 scalar: a value for \`fill\`" <<<'kernel k(X: global f32[8], e: bf16) grid(e) threads(1) {}'
+expect 1 1:42 "'e' is a runtime bf16 scalar: a value \(for \`fill\` and operator operands\)" <<<'kernel k(X: global f32[8], e: bf16) grid(e) threads(1) {}'
 expect 1 2:40 "'e' is a runtime float scalar: it can fill a float tensor only, and 'r' is i32" <<<'kernel k(X: global i32[8], e: f64) grid(1) threads(1) {
     register r: i32[1]; thread fill(r, e); }'
 expect 2 1:36 "'M' is declared twice or names a block/thread id" <<<'kernel k(X: global f32[M], M: i32, M: i32) grid(1) threads(1) {}'
@@ -742,6 +742,54 @@ kernel k(X: global f32[4], M: i32) grid(1) threads(1) {}'
 expect 2 1:10 "'M' names a runtime scalar and a tensor" <<<'kernel k(M: global f32[4], M: i32) grid(1) threads(1) {}'
 expect 2 2:9 "loop variable 'M' reuses a runtime scalar's name" <<<"$R {
     for M in range(2) { } }"
+
+# ---- scalar operands (docs/compiler.md, "Scalar operands")
+S='kernel k(X: global f32[8], I: global i32[8], B: global i8[8], H: global f16[8], e: f32, M: i32) grid(1) threads(1)'
+expect 1 2:32 "both sources of add are scalars: at least one must be a tensor \(use fill for a constant\)" <<<"$S {
+    register r: f32[8]; thread add(r, 1.0, e); }"
+expect 1 2:31 "both sources of lt are scalars" <<<"$S {
+    register p: i8[8]; thread lt(p, 1, M); }"
+expect 1 2:48 "'e' is a runtime f32 scalar, but add computes in i32 here: a float scalar is no operand of an integer operator" <<<"$S {
+    register r: i32[8]; thread add(r, I[0:+8], e); }"
+expect 1 2:47 "'M' is a runtime i32 scalar, but max computes in i8 here: an i32 scalar is not narrowed" <<<"$S {
+    register r: i8[8]; thread max(r, B[0:+8], M); }"
+expect 1 2:46 "the literal 0.5 is not an integer, but lt computes in i32 here" <<<"$S {
+    register p: i8[8]; thread lt(p, I[0:+8], 0.5); }"
+expect 1 2:48 "the literal -inf is not an integer, but sub computes in i32 here" <<<"$S {
+    register r: i32[8]; thread sub(r, I[0:+8], -inf); }"
+expect 1 2:47 "the literal 300 lies outside i8's range \[-128, 127\], in which add computes here" <<<"$S {
+    register r: i8[8]; thread add(r, B[0:+8], 300); }"
+expect 1 2:37 "the literal -2147483649 lies outside i32's range" <<<"$S {
+    register p: i8[8]; thread ge(p, -2147483649, I[0:+8]); }"
+expect 1 2:48 "the literal 70000 exceeds the largest finite f16 \(65504\), in which mul computes here" <<<"$S {
+    register r: f16[8]; thread mul(r, H[0:+8], 70000); }"
+expect 1 2:48 "a negated runtime scalar is not an operand \(use sub, or neg on a register\)" <<<"$S {
+    register r: f32[8]; thread add(r, X[0:+8], -e); }"
+expect 1 2:40 "copy takes tensor operands only: a scalar \(a literal or a runtime scalar\) is an operand of the elementwise binary operators, pow, the comparisons and select's values" <<<"$S {
+    register r: f32[8]; thread copy(r, 1.0); }"
+expect 1 2:39 "exp takes tensor operands only" <<<"$S {
+    register r: f32[8]; thread exp(r, e); }"
+expect 1 2:37 "the destination of fill must be a tensor, not a scalar" <<<"$S {
+    register r: f32[8]; thread fill(1.0, r); }"
+expect 1 2:42 "select's predicate must be an i8 tensor, not a scalar" <<<"$S {
+    register r: f32[8]; thread select(r, 1, r, 0.0); }"
+expect 1 2:52 "atomic_add takes tensor operands only" <<<"$S {
+    register r: f32[8]; kernel atomic_add(X[0:+8], e); }"
+expect 2 2:49 "expected a number, inf, a param or a runtime scalar after '-'" <<<"$S {
+    register r: f32[8]; thread add(r, X[0:+8], -); }"
+expect 2 2:50 "expected '\)' \(3 operands\)" <<<"$S {
+    register r: f32[8]; thread add(r, X[0:+8], 2 * e); }"
+# iota with a runtime start: refused unless the bounds proof shows its
+# values inside the destination's exact integers, with the guard that would
+expect 1 2:44 "iota's values lie in \[-2147483648, 2147483678\], beyond the integers that i32 holds exactly \(\[-2147483648, 2147483647\]\), and no enclosing condition proves them inside; guard it \(e.g. 'if \(M <= 2147483616\)'\)" <<<"$S {
+    register c: i32[32]; thread iota(c, 0, M); }"
+expect 1 2:72 "iota's values lie in \[-2147483648, 2147483678\].*guard it \(e.g. 'if \(M <= 2147483616\)'\)" <<<"$S {
+    register c: i32[32]; if (M + 31 <= 2147483648) { thread iota(c, 0, M); } }"
+expect 1 3:69 "iota's values lie in \[0, 2147483647\], beyond the integers that f32 holds exactly \(\[-16777216, 16777216\]\), and no enclosing condition proves them inside; guard it \(e.g. 'if \(bx \* 32 <= 16777185\)'\)" <<<'kernel k(Y: global f32[M, 32], M: i32) grid((M + 31) // 32) threads(32) {
+    register r: f32[32, 32] layout S[(32, 32):(1@tx, 1)];
+    if (M <= 16777218) { if (bx * 32 + 32 <= M) { cta iota(r, 0, bx * 32); cta copy(Y[bx * 32 : +32, 0 : +32], r); } } }'
+expect 1 2:57 "iota's values lie in \[-2147483648, 0\], beyond the integers that f16 holds exactly \(\[-2048, 2048\]\).*'if \(M >= -2048\)'" <<<"$S {
+    register c: f16[1]; if (M <= 0) { thread iota(c, 0, M); } }"
 
 # ---- data-dependent starts (`Emb[ids[t] : +1, ...]`)
 G='kernel k(E: global f32[64, 8], ids: global i32[32], fx: global f32[32], Y: global f32[32, 8]) grid(1) threads(32)'

@@ -115,6 +115,10 @@ check_run tail_rows.axe --arg M=64,1,0 -D N=24 --seed 5
 check_run attention_causal.axe
 check_run attention_causal.axe -D N=96 --seed 25
 check_run attention_causal.axe -D N=80 -D D=24 -D BM=16 --seed 26
+# a runtime softmax scale and key length as scalar operands: two scales
+# (one negative) and key lengths from all keys to one (a visible change)
+check_run attention_scale.axe --arg scale=0.17,-1 --arg L=64,5
+check_run attention_scale.axe --arg scale=2 --arg L=1,96,0 -D N=96 --seed 27
 # The acceptance form: --check --json prints one object with "pass":true.
 for args in "" "-D N=48 -D D=16 -D BM=16 --seed 30"; do
     # shellcheck disable=SC2086
@@ -218,6 +222,15 @@ check_run runtime_tiles.axe --arg M=250 --arg T=9 -D N=12 --seed 6
 # two row counts (a tail CTA), f16 rounding of s
 check_run layernorm_eps.axe --arg M=3,70 --arg eps=1e-5,0.5 --arg s=1,0.3
 check_run layernorm_eps.axe --arg M=33 --arg eps=2.5 --arg s=-1.7 -D C=40 --seed 3
+# scalar operands: literals and runtime scalars of every scalar dtype in
+# f32, f16, i32 and i8 operators (lim changes the columns kept)
+check_run scalar_ops.axe --arg M=5,40 --arg eps=1e-5,0.5 --arg scale=0.3,-2 \
+    --arg lim=3,16 --arg b=1.5,-0.7 --arg d=0.25,1e-3
+check_run scalar_ops.axe --arg M=33 --arg eps=2.5 --arg scale=70 --arg lim=0 \
+    --arg b=-3 --arg d=-1 -D C=24 --seed 5
+# iota from a runtime start, proved inside f32 / i32 by the guards
+check_run iota_runtime.axe --arg M=64,100,40 --arg s0=10,0,8
+check_run iota_runtime.axe --arg M=5,96 --arg s0=-1,64 --seed 4
 check_run gather_index.axe --range table=0:7 --range ids8=0:126
 check_run gather_index.axe -D NB=9 -D D=8 --range table=0:8 --range ids8=0:126 --seed 4
 check_run masked_tiles.axe
@@ -357,6 +370,20 @@ expect_check_fails 's/0.044715f/0.06f/' "a wrong gelu_tanh" math_ops.axe
 expect_check_fails 's/? (j) < (i) : (v) > (a)/? (j) > (i) : (v) > (a)/' "argmax ties to the highest index" arg_reduce.axe
 expect_check_fails 's/fmaxf(/AXE_MAX(/' "max without fmaxf (NaN not skipped)" arg_reduce.axe
 expect_check_fails 's/ != 0 ? / == 0 ? /' "select reversed" masks.axe
+# A scalar operand's value is the reference's own: a wrong literal, a
+# wrong runtime bound, the f16 pattern of 1.0 for 0.1 in select fail.
+for edit in 's/(float)0.125/(float)0.25/' 's/(int32_t)s_lim/(int32_t)(s_lim + 1)/' \
+    's/(uint16_t)11878/(uint16_t)15360/' 's/(uint32_t)3)/(uint32_t)4)/'; do
+    AXE_TEST_EDIT=$edit AXE_TEST_CC=$CC CC="sh $tmp/cc_edit.sh" \
+        "$AXE" run "$K/scalar_ops.axe" --check --arg M=40 --arg eps=0.5 \
+        --arg scale=0.3 --arg lim=3 --arg b=1.5 --arg d=0.25 \
+        >"$tmp/out" 2>"$tmp/err"
+    if grep -q '^check FAILED' "$tmp/out"; then
+        ok
+    else
+        bad "scalar_ops.axe with $edit: $(cat "$tmp/out" "$tmp/err" | head -c 300)"
+    fi
+done
 AXE_TEST_EDIT='s/= (float)-1;/= (float)4;/' AXE_TEST_CC=$CC \
     CC="sh $tmp/cc_edit.sh" "$AXE" run "$K/nonfinite.axe" --check --json \
     >"$tmp/out" 2>&1

@@ -110,8 +110,15 @@ static void op_text(const axe_program *p, const ax_stmt *s, char *buf,
     int i;
     PUT("op %d line %d %s %s", s->index, s->line, axe__scope_name(s->scope),
         axe__op_name(s->op));
-    for (i = 0; i < s->nargs; i++)
-        n = ref_text(p, &s->args[i], buf, cap, n);
+    for (i = 0; i < axe__operand_count(s); i++) {
+        char txt[64];
+        if (axe__operand_arg(s, i) >= 0) {
+            n = ref_text(p, &s->args[axe__operand_arg(s, i)], buf, cap, n);
+            continue;
+        }
+        axe__sop_text(p, &s->sop[i], txt, sizeof txt);
+        PUT(" %s:%s", s->sop[i].kind == AX_SOP_SCALAR ? "scalar" : "lit", txt);
+    }
     if (s->op == AX_OP_FILL)
         PUT(" %g", s->imm);
     if (s->op == AX_OP_REDUCE)
@@ -222,6 +229,22 @@ static const char src_e[] =
     "  cta copy(v, A);\n"
     "}\n";
 
+/* Scalar operands: literals (integer, fractional, -inf, a param) and
+ * runtime scalars at every source position that takes one. */
+static const char src_s[] =
+    "param P = 7;\n"
+    "kernel so(A: f32[4, 8], I: i32[4, 8], e: f32, n: i32) grid(1) "
+    "threads(1) {\n"
+    "  register p: i8[4, 8];\n"
+    "  thread add(A, A, e);\n"
+    "  thread mul(A, 0.125, A);\n"
+    "  thread lt(p, I, n);\n"
+    "  thread ge(p, -3, I);\n"
+    "  thread select(A, p, -inf, A);\n"
+    "  thread select(A, p, P, e);\n"
+    "  thread pow(A, A, -2.5);\n"
+    "}\n";
+
 /* Grid-scope work: a kernel-scope reduce and gemm (ops 0, 1: chunks of
  * the reduced dimension and atomics; op 2: an f64 gemm, no atomics) and
  * atomic_add at thread and kernel scope (ops 3, 4). */
@@ -305,6 +328,17 @@ static const parse_row parse_rows[] = {
      "op 0 line 5 cta copy s A\n"
      "op 1 line 6 cta copy u A\n"
      "op 2 line 7 cta copy v A"},
+    {src_s, NULL, 0, "O O O O O O O",
+     "A global f32 [4,8] S[(4,8):(8,1)]\n"
+     "I global i32 [4,8] S[(4,8):(8,1)]\n"
+     "p register i8 [4,8] S[(4,8):(8,1)]",
+     "op 0 line 4 thread add A A scalar:e\n"
+     "op 1 line 5 thread mul A lit:0.125 A\n"
+     "op 2 line 6 thread lt p I scalar:n\n"
+     "op 3 line 7 thread ge p lit:-3 I\n"
+     "op 4 line 8 thread select A p lit:-inf A\n"
+     "op 5 line 9 thread select A p lit:7 scalar:e\n"
+     "op 6 line 10 thread pow A A lit:-2.5"},
 };
 
 static void check_lines(const char *what, const char *want, int count,
@@ -439,6 +473,17 @@ typedef struct reject_row {
 } reject_row;
 
 static const reject_row reject_rows[] = {
+    /* scalar operands: check converts them to the operands' dtype */
+    {"register r: i32[4]; thread add(r, r, 0.5);", AXE_ERR_INVALID,
+     "the literal 0.5 is not an integer, but add computes in i32 here"},
+    {"register r: i8[4]; thread mul(r, r, -129);", AXE_ERR_DOMAIN,
+     "the literal -129 lies outside i8's range [-128, 127]"},
+    {"register r: f16[4]; thread sub(r, r, -65536);", AXE_ERR_DOMAIN,
+     "the literal -65536 exceeds the largest finite f16 (65504)"},
+    {"register r: e4m3[4]; thread max(r, r, 449);", AXE_ERR_DOMAIN,
+     "the literal 449 exceeds the largest finite e4m3 (448)"},
+    {"register r: f32[4]; thread min(r, 1, 2);", AXE_ERR_INVALID,
+     "both sources of min are scalars"},
     {"register r: f32[4] layout S[8:1]; thread copy(r, A);", AXE_ERR_INVALID,
      "the layout of 'r' has 8 elements but its shape has 4"},
     {"shared s: f32[60000]; cta fill(s, 0.0);", AXE_ERR_CAPACITY,

@@ -677,3 +677,53 @@ def test_struct_mirrors_match_the_header(tmp_path):
         assert int(got[c]) == ctypes.sizeof(py), c
         for f, _ in py._fields_:
             assert int(got[f"{c}.{f}"]) == getattr(py, f).offset, f"{c}.{f}"
+
+
+def bf16_value(v):
+    """float32 "v" rounded to bf16 (nearest, ties to even) as a float32."""
+    u = int(np.array([v], np.float32).view(np.uint32)[0])
+    u = ((u + 0x7fff + ((u >> 16) & 1)) >> 16) << 16
+    return np.array([u], np.uint32).view(np.float32)[0]
+
+
+@numpy_needed
+def test_scalar_operands_match_numpy():
+    """Literals and runtime scalars as operands (tests/kernels/
+    scalar_ops.axe): each converts to the operator's dtype as a register
+    filled with it would hold it, so Y (scalar operands) equals Z (filled
+    registers) bit for bit; Y, G (f16), J (i32, wrapping) and P (i8) are
+    compared with numpy."""
+    path = os.path.join(ROOT, "tests", "kernels", "scalar_ops.axe")
+    k = axe.kernel.compile(path)
+    assert k.scalar_dtypes == ["i32", "f32", "f16", "i32", "bf16", "f64"]
+    for m, eps, sc, lim, b, d in ((5, 1e-5, 0.3, 3, 1.5, 0.25),
+                                  (40, 0.5, -2.0, 16, -0.7, 1e-3)):
+        g = rng(m)
+        x = g.uniform(-1, 1, (m, 16)).astype(np.float32)
+        h = g.uniform(-1, 1, (m, 16)).astype(np.float16)
+        i = g.integers(-2**31, 2**31, (m, 16)).astype(np.int32)
+        y, z = np.zeros_like(x), np.zeros_like(x)
+        gh, j = np.zeros_like(h), np.zeros_like(i)
+        p = np.zeros((m, 16), np.int8)
+        k(x, h, i, y, z, gh, j, p, M=m, eps=eps, scale=sc, lim=lim, b=b,
+          d=d, check=True)
+        assert np.array_equal(y.view(np.uint32), z.view(np.uint32))
+        f = np.float32
+        col = np.arange(16)[None, :]
+        keep, pos = col < lim, x >= f(-0.25)
+        w = (f(0.125) * (x + f(eps)) - f(d)) / f(np.float16(sc))
+        w = np.minimum(f(bf16_value(b)), np.maximum(w, f(-2)))
+        w = w * w + np.power(f(2), x)
+        w = np.where(pos, np.where(keep, w, -np.inf), f(1e-3))
+        np.testing.assert_allclose(y, w, rtol=1e-6)
+        e16 = np.float16(f(eps))
+        v = (h.astype(f) * f(np.float16(sc))).astype(np.float16)
+        v = (v.astype(f) + f(e16)).astype(np.float16)
+        v = (v.astype(f) - f(np.float16(0.1))).astype(np.float16)
+        v = np.where(keep, v, np.float16(0.1))
+        v = np.where(pos, np.float16(bf16_value(b)), v)
+        assert np.array_equal(gh.view(np.uint16), v.view(np.uint16))
+        wrap = (i.astype(np.int64) * 3 + lim + 2**31) % 2**32 - 2**31
+        np.testing.assert_array_equal(j, np.maximum(wrap, -100000))
+        want = np.broadcast_to(5 - (keep + 1) + (col == lim), p.shape)
+        np.testing.assert_array_equal(p, want)

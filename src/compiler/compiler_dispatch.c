@@ -254,11 +254,18 @@ static const char *forced_for(const axe_program *p, const ax_stmt *s)
 
 static void explain_head(ax_text *t, const axe_program *p, const ax_stmt *s)
 {
-    int i, d;
+    int pos, d;
     axe__text_put(t, "op %d (line %d): %s %s(", s->index, s->line,
                   axe__scope_name(s->scope), axe__op_name(s->op));
-    for (i = 0; i < s->nargs; i++) {
-        axe__text_put(t, "%s%s[", i ? ", " : "",
+    for (pos = 0; pos < axe__operand_count(s); pos++) {
+        int i = axe__operand_arg(s, pos);
+        if (i < 0) { /* a scalar operand */
+            char txt[64];
+            axe__sop_text(p, &s->sop[pos], txt, sizeof txt);
+            axe__text_put(t, ", %s", txt);
+            continue;
+        }
+        axe__text_put(t, "%s%s[", pos ? ", " : "",
                       p->tensors[s->args[i].tensor].name);
         for (d = 0; d < axe__ref_ndim(&s->args[i]); d++)
             axe__text_put(t, "%s%lld", d ? "," : "",

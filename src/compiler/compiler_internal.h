@@ -230,6 +230,26 @@ static inline bool axe__red_is_arg(ax_red r)
     return r == AX_RED_ARGMAX || r == AX_RED_ARGMIN;
 }
 
+/* A scalar source operand (docs/compiler.md, "Scalar operands") of an
+ * elementwise binary operator, pow, a comparison or select: a literal (an
+ * integer, a number with a fraction or exponent, +-inf, or a param's
+ * value) or a runtime scalar, broadcast over the region. It is no tensor
+ * operand: "args" holds the tensor operands only, in source order, so
+ * plans, vectorization and the race detector never see it. */
+typedef enum ax_sop_kind {
+    AX_SOP_NONE, /* a tensor operand (in args) */
+    AX_SOP_INT,  /* an integer literal or a param */
+    AX_SOP_FLOAT,
+    AX_SOP_SCALAR /* a runtime scalar */
+} ax_sop_kind;
+
+typedef struct ax_sop {
+    ax_sop_kind kind;
+    double value; /* INT, FLOAT: the literal as written */
+    int scalar;   /* SCALAR: the runtime scalar's index */
+    long off;
+} ax_sop;
+
 typedef enum ax_st_kind {
     AX_ST_OP,
     AX_ST_FOR,
@@ -294,6 +314,10 @@ typedef struct ax_stmt {
     ax_scope scope;
     int nargs; /* refs: args[0] is the destination */
     ax_ref args[AX_MAX_ARGS];
+    /* By operand position in the source (0, the destination, is always a
+     * tensor): the scalar source operands; "nsops" of them. */
+    ax_sop sop[AX_MAX_ARGS];
+    int nsops;
     double imm;               /* fill value */
     int fscalar;              /* fill: 1 + the float runtime scalar that
                                  gives the value instead of imm (0: imm) */
@@ -335,6 +359,27 @@ typedef struct ax_stmt {
     struct ax_stmt *body;
     bool has_sync;
 } ax_stmt;
+
+/* Scalar operands (compiler_sop.c). The index in "args" of the operand
+ * at source position "pos", or -1 when it is a scalar (without scalars
+ * the two are equal). */
+int axe__operand_arg(const ax_stmt *s, int pos);
+/* The number of operand positions of "s" (its tensors and scalars). */
+int axe__operand_count(const ax_stmt *s);
+/* The dtype a scalar operand of "s" converts to: the other operands'
+ * (a comparison's tensor source, else the destination's). */
+axe_dtype axe__sop_dtype(const axe_program *p, const ax_stmt *s);
+/* The scalar operand at "pos" as written ("eps", "0.125", "-inf"),
+ * snprintf-style into "buf". */
+void axe__sop_text(const axe_program *p, const ax_sop *o, char *buf,
+                   size_t cap);
+/* Sema of the scalar operands of "s": at least one tensor source, and
+ * each scalar converts to the operands' dtype (docs: a float scalar or
+ * literal into an integer operator, an i32 scalar into an i8 one, an
+ * integer literal outside the dtype's range, a finite literal beyond its
+ * largest finite value are errors). */
+axe_status axe__sop_check(const axe_program *p, const ax_stmt *s,
+                          axe_diag *diag);
 
 /* ---- plans (backend-neutral schedules) ------------------------------------
  */
@@ -558,6 +603,10 @@ void axe__var_range(const axe_program *p, int v, int64_t *lo, int64_t *hi);
  * (compiler_sema_bound.c). */
 bool axe__bound_proved(const axe_program *p, const ax_guard *g, const ax_ref *r,
                        int d, bool upper);
+/* The claim k * "e" + c <= 0 holds under the conditions "g" for every
+ * value of the variables, proved as region bounds are (iota's values). */
+bool axe__claim_proved(const axe_program *p, const ax_guard *g,
+                       const ax_expr *e, int64_t k, int64_t c);
 /* The runtime expressions of a program (compiler_runtime.c): tensor
  * extents, grid sizes and trip counts that read runtime scalars, each
  * with its nominal (largest) value and what it is, for diagnostics. */

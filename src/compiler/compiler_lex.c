@@ -265,7 +265,8 @@ static axe_status resolve_name(ax_parser *ps, const char *name, long off,
         ps->p->scalar_dtype[ps->p->var_scalar[v] - 1] != AXE_DTYPE_I32)
         return axe__fail(
             ps->diag, AXE_ERR_UNSUPPORTED, off,
-            "'%s' is a runtime %s scalar: a value for `fill`, "
+            "'%s' is a runtime %s scalar: a value (for `fill` and operator "
+            "operands), "
             "not an integer (it cannot be an extent, an index, "
             "a trip count or part of a condition)",
             name,

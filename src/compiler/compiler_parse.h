@@ -75,6 +75,13 @@ axe_status axe__parse_extent(ax_parser *ps, int64_t *out, const ax_expr **dyn,
 axe_status axe__parse_load(ax_parser *ps, const char *name, long off,
                            ax_expr **out);
 
+/* compiler_sop.c: whether the current token starts a scalar operand (a
+ * number, '-', inf, a param or a runtime scalar), and the scalar operand
+ * at operand position "pos" of "s": ['-'] (INT | FLOAT | 'inf' | a
+ * param) or a runtime scalar's name, refused where "s" takes a tensor. */
+bool axe__at_sop(const ax_parser *ps);
+axe_status axe__parse_sop(ax_parser *ps, ax_stmt *s, int pos);
+
 /* compiler_parse.c: a tensor reference, a tensor declaration after its
  * memory kind, a user name that is a valid C identifier in generated code. */
 axe_status axe__parse_ref(ax_parser *ps, ax_ref *r);

@@ -196,7 +196,13 @@ static axe_status parse_args(ax_parser *ps, ax_stmt *s)
         else if (s->op == AX_OP_IOTA && i == 1) {
             AXE_TRY(parse_iota_tail(ps, s));
             break;
-        } else
+        } else if (s->op == AX_OP_SELECT && i == 1 && axe__at_sop(ps))
+            return axe__fail(ps->diag, AXE_ERR_UNSUPPORTED, (long)ps->tok.pos,
+                             "select's predicate must be an i8 tensor, not "
+                             "a scalar");
+        else if (axe__at_sop(ps))
+            AXE_TRY(axe__parse_sop(ps, s, i));
+        else
             AXE_TRY(axe__parse_ref(ps, &s->args[s->nargs++]));
     }
     if (s->op == AX_OP_REDUCE)

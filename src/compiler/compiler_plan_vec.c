@@ -210,6 +210,26 @@ static void expr_put(ax_text *t, const axe_program *p, const ax_expr *e)
 /* The operand's per-thread loop layout, then its address at digit 0 (the
  * constant and the dynamic region starts or view offset), then the
  * thread digits. */
+/* A scalar operand: what it is, the dtype it converts to, no access. */
+static void describe_scalar(ax_text *t, const axe_program *p, const ax_stmt *s,
+                            int pos)
+{
+    const ax_sop *o = &s->sop[pos];
+    char txt[64];
+    if (o->kind == AX_SOP_NONE)
+        return;
+    axe__sop_text(p, o, txt, sizeof txt);
+    if (o->kind == AX_SOP_SCALAR)
+        axe__text_put(t, "    scalar operand %d: runtime %s scalar '%s'", pos,
+                      axe_dtype_name(p->scalar_dtype[o->scalar]), txt);
+    else
+        axe__text_put(t, "    scalar operand %d: literal %s", pos, txt);
+    axe__text_put(t,
+                  " as %s, the same for every element (no memory access, "
+                  "no layout)\n",
+                  axe_dtype_name(axe__sop_dtype(p, s)));
+}
+
 static void describe_operand(ax_text *t, const axe_program *p, const ax_stmt *s,
                              const ax_plan *plan, int i)
 {
@@ -281,6 +301,8 @@ void axe__plan_describe(ax_text *t, const axe_program *p, const ax_stmt *s,
     axe__text_put(t, "\n");
     for (i = 0; i < s->nargs; i++)
         describe_operand(t, p, s, plan, i);
+    for (i = 1; i < axe__operand_count(s); i++)
+        describe_scalar(t, p, s, i);
     if (plan->vec > 1)
         axe__text_put(t, "    innermost access: %lld elements\n",
                       (long long)plan->vec);

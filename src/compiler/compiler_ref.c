@@ -508,21 +508,46 @@ static bool starts_ok(ref_state *rs, const ax_stmt *s, int tid)
     return true;
 }
 
+/* Scalar operand "o" of "s" as a value of the operands' dtype: a float
+ * scalar as bound (rounded to its own dtype), an i32 one, or a literal,
+ * rounded to that dtype as a stored element (sema keeps integers in
+ * range). */
+static double sop_value(const axe_program *p, const ax_stmt *s, const ax_sop *o)
+{
+    axe_dtype d = axe__sop_dtype(p, s);
+    double v = o->value;
+    if (o->kind == AX_SOP_SCALAR)
+        v = p->scalar_dtype[o->scalar] == AXE_DTYPE_I32
+                ? (double)p->scalar_value[o->scalar]
+                : p->scalar_fvalue[o->scalar];
+    return is_int(d) ? v : round_to(d, v);
+}
+
+/* x[pos] = the value of the operand at source position "pos" (> 0). */
+static void load_operands(ref_state *rs, const ax_stmt *s, const int64_t *c,
+                          int tid, double *x)
+{
+    int pos, n = axe__operand_count(s);
+    for (pos = 1; pos < n; pos++)
+        x[pos] = s->sop[pos].kind != AX_SOP_NONE
+                     ? sop_value(rs->p, s, &s->sop[pos])
+                     : load(rs, s, axe__operand_arg(s, pos), c, tid);
+}
+
 static void run_instance(ref_state *rs, const ax_stmt *s, int tid)
 {
     const ax_ref *dst = &s->args[0];
     axe_dtype d = rs->p->tensors[dst->tensor].dtype;
     axe_dtype sd = s->nargs > 1 ? rs->p->tensors[s->args[1].tensor].dtype : d;
     int64_t c[AX_MAX_DIMS] = {0};
-    int i, k, n = axe__ref_ndim(dst);
+    int k, n = axe__ref_ndim(dst);
     if (!starts_ok(rs, s, tid))
         return;
     axe__race_instance(rs->race, s, tid);
     for (;;) {
         double x[AX_MAX_ARGS] = {0}, v;
         axe__race_element(rs->race, c);
-        for (i = 1; i < s->nargs; i++)
-            x[i] = load(rs, s, i, c, tid);
+        load_operands(rs, s, c, tid, x);
         v = apply(rs->p, s, d, sd, x);
         if (s->op == AX_OP_GEMM || s->op == AX_OP_ATOMIC_ADD)
             v = load(rs, s, 0, c, tid) + v;

@@ -185,3 +185,12 @@ bool axe__bound_proved(const axe_program *p, const ax_guard *g, const ax_ref *r,
     }
     return proved(p, &x, g);
 }
+
+bool axe__claim_proved(const axe_program *p, const ax_guard *g,
+                       const ax_expr *e, int64_t k, int64_t c)
+{
+    lin x;
+    memset(&x, 0, sizeof x);
+    x.c = c;
+    return lin_of(e, k, &x) && proved(p, &x, g);
+}

@@ -684,6 +684,29 @@ static int64_t exact_limit(axe_dtype d, int64_t *lo)
     return v;
 }
 
+/* iota's values [lo, top] (interval bounds) pass the integers its
+ * destination holds exactly ("below": at the low end), and the enclosing
+ * conditions do not prove them inside: the reason, with the guard that
+ * would. */
+static axe_status iota_refused(const axe_program *p, const ax_stmt *s,
+                               bool below, int64_t lo, int64_t top,
+                               axe_diag *diag)
+{
+    const ax_tensor *t = &p->tensors[s->args[0].tensor];
+    int64_t min, max = exact_limit(t->dtype, &min);
+    int64_t len = axe__ref_len(&s->args[0], s->idim);
+    char start[96];
+    axe__expr_text(p, s->istart, start, sizeof start, 0);
+    return axe__fail(diag, AXE_ERR_DOMAIN, s->istart->off,
+                     "iota's values lie in [%lld, %lld], beyond the "
+                     "integers that %s holds exactly ([%lld, %lld]), and "
+                     "no enclosing condition proves them inside; guard it "
+                     "(e.g. 'if (%s %s %lld)')",
+                     (long long)lo, (long long)top, axe_dtype_name(t->dtype),
+                     (long long)min, (long long)max, start, below ? ">=" : "<=",
+                     (long long)(below ? min : max - (len - 1)));
+}
+
 /* iota(dst, dim, start): dim is one of dst's, start is affine in ids the
  * scope may read, and every value start + coordinate is exact in dst's
  * dtype (checked over the start's range under the enclosing guards,
@@ -694,7 +717,7 @@ static axe_status check_iota(const axe_program *p, const ax_stmt *s,
     const ax_tensor *t = &p->tensors[s->args[0].tensor];
     const ax_expr *e = s->istart;
     const char *id = finer_id(s->scope, &e, 1);
-    int64_t lo, hi, top, min, max = exact_limit(t->dtype, &min);
+    int64_t lo, hi, top, len, min, max = exact_limit(t->dtype, &min);
     if (s->idim >= axe__ref_ndim(&s->args[0]))
         return axe__fail(diag, AXE_ERR_INVALID, s->off,
                          "iota along dimension %d of a %d-dimensional "
@@ -709,17 +732,14 @@ static axe_status check_iota(const axe_program *p, const ax_stmt *s,
                          axe__scope_name(s->scope));
     if (s->dead)
         return AXE_OK; /* never runs: no values to check */
+    len = axe__ref_len(&s->args[0], s->idim);
     if (axe__expr_range(p, e, &lo, &hi) != AXE_OK ||
-        axe__add(hi, axe__ref_len(&s->args[0], s->idim) - 1, &top) != AXE_OK)
+        axe__add(hi, len - 1, &top) != AXE_OK)
         return axe__fail(diag, AXE_ERR_OVERFLOW, e->off,
                          "integer overflow in iota's values");
-    if (lo < min || top > max)
-        return axe__fail(diag, AXE_ERR_DOMAIN, e->off,
-                         "iota's values lie in [%lld, %lld], beyond the "
-                         "integers that %s holds exactly ([%lld, %lld])",
-                         (long long)lo, (long long)top,
-                         axe_dtype_name(t->dtype), (long long)min,
-                         (long long)max);
+    if ((lo < min && !axe__claim_proved(p, s->guard, e, -1, min)) ||
+        (top > max && !axe__claim_proved(p, s->guard, e, 1, len - 1 - max)))
+        return iota_refused(p, s, lo < min, lo, top, diag);
     return AXE_OK;
 }
 
@@ -871,6 +891,7 @@ static axe_status check_op(axe_program *p, ax_stmt *s, axe_diag *diag)
     AXE_TRY(check_grid_sources(p, s, diag));
     AXE_TRY(check_shapes(s, diag));
     p->tensors[s->args[0].tensor].written = true;
+    AXE_TRY(axe__sop_check(p, s, diag));
     return check_types(p, s, diag);
 }
 

@@ -277,40 +277,128 @@ static void raw_element(ax_text *t, const axe_program *p, const ax_stmt *s,
     axe__text_put(t, ")");
 }
 
-/* (a op b) with a = operand "i", b = operand i + 1. */
+/* Float runtime scalar "i" (a double parameter) rounded to its dtype:
+ * the harness and callers pass any double, the kernel rounds. */
+static void scalar_value(ax_text *t, const axe_program *p, int i)
+{
+    axe_dtype d = p->scalar_dtype[i];
+    const char *n = p->scalar_name[i];
+    if (d == AXE_DTYPE_F32)
+        axe__text_put(t, "(float)s_%s", n);
+    else if (d == AXE_DTYPE_F16)
+        axe__text_put(t, "ax_h2f(ax_f2h((float)s_%s))", n);
+    else if (d == AXE_DTYPE_BF16)
+        axe__text_put(t, "ax_b2f(ax_f2b((float)s_%s))", n);
+    else
+        axe__text_put(t, "s_%s", n);
+}
+
+/* The literal "v" as a value of the arithmetic type of float dtype "d"
+ * (rounded to "d" here: exact in that type). */
+static void float_literal(ax_text *t, axe_dtype d, double v)
+{
+    const char *ct = d == AXE_DTYPE_F64 ? "double" : "float";
+    v = axe__mask_fill(d, v);
+    if (isinf(v))
+        axe__text_put(t, "(%s)%sINFINITY", ct, v < 0 ? "-" : "");
+    else
+        axe__text_put(t, "(%s)%.17g", ct, v);
+}
+
+/* The scalar operand at position "pos" converted to the operands' dtype
+ * (axe__sop_dtype), in load()'s arithmetic type; with "raw", the bit
+ * pattern of an f16/bf16/e4m3/e5m2 value. A runtime float scalar is
+ * rounded to its own dtype first (scalar_value), then as a stored
+ * element of the operands' dtype. */
+static void scalar_operand(ax_text *t, const axe_program *p, const ax_stmt *s,
+                           int pos, bool raw)
+{
+    const ax_sop *o = &s->sop[pos];
+    axe_dtype d = axe__sop_dtype(p, s);
+    bool half = axe__dtype_is_half(d);
+    if (o->kind != AX_SOP_SCALAR) {
+        if (is_int(d))
+            axe__text_put(t, "%s%lld", wraps(p, s) ? "(uint32_t)" : "",
+                          (long long)o->value);
+        else if (raw)
+            pattern_literal(t, d, axe__mask_fill(d, o->value));
+        else
+            float_literal(t, d, o->value);
+        return;
+    }
+    if (is_int(d)) { /* an i32 scalar (sema) */
+        axe__text_put(t, "(%s)s_%s", wraps(p, s) ? "uint32_t" : "int32_t",
+                      p->scalar_name[o->scalar]);
+        return;
+    }
+    if (half)
+        axe__text_put(t, "%s%s(", raw ? "" : axe__dtype_load_pre(d),
+                      axe__dtype_store_pre(d));
+    else
+        axe__text_put(t, "(%s)(", d == AXE_DTYPE_F64 ? "double" : "float");
+    if (p->scalar_dtype[o->scalar] == AXE_DTYPE_I32)
+        axe__text_put(t, "s_%s", p->scalar_name[o->scalar]);
+    else
+        scalar_value(t, p, o->scalar);
+    axe__text_put(t, ")%s%s", half ? axe__dtype_wrap_post(d) : "",
+                  half && !raw ? axe__dtype_wrap_post(d) : "");
+}
+
+/* The operand at source position "pos": a tensor's element (load) or a
+ * scalar operand. */
+static void operand(ax_text *t, const axe_program *p, const ax_stmt *s, int pos)
+{
+    if (s->sop[pos].kind != AX_SOP_NONE)
+        scalar_operand(t, p, s, pos, false);
+    else
+        load(t, p, s, axe__operand_arg(s, pos));
+}
+
+/* The bit pattern of the operand at position "pos" (raw_element). */
+static void raw_operand(ax_text *t, const axe_program *p, const ax_stmt *s,
+                        int pos)
+{
+    if (s->sop[pos].kind != AX_SOP_NONE)
+        scalar_operand(t, p, s, pos, true);
+    else
+        raw_element(t, p, s, axe__operand_arg(s, pos));
+}
+
+/* (a op b) with a = the operand at position "i", b = the one at i + 1. */
 static void binary(ax_text *t, const axe_program *p, const ax_stmt *s, int i,
                    const char *fmt_op)
 {
     axe__text_put(t, "(");
-    load(t, p, s, i);
+    operand(t, p, s, i);
     axe__text_put(t, "%s", fmt_op);
-    load(t, p, s, i + 1);
+    operand(t, p, s, i + 1);
     axe__text_put(t, ")");
 }
 
-/* max or min ("cmp" > or <) of operands i and i + 1: fmax/fmin (IEEE
- * maxNum: a NaN loses to a number) on floats, a comparison on integers. */
+/* max or min ("cmp" > or <) of the operands at positions i and i + 1:
+ * fmax/fmin (IEEE maxNum: a NaN loses to a number) on floats, a
+ * comparison on integers. */
 static void minmax(ax_text *t, const axe_program *p, const ax_stmt *s, int i,
                    const char *cmp)
 {
-    axe_dtype d = p->tensors[s->args[i].tensor].dtype;
+    axe_dtype d = p->tensors[s->args[0].tensor].dtype;
     if (!is_int(d)) {
         axe__text_put(t, "f%s%s(", *cmp == '>' ? "max" : "min",
                       d == AXE_DTYPE_F64 ? "" : "f");
-        load(t, p, s, i);
+        operand(t, p, s, i);
         axe__text_put(t, ", ");
-        load(t, p, s, i + 1);
+        operand(t, p, s, i + 1);
         axe__text_put(t, ")");
         return;
     }
     axe__text_put(t, "(");
-    load(t, p, s, i);
+    operand(t, p, s, i);
     axe__text_put(t, " %s ", cmp);
-    load(t, p, s, i + 1);
+    operand(t, p, s, i + 1);
     axe__text_put(t, " ? ");
-    load(t, p, s, i);
+    operand(t, p, s, i);
     axe__text_put(t, " : ");
-    load(t, p, s, i + 1);
+    operand(t, p, s, i + 1);
     axe__text_put(t, ")");
 }
 
@@ -362,31 +450,15 @@ static void fill_value(ax_text *t, axe_dtype d, double v)
         axe__text_put(t, "%.17g", v);
 }
 
-/* Float runtime scalar "i" (a double parameter) rounded to its dtype:
- * the harness and callers pass any double, the kernel rounds. */
-static void scalar_value(ax_text *t, const axe_program *p, int i)
-{
-    axe_dtype d = p->scalar_dtype[i];
-    const char *n = p->scalar_name[i];
-    if (d == AXE_DTYPE_F32)
-        axe__text_put(t, "(float)s_%s", n);
-    else if (d == AXE_DTYPE_F16)
-        axe__text_put(t, "ax_h2f(ax_f2h((float)s_%s))", n);
-    else if (d == AXE_DTYPE_BF16)
-        axe__text_put(t, "ax_b2f(ax_f2b((float)s_%s))", n);
-    else
-        axe__text_put(t, "s_%s", n);
-}
-
 /* pred != 0 ? a : b. */
 static void select_value(ax_text *t, const axe_program *p, const ax_stmt *s)
 {
     axe__text_put(t, "(");
     element(t, p, s, 1);
     axe__text_put(t, " != 0 ? ");
-    load(t, p, s, 2);
+    operand(t, p, s, 2);
     axe__text_put(t, " : ");
-    load(t, p, s, 3);
+    operand(t, p, s, 3);
     axe__text_put(t, ")");
 }
 
@@ -420,10 +492,10 @@ static void math_value(ax_text *t, const axe_program *p, const ax_stmt *s)
         return;
     }
     axe__text_put(t, "%s", axe__math_c_open(s->op, d));
-    load(t, p, s, 1);
+    operand(t, p, s, 1);
     if (s->op == AX_OP_POW) {
         axe__text_put(t, ", ");
-        load(t, p, s, 2);
+        operand(t, p, s, 2);
     }
     axe__text_put(t, ")");
 }
@@ -695,9 +767,9 @@ static void body(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
         axe__text_put(t, " = ");
         load(t, p, s, 1);
         axe__text_put(t, " != 0 ? ");
-        raw_element(t, p, s, 2);
+        raw_operand(t, p, s, 2);
         axe__text_put(t, " : ");
-        raw_element(t, p, s, 3); /* the chosen 16-bit pattern */
+        raw_operand(t, p, s, 3); /* the chosen 16-bit pattern */
         axe__text_put(t, ";\n");
         return;
     }
