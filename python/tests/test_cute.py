@@ -236,3 +236,14 @@ def test_complement_extended_law():
             assert max(full) < q * box, (a, m, r, q)
             if not gaps:
                 assert set(full) == set(range(q * box)), (a, m, r, q)
+
+
+def test_left_inverse_of_strides_that_do_not_divide():
+    # (2,2):(2,3) has the image {0, 2, 3, 5}; (2,3):(1,1) maps it back.
+    a = Layout((2, 2), (2, 3))
+    r = cute.left_inverse(a)
+    assert (r.shape, r.stride) == ((2, 3), (1, 1))
+    assert [r(a(k)) for k in range(4)] == [0, 1, 2, 3]
+    with pytest.raises(AxeError) as e:
+        cute.left_inverse(Layout((4, 3), (2, 3)))
+    assert "NOT_INJECTIVE" in str(e.value)

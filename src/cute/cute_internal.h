@@ -245,6 +245,19 @@ AXE_NODISCARD axe_status axe__cute_coalesce_leaves(const axe_cute_layout *l,
 bool axe__cute_right_search(const axe__cute_modes *m, int64_t have,
                             axe__cute_group *g, bool *done);
 
+/* The left inverse of the modes "m" of one codomain coordinate (strides
+ * >= 0) by exhaustive search (cute_inverse_left.c), for strides that do
+ * not divide each other: the R of least size, then of the
+ * lexicographically least shape, with R(x) = sum c_j w_j at every point x
+ * = sum c_j d_j of the nonzero-stride modes, into "g". AXE_ERR_DIVISIBILITY
+ * when none exists, AXE_ERR_NOT_INJECTIVE with a witness,
+ * AXE_ERR_UNSUPPORTED past AXE__CUTE_SEARCH_MAX points, values at or above
+ * AXE__CUTE_LEFT_MAX_VALUE or the budget (when nothing was found). */
+#define AXE__CUTE_LEFT_MAX_VALUE (1L << 16)
+AXE_NODISCARD axe_status axe__cute_left_search(const axe__cute_modes *m,
+                                               axe__cute_group *g,
+                                               axe_diag *diag);
+
 typedef struct axe__cute_fn {
     axe__cute_flat m;
     int64_t prefix[AXE_CUTE_MAX_LEAVES];

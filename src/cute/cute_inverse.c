@@ -396,19 +396,12 @@ axe_status axe_cute_right_inverse(const axe_cute_layout *a,
 
 /* ---- left inverse ------------------------------------------------------- */
 
-/* Modes "i" < "j" adjacent by stride: d_j must be a multiple of d_i (else
- * no layout inverts a) of at least s_i (else a(c) repeats). */
-static axe_status check_pair(const axe__cute_modes *m, int i, int j,
-                             axe_diag *diag)
+/* Modes "i" < "j" adjacent by stride, d_i | d_j: d_j must be at least
+ * s_i d_i, else a(c) repeats. */
+static axe_status check_injective(const axe__cute_modes *m, int i, int j,
+                                  axe_diag *diag)
 {
     int64_t d = m->stride[i], e = m->stride[j];
-    if (e % d != 0)
-        return axe__fail(diag, AXE_ERR_DIVISIBILITY, -1,
-                         "no layout inverts a: strides %lld (leaf %d) and "
-                         "%lld (leaf %d) are adjacent in increasing order "
-                         "and %lld is not a multiple of %lld",
-                         (long long)d, m->leaf[i], (long long)e, m->leaf[j],
-                         (long long)e, (long long)d);
     if (e / d < m->shape[i])
         return axe__fail(diag, AXE_ERR_NOT_INJECTIVE, -1,
                          "a is not injective: stride %lld (leaf %d) is %lld "
@@ -424,20 +417,28 @@ static axe_status check_pair(const axe__cute_modes *m, int i, int j,
  * sorted, d_0 | d_1 | ... and d_{i+1} >= s_i d_i, a point x = sum c_i d_i
  * (c_i < s_i) has the mixed-radix digits (x mod d_0 = 0, c_0, c_1, ...) in
  * the radices (d_0, d_1/d_0, ..., s_last), so R = (d_0, d_1/d_0, ...,
- * s_last):(0, istride_0, ...) gives R(a(k)) = the index of those c_i.
+ * s_last):(0, istride_0, ...) gives R(a(k)) = the index of those c_i
+ * (CuTe's and pycute's result). Strides that do not divide each other
+ * are searched exhaustively (cute_inverse_left.c).
  */
 static axe_status left_fn(const axe__cute_modes *m, axe__cute_group *g,
                           axe_diag *diag)
 {
     int ord[AXE_CUTE_MAX_LEAVES], n = axe__cute_modes_sorted(m, ord), k = 0;
     int64_t size;
+    bool dividing = true;
     if (n > 0 && m->stride[ord[0]] < 0)
         return axe__fail(diag, AXE_ERR_DOMAIN, -1,
                          "left inverse of a negative stride (%lld, leaf %d): "
                          "a layout is not defined on negative points",
                          (long long)m->stride[ord[0]], m->leaf[ord[0]]);
     for (int i = 0; i + 1 < n; i++)
-        AXE_TRY(check_pair(m, ord[i], ord[i + 1], diag));
+        if (m->stride[ord[i + 1]] % m->stride[ord[i]] != 0)
+            dividing = false;
+        else
+            AXE_TRY(check_injective(m, ord[i], ord[i + 1], diag));
+    if (!dividing)
+        return axe__cute_left_search(m, g, diag);
     if (n > 0 && m->stride[ord[0]] > 1) {
         g->shape[k] = m->stride[ord[0]];
         g->stride[k++] = 0;
@@ -458,10 +459,11 @@ static axe_status left_fn(const axe__cute_modes *m, axe__cute_group *g,
 
 /*
  * left_inverse(a): R with a(R(a(k))) == a(k) for every k < size(a), and
- * R(a(k)) == k when a has no stride-0 mode of extent > 1. Defined when the
+ * R(a(k)) == k when a has no stride-0 mode of extent > 1. Built when the
  * nonzero strides of each codomain coordinate, sorted, divide each other
- * and do not overlap (left_fn); AXE_ERR_NOT_INJECTIVE or
- * AXE_ERR_DIVISIBILITY with the two strides otherwise.
+ * and do not overlap (left_fn), else found by exhaustive search when one
+ * exists; AXE_ERR_NOT_INJECTIVE with a witness, AXE_ERR_DIVISIBILITY when
+ * none exists, AXE_ERR_UNSUPPORTED past the search's limits.
  */
 axe_status axe_cute_left_inverse(const axe_cute_layout *a, axe_cute_layout *out,
                                  axe_diag *diag)
