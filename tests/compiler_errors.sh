@@ -779,6 +779,11 @@ expect 2 2:49 "expected a number, inf, a param or a runtime scalar after '-'" <<
     register r: f32[8]; thread add(r, X[0:+8], -); }"
 expect 2 2:50 "expected '\)' \(3 operands\)" <<<"$S {
     register r: f32[8]; thread add(r, X[0:+8], 2 * e); }"
+expect 2 3:42 "'i' is an enclosing loop variable, not a tensor: an operand is a tensor region, or where the operator takes one a literal or a runtime scalar" <<<"$S {
+    register r: f32[8];
+    for i in range(2) { thread add(r, r, i); } }"
+expect 2 2:42 "'tx' is a block/thread id, not a tensor" <<<"$S {
+    register r: f32[8]; thread max(r, r, tx); }"
 # iota with a runtime start: refused unless the bounds proof shows its
 # values inside the destination's exact integers, with the guard that would
 expect 1 2:44 "iota's values lie in \[-2147483648, 2147483678\], beyond the integers that i32 holds exactly \(\[-2147483648, 2147483647\]\), and no enclosing condition proves them inside; guard it \(e.g. 'if \(M <= 2147483616\)'\)" <<<"$S {
