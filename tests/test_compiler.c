@@ -1030,6 +1030,65 @@ static void test_masked(void)
     axe_program_free(p);
 }
 
+/* Scalar operands in the reference, on values worked out by hand: the
+ * literal 0.1 into an f16 add is f16's 0.1 (0x2E66 = 0.0999755859375),
+ * then each sum rounds to f16 (1 + 0.09998 = 1 + 102.375 ulps -> 0x3C66;
+ * -1 + 0.09998 = -(1843.25 ulps of 2^-11) -> 0xBB33; 2048 stays); a
+ * literal 2^-11 + 1.5e-7 (above half an f16 ulp of 1) is 2^-11 in f16, so 1 +
+ * it is a tie to even, 1 (0x3C00; unrounded it would give 0x3C01); the f32
+ * scalar e = 1 + 2^-30 is 1 in f32, so -1 + e is 0 (not 2^-30); 3 *
+ * INT32_MAX wraps; the runtime bound n = 5 compares as an i32; select
+ * takes -inf and 2. */
+static const char sop_src[] =
+    "kernel so(H: global f16[4], F: global f32[2], I: global i32[4],\n"
+    "          J: global i32[4], P: global i8[4], S: global f32[4],\n"
+    "          G: global f16[1], e: f32, n: i32) grid(1) threads(1)\n"
+    "{\n"
+    "  thread add(H, H, 0.1);\n"
+    "  thread add(G, 0.00048843125, G);\n"
+    "  thread add(F, e, F);\n"
+    "  thread mul(J, I, 3);\n"
+    "  thread lt(P, I, n);\n"
+    "  thread select(S, P, -inf, 2);\n"
+    "}\n";
+
+static void test_scalar_operands(void)
+{
+    static const uint16_t h[4] = {0x2E66, 0x3C66, 0xBB33, 0x6800};
+    static const int32_t j[4] = {2147483645, -21, 15, 12};
+    static const int8_t pr[4] = {0, 1, 0, 1};
+    uint16_t H[4] = {0x0000, 0x3C00, 0xBC00, 0x6800};
+    float F[2] = {-1.0f, 0.0f}, S[4] = {0};
+    uint16_t G[1] = {0x3C00};
+    int32_t I[4] = {INT32_MAX, -7, 5, 4}, J[4] = {0};
+    int8_t P[4] = {0};
+    void *bufs[7] = {H, F, I, J, P, S, G};
+    const double v[2] = {1.000000000931322574615478515625, 5};
+    axe_program *p = NULL;
+    axe_diag d;
+    int k;
+    if (axe_program_compile(sop_src, strlen(sop_src), NULL, NULL, &p, &d) !=
+        AXE_OK) {
+        TL_CHECK(false, "compile: %s", d.message);
+        return;
+    }
+    TL_CHECK(axe_program_bind_f(p, v, &d) == AXE_OK, "bind: %s", d.message);
+    TL_CHECK(axe_program_reference(p, bufs, &d) == AXE_OK, "reference: %s",
+             d.message);
+    for (k = 0; k < 4; k++) {
+        TL_CHECK(H[k] == h[k], "f16 + 0.1: H[%d] = 0x%04X, want 0x%04X", k,
+                 (unsigned)H[k], (unsigned)h[k]);
+        TL_CHECK(J[k] == j[k] && P[k] == pr[k], "i32 * 3, < n: %d: %d %d", k,
+                 J[k], P[k]);
+        TL_CHECK(S[k] == (pr[k] ? -INFINITY : 2.0f), "select: S[%d] = %g", k,
+                 (double)S[k]);
+    }
+    TL_CHECK(F[0] == 0.0f && F[1] == 1.0f, "f32 + e: %.9g %.9g", (double)F[0],
+             (double)F[1]);
+    TL_CHECK(G[0] == 0x3C00, "f16 1 + 2^-11: 0x%04X", (unsigned)G[0]);
+    axe_program_free(p);
+}
+
 int main(void)
 {
     tl_seed("test_compiler", 20261125);
@@ -1050,5 +1109,6 @@ int main(void)
     test_masked();
     test_int_semantics();
     test_tile_semantics();
+    test_scalar_operands();
     return tl_finish();
 }
