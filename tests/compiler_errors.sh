@@ -737,6 +737,8 @@ expect 1 2:40 "'e' is a runtime float scalar: it can fill a float tensor only, a
     register r: i32[1]; thread fill(r, e); }'
 expect 2 1:36 "'M' is declared twice or names a block/thread id" <<<'kernel k(X: global f32[M], M: i32, M: i32) grid(1) threads(1) {}'
 expect 2 1:28 "'bx' is declared twice or names a block/thread id" <<<'kernel k(X: global f32[4], bx: i32) grid(1) threads(1) {}'
+expect 1 2:39 "'M' is a runtime i32 scalar: it fills i32 and float tensors \(not narrowed\), and 'r' is i8" <<<'kernel k(X: global i8[8], M: i32) grid(1) threads(1) {
+    register r: i8[1]; thread fill(r, M); }'
 expect 2 2:28 "'M' is a param and a runtime scalar" <<<'param M = 4;
 kernel k(X: global f32[4], M: i32) grid(1) threads(1) {}'
 expect 2 1:10 "'M' names a runtime scalar and a tensor" <<<'kernel k(M: global f32[4], M: i32) grid(1) threads(1) {}'

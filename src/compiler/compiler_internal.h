@@ -319,8 +319,8 @@ typedef struct ax_stmt {
     ax_sop sop[AX_MAX_ARGS];
     int nsops;
     double imm;               /* fill value */
-    int fscalar;              /* fill: 1 + the float runtime scalar that
-                                 gives the value instead of imm (0: imm) */
+    int fscalar;              /* fill: 1 + the runtime scalar that gives
+                                 the value instead of imm (0: imm) */
     int rdim;                 /* reduce: the reduced dim of the source */
     ax_red rkind;             /* reduce: the combining function */
     int idim;                 /* iota: the dim whose coordinate it writes */

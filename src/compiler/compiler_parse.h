@@ -80,6 +80,9 @@ axe_status axe__parse_load(ax_parser *ps, const char *name, long off,
  * at operand position "pos" of "s": ['-'] (INT | FLOAT | 'inf' | a
  * param) or a runtime scalar's name, refused where "s" takes a tensor. */
 bool axe__at_sop(const ax_parser *ps);
+/* The runtime scalar (any dtype) the current token names: 1 + its
+ * index, or 0. */
+int axe__scalar_at(const ax_parser *ps);
 axe_status axe__parse_sop(ax_parser *ps, ax_stmt *s, int pos);
 
 /* compiler_parse.c: a tensor reference, a tensor declaration after its

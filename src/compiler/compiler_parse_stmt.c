@@ -62,35 +62,28 @@ static int op_arity(ax_op op)
     return 2;
 }
 
-/* The float runtime scalar named by the current token: 1 + its index,
- * or 0. */
-static int float_scalar_at(const ax_parser *ps)
-{
-    const axe_program *p = ps->p;
-    int i;
-    if (ps->tok.kind != AX_TOK_IDENT)
-        return 0;
-    for (i = 0; i < p->nscalars; i++)
-        if (p->scalar_dtype[i] != AXE_DTYPE_I32 &&
-            axe__tok_is(ps, p->scalar_name[i]))
-            return i + 1;
-    return 0;
-}
-
-/* fill(dst, NAME) with NAME a float runtime scalar: the destination
- * must be a float tensor (an integer fill would saturate at run time). */
+/* fill(dst, NAME) with NAME a runtime scalar: a float scalar fills a
+ * float tensor only (an integer fill would saturate at run time), an
+ * i32 scalar an i32 or a float one (never narrowed to i8). */
 static axe_status parse_fill_scalar(ax_parser *ps, ax_stmt *s)
 {
     const axe_program *p = ps->p;
     axe_dtype d = p->tensors[s->args[0].tensor].dtype;
     long off = (long)ps->tok.pos;
-    s->fscalar = float_scalar_at(ps);
-    if (d == AXE_DTYPE_I8 || d == AXE_DTYPE_I32)
+    int k = axe__scalar_at(ps) - 1;
+    s->fscalar = k + 1;
+    if (p->scalar_dtype[k] != AXE_DTYPE_I32 &&
+        (d == AXE_DTYPE_I8 || d == AXE_DTYPE_I32))
         return axe__fail(ps->diag, AXE_ERR_UNSUPPORTED, off,
                          "'%s' is a runtime float scalar: it can fill a "
                          "float tensor only, and '%s' is %s",
-                         p->scalar_name[s->fscalar - 1],
-                         p->tensors[s->args[0].tensor].name, axe_dtype_name(d));
+                         p->scalar_name[k], p->tensors[s->args[0].tensor].name,
+                         axe_dtype_name(d));
+    if (p->scalar_dtype[k] == AXE_DTYPE_I32 && d == AXE_DTYPE_I8)
+        return axe__fail(ps->diag, AXE_ERR_UNSUPPORTED, off,
+                         "'%s' is a runtime i32 scalar: it fills i32 and "
+                         "float tensors (not narrowed), and '%s' is i8",
+                         p->scalar_name[k], p->tensors[s->args[0].tensor].name);
     return axe__lex_next(ps);
 }
 
@@ -189,7 +182,7 @@ static axe_status parse_args(ax_parser *ps, ax_stmt *s)
     for (i = 0; i < n; i++) {
         if (i > 0)
             AXE_TRY(axe__expect(ps, ",", n == 2 ? "','" : operands_text(n)));
-        if (s->op == AX_OP_FILL && i == 1 && float_scalar_at(ps))
+        if (s->op == AX_OP_FILL && i == 1 && axe__scalar_at(ps))
             AXE_TRY(parse_fill_scalar(ps, s));
         else if (s->op == AX_OP_FILL && i == 1)
             AXE_TRY(parse_fill_value(ps, &s->imm));

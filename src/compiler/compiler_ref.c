@@ -354,8 +354,10 @@ static double apply(const axe_program *p, const ax_stmt *s, axe_dtype d,
     double a = x[1], b = x[2];
     switch (s->op) {
     case AX_OP_FILL:
-        if (s->fscalar != 0) /* a float destination (parse) */
-            return p->scalar_fvalue[s->fscalar - 1];
+        if (s->fscalar != 0) /* no float into an integer tensor (parse) */
+            return p->scalar_dtype[s->fscalar - 1] == AXE_DTYPE_I32
+                       ? (double)p->scalar_value[s->fscalar - 1]
+                       : p->scalar_fvalue[s->fscalar - 1];
         return is_int(d) ? axe__int_saturate(d, s->imm) : s->imm;
     case AX_OP_COPY:
     case AX_OP_CAST:

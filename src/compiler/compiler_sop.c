@@ -41,9 +41,7 @@ static int param_at(const ax_parser *ps)
     return -1;
 }
 
-/* The runtime scalar (any dtype) named by the current token: 1 + its
- * index, or 0. */
-static int scalar_at(const ax_parser *ps)
+int axe__scalar_at(const ax_parser *ps)
 {
     int i;
     if (ps->tok.kind != AX_TOK_IDENT)
@@ -54,11 +52,33 @@ static int scalar_at(const ax_parser *ps)
     return 0;
 }
 
+/* A literal operand after its optional '-': INT, a param, FLOAT or inf. */
+static axe_status sop_literal(ax_parser *ps, ax_sop *o)
+{
+    if (ps->tok.kind == AX_TOK_INT || param_at(ps) >= 0) {
+        o->kind = AX_SOP_INT;
+        o->value = ps->tok.kind == AX_TOK_INT
+                       ? (double)ps->tok.value
+                       : (double)ps->param_value[param_at(ps)];
+        if (fabs(o->value) >= 0x1p53)
+            return axe__fail(ps->diag, AXE_ERR_DOMAIN, o->off,
+                             "the literal lies beyond 2^53 in magnitude");
+        return AXE_OK;
+    }
+    if (ps->tok.kind == AX_TOK_FLOAT || axe__tok_is(ps, "inf")) {
+        o->kind = AX_SOP_FLOAT;
+        o->value = ps->tok.kind == AX_TOK_FLOAT ? ps->tok.fvalue : HUGE_VAL;
+        return AXE_OK;
+    }
+    return axe__syntax(ps, "a number, inf, a param or a runtime scalar "
+                           "after '-'");
+}
+
 bool axe__at_sop(const ax_parser *ps)
 {
     return ps->tok.kind == AX_TOK_INT || ps->tok.kind == AX_TOK_FLOAT ||
            axe__tok_is(ps, "-") || axe__tok_is(ps, "inf") ||
-           param_at(ps) >= 0 || scalar_at(ps) != 0;
+           param_at(ps) >= 0 || axe__scalar_at(ps) != 0;
 }
 
 axe_status axe__parse_sop(ax_parser *ps, ax_stmt *s, int pos)
@@ -79,27 +99,15 @@ axe_status axe__parse_sop(ax_parser *ps, ax_stmt *s, int pos)
                          axe__op_name(s->op));
     if (neg)
         AXE_TRY(axe__lex_next(ps));
-    if (scalar_at(ps) != 0 && neg)
+    if (axe__scalar_at(ps) != 0 && neg)
         return axe__fail(ps->diag, AXE_ERR_UNSUPPORTED, o->off,
                          "a negated runtime scalar is not an operand (use "
                          "sub, or neg on a register)");
-    if (scalar_at(ps) != 0) {
+    if (axe__scalar_at(ps) != 0) {
         o->kind = AX_SOP_SCALAR;
-        o->scalar = scalar_at(ps) - 1;
-    } else if (ps->tok.kind == AX_TOK_INT || param_at(ps) >= 0) {
-        o->kind = AX_SOP_INT;
-        o->value = ps->tok.kind == AX_TOK_INT
-                       ? (double)ps->tok.value
-                       : (double)ps->param_value[param_at(ps)];
-        if (fabs(o->value) >= 0x1p53)
-            return axe__fail(ps->diag, AXE_ERR_DOMAIN, o->off,
-                             "the literal lies beyond 2^53 in magnitude");
-    } else if (ps->tok.kind == AX_TOK_FLOAT || axe__tok_is(ps, "inf")) {
-        o->kind = AX_SOP_FLOAT;
-        o->value = ps->tok.kind == AX_TOK_FLOAT ? ps->tok.fvalue : HUGE_VAL;
+        o->scalar = axe__scalar_at(ps) - 1;
     } else {
-        return axe__syntax(ps, "a number, inf, a param or a runtime scalar "
-                               "after '-'");
+        AXE_TRY(sop_literal(ps, o));
     }
     if (neg)
         o->value = -o->value;

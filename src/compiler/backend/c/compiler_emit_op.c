@@ -505,7 +505,9 @@ static void value(ax_text *t, const axe_program *p, const ax_stmt *s)
     axe_dtype d = p->tensors[s->args[0].tensor].dtype;
     switch (s->op) {
     case AX_OP_FILL:
-        if (s->fscalar != 0)
+        if (s->fscalar != 0 && p->scalar_dtype[s->fscalar - 1] == AXE_DTYPE_I32)
+            axe__text_put(t, "s_%s", p->scalar_name[s->fscalar - 1]);
+        else if (s->fscalar != 0)
             scalar_value(t, p, s->fscalar - 1);
         else
             fill_value(t, d, s->imm);
