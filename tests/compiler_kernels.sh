@@ -151,6 +151,21 @@ check_run whole_phase.axe
 check_run whole_phase.axe -D M=7 -D N=13 --seed 3
 n=$("$AXE" compile "$K/whole_phase.axe" | grep -c "all threads' elements in order")
 if [ "$n" = 5 ]; then ok; else bad "whole_phase.axe: $n operators run whole, not 5"; fi
+# CTA-scope gemm.thread_fma in whole phases: one nest over all threads'
+# parts (K by 4, 2 and 1, rows by 2 and 1, a thread digit innermost,
+# f64/f16/bf16/i8), exact; the replicated C runs thread by thread.
+exact_run gemm_whole.axe --schedule gemm=thread_fma
+exact_run gemm_whole.axe --schedule gemm=thread_fma -D K=10 --seed 5
+exact_run gemm_whole.axe --schedule gemm=thread_fma -D K=6 --seed 6
+n=$("$AXE" compile "$K/gemm_whole.axe" --schedule gemm=thread_fma 2>/dev/null |
+    grep -c "gemm.thread_fma, all threads' elements in order")
+if [ "$n" = 8 ]; then ok; else bad "gemm_whole.axe: $n gemms run whole, not 8"; fi
+# K = 2050: B's panels (8 x 2050 elements) pass 32 KiB, every gemm runs
+# thread by thread.
+exact_run gemm_whole.axe --schedule gemm=thread_fma -D K=2050 --seed 7
+n=$("$AXE" compile "$K/gemm_whole.axe" --schedule gemm=thread_fma -D K=2050 2>/dev/null |
+    grep -c "gemm.thread_fma, all threads' elements in order")
+if [ "$n" = 0 ]; then ok; else bad "gemm_whole.axe -D K=2050: $n gemms run whole, not 0"; fi
 check_run warps.axe
 check_run warps.axe -D W=3 --seed 2
 check_run cta_reduce.axe

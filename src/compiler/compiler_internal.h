@@ -682,6 +682,13 @@ void axe__emit_op(ax_text *t, const axe_program *p, const ax_stmt *s, int ind,
 bool axe__emit_gemm_blocked(ax_text *t, const axe_program *p, const ax_stmt *s,
                             int ind);
 
+/* A CTA-scope gemm.thread_fma of a phase that runs whole, as one loop nest
+ * over every thread's part (compiler_emit_gemm_whole.c): whether it
+ * applies to "s", and its C after the operator's opening line. */
+bool axe__gemm_whole_applies(const axe_program *p, const ax_stmt *s);
+void axe__emit_gemm_whole(ax_text *t, const axe_program *p, const ax_stmt *s,
+                          int ind);
+
 /* Data-dependent starts in C (compiler_emit_check.c): an element read,
  * whether the program has any, and the checks before an operator (true
  * when printed: `if (bad) { ... } else {` awaiting the block and `}`). */

@@ -475,29 +475,32 @@ static bool ends_phase(const ax_stmt *n)
     return !n->dead && n->mma != NULL && !n->mma->from_memory;
 }
 
-/* A CTA-scope split operator with no barrier of its own (or dead code,
- * which emits nothing). */
-static bool whole_op(const ax_stmt *s)
+/* A CTA-scope split operator with no barrier of its own, a CTA-scope
+ * gemm.thread_fma that runs as one nest (axe__gemm_whole_applies), or dead
+ * code, which emits nothing. */
+static bool whole_op(const axe_program *p, const ax_stmt *s)
 {
     if (s->kind != AX_ST_OP)
         return false;
-    return s->dead ||
-           (s->stage[0] == NULL && s->nmasks == 0 && s->mma == NULL &&
-            s->grid == NULL && s->plan != NULL &&
-            s->plan->kind == AX_PLAN_SPLIT && s->scope == AX_SCOPE_CTA);
+    if (s->dead)
+        return true;
+    if (s->stage[0] != NULL || s->nmasks != 0 || s->mma != NULL ||
+        s->grid != NULL || s->plan == NULL || s->scope != AX_SCOPE_CTA)
+        return false;
+    return s->plan->kind == AX_PLAN_SPLIT || axe__gemm_whole_applies(p, s);
 }
 
 /* "s" starts a phase, outside split ifs, whose statements are all CTA-scope
- * split operators: each runs all threads' elements in one loop nest, one
- * operator after the other. Every thread then runs its part of each
- * operator in program order, after its part of the operators before it,
+ * split operators or gemms (whole_op): each runs all threads' elements in
+ * one loop nest, one operator after the other. Every thread then runs its part
+ * of each operator in program order, after its part of the operators before it,
  * so this is one valid interleaving of the phase's threads. */
 static bool whole_phase(const emitter *e, const ax_stmt *s)
 {
     if (e->open || e->guard != NULL)
         return false;
     for (; !ends_phase(s); s = s->next)
-        if (!whole_op(s))
+        if (!whole_op(e->p, s))
             return false;
     return true;
 }
@@ -523,9 +526,15 @@ static void emit_for(emitter *e, const ax_stmt *s)
     axe__text_put(e->t, "}\n");
 }
 
+/* Emits block "s". "whole" is set while the statements run in a phase
+ * that runs whole (whole_phase found it for the phase's first statement,
+ * so it holds for the rest, which keeps this linear in the statements). */
 static void emit_block(emitter *e, const ax_stmt *s)
 {
+    bool whole = false;
     for (; s != NULL; s = s->next) {
+        if (ends_phase(s))
+            whole = false;
         if (s->kind == AX_ST_SYNC) {
             phase_close(e);
             indent_put(e->t, e->ind);
@@ -567,7 +576,8 @@ static void emit_block(emitter *e, const ax_stmt *s)
         } else if (s->grid != NULL) {
             phase_open(e);
             axe__emit_grid(e->t, e->p, s, e->ind);
-        } else if (whole_phase(e, s)) {
+        } else if (whole || whole_phase(e, s)) {
+            whole = true;
             axe__emit_op(e->t, e->p, s, e->ind, true);
         } else {
             phase_open(e);

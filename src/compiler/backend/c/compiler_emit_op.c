@@ -892,9 +892,10 @@ static void rank_put(ax_text *t, const axe_program *p, ax_scope s)
 }
 
 /* The operator "s" for the current thread (ax_tid) at indent "ind"; with
- * "whole", a CTA-scope split operator alone in its phase runs every
- * thread's elements in one loop nest instead (the threads of a phase are
- * independent, so any order of their elements is a valid execution). */
+ * "whole" (its phase runs whole, compiler_emit_c.c), a CTA-scope split
+ * operator runs every thread's elements in one loop nest instead, and a
+ * gemm.thread_fma its nest over every thread's part
+ * (compiler_emit_gemm_whole.c). */
 static void op_block(ax_text *t, const axe_program *p, const ax_stmt *s,
                      int ind, bool whole)
 {
@@ -906,6 +907,12 @@ static void op_block(ax_text *t, const axe_program *p, const ax_stmt *s,
                   s->index, s->line, axe__scope_name(s->scope),
                   axe__op_name(s->op), axe__op_name(s->op), s->schedule,
                   whole ? ", all threads' elements in order" : "");
+    if (whole && plan->kind != AX_PLAN_SPLIT) { /* a gemm.thread_fma */
+        axe__emit_gemm_whole(t, p, s, ind + 1);
+        indent_put(t, ind);
+        axe__text_put(t, "}\n");
+        return;
+    }
     for (k = 0; k < plan->nloops; k++)
         rank_used = rank_used || (plan->loops[k].thread && digit_used(s, k));
     if (split || rank_used) {
