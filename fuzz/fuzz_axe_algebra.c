@@ -624,22 +624,51 @@ static bool scale_of(const axe_layout *b, int64_t *span, bool *on)
     return true;
 }
 
-/* The right side at (x, y): { D_A(x) ⊙ span(B) + r + O_A + q : r in R_A,
- * q in L_B(y) } for the tile, { p + q : p in L_A(x), q in L_B(y) } for
- * the direct sum; sorted into out; false when it cannot be evaluated. */
+/* The paper's span(B, a) (Lemma C.1) on every axis: 1 + sum |s| (e-1)
+ * over B's shard and replica iters on a, offset excluded. */
+static bool scale_paper(const axe_layout *b, int64_t *span, bool *on)
+{
+    for (int i = 0; i < NAX; i++) {
+        span[i] = 1;
+        on[i] = true;
+    }
+    for (int k = 0; k < b->nshard + b->nreplica; k++) {
+        const axe_iter *it =
+            k < b->nshard ? &b->shard[k] : &b->replica[k - b->nshard];
+        int a = axis_id(it->axis);
+        int64_t t;
+        if (a < 0 || it->stride == INT64_MIN ||
+            __builtin_mul_overflow(it->extent - 1,
+                                   it->stride < 0 ? -it->stride : it->stride,
+                                   &t) ||
+            __builtin_add_overflow(span[a], t, &span[a]))
+            return false;
+    }
+    return true;
+}
+
+/* The right side at (x, y): TIRx's { D_A(x) ⊙ span(B) + r + O_A + q : r in
+ * R_A, q in L_B(y) } or the paper's { (D_A(x) + r + O_A) ⊙ span(B) + q }
+ * ("paper") for the tile, { p + q : p in L_A(x), q in L_B(y) } for the
+ * direct sum; sorted into out; false when it cannot be evaluated. */
 static bool rhs(const lay *a, int64_t x, const lay *b, int64_t y,
-                const int64_t *span, const bool *on, bool sum, bpt *out, int *n)
+                const int64_t *span, const bool *on, bool sum, bool paper,
+                bpt *out, int *n)
 {
     static bpt pa[PTS_MAX], pb[PTS_MAX];
     int na, nb, m = 0;
     bpt d;
     if (!bf_set(b, y, pb, &nb) || !bf_shard(a, x, &d))
         return false;
-    for (int i = 0; i < NAX && !sum; i++)
+    for (int i = 0; i < NAX && !sum && !paper; i++)
         if (on[i] && __builtin_mul_overflow(d.v[i], span[i], &d.v[i]))
             return false;
     if (!bf_rest(a, true, &d, pa, &na))
         return false;
+    for (int j = 0; j < na && !sum && paper; j++)
+        for (int i = 0; i < NAX; i++)
+            if (__builtin_mul_overflow(pa[j].v[i], span[i], &pa[j].v[i]))
+                return false;
     if (na * nb > PTS_MAX)
         return false;
     for (int i = 0; i < na; i++)
@@ -659,7 +688,7 @@ static bool rhs(const lay *a, int64_t x, const lay *b, int64_t y,
  * the plain layouts t, a, b. */
 static bool law_holds(const axe_layout *t, const axe_layout *a,
                       const int64_t *as, const axe_layout *b, const int64_t *bs,
-                      int n, bool sum)
+                      int n, bool sum, bool paper)
 {
     static bpt lhs[PTS_MAX], r[PTS_MAX];
     int64_t ts[2 * MAXD], ca[MAXD], cb[MAXD], c[2 * MAXD], na, nb, st;
@@ -672,7 +701,7 @@ static bool law_holds(const axe_layout *t, const axe_layout *a,
     if (st != na * nb)
         return false;
     if (!prep(t, &pt) || !prep(a, &pa) || !prep(b, &pb) ||
-        !scale_of(b, span, on))
+        !(paper ? scale_paper(b, span, on) : scale_of(b, span, on)))
         return true;
     for (int d = 0; d < n; d++) {
         ts[2 * d] = as[d];
@@ -688,7 +717,7 @@ static bool law_holds(const axe_layout *t, const axe_layout *a,
                 c[2 * d + 1] = cb[d];
             }
             if (!bf_set(&pt, flatten(c, ts, 2 * n), lhs, &nl) ||
-                !rhs(&pa, x, &pb, y, span, on, sum, r, &nr))
+                !rhs(&pa, x, &pb, y, span, on, sum, paper, r, &nr))
                 continue;
             if (!same_set(lhs, nl, r, nr))
                 return false;
@@ -708,17 +737,19 @@ static bool swizzle_eq(const axe_layout_swizzle *x, const axe_layout_swizzle *y)
  * result carries b's swizzle. */
 static void law_product(const axe_layout *t, const axe_layout *a,
                         const int64_t *as, const axe_layout *b,
-                        const int64_t *bs, int n, bool sum)
+                        const int64_t *bs, int n, bool sum, bool paper)
 {
     axe_layout tp = *t, bp;
-    const char *law = sum ? "direct_sum: f(a0,b0,..) = A(a) + B(b)"
-                          : "tile: f(x||y) = D_A(x) span(B) + R_A + O_A + "
-                            "B(y)";
+    const char *law = sum     ? "direct_sum: f(a0,b0,..) = A(a) + B(b)"
+                      : paper ? "tile: f(x||y) = (D_A(x) + R_A + O_A) "
+                                "span(B) + B(y)"
+                              : "tirx tile: f(x||y) = D_A(x) span(B) + R_A + "
+                                "O_A + B(y)";
     LAW(swizzle_eq(&t->swizzle, &b->swizzle), "the result has b's swizzle", t);
     if (!plain_tile(b, bs, n, &bp))
         return;
     memset(&tp.swizzle, 0, sizeof tp.swizzle);
-    LAW(law_holds(&tp, a, as, &bp, bs, n, sum), law, t);
+    LAW(law_holds(&tp, a, as, &bp, bs, n, sum, paper), law, t);
 }
 
 /* "l" over "shape" as the algebra reads it (spec §11): a swizzled layout
@@ -790,10 +821,13 @@ static void law_tile(const operands *o)
             return;
     if (axe_layout_tile(&o->a, o->as, &o->b, o->bs, o->n, AXE_TARGET_NONE, &t,
                         NULL) == AXE_OK) {
-        law_product(&t, &o->a, o->as, &o->b, o->bs, o->n, false);
+        law_product(&t, &o->a, o->as, &o->b, o->bs, o->n, false, true);
         law_recover(&t, ts, &o->b, o->bs, o->n, true, AXE_TARGET_NONE);
         law_recover(&t, ts, &o->a, o->as, o->n, false, AXE_TARGET_NONE);
     }
+    if (axe_layout_tile_rule(&o->a, o->as, &o->b, o->bs, o->n, AXE_TARGET_NONE,
+                             AXE_RULE_TIRX, &t, NULL) == AXE_OK)
+        law_product(&t, &o->a, o->as, &o->b, o->bs, o->n, false, false);
     if (o->target == AXE_TARGET_CUDA &&
         axe_layout_tile(&o->a, o->as, &o->b, o->bs, o->n, AXE_TARGET_CUDA, &t,
                         NULL) == AXE_OK) {
@@ -813,7 +847,7 @@ static void law_sum(const operands *o)
     if (axe_layout_direct_sum(&o->a, o->as, &o->b, o->bs, o->n, &s, NULL) !=
         AXE_OK)
         return;
-    law_product(&s, &o->a, o->as, &o->b, o->bs, o->n, true);
+    law_product(&s, &o->a, o->as, &o->b, o->bs, o->n, true, false);
     for (int d = 0; d < o->n; d++) {
         inter[2 * d] = o->as[d];
         inter[2 * d + 1] = o->bs[d];

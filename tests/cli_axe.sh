@@ -98,16 +98,43 @@ expect_ok "$(printf 'S[(4,2,4):(8,4,1)]\nseps [0,2,3]')" "$AXE" group \
     "S[(4,8):(8,1)]" "[8,4]"
 expect_ok "$(printf 'S[(2,3,5):(15,5,1)]\nseps [0,2,3] [0,1,3]')" "$AXE" \
     group "S[30:1]" "[6,5]" "[2,15]"
-# --tirx asks for TIRx's result (issue 11 §0): today's results are TIRx's,
-# so the switch is accepted by tile, tile-of, span and intersect and gives
-# the same answers; other commands refuse it.
+# The Axe paper's definitions are the default (issue 12 §1): span = 1 +
+# sum |s|(e-1) over shard and replica iters, offset excluded (Lemma C.1);
+# A (x) B scales A's shard, replica and offset by span(B) (Theorem C.2);
+# tile-of divides them back (Appendix D); intersect is the iter
+# intersection (section 3.4). --tirx keeps TIRx's results where they
+# differ, --tile the tile intersection; other commands refuse them.
+expect_ok "S[8:1] + R[2:8]" "$AXE" tile "S[2:1]+R[2:2]" "[2]" "S[4:1]" "[4]"
+expect_ok "S[8:1] + R[2:2]" "$AXE" tile --tirx "S[2:1]+R[2:2]" "[2]" \
+    "S[4:1]" "[4]"
+expect_ok "S[8:1] + 6" "$AXE" tile "S[2:1]+1" "[2]" "S[4:1]+2" "[4]"
+expect_ok "S[(2,4):(6,1)] + 3" "$AXE" tile --tirx "S[2:1]+1" "[2]" \
+    "S[4:1]+2" "[4]"
+expect_ok "S[(2,4):(4,-1)]" "$AXE" tile "S[2:1]" "[2]" "S[4:-1]" "[4]"
+expect_ok "S[(2,4):(-2,-1)]" "$AXE" tile --tirx "S[2:1]" "[2]" "S[4:-1]" "[4]"
+expect_ok "4" "$AXE" span "S[4:-1]"
+expect_ok "-2" "$AXE" span --tirx "S[4:-1]"
+expect_ok "S[2:1] + 1" "$AXE" tile-of --raw "S[(2,4):(4,1)] + 6" "[8]" \
+    "S[4:1] + 2" "[4]"
+expect_code 1 "$AXE" tile-of --tirx "S[(2,4):(4,1)] + 6" "[8]" \
+    "S[4:1] + 2" "[4]"
+expect_ok "S[4:1]" "$AXE" tile-of --outer "S[8:1] + R[2:8]" "[8]" \
+    "S[2:1] + R[2:2]" "[2]"
 expect_ok "S[(2,4):(32,1)] + R[2:1]" "$AXE" tile --tirx "S[2:8] + R[2:1]" \
     "[2]" "S[4:1]" "[4]"
-expect_ok "-2" "$AXE" span --tirx "S[4:-1]"
+expect_ok "S[(2,4):(32,1)] + R[2:4]" "$AXE" tile "S[2:8] + R[2:1]" \
+    "[2]" "S[4:1]" "[4]"
 expect_ok "S[8192:1]" "$AXE" tile-of --outer --tirx \
     "S[(2,8192):(2@warpid,1)] + R[2:1@warpid]" "[128,128]" \
     "S[2:2@warpid] + R[2:1@warpid]" "[2,1]"
+expect_ok "S[4:4@P]" "$AXE" intersect "S[8:2@P]" "S[4:4@P]"
+expect_ok "S[1:1]" "$AXE" intersect --tile "S[8:2@P]" "S[4:4@P]"
 expect_ok "S[1:1]" "$AXE" intersect --tirx "S[8:2@P]" "S[4:4@P]"
+expect_ok "S[3:-6]" "$AXE" intersect "S[8:-2]" "S[6:-3]"
+expect_code 1 "$AXE" intersect "S[(2,2):(8,1)]" "S[(4,2):(4,1)]"
+expect_code 1 "$AXE" intersect "S[(4,32):(1@F,1@P)]" "S[(2,64):(2@F,1@P)]"
+expect_code 1 "$AXE" intersect "S[8:1] + R[2:4]" "S[8:1]"
+expect_code 2 "$AXE" span --tile "S[4:1]"
 expect_code 2 "$AXE" canon --tirx "S[4:1]"
 # The paper's tile (e): A = S[(2,3):(3,1)] over [2,3], B = S[(8,8):(8,1)].
 expect_ok "S[(2,8,3,8):(192,8,64,1)]" "$AXE" tile "S[(2,3):(3,1)]" "[2,3]" \
@@ -121,7 +148,9 @@ expect_ok "S[(2,3):(3,1)]" "$AXE" tile-of --raw \
     "S[(2,8,3,8):(192,8,64,1)]" "[16,24]" "S[(8,8):(8,1)]" "[8,8]"
 expect_ok "S[(2,4):(1,2)]" "$AXE" tile-of --outer "S[(8,2,32):(64,1,2)]" \
     "[16,32]" "S[(8,8):(8,1)]" "[8,8]"
-expect_ok "S[4:1@laneid]" "$AXE" intersect --axis laneid \
+expect_ok "S[8:1@laneid]" "$AXE" intersect --axis laneid \
+    "S[(8,8,4):(4@laneid,8,1@laneid)]" "S[(2,8,4):(4@laneid,8,1@laneid)]"
+expect_ok "S[4:1@laneid]" "$AXE" intersect --tile --axis laneid \
     "S[(8,8,4):(4@laneid,8,1@laneid)]" "S[(2,8,4):(4@laneid,8,1@laneid)]"
 # The paper's slice (f): the region [0,8) x [8,24) of the tile above.
 expect_ok "S[(8,2,8):(8,64,1)] + 64" "$AXE" slice \
@@ -148,7 +177,8 @@ expect_ok 8 "$AXE" size --axis P "S[(8,8,8):(64@F,1@P,1@F)]"
 expect_ok 512 "$AXE" size "Swizzle<3,3,3>(S[(8,64):(64,1)])"
 expect_ok 351 "$AXE" span "S[(2,128,112):(112@TCol,1@TLane,1@TCol)]"
 expect_ok 224 "$AXE" span --axis=TCol "S[(2,128,112):(112@TCol,1@TLane,1@TCol)]"
-expect_ok 113 "$AXE" span "S[(4,2):(2,1)] + R[2:100] + 5"
+expect_ok 108 "$AXE" span "S[(4,2):(2,1)] + R[2:100] + 5"
+expect_ok 113 "$AXE" span --tirx "S[(4,2):(2,1)] + R[2:100] + 5"
 expect_ok true "$AXE" equal "S[8:4@laneid] + 1@laneid + 2@warpid + 64" \
     "S[8:4@laneid] + 2@warpid + 64 + 1@laneid"
 expect_ok false "$AXE" equal "S[(8,8):(8,1)]" "S[64:1]"
@@ -346,6 +376,27 @@ if command -v jq >/dev/null 2>&1; then
         tr '\n' ' ')
     [ "$got" = '3 "S[(8,4):(4,1)]" null ' ] && ok || bad "batch extras: $got"
 fi
+
+# The paper's rules by default in batch, TIRx's with "tirx": true; the
+# tile intersection with "tile": true (issue 12 §1).
+{
+    echo '{"id":1,"op":"axe.tile","args":{"outer":"S[2:1]+R[2:2]","outer_shape":[2],"inner":"S[4:1]","inner_shape":[4]}}'
+    echo '{"id":2,"op":"axe.tile","args":{"outer":"S[2:1]+R[2:2]","outer_shape":[2],"inner":"S[4:1]","inner_shape":[4],"tirx":true}}'
+    echo '{"id":3,"op":"axe.span","args":{"layout":"S[4:-1]","tirx":false}}'
+    echo '{"id":4,"op":"axe.span","args":{"layout":"S[4:-1]","tirx":true}}'
+    echo '{"id":5,"op":"axe.is_tile_inner","args":{"tiled":"S[(2,4):(4,1)] + 6","tiled_shape":[8],"inner":"S[4:1]+2","inner_shape":[4]}}'
+    echo '{"id":6,"op":"axe.is_tile_inner","args":{"tiled":"S[(2,4):(4,1)] + 6","tiled_shape":[8],"inner":"S[4:1]+2","inner_shape":[4],"tirx":true}}'
+    echo '{"id":7,"op":"axe.intersect_iters","args":{"a":"S[8:2@P]","b":"S[4:4@P]"}}'
+    echo '{"id":8,"op":"axe.intersect_iters","args":{"a":"S[8:2@P]","b":"S[4:4@P]","tile":true}}'
+    echo '{"id":9,"op":"axe.intersect_iters","args":{"a":"S[(2,2):(8,1)]","b":"S[(4,2):(4,1)]"}}'
+    echo '{"id":10,"op":"axe.tile_to","args":{"layout":"S[4:1]+1","to_shape":[8],"current_shape":[4]}}'
+    echo '{"id":11,"op":"axe.tile_to","args":{"layout":"S[4:1]+1","to_shape":[8],"current_shape":[4],"tirx":true}}'
+} >"$tmp/rules.in"
+run "$AXE" batch <"$tmp/rules.in"
+got=$(sed -e 's/"reason":"[^"]*"/"reason"/' -e 's/"message":"[^"]*"/"message"/' \
+    "$tmp/out" | tr '\n' ' ')
+want='{"id":1,"ok":true,"result":"S[8:1] + R[2:8]"} {"id":2,"ok":true,"result":"S[8:1] + R[2:2]"} {"id":3,"ok":true,"result":4} {"id":4,"ok":true,"result":-2} {"id":5,"ok":true,"result":"S[2:1] + 1"} {"id":6,"ok":true,"result":null,"reason"} {"id":7,"ok":true,"result":"S[4:4@P]"} {"id":8,"ok":true,"result":"S[1:1]"} {"id":9,"ok":false,"error":"INCOMPATIBLE","message"} {"id":10,"ok":true,"result":"S[8:1] + 1"} {"id":11,"ok":true,"result":"S[(2,4):(5,1)] + 1"} '
+[ "$got" = "$want" ] && ok || bad "batch rules: $got"
 
 # ---- docs/cli.md shows real outputs -------------------------------------------------
 

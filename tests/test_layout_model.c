@@ -187,37 +187,44 @@ static void test_declare_capacity(void)
 
 static void test_size_span(void)
 {
+    /* span: the paper's (|s|, no offset); tspan: TIRx's */
     static const struct {
         const char *l, *axis;
-        int64_t size, span;
+        int64_t size, span, tspan;
     } rows[] = {
-        {"S[(8,8):(8,1)]", NULL, 64, 64},
-        {"S[():()]", NULL, 1, 1},
-        {"S[():()] + 5", NULL, 1, 6},
-        {"S[(4,2):(2,1)] + R[2:100] + 5", NULL, 8, 113},
-        {"S[4:-1]", NULL, 4, -2},
-        {"S[(2,3):(1@tx,1)] + R[4:1@tx]", NULL, 6, 3},
-        {"S[(2,128,112):(112@TCol,1@TLane,1@TCol)]", NULL, 28672, 351},
-        {"S[(2,128,112):(112@TCol,1@TLane,1@TCol)]", "TCol", 224, 224},
-        {"S[8:4@laneid] + R[4:1@laneid] + 1@laneid", "laneid", 8, 33},
-        {"S[(8,8):(8,1)]", "laneid", 1, 1},
-        {"S[(2,32,128):(1@gpuid,128,1)] + R[2:2@gpuid]", "gpuid", 2, 4},
-        {"S[(2,32,128):(1@gpuid,128,1)] + R[2:2@gpuid]", NULL, 8192, 4096},
-        {"S[(4,4):(1@foo,4@foo)] + 3@foo", NULL, 16, 19},
-        {"S[(4,4):(1@gpuid,4)]", NULL, 16, 13},
-        {"Swizzle<3,3,3>(S[(8,64):(64,1)])", NULL, 512, 512},
+        {"S[(8,8):(8,1)]", NULL, 64, 64, 64},
+        {"S[():()]", NULL, 1, 1, 1},
+        {"S[():()] + 5", NULL, 1, 1, 6},
+        {"S[(4,2):(2,1)] + R[2:100] + 5", NULL, 8, 108, 113},
+        {"S[4:-1]", NULL, 4, 4, -2},
+        {"S[(2,3):(1@tx,1)] + R[4:1@tx]", NULL, 6, 3, 3},
+        {"S[(2,128,112):(112@TCol,1@TLane,1@TCol)]", NULL, 28672, 351, 351},
+        {"S[(2,128,112):(112@TCol,1@TLane,1@TCol)]", "TCol", 224, 224, 224},
+        {"S[8:4@laneid] + R[4:1@laneid] + 1@laneid", "laneid", 8, 32, 33},
+        {"S[(8,8):(8,1)]", "laneid", 1, 1, 1},
+        {"S[(2,32,128):(1@gpuid,128,1)] + R[2:2@gpuid]", "gpuid", 2, 4, 4},
+        {"S[(2,32,128):(1@gpuid,128,1)] + R[2:2@gpuid]", NULL, 8192, 4096,
+         4096},
+        {"S[(4,4):(1@foo,4@foo)] + 3@foo", NULL, 16, 16, 19},
+        {"S[(4,4):(1@gpuid,4)]", NULL, 16, 13, 13},
+        {"S[(2,4):(-4,1)] + R[2:-16] + -3", NULL, 8, 24, -19},
+        {"Swizzle<3,3,3>(S[(8,64):(64,1)])", NULL, 512, 512, 512},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         axe_layout l = lay(rows[i].l);
-        int64_t size = 0, span = 0;
+        int64_t size = 0, span = 0, tspan = 0;
         axe_status a = axe_layout_size(&l, rows[i].axis, &size);
         axe_status b = axe_layout_span(&l, rows[i].axis, &span);
-        TL_CHECK(a == AXE_OK && b == AXE_OK && size == rows[i].size &&
-                     span == rows[i].span,
-                 "%s axis %s: size %lld span %lld (want %lld %lld)", rows[i].l,
-                 rows[i].axis ? rows[i].axis : "-", (long long)size,
-                 (long long)span, (long long)rows[i].size,
-                 (long long)rows[i].span);
+        axe_status c =
+            axe_layout_span_rule(&l, rows[i].axis, AXE_RULE_TIRX, &tspan);
+        TL_CHECK(a == AXE_OK && b == AXE_OK && c == AXE_OK &&
+                     size == rows[i].size && span == rows[i].span &&
+                     tspan == rows[i].tspan,
+                 "%s axis %s: size %lld span %lld tirx %lld (want %lld %lld "
+                 "%lld)",
+                 rows[i].l, rows[i].axis ? rows[i].axis : "-", (long long)size,
+                 (long long)span, (long long)tspan, (long long)rows[i].size,
+                 (long long)rows[i].span, (long long)rows[i].tspan);
     }
 }
 
@@ -1267,7 +1274,52 @@ static void law_apply_set(void)
     }
 }
 
-/* size and span from their definitions (spec §5). */
+/* The paper's span from the set (Lemma C.1): on axis a, 1 + max - min of
+ * the a-values of every point of every L(x) (the offset cancels, strides
+ * count by magnitude); without an axis, 1 + the sum of max - min over the
+ * memory axes m and F. Brute force over small random layouts with
+ * replicas, offsets and negative strides. */
+static void law_span_paper(void)
+{
+    static axe_point out[64];
+    for (int t = 0; t < 1500; t++) {
+        axe_layout l = random_layout(4, 3, 4, 9, 5);
+        int64_t lo[5] = {0}, hi[5] = {0}, got;
+        for (int64_t x = 0; x < size_of(&l); x++) {
+            int count = 0;
+            if (axe_layout_apply_set(&l, &x, NULL, 1, out, 64, &count, NULL) !=
+                AXE_OK)
+                exit(2);
+            for (int j = 0; j < count; j++)
+                for (int a = 0; a < 5; a++) {
+                    int64_t v = 0;
+                    for (int i = 0; i < out[j].n; i++)
+                        if (strcmp(out[j].axis[i], pool[a]) == 0)
+                            v = out[j].v[i];
+                    if ((x == 0 && j == 0) || v < lo[a])
+                        lo[a] = v;
+                    if ((x == 0 && j == 0) || v > hi[a])
+                        hi[a] = v;
+                }
+        }
+        for (int a = -1; a < 5; a++) {
+            int64_t want = 1;
+            for (int b = 0; b < 5; b++)
+                if (a < 0
+                        ? strcmp(pool[b], "m") == 0 || strcmp(pool[b], "F") == 0
+                        : b == a)
+                    want += hi[b] - lo[b];
+            TL_CHECK(axe_layout_span(&l, a < 0 ? NULL : pool[a], &got) ==
+                             AXE_OK &&
+                         got == want,
+                     "paper span %s on %s: %lld, want %lld (max - min + 1)",
+                     lstr(&l), a < 0 ? "memory" : pool[a], (long long)got,
+                     (long long)want);
+        }
+    }
+}
+
+/* size and TIRx's span from their definitions (spec §5). */
 static void law_size_span(void)
 {
     for (int t = 0; t < 3000; t++) {
@@ -1295,8 +1347,8 @@ static void law_size_span(void)
                     span += l.offset[i].value;
             TL_CHECK(axe_layout_size(&l, a < 0 ? NULL : pool[a], &gs) ==
                              AXE_OK &&
-                         axe_layout_span(&l, a < 0 ? NULL : pool[a], &gp) ==
-                             AXE_OK &&
+                         axe_layout_span_rule(&l, a < 0 ? NULL : pool[a],
+                                              AXE_RULE_TIRX, &gp) == AXE_OK &&
                          gs == size && gp == span,
                      "size/span %s on %s: %lld %lld, want %lld %lld", lstr(&l),
                      a < 0 ? "memory" : pool[a], (long long)gs, (long long)gp,
@@ -1656,6 +1708,7 @@ int main(void)
     law_apply_shape();
     law_apply_set();
     law_size_span();
+    law_span_paper();
     law_backward();
     law_backward_injective();
     law_swizzle();

@@ -155,6 +155,16 @@ static bpt bpt_add(bpt a, const bpt *b)
     return a;
 }
 
+static int64_t axe_gcd_test(int64_t a, int64_t b)
+{
+    while (b != 0) {
+        int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
 /* The multiset L(x), sorted; its count. */
 static int bf_set(const axe_layout *l, int64_t x, bpt *out)
 {
@@ -235,6 +245,7 @@ typedef struct vcase {
     const json_value *args, *expect;
     bool expect_error, canon;
     axe_target target;
+    axe_rule rule; /* AXE_RULE_TIRX for "tirx": true */
 } vcase;
 
 static bool arg_layout(const vcase *c, const char *key, axe_layout *l)
@@ -285,14 +296,16 @@ static void run_tile_ops(const vcase *c, answer *a)
             a->st = AXE_ERR_INVALID;
             return;
         }
-        a->st = axe_layout_tile(&x, s0, &y, s1, n, c->target, &a->l, &a->diag);
+        a->st = axe_layout_tile_rule(&x, s0, &y, s1, n, c->target, c->rule,
+                                     &a->l, &a->diag);
     } else if (strcmp(c->op, "axe.tile_to") == 0) {
         if (!arg_layout(c, "layout", &x) ||
             !two_shapes(c, "to_shape", "current_shape", s0, s1, &n, 1)) {
             a->st = AXE_ERR_INVALID;
             return;
         }
-        a->st = axe_layout_tile_to(&x, s0, s1, n, c->target, &a->l, &a->diag);
+        a->st = axe_layout_tile_to_rule(&x, s0, s1, n, c->target, c->rule,
+                                        &a->l, &a->diag);
     } else if (strcmp(c->op, "axe.is_tile_inner") == 0 ||
                strcmp(c->op, "axe.is_tile_outer") == 0) {
         bool inner = strcmp(c->op, "axe.is_tile_inner") == 0;
@@ -303,10 +316,12 @@ static void run_tile_ops(const vcase *c, answer *a)
             a->st = AXE_ERR_INVALID;
             return;
         }
-        a->st = inner ? axe_layout_is_tile_inner(&x, &y, s0, s1, n, c->target,
-                                                 &a->l, &a->found, &a->diag)
-                      : axe_layout_is_tile_outer(&x, &y, s0, s1, n, c->target,
-                                                 &a->l, &a->found, &a->diag);
+        a->st = inner ? axe_layout_is_tile_inner_rule(&x, &y, s0, s1, n,
+                                                      c->target, c->rule, &a->l,
+                                                      &a->found, &a->diag)
+                      : axe_layout_is_tile_outer_rule(&x, &y, s0, s1, n,
+                                                      c->target, c->rule, &a->l,
+                                                      &a->found, &a->diag);
     }
 }
 
@@ -409,6 +424,10 @@ static void run_case(const json_value *v, int *ncases)
                    : AXE_TARGET_NONE;
     cn = json_object_get(c.args, "canonicalize");
     c.canon = cn != NULL && json_get_bool(cn, &flag) == JSON_OK && flag;
+    cn = json_object_get(c.args, "tirx");
+    c.rule = cn != NULL && json_get_bool(cn, &flag) == JSON_OK && flag
+                 ? AXE_RULE_TIRX
+                 : AXE_RULE_PAPER;
     if (strstr(c.op, "sum") != NULL)
         run_sum_ops(&c, &a);
     else
@@ -610,21 +629,32 @@ static void test_not_found(void)
 }
 
 /* One recovery and its expected answer (compared after canonicalizing). */
-static void check_recovery(const char *known, const char *tiled, int64_t ks,
-                           int64_t ts, bool inner, axe_target target,
-                           const char *want)
+static void check_recovery_rule(const char *known, const char *tiled,
+                                int64_t ks, int64_t ts, bool inner,
+                                axe_target target, axe_rule rule,
+                                const char *want)
 {
     axe_layout k = lay(known), t = lay(tiled), out, w = lay(want);
     axe_diag d;
     bool found = false;
-    axe_status st = inner ? axe_layout_is_tile_inner(&k, &t, &ts, &ks, 1,
-                                                     target, &out, &found, &d)
-                          : axe_layout_is_tile_outer(&k, &t, &ts, &ks, 1,
-                                                     target, &out, &found, &d);
+    axe_status st =
+        inner ? axe_layout_is_tile_inner_rule(&k, &t, &ts, &ks, 1, target, rule,
+                                              &out, &found, &d)
+              : axe_layout_is_tile_outer_rule(&k, &t, &ts, &ks, 1, target, rule,
+                                              &out, &found, &d);
     TL_CHECK(st == AXE_OK && found && same_canon(&out, &w, target),
-             "%s of %s in %s: %s %s", inner ? "outer" : "inner", known, tiled,
+             "%s%s of %s in %s: %s %s", rule == AXE_RULE_TIRX ? "tirx " : "",
+             inner ? "outer" : "inner", known, tiled,
              st == AXE_OK && found ? lstr(&out) : "none",
              st == AXE_OK && found ? "" : d.message);
+}
+
+static void check_recovery(const char *known, const char *tiled, int64_t ks,
+                           int64_t ts, bool inner, axe_target target,
+                           const char *want)
+{
+    check_recovery_rule(known, tiled, ks, ts, inner, target, AXE_RULE_PAPER,
+                        want);
 }
 
 /* SplitAxesByScope (CUDA): tx is written over warpid and laneid to match a
@@ -642,10 +672,28 @@ static void test_recovery_table(void)
                    "S[32:1@lane]");
     check_recovery("S[(4,32):(1@wid_in_wg,1@laneid)]", "S[256:1@tx]", 128, 256,
                    true, AXE_TARGET_CUDA, "S[2:1@wgid]");
-    check_recovery("S[4:1] + R[2:1]", "S[(2,4):(40,1)] + R[(2,2):(1,1)]", 4, 8,
+    /* TIRx: replicas a multiset and unscaled */
+    check_recovery_rule("S[4:1] + R[2:1]", "S[(2,4):(40,1)] + R[(2,2):(1,1)]",
+                        4, 8, true, AXE_TARGET_NONE, AXE_RULE_TIRX,
+                        "S[2:8] + R[2:1]");
+    check_recovery_rule("S[4:1]", "S[8:1] + R[2:1]", 4, 8, true,
+                        AXE_TARGET_NONE, AXE_RULE_TIRX, "S[2:1] + R[2:1]");
+    /* the paper (Appendix D): span(B) = 5, so R[2:5] of T is R[2:1] of C */
+    check_recovery("S[4:1] + R[2:1]", "S[(2,4):(40,1)] + R[(2,2):(1,5)]", 4, 8,
                    true, AXE_TARGET_NONE, "S[2:8] + R[2:1]");
-    check_recovery("S[4:1]", "S[8:1] + R[2:1]", 4, 8, true, AXE_TARGET_NONE,
+    check_recovery("S[4:1]", "S[8:1] + R[2:4]", 4, 8, true, AXE_TARGET_NONE,
                    "S[2:1] + R[2:1]");
+    /* issue 12: S[2:1] + 1 is recovered with O_C = (6 - 2) / 4 */
+    check_recovery("S[4:1] + 2", "S[(2,4):(4,1)] + 6", 4, 8, true,
+                   AXE_TARGET_NONE, "S[2:1] + 1");
+    check_recovery("S[2:1] + 1", "S[(2,4):(4,1)] + 6", 2, 8, false,
+                   AXE_TARGET_NONE, "S[4:1] + 2");
+    check_recovery("S[2:1] + R[2:2]", "S[8:1] + R[2:8]", 2, 8, false,
+                   AXE_TARGET_NONE, "S[4:1]");
+    check_recovery("S[2:1]", "S[(2,4):(4,-1)]", 2, 8, false, AXE_TARGET_NONE,
+                   "S[4:-1]");
+    check_recovery("S[4:-1]", "S[(2,4):(4,-1)]", 4, 8, true, AXE_TARGET_NONE,
+                   "S[2:1]");
     check_recovery("S[4:1] + 2@warpid", "S[(2,4):(16,1)]", 4, 8, true,
                    AXE_TARGET_NONE, "S[2:4] + -2@warpid");
     check_recovery("S[2:4] + -2@warpid", "S[(2,4):(16,1)]", 2, 8, false,
@@ -744,6 +792,67 @@ static void test_intersect_table(void)
     }
 }
 
+/* The paper's iter intersection (§3.4): rows by hand, values of both sets
+ * listed in the comments; NULL want = INCOMPATIBLE. */
+static void test_iter_intersection_table(void)
+{
+    static const struct {
+        const char *a, *b, *axis, *want;
+    } rows[] = {
+        /* {0,2,..,14} ∩ {0,4,8,12} (issue 12) */
+        {"S[8:2@P]", "S[4:4@P]", NULL, "S[4:4@P]"},
+        /* {0,-2,..,-14} ∩ {0,-3,..,-15} = {0,-6,-12} */
+        {"S[8:-2]", "S[6:-3]", NULL, "S[3:-6]"},
+        {"S[8:2]", "S[6:-3]", NULL, "S[1:1]"},
+        {"S[8:1@P]", "S[8:1@F]", NULL, "S[1:1]"},
+        {"S[8:1@P]", "S[8:1@F]", "P", "S[1:1@P]"},
+        /* {0..4095} ∩ {0..511} */
+        {"S[(8,8,8,8):(512,8,64,1)]", "S[(4,8,2,8):(128,8,64,1)]", NULL,
+         "S[512:1]"},
+        {"S[(4,32):(1@F,1@P)]", "S[(2,64):(2@F,1@P)]", "P", "S[32:1@P]"},
+        /* {0..3}@F x {0..31}@P ∩ {0,2}@F x {0..63}@P: two axes */
+        {"S[(4,32):(1@F,1@P)]", "S[(2,64):(2@F,1@P)]", NULL, NULL},
+        /* {0,1,8,9} ∩ {0,1,4,5,8,9,12,13} = {0,1,8,9} */
+        {"S[(2,2):(8,1)]", "S[(4,2):(4,1)]", NULL, NULL},
+        /* {0,3,6,9,12} ∩ {-4,0,4,8} = {0}; then {-4,0,4,8}: both signs */
+        {"S[5:3]", "S[(2,3):(-4,4)]", NULL, "S[1:1]"},
+        {"S[(2,3):(-4,4)]", "S[(3,2):(4,-4)]", NULL, NULL},
+        {"S[18:1]", "S[8:1]", NULL, "S[8:1]"},
+        {"S[(3,4):(0,1)]", "S[4:2]", NULL, "S[2:2]"},
+    };
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        axe_layout a = lay(rows[r].a), b = lay(rows[r].b), out, w;
+        axe_diag d = {0};
+        axe_status st = axe_layout_intersect(&a, &b, rows[r].axis,
+                                             AXE_TARGET_NONE, &out, &d);
+        if (rows[r].want == NULL) {
+            TL_CHECK(st == AXE_ERR_INCOMPATIBLE &&
+                         strstr(d.message, "no single iter") != NULL,
+                     "iter intersection row %zu: %s, want INCOMPATIBLE", r,
+                     st == AXE_OK ? lstr(&out) : axe_status_name(st));
+            continue;
+        }
+        w = lay(rows[r].want);
+        TL_CHECK(st == AXE_OK && axe_layout_equal(&out, &w),
+                 "iter intersection row %zu: %s %s", r,
+                 st == AXE_OK ? lstr(&out) : axe_status_name(st), d.message);
+    }
+    {
+        axe_layout a = lay("S[8:1] + R[2:4]"), b = lay("S[8:1]"), out;
+        axe_layout big = lay("S[(65537,2):(3,1)]"),
+                   big2 = lay("S[(65537,2):(5,1)]");
+        axe_diag d = {0};
+        TL_CHECK(axe_layout_intersect(&a, &b, NULL, AXE_TARGET_NONE, &out,
+                                      &d) == AXE_ERR_UNSUPPORTED &&
+                     strstr(d.message, "\"a\" has a replica") != NULL,
+                 "iter intersection of a replica: %s", d.message);
+        TL_CHECK(axe_layout_intersect(&big, &big2, NULL, AXE_TARGET_NONE, &out,
+                                      &d) == AXE_ERR_CAPACITY &&
+                     strstr(d.message, "limit") != NULL,
+                 "iter intersection over the limit: %s", d.message);
+    }
+}
+
 /* ---- laws on random layouts --------------------------------------------- */
 
 #define NLAWS 1500
@@ -827,10 +936,31 @@ static void scaled_axes(const axe_layout *b, bool *on)
         on[ax_id(b->shard[0].axis)] = true;
 }
 
-/* The right-hand side of the tile law at (x, y): the multiset
- * { D_A(x) ⊙ span(B) + r + O_A + q : r in R_A, q in f_B(y) }, sorted. */
+/* The paper's span(B, a) (Lemma C.1) from the set: 1 + max - min of the
+ * a-values over every point of every B(y) (offset cancels). */
+static void bf_span_paper(const axe_layout *b, int64_t *span)
+{
+    static bpt q[MAXPTS];
+    int64_t lo[NAX], hi[NAX];
+    for (int64_t y = 0; y < bf_size(b); y++) {
+        int nq = bf_set(b, y, q);
+        for (int j = 0; j < nq; j++)
+            for (int i = 0; i < NAX; i++) {
+                bool first = y == 0 && j == 0;
+                lo[i] = first || q[j].v[i] < lo[i] ? q[j].v[i] : lo[i];
+                hi[i] = first || q[j].v[i] > hi[i] ? q[j].v[i] : hi[i];
+            }
+    }
+    for (int i = 0; i < NAX; i++)
+        span[i] = 1 + hi[i] - lo[i];
+}
+
+/* The right-hand side of the tile law at (x, y), sorted: the paper's
+ * (Theorem C.2) multiset { (D_A(x) + r + O_A) ⊙ span(B) + q : r in R_A,
+ * q in f_B(y) } on every axis; TIRx's { D_A(x) ⊙ span(B) + r + O_A + q }
+ * with only the axes of B's shard scaled by TIRx's span. */
 static int tile_rhs(const axe_layout *a, int64_t x, const axe_layout *b,
-                    int64_t y, bpt *out)
+                    int64_t y, axe_rule rule, bpt *out)
 {
     static bpt qb[MAXPTS];
     int64_t span[NAX];
@@ -839,11 +969,15 @@ static int tile_rhs(const axe_layout *a, int64_t x, const axe_layout *b,
     int nq = bf_set(b, y, qb), m = 0;
     bf_span(b, span, dummy);
     scaled_axes(b, on);
-    for (int i = 0; i < NAX; i++)
+    if (rule == AXE_RULE_PAPER)
+        bf_span_paper(b, span);
+    for (int i = 0; i < NAX && rule == AXE_RULE_TIRX; i++)
         if (on[i])
             d.v[i] *= span[i];
     for (int64_t r = 0; r < bf_combos(a); r++) {
         bpt p = bf_rest(a, d, r);
+        for (int i = 0; i < NAX && rule == AXE_RULE_PAPER; i++)
+            p.v[i] *= span[i];
         for (int j = 0; j < nq; j++)
             out[m++] = bpt_add(p, &qb[j]);
     }
@@ -855,7 +989,7 @@ static int tile_rhs(const axe_layout *a, int64_t x, const axe_layout *b,
  * direct sum instead: f_S(a0, b0, ...) = f_A(a) + f_B(b) (no scaling). */
 static bool law_holds(const axe_layout *t, const axe_layout *a,
                       const int64_t *as, const axe_layout *b, const int64_t *bs,
-                      int n, bool sum)
+                      int n, bool sum, axe_rule rule)
 {
     static bpt lhs[MAXPTS], rhs[MAXPTS];
     int64_t ts[2 * AXE_LAYOUT_MAX_DIMS], ca[AXE_LAYOUT_MAX_DIMS];
@@ -874,7 +1008,7 @@ static bool law_holds(const axe_layout *t, const axe_layout *a,
                 c[2 * d + 1] = cb[d];
             }
             nl = bf_set(t, flatten(c, ts, 2 * n), lhs);
-            nr = sum ? 0 : tile_rhs(a, x, b, y, rhs);
+            nr = sum ? 0 : tile_rhs(a, x, b, y, rule, rhs);
             if (sum) {
                 static bpt pa[MAXPTS], pb[MAXPTS];
                 int na = bf_set(a, x, pa), nb = bf_set(b, y, pb);
@@ -910,45 +1044,51 @@ static bool zero_span(const axe_layout *b)
     return false;
 }
 
-/* The tile law, and both recoveries answer with a factor that tiles back
- * (completeness on random tiles, replicas and offsets included). */
-static void law_tile(int *nfound)
+/* The tile law under "rule", and both recoveries answer with a factor that
+ * tiles back (completeness on random tiles, replicas and offsets
+ * included). Under TIRx's rule a zero span on an axis of B may hide the
+ * outer factor (docs/algebra.md §25); the paper's span is never 0. */
+static void law_tile(axe_rule rule, int *nfound)
 {
     int n = (int)tl_range(1, 3);
     int64_t as[AXE_LAYOUT_MAX_DIMS], bs[AXE_LAYOUT_MAX_DIMS];
     int64_t ts[AXE_LAYOUT_MAX_DIMS];
     axe_layout a = rand_layout(n, n == 1 ? 8 : 3, as, true);
     axe_layout b = rand_layout(n, n == 1 ? 8 : 3, bs, true), t, f, t2;
+    axe_target none = AXE_TARGET_NONE;
+    const char *r = rule == AXE_RULE_TIRX ? "tirx " : "";
     axe_diag d;
     bool found;
-    axe_status st = axe_layout_tile(&a, as, &b, bs, n, AXE_TARGET_NONE, &t, &d);
-    TL_CHECK(st == AXE_OK, "tile %s (x) %s: %s", lstr(&a), lstr(&b), d.message);
+    axe_status st = axe_layout_tile_rule(&a, as, &b, bs, n, none, rule, &t, &d);
+    TL_CHECK(st == AXE_OK, "%stile %s (x) %s: %s", r, lstr(&a), lstr(&b),
+             d.message);
     if (st != AXE_OK)
         return;
-    TL_CHECK(law_holds(&t, &a, as, &b, bs, n, false),
-             "tile law: %s (x) %s = %s", lstr(&a), lstr(&b), lstr(&t));
+    TL_CHECK(law_holds(&t, &a, as, &b, bs, n, false, rule),
+             "%stile law: %s (x) %s = %s", r, lstr(&a), lstr(&b), lstr(&t));
     per_dim_product(as, bs, n, ts);
-    st = axe_layout_is_tile_inner(&b, &t, ts, bs, n, AXE_TARGET_NONE, &f,
-                                  &found, &d);
-    TL_CHECK(st == AXE_OK && found, "is_tile_inner %s in %s: %s", lstr(&b),
+    st = axe_layout_is_tile_inner_rule(&b, &t, ts, bs, n, none, rule, &f,
+                                       &found, &d);
+    TL_CHECK(st == AXE_OK && found, "%sis_tile_inner %s in %s: %s", r, lstr(&b),
              lstr(&t), d.message);
     if (st == AXE_OK && found) {
         (*nfound)++;
-        TL_CHECK(axe_layout_tile(&f, as, &b, bs, n, AXE_TARGET_NONE, &t2,
-                                 NULL) == AXE_OK &&
+        TL_CHECK(axe_layout_tile_rule(&f, as, &b, bs, n, none, rule, &t2,
+                                      NULL) == AXE_OK &&
                      bf_same(&t2, &t),
-                 "is_tile_inner %s in %s gave %s", lstr(&b), lstr(&t),
+                 "%sis_tile_inner %s in %s gave %s", r, lstr(&b), lstr(&t),
                  lstr(&f));
     }
-    st = axe_layout_is_tile_outer(&a, &t, ts, as, n, AXE_TARGET_NONE, &f,
-                                  &found, &d);
-    TL_CHECK(st == AXE_OK && (found || zero_span(&b)),
-             "is_tile_outer %s in %s: %s", lstr(&a), lstr(&t), d.message);
+    st = axe_layout_is_tile_outer_rule(&a, &t, ts, as, n, none, rule, &f,
+                                       &found, &d);
+    TL_CHECK(st == AXE_OK &&
+                 (found || (rule == AXE_RULE_TIRX && zero_span(&b))),
+             "%sis_tile_outer %s in %s: %s", r, lstr(&a), lstr(&t), d.message);
     if (st == AXE_OK && found)
-        TL_CHECK(axe_layout_tile(&a, as, &f, bs, n, AXE_TARGET_NONE, &t2,
-                                 NULL) == AXE_OK &&
+        TL_CHECK(axe_layout_tile_rule(&a, as, &f, bs, n, none, rule, &t2,
+                                      NULL) == AXE_OK &&
                      bf_same(&t2, &t),
-                 "is_tile_outer %s in %s gave %s", lstr(&a), lstr(&t),
+                 "%sis_tile_outer %s in %s gave %s", r, lstr(&a), lstr(&t),
                  lstr(&f));
 }
 
@@ -997,8 +1137,8 @@ static void law_sum(void)
     TL_CHECK(st == AXE_OK, "sum %s + %s: %s", lstr(&a), lstr(&b), d.message);
     if (st != AXE_OK)
         return;
-    TL_CHECK(law_holds(&s, &a, as, &b, bs, n, true), "sum law: %s + %s = %s",
-             lstr(&a), lstr(&b), lstr(&s));
+    TL_CHECK(law_holds(&s, &a, as, &b, bs, n, true, AXE_RULE_PAPER),
+             "sum law: %s + %s = %s", lstr(&a), lstr(&b), lstr(&s));
     for (int i = 0; i < n; i++) {
         inter[2 * i] = as[i];
         inter[2 * i + 1] = bs[i];
@@ -1075,6 +1215,99 @@ static void law_intersect(void)
              lstr(&i0));
 }
 
+/* V(D): the distinct points of the shard of "l", sorted; their count. */
+static int bf_values(const axe_layout *l, bpt *out)
+{
+    int m = 0;
+    for (int64_t x = 0; x < bf_size(l); x++) {
+        bpt p = bf_shard(l, x);
+        bool seen = false;
+        for (int j = 0; j < m && !seen; j++)
+            seen = bpt_cmp(&out[j], &p) == 0;
+        if (!seen)
+            out[m++] = p;
+    }
+    qsort(out, (size_t)m, sizeof *out, bpt_cmp);
+    return m;
+}
+
+/* Whether the sorted set w[0 .. n) is { c s@a : 0 <= c < e } of one iter. */
+static bool is_one_iter(const bpt *w, int n)
+{
+    int axis = -1;
+    int64_t g = 0, mx = 0, sign = 0;
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < NAX; i++) {
+            int64_t v = w[j].v[i], sg = v < 0 ? -1 : 1;
+            if (v == 0)
+                continue;
+            if ((axis >= 0 && axis != i) || (sign != 0 && sign != sg))
+                return false;
+            axis = i;
+            sign = sg;
+            g = axe_gcd_test(g, v < 0 ? -v : v);
+            mx = (v < 0 ? -v : v) > mx ? (v < 0 ? -v : v) : mx;
+        }
+    return g == 0 || mx / g + 1 == n;
+}
+
+/* A random iter list on P and F (1-3 iters, extents 1-4, strides -6..6). */
+static axe_layout rand_iters(void)
+{
+    axe_layout l;
+    axe_layout_init(&l);
+    for (int k = (int)tl_range(1, 3); k > 0; k--)
+        push(&l, false, tl_range(1, 4), tl_range(-6, 6),
+             tl_range(0, 3) ? "P" : "F");
+    return l;
+}
+
+/* "l" with only its iters on "axis". */
+static axe_layout only_on(const axe_layout *l, const char *axis)
+{
+    axe_layout r;
+    axe_layout_init(&r);
+    for (int k = 0; k < l->nshard; k++)
+        if (strcmp(l->shard[k].axis, axis) == 0)
+            push(&r, false, l->shard[k].extent, l->shard[k].stride, axis);
+    return r;
+}
+
+/* The paper's iter intersection against sets: W = V(D_a) ∩ V(D_b) by
+ * enumeration; when W is one iter's, the answer (an iter) produces
+ * exactly W, otherwise the answer is INCOMPATIBLE. With an axis, the
+ * operands' iters on it only. */
+static void law_iter_intersection(void)
+{
+    static bpt va[MAXPTS], vb[MAXPTS], w[MAXPTS], vr[MAXPTS];
+    axe_layout a = rand_iters(), b = rand_iters(), ra, rb, r;
+    const char *axis = tl_range(0, 1) ? "P" : NULL;
+    int na, nb, nw = 0, nr;
+    axe_diag d = {0};
+    axe_status st;
+    ra = axis != NULL ? only_on(&a, axis) : a;
+    rb = axis != NULL ? only_on(&b, axis) : b;
+    na = bf_values(&ra, va);
+    nb = bf_values(&rb, vb);
+    for (int i = 0; i < na; i++)
+        for (int j = 0; j < nb; j++)
+            if (bpt_cmp(&va[i], &vb[j]) == 0)
+                w[nw++] = va[i];
+    st = axe_layout_intersect(&a, &b, axis, AXE_TARGET_NONE, &r, &d);
+    if (!is_one_iter(w, nw)) {
+        TL_CHECK(st == AXE_ERR_INCOMPATIBLE && d.message[0] != '\0',
+                 "intersect %s, %s (axis %s): %s, want INCOMPATIBLE", lstr(&a),
+                 lstr(&b), axis ? axis : "-",
+                 st == AXE_OK ? lstr(&r) : axe_status_name(st));
+        return;
+    }
+    nr = st == AXE_OK ? bf_values(&r, vr) : -1;
+    TL_CHECK(st == AXE_OK && r.nshard == 1 && same_sets(vr, nr, w, nw),
+             "intersect %s, %s (axis %s): %s (%s), %d common values", lstr(&a),
+             lstr(&b), axis ? axis : "-",
+             st == AXE_OK ? lstr(&r) : axe_status_name(st), d.message, nw);
+}
+
 /* A random 1-D layout on "axis": 1-2 iters, extents "lo".."hi", compact
  * strides (the product of the extents after) times "unit". */
 static axe_layout rand_on(const char *axis, int64_t lo, int64_t hi,
@@ -1144,7 +1377,9 @@ static void test_laws(void)
 {
     int inner_found = 0, answers = 0;
     for (int i = 0; i < NLAWS; i++) {
-        law_tile(&inner_found);
+        law_tile(AXE_RULE_PAPER, &inner_found);
+        law_tile(AXE_RULE_TIRX, &inner_found);
+        law_iter_intersection();
         law_sum();
         law_intersect();
         law_cuda();
@@ -1170,6 +1405,7 @@ int main(void)
     test_paper_axis_tiles();
     test_swizzle_table();
     test_intersect_table();
+    test_iter_intersection_table();
     test_laws();
     return tl_finish();
 }

@@ -81,6 +81,16 @@ typedef struct axe_point {
 /* Where CUDA-target axis fusion applies (canonicalize, spec §4 step 3). */
 typedef enum axe_target { AXE_TARGET_NONE, AXE_TARGET_CUDA } axe_target;
 
+/* Which definitions span, tile and tile-of follow (docs/algebra.md §18,
+ * §24, §25). AXE_RULE_PAPER (the default of the functions without a rule
+ * argument): the Axe paper's, span(L, a) = 1 + sum |s| (e-1) over the
+ * shard and replica iters on a, offset excluded (Lemma C.1), and
+ * (A ⊗ B)(x, y) = A(x) ⊙ span(B) + B(y) with A's shard, replica and offset
+ * scaled (Theorem C.2). AXE_RULE_TIRX: TIRx's, span with signed strides
+ * plus the offset, and only A's shard iters on the axes of B's shard
+ * scaled. */
+typedef enum axe_rule { AXE_RULE_PAPER, AXE_RULE_TIRX } axe_rule;
+
 /* ---- construction ------------------------------------------------------ */
 
 /* The empty layout S[():()] (no shard, replica or offset). */
@@ -107,11 +117,18 @@ AXE_NODISCARD AXE_API axe_status axe_layout_row_major(const int64_t *shape,
 AXE_NODISCARD AXE_API axe_status axe_layout_size(const axe_layout *l,
                                                  const char *axis,
                                                  int64_t *out);
-/* 1 + sum (e-1) s over shard and replica iters on "axis" + offset[axis];
- * with axis NULL over all memory axes together (TIRx). */
+/* The paper's span (Lemma C.1): 1 + sum |s| (e-1) over the shard and
+ * replica iters on "axis", offset excluded; with axis NULL over the iters
+ * on all memory axes together. axe_layout_span_rule(AXE_RULE_TIRX): TIRx's,
+ * 1 + sum s (e-1) + offset[axis] (signed; offsets of all memory axes for
+ * NULL). */
 AXE_NODISCARD AXE_API axe_status axe_layout_span(const axe_layout *l,
                                                  const char *axis,
                                                  int64_t *out);
+AXE_NODISCARD AXE_API axe_status axe_layout_span_rule(const axe_layout *l,
+                                                      const char *axis,
+                                                      axe_rule rule,
+                                                      int64_t *out);
 /* Thread-axis scope of "l": (innermost subscope, outermost scope), or
  * has = false when no shard iter is on a thread axis; errors (conflicting
  * scopes, disconnected chain) with TIRx's messages. */
@@ -212,30 +229,60 @@ axe_layout_group_many(const axe_layout *l, const int64_t *const *shapes,
                       const int *ns, int nshapes, axe_layout *out,
                       int (*seps)[AXE_LAYOUT_MAX_DIMS + 1], axe_diag *diag);
 
-/* outer ⊗ inner (TIRx inner.tile(outer, outer_shape, inner_shape), spec
- * §8.1): f(x||y) = f_outer(x) ⊙ span(f_inner) + f_inner(y). */
+/* outer ⊗ inner (the paper's Theorem C.2; TIRx inner.tile(outer,
+ * outer_shape, inner_shape) under AXE_RULE_TIRX):
+ * f(x||y) = f_outer(x) ⊙ span(f_inner) + f_inner(y). The functions without
+ * "_rule" follow AXE_RULE_PAPER. */
 AXE_NODISCARD AXE_API axe_status
 axe_layout_tile(const axe_layout *outer, const int64_t *outer_shape,
                 const axe_layout *inner, const int64_t *inner_shape, int n,
                 axe_target target, axe_layout *out, axe_diag *diag);
+AXE_NODISCARD AXE_API axe_status axe_layout_tile_rule(
+    const axe_layout *outer, const int64_t *outer_shape,
+    const axe_layout *inner, const int64_t *inner_shape, int n,
+    axe_target target, axe_rule rule, axe_layout *out, axe_diag *diag);
 /* Is "tiled" = C ⊗ inner? Recover C (found) or answer not found. */
 AXE_NODISCARD AXE_API axe_status axe_layout_is_tile_inner(
     const axe_layout *inner, const axe_layout *tiled,
     const int64_t *tiled_shape, const int64_t *inner_shape, int n,
     axe_target target, axe_layout *outer_out, bool *found, axe_diag *diag);
+AXE_NODISCARD AXE_API axe_status axe_layout_is_tile_inner_rule(
+    const axe_layout *inner, const axe_layout *tiled,
+    const int64_t *tiled_shape, const int64_t *inner_shape, int n,
+    axe_target target, axe_rule rule, axe_layout *outer_out, bool *found,
+    axe_diag *diag);
 /* Is "tiled" = outer ⊗ C? Recover C (found) or answer not found. */
 AXE_NODISCARD AXE_API axe_status axe_layout_is_tile_outer(
     const axe_layout *outer, const axe_layout *tiled,
     const int64_t *tiled_shape, const int64_t *outer_shape, int n,
     axe_target target, axe_layout *inner_out, bool *found, axe_diag *diag);
+AXE_NODISCARD AXE_API axe_status axe_layout_is_tile_outer_rule(
+    const axe_layout *outer, const axe_layout *tiled,
+    const int64_t *tiled_shape, const int64_t *outer_shape, int n,
+    axe_target target, axe_rule rule, axe_layout *inner_out, bool *found,
+    axe_diag *diag);
 
 /* "l" repeated up to "to_shape" (TIRx tile_to, spec §8.1): tile(row_major(q),
  * q, l, cur_shape) with q = to_shape / cur_shape, each dim exactly. */
 AXE_NODISCARD AXE_API axe_status axe_layout_tile_to(
     const axe_layout *l, const int64_t *to_shape, const int64_t *cur_shape,
     int n, axe_target target, axe_layout *out, axe_diag *diag);
-/* Iter intersection (paper §3.4, e.g. the K or MN extent of the largest
- * matmul instruction two operand layouts share): the largest-size layout I,
+AXE_NODISCARD AXE_API axe_status axe_layout_tile_to_rule(
+    const axe_layout *l, const int64_t *to_shape, const int64_t *cur_shape,
+    int n, axe_target target, axe_rule rule, axe_layout *out, axe_diag *diag);
+/* The paper's iter intersection (§3.4, Appendix H step 2): the single
+ * iter I (as a layout S[e:s@a]) that produces exactly the values both
+ * shards produce, {D_a(x)} ∩ {D_b(y)} (only their iters on "axis" when
+ * not NULL), e.g. S[8:2@P] ∩ S[4:4@P] = S[4:4@P]; S[1:1@axis] (S[1:1] for
+ * NULL) when only 0 is common. AXE_ERR_INCOMPATIBLE with the reason when
+ * no single iter produces that set; a replica or an offset (not part of an
+ * iter list) is AXE_ERR_UNSUPPORTED, as is a swizzle; AXE_ERR_CAPACITY when
+ * the sets are too large to enumerate (the reason names the limit). */
+AXE_NODISCARD AXE_API axe_status
+axe_layout_intersect(const axe_layout *a, const axe_layout *b, const char *axis,
+                     axe_target target, axe_layout *out, axe_diag *diag);
+/* The tile intersection (axe's own, `axe intersect --tile`): the
+ * largest-size layout I,
  * without replica or offset, with a = C_a ⊗ I and b = C_b ⊗ I over 1-D
  * shapes (is_tile_inner answers for both), whose shard iters are on "axis"
  * (any axis when NULL). Canonically I is a common suffix of the canonical
@@ -245,6 +292,9 @@ AXE_NODISCARD AXE_API axe_status axe_layout_tile_to(
 AXE_NODISCARD AXE_API axe_status axe_layout_intersect_iters(
     const axe_layout *a, const axe_layout *b, const char *axis,
     axe_target target, axe_layout *out, axe_diag *diag);
+AXE_NODISCARD AXE_API axe_status axe_layout_intersect_iters_rule(
+    const axe_layout *a, const axe_layout *b, const char *axis,
+    axe_target target, axe_rule rule, axe_layout *out, axe_diag *diag);
 
 /* The layout of the region [begin_d, end_d) of "l" over "shape" (spec
  * §10): f(u) = f_l(u + begin) whenever found. TIRx's forms (peeling, no

@@ -48,14 +48,13 @@ def _target(target):
 
 
 def _tirx(tirx):
-    """Check the "tirx" switch: True asks for TIRx's result where it
-    differs from the Axe paper's definitions of tile, tile-of, span and
-    the iter intersection. Today's results are TIRx's (docs/algebra.md),
-    so both values give the same answer until the paper's become the
-    default."""
+    """The library's rule for the "tirx" switch: False (the default) the
+    Axe paper's definitions of span, tile and tile-of (Lemma C.1, Theorem
+    C.2, Appendix D), True TIRx's where they differ (docs/algebra.md §18,
+    §24, §25); a non-bool is a TypeError."""
     if not isinstance(tirx, bool):
         raise TypeError(f"tirx must be a bool, not {type(tirx).__name__}")
-    return tirx
+    return 1 if tirx else 0
 _SCOPES = {-2: None, -1: "kernel", 2: "cluster", 3: "cta", 4: "warpgroup",
            5: "warp", 6: "thread"}
 
@@ -313,12 +312,13 @@ class TileLayout(Renderable):
         return out.value
 
     def span(self, axis: Optional[AxisName] = None, tirx: bool = False) -> int:
-        """1 + sum (e-1)s over shard and replica iters on "axis" + its
-        offset; without an axis over all memory axes together (TIRx;
-        "tirx" asks for TIRx's span, see _tirx)."""
-        _tirx(tirx)
+        """The paper's span (Lemma C.1): 1 + sum (e-1)|s| over the shard
+        and replica iters on "axis", offset excluded; without an axis over
+        all memory axes together. tirx=True: TIRx's, 1 + sum (e-1)s + the
+        offset."""
+        rule = _tirx(tirx)
         out = c_int64()
-        st = lib.axe_layout_span(self._c, _axis_arg(axis), out)
+        st = lib.axe_layout_span_rule(self._c, _axis_arg(axis), rule, out)
         if st:
             self._quantity_fail(st, "span", axis)
         return out.value
@@ -476,56 +476,82 @@ class TileLayout(Renderable):
 
     def tile(self, outer: TileLayout, outer_shape: Shape, inner_shape: Shape,
              target: Optional[str] = None, tirx: bool = False) -> TileLayout:
-        """outer ⊗ self (TIRx ``inner.tile(outer, outer_shape,
-        inner_shape)``): f(x||y) = f_outer(x) ⊙ span(self) + self(y)."""
-        _tirx(tirx)
+        """outer ⊗ self (the paper's Theorem C.2; TIRx ``inner.tile(outer,
+        outer_shape, inner_shape)`` with tirx=True): f(x||y) =
+        f_outer(x) ⊙ span(self) + self(y), the outer's shard, replica and
+        offset scaled (TIRx: its shard on the axes of self's shard)."""
+        rule = _tirx(tirx)
         os_, n = _shape(outer_shape)
         is_, m = _shape(inner_shape)
         _same_rank(n, m, "Outer and inner shape size must match")
         out = AxeLayout()
-        call(lib.axe_layout_tile, outer._c, os_, self._c, is_, n,
-             _target(target), out)
+        call(lib.axe_layout_tile_rule, outer._c, os_, self._c, is_, n,
+             _target(target), rule, out)
         return _wrap(out)
 
     def is_tile_inner(self, tiled: TileLayout, tiled_shape: Shape,
                       inner_shape: Shape,
                       target: Optional[str] = None,
                       tirx: bool = False) -> Optional[TileLayout]:
-        """C with tiled == C ⊗ self, or None."""
-        _tirx(tirx)
+        """C with tiled == C ⊗ self, or None (tile's rule, see tile)."""
+        rule = _tirx(tirx)
         ts, n = _shape(tiled_shape)
         is_, m = _shape(inner_shape)
         _same_rank(n, m, "Tiled shape size must match inner shape size")
         out, found = AxeLayout(), c_bool()
-        call(lib.axe_layout_is_tile_inner, self._c, tiled._c, ts, is_, n,
-             _target(target), out, found)
+        call(lib.axe_layout_is_tile_inner_rule, self._c, tiled._c, ts, is_, n,
+             _target(target), rule, out, found)
         return _wrap_found(out, found)
 
     def is_tile_outer(self, tiled: TileLayout, tiled_shape: Shape,
                       outer_shape: Shape,
                       target: Optional[str] = None,
                       tirx: bool = False) -> Optional[TileLayout]:
-        """C with tiled == self ⊗ C, or None."""
-        _tirx(tirx)
+        """C with tiled == self ⊗ C, or None (tile's rule, see tile)."""
+        rule = _tirx(tirx)
         ts, n = _shape(tiled_shape)
         os_, m = _shape(outer_shape)
         _same_rank(n, m, "Tiled shape size must match outer shape size")
         out, found = AxeLayout(), c_bool()
-        call(lib.axe_layout_is_tile_outer, self._c, tiled._c, ts, os_, n,
-             _target(target), out, found)
+        call(lib.axe_layout_is_tile_outer_rule, self._c, tiled._c, ts, os_, n,
+             _target(target), rule, out, found)
         return _wrap_found(out, found)
 
     def tile_to(self, to_shape: Shape, current_shape: Shape,
                 target: Optional[str] = None, tirx: bool = False) -> TileLayout:
-        """self repeated up to "to_shape" (TIRx tile_to)."""
-        _tirx(tirx)
+        """self repeated up to "to_shape" (TIRx tile_to; tile's rule)."""
+        rule = _tirx(tirx)
         ts, n = _shape(to_shape)
         cs, m = _shape(current_shape)
         _same_rank(n, m, "to_shape and current_shape must have the same "
                    "length")
         out = AxeLayout()
-        call(lib.axe_layout_tile_to, self._c, ts, cs, n, _target(target),
-             out)
+        call(lib.axe_layout_tile_to_rule, self._c, ts, cs, n, _target(target),
+             rule, out)
+        return _wrap(out)
+
+    def intersect(self, other: TileLayout, axis: Optional[AxisName] = None,
+                  target: Optional[str] = None, tile: bool = False,
+                  tirx: bool = False) -> TileLayout:
+        """The paper's iter intersection (§3.4): the single iter, as a
+        layout S[e:s@a], producing exactly the values both shards produce
+        (their iters on "axis" when given); S[1:1] when only 0 is common,
+        AxeError INCOMPATIBLE when no single iter produces them. tile=True
+        (or tirx=True, with TIRx's tile): the tile intersection, the
+        largest layout I with self = C ⊗ I and other = C' ⊗ I."""
+        if not isinstance(other, TileLayout):
+            raise TypeError("other must be a TileLayout, not "
+                            f"{type(other).__name__}")
+        if not isinstance(tile, bool):
+            raise TypeError(f"tile must be a bool, not {type(tile).__name__}")
+        rule = _tirx(tirx)
+        out = AxeLayout()
+        if tile or tirx:
+            call(lib.axe_layout_intersect_iters_rule, self._c, other._c,
+                 _axis_arg(axis), _target(target), rule, out)
+        else:
+            call(lib.axe_layout_intersect, self._c, other._c, _axis_arg(axis),
+                 _target(target), out)
         return _wrap(out)
 
     def slice(self, shape: Shape, region: Sequence[Tuple[int, int]],

@@ -75,21 +75,54 @@ def test_tile_equation():
             back.canonicalize(), outer.canonicalize())
 
 
-def test_tirx_switch_accepted_and_checked():
-    """tirx=True asks for TIRx's results (today's, issue 11 §0): the same
-    answers as the default until the paper's definitions land; a non-bool
-    is a TypeError."""
+def test_paper_rules_and_tirx_switch():
+    """The Axe paper's span, tile and tile-of by default; tirx=True gives
+    TIRx's where they differ (issue 12 §1); a non-bool is a TypeError."""
     a = axe.layout("S[2:8] + R[2:1]")
     b = axe.layout("S[4:1]")
-    assert str(b.tile(a, [2], [4], tirx=True)) == str(b.tile(a, [2], [4]))
-    assert axe.layout("S[4:-1]").span(tirx=True) == \
-        axe.layout("S[4:-1]").span()
-    t = b.tile(a, [2], [4], tirx=True)
-    assert b.is_tile_inner(t, [8], [4], tirx=True) is not None
-    assert a.is_tile_outer(t, [8], [2], tirx=True) is not None
-    assert b.tile_to([8], [4], tirx=True) == b.tile_to([8], [4])
+    assert str(b.tile(a, [2], [4])) == "S[(2,4):(32,1)] + R[2:4]"
+    assert str(b.tile(a, [2], [4], tirx=True)) == "S[(2,4):(32,1)] + R[2:1]"
+    assert axe.layout("S[4:-1]").span() == 4
+    assert axe.layout("S[4:-1]").span(tirx=True) == -2
+    assert axe.layout("S[8:1] + R[2:100] + 5").span() == 108
+    assert axe.layout("S[8:1] + R[2:100] + 5").span(tirx=True) == 113
+    off = axe.layout("S[4:1] + 2")
+    t = off.tile(axe.layout("S[2:1] + 1"), [2], [4])
+    assert str(t) == "S[8:1] + 6"
+    assert str(off.tile(axe.layout("S[2:1] + 1"), [2], [4], tirx=True)) == \
+        "S[(2,4):(6,1)] + 3"
+    assert str(off.is_tile_inner(t, [8], [4])) == "S[2:1] + 1"
+    assert off.is_tile_inner(t, [8], [4], tirx=True) is None
+    assert str(axe.layout("S[2:1] + 1").is_tile_outer(t, [8], [2])) == \
+        "S[4:1] + 2"
+    for tirx in (False, True):
+        t = b.tile(a, [2], [4], tirx=tirx)
+        assert b.is_tile_inner(t, [8], [4], tirx=tirx) is not None
+        assert a.is_tile_outer(t, [8], [2], tirx=tirx) is not None
+    assert str(axe.layout("S[4:1] + 1").tile_to([8], [4])) == "S[8:1] + 1"
+    assert str(axe.layout("S[4:1] + 1").tile_to([8], [4], tirx=True)) == \
+        "S[(2,4):(5,1)] + 1"
     with pytest.raises(TypeError):
         b.span(tirx=1)
+
+
+def test_intersect():
+    """The paper's iter intersection, the tile intersection with tile=True
+    (tirx=True: with TIRx's tile); no single iter is an AxeError."""
+    p8, p4 = axe.layout("S[8:2@P]"), axe.layout("S[4:4@P]")
+    assert str(p8.intersect(p4)) == "S[4:4@P]"
+    assert str(p8.intersect(p4, tile=True)) == "S[1:1]"
+    assert str(p8.intersect(p4, tirx=True)) == "S[1:1]"
+    lanes = axe.layout("S[(8,8,4):(4@laneid,8,1@laneid)]")
+    other = axe.layout("S[(2,8,4):(4@laneid,8,1@laneid)]")
+    assert str(lanes.intersect(other, axis="laneid")) == "S[8:1@laneid]"
+    assert str(lanes.intersect(other, axis="laneid", tile=True)) == \
+        "S[4:1@laneid]"
+    with pytest.raises(axe.AxeError) as e:
+        axe.layout("S[(2,2):(8,1)]").intersect(axe.layout("S[(4,2):(4,1)]"))
+    assert "no single iter" in str(e.value)
+    with pytest.raises(TypeError):
+        p8.intersect("S[4:4@P]")
 
 
 def test_slice_and_direct_sum():

@@ -78,24 +78,29 @@ axe_status axe__swizzle_addr(const axe_layout_swizzle *sw, int64_t m,
     return axe__add(hi, r, out);
 }
 
-/* (e - 1) * s added to "acc". */
-static axe_status add_extent_span(const axe_iter *it, int64_t *acc)
+/* (e - 1) * s added to "acc"; (e - 1) * |s| under the paper's rule. */
+static axe_status add_extent_span(const axe_iter *it, axe_rule rule,
+                                  int64_t *acc)
 {
-    int64_t t;
-    AXE_TRY(axe__mul(it->extent - 1, it->stride, &t));
+    int64_t t, s = it->stride;
+    if (rule == AXE_RULE_PAPER && s < 0)
+        AXE_TRY(axe__sub(0, s, &s));
+    AXE_TRY(axe__mul(it->extent - 1, s, &t));
     return axe__add(*acc, t, acc);
 }
 
-axe_status axe__span_axis(const axe_layout *l, const char *axis, int64_t *out)
+axe_status axe__span_axis(const axe_layout *l, const char *axis, axe_rule rule,
+                          int64_t *out)
 {
     int64_t acc = 1;
     for (int k = 0; k < l->nshard; k++)
         if (axe__axis_eq(l->shard[k].axis, axis))
-            AXE_TRY(add_extent_span(&l->shard[k], &acc));
+            AXE_TRY(add_extent_span(&l->shard[k], rule, &acc));
     for (int k = 0; k < l->nreplica; k++)
         if (axe__axis_eq(l->replica[k].axis, axis))
-            AXE_TRY(add_extent_span(&l->replica[k], &acc));
-    AXE_TRY(axe__add(acc, axe__layout_offset_get(l, axis), &acc));
+            AXE_TRY(add_extent_span(&l->replica[k], rule, &acc));
+    if (rule == AXE_RULE_TIRX)
+        AXE_TRY(axe__add(acc, axe__layout_offset_get(l, axis), &acc));
     *out = acc;
     return AXE_OK;
 }
@@ -125,31 +130,40 @@ axe_status axe_layout_size(const axe_layout *l, const char *axis, int64_t *out)
     return AXE_OK;
 }
 
-/* Without an axis: 1 + sum (e-1) s + offsets over all memory axes
- * together (spec §5; thread and device axes excluded). */
-static axe_status span_memory(const axe_layout *l, int64_t *out)
+/* Without an axis: 1 + sum (e-1) s over the iters on all memory axes
+ * together (|s| under the paper's rule; TIRx's adds their offsets; spec
+ * §5; thread and device axes excluded). */
+static axe_status span_memory(const axe_layout *l, axe_rule rule, int64_t *out)
 {
     int64_t acc = 1;
     for (int k = 0; k < l->nshard; k++)
         if (axe__is_memory_axis(l->shard[k].axis))
-            AXE_TRY(add_extent_span(&l->shard[k], &acc));
+            AXE_TRY(add_extent_span(&l->shard[k], rule, &acc));
     for (int k = 0; k < l->nreplica; k++)
         if (axe__is_memory_axis(l->replica[k].axis))
-            AXE_TRY(add_extent_span(&l->replica[k], &acc));
-    for (int i = 0; i < l->noffset; i++)
+            AXE_TRY(add_extent_span(&l->replica[k], rule, &acc));
+    for (int i = 0; i < l->noffset && rule == AXE_RULE_TIRX; i++)
         if (axe__is_memory_axis(l->offset[i].axis))
             AXE_TRY(axe__add(acc, l->offset[i].value, &acc));
     *out = acc;
     return AXE_OK;
 }
 
-axe_status axe_layout_span(const axe_layout *l, const char *axis, int64_t *out)
+axe_status axe_layout_span_rule(const axe_layout *l, const char *axis,
+                                axe_rule rule, int64_t *out)
 {
     char padded[AXE_AXIS_NAME_MAX];
+    if (rule != AXE_RULE_PAPER && rule != AXE_RULE_TIRX)
+        return AXE_ERR_INVALID;
     AXE_TRY(axis_arg(l, axis, padded));
     if (axis == NULL)
-        return span_memory(l, out);
-    return axe__span_axis(l, padded, out);
+        return span_memory(l, rule, out);
+    return axe__span_axis(l, padded, rule, out);
+}
+
+axe_status axe_layout_span(const axe_layout *l, const char *axis, int64_t *out)
+{
+    return axe_layout_span_rule(l, axis, AXE_RULE_PAPER, out);
 }
 
 /* The tile point of one digit per shard iter: sum c_k s_k @ a_k, then the

@@ -249,10 +249,11 @@ static inline void axe__point_copy(axe_point *dst, const axe_point *src)
 AXE_NODISCARD axe_status axe__split_coord(int64_t x, const axe_iter *it, int n,
                                           int64_t *digits);
 
-/* span on one padded axis: 1 + sum (e-1) s over the shard and replica
- * iters on it + its offset (spec §5). */
+/* span on one padded axis: 1 + sum (e-1) |s| over the shard and replica
+ * iters on it (the paper's Lemma C.1), or TIRx's 1 + sum (e-1) s + its
+ * offset (spec §5). */
 AXE_NODISCARD axe_status axe__span_axis(const axe_layout *l, const char *axis,
-                                        int64_t *out);
+                                        axe_rule rule, int64_t *out);
 
 /* Whether the swizzle parameters are well formed: M >= 0, B >= 0, S >= B
  * (TIRx), and M <= 62, S + B <= 62 so that the address map stays in range

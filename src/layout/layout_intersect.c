@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Iter intersection (the Axe paper §3.4: the K and MN intersections that
- * pick the largest matmul instruction a systolic-array accelerator can run
- * on two operands): the largest layout I with a = C_a ⊗ I and b = C_b ⊗ I.
+ * The tile intersection (axe's own, `axe intersect --tile`; the paper's
+ * iter intersection is layout_intersect_iter.c): the largest layout I with
+ * a = C_a ⊗ I and b = C_b ⊗ I, under either rule of tile.
  * Such an I (without replica or offset) is, in canonical form, a common
  * suffix of the canonical shards of a and b whose outermost iter may be cut
  * to its inner part (d, s) with d dividing both extents; so the candidates
@@ -23,6 +23,7 @@ typedef struct isect {
     int64_t na, nb;
     const char *axis; /* padded, or NULL for any axis */
     axe_target target;
+    axe_rule rule;
     int full;      /* common trailing iters in the candidate */
     axe_iter edge; /* the iter the outermost candidate iter cuts */
     axe_layout best;
@@ -55,11 +56,11 @@ static int common_tail(const isect *s)
 /* Whether "l" (of size "nl") is a tile with inner factor "c" of size "nc". */
 static axe_status is_tile_of(const axe_layout *l, int64_t nl,
                              const axe_layout *c, int64_t nc, axe_target t,
-                             bool *ok)
+                             axe_rule rule, bool *ok)
 {
     axe_layout outer;
-    axe_status st =
-        axe_layout_is_tile_inner(c, l, &nl, &nc, 1, t, &outer, ok, NULL);
+    axe_status st = axe_layout_is_tile_inner_rule(c, l, &nl, &nc, 1, t, rule,
+                                                  &outer, ok, NULL);
     if (st == AXE_ERR_OVERFLOW)
         return st;
     if (st != AXE_OK)
@@ -85,9 +86,9 @@ static axe_status try_cut(isect *s, int64_t d)
     }
     if (c.nshard == 0)
         return AXE_OK;
-    AXE_TRY(is_tile_of(&s->ca, s->na, &c, nc, s->target, &ok));
+    AXE_TRY(is_tile_of(&s->ca, s->na, &c, nc, s->target, s->rule, &ok));
     if (ok)
-        AXE_TRY(is_tile_of(&s->cb, s->nb, &c, nc, s->target, &ok));
+        AXE_TRY(is_tile_of(&s->cb, s->nb, &c, nc, s->target, s->rule, &ok));
     if (ok) {
         s->best = c;
         s->found = true;
@@ -139,14 +140,20 @@ static axe_status prepare(isect *s, const axe_layout *a, const axe_layout *b,
     return axe_layout_size(&s->cb, NULL, &s->nb);
 }
 
-axe_status axe_layout_intersect_iters(const axe_layout *a, const axe_layout *b,
-                                      const char *axis, axe_target target,
-                                      axe_layout *out, axe_diag *diag)
+axe_status axe_layout_intersect_iters_rule(const axe_layout *a,
+                                           const axe_layout *b,
+                                           const char *axis, axe_target target,
+                                           axe_rule rule, axe_layout *out,
+                                           axe_diag *diag)
 {
     static isect zero;
     isect s = zero;
     char padded[AXE_AXIS_NAME_MAX];
+    if (rule != AXE_RULE_PAPER && rule != AXE_RULE_TIRX)
+        return axe__fail(diag, AXE_ERR_INVALID, -1, "unknown rule %d",
+                         (int)rule);
     s.target = target;
+    s.rule = rule;
     if (axis != NULL) {
         AXE_TRY(axe__axis_name(axis, padded, diag));
         s.axis = padded;
@@ -164,4 +171,12 @@ axe_status axe_layout_intersect_iters(const axe_layout *a, const axe_layout *b,
     }
     *out = s.best;
     return AXE_OK;
+}
+
+axe_status axe_layout_intersect_iters(const axe_layout *a, const axe_layout *b,
+                                      const char *axis, axe_target target,
+                                      axe_layout *out, axe_diag *diag)
+{
+    return axe_layout_intersect_iters_rule(a, b, axis, target, AXE_RULE_PAPER,
+                                           out, diag);
 }

@@ -32,24 +32,12 @@ static bool in_shard(const axe_layout *l, const char *axis)
     return false;
 }
 
-/* Multiply the stride of every shard iter of "outer" on an axis of the
- * shard of "inner" by span(inner, axis) (spec §8.1 step 4). */
-static axe_status scale_outer(axe_layout *outer, const axe_layout *inner,
-                              axe_diag *diag)
+static axe_status check_rule(axe_rule rule, axe_diag *diag)
 {
-    char t[64];
-    for (int k = 0; k < outer->nshard; k++) {
-        axe_iter *it = &outer->shard[k];
-        int64_t span;
-        if (!in_shard(inner, it->axis))
-            continue;
-        AXE_TRY(axe__span_axis(inner, it->axis, &span));
-        if (axe__mul(it->stride, span, &it->stride) != AXE_OK)
-            return axe__fail(diag, AXE_ERR_OVERFLOW, -1,
-                             "the stride of outer iter %s times the inner "
-                             "span %lld overflows",
-                             axe__iter_text(it, t, sizeof t), (long long)span);
-    }
+    if (rule != AXE_RULE_PAPER && rule != AXE_RULE_TIRX)
+        return axe__fail(diag, AXE_ERR_INVALID, -1,
+                         "unknown rule %d (AXE_RULE_PAPER or AXE_RULE_TIRX)",
+                         (int)rule);
     return AXE_OK;
 }
 
@@ -57,11 +45,11 @@ static axe_status scale_outer(axe_layout *outer, const axe_layout *inner,
  * "og" is scaled in place. */
 static axe_status tile_grouped(axe_layout *og, const int *oseps,
                                const axe_layout *ig, const int *iseps, int n,
-                               axe_target target, axe_layout *out,
-                               axe_diag *diag)
+                               axe_target target, axe_rule rule,
+                               axe_layout *out, axe_diag *diag)
 {
     axe_layout r;
-    AXE_TRY(scale_outer(og, ig, diag));
+    AXE_TRY(axe__tile_scale(og, ig, rule, diag));
     AXE_TRY(axe__interleave(og, oseps, ig, iseps, n, ig, og, &r, diag));
     return axe_layout_canonicalize(&r, target, out, diag);
 }
@@ -69,50 +57,63 @@ static axe_status tile_grouped(axe_layout *og, const int *oseps,
 /* oc ⊗ ic for canonical plain layouts (spec §8.1 steps 2-6). */
 static axe_status tile_canonical(const axe_layout *oc, const int64_t *oshape,
                                  const axe_layout *ic, const int64_t *ishape,
-                                 int n, axe_target target, axe_layout *out,
-                                 axe_diag *diag)
+                                 int n, axe_target target, axe_rule rule,
+                                 axe_layout *out, axe_diag *diag)
 {
     axe_layout og, ig;
     int oseps[AXE__SEPS_MAX], iseps[AXE__SEPS_MAX];
     AXE_TRY(axe_layout_group(oc, oshape, n, &og, oseps, diag));
     AXE_TRY(axe_layout_group(ic, ishape, n, &ig, iseps, diag));
-    return tile_grouped(&og, oseps, &ig, iseps, n, target, out, diag);
+    return tile_grouped(&og, oseps, &ig, iseps, n, target, rule, out, diag);
 }
 
 /* outer ⊗ inner for plain layouts (spec §8.1): canonicalize both, then
  * tile_canonical. */
 static axe_status tile_plain(const axe_layout *outer, const int64_t *oshape,
                              const axe_layout *inner, const int64_t *ishape,
-                             int n, axe_target target, axe_layout *out,
-                             axe_diag *diag)
+                             int n, axe_target target, axe_rule rule,
+                             axe_layout *out, axe_diag *diag)
 {
     axe_layout oc, ic;
     AXE_TRY(axe_layout_canonicalize(outer, target, &oc, diag));
     AXE_TRY(axe_layout_canonicalize(inner, target, &ic, diag));
-    return tile_canonical(&oc, oshape, &ic, ishape, n, target, out, diag);
+    return tile_canonical(&oc, oshape, &ic, ishape, n, target, rule, out, diag);
 }
 
-/* outer ⊗ inner (TIRx inner.tile(outer, outer_shape, inner_shape)): the
- * plain tile of the two, re-wrapped in the swizzle of a swizzled "inner"
- * whose trivial tile stands for the identity over "inner_shape" (§11). */
-axe_status axe_layout_tile(const axe_layout *outer, const int64_t *outer_shape,
-                           const axe_layout *inner, const int64_t *inner_shape,
-                           int n, axe_target target, axe_layout *out,
-                           axe_diag *diag)
+/* outer ⊗ inner (the paper's Theorem C.2, or TIRx inner.tile(outer,
+ * outer_shape, inner_shape)): the plain tile of the two, re-wrapped in the
+ * swizzle of a swizzled "inner" whose trivial tile stands for the identity
+ * over "inner_shape" (§11). */
+axe_status axe_layout_tile_rule(const axe_layout *outer,
+                                const int64_t *outer_shape,
+                                const axe_layout *inner,
+                                const int64_t *inner_shape, int n,
+                                axe_target target, axe_rule rule,
+                                axe_layout *out, axe_diag *diag)
 {
     axe_layout buf, r;
     const axe_layout *it;
     AXE_TRY(check_dims(n, diag));
+    AXE_TRY(check_rule(rule, diag));
     if (outer->swizzle.present)
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
                          "the outer layout of a tile must not be swizzled "
                          "(the swizzle belongs to the inner one)");
     AXE_TRY(axe__plain_tile(inner, inner_shape, n, &buf, &it, diag));
-    AXE_TRY(
-        tile_plain(outer, outer_shape, it, inner_shape, n, target, &r, diag));
+    AXE_TRY(tile_plain(outer, outer_shape, it, inner_shape, n, target, rule, &r,
+                       diag));
     r.swizzle = inner->swizzle;
     axe__layout_copy(out, &r);
     return AXE_OK;
+}
+
+axe_status axe_layout_tile(const axe_layout *outer, const int64_t *outer_shape,
+                           const axe_layout *inner, const int64_t *inner_shape,
+                           int n, axe_target target, axe_layout *out,
+                           axe_diag *diag)
+{
+    return axe_layout_tile_rule(outer, outer_shape, inner, inner_shape, n,
+                                target, AXE_RULE_PAPER, out, diag);
 }
 
 /* The quotients to[d] / cur[d], each exact (TIRx tile_to's to // cur). */
@@ -136,17 +137,27 @@ static axe_status quotients(const int64_t *to, const int64_t *cur, int n,
 
 /* "l" repeated up to "to_shape": tile(row_major(to / cur), to / cur, l,
  * cur) (TIRx tile_to, spec §8.1). */
-axe_status axe_layout_tile_to(const axe_layout *l, const int64_t *to_shape,
-                              const int64_t *cur_shape, int n,
-                              axe_target target, axe_layout *out,
-                              axe_diag *diag)
+axe_status axe_layout_tile_to_rule(const axe_layout *l, const int64_t *to_shape,
+                                   const int64_t *cur_shape, int n,
+                                   axe_target target, axe_rule rule,
+                                   axe_layout *out, axe_diag *diag)
 {
     int64_t q[AXE_LAYOUT_MAX_DIMS];
     axe_layout grid;
     AXE_TRY(check_dims(n, diag));
     AXE_TRY(quotients(to_shape, cur_shape, n, q, diag));
     AXE_TRY(axe_layout_row_major(q, n, &grid));
-    return axe_layout_tile(&grid, q, l, cur_shape, n, target, out, diag);
+    return axe_layout_tile_rule(&grid, q, l, cur_shape, n, target, rule, out,
+                                diag);
+}
+
+axe_status axe_layout_tile_to(const axe_layout *l, const int64_t *to_shape,
+                              const int64_t *cur_shape, int n,
+                              axe_target target, axe_layout *out,
+                              axe_diag *diag)
+{
+    return axe_layout_tile_to_rule(l, to_shape, cur_shape, n, target,
+                                   AXE_RULE_PAPER, out, diag);
 }
 
 /* TileShape (spec §8.1): per dim [shape/factor, factor] when "is_inner",
@@ -189,6 +200,7 @@ typedef struct tile_query {
     int n;
     bool inner;
     axe_target target;
+    axe_rule rule;
     const axe_layout *kg;
     const int *ks;
 } tile_query;
@@ -243,27 +255,6 @@ static axe_status match_scopes(axe_layout *tiled, const axe__scope_info *ti,
     return AXE_OK;
 }
 
-/* Divide the stride of outer iter "it" by span(inner, axis) when its axis
- * is on the inner's shard (undoing scale_outer); *ok false if inexact. A
- * zero span leaves only stride 0 (which stays 0). */
-static axe_status unscale(axe_iter *it, const axe_layout *inner, bool *ok)
-{
-    int64_t span;
-    *ok = true;
-    if (it->extent == 1 || !in_shard(inner, it->axis))
-        return AXE_OK;
-    AXE_TRY(axe__span_axis(inner, it->axis, &span));
-    if (span == 0)
-        *ok = it->stride == 0;
-    else if (span == -1)
-        return axe__sub(0, it->stride, &it->stride);
-    else if (it->stride % span != 0)
-        *ok = false;
-    else
-        it->stride /= span;
-    return AXE_OK;
-}
-
 /* Known inner: per dim, the block's last iters must be the inner's; the
  * others, unscaled, are the outer's (spec §8.2 step 5). */
 static axe_status take_outer(const tile_query *q, const axe_layout *tg,
@@ -288,7 +279,7 @@ static axe_status take_outer(const tile_query *q, const axe_layout *tg,
                     axe__iter_text(&kg->shard[ks[d] + j], t1, sizeof t1));
         for (int j = ts[2 * d]; j < tail; j++) {
             axe_iter it = tg->shard[j];
-            AXE_TRY(unscale(&it, q->known, &ok));
+            AXE_TRY(axe__tile_unscale_iter(&it, q->known, q->rule, &ok));
             if (!ok)
                 return axe__not_found(
                     found, diag,
@@ -349,10 +340,12 @@ static axe_status check_tile(const tile_query *q, const axe_layout *cand,
     if (st == AXE_OK)
         st = axe_layout_group(&cc, cshape, q->n, &cg, cs, NULL);
     if (st == AXE_OK && q->inner) {
-        st = tile_grouped(&cg, cs, q->kg, q->ks, q->n, q->target, &t, NULL);
+        st = tile_grouped(&cg, cs, q->kg, q->ks, q->n, q->target, q->rule, &t,
+                          NULL);
     } else if (st == AXE_OK) {
         axe__layout_copy(&kg, q->kg);
-        st = tile_grouped(&kg, q->ks, &cg, cs, q->n, q->target, &t, NULL);
+        st = tile_grouped(&kg, q->ks, &cg, cs, q->n, q->target, q->rule, &t,
+                          NULL);
     }
     if (st == AXE_ERR_OVERFLOW)
         return axe__fail(diag, st, -1, "re-tiling the candidate overflows");
@@ -407,6 +400,42 @@ static axe_status retry_unit_axis(const tile_query *q, axe_layout *res,
     return AXE_OK;
 }
 
+/* The replica and offset of the unknown factor "res" (its shard found):
+ * the tiled layout's minus the known factor's (multiset, per axis), the
+ * known outer's scaled by span(res) and the difference divided by
+ * span(known inner) under the paper's rule (Appendix D:
+ * O_C = (O_T - O_B) / span(B)). */
+static axe_status factor_rest(const tile_query *q, axe_layout *res, bool *found,
+                              axe_diag *diag)
+{
+    axe_layout known;
+    bool all, ok = true;
+    axe__layout_copy(&known, q->known);
+    if (q->rule == AXE_RULE_PAPER && !q->inner)
+        AXE_TRY(axe__tile_scaled_outer(q->tiled, q->known, res, &known, &ok));
+    if (!ok)
+        return axe__not_found(found, diag,
+                              "no inner span fits the replicas of the tiled "
+                              "layout and the outer one");
+    AXE_TRY(axe__factor_rest(q->tiled, &known, res, &all));
+    if (!all)
+        return axe__not_found(found, diag,
+                              "a replica of the known factor%s is not one of "
+                              "the tiled layout",
+                              q->rule == AXE_RULE_PAPER && !q->inner
+                                  ? " (scaled by the inner span)"
+                                  : "");
+    if (q->rule == AXE_RULE_PAPER && q->inner)
+        AXE_TRY(axe__tile_unscale_rest(res, q->known, &ok));
+    if (!ok)
+        return axe__not_found(found, diag,
+                              "a replica stride or offset of the tiled layout "
+                              "minus the inner's is not a multiple of the "
+                              "inner span on its axis");
+    *found = true;
+    return AXE_OK;
+}
+
 /* The unknown factor of "query" (spec §8.2 steps 4-7, §8.3 steps 3-6). */
 static axe_status recover(const tile_query *query, axe_layout *out, bool *found,
                           axe_diag *diag)
@@ -416,7 +445,7 @@ static axe_status recover(const tile_query *query, axe_layout *out, bool *found,
     int64_t factored[2 * AXE_LAYOUT_MAX_DIMS];
     tile_query qk = *query;
     const tile_query *q = &qk;
-    bool all, ok;
+    bool ok;
     AXE_TRY(tile_shape(q->tshape, q->kshape, q->n, q->inner, factored, diag));
     AXE_TRY(axe_layout_group(q->tiled, factored, 2 * q->n, &tg, ts, diag));
     AXE_TRY(axe_layout_group(q->known, q->kshape, q->n, &kg, ks, diag));
@@ -429,11 +458,9 @@ static axe_status recover(const tile_query *query, axe_layout *out, bool *found,
         AXE_TRY(take_inner(q, &tg, ts, &kg, ks, &res, found, diag));
     if (!*found)
         return AXE_OK;
-    AXE_TRY(axe__factor_rest(q->tiled, q->known, &res, &all));
-    if (!all)
-        return axe__not_found(found, diag,
-                              "a replica of the known factor is not one of "
-                              "the tiled layout");
+    AXE_TRY(factor_rest(q, &res, found, diag));
+    if (!*found)
+        return AXE_OK;
     AXE_TRY(check_tile(q, &res, factored, &ok, diag));
     if (!ok && !q->inner)
         AXE_TRY(retry_unit_axis(q, &res, factored, &ok, diag));
@@ -449,8 +476,8 @@ static axe_status recover(const tile_query *query, axe_layout *out, bool *found,
 static axe_status recover_plain(const axe_layout *known,
                                 const axe_layout *tiled, const int64_t *tshape,
                                 const int64_t *kshape, int n, bool inner,
-                                axe_target target, axe_layout *out, bool *found,
-                                axe_diag *diag)
+                                axe_target target, axe_rule rule,
+                                axe_layout *out, bool *found, axe_diag *diag)
 {
     axe_layout kc, tc, split, alt, res;
     axe__scope_info ki, ti;
@@ -462,8 +489,8 @@ static axe_status recover_plain(const axe_layout *known,
     axe__layout_copy(&split, &tc);
     AXE_TRY(match_scopes(&split, &ti, &alt, &has_alt, &kc, &ki, inner, target,
                          diag));
-    q = (tile_query){&kc, &split, &tc,    tshape, kshape,
-                     n,   inner,  target, NULL,   NULL};
+    q = (tile_query){&kc,   &split, &tc,  tshape, kshape, n,
+                     inner, target, rule, NULL,   NULL};
     AXE_TRY(recover(&q, out, found, diag));
     if (*found || !has_alt)
         return AXE_OK;
@@ -478,17 +505,19 @@ static axe_status recover_plain(const axe_layout *known,
 /* Is "tiled" = C ⊗ "inner" (TIRx inner.is_tile_inner)? C, not
  * canonicalized, when found. A swizzled inner needs a tiled layout with the
  * same swizzle; their tiles are compared, trivial ones as identities. */
-axe_status axe_layout_is_tile_inner(const axe_layout *inner,
-                                    const axe_layout *tiled,
-                                    const int64_t *tiled_shape,
-                                    const int64_t *inner_shape, int n,
-                                    axe_target target, axe_layout *outer_out,
-                                    bool *found, axe_diag *diag)
+axe_status axe_layout_is_tile_inner_rule(const axe_layout *inner,
+                                         const axe_layout *tiled,
+                                         const int64_t *tiled_shape,
+                                         const int64_t *inner_shape, int n,
+                                         axe_target target, axe_rule rule,
+                                         axe_layout *outer_out, bool *found,
+                                         axe_diag *diag)
 {
     axe_layout ibuf, tbuf, res;
     const axe_layout *it, *tt;
     bool f;
     AXE_TRY(check_dims(n, diag));
+    AXE_TRY(check_rule(rule, diag));
     if (!axe__swizzle_same(&inner->swizzle, &tiled->swizzle))
         return axe__not_found(found, diag,
                               "the tiled layout and the inner one do not have "
@@ -496,27 +525,41 @@ axe_status axe_layout_is_tile_inner(const axe_layout *inner,
     AXE_TRY(axe__plain_tile(inner, inner_shape, n, &ibuf, &it, diag));
     AXE_TRY(axe__plain_tile(tiled, tiled_shape, n, &tbuf, &tt, diag));
     AXE_TRY(recover_plain(it, tt, tiled_shape, inner_shape, n, true, target,
-                          &res, &f, diag));
+                          rule, &res, &f, diag));
     if (f)
         axe__layout_copy(outer_out, &res);
     *found = f;
     return AXE_OK;
 }
 
+axe_status axe_layout_is_tile_inner(const axe_layout *inner,
+                                    const axe_layout *tiled,
+                                    const int64_t *tiled_shape,
+                                    const int64_t *inner_shape, int n,
+                                    axe_target target, axe_layout *outer_out,
+                                    bool *found, axe_diag *diag)
+{
+    return axe_layout_is_tile_inner_rule(inner, tiled, tiled_shape, inner_shape,
+                                         n, target, AXE_RULE_PAPER, outer_out,
+                                         found, diag);
+}
+
 /* Is "tiled" = "outer" ⊗ C (TIRx outer.is_tile_outer)? C, not
  * canonicalized, when found; a swizzled tiled layout gives C in its
  * swizzle, a swizzled outer is never a tile's outer factor. */
-axe_status axe_layout_is_tile_outer(const axe_layout *outer,
-                                    const axe_layout *tiled,
-                                    const int64_t *tiled_shape,
-                                    const int64_t *outer_shape, int n,
-                                    axe_target target, axe_layout *inner_out,
-                                    bool *found, axe_diag *diag)
+axe_status axe_layout_is_tile_outer_rule(const axe_layout *outer,
+                                         const axe_layout *tiled,
+                                         const int64_t *tiled_shape,
+                                         const int64_t *outer_shape, int n,
+                                         axe_target target, axe_rule rule,
+                                         axe_layout *inner_out, bool *found,
+                                         axe_diag *diag)
 {
     axe_layout buf, res;
     const axe_layout *tt = tiled;
     bool f;
     AXE_TRY(check_dims(n, diag));
+    AXE_TRY(check_rule(rule, diag));
     if (outer->swizzle.present)
         return axe__not_found(found, diag,
                               "a swizzled layout is never the outer factor of "
@@ -527,11 +570,23 @@ axe_status axe_layout_is_tile_outer(const axe_layout *outer,
         tt = &buf;
     }
     AXE_TRY(recover_plain(outer, tt, tiled_shape, outer_shape, n, false, target,
-                          &res, &f, diag));
+                          rule, &res, &f, diag));
     if (f) {
         res.swizzle = tiled->swizzle;
         axe__layout_copy(inner_out, &res);
     }
     *found = f;
     return AXE_OK;
+}
+
+axe_status axe_layout_is_tile_outer(const axe_layout *outer,
+                                    const axe_layout *tiled,
+                                    const int64_t *tiled_shape,
+                                    const int64_t *outer_shape, int n,
+                                    axe_target target, axe_layout *inner_out,
+                                    bool *found, axe_diag *diag)
+{
+    return axe_layout_is_tile_outer_rule(outer, tiled, tiled_shape, outer_shape,
+                                         n, target, AXE_RULE_PAPER, inner_out,
+                                         found, diag);
 }

@@ -82,6 +82,32 @@ AXE_NODISCARD axe_status axe__split_by_scope(const axe_layout *l,
                                              axe_scope scope, axe_target target,
                                              axe_layout *out, axe_diag *diag);
 
+/* The span scaling of a tile (layout_tile_scale.c): "outer" scaled in
+ * place for outer ⊗ "inner" under "rule" (the paper: shard, replica and
+ * offset on each axis a times span(inner, a); TIRx: the shard iters on the
+ * axes of the inner's shard times TIRx's span). */
+AXE_NODISCARD axe_status axe__tile_scale(axe_layout *outer,
+                                         const axe_layout *inner, axe_rule rule,
+                                         axe_diag *diag);
+/* Undo the scaling of outer iter "it" (not unit) by span(inner, axis);
+ * *ok false when the stride is not an exact multiple. */
+AXE_NODISCARD axe_status axe__tile_unscale_iter(axe_iter *it,
+                                                const axe_layout *inner,
+                                                axe_rule rule, bool *ok);
+/* The paper's rule: divide the replica strides and offsets of the outer
+ * candidate "c" by span(inner, axis), exactly (*ok false otherwise). */
+AXE_NODISCARD axe_status axe__tile_unscale_rest(axe_layout *c,
+                                                const axe_layout *inner,
+                                                bool *ok);
+/* The paper's rule, inner C unknown in "tiled" = outer ⊗ C with C's shard
+ * "c" known: "out" = outer with its replica strides and offsets times
+ * span(C, axis), the span solved from the replica reaches (*ok false when
+ * no span fits). */
+AXE_NODISCARD axe_status axe__tile_scaled_outer(const axe_layout *tiled,
+                                                const axe_layout *outer,
+                                                const axe_layout *c,
+                                                axe_layout *out, bool *ok);
+
 /* Size (product of shard extents) and product of "n" shape entries, each
  * overflow-checked. */
 AXE_NODISCARD axe_status axe__shape_product(const int64_t *shape, int n,

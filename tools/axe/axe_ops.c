@@ -49,7 +49,8 @@ static const axop ops[] = {
      B(TIRX), axop_is_tile_inner},
     {"is_tile_outer", B(OUTER) | B(TILED) | B(TILED_SHAPE) | B(OUTER_SHAPE),
      B(TIRX), axop_is_tile_outer},
-    {"intersect_iters", B(A) | B(B), B(AXIS) | B(TIRX), axop_intersect_iters},
+    {"intersect_iters", B(A) | B(B), B(AXIS) | B(TIRX) | B(TILE),
+     axop_intersect_iters},
     {"slice", B(LAYOUT) | B(SHAPE) | B(REGION), 0, axop_slice},
     {"direct_sum", B(A) | B(A_SHAPE) | B(B) | B(B_SHAPE), 0, axop_direct_sum},
     {"is_direct_sum_left", B(A) | B(SUM) | B(INTERLEAVED_SHAPE) | B(A_SHAPE), 0,
@@ -123,7 +124,8 @@ static const char *const key_names[AXOP_NKEYS] = {"layout",
                                                   "swizzle_inner",
                                                   "ws",
                                                   "with_replicas",
-                                                  "tirx"};
+                                                  "tirx",
+                                                  "tile"};
 
 const axop *axop_find(const char *name, size_t len)
 {
@@ -201,6 +203,13 @@ axe_target axop_target(const axop_args *args)
         strcmp(axop_str(args, AXOP_TARGET), "cuda") == 0)
         return AXE_TARGET_CUDA;
     return AXE_TARGET_NONE;
+}
+
+axe_rule axop_rule(const axop_args *args)
+{
+    return axop_has(args, AXOP_TIRX) && axop_flag(args, AXOP_TIRX)
+               ? AXE_RULE_TIRX
+               : AXE_RULE_PAPER;
 }
 
 axe_status axop_shape(const axop_args *args, axop_key k, int *n, axe_diag *diag)

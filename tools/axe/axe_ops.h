@@ -73,6 +73,7 @@ typedef enum axop_key {
     AXOP_WS,
     AXOP_WITH_REPLICAS,
     AXOP_TIRX,
+    AXOP_TILE,
     AXOP_NKEYS
 } axop_key;
 
@@ -264,6 +265,8 @@ axe_status axop_fail(axe_diag *diag, axe_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* The request's target: CUDA when "target" is "cuda". */
 axe_target axop_target(const axop_args *args);
+/* The request's rule: TIRx's when "tirx" is true, else the paper's. */
+axe_rule axop_rule(const axop_args *args);
 /* A shape argument as an int array of "n" dims: its length must be "n"
  * (or "n" < 0: any length up to AXE_LAYOUT_MAX_DIMS, written to "*n"). */
 axe_status axop_shape(const axop_args *args, axop_key k, int *n,

@@ -95,10 +95,10 @@ axe_status axop_tile(const axop_args *args, axop_result *res, axe_diag *diag)
     int n;
     AXE_TRY(same_rank(args, AXOP_OUTER_SHAPE, AXOP_INNER_SHAPE,
                       "Outer and inner shape size must match", &n, diag));
-    AXE_TRY(axe_layout_tile(
+    AXE_TRY(axe_layout_tile_rule(
         axop_layout(args, AXOP_OUTER), axop_list(args, AXOP_OUTER_SHAPE)->v,
         axop_layout(args, AXOP_INNER), axop_list(args, AXOP_INNER_SHAPE)->v, n,
-        axop_target(args), &out, diag));
+        axop_target(args), axop_rule(args), &out, diag));
     axop_set_layout(res, &out);
     return AXE_OK;
 }
@@ -111,24 +111,33 @@ axe_status axop_tile_to(const axop_args *args, axop_result *res, axe_diag *diag)
     int n;
     AXE_TRY(same_rank(args, AXOP_TO_SHAPE, AXOP_CURRENT_SHAPE,
                       "Shape and factor dimension must match", &n, diag));
-    AXE_TRY(axe_layout_tile_to(axop_layout(args, AXOP_LAYOUT),
-                               axop_list(args, AXOP_TO_SHAPE)->v,
-                               axop_list(args, AXOP_CURRENT_SHAPE)->v, n,
-                               axop_target(args), &out, diag));
+    AXE_TRY(axe_layout_tile_to_rule(
+        axop_layout(args, AXOP_LAYOUT), axop_list(args, AXOP_TO_SHAPE)->v,
+        axop_list(args, AXOP_CURRENT_SHAPE)->v, n, axop_target(args),
+        axop_rule(args), &out, diag));
     axop_set_layout(res, &out);
     return AXE_OK;
 }
 
-/* The largest layout I (on "axis" when given) with a = C_a (x) I and
- * b = C_b (x) I (paper §3.4). */
+/* The paper's iter intersection (§3.4): the iter producing exactly the
+ * values both shards produce (on "axis" when given). With "tile" (or
+ * "tirx", TIRx's tile-of inside) the tile intersection: the largest
+ * layout I with a = C_a (x) I and b = C_b (x) I. */
 axe_status axop_intersect_iters(const axop_args *args, axop_result *res,
                                 axe_diag *diag)
 {
     axe_layout out;
-    AXE_TRY(axe_layout_intersect_iters(
-        axop_layout(args, AXOP_A), axop_layout(args, AXOP_B),
-        axop_has(args, AXOP_AXIS) ? axop_str(args, AXOP_AXIS) : NULL,
-        axop_target(args), &out, diag));
+    const char *axis =
+        axop_has(args, AXOP_AXIS) ? axop_str(args, AXOP_AXIS) : NULL;
+    bool tile = axop_has(args, AXOP_TILE) && axop_flag(args, AXOP_TILE);
+    if (tile || axop_rule(args) == AXE_RULE_TIRX)
+        AXE_TRY(axe_layout_intersect_iters_rule(
+            axop_layout(args, AXOP_A), axop_layout(args, AXOP_B), axis,
+            axop_target(args), axop_rule(args), &out, diag));
+    else
+        AXE_TRY(axe_layout_intersect(axop_layout(args, AXOP_A),
+                                     axop_layout(args, AXOP_B), axis,
+                                     axop_target(args), &out, diag));
     axop_set_layout(res, &out);
     return AXE_OK;
 }
@@ -155,11 +164,11 @@ axe_status axop_is_tile_inner(const axop_args *args, axop_result *res,
     AXE_TRY(same_rank(args, AXOP_TILED_SHAPE, AXOP_INNER_SHAPE,
                       "Tiled shape size must match inner shape size", &n,
                       diag));
-    AXE_TRY(axe_layout_is_tile_inner(axop_layout(args, AXOP_INNER),
-                                     axop_layout(args, AXOP_TILED),
-                                     axop_list(args, AXOP_TILED_SHAPE)->v,
-                                     axop_list(args, AXOP_INNER_SHAPE)->v, n,
-                                     axop_target(args), &out, &found, diag));
+    AXE_TRY(axe_layout_is_tile_inner_rule(
+        axop_layout(args, AXOP_INNER), axop_layout(args, AXOP_TILED),
+        axop_list(args, AXOP_TILED_SHAPE)->v,
+        axop_list(args, AXOP_INNER_SHAPE)->v, n, axop_target(args),
+        axop_rule(args), &out, &found, diag));
     set_found(res, &out, found, diag,
               "the tiled layout is not C (x) inner for any C");
     return AXE_OK;
@@ -175,11 +184,11 @@ axe_status axop_is_tile_outer(const axop_args *args, axop_result *res,
     AXE_TRY(same_rank(args, AXOP_TILED_SHAPE, AXOP_OUTER_SHAPE,
                       "Tiled shape size must match outer shape size", &n,
                       diag));
-    AXE_TRY(axe_layout_is_tile_outer(axop_layout(args, AXOP_OUTER),
-                                     axop_layout(args, AXOP_TILED),
-                                     axop_list(args, AXOP_TILED_SHAPE)->v,
-                                     axop_list(args, AXOP_OUTER_SHAPE)->v, n,
-                                     axop_target(args), &out, &found, diag));
+    AXE_TRY(axe_layout_is_tile_outer_rule(
+        axop_layout(args, AXOP_OUTER), axop_layout(args, AXOP_TILED),
+        axop_list(args, AXOP_TILED_SHAPE)->v,
+        axop_list(args, AXOP_OUTER_SHAPE)->v, n, axop_target(args),
+        axop_rule(args), &out, &found, diag));
     set_found(res, &out, found, diag,
               "the tiled layout is not outer (x) C for any C");
     return AXE_OK;

@@ -176,7 +176,8 @@ axe_status axop_span(const axop_args *args, axop_result *res, axe_diag *diag)
 {
     const axe_layout *l = axop_layout(args, AXOP_LAYOUT);
     int64_t n;
-    axe_status st = axe_layout_span(l, axis_arg(args), &n);
+    axe_status st =
+        axe_layout_span_rule(l, axis_arg(args), axop_rule(args), &n);
     if (st != AXE_OK)
         return quantity_fail(l, axis_arg(args), "span", st, diag);
     axop_set_int(res, n);

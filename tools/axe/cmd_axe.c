@@ -44,26 +44,32 @@ static const axe_cmd cmds[] = {
      cmd_group},
     {"tile", "target= tirx", "A A_SHAPE B B_SHAPE",
      "the tile A (x) B: A's tiles, each laid out by B",
-     "The Kronecker product over the shape (A_SHAPE[d] * B_SHAPE[d])_d:\n"
-     "f(x||y) = f_A(x) * span(f_B) + f_B(y), canonicalized. A is the\n"
-     "outer layout over A_SHAPE, B the inner one over B_SHAPE.\n"
-     "--tirx asks for TIRx's result where it differs from the paper's\n"
-     "(today's results are TIRx's; docs/algebra.md).\n",
+     "The Kronecker product over the shape (A_SHAPE[d] * B_SHAPE[d])_d\n"
+     "(the Axe paper's Theorem C.2): f(x||y) = f_A(x) (.) span(B) + f_B(y),\n"
+     "canonicalized: every component of A on an axis a (shard and replica\n"
+     "strides, offset) times span(B, a) = 1 + sum |s|(e-1) over B's shard\n"
+     "and replica iters on a. A is the outer layout over A_SHAPE, B the\n"
+     "inner one over B_SHAPE. --tirx: TIRx's tile (only A's shard iters on\n"
+     "the axes of B's shard scaled, by TIRx's span: signed, B's offset\n"
+     "included).\n",
      cmd_tile},
     {"tile-of", "inner outer raw target= tirx", "T T_SHAPE F F_SHAPE",
      "is T a tile of F? print the other factor",
      "--inner (the default): F is the inner layout over F_SHAPE; prints C\n"
      "with C (x) F == T. --outer: F is the outer layout; prints C with\n"
      "F (x) C == T. Exit 1 when no such C exists. The result is\n"
-     "canonicalized unless --raw. --tirx: TIRx's result (as tile).\n",
+     "canonicalized unless --raw. --tirx: TIRx's tile (see tile).\n",
      cmd_tile_of},
-    {"intersect", "axis= target= tirx", "A B",
-     "the largest common inner tile of A and B",
-     "The largest layout I (without replica or offset) with A = C_a (x) I\n"
-     "and B = C_b (x) I over 1-D shapes (the paper's iter intersection,\n"
-     "e.g. the largest instruction two operand layouts share); with --axis\n"
-     "only iters on that axis. S[1:1] when nothing larger is common.\n"
-     "--tirx: TIRx's result where it differs from the paper's.\n",
+    {"intersect", "axis= target= tile tirx", "A B",
+     "the iter both layouts' shards produce in common",
+     "The Axe paper's iter intersection (section 3.4): the single iter\n"
+     "producing exactly the values both shards produce (with --axis, their\n"
+     "iters on that axis), printed as a layout: S[8:2@P] and S[4:4@P] give\n"
+     "S[4:4@P]; S[1:1] when only 0 is common. Exit 1, with the reason,\n"
+     "when no single iter produces them; replicas and offsets are refused.\n"
+     "--tile: the largest layout I (without replica or offset) with\n"
+     "A = C_a (x) I and B = C_b (x) I over 1-D shapes, S[1:1] when nothing\n"
+     "larger is common; --tirx: the same with TIRx's tile.\n",
      cmd_intersect},
     {"slice", "raw target=", "L SHAPE REGION",
      "the layout of REGION of L over SHAPE",
@@ -84,9 +90,10 @@ static const axe_cmd cmds[] = {
      "--axis, of the shard iters on that axis.\n",
      cmd_size},
     {"span", "axis= tirx", "L", "the extent L covers on its memory axes",
-     "1 + sum of (e-1)*s over shard and replica iters, plus the offset;\n"
-     "with --axis on that axis, without it over all memory axes together.\n"
-     "--tirx: TIRx's span where it differs from the paper's (as tile).\n",
+     "The Axe paper's span (Lemma C.1): 1 + sum of (e-1)*|s| over shard and\n"
+     "replica iters, offset excluded; with --axis on that axis, without it\n"
+     "over all memory axes together. --tirx: TIRx's span, 1 + sum of\n"
+     "(e-1)*s plus the offset (signed: S[4:-1] has span -2).\n",
      cmd_span},
     {"apply", "base digits list shape=", "L [X|CRD]", "the points of L",
      "L(x) = { D(x) + r + O : r in R }, the paper's set, one point a line:\n"
@@ -331,6 +338,10 @@ int axe_inv_common(const axe_invocation *inv, axop_args *args)
     if (axe_inv_has(inv, "tirx")) {
         args->have |= AXOP_BIT(AXOP_TIRX);
         args->flag[AXOP_TIRX - AXOP_CANONICALIZE] = true;
+    }
+    if (axe_inv_has(inv, "tile")) {
+        args->have |= AXOP_BIT(AXOP_TILE);
+        args->flag[AXOP_TILE - AXOP_CANONICALIZE] = true;
     }
     return -1;
 }
