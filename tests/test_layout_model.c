@@ -751,9 +751,15 @@ static verdict run_size_span(vcase *c, bool span)
     axe_layout l;
     int64_t v = 0;
     axe_status st;
+    const json_value *tirx = json_object_get(c->args, "tirx");
+    int flag = 0;
+    axe_rule rule =
+        tirx != NULL && json_get_bool(tirx, &flag) == JSON_OK && flag
+            ? AXE_RULE_TIRX
+            : AXE_RULE_PAPER;
     if (!arg_layout(c, "layout", &l))
         return V_FAIL;
-    st = span ? axe_layout_span(&l, arg_str(c, "axis"), &v)
+    st = span ? axe_layout_span_rule(&l, arg_str(c, "axis"), rule, &v)
               : axe_layout_size(&l, arg_str(c, "axis"), &v);
     return int_verdict(c, st, v);
 }

@@ -818,6 +818,8 @@ static void test_iter_intersection_table(void)
         {"S[5:3]", "S[(2,3):(-4,4)]", NULL, "S[1:1]"},
         {"S[(2,3):(-4,4)]", "S[(3,2):(4,-4)]", NULL, NULL},
         {"S[18:1]", "S[8:1]", NULL, "S[8:1]"},
+        /* {0,2,..,14} ∩ {0,3}: only 0, printed on m */
+        {"S[8:2@P]", "S[2:3@P]", NULL, "S[1:1]"},
         {"S[(3,4):(0,1)]", "S[4:2]", NULL, "S[2:2]"},
     };
     for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {

@@ -118,7 +118,10 @@ static axe_status two_iters(const axe_iter *x, const axe_iter *y,
         return AXE_OK;
     }
     rx = rx < ry ? rx : ry;
-    single(rx / l + 1, x->stride < 0 ? -l : l, x->axis, out);
+    if (rx / l == 0)
+        single(1, 1, zero_axis, out);
+    else
+        single(rx / l + 1, x->stride < 0 ? -l : l, x->axis, out);
     return AXE_OK;
 }
 
