@@ -745,6 +745,13 @@ expect 2 1:10 "'M' names a runtime scalar and a tensor" <<<'kernel k(M: global f
 expect 2 2:9 "loop variable 'M' reuses a runtime scalar's name" <<<"$R {
     for M in range(2) { } }"
 
+# an axis name past AXE_AXIS_NAME_MAX - 1 bytes, in an offset or a stride
+# (the name was copied into a 16-byte buffer: a stack overflow found by
+# fuzz_kernel)
+expect 2 1:29 "axis name longer than 15 bytes" <<<'kernel k(A: f32[4] layout 1@tx66666666666666ridvoidthreads(4) {}'
+expect 2 2:39 "axis name longer than 15 bytes" <<<'kernel k(A: f32[4]) grid(1) threads(32) {
+    register r: f32[32] layout S[32:1@laneid0123456789abcdef]; }'
+
 # ---- scalar operands (docs/compiler.md, "Scalar operands")
 S='kernel k(X: global f32[8], I: global i32[8], B: global i8[8], H: global f16[8], e: f32, M: i32) grid(1) threads(1)'
 expect 1 2:32 "both sources of add are scalars: at least one must be a tensor \(use fill for a constant\)" <<<"$S {

@@ -165,17 +165,30 @@ axe_status axe__expect(ax_parser *ps, const char *s, const char *what)
     return axe__lex_next(ps);
 }
 
-/* Consume an identifier. */
-axe_status axe__expect_ident(ax_parser *ps, char *out, const char *what)
+/* Consume an identifier of fewer than "cap" bytes into "out". */
+static axe_status expect_name(ax_parser *ps, char *out, size_t cap,
+                              const char *what)
 {
     if (ps->tok.kind != AX_TOK_IDENT)
         return axe__syntax(ps, what);
-    if (ps->tok.len >= AXE_KERNEL_NAME_MAX)
+    if (ps->tok.len >= cap)
         return axe__fail(ps->diag, AXE_ERR_SYNTAX, (long)ps->tok.pos,
-                         "name longer than %d bytes", AXE_KERNEL_NAME_MAX - 1);
+                         "%s longer than %zu bytes",
+                         cap == AXE_AXIS_NAME_MAX ? "axis name" : "name",
+                         cap - 1);
     memcpy(out, ps->p->text + ps->tok.pos, ps->tok.len);
     out[ps->tok.len] = '\0';
     return axe__lex_next(ps);
+}
+
+axe_status axe__expect_ident(ax_parser *ps, char *out, const char *what)
+{
+    return expect_name(ps, out, AXE_KERNEL_NAME_MAX, what);
+}
+
+axe_status axe__expect_axis(ax_parser *ps, char *out)
+{
+    return expect_name(ps, out, AXE_AXIS_NAME_MAX, "an axis name");
 }
 
 static axe_status too_deep(ax_parser *ps, long off)

@@ -51,7 +51,7 @@ static axe_status parse_tuple(ax_parser *ps, int64_t *v, int *n,
         strcpy(axis[*n], "m");
         if (strides && axe__tok_is(ps, "@")) {
             AXE_TRY(axe__lex_next(ps));
-            AXE_TRY(axe__expect_ident(ps, axis[*n], "an axis name"));
+            AXE_TRY(axe__expect_axis(ps, axis[*n]));
         }
         (*n)++;
     } while (paren && axe__tok_is(ps, ",") && axe__lex_next(ps) == AXE_OK);
@@ -92,7 +92,7 @@ static axe_status parse_offset(ax_parser *ps, axe_layout *l, ax_expr **dyn)
     AXE_TRY(axe__parse_term(ps, &e));
     if (axe__tok_is(ps, "@")) {
         AXE_TRY(axe__lex_next(ps));
-        AXE_TRY(axe__expect_ident(ps, axis, "an axis name"));
+        AXE_TRY(axe__expect_axis(ps, axis));
     }
     if (e->kind == AX_EX_INT) {
         axe_status st = axe_layout_add_offset(l, axis, e->value);

@@ -53,6 +53,8 @@ bool axe__tok_is(const ax_parser *ps, const char *s);
 axe_status axe__expect(ax_parser *ps, const char *s, const char *what);
 /* Consume an identifier into "out" (AXE_KERNEL_NAME_MAX bytes). */
 axe_status axe__expect_ident(ax_parser *ps, char *out, const char *what);
+/* Consume an axis name into "out" (AXE_AXIS_NAME_MAX bytes). */
+axe_status axe__expect_axis(ax_parser *ps, char *out);
 /* "expected <what>, found <token>" at the current token. */
 axe_status axe__syntax(ax_parser *ps, const char *what);
 /* An integer expression (folded); names resolve to params, ids, loop vars. */
