@@ -54,7 +54,7 @@ cli_row 2 "unknown target 'ptx' (targets: c, cuda)" "$K/fig5_copy.axe" --target 
 cli_row 0 "target cuda sm_90" "$K/fig5_copy.axe" --target cuda --arch sm_90
 cli_row 0 "cuda sm_86: 16-byte vector loads and stores" \
     "$K/fig5_copy.axe" --target cuda --arch sm_86 --explain
-cli_row 0 "rejected copy.smem: the cuda backend has no copy.smem yet" \
+cli_row 0 "rejected copy.smem: the source 'C' is not a distributed register" \
     "$K/fig5_copy.axe" --target cuda --explain
 cli_row 0 "__shfl_xor_sync (shfl.sync.bfly) over lane masks" \
     "$SRC/tests/kernels/shuffle_sum_f32.axe" --target cuda --explain
@@ -64,29 +64,39 @@ cli_row 0 "schedule gemm.thread_fma" "$K/gemm_mma.axe" --target cuda \
     --schedule gemm=thread_fma
 cli_row 0 "k_fig5_copy_cta" "$K/fig5_copy.axe" --target c
 
+# Dynamic shared memory above 48 KiB, up to the architecture's limit.
+cli_row 0 "cudaFuncSetAttribute(" "$SRC/tests/kernels/reduce_tree.axe" \
+    -D L=512 --target cuda
+cli_row 0 "extern __shared__ __align__(16) unsigned char ax_dsmem[];" \
+    "$SRC/tests/kernels/reduce_tree.axe" -D L=512 --target cuda --arch sm_86
+cli_row 1 "bytes of shared memory (tensors at 16-byte offsets): a CTA on sm_86 has at most 101376" \
+    "$SRC/tests/kernels/reduce_tree.axe" -D L=1024 --target cuda --arch sm_86
+cli_row 0 "cudaFuncSetAttribute(" "$SRC/tests/kernels/reduce_tree.axe" \
+    -D L=1024 --target cuda --arch sm_90
+# Data-dependent starts: the C backend's message, formatted by the host.
+cli_row 0 "region of 'Emb' out of bounds at run time (line 14): dimension 0 starts at %ld with length 1 but the extent is %ld; the start reads ids[%ld] = %ld" \
+    "$K/embedding.axe" --target cuda
+cli_row 0 'extern "C" const char *axe_error_embedding(void)' "$K/embedding.axe" \
+    --target cuda
+cli_row 0 "partials combined by an atomicCAS loop around fmaxf" \
+    "$SRC/tests/kernels/kernel_reduce.axe" --target cuda --explain
+cli_row 0 "cuda sm_80: cp.async.ca.shared.global, 4 bytes per access" \
+    "$K/gemm.axe" --target cuda --explain
+cli_row 0 "axe_ptx_cp_async_wait<0>(); /* the cp.async copies above are complete */" \
+    "$K/transpose.axe" --target cuda
+cli_row 0 "the warpgroup's named barrier bar.sync 1+wgid, 128" \
+    "$SRC/tests/kernels/wg_reduce.axe" --target cuda --explain
+
 # Kernels the CUDA backend refuses today, with the reason.
 declare -A refused=(
-    [embedding]="data-dependent start) is not supported by the cuda backend"
     [gemm_fp8]="gemm.mma_smem fits this operator"
     [gemm_i8]="gemm.mma_smem fits this operator"
     [gemm_mma]="gemm.mma_smem fits this operator"
-    [row_reduce]="no schedule for reduce"
     [warp_mma]="no schedule for gemm"
     [warp_mma_f16]="no schedule for gemm"
     [warp_slices]="no schedule for gemm"
-    [arg_reduce]="reduce.warp_shuffle of argmax/argmin is not supported"
-    [c_names]="no schedule for reduce"
-    [cta_reduce]="no schedule for reduce"
-    [gather_index]="data-dependent start) is not supported by the cuda backend"
     [gemm_swizzle]="gemm.mma_smem fits this operator"
-    [int_warp_sum]="reduce.warp_shuffle into i8 is not supported"
-    [kernel_gemm]="no schedule for gemm"
-    [kernel_reduce]="no schedule for reduce"
-    [kernel_reduce_loops]="no schedule for reduce"
     [mma_smem_warp]="gemm.mma_smem fits this operator"
-    [reduce_replicated]="no schedule for reduce"
-    [reduce_tree]="no schedule for reduce"
-    [restage]="no schedule for copy"
     [slice_loops]="no schedule for gemm"
     [warp_mma_bf16]="no schedule for gemm"
     [warp_mma_f64]="no schedule for gemm"
@@ -149,14 +159,19 @@ for n in "${compiled[@]}"; do
     fi
 done
 
-# ptx_has KERNEL ARCH REGEX...: the PTX of KERNEL (examples or tests)
-# matches every REGEX.
+# ptx_has KERNEL ARCH [--schedule S | -D P=V]... REGEX...: the PTX of
+# KERNEL (examples or tests) compiled with those options matches every
+# REGEX.
 ptx_has() {
-    local n=$1 arch=$2 f r
+    local n=$1 arch=$2 f r opts=()
     shift 2
+    while [ "${1:-}" = --schedule ] || [ "${1:-}" = -D ]; do
+        opts+=("$1" "$2")
+        shift 2
+    done
     f=$K/$n.axe
     [ -f "$f" ] || f=$SRC/tests/kernels/$n.axe
-    if ! "$AXE" compile "$f" --target cuda --arch "$arch" >"$tmp/p.cu" ||
+    if ! "$AXE" compile "$f" --target cuda --arch "$arch" "${opts[@]}" >"$tmp/p.cu" ||
         ! "$NVCC" -arch="$arch" -ptx "$tmp/p.cu" -o "$tmp/p.ptx" 2>"$tmp/p.nv"; then
         bad "$n: no PTX ($(head -c 300 "$tmp/p.nv"))"
         return
@@ -175,6 +190,34 @@ ptx_has shuffle_sum_f32 sm_80 'shfl\.sync\.bfly\.b32'
 ptx_has softmax sm_90 'shfl\.sync\.bfly\.b32'
 ptx_has sync_in_if sm_80 'bar\.sync'
 ptx_has atomic_add_f32 sm_80 '(red|atom)\.global\.add\.f32'
+# Collective and grid schedules: CTA barriers of reduce.tree, the
+# warpgroup's named barrier (an id in a register, 128 threads) and the
+# warp's, reduce.smem and copy.smem forced, argmax/argmin and i8
+# butterflies, atomics of reduce.grid and gemm.split_k, the error record
+# of data-dependent starts, dynamic shared memory above 48 KiB.
+ptx_has row_reduce sm_80 'bar\.sync[[:space:]]+0;'
+ptx_has wg_reduce sm_90 'bar\.sync[[:space:]]+%r[0-9]+, %r[0-9]+;' \
+    'bar\.warp\.sync'
+ptx_has wg_reduce sm_80 --schedule 'reduce#2=smem' --schedule 'reduce#4=smem' \
+    'bar\.sync[[:space:]]+%r[0-9]+, %r[0-9]+;' 'bar\.warp\.sync'
+ptx_has cta_reduce sm_80 --schedule 'reduce#1=smem' 'bar\.sync[[:space:]]+0;'
+ptx_has restage sm_80 'bar\.sync[[:space:]]+0;'
+ptx_has arg_reduce sm_80 'shfl\.sync\.bfly\.b32'
+ptx_has arg_reduce sm_90 --schedule 'reduce#1=smem' 'bar\.warp\.sync'
+ptx_has int_warp_sum sm_80 'shfl\.sync\.bfly\.b32'
+ptx_has kernel_reduce sm_80 '(red|atom)\.global\.add\.f32' \
+    '(red|atom)\.global\.add\.(s32|u32)' 'atom\.global\.cas\.b32'
+ptx_has kernel_gemm sm_90 '(red|atom)\.global\.add\.f32'
+ptx_has embedding sm_80 'atom\.global\.cas\.b64'
+ptx_has gather_index sm_90 'atom\.global\.cas\.b64'
+ptx_has reduce_tree sm_80 -D L=512 'bar\.sync[[:space:]]+0;'
+# cp.async for global-to-shared copies: 4-byte elements of gemm.axe's
+# padded tiles (.ca), 16-byte vectors of row_reduce's row (.cg), each
+# operator's group committed and waited for before the sync.
+ptx_has gemm sm_80 'cp\.async\.ca\.shared\.global \[%r[0-9]+\], \[%rd[0-9]+\], 4;' \
+    'cp\.async\.commit_group' 'cp\.async\.wait_group 0;'
+ptx_has row_reduce sm_90 'cp\.async\.cg\.shared\.global \[%r[0-9]+\], \[%rd[0-9]+\], 16;' \
+    'cp\.async\.wait_group 0;'
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -178,6 +178,9 @@ check_run reduce_tree.axe
 check_run reduce_tree.axe -D R=3 -D L=100 --seed 4
 check_run reduce_tree.axe -D R=1 -D L=2048 --seed 5
 check_run reduce_tree.axe -D R=2 -D L=1 --seed 6
+check_run wg_reduce.axe
+check_run wg_reduce.axe -D L=130 -D T=2 --seed 7 --schedule 'reduce#2=smem' \
+    --schedule 'reduce#4=smem'
 check_run warp_mma_f64.axe
 check_run warp_mma_f64.axe -D MT=3 -D NT=1 -D KT=3 --seed 13
 check_run restage.axe

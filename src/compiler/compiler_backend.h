@@ -48,6 +48,17 @@ typedef struct ax_backend {
     /* The types of 4-, 8- and 16-byte vector accesses (a vectorized
      * copy's `*(T *)&dst = *(const T *)&src`); NULL: memcpy. */
     const char *const *vec_type;
+    /* The functions of asynchronous 4-, 8- and 16-byte global-to-shared
+     * copies `f(&dst, &src)` of a statement marked async_copy; NULL:
+     * none. */
+    const char *const *async_copy;
+    /* The statement that reports a data-dependent start out of bounds at
+     * run time: dimension "d" of operand "r" of "s", whose start reads
+     * element "ld" (compiler_emit_check.c prints the test around it);
+     * NULL: the C backend's message into ax_error. */
+    void (*start_error)(ax_text *t, const axe_program *p, const ax_stmt *s,
+                        const struct ax_ref *r, int d, const ax_expr *ld,
+                        int ind);
     axe_status (*check)(const axe_program *p, axe_diag *diag);
     void (*explain)(ax_text *t, const axe_program *p, const ax_stmt *s);
     void (*emit)(ax_text *t, const axe_program *p, const char *file);

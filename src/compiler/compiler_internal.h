@@ -342,6 +342,10 @@ typedef struct ax_stmt {
      * split over threads): its destination accesses do not race with
      * other atomic ones (compiler_race.c). Set by sema and dispatch. */
     bool atomic;
+    /* copy.vector from global to shared memory whose vector accesses
+     * the backend makes asynchronous (its "async_copy" instructions, e.g.
+     * cp.async); set by the CUDA emitter on its copy of the statement. */
+    bool async_copy;
     struct ax_grid *grid; /* reduce.grid, gemm.split_k */
     int nmasks;           /* reduce.warp_shuffle: butterfly lane masks */
     int64_t masks[5];

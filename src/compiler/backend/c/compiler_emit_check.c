@@ -120,6 +120,12 @@ static void check_dim(ax_text *t, const axe_program *p, const ax_stmt *s,
     axe__text_put(t, ", ");
     extent_c(t, p, tn, d);
     axe__text_put(t, " - %lldL)) {\n", (long long)r->len[d]);
+    if (axe__backend_of(p)->start_error != NULL) {
+        axe__backend_of(p)->start_error(t, p, s, r, d, ld, ind + 1);
+        indent_put(t, ind);
+        axe__text_put(t, "} else ");
+        return;
+    }
     indent_put(t, ind + 1);
     axe__text_put(t, "if (ax_error[0] == '\\0')\n");
     indent_put(t, ind + 2);

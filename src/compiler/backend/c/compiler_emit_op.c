@@ -669,6 +669,17 @@ static const char *vector_type(const axe_program *p, const ax_stmt *s)
 static void vector_copy(ax_text *t, const axe_program *p, const ax_stmt *s)
 {
     const char *ct = axe__dtype_ctype(p->tensors[s->args[0].tensor].dtype);
+    const char *const *async = axe__backend_of(p)->async_copy;
+    int64_t bytes =
+        s->plan->vec * axe_dtype_size(p->tensors[s->args[0].tensor].dtype);
+    if (s->async_copy && async != NULL) {
+        axe__text_put(t, "%s(&", async[bytes == 4 ? 0 : bytes == 8 ? 1 : 2]);
+        element(t, p, s, 0);
+        axe__text_put(t, ", &");
+        element(t, p, s, 1);
+        axe__text_put(t, "); /* %lld x %s */\n", (long long)s->plan->vec, ct);
+        return;
+    }
     if (vector_type(p, s) != NULL) {
         axe__text_put(t, "*(%s *)&", vector_type(p, s));
         element(t, p, s, 0);
@@ -735,7 +746,7 @@ static void body(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
         masked_vector(t, p, s, ind);
         return;
     }
-    if (s->plan->vec > 1) {
+    if (s->plan->vec > 1 || s->async_copy) {
         vector_copy(t, p, s);
         return;
     }

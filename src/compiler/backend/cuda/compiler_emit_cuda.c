@@ -16,6 +16,7 @@
  * returns the CUDA error code (cudaSuccess, 0, without a launch when the
  * grid is empty). Invariant: the text depends on the program only.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "compiler_backend.h"
@@ -60,6 +61,43 @@ static void device_helpers(ax_text *t, const axe_program *p, const char *body)
     }
 }
 
+/* reduce.grid's max and min: atomicMax/atomicMin on i32; on f32 a
+ * compare-and-swap loop around fmaxf/fminf (a NaN loses to a number, as
+ * everywhere in axe), which stops when the value would not change. */
+static void atomic_minmax(ax_text *t, const char *body)
+{
+    static const char *const op[] = {"MAX", "MIN"}, *const fn[] = {"max",
+                                                                   "min"};
+    int k;
+    for (k = 0; k < 2; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "AXE_ATOMIC_%s_I32(", op[k]);
+        if (strstr(body, name) != NULL)
+            axe__text_put(t,
+                          "#define AXE_ATOMIC_%s_I32(p, v) atomic%s((int "
+                          "*)(p), (int)(v))\n",
+                          op[k], k == 0 ? "Max" : "Min");
+        snprintf(name, sizeof name, "AXE_ATOMIC_%s_F32(", op[k]);
+        if (strstr(body, name) == NULL)
+            continue;
+        axe__text_put(
+            t,
+            "#define AXE_ATOMIC_%s_F32(p, v) ax_atomic_%s_f32((p), "
+            "(float)(v))\n"
+            "static __device__ __forceinline__ void ax_atomic_%s_f32(float "
+            "*p, float v)\n{\n"
+            "    unsigned int *u = (unsigned int *)p, old = *u, seen;\n"
+            "    do {\n"
+            "        seen = old;\n"
+            "        const unsigned int n = __float_as_uint(f%sf("
+            "__uint_as_float(seen), v));\n"
+            "        if (n == seen)\n            return;\n"
+            "        old = atomicCAS(u, seen, n);\n"
+            "    } while (old != seen);\n}\n",
+            op[k], fn[k], fn[k], fn[k]);
+    }
+}
+
 static void preamble(ax_text *t, const axe_program *p, const char *file,
                      const char *body)
 {
@@ -74,7 +112,7 @@ static void preamble(ax_text *t, const axe_program *p, const char *file,
         " * User names carry a prefix: tensors t_NAME, loop "
         "variables v_NAME, runtime scalars s_NAME. */\n"
         "#include <cuda_runtime.h>\n#include <math.h>\n"
-        "#include <stdint.h>\n#include <string.h>\n\n"
+        "#include <stdint.h>\n%s#include <string.h>\n\n"
         "#define AXE_FDIV(a, b) ((a) >= 0 ? (a) / (b) : -((-(a) + "
         "(b) - 1) / (b)))\n"
         "#define AXE_FMOD(a, b) ((a) - AXE_FDIV(a, b) * (b))\n"
@@ -83,15 +121,19 @@ static void preamble(ax_text *t, const axe_program *p, const char *file,
         file, p->name, (long long)p->threads,
         axe__backend_arch_name(&axe__backend_cuda, axe__backend_arch(p)),
         axe__backend_arch_name(&axe__backend_cuda, axe__backend_arch(p)),
-        p->name, p->name);
+        p->name, p->name,
+        axe__program_has_loads(p) ? "#include <stdio.h>\n" : "");
     if (strstr(body, "AXE_ATOMIC_ADD_F32(") != NULL)
         axe__text_put(t, "#define AXE_ATOMIC_ADD_F32(p, v) atomicAdd((p), "
                          "(float)(v))\n");
     if (strstr(body, "AXE_ATOMIC_ADD_I32(") != NULL)
         axe__text_put(t, "#define AXE_ATOMIC_ADD_I32(p, v) atomicAdd((int "
                          "*)(p), (int)(int32_t)(v))\n");
+    atomic_minmax(t, body);
+    axe__cuda_wrappers(t, p, body);
     axe__text_put(t, "\n");
     device_helpers(t, p, body);
+    axe__cuda_check_device(t, p);
 }
 
 /* The tensor parameters, then the runtime scalars (the kernel's as long
@@ -114,62 +156,7 @@ static int params(ax_text *t, const axe_program *p, bool kernel)
 }
 
 static void emit_block(ax_text *t, const axe_program *p, const ax_stmt *s,
-                       int ind);
-
-/* d[o] = d[o] (+, max or min) lane ^ mask's d[o], computed in d's
- * arithmetic type (f16, bf16, e4m3 and e5m2 in float; an i32 sum wraps
- * in uint32_t), as the C backend's publish-and-combine phases. */
-static void shuffle_step(ax_text *t, const axe_program *p, const ax_stmt *s,
-                         int64_t mask, int ind)
-{
-    const ax_tensor *d = &p->tensors[s->args[0].tensor];
-    bool half = axe__dtype_is_half(d->dtype),
-         is_int = d->dtype == AXE_DTYPE_I32;
-    const char *ty = half ? "float" : axe__dtype_ctype(d->dtype);
-    const char *fn = s->rkind == AX_RED_SUM ? ""
-                     : is_int ? (s->rkind == AX_RED_MAX ? "AXE_MAX" : "AXE_MIN")
-                     : d->dtype == AXE_DTYPE_F64
-                         ? (s->rkind == AX_RED_MAX ? "fmax" : "fmin")
-                         : (s->rkind == AX_RED_MAX ? "fmaxf" : "fminf");
-    indent_put(t, ind);
-    axe__text_put(t,
-                  "for (long ax_o = 0; ax_o < %lldL; ++ax_o) { /* op %d "
-                  "(line %d): combine with lane ^ %lld */\n",
-                  (long long)d->span, s->index, s->line, (long long)mask);
-    indent_put(t, ind + 1);
-    axe__text_put(t, "const %s ax_a = %s%s[ax_o]%s;\n", ty,
-                  axe__dtype_load_pre(d->dtype), d->cname,
-                  axe__dtype_wrap_post(d->dtype));
-    indent_put(t, ind + 1);
-    axe__text_put(t,
-                  "const %s ax_b = __shfl_xor_sync(0xffffffffu, ax_a, %lld);\n",
-                  ty, (long long)mask);
-    indent_put(t, ind + 1);
-    if (is_int && s->rkind == AX_RED_SUM)
-        axe__text_put(t,
-                      "%s[ax_o] = ax_s32((uint32_t)ax_a + (uint32_t)ax_b);\n",
-                      d->cname);
-    else if (half)
-        axe__text_put(t, "%s[ax_o] = %s%s(ax_a%sax_b)%s;\n", d->cname,
-                      axe__dtype_store_pre(d->dtype), fn,
-                      s->rkind == AX_RED_SUM ? " + " : ", ",
-                      axe__dtype_wrap_post(d->dtype));
-    else
-        axe__text_put(t, "%s[ax_o] = (%s)%s(ax_a%sax_b);\n", d->cname, ty, fn,
-                      s->rkind == AX_RED_SUM ? " + " : ", ");
-    indent_put(t, ind);
-    axe__text_put(t, "}\n");
-}
-
-/* reduce.warp_shuffle: the in-thread partials, then a butterfly. */
-static void emit_shuffle(ax_text *t, const axe_program *p, const ax_stmt *s,
-                         int ind)
-{
-    int j;
-    axe__emit_op(t, p, s, ind, false);
-    for (j = 0; j < s->nmasks; j++)
-        shuffle_step(t, p, s, s->masks[j], ind);
-}
+                       int ind, bool in_loop);
 
 static void emit_cond(ax_text *t, const axe_program *p, const ax_guard *c)
 {
@@ -189,40 +176,43 @@ static void emit_for(ax_text *t, const axe_program *p, const ax_stmt *s,
     else
         axe__text_put(t, "%lldL", (long long)s->trip);
     axe__text_put(t, "; ++v_%s) {\n", v);
-    emit_block(t, p, s->body, ind + 1);
+    emit_block(t, p, s->body, ind + 1, true);
     indent_put(t, ind);
     axe__text_put(t, "}\n");
 }
 
-static void emit_if(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
+static void emit_if(ax_text *t, const axe_program *p, const ax_stmt *s, int ind,
+                    bool in_loop)
 {
     indent_put(t, ind);
     axe__text_put(t, "if (");
     emit_cond(t, p, &s->cond);
     axe__text_put(t, ") {\n");
-    emit_block(t, p, s->body, ind + 1);
+    emit_block(t, p, s->body, ind + 1, in_loop);
     indent_put(t, ind);
     if (s->else_body == NULL) {
         axe__text_put(t, "}\n");
         return;
     }
     axe__text_put(t, "} else {\n");
-    emit_block(t, p, s->else_body, ind + 1);
+    emit_block(t, p, s->else_body, ind + 1, in_loop);
     indent_put(t, ind);
     axe__text_put(t, "}\n");
 }
 
 static void emit_block(ax_text *t, const axe_program *p, const ax_stmt *s,
-                       int ind)
+                       int ind, bool in_loop)
 {
+    uint64_t pending = 0; /* tensors of cp.async copies in flight */
     for (; s != NULL; s = s->next) {
+        axe__cuda_async_wait(t, s, ind, &pending);
         if (s->kind == AX_ST_SYNC) {
             indent_put(t, ind);
             axe__text_put(t, "__syncthreads(); /* sync */\n");
         } else if (s->kind == AX_ST_FOR) {
             emit_for(t, p, s, ind);
         } else if (s->kind == AX_ST_IF) {
-            emit_if(t, p, s, ind);
+            emit_if(t, p, s, ind, in_loop);
         } else if (s->dead) {
             indent_put(t, ind);
             axe__text_put(t,
@@ -230,12 +220,19 @@ static void emit_block(ax_text *t, const axe_program *p, const ax_stmt *s,
                           "code) */\n",
                           s->index, s->line, axe__scope_name(s->scope),
                           axe__op_name(s->op));
+        } else if (s->stage[0] != NULL) {
+            axe__cuda_emit_staged(t, p, s, ind, in_loop);
         } else if (s->nmasks > 0) {
-            emit_shuffle(t, p, s, ind);
+            axe__cuda_emit_shuffle(t, p, s, ind);
+        } else if (s->grid != NULL) {
+            axe__emit_grid(t, p, s, ind);
+        } else if (axe__cuda_async_copy(p, s)) {
+            axe__cuda_emit_async(t, p, s, ind, &pending);
         } else {
             axe__emit_op(t, p, s, ind, false);
         }
     }
+    axe__cuda_async_wait(t, NULL, ind, &pending);
 }
 
 /* Shared tensors (zeroed by the CTA's threads, then a barrier) and each
@@ -243,6 +240,7 @@ static void emit_block(ax_text *t, const axe_program *p, const ax_stmt *s,
 static void storage(ax_text *t, const axe_program *p)
 {
     int i, nshared = 0;
+    axe__cuda_shared_base(t, p);
     for (i = 0; i < p->ntensors; i++) {
         const ax_tensor *tn = &p->tensors[i];
         if (tn->mem == AX_MEM_GLOBAL)
@@ -250,11 +248,12 @@ static void storage(ax_text *t, const axe_program *p)
         axe__text_put(t, "    /* %s %s: %lld elements%s */\n",
                       axe__mem_name(tn->mem), tn->name, (long long)tn->span,
                       tn->mem == AX_MEM_REGISTER ? " per thread" : "");
-        axe__text_put(t, "    %s__align__(16) %s %s[%lld]%s;\n",
-                      tn->mem == AX_MEM_SHARED ? "__shared__ " : "",
-                      axe__dtype_ctype(tn->dtype), tn->cname,
-                      (long long)tn->span,
-                      tn->mem == AX_MEM_REGISTER ? " = {0}" : "");
+        if (tn->mem == AX_MEM_SHARED)
+            axe__cuda_shared_decl(t, p, i);
+        else
+            axe__text_put(t, "    __align__(16) %s %s[%lld] = {0};\n",
+                          axe__dtype_ctype(tn->dtype), tn->cname,
+                          (long long)tn->span);
         if (tn->mem == AX_MEM_SHARED) {
             axe__text_put(t,
                           "    for (long ax_z = ax_tid; ax_z < %lldL; ax_z "
@@ -266,6 +265,7 @@ static void storage(ax_text *t, const axe_program *p)
     }
     if (nshared > 0)
         axe__text_put(t, "    __syncthreads(); /* shared memory is zero */\n");
+    axe__cuda_arg_storage(t, p, p->body);
 }
 
 static void kernel(ax_text *t, const axe_program *p)
@@ -291,7 +291,7 @@ static void kernel(ax_text *t, const axe_program *p)
         if (p->tensors[i].param)
             axe__text_put(t, "    (void)%s;\n", p->tensors[i].cname);
     storage(t, p);
-    emit_block(t, p, p->body, 1);
+    emit_block(t, p, p->body, 1, false);
     axe__text_put(t, "}\n");
 }
 
@@ -362,6 +362,7 @@ static void launcher(ax_text *t, const axe_program *p)
     axe__text_put(t, "%scudaStream_t ax_stream)\n{\n    long ax_v, ax_g[3];\n",
                   params(t, p, false) > 0 ? ", " : "");
     axe__text_put(t, "    (void)ax_v;\n");
+    axe__cuda_check_before(t, p);
     launch_checks(t, p);
     for (d = 0; d < 3; d++) {
         axe__text_put(t, "    ax_g[%d] = ", d);
@@ -378,10 +379,12 @@ static void launcher(ax_text *t, const axe_program *p)
                   "%lldL)\n"
                   "        return (int)cudaErrorInvalidConfiguration;\n",
                   limit[0], limit[1], limit[2]);
+    axe__cuda_shared_attr(t, p);
     axe__text_put(t,
                   "    k_%s<<<dim3((unsigned)ax_g[0], (unsigned)ax_g[1], "
-                  "(unsigned)ax_g[2]), %lld, 0, ax_stream>>>(",
-                  p->name, (long long)p->threads);
+                  "(unsigned)ax_g[2]), %lld, %lld, ax_stream>>>(",
+                  p->name, (long long)p->threads,
+                  (long long)axe__cuda_dynamic_shared(p));
     for (i = 0; i < p->ntensors; i++)
         if (p->tensors[i].param)
             axe__text_put(t, "%s%s", n++ ? ", " : "", p->tensors[i].cname);
@@ -389,7 +392,12 @@ static void launcher(ax_text *t, const axe_program *p)
         axe__text_put(t, "%s%ss_%s", n++ ? ", " : "",
                       p->scalar_dtype[i] != AXE_DTYPE_I32 ? "" : "(long)",
                       p->scalar_name[i]);
-    axe__text_put(t, ");\n    return (int)cudaGetLastError();\n}\n");
+    axe__text_put(t, ");\n");
+    if (axe__program_has_loads(p))
+        axe__cuda_check_after(t, p);
+    else
+        axe__text_put(t, "    return (int)cudaGetLastError();\n");
+    axe__text_put(t, "}\n");
 }
 
 /* The .cu of the whole program (see the file comment) into "t". */
@@ -398,6 +406,7 @@ void axe__emit_cuda(ax_text *t, const axe_program *p, const char *file)
     ax_text b;
     axe__text_init(&b, p->arena);
     kernel(&b, p);
+    axe__cuda_check_host(&b, p);
     launcher(&b, p);
     if (b.status != AXE_OK) {
         t->status = b.status;

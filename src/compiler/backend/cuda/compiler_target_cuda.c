@@ -14,17 +14,21 @@ static const ax_arch archs[] = {
     {80, "sm_80"}, {86, "sm_86"}, {89, "sm_89"}, {90, "sm_90"}};
 
 /* Per-thread plans (thread_loop, split, vector) of every operator that
- * has them, and the lane butterfly of reduce.warp_shuffle. */
+ * has them, the lane butterfly of reduce.warp_shuffle, the staged
+ * schedules through shared memory (reduce.smem, reduce.tree, copy.smem)
+ * and the grid-scope ones (reduce.grid, gemm.split_k, with atomics). */
 static const ax_backend_sched schedules[] = {
     {NULL, "vector", 80},       {NULL, "thread_loop", 80},
     {NULL, "split", 80},        {"reduce", "warp_shuffle", 80},
-    {"gemm", "thread_fma", 80},
+    {"reduce", "smem", 80},     {"reduce", "tree", 80},
+    {"reduce", "grid", 80},     {"copy", "smem", 80},
+    {"gemm", "thread_fma", 80}, {"gemm", "split_k", 80},
 };
 
 static const char *const vec_types[] = {"unsigned int", "uint2", "uint4"};
+static const char *const async_copies[] = {
+    "axe_ptx_cp_async_ca4", "axe_ptx_cp_async_ca8", "axe_ptx_cp_async_cg16"};
 
-/* The most bytes of statically allocated shared memory per CTA. */
-#define CUDA_STATIC_SHARED (48 * 1024)
 #define CUDA_MAX_THREADS 1024
 
 /* The first operator of block "s" the backend cannot emit, and why. */
@@ -32,7 +36,6 @@ static const ax_stmt *refused_op(const axe_program *p, const ax_stmt *s,
                                  const char **why)
 {
     const ax_stmt *r;
-    int n, i, d;
     for (; s != NULL; s = s->next) {
         if (s->kind == AX_ST_FOR || s->kind == AX_ST_IF) {
             if ((r = refused_op(p, s->body, why)) != NULL ||
@@ -42,23 +45,11 @@ static const ax_stmt *refused_op(const axe_program *p, const ax_stmt *s,
         }
         if (s->kind != AX_ST_OP || s->dead)
             continue;
-        for (i = 0; i < s->nargs; i++)
-            for (d = 0; d < s->args[i].ndim; d++)
-                if (axe__expr_load(s->args[i].start[d], &n) != NULL) {
-                    *why = "a region start that reads a tensor element "
-                           "(data-dependent start) is not supported by the "
-                           "cuda backend yet";
-                    return s;
-                }
-        if (s->nmasks > 0 && axe__red_is_arg(s->rkind)) {
-            *why = "reduce.warp_shuffle of argmax/argmin is not supported "
-                   "by the cuda backend yet";
-            return s;
-        }
-        if (s->nmasks > 0 &&
-            p->tensors[s->args[0].tensor].dtype == AXE_DTYPE_I8) {
-            *why = "reduce.warp_shuffle into i8 is not supported by the "
-                   "cuda backend yet";
+        if (s->op == AX_OP_REDUCE && axe__red_is_arg(s->rkind) &&
+            p->tensors[s->args[0].tensor].mem != AX_MEM_REGISTER) {
+            *why = "argmax/argmin into shared or global memory is not "
+                   "supported by the cuda backend yet (it keeps each "
+                   "thread's best values in registers)";
             return s;
         }
         if (s->nmasks > 0 && p->threads % 32 != 0) {
@@ -70,34 +61,25 @@ static const ax_stmt *refused_op(const axe_program *p, const ax_stmt *s,
     return NULL;
 }
 
-static int64_t shared_bytes(const axe_program *p)
-{
-    int64_t n = 0;
-    int i;
-    for (i = 0; i < p->ntensors; i++)
-        if (p->tensors[i].mem == AX_MEM_SHARED)
-            n += p->tensors[i].span * axe_dtype_size(p->tensors[i].dtype);
-    return n;
-}
-
 static axe_status check(const axe_program *p, axe_diag *diag)
 {
     static const int64_t limit[] = {2147483647, 65535, 65535};
     const char *why = NULL;
     const ax_stmt *s = refused_op(p, p->body, &why);
-    int d;
+    int d, arch = axe__backend_arch(p);
     if (s != NULL)
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off, "%s", why);
     if (p->threads > CUDA_MAX_THREADS)
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
                          "%lld threads per CTA: a CUDA block has at most %d",
                          (long long)p->threads, CUDA_MAX_THREADS);
-    if (shared_bytes(p) > CUDA_STATIC_SHARED)
+    if (axe__cuda_shared_bytes(p) > axe__cuda_shared_limit(arch))
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
-                         "%lld bytes of shared memory: the cuda backend "
-                         "allocates at most %d statically (dynamic shared "
-                         "memory is not supported yet)",
-                         (long long)shared_bytes(p), CUDA_STATIC_SHARED);
+                         "%lld bytes of shared memory (tensors at 16-byte "
+                         "offsets): a CTA on %s has at most %lld",
+                         (long long)axe__cuda_shared_bytes(p),
+                         axe__backend_arch_name(&axe__backend_cuda, arch),
+                         (long long)axe__cuda_shared_limit(arch));
     for (d = 0; d < 3; d++)
         if (p->grid[d] > limit[d])
             return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
@@ -115,6 +97,15 @@ static void explain(ax_text *t, const axe_program *p, const ax_stmt *s)
     int64_t bytes;
     int j;
     axe__text_put(t, "  cuda %s: ", arch);
+    if (axe__program_has_loads(p))
+        axe__text_put(t, "run-time checks of data-dependent starts "
+                         "(a failure recorded for the launcher); ");
+    if (axe__cuda_explain_collective(t, p, s))
+        return;
+    if (axe__cuda_async_copy(p, s)) {
+        axe__cuda_explain_async(t, p, s);
+        return;
+    }
     if (s->nmasks > 0) {
         axe__text_put(t, "in-thread partials, then __shfl_xor_sync "
                          "(shfl.sync.bfly) over lane masks");
@@ -153,6 +144,8 @@ const ax_backend axe__backend_cuda = {
     .nschedules = (int)(sizeof schedules / sizeof schedules[0]),
     .reg_index = "",
     .vec_type = vec_types,
+    .async_copy = async_copies,
+    .start_error = axe__cuda_start_error,
     .check = check,
     .explain = explain,
     .emit = axe__emit_cuda,
