@@ -58,11 +58,21 @@ static const race_row rows[] = {
      "  shared s: f32[64];\n"
      "  thread fill(s[0 : +1], 1.0);\n"
      "  sync;\n"
-     "  cta copy(A, s);\n"
+     "  cta copy(A[0 : +1], s[0 : +1]);\n"
      "}\n",
      1,
      "race on s[0]: written by thread 0 (line 3), written by thread 1 (line "
      "3), no sync between"},
+    {"shared memory read before any write in its CTA",
+     "kernel k(A: f32[128]) grid(2) threads(64) {\n"
+     "  shared s: f32[64];\n"
+     "  if (bx == 0) { thread fill(s[tx : +1], 1.0); }\n"
+     "  sync;\n"
+     "  thread copy(A[bx * 64 + tx : +1], s[tx : +1]);\n"
+     "}\n",
+     1,
+     "uninitialized read of s[0]: read by thread 0 (line 5) before any write "
+     "to it in CTA 1 (garbage on a GPU)"},
     {"a shift in place inside one kernel-scope operator (thread 15 of CTA "
      "0 reads A[16], thread 0 of CTA 1 writes it: a second race)",
      "kernel k(A: f32[64]) grid(2) threads(16) {\n"

@@ -248,6 +248,9 @@ typedef struct axe_race {
     int64_t address;               /* element offset in the tensor's storage */
     axe_race_access first, second; /* in the order the reference ran them */
     bool cross_cta;                /* threads of different CTAs */
+    /* A read of shared memory before any write to the element in its
+     * CTA (garbage on a GPU): "first" and "second" are that read. */
+    bool uninit;
     int64_t count; /* racing accesses of this tensor, kind and lines */
 } axe_race;
 

@@ -180,7 +180,8 @@ class Race(Structure):
     _fields_ = [("tensor", c_char * KERNEL_NAME_MAX), ("ndim", c_int),
                 ("index", c_int64 * RACE_MAX_DIMS), ("address", c_int64),
                 ("first", RaceAccess), ("second", RaceAccess),
-                ("cross_cta", c_bool), ("count", c_int64)]
+                ("cross_cta", c_bool), ("uninit", c_bool),
+                ("count", c_int64)]
 
 
 class RaceReport(Structure):

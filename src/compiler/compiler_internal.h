@@ -611,6 +611,14 @@ bool axe__bound_proved(const axe_program *p, const ax_guard *g, const ax_ref *r,
  * value of the variables, proved as region bounds are (iota's values). */
 bool axe__claim_proved(const axe_program *p, const ax_guard *g,
                        const ax_expr *e, int64_t k, int64_t c);
+/* The condition "g" as c * v + k cmp 0 over one variable "v" (cmp as in
+ * ax_guard, negated under `else`): false when it reads another variable
+ * too, none, or is not linear (compiler_sema_bound.c). */
+bool axe__guard_one_var(const ax_guard *g, int *v, int64_t *c, int64_t *k,
+                        int *cmp);
+/* Why the condition "g" gives the bounds proofs no fact (not linear, or
+ * `!=`), or NULL when it gives one. */
+const char *axe__guard_no_fact(const ax_guard *g);
 /* The runtime expressions of a program (compiler_runtime.c): tensor
  * extents, grid sizes and trip counts that read runtime scalars, each
  * with its nominal (largest) value and what it is, for diagnostics. */

@@ -357,7 +357,7 @@ static bool differ(const ax_race *r, const race_acc *a, const race_acc *b)
 
 static bool same_race(const axe_race *x, const axe_race *y)
 {
-    return strcmp(x->tensor, y->tensor) == 0 &&
+    return strcmp(x->tensor, y->tensor) == 0 && x->uninit == y->uninit &&
            x->first.line == y->first.line && x->second.line == y->second.line &&
            x->first.write == y->first.write &&
            x->second.write == y->second.write && x->cross_cta == y->cross_cta;
@@ -425,10 +425,37 @@ static int64_t outsider(const ax_race *r, const race_acc *b, const race_acc *w)
     return -1;
 }
 
+/* A read "b" of shared element "addr" that no write in this CTA reached
+ * before (the record is cleared when the CTA starts). */
+static void uninit_read(ax_race *r, int tensor, int64_t addr, const race_acc *b)
+{
+    axe_race x;
+    int k;
+    memset(&x, 0, sizeof x);
+    snprintf(x.tensor, sizeof x.tensor, "%s", r->p->tensors[tensor].name);
+    x.address = addr;
+    x.ndim = -1;
+    x.first = x.second = access_of(r, b->thread, b->plan, false);
+    x.uninit = true;
+    x.count = 1;
+    r->rep.count++;
+    for (k = 0; k < r->rep.n; k++)
+        if (same_race(&r->rep.race[k], &x)) {
+            r->rep.race[k].count++;
+            return;
+        }
+    if (r->rep.n == AXE_RACE_MAX)
+        return;
+    r->rtensor[r->rep.n] = tensor;
+    r->rep.race[r->rep.n++] = x;
+}
+
 static void on_read(ax_race *r, int tensor, int64_t addr, race_rec *e,
                     const race_acc *b, bool global)
 {
     int64_t t;
+    if (!global && e->w.thread < 0)
+        uninit_read(r, tensor, addr, b);
     if (e->w.thread >= 0 && unordered(r, &e->w, b, global) &&
         !exempt(r, &e->w, b, tensor) && (t = outsider(r, b, &e->w)) >= 0)
         report(r, tensor, addr, &e->w, e->w.thread, true, b, t, false);
@@ -570,13 +597,21 @@ size_t axe_race_text(const axe_race *x, char *buf, size_t cap)
     int d;
     if (buf == NULL)
         cap = 0;
-    n = appendf(buf, cap, 0, "race on %s", x->tensor);
+    n = appendf(buf, cap, 0, "%s %s",
+                x->uninit ? "uninitialized read of" : "race on", x->tensor);
     for (d = 0; d < x->ndim && d < AXE_RACE_MAX_DIMS; d++)
         n = appendf(buf, cap, n, "%s%lld%s", d ? "," : "[",
                     (long long)x->index[d], d + 1 == x->ndim ? "]" : "");
     if (x->ndim < 0)
         n = appendf(buf, cap, n, " at offset %lld", (long long)x->address);
     n = appendf(buf, cap, n, ": ");
+    if (x->uninit) {
+        n = put_access(buf, cap, n, &x->first, false);
+        return appendf(buf, cap, n,
+                       " before any write to it in CTA %lld (garbage on a "
+                       "GPU)",
+                       (long long)x->first.cta);
+    }
     n = put_access(buf, cap, n, &x->first, x->cross_cta);
     n = appendf(buf, cap, n, ", ");
     n = put_access(buf, cap, n, &x->second, x->cross_cta);

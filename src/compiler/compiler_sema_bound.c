@@ -98,17 +98,63 @@ static bool lin_max(const axe_program *p, const lin *h, int64_t *out)
     return true;
 }
 
-/* X <= 0 follows from the fact "a - b + one <= 0". */
+/* The fact G <= 0 tightened over the integers: with g the gcd of its
+ * coefficients, G = g L + c <= 0 holds exactly when L + ceil(c / g) <= 0
+ * (`2 * i + 1 < 11` is i - 4 <= 0). */
+static void tighten(lin *g)
+{
+    int64_t d = 0;
+    int v;
+    for (v = 0; v < AX_MAX_VARS; v++)
+        if (g->coef[v] == INT64_MIN)
+            return;
+    for (v = 0; v < AX_MAX_VARS; v++)
+        if (g->coef[v] != 0)
+            d = d == 0 ? axe__abs(g->coef[v]) : axe__gcd(d, g->coef[v]);
+    if (d <= 1)
+        return;
+    for (v = 0; v < AX_MAX_VARS; v++)
+        g->coef[v] /= d;
+    g->c = g->c / d + (g->c % d > 0);
+}
+
+/* X <= 0 follows from q X = p G + H with G <= 0 and max H <= 0 (q, p >
+ * 0): H = q X - p G. */
+static bool by_multiple(const axe_program *p, const lin *x, const lin *g,
+                        int64_t q, int64_t k)
+{
+    lin h;
+    int64_t m;
+    memset(&h, 0, sizeof h);
+    return lin_add(&h, x, q) && lin_add(&h, g, -k) && lin_max(p, &h, &m) &&
+           m <= 0;
+}
+
+/* X <= 0 follows from the fact "a - b + one <= 0", tightened, as it is
+ * or scaled by p/q to cancel a variable X and the fact share with one
+ * sign (`if (2 * i + 1 < N)` for X = i + 1 - N / 2 ...). */
 static bool by_fact(const axe_program *p, const lin *x, const ax_expr *a,
                     const ax_expr *b, int64_t one)
 {
-    lin g, h = *x;
-    int64_t m;
+    lin g;
+    int v;
     memset(&g, 0, sizeof g);
     g.c = one;
-    if (!lin_of(a, 1, &g) || !lin_of(b, -1, &g) || !lin_add(&h, &g, -1))
+    if (!lin_of(a, 1, &g) || !lin_of(b, -1, &g))
         return false;
-    return lin_max(p, &h, &m) && m <= 0;
+    tighten(&g);
+    if (by_multiple(p, x, &g, 1, 1))
+        return true;
+    for (v = 0; v < AX_MAX_VARS; v++) {
+        int64_t xs = x->coef[v], gs = g.coef[v], d;
+        if (xs == 0 || gs == 0 || (xs > 0) != (gs > 0) || xs == INT64_MIN ||
+            gs == INT64_MIN)
+            continue;
+        d = axe__gcd(xs, gs);
+        if (by_multiple(p, x, &g, axe__abs(gs) / d, axe__abs(xs) / d))
+            return true;
+    }
+    return false;
 }
 
 /* X <= 0 follows from the condition "g" (negated under `else`). */
@@ -193,4 +239,38 @@ bool axe__claim_proved(const axe_program *p, const ax_guard *g,
     memset(&x, 0, sizeof x);
     x.c = c;
     return lin_of(e, k, &x) && proved(p, &x, g);
+}
+
+bool axe__guard_one_var(const ax_guard *g, int *v, int64_t *c, int64_t *k,
+                        int *cmp)
+{
+    static const int negated[] = {3, 2, 1, 0, 5, 4};
+    lin x;
+    int u, n = 0;
+    memset(&x, 0, sizeof x);
+    if (!lin_of(g->lhs, 1, &x) || !lin_of(g->rhs, -1, &x))
+        return false;
+    for (u = 0; u < AX_MAX_VARS; u++)
+        if (x.coef[u] != 0) {
+            *v = u;
+            n++;
+        }
+    if (n != 1)
+        return false;
+    *c = x.coef[*v];
+    *k = x.c;
+    *cmp = g->negate ? negated[g->cmp] : g->cmp;
+    return true;
+}
+
+const char *axe__guard_no_fact(const ax_guard *g)
+{
+    lin x;
+    memset(&x, 0, sizeof x);
+    if (!lin_of(g->lhs, 1, &x) || !lin_of(g->rhs, -1, &x))
+        return "it is not linear (//, %, a loaded value or a product)";
+    if ((g->cmp == 5 && !g->negate) || (g->cmp == 4 && g->negate))
+        return "'!=' (or the else of '==') only removes an end of a "
+               "variable's range";
+    return NULL;
 }

@@ -60,11 +60,70 @@ static axe_status check_affine(const axe_program *p, const ax_expr *e,
                      what, a, b);
 }
 
+/* The `!=` condition "g" removed an end of its variable's range (drop_end:
+ * its value lies outside the narrowed bounds). */
+static bool dropped_end(const axe_program *p, const ax_guard *g)
+{
+    int v, cmp;
+    int64_t a, k, w;
+    if (!axe__guard_one_var(g, &v, &a, &k, &cmp) || cmp != 5 ||
+        k == INT64_MIN || k % a != 0 || p->var_lo[v] > p->var_hi[v])
+        return false;
+    w = -(k / a);
+    return w < p->var_lo[v] || w > p->var_hi[v];
+}
+
+/* After the out-of-bounds diagnostic in "diag" (status "st"), one note
+ * per enclosing condition of "g" that gave the proof no fact, with why
+ * (axe__guard_no_fact), as the program's complete diagnostic. */
+static axe_status note_guards(axe_program *p, const ax_guard *g, axe_status st,
+                              const axe_diag *diag)
+{
+    ax_text full;
+    int n = 0;
+    if (diag == NULL)
+        return st;
+    axe__text_init(&full, p->arena);
+    axe__text_put(&full, "%s", diag->message);
+    for (; g != NULL; g = g->up) {
+        const char *why = dropped_end(p, g) ? NULL : axe__guard_no_fact(g);
+        static const char *const cmps[] = {"<", "<=", ">", ">=", "==", "!="};
+        char a[64], b[64];
+        if (why == NULL)
+            continue;
+        if (axe__expr_text(p, g->lhs, a, sizeof a, 0) >= sizeof a)
+            strcpy(a + sizeof a - 4, "...");
+        if (axe__expr_text(p, g->rhs, b, sizeof b, 0) >= sizeof b)
+            strcpy(b + sizeof b - 4, "...");
+        axe__text_put(&full, "\nthe condition '%s %s %s'%s was not used: %s", a,
+                      cmps[g->cmp], b, g->negate ? " (its else)" : "", why);
+        n++;
+    }
+    if (full.status != AXE_OK)
+        return AXE_ERR_NO_MEMORY;
+    if (n > 0)
+        p->full_diag = full.buf;
+    return st;
+}
+
 /* The diagnostic for dimension "d" of "r" that no bound proves: with a
  * runtime extent, the expression of the extent and the guard to write. */
-static axe_status out_of_bounds(const axe_program *p, const ax_ref *r, int d,
-                                int64_t lo, int64_t end, bool below,
-                                axe_diag *diag)
+static axe_status oob_message(const axe_program *p, const ax_ref *r, int d,
+                              int64_t lo, int64_t end, bool below,
+                              axe_diag *diag);
+
+/* The diagnostic (oob_message) and the notes on the conditions "g" of
+ * the operator that gave no fact (note_guards). */
+static axe_status out_of_bounds(axe_program *p, const ax_guard *g,
+                                const ax_ref *r, int d, int64_t lo, int64_t end,
+                                bool below, axe_diag *diag)
+{
+    return note_guards(p, g, oob_message(p, r, d, lo, end, below, diag), diag);
+}
+
+static axe_status oob_message(const axe_program *p, const ax_ref *r, int d,
+                              int64_t lo, int64_t end, bool below,
+                              axe_diag *diag)
 {
     const ax_tensor *t = &p->tensors[r->tensor];
     long off = r->start[d] != NULL ? r->start[d]->off : r->off;
@@ -100,7 +159,7 @@ static axe_status out_of_bounds(const axe_program *p, const ax_ref *r, int d,
  * (the operator never runs), it lies inside its tensor for every value of
  * the ids, loop variables and runtime scalars that the enclosing guards
  * allow (interval bounds, else compiler_sema_bound.c). */
-static axe_status check_region(const axe_program *p, const ax_stmt *s,
+static axe_status check_region(axe_program *p, const ax_stmt *s,
                                const ax_ref *r, bool dead, axe_diag *diag);
 
 /* A data-dependent start (`Emb[ids[t] : +1, ...]`) reads one element of
@@ -108,7 +167,7 @@ static axe_status check_region(const axe_program *p, const ax_stmt *s,
  * shared, or a per-thread register at thread scope), at coordinates in
  * bounds; one element per start; copy, fill and elementwise operators
  * only. Its own bounds are checked at run time (compiler_emit_check.c). */
-static axe_status check_load(const axe_program *p, const ax_stmt *s,
+static axe_status check_load(axe_program *p, const ax_stmt *s,
                              const ax_expr *start, bool dead, axe_diag *diag)
 {
     int n;
@@ -170,7 +229,7 @@ static axe_status check_masked(const axe_program *p, const ax_stmt *s,
     return AXE_OK;
 }
 
-static axe_status check_region(const axe_program *p, const ax_stmt *s,
+static axe_status check_region(axe_program *p, const ax_stmt *s,
                                const ax_ref *r, bool dead, axe_diag *diag)
 {
     const ax_tensor *t = &p->tensors[r->tensor];
@@ -213,10 +272,10 @@ static axe_status check_region(const axe_program *p, const ax_stmt *s,
                              "2^63 (start up to %lld, length %lld)",
                              t->name, d, (long long)hi, (long long)r->len[d]);
         if (lo < 0 && !axe__bound_proved(p, s->guard, r, d, false))
-            return out_of_bounds(p, r, d, lo, end, true, diag);
+            return out_of_bounds(p, s->guard, r, d, lo, end, true, diag);
         if ((dyn || end > t->shape[d]) &&
             !axe__bound_proved(p, s->guard, r, d, true))
-            return out_of_bounds(p, r, d, lo, end, false, diag);
+            return out_of_bounds(p, s->guard, r, d, lo, end, false, diag);
     }
     return AXE_OK;
 }
@@ -774,36 +833,11 @@ static bool var_cmp_const(const ax_guard *g, int *v, int *cmp, int64_t *c)
     return *cmp != 5;
 }
 
-/* Bounds of the `VAR cmp CONST` guards of "g": [var_lo, var_hi] per
- * variable (v < c is v <= c - 1, v > c is v >= c + 1, computed without
- * overflow: no value is below INT64_MIN or above INT64_MAX). Answers the
- * first variable that the bounds leave no value of its range [0,
- * extent), with the bounds then dropped (dead code), or -1. */
-static int narrow(axe_program *p, const ax_guard *g)
+/* The first variable that [var_lo, var_hi] leaves no value of its
+ * range, with the bounds then dropped (dead code), or -1. */
+static int empty_var(axe_program *p)
 {
-    int v, cmp;
-    int64_t c;
-    for (v = 0; v < AX_MAX_VARS; v++) {
-        p->var_lo[v] = INT64_MIN;
-        p->var_hi[v] = INT64_MAX;
-    }
-    for (; g != NULL; g = g->up) {
-        if (!var_cmp_const(g, &v, &cmp, &c))
-            continue;
-        if ((cmp == 0 && c == INT64_MIN) || (cmp == 2 && c == INT64_MAX)) {
-            p->var_lo[v] = INT64_MAX; /* v < -2^63, v > 2^63 - 1 */
-            p->var_hi[v] = INT64_MIN;
-            continue;
-        }
-        if (cmp == 0)
-            c--;
-        if (cmp == 2)
-            c++;
-        if ((cmp == 0 || cmp == 1 || cmp == 4) && c < p->var_hi[v])
-            p->var_hi[v] = c;
-        if ((cmp == 2 || cmp == 3 || cmp == 4) && c > p->var_lo[v])
-            p->var_lo[v] = c;
-    }
+    int v;
     for (v = 0; v < p->nvars; v++) {
         int64_t lo, hi;
         axe__var_range(p, v, &lo, &hi);
@@ -814,6 +848,111 @@ static int narrow(axe_program *p, const ax_guard *g)
     if (v < p->nvars)
         clear_bounds(p);
     return v < p->nvars ? v : -1;
+}
+
+/* floor(b / a) and ceil(b / a), a != 0; false on overflow. */
+static bool div_round(int64_t b, int64_t a, bool up, int64_t *out)
+{
+    int64_t q;
+    if (a == -1 && b == INT64_MIN)
+        return false;
+    q = b / a;
+    if (b % a != 0 && ((b % a < 0) != (a < 0)) == !up)
+        q += up ? 1 : -1;
+    *out = q;
+    return true;
+}
+
+/* v <= hi (upper) or v >= lo into [var_lo, var_hi]. */
+static void bound_var(axe_program *p, int v, int64_t c, bool upper)
+{
+    if (upper && c < p->var_hi[v])
+        p->var_hi[v] = c;
+    if (!upper && c > p->var_lo[v])
+        p->var_lo[v] = c;
+}
+
+/* "a v + k cmp 0" (cmp <, <=, >, >=, ==) as bounds of v: a v <= -k - 1
+ * for <, a v <= -k for <=, a v >= -k + 1 for >, a v >= -k for >=, both
+ * of the latter for ==; then v <= floor(b / a) or v >= ceil(b / a),
+ * turned around for a < 0. Nothing on an overflow. */
+static void scaled_bounds(axe_program *p, int v, int64_t a, int64_t k, int cmp)
+{
+    static const int64_t shift[] = {-1, 0, 1, 0, 0};
+    int64_t b, q;
+    bool le = cmp == 0 || cmp == 1 || cmp == 4, ge = cmp >= 2;
+    if (axe__sub(shift[cmp], k, &b) != AXE_OK)
+        return;
+    if (le && div_round(b, a, a < 0, &q))
+        bound_var(p, v, q, a > 0);
+    if (ge && div_round(b, a, a > 0, &q))
+        bound_var(p, v, q, a < 0);
+}
+
+/* An `!=` removes value w from v's range where it is an end of the range
+ * narrowed so far (the else of `warpid == 0` is warpid in [1, n)). True
+ * if it narrowed. */
+static bool drop_end(axe_program *p, const ax_guard *g)
+{
+    int v, cmp;
+    int64_t a, k, lo, hi, w;
+    if (!axe__guard_one_var(g, &v, &a, &k, &cmp) || cmp != 5 ||
+        k == INT64_MIN || k % a != 0)
+        return false;
+    w = -(k / a);
+    axe__var_range(p, v, &lo, &hi);
+    lo = p->var_lo[v] > lo ? p->var_lo[v] : lo;
+    hi = p->var_hi[v] < hi ? p->var_hi[v] : hi;
+    if (w == lo && w < INT64_MAX)
+        p->var_lo[v] = w + 1;
+    else if (w == hi && w > INT64_MIN)
+        p->var_hi[v] = w - 1;
+    else
+        return false;
+    return true;
+}
+
+/* Bounds of the guards of "g" over one variable: `VAR cmp CONST` exactly
+ * (v < c is v <= c - 1, v > c is v >= c + 1, computed without overflow:
+ * no value is below INT64_MIN or above INT64_MAX), `a * VAR + k cmp
+ * CONST` scaled (scaled_bounds), and `!=` at an end of the range
+ * (drop_end, repeated while it narrows). Answers the first variable that
+ * the bounds leave no value of its range, with the bounds then dropped
+ * (dead code), or -1. */
+static int narrow(axe_program *p, const ax_guard *g)
+{
+    const ax_guard *h;
+    int v, cmp, pass;
+    int64_t c, a, k;
+    bool more = true;
+    for (v = 0; v < AX_MAX_VARS; v++) {
+        p->var_lo[v] = INT64_MIN;
+        p->var_hi[v] = INT64_MAX;
+    }
+    for (h = g; h != NULL; h = h->up) {
+        if (!var_cmp_const(h, &v, &cmp, &c)) {
+            if (axe__guard_one_var(h, &v, &a, &k, &cmp) && cmp != 5)
+                scaled_bounds(p, v, a, k, cmp);
+            continue;
+        }
+        if ((cmp == 0 && c == INT64_MIN) || (cmp == 2 && c == INT64_MAX)) {
+            p->var_lo[v] = INT64_MAX; /* v < -2^63, v > 2^63 - 1 */
+            p->var_hi[v] = INT64_MIN;
+            continue;
+        }
+        if (cmp == 0)
+            c--;
+        if (cmp == 2)
+            c++;
+        if (cmp == 0 || cmp == 1 || cmp == 4)
+            bound_var(p, v, c, true);
+        if (cmp == 2 || cmp == 3 || cmp == 4)
+            bound_var(p, v, c, false);
+    }
+    for (pass = 0; more && pass < 8; pass++)
+        for (more = false, h = g; h != NULL; h = h->up)
+            more = drop_end(p, h) || more;
+    return empty_var(p);
 }
 
 /* A warp (warpgroup) operator runs on whole warps (warpgroups): the CTA's

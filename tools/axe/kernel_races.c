@@ -34,8 +34,10 @@ static void json_race(const axe_race *r)
     json_access("first", &r->first);
     printf(",");
     json_access("second", &r->second);
-    printf(",\"cross_cta\":%s,\"count\":%lld,\"message\":\"%s\"}",
-           r->cross_cta ? "true" : "false", (long long)r->count, msg);
+    printf(",\"cross_cta\":%s,\"kind\":\"%s\",\"count\":%lld,"
+           "\"message\":\"%s\"}",
+           r->cross_cta ? "true" : "false",
+           r->uninit ? "uninitialized" : "race", (long long)r->count, msg);
 }
 
 /* `,"races":[...]` (null when "rep" is NULL: not detected). */
