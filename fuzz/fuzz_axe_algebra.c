@@ -839,6 +839,58 @@ static void law_tile(const operands *o)
     law_recover(&o->a, o->as, &o->b, o->bs, o->n, false, o->target);
 }
 
+/* V(D) of "l" (plain, its shard only) into out[0 .. *n), sorted and
+ * distinct; false when it cannot be enumerated (over SET_MAX). */
+#define SET_MAX 128
+static bool shard_values(const axe_layout *l, bpt *out, int *n)
+{
+    static lay p;
+    int64_t size;
+    int m = 0;
+    if (!lsize(l, SET_MAX, &size) || !prep(l, &p))
+        return false;
+    for (int64_t x = 0; x < size; x++)
+        if (!bf_shard(&p, x, &out[m++]))
+            return false;
+    sort_pts(out, m);
+    *n = 0;
+    for (int i = 0; i < m; i++)
+        if (*n == 0 || bpt_cmp(&out[*n - 1], &out[i]) != 0)
+            out[(*n)++] = out[i];
+    return true;
+}
+
+/* The paper's iter intersection of the operands' shards: an answer is one
+ * iter whose values are exactly those both shards produce. */
+static void law_iter_intersection(const operands *o)
+{
+    static bpt va[SET_MAX], vb[SET_MAX], vr[SET_MAX], w[SET_MAX];
+    axe_layout a = o->a, b = o->b, r;
+    int na, nb, nr, nw = 0;
+    int64_t sa, sb;
+    if (!lsize(&a, SET_MAX, &sa) || !lsize(&b, SET_MAX, &sb))
+        return;
+    a.nreplica = b.nreplica = 0;
+    a.noffset = b.noffset = 0;
+    memset(&a.swizzle, 0, sizeof a.swizzle);
+    memset(&b.swizzle, 0, sizeof b.swizzle);
+    if (axe_layout_intersect(&a, &b, NULL, AXE_TARGET_NONE, &r, NULL) !=
+            AXE_OK ||
+        !shard_values(&a, va, &na) || !shard_values(&b, vb, &nb) ||
+        !shard_values(&r, vr, &nr))
+        return;
+    for (int i = 0, j = 0; i < na && j < nb;) {
+        int c = bpt_cmp(&va[i], &vb[j]);
+        if (c == 0)
+            w[nw++] = va[i];
+        i += c <= 0;
+        j += c >= 0;
+    }
+    LAW(r.nshard == 1, "intersect: the answer is one iter", &r);
+    LAW(same_set(vr, nr, w, nw),
+        "intersect: the iter produces exactly the common values", &r);
+}
+
 static void law_sum(const operands *o)
 {
     int64_t inter[2 * MAXD];
@@ -1090,6 +1142,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     law_group(&o.a, o.as, o.n);
     law_tile(&o);
     law_sum(&o);
+    law_iter_intersection(&o);
     law_slice(&o);
     return 0;
 }
