@@ -247,7 +247,7 @@ static void check_ldmatrix(int n, int trans, const axe_cute_layout *src,
                 int64_t off = pos(dst, l, b + 32 * j);
                 int row = (int)(off / 128), bit = (int)(off % 128);
                 const unsigned char *r = smem + 16 * slot_of_row[row % (8 * n)];
-                unsigned want = (r[bit / 8] >> (bit % 8)) & 1u;
+                unsigned want = ((unsigned)r[bit / 8] >> (bit % 8)) & 1u;
                 bad += ((d[l][j] >> b) & 1u) != want;
             }
     TL_CHECK(bad == 0, "ldmatrix x%d%s: %d bits differ", n,
