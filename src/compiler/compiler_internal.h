@@ -717,7 +717,7 @@ void axe__emit_tree_step(ax_text *t, const axe_program *p, const ax_stmt *s,
                          int64_t m, int ind);
 
 /* The AXE_KERNEL_MAIN harness (compiler_emit_harness.c). */
-void axe__emit_harness(ax_text *t, const axe_program *p);
+void axe__emit_harness(ax_text *t, const axe_program *p, bool cuda);
 
 /* Names (compiler_names.c). */
 const char *axe__op_name(ax_op op);

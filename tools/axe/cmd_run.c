@@ -150,6 +150,23 @@ static int count_runs(run_args *a)
     return CLI_EXIT_OK;
 }
 
+/* --target, --arch and --emulate into the options (the library checks
+ * the target and architecture). */
+static int set_target(run_args *a)
+{
+    axe_diag d;
+    bool cuda = a->target != NULL && strcmp(a->target, "cuda") == 0;
+    if (a->emulate && !cuda)
+        return cli_usage("run", "--emulate runs the CUDA target on the CPU: "
+                                "it needs --target cuda");
+    if (a->target == NULL && a->arch == NULL)
+        return CLI_EXIT_OK;
+    if (axe_kernel_options_target(&a->opts, a->target != NULL ? a->target : "c",
+                                  a->arch, &d) != AXE_OK)
+        return cli_usage("run", "%s", d.message);
+    return CLI_EXIT_OK;
+}
+
 static int parse_args(int argc, char **argv, run_args *a)
 {
     int i, r;
@@ -167,6 +184,12 @@ static int parse_args(int argc, char **argv, run_args *a)
             a->bench = true;
         else if (strcmp(argv[i], "--json") == 0)
             a->json = true;
+        else if (strcmp(argv[i], "--emulate") == 0)
+            a->emulate = true;
+        else if (strcmp(argv[i], "--target") == 0 && i + 1 < argc)
+            a->target = argv[++i];
+        else if (strcmp(argv[i], "--arch") == 0 && i + 1 < argc)
+            a->arch = argv[++i];
         else if (strcmp(argv[i], "--arg") == 0 && i + 1 < argc) {
             if (parse_arg(argv[++i], a) != CLI_EXIT_OK)
                 return CLI_EXIT_USAGE;
@@ -189,7 +212,8 @@ static int parse_args(int argc, char **argv, run_args *a)
     }
     if (a->file == NULL)
         return cli_usage("run", "no FILE.axe given");
-    return count_runs(a);
+    r = set_target(a);
+    return r == CLI_EXIT_OK ? count_runs(a) : r;
 }
 
 /* The --arg values in the program's scalar order, for run "r": exit 1
@@ -432,22 +456,25 @@ static int setup(run_ctx *c, const run_args *a)
 static void cleanup(run_ctx *c)
 {
     int i;
-    for (i = 0; i < 5; i++)
+    for (i = 0; i < 7; i++)
         if (c->path[i][0] != '\0')
             (void)unlink(c->path[i]);
     if (c->dir[0] != '\0')
         (void)rmdir(c->dir);
     free_buffers(c);
     free(c->races);
+    free(c->emu_races);
 }
+
+static const char *const mode_names[] = {"c", "cuda-emulated", "cuda"};
 
 static void print_result(const run_ctx *c, const run_args *a)
 {
     int i, k;
     const char *op, *sched;
-    printf(a->json ? "{\"kernel\":\"%s\",\"target\":\"c\",\"schedules\":{"
-                   : "kernel %s, target c, schedules:",
-           axe_program_name(c->p));
+    printf(a->json ? "{\"kernel\":\"%s\",\"target\":\"%s\",\"schedules\":{"
+                   : "kernel %s, target %s, schedules:",
+           axe_program_name(c->p), mode_names[c->mode]);
     for (i = 0; (sched = axe_program_schedule(c->p, i, &op)) != NULL; i++) {
         int dup = 0;
         for (k = 0; k < i; k++) {
@@ -509,8 +536,12 @@ static void print_tail(const run_args *a, const run_result *res, bool runs)
                                            : "false");
         if (a->check) {
             kernel_races_json(res->races);
+            if (res->emu_races != NULL)
+                kernel_races_json_named("emulated_races", res->emu_races);
             print_orders(res, true);
         }
+        if (a->bench && res->emu_races != NULL)
+            printf(",\"timing\":\"emulation\"");
         json_num("seconds", res->seconds, a->bench && res->seconds > 0);
         json_num(fl ? "flops_per_s" : "bytes_per_s", rate,
                  a->bench && res->seconds > 0);
@@ -528,9 +559,17 @@ static void print_tail(const run_args *a, const run_result *res, bool runs)
     }
     if (a->check && res->races != NULL)
         kernel_races_text(res->races);
+    if (a->check && res->emu_races != NULL && res->emu_races->count > 0) {
+        printf("races in the emulated CUDA:\n");
+        kernel_races_text(res->emu_races);
+    }
     if (a->bench && res->seconds > 0)
-        printf("%.6g s per run (%ld runs), %.4g %s/s\n", res->seconds,
-               res->runs, rate, fl ? "flops" : "bytes");
+        printf("%.6g s per run (%ld runs%s), %.4g %s/s\n", res->seconds,
+               res->runs,
+               res->emu_races != NULL ? "; emulation: CPU time of the "
+                                        "emulated CUDA, not a GPU's"
+                                      : "",
+               rate, fl ? "flops" : "bytes");
     else if (a->bench)
         printf("%ld runs took no measurable time (timer resolution): no "
                "time per run or rate\n",
@@ -639,6 +678,8 @@ static int run_once(run_ctx *c, const run_args *a, int r, run_result *res,
             (long long)axe_program_work(c->p), (long long)RUN_MAX_WORK);
     if (setup(c, a) != CLI_EXIT_OK)
         return kernel_fail("run", "NO_MEMORY", "out of memory");
+    c->emu_cur = c->emu_races != NULL ? &c->emu_races[r] : NULL;
+    res->emu_races = c->emu_cur;
     rc = kernel_run_exec(c, a->bench, res);
     if (rc != CLI_EXIT_OK)
         return rc;
@@ -649,6 +690,8 @@ static int run_once(run_ctx *c, const run_args *a, int r, run_result *res,
         rc = other_orders(c, a, res);
         if (rc != CLI_EXIT_OK)
             return rc;
+        if (c->emu_cur != NULL && c->emu_cur->count > 0)
+            res->pass = false;
     }
     for (i = 0; i < c->n; i++)
         res->bytes += (int64_t)c->bytes[i];
@@ -689,7 +732,7 @@ static void merge(run_result *all, const run_result *one)
 {
     bool pass = all->pass && one->pass;
     double ma = all->max_abs, mr = all->max_rel;
-    const axe_race_report *races = all->races;
+    const axe_race_report *races = all->races, *emu = all->emu_races;
     bool order_pass[3];
     int k;
     for (k = 0; k < 3; k++)
@@ -699,6 +742,8 @@ static void merge(run_result *all, const run_result *one)
     memcpy(all->order_pass, order_pass, sizeof order_pass);
     if (races != NULL && races->count > 0)
         all->races = races; /* the first run's races that has some */
+    if (emu != NULL && emu->count > 0)
+        all->emu_races = emu;
     if (ma > all->max_abs || isnan(ma))
         all->max_abs = ma;
     if (mr > all->max_rel || isnan(mr))
@@ -707,7 +752,7 @@ static void merge(run_result *all, const run_result *one)
 
 static int run_program(run_ctx *c, const run_args *a)
 {
-    run_result all = {0, 0, 0, true, 0, 0, 0, NULL, {true, true, true}},
+    run_result all = {0, 0, 0, true, 0, 0, 0, NULL, {true, true, true}, NULL},
                res[RUN_MAX_RUNS];
     int64_t v[RUN_MAX_RUNS][RUN_MAX_ARGS];
     double fv[RUN_MAX_RUNS][RUN_MAX_ARGS];
@@ -717,11 +762,15 @@ static int run_program(run_ctx *c, const run_args *a)
         return kernel_fail("run", "CAPACITY", "more than %d runtime scalars",
                            RUN_MAX_ARGS);
     c->races = calloc((size_t)a->nruns, sizeof *c->races);
-    if (c->races == NULL)
+    if (c->mode == RUN_CUDA_EMULATED)
+        c->emu_races = calloc((size_t)a->nruns, sizeof *c->emu_races);
+    if (c->races == NULL ||
+        (c->mode == RUN_CUDA_EMULATED && c->emu_races == NULL))
         return kernel_fail("run", "NO_MEMORY", "out of memory");
     rc = kernel_run_build(c);
     for (r = 0; rc == CLI_EXIT_OK && r < a->nruns; r++) {
-        run_result zero = {0, 0, 0, true, 0, 0, 0, NULL, {true, true, true}};
+        run_result zero = {0,   0, 0, true, 0, 0, 0, NULL, {true, true, true},
+                           NULL};
         res[r] = zero;
         rc = run_once(c, a, r, &res[r], &c->races[r]);
         memcpy(v[r], c->scalar, sizeof v[r]);
@@ -743,6 +792,13 @@ static int run_program(run_ctx *c, const run_args *a)
         printf("]");
     print_tail(a, &all, c->nscalars > 0);
     return all.pass ? CLI_EXIT_OK : CLI_EXIT_FAIL;
+}
+
+/* Whether this machine has an NVIDIA GPU (its device node). */
+static bool has_gpu(void)
+{
+    return access("/dev/nvidia0", F_OK) == 0 ||
+           access("/dev/nvidiactl", F_OK) == 0;
 }
 
 /* Whether the command line asks for --json (before it is parsed, so that
@@ -785,6 +841,22 @@ int cli_run_main(int argc, char **argv)
         rc = kernel_load("run", a.file, &a.opts, &src, &c.p);
     if (rc != CLI_EXIT_OK)
         return json ? report_json(&c, rc) : rc;
+    c.mode = a.target == NULL || strcmp(a.target, "cuda") != 0 ? RUN_C
+             : a.emulate ? RUN_CUDA_EMULATED
+                         : RUN_CUDA_GPU;
+    if (c.mode == RUN_CUDA_GPU && !has_gpu()) {
+        if (json)
+            printf("{\"kernel\":\"%s\",\"target\":\"cuda\",\"pass\":null,"
+                   "\"skipped\":\"no GPU\"}\n",
+                   axe_program_name(c.p));
+        else
+            printf("kernel %s, target cuda: skipped: no GPU (--emulate runs "
+                   "the CUDA on the CPU)\n",
+                   axe_program_name(c.p));
+        axe_program_free(c.p);
+        free(src.text);
+        return 77; /* skipped, as the test scripts exit */
+    }
     rc = run_program(&c, &a);
     if (json && rc != CLI_EXIT_OK && !c.printed)
         rc = report_json(&c, rc);

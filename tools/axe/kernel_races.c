@@ -43,12 +43,17 @@ static void json_race(const axe_race *r)
 /* `,"races":[...]` (null when "rep" is NULL: not detected). */
 void kernel_races_json(const axe_race_report *rep)
 {
+    kernel_races_json_named("races", rep);
+}
+
+void kernel_races_json_named(const char *key, const axe_race_report *rep)
+{
     int k;
     if (rep == NULL) {
-        printf(",\"races\":null");
+        printf(",\"%s\":null", key);
         return;
     }
-    printf(",\"races\":[");
+    printf(",\"%s\":[", key);
     for (k = 0; k < rep->n; k++) {
         printf("%s", k ? "," : "");
         json_race(&rep->race[k]);

@@ -3,7 +3,11 @@
  * Building and executing generated C for `axe run`: a private directory
  * from mkdtemp, the C (with the AXE_KERNEL_MAIN harness) written there,
  * `$CC -std=c99 -O2` (CC defaults to cc), the tensors written to a file,
- * the program run, the tensors read back. Every failure is one report.
+ * the program run, the tensors read back. The CUDA target's .cu instead:
+ * emulated, with the emulation headers (embedded in axe) beside it, built
+ * by `$CXX -std=c++17 -DAXE_CUDA_EMULATE` (CXX defaults to c++), its
+ * race lines read back from its stderr; for a GPU, built by `$NVCC
+ * -arch=sm_XX` (NVCC defaults to nvcc). Every failure is one report.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
@@ -48,18 +52,34 @@ static int read_outputs(run_ctx *c)
               : fail("RUN", "the kernel wrote no complete output", 0);
 }
 
+/* The emulation headers (cmake/embed_text.cmake). */
+extern const unsigned char axe_cuda_emu_h[], axe_cuda_emu_atoms_h[];
+extern const size_t axe_cuda_emu_h_len, axe_cuda_emu_atoms_h_len;
+
 static int write_source(run_ctx *c)
 {
-    size_t n = axe_program_emit_c(c->p, "run.axe", NULL, 0);
+    bool cuda = c->mode != RUN_C;
+    size_t n = cuda ? axe_program_emit(c->p, "run.axe", NULL, 0)
+                    : axe_program_emit_c(c->p, "run.axe", NULL, 0);
     char *buf = malloc(n + 1);
     int rc;
     if (buf == NULL || n == 0) {
         free(buf);
         return fail("NO_MEMORY", "out of memory", NULL);
     }
-    (void)axe_program_emit_c(c->p, "run.axe", buf, n + 1);
+    if (cuda)
+        (void)axe_program_emit(c->p, "run.axe", buf, n + 1);
+    else
+        (void)axe_program_emit_c(c->p, "run.axe", buf, n + 1);
     rc = write_file(c->path[0], NULL, NULL, 0, buf, n);
     free(buf);
+    if (rc == CLI_EXIT_OK && c->mode == RUN_CUDA_EMULATED)
+        rc = write_file(c->path[5], NULL, NULL, 0, (const char *)axe_cuda_emu_h,
+                        axe_cuda_emu_h_len);
+    if (rc == CLI_EXIT_OK && c->mode == RUN_CUDA_EMULATED)
+        rc = write_file(c->path[6], NULL, NULL, 0,
+                        (const char *)axe_cuda_emu_atoms_h,
+                        axe_cuda_emu_atoms_h_len);
     return rc;
 }
 
@@ -71,16 +91,69 @@ static int shell(const char *cmd, const char *what)
     return CLI_EXIT_OK;
 }
 
+/* The environment variable "name", or "dflt" when unset or empty. */
+static const char *env_or(const char *name, const char *dflt)
+{
+    const char *v = getenv(name);
+    return v != NULL && v[0] != '\0' ? v : dflt;
+}
+
 static int build(run_ctx *c)
 {
-    const char *cc = getenv("CC");
-    char cmd[512];
-    if (cc == NULL || cc[0] == '\0')
-        cc = "cc";
+    char cmd[1024];
+    const char *arch = "";
+    if (c->mode == RUN_C) {
+        snprintf(cmd, sizeof cmd,
+                 "%s -std=c99 -O2 -DAXE_KERNEL_MAIN -o '%s' '%s' -lm 1>&2",
+                 env_or("CC", "cc"), c->path[1], c->path[0]);
+        return shell(cmd, "the C compiler failed on the generated code");
+    }
+    if (c->mode == RUN_CUDA_EMULATED) {
+        snprintf(cmd, sizeof cmd,
+                 "%s -std=c++17 -O1 -fno-strict-aliasing -DAXE_CUDA_EMULATE "
+                 "-DAXE_KERNEL_MAIN -I'%s' -x c++ -o '%s' '%s' -lm 1>&2",
+                 env_or("CXX", "c++"), c->dir, c->path[1], c->path[0]);
+        return shell(cmd, "the C++ compiler failed on the emulated CUDA");
+    }
+    (void)axe_program_target(c->p, &arch);
     snprintf(cmd, sizeof cmd,
-             "%s -std=c99 -O2 -DAXE_KERNEL_MAIN -o '%s' '%s' -lm 1>&2", cc,
-             c->path[1], c->path[0]);
-    return shell(cmd, "the C compiler failed on the generated code");
+             "%s -std=c++17 -O2 -arch=%s -DAXE_KERNEL_MAIN -o '%s' '%s' 1>&2",
+             env_or("NVCC", "nvcc"), arch, c->path[1], c->path[0]);
+    return shell(cmd, "nvcc failed on the generated CUDA");
+}
+
+/* The emulation's race lines (compiler_cuda_emu.h) on the kernel's
+ * stderr into c->emu_cur: "axe-emu-race TENSOR OFFSET T1 C1 L1 W1 T2 C2
+ * L2 W2" per race kept, "axe-emu-races N" per launch with races. */
+static void emu_races(run_ctx *c)
+{
+    char line[512], name[AXE_KERNEL_NAME_MAX];
+    long long off, t1, c1, t2, c2, count;
+    int l1, w1, l2, w2;
+    axe_race_report *rep = c->emu_cur;
+    FILE *f = fopen(c->path[4], "r");
+    while (f != NULL && rep != NULL && fgets(line, sizeof line, f) != NULL) {
+        if (sscanf(line, "axe-emu-races %lld", &count) == 1) {
+            rep->count += count;
+        } else if (sscanf(line,
+                          "axe-emu-race %63s %lld %lld %lld %d %d %lld "
+                          "%lld %d %d",
+                          name, &off, &t1, &c1, &l1, &w1, &t2, &c2, &l2,
+                          &w2) == 10 &&
+                   rep->n < AXE_RACE_MAX) {
+            axe_race *r = &rep->race[rep->n++];
+            memset(r, 0, sizeof *r);
+            snprintf(r->tensor, sizeof r->tensor, "%s", name);
+            r->ndim = -1;
+            r->address = off;
+            r->first = (axe_race_access){t1, c1, l1, w1 != 0};
+            r->second = (axe_race_access){t2, c2, l2, w2 != 0};
+            r->cross_cta = c1 != c2;
+            r->count = 1;
+        }
+    }
+    if (f != NULL)
+        fclose(f);
 }
 
 /* The kernel failed: the report carries the first line it wrote on stderr
@@ -92,6 +165,8 @@ static int kernel_failed(const run_ctx *c)
     char line[512], reason[512] = "";
     FILE *f = fopen(c->path[4], "r");
     while (f != NULL && fgets(line, sizeof line, f) != NULL) {
+        if (strncmp(line, "axe-emu-race", 12) == 0)
+            continue; /* the emulation's races: not the reason */
         if (reason[0] == '\0' && isalpha((unsigned char)line[0])) {
             line[strcspn(line, "\n")] = '\0';
             memcpy(reason, line, sizeof reason);
@@ -136,12 +211,20 @@ static int execute(run_ctx *c, bool bench, long long order, run_result *res)
         return kernel_failed(c);
     res->seconds = sec;
     res->runs = runs;
+    if (c->mode == RUN_CUDA_EMULATED)
+        emu_races(c);
     return read_outputs(c);
 }
 
 int kernel_run_build(run_ctx *c)
 {
-    static const char *const names[5] = {"k.c", "k", "in", "out", "err"};
+    static const char *const names[7] = {"k.c",
+                                         "k",
+                                         "in",
+                                         "out",
+                                         "err",
+                                         "compiler_cuda_emu.h",
+                                         "compiler_cuda_emu_atoms.h"};
     const char *tmp = getenv("TMPDIR");
     char dir[sizeof c->dir];
     int i, rc;
@@ -154,8 +237,9 @@ int kernel_run_build(run_ctx *c)
         return fail("IO", "cannot create a temporary directory", NULL);
     }
     memcpy(dir, c->dir, sizeof dir);
-    for (i = 0; i < 5; i++)
-        snprintf(c->path[i], sizeof c->path[i], "%s/%s", dir, names[i]);
+    for (i = 0; i < (c->mode == RUN_CUDA_EMULATED ? 7 : 5); i++)
+        snprintf(c->path[i], sizeof c->path[i], "%s/%s", dir,
+                 i == 0 && c->mode != RUN_C ? "k.cu" : names[i]);
     rc = write_source(c);
     return rc == CLI_EXIT_OK ? build(c) : rc;
 }

@@ -17,6 +17,9 @@ typedef struct run_args {
     const char *file;
     uint64_t seed;
     bool check, bench, json;
+    /* --target, --arch (NULL: not given) and --emulate */
+    const char *target, *arch;
+    bool emulate;
     axe_kernel_options opts;
     int nargs, nruns, nranges;
     /* `--range NAME=LO:HI`: an integer tensor's random values */
@@ -35,14 +38,23 @@ typedef struct run_result {
     double max_abs, max_rel, seconds; /* seconds per run, 0: not measured */
     bool pass;
     int64_t bytes, flops;
-    long runs;                    /* timed runs */
-    const axe_race_report *races; /* NULL: not detected */
-    bool order_pass[3];           /* ascending, descending, seeded random */
+    long runs;                        /* timed runs */
+    const axe_race_report *races;     /* NULL: not detected */
+    bool order_pass[3];               /* ascending, descending, seeded random */
+    const axe_race_report *emu_races; /* the emulation's; NULL: none run */
 } run_result;
+
+/* How the kernel runs: the C target's program, the CUDA target's .cu
+ * emulated on the CPU (C++ against compiler_cuda_emu.h), or built with
+ * nvcc for a GPU. */
+typedef enum run_mode { RUN_C, RUN_CUDA_EMULATED, RUN_CUDA_GPU } run_mode;
 
 typedef struct run_ctx {
     char dir[64];
-    char path[5][96]; /* k.c, k, in, out, err (the kernel's stderr) */
+    /* k.c (k.cu), k, in, out, err (the kernel's stderr), and for the
+     * emulation its two headers */
+    char path[7][96];
+    run_mode mode;
     axe_program *p;
     int n;
     void **in, **ref; /* one buffer per tensor parameter */
@@ -51,15 +63,21 @@ typedef struct run_ctx {
     int64_t scalar[RUN_MAX_ARGS]; /* this run's runtime scalar values */
     double fscalar[RUN_MAX_ARGS]; /* the same as doubles (float scalars) */
     axe_race_report *races;       /* one report per run */
+    axe_race_report *emu_races;   /* the emulation's, one per run */
+    axe_race_report *emu_cur;     /* where execute adds them (NULL: no) */
     bool printed;                 /* the result is on stdout */
 } run_ctx;
 
 /* The races of a check as the JSON member "races" (null for NULL) and
  * as text lines (kernel_races.c). */
 void kernel_races_json(const axe_race_report *rep);
+/* The same as the member "key" (the emulation's: "emulated_races"). */
+void kernel_races_json_named(const char *key, const axe_race_report *rep);
 void kernel_races_text(const axe_race_report *rep);
 
-/* Make the private directory, write the C and build it with $CC. */
+/* Make the private directory, write the C and build it with $CC (the
+ * emulated .cu with $CXX, default c++; for a GPU with $NVCC, default
+ * nvcc). */
 int kernel_run_build(run_ctx *c);
 /* Run the built kernel on c->in (replaced by the outputs; threads in
  * ascending order) at the scalar values c->scalar and, with "bench", time at

@@ -681,7 +681,7 @@ void axe__emit_c(ax_text *t, const axe_program *p, const char *file)
     orders(&b);
     cta_function(&b, p);
     driver(&b, p);
-    axe__emit_harness(&b, p);
+    axe__emit_harness(&b, p, false);
     if (b.status != AXE_OK) {
         t->status = b.status;
         return;

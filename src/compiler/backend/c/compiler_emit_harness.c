@@ -106,19 +106,46 @@ static void sizes(ax_text *t, const axe_program *p, bool dyn)
         axe__text_put(t, "0};\n");
 }
 
-static void call(ax_text *t, const axe_program *p)
+static void call(ax_text *t, const axe_program *p, bool cuda)
 {
     int i, n = 0;
-    axe__text_put(t, "k_%s(", p->name);
+    axe__text_put(t, cuda ? "{\n        ax_rc = axe_launch_%s(" : "k_%s(",
+                  p->name);
     for (i = 0; i < p->ntensors; i++)
         if (p->tensors[i].param) {
-            axe__text_put(t, "%s(%s *)ax_buf[%d]", n ? ", " : "",
-                          axe__dtype_ctype(p->tensors[i].dtype), n);
+            axe__text_put(t, "%s(%s *)ax_%s[%d]", n ? ", " : "",
+                          axe__dtype_ctype(p->tensors[i].dtype),
+                          cuda ? "dev" : "buf", n);
             n++;
         }
     for (i = 0; i < p->nscalars; i++)
         axe__text_put(t, "%ss_%s", n++ ? ", " : "", p->scalar_name[i]);
-    axe__text_put(t, ");\n");
+    axe__text_put(t, "%s%s);\n", cuda && n ? ", " : "",
+                  cuda ? "(cudaStream_t)0" : "");
+    if (cuda)
+        axe__text_put(
+            t, "        if (ax_rc == 0)\n"
+               "            ax_rc = (int)cudaDeviceSynchronize();\n"
+               "        if (ax_rc != 0) {\n"
+               "            fprintf(stderr, \"the launch failed: %%s\\n\", "
+               "cudaGetErrorString((cudaError_t)ax_rc));\n"
+               "            return 1;\n        }\n    }\n");
+}
+
+/* CUDA: device copies of the buffers that were read. */
+static void device_buffers(ax_text *t, int n)
+{
+    axe__text_put(
+        t,
+        "for (i = 0; i < %d; i++)\n"
+        "        if (cudaMalloc(&ax_dev[i], ax_bytes[i] > 0 ? ax_bytes[i] : "
+        "1) != cudaSuccess ||\n"
+        "            cudaMemcpy(ax_dev[i], ax_buf[i], ax_bytes[i], "
+        "cudaMemcpyHostToDevice) != cudaSuccess) {\n"
+        "            fprintf(stderr, \"cannot copy the inputs to the "
+        "device\\n\");\n"
+        "            return 1;\n        }\n    ",
+        n);
 }
 
 /* ax_order(AXE_THREAD_ORDER): the orders of the file comment. */
@@ -149,15 +176,18 @@ static void order_fn(ax_text *t, const axe_program *p)
                   n, n, n, n, n, n);
 }
 
-/* The harness (see the file comment). */
-void axe__emit_harness(ax_text *t, const axe_program *p)
+/* The harness (see the file comment); "cuda": through the launcher
+ * (axe_launch_NAME) on device copies of the buffers, timed with CUDA
+ * events, the thread order left to the runtime (the emulation's). */
+void axe__emit_harness(ax_text *t, const axe_program *p, bool cuda)
 {
     int n = axe_program_tensor_count(p);
     int i;
     bool dyn = has_dyn_extent(p);
     axe__text_put(t, "\n#ifdef AXE_KERNEL_MAIN\n#include <stdio.h>\n#include "
                      "<stdlib.h>\n#include <time.h>\n\n");
-    order_fn(t, p);
+    if (!cuda)
+        order_fn(t, p);
     axe__text_put(t, "int main(int argc, char **argv)\n{\n");
     if (dyn)
         axe__text_put(t, "    size_t ax_bytes[%d + 1] = {0};\n", n);
@@ -178,10 +208,15 @@ void axe__emit_harness(ax_text *t, const axe_program *p)
     axe__text_put(t,
                   "    void *ax_buf[%d + 1] = {0};\n"
                   "    FILE *f;\n    long reps, r, runs = 0;\n    int i;\n"
-                  "    clock_t c0, ticks = 0;\n"
+                  "%s"
                   "    if (argc != %d) {\n"
                   "        fprintf(stderr, \"usage: %%s IN OUT REPS",
-                  n, 4 + p->nscalars);
+                  n,
+                  cuda ? "    void *ax_dev[sizeof ax_buf / sizeof ax_buf[0]] = "
+                         "{0};\n    int ax_rc;\n    float ax_ms = 0;\n"
+                         "    cudaEvent_t ax_e0, ax_e1;\n"
+                       : "    clock_t c0, ticks = 0;\n",
+                  4 + p->nscalars);
     for (i = 0; i < p->nscalars; i++)
         axe__text_put(t, " %s", p->scalar_name[i]);
     axe__text_put(t, "\\n\", argv[0]);\n        return 2;\n    }\n");
@@ -190,8 +225,7 @@ void axe__emit_harness(ax_text *t, const axe_program *p)
     if (dyn)
         sizes(t, p, true);
     axe__text_put(t,
-                  "    reps = strtol(argv[3], NULL, 10);\n"
-                  "    ax_order(getenv(\"AXE_THREAD_ORDER\"));\n"
+                  "    reps = strtol(argv[3], NULL, 10);\n%s"
                   "    f = fopen(argv[1], \"rb\");\n"
                   "    for (i = 0; f != NULL && i < %d; i++) {\n"
                   "        ax_buf[i] = malloc(ax_bytes[i]%s);\n"
@@ -201,9 +235,22 @@ void axe__emit_harness(ax_text *t, const axe_program *p)
                   "    if (f == NULL || i < %d || fclose(f) != 0) {\n"
                   "        fprintf(stderr, \"cannot read %%s\\n\", argv[1]);\n"
                   "        return 1;\n    }\n    ",
+                  cuda ? "" : "    ax_order(getenv(\"AXE_THREAD_ORDER\"));\n",
                   n, dyn ? " > 0 ? ax_bytes[i] : 1" : "", n);
-    call(t, p);
-    if (axe__program_has_loads(p))
+    if (cuda)
+        device_buffers(t, n);
+    call(t, p, cuda);
+    if (cuda)
+        axe__text_put(
+            t,
+            "    for (i = 0; i < %d; i++)\n"
+            "        if (cudaMemcpy(ax_buf[i], ax_dev[i], ax_bytes[i], "
+            "cudaMemcpyDeviceToHost) != cudaSuccess) {\n"
+            "            fprintf(stderr, \"cannot copy the outputs "
+            "from the device\\n\");\n"
+            "            return 1;\n        }\n",
+            n);
+    if (!cuda && axe__program_has_loads(p))
         axe__text_put(t,
                       "    if (k_%s_error() != NULL) {\n"
                       "        fprintf(stderr, \"%%s\\n\", k_%s_error());\n"
@@ -217,21 +264,36 @@ void axe__emit_harness(ax_text *t, const axe_program *p)
                   "    if (f == NULL || i < %d || fclose(f) != 0) {\n"
                   "        fprintf(stderr, \"cannot write %%s\\n\", "
                   "argv[2]);\n        return 1;\n    }\n"
-                  "    c0 = clock();\n"
+                  "%s"
                   "    while (reps > 0) {\n"
                   "        for (r = 0; r < reps; r++)\n            ",
-                  n, n);
-    call(t, p);
-    axe__text_put(t,
-                  "        runs += reps;\n"
-                  "        ticks = clock() - c0;\n"
-                  "        if (ticks >= CLOCKS_PER_SEC / 100 || runs >= "
-                  "4194304L)\n            break;\n"
-                  "        reps = runs < 4194304L - runs ? runs : 4194304L - "
-                  "runs;\n    }\n"
-                  "    printf(\"%%.9f %%ld\\n\", runs > 0 ? (double)ticks / "
-                  "CLOCKS_PER_SEC / (double)runs : 0.0, runs);\n"
-                  "    for (i = 0; i < %d; i++)\n        free(ax_buf[i]);\n"
-                  "    return 0;\n}\n#endif\n",
-                  n);
+                  n, n,
+                  cuda ? "    cudaEventCreate(&ax_e0);\n"
+                         "    cudaEventCreate(&ax_e1);\n"
+                         "    cudaEventRecord(ax_e0, 0);\n"
+                       : "    c0 = clock();\n");
+    call(t, p, cuda);
+    axe__text_put(t, "        runs += reps;\n%s",
+                  cuda ? "        cudaEventRecord(ax_e1, 0);\n"
+                         "        cudaEventSynchronize(ax_e1);\n"
+                         "        cudaEventElapsedTime(&ax_ms, ax_e0, ax_e1);\n"
+                         "        if (ax_ms >= 10.0f || runs >= 4194304L)\n"
+                       : "        ticks = clock() - c0;\n"
+                         "        if (ticks >= CLOCKS_PER_SEC / 100 || runs >= "
+                         "4194304L)\n");
+    axe__text_put(
+        t,
+        "            break;\n"
+        "        reps = runs < 4194304L - runs ? runs : 4194304L - "
+        "runs;\n    }\n"
+        "    printf(\"%%.9f %%ld\\n\", runs > 0 ? %s / "
+        "(double)runs : 0.0, runs);\n"
+        "    for (i = 0; i < %d; i++)\n        free(ax_buf[i]);\n",
+        cuda ? "(double)ax_ms / 1000.0" : "(double)ticks / CLOCKS_PER_SEC", n);
+    if (cuda)
+        axe__text_put(t,
+                      "    for (i = 0; i < %d; i++)\n"
+                      "        cudaFree(ax_dev[i]);\n",
+                      n);
+    axe__text_put(t, "    return 0;\n}\n#endif\n");
 }

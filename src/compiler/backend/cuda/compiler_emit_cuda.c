@@ -111,7 +111,23 @@ static void preamble(ax_text *t, const axe_program *p, const char *file,
         "through axe_launch_%s.\n"
         " * User names carry a prefix: tensors t_NAME, loop "
         "variables v_NAME, runtime scalars s_NAME. */\n"
-        "#include <cuda_runtime.h>\n#include <math.h>\n"
+        "#ifdef AXE_CUDA_EMULATE /* the CPU emulation: axe run --emulate */\n"
+        "#include \"compiler_cuda_emu.h\"\n"
+        "#else\n"
+        "#include <cuda_runtime.h>\n"
+        "#define AXE_LAUNCH(k, grid, block, stream) k<<<grid, block, 0, "
+        "stream>>>\n"
+        "#define AXE_LAUNCH_DSMEM(k, grid, block, bytes, stream) "
+        "k<<<grid, block, bytes, stream>>>\n"
+        "/* Accesses to global and shared memory (the emulation checks "
+        "them for races). */\n"
+        "#define AXE_LD(a, i, line) ((a)[i])\n"
+        "#define AXE_ST(a, i, line) ((a)[i])\n"
+        "#define AXE_ATOM(a, i, line) ((a)[i])\n"
+        "#define AXE_LDV(T, a, i, line) (*(const T *)&(a)[i])\n"
+        "#define AXE_STV(T, a, i, line) (*(T *)&(a)[i])\n"
+        "#endif\n"
+        "#include <math.h>\n"
         "#include <stdint.h>\n%s#include <string.h>\n\n"
         "#define AXE_FDIV(a, b) ((a) >= 0 ? (a) / (b) : -((-(a) + "
         "(b) - 1) / (b)))\n"
@@ -257,7 +273,7 @@ static void storage(ax_text *t, const axe_program *p)
         if (tn->mem == AX_MEM_SHARED) {
             axe__text_put(t,
                           "    for (long ax_z = ax_tid; ax_z < %lldL; ax_z "
-                          "+= %lldL)\n        %s[ax_z] = 0;\n",
+                          "+= %lldL)\n        AXE_ST(%s, ax_z, 0) = 0;\n",
                           (long long)tn->span, (long long)p->threads,
                           tn->cname);
             nshared++;
@@ -381,8 +397,9 @@ static void launcher(ax_text *t, const axe_program *p)
                   limit[0], limit[1], limit[2]);
     axe__cuda_shared_attr(t, p);
     axe__text_put(t,
-                  "    k_%s<<<dim3((unsigned)ax_g[0], (unsigned)ax_g[1], "
-                  "(unsigned)ax_g[2]), %lld, %lld, ax_stream>>>(",
+                  "    AXE_LAUNCH_DSMEM(k_%s, dim3((unsigned)ax_g[0], "
+                  "(unsigned)ax_g[1], (unsigned)ax_g[2]), %lld, %lld, "
+                  "ax_stream)(",
                   p->name, (long long)p->threads,
                   (long long)axe__cuda_dynamic_shared(p));
     for (i = 0; i < p->ntensors; i++)
@@ -414,4 +431,5 @@ void axe__emit_cuda(ax_text *t, const axe_program *p, const char *file)
     }
     preamble(t, p, file, b.buf);
     axe__text_put(t, "%s", b.buf);
+    axe__emit_harness(t, p, true);
 }
