@@ -200,7 +200,7 @@ static void test_emit(void)
                  strstr(a, "extern \"C\" int axe_launch_k(float *t_A, "
                            "float *t_B, cudaStream_t ax_stream)") != NULL &&
                  strstr(a, "target cuda sm_90") != NULL &&
-                 strstr(a, "*(const uint4 *)&t_A[") != NULL,
+                 strstr(a, "AXE_LDV(uint4, t_A, ") != NULL,
              "cuda text:\n%s", a != NULL ? a : "");
     free(a);
     free(b);

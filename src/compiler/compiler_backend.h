@@ -59,6 +59,10 @@ typedef struct ax_backend {
     void (*start_error)(ax_text *t, const axe_program *p, const ax_stmt *s,
                         const struct ax_ref *r, int d, const ax_expr *ld,
                         int ind);
+    /* Whether accesses to global and shared tensors go through the
+     * access macros AXE_LD / AXE_ST / AXE_ATOM / AXE_LDV / AXE_STV
+     * (CUDA: the emulation's race detector; axe__emit_access_open). */
+    bool access_macros;
     axe_status (*check)(const axe_program *p, axe_diag *diag);
     void (*explain)(ax_text *t, const axe_program *p, const ax_stmt *s);
     void (*emit)(ax_text *t, const axe_program *p, const char *file);

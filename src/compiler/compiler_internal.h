@@ -716,6 +716,21 @@ bool axe__emit_start_checks(ax_text *t, const axe_program *p, const ax_stmt *s,
 void axe__emit_tree_step(ax_text *t, const axe_program *p, const ax_stmt *s,
                          int64_t m, int ind);
 
+/* How an operator's element is accessed (the access macros). */
+typedef enum ax_access { AX_ACC_LD, AX_ACC_ST, AX_ACC_ATOM } ax_access;
+/* The start of an access to element [INDEX] of tensor "tn" (its array
+ * "name", NULL: its own): `NAME[` (registers: with the backend's
+ * reg_index), or, where the backend has access macros and the tensor is
+ * global or shared, `AXE_LD(NAME, ` (AXE_ST, AXE_ATOM; with vector type
+ * "vt" not NULL `AXE_LDV(VT, NAME, ` / `AXE_STV`). axe__emit_access_close
+ * ends it: `]` or `, LINE)` with the operator's source line
+ * (compiler_emit_op.c). */
+void axe__emit_access_open(ax_text *t, const axe_program *p,
+                           const ax_tensor *tn, const char *name, ax_access acc,
+                           const char *vt);
+void axe__emit_access_close(ax_text *t, const axe_program *p,
+                            const ax_tensor *tn, const char *name, int line);
+
 /* The AXE_KERNEL_MAIN harness (compiler_emit_harness.c). */
 void axe__emit_harness(ax_text *t, const axe_program *p, bool cuda);
 

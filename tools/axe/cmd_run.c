@@ -15,7 +15,11 @@
  * R is the largest finite |ref| of that tensor (normwise);
  * a NaN matches only a NaN and an infinity only the same infinity. Exit 0
  * when the check passes (or is not asked for), 1 when it fails or the program
- * is wrong, 2 for usage and syntax errors.
+ * is wrong, 2 for usage and syntax errors. `--target cuda --emulate` runs
+ * the CUDA backend's .cu on the CPU instead (kernel_run.c: the same
+ * inputs, orders and comparison; the emulation's races fail the check
+ * too); `--target cuda` alone runs it on a GPU, or without one prints
+ * "skipped": "no GPU" and exits 77.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
@@ -29,6 +33,7 @@
 static const char usage[] =
     "usage: axe run FILE.axe [-D NAME=VALUE]... [--arg NAME=V[,V...]]... "
     "[--schedule OP=NAME]... [--seed N] [--check] [--bench] [--json]\n"
+    "       [--target c|cuda [--emulate] [--arch ARCH]]\n"
     "Compile a kernel to C, build it with $CC (default cc), run it on "
     "seeded random data.\n"
     "  --arg NAME=V  the value of runtime scalar NAME (`M: i32`, or a finite\n"
@@ -40,7 +45,10 @@ static const char usage[] =
     "  --check   compare every output element with the reference semantics\n"
     "  --bench   time 5 or more runs (until 10 ms) and report seconds per\n"
     "            run and bytes/s\n"
-    "  --json    one JSON object on one line instead of text\n";
+    "  --json    one JSON object on one line instead of text\n"
+    "  --target cuda --emulate [--arch ARCH]  run the CUDA backend's .cu on\n"
+    "            the CPU (C++ by $CXX, default c++, against the emulation)\n"
+    "  --target cuda  run it on a GPU (nvcc); without one: skipped, exit 77\n";
 
 /* One value of --arg "k": an integer, or a finite number (strtod; for
  * a float scalar, match_args checks which the scalar needs). */

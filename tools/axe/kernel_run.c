@@ -108,6 +108,14 @@ static int build(run_ctx *c)
                  env_or("CC", "cc"), c->path[1], c->path[0]);
         return shell(cmd, "the C compiler failed on the generated code");
     }
+    if (c->mode == RUN_CUDA_EMULATED && getenv("AXE_RUN_EDIT") != NULL) {
+        /* the tests' hook: a command that edits the .cu (a mutation) */
+        snprintf(cmd, sizeof cmd, "%s '%s' 1>&2", getenv("AXE_RUN_EDIT"),
+                 c->path[0]);
+        if (shell(cmd, "AXE_RUN_EDIT failed on the generated CUDA") !=
+            CLI_EXIT_OK)
+            return CLI_EXIT_FAIL;
+    }
     if (c->mode == RUN_CUDA_EMULATED) {
         snprintf(cmd, sizeof cmd,
                  "%s -std=c++17 -O1 -fno-strict-aliasing -DAXE_CUDA_EMULATE "
@@ -127,7 +135,8 @@ static int build(run_ctx *c)
  * L2 W2" per race kept, "axe-emu-races N" per launch with races. */
 static void emu_races(run_ctx *c)
 {
-    char line[512], name[AXE_KERNEL_NAME_MAX];
+    char line[512], name[64];
+    size_t len;
     long long off, t1, c1, t2, c2, count;
     int l1, w1, l2, w2;
     axe_race_report *rep = c->emu_cur;
@@ -143,7 +152,11 @@ static void emu_races(run_ctx *c)
                    rep->n < AXE_RACE_MAX) {
             axe_race *r = &rep->race[rep->n++];
             memset(r, 0, sizeof *r);
-            snprintf(r->tensor, sizeof r->tensor, "%s", name);
+            len = strlen(name);
+            if (len >= sizeof r->tensor) /* no tensor name is that long */
+                len = sizeof r->tensor - 1;
+            memcpy(r->tensor, name, len);
+            r->tensor[len] = '\0';
             r->ndim = -1;
             r->address = off;
             r->first = (axe_race_access){t1, c1, l1, w1 != 0};

@@ -151,20 +151,19 @@ static void base_put(ax_text *t, const axe_program *p, const ax_stmt *s, int i,
 /* Operand "i"'s element at the current loop digits "ks" (and the loops
  * around the block). */
 static void elem(ax_text *t, const axe_program *p, const ax_stmt *s, int i,
-                 const gemm_block *b, const int *ks, int nks)
+                 const gemm_block *b, const int *ks, int nks, ax_access acc)
 {
     const ax_tensor *tn = &p->tensors[s->args[i].tensor];
     int j;
-    axe__text_put(
-        t, "%s%s[ax_p%d", tn->cname,
-        tn->mem == AX_MEM_REGISTER ? axe__backend_of(p)->reg_index : "", i);
+    axe__emit_access_open(t, p, tn, NULL, acc, NULL);
+    axe__text_put(t, "ax_p%d", i);
     for (j = 0; j < nks + b->no; j++) {
         int k = j < nks ? ks[j] : b->o[j - nks];
         if (s->plan->loops[k].stride[i] != 0)
             axe__text_put(t, " + ax_i%d * %lldL", k,
                           (long long)s->plan->loops[k].stride[i]);
     }
-    axe__text_put(t, "]");
+    axe__emit_access_close(t, p, tn, NULL, s->line);
 }
 
 /* Loops over "ks" from indent "ind"; returns the indent inside them. */
@@ -218,7 +217,7 @@ static void c_move(ax_text *t, const axe_program *p, const ax_stmt *s,
     in = loops_put(t, s->plan, mn, b->nm + b->nn, ind);
     indent_put(t, in);
     if (!to_local) {
-        elem(t, p, s, 0, b, mn, b->nm + b->nn);
+        elem(t, p, s, 0, b, mn, b->nm + b->nn, AX_ACC_ST);
         axe__text_put(t, " = ");
     }
     axe__text_put(t, "ax_c[");
@@ -226,7 +225,7 @@ static void c_move(ax_text *t, const axe_program *p, const ax_stmt *s,
     axe__text_put(t, "]");
     if (to_local) {
         axe__text_put(t, " = ");
-        elem(t, p, s, 0, b, mn, b->nm + b->nn);
+        elem(t, p, s, 0, b, mn, b->nm + b->nn, AX_ACC_LD);
     }
     axe__text_put(t, ";\n");
 }
@@ -244,7 +243,7 @@ static void widened(ax_text *t, const axe_program *p, const ax_stmt *s,
         ksk[nks + j] = b->k[j];
     axe__text_put(t, "%s%s", is_int(d) ? "(uint32_t)" : "",
                   axe__dtype_load_pre(d));
-    elem(t, p, s, i, b, ksk, nks + b->nk);
+    elem(t, p, s, i, b, ksk, nks + b->nk, AX_ACC_LD);
     axe__text_put(t, "%s", axe__dtype_wrap_post(d));
 }
 

@@ -14,7 +14,11 @@
  * AXE_THREAD_ORDER sets the order of the threads of each phase: 0 or
  * unset ascending, -1 descending, a positive seed the permutation
  * k -> (k a + b) mod threads, a coprime with threads, a and b drawn from
- * the seed by splitmix64.
+ * the seed by splitmix64. The CUDA backend's variant runs the kernel
+ * through its launcher on device copies (cudaMalloc, cudaMemcpy), checks
+ * the launch's code and cudaDeviceSynchronize's (exit 1 with the error's
+ * string), times with CUDA events and leaves the thread order to the
+ * runtime (the emulation reads AXE_THREAD_ORDER itself).
  */
 #include "compiler_internal.h"
 
@@ -293,7 +297,9 @@ void axe__emit_harness(ax_text *t, const axe_program *p, bool cuda)
     if (cuda)
         axe__text_put(t,
                       "    for (i = 0; i < %d; i++)\n"
-                      "        cudaFree(ax_dev[i]);\n",
+                      "        cudaFree(ax_dev[i]);\n"
+                      "    cudaEventDestroy(ax_e0);\n"
+                      "    cudaEventDestroy(ax_e1);\n",
                       n);
     axe__text_put(t, "    return 0;\n}\n#endif\n");
 }

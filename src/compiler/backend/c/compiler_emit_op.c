@@ -95,26 +95,74 @@ static void coord_addr(ax_text *t, const axe_program *p, const ax_stmt *s,
     }
 }
 
-/* Operand "i"'s element in array "name" (its tensor's when NULL). */
-static void element_in(ax_text *t, const axe_program *p, const ax_stmt *s,
-                       int i, const char *name)
+/* Whether accesses to "tn" (as array "name") use the access macros. */
+static bool macro_access(const axe_program *p, const ax_tensor *tn,
+                         const char *name)
+{
+    return axe__backend_of(p)->access_macros && name == NULL &&
+           tn->mem != AX_MEM_REGISTER;
+}
+
+void axe__emit_access_open(ax_text *t, const axe_program *p,
+                           const ax_tensor *tn, const char *name, ax_access acc,
+                           const char *vt)
+{
+    static const char *const macros[] = {"AXE_LD", "AXE_ST", "AXE_ATOM"};
+    if (!macro_access(p, tn, name)) {
+        axe__text_put(t, "%s%s[", name != NULL ? name : tn->cname,
+                      tn->mem == AX_MEM_REGISTER ? axe__backend_of(p)->reg_index
+                                                 : "");
+        return;
+    }
+    if (vt != NULL)
+        axe__text_put(t, "%s(%s, %s, ",
+                      acc == AX_ACC_ST ? "AXE_STV" : "AXE_LDV", vt, tn->cname);
+    else
+        axe__text_put(t, "%s(%s, ", macros[acc], tn->cname);
+}
+
+void axe__emit_access_close(ax_text *t, const axe_program *p,
+                            const ax_tensor *tn, const char *name, int line)
+{
+    if (macro_access(p, tn, name))
+        axe__text_put(t, ", %d)", line);
+    else
+        axe__text_put(t, "]");
+}
+
+/* Operand "i"'s element in array "name" (its tensor's when NULL), as an
+ * access "acc" (vector type "vt", or NULL). */
+static void element_acc(ax_text *t, const axe_program *p, const ax_stmt *s,
+                        int i, const char *name, ax_access acc, const char *vt)
 {
     const ax_tensor *tn = &p->tensors[s->args[i].tensor];
-    axe__text_put(t, "%s%s[", name != NULL ? name : tn->cname,
-                  tn->mem == AX_MEM_REGISTER ? axe__backend_of(p)->reg_index
-                                             : "");
+    axe__emit_access_open(t, p, tn, name, acc, vt);
     axe__emit_swizzle_open(t, p, &s->args[i]);
     if (s->plan->affine[i])
         affine_addr(t, p, s, i);
     else
         coord_addr(t, p, s, i);
     axe__emit_swizzle_close(t, p, &s->args[i]);
-    axe__text_put(t, "]");
+    axe__emit_access_close(t, p, tn, name, s->line);
 }
 
+static void element_in(ax_text *t, const axe_program *p, const ax_stmt *s,
+                       int i, const char *name)
+{
+    element_acc(t, p, s, i, name, AX_ACC_LD, NULL);
+}
+
+/* Operand "i"'s element, read. */
 static void element(ax_text *t, const axe_program *p, const ax_stmt *s, int i)
 {
-    element_in(t, p, s, i, NULL);
+    element_acc(t, p, s, i, NULL, AX_ACC_LD, NULL);
+}
+
+/* Operand "i"'s element, written (or updated atomically: "acc"). */
+static void element_w(ax_text *t, const axe_program *p, const ax_stmt *s, int i,
+                      ax_access acc)
+{
+    element_acc(t, p, s, i, NULL, acc, NULL);
 }
 
 static bool is_int(axe_dtype d)
@@ -642,7 +690,7 @@ static void arg_step(ax_text *t, const axe_program *p, const ax_stmt *s,
     element_in(t, p, s, 0, argv);
     axe__text_put(t, " = ax_v;\n");
     indent_put(t, ind + 2);
-    element(t, p, s, 0);
+    element_w(t, p, s, 0, AX_ACC_ST);
     axe__text_put(t, " = (int32_t)ax_j;\n");
     indent_put(t, ind + 1);
     axe__text_put(t, "}\n");
@@ -664,6 +712,20 @@ static const char *vector_type(const axe_program *p, const ax_stmt *s)
                          : NULL;
 }
 
+/* Operand "i" (0: the destination) of a vector copy in type "vt":
+ * `*(VT *)&ELEMENT`, or AXE_STV / AXE_LDV where accesses use macros. */
+static void vector_operand(ax_text *t, const axe_program *p, const ax_stmt *s,
+                           int i, const char *vt)
+{
+    const ax_tensor *tn = &p->tensors[s->args[i].tensor];
+    if (macro_access(p, tn, NULL)) {
+        element_acc(t, p, s, i, NULL, i == 0 ? AX_ACC_ST : AX_ACC_LD, vt);
+        return;
+    }
+    axe__text_put(t, "*(%s%s *)&", i == 0 ? "" : "const ", vt);
+    element(t, p, s, i);
+}
+
 /* One vector access of a copy: vec elements of the innermost loop, in
  * the backend's vector type or by memcpy. */
 static void vector_copy(ax_text *t, const axe_program *p, const ax_stmt *s)
@@ -672,24 +734,25 @@ static void vector_copy(ax_text *t, const axe_program *p, const ax_stmt *s)
     const char *const *async = axe__backend_of(p)->async_copy;
     int64_t bytes =
         s->plan->vec * axe_dtype_size(p->tensors[s->args[0].tensor].dtype);
+    const char *vt = vector_type(p, s);
     if (s->async_copy && async != NULL) {
+        /* raw addresses: the copy's function records its accesses */
         axe__text_put(t, "%s(&", async[bytes == 4 ? 0 : bytes == 8 ? 1 : 2]);
-        element(t, p, s, 0);
+        element_in(t, p, s, 0, p->tensors[s->args[0].tensor].cname);
         axe__text_put(t, ", &");
-        element(t, p, s, 1);
+        element_in(t, p, s, 1, p->tensors[s->args[1].tensor].cname);
         axe__text_put(t, "); /* %lld x %s */\n", (long long)s->plan->vec, ct);
         return;
     }
-    if (vector_type(p, s) != NULL) {
-        axe__text_put(t, "*(%s *)&", vector_type(p, s));
-        element(t, p, s, 0);
-        axe__text_put(t, " = *(const %s *)&", vector_type(p, s));
-        element(t, p, s, 1);
+    if (vt != NULL) {
+        vector_operand(t, p, s, 0, vt);
+        axe__text_put(t, " = ");
+        vector_operand(t, p, s, 1, vt);
         axe__text_put(t, "; /* %lld x %s */\n", (long long)s->plan->vec, ct);
         return;
     }
     axe__text_put(t, "memcpy(&");
-    element(t, p, s, 0);
+    element_w(t, p, s, 0, AX_ACC_ST);
     axe__text_put(t, ", &");
     element(t, p, s, 1);
     axe__text_put(t, ", %lld * sizeof(%s));\n", (long long)s->plan->vec, ct);
@@ -753,7 +816,7 @@ static void body(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
     if (s->op == AX_OP_ATOMIC_ADD) {
         axe__text_put(t, "AXE_ATOMIC_ADD_%s(&",
                       dst->dtype == AXE_DTYPE_I32 ? "I32" : "F32");
-        element(t, p, s, 0);
+        element_w(t, p, s, 0, AX_ACC_ATOM);
         axe__text_put(t, ", ");
         value(t, p, s);
         axe__text_put(t, ");\n");
@@ -769,7 +832,7 @@ static void body(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
         axe__text_put(t, "\n");
         indent_put(t, ind + 1);
     }
-    element(t, p, s, 0);
+    element_w(t, p, s, 0, AX_ACC_ST);
     if (s->op == AX_OP_COPY && axe__dtype_is_half(dst->dtype)) {
         axe__text_put(t, " = ");
         raw_element(t, p, s, 1); /* the same 16-bit pattern */

@@ -78,8 +78,9 @@
 #define __forceinline__ inline
 #define __launch_bounds__(...)
 #define __align__(n) __attribute__((aligned(n)))
-/* One CTA runs at a time: a function's static array is its CTA's. */
-#define __shared__ static
+/* One CTA runs at a time on one OS thread: a thread_local array (static
+ * storage) is its CTA's, also as `extern __shared__` (ax_dsmem below). */
+#define __shared__ thread_local
 
 struct dim3 {
     unsigned x, y, z;
@@ -102,9 +103,11 @@ enum cudaError_t {
     cudaErrorMemoryAllocation = 2,
     cudaErrorInvalidConfiguration = 9,
     cudaErrorNoDevice = 100,
+    cudaErrorAssert = 710,
     cudaErrorMisalignedAddress = 716,
     cudaErrorLaunchFailure = 719
 };
+enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8 };
 enum cudaMemcpyKind {
     cudaMemcpyHostToHost = 0,
     cudaMemcpyHostToDevice = 1,
@@ -139,7 +142,7 @@ struct thread {
 struct warp {
     int kind, expect, arrived;
     unsigned mask;
-    unsigned char in[32][80], out[32][64];
+    unsigned char in[32][128], out[32][64];
 };
 typedef void (*warp_fn)(warp &w);
 
@@ -367,6 +370,7 @@ inline void bar_sync(unsigned id, unsigned count)
 
 static const char *const warp_names[] = {"shfl.sync", "ldmatrix", "mma.sync",
                                          "__syncwarp"};
+static_assert(sizeof(((warp *)nullptr)->in[0]) >= 96, "warp operand slots");
 
 /* The running lane joins collective "kind" over "mask" with "in"; the
  * last lane runs "fn"; the lane's result is copied to "out". */
@@ -610,6 +614,10 @@ inline void launch(void (*body)(void *), void *arg, dim3 grid, dim3 block)
     if (s.races > 0)
         fprintf(stderr, "axe-emu-races %lld\n", s.races);
     s.races = 0;
+    for (thread &t : s.th) {
+        free(t.stack);
+        t.stack = nullptr;
+    }
 }
 
 /* AXE_LAUNCH(k, grid, block, stream)(args...): the call object. */
@@ -722,6 +730,8 @@ inline double fp8(uint32_t b, bool e5m2)
 
 #define AXE_LAUNCH(k, grid, block, stream)                                     \
     ((void)(stream), axe_emu::make_launcher(k, grid, block))
+#define AXE_LAUNCH_DSMEM(k, grid, block, bytes, stream)                        \
+    ((void)(stream), (void)(bytes), axe_emu::make_launcher(k, grid, block))
 #define AXE_LD(a, i, line)                                                     \
     (*axe_emu::access(&(a)[0], (long)(i), 1, 0, #a, line))
 #define AXE_ST(a, i, line)                                                     \
@@ -829,6 +839,80 @@ inline int atomicAdd(int *p, int v)
     *p = (int)((unsigned)old + (unsigned)v);
     return old;
 }
+inline int atomicMax(int *p, int v)
+{
+    int old = *p;
+    *p = old > v ? old : v;
+    return old;
+}
+inline int atomicMin(int *p, int v)
+{
+    int old = *p;
+    *p = old < v ? old : v;
+    return old;
+}
+inline unsigned atomicCAS(unsigned *p, unsigned cmp, unsigned v)
+{
+    unsigned old = *p;
+    *p = old == cmp ? v : old;
+    return old;
+}
+inline unsigned long long
+atomicCAS(unsigned long long *p, unsigned long long cmp, unsigned long long v)
+{
+    unsigned long long old = *p;
+    *p = old == cmp ? v : old;
+    return old;
+}
+inline unsigned __float_as_uint(float f)
+{
+    unsigned u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+inline float __uint_as_float(unsigned u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+/* One OS thread runs everything in program order: a fence orders nothing
+ * more (the race detector does not count it as a barrier). */
+inline void __threadfence(void) {}
+
+namespace axe_emu
+{
+/* __syncwarp: the lanes of the mask meet; their clocks are joined (it
+ * orders their memory accesses, as the CUDA guide says). */
+inline void syncwarp_fn(warp &w)
+{
+    state &s = st();
+    int base = s.cur->lin / 32 * 32;
+    std::vector<uint32_t> m((size_t)s.n, 0);
+    for (int l = 0; l < 32; l++)
+        if (w.mask >> l & 1u)
+            for (int k = 0; k < s.n; k++) {
+                uint32_t v = s.th[(size_t)(base + l)].vc[(size_t)k];
+                m[(size_t)k] = v > m[(size_t)k] ? v : m[(size_t)k];
+            }
+    for (int l = 0; l < 32; l++)
+        if (w.mask >> l & 1u) {
+            thread &t = s.th[(size_t)(base + l)];
+            t.vc = m;
+            t.vc[(size_t)t.lin]++;
+        }
+}
+} /* namespace axe_emu */
+
+inline void __syncwarp(unsigned mask = 0xffffffffu)
+{
+    axe_emu::collective(3, mask, "", 0, nullptr, 0, axe_emu::syncwarp_fn);
+}
+
+/* The dynamic shared memory of the launch (`extern __shared__`): the most
+ * any architecture has (227 KiB). */
+inline thread_local
+    __attribute__((aligned(16))) unsigned char ax_dsmem[227 * 1024];
 
 /* ---- ldmatrix and mma.sync ------------------------------------------ */
 
@@ -1082,6 +1166,30 @@ inline cudaError_t cudaMemcpy(void *d, const void *s, size_t n, cudaMemcpyKind)
     memcpy(d, s, n);
     return cudaSuccess;
 }
+template <class T>
+inline cudaError_t
+cudaMemcpyToSymbolAsync(T &sym, const void *src, size_t n, size_t off = 0,
+                        cudaMemcpyKind = cudaMemcpyHostToDevice,
+                        cudaStream_t = nullptr)
+{
+    memcpy((char *)&sym + off, src, n);
+    return cudaSuccess;
+}
+template <class T>
+inline cudaError_t
+cudaMemcpyFromSymbolAsync(void *dst, const T &sym, size_t n, size_t off = 0,
+                          cudaMemcpyKind = cudaMemcpyDeviceToHost,
+                          cudaStream_t = nullptr)
+{
+    memcpy(dst, (const char *)&sym + off, n);
+    return cudaSuccess;
+}
+inline cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
+template <class K>
+inline cudaError_t cudaFuncSetAttribute(K, cudaFuncAttribute, int)
+{
+    return cudaSuccess;
+}
 inline cudaError_t cudaGetLastError(void)
 {
     cudaError_t e = axe_emu::st().error;
@@ -1096,6 +1204,7 @@ inline const char *cudaGetErrorString(cudaError_t e)
            : e == cudaErrorMemoryAllocation     ? "out of memory"
            : e == cudaErrorInvalidConfiguration ? "invalid configuration"
            : e == cudaErrorMisalignedAddress    ? "misaligned address"
+           : e == cudaErrorAssert               ? "device-side assert triggered"
            : e == cudaErrorLaunchFailure        ? "the emulated launch failed"
                                                 : "unknown error";
 }

@@ -14,7 +14,13 @@
  * the kernel assumes (runtime extents within their nominal values,
  * pointers aligned for the vector accesses, a grid CUDA can launch) and
  * returns the CUDA error code (cudaSuccess, 0, without a launch when the
- * grid is empty). Invariant: the text depends on the program only.
+ * grid is empty). Global and shared accesses go through the access
+ * macros (AXE_LD, AXE_ST, ...: plain for nvcc, the race detector of the
+ * emulation), the launch through AXE_LAUNCH; under AXE_CUDA_EMULATE the
+ * preamble includes compiler_cuda_emu.h instead of <cuda_runtime.h>.
+ * The harness of the C backend (compiler_emit_harness.c, through the
+ * launcher) follows under AXE_KERNEL_MAIN, for `axe run --target cuda`.
+ * Invariant: the text depends on the program only.
  */
 #include <stdio.h>
 #include <string.h>

@@ -146,6 +146,7 @@ const ax_backend axe__backend_cuda = {
     .vec_type = vec_types,
     .async_copy = async_copies,
     .start_error = axe__cuda_start_error,
+    .access_macros = true,
     .check = check,
     .explain = explain,
     .emit = axe__emit_cuda,
