@@ -164,8 +164,16 @@ struct region {
     uintptr_t lo, hi;
 };
 
-struct race_key {
-    std::string what;
+/* A write that may repeat the value before it (check_suspects). */
+struct suspect {
+    const void *p;
+    int size;
+    unsigned char old[16];
+    const char *tensor;
+    long off;
+    int32_t t1, t2;
+    int64_t c1;
+    int l1, l2;
 };
 
 struct state {
@@ -191,6 +199,7 @@ struct state {
     std::vector<region> global;
     std::unordered_map<uintptr_t, cell> shadow;
     std::unordered_map<std::string, int> reported;
+    std::vector<suspect> suspects;
     long long races;
     bool detect;
 };
@@ -432,7 +441,7 @@ inline bool before(int32_t u, uint32_t clock)
 }
 
 inline void report(const char *tensor, long off, int32_t t1, int64_t c1, int l1,
-                   bool w1, int l2, bool w2)
+                   bool w1, int32_t t2, int l2, bool w2)
 {
     state &s = st();
     char key[200];
@@ -443,19 +452,32 @@ inline void report(const char *tensor, long off, int32_t t1, int64_t c1, int l1,
     if (s.reported[key]++ > 0 || s.reported.size() > 32)
         return;
     fprintf(stderr, "axe-emu-race %s %ld %d %lld %d %d %d %lld %d %d\n", name,
-            off, t1, (long long)c1, l1, w1, s.cur->lin, (long long)s.cta, l2,
-            w2);
+            off, t1, (long long)c1, l1, w1, t2, (long long)s.cta, l2, w2);
+}
+
+/* Two unordered writes of one element race unless the second writes the
+ * value the first left (replicated registers written by every lane):
+ * checked once the second write is done (the next access, the CTA's end). */
+inline void check_suspects()
+{
+    state &s = st();
+    for (const suspect &x : s.suspects)
+        if (memcmp(x.p, x.old, (size_t)x.size) != 0)
+            report(x.tensor, x.off, x.t1, x.c1, x.l1, true, x.t2, x.l2, true);
+    s.suspects.clear();
 }
 
 /* Access "kind" (0 read, 1 write, 2 atomic, 3 async destination, 4 async
  * completion) of thread cur to the element at "p" (offset "off" of
  * tensor "tensor"). */
 inline void track(const char *tensor, const void *p, long off, int kind,
-                  int line)
+                  int line, int size)
 {
     state &s = st();
     if (!s.detect || s.cur == nullptr)
         return;
+    if (!s.suspects.empty())
+        check_suspects();
     uintptr_t a = (uintptr_t)p;
     cell &c = s.shadow[a];
     int32_t me = s.cur->lin;
@@ -464,18 +486,26 @@ inline void track(const char *tensor, const void *p, long off, int kind,
         c = cell(); /* another CTA's shared memory */
     glob = c.cta >= 0 && c.cta != s.cta;
     if (c.pending && kind != 4) {
-        report(tensor, off, c.wt, c.cta, c.wline, true, line, write);
+        report(tensor, off, c.wt, c.cta, c.wline, true, me, line, write);
         return;
     }
     if (c.wt >= 0 && (c.wt != me || glob) && !(c.atomic && kind == 2) &&
-        (glob || !before(c.wt, c.wclock)))
-        report(tensor, off, c.wt, c.cta, c.wline, true, line, write);
+        (glob || !before(c.wt, c.wclock))) {
+        if (kind == 1 && !c.atomic && size <= 16) {
+            suspect x{p,    size, {0},   tensor,  off,
+                      c.wt, me,   c.cta, c.wline, line};
+            memcpy(x.old, p, (size_t)size);
+            s.suspects.push_back(x);
+        } else {
+            report(tensor, off, c.wt, c.cta, c.wline, true, me, line, write);
+        }
+    }
     if (write)
         for (size_t k = 0; k < c.reads.size(); k++)
             if ((c.reads[k].first != me || glob) &&
                 (glob || !before(c.reads[k].first, c.reads[k].second))) {
                 report(tensor, off, c.reads[k].first, c.cta, c.rlines[k], false,
-                       line, true);
+                       me, line, true);
                 break;
             }
     if (glob) {
@@ -511,7 +541,7 @@ template <class T>
 inline T *access(T *a, long i, long n, int kind, const char *tensor, int line)
 {
     for (long k = 0; k < n; k++)
-        track(tensor, a + i + k, i + k, kind, line);
+        track(tensor, a + i + k, i + k, kind, line, (int)sizeof(T));
     return a + i;
 }
 
@@ -610,6 +640,7 @@ inline void launch(void (*body)(void *), void *arg, dim3 grid, dim3 block)
                 s.bidx = uint3{x, y, z};
                 s.cta = ((int64_t)z * grid.y + y) * grid.x + x;
                 run_cta();
+                check_suspects();
             }
     if (s.races > 0)
         fprintf(stderr, "axe-emu-races %lld\n", s.races);
@@ -650,9 +681,9 @@ inline launcher<P...> make_launcher(void (*k)(P...), dim3 grid, dim3 block)
 inline void cp_async(void *dst, const void *src, int n)
 {
     state &s = st();
-    track("cp.async source", src, 0, 0, 0);
+    track("cp.async source", src, 0, 0, 0, 4);
     for (int k = 0; k < n; k += 4)
-        track("cp.async destination", (char *)dst + k, 0, 3, 0);
+        track("cp.async destination", (char *)dst + k, 0, 3, 0, 4);
     s.cur->open.push_back(copy{dst, src, n});
 }
 
@@ -670,7 +701,7 @@ inline void cp_wait(int n)
         for (const copy &c : t->groups.front()) {
             memcpy(c.dst, c.src, (size_t)c.n);
             for (int k = 0; k < c.n; k += 4)
-                track("cp.async destination", (char *)c.dst + k, 0, 4, 0);
+                track("cp.async destination", (char *)c.dst + k, 0, 4, 0, 4);
         }
         t->groups.erase(t->groups.begin());
     }
@@ -953,7 +984,7 @@ inline void ldmatrix(uint32_t *r, const void *row, int n, int trans)
     uint32_t out[4];
     if (st().cur->lin % 32 < 8 * n)
         for (int k = 0; k < 8; k++)
-            track("ldmatrix row", (const char *)row + 2 * k, 0, 0, 0);
+            track("ldmatrix row", (const char *)row + 2 * k, 0, 0, 0, 2);
     collective(1, 0xffffffffu, &x, sizeof x, out, sizeof out, ldmatrix_fn);
     memcpy(r, out, 4 * (size_t)n);
 }
