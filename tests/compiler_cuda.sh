@@ -58,8 +58,18 @@ cli_row 0 "rejected copy.smem: the source 'C' is not a distributed register" \
     "$K/fig5_copy.axe" --target cuda --explain
 cli_row 0 "__shfl_xor_sync (shfl.sync.bfly) over lane masks" \
     "$SRC/tests/kernels/shuffle_sum_f32.axe" --target cuda --explain
-cli_row 1 "gemm.mma_smem fits this operator, but target cuda has no gemm.mma_smem" \
-    "$K/gemm_mma.axe" --target cuda
+cli_row 0 "cuda sm_80: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32, 16 atom tiles per warp, 2 K steps; A: ldmatrix.sync.aligned.m8n8.x4.shared.b16 (16-byte rows along K); B: ldmatrix.sync.aligned.m8n8.x2.shared.b16" \
+    "$K/gemm_mma.axe" --target cuda --explain
+cli_row 0 "A: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 (16-byte rows along M); B: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 (16-byte rows along N)" \
+    "$SRC/tests/kernels/gemm_mma_trans.axe" --target cuda --explain
+cli_row 0 "A: per-thread loads (in global memory); B: per-thread loads (in global memory)" \
+    "$SRC/tests/kernels/gemm_mma_global.axe" --target cuda --explain
+cli_row 0 "cuda sm_80: f32 FMA on the m16n8k8 fragments in the order of K (tf32 mma.sync only when the kernel asks for it" \
+    "$K/warp_mma.axe" --target cuda --explain
+cli_row 0 "cuda sm_89: mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32, 16 atom tiles per warp, 1 K step; A: ldmatrix" \
+    "$K/gemm_fp8.axe" --target cuda --arch sm_89 --explain
+cli_row 1 "gemm on e4m3/e5m2 tensor cores (mma.sync m16n8k32 .e4m3/.e5m2) needs --arch sm_89 or later" \
+    "$K/gemm_fp8.axe" --target cuda --arch sm_86
 cli_row 0 "schedule gemm.thread_fma" "$K/gemm_mma.axe" --target cuda \
     --schedule gemm=thread_fma
 cli_row 0 "k_fig5_copy_cta" "$K/fig5_copy.axe" --target c
@@ -89,19 +99,8 @@ cli_row 0 "the warpgroup's named barrier bar.sync 1+wgid, 128" \
 
 # Kernels the CUDA backend refuses today, with the reason.
 declare -A refused=(
-    [gemm_fp8]="gemm.mma_smem fits this operator"
-    [gemm_i8]="gemm.mma_smem fits this operator"
-    [gemm_mma]="gemm.mma_smem fits this operator"
-    [warp_mma]="no schedule for gemm"
-    [warp_mma_f16]="no schedule for gemm"
-    [warp_slices]="no schedule for gemm"
-    [gemm_swizzle]="gemm.mma_smem fits this operator"
-    [mma_smem_warp]="gemm.mma_smem fits this operator"
-    [slice_loops]="no schedule for gemm"
-    [warp_mma_bf16]="no schedule for gemm"
-    [warp_mma_f64]="no schedule for gemm"
-    [warp_mma_fp8]="no schedule for gemm"
-    [warp_mma_i8]="no schedule for gemm"
+    [gemm_fp8]="gemm on e4m3/e5m2 tensor cores (mma.sync m16n8k32 .e4m3/.e5m2) needs --arch sm_89 or later"
+    [warp_mma_fp8]="gemm on e4m3/e5m2 tensor cores (mma.sync m16n8k32 .e4m3/.e5m2) needs --arch sm_89 or later"
 )
 
 compiled=()
@@ -159,9 +158,25 @@ for n in "${compiled[@]}"; do
     fi
 done
 
+# The e4m3/e5m2 tensor-core kernels (refused below sm_89) build for sm_89
+# and sm_90 from `--arch sm_89`.
+for n in gemm_fp8 warp_mma_fp8; do
+    f=$K/$n.axe
+    [ -f "$f" ] || f=$SRC/tests/kernels/$n.axe
+    if "$AXE" compile "$f" --target cuda --arch sm_89 >"$tmp/$n.cu" &&
+        "$NVCC" -std=c++17 -Werror all-warnings -Xcompiler -Wall,-Wextra \
+            -gencode arch=compute_89,code=sm_89 \
+            -gencode arch=compute_90,code=sm_90 -c "$tmp/$n.cu" \
+            -o "$tmp/$n.o" >"$tmp/$n.nv" 2>&1; then
+        ok
+    else
+        bad "$n (sm_89): $(head -c 600 "$tmp/$n.nv")"
+    fi
+done
+
 # ptx_has KERNEL ARCH [--schedule S | -D P=V]... REGEX...: the PTX of
 # KERNEL (examples or tests) compiled with those options matches every
-# REGEX.
+# REGEX; a REGEX written !RE must not match.
 ptx_has() {
     local n=$1 arch=$2 f r opts=()
     shift 2
@@ -177,7 +192,13 @@ ptx_has() {
         return
     fi
     for r in "$@"; do
-        if grep -qE -- "$r" "$tmp/p.ptx"; then
+        if [ "${r#!}" != "$r" ]; then
+            if grep -qE -- "${r#!}" "$tmp/p.ptx"; then
+                bad "$n ($arch): the PTX has '${r#!}'"
+            else
+                ok
+            fi
+        elif grep -qE -- "$r" "$tmp/p.ptx"; then
             ok
         else
             bad "$n ($arch): the PTX has no '$r'"
@@ -218,6 +239,83 @@ ptx_has gemm sm_80 'cp\.async\.ca\.shared\.global \[%r[0-9]+\], \[%rd[0-9]+\], 4
     'cp\.async\.commit_group' 'cp\.async\.wait_group 0;'
 ptx_has row_reduce sm_90 'cp\.async\.cg\.shared\.global \[%r[0-9]+\], \[%rd[0-9]+\], 16;' \
     'cp\.async\.wait_group 0;'
+
+# Tensor cores: the mma.sync of the dtypes, ldmatrix where the plan says.
+MMA='mma\.sync\.aligned'
+LDM='ldmatrix\.sync\.aligned\.m8n8'
+ptx_has gemm_mma sm_80 "$MMA\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32" \
+    "$LDM\.x4\.shared\.b16" "$LDM\.x2\.shared\.b16"
+ptx_has gemm_mma sm_90 "$MMA\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32" \
+    "$LDM\.x4\.shared\.b16" "$LDM\.x2\.shared\.b16"
+ptx_has gemm_swizzle sm_80 "$MMA\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32" \
+    "$LDM\.x4\.shared\.b16" "$LDM\.x2\.shared\.b16"
+ptx_has gemm_mma_trans sm_80 "$MMA\.m16n8k16" "$LDM\.x4\.trans\.shared\.b16" \
+    "$LDM\.x2\.trans\.shared\.b16"
+ptx_has gemm_mma_global sm_80 "$MMA\.m16n8k16\.row\.col\.f32\.bf16\.bf16\.f32" \
+    "!ldmatrix"
+ptx_has gemm_i8 sm_80 "$MMA\.m16n8k32\.row\.col\.s32\.s8\.s8\.s32" \
+    "$LDM\.x4\.shared\.b16" "$LDM\.x2\.shared\.b16"
+ptx_has gemm_fp8 sm_89 "$MMA\.m16n8k32\.row\.col\.f32\.e4m3\.e4m3\.f32" \
+    "$LDM\.x4\.shared\.b16"
+ptx_has warp_mma_fp8 sm_90 "$MMA\.m16n8k32\.row\.col\.f32\.e4m3\.e4m3\.f32" \
+    "$MMA\.m16n8k32\.row\.col\.f32\.e5m2\.e5m2\.f32" \
+    "$MMA\.m16n8k32\.row\.col\.f32\.e4m3\.e5m2\.f32" \
+    "$MMA\.m16n8k32\.row\.col\.f32\.e5m2\.e4m3\.f32"
+ptx_has warp_mma_f16 sm_80 "$MMA\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32"
+ptx_has warp_mma_bf16 sm_80 "$MMA\.m16n8k16\.row\.col\.f32\.bf16\.bf16\.f32"
+ptx_has warp_mma_i8 sm_80 "$MMA\.m16n8k32\.row\.col\.s32\.s8\.s8\.s32"
+ptx_has warp_mma_f64 sm_80 "$MMA\.m8n8k4\.row\.col\.f64\.f64\.f64\.f64"
+# f32 keeps f32 accuracy: FMA with shuffles, no tf32 mma.sync.
+ptx_has warp_mma sm_80 'shfl\.sync\.idx\.b32' "!mma\.sync" "!tf32"
+ptx_has warp_slices sm_90 'shfl\.sync\.idx\.b32' 'shfl\.sync\.bfly\.b32' \
+    "!mma\.sync"
+
+# ptxas -v of the GEMM examples: no spills, and registers per thread and
+# shared bytes as tests/golden/cuda_ptxas.txt records them for the nvcc
+# release named in its first line (another release: spills only, with a
+# note). AXE_PTXAS_REGEN=1 rewrites the golden.
+ptxas_line() {
+    local n=$1 arch=$2 f
+    f=$K/$n.axe
+    "$AXE" compile "$f" --target cuda --arch "$arch" >"$tmp/q.cu" &&
+        "$NVCC" -arch="$arch" -Xptxas -v -c "$tmp/q.cu" -o "$tmp/q.o" \
+            >"$tmp/q.nv" 2>&1 || return 1
+    awk -v n="$n" -v a="$arch" '
+        /ptxas info *: Used/ { for (i = 1; i <= NF; i++) {
+            if ($(i + 1) == "registers,") r = $i
+            if ($(i + 1) == "bytes" && $(i + 2) ~ /^smem/) m = $i } }
+        /spill stores/ { for (i = 1; i <= NF; i++) {
+            if ($(i + 1) == "bytes" && $(i + 2) == "spill" && $(i + 3) == "stores,") ss = $i
+            if ($(i + 1) == "bytes" && $(i + 2) == "spill" && $(i + 3) == "loads") sl = $i } }
+        END { printf "%s %s registers %s smem %s spill_stores %s spill_loads %s\n",
+                     n, a, r, (m == "" ? 0 : m), ss, sl }' "$tmp/q.nv"
+}
+golden=$SRC/tests/golden/cuda_ptxas.txt
+release=$("$NVCC" --version | sed -n 's/.*release \([0-9.]*\).*/\1/p')
+: >"$tmp/ptxas.txt"
+for ka in gemm:sm_80 gemm:sm_90 gemm_mma:sm_80 gemm_mma:sm_90 gemm_i8:sm_80 \
+    gemm_i8:sm_90 gemm_fp8:sm_89 gemm_fp8:sm_90 gemm_splitk:sm_80 \
+    gemm_splitk:sm_90 warp_mma:sm_80 warp_mma:sm_90 warp_mma_f16:sm_80 \
+    warp_mma_f16:sm_90 warp_slices:sm_80 warp_slices:sm_90; do
+    if ! ptxas_line "${ka%%:*}" "${ka#*:}" >>"$tmp/ptxas.txt"; then
+        bad "$ka: no ptxas report ($(head -c 300 "$tmp/q.nv"))"
+    fi
+done
+if grep -vq 'spill_stores 0 spill_loads 0$' "$tmp/ptxas.txt"; then
+    bad "spills: $(grep -v 'spill_stores 0 spill_loads 0$' "$tmp/ptxas.txt")"
+else
+    ok
+fi
+if [ "${AXE_PTXAS_REGEN:-0}" = 1 ]; then
+    { echo "# nvcc release $release: ptxas -v of the GEMM examples (tests/compiler_cuda.sh)"
+      cat "$tmp/ptxas.txt"; } >"$golden"
+elif [ "$(head -1 "$golden" | awk '{print $4}')" != "$release:" ]; then
+    echo "note: nvcc release $release, golden of $(head -1 "$golden" | awk '{print $4}') registers and shared bytes not compared"
+elif diff <(tail -n +2 "$golden") "$tmp/ptxas.txt" >"$tmp/ptxas.diff"; then
+    ok
+else
+    bad "ptxas -v differs from $golden: $(cat "$tmp/ptxas.diff")"
+fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

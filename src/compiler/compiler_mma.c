@@ -196,6 +196,8 @@ static axe_status outer_offsets(ax_arena *ar, const axe_layout *outer,
         axe_point pt;
         AXE_TRY(axe_layout_apply_base(outer, x, &pt, NULL));
         (*out)[x] = 0;
+        if (owner != NULL)
+            (*owner)[x] = 0;
         for (k = 0; k < pt.n; k++) {
             if (strcmp(pt.axis[k], "m") == 0)
                 (*out)[x] = pt.v[k] * span;
@@ -455,6 +457,10 @@ axe_status axe__gemm_mma_smem(axe_program *p, ax_stmt *s, ax_plan *plan,
         return AXE_ERR_NO_MEMORY;
     m->atom = a->name;
     m->from_memory = true;
+    /* A's and B's fragments (the tables a GPU backend loads them by) */
+    for (i = 0; i < 2; i++)
+        if (invert_tv(a, i, &m->frag[i]) != AXE_OK)
+            return axe__fail(why, AXE_ERR_INVALID, -1, "bad atom table");
     AXE_TRY(tile_of_atom(p, s, a, 2, warp, m, why));
     m->tiles[0] = tc->shape[0] / a->mnk[0];
     m->tiles[1] = tc->shape[1] / a->mnk[1];

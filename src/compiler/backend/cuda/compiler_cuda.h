@@ -4,8 +4,9 @@
  * (compiler_emit_cuda.c), which its ax_backend value
  * (compiler_target_cuda.c) emits, with the collective schedules
  * (compiler_emit_cuda_reduce.c), the data-dependent start checks
- * (compiler_emit_cuda_check.c) and shared memory
- * (compiler_emit_cuda_smem.c).
+ * (compiler_emit_cuda_check.c), shared memory
+ * (compiler_emit_cuda_smem.c) and the tensor-core gemm's instruction
+ * choices (compiler_cuda_mma.c) and code (compiler_emit_cuda_mma.c).
  */
 #ifndef AXE_COMPILER_CUDA_H
 #define AXE_COMPILER_CUDA_H
@@ -66,5 +67,60 @@ int64_t axe__cuda_shared_limit(int arch);
 void axe__cuda_shared_decl(ax_text *t, const axe_program *p, int i);
 void axe__cuda_shared_base(ax_text *t, const axe_program *p);
 void axe__cuda_shared_attr(ax_text *t, const axe_program *p);
+
+/* A tensor-core instruction: A, B and C dtypes, the first architecture,
+ * the wrapper the .cu calls and its PTX. */
+typedef struct axe__cuda_atom {
+    axe_dtype a, b, c;
+    int arch;
+    const char *wrap, *ptx;
+} axe__cuda_atom;
+
+/* A fragment in quad form: value unit * j + e of lane l at (r0[j] + l / 4,
+ * c0[j] + unit * (l % 4) + e) of the atom tile, j < nregs. */
+typedef struct axe__cuda_form {
+    int unit, nregs;
+    int64_t r0[16], c0[16];
+} axe__cuda_form;
+
+typedef enum axe__cuda_load {
+    AXE_CUDA_LOAD_THREAD,
+    AXE_CUDA_LOAD_LDMATRIX,
+    AXE_CUDA_LOAD_LDMATRIX_TRANS
+} axe__cuda_load;
+
+/* The atom tiles of gemm.mma_smem's warps: warp w holds, for each i < n,
+ * the tile (mi0[w] + tile[3i+1], ni0[w] + tile[3i+2]) at C register
+ * offset tile[3i]. */
+#define AXE_CUDA_MAX_TILES 64
+typedef struct axe__cuda_tiles {
+    int64_t nwarps;
+    int n;
+    int64_t tile[3 * AXE_CUDA_MAX_TILES];
+    int64_t mi0[32], ni0[32];
+} axe__cuda_tiles;
+
+/* compiler_cuda_mma.c: the atom of gemm "s"'s dtypes (NULL: f32, FMA on
+ * the fragments); the elements per 32-bit register of a dtype; the quad
+ * form of a fragment; how gemm.mma_smem loads operand "o" (0 A, 1 B) and
+ * why; the warps' tiles; what of gemm "s" the backend refuses (NULL:
+ * nothing). */
+const axe__cuda_atom *axe__cuda_atom_of(const axe_program *p, const ax_stmt *s);
+const axe__cuda_atom *axe__cuda_atom_at(int i);
+int axe__cuda_unit(axe_dtype d);
+bool axe__cuda_frag_form(const ax_frag *f, int unit, axe__cuda_form *out);
+axe__cuda_load axe__cuda_load_of(const axe_program *p, const ax_stmt *s, int o,
+                                 const char **why);
+bool axe__cuda_warp_tiles(const axe_program *p, const ax_stmt *s,
+                          axe__cuda_tiles *out, const char **why);
+const char *axe__cuda_mma_refusal(const axe_program *p, const ax_stmt *s);
+
+/* compiler_emit_cuda_mma.c: the code of gemm "s" (gemm.mma_atom or
+ * gemm.mma_smem) at indent "ind"; the wrappers "body" calls (inline PTX,
+ * under #ifndef AXE_CUDA_EMULATE); the instructions for --explain. */
+void axe__emit_cuda_mma(ax_text *t, const axe_program *p, const ax_stmt *s,
+                        int ind);
+void axe__emit_cuda_ptx_wrappers(ax_text *t, const char *body);
+void axe__cuda_mma_explain(ax_text *t, const axe_program *p, const ax_stmt *s);
 
 #endif

@@ -153,6 +153,7 @@ static void preamble(ax_text *t, const axe_program *p, const char *file,
                          "*)(p), (int)(int32_t)(v))\n");
     atomic_minmax(t, body);
     axe__cuda_wrappers(t, p, body);
+    axe__emit_cuda_ptx_wrappers(t, body);
     axe__text_put(t, "\n");
     device_helpers(t, p, body);
     axe__cuda_check_device(t, p);
@@ -242,6 +243,8 @@ static void emit_block(ax_text *t, const axe_program *p, const ax_stmt *s,
                           "code) */\n",
                           s->index, s->line, axe__scope_name(s->scope),
                           axe__op_name(s->op));
+        } else if (s->mma != NULL) {
+            axe__emit_cuda_mma(t, p, s, ind);
         } else if (s->stage[0] != NULL) {
             axe__cuda_emit_staged(t, p, s, ind, in_loop);
         } else if (s->nmasks > 0) {

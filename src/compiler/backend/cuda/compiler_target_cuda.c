@@ -16,13 +16,16 @@ static const ax_arch archs[] = {
 /* Per-thread plans (thread_loop, split, vector) of every operator that
  * has them, the lane butterfly of reduce.warp_shuffle, the staged
  * schedules through shared memory (reduce.smem, reduce.tree, copy.smem)
- * and the grid-scope ones (reduce.grid, gemm.split_k, with atomics). */
+ * and the grid-scope ones (reduce.grid, gemm.split_k, with atomics), and
+ * the tensor-core gemms (mma.sync; e4m3/e5m2 from sm_89, refused below
+ * by "check"). */
 static const ax_backend_sched schedules[] = {
     {NULL, "vector", 80},       {NULL, "thread_loop", 80},
     {NULL, "split", 80},        {"reduce", "warp_shuffle", 80},
     {"reduce", "smem", 80},     {"reduce", "tree", 80},
     {"reduce", "grid", 80},     {"copy", "smem", 80},
     {"gemm", "thread_fma", 80}, {"gemm", "split_k", 80},
+    {"gemm", "mma_atom", 80},   {"gemm", "mma_smem", 80},
 };
 
 static const char *const vec_types[] = {"unsigned int", "uint2", "uint4"};
@@ -52,6 +55,8 @@ static const ax_stmt *refused_op(const axe_program *p, const ax_stmt *s,
                    "thread's best values in registers)";
             return s;
         }
+        if (s->mma != NULL && (*why = axe__cuda_mma_refusal(p, s)) != NULL)
+            return s;
         if (s->nmasks > 0 && p->threads % 32 != 0) {
             *why = "reduce.warp_shuffle needs whole warps on the cuda "
                    "backend (threads a multiple of 32)";
@@ -100,6 +105,10 @@ static void explain(ax_text *t, const axe_program *p, const ax_stmt *s)
     if (axe__program_has_loads(p))
         axe__text_put(t, "run-time checks of data-dependent starts "
                          "(a failure recorded for the launcher); ");
+    if (s->mma != NULL) {
+        axe__cuda_mma_explain(t, p, s);
+        return;
+    }
     if (axe__cuda_explain_collective(t, p, s))
         return;
     if (axe__cuda_async_copy(p, s)) {

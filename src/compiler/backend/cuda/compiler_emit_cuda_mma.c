@@ -1,0 +1,581 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The CUDA code of a tensor-core gemm (the choices: compiler_cuda_mma.c).
+ *   - gemm.mma_atom (A, B, C registers of one warp): per K tile of atoms,
+ *     each A and B atom tile's fragment packed from the thread's own
+ *     registers into 32-bit registers in PTX order (value u*j + e of the
+ *     tile is bits 8*size*e of register j), then one mma.sync per (MI, NI)
+ *     atom tile, in place on C's registers. Every register index is a
+ *     literal (the plan's offsets), so nothing lives in local memory.
+ *   - gemm.mma_smem (A, B in memory, C registers of a warp, warpgroup or
+ *     CTA): each warp's first row and column of atom tiles from its warp
+ *     number, then per K tile of atoms the fragments of the distinct A
+ *     rows and B columns of its tiles (ldmatrix, each lane giving the row
+ *     address of its matrix, or per-thread loads at the quad form's
+ *     coordinates; swizzled addresses per access), then one mma.sync per
+ *     atom tile.
+ *   - f32 (no atom: tf32 only when asked for): the same tiles with f32
+ *     FMA in the logical order of K, each lane reading the A and B values
+ *     of its C values from memory (mma_smem) or, by __shfl_sync, from the
+ *     lanes that hold them in the quad form (mma_atom).
+ * The wrappers (axe_ptx_*, docs: notes' cuda_wrappers contract) are
+ * emitted only when called, inline PTX under #ifndef AXE_CUDA_EMULATE;
+ * the CPU emulation defines them from the PTX ISA.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "compiler_backend.h"
+#include "compiler_cuda.h"
+
+static void ind_put(ax_text *t, int ind)
+{
+    axe__text_put(t, "%*s", ind * 4, "");
+}
+
+/* ---- wrappers ------------------------------------------------------- */
+
+/* "{%lo, ..., %hi-1}" */
+static void asm_regs(ax_text *t, int lo, int n)
+{
+    int i;
+    axe__text_put(t, "{");
+    for (i = 0; i < n; i++)
+        axe__text_put(t, "%s%%%d", i ? ", " : "", lo + i);
+    axe__text_put(t, "}");
+}
+
+static void asm_ops(ax_text *t, const char *cons, const char *arr, int n,
+                    bool first)
+{
+    int i;
+    for (i = 0; i < n; i++)
+        axe__text_put(t, "%s\"%s\"(%s[%d])", first && i == 0 ? "" : ", ", cons,
+                      arr, i);
+}
+
+static void mma_wrapper(ax_text *t, const axe__cuda_atom *a)
+{
+    bool f64 = a->c == AXE_DTYPE_F64, s32 = a->c == AXE_DTYPE_I32;
+    int na = f64 ? 1 : 4, nb = f64 ? 1 : 2, nc = f64 ? 2 : 4;
+    const char *at = f64 ? "double" : "uint32_t", *ct = f64   ? "double"
+                                                        : s32 ? "int32_t"
+                                                              : "float";
+    const char *ac = f64 ? "d" : "r", *cc = f64 ? "d" : s32 ? "r" : "f";
+    char out[4];
+    axe__text_put(t,
+                  "static __device__ __forceinline__ void %s(%s d[%d], "
+                  "const %s a[%d], const %s b[%d], const %s c[%d])\n{\n"
+                  "    asm volatile(\"%s \"\n                 \"",
+                  a->wrap, ct, nc, at, na, at, nb, ct, nc, a->ptx);
+    asm_regs(t, 0, nc);
+    axe__text_put(t, ", ");
+    asm_regs(t, nc, na);
+    axe__text_put(t, ", ");
+    asm_regs(t, nc + na, nb);
+    axe__text_put(t, ", ");
+    asm_regs(t, nc + na + nb, nc);
+    axe__text_put(t, ";\\n\"\n                 : ");
+    (void)snprintf(out, sizeof out, "=%s", cc);
+    asm_ops(t, out, "d", nc, true);
+    axe__text_put(t, "\n                 : ");
+    asm_ops(t, ac, "a", na, true);
+    asm_ops(t, ac, "b", nb, false);
+    asm_ops(t, cc, "c", nc, false);
+    axe__text_put(t, ");\n}\n");
+}
+
+static void ldmatrix_wrapper(ax_text *t, int n, bool trans)
+{
+    axe__text_put(t,
+                  "static __device__ __forceinline__ void "
+                  "axe_ptx_ldmatrix_x%d%s(uint32_t r[%d], const void *row)\n"
+                  "{\n    asm volatile(\"ldmatrix.sync.aligned.m8n8.x%d%s"
+                  ".shared.b16 ",
+                  n, trans ? "_trans" : "", n, n, trans ? ".trans" : "");
+    asm_regs(t, 0, n);
+    axe__text_put(t, ", [%%%d];\\n\"\n                 : ", n);
+    asm_ops(t, "=r", "r", n, true);
+    axe__text_put(t, "\n                 : \"r\"((unsigned)"
+                     "__cvta_generic_to_shared(row)));\n}\n");
+}
+
+/* The wrappers "body" calls, inline PTX (see the file comment). */
+void axe__emit_cuda_ptx_wrappers(ax_text *t, const char *body)
+{
+    static const int xs[] = {1, 2, 4};
+    char name[64];
+    int i, tr;
+    bool any = false;
+    const axe__cuda_atom *a;
+    for (i = 0; (a = axe__cuda_atom_at(i)) != NULL; i++) {
+        (void)snprintf(name, sizeof name, "%s(", a->wrap);
+        if (strstr(body, name) == NULL)
+            continue;
+        if (!any)
+            axe__text_put(t, "\n#ifndef AXE_CUDA_EMULATE /* the PTX "
+                             "instructions (emulated otherwise) */\n");
+        any = true;
+        mma_wrapper(t, a);
+    }
+    for (i = 0; i < 3; i++)
+        for (tr = 0; tr < 2; tr++) {
+            (void)snprintf(name, sizeof name, "axe_ptx_ldmatrix_x%d%s(", xs[i],
+                           tr ? "_trans" : "");
+            if (strstr(body, name) == NULL)
+                continue;
+            if (!any)
+                axe__text_put(t, "\n#ifndef AXE_CUDA_EMULATE /* the PTX "
+                                 "instructions (emulated otherwise) */\n");
+            any = true;
+            ldmatrix_wrapper(t, xs[i], tr != 0);
+        }
+    if (any)
+        axe__text_put(t, "#endif\n");
+}
+
+/* ---- shared helpers -------------------------------------------------- */
+
+/* "(var == 1L ? v1 : var == 2L ? v2 : ... v0)" over v[0..n): the value
+ * at var, v[0] where no other matches. */
+static void put_chain(ax_text *t, const char *var, const int64_t *v, int64_t n)
+{
+    int64_t i;
+    axe__text_put(t, "(");
+    for (i = 1; i < n; i++)
+        if (v[i] != v[0])
+            axe__text_put(t, "%s == %lldL ? %lldL : ", var, (long long)i,
+                          (long long)v[i]);
+    axe__text_put(t, "%lldL)", (long long)v[0]);
+}
+
+/* Operand "i"'s element at gemm coordinates "row" (M for A, N for B) and
+ * "k" (C expressions): name[swizzle(base + digits)]. */
+static void put_elem(ax_text *t, const axe_program *p, const ax_stmt *s, int i,
+                     const char *row, const char *k)
+{
+    const ax_plan *plan = s->plan;
+    const ax_tensor *tn = &p->tensors[s->args[i].tensor];
+    int rd = i == 1 ? 0 : 1, d;
+    ax_base b;
+    axe__plan_base(p, &s->args[i], &b);
+    axe__text_put(t, "%s[", tn->cname);
+    axe__emit_swizzle_open(t, p, &s->args[i]);
+    axe__text_put(t, "%lldL", (long long)b.cst);
+    for (d = 0; d < b.ndyn; d++) {
+        axe__text_put(t, " + ");
+        axe__expr_print_c(t, p, b.dyn[d]);
+        axe__text_put(t, " * %lldL", (long long)b.scale[d]);
+    }
+    for (d = 0; d < plan->nloops; d++)
+        if (plan->loops[d].stride[i] != 0 &&
+            (plan->loops[d].dim == rd || plan->loops[d].dim == 2))
+            axe__text_put(t, " + (%s) / %lldL %% %lldL * %lldL",
+                          plan->loops[d].dim == 2 ? k : row,
+                          (long long)plan->loops[d].weight,
+                          (long long)plan->loops[d].extent,
+                          (long long)plan->loops[d].stride[i]);
+    axe__emit_swizzle_close(t, p, &s->args[i]);
+    axe__text_put(t, "]");
+}
+
+/* Element e of a 32-bit register of "dt" read by "elem" ... : the cast
+ * that puts it at its bits (low element first). */
+static void put_pack_open(ax_text *t, axe_dtype dt, int e)
+{
+    int size = axe_dtype_size(dt);
+    axe__text_put(t, "%s((uint32_t)%s", e ? " | " : "",
+                  size == 1 ? "(uint8_t)" : "");
+}
+
+static void put_pack_close(ax_text *t, axe_dtype dt, int e)
+{
+    if (e > 0)
+        axe__text_put(t, " << %d", 8 * axe_dtype_size(dt) * e);
+    axe__text_put(t, ")");
+}
+
+static const char *frag_type(const axe__cuda_atom *a)
+{
+    return a->a == AXE_DTYPE_F64 ? "double" : "uint32_t";
+}
+
+static void forms(const axe_program *p, const ax_stmt *s, axe__cuda_form *f)
+{
+    int o;
+    for (o = 0; o < 3; o++)
+        (void)axe__cuda_frag_form(
+            &s->mma->frag[o],
+            o == 2 ? 2
+                   : axe__cuda_unit(p->tensors[s->args[o + 1].tensor].dtype),
+            &f[o]);
+}
+
+/* ---- gemm.mma_atom ---------------------------------------------------- */
+
+/* ax_X[tile][j] = the packed register j of operand "o"'s atom tile at
+ * storage offset "off" of the thread's array. */
+static void pack_regs(ax_text *t, const axe_program *p, const ax_stmt *s, int o,
+                      const axe__cuda_form *f, int64_t tile, int64_t off,
+                      int ind)
+{
+    const ax_tensor *tn = &p->tensors[s->args[o + 1].tensor];
+    int j, e;
+    for (j = 0; j < f->nregs; j++) {
+        ind_put(t, ind);
+        axe__text_put(t, "ax_%c[%lld][%d] = ", "ab"[o], (long long)tile, j);
+        if (tn->dtype == AXE_DTYPE_F64) {
+            axe__text_put(t, "%s[%lldL];\n", tn->cname, (long long)off + j);
+            continue;
+        }
+        for (e = 0; e < f->unit; e++) {
+            put_pack_open(t, tn->dtype, e);
+            axe__text_put(t, "%s[%lldL]", tn->cname,
+                          (long long)(off + f->unit * j + e));
+            put_pack_close(t, tn->dtype, e);
+        }
+        axe__text_put(t, ";\n");
+    }
+}
+
+static void atom_regs(ax_text *t, const axe_program *p, const ax_stmt *s,
+                      const axe__cuda_atom *a, int ind)
+{
+    const ax_mma *m = s->mma;
+    const char *c = p->tensors[s->args[0].tensor].cname;
+    axe__cuda_form f[3];
+    int64_t mi, ni, ki, oc;
+    forms(p, s, f);
+    for (ki = 0; ki < m->tiles[2]; ki++) {
+        ind_put(t, ind);
+        axe__text_put(t, "{ /* atom K tile %lld */\n", (long long)ki);
+        ind_put(t, ind + 1);
+        axe__text_put(t, "%s ax_a[%lld][%d], ax_b[%lld][%d];\n", frag_type(a),
+                      (long long)m->tiles[0], f[0].nregs,
+                      (long long)m->tiles[1], f[1].nregs);
+        for (mi = 0; mi < m->tiles[0]; mi++)
+            pack_regs(t, p, s, 0, &f[0], mi,
+                      m->offset[0][mi * m->tiles[2] + ki], ind + 1);
+        for (ni = 0; ni < m->tiles[1]; ni++)
+            pack_regs(t, p, s, 1, &f[1], ni,
+                      m->offset[1][ni * m->tiles[2] + ki], ind + 1);
+        for (mi = 0; mi < m->tiles[0]; mi++)
+            for (ni = 0; ni < m->tiles[1]; ni++) {
+                oc = m->offset[2][mi * m->tiles[1] + ni];
+                ind_put(t, ind + 1);
+                axe__text_put(t,
+                              "%s(&%s[%lldL], ax_a[%lld], ax_b[%lld], "
+                              "&%s[%lldL]);\n",
+                              a->wrap, c, (long long)oc, (long long)mi,
+                              (long long)ni, c, (long long)oc);
+            }
+        ind_put(t, ind);
+        axe__text_put(t, "}\n");
+    }
+}
+
+/* f32 register gemm: C value v of tile (mi, ni) accumulates, for each
+ * 4-wide block of K, A's register (its row block, the K block) of lane
+ * (laneid & ~3) | kk and B's register (the K block) of the lane holding
+ * the C value's column, fetched with __shfl_sync. */
+static void f32_value(ax_text *t, const axe_program *p, const ax_stmt *s,
+                      const axe__cuda_form *f, int64_t mi, int64_t ni,
+                      int64_t ki, int v, int ind)
+{
+    const ax_mma *m = s->mma;
+    const char *cn = p->tensors[s->args[0].tensor].cname,
+               *an = p->tensors[s->args[1].tensor].cname,
+               *bn = p->tensors[s->args[2].tensor].cname;
+    int64_t oc = m->offset[2][mi * m->tiles[1] + ni] + v,
+            oa = m->offset[0][mi * m->tiles[2] + ki],
+            ob = m->offset[1][ni * m->tiles[2] + ki], kb;
+    int jc = v / 2, e = v % 2, ja, jb;
+    ind_put(t, ind);
+    axe__text_put(t, "{\n");
+    ind_put(t, ind + 1);
+    axe__text_put(t, "float ax_acc = %s[%lldL];\n", cn, (long long)oc);
+    for (kb = 0; kb < m->frag[0].shape[1]; kb += 4) {
+        for (ja = 0; ja < f[0].nregs; ja++)
+            if (f[0].r0[ja] == f[2].r0[jc] && f[0].c0[ja] == kb)
+                break;
+        for (jb = 0; jb < f[1].nregs; jb++)
+            if (f[1].c0[jb] == kb)
+                break;
+        ind_put(t, ind + 1);
+        axe__text_put(
+            t,
+            "for (int ax_kk = 0; ax_kk < 4; ++ax_kk)\n%*sax_acc = ax_acc + "
+            "__shfl_sync(0xffffffffu, %s[%lldL], (int)(laneid & ~3L) | "
+            "ax_kk) * __shfl_sync(0xffffffffu, %s[%lldL], 4 * (%d + 2 * "
+            "(int)(laneid %% 4L)) + ax_kk);\n",
+            (ind + 2) * 4, "", an, (long long)(oa + ja), bn,
+            (long long)(ob + jb), (int)f[2].c0[jc] + e);
+    }
+    ind_put(t, ind + 1);
+    axe__text_put(t, "%s[%lldL] = ax_acc;\n", cn, (long long)oc);
+    ind_put(t, ind);
+    axe__text_put(t, "}\n");
+}
+
+static void atom_f32(ax_text *t, const axe_program *p, const ax_stmt *s,
+                     int ind)
+{
+    const ax_mma *m = s->mma;
+    axe__cuda_form f[3];
+    int64_t mi, ni, ki;
+    int v;
+    forms(p, s, f);
+    for (mi = 0; mi < m->tiles[0]; mi++)
+        for (ni = 0; ni < m->tiles[1]; ni++)
+            for (ki = 0; ki < m->tiles[2]; ki++)
+                for (v = 0; v < m->frag[2].nvals; v++)
+                    f32_value(t, p, s, f, mi, ni, ki, v, ind);
+}
+
+/* ---- gemm.mma_smem ---------------------------------------------------- */
+
+/* The distinct values of tile[3i + which] into "u"; their count. */
+static int distinct(const axe__cuda_tiles *tl, int which, int64_t *u)
+{
+    int i, j, n = 0;
+    for (i = 0; i < tl->n; i++) {
+        for (j = 0; j < n && u[j] != tl->tile[3 * i + which]; j++)
+            ;
+        if (j == n)
+            u[n++] = tl->tile[3 * i + which];
+    }
+    return n;
+}
+
+static int index_of(const int64_t *u, int n, int64_t v)
+{
+    int j;
+    for (j = 0; j < n && u[j] != v; j++)
+        ;
+    return j;
+}
+
+/* The fragment of operand "o" (0 A, 1 B) of the warp's atom tile row (or
+ * column) "base + rel" in ax_X[idx], by ldmatrix or per-thread loads. */
+static void load_frag(ax_text *t, const axe_program *p, const ax_stmt *s, int o,
+                      const axe__cuda_form *f, int idx, int64_t rel, int ind)
+{
+    const ax_mma *m = s->mma;
+    const ax_tensor *tn = &p->tensors[s->args[o + 1].tensor];
+    const char *why, *base = o == 0 ? "ax_mi0" : "ax_ni0";
+    axe__cuda_load how = axe__cuda_load_of(p, s, o, &why);
+    int64_t ra = m->mnk[o], ka = m->mnk[2];
+    char row[160], k[160];
+    int j, e;
+    ind_put(t, ind);
+    axe__text_put(t, "{\n");
+    if (how != AXE_CUDA_LOAD_THREAD) {
+        bool tr = how == AXE_CUDA_LOAD_LDMATRIX_TRANS;
+        if (f->nregs > 1) {
+            ind_put(t, ind + 1);
+            axe__text_put(t, "const long ax_j = laneid / 8L %% %dL;\n",
+                          f->nregs);
+        }
+        ind_put(t, ind + 1);
+        axe__text_put(t, "const long ax_r = (%s + %lldL) * %lldL + ", base,
+                      (long long)rel, (long long)ra);
+        put_chain(t, "ax_j", f->r0, f->nregs);
+        axe__text_put(t, "%s, ax_k = ax_ki * %lldL + ",
+                      tr ? "" : " + laneid % 8L", (long long)ka);
+        put_chain(t, "ax_j", f->c0, f->nregs);
+        axe__text_put(t, "%s;\n", tr ? " + laneid % 8L" : "");
+        ind_put(t, ind + 1);
+        axe__text_put(t, "axe_ptx_ldmatrix_x%d%s(ax_%c[%d], &", f->nregs,
+                      tr ? "_trans" : "", "ab"[o], idx);
+        put_elem(t, p, s, o + 1, "ax_r", "ax_k");
+        axe__text_put(t, ");\n");
+    } else {
+        for (j = 0; j < f->nregs; j++) {
+            ind_put(t, ind + 1);
+            axe__text_put(t, "ax_%c[%d][%d] = ", "ab"[o], idx, j);
+            for (e = 0; e < f->unit; e++) {
+                (void)snprintf(row, sizeof row,
+                               "(%s + %lldL) * %lldL + %lldL + laneid / 4L",
+                               base, (long long)rel, (long long)ra,
+                               (long long)f->r0[j]);
+                (void)snprintf(
+                    k, sizeof k, "ax_ki * %lldL + %lldL + %dL * (laneid %% 4L)",
+                    (long long)ka, (long long)(f->c0[j] + e), f->unit);
+                if (tn->dtype != AXE_DTYPE_F64)
+                    put_pack_open(t, tn->dtype, e);
+                put_elem(t, p, s, o + 1, row, k);
+                if (tn->dtype != AXE_DTYPE_F64)
+                    put_pack_close(t, tn->dtype, e);
+            }
+            axe__text_put(t, ";\n");
+        }
+    }
+    ind_put(t, ind);
+    axe__text_put(t, "}\n");
+}
+
+static void smem_mma(ax_text *t, const axe_program *p, const ax_stmt *s,
+                     const axe__cuda_atom *a, const axe__cuda_tiles *tl,
+                     int ind)
+{
+    const char *c = p->tensors[s->args[0].tensor].cname;
+    axe__cuda_form f[3];
+    int64_t um[AXE_CUDA_MAX_TILES], un[AXE_CUDA_MAX_TILES];
+    int nm = distinct(tl, 1, um), nn = distinct(tl, 2, un), i;
+    forms(p, s, f);
+    ind_put(t, ind);
+    axe__text_put(t, "%s ax_a[%d][%d], ax_b[%d][%d];\n", frag_type(a), nm,
+                  f[0].nregs, nn, f[1].nregs);
+    for (i = 0; i < nm; i++)
+        load_frag(t, p, s, 0, &f[0], i, um[i], ind);
+    for (i = 0; i < nn; i++)
+        load_frag(t, p, s, 1, &f[1], i, un[i], ind);
+    for (i = 0; i < tl->n; i++) {
+        ind_put(t, ind);
+        axe__text_put(t, "%s(&%s[%lldL], ax_a[%d], ax_b[%d], &%s[%lldL]);\n",
+                      a->wrap, c, (long long)tl->tile[3 * i],
+                      index_of(um, nm, tl->tile[3 * i + 1]),
+                      index_of(un, nn, tl->tile[3 * i + 2]), c,
+                      (long long)tl->tile[3 * i]);
+    }
+}
+
+/* f32 gemm.mma_smem: each C value of each of the warp's tiles over the
+ * atom's K in order, A and B read from memory. */
+static void smem_f32(ax_text *t, const axe_program *p, const ax_stmt *s,
+                     const axe__cuda_tiles *tl, int ind)
+{
+    const ax_mma *m = s->mma;
+    const char *cn = p->tensors[s->args[0].tensor].cname;
+    axe__cuda_form f[3];
+    int i, v;
+    forms(p, s, f);
+    for (i = 0; i < tl->n; i++)
+        for (v = 0; v < m->frag[2].nvals; v++) {
+            int64_t oc = tl->tile[3 * i] + v;
+            ind_put(t, ind);
+            axe__text_put(t,
+                          "{\n%*sconst long ax_r = (ax_mi0 + %lldL) * %lldL "
+                          "+ %lldL + laneid / 4L, ax_c = (ax_ni0 + %lldL) * "
+                          "%lldL + %lldL + 2L * (laneid %% 4L);\n",
+                          (ind + 1) * 4, "", (long long)tl->tile[3 * i + 1],
+                          (long long)m->mnk[0], (long long)f[2].r0[v / 2],
+                          (long long)tl->tile[3 * i + 2], (long long)m->mnk[1],
+                          (long long)(f[2].c0[v / 2] + v % 2));
+            ind_put(t, ind + 1);
+            axe__text_put(t, "float ax_acc = %s[%lldL];\n", cn, (long long)oc);
+            ind_put(t, ind + 1);
+            axe__text_put(t,
+                          "for (long ax_k = ax_ki * %lldL; ax_k < ax_ki * "
+                          "%lldL + %lldL; ++ax_k)\n",
+                          (long long)m->mnk[2], (long long)m->mnk[2],
+                          (long long)m->mnk[2]);
+            ind_put(t, ind + 2);
+            axe__text_put(t, "ax_acc = ax_acc + ");
+            put_elem(t, p, s, 1, "ax_r", "ax_k");
+            axe__text_put(t, " * ");
+            put_elem(t, p, s, 2, "ax_c", "ax_k");
+            axe__text_put(t, ";\n");
+            ind_put(t, ind + 1);
+            axe__text_put(t, "%s[%lldL] = ax_acc;\n", cn, (long long)oc);
+            ind_put(t, ind);
+            axe__text_put(t, "}\n");
+        }
+}
+
+static void smem(ax_text *t, const axe_program *p, const ax_stmt *s,
+                 const axe__cuda_atom *a, int ind)
+{
+    const ax_mma *m = s->mma;
+    axe__cuda_tiles tl;
+    const char *why;
+    if (!axe__cuda_warp_tiles(p, s, &tl, &why)) {
+        t->status = AXE_ERR_INVALID; /* the check refused it before */
+        return;
+    }
+    ind_put(t, ind);
+    axe__text_put(
+        t, "const long ax_w = %s, ax_mi0 = ", m->warp != NULL ? m->warp : "0L");
+    put_chain(t, "ax_w", tl.mi0, tl.nwarps);
+    axe__text_put(t, ", ax_ni0 = ");
+    put_chain(t, "ax_w", tl.ni0, tl.nwarps);
+    axe__text_put(t, ";\n");
+    ind_put(t, ind);
+    axe__text_put(t, "(void)ax_w;\n");
+    ind_put(t, ind);
+    axe__text_put(t,
+                  "for (long ax_ki = 0; ax_ki < %lldL; ++ax_ki) { /* atom K "
+                  "tiles */\n",
+                  (long long)m->tiles[2]);
+    if (a != NULL)
+        smem_mma(t, p, s, a, &tl, ind + 1);
+    else
+        smem_f32(t, p, s, &tl, ind + 1);
+    ind_put(t, ind);
+    axe__text_put(t, "}\n");
+}
+
+/* The code of gemm "s" (see the file comment). */
+void axe__emit_cuda_mma(ax_text *t, const axe_program *p, const ax_stmt *s,
+                        int ind)
+{
+    const axe__cuda_atom *a = axe__cuda_atom_of(p, s);
+    ind_put(t, ind);
+    axe__text_put(t,
+                  "{ /* op %d (line %d): %s gemm -- schedule gemm.%s: %s; "
+                  "cuda: %s */\n",
+                  s->index, s->line, axe__scope_name(s->scope),
+                  s->mma->from_memory ? "mma_smem" : "mma_atom", s->mma->atom,
+                  a != NULL ? a->ptx : "f32 FMA on the fragments");
+    if (s->mma->from_memory)
+        smem(t, p, s, a, ind + 1);
+    else if (a != NULL)
+        atom_regs(t, p, s, a, ind + 1);
+    else
+        atom_f32(t, p, s, ind + 1);
+    ind_put(t, ind);
+    axe__text_put(t, "}\n");
+}
+
+/* --explain: the instructions (after "  cuda sm_80: "). */
+void axe__cuda_mma_explain(ax_text *t, const axe_program *p, const ax_stmt *s)
+{
+    static const char *const how[] = {"per-thread loads",
+                                      "ldmatrix.sync.aligned.m8n8",
+                                      "ldmatrix.sync.aligned.m8n8"};
+    const axe__cuda_atom *a = axe__cuda_atom_of(p, s);
+    axe__cuda_form f[3];
+    axe__cuda_tiles tl;
+    const char *why;
+    int o;
+    forms(p, s, f);
+    if (a == NULL)
+        axe__text_put(t, "f32 FMA on the m16n8k8 fragments in the order of K "
+                         "(tf32 mma.sync only when the kernel asks for it: "
+                         "an f32 gemm keeps f32 accuracy)");
+    else
+        axe__text_put(t, "%s", a->ptx);
+    if (!s->mma->from_memory) {
+        axe__text_put(t,
+                      "%s per atom tile (%lld x %lld x %lld), fragments "
+                      "packed from the thread's registers\n",
+                      a != NULL ? "" : ",", (long long)s->mma->tiles[0],
+                      (long long)s->mma->tiles[1], (long long)s->mma->tiles[2]);
+        return;
+    }
+    if (axe__cuda_warp_tiles(p, s, &tl, &why))
+        axe__text_put(t, ", %d atom tile%s per warp, %lld K step%s", tl.n,
+                      tl.n == 1 ? "" : "s", (long long)s->mma->tiles[2],
+                      s->mma->tiles[2] == 1 ? "" : "s");
+    for (o = 0; o < 2 && a != NULL; o++) {
+        axe__cuda_load l = axe__cuda_load_of(p, s, o, &why);
+        axe__text_put(t, "; %c: %s", "AB"[o], how[l]);
+        if (l != AXE_CUDA_LOAD_THREAD)
+            axe__text_put(t, ".x%d%s.shared.b16", f[o].nregs,
+                          l == AXE_CUDA_LOAD_LDMATRIX_TRANS ? ".trans" : "");
+        axe__text_put(t, " (%s)", why);
+    }
+    if (a == NULL)
+        axe__text_put(t, "; A and B: per-thread loads");
+    axe__text_put(t, "\n");
+}
