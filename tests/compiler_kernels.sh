@@ -319,6 +319,10 @@ check_run swizzle_raw.axe -D R=48 --seed 3
 check_run gemm_swizzle.axe
 check_run gemm_swizzle.axe -D M=384 -D N=256 -D K=96 --seed 6
 check_run gemm_swizzle.axe -D M=128 -D N=384 -D K=32 --schedule gemm=thread_fma
+# mma_smem with transposed staging tiles, and with global A and B.
+check_run gemm_mma_trans.axe
+check_run gemm_mma_global.axe
+check_run gemm_mma_global.axe -D M=256 -D N=128 -D K=64 --seed 4
 # fp8 (e4m3, e5m2): operators, reductions, casts; the m16n8k32 fp8 atoms.
 check_run fp8.axe
 check_run fp8.axe -D R=3 -D C=96 --seed 16
@@ -699,6 +703,8 @@ expect_explain swizzle_raw.axe "dst 'U': Swizzle<2,3,4,outer> of per-thread loop
 expect_explain swizzle_raw.axe 'innermost access: 4 elements'
 expect_explain swizzle_raw.axe 'innermost access: 8 elements'
 expect_explain gemm_swizzle.axe 'chosen gemm\.mma_smem'
+expect_explain gemm_mma_trans.axe 'chosen gemm\.mma_smem'
+expect_explain gemm_mma_global.axe 'chosen gemm\.mma_smem'
 expect_explain warp_mma_fp8.axe 'atom mma\.sync\.aligned\.m16n8k32\.row\.col\.f32\.e4m3\.e5m2\.f32, 2 x 2 x 2 atom tiles'
 expect_explain warp_mma_fp8.axe 'atom mma\.sync\.aligned\.m16n8k32\.row\.col\.f32\.e5m2\.e5m2\.f32, 2 x 2 x 2 atom tiles'
 expect_explain warp_mma_i8.axe 'atom mma\.sync\.aligned\.m16n8k32\.row\.col\.s32\.s8\.s8\.s32, 2 x 2 x 2 atom tiles'

@@ -50,6 +50,23 @@ static const char gemm_kernel[] =
     "  warp copy(C, c);\n"
     "}\n";
 
+/* The m16n8k32 atom on e4m3 A, e5m2 B (sm_89+), registers of one warp. */
+static const char fp8_kernel[] =
+    "kernel k(A: e4m3[16, 32], B: e5m2[8, 32], C: f32[16, 8]) grid(1) "
+    "threads(32) {\n"
+    "  register a: e4m3[16, 32] layout S[(2, 8, 2, 4, 4):(4, 4@laneid, 8, "
+    "1@laneid, 1)];\n"
+    "  register b: e5m2[8, 32] layout S[(8, 2, 4, 4):(4@laneid, 4, 1@laneid, "
+    "1)];\n"
+    "  register c: f32[16, 8] layout S[(2, 8, 4, 2):(2, 4@laneid, 1@laneid, "
+    "1)];\n"
+    "  warp copy(a, A);\n"
+    "  warp copy(b, B);\n"
+    "  warp fill(c, 0);\n"
+    "  warp gemm(c, a, b);\n"
+    "  warp copy(C, c);\n"
+    "}\n";
+
 /* Target rows: target, arch (NULL: default), expected reason ("" valid),
  * expected target and arch of the options. */
 static void test_target_option(void)
@@ -269,19 +286,32 @@ static void test_dispatch(void)
              d.message);
     axe_program_free(p);
     p = NULL;
-    TL_CHECK(compile(gemm_kernel, &o, &p, &d) == AXE_ERR_UNSUPPORTED &&
+    TL_CHECK(compile(gemm_kernel, &o, &p, &d) == AXE_OK, "gemm on cuda: '%s'",
+             d.message);
+    if (p != NULL) {
+        const char *op = NULL;
+        TL_CHECK(strcmp(axe_program_schedule(p, 1, &op), "mma_smem") == 0,
+                 "gemm on cuda is mma_smem");
+        TL_CHECK(explain_has(p, "  cuda sm_80: f32 FMA on the m16n8k8 "
+                                "fragments in the order of K"),
+                 "an f32 gemm keeps f32 on cuda");
+        axe_program_free(p);
+        p = NULL;
+    }
+    TL_CHECK(compile(fp8_kernel, &o, &p, &d) == AXE_ERR_UNSUPPORTED &&
                  p == NULL &&
-                 strstr(d.message, "gemm.mma_smem fits this operator, but "
-                                   "target cuda has no gemm.mma_smem (yet); "
-                                   "--schedule gemm=thread_fma forces the "
-                                   "fallback") != NULL,
-             "gemm on cuda: '%s'", d.message);
-    TL_CHECK(axe_kernel_options_force(&o, "gemm", "mma_smem") == AXE_OK,
-             "force");
-    TL_CHECK(compile(gemm_kernel, &o, &p, &d) == AXE_ERR_UNSUPPORTED &&
-                 strstr(d.message, "the cuda backend has no gemm.mma_smem "
-                                   "yet") != NULL,
-             "forced mma_smem on cuda: '%s'", d.message);
+                 strstr(d.message, "needs --arch sm_89 or later") != NULL,
+             "fp8 gemm on cuda sm_80: '%s'", d.message);
+    cuda_options(&o, "sm_89");
+    TL_CHECK(compile(fp8_kernel, &o, &p, &d) == AXE_OK,
+             "fp8 gemm on cuda sm_89: '%s'", d.message);
+    if (p != NULL) {
+        TL_CHECK(explain_has(p, "  cuda sm_89: mma.sync.aligned.m16n8k32.row."
+                                "col.f32.e4m3.e5m2.f32, 1 x 1 x 1 atom "
+                                "tiles, fragments packed"),
+                 "fp8 gemm on sm_89 is mma.sync");
+        axe_program_free(p);
+    }
 }
 
 /* A gemm whose tensor-core schedule the target lacks runs on FMA when

@@ -251,11 +251,6 @@ bool axe__cuda_warp_tiles(const axe_program *p, const ax_stmt *s,
     int64_t n = m->tiles[0] * m->tiles[1], x, w, other[3 * AXE_CUDA_MAX_TILES];
     int i, cnt;
     out->nwarps = scope_warps(p, s);
-    if (s->scope == AX_SCOPE_CTA && p->threads % 32 != 0) {
-        *why = "gemm.mma_smem at cta scope needs whole warps on the cuda "
-               "backend (threads a multiple of 32)";
-        return false;
-    }
     if (out->nwarps > 32) {
         *why = "gemm.mma_smem over more than 32 warps";
         return false;
@@ -321,6 +316,9 @@ const char *axe__cuda_mma_refusal(const axe_program *p, const ax_stmt *s)
     axe__cuda_form f[3];
     const char *why = NULL;
     int o;
+    if (p->threads % 32 != 0)
+        return "a tensor-core gemm needs whole warps on the cuda backend "
+               "(threads a multiple of 32)";
     if (a != NULL && a->arch > axe__backend_arch(p))
         return "gemm on e4m3/e5m2 tensor cores (mma.sync m16n8k32 "
                ".e4m3/.e5m2) needs --arch sm_89 or later";

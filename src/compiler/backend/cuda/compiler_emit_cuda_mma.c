@@ -556,11 +556,13 @@ void axe__cuda_mma_explain(ax_text *t, const axe_program *p, const ax_stmt *s)
     else
         axe__text_put(t, "%s", a->ptx);
     if (!s->mma->from_memory) {
-        axe__text_put(t,
-                      "%s per atom tile (%lld x %lld x %lld), fragments "
-                      "packed from the thread's registers\n",
-                      a != NULL ? "" : ",", (long long)s->mma->tiles[0],
-                      (long long)s->mma->tiles[1], (long long)s->mma->tiles[2]);
+        axe__text_put(t, ", %lld x %lld x %lld atom tiles, %s\n",
+                      (long long)s->mma->tiles[0], (long long)s->mma->tiles[1],
+                      (long long)s->mma->tiles[2],
+                      a != NULL ? "fragments packed from the thread's "
+                                  "registers"
+                                : "A and B values from the lanes that hold "
+                                  "them by __shfl_sync (shfl.sync.idx)");
         return;
     }
     if (axe__cuda_warp_tiles(p, s, &tl, &why))
