@@ -364,13 +364,8 @@ def test_right_inverse():
 def test_right_inverse_is_maximal():
     # pycute's 1:0 and (6,2):(2,1) are right inverses, but not the largest:
     # the differential test must call them defects, and axe's larger ones
-<<<<<<< HEAD
     # right. (2,6,5):(6,1,6) takes every value in [0, 36) (i1 + 6(i0 + i2)),
     # so 36 is the most a right inverse can cover, and axe's search finds it.
-=======
-    # right. (2,6,5):(6,1,6) has values in [0, 36) and a right inverse of
-    # size 36 ((2,3,2,3):(2,4,1,24)), found since right_inverse searches.
->>>>>>> cc7642d (test_pycute_diff: right_inverse((2,6,5):(6,1,6)) is of size 36 since the exhaustive right-inverse search (4c61812; values in [0, 36), so the largest), the test expected 30 and failed; docs/python.md, CHANGELOG)
     for a, size in ((Layout((2, 5), (0, 1)), 5),
                     (Layout((2, 6, 5), (6, 1, 6)), 36)):
         ours = cute.right_inverse(a)
