@@ -150,16 +150,19 @@ static void put_chain(ax_text *t, const char *var, const int64_t *v, int64_t n)
 }
 
 /* Operand "i"'s element at gemm coordinates "row" (M for A, N for B) and
- * "k" (C expressions): name[swizzle(base + digits)]. */
+ * "k" (C expressions): name[swizzle(base + digits)] when "raw" (an
+ * ldmatrix row address: its wrapper records the access), else the read
+ * AXE_LD(name, swizzle(base + digits), line) (the emulation's race
+ * detector). */
 static void put_elem(ax_text *t, const axe_program *p, const ax_stmt *s, int i,
-                     const char *row, const char *k)
+                     const char *row, const char *k, bool raw)
 {
     const ax_plan *plan = s->plan;
     const ax_tensor *tn = &p->tensors[s->args[i].tensor];
     int rd = i == 1 ? 0 : 1, d;
     ax_base b;
     axe__plan_base(p, &s->args[i], &b);
-    axe__text_put(t, "%s[", tn->cname);
+    axe__text_put(t, raw ? "%s[" : "AXE_LD(%s, ", tn->cname);
     axe__emit_swizzle_open(t, p, &s->args[i]);
     axe__text_put(t, "%lldL", (long long)b.cst);
     for (d = 0; d < b.ndyn; d++) {
@@ -176,7 +179,10 @@ static void put_elem(ax_text *t, const axe_program *p, const ax_stmt *s, int i,
                           (long long)plan->loops[d].extent,
                           (long long)plan->loops[d].stride[i]);
     axe__emit_swizzle_close(t, p, &s->args[i]);
-    axe__text_put(t, "]");
+    if (raw)
+        axe__text_put(t, "]");
+    else
+        axe__text_put(t, ", %d)", s->line);
 }
 
 /* Element e of a 32-bit register of "dt" read by "elem" ... : the cast
@@ -387,7 +393,7 @@ static void load_frag(ax_text *t, const axe_program *p, const ax_stmt *s, int o,
         ind_put(t, ind + 1);
         axe__text_put(t, "axe_ptx_ldmatrix_x%d%s(ax_%c[%d], &", f->nregs,
                       tr ? "_trans" : "", "ab"[o], idx);
-        put_elem(t, p, s, o + 1, "ax_r", "ax_k");
+        put_elem(t, p, s, o + 1, "ax_r", "ax_k", true);
         axe__text_put(t, ");\n");
     } else {
         for (j = 0; j < f->nregs; j++) {
@@ -403,7 +409,7 @@ static void load_frag(ax_text *t, const axe_program *p, const ax_stmt *s, int o,
                     (long long)ka, (long long)(f->c0[j] + e), f->unit);
                 if (tn->dtype != AXE_DTYPE_F64)
                     put_pack_open(t, tn->dtype, e);
-                put_elem(t, p, s, o + 1, row, k);
+                put_elem(t, p, s, o + 1, row, k, false);
                 if (tn->dtype != AXE_DTYPE_F64)
                     put_pack_close(t, tn->dtype, e);
             }
@@ -472,9 +478,9 @@ static void smem_f32(ax_text *t, const axe_program *p, const ax_stmt *s,
                           (long long)m->mnk[2]);
             ind_put(t, ind + 2);
             axe__text_put(t, "ax_acc = ax_acc + ");
-            put_elem(t, p, s, 1, "ax_r", "ax_k");
+            put_elem(t, p, s, 1, "ax_r", "ax_k", false);
             axe__text_put(t, " * ");
-            put_elem(t, p, s, 2, "ax_c", "ax_k");
+            put_elem(t, p, s, 2, "ax_c", "ax_k", false);
             axe__text_put(t, ";\n");
             ind_put(t, ind + 1);
             axe__text_put(t, "%s[%lldL] = ax_acc;\n", cn, (long long)oc);
