@@ -138,7 +138,12 @@ nmut=0
 # fails the test.
 declare -A survivors=([mixed_split.axe:2]=1 [mixed_split.axe:3]=1
     [mixed_split.axe:5]=1 [masks.axe:1]=1 [gemm_blocked.axe:1]=1
-    [gemm_swizzle.axe:3]=1 [gemm_mma.axe:3]=1)
+    [gemm_swizzle.axe:4]=1 [gemm_mma.axe:4]=1 [gather_index.axe:1]=1
+    [swizzle_raw.axe:2]=1 [reduce_tree.axe:30]=1 [reduce_tree.axe:41]=1
+    [c_names.axe:4]=1 [c_names.axe:5]=1 [c_names.axe:6]=1 [c_names.axe:7]=1
+    [c_names.axe:8]=1 [c_names.axe:9]=1 [c_names.axe:10]=1
+    [wg_reduce.axe:10]=1 [wg_reduce.axe:11]=1 [wg_reduce.axe:13]=1
+    [wg_reduce.axe:15]=1 [wg_reduce.axe:17]=1 [wg_reduce.axe:19]=1)
 
 # mutant M N KEY: barrier M of N deleted fails some run of kernel KEY.
 mutant() {
