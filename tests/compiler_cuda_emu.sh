@@ -143,7 +143,11 @@ declare -A survivors=([mixed_split.axe:2]=1 [mixed_split.axe:3]=1
     [c_names.axe:4]=1 [c_names.axe:5]=1 [c_names.axe:6]=1 [c_names.axe:7]=1
     [c_names.axe:8]=1 [c_names.axe:9]=1 [c_names.axe:10]=1
     [wg_reduce.axe:10]=1 [wg_reduce.axe:11]=1 [wg_reduce.axe:13]=1
-    [wg_reduce.axe:15]=1 [wg_reduce.axe:17]=1 [wg_reduce.axe:19]=1)
+    [wg_reduce.axe:15]=1 [wg_reduce.axe:17]=1 [wg_reduce.axe:19]=1
+    [slice_loops.axe:10]=1)
+# slice_loops' 10th barrier ("the scratch is read: the next iteration may
+# write it") is redundant by construction: its reduce runs under
+# `if (j == 1)` in the last of two iterations, so no later write exists.
 
 # mutant M N KEY: barrier M of N deleted fails some run of kernel KEY.
 mutant() {
@@ -165,6 +169,13 @@ mutant() {
     done <<<"${runs[$key]%$'\n'}"
     bad "$f: with barrier $m of $n deleted every emulated check passed (or failed otherwise: $(cat "$tmp/out" "$tmp/err" | head -c 300))"
 }
+# The asan preset sets AXE_EMU_MUTANTS=0: the mutants exercise the
+# emulated .cu, which $CXX builds without sanitizers in every preset,
+# so a second round under asan would prove nothing new (and doubles the
+# suite's longest test).
+if [ "${AXE_EMU_MUTANTS:-1}" = 0 ]; then
+    echo "barrier mutants skipped (AXE_EMU_MUTANTS=0)"
+else
 for key in "${!runs[@]}"; do
     eval "set -- $(head -1 <<<"${runs[$key]}")"
     cargs=()
@@ -184,6 +195,7 @@ for key in "${!runs[@]}"; do
 done
 if [ "$nmut" -lt 10 ]; then
     bad "only $nmut barriers were mutated"
+fi
 fi
 
 # Usage and the GPU path.

@@ -35,30 +35,43 @@ static void rank_base(ax_text *t, const axe_program *p, const ax_stmt *s,
                   inst, (long long)s->tree->size);
 }
 
+/* The scratch element at index expression "idx", accessed as "acc"
+ * (through the access macros where the backend has them, so the CUDA
+ * emulation's race detector sees the tree's shared-memory traffic). */
+static void scratch_at(ax_text *t, const axe_program *p, const ax_stmt *s,
+                       ax_access acc, const char *idx)
+{
+    const ax_tensor *x = &p->tensors[s->tree->scratch];
+    axe__emit_access_open(t, p, x, NULL, acc, NULL);
+    axe__text_put(t, "%s", idx);
+    axe__emit_access_close(t, p, x, NULL, s->line);
+}
+
 /* x[a] = x[a] (+, max or min) x[b] in the scratch "x": integers compare
  * (AXE_MAX, AXE_MIN) and sum in uint32_t (wrapping), floats take fmax or
  * fmin (a NaN loses to a number, as the reference's) or add. */
 static void combine(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
 {
     const ax_tensor *x = &p->tensors[s->tree->scratch];
-    const char *n = x->cname;
     bool is_int = x->dtype == AXE_DTYPE_I32 || x->dtype == AXE_DTYPE_I8;
-    bool max = s->rkind == AX_RED_MAX;
+    const char *fn = s->rkind == AX_RED_MAX ? "max" : "min";
     indent_put(t, ind);
+    scratch_at(t, p, s, AX_ACC_ST, "ax_a");
+    axe__text_put(t, " = ");
     if (s->rkind != AX_RED_SUM && is_int)
-        axe__text_put(t, "%s[ax_a] = AXE_%s(%s[ax_a], %s[ax_b]);\n", n,
-                      max ? "MAX" : "MIN", n, n);
+        axe__text_put(t, "AXE_%s(", s->rkind == AX_RED_MAX ? "MAX" : "MIN");
     else if (s->rkind != AX_RED_SUM)
-        axe__text_put(t, "%s[ax_a] = f%s%s(%s[ax_a], %s[ax_b]);\n", n,
-                      max ? "max" : "min", x->dtype == AXE_DTYPE_F64 ? "" : "f",
-                      n, n);
+        axe__text_put(t, "f%s%s(", fn, x->dtype == AXE_DTYPE_F64 ? "" : "f");
     else if (is_int)
-        axe__text_put(t,
-                      "%s[ax_a] = ax_s%s((uint32_t)%s[ax_a] + "
-                      "(uint32_t)%s[ax_b]);\n",
-                      n, x->dtype == AXE_DTYPE_I8 ? "8" : "32", n, n);
-    else
-        axe__text_put(t, "%s[ax_a] = %s[ax_a] + %s[ax_b];\n", n, n, n);
+        axe__text_put(t, "ax_s%s((uint32_t)",
+                      x->dtype == AXE_DTYPE_I8 ? "8" : "32");
+    scratch_at(t, p, s, AX_ACC_LD, "ax_a");
+    axe__text_put(t, "%s",
+                  s->rkind != AX_RED_SUM ? ", "
+                  : is_int               ? " + (uint32_t)"
+                                         : " + ");
+    scratch_at(t, p, s, AX_ACC_LD, "ax_b");
+    axe__text_put(t, "%s;\n", s->rkind != AX_RED_SUM || is_int ? ")" : "");
 }
 
 /* The step at length "m" (see the file comment). */
