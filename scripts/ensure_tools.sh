@@ -18,6 +18,7 @@ axe_packages_for() {
     # 322 MB installed, under a minute.
     pdflatex) echo texlive-latex-base texlive-latex-extra texlive-pictures ;;
     pdfinfo | pdftotext | pdftoppm) echo poppler-utils ;;
+    mpicc | mpirun) echo openmpi-bin libopenmpi-dev ;;
     *) echo "$1" ;;
     esac
 }

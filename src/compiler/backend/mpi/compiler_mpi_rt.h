@@ -1,0 +1,943 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The MPI runtime of --target mpi (issue 14 §3): every rank's generated C
+ * includes this header (embedded with cmake/embed_text.cmake, written next
+ * to the .c by axe run) and calls axe_mpi_exchange once per device
+ * operator, with the operator's exchange plan as static data: the digit
+ * table of docs/notes' contract (compiler_dist.h's ax_dist_plan, in plain
+ * C). Element x (one value per digit) is owned by device
+ *   src_dev0 + sum x_i*src_dev_i + sum r_j*src_rep_j.dev
+ * for every choice r of the source replica digits, at local address
+ *   src_m0 + sum x_i*src_m_i,
+ * and held in dst by every device of the same form over the dst strides.
+ * The transfer rule (distplan's, mirrored in axe_mpi_sender): a holder
+ * that owns x copies it locally; any other holder h receives it once, from
+ * the owner whose replica digit j is (h / src_rep_j.dev) % src_rep_j.extent.
+ * A reduce (op != AXE_MPI_COPY) combines over the digits marked reduced,
+ * in the order of k (the reduced digits' row-major index).
+ *
+ * Canonical order: the elements one rank sends another travel sorted by
+ * the row-major index of x over the digits, so sender and receiver agree
+ * without talking. The schedule (per-peer runs of contiguous addresses) is
+ * built on the first call and kept in the caller's axe_mpi_sched; the
+ * collective is chosen from it, never from names, and agreed by every rank
+ * with one MPI_Allreduce at build time:
+ *   - nothing crosses ranks: local copies only;
+ *   - every rank sends its one contiguous run to all, and receives peer
+ *     p's at D + p*n: MPI_Allgather;
+ *   - one root sends one run to all, the others receive one run:
+ *     MPI_Bcast;
+ *   - a reduce whose source is one full partial per device and whose
+ *     destination is replicated on every device (MPI_Allreduce) or split
+ *     evenly, one piece per device (MPI_Reduce_scatter_block), for f32,
+ *     f64 and i32;
+ *   - otherwise MPI_Alltoallv, straight from and into the buffers when
+ *     every peer's piece is one run, else through pack buffers; a reduce
+ *     there receives every k into a scratch buffer and combines locally.
+ * Invariant: an error is a nonzero return and a message in "err"; the
+ * runtime never prints, never aborts, and frees what it allocated in
+ * axe_mpi_sched_free.
+ */
+#ifndef AXE_COMPILER_MPI_RT_H
+#define AXE_COMPILER_MPI_RT_H
+
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define AXE_MPI_MAX_DIGITS 32
+#define AXE_MPI_MAX_REPS 16
+
+/* The operator: a copy or a reduce's combining function. */
+enum { AXE_MPI_COPY, AXE_MPI_SUM, AXE_MPI_MAX, AXE_MPI_MIN };
+/* Element types, in axe_dtype's order. */
+enum {
+    AXE_MPI_F16,
+    AXE_MPI_BF16,
+    AXE_MPI_F32,
+    AXE_MPI_F64,
+    AXE_MPI_I8,
+    AXE_MPI_I32,
+    AXE_MPI_E4M3,
+    AXE_MPI_E5M2
+};
+/* The paths a schedule takes (axe_mpi_path_name). */
+enum {
+    AXE_MPI_PATH_LOCAL,
+    AXE_MPI_PATH_ALLGATHER,
+    AXE_MPI_PATH_BCAST,
+    AXE_MPI_PATH_ALLREDUCE,
+    AXE_MPI_PATH_REDUCE_SCATTER,
+    AXE_MPI_PATH_ALLTOALLV_DIRECT,
+    AXE_MPI_PATH_ALLTOALLV
+};
+
+typedef struct axe_mpi_digit {
+    int64_t extent;
+    int64_t src_dev, src_m;
+    int64_t dst_dev, dst_m;
+    int32_t dim, reduced;
+} axe_mpi_digit;
+
+typedef struct axe_mpi_rep {
+    int64_t extent, dev;
+} axe_mpi_rep;
+
+typedef struct axe_mpi_plan {
+    int32_t ndev, ndigits, nsrc_rep, ndst_rep;
+    const axe_mpi_digit *digit;
+    const axe_mpi_rep *src_rep, *dst_rep;
+    int64_t src_dev0, src_m0, dst_dev0, dst_m0;
+    int32_t op, dtype;
+    int64_t src_size, dst_size; /* local buffer elements */
+} axe_mpi_plan;
+
+/* A run of "len" elements from offset "from" to offset "to". */
+typedef struct axe_mpi_run {
+    int64_t from, to, len;
+} axe_mpi_run;
+
+typedef struct axe_mpi_list {
+    axe_mpi_run *run;
+    int64_t n, cap, elems;
+} axe_mpi_list;
+
+/* One entry while building: the row-major index of x and two offsets. */
+typedef struct axe_mpi_ent {
+    int64_t lin, a, b;
+} axe_mpi_ent;
+
+typedef struct axe_mpi_ents {
+    axe_mpi_ent *e;
+    int64_t n, cap;
+} axe_mpi_ents;
+
+typedef struct axe_mpi_sched {
+    int built, path, P, me, root, esize, own_type;
+    int64_t K, n;              /* reduce: combined terms; collective count */
+    axe_mpi_list *send, *recv; /* per peer; send: from src, recv: to dst */
+    axe_mpi_list local;        /* src -> dst (or scratch) */
+    axe_mpi_list pack, unpack; /* reduce collectives; general reduce */
+    int64_t *koff;             /* reduce collectives: local k offsets */
+    int64_t nkoff;
+    int *scount, *sdispl, *rcount, *rdispl;
+    char *sbuf, *rbuf, *tmp;
+    MPI_Datatype type;
+    int64_t sent; /* elements this rank sends per call */
+} axe_mpi_sched;
+
+static inline const char *axe_mpi_path_name(int path)
+{
+    static const char *const name[] = {"local",
+                                       "MPI_Allgather",
+                                       "MPI_Bcast",
+                                       "MPI_Allreduce",
+                                       "MPI_Reduce_scatter_block",
+                                       "MPI_Alltoallv (direct)",
+                                       "MPI_Alltoallv"};
+    return path >= 0 && path <= AXE_MPI_PATH_ALLTOALLV ? name[path] : "?";
+}
+
+static inline int axe_mpi_esize(int dtype)
+{
+    static const int size[] = {2, 2, 4, 8, 1, 4, 1, 1};
+    return dtype >= 0 && dtype <= AXE_MPI_E5M2 ? size[dtype] : 0;
+}
+
+static inline int axe_mpi_fail(char *err, size_t len, const char *what)
+{
+    if (err && len)
+        snprintf(err, len, "%s", what);
+    return 1;
+}
+
+/* ---- building ---------------------------------------------------------- */
+
+static inline int axe_mpi_ents_add(axe_mpi_ents *v, int64_t lin, int64_t a,
+                                   int64_t b)
+{
+    if (v->n == v->cap) {
+        int64_t cap = v->cap ? 2 * v->cap : 64;
+        axe_mpi_ent *e =
+            (axe_mpi_ent *)realloc(v->e, (size_t)cap * sizeof(axe_mpi_ent));
+        if (!e)
+            return 1;
+        v->e = e;
+        v->cap = cap;
+    }
+    v->e[v->n].lin = lin;
+    v->e[v->n].a = a;
+    v->e[v->n].b = b;
+    v->n++;
+    return 0;
+}
+
+static inline int axe_mpi_ent_cmp(const void *x, const void *y)
+{
+    const axe_mpi_ent *a = (const axe_mpi_ent *)x;
+    const axe_mpi_ent *b = (const axe_mpi_ent *)y;
+    if (a->lin != b->lin)
+        return a->lin < b->lin ? -1 : 1;
+    return a->b < b->b ? -1 : a->b > b->b;
+}
+
+static inline int axe_mpi_list_add(axe_mpi_list *l, int64_t from, int64_t to)
+{
+    axe_mpi_run *r = l->n ? &l->run[l->n - 1] : NULL;
+    l->elems++;
+    if (r && r->from + r->len == from && r->to + r->len == to) {
+        r->len++;
+        return 0;
+    }
+    if (l->n == l->cap) {
+        int64_t cap = l->cap ? 2 * l->cap : 8;
+        axe_mpi_run *n =
+            (axe_mpi_run *)realloc(l->run, (size_t)cap * sizeof(axe_mpi_run));
+        if (!n)
+            return 1;
+        l->run = n;
+        l->cap = cap;
+    }
+    l->run[l->n].from = from;
+    l->run[l->n].to = to;
+    l->run[l->n].len = 1;
+    l->n++;
+    return 0;
+}
+
+/* Sorts "v" by (lin, b) and appends its entries to "l" as runs of
+ * (from, to): (a, b) for mode 0, (a, position) for 1 (a send), (position,
+ * b) for 2 (a receive); the position is the rank in the sorted order. */
+static inline int axe_mpi_ents_runs(axe_mpi_ents *v, axe_mpi_list *l, int mode)
+{
+    int64_t i;
+    if (v->n > 1)
+        qsort(v->e, (size_t)v->n, sizeof(axe_mpi_ent), axe_mpi_ent_cmp);
+    for (i = 0; i < v->n; i++)
+        if (axe_mpi_list_add(l, mode == 2 ? i : v->e[i].a,
+                             mode == 1 ? i : v->e[i].b))
+            return 1;
+    free(v->e);
+    v->e = NULL, v->n = v->cap = 0;
+    return 0;
+}
+
+/* The plan's table with its derived row-major strides. */
+typedef struct axe_mpi_walk {
+    const axe_mpi_plan *p;
+    int64_t lstride[AXE_MPI_MAX_DIGITS];
+    int64_t kstride[AXE_MPI_MAX_DIGITS]; /* k index over reduced digits */
+    int64_t K;
+} axe_mpi_walk;
+
+static inline void axe_mpi_walk_init(axe_mpi_walk *w, const axe_mpi_plan *p)
+{
+    int64_t l = 1, k = 1;
+    int i;
+    w->p = p;
+    for (i = p->ndigits - 1; i >= 0; i--) {
+        w->lstride[i] = l;
+        l *= p->digit[i].extent;
+        w->kstride[i] = p->digit[i].reduced ? k : 0;
+        if (p->digit[i].reduced)
+            k *= p->digit[i].extent;
+    }
+    w->K = k;
+}
+
+/* The replica sum of choice index "c" over reps "r" (mixed radix). */
+static inline int64_t axe_mpi_rep_sum(const axe_mpi_rep *r, int n, int64_t c)
+{
+    int64_t s = 0;
+    int j;
+    for (j = n - 1; j >= 0; j--) {
+        s += (c % r[j].extent) * r[j].dev;
+        c /= r[j].extent;
+    }
+    return s;
+}
+
+static inline int64_t axe_mpi_rep_count(const axe_mpi_rep *r, int n)
+{
+    int64_t c = 1;
+    int j;
+    for (j = 0; j < n; j++)
+        c *= r[j].extent;
+    return c;
+}
+
+/* The sender of element x (whose source owners are base + replica sums)
+ * to holder h: the transfer rule above. */
+static inline int64_t axe_mpi_sender(const axe_mpi_plan *p, int64_t base,
+                                     int64_t h)
+{
+    int j;
+    for (j = 0; j < p->nsrc_rep; j++)
+        base += ((h / p->src_rep[j].dev) % p->src_rep[j].extent) *
+                p->src_rep[j].dev;
+    return base;
+}
+
+/* Whether device h owns x (source owners base + replica sums). */
+static inline int axe_mpi_owns(const axe_mpi_plan *p, int64_t base, int64_t h)
+{
+    int64_t c, n = axe_mpi_rep_count(p->src_rep, p->nsrc_rep);
+    for (c = 0; c < n; c++)
+        if (base + axe_mpi_rep_sum(p->src_rep, p->nsrc_rep, c) == h)
+            return 1;
+    return 0;
+}
+
+/* A visitor of the elements x of one side: "side" 0 enumerates the
+ * elements device "me" owns in src, 1 those it holds in dst. Digits with
+ * a device stride on that side and the replica digits are walked first
+ * (at most the mesh's worth), the others only where the device matches. */
+typedef int (*axe_mpi_visit_fn)(void *ctx, const axe_mpi_walk *w,
+                                const int64_t *x);
+
+static inline int64_t axe_mpi_dev_stride(const axe_mpi_digit *d, int side)
+{
+    return side ? d->dst_dev : d->src_dev;
+}
+
+static inline int axe_mpi_walk_mem(const axe_mpi_walk *w, int side, int64_t *x,
+                                   axe_mpi_visit_fn f, void *ctx)
+{
+    const axe_mpi_plan *p = w->p;
+    int i;
+    for (;;) {
+        if (f(ctx, w, x))
+            return 1;
+        for (i = p->ndigits - 1; i >= 0; i--) {
+            if (axe_mpi_dev_stride(&p->digit[i], side) != 0)
+                continue;
+            if (++x[i] < p->digit[i].extent)
+                break;
+            x[i] = 0;
+        }
+        if (i < 0)
+            return 0;
+    }
+}
+
+static inline int axe_mpi_walk_side(const axe_mpi_walk *w, int side, int64_t me,
+                                    axe_mpi_visit_fn f, void *ctx)
+{
+    const axe_mpi_plan *p = w->p;
+    const axe_mpi_rep *rep = side ? p->dst_rep : p->src_rep;
+    int nrep = side ? p->ndst_rep : p->nsrc_rep, i;
+    int64_t x[AXE_MPI_MAX_DIGITS] = {0}, c, ncomb = 1, dev, t;
+    for (i = 0; i < p->ndigits; i++)
+        if (axe_mpi_dev_stride(&p->digit[i], side) != 0)
+            ncomb *= p->digit[i].extent;
+    ncomb *= axe_mpi_rep_count(rep, nrep);
+    for (c = 0; c < ncomb; c++) {
+        t = c;
+        dev = (side ? p->dst_dev0 : p->src_dev0) +
+              axe_mpi_rep_sum(rep, nrep, t % axe_mpi_rep_count(rep, nrep));
+        t /= axe_mpi_rep_count(rep, nrep);
+        for (i = p->ndigits - 1; i >= 0; i--) {
+            int64_t s = axe_mpi_dev_stride(&p->digit[i], side);
+            x[i] = 0;
+            if (s == 0)
+                continue;
+            x[i] = t % p->digit[i].extent;
+            t /= p->digit[i].extent;
+            dev += x[i] * s;
+        }
+        if (dev == me && axe_mpi_walk_mem(w, side, x, f, ctx))
+            return 1;
+    }
+    return 0;
+}
+
+/* Sums of x over one side's strides. */
+typedef struct axe_mpi_at {
+    int64_t lin, k, src_dev, src_m, dst_dev, dst_m;
+} axe_mpi_at;
+
+static inline axe_mpi_at axe_mpi_at_of(const axe_mpi_walk *w, const int64_t *x)
+{
+    const axe_mpi_plan *p = w->p;
+    axe_mpi_at a = {0, 0, p->src_dev0, p->src_m0, p->dst_dev0, p->dst_m0};
+    int i;
+    for (i = 0; i < p->ndigits; i++) {
+        const axe_mpi_digit *d = &p->digit[i];
+        a.lin += x[i] * w->lstride[i];
+        a.k += x[i] * w->kstride[i];
+        a.src_dev += x[i] * d->src_dev;
+        a.src_m += x[i] * d->src_m;
+        a.dst_dev += x[i] * d->dst_dev;
+        a.dst_m += x[i] * d->dst_m;
+    }
+    return a;
+}
+
+/* Where element x lands on its holder: dst_m, or in the scratch buffer
+ * of a general reduce (dst_m * K + k). */
+static inline int64_t axe_mpi_land(const axe_mpi_walk *w, axe_mpi_at a)
+{
+    return w->p->op == AXE_MPI_COPY ? a.dst_m : a.dst_m * w->K + a.k;
+}
+
+typedef struct axe_mpi_build {
+    axe_mpi_sched *s;
+    axe_mpi_ents *peer; /* per peer entries */
+    axe_mpi_ents local;
+    int err;
+} axe_mpi_build;
+
+/* Send side: x owned by me; every holder that does not own it and whose
+ * sender is me gets it. */
+static inline int axe_mpi_visit_send(void *ctx, const axe_mpi_walk *w,
+                                     const int64_t *x)
+{
+    axe_mpi_build *b = (axe_mpi_build *)ctx;
+    const axe_mpi_plan *p = w->p;
+    axe_mpi_at a = axe_mpi_at_of(w, x);
+    int64_t base = a.src_dev, c, n = axe_mpi_rep_count(p->dst_rep, p->ndst_rep);
+    for (c = 0; c < n; c++) {
+        int64_t h = a.dst_dev + axe_mpi_rep_sum(p->dst_rep, p->ndst_rep, c);
+        if (h < 0 || h >= b->s->P) {
+            b->err = 2;
+            return 1;
+        }
+        if (axe_mpi_owns(p, base, h) || axe_mpi_sender(p, base, h) != b->s->me)
+            continue;
+        if (axe_mpi_ents_add(&b->peer[h], a.lin, a.src_m, 0))
+            return 1;
+    }
+    return 0;
+}
+
+/* Receive side: x held by me; a local copy if I own it, else an entry
+ * from its sender. */
+static inline int axe_mpi_visit_recv(void *ctx, const axe_mpi_walk *w,
+                                     const int64_t *x)
+{
+    axe_mpi_build *b = (axe_mpi_build *)ctx;
+    const axe_mpi_plan *p = w->p;
+    axe_mpi_at a = axe_mpi_at_of(w, x);
+    int64_t to = axe_mpi_land(w, a), from;
+    if (p->op != AXE_MPI_COPY && a.k == 0 &&
+        axe_mpi_list_add(&b->s->unpack, a.dst_m, a.dst_m))
+        return 1;
+    if (axe_mpi_owns(p, a.src_dev, b->s->me))
+        return axe_mpi_ents_add(&b->local, a.lin, a.src_m, to);
+    from = axe_mpi_sender(p, a.src_dev, b->s->me);
+    if (from < 0 || from >= b->s->P) {
+        b->err = 2;
+        return 1;
+    }
+    return axe_mpi_ents_add(&b->peer[from], a.lin, 0, to);
+}
+
+/* ---- reduce collectives: one full partial per device --------------- */
+
+/* Whether "base" + the walk over the digits "use" (1 where counted) and
+ * the reps covers 0..P-1 exactly once. */
+static inline int axe_mpi_bijective(const axe_mpi_plan *p, const int *use,
+                                    int side, const axe_mpi_rep *rep, int nrep,
+                                    int64_t base)
+{
+    int64_t n = axe_mpi_rep_count(rep, nrep), c, t, dev, seen = 0;
+    int i, ok = 1;
+    char *hit;
+    for (i = 0; i < p->ndigits; i++)
+        if (use[i])
+            n *= p->digit[i].extent;
+    if (n != p->ndev || !(hit = (char *)calloc((size_t)n, 1)))
+        return 0;
+    for (c = 0; c < n && ok; c++) {
+        t = c;
+        dev =
+            base + axe_mpi_rep_sum(rep, nrep, t % axe_mpi_rep_count(rep, nrep));
+        t /= axe_mpi_rep_count(rep, nrep);
+        for (i = p->ndigits - 1; i >= 0; i--)
+            if (use[i]) {
+                dev += (t % p->digit[i].extent) *
+                       axe_mpi_dev_stride(&p->digit[i], side);
+                t /= p->digit[i].extent;
+            }
+        ok = dev >= 0 && dev < n && !hit[dev];
+        if (ok)
+            hit[dev] = 1, seen++;
+    }
+    free(hit);
+    return ok && seen == n;
+}
+
+/* The reduce collective the table allows: AXE_MPI_PATH_ALLREDUCE,
+ * AXE_MPI_PATH_REDUCE_SCATTER, or -1. */
+static inline int axe_mpi_reduce_form(const axe_mpi_plan *p)
+{
+    int use[AXE_MPI_MAX_DIGITS], i, dst_dev = 0;
+    if (p->op == AXE_MPI_COPY || p->nsrc_rep != 0 ||
+        (p->dtype != AXE_MPI_F32 && p->dtype != AXE_MPI_F64 &&
+         p->dtype != AXE_MPI_I32))
+        return -1;
+    for (i = 0; i < p->ndigits; i++) {
+        const axe_mpi_digit *d = &p->digit[i];
+        if (!d->reduced && d->src_dev != 0)
+            return -1;
+        use[i] = d->reduced && d->src_dev != 0;
+        dst_dev |= !d->reduced && d->dst_dev != 0;
+    }
+    if (!axe_mpi_bijective(p, use, 0, NULL, 0, p->src_dev0))
+        return -1;
+    for (i = 0; i < p->ndigits; i++)
+        use[i] = !p->digit[i].reduced && p->digit[i].dst_dev != 0;
+    if (!dst_dev &&
+        axe_mpi_bijective(p, use, 1, p->dst_rep, p->ndst_rep, p->dst_dev0))
+        return AXE_MPI_PATH_ALLREDUCE;
+    if (p->ndst_rep == 0 && axe_mpi_bijective(p, use, 1, NULL, 0, p->dst_dev0))
+        return AXE_MPI_PATH_REDUCE_SCATTER;
+    return -1;
+}
+
+/* koff: the local offsets of the reduced memory digits, in k order. */
+static inline int axe_mpi_build_koff(const axe_mpi_plan *p, axe_mpi_sched *s)
+{
+    int64_t n = 1, c, t, off;
+    int i;
+    for (i = 0; i < p->ndigits; i++)
+        if (p->digit[i].reduced && p->digit[i].src_dev == 0)
+            n *= p->digit[i].extent;
+    if (!(s->koff = (int64_t *)malloc((size_t)n * sizeof(int64_t))))
+        return 1;
+    for (c = 0; c < n; c++) {
+        for (t = c, off = 0, i = p->ndigits - 1; i >= 0; i--)
+            if (p->digit[i].reduced && p->digit[i].src_dev == 0) {
+                off += (t % p->digit[i].extent) * p->digit[i].src_m;
+                t /= p->digit[i].extent;
+            }
+        s->koff[c] = off;
+    }
+    s->nkoff = n;
+    return 0;
+}
+
+/* pack: partial of c (base address) -> its position in the send buffer;
+ * unpack: position in the result -> dst address (the c this rank holds). */
+static inline int axe_mpi_build_reduce(const axe_mpi_plan *p, axe_mpi_sched *s)
+{
+    int64_t x[AXE_MPI_MAX_DIGITS] = {0}, n = 1, nmem = 1, c, lin, mem, dev;
+    int64_t src, dst;
+    int i;
+    for (i = 0; i < p->ndigits; i++)
+        if (!p->digit[i].reduced) {
+            n *= p->digit[i].extent;
+            nmem *= p->digit[i].dst_dev == 0 ? p->digit[i].extent : 1;
+        }
+    for (c = 0; c < n; c++) {
+        int64_t t = c;
+        lin = mem = 0, dev = p->dst_dev0, src = p->src_m0, dst = p->dst_m0;
+        for (i = p->ndigits - 1; i >= 0; i--) {
+            const axe_mpi_digit *d = &p->digit[i];
+            if (d->reduced)
+                continue;
+            x[i] = t % d->extent, t /= d->extent;
+            src += x[i] * d->src_m, dst += x[i] * d->dst_m;
+            dev += x[i] * d->dst_dev;
+        }
+        for (i = 0; i < p->ndigits; i++)
+            if (!p->digit[i].reduced) {
+                lin = lin * p->digit[i].extent + x[i];
+                if (p->digit[i].dst_dev == 0)
+                    mem = mem * p->digit[i].extent + x[i];
+            }
+        if (s->path == AXE_MPI_PATH_ALLREDUCE) {
+            if (axe_mpi_list_add(&s->pack, src, lin) ||
+                axe_mpi_list_add(&s->unpack, lin, dst))
+                return 1;
+        } else if (axe_mpi_list_add(&s->pack, src, dev * nmem + mem) ||
+                   (dev == s->me && axe_mpi_list_add(&s->unpack, mem, dst)))
+            return 1;
+    }
+    s->n = s->path == AXE_MPI_PATH_ALLREDUCE ? n : nmem;
+    return axe_mpi_build_koff(p, s);
+}
+
+static inline MPI_Datatype axe_mpi_type(int dtype)
+{
+    return dtype == AXE_MPI_F32   ? MPI_FLOAT
+           : dtype == AXE_MPI_F64 ? MPI_DOUBLE
+                                  : MPI_INT32_T;
+}
+
+static inline MPI_Op axe_mpi_op(int op)
+{
+    return op == AXE_MPI_SUM ? MPI_SUM : op == AXE_MPI_MAX ? MPI_MAX : MPI_MIN;
+}
+
+/* ---- copy schedules ------------------------------------------------------ */
+
+static inline int axe_mpi_single(const axe_mpi_list *l) { return l->n <= 1; }
+
+/* MPI_Allgather: every peer gets my one run (S, n), peer p's lands at
+ * D + p*n and mine is copied locally to D + me*n; n, or -1. */
+static inline int64_t axe_mpi_allgather_n(const axe_mpi_sched *s)
+{
+    int64_t n, S, D;
+    int p;
+    if (s->P < 2 || s->local.n != 1)
+        return -1;
+    n = s->local.run[0].len, S = s->local.run[0].from;
+    D = s->local.run[0].to - (int64_t)s->me * n;
+    for (p = 0; p < s->P; p++) {
+        const axe_mpi_list *sp = &s->send[p], *rp = &s->recv[p];
+        if (p == s->me)
+            continue;
+        if (sp->n != 1 || rp->n != 1 || sp->run[0].from != S ||
+            sp->run[0].len != n || rp->run[0].len != n ||
+            rp->run[0].to != D + (int64_t)p * n)
+            return -1;
+    }
+    return D >= 0 ? n : -1;
+}
+
+/* MPI_Bcast: the root sends one run (S, n) to every peer and copies it
+ * locally, every other rank receives one run from the root; n, or -1. */
+static inline int64_t axe_mpi_bcast_n(const axe_mpi_sched *s, int64_t *root)
+{
+    int64_t n = -1, S = -1;
+    int p, nsend = 0, nrecv = 0;
+    for (p = 0; p < s->P; p++) {
+        const axe_mpi_list *sp = &s->send[p], *rp = &s->recv[p];
+        if (p == s->me)
+            continue;
+        if (rp->n && (rp->n != 1 || nrecv++))
+            return -1;
+        if (rp->n)
+            *root = p, n = rp->run[0].len;
+        if (sp->n && (sp->n != 1 ||
+                      (nsend && (sp->run[0].from != S || sp->run[0].len != n))))
+            return -1;
+        if (sp->n)
+            S = sp->run[0].from, n = sp->run[0].len, nsend++;
+    }
+    if (s->P > 1 && nsend == s->P - 1 && nrecv == 0 && s->local.n == 1 &&
+        s->local.run[0].from == S && s->local.run[0].len == n) {
+        *root = s->me;
+        return n;
+    }
+    return s->P > 1 && nsend == 0 && nrecv == 1 && s->local.n == 0 ? n : -1;
+}
+
+/* Every rank's candidates, agreed with one MPI_Allreduce(MIN): a path
+ * is taken only when every rank's lists allow it with the same values. */
+static inline int axe_mpi_agree(axe_mpi_sched *s, MPI_Comm comm)
+{
+    int64_t v[8], m[8], ag = axe_mpi_allgather_n(s), root = -1, bc;
+    int p, comm_any = 0, direct = 1;
+    bc = axe_mpi_bcast_n(s, &root);
+    for (p = 0; p < s->P; p++) {
+        comm_any |= s->send[p].n || s->recv[p].n;
+        direct &= axe_mpi_single(&s->send[p]) && axe_mpi_single(&s->recv[p]);
+    }
+    v[0] = !comm_any, v[1] = ag, v[2] = -ag, v[3] = bc, v[4] = -bc;
+    v[5] = root, v[6] = -root, v[7] = direct;
+    if (MPI_Allreduce(v, m, 8, MPI_INT64_T, MPI_MIN, comm) != MPI_SUCCESS)
+        return 1;
+    if (m[0])
+        s->path = AXE_MPI_PATH_LOCAL;
+    else if (m[1] > 0 && m[1] == -m[2])
+        s->path = AXE_MPI_PATH_ALLGATHER, s->n = m[1];
+    else if (m[3] > 0 && m[3] == -m[4] && m[5] >= 0 && m[5] == -m[6])
+        s->path = AXE_MPI_PATH_BCAST, s->n = m[3], s->root = (int)m[5];
+    else
+        s->path = m[7] ? AXE_MPI_PATH_ALLTOALLV_DIRECT : AXE_MPI_PATH_ALLTOALLV;
+    return 0;
+}
+
+/* ---- build, run, free ------------------------------------------------- */
+
+static inline void axe_mpi_sched_free(axe_mpi_sched *s)
+{
+    int p;
+    if (s->send)
+        for (p = 0; p < s->P; p++)
+            free(s->send[p].run), free(s->recv[p].run);
+    free(s->send), free(s->recv), free(s->local.run), free(s->pack.run);
+    free(s->unpack.run), free(s->koff), free(s->scount), free(s->sbuf);
+    free(s->rbuf), free(s->tmp);
+    if (s->built && s->own_type)
+        MPI_Type_free(&s->type);
+    memset(s, 0, sizeof *s);
+}
+
+/* The plan's own limits: what a generated file could get wrong. */
+static inline int axe_mpi_plan_check(const axe_mpi_plan *p, int P, char *err,
+                                     size_t len)
+{
+    int i;
+    if (p->ndev != P) {
+        if (err && len)
+            snprintf(err, len,
+                     "the mesh has %d devices but MPI runs %d ranks "
+                     "(mpirun -np %d)",
+                     (int)p->ndev, P, (int)p->ndev);
+        return 1;
+    }
+    if (p->ndigits < 0 || p->ndigits > AXE_MPI_MAX_DIGITS || p->nsrc_rep < 0 ||
+        p->nsrc_rep > AXE_MPI_MAX_REPS || p->ndst_rep < 0 ||
+        p->ndst_rep > AXE_MPI_MAX_REPS)
+        return axe_mpi_fail(err, len, "exchange plan: too many digits");
+    for (i = 0; i < p->ndigits; i++)
+        if (p->digit[i].extent < 1)
+            return axe_mpi_fail(err, len, "exchange plan: a digit of extent 0");
+    if (axe_mpi_esize(p->dtype) == 0 || p->op < 0 || p->op > AXE_MPI_MIN)
+        return axe_mpi_fail(err, len, "exchange plan: unknown dtype or op");
+    if (p->op != AXE_MPI_COPY && p->dtype != AXE_MPI_F32 &&
+        p->dtype != AXE_MPI_F64 && p->dtype != AXE_MPI_I32)
+        return axe_mpi_fail(err, len,
+                            "device reduce: the MPI runtime combines f32, f64 "
+                            "and i32 only");
+    return 0;
+}
+
+static inline int axe_mpi_build_lists(const axe_mpi_plan *p, axe_mpi_sched *s)
+{
+    axe_mpi_build b;
+    axe_mpi_walk w;
+    int q, bad;
+    memset(&b, 0, sizeof b);
+    b.s = s;
+    axe_mpi_walk_init(&w, p);
+    s->send = (axe_mpi_list *)calloc((size_t)s->P, sizeof(axe_mpi_list));
+    s->recv = (axe_mpi_list *)calloc((size_t)s->P, sizeof(axe_mpi_list));
+    b.peer = (axe_mpi_ents *)calloc((size_t)s->P, sizeof(axe_mpi_ents));
+    bad = !s->send || !s->recv || !b.peer ||
+          axe_mpi_walk_side(&w, 0, s->me, axe_mpi_visit_send, &b);
+    for (q = 0; q < s->P && !bad; q++)
+        bad = axe_mpi_ents_runs(&b.peer[q], &s->send[q], 1);
+    bad = bad || axe_mpi_walk_side(&w, 1, s->me, axe_mpi_visit_recv, &b);
+    for (q = 0; q < s->P && !bad; q++)
+        bad = axe_mpi_ents_runs(&b.peer[q], &s->recv[q], 2);
+    bad = bad || axe_mpi_ents_runs(&b.local, &s->local, 0);
+    for (q = 0; b.peer && q < s->P; q++)
+        free(b.peer[q].e);
+    free(b.peer), free(b.local.e);
+    return bad ? (b.err ? b.err : 1) : 0;
+}
+
+/* Counts and displacements (elements) of MPI_Alltoallv, packed or
+ * straight from the buffers; 1 when one does not fit an int. */
+static inline int axe_mpi_build_counts(axe_mpi_sched *s)
+{
+    int64_t so = 0, ro = 0, v[4];
+    int p, P = s->P, direct = s->path == AXE_MPI_PATH_ALLTOALLV_DIRECT;
+    if (!(s->scount = (int *)calloc((size_t)4 * (size_t)P, sizeof(int))))
+        return 1;
+    s->sdispl = s->scount + P, s->rcount = s->scount + 2 * P;
+    s->rdispl = s->scount + 3 * P;
+    for (p = 0; p < P; p++) {
+        const axe_mpi_list *sp = &s->send[p], *rp = &s->recv[p];
+        v[0] = sp->elems, v[2] = rp->elems;
+        v[1] = direct ? (sp->n ? sp->run[0].from : 0) : so;
+        v[3] = direct ? (rp->n ? rp->run[0].to : 0) : ro;
+        if (v[0] > INT32_MAX || v[1] > INT32_MAX || v[2] > INT32_MAX ||
+            v[3] > INT32_MAX)
+            return 1;
+        s->scount[p] = (int)v[0], s->sdispl[p] = (int)v[1];
+        s->rcount[p] = (int)v[2], s->rdispl[p] = (int)v[3];
+        so += sp->elems, ro += rp->elems;
+    }
+    if (direct)
+        return 0;
+    s->sbuf = (char *)malloc((size_t)(so ? so : 1) * (size_t)s->esize);
+    s->rbuf = (char *)malloc((size_t)(ro ? ro : 1) * (size_t)s->esize);
+    return !s->sbuf || !s->rbuf;
+}
+
+static inline int axe_mpi_build_copy(const axe_mpi_plan *p, axe_mpi_sched *s,
+                                     MPI_Comm comm, char *err, size_t len)
+{
+    int r = axe_mpi_build_lists(p, s), q;
+    if (r == 2)
+        return axe_mpi_fail(err, len,
+                            "exchange plan: a device id outside the mesh");
+    if (r || axe_mpi_agree(s, comm))
+        return axe_mpi_fail(err, len, "exchange: out of memory");
+    for (q = 0; q < s->P; q++)
+        s->sent += s->send[q].elems;
+    if ((s->path == AXE_MPI_PATH_ALLTOALLV ||
+         s->path == AXE_MPI_PATH_ALLTOALLV_DIRECT) &&
+        axe_mpi_build_counts(s))
+        return axe_mpi_fail(err, len,
+                            "exchange: out of memory or a piece over 2^31 "
+                            "elements");
+    if (p->op != AXE_MPI_COPY &&
+        (!(s->tmp = (char *)malloc((size_t)(p->dst_size * s->K + 1) *
+                                   (size_t)s->esize)) ||
+         !(s->koff = (int64_t *)malloc((size_t)s->K * sizeof(int64_t)))))
+        return axe_mpi_fail(err, len, "exchange: out of memory");
+    for (q = 0; p->op != AXE_MPI_COPY && q < s->K; q++)
+        s->koff[q] = q;
+    s->nkoff = s->K;
+    return 0;
+}
+
+static inline int axe_mpi_sched_build(const axe_mpi_plan *p, axe_mpi_sched *s,
+                                      MPI_Comm comm, char *err, size_t len)
+{
+    int P, me, form;
+    axe_mpi_walk w;
+    MPI_Comm_size(comm, &P);
+    MPI_Comm_rank(comm, &me);
+    if (axe_mpi_plan_check(p, P, err, len))
+        return 1;
+    memset(s, 0, sizeof *s);
+    s->P = P, s->me = me, s->esize = axe_mpi_esize(p->dtype), s->root = -1;
+    axe_mpi_walk_init(&w, p);
+    s->K = w.K;
+    s->built = 1;
+    form = axe_mpi_reduce_form(p);
+    if (form >= 0) {
+        s->path = form;
+        s->type = axe_mpi_type(p->dtype);
+        if (axe_mpi_build_reduce(p, s) ||
+            !(s->sbuf = (char *)malloc((size_t)(s->pack.elems + 1) *
+                                       (size_t)s->esize)) ||
+            !(s->rbuf = (char *)malloc((size_t)(s->n + 1) * (size_t)s->esize)))
+            return axe_mpi_fail(err, len, "exchange: out of memory");
+        s->sent = s->pack.elems - s->n; /* what leaves this rank */
+        return 0;
+    }
+    if (MPI_Type_contiguous(s->esize, MPI_BYTE, &s->type) != MPI_SUCCESS ||
+        MPI_Type_commit(&s->type) != MPI_SUCCESS)
+        return axe_mpi_fail(err, len, "exchange: MPI_Type_contiguous failed");
+    s->own_type = 1;
+    return axe_mpi_build_copy(p, s, comm, err, len);
+}
+
+/* dst[doff + to + i] = src[soff + from + i] over the runs of "l". */
+static inline void axe_mpi_copy_runs(const axe_mpi_list *l, char *dst,
+                                     int64_t doff, const char *src,
+                                     int64_t soff, int64_t es)
+{
+    int64_t i;
+    for (i = 0; i < l->n; i++)
+        memcpy(dst + (doff + l->run[i].to) * es,
+               src + (soff + l->run[i].from) * es,
+               (size_t)(l->run[i].len * es));
+}
+
+/* out[i] = in[i*stride + off[0]] (+) ... (+) in[i*stride + off[n-1]] for
+ * i < cnt: combined in the order of the offsets (of k); integer sums wrap
+ * (computed unsigned). */
+#define AXE_MPI_FOLD(T, UT, out, in, cnt, stride, off, n, op)                  \
+    do {                                                                       \
+        int64_t i_, j_;                                                        \
+        for (i_ = 0; i_ < (cnt); i_++) {                                       \
+            T a_ = (in)[i_ * (stride) + (off)[0]];                             \
+            for (j_ = 1; j_ < (n); j_++) {                                     \
+                T b_ = (in)[i_ * (stride) + (off)[j_]];                        \
+                if ((op) == AXE_MPI_SUM)                                       \
+                    a_ = (T)((UT)a_ + (UT)b_);                                 \
+                else if ((op) == AXE_MPI_MAX ? b_ > a_ : b_ < a_)              \
+                    a_ = b_;                                                   \
+            }                                                                  \
+            (out)[i_] = a_;                                                    \
+        }                                                                      \
+    } while (0)
+
+static inline void axe_mpi_fold(int dtype, int op, void *out, const void *in,
+                                int64_t cnt, int64_t stride, const int64_t *off,
+                                int64_t n)
+{
+    if (dtype == AXE_MPI_F32)
+        AXE_MPI_FOLD(float, float, (float *)out, (const float *)in, cnt, stride,
+                     off, n, op);
+    else if (dtype == AXE_MPI_F64)
+        AXE_MPI_FOLD(double, double, (double *)out, (const double *)in, cnt,
+                     stride, off, n, op);
+    else
+        AXE_MPI_FOLD(int32_t, uint32_t, (int32_t *)out, (const int32_t *)in,
+                     cnt, stride, off, n, op);
+}
+
+static inline int axe_mpi_run_reduce(const axe_mpi_plan *p, axe_mpi_sched *s,
+                                     const char *src, char *dst, MPI_Comm comm)
+{
+    int64_t i, es = s->esize;
+    int rc;
+    for (i = 0; i < s->pack.n; i++) {
+        const axe_mpi_run *r = &s->pack.run[i];
+        axe_mpi_fold(p->dtype, p->op, s->sbuf + r->to * es, src + r->from * es,
+                     r->len, 1, s->koff, s->nkoff);
+    }
+    if (s->path == AXE_MPI_PATH_ALLREDUCE)
+        rc = MPI_Allreduce(s->sbuf, s->rbuf, (int)s->n, s->type,
+                           axe_mpi_op(p->op), comm);
+    else
+        rc = MPI_Reduce_scatter_block(s->sbuf, s->rbuf, (int)s->n, s->type,
+                                      axe_mpi_op(p->op), comm);
+    axe_mpi_copy_runs(&s->unpack, dst, 0, s->rbuf, 0, es);
+    return rc != MPI_SUCCESS;
+}
+
+static inline int axe_mpi_run_copy(axe_mpi_sched *s, const char *src, char *dst,
+                                   MPI_Comm comm)
+{
+    int64_t es = s->esize, S, D;
+    int p, rc;
+    if (s->path == AXE_MPI_PATH_ALLGATHER) {
+        S = s->local.run[0].from;
+        D = s->local.run[0].to - (int64_t)s->me * s->n;
+        return MPI_Allgather(src + S * es, (int)s->n, s->type, dst + D * es,
+                             (int)s->n, s->type, comm) != MPI_SUCCESS;
+    }
+    axe_mpi_copy_runs(&s->local, dst, 0, src, 0, es);
+    if (s->path == AXE_MPI_PATH_BCAST) {
+        char *buf = s->me == s->root
+                        ? (char *)(uintptr_t)(src + s->local.run[0].from * es)
+                        : dst + s->recv[s->root].run[0].to * es;
+        return MPI_Bcast(buf, (int)s->n, s->type, s->root, comm) != MPI_SUCCESS;
+    }
+    if (s->path == AXE_MPI_PATH_ALLTOALLV_DIRECT)
+        return MPI_Alltoallv(src, s->scount, s->sdispl, s->type, dst, s->rcount,
+                             s->rdispl, s->type, comm) != MPI_SUCCESS;
+    if (s->path != AXE_MPI_PATH_ALLTOALLV)
+        return 0;
+    for (p = 0; p < s->P; p++)
+        axe_mpi_copy_runs(&s->send[p], s->sbuf, s->sdispl[p], src, 0, es);
+    rc = MPI_Alltoallv(s->sbuf, s->scount, s->sdispl, s->type, s->rbuf,
+                       s->rcount, s->rdispl, s->type, comm);
+    for (p = 0; p < s->P; p++)
+        axe_mpi_copy_runs(&s->recv[p], dst, 0, s->rbuf, s->rdispl[p], es);
+    return rc != MPI_SUCCESS;
+}
+
+/* Runs device operator "p" on this rank's local buffers: src (p->src_size
+ * elements) to dst (p->dst_size). The schedule "s" (zeroed before the
+ * first call) is built on the first call, collectively: every rank calls
+ * with the same plan. 0, or 1 with the reason in "err". */
+static inline int axe_mpi_exchange(const axe_mpi_plan *p, axe_mpi_sched *s,
+                                   const void *src, void *dst, MPI_Comm comm,
+                                   char *err, size_t len)
+{
+    int64_t i;
+    int bad;
+    if (!s->built && axe_mpi_sched_build(p, s, comm, err, len))
+        return 1;
+    if (s->path == AXE_MPI_PATH_ALLREDUCE ||
+        s->path == AXE_MPI_PATH_REDUCE_SCATTER)
+        bad = axe_mpi_run_reduce(p, s, (const char *)src, (char *)dst, comm);
+    else if (p->op == AXE_MPI_COPY)
+        bad = axe_mpi_run_copy(s, (const char *)src, (char *)dst, comm);
+    else {
+        bad = axe_mpi_run_copy(s, (const char *)src, s->tmp, comm);
+        for (i = 0; i < s->unpack.n; i++) {
+            const axe_mpi_run *r = &s->unpack.run[i];
+            axe_mpi_fold(p->dtype, p->op, (char *)dst + r->to * s->esize,
+                         s->tmp + r->to * s->K * s->esize, r->len, s->K,
+                         s->koff, s->K);
+        }
+    }
+    return bad ? axe_mpi_fail(err, len, "exchange: an MPI call failed") : 0;
+}
+
+#endif

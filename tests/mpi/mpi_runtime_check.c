@@ -1,0 +1,341 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The MPI runtime (src/compiler/backend/mpi/compiler_mpi_rt.h) against
+ * brute force, run by tests/compiler_mpi.sh under mpirun at 1, 2, 4 and 8
+ * ranks. Each case is a hand-written digit table (sized from P); every
+ * rank fills the elements it owns (every source replica) with values of
+ * their logical index, runs the exchange twice (the second time on new
+ * values, through the kept schedule), and checks, by enumerating every
+ * element and every holder, that each element it holds has its value (a
+ * reduce: the fold over k in order), that nothing else in its buffer was
+ * written, and that it received exactly the elements it holds but does
+ * not own. The collective chosen is checked where the table implies one.
+ */
+#include "compiler_mpi_rt.h"
+
+#include <math.h>
+
+#define SENTINEL (-77.0)
+
+typedef struct tcase {
+    const char *name;
+    axe_mpi_digit d[8];
+    axe_mpi_rep srep[2], drep[2];
+    axe_mpi_plan p;
+    int expect; /* a path, or -1 for any */
+} tcase;
+
+static axe_mpi_digit dg(int64_t e, int64_t sd, int64_t sm, int64_t dd,
+                        int64_t dm, int red)
+{
+    axe_mpi_digit d = {e, sd, sm, dd, dm, 0, red};
+    return d;
+}
+
+static void finish(tcase *c, int nd, int ns, int nr, int64_t ssz, int64_t dsz,
+                   int op, int dtype, int expect)
+{
+    c->p.ndev = 0, c->p.ndigits = nd, c->p.nsrc_rep = ns, c->p.ndst_rep = nr;
+    c->p.digit = c->d, c->p.src_rep = c->srep, c->p.dst_rep = c->drep;
+    c->p.src_size = ssz, c->p.dst_size = dsz, c->p.op = op;
+    c->p.dtype = dtype, c->expect = expect;
+}
+
+/* The cases at P devices; returns how many. */
+static int cases(tcase *c, int P)
+{
+    int n = 0, Q = P / 2;
+    memset(c, 0, 16 * sizeof *c);
+    c[n].name = "allgather [4P,3]", c[n].d[0] = dg(P, 1, 0, 0, 12, 0);
+    c[n].d[1] = dg(4, 0, 3, 0, 3, 0), c[n].d[2] = dg(3, 0, 1, 0, 1, 0);
+    c[n].drep[0] = (axe_mpi_rep){P, 1};
+    finish(&c[n++], 3, 0, 1, 12, 12 * P, AXE_MPI_COPY, AXE_MPI_F32,
+           AXE_MPI_PATH_ALLGATHER);
+    c[n].name = "broadcast [5,3] from P-1", c[n].d[0] = dg(5, 0, 3, 0, 3, 0);
+    c[n].d[1] = dg(3, 0, 1, 0, 1, 0), c[n].drep[0] = (axe_mpi_rep){P, 1};
+    c[n].p.src_dev0 = P - 1;
+    finish(&c[n++], 2, 0, 1, 15, 15, AXE_MPI_COPY, AXE_MPI_F64,
+           AXE_MPI_PATH_BCAST);
+    c[n].name = "scatter [6P] from 0", c[n].d[0] = dg(P, 0, 6, 1, 0, 0);
+    c[n].d[1] = dg(6, 0, 1, 0, 1, 0);
+    finish(&c[n++], 2, 0, 0, 6 * P, 6, AXE_MPI_COPY, AXE_MPI_I32,
+           AXE_MPI_PATH_ALLTOALLV_DIRECT);
+    c[n].name = "gather [6P] to 1%P at m 5", c[n].d[0] = dg(P, 1, 0, 0, 6, 0);
+    c[n].d[1] = dg(6, 0, 1, 0, 1, 0), c[n].p.dst_dev0 = 1 % P;
+    c[n].p.dst_m0 = 5;
+    finish(&c[n++], 2, 0, 0, 6, 6 * P + 5, AXE_MPI_COPY, AXE_MPI_I8,
+           AXE_MPI_PATH_ALLTOALLV_DIRECT);
+    c[n].name = "all-to-all [2P,3P] rows->cols";
+    c[n].d[0] = dg(P, 1, 0, 0, 6, 0), c[n].d[1] = dg(2, 0, 3 * P, 0, 3, 0);
+    c[n].d[2] = dg(P, 0, 3, 1, 0, 0), c[n].d[3] = dg(3, 0, 1, 0, 1, 0);
+    finish(&c[n++], 4, 0, 0, 6 * P, 6 * P, AXE_MPI_COPY, AXE_MPI_F32,
+           AXE_MPI_PATH_ALLTOALLV);
+    c[n].name = "block->cyclic [8P]", c[n].d[0] = dg(P, 1, 0, 0, 8 / P, 0);
+    c[n].d[1] = dg(8 / P, 0, P, 0, 1, 0), c[n].d[2] = dg(P, 0, 1, 1, 0, 0);
+    finish(&c[n++], 3, 0, 0, 8, 8, AXE_MPI_COPY, AXE_MPI_F16, -1);
+    c[n].name = "replicated->sharded [4P]", c[n].d[0] = dg(P, 0, 4, 1, 0, 0);
+    c[n].d[1] = dg(4, 0, 1, 0, 1, 0), c[n].srep[0] = (axe_mpi_rep){P, 1};
+    finish(&c[n++], 2, 1, 0, 4 * P, 4, AXE_MPI_COPY, AXE_MPI_F32,
+           AXE_MPI_PATH_LOCAL);
+    if (P >= 2) {
+        c[n].name = "2-D mesh: S0 R -> R S1 [4,2Q]";
+        c[n].d[0] = dg(2, Q, 0, 0, 4, 0), c[n].d[1] = dg(2, 0, 2 * Q, 0, 2, 0);
+        c[n].d[2] = dg(Q, 0, 2, 1, 0, 0), c[n].d[3] = dg(2, 0, 1, 0, 1, 0);
+        c[n].srep[0] = (axe_mpi_rep){Q, 1}, c[n].drep[0] = (axe_mpi_rep){2, Q};
+        finish(&c[n++], 4, 1, 1, 4 * Q, 8, AXE_MPI_COPY, AXE_MPI_F32, -1);
+    }
+    c[n].name = "reduce-scatter (Figure 8) [P,4P,3] sum k=0";
+    c[n].d[0] = dg(P, 1, 0, 0, 0, 1), c[n].d[1] = dg(P, 0, 12, 1, 0, 0);
+    c[n].d[2] = dg(4, 0, 3, 0, 3, 0), c[n].d[3] = dg(3, 0, 1, 0, 1, 0);
+    finish(&c[n++], 4, 0, 0, 12 * P, 12, AXE_MPI_SUM, AXE_MPI_F32,
+           AXE_MPI_PATH_REDUCE_SCATTER);
+    c[n].name = "all-reduce [P,5] max k=0", c[n].d[0] = dg(P, 1, 0, 0, 0, 1);
+    c[n].d[1] = dg(5, 0, 1, 0, 1, 0), c[n].drep[0] = (axe_mpi_rep){P, 1};
+    finish(&c[n++], 2, 0, 1, 5, 5, AXE_MPI_MAX, AXE_MPI_F64,
+           AXE_MPI_PATH_ALLREDUCE);
+    c[n].name = "reduce to 0 [2P,6] min, k on device and memory";
+    c[n].d[0] = dg(P, 1, 0, 0, 0, 1), c[n].d[1] = dg(2, 0, 6, 0, 0, 1);
+    c[n].d[2] = dg(6, 0, 1, 0, 1, 0);
+    finish(&c[n++], 3, 0, 0, 12, 6, AXE_MPI_MIN, AXE_MPI_I32, -1);
+    c[n].name = "reduce-scatter, k on device and memory [2P,4P] sum";
+    c[n].d[0] = dg(P, 1, 0, 0, 0, 1), c[n].d[1] = dg(2, 0, 4 * P, 0, 0, 1);
+    c[n].d[2] = dg(P, 0, 4, 1, 0, 0), c[n].d[3] = dg(4, 0, 1, 0, 1, 0);
+    finish(&c[n++], 4, 0, 0, 8 * P, 4, AXE_MPI_SUM, AXE_MPI_F64,
+           AXE_MPI_PATH_REDUCE_SCATTER);
+    c[n].name = "reduce of a replicated [3,4P] sum -> sharded";
+    c[n].d[0] = dg(3, 0, 4 * P, 0, 0, 1), c[n].d[1] = dg(P, 0, 4, 1, 0, 0);
+    c[n].d[2] = dg(4, 0, 1, 0, 1, 0), c[n].srep[0] = (axe_mpi_rep){P, 1};
+    finish(&c[n++], 3, 1, 0, 12 * P, 4, AXE_MPI_SUM, AXE_MPI_F32,
+           AXE_MPI_PATH_LOCAL);
+    return n;
+}
+
+/* Element values as doubles; stored in the case's dtype. */
+static double val(int64_t lin, int round)
+{
+    return (double)((lin * 7 + 3 + round * 11) % 97) - 40.0;
+}
+
+static void put(void *buf, int dtype, int64_t i, double v)
+{
+    switch (dtype) {
+    case AXE_MPI_F32:
+        ((float *)buf)[i] = (float)v;
+        break;
+    case AXE_MPI_F64:
+        ((double *)buf)[i] = v;
+        break;
+    case AXE_MPI_I32:
+        ((int32_t *)buf)[i] = (int32_t)v;
+        break;
+    case AXE_MPI_F16:
+        ((int16_t *)buf)[i] = (int16_t)v;
+        break; /* bits */
+    default:
+        ((int8_t *)buf)[i] = (int8_t)v;
+        break;
+    }
+}
+
+static double get(const void *buf, int dtype, int64_t i)
+{
+    switch (dtype) {
+    case AXE_MPI_F32:
+        return ((const float *)buf)[i];
+    case AXE_MPI_F64:
+        return ((const double *)buf)[i];
+    case AXE_MPI_I32:
+        return ((const int32_t *)buf)[i];
+    case AXE_MPI_F16:
+        return ((const int16_t *)buf)[i];
+    default:
+        return ((const int8_t *)buf)[i];
+    }
+}
+
+/* The value of element x as brute force reads it: digit values from its
+ * row-major index "lin" over the table. */
+static void digits_of(const axe_mpi_plan *p, int64_t lin, int64_t *x)
+{
+    int i;
+    for (i = p->ndigits - 1; i >= 0; i--)
+        x[i] = lin % p->digit[i].extent, lin /= p->digit[i].extent;
+}
+
+static int64_t total(const axe_mpi_plan *p)
+{
+    int64_t n = 1;
+    int i;
+    for (i = 0; i < p->ndigits; i++)
+        n *= p->digit[i].extent;
+    return n;
+}
+
+static int64_t side(const axe_mpi_plan *p, const int64_t *x, int dst, int dev)
+{
+    int64_t s =
+        dst ? (dev ? p->dst_dev0 : p->dst_m0) : (dev ? p->src_dev0 : p->src_m0);
+    int i;
+    for (i = 0; i < p->ndigits; i++) {
+        const axe_mpi_digit *d = &p->digit[i];
+        s += x[i] * (dst ? (dev ? d->dst_dev : d->dst_m)
+                         : (dev ? d->src_dev : d->src_m));
+    }
+    return s;
+}
+
+static void fill_src(const axe_mpi_plan *p, void *src, int me, int round)
+{
+    int64_t lin, x[AXE_MPI_MAX_DIGITS], r, i;
+    int64_t nr = axe_mpi_rep_count(p->src_rep, p->nsrc_rep);
+    for (i = 0; i < p->src_size; i++)
+        put(src, p->dtype, i, SENTINEL);
+    for (lin = 0; lin < total(p); lin++)
+        for (digits_of(p, lin, x), r = 0; r < nr; r++)
+            if (side(p, x, 0, 1) +
+                    axe_mpi_rep_sum(p->src_rep, p->nsrc_rep, r) ==
+                me)
+                put(src, p->dtype, side(p, x, 0, 0), val(lin, round));
+}
+
+/* The expected value of element x: its own, or the fold over k. */
+static double expect(const axe_mpi_plan *p, const int64_t *x0, int round)
+{
+    int64_t x[AXE_MPI_MAX_DIGITS], lin, l, i;
+    double acc = 0;
+    int first = 1;
+    for (lin = 0; lin < total(p); lin++) {
+        digits_of(p, lin, x);
+        for (i = 0; i < p->ndigits; i++)
+            if (!p->digit[i].reduced && x[i] != x0[i])
+                break;
+        if (i < p->ndigits)
+            continue;
+        l = lin;
+        if (first)
+            acc = val(l, round), first = 0;
+        else if (p->op == AXE_MPI_SUM)
+            acc += val(l, round);
+        else if (p->op == AXE_MPI_MAX ? val(l, round) > acc
+                                      : val(l, round) < acc)
+            acc = val(l, round);
+    }
+    return acc;
+}
+
+/* Checks dst on rank "me"; returns the number of elements held but not
+ * owned (what must have been received), or -1 after printing a mismatch. */
+static int64_t check_dst(const tcase *c, const void *dst, int me, int round)
+{
+    const axe_mpi_plan *p = &c->p;
+    int64_t lin, x[AXE_MPI_MAX_DIGITS], q, i, recv = 0, a, nq;
+    char *held = (char *)calloc((size_t)p->dst_size + 1, 1);
+    nq = axe_mpi_rep_count(p->dst_rep, p->ndst_rep);
+    for (lin = 0; lin < total(p); lin++) {
+        digits_of(p, lin, x);
+        for (q = 0; q < nq; q++) {
+            if (side(p, x, 1, 1) +
+                    axe_mpi_rep_sum(p->dst_rep, p->ndst_rep, q) !=
+                me)
+                continue;
+            a = side(p, x, 1, 0);
+            held[a] = 1;
+            if (get(dst, p->dtype, a) != expect(p, x, round)) {
+                printf("FAIL %s: rank %d dst[%lld] = %g, expected %g\n",
+                       c->name, me, (long long)a, get(dst, p->dtype, a),
+                       expect(p, x, round));
+                free(held);
+                return -1;
+            }
+            if (p->op == AXE_MPI_COPY && !axe_mpi_owns(p, side(p, x, 0, 1), me))
+                recv++;
+        }
+    }
+    for (i = 0; i < p->dst_size; i++)
+        if (!held[i] && get(dst, p->dtype, i) != SENTINEL) {
+            printf("FAIL %s: rank %d wrote dst[%lld] it does not hold\n",
+                   c->name, me, (long long)i);
+            free(held);
+            return -1;
+        }
+    free(held);
+    return recv;
+}
+
+static int run_case(tcase *c, int P, int me)
+{
+    axe_mpi_sched s;
+    char err[256];
+    int64_t es = axe_mpi_esize(c->p.dtype), recv = 0, got, i;
+    void *src = malloc((size_t)(c->p.src_size * es + 1));
+    void *dst = malloc((size_t)(c->p.dst_size * es + 1));
+    int round, bad = 0;
+    memset(&s, 0, sizeof s);
+    c->p.ndev = P;
+    for (round = 0; round < 2 && !bad; round++) {
+        fill_src(&c->p, src, me, round);
+        for (i = 0; i < c->p.dst_size; i++)
+            put(dst, c->p.dtype, i, SENTINEL);
+        if (axe_mpi_exchange(&c->p, &s, src, dst, MPI_COMM_WORLD, err,
+                             sizeof err)) {
+            printf("FAIL %s: rank %d: %s\n", c->name, me, err);
+            bad = 1;
+        } else if ((recv = check_dst(c, dst, me, round)) < 0)
+            bad = 1;
+    }
+    for (got = 0, i = 0; !bad && i < P && s.recv; i++)
+        got += s.recv[i].elems;
+    if (!bad && c->p.op == AXE_MPI_COPY && got != recv) {
+        printf("FAIL %s: rank %d received %lld elements, holds %lld it does "
+               "not own\n",
+               c->name, me, (long long)got, (long long)recv);
+        bad = 1;
+    }
+    if (!bad && P > 1 && c->expect >= 0 && s.path != c->expect) {
+        printf("FAIL %s: took %s, expected %s\n", c->name,
+               axe_mpi_path_name(s.path), axe_mpi_path_name(c->expect));
+        bad = 1;
+    }
+    if (!bad && me == 0)
+        printf("ok %d ranks: %s: %s\n", P, c->name, axe_mpi_path_name(s.path));
+    axe_mpi_sched_free(&s);
+    free(src), free(dst);
+    return bad;
+}
+
+/* A plan for the wrong number of devices is an error naming both. */
+static int run_mismatch(int P, int me)
+{
+    tcase c[16];
+    axe_mpi_sched s;
+    char err[256] = "";
+    float a[64], b[64];
+    cases(c, P);
+    memset(&s, 0, sizeof s);
+    c[0].p.ndev = P + 1;
+    if (!axe_mpi_exchange(&c[0].p, &s, a, b, MPI_COMM_WORLD, err, sizeof err) ||
+        !strstr(err, "mesh has")) {
+        printf("FAIL mismatch: rank %d: '%s'\n", me, err);
+        return 1;
+    }
+    if (me == 0)
+        printf("ok %d ranks: mesh/rank mismatch: %s\n", P, err);
+    axe_mpi_sched_free(&s);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    tcase c[16];
+    int P, me, n, i, bad = 0, any;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_size(MPI_COMM_WORLD, &P);
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    n = cases(c, P);
+    for (i = 0; i < n; i++)
+        bad |= run_case(&c[i], P, me);
+    bad |= run_mismatch(P, me);
+    MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Finalize();
+    return any ? 1 : 0;
+}
