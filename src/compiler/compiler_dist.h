@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The exchange planner of distributed tensors (issue 14 §2; the contract
+ * with the language and the MPI backend: docs/compiler.md, "Distributed
+ * tensors", "The exchange plan"). A `device copy` or `device reduce`
+ * between two layouts over `gpuid` (device id) and `m` (address in the
+ * device's local buffer) becomes a *digit table*: per logical dimension,
+ * the iters of both layouts refined into one chain of sub-iters; each
+ * digit is, on each side, a device digit (a gpuid stride) or a memory
+ * digit (an m stride). The replica iters (on gpuid) of each side are kept
+ * apart: they are not part of the coordinate.
+ *
+ * Element x = one value per digit. Owners: src_dev0 + sum x_i src_dev_i +
+ * sum r_j src_rep[j].dev over every replica choice r; address there
+ * src_m0 + sum x_i src_m_i. Holders and addresses in dst likewise.
+ * Invariant of a plan (checked when it is built): both layouts are
+ * injective from (element, replica choice) to (device, address), every
+ * device is in [0, ndev), every address >= 0, and the digits enumerate
+ * every logical coordinate exactly once (outermost digit first, dims in
+ * order, the digits of a dim outer to inner).
+ */
+#ifndef AXE_COMPILER_DIST_H
+#define AXE_COMPILER_DIST_H
+
+#include "compiler_internal.h"
+
+/* A plan has at most one digit per boundary of each layout's iters. */
+#define AX_DIST_MAX_DIGITS (2 * AXE_LAYOUT_MAX_SHARD)
+#define AX_DIST_MAX_REPS AXE_LAYOUT_MAX_REPLICA
+/* Largest mesh the planner accepts (its checks enumerate devices). */
+#define AX_DIST_MAX_DEVICES 1024
+#define AX_DIST_EXPLAIN_MAX 512
+
+/* The collective a plan amounts to (docs/compiler.md, "The exchange
+ * plan", defines each from the owner and holder sets). */
+typedef enum ax_coll {
+    AX_COLL_LOCAL,
+    AX_COLL_ALLGATHER,
+    AX_COLL_BROADCAST,
+    AX_COLL_SCATTER,
+    AX_COLL_GATHER,
+    AX_COLL_ALLTOALL,
+    AX_COLL_REDUCE_SCATTER,
+    AX_COLL_ALLREDUCE,
+    AX_COLL_REDUCE,
+    AX_COLL_EXCHANGE
+} ax_coll;
+
+typedef struct ax_dist_digit {
+    int64_t extent;
+    int64_t src_dev, src_m; /* strides in the src owner's device id / buffer */
+    int64_t dst_dev, dst_m; /* same for dst; a reduced digit has 0 and 0 */
+    int32_t dim;            /* logical dimension (of src, for reduce) */
+    int32_t reduced;        /* 1: a digit of the reduced dimension */
+} ax_dist_digit;
+
+typedef struct ax_dist_rep {
+    int64_t extent, dev;
+} ax_dist_rep; /* a replica digit: extent, gpuid stride */
+
+typedef struct ax_dist_plan {
+    int32_t ndev, ndigits, nsrc_rep, ndst_rep;
+    ax_dist_digit digit[AX_DIST_MAX_DIGITS]; /* outermost first */
+    ax_dist_rep src_rep[AX_DIST_MAX_REPS], dst_rep[AX_DIST_MAX_REPS];
+    int64_t src_dev0, src_m0, dst_dev0, dst_m0; /* offsets */
+    int32_t kind;                               /* ax_coll */
+    int32_t root;   /* BROADCAST, SCATTER: src's device; GATHER, REDUCE:
+                       dst's; -1 otherwise */
+    int32_t reduce; /* 1: a device reduce */
+    int32_t k;      /* reduce: the reduced dimension of src */
+    ax_red op;      /* reduce: sum, max or min */
+    int64_t nsrc_own, ndst_hold; /* replica choices (products of extents) */
+    char explain[AX_DIST_EXPLAIN_MAX]; /* "<kind>: why", from the digits */
+} ax_dist_plan;
+
+/* The plan of `device copy(dst, src)` for tensors of logical "shape" (n
+ * dims) laid out by "src" and "dst" over a mesh of "ndev" devices; a
+ * refusal (AXE_ERR_UNSUPPORTED, AXE_ERR_INVALID, ...) names the tensor
+ * role (src / dst), the dimension and the iter. */
+AXE_NODISCARD axe_status axe__dist_plan_copy(const int64_t *shape, int n,
+                                             const axe_layout *src,
+                                             const axe_layout *dst,
+                                             int64_t ndev, ax_dist_plan *out,
+                                             axe_diag *diag);
+/* The plan of `device reduce(dst, src, op, k)`: "shape" is src's (n dims),
+ * dst's is "shape" without dim "k"; "op" is sum, max or min. */
+AXE_NODISCARD axe_status axe__dist_plan_reduce(
+    const int64_t *shape, int n, const axe_layout *src, const axe_layout *dst,
+    int k, ax_red op, int64_t ndev, ax_dist_plan *out, axe_diag *diag);
+
+/* Device of replica choice number "r" (lexicographic, first replica digit
+ * outermost; 0 <= r < nsrc_own) of element "x" (one value per digit) in
+ * src; the address there is axe__dist_src_addr. */
+int64_t axe__dist_src_owner(const ax_dist_plan *p, const int64_t *x, int64_t r);
+int64_t axe__dist_src_addr(const ax_dist_plan *p, const int64_t *x);
+/* The same in dst (0 <= r < ndst_hold); reduced digits do not count. */
+int64_t axe__dist_dst_holder(const ax_dist_plan *p, const int64_t *x,
+                             int64_t r);
+int64_t axe__dist_dst_addr(const ax_dist_plan *p, const int64_t *x);
+/* The transfer rule: the device "holder" gets element "x" from. "holder"
+ * itself when it owns x in src (a local copy); otherwise the owner whose
+ * src replica digit j is (holder / src_rep[j].dev) mod src_rep[j].extent
+ * (the holder's own digit on that replica's device stride). -1 when
+ * "holder" is not a holder of x in dst. For reduce, x's partial: the
+ * combination over the reduced memory digits of src, made on each owner. */
+int64_t axe__dist_sender(const ax_dist_plan *p, const int64_t *x,
+                         int64_t holder);
+/* Bytes device "rank" sends and receives under the transfer rule
+ * (elements of "elem_size" bytes; reduce: partials), counted from the
+ * table (every element's device digits, memory digits as multiplicity). */
+AXE_NODISCARD axe_status axe__dist_bytes(const ax_dist_plan *p, int64_t rank,
+                                         int64_t elem_size, int64_t *sent,
+                                         int64_t *recv);
+/* Between the planner's files: check the invariant of the table "p"
+ * (compiler_dist.h), count replica choices, derive kind, root and the
+ * explain text (compiler_dist_kind.c). */
+AXE_NODISCARD axe_status axe__dist_finish(ax_dist_plan *p, axe_diag *diag);
+/* "local", "all-gather", "broadcast", ... */
+const char *axe__dist_kind_name(ax_coll k);
+
+#endif

@@ -1,0 +1,1011 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The exchange planner (src/compiler/compiler_dist*.c) against brute
+ * force over the layout library: for random meshes of 1-8 devices,
+ * random shapes and random distributed layouts (shard on any dim or
+ * sub-iter, block and cyclic, replicas, offsets), every logical coordinate
+ * is mapped with axe_layout_apply_set and the plan is simulated: (1) every
+ * holder ends with the source value at the address dst gives, (2) a holder
+ * that owns an element never receives it, (3) bytes received per rank =
+ * the minimum from the two layouts' owner and holder sets, bytes sent =
+ * the simulated transfers, (4) the kind of the standard cases (built
+ * here, not read from the plan); reduce: every dst element equals the
+ * brute-force reduction. Then table rows (the paper's examples) and
+ * refusals.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler_dist.h"
+#include "testlib.h"
+
+#define MAXPTS 16
+
+/* ---- layouts ------------------------------------------------------------ */
+
+static axe_layout lay(const char *s)
+{
+    axe_layout l;
+    axe_diag d;
+    if (axe_parse_layout(s, strlen(s), &l, &d) != AXE_OK) {
+        fprintf(stderr, "bad layout in test: %s (%s)\n", s, d.message);
+        exit(2);
+    }
+    return l;
+}
+
+static const char *lay_text(const axe_layout *l)
+{
+    static char buf[4][512];
+    static int k;
+    k = (k + 1) % 4;
+    axe_print_layout(l, buf[k], sizeof buf[k]);
+    return buf[k];
+}
+
+static void push(axe_layout *l, int64_t e, int64_t s, const char *axis)
+{
+    if (axe_layout_push_shard(l, e, s, axis) != AXE_OK)
+        exit(2);
+}
+
+/* A random divisor > 1 of "v" (v > 1). */
+static int64_t rand_divisor(int64_t v)
+{
+    int64_t d[64], n = 0, i;
+    for (i = 2; i <= v; i++)
+        if (v % i == 0)
+            d[n++] = i;
+    return d[tl_range(0, n - 1)];
+}
+
+typedef struct gen_item {
+    int64_t extent, stride;
+    int kind; /* 0 m, 1 gpuid, 2 replica, 3 unused devices (offset) */
+} gen_item;
+
+/* Mixed-radix strides over "it" in a random order (of "which" kind(s)). */
+static void assign_strides(gen_item *it, int n, int kind_lo, int kind_hi)
+{
+    int idx[64], m = 0, i;
+    int64_t s = 1;
+    for (i = 0; i < n; i++)
+        if (it[i].kind >= kind_lo && it[i].kind <= kind_hi)
+            idx[m++] = i;
+    for (i = m - 1; i > 0; i--) {
+        int j = (int)tl_range(0, i), t = idx[i];
+        idx[i] = idx[j];
+        idx[j] = t;
+    }
+    for (i = m - 1; i >= 0; i--) {
+        it[idx[i]].stride = s;
+        s *= it[idx[i]].extent;
+    }
+}
+
+/* A random distributed layout of "shape" over "P" devices: each dim split
+ * into 1-3 factors, some on gpuid (their product divides P), replicas
+ * over part of the rest, the remaining devices left out by an offset. */
+static axe_layout gen_layout(const int64_t *shape, int n, int64_t P,
+                             bool replicas)
+{
+    gen_item it[64];
+    int nit = 0, d, i, nf[8];
+    int64_t budget = P, v;
+    axe_layout l;
+    for (d = 0; d < n; d++) {
+        int64_t rem = shape[d];
+        nf[d] = 0;
+        while (rem > 1) {
+            int64_t f = nf[d] == 2 ? rem : rand_divisor(rem);
+            it[nit].extent = f;
+            it[nit].kind = budget % f == 0 && tl_range(0, 1) ? 1 : 0;
+            if (it[nit].kind == 1)
+                budget /= f;
+            rem /= f;
+            nit++;
+            nf[d]++;
+        }
+    }
+    axe_layout_init(&l);
+    if (replicas && budget > 1 && tl_range(0, 1)) {
+        int64_t r = rand_divisor(budget);
+        it[nit++] = (gen_item){r, 0, 2};
+        budget /= r;
+    }
+    if (budget > 1)
+        it[nit++] = (gen_item){budget, 0, 3};
+    assign_strides(it, nit, 1, 3);
+    assign_strides(it, nit, 0, 0);
+    v = tl_range(0, 3) == 0 ? 2 : 1;
+    for (d = 0, i = 0; d < n; d++) {
+        int k;
+        for (k = 0; k < nf[d]; k++, i++)
+            push(&l, it[i].extent, it[i].kind ? it[i].stride : it[i].stride * v,
+                 it[i].kind ? "gpuid" : "m");
+    }
+    if (l.nshard == 0)
+        push(&l, 1, 0, "m");
+    for (; i < nit; i++) {
+        if (it[i].kind == 2 &&
+            axe_layout_push_replica(&l, it[i].extent, it[i].stride, "gpuid") !=
+                AXE_OK)
+            exit(2);
+        if (it[i].kind == 3 &&
+            axe_layout_add_offset(
+                &l, "gpuid", tl_range(0, it[i].extent - 1) * it[i].stride) !=
+                AXE_OK)
+            exit(2);
+    }
+    if (tl_range(0, 3) == 0 && axe_layout_add_offset(&l, "m", tl_range(1, 3)))
+        exit(2);
+    return l;
+}
+
+/* ---- brute force over the layout library -------------------------------- */
+
+static int64_t pt_get(const axe_point *p, const char *axis)
+{
+    int64_t v = 0;
+    int i;
+    for (i = 0; i < p->n; i++)
+        if (strcmp(p->axis[i], axis) == 0)
+            v += p->v[i];
+    return v;
+}
+
+typedef struct slots {
+    int n;
+    int64_t dev[MAXPTS], addr[MAXPTS];
+} slots;
+
+static void slots_of(const axe_layout *l, const int64_t *c,
+                     const int64_t *shape, int n, slots *s)
+{
+    axe_point pts[MAXPTS];
+    int i;
+    if (axe_layout_apply_set(l, c, shape, n, pts, MAXPTS, &s->n, NULL) !=
+        AXE_OK) {
+        fprintf(stderr, "apply_set failed on %s\n", lay_text(l));
+        exit(2);
+    }
+    for (i = 0; i < s->n; i++) {
+        s->dev[i] = pt_get(&pts[i], "gpuid");
+        s->addr[i] = pt_get(&pts[i], "m");
+    }
+}
+
+static bool slots_have_dev(const slots *s, int64_t dev)
+{
+    int i;
+    for (i = 0; i < s->n; i++)
+        if (s->dev[i] == dev)
+            return true;
+    return false;
+}
+
+/* The plan's digits of coordinate "c" (src dims). */
+static void digits_of(const ax_dist_plan *p, const int64_t *c, int64_t *x)
+{
+    int i;
+    int64_t w[AX_MAX_DIMS];
+    for (i = 0; i < AX_MAX_DIMS; i++)
+        w[i] = 1;
+    for (i = p->ndigits - 1; i >= 0; i--) {
+        x[i] = (c[p->digit[i].dim] / w[p->digit[i].dim]) % p->digit[i].extent;
+        w[p->digit[i].dim] *= p->digit[i].extent;
+    }
+}
+
+static bool next_coord(const int64_t *shape, int n, int64_t *c)
+{
+    int d;
+    for (d = n - 1; d >= 0; d--) {
+        if (++c[d] < shape[d])
+            return true;
+        c[d] = 0;
+    }
+    return false;
+}
+
+/* The plan's owners (holders) of "x" are exactly the library's slots. */
+static bool same_slots(const ax_dist_plan *p, const int64_t *x, const slots *s,
+                       bool src)
+{
+    int64_t nr = src ? p->nsrc_own : p->ndst_hold, r;
+    int64_t a = src ? axe__dist_src_addr(p, x) : axe__dist_dst_addr(p, x);
+    int i;
+    if (nr != s->n)
+        return false;
+    for (r = 0; r < nr; r++) {
+        int64_t dev =
+            src ? axe__dist_src_owner(p, x, r) : axe__dist_dst_holder(p, x, r);
+        bool hit = false;
+        for (i = 0; i < s->n; i++)
+            hit |= s->dev[i] == dev && s->addr[i] == a;
+        if (!hit)
+            return false;
+    }
+    return true;
+}
+
+typedef struct sim {
+    int64_t P, span;
+    int64_t *src, *dst;               /* P x span buffers */
+    int64_t sent[8], recv[8], min[8]; /* units */
+    int64_t sent_min[8];              /* single-owner src: per owner */
+} sim;
+
+static void sim_init(sim *s, int64_t P)
+{
+    memset(s, 0, sizeof *s);
+    s->P = P;
+    s->span = 16384;
+    s->src = calloc((size_t)(P * s->span), sizeof *s->src);
+    s->dst = calloc((size_t)(P * s->span), sizeof *s->dst);
+    if (s->src == NULL || s->dst == NULL)
+        exit(2);
+}
+
+static void sim_free(sim *s)
+{
+    free(s->src);
+    free(s->dst);
+}
+
+static int64_t *at(sim *s, int64_t *buf, int64_t dev, int64_t addr)
+{
+    if (dev < 0 || dev >= s->P || addr < 0 || addr >= s->span) {
+        fprintf(stderr, "slot (%lld, %lld) outside the simulation\n",
+                (long long)dev, (long long)addr);
+        exit(2);
+    }
+    return &buf[dev * s->span + addr];
+}
+
+/* ---- laws of a copy plan ------------------------------------------------ */
+
+/* The transfer rule from the layout: the owner (apply_set lists them in
+ * lexicographic order of the replica digits) whose replica digit j is
+ * (h / stride_j) mod extent_j. */
+static int64_t rule_sender(const axe_layout *src, const slots *so, int64_t h)
+{
+    int64_t idx = 0;
+    int j;
+    for (j = 0; j < src->nreplica; j++)
+        idx = idx * src->replica[j].extent +
+              (h / src->replica[j].stride) % src->replica[j].extent;
+    return so->dev[idx];
+}
+
+/* Move element "c" (value "id") to every holder by the plan; count the
+ * transfers and the minimum from the library's sets. */
+static void copy_element(const ax_dist_plan *p, const axe_layout *src,
+                         const int64_t *c, const slots *so, const slots *sh,
+                         int64_t id, sim *s, const char *what)
+{
+    int64_t x[AX_DIST_MAX_DIGITS];
+    int i;
+    digits_of(p, c, x);
+    TL_CHECK(same_slots(p, x, so, true), "%s: owners of element %lld differ",
+             what, (long long)id);
+    TL_CHECK(same_slots(p, x, sh, false), "%s: holders of element %lld differ",
+             what, (long long)id);
+    for (i = 0; i < sh->n; i++) {
+        int64_t h = sh->dev[i], snd = axe__dist_sender(p, x, h);
+        bool own = slots_have_dev(so, h);
+        TL_CHECK(slots_have_dev(so, snd),
+                 "%s: sender %lld of element %lld "
+                 "to %lld is no owner",
+                 what, (long long)snd, (long long)id, (long long)h);
+        if (!slots_have_dev(so, snd))
+            continue;
+        TL_CHECK(!own || snd == h,
+                 "%s: holder %lld owns element %lld but "
+                 "receives it from %lld",
+                 what, (long long)h, (long long)id, (long long)snd);
+        *at(s, s->dst, h, axe__dist_dst_addr(p, x)) =
+            *at(s, s->src, snd, axe__dist_src_addr(p, x));
+        if (own)
+            continue;
+        TL_CHECK(snd == rule_sender(src, so, h),
+                 "%s: element %lld goes to "
+                 "%lld from %lld, the rule says %lld",
+                 what, (long long)id, (long long)h, (long long)snd,
+                 (long long)rule_sender(src, so, h));
+        s->min[h]++;
+        s->recv[h]++;
+        s->sent[snd]++;
+        if (so->n == 1)
+            s->sent_min[so->dev[0]]++;
+    }
+}
+
+/* A device that does not hold "c" gets -1 from the sender rule. */
+static void check_non_holder(const ax_dist_plan *p, const int64_t *c,
+                             const slots *sh, const char *what)
+{
+    int64_t x[AX_DIST_MAX_DIGITS], h;
+    digits_of(p, c, x);
+    for (h = 0; h < p->ndev; h++)
+        if (!slots_have_dev(sh, h))
+            TL_CHECK(axe__dist_sender(p, x, h) == -1,
+                     "%s: device %lld is no holder yet has a sender", what,
+                     (long long)h);
+}
+
+static void check_bytes(const ax_dist_plan *p, sim *s, bool single_owner,
+                        const char *what)
+{
+    int64_t r, es = 4, tot_s = 0, tot_r = 0;
+    for (r = 0; r < p->ndev; r++) {
+        int64_t sent = -1, recv = -1;
+        TL_CHECK(axe__dist_bytes(p, r, es, &sent, &recv) == AXE_OK,
+                 "%s: bytes of rank %lld", what, (long long)r);
+        TL_CHECK(recv == s->min[r] * es,
+                 "%s: rank %lld receives %lld bytes, "
+                 "the minimum is %lld",
+                 what, (long long)r, (long long)recv,
+                 (long long)(s->min[r] * es));
+        TL_CHECK(sent == s->sent[r] * es,
+                 "%s: rank %lld sends %lld bytes, "
+                 "the simulation %lld",
+                 what, (long long)r, (long long)sent,
+                 (long long)(s->sent[r] * es));
+        if (single_owner)
+            TL_CHECK(sent == s->sent_min[r] * es,
+                     "%s: rank %lld sends %lld "
+                     "bytes, its elements' other holders need %lld",
+                     what, (long long)r, (long long)sent,
+                     (long long)(s->sent_min[r] * es));
+        tot_s += sent;
+        tot_r += recv;
+    }
+    TL_CHECK(tot_s == tot_r, "%s: %lld bytes sent, %lld received", what,
+             (long long)tot_s, (long long)tot_r);
+}
+
+/* Laws (1)-(3) of copy(dst, src) planned as "p". */
+static void copy_laws(const ax_dist_plan *p, const int64_t *shape, int n,
+                      const axe_layout *src, const axe_layout *dst,
+                      const char *what)
+{
+    int64_t c[AX_MAX_DIMS] = {0}, id = 1;
+    bool single = true;
+    slots so, sh;
+    sim s;
+    int i;
+    sim_init(&s, p->ndev);
+    do {
+        slots_of(src, c, shape, n, &so);
+        for (i = 0; i < so.n; i++)
+            *at(&s, s.src, so.dev[i], so.addr[i]) = id;
+        single &= so.n == 1;
+        id++;
+    } while (next_coord(shape, n, c));
+    id = 1;
+    do {
+        slots_of(src, c, shape, n, &so);
+        slots_of(dst, c, shape, n, &sh);
+        copy_element(p, src, c, &so, &sh, id, &s, what);
+        if (id % 7 == 1)
+            check_non_holder(p, c, &sh, what);
+        id++;
+    } while (next_coord(shape, n, c));
+    id = 1;
+    do {
+        slots_of(dst, c, shape, n, &sh);
+        for (i = 0; i < sh.n; i++)
+            TL_CHECK(*at(&s, s.dst, sh.dev[i], sh.addr[i]) == id,
+                     "%s: device %lld address %lld holds %lld, not element "
+                     "%lld",
+                     what, (long long)sh.dev[i], (long long)sh.addr[i],
+                     (long long)*at(&s, s.dst, sh.dev[i], sh.addr[i]),
+                     (long long)id);
+        id++;
+    } while (next_coord(shape, n, c));
+    check_bytes(p, &s, single, what);
+    sim_free(&s);
+}
+
+/* ---- laws of a reduce plan ---------------------------------------------- */
+
+static int64_t value_of(int64_t id) { return (id * 7919) % 101 - 50; }
+
+static int64_t combine(ax_red op, int64_t a, int64_t b)
+{
+    if (op == AX_RED_MAX)
+        return a > b ? a : b;
+    if (op == AX_RED_MIN)
+        return a < b ? a : b;
+    return a + b;
+}
+
+static int64_t lin(const int64_t *shape, int n, const int64_t *c)
+{
+    int64_t v = 0;
+    int d;
+    for (d = 0; d < n; d++)
+        v = v * shape[d] + c[d];
+    return v;
+}
+
+typedef struct red_case {
+    const int64_t *shape;
+    int n, k;
+    ax_red op;
+    const axe_layout *src, *dst;
+    const char *what;
+} red_case;
+
+/* Holder "h" of output "y" combines, in order of k, what the plan sends
+ * it; the partials (groups of k with one owner set) count as transfers. */
+static void reduce_holder(const ax_dist_plan *p, const red_case *rc,
+                          const int64_t *y, int64_t h, int64_t haddr, sim *s)
+{
+    int64_t c[AX_MAX_DIMS], x[AX_DIST_MAX_DIGITS], kk, acc = 0, want = 0;
+    int64_t group_sender[8];
+    slots so;
+    int d;
+    for (d = 0; d < 8; d++)
+        group_sender[d] = -1;
+    for (kk = 0; kk < rc->shape[rc->k]; kk++) {
+        int64_t snd, key, v;
+        for (d = 0; d < rc->n; d++)
+            c[d] = d < rc->k ? y[d] : d == rc->k ? kk : y[d - 1];
+        slots_of(rc->src, c, rc->shape, rc->n, &so);
+        digits_of(p, c, x);
+        TL_CHECK(same_slots(p, x, &so, true), "%s: owners differ", rc->what);
+        TL_CHECK(axe__dist_dst_addr(p, x) == haddr,
+                 "%s: dst address %lld, "
+                 "the layout's %lld",
+                 rc->what, (long long)axe__dist_dst_addr(p, x),
+                 (long long)haddr);
+        snd = axe__dist_sender(p, x, h);
+        TL_CHECK(slots_have_dev(&so, snd), "%s: sender %lld is no owner",
+                 rc->what, (long long)snd);
+        if (!slots_have_dev(&so, snd))
+            return;
+        TL_CHECK(!slots_have_dev(&so, h) || snd == h,
+                 "%s: holder %lld owns "
+                 "a partial but receives it",
+                 rc->what, (long long)h);
+        v = *at(s, s->src, snd, axe__dist_src_addr(p, x));
+        acc = kk == 0 ? v : combine(rc->op, acc, v);
+        v = value_of(lin(rc->shape, rc->n, c) + 1);
+        want = kk == 0 ? v : combine(rc->op, want, v);
+        key = so.dev[0];
+        for (d = 1; d < so.n; d++)
+            key = so.dev[d] < key ? so.dev[d] : key;
+        if (group_sender[key] < 0 && !slots_have_dev(&so, h)) {
+            s->min[h]++;
+            s->sent[snd]++;
+            if (so.n == 1)
+                s->sent_min[snd]++;
+            s->recv[h]++;
+        }
+        TL_CHECK(group_sender[key] < 0 || group_sender[key] == snd,
+                 "%s: one partial from two senders", rc->what);
+        group_sender[key] = snd;
+    }
+    TL_CHECK(acc == want, "%s: device %lld gets %lld, the reduction is %lld",
+             rc->what, (long long)h, (long long)acc, (long long)want);
+}
+
+static void reduce_laws(const ax_dist_plan *p, const red_case *rc)
+{
+    int64_t c[AX_MAX_DIMS] = {0}, y[AX_MAX_DIMS] = {0}, dshape[AX_MAX_DIMS];
+    bool single = true;
+    slots so, sh;
+    sim s;
+    int i, d;
+    sim_init(&s, p->ndev);
+    do {
+        slots_of(rc->src, c, rc->shape, rc->n, &so);
+        for (i = 0; i < so.n; i++)
+            *at(&s, s.src, so.dev[i], so.addr[i]) =
+                value_of(lin(rc->shape, rc->n, c) + 1);
+        single &= so.n == 1;
+    } while (next_coord(rc->shape, rc->n, c));
+    for (d = 0; d < rc->n; d++)
+        if (d != rc->k)
+            dshape[d - (d > rc->k)] = rc->shape[d];
+    do {
+        slots_of(rc->dst, y, dshape, rc->n - 1, &sh);
+        for (i = 0; i < sh.n; i++)
+            reduce_holder(p, rc, y, sh.dev[i], sh.addr[i], &s);
+    } while (next_coord(dshape, rc->n - 1, y));
+    check_bytes(p, &s, single, rc->what);
+    sim_free(&s);
+}
+
+/* ---- random cases ------------------------------------------------------- */
+
+/* Whether the inner products of dim "da" of "a" (grouped by "sa") and dim
+ * "db" of "b" (by "sb") form a divisibility chain. */
+static bool dim_chain(const axe_layout *a, const int64_t *sa, int na, int da,
+                      const axe_layout *b, const int64_t *sb, int nb, int db)
+{
+    axe_layout g[2];
+    int seps[2][AXE_LAYOUT_MAX_SHARD + 1], i, j, k, nv = 0;
+    int64_t v[2 * AXE_LAYOUT_MAX_SHARD];
+    if (axe_layout_group(a, sa, na, &g[0], seps[0], NULL) != AXE_OK ||
+        axe_layout_group(b, sb, nb, &g[1], seps[1], NULL) != AXE_OK)
+        exit(2);
+    for (k = 0; k < 2; k++) {
+        int d = k ? db : da;
+        int64_t prod = 1;
+        for (i = seps[k][d + 1] - 1; i >= seps[k][d]; i--)
+            v[nv++] = prod *= g[k].shard[i].extent;
+    }
+    for (i = 0; i < nv; i++)
+        for (j = 0; j < nv; j++)
+            if (v[i] <= v[j] && v[j] % v[i] != 0)
+                return false;
+    return true;
+}
+
+static void random_shape(int64_t *shape, int n, int64_t maxsize)
+{
+    static const int64_t ext[] = {1, 2, 4, 8, 16, 3, 6, 12, 2, 4};
+    int64_t size;
+    int d;
+    do {
+        size = 1;
+        for (d = 0; d < n; d++)
+            size *= shape[d] = ext[tl_range(0, 9)];
+    } while (size > maxsize);
+}
+
+static void random_copy(int t)
+{
+    int64_t shape[3], P = tl_range(1, 8);
+    int n = (int)tl_range(1, 3), d;
+    bool chain = true;
+    axe_layout src, dst;
+    ax_dist_plan p;
+    axe_diag why;
+    char what[1200];
+    random_shape(shape, n, 512);
+    src = gen_layout(shape, n, P, true);
+    dst = gen_layout(shape, n, P, true);
+    snprintf(what, sizeof what, "copy #%d P=%lld %s -> %s", t, (long long)P,
+             lay_text(&src), lay_text(&dst));
+    for (d = 0; d < n; d++)
+        chain &= dim_chain(&src, shape, n, d, &dst, shape, n, d);
+    if (axe__dist_plan_copy(shape, n, &src, &dst, P, &p, &why) != AXE_OK) {
+        TL_CHECK(!chain && strstr(why.message, "no common refinement"),
+                 "%s: refused: %s", what, why.message);
+        return;
+    }
+    TL_CHECK(chain, "%s: planned without a chain", what);
+    copy_laws(&p, shape, n, &src, &dst, what);
+}
+
+static void random_reduce(int t)
+{
+    static const ax_red ops[] = {AX_RED_SUM, AX_RED_MAX, AX_RED_MIN};
+    int64_t shape[3], dshape[3], P = tl_range(1, 8);
+    int n = (int)tl_range(2, 3), k = (int)tl_range(0, n - 1), d;
+    bool chain = true;
+    axe_layout src, dst;
+    ax_dist_plan p;
+    axe_diag why;
+    char what[1200];
+    red_case rc;
+    random_shape(shape, n, 256);
+    for (d = 0; d < n; d++)
+        if (d != k)
+            dshape[d - (d > k)] = shape[d];
+    src = gen_layout(shape, n, P, true);
+    dst = gen_layout(dshape, n - 1, P, true);
+    rc = (red_case){shape, n, k, ops[tl_range(0, 2)], &src, &dst, what};
+    snprintf(what, sizeof what, "reduce #%d P=%lld k=%d %s -> %s", t,
+             (long long)P, k, lay_text(&src), lay_text(&dst));
+    for (d = 0; d < n; d++)
+        if (d != k)
+            chain &=
+                dim_chain(&src, shape, n, d, &dst, dshape, n - 1, d - (d > k));
+    if (axe__dist_plan_reduce(shape, n, &src, &dst, k, rc.op, P, &p, &why) !=
+        AXE_OK) {
+        TL_CHECK(!chain && strstr(why.message, "no common refinement"),
+                 "%s: refused: %s", what, why.message);
+        return;
+    }
+    TL_CHECK(chain, "%s: planned without a chain", what);
+    reduce_laws(&p, &rc);
+}
+
+/* ---- the kinds of the standard cases ------------------------------------ */
+
+typedef struct kind_case {
+    const char *src, *dst;
+    ax_coll kind;
+    int root; /* -1: none */
+} kind_case;
+
+static void check_kind(const int64_t *shape, int n, int64_t P,
+                       const kind_case *kc, int k, ax_red op)
+{
+    axe_layout src = lay(kc->src), dst = lay(kc->dst);
+    ax_dist_plan p;
+    axe_diag why;
+    char what[600];
+    axe_status st;
+    snprintf(what, sizeof what, "P=%lld %s -> %s%s", (long long)P, kc->src,
+             kc->dst, k >= 0 ? " (reduce dim 0)" : "");
+    st = k >= 0
+             ? axe__dist_plan_reduce(shape, n, &src, &dst, k, op, P, &p, &why)
+             : axe__dist_plan_copy(shape, n, &src, &dst, P, &p, &why);
+    TL_CHECK(st == AXE_OK, "%s: refused: %s", what, why.message);
+    if (st != AXE_OK)
+        return;
+    TL_CHECK(p.kind == (int32_t)kc->kind && p.root == kc->root,
+             "%s: kind %s root %d, want %s root %d (%s)", what,
+             axe__dist_kind_name((ax_coll)p.kind), p.root,
+             axe__dist_kind_name(kc->kind), kc->root, p.explain);
+    if (k >= 0) {
+        red_case rc = {shape, n, k, op, &src, &dst, what};
+        reduce_laws(&p, &rc);
+    } else {
+        copy_laws(&p, shape, n, &src, &dst, what);
+    }
+}
+
+/* Dim 0 sharded over (2, P/2) devices, then over the same digits with
+ * other device strides: a permutation of devices, no all-to-all. */
+static void swap_kind(const int64_t *shape, int64_t P, int64_t qa, int64_t b)
+{
+    char s[160], d[160];
+    kind_case kc;
+    snprintf(s, sizeof s, "S[(2,%lld,%lld,%lld):(%lld@gpuid,1@gpuid,%lld,1)]",
+             (long long)(P / 2), (long long)qa, (long long)b,
+             (long long)(P / 2), (long long)b);
+    snprintf(d, sizeof d, "S[(2,%lld,%lld,%lld):(1@gpuid,2@gpuid,%lld,1)]",
+             (long long)(P / 2), (long long)qa, (long long)b, (long long)b);
+    kc = (kind_case){s, d, AX_COLL_EXCHANGE, -1};
+    check_kind(shape, 2, P, &kc, -1, AX_RED_SUM);
+}
+
+/* Standard cases on (a, b) = (P qa, P qb) over P >= 2 devices. */
+static void standard_kinds(void)
+{
+    int64_t P = tl_range(2, 8), qa = P * tl_range(1, 2), qb = tl_range(1, 3);
+    int64_t a = P * qa, b = P * qb, shape[2] = {a, b}, rshape[1] = {b};
+    int kr = (int)tl_range(0, P - 1), kj = (int)((kr + 1) % P), i;
+    char rm[128], repl[160], one[160], other[160], s0[128], s0c[128], s1[128];
+    char r1[64], r1rep[128], r1one[128], r1s[128];
+    snprintf(rm, sizeof rm, "S[(%lld,%lld):(%lld,1)]", (long long)a,
+             (long long)b, (long long)b);
+    snprintf(repl, sizeof repl, "%s + R[%lld:1@gpuid]", rm, (long long)P);
+    snprintf(one, sizeof one, "%s + %d@gpuid", rm, kr);
+    snprintf(other, sizeof other, "%s + %d@gpuid", rm, kj);
+    snprintf(s0, sizeof s0, "S[(%lld,%lld,%lld):(1@gpuid,%lld,1)]",
+             (long long)P, (long long)qa, (long long)b, (long long)b);
+    snprintf(s0c, sizeof s0c, "S[(%lld,%lld,%lld):(%lld,1@gpuid,1)]",
+             (long long)qa, (long long)P, (long long)b, (long long)b);
+    snprintf(s1, sizeof s1, "S[(%lld,%lld,%lld):(%lld,1@gpuid,1)]",
+             (long long)a, (long long)P, (long long)qb, (long long)qb);
+    snprintf(r1, sizeof r1, "S[%lld:1]", (long long)b);
+    snprintf(r1rep, sizeof r1rep, "%s + R[%lld:1@gpuid]", r1, (long long)P);
+    snprintf(r1one, sizeof r1one, "%s + %d@gpuid", r1, kj);
+    snprintf(r1s, sizeof r1s, "S[(%lld,%lld):(1@gpuid,1)]", (long long)P,
+             (long long)qb);
+    {
+        const kind_case copies[] = {
+            {s0, repl, AX_COLL_ALLGATHER, -1},  {repl, s1, AX_COLL_LOCAL, -1},
+            {one, repl, AX_COLL_BROADCAST, kr}, {one, s0, AX_COLL_SCATTER, kr},
+            {s1, one, AX_COLL_GATHER, kr},      {s0, s1, AX_COLL_ALLTOALL, -1},
+            {s0, s0c, AX_COLL_ALLTOALL, -1},    {s0, s0, AX_COLL_LOCAL, -1},
+            {one, other, AX_COLL_EXCHANGE, -1},
+        };
+        const kind_case reduces[] = {
+            {s0, r1s, AX_COLL_REDUCE_SCATTER, -1},
+            {s0, r1rep, AX_COLL_ALLREDUCE, -1},
+            {s0, r1one, AX_COLL_REDUCE, kj},
+            {s1, r1s, AX_COLL_LOCAL, -1},
+        };
+        if (P % 2 == 0 && P >= 4)
+            swap_kind(shape, P, qa, b);
+        for (i = 0; i < (int)(sizeof copies / sizeof copies[0]); i++)
+            check_kind(shape, 2, P, &copies[i], -1, AX_RED_SUM);
+        for (i = 0; i < (int)(sizeof reduces / sizeof reduces[0]); i++)
+            check_kind(shape, 2, P, &reduces[i], 0,
+                       i % 2 ? AX_RED_MAX : AX_RED_SUM);
+    }
+    (void)rshape;
+}
+
+/* ---- table rows: the paper's examples ----------------------------------- */
+
+typedef struct plan_row {
+    const char *what;
+    int64_t shape[3];
+    int n, k; /* k < 0: copy */
+    const char *src, *dst;
+    int64_t ndev;
+    ax_coll kind;
+    int64_t sent, recv; /* bytes of rank 0, f32 */
+    const char *explain;
+} plan_row;
+
+static const plan_row rows[] = {
+    {"64x128 on a 2x2 mesh, sharded -> replicated",
+     {64, 128},
+     2,
+     -1,
+     "S[(2,32,2,64):(2@gpuid,64,1@gpuid,1)]",
+     "S[(64,128):(128,1)] + R[4:1@gpuid]",
+     4,
+     AX_COLL_ALLGATHER,
+     3 * 32 * 64 * 4,
+     3 * 32 * 64 * 4,
+     "all-gather: src shards on gpuid the digits (dim 0, extent 2), (dim 1, "
+     "extent 2) that dst keeps in memory; dst replicates over gpuid (4 "
+     "copies)"},
+    {"64x128 on a 2x2 mesh, sharded with replication -> sharded",
+     {64, 128},
+     2,
+     -1,
+     "S[(2,32,128):(2@gpuid,128,1)] + R[2:1@gpuid]",
+     "S[(2,32,2,64):(2@gpuid,64,1@gpuid,1)]",
+     4,
+     AX_COLL_LOCAL,
+     0,
+     0,
+     "local: every dst holder owns its elements in src; dst shards on gpuid "
+     "the digit (dim 1, extent 2) that src keeps in memory; src and dst "
+     "shard on gpuid the digit (dim 0, extent 2, gpuid stride 2 -> 2); src "
+     "replicates over gpuid (2 copies)"},
+    {"64x128 on a 2x2 mesh, sharded -> sharded with replication",
+     {64, 128},
+     2,
+     -1,
+     "S[(2,32,2,64):(2@gpuid,64,1@gpuid,1)]",
+     "S[(2,32,128):(2@gpuid,128,1)] + R[2:1@gpuid]",
+     4,
+     AX_COLL_EXCHANGE,
+     32 * 64 * 4,
+     32 * 64 * 4,
+     "exchange: src shards on gpuid the digit (dim 1, extent 2) that dst "
+     "keeps in memory; src and dst shard on gpuid the digit (dim 0, extent "
+     "2, gpuid stride 2 -> 2); dst replicates over gpuid (2 copies)"},
+    {"64x128 rows sharded -> columns sharded",
+     {64, 128},
+     2,
+     -1,
+     "S[(4,16,128):(1@gpuid,128,1)]",
+     "S[(64,4,32):(32,1@gpuid,1)]",
+     4,
+     AX_COLL_ALLTOALL,
+     3 * 16 * 32 * 4,
+     3 * 16 * 32 * 4,
+     "all-to-all: src shards on gpuid the digit (dim 0, extent 4) that dst "
+     "keeps in memory; dst shards on gpuid the digit (dim 1, extent 4) that "
+     "src keeps in memory"},
+    {"Figure 8: sum over the sharded dim 0, result sharded on dim 0",
+     {4, 64, 64},
+     3,
+     0,
+     "S[(4,64,64):(1@gpuid,64,1)]",
+     "S[(4,16,64):(1@gpuid,64,1)]",
+     4,
+     AX_COLL_REDUCE_SCATTER,
+     3 * 16 * 64 * 4,
+     3 * 16 * 64 * 4,
+     "reduce-scatter: dst shards on gpuid the digit (dim 1, extent 4) that "
+     "src keeps in memory; src shards on gpuid the digit (dim 0, extent 4) "
+     "of the reduced dim"},
+    {"64x128 on device 2 -> replicated",
+     {64, 128},
+     2,
+     -1,
+     "S[(64,128):(128,1)] + 2@gpuid",
+     "S[(64,128):(128,1)] + R[4:1@gpuid]",
+     4,
+     AX_COLL_BROADCAST,
+     0,
+     64 * 128 * 4,
+     "broadcast: dst replicates over gpuid (4 copies); src lives on device 2 "
+     "only"},
+    {"sum over a dim kept in memory and one on gpuid, result replicated",
+     {8, 16},
+     2,
+     1,
+     "S[(8,2,8):(8,1@gpuid,1)]",
+     "S[8:1] + R[2:1@gpuid]",
+     2,
+     AX_COLL_ALLREDUCE,
+     8 * 4,
+     8 * 4,
+     "all-reduce: src shards on gpuid the digit (dim 1, extent 2) of the "
+     "reduced dim; each owner first combines the digit (dim 1, extent 8) of "
+     "the reduced dim it keeps in memory; dst replicates over gpuid (2 "
+     "copies)"},
+};
+
+static void table_rows(void)
+{
+    size_t i;
+    for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        const plan_row *r = &rows[i];
+        axe_layout src = lay(r->src), dst = lay(r->dst);
+        ax_dist_plan p;
+        axe_diag why;
+        int64_t sent = -1, recv = -1;
+        axe_status st =
+            r->k >= 0 ? axe__dist_plan_reduce(r->shape, r->n, &src, &dst, r->k,
+                                              AX_RED_SUM, r->ndev, &p, &why)
+                      : axe__dist_plan_copy(r->shape, r->n, &src, &dst, r->ndev,
+                                            &p, &why);
+        TL_CHECK(st == AXE_OK, "%s: refused: %s", r->what, why.message);
+        if (st != AXE_OK)
+            continue;
+        TL_CHECK(p.kind == (int32_t)r->kind, "%s: kind %s, want %s", r->what,
+                 axe__dist_kind_name((ax_coll)p.kind),
+                 axe__dist_kind_name(r->kind));
+        TL_CHECK(axe__dist_bytes(&p, 0, 4, &sent, &recv) == AXE_OK &&
+                     sent == r->sent && recv == r->recv,
+                 "%s: rank 0 sends %lld and receives %lld bytes, want %lld "
+                 "and %lld",
+                 r->what, (long long)sent, (long long)recv, (long long)r->sent,
+                 (long long)r->recv);
+        TL_CHECK(strcmp(p.explain, r->explain) == 0,
+                 "%s: explain\n  %s\nwant\n  %s", r->what, p.explain,
+                 r->explain);
+        if (r->k >= 0) {
+            red_case rc = {r->shape, r->n, r->k,   AX_RED_SUM,
+                           &src,     &dst, r->what};
+            reduce_laws(&p, &rc);
+        } else {
+            copy_laws(&p, r->shape, r->n, &src, &dst, r->what);
+        }
+    }
+}
+
+/* ---- refusals ------------------------------------------------------------ */
+
+typedef struct refusal {
+    int64_t shape[3];
+    int n, k;
+    const char *src, *dst;
+    int64_t ndev;
+    axe_status status;
+    const char *reason; /* a substring of the message */
+} refusal;
+
+static const refusal refusals[] = {
+    {{2, 8},
+     2,
+     -1,
+     "S[(2,8):(8,1)] + R[2:-1@gpuid] + 1@gpuid",
+     "S[(2,8):(8,1)]",
+     2,
+     AXE_ERR_UNSUPPORTED,
+     "src: replica digit 0 has the negative stride -1@gpuid"},
+    {{12},
+     1,
+     -1,
+     "S[(3,4):(1@gpuid,1)]",
+     "S[(4,3):(1@gpuid,1)]",
+     4,
+     AXE_ERR_UNSUPPORTED,
+     "dim 0: the iters of src and dst have no common refinement: boundary 3 "
+     "does not divide 4 (src iter 4:1@m, dst iter 4:1@gpuid, at weight 3)"},
+    {{8, 4},
+     2,
+     -1,
+     "S[(8,4):(1@gpuid,1)]",
+     "S[(8,4):(4,1)] + R[4:1@gpuid]",
+     4,
+     AXE_ERR_INVALID,
+     "src: device ids 0..7 fall outside the mesh of 4"},
+    {{8, 4},
+     2,
+     -1,
+     "S[(4,2,4):(1@warpid,4,1)]",
+     "S[(8,4):(4,1)]",
+     4,
+     AXE_ERR_UNSUPPORTED,
+     "src: shard iter 0 is on axis 'warpid'"},
+    {{4, 8},
+     2,
+     -1,
+     "S[(4,8):(8,1)]",
+     "S[(4,8):(1@gpuid,0)]",
+     4,
+     AXE_ERR_INVALID,
+     "dst: dim 1 has a digit of extent 8 with stride 0"},
+    {{2, 8},
+     2,
+     -1,
+     "S[(2,8):(8,1)]",
+     "S[(2,8):(1@gpuid,1)] + R[2:1@gpuid]",
+     4,
+     AXE_ERR_INVALID,
+     "dst: two elements land on device 1"},
+    {{2, 8},
+     2,
+     -1,
+     "S[(2,8):(8,1)]",
+     "S[(2,8):(8,1)] + R[2:0@gpuid]",
+     4,
+     AXE_ERR_INVALID,
+     "dst: replica digit 0 (extent 2, stride 0@gpuid)"},
+    {{2, 8},
+     2,
+     -1,
+     "S[(2,8):(8,1)]",
+     "S[(2,8):(8,1)] + R[2:1@gpuid]",
+     2000,
+     AXE_ERR_CAPACITY,
+     "the mesh has 2000 devices; the planner takes 1 to"},
+    {{2, 8},
+     2,
+     -1,
+     "S[(2,4):(4,1)]",
+     "S[(2,8):(8,1)]",
+     2,
+     AXE_ERR_UNSUPPORTED,
+     "src: "},
+    {{2, 8},
+     2,
+     -1,
+     "S[(2,8):(8,-1)] + 3",
+     "S[(2,8):(8,1)]",
+     2,
+     AXE_ERR_INVALID,
+     "src: local address -4 is negative"},
+    {{2, 8},
+     2,
+     2,
+     "S[(2,8):(8,1)]",
+     "S[2:1]",
+     2,
+     AXE_ERR_INVALID,
+     "reduced dim 2 is not a dim of src (2 dims)"},
+};
+
+static void refusal_rows(void)
+{
+    size_t i;
+    for (i = 0; i < sizeof refusals / sizeof refusals[0]; i++) {
+        const refusal *r = &refusals[i];
+        axe_layout src = lay(r->src), dst = lay(r->dst);
+        ax_dist_plan p;
+        axe_diag why = {0, {0}};
+        axe_status st =
+            r->k >= 0 ? axe__dist_plan_reduce(r->shape, r->n, &src, &dst, r->k,
+                                              AX_RED_SUM, r->ndev, &p, &why)
+                      : axe__dist_plan_copy(r->shape, r->n, &src, &dst, r->ndev,
+                                            &p, &why);
+        TL_CHECK(st == r->status && strstr(why.message, r->reason) != NULL,
+                 "%s -> %s: status %d (%s), want %d with \"%s\"", r->src,
+                 r->dst, (int)st, why.message, (int)r->status, r->reason);
+    }
+    {
+        axe_layout a = lay("S[(2,8):(8,1)]"), b = lay("S[2:1]");
+        ax_dist_plan p;
+        axe_diag why = {0, {0}};
+        int64_t shape[2] = {2, 8};
+        TL_CHECK(axe__dist_plan_reduce(shape, 2, &a, &b, 1, AX_RED_ARGMAX, 1,
+                                       &p, &why) == AXE_ERR_UNSUPPORTED &&
+                     strstr(why.message, "not argmax"),
+                 "argmax refused: %s", why.message);
+    }
+}
+
+int main(void)
+{
+    int t;
+    tl_seed("test_compiler_dist", 14);
+    for (t = 0; t < 300; t++)
+        random_copy(t);
+    for (t = 0; t < 200; t++)
+        random_reduce(t);
+    for (t = 0; t < 20; t++)
+        standard_kinds();
+    table_rows();
+    refusal_rows();
+    return tl_finish();
+}
