@@ -83,6 +83,20 @@ static void assign_strides(gen_item *it, int n, int kind_lo, int kind_hi)
     }
 }
 
+/* Push shard item "it" (memory strides times "v"); one in five runs
+ * backwards, its offset moved to keep device ids and addresses >= 0. */
+static void push_iter(axe_layout *l, const gen_item *it, int64_t v)
+{
+    const char *axis = it->kind ? "gpuid" : "m";
+    int64_t s = it->kind ? it->stride : it->stride * v;
+    if (tl_range(0, 4) == 0) {
+        if (axe_layout_add_offset(l, axis, (it->extent - 1) * s) != AXE_OK)
+            exit(2);
+        s = -s;
+    }
+    push(l, it->extent, s, axis);
+}
+
 /* A random distributed layout of "shape" over "P" devices: each dim split
  * into 1-3 factors, some on gpuid (their product divides P), replicas
  * over part of the rest, the remaining devices left out by an offset. */
@@ -121,8 +135,7 @@ static axe_layout gen_layout(const int64_t *shape, int n, int64_t P,
     for (d = 0, i = 0; d < n; d++) {
         int k;
         for (k = 0; k < nf[d]; k++, i++)
-            push(&l, it[i].extent, it[i].kind ? it[i].stride : it[i].stride * v,
-                 it[i].kind ? "gpuid" : "m");
+            push_iter(&l, &it[i], v);
     }
     if (l.nshard == 0)
         push(&l, 1, 0, "m");
@@ -363,6 +376,9 @@ static void check_bytes(const ax_dist_plan *p, sim *s, bool single_owner,
     }
     TL_CHECK(tot_s == tot_r, "%s: %lld bytes sent, %lld received", what,
              (long long)tot_s, (long long)tot_r);
+    TL_CHECK((p->kind == AX_COLL_LOCAL) == (tot_r == 0),
+             "%s: kind %s, yet %lld bytes move", what,
+             axe__dist_kind_name((ax_coll)p->kind), (long long)tot_r);
 }
 
 /* Laws (1)-(3) of copy(dst, src) planned as "p". */
@@ -621,7 +637,8 @@ static void random_reduce(int t)
 typedef struct kind_case {
     const char *src, *dst;
     ax_coll kind;
-    int root; /* -1: none */
+    int root;   /* -1: none */
+    int groups; /* 0: 1 */
 } kind_case;
 
 static void check_kind(const int64_t *shape, int n, int64_t P,
@@ -633,17 +650,19 @@ static void check_kind(const int64_t *shape, int n, int64_t P,
     char what[600];
     axe_status st;
     snprintf(what, sizeof what, "P=%lld %s -> %s%s", (long long)P, kc->src,
-             kc->dst, k >= 0 ? " (reduce dim 0)" : "");
+             kc->dst, k >= 0 ? " (reduce)" : "");
     st = k >= 0
              ? axe__dist_plan_reduce(shape, n, &src, &dst, k, op, P, &p, &why)
              : axe__dist_plan_copy(shape, n, &src, &dst, P, &p, &why);
     TL_CHECK(st == AXE_OK, "%s: refused: %s", what, why.message);
     if (st != AXE_OK)
         return;
-    TL_CHECK(p.kind == (int32_t)kc->kind && p.root == kc->root,
-             "%s: kind %s root %d, want %s root %d (%s)", what,
-             axe__dist_kind_name((ax_coll)p.kind), p.root,
-             axe__dist_kind_name(kc->kind), kc->root, p.explain);
+    TL_CHECK(p.kind == (int32_t)kc->kind && p.root == kc->root &&
+                 p.groups == (kc->groups ? kc->groups : 1),
+             "%s: kind %s root %d groups %d, want %s root %d groups %d (%s)",
+             what, axe__dist_kind_name((ax_coll)p.kind), p.root, p.groups,
+             axe__dist_kind_name(kc->kind), kc->root,
+             kc->groups ? kc->groups : 1, p.explain);
     if (k >= 0) {
         red_case rc = {shape, n, k, op, &src, &dst, what};
         reduce_laws(&p, &rc);
@@ -663,8 +682,51 @@ static void swap_kind(const int64_t *shape, int64_t P, int64_t qa, int64_t b)
              (long long)(P / 2), (long long)b);
     snprintf(d, sizeof d, "S[(2,%lld,%lld,%lld):(1@gpuid,2@gpuid,%lld,1)]",
              (long long)(P / 2), (long long)qa, (long long)b, (long long)b);
-    kc = (kind_case){s, d, AX_COLL_EXCHANGE, -1};
+    kc = (kind_case){s, d, AX_COLL_EXCHANGE, -1, 1};
     check_kind(shape, 2, P, &kc, -1, AX_RED_SUM);
+}
+
+/* A mesh of g x q devices (g, q >= 2): (a, b) = (g qa, q qb), sharded on
+ * both dims or on rows only, replicated over the second mesh axis; the
+ * collectives run in the g groups of one row of the mesh. */
+static void group_kinds(void)
+{
+    static const int64_t gq[][2] = {{2, 2}, {2, 3}, {3, 2}, {2, 4}, {4, 2}};
+    int t = (int)tl_range(0, 4), i;
+    int64_t g = gq[t][0], q = gq[t][1], P = g * q;
+    int64_t qa = q * tl_range(1, 2), qb = tl_range(1, 3), a = g * qa,
+            b = q * qb;
+    int64_t shape[2] = {a, b};
+    char full[160], rows[256], rows1[160], rrep[160], rrs[160];
+    snprintf(full, sizeof full,
+             "S[(%lld,%lld,%lld,%lld):(%lld@gpuid,%lld,1@gpuid,1)]",
+             (long long)g, (long long)qa, (long long)q, (long long)qb,
+             (long long)q, (long long)qb);
+    snprintf(rows1, sizeof rows1, "S[(%lld,%lld,%lld):(%lld@gpuid,%lld,1)]",
+             (long long)g, (long long)qa, (long long)b, (long long)q,
+             (long long)b);
+    snprintf(rows, sizeof rows, "%s + R[%lld:1@gpuid]", rows1, (long long)q);
+    snprintf(rrep, sizeof rrep,
+             "S[(%lld,%lld):(%lld@gpuid,1)] + R[%lld:1@gpuid]", (long long)g,
+             (long long)qa, (long long)q, (long long)q);
+    snprintf(rrs, sizeof rrs, "S[(%lld,%lld,%lld):(%lld@gpuid,1@gpuid,1)]",
+             (long long)g, (long long)q, (long long)(qa / q), (long long)q);
+    {
+        const kind_case copies[] = {
+            {full, rows, AX_COLL_ALLGATHER, -1, (int)g},
+            {rows, full, AX_COLL_LOCAL, -1, 1},
+            {full, rows1, AX_COLL_GATHER, -1, (int)g},
+            {rows1, rows, AX_COLL_BROADCAST, -1, (int)g},
+        };
+        const kind_case reduces[] = {
+            {full, rrep, AX_COLL_ALLREDUCE, -1, (int)g},
+            {full, rrs, AX_COLL_REDUCE_SCATTER, -1, (int)g},
+        };
+        for (i = 0; i < (int)(sizeof copies / sizeof copies[0]); i++)
+            check_kind(shape, 2, P, &copies[i], -1, AX_RED_SUM);
+        for (i = 0; i < (int)(sizeof reduces / sizeof reduces[0]); i++)
+            check_kind(shape, 2, P, &reduces[i], 1, AX_RED_SUM);
+    }
 }
 
 /* Standard cases on (a, b) = (P qa, P qb) over P >= 2 devices. */
@@ -693,17 +755,21 @@ static void standard_kinds(void)
              (long long)qb);
     {
         const kind_case copies[] = {
-            {s0, repl, AX_COLL_ALLGATHER, -1},  {repl, s1, AX_COLL_LOCAL, -1},
-            {one, repl, AX_COLL_BROADCAST, kr}, {one, s0, AX_COLL_SCATTER, kr},
-            {s1, one, AX_COLL_GATHER, kr},      {s0, s1, AX_COLL_ALLTOALL, -1},
-            {s0, s0c, AX_COLL_ALLTOALL, -1},    {s0, s0, AX_COLL_LOCAL, -1},
-            {one, other, AX_COLL_EXCHANGE, -1},
+            {s0, repl, AX_COLL_ALLGATHER, -1, 1},
+            {repl, s1, AX_COLL_LOCAL, -1, 1},
+            {one, repl, AX_COLL_BROADCAST, kr, 1},
+            {one, s0, AX_COLL_SCATTER, kr, 1},
+            {s1, one, AX_COLL_GATHER, kr, 1},
+            {s0, s1, AX_COLL_ALLTOALL, -1, 1},
+            {s0, s0c, AX_COLL_ALLTOALL, -1, 1},
+            {s0, s0, AX_COLL_LOCAL, -1, 1},
+            {one, other, AX_COLL_EXCHANGE, -1, 1},
         };
         const kind_case reduces[] = {
-            {s0, r1s, AX_COLL_REDUCE_SCATTER, -1},
-            {s0, r1rep, AX_COLL_ALLREDUCE, -1},
-            {s0, r1one, AX_COLL_REDUCE, kj},
-            {s1, r1s, AX_COLL_LOCAL, -1},
+            {s0, r1s, AX_COLL_REDUCE_SCATTER, -1, 1},
+            {s0, r1rep, AX_COLL_ALLREDUCE, -1, 1},
+            {s0, r1one, AX_COLL_REDUCE, kj, 1},
+            {s1, r1s, AX_COLL_LOCAL, -1, 1},
         };
         if (P % 2 == 0 && P >= 4)
             swap_kind(shape, P, qa, b);
@@ -764,12 +830,13 @@ static const plan_row rows[] = {
      "S[(2,32,2,64):(2@gpuid,64,1@gpuid,1)]",
      "S[(2,32,128):(2@gpuid,128,1)] + R[2:1@gpuid]",
      4,
-     AX_COLL_EXCHANGE,
+     AX_COLL_ALLGATHER,
      32 * 64 * 4,
      32 * 64 * 4,
-     "exchange: src shards on gpuid the digit (dim 1, extent 2) that dst "
-     "keeps in memory; src and dst shard on gpuid the digit (dim 0, extent "
-     "2, gpuid stride 2 -> 2); dst replicates over gpuid (2 copies)"},
+     "all-gather in 2 groups of 2 devices: the groups split the digit (dim "
+     "0, extent 2) alike on both sides; src shards on gpuid the digit (dim "
+     "1, extent 2) that dst keeps in memory; dst replicates over gpuid (2 "
+     "copies)"},
     {"64x128 rows sharded -> columns sharded",
      {64, 128},
      2,
@@ -1003,8 +1070,10 @@ int main(void)
         random_copy(t);
     for (t = 0; t < 200; t++)
         random_reduce(t);
-    for (t = 0; t < 20; t++)
+    for (t = 0; t < 20; t++) {
         standard_kinds();
+        group_kinds();
+    }
     table_rows();
     refusal_rows();
     return tl_finish();

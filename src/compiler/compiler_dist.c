@@ -8,7 +8,7 @@
  * thread digits of compiler_plan.c); every step of the chain is a digit,
  * whose stride on each side is its iter's stride times the digit's weight
  * inside the iter. Then the plan's invariant is checked (compiler_dist.h)
- * and the kind derived (compiler_dist_kind.c).
+ * (compiler_dist_rule.c) and the kind derived (compiler_dist_kind.c).
  */
 #include <stdio.h>
 #include <string.h>

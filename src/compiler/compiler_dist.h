@@ -64,8 +64,10 @@ typedef struct ax_dist_plan {
     ax_dist_rep src_rep[AX_DIST_MAX_REPS], dst_rep[AX_DIST_MAX_REPS];
     int64_t src_dev0, src_m0, dst_dev0, dst_m0; /* offsets */
     int32_t kind;                               /* ax_coll */
+    int32_t groups; /* the kind holds in this many independent groups of
+                       ndev / groups devices (1: the whole mesh) */
     int32_t root;   /* BROADCAST, SCATTER: src's device; GATHER, REDUCE:
-                       dst's; -1 otherwise */
+                       dst's (groups == 1 only); -1 otherwise */
     int32_t reduce; /* 1: a device reduce */
     int32_t k;      /* reduce: the reduced dimension of src */
     ax_red op;      /* reduce: sum, max or min */
@@ -111,9 +113,15 @@ int64_t axe__dist_sender(const ax_dist_plan *p, const int64_t *x,
 AXE_NODISCARD axe_status axe__dist_bytes(const ax_dist_plan *p, int64_t rank,
                                          int64_t elem_size, int64_t *sent,
                                          int64_t *recv);
-/* Between the planner's files: check the invariant of the table "p"
- * (compiler_dist.h), count replica choices, derive kind, root and the
- * explain text (compiler_dist_kind.c). */
+/* Between the planner's files. Check the invariant of the table "p" and
+ * count its replica choices (compiler_dist_rule.c); whether some holder
+ * does not own its element; step "x" over the device digits (a gpuid
+ * stride on either side; false after the last combination); check, then
+ * derive kind, groups, root and the explanation (compiler_dist_kind.c). */
+AXE_NODISCARD axe_status axe__dist_check(ax_dist_plan *p, axe_diag *diag);
+bool axe__dist_any_move(const ax_dist_plan *p);
+bool axe__dist_is_dev_digit(const ax_dist_digit *g);
+bool axe__dist_next_dev_combo(const ax_dist_plan *p, int64_t *x);
 AXE_NODISCARD axe_status axe__dist_finish(ax_dist_plan *p, axe_diag *diag);
 /* "local", "all-gather", "broadcast", ... */
 const char *axe__dist_kind_name(ax_coll k);

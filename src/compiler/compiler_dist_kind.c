@@ -1,351 +1,16 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The exchange planner, part 2: what a digit table means
- * (compiler_dist.h). Owners, holders and the transfer rule of one
- * element; the plan's invariant (devices in the mesh, addresses >= 0,
- * each side injective from (element, replica choice) to (device,
- * address)); the kind of collective and its explanation; bytes per rank.
- * Only the *device digits* (a gpuid stride on either side) decide who
- * owns and holds an element, so counts enumerate those digits (at most
- * ndev^2 combinations, the invariant bounds each side's by ndev) and
- * weigh each by the product of the memory-only digits' extents.
+ * The exchange planner, part 3: the kind of collective a checked digit
+ * table amounts to, and its explanation from the digits (never from
+ * tensor names). Digits that are device digits with the same gpuid stride
+ * on both sides split the mesh into independent groups (each group keeps
+ * one value of them); the kind is then the collective inside every group
+ * (docs/compiler.md, "The exchange plan", the table of kinds).
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "compiler_dist.h"
-
-/* ---- owners, holders, the transfer rule ---------------------------------
- */
-
-/* Sum of r's replica digits (r numbered lexicographically) times strides. */
-static int64_t rep_dev(const ax_dist_rep *rep, int n, int64_t r)
-{
-    int64_t dev = 0;
-    int j;
-    for (j = n - 1; j >= 0; j--) {
-        dev += (r % rep[j].extent) * rep[j].dev;
-        r /= rep[j].extent;
-    }
-    return dev;
-}
-
-int64_t axe__dist_src_owner(const ax_dist_plan *p, const int64_t *x, int64_t r)
-{
-    int64_t dev = p->src_dev0;
-    int i;
-    for (i = 0; i < p->ndigits; i++)
-        dev += x[i] * p->digit[i].src_dev;
-    return dev + rep_dev(p->src_rep, p->nsrc_rep, r);
-}
-
-int64_t axe__dist_src_addr(const ax_dist_plan *p, const int64_t *x)
-{
-    int64_t m = p->src_m0;
-    int i;
-    for (i = 0; i < p->ndigits; i++)
-        m += x[i] * p->digit[i].src_m;
-    return m;
-}
-
-int64_t axe__dist_dst_holder(const ax_dist_plan *p, const int64_t *x, int64_t r)
-{
-    int64_t dev = p->dst_dev0;
-    int i;
-    for (i = 0; i < p->ndigits; i++)
-        dev += x[i] * p->digit[i].dst_dev;
-    return dev + rep_dev(p->dst_rep, p->ndst_rep, r);
-}
-
-int64_t axe__dist_dst_addr(const ax_dist_plan *p, const int64_t *x)
-{
-    int64_t m = p->dst_m0;
-    int i;
-    for (i = 0; i < p->ndigits; i++)
-        m += x[i] * p->digit[i].dst_m;
-    return m;
-}
-
-/* The transfer rule for a holder "h" of x (compiler_dist.h): h itself if
- * it owns x, else the owner whose replica digit j is (h / dev_j) mod
- * extent_j (replica strides are positive: checked). */
-static int64_t sender_of(const ax_dist_plan *p, const int64_t *x, int64_t h)
-{
-    int64_t r, s;
-    int j;
-    for (r = 0; r < p->nsrc_own; r++)
-        if (axe__dist_src_owner(p, x, r) == h)
-            return h;
-    s = axe__dist_src_owner(p, x, 0);
-    for (j = 0; j < p->nsrc_rep; j++)
-        s += ((h / p->src_rep[j].dev) % p->src_rep[j].extent) *
-             p->src_rep[j].dev;
-    return s;
-}
-
-int64_t axe__dist_sender(const ax_dist_plan *p, const int64_t *x,
-                         int64_t holder)
-{
-    int64_t r;
-    for (r = 0; r < p->ndst_hold; r++)
-        if (axe__dist_dst_holder(p, x, r) == holder)
-            return sender_of(p, x, holder);
-    return -1;
-}
-
-/* ---- enumeration of the device digits ------------------------------------
- */
-
-static bool is_dev_digit(const ax_dist_digit *g)
-{
-    return g->src_dev != 0 || g->dst_dev != 0;
-}
-
-/* Product of the extents of the digits that are memory digits on both
- * sides and not reduced: each device-digit combination stands for this
- * many elements (reduce: partials). */
-static int64_t multiplicity(const ax_dist_plan *p)
-{
-    int64_t w = 1;
-    int i;
-    for (i = 0; i < p->ndigits; i++)
-        if (!is_dev_digit(&p->digit[i]) && !p->digit[i].reduced)
-            w *= p->digit[i].extent;
-    return w;
-}
-
-/* Step "x" to the next combination of the device digits; false after
- * the last. */
-static bool next_dev_combo(const ax_dist_plan *p, int64_t *x)
-{
-    int i;
-    for (i = p->ndigits - 1; i >= 0; i--) {
-        if (!is_dev_digit(&p->digit[i]))
-            continue;
-        if (++x[i] < p->digit[i].extent)
-            return true;
-        x[i] = 0;
-    }
-    return false;
-}
-
-typedef struct move_count {
-    int64_t rank;
-    int64_t sent, recv; /* in units (elements or partials) */
-    bool any;           /* some holder does not own its element */
-} move_count;
-
-/* Count the transfers (units) of every device-digit combination. */
-static void count_moves(const ax_dist_plan *p, move_count *c)
-{
-    int64_t x[AX_DIST_MAX_DIGITS] = {0}, w = multiplicity(p), r;
-    do {
-        for (r = 0; r < p->ndst_hold; r++) {
-            int64_t h = axe__dist_dst_holder(p, x, r);
-            int64_t s = sender_of(p, x, h);
-            if (s == h)
-                continue;
-            c->any = true;
-            if (h == c->rank)
-                c->recv += w;
-            if (s == c->rank)
-                c->sent += w;
-        }
-    } while (next_dev_combo(p, x));
-}
-
-axe_status axe__dist_bytes(const ax_dist_plan *p, int64_t rank,
-                           int64_t elem_size, int64_t *sent, int64_t *recv)
-{
-    move_count c = {rank, 0, 0, false};
-    int64_t s, r;
-    if (p == NULL || sent == NULL || recv == NULL || elem_size < 1 ||
-        rank < 0 || rank >= p->ndev)
-        return AXE_ERR_INVALID;
-    count_moves(p, &c);
-    AXE_TRY(axe__mul(c.sent, elem_size, &s));
-    AXE_TRY(axe__mul(c.recv, elem_size, &r));
-    *sent = s;
-    *recv = r;
-    return AXE_OK;
-}
-
-/* ---- the invariant -------------------------------------------------------
- */
-
-typedef struct side_view {
-    const char *role;
-    bool src;
-} side_view;
-
-static int64_t dig_dev(const ax_dist_digit *g, bool src)
-{
-    return src ? g->src_dev : g->dst_dev;
-}
-
-static int64_t dig_m(const ax_dist_digit *g, bool src)
-{
-    return src ? g->src_m : g->dst_m;
-}
-
-/* [lo, hi] of "base" + sum s (0 .. e-1) over (e, s) pairs, checked. */
-static axe_status range_add(int64_t e, int64_t s, int64_t *lo, int64_t *hi)
-{
-    int64_t v;
-    AXE_TRY(axe__mul(e - 1, s, &v));
-    return v < 0 ? axe__add(*lo, v, lo) : axe__add(*hi, v, hi);
-}
-
-/* Devices of "v" in [0, ndev), addresses >= 0. */
-static axe_status check_range(const ax_dist_plan *p, side_view v,
-                              axe_diag *diag)
-{
-    int64_t dlo = v.src ? p->src_dev0 : p->dst_dev0, dhi = dlo;
-    int64_t mlo = v.src ? p->src_m0 : p->dst_m0, mhi = mlo;
-    const ax_dist_rep *rep = v.src ? p->src_rep : p->dst_rep;
-    int i, nrep = v.src ? p->nsrc_rep : p->ndst_rep;
-    bool ok = true;
-    for (i = 0; i < p->ndigits && ok; i++) {
-        const ax_dist_digit *g = &p->digit[i];
-        ok = range_add(g->extent, dig_dev(g, v.src), &dlo, &dhi) == AXE_OK &&
-             range_add(g->extent, dig_m(g, v.src), &mlo, &mhi) == AXE_OK;
-    }
-    for (i = 0; i < nrep && ok; i++)
-        ok = range_add(rep[i].extent, rep[i].dev, &dlo, &dhi) == AXE_OK;
-    if (!ok)
-        return axe__fail(diag, AXE_ERR_OVERFLOW, -1,
-                         "%s: a device id or address overflows", v.role);
-    if (dlo < 0 || dhi >= p->ndev)
-        return axe__fail(diag, AXE_ERR_INVALID, -1,
-                         "%s: device ids %lld..%lld fall outside the mesh of "
-                         "%d devices",
-                         v.role, (long long)dlo, (long long)dhi, p->ndev);
-    if (mlo < 0)
-        return axe__fail(diag, AXE_ERR_INVALID, -1,
-                         "%s: local address %lld is negative", v.role,
-                         (long long)mlo);
-    return AXE_OK;
-}
-
-/* Memory digits of "v" injective: sorted by |stride|, each stride exceeds
- * the reach of the smaller ones (sufficient; refused otherwise). */
-static axe_status check_mem_injective(const ax_dist_plan *p, side_view v,
-                                      axe_diag *diag)
-{
-    int idx[AX_DIST_MAX_DIGITS], n = 0, i, j;
-    int64_t reach = 0;
-    for (i = 0; i < p->ndigits; i++) {
-        const ax_dist_digit *g = &p->digit[i];
-        if (dig_dev(g, v.src) != 0 || (!v.src && g->reduced))
-            continue;
-        if (dig_m(g, v.src) == 0)
-            return axe__fail(diag, AXE_ERR_INVALID, -1,
-                             "%s: dim %d has a digit of extent %lld with "
-                             "stride 0: distinct elements share one slot",
-                             v.role, g->dim, (long long)g->extent);
-        for (j = n; j > 0 && axe__abs(dig_m(&p->digit[idx[j - 1]], v.src)) >
-                                 axe__abs(dig_m(g, v.src));
-             j--)
-            idx[j] = idx[j - 1];
-        idx[j] = i;
-        n++;
-    }
-    for (i = 0; i < n; i++) {
-        const ax_dist_digit *g = &p->digit[idx[i]];
-        int64_t s = axe__abs(dig_m(g, v.src));
-        if (s <= reach)
-            return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
-                             "%s: the memory digit (dim %d, extent %lld, "
-                             "stride %lld) overlaps the smaller strides: the "
-                             "local buffer is not shown one-to-one",
-                             v.role, g->dim, (long long)g->extent,
-                             (long long)dig_m(g, v.src));
-        reach += s * (g->extent - 1); /* <= span of an in-range layout */
-    }
-    return AXE_OK;
-}
-
-/* Step "x" over the digits with a device stride on side "v". */
-static bool next_side_combo(const ax_dist_plan *p, side_view v, int64_t *x)
-{
-    int i;
-    for (i = p->ndigits - 1; i >= 0; i--) {
-        if (dig_dev(&p->digit[i], v.src) == 0)
-            continue;
-        if (++x[i] < p->digit[i].extent)
-            return true;
-        x[i] = 0;
-    }
-    return false;
-}
-
-/* Distinct (device digits, replica choice) of "v" on distinct devices:
- * otherwise two elements, or two replicas of one, share a slot (the
- * memory digits being free). "*combos" gets the product of the device
- * digits' extents. */
-static axe_status check_dev_injective(const ax_dist_plan *p, side_view v,
-                                      int64_t *combos, axe_diag *diag)
-{
-    int32_t seen[AX_DIST_MAX_DEVICES];
-    int64_t x[AX_DIST_MAX_DIGITS] = {0}, id = 0, r, total = 1;
-    int64_t nrep = v.src ? p->nsrc_own : p->ndst_hold;
-    int i;
-    for (i = 0; i < p->ndigits && total <= p->ndev; i++)
-        if (dig_dev(&p->digit[i], v.src) != 0)
-            total *= p->digit[i].extent; /* each <= ndev: range checked */
-    if (total > p->ndev || total * nrep > p->ndev)
-        return axe__fail(diag, AXE_ERR_INVALID, -1,
-                         "%s: %lld elements times %lld replicas on %d "
-                         "devices: two share a device slot",
-                         v.role, (long long)total, (long long)nrep, p->ndev);
-    for (i = 0; i < p->ndev; i++)
-        seen[i] = -1;
-    do {
-        for (r = 0; r < nrep; r++) {
-            int64_t d = v.src ? axe__dist_src_owner(p, x, r)
-                              : axe__dist_dst_holder(p, x, r);
-            if (seen[d] >= 0)
-                return axe__fail(diag, AXE_ERR_INVALID, -1,
-                                 "%s: two %s land on device %lld at the "
-                                 "same local addresses",
-                                 v.role,
-                                 seen[d] == id ? "replicas of one element"
-                                               : "elements",
-                                 (long long)d);
-            seen[d] = (int32_t)id;
-        }
-        id++;
-    } while (next_side_combo(p, v, x));
-    *combos = total;
-    return AXE_OK;
-}
-
-/* Product of replica extents; each side's replicas, like its device
- * digits, fit in the mesh (checked by the caller through the range). */
-static axe_status rep_count(const ax_dist_rep *rep, int n, const char *role,
-                            int64_t ndev, int64_t *out, axe_diag *diag)
-{
-    int64_t c = 1;
-    int j;
-    for (j = 0; j < n; j++) {
-        if (rep[j].dev < 0)
-            return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
-                             "%s: replica digit %d has the negative stride "
-                             "%lld@gpuid; the transfer rule takes positive "
-                             "replica strides",
-                             role, j, (long long)rep[j].dev);
-        if (rep[j].dev == 0 || axe__mul(c, rep[j].extent, &c) != AXE_OK ||
-            c > ndev)
-            return axe__fail(diag, AXE_ERR_INVALID, -1,
-                             "%s: replica digit %d (extent %lld, stride "
-                             "%lld@gpuid) puts replicas of one element on "
-                             "one device",
-                             role, j, (long long)rep[j].extent,
-                             (long long)rep[j].dev);
-    }
-    *out = c;
-    return AXE_OK;
-}
 
 /* ---- the kind ------------------------------------------------------------
  */
@@ -357,20 +22,70 @@ static const char *const kind_names[] = {
 const char *axe__dist_kind_name(ax_coll k) { return kind_names[k]; }
 
 typedef struct facts {
-    int64_t sdev, ddev, kdev; /* products of device digits: src, dst,
-                                 reduced (src) */
-    bool has_sd;              /* a digit on gpuid on both sides */
+    int64_t groups;           /* independent groups (1: the whole mesh) */
+    int64_t P;                /* devices per group */
+    int64_t sdev, ddev, kdev; /* products of device digits outside the
+                                 group digits: src, dst, reduced (src) */
+    bool has_sd;              /* such a digit on gpuid on both sides */
     bool moves;               /* some holder does not own its element */
 } facts;
 
-static void gather_facts(const ax_dist_plan *p, facts *f)
+/* A digit on gpuid with one stride on both sides: a group digit. */
+static bool is_group_digit(const ax_dist_digit *g)
 {
-    move_count c = {-1, 0, 0, false};
+    return !g->reduced && g->src_dev != 0 && g->src_dev == g->dst_dev;
+}
+
+/* Record group "gid" for device "d" in "grp"; false on a conflict. */
+static bool mark(int32_t *grp, int64_t d, int32_t gid)
+{
+    if (grp[d] >= 0 && grp[d] != gid)
+        return false;
+    grp[d] = gid;
+    return true;
+}
+
+/* Whether every device lies in one group on both sides: the group of an
+ * element is its group digits' values, and a device's src and dst
+ * elements all have one group (so elements move within groups only). */
+static bool groups_consistent(const ax_dist_plan *p)
+{
+    int32_t gs[AX_DIST_MAX_DEVICES], gd[AX_DIST_MAX_DEVICES];
+    int64_t x[AX_DIST_MAX_DIGITS] = {0}, r;
     int i;
+    for (i = 0; i < p->ndev; i++)
+        gs[i] = gd[i] = -1;
+    do {
+        int32_t gid = 0;
+        for (i = 0; i < p->ndigits; i++)
+            if (is_group_digit(&p->digit[i]))
+                gid = gid * (int32_t)p->digit[i].extent + (int32_t)x[i];
+        for (r = 0; r < p->nsrc_own; r++)
+            if (!mark(gs, axe__dist_src_owner(p, x, r), gid))
+                return false;
+        for (r = 0; r < p->ndst_hold; r++)
+            if (!mark(gd, axe__dist_dst_holder(p, x, r), gid))
+                return false;
+    } while (axe__dist_next_dev_combo(p, x));
+    for (i = 0; i < p->ndev; i++)
+        if (gs[i] >= 0 && gd[i] >= 0 && gs[i] != gd[i])
+            return false;
+    return true;
+}
+
+/* The products of device digits, outside the group digits when "grouped". */
+static void count_digits(const ax_dist_plan *p, bool grouped, facts *f)
+{
+    int i;
+    f->groups = 1;
     f->sdev = f->ddev = f->kdev = 1;
     f->has_sd = false;
     for (i = 0; i < p->ndigits; i++) {
         const ax_dist_digit *g = &p->digit[i];
+        if (grouped && is_group_digit(g)) {
+            f->groups *= g->extent;
+            continue;
+        }
         if (g->src_dev != 0)
             f->sdev *= g->extent;
         if (g->dst_dev != 0)
@@ -379,14 +94,22 @@ static void gather_facts(const ax_dist_plan *p, facts *f)
             f->kdev *= g->extent;
         f->has_sd |= g->src_dev != 0 && g->dst_dev != 0;
     }
-    count_moves(p, &c);
-    f->moves = c.any;
+    f->P = p->ndev / f->groups;
 }
 
-/* The copy kinds (docs/compiler.md, "The exchange plan"). */
+static void gather_facts(const ax_dist_plan *p, facts *f)
+{
+    count_digits(p, true, f);
+    if (f->groups > 1 && (p->ndev % f->groups != 0 || !groups_consistent(p)))
+        count_digits(p, false, f);
+    f->moves = axe__dist_any_move(p);
+}
+
+/* The copy kinds inside each group (docs/compiler.md, "The exchange
+ * plan"). */
 static ax_coll copy_kind(const ax_dist_plan *p, const facts *f)
 {
-    int64_t P = p->ndev;
+    int64_t P = f->P;
     bool src_root = f->sdev == 1 && p->nsrc_own == 1;
     bool dst_root = f->ddev == 1 && p->ndst_hold == 1;
     bool src_spans = p->nsrc_own == 1 && f->sdev == P;
@@ -406,11 +129,11 @@ static ax_coll copy_kind(const ax_dist_plan *p, const facts *f)
     return AX_COLL_EXCHANGE;
 }
 
-/* The reduce kinds: every device owns one partial of every element
- * (src's device digits are the reduced dim's, over the whole mesh). */
+/* The reduce kinds: inside each group, every device owns one partial of
+ * every element (src's other device digits are the reduced dim's). */
 static ax_coll reduce_kind(const ax_dist_plan *p, const facts *f)
 {
-    int64_t P = p->ndev;
+    int64_t P = f->P;
     bool partials = p->nsrc_own == 1 && f->kdev == P && f->sdev == P;
     if (!f->moves)
         return AX_COLL_LOCAL;
@@ -449,11 +172,15 @@ static void put(expl *e, const char *fmt, ...)
 }
 
 /* Digit classes of the explanation. */
-enum { SRC_ONLY, DST_ONLY, BOTH, KDEV, KMEM };
+enum { GROUP, SRC_ONLY, DST_ONLY, BOTH, KDEV, KMEM };
 
-static bool in_class(const ax_dist_digit *g, int cls)
+static bool in_class(const ax_dist_plan *p, const ax_dist_digit *g, int cls)
 {
+    if (p->groups > 1 && is_group_digit(g))
+        return cls == GROUP;
     switch (cls) {
+    case GROUP:
+        return false;
     case SRC_ONLY:
         return !g->reduced && g->src_dev != 0 && g->dst_dev == 0;
     case DST_ONLY:
@@ -474,14 +201,14 @@ static void clause(expl *e, const ax_dist_plan *p, int cls, const char *head,
 {
     int i, n = 0;
     for (i = 0; i < p->ndigits; i++)
-        n += in_class(&p->digit[i], cls);
+        n += in_class(p, &p->digit[i], cls);
     if (n == 0)
         return;
     put(e, "%s%s the digit%s", e->clauses++ ? "; " : "", head,
         n > 1 ? "s" : "");
     for (i = 0, n = 0; i < p->ndigits; i++) {
         const ax_dist_digit *g = &p->digit[i];
-        if (!in_class(g, cls))
+        if (!in_class(p, g, cls))
             continue;
         put(e, "%s (dim %d, extent %lld", n++ ? "," : "", g->dim,
             (long long)g->extent);
@@ -495,29 +222,38 @@ static void clause(expl *e, const ax_dist_plan *p, int cls, const char *head,
 
 static void side_clauses(expl *e, const ax_dist_plan *p, const facts *f)
 {
+    const char *where = p->groups > 1 ? "one device per group" : "device";
     if (p->nsrc_own > 1)
         put(e, "%ssrc replicates over gpuid (%lld copies)",
             e->clauses++ ? "; " : "", (long long)p->nsrc_own);
     if (p->ndst_hold > 1)
         put(e, "%sdst replicates over gpuid (%lld copies)",
             e->clauses++ ? "; " : "", (long long)p->ndst_hold);
-    if (p->ndev > 1 && f->sdev == 1 && p->nsrc_own == 1)
-        put(e, "%ssrc lives on device %lld only", e->clauses++ ? "; " : "",
-            (long long)p->src_dev0);
-    if (p->ndev > 1 && f->ddev == 1 && p->ndst_hold == 1)
-        put(e, "%sdst lives on device %lld only", e->clauses++ ? "; " : "",
-            (long long)p->dst_dev0);
+    if (f->P > 1 && f->sdev == 1 && p->nsrc_own == 1) {
+        put(e, "%ssrc lives on %s", e->clauses++ ? "; " : "", where);
+        if (p->groups == 1)
+            put(e, " %lld only", (long long)p->src_dev0);
+    }
+    if (f->P > 1 && f->ddev == 1 && p->ndst_hold == 1) {
+        put(e, "%sdst lives on %s", e->clauses++ ? "; " : "", where);
+        if (p->groups == 1)
+            put(e, " %lld only", (long long)p->dst_dev0);
+    }
 }
 
 static void explain(ax_dist_plan *p, const facts *f)
 {
     expl e = {p->explain, sizeof p->explain, 0, 0};
-    put(&e, "%s: ", kind_names[p->kind]);
+    put(&e, "%s", kind_names[p->kind]);
+    if (p->groups > 1)
+        put(&e, " in %d groups of %lld devices", p->groups, (long long)f->P);
+    put(&e, ": ");
     if (p->kind == AX_COLL_LOCAL) {
         put(&e, "every dst holder owns its %s in src",
             p->reduce ? "partials" : "elements");
         e.clauses++;
     }
+    clause(&e, p, GROUP, "the groups split", " alike on both sides");
     clause(&e, p, SRC_ONLY, "src shards on gpuid", " that dst keeps in memory");
     clause(&e, p, DST_ONLY, "dst shards on gpuid", " that src keeps in memory");
     clause(&e, p, BOTH, "src and dst shard on gpuid", "");
@@ -532,24 +268,18 @@ static void explain(ax_dist_plan *p, const facts *f)
 
 axe_status axe__dist_finish(ax_dist_plan *p, axe_diag *diag)
 {
-    side_view vs = {"src", true}, vd = {"dst", false};
-    int64_t combos;
     facts f;
-    AXE_TRY(
-        rep_count(p->src_rep, p->nsrc_rep, "src", p->ndev, &p->nsrc_own, diag));
-    AXE_TRY(rep_count(p->dst_rep, p->ndst_rep, "dst", p->ndev, &p->ndst_hold,
-                      diag));
-    AXE_TRY(check_range(p, vs, diag));
-    AXE_TRY(check_range(p, vd, diag));
-    AXE_TRY(check_mem_injective(p, vs, diag));
-    AXE_TRY(check_mem_injective(p, vd, diag));
-    AXE_TRY(check_dev_injective(p, vs, &combos, diag));
-    AXE_TRY(check_dev_injective(p, vd, &combos, diag));
+    AXE_TRY(axe__dist_check(p, diag));
     gather_facts(p, &f);
     p->kind = (int32_t)(p->reduce ? reduce_kind(p, &f) : copy_kind(p, &f));
-    if (p->kind == AX_COLL_BROADCAST || p->kind == AX_COLL_SCATTER)
+    if (p->kind == AX_COLL_LOCAL)
+        count_digits(p, false, &f);
+    p->groups = (int32_t)f.groups;
+    if (p->groups == 1 &&
+        (p->kind == AX_COLL_BROADCAST || p->kind == AX_COLL_SCATTER))
         p->root = (int32_t)p->src_dev0;
-    if (p->kind == AX_COLL_GATHER || p->kind == AX_COLL_REDUCE)
+    if (p->groups == 1 &&
+        (p->kind == AX_COLL_GATHER || p->kind == AX_COLL_REDUCE))
         p->root = (int32_t)p->dst_dev0;
     explain(p, &f);
     return AXE_OK;
