@@ -68,8 +68,114 @@ expect_notes() {
 
 H='kernel k(A: global f32[64, 64], B: global f32[64, 64]) grid(1) threads(128)'
 
+# ---- distributed tensors (issue 14 §2): the mesh, placements, device operators
+expect 1 1:10 "has a gpuid layout, but the program declares no mesh" <<<"kernel k(A: f32[8] layout S[(2,4):(1@gpuid,1)]) grid(1) threads(1) {}"
+expect 1 2:10 "tensor 'A' has no placement on the mesh of 2 devices.*R\[2:1@gpuid\].*0@gpuid" <<<"mesh(2);
+kernel k(A: f32[8], B: f32[8] layout S[8:1] + R[2:1@gpuid]) grid(1) threads(1) {}"
+expect 1 2:10 "do not cover each of the 4 devices exactly once: two coordinates reach one device" <<<"mesh(4);
+kernel k(A: f32[8] layout S[(2,4):(1@gpuid,1)] + R[2:1@gpuid]) grid(1) threads(1) {}"
+expect 1 2:10 "a device holds nothing \(iter 2:4@gpuid\)" <<<"mesh(4);
+kernel k(A: f32[8] layout S[(2,4):(1@gpuid,1)] + R[2:4@gpuid]) grid(1) threads(1) {}"
+expect 1 2:10 "reach 2 devices, but the mesh has 4" <<<"mesh(4);
+kernel k(A: f32[8] layout S[(2,4):(1@gpuid,1)]) grid(1) threads(1) {}"
+expect 1 2:10 "reach 4 devices, but the mesh has 2" <<<"mesh(2);
+kernel k(A: f32[8] layout S[(4,2):(1@gpuid,1)]) grid(1) threads(1) {}"
+expect 1 2:10 "lives on device 2, outside the mesh's devices 0 .. 1" <<<"mesh(2);
+kernel k(A: f32[8] layout S[8:1] + 2@gpuid) grid(1) threads(1) {}"
+expect 1 2:10 "has gpuid iters and a gpuid offset" <<<"mesh(2);
+kernel k(A: f32[8] layout S[(2,4):(1@gpuid,1)] + 1@gpuid) grid(1) threads(1) {}"
+expect 1 3:12 "tensor 'S' is shared: only global params are distributed" <<<"mesh(2);
+kernel k(A: f32[8] layout S[8:1] + R[2:1@gpuid]) grid(1) threads(1) {
+    shared S: f32[8] layout S[(2,4):(1@gpuid,1)];
+}"
+expect 1 4:9 "device operators sit at the top level of the kernel body, not inside for or if" <<<"mesh(2);
+kernel k(A: f32[8] layout S[8:1] + R[2:1@gpuid], B: f32[8] layout S[8:1] + R[2:1@gpuid]) grid(1) threads(1) {
+    for i in range(2) {
+        device copy(B, A);
+    }
+}"
+expect 1 4:9 "device operators sit at the top level" <<<"mesh(2);
+kernel k(A: f32[8] layout S[8:1] + R[2:1@gpuid], B: f32[8] layout S[8:1] + R[2:1@gpuid]) grid(1) threads(1) {
+    if (bx == 0) {
+        device copy(B, A);
+    }
+}"
+expect 1 2:5 "a device operator needs a mesh" <<<"kernel k(A: f32[8], B: f32[8]) grid(1) threads(1) {
+    device copy(B, A);
+}"
+expect 1 3:5 "dim 0 of 'B' is 4, but dim 0 of 'A' is 8" <<<"mesh(2);
+kernel k(A: f32[8] layout S[8:1] + R[2:1@gpuid], B: f32[4] layout S[4:1] + R[2:1@gpuid]) grid(1) threads(1) {
+    device copy(B, A);
+}"
+expect 1 3:5 "'B' is i32 but 'A' is f32" <<<"mesh(2);
+kernel k(A: f32[8] layout S[8:1] + R[2:1@gpuid], B: i32[8] layout S[8:1] + R[2:1@gpuid]) grid(1) threads(1) {
+    device copy(B, A);
+}"
+expect 1 3:5 "dimension 2, but 'A' has 2" <<<"mesh(2);
+kernel k(A: f32[2,8] layout S[(2,8):(1@gpuid,1)], B: f32[8] layout S[8:1] + R[2:1@gpuid]) grid(1) threads(1) {
+    device reduce(B, A, sum, 2);
+}"
+expect 1 3:5 "'A' has one dimension; its result would have none" <<<"mesh(2);
+kernel k(A: f32[8] layout S[(2,4):(1@gpuid,1)], B: f32[8] layout S[8:1] + R[2:1@gpuid]) grid(1) threads(1) {
+    device reduce(B, A, sum, 0);
+}"
+expect 1 3:5 "dim 0 of 'B' is 4, but dim 1 of 'A' is 8" <<<"mesh(2);
+kernel k(A: f32[2,8] layout S[(2,8):(1@gpuid,1)], B: f32[4] layout S[4:1] + R[2:1@gpuid]) grid(1) threads(1) {
+    device reduce(B, A, sum, 0);
+}"
+expect 1 3:5 "the destination has the source's dims but the reduced one" <<<"mesh(2);
+kernel k(A: f32[2,8] layout S[(2,8):(1@gpuid,1)], B: f32[2,4] layout S[(2,4):(4,1)] + R[2:1@gpuid]) grid(1) threads(1) {
+    device reduce(B, A, sum, 0);
+}"
+expect 1 3:5 "'A' is both the destination and the source" <<<"mesh(2);
+kernel k(A: f32[8] layout S[8:1] + R[2:1@gpuid]) grid(1) threads(1) {
+    device copy(A, A);
+}"
+expect 1 3:18 "take whole distributed tensors: write 'B' without a region" <<<"mesh(2);
+kernel k(A: f32[8] layout S[8:1] + R[2:1@gpuid], B: f32[8] layout S[8:1] + R[2:1@gpuid]) grid(1) threads(1) {
+    device copy(B[0:4], A);
+}"
+expect 1 4:17 "'S' is shared, not a distributed global param" <<<"mesh(2);
+kernel k(A: f32[8] layout S[8:1] + R[2:1@gpuid]) grid(1) threads(1) {
+    shared S: f32[8];
+    device copy(S, A);
+}"
+expect 2 3:25 "expected sum, max or min" <<<"mesh(2);
+kernel k(A: f32[2,8] layout S[(2,8):(1@gpuid,1)], B: f32[8] layout S[8:1] + R[2:1@gpuid]) grid(1) threads(1) {
+    device reduce(B, A, argmax, 0);
+}"
+expect 2 3:12 "expected a device operator \(copy or reduce\), found 'fill'" <<<"mesh(2);
+kernel k(A: f32[8] layout S[8:1] + R[2:1@gpuid]) grid(1) threads(1) {
+    device fill(A, 1.0);
+}"
+expect 2 1:13 "all named .* or all unnamed" <<<"mesh(x = 2, 2);
+kernel k() grid(1) threads(1) {}"
+expect 2 1:13 "mesh axis 'x' is named twice" <<<"mesh(x = 2, x = 2);
+kernel k() grid(1) threads(1) {}"
+expect 1 1:6 "mesh extent 0 is not in \[1, 1024\]" <<<"mesh(0);
+kernel k() grid(1) threads(1) {}"
+expect 1 1:6 "mesh extent 2048 is not in" <<<"mesh(2048);
+kernel k() grid(1) threads(1) {}"
+expect 1 1:1 "the mesh has more than 1024 devices" <<<"mesh(64, 64);
+kernel k() grid(1) threads(1) {}"
+expect 2 2:1 "a program declares one mesh" <<<"mesh(2);
+mesh(2);
+kernel k() grid(1) threads(1) {}"
+expect 1 1:14 "a mesh has at most 4 axes" <<<"mesh(2,2,2,2,2);
+kernel k() grid(1) threads(1) {}"
+expect 1 2:10 "replica iter 2:1@m is not on gpuid" <<<"mesh(2);
+kernel k(A: f32[8] layout S[(2,4):(1@gpuid,1)] + R[2:1]) grid(1) threads(1) {}"
+expect 1 2:10 "shard iter 4:1@tx is not on gpuid or m" <<<"mesh(2);
+kernel k(A: f32[8] layout S[(2,4):(1@gpuid,1@tx)]) grid(1) threads(1) {}"
+expect 1 2:10 "iter 2:-1@gpuid needs a positive stride" <<<"mesh(2);
+kernel k(A: f32[8] layout S[(2,4):(-1@gpuid,1)]) grid(1) threads(1) {}"
+expect 1 2:10 "iter 2:0@gpuid needs a positive stride" <<<"mesh(2);
+kernel k(A: f32[8] layout S[(2,4):(0@gpuid,1)]) grid(1) threads(1) {}"
+expect 2 1:6 "unknown name 'N'" <<<"mesh(N);
+kernel k() grid(1) threads(1) {}"
+
 # ---- syntax (exit 2)
-expect 2 1:1 "expected 'param' or 'kernel'" <<<'kernal k() grid(1) threads(1) {}'
+expect 2 1:1 "expected 'param', 'mesh' or 'kernel'" <<<'kernal k() grid(1) threads(1) {}'
 expect 2 1:10 "expected a tensor name" <<<'kernel k(: f32[4]) grid(1) threads(1) {}'
 expect 2 1:13 'expected a dtype' <<<'kernel k(A: f31[4]) grid(1) threads(1) {}'
 expect 2 2:5 "expected a statement" <<<"$H {
@@ -894,6 +1000,37 @@ expect_ok 10 <<<"$W {
         }
     }
 }"
+
+# A mesh program: --explain describes its device operators; the C and
+# CUDA targets (one device) refuse to compile or run it, naming the way.
+D=${AXE_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}/tests/kernels/dist/paper_2x2.axe
+if "$AXE" compile "$D" --explain >"$tmp/out" 2>"$tmp/err" &&
+    grep -q '^device op 0 (line 11): device copy(B, A)$' "$tmp/out" &&
+    grep -q 'local shard on each device: f32\[32,64\] layout S\[(32,64):(128,1)\]' "$tmp/out" &&
+    grep -q '^device op 1 (line 12): device copy(C, B)$' "$tmp/out"; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1))
+    echo "FAIL: --explain of a mesh program: $(head -c 400 "$tmp/out" "$tmp/err")"
+fi
+for target in c cuda; do
+    if ! "$AXE" compile "$D" --target "$target" >"$tmp/out" 2>"$tmp/err" && [ ! -s "$tmp/out" ] &&
+        grep -q "declares a mesh of 4 devices: the $target target runs one device (compile it with --target mpi" "$tmp/err"; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL: compile --target $target of a mesh program: $(head -c 300 "$tmp/err")"
+    fi
+done
+if ! "$AXE" run "$D" --check >"$tmp/out" 2>"$tmp/err" &&
+    grep -q "declares a mesh of 4 devices: run it on that many ranks with --ranks 4" "$tmp/err" &&
+    ! "$AXE" run "$D" --json >"$tmp/out" 2>/dev/null &&
+    grep -q '"error":"UNSUPPORTED".*--ranks 4' "$tmp/out"; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1))
+    echo "FAIL: axe run of a mesh program: $(head -c 300 "$tmp/err" "$tmp/out")"
+fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "axe/layout.h"
 #include "axe/status.h"
 
 #ifdef __cplusplus
@@ -87,6 +88,14 @@ typedef struct axe_kernel_tensor {
     int ndim;
     int64_t shape[AXE_KERNEL_MAX_DIMS];
     bool row_major;
+    /* A distributed tensor of a program with a mesh (docs/compiler.md,
+     * "Distributed tensors"): "shape" and "elems" then describe the
+     * logical tensor (its values are a row-major array of "elems",
+     * "row_major" true; axe_program_mesh_local deals them out), and each
+     * device's local buffer holds "local_elems" elements (the span of the
+     * layout's m part, holes included). */
+    bool distributed;
+    int64_t local_elems;
 } axe_kernel_tensor;
 
 /* A runtime scalar parameter of the kernel (`M: i32`, or a float value
@@ -157,6 +166,13 @@ AXE_API const char *axe_program_name(const axe_program *p);
 AXE_API int axe_program_tensor_count(const axe_program *p);
 AXE_API axe_kernel_tensor axe_program_tensor(const axe_program *p, int i);
 
+/* The layout tensor parameter "i" was declared with (a distributed
+ * tensor's with its gpuid iters; docs/compiler.md), or AXE_ERR_INVALID
+ * past the parameters. */
+AXE_NODISCARD AXE_API axe_status axe_program_tensor_layout(const axe_program *p,
+                                                           int i,
+                                                           axe_layout *out);
+
 /* The runtime scalar parameters in declaration order. */
 AXE_API int axe_program_scalar_count(const axe_program *p);
 AXE_API axe_kernel_scalar axe_program_scalar(const axe_program *p, int i);
@@ -217,6 +233,32 @@ AXE_API const char *axe_program_note(const axe_program *p, int i, long *offset);
 AXE_NODISCARD AXE_API axe_status axe_program_reference(const axe_program *p,
                                                        void *const *buffers,
                                                        axe_diag *diag);
+/* Programs with a device mesh (docs/compiler.md, "Distributed tensors").
+ * The mesh's device count P (0: the program declares no mesh). */
+AXE_API int64_t axe_program_mesh_devices(const axe_program *p);
+/* Device "device"'s local buffer "local" (local_elems elements) of
+ * distributed tensor parameter "i", from the logical tensor's values
+ * "logical" (row-major, elems elements): every element the device holds
+ * (replicas included) at its address; the rest of the buffer (holes) 0.
+ * AXE_ERR_INVALID for a tensor that is not distributed, AXE_ERR_DOMAIN for
+ * a device outside 0 .. P-1. */
+AXE_NODISCARD AXE_API axe_status axe_program_mesh_local(const axe_program *p,
+                                                        int i, int64_t device,
+                                                        const void *logical,
+                                                        void *local,
+                                                        axe_diag *diag);
+/* The reference of a mesh program: "buffers" holds P x n local buffers,
+ * buffers[d * n + i] device d's of tensor parameter i (n =
+ * axe_program_tensor_count, local_elems elements each). The statements
+ * between device operators run on every device's buffers in turn (each
+ * such segment a launch of its own), device operators from their logical
+ * definition. AXE_ERR_DOMAIN when a device operator reads a replicated
+ * source whose replicas disagree (the reason names the element and two
+ * devices); AXE_ERR_INVALID for a program without a mesh (whose reference
+ * is axe_program_reference, which refuses mesh programs likewise). */
+AXE_NODISCARD AXE_API axe_status axe_program_reference_mesh(
+    const axe_program *p, void *const *buffers, axe_diag *diag);
+
 /* The race detector of the reference (docs/compiler.md, "Races"): two
  * accesses to one element of a global or shared tensor race when
  * different threads make them, one of them writes, and no barrier

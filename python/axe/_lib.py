@@ -164,7 +164,8 @@ class KernelOptions(Structure):
 class KernelTensor(Structure):
     _fields_ = [("name", c_char * KERNEL_NAME_MAX), ("dtype", c_int),
                 ("elems", c_int64), ("written", c_bool), ("ndim", c_int),
-                ("shape", c_int64 * KERNEL_MAX_DIMS), ("row_major", c_bool)]
+                ("shape", c_int64 * KERNEL_MAX_DIMS), ("row_major", c_bool),
+                ("distributed", c_bool), ("local_elems", c_int64)]
 
 
 class KernelScalar(Structure):

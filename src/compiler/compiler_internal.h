@@ -25,6 +25,10 @@
 #define AX_MAX_LOOPS 24
 #define AX_MAX_SCHEDS 4
 #define AX_MAX_SCALARS 16
+/* A device mesh (docs/compiler.md, "Distributed tensors"): axes and
+ * devices. */
+#define AX_MAX_MESH_AXES 4
+#define AX_MAX_DEVICES 1024
 /* Nesting limits of the front end (docs/compiler.md, "Limits"): every
  * pass that walks expressions or blocks recursively stays this deep. */
 #define AX_MAX_EXPR_DEPTH 256
@@ -128,6 +132,16 @@ typedef struct ax_tensor {
      * value over every i32 value of the scalars ("nominal", so that the
      * layout, its strides and the span bound hold for every launch). */
     const struct ax_expr *dyn_extent;
+    /* A distributed tensor (a global param of a mesh program whose layout
+     * has gpuid iters or offset; compiler_sema_dist.c): its logical shape
+     * "gshape", its declared layout "glayout" and its logical elements
+     * "gsize". Sema then makes shape, layout, grouped and span the
+     * device's local shard (the contract's local-shard view): per
+     * dimension the dimension's m iters in order, plus the m offset. */
+    bool dist;
+    int64_t gshape[AX_MAX_DIMS];
+    axe_layout glayout;
+    int64_t gsize;
     long off;
 } ax_tensor;
 
@@ -254,7 +268,14 @@ typedef enum ax_st_kind {
     AX_ST_OP,
     AX_ST_FOR,
     AX_ST_SYNC,
-    AX_ST_IF
+    AX_ST_IF,
+    /* A device-scope operator (`device copy`, `device reduce`): op is
+     * AX_OP_COPY or AX_OP_REDUCE (rkind sum, max or min; rdim), args[0]
+     * the destination and args[1] the source (whole distributed tensors:
+     * only "tensor" is set), index its number among the device operators
+     * (p->devops). Only at the top level of the kernel body; every pass
+     * over operators (p->ops) skips it. */
+    AX_ST_DEVICE
 } ax_st_kind;
 
 /* A condition `lhs cmp rhs` (cmp: 0 <, 1 <=, 2 >, 3 >=, 4 ==, 5 !=); a
@@ -565,6 +586,17 @@ struct axe_program {
     bool dead_value;
     int nops;
     ax_stmt **ops; /* the operator statements by index (after parsing) */
+    /* The device mesh: "nmesh" axes (0: no mesh), each with its extent and
+     * name ("" for an unnamed axis), numbered row-major into device ids
+     * 0 .. ndev - 1 (ndev: their product, 0 without a mesh); and the
+     * device operators by index. */
+    int nmesh;
+    int64_t mesh_extent[AX_MAX_MESH_AXES];
+    char mesh_name[AX_MAX_MESH_AXES][AXE_KERNEL_NAME_MAX];
+    int64_t ndev;
+    long mesh_off;
+    int ndevops;
+    ax_stmt **devops;
     ax_stmt *body;
     axe_kernel_options opts;
     /* The complete diagnostic when it has notes or exceeds a diag: its
@@ -583,6 +615,16 @@ axe_status axe__program_new(const char *text, size_t len,
 axe_status axe__program_parse(axe_program *p, axe_diag *diag);
 /* Semantic checks and derived tensor facts. */
 axe_status axe__program_check(axe_program *p, axe_diag *diag);
+/* Distributed tensors and device operators (compiler_sema_dist.c): the
+ * placement of tensor "t" against the mesh (gpuid iters cover each device
+ * exactly once, or an offset names one device), replacing its shape and
+ * layout by the local shard's; and the checks of every device operator. */
+axe_status axe__sema_dist_tensor(const axe_program *p, ax_tensor *t,
+                                 axe_diag *diag);
+axe_status axe__sema_devops(axe_program *p, axe_diag *diag);
+/* The --explain paragraph of device operator "s" into s->explain
+ * (compiler_dist_explain.c). */
+axe_status axe__devop_explain(const axe_program *p, ax_stmt *s);
 /* The statement checks of sema (compiler_sema_ops.c). */
 axe_status axe__sema_ops(axe_program *p, axe_diag *diag);
 /* The enclosing if conditions of operator "s" are uniform over each
@@ -792,6 +834,17 @@ axe_status axe__swizzle_check(const ax_tensor *t, const axe_layout_swizzle *sw,
                               long off, axe_diag *diag);
 axe_status axe__swizzle_view_bounds(const axe_program *p, const ax_ref *r,
                                     int64_t *lo, int64_t *top, axe_diag *diag);
+/* The reference on one device's "buffers" (a mesh program's local
+ * buffers) from statement "first" to the next device operator, and its
+ * element helpers: a load, a store rounded to "d", and a combining step
+ * of a reduce on values of "d" (a sum rounded to "d", integers wrapping;
+ * max and min as a local reduce's: a NaN loses to a number)
+ * (compiler_ref.c). */
+axe_status axe__reference_segment(const axe_program *p, const ax_stmt *first,
+                                  void *const *buffers, axe_diag *diag);
+double axe__ref_load(axe_dtype d, const void *b, int64_t a);
+void axe__ref_store(axe_dtype d, void *b, int64_t a, double v);
+double axe__ref_combine(axe_dtype d, ax_red r, double acc, double a);
 /* The fill value of a masked region as a value of dtype "d"
  * (compiler_ref.c). */
 double axe__mask_fill(axe_dtype d, double v);

@@ -93,4 +93,9 @@ axe_status axe__parse_ref(ax_parser *ps, ax_ref *r);
 axe_status axe__parse_tensor(ax_parser *ps, ax_mem mem);
 axe_status axe__parse_user_name(ax_parser *ps, char *out, const char *what);
 
+/* compiler_parse_dist.c: the mesh declaration ('mesh' read at "off") and
+ * a device operator ('device' read; s->off set). */
+axe_status axe__parse_mesh(ax_parser *ps, long off);
+axe_status axe__parse_devop(ax_parser *ps, ax_stmt *s);
+
 #endif

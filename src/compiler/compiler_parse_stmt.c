@@ -328,14 +328,18 @@ static axe_status parse_stmt(ax_parser *ps, ax_stmt *s)
         AXE_TRY(axe__lex_next(ps));
         return parse_if(ps, s);
     }
+    if (axe__tok_is(ps, "device")) {
+        AXE_TRY(axe__lex_next(ps));
+        return axe__parse_devop(ps, s);
+    }
     for (i = 0; i < 5; i++)
         if (axe__tok_is(ps, scope_words[i])) {
             AXE_TRY(axe__lex_next(ps));
             return parse_op(ps, s, (ax_scope)i);
         }
     return axe__syntax(ps, "a statement (shared, register, an execution scope "
-                           "kernel/cta/warpgroup/warp/thread, for, if, sync "
-                           "or '}')");
+                           "device/kernel/cta/warpgroup/warp/thread, for, if, "
+                           "sync or '}')");
 }
 
 /* Declarations produce no statement ("*s" stays NULL). */
@@ -580,19 +584,22 @@ static axe_status check_defines(ax_parser *ps)
     return AXE_OK;
 }
 
-/* Record every operator statement of block "s" in p->ops. */
+/* Record every operator statement of block "s" in p->ops (device
+ * operators in p->devops). */
 static void index_ops(axe_program *p, ax_stmt *s)
 {
     for (; s != NULL; s = s->next) {
         if (s->kind == AX_ST_OP)
             p->ops[s->index] = s;
+        if (s->kind == AX_ST_DEVICE)
+            p->devops[s->index] = s;
         index_ops(p, s->body);
         index_ops(p, s->else_body);
     }
 }
 
-/* program := {'param' NAME '=' const ';'} 'kernel' ... EOF; then the
- * operator index p->ops. */
+/* program := {'param' NAME '=' const ';'} [mesh] 'kernel' ... EOF; then
+ * the operator indexes p->ops and p->devops. */
 axe_status axe__program_parse(axe_program *p, axe_diag *diag)
 {
     static ax_parser zero;
@@ -606,12 +613,19 @@ axe_status axe__program_parse(axe_program *p, axe_diag *diag)
         AXE_TRY(parse_param(&ps));
     }
     AXE_TRY(check_defines(&ps));
-    AXE_TRY(axe__expect(&ps, "kernel", "'param' or 'kernel'"));
+    if (axe__tok_is(&ps, "mesh")) {
+        long off = (long)ps.tok.pos;
+        AXE_TRY(axe__lex_next(&ps));
+        AXE_TRY(axe__parse_mesh(&ps, off));
+    }
+    AXE_TRY(axe__expect(&ps, "kernel", "'param', 'mesh' or 'kernel'"));
     AXE_TRY(parse_kernel(&ps));
     if (ps.tok.kind != AX_TOK_EOF)
         return axe__syntax(&ps, "the end of the file (one kernel per file)");
     p->ops = axe__arena_alloc(p->arena, sizeof *p->ops * (size_t)(p->nops + 1));
-    if (p->ops == NULL)
+    p->devops = axe__arena_alloc(p->arena,
+                                 sizeof *p->devops * (size_t)(p->ndevops + 1));
+    if (p->ops == NULL || p->devops == NULL)
         return AXE_ERR_NO_MEMORY;
     index_ops(p, p->body);
     p->bound = p->nscalars == 0;

@@ -186,7 +186,23 @@ axe_kernel_tensor axe_program_tensor(const axe_program *p, int i)
     k.row_major = t->dyn_extent != NULL || is_row_major(t);
     if (t->dyn_extent != NULL) /* its extent at launch (0 unbound) */
         k.shape[0] = p->bound ? axe__dyn_value(p, t->dyn_extent, 0) : 0;
+    if (t->dist) { /* the logical tensor; the local buffer's size */
+        k.distributed = true;
+        k.local_elems = k.elems;
+        k.elems = t->gsize;
+        memcpy(k.shape, t->gshape, (size_t)t->ndim * sizeof k.shape[0]);
+        k.row_major = true;
+    }
     return k;
+}
+
+axe_status axe_program_tensor_layout(const axe_program *p, int i,
+                                     axe_layout *out)
+{
+    if (i < 0 || i >= axe_program_tensor_count(p))
+        return AXE_ERR_INVALID;
+    *out = p->tensors[i].dist ? p->tensors[i].glayout : p->tensors[i].layout;
+    return AXE_OK;
 }
 
 static const ax_stmt *find_op(const axe_program *p, int i)
@@ -220,14 +236,21 @@ const char *axe_program_note(const axe_program *p, int i, long *offset)
 size_t axe_program_explain(const axe_program *p, char *buf, size_t cap)
 {
     size_t n = 0;
-    int i;
+    int i = 0, j = 0;
     if (cap > 0)
         buf[0] = '\0';
-    for (i = 0; i < p->nops; i++) {
+    while (i < p->nops || j < p->ndevops) { /* both in source order */
         const ax_stmt *s = find_op(p, i);
-        size_t k = strlen(s->explain);
+        const ax_stmt *dv = j < p->ndevops ? p->devops[j] : NULL;
+        const char *e;
+        size_t k;
+        if (s == NULL || (dv != NULL && dv->off < s->off))
+            e = dv->explain, j++;
+        else
+            e = s->explain, i++;
+        k = strlen(e);
         if (n + k < cap)
-            memcpy(buf + n, s->explain, k + 1);
+            memcpy(buf + n, e, k + 1);
         else if (n < cap)
             buf[n] = '\0';
         n += k;

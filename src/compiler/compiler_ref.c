@@ -33,9 +33,11 @@ typedef struct ref_state {
     double *store[AX_MAX_TENSORS];  /* shared: span; register: inst x size */
     int64_t size[AX_MAX_TENSORS];
     int64_t env[AX_MAX_VARS];
-    ax_race *race; /* NULL: no race detection */
-    double *argv;  /* argmax/argmin: the best value of each result */
-    bool failed;   /* a data-dependent start was out of bounds */
+    ax_race *race;        /* NULL: no race detection */
+    const ax_stmt *first; /* the first statement run (a mesh program's
+                             segment ends at the next device operator) */
+    double *argv;         /* argmax/argmin: the best value of each result */
+    bool failed;          /* a data-dependent start was out of bounds */
     char err[AXE_DIAG_MESSAGE_MAX];
 } ref_state;
 
@@ -601,7 +603,7 @@ static void run_sync(ref_state *rs, const ax_stmt *s)
 
 static void run_block(ref_state *rs, const ax_stmt *s)
 {
-    for (; s != NULL; s = s->next) {
+    for (; s != NULL && s->kind != AX_ST_DEVICE; s = s->next) {
         int64_t i;
         if (s->kind == AX_ST_OP)
             run_op(rs, s);
@@ -679,7 +681,7 @@ static void run_ctas(ref_state *rs)
                                (size_t)(rs->size[i] *
                                         instances(p, &p->tensors[i])) *
                                    sizeof(double));
-                run_block(rs, p->body);
+                run_block(rs, rs->first);
             }
 }
 
@@ -694,11 +696,11 @@ static void release(ref_state *rs)
     axe__race_free(rs->race);
 }
 
-/* Run "p" on "buffers" from the logical semantics (see the file comment);
+/* Run "p" from statement "first" on "buffers" (see the file comment);
  * with "races", detect races (compiler_race.c). */
-axe_status axe_program_reference_races(const axe_program *p,
-                                       void *const *buffers,
-                                       axe_race_report *races, axe_diag *diag)
+static axe_status run_from(const axe_program *p, const ax_stmt *first,
+                           void *const *buffers, axe_race_report *races,
+                           axe_diag *diag)
 {
     static ref_state zero;
     ref_state rs = zero;
@@ -706,6 +708,7 @@ axe_status axe_program_reference_races(const axe_program *p,
     int i;
     rs.p = p;
     rs.bufs = buffers;
+    rs.first = first;
     if (!p->bound)
         return axe__fail(diag, AXE_ERR_INVALID, -1,
                          "the runtime scalars have no values "
@@ -725,6 +728,45 @@ axe_status axe_program_reference_races(const axe_program *p,
         st = axe__fail(diag, AXE_ERR_DOMAIN, -1, "%s", rs.err);
     release(&rs);
     return st;
+}
+
+/* Run "p" on "buffers" from the logical semantics (see the file comment);
+ * with "races", detect races (compiler_race.c). */
+axe_status axe_program_reference_races(const axe_program *p,
+                                       void *const *buffers,
+                                       axe_race_report *races, axe_diag *diag)
+{
+    if (p->ndev > 0)
+        return axe__fail(diag, AXE_ERR_INVALID, p->mesh_off,
+                         "the program has a mesh of %lld devices: its "
+                         "reference is axe_program_reference_mesh (a "
+                         "buffer per device and tensor)",
+                         (long long)p->ndev);
+    return run_from(p, p->body, buffers, races, diag);
+}
+
+/* One device's statements from "first" to the next device operator. */
+axe_status axe__reference_segment(const axe_program *p, const ax_stmt *first,
+                                  void *const *buffers, axe_diag *diag)
+{
+    return run_from(p, first, buffers, NULL, diag);
+}
+
+double axe__ref_load(axe_dtype d, const void *b, int64_t a)
+{
+    return load_buf(d, b, a);
+}
+
+void axe__ref_store(axe_dtype d, void *b, int64_t a, double v)
+{
+    store_buf(d, b, a, v);
+}
+
+double axe__ref_combine(axe_dtype d, ax_red r, double acc, double a)
+{
+    return r == AX_RED_MAX   ? max_num(acc, a)
+           : r == AX_RED_MIN ? min_num(acc, a)
+                             : round_to(d, acc + a);
 }
 
 /* Run "p" on "buffers" from the logical semantics (see the file comment). */

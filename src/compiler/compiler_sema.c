@@ -293,6 +293,7 @@ static axe_status check_tensor(const axe_program *p, ax_tensor *t,
     int i;
     axe_diag why;
     axe_status st;
+    AXE_TRY(axe__sema_dist_tensor(p, t, diag));
     for (i = 0; i < t->ndim; i++)
         if (axe__mul(n, t->shape[i], &n) != AXE_OK)
             return axe__fail(diag, AXE_ERR_OVERFLOW, t->off,
@@ -348,5 +349,6 @@ axe_status axe__program_check(axe_program *p, axe_diag *diag)
     for (i = 0; i < p->ntensors; i++)
         AXE_TRY(check_tensor(p, &p->tensors[i], diag));
     AXE_TRY(check_resources(p, diag));
+    AXE_TRY(axe__sema_devops(p, diag));
     return axe__sema_ops(p, diag);
 }

@@ -1098,7 +1098,7 @@ static axe_status check_block(axe_program *p, ax_stmt *s, axe_diag *diag,
             *has_sync = true;
         } else if (s->kind == AX_ST_IF) {
             AXE_TRY(check_if(p, s, diag, guard, has_sync));
-        } else {
+        } else if (s->kind == AX_ST_FOR) {
             AXE_TRY(check_block(p, s->body, diag, &s->has_sync, guard));
             *has_sync = *has_sync || s->has_sync;
         }

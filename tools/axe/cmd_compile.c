@@ -97,6 +97,22 @@ static int write_text(const char *path, const char *text, size_t len)
     return CLI_EXIT_OK;
 }
 
+/* A mesh program's device operators need a multi-device target: the C
+ * and CUDA targets run one device. */
+static int mesh_refused(const axe_program *p)
+{
+    const char *target = axe_program_target(p, NULL);
+    if (axe_program_mesh_devices(p) == 0 ||
+        (strcmp(target, "c") != 0 && strcmp(target, "cuda") != 0))
+        return CLI_EXIT_OK;
+    return kernel_fail("compile", "UNSUPPORTED",
+                       "kernel '%s' declares a mesh of %lld devices: the %s "
+                       "target runs one device (compile it with --target "
+                       "mpi; --explain shows its operators)",
+                       axe_program_name(p),
+                       (long long)axe_program_mesh_devices(p), target);
+}
+
 static int emit(axe_program *p, const compile_args *a)
 {
     size_t n = a->explain
@@ -134,7 +150,10 @@ int cli_compile_main(int argc, char **argv)
         rc = kernel_load("compile", a.file, &a.opts, &src, &p);
     if (rc != CLI_EXIT_OK)
         return rc;
-    rc = emit(p, &a);
+    if (!a.explain)
+        rc = mesh_refused(p);
+    if (rc == CLI_EXIT_OK)
+        rc = emit(p, &a);
     axe_program_free(p);
     free(src.text);
     return rc;

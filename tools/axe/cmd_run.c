@@ -849,6 +849,21 @@ int cli_run_main(int argc, char **argv)
         rc = kernel_load("run", a.file, &a.opts, &src, &c.p);
     if (rc != CLI_EXIT_OK)
         return json ? report_json(&c, rc) : rc;
+    if (axe_program_mesh_devices(c.p) > 0) {
+        rc = kernel_fail("run", "UNSUPPORTED",
+                         "kernel '%s' declares a mesh of %lld devices: run "
+                         "it on that many ranks with --ranks %lld (the "
+                         "--target mpi backend), not on the %s target",
+                         axe_program_name(c.p),
+                         (long long)axe_program_mesh_devices(c.p),
+                         (long long)axe_program_mesh_devices(c.p),
+                         a.target != NULL ? a.target : "c");
+        if (json)
+            rc = report_json(&c, rc);
+        axe_program_free(c.p);
+        free(src.text);
+        return rc;
+    }
     c.mode = a.target == NULL || strcmp(a.target, "cuda") != 0 ? RUN_C
              : a.emulate ? RUN_CUDA_EMULATED
                          : RUN_CUDA_GPU;

@@ -544,6 +544,13 @@ static void emit_block(emitter *e, const ax_stmt *s)
             emit_for(e, s);
         } else if (s->kind == AX_ST_IF) {
             emit_if(e, s);
+        } else if (s->kind == AX_ST_DEVICE) {
+            indent_put(e->t, e->ind);
+            axe__text_put(e->t,
+                          "/* device op %d (line %d): device %s: not run "
+                          "by this target (a mesh program runs on --target "
+                          "mpi) */\n",
+                          s->index, s->line, axe__op_name(s->op));
         } else if (s->dead) {
             indent_put(e->t, e->ind);
             axe__text_put(e->t,

@@ -236,6 +236,13 @@ static void emit_block(ax_text *t, const axe_program *p, const ax_stmt *s,
             emit_for(t, p, s, ind);
         } else if (s->kind == AX_ST_IF) {
             emit_if(t, p, s, ind, in_loop);
+        } else if (s->kind == AX_ST_DEVICE) {
+            indent_put(t, ind);
+            axe__text_put(t,
+                          "/* device op %d (line %d): device %s: not run "
+                          "by this target (a mesh program runs on --target "
+                          "mpi) */\n",
+                          s->index, s->line, axe__op_name(s->op));
         } else if (s->dead) {
             indent_put(t, ind);
             axe__text_put(t,

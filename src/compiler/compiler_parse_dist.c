@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The distributed part of the kernel language's grammar (docs/compiler.md,
+ * "Distributed tensors"): the mesh declaration before `kernel` and the
+ * device-scope operators at the top level of the kernel body. Layouts
+ * with gpuid iters are parsed as any layout (compiler_parse.c); sema
+ * checks them against the mesh (compiler_sema_dist.c).
+ */
+#include <string.h>
+
+#include "compiler_parse.h"
+
+/* Whether the tokens from "ps" on read NAME '=' (a named mesh axis; an
+ * unnamed extent may be a param's name). */
+static bool at_named_axis(const ax_parser *ps)
+{
+    ax_parser look = *ps;
+    return look.tok.kind == AX_TOK_IDENT && axe__lex_next(&look) == AXE_OK &&
+           axe__tok_is(&look, "=");
+}
+
+/* One mesh axis: [NAME '='] extent, named or not as the first one was. */
+static axe_status parse_mesh_axis(ax_parser *ps, int k)
+{
+    axe_program *p = ps->p;
+    long off = (long)ps->tok.pos;
+    bool named = at_named_axis(ps);
+    int i;
+    if (k > 0 && named != (p->mesh_name[0][0] != '\0'))
+        return axe__fail(ps->diag, AXE_ERR_SYNTAX, off,
+                         "mesh axes are all named (mesh(x = 2, y = 4)) or "
+                         "all unnamed (mesh(2, 4)), not mixed");
+    if (named) {
+        AXE_TRY(axe__parse_user_name(ps, p->mesh_name[k], "a mesh axis name"));
+        for (i = 0; i < k; i++)
+            if (strcmp(p->mesh_name[i], p->mesh_name[k]) == 0)
+                return axe__fail(ps->diag, AXE_ERR_SYNTAX, off,
+                                 "mesh axis '%s' is named twice",
+                                 p->mesh_name[k]);
+        AXE_TRY(axe__expect(ps, "=", "'='"));
+        off = (long)ps->tok.pos;
+    }
+    AXE_TRY(axe__parse_const(ps, &p->mesh_extent[k], "a mesh extent"));
+    if (p->mesh_extent[k] <= 0 || p->mesh_extent[k] > AX_MAX_DEVICES)
+        return axe__fail(ps->diag, AXE_ERR_DOMAIN, off,
+                         "mesh extent %lld is not in [1, %d]",
+                         (long long)p->mesh_extent[k], AX_MAX_DEVICES);
+    return AXE_OK;
+}
+
+/* mesh := 'mesh' '(' axis {',' axis} ')' ';' ('mesh' already read at
+ * "off"): the devices are numbered row-major over the axes. */
+axe_status axe__parse_mesh(ax_parser *ps, long off)
+{
+    axe_program *p = ps->p;
+    p->mesh_off = off;
+    p->ndev = 1;
+    AXE_TRY(axe__expect(ps, "(", "'(' and the mesh's extents"));
+    do {
+        if (p->nmesh == AX_MAX_MESH_AXES)
+            return axe__fail(ps->diag, AXE_ERR_CAPACITY, (long)ps->tok.pos,
+                             "a mesh has at most %d axes", AX_MAX_MESH_AXES);
+        AXE_TRY(parse_mesh_axis(ps, p->nmesh));
+        p->ndev *= p->mesh_extent[p->nmesh++];
+        if (p->ndev > AX_MAX_DEVICES)
+            return axe__fail(ps->diag, AXE_ERR_DOMAIN, off,
+                             "the mesh has more than %d devices",
+                             AX_MAX_DEVICES);
+    } while (axe__tok_is(ps, ",") && axe__lex_next(ps) == AXE_OK);
+    AXE_TRY(axe__expect(ps, ")", "',' or ')'"));
+    AXE_TRY(axe__expect(ps, ";", "';'"));
+    if (axe__tok_is(ps, "mesh"))
+        return axe__fail(ps->diag, AXE_ERR_SYNTAX, (long)ps->tok.pos,
+                         "a program declares one mesh");
+    return AXE_OK;
+}
+
+/* A device operator's operand: the name of a tensor, whole. */
+static axe_status parse_whole(ax_parser *ps, ax_ref *r)
+{
+    char name[AXE_KERNEL_NAME_MAX];
+    long off = (long)ps->tok.pos;
+    int i;
+    AXE_TRY(axe__expect_ident(ps, name, "a tensor name"));
+    for (i = 0; i < ps->p->ntensors; i++)
+        if (strcmp(ps->p->tensors[i].name, name) == 0)
+            break;
+    if (i == ps->p->ntensors)
+        return axe__fail(ps->diag, AXE_ERR_SYNTAX, off,
+                         "'%s' is not a declared tensor", name);
+    if (axe__tok_is(ps, "[") || axe__tok_is(ps, "."))
+        return axe__fail(ps->diag, AXE_ERR_UNSUPPORTED, (long)ps->tok.pos,
+                         "device operators take whole distributed tensors: "
+                         "write '%s' without a region or view",
+                         name);
+    r->tensor = i;
+    r->bdim = -1;
+    r->off = off;
+    return AXE_OK;
+}
+
+/* reduce's tail: ',' (sum | max | min) ',' dim. */
+static axe_status parse_devreduce_tail(ax_parser *ps, ax_stmt *s)
+{
+    static const ax_red kinds[] = {AX_RED_SUM, AX_RED_MAX, AX_RED_MIN};
+    long off;
+    int64_t k;
+    int i;
+    AXE_TRY(axe__expect(ps, ",", "',' and sum, max or min"));
+    for (i = 0; i < 3 && !axe__tok_is(ps, axe__red_name(kinds[i])); i++)
+        ;
+    if (i == 3)
+        return axe__syntax(ps, "sum, max or min (a device reduce)");
+    s->rkind = kinds[i];
+    AXE_TRY(axe__lex_next(ps));
+    AXE_TRY(axe__expect(ps, ",", "',' and the reduced dimension"));
+    off = (long)ps->tok.pos;
+    AXE_TRY(axe__parse_const(ps, &k, "the reduced dimension"));
+    if (k < 0 || k >= AX_MAX_DIMS)
+        return axe__fail(ps->diag, AXE_ERR_DOMAIN, off,
+                         "dimension %lld outside [0, %d)", (long long)k,
+                         AX_MAX_DIMS);
+    s->rdim = (int)k;
+    return AXE_OK;
+}
+
+/* 'device' ('copy' '(' dst ',' src ')' | 'reduce' '(' dst ',' src ','
+ * red ',' dim ')') ';' at the top level of the kernel body ('device'
+ * already read). */
+axe_status axe__parse_devop(ax_parser *ps, ax_stmt *s)
+{
+    long off = s->off;
+    axe_program *p = ps->p;
+    if (ps->depth != 1)
+        return axe__fail(ps->diag, AXE_ERR_INVALID, off,
+                         "device operators sit at the top level of the "
+                         "kernel body, not inside for or if (every device "
+                         "takes part in each one)");
+    s->kind = AX_ST_DEVICE;
+    s->line = ps->tok.line;
+    if (axe__tok_is(ps, "copy"))
+        s->op = AX_OP_COPY;
+    else if (axe__tok_is(ps, "reduce"))
+        s->op = AX_OP_REDUCE;
+    else
+        return axe__syntax(ps, "a device operator (copy or reduce)");
+    s->index = p->ndevops++;
+    s->nargs = 2;
+    AXE_TRY(axe__lex_next(ps));
+    AXE_TRY(axe__expect(ps, "(", "'('"));
+    AXE_TRY(parse_whole(ps, &s->args[0]));
+    AXE_TRY(axe__expect(ps, ",", "','"));
+    AXE_TRY(parse_whole(ps, &s->args[1]));
+    if (s->op == AX_OP_REDUCE)
+        AXE_TRY(parse_devreduce_tail(ps, s));
+    AXE_TRY(axe__expect(ps, ")", "')'"));
+    return axe__expect(ps, ";", "';'");
+}

@@ -1,0 +1,328 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Sema of distributed tensors and device operators (docs/compiler.md,
+ * "Distributed tensors"). A program with a mesh of P devices places every
+ * global param explicitly: its layout has gpuid iters (shard or replica)
+ * that together cover each device id 0 .. P-1 exactly once, or no gpuid
+ * iter and an offset k@gpuid (0 <= k < P) that puts it on device k. Its
+ * other iters and offsets are on m. Each distributed tensor's shape and
+ * layout are then replaced by its local shard's (per dimension, the
+ * dimension's m iters in order, plus the m offset), which every other
+ * pass sees; the logical shape and declared layout stay in gshape and
+ * glayout. Device operators take whole distributed tensors of one dtype:
+ * copy between equal logical shapes, reduce from a shape to the same
+ * shape without dimension k.
+ */
+#include <string.h>
+
+#include "compiler_internal.h"
+
+static bool on_gpuid(const char *axis) { return strcmp(axis, "gpuid") == 0; }
+
+static bool uses_gpuid(const axe_layout *l)
+{
+    int i;
+    for (i = 0; i < l->nshard; i++)
+        if (on_gpuid(l->shard[i].axis))
+            return true;
+    for (i = 0; i < l->nreplica; i++)
+        if (on_gpuid(l->replica[i].axis))
+            return true;
+    for (i = 0; i < l->noffset; i++)
+        if (on_gpuid(l->offset[i].axis))
+            return true;
+    return false;
+}
+
+/* Without a mesh no layout may use gpuid; with one, every global param
+ * says where it lives and nothing else does. */
+static axe_status check_placed(const axe_program *p, const ax_tensor *t,
+                               bool gpuid, axe_diag *diag)
+{
+    if (p->ndev == 0 && gpuid)
+        return axe__fail(diag, AXE_ERR_INVALID, t->off,
+                         "tensor '%s' has a gpuid layout, but the program "
+                         "declares no mesh: write `mesh(P);` before "
+                         "`kernel`",
+                         t->name);
+    if (p->ndev > 0 && gpuid && t->mem != AX_MEM_GLOBAL)
+        return axe__fail(diag, AXE_ERR_INVALID, t->off,
+                         "tensor '%s' is %s: only global params are "
+                         "distributed over devices (gpuid)",
+                         t->name, axe__mem_name(t->mem));
+    if (p->ndev > 0 && !gpuid && t->mem == AX_MEM_GLOBAL)
+        return axe__fail(diag, AXE_ERR_INVALID, t->off,
+                         "tensor '%s' has no placement on the mesh of %lld "
+                         "devices: its layout needs gpuid iters (replicated "
+                         "on every device: add `+ R[%lld:1@gpuid]`; on one "
+                         "device: add `+ 0@gpuid`)",
+                         t->name, (long long)p->ndev, (long long)p->ndev);
+    return AXE_OK;
+}
+
+/* Iters and offsets are on gpuid or m, replicas on gpuid only, strides
+ * on gpuid positive (extent 1 aside), no swizzle. */
+static axe_status check_axes(const ax_tensor *t, axe_diag *diag)
+{
+    const axe_layout *l = &t->layout;
+    int i;
+    if (l->swizzle.present)
+        return axe__fail(diag, AXE_ERR_INVALID, t->off,
+                         "distributed tensor '%s' cannot be swizzled", t->name);
+    for (i = 0; i < l->nshard + l->nreplica; i++) {
+        const axe_iter *it =
+            i < l->nshard ? &l->shard[i] : &l->replica[i - l->nshard];
+        if (!on_gpuid(it->axis) && (i >= l->nshard || strcmp(it->axis, "m")))
+            return axe__fail(diag, AXE_ERR_INVALID, t->off,
+                             "distributed tensor '%s': %s iter %lld:%lld@%s "
+                             "is not on gpuid%s",
+                             t->name, i < l->nshard ? "shard" : "replica",
+                             (long long)it->extent, (long long)it->stride,
+                             it->axis, i < l->nshard ? " or m" : "");
+        if (on_gpuid(it->axis) && it->extent > 1 && it->stride <= 0)
+            return axe__fail(diag, AXE_ERR_INVALID, t->off,
+                             "distributed tensor '%s': iter %lld:%lld@gpuid "
+                             "needs a positive stride (each of its %lld "
+                             "devices distinct)",
+                             t->name, (long long)it->extent,
+                             (long long)it->stride, (long long)it->extent);
+    }
+    for (i = 0; i < l->noffset; i++)
+        if (!on_gpuid(l->offset[i].axis) && strcmp(l->offset[i].axis, "m"))
+            return axe__fail(diag, AXE_ERR_INVALID, t->off,
+                             "distributed tensor '%s': offset on '%s' (gpuid "
+                             "or m only)",
+                             t->name, l->offset[i].axis);
+    return AXE_OK;
+}
+
+/* The gpuid offset of "l" (the sum of its gpuid offsets). */
+static int64_t gpuid_offset(const axe_layout *l)
+{
+    int64_t k = 0;
+    int i;
+    for (i = 0; i < l->noffset; i++)
+        if (on_gpuid(l->offset[i].axis))
+            k += l->offset[i].value;
+    return k;
+}
+
+/* The gpuid iters (extent > 1) sorted by stride must tile [0, P): each
+ * stride the product of the smaller extents, and that product P. */
+static axe_status check_cover(const axe_program *p, const ax_tensor *t,
+                              axe_diag *diag)
+{
+    const axe_layout *l = &t->layout;
+    const axe_iter *it[AXE_LAYOUT_MAX_SHARD + AXE_LAYOUT_MAX_REPLICA];
+    int64_t next = 1;
+    int n = 0, i, j;
+    for (i = 0; i < l->nshard + l->nreplica; i++) {
+        const axe_iter *x =
+            i < l->nshard ? &l->shard[i] : &l->replica[i - l->nshard];
+        if (on_gpuid(x->axis) && x->extent > 1)
+            it[n++] = x;
+    }
+    for (i = 0; i < n; i++)
+        for (j = i + 1; j < n; j++)
+            if (it[j]->stride < it[i]->stride) {
+                const axe_iter *x = it[i];
+                it[i] = it[j];
+                it[j] = x;
+            }
+    for (i = 0; i < n && next <= p->ndev; i++) {
+        if (it[i]->stride != next)
+            return axe__fail(
+                diag, AXE_ERR_INVALID, t->off,
+                "the gpuid iters of '%s' do not cover each of the %lld "
+                "devices exactly once: %s (iter %lld:%lld@gpuid)",
+                t->name, (long long)p->ndev,
+                it[i]->stride < next ? "two coordinates reach one device"
+                                     : "a device holds nothing",
+                (long long)it[i]->extent, (long long)it[i]->stride);
+        if (axe__mul(next, it[i]->extent, &next) != AXE_OK)
+            next = INT64_MAX;
+    }
+    if (n > 0 && next != p->ndev)
+        return axe__fail(diag, AXE_ERR_INVALID, t->off,
+                         "the gpuid iters of '%s' reach %lld devices, but "
+                         "the mesh has %lld",
+                         t->name, (long long)next, (long long)p->ndev);
+    if (n > 0 && gpuid_offset(l) != 0)
+        return axe__fail(diag, AXE_ERR_INVALID, t->off,
+                         "tensor '%s' has gpuid iters and a gpuid offset: "
+                         "an offset places a tensor on one device, without "
+                         "gpuid iters",
+                         t->name);
+    if (n == 0 && (gpuid_offset(l) < 0 || gpuid_offset(l) >= p->ndev))
+        return axe__fail(diag, AXE_ERR_INVALID, t->off,
+                         "tensor '%s' lives on device %lld, outside the "
+                         "mesh's devices 0 .. %lld",
+                         t->name, (long long)gpuid_offset(l),
+                         (long long)p->ndev - 1);
+    return AXE_OK;
+}
+
+/* The local shard: per dimension of the grouped layout its m iters, and
+ * the m offsets. */
+static axe_status local_view(ax_tensor *t, axe_diag *diag)
+{
+    axe_layout g, loc;
+    int seps[AXE_LAYOUT_MAX_DIMS + 1], d, i;
+    axe_diag why;
+    axe_layout_init(&loc);
+    if (axe_layout_group(&t->layout, t->shape, t->ndim, &g, seps, &why))
+        return axe__fail(diag, AXE_ERR_INVALID, t->off,
+                         "the layout of '%s' does not admit its shape: %s",
+                         t->name, why.message);
+    for (d = 0; d < t->ndim; d++) {
+        int64_t ext = 1;
+        for (i = seps[d]; i < seps[d + 1]; i++)
+            if (!on_gpuid(g.shard[i].axis)) {
+                if (axe_layout_push_shard(&loc, g.shard[i].extent,
+                                          g.shard[i].stride, "m"))
+                    return axe__fail(diag, AXE_ERR_CAPACITY, t->off,
+                                     "tensor '%s': too many iters", t->name);
+                ext *= g.shard[i].extent;
+            }
+        t->shape[d] = ext;
+    }
+    if (loc.nshard == 0 && axe_layout_push_shard(&loc, 1, 1, "m") != AXE_OK)
+        return AXE_ERR_INVALID; /* one element: an iter to group */
+    for (i = 0; i < t->layout.noffset; i++)
+        if (!on_gpuid(t->layout.offset[i].axis) &&
+            axe_layout_add_offset(&loc, "m", t->layout.offset[i].value))
+            return axe__fail(diag, AXE_ERR_INVALID, t->off,
+                             "tensor '%s': bad memory offset", t->name);
+    t->layout = loc;
+    return AXE_OK;
+}
+
+/* The size check of sema (compiler_sema.c) for the logical tensor. */
+static axe_status check_size(ax_tensor *t, axe_diag *diag)
+{
+    int64_t n = 1, size;
+    int d;
+    for (d = 0; d < t->ndim; d++)
+        if (axe__mul(n, t->shape[d], &n) != AXE_OK)
+            return axe__fail(diag, AXE_ERR_OVERFLOW, t->off,
+                             "tensor '%s': size overflows", t->name);
+    if (axe_layout_size(&t->layout, NULL, &size) != AXE_OK || size != n)
+        return axe__fail(diag, AXE_ERR_INVALID, t->off,
+                         "the layout of '%s' has %lld elements but its shape "
+                         "has %lld",
+                         t->name, (long long)size, (long long)n);
+    t->gsize = n;
+    return AXE_OK;
+}
+
+axe_status axe__sema_dist_tensor(const axe_program *p, ax_tensor *t,
+                                 axe_diag *diag)
+{
+    bool gpuid = uses_gpuid(&t->layout);
+    AXE_TRY(check_placed(p, t, gpuid, diag));
+    if (p->ndev == 0 || t->mem != AX_MEM_GLOBAL)
+        return AXE_OK;
+    AXE_TRY(check_axes(t, diag));
+    AXE_TRY(check_cover(p, t, diag));
+    AXE_TRY(check_size(t, diag));
+    t->dist = true;
+    memcpy(t->gshape, t->shape, sizeof t->gshape);
+    t->glayout = t->layout;
+    return local_view(t, diag);
+}
+
+/* ---- device operators ------------------------------------------------ */
+
+static axe_status check_operand(const axe_program *p, const ax_stmt *s, int i,
+                                axe_diag *diag)
+{
+    const ax_tensor *t = &p->tensors[s->args[i].tensor];
+    if (!t->dist)
+        return axe__fail(diag, AXE_ERR_INVALID, s->args[i].off,
+                         "device %s: '%s' is %s, not a distributed global "
+                         "param",
+                         axe__op_name(s->op), t->name, axe__mem_name(t->mem));
+    return AXE_OK;
+}
+
+static axe_status shape_mismatch(const axe_program *p, const ax_stmt *s,
+                                 const char *why, axe_diag *diag)
+{
+    const ax_tensor *d = &p->tensors[s->args[0].tensor];
+    const ax_tensor *src = &p->tensors[s->args[1].tensor];
+    return axe__fail(diag, AXE_ERR_INVALID, s->off,
+                     "device %s: '%s' (%d dims) and '%s' (%d dims): %s",
+                     axe__op_name(s->op), d->name, d->ndim, src->name,
+                     src->ndim, why);
+}
+
+/* copy: equal logical shapes; reduce: dst's shape is src's without k. */
+static axe_status check_shapes(const axe_program *p, const ax_stmt *s,
+                               axe_diag *diag)
+{
+    const ax_tensor *d = &p->tensors[s->args[0].tensor];
+    const ax_tensor *src = &p->tensors[s->args[1].tensor];
+    bool red = s->op == AX_OP_REDUCE;
+    int i;
+    if (red && s->rdim >= src->ndim)
+        return axe__fail(diag, AXE_ERR_INVALID, s->off,
+                         "device reduce: dimension %d, but '%s' has %d",
+                         s->rdim, src->name, src->ndim);
+    if (red && src->ndim == 1)
+        return axe__fail(diag, AXE_ERR_INVALID, s->off,
+                         "device reduce: '%s' has one dimension; its result "
+                         "would have none (reduce a [n, 1] tensor over "
+                         "dim 0 into a [1] one)",
+                         src->name);
+    if (d->ndim != src->ndim - red)
+        return shape_mismatch(
+            p, s,
+            red ? "the destination has the source's dims but the reduced one"
+                : "the shapes differ",
+            diag);
+    for (i = 0; i < d->ndim; i++) {
+        int j = i + (red && i >= s->rdim);
+        if (d->gshape[i] != src->gshape[j])
+            return axe__fail(diag, AXE_ERR_INVALID, s->off,
+                             "device %s: dim %d of '%s' is %lld, but dim %d "
+                             "of '%s' is %lld",
+                             axe__op_name(s->op), i, d->name,
+                             (long long)d->gshape[i], j, src->name,
+                             (long long)src->gshape[j]);
+    }
+    return AXE_OK;
+}
+
+static axe_status check_devop(axe_program *p, ax_stmt *s, axe_diag *diag)
+{
+    ax_tensor *d = &p->tensors[s->args[0].tensor];
+    const ax_tensor *src = &p->tensors[s->args[1].tensor];
+    if (p->ndev == 0)
+        return axe__fail(diag, AXE_ERR_INVALID, s->off,
+                         "a device operator needs a mesh: write `mesh(P);` "
+                         "before `kernel`");
+    AXE_TRY(check_operand(p, s, 0, diag));
+    AXE_TRY(check_operand(p, s, 1, diag));
+    if (d == src)
+        return axe__fail(diag, AXE_ERR_INVALID, s->off,
+                         "device %s: '%s' is both the destination and the "
+                         "source",
+                         axe__op_name(s->op), d->name);
+    if (d->dtype != src->dtype)
+        return axe__fail(diag, AXE_ERR_INVALID, s->off,
+                         "device %s: '%s' is %s but '%s' is %s (device "
+                         "operators do not convert)",
+                         axe__op_name(s->op), d->name, axe_dtype_name(d->dtype),
+                         src->name, axe_dtype_name(src->dtype));
+    AXE_TRY(check_shapes(p, s, diag));
+    d->written = true;
+    return axe__devop_explain(p, s);
+}
+
+axe_status axe__sema_devops(axe_program *p, axe_diag *diag)
+{
+    int i;
+    for (i = 0; i < p->ndevops; i++)
+        AXE_TRY(check_devop(p, p->devops[i], diag));
+    return AXE_OK;
+}

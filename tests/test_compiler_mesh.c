@@ -1,0 +1,589 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Distributed tensors in the kernel language (docs/compiler.md,
+ * "Distributed tensors"): the reference of mesh programs against brute
+ * force over the layouts. Each device's expected local buffer is built
+ * from the logical tensor with the layout library's set L(c) of every
+ * coordinate c (axe_layout_apply_set: every holder, replicas included),
+ * holes left 0; a device copy or reduce changes the logical tensor as
+ * its definition says (copy: the source's values; reduce: the combination
+ * along dim k, in order). Random layouts (shard digits on gpuid or m in
+ * any order, replicas, padding, offsets, one-device placements) over
+ * meshes of 1 to 8 devices; the table kernels of tests/kernels/dist; the
+ * library's refusals.
+ */
+#include <math.h>
+
+#include "axe/kernel.h"
+#include "axe/layout.h"
+#include "axe/notation.h"
+#include "testlib.h"
+
+#define MAXT 8
+
+static double get(axe_dtype d, const void *b, int64_t i)
+{
+    if (d == AXE_DTYPE_I8)
+        return ((const int8_t *)b)[i];
+    if (d == AXE_DTYPE_I32)
+        return ((const int32_t *)b)[i];
+    if (d == AXE_DTYPE_F32)
+        return ((const float *)b)[i];
+    if (d == AXE_DTYPE_F64)
+        return ((const double *)b)[i];
+    return axe_f16_to_float(((const uint16_t *)b)[i]); /* f16 */
+}
+
+static void set(axe_dtype d, void *b, int64_t i, double v)
+{
+    if (d == AXE_DTYPE_I8)
+        ((int8_t *)b)[i] = (int8_t)v;
+    else if (d == AXE_DTYPE_I32)
+        ((int32_t *)b)[i] = (int32_t)v;
+    else if (d == AXE_DTYPE_F32)
+        ((float *)b)[i] = (float)v;
+    else if (d == AXE_DTYPE_F64)
+        ((double *)b)[i] = v;
+    else /* f16 */
+        ((uint16_t *)b)[i] = axe_f16_from_float((float)v);
+}
+
+/* A mesh program with its per-device buffers and, per tensor, the
+ * logical values (row-major doubles) the brute force tracks. */
+typedef struct mesh_case {
+    axe_program *p;
+    int64_t ndev;
+    int n;
+    axe_kernel_tensor t[MAXT];
+    axe_layout layout[MAXT]; /* the declared layouts (from the text) */
+    double *logical[MAXT];
+    void **bufs; /* ndev x n */
+} mesh_case;
+
+static void case_free(mesh_case *c)
+{
+    int i;
+    for (i = 0; i < c->n; i++)
+        free(c->logical[i]);
+    for (i = 0; c->bufs != NULL && i < c->ndev * c->n; i++)
+        free(c->bufs[i]);
+    free(c->bufs);
+    axe_program_free(c->p);
+    memset(c, 0, sizeof *c);
+}
+
+/* The point's value on "axis" (0 when absent). */
+static int64_t on(const axe_point *pt, const char *axis)
+{
+    int64_t v = 0;
+    int k;
+    for (k = 0; k < pt->n; k++)
+        if (strcmp(pt->axis[k], axis) == 0)
+            v += pt->v[k];
+    return v;
+}
+
+static void coord_of(const axe_kernel_tensor *t, int64_t x, int64_t *c)
+{
+    int d;
+    for (d = t->ndim - 1; d >= 0; d--) {
+        c[d] = x % t->shape[d];
+        x /= t->shape[d];
+    }
+}
+
+/* Device "dev"'s expected buffer of tensor "i": the logical values at
+ * every point of L(c) on that device, 0 elsewhere. */
+static bool expected(const mesh_case *c, int i, int64_t dev, double *out)
+{
+    const axe_kernel_tensor *t = &c->t[i];
+    int64_t x, a, crd[AXE_KERNEL_MAX_DIMS];
+    for (a = 0; a < t->local_elems; a++)
+        out[a] = 0;
+    for (x = 0; x < t->elems; x++) {
+        axe_point pts[64];
+        int cnt, k;
+        axe_diag d;
+        coord_of(t, x, crd);
+        if (axe_layout_apply_set(&c->layout[i], crd, t->shape, t->ndim, pts, 64,
+                                 &cnt, &d) != AXE_OK)
+            return false;
+        for (k = 0; k < cnt; k++)
+            if (on(&pts[k], "gpuid") == dev) {
+                int64_t m = on(&pts[k], "m");
+                if (m < 0 || m >= t->local_elems)
+                    return false;
+                out[m] = c->logical[i][x];
+            }
+    }
+    return true;
+}
+
+/* Compile "src" (with "-D" defines), seed logical values in [-100, 100]
+ * and deal them out with axe_program_mesh_local, checked against
+ * brute force. */
+static bool case_init(mesh_case *c, const char *src,
+                      const axe_kernel_options *o, const char *const *texts)
+{
+    axe_diag d;
+    int i;
+    int64_t dev, x;
+    memset(c, 0, sizeof *c);
+    if (axe_program_compile(src, strlen(src), o, NULL, &c->p, &d) != AXE_OK) {
+        TL_CHECK(0, "compile: %s\n%s", d.message, src);
+        return false;
+    }
+    c->ndev = axe_program_mesh_devices(c->p);
+    c->n = axe_program_tensor_count(c->p);
+    c->bufs = calloc((size_t)(c->ndev * c->n), sizeof(void *));
+    for (i = 0; i < c->n; i++) {
+        axe_layout declared;
+        bool ok = axe_program_tensor_layout(c->p, i, &declared) == AXE_OK;
+        if (texts != NULL) /* the layout text, parsed by the notation */
+            ok = ok &&
+                 axe_parse_layout(texts[i], strlen(texts[i]), &c->layout[i],
+                                  &d) == AXE_OK &&
+                 axe_layout_equal(&declared, &c->layout[i]);
+        else
+            c->layout[i] = declared;
+        TL_CHECK(ok, "declared layout %d of\n%s", i, src);
+        c->t[i] = axe_program_tensor(c->p, i);
+        c->logical[i] = malloc((size_t)c->t[i].elems * sizeof(double));
+        for (x = 0; x < c->t[i].elems; x++)
+            c->logical[i][x] = (double)tl_range(-100, 100);
+    }
+    for (dev = 0; dev < c->ndev; dev++)
+        for (i = 0; i < c->n; i++) {
+            const axe_kernel_tensor *t = &c->t[i];
+            size_t es = (size_t)axe_dtype_size(t->dtype);
+            void *lg = malloc((size_t)t->elems * es);
+            double *want = malloc((size_t)t->local_elems * sizeof(double));
+            bool ok;
+            int64_t a;
+            c->bufs[dev * c->n + i] = malloc((size_t)t->local_elems * es);
+            for (x = 0; x < t->elems; x++)
+                set(t->dtype, lg, x, c->logical[i][x]);
+            ok = axe_program_mesh_local(
+                     c->p, i, dev, lg, c->bufs[dev * c->n + i], &d) == AXE_OK &&
+                 expected(c, i, dev, want);
+            for (a = 0; ok && a < t->local_elems; a++)
+                ok = get(t->dtype, c->bufs[dev * c->n + i], a) == want[a];
+            TL_CHECK(ok, "mesh_local of %s on device %lld (elem %lld)\n%s",
+                     t->name, (long long)dev, (long long)a, src);
+            free(lg);
+            free(want);
+        }
+    return true;
+}
+
+/* Every device's buffers equal the brute force's (within "tol",
+ * normwise, of the largest logical value). */
+static void case_check(const mesh_case *c, double tol, const char *what)
+{
+    int i;
+    int64_t dev, a;
+    for (i = 0; i < c->n; i++)
+        for (dev = 0; dev < c->ndev; dev++) {
+            const axe_kernel_tensor *t = &c->t[i];
+            double *want = malloc((size_t)t->local_elems * sizeof(double));
+            bool ok = expected(c, i, dev, want);
+            for (a = 0; ok && a < t->local_elems; a++)
+                ok = fabs(get(t->dtype, c->bufs[dev * c->n + i], a) -
+                          want[a]) <= tol * (1 + fabs(want[a]));
+            TL_CHECK(ok, "%s: %s on device %lld, address %lld: %g, want %g",
+                     what, t->name, (long long)dev, (long long)a - 1,
+                     ok ? 0 : get(t->dtype, c->bufs[dev * c->n + i], a - 1),
+                     ok ? 0 : want[a - 1]);
+            free(want);
+        }
+}
+
+/* The logical effect of `device copy(dst, src)`. */
+static void logical_copy(mesh_case *c, int dst, int src)
+{
+    memcpy(c->logical[dst], c->logical[src],
+           (size_t)c->t[dst].elems * sizeof(double));
+}
+
+/* The logical effect of `device reduce(dst, src, op, k)` (op 0 sum, 1 max,
+ * 2 min), the sum rounded to f32 after each step when "f32". */
+static void logical_reduce(mesh_case *c, int dst, int src, int op, int k,
+                           bool f32)
+{
+    const axe_kernel_tensor *s = &c->t[src];
+    int64_t inner = 1, ext = s->shape[k], y, j;
+    int d;
+    for (d = k + 1; d < s->ndim; d++)
+        inner *= s->shape[d];
+    for (y = 0; y < c->t[dst].elems; y++) {
+        int64_t x0 = y / inner * ext * inner + y % inner;
+        double acc = c->logical[src][x0];
+        for (j = 1; j < ext; j++) {
+            double v = c->logical[src][x0 + j * inner];
+            acc = op == 0   ? acc + v
+                  : op == 1 ? (v > acc ? v : acc)
+                            : (v < acc ? v : acc);
+            if (f32)
+                acc = (float)acc;
+        }
+        c->logical[dst][y] = acc;
+    }
+}
+
+static axe_status run(mesh_case *c, axe_diag *d)
+{
+    return axe_program_reference_mesh(c->p, c->bufs, d);
+}
+
+/* ---- random layouts ------------------------------------------------- */
+
+/* A random distributed layout of "shape" over "P" devices as text. */
+static void random_layout(const int64_t *shape, int nd, int64_t P, char *buf,
+                          size_t cap)
+{
+    int64_t ext[32], dstride[32], rep[4], rstride[4], cap_left = P, m = 1;
+    int dev[32], n = 0, nrep = 0, d, i, order[40], no = 0;
+    bool one = tl_range(0, 6) == 0;
+    size_t k = 0;
+    for (d = 0; d < nd; d++) { /* split each dim into digits */
+        int64_t e = shape[d];
+        while (e > 1) {
+            int64_t f = e % 2 == 0 ? 2 : e;
+            while (e % (f * 2) == 0 && tl_range(0, 1))
+                f *= 2;
+            ext[n] = f;
+            dev[n] = 0;
+            e /= f;
+            n++;
+        }
+        if (shape[d] == 1 || n == 0 || tl_range(0, 4) == 0) {
+            ext[n] = 1; /* an extent-1 digit now and then */
+            dev[n++] = 0;
+        }
+    }
+    for (i = 0; i < n && !one; i++)
+        if (cap_left % ext[i] == 0 && ext[i] > 1 && tl_range(0, 1)) {
+            dev[i] = 1;
+            cap_left /= ext[i];
+        }
+    while (!one && cap_left > 1) { /* the rest of the mesh: replicas */
+        int64_t f = cap_left >= 4 && tl_range(0, 1) ? 2 : cap_left;
+        rep[nrep++] = f;
+        cap_left /= f;
+    }
+    for (i = 0; i < n; i++) /* device strides in a random order */
+        if (dev[i])
+            order[no++] = i;
+    for (i = 0; i < nrep; i++)
+        order[no++] = 100 + i;
+    for (i = no - 1; i > 0; i--) {
+        int j = (int)tl_range(0, i), x = order[i];
+        order[i] = order[j];
+        order[j] = x;
+    }
+    for (i = 0, m = 1; i < no; i++) {
+        if (order[i] >= 100) {
+            rstride[order[i] - 100] = m;
+            m *= rep[order[i] - 100];
+        } else {
+            dstride[order[i]] = m;
+            m *= ext[order[i]];
+        }
+    }
+    for (i = 0, no = 0; i < n; i++) /* memory strides: a random order */
+        if (!dev[i])
+            order[no++] = i;
+    for (i = no - 1; i > 0; i--) {
+        int j = (int)tl_range(0, i), x = order[i];
+        order[i] = order[j];
+        order[j] = x;
+    }
+    for (i = 0, m = 1; i < no; i++) {
+        dstride[order[i]] = m;
+        m *= ext[order[i]] * (tl_range(0, 3) == 0 ? 2 : 1); /* padding */
+    }
+    k += (size_t)snprintf(buf + k, cap - k, "S[(");
+    for (i = 0; i < n; i++)
+        k += (size_t)snprintf(buf + k, cap - k, "%s%lld", i ? "," : "",
+                              (long long)ext[i]);
+    k += (size_t)snprintf(buf + k, cap - k, "):(");
+    for (i = 0; i < n; i++)
+        k += (size_t)snprintf(buf + k, cap - k, "%s%lld%s", i ? "," : "",
+                              (long long)dstride[i], dev[i] ? "@gpuid" : "");
+    k += (size_t)snprintf(buf + k, cap - k, ")]");
+    if (nrep > 0) {
+        k += (size_t)snprintf(buf + k, cap - k, " + R[(");
+        for (i = 0; i < nrep; i++)
+            k += (size_t)snprintf(buf + k, cap - k, "%s%lld", i ? "," : "",
+                                  (long long)rep[i]);
+        k += (size_t)snprintf(buf + k, cap - k, "):(");
+        for (i = 0; i < nrep; i++)
+            k += (size_t)snprintf(buf + k, cap - k, "%s%lld@gpuid",
+                                  i ? "," : "", (long long)rstride[i]);
+        k += (size_t)snprintf(buf + k, cap - k, ")]");
+    }
+    if (one || P == 1) /* placed on one device (explicitly when P is 1) */
+        k += (size_t)snprintf(buf + k, cap - k, " + %lld@gpuid",
+                              (long long)tl_range(0, P - 1));
+    if (tl_range(0, 3) == 0)
+        (void)snprintf(buf + k, cap - k, " + %lld", (long long)tl_range(1, 5));
+}
+
+static void shape_text(const int64_t *s, int n, char *buf, size_t cap)
+{
+    size_t k = 0;
+    int d;
+    for (d = 0; d < n; d++)
+        k += (size_t)snprintf(buf + k, cap - k, "%s%lld", d ? "," : "",
+                              (long long)s[d]);
+}
+
+/* `device copy(B, A)` between two random layouts of one random shape. */
+static void law_copy(void)
+{
+    static const axe_dtype types[] = {AXE_DTYPE_I32, AXE_DTYPE_F32,
+                                      AXE_DTYPE_F16, AXE_DTYPE_I8,
+                                      AXE_DTYPE_F64};
+    static const int64_t sizes[] = {1, 2, 3, 4, 6, 8};
+    int it;
+    for (it = 0; it < 300; it++) {
+        int64_t P = (int64_t)1 << tl_range(0, 3), shape[3];
+        int nd = (int)tl_range(1, 3), d;
+        char la[256], lb[256], sh[64], src[1024];
+        const char *texts[2] = {la, lb};
+        axe_dtype t = types[tl_range(0, 4)];
+        mesh_case c;
+        axe_diag dg;
+        for (d = 0; d < nd; d++)
+            shape[d] = sizes[tl_range(0, 5)];
+        random_layout(shape, nd, P, la, sizeof la);
+        random_layout(shape, nd, P, lb, sizeof lb);
+        shape_text(shape, nd, sh, sizeof sh);
+        snprintf(src, sizeof src,
+                 "mesh(%lld);\nkernel k(A: %s[%s] layout %s,\n"
+                 "         B: %s[%s] layout %s) grid(1) threads(1) {\n"
+                 "    device copy(B, A);\n}\n",
+                 (long long)P, axe_dtype_name(t), sh, la, axe_dtype_name(t), sh,
+                 lb);
+        if (!case_init(&c, src, NULL, texts))
+            continue;
+        case_check(&c, 0, "copy inputs");
+        TL_CHECK(run(&c, &dg) == AXE_OK, "reference: %s\n%s", dg.message, src);
+        logical_copy(&c, 1, 0);
+        case_check(&c, 0, src);
+        case_free(&c);
+    }
+}
+
+/* `device reduce(B, A, op, k)`: A random [.., K at k, ..], B without k. */
+static void law_reduce(void)
+{
+    static const char *const ops[] = {"sum", "max", "min"};
+    static const int64_t sizes[] = {1, 2, 3, 4, 8};
+    int it;
+    for (it = 0; it < 300; it++) {
+        int64_t P = (int64_t)1 << tl_range(0, 3), sa[3], sb[2];
+        int nd = (int)tl_range(2, 3), k = (int)tl_range(0, nd - 1), op, d, j;
+        bool f32 = tl_range(0, 1);
+        char la[256], lb[256], sha[64], shb[64], src[1024];
+        const char *texts[2] = {la, lb};
+        mesh_case c;
+        axe_diag dg;
+        op = (int)tl_range(0, 2);
+        for (d = 0, j = 0; d < nd; d++) {
+            sa[d] = sizes[tl_range(0, 4)];
+            if (d != k)
+                sb[j++] = sa[d];
+        }
+        random_layout(sa, nd, P, la, sizeof la);
+        random_layout(sb, nd - 1, P, lb, sizeof lb);
+        shape_text(sa, nd, sha, sizeof sha);
+        shape_text(sb, nd - 1, shb, sizeof shb);
+        snprintf(src, sizeof src,
+                 "mesh(%lld);\nkernel k(A: %s[%s] layout %s,\n"
+                 "         B: %s[%s] layout %s) grid(1) threads(1) {\n"
+                 "    device reduce(B, A, %s, %d);\n}\n",
+                 (long long)P, f32 ? "f32" : "i32", sha, la,
+                 f32 ? "f32" : "i32", shb, lb, ops[op], k);
+        if (!case_init(&c, src, NULL, texts))
+            continue;
+        TL_CHECK(run(&c, &dg) == AXE_OK, "reference: %s\n%s", dg.message, src);
+        logical_reduce(&c, 1, 0, op, k, f32);
+        case_check(&c, 0, src);
+        case_free(&c);
+    }
+}
+
+/* ---- the table kernels ------------------------------------------------ */
+
+static char *read_kernel(const char *name)
+{
+    const char *dir = getenv("AXE_SOURCE_DIR");
+    char path[512];
+    FILE *f;
+    char *text;
+    long n;
+    snprintf(path, sizeof path, "%s/tests/kernels/dist/%s",
+             dir != NULL ? dir : ".", name);
+    f = fopen(path, "rb");
+    if (f == NULL || fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 ||
+        fseek(f, 0, SEEK_SET) != 0) {
+        if (f != NULL)
+            fclose(f);
+        return NULL;
+    }
+    text = malloc((size_t)n + 1);
+    if (text != NULL && fread(text, 1, (size_t)n, f) == (size_t)n)
+        text[n] = '\0';
+    fclose(f);
+    return text;
+}
+
+/* The logical effect of each table kernel. */
+static void effect_paper(mesh_case *c)
+{
+    logical_copy(c, 1, 0);
+    logical_copy(c, 2, 1);
+}
+
+static void effect_fig8(mesh_case *c) { logical_reduce(c, 1, 0, 0, 0, true); }
+
+static void effect_allgather(mesh_case *c) { logical_copy(c, 1, 0); }
+
+static void scale(mesh_case *c, int i, bool square)
+{
+    int64_t x;
+    for (x = 0; x < c->t[i].elems; x++)
+        c->logical[i][x] *= square ? c->logical[i][x] : 2;
+}
+
+static void effect_local(mesh_case *c)
+{
+    scale(c, 0, false); /* cta add(X, X, X) on every shard */
+    logical_copy(c, 1, 0);
+    scale(c, 1, true); /* cta mul(Y, Y, Y) on every replica */
+    logical_reduce(c, 3, 2, 0, 0, false);
+    scale(c, 2, false);
+}
+
+static void effect_one(mesh_case *c)
+{
+    logical_copy(c, 1, 0);
+    logical_copy(c, 2, 1);
+    logical_copy(c, 3, 2);
+    logical_reduce(c, 4, 3, 1, 1, false);
+}
+
+static void table(void)
+{
+    static const struct {
+        const char *file, *define;
+        int64_t value, ndev;
+        void (*effect)(mesh_case *);
+    } rows[] = {
+        {"paper_2x2.axe", NULL, 0, 4, effect_paper},
+        {"fig8_reduce_scatter.axe", NULL, 0, 4, effect_fig8},
+        {"allgather.axe", NULL, 0, 4, effect_allgather},
+        {"allgather.axe", "P", 2, 2, effect_allgather},
+        {"allgather.axe", "P", 8, 8, effect_allgather},
+        {"local_shard.axe", NULL, 0, 2, effect_local},
+        {"local_shard.axe", "P", 4, 4, effect_local},
+        {"one_device.axe", NULL, 0, 8, effect_one},
+    };
+    size_t r;
+    for (r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        char *text = read_kernel(rows[r].file);
+        axe_kernel_options o;
+        mesh_case c;
+        axe_diag d;
+        axe_kernel_options_init(&o);
+        if (rows[r].define != NULL &&
+            axe_kernel_options_define(&o, rows[r].define, rows[r].value))
+            text = NULL;
+        TL_CHECK(text != NULL, "no tests/kernels/dist/%s (AXE_SOURCE_DIR)",
+                 rows[r].file);
+        if (text == NULL || !case_init(&c, text, &o, NULL)) {
+            free(text);
+            continue;
+        }
+        TL_CHECK(c.ndev == rows[r].ndev, "%s: %lld devices", rows[r].file,
+                 (long long)c.ndev);
+        TL_CHECK(run(&c, &d) == AXE_OK, "%s: %s", rows[r].file, d.message);
+        rows[r].effect(&c);
+        case_check(&c, 1e-6, rows[r].file);
+        case_free(&c);
+        free(text);
+    }
+}
+
+/* ---- the library's refusals and facts ------------------------------ */
+
+static const char *const two =
+    "mesh(2);\n"
+    "kernel k(A: f32[4,6] layout S[(2,2,6):(1@gpuid,8,1)],\n"
+    "         B: f32[4,6] layout S[(4,6):(6,1)] + R[2:1@gpuid]) grid(1) "
+    "threads(1) {\n"
+    "    device copy(A, B);\n"
+    "}\n";
+
+static void facts(void)
+{
+    axe_program *p = NULL;
+    axe_kernel_tensor a, b;
+    axe_diag d;
+    float lg[24] = {0}, loc[16];
+    void *bufs[4] = {NULL, NULL, NULL, NULL};
+    mesh_case c;
+    if (axe_program_compile(two, strlen(two), NULL, NULL, &p, &d) != AXE_OK) {
+        TL_CHECK(0, "compile: %s", d.message);
+        return;
+    }
+    a = axe_program_tensor(p, 0);
+    b = axe_program_tensor(p, 1);
+    /* A: logical [4,6]; locally [2,6] rows of stride 8: 8 + 6 elements */
+    TL_CHECK(a.distributed && a.elems == 24 && a.local_elems == 14 &&
+                 a.ndim == 2 && a.shape[0] == 4 && a.shape[1] == 6 &&
+                 a.written && b.distributed && b.local_elems == 24 &&
+                 !b.written,
+             "tensor facts: %d %lld %lld", a.distributed, (long long)a.elems,
+             (long long)a.local_elems);
+    TL_CHECK(axe_program_mesh_devices(p) == 2, "devices");
+    TL_CHECK(axe_program_reference(p, bufs, &d) == AXE_ERR_INVALID &&
+                 strstr(d.message, "axe_program_reference_mesh") != NULL,
+             "reference refuses a mesh program: %s", d.message);
+    TL_CHECK(axe_program_mesh_local(p, 0, 2, lg, loc, &d) == AXE_ERR_DOMAIN,
+             "device 2 of 2");
+    TL_CHECK(axe_program_mesh_local(p, 2, 0, lg, loc, &d) == AXE_ERR_INVALID,
+             "tensor 2 of 2");
+    axe_program_free(p);
+    p = NULL;
+    if (axe_program_compile("kernel k(A: f32[4]) grid(1) threads(1) {}", 41,
+                            NULL, NULL, &p, &d) == AXE_OK) {
+        TL_CHECK(axe_program_mesh_devices(p) == 0 &&
+                     !axe_program_tensor(p, 0).distributed,
+                 "no mesh");
+        TL_CHECK(axe_program_reference_mesh(p, bufs, &d) == AXE_ERR_INVALID,
+                 "reference_mesh refuses a program without a mesh");
+        axe_program_free(p);
+    }
+    /* Replicas that disagree have no value to copy. */
+    if (case_init(&c, two, NULL, NULL)) {
+        ((float *)c.bufs[1 * c.n + 1])[7] += 1; /* B[1,1] on device 1 */
+        TL_CHECK(run(&c, &d) == AXE_ERR_DOMAIN &&
+                     strstr(d.message, "replicas of 'B' disagree at [1,1]") &&
+                     strstr(d.message, "device 0") &&
+                     strstr(d.message, "device 1"),
+                 "diverged replicas: %s", d.message);
+        case_free(&c);
+    }
+}
+
+int main(void)
+{
+    tl_seed("test_compiler_mesh", 14);
+    law_copy();
+    law_reduce();
+    table();
+    facts();
+    return tl_finish();
+}
