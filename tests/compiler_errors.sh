@@ -1007,7 +1007,9 @@ D=${AXE_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}/tests/kernels/dist/paper_
 if "$AXE" compile "$D" --explain >"$tmp/out" 2>"$tmp/err" &&
     grep -q '^device op 0 (line 11): device copy(B, A)$' "$tmp/out" &&
     grep -q 'local shard on each device: f32\[32,64\] layout S\[(32,64):(128,1)\]' "$tmp/out" &&
-    grep -q '^device op 1 (line 12): device copy(C, B)$' "$tmp/out"; then
+    grep -q '^device op 1 (line 12): device copy(C, B)$' "$tmp/out" &&
+    grep -q '^  collective all-gather in 2 groups of 2 devices: ' "$tmp/out" &&
+    grep -q '^  bytes per device (transfer rule): at most 8192 sent, 8192 received$' "$tmp/out"; then
     pass=$((pass + 1))
 else
     fail=$((fail + 1))

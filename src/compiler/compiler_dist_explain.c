@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * --explain of device operators (docs/compiler.md, "Distributed
- * tensors"): the logical operator, the mesh, and each operand's declared
- * layout with the local shard every device stores.
+ * tensors"): the logical operator, the mesh, each operand's declared
+ * layout with the local shard every device stores, and the collective
+ * the exchange planner (compiler_dist.c) derives from the layouts, with
+ * the bytes each device sends, or the planner's reason when it has no
+ * plan.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "axe/notation.h"
-#include "compiler_internal.h"
+#include "compiler_dist.h"
 
 /* "f32[64,128]" of shape "shape". */
 static void put_shape(ax_text *t, const ax_tensor *tn, const int64_t *shape)
@@ -57,6 +61,49 @@ static void put_mesh(ax_text *t, const axe_program *p)
     axe__text_put(t, "), numbered row-major into gpuid\n");
 }
 
+/* The plan of "s" (AXE_OK) or the planner's reason in "why". */
+static axe_status plan_of(const axe_program *p, const ax_stmt *s,
+                          ax_dist_plan *plan, axe_diag *why)
+{
+    const ax_tensor *d = &p->tensors[s->args[0].tensor];
+    const ax_tensor *src = &p->tensors[s->args[1].tensor];
+    if (s->op == AX_OP_COPY)
+        return axe__dist_plan_copy(src->gshape, src->ndim, &src->glayout,
+                                   &d->glayout, p->ndev, plan, why);
+    return axe__dist_plan_reduce(src->gshape, src->ndim, &src->glayout,
+                                 &d->glayout, s->rdim, s->rkind, p->ndev, plan,
+                                 why);
+}
+
+/* The collective and the most bytes one device sends and receives. */
+static void put_plan(ax_text *t, const axe_program *p, const ax_stmt *s)
+{
+    ax_dist_plan *plan = malloc(sizeof *plan);
+    int64_t es = axe_dtype_size(p->tensors[s->args[1].tensor].dtype);
+    int64_t r, sent, recv, most_s = 0, most_r = 0;
+    axe_diag why;
+    if (plan == NULL) {
+        t->status = AXE_ERR_NO_MEMORY;
+        return;
+    }
+    if (plan_of(p, s, plan, &why) != AXE_OK) {
+        axe__text_put(t, "  exchange plan: none (%s)\n", why.message);
+        free(plan);
+        return;
+    }
+    axe__text_put(t, "  collective %s\n", plan->explain);
+    for (r = 0; r < plan->ndev; r++)
+        if (axe__dist_bytes(plan, r, es, &sent, &recv) == AXE_OK) {
+            most_s = sent > most_s ? sent : most_s;
+            most_r = recv > most_r ? recv : most_r;
+        }
+    axe__text_put(t,
+                  "  bytes per device (transfer rule): at most %lld sent, "
+                  "%lld received\n",
+                  (long long)most_s, (long long)most_r);
+    free(plan);
+}
+
 axe_status axe__devop_explain(const axe_program *p, ax_stmt *s)
 {
     ax_text t;
@@ -82,6 +129,7 @@ axe_status axe__devop_explain(const axe_program *p, ax_stmt *s)
                       "%s of %s over dim %d, combined in order of the "
                       "dim\n",
                       d->name, axe__red_name(s->rkind), src->name, s->rdim);
+    put_plan(&t, p, s);
     s->explain = t.buf;
     return t.status;
 }
