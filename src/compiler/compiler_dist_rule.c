@@ -131,6 +131,7 @@ typedef struct move_count {
     int64_t rank;
     int64_t sent, recv; /* in units (elements or partials) */
     bool any;           /* some holder does not own its element */
+    bool overflow;      /* a count overflowed */
 } move_count;
 
 /* Count the transfers (units) of every device-digit combination. */
@@ -145,9 +146,9 @@ static void count_moves(const ax_dist_plan *p, move_count *c)
                 continue;
             c->any = true;
             if (h == c->rank)
-                c->recv += w;
+                c->overflow |= axe__add(c->recv, w, &c->recv) != AXE_OK;
             if (s == c->rank)
-                c->sent += w;
+                c->overflow |= axe__add(c->sent, w, &c->sent) != AXE_OK;
         }
     } while (axe__dist_next_dev_combo(p, x));
 }
@@ -155,12 +156,14 @@ static void count_moves(const ax_dist_plan *p, move_count *c)
 axe_status axe__dist_bytes(const ax_dist_plan *p, int64_t rank,
                            int64_t elem_size, int64_t *sent, int64_t *recv)
 {
-    move_count c = {rank, 0, 0, false};
+    move_count c = {rank, 0, 0, false, false};
     int64_t s, r;
     if (p == NULL || sent == NULL || recv == NULL || elem_size < 1 ||
         rank < 0 || rank >= p->ndev)
         return AXE_ERR_INVALID;
     count_moves(p, &c);
+    if (c.overflow)
+        return AXE_ERR_OVERFLOW;
     AXE_TRY(axe__mul(c.sent, elem_size, &s));
     AXE_TRY(axe__mul(c.recv, elem_size, &r));
     *sent = s;
@@ -363,7 +366,7 @@ axe_status axe__dist_check(ax_dist_plan *p, axe_diag *diag)
 
 bool axe__dist_any_move(const ax_dist_plan *p)
 {
-    move_count c = {-1, 0, 0, false};
+    move_count c = {-1, 0, 0, false, false};
     count_moves(p, &c);
     return c.any;
 }
