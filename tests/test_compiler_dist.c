@@ -350,7 +350,9 @@ static void check_non_holder(const ax_dist_plan *p, const int64_t *c,
 static void check_bytes(const ax_dist_plan *p, sim *s, bool single_owner,
                         const char *what)
 {
-    int64_t r, es = 4, tot_s = 0, tot_r = 0;
+    int64_t r, es = 4, tot_s = 0, tot_r = 0, all_s[8], all_r[8];
+    TL_CHECK(axe__dist_bytes_all(p, es, all_s, all_r) == AXE_OK,
+             "%s: bytes of all ranks", what);
     for (r = 0; r < p->ndev; r++) {
         int64_t sent = -1, recv = -1;
         TL_CHECK(axe__dist_bytes(p, r, es, &sent, &recv) == AXE_OK,
@@ -371,6 +373,11 @@ static void check_bytes(const ax_dist_plan *p, sim *s, bool single_owner,
                      "bytes, its elements' other holders need %lld",
                      what, (long long)r, (long long)sent,
                      (long long)(s->sent_min[r] * es));
+        TL_CHECK(all_s[r] == sent && all_r[r] == recv,
+                 "%s: rank %lld: all ranks at once say %lld and %lld bytes, "
+                 "one rank %lld and %lld",
+                 what, (long long)r, (long long)all_s[r], (long long)all_r[r],
+                 (long long)sent, (long long)recv);
         tot_s += sent;
         tot_r += recv;
     }

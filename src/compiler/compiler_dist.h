@@ -113,6 +113,11 @@ int64_t axe__dist_sender(const ax_dist_plan *p, const int64_t *x,
 AXE_NODISCARD axe_status axe__dist_bytes(const ax_dist_plan *p, int64_t rank,
                                          int64_t elem_size, int64_t *sent,
                                          int64_t *recv);
+/* The same for every rank at once (one pass over the table): sent[r] and
+ * recv[r] for r < ndev ("sent" and "recv" have ndev entries). */
+AXE_NODISCARD axe_status axe__dist_bytes_all(const ax_dist_plan *p,
+                                             int64_t elem_size, int64_t *sent,
+                                             int64_t *recv);
 /* Between the planner's files. Check the invariant of the table "p" and
  * count its replica choices (compiler_dist_rule.c); whether some holder
  * does not own its element; step "x" over the device digits (a gpuid

@@ -80,7 +80,8 @@ static void put_plan(ax_text *t, const axe_program *p, const ax_stmt *s)
 {
     ax_dist_plan *plan = malloc(sizeof *plan);
     int64_t es = axe_dtype_size(p->tensors[s->args[1].tensor].dtype);
-    int64_t r, sent, recv, most_s = 0, most_r = 0;
+    int64_t r, sent[AX_DIST_MAX_DEVICES], recv[AX_DIST_MAX_DEVICES];
+    int64_t most_s = 0, most_r = 0;
     axe_diag why;
     if (plan == NULL) {
         t->status = AXE_ERR_NO_MEMORY;
@@ -92,10 +93,10 @@ static void put_plan(ax_text *t, const axe_program *p, const ax_stmt *s)
         return;
     }
     axe__text_put(t, "  collective %s\n", plan->explain);
-    for (r = 0; r < plan->ndev; r++)
-        if (axe__dist_bytes(plan, r, es, &sent, &recv) == AXE_OK) {
-            most_s = sent > most_s ? sent : most_s;
-            most_r = recv > most_r ? recv : most_r;
+    if (axe__dist_bytes_all(plan, es, sent, recv) == AXE_OK)
+        for (r = 0; r < plan->ndev; r++) {
+            most_s = sent[r] > most_s ? sent[r] : most_s;
+            most_r = recv[r] > most_r ? recv[r] : most_r;
         }
     axe__text_put(t,
                   "  bytes per device (transfer rule): at most %lld sent, "

@@ -128,11 +128,24 @@ bool axe__dist_next_dev_combo(const ax_dist_plan *p, int64_t *x)
 }
 
 typedef struct move_count {
-    int64_t rank;
-    int64_t sent, recv; /* in units (elements or partials) */
-    bool any;           /* some holder does not own its element */
-    bool overflow;      /* a count overflowed */
+    int64_t rank;                 /* -1: every rank, into *_all */
+    int64_t sent, recv;           /* in units (elements or partials) */
+    int64_t *sent_all, *recv_all; /* ndev entries each, or NULL */
+    bool any;                     /* some holder does not own its element */
+    bool overflow;                /* a count overflowed */
 } move_count;
+
+static void tally(move_count *c, int64_t s, int64_t h, int64_t w)
+{
+    if (h == c->rank)
+        c->overflow |= axe__add(c->recv, w, &c->recv) != AXE_OK;
+    if (s == c->rank)
+        c->overflow |= axe__add(c->sent, w, &c->sent) != AXE_OK;
+    if (c->sent_all != NULL) {
+        c->overflow |= axe__add(c->recv_all[h], w, &c->recv_all[h]) != AXE_OK;
+        c->overflow |= axe__add(c->sent_all[s], w, &c->sent_all[s]) != AXE_OK;
+    }
+}
 
 /* Count the transfers (units) of every device-digit combination. */
 static void count_moves(const ax_dist_plan *p, move_count *c)
@@ -145,10 +158,7 @@ static void count_moves(const ax_dist_plan *p, move_count *c)
             if (s == h)
                 continue;
             c->any = true;
-            if (h == c->rank)
-                c->overflow |= axe__add(c->recv, w, &c->recv) != AXE_OK;
-            if (s == c->rank)
-                c->overflow |= axe__add(c->sent, w, &c->sent) != AXE_OK;
+            tally(c, s, h, w);
         }
     } while (axe__dist_next_dev_combo(p, x));
 }
@@ -156,7 +166,7 @@ static void count_moves(const ax_dist_plan *p, move_count *c)
 axe_status axe__dist_bytes(const ax_dist_plan *p, int64_t rank,
                            int64_t elem_size, int64_t *sent, int64_t *recv)
 {
-    move_count c = {rank, 0, 0, false, false};
+    move_count c = {rank, 0, 0, NULL, NULL, false, false};
     int64_t s, r;
     if (p == NULL || sent == NULL || recv == NULL || elem_size < 1 ||
         rank < 0 || rank >= p->ndev)
@@ -168,6 +178,24 @@ axe_status axe__dist_bytes(const ax_dist_plan *p, int64_t rank,
     AXE_TRY(axe__mul(c.recv, elem_size, &r));
     *sent = s;
     *recv = r;
+    return AXE_OK;
+}
+
+axe_status axe__dist_bytes_all(const ax_dist_plan *p, int64_t elem_size,
+                               int64_t *sent, int64_t *recv)
+{
+    int64_t s[AX_DIST_MAX_DEVICES] = {0}, r[AX_DIST_MAX_DEVICES] = {0}, k;
+    move_count c = {-1, 0, 0, s, r, false, false};
+    if (p == NULL || sent == NULL || recv == NULL || elem_size < 1)
+        return AXE_ERR_INVALID;
+    count_moves(p, &c);
+    for (k = 0; k < p->ndev && !c.overflow; k++)
+        c.overflow = axe__mul(s[k], elem_size, &s[k]) != AXE_OK ||
+                     axe__mul(r[k], elem_size, &r[k]) != AXE_OK;
+    if (c.overflow)
+        return AXE_ERR_OVERFLOW;
+    memcpy(sent, s, (size_t)p->ndev * sizeof *sent);
+    memcpy(recv, r, (size_t)p->ndev * sizeof *recv);
     return AXE_OK;
 }
 
@@ -366,7 +394,7 @@ axe_status axe__dist_check(ax_dist_plan *p, axe_diag *diag)
 
 bool axe__dist_any_move(const ax_dist_plan *p)
 {
-    move_count c = {-1, 0, 0, false, false};
+    move_count c = {-1, 0, 0, NULL, NULL, false, false};
     count_moves(p, &c);
     return c.any;
 }
