@@ -267,6 +267,16 @@ ptx_has warp_mma_i8 sm_80 "$MMA\.m16n8k32\.row\.col\.s32\.s8\.s8\.s32"
 ptx_has warp_mma_f64 sm_80 "$MMA\.m8n8k4\.row\.col\.f64\.f64\.f64\.f64"
 # f32 keeps f32 accuracy: FMA with shuffles, no tf32 mma.sync.
 ptx_has warp_mma sm_80 'shfl\.sync\.idx\.b32' "!mma\.sync" "!tf32"
+# tf32 when the kernel asks for it (gemm(C, A, B, tf32)): mma.sync m16n8k8
+# .tf32 on fragments converted by cvt.rna.tf32.f32, for the warp's
+# registers (mma_atom) and the CTA's shared operands (mma_smem), while its
+# f32 gemm without tf32 keeps the shuffles and FMA; a thread gemm with
+# tf32 rounds by the C helper (no mma.sync, no cvt).
+ptx_has gemm_tf32 sm_80 "$MMA\.m16n8k8\.row\.col\.f32\.tf32\.tf32\.f32" \
+    'cvt\.rna\.tf32\.f32' 'shfl\.sync\.idx\.b32'
+ptx_has gemm_tf32 sm_90 "$MMA\.m16n8k8\.row\.col\.f32\.tf32\.tf32\.f32" \
+    'cvt\.rna\.tf32\.f32'
+ptx_has tf32_round sm_80 "!mma\.sync" '!cvt\.rna\.tf32'
 ptx_has warp_slices sm_90 'shfl\.sync\.idx\.b32' 'shfl\.sync\.bfly\.b32' \
     "!mma\.sync"
 

@@ -366,6 +366,19 @@ expect 1 2:20 "'A' is i8 but the destination is f32: a gemm accumulates in its i
 expect 1 2:20 "'A' is i32 but the destination is i8" <<<'kernel k(A: i32[4, 4], B: i32[4, 4], C: i8[4, 4]) grid(1) threads(1) {
     thread gemm(C, A, B);
 }'
+# gemm(C, A, B, tf32): an f32 gemm only; tf32 is gemm's only option.
+expect 1 2:26 "tf32 rounds an f32 gemm's inputs \\(mma.sync m16n8k8 .tf32\\), but 'C' is f32, 'A' f16 and 'B' f16: C, A and B must be f32" <<<'kernel k(A: f16[4, 8], B: f16[4, 8], C: f32[4, 4]) grid(1) threads(1) {
+    thread gemm(C, A, B, tf32);
+}'
+expect 1 2:26 "but 'C' is f64, 'A' f64 and 'B' f64: C, A and B must be f32" <<<'kernel k(A: f64[4, 8], B: f64[4, 8], C: f64[4, 4]) grid(1) threads(1) {
+    thread gemm(C, A, B, tf32);
+}'
+expect 2 2:26 "expected tf32 \\(the only option of gemm after its 3 operands\\), found 'f16'" <<<'kernel k(A: f32[4, 8], B: f32[4, 8], C: f32[4, 4]) grid(1) threads(1) {
+    thread gemm(C, A, B, f16);
+}'
+expect 2 2:23 "expected '\\)' \\(3 operands\\), found ','" <<<'kernel k(A: f32[4, 8], B: f32[4, 8], C: f32[4, 4]) grid(1) threads(1) {
+    thread add(C, C, C, tf32);
+}'
 # Swizzled layouts: shared tensors (and views of them) only, well-formed
 # parameters, M + S + B <= 40, one swizzle around the whole layout; the
 # CuTe spelling is named as unsupported; a swizzled view stays in bounds.

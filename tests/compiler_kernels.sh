@@ -541,6 +541,33 @@ for edit in 's/< ax_k1; ++/< ax_k1 - 1; ++/' \
         fi
     done
 done
+# tf32 on request (gemm(C, A, B, tf32)): every schedule rounds A and B as
+# the reference does, so the C backend (k order) matches it exactly; the
+# generated ax_tf32 equals the library's axe_tf32_round bit for bit in
+# every range, and a rounding without ties away from zero, without the
+# rounding or with a wrong mask is seen.
+exact_run gemm_tf32.axe
+exact_run gemm_tf32.axe -D KT=5 --seed 8
+exact_run gemm_tf32.axe --schedule gemm#12=thread_fma --seed 3
+exact_run tf32_round.axe
+exact_run tf32_round.axe -D N=2048 --seed 17
+for edit in 's/(x + 0x1000u)/(x + 0xfffu)/' 's/x = (x + 0x1000u) \& 0xffffe000u;/x = x;/' \
+    's/(x + 0x1000u) \& 0xffffe000u/(x + 0x1000u) \& 0xfffff000u/'; do
+    for f in tf32_round.axe gemm_tf32.axe; do
+        if AXE_TEST_EDIT=$edit AXE_TEST_CC=$CC CC="sh $tmp/cc_edit.sh" \
+            "$AXE" run "$K/$f" --check >"$tmp/out" 2>"$tmp/err" &&
+            grep -q '^check passed: max_abs_err 0, max_rel_err 0$' "$tmp/out"; then
+            [ "$f" = gemm_tf32.axe ] && [ "$edit" = 's/(x + 0x1000u)/(x + 0xfffu)/' ] &&
+                ok && continue # no exact tie among its random inputs
+            bad "$f with $edit is still exact"
+        elif grep -qE '^check (FAILED|passed: max_abs_err ([1-9]|0\.|inf|nan))' "$tmp/out"; then
+            ok
+        else
+            bad "$f with $edit: $(cat "$tmp/out" "$tmp/err" | head -c 300)"
+        fi
+    done
+done
+expect_explain gemm_tf32.axe '^    tf32: A and B rounded to tf32 as cvt\.rna\.tf32\.f32 does'
 # The generated f16/bf16 conversions equal the library's bit for bit.
 for args in "" "-D N=768 --seed 17"; do
     # shellcheck disable=SC2086

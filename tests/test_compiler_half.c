@@ -13,6 +13,13 @@
  * over all 256 patterns, against a linear search over the finite
  * values, with satfinite saturation (beyond the largest finite value,
  * infinities included, the largest of the sign) and NaN -> S.1111111.
+ * axe_tf32_round (PTX cvt.rna.tf32.f32) over every tf32 pattern (19 bits:
+ * 8 exponent, 10 mantissa): its value, the midpoint to the next pattern
+ * and the floats just below and above it, of both signs, and seeded
+ * random float bit patterns round to the value nearest by binary search
+ * over the ordered patterns, ties away from zero, at or beyond the
+ * largest finite value plus half an ulp to infinity, the 13 low bits
+ * zero; NaN stays a NaN of the same sign.
  * AXE_TEST_SEED=N replays.
  */
 #include <float.h>
@@ -263,6 +270,105 @@ static void check_known8(void)
     TL_CHECK(axe_e5m2_from_float(1.375f) == 0x3e, "e5m2 tie to even 1.5");
 }
 
+/* ---- tf32: PTX cvt.rna.tf32.f32, round to nearest, ties away ---- */
+
+#define TF32_TOP 0x3fbffu /* the largest finite positive pattern */
+
+/* The value of the 19-bit tf32 pattern "t" (sign in bit 18). */
+static double decode_tf32(uint32_t t)
+{
+    int e = (int)((t >> 10) & 0xffu), m = (int)(t & 0x3ffu);
+    double s = (t >> 18) ? -1.0 : 1.0;
+    if (e == 0xff)
+        return m ? NAN : s * INFINITY;
+    if (e == 0)
+        return s * ldexp(m, -136);
+    return s * ldexp(1024 + m, e - 137);
+}
+
+/* The tf32 value nearest to the finite "x", ties away from zero. */
+static double nearest_tf32(double x)
+{
+    uint32_t lo = 0, hi = TF32_TOP, mid;
+    double a = fabs(x), top = decode_tf32(TF32_TOP), r;
+    if (a >= top + ldexp(1, 116)) /* half an ulp of the largest */
+        r = INFINITY;
+    else if (a >= top)
+        r = top;
+    else {
+        while (hi - lo > 1) { /* decode(lo) <= a < decode(hi) */
+            mid = (lo + hi) / 2;
+            if (decode_tf32(mid) <= a)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        r = a - decode_tf32(lo) < decode_tf32(hi) - a ? decode_tf32(lo)
+                                                      : decode_tf32(hi);
+    }
+    return signbit(x) ? -r : r;
+}
+
+static void check_tf32(float x)
+{
+    float got = axe_tf32_round(x);
+    uint32_t g;
+    double want;
+    memcpy(&g, &got, sizeof g);
+    TL_CHECK((g & 0x1fffu) == 0, "tf32: %a -> %a has low bits", x, got);
+    if (isnan(x)) {
+        TL_CHECK(isnan(got) && !signbit(got) == !signbit(x),
+                 "tf32: NaN %a -> %a", x, got);
+        return;
+    }
+    want = isinf(x) ? x : nearest_tf32(x);
+    TL_CHECK((double)got == want && !signbit(got) == !signbit(want),
+             "tf32: %a -> %a, nearest %a", x, got, want);
+}
+
+static void check_tf32_patterns(void)
+{
+    static const uint32_t nans[] = {0x7f800001u, 0x7fc00000u, 0xffffffffu,
+                                    0x7f801fffu, 0xff802000u};
+    uint32_t t, bits;
+    size_t i;
+    long k;
+    for (t = 0; t <= TF32_TOP; t++) {
+        double v = decode_tf32(t);
+        double next = t == TF32_TOP ? v + ldexp(1, 117) : decode_tf32(t + 1);
+        float mid = (float)((v + next) / 2); /* 11 bits: exact */
+        float xs[4];
+        xs[0] = (float)v;
+        xs[1] = mid;
+        xs[2] = nextafterf(mid, 0.0f);
+        xs[3] = nextafterf(mid, INFINITY);
+        TL_CHECK((double)mid == (v + next) / 2, "tf32: midpoint of 0x%05x", t);
+        for (i = 0; i < 4; i++) {
+            check_tf32(xs[i]);
+            check_tf32(-xs[i]);
+        }
+    }
+    for (k = 0; k < 300000; k++) {
+        bits = (uint32_t)tl_rand();
+        float x;
+        memcpy(&x, &bits, sizeof x);
+        check_tf32(x);
+    }
+    for (i = 0; i < sizeof nans / sizeof nans[0]; i++) {
+        float x;
+        memcpy(&x, &nans[i], sizeof x);
+        check_tf32(x);
+    }
+    check_tf32(INFINITY);
+    check_tf32(-INFINITY);
+    check_tf32(FLT_MAX);
+    check_tf32(-0.0f);
+    TL_CHECK(axe_tf32_round(1.00048828125f) == 1.0009765625f,
+             "tf32: 1 + 2^-11 ties away to 1 + 2^-10");
+    TL_CHECK(axe_tf32_round(-1.00146484375f) == -1.001953125f,
+             "tf32: -(1 + 3 2^-11) ties away to -(1 + 2^-9)");
+}
+
 int main(void)
 {
     size_t i;
@@ -286,5 +392,6 @@ int main(void)
         check_random8(&fmts8[i]);
     }
     check_known8();
+    check_tf32_patterns();
     return tl_finish();
 }

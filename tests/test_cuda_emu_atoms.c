@@ -16,7 +16,11 @@
  *   - shfl.sync: the ISA's pseudocode, with the c operand each CUDA
  *     intrinsic passes, agrees with the CUDA Programming Guide's
  *     definitions of __shfl_sync, __shfl_up_sync, __shfl_down_sync and
- *     __shfl_xor_sync for every width, lane and operand.
+ *     __shfl_xor_sync for every width, lane and operand;
+ *   - cvt.rna.tf32.f32: the emulation's bits equal the library's
+ *     axe_tf32_round (tested by brute force in test_compiler_half.c) bit
+ *     for bit for every sign, exponent and tf32 mantissa with the 13 low
+ *     bits 0, 1, just below, at and above the tie, all ones, and random.
  * Exit 77 when atoms.md is not found. AXE_TEST_SEED=N replays.
  */
 #include <stdlib.h>
@@ -24,6 +28,7 @@
 
 #include "../src/compiler/backend/cuda/compiler_cuda_emu_atoms.h"
 #include "axe/cute.h"
+#include "axe/kernel.h"
 #include "axe/notation.h"
 #include "testlib.h"
 
@@ -335,6 +340,31 @@ static void test_shfl(void)
              "down past the warp: own lane, pval 0");
 }
 
+static void test_cvt_tf32(void)
+{
+    static const uint32_t lows[] = {0, 1, 0xfffu, 0x1000u, 0x1001u, 0x1fffu};
+    uint32_t hi, bits, got, want;
+    size_t i;
+    float x, r;
+    int bad = 0;
+    for (hi = 0; hi < (1u << 19); hi++)
+        for (i = 0; i <= sizeof lows / sizeof lows[0]; i++) {
+            bits = hi << 13 | (i < sizeof lows / sizeof lows[0]
+                                   ? lows[i]
+                                   : (uint32_t)tl_rand() & 0x1fffu);
+            memcpy(&x, &bits, sizeof x);
+            got = ax_emu_cvt_rna_tf32(x);
+            r = axe_tf32_round(x);
+            memcpy(&want, &r, sizeof want);
+            if (got != want && bad++ < 5)
+                TL_CHECK(0,
+                         "cvt.rna.tf32.f32 of 0x%08x: 0x%08x, the library "
+                         "0x%08x",
+                         bits, got, want);
+        }
+    TL_CHECK(bad == 0, "cvt.rna.tf32.f32: %d patterns differ", bad);
+}
+
 int main(void)
 {
     const char *dir = getenv("AXE_SHARED_DIR");
@@ -342,6 +372,7 @@ int main(void)
     char *md;
     tl_seed("test_cuda_emu_atoms", 13);
     test_shfl();
+    test_cvt_tf32();
     snprintf(path, sizeof path, "%s/spec/atoms.md", dir ? dir : "../shared");
     md = slurp(path);
     if (md == NULL) {

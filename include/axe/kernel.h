@@ -347,6 +347,13 @@ AXE_API float axe_f16_to_float(uint16_t h);
 AXE_API uint16_t axe_f16_from_float(float f);
 AXE_API float axe_bf16_to_float(uint16_t b);
 AXE_API uint16_t axe_bf16_from_float(float f);
+/* "f" rounded to tf32 as PTX cvt.rna.tf32.f32 does, kept in a float (its
+ * 13 low mantissa bits zero): a finite value to the nearest value with 10
+ * mantissa bits, ties away from zero, beyond the largest finite tf32
+ * value by half an ulp or more to infinity; an infinity unchanged; NaN to
+ * a quiet NaN of the same sign. What a gemm(C, A, B, tf32) does to its A
+ * and B elements. */
+AXE_API float axe_tf32_round(float f);
 /* The OCP FP8 types e4m3 (bias 7, largest 448, no infinities, NaN =
  * S.1111.111) and e5m2 (bias 15, largest 57344, infinities): to_float is
  * exact; from_float rounds to the nearest value, ties to the even

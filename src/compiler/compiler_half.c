@@ -17,6 +17,8 @@
  * cvt.rn.satfinite{.e4m3x2,.e5m2x2}.f32: a finite value beyond the
  * largest (after rounding) and an infinity give the largest finite value
  * of their sign, NaN gives the NaN pattern S.1111111 of its sign.
+ * tf32 (axe_tf32_round, emitted as ax_tf32): PTX cvt.rna.tf32.f32 kept in
+ * a float, what a gemm(C, A, B, tf32) does to A and B.
  */
 #include <string.h>
 
@@ -88,6 +90,22 @@ uint16_t axe_bf16_from_float(float f)
     if ((x & 0x7fffffffu) > 0x7f800000u)
         return (uint16_t)((x >> 16) | 0x40u);
     return (uint16_t)((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
+}
+
+/* PTX cvt.rna.tf32.f32 (kernel.h): half an ulp of tf32 (bit 12) added to
+ * the bits of a finite value rounds its magnitude to nearest, ties away
+ * from zero, the carry running into the exponent (up to infinity); then
+ * the 13 bits below tf32's mantissa are cleared. NaN stays a quiet NaN. */
+float axe_tf32_round(float f)
+{
+    uint32_t x;
+    memcpy(&x, &f, sizeof x);
+    if ((x & 0x7fffffffu) > 0x7f800000u)
+        x = (x & 0xffffe000u) | 0x00400000u;
+    else if ((x & 0x7fffffffu) < 0x7f800000u)
+        x = (x + 0x1000u) & 0xffffe000u;
+    memcpy(&f, &x, sizeof f);
+    return f;
 }
 
 /* The value of the 8-bit pattern "x" with "mb" mantissa bits, exponent
@@ -243,6 +261,15 @@ static const char f2b_text[] =
     "        return (uint16_t)((x >> 16) | 0x40u);\n"
     "    return (uint16_t)((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);\n}\n\n";
 
+static const char tf32_text[] =
+    "static inline float ax_tf32(float f)\n{\n    uint32_t x;\n"
+    "    memcpy(&x, &f, sizeof x);\n"
+    "    if ((x & 0x7fffffffu) > 0x7f800000u)\n"
+    "        x = (x & 0xffffe000u) | 0x00400000u;\n"
+    "    else if ((x & 0x7fffffffu) < 0x7f800000u)\n"
+    "        x = (x + 0x1000u) & 0xffffe000u;\n"
+    "    memcpy(&f, &x, sizeof f);\n    return f;\n}\n\n";
+
 static bool calls(const char *body, const char *name)
 {
     return body != NULL && strstr(body, name) != NULL;
@@ -254,17 +281,19 @@ static bool calls(const char *body, const char *name)
 void axe__emit_half_helpers(ax_text *t, const char *body)
 {
     static const char *const names[] = {
-        "ax_h2f(",       "ax_f2h(",       "ax_b2f(",       "ax_f2b(",
-        "ax_e4m3_to_f(", "ax_f_to_e4m3(", "ax_e5m2_to_f(", "ax_f_to_e5m2("};
+        "ax_h2f(",       "ax_f2h(",       "ax_b2f(",
+        "ax_f2b(",       "ax_e4m3_to_f(", "ax_f_to_e4m3(",
+        "ax_e5m2_to_f(", "ax_f_to_e5m2(", "ax_tf32("};
     static const char *const texts[] = {
-        h2f_text,       f2h_text,       b2f_text,       f2b_text,
-        e4m3_to_f_text, f_to_e4m3_text, e5m2_to_f_text, f_to_e5m2_text};
+        h2f_text,       f2h_text,       b2f_text,
+        f2b_text,       e4m3_to_f_text, f_to_e4m3_text,
+        e5m2_to_f_text, f_to_e5m2_text, tf32_text};
     int i;
     if (calls(body, names[4]) || calls(body, names[6]))
         axe__text_put(t, "%s", f82f_text);
     if (calls(body, names[5]) || calls(body, names[7]))
         axe__text_put(t, "%s", f2f8_text);
-    for (i = 0; i < 8; i++)
+    for (i = 0; i < 9; i++)
         if (calls(body, names[i]))
             axe__text_put(t, "%s", texts[i]);
 }
@@ -294,6 +323,27 @@ const char *axe__dtype_store_pre(axe_dtype d)
 const char *axe__dtype_wrap_post(axe_dtype d)
 {
     return axe__dtype_is_half(d) ? ")" : "";
+}
+
+/* A and B of a tf32 gemm: the rounding to tf32 (PTX cvt.rna.tf32.f32). */
+static bool tf32_operand(const ax_stmt *s, int i)
+{
+    return s->op == AX_OP_GEMM && s->tf32 && (i == 1 || i == 2);
+}
+
+/* How generated code reads operand "i" of "s" (compiler_internal.h). */
+const char *axe__operand_pre(const axe_program *p, const ax_stmt *s, int i)
+{
+    return tf32_operand(s, i)
+               ? "ax_tf32("
+               : axe__dtype_load_pre(p->tensors[s->args[i].tensor].dtype);
+}
+
+const char *axe__operand_post(const axe_program *p, const ax_stmt *s, int i)
+{
+    return tf32_operand(s, i)
+               ? ")"
+               : axe__dtype_wrap_post(p->tensors[s->args[i].tensor].dtype);
 }
 
 /* A float type narrower than f32 (f16, bf16, e4m3, e5m2): stored as a bit

@@ -344,6 +344,9 @@ typedef struct ax_stmt {
                                  the value instead of imm (0: imm) */
     int rdim;                 /* reduce: the reduced dim of the source */
     ax_red rkind;             /* reduce: the combining function */
+    bool tf32;                /* gemm(C, A, B, tf32): A and B rounded to
+                                 tf32 (axe_tf32_round) before each product */
+    long tf32_off;            /* gemm: the offset of its tf32 option */
     int idim;                 /* iota: the dim whose coordinate it writes */
     const ax_expr *istart;    /* iota: the start added to the coordinate */
     struct ax_stmt *stage[2]; /* reduce.smem: stage to shared, reduce it */
@@ -792,6 +795,11 @@ const char *axe__dtype_load_pre(axe_dtype d);
 const char *axe__dtype_store_pre(axe_dtype d);
 const char *axe__dtype_wrap_post(axe_dtype d);
 void axe__emit_half_helpers(ax_text *t, const char *body);
+/* How generated code reads operand "i" of "s" into its arithmetic: the
+ * dtype's load prefix and suffix, or ax_tf32( ) around A and B of a tf32
+ * gemm (compiler_half.c). */
+const char *axe__operand_pre(const axe_program *p, const ax_stmt *s, int i);
+const char *axe__operand_post(const axe_program *p, const ax_stmt *s, int i);
 void axe__emit_int_helpers(ax_text *t, const char *body);
 /* The AXE_ATOMIC_* macros that "body" uses (compiler_grid_emit.c). */
 void axe__emit_atomic_helpers(ax_text *t, const char *body);

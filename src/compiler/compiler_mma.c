@@ -289,6 +289,11 @@ void axe__mma_describe(ax_text *t, const axe_program *p, const ax_stmt *s)
                   (long long)a->mnk[2]);
     for (o = 0; o < 3; o++)
         describe_frag(t, a, o);
+    if (s->tf32)
+        axe__text_put(t, "    tf32: A and B rounded to tf32 as "
+                         "cvt.rna.tf32.f32 does (10 mantissa bits, ties "
+                         "away from zero), products exact in f32, summed in "
+                         "f32 in the order of K\n");
 }
 
 /* "r" is a whole register tensor distributed over the threads of "sc". */

@@ -163,6 +163,17 @@ static axe_status parse_iota_tail(ax_parser *ps, ax_stmt *s)
     return AXE_OK;
 }
 
+/* gemm(C, A, B ',' 'tf32'): A and B rounded to tf32 (the ',' read). */
+static axe_status parse_gemm_tail(ax_parser *ps, ax_stmt *s)
+{
+    if (!axe__tok_is(ps, "tf32"))
+        return axe__syntax(
+            ps, "tf32 (the only option of gemm after its 3 operands)");
+    s->tf32 = true;
+    s->tf32_off = (long)ps->tok.pos;
+    return axe__lex_next(ps);
+}
+
 static const char *operands_text(int n)
 {
     return n == 3 ? "',' (3 operands)" : "',' (4 operands)";
@@ -200,6 +211,10 @@ static axe_status parse_args(ax_parser *ps, ax_stmt *s)
     }
     if (s->op == AX_OP_REDUCE)
         AXE_TRY(parse_reduce_tail(ps, s));
+    if (s->op == AX_OP_GEMM && axe__tok_is(ps, ",")) {
+        AXE_TRY(axe__lex_next(ps));
+        AXE_TRY(parse_gemm_tail(ps, s));
+    }
     AXE_TRY(axe__expect(ps, ")", close_text(n)));
     return axe__expect(ps, ";", "';'");
 }

@@ -385,6 +385,9 @@ static double apply(const axe_program *p, const ax_stmt *s, axe_dtype d,
     case AX_OP_GEMM:
         if (is_int(d))
             return wrap_int(d, (int64_t)a * (int64_t)b);
+        if (s->tf32) /* exact in f32: 11 by 11 significant bits */
+            return round_to(d, (double)axe_tf32_round((float)a) *
+                                   (double)axe_tf32_round((float)b));
         return round_to(axe__dtype_is_half(d) ? AXE_DTYPE_F32 : d, a * b);
     case AX_OP_ABS:
         if (is_int(d))

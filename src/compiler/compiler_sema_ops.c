@@ -462,6 +462,15 @@ static axe_status check_gemm_types(const axe_program *p, const ax_stmt *s,
     const ax_tensor *c = &p->tensors[s->args[0].tensor],
                     *a = &p->tensors[s->args[1].tensor],
                     *b = &p->tensors[s->args[2].tensor];
+    if (s->tf32 && (a->dtype != AXE_DTYPE_F32 || b->dtype != AXE_DTYPE_F32 ||
+                    c->dtype != AXE_DTYPE_F32))
+        return axe__fail(diag, AXE_ERR_INVALID, s->tf32_off,
+                         "tf32 rounds an f32 gemm's inputs (mma.sync "
+                         "m16n8k8 .tf32), but '%s' is %s, '%s' %s and '%s' "
+                         "%s: C, A and B must be f32",
+                         c->name, axe_dtype_name(c->dtype), a->name,
+                         axe_dtype_name(a->dtype), b->name,
+                         axe_dtype_name(b->dtype));
     if (b->dtype != a->dtype &&
         !(axe__dtype_is_fp8(a->dtype) && axe__dtype_is_fp8(b->dtype)))
         return axe__fail(diag, AXE_ERR_INVALID, s->args[2].off,

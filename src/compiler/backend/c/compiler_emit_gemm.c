@@ -242,9 +242,9 @@ static void widened(ax_text *t, const axe_program *p, const ax_stmt *s,
     for (j = 0; j < b->nk; j++)
         ksk[nks + j] = b->k[j];
     axe__text_put(t, "%s%s", is_int(d) ? "(uint32_t)" : "",
-                  axe__dtype_load_pre(d));
+                  axe__operand_pre(p, s, i));
     elem(t, p, s, i, b, ksk, nks + b->nk, AX_ACC_LD);
-    axe__text_put(t, "%s", axe__dtype_wrap_post(d));
+    axe__text_put(t, "%s", axe__operand_post(p, s, i));
 }
 
 /* ax_b, the block's row of B (its N loops) at the current k. */

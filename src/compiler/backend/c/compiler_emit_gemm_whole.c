@@ -331,9 +331,9 @@ static void widened(ax_text *t, const axe_program *p, const ax_stmt *s,
     for (j = 0; j < g->nk; j++)
         all[nks + j] = g->k[j];
     axe__text_put(t, "%s%s", is_int(d) ? "(uint32_t)" : "",
-                  axe__dtype_load_pre(d));
+                  axe__operand_pre(p, s, i));
     elem(t, p, s, g, i, all, nks + g->nk, at);
-    axe__text_put(t, "%s", axe__dtype_wrap_post(d));
+    axe__text_put(t, "%s", axe__operand_post(p, s, i));
 }
 
 /* The panel: ax_bp[k][n] = B[n, k] widened, over the N and K loops. */

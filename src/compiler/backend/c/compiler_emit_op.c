@@ -291,20 +291,19 @@ static void fill_literal(ax_text *t, const axe_program *p, const ax_stmt *s,
  * a masked operand reads its fill value outside its tensor. */
 static void load(ax_text *t, const axe_program *p, const ax_stmt *s, int i)
 {
-    axe_dtype d = p->tensors[s->args[i].tensor].dtype;
     if (s->args[i].any_masked) {
         axe__text_put(t, "(");
         inside(t, p, s, i, false);
         axe__text_put(t, " ? ");
     }
     axe__text_put(t, "%s", wraps(p, s) ? "(uint32_t)" : "");
-    axe__text_put(t, "%s", axe__dtype_load_pre(d));
+    axe__text_put(t, "%s", axe__operand_pre(p, s, i));
     element(t, p, s, i);
-    axe__text_put(t, "%s", axe__dtype_wrap_post(d));
-    if (s->args[i].any_masked) {
-        axe__text_put(t, " : ");
+    axe__text_put(t, "%s", axe__operand_post(p, s, i));
+    if (s->args[i].any_masked) { /* a tf32 gemm rounds the fill too */
+        axe__text_put(t, " : %s", s->tf32 ? axe__operand_pre(p, s, i) : "");
         fill_literal(t, p, s, i, false);
-        axe__text_put(t, ")");
+        axe__text_put(t, "%s)", s->tf32 ? axe__operand_post(p, s, i) : "");
     }
 }
 

@@ -111,12 +111,12 @@ static bool is_int(axe_dtype d)
  * integers of a sum or gemm as uint32_t (they wrap). */
 static void load(ax_text *t, const axe_program *p, const ax_stmt *s, int i)
 {
-    axe_dtype d = p->tensors[s->args[i].tensor].dtype;
     bool wrap = is_int(p->tensors[s->args[0].tensor].dtype) &&
                 axe__grid_combine(s)[0] == 'A';
-    axe__text_put(t, "%s%s", wrap ? "(uint32_t)" : "", axe__dtype_load_pre(d));
+    axe__text_put(t, "%s%s", wrap ? "(uint32_t)" : "",
+                  axe__operand_pre(p, s, i));
     element(t, p, s, i);
-    axe__text_put(t, "%s", axe__dtype_wrap_post(d));
+    axe__text_put(t, "%s", axe__operand_post(p, s, i));
 }
 
 /* The max or min function of the destination's dtype: fmaxf/fminf (fmax,

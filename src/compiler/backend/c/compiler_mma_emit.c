@@ -80,11 +80,16 @@ static bool int_acc(const axe_program *p, const ax_stmt *s)
     return p->tensors[s->args[0].tensor].dtype == AXE_DTYPE_I32;
 }
 
-/* How an A or B element of dtype "ab" is read into the product. */
-static const char *operand_pre(const axe_program *p, const ax_stmt *s,
-                               axe_dtype ab)
+/* How operand "i" (1 A, 2 B) is read into the product, and the text
+ * after it (f16/bf16/fp8 widened, tf32 rounded, i8 as uint32_t). */
+static const char *operand_pre(const axe_program *p, const ax_stmt *s, int i)
 {
-    return int_acc(p, s) ? "(uint32_t)" : axe__dtype_load_pre(ab);
+    return int_acc(p, s) ? "(uint32_t)" : axe__operand_pre(p, s, i);
+}
+
+static const char *operand_post(const axe_program *p, const ax_stmt *s, int i)
+{
+    return int_acc(p, s) ? "" : axe__operand_post(p, s, i);
 }
 
 /* The accumulator of value ax_v of atom tile (ax_mi, ax_ni): its index
@@ -117,8 +122,6 @@ static void acc_store(ax_text *t, const axe_program *p, const ax_stmt *s,
 static void loops(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
 {
     const ax_mma *m = s->mma;
-    axe_dtype ab = p->tensors[s->args[1].tensor].dtype,
-              bb = p->tensors[s->args[2].tensor].dtype;
     int64_t ka = m->frag[0].shape[1], vc = m->frag[2].nvals;
     indent_put(t, ind);
     axe__text_put(
@@ -145,16 +148,15 @@ static void loops(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
                   "%lldL + ax_kk;\n",
                   (long long)ka, (long long)ka);
     indent_put(t, ind + 1);
-    axe__text_put(
-        t,
-        "ax_acc = ax_acc + %s%s[ax_w0 + ax_al[ax_xa]][ax_oa[ax_mi * "
-        "%lldL + ax_ki] + ax_av[ax_xa]]%s * %s%s[ax_w0 + "
-        "ax_bl[ax_xb]][ax_ob[ax_ni * %lldL + ax_ki] + "
-        "ax_bv[ax_xb]]%s;\n",
-        operand_pre(p, s, ab), p->tensors[s->args[1].tensor].cname,
-        (long long)m->tiles[2], int_acc(p, s) ? "" : axe__dtype_wrap_post(ab),
-        operand_pre(p, s, bb), p->tensors[s->args[2].tensor].cname,
-        (long long)m->tiles[2], int_acc(p, s) ? "" : axe__dtype_wrap_post(bb));
+    axe__text_put(t,
+                  "ax_acc = ax_acc + %s%s[ax_w0 + ax_al[ax_xa]][ax_oa[ax_mi * "
+                  "%lldL + ax_ki] + ax_av[ax_xa]]%s * %s%s[ax_w0 + "
+                  "ax_bl[ax_xb]][ax_ob[ax_ni * %lldL + ax_ki] + "
+                  "ax_bv[ax_xb]]%s;\n",
+                  operand_pre(p, s, 1), p->tensors[s->args[1].tensor].cname,
+                  (long long)m->tiles[2], operand_post(p, s, 1),
+                  operand_pre(p, s, 2), p->tensors[s->args[2].tensor].cname,
+                  (long long)m->tiles[2], operand_post(p, s, 2));
     indent_put(t, ind);
     axe__text_put(t, "}\n");
     acc_store(t, p, s, ind);
@@ -207,12 +209,11 @@ static void smem_operand(ax_text *t, const axe_program *p, const ax_stmt *s,
                          int i)
 {
     const ax_tensor *tn = &p->tensors[s->args[i].tensor];
-    axe__text_put(t, "%s%s[", operand_pre(p, s, tn->dtype), tn->cname);
+    axe__text_put(t, "%s%s[", operand_pre(p, s, i), tn->cname);
     axe__emit_swizzle_open(t, p, &s->args[i]);
     smem_addr(t, p, s, i);
     axe__emit_swizzle_close(t, p, &s->args[i]);
-    axe__text_put(t, "]%s",
-                  int_acc(p, s) ? "" : axe__dtype_wrap_post(tn->dtype));
+    axe__text_put(t, "]%s", operand_post(p, s, i));
 }
 
 /* for (mi, ni) held by this warp, ki, v: C[v] += A[m, k] * B[n, k] over the

@@ -202,6 +202,10 @@ struct state {
     std::vector<suspect> suspects;
     long long races;
     bool detect;
+    /* the last launch's first failure and races, for a caller that
+     * loads the .cu as a library (Python's emulate=True) */
+    char message[640];
+    long long last_races;
 };
 
 inline state &st()
@@ -212,6 +216,8 @@ inline state &st()
         z.error = cudaSuccess;
         z.failed = false;
         z.races = 0;
+        z.message[0] = '\0';
+        z.last_races = 0;
         z.detect = getenv("AXE_EMU_NO_RACES") == nullptr;
         return z;
     }();
@@ -231,6 +237,8 @@ inline void fail(const char *fmt, ...)
         va_end(ap);
         fprintf(stderr, "emulation: CTA (%u,%u,%u): %s\n", s.bidx.x, s.bidx.y,
                 s.bidx.z, buf);
+        snprintf(s.message, sizeof s.message, "CTA (%u,%u,%u): %s", s.bidx.x,
+                 s.bidx.y, s.bidx.z, buf);
     }
     s.failed = true;
     s.error = cudaErrorLaunchFailure;
@@ -616,6 +624,7 @@ inline void launch(void (*body)(void *), void *arg, dim3 grid, dim3 block)
     s.body = body;
     s.arg = arg;
     s.failed = false;
+    s.message[0] = '\0';
     s.shadow.clear();
     s.reported.clear();
     s.th.resize((size_t)n);
@@ -644,6 +653,7 @@ inline void launch(void (*body)(void *), void *arg, dim3 grid, dim3 block)
             }
     if (s.races > 0)
         fprintf(stderr, "axe-emu-races %lld\n", s.races);
+    s.last_races = s.races;
     s.races = 0;
     for (thread &t : s.th) {
         free(t.stack);
@@ -1119,6 +1129,7 @@ inline void axe_ptx_mma_m16n8k8_f32_tf32(float d[4], const uint32_t a[4],
     axe_emu::mma_f32(AX_EMU_M16N8K8_TF32, axe_emu::E_TF32, axe_emu::E_TF32, d,
                      a, b, c);
 }
+inline uint32_t axe_ptx_cvt_rna_tf32(float f) { return ax_emu_cvt_rna_tf32(f); }
 inline void axe_ptx_mma_m8n8k4_f64(double d[2], const double a[1],
                                    const double b[1], const double c[2])
 {
@@ -1238,6 +1249,18 @@ inline const char *cudaGetErrorString(cudaError_t e)
            : e == cudaErrorAssert               ? "device-side assert triggered"
            : e == cudaErrorLaunchFailure        ? "the emulated launch failed"
                                                 : "unknown error";
+}
+inline const char *cudaGetErrorName(cudaError_t e)
+{
+    return e == cudaSuccess                     ? "cudaSuccess"
+           : e == cudaErrorInvalidValue         ? "cudaErrorInvalidValue"
+           : e == cudaErrorMemoryAllocation     ? "cudaErrorMemoryAllocation"
+           : e == cudaErrorInvalidConfiguration ? "cudaErrorInvalidConfiguration"
+           : e == cudaErrorNoDevice             ? "cudaErrorNoDevice"
+           : e == cudaErrorMisalignedAddress    ? "cudaErrorMisalignedAddress"
+           : e == cudaErrorAssert               ? "cudaErrorAssert"
+           : e == cudaErrorLaunchFailure        ? "cudaErrorLaunchFailure"
+                                                : "cudaErrorUnknown";
 }
 inline cudaError_t cudaEventCreate(cudaEvent_t *e)
 {

@@ -12,6 +12,9 @@
  *     8j + 7 address the rows of matrix j; lane l receives in register j
  *     the pair of b16 elements (row l / 4, columns 2 (l % 4), +1) of
  *     matrix j, or with .trans (rows 2 (l % 4), +1, column l / 4);
+ *   - cvt.rna.tf32.f32: the ISA's "round to nearest, ties away from
+ *     zero" to tf32's 10 mantissa bits, the result a .b32 whose 13 low
+ *     bits are zero (an infinity stays, NaN a quiet NaN of its sign);
  *   - shfl.sync.{up,down,bfly,idx}.b32: the source lane of each lane from
  *     b and c (clamp c[4:0], segment mask c[12:8]), as the ISA's
  *     pseudocode, its own lane when the source is out of range.
@@ -155,6 +158,26 @@ static inline void ax_emu_mma(ax_emu_mma_kind kind, const double *a,
                 acc += am[r][k] * bm[k][q];
             d[4 * l + i] = acc;
         }
+}
+
+/* cvt.rna.tf32.f32 d, a: the bits of "a" rounded to tf32. A finite
+ * magnitude m (its bits below 2^31) lies between the tf32 values lo = m
+ * with its 13 low bits cleared and lo + 2^13 (the next tf32 magnitude,
+ * the carry running into the exponent, up to infinity); m rounds to hi
+ * when its dropped bits are at least half of 2^13 (ties away from zero). */
+static inline uint32_t ax_emu_cvt_rna_tf32(float a)
+{
+    uint32_t x, m, lo;
+    memcpy(&x, &a, sizeof x);
+    m = x & 0x7fffffffu;
+    if (m > 0x7f800000u)
+        return (x & 0xffffe000u) | 0x00400000u;
+    if (m == 0x7f800000u)
+        return x;
+    lo = m & ~0x1fffu;
+    if ((m & 0x1fffu) >= 0x1000u)
+        lo += 0x2000u;
+    return (x & 0x80000000u) | lo;
 }
 
 /* An integer sum modulo 2^32 as an s32 (|v| < 2^53). */

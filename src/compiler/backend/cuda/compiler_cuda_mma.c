@@ -5,11 +5,12 @@
  * fragment tables (compiler_mma.c) and the operands' addresses, shared
  * by the check, --explain and the emitter (compiler_emit_cuda_mma.c).
  *   - The atom: `mma.sync.aligned` per dtypes (f16/bf16 m16n8k16, s8
- *     m16n8k32, e4m3/e5m2 m16n8k32 from sm_89, f64 m8n8k4); an f32 gemm
- *     has no atom here: tf32 (m16n8k8) rounds the inputs to 10 bits, and
- *     the kernel language has no way yet to ask for it, so an f32 gemm
- *     keeps f32 accuracy with FMA on the atom's fragments (as the C
- *     backend, which computes m16n8k8 in f32).
+ *     m16n8k32, e4m3/e5m2 m16n8k32 from sm_89, f64 m8n8k4, tf32 m16n8k8
+ *     for an f32 gemm that asks for it: gemm(C, A, B, tf32)); an f32 gemm
+ *     without tf32 has no atom here: tf32 rounds the inputs to 10
+ *     mantissa bits, so by default an f32 gemm keeps f32 accuracy with FMA
+ *     on the atom's fragments (as the C backend, which computes m16n8k8
+ *     in f32).
  *   - Each fragment in "quad form": its value u * j + e of lane l lies at
  *     (r0[j] + l / 4, c0[j] + u * (l % 4) + e) of the atom tile, u the
  *     elements of one 32-bit register (2 for b16, 4 for b8, 1 for f32 and
@@ -55,6 +56,10 @@ static const axe__cuda_atom atoms[] = {
      "mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e4m3.f32"},
     {AXE_DTYPE_F64, AXE_DTYPE_F64, AXE_DTYPE_F64, 80, "axe_ptx_mma_m8n8k4_f64",
      "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64"},
+    /* gemm(C, A, B, tf32) only: f32 fragments rounded by cvt.rna.tf32 */
+    {AXE_DTYPE_F32, AXE_DTYPE_F32, AXE_DTYPE_F32, 80,
+     "axe_ptx_mma_m16n8k8_f32_tf32",
+     "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32"},
 };
 #define NATOMS ((int)(sizeof atoms / sizeof atoms[0]))
 
@@ -71,7 +76,8 @@ const axe__cuda_atom *axe__cuda_atom_of(const axe_program *p, const ax_stmt *s)
               c = p->tensors[s->args[0].tensor].dtype;
     int i;
     for (i = 0; i < NATOMS; i++)
-        if (atoms[i].a == a && atoms[i].b == b && atoms[i].c == c)
+        if (atoms[i].a == a && atoms[i].b == b && atoms[i].c == c &&
+            (a != AXE_DTYPE_F32 || s->tf32))
             return &atoms[i];
     return NULL;
 }

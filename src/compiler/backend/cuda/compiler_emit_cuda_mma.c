@@ -14,6 +14,8 @@
  *     address of its matrix, or per-thread loads at the quad form's
  *     coordinates; swizzled addresses per access), then one mma.sync per
  *     atom tile.
+ *   - tf32 (an f32 gemm(C, A, B, tf32)): as the other atoms, each A and B
+ *     register the f32 element converted by cvt.rna.tf32.f32.
  *   - f32 (no atom: tf32 only when asked for): the same tiles with f32
  *     FMA in the logical order of K, each lane reading the A and B values
  *     of its C values from memory (mma_smem) or, by __shfl_sync, from the
@@ -100,6 +102,23 @@ static void ldmatrix_wrapper(ax_text *t, int n, bool trans)
                      "__cvta_generic_to_shared(row)));\n}\n");
 }
 
+/* cvt.rna.tf32.f32: the tf32 bits of an f32 (low 13 bits zero). */
+static void cvt_tf32_wrapper(ax_text *t)
+{
+    axe__text_put(t, "static __device__ __forceinline__ uint32_t "
+                     "axe_ptx_cvt_rna_tf32(float f)\n{\n    uint32_t r;\n"
+                     "    asm(\"cvt.rna.tf32.f32 %%0, %%1;\\n\" : \"=r\"(r) : "
+                     "\"f\"(f));\n    return r;\n}\n");
+}
+
+static void wrappers_open(ax_text *t, bool *any)
+{
+    if (!*any)
+        axe__text_put(t, "\n#ifndef AXE_CUDA_EMULATE /* the PTX "
+                         "instructions (emulated otherwise) */\n");
+    *any = true;
+}
+
 /* The wrappers "body" calls, inline PTX (see the file comment). */
 void axe__emit_cuda_ptx_wrappers(ax_text *t, const char *body)
 {
@@ -112,11 +131,12 @@ void axe__emit_cuda_ptx_wrappers(ax_text *t, const char *body)
         (void)snprintf(name, sizeof name, "%s(", a->wrap);
         if (strstr(body, name) == NULL)
             continue;
-        if (!any)
-            axe__text_put(t, "\n#ifndef AXE_CUDA_EMULATE /* the PTX "
-                             "instructions (emulated otherwise) */\n");
-        any = true;
+        wrappers_open(t, &any);
         mma_wrapper(t, a);
+    }
+    if (strstr(body, "axe_ptx_cvt_rna_tf32(") != NULL) {
+        wrappers_open(t, &any);
+        cvt_tf32_wrapper(t);
     }
     for (i = 0; i < 3; i++)
         for (tr = 0; tr < 2; tr++) {
@@ -124,10 +144,7 @@ void axe__emit_cuda_ptx_wrappers(ax_text *t, const char *body)
                            tr ? "_trans" : "");
             if (strstr(body, name) == NULL)
                 continue;
-            if (!any)
-                axe__text_put(t, "\n#ifndef AXE_CUDA_EMULATE /* the PTX "
-                                 "instructions (emulated otherwise) */\n");
-            any = true;
+            wrappers_open(t, &any);
             ldmatrix_wrapper(t, xs[i], tr != 0);
         }
     if (any)
@@ -201,6 +218,18 @@ static void put_pack_close(ax_text *t, axe_dtype dt, int e)
     axe__text_put(t, ")");
 }
 
+/* An f32 fragment register (tf32 atoms only) is the element converted by
+ * cvt.rna.tf32.f32; an f64 one the element itself. */
+static const char *tf32_pre(axe_dtype dt)
+{
+    return dt == AXE_DTYPE_F32 ? "axe_ptx_cvt_rna_tf32(" : "";
+}
+
+static const char *tf32_post(axe_dtype dt)
+{
+    return dt == AXE_DTYPE_F32 ? ")" : "";
+}
+
 static const char *frag_type(const axe__cuda_atom *a)
 {
     return a->a == AXE_DTYPE_F64 ? "double" : "uint32_t";
@@ -230,8 +259,9 @@ static void pack_regs(ax_text *t, const axe_program *p, const ax_stmt *s, int o,
     for (j = 0; j < f->nregs; j++) {
         ind_put(t, ind);
         axe__text_put(t, "ax_%c[%lld][%d] = ", "ab"[o], (long long)tile, j);
-        if (tn->dtype == AXE_DTYPE_F64) {
-            axe__text_put(t, "%s[%lldL];\n", tn->cname, (long long)off + j);
+        if (tn->dtype == AXE_DTYPE_F64 || tn->dtype == AXE_DTYPE_F32) {
+            axe__text_put(t, "%s%s[%lldL]%s;\n", tf32_pre(tn->dtype), tn->cname,
+                          (long long)off + j, tf32_post(tn->dtype));
             continue;
         }
         for (e = 0; e < f->unit; e++) {
@@ -407,10 +437,12 @@ static void load_frag(ax_text *t, const axe_program *p, const ax_stmt *s, int o,
                 (void)snprintf(
                     k, sizeof k, "ax_ki * %lldL + %lldL + %dL * (laneid %% 4L)",
                     (long long)ka, (long long)(f->c0[j] + e), f->unit);
-                if (tn->dtype != AXE_DTYPE_F64)
+                if (axe_dtype_size(tn->dtype) < 4)
                     put_pack_open(t, tn->dtype, e);
+                axe__text_put(t, "%s", tf32_pre(tn->dtype));
                 put_elem(t, p, s, o + 1, row, k, false);
-                if (tn->dtype != AXE_DTYPE_F64)
+                axe__text_put(t, "%s", tf32_post(tn->dtype));
+                if (axe_dtype_size(tn->dtype) < 4)
                     put_pack_close(t, tn->dtype, e);
             }
             axe__text_put(t, ";\n");
@@ -557,10 +589,14 @@ void axe__cuda_mma_explain(ax_text *t, const axe_program *p, const ax_stmt *s)
     forms(p, s, f);
     if (a == NULL)
         axe__text_put(t, "f32 FMA on the m16n8k8 fragments in the order of K "
-                         "(tf32 mma.sync only when the kernel asks for it: "
-                         "an f32 gemm keeps f32 accuracy)");
+                         "(tf32 mma.sync only when the kernel asks for it, "
+                         "gemm(C, A, B, tf32): an f32 gemm keeps f32 "
+                         "accuracy)");
     else
         axe__text_put(t, "%s", a->ptx);
+    if (a != NULL && s->tf32)
+        axe__text_put(t, " (asked for by tf32; every A and B element "
+                         "converted by cvt.rna.tf32.f32)");
     if (!s->mma->from_memory) {
         axe__text_put(t, ", %lld x %lld x %lld atom tiles, %s\n",
                       (long long)s->mma->tiles[0], (long long)s->mma->tiles[1],
