@@ -21,6 +21,9 @@ from setuptools.dist import Distribution
 HERE = os.path.dirname(os.path.abspath(__file__))
 #: What an sdist carries under csrc/: enough for CMake to build libaxe.
 C_SOURCES = ("CMakeLists.txt", "cmake", "include", "src")
+#: The CUDA emulation headers, copied into the package (axe/_cuda_emu/)
+#: for axe.kernel.compile(..., emulate=True).
+EMU_HEADERS = ("compiler_cuda_emu.h", "compiler_cuda_emu_atoms.h")
 
 
 def find_source():
@@ -79,6 +82,12 @@ class BuildWithLibaxe(build_ext):
             dest = os.path.dirname(self.get_ext_fullpath("axe._fast"))
             os.makedirs(dest, exist_ok=True)
             shutil.copyfile(shared, os.path.join(dest, "libaxe.so"))
+            emu = os.path.join(dest, "_cuda_emu")
+            os.makedirs(emu, exist_ok=True)
+            for name in EMU_HEADERS:
+                shutil.copyfile(os.path.join(SOURCE, "src", "compiler",
+                                             "backend", "cuda", name),
+                                os.path.join(emu, name))
             for ext in self.extensions:
                 ext.extra_objects = [static]
             super().run()

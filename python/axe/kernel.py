@@ -33,7 +33,7 @@ import threading
 from typing import (Any, Dict, List, NamedTuple, Optional, Sequence, Tuple,
                     Union)
 
-from . import _lib
+from . import _cuda, _lib
 from ._lib import AxeError, Diag, KernelOptions, KernelTensor, lib
 
 #: The most work (``axe_program_work``) a ``check=True`` call accepts, as
@@ -505,16 +505,8 @@ class Kernel:
     def __init__(self, prog: ctypes.c_void_p, c_text: bytes) -> None:
         """Load (building if needed) the shared object of "c_text", the C
         of "prog"; the Kernel owns "prog" once this returns."""
-        self.name: str = lib.axe_program_name(prog).decode()
+        self._init_program(prog)
         self.c_source: str = c_text.decode()
-        #: The runtime scalars (`M: i32`, `eps: f32`) in declaration
-        #: order, and their dtypes ("i32", "f32", "f64", "f16", "bf16").
-        self.scalars: List[str] = []
-        self.scalar_dtypes: List[str] = []
-        for i in range(lib.axe_program_scalar_count(prog)):
-            sc = lib.axe_program_scalar(prog, i)
-            self.scalars.append(sc.name.decode())
-            self.scalar_dtypes.append(_dtype_name(sc.dtype))
         so, self._call_lock, self.so_path, self.built = _load(c_text)
         self._fn = getattr(so, "k_" + self.name)
         self._fn.restype = None
@@ -535,6 +527,20 @@ class Kernel:
             self._error = None
         self._lock = threading.Lock()  # bind, launch and reference
         self._prog: Optional[ctypes.c_void_p] = prog
+
+    def _init_program(self, prog: ctypes.c_void_p) -> None:
+        """The name and the runtime scalars of "prog"."""
+        self.name: str = lib.axe_program_name(prog).decode()
+        #: "c", "cuda" or "cuda-emulated".
+        self.target: str = "c"
+        #: The runtime scalars (`M: i32`, `eps: f32`) in declaration
+        #: order, and their dtypes ("i32", "f32", "f64", "f16", "bf16").
+        self.scalars: List[str] = []
+        self.scalar_dtypes: List[str] = []
+        for i in range(lib.axe_program_scalar_count(prog)):
+            sc = lib.axe_program_scalar(prog, i)
+            self.scalars.append(sc.name.decode())
+            self.scalar_dtypes.append(_dtype_name(sc.dtype))
 
     def __del__(self) -> None:
         prog = getattr(self, "_prog", None)
@@ -570,7 +576,9 @@ class Kernel:
         sig = [f"{t.name}: {t.dtype}{list(t.shape)}" for t in self.tensors]
         sig += [f"{s}: {d}" for s, d in zip(self.scalars,
                                              self.scalar_dtypes)]
-        return f"<axe.kernel.Kernel {self.name}({', '.join(sig)})>"
+        on = "" if self.target == "c" else f" on {self.target}"
+        return (f"<axe.kernel.{type(self).__name__} {self.name}"
+                f"({', '.join(sig)}){on}>")
 
     def _bind(self, kwargs: Dict[str, Any]) -> List[Any]:
         """Take the runtime scalars out of "kwargs" and give them to the
@@ -735,17 +743,219 @@ class Kernel:
         return texts, int(report.count), True
 
 
-def compile(path_or_source: Union[str, "os.PathLike[str]"],
-            **params: int) -> Kernel:
+class CudaKernel(Kernel):
+    """A kernel compiled for the CUDA target (``compile(...,
+    target="cuda")`` or ``emulate=True``): ``name``, ``tensors``,
+    ``scalars``, ``target`` ("cuda" or "cuda-emulated"), ``arch``
+    ("sm_80"), ``cu_source`` (the emitted .cu) and ``so_path``. On a GPU
+    it takes device arrays (``__cuda_array_interface__``: CuPy, ...; or
+    DLPack through CuPy) and launches on ``stream`` (default: CuPy's
+    current stream, else the default stream), asynchronously; emulated,
+    it takes host arrays as the C target does. ``check=True`` compares
+    with the reference (after a stream synchronize)."""
+
+    def __init__(self, prog: ctypes.c_void_p, cu_text: bytes,
+                 emulated: bool) -> None:
+        self._init_program(prog)
+        arch = ctypes.c_char_p()
+        lib.axe_program_target(prog, ctypes.byref(arch))
+        self.arch: str = (arch.value or b"").decode()
+        self.target = "cuda-emulated" if emulated else "cuda"
+        self.cu_source: str = cu_text.decode()
+        so, self._call_lock, self.so_path, self.built = _cuda.build(
+            cu_text, self.arch, emulated, cache_dir(), _cache_lock, _loaded)
+        self._rt = _cuda.Runtime(so, emulated)
+        self._fn = getattr(so, "axe_launch_" + self.name)
+        self._fn.restype = ctypes.c_int
+        n = lib.axe_program_tensor_count(prog)
+        # int axe_launch_NAME(T *A, ..., int32_t M, double eps, ...,
+        # cudaStream_t stream)
+        self._fn.argtypes = ([ctypes.c_void_p] * n +
+                             [ctypes.c_int32 if d == "i32" else
+                              ctypes.c_double for d in self.scalar_dtypes] +
+                             [ctypes.c_void_p])
+        try:  # const char *axe_error_NAME(void): a start out of bounds
+            self._error = getattr(so, f"axe_error_{self.name}")
+            self._error.restype = ctypes.c_char_p
+            self._error.argtypes = []
+        except AttributeError:
+            self._error = None
+        self._lock = threading.Lock()
+        self._prog = prog
+
+    def __call__(self, *arrays: Any, check: bool = False, stream: Any = None,
+                 **kwargs: Any) -> Optional[CheckResult]:
+        """Run the kernel (see the class); a tensor named ``check`` or
+        ``stream`` only by position."""
+        with self._lock:
+            scalars = self._bind(kwargs)
+            tensors = self.tensors
+            objs = self._arguments(tensors, arrays, kwargs)
+            if self._rt.emulated:
+                if stream is not None:
+                    raise TypeError(f"kernel {self.name}: the emulation "
+                                    "runs synchronously; it takes no "
+                                    "stream")
+                return self._emulated(tensors, objs, scalars, check)
+            ptrs = []
+            for t, obj in zip(tensors, objs):
+                what = f"kernel {self.name}: argument {t.name}"
+                cai = _cuda.device_array(obj, what)
+                ptrs.append(_cuda.check_device(
+                    cai, t.dtype, t.shape, t.elems, t.written, t.row_major,
+                    _want_text(t).replace("C-contiguous ",
+                                          "C-contiguous device "), what))
+            return self._device(tensors, ptrs, scalars,
+                                _cuda.stream_handle(stream), check)
+
+    def _emulated(self, tensors: List[Tensor], objs: List[Any],
+                  scalars: List[Any], check: bool) -> Optional[CheckResult]:
+        """Host arrays through emulated device memory (cudaMalloc'd, so
+        the race detector sees the global accesses)."""
+        views, addrs = self._buffers(tensors, objs)
+        with self._call_lock:  # the emulation's state is global
+            return self._emulated_locked(tensors, views, addrs, scalars,
+                                         check)
+
+    def _emulated_locked(self, tensors: List[Tensor], views: List[Any],
+                         addrs: List[int], scalars: List[Any],
+                         check: bool) -> Optional[CheckResult]:
+        rt, dev = self._rt, []
+        try:
+            for v, a in zip(views, addrs):
+                d = rt.malloc(len(v))
+                if not d:
+                    raise AxeError("NO_MEMORY", f"kernel {self.name}: the "
+                                   "emulation's cudaMalloc failed")
+                dev.append(d)
+                rt.check(self.name, rt.copy(d, a, len(v), _cuda.H2D),
+                         "cudaMemcpy")
+            result = self._device(tensors, dev, scalars, None, check)
+            for t, v, a, d in zip(tensors, views, addrs, dev):
+                if t.written and len(v):
+                    rt.check(self.name, rt.copy(a, d, len(v), _cuda.D2H),
+                             "cudaMemcpy")
+            return result
+        finally:
+            for d in dev:
+                rt.free(d)
+
+    def _device(self, tensors: List[Tensor], ptrs: List[int],
+                scalars: List[Any], stream: Optional[int],
+                check: bool) -> Optional[CheckResult]:
+        """The launch on device pointers "ptrs"; with "check", host copies
+        of every argument before it, the outputs after a synchronize, the
+        reference and the comparison."""
+        rt = self._rt
+        sizes = [t.elems * lib.axe_dtype_size(_DTYPE_CODES[t.dtype])
+                 for t in tensors]
+        ref: List[bytearray] = []
+        if check:
+            work = lib.axe_program_work(self._prog)
+            if work > CHECK_MAX_WORK:
+                raise ValueError(f"kernel {self.name} does {work} element "
+                                 "operations, beyond check=True's limit "
+                                 f"of {CHECK_MAX_WORK} (as axe run); call "
+                                 "it without check")
+            rt.check(self.name, rt.sync(stream), "cudaStreamSynchronize")
+            ref = [self._to_host(p, n) for p, n in zip(ptrs, sizes)]
+        with self._call_lock:
+            rc = self._fn(*ptrs, *scalars, stream)
+            err = (self._error() if rc == _cuda.CUDA_ERROR_ASSERT and
+                   self._error is not None else None)
+            emu_races = rt.races() if rt.emulated else 0
+        if err:
+            raise AxeError("DOMAIN", f"kernel {self.name}: "
+                           f"{err.decode('utf-8', 'replace')}")
+        if rc != 0:
+            e = rt.error(self.name, rc, f"axe_launch_{self.name}")
+            if getattr(e, "cuda_error", "") in ("cudaErrorNoDevice",
+                                                "cudaErrorInsufficientDriver"):
+                e = AxeError("CUDA", e.reason + " -- no usable GPU here: "
+                             "target='cuda' runs on a GPU; emulate=True "
+                             "runs the same CUDA on the CPU")
+            raise e
+        if not check:
+            return None
+        rt.check(self.name, rt.sync(stream), "cudaStreamSynchronize")
+        got = [self._to_host(p, n) for p, n in zip(ptrs, sizes)]
+        races, race_count, checked = self._reference(ref)
+        if emu_races:
+            races.append(f"the emulation found {emu_races} racing "
+                         "accesses (axe-emu-race lines on stderr)")
+            race_count += emu_races
+        cmp = _Compare()
+        for t, g, r in zip(tensors, got, ref):
+            cmp.tensor(t, bytes(g), bytes(r))
+        if cmp.counts or race_count:
+            raise CheckError(self.name, cmp.mismatches, cmp.counts, races,
+                             race_count,
+                             [t.name for t in tensors if not t.row_major])
+        return CheckResult(cmp.max_abs, cmp.max_rel, checked)
+
+    def _to_host(self, ptr: int, n: int) -> bytearray:
+        buf = bytearray(n)
+        if n:
+            view = (ctypes.c_char * n).from_buffer(buf)
+            self._rt.check(self.name,
+                           self._rt.copy(ctypes.addressof(view), ptr, n,
+                                         _cuda.D2H), "cudaMemcpy")
+        return buf
+
+
+def _target_options(o: KernelOptions, target: Optional[str],
+                    arch: Optional[str], emulate: bool) -> Optional[bool]:
+    """Set the options' target; None for the C target, else whether the
+    CUDA one is emulated."""
+    if target not in (None, "c", "cuda", "cuda-emulated"):
+        raise ValueError(f"target={target!r}: 'c', 'cuda' or "
+                         "'cuda-emulated'")
+    if emulate and target == "c":
+        raise ValueError("emulate=True runs the CUDA target on the CPU; "
+                         "target='c' is the C backend (drop one)")
+    emulated = emulate or target == "cuda-emulated"
+    if not emulated and target in (None, "c"):
+        if arch is not None:
+            raise ValueError(f"arch={arch!r} is for target='cuda'")
+        return None
+    diag = Diag()
+    st = lib.axe_kernel_options_target(
+        ctypes.byref(o), b"cuda",
+        None if arch is None else _lib.name_bytes(arch, "arch"),
+        ctypes.byref(diag))
+    if st:
+        _lib.fail(st, diag)
+    return emulated
+
+
+def compile(path_or_source: Union[str, "os.PathLike[str]"], *,
+            target: Optional[str] = None, arch: Optional[str] = None,
+            emulate: bool = False, **params: int) -> Kernel:
     """Compile a kernel (a .axe path, or its source text: a str holding a
     newline or '{') with the compile-time params ``-D NAME=VALUE`` given
     as keywords; AxeError with FILE:LINE:COL and the reason when the
     program is wrong; the shared object is built with $CC (default cc)
-    once and cached (``cache_dir()``)."""
+    once and cached (``cache_dir()``). ``target="cuda"`` (``arch``:
+    "sm_80", ...) builds the emitted .cu with $NVCC into a
+    ``CudaKernel`` that takes device arrays; ``emulate=True`` (or
+    ``target="cuda-emulated"``) builds it with $CXX against the CPU
+    emulation and takes host arrays."""
     text, where = _read_source(path_or_source)
-    prog = _compile_program(text, where, _options(params))
+    opts = _options(params)
+    emulated = _target_options(opts, target, arch, emulate)
+    if emulated is False:
+        _cuda.nvcc_command()  # what is missing, before compiling
+    prog = _compile_program(text, where, opts)
     try:
         name = os.fsencode(os.path.basename(where))
+        if emulated is not None:
+            n = lib.axe_program_emit(prog, name, None, 0)
+            buf = ctypes.create_string_buffer(n + 1)
+            lib.axe_program_emit(prog, name, buf, n + 1)
+            if n == 0:
+                raise AxeError("NO_MEMORY", "emitting the CUDA ran out of "
+                               "memory")
+            return CudaKernel(prog, buf.value, emulated)
         n = lib.axe_program_emit_c(prog, name, None, 0)
         buf = ctypes.create_string_buffer(n + 1)
         lib.axe_program_emit_c(prog, name, buf, n + 1)
