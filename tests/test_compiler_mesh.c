@@ -474,6 +474,18 @@ static void effect_one(mesh_case *c)
     logical_reduce(c, 4, 3, 1, 1, false);
 }
 
+/* Y's row i * P + g (cyclic) gets X's row g * (M / P) + i (blocks). */
+static void effect_views(mesh_case *c)
+{
+    int64_t P = c->ndev, M = c->t[0].shape[0], N = c->t[0].shape[1], g, i, j;
+    logical_copy(c, 1, 0);
+    for (g = 0; g < P; g++)
+        for (i = 0; i < M / P; i++)
+            for (j = 0; j < N; j++)
+                c->logical[2][(i * P + g) * N + j] =
+                    c->logical[0][(g * (M / P) + i) * N + j];
+}
+
 static void table(void)
 {
     static const struct {
@@ -489,6 +501,8 @@ static void table(void)
         {"local_shard.axe", NULL, 0, 2, effect_local},
         {"local_shard.axe", "P", 4, 4, effect_local},
         {"one_device.axe", NULL, 0, 8, effect_one},
+        {"local_views.axe", NULL, 0, 4, effect_views},
+        {"local_views.axe", "P", 2, 2, effect_views},
     };
     size_t r;
     for (r = 0; r < sizeof rows / sizeof rows[0]; r++) {

@@ -7,8 +7,9 @@
  * reference, compiler_ref.c: each such segment is a launch of its own),
  * and a device operator is one global step from its logical definition.
  * An element's holders are the points of the paper's set L(x) of its
- * logical index x: the base point (gpuid, m) and every replica
- * combination added on gpuid. `device copy` reads the source's value of
+ * logical index x: the base point (gpuid, m), computed from the layout's
+ * iters as flat arrays (compiled once per operator, no table), and every
+ * replica combination added on gpuid. `device copy` reads the source's value of
  * each element (every holder of it must hold the same bytes: replicas
  * that disagree are an error, as the element then has no value) and
  * writes it to every holder of the element in the destination; `device
@@ -18,74 +19,77 @@
  * coordinate maps to (holes) are never written.
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "compiler_internal.h"
 
-/* The holders of every logical element of a distributed tensor: element
- * x has "per" of them, dev[x * per + r] and addr[x * per + r]. */
-typedef struct holders {
-    int64_t n, per;
-    int64_t *dev, *addr;
-} holders;
+/* A distributed tensor's layout as flat arrays (no swizzle, axes gpuid
+ * and m only: sema's checks): element x's base point is the offsets plus,
+ * for each shard iter i (the last fastest), its digit of x times its
+ * stride on gpuid ("gs") or m ("ms"); its holders add every replica
+ * combination (on gpuid) to the base device. */
+typedef struct flat {
+    int n, nrep;
+    int64_t ext[AXE_LAYOUT_MAX_SHARD], gs[AXE_LAYOUT_MAX_SHARD],
+        ms[AXE_LAYOUT_MAX_SHARD];
+    int64_t rext[AXE_LAYOUT_MAX_REPLICA], rs[AXE_LAYOUT_MAX_REPLICA];
+    int64_t g0, a0, per, size;
+} flat;
 
-static void holders_free(holders *h)
-{
-    free(h->dev);
-    free(h->addr);
-}
+static bool on_gpuid(const char *axis) { return strcmp(axis, "gpuid") == 0; }
 
-/* The base point of "x" on gpuid and m. */
-static axe_status base_point(const ax_tensor *t, int64_t x, int64_t *g,
-                             int64_t *a, axe_diag *diag)
+static void flat_of(const ax_tensor *t, flat *f)
 {
-    axe_point pt;
-    int k;
-    AXE_TRY(axe_layout_apply_base(&t->glayout, x, &pt, diag));
-    *g = *a = 0;
-    for (k = 0; k < pt.n; k++) {
-        if (strcmp(pt.axis[k], "gpuid") == 0)
-            *g += pt.v[k];
-        else if (strcmp(pt.axis[k], "m") == 0)
-            *a += pt.v[k];
+    const axe_layout *l = &t->glayout;
+    int i;
+    f->n = l->nshard;
+    f->nrep = l->nreplica;
+    f->g0 = f->a0 = 0;
+    f->per = 1;
+    f->size = t->gsize;
+    for (i = 0; i < l->nshard; i++) {
+        bool g = on_gpuid(l->shard[i].axis);
+        f->ext[i] = l->shard[i].extent;
+        f->gs[i] = g ? l->shard[i].stride : 0;
+        f->ms[i] = g ? 0 : l->shard[i].stride;
     }
-    return AXE_OK;
+    for (i = 0; i < l->nreplica; i++) { /* all on gpuid */
+        f->rext[i] = l->replica[i].extent;
+        f->rs[i] = l->replica[i].stride;
+        f->per *= f->rext[i]; /* <= P: sema's cover */
+    }
+    for (i = 0; i < l->noffset; i++) {
+        if (on_gpuid(l->offset[i].axis))
+            f->g0 += l->offset[i].value;
+        else
+            f->a0 += l->offset[i].value;
+    }
 }
 
-/* Element x's holder "r": its base point plus replica combination r
+/* Element x's base device "*g" and address "*a". */
+static void base_point(const flat *f, int64_t x, int64_t *g, int64_t *a)
+{
+    int i;
+    *g = f->g0;
+    *a = f->a0;
+    for (i = f->n - 1; i >= 0; i--) {
+        int64_t dg = x % f->ext[i];
+        x /= f->ext[i];
+        *g += dg * f->gs[i];
+        *a += dg * f->ms[i];
+    }
+}
+
+/* Holder "r" of an element of base device "g": replica combination r
  * (mixed radix, the last replica iter fastest). */
-static int64_t replica_dev(const axe_layout *l, int64_t g, int64_t r)
+static int64_t replica_dev(const flat *f, int64_t g, int64_t r)
 {
     int j;
-    for (j = l->nreplica - 1; j >= 0; j--) {
-        g += r % l->replica[j].extent * l->replica[j].stride;
-        r /= l->replica[j].extent;
+    for (j = f->nrep - 1; j >= 0; j--) {
+        g += r % f->rext[j] * f->rs[j];
+        r /= f->rext[j];
     }
     return g;
-}
-
-static axe_status holders_build(const ax_tensor *t, holders *h, axe_diag *diag)
-{
-    int64_t x, r;
-    int j;
-    h->n = t->gsize;
-    h->per = 1;
-    for (j = 0; j < t->glayout.nreplica; j++)
-        h->per *= t->glayout.replica[j].extent; /* <= P: sema's cover */
-    h->dev = malloc((size_t)(h->n * h->per) * sizeof(int64_t));
-    h->addr = malloc((size_t)(h->n * h->per) * sizeof(int64_t));
-    if (h->dev == NULL || h->addr == NULL)
-        return axe__fail(diag, AXE_ERR_NO_MEMORY, t->off, "out of memory");
-    for (x = 0; x < h->n; x++) {
-        int64_t g, a;
-        AXE_TRY(base_point(t, x, &g, &a, diag));
-        for (r = 0; r < h->per; r++) {
-            h->dev[x * h->per + r] = replica_dev(&t->glayout, g, r);
-            h->addr[x * h->per + r] = a;
-        }
-    }
-    return AXE_OK;
 }
 
 /* The logical coordinate of row-major index "x" of "shape" as text. */
@@ -118,18 +122,16 @@ static void *buffer_of(const mesh_run *m, int64_t dev, int i)
 /* The bytes of element x of tensor "i" (source of "s"): every holder's
  * must be the same; "out" gets them. */
 static axe_status read_elem(const mesh_run *m, const ax_stmt *s, int i,
-                            const holders *h, int64_t x, unsigned char *out,
+                            const flat *f, int64_t x, unsigned char *out,
                             axe_diag *diag)
 {
     const ax_tensor *t = &m->p->tensors[i];
-    int64_t es = axe_dtype_size(t->dtype);
-    int64_t r, d0 = h->dev[x * h->per];
-    memcpy(out, (char *)buffer_of(m, d0, i) + h->addr[x * h->per] * es,
-           (size_t)es);
-    for (r = 1; r < h->per; r++) {
-        int64_t d = h->dev[x * h->per + r];
-        const char *b =
-            (char *)buffer_of(m, d, i) + h->addr[x * h->per + r] * es;
+    int64_t es = axe_dtype_size(t->dtype), g, a, r;
+    base_point(f, x, &g, &a);
+    memcpy(out, (char *)buffer_of(m, g, i) + a * es, (size_t)es);
+    for (r = 1; r < f->per; r++) {
+        int64_t d = replica_dev(f, g, r);
+        const char *b = (char *)buffer_of(m, d, i) + a * es;
         if (memcmp(b, out, (size_t)es) != 0) {
             char c[160];
             coord_text(t->gshape, t->ndim, x, c, sizeof c);
@@ -138,7 +140,7 @@ static axe_status read_elem(const mesh_run *m, const ax_stmt *s, int i,
                 "device %s (line %d): the replicas of '%s' disagree at "
                 "[%s]: device %lld holds %g, device %lld holds %g (a "
                 "replicated source must hold one value per element)",
-                axe__op_name(s->op), s->line, t->name, c, (long long)d0,
+                axe__op_name(s->op), s->line, t->name, c, (long long)g,
                 axe__ref_load(t->dtype, out, 0), (long long)d,
                 axe__ref_load(t->dtype, b, 0));
         }
@@ -146,70 +148,64 @@ static axe_status read_elem(const mesh_run *m, const ax_stmt *s, int i,
     return AXE_OK;
 }
 
-static void write_elem(const mesh_run *m, int i, const holders *h, int64_t x,
+static void write_elem(const mesh_run *m, int i, const flat *f, int64_t x,
                        const unsigned char *v)
 {
-    int64_t es = axe_dtype_size(m->p->tensors[i].dtype);
-    int64_t r;
-    for (r = 0; r < h->per; r++)
-        memcpy((char *)buffer_of(m, h->dev[x * h->per + r], i) +
-                   h->addr[x * h->per + r] * es,
-               v, (size_t)es);
+    int64_t es = axe_dtype_size(m->p->tensors[i].dtype), g, a, r;
+    base_point(f, x, &g, &a);
+    for (r = 0; r < f->per; r++)
+        memcpy((char *)buffer_of(m, replica_dev(f, g, r), i) + a * es, v,
+               (size_t)es);
 }
 
-static axe_status run_copy(const mesh_run *m, const ax_stmt *s,
-                           const holders *hd, const holders *hs, axe_diag *diag)
+static axe_status run_copy(const mesh_run *m, const ax_stmt *s, const flat *fd,
+                           const flat *fs, axe_diag *diag)
 {
     unsigned char v[8];
     int64_t x;
-    for (x = 0; x < hd->n; x++) {
-        AXE_TRY(read_elem(m, s, s->args[1].tensor, hs, x, v, diag));
-        write_elem(m, s->args[0].tensor, hd, x, v);
+    for (x = 0; x < fd->size; x++) {
+        AXE_TRY(read_elem(m, s, s->args[1].tensor, fs, x, v, diag));
+        write_elem(m, s->args[0].tensor, fd, x, v);
     }
     return AXE_OK;
 }
 
 /* dst element y: src's elements along dim k, combined in order. */
 static axe_status reduce_elem(const mesh_run *m, const ax_stmt *s,
-                              const holders *hd, const holders *hs, int64_t y,
+                              const flat *fd, const flat *fs, int64_t y,
                               axe_diag *diag)
 {
     const ax_tensor *src = &m->p->tensors[s->args[1].tensor];
-    int64_t inner = 1, ext = src->gshape[s->rdim], j, outer, x0;
+    int64_t inner = 1, ext = src->gshape[s->rdim], j, x0;
     unsigned char v[8], w[8];
     double acc = 0;
     int d;
     for (d = s->rdim + 1; d < src->ndim; d++)
         inner *= src->gshape[d];
-    outer = y / inner;
-    x0 = outer * ext * inner + y % inner;
+    x0 = y / inner * ext * inner + y % inner;
     for (j = 0; j < ext; j++) {
         double a;
         AXE_TRY(
-            read_elem(m, s, s->args[1].tensor, hs, x0 + j * inner, v, diag));
+            read_elem(m, s, s->args[1].tensor, fs, x0 + j * inner, v, diag));
         a = axe__ref_load(src->dtype, v, 0);
         acc = j == 0 ? a : axe__ref_combine(src->dtype, s->rkind, acc, a);
     }
     axe__ref_store(src->dtype, w, 0, acc);
-    write_elem(m, s->args[0].tensor, hd, y, w);
+    write_elem(m, s->args[0].tensor, fd, y, w);
     return AXE_OK;
 }
 
 static axe_status run_devop(const mesh_run *m, const ax_stmt *s, axe_diag *diag)
 {
-    holders hd = {0, 0, NULL, NULL}, hs = {0, 0, NULL, NULL};
-    axe_status st;
+    flat fd, fs;
     int64_t y;
-    st = holders_build(&m->p->tensors[s->args[0].tensor], &hd, diag);
-    if (st == AXE_OK)
-        st = holders_build(&m->p->tensors[s->args[1].tensor], &hs, diag);
-    if (st == AXE_OK && s->op == AX_OP_COPY)
-        st = run_copy(m, s, &hd, &hs, diag);
-    for (y = 0; st == AXE_OK && s->op == AX_OP_REDUCE && y < hd.n; y++)
-        st = reduce_elem(m, s, &hd, &hs, y, diag);
-    holders_free(&hd);
-    holders_free(&hs);
-    return st;
+    flat_of(&m->p->tensors[s->args[0].tensor], &fd);
+    flat_of(&m->p->tensors[s->args[1].tensor], &fs);
+    if (s->op == AX_OP_COPY)
+        return run_copy(m, s, &fd, &fs, diag);
+    for (y = 0; y < fd.size; y++)
+        AXE_TRY(reduce_elem(m, s, &fd, &fs, y, diag));
+    return AXE_OK;
 }
 
 /* Whether the statements from "s" to the next device operator hold an
@@ -263,9 +259,8 @@ axe_status axe_program_mesh_local(const axe_program *p, int i, int64_t device,
                                   axe_diag *diag)
 {
     const ax_tensor *t;
-    holders h = {0, 0, NULL, NULL};
-    int64_t es, x, r;
-    axe_status st;
+    flat f;
+    int64_t es, x, r, g, a;
     if (i < 0 || i >= axe_program_tensor_count(p) || !p->tensors[i].dist)
         return axe__fail(diag, AXE_ERR_INVALID, -1,
                          "tensor parameter %d is not a distributed tensor", i);
@@ -276,14 +271,15 @@ axe_status axe_program_mesh_local(const axe_program *p, int i, int64_t device,
     t = &p->tensors[i];
     es = axe_dtype_size(t->dtype);
     memset(local, 0, (size_t)(t->span * es));
-    st = holders_build(t, &h, diag);
-    for (x = 0; st == AXE_OK && x < h.n; x++)
-        for (r = 0; r < h.per; r++)
-            if (h.dev[x * h.per + r] == device)
-                memcpy((char *)local + h.addr[x * h.per + r] * es,
-                       (const char *)logical + x * es, (size_t)es);
-    holders_free(&h);
-    return st;
+    flat_of(t, &f);
+    for (x = 0; x < f.size; x++) {
+        base_point(&f, x, &g, &a);
+        for (r = 0; r < f.per; r++)
+            if (replica_dev(&f, g, r) == device)
+                memcpy((char *)local + a * es, (const char *)logical + x * es,
+                       (size_t)es);
+    }
+    return AXE_OK;
 }
 
 int64_t axe_program_mesh_devices(const axe_program *p) { return p->ndev; }
