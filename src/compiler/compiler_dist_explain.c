@@ -75,33 +75,46 @@ static axe_status plan_of(const axe_program *p, const ax_stmt *s,
                                  why);
 }
 
-/* The collective and the most bytes one device sends and receives. */
+/* The most bytes one device sends and receives under the transfer rule
+ * (one pass over the table for every rank). */
+static void put_bytes(ax_text *t, const ax_dist_plan *plan, int64_t es)
+{
+    int64_t *sent = malloc((size_t)plan->ndev * sizeof *sent);
+    int64_t *recv = malloc((size_t)plan->ndev * sizeof *recv);
+    int64_t r, most_s = 0, most_r = 0;
+    if (sent == NULL || recv == NULL)
+        t->status = AXE_ERR_NO_MEMORY;
+    else if (axe__dist_bytes_all(plan, es, sent, recv) != AXE_OK)
+        axe__text_put(t, "  bytes per device: beyond 2^63\n");
+    else {
+        for (r = 0; r < plan->ndev; r++) {
+            most_s = sent[r] > most_s ? sent[r] : most_s;
+            most_r = recv[r] > most_r ? recv[r] : most_r;
+        }
+        axe__text_put(t,
+                      "  bytes per device (transfer rule): at most %lld "
+                      "sent, %lld received\n",
+                      (long long)most_s, (long long)most_r);
+    }
+    free(sent);
+    free(recv);
+}
+
+/* The collective and the bytes per device, or the planner's reason. */
 static void put_plan(ax_text *t, const axe_program *p, const ax_stmt *s)
 {
     ax_dist_plan *plan = malloc(sizeof *plan);
-    int64_t es = axe_dtype_size(p->tensors[s->args[1].tensor].dtype);
-    int64_t r, sent[AX_DIST_MAX_DEVICES], recv[AX_DIST_MAX_DEVICES];
-    int64_t most_s = 0, most_r = 0;
     axe_diag why;
     if (plan == NULL) {
         t->status = AXE_ERR_NO_MEMORY;
         return;
     }
-    if (plan_of(p, s, plan, &why) != AXE_OK) {
+    if (plan_of(p, s, plan, &why) != AXE_OK)
         axe__text_put(t, "  exchange plan: none (%s)\n", why.message);
-        free(plan);
-        return;
+    else {
+        axe__text_put(t, "  collective %s\n", plan->explain);
+        put_bytes(t, plan, axe_dtype_size(p->tensors[s->args[1].tensor].dtype));
     }
-    axe__text_put(t, "  collective %s\n", plan->explain);
-    if (axe__dist_bytes_all(plan, es, sent, recv) == AXE_OK)
-        for (r = 0; r < plan->ndev; r++) {
-            most_s = sent[r] > most_s ? sent[r] : most_s;
-            most_r = recv[r] > most_r ? recv[r] : most_r;
-        }
-    axe__text_put(t,
-                  "  bytes per device (transfer rule): at most %lld sent, "
-                  "%lld received\n",
-                  (long long)most_s, (long long)most_r);
     free(plan);
 }
 
