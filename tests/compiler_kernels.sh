@@ -882,7 +882,7 @@ if "$AXE" run "$tmp/sib.axe" --check >"$tmp/out" 2>&1 && grep -q '^check passed'
 else
     bad "sibling loops named i: $(head -c 300 "$tmp/out")"
 fi
-expect_fail 2 'unknown target .opencl. \(targets: c, cuda\)' "$AXE" compile "$K/fig5_copy.axe" --target opencl
+expect_fail 2 'unknown target .opencl. \(targets: c, cuda, mpi\)' "$AXE" compile "$K/fig5_copy.axe" --target opencl
 expect_fail 2 'no FILE.axe given' "$AXE" run --check
 expect_fail 1 'cannot open' "$AXE" compile "$tmp/missing.axe"
 expect_fail 1 'mma_atom: no mma atom for f16 inputs with f16 accumulate \(f16 or bf16 with f32: m16n8k16' \

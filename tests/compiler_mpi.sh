@@ -5,7 +5,14 @@
 # (src/compiler/backend/mpi/compiler_mpi_rt.h) built with mpicc from
 # tests/mpi/mpi_runtime_check.c and run under mpirun at 1, 2, 4 and 8 ranks
 # (hand-written digit tables against brute force, the collective each
-# takes). OpenMPI is installed through scripts/ensure_tools.sh when
+# takes); through the CLI ($AXE_BIN), every example of
+# examples/kernels/dist/ at --ranks 2, 4 and 8 (-D P=N) and every kernel
+# of tests/kernels/dist/ at its mesh's size pass `axe run --ranks N
+# --check` (JSON: "target":"mpi","ranks":N); `axe compile --target mpi`
+# emits the runtime calls; the errors: --ranks against another mesh size,
+# --ranks without a mesh, a mesh without --ranks, --ranks with --target
+# cuda, --bench with --ranks, a missing mpicc, an input file of the wrong
+# size at entry. OpenMPI is installed through scripts/ensure_tools.sh when
 # missing; skipped (77) when it cannot be. With AXE_MPI_SANITIZE (the asan
 # preset) the programs are built with -fsanitize=$AXE_MPI_SANITIZE and
 # LeakSanitizer ignores OpenMPI's own allocations only
@@ -56,6 +63,92 @@ if mpicc "${cflags[@]}" -I"$SRC/src/compiler/backend/mpi" \
     done
 else
     bad "mpicc mpi_runtime_check.c: $(head -5 "$tmp/err")"
+fi
+
+# Through the CLI.
+AXE=${AXE_BIN:-}
+if [ -z "$AXE" ] || [ ! -x "$AXE" ]; then
+    echo "$pass passed, $fail failed (no AXE_BIN: the CLI runs skipped)"
+    [ "$fail" -eq 0 ]
+    exit
+fi
+AXE=$(cd "$(dirname "$AXE")" && pwd)/$(basename "$AXE")
+EX=$SRC/examples/kernels/dist
+
+# run_ok FILE N ARGS...: axe run --ranks N --check --json passes.
+run_ok() {
+    local f=$1 n=$2
+    shift 2
+    if timeout 600 "$AXE" run "$f" --ranks "$n" --check --json "$@" \
+        >"$tmp/out" 2>"$tmp/err" &&
+        grep -q '"pass":true' "$tmp/out" &&
+        grep -q "\"target\":\"mpi\",\"ranks\":$n," "$tmp/out"; then
+        ok
+    else
+        bad "$(basename "$f") --ranks $n $*: $(head -c 300 "$tmp/out") $(head -c 300 "$tmp/err")"
+    fi
+}
+for f in "$EX"/*.axe; do
+    for n in 2 4 8; do
+        run_ok "$f" "$n" -D "P=$n"
+    done
+done
+declare -A mesh_of=([allgather]=4 [fig8_reduce_scatter]=4 [local_shard]=2
+    [one_device]=8 [paper_2x2]=4)
+for f in "$SRC"/tests/kernels/dist/*.axe; do
+    n=${mesh_of[$(basename "$f" .axe)]:-}
+    if [ -z "$n" ]; then
+        bad "tests/kernels/dist/$(basename "$f"): add its mesh size to mesh_of"
+        continue
+    fi
+    run_ok "$f" "$n"
+done
+
+# The generated C calls the runtime once per device operator, between
+# the segments' launches.
+if "$AXE" compile "$EX/mlp.axe" --target mpi >"$tmp/mlp.c" 2>"$tmp/err" &&
+    grep -q '#include "compiler_mpi_rt.h"' "$tmp/mlp.c" &&
+    [ "$(grep -c '    ax_mpi_devop(' "$tmp/mlp.c")" = 1 ] &&
+    grep -q 'static void k_dist_mlp_cta_s1(' "$tmp/mlp.c"; then
+    ok
+else
+    bad "compile --target mpi mlp.axe: $(head -c 300 "$tmp/err")"
+fi
+
+# err_run WANT ARGS...: axe run fails (exit 1 or 2) with WANT on stderr.
+err_run() {
+    local want=$1
+    shift
+    "$AXE" run "$@" >"$tmp/out" 2>"$tmp/err"
+    local rc=$?
+    if { [ "$rc" = 1 ] || [ "$rc" = 2 ]; } && grep -qF -- "$want" "$tmp/err"; then
+        ok
+    else
+        bad "axe run $*: exit $rc, wanted '$want': $(head -c 300 "$tmp/err")"
+    fi
+}
+err_run "--ranks 4, but kernel 'dist_allgather' has a mesh of 2 devices: run it with --ranks 2" \
+    "$EX/allgather.axe" --ranks 4 --check
+err_run "declares no mesh" "$SRC/examples/kernels/fig5_copy.axe" --ranks 2
+err_run "--ranks 2" "$EX/allgather.axe" --check
+err_run "--ranks runs the mpi target" "$EX/allgather.axe" --ranks 2 --target cuda
+err_run "--bench with --ranks: not yet" "$EX/allgather.axe" --ranks 2 --bench
+MPICC=/nonexistent/mpicc err_run "'/nonexistent/mpicc' is not installed" \
+    "$EX/allgather.axe" --ranks 2
+
+# The entry check: rank 0 refuses an input of the wrong size, naming each
+# tensor's local shard.
+if "$AXE" compile "$EX/allgather.axe" --target mpi -o "$tmp/ag.c" &&
+    "$AXE" compile "$EX/allgather.axe" --target mpi >/dev/null &&
+    cp "$SRC/src/compiler/backend/mpi/compiler_mpi_rt.h" "$tmp/" &&
+    mpicc -std=c99 -DAXE_KERNEL_MAIN -I"$tmp" "$tmp/ag.c" -o "$tmp/ag" -lm &&
+    head -c 100 /dev/zero >"$tmp/short.in" &&
+    ! mpirun "${mpirun_args[@]}" -np 2 "$tmp/ag" "$tmp/short.in" "$tmp/ag.out" 0 \
+        >"$tmp/out" 2>"$tmp/err" &&
+    grep -qF "has 100 bytes; the local shards of the 2 devices need 12288 (per device: A: 512 f32, B: 1024 f32)" "$tmp/err"; then
+    ok
+else
+    bad "entry check: $(head -c 400 "$tmp/err")"
 fi
 
 echo "$pass passed, $fail failed"

@@ -13,8 +13,8 @@
 
 #include "compiler_backend.h"
 
-static const ax_backend *const backends[] = {&axe__backend_c,
-                                             &axe__backend_cuda};
+static const ax_backend *const backends[] = {
+    &axe__backend_c, &axe__backend_cuda, &axe__backend_mpi};
 #define NBACKENDS ((int)(sizeof backends / sizeof backends[0]))
 
 const ax_backend *axe__backend_find(const char *name)

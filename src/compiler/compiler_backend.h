@@ -35,7 +35,7 @@ typedef struct ax_arch {
 } ax_arch;
 
 typedef struct ax_backend {
-    const char *name;     /* "c", "cuda": --target */
+    const char *name;     /* "c", "cuda", "mpi": --target */
     const char *what;     /* one line for docs and diagnostics */
     const ax_arch *archs; /* ascending; the first is the default */
     int narchs;
@@ -70,6 +70,7 @@ typedef struct ax_backend {
 
 extern const ax_backend axe__backend_c;
 extern const ax_backend axe__backend_cuda;
+extern const ax_backend axe__backend_mpi;
 
 /* The backend of options "o" ("" names c), or NULL. */
 const ax_backend *axe__backend_find(const char *name);

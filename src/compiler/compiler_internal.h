@@ -778,6 +778,18 @@ void axe__emit_access_close(ax_text *t, const axe_program *p,
 
 /* The AXE_KERNEL_MAIN harness (compiler_emit_harness.c). */
 void axe__emit_harness(ax_text *t, const axe_program *p, bool cuda);
+/* What a multi-device backend adds to the C backend's program of a mesh
+ * program (axe__emit_c_mesh, compiler_emit_c.c): "decls" after the
+ * storage (its includes and data), "devop" the statement that runs device
+ * operator "s" between the segments' launches (in k_NAME), "main" after
+ * the harness, whose main() is renamed axe_rank_main. */
+typedef struct ax_c_mesh {
+    void (*decls)(ax_text *t, const axe_program *p);
+    void (*devop)(ax_text *t, const axe_program *p, const ax_stmt *s);
+    void (*main)(ax_text *t, const axe_program *p);
+} ax_c_mesh;
+void axe__emit_c_mesh(ax_text *t, const axe_program *p, const char *file,
+                      const ax_c_mesh *mesh);
 
 /* Names (compiler_names.c). */
 const char *axe__op_name(ax_op op);

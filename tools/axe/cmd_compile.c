@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * `axe compile FILE.axe [--target c|cuda] [--arch ARCH] [-D NAME=VALUE]...
+ * `axe compile FILE.axe [--target c|cuda|mpi] [--arch ARCH] [-D NAME=VALUE]...
  * [--schedule OP=NAME]... [-o OUT] [--explain]`: the generated code (C99,
  * or one CUDA `.cu` file) on stdout or in OUT; with --explain, each
  * operator's schedule, derived layouts, the target's instructions and
@@ -14,7 +14,7 @@
 #include "kernel_cli.h"
 
 static const char usage[] =
-    "usage: axe compile FILE.axe [--target c|cuda] [--arch ARCH] "
+    "usage: axe compile FILE.axe [--target c|cuda|mpi] [--arch ARCH] "
     "[-D NAME=VALUE]...\n"
     "                   [--schedule OP=NAME]... [-o OUT] [--explain]\n"
     "Compile a kernel of the axe kernel language to C99 or CUDA "

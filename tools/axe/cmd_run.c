@@ -33,7 +33,7 @@
 static const char usage[] =
     "usage: axe run FILE.axe [-D NAME=VALUE]... [--arg NAME=V[,V...]]... "
     "[--schedule OP=NAME]... [--seed N] [--check] [--bench] [--json]\n"
-    "       [--target c|cuda [--emulate] [--arch ARCH]]\n"
+    "       [--target c|cuda [--emulate] [--arch ARCH]] [--ranks N]\n"
     "Compile a kernel to C, build it with $CC (default cc), run it on "
     "seeded random data.\n"
     "  --arg NAME=V  the value of runtime scalar NAME (`M: i32`, or a finite\n"
@@ -48,7 +48,9 @@ static const char usage[] =
     "  --json    one JSON object on one line instead of text\n"
     "  --target cuda --emulate [--arch ARCH]  run the CUDA backend's .cu on\n"
     "            the CPU (C++ by $CXX, default c++, against the emulation)\n"
-    "  --target cuda  run it on a GPU (nvcc); without one: skipped, exit 77\n";
+    "  --target cuda  run it on a GPU (nvcc); without one: skipped, exit 77\n"
+    "  --ranks N  a program with a device mesh of N devices: --target mpi,\n"
+    "            built with $MPICC (mpicc), run by $MPIRUN (mpirun) -np N\n";
 
 /* One value of --arg "k": an integer, or a finite number (strtod; for
  * a float scalar, match_args checks which the scalar needs). */
@@ -167,6 +169,16 @@ static int set_target(run_args *a)
     if (a->emulate && !cuda)
         return cli_usage("run", "--emulate runs the CUDA target on the CPU: "
                                 "it needs --target cuda");
+    if (a->ranks > 0 && a->target != NULL && strcmp(a->target, "mpi") != 0)
+        return cli_usage("run", "--ranks runs the mpi target, not %.20s",
+                         a->target);
+    if (a->ranks > 0 && a->bench) /* each rank's harness times on its own */
+        return cli_usage("run", "--bench with --ranks: not yet (bench/dist "
+                                "times the exchanges)");
+    if (a->ranks > 0)
+        a->target = "mpi";
+    if (a->ranks == 0 && a->target != NULL && strcmp(a->target, "mpi") == 0)
+        return cli_usage("run", "--target mpi runs on --ranks N ranks");
     if (a->target == NULL && a->arch == NULL)
         return CLI_EXIT_OK;
     if (axe_kernel_options_target(&a->opts, a->target != NULL ? a->target : "c",
@@ -198,7 +210,16 @@ static int parse_args(int argc, char **argv, run_args *a)
             a->target = argv[++i];
         else if (strcmp(argv[i], "--arch") == 0 && i + 1 < argc)
             a->arch = argv[++i];
-        else if (strcmp(argv[i], "--arg") == 0 && i + 1 < argc) {
+        else if (strcmp(argv[i], "--ranks") == 0 && i + 1 < argc) {
+            int64_t v;
+            axe_diag d;
+            i++;
+            if (cli_parse_int(argv[i], strlen(argv[i]), &v, &d) != AXE_OK ||
+                v < 1 || v > 1024)
+                return cli_usage("run", "--ranks wants a number of ranks "
+                                        "in [1, 1024]");
+            a->ranks = (int)v;
+        } else if (strcmp(argv[i], "--arg") == 0 && i + 1 < argc) {
             if (parse_arg(argv[++i], a) != CLI_EXIT_OK)
                 return CLI_EXIT_USAGE;
         } else if (strcmp(argv[i], "--range") == 0 && i + 1 < argc) {
@@ -458,7 +479,8 @@ static int setup(run_ctx *c, const run_args *a)
         fill_range(a, t, c->in[i], &s);
         memcpy(c->ref[i], c->in[i], c->bytes[i]);
     }
-    return CLI_EXIT_OK;
+    c->nparams = c->n;
+    return c->mode == RUN_MPI ? kernel_mpi_locals(c) : CLI_EXIT_OK;
 }
 
 static void cleanup(run_ctx *c)
@@ -474,15 +496,18 @@ static void cleanup(run_ctx *c)
     free(c->emu_races);
 }
 
-static const char *const mode_names[] = {"c", "cuda-emulated", "cuda"};
+static const char *const mode_names[] = {"c", "cuda-emulated", "cuda", "mpi"};
 
 static void print_result(const run_ctx *c, const run_args *a)
 {
     int i, k;
     const char *op, *sched;
-    printf(a->json ? "{\"kernel\":\"%s\",\"target\":\"%s\",\"schedules\":{"
-                   : "kernel %s, target %s, schedules:",
+    printf(a->json ? "{\"kernel\":\"%s\",\"target\":\"%s\""
+                   : "kernel %s, target %s",
            axe_program_name(c->p), mode_names[c->mode]);
+    if (c->mode == RUN_MPI)
+        printf(a->json ? ",\"ranks\":%d" : ", ranks %d", c->ranks);
+    printf(a->json ? ",\"schedules\":{" : ", schedules:");
     for (i = 0; (sched = axe_program_schedule(c->p, i, &op)) != NULL; i++) {
         int dup = 0;
         for (k = 0; k < i; k++) {
@@ -593,7 +618,10 @@ static void print_tail(const run_args *a, const run_result *res, bool runs)
 static int reference(run_ctx *c, run_result *res, axe_race_report *races)
 {
     axe_diag d;
-    axe_status st = axe_program_reference_races(c->p, c->ref, races, &d);
+    axe_status st;
+    if (c->mode == RUN_MPI)
+        return kernel_mpi_reference(c);
+    st = axe_program_reference_races(c->p, c->ref, races, &d);
     if (st == AXE_ERR_CAPACITY) {
         fprintf(stderr, "axe: run: note: races not detected: %s\n", d.message);
         st = axe_program_reference(c->p, c->ref, &d);
@@ -632,7 +660,7 @@ static void compare_order(run_ctx *c, run_result *res, int k)
     int i;
     res->pass = true;
     for (i = 0; i < c->n; i++)
-        compare(axe_program_tensor(c->p, i), c->in[i], c->ref[i], res);
+        compare(kernel_run_tensor(c, i), c->in[i], c->ref[i], res);
     res->order_pass[k] = res->pass;
     res->pass = before && res->pass;
 }
@@ -832,6 +860,19 @@ static int report_json(const run_ctx *c, int rc)
     return rc;
 }
 
+/* --ranks N against the program's mesh, and OpenMPI being there. */
+static int mpi_ranks(const axe_program *p, int ranks)
+{
+    int64_t P = axe_program_mesh_devices(p);
+    if (P != ranks)
+        return kernel_fail("run", "INVALID",
+                           "--ranks %d, but kernel '%s' has a mesh of %lld "
+                           "devices: run it with --ranks %lld",
+                           ranks, axe_program_name(p), (long long)P,
+                           (long long)P);
+    return kernel_mpi_tools();
+}
+
 int cli_run_main(int argc, char **argv)
 {
     run_args a;
@@ -849,7 +890,7 @@ int cli_run_main(int argc, char **argv)
         rc = kernel_load("run", a.file, &a.opts, &src, &c.p);
     if (rc != CLI_EXIT_OK)
         return json ? report_json(&c, rc) : rc;
-    if (axe_program_mesh_devices(c.p) > 0) {
+    if (a.ranks == 0 && axe_program_mesh_devices(c.p) > 0) {
         rc = kernel_fail("run", "UNSUPPORTED",
                          "kernel '%s' declares a mesh of %lld devices: run "
                          "it on that many ranks with --ranks %lld (the "
@@ -864,9 +905,21 @@ int cli_run_main(int argc, char **argv)
         free(src.text);
         return rc;
     }
-    c.mode = a.target == NULL || strcmp(a.target, "cuda") != 0 ? RUN_C
+    c.mode = a.ranks > 0                                         ? RUN_MPI
+             : a.target == NULL || strcmp(a.target, "cuda") != 0 ? RUN_C
              : a.emulate ? RUN_CUDA_EMULATED
                          : RUN_CUDA_GPU;
+    c.ranks = a.ranks;
+    if (c.mode == RUN_MPI) {
+        rc = mpi_ranks(c.p, a.ranks);
+        if (rc != CLI_EXIT_OK) {
+            if (json)
+                rc = report_json(&c, rc);
+            axe_program_free(c.p);
+            free(src.text);
+            return rc;
+        }
+    }
     if (c.mode == RUN_CUDA_GPU && !has_gpu()) {
         if (json)
             printf("{\"kernel\":\"%s\",\"target\":\"cuda\",\"pass\":null,"

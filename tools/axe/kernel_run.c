@@ -13,6 +13,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "kernel_run.h"
 
@@ -52,13 +53,15 @@ static int read_outputs(run_ctx *c)
               : fail("RUN", "the kernel wrote no complete output", 0);
 }
 
-/* The emulation headers (cmake/embed_text.cmake). */
+/* The emulation headers and the MPI runtime (cmake/embed_text.cmake). */
 extern const unsigned char axe_cuda_emu_h[], axe_cuda_emu_atoms_h[];
 extern const size_t axe_cuda_emu_h_len, axe_cuda_emu_atoms_h_len;
+extern const unsigned char axe_mpi_rt_h[];
+extern const size_t axe_mpi_rt_h_len;
 
 static int write_source(run_ctx *c)
 {
-    bool cuda = c->mode != RUN_C;
+    bool cuda = c->mode != RUN_C; /* or mpi: the target's own code */
     size_t n = cuda ? axe_program_emit(c->p, "run.axe", NULL, 0)
                     : axe_program_emit_c(c->p, "run.axe", NULL, 0);
     char *buf = malloc(n + 1);
@@ -80,6 +83,9 @@ static int write_source(run_ctx *c)
         rc = write_file(c->path[6], NULL, NULL, 0,
                         (const char *)axe_cuda_emu_atoms_h,
                         axe_cuda_emu_atoms_h_len);
+    if (rc == CLI_EXIT_OK && c->mode == RUN_MPI)
+        rc = write_file(c->path[5], NULL, NULL, 0, (const char *)axe_mpi_rt_h,
+                        axe_mpi_rt_h_len);
     return rc;
 }
 
@@ -107,6 +113,13 @@ static int build(run_ctx *c)
                  "%s -std=c99 -O2 -DAXE_KERNEL_MAIN -o '%s' '%s' -lm 1>&2",
                  env_or("CC", "cc"), c->path[1], c->path[0]);
         return shell(cmd, "the C compiler failed on the generated code");
+    }
+    if (c->mode == RUN_MPI) {
+        snprintf(cmd, sizeof cmd,
+                 "%s -std=c99 -O2 -DAXE_KERNEL_MAIN -I'%s' -o '%s' '%s' -lm "
+                 "1>&2",
+                 env_or("MPICC", "mpicc"), c->dir, c->path[1], c->path[0]);
+        return shell(cmd, "mpicc failed on the generated code");
     }
     if (c->mode == RUN_CUDA_EMULATED && getenv("AXE_RUN_EDIT") != NULL) {
         /* the tests' hook: a command that edits the .cu (a mutation) */
@@ -196,15 +209,20 @@ static int kernel_failed(const run_ctx *c)
 
 static int execute(run_ctx *c, bool bench, long long order, run_result *res)
 {
-    char cmd[512 + RUN_MAX_ARGS * 26];
+    char cmd[768 + RUN_MAX_ARGS * 26];
     FILE *pipe;
     double sec = 0;
     long runs = 0;
     size_t n;
     int i;
-    n = (size_t)snprintf(cmd, sizeof cmd,
-                         "AXE_THREAD_ORDER=%lld '%s' '%s' '%s' %d", order,
-                         c->path[1], c->path[2], c->path[3], bench ? 5 : 0);
+    n = (size_t)snprintf(cmd, sizeof cmd, "AXE_THREAD_ORDER=%lld ", order);
+    if (c->mode == RUN_MPI) /* as root OpenMPI wants to be told */
+        n += (size_t)snprintf(
+            cmd + n, sizeof cmd - n, "%s --oversubscribe %s-np %d ",
+            env_or("MPIRUN", "mpirun"),
+            geteuid() == 0 ? "--allow-run-as-root " : "", c->ranks);
+    n += (size_t)snprintf(cmd + n, sizeof cmd - n, "'%s' '%s' '%s' %d",
+                          c->path[1], c->path[2], c->path[3], bench ? 5 : 0);
     for (i = 0; i < c->nscalars && n < sizeof cmd; i++)
         if (axe_program_scalar(c->p, i).dtype != AXE_DTYPE_I32)
             n += (size_t)snprintf(cmd + n, sizeof cmd - n, " %.17g",
@@ -250,9 +268,14 @@ int kernel_run_build(run_ctx *c)
         return fail("IO", "cannot create a temporary directory", NULL);
     }
     memcpy(dir, c->dir, sizeof dir);
-    for (i = 0; i < (c->mode == RUN_CUDA_EMULATED ? 7 : 5); i++)
+    for (i = 0; i < (c->mode == RUN_CUDA_EMULATED ? 7
+                     : c->mode == RUN_MPI         ? 6
+                                                  : 5);
+         i++)
         snprintf(c->path[i], sizeof c->path[i], "%s/%s", dir,
-                 i == 0 && c->mode != RUN_C ? "k.cu" : names[i]);
+                 c->mode == RUN_MPI && i == 5 ? "compiler_mpi_rt.h"
+                 : i == 0 && c->mode != RUN_C && c->mode != RUN_MPI ? "k.cu"
+                                                                    : names[i]);
     rc = write_source(c);
     return rc == CLI_EXIT_OK ? build(c) : rc;
 }

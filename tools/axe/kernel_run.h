@@ -20,6 +20,7 @@ typedef struct run_args {
     /* --target, --arch (NULL: not given) and --emulate */
     const char *target, *arch;
     bool emulate;
+    int ranks; /* --ranks N (0: not given): an MPI run of a mesh program */
     axe_kernel_options opts;
     int nargs, nruns, nranges;
     /* `--range NAME=LO:HI`: an integer tensor's random values */
@@ -47,17 +48,25 @@ typedef struct run_result {
 /* How the kernel runs: the C target's program, the CUDA target's .cu
  * emulated on the CPU (C++ against compiler_cuda_emu.h), or built with
  * nvcc for a GPU. */
-typedef enum run_mode { RUN_C, RUN_CUDA_EMULATED, RUN_CUDA_GPU } run_mode;
+typedef enum run_mode {
+    RUN_C,
+    RUN_CUDA_EMULATED,
+    RUN_CUDA_GPU,
+    RUN_MPI /* --ranks N: mpicc, mpirun -np N */
+} run_mode;
 
 typedef struct run_ctx {
     char dir[64];
     /* k.c (k.cu), k, in, out, err (the kernel's stderr), and for the
-     * emulation its two headers */
+     * emulation its two headers (an MPI run: the runtime's header) */
     char path[7][96];
     run_mode mode;
+    int ranks; /* RUN_MPI: the mesh's devices, one rank each */
     axe_program *p;
-    int n;
-    void **in, **ref; /* one buffer per tensor parameter */
+    /* one buffer per tensor parameter; RUN_MPI: per device d and
+     * parameter i, buffer d * nparams + i (its local buffer) */
+    int n, nparams;
+    void **in, **ref;
     size_t *bytes;
     int nscalars;
     int64_t scalar[RUN_MAX_ARGS]; /* this run's runtime scalar values */
@@ -89,5 +98,18 @@ int kernel_run_exec(run_ctx *c, bool bench, run_result *res);
  * ascending, -1 descending, a positive seed: seeded random), the outputs
  * into c->in. */
 int kernel_run_order(run_ctx *c, long long order);
+
+/* An MPI run (kernel_run_mpi.c). Buffer "i" of c->in as a tensor: the
+ * parameter's, or for RUN_MPI its local buffer's (elems: local_elems). */
+axe_kernel_tensor kernel_run_tensor(const run_ctx *c, int i);
+/* RUN_MPI: the logical inputs c->in (one per parameter, filled) dealt out
+ * into every device's local buffers (c->in, c->ref, c->bytes replaced,
+ * c->n = ranks * nparams). */
+int kernel_mpi_locals(run_ctx *c);
+/* RUN_MPI: the reference of every device's buffers on c->ref. */
+int kernel_mpi_reference(run_ctx *c);
+/* Whether mpicc ($MPICC) and mpirun ($MPIRUN) are there; the error
+ * naming the missing one and the packages otherwise. */
+int kernel_mpi_tools(void);
 
 #endif

@@ -201,6 +201,11 @@ typedef struct emitter {
     int ind;
     const guard_frame *guard; /* innermost split if, or NULL */
     int nguard;               /* guards opened by the current phase */
+    /* A mesh program's segment (axe__emit_c_mesh): 0 emits every
+     * statement, k + 1 only the top-level statements between device
+     * operators k - 1 and k; "top" while the next block is the body's. */
+    int seg1;
+    bool top;
 } emitter;
 
 static const char *const cmp_c[] = {" < ",  " <= ", " > ",
@@ -468,7 +473,7 @@ static void emit_staged(emitter *e, const ax_stmt *s)
  * (which opens with a barrier). */
 static bool ends_phase(const ax_stmt *n)
 {
-    if (n == NULL || n->kind == AX_ST_SYNC)
+    if (n == NULL || n->kind == AX_ST_SYNC || n->kind == AX_ST_DEVICE)
         return true;
     if (n->kind == AX_ST_FOR || n->kind == AX_ST_IF)
         return splits(n->body) || splits(n->else_body);
@@ -531,8 +536,15 @@ static void emit_for(emitter *e, const ax_stmt *s)
  * so it holds for the rest, which keeps this linear in the statements). */
 static void emit_block(emitter *e, const ax_stmt *s)
 {
-    bool whole = false;
+    bool whole = false, top = e->top;
+    int seg = 0;
+    e->top = false;
     for (; s != NULL; s = s->next) {
+        if (top && e->seg1 > 0 && s->kind == AX_ST_DEVICE)
+            seg++;
+        if (top && e->seg1 > 0 &&
+            (s->kind == AX_ST_DEVICE || seg != e->seg1 - 1))
+            continue;
         if (ends_phase(s))
             whole = false;
         if (s->kind == AX_ST_SYNC) {
@@ -610,12 +622,17 @@ static void mark_used(const ax_stmt *s, bool *used)
     }
 }
 
-static void cta_function(ax_text *t, const axe_program *p)
+/* The CTA function of the whole body (seg1 0: k_NAME_cta) or of segment
+ * seg1 - 1 of a mesh program (k_NAME_cta_sK). */
+static void cta_function(ax_text *t, const axe_program *p, int seg1)
 {
     bool used[AX_MAX_TENSORS] = {false};
-    emitter e = {t, p, false, 1, NULL, 0};
+    emitter e = {t, p, false, 1, NULL, 0, seg1, true};
     int i;
-    axe__text_put(t, "\nstatic void k_%s_cta(", p->name);
+    axe__text_put(t, "\nstatic void k_%s_cta", p->name);
+    if (seg1 > 0)
+        axe__text_put(t, "_s%d", seg1 - 1);
+    axe__text_put(t, "(");
     axe__text_put(t,
                   "%slong bx, long by, long bz)\n{\n    long ax_tid, ax_k;\n",
                   params(t, p, true) > 0 ? ", " : "");
@@ -644,17 +661,10 @@ static void orders(ax_text *t)
                      "static long ax_tmul = 1, ax_tadd = 0;\n");
 }
 
-static void driver(ax_text *t, const axe_program *p)
+/* The loops over the grid calling CTA function "fn" (k_NAME_cta...). */
+static void grid_loops(ax_text *t, const axe_program *p, const char *fn)
 {
     int d;
-    axe__text_put(t,
-                  "\n/* The kernel: every CTA of the grid in order. */\n"
-                  "void k_%s(",
-                  p->name);
-    axe__text_put(t, "%s)\n{\n    long bx, by, bz;\n",
-                  params(t, p, false) > 0 ? "" : "void");
-    if (axe__program_has_loads(p))
-        axe__text_put(t, "    ax_error[0] = '\\0';\n");
     for (d = 2; d >= 0; d--) {
         axe__text_put(t, "%*sfor (%s = 0; %s < ", 4 * (3 - d), "",
                       d == 2   ? "bz"
@@ -666,8 +676,35 @@ static void driver(ax_text *t, const axe_program *p)
         extent_put(t, p, p->dgrid[d], p->grid[d]);
         axe__text_put(t, "; ++%s)\n", d == 2 ? "bz" : d == 1 ? "by" : "bx");
     }
-    axe__text_put(t, "                k_%s_cta(", p->name);
-    axe__text_put(t, "%sbx, by, bz);\n}\n", args(t, p) > 0 ? ", " : "");
+    axe__text_put(t, "                %s(", fn);
+    axe__text_put(t, "%sbx, by, bz);\n", args(t, p) > 0 ? ", " : "");
+}
+
+/* The kernel: every CTA of the grid in order; for a mesh program
+ * ("mesh" not NULL) each segment's CTAs, then the device operator after
+ * it. */
+static void driver(ax_text *t, const axe_program *p, const ax_c_mesh *mesh)
+{
+    char fn[AXE_KERNEL_NAME_MAX + 32];
+    int k;
+    axe__text_put(t,
+                  "\n/* The kernel: every CTA of the grid in order. */\n"
+                  "void k_%s(",
+                  p->name);
+    axe__text_put(t, "%s)\n{\n    long bx, by, bz;\n",
+                  params(t, p, false) > 0 ? "" : "void");
+    if (axe__program_has_loads(p))
+        axe__text_put(t, "    ax_error[0] = '\\0';\n");
+    for (k = 0; k <= (mesh != NULL ? p->ndevops : 0); k++) {
+        if (mesh != NULL)
+            snprintf(fn, sizeof fn, "k_%s_cta_s%d", p->name, k);
+        else
+            snprintf(fn, sizeof fn, "k_%s_cta", p->name);
+        grid_loops(t, p, fn);
+        if (mesh != NULL && k < p->ndevops)
+            mesh->devop(t, p, p->devops[k]);
+    }
+    axe__text_put(t, "}\n");
     if (axe__program_has_loads(p))
         axe__text_put(t,
                       "\n/* The first data-dependent start of the last "
@@ -686,9 +723,35 @@ void axe__emit_c(ax_text *t, const axe_program *p, const char *file)
     storage(&b, p);
     shuffle_storage(&b, p, p->body);
     orders(&b);
-    cta_function(&b, p);
-    driver(&b, p);
+    cta_function(&b, p, 0);
+    driver(&b, p, NULL);
     axe__emit_harness(&b, p, false);
+    if (b.status != AXE_OK) {
+        t->status = b.status;
+        return;
+    }
+    preamble(t, p, file, b.buf);
+    axe__text_put(t, "%s", b.buf != NULL ? b.buf : "");
+}
+
+/* The C backend's program for a mesh program (compiler_internal.h). */
+void axe__emit_c_mesh(ax_text *t, const axe_program *p, const char *file,
+                      const ax_c_mesh *mesh)
+{
+    ax_text b;
+    int k;
+    axe__text_init(&b, p->arena);
+    storage(&b, p);
+    shuffle_storage(&b, p, p->body);
+    orders(&b);
+    mesh->decls(&b, p);
+    for (k = 0; k <= p->ndevops; k++)
+        cta_function(&b, p, k + 1);
+    driver(&b, p, mesh);
+    axe__text_put(&b, "\n#define main axe_rank_main\n");
+    axe__emit_harness(&b, p, false);
+    axe__text_put(&b, "#undef main\n");
+    mesh->main(&b, p);
     if (b.status != AXE_OK) {
         t->status = b.status;
         return;

@@ -99,9 +99,18 @@ typedef struct axe_mpi_run {
     int64_t from, to, len;
 } axe_mpi_run;
 
+/* "count" runs of "len" elements, the c-th from from + c*fstep to
+ * to + c*tstep: what a strided piece packs as (a column, a cyclic
+ * deal). */
+typedef struct axe_mpi_block {
+    int64_t from, to, len, count, fstep, tstep;
+} axe_mpi_block;
+
 typedef struct axe_mpi_list {
     axe_mpi_run *run;
     int64_t n, cap, elems;
+    axe_mpi_block *blk; /* the runs as blocks (axe_mpi_list_blocks) */
+    int64_t nblk;
 } axe_mpi_list;
 
 /* One entry while building: the row-major index of x and two offsets. */
@@ -115,13 +124,15 @@ typedef struct axe_mpi_ents {
 } axe_mpi_ents;
 
 typedef struct axe_mpi_sched {
-    int built, path, P, me, root, esize, own_type;
+    int built, path, P, me, root, esize, own_type, sdirect, rdirect;
     int64_t K, n;              /* reduce: combined terms; collective count */
     axe_mpi_list *send, *recv; /* per peer; send: from src, recv: to dst */
     axe_mpi_list local;        /* src -> dst (or scratch) */
     axe_mpi_list pack, unpack; /* reduce collectives; general reduce */
-    int64_t *koff;             /* reduce collectives: local k offsets */
+    int64_t *koff;             /* reduce: local k offsets (folded first) */
     int64_t nkoff;
+    int fold;       /* a general reduce folds koff on its sends and copies */
+    int64_t *kcomb; /* a general reduce: 0 .. K-1, the combine's offsets */
     int *scount, *sdispl, *rcount, *rdispl;
     char *sbuf, *rbuf, *tmp;
     MPI_Datatype type;
@@ -207,6 +218,34 @@ static inline int axe_mpi_list_add(axe_mpi_list *l, int64_t from, int64_t to)
     return 0;
 }
 
+/* The runs of "l" as blocks: consecutive runs of one length whose
+ * starts advance by constant steps merge. 1 when memory runs out. */
+static inline int axe_mpi_list_blocks(axe_mpi_list *l)
+{
+    int64_t i = 0, j;
+    free(l->blk);
+    l->nblk = 0;
+    if (!(l->blk = (axe_mpi_block *)malloc((size_t)(l->n ? l->n : 1) *
+                                           sizeof(axe_mpi_block))))
+        return 1;
+    while (i < l->n) {
+        const axe_mpi_run *r = &l->run[i];
+        axe_mpi_block b = {r->from, r->to, r->len, 1, 0, 0};
+        if (i + 1 < l->n && l->run[i + 1].len == r->len) {
+            b.fstep = l->run[i + 1].from - r->from;
+            b.tstep = l->run[i + 1].to - r->to;
+            for (j = i + 1; j < l->n && l->run[j].len == r->len &&
+                            l->run[j].from - l->run[j - 1].from == b.fstep &&
+                            l->run[j].to - l->run[j - 1].to == b.tstep;
+                 j++)
+                b.count++;
+        }
+        l->blk[l->nblk++] = b;
+        i += b.count;
+    }
+    return 0;
+}
+
 /* Sorts "v" by (lin, b) and appends its entries to "l" as runs of
  * (from, to): (a, b) for mode 0, (a, position) for 1 (a send), (position,
  * b) for 2 (a receive); the position is the rank in the sorted order. */
@@ -230,6 +269,10 @@ typedef struct axe_mpi_walk {
     int64_t lstride[AXE_MPI_MAX_DIGITS];
     int64_t kstride[AXE_MPI_MAX_DIGITS]; /* k index over reduced digits */
     int64_t K;
+    /* a reduce's reduced digits that are memory digits of the source:
+     * each owner folds them into one partial before anything moves, so
+     * the walks hold them at 0 and k counts the other reduced digits */
+    char rm[AXE_MPI_MAX_DIGITS];
 } axe_mpi_walk;
 
 static inline void axe_mpi_walk_init(axe_mpi_walk *w, const axe_mpi_plan *p)
@@ -240,8 +283,10 @@ static inline void axe_mpi_walk_init(axe_mpi_walk *w, const axe_mpi_plan *p)
     for (i = p->ndigits - 1; i >= 0; i--) {
         w->lstride[i] = l;
         l *= p->digit[i].extent;
-        w->kstride[i] = p->digit[i].reduced ? k : 0;
-        if (p->digit[i].reduced)
+        w->rm[i] = p->op != AXE_MPI_COPY && p->digit[i].reduced &&
+                   p->digit[i].src_dev == 0;
+        w->kstride[i] = p->digit[i].reduced && !w->rm[i] ? k : 0;
+        if (p->digit[i].reduced && !w->rm[i])
             k *= p->digit[i].extent;
     }
     w->K = k;
@@ -311,7 +356,7 @@ static inline int axe_mpi_walk_mem(const axe_mpi_walk *w, int side, int64_t *x,
         if (f(ctx, w, x))
             return 1;
         for (i = p->ndigits - 1; i >= 0; i--) {
-            if (axe_mpi_dev_stride(&p->digit[i], side) != 0)
+            if (axe_mpi_dev_stride(&p->digit[i], side) != 0 || w->rm[i])
                 continue;
             if (++x[i] < p->digit[i].extent)
                 break;
@@ -630,16 +675,16 @@ static inline int64_t axe_mpi_bcast_n(const axe_mpi_sched *s, int64_t *root)
  * is taken only when every rank's lists allow it with the same values. */
 static inline int axe_mpi_agree(axe_mpi_sched *s, MPI_Comm comm)
 {
-    int64_t v[8], m[8], ag = axe_mpi_allgather_n(s), root = -1, bc;
-    int p, comm_any = 0, direct = 1;
+    int64_t v[7], m[7], ag = axe_mpi_allgather_n(s), root = -1, bc;
+    int p, comm_any = 0;
     bc = axe_mpi_bcast_n(s, &root);
-    for (p = 0; p < s->P; p++) {
+    for (p = 0; p < s->P; p++)
         comm_any |= s->send[p].n || s->recv[p].n;
-        direct &= axe_mpi_single(&s->send[p]) && axe_mpi_single(&s->recv[p]);
-    }
+    if (s->fold) /* both read the source straight */
+        ag = bc = -1;
     v[0] = !comm_any, v[1] = ag, v[2] = -ag, v[3] = bc, v[4] = -bc;
-    v[5] = root, v[6] = -root, v[7] = direct;
-    if (MPI_Allreduce(v, m, 8, MPI_INT64_T, MPI_MIN, comm) != MPI_SUCCESS)
+    v[5] = root, v[6] = -root;
+    if (MPI_Allreduce(v, m, 7, MPI_INT64_T, MPI_MIN, comm) != MPI_SUCCESS)
         return 1;
     if (m[0])
         s->path = AXE_MPI_PATH_LOCAL;
@@ -647,8 +692,8 @@ static inline int axe_mpi_agree(axe_mpi_sched *s, MPI_Comm comm)
         s->path = AXE_MPI_PATH_ALLGATHER, s->n = m[1];
     else if (m[3] > 0 && m[3] == -m[4] && m[5] >= 0 && m[5] == -m[6])
         s->path = AXE_MPI_PATH_BCAST, s->n = m[3], s->root = (int)m[5];
-    else
-        s->path = m[7] ? AXE_MPI_PATH_ALLTOALLV_DIRECT : AXE_MPI_PATH_ALLTOALLV;
+    else /* each rank packs or not on its own (axe_mpi_build_counts) */
+        s->path = AXE_MPI_PATH_ALLTOALLV;
     return 0;
 }
 
@@ -659,9 +704,12 @@ static inline void axe_mpi_sched_free(axe_mpi_sched *s)
     int p;
     if (s->send)
         for (p = 0; p < s->P; p++)
-            free(s->send[p].run), free(s->recv[p].run);
+            free(s->send[p].run), free(s->recv[p].run), free(s->send[p].blk),
+                free(s->recv[p].blk);
     free(s->send), free(s->recv), free(s->local.run), free(s->pack.run);
-    free(s->unpack.run), free(s->koff), free(s->scount), free(s->sbuf);
+    free(s->local.blk), free(s->unpack.blk), free(s->pack.blk);
+    free(s->unpack.run), free(s->koff), free(s->kcomb), free(s->scount),
+        free(s->sbuf);
     free(s->rbuf), free(s->tmp);
     if (s->built && s->own_type)
         MPI_Type_free(&s->type);
@@ -723,21 +771,28 @@ static inline int axe_mpi_build_lists(const axe_mpi_plan *p, axe_mpi_sched *s)
     return bad ? (b.err ? b.err : 1) : 0;
 }
 
-/* Counts and displacements (elements) of MPI_Alltoallv, packed or
- * straight from the buffers; 1 when one does not fit an int. */
+/* Counts and displacements (elements) of MPI_Alltoallv. Each side is
+ * this rank's own choice: straight from src (into dst) when every peer's
+ * piece is one run, else through a pack buffer; 1 when a count or a
+ * displacement does not fit an int or memory runs out. */
 static inline int axe_mpi_build_counts(axe_mpi_sched *s)
 {
     int64_t so = 0, ro = 0, v[4];
-    int p, P = s->P, direct = s->path == AXE_MPI_PATH_ALLTOALLV_DIRECT;
+    int p, P = s->P;
     if (!(s->scount = (int *)calloc((size_t)4 * (size_t)P, sizeof(int))))
         return 1;
     s->sdispl = s->scount + P, s->rcount = s->scount + 2 * P;
     s->rdispl = s->scount + 3 * P;
+    s->sdirect = !s->fold, s->rdirect = 1;
+    for (p = 0; p < P; p++) {
+        s->sdirect &= axe_mpi_single(&s->send[p]);
+        s->rdirect &= axe_mpi_single(&s->recv[p]);
+    }
     for (p = 0; p < P; p++) {
         const axe_mpi_list *sp = &s->send[p], *rp = &s->recv[p];
         v[0] = sp->elems, v[2] = rp->elems;
-        v[1] = direct ? (sp->n ? sp->run[0].from : 0) : so;
-        v[3] = direct ? (rp->n ? rp->run[0].to : 0) : ro;
+        v[1] = s->sdirect ? (sp->n ? sp->run[0].from : 0) : so;
+        v[3] = s->rdirect ? (rp->n ? rp->run[0].to : 0) : ro;
         if (v[0] > INT32_MAX || v[1] > INT32_MAX || v[2] > INT32_MAX ||
             v[3] > INT32_MAX)
             return 1;
@@ -745,17 +800,22 @@ static inline int axe_mpi_build_counts(axe_mpi_sched *s)
         s->rcount[p] = (int)v[2], s->rdispl[p] = (int)v[3];
         so += sp->elems, ro += rp->elems;
     }
-    if (direct)
-        return 0;
-    s->sbuf = (char *)malloc((size_t)(so ? so : 1) * (size_t)s->esize);
-    s->rbuf = (char *)malloc((size_t)(ro ? ro : 1) * (size_t)s->esize);
+    s->path = s->sdirect && s->rdirect ? AXE_MPI_PATH_ALLTOALLV_DIRECT
+                                       : AXE_MPI_PATH_ALLTOALLV;
+    so = s->sdirect || !so ? 1 : so, ro = s->rdirect || !ro ? 1 : ro;
+    s->sbuf = (char *)malloc((size_t)so * (size_t)s->esize);
+    s->rbuf = (char *)malloc((size_t)ro * (size_t)s->esize);
     return !s->sbuf || !s->rbuf;
 }
 
 static inline int axe_mpi_build_copy(const axe_mpi_plan *p, axe_mpi_sched *s,
                                      MPI_Comm comm, char *err, size_t len)
 {
-    int r = axe_mpi_build_lists(p, s), q;
+    int r, q;
+    if (p->op != AXE_MPI_COPY && axe_mpi_build_koff(p, s))
+        return axe_mpi_fail(err, len, "exchange: out of memory");
+    s->fold = s->nkoff > 1;
+    r = axe_mpi_build_lists(p, s);
     if (r == 2)
         return axe_mpi_fail(err, len,
                             "exchange plan: a device id outside the mesh");
@@ -772,12 +832,22 @@ static inline int axe_mpi_build_copy(const axe_mpi_plan *p, axe_mpi_sched *s,
     if (p->op != AXE_MPI_COPY &&
         (!(s->tmp = (char *)malloc((size_t)(p->dst_size * s->K + 1) *
                                    (size_t)s->esize)) ||
-         !(s->koff = (int64_t *)malloc((size_t)s->K * sizeof(int64_t)))))
+         !(s->kcomb = (int64_t *)malloc((size_t)s->K * sizeof(int64_t)))))
         return axe_mpi_fail(err, len, "exchange: out of memory");
     for (q = 0; p->op != AXE_MPI_COPY && q < s->K; q++)
-        s->koff[q] = q;
-    s->nkoff = s->K;
+        s->kcomb[q] = q;
     return 0;
+}
+
+/* Every list's blocks, for the copies. */
+static inline int axe_mpi_sched_blocks(axe_mpi_sched *s, char *err, size_t len)
+{
+    int p,
+        bad = axe_mpi_list_blocks(&s->local) || axe_mpi_list_blocks(&s->unpack);
+    for (p = 0; s->send && p < s->P && !bad; p++)
+        bad = axe_mpi_list_blocks(&s->send[p]) ||
+              axe_mpi_list_blocks(&s->recv[p]);
+    return bad ? axe_mpi_fail(err, len, "exchange: out of memory") : 0;
 }
 
 static inline int axe_mpi_sched_build(const axe_mpi_plan *p, axe_mpi_sched *s,
@@ -804,13 +874,14 @@ static inline int axe_mpi_sched_build(const axe_mpi_plan *p, axe_mpi_sched *s,
             !(s->rbuf = (char *)malloc((size_t)(s->n + 1) * (size_t)s->esize)))
             return axe_mpi_fail(err, len, "exchange: out of memory");
         s->sent = s->pack.elems - s->n; /* what leaves this rank */
-        return 0;
+        return axe_mpi_sched_blocks(s, err, len);
     }
     if (MPI_Type_contiguous(s->esize, MPI_BYTE, &s->type) != MPI_SUCCESS ||
         MPI_Type_commit(&s->type) != MPI_SUCCESS)
         return axe_mpi_fail(err, len, "exchange: MPI_Type_contiguous failed");
     s->own_type = 1;
-    return axe_mpi_build_copy(p, s, comm, err, len);
+    return axe_mpi_build_copy(p, s, comm, err, len) ||
+           axe_mpi_sched_blocks(s, err, len);
 }
 
 /* dst[doff + to + i] = src[soff + from + i] over the runs of "l". */
@@ -818,13 +889,20 @@ static inline void axe_mpi_copy_runs(const axe_mpi_list *l, char *dst,
                                      int64_t doff, const char *src,
                                      int64_t soff, int64_t es)
 {
-    int64_t i;
-    for (i = 0; i < l->n; i++)
-        memcpy(dst + (doff + l->run[i].to) * es,
-               src + (soff + l->run[i].from) * es,
-               (size_t)(l->run[i].len * es));
+    int64_t i, c;
+    for (i = 0; i < l->nblk; i++) {
+        const axe_mpi_block *b = &l->blk[i];
+        char *d = dst + (doff + b->to) * es;
+        const char *f = src + (soff + b->from) * es;
+        if (b->len == 1 && es == 4) /* a strided gather of words */
+            for (c = 0; c < b->count; c++)
+                memcpy(d + c * b->tstep * 4, f + c * b->fstep * 4, 4);
+        else
+            for (c = 0; c < b->count; c++)
+                memcpy(d + c * b->tstep * es, f + c * b->fstep * es,
+                       (size_t)(b->len * es));
+    }
 }
-
 /* out[i] = in[i*stride + off[0]] (+) ... (+) in[i*stride + off[n-1]] for
  * i < cnt: combined in the order of the offsets (of k); integer sums wrap
  * (computed unsigned). */
@@ -859,28 +937,58 @@ static inline void axe_mpi_fold(int dtype, int op, void *out, const void *in,
                      cnt, stride, off, n, op);
 }
 
+/* The copies of "l" (see axe_mpi_copy_runs), each source element
+ * folded over the offsets koff first when the schedule folds. */
+static inline void axe_mpi_move(const axe_mpi_plan *p, const axe_mpi_sched *s,
+                                const axe_mpi_list *l, char *dst, int64_t doff,
+                                const char *src)
+{
+    int64_t i, c, es = s->esize;
+    if (!s->fold) {
+        axe_mpi_copy_runs(l, dst, doff, src, 0, es);
+        return;
+    }
+    for (i = 0; i < l->nblk; i++) {
+        const axe_mpi_block *b = &l->blk[i];
+        for (c = 0; c < b->count; c++)
+            axe_mpi_fold(p->dtype, p->op,
+                         dst + (doff + b->to + c * b->tstep) * es,
+                         src + (b->from + c * b->fstep) * es, b->len, 1,
+                         s->koff, s->nkoff);
+    }
+}
+
 static inline int axe_mpi_run_reduce(const axe_mpi_plan *p, axe_mpi_sched *s,
                                      const char *src, char *dst, MPI_Comm comm)
 {
     int64_t i, es = s->esize;
+    const char *in = s->sbuf;
+    char *out = s->rbuf;
     int rc;
-    for (i = 0; i < s->pack.n; i++) {
-        const axe_mpi_run *r = &s->pack.run[i];
-        axe_mpi_fold(p->dtype, p->op, s->sbuf + r->to * es, src + r->from * es,
-                     r->len, 1, s->koff, s->nkoff);
-    }
-    if (s->path == AXE_MPI_PATH_ALLREDUCE)
-        rc = MPI_Allreduce(s->sbuf, s->rbuf, (int)s->n, s->type,
-                           axe_mpi_op(p->op), comm);
+    /* one run in order and one term per element: no packing */
+    if (s->pack.n == 1 && s->pack.run[0].to == 0 && s->nkoff == 1)
+        in = src + (s->pack.run[0].from + s->koff[0]) * es;
     else
-        rc = MPI_Reduce_scatter_block(s->sbuf, s->rbuf, (int)s->n, s->type,
+        for (i = 0; i < s->pack.n; i++) {
+            const axe_mpi_run *r = &s->pack.run[i];
+            axe_mpi_fold(p->dtype, p->op, s->sbuf + r->to * es,
+                         src + r->from * es, r->len, 1, s->koff, s->nkoff);
+        }
+    if (s->unpack.n == 1 && s->unpack.run[0].from == 0)
+        out = dst + s->unpack.run[0].to * es;
+    if (s->path == AXE_MPI_PATH_ALLREDUCE)
+        rc =
+            MPI_Allreduce(in, out, (int)s->n, s->type, axe_mpi_op(p->op), comm);
+    else
+        rc = MPI_Reduce_scatter_block(in, out, (int)s->n, s->type,
                                       axe_mpi_op(p->op), comm);
-    axe_mpi_copy_runs(&s->unpack, dst, 0, s->rbuf, 0, es);
+    if (out == s->rbuf)
+        axe_mpi_copy_runs(&s->unpack, dst, 0, s->rbuf, 0, es);
     return rc != MPI_SUCCESS;
 }
 
-static inline int axe_mpi_run_copy(axe_mpi_sched *s, const char *src, char *dst,
-                                   MPI_Comm comm)
+static inline int axe_mpi_run_copy(const axe_mpi_plan *pl, axe_mpi_sched *s,
+                                   const char *src, char *dst, MPI_Comm comm)
 {
     int64_t es = s->esize, S, D;
     int p, rc;
@@ -890,23 +998,22 @@ static inline int axe_mpi_run_copy(axe_mpi_sched *s, const char *src, char *dst,
         return MPI_Allgather(src + S * es, (int)s->n, s->type, dst + D * es,
                              (int)s->n, s->type, comm) != MPI_SUCCESS;
     }
-    axe_mpi_copy_runs(&s->local, dst, 0, src, 0, es);
+    axe_mpi_move(pl, s, &s->local, dst, 0, src);
     if (s->path == AXE_MPI_PATH_BCAST) {
         char *buf = s->me == s->root
                         ? (char *)(uintptr_t)(src + s->local.run[0].from * es)
                         : dst + s->recv[s->root].run[0].to * es;
         return MPI_Bcast(buf, (int)s->n, s->type, s->root, comm) != MPI_SUCCESS;
     }
-    if (s->path == AXE_MPI_PATH_ALLTOALLV_DIRECT)
-        return MPI_Alltoallv(src, s->scount, s->sdispl, s->type, dst, s->rcount,
-                             s->rdispl, s->type, comm) != MPI_SUCCESS;
-    if (s->path != AXE_MPI_PATH_ALLTOALLV)
+    if (s->path != AXE_MPI_PATH_ALLTOALLV &&
+        s->path != AXE_MPI_PATH_ALLTOALLV_DIRECT)
         return 0;
-    for (p = 0; p < s->P; p++)
-        axe_mpi_copy_runs(&s->send[p], s->sbuf, s->sdispl[p], src, 0, es);
-    rc = MPI_Alltoallv(s->sbuf, s->scount, s->sdispl, s->type, s->rbuf,
-                       s->rcount, s->rdispl, s->type, comm);
-    for (p = 0; p < s->P; p++)
+    for (p = 0; !s->sdirect && p < s->P; p++)
+        axe_mpi_move(pl, s, &s->send[p], s->sbuf, s->sdispl[p], src);
+    rc = MPI_Alltoallv(s->sdirect ? src : s->sbuf, s->scount, s->sdispl,
+                       s->type, s->rdirect ? dst : s->rbuf, s->rcount,
+                       s->rdispl, s->type, comm);
+    for (p = 0; !s->rdirect && p < s->P; p++)
         axe_mpi_copy_runs(&s->recv[p], dst, 0, s->rbuf, s->rdispl[p], es);
     return rc != MPI_SUCCESS;
 }
@@ -927,14 +1034,14 @@ static inline int axe_mpi_exchange(const axe_mpi_plan *p, axe_mpi_sched *s,
         s->path == AXE_MPI_PATH_REDUCE_SCATTER)
         bad = axe_mpi_run_reduce(p, s, (const char *)src, (char *)dst, comm);
     else if (p->op == AXE_MPI_COPY)
-        bad = axe_mpi_run_copy(s, (const char *)src, (char *)dst, comm);
+        bad = axe_mpi_run_copy(p, s, (const char *)src, (char *)dst, comm);
     else {
-        bad = axe_mpi_run_copy(s, (const char *)src, s->tmp, comm);
+        bad = axe_mpi_run_copy(p, s, (const char *)src, s->tmp, comm);
         for (i = 0; i < s->unpack.n; i++) {
             const axe_mpi_run *r = &s->unpack.run[i];
             axe_mpi_fold(p->dtype, p->op, (char *)dst + r->to * s->esize,
                          s->tmp + r->to * s->K * s->esize, r->len, s->K,
-                         s->koff, s->K);
+                         s->kcomb, s->K);
         }
     }
     return bad ? axe_mpi_fail(err, len, "exchange: an MPI call failed") : 0;

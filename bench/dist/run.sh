@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+#
+# bench/dist (docs/bench.md, "Distributed exchanges"): builds
+# bench/dist/dist_bench.c with mpicc -O2 against the MPI runtime of
+# --target mpi and runs it under mpirun at each rank count of RANKS
+# (default "1 2 4 8") up to MAX_BYTES (default 64 MiB) of logical tensor,
+# sizes growing by FACTOR (default 4).
+# A benchmark, not a test: it prints a table and checks only that the
+# generated exchange and the hand-written one produce the same buffers.
+#   bash bench/dist/run.sh [MAX_BYTES [FACTOR]]
+set -eu
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+max=${1:-67108864}
+factor=${2:-4}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mpicc -std=c11 -O2 -I"$SRC/src/compiler/backend/mpi" \
+    "$SRC/bench/dist/dist_bench.c" -o "$tmp/dist_bench"
+args=(--oversubscribe)
+[ "$(id -u)" -eq 0 ] && args+=(--allow-run-as-root)
+echo "# $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg), $(mpirun --version | head -1)"
+for n in ${RANKS:-1 2 4 8}; do
+    mpirun "${args[@]}" -np "$n" "$tmp/dist_bench" "$max" "$factor" 
+done

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The MPI backend's entry points inside its folder: the exchange plan of
+ * a device operator (compiler_target_mpi.c) and the program's C
+ * (compiler_emit_mpi.c), which its ax_backend value emits.
+ */
+#ifndef AXE_COMPILER_MPI_H
+#define AXE_COMPILER_MPI_H
+
+#include "compiler_dist.h"
+#include "compiler_internal.h"
+
+/* The plan of device operator "s" (copy or reduce) from its operands'
+ * declared layouts; the planner's refusal otherwise. */
+axe_status axe__mpi_plan(const axe_program *p, const ax_stmt *s,
+                         ax_dist_plan *out, axe_diag *diag);
+/* The program's C for every rank (see compiler_emit_mpi.c). */
+void axe__emit_mpi(ax_text *t, const axe_program *p, const char *file);
+
+#endif

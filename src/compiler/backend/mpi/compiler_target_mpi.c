@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The MPI backend's ax_backend value (compiler_backend.h): a program with
+ * a device mesh as C that every MPI rank runs (compiler_emit_mpi.c): the
+ * C backend's code for the local operators on the rank's shards and, for
+ * each device operator, a call into the runtime compiler_mpi_rt.h with
+ * the operator's exchange plan. It has every schedule of the C backend;
+ * its check refuses a program without a mesh, runtime scalars, and device
+ * operators the planner or the runtime cannot run, with the reason.
+ */
+#include <limits.h>
+
+#include "compiler_backend.h"
+#include "compiler_mpi.h"
+
+axe_status axe__mpi_plan(const axe_program *p, const ax_stmt *s,
+                         ax_dist_plan *out, axe_diag *diag)
+{
+    const ax_tensor *dst = &p->tensors[s->args[0].tensor];
+    const ax_tensor *src = &p->tensors[s->args[1].tensor];
+    if (s->op == AX_OP_REDUCE)
+        return axe__dist_plan_reduce(src->gshape, src->ndim, &src->glayout,
+                                     &dst->glayout, s->rdim, s->rkind, p->ndev,
+                                     out, diag);
+    return axe__dist_plan_copy(src->gshape, src->ndim, &src->glayout,
+                               &dst->glayout, p->ndev, out, diag);
+}
+
+/* Bytes of one device's local buffers of every tensor parameter: what
+ * the harness reads and MPI scatters (an int). */
+static int64_t local_bytes(const axe_program *p)
+{
+    int64_t n = 0;
+    int i;
+    for (i = 0; i < p->ntensors; i++)
+        if (p->tensors[i].param)
+            n += p->tensors[i].span * axe_dtype_size(p->tensors[i].dtype);
+    return n;
+}
+
+static axe_status devop_check(const axe_program *p, const ax_stmt *s,
+                              axe_diag *diag)
+{
+    ax_dist_plan plan;
+    axe_dtype d = p->tensors[s->args[1].tensor].dtype;
+    AXE_TRY(axe__mpi_plan(p, s, &plan, diag));
+    if (s->op == AX_OP_REDUCE && d != AXE_DTYPE_F32 && d != AXE_DTYPE_F64 &&
+        d != AXE_DTYPE_I32)
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
+                         "device reduce of %s: the mpi backend combines "
+                         "f32, f64 and i32 only",
+                         axe_dtype_name(d));
+    return AXE_OK;
+}
+
+static axe_status mpi_check(const axe_program *p, axe_diag *diag)
+{
+    int k;
+    if (p->ndev == 0)
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
+                         "kernel '%s' declares no mesh: the mpi target runs "
+                         "a program with a device mesh (`mesh(P);`) on P "
+                         "ranks (--target c runs one device)",
+                         p->name);
+    if (p->nscalars > 0)
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
+                         "kernel '%s': runtime scalars in a mesh program: "
+                         "the mpi backend has none yet (size it with -D)",
+                         p->name);
+    if (local_bytes(p) > INT_MAX)
+        return axe__fail(diag, AXE_ERR_CAPACITY, -1,
+                         "kernel '%s': %lld bytes of local buffers per "
+                         "device, beyond the mpi harness's %d",
+                         p->name, (long long)local_bytes(p), INT_MAX);
+    for (k = 0; k < p->ndevops; k++)
+        AXE_TRY(devop_check(p, p->devops[k], diag));
+    return AXE_OK;
+}
+
+const ax_backend axe__backend_mpi = {
+    .name = "mpi",
+    .what = "C99 for every rank of an MPI run of a device mesh (mpicc)",
+    .archs = NULL,
+    .narchs = 0,
+    .schedules = NULL,
+    .nschedules = 0,
+    .reg_index = "[ax_tid]",
+    .vec_type = NULL,
+    .check = mpi_check,
+    .explain = NULL,
+    .emit = axe__emit_mpi,
+};
