@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Python package's tests (python/tests, pytest): builds a venv in
 # build/pyenv, installs ./python into it (which builds libaxe with CMake and
-# bundles it), pytest, numpy (for the kernel tests) and NVIDIA's pycute
+# bundles it), pytest, numpy (for the kernel tests), jax (CPU, for the
+# sharding comparison) and NVIDIA's pycute
 # (nvidia-cutlass 4.2.0.0 with --no-deps; never the unrelated PyPI project
 # `pycute`), then runs pytest
 # from outside the source tree so the installed wheel is what is tested:
@@ -51,6 +52,10 @@ expect=extension
 # the kernel examples of docs/python.md; skipped with the reason without).
 "$py" -m pip install -q --disable-pip-version-check numpy ||
     echo "test_python: could not install numpy; the kernel tests will be skipped"
+# jax (CPU only): python/tests/test_sharding.py compares axe.sharding's
+# layouts with NamedSharding.devices_indices_map (skipped without it).
+"$py" -m pip install -q --disable-pip-version-check jax ||
+    echo "test_python: could not install jax; the JAX comparison will be skipped"
 "$py" -m pip install -q --disable-pip-version-check --no-deps \
     nvidia-cutlass==4.2.0.0 ||
     echo "test_python: could not install nvidia-cutlass (pycute); the differential test will be skipped"

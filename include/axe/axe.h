@@ -11,6 +11,7 @@
 #include "axe/mapping.h"
 #include "axe/notation.h"
 #include "axe/notation_mapping.h"
+#include "axe/sharding.h"
 #include "axe/status.h"
 #include "axe/swizzle.h"
 #include "axe/tuple.h"

@@ -21,13 +21,13 @@ from .cute import ComposedLayout, Layout, ScaledBasis, Swizzle
 from .tile import R, S, Axis, Stride, TileLayout, axis_info
 from .linear import LinearLayout
 from .mapping import MappingExpression, Padding
-from . import kernel
+from . import kernel, sharding
 from .kernel import CheckError
 
 __all__ = ["AxeError", "Axis", "ComposedLayout", "Layout", "R", "S",
            "ScaledBasis", "Stride", "Swizzle", "TileLayout", "axis_info",
            "layout", "version", "LinearLayout", "MappingExpression",
-           "Padding", "kernel", "CheckError"]
+           "Padding", "kernel", "sharding", "CheckError"]
 
 _AXES = ("m", "laneid", "warpid", "tx", "bx", "by", "bz", "cbx", "cby",
          "cbz", "wgid", "tid_in_wg", "wid_in_wg", "lane", "warp", "reg",

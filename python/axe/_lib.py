@@ -140,6 +140,23 @@ class AxisInfo(Structure):
                 ("registered", c_bool)]
 
 
+MESH_MAX_AXES = 8
+SHARDING_OP_MAX = 8
+
+
+class AxeMesh(Structure):
+    _fields_ = [("n", c_int), ("size", c_int64 * MESH_MAX_AXES),
+                ("name", (c_char * AXIS_NAME_MAX) * MESH_MAX_AXES)]
+
+
+class AxeSharding(Structure):
+    _fields_ = [("ndims", c_int),
+                ("naxes", ctypes.c_int8 * LAYOUT_MAX_DIMS),
+                ("axis", (ctypes.c_int8 * MESH_MAX_AXES) * LAYOUT_MAX_DIMS),
+                ("partial", ctypes.c_uint32),
+                ("op", c_char * SHARDING_OP_MAX)]
+
+
 KERNEL_NAME_MAX = 32
 KERNEL_TARGET_MAX = 16
 KERNEL_MAX_DEFINES = 16
@@ -341,6 +358,17 @@ _PROTOS = {
     "axe_layout_wg_local": (c_int, [_I64, _I64, _A, _D]),
     "axe_layout_mma_shared": (c_int, [c_char_p, c_int, _PI64, c_int, _A,
                                       _D]),
+    "axe_parse_mesh": (c_int, [c_char_p, c_size_t, P(AxeMesh), _D]),
+    "axe_print_mesh": (c_size_t, [P(AxeMesh), c_char_p, c_size_t]),
+    "axe_parse_sharding": (c_int, [c_int, c_char_p, c_size_t, P(AxeMesh),
+                                   c_int, P(AxeSharding), _D]),
+    "axe_print_sharding": (c_size_t, [c_int, P(AxeSharding), P(AxeMesh),
+                                      c_char_p, c_size_t]),
+    "axe_sharding_to_layout": (c_int, [P(AxeSharding), P(AxeMesh), _PI64,
+                                       c_int, _A, _D]),
+    "axe_sharding_from_layout": (c_int, [c_int, _A, P(AxeMesh), _PI64,
+                                         c_int, ctypes.c_uint32, c_char_p,
+                                         P(AxeSharding), _D]),
     "axe_axis_lookup": (c_int, [c_char_p, P(AxisInfo), _D]),
     "axe_axis_declare": (c_int, [c_char_p, c_int, c_int, c_int, _D]),
     "axe_scope_name": (c_char_p, [c_int]),

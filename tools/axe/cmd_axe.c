@@ -124,7 +124,7 @@ static const axe_cmd cmds[] = {
      "The thread axes of L must form one scope chain (TIRx's\n"
      "VerifyWellFormed); prints the scope they span, or the reason.\n",
      cmd_check},
-    {"convert", "to-axe to-cute to= axes= holes shape= invert", "L",
+    {"convert", "to-axe to-cute to= axes= holes shape= invert from= mesh=", "L",
      "CuTe / Axe / mapping / linear layouts",
      "A CuTe layout (4,8):(1,4) becomes the Axe layout S[(8,4):(4,1)]\n"
      "(modes reversed: CuTe is colexicographic, Axe lexicographic; a\n"
@@ -141,7 +141,11 @@ static const axe_cmd cmds[] = {
      "--to triton prints Triton's distributed layout (register, lane,\n"
      "warp, block -> dim0, dim1 of --shape) of a layout on reg, laneid,\n"
      "warpid, cbx; --to axe reads such a text back (zero bases become\n"
-     "replicas).\n",
+     "replicas).\n"
+     "--from jax|dtensor|alpa --mesh x=2,y=4 --shape [8,16] SPEC prints\n"
+     "the Axe layout of a sharding spec (P('x', None), [Shard(0),\n"
+     "Replicate()], S0R); --to jax|dtensor|alpa with --mesh and --shape\n"
+     "prints a layout's spec, or why no spec expresses it.\n",
      cmd_convert},
     {"axis", "", "NAME", "what an axis name denotes",
      "Thread axes (with the scopes they index, subscope -> scope), memory\n"
@@ -626,7 +630,17 @@ static int cmd_convert(axe_invocation *inv)
     static const axop_key axe_in[] = {AXOP_LAYOUT};
     static const axop_key cute_in[] = {AXOP_TEXT};
     bool to_axe;
+    const char *to = axe_inv_value(inv, "to");
     int code = exclusive(inv, "to-axe", "to-cute");
+    if (code < 0 && axe_inv_has(inv, "from"))
+        return to != NULL ? cli_usage("convert", "--from and --to exclude "
+                                                 "each other")
+                          : axe_cmd_convert_shard(
+                                inv, axe_inv_value(inv, "from"), NULL);
+    if (code < 0 && to != NULL &&
+        (strcmp(to, "jax") == 0 || strcmp(to, "dtensor") == 0 ||
+         strcmp(to, "alpa") == 0))
+        return axe_cmd_convert_shard(inv, NULL, to);
     if (code < 0 && axe_inv_has(inv, "to"))
         return axe_cmd_convert_to(inv, axe_inv_value(inv, "to"));
     if (code >= 0 || (code = axe_inv_count(inv, 1)) >= 0)

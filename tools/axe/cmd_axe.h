@@ -14,7 +14,7 @@
 #include "cli.h"
 
 #define AXE_CMD_MAX_OPERANDS 24
-#define AXE_CMD_MAX_OPTIONS 8
+#define AXE_CMD_MAX_OPTIONS 16
 
 typedef struct axe_invocation axe_invocation;
 
@@ -62,5 +62,9 @@ int axe_cmd_apply(axe_invocation *inv);
 int axe_cmd_back(axe_invocation *inv);
 /* `axe convert --to cute|axe|mapping|linear` (cmd_convert_to.c). */
 int axe_cmd_convert_to(axe_invocation *inv, const char *to);
+/* --from jax|dtensor|alpa (a spec to a layout) or --to one of those (a
+ * layout to a spec; "from" NULL), over --mesh and --shape. */
+int axe_cmd_convert_shard(axe_invocation *inv, const char *from,
+                          const char *to);
 
 #endif

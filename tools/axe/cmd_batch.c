@@ -6,7 +6,8 @@
  * "error": "<STATUS>", "message": "..."}, in order; other members of the
  * request (expect, cmp, src, note) are ignored, so a vectors file can be
  * piped in as it is; `axe.<name>` requests go to the Axe op table
- * (axe_batch.c). Blank lines are not requests and get no answer.
+ * (axe_batch.c), `mapping.<name>` to mapping_ops.c, `sharding.<name>` to
+ * sharding_ops.c. Blank lines are not requests and get no answer.
  * Invariant: memory is bounded by BATCH_MAX_LINE per line (longer lines are
  * skipped to their end and answered SYNTAX), every line gets exactly one
  * answer, and the answer is flushed before the next line is read.
@@ -21,6 +22,7 @@
 #include "cli.h"
 #include "cute_ops.h"
 #include "mapping_ops.h"
+#include "sharding_ops.h"
 
 #define BATCH_MAX_LINE (1u << 20)
 #define BATCH_CHUNK 65536
@@ -338,6 +340,10 @@ static void answer_request(const json_value *req, json_buf *out, json_buf *msg)
     }
     if (name != NULL && len > 8 && memcmp(name, "mapping.", 8) == 0) {
         answer_family(mapop_batch_answer, req, name + 8, len - 8, out, msg);
+        return;
+    }
+    if (name != NULL && len > 9 && memcmp(name, "sharding.", 9) == 0) {
+        answer_family(shop_batch_answer, req, name + 9, len - 9, out, msg);
         return;
     }
     op = find_op(req, &st, msg);
