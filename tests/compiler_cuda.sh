@@ -13,23 +13,11 @@
 # failed".
 set -u
 
-AXE=${AXE_BIN:-}
-SRC=${AXE_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
-if [ -z "$AXE" ] || [ ! -x "$AXE" ]; then
-    echo "skipped: AXE_BIN does not name the axe binary"
-    exit 77
-fi
+# shellcheck source=tests/kernel_lib.sh
+. "$(dirname "$0")/kernel_lib.sh"
 NVCC=${NVCC:-nvcc}
 command -v "$NVCC" >/dev/null 2>&1 || NVCC=/usr/local/cuda/bin/nvcc
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-    fail=$((fail + 1))
-    echo "FAIL: $*"
-}
+kernel_counts
 
 # cli_row EXIT PATTERN ARGS...: axe compile ARGS exits EXIT and its
 # stderr (or stdout when EXIT is 0) contains PATTERN.

@@ -11,16 +11,9 @@
 # "N passed, N failed".
 set -u
 
-AXE=${AXE_BIN:-}
-if [ -z "$AXE" ] || [ ! -x "$AXE" ]; then
-    echo "skipped: AXE_BIN does not name the axe binary"
-    exit 77
-fi
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
+# shellcheck source=tests/kernel_lib.sh
+. "$(dirname "$0")/kernel_lib.sh"
+kernel_counts
 
 # expect CODE LINE:COL PATTERN <<< PROGRAM
 expect() {

@@ -10,20 +10,11 @@
 # failed".
 set -u
 
-AXE=${AXE_BIN:-}
-SRC=${AXE_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
-if [ -z "$AXE" ] || [ ! -x "$AXE" ]; then
-    echo "skipped: AXE_BIN does not name the axe binary"
-    exit 77
-fi
+# shellcheck source=tests/kernel_lib.sh
+. "$(dirname "$0")/kernel_lib.sh"
 if ! command -v python3 >/dev/null 2>&1; then
     echo "skipped: no python3"
     exit 77
 fi
-CC=${CC:-cc}
-if ! command -v "${CC%% *}" >/dev/null 2>&1; then
-    echo "skipped: no C compiler ($CC)"
-    exit 77
-fi
-export CC
+kernel_need_compiler CC cc "C compiler"
 exec python3 "$SRC/tests/compiler_props.py" "$AXE" "${AXE_PROPS_COUNT:-40}"

@@ -13,18 +13,9 @@
 # "N passed, N failed".
 set -u
 
-AXE=${AXE_BIN:-}
-SRC=${AXE_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
-if [ -z "$AXE" ] || [ ! -x "$AXE" ]; then
-    echo "skipped: AXE_BIN does not name the axe binary"
-    exit 77
-fi
-CC=${CC:-cc}
-if ! command -v "${CC%% *}" >/dev/null 2>&1; then
-    echo "skipped: no C compiler ($CC)"
-    exit 77
-fi
-export CC
+# shellcheck source=tests/kernel_lib.sh
+. "$(dirname "$0")/kernel_lib.sh"
+kernel_need_compiler CC cc "C compiler"
 
 # FILE:LINE of the syncs a kernel does not need (see above):
 # mixed_split.axe: fill, add and max of one shape in place (split plans
@@ -40,15 +31,7 @@ tests/kernels/mixed_split.axe:26
 ARGS="
 "
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-    fail=$((fail + 1))
-    echo "FAIL: $*"
-}
+kernel_counts
 
 # The line numbers of the `sync;` statements of FILE (not in comments).
 sync_lines() {

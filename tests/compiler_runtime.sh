@@ -15,31 +15,13 @@
 # last line is "N passed, N failed".
 set -u
 
-AXE=${AXE_BIN:-}
-SRC=${AXE_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
-if [ -z "$AXE" ] || [ ! -x "$AXE" ]; then
-    echo "skipped: AXE_BIN does not name the axe binary"
-    exit 77
-fi
-AXE=$(cd "$(dirname "$AXE")" && pwd)/$(basename "$AXE")
-CC=${CC:-cc}
-if ! command -v "${CC%% *}" >/dev/null 2>&1; then
-    echo "skipped: no C compiler ($CC)"
-    exit 77
-fi
-export CC
+# shellcheck source=tests/kernel_lib.sh
+. "$(dirname "$0")/kernel_lib.sh"
+kernel_need_compiler CC cc "C compiler"
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
+kernel_counts
 K="$SRC/examples/kernels"
 
-ok() { pass=$((pass + 1)); }
-bad() {
-    fail=$((fail + 1))
-    echo "FAIL: $*"
-}
 
 # A C compiler that counts its runs and may edit the C (sed AXE_TEST_EDIT).
 cat >"$tmp/cc.sh" <<'EOS'

@@ -748,12 +748,22 @@ void axe__emit_gemm_whole(ax_text *t, const axe_program *p, const ax_stmt *s,
 
 /* Data-dependent starts in C (compiler_emit_check.c): an element read,
  * whether the program has any, and the checks before an operator (true
- * when printed: `if (bad) { ... } else {` awaiting the block and `}`). */
+ * when printed: `if (bad) { ... } else {` awaiting the block and `}`).
+ * The failure of dimension "d" of operand "r" of "s" whose start reads
+ * "ld", for every backend: its message as a C string literal for printf
+ * (`"region of 'T' out of bounds at run time (line L): dimension D starts
+ * at %ld ... the start reads I[%ld, ...] = %ld"`), and the 3 + ndim values
+ * it prints (the start, the extent, the element's coordinates, its
+ * value), comma-separated. */
 void axe__emit_load(ax_text *t, const axe_program *p, const struct ax_ref *r);
 bool axe__program_has_loads(const axe_program *p);
 void axe__emit_check_helpers(ax_text *t, const axe_program *p);
 bool axe__emit_start_checks(ax_text *t, const axe_program *p, const ax_stmt *s,
                             int ind);
+void axe__emit_start_format(ax_text *t, const axe_program *p, const ax_stmt *s,
+                            const struct ax_ref *r, int d, const ax_expr *ld);
+void axe__emit_start_values(ax_text *t, const axe_program *p,
+                            const struct ax_ref *r, int d, const ax_expr *ld);
 
 /* One step of reduce.tree inside a thread's phase: every row's elements
  * i < m - ceil(m / 2) combined with element i + ceil(m / 2)

@@ -374,31 +374,46 @@ static axe_race_access access_of(const ax_race *r, int64_t t, int32_t plan,
     return a;
 }
 
-/* Record the race of thread "ta" of "a" (earlier) with thread "tb" of "b"
- * on element "addr" of tensor "tensor". */
-static void report(ax_race *r, int tensor, int64_t addr, const race_acc *a,
-                   int64_t ta, bool aw, const race_acc *b, int64_t tb, bool bw)
+/* Count race "x" (its tensor's index "tensor"): a new entry, or one more
+ * of the same race already recorded. */
+static void record_race(ax_race *r, int tensor, const axe_race *x)
 {
-    axe_race x;
     int k;
-    memset(&x, 0, sizeof x);
-    snprintf(x.tensor, sizeof x.tensor, "%s", r->p->tensors[tensor].name);
-    x.address = addr;
-    x.ndim = -1;
-    x.first = access_of(r, ta, a->plan, aw);
-    x.second = access_of(r, tb, b->plan, bw);
-    x.cross_cta = x.first.cta != x.second.cta;
-    x.count = 1;
     r->rep.count++;
     for (k = 0; k < r->rep.n; k++)
-        if (same_race(&r->rep.race[k], &x)) {
+        if (same_race(&r->rep.race[k], x)) {
             r->rep.race[k].count++;
             return;
         }
     if (r->rep.n == AXE_RACE_MAX)
         return;
     r->rtensor[r->rep.n] = tensor;
-    r->rep.race[r->rep.n++] = x;
+    r->rep.race[r->rep.n++] = *x;
+}
+
+/* A race on element "addr" of tensor "tensor", its fields zero but these
+ * and a count of 1. */
+static axe_race race_at(const ax_race *r, int tensor, int64_t addr)
+{
+    axe_race x;
+    memset(&x, 0, sizeof x);
+    snprintf(x.tensor, sizeof x.tensor, "%s", r->p->tensors[tensor].name);
+    x.address = addr;
+    x.ndim = -1;
+    x.count = 1;
+    return x;
+}
+
+/* Record the race of thread "ta" of "a" (earlier) with thread "tb" of "b"
+ * on element "addr" of tensor "tensor". */
+static void report(ax_race *r, int tensor, int64_t addr, const race_acc *a,
+                   int64_t ta, bool aw, const race_acc *b, int64_t tb, bool bw)
+{
+    axe_race x = race_at(r, tensor, addr);
+    x.first = access_of(r, ta, a->plan, aw);
+    x.second = access_of(r, tb, b->plan, bw);
+    x.cross_cta = x.first.cta != x.second.cta;
+    record_race(r, tensor, &x);
 }
 
 /* The pair of distinct threads of "a" and "b" to name (they differ). */
@@ -429,25 +444,10 @@ static int64_t outsider(const ax_race *r, const race_acc *b, const race_acc *w)
  * before (the record is cleared when the CTA starts). */
 static void uninit_read(ax_race *r, int tensor, int64_t addr, const race_acc *b)
 {
-    axe_race x;
-    int k;
-    memset(&x, 0, sizeof x);
-    snprintf(x.tensor, sizeof x.tensor, "%s", r->p->tensors[tensor].name);
-    x.address = addr;
-    x.ndim = -1;
+    axe_race x = race_at(r, tensor, addr);
     x.first = x.second = access_of(r, b->thread, b->plan, false);
     x.uninit = true;
-    x.count = 1;
-    r->rep.count++;
-    for (k = 0; k < r->rep.n; k++)
-        if (same_race(&r->rep.race[k], &x)) {
-            r->rep.race[k].count++;
-            return;
-        }
-    if (r->rep.n == AXE_RACE_MAX)
-        return;
-    r->rtensor[r->rep.n] = tensor;
-    r->rep.race[r->rep.n++] = x;
+    record_race(r, tensor, &x);
 }
 
 static void on_read(ax_race *r, int tensor, int64_t addr, race_rec *e,

@@ -107,18 +107,45 @@ static void extent_c(ax_text *t, const axe_program *p, const ax_tensor *tn,
     }
 }
 
+void axe__emit_start_format(ax_text *t, const axe_program *p, const ax_stmt *s,
+                            const ax_ref *r, int d, const ax_expr *ld)
+{
+    int k;
+    axe__text_put(t,
+                  "\"region of '%s' out of bounds at run time (line %d): "
+                  "dimension %d starts at %%ld with length %lld but the "
+                  "extent is %%ld; the start reads %s[",
+                  p->tensors[r->tensor].name, s->line, d, (long long)r->len[d],
+                  p->tensors[ld->load->tensor].name);
+    for (k = 0; k < ld->load->ndim; k++)
+        axe__text_put(t, "%s%%ld", k ? ", " : "");
+    axe__text_put(t, "] = %%ld\"");
+}
+
+void axe__emit_start_values(ax_text *t, const axe_program *p, const ax_ref *r,
+                            int d, const ax_expr *ld)
+{
+    int k;
+    axe__expr_print_c(t, p, r->start[d]);
+    axe__text_put(t, ", ");
+    extent_c(t, p, &p->tensors[r->tensor], d);
+    for (k = 0; k < ld->load->ndim; k++) {
+        axe__text_put(t, ", (long)");
+        axe__expr_print_c(t, p, ld->load->start[k]);
+    }
+    axe__text_put(t, ", ");
+    axe__emit_load(t, p, ld->load);
+}
+
 /* `if (s < 0 || s > extent - len) { message } else ` for dimension "d"
  * of operand "r" whose start reads "ld". */
 static void check_dim(ax_text *t, const axe_program *p, const ax_stmt *s,
                       const ax_ref *r, int d, const ax_expr *ld, int ind)
 {
-    const ax_tensor *tn = &p->tensors[r->tensor];
-    const ax_ref *lr = ld->load;
-    int k;
     axe__text_put(t, "if (ax_outside(");
     axe__expr_print_c(t, p, r->start[d]);
     axe__text_put(t, ", ");
-    extent_c(t, p, tn, d);
+    extent_c(t, p, &p->tensors[r->tensor], d);
     axe__text_put(t, " - %lldL)) {\n", (long long)r->len[d]);
     if (axe__backend_of(p)->start_error != NULL) {
         axe__backend_of(p)->start_error(t, p, s, r, d, ld, ind + 1);
@@ -129,25 +156,10 @@ static void check_dim(ax_text *t, const axe_program *p, const ax_stmt *s,
     indent_put(t, ind + 1);
     axe__text_put(t, "if (ax_error[0] == '\\0')\n");
     indent_put(t, ind + 2);
-    axe__text_put(t,
-                  "snprintf(ax_error, sizeof ax_error, \"region of '%s' out "
-                  "of bounds at run time (line %d): dimension %d starts at "
-                  "%%ld with length %lld but the extent is %%ld; the start "
-                  "reads %s[",
-                  tn->name, s->line, d, (long long)r->len[d],
-                  p->tensors[lr->tensor].name);
-    for (k = 0; k < lr->ndim; k++)
-        axe__text_put(t, "%s%%ld", k ? ", " : "");
-    axe__text_put(t, "] = %%ld\", ");
-    axe__expr_print_c(t, p, r->start[d]);
+    axe__text_put(t, "snprintf(ax_error, sizeof ax_error, ");
+    axe__emit_start_format(t, p, s, r, d, ld);
     axe__text_put(t, ", ");
-    extent_c(t, p, tn, d);
-    for (k = 0; k < lr->ndim; k++) {
-        axe__text_put(t, ", (long)");
-        axe__expr_print_c(t, p, lr->start[k]);
-    }
-    axe__text_put(t, ", ");
-    axe__emit_load(t, p, lr);
+    axe__emit_start_values(t, p, r, d, ld);
     axe__text_put(t, ");\n");
     indent_put(t, ind);
     axe__text_put(t, "} else ");

@@ -21,42 +21,20 @@ static void indent_put(ax_text *t, int ind)
     axe__text_put(t, "%*s", ind * 4, "");
 }
 
-/* The extent of dimension "d" of "tn" as C. */
-static void extent_c(ax_text *t, const axe_program *p, const ax_tensor *tn,
-                     int d)
-{
-    if (d == 0 && tn->dyn_extent != NULL) {
-        axe__text_put(t, "(long)");
-        axe__expr_print_c(t, p, tn->dyn_extent);
-    } else {
-        axe__text_put(t, "%lldL", (long long)tn->shape[d]);
-    }
-}
-
 /* `ax_start_error(...)`: the failure of dimension "d" of operand "r" of
  * "s", whose start reads element "ld" (the ax_backend hook). */
 void axe__cuda_start_error(ax_text *t, const axe_program *p, const ax_stmt *s,
                            const ax_ref *r, int d, const ax_expr *ld, int ind)
 {
-    const ax_ref *lr = ld->load;
-    int k;
     indent_put(t, ind);
     axe__text_put(t, "{\n");
     indent_put(t, ind + 1);
     axe__text_put(t, "const long ax_ev[] = {%dL, %dL, %dL, ", s->index,
                   (int)(r - s->args), d);
-    axe__expr_print_c(t, p, r->start[d]);
-    axe__text_put(t, ", ");
-    extent_c(t, p, &p->tensors[r->tensor], d);
-    for (k = 0; k < lr->ndim; k++) {
-        axe__text_put(t, ", (long)");
-        axe__expr_print_c(t, p, lr->start[k]);
-    }
-    axe__text_put(t, ", ");
-    axe__emit_load(t, p, lr);
+    axe__emit_start_values(t, p, r, d, ld);
     axe__text_put(t, "};\n");
     indent_put(t, ind + 1);
-    axe__text_put(t, "ax_start_error(ax_ev, %d);\n", 6 + lr->ndim);
+    axe__text_put(t, "ax_start_error(ax_ev, %d);\n", 6 + ld->load->ndim);
     indent_put(t, ind);
     axe__text_put(t, "}\n");
 }
@@ -89,20 +67,13 @@ void axe__cuda_check_device(ax_text *t, const axe_program *p)
 static void site_message(ax_text *t, const axe_program *p, const ax_stmt *s,
                          int i, int d, const ax_expr *ld)
 {
-    const ax_ref *r = &s->args[i], *lr = ld->load;
     int k;
     axe__text_put(t,
                   "    if (v[0] == %d && v[1] == %d && v[2] == %d)\n"
-                  "        snprintf(ax_error, sizeof ax_error, \"region of "
-                  "'%s' out of bounds at run time (line %d): dimension %d "
-                  "starts at %%ld with length %lld but the extent is %%ld; "
-                  "the start reads %s[",
-                  s->index, i, d, p->tensors[r->tensor].name, s->line, d,
-                  (long long)r->len[d], p->tensors[lr->tensor].name);
-    for (k = 0; k < lr->ndim; k++)
-        axe__text_put(t, "%s%%ld", k ? ", " : "");
-    axe__text_put(t, "] = %%ld\"");
-    for (k = 3; k < 6 + lr->ndim; k++)
+                  "        snprintf(ax_error, sizeof ax_error, ",
+                  s->index, i, d);
+    axe__emit_start_format(t, p, s, &s->args[i], d, ld);
+    for (k = 3; k < 6 + ld->load->ndim; k++)
         axe__text_put(t, ", v[%d]", k);
     axe__text_put(t, ");\n");
 }
