@@ -253,7 +253,7 @@ static void test_tree_on_cuda(const axe_kernel_options *o)
     TL_CHECK(a != NULL &&
                  strstr(a, "__syncthreads(); /* the tree step is complete "
                            "*/") != NULL &&
-                 strstr(a, "axe_ptx_cp_async_cg16(&t_s[") != NULL &&
+                 strstr(a, "axe_ptx_cp_async_cg16(AXE_AT(t_s, ") != NULL &&
                  strstr(a, "axe_ptx_cp_async_wait<0>(); /* the cp.async "
                            "copies above are complete */\n    "
                            "__syncthreads(); /* sync */") != NULL,

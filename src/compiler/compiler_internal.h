@@ -771,15 +771,27 @@ void axe__emit_start_values(ax_text *t, const axe_program *p,
 void axe__emit_tree_step(ax_text *t, const axe_program *p, const ax_stmt *s,
                          int64_t m, int ind);
 
-/* How an operator's element is accessed (the access macros). */
-typedef enum ax_access { AX_ACC_LD, AX_ACC_ST, AX_ACC_ATOM } ax_access;
+/* How an operator's element is accessed (the access macros): read,
+ * written, updated atomically, read or written as "vt" elements from it
+ * (a count: the memcpy of a vector copy) or its address given to an
+ * instruction that takes raw addresses (cp.async, ldmatrix). */
+typedef enum ax_access {
+    AX_ACC_LD,
+    AX_ACC_ST,
+    AX_ACC_ATOM,
+    AX_ACC_LDN,
+    AX_ACC_STN,
+    AX_ACC_AT
+} ax_access;
 /* The start of an access to element [INDEX] of tensor "tn" (its array
  * "name", NULL: its own): `NAME[` (registers: with the backend's
- * reg_index), or, where the backend has access macros and the tensor is
- * global or shared, `AXE_LD(NAME, ` (AXE_ST, AXE_ATOM; with vector type
- * "vt" not NULL `AXE_LDV(VT, NAME, ` / `AXE_STV`). axe__emit_access_close
- * ends it: `]` or `, LINE)` with the operator's source line
- * (compiler_emit_op.c). */
+ * reg_index; AX_ACC_LDN, AX_ACC_STN and AX_ACC_AT: `&NAME[`), or, where
+ * the backend has access macros and the tensor is global or shared,
+ * `AXE_LD(NAME, ` (AXE_ST, AXE_ATOM, AXE_AT; with "vt" not NULL
+ * `AXE_LDV(VT, NAME, ` / `AXE_STV`, or for AX_ACC_LDN / AX_ACC_STN
+ * `AXE_LDN(VT, NAME, ` / `AXE_STN`: "vt" elements).
+ * axe__emit_access_close ends it: `]` or `, LINE)` with the operator's
+ * source line (compiler_emit_op.c). */
 void axe__emit_access_open(ax_text *t, const axe_program *p,
                            const ax_tensor *tn, const char *name, ax_access acc,
                            const char *vt);

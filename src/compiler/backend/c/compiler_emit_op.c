@@ -107,14 +107,18 @@ void axe__emit_access_open(ax_text *t, const axe_program *p,
                            const ax_tensor *tn, const char *name, ax_access acc,
                            const char *vt)
 {
-    static const char *const macros[] = {"AXE_LD", "AXE_ST", "AXE_ATOM"};
+    static const char *const macros[] = {"AXE_LD",  "AXE_ST",  "AXE_ATOM",
+                                         "AXE_LDN", "AXE_STN", "AXE_AT"};
     if (!macro_access(p, tn, name)) {
-        axe__text_put(t, "%s%s[", name != NULL ? name : tn->cname,
+        axe__text_put(t, "%s%s%s[", acc >= AX_ACC_LDN ? "&" : "",
+                      name != NULL ? name : tn->cname,
                       tn->mem == AX_MEM_REGISTER ? axe__backend_of(p)->reg_index
                                                  : "");
         return;
     }
-    if (vt != NULL)
+    if (acc == AX_ACC_LDN || acc == AX_ACC_STN)
+        axe__text_put(t, "%s(%s, %s, ", macros[acc], vt, tn->cname);
+    else if (vt != NULL)
         axe__text_put(t, "%s(%s, %s, ",
                       acc == AX_ACC_ST ? "AXE_STV" : "AXE_LDV", vt, tn->cname);
     else
@@ -734,12 +738,13 @@ static void vector_copy(ax_text *t, const axe_program *p, const ax_stmt *s)
     int64_t bytes =
         s->plan->vec * axe_dtype_size(p->tensors[s->args[0].tensor].dtype);
     const char *vt = vector_type(p, s);
+    char n[24];
     if (s->async_copy && async != NULL) {
-        /* raw addresses: the copy's function records its accesses */
-        axe__text_put(t, "%s(&", async[bytes == 4 ? 0 : bytes == 8 ? 1 : 2]);
-        element_in(t, p, s, 0, p->tensors[s->args[0].tensor].cname);
-        axe__text_put(t, ", &");
-        element_in(t, p, s, 1, p->tensors[s->args[1].tensor].cname);
+        /* raw addresses (AXE_AT): the copy's function records its accesses */
+        axe__text_put(t, "%s(", async[bytes == 4 ? 0 : bytes == 8 ? 1 : 2]);
+        element_acc(t, p, s, 0, NULL, AX_ACC_AT, NULL);
+        axe__text_put(t, ", ");
+        element_acc(t, p, s, 1, NULL, AX_ACC_AT, NULL);
         axe__text_put(t, "); /* %lld x %s */\n", (long long)s->plan->vec, ct);
         return;
     }
@@ -750,10 +755,12 @@ static void vector_copy(ax_text *t, const axe_program *p, const ax_stmt *s)
         axe__text_put(t, "; /* %lld x %s */\n", (long long)s->plan->vec, ct);
         return;
     }
-    axe__text_put(t, "memcpy(&");
-    element_w(t, p, s, 0, AX_ACC_ST);
-    axe__text_put(t, ", &");
-    element(t, p, s, 1);
+    /* every element of the chunk recorded (AXE_STN / AXE_LDN) */
+    (void)snprintf(n, sizeof n, "%lld", (long long)s->plan->vec);
+    axe__text_put(t, "memcpy(");
+    element_acc(t, p, s, 0, NULL, AX_ACC_STN, n);
+    axe__text_put(t, ", ");
+    element_acc(t, p, s, 1, NULL, AX_ACC_LDN, n);
     axe__text_put(t, ", %lld * sizeof(%s));\n", (long long)s->plan->vec, ct);
 }
 

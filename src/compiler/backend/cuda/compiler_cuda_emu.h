@@ -121,10 +121,21 @@ namespace axe_emu
 enum { RUNNABLE, AT_BARRIER, AT_WARP, DONE };
 enum { NBARRIERS = 16, STACK = 256 * 1024 };
 
+/* An element address the kernel gave an instruction that takes raw
+ * addresses (AXE_AT: cp.async, ldmatrix): its tensor, offset, element
+ * size and source line, for the race reports of that instruction. */
+struct site {
+    const void *p;
+    const char *tensor;
+    long off;
+    int size, line;
+};
+
 struct copy {
     void *dst;
     const void *src;
     int n;
+    site at; /* the destination's */
 };
 
 struct thread {
@@ -135,6 +146,8 @@ struct thread {
     std::vector<uint32_t> vc; /* vector clock over the CTA's threads */
     std::vector<copy> open;   /* cp.async not committed yet */
     std::vector<std::vector<copy>> groups; /* committed, oldest first */
+    site sites[4]; /* the last AXE_AT addresses: sites[(nsites - 1) % 4] */
+    unsigned nsites;
     void *fake;
 };
 
@@ -553,6 +566,46 @@ inline T *access(T *a, long i, long n, int kind, const char *tensor, int line)
     return a + i;
 }
 
+/* The element at "p" of tensor "tensor" (offset "off", "size" bytes) as
+ * an instruction's raw address (AXE_AT), remembered for that instruction. */
+inline const void *note_site(const void *p, const char *tensor, long off,
+                             int size, int line)
+{
+    thread *t = st().cur;
+    if (t != nullptr)
+        t->sites[t->nsites++ % 4] = site{p, tensor, off, size, line};
+    return p;
+}
+
+/* What AXE_AT said of address "p" (newest first), else "what" at
+ * offset 0, line 0, elements of "size" bytes. */
+inline site site_of(const void *p, const char *what, int size)
+{
+    thread *t = st().cur;
+    for (unsigned k = 0; k < 4 && k < t->nsites; k++) {
+        const site &x = t->sites[(t->nsites - 1 - k) % 4];
+        if (x.p == p)
+            return x;
+    }
+    return site{p, what, 0, size, 0};
+}
+
+/* &a[i] (AXE_AT), noted. */
+template <class T> inline T *at(T *a, long i, const char *tensor, int line)
+{
+    note_site(a + i, tensor, i, (int)sizeof(T), line);
+    return a + i;
+}
+
+/* Access "kind" of the "n" bytes from the element "x", element by
+ * element (track's kinds). */
+inline void track_bytes(const site &x, int n, int kind)
+{
+    for (int k = 0; k < n; k += x.size)
+        track(x.tensor, (const char *)x.p + k, x.off + k / x.size, kind, x.line,
+              x.size);
+}
+
 /* ---- launching ----------------------------------------------------- */
 
 /* Run the CTA "bidx": every thread from the start to its end. */
@@ -568,6 +621,7 @@ inline void run_cta()
         t.state = RUNNABLE;
         t.open.clear();
         t.groups.clear();
+        t.nsites = 0;
         t.vc.assign((size_t)s.n, 0);
         t.vc[(size_t)k] = 1;
         t.fake = nullptr;
@@ -691,10 +745,10 @@ inline launcher<P...> make_launcher(void (*k)(P...), dim3 grid, dim3 block)
 inline void cp_async(void *dst, const void *src, int n)
 {
     state &s = st();
-    track("cp.async source", src, 0, 0, 0, 4);
-    for (int k = 0; k < n; k += 4)
-        track("cp.async destination", (char *)dst + k, 0, 3, 0, 4);
-    s.cur->open.push_back(copy{dst, src, n});
+    site d = site_of(dst, "cp.async destination", 4);
+    track_bytes(site_of(src, "cp.async source", 4), n, 0);
+    track_bytes(d, n, 3);
+    s.cur->open.push_back(copy{dst, src, n, d});
 }
 
 inline void cp_commit()
@@ -710,8 +764,7 @@ inline void cp_wait(int n)
     while ((int)t->groups.size() > n) {
         for (const copy &c : t->groups.front()) {
             memcpy(c.dst, c.src, (size_t)c.n);
-            for (int k = 0; k < c.n; k += 4)
-                track("cp.async destination", (char *)c.dst + k, 0, 4, 0, 4);
+            track_bytes(c.at, c.n, 4);
         }
         t->groups.erase(t->groups.begin());
     }
@@ -785,6 +838,11 @@ inline double fp8(uint32_t b, bool e5m2)
 #define AXE_STV(T, a, i, line)                                                 \
     (*(T *)axe_emu::access(&(a)[0], (long)(i),                                 \
                            (long)(sizeof(T) / sizeof((a)[0])), 1, #a, line))
+#define AXE_LDN(n, a, i, line)                                                 \
+    ((const void *)axe_emu::access(&(a)[0], (long)(i), (long)(n), 0, #a, line))
+#define AXE_STN(n, a, i, line)                                                 \
+    ((void *)axe_emu::access(&(a)[0], (long)(i), (long)(n), 1, #a, line))
+#define AXE_AT(a, i, line) axe_emu::at(&(a)[0], (long)(i), #a, line)
 
 inline void __syncthreads() { axe_emu::bar_sync(0, (unsigned)axe_emu::st().n); }
 
@@ -993,8 +1051,7 @@ inline void ldmatrix(uint32_t *r, const void *row, int n, int trans)
     ldm_in x{(const unsigned char *)row, n, trans};
     uint32_t out[4];
     if (st().cur->lin % 32 < 8 * n)
-        for (int k = 0; k < 8; k++)
-            track("ldmatrix row", (const char *)row + 2 * k, 0, 0, 0, 2);
+        track_bytes(site_of(row, "ldmatrix row", 2), 16, 0);
     collective(1, 0xffffffffu, &x, sizeof x, out, sizeof out, ldmatrix_fn);
     memcpy(r, out, 4 * (size_t)n);
 }

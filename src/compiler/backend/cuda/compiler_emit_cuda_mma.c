@@ -167,10 +167,10 @@ static void put_chain(ax_text *t, const char *var, const int64_t *v, int64_t n)
 }
 
 /* Operand "i"'s element at gemm coordinates "row" (M for A, N for B) and
- * "k" (C expressions): name[swizzle(base + digits)] when "raw" (an
- * ldmatrix row address: its wrapper records the access), else the read
- * AXE_LD(name, swizzle(base + digits), line) (the emulation's race
- * detector). */
+ * "k" (C expressions): AXE_AT(name, swizzle(base + digits), line), its
+ * address, when "raw" (an ldmatrix row address: its wrapper records the
+ * access), else the read AXE_LD(name, swizzle(base + digits), line) (the
+ * emulation's race detector). */
 static void put_elem(ax_text *t, const axe_program *p, const ax_stmt *s, int i,
                      const char *row, const char *k, bool raw)
 {
@@ -179,7 +179,7 @@ static void put_elem(ax_text *t, const axe_program *p, const ax_stmt *s, int i,
     int rd = i == 1 ? 0 : 1, d;
     ax_base b;
     axe__plan_base(p, &s->args[i], &b);
-    axe__text_put(t, raw ? "%s[" : "AXE_LD(%s, ", tn->cname);
+    axe__text_put(t, raw ? "AXE_AT(%s, " : "AXE_LD(%s, ", tn->cname);
     axe__emit_swizzle_open(t, p, &s->args[i]);
     axe__text_put(t, "%lldL", (long long)b.cst);
     for (d = 0; d < b.ndyn; d++) {
@@ -196,10 +196,7 @@ static void put_elem(ax_text *t, const axe_program *p, const ax_stmt *s, int i,
                           (long long)plan->loops[d].extent,
                           (long long)plan->loops[d].stride[i]);
     axe__emit_swizzle_close(t, p, &s->args[i]);
-    if (raw)
-        axe__text_put(t, "]");
-    else
-        axe__text_put(t, ", %d)", s->line);
+    axe__text_put(t, ", %d)", s->line);
 }
 
 /* Element e of a 32-bit register of "dt" read by "elem" ... : the cast
@@ -421,7 +418,7 @@ static void load_frag(ax_text *t, const axe_program *p, const ax_stmt *s, int o,
         put_chain(t, "ax_j", f->c0, f->nregs);
         axe__text_put(t, "%s;\n", tr ? " + laneid % 8L" : "");
         ind_put(t, ind + 1);
-        axe__text_put(t, "axe_ptx_ldmatrix_x%d%s(ax_%c[%d], &", f->nregs,
+        axe__text_put(t, "axe_ptx_ldmatrix_x%d%s(ax_%c[%d], ", f->nregs,
                       tr ? "_trans" : "", "ab"[o], idx);
         put_elem(t, p, s, o + 1, "ax_r", "ax_k", true);
         axe__text_put(t, ");\n");
