@@ -216,6 +216,11 @@ static int take_option(axe_invocation *inv, int argc, char **argv, int *i)
     int k = option_index(inv->cmd->options, arg, len, &takes);
     if (k < 0 || (!takes && eq != NULL))
         return cli_usage(inv->cmd->name, "unknown option '%.40s'", argv[*i]);
+    if (k >= AXE_CMD_MAX_OPTIONS) /* a table longer than the slots */
+        return cli_usage(inv->cmd->name,
+                         "option '%.40s' is beyond the %d options a command "
+                         "may have (an internal limit)",
+                         argv[*i], AXE_CMD_MAX_OPTIONS);
     if (inv->given & (1u << k))
         return cli_usage(inv->cmd->name, "option '--%.*s' given twice",
                          (int)len, arg);

@@ -14,7 +14,10 @@
 #include "cli.h"
 
 #define AXE_CMD_MAX_OPERANDS 24
-#define AXE_CMD_MAX_OPTIONS 16
+#define AXE_CMD_MAX_OPTIONS 16 /* at most 32: "given" is a bit set */
+
+_Static_assert(AXE_CMD_MAX_OPTIONS <= 32,
+               "the option set \"given\" is 32 bits");
 
 typedef struct axe_invocation axe_invocation;
 
