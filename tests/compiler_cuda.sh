@@ -84,6 +84,77 @@ cli_row 0 "axe_ptx_cp_async_wait<0>(); /* the cp.async copies above are complete
     "$K/transpose.axe" --target cuda
 cli_row 0 "the warpgroup's named barrier bar.sync 1+wgid, 128" \
     "$SRC/tests/kernels/wg_reduce.axe" --target cuda --explain
+# Multi-stage cp.async pipelines: the stage count from the kernel's
+# buffers; each condition that fails is named (variants of
+# gemm_pipelined.axe edited by sed).
+cli_row 0 "pipeline over k: 2 stages, copy into 'As' at k % 2; the prologue issues tiles 0 to 0, iteration k issues tile k + 1 (when below the trip count) and commits one group, cp.async.wait_group 1 before the first sync after the copies" \
+    "$K/gemm_pipelined.axe" --target cuda --explain
+cli_row 0 "pipeline over k: 3 stages, copy into 'Bs' at k % 3" \
+    "$K/gemm_pipelined.axe" -D STAGES=3 --target cuda --explain
+cli_row 0 "axe_ptx_cp_async_wait<2>(); /* tile k complete" \
+    "$K/gemm_pipelined.axe" -D STAGES=3 --target cuda
+cli_row 0 "pipeline over k: 3 stages, copy into 'Xs' at k % 3" \
+    "$SRC/tests/kernels/pipeline_regions.axe" --target cuda --explain
+cli_row 0 "no pipeline over k: no cp.async copy into stage k % S of a shared tensor" \
+    "$K/gemm_mma.axe" --target cuda --explain
+# pipe_row PATTERN SED: gemm_pipelined.axe edited by SED is not pipelined,
+# --explain says PATTERN, and the .cu waits with wait_group 0 only.
+pipe_row() {
+    sed "$2" "$K/gemm_pipelined.axe" >"$tmp/pipe.axe"
+    cli_row 0 "no pipeline over k: $1" "$tmp/pipe.axe" --target cuda --explain
+    if "$AXE" compile "$tmp/pipe.axe" --target cuda >"$tmp/pipe.cu" &&
+        ! grep -q 'axe_ptx_cp_async_wait<[1-9]' "$tmp/pipe.cu"; then
+        ok
+    else
+        bad "pipe_row '$2': pipelined or not compiled"
+    fi
+}
+pipe_row "no sync after op 3, the last read of the stages" \
+    '/gemm(acc/,/sync;/{/^        sync;/d}'
+pipe_row "no sync between the copies into stages and op 3, which reads them" \
+    '0,/^        sync;/{/^        sync;/d}'
+pipe_row "op 3 reads 'As' other than affinely at stage k % 2" \
+    's/gemm(acc, As.view(S\[(128, 32):(40, 1)\] + k/gemm(acc, As.view(S[(128, 32):(40, 1)] + (k + 1)/'
+pipe_row "an access to 'As' leaves its stage of 5000 elements" \
+    's/k % STAGES \* 5120/k % STAGES * 5000/g'
+pipe_row "the source 'B' is written in the kernel" \
+    's/^    cta fill(acc, 0);/&\n    cta fill(B[0 : +128, 0 : +32], 0);/'
+pipe_row "'As' is accessed outside the loop body's own operators (1 times)" \
+    's/^    cta fill(acc, 0);/&\n    cta copy(As.view(S[(128, 32):(40, 1)]), A[0 : +128, 0 : +32]);/'
+pipe_row "copy into 'Bs' rotates over 3 stages, the first one over another count" \
+    '/copy(Bs/s/k % STAGES \* 5120/k % 3 * 2560/'
+pipe_row "the copies into stages are not consecutive statements (op 3)" \
+    's/^        cta copy(Bs.view/        cta fill(acc, 0);\n&/'
+# Two stage tensors read by different operators: the last read of
+# either (op 4, of Xs) needs the sync after it, not only the last read
+# of the tensor found last (op 2, of Ys).
+cat >"$tmp/two.axe" <<'AXE'
+kernel two(X: f32[64, 8], Y: f32[64, 8], Z: f32[8, 8]) grid(1) threads(32)
+{
+    shared Xs: f32[16, 8];
+    shared Ys: f32[16, 8];
+    register r: f32[8, 8] layout S[(8, 8):(8, 1)];
+    register acc: f32[8, 8] layout S[(8, 8):(8, 1)];
+    for k in range(8) {
+        warp copy(Xs[k % 2 * 8 : +8, 0 : +8], X[k * 8 : +8, 0 : +8]);
+        warp copy(Ys[k % 2 * 8 : +8, 0 : +8], Y[k * 8 : +8, 0 : +8]);
+        sync;
+        thread copy(r, Ys[k % 2 * 8 : +8, 0 : +8]);
+        thread add(acc, acc, r);
+        sync;
+        thread copy(r, Xs[k % 2 * 8 : +8, 0 : +8]);
+        thread add(acc, acc, r);
+    }
+    if (tx == 0) {
+        thread copy(Z, acc);
+    }
+}
+AXE
+cli_row 0 "no pipeline over k: no sync after op 4, the last read of the stages" \
+    "$tmp/two.axe" --target cuda --explain
+sed 's/^        thread add(acc, acc, r);$/&\n        sync;/' "$tmp/two.axe" >"$tmp/two_sync.axe"
+cli_row 0 "pipeline over k: 2 stages, copy into 'Ys' at k % 2" \
+    "$tmp/two_sync.axe" --target cuda --explain
 
 # Kernels the CUDA backend refuses today, with the reason.
 declare -A refused=(
@@ -227,6 +298,15 @@ ptx_has gemm sm_80 'cp\.async\.ca\.shared\.global \[%r[0-9]+\], \[%rd[0-9]+\], 4
     'cp\.async\.commit_group' 'cp\.async\.wait_group 0;'
 ptx_has row_reduce sm_90 'cp\.async\.cg\.shared\.global \[%r[0-9]+\], \[%rd[0-9]+\], 16;' \
     'cp\.async\.wait_group 0;'
+# The pipelines: wait_group STAGES - 1 in the loop, 16-byte cp.async,
+# ldmatrix from the stage (its offset k % STAGES * 5120 keeps 16-byte rows).
+ptx_has gemm_pipelined sm_80 'cp\.async\.wait_group 1;' 'cp\.async\.wait_group 0;' \
+    'cp\.async\.cg\.shared\.global \[%r[0-9]+\], \[%rd[0-9]+\], 16;' \
+    'ldmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16' \
+    'mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32'
+ptx_has gemm_pipelined sm_90 -D STAGES=3 'cp\.async\.wait_group 2;' \
+    '!cp\.async\.wait_group 1;' 'ldmatrix\.sync\.aligned\.m8n8\.x2\.shared\.b16'
+ptx_has pipeline_regions sm_80 'cp\.async\.wait_group 2;'
 
 # Tensor cores: the mma.sync of the dtypes, ldmatrix where the plan says.
 MMA='mma\.sync\.aligned'
@@ -291,7 +371,8 @@ ptxas_line() {
 golden=$SRC/tests/golden/cuda_ptxas.txt
 release=$("$NVCC" --version | sed -n 's/.*release \([0-9.]*\).*/\1/p')
 : >"$tmp/ptxas.txt"
-for ka in gemm:sm_80 gemm:sm_90 gemm_mma:sm_80 gemm_mma:sm_90 gemm_i8:sm_80 \
+for ka in gemm:sm_80 gemm:sm_90 gemm_mma:sm_80 gemm_mma:sm_90 \
+    gemm_pipelined:sm_80 gemm_pipelined:sm_90 gemm_i8:sm_80 \
     gemm_i8:sm_90 gemm_fp8:sm_89 gemm_fp8:sm_90 gemm_splitk:sm_80 \
     gemm_splitk:sm_90 warp_mma:sm_80 warp_mma:sm_90 warp_mma_f16:sm_80 \
     warp_mma_f16:sm_90 warp_slices:sm_80 warp_slices:sm_90; do

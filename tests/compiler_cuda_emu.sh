@@ -225,6 +225,18 @@ spawn expect_fail "race on As at offset [0-9]+: read by thread [0-9]+ \(line 28\
 spawn expect_fail "race on B at offset [0-9]+: written by thread [0-9]+ \(line 14\), written by thread [0-9]+ \(line 14\)" \
     "sed -i 's|ax_t1 \* 2L + ax_i2 \* 1L, 14)|ax_t1 * 2L + ax_i2 * 1L + (ax_t1 == 1L), 14)|'" \
     "$T/warps.axe"
+# A pipeline's wait_group S - 1 raised to S: tile k may still be in
+# flight when the gemm (the per-thread copy) reads it, which the race
+# detector reports (a read of a pending cp.async destination).
+spawn expect_fail "racing accesses in all" \
+    "sed -i 's|axe_ptx_cp_async_wait<1>();|axe_ptx_cp_async_wait<2>();|'" \
+    "$SRC/examples/kernels/gemm_pipelined.axe"
+spawn expect_fail "racing accesses in all" \
+    "sed -i 's|axe_ptx_cp_async_wait<2>();|axe_ptx_cp_async_wait<3>();|'" \
+    "$SRC/examples/kernels/gemm_pipelined.axe" -D STAGES=3 -D K=160
+spawn expect_fail "racing accesses in all" \
+    "sed -i 's|axe_ptx_cp_async_wait<2>();|axe_ptx_cp_async_wait<3>();|'" \
+    "$T/pipeline_regions.axe" --arg T=5
 collect
 
 # The mutation test: each barrier of the kernel code (__syncthreads,

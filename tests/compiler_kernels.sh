@@ -68,6 +68,11 @@ check_run kernel_ops.axe -D M=37 -D N=64 --seed 3
 check_run gemm_mma.axe
 check_run gemm_mma.axe -D M=384 -D N=256 -D K=96 --seed 6
 check_run gemm_mma.axe -D M=128 -D N=384 -D K=32 --schedule gemm=thread_fma
+# stages of a cp.async pipeline (CUDA) addressed through views at
+# k % STAGES * 5120: 2 and 3 stages, a trip count below the stage count
+check_run gemm_pipelined.axe
+check_run gemm_pipelined.axe -D STAGES=3 -D M=128 -D N=256 -D K=160 --seed 7
+check_run gemm_pipelined.axe -D STAGES=3 -D K=32 --seed 8
 check_run warp_mma_f16.axe
 check_run warp_mma_f16.axe -D MT=3 -D NT=1 -D KT=3 --seed 18
 check_run softmax_f16.axe -D ROWS=12 -D C=160 --seed 9
@@ -252,6 +257,9 @@ check_run partial_warp.axe
 check_run partial_warp.axe -D T=80 --seed 20
 check_run runtime_tiles.axe --arg M=100,64,5 --arg T=3,1,0
 check_run runtime_tiles.axe --arg M=250 --arg T=9 -D N=12 --seed 6
+# a three-stage pipeline over row blocks of one shared tensor, a runtime
+# trip count (0, 1, 2: below the stage count)
+check_run pipeline_regions.axe --arg T=5,0,1,2
 # float runtime scalars (`eps: f32`, `s: f16`) as fill values: two eps,
 # two row counts (a tail CTA), f16 rounding of s
 check_run layernorm_eps.axe --arg M=3,70 --arg eps=1e-5,0.5 --arg s=1,0.3

@@ -4,7 +4,8 @@
  * (compiler_emit_cuda.c), which its ax_backend value
  * (compiler_target_cuda.c) emits, with the collective schedules
  * (compiler_emit_cuda_reduce.c), the data-dependent start checks
- * (compiler_emit_cuda_check.c), shared memory
+ * (compiler_emit_cuda_check.c), shared memory, cp.async pipelines
+ * (compiler_cuda_pipe.c)
  * (compiler_emit_cuda_smem.c) and the tensor-core gemm's instruction
  * choices (compiler_cuda_mma.c) and code (compiler_emit_cuda_mma.c).
  */
@@ -44,6 +45,36 @@ void axe__cuda_async_wait(ax_text *t, const ax_stmt *next, int ind,
 void axe__cuda_async_wrappers(ax_text *t, const char *body);
 void axe__cuda_explain_async(ax_text *t, const axe_program *p,
                              const ax_stmt *s);
+/* A multi-stage cp.async pipeline over a `for` (compiler_cuda_pipe.c):
+ * its stage count, the asynchronous copies into stage k % S
+ * ("producers", consecutive in the body), the stage tensors (a bit each)
+ * and the `sync` the wait_group S - 1 goes before. */
+#define AXE_CUDA_MAX_PIPE 8
+#define AXE_CUDA_MAX_STAGES 8
+typedef struct axe__cuda_pipe {
+    int stages, nprod;
+    const ax_stmt *prod[AXE_CUDA_MAX_PIPE];
+    uint64_t tensors;
+    const ax_stmt *wait_before;
+} axe__cuda_pipe;
+/* Whether `for` "loop" is pipelined (false: why, in "why"); whether "s"
+ * is a producer of "pp" (NULL: none); the prologue before the loop, the
+ * producers' issue of tile k + S - 1 with its commit, the wait before
+ * pp->wait_before, the wait after the loop; after dispatch (every plan
+ * known), a line at the end of the --explain of each asynchronous copy
+ * directly in a `for`: pipelined, or why not. */
+bool axe__cuda_pipe_of(const axe_program *p, const ax_stmt *loop,
+                       axe__cuda_pipe *out, char *why, size_t cap);
+bool axe__cuda_pipe_producer(const axe__cuda_pipe *pp, const ax_stmt *s);
+void axe__cuda_pipe_prologue(ax_text *t, const axe_program *p,
+                             const ax_stmt *loop, const axe__cuda_pipe *pp,
+                             int ind);
+void axe__cuda_pipe_issue(ax_text *t, const axe_program *p, const ax_stmt *loop,
+                          const axe__cuda_pipe *pp, int ind);
+void axe__cuda_pipe_wait(ax_text *t, const axe_program *p, const ax_stmt *loop,
+                         const axe__cuda_pipe *pp, int ind);
+void axe__cuda_pipe_drain(ax_text *t, int ind);
+axe_status axe__cuda_pipe_explain(const axe_program *p);
 /* The argmax/argmin value arrays of the operators of block "s". */
 void axe__cuda_arg_storage(ax_text *t, const axe_program *p, const ax_stmt *s);
 

@@ -133,9 +133,9 @@ struct site {
 
 struct copy {
     void *dst;
-    const void *src;
     int n;
-    site at; /* the destination's */
+    site at;                /* the destination's */
+    unsigned char data[16]; /* the source's bytes when issued */
 };
 
 struct thread {
@@ -748,7 +748,9 @@ inline void cp_async(void *dst, const void *src, int n)
     site d = site_of(dst, "cp.async destination", 4);
     track_bytes(site_of(src, "cp.async source", 4), n, 0);
     track_bytes(d, n, 3);
-    s.cur->open.push_back(copy{dst, src, n, d});
+    copy c{dst, n, d, {0}};
+    memcpy(c.data, src, (size_t)n);
+    s.cur->open.push_back(c);
 }
 
 inline void cp_commit()
@@ -763,7 +765,7 @@ inline void cp_wait(int n)
     thread *t = st().cur;
     while ((int)t->groups.size() > n) {
         for (const copy &c : t->groups.front()) {
-            memcpy(c.dst, c.src, (size_t)c.n);
+            memcpy(c.dst, c.data, (size_t)c.n);
             track_bytes(c.at, c.n, 4);
         }
         t->groups.erase(t->groups.begin());

@@ -186,7 +186,7 @@ axe__cuda_load axe__cuda_load_of(const axe_program *p, const ax_stmt *s, int o,
     axe__plan_base(p, r, &b);
     ok = b.cst % w == 0 && axe__swizzle_run(p, r) >= w;
     for (k = 0; ok && k < b.ndyn; k++)
-        ok = b.scale[k] % w == 0;
+        ok = (axe__expr_gcd(b.dyn[k]) * b.scale[k]) % w == 0;
     for (k = 0; ok && k < f.nregs; k++)
         ok = f.c0[k] % w == 0;
     if (ok && runs_hold(s, o + 1, 2, w)) {

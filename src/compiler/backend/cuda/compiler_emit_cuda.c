@@ -182,7 +182,8 @@ static int params(ax_text *t, const axe_program *p, bool kernel)
 }
 
 static void emit_block(ax_text *t, const axe_program *p, const ax_stmt *s,
-                       int ind, bool in_loop);
+                       int ind, bool in_loop, const ax_stmt *loop,
+                       const axe__cuda_pipe *pp);
 
 static void emit_cond(ax_text *t, const axe_program *p, const ax_guard *c)
 {
@@ -195,6 +196,11 @@ static void emit_for(ax_text *t, const axe_program *p, const ax_stmt *s,
                      int ind)
 {
     const char *v = p->vars[s->var];
+    axe__cuda_pipe pp;
+    char why[256];
+    bool piped = axe__cuda_pipe_of(p, s, &pp, why, sizeof why);
+    if (piped)
+        axe__cuda_pipe_prologue(t, p, s, &pp, ind);
     indent_put(t, ind);
     axe__text_put(t, "for (long v_%s = 0; v_%s < ", v, v);
     if (s->dtrip != NULL)
@@ -202,9 +208,11 @@ static void emit_for(ax_text *t, const axe_program *p, const ax_stmt *s,
     else
         axe__text_put(t, "%lldL", (long long)s->trip);
     axe__text_put(t, "; ++v_%s) {\n", v);
-    emit_block(t, p, s->body, ind + 1, true);
+    emit_block(t, p, s->body, ind + 1, true, s, piped ? &pp : NULL);
     indent_put(t, ind);
     axe__text_put(t, "}\n");
+    if (piped)
+        axe__cuda_pipe_drain(t, ind);
 }
 
 static void emit_if(ax_text *t, const axe_program *p, const ax_stmt *s, int ind,
@@ -214,24 +222,33 @@ static void emit_if(ax_text *t, const axe_program *p, const ax_stmt *s, int ind,
     axe__text_put(t, "if (");
     emit_cond(t, p, &s->cond);
     axe__text_put(t, ") {\n");
-    emit_block(t, p, s->body, ind + 1, in_loop);
+    emit_block(t, p, s->body, ind + 1, in_loop, NULL, NULL);
     indent_put(t, ind);
     if (s->else_body == NULL) {
         axe__text_put(t, "}\n");
         return;
     }
     axe__text_put(t, "} else {\n");
-    emit_block(t, p, s->else_body, ind + 1, in_loop);
+    emit_block(t, p, s->else_body, ind + 1, in_loop, NULL, NULL);
     indent_put(t, ind);
     axe__text_put(t, "}\n");
 }
 
+/* The statements of block "s"; "pp" (not NULL): the block is the body of
+ * `for` "loop", pipelined (compiler_cuda_pipe.c). */
 static void emit_block(ax_text *t, const axe_program *p, const ax_stmt *s,
-                       int ind, bool in_loop)
+                       int ind, bool in_loop, const ax_stmt *loop,
+                       const axe__cuda_pipe *pp)
 {
     uint64_t pending = 0; /* tensors of cp.async copies in flight */
     for (; s != NULL; s = s->next) {
+        if (pp != NULL && s == pp->prod[0])
+            axe__cuda_pipe_issue(t, p, loop, pp, ind);
+        if (axe__cuda_pipe_producer(pp, s))
+            continue;
         axe__cuda_async_wait(t, s, ind, &pending);
+        if (pp != NULL && s == pp->wait_before)
+            axe__cuda_pipe_wait(t, p, loop, pp, ind);
         if (s->kind == AX_ST_SYNC) {
             indent_put(t, ind);
             axe__text_put(t, "__syncthreads(); /* sync */\n");
@@ -326,7 +343,7 @@ static void kernel(ax_text *t, const axe_program *p)
         if (p->tensors[i].param)
             axe__text_put(t, "    (void)%s;\n", p->tensors[i].cname);
     storage(t, p);
-    emit_block(t, p, p->body, 1, false);
+    emit_block(t, p, p->body, 1, false, NULL, NULL);
     axe__text_put(t, "}\n");
 }
 

@@ -16,8 +16,8 @@
  * complete, for the thread and after the barrier for the others,
  * wherever the program could read it: correct by the kernel's own syncs.
  * Copies of consecutive statements overlap (the A and B tiles of a GEMM
- * before their `sync`); a pipeline across the iterations of a `for`
- * (several stages in flight) is not made yet.
+ * before their `sync`); across the iterations of a `for` whose tiles
+ * rotate over stages, compiler_cuda_pipe.c keeps several in flight.
  */
 #include <string.h>
 

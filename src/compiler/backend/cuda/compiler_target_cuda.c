@@ -91,7 +91,7 @@ static axe_status check(const axe_program *p, axe_diag *diag)
                              "grid dimension %d is %lld: CUDA launches at "
                              "most %lld",
                              d, (long long)p->grid[d], (long long)limit[d]);
-    return AXE_OK;
+    return axe__cuda_pipe_explain(p);
 }
 
 /* "  cuda sm_80: ..." after the operator's chosen schedule. */
