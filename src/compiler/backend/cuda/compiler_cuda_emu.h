@@ -1311,15 +1311,16 @@ inline const char *cudaGetErrorString(cudaError_t e)
 }
 inline const char *cudaGetErrorName(cudaError_t e)
 {
-    return e == cudaSuccess                     ? "cudaSuccess"
-           : e == cudaErrorInvalidValue         ? "cudaErrorInvalidValue"
-           : e == cudaErrorMemoryAllocation     ? "cudaErrorMemoryAllocation"
-           : e == cudaErrorInvalidConfiguration ? "cudaErrorInvalidConfiguration"
-           : e == cudaErrorNoDevice             ? "cudaErrorNoDevice"
-           : e == cudaErrorMisalignedAddress    ? "cudaErrorMisalignedAddress"
-           : e == cudaErrorAssert               ? "cudaErrorAssert"
-           : e == cudaErrorLaunchFailure        ? "cudaErrorLaunchFailure"
-                                                : "cudaErrorUnknown";
+    return e == cudaSuccess                 ? "cudaSuccess"
+           : e == cudaErrorInvalidValue     ? "cudaErrorInvalidValue"
+           : e == cudaErrorMemoryAllocation ? "cudaErrorMemoryAllocation"
+           : e == cudaErrorInvalidConfiguration
+               ? "cudaErrorInvalidConfiguration"
+           : e == cudaErrorNoDevice          ? "cudaErrorNoDevice"
+           : e == cudaErrorMisalignedAddress ? "cudaErrorMisalignedAddress"
+           : e == cudaErrorAssert            ? "cudaErrorAssert"
+           : e == cudaErrorLaunchFailure     ? "cudaErrorLaunchFailure"
+                                             : "cudaErrorUnknown";
 }
 inline cudaError_t cudaEventCreate(cudaEvent_t *e)
 {
