@@ -16,10 +16,12 @@ set -u
 kernel_counts
 
 # expect CODE LINE:COL PATTERN <<< PROGRAM
+# expect CODE LINE:COL PATTERN <<< PROGRAM (XARGS: more compile options).
 expect() {
     local code=$1 loc=$2 pat=$3
     cat >"$tmp/k.axe"
-    (cd "$tmp" && "$AXE" compile k.axe >"$tmp/out" 2>"$tmp/err")
+    # shellcheck disable=SC2086
+    (cd "$tmp" && "$AXE" compile k.axe ${XARGS:-} >"$tmp/out" 2>"$tmp/err")
     local rc=$?
     if [ $rc -eq "$code" ] && [ "$(wc -l <"$tmp/err")" = 3 ] &&
         head -1 "$tmp/err" | grep -qE -- "^axe: k\.axe:$loc: [a-z ]+: .*$pat" &&
@@ -986,6 +988,40 @@ expect_ok() {
         echo "FAIL: a long program did not compile within $secs s of CPU time: $(head -c 300 "$tmp/err")"
     fi
 }
+
+# ---- the mpi runtime's limits (docs/compiler.md, "The MPI backend") ----
+# It runs exchange plans of at most 32 digits (compiler_mpi_rt.h's
+# AXE_MPI_MAX_DIGITS, the backend's AX_MPI_MAX_DIGITS: the same number),
+# the planner up to 64. The layouts below split the 33 (32) bits of
+# their coordinates at alternate places (extent-4 iters offset by one
+# bit, strides shuffled so no two iters merge): 33 digits are refused
+# at compile time, 32 compile.
+rt=$(sed -n 's/^#define AXE_MPI_MAX_DIGITS \([0-9]*\)$/\1/p' "$SRC/src/compiler/backend/mpi/compiler_mpi_rt.h")
+be=$(sed -n 's/^#define AX_MPI_MAX_DIGITS \([0-9]*\)$/\1/p' "$SRC/src/compiler/backend/mpi/compiler_mpi.h")
+if [ "$rt" = 32 ] && [ "$be" = 32 ]; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1))
+    echo "FAIL: the mpi runtime runs plans of '$rt' digits, the backend allows '$be'"
+fi
+XARGS="--target mpi" expect 1 5:5 "device copy \(line 5\): its exchange plan has 33 digits, beyond the mpi runtime's 32" <<<"mesh(1024);
+kernel wide(A: i8[8589934592] layout S[(4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,2):(32768,1@gpuid,131072,16@gpuid,2048,64@gpuid,4,256@gpuid,512,4@gpuid,64,16,8192,1,524288,2097152,256)],
+            B: i8[8589934592] layout S[(2,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4):(1024,64,16@gpuid,131072,1@gpuid,2097152,4@gpuid,4,64@gpuid,2048,256@gpuid,8192,256,32768,16,524288,1)])
+    grid(1) threads(1) {
+    device copy(B, A);
+}"
+expect_ok 20 --target mpi -o "$tmp/k.c" <<<"mesh(1024);
+kernel wide(A: i8[4294967296] layout S[(4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4):(16384,1@gpuid,65536,16@gpuid,256,64@gpuid,1024,256@gpuid,1,4@gpuid,4,4096,16,64,262144,1048576)],
+            B: i8[4294967296] layout S[(2,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,2):(512,32,16@gpuid,65536,1@gpuid,1048576,4@gpuid,2,64@gpuid,1024,256@gpuid,4096,128,16384,8,262144,1)])
+    grid(1) threads(1) {
+    device copy(B, A);
+}"
+if grep -q '^static const axe_mpi_plan ax_dev0 = {1024, 32, ' "$tmp/k.c"; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1))
+    echo "FAIL: the 32-digit plan: $(grep -m1 'axe_mpi_plan ax_dev0' "$tmp/k.c")"
+fi
 # A constant sum of 300,000 terms folds as it is parsed.
 expect_ok 20 < <(
     printf 'param N = 1%s;\n' "$(rep '+' 299999 | sed 's/+/+1/g')"

@@ -592,6 +592,89 @@ static void facts(void)
     }
 }
 
+/* ---- races in the segments (docs/compiler.md, "Races") ------------- */
+
+/* relu writes A's element (i,k) from thread 8i + k; gemm reads it from
+ * the threads of C's row i: a race without the sync, in each segment
+ * (lines 7 and 8, 10 and 11). The device operator orders the segments:
+ * gemm's reads of line 8 and relu's writes of line 10 do not race. */
+#define RACY_MESH                                                              \
+    "mesh(2);\n"                                                               \
+    "kernel k(A: f32[4,8] layout S[(2,2,8):(1@gpuid,8,1)],\n"                  \
+    "  B: f32[8,8] layout S[(8,8):(8,1)] + R[2:1@gpuid],\n"                    \
+    "  C: f32[4,8] layout S[(2,2,8):(1@gpuid,8,1)],\n"                         \
+    "  D: f32[4,8] layout S[(4,8):(8,1)] + R[2:1@gpuid]) grid(1) \n"           \
+    "  threads(32) {\n"                                                        \
+    "    cta relu(A, A); %s\n"                                                 \
+    "    kernel gemm(C, A, B);\n"                                              \
+    "    device copy(D, C);\n"                                                 \
+    "    cta relu(A, A); %s\n"                                                 \
+    "    kernel gemm(C, A, B);\n"                                              \
+    "}\n"
+/* The same local code on one device (each device's shards), a sync
+ * for the device operator. */
+#define RACY_ONE                                                               \
+    "kernel k(A: f32[2,8], B: f32[8,8], C: f32[2,8]) grid(1) "                 \
+    "threads(32) {\n"                                                          \
+    "    cta relu(A, A); %s\n"                                                 \
+    "    kernel gemm(C, A, B);\n"                                              \
+    "    sync;\n"                                                              \
+    "    cta relu(A, A); %s\n"                                                 \
+    "    kernel gemm(C, A, B);\n"                                              \
+    "}\n"
+
+static bool one_races(const char *sync, axe_race_report *rep)
+{
+    char src[512];
+    axe_program *p = NULL;
+    float a[16] = {0}, b[64] = {0}, c[16] = {0};
+    void *bufs[3] = {a, b, c};
+    axe_diag d;
+    bool ok;
+    snprintf(src, sizeof src, RACY_ONE, sync, sync);
+    ok = axe_program_compile(src, strlen(src), NULL, NULL, &p, &d) == AXE_OK &&
+         axe_program_reference_races(p, bufs, rep, &d) == AXE_OK;
+    TL_CHECK(ok, "one device: %s", d.message);
+    axe_program_free(p);
+    return ok;
+}
+
+static void races(void)
+{
+    static axe_race_report mesh, one;
+    const char *sync[2] = {"", "sync;"};
+    char src[800], msg[512];
+    mesh_case c;
+    axe_diag d;
+    int k, j;
+    for (k = 0; k < 2; k++) {
+        snprintf(src, sizeof src, RACY_MESH, sync[k], sync[k]);
+        if (!case_init(&c, src, NULL, NULL) || !one_races(sync[k], &one))
+            return;
+        TL_CHECK(axe_program_reference_mesh_races(c.p, c.bufs, &mesh, &d) ==
+                     AXE_OK,
+                 "mesh races: %s", d.message);
+        /* every device runs the same code on its shards: P times the
+         * races of one device, the first named on device 0 */
+        TL_CHECK(mesh.count == 2 * one.count && mesh.n == one.n &&
+                     (k == 1) == (one.count == 0),
+                 "sync '%s': %lld races on the mesh, %lld on one device",
+                 sync[k], (long long)mesh.count, (long long)one.count);
+        for (j = 0; k == 0 && j < mesh.n && j < 2; j++) {
+            (void)axe_race_text(&mesh.race[j], msg, sizeof msg);
+            TL_CHECK(mesh.n == 2 && mesh.race[j].mesh &&
+                         mesh.race[j].device == 0 && !one.race[j].mesh &&
+                         mesh.race[j].count == 2 * one.race[j].count &&
+                         strstr(msg, "race on A[") == msg &&
+                         strstr(msg, " on device 0: ") != NULL &&
+                         strstr(msg, j ? "(line 10)" : "(line 7)") != NULL &&
+                         strstr(msg, j ? "(line 11)" : "(line 8)") != NULL,
+                     "race message %d: %s", j, msg);
+        }
+        case_free(&c);
+    }
+}
+
 int main(void)
 {
     tl_seed("test_compiler_mesh", 14);
@@ -599,5 +682,6 @@ int main(void)
     law_reduce();
     table();
     facts();
+    races();
     return tl_finish();
 }

@@ -294,6 +294,10 @@ typedef struct axe_race {
      * CTA (garbage on a GPU): "first" and "second" are that read. */
     bool uninit;
     int64_t count; /* racing accesses of this tensor, kind and lines */
+    /* A mesh program's race: on device "device"'s local shards (the
+     * index is the local shard's); false (device 0) without a mesh. */
+    bool mesh;
+    int64_t device;
 } axe_race;
 
 typedef struct axe_race_report {
@@ -311,6 +315,15 @@ typedef struct axe_race_report {
 AXE_NODISCARD AXE_API axe_status
 axe_program_reference_races(const axe_program *p, void *const *buffers,
                             axe_race_report *races, axe_diag *diag);
+/* axe_program_reference_mesh that also detects races into "races" (NULL:
+ * no detection, see axe_program_reference_races): every segment
+ * between device operators, on every device's local shards, as a launch
+ * of its own; the report merges them (a race's "device" names the first
+ * device it was found on; counts add up). AXE_ERR_CAPACITY before
+ * anything runs as for one device. */
+AXE_NODISCARD AXE_API axe_status
+axe_program_reference_mesh_races(const axe_program *p, void *const *buffers,
+                                 axe_race_report *races, axe_diag *diag);
 /* "race on T[3,5]: written by thread 7 (line 12), read by thread 130
  * (line 15), no sync between" (snprintf-style); threads of different
  * CTAs are named with their CTA and the message ends "threads of

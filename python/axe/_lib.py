@@ -199,7 +199,8 @@ class Race(Structure):
                 ("index", c_int64 * RACE_MAX_DIMS), ("address", c_int64),
                 ("first", RaceAccess), ("second", RaceAccess),
                 ("cross_cta", c_bool), ("uninit", c_bool),
-                ("count", c_int64)]
+                ("count", c_int64), ("mesh", c_bool),
+                ("device", c_int64)]
 
 
 class RaceReport(Structure):

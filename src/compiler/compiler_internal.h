@@ -850,6 +850,10 @@ double axe__int_saturate(axe_dtype d, double v);
 typedef struct ax_race ax_race;
 axe_status axe__race_new(const axe_program *p, ax_race **out, axe_diag *diag);
 void axe__race_free(ax_race *r);
+/* Add device "device"'s report "from" to "into" (a mesh program's
+ * segments, compiler_ref_dist.c). */
+void axe__race_merge(axe_race_report *into, const axe_race_report *from,
+                     int64_t device);
 void axe__race_cta(ax_race *r, int64_t cta);
 void axe__race_sync(ax_race *r);
 void axe__race_instance(ax_race *r, const ax_stmt *s, int64_t tid0);
@@ -883,7 +887,8 @@ axe_status axe__swizzle_view_bounds(const axe_program *p, const ax_ref *r,
  * max and min as a local reduce's: a NaN loses to a number)
  * (compiler_ref.c). */
 axe_status axe__reference_segment(const axe_program *p, const ax_stmt *first,
-                                  void *const *buffers, axe_diag *diag);
+                                  void *const *buffers, axe_race_report *races,
+                                  axe_diag *diag);
 double axe__ref_load(axe_dtype d, const void *b, int64_t a);
 void axe__ref_store(axe_dtype d, void *b, int64_t a, double v);
 double axe__ref_combine(axe_dtype d, ax_red r, double acc, double a);

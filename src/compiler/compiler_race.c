@@ -567,6 +567,28 @@ axe_status axe__race_report(const ax_race *r, int64_t *const *table,
     return AXE_OK;
 }
 
+/* Add the races of device "device" ("from") to "into": counts add up, a
+ * race like one kept (same_race) adds to its count, a new one is kept
+ * while there is room. */
+void axe__race_merge(axe_race_report *into, const axe_race_report *from,
+                     int64_t device)
+{
+    int k, j;
+    into->count += from->count;
+    for (k = 0; k < from->n; k++) {
+        for (j = 0; j < into->n; j++)
+            if (same_race(&into->race[j], &from->race[k]))
+                break;
+        if (j < into->n)
+            into->race[j].count += from->race[k].count;
+        else if (into->n < AXE_RACE_MAX) {
+            into->race[into->n] = from->race[k];
+            into->race[into->n].mesh = true;
+            into->race[into->n++].device = device;
+        }
+    }
+}
+
 /* snprintf at "n" of "buf" ("cap" bytes); returns the new length. */
 static size_t appendf(char *buf, size_t cap, size_t n, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -604,6 +626,8 @@ size_t axe_race_text(const axe_race *x, char *buf, size_t cap)
                     (long long)x->index[d], d + 1 == x->ndim ? "]" : "");
     if (x->ndim < 0)
         n = appendf(buf, cap, n, " at offset %lld", (long long)x->address);
+    if (x->mesh)
+        n = appendf(buf, cap, n, " on device %lld", (long long)x->device);
     n = appendf(buf, cap, n, ": ");
     if (x->uninit) {
         n = put_access(buf, cap, n, &x->first, false);

@@ -748,11 +748,13 @@ axe_status axe_program_reference_races(const axe_program *p,
     return run_from(p, p->body, buffers, races, diag);
 }
 
-/* One device's statements from "first" to the next device operator. */
+/* One device's statements from "first" to the next device operator;
+ * with "races", detect races (a detector of its own: a launch). */
 axe_status axe__reference_segment(const axe_program *p, const ax_stmt *first,
-                                  void *const *buffers, axe_diag *diag)
+                                  void *const *buffers, axe_race_report *races,
+                                  axe_diag *diag)
 {
-    return run_from(p, first, buffers, NULL, diag);
+    return run_from(p, first, buffers, races, diag);
 }
 
 double axe__ref_load(axe_dtype d, const void *b, int64_t a)

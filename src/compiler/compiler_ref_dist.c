@@ -16,9 +16,12 @@
  * reduce` combines the source's values along dimension k in order
  * (rounded to the dtype after each step, as a local reduce) and writes
  * the result to every holder. Elements of a local buffer that no
- * coordinate maps to (holes) are never written.
+ * coordinate maps to (holes) are never written. With race detection,
+ * each segment on each device gets a detector of its own (a launch: the
+ * device operators order the segments) and the reports are merged.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "compiler_internal.h"
@@ -112,6 +115,7 @@ typedef struct mesh_run {
     const axe_program *p;
     void *const *bufs; /* bufs[d * n + i] */
     int n;
+    axe_race_report *races; /* NULL: no detection */
 } mesh_run;
 
 static void *buffer_of(const mesh_run *m, int64_t dev, int i)
@@ -221,16 +225,41 @@ static bool segment_runs(const ax_stmt *s)
 static axe_status run_segment(const mesh_run *m, const ax_stmt *first,
                               axe_diag *diag)
 {
+    axe_race_report *one = NULL;
+    axe_status st = AXE_OK;
     int64_t d;
     if (!segment_runs(first))
         return AXE_OK;
-    for (d = 0; d < m->p->ndev; d++)
-        AXE_TRY(axe__reference_segment(m->p, first, m->bufs + d * m->n, diag));
+    if (m->races != NULL && (one = malloc(sizeof *one)) == NULL)
+        return axe__fail(diag, AXE_ERR_NO_MEMORY, -1, "out of memory");
+    for (d = 0; st == AXE_OK && d < m->p->ndev; d++) {
+        st = axe__reference_segment(m->p, first, m->bufs + d * m->n, one, diag);
+        if (st == AXE_OK && one != NULL)
+            axe__race_merge(m->races, one, d);
+    }
+    free(one);
+    return st;
+}
+
+/* The detector's limits, before anything runs (axe__race_new's). */
+static axe_status race_limits(const axe_program *p, axe_diag *diag)
+{
+    ax_race *r;
+    AXE_TRY(axe__race_new(p, &r, diag));
+    axe__race_free(r);
     return AXE_OK;
 }
 
 axe_status axe_program_reference_mesh(const axe_program *p,
                                       void *const *buffers, axe_diag *diag)
+{
+    return axe_program_reference_mesh_races(p, buffers, NULL, diag);
+}
+
+axe_status axe_program_reference_mesh_races(const axe_program *p,
+                                            void *const *buffers,
+                                            axe_race_report *races,
+                                            axe_diag *diag)
 {
     mesh_run m;
     const ax_stmt *s, *first = p->body;
@@ -242,9 +271,14 @@ axe_status axe_program_reference_mesh(const axe_program *p,
         return axe__fail(diag, AXE_ERR_INVALID, -1,
                          "the runtime scalars have no values "
                          "(axe_program_bind)");
+    if (races != NULL) {
+        AXE_TRY(race_limits(p, diag));
+        memset(races, 0, sizeof *races);
+    }
     m.p = p;
     m.bufs = buffers;
     m.n = axe_program_tensor_count(p);
+    m.races = races;
     for (s = p->body; s != NULL; s = s->next)
         if (s->kind == AX_ST_DEVICE) {
             AXE_TRY(run_segment(&m, first, diag));

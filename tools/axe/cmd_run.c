@@ -617,14 +617,15 @@ static void print_tail(const run_args *a, const run_result *res, bool runs)
  * past the detector's limits without it, with a note. */
 static int reference(run_ctx *c, run_result *res, axe_race_report *races)
 {
+    bool mesh = c->mode == RUN_MPI;
     axe_diag d;
     axe_status st;
-    if (c->mode == RUN_MPI)
-        return kernel_mpi_reference(c);
-    st = axe_program_reference_races(c->p, c->ref, races, &d);
+    st = mesh ? axe_program_reference_mesh_races(c->p, c->ref, races, &d)
+              : axe_program_reference_races(c->p, c->ref, races, &d);
     if (st == AXE_ERR_CAPACITY) {
         fprintf(stderr, "axe: run: note: races not detected: %s\n", d.message);
-        st = axe_program_reference(c->p, c->ref, &d);
+        st = mesh ? axe_program_reference_mesh(c->p, c->ref, &d)
+                  : axe_program_reference(c->p, c->ref, &d);
     } else if (st == AXE_OK) {
         res->races = races;
         res->pass = races->count == 0;

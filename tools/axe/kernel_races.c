@@ -5,7 +5,8 @@
  * the JSON member "races", an array of objects (tensor, index, address,
  * first and second access with thread, CTA, line and read/write, whether
  * the threads are of different CTAs, the count of racing accesses like
- * it, the message); null when detection was skipped.
+ * it, the message, and for a mesh program the device); null when
+ * detection was skipped.
  */
 #include <stdio.h>
 
@@ -35,9 +36,13 @@ static void json_race(const axe_race *r)
     printf(",");
     json_access("second", &r->second);
     printf(",\"cross_cta\":%s,\"kind\":\"%s\",\"count\":%lld,"
-           "\"message\":\"%s\"}",
+           "\"message\":\"%s\"",
            r->cross_cta ? "true" : "false",
            r->uninit ? "uninitialized" : "race", (long long)r->count, msg);
+    if (r->mesh) /* a mesh program's (kernel.h) */
+        printf(",\"device\":%lld}", (long long)r->device);
+    else
+        printf("}");
 }
 
 /* `,"races":[...]` (null when "rep" is NULL: not detected). */

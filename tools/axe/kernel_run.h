@@ -106,8 +106,6 @@ axe_kernel_tensor kernel_run_tensor(const run_ctx *c, int i);
  * into every device's local buffers (c->in, c->ref, c->bytes replaced,
  * c->n = ranks * nparams). */
 int kernel_mpi_locals(run_ctx *c);
-/* RUN_MPI: the reference of every device's buffers on c->ref. */
-int kernel_mpi_reference(run_ctx *c);
 /* Whether mpicc ($MPICC) and mpirun ($MPIRUN) are there; the error
  * naming the missing one and the packages otherwise. */
 int kernel_mpi_tools(void);

@@ -10,6 +10,12 @@
 #include "compiler_dist.h"
 #include "compiler_internal.h"
 
+/* The most digits of a plan the runtime runs: compiler_mpi_rt.h's
+ * AXE_MPI_MAX_DIGITS (the planner's AX_DIST_MAX_DIGITS is 64); its
+ * replica digits (AXE_MPI_MAX_REPS, 16) are at most
+ * AXE_LAYOUT_MAX_REPLICA (8) already. */
+#define AX_MPI_MAX_DIGITS 32
+
 /* The plan of device operator "s" (copy or reduce) from its operands'
  * declared layouts; the planner's refusal otherwise. */
 axe_status axe__mpi_plan(const axe_program *p, const ax_stmt *s,

@@ -6,7 +6,8 @@
  * each device operator, a call into the runtime compiler_mpi_rt.h with
  * the operator's exchange plan. It has every schedule of the C backend;
  * its check refuses a program without a mesh, runtime scalars, and device
- * operators the planner or the runtime cannot run, with the reason.
+ * operators the planner or the runtime cannot run (a plan of more digits
+ * than the runtime's AX_MPI_MAX_DIGITS), with the reason.
  */
 #include <limits.h>
 
@@ -44,6 +45,14 @@ static axe_status devop_check(const axe_program *p, const ax_stmt *s,
     ax_dist_plan plan;
     axe_dtype d = p->tensors[s->args[1].tensor].dtype;
     AXE_TRY(axe__mpi_plan(p, s, &plan, diag));
+    if (plan.ndigits > AX_MPI_MAX_DIGITS)
+        return axe__fail(diag, AXE_ERR_CAPACITY, s->off,
+                         "device %s (line %d): its exchange plan has %d "
+                         "digits, beyond the mpi runtime's %d (layouts "
+                         "whose iters split the coordinates at fewer "
+                         "places need fewer)",
+                         axe__op_name(s->op), s->line, (int)plan.ndigits,
+                         AX_MPI_MAX_DIGITS);
     if (s->op == AX_OP_REDUCE && d != AXE_DTYPE_F32 && d != AXE_DTYPE_F64 &&
         d != AXE_DTYPE_I32)
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
