@@ -10,7 +10,8 @@
 # transpose, row softmax and RMSNorm against the baseline and the copy, and
 # the 4096^3 f16 and bf16 GEMMs of gemm_mma.axe and gemm_pipelined.axe
 # through bench/cuda/gemm_cublas.cu (checked against a naive CUDA kernel,
-# timed against cuBLAS). Full JSON lines and logs go to $OUT (or
+# timed against cuBLAS), and the naive attention baseline
+# (bench/cuda/attention_naive.cu, seq 4096, head dim 64 and 128). Full JSON lines and logs go to $OUT (or
 # build/gpu_check) for the record in docs/bench.md.
 # Without a GPU (nvidia-smi absent or seeing none) it prints why and exits
 # 77, as the tests do: CI never depends on it. GPU_CHECK_DRY=1 does all
@@ -166,7 +167,18 @@ gemm_build() {
 }
 gemms=("gemm_mma f16" "gemm_mma bf16" "gemm_pipelined f16 -D STAGES=3"
     "gemm_pipelined bf16 -D STAGES=3")
-pids=
+# attention_build: bench/cuda/attention_naive.cu for each arch.
+attention_build() {
+    local a
+    rm -f "$out/attention_naive.ok"
+    for a in $archs; do
+        "$NVCC" -O2 -arch="$a" -Werror all-warnings -o "$out/attention_naive.$a" \
+            bench/cuda/attention_naive.cu -lcublas >"$out/attention_naive.err" 2>&1 || return 1
+    done
+    touch "$out/attention_naive.ok"
+}
+attention_build &
+pids=$!
 for t in "${gemms[@]}"; do
     # shellcheck disable=SC2086
     gemm_build $t &
@@ -252,9 +264,24 @@ for t in "${gemms[@]}"; do
     fi
 done
 
-# 4. Flash attention (seq 4096, head dim 64/128): no example kernel fits
-# yet (docs/bench.md, "Generated CUDA on a GPU").
-echo "attention: not run (no flash-attention example kernel; docs/bench.md)" |
+# 4. Attention, seq 4096, head dim 64 and 128: the naive baseline (two
+# cuBLAS GEMMs and a row softmax, bench/cuda/attention_naive.cu, checked
+# against a reference kernel). No flash-attention example kernel fits yet
+# (docs/bench.md, "Generated CUDA on a GPU"), so there is no ratio.
+if [ ! -e "$out/attention_naive.ok" ]; then
+    echo "gpu_check: attention_naive.cu does not build (see $out/attention_naive.err)" |
+        tee -a "$out/summary.txt"
+    status=1
+elif [ "$dry" = 1 ]; then
+    echo "attention_naive: compiled for $archs" | tee -a "$out/summary.txt"
+else
+    for d in 64 128; do
+        timeout 60 "$out/attention_naive.$arch" 4096 "$d" 2>>"$out/attention_naive.err" |
+            tee -a "$out/summary.txt"
+        [ "${PIPESTATUS[0]}" = 0 ] || status=1
+    done
+fi
+echo "attention: no flash-attention kernel to compare with the baseline (docs/bench.md)" |
     tee -a "$out/summary.txt"
 echo "gpu_check: logs and JSON lines in $out"
 exit $status
