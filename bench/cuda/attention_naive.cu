@@ -11,38 +11,13 @@
 // time is to be compared with T once an example kernel exists.
 //   nvcc -O2 -arch=sm_80 attention_naive.cu -lcublas && ./a.out 4096 64
 // Exit 0 when the check passes, 1 when it fails, 2 on a usage or CUDA error.
-#include <cublas_v2.h>
 #include <cuda_fp16.h>
-#include <cuda_runtime.h>
-#include <math.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
+
+#define BENCH_NAME "attention_naive"
+#include "bench_cuda.h"
 
 #define TOL 5e-3
 #define MAX_SEQ 8192 /* the reference keeps a score row in shared memory */
-
-#define CK(x)                                                                  \
-    do {                                                                       \
-        cudaError_t e_ = (x);                                                  \
-        if (e_ != cudaSuccess) {                                               \
-            fprintf(stderr, "attention_naive: %s: %s\n", #x,                   \
-                    cudaGetErrorString(e_));                                   \
-            exit(2);                                                           \
-        }                                                                      \
-    } while (0)
-
-static __global__ void fill(__half *x, size_t n, uint32_t seed)
-{
-    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-    if (i < n) {
-        uint32_t h = (uint32_t)i * 2654435761u ^ seed;
-        h ^= h >> 15;
-        h *= 2246822519u;
-        h ^= h >> 13;
-        x[i] = __float2half((float)(h >> 8) / 8388608.0f - 1.0f);
-    }
-}
 
 // The block's max (op 0) or sum (op 1) of v over its 256 threads.
 static __device__ float block_reduce(float v, int op, float *red)
@@ -110,48 +85,32 @@ static __global__ void reference(const __half *q, const __half *k,
     }
 }
 
-static int cmpf(const void *x, const void *y)
-{
-    float p = *(const float *)x, q = *(const float *)y;
-    return (p > q) - (p < q);
-}
-
 static cublasHandle_t handle;
 static __half *dq, *dk, *dv, *dp;
 static float *ds, *dout;
 static int seq, hd;
-
-static void gemm_ok(cublasStatus_t st)
-{
-    if (st != CUBLAS_STATUS_SUCCESS) {
-        fprintf(stderr, "attention_naive: cublasGemmEx: status %d\n", (int)st);
-        exit(2);
-    }
-}
 
 // Row-major S (seq, seq) = Q K^T is column-major S^T = K Q^T; row-major
 // O (seq, d) = P V is column-major O^T = V^T P^T (V and P as stored).
 static void run(void)
 {
     const float one = 1, zero = 0;
-    gemm_ok(cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, seq, seq, hd, &one,
-                         dk, CUDA_R_16F, hd, dq, CUDA_R_16F, hd, &zero, ds,
-                         CUDA_R_32F, seq, CUBLAS_COMPUTE_32F,
-                         CUBLAS_GEMM_DEFAULT));
+    BENCH_CUBLAS(cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, seq, seq, hd,
+                              &one, dk, CUDA_R_16F, hd, dq, CUDA_R_16F, hd,
+                              &zero, ds, CUDA_R_32F, seq, CUBLAS_COMPUTE_32F,
+                              CUBLAS_GEMM_DEFAULT));
     softmax_rows<<<seq, 256>>>(ds, dp, seq, 1.0f / sqrtf((float)hd));
-    gemm_ok(cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, hd, seq, seq, &one,
-                         dv, CUDA_R_16F, hd, dp, CUDA_R_16F, seq, &zero, dout,
-                         CUDA_R_32F, hd, CUBLAS_COMPUTE_32F,
-                         CUBLAS_GEMM_DEFAULT));
+    BENCH_CUBLAS(cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, hd, seq, seq,
+                              &one, dv, CUDA_R_16F, hd, dp, CUDA_R_16F, seq,
+                              &zero, dout, CUDA_R_32F, hd, CUBLAS_COMPUTE_32F,
+                              CUBLAS_GEMM_DEFAULT));
 }
 
 int main(int argc, char **argv)
 {
-    enum { WARM = 3, REPS = 11 };
-    float ms[REPS], *out, *ref, *dref;
-    double d = 0, s = 0, err;
-    cudaEvent_t e0, e1;
-    size_t n, i;
+    float ms, *out, *ref, *dref;
+    double err;
+    size_t n;
     seq = argc == 3 ? atoi(argv[1]) : 0;
     hd = argc == 3 ? atoi(argv[2]) : 0;
     if (seq < 1 || seq > MAX_SEQ || hd < 1 || hd > 1024) {
@@ -162,57 +121,32 @@ int main(int argc, char **argv)
         return 2;
     }
     n = (size_t)seq * hd;
-    if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS) {
-        fprintf(stderr, "attention_naive: cublasCreate failed\n");
-        return 2;
-    }
-    CK(cudaMalloc(&dq, n * sizeof(__half)));
-    CK(cudaMalloc(&dk, n * sizeof(__half)));
-    CK(cudaMalloc(&dv, n * sizeof(__half)));
-    CK(cudaMalloc(&dp, (size_t)seq * seq * sizeof(__half)));
-    CK(cudaMalloc(&ds, (size_t)seq * seq * sizeof(float)));
-    CK(cudaMalloc(&dout, n * sizeof(float)));
-    CK(cudaMalloc(&dref, n * sizeof(float)));
-    out = (float *)malloc(n * sizeof(float));
-    ref = (float *)malloc(n * sizeof(float));
-    if (out == NULL || ref == NULL) {
-        fprintf(stderr, "attention_naive: out of host memory\n");
-        return 2;
-    }
-    fill<<<(unsigned)((n + 255) / 256), 256>>>(dq, n, 0x9e3779b9u);
-    fill<<<(unsigned)((n + 255) / 256), 256>>>(dk, n, 0x85ebca6bu);
-    fill<<<(unsigned)((n + 255) / 256), 256>>>(dv, n, 0xc2b2ae35u);
+    BENCH_CUBLAS(cublasCreate(&handle));
+    BENCH_CK(cudaMalloc(&dq, n * sizeof(__half)));
+    BENCH_CK(cudaMalloc(&dk, n * sizeof(__half)));
+    BENCH_CK(cudaMalloc(&dv, n * sizeof(__half)));
+    BENCH_CK(cudaMalloc(&dp, (size_t)seq * seq * sizeof(__half)));
+    BENCH_CK(cudaMalloc(&ds, (size_t)seq * seq * sizeof(float)));
+    BENCH_CK(cudaMalloc(&dout, n * sizeof(float)));
+    BENCH_CK(cudaMalloc(&dref, n * sizeof(float)));
+    out = (float *)bench_host_alloc(n * sizeof(float));
+    ref = (float *)bench_host_alloc(n * sizeof(float));
+    bench_fill(dq, n, 0x9e3779b9u);
+    bench_fill(dk, n, 0x85ebca6bu);
+    bench_fill(dv, n, 0xc2b2ae35u);
     reference<<<seq, 256>>>(dq, dk, dv, dref, seq, hd, 1.0f / sqrtf((float)hd));
-    CK(cudaGetLastError());
-    CK(cudaMemcpy(ref, dref, n * sizeof(float), cudaMemcpyDeviceToHost));
-    CK(cudaMemset(dout, 0xff, n * sizeof(float))); // NaN: a skipped store shows
+    BENCH_CK(cudaGetLastError());
+    BENCH_CK(cudaMemcpy(ref, dref, n * sizeof(float), cudaMemcpyDeviceToHost));
+    // NaN: a skipped store shows
+    BENCH_CK(cudaMemset(dout, 0xff, n * sizeof(float)));
     run();
-    CK(cudaGetLastError());
-    CK(cudaMemcpy(out, dout, n * sizeof(float), cudaMemcpyDeviceToHost));
-    for (i = 0; i < n; i++) {
-        double e = (double)out[i] - (double)ref[i];
-        d += isfinite(out[i]) ? e * e : INFINITY;
-        s += (double)ref[i] * ref[i];
-    }
-    err = s > 0 ? sqrt(d / s) : sqrt(d);
-
-    CK(cudaEventCreate(&e0));
-    CK(cudaEventCreate(&e1));
-    for (i = 0; i < WARM; i++)
-        run();
-    for (i = 0; i < REPS; i++) {
-        CK(cudaEventRecord(e0, 0));
-        run();
-        CK(cudaEventRecord(e1, 0));
-        CK(cudaEventSynchronize(e1));
-        CK(cudaEventElapsedTime(&ms[i], e0, e1));
-    }
-    CK(cudaGetLastError());
-    qsort(ms, REPS, sizeof ms[0], cmpf);
+    BENCH_CK(cudaGetLastError());
+    BENCH_CK(cudaMemcpy(out, dout, n * sizeof(float), cudaMemcpyDeviceToHost));
+    err = bench_normwise(out, ref, n);
+    ms = bench_time_ms(run);
     printf("attention_naive seq %d head %d f16: %.3f ms, %.1f TFLOP/s, err "
            "%.1e %s\n",
-           seq, hd, ms[REPS / 2],
-           4.0 * seq * seq * hd / (ms[REPS / 2] * 1e-3) / 1e12, err,
+           seq, hd, ms, 4.0 * seq * seq * hd / (ms * 1e-3) / 1e12, err,
            err <= TOL ? "pass" : "FAIL");
     cublasDestroy(handle);
     return err <= TOL ? 0 : 1;

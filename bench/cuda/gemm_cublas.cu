@@ -12,14 +12,11 @@
 //   nvcc -O2 -arch=sm_80 -DAXE_LAUNCH_FN=axe_launch_gemm_pipelined -DGM=4096
 //        -DGN=4096 -DGK=4096 [-DAXE_BF16] gemm_cublas.cu kernel.cu -lcublas
 // Exit 0 when both checks pass, 1 when one fails, 2 on a CUDA error.
-#include <cublas_v2.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
-#include <cuda_runtime.h>
-#include <math.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
+
+#define BENCH_NAME "gemm_cublas"
+#include "bench_cuda.h"
 
 #ifndef AXE_LAUNCH_FN
 #error "define AXE_LAUNCH_FN (the emitted launcher, axe_launch_NAME)"
@@ -44,28 +41,6 @@ typedef __half elem_t;
 extern "C" int AXE_LAUNCH_FN(uint16_t *a, uint16_t *b, float *c,
                              cudaStream_t s);
 
-#define CK(x)                                                                  \
-    do {                                                                       \
-        cudaError_t e_ = (x);                                                  \
-        if (e_ != cudaSuccess) {                                               \
-            fprintf(stderr, "gemm_cublas: %s: %s\n", #x,                       \
-                    cudaGetErrorString(e_));                                   \
-            exit(2);                                                           \
-        }                                                                      \
-    } while (0)
-
-static __global__ void fill(elem_t *x, size_t n, uint32_t seed)
-{
-    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-    if (i < n) {
-        uint32_t h = (uint32_t)i * 2654435761u ^ seed;
-        h ^= h >> 15;
-        h *= 2246822519u;
-        h ^= h >> 13;
-        x[i] = (elem_t)((float)(h >> 8) / 8388608.0f - 1.0f);
-    }
-}
-
 // C[m, n] = sum_k A[m, k] * B[n, k], one thread per element, f32 sums.
 static __global__ void naive(const elem_t *a, const elem_t *b, float *c)
 {
@@ -76,26 +51,6 @@ static __global__ void naive(const elem_t *a, const elem_t *b, float *c)
             s += (float)a[(size_t)m * GK + k] * (float)b[(size_t)n * GK + k];
         c[(size_t)m * GN + n] = s;
     }
-}
-
-static int cmpf(const void *x, const void *y)
-{
-    float p = *(const float *)x, q = *(const float *)y;
-    return (p > q) - (p < q);
-}
-
-// ||x - r||_F / ||r||_F over n floats on the host.
-static double normwise(const float *x, const float *r, size_t n)
-{
-    double d = 0, s = 0;
-    for (size_t i = 0; i < n; i++) {
-        double e = (double)x[i] - (double)r[i];
-        d += e * e;
-        s += (double)r[i] * r[i];
-        if (!isfinite(x[i]))
-            return INFINITY;
-    }
-    return s > 0 ? sqrt(d / s) : sqrt(d);
 }
 
 static cublasHandle_t handle;
@@ -117,37 +72,10 @@ static void run_axe(void)
 static void run_cublas(void)
 {
     const float one = 1, zero = 0;
-    cublasStatus_t st =
-        cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, GN, GM, GK, &one, db,
-                     ELEM_CUDA, GK, da, ELEM_CUDA, GK, &zero, dc, CUDA_R_32F,
-                     GN, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
-    if (st != CUBLAS_STATUS_SUCCESS) {
-        fprintf(stderr, "gemm_cublas: cublasGemmEx: status %d\n", (int)st);
-        exit(2);
-    }
-}
-
-// Median milliseconds of 11 timed calls after 3 warm-ups.
-static float time_ms(void (*f)(void))
-{
-    enum { WARM = 3, REPS = 11 };
-    float ms[REPS];
-    cudaEvent_t e0, e1;
-    CK(cudaEventCreate(&e0));
-    CK(cudaEventCreate(&e1));
-    for (int i = 0; i < WARM; i++)
-        f();
-    for (int i = 0; i < REPS; i++) {
-        CK(cudaEventRecord(e0, 0));
-        f();
-        CK(cudaEventRecord(e1, 0));
-        CK(cudaEventSynchronize(e1));
-        CK(cudaEventElapsedTime(&ms[i], e0, e1));
-    }
-    CK(cudaEventDestroy(e0));
-    CK(cudaEventDestroy(e1));
-    qsort(ms, REPS, sizeof ms[0], cmpf);
-    return ms[REPS / 2];
+    BENCH_CUBLAS(cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, GN, GM, GK,
+                              &one, db, ELEM_CUDA, GK, da, ELEM_CUDA, GK, &zero,
+                              dc, CUDA_R_32F, GN, CUBLAS_COMPUTE_32F,
+                              CUBLAS_GEMM_DEFAULT));
 }
 
 int main(void)
@@ -157,40 +85,34 @@ int main(void)
     float *ref, *out, *dref;
     double flop = 2.0 * GM * GN * GK, e_axe, e_cub;
     float t_axe, t_cub;
-    if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS) {
-        fprintf(stderr, "gemm_cublas: cublasCreate failed\n");
-        return 2;
-    }
-    CK(cudaMalloc(&da, na * sizeof(elem_t)));
-    CK(cudaMalloc(&db, nb * sizeof(elem_t)));
-    CK(cudaMalloc(&dc, nc * sizeof(float)));
-    CK(cudaMalloc(&dref, nc * sizeof(float)));
-    ref = (float *)malloc(nc * sizeof(float));
-    out = (float *)malloc(nc * sizeof(float));
-    if (ref == NULL || out == NULL) {
-        fprintf(stderr, "gemm_cublas: out of host memory\n");
-        return 2;
-    }
-    fill<<<(unsigned)((na + 255) / 256), 256>>>(da, na, 0x9e3779b9u);
-    fill<<<(unsigned)((nb + 255) / 256), 256>>>(db, nb, 0x85ebca6bu);
+    BENCH_CUBLAS(cublasCreate(&handle));
+    BENCH_CK(cudaMalloc(&da, na * sizeof(elem_t)));
+    BENCH_CK(cudaMalloc(&db, nb * sizeof(elem_t)));
+    BENCH_CK(cudaMalloc(&dc, nc * sizeof(float)));
+    BENCH_CK(cudaMalloc(&dref, nc * sizeof(float)));
+    ref = (float *)bench_host_alloc(nc * sizeof(float));
+    out = (float *)bench_host_alloc(nc * sizeof(float));
+    bench_fill(da, na, 0x9e3779b9u);
+    bench_fill(db, nb, 0x85ebca6bu);
     naive<<<dim3((GN + 127) / 128, GM), 128>>>(da, db, dref);
-    CK(cudaGetLastError());
-    CK(cudaMemcpy(ref, dref, nc * sizeof(float), cudaMemcpyDeviceToHost));
+    BENCH_CK(cudaGetLastError());
+    BENCH_CK(cudaMemcpy(ref, dref, nc * sizeof(float), cudaMemcpyDeviceToHost));
 
-    CK(cudaMemset(dc, 0xff, nc * sizeof(float))); // NaN: a skipped store shows
+    // NaN: a skipped store shows
+    BENCH_CK(cudaMemset(dc, 0xff, nc * sizeof(float)));
     run_axe();
-    CK(cudaDeviceSynchronize());
-    CK(cudaMemcpy(out, dc, nc * sizeof(float), cudaMemcpyDeviceToHost));
-    e_axe = normwise(out, ref, nc);
-    CK(cudaMemset(dc, 0xff, nc * sizeof(float)));
+    BENCH_CK(cudaDeviceSynchronize());
+    BENCH_CK(cudaMemcpy(out, dc, nc * sizeof(float), cudaMemcpyDeviceToHost));
+    e_axe = bench_normwise(out, ref, nc);
+    BENCH_CK(cudaMemset(dc, 0xff, nc * sizeof(float)));
     run_cublas();
-    CK(cudaDeviceSynchronize());
-    CK(cudaMemcpy(out, dc, nc * sizeof(float), cudaMemcpyDeviceToHost));
-    e_cub = normwise(out, ref, nc);
+    BENCH_CK(cudaDeviceSynchronize());
+    BENCH_CK(cudaMemcpy(out, dc, nc * sizeof(float), cudaMemcpyDeviceToHost));
+    e_cub = bench_normwise(out, ref, nc);
 
-    t_axe = time_ms(run_axe);
-    t_cub = time_ms(run_cublas);
-    CK(cudaGetLastError());
+    t_axe = bench_time_ms(run_axe);
+    t_cub = bench_time_ms(run_cublas);
+    BENCH_CK(cudaGetLastError());
     int pass = e_axe <= TOL && e_cub <= TOL;
     printf("gemm %s %d %d %d %s: axe %.1f TFLOP/s, cublas %.1f TFLOP/s, ratio "
            "%.2f, "
