@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Shared-memory layouts against bank conflicts (issue 15 §3; docs/
+ * compiler.md, "Shared-memory bank conflicts"): the bank model of one
+ * warp-wide access (compiler_banks.c), the choice of a swizzle for a
+ * shared tensor from every warp-wide access to it (compiler_swizzle_pick.c)
+ * and the warp-wide accesses of a dispatched operator
+ * (compiler_smem_access.c). Invariant: a count is measured by the model
+ * on the addresses of the access, never estimated.
+ */
+#ifndef AXE_COMPILER_SMEM_H
+#define AXE_COMPILER_SMEM_H
+
+#include "compiler_internal.h"
+#include "layout_internal.h"
+
+#define AX_WARP 32
+#define AX_BANKS 32
+
+/* One warp-wide access: lane t (t < 32) accesses "width" bytes (1, 2, 4,
+ * 8 or 16) from byte address byte[t] when active[t]. */
+typedef struct ax_warp_access {
+    int width;
+    bool active[AX_WARP];
+    int64_t byte[AX_WARP];
+} ax_warp_access;
+
+/* The bank model's answer for one access: "ways", the largest number of
+ * distinct 4-byte words one bank serves in one phase (1: no conflict; 0:
+ * no active lane), and "wavefronts", the sum over phases of each phase's
+ * largest count. */
+typedef struct ax_bank_count {
+    int ways;
+    int wavefronts;
+} ax_bank_count;
+
+/* The bank count of access "a": 32 banks of 4 bytes, word w in bank
+ * w mod 32; accesses of up to 4 bytes in one phase of 32 lanes, of 8
+ * bytes in 2 phases of 16 lanes (lanes 0-15, 16-31), of 16 bytes in 4
+ * phases of 8 lanes, each lane touching the width/4 words from its
+ * address. AXE_ERR_INVALID for another width or an address that is not
+ * a multiple of the width (the hardware's alignment rule). */
+axe_status axe__bank_count(const ax_warp_access *a, ax_bank_count *out,
+                           axe_diag *diag);
+
+/* A warp-wide access to a shared tensor before any swizzle: lane t
+ * accesses "vec" consecutive elements from the tile address (in
+ * elements, the tensor's unswizzled layout) elem[t] when active[t]. */
+typedef struct ax_tile_access {
+    int64_t vec;
+    bool active[AX_WARP];
+    int64_t elem[AX_WARP];
+} ax_tile_access;
+
+/* The bank count of "n" accesses to a tensor of "elem_bytes"-byte
+ * elements under swizzle "sw" (NULL: none): the largest ways ("max") and
+ * their sum over the accesses ("sum"). */
+typedef struct ax_ways {
+    int max;
+    int64_t sum;
+} ax_ways;
+axe_status axe__tile_ways(const ax_tile_access *acc, int n, int64_t elem_bytes,
+                          const axe_layout_swizzle *sw, ax_ways *out,
+                          axe_diag *diag);
+
+/* Whether swizzle "sw" is legal for a tensor whose tile addresses are
+ * "addr" (n of them, each >= 0) under the accesses "acc": it maps the
+ * set of addresses onto itself (a bijection onto the same bytes) and
+ * keeps each access's vector contiguous and in order (vec <= 2^M and
+ * every vector start a multiple of vec). "why" says which fails. */
+bool axe__swizzle_legal(const axe_layout_swizzle *sw, const int64_t *addr,
+                        int64_t n, const ax_tile_access *acc, int nacc,
+                        char *why, size_t cap);
+
+/* The swizzle for a tensor (its tile addresses "addr", "n" of them, and
+ * the accesses "acc"): over the legal Swizzle<M,B,S> (inner, S >= B >= 1,
+ * M + B + S at most the bits of the largest address) and no swizzle, the
+ * one with the least max ways, then the least sum, then the fewest xor
+ * bits B, then the least M, then S. "*sw" (present false: no swizzle
+ * wins), and the counts before ("before", no swizzle) and after. */
+axe_status axe__swizzle_pick(const int64_t *addr, int64_t n,
+                             const ax_tile_access *acc, int nacc,
+                             int64_t elem_bytes, axe_layout_swizzle *sw,
+                             ax_ways *before, ax_ways *after, axe_diag *diag);
+
+#endif

@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The swizzle of a shared tensor chosen against bank conflicts (Hexcute
+ * §5.2, Appendix C; docs/compiler.md, "Shared-memory bank conflicts"):
+ * every inner Swizzle<M,B,S> (axe's order, CuTe's Sw<B,M,S>) with
+ * S >= B >= 1 whose bits stay within the tensor's addresses is a
+ * candidate; a candidate is legal when it maps the tensor's addresses
+ * onto themselves and keeps every access's vector contiguous; the legal
+ * one with the fewest conflict ways over all of the tensor's warp-wide
+ * accesses wins (max, then sum), ties to the fewest xor bits. Invariant:
+ * the counts returned are the bank model's (compiler_banks.c) on the
+ * swizzled addresses, and the winner is checked legal.
+ */
+#include <stdio.h>
+
+#include "compiler_smem.h"
+
+/* Whether "a" is in the ascending array "addr" of "n". */
+static bool has_addr(const int64_t *addr, int64_t n, int64_t a)
+{
+    int64_t lo = 0, hi = n;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (addr[mid] < a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && addr[lo] == a;
+}
+
+/* Every access keeps its vector in order: vec <= 2^M, starts aligned. */
+static bool vectors_kept(const axe_layout_swizzle *sw,
+                         const ax_tile_access *acc, int nacc, char *why,
+                         size_t cap)
+{
+    for (int i = 0; i < nacc; i++) {
+        if (acc[i].vec > ((int64_t)1 << sw->per_element)) {
+            (void)snprintf(why, cap,
+                           "access %d moves %lld elements at once but "
+                           "Swizzle<%d,%d,%d> keeps runs of only %lld in "
+                           "order",
+                           i, (long long)acc[i].vec, (int)sw->per_element,
+                           (int)sw->len, (int)sw->atom,
+                           (long long)((int64_t)1 << sw->per_element));
+            return false;
+        }
+        for (int t = 0; t < AX_WARP; t++)
+            if (acc[i].active[t] && acc[i].elem[t] % acc[i].vec != 0) {
+                (void)snprintf(why, cap,
+                               "access %d: lane %d's vector of %lld starts "
+                               "at %lld, not a multiple of %lld",
+                               i, t, (long long)acc[i].vec,
+                               (long long)acc[i].elem[t],
+                               (long long)acc[i].vec);
+                return false;
+            }
+    }
+    return true;
+}
+
+/* Legal swizzle (compiler_smem.h). */
+bool axe__swizzle_legal(const axe_layout_swizzle *sw, const int64_t *addr,
+                        int64_t n, const ax_tile_access *acc, int nacc,
+                        char *why, size_t cap)
+{
+    if (!vectors_kept(sw, acc, nacc, why, cap))
+        return false;
+    for (int64_t k = 0; k < n; k++) {
+        int64_t s = -1;
+        if (axe__swizzle_addr(sw, addr[k], &s) != AXE_OK ||
+            !has_addr(addr, n, s)) {
+            (void)snprintf(why, cap,
+                           "Swizzle<%d,%d,%d> moves address %lld to %lld, "
+                           "which the tensor does not occupy",
+                           (int)sw->per_element, (int)sw->len, (int)sw->atom,
+                           (long long)addr[k], (long long)s);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The bits of the largest address: 2^bits > addr[n-1]. */
+static int addr_bits(const int64_t *addr, int64_t n)
+{
+    int bits = 0;
+    while (bits < 40 && ((int64_t)1 << bits) <= addr[n - 1])
+        bits++;
+    return bits;
+}
+
+static bool better(const ax_ways *a, const ax_ways *b)
+{
+    return a->max < b->max || (a->max == b->max && a->sum < b->sum);
+}
+
+static axe_status check_addrs(const int64_t *addr, int64_t n, axe_diag *diag)
+{
+    if (n < 1 || addr[0] < 0)
+        return axe__fail(diag, AXE_ERR_INVALID, -1,
+                         "a tensor's tile addresses must be >= 0 and at "
+                         "least one");
+    for (int64_t k = 1; k < n; k++)
+        if (addr[k] <= addr[k - 1])
+            return axe__fail(diag, AXE_ERR_INVALID, -1,
+                             "tile addresses must ascend strictly (%lld "
+                             "after %lld)",
+                             (long long)addr[k], (long long)addr[k - 1]);
+    return AXE_OK;
+}
+
+/* The candidate "c" replaces "best" when it has fewer ways and is legal
+ * (checked last: the closure walks every address). */
+static axe_status consider(const int64_t *addr, int64_t n,
+                           const ax_tile_access *acc, int nacc,
+                           int64_t elem_bytes, const axe_layout_swizzle *c,
+                           axe_layout_swizzle *best, ax_ways *best_ways)
+{
+    char why[160];
+    ax_ways w;
+    if (!vectors_kept(c, acc, nacc, why, sizeof why))
+        return AXE_OK;
+    AXE_TRY(axe__tile_ways(acc, nacc, elem_bytes, c, &w, NULL));
+    if (better(&w, best_ways) &&
+        axe__swizzle_legal(c, addr, n, acc, nacc, why, sizeof why)) {
+        *best = *c;
+        *best_ways = w;
+    }
+    return AXE_OK;
+}
+
+/* The swizzle against bank conflicts (compiler_smem.h). */
+axe_status axe__swizzle_pick(const int64_t *addr, int64_t n,
+                             const ax_tile_access *acc, int nacc,
+                             int64_t elem_bytes, axe_layout_swizzle *sw,
+                             ax_ways *before, ax_ways *after, axe_diag *diag)
+{
+    axe_layout_swizzle best = {false, true, 0, 0, 0};
+    ax_ways none, best_ways;
+    int bits;
+    AXE_TRY(check_addrs(addr, n, diag));
+    AXE_TRY(axe__tile_ways(acc, nacc, elem_bytes, NULL, &none, diag));
+    best_ways = none;
+    bits = addr_bits(addr, n);
+    for (int b = 1; b <= bits / 2; b++)
+        for (int m = 0; m + 2 * b <= bits; m++)
+            for (int s = b; m + b + s <= bits; s++) {
+                axe_layout_swizzle c = {true, true, m, b, s};
+                AXE_TRY(consider(addr, n, acc, nacc, elem_bytes, &c, &best,
+                                 &best_ways));
+            }
+    *sw = best;
+    *before = none;
+    *after = best_ways;
+    return AXE_OK;
+}

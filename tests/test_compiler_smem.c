@@ -1,0 +1,493 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Shared-memory bank conflicts and swizzle choice (compiler_smem.h):
+ * the bank model against a brute-force count written here (every byte of
+ * every active lane, banks scanned one by one), against `axe render --as
+ * banks` (the library's picture) on random layouts, accesses and element
+ * sizes; the swizzle choice against exhaustive enumeration (legal by an
+ * independent closure check, no legal candidate strictly better); and the
+ * classic cases of issue 15 §4 with their measured ways.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "axe/layout.h"
+#include "axe/render.h"
+#include "compiler_smem.h"
+#include "testlib.h"
+
+static void must(axe_status st)
+{
+    if (st != AXE_OK) {
+        fprintf(stderr, "test setup failed: %s\n", axe_status_name(st));
+        exit(2);
+    }
+}
+
+/* ---- the bank model against brute force ------------------------------ */
+
+/* Ways by brute force: per phase and bank, the distinct words holding a
+ * byte some active lane of the phase touches. */
+static int brute_ways(const ax_warp_access *a, int *wavefronts)
+{
+    int phases = a->width > 4 ? a->width / 4 : 1, worst = 0;
+    *wavefronts = 0;
+    for (int p = 0; p < phases; p++) {
+        int pw = 0;
+        for (int bank = 0; bank < 32; bank++) {
+            int64_t seen[128];
+            int n = 0;
+            for (int t = p * 32 / phases; t < (p + 1) * 32 / phases; t++)
+                for (int64_t b = a->byte[t];
+                     a->active[t] && b < a->byte[t] + a->width; b++) {
+                    int64_t w = b >= 0 ? b / 4 : -((-b + 3) / 4);
+                    int64_t bk = ((w % 32) + 32) % 32, k = 0;
+                    while (k < n && seen[k] != w)
+                        k++;
+                    if (bk == bank && k == n)
+                        seen[n++] = w;
+                }
+            pw = n > pw ? n : pw;
+        }
+        worst = pw > worst ? pw : worst;
+        *wavefronts += pw;
+    }
+    return worst;
+}
+
+static void test_model_brute(int rounds)
+{
+    static const int widths[5] = {1, 2, 4, 8, 16};
+    for (int r = 0; r < rounds; r++) {
+        ax_warp_access a;
+        ax_bank_count c;
+        int64_t stride = tl_range(-70, 70), base = tl_range(-300, 300);
+        int wf, ways;
+        a.width = widths[tl_range(0, 4)];
+        for (int t = 0; t < AX_WARP; t++) {
+            int64_t u = tl_range(0, 3) == 0 ? tl_range(0, 31) : t;
+            a.active[t] = tl_range(0, 7) != 0;
+            a.byte[t] = (base + u * stride) * a.width;
+        }
+        must(axe__bank_count(&a, &c, NULL));
+        ways = brute_ways(&a, &wf);
+        TL_CHECK(c.ways == ways && c.wavefronts == wf,
+                 "round %d width %d: ways %d wavefronts %d, brute %d %d", r,
+                 a.width, c.ways, c.wavefronts, ways, wf);
+    }
+}
+
+/* Rows worked by hand. */
+static void test_model_table(void)
+{
+    static const struct {
+        int width;
+        int64_t lane_stride; /* byte address of lane t: t * stride */
+        int lanes, ways, wavefronts;
+    } rows[] = {
+        {4, 4, 32, 1, 1},     /* consecutive words */
+        {4, 128, 32, 32, 32}, /* a column of a 32x32 f32 tile */
+        {4, 132, 32, 1, 1},   /* the same, rows padded to 33 */
+        {2, 2, 32, 1, 1},     /* 16 words, two lanes each */
+        {4, 0, 32, 1, 1},     /* one word: broadcast */
+        {8, 8, 32, 1, 2},     /* LDS.64: 2 phases of 16 */
+        {8, 16, 32, 2, 4},    /* lanes t, t+8 share banks */
+        {16, 16, 32, 1, 4},   /* LDS.128: 4 phases of 8 */
+        {16, 128, 8, 8, 8},   /* ldmatrix rows of a 128-byte-row tile */
+        {16, 144, 8, 1, 1},   /* rows padded by 16 bytes */
+        {1, 1, 32, 1, 1},     /* 8 words */
+        {1, 128, 32, 32, 32},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        ax_warp_access a;
+        ax_bank_count c;
+        a.width = rows[i].width;
+        for (int t = 0; t < AX_WARP; t++) {
+            a.active[t] = t < rows[i].lanes;
+            a.byte[t] = t * rows[i].lane_stride;
+        }
+        must(axe__bank_count(&a, &c, NULL));
+        TL_CHECK(c.ways == rows[i].ways && c.wavefronts == rows[i].wavefronts,
+                 "row %zu: ways %d wavefronts %d, want %d %d", i, c.ways,
+                 c.wavefronts, rows[i].ways, rows[i].wavefronts);
+    }
+}
+
+static void test_model_rejects(void)
+{
+    ax_warp_access a;
+    ax_bank_count c;
+    axe_diag d;
+    memset(&a, 0, sizeof a);
+    a.width = 12;
+    TL_CHECK(axe__bank_count(&a, &c, &d) == AXE_ERR_INVALID &&
+                 strstr(d.message, "not 12") != NULL,
+             "width 12 refused: %s", d.message);
+    a.width = 8;
+    a.active[3] = true;
+    a.byte[3] = 4;
+    TL_CHECK(axe__bank_count(&a, &c, &d) == AXE_ERR_INVALID &&
+                 strstr(d.message, "lane 3") != NULL,
+             "misaligned lane refused: %s", d.message);
+}
+
+/* ---- agreement with axe render --as banks ---------------------------- */
+
+/* CuTe's Sw<b,m,s> of "x" (xor of bits [m+s, m+s+b) into [m, m+b)). */
+static int64_t cute_swizzle(int b, int m, int s, int64_t x)
+{
+    int64_t mask = ((((int64_t)1 << b) - 1) << (m + s));
+    return x ^ ((x & mask) >> s);
+}
+
+/* The ways the bank view reports in its summary line. */
+static int render_ways(const char *text)
+{
+    const char *w = strstr(text, "-way bank conflict");
+    if (strstr(text, "no bank conflict") != NULL)
+        return 1;
+    if (w == NULL)
+        return -1;
+    while (w > text && w[-1] >= '0' && w[-1] <= '9')
+        w--;
+    return atoi(w);
+}
+
+static int render_banks(const char *lay, int64_t rows, int64_t cols, int64_t eb,
+                        int64_t n, int64_t k)
+{
+    axe_cute_object c;
+    axe_render_options o;
+    axe_render_buf b;
+    axe_layout l;
+    char acc[32];
+    int ways = -1;
+    axe_render_options_init(&o);
+    o.view = AXE_RENDER_BANKS;
+    o.colex = true;
+    o.ndims = 2;
+    o.shape[0] = rows;
+    o.shape[1] = cols;
+    o.elem_bytes = eb;
+    o.has_access = true;
+    (void)snprintf(acc, sizeof acc, "%lld:%lld", (long long)n, (long long)k);
+    must(axe_parse_cute_layout(acc, strlen(acc), &o.access, NULL));
+    must(axe_parse_cute(lay, strlen(lay), &c, NULL));
+    must(c.kind == AXE_CUTE_KIND_LAYOUT
+             ? axe_layout_from_cute(&c.layout, &l, NULL)
+             : axe_layout_from_cute_composed(&c.composed, &l, NULL));
+    axe_render_buf_init(&b, NULL, NULL);
+    if (axe_render_layout(&o, &l, &b, NULL) == AXE_OK)
+        ways = render_ways(b.data);
+    axe_render_buf_free(&b);
+    return ways;
+}
+
+static void test_agrees_with_render(int rounds)
+{
+    static const int64_t ebs[5] = {1, 2, 4, 8, 16};
+    for (int r = 0; r < rounds; r++) {
+        int64_t rows = tl_range(1, 16), cols = tl_range(1, 16);
+        int64_t sr = tl_range(1, 40), sc = tl_range(0, 70);
+        int64_t eb = ebs[tl_range(0, 4)], n = tl_range(1, 32);
+        int64_t k = tl_range(0, (rows * cols - 1) / (n > 1 ? n - 1 : 1));
+        int sb = (int)tl_range(0, 3), sm = (int)tl_range(0, 3);
+        int ss = sb + (int)tl_range(0, 3);
+        char lay[96];
+        ax_warp_access a;
+        ax_bank_count c;
+        if (tl_range(0, 1))
+            (void)snprintf(lay, sizeof lay, "(%lld,%lld):(%lld,%lld)",
+                           (long long)rows, (long long)cols, (long long)sr,
+                           (long long)sc);
+        else
+            (void)snprintf(lay, sizeof lay,
+                           "Sw<%d,%d,%d> o 0 o (%lld,%lld):(%lld,%lld)", sb, sm,
+                           ss, (long long)rows, (long long)cols, (long long)sr,
+                           (long long)sc);
+        memset(&a, 0, sizeof a);
+        a.width = (int)eb;
+        for (int64_t t = 0; t < n; t++) {
+            int64_t x = t * k, addr = (x % rows) * sr + (x / rows) * sc;
+            if (lay[0] == 'S')
+                addr = cute_swizzle(sb, sm, ss, addr);
+            a.active[t] = true;
+            a.byte[t] = addr * eb;
+        }
+        must(axe__bank_count(&a, &c, NULL));
+        int want = render_banks(lay, rows, cols, eb, n, k);
+        TL_CHECK(c.ways == want,
+                 "%s, %lld-byte elements, access %lld:%lld: "
+                 "ways %d, render says %d",
+                 lay, (long long)eb, (long long)n, (long long)k, c.ways, want);
+    }
+}
+
+/* ---- the swizzle choice ---------------------------------------------- */
+
+/* A tensor of "rows" x "cols" elements at row stride "ld" (row-major). */
+typedef struct tile {
+    int64_t rows, cols, ld;
+    int64_t *addr, n;
+    ax_tile_access acc[256];
+    int nacc;
+} tile;
+
+static int cmp64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static void tile_init(tile *t, int64_t rows, int64_t cols, int64_t ld)
+{
+    t->rows = rows;
+    t->cols = cols;
+    t->ld = ld;
+    t->n = rows * cols;
+    t->addr = malloc((size_t)t->n * sizeof(int64_t));
+    if (t->addr == NULL)
+        exit(2);
+    for (int64_t r = 0; r < rows; r++)
+        for (int64_t c = 0; c < cols; c++)
+            t->addr[r * cols + c] = r * ld + c;
+    qsort(t->addr, (size_t)t->n, sizeof(int64_t), cmp64);
+    t->nacc = 0;
+}
+
+/* Lane l accesses "vec" elements from (r0 + dr(l), c0 + dc(l)), given as
+ * lane strides: dr = (l / rdiv) % rmod * rmul + (l / rdiv2) % rmod2 * rmul2. */
+typedef struct lane_map {
+    int64_t rdiv, rmod, rmul, cdiv, cmod, cmul, rdiv2, rmod2, rmul2;
+} lane_map;
+
+static void add_access(tile *t, int64_t vec, int64_t r0, int64_t c0,
+                       const lane_map *m)
+{
+    ax_tile_access *a = &t->acc[t->nacc++];
+    a->vec = vec;
+    for (int l = 0; l < AX_WARP; l++) {
+        int64_t r = r0 + l / m->rdiv % m->rmod * m->rmul +
+                    l / m->rdiv2 % m->rmod2 * m->rmul2;
+        int64_t c = c0 + l / m->cdiv % m->cmod * m->cmul;
+        a->active[l] = true;
+        a->elem[l] = r * t->ld + c;
+    }
+}
+
+static bool is_swizzle(const axe_layout_swizzle *sw, int m, int b, int s)
+{
+    return sw->present && sw->inner && sw->per_element == m && sw->len == b &&
+           sw->atom == s;
+}
+
+/* Rows of 16-byte vectors: lane l at row r0 + l / 8, columns (l % 8) * 8
+ * of a 64-element row (cp.async or LDS.128 row-wise). */
+static const lane_map row_vectors = {8, 4, 1, 1, 8, 8, 1, 1, 0};
+
+/* f16 64x64 (128-byte rows) written by 16-byte row vectors and read as
+ * ldmatrix.x4 A fragments (lanes 0-7 rows 0-7 of columns 0-7, 8-15 rows
+ * 8-15, 16-23 rows 0-7 of columns 8-15, 24-31 rows 8-15): each phase of 8
+ * row addresses hits the same 4 banks (8-way) until Swizzle<3,3,3> (CuTe
+ * Sw<3,3,3>) puts row r's 16-byte chunk c at c ^ (r % 8). */
+static void test_pick_ldmatrix(void)
+{
+    static const lane_map ldm = {1, 8, 1, 16, 2, 8, 8, 2, 8};
+    tile t;
+    axe_layout_swizzle sw;
+    ax_ways before, after;
+    tile_init(&t, 64, 64, 64);
+    for (int64_t r = 0; r < 64; r += 4)
+        add_access(&t, 8, r, 0, &row_vectors);
+    for (int64_t r = 0; r < 64; r += 16)
+        for (int64_t c = 0; c < 64; c += 16)
+            add_access(&t, 8, r, c, &ldm);
+    must(axe__swizzle_pick(t.addr, t.n, t.acc, t.nacc, 2, &sw, &before, &after,
+                           NULL));
+    TL_CHECK(before.max == 8 && after.max == 1 && is_swizzle(&sw, 3, 3, 3),
+             "f16 64x64 ldmatrix: ways %d -> %d with Swizzle<%d,%d,%d>",
+             before.max, after.max, sw.per_element, sw.len, sw.atom);
+    free(t.addr);
+}
+
+/* f32 32x32 transpose: rows written by 32 lanes (lane l at column l),
+ * columns read (lane l at row l): 32-way until Swizzle<0,5,5>. */
+static void test_pick_transpose(void)
+{
+    static const lane_map row = {1, 1, 0, 1, 32, 1, 1, 1, 0};
+    static const lane_map col = {1, 32, 1, 1, 1, 0, 1, 1, 0};
+    tile t;
+    axe_layout_swizzle sw;
+    ax_ways before, after;
+    tile_init(&t, 32, 32, 32);
+    for (int64_t i = 0; i < 32; i++) {
+        add_access(&t, 1, i, 0, &row);
+        add_access(&t, 1, 0, i, &col);
+    }
+    must(axe__swizzle_pick(t.addr, t.n, t.acc, t.nacc, 4, &sw, &before, &after,
+                           NULL));
+    TL_CHECK(before.max == 32 && after.max == 1 && is_swizzle(&sw, 0, 5, 5),
+             "f32 transpose: ways %d -> %d with Swizzle<%d,%d,%d>", before.max,
+             after.max, sw.per_element, sw.len, sw.atom);
+    free(t.addr);
+}
+
+/* bf16 64x64 (128-byte rows) written by 16-byte row vectors. Read by
+ * ldmatrix.trans (row addresses of 8 rows of one 16-byte column chunk per
+ * phase): 8-way until Swizzle<3,3,3>, then 1. Read column-wise by 2-byte
+ * lanes (lane l at row r0 + l): 32-way; the writes keep M >= 3 (runs of 8
+ * elements in order), so a column element stays at its place in its
+ * 16-byte chunk and the 32 rows share the 8 chunks' 8 banks of that
+ * place: 4 ways is the least any legal swizzle gives, and the choice
+ * reaches it. */
+static void test_pick_bf16_columns(void)
+{
+    static const lane_map trans = {1, 8, 1, 8, 4, 8, 1, 1, 0};
+    static const lane_map col = {1, 32, 1, 1, 1, 0, 1, 1, 0};
+    tile t;
+    axe_layout_swizzle sw;
+    ax_ways before, after;
+    tile_init(&t, 64, 64, 64);
+    for (int64_t r = 0; r < 64; r += 4)
+        add_access(&t, 8, r, 0, &row_vectors);
+    for (int64_t r = 0; r < 64; r += 8)
+        add_access(&t, 8, r, 0, &trans);
+    must(axe__swizzle_pick(t.addr, t.n, t.acc, t.nacc, 2, &sw, &before, &after,
+                           NULL));
+    TL_CHECK(before.max == 8 && after.max == 1 && sw.per_element == 3 &&
+                 sw.len == 3,
+             "bf16 ldmatrix.trans: ways %d -> %d with Swizzle<%d,%d,%d>",
+             before.max, after.max, sw.per_element, sw.len, sw.atom);
+    t.nacc = 16;
+    for (int64_t r = 0; r < 64; r += 32)
+        for (int64_t c = 0; c < 64; c++)
+            add_access(&t, 1, r, c, &col);
+    must(axe__swizzle_pick(t.addr, t.n, t.acc, t.nacc, 2, &sw, &before, &after,
+                           NULL));
+    TL_CHECK(before.max == 32 && after.max == 4 && sw.per_element >= 3,
+             "bf16 column reads: ways %d -> %d with Swizzle<%d,%d,%d>",
+             before.max, after.max, sw.per_element, sw.len, sw.atom);
+    free(t.addr);
+}
+
+/* Brute-force (max, sum) ways of the accesses of "t" under CuTe
+ * Sw<b,m,s> (b = 0: none), with "eb"-byte elements; -1 when a vector
+ * is longer than the runs of 2^m the swizzle keeps in order (a vector
+ * must stay contiguous wherever the kernel places it, not only at the
+ * addresses sampled here), when an accessed vector does not stay in
+ * order, or the tensor's addresses are not closed. */
+static int64_t brute_pick_ways(const tile *t, int64_t eb, int b, int m, int s,
+                               int *max)
+{
+    int64_t sum = 0;
+    *max = 0;
+    for (int i = 0; i < t->nacc; i++) {
+        ax_warp_access a;
+        int wf, w;
+        if (b > 0 && t->acc[i].vec > ((int64_t)1 << m))
+            return -1;
+        a.width = (int)(t->acc[i].vec * eb);
+        for (int l = 0; l < AX_WARP; l++) {
+            int64_t e = t->acc[i].elem[l];
+            a.active[l] = t->acc[i].active[l];
+            a.byte[l] = cute_swizzle(b, m, s, e) * eb;
+            for (int64_t k = 1; b > 0 && a.active[l] && k < t->acc[i].vec; k++)
+                if (cute_swizzle(b, m, s, e + k) !=
+                    cute_swizzle(b, m, s, e) + k)
+                    return -1;
+        }
+        w = brute_ways(&a, &wf);
+        *max = w > *max ? w : *max;
+        sum += w;
+    }
+    for (int64_t k = 0; b > 0 && k < t->n; k++) {
+        int64_t x = cute_swizzle(b, m, s, t->addr[k]);
+        if (bsearch(&x, t->addr, (size_t)t->n, sizeof(int64_t), cmp64) == NULL)
+            return -1;
+    }
+    return sum;
+}
+
+/* Random tiles (rows padded or not) and accesses: the choice is legal,
+ * its counts are the brute force's, no candidate of the family does
+ * strictly better, and none as good has fewer xor bits. */
+static void test_pick_brute(int rounds)
+{
+    static const int64_t ebs[4] = {1, 2, 4, 8};
+    for (int r = 0; r < rounds; r++) {
+        tile t;
+        axe_layout_swizzle sw;
+        ax_ways before, after;
+        int64_t eb = ebs[tl_range(0, 3)], rows = (int64_t)1 << tl_range(1, 5);
+        int64_t cols = (int64_t)1 << tl_range(1, 6), bits = 0;
+        int bmax, fewer = 0, strictly = 0;
+        tile_init(&t, rows, cols,
+                  cols + (tl_range(0, 2) == 0 ? 8 * tl_range(1, 2) : 0));
+        t.nacc = (int)tl_range(1, 6);
+        for (int i = 0; i < t.nacc; i++) {
+            int64_t vec = (int64_t)1 << tl_range(0, 2);
+            while (vec * eb > 16 || vec > cols)
+                vec /= 2;
+            lane_map m = {tl_range(1, 4),
+                          tl_range(1, 32),
+                          tl_range(0, 2),
+                          tl_range(1, 4),
+                          tl_range(1, 32),
+                          tl_range(0, 3) * vec,
+                          1,
+                          1,
+                          0};
+            ax_tile_access *a = &t.acc[i];
+            a->vec = vec;
+            for (int l = 0; l < AX_WARP; l++) {
+                int64_t rr = l / m.rdiv % m.rmod * m.rmul % rows;
+                int64_t cc = l / m.cdiv % m.cmod * m.cmul % cols / vec * vec;
+                a->active[l] = tl_range(0, 5) != 0;
+                a->elem[l] = rr * t.ld + cc;
+            }
+        }
+        must(axe__swizzle_pick(t.addr, t.n, t.acc, t.nacc, eb, &sw, &before,
+                               &after, NULL));
+        int bm, bs = sw.present ? sw.len : 0;
+        int64_t bsum =
+            brute_pick_ways(&t, eb, bs, sw.per_element, sw.atom, &bm);
+        TL_CHECK(bsum == after.sum && bm == after.max,
+                 "round %d: chosen Swizzle<%d,%d,%d> counts (%d,%lld), brute "
+                 "(%d,%lld)",
+                 r, sw.per_element, bs, sw.atom, after.max,
+                 (long long)after.sum, bm, (long long)bsum);
+        while (((int64_t)1 << bits) <= t.addr[t.n - 1])
+            bits++;
+        bmax = (int)bits;
+        for (int b = 1; b <= bmax; b++)
+            for (int m = 0; m + b <= bmax; m++)
+                for (int s = b; m + b + s <= bmax; s++) {
+                    int cm;
+                    int64_t cs = brute_pick_ways(&t, eb, b, m, s, &cm);
+                    if (cs < 0)
+                        continue;
+                    strictly +=
+                        cm < after.max || (cm == after.max && cs < after.sum);
+                    fewer += cm == after.max && cs == after.sum && b < bs;
+                }
+        TL_CHECK(strictly == 0 && fewer == 0,
+                 "round %d: %d candidates better than Swizzle<%d,%d,%d>, %d "
+                 "as good with fewer bits",
+                 r, strictly, sw.per_element, bs, sw.atom, fewer);
+        free(t.addr);
+    }
+}
+
+int main(void)
+{
+    tl_seed("test_compiler_smem", 20261129);
+    test_model_table();
+    test_model_brute(3000);
+    test_model_rejects();
+    test_agrees_with_render(400);
+    test_pick_ldmatrix();
+    test_pick_transpose();
+    test_pick_bf16_columns();
+    test_pick_brute(150);
+    return tl_finish();
+}
