@@ -478,6 +478,130 @@ static void test_pick_brute(int rounds)
     }
 }
 
+/* ---- the example kernels ---------------------------------------------- */
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf;
+    long n;
+    if (f == NULL)
+        return NULL;
+    if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 ||
+        fseek(f, 0, SEEK_SET) != 0 || (buf = malloc((size_t)n + 1)) == NULL) {
+        fclose(f);
+        return NULL;
+    }
+    *len = fread(buf, 1, (size_t)n, f);
+    buf[*len] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* The report of example kernel "name" printed as "name op#N(arg) tensor
+ * before -> after" lines into "out" (cap bytes). */
+static void example_report(const char *name, char *out, size_t cap)
+{
+    const char *dir = getenv("AXE_SOURCE_DIR");
+    char path[512];
+    size_t len = 0, k = 0;
+    char *src;
+    axe_program *p = NULL;
+    axe_diag d;
+    ax_smem_report r;
+    out[0] = '\0';
+    (void)snprintf(path, sizeof path, "%s/examples/kernels/%s.axe",
+                   dir ? dir : ".", name);
+    src = slurp(path, &len);
+    TL_CHECK(src != NULL, "cannot read %s", path);
+    if (src == NULL)
+        return;
+    if (axe_program_compile(src, len, NULL, NULL, &p, &d) != AXE_OK ||
+        axe__smem_report(p, &r, &d) != AXE_OK) {
+        TL_CHECK(false, "%s: %s", name, d.message);
+        free(src);
+        axe_program_free(p);
+        return;
+    }
+    for (int i = 0; i < r.nways && k < cap; i++)
+        k += (size_t)snprintf(
+            out + k, cap - k, "%s %s#%d(%d) %s %d -> %d, compact %d\n", name,
+            axe__op_name(p->ops[r.ways[i].op]->op), r.ways[i].op, r.ways[i].arg,
+            p->tensors[r.ways[i].tensor].name, r.ways[i].before,
+            r.ways[i].after, r.ways[i].compact);
+    for (int i = 0; i < r.nchoices && k < cap; i++) {
+        const ax_smem_choice *c = &r.choice[i];
+        k += (size_t)snprintf(
+            out + k, cap - k,
+            "%s %s%s: max %d sum %lld -> max %d sum %lld "
+            "Swizzle<%d,%d,%d>%s\n",
+            name, p->tensors[c->tensor].name,
+            c->compact ? (c->ok ? " compact" : " compact n/a") : "",
+            c->before.max, (long long)c->before.sum, c->after.max,
+            (long long)c->after.sum, c->sw.per_element, c->sw.len, c->sw.atom,
+            c->sw.present ? "" : " (none)");
+    }
+    free(src);
+    axe_program_free(p);
+}
+
+/* Rows worked by hand (docs/compiler.md, "Shared-memory bank conflicts"):
+ *  - transpose: T padded to 33 floats: a row (32 lanes, consecutive
+ *    words) and a column (words 33t, banks t) are conflict-free; compact
+ *    (32 floats a row) a column is 32-way until Swizzle<0,5,5>.
+ *  - gemm (f32, gemm.thread_fma): lane l < 16 reads Bs row 8l + j at
+ *    column k, word 33(8l + j) + k: banks 8l + c mod 32, 4 banks for 16
+ *    words, 4-way (lanes 16-31 read the same words); compact: word
+ *    32(8l + j) + k, one bank, 16-way, until Swizzle<0,4,8> xors l (row
+ *    bits 3-6, address bits 8-11) into the word's low 4 bits.
+ *  - gemm_mma: cp.async 16-byte rows into As (rows of 80 bytes): a phase
+ *    of 8 lanes writes 2 rows, words 20r .. 20r + 15 and 20r + 20 ..
+ *    20r + 35, which share banks 0-3: 2-way; ldmatrix rows at words 20r
+ *    (r < 8) fall in 8 distinct 4-bank groups: 1; compact (64-byte rows)
+ *    ldmatrix rows r and r + 2 share banks: 4-way, until Swizzle<3,2,3>
+ *    xors row bits 1-2 into the 16-byte chunk index.
+ *  - warp_slices: lane l reads As (16 floats a row) at row l / 4, column
+ *    l % 4 + c: banks 16 (l / 4) + l % 4 mod 32, 8 banks for 32 words:
+ *    4-way; Swizzle<2,2,3> xors row bits 1-2 into column bits 2-3: 32
+ *    banks.
+ *  - row_reduce: sub reads row[8 tx + i]: banks 8l + i, 4 of them: 8-way;
+ *    the copy's 16-byte vectors keep M >= 2, so the bank's low 2 bits are
+ *    i's and 3 of the 5 bank bits vary: 8 banks, 4-way at best. */
+static const char *const example_rows[] = {
+    "transpose copy#0(0) T 1 -> 1, compact 1\n",
+    "transpose copy#1(1) T 1 -> 1, compact 1\n",
+    "transpose T compact: max 32 sum 1056 -> max 1 sum 64 Swizzle<0,5,5>\n",
+    "gemm gemm#3(2) Bs 4 -> 4, compact 1\n",
+    "gemm Bs compact: max 16 ",
+    "Bs compact: max 16 sum 4224 -> max 1 sum 384 Swizzle<0,4,8>\n",
+    "gemm_mma copy#1(0) As 2 -> 2, compact 1\n",
+    "gemm_mma gemm#3(1) As 1 -> 1, compact 1\n",
+    "gemm_mma As compact: max 4 sum 80 -> max 1 sum 32 Swizzle<3,2,3>\n",
+    "warp_slices copy#1(1) As 4 -> 1, compact 1\n",
+    "warp_slices As: max 4 sum 132 -> max 1 sum 36 Swizzle<2,2,3>\n",
+    "row_reduce sub#6(1) row 8 -> 4, compact 4\n",
+};
+
+static void test_examples(void)
+{
+    static const char *const names[] = {
+        "transpose",      "transpose_swizzle", "gemm",    "gemm_mma",
+        "gemm_pipelined", "gemm_fp8",          "gemm_i8", "gemm_splitk",
+        "row_reduce",     "warp_slices",
+    };
+    static char all[65536];
+    char out[8192];
+    size_t k = 0;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        example_report(names[i], out, sizeof out);
+        printf("%s", out);
+        k += (size_t)snprintf(all + k, sizeof all - k, "%s", out);
+    }
+    for (size_t i = 0; i < sizeof example_rows / sizeof example_rows[0]; i++)
+        TL_CHECK(strstr(all, example_rows[i]) != NULL, "no row: %s",
+                 example_rows[i]);
+}
+
 int main(void)
 {
     tl_seed("test_compiler_smem", 20261129);
@@ -489,5 +613,6 @@ int main(void)
     test_pick_transpose();
     test_pick_bf16_columns();
     test_pick_brute(150);
+    test_examples();
     return tl_finish();
 }

@@ -83,4 +83,75 @@ axe_status axe__swizzle_pick(const int64_t *addr, int64_t n,
                              int64_t elem_bytes, axe_layout_swizzle *sw,
                              ax_ways *before, ax_ways *after, axe_diag *diag);
 
+/* ---- the warp-wide accesses of a compiled program (compiler_smem_access.c)
+ */
+
+/* A warp-wide access of operand "arg" of operator "op" (its index) to
+ * shared tensor "tensor": lane t accesses "vec" elements, the logical
+ * elements index[t] + e * vstride (e < vec; row-major over its shape),
+ * at consecutive addresses, when active[t]. */
+typedef struct ax_smem_access {
+    int op, arg, tensor;
+    int64_t vec, vstride;
+    bool active[AX_WARP];
+    int64_t index[AX_WARP];
+} ax_smem_access;
+
+/* The distinct warp-wide accesses of a program, in the program's arena. */
+#define AX_SMEM_MAX_ACCESSES 65536
+typedef struct ax_smem_list {
+    int n, cap;
+    ax_smem_access *a;
+    uint32_t *slot; /* hash table of 2 * cap slots: 1 + access, 0 free */
+} ax_smem_list;
+
+/* Every distinct warp-wide access of every dispatched operator of "p" to
+ * a shared tensor (file comment of compiler_smem_access.c: which warps,
+ * lanes and instructions); AXE_ERR_CAPACITY past AX_SMEM_MAX_ACCESSES,
+ * AXE_ERR_UNSUPPORTED for a view whose swizzle is not its tensor's. */
+axe_status axe__smem_accesses(axe_program *p, ax_smem_list *out,
+                              axe_diag *diag);
+/* The unswizzled tile address of logical element "x" of a tensor under
+ * layout "l" (its swizzle ignored), or -1 (no single address on m). */
+int64_t axe__smem_tile_addr(const axe_layout *l, int64_t x);
+
+/* ---- ways before and after a chosen swizzle (compiler_smem_report.c) ---
+ */
+
+/* The ways of operand "arg" of operator "op" to shared "tensor": the
+ * largest over its warp-wide accesses, under the tensor's layout as
+ * written ("before"), under it with the swizzle chosen for it ("after")
+ * and under the compact row-major layout with the swizzle chosen for
+ * that ("compact"; -1 when a vector of the access is not contiguous
+ * there). */
+typedef struct ax_smem_ways {
+    int op, arg, tensor;
+    int before, after, compact;
+} ax_smem_ways;
+
+/* Per shared tensor with accesses and base layout (its written layout
+ * without its own swizzle, or with "compact" the row-major one over its
+ * shape): whether every access's vectors are contiguous under the base
+ * ("ok"), the swizzle chosen over the base (present false: none wins),
+ * and the counts over all its accesses before (the written layout with
+ * its own swizzle, or the compact one without) and after. */
+typedef struct ax_smem_choice {
+    int tensor;
+    bool compact, ok;
+    axe_layout_swizzle sw;
+    ax_ways before, after;
+} ax_smem_choice;
+
+typedef struct ax_smem_report {
+    int nways, nchoices;
+    ax_smem_ways *ways; /* in the program's arena */
+    ax_smem_choice choice[2 * AX_MAX_TENSORS];
+} ax_smem_report;
+
+/* The report of a dispatched program "p" (every shared tensor that has
+ * accesses; a tensor whose layout is not one address per element on m
+ * is AXE_ERR_UNSUPPORTED, named). */
+axe_status axe__smem_report(axe_program *p, ax_smem_report *out,
+                            axe_diag *diag);
+
 #endif

@@ -1,0 +1,555 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The warp-wide shared-memory accesses of a dispatched program, from its
+ * plans (docs/compiler.md, "Shared-memory bank conflicts"): for every
+ * operator (and the stages of reduce.smem and copy.smem) whose plan
+ * touches a shared tensor, every warp of CTA (0,0,0) runs the plan's
+ * instructions in order: instruction j is the j-th chunk of the loop
+ * digits (the innermost loop in steps of the plan's vector), the same
+ * for every lane of a per-thread loop nest, chunk rank + j * threads for
+ * a split plan; lane l is thread 32w + l with its rank in the operator's
+ * scope, enclosing loop variables and block ids 0; a lane takes part
+ * when the operator's guards hold and its coordinates lie inside every
+ * masked dimension. A gemm.mma_smem reads A and B by fragments instead
+ * (mma_accesses below). Each access is kept once
+ * (by its lanes' logical element indices). Invariant: index[t] is the
+ * logical element the generated code touches at that lane and
+ * instruction, as the reference interpreter locates it (compiler_ref.c).
+ */
+#include <string.h>
+
+#include "compiler_smem.h"
+
+/* The unswizzled tile address of element "x" (compiler_smem.h). */
+int64_t axe__smem_tile_addr(const axe_layout *l, int64_t x)
+{
+    axe_layout base = *l;
+    axe_point pt;
+    int64_t m = 0;
+    base.swizzle.present = false;
+    if (axe_layout_apply_base(&base, x, &pt, NULL) != AXE_OK)
+        return -1;
+    for (int k = 0; k < pt.n; k++) {
+        if (strcmp(pt.axis[k], "m") == 0)
+            m = pt.v[k];
+        else if (pt.v[k] != 0)
+            return -1;
+    }
+    return m;
+}
+
+static uint32_t access_hash(const ax_smem_access *a)
+{
+    uint32_t h = 2166136261u;
+    int64_t parts[5] = {a->op, a->arg, a->tensor, a->vec, a->vstride};
+    for (int k = 0; k < 5 + AX_WARP; k++) {
+        int64_t v =
+            k < 5 ? parts[k] : (a->active[k - 5] ? a->index[k - 5] : -1);
+        for (int b = 0; b < 8; b++) {
+            h ^= (uint32_t)((uint64_t)v >> (8 * b)) & 0xffu;
+            h *= 16777619u;
+        }
+    }
+    return h;
+}
+
+static bool same_access(const ax_smem_access *a, const ax_smem_access *b)
+{
+    if (a->op != b->op || a->arg != b->arg || a->tensor != b->tensor ||
+        a->vec != b->vec || a->vstride != b->vstride)
+        return false;
+    for (int t = 0; t < AX_WARP; t++)
+        if (a->active[t] != b->active[t] ||
+            (a->active[t] && a->index[t] != b->index[t]))
+            return false;
+    return true;
+}
+
+static axe_status smem_add(axe_program *p, ax_smem_list *l,
+                           const ax_smem_access *a, axe_diag *diag);
+
+static axe_status list_init(axe_program *p, ax_smem_list *l, axe_diag *diag)
+{
+    l->n = 0;
+    l->cap = 4096;
+    l->a = axe__arena_alloc(p->arena, (size_t)l->cap * sizeof *l->a);
+    l->slot = axe__arena_alloc(p->arena, (size_t)l->cap * 2 * sizeof(uint32_t));
+    if (l->a == NULL || l->slot == NULL)
+        return axe__fail(diag, AXE_ERR_NO_MEMORY, -1, "out of memory");
+    return AXE_OK;
+}
+
+/* Double the list's capacity (the arena keeps the old arrays). */
+static axe_status list_grow(axe_program *p, ax_smem_list *l, axe_diag *diag)
+{
+    ax_smem_list g = *l;
+    if (l->cap >= AX_SMEM_MAX_ACCESSES)
+        return axe__fail(diag, AXE_ERR_CAPACITY, -1,
+                         "more than %d distinct warp-wide shared-memory "
+                         "accesses",
+                         AX_SMEM_MAX_ACCESSES);
+    g.cap = l->cap * 2;
+    g.n = 0;
+    g.a = axe__arena_alloc(p->arena, (size_t)g.cap * sizeof *g.a);
+    g.slot = axe__arena_alloc(p->arena, (size_t)g.cap * 2 * sizeof(uint32_t));
+    if (g.a == NULL || g.slot == NULL)
+        return axe__fail(diag, AXE_ERR_NO_MEMORY, -1, "out of memory");
+    for (int i = 0; i < l->n; i++)
+        AXE_TRY(smem_add(p, &g, &l->a[i], diag));
+    *l = g;
+    return AXE_OK;
+}
+
+/* Add "a" unless the list has it. */
+static axe_status smem_add(axe_program *p, ax_smem_list *l,
+                           const ax_smem_access *a, axe_diag *diag)
+{
+    uint32_t nslots, k;
+    if (l->n == l->cap)
+        AXE_TRY(list_grow(p, l, diag));
+    nslots = (uint32_t)l->cap * 2;
+    for (k = access_hash(a) % nslots; l->slot[k] != 0; k = (k + 1) % nslots)
+        if (same_access(&l->a[l->slot[k] - 1], a))
+            return AXE_OK;
+    l->a[l->n++] = *a;
+    l->slot[k] = (uint32_t)l->n;
+    return AXE_OK;
+}
+
+/* ---- walking a plan --------------------------------------------------- */
+
+typedef struct walker {
+    axe_program *p;
+    const ax_stmt *s;  /* the statement whose plan runs */
+    const ax_stmt *op; /* the operator (index, guards) */
+    ax_smem_list *out;
+    int64_t env[AX_MAX_VARS];
+    int64_t *inv[AX_MAX_TENSORS]; /* tile address -> logical index */
+    int64_t ninv[AX_MAX_TENSORS];
+} walker;
+
+/* The inverse of shared tensor "ti"'s unswizzled layout, once. */
+static axe_status inverse_table(walker *w, int ti, axe_diag *diag)
+{
+    const ax_tensor *t = &w->p->tensors[ti];
+    int64_t size = 1;
+    if (w->inv[ti] != NULL)
+        return AXE_OK;
+    for (int d = 0; d < t->ndim; d++)
+        size *= t->shape[d];
+    w->ninv[ti] = t->span > 0 ? t->span : 1;
+    w->inv[ti] =
+        axe__arena_alloc(w->p->arena, (size_t)w->ninv[ti] * sizeof(int64_t));
+    if (w->inv[ti] == NULL)
+        return axe__fail(diag, AXE_ERR_NO_MEMORY, -1, "out of memory");
+    for (int64_t a = 0; a < w->ninv[ti]; a++)
+        w->inv[ti][a] = -1;
+    for (int64_t x = 0; x < size; x++) {
+        int64_t a = axe__smem_tile_addr(&t->layout, x);
+        if (a >= 0 && a < w->ninv[ti])
+            w->inv[ti][a] = x;
+    }
+    return AXE_OK;
+}
+
+static bool same_swizzle(const axe_layout_swizzle *a,
+                         const axe_layout_swizzle *b)
+{
+    if (!a->present || !b->present)
+        return a->present == b->present;
+    return a->inner == b->inner && a->per_element == b->per_element &&
+           a->len == b->len && a->atom == b->atom;
+}
+
+/* The logical element "x" of operand "r" at operator coordinates "c" (as
+ * the reference's locate; -1 outside a masked dimension) and its
+ * unswizzled tile address "addr". */
+static axe_status locate(walker *w, const ax_ref *r, const int64_t *c,
+                         int64_t *x, int64_t *addr, axe_diag *diag)
+{
+    const ax_tensor *t = &w->p->tensors[r->tensor];
+    int n = r->is_view ? r->ndim : t->ndim;
+    int64_t a = 0;
+    *x = *addr = -1;
+    for (int d = 0; d < n; d++) {
+        int64_t cd = c[d + (r->bdim >= 0 && d >= r->bdim)];
+        if (r->is_view) {
+            a += cd * r->view.shard[d].stride;
+            continue;
+        }
+        cd += r->start[d] ? axe__expr_eval(r->start[d], w->env) : 0;
+        if (cd < 0 || cd >= t->shape[d])
+            return AXE_OK;
+        a = a * t->shape[d] + cd;
+    }
+    if (!r->is_view) {
+        *x = a;
+        *addr = axe__smem_tile_addr(&t->layout, a);
+        return AXE_OK;
+    }
+    if (!same_swizzle(&r->view.swizzle, &t->layout.swizzle))
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, r->off,
+                         "a view of '%s' with a swizzle other than the "
+                         "tensor's: its accesses are not counted",
+                         t->name);
+    for (int d = 0; d < r->view.noffset; d++)
+        a += r->view.offset[d].value;
+    a += r->view_dyn ? axe__expr_eval(r->view_dyn, w->env) : 0;
+    AXE_TRY(inverse_table(w, r->tensor, diag));
+    *addr = a;
+    *x = a >= 0 && a < w->ninv[r->tensor] ? w->inv[r->tensor][a] : -1;
+    return AXE_OK;
+}
+
+static axe_status element_of(walker *w, const ax_ref *r, const int64_t *c,
+                             int64_t *x, axe_diag *diag)
+{
+    int64_t addr;
+    return locate(w, r, c, x, &addr, diag);
+}
+
+/* The non-thread digits of chunk "u" (innermost loop in vector steps). */
+static void decode(const ax_plan *plan, int64_t u, int64_t *digit)
+{
+    int last = axe__plan_innermost_loop(plan);
+    for (int k = plan->nloops - 1; k >= 0; k--) {
+        int64_t e;
+        if (plan->loops[k].thread)
+            continue;
+        e = plan->loops[k].extent / (k == last ? plan->vec : 1);
+        digit[k] = u % e * (k == last ? plan->vec : 1);
+        u /= e;
+    }
+}
+
+/* Thread "tid"'s environment and rank in the operator's scope. */
+static int64_t set_thread(walker *w, int64_t tid)
+{
+    w->env[AX_VAR_TX] = tid;
+    w->env[AX_VAR_LANEID] = tid % 32;
+    w->env[AX_VAR_WARPID] = tid / 32;
+    w->env[AX_VAR_WGID] = tid / 128;
+    w->env[AX_VAR_TID_IN_WG] = tid % 128;
+    w->env[AX_VAR_WID_IN_WG] = tid % 128 / 32;
+    switch (w->op->scope) {
+    case AX_SCOPE_WARP:
+        return tid % 32;
+    case AX_SCOPE_WARPGROUP:
+        return tid % 128;
+    case AX_SCOPE_KERNEL:
+    case AX_SCOPE_CTA:
+    case AX_SCOPE_THREAD:
+        break;
+    }
+    return tid;
+}
+
+/* Lane "l" of warp "wp" at instruction "j": its coordinates, or false
+ * when it does not take part. */
+static bool lane_coords(walker *w, int64_t wp, int l, int64_t j, int64_t *c)
+{
+    const ax_plan *plan = w->s->plan;
+    int64_t digit[AX_MAX_LOOPS] = {0}, u = j;
+    int64_t rank = set_thread(w, 32 * wp + l);
+    if (32 * wp + l >= w->p->threads || !axe__guard_holds(w->op->guard, w->env))
+        return false;
+    if (plan->kind == AX_PLAN_SPLIT) {
+        u = rank + j * plan->nthreads;
+        if (u >= plan->total)
+            return false;
+    }
+    decode(plan, u, digit);
+    memset(c, 0, AX_MAX_DIMS * sizeof *c);
+    for (int k = 0; k < plan->nloops; k++) {
+        const ax_loop *lp = &plan->loops[k];
+        int64_t d = lp->thread ? rank / lp->rank_div % lp->extent : digit[k];
+        c[lp->dim] += d * lp->weight;
+    }
+    return true;
+}
+
+/* The logical index step from element "x" at coordinates "c" of operand
+ * "r" to the next element of its vector (the innermost loop's digit + 1). */
+static axe_status vector_stride(walker *w, const ax_ref *r, const int64_t *c,
+                                int64_t x, int64_t *vstride, axe_diag *diag)
+{
+    const ax_loop *lp =
+        &w->s->plan->loops[axe__plan_innermost_loop(w->s->plan)];
+    int64_t next[AX_MAX_DIMS], y;
+    memcpy(next, c, sizeof next);
+    next[lp->dim] += lp->weight;
+    AXE_TRY(element_of(w, r, next, &y, diag));
+    *vstride = y - x;
+    return AXE_OK;
+}
+
+/* Instruction "j" of warp "wp": one access per shared operand. */
+static axe_status instruction(walker *w, int64_t wp, int64_t j, axe_diag *diag)
+{
+    ax_smem_access acc[AX_MAX_ARGS];
+    int64_t c[AX_WARP][AX_MAX_DIMS];
+    bool in[AX_WARP];
+    for (int l = 0; l < AX_WARP; l++)
+        in[l] = lane_coords(w, wp, l, j, c[l]);
+    for (int i = 0; i < w->s->nargs; i++) {
+        const ax_ref *r = &w->s->args[i];
+        bool any = false;
+        if (w->p->tensors[r->tensor].mem != AX_MEM_SHARED)
+            continue;
+        memset(&acc[i], 0, sizeof acc[i]);
+        acc[i].op = w->op->index;
+        acc[i].arg = i;
+        acc[i].tensor = r->tensor;
+        acc[i].vec = w->s->plan->vec;
+        acc[i].vstride = 1;
+        for (int l = 0; l < AX_WARP; l++) {
+            int64_t x = -1;
+            if (in[l]) {
+                (void)set_thread(w, 32 * wp + l);
+                AXE_TRY(element_of(w, r, c[l], &x, diag));
+            }
+            if (x >= 0 && !any && acc[i].vec > 1)
+                AXE_TRY(vector_stride(w, r, c[l], x, &acc[i].vstride, diag));
+            acc[i].active[l] = x >= 0;
+            acc[i].index[l] = x;
+            any = any || x >= 0;
+        }
+        if (any)
+            AXE_TRY(smem_add(w->p, w->out, &acc[i], diag));
+    }
+    return AXE_OK;
+}
+
+/* Every instruction of every warp under statement "s"'s plan. */
+static axe_status walk_plan(walker *w, const ax_stmt *s, axe_diag *diag)
+{
+    const ax_plan *plan = s->plan;
+    int64_t njobs, warps = (w->p->threads + 31) / 32;
+    bool shared = false;
+    for (int i = 0; i < s->nargs; i++)
+        shared =
+            shared || w->p->tensors[s->args[i].tensor].mem == AX_MEM_SHARED;
+    if (plan == NULL || !shared)
+        return AXE_OK;
+    w->s = s;
+    njobs = plan->kind == AX_PLAN_SPLIT
+                ? (plan->total + plan->nthreads - 1) / plan->nthreads
+                : plan->total;
+    for (int64_t wp = 0; wp < warps; wp++)
+        for (int64_t j = 0; j < njobs; j++)
+            AXE_TRY(instruction(w, wp, j, diag));
+    return AXE_OK;
+}
+
+/* ---- gemm.mma_smem: A and B by fragments ------------------------------ */
+
+/* One atom tile of A ("i" 1) or B (2) at tile (tr, tk): its fragment's
+ * positions (fragment row, column) per lane and value. */
+typedef struct frag_tile {
+    const ax_frag *f;
+    int i;
+    int64_t r0, k0; /* the tile's first row (M or N) and column (K) */
+    int64_t pos[AX_WARP][AX_FRAG_MAX / AX_WARP];
+} frag_tile;
+
+/* Element (row, col) of the tile: its logical index and tile address. */
+static axe_status tile_elem(walker *w, const frag_tile *ft, int64_t row,
+                            int64_t col, int64_t *x, int64_t *addr,
+                            axe_diag *diag)
+{
+    int64_t c[AX_MAX_DIMS] = {0};
+    c[ft->i == 1 ? 0 : 1] = ft->r0 + row;
+    c[2] = ft->k0 + col;
+    return locate(w, &w->op->args[ft->i], c, x, addr, diag);
+}
+
+/* Whether the "n" elements from (row, col) along K ("along_k") or along
+ * the rows are consecutive tile addresses. */
+static axe_status run_of(walker *w, const frag_tile *ft, int64_t row,
+                         int64_t col, int64_t n, bool along_k, bool *ok,
+                         axe_diag *diag)
+{
+    int64_t x, a0, a;
+    AXE_TRY(tile_elem(w, ft, row, col, &x, &a0, diag));
+    *ok = x >= 0;
+    for (int64_t e = 1; *ok && e < n; e++) {
+        AXE_TRY(tile_elem(w, ft, row + (along_k ? 0 : e),
+                          col + (along_k ? e : 0), &x, &a, diag));
+        *ok = x >= 0 && a == a0 + e;
+    }
+    return AXE_OK;
+}
+
+/* The first element of the 16-byte row that lane "l" gives ldmatrix:
+ * row l % 8 of matrix l / 8, the matrix being register l / 8 of the quad
+ * form (its value u * j on lane 4i lies on the matrix's row i, first
+ * column); with "trans" the stored rows run along the tile's rows: row q
+ * is the matrix's column q. */
+static void row_start(const frag_tile *ft, int64_t u, int64_t l, bool trans,
+                      int64_t *row, int64_t *col)
+{
+    int64_t x0 = ft->pos[trans ? 0 : 4 * (l % 8)][u * (l / 8)];
+    *row = x0 / ft->f->shape[1];
+    *col = x0 % ft->f->shape[1] + (trans ? l % 8 : 0);
+}
+
+/* Whether every row ldmatrix would read is one run of consecutive tile
+ * addresses (along K, or along the rows with "trans"). */
+static axe_status rows_contiguous(walker *w, const frag_tile *ft, int64_t u,
+                                  int64_t nregs, int64_t run, bool trans,
+                                  bool *ok, axe_diag *diag)
+{
+    *ok = true;
+    for (int64_t l = 0; *ok && l < 8 * nregs; l++) {
+        int64_t row, col;
+        row_start(ft, u, l, trans, &row, &col);
+        AXE_TRY(run_of(w, ft, row, col, run, !trans, ok, diag));
+    }
+    return AXE_OK;
+}
+
+/* The logical index step along an ldmatrix row: along K, or along the
+ * tile's rows with "trans". */
+static axe_status run_stride(walker *w, const frag_tile *ft, bool trans,
+                             int64_t *vstride, axe_diag *diag)
+{
+    int64_t x0, x1, a;
+    AXE_TRY(tile_elem(w, ft, 0, 0, &x0, &a, diag));
+    AXE_TRY(tile_elem(w, ft, trans ? 1 : 0, trans ? 0 : 1, &x1, &a, diag));
+    *vstride = x1 - x0;
+    return AXE_OK;
+}
+
+/* ldmatrix (.x1, .x2 or .x4; .trans for b16 rows along M or N) when each
+ * row is one run; "*done" false otherwise. */
+static axe_status ldmatrix(walker *w, const frag_tile *ft, int64_t eb,
+                           bool *done, axe_diag *diag)
+{
+    int64_t u = 4 / eb, nregs = ft->f->nvals / (4 / eb), run = 16 / eb;
+    ax_smem_access a;
+    bool trans = false;
+    *done = false;
+    if ((eb != 1 && eb != 2) || (nregs != 1 && nregs != 2 && nregs != 4))
+        return AXE_OK;
+    AXE_TRY(rows_contiguous(w, ft, u, nregs, run, false, done, diag));
+    if (!*done && eb == 2) {
+        trans = true;
+        AXE_TRY(rows_contiguous(w, ft, u, nregs, run, true, done, diag));
+    }
+    if (!*done)
+        return AXE_OK;
+    memset(&a, 0, sizeof a);
+    a.op = w->op->index;
+    a.arg = ft->i;
+    a.tensor = w->op->args[ft->i].tensor;
+    a.vec = run;
+    AXE_TRY(run_stride(w, ft, trans, &a.vstride, diag));
+    for (int64_t l = 0; l < 8 * nregs; l++) {
+        int64_t row, col, addr;
+        row_start(ft, u, l, trans, &row, &col);
+        AXE_TRY(tile_elem(w, ft, row, col, &a.index[l], &addr, diag));
+        a.active[l] = a.index[l] >= 0;
+    }
+    return smem_add(w->p, w->out, &a, diag);
+}
+
+/* Per-thread loads: one access per fragment value, every lane its own. */
+static axe_status value_loads(walker *w, const frag_tile *ft, axe_diag *diag)
+{
+    for (int64_t v = 0; v < ft->f->nvals; v++) {
+        ax_smem_access a;
+        memset(&a, 0, sizeof a);
+        a.op = w->op->index;
+        a.arg = ft->i;
+        a.tensor = w->op->args[ft->i].tensor;
+        a.vec = 1;
+        a.vstride = 1;
+        for (int l = 0; l < AX_WARP; l++) {
+            int64_t x = ft->pos[l][v], addr;
+            AXE_TRY(tile_elem(w, ft, x / ft->f->shape[1], x % ft->f->shape[1],
+                              &a.index[l], &addr, diag));
+            a.active[l] = a.index[l] >= 0;
+        }
+        AXE_TRY(smem_add(w->p, w->out, &a, diag));
+    }
+    return AXE_OK;
+}
+
+/* The fragment loads of operand "i"'s atom tile (tr, tk). */
+static axe_status frag_loads(walker *w, int i, int64_t tr, int64_t tk,
+                             axe_diag *diag)
+{
+    const ax_mma *m = w->op->mma;
+    frag_tile ft;
+    int64_t eb = axe_dtype_size(w->p->tensors[w->op->args[i].tensor].dtype);
+    bool done = false;
+    if (w->p->tensors[w->op->args[i].tensor].mem != AX_MEM_SHARED)
+        return AXE_OK;
+    ft.f = &m->frag[i - 1];
+    ft.i = i;
+    ft.r0 = tr * m->mnk[i - 1];
+    ft.k0 = tk * m->mnk[2];
+    for (int64_t x = 0; x < ft.f->shape[0] * ft.f->shape[1]; x++)
+        ft.pos[ft.f->lane[x]][ft.f->val[x]] = x;
+    AXE_TRY(ldmatrix(w, &ft, eb, &done, diag));
+    return done ? AXE_OK : value_loads(w, &ft, diag);
+}
+
+/* Whether warp "wp" holds a C atom tile in row "mi" (A) or column "ni"
+ * (B) of the tiles. */
+static bool warp_uses(const ax_mma *m, int64_t wp, int i, int64_t t)
+{
+    for (int64_t o = 0; o < m->tiles[2 - i]; o++) {
+        int64_t x = i == 1 ? t * m->tiles[1] + o : o * m->tiles[1] + t;
+        if (m->warp == NULL || m->owner == NULL || m->owner[x] == wp)
+            return true;
+    }
+    return false;
+}
+
+/* Every warp's fragment loads of A and B. */
+static axe_status mma_accesses(walker *w, axe_diag *diag)
+{
+    const ax_mma *m = w->op->mma;
+    int64_t warps = (w->p->threads + 31) / 32;
+    for (int64_t wp = 0; wp < warps; wp++) {
+        (void)set_thread(w, 32 * wp);
+        if (!axe__guard_holds(w->op->guard, w->env))
+            continue;
+        for (int i = 1; i <= 2; i++)
+            for (int64_t t = 0; t < m->tiles[i - 1]; t++)
+                for (int64_t k = 0; warp_uses(m, wp, i, t) && k < m->tiles[2];
+                     k++)
+                    AXE_TRY(frag_loads(w, i, t, k, diag));
+    }
+    return AXE_OK;
+}
+
+static axe_status walk_op(walker *w, const ax_stmt *s, axe_diag *diag)
+{
+    w->op = s;
+    if (s->dead || s->grid != NULL)
+        return AXE_OK;
+    if (s->mma != NULL && s->mma->from_memory)
+        return mma_accesses(w, diag);
+    if (s->stage[0] != NULL) {
+        AXE_TRY(walk_plan(w, s->stage[0], diag));
+        return walk_plan(w, s->stage[1], diag);
+    }
+    return walk_plan(w, s, diag);
+}
+
+/* Every shared access of "p" (compiler_smem.h). */
+axe_status axe__smem_accesses(axe_program *p, ax_smem_list *out, axe_diag *diag)
+{
+    walker w;
+    memset(&w, 0, sizeof w);
+    w.p = p;
+    w.out = out;
+    for (int i = 0; i < p->nscalars; i++)
+        w.env[p->scalar_var[i]] = p->scalar_value[i];
+    AXE_TRY(list_init(p, out, diag));
+    for (int k = 0; k < p->nops; k++)
+        AXE_TRY(walk_op(&w, p->ops[k], diag));
+    return AXE_OK;
+}
