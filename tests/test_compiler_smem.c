@@ -498,6 +498,54 @@ static char *slurp(const char *path, size_t *len)
     return buf;
 }
 
+/* Every (operator, operand) of "p" whose operand is a whole shared tensor
+ * (no view, every region start 0 and every length the extent): the
+ * union of its accesses' elements (index + e * vstride, e < vec) is the
+ * whole tensor. */
+static void check_coverage(axe_program *p, const char *name)
+{
+    ax_smem_list l;
+    axe_diag d;
+    must(axe__smem_accesses(p, &l, &d));
+    for (int k = 0; k < p->nops; k++) {
+        const ax_stmt *s = p->ops[k];
+        for (int i = 0; i < s->nargs && !s->dead; i++) {
+            const ax_ref *r = &s->args[i];
+            const ax_tensor *t = &p->tensors[r->tensor];
+            int64_t n = 1, hit = 0;
+            bool whole = t->mem == AX_MEM_SHARED && !r->is_view &&
+                         s->stage[0] == NULL && s->tree == NULL;
+            for (int dd = 0; whole && dd < r->ndim; dd++) {
+                whole = r->start[dd] == NULL && r->len[dd] == t->shape[dd];
+                n *= t->shape[dd];
+            }
+            if (!whole)
+                continue;
+            char *seen = calloc((size_t)n, 1);
+            if (seen == NULL)
+                exit(2);
+            for (int a = 0; a < l.n; a++) {
+                const ax_smem_access *x = &l.a[a];
+                if (x->op != s->index || x->arg != i)
+                    continue;
+                for (int ln = 0; ln < AX_WARP; ln++)
+                    for (int64_t e = 0; x->active[ln] && e < x->vec; e++) {
+                        int64_t y = x->index[ln] + e * x->vstride;
+                        if (y >= 0 && y < n && !seen[y]) {
+                            seen[y] = 1;
+                            hit++;
+                        }
+                    }
+            }
+            TL_CHECK(hit == n,
+                     "%s op %d operand %d: %lld of %lld elements "
+                     "of '%s' accessed",
+                     name, s->index, i, (long long)hit, (long long)n, t->name);
+            free(seen);
+        }
+    }
+}
+
 /* The report of example kernel "name" printed as "name op#N(arg) tensor
  * before -> after" lines into "out" (cap bytes). */
 static void example_report(const char *name, char *out, size_t cap)
@@ -516,8 +564,9 @@ static void example_report(const char *name, char *out, size_t cap)
     TL_CHECK(src != NULL, "cannot read %s", path);
     if (src == NULL)
         return;
-    if (axe_program_compile(src, len, NULL, NULL, &p, &d) != AXE_OK ||
-        axe__smem_report(p, &r, &d) != AXE_OK) {
+    if (axe_program_compile(src, len, NULL, NULL, &p, &d) == AXE_OK)
+        check_coverage(p, name);
+    if (p == NULL || axe__smem_report(p, &r, &d) != AXE_OK) {
         TL_CHECK(false, "%s: %s", name, d.message);
         free(src);
         axe_program_free(p);
@@ -533,13 +582,13 @@ static void example_report(const char *name, char *out, size_t cap)
         const ax_smem_choice *c = &r.choice[i];
         k += (size_t)snprintf(
             out + k, cap - k,
-            "%s %s%s: max %d sum %lld -> max %d sum %lld "
-            "Swizzle<%d,%d,%d>%s\n",
+            "%s %s%s: max %d -> %d Swizzle<%d,%d,%d>%s (sums %lld -> "
+            "%lld)\n",
             name, p->tensors[c->tensor].name,
             c->compact ? (c->ok ? " compact" : " compact n/a") : "",
-            c->before.max, (long long)c->before.sum, c->after.max,
-            (long long)c->after.sum, c->sw.per_element, c->sw.len, c->sw.atom,
-            c->sw.present ? "" : " (none)");
+            c->before.max, c->after.max, c->sw.per_element, c->sw.len,
+            c->sw.atom, c->sw.present ? "" : " (none)",
+            (long long)c->before.sum, (long long)c->after.sum);
     }
     free(src);
     axe_program_free(p);
@@ -566,19 +615,20 @@ static void example_report(const char *name, char *out, size_t cap)
  *    banks.
  *  - row_reduce: sub reads row[8 tx + i]: banks 8l + i, 4 of them: 8-way;
  *    the copy's 16-byte vectors keep M >= 2, so the bank's low 2 bits are
- *    i's and 3 of the 5 bank bits vary: 8 banks, 4-way at best. */
+ *    i's and 3 of the 5 bank bits vary: 8 banks, 4-way at best.
+ * transpose's sums: 32 row writes of 1 way and 32 column reads of 32
+ * (compact) or 1 (swizzled). */
 static const char *const example_rows[] = {
     "transpose copy#0(0) T 1 -> 1, compact 1\n",
     "transpose copy#1(1) T 1 -> 1, compact 1\n",
-    "transpose T compact: max 32 sum 1056 -> max 1 sum 64 Swizzle<0,5,5>\n",
+    "transpose T compact: max 32 -> 1 Swizzle<0,5,5> (sums 1056 -> 64)\n",
     "gemm gemm#3(2) Bs 4 -> 4, compact 1\n",
-    "gemm Bs compact: max 16 ",
-    "Bs compact: max 16 sum 4224 -> max 1 sum 384 Swizzle<0,4,8>\n",
+    "gemm Bs compact: max 16 -> 1 Swizzle<0,4,8> (",
     "gemm_mma copy#1(0) As 2 -> 2, compact 1\n",
     "gemm_mma gemm#3(1) As 1 -> 1, compact 1\n",
-    "gemm_mma As compact: max 4 sum 80 -> max 1 sum 32 Swizzle<3,2,3>\n",
+    "gemm_mma As compact: max 4 -> 1 Swizzle<3,2,3> (",
     "warp_slices copy#1(1) As 4 -> 1, compact 1\n",
-    "warp_slices As: max 4 sum 132 -> max 1 sum 36 Swizzle<2,2,3>\n",
+    "warp_slices As: max 4 -> 1 Swizzle<2,2,3> (",
     "row_reduce sub#6(1) row 8 -> 4, compact 4\n",
 };
 

@@ -244,79 +244,138 @@ static int64_t set_thread(walker *w, int64_t tid)
     return tid;
 }
 
-/* Lane "l" of warp "wp" at instruction "j": its coordinates, or false
- * when it does not take part. */
-static bool lane_coords(walker *w, int64_t wp, int l, int64_t j, int64_t *c)
+/* One lane at one instruction: its loop digits (thread digits from its
+ * rank) and the operator coordinates they give. */
+typedef struct lane {
+    bool in;
+    int64_t digit[AX_MAX_LOOPS];
+    int64_t c[AX_MAX_DIMS];
+} lane;
+
+/* Lane "l" of warp "wp" at instruction "j" ("in" false when it does not
+ * take part). */
+static void lane_at(walker *w, int64_t wp, int l, int64_t j, lane *ln)
 {
     const ax_plan *plan = w->s->plan;
-    int64_t digit[AX_MAX_LOOPS] = {0}, u = j;
-    int64_t rank = set_thread(w, 32 * wp + l);
-    if (32 * wp + l >= w->p->threads || !axe__guard_holds(w->op->guard, w->env))
-        return false;
-    if (plan->kind == AX_PLAN_SPLIT) {
+    int64_t u = j, rank = set_thread(w, 32 * wp + l);
+    memset(ln, 0, sizeof *ln);
+    ln->in =
+        32 * wp + l < w->p->threads && axe__guard_holds(w->op->guard, w->env);
+    if (ln->in && plan->kind == AX_PLAN_SPLIT) {
         u = rank + j * plan->nthreads;
-        if (u >= plan->total)
-            return false;
+        ln->in = u < plan->total;
     }
-    decode(plan, u, digit);
-    memset(c, 0, AX_MAX_DIMS * sizeof *c);
+    if (!ln->in)
+        return;
+    decode(plan, u, ln->digit);
     for (int k = 0; k < plan->nloops; k++) {
         const ax_loop *lp = &plan->loops[k];
-        int64_t d = lp->thread ? rank / lp->rank_div % lp->extent : digit[k];
-        c[lp->dim] += d * lp->weight;
+        if (lp->thread)
+            ln->digit[k] = rank / lp->rank_div % lp->extent;
+        ln->c[lp->dim] += ln->digit[k] * lp->weight;
+    }
+}
+
+/* Whether the lane's coordinates lie inside every masked dimension of
+ * operand "r" (their coordinates are kept by the plan's merges). */
+static bool inside_masks(walker *w, const ax_ref *r, const lane *ln)
+{
+    const ax_tensor *t = &w->p->tensors[r->tensor];
+    for (int d = 0; r->any_masked && d < r->ndim; d++) {
+        int64_t x = ln->c[d + (r->bdim >= 0 && d >= r->bdim)];
+        if (!r->masked[d])
+            continue;
+        x += r->start[d] ? axe__expr_eval(r->start[d], w->env) : 0;
+        if (x < 0 || x >= t->shape[d])
+            return false;
     }
     return true;
 }
 
-/* The logical index step from element "x" at coordinates "c" of operand
- * "r" to the next element of its vector (the innermost loop's digit + 1). */
-static axe_status vector_stride(walker *w, const ax_ref *r, const int64_t *c,
-                                int64_t x, int64_t *vstride, axe_diag *diag)
+/* The tile address of operand "i" of an affine plan at the lane's
+ * digits, plus "extra" times the innermost loop's stride: the emitted
+ * code's address (a merged loop may run across dimensions, so the
+ * coordinates need not be the tensor's). */
+static int64_t affine_addr(walker *w, int i, const lane *ln, int64_t extra)
 {
-    const ax_loop *lp =
-        &w->s->plan->loops[axe__plan_innermost_loop(w->s->plan)];
-    int64_t next[AX_MAX_DIMS], y;
-    memcpy(next, c, sizeof next);
-    next[lp->dim] += lp->weight;
-    AXE_TRY(element_of(w, r, next, &y, diag));
-    *vstride = y - x;
+    const ax_plan *plan = w->s->plan;
+    ax_base b;
+    int64_t a;
+    axe__plan_base(w->p, &w->s->args[i], &b);
+    a = b.cst;
+    for (int k = 0; k < b.ndyn; k++)
+        a += axe__expr_eval(b.dyn[k], w->env) * b.scale[k];
+    for (int k = 0; k < plan->nloops; k++)
+        a += ln->digit[k] * plan->loops[k].stride[i];
+    return a + extra * plan->loops[axe__plan_innermost_loop(plan)].stride[i];
+}
+
+/* The logical element of operand "i" at the lane, plus "extra" steps of
+ * the innermost loop (-1 outside a masked dimension). */
+static axe_status lane_element(walker *w, int i, const lane *ln, int64_t extra,
+                               int64_t *x, axe_diag *diag)
+{
+    const ax_ref *r = &w->s->args[i];
+    int64_t c[AX_MAX_DIMS], a;
+    *x = -1;
+    if (!inside_masks(w, r, ln))
+        return AXE_OK;
+    if (!w->s->plan->affine[i]) {
+        const ax_loop *lp =
+            &w->s->plan->loops[axe__plan_innermost_loop(w->s->plan)];
+        memcpy(c, ln->c, sizeof c);
+        c[lp->dim] += extra * lp->weight;
+        return element_of(w, r, c, x, diag);
+    }
+    if (r->is_view && !same_swizzle(&r->view.swizzle,
+                                    &w->p->tensors[r->tensor].layout.swizzle))
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, r->off,
+                         "a view of '%s' with a swizzle other than the "
+                         "tensor's: its accesses are not counted",
+                         w->p->tensors[r->tensor].name);
+    AXE_TRY(inverse_table(w, r->tensor, diag));
+    a = affine_addr(w, i, ln, extra);
+    *x = a >= 0 && a < w->ninv[r->tensor] ? w->inv[r->tensor][a] : -1;
     return AXE_OK;
+}
+
+/* Operand "i"'s access at instruction "j" of warp "wp" ("lanes"). */
+static axe_status operand_access(walker *w, int i, int64_t wp,
+                                 const lane *lanes, axe_diag *diag)
+{
+    ax_smem_access a;
+    bool any = false;
+    memset(&a, 0, sizeof a);
+    a.op = w->op->index;
+    a.arg = i;
+    a.tensor = w->s->args[i].tensor;
+    a.vec = w->s->plan->vec;
+    a.vstride = 1;
+    for (int l = 0; l < AX_WARP; l++) {
+        int64_t x = -1, y;
+        (void)set_thread(w, 32 * wp + l);
+        if (lanes[l].in)
+            AXE_TRY(lane_element(w, i, &lanes[l], 0, &x, diag));
+        if (x >= 0 && !any && a.vec > 1) {
+            AXE_TRY(lane_element(w, i, &lanes[l], 1, &y, diag));
+            a.vstride = y - x;
+        }
+        a.active[l] = x >= 0;
+        a.index[l] = x;
+        any = any || x >= 0;
+    }
+    return any ? smem_add(w->p, w->out, &a, diag) : AXE_OK;
 }
 
 /* Instruction "j" of warp "wp": one access per shared operand. */
 static axe_status instruction(walker *w, int64_t wp, int64_t j, axe_diag *diag)
 {
-    ax_smem_access acc[AX_MAX_ARGS];
-    int64_t c[AX_WARP][AX_MAX_DIMS];
-    bool in[AX_WARP];
+    lane lanes[AX_WARP];
     for (int l = 0; l < AX_WARP; l++)
-        in[l] = lane_coords(w, wp, l, j, c[l]);
-    for (int i = 0; i < w->s->nargs; i++) {
-        const ax_ref *r = &w->s->args[i];
-        bool any = false;
-        if (w->p->tensors[r->tensor].mem != AX_MEM_SHARED)
-            continue;
-        memset(&acc[i], 0, sizeof acc[i]);
-        acc[i].op = w->op->index;
-        acc[i].arg = i;
-        acc[i].tensor = r->tensor;
-        acc[i].vec = w->s->plan->vec;
-        acc[i].vstride = 1;
-        for (int l = 0; l < AX_WARP; l++) {
-            int64_t x = -1;
-            if (in[l]) {
-                (void)set_thread(w, 32 * wp + l);
-                AXE_TRY(element_of(w, r, c[l], &x, diag));
-            }
-            if (x >= 0 && !any && acc[i].vec > 1)
-                AXE_TRY(vector_stride(w, r, c[l], x, &acc[i].vstride, diag));
-            acc[i].active[l] = x >= 0;
-            acc[i].index[l] = x;
-            any = any || x >= 0;
-        }
-        if (any)
-            AXE_TRY(smem_add(w->p, w->out, &acc[i], diag));
-    }
+        lane_at(w, wp, l, j, &lanes[l]);
+    for (int i = 0; i < w->s->nargs; i++)
+        if (w->p->tensors[w->s->args[i].tensor].mem == AX_MEM_SHARED)
+            AXE_TRY(operand_access(w, i, wp, lanes, diag));
     return AXE_OK;
 }
 
