@@ -139,7 +139,40 @@ expect 2 3:25 "expected sum, max or min" <<<"mesh(2);
 kernel k(A: f32[2,8] layout S[(2,8):(1@gpuid,1)], B: f32[8] layout S[8:1] + R[2:1@gpuid]) grid(1) threads(1) {
     device reduce(B, A, argmax, 0);
 }"
-expect 2 3:12 "expected a device operator \(copy or reduce\), found 'fill'" <<<"mesh(2);
+# device gemm: the placements its local GEMMs cannot use, named.
+expect 1 3:5 "K \(dim 1\) is placed as \(2:1@gpuid, 4 in memory\) in 'A' but \(8 in memory\) in 'B'" <<<"mesh(2);
+kernel k(C: f32[4,4] layout S[(4,4):(4,1)] + R[2:1@gpuid], A: f32[4,8] layout S[(4,2,4):(4,1@gpuid,1)], B: f32[4,8] layout S[(4,8):(8,1)] + R[2:1@gpuid]) grid(1) threads(1) {
+    device gemm(C, A, B);
+}"
+expect 1 3:5 "the device digit 2:1@gpuid splits the rows of both A \(M\) and B \(N\)" <<<"mesh(2);
+kernel k(C: f32[4,4] layout S[(4,4):(4,1)] + R[2:1@gpuid], A: f32[4,8] layout S[(2,2,8):(1@gpuid,8,1)], B: f32[4,8] layout S[(2,2,8):(1@gpuid,8,1)]) grid(1) threads(1) {
+    device gemm(C, A, B);
+}"
+expect 1 3:5 "'A' lives on one device \(a gpuid offset\)" <<<"mesh(2);
+kernel k(C: f32[4,4] layout S[(4,4):(4,1)] + R[2:1@gpuid], A: f32[4,8] layout S[(4,8):(8,1)] + 1@gpuid, B: f32[4,8] layout S[(4,8):(8,1)] + R[2:1@gpuid]) grid(1) threads(1) {
+    device gemm(C, A, B);
+}"
+expect 1 3:5 "'C' is f16, 'A' f16 and 'B' f16: C, A and B are all f32, all f64 or all i32" <<<"mesh(2);
+kernel k(C: f16[4,4] layout S[(4,4):(4,1)] + R[2:1@gpuid], A: f16[4,8] layout S[(4,8):(8,1)] + R[2:1@gpuid], B: f16[4,8] layout S[(4,8):(8,1)] + R[2:1@gpuid]) grid(1) threads(1) {
+    device gemm(C, A, B);
+}"
+expect 1 3:5 "but 'C' is \[4,5\], 'A' \[4,8\] and 'B' \[4,8\]" <<<"mesh(2);
+kernel k(C: f32[4,5] layout S[(4,5):(5,1)] + R[2:1@gpuid], A: f32[4,8] layout S[(4,8):(8,1)] + R[2:1@gpuid], B: f32[4,8] layout S[(4,8):(8,1)] + R[2:1@gpuid]) grid(1) threads(1) {
+    device gemm(C, A, B);
+}"
+expect 1 3:5 "'C' has 1 dims, 'A' 2 and 'B' 2" <<<"mesh(2);
+kernel k(C: f32[32] layout S[32:1] + R[2:1@gpuid], A: f32[4,8] layout S[(4,8):(8,1)] + R[2:1@gpuid], B: f32[4,8] layout S[(4,8):(8,1)] + R[2:1@gpuid]) grid(1) threads(1) {
+    device gemm(C, A, B);
+}"
+expect 1 3:5 "'C' is both C and an operand" <<<"mesh(2);
+kernel k(C: f32[4,8] layout S[(4,8):(8,1)] + R[2:1@gpuid], A: f32[4,8] layout S[(4,8):(8,1)] + R[2:1@gpuid]) grid(1) threads(1) {
+    device gemm(C, A, C);
+}"
+expect 2 3:21 "expected ',' and B, found '\)'" <<<"mesh(2);
+kernel k(C: f32[4,4] layout S[(4,4):(4,1)] + R[2:1@gpuid], A: f32[4,8] layout S[(4,8):(8,1)] + R[2:1@gpuid], B: f32[4,8] layout S[(4,8):(8,1)] + R[2:1@gpuid]) grid(1) threads(1) {
+    device gemm(C, A);
+}"
+expect 2 3:12 "expected a device operator \(copy, reduce or gemm\), found 'fill'" <<<"mesh(2);
 kernel k(A: f32[8] layout S[8:1] + R[2:1@gpuid]) grid(1) threads(1) {
     device fill(A, 1.0);
 }"

@@ -414,6 +414,164 @@ static void law_reduce(void)
     }
 }
 
+/* ---- device gemm ------------------------------------------------------ */
+
+/* A random 2^a split of P over the roles K, M (A's rows), N (B's rows)
+ * and replicas, each on a random gpuid stride; A and B are placed as
+ * device gemm can use them (K alike, block or cyclic; A replicated over
+ * N's devices, B over M's), C anywhere (random_layout). */
+typedef struct gemm_place {
+    int64_t f[4], s[4]; /* extents and gpuid strides: K, M, N, replica */
+    int64_t kk, mm, nn; /* local extents */
+    bool cyclic, acol, bcol;
+} gemm_place;
+
+static void gemm_place_random(int64_t P, gemm_place *g)
+{
+    int order[4] = {0, 1, 2, 3}, i;
+    int64_t left = P, m = 1;
+    for (i = 0; i < 4; i++)
+        g->f[i] = 1;
+    while (left > 1) {
+        g->f[tl_range(0, 3)] *= 2;
+        left /= 2;
+    }
+    for (i = 3; i > 0; i--) {
+        int j = (int)tl_range(0, i), x = order[i];
+        order[i] = order[j];
+        order[j] = x;
+    }
+    for (i = 0; i < 4; i++) {
+        g->s[order[i]] = m;
+        m *= g->f[order[i]];
+    }
+    g->kk = tl_range(1, 4);
+    g->mm = tl_range(1, 3);
+    g->nn = tl_range(1, 3);
+    g->cyclic = tl_range(0, 1);
+    g->acol = tl_range(0, 1);
+    g->bcol = tl_range(0, 1);
+}
+
+/* The layout of A (rows: role 1, replica roles 2 and 3) or of B (rows:
+ * role 2, replicas 1 and 3): rows (P_rows, rr), K (P_k, kk) block or
+ * (kk, P_k) cyclic, memory row- or column-major. */
+static void gemm_operand(const gemm_place *g, bool is_a, char *buf, size_t cap)
+{
+    int rows = is_a ? 1 : 2, other = is_a ? 2 : 1;
+    int64_t rr = is_a ? g->mm : g->nn;
+    bool col = is_a ? g->acol : g->bcol;
+    int64_t rs = col ? 1 : g->kk, ks = col ? rr : 1;
+    size_t k = (size_t)snprintf(buf, cap, "S[(%lld,%lld,",
+                                (long long)g->f[rows], (long long)rr);
+    if (g->cyclic)
+        k += (size_t)snprintf(
+            buf + k, cap - k, "%lld,%lld):(%lld@gpuid,%lld,%lld,%lld@gpuid)]",
+            (long long)g->kk, (long long)g->f[0], (long long)g->s[rows],
+            (long long)rs, (long long)ks, (long long)g->s[0]);
+    else
+        k += (size_t)snprintf(
+            buf + k, cap - k, "%lld,%lld):(%lld@gpuid,%lld,%lld@gpuid,%lld)]",
+            (long long)g->f[0], (long long)g->kk, (long long)g->s[rows],
+            (long long)rs, (long long)g->s[0], (long long)ks);
+    (void)snprintf(buf + k, cap - k,
+                   " + R[(%lld,%lld):(%lld@gpuid,%lld@gpuid)]",
+                   (long long)g->f[other], (long long)g->f[3],
+                   (long long)g->s[other], (long long)g->s[3]);
+}
+
+/* The logical effect of `device gemm(C, A, B)` with integer inputs
+ * (exact in i32, f32 and f64 at these sizes: any order agrees). */
+static void logical_gemm(mesh_case *c, int ci, int ai, int bi)
+{
+    int64_t M = c->t[ci].shape[0], N = c->t[ci].shape[1];
+    int64_t K = c->t[ai].shape[1], i, j, k;
+    for (i = 0; i < M; i++)
+        for (j = 0; j < N; j++) {
+            double acc = 0;
+            for (k = 0; k < K; k++)
+                acc += c->logical[ai][i * K + k] * c->logical[bi][j * K + k];
+            c->logical[ci][i * N + j] = acc;
+        }
+}
+
+static void law_gemm(void)
+{
+    static const char *const types[] = {"i32", "f32", "f64"};
+    int it;
+    for (it = 0; it < 300; it++) {
+        int64_t P = (int64_t)1 << tl_range(0, 3), sc[2];
+        char la[256], lb[256], lc[256], src[1024];
+        const char *texts[3], *ty = types[tl_range(0, 2)];
+        gemm_place g;
+        mesh_case c;
+        axe_diag dg;
+        gemm_place_random(P, &g);
+        gemm_operand(&g, true, la, sizeof la);
+        gemm_operand(&g, false, lb, sizeof lb);
+        sc[0] = g.f[1] * g.mm;
+        sc[1] = g.f[2] * g.nn;
+        random_layout(sc, 2, P, lc, sizeof lc);
+        texts[0] = lc;
+        texts[1] = la;
+        texts[2] = lb;
+        snprintf(src, sizeof src,
+                 "mesh(%lld);\nkernel k(C: %s[%lld,%lld] layout %s,\n"
+                 "  A: %s[%lld,%lld] layout %s,\n"
+                 "  B: %s[%lld,%lld] layout %s) grid(1) threads(1) {\n"
+                 "    device gemm(C, A, B);\n}\n",
+                 (long long)P, ty, (long long)sc[0], (long long)sc[1], lc, ty,
+                 (long long)sc[0], (long long)(g.f[0] * g.kk), la, ty,
+                 (long long)sc[1], (long long)(g.f[0] * g.kk), lb);
+        if (!case_init(&c, src, NULL, texts))
+            continue;
+        TL_CHECK(run(&c, &dg) == AXE_OK, "reference: %s\n%s", dg.message, src);
+        logical_gemm(&c, 0, 1, 2);
+        case_check(&c, 0, src);
+        case_free(&c);
+    }
+}
+
+/* The documented order: each slice of K summed in increasing k, the
+ * slices in order. B = 1, f32, A = [1, 2^24, 1, -2^24] on 2 devices: in
+ * k order the sum is 0; by block slices (k 0-1, k 2-3) it is 2^24 + (1 -
+ * 2^24) = 1; by cyclic slices (k 0,2 and k 1,3) 2 + 0 = 2. A = [2^24, 1,
+ * 1, -2^24] on 4 devices, a slice per k: 0 in order, 2 in reverse. */
+static void gemm_order(int P, const float *a, const char *k_layout, double want)
+{
+    char src[512];
+    float b[4] = {1, 1, 1, 1};
+    const float *lg[3] = {NULL, a, b};
+    float loc[3][4][4] = {{{0}}};
+    void *bufs[12];
+    axe_program *p = NULL;
+    axe_diag d;
+    int i, dev;
+    snprintf(src, sizeof src,
+             "mesh(%d);\nkernel k(C: f32[1,1] layout S[(1,1):(1,1)] + "
+             "R[%d:1@gpuid],\n  A: f32[1,4] layout %s,\n  B: f32[1,4] "
+             "layout %s) grid(1) threads(1) {\n    device gemm(C, A, B);\n}\n",
+             P, P, k_layout, k_layout);
+    if (axe_program_compile(src, strlen(src), NULL, NULL, &p, &d) != AXE_OK) {
+        TL_CHECK(0, "compile: %s\n%s", d.message, src);
+        return;
+    }
+    for (dev = 0; dev < P; dev++)
+        for (i = 0; i < 3; i++) {
+            bufs[dev * 3 + i] = loc[i][dev];
+            if (i > 0)
+                TL_CHECK(axe_program_mesh_local(p, i, dev, lg[i], loc[i][dev],
+                                                &d) == AXE_OK,
+                         "mesh_local: %s", d.message);
+        }
+    TL_CHECK(axe_program_reference_mesh(p, bufs, &d) == AXE_OK, "reference: %s",
+             d.message);
+    for (dev = 0; dev < P; dev++)
+        TL_CHECK(loc[0][dev][0] == want, "%s: C = %g on device %d, want %g",
+                 k_layout, loc[0][dev][0], dev, want);
+    axe_program_free(p);
+}
+
 /* ---- the table kernels ------------------------------------------------ */
 
 static char *read_kernel(const char *name)
@@ -675,11 +833,18 @@ static void races(void)
     }
 }
 
+static const float two_a[4] = {1, 16777216.0f, 1, -16777216.0f};
+static const float four_a[4] = {16777216.0f, 1, 1, -16777216.0f};
+
 int main(void)
 {
     tl_seed("test_compiler_mesh", 14);
     law_copy();
     law_reduce();
+    law_gemm();
+    gemm_order(2, two_a, "S[(1,2,2):(0,1@gpuid,1)]", 1);
+    gemm_order(2, two_a, "S[(1,2,2):(0,1,1@gpuid)]", 2);
+    gemm_order(4, four_a, "S[(1,4):(0,1@gpuid)]", 0);
     table();
     facts();
     races();

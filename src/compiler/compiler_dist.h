@@ -131,4 +131,20 @@ AXE_NODISCARD axe_status axe__dist_finish(ax_dist_plan *p, axe_diag *diag);
 /* "local", "all-gather", "broadcast", ... */
 const char *axe__dist_kind_name(ax_coll k);
 
+/* `device gemm(C, A, B)` (compiler_dist_gemm.c): the partial sums every
+ * device's local GEMM computes, "part" (logical [Q, M, N], glayout
+ * derived from A's and B's layouts, local buffer row-major [mloc, nloc]:
+ * shape {1, mloc, nloc}, span mloc * nloc), and the local extents; C is
+ * then the device reduce (sum, dim 0) of part. A refusal names the
+ * placement the local GEMMs cannot use. */
+typedef struct ax_dist_gemm {
+    ax_tensor part;
+    int64_t q, mloc, nloc, kloc;
+} ax_dist_gemm;
+AXE_NODISCARD axe_status axe__dist_gemm(const axe_program *p, const ax_stmt *s,
+                                        ax_dist_gemm *g, axe_diag *diag);
+/* q[k] for every k of K: the slice of K (partial index) that holds k, by
+ * A's (= B's) placement of K. */
+AXE_NODISCARD axe_status axe__dist_gemm_slices(const ax_tensor *a, int64_t *q);
+
 #endif

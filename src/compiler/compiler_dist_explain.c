@@ -118,21 +118,78 @@ static void put_plan(ax_text *t, const axe_program *p, const ax_stmt *s)
     free(plan);
 }
 
+/* The local GEMM, the partial sums and the collective of device gemm
+ * "s" (sema has planned it). */
+static void put_gemm(ax_text *t, const axe_program *p, const ax_stmt *s)
+{
+    const ax_tensor *c = &p->tensors[s->args[0].tensor];
+    ax_dist_gemm *g = malloc(sizeof *g);
+    ax_dist_plan *plan = malloc(sizeof *plan);
+    axe_diag why;
+    if (g == NULL || plan == NULL || axe__dist_gemm(p, s, g, &why) != AXE_OK) {
+        t->status = g == NULL || plan == NULL ? AXE_ERR_NO_MEMORY : t->status;
+        free(g);
+        free(plan);
+        return;
+    }
+    axe__text_put(t,
+                  "  local GEMM on every device: partial[%lld,%lld] = "
+                  "%s_local . %s_local^T over its %lld k's of K (in "
+                  "increasing k)\n",
+                  (long long)g->mloc, (long long)g->nloc,
+                  p->tensors[s->args[1].tensor].name,
+                  p->tensors[s->args[2].tensor].name, (long long)g->kloc);
+    axe__text_put(t, "  partial sums: ");
+    put_shape(t, &g->part, g->part.gshape);
+    axe__text_put(t, " layout ");
+    put_layout(t, &g->part.glayout);
+    if (g->q > 1)
+        axe__text_put(t,
+                      "\n    (dim 0: the %lld slices of K that A and B shard "
+                      "alike on gpuid; %s = their sum in slice order)\n",
+                      (long long)g->q, c->name);
+    else
+        axe__text_put(t,
+                      "\n    (K is whole on every device: %s = the "
+                      "partial, placed as %s's layout says)\n",
+                      c->name, c->name);
+    if (axe__dist_plan_reduce(g->part.gshape, 3, &g->part.glayout, &c->glayout,
+                              0, AX_RED_SUM, p->ndev, plan, &why) != AXE_OK)
+        axe__text_put(t, "  exchange plan: none (%s)\n", why.message);
+    else {
+        axe__text_put(t,
+                      "  collective (device reduce of the partial sums "
+                      "into %s, sum over dim 0) %s\n",
+                      c->name, plan->explain);
+        put_bytes(t, plan, axe_dtype_size(c->dtype));
+    }
+    free(g);
+    free(plan);
+}
+
 axe_status axe__devop_explain(const axe_program *p, ax_stmt *s)
 {
     ax_text t;
     const ax_tensor *d = &p->tensors[s->args[0].tensor];
     const ax_tensor *src = &p->tensors[s->args[1].tensor];
+    bool gemm = s->op == AX_OP_GEMM;
     axe__text_init(&t, p->arena);
     axe__text_put(&t, "device op %d (line %d): device %s(%s, %s", s->index,
                   s->line, axe__op_name(s->op), d->name, src->name);
     if (s->op == AX_OP_REDUCE)
         axe__text_put(&t, ", %s, %d", axe__red_name(s->rkind), s->rdim);
+    if (gemm)
+        axe__text_put(&t, ", %s", p->tensors[s->args[2].tensor].name);
     axe__text_put(&t, ")\n");
     put_mesh(&t, p);
     put_operand(&t, p, "dst", s->args[0].tensor);
-    put_operand(&t, p, "src", s->args[1].tensor);
-    if (s->op == AX_OP_COPY)
+    put_operand(&t, p, gemm ? "lhs" : "src", s->args[1].tensor);
+    if (gemm) {
+        put_operand(&t, p, "rhs", s->args[2].tensor);
+        axe__text_put(&t, "  C[m,n] = sum over k of A[m,k]*B[n,k], written "
+                          "to every device holding [m,n] of C\n");
+        put_gemm(&t, p, s);
+    } else if (s->op == AX_OP_COPY)
         axe__text_put(&t,
                       "  every device holding an element of %s gets "
                       "%s's value of it\n",
@@ -143,7 +200,8 @@ axe_status axe__devop_explain(const axe_program *p, ax_stmt *s)
                       "%s of %s over dim %d, combined in order of the "
                       "dim\n",
                       d->name, axe__red_name(s->rkind), src->name, s->rdim);
-    put_plan(&t, p, s);
+    if (!gemm)
+        put_plan(&t, p, s);
     s->explain = t.buf;
     return t.status;
 }

@@ -269,12 +269,13 @@ typedef enum ax_st_kind {
     AX_ST_FOR,
     AX_ST_SYNC,
     AX_ST_IF,
-    /* A device-scope operator (`device copy`, `device reduce`): op is
-     * AX_OP_COPY or AX_OP_REDUCE (rkind sum, max or min; rdim), args[0]
-     * the destination and args[1] the source (whole distributed tensors:
-     * only "tensor" is set), index its number among the device operators
-     * (p->devops). Only at the top level of the kernel body; every pass
-     * over operators (p->ops) skips it. */
+    /* A device-scope operator (`device copy`, `device reduce`, `device
+     * gemm`): op is AX_OP_COPY, AX_OP_REDUCE (rkind sum, max or min;
+     * rdim) or AX_OP_GEMM (args[1] A, args[2] B; compiler_dist_gemm.c),
+     * args[0] the destination and args[1] the source (whole distributed
+     * tensors: only "tensor" is set), index its number among the device
+     * operators (p->devops). Only at the top level of the kernel body; every
+     * pass over operators (p->ops) skips it. */
     AX_ST_DEVICE
 } ax_st_kind;
 

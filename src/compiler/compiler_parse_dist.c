@@ -125,8 +125,8 @@ static axe_status parse_devreduce_tail(ax_parser *ps, ax_stmt *s)
 }
 
 /* 'device' ('copy' '(' dst ',' src ')' | 'reduce' '(' dst ',' src ','
- * red ',' dim ')') ';' at the top level of the kernel body ('device'
- * already read). */
+ * red ',' dim ')' | 'gemm' '(' C ',' A ',' B ')') ';' at the top level
+ * of the kernel body ('device' already read). */
 axe_status axe__parse_devop(ax_parser *ps, ax_stmt *s)
 {
     long off = s->off;
@@ -142,15 +142,21 @@ axe_status axe__parse_devop(ax_parser *ps, ax_stmt *s)
         s->op = AX_OP_COPY;
     else if (axe__tok_is(ps, "reduce"))
         s->op = AX_OP_REDUCE;
+    else if (axe__tok_is(ps, "gemm"))
+        s->op = AX_OP_GEMM;
     else
-        return axe__syntax(ps, "a device operator (copy or reduce)");
+        return axe__syntax(ps, "a device operator (copy, reduce or gemm)");
     s->index = p->ndevops++;
-    s->nargs = 2;
+    s->nargs = s->op == AX_OP_GEMM ? 3 : 2;
     AXE_TRY(axe__lex_next(ps));
     AXE_TRY(axe__expect(ps, "(", "'('"));
     AXE_TRY(parse_whole(ps, &s->args[0]));
     AXE_TRY(axe__expect(ps, ",", "','"));
     AXE_TRY(parse_whole(ps, &s->args[1]));
+    if (s->op == AX_OP_GEMM) {
+        AXE_TRY(axe__expect(ps, ",", "',' and B"));
+        AXE_TRY(parse_whole(ps, &s->args[2]));
+    }
     if (s->op == AX_OP_REDUCE)
         AXE_TRY(parse_devreduce_tail(ps, s));
     AXE_TRY(axe__expect(ps, ")", "')'"));

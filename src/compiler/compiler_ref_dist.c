@@ -15,16 +15,18 @@
  * writes it to every holder of the element in the destination; `device
  * reduce` combines the source's values along dimension k in order
  * (rounded to the dtype after each step, as a local reduce) and writes
- * the result to every holder. Elements of a local buffer that no
- * coordinate maps to (holes) are never written. With race detection,
- * each segment on each device gets a detector of its own (a launch: the
- * device operators order the segments) and the reports are merged.
+ * the result to every holder; `device gemm` writes to every holder of
+ * C[m,n] the sum over the slices q of K (compiler_dist_gemm.c), in
+ * increasing q, of each slice's sum of A[m,k]*B[n,k] in increasing k. Elements
+ * of a local buffer that no coordinate maps to (holes) are never written. With
+ * race detection, each segment on each device gets a detector of its own (a
+ * launch: the device operators order the segments) and the reports are merged.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "compiler_internal.h"
+#include "compiler_dist.h"
 
 /* A distributed tensor's layout as flat arrays (no swizzle, axes gpuid
  * and m only: sema's checks): element x's base point is the offsets plus,
@@ -199,10 +201,109 @@ static axe_status reduce_elem(const mesh_run *m, const ax_stmt *s,
     return AXE_OK;
 }
 
+/* The logical values of tensor "i" (every replica checked) as doubles. */
+static axe_status load_all(const mesh_run *m, const ax_stmt *s, int i,
+                           double *out, axe_diag *diag)
+{
+    const ax_tensor *t = &m->p->tensors[i];
+    unsigned char v[8];
+    int64_t x;
+    flat f;
+    flat_of(t, &f);
+    for (x = 0; x < f.size; x++) {
+        AXE_TRY(read_elem(m, s, i, &f, x, v, diag));
+        out[x] = axe__ref_load(t->dtype, v, 0);
+    }
+    return AXE_OK;
+}
+
+/* a*b in dtype "d" (f32, f64, i32 wrapping), as the local GEMM does. */
+static double product(axe_dtype d, double a, double b)
+{
+    if (d == AXE_DTYPE_I32)
+        return (double)(int32_t)(uint32_t)(uint64_t)((int64_t)a * (int64_t)b);
+    return d == AXE_DTYPE_F32 ? (double)(float)(a * b) : a * b;
+}
+
+/* C[m,n] = the partials of the slices q of K in increasing q, each the
+ * sum over its k's in increasing k (compiler_dist_gemm.c); "order" lists
+ * K's indices by (q, k), "q" their slices. */
+static void gemm_elem(const mesh_run *m, const ax_stmt *s, const double *va,
+                      const double *vb, const int64_t *order, const int64_t *q,
+                      int64_t y, unsigned char *out)
+{
+    const ax_tensor *c = &m->p->tensors[s->args[0].tensor];
+    int64_t K = m->p->tensors[s->args[1].tensor].gshape[1];
+    int64_t N = c->gshape[1], mi = y / N, ni = y % N, j;
+    double total = 0, part = 0;
+    for (j = 0; j < K; j++) {
+        int64_t k = order[j];
+        part =
+            axe__ref_combine(c->dtype, AX_RED_SUM, part,
+                             product(c->dtype, va[mi * K + k], vb[ni * K + k]));
+        if (j + 1 == K || q[order[j + 1]] != q[k]) {
+            total = q[k] == q[order[0]]
+                        ? part
+                        : axe__ref_combine(c->dtype, AX_RED_SUM, total, part);
+            part = 0;
+        }
+    }
+    axe__ref_store(c->dtype, out, 0, total);
+}
+
+/* K's indices sorted by (slice, k): a counting sort over the slices. */
+static void slice_order(const int64_t *q, int64_t K, int64_t *order)
+{
+    int64_t n = 0, v, k, Q = 0;
+    for (k = 0; k < K; k++)
+        Q = q[k] + 1 > Q ? q[k] + 1 : Q;
+    for (v = 0; v < Q; v++)
+        for (k = 0; k < K; k++)
+            if (q[k] == v)
+                order[n++] = k;
+}
+
+static axe_status run_gemm(const mesh_run *m, const ax_stmt *s, axe_diag *diag)
+{
+    const ax_tensor *a = &m->p->tensors[s->args[1].tensor];
+    const ax_tensor *b = &m->p->tensors[s->args[2].tensor];
+    int64_t K = a->gshape[1], y;
+    double *va = malloc((size_t)a->gsize * sizeof *va);
+    double *vb = malloc((size_t)b->gsize * sizeof *vb);
+    int64_t *q = malloc((size_t)K * sizeof *q);
+    int64_t *order = malloc((size_t)K * sizeof *order);
+    unsigned char v[8];
+    axe_status st = AXE_OK;
+    flat fc;
+    if (va == NULL || vb == NULL || q == NULL || order == NULL)
+        st = axe__fail(diag, AXE_ERR_NO_MEMORY, s->off, "out of memory");
+    if (st == AXE_OK)
+        st = load_all(m, s, s->args[1].tensor, va, diag);
+    if (st == AXE_OK)
+        st = load_all(m, s, s->args[2].tensor, vb, diag);
+    if (st == AXE_OK && (st = axe__dist_gemm_slices(a, q)) != AXE_OK)
+        st = axe__fail(diag, st, s->off, "device gemm: K's slices");
+    if (st == AXE_OK) {
+        slice_order(q, K, order);
+        flat_of(&m->p->tensors[s->args[0].tensor], &fc);
+        for (y = 0; y < fc.size; y++) {
+            gemm_elem(m, s, va, vb, order, q, y, v);
+            write_elem(m, s->args[0].tensor, &fc, y, v);
+        }
+    }
+    free(va);
+    free(vb);
+    free(q);
+    free(order);
+    return st;
+}
+
 static axe_status run_devop(const mesh_run *m, const ax_stmt *s, axe_diag *diag)
 {
     flat fd, fs;
     int64_t y;
+    if (s->op == AX_OP_GEMM)
+        return run_gemm(m, s, diag);
     flat_of(&m->p->tensors[s->args[0].tensor], &fd);
     flat_of(&m->p->tensors[s->args[1].tensor], &fs);
     if (s->op == AX_OP_COPY)

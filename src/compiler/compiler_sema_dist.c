@@ -11,11 +11,13 @@
  * pass sees; the logical shape and declared layout stay in gshape and
  * glayout. Device operators take whole distributed tensors of one dtype:
  * copy between equal logical shapes, reduce from a shape to the same
- * shape without dimension k.
+ * shape without dimension k, gemm C [M,N] from A [M,K] and B [N,K]
+ * placed as its local GEMMs can use them (compiler_dist_gemm.c).
  */
+#include <stdlib.h>
 #include <string.h>
 
-#include "compiler_internal.h"
+#include "compiler_dist.h"
 
 static bool on_gpuid(const char *axis) { return strcmp(axis, "gpuid") == 0; }
 
@@ -293,6 +295,54 @@ static axe_status check_shapes(const axe_program *p, const ax_stmt *s,
     return AXE_OK;
 }
 
+/* gemm: C [M,N], A [M,K], B [N,K], three tensors of one dtype the
+ * device reduce combines everywhere, and a plan (compiler_dist_gemm.c). */
+static axe_status check_gemm(axe_program *p, ax_stmt *s, axe_diag *diag)
+{
+    const ax_tensor *c = &p->tensors[s->args[0].tensor];
+    const ax_tensor *a = &p->tensors[s->args[1].tensor];
+    const ax_tensor *b = &p->tensors[s->args[2].tensor];
+    ax_dist_gemm *g;
+    axe_status st;
+    AXE_TRY(check_operand(p, s, 2, diag));
+    if (c == a || c == b)
+        return axe__fail(diag, AXE_ERR_INVALID, s->off,
+                         "device gemm: '%s' is both C and an operand", c->name);
+    if (a->dtype != c->dtype || b->dtype != c->dtype ||
+        (c->dtype != AXE_DTYPE_F32 && c->dtype != AXE_DTYPE_F64 &&
+         c->dtype != AXE_DTYPE_I32))
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
+                         "device gemm: '%s' is %s, '%s' %s and '%s' %s: C, "
+                         "A and B are all f32, all f64 or all i32",
+                         c->name, axe_dtype_name(c->dtype), a->name,
+                         axe_dtype_name(a->dtype), b->name,
+                         axe_dtype_name(b->dtype));
+    if (c->ndim != 2 || a->ndim != 2 || b->ndim != 2)
+        return axe__fail(diag, AXE_ERR_INVALID, s->off,
+                         "device gemm(C, A, B): C is [M,N], A [M,K] and B "
+                         "[N,K] (C = A.B^T), but '%s' has %d dims, '%s' %d "
+                         "and '%s' %d",
+                         c->name, c->ndim, a->name, a->ndim, b->name, b->ndim);
+    if (c->gshape[0] != a->gshape[0] || c->gshape[1] != b->gshape[0] ||
+        a->gshape[1] != b->gshape[1])
+        return axe__fail(
+            diag, AXE_ERR_INVALID, s->off,
+            "device gemm(C, A, B): C is [M,N], A [M,K] and B "
+            "[N,K], but '%s' is [%lld,%lld], '%s' [%lld,%lld] "
+            "and '%s' [%lld,%lld]",
+            c->name, (long long)c->gshape[0], (long long)c->gshape[1], a->name,
+            (long long)a->gshape[0], (long long)a->gshape[1], b->name,
+            (long long)b->gshape[0], (long long)b->gshape[1]);
+    g = malloc(sizeof *g);
+    if (g == NULL)
+        return axe__fail(diag, AXE_ERR_NO_MEMORY, s->off, "out of memory");
+    st = axe__dist_gemm(p, s, g, diag);
+    free(g);
+    AXE_TRY(st);
+    p->tensors[s->args[0].tensor].written = true;
+    return axe__devop_explain(p, s);
+}
+
 static axe_status check_devop(axe_program *p, ax_stmt *s, axe_diag *diag)
 {
     ax_tensor *d = &p->tensors[s->args[0].tensor];
@@ -303,6 +353,8 @@ static axe_status check_devop(axe_program *p, ax_stmt *s, axe_diag *diag)
                          "before `kernel`");
     AXE_TRY(check_operand(p, s, 0, diag));
     AXE_TRY(check_operand(p, s, 1, diag));
+    if (s->op == AX_OP_GEMM)
+        return check_gemm(p, s, diag);
     if (d == src)
         return axe__fail(diag, AXE_ERR_INVALID, s->off,
                          "device %s: '%s' is both the destination and the "

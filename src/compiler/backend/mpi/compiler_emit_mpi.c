@@ -16,10 +16,14 @@
  * The runtime header is not part of the output: axe run writes it beside
  * the .c (-I its folder).
  */
+#include <stdlib.h>
+
 #include "compiler_mpi.h"
 
+/* "src_span": the source's local elements (a device gemm's: its
+ * partial's). */
 static void put_plan(ax_text *t, const axe_program *p, int k,
-                     const ax_dist_plan *pl, const ax_stmt *s)
+                     const ax_dist_plan *pl, const ax_stmt *s, int64_t src_span)
 {
     const ax_tensor *dst = &p->tensors[s->args[0].tensor];
     const ax_tensor *src = &p->tensors[s->args[1].tensor];
@@ -54,26 +58,38 @@ static void put_plan(ax_text *t, const axe_program *p, int k,
         k, (int)pl->ndev, (int)pl->ndigits, (int)pl->nsrc_rep,
         (int)pl->ndst_rep, k, k, k, (int)pl->nsrc_rep, (long long)pl->src_dev0,
         (long long)pl->src_m0, (long long)pl->dst_dev0, (long long)pl->dst_m0,
-        s->op != AX_OP_REDUCE    ? 0
+        s->op == AX_OP_COPY      ? 0
         : s->rkind == AX_RED_SUM ? 1
         : s->rkind == AX_RED_MAX ? 2
                                  : 3,
-        (int)src->dtype, (long long)src->span, (long long)dst->span, k);
+        (int)src->dtype, (long long)src_span, (long long)dst->span, k);
+}
+
+/* Device operator "k"'s plan (and a device gemm's local GEMM). */
+static void put_devop(ax_text *t, const axe_program *p, int k)
+{
+    const ax_stmt *s = p->devops[k];
+    ax_dist_plan *pl = malloc(sizeof *pl);
+    ax_dist_gemm *g = malloc(sizeof *g);
+    axe_diag d;
+    if (pl == NULL || g == NULL || axe__mpi_plan(p, s, pl, &d) != AXE_OK ||
+        (s->op == AX_OP_GEMM && axe__dist_gemm(p, s, g, &d) != AXE_OK))
+        t->status = AXE_ERR_UNSUPPORTED; /* the check refused it */
+    else if (s->op == AX_OP_GEMM) {
+        put_plan(t, p, k, pl, s, g->part.span);
+        axe__emit_mpi_gemm(t, p, s, g);
+    } else
+        put_plan(t, p, k, pl, s, p->tensors[s->args[1].tensor].span);
+    free(pl);
+    free(g);
 }
 
 static void decls(ax_text *t, const axe_program *p)
 {
-    ax_dist_plan pl;
-    axe_diag d;
     int k;
     axe__text_put(t, "\n#include <mpi.h>\n#include \"compiler_mpi_rt.h\"\n");
-    for (k = 0; k < p->ndevops; k++) {
-        if (axe__mpi_plan(p, p->devops[k], &pl, &d) != AXE_OK) {
-            t->status = AXE_ERR_UNSUPPORTED; /* the check refused it */
-            return;
-        }
-        put_plan(t, p, k, &pl, p->devops[k]);
-    }
+    for (k = 0; k < p->ndevops && t->status == AXE_OK; k++)
+        put_devop(t, p, k);
     axe__text_put(t,
                   "\n/* Device operator k (line L) on this rank's buffers; "
                   "a failure ends the job. */\n"
@@ -95,6 +111,10 @@ static void decls(ax_text *t, const axe_program *p)
 
 static void devop(ax_text *t, const axe_program *p, const ax_stmt *s)
 {
+    if (s->op == AX_OP_GEMM) {
+        axe__emit_mpi_gemm_call(t, p, s);
+        return;
+    }
     axe__text_put(t,
                   "    ax_mpi_devop(%d, %d, &ax_dev%d, &ax_dev%d_sched, %s, "
                   "%s);\n",

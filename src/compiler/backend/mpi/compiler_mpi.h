@@ -20,6 +20,12 @@
  * declared layouts; the planner's refusal otherwise. */
 axe_status axe__mpi_plan(const axe_program *p, const ax_stmt *s,
                          ax_dist_plan *out, axe_diag *diag);
+/* device gemm "s" (compiler_emit_mpi_gemm.c): its partial buffer and
+ * local GEMM function, planned as "g"; the call of both at its place. */
+void axe__emit_mpi_gemm(ax_text *t, const axe_program *p, const ax_stmt *s,
+                        const ax_dist_gemm *g);
+void axe__emit_mpi_gemm_call(ax_text *t, const axe_program *p,
+                             const ax_stmt *s);
 /* The program's C for every rank (see compiler_emit_mpi.c). */
 void axe__emit_mpi(ax_text *t, const axe_program *p, const char *file);
 

@@ -10,6 +10,7 @@
  * than the runtime's AX_MPI_MAX_DIGITS), with the reason.
  */
 #include <limits.h>
+#include <stdlib.h>
 
 #include "compiler_backend.h"
 #include "compiler_mpi.h"
@@ -19,6 +20,19 @@ axe_status axe__mpi_plan(const axe_program *p, const ax_stmt *s,
 {
     const ax_tensor *dst = &p->tensors[s->args[0].tensor];
     const ax_tensor *src = &p->tensors[s->args[1].tensor];
+    if (s->op == AX_OP_GEMM) {
+        ax_dist_gemm *g = malloc(sizeof *g);
+        axe_status st;
+        if (g == NULL)
+            return axe__fail(diag, AXE_ERR_NO_MEMORY, s->off, "out of memory");
+        st = axe__dist_gemm(p, s, g, diag);
+        if (st == AXE_OK)
+            st = axe__dist_plan_reduce(g->part.gshape, 3, &g->part.glayout,
+                                       &dst->glayout, 0, AX_RED_SUM, p->ndev,
+                                       out, diag);
+        free(g);
+        return st;
+    }
     if (s->op == AX_OP_REDUCE)
         return axe__dist_plan_reduce(src->gshape, src->ndim, &src->glayout,
                                      &dst->glayout, s->rdim, s->rkind, p->ndev,
@@ -53,12 +67,12 @@ static axe_status devop_check(const axe_program *p, const ax_stmt *s,
                          "places need fewer)",
                          axe__op_name(s->op), s->line, (int)plan.ndigits,
                          AX_MPI_MAX_DIGITS);
-    if (s->op == AX_OP_REDUCE && d != AXE_DTYPE_F32 && d != AXE_DTYPE_F64 &&
+    if (s->op != AX_OP_COPY && d != AXE_DTYPE_F32 && d != AXE_DTYPE_F64 &&
         d != AXE_DTYPE_I32)
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
-                         "device reduce of %s: the mpi backend combines "
+                         "device %s of %s: the mpi backend combines "
                          "f32, f64 and i32 only",
-                         axe_dtype_name(d));
+                         axe__op_name(s->op), axe_dtype_name(d));
     return AXE_OK;
 }
 

@@ -1,0 +1,379 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * `device gemm(C, A, B)` (docs/compiler.md, "Distributed tensors"):
+ * C[m,n] = sum_k A[m,k]*B[n,k] over whole distributed tensors, planned
+ * from the layouts as a local GEMM on every device plus the collective
+ * C's layout demands. The device digits of A and B (their gpuid iters
+ * and replicas, refined at every boundary either one has, so that each
+ * "fine digit" is one stride and extent) each play one role per operand:
+ * a digit of dim 0 (M in A, N in B), of K (dim 1), or a replica. Then
+ *   - K: A and B place K alike (the same fine digits and memory runs in
+ *     the same order), so the k's a device holds of A are those it holds
+ *     of B and the local GEMM multiplies matching slices: device d holds
+ *     slice q of K, q the row-major index of K's fine digits on d;
+ *   - a digit of A's M is a replica of B, one of B's N a replica of A
+ *     (a digit that splits M in A and N in B would leave each device only
+ *     matching blocks of M and N: refused, as is anything else);
+ * and every device computes, with its local shards, the partial sums of
+ * its slice q for its rows of M and N: the tensor "partial" of logical
+ * shape [Q, M, N] whose dim 0 is K's fine digits, dim 1 A's dim 0 and
+ * dim 2 B's dim 0, replicated over the digits both A and B replicate,
+ * stored densely row-major [Mloc, Nloc] on each device. C is then the
+ * device reduce (sum, dim 0) of the partial into C's layout: the
+ * exchange planner's reduce-scatter, all-reduce, reduce or exchange, or
+ * nothing to move when Q = 1 and C is placed as the partial is.
+ * Summation order (the reference's, exact): each partial in increasing
+ * k, the partials in increasing q.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler_dist.h"
+
+/* One token of a dimension: a fine device digit (dev = its gpuid
+ * stride) or a run of memory iters (dev = 0), outer first. */
+typedef struct tok {
+    int64_t ext, dev;
+} tok;
+
+typedef struct dims {
+    int n[2];
+    tok t[2][2 * AXE_LAYOUT_MAX_SHARD];
+    int nrep;
+    int64_t rep[2 * AXE_LAYOUT_MAX_REPLICA]; /* fine replica strides */
+    int64_t goff;                            /* gpuid offset */
+    bool placed;                             /* some gpuid iter of extent > 1 */
+} dims;
+
+/* The boundaries of the fine digits: every gpuid stride and stride *
+ * extent of A and B, sorted, each dividing the next. */
+typedef struct fine {
+    int n;
+    int64_t b[4 * (AXE_LAYOUT_MAX_SHARD + AXE_LAYOUT_MAX_REPLICA) + 2];
+} fine;
+
+static bool on_gpuid(const char *axis) { return strcmp(axis, "gpuid") == 0; }
+
+static void fine_add(fine *f, int64_t v)
+{
+    int i, j;
+    for (i = 0; i < f->n && f->b[i] < v; i++)
+        ;
+    if (i < f->n && f->b[i] == v)
+        return;
+    for (j = f->n; j > i; j--)
+        f->b[j] = f->b[j - 1];
+    f->b[i] = v;
+    f->n++;
+}
+
+static void fine_of(const axe_layout *l, fine *f)
+{
+    int i;
+    for (i = 0; i < l->nshard + l->nreplica; i++) {
+        const axe_iter *it =
+            i < l->nshard ? &l->shard[i] : &l->replica[i - l->nshard];
+        if (on_gpuid(it->axis) && it->extent > 1) {
+            fine_add(f, it->stride);
+            fine_add(f, it->stride * it->extent);
+        }
+    }
+}
+
+/* Appends the fine digits of gpuid iter (ext, stride), outer first, to
+ * "out" (strides only; the extent of digit b is its next boundary / b). */
+static int fine_split(const fine *f, int64_t ext, int64_t stride, int64_t *out)
+{
+    int i, n = 0;
+    for (i = f->n - 2; i >= 0; i--)
+        if (f->b[i] >= stride && f->b[i] < stride * ext)
+            out[n++] = f->b[i];
+    return n;
+}
+
+static int64_t fine_ext(const fine *f, int64_t b)
+{
+    int i;
+    for (i = 0; i + 1 < f->n && f->b[i] != b; i++)
+        ;
+    return f->b[i + 1] / b;
+}
+
+static void push_tok(dims *d, int dim, int64_t ext, int64_t dev)
+{
+    tok *t = d->t[dim];
+    int n = d->n[dim];
+    if (dev == 0 && n > 0 && t[n - 1].dev == 0)
+        t[n - 1].ext *= ext; /* one run of memory iters */
+    else
+        t[d->n[dim]++] = (tok){ext, dev};
+}
+
+/* The tokens of "x" (2 dims) over the fine digits "f". */
+static axe_status dims_of(const ax_tensor *x, const fine *f, dims *d,
+                          axe_diag *diag)
+{
+    axe_layout g;
+    int seps[AXE_LAYOUT_MAX_DIMS + 1], dim, i, j, n;
+    int64_t b[2 * AXE_LAYOUT_MAX_SHARD + 2];
+    axe_diag why;
+    memset(d, 0, sizeof *d);
+    if (axe_layout_group(&x->glayout, x->gshape, x->ndim, &g, seps, &why))
+        return axe__fail(diag, AXE_ERR_INVALID, x->off,
+                         "the layout of '%s' does not admit its shape: %s",
+                         x->name, why.message);
+    for (dim = 0; dim < 2; dim++)
+        for (i = seps[dim]; i < seps[dim + 1]; i++) {
+            const axe_iter *it = &g.shard[i];
+            if (it->extent == 1)
+                continue;
+            if (!on_gpuid(it->axis)) {
+                push_tok(d, dim, it->extent, 0);
+                continue;
+            }
+            d->placed = true;
+            n = fine_split(f, it->extent, it->stride, b);
+            for (j = 0; j < n; j++)
+                push_tok(d, dim, fine_ext(f, b[j]), b[j]);
+        }
+    for (i = 0; i < x->glayout.nreplica; i++)
+        if (x->glayout.replica[i].extent > 1) {
+            d->placed = true;
+            d->nrep +=
+                fine_split(f, x->glayout.replica[i].extent,
+                           x->glayout.replica[i].stride, d->rep + d->nrep);
+        }
+    for (i = 0; i < x->glayout.noffset; i++)
+        if (on_gpuid(x->glayout.offset[i].axis))
+            d->goff += x->glayout.offset[i].value;
+    return AXE_OK;
+}
+
+/* The role of fine digit "b" in "d": 0 / 1 its dim, 2 a replica, -1 none. */
+static int role(const dims *d, int64_t b)
+{
+    int dim, i;
+    for (dim = 0; dim < 2; dim++)
+        for (i = 0; i < d->n[dim]; i++)
+            if (d->t[dim][i].dev == b)
+                return dim;
+    for (i = 0; i < d->nrep; i++)
+        if (d->rep[i] == b)
+            return 2;
+    return -1;
+}
+
+static void put_toks(ax_text *t, const dims *d, int dim)
+{
+    int i;
+    axe__text_put(t, "(");
+    for (i = 0; i < d->n[dim]; i++)
+        if (d->t[dim][i].dev != 0)
+            axe__text_put(t, "%s%lld:%lld@gpuid", i ? ", " : "",
+                          (long long)d->t[dim][i].ext,
+                          (long long)d->t[dim][i].dev);
+        else
+            axe__text_put(t, "%s%lld in memory", i ? ", " : "",
+                          (long long)d->t[dim][i].ext);
+    axe__text_put(t, ")");
+}
+
+static bool same_k(const dims *a, const dims *b)
+{
+    int i;
+    if (a->n[1] != b->n[1])
+        return false;
+    for (i = 0; i < a->n[1]; i++)
+        if (a->t[1][i].ext != b->t[1][i].ext ||
+            a->t[1][i].dev != b->t[1][i].dev)
+            return false;
+    return true;
+}
+
+static axe_status k_mismatch(const axe_program *p, const ax_stmt *s,
+                             const dims *a, const dims *b, axe_diag *diag)
+{
+    const char *an = p->tensors[s->args[1].tensor].name;
+    const char *bn = p->tensors[s->args[2].tensor].name;
+    ax_text t;
+    axe__text_init(&t, p->arena);
+    put_toks(&t, a, 1);
+    axe__text_put(&t, " in '%s' but ", an);
+    put_toks(&t, b, 1);
+    axe__text_put(&t, " in '%s'", bn);
+    return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
+                     "device gemm (line %d): K (dim 1) is placed as %s: a "
+                     "device would multiply k's of '%s' with other k's of "
+                     "'%s' (device copy one of them to the other's K "
+                     "placement first)",
+                     s->line, t.buf != NULL ? t.buf : "?", an, bn);
+}
+
+/* Every fine digit has a role the local GEMM can use (see the file
+ * comment); "f" holds the boundaries. */
+static axe_status check_roles(const axe_program *p, const ax_stmt *s,
+                              const fine *f, const dims *a, const dims *b,
+                              axe_diag *diag)
+{
+    const char *an = p->tensors[s->args[1].tensor].name;
+    const char *bn = p->tensors[s->args[2].tensor].name;
+    bool one_a = a->goff != 0 || (p->ndev > 1 && !a->placed);
+    int i;
+    if (one_a || b->goff != 0 || (p->ndev > 1 && !b->placed))
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
+                         "device gemm (line %d): '%s' lives on one device "
+                         "(a gpuid offset): the local GEMMs need a part of "
+                         "A and B on every device (device copy it to a "
+                         "sharded or replicated layout first)",
+                         s->line, one_a ? an : bn);
+    if (!same_k(a, b))
+        return k_mismatch(p, s, a, b, diag);
+    for (i = 0; i + 1 < f->n; i++) {
+        int ra = role(a, f->b[i]), rb = role(b, f->b[i]);
+        if ((ra == 1 && rb == 1) || (ra == 0 && rb == 2) ||
+            (ra == 2 && rb == 0) || (ra == 2 && rb == 2))
+            continue;
+        return axe__fail(
+            diag, AXE_ERR_UNSUPPORTED, s->off,
+            "device gemm (line %d): the device digit %lld:%lld@gpuid %s "
+            "(device copy A or B to a layout replicated on it first)",
+            s->line, (long long)(f->b[i + 1] / f->b[i]), (long long)f->b[i],
+            ra == 0 && rb == 0
+                ? "splits the rows of both A (M) and B (N): each device "
+                  "would hold only matching blocks of M and N, and its "
+                  "local GEMM would miss the other pairs"
+                : "is not a digit of K in both A and B, of A's M and a "
+                  "replica of B, of B's N and a replica of A, or a "
+                  "replica of both");
+    }
+    return AXE_OK;
+}
+
+/* The memory elements of dim "dim" of "d" (its local extent). */
+static int64_t mem_elems(const dims *d, int dim)
+{
+    int64_t n = 1;
+    int i;
+    for (i = 0; i < d->n[dim]; i++)
+        if (d->t[dim][i].dev == 0)
+            n *= d->t[dim][i].ext;
+    return n;
+}
+
+/* Pushes dim "dim" of "d" as shard iters of the partial: fine digits on
+ * gpuid, memory runs densely, "outer" the stride of its innermost. */
+static axe_status push_dim(axe_layout *l, const dims *d, int dim, int64_t outer)
+{
+    int64_t inner = mem_elems(d, dim);
+    int i;
+    if (d->n[dim] == 0)
+        return axe_layout_push_shard(l, 1, 0, "m");
+    for (i = 0; i < d->n[dim]; i++) {
+        const tok *t = &d->t[dim][i];
+        if (t->dev != 0) {
+            AXE_TRY(axe_layout_push_shard(l, t->ext, t->dev, "gpuid"));
+            continue;
+        }
+        inner /= t->ext;
+        AXE_TRY(axe_layout_push_shard(l, t->ext, inner * outer, "m"));
+    }
+    return AXE_OK;
+}
+
+/* The partial's layout: dim 0 K's fine digits, dim 1 A's M, dim 2 B's
+ * N (memory: row-major [Mloc, Nloc]), replicas the fine digits both
+ * replicate. */
+static axe_status part_layout(const fine *f, const dims *a, const dims *b,
+                              ax_dist_gemm *g)
+{
+    axe_layout *l = &g->part.glayout;
+    int i;
+    axe_layout_init(l);
+    g->mloc = mem_elems(a, 0);
+    g->nloc = mem_elems(b, 0);
+    g->q = 1;
+    for (i = 0; i < a->n[1]; i++)
+        if (a->t[1][i].dev != 0) {
+            AXE_TRY(axe_layout_push_shard(l, a->t[1][i].ext, a->t[1][i].dev,
+                                          "gpuid"));
+            g->q *= a->t[1][i].ext;
+        }
+    if (g->q == 1)
+        AXE_TRY(axe_layout_push_shard(l, 1, 0, "m"));
+    AXE_TRY(push_dim(l, a, 0, g->nloc));
+    AXE_TRY(push_dim(l, b, 0, 1));
+    for (i = 0; i + 1 < f->n; i++)
+        if (role(a, f->b[i]) == 2 && role(b, f->b[i]) == 2)
+            AXE_TRY(axe_layout_push_replica(l, f->b[i + 1] / f->b[i], f->b[i],
+                                            "gpuid"));
+    return AXE_OK;
+}
+
+axe_status axe__dist_gemm(const axe_program *p, const ax_stmt *s,
+                          ax_dist_gemm *g, axe_diag *diag)
+{
+    const ax_tensor *c = &p->tensors[s->args[0].tensor];
+    const ax_tensor *a = &p->tensors[s->args[1].tensor];
+    const ax_tensor *b = &p->tensors[s->args[2].tensor];
+    fine f = {0};
+    dims *da = malloc(sizeof *da), *db = malloc(sizeof *db);
+    axe_status st = AXE_ERR_NO_MEMORY;
+    memset(g, 0, sizeof *g);
+    fine_of(&a->glayout, &f);
+    fine_of(&b->glayout, &f);
+    if (da != NULL && db != NULL)
+        st = dims_of(a, &f, da, diag);
+    if (st == AXE_OK)
+        st = dims_of(b, &f, db, diag);
+    if (st == AXE_OK)
+        st = check_roles(p, s, &f, da, db, diag);
+    if (st == AXE_OK && part_layout(&f, da, db, g) != AXE_OK)
+        st = axe__fail(diag, AXE_ERR_CAPACITY, s->off,
+                       "device gemm (line %d): the partial sums' layout "
+                       "needs more than %d shard or %d replica iters",
+                       s->line, AXE_LAYOUT_MAX_SHARD, AXE_LAYOUT_MAX_REPLICA);
+    else if (st == AXE_ERR_NO_MEMORY)
+        st = axe__fail(diag, st, s->off, "out of memory");
+    free(da);
+    free(db);
+    AXE_TRY(st);
+    strcpy(g->part.name, "partial");
+    strcpy(g->part.cname, "partial");
+    g->part.mem = AX_MEM_GLOBAL;
+    g->part.dtype = c->dtype;
+    g->part.ndim = 3;
+    g->part.gshape[0] = g->q;
+    g->part.gshape[1] = c->gshape[0];
+    g->part.gshape[2] = c->gshape[1];
+    g->part.gsize = g->q * c->gshape[0] * c->gshape[1];
+    g->part.shape[0] = 1;
+    g->part.shape[1] = g->mloc;
+    g->part.shape[2] = g->nloc;
+    g->part.span = g->mloc * g->nloc;
+    g->part.dist = true;
+    g->part.off = s->off;
+    g->kloc = a->shape[1];
+    return axe_layout_row_major(g->part.shape, 3, &g->part.layout);
+}
+
+axe_status axe__dist_gemm_slices(const ax_tensor *a, int64_t *q)
+{
+    axe_layout g;
+    int seps[AXE_LAYOUT_MAX_DIMS + 1], i;
+    axe_diag why;
+    int64_t k;
+    AXE_TRY(axe_layout_group(&a->glayout, a->gshape, a->ndim, &g, seps, &why));
+    for (k = 0; k < a->gshape[1]; k++) {
+        int64_t x = k, v = 0, radix = 1;
+        for (i = seps[2] - 1; i >= seps[1]; i--) {
+            int64_t digit = x % g.shard[i].extent;
+            x /= g.shard[i].extent;
+            if (on_gpuid(g.shard[i].axis)) {
+                v += digit * radix;
+                radix *= g.shard[i].extent;
+            }
+        }
+        q[k] = v;
+    }
+    return AXE_OK;
+}
