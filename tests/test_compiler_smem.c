@@ -478,6 +478,198 @@ static void test_pick_brute(int rounds)
     }
 }
 
+/* ---- alignment constraints --------------------------------------------- */
+
+static axe_cute_layout cute_of(const char *text)
+{
+    axe_cute_layout l;
+    must(axe_parse_cute_layout(text, strlen(text), &l, NULL));
+    return l;
+}
+
+/* Hexcute §5.2: a 4x64 f16 tile loaded with 16-byte vectors (thread t at
+ * row t / 8, columns 8 (t % 8) ..) gives (4,8,8):(d2,1,d1). */
+static void test_align_paper(void)
+{
+    static const int64_t shape[2] = {4, 64};
+    axe_cute_layout tv = cute_of("((8,4),8):((8,64),1)");
+    ax_run r;
+    ax_free_layout f;
+    char cute[64], axe[64];
+    must(axe__smem_run_of_tv(shape, 2, &tv, 32, 8, "copy#0", &r, NULL));
+    must(axe__smem_candidate(shape, 2, &r, &f, NULL));
+    (void)axe__free_layout_text(&f, true, cute, sizeof cute);
+    (void)axe__free_layout_text(&f, false, axe, sizeof axe);
+    TL_CHECK(r.dim == 1 && r.len == 8 &&
+                 strcmp(cute, "(4,8,8):(d2,1,d1)") == 0 &&
+                 strcmp(axe, "S[(4,8,8):(d2,d1,1)]") == 0,
+             "paper example: run %d x %lld, %s, %s", r.dim, (long long)r.len,
+             cute, axe);
+}
+
+/* Thread-value layouts refused or read along the rows. */
+static void test_align_tv_table(void)
+{
+    static const int64_t shape[2] = {8, 8};
+    static const struct {
+        const char *tv;
+        int64_t nt, len;
+        int dim; /* -1: refused */
+    } rows[] = {
+        {"(8,8):(8,1)", 8, 8, 1},          /* thread = row, values along it */
+        {"(8,8):(1,8)", 8, 8, 0},          /* thread = column */
+        {"(8,(2,2)):(8,(1,4))", 8, 2, 1},  /* pairs: columns 0-1, 4-5 */
+        {"(8,(2,2)):(8,(1,4))", 8, 4, -1}, /* 4 values skip 2-3 */
+        {"(16,4):(4,1)", 16, 4, 1},
+        {"(16,4):(3,1)", 16, 4, -1}, /* starts not aligned */
+        {"(8,8):(8,2)", 8, 2, -1},   /* step 2: no dimension's */
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        axe_cute_layout tv = cute_of(rows[i].tv);
+        ax_run r;
+        axe_status st = axe__smem_run_of_tv(shape, 2, &tv, rows[i].nt,
+                                            rows[i].len, "copy#1", &r, NULL);
+        TL_CHECK(rows[i].dim < 0 ? st == AXE_ERR_UNSUPPORTED
+                                 : st == AXE_OK && r.dim == rows[i].dim &&
+                                       r.len == rows[i].len,
+                 "tv %s len %lld: status %s dim %d", rows[i].tv,
+                 (long long)rows[i].len, axe_status_name(st),
+                 st == AXE_OK ? r.dim : -1);
+    }
+}
+
+/* The layout's address of row-major element "x" (m only). */
+static int64_t addr_at(const axe_layout *l, int64_t x)
+{
+    return axe__smem_tile_addr(l, x);
+}
+
+/* Every aligned run of "len" along "dim" is at consecutive addresses. */
+static bool runs_hold(const axe_layout *l, const int64_t *shape, int ndim,
+                      int dim, int64_t len)
+{
+    int64_t n = 1, step = 1;
+    for (int d = 0; d < ndim; d++)
+        n *= shape[d];
+    for (int d = dim + 1; d < ndim; d++)
+        step *= shape[d];
+    for (int64_t x = 0; x < n; x++) {
+        int64_t c = x / step % shape[dim];
+        for (int64_t e = 1; c % len == 0 && e < len; e++)
+            if (addr_at(l, x + e * step) != addr_at(l, x) + e)
+                return false;
+    }
+    return true;
+}
+
+/* Random shapes and runs: every instance of the candidate (free strides
+ * given random padded values in a random nesting) satisfies the run
+ * pointwise; the compact instance is a bijection onto [0, size). */
+static void test_align_laws(int rounds)
+{
+    for (int r = 0; r < rounds; r++) {
+        int ndim = (int)tl_range(1, 3);
+        int64_t shape[3], n = 1;
+        ax_run run;
+        ax_free_layout f;
+        axe_layout inst, compact;
+        for (int d = 0; d < ndim; d++)
+            n *= shape[d] = (int64_t)1 << tl_range(0, 4);
+        run.dim = (int)tl_range(0, ndim - 1);
+        run.len = (int64_t)1 << tl_range(0, 3);
+        while (shape[run.dim] % run.len != 0)
+            run.len /= 2;
+        must(axe__smem_candidate(shape, ndim, &run, &f, NULL));
+        /* a random instance: free modes nested in random order over the
+         * fixed one, each padded by 0..2 */
+        int64_t next = run.len > 1 ? run.len : 1, stride[AX_FREE_MAX];
+        int order[AX_FREE_MAX], nf = 0;
+        for (int k = 0; k < f.n; k++)
+            if (f.stride[k] < 0)
+                order[nf++] = k;
+        for (int i = nf - 1; i > 0; i--) {
+            int j = (int)tl_range(0, i), t = order[i];
+            order[i] = order[j];
+            order[j] = t;
+        }
+        for (int i = 0; i < nf; i++) {
+            stride[order[i]] = next + tl_range(0, 2);
+            next = stride[order[i]] * f.extent[order[i]];
+        }
+        axe_layout_init(&inst);
+        for (int k = 0; k < f.n; k++)
+            must(axe_layout_push_shard(
+                &inst, f.extent[k], f.stride[k] > 0 ? f.stride[k] : stride[k],
+                "m"));
+        must(axe__free_layout_compact(&f, &compact, NULL));
+        char *seen = calloc((size_t)n, 1);
+        bool bij = seen != NULL;
+        for (int64_t x = 0; bij && x < n; x++) {
+            int64_t a = addr_at(&compact, x);
+            bij = a >= 0 && a < n && !seen[a];
+            if (bij)
+                seen[a] = 1;
+        }
+        free(seen);
+        TL_CHECK(runs_hold(&inst, shape, ndim, run.dim, run.len) &&
+                     runs_hold(&compact, shape, ndim, run.dim, run.len) && bij,
+                 "round %d: runs of %lld along %d of a %d-d shape", r,
+                 (long long)run.len, run.dim, ndim);
+    }
+}
+
+/* Runs along two dimensions: no bijection of a 2x4 tile has both (all
+ * 8! permutations tried), and the meet says so naming both operators;
+ * runs of 2 and 4 along one dimension meet in runs of 4. */
+static bool next_perm(int64_t *a, int n)
+{
+    int i = n - 2, j = n - 1;
+    while (i >= 0 && a[i] >= a[i + 1])
+        i--;
+    if (i < 0)
+        return false;
+    while (a[j] <= a[i])
+        j--;
+    int64_t t = a[i];
+    a[i] = a[j];
+    a[j] = t;
+    for (int l = i + 1, h = n - 1; l < h; l++, h--) {
+        t = a[l];
+        a[l] = a[h];
+        a[h] = t;
+    }
+    return true;
+}
+
+static void test_align_meet(void)
+{
+    static const int64_t shape[2] = {2, 4};
+    ax_run a = {"copy#1", 0, 2}, b = {"gemm#4", 1, 2}, c = {"copy#2", 1, 4};
+    ax_run m;
+    axe_diag d;
+    int64_t perm[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    int found = 0;
+    do {
+        bool rows = true, cols = true;
+        for (int64_t x = 0; x < 8; x++) {
+            if (x / 4 % 2 == 0)
+                rows = rows && perm[x + 4] == perm[x] + 1;
+            if (x % 2 == 0)
+                cols = cols && perm[x + 1] == perm[x] + 1;
+        }
+        found += rows && cols;
+    } while (next_perm(perm, 8));
+    TL_CHECK(found == 0, "%d permutations have runs along both dims", found);
+    TL_CHECK(axe__smem_runs_meet(shape, 2, &a, &b, &m, &d) ==
+                     AXE_ERR_UNSUPPORTED &&
+                 strstr(d.message, "copy#1") != NULL &&
+                 strstr(d.message, "gemm#4") != NULL,
+             "two dims refused naming both: %s", d.message);
+    must(axe__smem_runs_meet(shape, 2, &b, &c, &m, NULL));
+    TL_CHECK(m.dim == 1 && m.len == 4, "meet: %d x %lld", m.dim,
+             (long long)m.len);
+}
+
 /* ---- the example kernels ---------------------------------------------- */
 
 static char *slurp(const char *path, size_t *len)
@@ -546,6 +738,39 @@ static void check_coverage(axe_program *p, const char *name)
     }
 }
 
+/* Per shared tensor of "p": the meet of its accesses' runs, its candidate
+ * layout, and whether the written layout satisfies the runs (it must: the
+ * plans vectorized on it), as "name tensor: runs L along D -> CAND"
+ * lines appended at "k" of "out". */
+static size_t runs_report(axe_program *p, const char *name, char *out,
+                          size_t cap, size_t k)
+{
+    ax_smem_list l;
+    must(axe__smem_accesses(p, &l, NULL));
+    for (int ti = 0; ti < p->ntensors && k < cap; ti++) {
+        const ax_tensor *t = &p->tensors[ti];
+        ax_run run;
+        ax_free_layout f;
+        axe_diag d;
+        char text[128];
+        if (t->mem != AX_MEM_SHARED)
+            continue;
+        if (axe__smem_tensor_run(p, &l, ti, &run, &d) != AXE_OK) {
+            TL_CHECK(false, "%s %s: %s", name, t->name, d.message);
+            continue;
+        }
+        must(axe__smem_candidate(t->shape, t->ndim, &run, &f, NULL));
+        (void)axe__free_layout_text(&f, false, text, sizeof text);
+        TL_CHECK(runs_hold(&t->layout, t->shape, t->ndim, run.dim, run.len),
+                 "%s %s: the written layout breaks runs of %lld along %d", name,
+                 t->name, (long long)run.len, run.dim);
+        k += (size_t)snprintf(out + k, cap - k,
+                              "%s %s: runs of %lld along dim %d -> %s\n", name,
+                              t->name, (long long)run.len, run.dim, text);
+    }
+    return k;
+}
+
 /* The report of example kernel "name" printed as "name op#N(arg) tensor
  * before -> after" lines into "out" (cap bytes). */
 static void example_report(const char *name, char *out, size_t cap)
@@ -578,6 +803,7 @@ static void example_report(const char *name, char *out, size_t cap)
             axe__op_name(p->ops[r.ways[i].op]->op), r.ways[i].op, r.ways[i].arg,
             p->tensors[r.ways[i].tensor].name, r.ways[i].before,
             r.ways[i].after, r.ways[i].compact);
+    k = runs_report(p, name, out, cap, k);
     for (int i = 0; i < r.nchoices && k < cap; i++) {
         const ax_smem_choice *c = &r.choice[i];
         k += (size_t)snprintf(
@@ -616,6 +842,10 @@ static void example_report(const char *name, char *out, size_t cap)
  *  - row_reduce: sub reads row[8 tx + i]: banks 8l + i, 4 of them: 8-way;
  *    the copy's 16-byte vectors keep M >= 2, so the bank's low 2 bits are
  *    i's and 3 of the 5 bank bits vary: 8 banks, 4-way at best.
+ * Runs: transpose's copies are scalar (rows of 33 floats keep no vector):
+ * no run, every stride free; gemm_mma's cp.async writes and ldmatrix
+ * rows both move 8 halves along K: As splits K as (4, 8) with stride 1
+ * inside (the written S[(128,32):(40,1)] is d1 = 8, d2 = 40).
  * transpose's sums: 32 row writes of 1 way and 32 column reads of 32
  * (compact) or 1 (swizzled). */
 static const char *const example_rows[] = {
@@ -630,6 +860,8 @@ static const char *const example_rows[] = {
     "warp_slices copy#1(1) As 4 -> 1, compact 1\n",
     "warp_slices As: max 4 -> 1 Swizzle<2,2,3> (",
     "row_reduce sub#6(1) row 8 -> 4, compact 4\n",
+    "transpose T: runs of 1 along dim 1 -> S[(32,32):(d2,d1)]\n",
+    "gemm_mma As: runs of 8 along dim 1 -> S[(128,4,8):(d2,d1,1)]\n",
 };
 
 static void test_examples(void)
@@ -663,6 +895,10 @@ int main(void)
     test_pick_transpose();
     test_pick_bf16_columns();
     test_pick_brute(150);
+    test_align_paper();
+    test_align_tv_table();
+    test_align_laws(300);
+    test_align_meet();
     test_examples();
     return tl_finish();
 }

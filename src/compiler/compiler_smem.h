@@ -11,6 +11,7 @@
 #ifndef AXE_COMPILER_SMEM_H
 #define AXE_COMPILER_SMEM_H
 
+#include "axe/cute.h"
 #include "compiler_internal.h"
 #include "layout_internal.h"
 
@@ -153,5 +154,71 @@ typedef struct ax_smem_report {
  * is AXE_ERR_UNSUPPORTED, named). */
 axe_status axe__smem_report(axe_program *p, ax_smem_report *out,
                             axe_diag *diag);
+
+/* ---- alignment constraints (compiler_smem_align.c) ---------------------
+ */
+
+/* A run constraint on a shared tensor: operator "op" (its label, e.g.
+ * "copy#3") accesses aligned runs of "len" logical elements along
+ * dimension "dim" at consecutive addresses (len 1: no constraint). */
+typedef struct ax_run {
+    char op[24];
+    int dim;
+    int64_t len;
+} ax_run;
+
+/* A candidate layout with free strides: the tensor's dims refined into
+ * "n" modes (dims in order, each dim's modes outer to inner, as Axe
+ * iters), each with a fixed stride (> 0) or free stride d_k (stride -k;
+ * d1 the mode of the smallest row-major step). */
+#define AX_FREE_MAX 16
+typedef struct ax_free_layout {
+    int n;
+    int dim[AX_FREE_MAX];
+    int64_t extent[AX_FREE_MAX];
+    int64_t stride[AX_FREE_MAX];
+} ax_free_layout;
+
+/* The run that access "a" of operator "op" needs on a tensor of "shape"
+ * (its vector's step is one dimension's; every start aligned); UNSUPPORTED
+ * with the reason otherwise. */
+axe_status axe__smem_run_of_access(const int64_t *shape, int ndim,
+                                   const ax_smem_access *a, const char *op,
+                                   ax_run *out, axe_diag *diag);
+/* The run that a copy needs whose other side has thread-value layout
+ * "tv" ((T, V) -> row-major logical index of "shape", colexicographic
+ * t + T v, "nt" = T threads) and moves "len" consecutive values per
+ * access: m(tv(t, k len + e)) = m(tv(t, k len)) + e for every t, k and
+ * e < len; UNSUPPORTED when the values of an access do not follow one
+ * dimension from aligned starts. */
+axe_status axe__smem_run_of_tv(const int64_t *shape, int ndim,
+                               const axe_cute_layout *tv, int64_t nt,
+                               int64_t len, const char *op, ax_run *out,
+                               axe_diag *diag);
+/* The meet of runs "a" and "b" (both must hold): along one dimension the
+ * runs of lcm(len) (which must divide its extent); along two dimensions
+ * UNSUPPORTED naming both operators. */
+axe_status axe__smem_runs_meet(const int64_t *shape, int ndim, const ax_run *a,
+                               const ax_run *b, ax_run *out, axe_diag *diag);
+/* The candidate layouts of run "r": dimension r->dim split as (extent /
+ * len, len) with stride 1 inside, every other mode free. */
+axe_status axe__smem_candidate(const int64_t *shape, int ndim, const ax_run *r,
+                               ax_free_layout *out, axe_diag *diag);
+/* The candidate as text: Axe `S[(4,8,8):(d2,d1,1)]`, or with "cute" the
+ * CuTe form over the same logical shape `(4,8,8):(d2,1,d1)`
+ * (snprintf-style). */
+size_t axe__free_layout_text(const ax_free_layout *l, bool cute, char *buf,
+                             size_t cap);
+/* The compact instance of "l": d1 the extent of the fixed mode (1 when
+ * none), each next free stride the product so far (a bijection onto
+ * [0, size)). */
+axe_status axe__free_layout_compact(const ax_free_layout *l, axe_layout *out,
+                                    axe_diag *diag);
+
+/* The meet of the runs of every access in "l" to tensor "ti" of "p"
+ * (operators labelled as --schedule spells them, "copy#3"); UNSUPPORTED
+ * naming two operators whose runs cannot both hold. */
+axe_status axe__smem_tensor_run(const axe_program *p, const ax_smem_list *l,
+                                int ti, ax_run *out, axe_diag *diag);
 
 #endif
