@@ -307,6 +307,8 @@ static int64_t affine_addr(walker *w, int i, const lane *ln, int64_t extra)
         a += axe__expr_eval(b.dyn[k], w->env) * b.scale[k];
     for (int k = 0; k < plan->nloops; k++)
         a += ln->digit[k] * plan->loops[k].stride[i];
+    if (extra == 0)
+        return a;
     return a + extra * plan->loops[axe__plan_innermost_loop(plan)].stride[i];
 }
 
@@ -321,10 +323,12 @@ static axe_status lane_element(walker *w, int i, const lane *ln, int64_t extra,
     if (!inside_masks(w, r, ln))
         return AXE_OK;
     if (!w->s->plan->affine[i]) {
-        const ax_loop *lp =
-            &w->s->plan->loops[axe__plan_innermost_loop(w->s->plan)];
         memcpy(c, ln->c, sizeof c);
-        c[lp->dim] += extra * lp->weight;
+        if (extra != 0) {
+            const ax_loop *lp =
+                &w->s->plan->loops[axe__plan_innermost_loop(w->s->plan)];
+            c[lp->dim] += extra * lp->weight;
+        }
         return element_of(w, r, c, x, diag);
     }
     if (r->is_view && !same_swizzle(&r->view.swizzle,
