@@ -884,6 +884,82 @@ static void test_examples(void)
                  example_rows[i]);
 }
 
+/* ---- synthesized shared layouts against hand-written ones ------------- */
+
+static axe_program *compile_file(const char *rel)
+{
+    const char *dir = getenv("AXE_SOURCE_DIR");
+    char path[512];
+    size_t len = 0;
+    axe_program *p = NULL;
+    axe_diag d;
+    (void)snprintf(path, sizeof path, "%s/%s", dir ? dir : ".", rel);
+    char *src = slurp(path, &len);
+    if (src == NULL ||
+        axe_program_compile(src, len, NULL, NULL, &p, &d) != AXE_OK) {
+        TL_CHECK(false, "cannot compile %s", path);
+        p = NULL;
+    }
+    free(src);
+    return p;
+}
+
+static int tensor_named(const axe_program *p, const char *name)
+{
+    for (int i = 0; i < p->ntensors; i++)
+        if (strcmp(p->tensors[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+/* The layout synthesized for "tensor" of kernel "from" (from its own
+ * accesses) is equivalent to the hand-written layout of the same tensor
+ * in kernel "to", and every access of "to" is conflict-free (measured on
+ * its own plans): gemm_mma's padded As and Bs give the Swizzle<3,2,3>
+ * tiles of tests/kernels/gemm_swizzle.axe, transpose's padded T the
+ * Swizzle<0,5,5> tile of transpose_swizzle.axe. */
+static void synth_matches(const char *from, const char *to, const char *tensor)
+{
+    axe_program *p = compile_file(from), *q = compile_file(to);
+    axe_layout got;
+    ax_smem_choice c;
+    ax_smem_report r;
+    axe_diag d;
+    bool eq = false;
+    if (p == NULL || q == NULL) {
+        axe_program_free(p);
+        axe_program_free(q);
+        return;
+    }
+    int tp = tensor_named(p, tensor), tq = tensor_named(q, tensor);
+    must(axe__smem_synthesize(p, tp, &got, &c, &d));
+    must(axe_layout_equivalent(&got, &q->tensors[tq].layout, &eq, NULL));
+    char a[256], b[256];
+    (void)axe_print_layout(&got, a, sizeof a);
+    (void)axe_print_layout(&q->tensors[tq].layout, b, sizeof b);
+    TL_CHECK(eq && c.after.max == 1,
+             "%s %s: synthesized %s (max ways %d), "
+             "hand-written in %s %s",
+             from, tensor, a, c.after.max, to, b);
+    must(axe__smem_report(q, &r, NULL));
+    for (int i = 0; i < r.nways; i++)
+        TL_CHECK(r.ways[i].tensor != tq || r.ways[i].before == 1,
+                 "%s: op %d on %s has %d ways", to, r.ways[i].op, tensor,
+                 r.ways[i].before);
+    axe_program_free(p);
+    axe_program_free(q);
+}
+
+static void test_synth_examples(void)
+{
+    synth_matches("examples/kernels/gemm_mma.axe",
+                  "tests/kernels/gemm_swizzle.axe", "As");
+    synth_matches("examples/kernels/gemm_mma.axe",
+                  "tests/kernels/gemm_swizzle.axe", "Bs");
+    synth_matches("examples/kernels/transpose.axe",
+                  "examples/kernels/transpose_swizzle.axe", "T");
+}
+
 int main(void)
 {
     tl_seed("test_compiler_smem", 20261129);
@@ -900,5 +976,6 @@ int main(void)
     test_align_laws(300);
     test_align_meet();
     test_examples();
+    test_synth_examples();
     return tl_finish();
 }

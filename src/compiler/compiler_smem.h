@@ -221,4 +221,19 @@ axe_status axe__free_layout_compact(const ax_free_layout *l, axe_layout *out,
 axe_status axe__smem_tensor_run(const axe_program *p, const ax_smem_list *l,
                                 int ti, ax_run *out, axe_diag *diag);
 
+/* The accesses "l" of tensor "ti" placed by "base" (unswizzled; as the
+ * report's compact column): r->choice[0] with the swizzle chosen over
+ * them, r->ways per operand. */
+axe_status axe__smem_choose_on(axe_program *p, const ax_smem_list *l, int ti,
+                               const axe_layout *base, ax_smem_report *r,
+                               axe_diag *diag);
+/* The shared layout synthesized for tensor "ti" of dispatched program
+ * "p" from its accesses: the meet of their runs, the compact instance of
+ * its candidate, and the swizzle chosen over the accesses placed by it
+ * ("choice": its counts). The plans were built on the tensor's current
+ * layout (a placeholder for `layout auto`), so the caller re-dispatches
+ * with "out". */
+axe_status axe__smem_synthesize(axe_program *p, int ti, axe_layout *out,
+                                ax_smem_choice *choice, axe_diag *diag);
+
 #endif

@@ -288,3 +288,36 @@ axe_status axe__smem_tensor_run(const axe_program *p, const ax_smem_list *l,
     *out = acc;
     return AXE_OK;
 }
+
+/* Swizzle "sw" placed on layout "l" (compiler_smem.h). */
+static void with_swizzle(axe_layout *l, const axe_layout_swizzle *sw)
+{
+    l->swizzle = *sw;
+}
+
+/* The synthesized layout of shared tensor "ti" (compiler_smem.h). */
+axe_status axe__smem_synthesize(axe_program *p, int ti, axe_layout *out,
+                                ax_smem_choice *choice, axe_diag *diag)
+{
+    const ax_tensor *t = &p->tensors[ti];
+    ax_smem_list l;
+    ax_run run;
+    ax_free_layout f;
+    axe_layout compact;
+    ax_smem_report r;
+    AXE_TRY(axe__smem_accesses(p, &l, diag));
+    AXE_TRY(axe__smem_tensor_run(p, &l, ti, &run, diag));
+    AXE_TRY(axe__smem_candidate(t->shape, t->ndim, &run, &f, diag));
+    AXE_TRY(axe__free_layout_compact(&f, &compact, diag));
+    AXE_TRY(axe__smem_choose_on(p, &l, ti, &compact, &r, diag));
+    *choice = r.choice[0];
+    if (!choice->ok)
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, t->off,
+                         "shared tensor '%s': the candidate breaks a vector "
+                         "of its own accesses",
+                         t->name);
+    *out = compact;
+    if (choice->sw.present)
+        with_swizzle(out, &choice->sw);
+    return AXE_OK;
+}

@@ -200,3 +200,25 @@ axe_status axe__smem_report(axe_program *p, ax_smem_report *out, axe_diag *diag)
             AXE_TRY(tensor_report(p, &l, ti, out, diag));
     return AXE_OK;
 }
+
+/* One tensor on one base layout (compiler_smem.h). */
+axe_status axe__smem_choose_on(axe_program *p, const ax_smem_list *l, int ti,
+                               const axe_layout *base, ax_smem_report *r,
+                               axe_diag *diag)
+{
+    int na = 0;
+    memset(r, 0, sizeof *r);
+    for (int k = 0; k < l->n; k++)
+        na += l->a[k].tensor == ti;
+    r->ways = axe__arena_alloc(p->arena,
+                               (size_t)(l->n > 0 ? l->n : 1) * sizeof *r->ways);
+    if (r->ways == NULL)
+        return axe__fail(diag, AXE_ERR_NO_MEMORY, -1, "out of memory");
+    if (na == 0)
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, p->tensors[ti].off,
+                         "shared tensor '%s' has no access to choose for",
+                         p->tensors[ti].name);
+    r->choice[0].compact = true;
+    r->nchoices = 1;
+    return choose(p, l, ti, base, NULL, na, &r->choice[0], r, diag);
+}
