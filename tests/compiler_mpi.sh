@@ -15,7 +15,9 @@
 # emits the runtime calls; the errors: --ranks against another mesh size,
 # --ranks without a mesh, a mesh without --ranks, --ranks with --target
 # cuda, --bench with --ranks, a missing mpicc, an input file of the wrong
-# size at entry. OpenMPI is installed through scripts/ensure_tools.sh when
+# size at entry, a shard list that does not match the layouts (the entry
+# check's --shards: the wrong device's shard, a wrong element count,
+# dtype or checksum, a missing line). OpenMPI is installed through scripts/ensure_tools.sh when
 # missing; skipped (77) when it cannot be. With AXE_MPI_SANITIZE (the asan
 # preset) the programs are built with -fsanitize=$AXE_MPI_SANITIZE and
 # LeakSanitizer ignores OpenMPI's own allocations only
@@ -207,6 +209,62 @@ if "$AXE" compile "$EX/allgather.axe" --target mpi -o "$tmp/ag.c" &&
     ok
 else
     bad "entry check: $(head -c 400 "$tmp/err")"
+fi
+
+# The entry check's shard list (--shards): each rank refuses a shard that
+# does not match the declared layout, naming the rank, the tensor, the
+# expected and the given. An mpirun wrapper ($MPIRUN) edits what axe run
+# hands over (EDIT): device 0's and device 1's lines and buffers swapped
+# (A is sharded: the wrong device's data; B replicated: the same label),
+# one element count, one dtype, one checksum changed, a line dropped.
+cat >"$tmp/mpirun_edit" <<'WRAP'
+#!/usr/bin/env bash
+args=("$@")
+for ((i = 0; i < ${#args[@]}; i++)); do
+    if [ "${args[i]}" = --shards ]; then
+        list=${args[i + 1]} in=${args[i + 2]}
+    fi
+done
+case $EDIT in
+swap)
+    { sed -n '3,4p' "$list"; sed -n '1,2p' "$list"; } >"$list.x"
+    half=$(($(stat -c %s "$in") / 2))
+    { tail -c "$half" "$in"; head -c "$half" "$in"; } >"$in.x"
+    mv "$in.x" "$in" ;;
+count) sed '4s/ 1024 / 1000 /' "$list" >"$list.x" ;;
+dtype) sed '1s/ f32 / f16 /' "$list" >"$list.x" ;;
+sum) sed '2s/ [0-9a-f]*$/ 0000000000000001/' "$list" >"$list.x" ;;
+drop) sed '$d' "$list" >"$list.x" ;;
+*) cp "$list" "$list.x" ;;
+esac
+mv "$list.x" "$list"
+exec mpirun "$@"
+WRAP
+chmod +x "$tmp/mpirun_edit"
+# shard_err EDIT WANT: the edited run fails with WANT (checksums as H).
+shard_err() {
+    EDIT=$1 MPIRUN=$tmp/mpirun_edit "$AXE" run "$EX/allgather.axe" --ranks 2 \
+        --check >"$tmp/out" 2>"$tmp/err"
+    local rc=$?
+    if [ "$rc" = 1 ] &&
+        sed -E 's/[0-9a-f]{16}/H/g' "$tmp/err" | grep -qF -- "$2"; then
+        ok
+    else
+        bad "shard list edited ($1): exit $rc, wanted '$2': $(head -c 400 "$tmp/err")"
+    fi
+}
+LA='S[(2,32,16):(1@gpuid,16,1)]'
+shard_err swap "rank 0: tensor 'A': the ids checksum of the shard given is H; the layout $LA gives device 0 H (the shard given is device 1's)"
+shard_err count "rank 1: tensor 'B': the shard given holds 1000 elements; the layout S[(64,16):(16,1)] + R[2:1@gpuid] gives device 1 1024"
+shard_err dtype "rank 0: tensor 'A': the shard given is f16 [64,16]; the kernel declares f32 [64,16]"
+shard_err sum "rank 0: tensor 'B': the ids checksum of the shard given is H; the layout S[(64,16):(16,1)] + R[2:1@gpuid] gives device 0 H (the shard given is no device's)"
+shard_err drop "has 3 lines; the 2 devices' 2 tensor parameters need 4 (NAME DTYPE SHAPE ELEMS CHECKSUM each, device after device)"
+# The wrapper itself changes nothing when told nothing.
+if EDIT=none MPIRUN=$tmp/mpirun_edit "$AXE" run "$EX/allgather.axe" --ranks 2 \
+    --check --json >"$tmp/out" 2>"$tmp/err" && grep -q '"pass":true' "$tmp/out"; then
+    ok
+else
+    bad "shard list unedited: $(head -c 300 "$tmp/out" "$tmp/err")"
 fi
 
 echo "$pass passed, $fail failed"

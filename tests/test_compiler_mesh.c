@@ -119,9 +119,45 @@ static bool expected(const mesh_case *c, int i, int64_t dev, double *out)
     return true;
 }
 
+/* splitmix64's finalizer, written from its definition (the entry
+ * check's mix, docs/compiler.md "The entry check"). */
+static uint64_t mix(uint64_t z)
+{
+    z += 0x9e3779b97f4a7c15u;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+/* axe_program_mesh_checksum of tensor "i" on device "dev" against brute
+ * force over L(c) of every coordinate (apply_set). */
+static bool checksum_ok(const mesh_case *c, int i, int64_t dev)
+{
+    const axe_kernel_tensor *t = &c->t[i];
+    int64_t x, crd[AXE_KERNEL_MAX_DIMS], n = 0, got_n = -1;
+    uint64_t sum = 0, got = 0;
+    axe_diag d;
+    for (x = 0; x < t->elems; x++) {
+        axe_point pts[64];
+        int cnt, k;
+        coord_of(t, x, crd);
+        if (axe_layout_apply_set(&c->layout[i], crd, t->shape, t->ndim, pts, 64,
+                                 &cnt, &d) != AXE_OK)
+            return false;
+        for (k = 0; k < cnt; k++)
+            if (on(&pts[k], "gpuid") == dev) {
+                n++;
+                sum += mix(mix((uint64_t)x) + (uint64_t)on(&pts[k], "m"));
+            }
+    }
+    return axe_program_mesh_checksum(c->p, i, dev, &got_n, &got, &d) ==
+               AXE_OK &&
+           got_n == n && got == sum;
+}
+
 /* Compile "src" (with "-D" defines), seed logical values in [-100, 100]
  * and deal them out with axe_program_mesh_local, checked against
- * brute force. */
+ * brute force (and the entry check's checksum likewise). */
 static bool case_init(mesh_case *c, const char *src,
                       const axe_kernel_options *o, const char *const *texts)
 {
@@ -170,6 +206,10 @@ static bool case_init(mesh_case *c, const char *src,
                 ok = get(t->dtype, c->bufs[dev * c->n + i], a) == want[a];
             TL_CHECK(ok, "mesh_local of %s on device %lld (elem %lld)\n%s",
                      t->name, (long long)dev, (long long)a, src);
+            TL_CHECK(checksum_ok(c, i, dev),
+                     "mesh_checksum of %s on device "
+                     "%lld\n%s",
+                     t->name, (long long)dev, src);
             free(lg);
             free(want);
         }
@@ -698,6 +738,27 @@ static const char *const two =
     "    device copy(A, B);\n"
     "}\n";
 
+/* The entry check's label of "two": A's shards differ, B's replicas are
+ * one shard; devices and tensors outside are refused. */
+static void checksum_facts(const axe_program *p)
+{
+    int64_t n0 = 0, n1 = 0;
+    uint64_t s0 = 0, s1 = 0;
+    axe_diag d;
+    TL_CHECK(axe_program_mesh_checksum(p, 0, 0, &n0, &s0, &d) == AXE_OK &&
+                 axe_program_mesh_checksum(p, 0, 1, &n1, &s1, &d) == AXE_OK &&
+                 n0 == 12 && n1 == 12 && s0 != s1,
+             "A's shards: %lld %lld", (long long)n0, (long long)n1);
+    TL_CHECK(axe_program_mesh_checksum(p, 1, 0, &n0, &s0, &d) == AXE_OK &&
+                 axe_program_mesh_checksum(p, 1, 1, &n1, &s1, &d) == AXE_OK &&
+                 n0 == 24 && n1 == 24 && s0 == s1,
+             "B's replicas: %lld %lld", (long long)n0, (long long)n1);
+    TL_CHECK(
+        axe_program_mesh_checksum(p, 0, 2, &n0, &s0, &d) == AXE_ERR_DOMAIN &&
+            axe_program_mesh_checksum(p, 2, 0, &n0, &s0, &d) == AXE_ERR_INVALID,
+        "checksum: device 2 or tensor 2 of 2");
+}
+
 static void facts(void)
 {
     axe_program *p = NULL;
@@ -727,6 +788,7 @@ static void facts(void)
              "device 2 of 2");
     TL_CHECK(axe_program_mesh_local(p, 2, 0, lg, loc, &d) == AXE_ERR_INVALID,
              "tensor 2 of 2");
+    checksum_facts(p);
     axe_program_free(p);
     p = NULL;
     if (axe_program_compile("kernel k(A: f32[4]) grid(1) threads(1) {}", 41,

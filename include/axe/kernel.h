@@ -247,6 +247,16 @@ AXE_NODISCARD AXE_API axe_status axe_program_mesh_local(const axe_program *p,
                                                         const void *logical,
                                                         void *local,
                                                         axe_diag *diag);
+/* The entry check's label of device "device"'s local buffer of distributed
+ * tensor parameter "i" (docs/compiler.md, "The entry check"): "*elems"
+ * the elements the device holds (replicas included; a tensor placed on
+ * another device only: 0) and "*sum" the ids checksum, the sum mod 2^64
+ * over them of mix(mix(x) + a), x the element's row-major logical index,
+ * a its address in the local buffer (in elements), mix splitmix64's
+ * finalizer. Errors as axe_program_mesh_local. */
+AXE_NODISCARD AXE_API axe_status
+axe_program_mesh_checksum(const axe_program *p, int i, int64_t device,
+                          int64_t *elems, uint64_t *sum, axe_diag *diag);
 /* The reference of a mesh program: "buffers" holds P x n local buffers,
  * buffers[d * n + i] device d's of tensor parameter i (n =
  * axe_program_tensor_count, local_elems elements each). The statements

@@ -389,13 +389,10 @@ axe_status axe_program_reference_mesh_races(const axe_program *p,
     return run_segment(&m, first, diag);
 }
 
-axe_status axe_program_mesh_local(const axe_program *p, int i, int64_t device,
-                                  const void *logical, void *local,
-                                  axe_diag *diag)
+/* Tensor parameter "i" is distributed and "device" in the mesh. */
+static axe_status dist_arg(const axe_program *p, int i, int64_t device,
+                           axe_diag *diag)
 {
-    const ax_tensor *t;
-    flat f;
-    int64_t es, x, r, g, a;
     if (i < 0 || i >= axe_program_tensor_count(p) || !p->tensors[i].dist)
         return axe__fail(diag, AXE_ERR_INVALID, -1,
                          "tensor parameter %d is not a distributed tensor", i);
@@ -403,6 +400,17 @@ axe_status axe_program_mesh_local(const axe_program *p, int i, int64_t device,
         return axe__fail(diag, AXE_ERR_DOMAIN, -1,
                          "device %lld is not in the mesh's 0 .. %lld",
                          (long long)device, (long long)p->ndev - 1);
+    return AXE_OK;
+}
+
+axe_status axe_program_mesh_local(const axe_program *p, int i, int64_t device,
+                                  const void *logical, void *local,
+                                  axe_diag *diag)
+{
+    const ax_tensor *t;
+    flat f;
+    int64_t es, x, r, g, a;
+    AXE_TRY(dist_arg(p, i, device, diag));
     t = &p->tensors[i];
     es = axe_dtype_size(t->dtype);
     memset(local, 0, (size_t)(t->span * es));
@@ -413,6 +421,36 @@ axe_status axe_program_mesh_local(const axe_program *p, int i, int64_t device,
             if (replica_dev(&f, g, r) == device)
                 memcpy((char *)local + a * es, (const char *)logical + x * es,
                        (size_t)es);
+    }
+    return AXE_OK;
+}
+
+/* splitmix64's finalizer (the runtime's axe_mpi_mix). */
+static uint64_t id_mix(uint64_t z)
+{
+    z += UINT64_C(0x9e3779b97f4a7c15);
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+axe_status axe_program_mesh_checksum(const axe_program *p, int i,
+                                     int64_t device, int64_t *elems,
+                                     uint64_t *sum, axe_diag *diag)
+{
+    flat f;
+    int64_t x, r, g, a;
+    AXE_TRY(dist_arg(p, i, device, diag));
+    flat_of(&p->tensors[i], &f);
+    *elems = 0;
+    *sum = 0;
+    for (x = 0; x < f.size; x++) {
+        base_point(&f, x, &g, &a);
+        for (r = 0; r < f.per; r++)
+            if (replica_dev(&f, g, r) == device) {
+                ++*elems;
+                *sum += id_mix(id_mix((uint64_t)x) + (uint64_t)a);
+            }
     }
     return AXE_OK;
 }

@@ -221,8 +221,12 @@ static int execute(run_ctx *c, bool bench, long long order, run_result *res)
             cmd + n, sizeof cmd - n, "%s --oversubscribe %s-np %d ",
             env_or("MPIRUN", "mpirun"),
             geteuid() == 0 ? "--allow-run-as-root " : "", c->ranks);
-    n += (size_t)snprintf(cmd + n, sizeof cmd - n, "'%s' '%s' '%s' %d",
-                          c->path[1], c->path[2], c->path[3], bench ? 5 : 0);
+    n += (size_t)snprintf(cmd + n, sizeof cmd - n, "'%s' ", c->path[1]);
+    if (c->mode == RUN_MPI) /* the entry check's shard list */
+        n += (size_t)snprintf(cmd + n, sizeof cmd - n, "--shards '%s' ",
+                              c->path[6]);
+    n += (size_t)snprintf(cmd + n, sizeof cmd - n, "'%s' '%s' %d", c->path[2],
+                          c->path[3], bench ? 5 : 0);
     for (i = 0; i < c->nscalars && n < sizeof cmd; i++)
         if (axe_program_scalar(c->p, i).dtype != AXE_DTYPE_I32)
             n += (size_t)snprintf(cmd + n, sizeof cmd - n, " %.17g",
@@ -268,12 +272,11 @@ int kernel_run_build(run_ctx *c)
         return fail("IO", "cannot create a temporary directory", NULL);
     }
     memcpy(dir, c->dir, sizeof dir);
-    for (i = 0; i < (c->mode == RUN_CUDA_EMULATED ? 7
-                     : c->mode == RUN_MPI         ? 6
-                                                  : 5);
-         i++)
+    for (i = 0;
+         i < (c->mode == RUN_CUDA_EMULATED || c->mode == RUN_MPI ? 7 : 5); i++)
         snprintf(c->path[i], sizeof c->path[i], "%s/%s", dir,
-                 c->mode == RUN_MPI && i == 5 ? "compiler_mpi_rt.h"
+                 c->mode == RUN_MPI && i == 5   ? "compiler_mpi_rt.h"
+                 : c->mode == RUN_MPI && i == 6 ? "shards"
                  : i == 0 && c->mode != RUN_C && c->mode != RUN_MPI ? "k.cu"
                                                                     : names[i]);
     rc = write_source(c);
@@ -284,6 +287,8 @@ int kernel_run_exec(run_ctx *c, bool bench, run_result *res)
 {
     int rc = write_file(c->path[2], (const void *const *)c->in, c->bytes, c->n,
                         NULL, 0);
+    if (rc == CLI_EXIT_OK && c->mode == RUN_MPI)
+        rc = kernel_mpi_shards(c);
     return rc == CLI_EXIT_OK ? execute(c, bench, 0, res) : rc;
 }
 

@@ -58,7 +58,8 @@ typedef enum run_mode {
 typedef struct run_ctx {
     char dir[64];
     /* k.c (k.cu), k, in, out, err (the kernel's stderr), and for the
-     * emulation its two headers (an MPI run: the runtime's header) */
+     * emulation its two headers (an MPI run: the runtime's header and
+     * the shard list) */
     char path[7][96];
     run_mode mode;
     int ranks; /* RUN_MPI: the mesh's devices, one rank each */
@@ -106,6 +107,10 @@ axe_kernel_tensor kernel_run_tensor(const run_ctx *c, int i);
  * into every device's local buffers (c->in, c->ref, c->bytes replaced,
  * c->n = ranks * nparams). */
 int kernel_mpi_locals(run_ctx *c);
+/* RUN_MPI: the shard list into c->path[6] (the generated program's
+ * --shards FILE): a line NAME DTYPE [SHAPE] ELEMS CHECKSUM per device and
+ * tensor parameter, device after device. */
+int kernel_mpi_shards(const run_ctx *c);
 /* Whether mpicc ($MPICC) and mpirun ($MPIRUN) are there; the error
  * naming the missing one and the packages otherwise. */
 int kernel_mpi_tools(void);

@@ -7,11 +7,16 @@
  * scatters them from rank 0 and gathers the results back
  * (compiler_emit_mpi.c); the check compares every device's buffers with
  * the reference of the whole mesh (axe_program_reference_mesh_races, in
- * cmd_run.c: its races fail the check as for one device).
+ * cmd_run.c: its races fail the check as for one device). With them goes
+ * the shard list (kernel_mpi_shards): per device and tensor the name,
+ * dtype, logical shape, element count and ids checksum of what the local
+ * buffer holds (axe_program_mesh_checksum), which every rank checks
+ * against the declared layouts at entry (--shards, compiler_emit_mpi.c).
  * Invariant: after kernel_mpi_locals, c->in, c->ref and c->bytes have
  * c->n = ranks * nparams entries, device after device.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,6 +70,41 @@ int kernel_mpi_locals(run_ctx *c)
     }
     free_all(c->in, c->n), free_all(c->ref, c->n), free(c->bytes);
     c->in = in, c->ref = ref, c->bytes = bytes, c->n = total;
+    return CLI_EXIT_OK;
+}
+
+/* One line of the shard list: tensor "i" on device "d". */
+static axe_status shard_line(FILE *f, const axe_program *p, int i, int64_t d,
+                             axe_diag *diag)
+{
+    axe_kernel_tensor t = axe_program_tensor(p, i);
+    int64_t elems;
+    uint64_t sum;
+    int k;
+    axe_status st = axe_program_mesh_checksum(p, i, d, &elems, &sum, diag);
+    if (st != AXE_OK)
+        return st;
+    fprintf(f, "%s %s [", t.name, axe_dtype_name(t.dtype));
+    for (k = 0; k < t.ndim; k++)
+        fprintf(f, "%s%lld", k ? "," : "", (long long)t.shape[k]);
+    fprintf(f, "] %lld %016llx\n", (long long)elems, (unsigned long long)sum);
+    return AXE_OK;
+}
+
+int kernel_mpi_shards(const run_ctx *c)
+{
+    FILE *f = fopen(c->path[6], "w");
+    axe_status st = AXE_OK;
+    axe_diag diag;
+    int d, i;
+    for (d = 0; f != NULL && st == AXE_OK && d < c->ranks; d++)
+        for (i = 0; st == AXE_OK && i < c->nparams; i++)
+            st = shard_line(f, c->p, i, d, &diag);
+    if (f == NULL || fclose(f) != 0)
+        return kernel_fail("run", "IO", "cannot write %s", c->path[6]);
+    if (st != AXE_OK)
+        return kernel_fail("run", axe_status_name(st), "the shard list: %s",
+                           diag.message);
     return CLI_EXIT_OK;
 }
 

@@ -16,23 +16,15 @@
  * The runtime header is not part of the output: axe run writes it beside
  * the .c (-I its folder).
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "compiler_mpi.h"
 
-/* "src_span": the source's local elements (a device gemm's: its
- * partial's). */
-static void put_plan(ax_text *t, const axe_program *p, int k,
-                     const ax_dist_plan *pl, const ax_stmt *s, int64_t src_span)
+void axe__emit_mpi_table(ax_text *t, const char *name, const ax_dist_plan *pl)
 {
-    const ax_tensor *dst = &p->tensors[s->args[0].tensor];
-    const ax_tensor *src = &p->tensors[s->args[1].tensor];
     int i;
-    const char *e;
-    axe__text_put(t, "\n/* device op %d (line %d): ", k, s->line);
-    for (e = pl->explain; *e != '\0'; e++) /* no comment end inside */
-        axe__text_put(t, "%c", e[0] == '*' && e[1] == '/' ? '+' : *e);
-    axe__text_put(t, " */\nstatic const axe_mpi_digit ax_dev%d_digit[] = {", k);
+    axe__text_put(t, "static const axe_mpi_digit %s_digit[] = {", name);
     for (i = 0; i < pl->ndigits; i++) {
         const ax_dist_digit *d = &pl->digit[i];
         axe__text_put(t, "%s\n    {%lld, %lld, %lld, %lld, %lld, %d, %d}",
@@ -41,7 +33,7 @@ static void put_plan(ax_text *t, const axe_program *p, int k,
                       (long long)d->dst_m, (int)d->dim, (int)d->reduced);
     }
     axe__text_put(t, "%s};\n", pl->ndigits ? "" : "{1, 0, 0, 0, 0, 0, 0}");
-    axe__text_put(t, "static const axe_mpi_rep ax_dev%d_rep[] = {", k);
+    axe__text_put(t, "static const axe_mpi_rep %s_rep[] = {", name);
     for (i = 0; i < pl->nsrc_rep + pl->ndst_rep; i++) {
         const ax_dist_rep *r =
             i < pl->nsrc_rep ? &pl->src_rep[i] : &pl->dst_rep[i - pl->nsrc_rep];
@@ -49,6 +41,23 @@ static void put_plan(ax_text *t, const axe_program *p, int k,
                       (long long)r->dev);
     }
     axe__text_put(t, "%s};\n", pl->nsrc_rep + pl->ndst_rep ? "" : "{1, 0}");
+}
+
+/* "src_span": the source's local elements (a device gemm's: its
+ * partial's). */
+static void put_plan(ax_text *t, const axe_program *p, int k,
+                     const ax_dist_plan *pl, const ax_stmt *s, int64_t src_span)
+{
+    const ax_tensor *dst = &p->tensors[s->args[0].tensor];
+    const ax_tensor *src = &p->tensors[s->args[1].tensor];
+    char name[32];
+    const char *e;
+    axe__text_put(t, "\n/* device op %d (line %d): ", k, s->line);
+    for (e = pl->explain; *e != '\0'; e++) /* no comment end inside */
+        axe__text_put(t, "%c", e[0] == '*' && e[1] == '/' ? '+' : *e);
+    axe__text_put(t, " */\n");
+    snprintf(name, sizeof name, "ax_dev%d", k);
+    axe__emit_mpi_table(t, name, pl);
     axe__text_put(
         t,
         "static const axe_mpi_plan ax_dev%d = {%d, %d, %d, %d, "
@@ -161,18 +170,22 @@ static const char rank_main[] =
     "    return ok;\n}\n\n"
     "int main(int argc, char **argv)\n{\n"
     "    char in[4200], out[4200], *av[64];\n"
-    "    char *all = NULL, *mine = malloc(AX_LOCAL + 1);\n"
+    "    char *all = NULL, *mine = malloc(AX_LOCAL + 1), *recs = NULL;\n"
+    "    char rec[AX_NPARAM * AX_SHARD_REC];\n"
+    "    const char *shards;\n"
     "    int rank, size, i, bad = 0, any = 0;\n"
     "    MPI_Init(&argc, &argv);\n"
     "    MPI_Comm_rank(MPI_COMM_WORLD, &rank);\n"
     "    MPI_Comm_size(MPI_COMM_WORLD, &size);\n"
+    "    shards = ax_mpi_shards_arg(&argc, argv);\n"
     "    if (size != AX_NDEV || argc < 4 || argc > 60 || "
     "strlen(argv[2]) > 4000) {\n"
     "        if (rank == 0 && size != AX_NDEV)\n"
     "            fprintf(stderr, \"kernel %s: the mesh has %%d devices but "
     "mpirun started %%d ranks\\n\", AX_NDEV, size);\n"
     "        else if (rank == 0)\n"
-    "            fprintf(stderr, \"usage: %%s IN OUT REPS [VALUE...]\\n\", "
+    "            fprintf(stderr, \"usage: %%s [--shards FILE] IN OUT REPS "
+    "[VALUE...]\\n\", "
     "argv[0]);\n"
     "        MPI_Finalize();\n        return 2;\n    }\n"
     "    if (rank == 0) {\n"
@@ -188,13 +201,28 @@ static const char rank_main[] =
     "                   fread(all, 1, (size_t)n, f) != (size_t)n) {\n"
     "            fprintf(stderr, \"kernel %s: cannot read %%s\\n\", "
     "argv[1]);\n            bad = 1;\n        }\n"
-    "        if (f != NULL)\n            fclose(f);\n    }\n"
+    "        if (f != NULL)\n            fclose(f);\n"
+    "        recs = calloc((size_t)AX_NDEV * sizeof rec, 1);\n"
+    "        if (!bad && shards != NULL)\n"
+    "            bad = recs == NULL || ax_mpi_read_shards(shards, recs);\n"
+    "    }\n"
     "    MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);\n"
     "    if (bad || mine == NULL) {\n"
-    "        free(all), free(mine);\n        MPI_Finalize();\n"
+    "        free(all), free(mine), free(recs);\n        MPI_Finalize();\n"
     "        return 1;\n    }\n"
     "    MPI_Scatter(all, AX_LOCAL, MPI_BYTE, mine, AX_LOCAL, MPI_BYTE, 0,\n"
     "                MPI_COMM_WORLD);\n"
+    "    if (shards != NULL) { /* each rank checks its own shards */\n"
+    "        MPI_Scatter(recs, (int)sizeof rec, MPI_CHAR, rec, "
+    "(int)sizeof rec,\n                    MPI_CHAR, 0, MPI_COMM_WORLD);\n"
+    "        bad = ax_mpi_shard_check(rec, rank);\n"
+    "        MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, "
+    "MPI_COMM_WORLD);\n"
+    "    }\n"
+    "    free(recs);\n"
+    "    if (any) {\n"
+    "        free(all), free(mine);\n        MPI_Finalize();\n"
+    "        return 1;\n    }\n"
     "    snprintf(in, sizeof in, \"%%s.in.%%d\", argv[2], rank);\n"
     "    snprintf(out, sizeof out, \"%%s.%%d\", argv[2], rank);\n"
     "    for (i = 0; i < argc; i++)\n"
@@ -229,6 +257,7 @@ static void main_text(ax_text *t, const axe_program *p)
                   (long long)p->ndev);
     axe__text_put(t, "#define AX_LOCAL %lld /* bytes per device */\n",
                   (long long)local_bytes(p));
+    axe__emit_mpi_entry(t, p);
     axe__text_put(t, rank_main, p->name, p->name, s.buf ? s.buf : "", p->name);
 }
 

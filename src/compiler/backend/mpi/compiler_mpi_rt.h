@@ -1047,4 +1047,49 @@ static inline int axe_mpi_exchange(const axe_mpi_plan *p, axe_mpi_sched *s,
     return bad ? axe_mpi_fail(err, len, "exchange: an MPI call failed") : 0;
 }
 
+/* The entry check (docs/compiler.md, "The entry check"): splitmix64's
+ * finalizer, as the library's axe_program_mesh_checksum. */
+static inline uint64_t axe_mpi_mix(uint64_t z)
+{
+    z += UINT64_C(0x9e3779b97f4a7c15);
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+/* The source layout of "p" (a tensor's plan of a copy onto itself) read
+ * from its digit table, independently of the library: for every device
+ * d < p->ndev, the elements d holds ("elems[d]", replicas included) and
+ * the sum mod 2^64 over them of mix(mix(x) + a) ("sums[d]"), x the
+ * element's row-major logical index (the digits enumerate the logical
+ * coordinates row-major, outermost first), a its source address. 0, or 1
+ * with the reason in "err" when an owner falls outside the mesh. */
+static inline int axe_mpi_shard_sums(const axe_mpi_plan *p, int64_t *elems,
+                                     uint64_t *sums, char *err, size_t len)
+{
+    int64_t total = 1, nrep = axe_mpi_rep_count(p->src_rep, p->nsrc_rep);
+    int64_t x, r, rem, dev, a;
+    int i;
+    for (i = 0; i < p->ndigits; i++)
+        total *= p->digit[i].extent;
+    for (i = 0; i < p->ndev; i++)
+        elems[i] = 0, sums[i] = 0;
+    for (x = 0; x < total; x++) {
+        dev = p->src_dev0, a = p->src_m0, rem = x;
+        for (i = p->ndigits - 1; i >= 0; i--) {
+            dev += rem % p->digit[i].extent * p->digit[i].src_dev;
+            a += rem % p->digit[i].extent * p->digit[i].src_m;
+            rem /= p->digit[i].extent;
+        }
+        for (r = 0; r < nrep; r++) {
+            int64_t d = dev + axe_mpi_rep_sum(p->src_rep, p->nsrc_rep, r);
+            if (d < 0 || d >= p->ndev)
+                return axe_mpi_fail(err, len, "an owner outside the mesh");
+            elems[d]++;
+            sums[d] += axe_mpi_mix(axe_mpi_mix((uint64_t)x) + (uint64_t)a);
+        }
+    }
+    return 0;
+}
+
 #endif
