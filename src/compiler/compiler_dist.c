@@ -5,10 +5,11 @@
  * tensor's shape (axe_layout_group); per dimension the inner products of
  * the src iters and of the dst iters are merged into one chain of
  * boundaries, which must divide each other (a divisibility chain, as the
- * thread digits of compiler_plan.c); every step of the chain is a digit,
- * whose stride on each side is its iter's stride times the digit's weight
- * inside the iter. Then the plan's invariant is checked (compiler_dist.h)
- * (compiler_dist_rule.c) and the kind derived (compiler_dist_kind.c).
+ * thread digits of compiler_plan.c; both use compiler_refine.c); every
+ * step of the chain is a digit, whose stride on each side is its iter's
+ * stride times the digit's weight inside the iter. Then the plan's
+ * invariant is checked (compiler_dist.h) (compiler_dist_rule.c) and the
+ * kind derived (compiler_dist_kind.c).
  */
 #include <stdio.h>
 #include <string.h>
@@ -86,46 +87,12 @@ typedef struct bounds {
     int64_t b[MAX_BOUNDS];
 } bounds;
 
-/* Insert the inner products of "it" into "bs" (sorted, distinct). */
-static void add_bounds(bounds *bs, const axe_iter *it, int n)
-{
-    int64_t prod = 1;
-    int i, j, k;
-    for (i = n - 1; i >= 0; i--) {
-        prod *= it[i].extent;
-        for (j = 0; j < bs->n && bs->b[j] < prod; j++)
-            ;
-        if (j < bs->n && bs->b[j] == prod)
-            continue;
-        for (k = bs->n; k > j; k--)
-            bs->b[k] = bs->b[k - 1];
-        bs->b[j] = prod;
-        bs->n++;
-    }
-}
-
-/* The iter of "it" whose digit range holds weight "w"; *lo its weight. */
-static const axe_iter *iter_at(const axe_iter *it, int n, int64_t w,
-                               int64_t *lo)
-{
-    int64_t prod = 1;
-    int i;
-    for (i = n - 1; i >= 0; i--) {
-        if (w < prod * it[i].extent) {
-            *lo = prod;
-            return &it[i];
-        }
-        prod *= it[i].extent;
-    }
-    return NULL;
-}
-
 /* "(e:s@axis)" of the iter of "it" holding weight "w". */
 static void iter_text(const axe_iter *it, int n, int64_t w, char *buf,
                       size_t cap)
 {
     int64_t lo;
-    const axe_iter *t = iter_at(it, n, w, &lo);
+    const axe_iter *t = axe__iter_at(it, n, w, &lo);
     if (t == NULL) {
         snprintf(buf, cap, "(none)");
         return;
@@ -156,7 +123,7 @@ static axe_status sub_stride(const axe_iter *it, int n, int64_t w, int64_t *dev,
                              int64_t *m)
 {
     int64_t lo, s;
-    const axe_iter *t = iter_at(it, n, w, &lo);
+    const axe_iter *t = axe__iter_at(it, n, w, &lo);
     *dev = 0;
     *m = 0;
     if (t == NULL)
@@ -205,13 +172,14 @@ static axe_status refine_dim(ax_dist_plan *p, const side *src, int ds,
     bounds bs;
     int i;
     bs.n = 1;
-    bs.b[0] = 1;
-    add_bounds(&bs, src->it[ds], src->nit[ds]);
+    bs.b[0] = 1; /* both sides' iters fit: MAX_BOUNDS counts them */
+    (void)axe__bounds_add(bs.b, &bs.n, MAX_BOUNDS, src->it[ds], src->nit[ds]);
     if (dd >= 0)
-        add_bounds(&bs, dst->it[dd], dst->nit[dd]);
-    for (i = 0; i + 1 < bs.n; i++)
-        if (bs.b[i + 1] % bs.b[i] != 0)
-            return chain_fail(src, ds, dst, dd, &bs, i, diag);
+        (void)axe__bounds_add(bs.b, &bs.n, MAX_BOUNDS, dst->it[dd],
+                              dst->nit[dd]);
+    i = axe__bounds_break(bs.b, bs.n);
+    if (i >= 0)
+        return chain_fail(src, ds, dst, dd, &bs, i, diag);
     return push_digits(p, src, ds, dst, dd, &bs, diag);
 }
 

@@ -55,43 +55,11 @@ typedef struct bounds {
 static bool merge_bounds(bounds *bs, const axe_iter *it, int n)
 {
     bounds nb = *bs;
-    int64_t prod = 1;
-    int i, j, k;
-    for (i = n - 1; i >= 0; i--) {
-        prod *= it[i].extent;
-        for (j = 0; j < nb.n && nb.b[j] < prod; j++)
-            ;
-        if (j < nb.n && nb.b[j] == prod)
-            continue;
-        if (nb.n == AX_MAX_BOUNDS)
-            return false;
-        for (k = nb.n; k > j; k--)
-            nb.b[k] = nb.b[k - 1];
-        nb.b[j] = prod;
-        nb.n++;
-    }
-    for (i = 0; i + 1 < nb.n; i++)
-        if (nb.b[i + 1] % nb.b[i] != 0)
-            return false;
+    if (!axe__bounds_add(nb.b, &nb.n, AX_MAX_BOUNDS, it, n) ||
+        axe__bounds_break(nb.b, nb.n) >= 0)
+        return false;
     *bs = nb;
     return true;
-}
-
-/* The iter of "it" containing the sub-iter that starts at weight "w", and
- * the weight its own digit starts at. */
-static const axe_iter *iter_at(const axe_iter *it, int n, int64_t w,
-                               int64_t *lo)
-{
-    int64_t prod = 1;
-    int i;
-    for (i = n - 1; i >= 0; i--) {
-        if (w < prod * it[i].extent) {
-            *lo = prod;
-            return &it[i];
-        }
-        prod *= it[i].extent;
-    }
-    return NULL;
 }
 
 typedef struct operand_info {
@@ -224,7 +192,7 @@ static axe_status fill_strides(const axe_program *p, const ax_stmt *s,
         }
         if (!info[i].full[d])
             continue;
-        it = iter_at(info[i].it[d], info[i].nit[d], lp->weight, &lo);
+        it = axe__iter_at(info[i].it[d], info[i].nit[d], lp->weight, &lo);
         if (it == NULL)
             continue;
         if (t->distributed)
@@ -244,8 +212,8 @@ static void bind_thread(const ax_plan *plan, const operand_info *info,
     lp->thread = false;
     if (plan->binding < 0)
         return;
-    it = iter_at(info[plan->binding].it[lp->dim],
-                 info[plan->binding].nit[lp->dim], lp->weight, &lo);
+    it = axe__iter_at(info[plan->binding].it[lp->dim],
+                      info[plan->binding].nit[lp->dim], lp->weight, &lo);
     if (it != NULL && axe__iter_rank_stride(it) != 0) {
         lp->thread = true;
         lp->rank_div = axe__iter_rank_stride(it) * (lp->weight / lo);
