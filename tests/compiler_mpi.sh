@@ -11,17 +11,18 @@
 # --check` with no race (JSON: "target":"mpi","ranks":N,"races":[]);
 # each sync of those kernels blanked out in turn makes the check fail with
 # a race naming its device (a few listed ones stay unneeded);
-# `axe compile --target mpi`
-# emits the runtime calls; the errors: --ranks against another mesh size,
-# --ranks without a mesh, a mesh without --ranks, --ranks with --target
-# cuda, --bench with --ranks, a missing mpicc, an input file of the wrong
-# size at entry, a shard list that does not match the layouts (the entry
-# check's --shards: the wrong device's shard, a wrong element count,
-# dtype or checksum, a missing line). OpenMPI is installed through scripts/ensure_tools.sh when
-# missing; skipped (77) when it cannot be. With AXE_MPI_SANITIZE (the asan
-# preset) the programs are built with -fsanitize=$AXE_MPI_SANITIZE and
-# LeakSanitizer ignores OpenMPI's own allocations only
-# (tests/lsan_openmpi.supp). Last line: "N passed, N failed".
+# `axe compile --target mpi` emits the runtime calls; the errors: --ranks
+# against another mesh size, --ranks without a mesh, a mesh without
+# --ranks, --ranks with --target cuda, a missing mpicc, an input file of
+# the wrong size at entry, a shard list that does not match the layouts
+# (the entry check's --shards: the wrong device's shard, a wrong element
+# count, dtype or checksum, a missing line); --bench with --ranks times
+# (the slowest rank's seconds). OpenMPI is installed through
+# scripts/ensure_tools.sh when missing; skipped (77) when it cannot be.
+# With AXE_MPI_SANITIZE (the asan preset) the programs are built with
+# -fsanitize=$AXE_MPI_SANITIZE and LeakSanitizer ignores OpenMPI's own
+# allocations only (tests/lsan_openmpi.supp). Last line: "N passed, N
+# failed".
 set -u
 
 SRC=${AXE_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -192,7 +193,29 @@ err_run "--ranks 4, but kernel 'dist_allgather' has a mesh of 2 devices: run it 
 err_run "declares no mesh" "$SRC/examples/kernels/fig5_copy.axe" --ranks 2
 err_run "--ranks 2" "$EX/allgather.axe" --check
 err_run "--ranks runs the mpi target" "$EX/allgather.axe" --ranks 2 --target cuda
-err_run "--bench with --ranks: not yet" "$EX/allgather.axe" --ranks 2 --bench
+# --bench with --ranks: every rank runs the same batches (their stop is
+# agreed), the slowest rank's wall-clock seconds per run; bytes/s over
+# every device's buffers, flops/s over every device's gemms.
+for spec in allgather.axe:2:bytes_per_s mlp.axe:4:flops_per_s; do
+    IFS=: read -r kf kn rate <<<"$spec"
+    if timeout 600 "$AXE" run "$EX/$kf" -D "P=$kn" --ranks "$kn" --bench \
+        --check --json >"$tmp/out" 2>"$tmp/err" &&
+        grep -q '"pass":true' "$tmp/out" &&
+        grep -Eq "\"seconds\":[0-9.e+-]+,\"$rate\":[0-9.e+]+}" "$tmp/out" &&
+        ! grep -q '"seconds":0,' "$tmp/out"; then
+        ok
+    else
+        bad "--bench --ranks $kn $kf: $(head -c 300 "$tmp/out") $(head -c 300 "$tmp/err")"
+    fi
+done
+if "$AXE" compile "$EX/allgather.axe" --target mpi >"$tmp/ag_bench.c" &&
+    grep -q 'if (ax_mesh_stop(ax_sec >= 0.01 || runs >= 4194304L))' "$tmp/ag_bench.c" &&
+    grep -q 'ax_mesh_max(ax_sec) / (double)runs' "$tmp/ag_bench.c" &&
+    grep -q 'MPI_Allreduce(MPI_IN_PLACE, &s, 1, MPI_DOUBLE, MPI_MAX' "$tmp/ag_bench.c"; then
+    ok
+else
+    bad "the mesh harness's timing: $(grep -n 'ax_mesh' "$tmp/ag_bench.c" | head -5)"
+fi
 MPICC=/nonexistent/mpicc err_run "'/nonexistent/mpicc' is not installed" \
     "$EX/allgather.axe" --ranks 2
 

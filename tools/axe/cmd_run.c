@@ -50,7 +50,8 @@ static const char usage[] =
     "            the CPU (C++ by $CXX, default c++, against the emulation)\n"
     "  --target cuda  run it on a GPU (nvcc); without one: skipped, exit 77\n"
     "  --ranks N  a program with a device mesh of N devices: --target mpi,\n"
-    "            built with $MPICC (mpicc), run by $MPIRUN (mpirun) -np N\n";
+    "            built with $MPICC (mpicc), run by $MPIRUN (mpirun) -np N;\n"
+    "            --bench: wall-clock, the slowest rank's seconds per run\n";
 
 /* One value of --arg "k": an integer, or a finite number (strtod; for
  * a float scalar, match_args checks which the scalar needs). */
@@ -172,9 +173,6 @@ static int set_target(run_args *a)
     if (a->ranks > 0 && a->target != NULL && strcmp(a->target, "mpi") != 0)
         return cli_usage("run", "--ranks runs the mpi target, not %.20s",
                          a->target);
-    if (a->ranks > 0 && a->bench) /* each rank's harness times on its own */
-        return cli_usage("run", "--bench with --ranks: not yet (bench/dist "
-                                "times the exchanges)");
     if (a->ranks > 0)
         a->target = "mpi";
     if (a->ranks == 0 && a->target != NULL && strcmp(a->target, "mpi") == 0)
@@ -730,9 +728,13 @@ static int run_once(run_ctx *c, const run_args *a, int r, run_result *res,
         if (c->emu_cur != NULL && c->emu_cur->count > 0)
             res->pass = false;
     }
-    for (i = 0; i < c->n; i++)
+    for (i = 0; i < c->n; i++) /* RUN_MPI: every device's buffers */
         res->bytes += (int64_t)c->bytes[i];
-    res->flops = axe_program_flops(c->p);
+    res->flops = axe_program_flops(c->p); /* RUN_MPI: every device's */
+    if (c->mode == RUN_MPI && res->flops > INT64_MAX / c->ranks)
+        res->flops = 0; /* no rate rather than a wrong one */
+    else if (c->mode == RUN_MPI)
+        res->flops *= c->ranks;
     return CLI_EXIT_OK;
 }
 

@@ -18,7 +18,13 @@
  * through its launcher on device copies (cudaMalloc, cudaMemcpy), checks
  * the launch's code and cudaDeviceSynchronize's (exit 1 with the error's
  * string), times with CUDA events and leaves the thread order to the
- * runtime (the emulation reads AXE_THREAD_ORDER itself).
+ * runtime (the emulation reads AXE_THREAD_ORDER itself). A mesh
+ * program's harness (one per rank, axe__emit_c_mesh) times wall-clock
+ * through functions the multi-device backend defines: ax_mesh_now()
+ * (seconds, after the ranks line up), ax_mesh_stop(stop) (every rank's
+ * verdict on ending the batches, so all run the same batches: their
+ * device operators are collectives) and ax_mesh_max(seconds) (the
+ * slowest rank's seconds per run, what is printed).
  */
 #include "compiler_internal.h"
 
@@ -187,7 +193,7 @@ void axe__emit_harness(ax_text *t, const axe_program *p, bool cuda)
 {
     int n = axe_program_tensor_count(p);
     int i;
-    bool dyn = has_dyn_extent(p);
+    bool dyn = has_dyn_extent(p), mesh = !cuda && p->ndev > 0;
     axe__text_put(t, "\n#ifdef AXE_KERNEL_MAIN\n#include <stdio.h>\n#include "
                      "<stdlib.h>\n#include <time.h>\n\n");
     if (!cuda)
@@ -219,7 +225,8 @@ void axe__emit_harness(ax_text *t, const axe_program *p, bool cuda)
                   cuda ? "    void *ax_dev[sizeof ax_buf / sizeof ax_buf[0]] = "
                          "{0};\n    int ax_rc;\n    float ax_ms = 0;\n"
                          "    cudaEvent_t ax_e0, ax_e1;\n"
-                       : "    clock_t c0, ticks = 0;\n",
+                  : mesh ? "    double ax_t0 = 0, ax_sec = 0;\n"
+                         : "    clock_t c0, ticks = 0;\n",
                   4 + p->nscalars);
     for (i = 0; i < p->nscalars; i++)
         axe__text_put(t, " %s", p->scalar_name[i]);
@@ -272,28 +279,35 @@ void axe__emit_harness(ax_text *t, const axe_program *p, bool cuda)
                   "    while (reps > 0) {\n"
                   "        for (r = 0; r < reps; r++)\n            ",
                   n, n,
-                  cuda ? "    cudaEventCreate(&ax_e0);\n"
-                         "    cudaEventCreate(&ax_e1);\n"
-                         "    cudaEventRecord(ax_e0, 0);\n"
-                       : "    c0 = clock();\n");
+                  cuda   ? "    cudaEventCreate(&ax_e0);\n"
+                           "    cudaEventCreate(&ax_e1);\n"
+                           "    cudaEventRecord(ax_e0, 0);\n"
+                  : mesh ? "    ax_t0 = ax_mesh_now();\n"
+                         : "    c0 = clock();\n");
     call(t, p, cuda);
     axe__text_put(t, "        runs += reps;\n%s",
                   cuda ? "        cudaEventRecord(ax_e1, 0);\n"
                          "        cudaEventSynchronize(ax_e1);\n"
                          "        cudaEventElapsedTime(&ax_ms, ax_e0, ax_e1);\n"
                          "        if (ax_ms >= 10.0f || runs >= 4194304L)\n"
-                       : "        ticks = clock() - c0;\n"
-                         "        if (ticks >= CLOCKS_PER_SEC / 100 || runs >= "
-                         "4194304L)\n");
-    axe__text_put(
-        t,
-        "            break;\n"
-        "        reps = runs < 4194304L - runs ? runs : 4194304L - "
-        "runs;\n    }\n"
-        "    printf(\"%%.9f %%ld\\n\", runs > 0 ? %s / "
-        "(double)runs : 0.0, runs);\n"
-        "    for (i = 0; i < %d; i++)\n        free(ax_buf[i]);\n",
-        cuda ? "(double)ax_ms / 1000.0" : "(double)ticks / CLOCKS_PER_SEC", n);
+                  : mesh
+                      ? "        ax_sec = ax_mesh_now() - ax_t0;\n"
+                        "        if (ax_mesh_stop(ax_sec >= 0.01 || "
+                        "runs >= 4194304L))\n"
+                      : "        ticks = clock() - c0;\n"
+                        "        if (ticks >= CLOCKS_PER_SEC / 100 || runs >= "
+                        "4194304L)\n");
+    axe__text_put(t,
+                  "            break;\n"
+                  "        reps = runs < 4194304L - runs ? runs : 4194304L - "
+                  "runs;\n    }\n"
+                  "    printf(\"%%.9f %%ld\\n\", runs > 0 ? %s / "
+                  "(double)runs : 0.0, runs);\n"
+                  "    for (i = 0; i < %d; i++)\n        free(ax_buf[i]);\n",
+                  cuda   ? "(double)ax_ms / 1000.0"
+                  : mesh ? "ax_mesh_max(ax_sec)"
+                         : "(double)ticks / CLOCKS_PER_SEC",
+                  n);
     if (cuda)
         axe__text_put(t,
                       "    for (i = 0; i < %d; i++)\n"

@@ -93,6 +93,20 @@ static void put_devop(ax_text *t, const axe_program *p, int k)
     free(g);
 }
 
+/* The harness's timing of a mesh program (compiler_emit_harness.c):
+ * wall-clock from a barrier, every rank's verdict on stopping, the
+ * slowest rank's seconds. */
+static const char mesh_timing[] =
+    "\n#ifdef AXE_KERNEL_MAIN\n"
+    "static double ax_mesh_now(void)\n{\n"
+    "    MPI_Barrier(MPI_COMM_WORLD);\n    return MPI_Wtime();\n}\n\n"
+    "static int ax_mesh_stop(int stop)\n{\n"
+    "    MPI_Allreduce(MPI_IN_PLACE, &stop, 1, MPI_INT, MPI_MAX, "
+    "MPI_COMM_WORLD);\n    return stop;\n}\n\n"
+    "static double ax_mesh_max(double s)\n{\n"
+    "    MPI_Allreduce(MPI_IN_PLACE, &s, 1, MPI_DOUBLE, MPI_MAX, "
+    "MPI_COMM_WORLD);\n    return s;\n}\n#endif\n";
+
 static void decls(ax_text *t, const axe_program *p)
 {
     int k;
@@ -115,7 +129,7 @@ static void decls(ax_text *t, const axe_program *p)
                   "\nstatic void ax_mpi_free(void)\n{\n");
     for (k = 0; k < p->ndevops; k++)
         axe__text_put(t, "    axe_mpi_sched_free(&ax_dev%d_sched);\n", k);
-    axe__text_put(t, "}\n");
+    axe__text_put(t, "}\n%s", mesh_timing);
 }
 
 static void devop(ax_text *t, const axe_program *p, const ax_stmt *s)
