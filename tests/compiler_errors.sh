@@ -172,6 +172,14 @@ expect 2 3:21 "expected ',' and B, found '\)'" <<<"mesh(2);
 kernel k(C: f32[4,4] layout S[(4,4):(4,1)] + R[2:1@gpuid], A: f32[4,8] layout S[(4,8):(8,1)] + R[2:1@gpuid], B: f32[4,8] layout S[(4,8):(8,1)] + R[2:1@gpuid]) grid(1) threads(1) {
     device gemm(C, A);
 }"
+expect 1 3:33 "chunks\(0\): the number of chunks is in \[1, 1024\]" <<<"mesh(2);
+kernel k(C: f32[4,4] layout S[(2,2,4):(1@gpuid,4,1)], A: f32[4,8] layout S[(4,2,4):(4,1@gpuid,1)], B: f32[4,8] layout S[(4,2,4):(4,1@gpuid,1)]) grid(1) threads(1) {
+    device gemm(C, A, B) chunks(0);
+}"
+XARGS="--target mpi" expect 1 3:26 "chunks\(2\) overlaps the local GEMM with a reduce-scatter of its partial sums over all 2 devices, but C's layout makes it all-reduce \(drop chunks\)" <<<"mesh(2);
+kernel k(C: f32[4,4] layout S[(4,4):(4,1)] + R[2:1@gpuid], A: f32[4,8] layout S[(4,2,4):(4,1@gpuid,1)], B: f32[4,8] layout S[(4,2,4):(4,1@gpuid,1)]) grid(1) threads(1) {
+    device gemm(C, A, B) chunks(2);
+}"
 expect 2 3:12 "expected a device operator \(copy, reduce or gemm\), found 'fill'" <<<"mesh(2);
 kernel k(A: f32[8] layout S[8:1] + R[2:1@gpuid]) grid(1) threads(1) {
     device fill(A, 1.0);

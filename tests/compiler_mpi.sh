@@ -100,6 +100,40 @@ for f in "$EX"/*.axe; do
         run_ok "$f" "$n" -D "P=$n"
     done
 done
+# device gemm chunks(CH): the partials are summed in the reference's
+# order, so the result equals it (max_abs_err 0, f32) at every rank count
+# and chunk count (1: the non-overlapped sequence), where the collective
+# of matmul_rs_dev sums in MPI's order; tests/kernels/dist/gemm_rs_cols
+# (below, with the dist kernels) likewise.
+for n in 2 4 8; do
+    for ch in 1 3 4; do
+        run_ok "$EX/matmul_rs_overlap.axe" "$n" -D "P=$n" -D "CH=$ch"
+        if grep -q '"max_abs_err":0,"max_rel_err":0,' "$tmp/out"; then
+            ok
+        else
+            bad "matmul_rs_overlap -D P=$n -D CH=$ch is not exact: $(head -c 300 "$tmp/out")"
+        fi
+    done
+done
+run_ok "$SRC/tests/kernels/dist/gemm_rs_cols.axe" 4
+if grep -q '"max_abs_err":0,"max_rel_err":0,' "$tmp/out"; then
+    ok
+else
+    bad "gemm_rs_cols is not exact: $(head -c 300 "$tmp/out")"
+fi
+# The generated C of chunks(CH) posts MPI_Isend/MPI_Irecv through the
+# runtime's chunked gemm; without chunks, the local GEMM and the exchange.
+if "$AXE" compile "$EX/matmul_rs_overlap.axe" --target mpi >"$tmp/ov.c" &&
+    grep -q 'ax_mpi_gemm_devop(0, [0-9]*, &ax_dev0, &ax_dev0_chunked, 4, ax_dev0_elems' "$tmp/ov.c" &&
+    grep -q 'MPI_Isend' "$SRC/src/compiler/backend/mpi/compiler_mpi_rt.h" &&
+    "$AXE" compile "$EX/matmul_rs_dev.axe" --target mpi >"$tmp/dev.c" &&
+    grep -q '    ax_dev0_gemm(t_A, t_B, ax_dev0_part);' "$tmp/dev.c" &&
+    ! grep -q 'ax_mpi_gemm_devop' "$tmp/dev.c"; then
+    ok
+else
+    bad "device gemm's generated C"
+fi
+
 # The mesh size of FILE (which --ranks of another size names).
 mesh_size() {
     "$AXE" run "$1" --ranks 1024 2>&1 | sed -n 's/.*has a mesh of \([0-9]*\) devices.*/\1/p'

@@ -31,6 +31,8 @@ def read(path):
             p = line.split()
             if not p or p[0].startswith("#") or len(p) < 8:
                 continue
+            if p[0] == "gemm_rs":  # (c): gemm_rs.sh's table, not plotted
+                continue
             if p[0] not in CASES:
                 raise SystemExit(f"{path}: unknown case {p[0]!r}")
             ratio = float(p[5])

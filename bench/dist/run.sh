@@ -8,6 +8,9 @@
 # sizes growing by FACTOR (default 4).
 # A benchmark, not a test: it prints a table and checks only that the
 # generated exchange and the hand-written one produce the same buffers.
+# Then (c), GEMM + reduce-scatter with and without overlap:
+# bench/dist/gemm_rs.sh (needs the axe CLI: AXE, default build/dev/axe;
+# GEMM_RS=0 skips it).
 #   bash bench/dist/run.sh [MAX_BYTES [FACTOR]]
 set -eu
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
@@ -23,3 +26,6 @@ echo "# $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(n
 for n in ${RANKS:-1 2 4 8}; do
     mpirun "${args[@]}" -np "$n" "$tmp/dist_bench" "$max" "$factor" 
 done
+if [ "${GEMM_RS:-1}" != 0 ]; then
+    bash "$SRC/bench/dist/gemm_rs.sh"
+fi

@@ -163,6 +163,14 @@ static void put_gemm(ax_text *t, const axe_program *p, const ax_stmt *s)
                       c->name, plan->explain);
         put_bytes(t, plan, axe_dtype_size(c->dtype));
     }
+    if (s->chunks > 0)
+        axe__text_put(t,
+                      "  chunks(%d): every device's block of the "
+                      "reduce-scatter in %d chunks, chunk i+1 computed "
+                      "while chunk i is in flight (--target mpi: "
+                      "MPI_Isend/MPI_Irecv), the partials summed in slice "
+                      "order (the reference's)\n",
+                      s->chunks, s->chunks);
     free(g);
     free(plan);
 }

@@ -29,6 +29,8 @@
  * devices. */
 #define AX_MAX_MESH_AXES 4
 #define AX_MAX_DEVICES 1024
+/* A device gemm's most chunks (chunks(N): one MPI tag per chunk). */
+#define AX_MAX_GEMM_CHUNKS 1024
 /* Nesting limits of the front end (docs/compiler.md, "Limits"): every
  * pass that walks expressions or blocks recursively stays this deep. */
 #define AX_MAX_EXPR_DEPTH 256
@@ -348,6 +350,8 @@ typedef struct ax_stmt {
     bool tf32;                /* gemm(C, A, B, tf32): A and B rounded to
                                  tf32 (axe_tf32_round) before each product */
     long tf32_off;            /* gemm: the offset of its tf32 option */
+    int chunks;               /* device gemm: chunks(N), 0 when absent */
+    long chunks_off;          /* its offset */
     int idim;                 /* iota: the dim whose coordinate it writes */
     const ax_expr *istart;    /* iota: the start added to the coordinate */
     struct ax_stmt *stage[2]; /* reduce.smem: stage to shared, reduce it */

@@ -124,9 +124,28 @@ static axe_status parse_devreduce_tail(ax_parser *ps, ax_stmt *s)
     return AXE_OK;
 }
 
+/* gemm's schedule: 'chunks' '(' N ')', 1 <= N <= AX_MAX_GEMM_CHUNKS
+ * ('chunks' not yet read). */
+static axe_status parse_chunks(ax_parser *ps, ax_stmt *s)
+{
+    int64_t n;
+    long off;
+    s->chunks_off = (long)ps->tok.pos;
+    AXE_TRY(axe__lex_next(ps));
+    AXE_TRY(axe__expect(ps, "(", "'(' and the number of chunks"));
+    off = (long)ps->tok.pos;
+    AXE_TRY(axe__parse_const(ps, &n, "the number of chunks"));
+    if (n < 1 || n > AX_MAX_GEMM_CHUNKS)
+        return axe__fail(ps->diag, AXE_ERR_DOMAIN, off,
+                         "chunks(%lld): the number of chunks is in [1, %d]",
+                         (long long)n, AX_MAX_GEMM_CHUNKS);
+    s->chunks = (int)n;
+    return axe__expect(ps, ")", "')'");
+}
+
 /* 'device' ('copy' '(' dst ',' src ')' | 'reduce' '(' dst ',' src ','
- * red ',' dim ')' | 'gemm' '(' C ',' A ',' B ')') ';' at the top level
- * of the kernel body ('device' already read). */
+ * red ',' dim ')' | 'gemm' '(' C ',' A ',' B ')' ['chunks' '(' N ')'])
+ * ';' at the top level of the kernel body ('device' already read). */
 axe_status axe__parse_devop(ax_parser *ps, ax_stmt *s)
 {
     long off = s->off;
@@ -160,5 +179,7 @@ axe_status axe__parse_devop(ax_parser *ps, ax_stmt *s)
     if (s->op == AX_OP_REDUCE)
         AXE_TRY(parse_devreduce_tail(ps, s));
     AXE_TRY(axe__expect(ps, ")", "')'"));
+    if (s->op == AX_OP_GEMM && axe__tok_is(ps, "chunks"))
+        AXE_TRY(parse_chunks(ps, s));
     return axe__expect(ps, ";", "';'");
 }

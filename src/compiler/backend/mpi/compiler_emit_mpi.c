@@ -125,10 +125,12 @@ static void decls(ax_text *t, const axe_program *p)
                   "    MPI_Comm_rank(MPI_COMM_WORLD, &rank);\n"
                   "    fprintf(stderr, \"rank %%d: device op %%d (line %%d): "
                   "%%s\\n\", rank, k, line, err);\n"
-                  "    MPI_Abort(MPI_COMM_WORLD, 1);\n}\n"
-                  "\nstatic void ax_mpi_free(void)\n{\n");
+                  "    MPI_Abort(MPI_COMM_WORLD, 1);\n}\n");
+    axe__emit_mpi_gemm_runner(t, p);
+    axe__text_put(t, "\nstatic void ax_mpi_free(void)\n{\n");
     for (k = 0; k < p->ndevops; k++)
         axe__text_put(t, "    axe_mpi_sched_free(&ax_dev%d_sched);\n", k);
+    axe__emit_mpi_gemm_free(t, p);
     axe__text_put(t, "}\n%s", mesh_timing);
 }
 

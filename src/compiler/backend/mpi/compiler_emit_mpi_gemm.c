@@ -40,14 +40,61 @@ static void put_addr(ax_text *t, const ax_tensor *x, const char *i,
     }
 }
 
+/* The dot product of row "i" of A_local and row "j" of B_local into
+ * "acc" (declared by the caller, zeroed), k in increasing order. */
+static void put_dot(ax_text *t, const axe_program *p, const ax_stmt *s,
+                    const ax_dist_gemm *g, const char *ind)
+{
+    const ax_tensor *a = &p->tensors[s->args[1].tensor];
+    const ax_tensor *b = &p->tensors[s->args[2].tensor];
+    bool i32 = a->dtype == AXE_DTYPE_I32;
+    axe__text_put(t, "%sfor (k = 0; k < %lld; k++)\n%s    acc += %sa[", ind,
+                  (long long)g->kloc, ind, i32 ? "(uint32_t)" : "");
+    put_addr(t, a, "i", "k");
+    axe__text_put(t, "] * %sb[", i32 ? "(uint32_t)" : "");
+    put_addr(t, b, "j", "k");
+    axe__text_put(t, "];\n");
+}
+
+/* chunks(N): the partial sums at a list of local addresses (the
+ * runtime's axe_mpi_elems_fn), the same arithmetic as the whole GEMM. */
+static void put_elems(ax_text *t, const axe_program *p, const ax_stmt *s,
+                      const ax_dist_gemm *g)
+{
+    const char *ct = axe__dtype_ctype(p->tensors[s->args[1].tensor].dtype);
+    bool i32 = p->tensors[s->args[1].tensor].dtype == AXE_DTYPE_I32;
+    int k = s->index;
+    axe__text_put(t,
+                  "/* device op %d: the local GEMM's partial sums at "
+                  "addresses addr[0 .. n) (chunks(%d)) */\n"
+                  "typedef struct ax_dev%d_ctx {\n    const %s *a, *b;\n"
+                  "} ax_dev%d_ctx;\n"
+                  "static void ax_dev%d_elems(void *ctx, const int64_t "
+                  "*addr, int64_t n, void *out)\n{\n"
+                  "    const %s *a = ((ax_dev%d_ctx *)ctx)->a;\n"
+                  "    const %s *b = ((ax_dev%d_ctx *)ctx)->b;\n"
+                  "    int64_t e, i, j, k;\n"
+                  "    for (e = 0; e < n; e++) {\n"
+                  "        %s acc = 0;\n"
+                  "        i = addr[e] / %lld, j = addr[e] %% %lld;\n",
+                  k, s->chunks, k, ct, k, k, ct, k, ct, k,
+                  i32 ? "uint32_t" : ct, (long long)g->nloc,
+                  (long long)g->nloc);
+    put_dot(t, p, s, g, "        ");
+    axe__text_put(t, "        ((%s *)out)[e] = (%s)acc;\n    }\n}\n", ct, ct);
+    axe__text_put(t, "static axe_mpi_chunked ax_dev%d_chunked;\n", k);
+}
+
 void axe__emit_mpi_gemm(ax_text *t, const axe_program *p, const ax_stmt *s,
                         const ax_dist_gemm *g)
 {
     const ax_tensor *a = &p->tensors[s->args[1].tensor];
-    const ax_tensor *b = &p->tensors[s->args[2].tensor];
     const char *ct = axe__dtype_ctype(a->dtype);
     int k = s->index;
-    bool i32 = a->dtype == AXE_DTYPE_I32;
+    if (s->chunks > 0) {
+        put_elems(t, p, s, g);
+        return;
+    }
     axe__text_put(t,
                   "static %s ax_dev%d_part[%lld];\n"
                   "/* device op %d: the local GEMM (partial = A_local . "
@@ -57,29 +104,70 @@ void axe__emit_mpi_gemm(ax_text *t, const axe_program *p, const ax_stmt *s,
                   "    int64_t i, j, k;\n"
                   "    for (i = 0; i < %lld; i++)\n"
                   "        for (j = 0; j < %lld; j++) {\n"
-                  "            %s acc = 0;\n"
-                  "            for (k = 0; k < %lld; k++)\n",
+                  "            %s acc = 0;\n",
                   ct, k, (long long)g->part.span, k, k, ct, ct, ct,
-                  (long long)g->mloc, (long long)g->nloc, i32 ? "uint32_t" : ct,
-                  (long long)g->kloc);
-    axe__text_put(t, "                acc += %sa[", i32 ? "(uint32_t)" : "");
-    put_addr(t, a, "i", "k");
-    axe__text_put(t, "] * %sb[", i32 ? "(uint32_t)" : "");
-    put_addr(t, b, "j", "k");
+                  (long long)g->mloc, (long long)g->nloc,
+                  a->dtype == AXE_DTYPE_I32 ? "uint32_t" : ct);
+    put_dot(t, p, s, g, "            ");
     axe__text_put(t,
-                  "];\n            c[i * %lld + j] = (%s)acc;\n"
+                  "            c[i * %lld + j] = (%s)acc;\n"
                   "        }\n}\n",
                   (long long)g->nloc, ct);
 }
 
 void axe__emit_mpi_gemm_call(ax_text *t, const axe_program *p, const ax_stmt *s)
 {
+    const char *a = p->tensors[s->args[1].tensor].cname;
+    const char *b = p->tensors[s->args[2].tensor].cname;
+    const char *c = p->tensors[s->args[0].tensor].cname;
     int k = s->index;
+    if (s->chunks > 0) {
+        axe__text_put(t,
+                      "    {\n        ax_dev%d_ctx ctx = {%s, %s};\n"
+                      "        ax_mpi_gemm_devop(%d, %d, &ax_dev%d, "
+                      "&ax_dev%d_chunked, %d, ax_dev%d_elems, &ctx, %s);\n"
+                      "    }\n",
+                      k, a, b, k, s->line, k, k, s->chunks, k, c);
+        return;
+    }
     axe__text_put(t,
                   "    ax_dev%d_gemm(%s, %s, ax_dev%d_part);\n"
                   "    ax_mpi_devop(%d, %d, &ax_dev%d, &ax_dev%d_sched, "
                   "ax_dev%d_part, %s);\n",
-                  k, p->tensors[s->args[1].tensor].cname,
-                  p->tensors[s->args[2].tensor].cname, k, k, s->line, k, k, k,
-                  p->tensors[s->args[0].tensor].cname);
+                  k, a, b, k, k, s->line, k, k, k, c);
+}
+
+/* The chunked gemm's runner (a failure ends the job) and its frees. */
+void axe__emit_mpi_gemm_runner(ax_text *t, const axe_program *p)
+{
+    int k;
+    for (k = 0; k < p->ndevops && p->devops[k]->chunks == 0; k++)
+        ;
+    if (k == p->ndevops)
+        return;
+    axe__text_put(
+        t,
+        "\nstatic void ax_mpi_gemm_devop(int k, int line, const "
+        "axe_mpi_plan *p,\n"
+        "                              axe_mpi_chunked *c, int chunks, "
+        "axe_mpi_elems_fn fn,\n"
+        "                              void *ctx, void *dst)\n"
+        "{\n    char err[256];\n    int rank;\n"
+        "    if (axe_mpi_gemm_chunked(p, c, chunks, fn, ctx, dst, "
+        "MPI_COMM_WORLD, err,\n"
+        "                             sizeof err) == 0)\n        return;\n"
+        "    MPI_Comm_rank(MPI_COMM_WORLD, &rank);\n"
+        "    fprintf(stderr, \"rank %%d: device op %%d (line %%d): %%s\\n\", "
+        "rank, k, line, err);\n"
+        "    MPI_Abort(MPI_COMM_WORLD, 1);\n}\n");
+}
+
+/* Frees of the chunked gemms' schedules (inside ax_mpi_free). */
+void axe__emit_mpi_gemm_free(ax_text *t, const axe_program *p)
+{
+    int k;
+    for (k = 0; k < p->ndevops; k++)
+        if (p->devops[k]->chunks > 0)
+            axe__text_put(t, "    axe_mpi_chunked_free(&ax_dev%d_chunked);\n",
+                          k);
 }

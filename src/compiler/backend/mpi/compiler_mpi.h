@@ -33,6 +33,9 @@ void axe__emit_mpi_table(ax_text *t, const char *name, const ax_dist_plan *pl);
  * parameters' digit tables, AX_NPARAM, AX_KERNEL and the functions main()
  * calls; after AX_NDEV is defined. */
 void axe__emit_mpi_entry(ax_text *t, const axe_program *p);
+/* The runner of chunks(N) gemms and the frees of their schedules. */
+void axe__emit_mpi_gemm_runner(ax_text *t, const axe_program *p);
+void axe__emit_mpi_gemm_free(ax_text *t, const axe_program *p);
 /* The program's C for every rank (see compiler_emit_mpi.c). */
 void axe__emit_mpi(ax_text *t, const axe_program *p, const char *file);
 

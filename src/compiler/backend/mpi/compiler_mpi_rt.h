@@ -1092,4 +1092,136 @@ static inline int axe_mpi_shard_sums(const axe_mpi_plan *p, int64_t *elems,
     return 0;
 }
 
+/* ---- device gemm in chunks: compute and exchange overlapped ----------- */
+
+/* Fills out[0 .. n) with the partial sums at local addresses addr[0 .. n)
+ * of the rank's partial buffer (the generated local GEMM). */
+typedef void (*axe_mpi_elems_fn)(void *ctx, const int64_t *addr, int64_t n,
+                                 void *out);
+
+/* A device gemm whose partial sums reduce-scatter, in chunks: the
+ * reduce-scatter's schedule "s" (its pack runs give each send position's
+ * partial address, its unpack the landing of this rank's block), "addr"
+ * (send position -> partial address), "qoff" (the senders' blocks in the
+ * order of k, the slices of K), the received blocks and their sum. */
+typedef struct axe_mpi_chunked {
+    axe_mpi_sched s;
+    int64_t *addr, *qoff;
+    char *recv, *out;
+    MPI_Request *req;
+} axe_mpi_chunked;
+
+static inline void axe_mpi_chunked_free(axe_mpi_chunked *c)
+{
+    axe_mpi_sched_free(&c->s);
+    free(c->addr), free(c->qoff), free(c->recv), free(c->out), free(c->req);
+    memset(c, 0, sizeof *c);
+}
+
+/* qoff[k]: the block of the rank whose reduced device digits read k
+ * (row-major over the reduced digits in table order: the order of k). */
+static inline void axe_mpi_chunked_qoff(const axe_mpi_plan *p,
+                                        axe_mpi_chunked *c)
+{
+    int64_t k, t, dev;
+    int i;
+    for (k = 0; k < c->s.P; k++) {
+        for (t = k, dev = p->src_dev0, i = p->ndigits - 1; i >= 0; i--)
+            if (p->digit[i].reduced && p->digit[i].src_dev != 0) {
+                dev += (t % p->digit[i].extent) * p->digit[i].src_dev;
+                t /= p->digit[i].extent;
+            }
+        c->qoff[k] = dev * c->s.n;
+    }
+}
+
+/* Builds "c" collectively (every rank, the same plan): the plan's
+ * reduction must be the reduce-scatter of one full partial per rank (on
+ * one rank: its all-reduce, the same). */
+static inline int axe_mpi_chunked_build(const axe_mpi_plan *p,
+                                        axe_mpi_chunked *c, int chunks,
+                                        MPI_Comm comm, char *err, size_t len)
+{
+    int64_t i, j, P, n, es;
+    if (axe_mpi_sched_build(p, &c->s, comm, err, len))
+        return 1;
+    if ((c->s.path != AXE_MPI_PATH_REDUCE_SCATTER &&
+         (c->s.path != AXE_MPI_PATH_ALLREDUCE || c->s.P != 1)) ||
+        c->s.nkoff != 1)
+        return axe_mpi_fail(err, len,
+                            "chunked gemm: the partial sums' reduction "
+                            "is not one reduce-scatter over the ranks");
+    P = c->s.P, n = c->s.n, es = c->s.esize;
+    c->addr = (int64_t *)malloc((size_t)(P * n + 1) * sizeof(int64_t));
+    c->qoff = (int64_t *)malloc((size_t)P * sizeof(int64_t));
+    c->recv = (char *)malloc((size_t)(P * n + 1) * (size_t)es);
+    c->out = (char *)malloc((size_t)(n + 1) * (size_t)es);
+    c->req =
+        (MPI_Request *)malloc((size_t)(2 * P * chunks) * sizeof(MPI_Request));
+    if (!c->addr || !c->qoff || !c->recv || !c->out || !c->req)
+        return axe_mpi_fail(err, len, "chunked gemm: out of memory");
+    for (i = 0; i < c->s.pack.n; i++)
+        for (j = 0; j < c->s.pack.run[i].len; j++)
+            c->addr[c->s.pack.run[i].to + j] =
+                c->s.pack.run[i].from + j + c->s.koff[0];
+    axe_mpi_chunked_qoff(p, c);
+    return 0;
+}
+
+/* Chunk "ch" of every rank's block: computed into the send buffer, then
+ * sent and received without waiting (tag ch). */
+static inline int axe_mpi_chunk_post(axe_mpi_chunked *c, int ch, int chunks,
+                                     axe_mpi_elems_fn fn, void *ctx,
+                                     MPI_Comm comm, int *nreq)
+{
+    axe_mpi_sched *s = &c->s;
+    int64_t n = s->n, es = s->esize, cnt = (n + chunks - 1) / chunks;
+    int64_t lo = ch * cnt < n ? ch * cnt : n;
+    int64_t hi = lo + cnt < n ? lo + cnt : n;
+    int r, bad = 0, flag;
+    for (r = 0; r < s->P; r++) {
+        fn(ctx, c->addr + r * n + lo, hi - lo, s->sbuf + (r * n + lo) * es);
+        if (*nreq > 0) /* progress the chunks in flight */
+            MPI_Testall(*nreq, c->req, &flag, MPI_STATUSES_IGNORE);
+    }
+    memcpy(c->recv + (s->me * n + lo) * es, s->sbuf + (s->me * n + lo) * es,
+           (size_t)((hi - lo) * es));
+    for (r = 0; r < s->P && hi > lo; r++)
+        if (r != s->me) {
+            bad |=
+                MPI_Irecv(c->recv + (r * n + lo) * es, (int)(hi - lo), s->type,
+                          r, ch, comm, &c->req[(*nreq)++]) != MPI_SUCCESS;
+            bad |=
+                MPI_Isend(s->sbuf + (r * n + lo) * es, (int)(hi - lo), s->type,
+                          r, ch, comm, &c->req[(*nreq)++]) != MPI_SUCCESS;
+        }
+    return bad;
+}
+
+/* Runs the device gemm whose local GEMM is "fn" in "chunks" chunks of
+ * every rank's block of C: chunk i+1 is computed while chunk i is in
+ * flight (MPI_Isend / MPI_Irecv), then every element is the sum of the
+ * ranks' partials in the order of k (the reference's order: the result
+ * does not depend on "chunks" nor on MPI's algorithms), unpacked into
+ * dst. "c" (zeroed before the first call) is built on the first call. */
+static inline int axe_mpi_gemm_chunked(const axe_mpi_plan *p,
+                                       axe_mpi_chunked *c, int chunks,
+                                       axe_mpi_elems_fn fn, void *ctx,
+                                       void *dst, MPI_Comm comm, char *err,
+                                       size_t len)
+{
+    int ch, nreq = 0, bad = 0;
+    if (!c->s.built && axe_mpi_chunked_build(p, c, chunks, comm, err, len))
+        return 1;
+    for (ch = 0; ch < chunks; ch++)
+        bad |= axe_mpi_chunk_post(c, ch, chunks, fn, ctx, comm, &nreq);
+    if (nreq > 0)
+        bad |= MPI_Waitall(nreq, c->req, MPI_STATUSES_IGNORE) != MPI_SUCCESS;
+    if (bad)
+        return axe_mpi_fail(err, len, "chunked gemm: an MPI call failed");
+    axe_mpi_fold(p->dtype, p->op, c->out, c->recv, c->s.n, 1, c->qoff, c->s.P);
+    axe_mpi_copy_runs(&c->s.unpack, (char *)dst, 0, c->out, 0, c->s.esize);
+    return 0;
+}
+
 #endif

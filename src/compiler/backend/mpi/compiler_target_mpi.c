@@ -59,6 +59,16 @@ static axe_status devop_check(const axe_program *p, const ax_stmt *s,
     ax_dist_plan plan;
     axe_dtype d = p->tensors[s->args[1].tensor].dtype;
     AXE_TRY(axe__mpi_plan(p, s, &plan, diag));
+    if (s->chunks > 0 && p->ndev > 1 &&
+        (plan.kind != AX_COLL_REDUCE_SCATTER || plan.groups != 1))
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->chunks_off,
+                         "device gemm (line %d): chunks(%d) overlaps the "
+                         "local GEMM with a reduce-scatter of its partial "
+                         "sums over all %lld devices, but C's layout makes "
+                         "it %s%s (drop chunks)",
+                         s->line, s->chunks, (long long)p->ndev,
+                         axe__dist_kind_name((ax_coll)plan.kind),
+                         plan.groups > 1 ? " in groups" : "");
     if (plan.ndigits > AX_MPI_MAX_DIGITS)
         return axe__fail(diag, AXE_ERR_CAPACITY, s->off,
                          "device %s (line %d): its exchange plan has %d "
