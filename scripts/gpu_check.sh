@@ -11,13 +11,16 @@
 # the 4096^3 f16 and bf16 GEMMs of gemm_mma.axe and gemm_pipelined.axe
 # through bench/cuda/gemm_cublas.cu (checked against a naive CUDA kernel,
 # timed against cuBLAS), and the naive attention baseline
-# (bench/cuda/attention_naive.cu, seq 4096, head dim 64 and 128). Full JSON lines and logs go to $OUT (or
-# build/gpu_check) for the record in docs/bench.md.
+# (bench/cuda/attention_naive.cu, seq 4096, head dim 64 and 128), and last
+# the same four GEMMs through `axe run --target cuda --check`, which past
+# the CPU reference's work limit checks them against the naive variant of
+# the program on the GPU ("reference":"gpu-naive"). Full JSON lines and
+# logs go to $OUT (or build/gpu_check) for the record in docs/bench.md.
 # Without a GPU (nvidia-smi absent or seeing none) it prints why and exits
 # 77, as the tests do: CI never depends on it. GPU_CHECK_DRY=1 does all
-# that needs no GPU (build, emit the issue-size kernels, nvcc-compile them
-# and every driver with -Werror all-warnings for sm_80 and sm_90) and runs
-# nothing on a GPU. AXE=PATH uses that axe binary instead of building.
+# that needs no GPU (build, emit the issue-size kernels and the GEMMs'
+# naive variants, nvcc-compile them and every driver with -Werror
+# all-warnings for sm_80 and sm_90) and runs nothing on a GPU. AXE=PATH uses that axe binary instead of building.
 # Nothing here installs packages: the device machine reaches no registry;
 # it needs cmake, ninja, a C compiler, nvcc and cuBLAS, which its image has.
 set -u
@@ -146,15 +149,22 @@ ratio() {
 # (retyped to bf16 for DTYPE bf16) for each arch, require its mma.sync, and
 # link it with bench/cuda/gemm_cublas.cu; $out/NAME.DTYPE.ok when all built.
 # Run in the background (nvcc is slow) while the examples run.
-gemm_build() {
-    local name=$1 dt=$2 src=examples/kernels/$1.axe a tag=$1.$2 def=
-    shift 2
-    rm -f "$out/$tag.ok"
-    if [ "$dt" = bf16 ]; then
-        sed -E 's/([ :])f16\[/\1bf16[/g' "$src" >"$out/${name}_bf16.axe"
-        src=$out/${name}_bf16.axe
-        def=-DAXE_BF16
+gemm_src() { # NAME DTYPE: the GEMM's source (bf16: retyped, below)
+    if [ "$2" = bf16 ]; then
+        echo "$out/${1}_bf16.axe"
+    else
+        echo "examples/kernels/$1.axe"
     fi
+}
+for g in gemm_mma gemm_pipelined; do
+    sed -E 's/([ :])f16\[/\1bf16[/g' "examples/kernels/$g.axe" >"$out/${g}_bf16.axe"
+done
+gemm_build() {
+    local name=$1 dt=$2 src a tag=$1.$2 def=
+    shift 2
+    src=$(gemm_src "$name" "$dt")
+    rm -f "$out/$tag.ok"
+    [ "$dt" = bf16 ] && def=-DAXE_BF16
     for a in $archs; do
         { "$AXE" compile "$src" -D M=4096 -D N=4096 -D K=4096 "$@" --target cuda --arch "$a" \
             -o "$out/$tag.$a.cu" &&
@@ -167,6 +177,34 @@ gemm_build() {
 }
 gemms=("gemm_mma f16" "gemm_mma bf16" "gemm_pipelined f16 -D STAGES=3"
     "gemm_pipelined bf16 -D STAGES=3")
+# gemm_naive NAME DTYPE [-D ...] (dry run): the naive variant of the
+# 4096^3 GEMM, the reference `axe run --check` builds past the CPU's
+# limit, emitted for each arch without mma.sync, ldmatrix or cp.async and
+# nvcc-compiled with the harness as axe run would; $out/TAG.naive.ok.
+gemm_naive() {
+    local name=$1 dt=$2 src a tag=$1.$2
+    shift 2
+    src=$(gemm_src "$name" "$dt")
+    rm -f "$out/$tag.naive.ok"
+    for a in $archs; do
+        { "$AXE" compile "$src" -D M=4096 -D N=4096 -D K=4096 "$@" --target cuda \
+            --arch "$a" --naive -o "$out/$tag.naive.$a.cu" &&
+            ! grep -E 'axe_ptx_(mma_m1|ldmatrix_x|cp_async_c)' "$out/$tag.naive.$a.cu" &&
+            "$NVCC" -std=c++17 -O2 -arch="$a" -Werror all-warnings -DAXE_KERNEL_MAIN \
+                -o "$out/$tag.naive.$a" "$out/$tag.naive.$a.cu"; } >"$out/$tag.naive.err" 2>&1 ||
+            return 1
+    done
+    touch "$out/$tag.naive.ok"
+}
+# gemm_check NAME DTYPE [-D ...]: the 4096^3 GEMM through axe run --check
+# (its JSON line in $out/TAG.check.json).
+gemm_check() {
+    local name=$1 dt=$2 tag=$1.$2
+    shift 2
+    timeout 900 "$AXE" run "$(gemm_src "$name" "$dt")" -D M=4096 -D N=4096 -D K=4096 "$@" \
+        --target cuda --arch "$arch" --check --json >"$out/$tag.check.json" \
+        2>"$out/$tag.check.err"
+}
 # attention_build: bench/cuda/attention_naive.cu for each arch.
 attention_build() {
     local a
@@ -183,6 +221,11 @@ for t in "${gemms[@]}"; do
     # shellcheck disable=SC2086
     gemm_build $t &
     pids="$pids $!"
+    if [ "$dry" = 1 ]; then
+        # shellcheck disable=SC2086
+        gemm_naive $t &
+        pids="$pids $!"
+    fi
 done
 
 # 1. Every example kernel at its example size: one axe run each (--check
@@ -283,5 +326,44 @@ else
 fi
 echo "attention: no flash-attention kernel to compare with the baseline (docs/bench.md)" |
     tee -a "$out/summary.txt"
+
+# 6. The 4096^3 GEMMs through `axe run --target cuda --check` (all four at
+# once, after the timed steps): past the CPU reference's limit (2^30) axe
+# run checks the kernel against its naive variant on the GPU (every
+# operator on its simplest schedule: per-element copies, FMA gemm; no
+# cp.async, ldmatrix or mma.sync), "reference":"gpu-naive".
+if [ "$dry" = 1 ]; then
+    for t in "${gemms[@]}"; do
+        # shellcheck disable=SC2086
+        set -- $t
+        if [ -e "$out/$1.$2.naive.ok" ]; then
+            echo "gemm $1.$2 4096^3 naive variant: compiled for $archs" | tee -a "$out/summary.txt"
+        else
+            echo "gpu_check: the naive variant of $1.$2 does not build, or has mma.sync, ldmatrix or cp.async (see $out/$1.$2.naive.err)" |
+                tee -a "$out/summary.txt"
+            status=1
+        fi
+    done
+else
+    pids=
+    for t in "${gemms[@]}"; do
+        # shellcheck disable=SC2086
+        gemm_check $t &
+        pids="$pids $!"
+    done
+    # shellcheck disable=SC2086
+    wait $pids
+    printf '%-16s %-6s %-6s %-10s %s\n' gemm dtype pass reference max_rel_err |
+        tee -a "$out/summary.txt"
+    for t in "${gemms[@]}"; do
+        # shellcheck disable=SC2086
+        set -- $t
+        j=$(cat "$out/$1.$2.check.json" 2>/dev/null)
+        echo "$j" >>"$out/gemm_check.jsonl"
+        printf '%-16s %-6s %-6s %-10s %s\n' "$1" "$2" "$(field "$j" pass)" \
+            "$(field "$j" reference)" "$(field "$j" max_rel_err)" | tee -a "$out/summary.txt"
+        [ "$(field "$j" pass)" = true ] || status=1
+    done
+fi
 echo "gpu_check: logs and JSON lines in $out"
 exit $status

@@ -9,7 +9,12 @@
  * fallback is forced; options that name no backend (filled in by hand)
  * are refused by compile; axe_program_emit is the C of
  * axe_program_emit_c for target c and a .cu with the kernel and its
- * launcher for target cuda, the same text every time.
+ * launcher for target cuda, the same text every time. The naive variant
+ * (axe_kernel_options.naive) takes the simplest schedule that applies
+ * (thread_loop before vector, reduce.smem before tree, thread_fma before
+ * mma) and emits no vector access, cp.async or mma.sync; it keeps an
+ * atom only where nothing simpler applies, with a note, and refuses a
+ * forced schedule.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +41,18 @@ static const char tree_kernel[] =
     "  cta reduce(d, s, sum, 1);\n"
     "  sync;\n"
     "  cta copy(B, d);\n"
+    "}\n";
+
+/* A row sum per warp over registers: reduce.warp_shuffle fits (the
+ * naive variant's reduce.smem too). */
+static const char warp_sum_kernel[] =
+    "kernel k(X: f32[4, 64], Y: f32[4, 64]) grid(1) threads(128) {\n"
+    "  register r: f32[1, 64] layout S[(1, 2, 32):(0, 1, 1@laneid)];\n"
+    "  register m: f32[1] layout S[1:1] + R[32:1@laneid];\n"
+    "  warp copy(r, X[warpid : +1, 0 : +64]);\n"
+    "  warp reduce(m, r, sum, 1);\n"
+    "  warp div(r, r, m.bcast(1, 64));\n"
+    "  warp copy(Y[warpid : +1, 0 : +64], r);\n"
     "}\n";
 
 /* A warp's m16n8k8 (tf32) C fragment tile, A and B from global memory:
@@ -334,6 +351,77 @@ static void test_forced_fallback(void)
     axe_program_free(p);
 }
 
+/* Compile "text" as the naive variant on "o"; its schedule of operator
+ * "i" is "want" and its .cu has none of the "banned" texts. */
+static void naive_row(const char *text, axe_kernel_options o, int i,
+                      const char *want, const char *const *banned)
+{
+    axe_program *p = NULL;
+    axe_diag d;
+    const char *op = NULL, *got;
+    char *a;
+    int k;
+    o.naive = true;
+    TL_CHECK(compile(text, &o, &p, &d) == AXE_OK, "naive: %s", d.message);
+    if (p == NULL)
+        return;
+    got = axe_program_schedule(p, i, &op);
+    TL_CHECK(got != NULL && strcmp(got, want) == 0, "naive op %d: %s, not %s",
+             i, got != NULL ? got : "(none)", want);
+    a = emit(p, false);
+    for (k = 0; a != NULL && banned[k] != NULL; k++)
+        TL_CHECK(strstr(a, banned[k]) == NULL, "naive op %d %s has '%s'", i,
+                 want, banned[k]);
+    TL_CHECK(a != NULL, "emit");
+    free(a);
+    axe_program_free(p);
+}
+
+static void test_naive(void)
+{
+    static const char *const banned[] = {"AXE_LDV(uint",
+                                         "AXE_STV(uint",
+                                         "axe_ptx_cp_async_c",
+                                         "axe_ptx_ldmatrix_x",
+                                         "axe_ptx_mma_m1",
+                                         "__shfl",
+                                         NULL};
+    axe_kernel_options o;
+    axe_program *p = NULL;
+    axe_diag d;
+    long off = -1;
+    const char *note;
+    cuda_options(&o, NULL);
+    naive_row(copy_kernel, o, 0, "thread_loop", banned);
+    naive_row(copy_kernel, o, 2, "thread_loop", banned);
+    naive_row(tree_kernel, o, 0, "split", banned); /* no cp.async */
+    naive_row(tree_kernel, o, 1, "tree", banned);  /* nothing simpler */
+    naive_row(warp_sum_kernel, o, 1, "smem", banned);
+    naive_row(gemm_kernel, o, 1, "thread_fma", banned);
+    TL_CHECK(compile(warp_sum_kernel, &o, &p, &d) == AXE_OK, "%s", d.message);
+    TL_CHECK(p != NULL &&
+                 strcmp(axe_program_schedule(p, 1, &note), "warp_shuffle") == 0,
+             "the fast variant shuffles");
+    axe_program_free(p);
+    p = NULL;
+    cuda_options(&o, "sm_89");
+    o.naive = true;
+    TL_CHECK(compile(fp8_kernel, &o, &p, &d) == AXE_OK, "naive fp8: %s",
+             d.message);
+    note = p != NULL ? axe_program_note(p, 3, &off) : NULL;
+    TL_CHECK(note != NULL && strstr(note, "the naive variant keeps "
+                                          "gemm.mma_atom: no simpler "
+                                          "schedule applies") != NULL,
+             "naive fp8 gemm: note '%s'", note != NULL ? note : "(none)");
+    axe_program_free(p);
+    p = NULL;
+    TL_CHECK(axe_kernel_options_force(&o, "copy", "vector") == AXE_OK, "force");
+    TL_CHECK(compile(copy_kernel, &o, &p, &d) == AXE_ERR_INVALID && p == NULL &&
+                 strstr(d.message, "the naive variant takes no forced "
+                                   "schedule (--schedule copy=vector)") != NULL,
+             "naive and forced: '%s'", d.message);
+}
+
 int main(void)
 {
     test_target_option();
@@ -341,5 +429,6 @@ int main(void)
     test_emit();
     test_dispatch();
     test_forced_fallback();
+    test_naive();
     return tl_finish();
 }

@@ -55,6 +55,13 @@ typedef struct axe_kernel_options {
      * rejects the schedules the target does not have. */
     char target[AXE_KERNEL_TARGET_MAX];
     int arch;
+    /* The naive variant (`axe compile --naive`; the reference of `axe run
+     * --reference gpu-naive`, docs/compiler.md "The naive variant"):
+     * every operator on the first schedule that applies in the naive
+     * order (per-element loops before vectors, shared-memory reductions
+     * before warp shuffles, scalar FMA before tensor cores) and, on the
+     * CUDA target, no cp.async; no forced schedule is allowed. */
+    bool naive;
 } axe_kernel_options;
 
 typedef enum axe_dtype {
@@ -222,7 +229,9 @@ AXE_API const char *axe_program_schedule(const axe_program *p, int i,
                                          const char **op);
 /* The note compile left on operator statement "i" (in source order), or
  * NULL: a gemm that fell back to scalar FMA (gemm.thread_fma) because K
- * is not a multiple of the K of the tensor-core atom for its dtypes.
+ * is not a multiple of the K of the tensor-core atom for its dtypes; in
+ * the naive variant an operator that keeps a schedule of special
+ * instructions because no simpler one applies.
  * "offset" (NULL allowed) gets the operator's byte offset in the
  * source. */
 AXE_API const char *axe_program_note(const axe_program *p, int i, long *offset);

@@ -33,7 +33,6 @@ argument was checked against the signature.
 from __future__ import annotations
 
 import ctypes
-import hashlib
 import os
 import shlex
 import shutil
@@ -42,6 +41,7 @@ import tempfile
 import threading
 from typing import Any, Dict, List, Optional, Tuple
 
+from . import _cache
 from ._lib import AxeError
 
 #: The emulation headers (written beside the shim when it is built).
@@ -153,33 +153,14 @@ def build(cu: bytes, arch: str, emulate: bool, directory: str,
     else:
         cmd = nvcc_command() + list(NVCC_FLAGS) + [f"-arch={arch}"]
         extra = b""
-    h = hashlib.sha256()
-    for part in (" ".join(cmd), _SHIM):
-        h.update(part.encode() + b"\0")
-    h.update(cu + b"\0" + extra)
-    key = ("e_" if emulate else "g_") + h.hexdigest()[:40]
-    with lock:
-        so = os.path.join(directory, key + ".so")
-        if so in loaded:
-            return loaded[so] + (so, False)
-        built = not os.path.exists(so)
-        if built:
-            try:
-                os.makedirs(directory, exist_ok=True)
-            except OSError as e:
-                raise AxeError("IO", f"cannot create the kernel cache "
-                               f"{directory!r} (set AXE_KERNEL_CACHE): "
-                               f"{e.strerror}") from None
-            _build(cu, key, directory, cmd, hdir if emulate else None)
-        try:
-            # reentrant: an emulated call holds it around its copies,
-            # allocations and launch (the emulation's state is global)
-            entry = (ctypes.CDLL(so), threading.RLock())
-        except OSError as e:
-            raise AxeError("IO", f"cannot load the kernel {so!r} (delete "
-                           f"it to rebuild it): {e}") from None
-        loaded[so] = entry
-        return entry + (so, built)
+    key = _cache.key("e_" if emulate else "g_", (" ".join(cmd), _SHIM),
+                     cu + b"\0" + extra)
+    # the call lock is reentrant: an emulated call holds it around its
+    # copies, allocations and launch (the emulation's state is global)
+    return _cache.load(directory, key, lock, loaded,
+                       lambda: _build(cu, key, directory, cmd,
+                                      hdir if emulate else None),
+                       threading.RLock)
 
 
 def _build(cu: bytes, key: str, directory: str, cmd: List[str],

@@ -175,7 +175,8 @@ class KernelOptions(Structure):
                 ("forced_op", (c_char * KERNEL_NAME_MAX) * KERNEL_MAX_FORCED),
                 ("forced_schedule",
                  (c_char * KERNEL_NAME_MAX) * KERNEL_MAX_FORCED),
-                ("target", c_char * KERNEL_TARGET_MAX), ("arch", c_int)]
+                ("target", c_char * KERNEL_TARGET_MAX), ("arch", c_int),
+                ("naive", c_bool)]
 
 
 class KernelTensor(Structure):

@@ -21,7 +21,6 @@ the cache is guarded by another.
 from __future__ import annotations
 
 import ctypes
-import hashlib
 import math
 import os
 import shlex
@@ -33,7 +32,7 @@ import threading
 from typing import (Any, Dict, List, NamedTuple, Optional, Sequence, Tuple,
                     Union)
 
-from . import _cuda, _lib
+from . import _cache, _cuda, _lib
 from ._lib import AxeError, Diag, KernelOptions, KernelTensor, lib
 
 #: The most work (``axe_program_work``) a ``check=True`` call accepts, as
@@ -210,32 +209,11 @@ def _load(c_text: bytes) -> Tuple[Any, threading.Lock, str, bool]:
     """The loaded shared object of "c_text" (built unless the cache has
     it), its call lock, its path and whether this call built it."""
     cc = _compiler()
-    h = hashlib.sha256()
-    for part in (" ".join(cc), " ".join(CFLAGS), "-lm"):
-        h.update(part.encode() + b"\0")
-    h.update(c_text)
-    key = "k_" + h.hexdigest()[:40]
-    with _cache_lock:
-        directory = cache_dir()
-        so = os.path.join(directory, key + ".so")
-        if so in _loaded:
-            return _loaded[so] + (so, False)
-        built = not os.path.exists(so)
-        if built:
-            try:
-                os.makedirs(directory, exist_ok=True)
-            except OSError as e:
-                raise AxeError("IO", f"cannot create the kernel cache "
-                               f"{directory!r} (set AXE_KERNEL_CACHE): "
-                               f"{e.strerror}") from None
-            _build_so(c_text, key, directory, cc)
-        try:
-            entry = (ctypes.CDLL(so), threading.Lock())
-        except OSError as e:
-            raise AxeError("IO", f"cannot load the kernel {so!r} (delete "
-                           f"it to rebuild it): {e}") from None
-        _loaded[so] = entry
-        return entry + (so, built)
+    key = _cache.key("k_", (" ".join(cc), " ".join(CFLAGS), "-lm"), c_text)
+    directory = cache_dir()
+    return _cache.load(directory, key, _cache_lock, _loaded,
+                       lambda: _build_so(c_text, key, directory, cc),
+                       threading.Lock)
 
 
 def _line_col(text: bytes, offset: int) -> Tuple[int, int]:

@@ -20,7 +20,12 @@
  *   thread_fma
  *         (each thread's C elements, K loop innermost)
  * A schedule the target's backend does not have (compiler_backend.h) is
- * rejected with that reason before its predicate runs.
+ * rejected with that reason before its predicate runs. The naive variant
+ * (axe_kernel_options.naive, the reference of `axe run --reference
+ * gpu-naive`) tries each family in naive_order instead: the per-element
+ * loops first, the staged shared-memory schedules next, the schedules of
+ * special instructions (vectors, warp shuffles, tensor cores) last, and
+ * notes an operator that only such a schedule fits.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +47,7 @@ typedef struct ax_schedule {
     const char *name;
     ax_family family; /* COPY: copy; POINTWISE: all but reduce and gemm */
     ax_predicate applies;
+    bool special; /* vector loads, warp shuffles or tensor cores */
 } ax_schedule;
 
 static int distributed_operand(const axe_program *p, const ax_stmt *s)
@@ -122,20 +128,29 @@ static axe_status split(axe_program *p, ax_stmt *s, ax_plan *plan,
 }
 
 static const ax_schedule registry[] = {
-    {"vector", AX_FAM_COPY, vector},
-    {"thread_loop", AX_FAM_POINTWISE, thread_loop},
-    {"split", AX_FAM_POINTWISE, split},
-    {"smem", AX_FAM_COPY, axe__copy_smem},
-    {"thread_loop", AX_FAM_REDUCE, axe__reduce_thread_loop},
-    {"warp_shuffle", AX_FAM_REDUCE, axe__reduce_warp_shuffle},
-    {"tree", AX_FAM_REDUCE, axe__reduce_tree},
-    {"smem", AX_FAM_REDUCE, axe__reduce_smem},
-    {"grid", AX_FAM_REDUCE, axe__reduce_grid},
-    {"mma_atom", AX_FAM_GEMM, axe__gemm_mma},
-    {"mma_smem", AX_FAM_GEMM, axe__gemm_mma_smem},
-    {"thread_fma", AX_FAM_GEMM, thread_loop},
-    {"split_k", AX_FAM_GEMM, axe__gemm_split_k}};
+    {"vector", AX_FAM_COPY, vector, true},
+    {"thread_loop", AX_FAM_POINTWISE, thread_loop, false},
+    {"split", AX_FAM_POINTWISE, split, false},
+    {"smem", AX_FAM_COPY, axe__copy_smem, false},
+    {"thread_loop", AX_FAM_REDUCE, axe__reduce_thread_loop, false},
+    {"warp_shuffle", AX_FAM_REDUCE, axe__reduce_warp_shuffle, true},
+    {"tree", AX_FAM_REDUCE, axe__reduce_tree, false},
+    {"smem", AX_FAM_REDUCE, axe__reduce_smem, false},
+    {"grid", AX_FAM_REDUCE, axe__reduce_grid, false},
+    {"mma_atom", AX_FAM_GEMM, axe__gemm_mma, true},
+    {"mma_smem", AX_FAM_GEMM, axe__gemm_mma_smem, true},
+    {"thread_fma", AX_FAM_GEMM, thread_loop, false},
+    {"split_k", AX_FAM_GEMM, axe__gemm_split_k, false}};
 #define NSCHED ((int)(sizeof registry / sizeof registry[0]))
+
+/* The registry's indices in the naive variant's order: copy and
+ * pointwise thread_loop, split, smem, vector; reduce thread_loop, smem
+ * (rows reduced in order, as the reference does), tree, grid,
+ * warp_shuffle; gemm thread_fma, split_k, mma_atom, mma_smem. */
+static const int naive_order[] = {1, 2, 3, 0, 4, 7, 6, 8, 5, 11, 12, 9, 10};
+_Static_assert(sizeof naive_order / sizeof naive_order[0] ==
+                   sizeof registry / sizeof registry[0],
+               "naive_order orders every schedule once");
 
 static bool op_in_family(ax_op op, int k)
 {
@@ -385,11 +400,13 @@ static int try_schedules(axe_program *p, ax_stmt *s, const char *forced,
 {
     ax_text *rej = &tr->rej, *brief = &tr->brief;
     ax_plan plan;
-    int k, chosen = -1;
+    int j, k, chosen = -1;
     *missing = -1;
-    for (k = 0; k < NSCHED; k++) {
-        bool mine = forced == NULL || strcmp(forced, registry[k].name) == 0;
+    for (j = 0; j < NSCHED; j++) {
+        bool mine;
         axe_diag why;
+        k = p->opts.naive ? naive_order[j] : j;
+        mine = forced == NULL || strcmp(forced, registry[k].name) == 0;
         axe_diag_clear(&why);
         if (!in_family(s, k))
             continue;
@@ -430,7 +447,7 @@ static axe_status note_fallback(axe_program *p, ax_stmt *s, const char *forced,
     const char *atom;
     int64_t mnk[3], k = axe__ref_len(&s->args[1], 2);
     ax_text note;
-    if (s->op != AX_OP_GEMM || forced != NULL ||
+    if (s->op != AX_OP_GEMM || forced != NULL || p->opts.naive ||
         strcmp(s->schedule, "thread_fma") != 0 || s->scope == AX_SCOPE_THREAD ||
         s->scope == AX_SCOPE_KERNEL || !axe__mma_atom_of(p, s, &atom, mnk) ||
         k % mnk[2] == 0)
@@ -441,6 +458,23 @@ static axe_status note_fallback(axe_program *p, ax_stmt *s, const char *forced,
                   "is not a multiple of the K = %lld of the tensor-core atom "
                   "%s",
                   (long long)k, (long long)mnk[2], atom);
+    axe__text_put(t, "  note: %s\n", note.buf != NULL ? note.buf : "");
+    s->note = note.buf;
+    return note.status;
+}
+
+/* The naive variant's operator that only a schedule of special
+ * instructions fits: a note (the reference shares its schedule). */
+static axe_status note_naive(axe_program *p, ax_stmt *s, int chosen, ax_text *t)
+{
+    ax_text note;
+    if (!p->opts.naive || !registry[chosen].special)
+        return AXE_OK;
+    axe__text_init(&note, p->arena);
+    axe__text_put(&note,
+                  "the naive variant keeps %s.%s: no simpler schedule "
+                  "applies (the reference shares this operator's schedule)",
+                  axe__op_name(s->op), s->schedule);
     axe__text_put(t, "  note: %s\n", note.buf != NULL ? note.buf : "");
     s->note = note.buf;
     return note.status;
@@ -479,6 +513,7 @@ static axe_status dispatch_op(axe_program *p, ax_stmt *s, axe_diag *diag)
     s->schedule = registry[chosen].name;
     axe__text_put(&t, "  chosen %s.%s\n", axe__op_name(s->op), s->schedule);
     AXE_TRY(note_fallback(p, s, forced, &t));
+    AXE_TRY(note_naive(p, s, chosen, &t));
     describe_choice(&t, p, s);
     if (s->op == AX_OP_GEMM)
         axe__mma_describe(&t, p, s);
@@ -595,6 +630,12 @@ axe_status axe__program_dispatch(axe_program *p, axe_diag *diag)
 {
     const ax_backend *b;
     AXE_TRY(axe__backend_check_options(&p->opts, diag));
+    if (p->opts.naive && p->opts.nforced > 0)
+        return axe__fail(diag, AXE_ERR_INVALID, -1,
+                         "the naive variant takes no forced schedule "
+                         "(--schedule %s=%s): it chooses each operator's "
+                         "simplest schedule itself",
+                         p->opts.forced_op[0], p->opts.forced_schedule[0]);
     AXE_TRY(check_forced(p, diag));
     AXE_TRY(dispatch_block(p, p->body, diag));
     b = axe__backend_of(p);

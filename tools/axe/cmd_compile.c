@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * `axe compile FILE.axe [--target c|cuda|mpi] [--arch ARCH] [-D NAME=VALUE]...
- * [--schedule OP=NAME]... [-o OUT] [--explain]`: the generated code (C99,
- * or one CUDA `.cu` file) on stdout or in OUT; with --explain, each
+ * [--schedule OP=NAME]... [--naive] [-o OUT] [--explain]`: the generated
+ * code (C99, or one CUDA `.cu` file; with --naive the naive variant,
+ * every operator on its simplest schedule) on stdout or in OUT; with
+ * --explain, each
  * operator's schedule, derived layouts, the target's instructions and
  * rejected schedules instead, in the same place (docs/cli.md,
  * docs/compiler.md).
@@ -16,7 +18,8 @@
 static const char usage[] =
     "usage: axe compile FILE.axe [--target c|cuda|mpi] [--arch ARCH] "
     "[-D NAME=VALUE]...\n"
-    "                   [--schedule OP=NAME]... [-o OUT] [--explain]\n"
+    "                   [--schedule OP=NAME]... [--naive] [-o OUT] "
+    "[--explain]\n"
     "Compile a kernel of the axe kernel language to C99 or CUDA "
     "(docs/compiler.md).\n"
     "  --target c     C99 that runs the thread hierarchy on one CPU thread\n"
@@ -28,6 +31,9 @@ static const char usage[] =
     "  -D NAME=VALUE  override a 'param NAME = ...;' of the file\n"
     "  --schedule OP=NAME  force schedule NAME for every OP operator;\n"
     "                 OP#N=NAME for operator N only (--explain's 'op N')\n"
+    "  --naive        the naive variant (axe run's GPU reference): every\n"
+    "                 operator on its simplest schedule, no vector loads,\n"
+    "                 shuffles, tensor cores or cp.async (no --schedule)\n"
     "  -o OUT         write the code (or the explanation) to OUT instead of\n"
     "                 stdout\n"
     "  --explain      print each operator's schedule, derived layouts, the\n"
@@ -64,6 +70,8 @@ static int parse_args(int argc, char **argv, compile_args *a)
             continue;
         if (strcmp(argv[i], "--explain") == 0)
             a->explain = true;
+        else if (strcmp(argv[i], "--naive") == 0)
+            a->opts.naive = true;
         else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
             a->out = argv[++i];
         else if (strcmp(argv[i], "--target") == 0 && i + 1 < argc)
@@ -77,6 +85,9 @@ static int parse_args(int argc, char **argv, compile_args *a)
     }
     if (a->file == NULL)
         return cli_usage("compile", "no FILE.axe given");
+    if (a->opts.naive && a->opts.nforced > 0)
+        return cli_usage("compile", "--naive chooses every operator's "
+                                    "schedule: it takes no --schedule");
     return set_target(a);
 }
 

@@ -7,7 +7,10 @@
  * emulated, with the emulation headers (embedded in axe) beside it, built
  * by `$CXX -std=c++17 -DAXE_CUDA_EMULATE` (CXX defaults to c++), its
  * race lines read back from its stderr; for a GPU, built by `$NVCC
- * -arch=sm_XX` (NVCC defaults to nvcc). Every failure is one report.
+ * -arch=sm_XX` (NVCC defaults to nvcc). The naive variant (c->pref, the
+ * GPU reference of kernel_ref.c) is written and built the same way
+ * beside it (kref.cu, kref), never edited by AXE_RUN_EDIT, and run on
+ * c->ref. Every failure is one report.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
@@ -40,13 +43,13 @@ static int write_file(const char *path, const void *const *bufs,
     return ok ? CLI_EXIT_OK : fail("IO", "cannot write", path);
 }
 
-static int read_outputs(run_ctx *c)
+static int read_outputs(run_ctx *c, void **bufs)
 {
     FILE *f = fopen(c->path[3], "rb");
     bool ok = f != NULL;
     int i;
     for (i = 0; ok && i < c->n; i++)
-        ok = fread(c->in[i], 1, c->bytes[i], f) == c->bytes[i];
+        ok = fread(bufs[i], 1, c->bytes[i], f) == c->bytes[i];
     if (f != NULL)
         fclose(f);
     return ok ? CLI_EXIT_OK
@@ -59,11 +62,12 @@ extern const size_t axe_cuda_emu_h_len, axe_cuda_emu_atoms_h_len;
 extern const unsigned char axe_mpi_rt_h[];
 extern const size_t axe_mpi_rt_h_len;
 
-static int write_source(run_ctx *c)
+/* Program "p"'s code into "path" (the target's: C, CUDA, C for MPI). */
+static int write_code(run_ctx *c, axe_program *p, const char *path)
 {
     bool cuda = c->mode != RUN_C; /* or mpi: the target's own code */
-    size_t n = cuda ? axe_program_emit(c->p, "run.axe", NULL, 0)
-                    : axe_program_emit_c(c->p, "run.axe", NULL, 0);
+    size_t n = cuda ? axe_program_emit(p, "run.axe", NULL, 0)
+                    : axe_program_emit_c(p, "run.axe", NULL, 0);
     char *buf = malloc(n + 1);
     int rc;
     if (buf == NULL || n == 0) {
@@ -71,11 +75,21 @@ static int write_source(run_ctx *c)
         return fail("NO_MEMORY", "out of memory", NULL);
     }
     if (cuda)
-        (void)axe_program_emit(c->p, "run.axe", buf, n + 1);
+        (void)axe_program_emit(p, "run.axe", buf, n + 1);
     else
-        (void)axe_program_emit_c(c->p, "run.axe", buf, n + 1);
-    rc = write_file(c->path[0], NULL, NULL, 0, buf, n);
+        (void)axe_program_emit_c(p, "run.axe", buf, n + 1);
+    rc = write_file(path, NULL, NULL, 0, buf, n);
     free(buf);
+    return rc;
+}
+
+/* The kernel's code, the naive variant's (c->pref != NULL) and the
+ * headers the target's code includes. */
+static int write_source(run_ctx *c)
+{
+    int rc = write_code(c, c->p, c->path[0]);
+    if (rc == CLI_EXIT_OK && c->pref != NULL)
+        rc = write_code(c, c->pref, c->path[7]);
     if (rc == CLI_EXIT_OK && c->mode == RUN_CUDA_EMULATED)
         rc = write_file(c->path[5], NULL, NULL, 0, (const char *)axe_cuda_emu_h,
                         axe_cuda_emu_h_len);
@@ -104,55 +118,68 @@ static const char *env_or(const char *name, const char *dflt)
     return v != NULL && v[0] != '\0' ? v : dflt;
 }
 
-static int build(run_ctx *c)
+/* Build the code in "src" into the program "bin" with the target's
+ * compiler. */
+static int build_one(run_ctx *c, const char *src, const char *bin)
 {
     char cmd[1024];
     const char *arch = "";
     if (c->mode == RUN_C) {
         snprintf(cmd, sizeof cmd,
                  "%s -std=c99 -O2 -DAXE_KERNEL_MAIN -o '%s' '%s' -lm 1>&2",
-                 env_or("CC", "cc"), c->path[1], c->path[0]);
+                 env_or("CC", "cc"), bin, src);
         return shell(cmd, "the C compiler failed on the generated code");
     }
     if (c->mode == RUN_MPI) {
         snprintf(cmd, sizeof cmd,
                  "%s -std=c99 -O2 -DAXE_KERNEL_MAIN -I'%s' -o '%s' '%s' -lm "
                  "1>&2",
-                 env_or("MPICC", "mpicc"), c->dir, c->path[1], c->path[0]);
+                 env_or("MPICC", "mpicc"), c->dir, bin, src);
         return shell(cmd, "mpicc failed on the generated code");
     }
+    if (c->mode == RUN_CUDA_EMULATED) {
+        snprintf(cmd, sizeof cmd,
+                 "%s -std=c++17 -O1 -fno-strict-aliasing -DAXE_CUDA_EMULATE "
+                 "-DAXE_KERNEL_MAIN -I'%s' -x c++ -o '%s' '%s' -lm 1>&2",
+                 env_or("CXX", "c++"), c->dir, bin, src);
+        return shell(cmd, "the C++ compiler failed on the emulated CUDA");
+    }
+    (void)axe_program_target(c->p, &arch);
+    snprintf(cmd, sizeof cmd,
+             "%s -std=c++17 -O2 -arch=%s -DAXE_KERNEL_MAIN -o '%s' '%s' 1>&2",
+             env_or("NVCC", "nvcc"), arch, bin, src);
+    return shell(cmd, "nvcc failed on the generated CUDA");
+}
+
+/* The kernel (edited first by the tests' AXE_RUN_EDIT hook, a command
+ * that mutates the emulated .cu), then the naive variant, unedited. */
+static int build(run_ctx *c)
+{
+    char cmd[1024];
+    int rc;
     if (c->mode == RUN_CUDA_EMULATED && getenv("AXE_RUN_EDIT") != NULL) {
-        /* the tests' hook: a command that edits the .cu (a mutation) */
         snprintf(cmd, sizeof cmd, "%s '%s' 1>&2", getenv("AXE_RUN_EDIT"),
                  c->path[0]);
         if (shell(cmd, "AXE_RUN_EDIT failed on the generated CUDA") !=
             CLI_EXIT_OK)
             return CLI_EXIT_FAIL;
     }
-    if (c->mode == RUN_CUDA_EMULATED) {
-        snprintf(cmd, sizeof cmd,
-                 "%s -std=c++17 -O1 -fno-strict-aliasing -DAXE_CUDA_EMULATE "
-                 "-DAXE_KERNEL_MAIN -I'%s' -x c++ -o '%s' '%s' -lm 1>&2",
-                 env_or("CXX", "c++"), c->dir, c->path[1], c->path[0]);
-        return shell(cmd, "the C++ compiler failed on the emulated CUDA");
-    }
-    (void)axe_program_target(c->p, &arch);
-    snprintf(cmd, sizeof cmd,
-             "%s -std=c++17 -O2 -arch=%s -DAXE_KERNEL_MAIN -o '%s' '%s' 1>&2",
-             env_or("NVCC", "nvcc"), arch, c->path[1], c->path[0]);
-    return shell(cmd, "nvcc failed on the generated CUDA");
+    rc = build_one(c, c->path[0], c->path[1]);
+    if (rc == CLI_EXIT_OK && c->pref != NULL)
+        rc = build_one(c, c->path[7], c->path[8]);
+    return rc;
 }
 
 /* The emulation's race lines (compiler_cuda_emu.h) on the kernel's
- * stderr into c->emu_cur: "axe-emu-race TENSOR OFFSET T1 C1 L1 W1 T2 C2
- * L2 W2" per race kept, "axe-emu-races N" per launch with races. */
-static void emu_races(run_ctx *c)
+ * stderr into "rep" (NULL: dropped): "axe-emu-race TENSOR OFFSET T1 C1
+ * L1 W1 T2 C2 L2 W2" per race kept, "axe-emu-races N" per launch with
+ * races. */
+static void emu_races(run_ctx *c, axe_race_report *rep)
 {
     char line[512], name[64];
     size_t len;
     long long off, t1, c1, t2, c2, count;
     int l1, w1, l2, w2;
-    axe_race_report *rep = c->emu_cur;
     FILE *f = fopen(c->path[4], "r");
     while (f != NULL && rep != NULL && fgets(line, sizeof line, f) != NULL) {
         if (sscanf(line, "axe-emu-races %lld", &count) == 1) {
@@ -207,7 +234,12 @@ static int kernel_failed(const run_ctx *c)
     return kernel_fail("run", "RUN", "the kernel failed: %s", reason);
 }
 
-static int execute(run_ctx *c, bool bench, long long order, run_result *res)
+/* Run program "bin" on the inputs in the in file (threads in "order"),
+ * its outputs into "bufs", its emulated races into "rep"; with "bench"
+ * timed into "res". */
+static int execute(run_ctx *c, const char *bin, void **bufs,
+                   axe_race_report *rep, bool bench, long long order,
+                   run_result *res)
 {
     char cmd[768 + RUN_MAX_ARGS * 26];
     FILE *pipe;
@@ -221,7 +253,7 @@ static int execute(run_ctx *c, bool bench, long long order, run_result *res)
             cmd + n, sizeof cmd - n, "%s --oversubscribe %s-np %d ",
             env_or("MPIRUN", "mpirun"),
             geteuid() == 0 ? "--allow-run-as-root " : "", c->ranks);
-    n += (size_t)snprintf(cmd + n, sizeof cmd - n, "'%s' ", c->path[1]);
+    n += (size_t)snprintf(cmd + n, sizeof cmd - n, "'%s' ", bin);
     if (c->mode == RUN_MPI) /* the entry check's shard list */
         n += (size_t)snprintf(cmd + n, sizeof cmd - n, "--shards '%s' ",
                               c->path[6]);
@@ -247,19 +279,21 @@ static int execute(run_ctx *c, bool bench, long long order, run_result *res)
     res->seconds = sec;
     res->runs = runs;
     if (c->mode == RUN_CUDA_EMULATED)
-        emu_races(c);
-    return read_outputs(c);
+        emu_races(c, rep);
+    return read_outputs(c, bufs);
 }
 
 int kernel_run_build(run_ctx *c)
 {
-    static const char *const names[7] = {"k.c",
-                                         "k",
-                                         "in",
-                                         "out",
-                                         "err",
-                                         "compiler_cuda_emu.h",
-                                         "compiler_cuda_emu_atoms.h"};
+    static const char *const names[RUN_NPATHS] = {"k.c",
+                                                  "k",
+                                                  "in",
+                                                  "out",
+                                                  "err",
+                                                  "compiler_cuda_emu.h",
+                                                  "compiler_cuda_emu_atoms.h",
+                                                  "kref.cu",
+                                                  "kref"};
     const char *tmp = getenv("TMPDIR");
     char dir[sizeof c->dir];
     int i, rc;
@@ -272,13 +306,18 @@ int kernel_run_build(run_ctx *c)
         return fail("IO", "cannot create a temporary directory", NULL);
     }
     memcpy(dir, c->dir, sizeof dir);
-    for (i = 0;
-         i < (c->mode == RUN_CUDA_EMULATED || c->mode == RUN_MPI ? 7 : 5); i++)
+    for (i = 0; i < RUN_NPATHS; i++) {
+        if ((i == 5 || i == 6) && c->mode != RUN_CUDA_EMULATED &&
+            c->mode != RUN_MPI)
+            continue;
+        if (i >= 7 && c->pref == NULL)
+            continue;
         snprintf(c->path[i], sizeof c->path[i], "%s/%s", dir,
                  c->mode == RUN_MPI && i == 5   ? "compiler_mpi_rt.h"
                  : c->mode == RUN_MPI && i == 6 ? "shards"
                  : i == 0 && c->mode != RUN_C && c->mode != RUN_MPI ? "k.cu"
                                                                     : names[i]);
+    }
     rc = write_source(c);
     return rc == CLI_EXIT_OK ? build(c) : rc;
 }
@@ -289,11 +328,23 @@ int kernel_run_exec(run_ctx *c, bool bench, run_result *res)
                         NULL, 0);
     if (rc == CLI_EXIT_OK && c->mode == RUN_MPI)
         rc = kernel_mpi_shards(c);
-    return rc == CLI_EXIT_OK ? execute(c, bench, 0, res) : rc;
+    return rc == CLI_EXIT_OK
+               ? execute(c, c->path[1], c->in, c->emu_cur, bench, 0, res)
+               : rc;
 }
 
 int kernel_run_order(run_ctx *c, long long order)
 {
     run_result res;
-    return execute(c, false, order, &res);
+    return execute(c, c->path[1], c->in, c->emu_cur, false, order, &res);
+}
+
+int kernel_run_naive(run_ctx *c, axe_race_report *races)
+{
+    run_result res;
+    int rc = write_file(c->path[2], (const void *const *)c->ref, c->bytes, c->n,
+                        NULL, 0);
+    return rc == CLI_EXIT_OK
+               ? execute(c, c->path[8], c->ref, races, false, 0, &res)
+               : rc;
 }

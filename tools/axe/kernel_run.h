@@ -13,6 +13,13 @@
  * the lists (lists of one value repeat). */
 #define RUN_MAX_ARGS 16
 #define RUN_MAX_RUNS 16
+
+/* What --check compares with (`--reference`, kernel_ref.c): "auto" the
+ * CPU reference within its work limit, else (a GPU run) the naive
+ * variant; "cpu" the reference interpreter; "gpu-naive" the naive variant
+ * of the CUDA program run where the kernel runs. */
+typedef enum run_ref { RUN_REF_AUTO, RUN_REF_CPU, RUN_REF_NAIVE } run_ref;
+
 typedef struct run_args {
     const char *file;
     uint64_t seed;
@@ -21,6 +28,8 @@ typedef struct run_args {
     const char *target, *arch;
     bool emulate;
     int ranks; /* --ranks N (0: not given): an MPI run of a mesh program */
+    run_ref reference;    /* --reference (RUN_REF_AUTO: not given) */
+    bool reference_given; /* whether --reference was given */
     axe_kernel_options opts;
     int nargs, nruns, nranges;
     /* `--range NAME=LO:HI`: an integer tensor's random values */
@@ -43,6 +52,7 @@ typedef struct run_result {
     const axe_race_report *races;     /* NULL: not detected */
     bool order_pass[3];               /* ascending, descending, seeded random */
     const axe_race_report *emu_races; /* the emulation's; NULL: none run */
+    run_ref reference;                /* the run's: RUN_REF_CPU or _NAIVE */
 } run_result;
 
 /* How the kernel runs: the C target's program, the CUDA target's .cu
@@ -55,15 +65,20 @@ typedef enum run_mode {
     RUN_MPI /* --ranks N: mpicc, mpirun -np N */
 } run_mode;
 
+#define RUN_NPATHS 9
 typedef struct run_ctx {
     char dir[64];
-    /* k.c (k.cu), k, in, out, err (the kernel's stderr), and for the
+    /* k.c (k.cu), k, in, out, err (the kernel's stderr), for the
      * emulation its two headers (an MPI run: the runtime's header and
-     * the shard list) */
-    char path[7][96];
+     * the shard list), and the naive variant's kref.cu and kref */
+    char path[RUN_NPATHS][96];
     run_mode mode;
     int ranks; /* RUN_MPI: the mesh's devices, one rank each */
     axe_program *p;
+    /* The naive variant (axe_kernel_options.naive) of the same source and
+     * options, built when some run checks against it; NULL otherwise. */
+    axe_program *pref;
+    run_ref reference[RUN_MAX_RUNS]; /* each run's (kernel_ref_plan) */
     /* one buffer per tensor parameter; RUN_MPI: per device d and
      * parameter i, buffer d * nparams + i (its local buffer) */
     int n, nparams;
@@ -99,6 +114,42 @@ int kernel_run_exec(run_ctx *c, bool bench, run_result *res);
  * ascending, -1 descending, a positive seed: seeded random), the outputs
  * into c->in. */
 int kernel_run_order(run_ctx *c, long long order);
+/* Run the naive variant (c->pref, built by kernel_run_build) on the
+ * inputs c->ref, replaced by its outputs; under emulation its races into
+ * "races" (NULL: dropped). */
+int kernel_run_naive(run_ctx *c, axe_race_report *races);
+
+/* Tensor "t"'s seeded random values into "buf" (a --range of "a" gives
+ * its integers instead), advancing the seed "s" (kernel_data.c). */
+void kernel_data_fill(const run_args *a, axe_kernel_tensor t, void *buf,
+                      uint64_t *s);
+/* Compare "got" with the reference "want" element by element within
+ * axe_dtype_tolerance, normwise; a mismatch clears res->pass, the
+ * largest errors go to res->max_abs and res->max_rel. */
+void kernel_data_compare(axe_kernel_tensor t, const void *got, const void *want,
+                         run_result *res);
+
+/* The work limits of a run (kernel_ref.c): the CPU's (the reference
+ * interpreter, the C target, the emulation), and a GPU run's checked
+ * against the naive variant or not checked. */
+#define RUN_MAX_WORK ((int64_t)1 << 30)
+#define RUN_MAX_GPU_WORK ((int64_t)1 << 42)
+/* `--reference auto|cpu|gpu-naive` into "a" (a usage error otherwise). */
+int kernel_ref_parse(const char *v, run_args *a);
+/* Run "r"'s reference (c->reference[r]) from its bound program's work and
+ * the mode, or exit 1 past the limits; with "naive" (some run needs it)
+ * the caller compiles c->pref (kernel_ref_compile). */
+int kernel_ref_plan(run_ctx *c, const run_args *a, int r, bool *naive);
+/* Compile the naive variant of "src" with the options of "a" (its forced
+ * schedules dropped) into c->pref; its notes go to stderr. */
+int kernel_ref_compile(run_ctx *c, const run_args *a, const kernel_src *src);
+/* The reference outputs of run "r" into c->ref: the interpreter with its
+ * race detector (races into "races"; past the detector's limits without
+ * it, with a note) or the naive variant (under emulation its races into
+ * "races"; on a GPU none: res->races stays NULL). */
+int kernel_ref_run(run_ctx *c, int r, run_result *res, axe_race_report *races);
+/* "cpu" or "gpu-naive". */
+const char *kernel_ref_name(run_ref ref);
 
 /* An MPI run (kernel_run_mpi.c). Buffer "i" of c->in as a tensor: the
  * parameter's, or for RUN_MPI its local buffer's (elems: local_elems). */

@@ -18,6 +18,8 @@
  * Copies of consecutive statements overlap (the A and B tiles of a GEMM
  * before their `sync`); across the iterations of a `for` whose tiles
  * rotate over stages, compiler_cuda_pipe.c keeps several in flight.
+ * The naive variant (axe_kernel_options.naive) has no cp.async (and so
+ * no pipeline): its copies load into registers and store.
  */
 #include <string.h>
 
@@ -41,8 +43,8 @@ static bool plain_operand(const ax_ref *r)
 bool axe__cuda_async_copy(const axe_program *p, const ax_stmt *s)
 {
     int64_t bytes;
-    if (s->kind != AX_ST_OP || s->dead || s->op != AX_OP_COPY ||
-        s->plan == NULL || s->stage[0] != NULL ||
+    if (p->opts.naive || s->kind != AX_ST_OP || s->dead ||
+        s->op != AX_OP_COPY || s->plan == NULL || s->stage[0] != NULL ||
         (s->scope != AX_SCOPE_WARP && s->scope != AX_SCOPE_WARPGROUP &&
          s->scope != AX_SCOPE_CTA))
         return false;
