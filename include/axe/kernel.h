@@ -223,6 +223,13 @@ AXE_API size_t axe_program_emit(axe_program *p, const char *file, char *buf,
 /* One paragraph per operator: the chosen schedule, the layouts it derived
  * and every rejected schedule with its reason (snprintf-style). */
 AXE_API size_t axe_program_explain(const axe_program *p, char *buf, size_t cap);
+/* Layout synthesis (docs/compiler.md, "Layout synthesis"): each `layout
+ * auto` tensor's layout and why, each anchor's instruction choice (chosen,
+ * cost, runner-up) and each rearrange, snprintf-style; "json": the one
+ * object of `axe synth --json` ({"tensors": {}, ...} without auto
+ * tensors). */
+AXE_API size_t axe_program_synth(const axe_program *p, bool json, char *buf,
+                                 size_t cap);
 /* The schedule chosen for operator statement "i" (in source order) and
  * its operator name; NULL past the end. */
 AXE_API const char *axe_program_schedule(const axe_program *p, int i,

@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "compiler_backend.h"
+#include "compiler_synth.h"
 
 typedef axe_status (*ax_predicate)(axe_program *p, ax_stmt *s, ax_plan *plan,
                                    axe_diag *why, bool commit);
@@ -255,6 +256,8 @@ static const char *forced_for(const axe_program *p, const ax_stmt *s)
     const char *kind = NULL;
     ax_op op;
     int i, index;
+    if (s->rearrange) /* always staged through shared memory */
+        return "smem";
     for (i = 0; i < p->opts.nforced; i++) {
         if (parse_target(p->opts.forced_op[i], &op, &index, NULL) != AXE_OK ||
             op != s->op)
@@ -515,6 +518,7 @@ static axe_status dispatch_op(axe_program *p, ax_stmt *s, axe_diag *diag)
     AXE_TRY(note_fallback(p, s, forced, &t));
     AXE_TRY(note_naive(p, s, chosen, &t));
     describe_choice(&t, p, s);
+    axe__synth_explain(&t, p, s);
     if (s->op == AX_OP_GEMM)
         axe__mma_describe(&t, p, s);
     if (axe__backend_of(p)->explain != NULL)

@@ -129,6 +129,9 @@ typedef struct ax_tensor {
     ax_scope owner;      /* scope whose threads share a distributed tensor */
     int64_t span;        /* elements of storage (per thread for registers) */
     bool written, param; /* written by an operator; a kernel parameter */
+    /* `layout auto`: the synthesis pass (compiler_synth.c) chose
+     * "layout" (register and shared tensors only). */
+    bool autolayout;
     /* A runtime extent of dim 0 (global, row-major tensors only): an
      * expression of runtime scalars; shape[0] then holds its largest
      * value over every i32 value of the scalars ("nominal", so that the
@@ -347,6 +350,10 @@ typedef struct ax_stmt {
                                  the value instead of imm (0: imm) */
     int rdim;                 /* reduce: the reduced dim of the source */
     ax_red rkind;             /* reduce: the combining function */
+    bool rearrange;           /* `rearrange(dst, src)`: a copy between
+                                 two distributed registers that dispatch
+                                 always stages through shared memory
+                                 (copy.smem) */
     bool tf32;                /* gemm(C, A, B, tf32): A and B rounded to
                                  tf32 (axe_tf32_round) before each product */
     long tf32_off;            /* gemm: the offset of its tf32 option */
@@ -620,6 +627,9 @@ struct axe_program {
     /* The complete diagnostic when it has notes or exceeds a diag: its
      * message, then one note per line (NULL: the diag is complete). */
     char *full_diag;
+    /* Layout synthesis (compiler_synth.h): what it chose for the `layout
+     * auto` tensors, NULL when the program has none. */
+    struct ax_synth_report *synth;
 };
 
 /* A program holding a copy of "text" and "opts" (NULL: defaults), before

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "axe/notation.h"
-#include "compiler_internal.h"
+#include "compiler_synth.h"
 
 typedef struct ax_atom {
     const char *name;
@@ -270,6 +270,26 @@ bool axe__mma_atom_of(const axe_program *p, const ax_stmt *s, const char **name,
     *name = a->name;
     memcpy(mnk, a->mnk, sizeof a->mnk);
     return true;
+}
+
+/* The grouped fragment "o" of gemm "s"'s atom (compiler_synth.h). */
+axe_status axe__mma_frag_grouped(const axe_program *p, const ax_stmt *s, int o,
+                                 axe_layout *grouped, int *seps, int64_t *nvals,
+                                 int64_t *mnk)
+{
+    const ax_atom *a = atom_for(p->tensors[s->args[1].tensor].dtype,
+                                p->tensors[s->args[2].tensor].dtype,
+                                p->tensors[s->args[0].tensor].dtype);
+    ax_frag f;
+    axe_layout atom;
+    if (a == NULL)
+        return AXE_ERR_UNSUPPORTED;
+    AXE_TRY(invert_tv(a, o, &f));
+    AXE_TRY(frag_layout(&f, &atom));
+    AXE_TRY(axe_layout_group(&atom, f.shape, 2, grouped, seps, NULL));
+    *nvals = f.nvals;
+    memcpy(mnk, a->mnk, sizeof a->mnk);
+    return AXE_OK;
 }
 
 /* For --explain: the atom of gemm "s"'s dtypes and its fragments, each

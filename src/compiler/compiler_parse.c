@@ -290,7 +290,24 @@ static axe_status new_tensor(ax_parser *ps, ax_tensor **out)
     return AXE_OK;
 }
 
-/* NAME ':' dtype shape ['layout' layout] (the memory kind already read). */
+/* `layout auto` (issue 15): the synthesis pass (compiler_synth.c) gives
+ * the tensor its layout before sema; until then it holds the row-major
+ * layout, so that a pass run without synthesis sees a valid one. */
+static axe_status parse_auto(ax_parser *ps, ax_tensor *t)
+{
+    if (t->mem == AX_MEM_GLOBAL)
+        return axe__fail(ps->diag, AXE_ERR_INVALID, (long)ps->tok.pos,
+                         "'%s' is a global tensor: its layout is the "
+                         "caller's, so it cannot be 'auto' (only register "
+                         "and shared tensors)",
+                         t->name);
+    t->autolayout = true;
+    AXE_TRY(axe_layout_row_major(t->shape, t->ndim, &t->layout));
+    return axe__lex_next(ps);
+}
+
+/* NAME ':' dtype shape ['layout' (layout | 'auto')] (the memory kind
+ * already read). */
 static axe_status parse_tensor(ax_parser *ps, ax_mem mem)
 {
     ax_tensor *t;
@@ -329,6 +346,8 @@ static axe_status parse_tensor(ax_parser *ps, ax_mem mem)
                          "extents",
                          t->name);
     AXE_TRY(axe__lex_next(ps));
+    if (axe__tok_is(ps, "auto"))
+        return parse_auto(ps, t);
     return parse_layout(ps, &t->layout, NULL);
 }
 

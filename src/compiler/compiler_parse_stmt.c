@@ -224,13 +224,17 @@ static axe_status parse_op(ax_parser *ps, ax_stmt *s, ax_scope scope)
     int i;
     s->kind = AX_ST_OP;
     s->scope = scope;
-    for (i = 0; i <= (int)AX_OP_LAST; i++)
+    s->rearrange = axe__tok_is(ps, "rearrange");
+    for (i = 0; i <= (int)AX_OP_LAST && !s->rearrange; i++)
         if (axe__tok_is(ps, axe__op_name((ax_op)i)))
             break;
-    if (i > (int)AX_OP_LAST)
-        return axe__syntax(ps, "an operator (docs/compiler.md: copy, fill, "
-                               "elementwise, iota, comparisons, select, "
-                               "reduce, gemm, atomic_add)");
+    if (s->rearrange)
+        i = (int)AX_OP_COPY;
+    else if (i > (int)AX_OP_LAST)
+        return axe__syntax(
+            ps, "an operator (docs/compiler.md: copy, "
+                "rearrange, fill, elementwise, iota, comparisons, select, "
+                "reduce, gemm, atomic_add)");
     s->op = (ax_op)i;
     s->off = (long)ps->tok.pos;
     s->line = ps->tok.line;

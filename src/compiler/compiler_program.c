@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "compiler_internal.h"
+#include "compiler_synth.h"
 
 static const char *const builtin_vars[AX_VAR_NBUILTIN] = {
     "bx",     "by",   "bz",        "tx",       "laneid",
@@ -81,6 +81,8 @@ axe_status axe__program_new(const char *text, size_t len,
 static axe_status run_passes(axe_program *p, axe_diag *diag)
 {
     axe_status st = axe__program_parse(p, diag);
+    if (st == AXE_OK)
+        st = axe__program_synth(p, diag);
     if (st == AXE_OK)
         st = axe__program_check(p, diag);
     if (st == AXE_OK)

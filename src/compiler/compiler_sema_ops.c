@@ -1012,6 +1012,30 @@ static axe_status mark_dead(axe_program *p, ax_stmt *s, int empty)
     return AXE_OK;
 }
 
+/* rearrange(dst, src): both operands are registers distributed over the
+ * threads of the operator's collective scope (check_scope then checked
+ * the owner); the copy goes through a shared scratch (copy.smem). */
+static axe_status check_rearrange(const axe_program *p, const ax_stmt *s,
+                                  axe_diag *diag)
+{
+    int i;
+    if (s->scope == AX_SCOPE_THREAD || s->scope == AX_SCOPE_KERNEL)
+        return axe__fail(diag, AXE_ERR_INVALID, s->off,
+                         "rearrange redistributes registers among the "
+                         "threads of a warp, warpgroup or CTA, not at %s "
+                         "scope",
+                         axe__scope_name(s->scope));
+    for (i = 0; i < 2; i++)
+        if (p->tensors[s->args[i].tensor].mem != AX_MEM_REGISTER)
+            return axe__fail(diag, AXE_ERR_INVALID, s->args[i].off,
+                             "'%s' is %s memory: rearrange moves registers "
+                             "between two thread-value layouts (a copy to "
+                             "or from memory is 'copy')",
+                             p->tensors[s->args[i].tensor].name,
+                             axe__mem_name(p->tensors[s->args[i].tensor].mem));
+    return AXE_OK;
+}
+
 static axe_status check_op(axe_program *p, ax_stmt *s, axe_diag *diag)
 {
     int i;
@@ -1026,6 +1050,8 @@ static axe_status check_op(axe_program *p, ax_stmt *s, axe_diag *diag)
     }
     if (s->op == AX_OP_IOTA)
         AXE_TRY(check_iota(p, s, diag));
+    if (s->rearrange)
+        AXE_TRY(check_rearrange(p, s, diag));
     clear_bounds(p);
     if (s->args[0].bdim >= 0)
         return axe__fail(diag, AXE_ERR_INVALID, s->args[0].off,

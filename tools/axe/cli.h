@@ -39,6 +39,8 @@ int cli_axe_main(int argc, char **argv);
 /* `axe compile` and `axe run` (cmd_compile.c, cmd_run.c; the kernel
  * compiler, docs/compiler.md). */
 int cli_compile_main(int argc, char **argv);
+/* `axe synth` (cmd_synth.c): layout synthesis of `layout auto` tensors. */
+int cli_synth_main(int argc, char **argv);
 int cli_run_main(int argc, char **argv);
 
 /* Answer every request line of "in" on "out" (the `axe batch` protocol);

@@ -31,6 +31,8 @@ static void print_usage(FILE *f)
                "HTML)\n"
                "  compile FILE   compile a kernel (.axe) to C; run FILE: "
                "compile, run and --check it\n"
+               "  synth FILE     the layouts synthesized for a kernel's "
+               "'layout auto' tensors\n"
                "  --help         this text; 'axe <command> --help' for a "
                "command\n"
                "  --version      the version of axe\n"
@@ -62,6 +64,8 @@ int main(int argc, char **argv)
         return cli_render_main(argc - 1, argv + 1);
     if (strcmp(cmd, "compile") == 0)
         return cli_compile_main(argc - 1, argv + 1);
+    if (strcmp(cmd, "synth") == 0)
+        return cli_synth_main(argc - 1, argv + 1);
     if (strcmp(cmd, "run") == 0)
         return cli_run_main(argc - 1, argv + 1);
     if (strcmp(cmd, "map") == 0)

@@ -1,0 +1,436 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Register layout synthesis (issue 15 §2, Hexcute's Algorithm 1) on the
+ * parsed program, before sema. The operator graph is the operator list:
+ * an operator relates the register tensors it names. Unknowns are the
+ * `layout auto` register tensors; hand-written layouts are solved from
+ * the start (pinned: constraints that synthesis respects, never changes).
+ *
+ *   1. A register used by a thread-scope operator is per-thread storage:
+ *      row-major, no thread axis.
+ *   2. Anchors: each gemm whose C is unknown gets C tiled by the target's
+ *      mma atom over the scope's warps (compiler_synth_anchor.c).
+ *   3. Ready queue: every constraint with one unknown left is solved
+ *      (elementwise, cast, copy between registers: equal layouts; reduce
+ *      and broadcast operands: the projection of the reduced dimension),
+ *      until nothing changes.
+ *   4. When unknowns remain, the copy between memory and an unknown
+ *      register that moves the most data becomes an anchor (a layout built
+ *      for coalescing), then 3 again.
+ *
+ * Consistency: a constraint whose operands are all solved is checked. A
+ * register copy between two layouts that disagree is a rearrange (staged
+ * through shared memory by copy.smem) and is reported with its scratch
+ * size; any other operator whose solved layouts disagree is an error
+ * naming both tensors and the operator.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "axe/notation.h"
+#include "compiler_synth.h"
+
+typedef struct sy_state {
+    axe_program *p;
+    ax_synth_report *r;
+    bool solved[AX_MAX_TENSORS];
+} sy_state;
+
+int axe__synth_ref_shape(const axe_program *p, const ax_ref *r, int64_t *shape)
+{
+    const ax_tensor *t = &p->tensors[r->tensor];
+    int d;
+    if (r->is_view) {
+        for (d = 0; d < r->view.nshard && d < AX_MAX_DIMS; d++)
+            shape[d] = r->view.shard[d].extent;
+        return d;
+    }
+    for (d = 0; d < t->ndim; d++)
+        shape[d] = r->ndim == 0 ? t->shape[d] : r->len[d];
+    return t->ndim;
+}
+
+void axe__synth_label(const axe_program *p, int op, char *buf, size_t cap)
+{
+    (void)snprintf(buf, cap, "%s#%d", axe__op_name(p->ops[op]->op), op);
+}
+
+/* "r" names all of its register tensor (no region start, view or
+ * broadcast), so the operator's shape is the tensor's. */
+static bool whole(const axe_program *p, const ax_ref *r)
+{
+    const ax_tensor *t = &p->tensors[r->tensor];
+    int d;
+    if (r->is_view || r->bdim >= 0 || t->mem != AX_MEM_REGISTER)
+        return false;
+    for (d = 0; d < r->ndim; d++)
+        if ((r->start[d] != NULL &&
+             (r->start[d]->kind != AX_EX_INT || r->start[d]->value != 0)) ||
+            r->len[d] != t->shape[d])
+            return false;
+    return true;
+}
+
+static axe_status set_how(sy_state *st, int tensor, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static axe_status set_how(sy_state *st, int tensor, const char *fmt, ...)
+{
+    ax_synth_tensor *e = &st->r->tensors[st->r->ntensors++];
+    va_list ap;
+    e->tensor = tensor;
+    va_start(ap, fmt);
+    (void)vsnprintf(e->how, sizeof e->how, fmt, ap);
+    va_end(ap);
+    st->solved[tensor] = true;
+    return AXE_OK;
+}
+
+static bool is_unknown(const sy_state *st, const ax_ref *r)
+{
+    return !st->solved[r->tensor];
+}
+
+/* Step 1: registers of thread-scope operators are per-thread. */
+static axe_status per_thread(sy_state *st)
+{
+    int i, a;
+    for (i = 0; i < st->p->nops; i++) {
+        const ax_stmt *s = st->p->ops[i];
+        for (a = 0; a < s->nargs && s->scope == AX_SCOPE_THREAD; a++) {
+            ax_tensor *t = &st->p->tensors[s->args[a].tensor];
+            char label[48];
+            if (t->mem != AX_MEM_REGISTER || st->solved[s->args[a].tensor])
+                continue;
+            AXE_TRY(axe_layout_row_major(t->shape, t->ndim, &t->layout));
+            axe__synth_label(st->p, i, label, sizeof label);
+            AXE_TRY(set_how(st, s->args[a].tensor,
+                            "per-thread, row-major (thread-scope %s)", label));
+        }
+    }
+    return AXE_OK;
+}
+
+static axe_status add_choice(sy_state *st, const ax_synth_choice *ch)
+{
+    if (st->r->nchoices == AX_SYNTH_MAX_ITEMS)
+        return AXE_ERR_CAPACITY;
+    st->r->choices[st->r->nchoices++] = *ch;
+    return AXE_OK;
+}
+
+/* Step 2: gemm anchors (C unknown, whole, at a collective scope). */
+static axe_status gemm_anchors(sy_state *st, axe_diag *diag)
+{
+    int i;
+    for (i = 0; i < st->p->nops; i++) {
+        const ax_stmt *s = st->p->ops[i];
+        ax_synth_choice ch;
+        axe_layout l;
+        axe_diag why;
+        char label[48];
+        if (s->op != AX_OP_GEMM || s->scope == AX_SCOPE_THREAD ||
+            s->scope == AX_SCOPE_KERNEL || !whole(st->p, &s->args[0]) ||
+            !is_unknown(st, &s->args[0]))
+            continue;
+        if (axe__synth_gemm_anchor(st->p, s, &l, &ch, &why) != AXE_OK)
+            continue; /* no atom fits: a copy may anchor C instead */
+        (void)diag;
+        st->p->tensors[s->args[0].tensor].layout = l;
+        ch.op = i;
+        AXE_TRY(add_choice(st, &ch));
+        axe__synth_label(st->p, i, label, sizeof label);
+        AXE_TRY(
+            set_how(st, s->args[0].tensor, "anchor %s: %s", label, ch.chosen));
+    }
+    return AXE_OK;
+}
+
+static bool is_pointwise(ax_op op)
+{
+    return op != AX_OP_REDUCE && op != AX_OP_GEMM && op != AX_OP_FILL &&
+           op != AX_OP_IOTA;
+}
+
+static axe_status disagree(const sy_state *st, const ax_stmt *s, int a, int b,
+                           axe_diag *diag)
+{
+    char label[48];
+    axe__synth_label(st->p, s->index, label, sizeof label);
+    return axe__fail(diag, AXE_ERR_INVALID, s->off,
+                     "layout synthesis: '%s' and '%s' meet at %s with "
+                     "different thread-value layouts (%s); write "
+                     "rearrange(dst, src) into a register of the other "
+                     "layout before it",
+                     st->p->tensors[a].name, st->p->tensors[b].name, label,
+                     st->p->tensors[a].autolayout ||
+                             st->p->tensors[b].autolayout
+                         ? "fixed by different anchors or constraints"
+                         : "both written by hand");
+}
+
+static axe_status add_rearrange(sy_state *st, const ax_stmt *s)
+{
+    const ax_tensor *t = &st->p->tensors[s->args[0].tensor];
+    ax_synth_rearrange *e;
+    int64_t n = 1;
+    int d, i;
+    for (i = 0; i < st->r->nrearranges; i++)
+        if (st->r->rearranges[i].op == s->index)
+            return AXE_OK;
+    if (st->r->nrearranges == AX_SYNTH_MAX_ITEMS)
+        return AXE_ERR_CAPACITY;
+    for (d = 0; d < t->ndim; d++)
+        n *= t->shape[d];
+    e = &st->r->rearranges[st->r->nrearranges++];
+    e->op = s->index;
+    e->tensor = s->args[0].tensor;
+    e->smem_bytes = n * axe_dtype_size(t->dtype);
+    return AXE_OK;
+}
+
+/* Two solved operands "a", "b" of "s": equal layouts, or a rearrange
+ * (a register copy), or an error. */
+static axe_status check_equal(sy_state *st, const ax_stmt *s, int a, int b,
+                              axe_diag *diag)
+{
+    bool same = false;
+    if (!st->p->tensors[a].autolayout && !st->p->tensors[b].autolayout)
+        return AXE_OK; /* pinned by hand: dispatch decides */
+    AXE_TRY(axe_layout_equivalent(&st->p->tensors[a].layout,
+                                  &st->p->tensors[b].layout, &same, NULL));
+    if (same)
+        return AXE_OK;
+    if (s->op == AX_OP_COPY)
+        return add_rearrange(st, s);
+    return disagree(st, s, a, b, diag);
+}
+
+/* Elementwise, cast, copy, select, comparisons: the whole register
+ * operands share one layout; a broadcast operand is its projection. */
+static axe_status solve_pointwise(sy_state *st, const ax_stmt *s, bool *changed,
+                                  axe_diag *diag)
+{
+    int a, known = -1, ka = -1;
+    char label[48];
+    axe__synth_label(st->p, s->index, label, sizeof label);
+    for (a = 0; a < s->nargs; a++)
+        if (whole(st->p, &s->args[a]) && !is_unknown(st, &s->args[a])) {
+            if (known >= 0 && known != s->args[a].tensor)
+                AXE_TRY(check_equal(st, s, known, s->args[a].tensor, diag));
+            else if (known < 0)
+                known = s->args[a].tensor, ka = a;
+        }
+    if (known < 0)
+        return AXE_OK;
+    for (a = 0; a < s->nargs; a++) {
+        const ax_ref *r = &s->args[a];
+        ax_tensor *t = &st->p->tensors[r->tensor];
+        if (!is_unknown(st, r) || t->mem != AX_MEM_REGISTER)
+            continue;
+        if (whole(st->p, r)) {
+            t->layout = st->p->tensors[known].layout;
+            AXE_TRY(set_how(st, r->tensor, "equal to '%s' (%s, %s)",
+                            st->p->tensors[known].name, label,
+                            s->op == AX_OP_COPY ? "copy" : "elementwise"));
+            *changed = true;
+        } else if (r->bdim >= 0 && !r->is_view && r->ndim == 0) {
+            int64_t shape[AX_MAX_DIMS];
+            int n = axe__synth_ref_shape(st->p, &s->args[ka], shape);
+            AXE_TRY(axe__synth_project(&st->p->tensors[known].layout, shape, n,
+                                       r->bdim, &t->layout));
+            AXE_TRY(set_how(st, r->tensor,
+                            "projection of '%s' without dim %d (broadcast "
+                            "operand of %s)",
+                            st->p->tensors[known].name, r->bdim, label));
+            *changed = true;
+        }
+    }
+    return AXE_OK;
+}
+
+/* reduce(d, s, kind, k): d is the projection of s without dim k. */
+static axe_status solve_reduce(sy_state *st, const ax_stmt *s, bool *changed)
+{
+    const ax_ref *d = &s->args[0], *src = &s->args[1];
+    int64_t shape[AX_MAX_DIMS];
+    char label[48];
+    int n;
+    if (!whole(st->p, d) || !whole(st->p, src) || !is_unknown(st, d) ||
+        is_unknown(st, src))
+        return AXE_OK;
+    n = axe__synth_ref_shape(st->p, src, shape);
+    if (s->rdim >= n)
+        return AXE_OK; /* sema refuses it */
+    AXE_TRY(axe__synth_project(&st->p->tensors[src->tensor].layout, shape, n,
+                               s->rdim, &st->p->tensors[d->tensor].layout));
+    axe__synth_label(st->p, s->index, label, sizeof label);
+    *changed = true;
+    return set_how(st, d->tensor, "projection of '%s' without dim %d (%s)",
+                   st->p->tensors[src->tensor].name, s->rdim, label);
+}
+
+/* gemm at warp scope: A and B from C's atom tiling (Theorem 1). */
+static axe_status solve_gemm(sy_state *st, const ax_stmt *s, bool *changed)
+{
+    char label[48];
+    int o;
+    if (is_unknown(st, &s->args[0]) || !whole(st->p, &s->args[0]))
+        return AXE_OK;
+    axe__synth_label(st->p, s->index, label, sizeof label);
+    for (o = 1; o < 3; o++) {
+        const ax_ref *r = &s->args[o];
+        axe_layout l;
+        axe_status rc;
+        if (!whole(st->p, r) || !is_unknown(st, r))
+            continue;
+        rc = axe__synth_gemm_operand(st->p, s, o, &l);
+        if (rc == AXE_ERR_UNSUPPORTED)
+            continue;
+        AXE_TRY(rc);
+        st->p->tensors[r->tensor].layout = l;
+        AXE_TRY(set_how(
+            st, r->tensor, "%s fragment tiles matching C '%s' (%s, Theorem 1)",
+            o == 1 ? "A" : "B", st->p->tensors[s->args[0].tensor].name, label));
+        *changed = true;
+    }
+    return AXE_OK;
+}
+
+/* Step 3: the ready queue, as passes over the operators until no
+ * constraint solves another unknown. */
+static axe_status propagate(sy_state *st, axe_diag *diag)
+{
+    bool changed = true;
+    int i;
+    while (changed) {
+        changed = false;
+        for (i = 0; i < st->p->nops; i++) {
+            const ax_stmt *s = st->p->ops[i];
+            if (s->scope == AX_SCOPE_THREAD || s->scope == AX_SCOPE_KERNEL)
+                continue;
+            if (s->rearrange) { /* changes the layout on purpose */
+                AXE_TRY(add_rearrange(st, s));
+                continue;
+            }
+            if (s->op == AX_OP_REDUCE)
+                AXE_TRY(solve_reduce(st, s, &changed));
+            else if (s->op == AX_OP_GEMM)
+                AXE_TRY(solve_gemm(st, s, &changed));
+            else if (is_pointwise(s->op))
+                AXE_TRY(solve_pointwise(st, s, &changed, diag));
+        }
+    }
+    return AXE_OK;
+}
+
+static int64_t ref_elems(const axe_program *p, const ax_ref *r)
+{
+    int64_t shape[AX_MAX_DIMS], n = 1;
+    int d, nd = axe__synth_ref_shape(p, r, shape);
+    for (d = 0; d < nd; d++)
+        n *= shape[d];
+    return n;
+}
+
+/* Step 4: the copy between memory and an unknown whole register that
+ * moves the most bytes (the first such in source order on ties). */
+static int largest_copy(const sy_state *st, int *reg)
+{
+    int i, best = -1;
+    int64_t most = -1;
+    for (i = 0; i < st->p->nops; i++) {
+        const ax_stmt *s = st->p->ops[i];
+        int a;
+        if (s->op != AX_OP_COPY || s->rearrange ||
+            s->scope == AX_SCOPE_THREAD || s->scope == AX_SCOPE_KERNEL)
+            continue;
+        for (a = 0; a < 2; a++) {
+            const ax_ref *r = &s->args[a], *o = &s->args[1 - a];
+            int64_t bytes = ref_elems(st->p, r) *
+                            axe_dtype_size(st->p->tensors[r->tensor].dtype);
+            if (whole(st->p, r) && is_unknown(st, r) &&
+                st->p->tensors[o->tensor].mem != AX_MEM_REGISTER &&
+                bytes > most)
+                best = i, *reg = a, most = bytes;
+        }
+    }
+    return best;
+}
+
+static axe_status copy_anchor(sy_state *st, int i, int reg, axe_diag *diag)
+{
+    const ax_stmt *s = st->p->ops[i];
+    ax_tensor *t = &st->p->tensors[s->args[reg].tensor];
+    ax_synth_choice ch;
+    axe_layout l;
+    char label[48];
+    axe_status rc =
+        axe__synth_copy_anchor(st->p, s, reg, 1 - reg, &l, &ch, diag);
+    axe__synth_label(st->p, i, label, sizeof label);
+    if (rc == AXE_ERR_UNSUPPORTED)
+        return axe__fail(diag, rc, t->off,
+                         "layout synthesis: no coalesced layout of '%s' for "
+                         "its anchor %s: %s",
+                         t->name, label, diag->message);
+    AXE_TRY(rc);
+    t->layout = l;
+    ch.op = i;
+    AXE_TRY(add_choice(st, &ch));
+    return set_how(st, s->args[reg].tensor, "anchor %s: %s", label, ch.chosen);
+}
+
+static axe_status unsolved(const sy_state *st, axe_diag *diag)
+{
+    int i;
+    for (i = 0; i < st->p->ntensors; i++) {
+        const ax_tensor *t = &st->p->tensors[i];
+        if (t->mem == AX_MEM_REGISTER && !st->solved[i])
+            return axe__fail(diag, AXE_ERR_UNSUPPORTED, t->off,
+                             "layout synthesis: no anchor (a gemm, or a "
+                             "copy between memory and registers) reaches "
+                             "'%s' through the operators; write its layout",
+                             t->name);
+    }
+    return AXE_OK;
+}
+
+axe_status axe__synth_registers(axe_program *p, ax_synth_report *r,
+                                axe_diag *diag)
+{
+    sy_state st;
+    int i, reg = 0;
+    memset(&st, 0, sizeof st);
+    st.p = p;
+    st.r = r;
+    for (i = 0; i < p->ntensors; i++)
+        st.solved[i] =
+            p->tensors[i].mem != AX_MEM_REGISTER || !p->tensors[i].autolayout;
+    AXE_TRY(per_thread(&st));
+    AXE_TRY(gemm_anchors(&st, diag));
+    AXE_TRY(propagate(&st, diag));
+    while ((i = largest_copy(&st, &reg)) >= 0) {
+        AXE_TRY(copy_anchor(&st, i, reg, diag));
+        AXE_TRY(propagate(&st, diag));
+    }
+    return unsolved(&st, diag);
+}
+
+static bool has_auto(const axe_program *p)
+{
+    int i;
+    for (i = 0; i < p->ntensors; i++)
+        if (p->tensors[i].autolayout)
+            return true;
+    return false;
+}
+
+axe_status axe__program_synth(axe_program *p, axe_diag *diag)
+{
+    if (!has_auto(p))
+        return AXE_OK;
+    p->synth = axe__arena_alloc(p->arena, sizeof *p->synth);
+    if (p->synth == NULL)
+        return AXE_ERR_NO_MEMORY;
+    AXE_TRY(axe__synth_registers(p, p->synth, diag));
+    return axe__synth_shared(p, p->synth, diag);
+}

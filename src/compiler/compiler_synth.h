@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Layout synthesis (issue 15, Hexcute's Algorithm 1): the pass that gives
+ * every `layout auto` tensor its layout, between parse and sema, so that
+ * sema checks a synthesized layout exactly as a hand-written one. Register
+ * (thread-value) layouts come from anchors (a gemm's C tiled by the
+ * target's mma atom, else the largest copy between memory and registers,
+ * laid out for coalescing) and constraints propagated through the
+ * operators (elementwise and cast: equal layouts; reduce and broadcast:
+ * the projection of the reduced dimension); shared layouts come after
+ * (axe__synth_shared). What was chosen, and why, is kept in the program's
+ * report for `axe synth`, --explain and axe_program_synth.
+ */
+#ifndef AXE_COMPILER_SYNTH_H
+#define AXE_COMPILER_SYNTH_H
+
+#include "compiler_internal.h"
+
+#define AX_SYNTH_MAX_ITEMS 64
+#define AX_SYNTH_TEXT 192
+
+/* A synthesized tensor and the constraint or anchor that fixed it. */
+typedef struct ax_synth_tensor {
+    int tensor;
+    char how[AX_SYNTH_TEXT];
+} ax_synth_tensor;
+
+/* An anchor's instruction choice: the leaf of the search with the lowest
+ * cost and the next best one ("runner_up" empty: none). */
+typedef struct ax_synth_choice {
+    int op;
+    char chosen[AX_SYNTH_TEXT];
+    double cost;
+    char runner_up[AX_SYNTH_TEXT];
+    double runner_cost;
+} ax_synth_choice;
+
+/* A copy between two register layouts that disagree: staged through
+ * shared memory (copy.smem), "smem_bytes" of scratch per scope
+ * instance. */
+typedef struct ax_synth_rearrange {
+    int op, tensor;
+    int64_t smem_bytes;
+} ax_synth_rearrange;
+
+/* A warp-wide access of a shared tensor, its bank-conflict ways before
+ * and after the chosen swizzle (filled by axe__synth_shared). */
+typedef struct ax_synth_access {
+    int op, tensor;
+    int64_t ways_before, ways_after;
+} ax_synth_access;
+
+typedef struct ax_synth_report {
+    int ntensors, nchoices, nrearranges, naccesses;
+    ax_synth_tensor tensors[AX_MAX_TENSORS];
+    ax_synth_choice choices[AX_SYNTH_MAX_ITEMS];
+    ax_synth_rearrange rearranges[AX_SYNTH_MAX_ITEMS];
+    ax_synth_access accesses[AX_SYNTH_MAX_ITEMS];
+} ax_synth_report;
+
+/* Run synthesis on a parsed program when it has `layout auto` tensors
+ * (p->synth stays NULL otherwise): registers, then shared tensors. */
+axe_status axe__program_synth(axe_program *p, axe_diag *diag);
+/* Register layouts (compiler_synth.c). */
+axe_status axe__synth_registers(axe_program *p, ax_synth_report *r,
+                                axe_diag *diag);
+/* Shared layouts (compiler_synth_shared.c): after the registers. */
+axe_status axe__synth_shared(axe_program *p, ax_synth_report *r,
+                             axe_diag *diag);
+
+/* Anchors (compiler_synth_anchor.c): the layout of the whole auto
+ * register operand "reg" of copy "s" whose other operand "mem" is in
+ * memory, built for coalescing (AXE_ERR_UNSUPPORTED when no candidate
+ * fits, why in "diag"); and of gemm "s"'s C tiled by the mma atom over
+ * the scope's warps. Each records its choice in "ch". */
+axe_status axe__synth_copy_anchor(const axe_program *p, const ax_stmt *s,
+                                  int reg, int mem, axe_layout *out,
+                                  ax_synth_choice *ch, axe_diag *diag);
+axe_status axe__synth_gemm_anchor(const axe_program *p, const ax_stmt *s,
+                                  axe_layout *out, ax_synth_choice *ch,
+                                  axe_diag *diag);
+/* Keep "text" of cost "cost" in "ch" when it is the cheapest leaf so far
+ * (the first on ties: *have says whether one was kept) or the runner-up. */
+void axe__synth_keep(ax_synth_choice *ch, double cost, const char *text,
+                     bool *have);
+/* The gemm constraint (compiler_synth_gemm.c, Theorem 1 for mma atoms): at
+ * warp scope, when C is the atom tiling that axe__synth_gemm_anchor
+ * builds, the layout of operand "o" (1 A, 2 B) tiled by its fragment;
+ * AXE_ERR_UNSUPPORTED otherwise. */
+axe_status axe__synth_gemm_operand(const axe_program *p, const ax_stmt *s,
+                                   int o, axe_layout *out);
+/* The layout of an operand without dimension "k" of "l" (over "shape",
+ * "n" dims): thread iters of k become replicas, its register iters go,
+ * the remaining register strides are made compact in their order. */
+axe_status axe__synth_project(const axe_layout *l, const int64_t *shape, int n,
+                              int k, axe_layout *out);
+/* The shape of operand "r" before sema (a region's lengths, a view's
+ * shard, else the tensor's), its number of dims returned. */
+int axe__synth_ref_shape(const axe_program *p, const ax_ref *r, int64_t *shape);
+/* "kind#N", the operator's label as --schedule spells it. */
+void axe__synth_label(const axe_program *p, int op, char *buf, size_t cap);
+/* The grouped layout of fragment "o" (0 A, 1 B, 2 C) of the mma atom for
+ * gemm "s"'s dtypes over its 2-D tile (seps as axe_layout_group's), its
+ * values per lane and the atom's (M, N, K); AXE_ERR_UNSUPPORTED when the
+ * dtypes have no atom (compiler_mma.c). */
+axe_status axe__mma_frag_grouped(const axe_program *p, const ax_stmt *s, int o,
+                                 axe_layout *grouped, int *seps, int64_t *nvals,
+                                 int64_t *mnk);
+/* The synthesis lines of --explain under operator "s" (none without). */
+void axe__synth_explain(ax_text *t, const axe_program *p, const ax_stmt *s);
+
+#endif

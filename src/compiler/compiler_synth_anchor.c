@@ -1,0 +1,356 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Anchors of layout synthesis (issue 15 §2) and the projection constraint.
+ * An anchor's layout is the leaf of a small search with the lowest cost of
+ * an analytical model (instructions, not time); the runner-up is kept for
+ * --explain. Candidates that the tensor's shape cannot hold (a digit of
+ * the thread-value map that straddles a dimension without dividing it)
+ * are backtracked over.
+ *
+ *   copy:  the register is laid out for coalescing against its memory
+ *          operand: dims sorted by memory stride, w-element vectors
+ *          (w * size in {16, 8, 4, 2, 1} bytes, aligned by every stride and
+ *          the start), consecutive threads on consecutive runs of L
+ *          elements (w divides L; L = w when the shape allows):
+ *          flat = (o * T' + t) * L + v over the dims from the fastest, T'
+ *          threads of the scope's T (the others replicas), at most a
+ *          thread's registers each. Cost: accesses issued by the scope
+ *          instance, (size / (w T')) * T; ties go to more threads, then
+ *          shorter runs.
+ * The gemm anchor is in compiler_synth_gemm.c.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "compiler_synth.h"
+
+typedef struct sy_digit {
+    int64_t extent, stride;
+    const char *axis;
+} sy_digit;
+
+static const char *thread_axis(ax_scope sc)
+{
+    return sc == AX_SCOPE_WARP        ? "laneid"
+           : sc == AX_SCOPE_WARPGROUP ? "tid_in_wg"
+                                      : "tx";
+}
+
+static int64_t gcd(int64_t a, int64_t b)
+{
+    a = a < 0 ? -a : a;
+    b = b < 0 ? -b : b;
+    while (b != 0) {
+        int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* Per dim of "r", its memory stride; false when a dim is not one memory
+ * iter (then the row-major order is used, without vectors). */
+static bool mem_strides(const axe_program *p, const ax_ref *r, int n,
+                        int64_t *stride)
+{
+    const ax_tensor *t = &p->tensors[r->tensor];
+    axe_layout g;
+    int seps[AXE_LAYOUT_MAX_DIMS + 1], d, i;
+    if (r->is_view) {
+        for (d = 0; d < n; d++) {
+            if (strcmp(r->view.shard[d].axis, "m") != 0)
+                return false;
+            stride[d] = r->view.shard[d].stride;
+        }
+        return true;
+    }
+    if (axe_layout_group(&t->layout, t->shape, t->ndim, &g, seps, NULL) !=
+        AXE_OK)
+        return false;
+    for (d = 0; d < n; d++) {
+        int k = 0;
+        stride[d] = 0;
+        for (i = seps[d]; i < seps[d + 1]; i++)
+            if (g.shard[i].extent > 1) {
+                if (k++ > 0 || strcmp(g.shard[i].axis, "m") != 0)
+                    return false;
+                stride[d] = g.shard[i].stride;
+            }
+    }
+    return true;
+}
+
+/* A divisor of the memory address of element 0 of "r" for every value of
+ * its starts (0: any). */
+static int64_t base_align(const axe_program *p, const ax_ref *r, int n,
+                          const int64_t *stride)
+{
+    const axe_layout *l = r->is_view ? &r->view : &p->tensors[r->tensor].layout;
+    int64_t g = 0;
+    int d, i;
+    for (i = 0; i < l->noffset; i++)
+        g = gcd(g, l->offset[i].value);
+    if (r->is_view && r->view_dyn != NULL)
+        g = gcd(g, axe__expr_gcd(r->view_dyn));
+    for (d = 0; d < n && !r->is_view && r->ndim > 0; d++)
+        if (r->start[d] != NULL)
+            g = gcd(g, axe__expr_gcd(r->start[d]) * stride[d]);
+    return g;
+}
+
+/* Deal the digits (inner to outer) over the dims taken in "order" (the
+ * fastest first) into "out": a digit goes whole into a dim that it
+ * divides, or is split when the dim's extent divides it; false when the
+ * shape cannot hold the map. */
+static bool deal(sy_digit *dg, int nd, const int64_t *shape, int n,
+                 const int *order, axe_layout *out)
+{
+    axe_iter per[AX_MAX_DIMS][8];
+    int cnt[AX_MAX_DIMS] = {0}, j, k = 0, d, i;
+    for (j = 0; j < n; j++) {
+        int64_t e = shape[order[j]];
+        d = order[j];
+        while (e > 1) {
+            axe_iter *it;
+            while (k < nd && dg[k].extent == 1)
+                k++;
+            if (k == nd || cnt[d] == 8)
+                return false;
+            it = &per[d][cnt[d]++];
+            memset(it, 0, sizeof *it);
+            strcpy(it->axis, dg[k].axis);
+            it->stride = dg[k].stride;
+            if (e % dg[k].extent == 0) {
+                it->extent = dg[k].extent;
+                e /= dg[k].extent;
+                dg[k].extent = 1;
+            } else if (dg[k].extent % e == 0) {
+                it->extent = e;
+                dg[k].extent /= e;
+                dg[k].stride *= e;
+                e = 1;
+            } else
+                return false;
+        }
+    }
+    for (; k < nd; k++)
+        if (dg[k].extent != 1)
+            return false;
+    axe_layout_init(out);
+    for (d = 0; d < n; d++) {
+        if (cnt[d] == 0 && axe_layout_push_shard(out, 1, 0, "m") != AXE_OK)
+            return false;
+        for (i = cnt[d] - 1; i >= 0; i--)
+            if (axe_layout_push_shard(out, per[d][i].extent, per[d][i].stride,
+                                      per[d][i].axis) != AXE_OK)
+                return false;
+    }
+    return true;
+}
+
+/* Dims from the fastest (smallest stride; on ties the later dim). */
+static void fastest_first(const int64_t *stride, int n, int *order)
+{
+    int i, j;
+    for (i = 0; i < n; i++)
+        order[i] = n - 1 - i;
+    for (i = 0; i < n; i++)
+        for (j = i + 1; j < n; j++)
+            if (stride[order[j]] < stride[order[i]]) {
+                int t = order[i];
+                order[i] = order[j];
+                order[j] = t;
+            }
+}
+
+typedef struct sy_copy {
+    int64_t size, threads, es, align;
+    int n;
+    int64_t shape[AX_MAX_DIMS];
+    int order[AX_MAX_DIMS];
+    bool vec;
+    const char *axis;
+} sy_copy;
+
+/* A leaf of the copy search: w-element accesses, runs of L elements per
+ * thread (w divides L), on tp consecutive threads. */
+typedef struct sy_leaf {
+    int64_t w, run, tp;
+} sy_leaf;
+
+/* The leaf's layout; false when the shape cannot hold it, w is not
+ * aligned or a thread's registers would not hold its elements. */
+static bool copy_candidate(const sy_copy *c, const sy_leaf *f, axe_layout *out)
+{
+    sy_digit dg[4];
+    if ((f->w > 1 && !c->vec) || (c->align != 0 && c->align % f->w != 0) ||
+        f->run % f->w != 0 || c->size % (f->run * f->tp) != 0 ||
+        (c->size / f->tp) * c->es > AX_MAX_REGISTER_BYTES)
+        return false;
+    dg[0] = (sy_digit){f->w, 1, "m"};
+    dg[1] = (sy_digit){f->run / f->w, f->w, "m"};
+    dg[2] = (sy_digit){f->tp, 1, c->axis};
+    dg[3] = (sy_digit){c->size / (f->run * f->tp), f->run, "m"};
+    if (!deal(dg, 4, c->shape, c->n, c->order, out))
+        return false;
+    return f->tp == c->threads ||
+           axe_layout_push_replica(out, c->threads / f->tp, f->tp, c->axis) ==
+               AXE_OK;
+}
+
+static void copy_text(const sy_copy *c, const sy_leaf *f, char *buf, size_t cap)
+{
+    (void)snprintf(buf, cap,
+                   "coalesced, %lld-byte accesses (%lld element%s) in runs "
+                   "of %lld on %lld consecutive %s, %lld per thread%s",
+                   (long long)(f->w * c->es), (long long)f->w,
+                   f->w > 1 ? "s" : "", (long long)f->run, (long long)f->tp,
+                   c->axis, (long long)(c->size / (f->w * f->tp)),
+                   f->tp < c->threads ? ", the other threads replicas" : "");
+}
+
+static axe_status copy_setup(const axe_program *p, const ax_stmt *s, int reg,
+                             int mem, sy_copy *c, axe_diag *diag)
+{
+    const ax_tensor *t = &p->tensors[s->args[reg].tensor];
+    int64_t stride[AX_MAX_DIMS], shape[AX_MAX_DIMS];
+    int d, i;
+    memset(c, 0, sizeof *c);
+    c->n = t->ndim;
+    c->size = 1;
+    for (d = 0; d < t->ndim; d++)
+        c->shape[d] = t->shape[d], c->size *= t->shape[d];
+    if (axe__synth_ref_shape(p, &s->args[mem], shape) != c->n)
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
+                         "its operands differ in rank");
+    c->vec = mem_strides(p, &s->args[mem], c->n, stride);
+    if (!c->vec)
+        for (d = c->n - 1, i = 1; d >= 0; d--)
+            stride[d] = i, i *= (int)c->shape[d];
+    fastest_first(stride, c->n, c->order);
+    c->vec = c->vec && stride[c->order[0]] == 1;
+    c->align = base_align(p, &s->args[mem], c->n, stride);
+    for (d = 0; d < c->n; d++)
+        if (d != c->order[0] && c->shape[d] > 1)
+            c->align = gcd(c->align, stride[d]);
+    c->threads = axe__scope_threads(p, s->scope);
+    c->es = axe_dtype_size(t->dtype);
+    c->axis = thread_axis(s->scope);
+    return AXE_OK;
+}
+
+/* Keep the two cheapest leaves (the first on ties). */
+void axe__synth_keep(ax_synth_choice *ch, double cost, const char *text,
+                     bool *have)
+{
+    if (!*have || cost < ch->cost) {
+        if (*have) {
+            memcpy(ch->runner_up, ch->chosen, sizeof ch->chosen);
+            ch->runner_cost = ch->cost;
+        }
+        (void)snprintf(ch->chosen, sizeof ch->chosen, "%s", text);
+        ch->cost = cost;
+        *have = true;
+    } else if (ch->runner_up[0] == '\0' || cost < ch->runner_cost) {
+        (void)snprintf(ch->runner_up, sizeof ch->runner_up, "%s", text);
+        ch->runner_cost = cost;
+    }
+}
+
+/* The leaves in the search's order: tp from the scope's threads down
+ * (halving), the run L from w up over the divisors of the size, w from 16
+ * bytes down; the cheapest wins, the first on ties (more threads, shorter
+ * runs). Cost: accesses issued by the scope instance,
+ * size / (w tp) * T. */
+static void copy_search(const sy_copy *c, ax_synth_choice *ch, sy_leaf *best,
+                        bool *have)
+{
+    static const int64_t bytes[] = {16, 8, 4, 2, 1};
+    sy_leaf f;
+    int b;
+    for (f.tp = c->threads; f.tp >= 1; f.tp = f.tp % 2 == 0 ? f.tp / 2 : 0)
+        for (f.run = 1; f.run <= c->size / f.tp; f.run++)
+            for (b = 0; b < 5; b++) {
+                char text[AX_SYNTH_TEXT];
+                axe_layout l;
+                double cost;
+                f.w = bytes[b] / c->es;
+                if (f.w < 1 || bytes[b] % c->es != 0 ||
+                    c->size % (f.run * f.tp) != 0 || !copy_candidate(c, &f, &l))
+                    continue;
+                cost = (double)((c->size / (f.w * f.tp)) * c->threads);
+                copy_text(c, &f, text, sizeof text);
+                if (!*have || cost < ch->cost)
+                    *best = f;
+                axe__synth_keep(ch, cost, text, have);
+            }
+}
+
+axe_status axe__synth_copy_anchor(const axe_program *p, const ax_stmt *s,
+                                  int reg, int mem, axe_layout *out,
+                                  ax_synth_choice *ch, axe_diag *diag)
+{
+    sy_copy c;
+    sy_leaf best;
+    bool have = false;
+    AXE_TRY(copy_setup(p, s, reg, mem, &c, diag));
+    memset(ch, 0, sizeof *ch);
+    memset(&best, 0, sizeof best);
+    copy_search(&c, ch, &best, &have);
+    if (!have)
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
+                         "no thread count dividing the %s's %lld threads "
+                         "deals the %lld elements over the tensor's shape "
+                         "within a thread's %d bytes of registers",
+                         axe__scope_name(s->scope), (long long)c.threads,
+                         (long long)c.size, AX_MAX_REGISTER_BYTES);
+    (void)copy_candidate(&c, &best, out);
+    return AXE_OK;
+}
+
+/* Register strides made compact in their order: each m iter's stride
+ * becomes the product of the extents of the m iters of smaller stride. */
+static axe_status compact(axe_layout *l)
+{
+    int64_t orig[AXE_LAYOUT_MAX_SHARD];
+    int i, j;
+    for (i = 0; i < l->nshard; i++)
+        orig[i] = l->shard[i].stride;
+    for (i = 0; i < l->nshard; i++) {
+        int64_t below = 1;
+        if (strcmp(l->shard[i].axis, "m") != 0)
+            continue;
+        for (j = 0; j < l->nshard; j++)
+            if (strcmp(l->shard[j].axis, "m") == 0 && l->shard[j].extent > 1 &&
+                (orig[j] < orig[i] || (orig[j] == orig[i] && j > i)))
+                below *= l->shard[j].extent;
+        l->shard[i].stride = l->shard[i].extent > 1 ? below : 0;
+    }
+    return AXE_OK;
+}
+
+/* The projection constraint (compiler_synth.h). */
+axe_status axe__synth_project(const axe_layout *l, const int64_t *shape, int n,
+                              int k, axe_layout *out)
+{
+    axe_layout g;
+    int seps[AXE_LAYOUT_MAX_DIMS + 1], d, i;
+    AXE_TRY(axe_layout_group(l, shape, n, &g, seps, NULL));
+    axe_layout_init(out);
+    for (d = 0; d < n; d++)
+        for (i = seps[d]; i < seps[d + 1]; i++) {
+            const axe_iter *it = &g.shard[i];
+            bool mem = strcmp(it->axis, "m") == 0;
+            if (d != k)
+                AXE_TRY(axe_layout_push_shard(out, it->extent, it->stride,
+                                              it->axis));
+            else if (!mem && it->extent > 1)
+                AXE_TRY(axe_layout_push_replica(out, it->extent, it->stride,
+                                                it->axis));
+        }
+    for (i = 0; i < l->nreplica; i++)
+        AXE_TRY(axe_layout_push_replica(out, l->replica[i].extent,
+                                        l->replica[i].stride,
+                                        l->replica[i].axis));
+    return compact(out);
+}

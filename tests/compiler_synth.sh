@@ -1,0 +1,236 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+#
+# Layout synthesis (issue 15, docs/compiler.md "Layout synthesis"): the
+# `auto` twins of the examples pass `axe run --check --json` (C target,
+# and the CUDA emulation for the small ones) at two sizes; their
+# synthesized layouts (`axe synth --json`) are equivalent, by the
+# library's `axe equal --equivalent`, to the layouts written by hand in
+# the hand-written examples (copied here with the params substituted), and
+# their generated C equals the hand-written example's with the kernel
+# renamed; rearrange(dst, src) runs through copy.smem and the race
+# detector reports no race; a copy between two register layouts that
+# disagree is reported as a rearrange; `layout auto` errors name the
+# tensor. The last line is "N passed, N failed".
+set -u
+
+# shellcheck source=tests/kernel_lib.sh
+. "$(dirname "$0")/kernel_lib.sh"
+kernel_need_compiler CC cc "C compiler"
+kernel_counts
+K="$SRC/examples/kernels"
+T="$SRC/tests/kernels"
+
+# run_json FILE ARGS...: axe run --check --json passes without races.
+run_json() {
+    local f=$1
+    shift
+    if "$AXE" run "$f" --check --json "$@" >"$tmp/out" 2>"$tmp/err" &&
+        grep -q '"pass":true' "$tmp/out" && grep -q '"races":\[\]' "$tmp/out"; then
+        ok
+    else
+        bad "axe run $(basename "$f") --check --json $* ($(head -c 400 "$tmp/out" "$tmp/err"))"
+    fi
+}
+
+# synth_json FILE ARGS...: the JSON of axe synth into $tmp/synth.json.
+synth_json() {
+    local f=$1
+    shift
+    "$AXE" synth "$f" --json "$@" >"$tmp/synth.json" 2>"$tmp/err" || {
+        bad "axe synth $(basename "$f") $* failed: $(head -c 300 "$tmp/err")"
+        return 1
+    }
+}
+
+# layout_of NAME: the synthesized layout of tensor NAME in synth.json.
+layout_of() {
+    sed -n 's/.*"tensors": {\([^}]*\)}.*/\1/p' "$tmp/synth.json" |
+        tr ',' '\n' | sed -n "s/^ *\"$1\": \"\(.*\)\"\$/\1/p"
+}
+
+# same FILE NAME LAYOUT ARGS...: tensor NAME of FILE (axe synth, ARGS) is
+# equivalent to the hand-written LAYOUT.
+same() {
+    local f=$1 name=$2 want=$3 got
+    shift 3
+    synth_json "$f" "$@" || return
+    # the layout text holds commas: cut the tensors object by quotes
+    got=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["tensors"][sys.argv[2]])' \
+        "$tmp/synth.json" "$name" 2>/dev/null || layout_of "$name")
+    if [ -n "$got" ] && [ "$("$AXE" equal --equivalent "$got" "$want")" = true ]; then
+        ok
+    else
+        bad "$(basename "$f") $*: '$name' is '$got', not equivalent to $want"
+    fi
+}
+
+# same_c AUTO HAND ARGS...: the generated C of AUTO is HAND's with the
+# kernel renamed (so the synthesized layouts address every element as
+# the hand-written ones do).
+same_c() {
+    local a=$1 h=$2
+    shift 2
+    (cd "$K" && "$AXE" compile "$a.axe" "$@") 2>&1 |
+        sed -E "s/$a/$h/g; s/line [0-9]+/line L/g" >"$tmp/a.c"
+    (cd "$K" && "$AXE" compile "$h.axe" "$@") 2>&1 |
+        sed -E "s/line [0-9]+/line L/g" >"$tmp/h.c"
+    if [ -s "$tmp/a.c" ] && diff "$tmp/a.c" "$tmp/h.c" >"$tmp/diff"; then
+        ok
+    else
+        bad "C of $a differs from $h's: $(head -c 500 "$tmp/diff")"
+    fi
+}
+
+# --- the auto twins run and check, C and the CUDA emulation ---------------
+run_json "$K/gemm_mma_auto.axe"
+run_json "$K/gemm_mma_auto.axe" -D M=384 -D N=256 -D K=96 --seed 6
+run_json "$K/gemm_auto.axe"
+run_json "$K/gemm_auto.axe" -D M=384 -D N=256 -D K=96 --seed 6
+run_json "$K/warp_mma_auto.axe"
+run_json "$K/warp_mma_auto.axe" -D MT=1 -D NT=3 -D KT=5 --seed 12
+run_json "$K/softmax_auto.axe"
+run_json "$K/softmax_auto.axe" -D ROWS=12 -D C=160 --seed 9
+run_json "$K/softmax_auto.axe" -D C=80 --seed 3 # replicas: 16 lanes x 5
+run_json "$K/rmsnorm_auto.axe"
+run_json "$K/rmsnorm_auto.axe" -D ROWS=192 -D C=37 --seed 4
+for f in softmax_auto warp_mma_auto rmsnorm_auto; do
+    run_json "$K/$f.axe" --target cuda --emulate
+done
+run_json "$T/rearrange.axe"
+run_json "$T/rearrange.axe" --target cuda --emulate
+
+# --- equal to the hand-written layouts ------------------------------------
+same "$K/gemm_mma_auto.axe" acc \
+    "S[(2, 4, 2, 8, 4, 4, 4, 2):(4@warpid, 16, 2, 4@laneid, 1@warpid, 4, 1@laneid, 1)]"
+same "$K/gemm_auto.axe" acc "S[(16, 8, 16, 8):(16@tx, 8, 1@tx, 1)]"
+same "$K/warp_mma_auto.axe" c "S[(2, 2, 8, 2, 4, 2):(8, 2, 4@laneid, 4, 1@laneid, 1)]"
+same "$K/warp_mma_auto.axe" a "S[(2, 2, 8, 2, 2, 4):(8, 1, 4@laneid, 4, 2, 1@laneid)]"
+same "$K/warp_mma_auto.axe" b "S[(2, 8, 2, 2, 4):(4, 4@laneid, 2, 1, 1@laneid)]"
+same "$K/warp_mma_auto.axe" a "S[(1, 2, 8, 5, 2, 4):(20, 1, 4@laneid, 4, 2, 1@laneid)]" \
+    -D MT=1 -D NT=3 -D KT=5
+same "$K/warp_mma_auto.axe" c "S[(1, 2, 8, 3, 4, 2):(12, 2, 4@laneid, 4, 1@laneid, 1)]" \
+    -D MT=1 -D NT=3 -D KT=5
+same "$K/softmax_auto.axe" r "S[(1, 3, 32):(0, 1, 1@laneid)]"
+same "$K/softmax_auto.axe" m "S[1:1] + R[32:1@laneid]"
+same "$K/softmax_auto.axe" r "S[(1, 5, 32):(0, 1, 1@laneid)]" -D C=160
+same "$K/rmsnorm_auto.axe" x "S[(1, 80):(80, 1)]"
+same "$K/rmsnorm_auto.axe" s "S[1:1]"
+same "$T/rearrange.axe" a "S[(4, 8, 16, 4):(4, 16@tx, 1@tx, 1)]"
+same_c gemm_mma_auto gemm_mma
+same_c gemm_auto gemm
+same_c warp_mma_auto warp_mma
+same_c softmax_auto softmax
+same_c rmsnorm_auto rmsnorm
+
+# --- the report -----------------------------------------------------------
+synth_json "$K/gemm_mma_auto.axe" &&
+    if grep -qF '"instructions": {"gemm#3": {"chosen": "mma atom m16n8k16 tiles of C, warps 2 x 4, 4 x 4 atom tiles per warp", "cost": 8, "runner_up": "mma atom m16n8k16 tiles of C, warps 1 x 8, 8 x 2 atom tiles per warp"}}' "$tmp/synth.json"; then
+        ok
+    else
+        bad "gemm_mma_auto instructions: $(cat "$tmp/synth.json")"
+    fi
+synth_json "$T/rearrange.axe" &&
+    if grep -qF '"rearranges": [{"op": "copy#1", "tensor": "b", "smem_bytes": 8192}]' "$tmp/synth.json"; then
+        ok
+    else
+        bad "rearrange.axe rearranges: $(cat "$tmp/synth.json")"
+    fi
+synth_json "$K/softmax.axe" &&
+    if [ "$(cat "$tmp/synth.json")" = '{"tensors": {}, "accesses": [], "instructions": {}, "rearranges": []}' ]; then
+        ok
+    else
+        bad "softmax.axe (no auto tensor): $(cat "$tmp/synth.json")"
+    fi
+if command -v python3 >/dev/null 2>&1; then
+    for f in "$K"/*_auto.axe "$T/rearrange.axe"; do
+        "$AXE" synth "$f" --json >"$tmp/j" 2>&1 &&
+            python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/j" && ok ||
+            bad "axe synth --json of $(basename "$f") is not JSON: $(head -c 300 "$tmp/j")"
+    done
+fi
+# --explain names the anchor's choice and the rearrange
+"$AXE" compile "$T/rearrange.axe" --explain >"$tmp/ex" 2>&1
+if grep -q '^  synthesis anchor: coalesced, 16-byte accesses (4 elements) in runs of 4 on 128 consecutive tx, 4 per thread (cost 512); runner-up: ' "$tmp/ex" &&
+    grep -q '^  rearrange(b, a): a copy between two register layouts' "$tmp/ex" &&
+    grep -A1 '^op 1 ' "$tmp/ex" | grep -q 'chosen copy.smem'; then
+    ok
+else
+    bad "explain of rearrange.axe: $(head -c 600 "$tmp/ex")"
+fi
+
+# --- two anchors that disagree: a register copy between them is a
+# rearrange (copy.smem), an elementwise operator an error -----------------
+# (c1: the m16n8k16 tiles of an f16 gemm over 8 warps; c2: the 16 x 16
+# thread grid of an f32 gemm)
+two_gemms() {
+    cat <<AXE
+kernel two(A: f16[128, 32], B: f16[128, 32], A2: f32[128, 32],
+           B2: f32[128, 32], C: f32[128, 128]) grid(1) threads(256)
+{
+    register c1: f32[128, 128] layout auto;
+    register c2: f32[128, 128] layout auto;
+    cta fill(c1, 0);
+    cta fill(c2, 0);
+    cta gemm(c1, A, B);
+    cta gemm(c2, A2, B2);
+    $1
+    cta copy(C, c2);
+}
+AXE
+}
+two_gemms "cta copy(c2, c1);" >"$tmp/conflict.axe"
+synth_json "$tmp/conflict.axe" &&
+    if grep -qF '"rearranges": [{"op": "copy#4", "tensor": "c2", "smem_bytes": 65536}]' "$tmp/synth.json"; then
+        ok
+    else
+        bad "conflict: $(cat "$tmp/synth.json")"
+    fi
+run_json "$tmp/conflict.axe"
+if "$AXE" compile "$tmp/conflict.axe" --explain 2>&1 | grep -A1 '^op 4 ' | grep -q 'chosen copy.smem'; then
+    ok
+else
+    bad "conflict.axe: op 4 is not copy.smem"
+fi
+
+# --- errors ---------------------------------------------------------------
+# expect_err PATTERN <<< PROGRAM: axe synth exits 1 naming the problem.
+expect_err() {
+    cat >"$tmp/e.axe"
+    if ! "$AXE" synth "$tmp/e.axe" >"$tmp/out" 2>"$tmp/err" &&
+        grep -qE -- "$1" "$tmp/err"; then
+        ok
+    else
+        bad "expected '$1', got: $(head -c 400 "$tmp/err" "$tmp/out")"
+    fi
+}
+expect_err "'X' is a global tensor: its layout is the caller's, so it cannot be 'auto'" <<'AXE'
+kernel k(X: f32[32] layout auto) grid(1) threads(32) { }
+AXE
+expect_err "layout synthesis: no anchor .* reaches 'a' through the operators; write its layout" <<'AXE'
+kernel k(X: f32[32]) grid(1) threads(32)
+{
+    register a: f32[32] layout auto;
+    warp fill(a, 0);
+}
+AXE
+two_gemms "cta add(c2, c2, c1);" | expect_err "layout synthesis: 'c2' and 'c1' meet at add#4 with different thread-value layouts \(fixed by different anchors or constraints\); write rearrange\(dst, src\)"
+expect_err "rearrange redistributes registers among the threads of a warp, warpgroup or CTA, not at thread scope" <<'AXE'
+kernel k(X: f32[4]) grid(1) threads(1)
+{
+    register a: f32[4];
+    register b: f32[4];
+    thread copy(a, X);
+    thread rearrange(b, a);
+}
+AXE
+expect_err "'X' is global memory: rearrange moves registers between two thread-value layouts" <<'AXE'
+kernel k(X: f32[32], Y: f32[32]) grid(1) threads(32)
+{
+    register a: f32[32] layout S[32:1@laneid];
+    warp rearrange(a, X);
+}
+AXE
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,519 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Layout synthesis (issue 15, src/compiler/compiler_synth*.c) against
+ * brute force: every synthesized layout is evaluated at every coordinate
+ * (axe_layout_apply_set) and compared with the law of its constraint,
+ * written here from docs/compiler.md ("Layout synthesis"), not from the
+ * code:
+ *   copy anchor  element x of the tile, numbered fastest memory dim first,
+ *                lives on thread (x / L) % T' at register
+ *                (x / (L T')) L + x % L, replicated over T / T' groups of
+ *                T' threads; each w-chunk is w consecutive, w-aligned
+ *                addresses; w * size is 1, 2, 4, 8 or 16 bytes, w divides
+ *                the run L, a thread holds at most 1020 bytes;
+ *   elementwise  the operands' layouts are equivalent (same point sets);
+ *   cast         likewise across dtypes;
+ *   reduce       the destination's threads at c' are the union of the
+ *                source's threads over the reduced dim, and each thread
+ *                stores distinct elements at distinct registers;
+ *   gemm (mma)   C: warp (i / bm) wn + j / bn of a wm x wn grid, lane and
+ *                value of the atom's C fragment at (i % 16, j % 8), register
+ *                ((i % bm) / 16 NI + (j % bn) / 8) v + value; Theorem 1: A
+ *                (B) the A (B) fragment tiled MI x KI (NI x KI);
+ *   gemm (fma)   thread (i / bm) tn + j / bn, register (i % bm) bn + j % bn,
+ *                and bm + bn minimal over every thread grid;
+ * plus a property test: random consistent programs (a copy anchor,
+ * elementwise operators, casts, reductions, broadcasts) compile, and
+ * every solved layout satisfies every constraint pointwise.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler_synth.h"
+#include "testlib.h"
+
+#define MAXPTS 512
+
+static axe_program *compile(const char *src, axe_diag *d)
+{
+    axe_program *p = NULL;
+    if (axe_program_compile(src, strlen(src), NULL, NULL, &p, d) != AXE_OK)
+        return NULL;
+    return p;
+}
+
+static const ax_tensor *tensor(const axe_program *p, const char *name)
+{
+    int i;
+    for (i = 0; i < p->ntensors; i++)
+        if (strcmp(p->tensors[i].name, name) == 0)
+            return &p->tensors[i];
+    return NULL;
+}
+
+static int64_t value(const axe_point *pt, const char *axis)
+{
+    int64_t v = 0;
+    int k;
+    for (k = 0; k < pt->n; k++)
+        if (strcmp(pt->axis[k], axis) == 0)
+            v += pt->v[k];
+    return v;
+}
+
+/* The thread rank of a point in its scope, and its register. */
+static int64_t rank_of(const axe_point *pt)
+{
+    return value(pt, "tx") + value(pt, "laneid") + value(pt, "tid_in_wg") +
+           32 * (value(pt, "warpid") + value(pt, "wid_in_wg")) +
+           128 * value(pt, "wgid");
+}
+
+/* The points of "t" at coordinate "c". */
+static int points(const ax_tensor *t, const int64_t *c, axe_point *out)
+{
+    int n = 0;
+    if (axe_layout_apply_set(&t->layout, c, t->shape, t->ndim, out, MAXPTS, &n,
+                             NULL) != AXE_OK)
+        return -1;
+    return n;
+}
+
+/* ---- copy anchor -------------------------------------------------------- */
+
+typedef struct copy_case {
+    const char *scope, *dtype;
+    int64_t threads, r, c, rows, cols, rs, cs;
+    bool transposed; /* the tile is X viewed column-major */
+} copy_case;
+
+static int es_of(const char *dt)
+{
+    return strcmp(dt, "f16") == 0   ? 2
+           : strcmp(dt, "f32") == 0 ? 4
+           : strcmp(dt, "f64") == 0 ? 8
+                                    : 1;
+}
+
+static void copy_source(const copy_case *k, char *buf, size_t cap)
+{
+    char tile[160];
+    if (k->transposed) /* a[i][j] at X[(cs + j) * rows ... ]: dim 0 fastest */
+        (void)snprintf(tile, sizeof tile,
+                       "X.view(S[(%lld, %lld):(1, %lld)] + %lld)",
+                       (long long)k->r, (long long)k->c, (long long)k->cols,
+                       (long long)(k->cs * k->cols + k->rs));
+    else
+        (void)snprintf(tile, sizeof tile, "X[%lld : +%lld, %lld : +%lld]",
+                       (long long)k->rs, (long long)k->r, (long long)k->cs,
+                       (long long)k->c);
+    (void)snprintf(buf, cap,
+                   "kernel k(X: %s[%lld, %lld], Y: %s[%lld, %lld]) grid(1) "
+                   "threads(%lld)\n{\n    register a: %s[%lld, %lld] layout "
+                   "auto;\n    %s copy(a, %s);\n    %s copy(Y, a);\n}\n",
+                   k->dtype, (long long)k->rows, (long long)k->cols, k->dtype,
+                   (long long)k->r, (long long)k->c, (long long)k->threads,
+                   k->dtype, (long long)k->r, (long long)k->c, k->scope, tile,
+                   k->scope);
+}
+
+/* The memory address of a[i][j]. */
+static int64_t copy_addr(const copy_case *k, int64_t i, int64_t j)
+{
+    if (k->transposed)
+        return k->cs * k->cols + k->rs + i + j * k->cols;
+    return (k->rs + i) * k->cols + k->cs + j;
+}
+
+static void check_copy_law(const copy_case *k, const axe_program *p,
+                           const char *src)
+{
+    const ax_tensor *t = tensor(p, "a");
+    const ax_synth_choice *ch = &p->synth->choices[0];
+    long long wb = 0, w = 0, tp = 0, run = 0;
+    int64_t x, size = k->r * k->c, scope = k->threads;
+    axe_point pts[MAXPTS];
+    bool ok = true;
+    if (strcmp(k->scope, "warp") == 0)
+        scope = 32;
+    else if (strcmp(k->scope, "warpgroup") == 0)
+        scope = 128;
+    TL_CHECK(sscanf(ch->chosen, "coalesced, %lld-byte accesses (%lld element",
+                    &wb, &w) == 2 &&
+                 strstr(ch->chosen, "runs of ") != NULL &&
+                 sscanf(strstr(ch->chosen, "runs of "), "runs of %lld on %lld",
+                        &run, &tp) == 2,
+             "choice text '%s'", ch->chosen);
+    TL_CHECK(w * es_of(k->dtype) == wb && run % w == 0 &&
+                 (size / tp) * es_of(k->dtype) <= 1020 &&
+                 (wb == 1 || wb == 2 || wb == 4 || wb == 8 || wb == 16),
+             "%s: %lld bytes for w %lld, runs of %lld", src, wb, w, run);
+    TL_CHECK(ch->runner_up[0] == '\0' || ch->cost <= ch->runner_cost,
+             "%s: chosen cost %g above the runner-up's %g", src, ch->cost,
+             ch->runner_cost);
+    for (x = 0; x < size && ok && w > 0 && tp > 0 && run > 0; x++) {
+        /* x numbers the tile fastest memory dim first */
+        int64_t i = k->transposed ? x % k->r : x / k->c;
+        int64_t j = k->transposed ? x / k->r : x % k->c;
+        int64_t crd[2] = {i, j}, want_t = (x / run) % tp;
+        int64_t want_m = (x / (run * tp)) * run + x % run;
+        int n = points(t, crd, pts), q;
+        ok = n == (int)(scope / tp);
+        for (q = 0; q < n && ok; q++)
+            ok = rank_of(&pts[q]) % tp == want_t &&
+                 rank_of(&pts[q]) / tp == q && value(&pts[q], "m") == want_m;
+        if (x % w == 0)
+            ok = ok && copy_addr(k, i, j) % w == 0;
+        if (x % w != 0)
+            ok = ok &&
+                 copy_addr(k, i, j) ==
+                     copy_addr(
+                         k, k->transposed ? (x - 1) % k->r : (x - 1) / k->c,
+                         k->transposed ? (x - 1) / k->r : (x - 1) % k->c) +
+                         1;
+        TL_CHECK(ok,
+                 "%s: element %lld (%lld, %lld) breaks the copy law "
+                 "(w %lld, T' %lld)",
+                 src, (long long)x, (long long)i, (long long)j, w, tp);
+    }
+}
+
+static void test_copy_anchor(void)
+{
+    static const char *const scopes[] = {"warp", "cta", "warpgroup"};
+    static const char *const dtypes[] = {"f16", "f32", "f64", "i8"};
+    static const int64_t cs[] = {1, 2, 3, 4, 6, 8, 16, 24, 32, 48, 64, 96};
+    int n, solved = 0;
+    for (n = 0; n < 300; n++) {
+        copy_case k;
+        char src[1024];
+        axe_diag d;
+        axe_program *p;
+        k.scope = scopes[tl_range(0, 2)];
+        k.dtype = dtypes[tl_range(0, 3)];
+        k.threads = strcmp(k.scope, "warpgroup") == 0 ? 128 * tl_range(1, 2)
+                    : strcmp(k.scope, "warp") == 0    ? 32 * tl_range(1, 2)
+                                                      : 32 << tl_range(0, 3);
+        k.r = tl_range(1, 16);
+        k.c = cs[tl_range(0, 11)];
+        k.transposed = tl_range(0, 3) == 0;
+        k.rs = tl_range(0, 2) * (tl_range(0, 1) ? 4 : 1);
+        k.cs = tl_range(0, 2) * (tl_range(0, 1) ? 8 : 1);
+        k.rows = k.rs + k.r + tl_range(0, 3);
+        k.cols = k.cs + k.c + (tl_range(0, 1) ? 0 : 8 * tl_range(0, 2));
+        if (k.transposed) { /* X is [cols-major]: the view reads X[.., ..] */
+            k.rows = k.cs + k.c + tl_range(0, 2);
+            k.cols = k.rs + k.r + (tl_range(0, 1) ? 0 : 8);
+        }
+        copy_source(&k, src, sizeof src);
+        p = compile(src, &d);
+        if (p == NULL) {
+            TL_CHECK(strstr(d.message, "no coalesced layout") != NULL,
+                     "%s: refused for another reason: %s", src, d.message);
+            continue;
+        }
+        solved++;
+        TL_CHECK(p->synth != NULL && p->synth->nchoices == 1, "%s: no choice",
+                 src);
+        if (p->synth != NULL && p->synth->nchoices == 1)
+            check_copy_law(&k, p, src);
+        axe_program_free(p);
+    }
+    TL_CHECK(solved >= 150, "only %d of 300 random copies synthesized", solved);
+}
+
+/* ---- projection (reduce, broadcast) and equality ------------------------ */
+
+/* The law of a reduce over dim k of "s" into "d" (2-D source). */
+static void check_projection(const ax_tensor *s, const ax_tensor *d, int k,
+                             const char *src)
+{
+    axe_point ps[MAXPTS], pd[MAXPTS];
+    int64_t c0, c1, e = s->shape[k];
+    for (c0 = 0; c0 < s->shape[1 - k]; c0++) {
+        uint64_t want[64] = {0}, got[64] = {0};
+        int64_t cd[1] = {c0};
+        int nd = points(d, cd, pd), q;
+        for (c1 = 0; c1 < e; c1++) {
+            int64_t cs2[2];
+            int ns;
+            cs2[k] = c1;
+            cs2[1 - k] = c0;
+            ns = points(s, cs2, ps);
+            for (q = 0; q < ns; q++)
+                want[rank_of(&ps[q]) / 64] |= 1ull << (rank_of(&ps[q]) % 64);
+        }
+        for (q = 0; q < nd; q++)
+            got[rank_of(&pd[q]) / 64] |= 1ull << (rank_of(&pd[q]) % 64);
+        TL_CHECK(nd > 0 && memcmp(want, got, sizeof want) == 0,
+                 "%s: the threads of '%s' at %lld are not those of '%s' "
+                 "over dim %d",
+                 src, d->name, (long long)c0, s->name, k);
+        for (q = 0; q < nd; q++) { /* distinct registers per thread */
+            int64_t o;
+            for (o = 0; o < c0; o++) {
+                axe_point po[MAXPTS];
+                int64_t co[1] = {o};
+                int no = points(d, co, po), r;
+                for (r = 0; r < no; r++)
+                    TL_CHECK(rank_of(&po[r]) != rank_of(&pd[q]) ||
+                                 value(&po[r], "m") != value(&pd[q], "m"),
+                             "%s: '%s' stores %lld and %lld in one register",
+                             src, d->name, (long long)o, (long long)c0);
+            }
+        }
+    }
+}
+
+static void check_equal(const ax_tensor *a, const ax_tensor *b, const char *src)
+{
+    bool same = false;
+    int64_t x, size = 1;
+    int d;
+    for (d = 0; d < a->ndim; d++)
+        size *= a->shape[d];
+    TL_CHECK(axe_layout_equivalent(&a->layout, &b->layout, &same, NULL) ==
+                     AXE_OK &&
+                 same,
+             "%s: '%s' and '%s' are not equivalent", src, a->name, b->name);
+    for (x = 0; x < size; x++) {
+        axe_point pa[MAXPTS], pb[MAXPTS];
+        int64_t c[2] = {x / a->shape[a->ndim - 1], x % a->shape[a->ndim - 1]};
+        int na = points(a, a->ndim == 2 ? c : &x, pa);
+        int nb = points(b, b->ndim == 2 ? c : &x, pb), q;
+        TL_CHECK(na == nb, "%s: %s and %s differ at %lld", src, a->name,
+                 b->name, (long long)x);
+        for (q = 0; q < na && na == nb; q++)
+            TL_CHECK(rank_of(&pa[q]) == rank_of(&pb[q]) &&
+                         value(&pa[q], "m") == value(&pb[q], "m"),
+                     "%s: %s and %s differ at %lld", src, a->name, b->name,
+                     (long long)x);
+    }
+}
+
+/* ---- the property test: random consistent programs ---------------------- */
+
+static void random_program(char *buf, size_t cap, int *nred, int *kdim)
+{
+    static const char *const unary[] = {"exp", "neg", "abs", "relu"};
+    static const char *const binary[] = {"add", "mul", "max", "sub"};
+    const char *scope = tl_range(0, 1) ? "warp" : "cta";
+    int64_t threads = 32 << tl_range(0, 2);
+    int64_t r = 1 << tl_range(0, 3), c = 32 * tl_range(1, 4);
+    int nops = (int)tl_range(1, 5), i;
+    size_t n = 0;
+    *kdim = (int)tl_range(0, 1);
+    n += (size_t)snprintf(
+        buf + n, cap - n,
+        "kernel k(X: f32[%lld, %lld], Y: f32[%lld, %lld], "
+        "Z: f16[%lld, %lld]) grid(1) threads(%lld)\n{\n"
+        "    register a: f32[%lld, %lld] layout auto;\n"
+        "    register b: f32[%lld, %lld] layout auto;\n"
+        "    register h: f16[%lld, %lld] layout auto;\n"
+        "    register m: f32[%lld] layout auto;\n"
+        "    %s copy(a, X);\n    %s exp(b, a);\n",
+        (long long)r, (long long)c, (long long)r, (long long)c, (long long)r,
+        (long long)c, (long long)threads, (long long)r, (long long)c,
+        (long long)r, (long long)c, (long long)r, (long long)c,
+        (long long)(*kdim ? r : c), scope, scope);
+    for (i = 0; i < nops; i++) {
+        int kind = (int)tl_range(0, 2);
+        if (kind == 0)
+            n += (size_t)snprintf(buf + n, cap - n, "    %s %s(b, b);\n", scope,
+                                  unary[tl_range(0, 3)]);
+        else if (kind == 1)
+            n += (size_t)snprintf(buf + n, cap - n, "    %s %s(b, a, b);\n",
+                                  scope, binary[tl_range(0, 3)]);
+        else
+            n += (size_t)snprintf(buf + n, cap - n,
+                                  "    %s reduce(m, b, %s, %d);\n"
+                                  "    %s sub(b, b, m.bcast(%d, %lld));\n",
+                                  scope, tl_range(0, 1) ? "sum" : "max", *kdim,
+                                  scope, *kdim, (long long)(*kdim ? c : r));
+        *nred += kind == 2;
+    }
+    (void)snprintf(buf + n, cap - n,
+                   "    %s reduce(m, a, max, %d);\n    %s cast(h, b);\n"
+                   "    %s copy(Z, h);\n    %s copy(Y, b);\n}\n",
+                   scope, *kdim, scope, scope, scope);
+}
+
+static void test_property(void)
+{
+    int n;
+    for (n = 0; n < 120; n++) {
+        char src[4096];
+        axe_diag d;
+        axe_program *p;
+        int nred = 0, k = 0;
+        random_program(src, sizeof src, &nred, &k);
+        p = compile(src, &d);
+        TL_CHECK(p != NULL, "%s: %s", src, d.message);
+        if (p == NULL)
+            continue;
+        check_equal(tensor(p, "a"), tensor(p, "b"), src); /* elementwise */
+        check_equal(tensor(p, "b"), tensor(p, "h"), src); /* cast */
+        check_projection(tensor(p, "a"), tensor(p, "m"), k, src);
+        check_projection(tensor(p, "b"), tensor(p, "m"), k, src);
+        axe_program_free(p);
+    }
+}
+
+/* ---- gemm ---------------------------------------------------------------- */
+
+static void check_mma_c(const axe_program *p, const char *name, int64_t wm,
+                        int64_t wn, const char *src)
+{
+    const ax_tensor *t = tensor(p, name);
+    axe_layout frag;
+    int seps[AXE_LAYOUT_MAX_DIMS + 1];
+    int64_t nv, mnk[3], i, j, bm = t->shape[0] / wm, bn = t->shape[1] / wn;
+    const ax_stmt *g = NULL;
+    int s;
+    for (s = 0; s < p->nops; s++)
+        if (p->ops[s]->op == AX_OP_GEMM)
+            g = p->ops[s];
+    TL_CHECK(g != NULL && axe__mma_frag_grouped(p, g, 2, &frag, seps, &nv,
+                                                mnk) == AXE_OK,
+             "%s: no atom", src);
+    if (g == NULL)
+        return;
+    for (i = 0; i < t->shape[0]; i++)
+        for (j = 0; j < t->shape[1]; j++) {
+            axe_point pt[MAXPTS], fp[MAXPTS];
+            int64_t c[2] = {i, j}, fc[2] = {i % mnk[0], j % mnk[1]};
+            int64_t fshape[2] = {mnk[0], mnk[1]};
+            int n = points(t, c, pt), nf = 0;
+            int64_t want_m;
+            if (axe_layout_apply_set(&frag, fc, fshape, 2, fp, MAXPTS, &nf,
+                                     NULL) != AXE_OK)
+                nf = 0;
+            want_m =
+                ((i % bm) / mnk[0] * (bn / mnk[1]) + (j % bn) / mnk[1]) * nv +
+                value(&fp[0], "m");
+            TL_CHECK(n == 1 && nf == 1 &&
+                         value(&pt[0], "warpid") == (i / bm) * wn + j / bn &&
+                         value(&pt[0], "laneid") == value(&fp[0], "laneid") &&
+                         value(&pt[0], "m") == want_m,
+                     "%s: C (%lld, %lld) breaks the mma tiling law", src,
+                     (long long)i, (long long)j);
+        }
+}
+
+static void test_gemm(void)
+{
+    static const char gemm_mma[] =
+        "kernel g(A: f16[128, 32], B: f16[128, 32], C: f32[128, 128]) "
+        "grid(1) threads(256)\n{\n"
+        "    register acc: f32[128, 128] layout auto;\n"
+        "    cta fill(acc, 0);\n    cta gemm(acc, A, B);\n"
+        "    cta copy(C, acc);\n}\n";
+    static const char gemm_fma[] =
+        "kernel g(A: f32[96, 8], B: f32[64, 8], C: f32[96, 64]) "
+        "grid(1) threads(128)\n{\n"
+        "    register acc: f32[96, 64] layout auto;\n"
+        "    cta fill(acc, 0);\n    cta gemm(acc, A, B);\n"
+        "    cta copy(C, acc);\n}\n";
+    axe_diag d;
+    axe_program *p = compile(gemm_mma, &d);
+    TL_CHECK(p != NULL, "gemm_mma: %s", d.message);
+    if (p != NULL) { /* 8 warps: 2 x 4 (MI + NI = 8) beats 1 x 8, 4 x 2 */
+        check_mma_c(p, "acc", 2, 4, gemm_mma);
+        TL_CHECK(strcmp(p->ops[1]->schedule, "mma_smem") == 0, "schedule %s",
+                 p->ops[1]->schedule);
+        axe_program_free(p);
+    }
+    p = compile(gemm_fma, &d);
+    TL_CHECK(p != NULL, "gemm_fma: %s", d.message);
+    if (p != NULL) {
+        const ax_tensor *t = tensor(p, "acc");
+        int64_t tm, best = INT64_MAX, i, j, bm, bn;
+        long long gm = 0, gn = 0;
+        for (tm = 1; tm <= 128; tm++) /* brute force over thread grids */
+            if (128 % tm == 0 && 96 % tm == 0 && 64 % (128 / tm) == 0 &&
+                96 / tm + 64 / (128 / tm) < best)
+                best = 96 / tm + 64 / (128 / tm);
+        TL_CHECK(p->synth->choices[0].cost == (double)best,
+                 "fma cost %g, brute force %lld", p->synth->choices[0].cost,
+                 (long long)best);
+        TL_CHECK(sscanf(p->synth->choices[0].chosen,
+                        "per-thread FMA blocks of C, threads %lld x %lld", &gm,
+                        &gn) == 2 &&
+                     gm * gn == 128,
+                 "text %s", p->synth->choices[0].chosen);
+        bm = gm > 0 ? 96 / gm : 1;
+        bn = gn > 0 ? 64 / gn : 1;
+        for (i = 0; i < 96; i++)
+            for (j = 0; j < 64; j++) {
+                axe_point pt[MAXPTS];
+                int64_t c[2] = {i, j};
+                int n = points(t, c, pt);
+                TL_CHECK(n == 1 &&
+                             value(&pt[0], "tx") == (i / bm) * gn + j / bn &&
+                             value(&pt[0], "m") == (i % bm) * bn + j % bn,
+                         "fma C (%lld, %lld)", (long long)i, (long long)j);
+            }
+        axe_program_free(p);
+    }
+}
+
+/* Theorem 1: warp-scope register A and B from C's atom tiling. */
+static void test_theorem1(void)
+{
+    static const char src[] =
+        "kernel w(A: f16[32, 48], B: f16[24, 48], C: f32[32, 24]) grid(1) "
+        "threads(32)\n{\n"
+        "    register a: f16[32, 48] layout auto;\n"
+        "    register b: f16[24, 48] layout auto;\n"
+        "    register c: f32[32, 24] layout auto;\n"
+        "    warp copy(a, A);\n    warp copy(b, B);\n    warp fill(c, 0);\n"
+        "    warp gemm(c, a, b);\n    warp copy(C, c);\n}\n";
+    axe_diag d;
+    axe_program *p = compile(src, &d);
+    int o;
+    TL_CHECK(p != NULL, "theorem 1: %s", d.message);
+    if (p == NULL)
+        return;
+    TL_CHECK(strcmp(p->ops[3]->schedule, "mma_atom") == 0, "schedule %s",
+             p->ops[3]->schedule);
+    check_mma_c(p, "c", 1, 1, src);
+    for (o = 0; o < 2;
+         o++) { /* A: 2 x 3 tiles of 16 x 16; B: 3 x 3 of 8 x 16 */
+        const ax_tensor *t = tensor(p, o == 0 ? "a" : "b");
+        axe_layout frag;
+        int seps[AXE_LAYOUT_MAX_DIMS + 1];
+        int64_t nv, mnk[3], i, k, fr, ki = 3;
+        (void)axe__mma_frag_grouped(p, p->ops[3], o, &frag, seps, &nv, mnk);
+        fr = o == 0 ? mnk[0] : mnk[1];
+        for (i = 0; i < t->shape[0]; i++)
+            for (k = 0; k < t->shape[1]; k++) {
+                axe_point pt[MAXPTS], fp[MAXPTS];
+                int64_t c[2] = {i, k}, fc[2] = {i % fr, k % mnk[2]};
+                int64_t fs[2] = {fr, mnk[2]};
+                int n = points(t, c, pt), nf = 0;
+                if (axe_layout_apply_set(&frag, fc, fs, 2, fp, MAXPTS, &nf,
+                                         NULL) != AXE_OK)
+                    nf = 0;
+                TL_CHECK(n == 1 && nf == 1 &&
+                             value(&pt[0], "laneid") ==
+                                 value(&fp[0], "laneid") &&
+                             value(&pt[0], "m") ==
+                                 ((i / fr) * ki + k / mnk[2]) * nv +
+                                     value(&fp[0], "m"),
+                         "%c (%lld, %lld) breaks Theorem 1's tiling", "AB"[o],
+                         (long long)i, (long long)k);
+            }
+    }
+    axe_program_free(p);
+}
+
+int main(void)
+{
+    tl_seed("test_compiler_synth", 15);
+    test_copy_anchor();
+    test_property();
+    test_gemm();
+    test_theorem1();
+    return tl_finish();
+}
