@@ -10,8 +10,9 @@
 # their generated C equals the hand-written example's with the kernel
 # renamed; rearrange(dst, src) runs through copy.smem and the race
 # detector reports no race; a copy between two register layouts that
-# disagree is reported as a rearrange; `layout auto` errors name the
-# tensor. The last line is "N passed, N failed".
+# disagree is reported as a rearrange, and one is inserted before an
+# elementwise operator whose synthesized operands disagree; `layout auto`
+# errors name the tensor. The last line is "N passed, N failed".
 set -u
 
 # shellcheck source=tests/kernel_lib.sh
@@ -160,7 +161,7 @@ else
 fi
 
 # --- two anchors that disagree: a register copy between them is a
-# rearrange (copy.smem), an elementwise operator an error -----------------
+# rearrange (copy.smem); before an elementwise operator one is inserted ---
 # (c1: the m16n8k16 tiles of an f16 gemm over 8 warps; c2: the 16 x 16
 # thread grid of an f32 gemm)
 two_gemms() {
@@ -192,6 +193,36 @@ if "$AXE" compile "$tmp/conflict.axe" --explain 2>&1 | grep -A1 '^op 4 ' | grep 
 else
     bad "conflict.axe: op 4 is not copy.smem"
 fi
+# an elementwise operator between them: a rearrange of c1 into c2's
+# layout is inserted before it (numbered after the written operators)
+two_gemms "cta add(c2, c2, c1);" >"$tmp/insert.axe"
+synth_json "$tmp/insert.axe" &&
+    if grep -qF '"c1_r4": "S[(16,8,16,8):(16@tx,8,1@tx,1)]"' "$tmp/synth.json" &&
+        grep -qF '"rearranges": [{"op": "copy#6", "tensor": "c1_r4", "smem_bytes": 65536}]' "$tmp/synth.json"; then
+        ok
+    else
+        bad "inserted rearrange: $(cat "$tmp/synth.json")"
+    fi
+run_json "$tmp/insert.axe"
+run_json "$tmp/insert.axe" --target cuda --emulate
+"$AXE" compile "$tmp/insert.axe" --explain >"$tmp/ex" 2>&1
+if grep -q '^op 6 (line 10): cta copy(c1_r4\[128,128\], c1\[128,128\])' "$tmp/ex" &&
+    grep -A1 '^op 6 ' "$tmp/ex" | grep -q 'chosen copy.smem' &&
+    grep -q '^op 4 (line 10): cta add(c2\[128,128\], c2\[128,128\], c1_r4\[128,128\])' "$tmp/ex"; then
+    ok
+else
+    bad "insert.axe explain: $(grep '^op' "$tmp/ex")"
+fi
+# both layouts written by hand: synthesis leaves them to dispatch
+two_gemms "cta add(c2, c2, c1);" |
+    sed -e 's/register c1: f32\[128, 128\] layout auto/register c1: f32[128, 128] layout S[(2,4,2,8,4,4,4,2):(4@warpid,16,2,4@laneid,1@warpid,4,1@laneid,1)]/' \
+        -e 's/register c2: f32\[128, 128\] layout auto/register c2: f32[128, 128] layout S[(16,8,16,8):(16@tx,8,1@tx,1)]/' >"$tmp/pinned.axe"
+if ! "$AXE" compile "$tmp/pinned.axe" >/dev/null 2>"$tmp/err" &&
+    grep -q 'no schedule for add' "$tmp/err"; then
+    ok
+else
+    bad "pinned disagreeing layouts: $(head -c 300 "$tmp/err")"
+fi
 
 # --- errors ---------------------------------------------------------------
 # expect_err PATTERN <<< PROGRAM: axe synth exits 1 naming the problem.
@@ -214,7 +245,6 @@ kernel k(X: f32[32]) grid(1) threads(32)
     warp fill(a, 0);
 }
 AXE
-two_gemms "cta add(c2, c2, c1);" | expect_err "layout synthesis: 'c2' and 'c1' meet at add#4 with different thread-value layouts \(fixed by different anchors or constraints\); write rearrange\(dst, src\)"
 expect_err "rearrange redistributes registers among the threads of a warp, warpgroup or CTA, not at thread scope" <<'AXE'
 kernel k(X: f32[4]) grid(1) threads(1)
 {

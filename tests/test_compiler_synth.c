@@ -22,7 +22,8 @@
  *                (B) the A (B) fragment tiled MI x KI (NI x KI);
  *   gemm (fma)   thread (i / bm) tn + j / bn, register (i % bm) bn + j % bn,
  *                and bm + bn minimal over every thread grid;
- * plus a property test: random consistent programs (a copy anchor,
+ * an inserted rearrange makes the operands of the operator it serves
+ * equivalent; plus a property test: random consistent programs (a copy anchor,
  * elementwise operators, casts, reductions, broadcasts) compile, and
  * every solved layout satisfies every constraint pointwise.
  */
@@ -508,6 +509,36 @@ static void test_theorem1(void)
     axe_program_free(p);
 }
 
+/* Two anchors that disagree at an add: the inserted rearrange gives the
+ * source the destination's layout, so the constraint holds pointwise. */
+static void test_inserted(void)
+{
+    static const char src[] =
+        "kernel two(A: f16[64, 16], B: f16[64, 16], A2: f32[64, 16], "
+        "B2: f32[64, 16], C: f32[64, 64]) grid(1) threads(128)\n{\n"
+        "    register c1: f32[64, 64] layout auto;\n"
+        "    register c2: f32[64, 64] layout auto;\n"
+        "    cta fill(c1, 0);\n    cta fill(c2, 0);\n"
+        "    cta gemm(c1, A, B);\n    cta gemm(c2, A2, B2);\n"
+        "    cta mul(c2, c1, c2);\n    cta copy(C, c2);\n}\n";
+    axe_diag d;
+    axe_program *p = compile(src, &d);
+    const ax_stmt *mul, *ins;
+    TL_CHECK(p != NULL, "inserted: %s", d.message);
+    if (p == NULL)
+        return;
+    mul = p->ops[4];
+    ins = p->nops == 7 ? p->ops[6] : NULL;
+    TL_CHECK(ins != NULL && ins->rearrange && ins->next == mul &&
+                 strcmp(ins->schedule, "smem") == 0 &&
+                 strcmp(p->tensors[ins->args[1].tensor].name, "c1") == 0 &&
+                 ins->args[0].tensor == mul->args[1].tensor,
+             "no rearrange of c1 before the mul");
+    check_equal(&p->tensors[mul->args[0].tensor],
+                &p->tensors[mul->args[1].tensor], src);
+    axe_program_free(p);
+}
+
 int main(void)
 {
     tl_seed("test_compiler_synth", 15);
@@ -515,5 +546,6 @@ int main(void)
     test_property();
     test_gemm();
     test_theorem1();
+    test_inserted();
     return tl_finish();
 }

@@ -21,8 +21,9 @@
  * Consistency: a constraint whose operands are all solved is checked. A
  * register copy between two layouts that disagree is a rearrange (staged
  * through shared memory by copy.smem) and is reported with its scratch
- * size; any other operator whose solved layouts disagree is an error
- * naming both tensors and the operator.
+ * size; at any other operator whose solved layouts disagree (one of them
+ * synthesized), a rearrange of the source into the reference's layout is
+ * inserted before it (compiler_synth_insert.c) and reported.
  */
 #include <stdio.h>
 #include <string.h>
@@ -151,23 +152,6 @@ static bool is_pointwise(ax_op op)
            op != AX_OP_IOTA;
 }
 
-static axe_status disagree(const sy_state *st, const ax_stmt *s, int a, int b,
-                           axe_diag *diag)
-{
-    char label[48];
-    axe__synth_label(st->p, s->index, label, sizeof label);
-    return axe__fail(diag, AXE_ERR_INVALID, s->off,
-                     "layout synthesis: '%s' and '%s' meet at %s with "
-                     "different thread-value layouts (%s); write "
-                     "rearrange(dst, src) into a register of the other "
-                     "layout before it",
-                     st->p->tensors[a].name, st->p->tensors[b].name, label,
-                     st->p->tensors[a].autolayout ||
-                             st->p->tensors[b].autolayout
-                         ? "fixed by different anchors or constraints"
-                         : "both written by hand");
-}
-
 static axe_status add_rearrange(sy_state *st, const ax_stmt *s)
 {
     const ax_tensor *t = &st->p->tensors[s->args[0].tensor];
@@ -188,26 +172,48 @@ static axe_status add_rearrange(sy_state *st, const ax_stmt *s)
     return AXE_OK;
 }
 
-/* Two solved operands "a", "b" of "s": equal layouts, or a rearrange
- * (a register copy), or an error. */
-static axe_status check_equal(sy_state *st, const ax_stmt *s, int a, int b,
-                              axe_diag *diag)
+/* Two solved operands of "s", the reference "ka" and the source "a":
+ * equal layouts; a register copy between layouts that differ (then the
+ * copy is the rearrange); or a rearrange inserted before "s" that gives
+ * the source the reference's layout (its whole operands of that tensor
+ * read the new register), unless both were written by hand (then
+ * dispatch decides). */
+static axe_status reconcile(sy_state *st, ax_stmt *s, int ka, int a,
+                            bool *changed, axe_diag *diag)
 {
+    int k = s->args[ka].tensor, t = s->args[a].tensor, made, i;
+    ax_stmt *n;
+    char label[48], nlabel[48];
     bool same = false;
-    if (!st->p->tensors[a].autolayout && !st->p->tensors[b].autolayout)
-        return AXE_OK; /* pinned by hand: dispatch decides */
-    AXE_TRY(axe_layout_equivalent(&st->p->tensors[a].layout,
-                                  &st->p->tensors[b].layout, &same, NULL));
+    if (!st->p->tensors[k].autolayout && !st->p->tensors[t].autolayout)
+        return AXE_OK;
+    AXE_TRY(axe_layout_equivalent(&st->p->tensors[k].layout,
+                                  &st->p->tensors[t].layout, &same, NULL));
     if (same)
         return AXE_OK;
     if (s->op == AX_OP_COPY)
         return add_rearrange(st, s);
-    return disagree(st, s, a, b, diag);
+    AXE_TRY(axe__synth_insert_rearrange(st->p, s, t, &st->p->tensors[k].layout,
+                                        &made, &n, diag));
+    for (i = 1; i < s->nargs; i++)
+        if (s->args[i].tensor == t && whole(st->p, &s->args[i]))
+            s->args[i].tensor = made;
+    axe__synth_label(st->p, s->index, label, sizeof label);
+    axe__synth_label(st->p, n->index, nlabel, sizeof nlabel);
+    AXE_TRY(set_how(st, made,
+                    "'%s' rearranged into the layout of '%s' for %s (the "
+                    "inserted rearrange %s)",
+                    st->p->tensors[t].name, st->p->tensors[k].name, label,
+                    nlabel));
+    *changed = true;
+    return add_rearrange(st, n);
 }
 
 /* Elementwise, cast, copy, select, comparisons: the whole register
- * operands share one layout; a broadcast operand is its projection. */
-static axe_status solve_pointwise(sy_state *st, const ax_stmt *s, bool *changed,
+ * operands share one layout (the reference: the first solved one, the
+ * destination when it is a solved register); a broadcast operand is its
+ * projection. */
+static axe_status solve_pointwise(sy_state *st, ax_stmt *s, bool *changed,
                                   axe_diag *diag)
 {
     int a, known = -1, ka = -1;
@@ -216,7 +222,7 @@ static axe_status solve_pointwise(sy_state *st, const ax_stmt *s, bool *changed,
     for (a = 0; a < s->nargs; a++)
         if (whole(st->p, &s->args[a]) && !is_unknown(st, &s->args[a])) {
             if (known >= 0 && known != s->args[a].tensor)
-                AXE_TRY(check_equal(st, s, known, s->args[a].tensor, diag));
+                AXE_TRY(reconcile(st, s, ka, a, changed, diag));
             else if (known < 0)
                 known = s->args[a].tensor, ka = a;
         }
@@ -305,7 +311,7 @@ static axe_status propagate(sy_state *st, axe_diag *diag)
     while (changed) {
         changed = false;
         for (i = 0; i < st->p->nops; i++) {
-            const ax_stmt *s = st->p->ops[i];
+            ax_stmt *s = st->p->ops[i];
             if (s->scope == AX_SCOPE_THREAD || s->scope == AX_SCOPE_KERNEL)
                 continue;
             if (s->rearrange) { /* changes the layout on purpose */

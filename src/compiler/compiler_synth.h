@@ -99,6 +99,12 @@ axe_status axe__synth_project(const axe_layout *l, const int64_t *shape, int n,
 int axe__synth_ref_shape(const axe_program *p, const ax_ref *r, int64_t *shape);
 /* "kind#N", the operator's label as --schedule spells it. */
 void axe__synth_label(const axe_program *p, int op, char *buf, size_t cap);
+/* Insert `rearrange(NEW, tensor)` before "s", NEW a new register like
+ * "tensor" with layout "l" ("*made", the statement "*stmt")
+ * (compiler_synth_insert.c); the caller makes "s" read NEW. */
+axe_status axe__synth_insert_rearrange(axe_program *p, ax_stmt *s, int tensor,
+                                       const axe_layout *l, int *made,
+                                       ax_stmt **stmt, axe_diag *diag);
 /* The grouped layout of fragment "o" (0 A, 1 B, 2 C) of the mma atom for
  * gemm "s"'s dtypes over its 2-D tile (seps as axe_layout_group's), its
  * values per lane and the atom's (M, N, K); AXE_ERR_UNSUPPORTED when the
