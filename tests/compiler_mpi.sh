@@ -134,6 +134,19 @@ else
     bad "device gemm's generated C"
 fi
 
+# A device gemm whose operands no local GEMM can use as placed copies one
+# first, and --explain says which, where to and by which collective (the
+# runs at the mesh's size are below, with the dist kernels).
+if "$AXE" compile "$SRC/tests/kernels/dist/gemm_copy_k.axe" --explain >"$tmp/ex" 2>&1 &&
+    grep -q "as placed, no local GEMM fits: device gemm (line 11): K (dim 1) is placed as" "$tmp/ex" &&
+    grep -qF "so B is first copied to S[(12,4,4):(4,1,1@gpuid)] (its K placed as A's, its rows whole)" "$tmp/ex" &&
+    grep -q "  copy: all-to-all: " "$tmp/ex" &&
+    grep -q "A_local . copied B_local^T" "$tmp/ex"; then
+    ok
+else
+    bad "gemm_copy_k --explain: $(head -c 600 "$tmp/ex")"
+fi
+
 # The mesh size of FILE (which --ranks of another size names).
 mesh_size() {
     "$AXE" run "$1" --ranks 1024 2>&1 | sed -n 's/.*has a mesh of \([0-9]*\) devices.*/\1/p'

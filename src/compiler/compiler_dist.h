@@ -140,6 +140,13 @@ const char *axe__dist_kind_name(ax_coll k);
 typedef struct ax_dist_gemm {
     ax_tensor part;
     int64_t q, mloc, nloc, kloc;
+    /* 0: A and B as placed; 1 (A) or 2 (B): that operand is first copied
+     * (a device copy) to "moved" (glayout, local layout, span: its K
+     * placed as the other's, its rows whole and replicated over the
+     * other's other device digits), because of "why". */
+    int copied;
+    ax_tensor moved;
+    axe_diag why;
 } ax_dist_gemm;
 AXE_NODISCARD axe_status axe__dist_gemm(const axe_program *p, const ax_stmt *s,
                                         ax_dist_gemm *g, axe_diag *diag);

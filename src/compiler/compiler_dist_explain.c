@@ -118,6 +118,32 @@ static void put_plan(ax_text *t, const axe_program *p, const ax_stmt *s)
     free(plan);
 }
 
+/* A device gemm's copy of one operand first: why, where to, how. */
+static void put_gemm_copy(ax_text *t, const axe_program *p, const ax_stmt *s,
+                          const ax_dist_gemm *g)
+{
+    const ax_tensor *x = &p->tensors[s->args[g->copied].tensor];
+    ax_dist_plan *plan = malloc(sizeof *plan);
+    axe_diag why;
+    if (plan == NULL) {
+        t->status = AXE_ERR_NO_MEMORY;
+        return;
+    }
+    axe__text_put(t, "  as placed, no local GEMM fits: %s\n", g->why.message);
+    axe__text_put(t, "  so %s is first copied to ", x->name);
+    put_layout(t, &g->moved.glayout);
+    axe__text_put(t, " (its K placed as %s's, its rows whole)\n",
+                  p->tensors[s->args[3 - g->copied].tensor].name);
+    if (axe__dist_plan_copy(x->gshape, 2, &x->glayout, &g->moved.glayout,
+                            p->ndev, plan, &why) != AXE_OK)
+        axe__text_put(t, "  copy plan: none (%s)\n", why.message);
+    else {
+        axe__text_put(t, "  copy: %s\n", plan->explain);
+        put_bytes(t, plan, axe_dtype_size(x->dtype));
+    }
+    free(plan);
+}
+
 /* The local GEMM, the partial sums and the collective of device gemm
  * "s" (sema has planned it). */
 static void put_gemm(ax_text *t, const axe_program *p, const ax_stmt *s)
@@ -132,13 +158,16 @@ static void put_gemm(ax_text *t, const axe_program *p, const ax_stmt *s)
         free(plan);
         return;
     }
-    axe__text_put(t,
-                  "  local GEMM on every device: partial[%lld,%lld] = "
-                  "%s_local . %s_local^T over its %lld k's of K (in "
-                  "increasing k)\n",
-                  (long long)g->mloc, (long long)g->nloc,
-                  p->tensors[s->args[1].tensor].name,
-                  p->tensors[s->args[2].tensor].name, (long long)g->kloc);
+    if (g->copied > 0)
+        put_gemm_copy(t, p, s, g);
+    axe__text_put(
+        t,
+        "  local GEMM on every device: partial[%lld,%lld] = "
+        "%s%s_local . %s%s_local^T over its %lld k's of K (in "
+        "increasing k)\n",
+        (long long)g->mloc, (long long)g->nloc, g->copied == 1 ? "copied " : "",
+        p->tensors[s->args[1].tensor].name, g->copied == 2 ? "copied " : "",
+        p->tensors[s->args[2].tensor].name, (long long)g->kloc);
     axe__text_put(t, "  partial sums: ");
     put_shape(t, &g->part, g->part.gshape);
     axe__text_put(t, " layout ");

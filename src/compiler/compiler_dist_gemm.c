@@ -22,6 +22,11 @@
  * device reduce (sum, dim 0) of the partial into C's layout: the
  * exchange planner's reduce-scatter, all-reduce, reduce or exchange, or
  * nothing to move when Q = 1 and C is placed as the partial is.
+ * Where A and B as placed fit no local GEMM, one is first copied (a
+ * device copy, "mirror"): B to the placement that fits A (K placed as
+ * A's, its rows whole, replicated over A's other fine digits, stored
+ * row-major [N, Kloc]), else A to the one that fits B; both on one
+ * device stays refused.
  * Summation order (the reference's, exact): each partial in increasing
  * k, the partials in increasing q.
  */
@@ -309,16 +314,16 @@ static axe_status part_layout(const fine *f, const dims *a, const dims *b,
     return AXE_OK;
 }
 
-axe_status axe__dist_gemm(const axe_program *p, const ax_stmt *s,
-                          ax_dist_gemm *g, axe_diag *diag)
+/* The plan of A and B as they are placed ("a", "b": the operands or a
+ * copy of one): the partial's layout in "g", or the placement's
+ * refusal. */
+static axe_status plan_pair(const axe_program *p, const ax_stmt *s,
+                            const ax_tensor *a, const ax_tensor *b,
+                            ax_dist_gemm *g, axe_diag *diag)
 {
-    const ax_tensor *c = &p->tensors[s->args[0].tensor];
-    const ax_tensor *a = &p->tensors[s->args[1].tensor];
-    const ax_tensor *b = &p->tensors[s->args[2].tensor];
     fine f = {0};
     dims *da = malloc(sizeof *da), *db = malloc(sizeof *db);
     axe_status st = AXE_ERR_NO_MEMORY;
-    memset(g, 0, sizeof *g);
     fine_of(&a->glayout, &f);
     fine_of(&b->glayout, &f);
     if (da != NULL && db != NULL)
@@ -336,7 +341,45 @@ axe_status axe__dist_gemm(const axe_program *p, const ax_stmt *s,
         st = axe__fail(diag, st, s->off, "out of memory");
     free(da);
     free(db);
-    AXE_TRY(st);
+    return st;
+}
+
+/* "out": "x" (B when "from" is A, or A when "from" is B) copied to the
+ * placement that fits "from": its K placed as from's, its rows whole on
+ * every device, replicated over from's other device digits; stored
+ * row-major [rows, Kloc] on each device. */
+static axe_status mirror(const ax_tensor *from, const ax_tensor *x,
+                         ax_tensor *out)
+{
+    fine f = {0};
+    dims d;
+    int64_t kloc;
+    int i;
+    axe_diag why;
+    fine_of(&from->glayout, &f);
+    AXE_TRY(dims_of(from, &f, &d, &why));
+    if (!d.placed || d.goff != 0)
+        return AXE_ERR_UNSUPPORTED;
+    *out = *x;
+    kloc = mem_elems(&d, 1);
+    axe_layout_init(&out->glayout);
+    AXE_TRY(axe_layout_push_shard(&out->glayout, x->gshape[0], kloc, "m"));
+    AXE_TRY(push_dim(&out->glayout, &d, 1, 1));
+    for (i = 0; i + 1 < f.n; i++)
+        if (role(&d, f.b[i]) != 1)
+            AXE_TRY(axe_layout_push_replica(&out->glayout, f.b[i + 1] / f.b[i],
+                                            f.b[i], "gpuid"));
+    out->shape[0] = x->gshape[0];
+    out->shape[1] = kloc;
+    out->span = x->gshape[0] * kloc;
+    AXE_TRY(axe_layout_row_major(out->shape, 2, &out->layout));
+    return axe_layout_group(&out->layout, out->shape, 2, &out->grouped,
+                            out->seps, &why);
+}
+
+/* The partial's tensor fields from its layout. */
+static void part_tensor(const ax_tensor *c, const ax_stmt *s, ax_dist_gemm *g)
+{
     strcpy(g->part.name, "partial");
     strcpy(g->part.cname, "partial");
     g->part.mem = AX_MEM_GLOBAL;
@@ -352,7 +395,35 @@ axe_status axe__dist_gemm(const axe_program *p, const ax_stmt *s,
     g->part.span = g->mloc * g->nloc;
     g->part.dist = true;
     g->part.off = s->off;
-    g->kloc = a->shape[1];
+}
+
+/* A and B as placed, else B copied to fit A, else A copied to fit B. */
+axe_status axe__dist_gemm(const axe_program *p, const ax_stmt *s,
+                          ax_dist_gemm *g, axe_diag *diag)
+{
+    const ax_tensor *c = &p->tensors[s->args[0].tensor];
+    const ax_tensor *a = &p->tensors[s->args[1].tensor];
+    const ax_tensor *b = &p->tensors[s->args[2].tensor];
+    axe_diag other;
+    axe_status st;
+    memset(g, 0, sizeof *g);
+    st = plan_pair(p, s, a, b, g, diag);
+    if (st == AXE_ERR_UNSUPPORTED) {
+        g->why = *diag;
+        g->copied = 2;
+        if (mirror(a, b, &g->moved) != AXE_OK ||
+            plan_pair(p, s, a, &g->moved, g, &other) != AXE_OK) {
+            g->copied = 1;
+            if (mirror(b, a, &g->moved) == AXE_OK)
+                st = plan_pair(p, s, &g->moved, b, g, &other);
+        } else
+            st = AXE_OK;
+        if (st != AXE_OK)
+            *diag = g->why, g->copied = 0;
+    }
+    AXE_TRY(st);
+    part_tensor(c, s, g);
+    g->kloc = g->copied == 1 ? g->moved.shape[1] : a->shape[1];
     return axe_layout_row_major(g->part.shape, 3, &g->part.layout);
 }
 

@@ -12,7 +12,8 @@
  * glayout. Device operators take whole distributed tensors of one dtype:
  * copy between equal logical shapes, reduce from a shape to the same
  * shape without dimension k, gemm C [M,N] from A [M,K] and B [N,K]
- * placed as its local GEMMs can use them (compiler_dist_gemm.c).
+ * placed so that local GEMMs can use them, as they are or after copying
+ * one (compiler_dist_gemm.c).
  */
 #include <stdlib.h>
 #include <string.h>

@@ -107,9 +107,23 @@ static const char mesh_timing[] =
     "    MPI_Allreduce(MPI_IN_PLACE, &s, 1, MPI_DOUBLE, MPI_MAX, "
     "MPI_COMM_WORLD);\n    return s;\n}\n#endif\n";
 
+/* A device gemm's operand copied first (ax_dist_gemm.copied), else 0. */
+static int copied_of(const axe_program *p, const ax_stmt *s)
+{
+    ax_dist_gemm *g;
+    axe_diag d;
+    int c = 0;
+    if (s->op != AX_OP_GEMM || (g = malloc(sizeof *g)) == NULL)
+        return 0;
+    if (axe__dist_gemm(p, s, g, &d) == AXE_OK)
+        c = g->copied;
+    free(g);
+    return c;
+}
+
 static void decls(ax_text *t, const axe_program *p)
 {
-    int k;
+    int k, *copied = calloc((size_t)p->ndevops + 1, sizeof *copied);
     axe__text_put(t, "\n#include <mpi.h>\n#include \"compiler_mpi_rt.h\"\n");
     for (k = 0; k < p->ndevops && t->status == AXE_OK; k++)
         put_devop(t, p, k);
@@ -128,16 +142,23 @@ static void decls(ax_text *t, const axe_program *p)
                   "    MPI_Abort(MPI_COMM_WORLD, 1);\n}\n");
     axe__emit_mpi_gemm_runner(t, p);
     axe__text_put(t, "\nstatic void ax_mpi_free(void)\n{\n");
-    for (k = 0; k < p->ndevops; k++)
+    for (k = 0; k < p->ndevops; k++) {
         axe__text_put(t, "    axe_mpi_sched_free(&ax_dev%d_sched);\n", k);
-    axe__emit_mpi_gemm_free(t, p);
+        if (copied != NULL)
+            copied[k] = copied_of(p, p->devops[k]);
+    }
+    if (copied == NULL)
+        t->status = AXE_ERR_NO_MEMORY;
+    else
+        axe__emit_mpi_gemm_free(t, p, copied);
     axe__text_put(t, "}\n%s", mesh_timing);
+    free(copied);
 }
 
 static void devop(ax_text *t, const axe_program *p, const ax_stmt *s)
 {
     if (s->op == AX_OP_GEMM) {
-        axe__emit_mpi_gemm_call(t, p, s);
+        axe__emit_mpi_gemm_call(t, p, s, copied_of(p, s));
         return;
     }
     axe__text_put(t,

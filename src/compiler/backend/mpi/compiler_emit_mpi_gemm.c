@@ -10,6 +10,9 @@
  * Local shards are addressed through their local layouts (an iter's
  * digit of a local index is (i / inner) % extent).
  */
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "compiler_mpi.h"
 
 /* The local address of [i, j] of tensor "x" (a distributed operand). */
@@ -45,8 +48,10 @@ static void put_addr(ax_text *t, const ax_tensor *x, const char *i,
 static void put_dot(ax_text *t, const axe_program *p, const ax_stmt *s,
                     const ax_dist_gemm *g, const char *ind)
 {
-    const ax_tensor *a = &p->tensors[s->args[1].tensor];
-    const ax_tensor *b = &p->tensors[s->args[2].tensor];
+    const ax_tensor *a =
+        g->copied == 1 ? &g->moved : &p->tensors[s->args[1].tensor];
+    const ax_tensor *b =
+        g->copied == 2 ? &g->moved : &p->tensors[s->args[2].tensor];
     bool i32 = a->dtype == AXE_DTYPE_I32;
     axe__text_put(t, "%sfor (k = 0; k < %lld; k++)\n%s    acc += %sa[", ind,
                   (long long)g->kloc, ind, i32 ? "(uint32_t)" : "");
@@ -85,12 +90,49 @@ static void put_elems(ax_text *t, const axe_program *p, const ax_stmt *s,
     axe__text_put(t, "static axe_mpi_chunked ax_dev%d_chunked;\n", k);
 }
 
+/* The copy of operand g->copied first: its plan as data
+ * ("ax_devK_cp"), its schedule and the buffer it lands in. */
+static void put_copy(ax_text *t, const axe_program *p, const ax_stmt *s,
+                     const ax_dist_gemm *g)
+{
+    const ax_tensor *x = &p->tensors[s->args[g->copied].tensor];
+    ax_dist_plan *pl = malloc(sizeof *pl);
+    axe_diag d;
+    char name[32];
+    int k = s->index;
+    if (pl == NULL ||
+        axe__dist_plan_copy(x->gshape, 2, &x->glayout, &g->moved.glayout,
+                            p->ndev, pl, &d) != AXE_OK) {
+        t->status = AXE_ERR_UNSUPPORTED; /* the check refused it */
+        free(pl);
+        return;
+    }
+    snprintf(name, sizeof name, "ax_dev%d_cp", k);
+    axe__text_put(t, "/* device op %d: %s copied first */\n", k, x->name);
+    axe__emit_mpi_table(t, name, pl);
+    axe__text_put(t,
+                  "static const axe_mpi_plan ax_dev%d_cp = {%d, %d, %d, %d, "
+                  "ax_dev%d_cp_digit, ax_dev%d_cp_rep, ax_dev%d_cp_rep + %d, "
+                  "%lld, %lld, %lld, %lld, 0, %d, %lld, %lld};\n"
+                  "static axe_mpi_sched ax_dev%d_cp_sched;\n"
+                  "static %s ax_dev%d_mv[%lld];\n",
+                  k, (int)pl->ndev, (int)pl->ndigits, (int)pl->nsrc_rep,
+                  (int)pl->ndst_rep, k, k, k, (int)pl->nsrc_rep,
+                  (long long)pl->src_dev0, (long long)pl->src_m0,
+                  (long long)pl->dst_dev0, (long long)pl->dst_m0, (int)x->dtype,
+                  (long long)x->span, (long long)g->moved.span, k,
+                  axe__dtype_ctype(x->dtype), k, (long long)g->moved.span);
+    free(pl);
+}
+
 void axe__emit_mpi_gemm(ax_text *t, const axe_program *p, const ax_stmt *s,
                         const ax_dist_gemm *g)
 {
     const ax_tensor *a = &p->tensors[s->args[1].tensor];
     const char *ct = axe__dtype_ctype(a->dtype);
     int k = s->index;
+    if (g->copied > 0)
+        put_copy(t, p, s, g);
     if (s->chunks > 0) {
         put_elems(t, p, s, g);
         return;
@@ -115,12 +157,22 @@ void axe__emit_mpi_gemm(ax_text *t, const axe_program *p, const ax_stmt *s,
                   (long long)g->nloc, ct);
 }
 
-void axe__emit_mpi_gemm_call(ax_text *t, const axe_program *p, const ax_stmt *s)
+void axe__emit_mpi_gemm_call(ax_text *t, const axe_program *p, const ax_stmt *s,
+                             int copied)
 {
     const char *a = p->tensors[s->args[1].tensor].cname;
     const char *b = p->tensors[s->args[2].tensor].cname;
     const char *c = p->tensors[s->args[0].tensor].cname;
+    char mv[32];
     int k = s->index;
+    snprintf(mv, sizeof mv, "ax_dev%d_mv", k);
+    if (copied > 0)
+        axe__text_put(t,
+                      "    ax_mpi_devop(%d, %d, &ax_dev%d_cp, "
+                      "&ax_dev%d_cp_sched, %s, %s);\n",
+                      k, s->line, k, k, copied == 1 ? a : b, mv);
+    a = copied == 1 ? mv : a;
+    b = copied == 2 ? mv : b;
     if (s->chunks > 0) {
         axe__text_put(t,
                       "    {\n        ax_dev%d_ctx ctx = {%s, %s};\n"
@@ -162,12 +214,18 @@ void axe__emit_mpi_gemm_runner(ax_text *t, const axe_program *p)
         "    MPI_Abort(MPI_COMM_WORLD, 1);\n}\n");
 }
 
-/* Frees of the chunked gemms' schedules (inside ax_mpi_free). */
-void axe__emit_mpi_gemm_free(ax_text *t, const axe_program *p)
+/* Frees of the chunked gemms' and the copies' schedules (inside
+ * ax_mpi_free); "copied[k]": device op k copies an operand first. */
+void axe__emit_mpi_gemm_free(ax_text *t, const axe_program *p,
+                             const int *copied)
 {
     int k;
-    for (k = 0; k < p->ndevops; k++)
+    for (k = 0; k < p->ndevops; k++) {
         if (p->devops[k]->chunks > 0)
             axe__text_put(t, "    axe_mpi_chunked_free(&ax_dev%d_chunked);\n",
                           k);
+        if (copied[k] > 0)
+            axe__text_put(t, "    axe_mpi_sched_free(&ax_dev%d_cp_sched);\n",
+                          k);
+    }
 }

@@ -24,8 +24,8 @@ axe_status axe__mpi_plan(const axe_program *p, const ax_stmt *s,
  * local GEMM function, planned as "g"; the call of both at its place. */
 void axe__emit_mpi_gemm(ax_text *t, const axe_program *p, const ax_stmt *s,
                         const ax_dist_gemm *g);
-void axe__emit_mpi_gemm_call(ax_text *t, const axe_program *p,
-                             const ax_stmt *s);
+void axe__emit_mpi_gemm_call(ax_text *t, const axe_program *p, const ax_stmt *s,
+                             int copied);
 /* "NAME_digit[]" and "NAME_rep[]" (src replicas, then dst's): the digit
  * table of "pl" as static data of compiler_mpi_rt.h's types. */
 void axe__emit_mpi_table(ax_text *t, const char *name, const ax_dist_plan *pl);
@@ -33,9 +33,11 @@ void axe__emit_mpi_table(ax_text *t, const char *name, const ax_dist_plan *pl);
  * parameters' digit tables, AX_NPARAM, AX_KERNEL and the functions main()
  * calls; after AX_NDEV is defined. */
 void axe__emit_mpi_entry(ax_text *t, const axe_program *p);
-/* The runner of chunks(N) gemms and the frees of their schedules. */
+/* The runner of chunks(N) gemms; the frees of their schedules and of
+ * the copies first ("copied[k]": device op k's ax_dist_gemm.copied). */
 void axe__emit_mpi_gemm_runner(ax_text *t, const axe_program *p);
-void axe__emit_mpi_gemm_free(ax_text *t, const axe_program *p);
+void axe__emit_mpi_gemm_free(ax_text *t, const axe_program *p,
+                             const int *copied);
 /* The program's C for every rank (see compiler_emit_mpi.c). */
 void axe__emit_mpi(ax_text *t, const axe_program *p, const char *file);
 

@@ -53,12 +53,40 @@ static int64_t local_bytes(const axe_program *p)
     return n;
 }
 
+/* A device gemm's copy of an operand first: the runtime runs its plan. */
+static axe_status copy_check(const axe_program *p, const ax_stmt *s,
+                             axe_diag *diag)
+{
+    ax_dist_gemm *g = malloc(sizeof *g);
+    ax_dist_plan *pl = malloc(sizeof *pl);
+    axe_status st = AXE_OK;
+    const ax_tensor *x;
+    if (g == NULL || pl == NULL)
+        st = axe__fail(diag, AXE_ERR_NO_MEMORY, s->off, "out of memory");
+    else if ((st = axe__dist_gemm(p, s, g, diag)) == AXE_OK && g->copied) {
+        x = &p->tensors[s->args[g->copied].tensor];
+        st = axe__dist_plan_copy(x->gshape, 2, &x->glayout, &g->moved.glayout,
+                                 p->ndev, pl, diag);
+        if (st == AXE_OK && pl->ndigits > AX_MPI_MAX_DIGITS)
+            st = axe__fail(diag, AXE_ERR_CAPACITY, s->off,
+                           "device gemm (line %d): the copy of '%s' first "
+                           "has %d digits, beyond the mpi runtime's %d",
+                           s->line, x->name, (int)pl->ndigits,
+                           AX_MPI_MAX_DIGITS);
+    }
+    free(g);
+    free(pl);
+    return st;
+}
+
 static axe_status devop_check(const axe_program *p, const ax_stmt *s,
                               axe_diag *diag)
 {
     ax_dist_plan plan;
     axe_dtype d = p->tensors[s->args[1].tensor].dtype;
     AXE_TRY(axe__mpi_plan(p, s, &plan, diag));
+    if (s->op == AX_OP_GEMM)
+        AXE_TRY(copy_check(p, s, diag));
     if (s->chunks > 0 && p->ndev > 1 &&
         (plan.kind != AX_COLL_REDUCE_SCATTER || plan.groups != 1))
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->chunks_off,
