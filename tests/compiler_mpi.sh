@@ -17,8 +17,9 @@
 # the wrong size at entry, a shard list that does not match the layouts
 # (the entry check's --shards: the wrong device's shard, a wrong element
 # count, dtype or checksum, a missing line); --bench with --ranks times
-# (the slowest rank's seconds). OpenMPI is installed through
-# scripts/ensure_tools.sh when missing; skipped (77) when it cannot be.
+# (the slowest rank's seconds); runtime scalars (--arg) reach every rank.
+# OpenMPI is installed through scripts/ensure_tools.sh when missing;
+# skipped (77) when it cannot be.
 # With AXE_MPI_SANITIZE (the asan preset) the programs are built with
 # -fsanitize=$AXE_MPI_SANITIZE and LeakSanitizer ignores OpenMPI's own
 # allocations only (tests/lsan_openmpi.supp). Last line: "N passed, N
@@ -308,6 +309,9 @@ drop) sed '$d' "$list" >"$list.x" ;;
 *) cp "$list" "$list.x" ;;
 esac
 mv "$list.x" "$list"
+if [ "$EDIT" = arg ]; then # the last value: 7
+    set -- "${@:1:$(($# - 1))}" 7
+fi
 exec mpirun "$@"
 WRAP
 chmod +x "$tmp/mpirun_edit"
@@ -329,6 +333,35 @@ shard_err count "rank 1: tensor 'B': the shard given holds 1000 elements; the la
 shard_err dtype "rank 0: tensor 'A': the shard given is f16 [64,16]; the kernel declares f32 [64,16]"
 shard_err sum "rank 0: tensor 'B': the ids checksum of the shard given is H; the layout S[(64,16):(16,1)] + R[2:1@gpuid] gives device 0 H (the shard given is no device's)"
 shard_err drop "has 3 lines; the 2 devices' 2 tensor parameters need 4 (NAME DTYPE SHAPE ELEMS CHECKSUM each, device after device)"
+# Runtime scalars in a mesh program (--arg): each rank gets the values
+# after IN OUT REPS; a trip count and a float operand, two runs of one
+# build, at 2 and 4 ranks; the same run with the last value changed on
+# its way to the ranks (EDIT=arg) must fail the check (the values count).
+cat >"$tmp/scalars.axe" <<'AXE'
+param P = 2;
+mesh(P);
+kernel dist_scalars(T: i32, v: f32,
+                    A: f32[8,4] layout S[(P,8 / P,4):(1@gpuid,4,1)],
+                    B: f32[8,4] layout S[(8,4):(4,1)] + R[P:1@gpuid])
+    grid(1) threads(2) {
+    for i in range(T) {
+        cta add(A, A, v);
+        sync;
+    }
+    device copy(B, A);
+}
+AXE
+run_ok "$tmp/scalars.axe" 2 --arg T=3 --arg v=0.5
+run_ok "$tmp/scalars.axe" 4 -D P=4 --arg T=0,2 --arg v=1,-2
+if EDIT=arg MPIRUN=$tmp/mpirun_edit "$AXE" run "$tmp/scalars.axe" --ranks 2 \
+    --check --json --arg T=3 --arg v=0.5 >"$tmp/out" 2>"$tmp/err"; then
+    bad "scalars: v changed on its way, yet the check passed: $(head -c 300 "$tmp/out")"
+elif grep -q '"pass":false' "$tmp/out"; then
+    ok
+else
+    bad "scalars: v changed: $(head -c 300 "$tmp/out") $(head -c 300 "$tmp/err")"
+fi
+
 # The wrapper itself changes nothing when told nothing.
 if EDIT=none MPIRUN=$tmp/mpirun_edit "$AXE" run "$EX/allgather.axe" --ranks 2 \
     --check --json >"$tmp/out" 2>"$tmp/err" && grep -q '"pass":true' "$tmp/out"; then

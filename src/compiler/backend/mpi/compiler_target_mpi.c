@@ -5,9 +5,10 @@
  * C backend's code for the local operators on the rank's shards and, for
  * each device operator, a call into the runtime compiler_mpi_rt.h with
  * the operator's exchange plan. It has every schedule of the C backend;
- * its check refuses a program without a mesh, runtime scalars, and device
- * operators the planner or the runtime cannot run (a plan of more digits
- * than the runtime's AX_MPI_MAX_DIGITS), with the reason.
+ * its check refuses a program without a mesh and device operators the
+ * planner or the runtime cannot run (a plan of more digits than the
+ * runtime's AX_MPI_MAX_DIGITS), with the reason. Runtime scalars pass
+ * through: every rank's harness reads them.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -122,11 +123,6 @@ static axe_status mpi_check(const axe_program *p, axe_diag *diag)
                          "kernel '%s' declares no mesh: the mpi target runs "
                          "a program with a device mesh (`mesh(P);`) on P "
                          "ranks (--target c runs one device)",
-                         p->name);
-    if (p->nscalars > 0)
-        return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
-                         "kernel '%s': runtime scalars in a mesh program: "
-                         "the mpi backend has none yet (size it with -D)",
                          p->name);
     if (local_bytes(p) > INT_MAX)
         return axe__fail(diag, AXE_ERR_CAPACITY, -1,
