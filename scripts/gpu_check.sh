@@ -11,11 +11,13 @@
 # the 4096^3 f16 and bf16 GEMMs of gemm_mma.axe and gemm_pipelined.axe
 # through bench/cuda/gemm_cublas.cu (checked against a naive CUDA kernel,
 # timed against cuBLAS), and the naive attention baseline
-# (bench/cuda/attention_naive.cu, seq 4096, head dim 64 and 128), and last
+# (bench/cuda/attention_naive.cu, seq 4096, head dim 64 and 128), then
 # the same four GEMMs through `axe run --target cuda --check`, which past
 # the CPU reference's work limit checks them against the naive variant of
-# the program on the GPU ("reference":"gpu-naive"). Full JSON lines and
-# logs go to $OUT (or build/gpu_check) for the record in docs/bench.md.
+# the program on the GPU ("reference":"gpu-naive"), and last the mesh
+# programs of examples/kernels/dist/ with MPI and NCCL (one rank per GPU;
+# --ranks 1 on one GPU). Full JSON lines and logs go to $OUT (or
+# build/gpu_check) for the record in docs/bench.md.
 # Without a GPU (nvidia-smi absent or seeing none) it prints why and exits
 # 77, as the tests do: CI never depends on it. GPU_CHECK_DRY=1 does all
 # that needs no GPU (build, emit the issue-size kernels and the GEMMs'
@@ -363,6 +365,52 @@ else
         printf '%-16s %-6s %-6s %-10s %s\n' "$1" "$2" "$(field "$j" pass)" \
             "$(field "$j" reference)" "$(field "$j" max_rel_err)" | tee -a "$out/summary.txt"
         [ "$(field "$j" pass)" = true ] || status=1
+    done
+fi
+# 7. Mesh programs (issue 14 §3): every examples/kernels/dist/*.axe as
+# one MPI rank per GPU calling NCCL (axe run --target cuda --ranks N,
+# docs/compiler.md "The NCCL path"): at --ranks 1 (-D P=1) on one GPU,
+# and at 2, 4 and 8 ranks where that many GPUs are visible (NCCL runs one
+# rank per GPU). A dry run compiles and links each .cu for the archs
+# with -lnccl and MPI's flags, as axe run builds it. Needs OpenMPI
+# (mpicc, mpirun) on the machine: without it, a note and no failure.
+if ! command -v mpicc >/dev/null 2>&1 || ! command -v mpirun >/dev/null 2>&1; then
+    echo "gpu_check: no OpenMPI (mpicc, mpirun): the NCCL runs skipped" |
+        tee -a "$out/summary.txt"
+elif [ "$dry" = 1 ]; then
+    cp src/compiler/backend/mpi/compiler_mpi_rt.h \
+        src/compiler/backend/cuda/compiler_nccl_rt.h "$out/"
+    read -r -a mpi_c <<<"$(mpicc --showme:compile)"
+    read -r -a mpi_l <<<"$(mpicc --showme:link)"
+    for k in examples/kernels/dist/*.axe; do
+        grep -q "device gemm" "$k" && continue # not yet on --target cuda
+        name=dist_$(basename "$k" .axe)
+        for a in $archs; do
+            { "$AXE" compile "$k" -D P=2 --target cuda --arch "$a" -o "$out/$name.$a.cu" &&
+                "$NVCC" -std=c++17 -O2 -arch="$a" -Werror all-warnings -DAXE_KERNEL_MAIN \
+                    -I"$out" "${mpi_c[@]}" -o "$out/$name.$a" "$out/$name.$a.cu" -lnccl \
+                    "${mpi_l[@]}"; } >>"$out/$name.err" 2>&1 || {
+                echo "gpu_check: $name does not build with NCCL for $a (see $out/$name.err)"
+                status=1
+            }
+        done
+        echo "$name (MPI + NCCL): compiled for $archs" | tee -a "$out/summary.txt"
+    done
+else
+    ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+    printf '%-22s %-6s %s\n' kernel ranks pass | tee -a "$out/summary.txt"
+    for k in examples/kernels/dist/*.axe; do
+        grep -q "device gemm" "$k" && continue # not yet on --target cuda
+        name=dist_$(basename "$k" .axe)
+        for n in 1 2 4 8; do
+            [ "$n" -le "$ngpu" ] || continue
+            j=$(timeout 300 "$AXE" run "$k" -D "P=$n" --target cuda --arch "$arch" \
+                --ranks "$n" --check --json 2>"$out/$name.$n.err")
+            echo "$j" >>"$out/dist.jsonl"
+            printf '%-22s %-6s %s\n' "$name" "$n" "$(field "$j" pass)" |
+                tee -a "$out/summary.txt"
+            [ "$(field "$j" pass)" = true ] || status=1
+        done
     done
 fi
 echo "gpu_check: logs and JSON lines in $out"

@@ -65,6 +65,9 @@ typedef struct ax_backend {
     bool access_macros;
     axe_status (*check)(const axe_program *p, axe_diag *diag);
     void (*explain)(ax_text *t, const axe_program *p, const ax_stmt *s);
+    /* The lines --explain adds to a device operator's (NULL: none): how
+     * this target runs it (CUDA: the NCCL call). */
+    void (*devop_explain)(ax_text *t, const axe_program *p, const ax_stmt *s);
     void (*emit)(ax_text *t, const axe_program *p, const char *file);
 } ax_backend;
 

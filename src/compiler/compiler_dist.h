@@ -154,4 +154,20 @@ AXE_NODISCARD axe_status axe__dist_gemm(const axe_program *p, const ax_stmt *s,
  * A's (= B's) placement of K. */
 AXE_NODISCARD axe_status axe__dist_gemm_slices(const ax_tensor *a, int64_t *q);
 
+/* What the MPI backend (src/compiler/backend/mpi/) shares with the CUDA
+ * backend's mesh programs, which run its schedule with NCCL:
+ * the plan of device operator "s" (copy or reduce) from its operands'
+ * declared layouts (the planner's refusal otherwise); the checks of a
+ * program on P ranks (a mesh, no runtime scalars, local buffers an int
+ * counts, plans the runtime compiler_mpi_rt.h runs); every device
+ * operator's plan as static data (axe_mpi_plan ax_devK and its
+ * schedule ax_devK_sched of type "sched"); and each rank's main() (rank 0 reads
+ * and scatters the inputs, gathers the outputs; "init": C statements every rank
+ * runs after the size check, before the inputs). */
+axe_status axe__mpi_plan(const axe_program *p, const ax_stmt *s,
+                         ax_dist_plan *out, axe_diag *diag);
+axe_status axe__mpi_check(const axe_program *p, axe_diag *diag);
+void axe__emit_mpi_plans(ax_text *t, const axe_program *p, const char *sched);
+void axe__emit_mpi_main(ax_text *t, const axe_program *p, const char *init);
+
 #endif

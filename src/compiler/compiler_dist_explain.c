@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "axe/notation.h"
+#include "compiler_backend.h"
 #include "compiler_dist.h"
 
 /* "f32[64,128]" of shape "shape". */
@@ -239,6 +240,8 @@ axe_status axe__devop_explain(const axe_program *p, ax_stmt *s)
                       d->name, axe__red_name(s->rkind), src->name, s->rdim);
     if (!gemm)
         put_plan(&t, p, s);
+    if (axe__backend_of(p)->devop_explain != NULL)
+        axe__backend_of(p)->devop_explain(&t, p, s);
     s->explain = t.buf;
     return t.status;
 }

@@ -109,17 +109,17 @@ static int write_text(const char *path, const char *text, size_t len)
 }
 
 /* A mesh program's device operators need a multi-device target: the C
- * and CUDA targets run one device. */
+ * target runs one device (mpi and cuda run one rank per device). */
 static int mesh_refused(const axe_program *p)
 {
     const char *target = axe_program_target(p, NULL);
-    if (axe_program_mesh_devices(p) == 0 ||
-        (strcmp(target, "c") != 0 && strcmp(target, "cuda") != 0))
+    if (axe_program_mesh_devices(p) == 0 || strcmp(target, "c") != 0)
         return CLI_EXIT_OK;
     return kernel_fail("compile", "UNSUPPORTED",
                        "kernel '%s' declares a mesh of %lld devices: the %s "
                        "target runs one device (compile it with --target "
-                       "mpi; --explain shows its operators)",
+                       "mpi or --target cuda; --explain shows its "
+                       "operators)",
                        axe_program_name(p),
                        (long long)axe_program_mesh_devices(p), target);
 }

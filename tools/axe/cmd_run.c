@@ -186,10 +186,15 @@ static int set_target(run_args *a)
     if (a->reference_given && !a->check)
         return cli_usage("run", "--reference chooses what --check compares "
                                 "with: it needs --check");
-    if (a->ranks > 0 && a->target != NULL && strcmp(a->target, "mpi") != 0)
-        return cli_usage("run", "--ranks runs the mpi target, not %.20s",
+    if (a->ranks > 0 && a->target != NULL && strcmp(a->target, "mpi") != 0 &&
+        !cuda)
+        return cli_usage("run",
+                         "--ranks runs the mpi or the cuda target, not %.20s",
                          a->target);
-    if (a->ranks > 0)
+    if (a->ranks > 0 && cuda && a->bench) /* ranks would stop apart */
+        return cli_usage("run", "--bench with --ranks on --target cuda: not "
+                                "yet (--target mpi times mesh programs)");
+    if (a->ranks > 0 && !cuda)
         a->target = "mpi";
     if (a->ranks == 0 && a->target != NULL && strcmp(a->target, "mpi") == 0)
         return cli_usage("run", "--target mpi runs on --ranks N ranks");
@@ -365,7 +370,7 @@ static int setup(run_ctx *c, const run_args *a)
         memcpy(c->ref[i], c->in[i], c->bytes[i]);
     }
     c->nparams = c->n;
-    return c->mode == RUN_MPI ? kernel_mpi_locals(c) : CLI_EXIT_OK;
+    return c->ranks > 0 ? kernel_mpi_locals(c) : CLI_EXIT_OK;
 }
 
 static void cleanup(run_ctx *c)
@@ -412,7 +417,7 @@ static void print_result(const run_ctx *c, const run_args *a)
     printf(a->json ? "{\"kernel\":\"%s\",\"target\":\"%s\""
                    : "kernel %s, target %s",
            axe_program_name(c->p), mode_names[c->mode]);
-    if (c->mode == RUN_MPI)
+    if (c->ranks > 0)
         printf(a->json ? ",\"ranks\":%d" : ", ranks %d", c->ranks);
     printf(a->json ? ",\"schedules\":{" : ", schedules:");
     print_schedules(c->p, a->json);
@@ -658,9 +663,9 @@ static int run_once(run_ctx *c, const run_args *a, int r, run_result *res,
     for (i = 0; i < c->n; i++) /* RUN_MPI: every device's buffers */
         res->bytes += (int64_t)c->bytes[i];
     res->flops = axe_program_flops(c->p); /* RUN_MPI: every device's */
-    if (c->mode == RUN_MPI && res->flops > INT64_MAX / c->ranks)
+    if (c->ranks > 0 && res->flops > INT64_MAX / c->ranks)
         res->flops = 0; /* no rate rather than a wrong one */
-    else if (c->mode == RUN_MPI)
+    else if (c->ranks > 0)
         res->flops *= c->ranks;
     return CLI_EXIT_OK;
 }
@@ -833,7 +838,8 @@ int cli_run_main(int argc, char **argv)
         rc = kernel_fail("run", "UNSUPPORTED",
                          "kernel '%s' declares a mesh of %lld devices: run "
                          "it on that many ranks with --ranks %lld (the "
-                         "--target mpi backend), not on the %s target",
+                         "--target mpi backend, or --target cuda with NCCL), "
+                         "not on one process of the %s target",
                          axe_program_name(c.p),
                          (long long)axe_program_mesh_devices(c.p),
                          (long long)axe_program_mesh_devices(c.p),
@@ -844,12 +850,12 @@ int cli_run_main(int argc, char **argv)
         free(src.text);
         return rc;
     }
-    c.mode = a.ranks > 0                                         ? RUN_MPI
+    c.mode = a.target != NULL && strcmp(a.target, "mpi") == 0    ? RUN_MPI
              : a.target == NULL || strcmp(a.target, "cuda") != 0 ? RUN_C
              : a.emulate ? RUN_CUDA_EMULATED
                          : RUN_CUDA_GPU;
     c.ranks = a.ranks;
-    if (c.mode == RUN_MPI) {
+    if (c.ranks > 0) {
         rc = mpi_ranks(c.p, a.ranks);
         if (rc != CLI_EXIT_OK) {
             if (json)

@@ -97,7 +97,7 @@ int kernel_ref_compile(run_ctx *c, const run_args *a, const kernel_src *src)
  * check); past the detector's limits without it, with a note. */
 static int interpret(run_ctx *c, run_result *res, axe_race_report *races)
 {
-    bool mesh = c->mode == RUN_MPI;
+    bool mesh = c->ranks > 0;
     axe_diag d;
     axe_status st;
     st = mesh ? axe_program_reference_mesh_races(c->p, c->ref, races, &d)

@@ -61,6 +61,34 @@ extern const unsigned char axe_cuda_emu_h[], axe_cuda_emu_atoms_h[];
 extern const size_t axe_cuda_emu_h_len, axe_cuda_emu_atoms_h_len;
 extern const unsigned char axe_mpi_rt_h[];
 extern const size_t axe_mpi_rt_h_len;
+extern const unsigned char axe_nccl_rt_h[], axe_nccl_emu_h[];
+extern const size_t axe_nccl_rt_h_len, axe_nccl_emu_h_len;
+
+typedef struct run_header {
+    const char *name;
+    const unsigned char *text;
+    const size_t *len;
+} run_header;
+
+/* The headers of a run of mode "mode" on "ranks" ranks (0: one
+ * process), at most RUN_NHEADERS, ended by a NULL name. */
+static void run_headers(run_mode mode, int ranks, run_header *h)
+{
+    static const run_header all[RUN_NHEADERS] = {
+        {"compiler_cuda_emu.h", axe_cuda_emu_h, &axe_cuda_emu_h_len},
+        {"compiler_cuda_emu_atoms.h", axe_cuda_emu_atoms_h,
+         &axe_cuda_emu_atoms_h_len},
+        {"compiler_mpi_rt.h", axe_mpi_rt_h, &axe_mpi_rt_h_len},
+        {"compiler_nccl_rt.h", axe_nccl_rt_h, &axe_nccl_rt_h_len},
+        {"compiler_nccl_emu.h", axe_nccl_emu_h, &axe_nccl_emu_h_len}};
+    bool emu = mode == RUN_CUDA_EMULATED, nccl = ranks > 0 && mode != RUN_MPI;
+    bool want[RUN_NHEADERS] = {emu, emu, ranks > 0, nccl, nccl && emu};
+    int n = 0, i;
+    for (i = 0; i < RUN_NHEADERS; i++)
+        if (want[i])
+            h[n++] = all[i];
+    h[n].name = NULL;
+}
 
 /* Program "p"'s code into "path" (the target's: C, CUDA, C for MPI). */
 static int write_code(run_ctx *c, axe_program *p, const char *path)
@@ -87,19 +115,14 @@ static int write_code(run_ctx *c, axe_program *p, const char *path)
  * headers the target's code includes. */
 static int write_source(run_ctx *c)
 {
-    int rc = write_code(c, c->p, c->path[0]);
+    run_header h[RUN_NHEADERS + 1];
+    int rc = write_code(c, c->p, c->path[0]), i;
     if (rc == CLI_EXIT_OK && c->pref != NULL)
-        rc = write_code(c, c->pref, c->path[7]);
-    if (rc == CLI_EXIT_OK && c->mode == RUN_CUDA_EMULATED)
-        rc = write_file(c->path[5], NULL, NULL, 0, (const char *)axe_cuda_emu_h,
-                        axe_cuda_emu_h_len);
-    if (rc == CLI_EXIT_OK && c->mode == RUN_CUDA_EMULATED)
-        rc = write_file(c->path[6], NULL, NULL, 0,
-                        (const char *)axe_cuda_emu_atoms_h,
-                        axe_cuda_emu_atoms_h_len);
-    if (rc == CLI_EXIT_OK && c->mode == RUN_MPI)
-        rc = write_file(c->path[5], NULL, NULL, 0, (const char *)axe_mpi_rt_h,
-                        axe_mpi_rt_h_len);
+        rc = write_code(c, c->pref, c->path[RUN_PATH_KREF]);
+    run_headers(c->mode, c->ranks, h);
+    for (i = 0; rc == CLI_EXIT_OK && h[i].name != NULL; i++)
+        rc = write_file(c->path[RUN_PATH_HEADERS + i], NULL, NULL, 0,
+                        (const char *)h[i].text, *h[i].len);
     return rc;
 }
 
@@ -122,7 +145,7 @@ static const char *env_or(const char *name, const char *dflt)
  * compiler. */
 static int build_one(run_ctx *c, const char *src, const char *bin)
 {
-    char cmd[1024];
+    char cmd[1400], mpi_c[160] = "", mpi_l[160] = "";
     const char *arch = "";
     if (c->mode == RUN_C) {
         snprintf(cmd, sizeof cmd,
@@ -137,17 +160,25 @@ static int build_one(run_ctx *c, const char *src, const char *bin)
                  env_or("MPICC", "mpicc"), c->dir, bin, src);
         return shell(cmd, "mpicc failed on the generated code");
     }
+    if (c->ranks > 0) { /* MPI's flags (OpenMPI's mpicc --showme) */
+        snprintf(mpi_c, sizeof mpi_c, "$(%s --showme:compile)",
+                 env_or("MPICC", "mpicc"));
+        snprintf(mpi_l, sizeof mpi_l, "$(%s --showme:link)",
+                 env_or("MPICC", "mpicc"));
+    }
     if (c->mode == RUN_CUDA_EMULATED) {
         snprintf(cmd, sizeof cmd,
                  "%s -std=c++17 -O1 -fno-strict-aliasing -DAXE_CUDA_EMULATE "
-                 "-DAXE_KERNEL_MAIN -I'%s' -x c++ -o '%s' '%s' -lm 1>&2",
-                 env_or("CXX", "c++"), c->dir, bin, src);
+                 "-DAXE_KERNEL_MAIN -I'%s' %s -x c++ -o '%s' '%s' %s -lm 1>&2",
+                 env_or("CXX", "c++"), c->dir, mpi_c, bin, src, mpi_l);
         return shell(cmd, "the C++ compiler failed on the emulated CUDA");
     }
     (void)axe_program_target(c->p, &arch);
     snprintf(cmd, sizeof cmd,
-             "%s -std=c++17 -O2 -arch=%s -DAXE_KERNEL_MAIN -o '%s' '%s' 1>&2",
-             env_or("NVCC", "nvcc"), arch, bin, src);
+             "%s -std=c++17 -O2 -arch=%s -DAXE_KERNEL_MAIN -I'%s' %s -o '%s' "
+             "'%s'%s %s 1>&2",
+             env_or("NVCC", "nvcc"), arch, c->dir, mpi_c, bin, src,
+             c->ranks > 0 ? " -lnccl" : "", mpi_l);
     return shell(cmd, "nvcc failed on the generated CUDA");
 }
 
@@ -166,7 +197,7 @@ static int build(run_ctx *c)
     }
     rc = build_one(c, c->path[0], c->path[1]);
     if (rc == CLI_EXIT_OK && c->pref != NULL)
-        rc = build_one(c, c->path[7], c->path[8]);
+        rc = build_one(c, c->path[RUN_PATH_KREF], c->path[RUN_PATH_KREF + 1]);
     return rc;
 }
 
@@ -248,15 +279,15 @@ static int execute(run_ctx *c, const char *bin, void **bufs,
     size_t n;
     int i;
     n = (size_t)snprintf(cmd, sizeof cmd, "AXE_THREAD_ORDER=%lld ", order);
-    if (c->mode == RUN_MPI) /* as root OpenMPI wants to be told */
+    if (c->ranks > 0) /* as root OpenMPI wants to be told */
         n += (size_t)snprintf(
             cmd + n, sizeof cmd - n, "%s --oversubscribe %s-np %d ",
             env_or("MPIRUN", "mpirun"),
             geteuid() == 0 ? "--allow-run-as-root " : "", c->ranks);
     n += (size_t)snprintf(cmd + n, sizeof cmd - n, "'%s' ", bin);
-    if (c->mode == RUN_MPI) /* the entry check's shard list */
+    if (c->ranks > 0) /* the entry check's shard list */
         n += (size_t)snprintf(cmd + n, sizeof cmd - n, "--shards '%s' ",
-                              c->path[6]);
+                              c->path[RUN_PATH_SHARDS]);
     n += (size_t)snprintf(cmd + n, sizeof cmd - n, "'%s' '%s' %d", c->path[2],
                           c->path[3], bench ? 5 : 0);
     for (i = 0; i < c->nscalars && n < sizeof cmd; i++)
@@ -285,15 +316,8 @@ static int execute(run_ctx *c, const char *bin, void **bufs,
 
 int kernel_run_build(run_ctx *c)
 {
-    static const char *const names[RUN_NPATHS] = {"k.c",
-                                                  "k",
-                                                  "in",
-                                                  "out",
-                                                  "err",
-                                                  "compiler_cuda_emu.h",
-                                                  "compiler_cuda_emu_atoms.h",
-                                                  "kref.cu",
-                                                  "kref"};
+    static const char *const names[5] = {"k.c", "k", "in", "out", "err"};
+    run_header h[RUN_NHEADERS + 1];
     const char *tmp = getenv("TMPDIR");
     char dir[sizeof c->dir];
     int i, rc;
@@ -306,17 +330,19 @@ int kernel_run_build(run_ctx *c)
         return fail("IO", "cannot create a temporary directory", NULL);
     }
     memcpy(dir, c->dir, sizeof dir);
-    for (i = 0; i < RUN_NPATHS; i++) {
-        if ((i == 5 || i == 6) && c->mode != RUN_CUDA_EMULATED &&
-            c->mode != RUN_MPI)
-            continue;
-        if (i >= 7 && c->pref == NULL)
-            continue;
+    for (i = 0; i < 5; i++)
         snprintf(c->path[i], sizeof c->path[i], "%s/%s", dir,
-                 c->mode == RUN_MPI && i == 5   ? "compiler_mpi_rt.h"
-                 : c->mode == RUN_MPI && i == 6 ? "shards"
-                 : i == 0 && c->mode != RUN_C && c->mode != RUN_MPI ? "k.cu"
-                                                                    : names[i]);
+                 i == 0 && c->mode != RUN_C && c->mode != RUN_MPI ? "k.cu"
+                                                                  : names[i]);
+    if (c->ranks > 0) /* the entry check's shard list */
+        snprintf(c->path[RUN_PATH_SHARDS], sizeof c->path[0], "%s/shards", dir);
+    run_headers(c->mode, c->ranks, h);
+    for (i = 0; h[i].name != NULL; i++)
+        snprintf(c->path[RUN_PATH_HEADERS + i], sizeof c->path[0], "%s/%s", dir,
+                 h[i].name);
+    if (c->pref != NULL) { /* the naive variant */
+        snprintf(c->path[RUN_PATH_KREF], sizeof c->path[0], "%s/kref.cu", dir);
+        snprintf(c->path[RUN_PATH_KREF + 1], sizeof c->path[0], "%s/kref", dir);
     }
     rc = write_source(c);
     return rc == CLI_EXIT_OK ? build(c) : rc;
@@ -326,7 +352,7 @@ int kernel_run_exec(run_ctx *c, bool bench, run_result *res)
 {
     int rc = write_file(c->path[2], (const void *const *)c->in, c->bytes, c->n,
                         NULL, 0);
-    if (rc == CLI_EXIT_OK && c->mode == RUN_MPI)
+    if (rc == CLI_EXIT_OK && c->ranks > 0)
         rc = kernel_mpi_shards(c);
     return rc == CLI_EXIT_OK
                ? execute(c, c->path[1], c->in, c->emu_cur, bench, 0, res)
@@ -344,7 +370,7 @@ int kernel_run_naive(run_ctx *c, axe_race_report *races)
     run_result res;
     int rc = write_file(c->path[2], (const void *const *)c->ref, c->bytes, c->n,
                         NULL, 0);
-    return rc == CLI_EXIT_OK
-               ? execute(c, c->path[8], c->ref, races, false, 0, &res)
-               : rc;
+    return rc == CLI_EXIT_OK ? execute(c, c->path[RUN_PATH_KREF + 1], c->ref,
+                                       races, false, 0, &res)
+                             : rc;
 }

@@ -65,21 +65,30 @@ typedef enum run_mode {
     RUN_MPI /* --ranks N: mpicc, mpirun -np N */
 } run_mode;
 
-#define RUN_NPATHS 9
+/* c->path: k.c (k.cu), k, in, out, err (the kernel's stderr), the
+ * shard list (with ranks), the headers the generated code includes
+ * (kernel_run.c: the emulation's two, the MPI runtime, the NCCL runtime
+ * and its emulation, as the run needs), the naive variant's kref.cu and
+ * kref. */
+#define RUN_PATH_SHARDS 5
+#define RUN_PATH_HEADERS 6
+#define RUN_NHEADERS 5
+#define RUN_PATH_KREF (RUN_PATH_HEADERS + RUN_NHEADERS)
+#define RUN_NPATHS (RUN_PATH_KREF + 2)
 typedef struct run_ctx {
     char dir[64];
-    /* k.c (k.cu), k, in, out, err (the kernel's stderr), for the
-     * emulation its two headers (an MPI run: the runtime's header and
-     * the shard list), and the naive variant's kref.cu and kref */
     char path[RUN_NPATHS][96];
     run_mode mode;
-    int ranks; /* RUN_MPI: the mesh's devices, one rank each */
+    /* --ranks N (0: one process): the mesh's devices, one rank each, for
+     * RUN_MPI and for a mesh program under RUN_CUDA_EMULATED (MPI and the
+     * NCCL emulation) or RUN_CUDA_GPU (MPI and NCCL) */
+    int ranks;
     axe_program *p;
     /* The naive variant (axe_kernel_options.naive) of the same source and
      * options, built when some run checks against it; NULL otherwise. */
     axe_program *pref;
     run_ref reference[RUN_MAX_RUNS]; /* each run's (kernel_ref_plan) */
-    /* one buffer per tensor parameter; RUN_MPI: per device d and
+    /* one buffer per tensor parameter; with ranks: per device d and
      * parameter i, buffer d * nparams + i (its local buffer) */
     int n, nparams;
     void **in, **ref;
@@ -158,7 +167,8 @@ axe_kernel_tensor kernel_run_tensor(const run_ctx *c, int i);
  * into every device's local buffers (c->in, c->ref, c->bytes replaced,
  * c->n = ranks * nparams). */
 int kernel_mpi_locals(run_ctx *c);
-/* RUN_MPI: the shard list into c->path[6] (the generated program's
+/* with ranks: the shard list into c->path[RUN_PATH_SHARDS] (the generated
+ * program's
  * --shards FILE): a line NAME DTYPE [SHAPE] ELEMS CHECKSUM per device and
  * tensor parameter, device after device. */
 int kernel_mpi_shards(const run_ctx *c);

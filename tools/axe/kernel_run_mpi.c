@@ -25,7 +25,7 @@
 axe_kernel_tensor kernel_run_tensor(const run_ctx *c, int i)
 {
     axe_kernel_tensor t;
-    if (c->mode != RUN_MPI)
+    if (c->ranks == 0)
         return axe_program_tensor(c->p, i);
     t = axe_program_tensor(c->p, i % c->nparams);
     t.elems = t.local_elems;
@@ -93,7 +93,7 @@ static axe_status shard_line(FILE *f, const axe_program *p, int i, int64_t d,
 
 int kernel_mpi_shards(const run_ctx *c)
 {
-    FILE *f = fopen(c->path[6], "w");
+    FILE *f = fopen(c->path[RUN_PATH_SHARDS], "w");
     axe_status st = AXE_OK;
     axe_diag diag;
     int d, i;
@@ -101,7 +101,8 @@ int kernel_mpi_shards(const run_ctx *c)
         for (i = 0; st == AXE_OK && i < c->nparams; i++)
             st = shard_line(f, c->p, i, d, &diag);
     if (f == NULL || fclose(f) != 0)
-        return kernel_fail("run", "IO", "cannot write %s", c->path[6]);
+        return kernel_fail("run", "IO", "cannot write %s",
+                           c->path[RUN_PATH_SHARDS]);
     if (st != AXE_OK)
         return kernel_fail("run", axe_status_name(st), "the shard list: %s",
                            diag.message);

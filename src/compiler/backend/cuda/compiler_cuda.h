@@ -154,4 +154,18 @@ void axe__emit_cuda_mma(ax_text *t, const axe_program *p, const ax_stmt *s,
 void axe__emit_cuda_ptx_wrappers(ax_text *t, const char *body);
 void axe__cuda_mma_explain(ax_text *t, const axe_program *p, const ax_stmt *s);
 
+/* compiler_emit_cuda_mesh.c: a mesh program's .cu (one per rank, MPI +
+ * NCCL): the runtimes' includes, the plans, the communicator and its
+ * setup (decls, before the launchers); axe_launch_NAME running every
+ * segment's launch and the device operators between them (after the
+ * segment launcher); each rank's main() (after the harness, renamed
+ * axe_rank_main); the checks of a mesh program and --explain's NCCL line
+ * of a device operator. */
+void axe__cuda_mesh_decls(ax_text *t, const axe_program *p);
+void axe__cuda_mesh_launcher(ax_text *t, const axe_program *p);
+void axe__cuda_mesh_main(ax_text *t, const axe_program *p);
+axe_status axe__cuda_mesh_check(const axe_program *p, axe_diag *diag);
+void axe__cuda_devop_explain(ax_text *t, const axe_program *p,
+                             const ax_stmt *s);
+
 #endif

@@ -103,6 +103,7 @@ enum cudaError_t {
     cudaErrorMemoryAllocation = 2,
     cudaErrorInvalidConfiguration = 9,
     cudaErrorNoDevice = 100,
+    cudaErrorInvalidDevice = 101,
     cudaErrorAssert = 710,
     cudaErrorMisalignedAddress = 716,
     cudaErrorLaunchFailure = 719
@@ -1286,6 +1287,16 @@ cudaMemcpyFromSymbolAsync(void *dst, const T &sym, size_t n, size_t off = 0,
     return cudaSuccess;
 }
 inline cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
+/* One emulated device per process (a mesh program's rank). */
+inline cudaError_t cudaGetDeviceCount(int *n)
+{
+    *n = 1;
+    return cudaSuccess;
+}
+inline cudaError_t cudaSetDevice(int d)
+{
+    return d == 0 ? cudaSuccess : cudaErrorInvalidDevice;
+}
 template <class K>
 inline cudaError_t cudaFuncSetAttribute(K, cudaFuncAttribute, int)
 {
@@ -1304,6 +1315,8 @@ inline const char *cudaGetErrorString(cudaError_t e)
            : e == cudaErrorInvalidValue         ? "invalid argument"
            : e == cudaErrorMemoryAllocation     ? "out of memory"
            : e == cudaErrorInvalidConfiguration ? "invalid configuration"
+           : e == cudaErrorNoDevice             ? "no CUDA-capable device"
+           : e == cudaErrorInvalidDevice        ? "invalid device ordinal"
            : e == cudaErrorMisalignedAddress    ? "misaligned address"
            : e == cudaErrorAssert               ? "device-side assert triggered"
            : e == cudaErrorLaunchFailure        ? "the emulated launch failed"

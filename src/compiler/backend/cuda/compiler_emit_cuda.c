@@ -257,12 +257,13 @@ static void emit_block(ax_text *t, const axe_program *p, const ax_stmt *s,
         } else if (s->kind == AX_ST_IF) {
             emit_if(t, p, s, ind, in_loop);
         } else if (s->kind == AX_ST_DEVICE) {
-            indent_put(t, ind);
+            /* top level only: the segment ends (a launch of its own) */
+            axe__cuda_async_wait(t, NULL, ind, &pending);
             axe__text_put(t,
-                          "/* device op %d (line %d): device %s: not run "
-                          "by this target (a mesh program runs on --target "
-                          "mpi) */\n",
-                          s->index, s->line, axe__op_name(s->op));
+                          "    } /* device op %d (line %d): device %s, "
+                          "NCCL between the launches */\n"
+                          "    if (ax_seg == %d) {\n",
+                          s->index, s->line, axe__op_name(s->op), s->index + 1);
         } else if (s->dead) {
             indent_put(t, ind);
             axe__text_put(t,
@@ -325,7 +326,11 @@ static void kernel(ax_text *t, const axe_program *p)
     int i;
     axe__text_put(t, "\n__global__ void __launch_bounds__(%lld) k_%s(",
                   (long long)p->threads, p->name);
-    axe__text_put(t, "%s)\n{\n", params(t, p, true) > 0 ? "" : "void");
+    if (p->ndev > 0) /* a mesh program: segment ax_seg of the body */
+        axe__text_put(t, "%slong ax_seg)\n{\n",
+                      params(t, p, true) > 0 ? ", " : "");
+    else
+        axe__text_put(t, "%s)\n{\n", params(t, p, true) > 0 ? "" : "void");
     axe__text_put(t,
                   "    const long bx = blockIdx.x, by = blockIdx.y, bz = "
                   "blockIdx.z;\n"
@@ -343,8 +348,10 @@ static void kernel(ax_text *t, const axe_program *p)
         if (p->tensors[i].param)
             axe__text_put(t, "    (void)%s;\n", p->tensors[i].cname);
     storage(t, p);
+    if (p->ndev > 0)
+        axe__text_put(t, "    if (ax_seg == 0) {\n");
     emit_block(t, p, p->body, 1, false, NULL, NULL);
-    axe__text_put(t, "}\n");
+    axe__text_put(t, "%s}\n", p->ndev > 0 ? "    }\n" : "");
 }
 
 /* The bytes of the widest vector access to tensor "ti" (1: none). */
@@ -405,14 +412,25 @@ static void launcher(ax_text *t, const axe_program *p)
     static const char *const dims[] = {"x", "y", "z"};
     static const long long limit[] = {2147483647LL, 65535LL, 65535LL};
     int d, i, n = 0;
+    if (p->ndev > 0)
+        axe__text_put(t,
+                      "\n/* Launch segment ax_seg of k_%s on \"stream\" "
+                      "(axe_launch_%s runs them all).\n * Returns the CUDA "
+                      "error code (cudaSuccess: 0). */\nstatic int "
+                      "ax_seg_launch_%s(",
+                      p->name, p->name, p->name);
+    else
+        axe__text_put(t,
+                      "\n/* Launch k_%s on \"stream\": the tensors are "
+                      "device pointers in parameter order,\n * then the "
+                      "runtime scalars. Returns the CUDA error code "
+                      "(cudaSuccess: 0). */\nextern \"C\" int "
+                      "axe_launch_%s(",
+                      p->name, p->name);
     axe__text_put(t,
-                  "\n/* Launch k_%s on \"stream\": the tensors are device "
-                  "pointers in parameter order,\n * then the runtime "
-                  "scalars. Returns the CUDA error code (cudaSuccess: 0). "
-                  "*/\nextern \"C\" int axe_launch_%s(",
-                  p->name, p->name);
-    axe__text_put(t, "%scudaStream_t ax_stream)\n{\n    long ax_v, ax_g[3];\n",
-                  params(t, p, false) > 0 ? ", " : "");
+                  "%s%scudaStream_t ax_stream)\n{\n    long ax_v, ax_g[3];\n",
+                  params(t, p, false) > 0 ? ", " : "",
+                  p->ndev > 0 ? "long ax_seg, " : "");
     axe__text_put(t, "    (void)ax_v;\n");
     axe__cuda_check_before(t, p);
     launch_checks(t, p);
@@ -445,7 +463,7 @@ static void launcher(ax_text *t, const axe_program *p)
         axe__text_put(t, "%s%ss_%s", n++ ? ", " : "",
                       p->scalar_dtype[i] != AXE_DTYPE_I32 ? "" : "(long)",
                       p->scalar_name[i]);
-    axe__text_put(t, ");\n");
+    axe__text_put(t, "%s);\n", p->ndev > 0 ? (n ? ", ax_seg" : "ax_seg") : "");
     if (axe__program_has_loads(p))
         axe__cuda_check_after(t, p);
     else
@@ -460,12 +478,23 @@ void axe__emit_cuda(ax_text *t, const axe_program *p, const char *file)
     axe__text_init(&b, p->arena);
     kernel(&b, p);
     axe__cuda_check_host(&b, p);
+    if (p->ndev > 0)
+        axe__cuda_mesh_decls(&b, p);
     launcher(&b, p);
+    if (p->ndev > 0)
+        axe__cuda_mesh_launcher(&b, p);
     if (b.status != AXE_OK) {
         t->status = b.status;
         return;
     }
     preamble(t, p, file, b.buf);
     axe__text_put(t, "%s", b.buf);
+    if (p->ndev == 0) {
+        axe__emit_harness(t, p, true);
+        return;
+    }
+    axe__text_put(t, "\n#define main axe_rank_main\n");
     axe__emit_harness(t, p, true);
+    axe__text_put(t, "#undef main\n");
+    axe__cuda_mesh_main(t, p);
 }

@@ -91,6 +91,8 @@ static axe_status check(const axe_program *p, axe_diag *diag)
                              "grid dimension %d is %lld: CUDA launches at "
                              "most %lld",
                              d, (long long)p->grid[d], (long long)limit[d]);
+    if (p->ndev > 0) /* one rank per GPU: the MPI backend's limits */
+        AXE_TRY(axe__cuda_mesh_check(p, diag));
     return axe__cuda_pipe_explain(p);
 }
 
@@ -158,5 +160,6 @@ const ax_backend axe__backend_cuda = {
     .access_macros = true,
     .check = check,
     .explain = explain,
+    .devop_explain = axe__cuda_devop_explain,
     .emit = axe__emit_cuda,
 };

@@ -46,7 +46,8 @@ void axe__emit_mpi_table(ax_text *t, const char *name, const ax_dist_plan *pl)
 /* "src_span": the source's local elements (a device gemm's: its
  * partial's). */
 static void put_plan(ax_text *t, const axe_program *p, int k,
-                     const ax_dist_plan *pl, const ax_stmt *s, int64_t src_span)
+                     const ax_dist_plan *pl, const ax_stmt *s, int64_t src_span,
+                     const char *sched)
 {
     const ax_tensor *dst = &p->tensors[s->args[0].tensor];
     const ax_tensor *src = &p->tensors[s->args[1].tensor];
@@ -63,7 +64,7 @@ static void put_plan(ax_text *t, const axe_program *p, int k,
         "static const axe_mpi_plan ax_dev%d = {%d, %d, %d, %d, "
         "ax_dev%d_digit, ax_dev%d_rep, ax_dev%d_rep + %d, %lld, "
         "%lld, %lld, %lld, %d, %d, %lld, %lld};\n"
-        "static axe_mpi_sched ax_dev%d_sched;\n",
+        "static %s ax_dev%d_sched;\n",
         k, (int)pl->ndev, (int)pl->ndigits, (int)pl->nsrc_rep,
         (int)pl->ndst_rep, k, k, k, (int)pl->nsrc_rep, (long long)pl->src_dev0,
         (long long)pl->src_m0, (long long)pl->dst_dev0, (long long)pl->dst_m0,
@@ -71,11 +72,13 @@ static void put_plan(ax_text *t, const axe_program *p, int k,
         : s->rkind == AX_RED_SUM ? 1
         : s->rkind == AX_RED_MAX ? 2
                                  : 3,
-        (int)src->dtype, (long long)src_span, (long long)dst->span, k);
+        (int)src->dtype, (long long)src_span, (long long)dst->span, sched, k);
 }
 
-/* Device operator "k"'s plan (and a device gemm's local GEMM). */
-static void put_devop(ax_text *t, const axe_program *p, int k)
+/* Device operator "k"'s plan, its schedule of type "sched" (and a
+ * device gemm's local GEMM). */
+static void put_devop(ax_text *t, const axe_program *p, int k,
+                      const char *sched)
 {
     const ax_stmt *s = p->devops[k];
     ax_dist_plan *pl = malloc(sizeof *pl);
@@ -85,10 +88,10 @@ static void put_devop(ax_text *t, const axe_program *p, int k)
         (s->op == AX_OP_GEMM && axe__dist_gemm(p, s, g, &d) != AXE_OK))
         t->status = AXE_ERR_UNSUPPORTED; /* the check refused it */
     else if (s->op == AX_OP_GEMM) {
-        put_plan(t, p, k, pl, s, g->part.span);
+        put_plan(t, p, k, pl, s, g->part.span, sched);
         axe__emit_mpi_gemm(t, p, s, g);
     } else
-        put_plan(t, p, k, pl, s, p->tensors[s->args[1].tensor].span);
+        put_plan(t, p, k, pl, s, p->tensors[s->args[1].tensor].span, sched);
     free(pl);
     free(g);
 }
@@ -121,12 +124,20 @@ static int copied_of(const axe_program *p, const ax_stmt *s)
     return c;
 }
 
+/* Every device operator's plan as static data (ax_devK, ax_devK_sched
+ * of type "sched"); shared with the CUDA backend's mesh programs. */
+void axe__emit_mpi_plans(ax_text *t, const axe_program *p, const char *sched)
+{
+    int k;
+    for (k = 0; k < p->ndevops && t->status == AXE_OK; k++)
+        put_devop(t, p, k, sched);
+}
+
 static void decls(ax_text *t, const axe_program *p)
 {
     int k, *copied = calloc((size_t)p->ndevops + 1, sizeof *copied);
     axe__text_put(t, "\n#include <mpi.h>\n#include \"compiler_mpi_rt.h\"\n");
-    for (k = 0; k < p->ndevops && t->status == AXE_OK; k++)
-        put_devop(t, p, k);
+    axe__emit_mpi_plans(t, p, "axe_mpi_sched");
     axe__text_put(t,
                   "\n/* Device operator k (line L) on this rank's buffers; "
                   "a failure ends the job. */\n"
@@ -190,7 +201,7 @@ static int64_t local_bytes(const axe_program *p)
     return n;
 }
 
-static const char rank_main[] =
+static const char rank_main_head[] =
     "\n/* Rank 0 reads IN, checks it and scatters every device's buffers; "
     "each rank\n * runs the harness on its own; rank 0 gathers OUT. */\n"
     "static long ax_mpi_size(FILE *f)\n{\n"
@@ -207,7 +218,8 @@ static const char rank_main[] =
     "    return ok;\n}\n\n"
     "int main(int argc, char **argv)\n{\n"
     "    char in[4200], out[4200], *av[64];\n"
-    "    char *all = NULL, *mine = malloc(AX_LOCAL + 1), *recs = NULL;\n"
+    "    char *all = NULL, *mine = (char *)malloc(AX_LOCAL + 1), *recs = "
+    "NULL;\n"
     "    char rec[AX_NPARAM * AX_SHARD_REC];\n"
     "    const char *shards;\n"
     "    int rank, size, i, bad = 0, any = 0;\n"
@@ -224,11 +236,13 @@ static const char rank_main[] =
     "            fprintf(stderr, \"usage: %%s [--shards FILE] IN OUT REPS "
     "[VALUE...]\\n\", "
     "argv[0]);\n"
-    "        MPI_Finalize();\n        return 2;\n    }\n"
+    "        MPI_Finalize();\n        return 2;\n    }\n";
+
+static const char rank_main_tail[] =
     "    if (rank == 0) {\n"
     "        FILE *f = fopen(argv[1], \"rb\");\n"
     "        long n = ax_mpi_size(f);\n"
-    "        all = malloc((size_t)AX_LOCAL * AX_NDEV + 1);\n"
+    "        all = (char *)malloc((size_t)AX_LOCAL * AX_NDEV + 1);\n"
     "        if (n != (long)AX_LOCAL * AX_NDEV) {\n"
     "            fprintf(stderr, \"kernel %s: %%s has %%ld bytes; the local "
     "shards of the %%d devices need %%lld (per device: %s)\\n\", argv[1], "
@@ -239,7 +253,7 @@ static const char rank_main[] =
     "            fprintf(stderr, \"kernel %s: cannot read %%s\\n\", "
     "argv[1]);\n            bad = 1;\n        }\n"
     "        if (f != NULL)\n            fclose(f);\n"
-    "        recs = calloc((size_t)AX_NDEV * sizeof rec, 1);\n"
+    "        recs = (char *)calloc((size_t)AX_NDEV * sizeof rec, 1);\n"
     "        if (!bad && shards != NULL)\n"
     "            bad = recs == NULL || ax_mpi_read_shards(shards, recs);\n"
     "    }\n"
@@ -285,7 +299,9 @@ static const char rank_main[] =
     "    ax_mpi_free();\n    free(all), free(mine);\n"
     "    MPI_Finalize();\n    return any;\n}\n#endif\n";
 
-static void main_text(ax_text *t, const axe_program *p)
+/* The main() of every rank (see the file comment), "init" (C
+ * statements, may be empty) run by every rank after the size check. */
+void axe__emit_mpi_main(ax_text *t, const axe_program *p, const char *init)
 {
     ax_text s;
     axe__text_init(&s, p->arena);
@@ -295,7 +311,14 @@ static void main_text(ax_text *t, const axe_program *p)
     axe__text_put(t, "#define AX_LOCAL %lld /* bytes per device */\n",
                   (long long)local_bytes(p));
     axe__emit_mpi_entry(t, p);
-    axe__text_put(t, rank_main, p->name, p->name, s.buf ? s.buf : "", p->name);
+    axe__text_put(t, rank_main_head, p->name);
+    axe__text_put(t, "%s", init);
+    axe__text_put(t, rank_main_tail, p->name, s.buf ? s.buf : "", p->name);
+}
+
+static void main_text(ax_text *t, const axe_program *p)
+{
+    axe__emit_mpi_main(t, p, "");
 }
 
 void axe__emit_mpi(ax_text *t, const axe_program *p, const char *file)

@@ -16,10 +16,6 @@
  * AXE_LAYOUT_MAX_REPLICA (8) already. */
 #define AX_MPI_MAX_DIGITS 32
 
-/* The plan of device operator "s" (copy or reduce) from its operands'
- * declared layouts; the planner's refusal otherwise. */
-axe_status axe__mpi_plan(const axe_program *p, const ax_stmt *s,
-                         ax_dist_plan *out, axe_diag *diag);
 /* device gemm "s" (compiler_emit_mpi_gemm.c): its partial buffer and
  * local GEMM function, planned as "g"; the call of both at its place. */
 void axe__emit_mpi_gemm(ax_text *t, const axe_program *p, const ax_stmt *s,

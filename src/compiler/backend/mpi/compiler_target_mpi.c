@@ -115,7 +115,7 @@ static axe_status devop_check(const axe_program *p, const ax_stmt *s,
     return AXE_OK;
 }
 
-static axe_status mpi_check(const axe_program *p, axe_diag *diag)
+axe_status axe__mpi_check(const axe_program *p, axe_diag *diag)
 {
     int k;
     if (p->ndev == 0)
@@ -143,7 +143,7 @@ const ax_backend axe__backend_mpi = {
     .nschedules = 0,
     .reg_index = "[ax_tid]",
     .vec_type = NULL,
-    .check = mpi_check,
+    .check = axe__mpi_check,
     .explain = NULL,
     .emit = axe__emit_mpi,
 };

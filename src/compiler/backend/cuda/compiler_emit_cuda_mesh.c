@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * A mesh program under --target cuda (docs/compiler.md, "The NCCL path"):
+ * one .cu that every rank runs, one MPI process per GPU. The kernel k_NAME
+ * takes the segment to run (ax_seg: the statements between two device
+ * operators, compiler_emit_cuda.c); axe_launch_NAME launches segment 0,
+ * runs device operator 0 with NCCL on the same stream, launches segment 1,
+ * and so on. Each device operator is a call into the NCCL runtime
+ * compiler_nccl_rt.h with the operator's exchange plan as static data
+ * (the MPI backend's, axe__emit_mpi_plans), which builds the MPI runtime's
+ * schedule (compiler_mpi_rt.h, included first) and runs it with NCCL and
+ * packing kernels. The main() is the MPI backend's (rank 0 scatters the
+ * inputs and gathers the outputs) with a setup step: cudaSetDevice(rank %
+ * devices), rank 0's ncclUniqueId broadcast with MPI, ncclCommInitRank.
+ * A failure of a device operator prints the rank, the operator and the
+ * reason and aborts the MPI job (the other ranks wait in a collective).
+ */
+#include "compiler_backend.h"
+#include "compiler_cuda.h"
+#include "compiler_dist.h"
+
+static const char setup[] =
+    "\n/* The communicator of the ranks (ax_nccl_init). */\n"
+    "static ncclComm_t ax_nccl_comm;\n\n"
+    "/* Every rank: its GPU (rank %% devices) and the NCCL communicator "
+    "from rank 0's\n * unique id sent with MPI; 0, or 1 on every rank "
+    "with the reason printed. */\n"
+    "static int ax_nccl_init(int rank, int size)\n{\n"
+    "    ncclUniqueId id;\n    ncclResult_t r = ncclSuccess;\n"
+    "    int count = 0, ok, all = 0;\n"
+    "    cudaError_t e = cudaGetDeviceCount(&count);\n"
+    "    if (e == cudaSuccess && count < 1)\n"
+    "        e = cudaErrorNoDevice;\n"
+    "    if (e == cudaSuccess)\n        e = cudaSetDevice(rank %% count);\n"
+    "    ok = e == cudaSuccess;\n"
+    "    if (!ok)\n"
+    "        fprintf(stderr, \"rank %%d: no CUDA device to run on: %%s\\n\", "
+    "rank,\n                cudaGetErrorString(e));\n"
+    "    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);\n"
+    "    if (!all)\n        return 1;\n"
+    "    memset(&id, 0, sizeof id);\n"
+    "    if (rank == 0)\n        r = ncclGetUniqueId(&id);\n"
+    "    ok = r == ncclSuccess;\n"
+    "    MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);\n"
+    "    if (!ok) {\n"
+    "        if (rank == 0)\n"
+    "            fprintf(stderr, \"rank 0: ncclGetUniqueId: %%s\\n\", "
+    "ncclGetErrorString(r));\n"
+    "        return 1;\n    }\n"
+    "    MPI_Bcast(&id, (int)sizeof id, MPI_BYTE, 0, MPI_COMM_WORLD);\n"
+    "    r = ncclCommInitRank(&ax_nccl_comm, size, id, rank);\n"
+    "    ok = r == ncclSuccess;\n"
+    "    if (!ok) {\n"
+    "        fprintf(stderr, \"rank %%d: ncclCommInitRank: %%s\\n\", rank, "
+    "ncclGetErrorString(r));\n"
+    "        ax_nccl_comm = NULL;\n    }\n"
+    "    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);\n"
+    "    if (!all && ax_nccl_comm != NULL) {\n"
+    "        ncclCommDestroy(ax_nccl_comm);\n        ax_nccl_comm = NULL;\n"
+    "    }\n    return !all;\n}\n"
+    "\n/* Device operator k (line L) on this rank's device buffers; a "
+    "failure ends the job. */\n"
+    "static int ax_nccl_devop(int k, int line, const axe_mpi_plan *p, "
+    "axe_nccl_sched *s,\n"
+    "                         const void *src, void *dst, cudaStream_t "
+    "stream)\n{\n"
+    "    char err[256];\n    int rank;\n"
+    "    if (axe_nccl_exchange(k, p, s, src, dst, ax_nccl_comm, "
+    "MPI_COMM_WORLD, stream, err,\n"
+    "                          sizeof err) == 0)\n        return 0;\n"
+    "    MPI_Comm_rank(MPI_COMM_WORLD, &rank);\n"
+    "    fprintf(stderr, \"rank %%d: device op %%d (line %%d): %%s\\n\", "
+    "rank, k, line, err);\n"
+    "    MPI_Abort(MPI_COMM_WORLD, 1);\n    return 1;\n}\n";
+
+void axe__cuda_mesh_decls(ax_text *t, const axe_program *p)
+{
+    int k;
+    axe__text_put(t, "\n/* MPI's C API only (no C++ bindings to link). */\n"
+                     "#define OMPI_SKIP_MPICXX 1\n#define MPICH_SKIP_MPICXX 1\n"
+                     "#include <mpi.h>\n#include \"compiler_mpi_rt.h\"\n"
+                     "#include \"compiler_nccl_rt.h\"\n");
+    axe__emit_mpi_plans(t, p, "axe_nccl_sched");
+    axe__text_put(t, setup);
+    axe__text_put(t, "\n/* The schedules and the communicator, at the end "
+                     "of main(). */\nstatic void ax_mpi_free(void)\n{\n");
+    for (k = 0; k < p->ndevops; k++)
+        axe__text_put(t, "    axe_nccl_sched_free(&ax_dev%d_sched);\n", k);
+    axe__text_put(t, "    if (ax_nccl_comm != NULL)\n"
+                     "        ncclCommDestroy(ax_nccl_comm);\n"
+                     "    ax_nccl_comm = NULL;\n}\n");
+}
+
+/* The tensor parameters' names, comma-separated. */
+static void args(ax_text *t, const axe_program *p)
+{
+    int i, n = 0;
+    for (i = 0; i < p->ntensors; i++)
+        if (p->tensors[i].param)
+            axe__text_put(t, "%s%s", n++ ? ", " : "", p->tensors[i].cname);
+}
+
+void axe__cuda_mesh_launcher(ax_text *t, const axe_program *p)
+{
+    int i, k, n = 0;
+    axe__text_put(t,
+                  "\n/* Every segment of k_%s on \"stream\", each device "
+                  "operator between them\n * (NCCL on the same stream); "
+                  "the tensors are this rank's device buffers.\n * Returns "
+                  "the CUDA error code of a launch (a device operator's "
+                  "failure ends the\n * MPI job). */\nextern \"C\" int "
+                  "axe_launch_%s(",
+                  p->name, p->name);
+    for (i = 0; i < p->ntensors; i++)
+        if (p->tensors[i].param)
+            axe__text_put(t, "%s%s *%s", n++ ? ", " : "",
+                          axe__dtype_ctype(p->tensors[i].dtype),
+                          p->tensors[i].cname);
+    axe__text_put(t, "%scudaStream_t ax_stream)\n{\n    int ax_rc;\n",
+                  n ? ", " : "");
+    for (k = 0; k <= p->ndevops; k++) {
+        const ax_stmt *s = k < p->ndevops ? p->devops[k] : NULL;
+        axe__text_put(t, "    ax_rc = ax_seg_launch_%s(", p->name);
+        args(t, p);
+        axe__text_put(t, "%s%dL, ax_stream);\n", n ? ", " : "", k);
+        if (s == NULL)
+            break;
+        axe__text_put(t,
+                      "    if (ax_rc == 0)\n        ax_rc = ax_nccl_devop(%d, "
+                      "%d, &ax_dev%d, &ax_dev%d_sched, %s, %s, "
+                      "ax_stream);\n    if (ax_rc != 0)\n        return "
+                      "ax_rc;\n",
+                      k, s->line, k, k, p->tensors[s->args[1].tensor].cname,
+                      p->tensors[s->args[0].tensor].cname);
+    }
+    axe__text_put(t, "    return ax_rc;\n}\n");
+}
+
+void axe__cuda_mesh_main(ax_text *t, const axe_program *p)
+{
+    axe__emit_mpi_main(t, p,
+                       "    if (ax_nccl_init(rank, size) != 0) {\n"
+                       "        free(mine);\n        MPI_Finalize();\n"
+                       "        return 1;\n    }\n");
+}
+
+axe_status axe__cuda_mesh_check(const axe_program *p, axe_diag *diag)
+{
+    int k;
+    if (p->nscalars > 0)
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
+                         "kernel '%s': runtime scalars in a mesh program: "
+                         "not yet on --target cuda (size it with -D; "
+                         "--target mpi takes them)",
+                         p->name);
+    for (k = 0; k < p->ndevops; k++)
+        if (p->devops[k]->op == AX_OP_GEMM)
+            return axe__fail(diag, AXE_ERR_UNSUPPORTED, p->devops[k]->off,
+                             "device gemm (line %d): not yet on --target "
+                             "cuda (its NCCL path runs device copy and "
+                             "reduce; --target mpi runs device gemm)",
+                             p->devops[k]->line);
+    return axe__mpi_check(p, diag);
+}
+
+/* The NCCL call the plan's collective becomes when the schedule's pieces
+ * allow it (one contiguous run per device, in rank order). */
+static const char *nccl_call(const ax_dist_plan *pl)
+{
+    if (pl->kind == AX_COLL_LOCAL)
+        return NULL;
+    if (pl->groups == 1 && pl->kind == AX_COLL_ALLGATHER)
+        return "ncclAllGather";
+    if (pl->groups == 1 && pl->kind == AX_COLL_BROADCAST)
+        return "ncclBroadcast";
+    if (pl->groups == 1 && pl->kind == AX_COLL_ALLREDUCE)
+        return "ncclAllReduce";
+    if (pl->groups == 1 && pl->kind == AX_COLL_REDUCE_SCATTER)
+        return "ncclReduceScatter";
+    return "";
+}
+
+void axe__cuda_devop_explain(ax_text *t, const axe_program *p, const ax_stmt *s)
+{
+    ax_dist_plan pl;
+    axe_diag d;
+    const char *call;
+    if (s->op == AX_OP_GEMM) {
+        axe__text_put(t, "  cuda: device gemm: not yet on this target "
+                         "(--target mpi runs it)\n");
+        return;
+    }
+    if (p->ndev == 0 || axe__mpi_plan(p, s, &pl, &d) != AXE_OK)
+        return;
+    call = nccl_call(&pl);
+    if (call == NULL)
+        axe__text_put(t, "  cuda: nothing crosses devices: copies by a "
+                         "packing kernel, no NCCL call\n");
+    else if (call[0] == '\0')
+        axe__text_put(t, "  cuda: NCCL ncclSend/ncclRecv, one pair per peer "
+                         "with data inside ncclGroupStart/ncclGroupEnd, "
+                         "strided pieces packed and unpacked by kernels\n");
+    else
+        axe__text_put(t,
+                      "  cuda: NCCL %s when each device's piece is one "
+                      "contiguous run in rank order (the runtime's schedule "
+                      "checks it on every rank at the first call), else "
+                      "grouped ncclSend/ncclRecv with packing kernels\n",
+                      call);
+}
