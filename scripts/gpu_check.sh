@@ -10,8 +10,9 @@
 # transpose, row softmax and RMSNorm against the baseline and the copy, and
 # the 4096^3 f16 and bf16 GEMMs of gemm_mma.axe and gemm_pipelined.axe
 # through bench/cuda/gemm_cublas.cu (checked against a naive CUDA kernel,
-# timed against cuBLAS), and the naive attention baseline
-# (bench/cuda/attention_naive.cu, seq 4096, head dim 64 and 128), then
+# timed against cuBLAS), the naive attention baseline
+# (bench/cuda/attention_naive.cu, seq 4096, head dim 64 and 128), the
+# flash-attention example against it (bench/cuda/flash_attention.cu), then
 # the same four GEMMs through `axe run --target cuda --check`, which past
 # the CPU reference's work limit checks them against the naive variant of
 # the program on the GPU ("reference":"gpu-naive"), and last the mesh
@@ -217,8 +218,35 @@ attention_build() {
     done
     touch "$out/attention_naive.ok"
 }
+# flash_build TAG D [-D ...]: examples/kernels/flash_attention.axe at seq
+# 4096, head dim D (and the -D options), for each arch, required to use
+# mma.sync and to be pipelined, linked with bench/cuda/flash_attention.cu;
+# $out/flash_attention.TAG.ok when built.
+flash_build() {
+    local tag=flash_attention.$1 d=$2 a
+    shift 2
+    rm -f "$out/$tag.ok"
+    for a in $archs; do
+        { "$AXE" compile examples/kernels/flash_attention.axe -D SEQ=4096 -D D="$d" "$@" \
+            --target cuda --arch "$a" -o "$out/$tag.$a.cu" &&
+            grep -q "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32" "$out/$tag.$a.cu" &&
+            grep -q "axe_ptx_cp_async_wait<1>" "$out/$tag.$a.cu" &&
+            "$NVCC" -O2 -arch="$a" -Werror all-warnings -DFA_SEQ=4096 -DFA_D="$d" \
+                -o "$out/$tag.$a" bench/cuda/flash_attention.cu "$out/$tag.$a.cu" \
+                -lcublas; } >"$out/$tag.err" 2>&1 || return 1
+    done
+    touch "$out/$tag.ok"
+}
+# TAG D [-D ...]: head dim 64 and 128 with the example's key blocks of 64,
+# and 128 with blocks of 32 (half the shared memory: 2 CTAs per SM).
+flashes=("d64 64" "d128 128" "d128_bn32 128 -D BN=32")
 attention_build &
 pids=$!
+for t in "${flashes[@]}"; do
+    # shellcheck disable=SC2086
+    flash_build $t &
+    pids="$pids $!"
+done
 for t in "${gemms[@]}"; do
     # shellcheck disable=SC2086
     gemm_build $t &
@@ -311,8 +339,9 @@ done
 
 # 4. Attention, seq 4096, head dim 64 and 128: the naive baseline (two
 # cuBLAS GEMMs and a row softmax, bench/cuda/attention_naive.cu, checked
-# against a reference kernel). No flash-attention example kernel fits yet
-# (docs/bench.md, "Generated CUDA on a GPU"), so there is no ratio.
+# against a reference kernel), then examples/kernels/flash_attention.axe
+# against the same baseline in one run (bench/cuda/flash_attention.cu:
+# both checked, ratio = naive time / flash time).
 if [ ! -e "$out/attention_naive.ok" ]; then
     echo "gpu_check: attention_naive.cu does not build (see $out/attention_naive.err)" |
         tee -a "$out/summary.txt"
@@ -326,8 +355,23 @@ else
         [ "${PIPESTATUS[0]}" = 0 ] || status=1
     done
 fi
-echo "attention: no flash-attention kernel to compare with the baseline (docs/bench.md)" |
-    tee -a "$out/summary.txt"
+for t in "${flashes[@]}"; do
+    # shellcheck disable=SC2086
+    set -- $t
+    tag=flash_attention.$1
+    if [ ! -e "$out/$tag.ok" ]; then
+        echo "gpu_check: $tag does not build, or has no mma.sync or pipeline (see $out/$tag.err)" |
+            tee -a "$out/summary.txt"
+        status=1
+    elif [ "$dry" = 1 ]; then
+        echo "flash_attention seq 4096 head $2 ${*:3}: compiled for $archs" |
+            tee -a "$out/summary.txt"
+    else
+        [ $# -le 2 ] || printf '(%s) ' "${*:3}" | tee -a "$out/summary.txt"
+        timeout 120 "$out/$tag.$arch" 2>>"$out/$tag.err" | tee -a "$out/summary.txt"
+        [ "${PIPESTATUS[0]}" = 0 ] || status=1
+    fi
+done
 
 # 6. The 4096^3 GEMMs through `axe run --target cuda --check` (all four at
 # once, after the timed steps): past the CPU reference's limit (2^30) axe

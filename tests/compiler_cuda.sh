@@ -307,6 +307,20 @@ ptx_has gemm_pipelined sm_80 'cp\.async\.wait_group 1;' 'cp\.async\.wait_group 0
 ptx_has gemm_pipelined sm_90 -D STAGES=3 'cp\.async\.wait_group 2;' \
     '!cp\.async\.wait_group 1;' 'ldmatrix\.sync\.aligned\.m8n8\.x2\.shared\.b16'
 ptx_has pipeline_regions sm_80 'cp\.async\.wait_group 2;'
+# Flash attention: both gemms on mma.sync with ldmatrix (V through
+# .trans), the K/V pipeline, the quad butterflies of the row max and sum;
+# at D 128 too, and its per-thread register loops unrolled (AXE_UNROLL).
+ptx_has flash_attention sm_80 'cp\.async\.wait_group 1;' \
+    'cp\.async\.cg\.shared\.global \[%r[0-9]+\], \[%rd[0-9]+\], 16;' \
+    'ldmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16' \
+    'ldmatrix\.sync\.aligned\.m8n8\.x2\.trans\.shared\.b16' \
+    'mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32' \
+    'shfl\.sync\.bfly\.b32' 'ex2\.approx'
+ptx_has flash_attention sm_90 -D SEQ=4096 -D D=128 'cp\.async\.wait_group 1;' \
+    'ldmatrix\.sync\.aligned\.m8n8\.x2\.trans\.shared\.b16' \
+    'mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32' \
+    '!ld\.local' '!st\.local'
+cli_row 0 "_Pragma(\"unroll\")" "$K/flash_attention.axe" --target cuda
 
 # Tensor cores: the mma.sync of the dtypes, ldmatrix where the plan says.
 MMA='mma\.sync\.aligned'
@@ -348,25 +362,30 @@ ptx_has tf32_round sm_80 "!mma\.sync" '!cvt\.rna\.tf32'
 ptx_has warp_slices sm_90 'shfl\.sync\.idx\.b32' 'shfl\.sync\.bfly\.b32' \
     "!mma\.sync"
 
-# ptxas -v of the GEMM examples: no spills, and registers per thread and
+# ptxas -v of the GEMM examples: no spills and no stack frame (a register
+# array indexed at run time lives in local memory), and registers per thread and
 # shared bytes as tests/golden/cuda_ptxas.txt records them for the nvcc
 # release named in its first line (another release: spills only, with a
 # note). AXE_PTXAS_REGEN=1 rewrites the golden.
 ptxas_line() {
-    local n=$1 arch=$2 f
+    local n=$1 arch=$2 label=${3:-$1} f
+    shift 2
+    [ $# -gt 0 ] && shift
     f=$K/$n.axe
-    "$AXE" compile "$f" --target cuda --arch "$arch" >"$tmp/q.cu" &&
+    "$AXE" compile "$f" --target cuda --arch "$arch" "$@" >"$tmp/q.cu" &&
         "$NVCC" -arch="$arch" -Xptxas -v -c "$tmp/q.cu" -o "$tmp/q.o" \
             >"$tmp/q.nv" 2>&1 || return 1
-    awk -v n="$n" -v a="$arch" '
+    awk -v n="$label" -v a="$arch" '
         /ptxas info *: Used/ { for (i = 1; i <= NF; i++) {
             if ($(i + 1) == "registers,") r = $i
             if ($(i + 1) == "bytes" && $(i + 2) ~ /^smem/) m = $i } }
+        /stack frame/ { for (i = 1; i <= NF; i++)
+            if ($(i + 1) == "bytes" && $(i + 2) == "stack") st = $i }
         /spill stores/ { for (i = 1; i <= NF; i++) {
             if ($(i + 1) == "bytes" && $(i + 2) == "spill" && $(i + 3) == "stores,") ss = $i
             if ($(i + 1) == "bytes" && $(i + 2) == "spill" && $(i + 3) == "loads") sl = $i } }
-        END { printf "%s %s registers %s smem %s spill_stores %s spill_loads %s\n",
-                     n, a, r, (m == "" ? 0 : m), ss, sl }' "$tmp/q.nv"
+        END { printf "%s %s registers %s smem %s stack %s spill_stores %s spill_loads %s\n",
+                     n, a, r, (m == "" ? 0 : m), st, ss, sl }' "$tmp/q.nv"
 }
 golden=$SRC/tests/golden/cuda_ptxas.txt
 release=$("$NVCC" --version | sed -n 's/.*release \([0-9.]*\).*/\1/p')
@@ -380,8 +399,17 @@ for ka in gemm:sm_80 gemm:sm_90 gemm_mma:sm_80 gemm_mma:sm_90 \
         bad "$ka: no ptxas report ($(head -c 300 "$tmp/q.nv"))"
     fi
 done
-if grep -vq 'spill_stores 0 spill_loads 0$' "$tmp/ptxas.txt"; then
-    bad "spills: $(grep -v 'spill_stores 0 spill_loads 0$' "$tmp/ptxas.txt")"
+# flash_attention at the issue's size (seq 4096), head dim 64 and 128:
+# its shared tiles pass 48 KiB, so they are dynamic (smem 0 here).
+for d in 64 128; do
+    for arch in sm_80 sm_90; do
+        ptxas_line flash_attention "$arch" "flash_attention_d$d" -D SEQ=4096 \
+            -D D="$d" >>"$tmp/ptxas.txt" ||
+            bad "flash_attention D=$d $arch: no ptxas report ($(head -c 300 "$tmp/q.nv"))"
+    done
+done
+if grep -vq 'stack 0 spill_stores 0 spill_loads 0$' "$tmp/ptxas.txt"; then
+    bad "spills or a stack frame (local memory): $(grep -v 'stack 0 spill_stores 0 spill_loads 0$' "$tmp/ptxas.txt")"
 else
     ok
 fi

@@ -272,7 +272,11 @@ slice_scratch="its reduce runs under if (j == 1) in the last of two
 cp_later="the cp.async.wait_group 0 of a later copy completes this group
     too, before the sync; the copies between write other elements (other
     tensors, other rows) and no source"
+q_pipe="the pipeline's cp.async.wait_group 1 (STAGES - 1) before the loop's
+    first sync completes every group but the most recent, the Q tile's
+    among them, and nothing between reads Qs"
 declare -A survivors=(
+    ["flash_attention.axe:op 6/the cp.async copies above are complete/1"]=$q_pipe
     ["gemm_blocked.axe:-/shared memory is zero/1"]=$one
     ["gather_index.axe:-/shared memory is zero/1"]=$own_zero
     ["masks.axe:-/shared memory is zero/1"]=$own_zero

@@ -106,6 +106,13 @@ check_run attention_causal.axe -D N=80 -D D=24 -D BM=16 --seed 26
 # (one negative) and key lengths from all keys to one (a visible change)
 check_run attention_scale.axe --arg scale=0.17,-1 --arg L=64,5
 check_run attention_scale.axe --arg scale=2 --arg L=1,96,0 -D N=96 --seed 27
+# Flash attention (online softmax over key blocks, two mma.sync gemms per
+# block, K and V through a cp.async pipeline on CUDA): two sequence
+# lengths at D 64, three stages with 2 warps at D 32, D 128.
+check_run flash_attention.axe
+check_run flash_attention.axe -D SEQ=256 --seed 31
+check_run flash_attention.axe -D SEQ=96 -D D=32 -D BM=32 -D BN=32 -D STAGES=3 --seed 32
+check_run flash_attention.axe -D D=128 -D BN=32 --seed 33
 # The acceptance form: --check --json prints one object with "pass":true.
 for args in "" "-D N=48 -D D=16 -D BM=16 --seed 30"; do
     # shellcheck disable=SC2086

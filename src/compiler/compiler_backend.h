@@ -34,6 +34,10 @@ typedef struct ax_arch {
     const char *name;
 } ax_arch;
 
+/* The most iterations of a per-thread loop nest that a backend's unroll
+ * line asks to unroll (a thread's registers hold at most 1020 bytes). */
+#define AX_UNROLL_MAX 1024
+
 typedef struct ax_backend {
     const char *name;     /* "c", "cuda", "mpi": --target */
     const char *what;     /* one line for docs and diagnostics */
@@ -45,6 +49,11 @@ typedef struct ax_backend {
      * "[ax_tid]" where the arrays hold every thread's registers (C), ""
      * where each thread has its own array (CUDA). */
     const char *reg_index;
+    /* A line before each per-thread loop of an operator with a register
+     * operand (at most AX_UNROLL_MAX iterations in all): "AXE_UNROLL"
+     * (CUDA: #pragma unroll, so that a register array is indexed by
+     * constants and never lands in local memory); NULL: none. */
+    const char *unroll;
     /* The types of 4-, 8- and 16-byte vector accesses (a vectorized
      * copy's `*(T *)&dst = *(const T *)&src`); NULL: memcpy. */
     const char *const *vec_type;

@@ -861,8 +861,13 @@ static void body(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
     axe__text_put(t, "%s;\n", post);
 }
 
-static void loop_line(ax_text *t, int k, int64_t extent, int64_t step, int ind)
+static void loop_line(ax_text *t, int k, int64_t extent, int64_t step, int ind,
+                      const char *unroll)
 {
+    if (unroll != NULL) {
+        indent_put(t, ind);
+        axe__text_put(t, "%s\n", unroll);
+    }
     indent_put(t, ind);
     axe__text_put(t,
                   "for (long ax_i%d = 0; ax_i%d < %lldL; ax_i%d += "
@@ -870,15 +875,35 @@ static void loop_line(ax_text *t, int k, int64_t extent, int64_t step, int ind)
                   k, k, (long long)extent, k, (long long)step);
 }
 
-/* The plan's loops before loop "upto" (all: nloops), outer first. */
-static int nested_loops(ax_text *t, const ax_plan *plan, int upto, int ind)
+/* The plan's loops before loop "upto" (all: nloops), outer first, each
+ * after the line "unroll" (NULL: none). */
+static int nested_loops(ax_text *t, const ax_plan *plan, int upto, int ind,
+                        const char *unroll)
 {
     int k, last = axe__plan_innermost_loop(plan);
     for (k = 0; k < upto; k++)
         if (!plan->loops[k].thread)
             loop_line(t, k, plan->loops[k].extent, k == last ? plan->vec : 1,
-                      ind++);
+                      ind++, unroll);
     return ind;
+}
+
+/* The backend's unroll line for the per-thread loops of "s" when they
+ * index a register array (the loops of a thread's own elements, at most
+ * AX_UNROLL_MAX iterations in all): unrolled, every register index is a
+ * constant and the array stays in registers (CUDA); else NULL. */
+static const char *unroll_line(const axe_program *p, const ax_stmt *s)
+{
+    const char *u = axe__backend_of(p)->unroll;
+    int64_t n = 1;
+    bool reg = false;
+    int i, k;
+    for (i = 0; i < s->nargs; i++)
+        reg = reg || p->tensors[s->args[i].tensor].mem == AX_MEM_REGISTER;
+    for (k = 0; k < s->plan->nloops; k++)
+        if (!s->plan->loops[k].thread)
+            n *= s->plan->loops[k].extent;
+    return u != NULL && reg && n <= AX_UNROLL_MAX ? u : NULL;
 }
 
 /* A vector copy whose masked coordinates do not change along the
@@ -892,18 +917,18 @@ static void masked_rows(ax_text *t, const axe_program *p, const ax_stmt *s,
     ax_stmt each = *s;
     int kin = axe__plan_innermost_loop(s->plan);
     int64_t n = s->plan->loops[kin].extent;
-    int in = nested_loops(t, s->plan, kin, ind);
+    int in = nested_loops(t, s->plan, kin, ind, NULL);
     indent_put(t, in);
     axe__text_put(t, "if (");
     chunk_test(t, p, s);
     axe__text_put(t, ") { /* inside: vector accesses */\n");
-    loop_line(t, kin, n, s->plan->vec, in + 1);
+    loop_line(t, kin, n, s->plan->vec, in + 1, NULL);
     indent_put(t, in + 2);
     vector_copy(t, p, s);
     indent_put(t, in);
     axe__text_put(t,
                   "} else { /* not inside: element by element, guarded */\n");
-    loop_line(t, kin, n, 1, in + 1);
+    loop_line(t, kin, n, 1, in + 1, NULL);
     one.vec = 1;
     each.plan = &one;
     body(t, p, &each, in + 2);
@@ -1010,7 +1035,7 @@ static void op_block(ax_text *t, const axe_program *p, const ax_stmt *s,
     } else if (axe__plan_masked_rows(s, plan)) {
         masked_rows(t, p, s, ind + 1);
     } else if (!axe__emit_gemm_blocked(t, p, s, ind + 1)) {
-        in = nested_loops(t, plan, plan->nloops, ind + 1);
+        in = nested_loops(t, plan, plan->nloops, ind + 1, unroll_line(p, s));
         body(t, p, s, in);
     }
     indent_put(t, ind);

@@ -829,6 +829,8 @@ inline double fp8(uint32_t b, bool e5m2)
     ((void)(stream), axe_emu::make_launcher(k, grid, block))
 #define AXE_LAUNCH_DSMEM(k, grid, block, bytes, stream)                        \
     ((void)(stream), (void)(bytes), axe_emu::make_launcher(k, grid, block))
+/* nvcc's #pragma unroll of per-thread register loops: nothing here. */
+#define AXE_UNROLL
 #define AXE_LD(a, i, line)                                                     \
     (*axe_emu::access(&(a)[0], (long)(i), 1, 0, #a, line))
 #define AXE_ST(a, i, line)                                                     \

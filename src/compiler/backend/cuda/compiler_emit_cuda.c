@@ -135,6 +135,8 @@ static void preamble(ax_text *t, const axe_program *p, const char *file,
         "#define AXE_LDN(n, a, i, line) ((const void *)&(a)[i])\n"
         "#define AXE_STN(n, a, i, line) ((void *)&(a)[i])\n"
         "#define AXE_AT(a, i, line) (&(a)[i])\n"
+        "/* Per-thread loops over registers: unrolled, constant indices. */\n"
+        "#define AXE_UNROLL _Pragma(\"unroll\")\n"
         "#endif\n"
         "#include <math.h>\n"
         "#include <stdint.h>\n%s#include <string.h>\n\n"

@@ -154,6 +154,7 @@ const ax_backend axe__backend_cuda = {
     .schedules = schedules,
     .nschedules = (int)(sizeof schedules / sizeof schedules[0]),
     .reg_index = "",
+    .unroll = "AXE_UNROLL",
     .vec_type = vec_types,
     .async_copy = async_copies,
     .start_error = axe__cuda_start_error,
