@@ -1124,5 +1124,59 @@ else
     echo "FAIL: axe run of a mesh program: $(head -c 300 "$tmp/err" "$tmp/out")"
 fi
 
+# Core kernels and their scratchpads (docs/compiler.md, "The accelerator
+# model"): where sbuf, psum and core scope belong, the model's partitions
+# and capacities, the PSUM dtype; --trn sets a field of the model.
+expect 2 3:5 "sbuf tensors belong to a core kernel" <<<"kernel k(A: global f32[4]) grid(1) threads(1)
+{
+    sbuf x: f32[4, 4];
+}"
+expect 2 3:5 "core scope belongs to a core kernel" <<<"kernel k(A: global f32[4]) grid(1) threads(1)
+{
+    core fill(A, 1.0);
+}"
+expect 2 3:5 "run at core scope .'core OP\(...\)'., not at thread scope" <<<"kernel k(A: global f32[4]) core
+{
+    thread fill(A, 1.0);
+}"
+expect 1 3:10 "sbuf tensor 'x' reaches partition 255, beyond the 128 partitions of the model" <<<"kernel k(A: global f32[4]) core
+{
+    sbuf x: f32[256, 4] layout S[(256,4):(1@P,1@F)];
+    core fill(A, 1.0);
+}"
+XARGS="--trn partitions=64" expect 1 3:10 "sbuf tensor 'x' reaches partition 127, beyond the 64 partitions of the model" <<<"kernel k(A: global f32[4]) core
+{
+    sbuf x: f32[128, 4];
+    core fill(A, 1.0);
+}"
+XARGS="--trn sbuf_partition_bytes=1024" expect 1 3:10 "sbuf tensor 'x' spans 512 free elements of f32 per partition, beyond the 1024 bytes of an SBUF partition" <<<"kernel k(A: global f32[4]) core
+{
+    sbuf x: f32[128, 512];
+    core fill(A, 1.0);
+}"
+expect 1 3:10 "psum tensor 'c' is f16: PSUM accumulates f32" <<<"kernel k(A: global f32[4]) core
+{
+    psum c: f16[128, 512];
+    core fill(A, 1.0);
+}"
+expect 1 4:10 "PSUM partitions fill up with 'd': 16388 bytes per partition, beyond the model's 16384" <<<"kernel k(A: global f32[4]) core
+{
+    psum c: f32[128, 4096];
+    psum d: f32[128, 1];
+    core fill(A, 1.0);
+}"
+expect 1 4:18 "a view of sbuf tensor 'x' is not supported" <<<"kernel k(A: global f32[4]) core
+{
+    sbuf x: f32[4, 4];
+    core copy(A, x.view(S[4:1]));
+}"
+if ! "$AXE" compile "$SRC/tests/kernels/trn_scratch.axe" --trn lanes=4 >"$tmp/out" 2>"$tmp/err" &&
+    grep -q "trn model: no field 'lanes'" "$tmp/err"; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1))
+    echo "FAIL: --trn lanes=4: $(head -c 300 "$tmp/err")"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

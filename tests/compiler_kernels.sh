@@ -138,6 +138,10 @@ check_run masked_rows.axe --arg M=64,1,0 -D N=8 --seed 4
 K="$SRC/tests/kernels"
 check_run mixed_split.axe
 check_run mixed_split.axe -D M=5 -D N=13 --seed 11
+# A core kernel: HBM -> SBUF -> TensorEngine-shaped gemm into PSUM ->
+# SBUF -> HBM, on the c target (one thread) against the reference.
+exact_run trn_scratch.axe
+exact_run trn_scratch.axe -D M=384 -D N=128 -D K=384 --seed 5
 # Phases made only of CTA-scope split operators run whole (one loop nest
 # per operator, all threads' elements); phases with a per-thread operator
 # or a loop run thread by thread.

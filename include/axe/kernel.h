@@ -40,6 +40,28 @@ typedef struct axe_allocator {
     void *ctx;
 } axe_allocator;
 
+/* The machine model of the Trainium-like accelerator target
+ * (docs/compiler.md, "The accelerator model"): one NeuronCore-like core
+ * with two scratchpads of "partitions" rows (P) and a free dimension
+ * (F), SBUF of "sbuf_partition_bytes" per partition and PSUM of
+ * "psum_partition_bytes" per partition in banks of "psum_bank_bytes";
+ * a TensorEngine matmul of at most matmul_max_m x matmul_max_n x
+ * matmul_max_k; and the timing model's costs. Every field is a positive
+ * integer; axe_trn_model_default gives the documented defaults and
+ * axe_kernel_options_trn sets one by name. */
+typedef struct axe_trn_model {
+    int64_t partitions;
+    int64_t sbuf_partition_bytes;
+    int64_t psum_partition_bytes;
+    int64_t psum_bank_bytes;
+    int64_t matmul_max_m, matmul_max_n, matmul_max_k;
+    int64_t matmul_fixed_cycles;
+    int64_t vector_fixed_cycles;
+    int64_t vector_elems_per_cycle;
+    int64_t dma_fixed_cycles;
+    int64_t dma_bytes_per_cycle;
+} axe_trn_model;
+
 /* Compile-time parameters (`-D M=256`) and forced schedules
  * (`--schedule copy=thread_loop`). */
 typedef struct axe_kernel_options {
@@ -62,6 +84,10 @@ typedef struct axe_kernel_options {
      * before warp shuffles, scalar FMA before tensor cores) and, on the
      * CUDA target, no cp.async; no forced schedule is allowed. */
     bool naive;
+    /* The accelerator model that sbuf and psum tensors are checked
+     * against (axe_kernel_options_init: the defaults; a model of zeros,
+     * as in options zeroed by memset, stands for the defaults too). */
+    axe_trn_model trn;
 } axe_kernel_options;
 
 typedef enum axe_dtype {
@@ -115,8 +141,22 @@ typedef struct axe_kernel_scalar {
 
 typedef struct axe_program axe_program;
 
-/* Empty options. */
+/* Empty options (no defines, no forced schedules, target c) with the
+ * default accelerator model. */
 AXE_API void axe_kernel_options_init(axe_kernel_options *o);
+/* The default accelerator model: 128 partitions, SBUF 196608 bytes per
+ * partition (24 MiB), PSUM 16384 bytes per partition in banks of 2048,
+ * matmul at most 128 x 512 x 128, and the cycle costs of
+ * docs/compiler.md. */
+AXE_API void axe_trn_model_default(axe_trn_model *m);
+/* Set the model field named "key" (the field names of axe_trn_model,
+ * e.g. "partitions") to "value": AXE_ERR_INVALID with the reason in
+ * "diag" for an unknown key or a value outside the field's range (named
+ * in the reason). */
+AXE_NODISCARD AXE_API axe_status axe_kernel_options_trn(axe_kernel_options *o,
+                                                        const char *key,
+                                                        int64_t value,
+                                                        axe_diag *diag);
 /* Add `-D name=value` / `--schedule op=name`; AXE_ERR_CAPACITY when full,
  * AXE_ERR_INVALID for a name that is too long or a schedule option that
  * axe_kernel_options_check_force refuses. "op" is an operator kind

@@ -166,6 +166,14 @@ RACE_MAX = 32
 RACE_MAX_DIMS = 8
 
 
+class TrnModel(Structure):
+    _fields_ = [(name, c_int64) for name in (
+        "partitions", "sbuf_partition_bytes", "psum_partition_bytes",
+        "psum_bank_bytes", "matmul_max_m", "matmul_max_n", "matmul_max_k",
+        "matmul_fixed_cycles", "vector_fixed_cycles",
+        "vector_elems_per_cycle", "dma_fixed_cycles", "dma_bytes_per_cycle")]
+
+
 class KernelOptions(Structure):
     _fields_ = [("ndefines", c_int),
                 ("define_name",
@@ -176,7 +184,8 @@ class KernelOptions(Structure):
                 ("forced_schedule",
                  (c_char * KERNEL_NAME_MAX) * KERNEL_MAX_FORCED),
                 ("target", c_char * KERNEL_TARGET_MAX), ("arch", c_int),
-                ("naive", c_bool)]
+                ("naive", c_bool),
+                ("trn", TrnModel)]
 
 
 class KernelTensor(Structure):

@@ -61,12 +61,12 @@ static int distributed_operand(const axe_program *p, const ax_stmt *s)
 }
 
 /* Per-thread loops from the thread binding (or one thread at thread
- * scope). */
+ * scope, and in a core kernel, whose core is one thread). */
 axe_status axe__sched_thread_loop(const axe_program *p, const ax_stmt *s,
                                   ax_plan *plan, axe_diag *why)
 {
     int b;
-    if (s->scope == AX_SCOPE_THREAD)
+    if (s->scope == AX_SCOPE_THREAD || p->core)
         return axe__plan_build(p, s, AX_PLAN_SERIAL, -1, plan, why);
     if (s->scope == AX_SCOPE_KERNEL)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,

@@ -106,6 +106,11 @@ typedef struct ax_expr {
 
 typedef enum ax_mem { AX_MEM_GLOBAL, AX_MEM_SHARED, AX_MEM_REGISTER } ax_mem;
 
+/* The scratchpad of a shared-class tensor of a core kernel (`sbuf`,
+ * `psum`; docs/compiler.md, "The accelerator model"), AX_SPACE_NONE for
+ * every other tensor. */
+typedef enum ax_space { AX_SPACE_NONE, AX_SPACE_SBUF, AX_SPACE_PSUM } ax_space;
+
 typedef enum ax_scope {
     AX_SCOPE_KERNEL,
     AX_SCOPE_CTA,
@@ -143,6 +148,15 @@ typedef struct ax_tensor {
      * "gsize". Sema then makes shape, layout, grouped and span the
      * device's local shard (the contract's local-shard view): per
      * dimension the dimension's m iters in order, plus the m offset. */
+    /* An sbuf or psum tensor (mem is AX_MEM_SHARED: per-core scratch):
+     * its declared layout over P and F (and Bank, psum) "playout", the
+     * partitions [0, parts) and the free elements [0, fspan) per
+     * partition it reaches; sema (compiler_sema_trn.c) then makes
+     * "layout" the partition-major storage layout on m, P stride s
+     * becoming s * fspan, so that every pass sees a shared tensor. */
+    ax_space space;
+    axe_layout playout;
+    int64_t parts, fspan;
     bool dist;
     int64_t gshape[AX_MAX_DIMS];
     axe_layout glayout;
@@ -578,6 +592,10 @@ struct axe_program {
      * value), NULL for a constant one. */
     const struct ax_expr *dgrid[3];
     int64_t threads;
+    /* A core kernel (`kernel NAME(...) core`): one CTA of one thread that
+     * is the accelerator's core; its operators are written at `core`
+     * scope (AX_SCOPE_CTA) and it declares sbuf and psum tensors. */
+    bool core;
     /* Runtime scalar parameters (`M: i32`), in declaration order: each is
      * variable scalar_var[i]; var_scalar[v] is i + 1 for it (0: not a
      * scalar). "bound" once axe_program_bind gave them values. */
@@ -641,6 +659,14 @@ axe_status axe__program_new(const char *text, size_t len,
 /* Parse "p->text" into "p" (params folded with the options' defines) and
  * index its operators in p->ops. */
 axe_status axe__program_parse(axe_program *p, axe_diag *diag);
+/* The accelerator model "m" is usable (compiler_trn_model.c). */
+axe_status axe__trn_model_check(const axe_trn_model *m, axe_diag *diag);
+/* Sema of an sbuf or psum tensor "t" (compiler_sema_trn.c): its layout
+ * over P and F fits the model, then becomes the storage layout; and the
+ * scratchpads of the program fit its partitions. */
+axe_status axe__sema_trn_tensor(const axe_program *p, ax_tensor *t,
+                                axe_diag *diag);
+axe_status axe__sema_trn_resources(const axe_program *p, axe_diag *diag);
 /* Semantic checks and derived tensor facts. */
 axe_status axe__program_check(axe_program *p, axe_diag *diag);
 /* Distributed tensors and device operators (compiler_sema_dist.c): the

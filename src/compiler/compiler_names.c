@@ -91,8 +91,12 @@ int64_t axe__scope_threads(const axe_program *p, ax_scope s)
     return 1;
 }
 
-/* No defines, no forced schedules. */
-void axe_kernel_options_init(axe_kernel_options *o) { memset(o, 0, sizeof *o); }
+/* No defines, no forced schedules, the default accelerator model. */
+void axe_kernel_options_init(axe_kernel_options *o)
+{
+    memset(o, 0, sizeof *o);
+    axe_trn_model_default(&o->trn);
+}
 
 static bool name_fits(const char *s)
 {

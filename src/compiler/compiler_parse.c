@@ -301,19 +301,40 @@ static axe_status parse_auto(ax_parser *ps, ax_tensor *t)
                          "caller's, so it cannot be 'auto' (only register "
                          "and shared tensors)",
                          t->name);
+    if (t->space != AX_SPACE_NONE)
+        return axe__fail(ps->diag, AXE_ERR_UNSUPPORTED, (long)ps->tok.pos,
+                         "'%s' is a scratchpad (sbuf, psum) tensor: 'layout "
+                         "auto' is not supported there (yet)",
+                         t->name);
     t->autolayout = true;
     AXE_TRY(axe_layout_row_major(t->shape, t->ndim, &t->layout));
     return axe__lex_next(ps);
 }
 
+/* The default layout of a tensor without `layout`: row-major on m, or
+ * for an sbuf or psum tensor dim 0 on P and the others row-major on F
+ * (TIRx's trainium layout of annotation "PF...F"). */
+static axe_status default_layout(ax_tensor *t)
+{
+    char ann[AX_MAX_DIMS + 1];
+    int d;
+    if (t->space == AX_SPACE_NONE)
+        return axe_layout_row_major(t->shape, t->ndim, &t->layout);
+    for (d = 0; d < t->ndim; d++)
+        ann[d] = d == 0 ? 'P' : 'F';
+    ann[t->ndim] = '\0';
+    return axe_layout_trainium(ann, t->shape, t->ndim, &t->layout, NULL);
+}
+
 /* NAME ':' dtype shape ['layout' (layout | 'auto')] (the memory kind
- * already read). */
-static axe_status parse_tensor(ax_parser *ps, ax_mem mem)
+ * already read; "space": sbuf, psum or none). */
+static axe_status parse_tensor(ax_parser *ps, ax_mem mem, ax_space space)
 {
     ax_tensor *t;
     int i;
     AXE_TRY(new_tensor(ps, &t));
     t->mem = mem;
+    t->space = space;
     t->param = mem == AX_MEM_GLOBAL;
     AXE_TRY(expect_user_name(ps, t->name, "a tensor name"));
     for (i = 0; i + 1 < ps->p->ntensors; i++)
@@ -333,10 +354,10 @@ static axe_status parse_tensor(ax_parser *ps, ax_mem mem)
     AXE_TRY(parse_dtype(ps, &t->dtype));
     AXE_TRY(parse_shape(ps, t));
     if (!axe__tok_is(ps, "layout")) {
-        axe_status st = axe_layout_row_major(t->shape, t->ndim, &t->layout);
+        axe_status st = default_layout(t);
         return st == AXE_OK
                    ? AXE_OK
-                   : axe__fail(ps->diag, st, t->off, "no row-major layout (%s)",
+                   : axe__fail(ps->diag, st, t->off, "no default layout (%s)",
                                axe_status_message(st));
     }
     if (t->dyn_extent != NULL)
@@ -548,9 +569,9 @@ static axe_status parse_ref(ax_parser *ps, ax_ref *r)
 
 /* Token helpers shared with compiler_parse_stmt.c. */
 axe_status axe__parse_ref(ax_parser *ps, ax_ref *r) { return parse_ref(ps, r); }
-axe_status axe__parse_tensor(ax_parser *ps, ax_mem mem)
+axe_status axe__parse_tensor(ax_parser *ps, ax_mem mem, ax_space space)
 {
-    return parse_tensor(ps, mem);
+    return parse_tensor(ps, mem, space);
 }
 axe_status axe__parse_user_name(ax_parser *ps, char *out, const char *what)
 {

@@ -90,7 +90,7 @@ axe_status axe__parse_sop(ax_parser *ps, ax_stmt *s, int pos);
 /* compiler_parse.c: a tensor reference, a tensor declaration after its
  * memory kind, a user name that is a valid C identifier in generated code. */
 axe_status axe__parse_ref(ax_parser *ps, ax_ref *r);
-axe_status axe__parse_tensor(ax_parser *ps, ax_mem mem);
+axe_status axe__parse_tensor(ax_parser *ps, ax_mem mem, ax_space space);
 axe_status axe__parse_user_name(ax_parser *ps, char *out, const char *what);
 
 /* compiler_parse_dist.c: the mesh declaration ('mesh' read at "off") and

@@ -243,6 +243,18 @@ static axe_status parse_op(ax_parser *ps, ax_stmt *s, ax_scope scope)
     return parse_args(ps, s);
 }
 
+/* `core OP(...)`: an operator of a core kernel, run once by its core
+ * (the kernel's one CTA of one thread, so AX_SCOPE_CTA). */
+static axe_status parse_core_op(ax_parser *ps, ax_stmt *s)
+{
+    if (!ps->p->core)
+        return axe__fail(ps->diag, AXE_ERR_SYNTAX, (long)ps->tok.pos,
+                         "core scope belongs to a core kernel ('kernel "
+                         "NAME(...) core { ... }')");
+    AXE_TRY(axe__lex_next(ps));
+    return parse_op(ps, s, AX_SCOPE_CTA);
+}
+
 static axe_status parse_block(ax_parser *ps, ax_stmt **out);
 
 /* A new param or loop variable named "name" (at "off") shadows nothing. */
@@ -351,25 +363,54 @@ static axe_status parse_stmt(ax_parser *ps, ax_stmt *s)
         AXE_TRY(axe__lex_next(ps));
         return axe__parse_devop(ps, s);
     }
+    if (axe__tok_is(ps, "core"))
+        return parse_core_op(ps, s);
     for (i = 0; i < 5; i++)
         if (axe__tok_is(ps, scope_words[i])) {
+            if (ps->p->core)
+                return axe__fail(ps->diag, AXE_ERR_SYNTAX, (long)ps->tok.pos,
+                                 "a core kernel's operators run at core "
+                                 "scope ('core OP(...)'), not at %s scope",
+                                 scope_words[i]);
             AXE_TRY(axe__lex_next(ps));
             return parse_op(ps, s, (ax_scope)i);
         }
-    return axe__syntax(ps, "a statement (shared, register, an execution scope "
-                           "device/kernel/cta/warpgroup/warp/thread, for, if, "
-                           "sync or '}')");
+    return axe__syntax(ps, "a statement (shared, register, sbuf, psum, an "
+                           "execution scope device/kernel/cta/warpgroup/warp/"
+                           "thread/core, for, if, sync or '}')");
+}
+
+/* `sbuf NAME: ...` and `psum NAME: ...`: scratchpads of a core kernel,
+ * shared-class tensors (per core) of their space. */
+static axe_status parse_scratch(ax_parser *ps)
+{
+    ax_space space = axe__tok_is(ps, "sbuf") ? AX_SPACE_SBUF : AX_SPACE_PSUM;
+    if (!ps->p->core)
+        return axe__fail(ps->diag, AXE_ERR_SYNTAX, (long)ps->tok.pos,
+                         "%s tensors belong to a core kernel ('kernel "
+                         "NAME(...) core { ... }')",
+                         space == AX_SPACE_SBUF ? "sbuf" : "psum");
+    AXE_TRY(axe__lex_next(ps));
+    AXE_TRY(axe__parse_tensor(ps, AX_MEM_SHARED, space));
+    return axe__expect(ps, ";", "';'");
 }
 
 /* Declarations produce no statement ("*s" stays NULL). */
 static axe_status parse_item(ax_parser *ps, ax_stmt **s)
 {
     *s = NULL;
+    if (axe__tok_is(ps, "sbuf") || axe__tok_is(ps, "psum"))
+        return parse_scratch(ps);
     if (axe__tok_is(ps, "shared") || axe__tok_is(ps, "register")) {
         ax_mem mem =
             axe__tok_is(ps, "shared") ? AX_MEM_SHARED : AX_MEM_REGISTER;
+        if (ps->p->core)
+            return axe__fail(ps->diag, AXE_ERR_SYNTAX, (long)ps->tok.pos,
+                             "a core kernel declares sbuf and psum tensors, "
+                             "not %s ones",
+                             axe__mem_name(mem));
         AXE_TRY(axe__lex_next(ps));
-        AXE_TRY(axe__parse_tensor(ps, mem));
+        AXE_TRY(axe__parse_tensor(ps, mem, AX_SPACE_NONE));
         return axe__expect(ps, ";", "';'");
     }
     *s = axe__arena_alloc(ps->p->arena, sizeof **s);
@@ -407,7 +448,12 @@ static axe_status parse_launch(ax_parser *ps)
     int n = 0;
     long off = (long)ps->tok.pos;
     p->grid[0] = p->grid[1] = p->grid[2] = 1;
-    AXE_TRY(axe__expect(ps, "grid", "'grid'"));
+    if (axe__tok_is(ps, "core")) {
+        p->core = true;
+        p->threads = 1;
+        return axe__lex_next(ps);
+    }
+    AXE_TRY(axe__expect(ps, "grid", "'grid' or 'core'"));
     AXE_TRY(axe__expect(ps, "(", "'('"));
     do {
         if (n == 3)
@@ -562,7 +608,7 @@ static axe_status parse_kernel(ax_parser *ps)
         if (at_scalar(ps))
             AXE_TRY(parse_scalar(ps));
         else
-            AXE_TRY(axe__parse_tensor(ps, AX_MEM_GLOBAL));
+            AXE_TRY(axe__parse_tensor(ps, AX_MEM_GLOBAL, AX_SPACE_NONE));
     }
     AXE_TRY(axe__lex_next(ps));
     AXE_TRY(parse_launch(ps));

@@ -58,6 +58,14 @@ static size_t put_full(const char *text, char *buf, size_t cap)
     return n;
 }
 
+/* Whether every field of "m" is 0: options zeroed rather than made by
+ * axe_kernel_options_init, which stand for the default model. */
+static bool trn_is_zero(const axe_trn_model *m)
+{
+    static const axe_trn_model zero;
+    return memcmp(m, &zero, sizeof zero) == 0;
+}
+
 /* A program holding a copy of "text" and the options, before any pass
  * (compile runs the passes; tests run them one at a time). */
 axe_status axe__program_new(const char *text, size_t len,
@@ -70,6 +78,10 @@ axe_status axe__program_new(const char *text, size_t len,
         return AXE_ERR_NO_MEMORY;
     if (opts != NULL)
         p->opts = *opts;
+    else
+        axe_kernel_options_init(&p->opts);
+    if (trn_is_zero(&p->opts.trn))
+        axe_trn_model_default(&p->opts.trn);
     if (copy_text(p, text, len) != AXE_OK) {
         axe__arena_free(p->arena);
         return AXE_ERR_NO_MEMORY;

@@ -294,6 +294,7 @@ static axe_status check_tensor(const axe_program *p, ax_tensor *t,
     axe_diag why;
     axe_status st;
     AXE_TRY(axe__sema_dist_tensor(p, t, diag));
+    AXE_TRY(axe__sema_trn_tensor(p, t, diag));
     for (i = 0; i < t->ndim; i++)
         if (axe__mul(n, t->shape[i], &n) != AXE_OK)
             return axe__fail(diag, AXE_ERR_OVERFLOW, t->off,
@@ -326,7 +327,8 @@ static axe_status check_resources(const axe_program *p, axe_diag *diag)
     for (i = 0; i < p->ntensors; i++) {
         const ax_tensor *t = &p->tensors[i];
         int64_t bytes = t->span * axe_dtype_size(t->dtype);
-        if (t->mem == AX_MEM_SHARED && (shared += bytes) > AX_MAX_SHARED_BYTES)
+        if (t->mem == AX_MEM_SHARED && t->space == AX_SPACE_NONE &&
+            (shared += bytes) > AX_MAX_SHARED_BYTES)
             return axe__fail(diag, AXE_ERR_CAPACITY, t->off,
                              "shared memory of one CTA reaches %lld bytes "
                              "with '%s', beyond the %d bytes (227 KiB) a "
@@ -349,6 +351,7 @@ axe_status axe__program_check(axe_program *p, axe_diag *diag)
     for (i = 0; i < p->ntensors; i++)
         AXE_TRY(check_tensor(p, &p->tensors[i], diag));
     AXE_TRY(check_resources(p, diag));
+    AXE_TRY(axe__sema_trn_resources(p, diag));
     AXE_TRY(axe__sema_devops(p, diag));
     return axe__sema_ops(p, diag);
 }

@@ -18,8 +18,8 @@
 static const char usage[] =
     "usage: axe compile FILE.axe [--target c|cuda|mpi] [--arch ARCH] "
     "[-D NAME=VALUE]...\n"
-    "                   [--schedule OP=NAME]... [--naive] [-o OUT] "
-    "[--explain]\n"
+    "                   [--schedule OP=NAME]... [--naive] [--trn KEY=VALUE]...\n"
+    "                   [-o OUT] [--explain]\n"
     "Compile a kernel of the axe kernel language to C99 or CUDA "
     "(docs/compiler.md).\n"
     "  --target c     C99 that runs the thread hierarchy on one CPU thread\n"
@@ -34,6 +34,8 @@ static const char usage[] =
     "  --naive        the naive variant (axe run's GPU reference): every\n"
     "                 operator on its simplest schedule, no vector loads,\n"
     "                 shuffles, tensor cores or cp.async (no --schedule)\n"
+    "  --trn KEY=VALUE  a field of the accelerator model that sbuf and psum\n"
+    "                 tensors are checked against (partitions=64, ...)\n"
     "  -o OUT         write the code (or the explanation) to OUT instead of\n"
     "                 stdout\n"
     "  --explain      print each operator's schedule, derived layouts, the\n"
@@ -62,6 +64,7 @@ static int parse_args(int argc, char **argv, compile_args *a)
 {
     int i, r;
     memset(a, 0, sizeof *a);
+    axe_kernel_options_init(&a->opts);
     for (i = 1; i < argc; i++) {
         r = kernel_opt_parse("compile", argc, argv, &i, &a->opts);
         if (r < 0)

@@ -46,6 +46,7 @@ static const char usage[] =
     "  --range NAME=LO:HI  random values of integer tensor NAME in [LO, HI]\n"
     "  --schedule OP=NAME  force schedule NAME for every OP operator;\n"
     "            OP#N=NAME for operator N only (N as in 'schedules: N:OP=..')\n"
+    "  --trn KEY=VALUE  a field of the accelerator model (docs/compiler.md)\n"
     "  --check   compare every output element with the reference semantics\n"
     "  --bench   time 5 or more runs (until 10 ms) and report seconds per\n"
     "            run and bytes/s\n"
@@ -211,6 +212,7 @@ static int parse_args(int argc, char **argv, run_args *a)
     int i, r;
     memset(a, 0, sizeof *a);
     a->seed = 1;
+    axe_kernel_options_init(&a->opts);
     for (i = 1; i < argc; i++) {
         r = kernel_opt_parse("run", argc, argv, &i, &a->opts);
         if (r < 0)

@@ -86,6 +86,26 @@ static int parse_force(const char *cmd, const char *arg, axe_kernel_options *o)
     return 1;
 }
 
+/* `--trn KEY=VALUE`: one field of the accelerator model. */
+static int parse_trn(const char *cmd, const char *arg, axe_kernel_options *o)
+{
+    const char *eq = strchr(arg, '=');
+    char key[64];
+    int64_t v;
+    axe_diag d;
+    if (eq == NULL || eq == arg || (size_t)(eq - arg) >= sizeof key)
+        return cli_usage(cmd, "--trn wants KEY=VALUE, not '%.40s'", arg), -1;
+    memcpy(key, arg, (size_t)(eq - arg));
+    key[eq - arg] = '\0';
+    if (cli_parse_int(eq + 1, strlen(eq + 1), &v, &d) != AXE_OK)
+        return cli_usage(cmd, "--trn %s: '%.40s' is not an integer", key,
+                         eq + 1),
+               -1;
+    if (axe_kernel_options_trn(o, key, v, &d) != AXE_OK)
+        return cli_usage(cmd, "--trn %.60s: %s", arg, d.message), -1;
+    return 1;
+}
+
 int kernel_opt_parse(const char *cmd, int argc, char **argv, int *i,
                      axe_kernel_options *o)
 {
@@ -93,13 +113,16 @@ int kernel_opt_parse(const char *cmd, int argc, char **argv, int *i,
     if (strncmp(a, "-D", 2) == 0 && a[2] != '\0') {
         return parse_define(cmd, a + 2, o);
     }
-    if (strcmp(a, "-D") != 0 && strcmp(a, "--schedule") != 0)
+    if (strcmp(a, "-D") != 0 && strcmp(a, "--schedule") != 0 &&
+        strcmp(a, "--trn") != 0)
         return 0;
     if (*i + 1 >= argc)
         return cli_usage(cmd, "%s needs a value", a), -1;
     (*i)++;
     if (strcmp(a, "-D") == 0)
         return parse_define(cmd, argv[*i], o);
+    if (strcmp(a, "--trn") == 0)
+        return parse_trn(cmd, argv[*i], o);
     return parse_force(cmd, argv[*i], o);
 }
 

@@ -21,8 +21,8 @@ typedef struct kernel_src {
 /* Read "path" whole (at most 16 MiB); CLI_EXIT_OK or an exit code after a
  * report. Free with free(src->text). */
 int kernel_src_read(const char *cmd, const char *path, kernel_src *src);
-/* If argv[*i] is -D / --schedule (with its value), record it, advance *i
- * and answer 1; 0 if it is no such option; -1 after a usage report. */
+/* If argv[*i] is -D / --schedule / --trn (with its value), record it, advance
+ * *i and answer 1; 0 if it is no such option; -1 after a usage report. */
 int kernel_opt_parse(const char *cmd, int argc, char **argv, int *i,
                      axe_kernel_options *o);
 /* Compile, reporting a failure with its location; CLI_EXIT_OK or the exit

@@ -72,6 +72,12 @@ static axe_status check(const axe_program *p, axe_diag *diag)
     const char *why = NULL;
     const ax_stmt *s = refused_op(p, p->body, &why);
     int d, arch = axe__backend_arch(p);
+    if (p->core)
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
+                         "kernel '%s' is a core kernel (sbuf, psum): the "
+                         "cuda backend has no accelerator core (--target c "
+                         "runs it)",
+                         p->name);
     if (s != NULL)
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off, "%s", why);
     if (p->threads > CUDA_MAX_THREADS)

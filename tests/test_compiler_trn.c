@@ -1,0 +1,334 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The accelerator model and its scratchpads (docs/compiler.md, "The
+ * accelerator model"): the model's defaults and setter; sbuf and psum
+ * declarations of core kernels as table rows (the paper's and TIRx's
+ * SBUF/PSUM layouts among them) with the partitions and free span sema
+ * finds, or the reason it refuses; and the law of the storage layout
+ * against brute force: for every element x of every accepted row and of
+ * seeded random P/F layouts, the storage address is P(x) * fspan +
+ * Bank(x) * bank + F(x), evaluated from the declared layout by the layout
+ * library, and distinct P/F points get distinct addresses. Expected
+ * values are written by hand from the docs.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler_backend.h"
+#include "compiler_internal.h"
+#include "testlib.h"
+
+/* A program checked by sema (NULL on failure, the reason in "d"). */
+static axe_program *checked(const char *src, const axe_kernel_options *o,
+                            axe_diag *d)
+{
+    axe_program *p = NULL;
+    axe_status st;
+    axe_diag_clear(d);
+    st = axe__program_new(src, strlen(src), o, NULL, &p);
+    if (st == AXE_OK)
+        st = axe__program_parse(p, d);
+    if (st == AXE_OK)
+        st = axe__program_check(p, d);
+    if (st != AXE_OK) {
+        axe_program_free(p);
+        return NULL;
+    }
+    return p;
+}
+
+static void test_model(void)
+{
+    axe_kernel_options o;
+    axe_trn_model m;
+    axe_diag d;
+    axe_kernel_options_init(&o);
+    axe_trn_model_default(&m);
+    TL_CHECK(m.partitions == 128 && m.sbuf_partition_bytes == 196608 &&
+                 m.psum_partition_bytes == 16384 && m.psum_bank_bytes == 2048,
+             "memories of the default model");
+    TL_CHECK(m.matmul_max_m == 128 && m.matmul_max_n == 512 &&
+                 m.matmul_max_k == 128,
+             "matmul limits of the default model");
+    TL_CHECK(m.sbuf_partition_bytes * m.partitions == 24 << 20,
+             "SBUF holds 24 MiB");
+    TL_CHECK(memcmp(&m, &o.trn, sizeof m) == 0, "options start at defaults");
+    TL_CHECK(axe_kernel_options_trn(&o, "partitions", 64, &d) == AXE_OK &&
+                 o.trn.partitions == 64,
+             "set partitions");
+    TL_CHECK(axe_kernel_options_trn(&o, "lanes", 64, &d) == AXE_ERR_INVALID &&
+                 strstr(d.message, "no field 'lanes'") != NULL,
+             "unknown key: %s", d.message);
+    TL_CHECK(axe_kernel_options_trn(&o, "partitions", 0, &d) ==
+                     AXE_ERR_INVALID &&
+                 strstr(d.message, "outside [1, 1024]") != NULL,
+             "range: %s", d.message);
+    TL_CHECK(axe_kernel_options_trn(&o, "psum_bank_bytes", 3000, &d) ==
+                     AXE_OK &&
+                 axe__trn_model_check(&o.trn, &d) == AXE_ERR_INVALID &&
+                 strstr(d.message, "bank") != NULL,
+             "bank not dividing the partition: %s", d.message);
+}
+
+/* One declaration: its space keyword, dtype, shape and layout (""
+ * none), and the partitions and free span sema finds, or (parts 0) a
+ * pattern of its reason. */
+typedef struct row {
+    const char *decl;
+    int64_t parts, fspan;
+    const char *why;
+} row;
+
+static const row rows[] = {
+    /* the paper's SBUF example (verbatim) */
+    {"sbuf x: f16[2, 128, 512] layout S[(2,128,512):(512@F,1@P,1@F)]", 128,
+     1024, NULL},
+    /* TIRx's normalize-trainium rows */
+    {"sbuf x: f32[8, 8] layout S[(8,8):(8@P,1@F)]", 57, 8, NULL},
+    {"sbuf x: f32[8, 8, 8] layout S[(8,8,8):(8@F,1@P,1@F)]", 8, 64, NULL},
+    {"sbuf x: f32[8, 1, 8] layout S[(8,1,8):(8@F,1@P,1@F)]", 1, 64, NULL},
+    /* default: trainium "PF", a P dim of 256 split onto F */
+    {"sbuf x: f32[256, 512]", 128, 1024, NULL},
+    {"sbuf x: f16[128, 64, 4]", 128, 256, NULL},
+    {"sbuf x: f16[128, 512] layout S[(128,512):(1@P,1@F)] + 7@F", 128, 519,
+     NULL},
+    /* PSUM: to_psum of S[(128,2048):(1@P,1@F)] and one bank */
+    {"psum c: f32[128, 2048] layout S[(128,4,512):(1@P,1@Bank,1@F)]", 128, 2048,
+     NULL},
+    {"psum c: f32[128, 512]", 128, 512, NULL},
+    {"psum c: f32[128, 8, 512] layout S[(128,8,512):(1@P,1@Bank,1@F)]", 128,
+     4096, NULL},
+    /* refusals */
+    {"sbuf x: f32[256, 4] layout S[(256,4):(1@P,1@F)]", 0, 0,
+     "reaches partition 255, beyond the 128 partitions"},
+    {"sbuf x: f32[200, 4]", 0, 0, "no default layout"},
+    {"psum c: f16[128, 512]", 0, 0, "PSUM accumulates f32"},
+    {"sbuf x: f32[128, 49153]", 0, 0,
+     "spans 49153 free elements of f32 per partition, beyond the 196608"},
+    {"psum c: f32[128, 4097]", 0, 0, "beyond the 16384 bytes of a PSUM"},
+    {"psum c: f32[128, 2, 1024] layout S[(128,2,1024):(1@P,1@Bank,1@F)]", 0, 0,
+     "reaches F 1023 inside a bank of 512"},
+    {"sbuf x: f32[128, 4] layout S[(128,4):(1@P,1)]", 0, 0,
+     "axis 'm' is not a scratchpad axis"},
+    {"sbuf x: f32[128, 4] layout S[(128,4):(1@P,1@Bank)]", 0, 0,
+     "axis 'Bank' is not a scratchpad axis"},
+    {"sbuf x: f32[128, 4] layout S[(128,4):(1@P,1@tx)]", 0, 0,
+     "axis 'tx' is not a scratchpad axis"},
+    {"sbuf x: f32[128, 4] layout S[(128,4):(1@P,1@F)] + R[2:1@F]", 0, 0,
+     "replica iters are not supported"},
+    {"sbuf x: f32[128, 4] layout S[(128,4):(1@P,-1@F)]", 0, 0,
+     "negative F strides"},
+    {"sbuf x: f32[128, 4] layout S[(4,128):(1@F,1@P)]", 128, 4, NULL},
+    {"sbuf x: f32[128, 4] layout S[(64,4):(1@P,1@F)]", 0, 0,
+     "has 256 elements but its shape has 512"},
+};
+
+/* The program of one declaration "decl", read at whole extent. */
+static void program_of(const char *decl, char *buf, size_t cap)
+{
+    snprintf(buf, cap,
+             "kernel k(A: global f32[4]) core\n{\n    %s;\n    "
+             "core fill(A, 1.0);\n}\n",
+             decl);
+}
+
+/* The P, F and Bank coordinates of element "x" of the declared layout
+ * of "t" into "c", its storage address on m into "a". */
+static bool coords(const ax_tensor *t, int64_t x, int64_t *c, int64_t *a)
+{
+    axe_point pf, mm;
+    int k;
+    if (axe_layout_apply_base(&t->playout, x, &pf, NULL) != AXE_OK ||
+        axe_layout_apply_base(&t->layout, x, &mm, NULL) != AXE_OK)
+        return false;
+    c[0] = c[1] = c[2] = *a = 0;
+    for (k = 0; k < pf.n; k++)
+        c[strcmp(pf.axis[k], "P") == 0   ? 0
+          : strcmp(pf.axis[k], "F") == 0 ? 1
+                                         : 2] += pf.v[k];
+    for (k = 0; k < mm.n; k++)
+        *a += strcmp(mm.axis[k], "m") == 0 ? mm.v[k] : 0;
+    return true;
+}
+
+/* The storage law of tensor "t" (see the file comment), over its
+ * elements: the address from the coordinates, inside parts * fspan, and
+ * one point per address ("at": the point first seen there, + 1). */
+static void check_storage(const axe_trn_model *m, const ax_tensor *t,
+                          const char *what)
+{
+    int64_t n = 1, x, bank = m->psum_bank_bytes / 4, cells;
+    int64_t(*at)[3];
+    int bad = 0, d;
+    for (d = 0; d < t->ndim; d++)
+        n *= t->shape[d];
+    cells = t->parts * t->fspan;
+    at = calloc((size_t)cells, sizeof *at);
+    for (x = 0; x < n && at != NULL && bad < 3; x++) {
+        int64_t c[3], a, want;
+        if (!coords(t, x, c, &a)) {
+            bad++;
+            break;
+        }
+        want = c[0] * t->fspan + c[2] * bank + c[1];
+        if (a != want || c[0] >= t->parts || a >= cells || t->span > cells) {
+            TL_CHECK(0,
+                     "%s: element %" PRId64 " at P %" PRId64 " F %" PRId64
+                     " Bank %" PRId64 " stored at %" PRId64 ", want %" PRId64,
+                     what, x, c[0], c[1], c[2], a, want);
+            bad++;
+        } else if (at[a][0] != 0 && (at[a][0] != c[0] + 1 || at[a][1] != c[1] ||
+                                     at[a][2] != c[2])) {
+            TL_CHECK(0, "%s: two points share address %" PRId64, what, a);
+            bad++;
+        } else {
+            at[a][0] = c[0] + 1;
+            at[a][1] = c[1];
+            at[a][2] = c[2];
+        }
+    }
+    TL_CHECK(at != NULL && bad == 0, "%s: storage law", what);
+    free(at);
+}
+
+static void test_rows(void)
+{
+    axe_trn_model m;
+    size_t i;
+    axe_trn_model_default(&m);
+    for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        char src[512];
+        axe_diag d;
+        axe_program *p;
+        program_of(rows[i].decl, src, sizeof src);
+        p = checked(src, NULL, &d);
+        if (rows[i].why != NULL) {
+            TL_CHECK(p == NULL && strstr(d.message, rows[i].why) != NULL,
+                     "%s: want '%s', got '%s'", rows[i].decl, rows[i].why,
+                     p == NULL ? d.message : "accepted");
+        } else {
+            const ax_tensor *t = p != NULL ? &p->tensors[1] : NULL;
+            TL_CHECK(t != NULL && t->parts == rows[i].parts &&
+                         t->fspan == rows[i].fspan,
+                     "%s: parts %lld fspan %lld (%s)", rows[i].decl,
+                     t ? (long long)t->parts : -1LL,
+                     t ? (long long)t->fspan : -1LL, d.message);
+            if (t != NULL)
+                check_storage(&m, t, rows[i].decl);
+        }
+        axe_program_free(p);
+    }
+}
+
+/* A random sbuf declaration of 1 to 4 iters, each on P or F, with
+ * extents 1..4 and strides 0..5 (broadcasts included), its size in
+ * "size". */
+static void random_decl(char *buf, size_t cap, int64_t *size)
+{
+    int n = (int)tl_range(1, 4), k;
+    size_t at;
+    char sh[64] = "", st[64] = "";
+    *size = 1;
+    for (k = 0; k < n; k++) {
+        int64_t e = tl_range(1, 4), s = tl_range(0, 5);
+        const char *ax = tl_range(0, 1) ? "P" : "F";
+        at = strlen(sh);
+        snprintf(sh + at, sizeof sh - at, "%s%lld", k ? "," : "", (long long)e);
+        at = strlen(st);
+        snprintf(st + at, sizeof st - at, "%s%lld@%s", k ? "," : "",
+                 (long long)s, ax);
+        *size *= e;
+    }
+    snprintf(buf, cap, "sbuf x: f32[%lld] layout S[(%s):(%s)]",
+             (long long)*size, sh, st);
+}
+
+static void test_random(void)
+{
+    axe_trn_model m;
+    int i;
+    axe_trn_model_default(&m);
+    tl_seed("test_compiler_trn", 16);
+    for (i = 0; i < 300; i++) {
+        char decl[256], src[512];
+        int64_t size;
+        axe_diag d;
+        axe_program *p;
+        random_decl(decl, sizeof decl, &size);
+        program_of(decl, src, sizeof src);
+        p = checked(src, NULL, &d);
+        TL_CHECK(p != NULL, "%s: %s", decl, d.message);
+        if (p != NULL)
+            check_storage(&m, &p->tensors[1], decl);
+        axe_program_free(p);
+    }
+}
+
+/* A core kernel's statements and declarations: its one rule per row. */
+static void test_kernels(void)
+{
+    static const struct {
+        const char *src, *why;
+    } bad[] = {
+        {"kernel k(A: global f32[4]) grid(1) threads(32)\n{\n    sbuf x: "
+         "f32[4, 4];\n}\n",
+         "sbuf tensors belong to a core kernel"},
+        {"kernel k(A: global f32[4]) grid(1) threads(32)\n{\n    core "
+         "fill(A, 1.0);\n}\n",
+         "core scope belongs to a core kernel"},
+        {"kernel k(A: global f32[4]) core\n{\n    cta fill(A, 1.0);\n}\n",
+         "run at core scope ('core OP(...)'), not at cta scope"},
+        {"kernel k(A: global f32[4]) core\n{\n    shared s: f32[4];\n}\n",
+         "declares sbuf and psum tensors, not shared ones"},
+        {"kernel k(A: global f32[4]) core\n{\n    sbuf x: f32[4, 4];\n    "
+         "core copy(A, x.view(S[4:1]));\n}\n",
+         "a view of sbuf tensor 'x' is not supported"},
+        {"kernel k(A: global f32[4]) core\n{\n    sbuf x: f32[128, 30000];\n"
+         "    sbuf y: f32[128, 20000];\n    core fill(A, 1.0);\n}\n",
+         "SBUF partitions fill up with 'y': 200000 bytes per partition"},
+        {"kernel k(A: global f32[4]) core\n{\n    psum x: f32[128, 2048];\n"
+         "    psum y: f32[128, 2048];\n    psum z: f32[128, 1];\n    core "
+         "fill(A, 1.0);\n}\n",
+         "PSUM partitions fill up with 'z': 16388 bytes"},
+    };
+    static const char core_src[] = "kernel k(A: global f32[4]) core\n{\n    "
+                                   "core fill(A, 1.0);\n}\n";
+    size_t i;
+    axe_kernel_options o;
+    axe_diag d;
+    axe_program *p;
+    for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        p = checked(bad[i].src, NULL, &d);
+        TL_CHECK(p == NULL && strstr(d.message, bad[i].why) != NULL,
+                 "row %zu: want '%s', got '%s'", i, bad[i].why,
+                 p == NULL ? d.message : "accepted");
+        axe_program_free(p);
+    }
+    /* a smaller model refuses what the default accepts */
+    axe_kernel_options_init(&o);
+    TL_CHECK(axe_kernel_options_trn(&o, "partitions", 64, &d) == AXE_OK, "set");
+    p = checked("kernel k(A: global f32[4]) core\n{\n    sbuf x: f32[128, "
+                "4];\n    core fill(A, 1.0);\n}\n",
+                &o, &d);
+    TL_CHECK(p == NULL && strstr(d.message, "beyond the 64 partitions"),
+             "64 partitions: %s", p == NULL ? d.message : "accepted");
+    axe_program_free(p);
+    /* the cuda backend has no core */
+    axe_kernel_options_init(&o);
+    TL_CHECK(axe_kernel_options_target(&o, "cuda", NULL, &d) == AXE_OK, "cuda");
+    TL_CHECK(axe_program_compile(core_src, strlen(core_src), &o, NULL, &p,
+                                 &d) == AXE_ERR_UNSUPPORTED &&
+                 strstr(d.message, "is a core kernel") != NULL,
+             "cuda refuses a core kernel: %s", d.message);
+}
+
+int main(void)
+{
+    test_model();
+    test_rows();
+    test_random();
+    test_kernels();
+    return tl_finish();
+}
