@@ -142,6 +142,19 @@ check_run mixed_split.axe -D M=5 -D N=13 --seed 11
 # SBUF -> HBM, on the c target (one thread) against the reference.
 exact_run trn_scratch.axe
 exact_run trn_scratch.axe -D M=384 -D N=128 -D K=384 --seed 5
+# Its gemm runs as TensorEngine matmuls (gemm.tensor_engine, Appendix H);
+# so do gemms over strided, banked and mismatched layouts.
+exact_run trn_te_layouts.axe
+exact_run trn_te_layouts.axe --seed 9
+if "$AXE" compile "$K/trn_scratch.axe" --explain >"$tmp/out" 2>&1 &&
+    grep -q '^op 3 (line 23): core gemm(' "$tmp/out" &&
+    grep -q '^  chosen gemm.tensor_engine$' "$tmp/out" &&
+    grep -q '^    step 2 K intersection of A.s and B.s P iters: S\[128:1@P\]$' "$tmp/out" &&
+    grep -q '^    step 4 instruction 128 x 256 x 128 (M x N x K; limits 128 x 512 x 128), loop nest M 1 x N 1 x K 1 = 1 matmuls, K innermost$' "$tmp/out"; then
+    ok
+else
+    bad "trn_scratch.axe --explain: $(head -c 600 "$tmp/out")"
+fi
 # Phases made only of CTA-scope split operators run whole (one loop nest
 # per operator, all threads' elements); phases with a per-thread operator
 # or a loop run thread by thread.

@@ -324,11 +324,234 @@ static void test_kernels(void)
              "cuda refuses a core kernel: %s", d.message);
 }
 
+/* ---- gemm.tensor_engine (Appendix H) --------------------------------------
+ */
+
+/* A core kernel "gemm(c, a, b)" with the declarations "decls" (a, b,
+ * c), compiled through dispatch with options "o" (NULL: defaults). */
+static axe_program *gemm_program(const char *decls, const axe_kernel_options *o,
+                                 axe_diag *d)
+{
+    char src[1024];
+    axe_program *p = NULL;
+    snprintf(src, sizeof src,
+             "kernel k(A: global f32[4]) core\n{\n%s\n    core gemm(c, a, "
+             "b);\n    core fill(A, 1.0);\n}\n",
+             decls);
+    axe_diag_clear(d);
+    if (axe_program_compile(src, strlen(src), o, NULL, &p, d) != AXE_OK)
+        return NULL;
+    return p;
+}
+
+/* The operator's tensor "k" (0 C, 1 A, 2 B) and the storage address of
+ * its element (i, j) (brute force through the layout library). */
+static int64_t addr_of(const axe_program *p, const ax_stmt *s, int k, int64_t i,
+                       int64_t j)
+{
+    const ax_tensor *t = &p->tensors[s->args[k].tensor];
+    int64_t c[3], a;
+    if (!coords(t, i * t->shape[1] + j, c, &a))
+        return -1;
+    return a;
+}
+
+/* The law of a gemm.tensor_engine plan: every instruction's shape
+ * within the model's limits; its tiles' addresses (base + row and
+ * column strides) are the storage addresses of the logical elements at
+ * its corner; the instructions cover each (m, n, k) once, and each
+ * (m, n) sees k in increasing order. */
+static void check_tensor_engine(const axe_program *p, const char *what)
+{
+    const ax_stmt *s = p->ops[0];
+    const ax_trn_mm *mm = s->trn;
+    const ax_tensor *c = &p->tensors[s->args[0].tensor];
+    int64_t M = c->shape[0], N = c->shape[1];
+    int64_t K = p->tensors[s->args[1].tensor].shape[1], q, i, j, r;
+    int64_t *next;
+    int bad = 0;
+    TL_CHECK(mm != NULL && strcmp(s->schedule, "tensor_engine") == 0,
+             "%s: chose %s", what, s->schedule);
+    if (mm == NULL)
+        return;
+    TL_CHECK(mm->shape[0] <= 128 && mm->shape[1] <= 512 &&
+                 mm->shape[2] <= 128 && mm->shape[0] >= 1 &&
+                 mm->shape[1] >= 1 && mm->shape[2] >= 1,
+             "%s: shape %lld x %lld x %lld", what, (long long)mm->shape[0],
+             (long long)mm->shape[1], (long long)mm->shape[2]);
+    next = calloc((size_t)(M * N), sizeof *next);
+    for (q = 0; q < mm->ninst && next != NULL && bad < 3; q++) {
+        const int64_t *o = mm->corner[q], *b = mm->base[q];
+        for (r = 0; r < mm->shape[2]; r++)
+            for (i = 0; i < mm->shape[0]; i++)
+                bad += b[0] + r * mm->rstride[0] + i * mm->cstride[0] !=
+                       addr_of(p, s, 1, o[0] + i, o[2] + r);
+        for (r = 0; r < mm->shape[2]; r++)
+            for (j = 0; j < mm->shape[1]; j++)
+                bad += b[1] + r * mm->rstride[1] + j * mm->cstride[1] !=
+                       addr_of(p, s, 2, o[1] + j, o[2] + r);
+        for (i = 0; i < mm->shape[0]; i++)
+            for (j = 0; j < mm->shape[1]; j++) {
+                int64_t *n = &next[(o[0] + i) * N + o[1] + j];
+                bad += b[2] + i * mm->rstride[2] + j * mm->cstride[2] !=
+                       addr_of(p, s, 0, o[0] + i, o[1] + j);
+                bad += *n != o[2];
+                *n = o[2] + mm->shape[2];
+            }
+    }
+    for (i = 0; i < M * N && next != NULL; i++)
+        bad += next[i] != K;
+    TL_CHECK(next != NULL && bad == 0, "%s: tensor_engine law (%d bad)", what,
+             bad);
+    free(next);
+}
+
+static void test_tensor_engine(void)
+{
+    static const struct {
+        const char *decls;
+        int64_t shape[3], ninst;
+    } good[] = {
+        /* the shape: A[K,M], B[K,N] K on P; C M on P, N on F */
+        {"    sbuf a: f16[128, 128] layout S[(128,128):(1@F,1@P)];\n"
+         "    sbuf b: f16[512, 128] layout S[(512,128):(1@F,1@P)];\n"
+         "    psum c: f32[128, 512];",
+         {128, 512, 128},
+         1},
+        /* K = 256 in two partition blocks, M = 256 in two C tiles */
+        {"    sbuf a: f16[256, 256] layout S[(256,2,128):(1@F,256@F,1@P)];\n"
+         "    sbuf b: f16[64, 256] layout S[(64,2,128):(1@F,64@F,1@P)];\n"
+         "    psum c: f32[256, 64] layout S[(2,128,64):(64@F,1@P,1@F)];",
+         {128, 64, 128},
+         4},
+        /* strided free dims, K in 32-partition blocks, C over banks */
+        {"    sbuf a: f32[16, 64] layout S[(16,2,32):(3@F,64@F,1@P)];\n"
+         "    sbuf b: f32[1024, 64] layout S[(1024,2,32):(2@F,2048@F,1@P)];\n"
+         "    psum c: f32[16, 1024] layout S[(16,2,512):(1@P,1@Bank,1@F)];",
+         {16, 512, 32},
+         4},
+        /* inner extents that differ: M 8 in A, 12 in C -> 4 */
+        {"    sbuf a: f16[24, 32] layout S[(3,8,32):(10@F,1@F,1@P)];\n"
+         "    sbuf b: f16[8, 32] layout S[(8,32):(1@F,1@P)];\n"
+         "    psum c: f32[24, 8] layout S[(2,12,8):(8@F,1@P,1@F)];",
+         {4, 8, 32},
+         6},
+    };
+    static const struct {
+        const char *decls, *why;
+    } bad[] = {
+        {"    sbuf a: f16[128, 128] layout S[(128,128):(1@P,1@F)];\n"
+         "    sbuf b: f16[512, 128] layout S[(512,128):(1@F,1@P)];\n"
+         "    psum c: f32[128, 512];",
+         "step 2 (K intersection): K is not on P with stride 1 in A ('a'): "
+         "its innermost K iter is S[128:1@F]"},
+        {"    sbuf a: f16[128, 64] layout S[(128,64):(1@F,1@P)];\n"
+         "    sbuf b: f16[64, 64] layout S[(64,64):(1@F,2@P)];\n"
+         "    psum c: f32[128, 64];",
+         "K is not on P with stride 1 in B ('b'): its innermost K iter is "
+         "S[64:2@P]"},
+        {"    sbuf a: f16[8, 32] layout S[(8,2,16):(1@F,32@P,1@P)];\n"
+         "    sbuf b: f16[8, 32] layout S[(8,4,8):(1@F,16@P,1@P)];\n"
+         "    psum c: f32[8, 8];",
+         "step 2 (K intersection): A's and B's K iters on P have no iter "
+         "intersection"},
+        {"    sbuf a: f16[4, 32] layout S[(4,32):(32@P,1@P)];\n"
+         "    sbuf b: f16[8, 32] layout S[(8,32):(1@F,1@P)];\n"
+         "    psum c: f32[4, 8];",
+         "step 3 (M intersection): M is not on F in A ('a'): its innermost M "
+         "iter is S[4:32@P]"},
+        {"    sbuf a: f16[4, 32] layout S[(4,32):(1@F,1@P)];\n"
+         "    sbuf b: f16[8, 32] layout S[(8,32):(1@F,1@P)];\n"
+         "    psum c: f32[4, 8] layout S[(4,8):(8@F,1@F)];",
+         "step 3 (M intersection): M is not on P with stride 1 in C ('c')"},
+        {"    sbuf a: f16[4, 32] layout S[(4,32):(1@F,1@P)];\n"
+         "    sbuf b: f16[2, 32] layout S[(2,32):(32@P,1@P)];\n"
+         "    psum c: f32[4, 2];",
+         "step 3 (N intersection): N is not on F in B ('b')"},
+        {"    sbuf a: f16[4, 32] layout S[(4,32):(1@F,1@P)];\n"
+         "    sbuf b: f16[2, 32] layout S[(2,32):(1@F,1@P)];\n"
+         "    psum c: f32[4, 2] layout S[(4,2):(1@P,4@P)];",
+         "step 3 (N intersection): N is not on F in C ('c')"},
+        {"    sbuf a: f16[128, 128] layout S[(128,128):(1@F,1@P)];\n"
+         "    sbuf b: f16[512, 128] layout S[(512,128):(1@F,1@P)];\n"
+         "    psum c: f32[128, 512] layout S[(128,512):(1@P,1@F)] + 100@F;",
+         "step 4 (instructions): the instruction at (m, n) = (0, 0) writes "
+         "C's free elements 100..611, across a PSUM bank of 512"},
+        {"    sbuf a: f16[128, 128] layout S[(128,128):(1@F,1@P)];\n"
+         "    sbuf b: f16[512, 128] layout S[(512,128):(1@F,1@P)];\n"
+         "    sbuf c: f32[128, 512];",
+         "step 0: C ('c') is not in PSUM"},
+    };
+    size_t i;
+    axe_kernel_options o;
+    axe_diag d;
+    axe_program *p;
+    for (i = 0; i < sizeof good / sizeof good[0]; i++) {
+        p = gemm_program(good[i].decls, NULL, &d);
+        TL_CHECK(p != NULL, "good %zu: %s", i, d.message);
+        if (p == NULL)
+            continue;
+        check_tensor_engine(p, good[i].decls);
+        TL_CHECK(p->ops[0]->trn != NULL &&
+                     memcmp(p->ops[0]->trn->shape, good[i].shape,
+                            sizeof good[i].shape) == 0 &&
+                     p->ops[0]->trn->ninst == good[i].ninst,
+                 "good %zu: shape %lld x %lld x %lld, %lld instructions", i,
+                 p->ops[0]->trn ? (long long)p->ops[0]->trn->shape[0] : -1LL,
+                 p->ops[0]->trn ? (long long)p->ops[0]->trn->shape[1] : -1LL,
+                 p->ops[0]->trn ? (long long)p->ops[0]->trn->shape[2] : -1LL,
+                 p->ops[0]->trn ? (long long)p->ops[0]->trn->ninst : -1LL);
+        axe_program_free(p);
+    }
+    for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        axe_diag why;
+        p = gemm_program(bad[i].decls, NULL, &d);
+        TL_CHECK(p != NULL && strcmp(p->ops[0]->schedule, "thread_fma") == 0,
+                 "bad %zu: falls back to thread_fma (%s)", i, d.message);
+        if (p != NULL)
+            TL_CHECK(axe__schedule_try(p, p->ops[0], "tensor_engine", &why) !=
+                             AXE_OK &&
+                         strstr(why.message, bad[i].why) != NULL,
+                     "bad %zu: want '%s', got '%s'", i, bad[i].why,
+                     why.message);
+        axe_program_free(p);
+    }
+    /* a smaller matmul: limits from the model */
+    axe_kernel_options_init(&o);
+    TL_CHECK(axe_kernel_options_trn(&o, "matmul_max_n", 96, &d) == AXE_OK &&
+                 axe_kernel_options_trn(&o, "matmul_max_k", 48, &d) == AXE_OK,
+             "set limits");
+    p = gemm_program(good[0].decls, &o, &d);
+    TL_CHECK(
+        p != NULL && p->ops[0]->trn != NULL && p->ops[0]->trn->shape[1] == 64 &&
+            p->ops[0]->trn->shape[2] == 32 && p->ops[0]->trn->ninst == 8 * 4,
+        "limits 96 and 48: N 64, K 32 (%s)", d.message);
+    if (p != NULL)
+        check_tensor_engine(p, "limits 96 and 48");
+    axe_program_free(p);
+    axe_kernel_options_init(&o);
+    TL_CHECK(axe_kernel_options_trn(&o, "matmul_max_m", 1, &d) == AXE_OK &&
+                 axe_kernel_options_trn(&o, "matmul_max_n", 1, &d) == AXE_OK &&
+                 axe_kernel_options_trn(&o, "matmul_max_k", 1, &d) == AXE_OK,
+             "set 1 x 1 x 1");
+    p = gemm_program(good[0].decls, &o, &d);
+    {
+        axe_diag why;
+        TL_CHECK(p != NULL &&
+                     axe__schedule_try(p, p->ops[0], "tensor_engine", &why) ==
+                         AXE_ERR_CAPACITY &&
+                     strstr(why.message, "8388608 matmul instructions") != NULL,
+                 "too many instructions: %s", p ? why.message : d.message);
+    }
+    axe_program_free(p);
+}
+
 int main(void)
 {
     test_model();
     test_rows();
     test_random();
     test_kernels();
+    test_tensor_engine();
     return tl_finish();
 }

@@ -17,7 +17,7 @@
  *         memory), smem (through shared memory)
  *   gemm: mma_atom (warp-scope loop over mma.sync atoms), mma_smem (C
  *   register tiles of an atom spread over warps, A and B in memory),
- *   thread_fma
+ *   tensor_engine (a core kernel's TensorEngine matmuls), thread_fma
  *         (each thread's C elements, K loop innermost)
  * A schedule the target's backend does not have (compiler_backend.h) is
  * rejected with that reason before its predicate runs. The naive variant
@@ -140,6 +140,7 @@ static const ax_schedule registry[] = {
     {"grid", AX_FAM_REDUCE, axe__reduce_grid, false},
     {"mma_atom", AX_FAM_GEMM, axe__gemm_mma, true},
     {"mma_smem", AX_FAM_GEMM, axe__gemm_mma_smem, true},
+    {"tensor_engine", AX_FAM_GEMM, axe__gemm_tensor_engine, true},
     {"thread_fma", AX_FAM_GEMM, thread_loop, false},
     {"split_k", AX_FAM_GEMM, axe__gemm_split_k, false}};
 #define NSCHED ((int)(sizeof registry / sizeof registry[0]))
@@ -274,7 +275,7 @@ static void explain_head(ax_text *t, const axe_program *p, const ax_stmt *s)
 {
     int pos, d;
     axe__text_put(t, "op %d (line %d): %s %s(", s->index, s->line,
-                  axe__scope_name(s->scope), axe__op_name(s->op));
+                  axe__stmt_scope_name(p, s), axe__op_name(s->op));
     for (pos = 0; pos < axe__operand_count(s); pos++) {
         int i = axe__operand_arg(s, pos);
         if (i < 0) { /* a scalar operand */
@@ -331,6 +332,10 @@ static void describe_choice(ax_text *t, const axe_program *p, const ax_stmt *s)
     int j;
     if (s->grid != NULL) {
         axe__grid_describe(t, p, s);
+        return;
+    }
+    if (s->trn != NULL) {
+        axe__trn_describe(t, s);
         return;
     }
     if (s->mma != NULL) {
@@ -519,7 +524,7 @@ static axe_status dispatch_op(axe_program *p, ax_stmt *s, axe_diag *diag)
     AXE_TRY(note_naive(p, s, chosen, &t));
     describe_choice(&t, p, s);
     axe__synth_explain(&t, p, s);
-    if (s->op == AX_OP_GEMM)
+    if (s->op == AX_OP_GEMM && s->trn == NULL)
         axe__mma_describe(&t, p, s);
     if (axe__backend_of(p)->explain != NULL)
         axe__backend_of(p)->explain(&t, p, s);

@@ -396,8 +396,9 @@ typedef struct ax_stmt {
      * the backend makes asynchronous (its "async_copy" instructions, e.g.
      * cp.async); set by the CUDA emitter on its copy of the statement. */
     bool async_copy;
-    struct ax_grid *grid; /* reduce.grid, gemm.split_k */
-    int nmasks;           /* reduce.warp_shuffle: butterfly lane masks */
+    struct ax_grid *grid;  /* reduce.grid, gemm.split_k */
+    struct ax_trn_mm *trn; /* gemm.tensor_engine */
+    int nmasks;            /* reduce.warp_shuffle: butterfly lane masks */
     int64_t masks[5];
     /* IF: the condition (in "cond", with negate false) and the branches */
     ax_guard cond;
@@ -530,6 +531,34 @@ axe_status axe__reduce_grid(axe_program *p, ax_stmt *s, ax_plan *plan,
                             axe_diag *why, bool commit);
 axe_status axe__gemm_split_k(axe_program *p, ax_stmt *s, ax_plan *plan,
                              axe_diag *why, bool commit);
+/* gemm.tensor_engine (compiler_trn_gemm.c, docs/compiler.md "The
+ * accelerator model"): a core kernel's gemm C += A B^T as TensorEngine
+ * matmul instructions of "shape" (M, N, K) = (mi, ni, ki). Instruction q
+ * reads A's K x M tile at storage address base[q][0] (row r of the tile,
+ * contraction index k0 + r, in partition + r: + r * rstride[0]; column i
+ * at + i * cstride[0]), B's K x N tile at base[q][1] likewise, and
+ * accumulates into C's M x N tile at base[q][2] (row i: + i *
+ * rstride[2], column j: + j * cstride[2]); its logical corner is
+ * corner[q] = (m0, n0, k0). Instructions run in order, K innermost, so
+ * each element of C sums its products in the order of k. "why" holds
+ * the --explain lines: groups, intersections, shape, loop nest. */
+typedef struct ax_trn_mm {
+    int64_t shape[3];
+    int64_t rstride[3], cstride[3];
+    int64_t ninst;
+    int64_t (*base)[3];
+    int64_t (*corner)[3];
+    int64_t loops[3]; /* instructions along M, N and K */
+    const char *why;
+} ax_trn_mm;
+axe_status axe__gemm_tensor_engine(axe_program *p, ax_stmt *s, ax_plan *plan,
+                                   axe_diag *why, bool commit);
+/* C for a gemm.tensor_engine operator: its instruction table and one
+ * matmul loop per instruction (compiler_trn_emit.c, the C backend). */
+void axe__emit_trn_matmul(ax_text *t, const axe_program *p, const ax_stmt *s,
+                          int ind);
+/* The explanation lines of a dispatched gemm.tensor_engine. */
+void axe__trn_describe(ax_text *t, const ax_stmt *s);
 /* "ADD", "MAX" or "MIN": the atomic that combines a partial of "s". */
 const char *axe__grid_combine(const ax_stmt *s);
 /* The grid rank that handles coordinate "c" of the operator's shape. */
@@ -867,6 +896,8 @@ void axe__emit_c_mesh(ax_text *t, const axe_program *p, const char *file,
 /* Names (compiler_names.c). */
 const char *axe__op_name(ax_op op);
 const char *axe__red_name(ax_red r);
+/* "core" for an operator of a core kernel, else its scope's name. */
+const char *axe__stmt_scope_name(const axe_program *p, const ax_stmt *s);
 const char *axe__scope_name(ax_scope s);
 const char *axe__mem_name(ax_mem m);
 const char *axe__dtype_ctype(axe_dtype t);

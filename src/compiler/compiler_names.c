@@ -33,6 +33,12 @@ const char *axe__op_name(ax_op op) { return op_names[op]; }
 const char *axe__red_name(ax_red r) { return red_names[r]; }
 /* "cta", "warp", ... */
 const char *axe__scope_name(ax_scope s) { return scope_names[s]; }
+/* The scope "s" is written at: "core" in a core kernel (whose core is
+ * the CTA), else its scope's name. */
+const char *axe__stmt_scope_name(const axe_program *p, const ax_stmt *s)
+{
+    return p->core ? "core" : scope_names[s->scope];
+}
 /* "global", "shared", "register". */
 const char *axe__mem_name(ax_mem m) { return mem_names[m]; }
 /* The C99 type holding one element. */

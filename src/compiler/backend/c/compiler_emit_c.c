@@ -595,6 +595,9 @@ static void emit_block(emitter *e, const ax_stmt *s)
         } else if (s->grid != NULL) {
             phase_open(e);
             axe__emit_grid(e->t, e->p, s, e->ind);
+        } else if (s->trn != NULL) {
+            phase_open(e);
+            axe__emit_trn_matmul(e->t, e->p, s, e->ind);
         } else if (whole || whole_phase(e, s)) {
             whole = true;
             axe__emit_op(e->t, e->p, s, e->ind, true);

@@ -1009,7 +1009,7 @@ static void op_block(ax_text *t, const axe_program *p, const ax_stmt *s,
     int in, k;
     indent_put(t, ind);
     axe__text_put(t, "{ /* op %d (line %d): %s %s -- schedule %s.%s%s */\n",
-                  s->index, s->line, axe__scope_name(s->scope),
+                  s->index, s->line, axe__stmt_scope_name(p, s),
                   axe__op_name(s->op), axe__op_name(s->op), s->schedule,
                   whole ? ", all threads' elements in order" : "");
     if (whole && plan->kind != AX_PLAN_SPLIT) { /* a gemm.thread_fma */

@@ -118,6 +118,11 @@ static axe_status devop_check(const axe_program *p, const ax_stmt *s,
 axe_status axe__mpi_check(const axe_program *p, axe_diag *diag)
 {
     int k;
+    if (p->core)
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
+                         "kernel '%s' is a core kernel (sbuf, psum): the mpi "
+                         "backend has no accelerator core",
+                         p->name);
     if (p->ndev == 0)
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
                          "kernel '%s' declares no mesh: the mpi target runs "
