@@ -48,7 +48,7 @@ typedef struct ax_schedule {
     const char *name;
     ax_family family; /* COPY: copy; POINTWISE: all but reduce and gemm */
     ax_predicate applies;
-    bool special; /* vector loads, warp shuffles or tensor cores */
+    bool special; /* vector loads, warp shuffles, tensor cores or engines */
 } ax_schedule;
 
 static int distributed_operand(const axe_program *p, const ax_stmt *s)
@@ -148,8 +148,9 @@ static const ax_schedule registry[] = {
 /* The registry's indices in the naive variant's order: copy and
  * pointwise thread_loop, split, smem, vector; reduce thread_loop, smem
  * (rows reduced in order, as the reference does), tree, grid,
- * warp_shuffle; gemm thread_fma, split_k, mma_atom, mma_smem. */
-static const int naive_order[] = {1, 2, 3, 0, 4, 7, 6, 8, 5, 11, 12, 9, 10};
+ * warp_shuffle; gemm thread_fma, split_k, mma_atom, mma_smem,
+ * tensor_engine. */
+static const int naive_order[] = {1, 2, 3, 0, 4, 7, 6, 8, 5, 12, 13, 9, 10, 11};
 _Static_assert(sizeof naive_order / sizeof naive_order[0] ==
                    sizeof registry / sizeof registry[0],
                "naive_order orders every schedule once");

@@ -18,7 +18,8 @@
 static const char usage[] =
     "usage: axe compile FILE.axe [--target c|cuda|mpi] [--arch ARCH] "
     "[-D NAME=VALUE]...\n"
-    "                   [--schedule OP=NAME]... [--naive] [--trn KEY=VALUE]...\n"
+    "                   [--schedule OP=NAME]... [--naive] [--trn "
+    "KEY=VALUE]...\n"
     "                   [-o OUT] [--explain]\n"
     "Compile a kernel of the axe kernel language to C99 or CUDA "
     "(docs/compiler.md).\n"
