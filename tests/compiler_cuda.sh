@@ -65,7 +65,7 @@ cli_row 0 "k_fig5_copy_cta" "$K/fig5_copy.axe" --target c
 # Dynamic shared memory above 48 KiB, up to the architecture's limit.
 cli_row 0 "cudaFuncSetAttribute(" "$SRC/tests/kernels/reduce_tree.axe" \
     -D L=512 --target cuda
-cli_row 0 "extern __shared__ __align__(16) unsigned char ax_dsmem[];" \
+cli_row 0 "extern __shared__ __align__(128) unsigned char ax_dsmem[];" \
     "$SRC/tests/kernels/reduce_tree.axe" -D L=512 --target cuda --arch sm_86
 cli_row 1 "bytes of shared memory (tensors at 16-byte offsets): a CTA on sm_86 has at most 101376" \
     "$SRC/tests/kernels/reduce_tree.axe" -D L=1024 --target cuda --arch sm_86

@@ -1016,7 +1016,7 @@ inline void __syncwarp(unsigned mask = 0xffffffffu)
 /* The dynamic shared memory of the launch (`extern __shared__`): the most
  * any architecture has (227 KiB). */
 inline thread_local
-    __attribute__((aligned(16))) unsigned char ax_dsmem[227 * 1024];
+    __attribute__((aligned(128))) unsigned char ax_dsmem[227 * 1024];
 
 /* ---- ldmatrix and mma.sync ------------------------------------------ */
 

@@ -4,27 +4,37 @@
  * CTA's shared tensors (the program's and the schedules' scratch) fit in
  * CUDA's 48 KiB of static shared memory; above that one dynamic
  * allocation `extern __shared__ unsigned char ax_dsmem[]`, each tensor a
- * pointer into it at an offset rounded up to 16 bytes (declaration
+ * pointer into it at an offset rounded up to 128 bytes (declaration
  * order), and the launcher raises the kernel's limit with
  * cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize) and
  * launches with that many bytes. The most a CTA may opt into depends on
  * the architecture (sm_80: 163 KiB, sm_86 and sm_89: 99 KiB, sm_90: 227
- * KiB). Invariant: kernels within 48 KiB are emitted as before.
+ * KiB). Every shared tensor starts at a multiple of 128 bytes (static
+ * arrays `__align__(128)`, dynamic offsets rounded up to 128): the bank
+ * model and the swizzles the compiler picks (compiler_smem.c) assume
+ * that a tensor's address 0 is bank 0 of a 128-byte row.
  */
 #include "compiler_backend.h"
 #include "compiler_cuda.h"
 
 #define CUDA_STATIC_SHARED (48 * 1024)
+#define CUDA_SHARED_ALIGN 128
+
+/* "n" rounded up to the alignment of a shared tensor. */
+static int64_t shared_round(int64_t n)
+{
+    return (n + CUDA_SHARED_ALIGN - 1) / CUDA_SHARED_ALIGN * CUDA_SHARED_ALIGN;
+}
 
 /* The bytes of the CTA's shared tensors laid out one after the other,
- * each at a multiple of 16 bytes. */
+ * each at a multiple of CUDA_SHARED_ALIGN bytes. */
 int64_t axe__cuda_shared_bytes(const axe_program *p)
 {
     int64_t n = 0;
     int i;
     for (i = 0; i < p->ntensors; i++)
         if (p->tensors[i].mem == AX_MEM_SHARED)
-            n = (n + 15) / 16 * 16 +
+            n = shared_round(n) +
                 p->tensors[i].span * axe_dtype_size(p->tensors[i].dtype);
     return n;
 }
@@ -50,16 +60,16 @@ void axe__cuda_shared_decl(ax_text *t, const axe_program *p, int i)
     int64_t off = 0;
     int j;
     if (axe__cuda_dynamic_shared(p) == 0) {
-        axe__text_put(t, "    __shared__ __align__(16) %s %s[%lld];\n",
+        axe__text_put(t, "    __shared__ __align__(128) %s %s[%lld];\n",
                       axe__dtype_ctype(tn->dtype), tn->cname,
                       (long long)tn->span);
         return;
     }
     for (j = 0; j < i; j++)
         if (p->tensors[j].mem == AX_MEM_SHARED)
-            off = (off + 15) / 16 * 16 +
+            off = shared_round(off) +
                   p->tensors[j].span * axe_dtype_size(p->tensors[j].dtype);
-    off = (off + 15) / 16 * 16;
+    off = shared_round(off);
     axe__text_put(t, "    %s *const %s = (%s *)(ax_dsmem + %lld);\n",
                   axe__dtype_ctype(tn->dtype), tn->cname,
                   axe__dtype_ctype(tn->dtype), (long long)off);
@@ -72,7 +82,7 @@ void axe__cuda_shared_base(ax_text *t, const axe_program *p)
         axe__text_put(t,
                       "    /* %lld bytes of dynamic shared memory (more "
                       "than 48 KiB) */\n"
-                      "    extern __shared__ __align__(16) unsigned char "
+                      "    extern __shared__ __align__(128) unsigned char "
                       "ax_dsmem[];\n",
                       (long long)axe__cuda_dynamic_shared(p));
 }
