@@ -31,7 +31,7 @@ def key(prefix: str, parts: Iterable[str], payload: bytes) -> str:
 
 
 def load(directory: str, key_: str, lock: Any, loaded: Dict[str, Any],
-         build: Callable[[], None],
+         build: Callable[[], object],
          new_lock: Callable[[], Any]) -> Tuple[Any, Any, str, bool]:
     """The loaded shared object DIRECTORY/KEY.so, its call lock (a fresh
     ``new_lock()`` when first loaded), its path and whether this call
