@@ -11,7 +11,8 @@
 # --check` with no race (JSON: "target":"mpi","ranks":N,"races":[]);
 # each sync of those kernels blanked out in turn makes the check fail with
 # a race naming its device (a few listed ones stay unneeded);
-# `axe compile --target mpi` emits the runtime calls; the errors: --ranks
+# `axe compile --target mpi` emits the runtime calls, and C that compiles
+# with -Wall -Werror; the errors: --ranks
 # against another mesh size, --ranks without a mesh, a mesh without
 # --ranks, --ranks with --target cuda, a missing mpicc, an input file of
 # the wrong size at entry, a shard list that does not match the layouts
@@ -134,6 +135,20 @@ if "$AXE" compile "$EX/matmul_rs_overlap.axe" --target mpi >"$tmp/ov.c" &&
 else
     bad "device gemm's generated C"
 fi
+
+# The generated C of every mesh kernel compiles with -Wall -Werror (an
+# unused static, e.g. ax_mpi_devop when every device op is a chunked
+# device gemm, is an error).
+for f in "$EX"/*.axe "$SRC"/tests/kernels/dist/*.axe; do
+    if "$AXE" compile "$f" --target mpi -o "$tmp/w.c" 2>"$tmp/err" &&
+        mpicc -std=c11 -O1 -Wall -Werror -DAXE_KERNEL_MAIN \
+            -I"$SRC/src/compiler/backend/mpi" -c "$tmp/w.c" -o "$tmp/w.o" \
+            2>"$tmp/err"; then
+        ok
+    else
+        bad "$(basename "$f") --target mpi with -Wall -Werror: $(head -c 300 "$tmp/err")"
+    fi
+done
 
 # A device gemm whose operands no local GEMM can use as placed copies one
 # first, and --explain says which, where to and by which collective (the

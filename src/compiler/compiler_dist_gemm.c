@@ -51,26 +51,16 @@ typedef struct dims {
 } dims;
 
 /* The boundaries of the fine digits: every gpuid stride and stride *
- * extent of A and B, sorted, each dividing the next. */
+ * extent of A and B, sorted, each dividing the next (compiler_refine.c's
+ * axe__bounds_insert; FINE_CAP holds every boundary of two layouts, so
+ * an insert never fails). */
+#define FINE_CAP (4 * (AXE_LAYOUT_MAX_SHARD + AXE_LAYOUT_MAX_REPLICA) + 2)
 typedef struct fine {
     int n;
-    int64_t b[4 * (AXE_LAYOUT_MAX_SHARD + AXE_LAYOUT_MAX_REPLICA) + 2];
+    int64_t b[FINE_CAP];
 } fine;
 
 static bool on_gpuid(const char *axis) { return strcmp(axis, "gpuid") == 0; }
-
-static void fine_add(fine *f, int64_t v)
-{
-    int i, j;
-    for (i = 0; i < f->n && f->b[i] < v; i++)
-        ;
-    if (i < f->n && f->b[i] == v)
-        return;
-    for (j = f->n; j > i; j--)
-        f->b[j] = f->b[j - 1];
-    f->b[i] = v;
-    f->n++;
-}
 
 static void fine_of(const axe_layout *l, fine *f)
 {
@@ -79,8 +69,9 @@ static void fine_of(const axe_layout *l, fine *f)
         const axe_iter *it =
             i < l->nshard ? &l->shard[i] : &l->replica[i - l->nshard];
         if (on_gpuid(it->axis) && it->extent > 1) {
-            fine_add(f, it->stride);
-            fine_add(f, it->stride * it->extent);
+            (void)axe__bounds_insert(f->b, &f->n, FINE_CAP, it->stride);
+            (void)axe__bounds_insert(f->b, &f->n, FINE_CAP,
+                                     it->stride * it->extent);
         }
     }
 }

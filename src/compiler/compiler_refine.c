@@ -8,25 +8,35 @@
  * boundaries refine every operand when each divides the next (a
  * divisibility chain), and every step of the chain is then a sub-iter
  * that lies inside one iter of each operand (axe__iter_at finds it).
+ * axe__bounds_insert adds one raw boundary (compiler_dist_gemm.c's fine
+ * digits: gpuid strides and stride * extent).
  */
 #include "compiler_internal.h"
+
+bool axe__bounds_insert(int64_t *b, int *nb, int cap, int64_t v)
+{
+    int j, k;
+    for (j = 0; j < *nb && b[j] < v; j++)
+        ;
+    if (j < *nb && b[j] == v)
+        return true;
+    if (*nb == cap)
+        return false;
+    for (k = *nb; k > j; k--)
+        b[k] = b[k - 1];
+    b[j] = v;
+    (*nb)++;
+    return true;
+}
 
 bool axe__bounds_add(int64_t *b, int *nb, int cap, const axe_iter *it, int n)
 {
     int64_t prod = 1;
-    int i, j, k;
+    int i;
     for (i = n - 1; i >= 0; i--) {
         prod *= it[i].extent;
-        for (j = 0; j < *nb && b[j] < prod; j++)
-            ;
-        if (j < *nb && b[j] == prod)
-            continue;
-        if (*nb == cap)
+        if (!axe__bounds_insert(b, nb, cap, prod))
             return false;
-        for (k = *nb; k > j; k--)
-            b[k] = b[k - 1];
-        b[j] = prod;
-        (*nb)++;
     }
     return true;
 }

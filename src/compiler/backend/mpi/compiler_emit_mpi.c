@@ -133,24 +133,37 @@ void axe__emit_mpi_plans(ax_text *t, const axe_program *p, const char *sched)
         put_devop(t, p, k, sched);
 }
 
+/* Whether some device operator calls ax_mpi_devop: all but a chunked
+ * device gemm that copies no operand first (else the static function
+ * would be unused). */
+static bool devop_used(const axe_program *p)
+{
+    int k;
+    for (k = 0; k < p->ndevops; k++)
+        if (p->devops[k]->chunks == 0 || copied_of(p, p->devops[k]) > 0)
+            return true;
+    return false;
+}
+
 static void decls(ax_text *t, const axe_program *p)
 {
     int k, *copied = calloc((size_t)p->ndevops + 1, sizeof *copied);
     axe__text_put(t, "\n#include <mpi.h>\n#include \"compiler_mpi_rt.h\"\n");
     axe__emit_mpi_plans(t, p, "axe_mpi_sched");
-    axe__text_put(t,
-                  "\n/* Device operator k (line L) on this rank's buffers; "
-                  "a failure ends the job. */\n"
-                  "static void ax_mpi_devop(int k, int line, const "
-                  "axe_mpi_plan *p, axe_mpi_sched *s,\n"
-                  "                         const void *src, void *dst)\n"
-                  "{\n    char err[256];\n    int rank;\n"
-                  "    if (axe_mpi_exchange(p, s, src, dst, MPI_COMM_WORLD, "
-                  "err, sizeof err) == 0)\n        return;\n"
-                  "    MPI_Comm_rank(MPI_COMM_WORLD, &rank);\n"
-                  "    fprintf(stderr, \"rank %%d: device op %%d (line %%d): "
-                  "%%s\\n\", rank, k, line, err);\n"
-                  "    MPI_Abort(MPI_COMM_WORLD, 1);\n}\n");
+    if (devop_used(p))
+        axe__text_put(
+            t, "\n/* Device operator k (line L) on this rank's buffers; "
+               "a failure ends the job. */\n"
+               "static void ax_mpi_devop(int k, int line, const "
+               "axe_mpi_plan *p, axe_mpi_sched *s,\n"
+               "                         const void *src, void *dst)\n"
+               "{\n    char err[256];\n    int rank;\n"
+               "    if (axe_mpi_exchange(p, s, src, dst, MPI_COMM_WORLD, "
+               "err, sizeof err) == 0)\n        return;\n"
+               "    MPI_Comm_rank(MPI_COMM_WORLD, &rank);\n"
+               "    fprintf(stderr, \"rank %%d: device op %%d (line %%d): "
+               "%%s\\n\", rank, k, line, err);\n"
+               "    MPI_Abort(MPI_COMM_WORLD, 1);\n}\n");
     axe__emit_mpi_gemm_runner(t, p);
     axe__text_put(t, "\nstatic void ax_mpi_free(void)\n{\n");
     for (k = 0; k < p->ndevops; k++) {
