@@ -477,10 +477,10 @@ typedef struct ax_plan {
 } ax_plan;
 
 /* The common refinement of a dimension's iters (compiler_refine.c):
- * insert one boundary "v", or the inner products of "it" (n iters, outer to inner) into the
- * sorted, distinct boundaries b[0 .. *nb) (capacity "cap"; false, "b"
- * partly changed, when they do not fit); the first i whose b[i] does not
- * divide b[i + 1] (-1: a divisibility chain, a refinement); the iter of
+ * insert one boundary "v", or the inner products of "it" (n iters, outer to
+ * inner) into the sorted, distinct boundaries b[0 .. *nb) (capacity "cap";
+ * false, "b" partly changed, when they do not fit); the first i whose b[i] does
+ * not divide b[i + 1] (-1: a divisibility chain, a refinement); the iter of
  * "it" holding the sub-iter at weight "w" and, in "*lo", the weight its
  * own digit starts at (NULL when w is beyond the iters). */
 bool axe__bounds_insert(int64_t *b, int *nb, int cap, int64_t v);
