@@ -7,8 +7,10 @@
 # (hand-written digit tables against brute force, the collective each
 # takes); through the CLI ($AXE_BIN), every example of
 # examples/kernels/dist/ at --ranks 2, 4 and 8 (-D P=N) and every kernel
-# of tests/kernels/dist/ at its mesh's size pass `axe run --ranks N
-# --check` with no race (JSON: "target":"mpi","ranks":N,"races":[]);
+# of tests/kernels/dist/ at its mesh's size (reduce_order.axe at 2, 4 and
+# 8) pass `axe run --ranks N --check` with no race (JSON:
+# "target":"mpi","ranks":N,"races":[]), those with a device reduce or
+# gemm exactly (max_abs_err 0);
 # each sync of those kernels blanked out in turn makes the check fail with
 # a race naming its device (a few listed ones stay unneeded);
 # `axe compile --target mpi` emits the runtime calls, and C that compiles
@@ -97,15 +99,31 @@ run_ok() {
         bad "$(basename "$f") --ranks $n $*: $(head -c 300 "$tmp/out") $(head -c 300 "$tmp/err")"
     fi
 }
+# exact_dev FILE N: after run_ok, a kernel with a device reduce or gemm
+# is exact (f32 and f64 partials are summed in the reference's order on
+# every path of the runtime: "The MPI backend", exactness).
+exact_dev() {
+    grep -qE '^ *device (reduce|gemm)' "$1" || return 0
+    if grep -q '"max_abs_err":0,"max_rel_err":0,' "$tmp/out"; then
+        ok
+    else
+        bad "$(basename "$1") --ranks $2 is not exact: $(head -c 300 "$tmp/out")"
+    fi
+}
 for f in "$EX"/*.axe; do
     for n in 2 4 8; do
         run_ok "$f" "$n" -D "P=$n"
+        exact_dev "$f" "$n"
     done
+done
+for n in 2 4 8; do
+    run_ok "$SRC/tests/kernels/dist/reduce_order.axe" "$n" -D "P=$n"
+    exact_dev "$SRC/tests/kernels/dist/reduce_order.axe" "$n"
 done
 # device gemm chunks(CH): the partials are summed in the reference's
 # order, so the result equals it (max_abs_err 0, f32) at every rank count
-# and chunk count (1: the non-overlapped sequence), where the collective
-# of matmul_rs_dev sums in MPI's order; tests/kernels/dist/gemm_rs_cols
+# and chunk count (1: the non-overlapped sequence), as the ordered
+# reduce-scatter of matmul_rs_dev; tests/kernels/dist/gemm_rs_cols
 # (below, with the dist kernels) likewise.
 for n in 2 4 8; do
     for ch in 1 3 4; do
@@ -175,6 +193,7 @@ for f in "$SRC"/tests/kernels/dist/*.axe; do
         continue
     fi
     run_ok "$f" "$n"
+    exact_dev "$f" "$n"
 done
 
 # Races in the segments (docs/compiler.md, "Races"): each `sync` of the

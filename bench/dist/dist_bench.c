@@ -18,8 +18,13 @@
  * Each timing is the slowest rank's mean over enough iterations for
  * ~20 ms, best of 3; output one line per case and size:
  *   case ranks bytes generated_us hand_us hand/generated naive_us path
- * Usage: mpirun -np P dist_bench [MAX_BYTES [FACTOR]] (sizes 1 KiB,
- * 1 KiB * FACTOR, ... up to MAX_BYTES; FACTOR 4 by default)
+ * The runtime sums f32 partials in the reference's order (reduce_scatter,
+ * allreduce: its ordered forms); built with -DAXE_MPI_UNORDERED it calls
+ * MPI_Reduce_scatter_block / MPI_Allreduce itself (bench/dist/run.sh
+ * builds both: the ratio is the cost of exactness).
+ * Usage: mpirun -np P dist_bench [MAX_BYTES [FACTOR [CASE]]] (sizes 1 KiB,
+ * 1 KiB * FACTOR, ... up to MAX_BYTES; FACTOR 4 by default; CASE: only
+ * the cases whose name contains it)
  */
 #include "compiler_mpi_rt.h"
 
@@ -292,7 +297,8 @@ int main(int argc, char **argv)
         printf("# case ranks bytes generated_us hand_us hand/generated "
                "naive_us path\n");
     for (k = 0; k < 6; k++)
-        for (b = 1024; b <= max; b *= step)
+        for (b = 1024; b <= max && (argc < 4 || strstr(names[k], argv[3]));
+             b *= step)
             bench_one(names[k], b, P, me);
     MPI_Finalize();
     return 0;

@@ -6,7 +6,9 @@
 # rank count of RANKS (default "1 2 4 8") and size of SIZES ("M,N,K"
 # triples, f32; M divisible by P):
 #   whole    examples/kernels/dist/matmul_rs_dev.axe: the local GEMM, then
-#            MPI_Reduce_scatter_block of the partial sums;
+#            the runtime's ordered reduce-scatter of the partial sums
+#            (MPI_Alltoall, summed in slice order; before stop 22
+#            MPI_Reduce_scatter_block);
 #   ordered  matmul_rs_overlap.axe -D CH=1: the local GEMM, then the
 #            partials exchanged with MPI_Isend/MPI_Irecv and summed in the
 #            order of K's slices (exact), not overlapped;

@@ -150,9 +150,12 @@ typedef struct ax_dist_gemm {
 } ax_dist_gemm;
 AXE_NODISCARD axe_status axe__dist_gemm(const axe_program *p, const ax_stmt *s,
                                         ax_dist_gemm *g, axe_diag *diag);
-/* q[k] for every k of K: the slice of K (partial index) that holds k, by
- * A's (= B's) placement of K. */
-AXE_NODISCARD axe_status axe__dist_gemm_slices(const ax_tensor *a, int64_t *q);
+/* q[k] for every k < gshape[dim] of distributed tensor "t": the slice of
+ * dimension "dim" that holds k, the row-major index of k's digits on the
+ * dimension's gpuid iters (a device gemm's partial index: A's (= B's)
+ * placement of K, dim 1; a device reduce's order, the reduced dim). */
+AXE_NODISCARD axe_status axe__dist_slices(const ax_tensor *t, int dim,
+                                          int64_t *q);
 
 /* What the MPI backend (src/compiler/backend/mpi/) shares with the CUDA
  * backend's mesh programs, which run its schedule with NCCL:

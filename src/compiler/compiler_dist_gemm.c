@@ -418,16 +418,16 @@ axe_status axe__dist_gemm(const axe_program *p, const ax_stmt *s,
     return axe_layout_row_major(g->part.shape, 3, &g->part.layout);
 }
 
-axe_status axe__dist_gemm_slices(const ax_tensor *a, int64_t *q)
+axe_status axe__dist_slices(const ax_tensor *t, int dim, int64_t *q)
 {
     axe_layout g;
     int seps[AXE_LAYOUT_MAX_DIMS + 1], i;
     axe_diag why;
     int64_t k;
-    AXE_TRY(axe_layout_group(&a->glayout, a->gshape, a->ndim, &g, seps, &why));
-    for (k = 0; k < a->gshape[1]; k++) {
+    AXE_TRY(axe_layout_group(&t->glayout, t->gshape, t->ndim, &g, seps, &why));
+    for (k = 0; k < t->gshape[dim]; k++) {
         int64_t x = k, v = 0, radix = 1;
-        for (i = seps[2] - 1; i >= seps[1]; i--) {
+        for (i = seps[dim + 1] - 1; i >= seps[dim]; i--) {
             int64_t digit = x % g.shard[i].extent;
             x /= g.shard[i].extent;
             if (on_gpuid(g.shard[i].axis)) {

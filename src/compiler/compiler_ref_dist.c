@@ -13,9 +13,11 @@
  * each element (every holder of it must hold the same bytes: replicas
  * that disagree are an error, as the element then has no value) and
  * writes it to every holder of the element in the destination; `device
- * reduce` combines the source's values along dimension k in order
- * (rounded to the dtype after each step, as a local reduce) and writes
- * the result to every holder; `device gemm` writes to every holder of
+ * reduce` combines the source's values along dimension k in slice order
+ * (the values of one slice of k's device digits in increasing k, then
+ * the slices in increasing order, as the MPI runtime folds them; rounded
+ * to the dtype after each step, as a local reduce) and writes the result
+ * to every holder; `device gemm` writes to every holder of
  * C[m,n] the sum over the slices q of K (compiler_dist_gemm.c), in
  * increasing q, of each slice's sum of A[m,k]*B[n,k] in increasing k. Elements
  * of a local buffer that no coordinate maps to (holes) are never written. With
@@ -176,27 +178,38 @@ static axe_status run_copy(const mesh_run *m, const ax_stmt *s, const flat *fd,
     return AXE_OK;
 }
 
-/* dst element y: src's elements along dim k, combined in order. */
+/* dst element y: src's elements along dim k, combined in the order
+ * "order" (k by slice, then increasing k; "q" the slices): each slice's
+ * elements in increasing k, then the slices' results in increasing
+ * slice, each step rounded to the dtype. */
 static axe_status reduce_elem(const mesh_run *m, const ax_stmt *s,
-                              const flat *fd, const flat *fs, int64_t y,
+                              const flat *fd, const flat *fs,
+                              const int64_t *order, const int64_t *q, int64_t y,
                               axe_diag *diag)
 {
     const ax_tensor *src = &m->p->tensors[s->args[1].tensor];
-    int64_t inner = 1, ext = src->gshape[s->rdim], j, x0;
+    int64_t inner = 1, ext = src->gshape[s->rdim], j, k, x0;
     unsigned char v[8], w[8];
-    double acc = 0;
+    double part = 0, total = 0;
     int d;
     for (d = s->rdim + 1; d < src->ndim; d++)
         inner *= src->gshape[d];
     x0 = y / inner * ext * inner + y % inner;
     for (j = 0; j < ext; j++) {
         double a;
+        k = order[j];
         AXE_TRY(
-            read_elem(m, s, s->args[1].tensor, fs, x0 + j * inner, v, diag));
+            read_elem(m, s, s->args[1].tensor, fs, x0 + k * inner, v, diag));
         a = axe__ref_load(src->dtype, v, 0);
-        acc = j == 0 ? a : axe__ref_combine(src->dtype, s->rkind, acc, a);
+        part = j == 0 || q[k] != q[order[j - 1]]
+                   ? a
+                   : axe__ref_combine(src->dtype, s->rkind, part, a);
+        if (j + 1 == ext || q[order[j + 1]] != q[k])
+            total = q[k] == q[order[0]]
+                        ? part
+                        : axe__ref_combine(src->dtype, s->rkind, total, part);
     }
-    axe__ref_store(src->dtype, w, 0, acc);
+    axe__ref_store(src->dtype, w, 0, total);
     write_elem(m, s->args[0].tensor, fd, y, w);
     return AXE_OK;
 }
@@ -263,6 +276,49 @@ static void slice_order(const int64_t *q, int64_t K, int64_t *order)
                 order[n++] = k;
 }
 
+/* Every element of a device reduce's dst: src's elements along dim k in
+ * slice order (axe__dist_slices of the reduced dim: the MPI runtime's
+ * order, each device folding its own k's first). */
+static axe_status run_reduce(const mesh_run *m, const ax_stmt *s,
+                             const flat *fd, const flat *fs, axe_diag *diag)
+{
+    const ax_tensor *src = &m->p->tensors[s->args[1].tensor];
+    int64_t ext = src->gshape[s->rdim], y;
+    int64_t *q = malloc((size_t)ext * sizeof *q);
+    int64_t *order = malloc((size_t)ext * sizeof *order);
+    axe_status st = AXE_OK;
+    if (q == NULL || order == NULL)
+        st = axe__fail(diag, AXE_ERR_NO_MEMORY, s->off, "out of memory");
+    if (st == AXE_OK && (st = axe__dist_slices(src, s->rdim, q)) != AXE_OK)
+        st = axe__fail(diag, st, s->off, "device reduce: the slices of k");
+    if (st == AXE_OK)
+        slice_order(q, ext, order);
+    for (y = 0; st == AXE_OK && y < fd->size; y++)
+        st = reduce_elem(m, s, fd, fs, order, q, y, diag);
+    free(q);
+    free(order);
+    return st;
+}
+
+/* q[k]: the slice of K holding k, by the placement of K the local GEMMs
+ * use (A's, or B's when A is copied to fit B first). */
+static axe_status gemm_slices(const axe_program *p, const ax_stmt *s,
+                              int64_t *q, axe_diag *diag)
+{
+    ax_dist_gemm *g = malloc(sizeof *g);
+    axe_status st = AXE_ERR_NO_MEMORY;
+    if (g == NULL)
+        return axe__fail(diag, st, s->off, "out of memory");
+    st = axe__dist_gemm(p, s, g, diag);
+    if (st == AXE_OK &&
+        (st = axe__dist_slices(g->copied == 1 ? &g->moved
+                                              : &p->tensors[s->args[1].tensor],
+                               1, q)) != AXE_OK)
+        st = axe__fail(diag, st, s->off, "device gemm: K's slices");
+    free(g);
+    return st;
+}
+
 static axe_status run_gemm(const mesh_run *m, const ax_stmt *s, axe_diag *diag)
 {
     const ax_tensor *a = &m->p->tensors[s->args[1].tensor];
@@ -281,8 +337,8 @@ static axe_status run_gemm(const mesh_run *m, const ax_stmt *s, axe_diag *diag)
         st = load_all(m, s, s->args[1].tensor, va, diag);
     if (st == AXE_OK)
         st = load_all(m, s, s->args[2].tensor, vb, diag);
-    if (st == AXE_OK && (st = axe__dist_gemm_slices(a, q)) != AXE_OK)
-        st = axe__fail(diag, st, s->off, "device gemm: K's slices");
+    if (st == AXE_OK)
+        st = gemm_slices(m->p, s, q, diag);
     if (st == AXE_OK) {
         slice_order(q, K, order);
         flat_of(&m->p->tensors[s->args[0].tensor], &fc);
@@ -301,16 +357,13 @@ static axe_status run_gemm(const mesh_run *m, const ax_stmt *s, axe_diag *diag)
 static axe_status run_devop(const mesh_run *m, const ax_stmt *s, axe_diag *diag)
 {
     flat fd, fs;
-    int64_t y;
     if (s->op == AX_OP_GEMM)
         return run_gemm(m, s, diag);
     flat_of(&m->p->tensors[s->args[0].tensor], &fd);
     flat_of(&m->p->tensors[s->args[1].tensor], &fs);
     if (s->op == AX_OP_COPY)
         return run_copy(m, s, &fd, &fs, diag);
-    for (y = 0; y < fd.size; y++)
-        AXE_TRY(reduce_elem(m, s, &fd, &fs, y, diag));
-    return AXE_OK;
+    return run_reduce(m, s, &fd, &fs, diag);
 }
 
 /* Whether the statements from "s" to the next device operator hold an

@@ -5,9 +5,13 @@
  * ranks. Each case is a hand-written digit table (sized from P); every
  * rank fills the elements it owns (every source replica) with values of
  * their logical index, runs the exchange twice (the second time on new
- * values, through the kept schedule), and checks, by enumerating every
- * element and every holder, that each element it holds has its value (a
- * reduce: the fold over k in order), that nothing else in its buffer was
+ * values, through the kept schedule; f32 and f64 a third time, on values
+ * whose sum depends on the order), and checks, by enumerating every
+ * element and every holder, that each element it holds has its value, bit
+ * for bit (a reduce: the fold in the reference's order, in the dtype:
+ * each slice of the reduced device digits over its reduced memory digits
+ * in order of k, then the slices in order of k), that nothing else in its
+ * buffer was
  * written, and that it received exactly the elements it holds but does
  * not own. The collective chosen is checked where the table implies one.
  */
@@ -45,7 +49,7 @@ static void finish(tcase *c, int nd, int ns, int nr, int64_t ssz, int64_t dsz,
 static int cases(tcase *c, int P)
 {
     int n = 0, Q = P / 2;
-    memset(c, 0, 16 * sizeof *c);
+    memset(c, 0, 20 * sizeof *c);
     c[n].name = "allgather [4P,3]", c[n].d[0] = dg(P, 1, 0, 0, 12, 0);
     c[n].d[1] = dg(4, 0, 3, 0, 3, 0), c[n].d[2] = dg(3, 0, 1, 0, 1, 0);
     c[n].drep[0] = (axe_mpi_rep){P, 1};
@@ -88,7 +92,29 @@ static int cases(tcase *c, int P)
     c[n].d[0] = dg(P, 1, 0, 0, 0, 1), c[n].d[1] = dg(P, 0, 12, 1, 0, 0);
     c[n].d[2] = dg(4, 0, 3, 0, 3, 0), c[n].d[3] = dg(3, 0, 1, 0, 1, 0);
     finish(&c[n++], 4, 0, 0, 12 * P, 12, AXE_MPI_SUM, AXE_MPI_F32,
+           AXE_MPI_PATH_REDUCE_SCATTER_ORDERED);
+    c[n].name = "reduce-scatter [P,4P,3] i32 sum k=0 (MPI's order)";
+    c[n].d[0] = dg(P, 1, 0, 0, 0, 1), c[n].d[1] = dg(P, 0, 12, 1, 0, 0);
+    c[n].d[2] = dg(4, 0, 3, 0, 3, 0), c[n].d[3] = dg(3, 0, 1, 0, 1, 0);
+    finish(&c[n++], 4, 0, 0, 12 * P, 12, AXE_MPI_SUM, AXE_MPI_I32,
            AXE_MPI_PATH_REDUCE_SCATTER);
+    c[n].name = "all-reduce [P,7] f32 sum k=0 (uneven pieces)";
+    c[n].d[0] = dg(P, 1, 0, 0, 0, 1), c[n].d[1] = dg(7, 0, 1, 0, 1, 0);
+    c[n].drep[0] = (axe_mpi_rep){P, 1};
+    finish(&c[n++], 2, 0, 1, 7, 7, AXE_MPI_SUM, AXE_MPI_F32,
+           AXE_MPI_PATH_ALLREDUCE_ORDERED);
+    c[n].name = "all-reduce [P,2,6] f64 sum, k on device and memory";
+    c[n].d[0] = dg(P, 1, 0, 0, 0, 1), c[n].d[1] = dg(2, 0, 6, 0, 0, 1);
+    c[n].d[2] = dg(6, 0, 1, 0, 1, 0), c[n].drep[0] = (axe_mpi_rep){P, 1};
+    finish(&c[n++], 3, 0, 1, 12, 6, AXE_MPI_SUM, AXE_MPI_F64,
+           AXE_MPI_PATH_ALLREDUCE_ORDERED);
+    if (P >= 4) { /* k = x0 * Q + x1 lives on device x0 + 2 * x1 */
+        c[n].name = "reduce-scatter [2,Q,2P] f32 sum, k over 2 device digits";
+        c[n].d[0] = dg(2, 1, 0, 0, 0, 1), c[n].d[1] = dg(Q, 2, 0, 0, 0, 1);
+        c[n].d[2] = dg(P, 0, 2, 1, 0, 0), c[n].d[3] = dg(2, 0, 1, 0, 1, 0);
+        finish(&c[n++], 4, 0, 0, 2 * P, 2, AXE_MPI_SUM, AXE_MPI_F32,
+               AXE_MPI_PATH_REDUCE_SCATTER_ORDERED);
+    }
     c[n].name = "all-reduce [P,5] max k=0", c[n].d[0] = dg(P, 1, 0, 0, 0, 1);
     c[n].d[1] = dg(5, 0, 1, 0, 1, 0), c[n].drep[0] = (axe_mpi_rep){P, 1};
     finish(&c[n++], 2, 0, 1, 5, 5, AXE_MPI_MAX, AXE_MPI_F64,
@@ -97,11 +123,15 @@ static int cases(tcase *c, int P)
     c[n].d[0] = dg(P, 1, 0, 0, 0, 1), c[n].d[1] = dg(2, 0, 6, 0, 0, 1);
     c[n].d[2] = dg(6, 0, 1, 0, 1, 0);
     finish(&c[n++], 3, 0, 0, 12, 6, AXE_MPI_MIN, AXE_MPI_I32, -1);
+    c[n].name = "reduce to 0 [P,2,6] f32 sum, k on device and memory";
+    c[n].d[0] = dg(P, 1, 0, 0, 0, 1), c[n].d[1] = dg(2, 0, 6, 0, 0, 1);
+    c[n].d[2] = dg(6, 0, 1, 0, 1, 0);
+    finish(&c[n++], 3, 0, 0, 12, 6, AXE_MPI_SUM, AXE_MPI_F32, -1);
     c[n].name = "reduce-scatter, k on device and memory [2P,4P] sum";
     c[n].d[0] = dg(P, 1, 0, 0, 0, 1), c[n].d[1] = dg(2, 0, 4 * P, 0, 0, 1);
     c[n].d[2] = dg(P, 0, 4, 1, 0, 0), c[n].d[3] = dg(4, 0, 1, 0, 1, 0);
     finish(&c[n++], 4, 0, 0, 8 * P, 4, AXE_MPI_SUM, AXE_MPI_F64,
-           AXE_MPI_PATH_REDUCE_SCATTER);
+           AXE_MPI_PATH_REDUCE_SCATTER_ORDERED);
     c[n].name = "reduce of a replicated [3,4P] sum -> sharded";
     c[n].d[0] = dg(3, 0, 4 * P, 0, 0, 1), c[n].d[1] = dg(P, 0, 4, 1, 0, 0);
     c[n].d[2] = dg(4, 0, 1, 0, 1, 0), c[n].srep[0] = (axe_mpi_rep){P, 1};
@@ -113,7 +143,11 @@ static int cases(tcase *c, int P)
 /* Element values as doubles; stored in the case's dtype. */
 static double val(int64_t lin, int round)
 {
-    return (double)((lin * 7 + 3 + round * 11) % 97) - 40.0;
+    double v = (double)((lin * 7 + 3 + round * 11) % 97) - 40.0;
+    if (round < 2)
+        return v;
+    /* round 2 (f32, f64): a float sum of these depends on the order */
+    return lin % 3 == 1 ? v * 1.0e7 + 0.3 : v * 0.013 + 0.1;
 }
 
 static void put(void *buf, int dtype, int64_t i, double v)
@@ -198,28 +232,43 @@ static void fill_src(const axe_mpi_plan *p, void *src, int me, int round)
                 put(src, p->dtype, side(p, x, 0, 0), val(lin, round));
 }
 
-/* The expected value of element x: its own, or the fold over k. */
+/* a (+) b in the case's dtype (f32 rounds each step, as the runtime). */
+static double combine(const axe_mpi_plan *p, double a, double b)
+{
+    if (p->op == AXE_MPI_SUM)
+        return p->dtype == AXE_MPI_F32 ? (double)((float)a + (float)b) : a + b;
+    return (p->op == AXE_MPI_MAX ? b > a : b < a) ? b : a;
+}
+
+/* The expected value of element x: its own, or the fold over k in the
+ * reference's order: slice q (the row-major index of the reduced device
+ * digits) folds its elements in order of k (row-major over the table is
+ * increasing k within a slice), then the slices fold in order of q. */
 static double expect(const axe_mpi_plan *p, const int64_t *x0, int round)
 {
-    int64_t x[AXE_MPI_MAX_DIGITS], lin, l, i;
-    double acc = 0;
-    int first = 1;
-    for (lin = 0; lin < total(p); lin++) {
+    int64_t x[AXE_MPI_MAX_DIGITS], lin, i, q, nq = 1;
+    double part[64], acc = 0, v;
+    char seen[64] = {0};
+    for (i = 0; i < p->ndigits; i++)
+        if (p->digit[i].reduced && p->digit[i].src_dev != 0)
+            nq *= p->digit[i].extent;
+    for (lin = 0; lin < total(p) && nq <= 64; lin++) {
         digits_of(p, lin, x);
-        for (i = 0; i < p->ndigits; i++)
+        for (i = 0, q = 0; i < p->ndigits; i++) {
             if (!p->digit[i].reduced && x[i] != x0[i])
                 break;
+            if (p->digit[i].reduced && p->digit[i].src_dev != 0)
+                q = q * p->digit[i].extent + x[i];
+        }
         if (i < p->ndigits)
             continue;
-        l = lin;
-        if (first)
-            acc = val(l, round), first = 0;
-        else if (p->op == AXE_MPI_SUM)
-            acc += val(l, round);
-        else if (p->op == AXE_MPI_MAX ? val(l, round) > acc
-                                      : val(l, round) < acc)
-            acc = val(l, round);
+        v = p->dtype == AXE_MPI_F32 ? (double)(float)val(lin, round)
+                                    : val(lin, round);
+        part[q] = seen[q] ? combine(p, part[q], v) : v;
+        seen[q] = 1;
     }
+    for (q = 0; q < nq && q < 64; q++)
+        acc = q == 0 ? part[0] : combine(p, acc, part[q]);
     return acc;
 }
 
@@ -254,7 +303,7 @@ static int64_t check_dst(const tcase *c, const void *dst, int me, int round)
             a = side(p, x, 1, 0);
             held[a] = 1;
             if (get(dst, p->dtype, a) != expect(p, x, round)) {
-                printf("FAIL %s: rank %d dst[%lld] = %g, expected %g\n",
+                printf("FAIL %s: rank %d dst[%lld] = %.17g, expected %.17g\n",
                        c->name, me, (long long)a, get(dst, p->dtype, a),
                        expect(p, x, round));
                 free(held);
@@ -282,10 +331,12 @@ static int run_case(tcase *c, int P, int me)
     int64_t es = axe_mpi_esize(c->p.dtype), recv = 0, got, i;
     void *src = malloc((size_t)(c->p.src_size * es + 1));
     void *dst = malloc((size_t)(c->p.dst_size * es + 1));
-    int round, bad = 0;
+    int round,
+        bad = 0,
+        rounds = c->p.dtype == AXE_MPI_F32 || c->p.dtype == AXE_MPI_F64 ? 3 : 2;
     memset(&s, 0, sizeof s);
     c->p.ndev = P;
-    for (round = 0; round < 2 && !bad; round++) {
+    for (round = 0; round < rounds && !bad; round++) {
         fill_src(&c->p, src, me, round);
         for (i = 0; i < c->p.dst_size; i++)
             put(dst, c->p.dtype, i, SENTINEL);
@@ -299,8 +350,9 @@ static int run_case(tcase *c, int P, int me)
     for (got = 0, i = 0; !bad && i < P && s.recv; i++)
         got += s.recv[i].elems;
     if (!bad &&
-        (c->p.op == AXE_MPI_COPY || (s.path != AXE_MPI_PATH_ALLREDUCE &&
-                                     s.path != AXE_MPI_PATH_REDUCE_SCATTER)) &&
+        (c->p.op == AXE_MPI_COPY || s.path < AXE_MPI_PATH_ALLREDUCE ||
+         (s.path > AXE_MPI_PATH_REDUCE_SCATTER &&
+          s.path < AXE_MPI_PATH_REDUCE_SCATTER_ORDERED)) &&
         got != recv) {
         printf("FAIL %s: rank %d received %lld elements, holds %lld it does "
                "not own\n",
@@ -322,7 +374,7 @@ static int run_case(tcase *c, int P, int me)
 /* A plan for the wrong number of devices is an error naming both. */
 static int run_mismatch(int P, int me)
 {
-    tcase c[16];
+    tcase c[20];
     axe_mpi_sched s;
     char err[256] = "";
     float a[64], b[64];
@@ -342,7 +394,7 @@ static int run_mismatch(int P, int me)
 
 int main(int argc, char **argv)
 {
-    tcase c[16];
+    tcase c[20];
     int P, me, n, i, bad = 0, any;
     MPI_Init(&argc, &argv);
     MPI_Comm_size(MPI_COMM_WORLD, &P);

@@ -71,7 +71,13 @@ enum {
     AXE_MPI_PATH_ALLREDUCE,
     AXE_MPI_PATH_REDUCE_SCATTER,
     AXE_MPI_PATH_ALLTOALLV_DIRECT,
-    AXE_MPI_PATH_ALLTOALLV
+    AXE_MPI_PATH_ALLTOALLV,
+    /* a float sum's reduce collective in the order of k (axe_mpi_exchange
+     * unless AXE_MPI_UNORDERED): MPI_Alltoall(v) of the pieces, each
+     * piece's partials folded in the order of k, then (all-reduce)
+     * MPI_Allgatherv of the folded pieces */
+    AXE_MPI_PATH_REDUCE_SCATTER_ORDERED,
+    AXE_MPI_PATH_ALLREDUCE_ORDERED
 };
 
 typedef struct axe_mpi_digit {
@@ -147,8 +153,12 @@ static inline const char *axe_mpi_path_name(int path)
                                        "MPI_Allreduce",
                                        "MPI_Reduce_scatter_block",
                                        "MPI_Alltoallv (direct)",
-                                       "MPI_Alltoallv"};
-    return path >= 0 && path <= AXE_MPI_PATH_ALLTOALLV ? name[path] : "?";
+                                       "MPI_Alltoallv",
+                                       "MPI_Alltoall + ordered sum",
+                                       "MPI_Alltoallv + ordered sum + "
+                                       "MPI_Allgatherv"};
+    return path >= 0 && path <= AXE_MPI_PATH_ALLREDUCE_ORDERED ? name[path]
+                                                               : "?";
 }
 
 static inline int axe_mpi_esize(int dtype)
@@ -542,6 +552,27 @@ static inline int axe_mpi_reduce_form(const axe_mpi_plan *p)
     return -1;
 }
 
+/* The rank holding slice k of a reduce collective's partials (one full
+ * partial per rank): the one whose reduced device digits read k,
+ * row-major in table order (the order of k). */
+static inline int64_t axe_mpi_kdev(const axe_mpi_plan *p, int64_t k)
+{
+    int64_t dev = p->src_dev0;
+    int i;
+    for (i = p->ndigits - 1; i >= 0; i--)
+        if (p->digit[i].reduced && p->digit[i].src_dev != 0) {
+            dev += (k % p->digit[i].extent) * p->digit[i].src_dev;
+            k /= p->digit[i].extent;
+        }
+    return dev;
+}
+
+static inline int axe_mpi_allreduce_path(int path)
+{
+    return path == AXE_MPI_PATH_ALLREDUCE ||
+           path == AXE_MPI_PATH_ALLREDUCE_ORDERED;
+}
+
 /* koff: the local offsets of the reduced memory digits, in k order. */
 static inline int axe_mpi_build_koff(const axe_mpi_plan *p, axe_mpi_sched *s)
 {
@@ -593,7 +624,7 @@ static inline int axe_mpi_build_reduce(const axe_mpi_plan *p, axe_mpi_sched *s)
                 if (p->digit[i].dst_dev == 0)
                     mem = mem * p->digit[i].extent + x[i];
             }
-        if (s->path == AXE_MPI_PATH_ALLREDUCE) {
+        if (axe_mpi_allreduce_path(s->path)) {
             if (axe_mpi_list_add(&s->pack, src, lin) ||
                 axe_mpi_list_add(&s->unpack, lin, dst))
                 return 1;
@@ -601,8 +632,41 @@ static inline int axe_mpi_build_reduce(const axe_mpi_plan *p, axe_mpi_sched *s)
                    (dev == s->me && axe_mpi_list_add(&s->unpack, mem, dst)))
             return 1;
     }
-    s->n = s->path == AXE_MPI_PATH_ALLREDUCE ? n : nmem;
+    s->n = axe_mpi_allreduce_path(s->path) ? n : nmem;
     return axe_mpi_build_koff(p, s);
+}
+
+/* An ordered reduce collective (after axe_mpi_build_reduce): piece r of
+ * the packed partial (a reduce-scatter's: the n elements rank r holds;
+ * an all-reduce's: the n elements split in P pieces, the first n % P
+ * one longer) goes to rank r, which folds the P partials of its piece
+ * in the order of k (kcomb[k]: where slice k's copy lands in tmp), and
+ * an all-reduce then gathers the folded pieces on every rank. Per rank
+ * the same bytes as a ring's reduce-scatter (all-reduce). */
+static inline int axe_mpi_build_ordered(const axe_mpi_plan *p, axe_mpi_sched *s)
+{
+    int64_t n = s->n, P = s->P, r, piece, off = 0;
+    int ar = s->path == AXE_MPI_PATH_ALLREDUCE_ORDERED;
+    if (!(s->scount = (int *)calloc((size_t)(4 * P), sizeof(int))) ||
+        !(s->kcomb = (int64_t *)malloc((size_t)P * sizeof(int64_t))))
+        return 1;
+    s->sdispl = s->scount + P, s->rcount = s->scount + 2 * P;
+    s->rdispl = s->scount + 3 * P;
+    for (r = 0; r < P; r++) {
+        piece = ar ? n / P + (r < n % P) : n;
+        s->scount[r] = (int)piece, s->sdispl[r] = (int)off;
+        off += piece;
+    }
+    piece = s->scount[s->me];
+    if (off > INT32_MAX || P * piece > INT32_MAX)
+        return 1;
+    for (r = 0; r < P; r++) {
+        s->rcount[r] = (int)piece, s->rdispl[r] = (int)(r * piece);
+        s->kcomb[r] = axe_mpi_kdev(p, r) * piece;
+    }
+    s->sent = off - piece + (ar ? (P - 1) * piece : 0);
+    s->tmp = (char *)malloc((size_t)((P + 1) * piece + 1) * (size_t)s->esize);
+    return s->tmp == NULL;
 }
 
 static inline MPI_Datatype axe_mpi_type(int dtype)
@@ -850,8 +914,12 @@ static inline int axe_mpi_sched_blocks(axe_mpi_sched *s, char *err, size_t len)
     return bad ? axe_mpi_fail(err, len, "exchange: out of memory") : 0;
 }
 
-static inline int axe_mpi_sched_build(const axe_mpi_plan *p, axe_mpi_sched *s,
-                                      MPI_Comm comm, char *err, size_t len)
+/* Builds "s" for plan "p", collectively. "ordered": a float sum that
+ * fits a reduce collective takes its ordered form (AXE_MPI_PATH_*_ORDERED:
+ * exact, the reference's order); 0 leaves the order to MPI (or NCCL). */
+static inline int axe_mpi_sched_build_order(const axe_mpi_plan *p,
+                                            axe_mpi_sched *s, MPI_Comm comm,
+                                            int ordered, char *err, size_t len)
 {
     int P, me, form;
     axe_mpi_walk w;
@@ -865,6 +933,11 @@ static inline int axe_mpi_sched_build(const axe_mpi_plan *p, axe_mpi_sched *s,
     s->K = w.K;
     s->built = 1;
     form = axe_mpi_reduce_form(p);
+    if (form >= 0 && ordered && p->op == AXE_MPI_SUM &&
+        p->dtype != AXE_MPI_I32) /* integer sums wrap: any order is exact */
+        form = form == AXE_MPI_PATH_ALLREDUCE
+                   ? AXE_MPI_PATH_ALLREDUCE_ORDERED
+                   : AXE_MPI_PATH_REDUCE_SCATTER_ORDERED;
     if (form >= 0) {
         s->path = form;
         s->type = axe_mpi_type(p->dtype);
@@ -874,6 +947,11 @@ static inline int axe_mpi_sched_build(const axe_mpi_plan *p, axe_mpi_sched *s,
             !(s->rbuf = (char *)malloc((size_t)(s->n + 1) * (size_t)s->esize)))
             return axe_mpi_fail(err, len, "exchange: out of memory");
         s->sent = s->pack.elems - s->n; /* what leaves this rank */
+        if (form >= AXE_MPI_PATH_REDUCE_SCATTER_ORDERED &&
+            axe_mpi_build_ordered(p, s))
+            return axe_mpi_fail(err, len,
+                                "exchange: out of memory or a piece over "
+                                "2^31 elements");
         return axe_mpi_sched_blocks(s, err, len);
     }
     if (MPI_Type_contiguous(s->esize, MPI_BYTE, &s->type) != MPI_SUCCESS ||
@@ -883,6 +961,23 @@ static inline int axe_mpi_sched_build(const axe_mpi_plan *p, axe_mpi_sched *s,
     return axe_mpi_build_copy(p, s, comm, err, len) ||
            axe_mpi_sched_blocks(s, err, len);
 }
+
+/* axe_mpi_sched_build_order with the reduce collectives' own order (the
+ * NCCL path's and the chunked gemm's build). */
+static inline int axe_mpi_sched_build(const axe_mpi_plan *p, axe_mpi_sched *s,
+                                      MPI_Comm comm, char *err, size_t len)
+{
+    return axe_mpi_sched_build_order(p, s, comm, 0, err, len);
+}
+
+/* axe_mpi_exchange's order: exact unless the including file defines
+ * AXE_MPI_UNORDERED (then MPI_Allreduce / MPI_Reduce_scatter_block sum
+ * float partials in MPI's order). */
+#ifdef AXE_MPI_UNORDERED
+#define AXE_MPI_ORDERED 0
+#else
+#define AXE_MPI_ORDERED 1
+#endif
 
 /* dst[doff + to + i] = src[soff + from + i] over the runs of "l". */
 static inline void axe_mpi_copy_runs(const axe_mpi_list *l, char *dst,
@@ -958,6 +1053,31 @@ static inline void axe_mpi_move(const axe_mpi_plan *p, const axe_mpi_sched *s,
     }
 }
 
+/* The ordered collectives (axe_mpi_build_ordered): "in" the packed
+ * partial, "out" the result in pack order (this rank's piece for a
+ * reduce-scatter, every element for an all-reduce). */
+static inline int axe_mpi_run_ordered(const axe_mpi_plan *p, axe_mpi_sched *s,
+                                      const char *in, char *out, MPI_Comm comm)
+{
+    int64_t piece = s->rcount[0];
+    char *mine = s->tmp + s->P * piece * s->esize;
+    int ar = s->path == AXE_MPI_PATH_ALLREDUCE_ORDERED, rc;
+    if (ar)
+        rc = MPI_Alltoallv(in, s->scount, s->sdispl, s->type, s->tmp, s->rcount,
+                           s->rdispl, s->type, comm);
+    else
+        rc = MPI_Alltoall(in, (int)piece, s->type, s->tmp, (int)piece, s->type,
+                          comm);
+    if (rc != MPI_SUCCESS)
+        return MPI_ERR_OTHER;
+    axe_mpi_fold(p->dtype, p->op, ar ? mine : out, s->tmp, piece, 1, s->kcomb,
+                 s->P);
+    if (!ar)
+        return MPI_SUCCESS;
+    return MPI_Allgatherv(mine, (int)piece, s->type, out, s->scount, s->sdispl,
+                          s->type, comm);
+}
+
 static inline int axe_mpi_run_reduce(const axe_mpi_plan *p, axe_mpi_sched *s,
                                      const char *src, char *dst, MPI_Comm comm)
 {
@@ -976,7 +1096,10 @@ static inline int axe_mpi_run_reduce(const axe_mpi_plan *p, axe_mpi_sched *s,
         }
     if (s->unpack.n == 1 && s->unpack.run[0].from == 0)
         out = dst + s->unpack.run[0].to * es;
-    if (s->path == AXE_MPI_PATH_ALLREDUCE)
+    if (s->path == AXE_MPI_PATH_REDUCE_SCATTER_ORDERED ||
+        s->path == AXE_MPI_PATH_ALLREDUCE_ORDERED)
+        rc = axe_mpi_run_ordered(p, s, in, out, comm);
+    else if (s->path == AXE_MPI_PATH_ALLREDUCE)
         rc =
             MPI_Allreduce(in, out, (int)s->n, s->type, axe_mpi_op(p->op), comm);
     else
@@ -1028,10 +1151,13 @@ static inline int axe_mpi_exchange(const axe_mpi_plan *p, axe_mpi_sched *s,
 {
     int64_t i;
     int bad;
-    if (!s->built && axe_mpi_sched_build(p, s, comm, err, len))
+    if (!s->built &&
+        axe_mpi_sched_build_order(p, s, comm, AXE_MPI_ORDERED, err, len))
         return 1;
     if (s->path == AXE_MPI_PATH_ALLREDUCE ||
-        s->path == AXE_MPI_PATH_REDUCE_SCATTER)
+        s->path == AXE_MPI_PATH_REDUCE_SCATTER ||
+        s->path == AXE_MPI_PATH_REDUCE_SCATTER_ORDERED ||
+        s->path == AXE_MPI_PATH_ALLREDUCE_ORDERED)
         bad = axe_mpi_run_reduce(p, s, (const char *)src, (char *)dst, comm);
     else if (p->op == AXE_MPI_COPY)
         bad = axe_mpi_run_copy(p, s, (const char *)src, (char *)dst, comm);
@@ -1123,16 +1249,9 @@ static inline void axe_mpi_chunked_free(axe_mpi_chunked *c)
 static inline void axe_mpi_chunked_qoff(const axe_mpi_plan *p,
                                         axe_mpi_chunked *c)
 {
-    int64_t k, t, dev;
-    int i;
-    for (k = 0; k < c->s.P; k++) {
-        for (t = k, dev = p->src_dev0, i = p->ndigits - 1; i >= 0; i--)
-            if (p->digit[i].reduced && p->digit[i].src_dev != 0) {
-                dev += (t % p->digit[i].extent) * p->digit[i].src_dev;
-                t /= p->digit[i].extent;
-            }
-        c->qoff[k] = dev * c->s.n;
-    }
+    int64_t k;
+    for (k = 0; k < c->s.P; k++)
+        c->qoff[k] = axe_mpi_kdev(p, k) * c->s.n;
 }
 
 /* Builds "c" collectively (every rank, the same plan): the plan's
