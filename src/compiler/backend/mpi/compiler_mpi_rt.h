@@ -647,7 +647,9 @@ static inline int axe_mpi_build_ordered(const axe_mpi_plan *p, axe_mpi_sched *s)
 {
     int64_t n = s->n, P = s->P, r, piece, off = 0;
     int ar = s->path == AXE_MPI_PATH_ALLREDUCE_ORDERED;
-    if (!(s->scount = (int *)calloc((size_t)(4 * P), sizeof(int))) ||
+    /* the same verdict on every rank: the longest piece */
+    if (P * (ar ? (n + P - 1) / P : n) > INT32_MAX ||
+        !(s->scount = (int *)calloc((size_t)(4 * P), sizeof(int))) ||
         !(s->kcomb = (int64_t *)malloc((size_t)P * sizeof(int64_t))))
         return 1;
     s->sdispl = s->scount + P, s->rcount = s->scount + 2 * P;
@@ -658,8 +660,6 @@ static inline int axe_mpi_build_ordered(const axe_mpi_plan *p, axe_mpi_sched *s)
         off += piece;
     }
     piece = s->scount[s->me];
-    if (off > INT32_MAX || P * piece > INT32_MAX)
-        return 1;
     for (r = 0; r < P; r++) {
         s->rcount[r] = (int)piece, s->rdispl[r] = (int)(r * piece);
         s->kcomb[r] = axe_mpi_kdev(p, r) * piece;
