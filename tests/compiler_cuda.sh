@@ -38,7 +38,7 @@ cli_row 2 "'sm_75' is no architecture of target cuda (sm_80, sm_86, sm_89, sm_90
     "$K/fig5_copy.axe" --target cuda --arch sm_75
 cli_row 2 "target c has no architectures ('sm_80' given)" \
     "$K/fig5_copy.axe" --arch sm_80
-cli_row 2 "unknown target 'ptx' (targets: c, cuda, mpi)" "$K/fig5_copy.axe" --target ptx
+cli_row 2 "unknown target 'ptx' (targets: c, cuda, mpi, trn-sim)" "$K/fig5_copy.axe" --target ptx
 cli_row 0 "target cuda sm_90" "$K/fig5_copy.axe" --target cuda --arch sm_90
 cli_row 0 "cuda sm_86: 16-byte vector loads and stores" \
     "$K/fig5_copy.axe" --target cuda --arch sm_86 --explain

@@ -823,7 +823,7 @@ expect_fail 1 "note: copy\\.vector: applies, but is not the forced schedule$" \
     "$AXE" compile "$K/fig5_copy.axe" --schedule copy=split
 # Malformed or unknown --schedule options are usage errors (exit 2);
 # options that do not fit the program are compile errors (exit 1).
-expect_fail 2 "copy has no schedule 'bogus' \\(vector, thread_loop, split, smem\\)" \
+expect_fail 2 "copy has no schedule 'bogus' \\(vector, dma, thread_loop, split, smem\\)" \
     "$AXE" compile "$K/fig5_copy.axe" --schedule copy=bogus
 expect_fail 2 "--schedule foo=thread_loop: 'foo' is not an operator \\(copy, fill," \
     "$AXE" compile "$K/fig5_copy.axe" --schedule foo=thread_loop
@@ -884,7 +884,7 @@ K="$SRC/examples/kernels"
 expect_explain gemm_splitk.axe "chosen atomic_add\.thread_loop"
 K="$SRC/tests/kernels"
 K="$SRC/examples/kernels"
-expect_fail 2 "--schedule copy=warp_shuffle: copy has no schedule 'warp_shuffle' \\(vector, thread_loop, split, smem\\)" \
+expect_fail 2 "--schedule copy=warp_shuffle: copy has no schedule 'warp_shuffle' \\(vector, dma, thread_loop, split, smem\\)" \
     "$AXE" compile "$K/fig5_copy.axe" --schedule copy=warp_shuffle
 expect_fail 1 'declares no param .Q.' "$AXE" compile "$K/fig5_copy.axe" -D Q=1
 expect_fail 2 'compile: -D M is given twice \(M=40 and M=48\)' "$AXE" compile "$K/fig5_copy.axe" -D M=40 -D M=48
@@ -896,7 +896,7 @@ if "$AXE" run "$tmp/sib.axe" --check >"$tmp/out" 2>&1 && grep -q '^check passed'
 else
     bad "sibling loops named i: $(head -c 300 "$tmp/out")"
 fi
-expect_fail 2 'unknown target .opencl. \(targets: c, cuda, mpi\)' "$AXE" compile "$K/fig5_copy.axe" --target opencl
+expect_fail 2 'unknown target .opencl. \(targets: c, cuda, mpi, trn-sim\)' "$AXE" compile "$K/fig5_copy.axe" --target opencl
 expect_fail 2 'no FILE.axe given' "$AXE" run --check
 expect_fail 1 'cannot open' "$AXE" compile "$tmp/missing.axe"
 expect_fail 1 'mma_atom: no mma atom for f16 inputs with f16 accumulate \(f16 or bf16 with f32: m16n8k16' \

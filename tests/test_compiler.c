@@ -486,7 +486,7 @@ static void test_force_check(void)
         {"copy#123456", "split", "'copy#123456' is not OP or OP#N"},
         {"#3", "split", "'' is not an operator"},
         {"copy", "bogus",
-         "copy has no schedule 'bogus' (vector, thread_loop, "
+         "copy has no schedule 'bogus' (vector, dma, thread_loop, "
          "split, smem)"},
         {"add", "vector", "add has no schedule 'vector' (thread_loop, split)"},
         {"reduce", "split",

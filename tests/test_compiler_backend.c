@@ -108,9 +108,10 @@ static void test_target_option(void)
         {"cuda", "80", "'80' is no architecture", NULL, 0},
         {"c", "sm_80", "target c has no architectures ('sm_80' given)", NULL,
          0},
-        {"", NULL, "unknown target '' (targets: c, cuda, mpi)", NULL, 0},
-        {"CUDA", NULL, "unknown target 'CUDA' (targets: c, cuda, mpi)", NULL,
+        {"", NULL, "unknown target '' (targets: c, cuda, mpi, trn-sim)", NULL,
          0},
+        {"CUDA", NULL, "unknown target 'CUDA' (targets: c, cuda, mpi, trn-sim)",
+         NULL, 0},
         {"ptx", "sm_80", "unknown target 'ptx'", NULL, 0},
     };
     size_t i;
@@ -163,7 +164,8 @@ static void test_bad_options(void)
         int arch;
         const char *reason;
     } rows[] = {
-        {"vulkan", 0, "unknown target 'vulkan' (targets: c, cuda, mpi)"},
+        {"vulkan", 0,
+         "unknown target 'vulkan' (targets: c, cuda, mpi, trn-sim)"},
         {"cuda", 75, "target cuda has no architecture 75 (sm_80, sm_86"},
         {"c", 80, "target c has no architectures (arch 80 given)"},
         {"cuda", -1, "target cuda has no architecture -1"},

@@ -14,7 +14,7 @@
 #include "compiler_backend.h"
 
 static const ax_backend *const backends[] = {
-    &axe__backend_c, &axe__backend_cuda, &axe__backend_mpi};
+    &axe__backend_c, &axe__backend_cuda, &axe__backend_mpi, &axe__backend_trn};
 #define NBACKENDS ((int)(sizeof backends / sizeof backends[0]))
 
 const ax_backend *axe__backend_find(const char *name)

@@ -83,6 +83,7 @@ typedef struct ax_backend {
 extern const ax_backend axe__backend_c;
 extern const ax_backend axe__backend_cuda;
 extern const ax_backend axe__backend_mpi;
+extern const ax_backend axe__backend_trn;
 
 /* The backend of options "o" ("" names c), or NULL. */
 const ax_backend *axe__backend_find(const char *name);

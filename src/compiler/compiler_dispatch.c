@@ -8,8 +8,10 @@
  * operator (chosen schedule, derived layouts, rejected schedules and
  * reasons) is kept for --explain. A chosen predicate runs once more with
  * "commit" to keep what it built (reduce.smem's shared scratch). Registries:
- *   copy: vector, thread_loop, split, smem (registers whose thread
- *         ownership differs, staged through shared memory)
+ *   copy: vector (in a core kernel: vector-engine moves between
+ *         scratchpads), dma (a core kernel's DMA descriptors), thread_loop,
+ *         split, smem (registers whose thread ownership differs, staged
+ *         through shared memory)
  *   fill, iota, the elementwise operators (add ... pow), comparisons
  *         (lt ... ne), select, cast: thread_loop, split
  *   reduce: thread_loop (in-thread), warp_shuffle (in-thread partials,
@@ -106,7 +108,8 @@ static axe_status vector(axe_program *p, ax_stmt *s, ax_plan *plan,
                          axe_diag *why, bool commit)
 {
     axe_diag w1, w2;
-    (void)commit;
+    if (p->core) /* a core kernel's copy.vector: the vector engine */
+        return axe__copy_vector_engine(p, s, plan, why, commit);
     if (axe__sched_thread_loop(p, s, plan, &w1) != AXE_OK &&
         axe__sched_split(p, s, plan, &w2) != AXE_OK)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
@@ -130,6 +133,7 @@ static axe_status split(axe_program *p, ax_stmt *s, ax_plan *plan,
 
 static const ax_schedule registry[] = {
     {"vector", AX_FAM_COPY, vector, true},
+    {"dma", AX_FAM_COPY, axe__copy_dma, true},
     {"thread_loop", AX_FAM_POINTWISE, thread_loop, false},
     {"split", AX_FAM_POINTWISE, split, false},
     {"smem", AX_FAM_COPY, axe__copy_smem, false},
@@ -146,11 +150,12 @@ static const ax_schedule registry[] = {
 #define NSCHED ((int)(sizeof registry / sizeof registry[0]))
 
 /* The registry's indices in the naive variant's order: copy and
- * pointwise thread_loop, split, smem, vector; reduce thread_loop, smem
+ * pointwise thread_loop, split, smem, vector, dma; reduce thread_loop, smem
  * (rows reduced in order, as the reference does), tree, grid,
  * warp_shuffle; gemm thread_fma, split_k, mma_atom, mma_smem,
  * tensor_engine. */
-static const int naive_order[] = {1, 2, 3, 0, 4, 7, 6, 8, 5, 12, 13, 9, 10, 11};
+static const int naive_order[] = {2, 3, 4,  0,  1,  5,  8, 7,
+                                  9, 6, 13, 14, 10, 11, 12};
 _Static_assert(sizeof naive_order / sizeof naive_order[0] ==
                    sizeof registry / sizeof registry[0],
                "naive_order orders every schedule once");
@@ -337,6 +342,10 @@ static void describe_choice(ax_text *t, const axe_program *p, const ax_stmt *s)
     }
     if (s->trn != NULL) {
         axe__trn_describe(t, s);
+        return;
+    }
+    if (s->tcopy != NULL) {
+        axe__trn_copy_describe(t, s);
         return;
     }
     if (s->mma != NULL) {

@@ -396,9 +396,10 @@ typedef struct ax_stmt {
      * the backend makes asynchronous (its "async_copy" instructions, e.g.
      * cp.async); set by the CUDA emitter on its copy of the statement. */
     bool async_copy;
-    struct ax_grid *grid;  /* reduce.grid, gemm.split_k */
-    struct ax_trn_mm *trn; /* gemm.tensor_engine */
-    int nmasks;            /* reduce.warp_shuffle: butterfly lane masks */
+    struct ax_grid *grid;      /* reduce.grid, gemm.split_k */
+    struct ax_trn_mm *trn;     /* gemm.tensor_engine */
+    struct ax_trn_copy *tcopy; /* copy.dma, copy.vector of a core kernel */
+    int nmasks;                /* reduce.warp_shuffle: butterfly lane masks */
     int64_t masks[5];
     /* IF: the condition (in "cond", with negate false) and the branches */
     ax_guard cond;
@@ -560,6 +561,46 @@ void axe__emit_trn_matmul(ax_text *t, const axe_program *p, const ax_stmt *s,
                           int ind);
 /* The explanation lines of a dispatched gemm.tensor_engine. */
 void axe__trn_describe(ax_text *t, const ax_stmt *s);
+/* copy.dma and copy.vector of a core kernel (compiler_trn_copy.c,
+ * docs/compiler.md "The accelerator model"): the copy's element pairs
+ * (source, destination), each side a point (partition, free element) of
+ * its scratchpad or (0, element address) of an HBM tensor, compressed in
+ * the copy's logical order into descriptors. Descriptor d moves the
+ * elements base + sum_l i_l * step_l for 0 <= i_l < n_l over its levels
+ * (outermost first; a step is (dp_src, df_src, dp_dst, df_dst)); on a
+ * scratchpad side at most one level moves the partition, and that level
+ * keeps the free element (the partition count and stride of a DMA
+ * descriptor); copy.vector keeps every element's partition. Invariant:
+ * the descriptors' elements are exactly the copy's, each once
+ * (tests/test_compiler_trn.c checks it by brute force). */
+#define AX_TRN_LEVELS 4
+#define AX_TRN_MAX_DESC 65536
+typedef struct ax_trn_desc {
+    int64_t base[4];                /* p_src, f_src, p_dst, f_dst */
+    int nlev;                       /* levels, outermost first */
+    int64_t n[AX_TRN_LEVELS];       /* each level's count */
+    int64_t step[AX_TRN_LEVELS][4]; /* its step (as base) */
+} ax_trn_desc;
+typedef struct ax_trn_copy {
+    bool dma;        /* copy.dma (else copy.vector) */
+    bool hbm[2];     /* source / destination in HBM (global) */
+    int64_t ndesc;   /* descriptors */
+    ax_trn_desc *d;  /* in the arena */
+    const char *why; /* --explain lines */
+} ax_trn_copy;
+/* The descriptors of copy "s" (source and destination whole regions of
+ * constant starts) into "out" (malloc'ed, *nout of them; the caller
+ * frees); "vector": copy.vector's rules. AXE_ERR_UNSUPPORTED with the
+ * reason when the copy has none under these rules. */
+axe_status axe__trn_copy_descs(const axe_program *p, const ax_stmt *s,
+                               bool vector, ax_trn_desc **out, int64_t *nout,
+                               axe_diag *why);
+axe_status axe__copy_dma(axe_program *p, ax_stmt *s, ax_plan *plan,
+                         axe_diag *why, bool commit);
+axe_status axe__copy_vector_engine(axe_program *p, ax_stmt *s, ax_plan *plan,
+                                   axe_diag *why, bool commit);
+/* The explanation lines of a dispatched copy.dma or copy.vector. */
+void axe__trn_copy_describe(ax_text *t, const ax_stmt *s);
 /* "ADD", "MAX" or "MIN": the atomic that combines a partial of "s". */
 const char *axe__grid_combine(const ax_stmt *s);
 /* The grid rank that handles coordinate "c" of the operator's shape. */
@@ -893,6 +934,19 @@ typedef struct ax_c_mesh {
 } ax_c_mesh;
 void axe__emit_c_mesh(ax_text *t, const axe_program *p, const char *file,
                       const ax_c_mesh *mesh);
+/* The C backend's program for another backend that runs every operator
+ * its own way (the trn-sim backend): "decls" after the storage (which
+ * leaves out the scratchpads), "begin" and "end" around the CTA
+ * function's body, "op" for each operator that runs (in a phase of the
+ * one-thread CTA). */
+typedef struct ax_c_hooks {
+    void (*decls)(ax_text *t, const axe_program *p);
+    void (*begin)(ax_text *t, const axe_program *p);
+    void (*end)(ax_text *t, const axe_program *p);
+    void (*op)(ax_text *t, const axe_program *p, const ax_stmt *s, int ind);
+} ax_c_hooks;
+void axe__emit_c_hooked(ax_text *t, const axe_program *p, const char *file,
+                        const ax_c_hooks *hooks);
 
 /* Names (compiler_names.c). */
 const char *axe__op_name(ax_op op);

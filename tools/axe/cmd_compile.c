@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * `axe compile FILE.axe [--target c|cuda|mpi] [--arch ARCH] [-D NAME=VALUE]...
- * [--schedule OP=NAME]... [--naive] [-o OUT] [--explain]`: the generated
- * code (C99, or one CUDA `.cu` file; with --naive the naive variant,
+ * `axe compile FILE.axe [--target c|cuda|mpi|trn-sim] [--arch ARCH]
+ * [-D NAME=VALUE]... [--schedule OP=NAME]... [--naive] [-o OUT]
+ * [--explain]`: the generated code (C99, one CUDA `.cu` file, or C99 over
+ * the accelerator simulator; with --naive the naive variant,
  * every operator on its simplest schedule) on stdout or in OUT; with
  * --explain, each
  * operator's schedule, derived layouts, the target's instructions and
@@ -16,8 +17,9 @@
 #include "kernel_cli.h"
 
 static const char usage[] =
-    "usage: axe compile FILE.axe [--target c|cuda|mpi] [--arch ARCH] "
-    "[-D NAME=VALUE]...\n"
+    "usage: axe compile FILE.axe [--target c|cuda|mpi|trn-sim] [--arch "
+    "ARCH]\n"
+    "                   [-D NAME=VALUE]...\n"
     "                   [--schedule OP=NAME]... [--naive] [--trn "
     "KEY=VALUE]...\n"
     "                   [-o OUT] [--explain]\n"
@@ -27,6 +29,8 @@ static const char usage[] =
     "                 (the default)\n"
     "  --target cuda  one .cu file: the __global__ kernel and the launcher\n"
     "                 extern \"C\" int axe_launch_NAME(...)\n"
+    "  --target trn-sim  C99 running a core kernel's engine instructions on\n"
+    "                 the accelerator simulator (compiler_trn_sim.h)\n"
     "  --arch ARCH    the target's architecture (cuda: sm_80 (default),\n"
     "                 sm_86, sm_89, sm_90)\n"
     "  -D NAME=VALUE  override a 'param NAME = ...;' of the file\n"

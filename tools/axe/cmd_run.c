@@ -36,7 +36,7 @@
 static const char usage[] =
     "usage: axe run FILE.axe [-D NAME=VALUE]... [--arg NAME=V[,V...]]... "
     "[--schedule OP=NAME]... [--seed N] [--check] [--bench] [--json]\n"
-    "       [--target c|cuda [--emulate] [--arch ARCH]] "
+    "       [--target c|cuda|trn-sim [--emulate] [--arch ARCH]] "
     "[--reference auto|cpu|gpu-naive] [--ranks N]\n"
     "Compile a kernel to C, build it with $CC (default cc), run it on "
     "seeded random data.\n"
@@ -54,6 +54,8 @@ static const char usage[] =
     "  --target cuda --emulate [--arch ARCH]  run the CUDA backend's .cu on\n"
     "            the CPU (C++ by $CXX, default c++, against the emulation)\n"
     "  --target cuda  run it on a GPU (nvcc); without one: skipped, exit 77\n"
+    "  --target trn-sim  a core kernel's engine instructions on the\n"
+    "            accelerator simulator ($CC); adds the simulated cycles\n"
     "  --reference R  what --check compares with: cpu (the reference\n"
     "            interpreter), gpu-naive (the naive variant of the CUDA\n"
     "            program, every operator on its simplest schedule, run\n"
@@ -390,7 +392,8 @@ static void cleanup(run_ctx *c)
     c->pref = NULL;
 }
 
-static const char *const mode_names[] = {"c", "cuda-emulated", "cuda", "mpi"};
+static const char *const mode_names[] = {"c", "cuda-emulated", "cuda", "mpi",
+                                         "trn-sim"};
 
 /* The schedules of "p": the members of a JSON object (a repeated
  * operator keyed op#INDEX), or " 0:copy=vector ..." as text. */
@@ -490,6 +493,33 @@ static void print_orders(const run_result *res, bool json)
         printf("}");
 }
 
+/* trn-sim: `,"cycles":N,"engines":{"tensor":{"instructions":N,
+ * "busy":N},...}`, the simulator's timing model's (docs/compiler.md). */
+static void trn_json(const run_ctx *c)
+{
+    int k;
+    if (c->mode != RUN_TRN || !c->trn_have)
+        return;
+    printf(",\"cycles\":%lld,\"engines\":{", c->trn_cycles);
+    for (k = 0; k < RUN_TRN_ENGINES; k++)
+        printf("%s\"%s\":{\"instructions\":%lld,\"busy\":%lld}", k ? "," : "",
+               kernel_trn_engines[k], c->trn_engine[k][0], c->trn_engine[k][1]);
+    printf("}");
+}
+
+static void trn_text(const run_ctx *c)
+{
+    int k;
+    if (c->mode != RUN_TRN || !c->trn_have)
+        return;
+    printf("simulated cycles %lld; engines (instructions, busy cycles):",
+           c->trn_cycles);
+    for (k = 0; k < RUN_TRN_ENGINES; k++)
+        printf("%s %s %lld, %lld", k ? ";" : "", kernel_trn_engines[k],
+               c->trn_engine[k][0], c->trn_engine[k][1]);
+    printf("\n");
+}
+
 static void print_tail(const run_ctx *c, const run_args *a,
                        const run_result *res, bool runs)
 {
@@ -513,6 +543,7 @@ static void print_tail(const run_ctx *c, const run_args *a,
         }
         if (a->bench && res->emu_races != NULL)
             printf(",\"timing\":\"emulation\"");
+        trn_json(c);
         json_num("seconds", res->seconds, a->bench && res->seconds > 0);
         json_num(fl ? "flops_per_s" : "bytes_per_s", rate,
                  a->bench && res->seconds > 0);
@@ -536,6 +567,7 @@ static void print_tail(const run_ctx *c, const run_args *a,
         printf("races in the emulated CUDA:\n");
         kernel_races_text(res->emu_races);
     }
+    trn_text(c);
     if (a->bench && res->seconds > 0)
         printf("%.6g s per run (%ld runs%s), %.4g %s/s\n", res->seconds,
                res->runs,
@@ -852,8 +884,9 @@ int cli_run_main(int argc, char **argv)
         free(src.text);
         return rc;
     }
-    c.mode = a.target != NULL && strcmp(a.target, "mpi") == 0    ? RUN_MPI
-             : a.target == NULL || strcmp(a.target, "cuda") != 0 ? RUN_C
+    c.mode = a.target != NULL && strcmp(a.target, "mpi") == 0       ? RUN_MPI
+             : a.target != NULL && strcmp(a.target, "trn-sim") == 0 ? RUN_TRN
+             : a.target == NULL || strcmp(a.target, "cuda") != 0    ? RUN_C
              : a.emulate ? RUN_CUDA_EMULATED
                          : RUN_CUDA_GPU;
     c.ranks = a.ranks;

@@ -63,6 +63,11 @@ extern const unsigned char axe_mpi_rt_h[];
 extern const size_t axe_mpi_rt_h_len;
 extern const unsigned char axe_nccl_rt_h[], axe_nccl_emu_h[];
 extern const size_t axe_nccl_rt_h_len, axe_nccl_emu_h_len;
+extern const unsigned char axe_trn_sim_h[];
+extern const size_t axe_trn_sim_h_len;
+
+const char *const kernel_trn_engines[RUN_TRN_ENGINES] = {
+    "tensor", "vector", "scalar", "dma_in", "dma_out"};
 
 typedef struct run_header {
     const char *name;
@@ -80,9 +85,11 @@ static void run_headers(run_mode mode, int ranks, run_header *h)
          &axe_cuda_emu_atoms_h_len},
         {"compiler_mpi_rt.h", axe_mpi_rt_h, &axe_mpi_rt_h_len},
         {"compiler_nccl_rt.h", axe_nccl_rt_h, &axe_nccl_rt_h_len},
-        {"compiler_nccl_emu.h", axe_nccl_emu_h, &axe_nccl_emu_h_len}};
+        {"compiler_nccl_emu.h", axe_nccl_emu_h, &axe_nccl_emu_h_len},
+        {"compiler_trn_sim.h", axe_trn_sim_h, &axe_trn_sim_h_len}};
     bool emu = mode == RUN_CUDA_EMULATED, nccl = ranks > 0 && mode != RUN_MPI;
-    bool want[RUN_NHEADERS] = {emu, emu, ranks > 0, nccl, nccl && emu};
+    bool want[RUN_NHEADERS] = {emu,  emu,         ranks > 0,
+                               nccl, nccl && emu, mode == RUN_TRN};
     int n = 0, i;
     for (i = 0; i < RUN_NHEADERS; i++)
         if (want[i])
@@ -147,10 +154,11 @@ static int build_one(run_ctx *c, const char *src, const char *bin)
 {
     char cmd[1400], mpi_c[160] = "", mpi_l[160] = "";
     const char *arch = "";
-    if (c->mode == RUN_C) {
+    if (c->mode == RUN_C || c->mode == RUN_TRN) {
         snprintf(cmd, sizeof cmd,
-                 "%s -std=c99 -O2 -DAXE_KERNEL_MAIN -o '%s' '%s' -lm 1>&2",
-                 env_or("CC", "cc"), bin, src);
+                 "%s -std=c99 -O2 -DAXE_KERNEL_MAIN -I'%s' -o '%s' '%s' -lm "
+                 "1>&2",
+                 env_or("CC", "cc"), c->dir, bin, src);
         return shell(cmd, "the C compiler failed on the generated code");
     }
     if (c->mode == RUN_MPI) {
@@ -240,6 +248,31 @@ static void emu_races(run_ctx *c, axe_race_report *rep)
         fclose(f);
 }
 
+/* The simulator's lines on the kernel's stderr (compiler_trn_sim.h,
+ * ax_trn_finish): "axe-trn-cycles N", "axe-trn-engine NAME COUNT BUSY". */
+static void trn_cycles(run_ctx *c)
+{
+    char line[256], name[32];
+    long long n, busy;
+    int k;
+    FILE *f = fopen(c->path[4], "r");
+    while (f != NULL && fgets(line, sizeof line, f) != NULL) {
+        if (sscanf(line, "axe-trn-cycles %lld", &n) == 1) {
+            c->trn_cycles = n;
+            c->trn_have = true;
+        } else if (sscanf(line, "axe-trn-engine %31s %lld %lld", name, &n,
+                          &busy) == 3) {
+            for (k = 0; k < RUN_TRN_ENGINES; k++)
+                if (strcmp(name, kernel_trn_engines[k]) == 0) {
+                    c->trn_engine[k][0] = n;
+                    c->trn_engine[k][1] = busy;
+                }
+        }
+    }
+    if (f != NULL)
+        fclose(f);
+}
+
 /* The kernel failed: the report carries the first line it wrote on stderr
  * that starts with a letter (e.g. the run-time bounds error of a
  * data-dependent start; also in --json), else "the kernel failed"; its
@@ -249,8 +282,9 @@ static int kernel_failed(const run_ctx *c)
     char line[512], reason[512] = "";
     FILE *f = fopen(c->path[4], "r");
     while (f != NULL && fgets(line, sizeof line, f) != NULL) {
-        if (strncmp(line, "axe-emu-race", 12) == 0)
-            continue; /* the emulation's races: not the reason */
+        if (strncmp(line, "axe-emu-race", 12) == 0 ||
+            strncmp(line, "axe-trn-", 8) == 0)
+            continue; /* the emulation's races, cycles: not the reason */
         if (reason[0] == '\0' && isalpha((unsigned char)line[0])) {
             line[strcspn(line, "\n")] = '\0';
             memcpy(reason, line, sizeof reason);
@@ -311,6 +345,8 @@ static int execute(run_ctx *c, const char *bin, void **bufs,
     res->runs = runs;
     if (c->mode == RUN_CUDA_EMULATED)
         emu_races(c, rep);
+    if (c->mode == RUN_TRN)
+        trn_cycles(c);
     return read_outputs(c, bufs);
 }
 
@@ -331,9 +367,11 @@ int kernel_run_build(run_ctx *c)
     }
     memcpy(dir, c->dir, sizeof dir);
     for (i = 0; i < 5; i++)
-        snprintf(c->path[i], sizeof c->path[i], "%s/%s", dir,
-                 i == 0 && c->mode != RUN_C && c->mode != RUN_MPI ? "k.cu"
-                                                                  : names[i]);
+        snprintf(
+            c->path[i], sizeof c->path[i], "%s/%s", dir,
+            i == 0 && (c->mode == RUN_CUDA_EMULATED || c->mode == RUN_CUDA_GPU)
+                ? "k.cu"
+                : names[i]);
     if (c->ranks > 0) /* the entry check's shard list */
         snprintf(c->path[RUN_PATH_SHARDS], sizeof c->path[0], "%s/shards", dir);
     run_headers(c->mode, c->ranks, h);

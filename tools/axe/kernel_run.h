@@ -62,19 +62,22 @@ typedef enum run_mode {
     RUN_C,
     RUN_CUDA_EMULATED,
     RUN_CUDA_GPU,
-    RUN_MPI /* --ranks N: mpicc, mpirun -np N */
+    RUN_MPI, /* --ranks N: mpicc, mpirun -np N */
+    RUN_TRN  /* --target trn-sim: $CC against the simulator */
 } run_mode;
 
 /* c->path: k.c (k.cu), k, in, out, err (the kernel's stderr), the
  * shard list (with ranks), the headers the generated code includes
  * (kernel_run.c: the emulation's two, the MPI runtime, the NCCL runtime
  * and its emulation, as the run needs), the naive variant's kref.cu and
- * kref. */
+ * kref; for trn-sim the simulator compiler_trn_sim.h. */
 #define RUN_PATH_SHARDS 5
 #define RUN_PATH_HEADERS 6
-#define RUN_NHEADERS 5
+#define RUN_NHEADERS 6
 #define RUN_PATH_KREF (RUN_PATH_HEADERS + RUN_NHEADERS)
 #define RUN_NPATHS (RUN_PATH_KREF + 2)
+#define RUN_TRN_ENGINES 5
+extern const char *const kernel_trn_engines[RUN_TRN_ENGINES];
 typedef struct run_ctx {
     char dir[64];
     char path[RUN_NPATHS][96];
@@ -100,6 +103,11 @@ typedef struct run_ctx {
     axe_race_report *emu_races;   /* the emulation's, one per run */
     axe_race_report *emu_cur;     /* where execute adds them (NULL: no) */
     bool printed;                 /* the result is on stdout */
+    /* RUN_TRN: the last run's simulated cycles and, per engine of the
+     * simulator (tensor, vector, scalar, dma_in, dma_out), its
+     * instructions and busy cycles; trn_have: they were read */
+    bool trn_have;
+    long long trn_cycles, trn_engine[RUN_TRN_ENGINES][2];
 } run_ctx;
 
 /* The races of a check as the JSON member "races" (null for NULL) and

@@ -92,13 +92,16 @@ static void preamble(ax_text *t, const axe_program *p, const char *file,
     axe__emit_swizzle_helpers(t, body);
 }
 
-static void storage(ax_text *t, const axe_program *p)
+/* The arrays of the shared and register tensors (with "hooks", the
+ * scratchpads live in the hooks' memories instead). */
+static void storage(ax_text *t, const axe_program *p, const ax_c_hooks *hooks)
 {
     int i;
     axe__emit_check_helpers(t, p);
     for (i = 0; i < p->ntensors; i++) {
         const ax_tensor *tn = &p->tensors[i];
-        if (tn->mem == AX_MEM_GLOBAL)
+        if (tn->mem == AX_MEM_GLOBAL ||
+            (hooks != NULL && tn->space != AX_SPACE_NONE))
             continue;
         axe__text_put(t, "/* %s %s: %lld elements%s */\n",
                       axe__mem_name(tn->mem), tn->name, (long long)tn->span,
@@ -206,6 +209,7 @@ typedef struct emitter {
      * operators k - 1 and k; "top" while the next block is the body's. */
     int seg1;
     bool top;
+    const ax_c_hooks *hooks; /* axe__emit_c_hooked's, or NULL */
 } emitter;
 
 static const char *const cmp_c[] = {" < ",  " <= ", " > ",
@@ -570,6 +574,9 @@ static void emit_block(emitter *e, const ax_stmt *s)
                           "code) */\n",
                           s->index, s->line, axe__scope_name(s->scope),
                           axe__op_name(s->op));
+        } else if (e->hooks != NULL) {
+            phase_open(e);
+            e->hooks->op(e->t, e->p, s, e->ind);
         } else if (s->stage[0] != NULL) {
             emit_staged(e, s);
         } else if (s->nmasks > 0) {
@@ -627,10 +634,11 @@ static void mark_used(const ax_stmt *s, bool *used)
 
 /* The CTA function of the whole body (seg1 0: k_NAME_cta) or of segment
  * seg1 - 1 of a mesh program (k_NAME_cta_sK). */
-static void cta_function(ax_text *t, const axe_program *p, int seg1)
+static void cta_function(ax_text *t, const axe_program *p, int seg1,
+                         const ax_c_hooks *hooks)
 {
     bool used[AX_MAX_TENSORS] = {false};
-    emitter e = {t, p, false, 1, NULL, 0, seg1, true};
+    emitter e = {t, p, false, 1, NULL, 0, seg1, true, hooks};
     int i;
     axe__text_put(t, "\nstatic void k_%s_cta", p->name);
     if (seg1 > 0)
@@ -648,11 +656,16 @@ static void cta_function(ax_text *t, const axe_program *p, int seg1)
             axe__text_put(t, "    (void)%s; /* not used */\n",
                           p->tensors[i].cname);
     for (i = 0; i < p->ntensors; i++)
-        if (p->tensors[i].mem != AX_MEM_GLOBAL)
+        if (p->tensors[i].mem != AX_MEM_GLOBAL &&
+            (hooks == NULL || p->tensors[i].space == AX_SPACE_NONE))
             axe__text_put(t, "    memset(%s, 0, sizeof %s);\n",
                           p->tensors[i].cname, p->tensors[i].cname);
+    if (hooks != NULL)
+        hooks->begin(t, p);
     emit_block(&e, p->body);
     phase_close(&e);
+    if (hooks != NULL)
+        hooks->end(t, p);
     axe__text_put(t, "    (void)ax_tid, (void)ax_k;\n}\n");
 }
 
@@ -723,10 +736,10 @@ void axe__emit_c(ax_text *t, const axe_program *p, const char *file)
 {
     ax_text b;
     axe__text_init(&b, p->arena);
-    storage(&b, p);
+    storage(&b, p, NULL);
     shuffle_storage(&b, p, p->body);
     orders(&b);
-    cta_function(&b, p, 0);
+    cta_function(&b, p, 0, NULL);
     driver(&b, p, NULL);
     axe__emit_harness(&b, p, false);
     if (b.status != AXE_OK) {
@@ -744,17 +757,37 @@ void axe__emit_c_mesh(ax_text *t, const axe_program *p, const char *file,
     ax_text b;
     int k;
     axe__text_init(&b, p->arena);
-    storage(&b, p);
+    storage(&b, p, NULL);
     shuffle_storage(&b, p, p->body);
     orders(&b);
     mesh->decls(&b, p);
     for (k = 0; k <= p->ndevops; k++)
-        cta_function(&b, p, k + 1);
+        cta_function(&b, p, k + 1, NULL);
     driver(&b, p, mesh);
     axe__text_put(&b, "\n#define main axe_rank_main\n");
     axe__emit_harness(&b, p, false);
     axe__text_put(&b, "#undef main\n");
     mesh->main(&b, p);
+    if (b.status != AXE_OK) {
+        t->status = b.status;
+        return;
+    }
+    preamble(t, p, file, b.buf);
+    axe__text_put(t, "%s", b.buf != NULL ? b.buf : "");
+}
+
+/* The C backend's program with "hooks" (compiler_internal.h). */
+void axe__emit_c_hooked(ax_text *t, const axe_program *p, const char *file,
+                        const ax_c_hooks *hooks)
+{
+    ax_text b;
+    axe__text_init(&b, p->arena);
+    storage(&b, p, hooks);
+    hooks->decls(&b, p);
+    orders(&b);
+    cta_function(&b, p, 0, hooks);
+    driver(&b, p, NULL);
+    axe__emit_harness(&b, p, false);
     if (b.status != AXE_OK) {
         t->status = b.status;
         return;

@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * C for --target trn-sim: the C backend's program (its harness, loops
+ * and conditions, axe__emit_c_hooked) in which every operator is engine
+ * instructions of the simulator compiler_trn_sim.h: copy.dma a table of
+ * DMA descriptors, copy.vector a table of vector-engine moves,
+ * gemm.tensor_engine the plan's table of matmuls (compiler_trn_gemm.c).
+ * The scratchpads are no arrays here: each sbuf (psum) tensor gets a
+ * byte offset in every partition of the simulator's SBUF (PSUM), in
+ * declaration order, at a multiple of its element size (of a PSUM bank);
+ * each HBM tensor is the kernel's parameter, registered as a memory of
+ * its own. The run ends with ax_trn_finish: the cycles on stderr, or the
+ * first failed access and exit 1.
+ */
+#include <string.h>
+
+#include "compiler_trn.h"
+
+static void indent_put(ax_text *t, int ind)
+{
+    axe__text_put(t, "%*s", ind * 4, "");
+}
+
+/* The simulator's buffer of each tensor: memory, byte offset; the bytes
+ * used per partition of SBUF and PSUM; the HBM tensors. */
+typedef struct trn_layout {
+    int mem[AX_MAX_TENSORS];
+    int64_t off[AX_MAX_TENSORS];
+    int64_t used[2];
+    int nhbm;
+} trn_layout;
+
+static int64_t round_up(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
+
+static void place(const axe_program *p, trn_layout *l)
+{
+    const axe_trn_model *m = &p->opts.trn;
+    int i;
+    memset(l, 0, sizeof *l);
+    for (i = 0; i < p->ntensors; i++) {
+        const ax_tensor *x = &p->tensors[i];
+        int64_t es = axe_dtype_size(x->dtype);
+        int k = x->space == AX_SPACE_PSUM;
+        if (x->space == AX_SPACE_NONE) {
+            l->mem[i] = x->mem == AX_MEM_GLOBAL ? 2 + l->nhbm++ : -1;
+            continue;
+        }
+        l->mem[i] = k;
+        l->off[i] = round_up(l->used[k], k ? m->psum_bank_bytes : es);
+        l->used[k] = l->off[i] + x->fspan * es;
+    }
+}
+
+static int ty_code(axe_dtype d)
+{
+    return d == AXE_DTYPE_F16 ? 1 : d == AXE_DTYPE_BF16 ? 2 : 0;
+}
+
+static void decls(ax_text *t, const axe_program *p)
+{
+    const axe_trn_model *m = &p->opts.trn;
+    trn_layout l;
+    int i;
+    place(p, &l);
+    axe__text_put(
+        t,
+        "\n#include \"compiler_trn_sim.h\"\n\n"
+        "/* The machine model (docs/compiler.md, \"The "
+        "accelerator model\"). */\n"
+        "static const ax_trn_model ax_model = {%lldLL, %lldLL, "
+        "%lldLL, %lldLL, %lldLL, %lldLL, %lldLL, %lldLL, %lldLL, "
+        "%lldLL, %lldLL, %lldLL};\n"
+        "static ax_trn_sim ax_sim;\n"
+        "/* Each tensor's buffer: name, memory (0 SBUF, 1 PSUM, 2 + "
+        "k HBM tensor k), dtype, byte offset per partition, "
+        "partitions, free elements, element bytes. */\n"
+        "static const ax_trn_buf ax_buf[%d] = {\n",
+        (long long)m->partitions, (long long)m->sbuf_partition_bytes,
+        (long long)m->psum_partition_bytes, (long long)m->psum_bank_bytes,
+        (long long)m->matmul_max_m, (long long)m->matmul_max_n,
+        (long long)m->matmul_max_k, (long long)m->matmul_fixed_cycles,
+        (long long)m->vector_fixed_cycles, (long long)m->vector_elems_per_cycle,
+        (long long)m->dma_fixed_cycles, (long long)m->dma_bytes_per_cycle,
+        p->ntensors);
+    for (i = 0; i < p->ntensors; i++) {
+        const ax_tensor *x = &p->tensors[i];
+        bool sp = x->space != AX_SPACE_NONE;
+        axe__text_put(t,
+                      "    {\"%s\", %d, %d, %lldLL, %lldLL, %lldLL, %dLL}%s\n",
+                      x->name, l.mem[i] < 0 ? 0 : l.mem[i], ty_code(x->dtype),
+                      (long long)l.off[i], (long long)(sp ? x->parts : 1),
+                      (long long)(sp ? x->fspan : x->span),
+                      axe_dtype_size(x->dtype), i + 1 < p->ntensors ? "," : "");
+    }
+    axe__text_put(t, "};\n");
+}
+
+static void begin(ax_text *t, const axe_program *p)
+{
+    trn_layout l;
+    int i;
+    place(p, &l);
+    axe__text_put(t,
+                  "    ax_trn_init(&ax_sim, &ax_model, %lldLL, %lldLL, %d);\n",
+                  (long long)l.used[0], (long long)l.used[1], l.nhbm);
+    for (i = 0; i < p->ntensors; i++) {
+        const ax_tensor *x = &p->tensors[i];
+        if (x->space != AX_SPACE_NONE)
+            axe__text_put(t, "    ax_trn_check_buf(&ax_sim, &ax_buf[%d]);\n",
+                          i);
+        else if (l.mem[i] >= 2)
+            axe__text_put(t,
+                          "    ax_trn_hbm(&ax_sim, %d, (void *)%s, %lldLL);\n",
+                          l.mem[i] - 2, x->cname,
+                          (long long)(x->span * axe_dtype_size(x->dtype)));
+    }
+}
+
+static void end(ax_text *t, const axe_program *p)
+{
+    (void)p;
+    axe__text_put(t, "    ax_trn_finish(&ax_sim);\n");
+}
+
+/* copy.dma or copy.vector: the descriptor table and one call each. */
+static void emit_copy(ax_text *t, const axe_program *p, const ax_stmt *s,
+                      int ind)
+{
+    const ax_trn_copy *c = s->tcopy;
+    int64_t q;
+    int l, k;
+    indent_put(t, ind);
+    axe__text_put(t,
+                  "{ /* op %d (line %d): core copy -- schedule copy.%s: %lld "
+                  "%s */\n",
+                  s->index, s->line, c->dma ? "dma" : "vector",
+                  (long long)c->ndesc,
+                  c->dma ? "DMA descriptors" : "vector-engine moves");
+    indent_put(t, ind + 1);
+    axe__text_put(t, "static const ax_trn_d ax_d[%lld] = {\n",
+                  (long long)c->ndesc);
+    for (q = 0; q < c->ndesc; q++) {
+        const ax_trn_desc *d = &c->d[q];
+        indent_put(t, ind + 2);
+        axe__text_put(t, "{{%lld, %lld, %lld, %lld}, %d, {",
+                      (long long)d->base[0], (long long)d->base[1],
+                      (long long)d->base[2], (long long)d->base[3], d->nlev);
+        for (l = 0; l < AX_TRN_LEVELS; l++)
+            axe__text_put(t, "%s%lld", l ? ", " : "",
+                          (long long)(l < d->nlev ? d->n[l] : 1));
+        axe__text_put(t, "}, {");
+        for (l = 0; l < AX_TRN_LEVELS; l++) {
+            axe__text_put(t, "%s{", l ? ", " : "");
+            for (k = 0; k < 4; k++)
+                axe__text_put(t, "%s%lld", k ? ", " : "",
+                              (long long)(l < d->nlev ? d->step[l][k] : 0));
+            axe__text_put(t, "}");
+        }
+        axe__text_put(t, "}}%s\n", q + 1 < c->ndesc ? "," : "");
+    }
+    indent_put(t, ind + 1);
+    axe__text_put(t, "};\n");
+    indent_put(t, ind + 1);
+    axe__text_put(t, "for (long ax_q = 0; ax_q < %lldL; ++ax_q) {\n",
+                  (long long)c->ndesc);
+    indent_put(t, ind + 2);
+    axe__text_put(t, "ax_sim.inst = ax_q;\n");
+    indent_put(t, ind + 2);
+    axe__text_put(t,
+                  "ax_trn_%s(&ax_sim, \"op %d (line %d) copy.%s\", "
+                  "&ax_buf[%d], &ax_buf[%d], &ax_d[ax_q]);\n",
+                  c->dma ? "dma" : "move", s->index, s->line,
+                  c->dma ? "dma" : "vector", s->args[1].tensor,
+                  s->args[0].tensor);
+    indent_put(t, ind + 1);
+    axe__text_put(t, "}\n");
+    indent_put(t, ind);
+    axe__text_put(t, "}\n");
+    (void)p;
+}
+
+/* gemm.tensor_engine: the plan's instruction table and one matmul
+ * each. */
+static void emit_matmul(ax_text *t, const axe_program *p, const ax_stmt *s,
+                        int ind)
+{
+    const ax_trn_mm *mm = s->trn;
+    int64_t q;
+    indent_put(t, ind);
+    axe__text_put(t,
+                  "{ /* op %d (line %d): core gemm -- schedule "
+                  "gemm.tensor_engine: %lld matmuls of %lld x %lld x %lld */\n",
+                  s->index, s->line, (long long)mm->ninst,
+                  (long long)mm->shape[0], (long long)mm->shape[1],
+                  (long long)mm->shape[2]);
+    indent_put(t, ind + 1);
+    axe__text_put(t, "static const long ax_mm[%lld][3] = {\n",
+                  (long long)mm->ninst);
+    for (q = 0; q < mm->ninst; q++) {
+        indent_put(t, ind + 2);
+        axe__text_put(t, "{%lldL, %lldL, %lldL}%s\n", (long long)mm->base[q][0],
+                      (long long)mm->base[q][1], (long long)mm->base[q][2],
+                      q + 1 < mm->ninst ? "," : "");
+    }
+    indent_put(t, ind + 1);
+    axe__text_put(t, "};\n");
+    indent_put(t, ind + 1);
+    axe__text_put(t,
+                  "static const long long ax_rs[3] = {%lldLL, %lldLL, "
+                  "%lldLL}, ax_cs[3] = {%lldLL, %lldLL, %lldLL};\n",
+                  (long long)mm->rstride[0], (long long)mm->rstride[1],
+                  (long long)mm->rstride[2], (long long)mm->cstride[0],
+                  (long long)mm->cstride[1], (long long)mm->cstride[2]);
+    indent_put(t, ind + 1);
+    axe__text_put(t, "for (long ax_q = 0; ax_q < %lldL; ++ax_q) {\n",
+                  (long long)mm->ninst);
+    indent_put(t, ind + 2);
+    axe__text_put(t, "ax_sim.inst = ax_q;\n");
+    indent_put(t, ind + 2);
+    axe__text_put(t,
+                  "ax_trn_matmul(&ax_sim, \"op %d (line %d) matmul\", "
+                  "&ax_buf[%d], &ax_buf[%d], &ax_buf[%d], ax_mm[ax_q], "
+                  "%lldLL, %lldLL, %lldLL, ax_rs, ax_cs, %d, %d);\n",
+                  s->index, s->line, s->args[0].tensor, s->args[1].tensor,
+                  s->args[2].tensor, (long long)mm->shape[0],
+                  (long long)mm->shape[1], (long long)mm->shape[2],
+                  ty_code(p->tensors[s->args[1].tensor].dtype),
+                  ty_code(p->tensors[s->args[2].tensor].dtype));
+    indent_put(t, ind + 1);
+    axe__text_put(t, "}\n");
+    indent_put(t, ind);
+    axe__text_put(t, "}\n");
+}
+
+static void op(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
+{
+    if (s->tcopy != NULL)
+        emit_copy(t, p, s, ind);
+    else if (s->trn != NULL)
+        emit_matmul(t, p, s, ind);
+    else /* the backend's check refused it */
+        t->status = AXE_ERR_UNSUPPORTED;
+}
+
+void axe__emit_trn(ax_text *t, const axe_program *p, const char *file)
+{
+    static const ax_c_hooks hooks = {decls, begin, end, op};
+    axe__emit_c_hooked(t, p, file, &hooks);
+}

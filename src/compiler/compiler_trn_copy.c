@@ -1,0 +1,430 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * copy.dma and copy.vector of a core kernel (docs/compiler.md, "The
+ * accelerator model"): a copy between HBM and SBUF (or across SBUF
+ * partitions) as DMA descriptors, a copy between scratchpads that keeps
+ * every element's partition as vector-engine moves. Both derive their
+ * descriptors from the layouts: every element pair of the copy (the
+ * storage addresses of the source and destination elements at the same
+ * logical index, a scratchpad address split into partition and free
+ * element) in the copy's row-major order, compressed greedily into
+ * affine nests: consecutive items of the same shape whose bases differ
+ * by one step become one item with that step as a new outer level, until
+ * no two merge or an item has AX_TRN_LEVELS levels. A level that moves a
+ * scratchpad side's partition keeps its free element and is that side's
+ * only such level (a descriptor's partition start, count and stride).
+ * Each failure names the tensor and the rule. Invariant: the descriptors
+ * enumerate exactly the copy's element pairs, each once.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler_internal.h"
+
+/* Pass 1 keeps at most this many runs (each a descriptor-sized item). */
+#define AX_TRN_MAX_RUNS ((int64_t)1 << 18)
+
+/* A growing array of items. */
+typedef struct items {
+    ax_trn_desc *it;
+    int64_t n, cap;
+} items;
+
+/* Room for one more item; false when out of memory. */
+static bool grow(items *v)
+{
+    ax_trn_desc *m;
+    int64_t cap;
+    if (v->n < v->cap)
+        return true;
+    cap = v->cap > 0 ? 2 * v->cap : 256;
+    m = realloc(v->it, (size_t)cap * sizeof *m);
+    if (m == NULL)
+        return false;
+    v->it = m;
+    v->cap = cap;
+    return true;
+}
+
+static const char *space_name(const ax_tensor *t)
+{
+    return t->space == AX_SPACE_SBUF   ? "SBUF"
+           : t->space == AX_SPACE_PSUM ? "PSUM"
+                                       : "HBM";
+}
+
+/* The region "r" of the copy: whole dims of constant starts, no view,
+ * mask or broadcast. */
+static axe_status plain_region(const axe_program *p, const ax_ref *r,
+                               const char *role, axe_diag *why)
+{
+    const ax_tensor *t = &p->tensors[r->tensor];
+    int d;
+    if (r->is_view || r->any_masked || r->bdim >= 0)
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "the %s ('%s') is a view, masked or broadcast "
+                         "(descriptors take plain regions)",
+                         role, t->name);
+    for (d = 0; d < r->ndim; d++)
+        if (r->start[d] != NULL && r->start[d]->kind != AX_EX_INT)
+            return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                             "the %s ('%s') starts at a run-time position in "
+                             "dim %d (descriptors are derived at compile "
+                             "time from constant regions, not yet from "
+                             "loop variables)",
+                             role, t->name, d);
+    return AXE_OK;
+}
+
+/* The point of element "c" of tensor "t": (partition, free element) of a
+ * scratchpad, (0, address) of an HBM tensor. */
+static axe_status point_of(const ax_tensor *t, const int64_t *c, int64_t *pt)
+{
+    axe_point q;
+    int64_t lin = 0, a = 0;
+    int d;
+    for (d = 0; d < t->ndim; d++)
+        lin = lin * t->shape[d] + c[d];
+    AXE_TRY(axe_layout_apply_base(&t->layout, lin, &q, NULL));
+    for (d = 0; d < q.n; d++)
+        a += strcmp(q.axis[d], "m") == 0 ? q.v[d] : 0;
+    pt[0] = t->space != AX_SPACE_NONE ? a / t->fspan : 0;
+    pt[1] = t->space != AX_SPACE_NONE ? a % t->fspan : a;
+    return AXE_OK;
+}
+
+/* Whether step "st" may become a new level of "d": on each scratchpad
+ * side, a step that moves the partition keeps the free element and is
+ * the side's only partition level. */
+static bool level_ok(const ax_trn_desc *d, const int64_t *st)
+{
+    int side, l;
+    for (side = 0; side < 2; side++) {
+        if (st[2 * side] == 0)
+            continue;
+        if (st[2 * side + 1] != 0)
+            return false;
+        for (l = 0; l < d->nlev; l++)
+            if (d->step[l][2 * side] != 0)
+                return false;
+    }
+    return true;
+}
+
+static bool same_shape(const ax_trn_desc *a, const ax_trn_desc *b)
+{
+    return a->nlev == b->nlev &&
+           memcmp(a->n, b->n, (size_t)a->nlev * sizeof a->n[0]) == 0 &&
+           memcmp(a->step, b->step, (size_t)a->nlev * sizeof a->step[0]) == 0;
+}
+
+/* The difference of the bases of "b" and "a" into "st". */
+static void base_diff(const ax_trn_desc *a, const ax_trn_desc *b, int64_t *st)
+{
+    for (int k = 0; k < 4; k++)
+        st[k] = b->base[k] - a->base[k];
+}
+
+/* "d" with step "st" of count "n" as its new outermost level. */
+static void add_level(ax_trn_desc *d, int64_t n, const int64_t *st)
+{
+    memmove(&d->n[1], &d->n[0], (size_t)d->nlev * sizeof d->n[0]);
+    memmove(&d->step[1], &d->step[0], (size_t)d->nlev * sizeof d->step[0]);
+    d->n[0] = n;
+    memcpy(d->step[0], st, sizeof d->step[0]);
+    d->nlev++;
+}
+
+/* One merge pass over items[0, *n): runs of the same shape at one step
+ * become one item each. Returns whether any merged. */
+static bool merge_pass(ax_trn_desc *it, int64_t *n)
+{
+    int64_t i = 0, out = 0, j;
+    int64_t st[4], st2[4];
+    while (i < *n) {
+        j = i + 1;
+        if (j < *n && it[i].nlev < AX_TRN_LEVELS && same_shape(&it[i], &it[j]))
+            base_diff(&it[i], &it[j], st);
+        if (j < *n && it[i].nlev < AX_TRN_LEVELS &&
+            same_shape(&it[i], &it[j]) && level_ok(&it[i], st)) {
+            for (j = i + 2; j < *n && same_shape(&it[i], &it[j]); j++) {
+                base_diff(&it[j - 1], &it[j], st2);
+                if (memcmp(st, st2, sizeof st) != 0)
+                    break;
+            }
+        }
+        it[out] = it[i];
+        if (j - i >= 2)
+            add_level(&it[out], j - i, st);
+        out++;
+        i = j;
+    }
+    j = *n;
+    *n = out;
+    return out < j;
+}
+
+/* The copy's element pairs as runs (pass 1, streamed): items of one
+ * level or single points, in row-major order of the regions. */
+static axe_status runs(const axe_program *p, const ax_stmt *s, bool vector,
+                       items *v, axe_diag *why)
+{
+    const ax_ref *r[2] = {&s->args[1], &s->args[0]};
+    const ax_tensor *t[2] = {&p->tensors[r[0]->tensor],
+                             &p->tensors[r[1]->tensor]};
+    int64_t idx[AX_MAX_DIMS] = {0}, c[AX_MAX_DIMS], pt[4], st[4], total = 1;
+    int64_t e, k;
+    int d, side;
+    for (d = 0; d < r[1]->ndim; d++)
+        total *= r[1]->len[d];
+    for (e = 0; e < total; e++) {
+        ax_trn_desc *cur = v->n > 0 ? &v->it[v->n - 1] : NULL;
+        for (side = 0; side < 2; side++) {
+            for (d = 0; d < r[side]->ndim; d++)
+                c[d] =
+                    (r[side]->start[d] != NULL ? r[side]->start[d]->value : 0) +
+                    idx[d];
+            if (point_of(t[side], c, &pt[2 * side]) != AXE_OK)
+                return axe__fail(why, AXE_ERR_INVALID, -1,
+                                 "element %lld of '%s' has no storage "
+                                 "address",
+                                 (long long)e, t[side]->name);
+        }
+        if (vector && pt[0] != pt[2])
+            return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                             "element %lld moves from partition %lld of '%s' "
+                             "to partition %lld of '%s' (the vector engine "
+                             "keeps partitions; DMA moves across them)",
+                             (long long)e, (long long)pt[0], t[0]->name,
+                             (long long)pt[2], t[1]->name);
+        for (k = 0; k < 4 && cur != NULL; k++)
+            st[k] =
+                pt[k] - (cur->base[k] + (cur->nlev ? cur->n[0] - 1 : 0) *
+                                            (cur->nlev ? cur->step[0][k] : 0));
+        if (cur != NULL &&
+            ((cur->nlev == 0 && level_ok(cur, st)) ||
+             (cur->nlev == 1 && memcmp(st, cur->step[0], sizeof st) == 0))) {
+            if (cur->nlev == 0)
+                add_level(cur, 2, st);
+            else
+                cur->n[0]++;
+        } else {
+            if (v->n == AX_TRN_MAX_RUNS)
+                return axe__fail(why, AXE_ERR_CAPACITY, -1,
+                                 "more than %lld contiguous runs",
+                                 (long long)AX_TRN_MAX_RUNS);
+            if (!grow(v))
+                return axe__fail(why, AXE_ERR_NO_MEMORY, -1, "out of memory");
+            memset(&v->it[v->n], 0, sizeof v->it[v->n]);
+            memcpy(v->it[v->n].base, pt, sizeof pt);
+            v->n++;
+        }
+        for (d = r[1]->ndim - 1; d >= 0 && ++idx[d] == r[1]->len[d]; d--)
+            idx[d] = 0;
+    }
+    return AXE_OK;
+}
+
+axe_status axe__trn_copy_descs(const axe_program *p, const ax_stmt *s,
+                               bool vector, ax_trn_desc **out, int64_t *nout,
+                               axe_diag *why)
+{
+    const ax_ref *dst = &s->args[0], *src = &s->args[1];
+    items v = {NULL, 0, 0};
+    int d;
+    axe_status st;
+    *out = NULL;
+    *nout = 0;
+    AXE_TRY(plain_region(p, src, "source", why));
+    AXE_TRY(plain_region(p, dst, "destination", why));
+    if (src->ndim != dst->ndim)
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "the regions have %d and %d dims", src->ndim,
+                         dst->ndim);
+    for (d = 0; d < dst->ndim; d++)
+        if (src->len[d] != dst->len[d])
+            return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                             "the regions differ in dim %d (%lld, %lld)", d,
+                             (long long)src->len[d], (long long)dst->len[d]);
+    st = runs(p, s, vector, &v, why);
+    while (st == AXE_OK && merge_pass(v.it, &v.n))
+        ;
+    if (st == AXE_OK && v.n > AX_TRN_MAX_DESC)
+        st = axe__fail(why, AXE_ERR_CAPACITY, -1, "%lld descriptors, beyond %d",
+                       (long long)v.n, AX_TRN_MAX_DESC);
+    if (st != AXE_OK) {
+        free(v.it);
+        return st;
+    }
+    *out = v.it;
+    *nout = v.n;
+    return AXE_OK;
+}
+
+/* Operand "k" (0 source, 1 destination) of a copy. */
+static const ax_tensor *side(const axe_program *p, const ax_stmt *s, int k)
+{
+    return &p->tensors[s->args[1 - k].tensor];
+}
+
+/* One side of descriptor "d" for --explain: "a P 0:128:1 F 0
+ * [[1,128]]" or "A m 0 [[256,128],[1,128]]". */
+static void side_text(ax_text *t, const ax_tensor *x, const ax_trn_desc *d,
+                      int k)
+{
+    int l, pl = -1;
+    for (l = 0; l < d->nlev; l++)
+        if (d->step[l][2 * k] != 0)
+            pl = l;
+    if (x->space == AX_SPACE_NONE)
+        axe__text_put(t, "%s m %lld [", x->name, (long long)d->base[2 * k + 1]);
+    else
+        axe__text_put(t, "%s P %lld:%lld:%lld F %lld [", x->name,
+                      (long long)d->base[2 * k],
+                      (long long)(pl >= 0 ? d->n[pl] : 1),
+                      (long long)(pl >= 0 ? d->step[pl][2 * k] : 1),
+                      (long long)d->base[2 * k + 1]);
+    for (l = 0; l < d->nlev; l++)
+        if (l == pl)
+            axe__text_put(t, "%sP", l ? "," : "");
+        else
+            axe__text_put(t, "%s[%lld,%lld]", l ? "," : "",
+                          (long long)d->step[l][2 * k + 1], (long long)d->n[l]);
+    axe__text_put(t, "]");
+}
+
+/* The --explain lines of copy "s" with descriptors "c". */
+static const char *explain(const axe_program *p, const ax_stmt *s,
+                           const ax_trn_copy *c)
+{
+    const ax_tensor *x = side(p, s, 0), *y = side(p, s, 1);
+    int64_t q, bytes = 0, esz = axe_dtype_size(x->dtype);
+    ax_text t;
+    for (q = 0; q < c->ndesc; q++) {
+        int64_t e = 1;
+        for (int l = 0; l < c->d[q].nlev; l++)
+            e *= c->d[q].n[l];
+        bytes += e * esz;
+    }
+    axe__text_init(&t, p->arena);
+    axe__text_put(&t,
+                  "    %lld %s %s -> %s, %lld bytes; each: source -> "
+                  "destination, P start:count:stride, F start, [[stride,"
+                  "count],...] outermost first (P: the partition level)\n",
+                  (long long)c->ndesc,
+                  c->dma ? "DMA descriptors" : "vector-engine moves",
+                  space_name(x), space_name(y), (long long)bytes);
+    for (q = 0; q < c->ndesc && q < 8; q++) {
+        axe__text_put(&t, "    %s %lld: ", c->dma ? "dma" : "move",
+                      (long long)q);
+        side_text(&t, x, &c->d[q], 0);
+        axe__text_put(&t, " -> ");
+        side_text(&t, y, &c->d[q], 1);
+        axe__text_put(&t, "\n");
+    }
+    if (c->ndesc > 8)
+        axe__text_put(&t, "    ... %lld more\n", (long long)(c->ndesc - 8));
+    return t.status == AXE_OK ? t.buf : NULL;
+}
+
+/* The common checks of both schedules: a core kernel's copy of one
+ * dtype. */
+static axe_status core_copy(const axe_program *p, const ax_stmt *s,
+                            axe_diag *why)
+{
+    if (!p->core)
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "not a core kernel (the engines run a core "
+                         "kernel's copies)");
+    if (side(p, s, 0)->dtype != side(p, s, 1)->dtype)
+        return axe__fail(
+            why, AXE_ERR_UNSUPPORTED, -1,
+            "'%s' is %s and '%s' %s (the engines move bytes "
+            "here; no conversion yet)",
+            side(p, s, 0)->name, axe_dtype_name(side(p, s, 0)->dtype),
+            side(p, s, 1)->name, axe_dtype_name(side(p, s, 1)->dtype));
+    return AXE_OK;
+}
+
+/* The descriptors, kept with the plan when "commit". */
+static axe_status finish(axe_program *p, ax_stmt *s, bool dma, ax_plan *plan,
+                         axe_diag *why, bool commit)
+{
+    ax_trn_desc *d;
+    ax_trn_copy *c;
+    int64_t n;
+    axe_diag w;
+    axe_status st = axe__trn_copy_descs(p, s, !dma, &d, &n, &w);
+    if (st != AXE_OK)
+        return axe__fail(why, st, -1, "%s ('%s' -> '%s'): %s",
+                         dma ? "DMA" : "vector engine", side(p, s, 0)->name,
+                         side(p, s, 1)->name, w.message);
+    if (commit) {
+        c = axe__arena_alloc(p->arena, sizeof *c);
+        if (c == NULL || (c->d = axe__arena_alloc(
+                              p->arena, (size_t)n * sizeof *d)) == NULL) {
+            free(d);
+            return AXE_ERR_NO_MEMORY;
+        }
+        memcpy(c->d, d, (size_t)n * sizeof *d);
+        c->dma = dma;
+        c->ndesc = n;
+        c->hbm[0] = side(p, s, 0)->space == AX_SPACE_NONE;
+        c->hbm[1] = side(p, s, 1)->space == AX_SPACE_NONE;
+        if ((c->why = explain(p, s, c)) == NULL) {
+            free(d);
+            return AXE_ERR_NO_MEMORY;
+        }
+        s->tcopy = c;
+    }
+    free(d);
+    return axe__plan_build(p, s, AX_PLAN_SERIAL, -1, plan, why);
+}
+
+axe_status axe__copy_dma(axe_program *p, ax_stmt *s, ax_plan *plan,
+                         axe_diag *why, bool commit)
+{
+    const ax_tensor *x, *y;
+    axe_diag w;
+    AXE_TRY(core_copy(p, s, why));
+    x = side(p, s, 0);
+    y = side(p, s, 1);
+    if (x->space == AX_SPACE_PSUM || y->space == AX_SPACE_PSUM)
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "'%s' is in PSUM (DMA queues reach HBM and SBUF; "
+                         "the vector engine reaches PSUM)",
+                         x->space == AX_SPACE_PSUM ? x->name : y->name);
+    if (x->space == AX_SPACE_NONE && y->space == AX_SPACE_NONE)
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "'%s' and '%s' are both in HBM (a core kernel "
+                         "moves HBM through SBUF)",
+                         x->name, y->name);
+    if (x->space != AX_SPACE_NONE && y->space != AX_SPACE_NONE &&
+        axe__copy_vector_engine(p, s, plan, &w, false) == AXE_OK)
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "'%s' -> '%s' keeps every partition: copy.vector "
+                         "moves it (DMA moves SBUF across partitions)",
+                         x->name, y->name);
+    return finish(p, s, true, plan, why, commit);
+}
+
+axe_status axe__copy_vector_engine(axe_program *p, ax_stmt *s, ax_plan *plan,
+                                   axe_diag *why, bool commit)
+{
+    const ax_tensor *x, *y;
+    AXE_TRY(core_copy(p, s, why));
+    x = side(p, s, 0);
+    y = side(p, s, 1);
+    if (x->space == AX_SPACE_NONE || y->space == AX_SPACE_NONE)
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "'%s' is in HBM (the vector engine moves between "
+                         "scratchpads; DMA reaches HBM)",
+                         x->space == AX_SPACE_NONE ? x->name : y->name);
+    return finish(p, s, false, plan, why, commit);
+}
+
+void axe__trn_copy_describe(ax_text *t, const ax_stmt *s)
+{
+    if (s->tcopy != NULL)
+        axe__text_put(t, "%s", s->tcopy->why);
+}
