@@ -7,7 +7,8 @@
 # simulator and pass --check with "cycles" and the engines in --json; the
 # double-buffered GEMM (tests/kernels/trn_sim_double.axe) takes fewer
 # simulated cycles than the serial one (trn_sim_serial.axe) with the same
-# instructions; operators without an engine schedule and kernels that are
+# instructions, and the serial one written with a loop (trn_sim_loop.axe:
+# descriptors per value of the loop variable) the same; operators without an engine schedule and kernels that are
 # not core kernels are refused at compile time with the reason; the
 # simulator's run-time checks (a partition outside a tensor, a vector
 # move across partitions) stop the run with the instruction and the
@@ -28,7 +29,7 @@ json_int() {
 }
 
 # A run passes --check and reports cycles; the cycles into $tmp/NAME.cyc.
-for k in trn_sim_serial trn_sim_double; do
+for k in trn_sim_serial trn_sim_double trn_sim_loop; do
     for seed in 1 7; do
         if "$AXE" run "$K/$k.axe" --target trn-sim --check --json \
             --seed "$seed" >"$tmp/$k.json" 2>"$tmp/err" &&
@@ -49,6 +50,12 @@ if [ -n "$serial" ] && [ -n "$double" ] && [ "$double" -lt "$serial" ]; then
     ok
 else
     bad "double-buffered cycles '$double' not below serial '$serial'"
+fi
+# The loop form runs the serial kernel's instructions: the same cycles.
+if [ "$(cat "$tmp/trn_sim_loop.cyc")" = "$serial" ]; then
+    ok
+else
+    bad "loop cycles '$(cat "$tmp/trn_sim_loop.cyc")' differ from serial '$serial'"
 fi
 # The text form names the cycles too.
 if "$AXE" run "$K/trn_sim_serial.axe" --target trn-sim --check >"$tmp/out" 2>&1 &&

@@ -12,7 +12,10 @@
  * partition rules (per scratchpad side at most one level moves the
  * partition and it keeps the free element; a vector move keeps every
  * partition); a vector move refused is one that crosses partitions, with
- * the reason; and the --explain rows of a plain copy, written by hand.
+ * the reason; copies whose starts read loop variables, at every value
+ * of the loops (and the list dispatch keeps for each value); a start
+ * reading a runtime scalar refused with the reason; and the --explain
+ * rows of a plain copy, written by hand.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,9 +92,10 @@ static int cmp4(const void *a, const void *b)
     return 0;
 }
 
-/* The copy's pairs by brute force into "want" (n of them). */
-static bool want_pairs(const axe_program *p, const ax_stmt *s, int64_t *want,
-                       int64_t *n)
+/* The copy's pairs by brute force into "want" (n of them), its starts
+ * at the variables "env". */
+static bool want_pairs(const axe_program *p, const ax_stmt *s,
+                       const int64_t *env, int64_t *want, int64_t *n)
 {
     const ax_ref *r[2] = {&s->args[1], &s->args[0]};
     int64_t i, j, rows = s->args[0].len[0], cols = s->args[0].len[1];
@@ -101,8 +105,12 @@ static bool want_pairs(const axe_program *p, const ax_stmt *s, int64_t *want,
         for (j = 0; j < cols; j++) {
             for (side = 0; side < 2; side++) {
                 const ax_tensor *t = &p->tensors[r[side]->tensor];
-                int64_t r0 = r[side]->start[0] ? r[side]->start[0]->value : 0;
-                int64_t c0 = r[side]->start[1] ? r[side]->start[1]->value : 0;
+                int64_t r0 = r[side]->start[0]
+                                 ? axe__expr_eval(r[side]->start[0], env)
+                                 : 0;
+                int64_t c0 = r[side]->start[1]
+                                 ? axe__expr_eval(r[side]->start[1], env)
+                                 : 0;
                 if (!point(p, t, (r0 + i) * t->shape[1] + c0 + j,
                            &want[4 * *n + 2 * side]))
                     return false;
@@ -167,9 +175,10 @@ static bool crosses(const int64_t *want, int64_t n)
 
 static int64_t checked_copies;
 
-/* The law on copy "s" of "p" under copy.vector ("vector") or copy.dma. */
-static void check_copy(const axe_program *p, const ax_stmt *s, bool vector,
-                       const char *what)
+/* The law on copy "s" of "p" under copy.vector ("vector") or copy.dma,
+ * its starts at the variables "env". */
+static void check_copy_at(const axe_program *p, const ax_stmt *s,
+                          const int64_t *env, bool vector, const char *what)
 {
     int64_t nw, ng, nd, q;
     int64_t *want = malloc(4096 * 4 * sizeof *want);
@@ -178,13 +187,13 @@ static void check_copy(const axe_program *p, const ax_stmt *s, bool vector,
     axe_diag why;
     axe_status st;
     bool ok;
-    if (want == NULL || got == NULL || !want_pairs(p, s, want, &nw)) {
+    if (want == NULL || got == NULL || !want_pairs(p, s, env, want, &nw)) {
         TL_CHECK(false, "%s: no brute-force pairs", what);
         free(want);
         free(got);
         return;
     }
-    st = axe__trn_copy_descs(p, s, vector, &d, &nd, &why);
+    st = axe__trn_copy_descs(p, s, env, vector, &d, &nd, &why);
     if (vector && crosses(want, nw)) {
         TL_CHECK(st == AXE_ERR_UNSUPPORTED &&
                      strstr(why.message, "the vector engine keeps "
@@ -207,6 +216,13 @@ static void check_copy(const axe_program *p, const ax_stmt *s, bool vector,
     free(d);
     free(want);
     free(got);
+}
+
+static void check_copy(const axe_program *p, const ax_stmt *s, bool vector,
+                       const char *what)
+{
+    int64_t env[AX_MAX_VARS] = {0};
+    check_copy_at(p, s, env, vector, what);
 }
 
 /* One random program: x (sbuf), y (sbuf), z (psum), random layouts of
@@ -253,6 +269,80 @@ static void random_case(int i)
     check_copy(p, p->ops[2], true, what);
     snprintf(what, sizeof what, "case %d, SBUF -> HBM\n%s", i, src);
     check_copy(p, p->ops[3], false, what);
+    axe_program_free(p);
+}
+
+/* Copies whose starts read loop variables: for every value of the
+ * loops, the descriptors at those values against brute force, and the
+ * dispatched copy's list for that value (c->off) equal to them. */
+static void test_loops(void)
+{
+    static const char src[] =
+        "kernel k(A: global f32[12, 40], B: global f32[12, 40]) core\n{\n"
+        "    sbuf x: f32[4, 8] layout S[(4,2,4):(1@P,4@F,1@F)];\n"
+        "    for i in range(3) {\n"
+        "        for j in range(5) {\n"
+        "            core copy(x, A[i * 4 : +4, j * 8 : +8]);\n"
+        "            core copy(B[i * 4 : +4, (4 - j) * 8 : +8], x);\n"
+        "        }\n    }\n}\n";
+    axe_program *p = NULL;
+    axe_diag d;
+    int64_t env[AX_MAX_VARS] = {0}, i, j, nd, q;
+    int k;
+    char what[64];
+    TL_CHECK(axe_program_compile(src, sizeof src - 1, NULL, NULL, &p, &d) ==
+                 AXE_OK,
+             "loop program: %s", d.message);
+    if (p == NULL)
+        return;
+    for (k = 0; k < 2; k++) {
+        const ax_stmt *s = p->ops[k];
+        const ax_trn_copy *c = s->tcopy;
+        TL_CHECK(c != NULL && c->nloop == 2 && c->ncombo == 15, "op %d: loops",
+                 k);
+        for (i = 0; c != NULL && i < 3; i++)
+            for (j = 0; j < 5; j++) {
+                ax_trn_desc *dd = NULL;
+                axe_diag w;
+                env[c->loop_var[0]] = i;
+                env[c->loop_var[1]] = j;
+                snprintf(what, sizeof what, "op %d at i=%lld j=%lld", k,
+                         (long long)i, (long long)j);
+                check_copy_at(p, s, env, false, what);
+                q = i * 5 + j;
+                TL_CHECK(axe__trn_copy_descs(p, s, env, false, &dd, &nd, &w) ==
+                                 AXE_OK &&
+                             c->off[q + 1] - c->off[q] == nd &&
+                             memcmp(dd, &c->d[c->off[q]],
+                                    (size_t)nd * sizeof *dd) == 0,
+                         "%s: the kept list differs", what);
+                free(dd);
+            }
+    }
+    TL_CHECK(strstr(p->ops[0]->explain, "at (i, j) = (0, 0) (a list per "
+                                        "value: 15 values, 15 in all)") != NULL,
+             "loop explain: %s", p->ops[0]->explain);
+    axe_program_free(p);
+}
+
+/* A start that reads a runtime scalar: no descriptors, with the reason. */
+static void test_scalar_start(void)
+{
+    static const char src[] =
+        "kernel k(A: global f32[12, 40], n: i32) core\n{\n"
+        "    sbuf x: f32[4, 8];\n"
+        "    core copy(x, A[n % 8 : +4, 0 : +8]);\n}\n";
+    axe_program *p = NULL;
+    axe_diag d;
+    TL_CHECK(axe_program_compile(src, sizeof src - 1, NULL, NULL, &p, &d) ==
+                 AXE_OK,
+             "scalar program: %s", d.message);
+    if (p == NULL)
+        return;
+    TL_CHECK(strstr(p->ops[0]->explain,
+                    "rejected copy.dma: the start of dim 0 of 'A' reads 'n' "
+                    "(descriptors are derived at compile time") != NULL,
+             "scalar start: %s", p->ops[0]->explain);
     axe_program_free(p);
 }
 
@@ -306,5 +396,7 @@ int main(void)
     TL_CHECK(checked_copies >= 600, "only %lld copies checked",
              (long long)checked_copies);
     test_explain();
+    test_loops();
+    test_scalar_start();
     return tl_finish();
 }

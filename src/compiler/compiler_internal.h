@@ -581,20 +581,31 @@ typedef struct ax_trn_desc {
     int64_t n[AX_TRN_LEVELS];       /* each level's count */
     int64_t step[AX_TRN_LEVELS][4]; /* its step (as base) */
 } ax_trn_desc;
+/* A copy whose region starts read loop variables has one descriptor
+ * list per combination of the values of those loops ("loop_var", of
+ * constant trips "loop_trip", outermost first): combination c = sum_k
+ * v_k * prod_{j > k} trip_j runs descriptors off[c] .. off[c + 1] - 1. */
+#define AX_TRN_MAX_LOOPS 4
+#define AX_TRN_MAX_COMBOS 4096
 typedef struct ax_trn_copy {
-    bool dma;        /* copy.dma (else copy.vector) */
-    bool hbm[2];     /* source / destination in HBM (global) */
-    int64_t ndesc;   /* descriptors */
-    ax_trn_desc *d;  /* in the arena */
+    bool dma;       /* copy.dma (else copy.vector) */
+    bool hbm[2];    /* source / destination in HBM (global) */
+    int64_t ndesc;  /* descriptors, of every combination */
+    ax_trn_desc *d; /* in the arena */
+    int nloop;
+    int loop_var[AX_TRN_MAX_LOOPS];
+    int64_t loop_trip[AX_TRN_MAX_LOOPS];
+    int64_t ncombo;  /* 1 without loops */
+    int64_t *off;    /* ncombo + 1 */
     const char *why; /* --explain lines */
 } ax_trn_copy;
-/* The descriptors of copy "s" (source and destination whole regions of
- * constant starts) into "out" (malloc'ed, *nout of them; the caller
- * frees); "vector": copy.vector's rules. AXE_ERR_UNSUPPORTED with the
- * reason when the copy has none under these rules. */
+/* The descriptors of copy "s" (plain regions, their starts evaluated
+ * with the variables "env") into "out" (malloc'ed, *nout of them; the
+ * caller frees); "vector": copy.vector's rules. AXE_ERR_UNSUPPORTED with
+ * the reason when the copy has none under these rules. */
 axe_status axe__trn_copy_descs(const axe_program *p, const ax_stmt *s,
-                               bool vector, ax_trn_desc **out, int64_t *nout,
-                               axe_diag *why);
+                               const int64_t *env, bool vector,
+                               ax_trn_desc **out, int64_t *nout, axe_diag *why);
 axe_status axe__copy_dma(axe_program *p, ax_stmt *s, ax_plan *plan,
                          axe_diag *why, bool commit);
 axe_status axe__copy_vector_engine(axe_program *p, ax_stmt *s, ax_plan *plan,

@@ -53,26 +53,16 @@ static const char *space_name(const ax_tensor *t)
                                        : "HBM";
 }
 
-/* The region "r" of the copy: whole dims of constant starts, no view,
- * mask or broadcast. */
+/* The region "r" of the copy: no view, mask or broadcast. */
 static axe_status plain_region(const axe_program *p, const ax_ref *r,
                                const char *role, axe_diag *why)
 {
     const ax_tensor *t = &p->tensors[r->tensor];
-    int d;
     if (r->is_view || r->any_masked || r->bdim >= 0)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                          "the %s ('%s') is a view, masked or broadcast "
                          "(descriptors take plain regions)",
                          role, t->name);
-    for (d = 0; d < r->ndim; d++)
-        if (r->start[d] != NULL && r->start[d]->kind != AX_EX_INT)
-            return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
-                             "the %s ('%s') starts at a run-time position in "
-                             "dim %d (descriptors are derived at compile "
-                             "time from constant regions, not yet from "
-                             "loop variables)",
-                             role, t->name, d);
     return AXE_OK;
 }
 
@@ -166,8 +156,8 @@ static bool merge_pass(ax_trn_desc *it, int64_t *n)
 
 /* The copy's element pairs as runs (pass 1, streamed): items of one
  * level or single points, in row-major order of the regions. */
-static axe_status runs(const axe_program *p, const ax_stmt *s, bool vector,
-                       items *v, axe_diag *why)
+static axe_status runs(const axe_program *p, const ax_stmt *s,
+                       const int64_t *env, bool vector, items *v, axe_diag *why)
 {
     const ax_ref *r[2] = {&s->args[1], &s->args[0]};
     const ax_tensor *t[2] = {&p->tensors[r[0]->tensor],
@@ -181,9 +171,10 @@ static axe_status runs(const axe_program *p, const ax_stmt *s, bool vector,
         ax_trn_desc *cur = v->n > 0 ? &v->it[v->n - 1] : NULL;
         for (side = 0; side < 2; side++) {
             for (d = 0; d < r[side]->ndim; d++)
-                c[d] =
-                    (r[side]->start[d] != NULL ? r[side]->start[d]->value : 0) +
-                    idx[d];
+                c[d] = (r[side]->start[d] != NULL
+                            ? axe__expr_eval(r[side]->start[d], env)
+                            : 0) +
+                       idx[d];
             if (point_of(t[side], c, &pt[2 * side]) != AXE_OK)
                 return axe__fail(why, AXE_ERR_INVALID, -1,
                                  "element %lld of '%s' has no storage "
@@ -226,8 +217,8 @@ static axe_status runs(const axe_program *p, const ax_stmt *s, bool vector,
 }
 
 axe_status axe__trn_copy_descs(const axe_program *p, const ax_stmt *s,
-                               bool vector, ax_trn_desc **out, int64_t *nout,
-                               axe_diag *why)
+                               const int64_t *env, bool vector,
+                               ax_trn_desc **out, int64_t *nout, axe_diag *why)
 {
     const ax_ref *dst = &s->args[0], *src = &s->args[1];
     items v = {NULL, 0, 0};
@@ -246,7 +237,7 @@ axe_status axe__trn_copy_descs(const axe_program *p, const ax_stmt *s,
             return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                              "the regions differ in dim %d (%lld, %lld)", d,
                              (long long)src->len[d], (long long)dst->len[d]);
-    st = runs(p, s, vector, &v, why);
+    st = runs(p, s, env, vector, &v, why);
     while (st == AXE_OK && merge_pass(v.it, &v.n))
         ;
     if (st == AXE_OK && v.n > AX_TRN_MAX_DESC)
@@ -293,28 +284,46 @@ static void side_text(ax_text *t, const ax_tensor *x, const ax_trn_desc *d,
     axe__text_put(t, "]");
 }
 
-/* The --explain lines of copy "s" with descriptors "c". */
+/* " at (ki, mi) = (0, 0) (a list per value: 4 values, 16 in all)" for
+ * a copy with loops. */
+static void loops_text(ax_text *t, const axe_program *p, const ax_trn_copy *c)
+{
+    int k;
+    if (c->nloop == 0)
+        return;
+    axe__text_put(t, " at (");
+    for (k = 0; k < c->nloop; k++)
+        axe__text_put(t, "%s%s", k ? ", " : "", p->vars[c->loop_var[k]]);
+    axe__text_put(t, ") = (");
+    for (k = 0; k < c->nloop; k++)
+        axe__text_put(t, "%s0", k ? ", " : "");
+    axe__text_put(t, ") (a list per value: %lld values, %lld in all)",
+                  (long long)c->ncombo, (long long)c->ndesc);
+}
+
+/* The --explain lines of copy "s" with descriptors "c" (those of the
+ * loops' first values). */
 static const char *explain(const axe_program *p, const ax_stmt *s,
                            const ax_trn_copy *c)
 {
     const ax_tensor *x = side(p, s, 0), *y = side(p, s, 1);
-    int64_t q, bytes = 0, esz = axe_dtype_size(x->dtype);
+    int64_t q, bytes = 0, esz = axe_dtype_size(x->dtype), n = c->off[1];
     ax_text t;
-    for (q = 0; q < c->ndesc; q++) {
+    for (q = 0; q < n; q++) {
         int64_t e = 1;
         for (int l = 0; l < c->d[q].nlev; l++)
             e *= c->d[q].n[l];
         bytes += e * esz;
     }
     axe__text_init(&t, p->arena);
-    axe__text_put(&t,
-                  "    %lld %s %s -> %s, %lld bytes; each: source -> "
-                  "destination, P start:count:stride, F start, [[stride,"
-                  "count],...] outermost first (P: the partition level)\n",
-                  (long long)c->ndesc,
+    axe__text_put(&t, "    %lld %s %s -> %s, %lld bytes", (long long)n,
                   c->dma ? "DMA descriptors" : "vector-engine moves",
                   space_name(x), space_name(y), (long long)bytes);
-    for (q = 0; q < c->ndesc && q < 8; q++) {
+    loops_text(&t, p, c);
+    axe__text_put(&t, "; each: source -> destination, P start:count:stride, "
+                      "F start, [[stride,count],...] outermost first (P: "
+                      "the partition level)\n");
+    for (q = 0; q < n && q < 8; q++) {
         axe__text_put(&t, "    %s %lld: ", c->dma ? "dma" : "move",
                       (long long)q);
         side_text(&t, x, &c->d[q], 0);
@@ -322,8 +331,8 @@ static const char *explain(const axe_program *p, const ax_stmt *s,
         side_text(&t, y, &c->d[q], 1);
         axe__text_put(&t, "\n");
     }
-    if (c->ndesc > 8)
-        axe__text_put(&t, "    ... %lld more\n", (long long)(c->ndesc - 8));
+    if (n > 8)
+        axe__text_put(&t, "    ... %lld more\n", (long long)(n - 8));
     return t.status == AXE_OK ? t.buf : NULL;
 }
 
@@ -346,38 +355,182 @@ static axe_status core_copy(const axe_program *p, const ax_stmt *s,
     return AXE_OK;
 }
 
+/* Whether "b" (a block) contains "s"; the for statements around it
+ * onto "stack" (outermost first, *depth of them). */
+static bool enclosing(const ax_stmt *b, const ax_stmt *s, const ax_stmt **stack,
+                      int *depth)
+{
+    for (; b != NULL; b = b->next) {
+        if (b == s)
+            return true;
+        if (b->kind == AX_ST_FOR && *depth < AX_MAX_VARS) {
+            stack[(*depth)++] = b;
+            if (enclosing(b->body, s, stack, depth))
+                return true;
+            (*depth)--;
+        } else if (b->kind == AX_ST_IF &&
+                   (enclosing(b->body, s, stack, depth) ||
+                    enclosing(b->else_body, s, stack, depth))) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The first variable of "e" that is neither a builtin id (0 in a core
+ * kernel) nor one of c's loops (-1: none; -2: "e" reads a tensor). */
+static int stray_var(const ax_expr *e, const ax_trn_copy *c)
+{
+    int k, v;
+    if (e == NULL)
+        return -1;
+    if (e->kind == AX_EX_LOAD)
+        return -2;
+    if (e->kind == AX_EX_VAR) {
+        for (k = 0; k < c->nloop; k++)
+            if (c->loop_var[k] == e->var)
+                return -1;
+        return e->var < AX_VAR_NBUILTIN ? -1 : e->var;
+    }
+    v = stray_var(e->a, c);
+    return v != -1 ? v : stray_var(e->b, c);
+}
+
+/* The loops whose variables the copy's starts read into "c": constant
+ * trips, at most AX_TRN_MAX_LOOPS and AX_TRN_MAX_COMBOS values, and no
+ * other variable, runtime scalar or tensor element in a start. */
+static axe_status loops_of(const axe_program *p, const ax_stmt *s,
+                           ax_trn_copy *c, axe_diag *why)
+{
+    const ax_stmt *stack[AX_MAX_VARS];
+    int depth = 0, k, a, d, v;
+    c->nloop = 0;
+    c->ncombo = 1;
+    if (!enclosing(p->body, s, stack, &depth))
+        depth = 0;
+    for (k = 0; k < depth; k++) {
+        bool used = false;
+        for (a = 0; a < 2; a++)
+            for (d = 0; d < s->args[a].ndim; d++)
+                used = used ||
+                       (s->args[a].start[d] != NULL &&
+                        axe__expr_uses(s->args[a].start[d], stack[k]->var));
+        if (!used || stack[k]->dtrip != NULL)
+            continue;
+        if (c->nloop == AX_TRN_MAX_LOOPS ||
+            c->ncombo * stack[k]->trip > AX_TRN_MAX_COMBOS)
+            return axe__fail(why, AXE_ERR_CAPACITY, -1,
+                             "the region starts read more loops than %d, or "
+                             "of more than %d values together (a "
+                             "descriptor list per value)",
+                             AX_TRN_MAX_LOOPS, AX_TRN_MAX_COMBOS);
+        c->loop_var[c->nloop] = stack[k]->var;
+        c->loop_trip[c->nloop++] = stack[k]->trip;
+        c->ncombo *= stack[k]->trip;
+    }
+    for (a = 0; a < 2; a++)
+        for (d = 0; d < s->args[a].ndim; d++)
+            if ((v = stray_var(s->args[a].start[d], c)) != -1)
+                return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                                 "the start of dim %d of '%s' reads %s%s%s "
+                                 "(descriptors are derived at compile time: "
+                                 "constants and loop variables of constant "
+                                 "trip counts)",
+                                 d, p->tensors[s->args[a].tensor].name,
+                                 v == -2 ? "a tensor element" : "'",
+                                 v == -2 ? "" : p->vars[v], v == -2 ? "" : "'");
+    return AXE_OK;
+}
+
+/* Combination "q" of c's loops into "env". */
+static void combo_env(const ax_trn_copy *c, int64_t q, int64_t *env)
+{
+    for (int k = c->nloop - 1; k >= 0; k--) {
+        env[c->loop_var[k]] = q % c->loop_trip[k];
+        q /= c->loop_trip[k];
+    }
+}
+
+/* Every combination's descriptors into c->d and c->off (malloc'ed). */
+static axe_status all_descs(const axe_program *p, const ax_stmt *s, bool dma,
+                            ax_trn_copy *c, axe_diag *why)
+{
+    int64_t env[AX_MAX_VARS] = {0}, q, n;
+    ax_trn_desc *d, *m;
+    axe_diag w;
+    axe_status st;
+    c->d = NULL;
+    c->ndesc = 0;
+    if ((c->off = calloc((size_t)c->ncombo + 1, sizeof *c->off)) == NULL)
+        return axe__fail(why, AXE_ERR_NO_MEMORY, -1, "out of memory");
+    for (q = 0; q < c->ncombo; q++) {
+        combo_env(c, q, env);
+        st = axe__trn_copy_descs(p, s, env, !dma, &d, &n, &w);
+        if (st == AXE_OK && c->ndesc + n > AX_TRN_MAX_DESC)
+            st = axe__fail(&w, AXE_ERR_CAPACITY, -1,
+                           "%lld descriptors over the loops' values, beyond "
+                           "%d",
+                           (long long)(c->ndesc + n), AX_TRN_MAX_DESC);
+        m = st == AXE_OK ? realloc(c->d, (size_t)(c->ndesc + n + 1) * sizeof *m)
+                         : NULL;
+        if (st == AXE_OK && m == NULL)
+            st = axe__fail(&w, AXE_ERR_NO_MEMORY, -1, "out of memory");
+        if (st != AXE_OK) {
+            free(d);
+            return axe__fail(why, st, -1, "%s ('%s' -> '%s')%s%s: %s",
+                             dma ? "DMA" : "vector engine", side(p, s, 0)->name,
+                             side(p, s, 1)->name,
+                             c->nloop > 0 ? " at the loops' value " : "",
+                             c->nloop > 0 ? "shown by --explain" : "",
+                             w.message);
+        }
+        c->d = m;
+        memcpy(c->d + c->ndesc, d, (size_t)n * sizeof *d);
+        free(d);
+        c->ndesc += n;
+        c->off[q + 1] = c->ndesc;
+    }
+    return AXE_OK;
+}
+
+/* "c" (malloc'ed tables) into the arena as s->tcopy. */
+static axe_status keep(axe_program *p, ax_stmt *s, const ax_trn_copy *c)
+{
+    ax_trn_copy *k = axe__arena_alloc(p->arena, sizeof *k);
+    if (k == NULL)
+        return AXE_ERR_NO_MEMORY;
+    *k = *c;
+    k->d = axe__arena_alloc(p->arena, (size_t)c->ndesc * sizeof *c->d + 1);
+    k->off =
+        axe__arena_alloc(p->arena, (size_t)(c->ncombo + 1) * sizeof *c->off);
+    if (k->d == NULL || k->off == NULL)
+        return AXE_ERR_NO_MEMORY;
+    memcpy(k->d, c->d, (size_t)c->ndesc * sizeof *c->d);
+    memcpy(k->off, c->off, (size_t)(c->ncombo + 1) * sizeof *c->off);
+    if ((k->why = explain(p, s, k)) == NULL)
+        return AXE_ERR_NO_MEMORY;
+    s->tcopy = k;
+    return AXE_OK;
+}
+
 /* The descriptors, kept with the plan when "commit". */
 static axe_status finish(axe_program *p, ax_stmt *s, bool dma, ax_plan *plan,
                          axe_diag *why, bool commit)
 {
-    ax_trn_desc *d;
-    ax_trn_copy *c;
-    int64_t n;
-    axe_diag w;
-    axe_status st = axe__trn_copy_descs(p, s, !dma, &d, &n, &w);
-    if (st != AXE_OK)
-        return axe__fail(why, st, -1, "%s ('%s' -> '%s'): %s",
-                         dma ? "DMA" : "vector engine", side(p, s, 0)->name,
-                         side(p, s, 1)->name, w.message);
-    if (commit) {
-        c = axe__arena_alloc(p->arena, sizeof *c);
-        if (c == NULL || (c->d = axe__arena_alloc(
-                              p->arena, (size_t)n * sizeof *d)) == NULL) {
-            free(d);
-            return AXE_ERR_NO_MEMORY;
-        }
-        memcpy(c->d, d, (size_t)n * sizeof *d);
-        c->dma = dma;
-        c->ndesc = n;
-        c->hbm[0] = side(p, s, 0)->space == AX_SPACE_NONE;
-        c->hbm[1] = side(p, s, 1)->space == AX_SPACE_NONE;
-        if ((c->why = explain(p, s, c)) == NULL) {
-            free(d);
-            return AXE_ERR_NO_MEMORY;
-        }
-        s->tcopy = c;
-    }
-    free(d);
+    ax_trn_copy c;
+    axe_status st;
+    memset(&c, 0, sizeof c);
+    c.dma = dma;
+    c.hbm[0] = side(p, s, 0)->space == AX_SPACE_NONE;
+    c.hbm[1] = side(p, s, 1)->space == AX_SPACE_NONE;
+    st = loops_of(p, s, &c, why);
+    if (st == AXE_OK)
+        st = all_descs(p, s, dma, &c, why);
+    if (st == AXE_OK && commit)
+        st = keep(p, s, &c);
+    free(c.d);
+    free(c.off);
+    AXE_TRY(st);
     return axe__plan_build(p, s, AX_PLAN_SERIAL, -1, plan, why);
 }
 

@@ -122,13 +122,36 @@ static void end(ax_text *t, const axe_program *p)
     axe__text_put(t, "    ax_trn_finish(&ax_sim);\n");
 }
 
-/* copy.dma or copy.vector: the descriptor table and one call each. */
+/* Descriptor "d" as an ax_trn_d initializer. */
+static void desc_put(ax_text *t, const ax_trn_desc *d)
+{
+    int l, k;
+    axe__text_put(t, "{{%lld, %lld, %lld, %lld}, %d, {", (long long)d->base[0],
+                  (long long)d->base[1], (long long)d->base[2],
+                  (long long)d->base[3], d->nlev);
+    for (l = 0; l < AX_TRN_LEVELS; l++)
+        axe__text_put(t, "%s%lld", l ? ", " : "",
+                      (long long)(l < d->nlev ? d->n[l] : 1));
+    axe__text_put(t, "}, {");
+    for (l = 0; l < AX_TRN_LEVELS; l++) {
+        axe__text_put(t, "%s{", l ? ", " : "");
+        for (k = 0; k < 4; k++)
+            axe__text_put(t, "%s%lld", k ? ", " : "",
+                          (long long)(l < d->nlev ? d->step[l][k] : 0));
+        axe__text_put(t, "}");
+    }
+    axe__text_put(t, "}}");
+}
+
+/* copy.dma or copy.vector: the descriptor table (one list per value of
+ * the loops its starts read, at ax_off[c] .. ax_off[c + 1] - 1) and one
+ * call each. */
 static void emit_copy(ax_text *t, const axe_program *p, const ax_stmt *s,
                       int ind)
 {
     const ax_trn_copy *c = s->tcopy;
     int64_t q;
-    int l, k;
+    int k;
     indent_put(t, ind);
     axe__text_put(t,
                   "{ /* op %d (line %d): core copy -- schedule copy.%s: %lld "
@@ -140,31 +163,36 @@ static void emit_copy(ax_text *t, const axe_program *p, const ax_stmt *s,
     axe__text_put(t, "static const ax_trn_d ax_d[%lld] = {\n",
                   (long long)c->ndesc);
     for (q = 0; q < c->ndesc; q++) {
-        const ax_trn_desc *d = &c->d[q];
         indent_put(t, ind + 2);
-        axe__text_put(t, "{{%lld, %lld, %lld, %lld}, %d, {",
-                      (long long)d->base[0], (long long)d->base[1],
-                      (long long)d->base[2], (long long)d->base[3], d->nlev);
-        for (l = 0; l < AX_TRN_LEVELS; l++)
-            axe__text_put(t, "%s%lld", l ? ", " : "",
-                          (long long)(l < d->nlev ? d->n[l] : 1));
-        axe__text_put(t, "}, {");
-        for (l = 0; l < AX_TRN_LEVELS; l++) {
-            axe__text_put(t, "%s{", l ? ", " : "");
-            for (k = 0; k < 4; k++)
-                axe__text_put(t, "%s%lld", k ? ", " : "",
-                              (long long)(l < d->nlev ? d->step[l][k] : 0));
-            axe__text_put(t, "}");
-        }
-        axe__text_put(t, "}}%s\n", q + 1 < c->ndesc ? "," : "");
+        desc_put(t, &c->d[q]);
+        axe__text_put(t, "%s\n", q + 1 < c->ndesc ? "," : "");
     }
     indent_put(t, ind + 1);
     axe__text_put(t, "};\n");
     indent_put(t, ind + 1);
-    axe__text_put(t, "for (long ax_q = 0; ax_q < %lldL; ++ax_q) {\n",
-                  (long long)c->ndesc);
+    axe__text_put(t, "static const long ax_off[%lld] = {",
+                  (long long)c->ncombo + 1);
+    for (q = 0; q <= c->ncombo; q++)
+        axe__text_put(t, "%s%lldL", q ? ", " : "", (long long)c->off[q]);
+    axe__text_put(t, "};\n");
+    indent_put(t, ind + 1);
+    axe__text_put(t, "const long ax_c = "); /* ((v0) * t1 + v1) * t2 + v2 */
+    for (k = 1; k < c->nloop; k++)
+        axe__text_put(t, "(");
+    if (c->nloop == 0)
+        axe__text_put(t, "0");
+    for (k = 0; k < c->nloop; k++)
+        if (k == 0)
+            axe__text_put(t, "v_%s", p->vars[c->loop_var[k]]);
+        else
+            axe__text_put(t, ") * %lldL + v_%s", (long long)c->loop_trip[k],
+                          p->vars[c->loop_var[k]]);
+    axe__text_put(t, ";\n");
+    indent_put(t, ind + 1);
+    axe__text_put(t, "for (long ax_q = ax_off[ax_c]; ax_q < ax_off[ax_c + 1]; "
+                     "++ax_q) {\n");
     indent_put(t, ind + 2);
-    axe__text_put(t, "ax_sim.inst = ax_q;\n");
+    axe__text_put(t, "ax_sim.inst = ax_q - ax_off[ax_c];\n");
     indent_put(t, ind + 2);
     axe__text_put(t,
                   "ax_trn_%s(&ax_sim, \"op %d (line %d) copy.%s\", "
@@ -176,7 +204,6 @@ static void emit_copy(ax_text *t, const axe_program *p, const ax_stmt *s,
     axe__text_put(t, "}\n");
     indent_put(t, ind);
     axe__text_put(t, "}\n");
-    (void)p;
 }
 
 /* gemm.tensor_engine: the plan's instruction table and one matmul
