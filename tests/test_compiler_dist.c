@@ -568,6 +568,17 @@ static bool dim_chain(const axe_layout *a, const int64_t *sa, int na, int da,
     return true;
 }
 
+/* Random pairs whose dims do not form a chain (planned with tables). */
+static int n_tabled;
+
+static int tabled_digits(const ax_dist_plan *p)
+{
+    int i, n = 0;
+    for (i = 0; i < p->ndigits; i++)
+        n += p->digit[i].tab > 0;
+    return n;
+}
+
 static void random_shape(int64_t *shape, int n, int64_t maxsize)
 {
     static const int64_t ext[] = {1, 2, 4, 8, 16, 3, 6, 12, 2, 4};
@@ -580,7 +591,8 @@ static void random_shape(int64_t *shape, int n, int64_t maxsize)
     } while (size > maxsize);
 }
 
-static void random_copy(int t)
+/* "tabled": draw pairs until one is not a chain (at most 50 draws). */
+static void random_copy(int t, bool tabled)
 {
     int64_t shape[3], P = tl_range(1, 8);
     int n = (int)tl_range(1, 3), d;
@@ -589,23 +601,28 @@ static void random_copy(int t)
     ax_dist_plan p;
     axe_diag why;
     char what[1200];
-    random_shape(shape, n, 512);
-    src = gen_layout(shape, n, P, true);
-    dst = gen_layout(shape, n, P, true);
+    int draws = 0;
+    do {
+        random_shape(shape, n, 512);
+        src = gen_layout(shape, n, P, true);
+        dst = gen_layout(shape, n, P, true);
+        for (d = 0, chain = true; d < n; d++)
+            chain &= dim_chain(&src, shape, n, d, &dst, shape, n, d);
+    } while (tabled && chain && ++draws < 50);
     snprintf(what, sizeof what, "copy #%d P=%lld %s -> %s", t, (long long)P,
              lay_text(&src), lay_text(&dst));
-    for (d = 0; d < n; d++)
-        chain &= dim_chain(&src, shape, n, d, &dst, shape, n, d);
     if (axe__dist_plan_copy(shape, n, &src, &dst, P, &p, &why) != AXE_OK) {
-        TL_CHECK(!chain && strstr(why.message, "no common refinement"),
-                 "%s: refused: %s", what, why.message);
+        TL_CHECK(false, "%s: refused: %s", what, why.message);
         return;
     }
-    TL_CHECK(chain, "%s: planned without a chain", what);
+    TL_CHECK(chain == (tabled_digits(&p) == 0),
+             "%s: %d tabled digits, the dims %s a chain", what,
+             tabled_digits(&p), chain ? "form" : "do not form");
+    n_tabled += !chain;
     copy_laws(&p, shape, n, &src, &dst, what);
 }
 
-static void random_reduce(int t)
+static void random_reduce(int t, bool tabled)
 {
     static const ax_red ops[] = {AX_RED_SUM, AX_RED_MAX, AX_RED_MIN};
     int64_t shape[3], dshape[3], P = tl_range(1, 8);
@@ -616,26 +633,31 @@ static void random_reduce(int t)
     axe_diag why;
     char what[1200];
     red_case rc;
-    random_shape(shape, n, 256);
-    for (d = 0; d < n; d++)
-        if (d != k)
-            dshape[d - (d > k)] = shape[d];
-    src = gen_layout(shape, n, P, true);
-    dst = gen_layout(dshape, n - 1, P, true);
+    int draws = 0;
+    do {
+        random_shape(shape, n, 256);
+        for (d = 0; d < n; d++)
+            if (d != k)
+                dshape[d - (d > k)] = shape[d];
+        src = gen_layout(shape, n, P, true);
+        dst = gen_layout(dshape, n - 1, P, true);
+        for (d = 0, chain = true; d < n; d++)
+            if (d != k)
+                chain &= dim_chain(&src, shape, n, d, &dst, dshape, n - 1,
+                                   d - (d > k));
+    } while (tabled && chain && ++draws < 50);
     rc = (red_case){shape, n, k, ops[tl_range(0, 2)], &src, &dst, what};
     snprintf(what, sizeof what, "reduce #%d P=%lld k=%d %s -> %s", t,
              (long long)P, k, lay_text(&src), lay_text(&dst));
-    for (d = 0; d < n; d++)
-        if (d != k)
-            chain &=
-                dim_chain(&src, shape, n, d, &dst, dshape, n - 1, d - (d > k));
     if (axe__dist_plan_reduce(shape, n, &src, &dst, k, rc.op, P, &p, &why) !=
         AXE_OK) {
-        TL_CHECK(!chain && strstr(why.message, "no common refinement"),
-                 "%s: refused: %s", what, why.message);
+        TL_CHECK(false, "%s: refused: %s", what, why.message);
         return;
     }
-    TL_CHECK(chain, "%s: planned without a chain", what);
+    TL_CHECK(chain == (tabled_digits(&p) == 0),
+             "%s: %d tabled digits, the dims %s a chain", what,
+             tabled_digits(&p), chain ? "form" : "do not form");
+    n_tabled += !chain;
     reduce_laws(&p, &rc);
 }
 
@@ -882,6 +904,73 @@ static const plan_row rows[] = {
      64 * 128 * 4,
      "broadcast: dst replicates over gpuid (4 copies); src lives on device 2 "
      "only"},
+    {"f32[6] (2,3) -> (3,2): tabled",
+     {6},
+     1,
+     -1,
+     "S[(2,3):(1@gpuid,1)]",
+     "S[(3,2):(1,1@gpuid)]",
+     2,
+     AX_COLL_EXCHANGE,
+     4,
+     4,
+     "exchange: the iters of src and dst have no common refinement in the "
+     "digit (dim 0, extent 6): tabled (src 2:1@gpuid 3:1@m, dst 3:1@m "
+     "2:1@gpuid), its elements go point to point"},
+    {"f32[12] blocks of 4 on 3 devices -> blocks of 3 on 4: tabled",
+     {12},
+     1,
+     -1,
+     "S[(3,4):(1@gpuid,1)]",
+     "S[(4,3):(1@gpuid,1)]",
+     4,
+     AX_COLL_EXCHANGE,
+     4,
+     0,
+     "exchange: the iters of src and dst have no common refinement in the "
+     "digit (dim 0, extent 12): tabled (src 3:1@gpuid 4:1@m, dst 4:1@gpuid "
+     "3:1@m), its elements go point to point"},
+    {"f32[12] blocks of 6 -> blocks of 4: a digit of 2, then tabled",
+     {12},
+     1,
+     -1,
+     "S[(2,6):(1@gpuid,1)]",
+     "S[(3,4):(1@gpuid,1)]",
+     3,
+     AX_COLL_EXCHANGE,
+     8,
+     0,
+     "exchange: the iters of src and dst have no common refinement in the "
+     "digit (dim 0, extent 6): tabled (src 2:1@gpuid 3:2@m, dst 3:1@gpuid "
+     "2:2@m), its elements go point to point"},
+    {"f32[6] re-tiled in memory on one device: tabled, nothing moves",
+     {6},
+     1,
+     -1,
+     "S[(2,3):(3,1)]",
+     "S[(3,2):(2,1)]",
+     1,
+     AX_COLL_LOCAL,
+     0,
+     0,
+     "local: every dst holder owns its elements in src; the iters of src and "
+     "dst have no common refinement in the digit (dim 0, extent 6): tabled "
+     "(src 2:3@m 3:1@m, dst 3:2@m 2:1@m), its elements go point to point"},
+    {"sum over dim 0 on gpuid, dim 1 tabled, result replicated",
+     {2, 6},
+     2,
+     0,
+     "S[(2,2,3):(2@gpuid,1@gpuid,1)]",
+     "S[(3,2):(1,1@gpuid)] + R[2:2@gpuid]",
+     4,
+     AX_COLL_EXCHANGE,
+     16,
+     16,
+     "exchange: src shards on gpuid the digit (dim 0, extent 2) of the "
+     "reduced dim; the iters of src and dst have no common refinement in the "
+     "digit (dim 1, extent 6): tabled (src 2:1@gpuid 3:1@m, dst 3:1@m "
+     "2:1@gpuid), its elements go point to point; dst replicates over gpuid "
+     "(2 copies)"},
     {"sum over a dim kept in memory and one on gpuid, result replicated",
      {8, 16},
      2,
@@ -957,15 +1046,28 @@ static const refusal refusals[] = {
      2,
      AXE_ERR_UNSUPPORTED,
      "src: replica digit 0 has the negative stride -1@gpuid"},
-    {{12},
+    {{4098},
      1,
      -1,
-     "S[(3,4):(1@gpuid,1)]",
-     "S[(4,3):(1@gpuid,1)]",
+     "S[(2,2049):(1@gpuid,1)]",
+     "S[(2049,2):(1,1@gpuid)]",
+     2,
+     AXE_ERR_UNSUPPORTED,
+     "dim 0: the iters of src and dst have no common refinement between "
+     "weights 1 and 4098; no plan by digits exists (a tabled digit of extent "
+     "4098, times the plan's other tabled digits' 1, is beyond the table "
+     "bound 4096)"},
+    {{66, 66},
+     2,
+     -1,
+     "S[(2,33,2,33):(2@gpuid,33,1@gpuid,1)]",
+     "S[(33,2,33,2):(33,2@gpuid,1,1@gpuid)]",
      4,
      AXE_ERR_UNSUPPORTED,
-     "dim 0: the iters of src and dst have no common refinement: boundary 3 "
-     "does not divide 4 (src iter 4:1@m, dst iter 4:1@gpuid, at weight 3)"},
+     "dim 1: the iters of src and dst have no common refinement between "
+     "weights 1 and 66; no plan by digits exists (a tabled digit of extent "
+     "66, times the plan's other tabled digits' 66, is beyond the table "
+     "bound 4096)"},
     {{8, 4},
      2,
      -1,
@@ -1069,14 +1171,34 @@ static void refusal_rows(void)
     }
 }
 
+/* The digits of a tabled plan: the gcd cut keeps an inner stride digit. */
+static void tabled_shape(void)
+{
+    axe_layout src = lay("S[(2,6):(1@gpuid,1)]"),
+               dst = lay("S[(3,4):(1@gpuid,1)]");
+    int64_t shape[1] = {12};
+    ax_dist_plan p;
+    axe_diag why;
+    TL_CHECK(axe__dist_plan_copy(shape, 1, &src, &dst, 3, &p, &why) == AXE_OK &&
+                 p.ndigits == 2 && p.digit[0].tab == 1 &&
+                 p.digit[0].extent == 6 && p.digit[1].tab == 0 &&
+                 p.digit[1].extent == 2 && p.digit[1].src_m == 1 &&
+                 p.digit[1].dst_m == 1 && p.ncell == 6,
+             "(2,6) -> (3,4): want a tabled digit of 6 over a stride digit of "
+             "2");
+}
+
 int main(void)
 {
     int t;
     tl_seed("test_compiler_dist", 14);
     for (t = 0; t < 300; t++)
-        random_copy(t);
+        random_copy(t, t % 2 == 1);
     for (t = 0; t < 200; t++)
-        random_reduce(t);
+        random_reduce(t, t % 2 == 1);
+    TL_CHECK(n_tabled >= 200, "only %d random pairs were planned with tables",
+             n_tabled);
+    tabled_shape();
     for (t = 0; t < 20; t++) {
         standard_kinds();
         group_kinds();

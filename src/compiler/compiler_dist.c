@@ -3,13 +3,21 @@
  * The exchange planner, part 1: the digit table of a `device copy` or
  * `device reduce` (compiler_dist.h). Each layout is grouped by its
  * tensor's shape (axe_layout_group); per dimension the inner products of
- * the src iters and of the dst iters are merged into one chain of
- * boundaries, which must divide each other (a divisibility chain, as the
- * thread digits of compiler_plan.c; both use compiler_refine.c); every
- * step of the chain is a digit, whose stride on each side is its iter's
- * stride times the digit's weight inside the iter. Then the plan's
- * invariant is checked (compiler_dist.h) (compiler_dist_rule.c) and the
- * kind derived (compiler_dist_kind.c).
+ * the src iters and of the dst iters are merged into one list of
+ * boundaries (compiler_refine.c). The *cuts* are the weights both sides
+ * split at (a weight w inside an iter [lo, hi) with lo | w | hi), taken
+ * from the boundaries and their pairwise gcds and kept as a divisibility
+ * chain. Between two consecutive cuts with no boundary inside lies one
+ * sub-iter of each side: a digit whose stride on each side is its iter's
+ * stride times the digit's weight inside the iter. Between two cuts with
+ * boundaries inside (the sides' iters have no common refinement there),
+ * one tabled digit: each side's pieces of its iters there, and the device
+ * and address parts of every value, computed here by brute force (the
+ * tabled digits' extents multiply to at most AX_DIST_MAX_CELLS: their
+ * cells fit the plan, and what enumerates device digits stays bounded). When
+ * the boundaries form a chain, the cuts are exactly the boundaries and no digit
+ * is tabled. Then the plan's invariant is checked (compiler_dist_rule.c) and
+ * the kind derived (compiler_dist_kind.c).
  */
 #include <stdio.h>
 #include <string.h>
@@ -87,37 +95,6 @@ typedef struct bounds {
     int64_t b[MAX_BOUNDS];
 } bounds;
 
-/* "(e:s@axis)" of the iter of "it" holding weight "w". */
-static void iter_text(const axe_iter *it, int n, int64_t w, char *buf,
-                      size_t cap)
-{
-    int64_t lo;
-    const axe_iter *t = axe__iter_at(it, n, w, &lo);
-    if (t == NULL) {
-        snprintf(buf, cap, "(none)");
-        return;
-    }
-    snprintf(buf, cap, "%lld:%lld@%.*s", (long long)t->extent,
-             (long long)t->stride, AXE_AXIS_NAME_MAX, t->axis);
-}
-
-/* The reason dim "d"'s iters of "a" and "b" have no common refinement:
- * the boundary b[i] of the chain that does not divide b[i+1]. */
-static axe_status chain_fail(const side *a, int da, const side *b, int db,
-                             const bounds *bs, int i, axe_diag *diag)
-{
-    char ta[64], tb[64];
-    iter_text(a->it[da], a->nit[da], bs->b[i], ta, sizeof ta);
-    iter_text(b->it[db], b->nit[db], bs->b[i], tb, sizeof tb);
-    return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
-                     "dim %d: the iters of src and dst have no common "
-                     "refinement: boundary %lld does not divide %lld (src "
-                     "iter %s, dst iter %s, at weight %lld); no plan by "
-                     "digits exists",
-                     da, (long long)bs->b[i], (long long)bs->b[i + 1], ta, tb,
-                     (long long)bs->b[i]);
-}
-
 /* Stride of the sub-iter at weight "w" of "it" split on gpuid / m. */
 static axe_status sub_stride(const axe_iter *it, int n, int64_t w, int64_t *dev,
                              int64_t *m)
@@ -136,51 +113,250 @@ static axe_status sub_stride(const axe_iter *it, int n, int64_t w, int64_t *dev,
     return AXE_OK;
 }
 
-/* Append the digits of the chain "bs" of src dim "ds" and dst dim "dd"
- * (dd < 0: a reduced dim, dst strides 0), outermost first. */
-static axe_status push_digits(ax_dist_plan *p, const side *src, int ds,
-                              const side *dst, int dd, const bounds *bs,
-                              axe_diag *diag)
+/* One dimension being refined: src dim "ds" and dst dim "dd" (-1: the
+ * reduced dim, no dst side), the merged boundaries of their iters "bs"
+ * and the cuts "cut" (compiler_dist.c's file comment). */
+typedef struct dim_work {
+    const side *src, *dst;
+    int ds, dd;
+    bounds bs, cut;
+} dim_work;
+
+/* Whether "it" (n iters, outer first) splits at weight "w": w lies in
+ * an iter [lo, hi) (or on its end) with lo | w and w | hi. */
+static bool splits_at(const axe_iter *it, int n, int64_t w)
+{
+    int64_t lo = 1;
+    int i;
+    for (i = n - 1; i >= 0; i--) {
+        int64_t hi = lo * it[i].extent;
+        if (w >= lo && w <= hi)
+            return w % lo == 0 && hi % w == 0;
+        lo = hi;
+    }
+    return w == lo;
+}
+
+static bool both_split(const dim_work *dw, int64_t w)
+{
+    return splits_at(dw->src->it[dw->ds], dw->src->nit[dw->ds], w) &&
+           (dw->dd < 0 ||
+            splits_at(dw->dst->it[dw->dd], dw->dst->nit[dw->dd], w));
+}
+
+static int64_t gcd(int64_t a, int64_t b)
+{
+    while (b != 0) {
+        int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* Add "w" to the sorted candidates "c" (a full list keeps its points:
+ * fewer cuts only mean larger tables). */
+static void cand_add(int64_t *c, int *n, int cap, int64_t w)
+{
+    int j, k;
+    for (j = 0; j < *n && c[j] < w; j++)
+        ;
+    if ((j < *n && c[j] == w) || *n == cap)
+        return;
+    for (k = *n; k > j; k--)
+        c[k] = c[k - 1];
+    c[j] = w;
+    (*n)++;
+}
+
+/* The cuts: the boundaries and their pairwise gcds that both sides split
+ * at, kept in increasing order when the last kept one divides them (a
+ * divisibility chain from 1 to the dim's extent). When the boundaries
+ * are a chain, the cuts are exactly the boundaries. */
+static void find_cuts(dim_work *dw)
+{
+    int64_t c[4 * MAX_BOUNDS];
+    int n = 0, i, j;
+    for (i = 0; i < dw->bs.n; i++)
+        for (j = i; j < dw->bs.n; j++)
+            cand_add(c, &n, 4 * MAX_BOUNDS, gcd(dw->bs.b[j], dw->bs.b[i]));
+    dw->cut.n = 0;
+    for (i = 0; i < n; i++)
+        if (both_split(dw, c[i]) &&
+            (dw->cut.n == 0 || c[i] % dw->cut.b[dw->cut.n - 1] == 0))
+            dw->cut.b[dw->cut.n++] = c[i];
+}
+
+/* Whether some boundary lies strictly between weights "lo" and "hi". */
+static bool bound_inside(const bounds *bs, int64_t lo, int64_t hi)
 {
     int i;
-    for (i = bs->n - 2; i >= 0; i--) {
-        ax_dist_digit *g = &p->digit[p->ndigits];
-        int64_t w = bs->b[i];
-        if (p->ndigits == AX_DIST_MAX_DIGITS)
-            return axe__fail(diag, AXE_ERR_CAPACITY, -1,
-                             "the plan needs more than %d digits",
-                             AX_DIST_MAX_DIGITS);
-        memset(g, 0, sizeof *g);
-        g->extent = bs->b[i + 1] / w;
-        g->dim = ds;
-        g->reduced = dd < 0;
-        if (sub_stride(src->it[ds], src->nit[ds], w, &g->src_dev, &g->src_m) !=
-                AXE_OK ||
-            (dd >= 0 && sub_stride(dst->it[dd], dst->nit[dd], w, &g->dst_dev,
-                                   &g->dst_m) != AXE_OK))
-            return axe__fail(diag, AXE_ERR_OVERFLOW, -1,
-                             "dim %d: a digit's stride overflows", ds);
-        p->ndigits++;
+    for (i = 0; i < bs->n; i++)
+        if (bs->b[i] > lo && bs->b[i] < hi)
+            return true;
+    return false;
+}
+
+static axe_status new_digit(ax_dist_plan *p, const dim_work *dw, int64_t e,
+                            ax_dist_digit **g, axe_diag *diag)
+{
+    if (p->ndigits == AX_DIST_MAX_DIGITS)
+        return axe__fail(diag, AXE_ERR_CAPACITY, -1,
+                         "the plan needs more than %d digits",
+                         AX_DIST_MAX_DIGITS);
+    *g = &p->digit[p->ndigits++];
+    memset(*g, 0, sizeof **g);
+    (*g)->extent = e;
+    (*g)->dim = dw->ds;
+    (*g)->reduced = dw->dd < 0;
+    return AXE_OK;
+}
+
+/* The digit of weights [lo, hi) lying inside one iter of each side. */
+static axe_status stride_digit(ax_dist_plan *p, const dim_work *dw, int64_t lo,
+                               int64_t hi, axe_diag *diag)
+{
+    ax_dist_digit *g;
+    AXE_TRY(new_digit(p, dw, hi / lo, &g, diag));
+    if (sub_stride(dw->src->it[dw->ds], dw->src->nit[dw->ds], lo, &g->src_dev,
+                   &g->src_m) != AXE_OK ||
+        (dw->dd >= 0 && sub_stride(dw->dst->it[dw->dd], dw->dst->nit[dw->dd],
+                                   lo, &g->dst_dev, &g->dst_m) != AXE_OK))
+        return axe__fail(diag, AXE_ERR_OVERFLOW, -1,
+                         "dim %d: a digit's stride overflows", dw->ds);
+    return AXE_OK;
+}
+
+/* The pieces of "it" (n iters) between weights "lo" and "hi" (both split
+ * points of it), outer first, into "sub". */
+static axe_status side_subs(const axe_iter *it, int n, int64_t lo, int64_t hi,
+                            ax_dist_sub *sub, int32_t *nsub)
+{
+    int64_t w = 1, a, b, s;
+    int i, k = 0;
+    for (i = n - 1; i >= 0; i--, w *= it[i + 1].extent) {
+        a = w > lo ? w : lo;
+        b = w * it[i].extent < hi ? w * it[i].extent : hi;
+        if (a >= b)
+            continue;
+        AXE_TRY(axe__mul(it[i].stride, a / w, &s));
+        sub[k].extent = b / a;
+        sub[k].dev = is_axis(it[i].axis, "gpuid") ? s : 0;
+        sub[k].m = is_axis(it[i].axis, "gpuid") ? 0 : s;
+        k++;
+    }
+    for (i = 0; i < k / 2; i++) { /* inner first -> outer first */
+        ax_dist_sub t = sub[i];
+        sub[i] = sub[k - 1 - i];
+        sub[k - 1 - i] = t;
+    }
+    *nsub = k;
+    return AXE_OK;
+}
+
+/* Part "v" of side "sd" of table "t": v decomposed by its subs. */
+static axe_status sub_parts(const ax_dist_tab *t, int sd, int64_t v,
+                            int64_t *dev, int64_t *m)
+{
+    int64_t y, a;
+    int j;
+    *dev = 0;
+    *m = 0;
+    for (j = t->nsub[sd] - 1; j >= 0; j--) {
+        const ax_dist_sub *u = &t->sub[sd][j];
+        y = v % u->extent;
+        v /= u->extent;
+        AXE_TRY(axe__mul(y, u->dev, &a));
+        AXE_TRY(axe__add(*dev, a, dev));
+        AXE_TRY(axe__mul(y, u->m, &a));
+        AXE_TRY(axe__add(*m, a, m));
     }
     return AXE_OK;
 }
 
-/* The digits of src dim "ds" refined with dst dim "dd" (-1: reduced). */
+/* Product of the extents of the plan's tabled digits so far. */
+static int64_t tabled_product(const ax_dist_plan *p)
+{
+    int64_t n = 1;
+    int i;
+    for (i = 0; i < p->ndigits; i++)
+        if (p->digit[i].tab > 0)
+            n *= p->digit[i].extent; /* <= AX_DIST_MAX_CELLS */
+    return n;
+}
+
+/* The reason dim "ds" cannot be tabled: beyond the bound. */
+static axe_status table_fail(const ax_dist_plan *p, const dim_work *dw,
+                             int64_t lo, int64_t hi, axe_diag *diag)
+{
+    return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
+                     "dim %d: the iters of src and dst have no common "
+                     "refinement between weights %lld and %lld; no plan by "
+                     "digits exists (a tabled digit of extent %lld, times "
+                     "the plan's other tabled digits' %lld, is beyond the "
+                     "table bound %d)",
+                     dw->ds, (long long)lo, (long long)hi, (long long)(hi / lo),
+                     (long long)tabled_product(p), AX_DIST_MAX_CELLS);
+}
+
+/* The tabled digit of weights [lo, hi): each side's pieces there and the
+ * parts of every value (compiler_dist.h, "Tables"). */
+static axe_status tabled_digit(ax_dist_plan *p, const dim_work *dw, int64_t lo,
+                               int64_t hi, axe_diag *diag)
+{
+    ax_dist_digit *g;
+    ax_dist_tab *t;
+    int64_t v, e = hi / lo;
+    if (p->ntab == AX_DIST_MAX_TABS ||
+        e > AX_DIST_MAX_CELLS / tabled_product(p))
+        return table_fail(p, dw, lo, hi, diag);
+    AXE_TRY(new_digit(p, dw, e, &g, diag));
+    g->tab = ++p->ntab;
+    t = &p->tab[p->ntab - 1];
+    t->cell = p->ncell;
+    if (side_subs(dw->src->it[dw->ds], dw->src->nit[dw->ds], lo, hi, t->sub[0],
+                  &t->nsub[0]) != AXE_OK ||
+        side_subs(dw->dst->it[dw->dd], dw->dst->nit[dw->dd], lo, hi, t->sub[1],
+                  &t->nsub[1]) != AXE_OK)
+        return axe__fail(diag, AXE_ERR_OVERFLOW, -1,
+                         "dim %d: a table's stride overflows", dw->ds);
+    for (v = 0; v < e; v++) {
+        ax_dist_cell *c = &p->cell[p->ncell++];
+        if (sub_parts(t, 0, v, &c->src_dev, &c->src_m) != AXE_OK ||
+            sub_parts(t, 1, v, &c->dst_dev, &c->dst_m) != AXE_OK)
+            return axe__fail(diag, AXE_ERR_OVERFLOW, -1,
+                             "dim %d: a table's entry overflows", dw->ds);
+    }
+    return AXE_OK;
+}
+
+/* The digits of src dim "ds" refined with dst dim "dd" (-1: reduced),
+ * outermost first: between two consecutive cuts, one digit of a stride
+ * on each side when no boundary lies inside, else a tabled digit. */
 static axe_status refine_dim(ax_dist_plan *p, const side *src, int ds,
                              const side *dst, int dd, axe_diag *diag)
 {
-    bounds bs;
+    dim_work dw;
     int i;
-    bs.n = 1;
-    bs.b[0] = 1; /* both sides' iters fit: MAX_BOUNDS counts them */
-    (void)axe__bounds_add(bs.b, &bs.n, MAX_BOUNDS, src->it[ds], src->nit[ds]);
+    dw.src = src;
+    dw.dst = dst;
+    dw.ds = ds;
+    dw.dd = dd;
+    dw.bs.n = 1;
+    dw.bs.b[0] = 1; /* both sides' iters fit: MAX_BOUNDS counts them */
+    (void)axe__bounds_add(dw.bs.b, &dw.bs.n, MAX_BOUNDS, src->it[ds],
+                          src->nit[ds]);
     if (dd >= 0)
-        (void)axe__bounds_add(bs.b, &bs.n, MAX_BOUNDS, dst->it[dd],
+        (void)axe__bounds_add(dw.bs.b, &dw.bs.n, MAX_BOUNDS, dst->it[dd],
                               dst->nit[dd]);
-    i = axe__bounds_break(bs.b, bs.n);
-    if (i >= 0)
-        return chain_fail(src, ds, dst, dd, &bs, i, diag);
-    return push_digits(p, src, ds, dst, dd, &bs, diag);
+    find_cuts(&dw);
+    for (i = dw.cut.n - 2; i >= 0; i--) {
+        int64_t lo = dw.cut.b[i], hi = dw.cut.b[i + 1];
+        AXE_TRY(bound_inside(&dw.bs, lo, hi)
+                    ? tabled_digit(p, &dw, lo, hi, diag)
+                    : stride_digit(p, &dw, lo, hi, diag));
+    }
+    return AXE_OK;
 }
 
 /* Offsets and replicas of "l" into the plan's fields. */

@@ -12,7 +12,8 @@
  *
  * Element x = one value per digit. Owners: src_dev0 + sum x_i src_dev_i +
  * sum r_j src_rep[j].dev over every replica choice r; address there
- * src_m0 + sum x_i src_m_i. Holders and addresses in dst likewise.
+ * src_m0 + sum x_i src_m_i. Holders and addresses in dst likewise. A
+ * tabled digit (below, "Tables") adds its cell's parts for x_i instead.
  * Invariant of a plan (checked when it is built): both layouts are
  * injective from (element, replica choice) to (device, address), every
  * device is in [0, ndev), every address >= 0, and the digits enumerate
@@ -46,13 +47,45 @@ typedef enum ax_coll {
     AX_COLL_EXCHANGE
 } ax_coll;
 
+/* Tables: the general case (docs/compiler.md, "Tabled digits"). Where the
+ * iters of one dimension of src and dst have no common refinement, the
+ * part of the dimension between two weights both sides split at becomes
+ * one *tabled digit*: its value v (< extent) is decomposed by each side's
+ * own iters there (ax_dist_tab.sub, outer first: v = sum y_j w_j, w_j the
+ * product of the inner subs' extents), and its device and address parts
+ * on each side, sum y_j dev_j and sum y_j m_j, are tabulated per v
+ * (ax_dist_cell). The extents of a plan's tabled digits multiply to at
+ * most AX_DIST_MAX_CELLS (so their cells, the sum, fit); beyond it the
+ * planner refuses the pair. */
+#define AX_DIST_MAX_TABS 16
+#define AX_DIST_MAX_CELLS 4096
+
 typedef struct ax_dist_digit {
     int64_t extent;
     int64_t src_dev, src_m; /* strides in the src owner's device id / buffer */
     int64_t dst_dev, dst_m; /* same for dst; a reduced digit has 0 and 0 */
     int32_t dim;            /* logical dimension (of src, for reduce) */
     int32_t reduced;        /* 1: a digit of the reduced dimension */
+    int32_t tab; /* 0: the strides above; t >= 1: a tabled digit (strides 0,
+                    never reduced) read from the plan's tab[t - 1] */
 } ax_dist_digit;
+
+/* One iter of one side inside a tabled digit: extent, gpuid and m stride
+ * (one of them 0). */
+typedef struct ax_dist_sub {
+    int64_t extent, dev, m;
+} ax_dist_sub;
+
+typedef struct ax_dist_tab {
+    int32_t nsub[2];                          /* src, dst */
+    ax_dist_sub sub[2][AXE_LAYOUT_MAX_SHARD]; /* outer first */
+    int32_t cell; /* its first cell in the plan's cell[] (extent cells) */
+} ax_dist_tab;
+
+/* Value v of a tabled digit: its parts on both sides. */
+typedef struct ax_dist_cell {
+    int64_t src_dev, src_m, dst_dev, dst_m;
+} ax_dist_cell;
 
 typedef struct ax_dist_rep {
     int64_t extent, dev;
@@ -73,6 +106,9 @@ typedef struct ax_dist_plan {
     ax_red op;      /* reduce: sum, max or min */
     int64_t nsrc_own, ndst_hold; /* replica choices (products of extents) */
     char explain[AX_DIST_EXPLAIN_MAX]; /* "<kind>: why", from the digits */
+    int32_t ntab, ncell;               /* tabled digits and their cells */
+    ax_dist_tab tab[AX_DIST_MAX_TABS];
+    ax_dist_cell cell[AX_DIST_MAX_CELLS];
 } ax_dist_plan;
 
 /* The plan of `device copy(dst, src)` for tensors of logical "shape" (n
@@ -90,6 +126,10 @@ AXE_NODISCARD axe_status axe__dist_plan_reduce(
     const int64_t *shape, int n, const axe_layout *src, const axe_layout *dst,
     int k, ax_red op, int64_t ndev, ax_dist_plan *out, axe_diag *diag);
 
+/* The parts of value "v" of digit "g" of "p": its strides times v, or
+ * its table's cell v. */
+ax_dist_cell axe__dist_cell(const ax_dist_plan *p, const ax_dist_digit *g,
+                            int64_t v);
 /* Device of replica choice number "r" (lexicographic, first replica digit
  * outermost; 0 <= r < nsrc_own) of element "x" (one value per digit) in
  * src; the address there is axe__dist_src_addr. */
@@ -125,6 +165,7 @@ AXE_NODISCARD axe_status axe__dist_bytes_all(const ax_dist_plan *p,
  * derive kind, groups, root and the explanation (compiler_dist_kind.c). */
 AXE_NODISCARD axe_status axe__dist_check(ax_dist_plan *p, axe_diag *diag);
 bool axe__dist_any_move(const ax_dist_plan *p);
+/* A device digit: a gpuid stride on either side, or tabled. */
 bool axe__dist_is_dev_digit(const ax_dist_digit *g);
 bool axe__dist_next_dev_combo(const ax_dist_plan *p, int64_t *x);
 AXE_NODISCARD axe_status axe__dist_finish(ax_dist_plan *p, axe_diag *diag);

@@ -28,7 +28,20 @@ typedef struct facts {
                                  group digits: src, dst, reduced (src) */
     bool has_sd;              /* such a digit on gpuid on both sides */
     bool moves;               /* some holder does not own its element */
+    bool tabled;              /* some digit is tabled */
 } facts;
+
+/* Whether side "sd" (0 src, 1 dst) of tabled digit "g" has a device
+ * piece. */
+static bool tab_dev(const ax_dist_plan *p, const ax_dist_digit *g, int sd)
+{
+    const ax_dist_tab *t = &p->tab[g->tab - 1];
+    int j;
+    for (j = 0; j < t->nsub[sd]; j++)
+        if (t->sub[sd][j].dev != 0)
+            return true;
+    return false;
+}
 
 /* A digit on gpuid with one stride on both sides: a group digit. */
 static bool is_group_digit(const ax_dist_digit *g)
@@ -80,10 +93,18 @@ static void count_digits(const ax_dist_plan *p, bool grouped, facts *f)
     f->groups = 1;
     f->sdev = f->ddev = f->kdev = 1;
     f->has_sd = false;
+    f->tabled = false;
     for (i = 0; i < p->ndigits; i++) {
         const ax_dist_digit *g = &p->digit[i];
         if (grouped && is_group_digit(g)) {
             f->groups *= g->extent;
+            continue;
+        }
+        if (g->tab > 0) { /* its kind is an exchange: only "lives on one
+                             device" reads these */
+            f->tabled = true;
+            f->sdev *= tab_dev(p, g, 0) ? g->extent : 1;
+            f->ddev *= tab_dev(p, g, 1) ? g->extent : 1;
             continue;
         }
         if (g->src_dev != 0)
@@ -116,6 +137,8 @@ static ax_coll copy_kind(const ax_dist_plan *p, const facts *f)
     bool dst_spans = p->ndst_hold == 1 && f->ddev == P;
     if (!f->moves)
         return AX_COLL_LOCAL;
+    if (f->tabled)
+        return AX_COLL_EXCHANGE;
     if (src_root && p->ndst_hold == P)
         return AX_COLL_BROADCAST;
     if (src_root && dst_spans)
@@ -137,6 +160,8 @@ static ax_coll reduce_kind(const ax_dist_plan *p, const facts *f)
     bool partials = p->nsrc_own == 1 && f->kdev == P && f->sdev == P;
     if (!f->moves)
         return AX_COLL_LOCAL;
+    if (f->tabled)
+        return AX_COLL_EXCHANGE;
     if (partials && p->ndst_hold == 1 && f->ddev == P)
         return AX_COLL_REDUCE_SCATTER;
     if (partials && p->ndst_hold == P)
@@ -171,7 +196,7 @@ static void put(expl *e, const char *fmt, ...)
         memcpy(e->buf + e->cap - 4, "...", 4);
 }
 
-/* Digit classes of the explanation. */
+/* Digit classes of the explanation (tabled digits: tab_clauses). */
 enum { GROUP, SRC_ONLY, DST_ONLY, BOTH, KDEV, KMEM };
 
 static bool in_class(const ax_dist_plan *p, const ax_dist_digit *g, int cls)
@@ -220,6 +245,37 @@ static void clause(expl *e, const ax_dist_plan *p, int cls, const char *head,
     put(e, "%s", tail);
 }
 
+/* " 2:1@gpuid 3:1@m": side "sd"'s pieces of table "t". */
+static void put_subs(expl *e, const ax_dist_tab *t, int sd)
+{
+    int j;
+    for (j = 0; j < t->nsub[sd]; j++) {
+        const ax_dist_sub *u = &t->sub[sd][j];
+        put(e, " %lld:%lld@%s", (long long)u->extent,
+            (long long)(u->dev != 0 ? u->dev : u->m),
+            u->dev != 0 ? "gpuid" : "m");
+    }
+}
+
+/* Per tabled digit: why it is tabled, from both sides' pieces. */
+static void tab_clauses(expl *e, const ax_dist_plan *p)
+{
+    int i;
+    for (i = 0; i < p->ndigits; i++) {
+        const ax_dist_digit *g = &p->digit[i];
+        if (g->tab == 0)
+            continue;
+        put(e,
+            "%sthe iters of src and dst have no common refinement in the "
+            "digit (dim %d, extent %lld): tabled (src",
+            e->clauses++ ? "; " : "", g->dim, (long long)g->extent);
+        put_subs(e, &p->tab[g->tab - 1], 0);
+        put(e, ", dst");
+        put_subs(e, &p->tab[g->tab - 1], 1);
+        put(e, "), its elements go point to point");
+    }
+}
+
 static void side_clauses(expl *e, const ax_dist_plan *p, const facts *f)
 {
     const char *where = p->groups > 1 ? "one device per group" : "device";
@@ -260,6 +316,7 @@ static void explain(ax_dist_plan *p, const facts *f)
     clause(&e, p, KDEV, "src shards on gpuid", " of the reduced dim");
     clause(&e, p, KMEM, "each owner first combines",
            " of the reduced dim it keeps in memory");
+    tab_clauses(&e, p);
     side_clauses(&e, p, f);
 }
 

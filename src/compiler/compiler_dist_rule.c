@@ -5,10 +5,15 @@
  * element; the plan's invariant (devices in the mesh, addresses >= 0,
  * each side injective from (element, replica choice) to (device,
  * address)); bytes per rank.
- * Only the *device digits* (a gpuid stride on either side) decide who
- * owns and holds an element, so counts enumerate those digits (at most
- * ndev^2 combinations, the invariant bounds each side's by ndev) and
- * weigh each by the product of the memory-only digits' extents.
+ * A digit's value contributes its *parts* (axe__dist_cell): its strides
+ * times the value, or a tabled digit's cell. Only the *device digits* (a
+ * gpuid stride on either side, or tabled) decide who owns and holds an
+ * element, so counts enumerate those digits (at most ndev^2 combinations
+ * of the stride digits, the invariant bounds each side's by ndev, times
+ * the tabled digits' cells) and weigh each by the product of the
+ * memory-only digits' extents. The invariant is checked on each side's
+ * own sub-iters (a tabled digit contributes that side's pieces of its
+ * iters), so it is the same check with or without tables.
  */
 #include <stdio.h>
 #include <string.h>
@@ -30,12 +35,25 @@ static int64_t rep_dev(const ax_dist_rep *rep, int n, int64_t r)
     return dev;
 }
 
+ax_dist_cell axe__dist_cell(const ax_dist_plan *p, const ax_dist_digit *g,
+                            int64_t v)
+{
+    ax_dist_cell c;
+    if (g->tab > 0)
+        return p->cell[p->tab[g->tab - 1].cell + v];
+    c.src_dev = v * g->src_dev;
+    c.src_m = v * g->src_m;
+    c.dst_dev = v * g->dst_dev;
+    c.dst_m = v * g->dst_m;
+    return c;
+}
+
 int64_t axe__dist_src_owner(const ax_dist_plan *p, const int64_t *x, int64_t r)
 {
     int64_t dev = p->src_dev0;
     int i;
     for (i = 0; i < p->ndigits; i++)
-        dev += x[i] * p->digit[i].src_dev;
+        dev += axe__dist_cell(p, &p->digit[i], x[i]).src_dev;
     return dev + rep_dev(p->src_rep, p->nsrc_rep, r);
 }
 
@@ -44,7 +62,7 @@ int64_t axe__dist_src_addr(const ax_dist_plan *p, const int64_t *x)
     int64_t m = p->src_m0;
     int i;
     for (i = 0; i < p->ndigits; i++)
-        m += x[i] * p->digit[i].src_m;
+        m += axe__dist_cell(p, &p->digit[i], x[i]).src_m;
     return m;
 }
 
@@ -53,7 +71,7 @@ int64_t axe__dist_dst_holder(const ax_dist_plan *p, const int64_t *x, int64_t r)
     int64_t dev = p->dst_dev0;
     int i;
     for (i = 0; i < p->ndigits; i++)
-        dev += x[i] * p->digit[i].dst_dev;
+        dev += axe__dist_cell(p, &p->digit[i], x[i]).dst_dev;
     return dev + rep_dev(p->dst_rep, p->ndst_rep, r);
 }
 
@@ -62,7 +80,7 @@ int64_t axe__dist_dst_addr(const ax_dist_plan *p, const int64_t *x)
     int64_t m = p->dst_m0;
     int i;
     for (i = 0; i < p->ndigits; i++)
-        m += x[i] * p->digit[i].dst_m;
+        m += axe__dist_cell(p, &p->digit[i], x[i]).dst_m;
     return m;
 }
 
@@ -98,7 +116,7 @@ int64_t axe__dist_sender(const ax_dist_plan *p, const int64_t *x,
 
 bool axe__dist_is_dev_digit(const ax_dist_digit *g)
 {
-    return g->src_dev != 0 || g->dst_dev != 0;
+    return g->tab > 0 || g->src_dev != 0 || g->dst_dev != 0;
 }
 
 /* Product of the extents of the digits that are memory digits on both
@@ -202,19 +220,57 @@ axe_status axe__dist_bytes_all(const ax_dist_plan *p, int64_t elem_size,
 /* ---- the invariant -------------------------------------------------------
  */
 
+/* One side of the plan as sub-iters with plain strides: its stride
+ * digits (dst: not the reduced ones) and, for a tabled digit, that side's
+ * own pieces of its iters (compiler_dist.h, "Tables"), so the checks
+ * below see each layout as it was written. */
+#define MAX_SUBS (AX_DIST_MAX_DIGITS + 2 * AXE_LAYOUT_MAX_SHARD)
+
 typedef struct side_view {
     const char *role;
-    bool src;
+    int64_t dev0, m0;
+    const ax_dist_rep *rep;
+    int nrep, n;
+    int64_t nown; /* replica choices */
+    ax_dist_sub sub[MAX_SUBS];
+    int32_t dim[MAX_SUBS];
 } side_view;
 
-static int64_t dig_dev(const ax_dist_digit *g, bool src)
+static axe_status view_push(side_view *v, ax_dist_sub u, int32_t dim,
+                            axe_diag *diag)
 {
-    return src ? g->src_dev : g->dst_dev;
+    if (v->n == MAX_SUBS)
+        return axe__fail(diag, AXE_ERR_CAPACITY, -1,
+                         "%s: more than %d sub-iters in the plan", v->role,
+                         MAX_SUBS);
+    v->dim[v->n] = dim;
+    v->sub[v->n++] = u;
+    return AXE_OK;
 }
 
-static int64_t dig_m(const ax_dist_digit *g, bool src)
+static axe_status view_of(const ax_dist_plan *p, bool src, side_view *v,
+                          axe_diag *diag)
 {
-    return src ? g->src_m : g->dst_m;
+    int i, j, sd = src ? 0 : 1;
+    v->role = src ? "src" : "dst";
+    v->dev0 = src ? p->src_dev0 : p->dst_dev0;
+    v->m0 = src ? p->src_m0 : p->dst_m0;
+    v->rep = src ? p->src_rep : p->dst_rep;
+    v->nrep = src ? p->nsrc_rep : p->ndst_rep;
+    v->nown = src ? p->nsrc_own : p->ndst_hold;
+    v->n = 0;
+    for (i = 0; i < p->ndigits; i++) {
+        const ax_dist_digit *g = &p->digit[i];
+        ax_dist_sub u = {g->extent, src ? g->src_dev : g->dst_dev,
+                         src ? g->src_m : g->dst_m};
+        if (g->tab > 0) {
+            const ax_dist_tab *t = &p->tab[g->tab - 1];
+            for (j = 0; j < t->nsub[sd]; j++)
+                AXE_TRY(view_push(v, t->sub[sd][j], g->dim, diag));
+        } else if (src || !g->reduced)
+            AXE_TRY(view_push(v, u, g->dim, diag));
+    }
+    return AXE_OK;
 }
 
 /* [lo, hi] of "base" + sum s (0 .. e-1) over (e, s) pairs, checked. */
@@ -226,126 +282,127 @@ static axe_status range_add(int64_t e, int64_t s, int64_t *lo, int64_t *hi)
 }
 
 /* Devices of "v" in [0, ndev), addresses >= 0. */
-static axe_status check_range(const ax_dist_plan *p, side_view v,
+static axe_status check_range(const ax_dist_plan *p, const side_view *v,
                               axe_diag *diag)
 {
-    int64_t dlo = v.src ? p->src_dev0 : p->dst_dev0, dhi = dlo;
-    int64_t mlo = v.src ? p->src_m0 : p->dst_m0, mhi = mlo;
-    const ax_dist_rep *rep = v.src ? p->src_rep : p->dst_rep;
-    int i, nrep = v.src ? p->nsrc_rep : p->ndst_rep;
+    int64_t dlo = v->dev0, dhi = dlo, mlo = v->m0, mhi = mlo;
+    int i;
     bool ok = true;
-    for (i = 0; i < p->ndigits && ok; i++) {
-        const ax_dist_digit *g = &p->digit[i];
-        ok = range_add(g->extent, dig_dev(g, v.src), &dlo, &dhi) == AXE_OK &&
-             range_add(g->extent, dig_m(g, v.src), &mlo, &mhi) == AXE_OK;
-    }
-    for (i = 0; i < nrep && ok; i++)
-        ok = range_add(rep[i].extent, rep[i].dev, &dlo, &dhi) == AXE_OK;
+    for (i = 0; i < v->n && ok; i++)
+        ok = range_add(v->sub[i].extent, v->sub[i].dev, &dlo, &dhi) == AXE_OK &&
+             range_add(v->sub[i].extent, v->sub[i].m, &mlo, &mhi) == AXE_OK;
+    for (i = 0; i < v->nrep && ok; i++)
+        ok = range_add(v->rep[i].extent, v->rep[i].dev, &dlo, &dhi) == AXE_OK;
     if (!ok)
         return axe__fail(diag, AXE_ERR_OVERFLOW, -1,
-                         "%s: a device id or address overflows", v.role);
+                         "%s: a device id or address overflows", v->role);
     if (dlo < 0 || dhi >= p->ndev)
         return axe__fail(diag, AXE_ERR_INVALID, -1,
                          "%s: device ids %lld..%lld fall outside the mesh of "
                          "%d devices",
-                         v.role, (long long)dlo, (long long)dhi, p->ndev);
+                         v->role, (long long)dlo, (long long)dhi, p->ndev);
     if (mlo < 0)
         return axe__fail(diag, AXE_ERR_INVALID, -1,
-                         "%s: local address %lld is negative", v.role,
+                         "%s: local address %lld is negative", v->role,
                          (long long)mlo);
     return AXE_OK;
 }
 
-/* Memory digits of "v" injective: sorted by |stride|, each stride exceeds
- * the reach of the smaller ones (sufficient; refused otherwise). */
-static axe_status check_mem_injective(const ax_dist_plan *p, side_view v,
-                                      axe_diag *diag)
+/* Memory sub-iters of "v" injective: sorted by |stride|, each stride
+ * exceeds the reach of the smaller ones (sufficient; refused otherwise). */
+static axe_status check_mem_injective(const side_view *v, axe_diag *diag)
 {
-    int idx[AX_DIST_MAX_DIGITS], n = 0, i, j;
+    int idx[MAX_SUBS], n = 0, i, j;
     int64_t reach = 0;
-    for (i = 0; i < p->ndigits; i++) {
-        const ax_dist_digit *g = &p->digit[i];
-        if (dig_dev(g, v.src) != 0 || (!v.src && g->reduced))
+    for (i = 0; i < v->n; i++) {
+        const ax_dist_sub *u = &v->sub[i];
+        if (u->dev != 0)
             continue;
-        if (dig_m(g, v.src) == 0)
+        if (u->m == 0)
             return axe__fail(diag, AXE_ERR_INVALID, -1,
                              "%s: dim %d has a digit of extent %lld with "
                              "stride 0: distinct elements share one slot",
-                             v.role, g->dim, (long long)g->extent);
-        for (j = n; j > 0 && axe__abs(dig_m(&p->digit[idx[j - 1]], v.src)) >
-                                 axe__abs(dig_m(g, v.src));
+                             v->role, v->dim[i], (long long)u->extent);
+        for (j = n; j > 0 && axe__abs(v->sub[idx[j - 1]].m) > axe__abs(u->m);
              j--)
             idx[j] = idx[j - 1];
         idx[j] = i;
         n++;
     }
     for (i = 0; i < n; i++) {
-        const ax_dist_digit *g = &p->digit[idx[i]];
-        int64_t s = axe__abs(dig_m(g, v.src));
+        const ax_dist_sub *u = &v->sub[idx[i]];
+        int64_t s = axe__abs(u->m);
         if (s <= reach)
             return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
                              "%s: the memory digit (dim %d, extent %lld, "
                              "stride %lld) overlaps the smaller strides: the "
                              "local buffer is not shown one-to-one",
-                             v.role, g->dim, (long long)g->extent,
-                             (long long)dig_m(g, v.src));
-        reach += s * (g->extent - 1); /* <= span of an in-range layout */
+                             v->role, v->dim[idx[i]], (long long)u->extent,
+                             (long long)u->m);
+        reach += s * (u->extent - 1); /* <= span of an in-range layout */
     }
     return AXE_OK;
 }
 
-/* Step "x" over the digits with a device stride on side "v". */
-static bool next_side_combo(const ax_dist_plan *p, side_view v, int64_t *x)
+/* Step "y" over the sub-iters of "v" with a device stride; false after
+ * the last combination. */
+static bool next_dev_sub(const side_view *v, int64_t *y)
 {
     int i;
-    for (i = p->ndigits - 1; i >= 0; i--) {
-        if (dig_dev(&p->digit[i], v.src) == 0)
+    for (i = v->n - 1; i >= 0; i--) {
+        if (v->sub[i].dev == 0)
             continue;
-        if (++x[i] < p->digit[i].extent)
+        if (++y[i] < v->sub[i].extent)
             return true;
-        x[i] = 0;
+        y[i] = 0;
     }
     return false;
 }
 
-/* Distinct (device digits, replica choice) of "v" on distinct devices:
- * otherwise two elements, or two replicas of one, share a slot (the
- * memory digits being free). "*combos" gets the product of the device
- * digits' extents. */
-static axe_status check_dev_injective(const ax_dist_plan *p, side_view v,
-                                      int64_t *combos, axe_diag *diag)
+static int64_t view_dev(const side_view *v, const int64_t *y, int64_t r)
+{
+    int64_t dev = v->dev0 + rep_dev(v->rep, v->nrep, r);
+    int i;
+    for (i = 0; i < v->n; i++)
+        dev += y[i] * v->sub[i].dev;
+    return dev;
+}
+
+/* Distinct (device sub-iters, replica choice) of "v" on distinct
+ * devices: otherwise two elements, or two replicas of one, share a slot
+ * (the memory sub-iters being free). */
+static axe_status check_dev_injective(const ax_dist_plan *p, const side_view *v,
+                                      axe_diag *diag)
 {
     int32_t seen[AX_DIST_MAX_DEVICES];
-    int64_t x[AX_DIST_MAX_DIGITS] = {0}, id = 0, r, total = 1;
-    int64_t nrep = v.src ? p->nsrc_own : p->ndst_hold;
+    int64_t y[MAX_SUBS] = {0}, id = 0, r, total = 1;
     int i;
-    for (i = 0; i < p->ndigits && total <= p->ndev; i++)
-        if (dig_dev(&p->digit[i], v.src) != 0)
-            total *= p->digit[i].extent; /* each <= ndev: range checked */
-    if (total > p->ndev || total * nrep > p->ndev)
+    for (i = 0; i < v->n && total <= p->ndev; i++)
+        if (v->sub[i].dev != 0)
+            total *= v->sub[i].extent; /* each <= ndev: range checked */
+    if (total > p->ndev || total * v->nown > p->ndev)
         return axe__fail(diag, AXE_ERR_INVALID, -1,
                          "%s: %lld elements times %lld replicas on %d "
                          "devices: two share a device slot",
-                         v.role, (long long)total, (long long)nrep, p->ndev);
+                         v->role, (long long)total, (long long)v->nown,
+                         p->ndev);
     for (i = 0; i < p->ndev; i++)
         seen[i] = -1;
     do {
-        for (r = 0; r < nrep; r++) {
-            int64_t d = v.src ? axe__dist_src_owner(p, x, r)
-                              : axe__dist_dst_holder(p, x, r);
+        for (r = 0; r < v->nown; r++) {
+            int64_t d = view_dev(v, y, r);
             if (seen[d] >= 0)
                 return axe__fail(diag, AXE_ERR_INVALID, -1,
                                  "%s: two %s land on device %lld at the "
                                  "same local addresses",
-                                 v.role,
+                                 v->role,
                                  seen[d] == id ? "replicas of one element"
                                                : "elements",
                                  (long long)d);
             seen[d] = (int32_t)id;
         }
         id++;
-    } while (next_side_combo(p, v, x));
-    *combos = total;
+    } while (next_dev_sub(v, y));
     return AXE_OK;
 }
 
@@ -376,20 +433,24 @@ static axe_status rep_count(const ax_dist_rep *rep, int n, const char *role,
     return AXE_OK;
 }
 
+/* The invariant on one side (src or dst). */
+static axe_status check_side(const ax_dist_plan *p, bool src, axe_diag *diag)
+{
+    side_view v;
+    AXE_TRY(view_of(p, src, &v, diag));
+    AXE_TRY(check_range(p, &v, diag));
+    AXE_TRY(check_mem_injective(&v, diag));
+    return check_dev_injective(p, &v, diag);
+}
+
 axe_status axe__dist_check(ax_dist_plan *p, axe_diag *diag)
 {
-    side_view vs = {"src", true}, vd = {"dst", false};
-    int64_t combos;
     AXE_TRY(
         rep_count(p->src_rep, p->nsrc_rep, "src", p->ndev, &p->nsrc_own, diag));
     AXE_TRY(rep_count(p->dst_rep, p->ndst_rep, "dst", p->ndev, &p->ndst_hold,
                       diag));
-    AXE_TRY(check_range(p, vs, diag));
-    AXE_TRY(check_range(p, vd, diag));
-    AXE_TRY(check_mem_injective(p, vs, diag));
-    AXE_TRY(check_mem_injective(p, vd, diag));
-    AXE_TRY(check_dev_injective(p, vs, &combos, diag));
-    return check_dev_injective(p, vd, &combos, diag);
+    AXE_TRY(check_side(p, true, diag));
+    return check_side(p, false, diag);
 }
 
 bool axe__dist_any_move(const ax_dist_plan *p)

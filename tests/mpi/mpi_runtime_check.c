@@ -14,6 +14,8 @@
  * buffer was
  * written, and that it received exactly the elements it holds but does
  * not own. The collective chosen is checked where the table implies one.
+ * Tabled digits (the planner's general case) are read by brute force as
+ * the contract says: value v's parts are tab[4v .. 4v+3].
  */
 #include "compiler_mpi_rt.h"
 
@@ -26,13 +28,14 @@ typedef struct tcase {
     axe_mpi_digit d[8];
     axe_mpi_rep srep[2], drep[2];
     axe_mpi_plan p;
-    int expect; /* a path, or -1 for any */
+    int expect;       /* a path, or -1 for any */
+    int64_t tab[256]; /* a tabled digit's parts, 4 per value */
 } tcase;
 
 static axe_mpi_digit dg(int64_t e, int64_t sd, int64_t sm, int64_t dd,
                         int64_t dm, int red)
 {
-    axe_mpi_digit d = {e, sd, sm, dd, dm, 0, red};
+    axe_mpi_digit d = {e, sd, sm, dd, dm, 0, red, NULL};
     return d;
 }
 
@@ -43,6 +46,34 @@ static void finish(tcase *c, int nd, int ns, int nr, int64_t ssz, int64_t dsz,
     c->p.digit = c->d, c->p.src_rep = c->srep, c->p.dst_rep = c->drep;
     c->p.src_size = ssz, c->p.dst_size = dsz, c->p.op = op;
     c->p.dtype = dtype, c->expect = expect;
+}
+
+/* A tabled digit of extent "e" in "c" (reduced: 0) whose value v has
+ * the parts f(v, P) (src dev, src m, dst dev, dst m). */
+typedef void (*parts_fn)(int64_t v, int P, int64_t *out);
+
+static axe_mpi_digit tabled(tcase *c, int64_t e, int P, parts_fn f)
+{
+    axe_mpi_digit d = {e, 0, 0, 0, 0, 0, 0, c->tab};
+    int64_t v;
+    for (v = 0; v < e; v++)
+        f(v, P, c->tab + 4 * v);
+    return d;
+}
+
+/* [6P] in blocks of 6 (2:1 inside the block) -> (2, P, 3):(3, 1@gpuid, 1):
+ * no common refinement of (P, 6) and (2, P, 3) for odd P. */
+static void blocks_to_tiles(int64_t v, int P, int64_t *o)
+{
+    o[0] = v / 6, o[1] = 2 * (v % 6);
+    o[2] = v / 3 % P, o[3] = 2 * (v / (3 * P) * 3 + v % 3);
+}
+
+/* [6] all in memory -> (3, Q):(1, 1@gpuid), Q = 2 when P >= 2. */
+static void mem_to_cyclic(int64_t v, int P, int64_t *o)
+{
+    int64_t q = P >= 2 ? 2 : 1;
+    o[0] = 0, o[1] = v, o[2] = v % q, o[3] = v / q;
 }
 
 /* The cases at P devices; returns how many. */
@@ -137,6 +168,18 @@ static int cases(tcase *c, int P)
     c[n].d[2] = dg(4, 0, 1, 0, 1, 0), c[n].srep[0] = (axe_mpi_rep){P, 1};
     finish(&c[n++], 3, 1, 0, 12 * P, 4, AXE_MPI_SUM, AXE_MPI_F32,
            AXE_MPI_PATH_LOCAL);
+    c[n].name = "tabled: blocks of 6 -> (2,P,3) [6P,2]";
+    c[n].d[0] = tabled(&c[n], 6 * P, P, blocks_to_tiles);
+    c[n].d[1] = dg(2, 0, 1, 0, 1, 0);
+    finish(&c[n++], 2, 0, 0, 12, 12, AXE_MPI_COPY, AXE_MPI_F32, -1);
+    c[n].name = "tabled: from P-1 to (3,2) cyclic, replicated [6]";
+    c[n].d[0] = tabled(&c[n], 6, P, mem_to_cyclic), c[n].p.src_dev0 = P - 1;
+    c[n].drep[0] = (axe_mpi_rep){P >= 2 ? P / 2 : 1, P >= 2 ? 2 : 1};
+    finish(&c[n++], 1, 0, 1, 6, 6, AXE_MPI_COPY, AXE_MPI_F64, -1);
+    c[n].name = "tabled reduce: sum k on device, [P,6] -> (3,2) cyclic";
+    c[n].d[0] = dg(P, 1, 0, 0, 0, 1);
+    c[n].d[1] = tabled(&c[n], 6, P, mem_to_cyclic);
+    finish(&c[n++], 2, 0, 0, 6, 6, AXE_MPI_SUM, AXE_MPI_I32, -1);
     return n;
 }
 
@@ -212,8 +255,11 @@ static int64_t side(const axe_mpi_plan *p, const int64_t *x, int dst, int dev)
     int i;
     for (i = 0; i < p->ndigits; i++) {
         const axe_mpi_digit *d = &p->digit[i];
-        s += x[i] * (dst ? (dev ? d->dst_dev : d->dst_m)
-                         : (dev ? d->src_dev : d->src_m));
+        if (d->tab != NULL)
+            s += d->tab[4 * x[i] + 2 * dst + !dev];
+        else
+            s += x[i] * (dst ? (dev ? d->dst_dev : d->dst_m)
+                             : (dev ? d->src_dev : d->src_m));
     }
     return s;
 }

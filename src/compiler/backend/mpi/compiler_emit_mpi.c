@@ -21,18 +21,42 @@
 
 #include "compiler_mpi.h"
 
+/* "NAME_tab[]": the cells of the plan's tabled digits, 4 per value (src
+ * device and address parts, dst device and address parts). */
+static void put_cells(ax_text *t, const char *name, const ax_dist_plan *pl)
+{
+    int i;
+    if (pl->ncell == 0)
+        return;
+    axe__text_put(t, "static const int64_t %s_tab[] = {", name);
+    for (i = 0; i < pl->ncell; i++) {
+        const ax_dist_cell *c = &pl->cell[i];
+        axe__text_put(t, "%s%s%lld, %lld, %lld, %lld", i ? "," : "",
+                      i % 4 == 0 ? "\n    " : " ", (long long)c->src_dev,
+                      (long long)c->src_m, (long long)c->dst_dev,
+                      (long long)c->dst_m);
+    }
+    axe__text_put(t, "};\n");
+}
+
 void axe__emit_mpi_table(ax_text *t, const char *name, const ax_dist_plan *pl)
 {
     int i;
+    put_cells(t, name, pl);
     axe__text_put(t, "static const axe_mpi_digit %s_digit[] = {", name);
     for (i = 0; i < pl->ndigits; i++) {
         const ax_dist_digit *d = &pl->digit[i];
-        axe__text_put(t, "%s\n    {%lld, %lld, %lld, %lld, %lld, %d, %d}",
+        axe__text_put(t, "%s\n    {%lld, %lld, %lld, %lld, %lld, %d, %d",
                       i ? "," : "", (long long)d->extent, (long long)d->src_dev,
                       (long long)d->src_m, (long long)d->dst_dev,
                       (long long)d->dst_m, (int)d->dim, (int)d->reduced);
+        if (d->tab > 0)
+            axe__text_put(t, ", %s_tab + %d}", name,
+                          (int)(4 * pl->tab[d->tab - 1].cell));
+        else
+            axe__text_put(t, ", 0}");
     }
-    axe__text_put(t, "%s};\n", pl->ndigits ? "" : "{1, 0, 0, 0, 0, 0, 0}");
+    axe__text_put(t, "%s};\n", pl->ndigits ? "" : "{1, 0, 0, 0, 0, 0, 0, 0}");
     axe__text_put(t, "static const axe_mpi_rep %s_rep[] = {", name);
     for (i = 0; i < pl->nsrc_rep + pl->ndst_rep; i++) {
         const ax_dist_rep *r =

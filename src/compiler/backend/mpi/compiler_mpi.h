@@ -22,7 +22,8 @@ void axe__emit_mpi_gemm(ax_text *t, const axe_program *p, const ax_stmt *s,
                         const ax_dist_gemm *g);
 void axe__emit_mpi_gemm_call(ax_text *t, const axe_program *p, const ax_stmt *s,
                              int copied);
-/* "NAME_digit[]" and "NAME_rep[]" (src replicas, then dst's): the digit
+/* "NAME_tab[]" (tabled digits' cells, if any), "NAME_digit[]" and
+ * "NAME_rep[]" (src replicas, then dst's): the digit
  * table of "pl" as static data of compiler_mpi_rt.h's types. */
 void axe__emit_mpi_table(ax_text *t, const char *name, const ax_dist_plan *pl);
 /* The entry check of main() (compiler_emit_mpi_entry.c): the tensor

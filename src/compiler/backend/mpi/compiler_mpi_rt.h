@@ -9,7 +9,10 @@
  *   src_dev0 + sum x_i*src_dev_i + sum r_j*src_rep_j.dev
  * for every choice r of the source replica digits, at local address
  *   src_m0 + sum x_i*src_m_i,
- * and held in dst by every device of the same form over the dst strides.
+ * and held in dst by every device of the same form over the dst strides;
+ * a tabled digit (the planner's general case: the two layouts' iters have
+ * no common refinement there) contributes its table's entries for x_i
+ * instead of x_i times a stride, and is walked as a device digit.
  * The transfer rule (distplan's, mirrored in axe_mpi_sender): a holder
  * that owns x copies it locally; any other holder h receives it once, from
  * the owner whose replica digit j is (h / src_rep_j.dev) % src_rep_j.extent.
@@ -80,11 +83,15 @@ enum {
     AXE_MPI_PATH_ALLREDUCE_ORDERED
 };
 
+/* A digit; a tabled one (the planner's general case) has strides 0 and
+ * "tab": per value v < extent, tab[4v .. 4v+3] = its src device part, src
+ * address part, dst device part, dst address part. */
 typedef struct axe_mpi_digit {
     int64_t extent;
     int64_t src_dev, src_m;
     int64_t dst_dev, dst_m;
     int32_t dim, reduced;
+    const int64_t *tab; /* NULL: the strides */
 } axe_mpi_digit;
 
 typedef struct axe_mpi_rep {
@@ -357,6 +364,24 @@ static inline int64_t axe_mpi_dev_stride(const axe_mpi_digit *d, int side)
     return side ? d->dst_dev : d->src_dev;
 }
 
+/* Whether "d" decides the device on "side": a device stride there, or a
+ * table (walked as a device digit on both sides). */
+static inline int axe_mpi_dev_digit(const axe_mpi_digit *d, int side)
+{
+    return d->tab != NULL || axe_mpi_dev_stride(d, side) != 0;
+}
+
+/* Value "v" of digit "d"'s device (part 0) or address (part 1) part on
+ * "side": its stride times v, or its table's entry. */
+static inline int64_t axe_mpi_part(const axe_mpi_digit *d, int side, int part,
+                                   int64_t v)
+{
+    if (d->tab != NULL)
+        return d->tab[4 * v + 2 * side + part];
+    return v * (side ? (part ? d->dst_m : d->dst_dev)
+                     : (part ? d->src_m : d->src_dev));
+}
+
 static inline int axe_mpi_walk_mem(const axe_mpi_walk *w, int side, int64_t *x,
                                    axe_mpi_visit_fn f, void *ctx)
 {
@@ -366,7 +391,7 @@ static inline int axe_mpi_walk_mem(const axe_mpi_walk *w, int side, int64_t *x,
         if (f(ctx, w, x))
             return 1;
         for (i = p->ndigits - 1; i >= 0; i--) {
-            if (axe_mpi_dev_stride(&p->digit[i], side) != 0 || w->rm[i])
+            if (axe_mpi_dev_digit(&p->digit[i], side) || w->rm[i])
                 continue;
             if (++x[i] < p->digit[i].extent)
                 break;
@@ -385,7 +410,7 @@ static inline int axe_mpi_walk_side(const axe_mpi_walk *w, int side, int64_t me,
     int nrep = side ? p->ndst_rep : p->nsrc_rep, i;
     int64_t x[AXE_MPI_MAX_DIGITS] = {0}, c, ncomb = 1, dev, t;
     for (i = 0; i < p->ndigits; i++)
-        if (axe_mpi_dev_stride(&p->digit[i], side) != 0)
+        if (axe_mpi_dev_digit(&p->digit[i], side))
             ncomb *= p->digit[i].extent;
     ncomb *= axe_mpi_rep_count(rep, nrep);
     for (c = 0; c < ncomb; c++) {
@@ -394,13 +419,12 @@ static inline int axe_mpi_walk_side(const axe_mpi_walk *w, int side, int64_t me,
               axe_mpi_rep_sum(rep, nrep, t % axe_mpi_rep_count(rep, nrep));
         t /= axe_mpi_rep_count(rep, nrep);
         for (i = p->ndigits - 1; i >= 0; i--) {
-            int64_t s = axe_mpi_dev_stride(&p->digit[i], side);
             x[i] = 0;
-            if (s == 0)
+            if (!axe_mpi_dev_digit(&p->digit[i], side))
                 continue;
             x[i] = t % p->digit[i].extent;
             t /= p->digit[i].extent;
-            dev += x[i] * s;
+            dev += axe_mpi_part(&p->digit[i], side, 0, x[i]);
         }
         if (dev == me && axe_mpi_walk_mem(w, side, x, f, ctx))
             return 1;
@@ -422,6 +446,12 @@ static inline axe_mpi_at axe_mpi_at_of(const axe_mpi_walk *w, const int64_t *x)
         const axe_mpi_digit *d = &p->digit[i];
         a.lin += x[i] * w->lstride[i];
         a.k += x[i] * w->kstride[i];
+        if (d->tab != NULL) {
+            const int64_t *c = d->tab + 4 * x[i];
+            a.src_dev += c[0], a.src_m += c[1];
+            a.dst_dev += c[2], a.dst_m += c[3];
+            continue;
+        }
         a.src_dev += x[i] * d->src_dev;
         a.src_m += x[i] * d->src_m;
         a.dst_dev += x[i] * d->dst_dev;
@@ -535,7 +565,7 @@ static inline int axe_mpi_reduce_form(const axe_mpi_plan *p)
         return -1;
     for (i = 0; i < p->ndigits; i++) {
         const axe_mpi_digit *d = &p->digit[i];
-        if (!d->reduced && d->src_dev != 0)
+        if ((!d->reduced && d->src_dev != 0) || d->tab != NULL)
             return -1;
         use[i] = d->reduced && d->src_dev != 0;
         dst_dev |= !d->reduced && d->dst_dev != 0;
@@ -1203,8 +1233,8 @@ static inline int axe_mpi_shard_sums(const axe_mpi_plan *p, int64_t *elems,
     for (x = 0; x < total; x++) {
         dev = p->src_dev0, a = p->src_m0, rem = x;
         for (i = p->ndigits - 1; i >= 0; i--) {
-            dev += rem % p->digit[i].extent * p->digit[i].src_dev;
-            a += rem % p->digit[i].extent * p->digit[i].src_m;
+            dev += axe_mpi_part(&p->digit[i], 0, 0, rem % p->digit[i].extent);
+            a += axe_mpi_part(&p->digit[i], 0, 1, rem % p->digit[i].extent);
             rem /= p->digit[i].extent;
         }
         for (r = 0; r < nrep; r++) {
