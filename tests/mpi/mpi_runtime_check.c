@@ -22,6 +22,7 @@
 #include <math.h>
 
 #define SENTINEL (-77.0)
+#define MAX_CASES 32 /* cases() writes at most this many */
 
 typedef struct tcase {
     const char *name;
@@ -80,7 +81,7 @@ static void mem_to_cyclic(int64_t v, int P, int64_t *o)
 static int cases(tcase *c, int P)
 {
     int n = 0, Q = P / 2;
-    memset(c, 0, 20 * sizeof *c);
+    memset(c, 0, MAX_CASES * sizeof *c);
     c[n].name = "allgather [4P,3]", c[n].d[0] = dg(P, 1, 0, 0, 12, 0);
     c[n].d[1] = dg(4, 0, 3, 0, 3, 0), c[n].d[2] = dg(3, 0, 1, 0, 1, 0);
     c[n].drep[0] = (axe_mpi_rep){P, 1};
@@ -420,7 +421,7 @@ static int run_case(tcase *c, int P, int me)
 /* A plan for the wrong number of devices is an error naming both. */
 static int run_mismatch(int P, int me)
 {
-    tcase c[20];
+    tcase c[MAX_CASES];
     axe_mpi_sched s;
     char err[256] = "";
     float a[64], b[64];
@@ -440,7 +441,7 @@ static int run_mismatch(int P, int me)
 
 int main(int argc, char **argv)
 {
-    tcase c[20];
+    tcase c[MAX_CASES];
     int P, me, n, i, bad = 0, any;
     MPI_Init(&argc, &argv);
     MPI_Comm_size(MPI_COMM_WORLD, &P);
