@@ -204,7 +204,7 @@ done
 # 256, 128 and 64 elements per device over 32 threads), which must still
 # pass with no race. The list is checked, not assumed.
 UNNEEDED="
-examples/kernels/dist/matmul_rs.axe:20
+examples/kernels/dist/matmul_rs.axe:19
 examples/kernels/dist/mlp.axe:22
 examples/kernels/dist/mlp.axe:24
 "
