@@ -58,6 +58,35 @@ cli_row 0 "cuda sm_89: mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32, 16 a
     "$K/gemm_fp8.axe" --target cuda --arch sm_89 --explain
 cli_row 1 "gemm on e4m3/e5m2 tensor cores (mma.sync m16n8k32 .e4m3/.e5m2) needs --arch sm_89 or later" \
     "$K/gemm_fp8.axe" --target cuda --arch sm_86
+
+# flash_attention's P is the register A of gemm.mma_reg_a (its fragments
+# are the thread's registers). Against the same kernel with P staged
+# through a shared tile Ps (the form before mma_reg_a, rebuilt here), its
+# .cu has one __syncthreads fewer in the K/V loop (emitted once, the
+# last loop of the kernel) and no shared tile or store of P.
+awk '/^ *shared Vs:/ { print; print "    shared Ps: f16[BM, BN] layout S[(BM, BN):(BN + 8, 1)];"; next }
+     /^ *warp gemm\(o, p,$/ { print "        warp copy(Ps[warpid * 16 : +16, 0 : +BN], p);"
+                              print "        sync;"
+                              print "        warp gemm(o, Ps[warpid * 16 : +16, 0 : +BN],"; next }
+     1' "$K/flash_attention.axe" >"$tmp/flash_ps.axe"
+cli_row 0 "; A: the thread's registers (the A fragment's layout), packed per atom K tile; B: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 (16-byte rows along N)" \
+    "$K/flash_attention.axe" --target cuda --explain
+cli_row 0 "; A: ldmatrix.sync.aligned.m8n8.x4.shared.b16 (16-byte rows along K); B: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16" \
+    "$tmp/flash_ps.axe" --target cuda --explain
+loop_syncs() { sed -n '/for (long v_j = 0/,$p' "$1" | grep -c '__syncthreads()'; }
+if "$AXE" compile "$K/flash_attention.axe" --target cuda >"$tmp/fa.cu" &&
+    "$AXE" compile "$tmp/flash_ps.axe" --target cuda >"$tmp/fa_ps.cu"; then
+    n_reg=$(loop_syncs "$tmp/fa.cu")
+    n_ps=$(loop_syncs "$tmp/fa_ps.cu")
+    if [ "$n_reg" -eq 2 ] && [ "$n_ps" -eq 3 ] && ! grep -q 't_Ps' "$tmp/fa.cu" &&
+        sed -n '/for (long v_j = 0/,$p' "$tmp/fa_ps.cu" | grep -q 'AXE_STV*(.*t_Ps,.* = .*t_p\['; then
+        ok
+    else
+        bad "flash_attention: $n_reg __syncthreads in the K/V loop (staged P: $n_ps), t_Ps: $(grep -c 't_Ps' "$tmp/fa.cu")"
+    fi
+else
+    bad "flash_attention: axe compile --target cuda failed ($(head -c 300 "$tmp/fa.cu" "$tmp/fa_ps.cu"))"
+fi
 cli_row 0 "schedule gemm.thread_fma" "$K/gemm_mma.axe" --target cuda \
     --schedule gemm=thread_fma
 cli_row 0 "k_fig5_copy_cta" "$K/fig5_copy.axe" --target c

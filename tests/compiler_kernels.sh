@@ -270,6 +270,8 @@ check_run slice_loops.axe
 check_run slice_loops.axe -D KT=3 --seed 21
 check_run mma_smem_warp.axe
 check_run mma_smem_warp.axe -D KT=3 -D NT=1 --seed 23
+check_run gemm_reg_a.axe
+check_run gemm_reg_a.axe -D K=64 -D N=16 --seed 24
 check_run half.axe
 # Register-blocked per-thread gemms on every dtype, k in order: exact.
 exact_run gemm_blocked.axe
@@ -766,6 +768,8 @@ expect_explain dead_runtime.axe "never runs: the conditions around it leave 'M' 
 expect_explain reduce_replicated.axe "rejected reduce\.warp_shuffle: the destination 'all' is replicated over the threads of digit \(rank/8\)%4 \(dim 0\), which compute different elements: its replicas would not all be written"
 # gemm.mma_smem at warp scope in a slice: the atom loop of the one warp.
 expect_explain mma_smem_warp.axe 'chosen gemm\.mma_smem'
+expect_explain gemm_reg_a.axe 'chosen gemm\.mma_reg_a'
+expect_explain gemm_reg_a.axe "rejected gemm\.mma_smem: 'a' is a register: mma_smem reads A and B from shared or global memory \(mma_reg_a takes A from registers\)"
 expect_explain mma_smem_warp.axe "rejected gemm\.mma_atom: 'As' is not a whole register tensor distributed over a warp's lanes"
 # Barriers under if and in sync-free loops (test kernel).
 expect_explain slice_loops.axe 'op 3 \(line 26\): warp gemm'

@@ -100,6 +100,19 @@ for f in softmax_auto warp_mma_auto rmsnorm_auto; do
 done
 run_json "$T/rearrange.axe"
 run_json "$T/rearrange.axe" --target cuda --emulate
+# the attention twins (issue 15 item 3) and the anchor search's kernel
+AS="--arg scale=0.17 --arg L=50"
+# shellcheck disable=SC2086
+{
+run_json "$K/attention_scale_auto.axe" $AS
+run_json "$K/attention_scale_auto.axe" -D N=32 -D D=16 -D BM=16 --seed 5 --arg scale=0.3 --arg L=20
+run_json "$K/attention_scale_auto.axe" --target cuda --emulate $AS
+}
+run_json "$K/flash_attention_auto.axe"
+run_json "$K/flash_attention_auto.axe" -D SEQ=96 -D D=32 -D BM=32 -D BN=32 -D STAGES=3 --seed 32
+run_json "$K/flash_attention_auto.axe" --target cuda --emulate
+run_json "$T/attention_cta_auto.axe"
+run_json "$T/attention_cta_auto.axe" --target cuda --emulate
 
 # --- equal to the hand-written layouts ------------------------------------
 same "$K/gemm_mma_auto.axe" acc \
@@ -118,6 +131,27 @@ same "$K/softmax_auto.axe" r "S[(1, 5, 32):(0, 1, 1@laneid)]" -D C=160
 same "$K/rmsnorm_auto.axe" x "S[(1, 80):(80, 1)]"
 same "$K/rmsnorm_auto.axe" s "S[1:1]"
 same "$T/rearrange.axe" a "S[(4, 8, 16, 4):(4, 16@tx, 1@tx, 1)]"
+# attention_scale_auto: one row per thread (N 64, D 32, BM 32)
+same "$K/attention_scale_auto.axe" s "S[(32, 64):(1@tx, 1)]"
+same "$K/attention_scale_auto.axe" col "S[(32, 64):(1@tx, 1)]"
+same "$K/attention_scale_auto.axe" mask "S[(32, 64):(1@tx, 1)]"
+same "$K/attention_scale_auto.axe" t "S[32:1@tx]"
+same "$K/attention_scale_auto.axe" o "S[(32, 32):(1@tx, 1)]"
+same "$K/attention_scale_auto.axe" s "S[(16, 32):(1@tx, 1)]" -D N=32 -D D=16 -D BM=16
+# flash_attention_auto: the C fragment of m16n8k16 (PTX ISA: lane 4g + q
+# holds rows g, g + 8 and columns 2q, 2q + 1 of each 8-column block)
+FRAG="S[(2, 8, 8, 4, 2):(2, 4@laneid, 4, 1@laneid, 1)]"
+ROW="S[(2, 8):(1, 4@laneid)] + R[4:1@laneid]"
+for n in s p o oh; do same "$K/flash_attention_auto.axe" "$n" "$FRAG"; done
+for n in m mn l t c; do same "$K/flash_attention_auto.axe" "$n" "$ROW"; done
+same "$K/flash_attention_auto.axe" o "S[(2, 8, 16, 4, 2):(2, 4@laneid, 4, 1@laneid, 1)]" -D D=128
+# attention_cta_auto: 4 warps along M for both gemms; P is the A
+# fragment tiling (rows g, g + 8; columns 2q, 2q + 1, 2q + 8, 2q + 9 of
+# each 16-column K tile, 8 registers per tile) over the 4 warps
+same "$T/attention_cta_auto.axe" p "S[(4, 2, 8, 4, 2, 4, 2):(1@warpid, 2, 4@laneid, 8, 4, 1@laneid, 1)]"
+same "$T/attention_cta_auto.axe" o "S[(4, 2, 8, 4, 4, 2):(1@warpid, 2, 4@laneid, 4, 1@laneid, 1)]"
+same_c attention_scale_auto attention_scale
+same_c flash_attention_auto flash_attention
 same_c gemm_mma_auto gemm_mma
 same_c gemm_auto gemm
 same_c warp_mma_auto warp_mma
@@ -131,6 +165,38 @@ synth_json "$K/gemm_mma_auto.axe" &&
     else
         bad "gemm_mma_auto instructions: $(cat "$tmp/synth.json")"
     fi
+# The anchor search (two gemm anchors chosen together): no rearrange, the
+# runner-up of the first gemm with its count.
+synth_json "$T/attention_cta_auto.axe" &&
+    if grep -qF '"gemm#5": {"chosen": "mma atom m16n8k16 tiles of C, warps 4 x 1, 1 x 8 atom tiles per warp; with the other anchors: 0 rearranges, 264 register bytes per thread", "cost": 9, "runner_up": "mma atom m16n8k16 tiles of C, warps 2 x 2, 2 x 4 atom tiles per warp; with the other anchors: 1 rearrange, 336 register bytes per thread"}' "$tmp/synth.json" &&
+        grep -qF '"gemm#10": {"chosen": "mma atom m16n8k16 tiles of C, warps 4 x 1, 1 x 4 atom tiles per warp;' "$tmp/synth.json" &&
+        grep -qF '"rearranges": []' "$tmp/synth.json"; then
+        ok
+    else
+        bad "attention_cta_auto instructions: $(cat "$tmp/synth.json")"
+    fi
+synth_json "$K/attention_scale_auto.axe" &&
+    if grep -qF '"gemm#0": {"chosen": "per-thread FMA blocks of C, threads 32 x 1, a 1 x 64 block per thread; with the other anchors: 0 rearranges, 708 register bytes per thread", "cost": 65, "runner_up": "per-thread FMA blocks of C, threads 4 x 8, a 8 x 8 block per thread; with the other anchors: 1 rearrange, 992 register bytes per thread"}' "$tmp/synth.json" &&
+        grep -qF '"rearranges": []' "$tmp/synth.json"; then
+        ok
+    else
+        bad "attention_scale_auto instructions: $(cat "$tmp/synth.json")"
+    fi
+# s pinned to 4 x 8 blocks: no grid of the second gemm takes it as its A
+# (that needs all of a row's K in one thread), so a rearrange of s into
+# the A layout of the chosen grid (one row per thread, the only one
+# whose copy fits a thread's registers) is inserted, and it runs.
+sed 's/register s: f32\[BM, N\] layout auto;/register s: f32[BM, N] layout S[(4, 8, 8, 8):(8@tx, 8, 1@tx, 1)];/' \
+    "$K/attention_scale_auto.axe" >"$tmp/as_pin.axe"
+synth_json "$tmp/as_pin.axe" &&
+    if grep -qF '"rearranges": [{"op": "copy#12", "tensor": "s_r10", "smem_bytes": 8192}]' "$tmp/synth.json" &&
+        grep -qF '"o": "S[(32,1,1,32):(1@tx,32,1@tx,1)]"' "$tmp/synth.json"; then
+        ok
+    else
+        bad "attention_scale_auto with s pinned: $(cat "$tmp/synth.json")"
+    fi
+# shellcheck disable=SC2086
+run_json "$tmp/as_pin.axe" $AS
 synth_json "$T/rearrange.axe" &&
     if grep -qF '"rearranges": [{"op": "copy#1", "tensor": "b", "smem_bytes": 8192}]' "$tmp/synth.json"; then
         ok

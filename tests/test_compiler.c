@@ -493,7 +493,7 @@ static void test_force_check(void)
          "reduce has no schedule 'split' (thread_loop, "
          "warp_shuffle, tree, smem, grid)"},
         {"gemm", "smem",
-         "gemm has no schedule 'smem' (mma_atom, mma_smem, "
+         "gemm has no schedule 'smem' (mma_atom, mma_smem, mma_reg_a, "
          "tensor_engine, thread_fma, split_k)"},
         {"add", "split",
          "add is forced twice (add=thread_loop and add=split)"}};
@@ -529,13 +529,15 @@ static void test_full_diag(void)
         "S[(2,8,4,2):(2,4@laneid,1@laneid,1)];\n"
         "  warp copy(a, A);\n  warp gemm(c, a, b);\n}\n";
     static const char want[] =
-        "no schedule for gemm: none of mma_atom, mma_smem, tensor_engine, "
-        "thread_fma, split_k applies (reasons below)\n"
+        "no schedule for gemm: none of mma_atom, mma_smem, mma_reg_a, "
+        "tensor_engine, thread_fma, split_k applies (reasons below)\n"
         "gemm.mma_atom: 'a' is not a tile of the A fragment [16, 8] "
         "S[(2,8,2,4):(1,4@laneid,2,1@laneid)]: dim 0: tiled iter (2,2@m) is "
         "not inner iter (2,1@m)\n"
         "gemm.mma_smem: 'a' is a register: mma_smem reads A and B from "
-        "shared or global memory\n"
+        "shared or global memory (mma_reg_a takes A from registers)\n"
+        "gemm.mma_reg_a: 'b' is a register: B is read from shared or global "
+        "memory (mma_atom takes A, B and C in one warp's registers)\n"
         "gemm.tensor_engine: not a core kernel (TensorEngine runs a core "
         "kernel's gemm)\n"
         "gemm.thread_fma: 'b' holds element digit (dim 0, weight 1) on a "

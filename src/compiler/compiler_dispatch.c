@@ -19,6 +19,7 @@
  *         memory), smem (through shared memory)
  *   gemm: mma_atom (warp-scope loop over mma.sync atoms), mma_smem (C
  *   register tiles of an atom spread over warps, A and B in memory),
+ *   mma_reg_a (the same with A in registers, B in memory),
  *   tensor_engine (a core kernel's TensorEngine matmuls), thread_fma
  *         (each thread's C elements, K loop innermost)
  * A schedule the target's backend does not have (compiler_backend.h) is
@@ -144,6 +145,7 @@ static const ax_schedule registry[] = {
     {"grid", AX_FAM_REDUCE, axe__reduce_grid, false},
     {"mma_atom", AX_FAM_GEMM, axe__gemm_mma, true},
     {"mma_smem", AX_FAM_GEMM, axe__gemm_mma_smem, true},
+    {"mma_reg_a", AX_FAM_GEMM, axe__gemm_mma_reg_a, true},
     {"tensor_engine", AX_FAM_GEMM, axe__gemm_tensor_engine, true},
     {"thread_fma", AX_FAM_GEMM, thread_loop, false},
     {"split_k", AX_FAM_GEMM, axe__gemm_split_k, false}};
@@ -152,10 +154,10 @@ static const ax_schedule registry[] = {
 /* The registry's indices in the naive variant's order: copy and
  * pointwise thread_loop, split, smem, vector, dma; reduce thread_loop, smem
  * (rows reduced in order, as the reference does), tree, grid,
- * warp_shuffle; gemm thread_fma, split_k, mma_atom, mma_smem,
+ * warp_shuffle; gemm thread_fma, split_k, mma_atom, mma_smem, mma_reg_a,
  * tensor_engine. */
-static const int naive_order[] = {2, 3, 4,  0,  1,  5,  8, 7,
-                                  9, 6, 13, 14, 10, 11, 12};
+static const int naive_order[] = {2, 3, 4,  0,  1,  5,  8,  7,
+                                  9, 6, 14, 15, 10, 11, 12, 13};
 _Static_assert(sizeof naive_order / sizeof naive_order[0] ==
                    sizeof registry / sizeof registry[0],
                "naive_order orders every schedule once");
@@ -352,12 +354,18 @@ static void describe_choice(ax_text *t, const axe_program *p, const ax_stmt *s)
         axe__text_put(t, "    atom %s, %lld x %lld x %lld atom tiles\n",
                       s->mma->atom, (long long)s->mma->tiles[0],
                       (long long)s->mma->tiles[1], (long long)s->mma->tiles[2]);
+        if (s->mma->reg_a)
+            axe__text_put(t,
+                          "    A outer layout (is_tile_inner): %s; A's "
+                          "fragments from the registers of the warp's "
+                          "lanes\n",
+                          s->mma->outer[0]);
         if (s->mma->from_memory) {
             axe__text_put(t,
                           "    C outer layout (is_tile_inner): %s; each warp "
-                          "loops over the atom tiles it holds, A and B from "
+                          "loops over the atom tiles it holds, %s from "
                           "memory at the strides of C's plan:\n",
-                          s->mma->outer[2]);
+                          s->mma->outer[2], s->mma->reg_a ? "B" : "A and B");
             axe__plan_describe(t, p, s, s->plan);
             return;
         }

@@ -327,6 +327,9 @@ typedef struct ax_mma {
     int64_t *offset[3];
     char outer[3][128];
     bool from_memory; /* gemm.mma_smem: A and B in memory, C's plan */
+    /* gemm.mma_reg_a: from_memory too (B in memory, C's plan), A a
+     * register tile of the A fragment held by the warps of C's rows. */
+    bool reg_a;
     /* gemm.mma_smem: the atom's M, N, K, the axis that numbers the scope's
      * warps (NULL at warp scope) and the warp that holds each C atom tile
      * (MI x NI, row-major). */
@@ -496,6 +499,12 @@ bool axe__stmt_masked_dim(const ax_stmt *s, int od);
 axe_status axe__plan_build(const axe_program *p, const ax_stmt *s,
                            ax_plan_kind kind, int binding, ax_plan *out,
                            axe_diag *why);
+/* The same without operand "skip" (not affine, no strides, no ownership
+ * check): gemm.mma_reg_a's register A, whose fragment the schedule
+ * exchanges itself. */
+axe_status axe__plan_build_skip(const axe_program *p, const ax_stmt *s,
+                                ax_plan_kind kind, int binding, int skip,
+                                ax_plan *out, axe_diag *why);
 /* The pointwise schedules' predicates (compiler_dispatch.c) and the
  * reduce schedules (compiler_reduce.c); "commit" keeps what a chosen
  * predicate built. */
@@ -623,6 +632,14 @@ void axe__emit_grid(ax_text *t, const axe_program *p, const ax_stmt *s,
 void axe__grid_describe(ax_text *t, const axe_program *p, const ax_stmt *s);
 axe_status axe__gemm_mma_smem(axe_program *p, ax_stmt *s, ax_plan *plan,
                               axe_diag *why, bool commit);
+axe_status axe__gemm_mma_reg_a(axe_program *p, ax_stmt *s, ax_plan *plan,
+                               axe_diag *why, bool commit);
+/* Whether gemm "s"'s schedule reads other lanes' registers (mma_atom,
+ * mma_reg_a), so that the C backend runs it between two barriers. */
+static inline bool axe__mma_reads_lanes(const ax_stmt *s)
+{
+    return s->mma != NULL && (!s->mma->from_memory || s->mma->reg_a);
+}
 /* The tensor-core atom for gemm "s"'s dtypes (name, (M, N, K)), if any,
  * and its fragments with their 2-D shapes for --explain
  * (compiler_mma.c). */

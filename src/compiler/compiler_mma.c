@@ -356,7 +356,7 @@ static bool outer_on(const axe_layout *l, const char *warp)
  * the outer layout on memory and "warp" only. */
 static axe_status tile_of_atom(axe_program *p, const ax_stmt *s,
                                const ax_atom *a, int o, const char *warp,
-                               ax_mma *m, axe_diag *why)
+                               ax_mma *m, int64_t **owner, axe_diag *why)
 {
     const ax_ref *r = &s->args[o == 2 ? 0 : o + 1];
     const ax_tensor *t = &p->tensors[r->tensor];
@@ -389,7 +389,7 @@ static axe_status tile_of_atom(axe_program *p, const ax_stmt *s,
     (void)axe_print_layout(&outer, m->outer[o], sizeof m->outer[o]);
     AXE_TRY(axe_layout_span(&atom, "m", &span));
     return outer_offsets(p->arena, &outer, counts, span, warp, &m->offset[o],
-                         m->from_memory ? &m->owner : NULL);
+                         owner);
 }
 
 static axe_status no_atom(axe_dtype dab, axe_dtype dc, axe_diag *why)
@@ -425,7 +425,7 @@ axe_status axe__gemm_mma(axe_program *p, ax_stmt *s, ax_plan *plan,
     for (o = 0; o < 3; o++) {
         AXE_TRY(
             check_operand(p, &s->args[o == 2 ? 0 : o + 1], AX_SCOPE_WARP, why));
-        AXE_TRY(tile_of_atom(p, s, a, o, NULL, m, why));
+        AXE_TRY(tile_of_atom(p, s, a, o, NULL, m, NULL, why));
     }
     m->tiles[0] = p->tensors[s->args[0].tensor].shape[0] / a->mnk[0];
     m->tiles[1] = p->tensors[s->args[0].tensor].shape[1] / a->mnk[1];
@@ -435,6 +435,78 @@ axe_status axe__gemm_mma(axe_program *p, ax_stmt *s, ax_plan *plan,
     plan->vec = 1;
     if (commit)
         s->mma = m;
+    return AXE_OK;
+}
+
+/* The scope's warp axis of a gemm at scope "sc" (NULL at warp scope). */
+static const char *warp_axis(ax_scope sc)
+{
+    return sc == AX_SCOPE_CTA         ? "warpid"
+           : sc == AX_SCOPE_WARPGROUP ? "wid_in_wg"
+                                      : NULL;
+}
+
+/* What gemm.mma_smem and gemm.mma_reg_a share: the scope, the atom, B in
+ * memory, C a tile of the atom's C fragment over the scope's warps, K a
+ * multiple of the atom's; the new ax_mma in *out. */
+static axe_status atom_tiles_of_c(axe_program *p, ax_stmt *s, ax_mma **out,
+                                  axe_diag *why)
+{
+    const ax_tensor *tc = &p->tensors[s->args[0].tensor],
+                    *tb = &p->tensors[s->args[2].tensor];
+    axe_dtype dab = p->tensors[s->args[1].tensor].dtype;
+    const ax_atom *a = atom_for(dab, tb->dtype, tc->dtype);
+    int64_t k = axe__ref_len(&s->args[1], 2);
+    ax_mma *m;
+    if (s->scope == AX_SCOPE_THREAD || s->scope == AX_SCOPE_KERNEL)
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "an mma atom runs on the lanes of warps, not at %s "
+                         "scope",
+                         axe__scope_name(s->scope));
+    if (a == NULL)
+        return no_atom(dab, tc->dtype, why);
+    if (tb->mem == AX_MEM_REGISTER)
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "'%s' is a register: B is read from shared or global "
+                         "memory (mma_atom takes A, B and C in one warp's "
+                         "registers)",
+                         tb->name);
+    AXE_TRY(check_operand(p, &s->args[0], s->scope, why));
+    if (k % a->mnk[2] != 0)
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "K = %lld is not a multiple of the atom's K = %lld",
+                         (long long)k, (long long)a->mnk[2]);
+    m = axe__arena_alloc(p->arena, sizeof *m);
+    if (m == NULL)
+        return AXE_ERR_NO_MEMORY;
+    memset(m, 0, sizeof *m);
+    m->atom = a->name;
+    m->from_memory = true;
+    m->warp = warp_axis(s->scope);
+    if (invert_tv(a, 1, &m->frag[1]) != AXE_OK)
+        return axe__fail(why, AXE_ERR_INVALID, -1, "bad atom table");
+    AXE_TRY(tile_of_atom(p, s, a, 2, m->warp, m, &m->owner, why));
+    m->tiles[0] = tc->shape[0] / a->mnk[0];
+    m->tiles[1] = tc->shape[1] / a->mnk[1];
+    m->tiles[2] = k / a->mnk[2];
+    memcpy(m->mnk, a->mnk, sizeof m->mnk);
+    *out = m;
+    return AXE_OK;
+}
+
+/* B (and A when "a_too") is affine in the digits of C's plan. */
+static axe_status operands_affine(const axe_program *p, const ax_stmt *s,
+                                  const ax_plan *plan, bool a_too,
+                                  axe_diag *why)
+{
+    int i;
+    for (i = a_too ? 1 : 2; i < 3; i++)
+        if (!plan->affine[i])
+            return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                             "'%s' is not affine in the digits of C's "
+                             "plan: the atom loop addresses A and B by "
+                             "strides",
+                             p->tensors[s->args[i].tensor].name);
     return AXE_OK;
 }
 
@@ -449,59 +521,80 @@ axe_status axe__gemm_mma(axe_program *p, ax_stmt *s, ax_plan *plan,
 axe_status axe__gemm_mma_smem(axe_program *p, ax_stmt *s, ax_plan *plan,
                               axe_diag *why, bool commit)
 {
-    const ax_tensor *tc = &p->tensors[s->args[0].tensor];
-    axe_dtype dab = p->tensors[s->args[1].tensor].dtype;
-    const ax_atom *a =
-        atom_for(dab, p->tensors[s->args[2].tensor].dtype, tc->dtype);
-    const char *warp = s->scope == AX_SCOPE_CTA         ? "warpid"
-                       : s->scope == AX_SCOPE_WARPGROUP ? "wid_in_wg"
-                                                        : NULL;
-    int64_t k = axe__ref_len(&s->args[1], 2);
+    const ax_tensor *ta = &p->tensors[s->args[1].tensor];
     ax_mma *m;
-    int i;
-    if (s->scope == AX_SCOPE_THREAD || s->scope == AX_SCOPE_KERNEL)
+    if (ta->mem == AX_MEM_REGISTER)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
-                         "an mma atom runs on the lanes of warps, not at %s "
-                         "scope",
-                         axe__scope_name(s->scope));
-    if (a == NULL)
-        return no_atom(dab, tc->dtype, why);
-    for (i = 1; i < 3; i++)
-        if (p->tensors[s->args[i].tensor].mem == AX_MEM_REGISTER)
-            return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
-                             "'%s' is a register: mma_smem reads A and B "
-                             "from shared or global memory",
-                             p->tensors[s->args[i].tensor].name);
-    AXE_TRY(check_operand(p, &s->args[0], s->scope, why));
-    if (k % a->mnk[2] != 0)
-        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
-                         "K = %lld is not a multiple of the atom's K = %lld",
-                         (long long)k, (long long)a->mnk[2]);
-    m = axe__arena_alloc(p->arena, sizeof *m);
-    if (m == NULL)
-        return AXE_ERR_NO_MEMORY;
-    m->atom = a->name;
-    m->from_memory = true;
-    /* A's and B's fragments (the tables a GPU backend loads them by) */
-    for (i = 0; i < 2; i++)
-        if (invert_tv(a, i, &m->frag[i]) != AXE_OK)
-            return axe__fail(why, AXE_ERR_INVALID, -1, "bad atom table");
-    AXE_TRY(tile_of_atom(p, s, a, 2, warp, m, why));
-    m->tiles[0] = tc->shape[0] / a->mnk[0];
-    m->tiles[1] = tc->shape[1] / a->mnk[1];
-    m->tiles[2] = k / a->mnk[2];
-    m->mnk[0] = a->mnk[0];
-    m->mnk[1] = a->mnk[1];
-    m->mnk[2] = a->mnk[2];
-    m->warp = warp;
+                         "'%s' is a register: mma_smem reads A and B "
+                         "from shared or global memory (mma_reg_a takes A "
+                         "from registers)",
+                         ta->name);
+    AXE_TRY(atom_tiles_of_c(p, s, &m, why));
+    if (invert_tv(atom_for(ta->dtype, p->tensors[s->args[2].tensor].dtype,
+                           p->tensors[s->args[0].tensor].dtype),
+                  0, &m->frag[0]) != AXE_OK)
+        return axe__fail(why, AXE_ERR_INVALID, -1, "bad atom table");
     AXE_TRY(axe__sched_thread_loop(p, s, plan, why));
-    for (i = 1; i < 3; i++)
-        if (!plan->affine[i])
-            return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
-                             "'%s' is not affine in the digits of C's "
-                             "plan: the atom loop addresses A and B by "
-                             "strides",
-                             p->tensors[s->args[i].tensor].name);
+    AXE_TRY(operands_affine(p, s, plan, true, why));
+    if (commit)
+        s->mma = m;
+    return AXE_OK;
+}
+
+/* Every warp that holds a C atom tile of row mi holds A's atom tiles of
+ * row mi (all of K), so that it multiplies its own A fragments. */
+static axe_status a_rows_held(const axe_program *p, const ax_stmt *s,
+                              const ax_mma *m, const int64_t *aowner,
+                              axe_diag *why)
+{
+    int64_t mi, ni, ki;
+    for (mi = 0; mi < m->tiles[0]; mi++)
+        for (ni = 0; ni < m->tiles[1]; ni++)
+            for (ki = 0; ki < m->tiles[2]; ki++)
+                if (aowner[mi * m->tiles[2] + ki] !=
+                    m->owner[mi * m->tiles[1] + ni])
+                    return axe__fail(
+                        why, AXE_ERR_UNSUPPORTED, -1,
+                        "the atom tile (%lld, %lld) of '%s' is held by warp "
+                        "%lld but C's tile (%lld, %lld) by warp %lld: each "
+                        "warp multiplies the A fragments it holds",
+                        (long long)mi, (long long)ki,
+                        p->tensors[s->args[1].tensor].name,
+                        (long long)aowner[mi * m->tiles[2] + ki], (long long)mi,
+                        (long long)ni,
+                        (long long)m->owner[mi * m->tiles[1] + ni]);
+    return AXE_OK;
+}
+
+/* gemm.mma_reg_a: as gemm.mma_smem with A a register tile of the atom's A
+ * fragment (attention's P V: P is the first gemm's C, and the A fragment
+ * of m16n8k16 has the C fragment's rows), its atom tiles held by the
+ * warps of C's rows. B is read from memory at the strides of C's plan
+ * (A left out of it); on the C backend each lane reads the A fragment
+ * values of its warp's lanes, as gemm.mma_atom does, so the operator runs
+ * between two barriers. */
+axe_status axe__gemm_mma_reg_a(axe_program *p, ax_stmt *s, ax_plan *plan,
+                               axe_diag *why, bool commit)
+{
+    const ax_tensor *ta = &p->tensors[s->args[1].tensor];
+    int64_t *aowner = NULL;
+    ax_mma *m;
+    if (ta->mem != AX_MEM_REGISTER)
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "'%s' is in memory: mma_reg_a takes A from "
+                         "registers (mma_smem reads it from memory)",
+                         ta->name);
+    AXE_TRY(atom_tiles_of_c(p, s, &m, why));
+    AXE_TRY(check_operand(p, &s->args[1], s->scope, why));
+    AXE_TRY(
+        tile_of_atom(p, s,
+                     atom_for(ta->dtype, p->tensors[s->args[2].tensor].dtype,
+                              p->tensors[s->args[0].tensor].dtype),
+                     0, m->warp, m, &aowner, why));
+    AXE_TRY(a_rows_held(p, s, m, aowner, why));
+    m->reg_a = true;
+    AXE_TRY(axe__plan_build_skip(p, s, AX_PLAN_BOUND, 0, 1, plan, why));
+    AXE_TRY(operands_affine(p, s, plan, false, why));
     if (commit)
         s->mma = m;
     return AXE_OK;

@@ -70,14 +70,16 @@ typedef struct operand_info {
     int nit[AX_MAX_DIMS];
 } operand_info;
 
-static axe_status classify(const axe_program *p, const ax_stmt *s,
+static axe_status classify(const axe_program *p, const ax_stmt *s, int skip,
                            operand_info *info, ax_plan *plan, axe_diag *why)
 {
     int i, d;
     for (i = 0; i < s->nargs; i++) {
         const ax_ref *r = &s->args[i];
         const ax_tensor *t = &p->tensors[r->tensor];
-        plan->affine[i] = true;
+        plan->affine[i] = i != skip;
+        if (i == skip)
+            continue; /* info stays zero: no dim full or linear */
         plan->swizzled[i] = axe__ref_swizzled(p, r);
         for (d = 0; d < axe__ref_ndim(r); d++) {
             operand_info *o = &info[i];
@@ -338,6 +340,13 @@ axe_status axe__plan_build(const axe_program *p, const ax_stmt *s,
                            ax_plan_kind kind, int binding, ax_plan *out,
                            axe_diag *why)
 {
+    return axe__plan_build_skip(p, s, kind, binding, -1, out, why);
+}
+
+axe_status axe__plan_build_skip(const axe_program *p, const ax_stmt *s,
+                                ax_plan_kind kind, int binding, int skip,
+                                ax_plan *out, axe_diag *why)
+{
     static operand_info zero;
     operand_info info[AX_MAX_ARGS];
     ax_plan plan;
@@ -349,7 +358,7 @@ axe_status axe__plan_build(const axe_program *p, const ax_stmt *s,
     plan.nthreads = axe__scope_threads(p, s->scope);
     for (k = 0; k < AX_MAX_ARGS; k++)
         info[k] = zero;
-    AXE_TRY(classify(p, s, info, &plan, why));
+    AXE_TRY(classify(p, s, skip, info, &plan, why));
     for (d = 0; d < axe__ref_ndim(&s->args[0]); d++) {
         bounds bs;
         AXE_TRY(refine(p, s, info, &plan, d, &bs, why));

@@ -242,6 +242,11 @@ static void describe_operand(ax_text *t, const axe_program *p, const ax_stmt *s,
         axe__swizzle_text(p, &s->args[i], sw, sizeof sw);
         axe__text_put(t, "%s of ", sw);
     }
+    if (i == 1 && s->mma != NULL && s->mma->reg_a) {
+        axe__text_put(t, "the A fragments, from the registers of the "
+                         "warp's lanes (not in the plan)\n");
+        return;
+    }
     if (!plan->affine[i]) {
         axe__text_put(t, "addressed from coordinates (constant // and %%)\n");
         return;

@@ -35,6 +35,12 @@ typedef struct sy_state {
     axe_program *p;
     ax_synth_report *r;
     bool solved[AX_MAX_TENSORS];
+    /* A trial of the anchor search (gemm_search): conflicts are counted
+     * (once per operator, in "conflict") instead of resolved. */
+    bool dry;
+    bool *conflict;
+    int conflicts;
+    int64_t conflict_bytes; /* registers per thread of the rearranged */
 } sy_state;
 
 int axe__synth_ref_shape(const axe_program *p, const ax_ref *r, int64_t *shape)
@@ -119,32 +125,10 @@ static axe_status add_choice(sy_state *st, const ax_synth_choice *ch)
     return AXE_OK;
 }
 
-/* Step 2: gemm anchors (C unknown, whole, at a collective scope). */
-static axe_status gemm_anchors(sy_state *st, axe_diag *diag)
-{
-    int i;
-    for (i = 0; i < st->p->nops; i++) {
-        const ax_stmt *s = st->p->ops[i];
-        ax_synth_choice ch;
-        axe_layout l;
-        axe_diag why;
-        char label[48];
-        if (s->op != AX_OP_GEMM || s->scope == AX_SCOPE_THREAD ||
-            s->scope == AX_SCOPE_KERNEL || !whole(st->p, &s->args[0]) ||
-            !is_unknown(st, &s->args[0]))
-            continue;
-        if (axe__synth_gemm_anchor(st->p, s, &l, &ch, &why) != AXE_OK)
-            continue; /* no atom fits: a copy may anchor C instead */
-        (void)diag;
-        st->p->tensors[s->args[0].tensor].layout = l;
-        ch.op = i;
-        AXE_TRY(add_choice(st, &ch));
-        axe__synth_label(st->p, i, label, sizeof label);
-        AXE_TRY(
-            set_how(st, s->args[0].tensor, "anchor %s: %s", label, ch.chosen));
-    }
-    return AXE_OK;
-}
+/* Step 2: gemm anchors (C unknown, whole, at a collective scope), chosen
+ * together by gemm_anchors (below the ready queue). */
+static axe_status propagate(sy_state *st, axe_diag *diag);
+static axe_status copy_anchors(sy_state *st, axe_diag *diag);
 
 static bool is_pointwise(ax_op op)
 {
@@ -172,6 +156,22 @@ static axe_status add_rearrange(sy_state *st, const ax_stmt *s)
     return AXE_OK;
 }
 
+/* A trial's conflict at "s" (counted once per operator), whose
+ * rearrange would add a register of "tensor"'s dtype with layout "l". */
+static axe_status count_conflict(sy_state *st, const ax_stmt *s, int tensor,
+                                 const axe_layout *l)
+{
+    int64_t span;
+    if (!st->conflict[s->index]) {
+        st->conflict[s->index] = true;
+        st->conflicts++;
+        if (axe_layout_span(l, "m", &span) == AXE_OK)
+            st->conflict_bytes +=
+                span * axe_dtype_size(st->p->tensors[tensor].dtype);
+    }
+    return AXE_OK;
+}
+
 /* Two solved operands of "s", the reference "ka" and the source "a":
  * equal layouts; a register copy between layouts that differ (then the
  * copy is the rearrange); or a rearrange inserted before "s" that gives
@@ -193,6 +193,8 @@ static axe_status reconcile(sy_state *st, ax_stmt *s, int ka, int a,
         return AXE_OK;
     if (s->op == AX_OP_COPY)
         return add_rearrange(st, s);
+    if (st->dry)
+        return count_conflict(st, s, t, &st->p->tensors[k].layout);
     AXE_TRY(axe__synth_insert_rearrange(st->p, s, t, &st->p->tensors[k].layout,
                                         &made, &n, diag));
     for (i = 1; i < s->nargs; i++)
@@ -275,8 +277,41 @@ static axe_status solve_reduce(sy_state *st, const ax_stmt *s, bool *changed)
                    st->p->tensors[src->tensor].name, s->rdim, label);
 }
 
-/* gemm at warp scope: A and B from C's atom tiling (Theorem 1). */
-static axe_status solve_gemm(sy_state *st, const ax_stmt *s, bool *changed)
+/* Register operand "o" of gemm "s", solved, against the layout "l" that
+ * C implies: a rearrange into "l" inserted before "s" when they differ
+ * (one of them synthesized; a trial counts it). */
+static axe_status gemm_conflict(sy_state *st, ax_stmt *s, int o,
+                                const axe_layout *l, bool *changed,
+                                axe_diag *diag)
+{
+    int t = s->args[o].tensor, c = s->args[0].tensor, made;
+    ax_stmt *n;
+    char label[48], nlabel[48];
+    bool same = false;
+    if (!st->p->tensors[t].autolayout && !st->p->tensors[c].autolayout)
+        return AXE_OK;
+    AXE_TRY(axe_layout_equivalent(l, &st->p->tensors[t].layout, &same, NULL));
+    if (same)
+        return AXE_OK;
+    if (st->dry)
+        return count_conflict(st, s, t, l);
+    AXE_TRY(axe__synth_insert_rearrange(st->p, s, t, l, &made, &n, diag));
+    s->args[o].tensor = made;
+    axe__synth_label(st->p, s->index, label, sizeof label);
+    axe__synth_label(st->p, n->index, nlabel, sizeof nlabel);
+    AXE_TRY(set_how(st, made,
+                    "'%s' rearranged into the %s layout that C '%s' implies "
+                    "for %s (Theorem 1; the inserted rearrange %s)",
+                    st->p->tensors[t].name, o == 1 ? "A" : "B",
+                    st->p->tensors[c].name, label, nlabel));
+    *changed = true;
+    return add_rearrange(st, n);
+}
+
+/* gemm: register A (and B at warp scope) from C's tiling (Theorem 1);
+ * a solved operand of another layout is a conflict. */
+static axe_status solve_gemm(sy_state *st, ax_stmt *s, bool *changed,
+                             axe_diag *diag)
 {
     char label[48];
     int o;
@@ -287,12 +322,16 @@ static axe_status solve_gemm(sy_state *st, const ax_stmt *s, bool *changed)
         const ax_ref *r = &s->args[o];
         axe_layout l;
         axe_status rc;
-        if (!whole(st->p, r) || !is_unknown(st, r))
+        if (!whole(st->p, r))
             continue;
         rc = axe__synth_gemm_operand(st->p, s, o, &l);
         if (rc == AXE_ERR_UNSUPPORTED)
             continue;
         AXE_TRY(rc);
+        if (!is_unknown(st, r)) {
+            AXE_TRY(gemm_conflict(st, s, o, &l, changed, diag));
+            continue;
+        }
         st->p->tensors[r->tensor].layout = l;
         AXE_TRY(set_how(
             st, r->tensor, "%s fragment tiles matching C '%s' (%s, Theorem 1)",
@@ -321,7 +360,7 @@ static axe_status propagate(sy_state *st, axe_diag *diag)
             if (s->op == AX_OP_REDUCE)
                 AXE_TRY(solve_reduce(st, s, &changed));
             else if (s->op == AX_OP_GEMM)
-                AXE_TRY(solve_gemm(st, s, &changed));
+                AXE_TRY(solve_gemm(st, s, &changed, diag));
             else if (is_pointwise(s->op))
                 AXE_TRY(solve_pointwise(st, s, &changed, diag));
         }
@@ -385,6 +424,232 @@ static axe_status copy_anchor(sy_state *st, int i, int reg, axe_diag *diag)
     return set_how(st, s->args[reg].tensor, "anchor %s: %s", label, ch.chosen);
 }
 
+/* Step 4 until no copy anchors an unknown (then 3 again each time). */
+static axe_status copy_anchors(sy_state *st, axe_diag *diag)
+{
+    int i, reg = 0;
+    while ((i = largest_copy(st, &reg)) >= 0) {
+        AXE_TRY(copy_anchor(st, i, reg, diag));
+        AXE_TRY(propagate(st, diag));
+    }
+    return AXE_OK;
+}
+
+/* ---- the anchor search ---------------------------------------------
+ * The gemm anchors are chosen together: every combination of their
+ * leaves (at most SY_MAX_TRIALS) is tried on the program (steps 3 and 4
+ * as a trial: conflicts counted, not resolved, then every layout put
+ * back), scored by counts: rearranges it causes (register copies between
+ * different layouts and conflicts at other operators), then the sum of
+ * the anchors' own costs, then register bytes per thread of every
+ * register tensor (the rearranged copies included); one beyond a
+ * thread's registers (AX_MAX_REGISTER_BYTES) only when no combination
+ * fits. The first best in enumeration order wins. With more
+ * combinations, each anchor keeps its cheapest leaf. */
+#define SY_MAX_ANCHORS 8
+#define SY_MAX_TRIALS 4096
+
+typedef struct sy_score {
+    bool ok;
+    int rearranges;
+    double cost;
+    int64_t regbytes;
+} sy_score;
+
+typedef struct sy_search {
+    int n, op[SY_MAX_ANCHORS];
+    ax_synth_leaves *lv[SY_MAX_ANCHORS];
+    int64_t trials;
+    /* trial scratch: the layouts, solved flags and report put back */
+    axe_layout *layouts;
+    bool solved[AX_MAX_TENSORS];
+    ax_synth_report *report;
+    sy_score *score; /* per combination */
+} sy_search;
+
+static bool better(const sy_score *a, const sy_score *b)
+{
+    if (a->ok != b->ok)
+        return a->ok;
+    if (a->rearranges != b->rearranges)
+        return a->rearranges < b->rearranges;
+    if (a->cost != b->cost)
+        return a->cost < b->cost;
+    return a->regbytes < b->regbytes;
+}
+
+/* Leaf of anchor "a" in combination "x" (mixed radix, anchor 0 fastest). */
+static int leaf_of(const sy_search *se, int64_t x, int a)
+{
+    int i;
+    for (i = 0; i < a; i++)
+        x /= se->lv[i]->n;
+    return (int)(x % se->lv[a]->n);
+}
+
+static int64_t register_bytes(const sy_state *st)
+{
+    int64_t sum = 0, span;
+    int i;
+    for (i = 0; i < st->p->ntensors; i++) {
+        const ax_tensor *t = &st->p->tensors[i];
+        if (t->mem == AX_MEM_REGISTER && st->solved[i] &&
+            axe_layout_span(&t->layout, "m", &span) == AXE_OK)
+            sum += span * axe_dtype_size(t->dtype);
+    }
+    return sum;
+}
+
+/* Combination "x" as a trial: its score, the program as it was after. */
+static axe_status trial(sy_state *st, sy_search *se, int64_t x, sy_score *sc)
+{
+    axe_program *p = st->p;
+    int a, i, before = st->r->nrearranges;
+    axe_diag why;
+    for (i = 0; i < p->ntensors; i++)
+        se->layouts[i] = p->tensors[i].layout;
+    memcpy(se->solved, st->solved, sizeof se->solved);
+    *se->report = *st->r;
+    memset(st->conflict, 0, (size_t)p->nops * sizeof(bool));
+    st->dry = true;
+    st->conflicts = 0;
+    st->conflict_bytes = 0;
+    sc->cost = 0;
+    for (a = 0; a < se->n; a++) {
+        const ax_synth_leaf *f = &se->lv[a]->leaf[leaf_of(se, x, a)];
+        int c = p->ops[se->op[a]]->args[0].tensor;
+        p->tensors[c].layout = f->layout;
+        st->solved[c] = true;
+        sc->cost += f->cost;
+    }
+    axe_diag_clear(&why);
+    sc->ok = propagate(st, &why) == AXE_OK && copy_anchors(st, &why) == AXE_OK;
+    sc->rearranges = st->conflicts + st->r->nrearranges - before;
+    sc->regbytes = register_bytes(st) + st->conflict_bytes;
+    sc->ok = sc->ok && sc->regbytes <= AX_MAX_REGISTER_BYTES;
+    st->dry = false;
+    for (i = 0; i < p->ntensors; i++)
+        p->tensors[i].layout = se->layouts[i];
+    memcpy(st->solved, se->solved, sizeof se->solved);
+    *st->r = *se->report;
+    return AXE_OK;
+}
+
+/* The gemm anchors and their leaves (se->n of them). */
+static axe_status collect(sy_state *st, sy_search *se)
+{
+    ax_synth_leaves *lv = NULL;
+    int i;
+    se->n = 0;
+    se->trials = 1;
+    for (i = 0; i < st->p->nops && se->n < SY_MAX_ANCHORS; i++) {
+        const ax_stmt *s = st->p->ops[i];
+        axe_diag why;
+        if (s->op != AX_OP_GEMM || s->scope == AX_SCOPE_THREAD ||
+            s->scope == AX_SCOPE_KERNEL || !whole(st->p, &s->args[0]) ||
+            !is_unknown(st, &s->args[0]))
+            continue;
+        if (lv == NULL &&
+            (lv = axe__arena_alloc(st->p->arena, sizeof *lv)) == NULL)
+            return AXE_ERR_NO_MEMORY;
+        if (axe__synth_gemm_leaves(st->p, s, lv, &why) != AXE_OK)
+            continue; /* no atom fits: a copy may anchor C instead */
+        se->op[se->n] = i;
+        se->lv[se->n++] = lv;
+        se->trials *= lv->n;
+        lv = NULL;
+    }
+    return AXE_OK;
+}
+
+/* The trials' scratch; beyond SY_MAX_TRIALS combinations, one trial of
+ * each anchor's cheapest leaf (the leaves come cheapest first). */
+static axe_status search_alloc(sy_state *st, sy_search *se)
+{
+    ax_arena *ar = st->p->arena;
+    int a;
+    if (se->trials > SY_MAX_TRIALS) {
+        for (a = 0; a < se->n; a++)
+            se->lv[a]->n = 1;
+        se->trials = 1;
+    }
+    se->layouts = axe__arena_alloc(ar, AX_MAX_TENSORS * sizeof(axe_layout));
+    se->report = axe__arena_alloc(ar, sizeof *se->report);
+    se->score = axe__arena_alloc(ar, (size_t)se->trials * sizeof(sy_score));
+    st->conflict = axe__arena_alloc(ar, (size_t)st->p->nops * sizeof(bool));
+    if (se->layouts == NULL || se->report == NULL || se->score == NULL ||
+        st->conflict == NULL)
+        return AXE_ERR_NO_MEMORY;
+    return AXE_OK;
+}
+
+/* " (searched with N other anchors: R rearranges, B register bytes per
+ * thread)" after a leaf's text. */
+static void search_text(char *buf, size_t cap, const char *leaf,
+                        const sy_search *se, const sy_score *sc)
+{
+    if (se->n == 1 && sc->rearranges == 0)
+        (void)snprintf(buf, cap, "%s", leaf);
+    else
+        (void)snprintf(buf, cap,
+                       "%s; with the other anchors: %d rearrange%s, %lld "
+                       "register bytes per thread",
+                       leaf, sc->rearranges, sc->rearranges == 1 ? "" : "s",
+                       (long long)sc->regbytes);
+}
+
+/* Anchor "a" of combination "best": its choice, with the runner-up (the
+ * best combination with another leaf for it). */
+static axe_status apply_anchor(sy_state *st, const sy_search *se, int a,
+                               int64_t best)
+{
+    const ax_synth_leaves *lv = se->lv[a];
+    const ax_synth_leaf *f = &lv->leaf[leaf_of(se, best, a)];
+    int c = st->p->ops[se->op[a]]->args[0].tensor;
+    int64_t x, run = -1;
+    ax_synth_choice ch;
+    char label[48];
+    memset(&ch, 0, sizeof ch);
+    ch.op = se->op[a];
+    ch.cost = f->cost;
+    search_text(ch.chosen, sizeof ch.chosen, f->text, se, &se->score[best]);
+    for (x = 0; x < se->trials; x++)
+        if (leaf_of(se, x, a) != leaf_of(se, best, a) &&
+            (run < 0 || better(&se->score[x], &se->score[run])))
+            run = x;
+    if (run >= 0) {
+        const ax_synth_leaf *g = &lv->leaf[leaf_of(se, run, a)];
+        search_text(ch.runner_up, sizeof ch.runner_up, g->text, se,
+                    &se->score[run]);
+        ch.runner_cost = g->cost;
+    }
+    st->p->tensors[c].layout = f->layout;
+    AXE_TRY(add_choice(st, &ch));
+    axe__synth_label(st->p, ch.op, label, sizeof label);
+    return set_how(st, c, "anchor %s: %s", label, ch.chosen);
+}
+
+static axe_status gemm_anchors(sy_state *st, axe_diag *diag)
+{
+    sy_search se;
+    int64_t x, best = 0;
+    int a;
+    (void)diag;
+    memset(&se, 0, sizeof se);
+    AXE_TRY(collect(st, &se));
+    if (se.n == 0)
+        return AXE_OK;
+    AXE_TRY(search_alloc(st, &se));
+    for (x = 0; x < se.trials; x++) {
+        AXE_TRY(trial(st, &se, x, &se.score[x]));
+        if (x > 0 && better(&se.score[x], &se.score[best]))
+            best = x;
+    }
+    for (a = 0; a < se.n; a++)
+        AXE_TRY(apply_anchor(st, &se, a, best));
+    return AXE_OK;
+}
+
 static axe_status unsolved(const sy_state *st, axe_diag *diag)
 {
     int i;
@@ -404,7 +669,7 @@ axe_status axe__synth_registers(axe_program *p, ax_synth_report *r,
                                 axe_diag *diag)
 {
     sy_state st;
-    int i, reg = 0;
+    int i;
     memset(&st, 0, sizeof st);
     st.p = p;
     st.r = r;
@@ -414,10 +679,7 @@ axe_status axe__synth_registers(axe_program *p, ax_synth_report *r,
     AXE_TRY(per_thread(&st));
     AXE_TRY(gemm_anchors(&st, diag));
     AXE_TRY(propagate(&st, diag));
-    while ((i = largest_copy(&st, &reg)) >= 0) {
-        AXE_TRY(copy_anchor(&st, i, reg, diag));
-        AXE_TRY(propagate(&st, diag));
-    }
+    AXE_TRY(copy_anchors(&st, diag));
     return unsolved(&st, diag);
 }
 

@@ -71,21 +71,37 @@ axe_status axe__synth_shared(axe_program *p, ax_synth_report *r,
 /* Anchors (compiler_synth_anchor.c): the layout of the whole auto
  * register operand "reg" of copy "s" whose other operand "mem" is in
  * memory, built for coalescing (AXE_ERR_UNSUPPORTED when no candidate
- * fits, why in "diag"); and of gemm "s"'s C tiled by the mma atom over
- * the scope's warps. Each records its choice in "ch". */
+ * fits, why in "diag"). Its choice is recorded in "ch". */
 axe_status axe__synth_copy_anchor(const axe_program *p, const ax_stmt *s,
                                   int reg, int mem, axe_layout *out,
                                   ax_synth_choice *ch, axe_diag *diag);
-axe_status axe__synth_gemm_anchor(const axe_program *p, const ax_stmt *s,
-                                  axe_layout *out, ax_synth_choice *ch,
-                                  axe_diag *diag);
 /* Keep "text" of cost "cost" in "ch" when it is the cheapest leaf so far
  * (the first on ties: *have says whether one was kept) or the runner-up. */
 void axe__synth_keep(ax_synth_choice *ch, double cost, const char *text,
                      bool *have);
-/* The gemm constraint (compiler_synth_gemm.c, Theorem 1 for mma atoms): at
- * warp scope, when C is the atom tiling that axe__synth_gemm_anchor
- * builds, the layout of operand "o" (1 A, 2 B) tiled by its fragment;
+/* The leaves of a gemm anchor (compiler_synth_gemm.c): C's layouts, each
+ * with its cost (operand loads per warp or thread) and text. */
+#define AX_SYNTH_MAX_LEAVES 16
+typedef struct ax_synth_leaf {
+    axe_layout layout;
+    double cost;
+    char text[AX_SYNTH_TEXT];
+} ax_synth_leaf;
+typedef struct ax_synth_leaves {
+    int n;
+    ax_synth_leaf leaf[AX_SYNTH_MAX_LEAVES];
+} ax_synth_leaves;
+/* Every leaf of gemm "s"'s C: tiled by the mma atom over the scope's
+ * warps (B in memory, or A and B registers at warp scope; wn = 1 with a
+ * register A at a collective scope), else FMA thread grids (B in
+ * memory); AXE_ERR_UNSUPPORTED when none fits. */
+axe_status axe__synth_gemm_leaves(const axe_program *p, const ax_stmt *s,
+                                  ax_synth_leaves *lv, axe_diag *diag);
+/* The gemm constraint (Theorem 1): the layout of register operand "o"
+ * (1 A, 2 B) implied by C's layout when C is one of the tilings above:
+ * A the MI x KI tiling of the A fragment over C's warps when each C row
+ * of tiles is in one warp (the projection of C over N), B the NI x KI
+ * tiling at warp scope, A of an FMA grid C's rows with all of K;
  * AXE_ERR_UNSUPPORTED otherwise. */
 axe_status axe__synth_gemm_operand(const axe_program *p, const ax_stmt *s,
                                    int o, axe_layout *out);

@@ -79,42 +79,74 @@ static axe_status gemm_setup(const axe_program *p, const ax_stmt *s, sy_gemm *g,
     return AXE_OK;
 }
 
+static bool in_memory(const axe_program *p, const ax_stmt *s, int o)
+{
+    return p->tensors[s->args[o].tensor].mem != AX_MEM_REGISTER;
+}
+
 static bool operands_in_memory(const axe_program *p, const ax_stmt *s)
 {
-    return p->tensors[s->args[1].tensor].mem != AX_MEM_REGISTER &&
-           p->tensors[s->args[2].tensor].mem != AX_MEM_REGISTER;
+    return in_memory(p, s, 1) && in_memory(p, s, 2);
+}
+
+/* A in registers, B in memory: gemm.mma_reg_a, or thread_fma with A the
+ * projection of C over N. */
+static bool reg_a(const axe_program *p, const ax_stmt *s)
+{
+    return !in_memory(p, s, 1) && in_memory(p, s, 2);
 }
 
 /* An f32 gemm without tf32 has no tensor-core instruction (the CUDA
- * backend runs f32 FMA on the m16n8k8 fragments): with A and B in memory
- * it anchors as FMA; with A and B in registers (warp scope) the fragment
+ * backend runs f32 FMA on the m16n8k8 fragments): with B in memory it
+ * anchors as FMA; with A and B in registers (warp scope) the fragment
  * tiles are the only register gemm (gemm.mma_atom), so it keeps them. */
 static bool tensor_core(const axe_program *p, const ax_stmt *s)
 {
     return p->tensors[s->args[1].tensor].dtype != AXE_DTYPE_F32 || s->tf32 ||
-           !operands_in_memory(p, s);
+           (!in_memory(p, s, 1) && !in_memory(p, s, 2));
 }
 
-/* The mma leaves; false when the atom does not apply. */
-static bool mma_search(const axe_program *p, const ax_stmt *s, sy_gemm *g,
-                       int64_t *best, ax_synth_choice *ch)
+/* Keep leaf "l" of cost "cost" in the list (AXE_ERR_CAPACITY past
+ * AX_SYNTH_MAX_LEAVES). */
+static axe_status add_leaf(ax_synth_leaves *lv, const axe_layout *l,
+                           double cost, const char *text)
+{
+    ax_synth_leaf *f;
+    if (lv->n == AX_SYNTH_MAX_LEAVES)
+        return AXE_ERR_CAPACITY;
+    f = &lv->leaf[lv->n++];
+    f->layout = *l;
+    f->cost = cost;
+    (void)snprintf(f->text, sizeof f->text, "%s", text);
+    return AXE_OK;
+}
+
+static axe_status mma_layout(const axe_program *p, const ax_stmt *s,
+                             const sy_gemm *g, int64_t wm, axe_layout *out);
+
+/* The mma leaves: every warp grid wm x wn that tiles C within the
+ * registers (wn = 1 when A is a register at a collective scope: each A
+ * atom tile in the one warp of its C row, as gemm.mma_reg_a wants). */
+static axe_status mma_leaves(const axe_program *p, const ax_stmt *s, sy_gemm *g,
+                             ax_synth_leaves *lv)
 {
     axe_layout f;
     int seps[AXE_LAYOUT_MAX_DIMS + 1];
     int64_t nv, wm;
-    bool have = false;
     if (!tensor_core(p, s) ||
         axe__mma_frag_grouped(p, s, 2, &f, seps, &nv, g->mnk) != AXE_OK ||
         g->k % g->mnk[2] != 0 || axe__scope_threads(p, s->scope) % 32 != 0 ||
-        (s->scope != AX_SCOPE_WARP && !operands_in_memory(p, s)))
-        return false;
+        (s->scope != AX_SCOPE_WARP && !operands_in_memory(p, s) &&
+         !reg_a(p, s)))
+        return AXE_OK;
     if (s->scope == AX_SCOPE_WARP)
         g->warps = 1;
     for (wm = 1; wm <= g->warps; wm++) {
         int64_t wn = g->warps / wm, mi, ni;
         char text[AX_SYNTH_TEXT];
+        axe_layout l;
         if (g->warps % wm != 0 || g->m % (wm * g->mnk[0]) != 0 ||
-            g->n % (wn * g->mnk[1]) != 0)
+            g->n % (wn * g->mnk[1]) != 0 || (wn > 1 && reg_a(p, s)))
             continue;
         mi = g->m / (wm * g->mnk[0]);
         ni = g->n / (wn * g->mnk[1]);
@@ -126,13 +158,11 @@ static bool mma_search(const axe_program *p, const ax_stmt *s, sy_gemm *g,
                        (long long)g->mnk[0], (long long)g->mnk[1],
                        (long long)g->mnk[2], (long long)wm, (long long)wn,
                        (long long)mi, (long long)ni);
-        if (!have || (double)(mi + ni) < ch->cost)
-            *best = wm;
-        axe__synth_keep(ch, (double)(mi + ni), text, &have);
+        AXE_TRY(mma_layout(p, s, g, wm, &l));
+        AXE_TRY(add_leaf(lv, &l, (double)(mi + ni), text));
     }
-    return have;
+    return AXE_OK;
 }
-
 static axe_status mma_layout(const axe_program *p, const ax_stmt *s,
                              const sy_gemm *g, int64_t wm, axe_layout *out)
 {
@@ -144,17 +174,38 @@ static axe_status mma_layout(const axe_program *p, const ax_stmt *s,
     return frag_tiling(p, s, 2, tiles, wgrid, g->warp, out);
 }
 
-/* The per-thread FMA leaves: thread grids tm x tn of the scope. */
-static bool fma_search(const axe_program *p, const ax_stmt *s, const sy_gemm *g,
-                       int64_t *best, ax_synth_choice *ch)
+static const char *fma_axis(ax_scope sc)
+{
+    return sc == AX_SCOPE_WARP        ? "laneid"
+           : sc == AX_SCOPE_WARPGROUP ? "tid_in_wg"
+                                      : "tx";
+}
+
+static axe_status fma_layout(const axe_program *p, const ax_stmt *s,
+                             const sy_gemm *g, int64_t tm, axe_layout *out)
+{
+    int64_t tn = axe__scope_threads(p, s->scope) / tm;
+    int64_t bm = g->m / tm, bn = g->n / tn;
+    const char *axis = fma_axis(s->scope);
+    axe_layout_init(out);
+    AXE_TRY(axe_layout_push_shard(out, tm, tn, axis));
+    AXE_TRY(axe_layout_push_shard(out, bm, bn, "m"));
+    AXE_TRY(axe_layout_push_shard(out, tn, 1, axis));
+    return axe_layout_push_shard(out, bn, 1, "m");
+}
+
+/* The per-thread FMA leaves: thread grids tm x tn of the scope (B in
+ * memory; A in memory, or a register that takes C's rows). */
+static axe_status fma_leaves(const axe_program *p, const ax_stmt *s,
+                             const sy_gemm *g, ax_synth_leaves *lv)
 {
     int64_t t = axe__scope_threads(p, s->scope), tm;
-    bool have = false;
-    if (!operands_in_memory(p, s))
-        return false;
+    if (!in_memory(p, s, 2))
+        return AXE_OK;
     for (tm = 1; tm <= t; tm++) {
         int64_t tn = t / tm, bm, bn;
         char text[AX_SYNTH_TEXT];
+        axe_layout l;
         if (t % tm != 0 || g->m % tm != 0 || g->n % tn != 0)
             continue;
         bm = g->m / tm;
@@ -166,74 +217,104 @@ static bool fma_search(const axe_program *p, const ax_stmt *s, const sy_gemm *g,
                        "%lld x %lld block per thread",
                        (long long)tm, (long long)tn, (long long)bm,
                        (long long)bn);
-        if (!have || (double)(bm + bn) < ch->cost)
-            *best = tm;
-        axe__synth_keep(ch, (double)(bm + bn), text, &have);
+        AXE_TRY(fma_layout(p, s, g, tm, &l));
+        AXE_TRY(add_leaf(lv, &l, (double)(bm + bn), text));
     }
-    return have;
+    return AXE_OK;
 }
 
-static axe_status fma_layout(const axe_program *p, const ax_stmt *s,
-                             const sy_gemm *g, int64_t tm, axe_layout *out)
+/* Cheapest first, the search order kept on ties (insertion sort). */
+static void sort_leaves(ax_synth_leaves *lv)
 {
-    int64_t tn = axe__scope_threads(p, s->scope) / tm;
-    int64_t bm = g->m / tm, bn = g->n / tn;
-    const char *axis = s->scope == AX_SCOPE_WARP        ? "laneid"
-                       : s->scope == AX_SCOPE_WARPGROUP ? "tid_in_wg"
-                                                        : "tx";
-    axe_layout_init(out);
-    AXE_TRY(axe_layout_push_shard(out, tm, tn, axis));
-    AXE_TRY(axe_layout_push_shard(out, bm, bn, "m"));
-    AXE_TRY(axe_layout_push_shard(out, tn, 1, axis));
-    return axe_layout_push_shard(out, bn, 1, "m");
+    ax_synth_leaf tmp;
+    int i, j;
+    for (i = 1; i < lv->n; i++) {
+        tmp = lv->leaf[i];
+        for (j = i; j > 0 && lv->leaf[j - 1].cost > tmp.cost; j--)
+            lv->leaf[j] = lv->leaf[j - 1];
+        lv->leaf[j] = tmp;
+    }
 }
 
-axe_status axe__synth_gemm_anchor(const axe_program *p, const ax_stmt *s,
-                                  axe_layout *out, ax_synth_choice *ch,
-                                  axe_diag *diag)
+axe_status axe__synth_gemm_leaves(const axe_program *p, const ax_stmt *s,
+                                  ax_synth_leaves *lv, axe_diag *diag)
 {
     sy_gemm g;
-    int64_t best = 0;
     AXE_TRY(gemm_setup(p, s, &g, diag));
-    memset(ch, 0, sizeof *ch);
-    if (mma_search(p, s, &g, &best, ch))
-        return mma_layout(p, s, &g, best, out);
-    memset(ch, 0, sizeof *ch);
-    if (fma_search(p, s, &g, &best, ch))
-        return fma_layout(p, s, &g, best, out);
-    return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
-                     "no mma atom tiling and no thread grid of the %s "
-                     "tiles C (%lld x %lld) within the registers with A and "
-                     "B in memory",
-                     axe__scope_name(s->scope), (long long)g.m, (long long)g.n);
+    lv->n = 0;
+    AXE_TRY(mma_leaves(p, s, &g, lv));
+    if (lv->n == 0)
+        AXE_TRY(fma_leaves(p, s, &g, lv));
+    sort_leaves(lv);
+    if (lv->n == 0)
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
+                         "no mma atom tiling and no thread grid of the %s "
+                         "tiles C (%lld x %lld) within the registers with B "
+                         "in memory",
+                         axe__scope_name(s->scope), (long long)g.m,
+                         (long long)g.n);
+    return AXE_OK;
 }
 
+/* A register A of an FMA grid tm x tn: C's rows, all of K in each
+ * thread, replicated over the tn threads of a row (the projection of C
+ * over N). */
+static axe_status fma_operand(const axe_program *p, const ax_stmt *s,
+                              const sy_gemm *g, int64_t tm, axe_layout *out)
+{
+    int64_t tn = axe__scope_threads(p, s->scope) / tm, bm = g->m / tm;
+    const char *axis = fma_axis(s->scope);
+    axe_layout_init(out);
+    AXE_TRY(axe_layout_push_shard(out, tm, tn, axis));
+    AXE_TRY(axe_layout_push_shard(out, bm, g->k, "m"));
+    AXE_TRY(axe_layout_push_shard(out, g->k, 1, "m"));
+    if (tn > 1)
+        AXE_TRY(axe_layout_push_replica(out, tn, 1, axis));
+    return AXE_OK;
+}
+
+static bool equal_to(const axe_layout *a, const axe_layout *b)
+{
+    bool same = false;
+    return axe_layout_equivalent(a, b, &same, NULL) == AXE_OK && same;
+}
+
+/* The layout of register operand "o" (1 A, 2 B) implied by C's (Theorem
+ * 1): C an mma tiling over wm x wn warps gives A the MI x KI tiling of
+ * the A fragment over the same wm warps (wn = 1: the projection of C
+ * over N) and, at warp scope, B the NI x KI tiling of the B fragment; C
+ * an FMA grid gives A C's rows with all of K (fma_operand). */
 axe_status axe__synth_gemm_operand(const axe_program *p, const ax_stmt *s,
                                    int o, axe_layout *out)
 {
+    const axe_layout *c = &p->tensors[s->args[0].tensor].layout;
     sy_gemm g;
-    axe_layout c;
+    axe_layout l, f;
     axe_diag why;
-    int64_t tiles[2], one[2] = {1, 1};
-    bool same = false;
-    if (s->scope != AX_SCOPE_WARP)
-        return AXE_ERR_UNSUPPORTED;
+    int seps[AXE_LAYOUT_MAX_DIMS + 1];
+    int64_t nv, w, one[2] = {1, 1};
     AXE_TRY(gemm_setup(p, s, &g, &why));
-    {
-        axe_layout f;
-        int seps[AXE_LAYOUT_MAX_DIMS + 1];
-        int64_t nv;
-        if (axe__mma_frag_grouped(p, s, 2, &f, seps, &nv, g.mnk) != AXE_OK ||
-            g.k % g.mnk[2] != 0 || g.m % g.mnk[0] != 0 || g.n % g.mnk[1] != 0)
-            return AXE_ERR_UNSUPPORTED;
-    }
-    g.warps = 1;
-    AXE_TRY(mma_layout(p, s, &g, 1, &c));
-    AXE_TRY(axe_layout_equivalent(&c, &p->tensors[s->args[0].tensor].layout,
-                                  &same, NULL));
-    if (!same)
-        return AXE_ERR_UNSUPPORTED;
-    tiles[0] = (o == 1 ? g.m / g.mnk[0] : g.n / g.mnk[1]);
-    tiles[1] = g.k / g.mnk[2];
-    return frag_tiling(p, s, o - 1, tiles, one, NULL, out);
+    if (s->scope == AX_SCOPE_WARP)
+        g.warps = 1;
+    if (axe__mma_frag_grouped(p, s, 2, &f, seps, &nv, g.mnk) == AXE_OK &&
+        g.k % g.mnk[2] == 0 && g.m % g.mnk[0] == 0 && g.n % g.mnk[1] == 0)
+        for (w = 1; w <= g.warps; w++) {
+            int64_t tiles[2], wgrid[2] = {w, 1};
+            if (g.warps % w != 0 || g.m % (w * g.mnk[0]) != 0 ||
+                g.n % (g.warps / w * g.mnk[1]) != 0 ||
+                mma_layout(p, s, &g, w, &l) != AXE_OK || !equal_to(&l, c))
+                continue;
+            if ((o == 1 && w != g.warps) || (o == 2 && g.warps != 1))
+                return AXE_ERR_UNSUPPORTED;
+            tiles[0] = o == 1 ? g.m / (w * g.mnk[0]) : g.n / g.mnk[1];
+            tiles[1] = g.k / g.mnk[2];
+            return frag_tiling(p, s, o - 1, tiles, o == 1 ? wgrid : one,
+                               g.warps > 1 ? g.warp : NULL, out);
+        }
+    for (w = 1; o == 1 && w <= axe__scope_threads(p, s->scope); w++)
+        if (axe__scope_threads(p, s->scope) % w == 0 && g.m % w == 0 &&
+            g.n % (axe__scope_threads(p, s->scope) / w) == 0 &&
+            fma_layout(p, s, &g, w, &l) == AXE_OK && equal_to(&l, c))
+            return fma_operand(p, s, &g, w, out);
+    return AXE_ERR_UNSUPPORTED;
 }

@@ -222,8 +222,8 @@ static bool splits(const ax_stmt *s)
     for (; s != NULL; s = s->next) {
         if (s->kind == AX_ST_SYNC)
             return true;
-        if (s->kind == AX_ST_OP && (s->stage[0] != NULL || s->nmasks > 0 ||
-                                    (s->mma != NULL && !s->mma->from_memory)))
+        if (s->kind == AX_ST_OP &&
+            (s->stage[0] != NULL || s->nmasks > 0 || axe__mma_reads_lanes(s)))
             return true;
         if ((s->kind == AX_ST_FOR || s->kind == AX_ST_IF) &&
             (splits(s->body) || splits(s->else_body)))
@@ -481,7 +481,7 @@ static bool ends_phase(const ax_stmt *n)
         return true;
     if (n->kind == AX_ST_FOR || n->kind == AX_ST_IF)
         return splits(n->body) || splits(n->else_body);
-    return !n->dead && n->mma != NULL && !n->mma->from_memory;
+    return !n->dead && axe__mma_reads_lanes(n);
 }
 
 /* A CTA-scope split operator with no barrier of its own, a CTA-scope
@@ -581,7 +581,7 @@ static void emit_block(emitter *e, const ax_stmt *s)
             emit_staged(e, s);
         } else if (s->nmasks > 0) {
             emit_shuffle(e, s);
-        } else if (s->mma != NULL && !s->mma->from_memory) {
+        } else if (axe__mma_reads_lanes(s)) {
             phase_close(e);
             indent_put(e->t, e->ind);
             axe__text_put(e->t,
@@ -589,7 +589,10 @@ static void emit_block(emitter *e, const ax_stmt *s)
                           "fragments (warp-synchronous) */\n",
                           s->index);
             phase_open(e);
-            axe__emit_mma(e->t, e->p, s, e->ind);
+            if (s->mma->reg_a)
+                axe__emit_mma_smem(e->t, e->p, s, e->ind);
+            else
+                axe__emit_mma(e->t, e->p, s, e->ind);
             phase_close(e);
             indent_put(e->t, e->ind);
             axe__text_put(e->t,

@@ -9,7 +9,9 @@
  * synchronous semantics). All subscripts are table lookups and sums.
  * gemm.mma_smem is the same loop over the atom tiles that the lane's warp
  * holds (a table of owners), with A and B read from memory at the
- * strides of the plan's digits.
+ * strides of the plan's digits; gemm.mma_reg_a reads A from the registers
+ * of the warp's lanes instead, as gemm.mma_atom does (its caller puts it
+ * between two barriers).
  */
 #include "compiler_internal.h"
 
@@ -216,6 +218,23 @@ static void smem_operand(ax_text *t, const axe_program *p, const ax_stmt *s,
     axe__text_put(t, "]%s", operand_post(p, s, i));
 }
 
+/* gemm.mma_reg_a's A at (ax_m, ax_k): value (row ax_m % M, column ax_k % K)
+ * of the A fragment of atom tile (ax_mi, ax_ki), in the registers of the
+ * lane that the fragment table names (ax_w0: the warp's first thread). */
+static void reg_a_operand(ax_text *t, const axe_program *p, const ax_stmt *s)
+{
+    const ax_mma *m = s->mma;
+    int64_t ka = m->frag[0].shape[1];
+    axe__text_put(t,
+                  "%s%s[ax_w0 + ax_al[ax_m %% %lldL * %lldL + ax_k %% "
+                  "%lldL]][ax_oa[ax_mi * %lldL + ax_ki] + ax_av[ax_m %% "
+                  "%lldL * %lldL + ax_k %% %lldL]]%s",
+                  operand_pre(p, s, 1), p->tensors[s->args[1].tensor].cname,
+                  (long long)m->mnk[0], (long long)ka, (long long)ka,
+                  (long long)m->tiles[2], (long long)m->mnk[0], (long long)ka,
+                  (long long)ka, operand_post(p, s, 1));
+}
+
 /* for (mi, ni) held by this warp, ki, v: C[v] += A[m, k] * B[n, k] over the
  * atom's k. */
 static void smem_loops(ax_text *t, const axe_program *p, const ax_stmt *s,
@@ -253,7 +272,10 @@ static void smem_loops(ax_text *t, const axe_program *p, const ax_stmt *s,
                   (long long)m->mnk[2]);
     indent_put(t, ind + 1);
     axe__text_put(t, "ax_acc = ax_acc + ");
-    smem_operand(t, p, s, 1);
+    if (m->reg_a)
+        reg_a_operand(t, p, s);
+    else
+        smem_operand(t, p, s, 1);
     axe__text_put(t, " * ");
     smem_operand(t, p, s, 2);
     axe__text_put(t, ";\n");
@@ -262,7 +284,8 @@ static void smem_loops(ax_text *t, const axe_program *p, const ax_stmt *s,
     axe__text_put(t, "}\n");
 }
 
-/* The operator "s" (gemm.mma_smem) for the current lane. */
+/* The operator "s" (gemm.mma_smem or gemm.mma_reg_a) for the current
+ * lane. */
 void axe__emit_mma_smem(ax_text *t, const axe_program *p, const ax_stmt *s,
                         int ind)
 {
@@ -271,8 +294,18 @@ void axe__emit_mma_smem(ax_text *t, const axe_program *p, const ax_stmt *s,
     indent_put(t, ind);
     axe__text_put(t,
                   "{ /* op %d (line %d): %s gemm -- schedule "
-                  "gemm.mma_smem: %s, the atom tiles of this warp */\n",
-                  s->index, s->line, axe__scope_name(s->scope), m->atom);
+                  "gemm.%s: %s, the atom tiles of this warp */\n",
+                  s->index, s->line, axe__scope_name(s->scope),
+                  m->reg_a ? "mma_reg_a" : "mma_smem", m->atom);
+    if (m->reg_a) {
+        int64_t na = m->frag[0].shape[0] * m->frag[0].shape[1];
+        table_u8(t, ind + 1, "ax_al", m->frag[0].lane, na);
+        table_u8(t, ind + 1, "ax_av", m->frag[0].val, na);
+        table_long(t, ind + 1, "ax_oa", m->offset[0],
+                   m->tiles[0] * m->tiles[2]);
+        indent_put(t, ind + 1);
+        axe__text_put(t, "const long ax_w0 = ax_tid - laneid;\n");
+    }
     c_tables(t, ind + 1, &m->frag[2]);
     table_long(t, ind + 1, "ax_oc", m->offset[2], n);
     table_long(t, ind + 1, "ax_ow", m->owner, n);

@@ -24,7 +24,8 @@
  *   - The warps' atom tiles (gemm.mma_smem): every warp holds the tiles of
  *     warp 0 shifted by its own first (row, column) of tiles, at the same
  *     register offsets, so the registers of the generated code are
- *     compile-time indices.
+ *     compile-time indices. gemm.mma_reg_a: A's atom tiles likewise, and
+ *     an atom (tf32 for f32): the A fragment is the thread's registers.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -314,6 +315,24 @@ static bool f32_shuffles_hold(const ax_mma *m, const axe__cuda_form *f)
     return true;
 }
 
+/* gemm.mma_reg_a: every warp holds the A atom tiles of its C rows at the
+ * registers where warp 0 holds its own (the emitter packs the fragments
+ * from compile-time register indices). */
+static bool reg_a_uniform(const ax_mma *m, const axe__cuda_tiles *tl)
+{
+    int64_t w, ki, rel;
+    int i;
+    for (w = 1; w < tl->nwarps; w++)
+        for (i = 0; i < tl->n; i++)
+            for (ki = 0; ki < m->tiles[2]; ki++) {
+                rel = tl->tile[3 * i + 1];
+                if (m->offset[0][(tl->mi0[w] + rel) * m->tiles[2] + ki] !=
+                    m->offset[0][(tl->mi0[0] + rel) * m->tiles[2] + ki])
+                    return false;
+            }
+    return true;
+}
+
 /* What the cuda backend cannot emit of gemm "s" (NULL: nothing). */
 const char *axe__cuda_mma_refusal(const axe_program *p, const ax_stmt *s)
 {
@@ -341,5 +360,13 @@ const char *axe__cuda_mma_refusal(const axe_program *p, const ax_stmt *s)
                "fetch its A and B values by shuffles";
     if (s->mma->from_memory && !axe__cuda_warp_tiles(p, s, &tiles, &why))
         return why;
+    if (s->mma->reg_a && a == NULL)
+        return "an f32 gemm with A in registers (gemm.mma_reg_a) has no "
+               "tensor-core atom on the cuda backend without tf32 (mma_smem "
+               "reads A from memory)";
+    if (s->mma->reg_a && !reg_a_uniform(s->mma, &tiles))
+        return "the A atom tiles of gemm.mma_reg_a's warps are not at the "
+               "registers of warp 0's (the cuda backend indexes registers "
+               "at compile time)";
     return NULL;
 }

@@ -13,7 +13,8 @@
  *     rows and B columns of its tiles (ldmatrix, each lane giving the row
  *     address of its matrix, or per-thread loads at the quad form's
  *     coordinates; swizzled addresses per access), then one mma.sync per
- *     atom tile.
+ *     atom tile. gemm.mma_reg_a: the same with A's fragments packed from
+ *     the thread's registers (as mma_atom), one block per K tile.
  *   - tf32 (an f32 gemm(C, A, B, tf32)): as the other atoms, each A and B
  *     register the f32 element converted by cvt.rna.tf32.f32.
  *   - f32 (no atom: tf32 only when asked for): the same tiles with f32
@@ -449,10 +450,15 @@ static void load_frag(ax_text *t, const axe_program *p, const ax_stmt *s, int o,
     axe__text_put(t, "}\n");
 }
 
+/* The fragments of the warp's A rows of atom K tile "ki" (a literal), or
+ * -1: ax_ki, at run time: gemm.mma_reg_a packs them from the thread's
+ * registers (warp 0's offsets: axe__cuda_mma_refusal checked that every
+ * warp's are the same), gemm.mma_smem loads them. */
 static void smem_mma(ax_text *t, const axe_program *p, const ax_stmt *s,
                      const axe__cuda_atom *a, const axe__cuda_tiles *tl,
-                     int ind)
+                     int64_t ki, int ind)
 {
+    const ax_mma *m = s->mma;
     const char *c = p->tensors[s->args[0].tensor].cname;
     axe__cuda_form f[3];
     int64_t um[AXE_CUDA_MAX_TILES], un[AXE_CUDA_MAX_TILES];
@@ -462,7 +468,12 @@ static void smem_mma(ax_text *t, const axe_program *p, const ax_stmt *s,
     axe__text_put(t, "%s ax_a[%d][%d], ax_b[%d][%d];\n", frag_type(a), nm,
                   f[0].nregs, nn, f[1].nregs);
     for (i = 0; i < nm; i++)
-        load_frag(t, p, s, 0, &f[0], i, um[i], ind);
+        if (m->reg_a)
+            pack_regs(t, p, s, 0, &f[0], i,
+                      m->offset[0][(tl->mi0[0] + um[i]) * m->tiles[2] + ki],
+                      ind);
+        else
+            load_frag(t, p, s, 0, &f[0], i, um[i], ind);
     for (i = 0; i < nn; i++)
         load_frag(t, p, s, 1, &f[1], i, un[i], ind);
     for (i = 0; i < tl->n; i++) {
@@ -518,6 +529,29 @@ static void smem_f32(ax_text *t, const axe_program *p, const ax_stmt *s,
         }
 }
 
+/* gemm.mma_reg_a: one block per atom K tile (A's registers are literal
+ * indices), ax_ki a constant in it for B's loads. */
+static void reg_a_steps(ax_text *t, const axe_program *p, const ax_stmt *s,
+                        const axe__cuda_atom *a, const axe__cuda_tiles *tl,
+                        int ind)
+{
+    int64_t ki;
+    if (a == NULL) {
+        t->status = AXE_ERR_INVALID; /* the check refused it before */
+        return;
+    }
+    for (ki = 0; ki < s->mma->tiles[2]; ki++) {
+        ind_put(t, ind);
+        axe__text_put(t,
+                      "{ /* atom K tile %lld: A from registers */\n%*sconst "
+                      "long ax_ki = %lldL;\n",
+                      (long long)ki, (ind + 1) * 4, "", (long long)ki);
+        smem_mma(t, p, s, a, tl, ki, ind + 1);
+        ind_put(t, ind);
+        axe__text_put(t, "}\n");
+    }
+}
+
 static void smem(ax_text *t, const axe_program *p, const ax_stmt *s,
                  const axe__cuda_atom *a, int ind)
 {
@@ -537,13 +571,19 @@ static void smem(ax_text *t, const axe_program *p, const ax_stmt *s,
     axe__text_put(t, ";\n");
     ind_put(t, ind);
     axe__text_put(t, "(void)ax_w;\n");
+    if (m->reg_a) {
+        ind_put(t, ind);
+        axe__text_put(t, "(void)ax_mi0;\n");
+        reg_a_steps(t, p, s, a, &tl, ind);
+        return;
+    }
     ind_put(t, ind);
     axe__text_put(t,
                   "for (long ax_ki = 0; ax_ki < %lldL; ++ax_ki) { /* atom K "
                   "tiles */\n",
                   (long long)m->tiles[2]);
     if (a != NULL)
-        smem_mma(t, p, s, a, &tl, ind + 1);
+        smem_mma(t, p, s, a, &tl, -1, ind + 1);
     else
         smem_f32(t, p, s, &tl, ind + 1);
     ind_put(t, ind);
@@ -560,7 +600,10 @@ void axe__emit_cuda_mma(ax_text *t, const axe_program *p, const ax_stmt *s,
                   "{ /* op %d (line %d): %s gemm -- schedule gemm.%s: %s; "
                   "cuda: %s */\n",
                   s->index, s->line, axe__scope_name(s->scope),
-                  s->mma->from_memory ? "mma_smem" : "mma_atom", s->mma->atom,
+                  s->mma->reg_a         ? "mma_reg_a"
+                  : s->mma->from_memory ? "mma_smem"
+                                        : "mma_atom",
+                  s->mma->atom,
                   a != NULL ? a->ptx : "f32 FMA on the fragments");
     if (s->mma->from_memory)
         smem(t, p, s, a, ind + 1);
@@ -608,7 +651,10 @@ void axe__cuda_mma_explain(ax_text *t, const axe_program *p, const ax_stmt *s)
         axe__text_put(t, ", %d atom tile%s per warp, %lld K step%s", tl.n,
                       tl.n == 1 ? "" : "s", (long long)s->mma->tiles[2],
                       s->mma->tiles[2] == 1 ? "" : "s");
-    for (o = 0; o < 2 && a != NULL; o++) {
+    if (s->mma->reg_a)
+        axe__text_put(t, "; A: the thread's registers (the A fragment's "
+                         "layout), packed per atom K tile");
+    for (o = s->mma->reg_a ? 1 : 0; o < 2 && a != NULL; o++) {
         axe__cuda_load l = axe__cuda_load_of(p, s, o, &why);
         axe__text_put(t, "; %c: %s", "AB"[o], how[l]);
         if (l != AXE_CUDA_LOAD_THREAD)
