@@ -22,6 +22,13 @@
  *                (B) the A (B) fragment tiled MI x KI (NI x KI);
  *   gemm (fma)   thread (i / bm) tn + j / bn, register (i % bm) bn + j % bn,
  *                and bm + bn minimal over every thread grid;
+ * register A   of a CTA gemm (C over wm x 1 warps): the A fragment at
+ *                (i % 16, k % 16) on warp i / bm, register (k / 16) v +
+ *                value (one row of tiles per warp); of an FMA grid: every
+ *                thread of C's row i holds A (i, k) at register
+ *                (i % bm) K + k; two gemms with a reduce between (the anchor
+ *                search): no rearrange, the first's C equal to the
+ *                second's A;
  * an inserted rearrange makes the operands of the operator it serves
  * equivalent; plus a property test: random consistent programs (a copy anchor,
  * elementwise operators, casts, reductions, broadcasts) compile, and
@@ -509,6 +516,90 @@ static void test_theorem1(void)
     axe_program_free(p);
 }
 
+/* A register A of a CTA-scope gemm (Theorem 1, the projection of C over
+ * N), with two gemm anchors chosen together. */
+static void test_register_a(void)
+{
+    static const char mma[] =
+        "kernel a(Q: f16[64, 32], K: f16[64, 32], V: f16[32, 64], "
+        "O: f32[64, 32]) grid(1) threads(128)\n{\n"
+        "    register s: f32[64, 64] layout auto;\n"
+        "    register mx: f32[64] layout auto;\n"
+        "    register p: f16[64, 64] layout auto;\n"
+        "    register o: f32[64, 32] layout auto;\n"
+        "    cta fill(s, 0);\n    cta fill(o, 0);\n"
+        "    cta gemm(s, Q, K);\n    cta reduce(mx, s, max, 1);\n"
+        "    cta sub(s, s, mx.bcast(1, 64));\n    cta cast(p, s);\n"
+        "    cta gemm(o, p, V);\n    cta copy(O, o);\n}\n";
+    static const char fma[] =
+        "kernel f(Q: f32[32, 16], K: f32[64, 16], V: f32[16, 64], "
+        "O: f32[32, 16]) grid(1) threads(32)\n{\n"
+        "    register s: f32[32, 64] layout auto;\n"
+        "    register o2: f32[32, 16] layout auto;\n"
+        "    cta fill(s, 0);\n    cta fill(o2, 0);\n"
+        "    cta gemm(s, Q, K);\n    cta gemm(o2, s, V);\n"
+        "    cta copy(O, o2);\n}\n";
+    axe_diag d;
+    axe_program *p = compile(mma, &d);
+    TL_CHECK(p != NULL, "register A (mma): %s", d.message);
+    if (p != NULL) {
+        const ax_tensor *t = tensor(p, "p");
+        axe_layout frag;
+        int seps[AXE_LAYOUT_MAX_DIMS + 1];
+        int64_t nv, mnk[3], i, k;
+        check_mma_c(p, "s", 4, 1, mma);
+        check_mma_c(p, "o", 4, 1, mma);
+        TL_CHECK(p->synth->nrearranges == 0 &&
+                     strcmp(p->ops[6]->schedule, "mma_reg_a") == 0,
+                 "rearranges %d, schedule %s", p->synth->nrearranges,
+                 p->ops[6]->schedule);
+        (void)axe__mma_frag_grouped(p, p->ops[6], 0, &frag, seps, &nv, mnk);
+        for (i = 0; i < 64; i++)
+            for (k = 0; k < 64; k++) {
+                axe_point pt[MAXPTS], fp[MAXPTS];
+                int64_t c[2] = {i, k}, fc[2] = {i % 16, k % 16},
+                        fs[2] = {16, 16};
+                int n = points(t, c, pt), nf = 0;
+                if (axe_layout_apply_set(&frag, fc, fs, 2, fp, MAXPTS, &nf,
+                                         NULL) != AXE_OK)
+                    nf = 0;
+                TL_CHECK(
+                    n == 1 && nf == 1 && value(&pt[0], "warpid") == i / 16 &&
+                        value(&pt[0], "laneid") == value(&fp[0], "laneid") &&
+                        value(&pt[0], "m") ==
+                            (k / 16) * nv + value(&fp[0], "m"),
+                    "register A (%lld, %lld) breaks Theorem 1", (long long)i,
+                    (long long)k);
+            }
+        axe_program_free(p);
+    }
+    p = compile(fma, &d);
+    TL_CHECK(p != NULL, "register A (fma): %s", d.message);
+    if (p != NULL) { /* s is o2's A: every thread of row i holds it all */
+        const ax_tensor *s = tensor(p, "s"), *o = tensor(p, "o2");
+        int64_t i, k;
+        for (i = 0; i < 32; i++)
+            for (k = 0; k < 64; k++) {
+                axe_point pt[MAXPTS], oc[MAXPTS];
+                int64_t c[2] = {i, k}, c0[2] = {i, 0};
+                int n = points(s, c, pt), no = points(o, c0, oc), x;
+                bool ok = n >= 1;
+                for (x = 0; ok && x < no; x++) { /* C's row-i threads */
+                    int y;
+                    bool found = false;
+                    for (y = 0; y < n; y++)
+                        found =
+                            found || value(&pt[y], "tx") == value(&oc[x], "tx");
+                    ok = found;
+                }
+                TL_CHECK(ok && p->synth->nrearranges == 0,
+                         "fma register A (%lld, %lld): %d holders",
+                         (long long)i, (long long)k, n);
+            }
+        axe_program_free(p);
+    }
+}
+
 /* Two anchors that disagree at an add: the inserted rearrange gives the
  * source the destination's layout, so the constraint holds pointwise. */
 static void test_inserted(void)
@@ -546,6 +637,7 @@ int main(void)
     test_property();
     test_gemm();
     test_theorem1();
+    test_register_a();
     test_inserted();
     return tl_finish();
 }
