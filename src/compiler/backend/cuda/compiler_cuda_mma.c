@@ -171,6 +171,10 @@ axe__cuda_load axe__cuda_load_of(const axe_program *p, const ax_stmt *s, int o,
     axe__cuda_form f;
     ax_base b;
     bool ok = true;
+    if (p->opts.naive) { /* a kept gemm.mma_reg_a: mma.sync only */
+        *why = "the naive variant has no ldmatrix";
+        return AXE_CUDA_LOAD_THREAD;
+    }
     if (t->mem != AX_MEM_SHARED) {
         *why = "in global memory";
         return AXE_CUDA_LOAD_THREAD;
