@@ -36,6 +36,7 @@
 
 #include "compiler_backend.h"
 #include "compiler_synth.h"
+#include "compiler_synth_inst.h"
 
 typedef axe_status (*ax_predicate)(axe_program *p, ax_stmt *s, ax_plan *plan,
                                    axe_diag *why, bool commit);
@@ -544,6 +545,8 @@ static axe_status dispatch_op(axe_program *p, ax_stmt *s, axe_diag *diag)
     axe__synth_explain(&t, p, s);
     if (s->op == AX_OP_GEMM && s->trn == NULL)
         axe__mma_describe(&t, p, s);
+    if (s->op == AX_OP_GEMM && s->trn == NULL)
+        axe__inst_explain(&t, p, s);
     if (axe__backend_of(p)->explain != NULL)
         axe__backend_of(p)->explain(&t, p, s);
     axe__text_put(&t, "%s", tr.rej.len > 0 ? tr.rej.buf : "");

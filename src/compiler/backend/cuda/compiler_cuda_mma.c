@@ -32,6 +32,7 @@
 
 #include "compiler_backend.h"
 #include "compiler_cuda.h"
+#include "compiler_synth_inst.h"
 
 static const axe__cuda_atom atoms[] = {
     {AXE_DTYPE_F16, AXE_DTYPE_F16, AXE_DTYPE_F32, 80,
@@ -159,6 +160,16 @@ static bool runs_hold(const ax_stmt *s, int i, int along, int64_t w)
     return true;
 }
 
+/* Whether the instruction choice (compiler_synth_inst.c) finds per-thread
+ * loads of operand "o" cheaper than ldmatrix. */
+static bool threads_cheaper(const axe_program *p, const ax_stmt *s, int o)
+{
+    ax_inst_choice ch;
+    axe_diag d;
+    return axe__inst_choose(p, s, o, &ch, &d) == AXE_OK &&
+           ch.chosen == AX_INST_THREAD;
+}
+
 /* How operand "o" (0 A, 1 B) of gemm.mma_smem "s" reaches its registers:
  * ldmatrix (with "trans") or per-thread loads, with the reason. */
 axe__cuda_load axe__cuda_load_of(const axe_program *p, const ax_stmt *s, int o,
@@ -194,6 +205,12 @@ axe__cuda_load axe__cuda_load_of(const axe_program *p, const ax_stmt *s, int o,
         ok = (axe__expr_gcd(b.dyn[k]) * b.scale[k]) % w == 0;
     for (k = 0; ok && k < f.nregs; k++)
         ok = f.c0[k] % w == 0;
+    if (ok && threads_cheaper(p, s, o)) {
+        *why = "the instruction choice takes per-thread loads (cheaper by "
+               "the bank model, or no ldmatrix row holds on the evaluated "
+               "addresses)";
+        return AXE_CUDA_LOAD_THREAD;
+    }
     if (ok && runs_hold(s, o + 1, 2, w)) {
         *why = "16-byte rows along K";
         return AXE_CUDA_LOAD_LDMATRIX;

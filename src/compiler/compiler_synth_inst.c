@@ -1,0 +1,355 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Instruction choice for the shared-memory operands of gemm.mma_smem
+ * (compiler_synth_inst.h): each leaf is evaluated on the operand's real
+ * addresses, not predicted. For warp 0's atom tiles of the operand and
+ * every atom K step, the element at (row, k) of the tile lives at the
+ * swizzled address swz(base + plan digits), base's dynamic terms at 0.
+ *   ldmatrix .xN (N = the fragment's 32-bit registers, 1, 2 or 4; 8- and
+ *     16-bit elements): the fragment must be in quad form (value u*j + e
+ *     of lane l at (r0[j] + l/4, c0[j] + u*(l%4) + e), u elements per
+ *     register) and each of the 8N rows that lanes give (row l%8 of
+ *     matrix l/8, from (r0[j], c0[j])) 16 consecutive bytes on a 16-byte
+ *     boundary; dynamic base terms multiples of 16 bytes. One instruction
+ *     per atom tile, 16-byte lanes.
+ *   ldmatrix .xN.trans (16-bit): the same with the rows along the tile's
+ *     rows: lane l gives column c0[j] + l%8 from row r0[j].
+ *   per-thread loads: one load per fragment value (nvals per atom tile,
+ *     32 lanes of one element each), always legal.
+ * Each instruction's wavefronts come from the bank model (axe__bank_count:
+ * 32 banks of 4 bytes, phases of 8 lanes for 16-byte accesses). Cost =
+ * wavefronts + instructions (a shared-memory cycle per wavefront and an
+ * issue slot per instruction); the cheapest legal leaf wins, ties in the
+ * order ldmatrix, ldmatrix.trans, per-thread.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "compiler_backend.h"
+#include "compiler_smem.h"
+#include "compiler_synth_inst.h"
+
+typedef struct inst_ctx {
+    const axe_program *p;
+    const ax_stmt *s;
+    const ax_mma *m;
+    const ax_plan *plan;
+    int o;
+    int64_t eb, unit, nregs;
+    ax_base base;
+    const axe_layout_swizzle *sw;
+    int64_t pos[AX_WARP][AX_FRAG_MAX / AX_WARP];
+    int64_t r0[16], c0[16];
+    bool quad;
+} inst_ctx;
+
+/* The swizzled element address of (row, k) of the operand: row along M
+ * (A) or N (B), k along K, in the whole operand. */
+static axe_status elem_addr(const inst_ctx *c, int64_t row, int64_t k,
+                            int64_t *out)
+{
+    const ax_plan *plan = c->plan;
+    int64_t co[3] = {0, 0, 0}, off = c->base.cst;
+    co[c->o == 0 ? 0 : 1] = row;
+    co[2] = k;
+    for (int i = 0; i < plan->nloops; i++)
+        off += co[plan->loops[i].dim] / plan->loops[i].weight %
+               plan->loops[i].extent * plan->loops[i].stride[c->o + 1];
+    if (c->sw == NULL) {
+        *out = off;
+        return AXE_OK;
+    }
+    return axe__swizzle_addr(c->sw, off, out);
+}
+
+/* The quad form of the fragment (file comment), in c->r0/c0. */
+static bool quad_form(inst_ctx *c)
+{
+    const ax_frag *f = &c->m->frag[c->o];
+    int64_t u = c->unit, w = f->shape[1];
+    if (f->nvals % u != 0 || f->nvals / u > 16)
+        return false;
+    c->nregs = f->nvals / u;
+    for (int64_t j = 0; j < c->nregs; j++) {
+        c->r0[j] = c->pos[0][u * j] / w;
+        c->c0[j] = c->pos[0][u * j] % w;
+        for (int64_t l = 0; l < AX_WARP; l++)
+            for (int64_t e = 0; e < u; e++) {
+                int64_t x = c->pos[l][u * j + e];
+                if (x / w != c->r0[j] + l / 4 ||
+                    x % w != c->c0[j] + u * (l % 4) + e)
+                    return false;
+            }
+    }
+    return true;
+}
+
+static void leaf_fail(ax_inst_leaf *l, const char *why)
+{
+    l->legal = false;
+    (void)snprintf(l->why, sizeof l->why, "%s", why);
+}
+
+/* Adds one warp-wide access to leaf "l". */
+static axe_status add_access(ax_inst_leaf *l, const ax_warp_access *a,
+                             axe_diag *diag)
+{
+    ax_bank_count bc;
+    AXE_TRY(axe__bank_count(a, &bc, diag));
+    l->instructions++;
+    l->wavefronts += bc.wavefronts;
+    l->ways = bc.ways > l->ways ? bc.ways : l->ways;
+    return AXE_OK;
+}
+
+/* The ldmatrix of the atom tile at (tr, tk) (first row, first k). */
+static axe_status ldmatrix_tile(const inst_ctx *c, bool trans, int64_t tr,
+                                int64_t tk, ax_inst_leaf *l, axe_diag *diag)
+{
+    int64_t run = 16 / c->eb;
+    ax_warp_access a;
+    memset(&a, 0, sizeof a);
+    a.width = 16;
+    for (int64_t ln = 0; ln < 8 * c->nregs; ln++) {
+        int64_t j = ln / 8, row = tr + c->r0[j] + (trans ? 0 : ln % 8),
+                k = tk + c->c0[j] + (trans ? ln % 8 : 0), a0, ae;
+        AXE_TRY(elem_addr(c, row, k, &a0));
+        if (a0 * c->eb % 16 != 0) {
+            leaf_fail(l, "a row's first element is not on a 16-byte "
+                         "boundary");
+            return AXE_OK;
+        }
+        for (int64_t e = 1; e < run; e++) {
+            AXE_TRY(
+                elem_addr(c, row + (trans ? e : 0), k + (trans ? 0 : e), &ae));
+            if (ae != a0 + e) {
+                leaf_fail(l, trans ? "the 16 bytes along the tile's rows "
+                                     "are not consecutive"
+                                   : "the 16 bytes along K are not "
+                                     "consecutive");
+                return AXE_OK;
+            }
+        }
+        a.active[ln] = true;
+        a.byte[ln] = a0 * c->eb;
+    }
+    return add_access(l, &a, diag);
+}
+
+/* The per-thread loads of the atom tile at (tr, tk). */
+static axe_status thread_tile(const inst_ctx *c, int64_t tr, int64_t tk,
+                              ax_inst_leaf *l, axe_diag *diag)
+{
+    const ax_frag *f = &c->m->frag[c->o];
+    ax_warp_access a;
+    for (int64_t v = 0; v < f->nvals; v++) {
+        memset(&a, 0, sizeof a);
+        a.width = (int)c->eb;
+        for (int ln = 0; ln < AX_WARP; ln++) {
+            int64_t x = c->pos[ln][v], addr;
+            AXE_TRY(elem_addr(c, tr + x / f->shape[1], tk + x % f->shape[1],
+                              &addr));
+            a.active[ln] = true;
+            a.byte[ln] = addr * c->eb;
+        }
+        AXE_TRY(add_access(l, &a, diag));
+    }
+    return AXE_OK;
+}
+
+/* Whether warp 0 holds a C atom tile in tile row (A) or column (B) "t". */
+static bool warp0_uses(const ax_mma *m, int o, int64_t t)
+{
+    for (int64_t x = 0; x < m->tiles[1 - o]; x++) {
+        int64_t i = o == 0 ? t * m->tiles[1] + x : x * m->tiles[1] + t;
+        if (m->owner == NULL || m->owner[i] == 0)
+            return true;
+    }
+    return false;
+}
+
+/* Why ldmatrix (k 0 or 1) cannot apply before evaluating any address
+ * (NULL: it may). */
+static const char *ldmatrix_precheck(const inst_ctx *c, int k)
+{
+    int64_t w = 16 / c->eb;
+    if (c->eb != 1 && c->eb != 2)
+        return "ldmatrix moves 8- and 16-bit elements only";
+    if (k == AX_INST_LDMATRIX_TRANS && c->eb != 2)
+        return "ldmatrix .trans moves 16-bit elements only";
+    if (!c->quad || (c->nregs != 1 && c->nregs != 2 && c->nregs != 4))
+        return "the fragment is no tile of ldmatrix's 8x8 matrices";
+    for (int64_t j = 0; j < c->nregs; j++)
+        if ((k == AX_INST_LDMATRIX ? c->c0[j] : c->r0[j]) % w != 0)
+            return "the fragment's matrices do not start on 16-byte rows";
+    for (int i = 0; i < c->base.ndyn; i++)
+        if (axe__expr_gcd(c->base.dyn[i]) * c->base.scale[i] % w != 0)
+            return "a dynamic offset of the operand is not a multiple of "
+                   "16 bytes";
+    return NULL;
+}
+
+/* Leaf "k" over warp 0's atom tiles and every K step. */
+static axe_status eval_leaf(const inst_ctx *c, int k, ax_inst_leaf *l,
+                            axe_diag *diag)
+{
+    const ax_mma *m = c->m;
+    const char *pre = k == AX_INST_THREAD ? NULL : ldmatrix_precheck(c, k);
+    memset(l, 0, sizeof *l);
+    l->legal = true;
+    l->regs = (int)c->nregs;
+    if (pre != NULL) {
+        leaf_fail(l, pre);
+        return AXE_OK;
+    }
+    for (int64_t t = 0; t < m->tiles[c->o]; t++)
+        for (int64_t ks = 0; warp0_uses(m, c->o, t) && ks < m->tiles[2]; ks++) {
+            int64_t tr = t * m->mnk[c->o], tk = ks * m->mnk[2];
+            if (k == AX_INST_THREAD)
+                AXE_TRY(thread_tile(c, tr, tk, l, diag));
+            else
+                AXE_TRY(ldmatrix_tile(c, k == AX_INST_LDMATRIX_TRANS, tr, tk, l,
+                                      diag));
+            if (!l->legal)
+                return AXE_OK;
+        }
+    l->cost = (double)(l->wavefronts + l->instructions);
+    (void)snprintf(l->why, sizeof l->why, "%s",
+                   k == AX_INST_THREAD     ? "one load per fragment value"
+                   : k == AX_INST_LDMATRIX ? "16-byte rows along K"
+                                           : "16-byte rows along M or N");
+    return AXE_OK;
+}
+
+static axe_status setup(inst_ctx *c, const axe_program *p, const ax_stmt *s,
+                        const ax_mma *m, const ax_plan *plan, int o,
+                        axe_diag *diag)
+{
+    const ax_ref *r;
+    const ax_tensor *t;
+    const ax_frag *f;
+    memset(c, 0, sizeof *c);
+    if (s->op != AX_OP_GEMM || m == NULL || !m->from_memory || plan == NULL ||
+        o < 0 || o > 1)
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
+                         "instruction choice: op %d is no gemm.mma_smem",
+                         s->index);
+    r = &s->args[o + 1];
+    t = &p->tensors[r->tensor];
+    if (t->mem != AX_MEM_SHARED)
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
+                         "instruction choice: '%s' is not in shared memory",
+                         t->name);
+    if (t->dtype == AXE_DTYPE_F32 && !s->tf32)
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
+                         "instruction choice: an f32 gemm without tf32 "
+                         "reads '%s' per FMA, not by fragments",
+                         t->name);
+    c->p = p;
+    c->s = s;
+    c->m = m;
+    c->plan = plan;
+    c->o = o;
+    c->eb = axe_dtype_size(t->dtype);
+    c->unit = c->eb < 4 ? 4 / c->eb : 1;
+    c->sw = r->is_view ? &r->view.swizzle : &t->layout.swizzle;
+    c->sw = c->sw->present ? c->sw : NULL;
+    axe__plan_base(p, r, &c->base);
+    f = &m->frag[o];
+    if (f->nvals > AX_FRAG_MAX / AX_WARP ||
+        f->shape[0] * f->shape[1] != AX_WARP * f->nvals)
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
+                         "instruction choice: the fragment of '%s' is not "
+                         "32 lanes of values",
+                         t->name);
+    for (int64_t x = 0; x < f->shape[0] * f->shape[1]; x++)
+        c->pos[f->lane[x]][f->val[x]] = x;
+    c->quad = quad_form(c);
+    return AXE_OK;
+}
+
+axe_status axe__inst_choose_on(const axe_program *p, const ax_stmt *s,
+                               const ax_mma *m, const ax_plan *plan, int o,
+                               ax_inst_choice *out, axe_diag *diag)
+{
+    inst_ctx c;
+    memset(out, 0, sizeof *out);
+    out->chosen = out->runner = -1;
+    AXE_TRY(setup(&c, p, s, m, plan, o, diag));
+    out->ksteps = m->tiles[2];
+    for (int k = 0; k < AX_INST_KINDS; k++) {
+        const ax_inst_leaf *l = &out->leaf[k];
+        AXE_TRY(eval_leaf(&c, k, &out->leaf[k], diag));
+        if (!l->legal)
+            continue;
+        if (out->chosen < 0 || l->cost < out->leaf[out->chosen].cost) {
+            out->runner = out->chosen;
+            out->chosen = k;
+        } else if (out->runner < 0 || l->cost < out->leaf[out->runner].cost)
+            out->runner = k;
+    }
+    return AXE_OK;
+}
+
+axe_status axe__inst_choose(const axe_program *p, const ax_stmt *s, int o,
+                            ax_inst_choice *out, axe_diag *diag)
+{
+    return axe__inst_choose_on(p, s, s->mma, s->plan, o, out, diag);
+}
+
+void axe__inst_name(ax_inst_kind k, const ax_inst_leaf *l, char *buf,
+                    size_t cap)
+{
+    if (k == AX_INST_THREAD)
+        (void)snprintf(buf, cap, "per-thread loads");
+    else
+        (void)snprintf(buf, cap, "ldmatrix.x%d%s", l->regs,
+                       k == AX_INST_LDMATRIX_TRANS ? ".trans" : "");
+}
+
+static void put_leaf(ax_text *t, const ax_inst_choice *ch, int k)
+{
+    const ax_inst_leaf *l = &ch->leaf[k];
+    char name[48];
+    axe__inst_name((ax_inst_kind)k, l, name, sizeof name);
+    if (!l->legal) {
+        axe__text_put(t, "%s not legal: %s", name, l->why);
+        return;
+    }
+    axe__text_put(t,
+                  "%s, cost %lld (%lld instructions, %lld wavefronts, "
+                  "%lld-way)",
+                  name, (long long)l->cost, (long long)l->instructions,
+                  (long long)l->wavefronts, (long long)l->ways);
+}
+
+void axe__inst_explain(ax_text *t, const axe_program *p, const ax_stmt *s)
+{
+    ax_inst_choice ch;
+    axe_diag d;
+    if (strcmp(axe__backend_of(p)->name, "cuda") != 0 || s->mma == NULL ||
+        !s->mma->from_memory)
+        return;
+    for (int o = 0; o < 2; o++) {
+        memset(&d, 0, sizeof d);
+        if (axe__inst_choose(p, s, o, &ch, &d) != AXE_OK || ch.chosen < 0)
+            continue;
+        axe__text_put(t,
+                      "  instruction choice for %c '%s' (warp 0, %lld K "
+                      "step%s): ",
+                      "AB"[o], p -> tensors[s->args[o + 1].tensor].name,
+                      (long long)ch.ksteps, ch.ksteps == 1 ? "" : "s");
+        put_leaf(t, &ch, ch.chosen);
+        axe__text_put(t, "; runner-up: ");
+        if (ch.runner >= 0)
+            put_leaf(t, &ch, ch.runner);
+        else
+            axe__text_put(t, "none");
+        for (int k = 0; k < AX_INST_KINDS; k++)
+            if (!ch.leaf[k].legal) {
+                axe__text_put(t, "; ");
+                put_leaf(t, &ch, k);
+            }
+        axe__text_put(t, "\n");
+    }
+}

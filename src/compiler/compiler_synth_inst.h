@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Instruction choice for the shared-memory operands of a tensor-core gemm
+ * (issue 15 §2, Hexcute §4's search): the leaves ldmatrix (.x1/.x2/.x4),
+ * ldmatrix .trans and per-thread loads, each legal or not (and why), with
+ * counts from evaluating the operand's addresses and the bank model
+ * (compiler_synth_inst.c, docs/compiler.md "Instruction choice").
+ */
+#ifndef AXE_COMPILER_SYNTH_INST_H
+#define AXE_COMPILER_SYNTH_INST_H
+
+#include "compiler_internal.h"
+
+typedef enum ax_inst_kind {
+    AX_INST_LDMATRIX,
+    AX_INST_LDMATRIX_TRANS,
+    AX_INST_THREAD,
+    AX_INST_KINDS
+} ax_inst_kind;
+
+/* One leaf for one operand, counted over warp 0's atom tiles of that
+ * operand and every atom K step: "instructions" shared loads issued,
+ * "wavefronts" the bank model's wavefronts summed over them, "ways" the
+ * largest ways of one of them; cost = wavefronts + instructions. */
+typedef struct ax_inst_leaf {
+    bool legal;
+    char why[96]; /* illegal: the reason; legal: what it loads */
+    int regs;     /* ldmatrix: matrices per instruction (.xN) */
+    int64_t instructions, wavefronts, ways;
+    double cost;
+} ax_inst_leaf;
+
+/* Every leaf of operand "o" (0 A, 1 B), the cheapest legal one ("chosen";
+ * ties: the order of ax_inst_kind) and the next ("runner", -1: none). */
+typedef struct ax_inst_choice {
+    ax_inst_leaf leaf[AX_INST_KINDS];
+    int chosen, runner;
+    int64_t ksteps; /* atom K steps (instructions per step: / ksteps) */
+} ax_inst_choice;
+
+/* The leaves of operand "o" of gemm.mma_smem "s" (A or B in shared
+ * memory, a tensor-core dtype); AXE_ERR_UNSUPPORTED with the reason in
+ * "diag" when the operand is not that. */
+axe_status axe__inst_choose(const axe_program *p, const ax_stmt *s, int o,
+                            ax_inst_choice *out, axe_diag *diag);
+/* The same for the atom tiling "m" and plan "plan" of a candidate (not
+ * yet s->mma, s->plan). */
+axe_status axe__inst_choose_on(const axe_program *p, const ax_stmt *s,
+                               const ax_mma *m, const ax_plan *plan, int o,
+                               ax_inst_choice *out, axe_diag *diag);
+/* The leaf's name ("ldmatrix.x4", "ldmatrix.x2.trans", "per-thread
+ * loads") into "buf". */
+void axe__inst_name(ax_inst_kind k, const ax_inst_leaf *l, char *buf,
+                    size_t cap);
+/* The --explain lines of gemm.mma_smem "s" on the cuda target. */
+void axe__inst_explain(ax_text *t, const axe_program *p, const ax_stmt *s);
+
+#endif
