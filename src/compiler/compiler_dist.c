@@ -155,7 +155,7 @@ static int64_t gcd(int64_t a, int64_t b)
 }
 
 /* Add "w" to the sorted candidates "c" (a full list keeps its points:
- * fewer cuts only mean larger tables). */
+ * fewer gcd cuts only mean larger tables; the boundaries come first). */
 static void cand_add(int64_t *c, int *n, int cap, int64_t w)
 {
     int j, k;
@@ -177,8 +177,10 @@ static void find_cuts(dim_work *dw)
 {
     int64_t c[4 * MAX_BOUNDS];
     int n = 0, i, j;
+    for (i = 0; i < dw->bs.n; i++) /* all fit: 1 and the extent among them */
+        cand_add(c, &n, 4 * MAX_BOUNDS, dw->bs.b[i]);
     for (i = 0; i < dw->bs.n; i++)
-        for (j = i; j < dw->bs.n; j++)
+        for (j = i + 1; j < dw->bs.n; j++)
             cand_add(c, &n, 4 * MAX_BOUNDS, gcd(dw->bs.b[j], dw->bs.b[i]));
     dw->cut.n = 0;
     for (i = 0; i < n; i++)
