@@ -1171,7 +1171,7 @@ expect 1 3:10 "sbuf tensor 'x' reaches partition 255, beyond the 128 partitions 
 }"
 XARGS="--trn partitions=64" expect 1 3:10 "sbuf tensor 'x' reaches partition 127, beyond the 64 partitions of the model" <<<"kernel k(A: global f32[4]) core
 {
-    sbuf x: f32[128, 4];
+    sbuf x: f32[128, 4] layout S[(128,4):(1@P,1@F)];
     core fill(A, 1.0);
 }"
 XARGS="--trn sbuf_partition_bytes=1024" expect 1 3:10 "sbuf tensor 'x' spans 512 free elements of f32 per partition, beyond the 1024 bytes of an SBUF partition" <<<"kernel k(A: global f32[4]) core

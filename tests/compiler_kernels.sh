@@ -982,7 +982,7 @@ expect_json_err 1 '{"pass":false,"error":"INVALID","message":"a loop variable ca
 printf 'kernel k(A: f32[4]) grid(1) threads(1) {\n  thread copy(A A);\n}\n' >"$tmp/js.axe"
 expect_json_err 2 '{"pass":false,"error":"SYNTAX","message":"expected '"','"', found '"'A'"'","line":2,"column":17}' \
     "$tmp/js.axe" --json
-expect_json_err 1 '{"pass":false,"error":"UNSUPPORTED","message":"no schedule for copy (forced): split does not apply (reasons below)","line":13,"column":9,"notes":["copy.vector: applies, but is not the forced schedule","copy.thread_loop: applies, but is not the forced schedule","copy.split: '"'C_local'"' is distributed: its layout binds elements to threads","copy.smem: the source '"'C'"' is not a distributed register: no staging is needed"]}' \
+expect_json_err 1 '{"pass":false,"error":"UNSUPPORTED","message":"no schedule for copy (forced): split does not apply (reasons below)","line":13,"column":9,"notes":["copy.vector: applies, but is not the forced schedule","copy.dma: not a core kernel (the engines run a core kernel'"'"'s copies)","copy.thread_loop: applies, but is not the forced schedule","copy.split: '"'C_local'"' is distributed: its layout binds elements to threads","copy.smem: the source '"'C'"' is not a distributed register: no staging is needed"]}' \
     "$K/fig5_copy.axe" --json --schedule 'copy#0=split'
 expect_json_err 2 '{"pass":false,"error":"USAGE","message":"--seed wants a non-negative integer","line":null,"column":null}' \
     "$K/fig5_copy.axe" --seed -1 --json

@@ -107,7 +107,7 @@ run_edit '/op 1 (line 15)/,/};/s/{{0, 0, 0, 0}, 2/{{1, 0, 1, 0}, 2/' \
 run_edit '/op 1 (line 15)/,/};/s/{{0, 0, 0, 0}, 2/{{0, 0, 1, 0}, 2/' \
     "trn-sim: op 1 (line 15) copy.vector 0: the vector engine keeps partitions, this move changes them"
 # a matmul of 129 rows of K
-run_edit 's/ax_mm\[ax_q\], 128LL, 128LL, 128LL/ax_mm[ax_q], 128LL, 128LL, 129LL/' \
+run_edit 's/ax_b, 128LL, 128LL, 128LL/ax_b, 128LL, 128LL, 129LL/' \
     "trn-sim: op 4 (line 18) matmul 0: matmul 128 x 128 x 129 outside the model's 1..128 x 1..512 x 1..128"
 
 echo "$pass passed, $fail failed"

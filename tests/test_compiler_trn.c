@@ -310,7 +310,7 @@ static void test_kernels(void)
     axe_kernel_options_init(&o);
     TL_CHECK(axe_kernel_options_trn(&o, "partitions", 64, &d) == AXE_OK, "set");
     p = checked("kernel k(A: global f32[4]) core\n{\n    sbuf x: f32[128, "
-                "4];\n    core fill(A, 1.0);\n}\n",
+                "4] layout S[(128,4):(1@P,1@F)];\n    core fill(A, 1.0);\n}\n",
                 &o, &d);
     TL_CHECK(p == NULL && strstr(d.message, "beyond the 64 partitions"),
              "64 partitions: %s", p == NULL ? d.message : "accepted");
@@ -327,21 +327,29 @@ static void test_kernels(void)
 /* ---- gemm.tensor_engine (Appendix H) --------------------------------------
  */
 
-/* A core kernel "gemm(c, a, b)" with the declarations "decls" (a, b,
- * c), compiled through dispatch with options "o" (NULL: defaults). */
-static axe_program *gemm_program(const char *decls, const axe_kernel_options *o,
-                                 axe_diag *d)
+/* A core kernel with the declarations "decls" (a, b, c) and the
+ * statements "body" before a last fill, compiled through dispatch with
+ * options "o" (NULL: defaults). */
+static axe_program *core_program(const char *decls, const char *body,
+                                 const axe_kernel_options *o, axe_diag *d)
 {
-    char src[1024];
+    char src[2048];
     axe_program *p = NULL;
     snprintf(src, sizeof src,
-             "kernel k(A: global f32[4]) core\n{\n%s\n    core gemm(c, a, "
-             "b);\n    core fill(A, 1.0);\n}\n",
-             decls);
+             "kernel k(A: global f32[4]) core\n{\n%s\n%s\n    core "
+             "fill(A, 1.0);\n}\n",
+             decls, body);
     axe_diag_clear(d);
     if (axe_program_compile(src, strlen(src), o, NULL, &p, d) != AXE_OK)
         return NULL;
     return p;
+}
+
+/* A core kernel "gemm(c, a, b)" with the declarations "decls". */
+static axe_program *gemm_program(const char *decls, const axe_kernel_options *o,
+                                 axe_diag *d)
+{
+    return core_program(decls, "    core gemm(c, a, b);", o, d);
 }
 
 /* The operator's tensor "k" (0 C, 1 A, 2 B) and the storage address of
@@ -356,20 +364,92 @@ static int64_t addr_of(const axe_program *p, const ax_stmt *s, int k, int64_t i,
     return a;
 }
 
-/* The law of a gemm.tensor_engine plan: every instruction's shape
- * within the model's limits; its tiles' addresses (base + row and
- * column strides) are the storage addresses of the logical elements at
- * its corner; the instructions cover each (m, n, k) once, and each
- * (m, n) sees k in increasing order. */
-static void check_tensor_engine(const axe_program *p, const char *what)
+/* One iteration of the loops around a gemm: each operand's region start
+ * (st[arg][dim], args 0 C, 1 A, 2 B) and the storage address of its
+ * origin by the plan's formula (org[k], k 0 A, 1 B, 2 C). */
+typedef struct gemm_iter {
+    int64_t st[3][2], org[3];
+} gemm_iter;
+
+static void iter_of(const ax_stmt *s, const int64_t *env, gemm_iter *g)
 {
-    const ax_stmt *s = p->ops[0];
+    int k, d, j;
+    for (k = 0; k < 3; k++)
+        for (d = 0; d < 2; d++)
+            g->st[k][d] = s->args[k].start[d] != NULL
+                              ? axe__expr_eval(s->args[k].start[d], env)
+                              : 0;
+    for (k = 0; k < 3; k++) {
+        const ax_trn_origin *o = &s->trn->origin[k];
+        g->org[k] = o->cst;
+        for (j = 0; j < o->n; j++)
+            g->org[k] +=
+                o->scale[j] *
+                ((axe__expr_eval(o->start[j], env) - o->at[j]) / o->step[j]);
+    }
+}
+
+/* The law of one iteration "g" of a gemm.tensor_engine plan: its tiles'
+ * addresses (origin + base + row and column strides) are the storage
+ * addresses of the logical elements at its corner, shifted by the
+ * regions' starts; the instructions cover each (m, n, k) of the regions
+ * once, and each (m, n) sees k in increasing order. Answers the count
+ * of violations. */
+static int iteration_law(const axe_program *p, const ax_stmt *s,
+                         const gemm_iter *g)
+{
     const ax_trn_mm *mm = s->trn;
-    const ax_tensor *c = &p->tensors[s->args[0].tensor];
-    int64_t M = c->shape[0], N = c->shape[1];
-    int64_t K = p->tensors[s->args[1].tensor].shape[1], q, i, j, r;
-    int64_t *next;
-    int bad = 0;
+    int64_t M = s->args[0].len[0], N = s->args[0].len[1];
+    int64_t K = s->args[1].len[1], q, i, j, r;
+    int64_t *next = calloc((size_t)(M * N), sizeof *next);
+    int bad = next == NULL;
+    for (q = 0; q < mm->ninst && next != NULL && bad < 3; q++) {
+        const int64_t *o = mm->corner[q], *b = mm->base[q];
+        for (r = 0; r < mm->shape[2]; r++)
+            for (i = 0; i < mm->shape[0]; i++)
+                bad += g->org[0] + b[0] + r * mm->rstride[0] +
+                           i * mm->cstride[0] !=
+                       addr_of(p, s, 1, g->st[1][0] + o[0] + i,
+                               g->st[1][1] + o[2] + r);
+        for (r = 0; r < mm->shape[2]; r++)
+            for (j = 0; j < mm->shape[1]; j++)
+                bad += g->org[1] + b[1] + r * mm->rstride[1] +
+                           j * mm->cstride[1] !=
+                       addr_of(p, s, 2, g->st[2][0] + o[1] + j,
+                               g->st[2][1] + o[2] + r);
+        for (i = 0; i < mm->shape[0]; i++)
+            for (j = 0; j < mm->shape[1]; j++) {
+                int64_t *n = &next[(o[0] + i) * N + o[1] + j];
+                bad += g->org[2] + b[2] + i * mm->rstride[2] +
+                           j * mm->cstride[2] !=
+                       addr_of(p, s, 0, g->st[0][0] + o[0] + i,
+                               g->st[0][1] + o[1] + j);
+                bad += *n != o[2];
+                *n = o[2] + mm->shape[2];
+            }
+    }
+    for (i = 0; i < M * N && next != NULL; i++)
+        bad += next[i] != K;
+    free(next);
+    return bad;
+}
+
+/* The values loop variable "v" takes (1 for a runtime scalar). */
+static int64_t trip(const axe_program *p, int v)
+{
+    return p->var_trip[v] > 0 ? p->var_trip[v] : 1;
+}
+
+/* The law of a gemm.tensor_engine plan (operator "op"): every
+ * instruction's shape within the model's limits, and iteration_law for
+ * every value of the program's loop variables. */
+static void check_tensor_engine_op(const axe_program *p, int op,
+                                   const char *what)
+{
+    const ax_stmt *s = p->ops[op];
+    const ax_trn_mm *mm = s->trn;
+    int64_t env[AX_MAX_VARS], total = 1, q;
+    int v, bad = 0;
     TL_CHECK(mm != NULL && strcmp(s->schedule, "tensor_engine") == 0,
              "%s: chose %s", what, s->schedule);
     if (mm == NULL)
@@ -379,31 +459,25 @@ static void check_tensor_engine(const axe_program *p, const char *what)
                  mm->shape[1] >= 1 && mm->shape[2] >= 1,
              "%s: shape %lld x %lld x %lld", what, (long long)mm->shape[0],
              (long long)mm->shape[1], (long long)mm->shape[2]);
-    next = calloc((size_t)(M * N), sizeof *next);
-    for (q = 0; q < mm->ninst && next != NULL && bad < 3; q++) {
-        const int64_t *o = mm->corner[q], *b = mm->base[q];
-        for (r = 0; r < mm->shape[2]; r++)
-            for (i = 0; i < mm->shape[0]; i++)
-                bad += b[0] + r * mm->rstride[0] + i * mm->cstride[0] !=
-                       addr_of(p, s, 1, o[0] + i, o[2] + r);
-        for (r = 0; r < mm->shape[2]; r++)
-            for (j = 0; j < mm->shape[1]; j++)
-                bad += b[1] + r * mm->rstride[1] + j * mm->cstride[1] !=
-                       addr_of(p, s, 2, o[1] + j, o[2] + r);
-        for (i = 0; i < mm->shape[0]; i++)
-            for (j = 0; j < mm->shape[1]; j++) {
-                int64_t *n = &next[(o[0] + i) * N + o[1] + j];
-                bad += b[2] + i * mm->rstride[2] + j * mm->cstride[2] !=
-                       addr_of(p, s, 0, o[0] + i, o[1] + j);
-                bad += *n != o[2];
-                *n = o[2] + mm->shape[2];
-            }
+    memset(env, 0, sizeof env);
+    for (v = AX_VAR_NBUILTIN; v < p->nvars; v++)
+        total *= trip(p, v);
+    for (q = 0; q < total && bad == 0; q++) {
+        gemm_iter g;
+        int64_t x = q;
+        for (v = AX_VAR_NBUILTIN; v < p->nvars; v++) {
+            env[v] = x % trip(p, v);
+            x /= trip(p, v);
+        }
+        iter_of(s, env, &g);
+        bad += iteration_law(p, s, &g);
     }
-    for (i = 0; i < M * N && next != NULL; i++)
-        bad += next[i] != K;
-    TL_CHECK(next != NULL && bad == 0, "%s: tensor_engine law (%d bad)", what,
-             bad);
-    free(next);
+    TL_CHECK(bad == 0, "%s: tensor_engine law (%d bad)", what, bad);
+}
+
+static void check_tensor_engine(const axe_program *p, const char *what)
+{
+    check_tensor_engine_op(p, 0, what);
 }
 
 static void test_tensor_engine(void)
@@ -546,6 +620,109 @@ static void test_tensor_engine(void)
     axe_program_free(p);
 }
 
+/* gemm.tensor_engine on regions: tiles of multi-buffered tensors at
+ * starts that loop variables move, the law checked for every iteration;
+ * and regions whose layout or origin changes with the start, refused at
+ * step 0 with the reason. */
+static void test_regions(void)
+{
+    static const struct {
+        const char *decls, *body;
+        int64_t shape[3], ninst;
+    } good[] = {
+        /* trn_gemm.axe's: double-buffered SBUF tiles and PSUM banks */
+        {"    sbuf a: f16[256, 128] layout S[(2,128,128):(128@F,1@F,1@P)];\n"
+         "    sbuf b: f16[640, 128] layout S[(2,320,128):(320@F,1@F,1@P)];\n"
+         "    psum c: f32[256, 320] layout S[(2,128,320):(1@Bank,1@P,1@F)];",
+         "    for t in range(3) {\n      for k in range(3) {\n"
+         "        core gemm(c[t % 2 * 128 : +128, 0:320],\n"
+         "                  a[k % 2 * 128 : +128, 0:128],\n"
+         "                  b[k % 2 * 320 : +320, 0:128]);\n      }\n    }",
+         {128, 320, 128},
+         1},
+        /* K tiles along A's and B's free dims (no buffer index on P),
+         * C a fixed corner of a larger accumulator */
+        {"    sbuf a: f32[32, 256] layout S[(32,4,64):(1@F,32@F,1@P)];\n"
+         "    sbuf b: f32[48, 256] layout S[(48,4,64):(1@F,48@F,1@P)];\n"
+         "    psum c: f32[64, 48];",
+         "    for k in range(4) {\n"
+         "        core gemm(c[16:48, 0:48], a[0:32, k * 64 : +64],\n"
+         "                  b[0:48, k * 64 : +64]);\n    }",
+         {32, 48, 64},
+         1},
+        /* a K tile of 128 from two 64-partition blocks, in 32-tiles */
+        {"    sbuf a: f16[64, 384] layout "
+         "S[(64,3,2,64):(1@F,128@F,64@F,1@P)];\n"
+         "    sbuf b: f16[16, 384] layout S[(16,3,2,64):(1@F,32@F,16@F,1@P)];\n"
+         "    psum c: f32[64, 16];",
+         "    for k in range(3) {\n"
+         "        core gemm(c, a[0:64, k * 128 : +128],\n"
+         "                  b[0:16, k * 128 : +128]);\n    }",
+         {64, 16, 64},
+         2},
+    };
+    static const struct {
+        const char *decls, *body, *why;
+    } bad[] = {
+        {"    sbuf a: f32[128, 32] layout S[(2,64,32):(100@F,1@F,1@P)];\n"
+         "    sbuf b: f32[8, 32] layout S[(8,32):(1@F,1@P)];\n"
+         "    psum c: f32[64, 8];",
+         "    for u in range(3) {\n"
+         "        core gemm(c, a[u * 32 : +64, 0:32], b);\n    }",
+         "step 0: A ('a') has the region start u * 32, which changes the "
+         "region's layout from one start to another"},
+        {"    sbuf a: f32[256, 32] layout "
+         "S[(2,2,64,32):(1000@F,64@F,1@F,1@P)];\n"
+         "    sbuf b: f32[8, 32] layout S[(8,32):(1@F,1@P)];\n"
+         "    psum c: f32[64, 8];",
+         "    for u in range(4) {\n"
+         "        core gemm(c, a[u * 64 : +64, 0:32], b);\n    }",
+         "step 0: A ('a') has the region start u * 64, which moves the "
+         "region's origin non-affinely"},
+        {"    sbuf a: f16[128, 128] layout S[(128,128):(1@F,1@P)];\n"
+         "    sbuf b: f16[320, 128] layout S[(320,128):(1@F,1@P)];\n"
+         "    psum c: f32[256, 320] layout S[(2,128,320):(320@F,1@P,1@F)];",
+         "    for t in range(2) {\n"
+         "        core gemm(c[t * 128 : +128, 0:320], a, b);\n    }",
+         "step 4 (instructions): the instruction at (m, n) = (0, 0) writes "
+         "C's free elements 320..639, across a PSUM bank of 512"},
+    };
+    size_t i;
+    axe_diag d;
+    axe_program *p;
+    for (i = 0; i < sizeof good / sizeof good[0]; i++) {
+        const ax_trn_mm *mm;
+        p = core_program(good[i].decls, good[i].body, NULL, &d);
+        TL_CHECK(p != NULL, "region %zu: %s", i, d.message);
+        if (p == NULL)
+            continue;
+        check_tensor_engine_op(p, 0, good[i].body);
+        mm = p->ops[0]->trn;
+        TL_CHECK(mm != NULL &&
+                     memcmp(mm->shape, good[i].shape, sizeof mm->shape) == 0 &&
+                     mm->ninst == good[i].ninst,
+                 "region %zu: shape %lld x %lld x %lld, %lld instructions", i,
+                 mm ? (long long)mm->shape[0] : -1LL,
+                 mm ? (long long)mm->shape[1] : -1LL,
+                 mm ? (long long)mm->shape[2] : -1LL,
+                 mm ? (long long)mm->ninst : -1LL);
+        axe_program_free(p);
+    }
+    for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        axe_diag why;
+        p = core_program(bad[i].decls, bad[i].body, NULL, &d);
+        TL_CHECK(p != NULL && strcmp(p->ops[0]->schedule, "thread_fma") == 0,
+                 "bad region %zu: falls back to thread_fma (%s)", i, d.message);
+        if (p != NULL)
+            TL_CHECK(axe__schedule_try(p, p->ops[0], "tensor_engine", &why) !=
+                             AXE_OK &&
+                         strstr(why.message, bad[i].why) != NULL,
+                     "bad region %zu: want '%s', got '%s'", i, bad[i].why,
+                     why.message);
+        axe_program_free(p);
+    }
+}
+
 int main(void)
 {
     test_model();
@@ -553,5 +730,6 @@ int main(void)
     test_random();
     test_kernels();
     test_tensor_engine();
+    test_regions();
     return tl_finish();
 }

@@ -1135,6 +1135,33 @@ static void test_permute_trainium_vectors(void)
            "S[(2,4,32,512):(512@F,32@P,1@P,1@F)]", false, NULL);
 }
 
+/* axe_layout_trainium_parts: TIRx's rule over a core of "parts"
+ * partitions (written by hand from the rule: one P dim above "parts" is
+ * split into parts on P and the rest on F with the largest F stride). */
+static void test_trainium_parts_vectors(void)
+{
+    int64_t a[2] = {128, 4}, b[2] = {96, 4}, c[3] = {8, 16, 4},
+            e[3] = {32, 512, 512};
+    EXPECT("trainium_parts-64-split",
+           axe_layout_trainium_parts("PF", a, 2, 64, &out_, &d_),
+           "S[(2,64,4):(4@F,1@P,1@F)]", false, NULL);
+    EXPECT("trainium_parts-64-fits",
+           axe_layout_trainium_parts("PF", a, 2, 128, &out_, &d_),
+           "S[(128,4):(1@P,1@F)]", false, NULL);
+    EXPECT("trainium_parts-64-not-multiple",
+           axe_layout_trainium_parts("PF", b, 2, 64, &out_, &d_), NULL, false,
+           "multiple of 64");
+    EXPECT("trainium_parts-64-two-P",
+           axe_layout_trainium_parts("PPF", c, 3, 64, &out_, &d_), NULL, false,
+           "less than or equal to 64");
+    EXPECT("trainium_parts-128-is-trainium",
+           axe_layout_trainium_parts("FPF", e, 3, 128, &out_, &d_),
+           "S[(32,4,128,512):(512@F,16384@F,1@P,1@F)]", false, NULL);
+    EXPECT("trainium_parts-0",
+           axe_layout_trainium_parts("PF", a, 2, 0, &out_, &d_), NULL, false,
+           "at least 1 partition");
+}
+
 static void test_tmem_vectors(void)
 {
     int64_t d2[2] = {64, 512}, a3[3] = {1, 128, 64}, a2[2] = {64, 64},
@@ -1460,6 +1487,7 @@ int main(void)
     test_conversions();
     test_storage_pack_vectors();
     test_permute_trainium_vectors();
+    test_trainium_parts_vectors();
     test_tmem_vectors();
     test_mma_shared_vectors();
     test_helper_laws();

@@ -398,6 +398,11 @@ AXE_NODISCARD AXE_API axe_status axe_layout_trainium(const char *annotation,
                                                      const int64_t *shape,
                                                      int n, axe_layout *out,
                                                      axe_diag *diag);
+/* The same for a core of "parts" partitions (>= 1) instead of 128 (the
+ * compiler's default scratchpad layout under `--trn partitions=N`). */
+AXE_NODISCARD AXE_API axe_status
+axe_layout_trainium_parts(const char *annotation, const int64_t *shape, int n,
+                          int64_t parts, axe_layout *out, axe_diag *diag);
 /* TIRx to_psum: each shard iter (e, s) on F becomes (e, s/512) on Bank if
  * 512 | s, stays if s | 512 and e < 512/s, becomes (e/c, 1, Bank), (c, s,
  * F) if c = 512/s divides e; other iters stay; replica and offset drop. */

@@ -82,7 +82,7 @@ axe_status axe__sched_thread_loop(const axe_program *p, const ax_stmt *s,
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                          "no register operand distributed over the %s's "
                          "threads binds elements to threads",
-                         axe__scope_name(s->scope));
+                         axe__stmt_scope_name(p, s));
     return axe__plan_build(p, s, AX_PLAN_BOUND, b, plan, why);
 }
 

@@ -542,6 +542,21 @@ axe_status axe__reduce_grid(axe_program *p, ax_stmt *s, ax_plan *plan,
                             axe_diag *why, bool commit);
 axe_status axe__gemm_split_k(axe_program *p, ax_stmt *s, ax_plan *plan,
                              axe_diag *why, bool commit);
+/* The storage address of an engine operand region's first element
+ * (compiler_trn_region.c): cst + sum_j scale[j] * ((start[j] - at[j]) /
+ * step[j]) for j < n, each division exact for every value start[j] takes
+ * (at[j] its least, step[j] the gcd of its values' differences). */
+typedef struct ax_trn_origin {
+    int64_t cst;
+    int n;
+    const ax_expr *start[2];
+    int64_t at[2], step[2], scale[2];
+} ax_trn_origin;
+/* "o" as a C expression of type long in the loop variables (every
+ * backend that runs gemm.tensor_engine adds it to the plan's
+ * addresses). */
+void axe__trn_origin_print_c(ax_text *t, const axe_program *p,
+                             const ax_trn_origin *o);
 /* gemm.tensor_engine (compiler_trn_gemm.c, docs/compiler.md "The
  * accelerator model"): a core kernel's gemm C += A B^T as TensorEngine
  * matmul instructions of "shape" (M, N, K) = (mi, ni, ki). Instruction q
@@ -550,9 +565,13 @@ axe_status axe__gemm_split_k(axe_program *p, ax_stmt *s, ax_plan *plan,
  * at + i * cstride[0]), B's K x N tile at base[q][1] likewise, and
  * accumulates into C's M x N tile at base[q][2] (row i: + i *
  * rstride[2], column j: + j * cstride[2]); its logical corner is
- * corner[q] = (m0, n0, k0). Instructions run in order, K innermost, so
+ * corner[q] = (m0, n0, k0). The addresses are relative to the operand
+ * region's first element, at storage address origin[k] (a constant, or
+ * moving with loop variables for a region whose start moves: a tile of
+ * a multi-buffered tensor). Instructions run in order, K innermost, so
  * each element of C sums its products in the order of k. "why" holds
- * the --explain lines: groups, intersections, shape, loop nest. */
+ * the --explain lines: regions, groups, intersections, shape, loop
+ * nest. */
 typedef struct ax_trn_mm {
     int64_t shape[3];
     int64_t rstride[3], cstride[3];
@@ -560,6 +579,7 @@ typedef struct ax_trn_mm {
     int64_t (*base)[3];
     int64_t (*corner)[3];
     int64_t loops[3]; /* instructions along M, N and K */
+    ax_trn_origin origin[3];
     const char *why;
 } ax_trn_mm;
 axe_status axe__gemm_tensor_engine(axe_program *p, ax_stmt *s, ax_plan *plan,

@@ -334,7 +334,9 @@ static axe_status check_operand(const axe_program *p, const ax_ref *r,
                          "over %s%s%s",
                          t->name,
                          sc == AX_SCOPE_WARP ? "a warp's lanes" : "the ",
-                         sc == AX_SCOPE_WARP ? "" : axe__scope_name(sc),
+                         sc == AX_SCOPE_WARP ? ""
+                         : p->core           ? "core"
+                                             : axe__scope_name(sc),
                          sc == AX_SCOPE_WARP ? "" : "'s threads");
     return AXE_OK;
 }
@@ -414,7 +416,7 @@ axe_status axe__gemm_mma(axe_program *p, ax_stmt *s, ax_plan *plan,
     if (s->scope != AX_SCOPE_WARP)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                          "an mma atom runs on one warp, not at %s scope",
-                         axe__scope_name(s->scope));
+                         axe__stmt_scope_name(p, s));
     if (a == NULL)
         return no_atom(dab, dc, why);
     m = axe__arena_alloc(p->arena, sizeof *m);
@@ -462,7 +464,7 @@ static axe_status atom_tiles_of_c(axe_program *p, ax_stmt *s, ax_mma **out,
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                          "an mma atom runs on the lanes of warps, not at %s "
                          "scope",
-                         axe__scope_name(s->scope));
+                         axe__stmt_scope_name(p, s));
     if (a == NULL)
         return no_atom(dab, tc->dtype, why);
     if (tb->mem == AX_MEM_REGISTER)

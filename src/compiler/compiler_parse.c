@@ -313,17 +313,22 @@ static axe_status parse_auto(ax_parser *ps, ax_tensor *t)
 
 /* The default layout of a tensor without `layout`: row-major on m, or
  * for an sbuf or psum tensor dim 0 on P and the others row-major on F
- * (TIRx's trainium layout of annotation "PF...F"). */
-static axe_status default_layout(ax_tensor *t)
+ * (TIRx's trainium layout of annotation "PF...F", over the model's
+ * partitions; a count below 1, which sema refuses, as 128). */
+static axe_status default_layout(const axe_program *p, ax_tensor *t)
 {
     char ann[AX_MAX_DIMS + 1];
+    int64_t parts = p->opts.trn.partitions;
     int d;
     if (t->space == AX_SPACE_NONE)
         return axe_layout_row_major(t->shape, t->ndim, &t->layout);
     for (d = 0; d < t->ndim; d++)
         ann[d] = d == 0 ? 'P' : 'F';
     ann[t->ndim] = '\0';
-    return axe_layout_trainium(ann, t->shape, t->ndim, &t->layout, NULL);
+    if (parts < 1)
+        parts = 128;
+    return axe_layout_trainium_parts(ann, t->shape, t->ndim, parts, &t->layout,
+                                     NULL);
 }
 
 /* NAME ':' dtype shape ['layout' (layout | 'auto')] (the memory kind
@@ -354,7 +359,7 @@ static axe_status parse_tensor(ax_parser *ps, ax_mem mem, ax_space space)
     AXE_TRY(parse_dtype(ps, &t->dtype));
     AXE_TRY(parse_shape(ps, t));
     if (!axe__tok_is(ps, "layout")) {
-        axe_status st = default_layout(t);
+        axe_status st = default_layout(ps->p, t);
         return st == AXE_OK
                    ? AXE_OK
                    : axe__fail(ps->diag, st, t->off, "no default layout (%s)",

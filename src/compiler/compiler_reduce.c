@@ -234,9 +234,15 @@ static axe_status keep_stages(axe_program *p, ax_stmt *s, const ax_stmt *st)
 }
 
 /* "s" runs at warp, warpgroup or cta scope: its threads can exchange
- * data through shared memory (the smem and tree schedules). */
-static axe_status collective_scope(const ax_stmt *s, axe_diag *why)
+ * data through shared memory (the smem and tree schedules); a core
+ * kernel's operators have no threads. */
+static axe_status collective_scope(const axe_program *p, const ax_stmt *s,
+                                   axe_diag *why)
 {
+    if (p->core)
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "a core-scope operator has no threads to share "
+                         "data");
     if (s->scope == AX_SCOPE_THREAD || s->scope == AX_SCOPE_KERNEL)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                          "a %s-scope operator has no threads to share data",
@@ -249,7 +255,7 @@ static axe_status smem_applies(const axe_program *p, const ax_stmt *s,
 {
     const ax_tensor *dst = &p->tensors[s->args[0].tensor];
     int d;
-    AXE_TRY(collective_scope(s, why));
+    AXE_TRY(collective_scope(p, s, why));
     if (!dst->distributed)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                          "the destination '%s' is not a register distributed "
@@ -354,7 +360,7 @@ axe_status axe__reduce_warp_shuffle(axe_program *p, ax_stmt *s, ax_plan *plan,
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                          "a butterfly runs over the lanes of one warp, not "
                          "at %s scope",
-                         axe__scope_name(s->scope));
+                         axe__stmt_scope_name(p, s));
     if (!src->distributed || !dst->distributed || dst->mem != AX_MEM_REGISTER)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                          "source and destination must be registers "
@@ -380,7 +386,7 @@ static axe_status tree_applies(const axe_program *p, const ax_stmt *s,
 {
     const ax_tensor *dst = &p->tensors[s->args[0].tensor];
     int d;
-    AXE_TRY(collective_scope(s, why));
+    AXE_TRY(collective_scope(p, s, why));
     if (dst->mem == AX_MEM_REGISTER && !dst->distributed)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                          "the destination '%s' is a per-thread register",

@@ -23,15 +23,17 @@
 #include <string.h>
 
 #include "axe/notation.h"
-#include "compiler_internal.h"
+#include "compiler_trn_region.h"
 
 #define AX_TRN_MAX_INST 65536
 
-/* One operand: its role letter, tensor, and declared layout grouped by
- * its two dims. */
+/* One operand: its role letter, tensor, region (compiler_trn_region.h), and
+ * the region's declared layout grouped by its two dims. */
 typedef struct mm_side {
     char role;
     const ax_tensor *t;
+    const ax_ref *r;
+    ax_trn_region reg;
     axe_layout g;
     int seps[AXE_LAYOUT_MAX_DIMS + 1];
 } mm_side;
@@ -88,14 +90,14 @@ static int64_t gcd(int64_t a, int64_t b)
     return a;
 }
 
-/* Step 0: a core kernel's gemm on whole 2-D tensors, A and B in SBUF,
- * C in PSUM. */
+/* Step 0: a core kernel's gemm on 2-D regions (not views, not masked),
+ * A and B in SBUF, C in PSUM. */
 static axe_status check_operands(const axe_program *p, const ax_stmt *s,
                                  axe_diag *why)
 {
     static const int arg_of[3] = {1, 2, 0};
     static const char *const role[3] = {"A", "B", "C"};
-    int k, d;
+    int k;
     if (!p->core)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                          "not a core kernel (TensorEngine runs a core "
@@ -106,18 +108,13 @@ static axe_status check_operands(const axe_program *p, const ax_stmt *s,
     for (k = 0; k < 3; k++) {
         const ax_ref *r = &s->args[arg_of[k]];
         const ax_tensor *t = &p->tensors[r->tensor];
-        bool whole = !r->is_view && !r->any_masked && r->ndim == 2 &&
-                     t->ndim == 2; /* sema added gemm's broadcast dim */
-        for (d = 0; whole && d < 2; d++)
-            whole = r->len[d] == t->shape[d] &&
-                    (r->start[d] == NULL || (r->start[d]->kind == AX_EX_INT &&
-                                             r->start[d]->value == 0));
-        if (!whole)
+        if (r->is_view || r->any_masked || r->ndim != 2 || t->ndim != 2)
             return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
-                             "step 0: %s ('%s') is not a whole 2-D tensor "
-                             "(TensorEngine takes whole sbuf and psum tiles "
-                             "here)",
-                             role[k], t->name);
+                             "step 0: %s ('%s') is not a 2-D region%s "
+                             "(TensorEngine takes tiles of 2-D sbuf and psum "
+                             "tensors)",
+                             role[k], t->name,
+                             r->any_masked ? " (it is masked)" : "");
         if (t->space != (k == 2 ? AX_SPACE_PSUM : AX_SPACE_SBUF))
             return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                              "step 0: %s ('%s') is not in %s", role[k], t->name,
@@ -126,19 +123,23 @@ static axe_status check_operands(const axe_program *p, const ax_stmt *s,
     return AXE_OK;
 }
 
-/* Step 1: group each operand's declared layout by its two dims. */
+/* Step 0 (regions) and step 1: each operand's region, and its declared
+ * layout grouped by the region's two dims. */
 static axe_status group_all(const axe_program *p, const ax_stmt *s,
                             mm_state *st, axe_diag *why)
 {
     static const int arg_of[3] = {1, 2, 0};
     static const char roles[] = "ABC";
+    static const char *const role[3] = {"A", "B", "C"};
     int k;
     for (k = 0; k < 3; k++) {
         mm_side *o = &st->op[k];
         axe_diag d;
         o->role = roles[k];
-        o->t = &p->tensors[s->args[arg_of[k]].tensor];
-        if (axe_layout_group(&o->t->playout, o->t->shape, 2, &o->g, o->seps,
+        o->r = &s->args[arg_of[k]];
+        o->t = &p->tensors[o->r->tensor];
+        AXE_TRY(axe__trn_region(p, o->r, role[k], &o->reg, why));
+        if (axe_layout_group(&o->reg.layout, o->r->len, 2, &o->g, o->seps,
                              &d) != AXE_OK)
             return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                              "step 1 (groups): %c ('%s') cannot be grouped "
@@ -146,9 +147,9 @@ static axe_status group_all(const axe_program *p, const ax_stmt *s,
                              roles[k], o->t->name, dim_names[k][0],
                              dim_names[k][1], d.message);
     }
-    st->ext[0] = st->op[2].t->shape[0];
-    st->ext[1] = st->op[2].t->shape[1];
-    st->ext[2] = st->op[0].t->shape[1];
+    st->ext[0] = st->op[2].r->len[0];
+    st->ext[1] = st->op[2].r->len[1];
+    st->ext[2] = st->op[0].r->len[1];
     return AXE_OK;
 }
 
@@ -241,43 +242,42 @@ static axe_status mn_step(const axe_trn_model *m, mm_state *st, axe_diag *why)
     return AXE_OK;
 }
 
-/* The storage address of element (i, j) of 2-D tensor "t". */
-static int64_t address(const ax_tensor *t, int64_t i, int64_t j)
+/* The storage address of element (i, j) of the region of "o" relative
+ * to the region's first element (at its first start). */
+static int64_t address(const mm_side *o, int64_t i, int64_t j)
 {
-    axe_point pt;
-    int64_t a = 0;
-    int k;
-    if (axe_layout_apply_base(&t->layout, i * t->shape[1] + j, &pt, NULL) !=
-        AXE_OK)
-        return -1;
-    for (k = 0; k < pt.n; k++)
-        a += strcmp(pt.axis[k], "m") == 0 ? pt.v[k] : 0;
-    return a;
+    return axe__trn_address(o->t, o->reg.at[0] + i, o->reg.at[1] + j) -
+           o->reg.org;
 }
 
 /* Instruction "q" of the loop nest (M, N, K tiles, K innermost): its
- * corner and the base addresses of its tiles; its C tile inside one
- * PSUM bank of "bank" elements. */
+ * corner and the base addresses of its tiles (relative to the regions'
+ * origins); its C tile inside one PSUM bank of "bank" elements at every
+ * origin C's region takes. */
 static axe_status instruction(const mm_state *st, int64_t q, int64_t bank,
                               int64_t *corner, int64_t *base, axe_diag *why)
 {
     const int64_t *sh = st->shape;
+    const mm_side *c = &st->op[2];
     int64_t nk = st->ext[2] / sh[2], nn = st->ext[1] / sh[1], f0, f1;
+    int k;
     corner[2] = q % nk * sh[2];
     corner[1] = q / nk % nn * sh[1];
     corner[0] = q / nk / nn * sh[0];
-    base[0] = address(st->op[0].t, corner[0], corner[2]);
-    base[1] = address(st->op[1].t, corner[1], corner[2]);
-    base[2] = address(st->op[2].t, corner[0], corner[1]);
-    f0 = base[2] % st->op[2].t->fspan;
-    f1 = f0 + (sh[1] - 1) * st->cstride[2];
-    if (f0 / bank != f1 / bank)
-        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
-                         "step 4 (instructions): the instruction at (m, n) = "
-                         "(%lld, %lld) writes C's free elements %lld..%lld, "
-                         "across a PSUM bank of %lld",
-                         (long long)corner[0], (long long)corner[1],
-                         (long long)f0, (long long)f1, (long long)bank);
+    base[0] = address(&st->op[0], corner[0], corner[2]);
+    base[1] = address(&st->op[1], corner[1], corner[2]);
+    base[2] = address(c, corner[0], corner[1]);
+    for (k = 0; k < c->reg.nres; k++) {
+        f0 = (c->reg.res[k] + base[2]) % c->t->fspan;
+        f1 = f0 + (sh[1] - 1) * st->cstride[2];
+        if (f0 / bank != f1 / bank)
+            return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                             "step 4 (instructions): the instruction at (m, "
+                             "n) = (%lld, %lld) writes C's free elements "
+                             "%lld..%lld, across a PSUM bank of %lld",
+                             (long long)corner[0], (long long)corner[1],
+                             (long long)f0, (long long)f1, (long long)bank);
+    }
     return AXE_OK;
 }
 
@@ -297,13 +297,66 @@ static axe_status count_step(const mm_state *st, int64_t *n, axe_diag *why)
     return AXE_OK;
 }
 
+/* Whether the region of "o" is its whole tensor. */
+static bool whole(const mm_side *o)
+{
+    return o->reg.origin.n == 0 && o->reg.at[0] == 0 && o->reg.at[1] == 0 &&
+           o->r->len[0] == o->t->shape[0] && o->r->len[1] == o->t->shape[1];
+}
+
+/* The --explain line of the operands that are regions of their tensors:
+ * the region, its start values, and its origin's storage address. */
+static void explain_regions(ax_text *t, const axe_program *p,
+                            const mm_state *st)
+{
+    char text[128];
+    int k, d, j;
+    if (whole(&st->op[0]) && whole(&st->op[1]) && whole(&st->op[2]))
+        return;
+    axe__text_put(t, "    step 0 regions:");
+    for (k = 0; k < 3; k++) {
+        const mm_side *o = &st->op[k];
+        if (whole(o))
+            continue;
+        axe__text_put(t, " %c %s", o->role, o->t->name);
+        for (d = 0; d < 2; d++) {
+            text[0] = '\0';
+            if (o->r->start[d] != NULL)
+                (void)axe__expr_text(p, o->r->start[d], text, sizeof text, 0);
+            axe__text_put(t, "%s%s : +%lld", d ? ", " : "[",
+                          text[0] ? text : "0", (long long)o->r->len[d]);
+        }
+        axe__text_put(t, "] (%lld x %lld starts), origin %lld",
+                      (long long)o->reg.nstarts[0],
+                      (long long)o->reg.nstarts[1],
+                      (long long)o->reg.origin.cst);
+        for (j = 0; j < o->reg.origin.n; j++) {
+            const ax_trn_origin *g = &o->reg.origin;
+            text[0] = '\0';
+            (void)axe__expr_text(p, g->start[j], text, sizeof text, 0);
+            if (g->at[j] != 0)
+                axe__text_put(t, " + %lld * ((%s - %lld) / %lld)",
+                              (long long)g->scale[j], text, (long long)g->at[j],
+                              (long long)g->step[j]);
+            else
+                axe__text_put(t, " + %lld * ((%s) / %lld)",
+                              (long long)g->scale[j], text,
+                              (long long)g->step[j]);
+        }
+        axe__text_put(t, ";");
+    }
+    axe__text_put(t, "\n");
+}
+
 /* The --explain lines of the analysis "st" with "n" instructions. */
-static const char *explain(ax_arena *a, const axe_trn_model *m,
+static const char *explain(ax_arena *a, const axe_program *p,
                            const mm_state *st, int64_t n)
 {
+    const axe_trn_model *m = &p->opts.trn;
     ax_text t;
     int k, d;
     axe__text_init(&t, a);
+    explain_regions(&t, p, st);
     axe__text_put(&t, "    step 1 groups:");
     for (k = 0; k < 3; k++)
         for (d = 0; d < 2; d++) {
@@ -350,7 +403,9 @@ static axe_status keep(axe_program *p, const mm_state *st, int64_t n,
     for (q = 0; q < n; q++)
         AXE_TRY(instruction(st, q, m->psum_bank_bytes / 4, mm->corner[q],
                             mm->base[q], NULL));
-    mm->why = explain(p->arena, m, st, n);
+    for (q = 0; q < 3; q++)
+        mm->origin[q] = st->op[q].reg.origin;
+    mm->why = explain(p->arena, p, st, n);
     if (mm->why == NULL)
         return AXE_ERR_NO_MEMORY;
     *out = mm;

@@ -354,33 +354,41 @@ static axe_status check_annotation(const char *ann, const int64_t *shape, int n,
 axe_status axe_layout_trainium(const char *annotation, const int64_t *shape,
                                int n, axe_layout *out, axe_diag *diag)
 {
+    return axe_layout_trainium_parts(annotation, shape, n, 128, out, diag);
+}
+
+axe_status axe_layout_trainium_parts(const char *annotation,
+                                     const int64_t *shape, int n, int64_t parts,
+                                     axe_layout *out, axe_diag *diag)
+{
     char ann[AXE_LAYOUT_MAX_SHARD + 1];
     int64_t ext[AXE_LAYOUT_MAX_SHARD], p;
     axe_iter it[AXE_LAYOUT_MAX_SHARD];
     int np = 0, pidx = 0, split;
-    if (out == NULL || n < 0 || n >= AXE_LAYOUT_MAX_SHARD)
+    if (out == NULL || n < 0 || n >= AXE_LAYOUT_MAX_SHARD || parts < 1)
         return axe__fail(diag, AXE_ERR_INVALID, -1,
-                         "trainium: needs an output and 0 to %d dims",
+                         "trainium: needs an output, 0 to %d dims and at "
+                         "least 1 partition",
                          AXE_LAYOUT_MAX_SHARD - 1);
     AXE_TRY(check_annotation(annotation, shape, n, &p, &np, &pidx, diag));
-    if (np == 1 && p > 128 && p % 128 != 0)
+    if (np == 1 && p > parts && p % parts != 0)
         return axe__fail(diag, AXE_ERR_INVALID, -1,
                          "There is only 1 P in the annotation. Partition "
-                         "size %lld must be less than or equal to 128 or a "
-                         "multiple of 128",
-                         (long long)p);
-    if (np > 1 && p > 128)
+                         "size %lld must be less than or equal to %lld or a "
+                         "multiple of %lld",
+                         (long long)p, (long long)parts, (long long)parts);
+    if (np > 1 && p > parts)
         return axe__fail(diag, AXE_ERR_INVALID, -1,
                          "There are %d Ps in the annotation. Partition size "
-                         "%lld must be less than or equal to 128",
-                         np, (long long)p);
-    split = np == 1 && p > 128;
+                         "%lld must be less than or equal to %lld",
+                         np, (long long)p, (long long)parts);
+    split = np == 1 && p > parts;
     ann[0] = 'F';
-    ext[0] = p / 128;
+    ext[0] = p / parts;
     memcpy(ann + split, annotation, (size_t)n + 1);
     memcpy(ext + split, shape, (size_t)n * sizeof shape[0]);
     if (split)
-        ext[pidx + 1] = 128;
+        ext[pidx + 1] = parts;
     AXE_TRY(annot_strides(ann, ext, n + split, 'F', it));
     AXE_TRY(annot_strides(ann, ext, n + split, 'P', it));
     if (split) {

@@ -572,7 +572,7 @@ static void emit_block(emitter *e, const ax_stmt *s)
             axe__text_put(e->t,
                           "/* op %d (line %d): %s %s never runs (dead "
                           "code) */\n",
-                          s->index, s->line, axe__scope_name(s->scope),
+                          s->index, s->line, axe__stmt_scope_name(e->p, s),
                           axe__op_name(s->op));
         } else if (e->hooks != NULL) {
             phase_open(e);

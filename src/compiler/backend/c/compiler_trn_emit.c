@@ -4,7 +4,9 @@
  * plan): the table of the instructions' base addresses and one loop nest
  * per instruction that does what a TensorEngine matmul does, C tile +=
  * A tile^T B tile over the tiles' partitions (rows, at the tensor's
- * free span apart) and free elements (at the plan's strides). The
+ * free span apart) and free elements (at the plan's strides), each
+ * address relative to its operand region's origin (ax_o0..2, computed
+ * from the loop variables when the region's start moves). The
  * instructions run in the plan's order, K innermost, and each product is
  * added to C in float in the order of k, as the reference does.
  */
@@ -32,6 +34,19 @@ static void table(ax_text *t, const ax_trn_mm *mm, int ind)
     axe__text_put(t, "};\n");
 }
 
+/* The origins "ax_o0..2" of the operand regions (A, B, C). */
+static void origins(ax_text *t, const axe_program *p, const ax_trn_mm *mm,
+                    int ind)
+{
+    int k;
+    for (k = 0; k < 3; k++) {
+        indent_put(t, ind);
+        axe__text_put(t, "const long ax_o%d = ", k);
+        axe__trn_origin_print_c(t, p, &mm->origin[k]);
+        axe__text_put(t, ";\n");
+    }
+}
+
 /* An element of operand tensor "k" (0 A, 1 B) at row "r", column "c"
  * of its tile, read as float. */
 static void load(ax_text *t, const axe_program *p, const ax_stmt *s, int k,
@@ -39,8 +54,9 @@ static void load(ax_text *t, const axe_program *p, const ax_stmt *s, int k,
 {
     const ax_tensor *x = &p->tensors[s->args[k + 1].tensor];
     const ax_trn_mm *mm = s->trn;
-    axe__text_put(t, "%s%s[ax_mm[ax_q][%d] + %s * %lldL + %s * %lldL]%s",
-                  axe__dtype_load_pre(x->dtype), x->cname, k, r,
+    axe__text_put(t,
+                  "%s%s[ax_o%d + ax_mm[ax_q][%d] + %s * %lldL + %s * %lldL]%s",
+                  axe__dtype_load_pre(x->dtype), x->cname, k, k, r,
                   (long long)mm->rstride[k], c, (long long)mm->cstride[k],
                   axe__dtype_wrap_post(x->dtype));
 }
@@ -58,6 +74,7 @@ void axe__emit_trn_matmul(ax_text *t, const axe_program *p, const ax_stmt *s,
                   (long long)mm->shape[0], (long long)mm->shape[1],
                   (long long)mm->shape[2]);
     table(t, mm, ind + 1);
+    origins(t, p, mm, ind + 1);
     indent_put(t, ind + 1);
     axe__text_put(t, "for (long ax_q = 0; ax_q < %lldL; ++ax_q)\n",
                   (long long)mm->ninst);
@@ -72,8 +89,8 @@ void axe__emit_trn_matmul(ax_text *t, const axe_program *p, const ax_stmt *s,
                   (long long)mm->shape[1]);
     indent_put(t, ind + 5);
     axe__text_put(t,
-                  "float *ax_c = &%s[ax_mm[ax_q][2] + ax_i * %lldL + ax_j * "
-                  "%lldL];\n",
+                  "float *ax_c = &%s[ax_o2 + ax_mm[ax_q][2] + ax_i * %lldL + "
+                  "ax_j * %lldL];\n",
                   c->cname, (long long)mm->rstride[2],
                   (long long)mm->cstride[2]);
     indent_put(t, ind + 5);

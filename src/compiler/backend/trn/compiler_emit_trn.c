@@ -206,8 +206,9 @@ static void emit_copy(ax_text *t, const axe_program *p, const ax_stmt *s,
     axe__text_put(t, "}\n");
 }
 
-/* gemm.tensor_engine: the plan's instruction table and one matmul
- * each. */
+/* gemm.tensor_engine: the plan's instruction table, its operand
+ * regions' origins (ax_o, from the loop variables when a region's start
+ * moves) and one matmul each at origin + table address. */
 static void emit_matmul(ax_text *t, const axe_program *p, const ax_stmt *s,
                         int ind)
 {
@@ -239,14 +240,23 @@ static void emit_matmul(ax_text *t, const axe_program *p, const ax_stmt *s,
                   (long long)mm->rstride[2], (long long)mm->cstride[0],
                   (long long)mm->cstride[1], (long long)mm->cstride[2]);
     indent_put(t, ind + 1);
+    axe__text_put(t, "const long ax_o[3] = {");
+    for (q = 0; q < 3; q++) {
+        axe__trn_origin_print_c(t, p, &mm->origin[q]);
+        axe__text_put(t, q < 2 ? ", " : "};\n");
+    }
+    indent_put(t, ind + 1);
     axe__text_put(t, "for (long ax_q = 0; ax_q < %lldL; ++ax_q) {\n",
                   (long long)mm->ninst);
+    indent_put(t, ind + 2);
+    axe__text_put(t, "const long ax_b[3] = {ax_o[0] + ax_mm[ax_q][0], ax_o[1] "
+                     "+ ax_mm[ax_q][1], ax_o[2] + ax_mm[ax_q][2]};\n");
     indent_put(t, ind + 2);
     axe__text_put(t, "ax_sim.inst = ax_q;\n");
     indent_put(t, ind + 2);
     axe__text_put(t,
                   "ax_trn_matmul(&ax_sim, \"op %d (line %d) matmul\", "
-                  "&ax_buf[%d], &ax_buf[%d], &ax_buf[%d], ax_mm[ax_q], "
+                  "&ax_buf[%d], &ax_buf[%d], &ax_buf[%d], ax_b, "
                   "%lldLL, %lldLL, %lldLL, ax_rs, ax_cs, %d, %d);\n",
                   s->index, s->line, s->args[0].tensor, s->args[1].tensor,
                   s->args[2].tensor, (long long)mm->shape[0],
