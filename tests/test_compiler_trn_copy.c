@@ -346,6 +346,30 @@ static void test_scalar_start(void)
     axe_program_free(p);
 }
 
+/* A copy whose descriptors would take more than 2^24 element visits
+ * over its loop's values: refused with the reason. */
+static void test_visits(void)
+{
+    static const char src[] =
+        "kernel k(A: global f32[128, 262144]) core\n{\n"
+        "    sbuf x: f32[128, 1024];\n"
+        "    for i in range(256) {\n"
+        "        core copy(x, A[0:128, i * 1024 : +1024]);\n    }\n}\n";
+    axe_program *p = NULL;
+    axe_diag d;
+    TL_CHECK(axe_program_compile(src, sizeof src - 1, NULL, NULL, &p, &d) ==
+                 AXE_OK,
+             "visits program: %s", d.message);
+    if (p == NULL)
+        return;
+    TL_CHECK(strstr(p->ops[0]->explain,
+                    "rejected copy.dma: 131072 elements at each of 256 values "
+                    "of the loops: deriving the descriptors would visit more "
+                    "than 2^24 element pairs") != NULL,
+             "visits: %s", p->ops[0]->explain);
+    axe_program_free(p);
+}
+
 /* The schedules chosen and their --explain rows on a plain copy. */
 static void test_explain(void)
 {
@@ -398,5 +422,6 @@ int main(void)
     test_explain();
     test_loops();
     test_scalar_start();
+    test_visits();
     return tl_finish();
 }

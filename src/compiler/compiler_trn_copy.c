@@ -21,6 +21,10 @@
 
 #include "compiler_internal.h"
 
+/* The element pairs a copy's descriptors may visit at compile time, over
+ * every value of its loops. */
+#define AX_TRN_MAX_VISITS ((int64_t)1 << 24)
+
 /* Pass 1 keeps at most this many runs (each a descriptor-sized item). */
 #define AX_TRN_MAX_RUNS ((int64_t)1 << 18)
 
@@ -455,12 +459,21 @@ static void combo_env(const ax_trn_copy *c, int64_t q, int64_t *env)
 static axe_status all_descs(const axe_program *p, const ax_stmt *s, bool dma,
                             ax_trn_copy *c, axe_diag *why)
 {
-    int64_t env[AX_MAX_VARS] = {0}, q, n;
+    int64_t env[AX_MAX_VARS] = {0}, q, n, elems = 1;
     ax_trn_desc *d, *m;
     axe_diag w;
     axe_status st;
+    int k;
     c->d = NULL;
     c->ndesc = 0;
+    for (k = 0; k < s->args[0].ndim; k++)
+        elems *= s->args[0].len[k];
+    if (elems > AX_TRN_MAX_VISITS / c->ncombo)
+        return axe__fail(why, AXE_ERR_CAPACITY, -1,
+                         "%lld elements at each of %lld values of the loops: "
+                         "deriving the descriptors would visit more than "
+                         "2^24 element pairs",
+                         (long long)elems, (long long)c->ncombo);
     if ((c->off = calloc((size_t)c->ncombo + 1, sizeof *c->off)) == NULL)
         return axe__fail(why, AXE_ERR_NO_MEMORY, -1, "out of memory");
     for (q = 0; q < c->ncombo; q++) {

@@ -269,6 +269,11 @@ static void emit_matmul(ax_text *t, const axe_program *p, const ax_stmt *s,
     axe__text_put(t, "}\n");
 }
 
+/* One operator as instructions. A new engine schedule (trnex's vector
+ * and scalar ones) is a row of the table in compiler_target_trn.c, a
+ * branch here, and an instruction in compiler_trn_sim.h on its engine
+ * (AX_TRN_VECTOR, AX_TRN_SCALAR) with cycles from the model, timed by
+ * ax_trn_ready / ax_trn_issue / ax_trn_done as ax_trn_copy is. */
 static void op(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
 {
     if (s->tcopy != NULL)

@@ -516,10 +516,14 @@ static inline void ax_trn_matmul(ax_trn_sim *s, const char *what,
             }
 }
 
-/* The run's end: on a failure its message on stderr and exit 1; else
- * "axe-trn-cycles TOTAL" and per engine "axe-trn-engine NAME
- * INSTRUCTIONS BUSY" on stderr (axe run reads them), and the memories
- * freed. */
+/* Whether a run of this program reported its cycles (the first does:
+ * every run has the same, and a timed run repeats the kernel). */
+static int ax_trn_reported;
+
+/* The run's end: on a failure its message on stderr and exit 1; else,
+ * on the first run, "axe-trn-cycles TOTAL" and per engine
+ * "axe-trn-engine NAME INSTRUCTIONS BUSY" on stderr (axe run reads
+ * them); the memories freed. */
 static inline void ax_trn_finish(ax_trn_sim *s)
 {
     int k;
@@ -527,10 +531,13 @@ static inline void ax_trn_finish(ax_trn_sim *s)
         fprintf(stderr, "%s\n", s->err);
         exit(1);
     }
-    fprintf(stderr, "axe-trn-cycles %lld\n", s->cycles);
-    for (k = 0; k < AX_TRN_NENGINES; k++)
-        fprintf(stderr, "axe-trn-engine %s %lld %lld\n", ax_trn_engine_name[k],
-                s->count[k], s->busy[k]);
+    for (k = 0; !ax_trn_reported && k <= AX_TRN_NENGINES; k++)
+        if (k == 0)
+            fprintf(stderr, "axe-trn-cycles %lld\n", s->cycles);
+        else
+            fprintf(stderr, "axe-trn-engine %s %lld %lld\n",
+                    ax_trn_engine_name[k - 1], s->count[k - 1], s->busy[k - 1]);
+    ax_trn_reported = 1;
     for (k = 0; k < s->nmem; k++) {
         if (k < AX_TRN_HBM0)
             free(s->mem[k].data);
