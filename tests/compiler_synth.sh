@@ -113,6 +113,14 @@ run_json "$K/flash_attention_auto.axe" -D SEQ=96 -D D=32 -D BM=32 -D BN=32 -D ST
 run_json "$K/flash_attention_auto.axe" --target cuda --emulate
 run_json "$T/attention_cta_auto.axe"
 run_json "$T/attention_cta_auto.axe" --target cuda --emulate
+run_json "$K/transpose_auto.axe"
+run_json "$K/transpose_auto.axe" -D M=96 -D N=160 --seed 5
+run_json "$K/transpose_auto.axe" --target cuda --emulate
+run_json "$K/transpose_auto.axe" --target cuda --emulate -D M=96 -D N=32 --seed 8
+for f in smem_ldmatrix_f16 smem_trans_bf16; do
+    run_json "$T/$f.axe"
+    run_json "$T/$f.axe" --target cuda --emulate --seed 4
+done
 
 # --- equal to the hand-written layouts ------------------------------------
 same "$K/gemm_mma_auto.axe" acc \
@@ -152,7 +160,23 @@ same "$T/attention_cta_auto.axe" p "S[(4, 2, 8, 4, 2, 4, 2):(1@warpid, 2, 4@lane
 same "$T/attention_cta_auto.axe" o "S[(4, 2, 8, 4, 4, 2):(1@warpid, 2, 4@laneid, 4, 1@laneid, 1)]"
 same_c attention_scale_auto attention_scale
 same_c flash_attention_auto flash_attention
-same_c gemm_mma_auto gemm_mma
+# the shared tiles: gemm_swizzle.axe's, and the same C as that kernel
+same "$K/gemm_mma_auto.axe" As "Swizzle<3, 2, 3>(S[(128, 32):(32, 1)])"
+same "$K/gemm_mma_auto.axe" Bs "Swizzle<3, 2, 3>(S[(128, 32):(32, 1)])" \
+    -D M=384 -D N=256 -D K=96
+same "$K/transpose_auto.axe" T "Swizzle<0, 5, 5>(S[(32, 32):(32, 1)])"
+same "$T/smem_ldmatrix_f16.axe" As "Swizzle<3, 3, 3>(S[(64, 64):(64, 1)])"
+same "$T/smem_ldmatrix_f16.axe" Bs "Swizzle<3, 3, 3>(S[(64, 64):(64, 1)])"
+same "$T/smem_trans_bf16.axe" T "Swizzle<3, 3, 3>(S[(64, 64):(64, 1)])"
+(cd "$K" && "$AXE" compile gemm_mma_auto.axe) 2>&1 |
+    sed -E "s/gemm_mma_auto/gemm_swizzle/g; s/line [0-9]+/line L/g" >"$tmp/a.c"
+(cd "$T" && "$AXE" compile gemm_swizzle.axe) 2>&1 |
+    sed -E "s/line [0-9]+/line L/g" >"$tmp/h.c"
+if [ -s "$tmp/a.c" ] && diff "$tmp/a.c" "$tmp/h.c" >"$tmp/diff"; then
+    ok
+else
+    bad "C of gemm_mma_auto differs from gemm_swizzle's: $(head -c 500 "$tmp/diff")"
+fi
 same_c gemm_auto gemm
 same_c warp_mma_auto warp_mma
 same_c softmax_auto softmax
@@ -224,6 +248,77 @@ if grep -q '^  synthesis anchor: coalesced, 16-byte accesses (4 elements) in run
     ok
 else
     bad "explain of rearrange.axe: $(head -c 600 "$tmp/ex")"
+fi
+
+# --- the "accesses" records: ways before (row-major) and after (the
+# synthesized layout), each expected count from `axe render --as banks`
+# (the library's bank render, not the synthesis) on the access written
+# by hand: ldmatrix's first phase (8 lanes, 16-byte rows 0..7 of one chunk
+# column: the tile given in 16-byte chunks, the f16 Swizzle<M=3,B,S> in
+# chunk units Sw<B,0,S>), the transpose's column of 32 f32 lanes ---
+# ways LAYOUT ELEM_BYTES ACCESS: the ways render counts (1: no conflict).
+ways() {
+    local line
+    line=$("$AXE" render "$1" --as banks --elem-bytes "$2" --access "$3" | grep 'conflict' | tail -1)
+    case $line in
+    *"no bank conflict"*) echo 1 ;;
+    *-way*) echo "$line" | sed -E 's/.* ([0-9]+)-way.*/\1/' ;;
+    *) echo "?" ;;
+    esac
+}
+# record FILE OP TENSOR BEFORE AFTER: synth.json of FILE has that record.
+record() {
+    local want="{\"op\": \"$2\", \"tensor\": \"$3\", \"ways_before\": $4, \"ways_after\": $5}"
+    if grep -qF "$want" "$tmp/synth.json"; then
+        ok
+    else
+        bad "$(basename "$1"): no record $want in $(head -c 600 "$tmp/synth.json")"
+    fi
+}
+synth_json "$K/gemm_mma_auto.axe" && {
+    b=$(ways "(128,4):(4,1)" 16 8:1)
+    a=$(ways "Sw<2,0,3> o 0 o (128,4):(4,1)" 16 8:1)
+    [ "$b" = 4 ] && [ "$a" = 1 ] && ok || bad "render: ldmatrix on 64-byte rows $b -> $a"
+    record gemm_mma_auto gemm#3 As "$b" "$a"
+    record gemm_mma_auto gemm#3 Bs "$b" "$a"
+    # the copies' 16-byte vectors: lanes 0..7 on chunks 0..3 of rows 0, 1
+    b=$(ways "(128,4):(4,1)" 16 "(4,2):(128,1)")
+    a=$(ways "Sw<2,0,3> o 0 o (128,4):(4,1)" 16 "(4,2):(128,1)")
+    record gemm_mma_auto copy#1 As "$b" "$a"
+    record gemm_mma_auto copy#2 Bs "$b" "$a"
+}
+for f in "$T/smem_ldmatrix_f16.axe" "$T/smem_trans_bf16.axe"; do
+    synth_json "$f" || continue
+    b=$(ways "(64,8):(8,1)" 16 8:1)
+    a=$(ways "Sw<3,0,3> o 0 o (64,8):(8,1)" 16 8:1)
+    [ "$b" = 8 ] && [ "$a" = 1 ] && ok || bad "render: ldmatrix on 128-byte rows $b -> $a"
+    case $f in
+    *ldmatrix_f16*) record "$f" gemm#3 As "$b" "$a" && record "$f" gemm#3 Bs "$b" "$a" ;;
+    *) record "$f" copy#1 T "$b" "$a" ;;
+    esac
+done
+synth_json "$K/transpose_auto.axe" && {
+    # copy#0: 32 lanes down a column of T; copy#1: 32 lanes along a row
+    b=$(ways "(32,32):(32,1)" 4 32:1)
+    a=$(ways "Sw<5,0,5> o 0 o (32,32):(32,1)" 4 32:1)
+    [ "$b" = 32 ] && [ "$a" = 1 ] && ok || bad "render: f32 column $b -> $a"
+    record transpose_auto copy#0 T "$b" "$a"
+    record transpose_auto copy#1 T "$(ways "(32,32):(32,1)" 4 32:32)" \
+        "$(ways "Sw<5,0,5> o 0 o (32,32):(32,1)" 4 32:32)"
+}
+# the text form names the same counts
+if "$AXE" synth "$K/gemm_mma_auto.axe" | grep -q '^access gemm#3 As: ways 4 -> 1 ' &&
+    "$AXE" synth "$K/gemm_mma_auto.axe" | grep -q '^shared As: Swizzle<3,2,3>(S\[(128,32):(32,1)\])$'; then
+    ok
+else
+    bad "axe synth text of gemm_mma_auto: $("$AXE" synth "$K/gemm_mma_auto.axe" | head -c 600)"
+fi
+# the transpose: the vectors of the row reads would keep 4 ways on the
+# column writes (Swizzle<2,3,3>), so synthesis drops them and says so
+if "$AXE" synth "$K/transpose_auto.axe" | grep -q 'vectors dropped (they kept conflicts); Swizzle<0,5,5>'; then
+    ok
+else
+    bad "transpose_auto text: $("$AXE" synth "$K/transpose_auto.axe" | head -c 600)"
 fi
 
 # --- two anchors that disagree: a register copy between them is a
@@ -309,6 +404,14 @@ kernel k(X: f32[32]) grid(1) threads(32)
 {
     register a: f32[32] layout auto;
     warp fill(a, 0);
+}
+AXE
+expect_err "'T' has 'layout auto': a view addresses its storage, which synthesis chooses" <<'AXE'
+kernel k(X: f32[32, 32]) grid(1) threads(32)
+{
+    shared T: f32[32, 32] layout auto;
+    warp copy(T, X);
+    warp copy(X, T.view(S[(32, 32):(1, 32)]));
 }
 AXE
 expect_err "rearrange redistributes registers among the threads of a warp, warpgroup or CTA, not at thread scope" <<'AXE'

@@ -14,6 +14,7 @@
 #include "axe/layout.h"
 #include "axe/render.h"
 #include "compiler_smem.h"
+#include "compiler_synth.h"
 #include "testlib.h"
 
 static void must(axe_status st)
@@ -932,7 +933,7 @@ static void synth_matches(const char *from, const char *to, const char *tensor)
         return;
     }
     int tp = tensor_named(p, tensor), tq = tensor_named(q, tensor);
-    must(axe__smem_synthesize(p, tp, &got, &c, &d));
+    must(axe__smem_synthesize(p, tp, false, &got, &c, &d));
     must(axe_layout_equivalent(&got, &q->tensors[tq].layout, &eq, NULL));
     char a[256], b[256];
     (void)axe_print_layout(&got, a, sizeof a);
@@ -960,6 +961,174 @@ static void test_synth_examples(void)
                   "examples/kernels/transpose_swizzle.axe", "T");
 }
 
+/* ---- the "accesses" records of `layout auto` kernels ------------------ */
+
+/* The address (in elements, swizzle applied) of row-major element "x"
+ * under "l", by the library's forward map. */
+static int64_t swizzled_addr(const axe_layout *l, int64_t x)
+{
+    axe_point pt;
+    must(axe_layout_apply_base(l, x, &pt, NULL));
+    for (int k = 0; k < pt.n; k++)
+        if (strcmp(pt.axis[k], "m") == 0)
+            return pt.v[k];
+    return 0;
+}
+
+/* The ways of access "a" under "l" by brute force: one access of vec
+ * elements when they lie at consecutive addresses, else the worst of its
+ * single elements. */
+static int brute_access(const axe_layout *l, int64_t eb,
+                        const ax_smem_access *a)
+{
+    ax_warp_access w;
+    bool run = true;
+    int worst = 0, wf;
+    for (int t = 0; t < AX_WARP; t++)
+        for (int64_t e = 1; a->active[t] && e < a->vec; e++)
+            run = run && swizzled_addr(l, a->index[t] + e * a->vstride) ==
+                             swizzled_addr(l, a->index[t]) + e;
+    for (int64_t e = 0; e < (run ? 1 : a->vec); e++) {
+        memset(&w, 0, sizeof w);
+        w.width = (int)((run ? a->vec : 1) * eb);
+        for (int t = 0; t < AX_WARP; t++) {
+            w.active[t] = a->active[t];
+            w.byte[t] =
+                a->active[t]
+                    ? eb * swizzled_addr(l, a->index[t] + e * a->vstride)
+                    : 0;
+        }
+        int v = brute_ways(&w, &wf);
+        worst = v > worst ? v : worst;
+    }
+    return worst;
+}
+
+/* Kernel "rel" with `layout auto` shared tensors: every (operator, shared
+ * tensor) pair of its accesses has one record, whose ways before (row-major
+ * for an auto tensor, the written layout unswizzled otherwise) and after
+ * (the layout used) equal the brute-force counts, and after is 1 (no
+ * extra way) for each of these classic kernels. */
+static void synth_records(const char *rel)
+{
+    axe_program *p = compile_file(rel);
+    ax_smem_list l;
+    int seen[AX_SYNTH_MAX_ITEMS] = {0};
+    if (p == NULL)
+        return;
+    TL_CHECK(p->synth != NULL && p->synth->naccesses > 0 &&
+                 p->synth->accesses_note[0] == '\0',
+             "%s: no accesses records (%s)", rel,
+             p->synth ? p->synth->accesses_note : "no report");
+    must(axe__smem_accesses(p, &l, NULL));
+    for (int k = 0; p->synth != NULL && k < l.n; k++) {
+        const ax_smem_access *a = &l.a[k];
+        const ax_tensor *t = &p->tensors[a->tensor];
+        axe_layout before = t->layout;
+        int64_t eb = axe_dtype_size(t->dtype);
+        int i = 0;
+        if (t->autolayout)
+            must(axe_layout_row_major(t->shape, t->ndim, &before));
+        before.swizzle.present = false;
+        while (i < p->synth->naccesses &&
+               (p->synth->accesses[i].op != a->op ||
+                p->synth->accesses[i].tensor != a->tensor))
+            i++;
+        TL_CHECK(i < p->synth->naccesses, "%s: op %d on %s has no record", rel,
+                 a->op, t->name);
+        if (i == p->synth->naccesses)
+            continue;
+        int b = brute_access(&before, eb, a),
+            f = brute_access(&t->layout, eb, a);
+        seen[i] |= 1;
+        if (b == p->synth->accesses[i].ways_before)
+            seen[i] |= 2;
+        if (f == p->synth->accesses[i].ways_after)
+            seen[i] |= 4;
+        TL_CHECK(b <= p->synth->accesses[i].ways_before &&
+                     f <= p->synth->accesses[i].ways_after && f == 1,
+                 "%s: op %d on %s: brute force %d -> %d, record %lld -> %lld",
+                 rel, a->op, t->name, b, f,
+                 (long long)p->synth->accesses[i].ways_before,
+                 (long long)p->synth->accesses[i].ways_after);
+    }
+    /* each record is some access's count (the largest over them) */
+    for (int i = 0; p->synth != NULL && i < p->synth->naccesses; i++)
+        TL_CHECK(seen[i] == 7, "%s: record %d is no access's count (%d)", rel,
+                 i, seen[i]);
+    axe_program_free(p);
+}
+
+/* A view (16 x 16, of a 32 x 32 tile) whose swizzle is not its
+ * tensor's: the physical addresses of the walker's elements of the view
+ * operand (through the tensor's layout, swizzle applied, by the library's
+ * forward map) are exactly the image of the view's layout (its swizzle
+ * applied) over its domain, a part of the tile that depends on the
+ * view's swizzle. */
+static void view_swizzle_case(const char *tensor_layout, const char *view)
+{
+    char text[1024];
+    axe_program *p = NULL;
+    axe_diag d;
+    ax_smem_list l;
+    (void)snprintf(text, sizeof text,
+                   "kernel v(A: f32[32, 32], B: f32[16, 16]) grid(1) "
+                   "threads(256)\n{\n    shared T: f32[32, 32] layout %s;\n"
+                   "    cta copy(T, A);\n    sync;\n"
+                   "    cta copy(B, T.view(%s));\n}\n",
+                   tensor_layout, view);
+    if (axe_program_compile(text, strlen(text), NULL, NULL, &p, &d) != AXE_OK) {
+        TL_CHECK(false, "view case %s / %s: %s", tensor_layout, view,
+                 d.message);
+        return;
+    }
+    axe_status st = axe__smem_accesses(p, &l, &d);
+    TL_CHECK(st == AXE_OK, "view case %s / %s: %s", tensor_layout, view,
+             d.message);
+    char walked[1024] = {0}, image[1024] = {0};
+    const axe_layout *tl = &p->tensors[tensor_named(p, "T")].layout;
+    const ax_stmt *s = p->ops[1];
+    for (int k = 0; st == AXE_OK && k < l.n; k++)
+        for (int t = 0; l.a[k].op == s->index && t < AX_WARP; t++)
+            for (int64_t e = 0; l.a[k].active[t] && e < l.a[k].vec; e++) {
+                int64_t a =
+                    swizzled_addr(tl, l.a[k].index[t] + e * l.a[k].vstride);
+                if (a >= 0 && a < 1024)
+                    walked[a] = 1;
+            }
+    int64_t n = 0;
+    for (int64_t x = 0; x < 256; x++) {
+        int64_t a = swizzled_addr(&s->args[1].view, x);
+        if (a >= 0 && a < 1024)
+            n += !image[a], image[a] = 1;
+    }
+    TL_CHECK(memcmp(walked, image, sizeof walked) == 0 && n == 256,
+             "view case %s / %s: the walked addresses are not the view's "
+             "image",
+             tensor_layout, view);
+    axe_program_free(p);
+}
+
+static void test_view_swizzles(void)
+{
+    view_swizzle_case("Swizzle<0, 5, 5>(S[(32, 32):(32, 1)])",
+                      "S[(16, 16):(1, 32)] + 8");
+    view_swizzle_case("S[(32, 32):(32, 1)]",
+                      "Swizzle<0, 5, 5>(S[(16, 16):(1, 32)] + 520)");
+    view_swizzle_case("Swizzle<2, 3, 3>(S[(32, 32):(32, 1)])",
+                      "Swizzle<0, 5, 5>(S[(16, 16):(1, 32)])");
+    view_swizzle_case("Swizzle<1, 2, 5>(S[(32, 32):(32, 1)])",
+                      "Swizzle<0, 4, 5>(S[(16, 16):(32, 1)] + 16)");
+}
+
+static void test_synth_records(void)
+{
+    synth_records("examples/kernels/gemm_mma_auto.axe");
+    synth_records("examples/kernels/transpose_auto.axe");
+    synth_records("tests/kernels/smem_ldmatrix_f16.axe");
+    synth_records("tests/kernels/smem_trans_bf16.axe");
+}
+
 int main(void)
 {
     tl_seed("test_compiler_smem", 20261129);
@@ -977,5 +1146,7 @@ int main(void)
     test_align_meet();
     test_examples();
     test_synth_examples();
+    test_synth_records();
+    test_view_swizzles();
     return tl_finish();
 }

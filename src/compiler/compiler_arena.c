@@ -52,6 +52,9 @@ ax_arena *axe__arena_new(const axe_allocator *alloc)
     return a;
 }
 
+/* The allocator "a" was made with (a copy; fields NULL for malloc/free). */
+axe_allocator axe__arena_allocator(const ax_arena *a) { return a->alloc; }
+
 /* Release every block and the arena (NULL accepted). */
 void axe__arena_free(ax_arena *a)
 {

@@ -46,6 +46,9 @@
 typedef struct ax_arena ax_arena;
 ax_arena *axe__arena_new(const axe_allocator *alloc);
 void axe__arena_free(ax_arena *a);
+/* The allocator the arena was made with (a second program of the same
+ * caller uses it too: layout synthesis's probe compile). */
+axe_allocator axe__arena_allocator(const ax_arena *a);
 /* Zeroed memory, or NULL when the allocator fails. */
 void *axe__arena_alloc(ax_arena *a, size_t size);
 

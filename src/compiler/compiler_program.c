@@ -99,6 +99,8 @@ static axe_status run_passes(axe_program *p, axe_diag *diag)
         st = axe__program_check(p, diag);
     if (st == AXE_OK)
         st = axe__program_dispatch(p, diag);
+    if (st == AXE_OK)
+        st = axe__synth_accesses(p, diag);
     return st;
 }
 

@@ -109,7 +109,8 @@ typedef struct ax_smem_list {
 /* Every distinct warp-wide access of every dispatched operator of "p" to
  * a shared tensor (file comment of compiler_smem_access.c: which warps,
  * lanes and instructions); AXE_ERR_CAPACITY past AX_SMEM_MAX_ACCESSES,
- * AXE_ERR_UNSUPPORTED for a view whose swizzle is not its tensor's. */
+ * a view whose swizzle is not its tensor's counts by the physical
+ * address it reaches (the tensor's element there). */
 axe_status axe__smem_accesses(axe_program *p, ax_smem_list *out,
                               axe_diag *diag);
 /* The unswizzled tile address of logical element "x" of a tensor under
@@ -154,6 +155,16 @@ typedef struct ax_smem_report {
  * is AXE_ERR_UNSUPPORTED, named). */
 axe_status axe__smem_report(axe_program *p, ax_smem_report *out,
                             axe_diag *diag);
+
+/* The ways of access "a" to a tensor of "eb"-byte elements placed by the
+ * unswizzled "base" (its tile addresses) under swizzle "sw" (NULL: none):
+ * one access of "vec" elements when they are consecutive there, else the
+ * largest ways of its "vec" single-element accesses (what a layout that
+ * breaks the vector costs: one instruction per element). */
+axe_status axe__smem_access_ways(const axe_layout *base,
+                                 const axe_layout_swizzle *sw, int64_t eb,
+                                 const ax_smem_access *a, int *ways,
+                                 axe_diag *diag);
 
 /* ---- alignment constraints (compiler_smem_align.c) ---------------------
  */
@@ -232,8 +243,11 @@ axe_status axe__smem_choose_on(axe_program *p, const ax_smem_list *l, int ti,
  * its candidate, and the swizzle chosen over the accesses placed by it
  * ("choice": its counts). The plans were built on the tensor's current
  * layout (a placeholder for `layout auto`), so the caller re-dispatches
- * with "out". */
-axe_status axe__smem_synthesize(axe_program *p, int ti, axe_layout *out,
-                                ax_smem_choice *choice, axe_diag *diag);
+ * with "out". With "scalar", each vector access counts as its single
+ * elements (no run, no vector to keep contiguous): the layout for plans
+ * without vectors, which the caller compares by measuring both. */
+axe_status axe__smem_synthesize(axe_program *p, int ti, bool scalar,
+                                axe_layout *out, ax_smem_choice *choice,
+                                axe_diag *diag);
 
 #endif

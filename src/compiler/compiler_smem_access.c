@@ -11,7 +11,9 @@
  * scope, enclosing loop variables and block ids 0; a lane takes part
  * when the operator's guards hold and its coordinates lie inside every
  * masked dimension. A gemm.mma_smem reads A and B by fragments instead
- * (mma_accesses below). Each access is kept once
+ * (mma_accesses below). A view with a swizzle other than its tensor's
+ * reaches the physical address its own swizzle gives; the element is
+ * the tensor's at that address (view_tile_addr). Each access is kept once
  * (by its lanes' logical element indices). Invariant: index[t] is the
  * logical element the generated code touches at that lane and
  * instruction, as the reference interpreter locates it (compiler_ref.c).
@@ -161,6 +163,27 @@ static bool same_swizzle(const axe_layout_swizzle *a,
            a->len == b->len && a->atom == b->atom;
 }
 
+/* The tensor's unswizzled tile address of the byte that view "r" of "t"
+ * reaches at its unswizzled address "a": the view's swizzle gives the
+ * physical address, and the tensor's swizzle (an involution: the bits it
+ * xors in are left as they are) takes it back to the tile. The same "a"
+ * when both swizzles are the same. */
+static axe_status view_tile_addr(const ax_tensor *t, const ax_ref *r, int64_t a,
+                                 int64_t *out, axe_diag *diag)
+{
+    int64_t phys;
+    if (same_swizzle(&r->view.swizzle, &t->layout.swizzle)) {
+        *out = a;
+        return AXE_OK;
+    }
+    if (axe__swizzle_addr(&r->view.swizzle, a, &phys) != AXE_OK ||
+        axe__swizzle_addr(&t->layout.swizzle, phys, out) != AXE_OK)
+        return axe__fail(diag, AXE_ERR_OVERFLOW, r->off,
+                         "a view of '%s': address %lld out of range", t->name,
+                         (long long)a);
+    return AXE_OK;
+}
+
 /* The logical element "x" of operand "r" at operator coordinates "c" (as
  * the reference's locate; -1 outside a masked dimension) and its
  * unswizzled tile address "addr". */
@@ -187,14 +210,10 @@ static axe_status locate(walker *w, const ax_ref *r, const int64_t *c,
         *addr = axe__smem_tile_addr(&t->layout, a);
         return AXE_OK;
     }
-    if (!same_swizzle(&r->view.swizzle, &t->layout.swizzle))
-        return axe__fail(diag, AXE_ERR_UNSUPPORTED, r->off,
-                         "a view of '%s' with a swizzle other than the "
-                         "tensor's: its accesses are not counted",
-                         t->name);
     for (int d = 0; d < r->view.noffset; d++)
         a += r->view.offset[d].value;
     a += r->view_dyn ? axe__expr_eval(r->view_dyn, w->env) : 0;
+    AXE_TRY(view_tile_addr(t, r, a, &a, diag));
     AXE_TRY(inverse_table(w, r->tensor, diag));
     *addr = a;
     *x = a >= 0 && a < w->ninv[r->tensor] ? w->inv[r->tensor][a] : -1;
@@ -331,14 +350,10 @@ static axe_status lane_element(walker *w, int i, const lane *ln, int64_t extra,
         }
         return element_of(w, r, c, x, diag);
     }
-    if (r->is_view && !same_swizzle(&r->view.swizzle,
-                                    &w->p->tensors[r->tensor].layout.swizzle))
-        return axe__fail(diag, AXE_ERR_UNSUPPORTED, r->off,
-                         "a view of '%s' with a swizzle other than the "
-                         "tensor's: its accesses are not counted",
-                         w->p->tensors[r->tensor].name);
     AXE_TRY(inverse_table(w, r->tensor, diag));
     a = affine_addr(w, i, ln, extra);
+    if (r->is_view)
+        AXE_TRY(view_tile_addr(&w->p->tensors[r->tensor], r, a, &a, diag));
     *x = a >= 0 && a < w->ninv[r->tensor] ? w->inv[r->tensor][a] : -1;
     return AXE_OK;
 }

@@ -295,20 +295,84 @@ static void with_swizzle(axe_layout *l, const axe_layout_swizzle *sw)
     l->swizzle = *sw;
 }
 
+/* The accesses of tensor "ti" in "l" with each vector split into its
+ * single elements ("out" in the program's arena, without hash slots). */
+static axe_status scalar_accesses(axe_program *p, const ax_smem_list *l, int ti,
+                                  ax_smem_list *out, axe_diag *diag)
+{
+    int64_t n = 0;
+    for (int k = 0; k < l->n; k++)
+        n += l->a[k].tensor == ti ? l->a[k].vec : 0;
+    if (n > AX_SMEM_MAX_ACCESSES)
+        return axe__fail(diag, AXE_ERR_CAPACITY, -1,
+                         "more than %d single-element shared-memory "
+                         "accesses",
+                         AX_SMEM_MAX_ACCESSES);
+    out->a =
+        axe__arena_alloc(p->arena, (size_t)(n > 0 ? n : 1) * sizeof *out->a);
+    if (out->a == NULL)
+        return axe__fail(diag, AXE_ERR_NO_MEMORY, -1, "out of memory");
+    out->n = out->cap = 0;
+    out->slot = NULL;
+    for (int k = 0; k < l->n; k++)
+        for (int64_t e = 0; l->a[k].tensor == ti && e < l->a[k].vec; e++) {
+            ax_smem_access *a = &out->a[out->n++];
+            *a = l->a[k];
+            a->vec = a->vstride = 1;
+            for (int t = 0; t < AX_WARP; t++)
+                a->index[t] += a->active[t] ? e * l->a[k].vstride : 0;
+        }
+    out->cap = out->n;
+    return AXE_OK;
+}
+
+/* "l" (the compact instance of "f", one iter per mode) with each two
+ * adjacent modes of one dimension that are one run of addresses merged
+ * (the same map, and the plans see one iter per such run: a vector of a
+ * copy may span it). */
+static axe_status merge_modes(const ax_free_layout *f, axe_layout *l,
+                              axe_diag *diag)
+{
+    axe_layout m;
+    int dim = -1;
+    axe_layout_init(&m);
+    for (int k = 0; k < l->nshard; k++) {
+        axe_iter *last = m.nshard > 0 ? &m.shard[m.nshard - 1] : NULL;
+        if (last != NULL && f->dim[k] == dim &&
+            last->stride == l->shard[k].extent * l->shard[k].stride) {
+            last->extent *= l->shard[k].extent;
+            last->stride = l->shard[k].stride;
+            continue;
+        }
+        dim = f->dim[k];
+        if (axe_layout_push_shard(&m, l->shard[k].extent, l->shard[k].stride,
+                                  "m") != AXE_OK)
+            return axe__fail(diag, AXE_ERR_CAPACITY, -1,
+                             "the candidate has too many modes for a layout");
+    }
+    *l = m;
+    return AXE_OK;
+}
+
 /* The synthesized layout of shared tensor "ti" (compiler_smem.h). */
-axe_status axe__smem_synthesize(axe_program *p, int ti, axe_layout *out,
-                                ax_smem_choice *choice, axe_diag *diag)
+axe_status axe__smem_synthesize(axe_program *p, int ti, bool scalar,
+                                axe_layout *out, ax_smem_choice *choice,
+                                axe_diag *diag)
 {
     const ax_tensor *t = &p->tensors[ti];
-    ax_smem_list l;
+    ax_smem_list all, l;
     ax_run run;
     ax_free_layout f;
     axe_layout compact;
     ax_smem_report r;
-    AXE_TRY(axe__smem_accesses(p, &l, diag));
+    AXE_TRY(axe__smem_accesses(p, &all, diag));
+    l = all;
+    if (scalar)
+        AXE_TRY(scalar_accesses(p, &all, ti, &l, diag));
     AXE_TRY(axe__smem_tensor_run(p, &l, ti, &run, diag));
     AXE_TRY(axe__smem_candidate(t->shape, t->ndim, &run, &f, diag));
     AXE_TRY(axe__free_layout_compact(&f, &compact, diag));
+    AXE_TRY(merge_modes(&f, &compact, diag));
     AXE_TRY(axe__smem_choose_on(p, &l, ti, &compact, &r, diag));
     *choice = r.choice[0];
     if (!choice->ok)

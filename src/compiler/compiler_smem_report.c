@@ -201,6 +201,31 @@ axe_status axe__smem_report(axe_program *p, ax_smem_report *out, axe_diag *diag)
     return AXE_OK;
 }
 
+/* The ways of access "a" placed by "base" under "sw" (compiler_smem.h):
+ * one vector access when its elements are consecutive there, else the
+ * largest over its "vec" single-element accesses. */
+axe_status axe__smem_access_ways(const axe_layout *base,
+                                 const axe_layout_swizzle *sw, int64_t eb,
+                                 const ax_smem_access *a, int *ways,
+                                 axe_diag *diag)
+{
+    ax_tile_access ta;
+    ax_smem_access one = *a;
+    if (place(base, a, &ta))
+        return one_ways(&ta, eb, sw, ways, diag);
+    *ways = 0;
+    one.vec = 1;
+    for (int64_t e = 0; e < a->vec; e++) {
+        int w;
+        for (int t = 0; t < AX_WARP; t++)
+            one.index[t] = a->index[t] + e * a->vstride;
+        (void)place(base, &one, &ta);
+        AXE_TRY(one_ways(&ta, eb, sw, &w, diag));
+        keep_max(ways, w);
+    }
+    return AXE_OK;
+}
+
 /* One tensor on one base layout (compiler_smem.h). */
 axe_status axe__smem_choose_on(axe_program *p, const ax_smem_list *l, int ti,
                                const axe_layout *base, ax_smem_report *r,

@@ -56,6 +56,8 @@ typedef struct ax_synth_report {
     ax_synth_choice choices[AX_SYNTH_MAX_ITEMS];
     ax_synth_rearrange rearranges[AX_SYNTH_MAX_ITEMS];
     ax_synth_access accesses[AX_SYNTH_MAX_ITEMS];
+    /* Why the accesses could not be counted ("": they were). */
+    char accesses_note[320];
 } ax_synth_report;
 
 /* Run synthesis on a parsed program when it has `layout auto` tensors
@@ -67,6 +69,14 @@ axe_status axe__synth_registers(axe_program *p, ax_synth_report *r,
 /* Shared layouts (compiler_synth_shared.c): after the registers. */
 axe_status axe__synth_shared(axe_program *p, ax_synth_report *r,
                              axe_diag *diag);
+
+/* The "accesses" records of a dispatched program with a report
+ * (compiler_synth_shared.c): per (operator, shared tensor), the largest
+ * ways of its warp-wide accesses on the row-major layout (an auto tensor)
+ * or the written one without its swizzle ("before") and on the layout
+ * used ("after"). An access the walker cannot count leaves the records
+ * empty and says why in "accesses_note". */
+axe_status axe__synth_accesses(axe_program *p, axe_diag *diag);
 
 /* Anchors (compiler_synth_anchor.c): the layout of the whole auto
  * register operand "reg" of copy "s" whose other operand "mem" is in
