@@ -258,14 +258,15 @@ for t in "${gemms[@]}"; do
     fi
 done
 
-# 1. Every example kernel at its example size: one axe run each (--check
-# and --bench together, so nvcc runs once per kernel). CI already compiles
-# each of them for sm_80 and sm_90 (tests/compiler_cuda.sh): a dry run
-# skips them.
+# 1. Every example kernel at its example size, and the shared-layout
+# synthesis tiles of issue 15 (tests/kernels/smem_*.axe): one axe run
+# each (--check and --bench together, so nvcc runs once per kernel). CI
+# already compiles each of them for sm_80 and sm_90
+# (tests/compiler_cuda.sh): a dry run skips them.
 if [ "$dry" != 1 ]; then
     printf '%-22s %-6s %-12s %-10s %-8s %s\n' kernel pass seconds GB/s ratio schedules |
         tee -a "$out/summary.txt"
-    for k in examples/kernels/*.axe; do
+    for k in examples/kernels/*.axe tests/kernels/smem_*.axe; do
         name=$(basename "$k" .axe)
         j=$(timeout 120 "$AXE" run "$k" --target cuda --arch "$arch" --check --bench \
             --json 2>"$out/$name.err")

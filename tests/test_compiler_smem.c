@@ -1121,6 +1121,74 @@ static void test_view_swizzles(void)
                       "Swizzle<0, 4, 5>(S[(16, 16):(32, 1)] + 16)");
 }
 
+/* reduce.tree's steps in kernel "rel": per tree operator, over every
+ * scratch row (instance, outer, inner coordinates) that its stage 1
+ * writes, the positions along the reduced dim of the step accesses are
+ * exactly [0, n/2) combined into (operand nargs) and [1, n) combined
+ * with (nargs + 1): a step at length m pairs i < m/2 with i + ceil(m/2),
+ * and the lengths n, ceil(n/2), ... down to 1 cover those ranges; no
+ * step access leaves the written rows. */
+static void tree_law(const char *rel)
+{
+    axe_program *p = compile_file(rel);
+    ax_smem_list l;
+    int ntrees = 0;
+    if (p == NULL)
+        return;
+    must(axe__smem_accesses(p, &l, NULL));
+    for (int k = 0; k < p->nops; k++) {
+        const ax_stmt *s = p->ops[k];
+        if (s->tree == NULL || s->dead)
+            continue;
+        const ax_tree *tr = s->tree;
+        int64_t span = p->tensors[tr->scratch].span, rows = span / tr->n;
+        /* per row: bit 0 written by stage 1; per position: side masks */
+        char *row = calloc((size_t)rows, 1), *pos = calloc((size_t)span, 1);
+        if (row == NULL || pos == NULL)
+            exit(2);
+        ntrees++;
+        for (int a = 0; a < l.n; a++)
+            for (int t = 0; l.a[a].op == s->index && t < AX_WARP; t++) {
+                int64_t x = l.a[a].index[t];
+                if (!l.a[a].active[t] || l.a[a].tensor != tr->scratch)
+                    continue;
+                int64_t within = x % tr->size;
+                int64_t key = x / tr->size * (tr->size / tr->n) +
+                              within / (tr->n * tr->inner) * tr->inner +
+                              within % tr->inner;
+                if (l.a[a].arg < s->nargs)
+                    row[key] |= 1;
+                else
+                    pos[x] |= (char)(2 << (l.a[a].arg - s->nargs));
+            }
+        int bad = 0;
+        for (int64_t x = 0; x < span; x++) {
+            int64_t within = x % tr->size, i = within / tr->inner % tr->n;
+            int64_t key = x / tr->size * (tr->size / tr->n) +
+                          within / (tr->n * tr->inner) * tr->inner +
+                          within % tr->inner;
+            char want = row[key]
+                            ? (char)((i < tr->n / 2 ? 2 : 0) | (i >= 1 ? 4 : 0))
+                            : 0;
+            bad += pos[x] != want;
+        }
+        TL_CHECK(bad == 0, "%s op %d: %d scratch elements break the tree law",
+                 rel, s->index, bad);
+        free(row);
+        free(pos);
+    }
+    TL_CHECK(ntrees > 0, "%s: no reduce.tree operator", rel);
+    axe_program_free(p);
+}
+
+static void test_tree_steps(void)
+{
+    tree_law("tests/kernels/reduce_tree.axe");
+    tree_law("tests/kernels/wg_reduce.axe");
+    tree_law("tests/kernels/cta_reduce.axe");
+    tree_law("examples/kernels/row_reduce.axe");
+}
+
 static void test_synth_records(void)
 {
     synth_records("examples/kernels/gemm_mma_auto.axe");
@@ -1148,5 +1216,6 @@ int main(void)
     test_synth_examples();
     test_synth_records();
     test_view_swizzles();
+    test_tree_steps();
     return tl_finish();
 }

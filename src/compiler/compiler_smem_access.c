@@ -10,7 +10,9 @@
  * a split plan; lane l is thread 32w + l with its rank in the operator's
  * scope, enclosing loop variables and block ids 0; a lane takes part
  * when the operator's guards hold and its coordinates lie inside every
- * masked dimension. A gemm.mma_smem reads A and B by fragments instead
+ * masked dimension. The steps of reduce.tree between its stages are
+ * walked as the emitted loop runs them (tree_steps). A gemm.mma_smem
+ * reads A and B by fragments instead
  * (mma_accesses below). A view with a swizzle other than its tensor's
  * reaches the physical address its own swizzle gives; the element is
  * the tensor's at that address (view_tile_addr). Each access is kept once
@@ -603,6 +605,62 @@ static axe_status mma_accesses(walker *w, axe_diag *diag)
     return AXE_OK;
 }
 
+/* ---- reduce.tree: the steps between its stages ------------------------ */
+
+/* Lane "l" of warp "wp" at iteration "j" of the step at length "m" (h =
+ * m - m / 2, cnt = m / 2; compiler_emit_tree.c): its rank u in the scope
+ * instance takes the pair (row u / cnt, element u % cnt) when u < rows *
+ * cnt; the scratch element of side "k" (0: the element combined into, 1:
+ * the one h further along the row), or -1 when the lane takes no pair. */
+static int64_t tree_elem(walker *w, const ax_tree *tr, int64_t m, int64_t wp,
+                         int l, int64_t j, int k)
+{
+    int64_t nthr = axe__scope_threads(w->p, w->op->scope), tid = 32 * wp + l;
+    int64_t cnt = m / 2, rows = tr->size / tr->n, u, r;
+    u = set_thread(w, tid) + j * nthr;
+    if (tid >= w->p->threads || !axe__guard_holds(w->op->guard, w->env) ||
+        u >= rows * cnt)
+        return -1;
+    r = u / cnt;
+    return tid / nthr * tr->size + r / tr->inner * tr->n * tr->inner +
+           r % tr->inner + (u % cnt + k * (m - m / 2)) * tr->inner;
+}
+
+/* Every warp's accesses at every step: per iteration, the element
+ * combined into (operand number nargs: read and written) and the one
+ * combined with it (nargs + 1), single elements. */
+static axe_status tree_steps(walker *w, const ax_tree *tr, axe_diag *diag)
+{
+    int64_t nthr = axe__scope_threads(w->p, w->op->scope);
+    int64_t warps = (w->p->threads + 31) / 32;
+    AXE_TRY(inverse_table(w, tr->scratch, diag));
+    for (int64_t m = tr->n; m > 1; m -= m / 2) {
+        int64_t iters = (tr->size / tr->n * (m / 2) + nthr - 1) / nthr;
+        for (int64_t wp = 0; wp < warps; wp++)
+            for (int64_t j = 0; j < iters; j++)
+                for (int k = 0; k < 2; k++) {
+                    ax_smem_access a;
+                    bool any = false;
+                    memset(&a, 0, sizeof a);
+                    a.op = w->op->index;
+                    a.arg = w->op->nargs + k;
+                    a.tensor = tr->scratch;
+                    a.vec = a.vstride = 1;
+                    for (int l = 0; l < AX_WARP; l++) {
+                        int64_t e = tree_elem(w, tr, m, wp, l, j, k);
+                        a.index[l] = e >= 0 && e < w->ninv[tr->scratch]
+                                         ? w->inv[tr->scratch][e]
+                                         : -1;
+                        a.active[l] = a.index[l] >= 0;
+                        any = any || a.active[l];
+                    }
+                    if (any)
+                        AXE_TRY(smem_add(w->p, w->out, &a, diag));
+                }
+    }
+    return AXE_OK;
+}
+
 static axe_status walk_op(walker *w, const ax_stmt *s, axe_diag *diag)
 {
     w->op = s;
@@ -612,6 +670,8 @@ static axe_status walk_op(walker *w, const ax_stmt *s, axe_diag *diag)
         return mma_accesses(w, diag);
     if (s->stage[0] != NULL) {
         AXE_TRY(walk_plan(w, s->stage[0], diag));
+        if (s->tree != NULL)
+            AXE_TRY(tree_steps(w, s->tree, diag));
         return walk_plan(w, s->stage[1], diag);
     }
     return walk_plan(w, s, diag);
