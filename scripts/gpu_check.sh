@@ -414,9 +414,12 @@ else
 fi
 # 7. Mesh programs (issue 14 §3): every examples/kernels/dist/*.axe as
 # one MPI rank per GPU calling NCCL (axe run --target cuda --ranks N,
-# docs/compiler.md "The NCCL path"): at --ranks 1 (-D P=1) on one GPU,
-# and at 2, 4 and 8 ranks where that many GPUs are visible (NCCL runs one
-# rank per GPU). A dry run compiles and links each .cu for the archs
+# docs/compiler.md "The NCCL path"; the device gemms' local GEMM kernels
+# too): at --ranks 1 (-D P=1) on one GPU, and at 2, 4 and 8 ranks where
+# that many GPUs are visible (NCCL runs one rank per GPU); then the
+# device gemm + reduce-scatter (matmul_rs_dev.axe at M=N=2048, K=4096)
+# timed with --bench at each of those rank counts (the slowest rank's
+# seconds per run). A dry run compiles and links each .cu for the archs
 # with -lnccl and MPI's flags, as axe run builds it. Needs OpenMPI
 # (mpicc, mpirun) on the machine: without it, a note and no failure.
 if ! command -v mpicc >/dev/null 2>&1 || ! command -v mpirun >/dev/null 2>&1; then
@@ -428,7 +431,6 @@ elif [ "$dry" = 1 ]; then
     read -r -a mpi_c <<<"$(mpicc --showme:compile)"
     read -r -a mpi_l <<<"$(mpicc --showme:link)"
     for k in examples/kernels/dist/*.axe; do
-        grep -q "device gemm" "$k" && continue # not yet on --target cuda
         name=dist_$(basename "$k" .axe)
         for a in $archs; do
             { "$AXE" compile "$k" -D P=2 --target cuda --arch "$a" -o "$out/$name.$a.cu" &&
@@ -445,7 +447,6 @@ else
     ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
     printf '%-22s %-6s %s\n' kernel ranks pass | tee -a "$out/summary.txt"
     for k in examples/kernels/dist/*.axe; do
-        grep -q "device gemm" "$k" && continue # not yet on --target cuda
         name=dist_$(basename "$k" .axe)
         for n in 1 2 4 8; do
             [ "$n" -le "$ngpu" ] || continue
@@ -456,6 +457,17 @@ else
                 tee -a "$out/summary.txt"
             [ "$(field "$j" pass)" = true ] || status=1
         done
+    done
+    printf '%-22s %-6s %s\n' "gemm+rs (bench)" ranks seconds | tee -a "$out/summary.txt"
+    for n in 1 2 4 8; do
+        [ "$n" -le "$ngpu" ] || continue
+        j=$(timeout 300 "$AXE" run examples/kernels/dist/matmul_rs_dev.axe -D "P=$n" \
+            -D M=2048 -D N=2048 -D K=4096 --target cuda --arch "$arch" --ranks "$n" \
+            --bench --json 2>"$out/dist_gemm_bench.$n.err")
+        echo "$j" >>"$out/dist_bench.jsonl"
+        printf '%-22s %-6s %s\n' matmul_rs_dev "$n" "$(field "$j" seconds)" |
+            tee -a "$out/summary.txt"
+        case "$(field "$j" seconds)" in '' | - | null | 0) status=1 ;; esac
     done
 fi
 echo "gpu_check: logs and JSON lines in $out"

@@ -29,26 +29,13 @@
 # failed".
 set -u
 
-SRC=${AXE_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
-# shellcheck source=../scripts/ensure_tools.sh
-. "$SRC/scripts/ensure_tools.sh"
-if ! axe_ensure_tools mpicc mpirun >/dev/null 2>&1 ||
-    ! command -v mpicc >/dev/null 2>&1; then
-    echo "skipped: no OpenMPI (mpicc, mpirun) and it could not be installed"
-    exit 77
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-    fail=$((fail + 1))
-    echo "FAIL: $*"
-}
+# shellcheck disable=SC2034 # (read by kernel_lib.sh)
+KERNEL_AXE_OPTIONAL=1
+# shellcheck source=tests/kernel_lib.sh
+. "$(dirname "$0")/kernel_lib.sh"
+kernel_mpi_start
+kernel_counts
 
-mpirun_args=(--oversubscribe)
-[ "$(id -u)" -eq 0 ] && mpirun_args+=(--allow-run-as-root)
 cflags=(-std=c11 -O1 -g -Wall -Wextra -Werror)
 if [ -n "${AXE_MPI_SANITIZE:-}" ]; then
     cflags+=("-fsanitize=$AXE_MPI_SANITIZE" -fno-omit-frame-pointer)
@@ -63,26 +50,13 @@ fi
 # The runtime against brute force.
 if mpicc "${cflags[@]}" -I"$SRC/src/compiler/backend/mpi" \
     "$SRC/tests/mpi/mpi_runtime_check.c" -o "$tmp/rt" 2>"$tmp/err"; then
-    for n in 1 2 4 8; do
-        if timeout 300 mpirun "${mpirun_args[@]}" -np "$n" "$tmp/rt" \
-            >"$tmp/out" 2>&1 && ! grep -q FAIL "$tmp/out"; then
-            ok
-        else
-            bad "runtime at $n ranks: $(grep -m3 -E 'FAIL|ERROR|error' "$tmp/out")"
-        fi
-    done
+    kernel_rank_runs runtime "$tmp/rt" "" 1 2 4 8
 else
     bad "mpicc mpi_runtime_check.c: $(head -5 "$tmp/err")"
 fi
 
 # Through the CLI.
-AXE=${AXE_BIN:-}
-if [ -z "$AXE" ] || [ ! -x "$AXE" ]; then
-    echo "$pass passed, $fail failed (no AXE_BIN: the CLI runs skipped)"
-    [ "$fail" -eq 0 ]
-    exit
-fi
-AXE=$(cd "$(dirname "$AXE")" && pwd)/$(basename "$AXE")
+kernel_cli_or_finish
 EX=$SRC/examples/kernels/dist
 
 # run_ok FILE N ARGS...: axe run --ranks N --check --json passes, with

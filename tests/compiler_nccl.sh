@@ -5,41 +5,33 @@
 # path"): the NCCL emulation (src/compiler/backend/cuda/compiler_nccl_emu.h)
 # against NCCL's documented semantics (tests/mpi/nccl_emu_check.cc at 1,
 # 2, 3, 4 and 8 ranks); through the CLI ($AXE_BIN), every example of
-# examples/kernels/dist/ at --ranks 2, 4 and 8 (-D P=N) and every kernel of
-# tests/kernels/dist/ at its mesh's size (those with a device gemm: refused,
-# not yet on this target) pass `axe run --target cuda
-# --emulate --ranks N --check` (the emitted .cu under the CUDA emulation,
-# its NCCL calls over MPI) with no race, and the NCCL call each device
-# operator takes (AXE_NCCL_TRACE) is the one --explain names; mutations of
-# the NCCL runtime's calls (a count, an offset, a root, a communicator:
-# AXE_RUN_EDIT) fail the check or the run with the operator named; the
-# .cu's structure (segments, one runtime call per device operator); a GPU
-# run without a GPU skips (77). OpenMPI is installed through
+# examples/kernels/dist/ at --ranks 2, 4 and 8 (-D P=N; those with a
+# device gemm at 1 rank too) and every kernel of tests/kernels/dist/ at
+# its mesh's size pass `axe run --target cuda --emulate --ranks N --check`
+# (the emitted .cu under the CUDA emulation, its NCCL calls over MPI) with
+# no race, i32 results exact (max_abs_err 0; f32 and f64 within the
+# check's tolerance: NCCL sums in its own order), and the NCCL call each
+# device operator takes (AXE_NCCL_TRACE; a device gemm's copy of an
+# operand first too) is the one --explain names; mutations of the NCCL
+# runtime's calls (a count, an offset, a root, a communicator) and of a
+# device gemm's kernel and runner in the .cu (AXE_RUN_EDIT) fail the
+# check or the run with the operator named; the .cu's structure
+# (segments, one runtime call per device operator, a device gemm's
+# kernel and runner); runtime scalars (--arg) reach every rank's
+# launches; --bench times a mesh program (the slowest rank's seconds); a
+# GPU run without a GPU skips (77). OpenMPI is installed through
 # scripts/ensure_tools.sh when missing; skipped (77) when it cannot be.
 # nvcc builds are tests/compiler_nccl_build.sh's. Last line: "N passed, N
 # failed".
 set -u
 
-SRC=${AXE_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
-# shellcheck source=../scripts/ensure_tools.sh
-. "$SRC/scripts/ensure_tools.sh"
-if ! axe_ensure_tools mpicc mpirun >/dev/null 2>&1 ||
-    ! command -v mpicc >/dev/null 2>&1; then
-    echo "skipped: no OpenMPI (mpicc, mpirun) and it could not be installed"
-    exit 77
-fi
+# shellcheck disable=SC2034 # (read by kernel_lib.sh)
+KERNEL_AXE_OPTIONAL=1
+# shellcheck source=tests/kernel_lib.sh
+. "$(dirname "$0")/kernel_lib.sh"
+kernel_mpi_start
+kernel_counts
 CXX=${CXX:-c++}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-    fail=$((fail + 1))
-    echo "FAIL: $*"
-}
-mpirun_args=(--oversubscribe)
-[ "$(id -u)" -eq 0 ] && mpirun_args+=(--allow-run-as-root)
 
 # The emulation against NCCL's semantics.
 # shellcheck disable=SC2046 # mpicc's flags are words
@@ -47,42 +39,45 @@ if "$CXX" -std=c++17 -O1 -g -Wall -Wextra -Werror -DAXE_CUDA_EMULATE \
     -I"$SRC/src/compiler/backend/cuda" $(mpicc --showme:compile) \
     "$SRC/tests/mpi/nccl_emu_check.cc" -o "$tmp/emu" $(mpicc --showme:link) \
     2>"$tmp/err"; then
-    for n in 1 2 3 4 8; do
-        if timeout 300 mpirun "${mpirun_args[@]}" -np "$n" "$tmp/emu" \
-            >"$tmp/out" 2>&1 && ! grep -q FAIL "$tmp/out" &&
-            grep -q "nccl emulation: [0-9]* checks at $n ranks" "$tmp/out"; then
-            ok
-        else
-            bad "NCCL emulation at $n ranks: $(grep -m3 -E 'FAIL|rror' "$tmp/out")"
-        fi
-    done
+    kernel_rank_runs "NCCL emulation" "$tmp/emu" \
+        "nccl emulation: [0-9]* checks at %n ranks" 1 2 3 4 8
 else
     bad "c++ nccl_emu_check.cc: $(head -5 "$tmp/err")"
 fi
 
-AXE=${AXE_BIN:-}
-if [ -z "$AXE" ] || [ ! -x "$AXE" ]; then
-    echo "$pass passed, $fail failed (no AXE_BIN: the CLI runs skipped)"
-    [ "$fail" -eq 0 ]
-    exit
-fi
-AXE=$(cd "$(dirname "$AXE")" && pwd)/$(basename "$AXE")
+kernel_cli_or_finish
 EX=$SRC/examples/kernels/dist
 
-# The NCCL call --explain names for device operator K of FILE ARGS...:
-# the collective, "ncclSend/ncclRecv" or "local".
-explained() {
-    local k=$1 f=$2
-    shift 2
-    "$AXE" compile "$f" --target cuda --explain "$@" 2>/dev/null |
-        awk -v k="$k" '/^device op / { op = $3 }
-            op == k && /^  cuda: NCCL ncclSend\/ncclRecv/ { print "ncclSend/ncclRecv"; exit }
-            op == k && /^  cuda: NCCL nccl/ { print $3; exit }
-            op == k && /^  cuda: nothing crosses/ { print "local"; exit }'
+# dargs ARGS...: the -D pairs of ARGS (what `axe compile` takes of a
+# run's arguments) into the array "dargs".
+dargs() {
+    local a
+    dargs=()
+    for a in "$@"; do
+        [ "${#dargs[@]}" -gt 0 ] && [ "${dargs[-1]}" = -D ] && { dargs+=("$a"); continue; }
+        [ "$a" = -D ] && dargs+=("$a")
+    done
 }
 
-# run_ok FILE N ARGS...: the emulated NCCL run passes with no race, and
-# each device operator took the NCCL call --explain names.
+# The NCCL call --explain names for device operator K of FILE ARGS...
+# (K "N copy": device gemm N's copy of an operand first): the
+# collective, "ncclSend/ncclRecv" or "local".
+explained() {
+    local k=$1 f=$2 what="" op
+    shift 2
+    op=${k% copy}
+    [ "$op" = "$k" ] || what="copy first: "
+    dargs "$@"
+    "$AXE" compile "$f" --target cuda --explain "${dargs[@]}" 2>/dev/null |
+        awk -v k="$op" -v w="  cuda: $what" '/^device op / { op = $3 }
+            op == k && index($0, w "NCCL ncclSend/ncclRecv") == 1 { print "ncclSend/ncclRecv"; exit }
+            op == k && index($0, w "NCCL nccl") == 1 { sub(/^.*NCCL /, ""); print $1; exit }
+            op == k && index($0, w "nothing crosses") == 1 { print "local"; exit }'
+}
+
+# run_ok FILE N ARGS...: the emulated NCCL run passes with no race (a
+# kernel of integer tensors only: exactly), and each device operator took the NCCL call
+# --explain names.
 run_ok() {
     local f=$1 n=$2 k want got
     shift 2
@@ -94,34 +89,27 @@ run_ok() {
         bad "$(basename "$f") --ranks $n $*: $(head -c 300 "$tmp/out") $(head -c 300 "$tmp/err")"
         return
     fi
+    if ! grep -qE '(f16|bf16|f32|f64|e4m3|e5m2)\[' "$f" &&
+        ! grep -q '"max_abs_err":0,' "$tmp/out"; then
+        bad "$(basename "$f") --ranks $n (integers only): not exact: $(head -c 300 "$tmp/out")"
+        return
+    fi
     cat "$tmp/trace" >>"$tmp/traces" 2>/dev/null
-    for k in $(sed -n 's/^devop \([0-9]*\) .*/\1/p' "$tmp/trace" | sort -u); do
+    while read -r k; do
         want=$(explained "$k" "$f" "$@")
-        got=$(sed -n "s/^devop $k \\([^ ]*\\).*/\\1/p" "$tmp/trace" | sort -u)
+        got=$(sed -n "s/^devop $k \\(nccl[^ ]*\\|local\\).*/\\1/p" "$tmp/trace" | sort -u)
         [ "$got" = "local" ] || [ "${got#ncclSend}" = "$got" ] || got=ncclSend/ncclRecv
         if [ -z "$want" ] || [ "$got" != "$want" ]; then
             bad "$(basename "$f") --ranks $n device op $k: ran $got, --explain names '$want'"
             return
         fi
-    done
+    done < <(sed -n 's/^devop \([0-9]*\( copy\)\{0,1\}\) .*/\1/p' "$tmp/trace" | sort -u)
     ok
 }
-# refused FILE ARGS...: a device gemm is not yet on --target cuda: the
-# compile fails naming it.
-refused() {
-    if ! "$AXE" compile "$@" --target cuda >/dev/null 2>"$tmp/err" &&
-        grep -q "device gemm (line [0-9]*): not yet on --target cuda" "$tmp/err"; then
-        ok
-    else
-        bad "$(basename "$1"): device gemm not refused on --target cuda: $(head -c 200 "$tmp/err")"
-    fi
-}
 for f in "$EX"/*.axe; do
-    if grep -q "device gemm" "$f"; then
-        refused "$f" -D P=2
-        continue
-    fi
-    for n in 2 4 8; do
+    ns="2 4 8"
+    grep -q "device gemm" "$f" && ns="1 2 4 8"
+    for n in $ns; do
         run_ok "$f" "$n" -D "P=$n"
     done
 done
@@ -129,10 +117,6 @@ mesh_size() {
     "$AXE" run "$1" --ranks 1024 2>&1 | sed -n 's/.*has a mesh of \([0-9]*\) devices.*/\1/p'
 }
 for f in "$SRC"/tests/kernels/dist/*.axe; do
-    if grep -q "device gemm" "$f"; then
-        refused "$f"
-        continue
-    fi
     n=$(mesh_size "$f")
     if [ -z "$n" ]; then
         bad "tests/kernels/dist/$(basename "$f"): no mesh size"
@@ -140,6 +124,8 @@ for f in "$SRC"/tests/kernels/dist/*.axe; do
     fi
     run_ok "$f" "$n"
 done
+# every device gemm's copy first took its call (a copy line in the traces)
+if grep -q "^devop [0-9]* copy nccl" "$tmp/traces"; then ok; else bad "no device gemm copied an operand first"; fi
 # every path of the runtime was taken somewhere above
 for path in ncclAllGather ncclBroadcast ncclAllReduce ncclReduceScatter \
     "ncclSend/ncclRecv (grouped, direct)" "ncclSend/ncclRecv (grouped, packed)" \
@@ -147,25 +133,32 @@ for path in ncclAllGather ncclBroadcast ncclAllReduce ncclReduceScatter \
     if grep -qF "$path" "$tmp/traces"; then ok; else bad "no kernel takes the path '$path'"; fi
 done
 
-# Mutations of the NCCL runtime's calls (the header beside the .cu):
-# mutant FROM TO FILE N ARGS...: FROM (literal) is in the runtime, its
-# first occurrence becomes TO, and the run then fails its check or fails
-# naming the device operator.
+# Mutations of the NCCL runtime's calls (the header beside the .cu), or
+# (MUT_CU=1) of the .cu itself:
+# mutant FROM TO FILE N ARGS...: FROM (literal) is in the runtime (the
+# .cu of FILE ARGS), its first occurrence becomes TO, and the run then
+# fails its check or fails naming the device operator.
 cat >"$tmp/edit.sh" <<'EOS'
 #!/usr/bin/env bash
 h=$(dirname "$1")/compiler_nccl_rt.h
+[ "${MUT_CU:-0}" = 1 ] && h=$1
 from=$(cat "$MUT_FROM") to=$(cat "$MUT_TO") c=$(cat "$h")
 n=${c/"$from"/"$to"}
 [ "$n" != "$c" ] && printf '%s\n' "$n" >"$h"
 EOS
 chmod +x "$tmp/edit.sh"
 mutant() {
-    local from=$1 to=$2 f=$3 n=$4
+    local from=$1 to=$2 f=$3 n=$4 in=$SRC/src/compiler/backend/cuda/compiler_nccl_rt.h
     shift 4
     printf '%s' "$from" >"$tmp/from"
     printf '%s' "$to" >"$tmp/to"
-    if ! grep -qF -- "$from" "$SRC/src/compiler/backend/cuda/compiler_nccl_rt.h"; then
-        bad "mutation: '$from' is not in compiler_nccl_rt.h"
+    if [ "${MUT_CU:-0}" = 1 ]; then # the .cu as the run emits it
+        dargs "$@"
+        in=$tmp/mut.cu
+        "$AXE" compile "$f" --target cuda "${dargs[@]}" >"$in" 2>/dev/null
+    fi
+    if ! grep -qF -- "$from" "$in"; then
+        bad "mutation: '$from' is not in $(basename "$in")"
         return
     fi
     MUT_FROM=$tmp/from MUT_TO=$tmp/to AXE_RUN_EDIT=$tmp/edit.sh timeout 600 \
@@ -196,6 +189,15 @@ mutant "m->root, comm, st);" "(m->root + 1) % m->P, comm, st);" \
 mutant "s->kcomb, s->m.K, s->m.esize, stream);" \
     "s->kcomb, s->m.K - 1, s->m.esize, stream);" \
     "$SRC/tests/kernels/dist/reduce_general.axe" 4
+# device gemm: the local GEMM's kernel skips k = 0; the runner multiplies
+# B as placed instead of its copy; the partial sums' reduce is skipped
+# (C keeps its input).
+MUT_CU=1 mutant "for (k = 0; k < " "for (k = 1; k < " "$EX/matmul_rs_dev.axe" 2 -D P=2
+MUT_CU=1 mutant "(a, ax_dev0_mv, ax_dev0_part);" "(a, b, ax_dev0_part);" \
+    "$SRC/tests/kernels/dist/gemm_copy_k.axe" 4
+MUT_CU=1 mutant "    if (rc == 0)
+        rc = ax_nccl_devop(0, " "    if (rc == 1)
+        rc = ax_nccl_devop(0, " "$SRC/tests/kernels/dist/gemm_cyclic_i32.axe" 4
 
 # A device operator's failure names the rank, the operator and NCCL's
 # reason (the communicator gone: ncclInvalidArgument).
@@ -221,13 +223,68 @@ else
     bad "compile --target cuda mlp.axe: $(head -c 300 "$tmp/err")"
 fi
 
-# Runtime scalars in a mesh program: not yet on --target cuda.
-printf 'mesh(2);\nkernel k(A: f32[8] layout S[(2,4):(1@gpuid,1)], B: f32[8] layout S[(8):(1)] + R[2:1@gpuid], n: i32)\n    grid(1) threads(1) {\n    device copy(B, A);\n}\n' >"$tmp/sc.axe"
-if ! "$AXE" compile "$tmp/sc.axe" --target cuda >/dev/null 2>"$tmp/err" &&
-    grep -q "runtime scalars in a mesh program: not yet on --target cuda" "$tmp/err"; then
+# A device gemm's .cu: its local GEMM kernel, and its runner between the
+# segments' launches (the copy first, then the reduce, through the
+# runtime).
+if "$AXE" compile "$SRC/tests/kernels/dist/gemm_copy_k.axe" --target cuda \
+    >"$tmp/gk.cu" 2>"$tmp/err" &&
+    grep -q '^static __global__ void ax_dev0_gemm_k(const float \*__restrict__ a, const float \*__restrict__ b,$' "$tmp/gk.cu" &&
+    grep -q '^        ax_rc = ax_dev0_run(t_A, t_B, t_C, ax_stream);$' "$tmp/gk.cu" &&
+    grep -q 'rc = ax_nccl_devop(0, [0-9]*, 1, &ax_dev0_cp, &ax_dev0_cp_sched, b, ax_dev0_mv, st);' "$tmp/gk.cu" &&
+    grep -q 'rc = ax_nccl_devop(0, [0-9]*, 0, &ax_dev0, &ax_dev0_sched, ax_dev0_part, c, st);' "$tmp/gk.cu"; then
     ok
 else
-    bad "runtime scalars in a mesh program on --target cuda: $(head -c 200 "$tmp/err")"
+    bad "compile --target cuda gemm_copy_k.axe: $(head -c 300 "$tmp/err")"
+fi
+# chunks(N) runs unchunked on this target, and --explain says so.
+if "$AXE" compile "$EX/matmul_rs_overlap.axe" --target cuda --explain 2>"$tmp/err" |
+    grep -q "^  cuda: chunks(4): not overlapped on this target"; then
+    ok
+else
+    bad "--explain of chunks on --target cuda: $(head -c 300 "$tmp/err")"
+fi
+
+# Runtime scalars in a mesh program (--arg): every rank's launches get
+# them; a trip count and a float operand, two runs of one build, at 2 and
+# 4 ranks; a changed value on its way to the segment's launch fails.
+cat >"$tmp/scalars.axe" <<'AXE'
+param P = 2;
+mesh(P);
+kernel dist_scalars(T: i32, v: f32,
+                    A: f32[8,4] layout S[(P,8 / P,4):(1@gpuid,4,1)],
+                    B: f32[8,4] layout S[(8,4):(4,1)] + R[P:1@gpuid])
+    grid(1) threads(2) {
+    for i in range(T) {
+        cta add(A, A, v);
+        sync;
+    }
+    device copy(B, A);
+}
+AXE
+run_ok "$tmp/scalars.axe" 2 --arg T=3 --arg v=0.5
+run_ok "$tmp/scalars.axe" 4 -D P=4 --arg T=0,2 --arg v=1,-2
+MUT_CU=1 mutant "(t_A, t_B, s_T, s_v, 0L, ax_stream)" "(t_A, t_B, s_T, s_v + 1, 0L, ax_stream)" \
+    "$tmp/scalars.axe" 2 --arg T=3 --arg v=0.5
+
+# --bench: every rank runs the same batches (their stop agreed), the
+# slowest rank's wall-clock seconds per run (meaningless numbers under
+# the emulation), bytes/s over every device's buffers.
+if timeout 600 "$AXE" run "$EX/matmul_rs_dev.axe" -D P=2 --target cuda --emulate \
+    --ranks 2 --bench --check --json >"$tmp/out" 2>"$tmp/err" &&
+    grep -q '"pass":true' "$tmp/out" &&
+    grep -Eq '"seconds":[0-9.e+-]+,"bytes_per_s":[0-9.e+]+' "$tmp/out" &&
+    ! grep -q '"seconds":0,' "$tmp/out"; then
+    ok
+else
+    bad "--bench --ranks 2 --target cuda: $(head -c 300 "$tmp/out") $(head -c 300 "$tmp/err")"
+fi
+if "$AXE" compile "$EX/allgather.axe" --target cuda >"$tmp/ag.cu" &&
+    grep -q 'if (ax_mesh_stop(ax_sec >= 0.01 || runs >= 4194304L))' "$tmp/ag.cu" &&
+    grep -q 'ax_mesh_max(ax_sec) / (double)runs' "$tmp/ag.cu" &&
+    ! grep -q 'cudaEventRecord' "$tmp/ag.cu"; then
+    ok
+else
+    bad "the cuda mesh harness's timing: $(grep -n 'ax_mesh' "$tmp/ag.cu" | head -5)"
 fi
 
 # Without a GPU the GPU run skips; --ranks against the mesh's size.

@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 #
 # The NCCL path of --target cuda built for GPUs (docs/compiler.md, "The
-# NCCL path"; issue 14 §3): every examples/kernels/dist/*.axe (at -D P=2;
-# those with a device gemm, not yet on this target, skipped)
-# compiled with `axe compile --target cuda --arch ARCH` and its .cu built
+# NCCL path"; issue 14 §3): every examples/kernels/dist/*.axe (at -D P=2)
+# and, for sm_90 only, every tests/kernels/dist/gemm_*.axe (device gemms:
+# the copy first, f64, i32) compiled with `axe compile --target cuda --arch ARCH` and its .cu built
 # and linked by nvcc for sm_80 and sm_90 as `axe run --ranks N` builds it
 # (-DAXE_KERNEL_MAIN, the runtimes beside it, MPI's flags from `mpicc
 # --showme`, -lnccl) with -Werror all-warnings and the host compiler's
@@ -44,11 +44,13 @@ pass=0
 fail=0
 read -r -a mpi_c <<<"$(mpicc --showme:compile)"
 read -r -a mpi_l <<<"$(mpicc --showme:link)"
-for f in "$SRC"/examples/kernels/dist/*.axe; do
-    grep -q "device gemm" "$f" && continue # not yet on --target cuda
+for f in "$SRC"/examples/kernels/dist/*.axe "$SRC"/tests/kernels/dist/gemm_*.axe; do
     n=$(basename "$f" .axe)
-    for arch in sm_80 sm_90; do
-        if "$AXE" compile "$f" -D P=2 --target cuda --arch "$arch" \
+    d=(-D P=2)
+    archs="sm_80 sm_90"
+    grep -q "^param P " "$f" || d=() archs=sm_90 # a test kernel: one arch
+    for arch in $archs; do
+        if "$AXE" compile "$f" "${d[@]}" --target cuda --arch "$arch" \
             -o "$tmp/$n.cu" 2>"$tmp/$n.err" &&
             "$NVCC" -std=c++17 -O2 -arch="$arch" -Werror all-warnings \
                 -Xcompiler -Wall,-Wextra -DAXE_KERNEL_MAIN -I"$tmp" "${mpi_c[@]}" \

@@ -3,22 +3,37 @@
 #
 # The start the kernel test scripts share (tests/compiler_*.sh source it,
 # `set -u` on): AXE, the axe binary $AXE_BIN as an absolute path (else
-# "skipped", exit 77), and SRC, the source tree ($AXE_SOURCE_DIR, else the
-# folder above this one). Then, as a script needs them:
+# "skipped", exit 77; with KERNEL_AXE_OPTIONAL=1 set before sourcing, AXE
+# is empty instead and kernel_cli_or_finish ends the script where the CLI
+# runs begin), and SRC, the source tree ($AXE_SOURCE_DIR, else the folder
+# above this one). Then, as a script needs them:
 #   kernel_need_compiler VAR DEFAULT WHAT: $VAR (else DEFAULT; its first
 #     word a command) is exported, or the script is skipped (exit 77,
 #     "skipped: no WHAT").
 #   kernel_counts: tmp (a folder removed on exit), pass and fail (0), ok
 #     (one more passed) and bad MESSAGE (one more failed, "FAIL: MESSAGE").
+#   kernel_mpi_start: OpenMPI (mpicc, mpirun) installed through
+#     scripts/ensure_tools.sh when missing, else the script is skipped
+#     (exit 77); mpirun_args, the flags every mpirun here takes
+#     (--oversubscribe, and --allow-run-as-root as root).
+#   kernel_rank_runs WHAT PROG WANT N...: PROG under mpirun at each N
+#     ranks (5 minutes at most each) passes when it exits 0, prints no
+#     FAIL and prints a line matching WANT (a grep pattern, "%n" in it
+#     N; empty: any output), else "FAIL: WHAT at N ranks: " and its first errors.
+#   kernel_cli_or_finish: where AXE is empty (KERNEL_AXE_OPTIONAL), the
+#     counts so far and the script's exit ("the CLI runs skipped").
 
 AXE=${AXE_BIN:-}
 # shellcheck disable=SC2034 # (the sourcing script's)
 SRC=${AXE_SOURCE_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
-if [ -z "$AXE" ] || [ ! -x "$AXE" ]; then
+if [ -n "$AXE" ] && [ -x "$AXE" ]; then
+    AXE=$(cd "$(dirname "$AXE")" && pwd)/$(basename "$AXE")
+elif [ "${KERNEL_AXE_OPTIONAL:-0}" = 1 ]; then
+    AXE=
+else
     echo "skipped: AXE_BIN does not name the axe binary"
     exit 77
 fi
-AXE=$(cd "$(dirname "$AXE")" && pwd)/$(basename "$AXE")
 
 kernel_need_compiler() {
     local cmd=${!1:-$2}
@@ -41,4 +56,38 @@ ok() { pass=$((pass + 1)); }
 bad() {
     fail=$((fail + 1))
     echo "FAIL: $*"
+}
+
+kernel_mpi_start() {
+    # shellcheck source=../scripts/ensure_tools.sh
+    . "$SRC/scripts/ensure_tools.sh"
+    if ! axe_ensure_tools mpicc mpirun >/dev/null 2>&1 ||
+        ! command -v mpicc >/dev/null 2>&1; then
+        echo "skipped: no OpenMPI (mpicc, mpirun) and it could not be installed"
+        exit 77
+    fi
+    mpirun_args=(--oversubscribe)
+    [ "$(id -u)" -eq 0 ] && mpirun_args+=(--allow-run-as-root)
+}
+
+kernel_rank_runs() {
+    local what=$1 prog=$2 want=$3 n
+    shift 3
+    for n in "$@"; do
+        if timeout 300 mpirun "${mpirun_args[@]}" -np "$n" "$prog" \
+            >"$tmp/ranks.out" 2>&1 && ! grep -q FAIL "$tmp/ranks.out" &&
+            { [ -z "$want" ] || grep -q -- "${want//%n/$n}" "$tmp/ranks.out"; }; then
+            ok
+        else
+            bad "$what at $n ranks: $(grep -m3 -E 'FAIL|ERROR|rror' "$tmp/ranks.out")"
+        fi
+    done
+}
+
+kernel_cli_or_finish() {
+    if [ -z "$AXE" ]; then
+        echo "$pass passed, $fail failed (no AXE_BIN: the CLI runs skipped)"
+        [ "$fail" -eq 0 ]
+        exit
+    fi
 }

@@ -200,18 +200,26 @@ AXE_NODISCARD axe_status axe__dist_slices(const ax_tensor *t, int dim,
 
 /* What the MPI backend (src/compiler/backend/mpi/) shares with the CUDA
  * backend's mesh programs, which run its schedule with NCCL:
- * the plan of device operator "s" (copy or reduce) from its operands'
- * declared layouts (the planner's refusal otherwise); the checks of a
- * program on P ranks (a mesh, no runtime scalars, local buffers an int
- * counts, plans the runtime compiler_mpi_rt.h runs); every device
- * operator's plan as static data (axe_mpi_plan ax_devK and its
- * schedule ax_devK_sched of type "sched"); and each rank's main() (rank 0 reads
- * and scatters the inputs, gathers the outputs; "init": C statements every rank
- * runs after the size check, before the inputs). */
+ * the plan of device operator "s" (copy, reduce, or a device gemm's
+ * reduce of its partial sums) from its operands' declared layouts (the
+ * planner's refusal otherwise); the checks of a program on P ranks (a
+ * mesh, local buffers an int counts, plans the runtime compiler_mpi_rt.h
+ * runs); every device operator's plan as static data (axe_mpi_plan
+ * ax_devK and its schedule ax_devK_sched of type "sched"; a device gemm's
+ * copy first ax_devK_cp, ax_devK_cp_sched; with "host", the mpi target's
+ * host buffers and local GEMM functions too); a device gemm's dot
+ * product of local rows i and j into "acc" (C statements over int64_t k,
+ * pointers a and b, indented by "ind"; compiler_emit_mpi_gemm.c); and
+ * each rank's main() (rank 0 reads and scatters the inputs, gathers the
+ * outputs; "init": C statements every rank runs after the size check,
+ * before the inputs). */
 axe_status axe__mpi_plan(const axe_program *p, const ax_stmt *s,
                          ax_dist_plan *out, axe_diag *diag);
 axe_status axe__mpi_check(const axe_program *p, axe_diag *diag);
-void axe__emit_mpi_plans(ax_text *t, const axe_program *p, const char *sched);
+void axe__emit_mpi_plans(ax_text *t, const axe_program *p, const char *sched,
+                         bool host);
+void axe__emit_dist_gemm_dot(ax_text *t, const axe_program *p, const ax_stmt *s,
+                             const ax_dist_gemm *g, const char *ind);
 void axe__emit_mpi_main(ax_text *t, const axe_program *p, const char *init);
 
 #endif

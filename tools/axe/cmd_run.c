@@ -194,9 +194,6 @@ static int set_target(run_args *a)
         return cli_usage("run",
                          "--ranks runs the mpi or the cuda target, not %.20s",
                          a->target);
-    if (a->ranks > 0 && cuda && a->bench) /* ranks would stop apart */
-        return cli_usage("run", "--bench with --ranks on --target cuda: not "
-                                "yet (--target mpi times mesh programs)");
     if (a->ranks > 0 && !cuda)
         a->target = "mpi";
     if (a->ranks == 0 && a->target != NULL && strcmp(a->target, "mpi") == 0)

@@ -19,7 +19,8 @@
  * the launch's code and cudaDeviceSynchronize's (exit 1 with the error's
  * string), times with CUDA events and leaves the thread order to the
  * runtime (the emulation reads AXE_THREAD_ORDER itself). A mesh
- * program's harness (one per rank, axe__emit_c_mesh) times wall-clock
+ * program's harness (one per rank: axe__emit_c_mesh's, or the CUDA
+ * backend's on device copies, whose launches synchronize) times wall-clock
  * through functions the multi-device backend defines: ax_mesh_now()
  * (seconds, after the ranks line up), ax_mesh_stop(stop) (every rank's
  * verdict on ending the batches, so all run the same batches: their
@@ -193,7 +194,8 @@ void axe__emit_harness(ax_text *t, const axe_program *p, bool cuda)
 {
     int n = axe_program_tensor_count(p);
     int i;
-    bool dyn = has_dyn_extent(p), mesh = !cuda && p->ndev > 0;
+    bool dyn = has_dyn_extent(p), mesh = p->ndev > 0;
+    bool events = cuda && !mesh; /* one device: timed with CUDA events */
     axe__text_put(t, "\n#ifdef AXE_KERNEL_MAIN\n#include <stdio.h>\n#include "
                      "<stdlib.h>\n#include <time.h>\n\n");
     if (!cuda)
@@ -215,19 +217,23 @@ void axe__emit_harness(ax_text *t, const axe_program *p, bool cuda)
         axe__text_put(t, "    long long ax_v;\n");
     if (p->nscalars > 0)
         axe__text_put(t, "    char *ax_end;\n");
-    axe__text_put(t,
-                  "    void *ax_buf[%d + 1] = {0};\n"
-                  "    FILE *f;\n    long reps, r, runs = 0;\n    int i;\n"
-                  "%s"
-                  "    if (argc != %d) {\n"
-                  "        fprintf(stderr, \"usage: %%s IN OUT REPS",
-                  n,
-                  cuda ? "    void *ax_dev[sizeof ax_buf / sizeof ax_buf[0]] = "
-                         "{0};\n    int ax_rc;\n    float ax_ms = 0;\n"
-                         "    cudaEvent_t ax_e0, ax_e1;\n"
-                  : mesh ? "    double ax_t0 = 0, ax_sec = 0;\n"
-                         : "    clock_t c0, ticks = 0;\n",
-                  4 + p->nscalars);
+    axe__text_put(
+        t,
+        "    void *ax_buf[%d + 1] = {0};\n"
+        "    FILE *f;\n    long reps, r, runs = 0;\n    int i;\n"
+        "%s"
+        "    if (argc != %d) {\n"
+        "        fprintf(stderr, \"usage: %%s IN OUT REPS",
+        n,
+        events ? "    void *ax_dev[sizeof ax_buf / sizeof ax_buf[0]] = "
+                 "{0};\n    int ax_rc;\n    float ax_ms = 0;\n"
+                 "    cudaEvent_t ax_e0, ax_e1;\n"
+        : cuda ? "    void *ax_dev[sizeof ax_buf / sizeof ax_buf[0]] = "
+                 "{0};\n    int ax_rc;\n"
+                 "    double ax_t0 = 0, ax_sec = 0;\n"
+        : mesh ? "    double ax_t0 = 0, ax_sec = 0;\n"
+               : "    clock_t c0, ticks = 0;\n",
+        4 + p->nscalars);
     for (i = 0; i < p->nscalars; i++)
         axe__text_put(t, " %s", p->scalar_name[i]);
     axe__text_put(t, "\\n\", argv[0]);\n        return 2;\n    }\n");
@@ -279,24 +285,24 @@ void axe__emit_harness(ax_text *t, const axe_program *p, bool cuda)
                   "    while (reps > 0) {\n"
                   "        for (r = 0; r < reps; r++)\n            ",
                   n, n,
-                  cuda   ? "    cudaEventCreate(&ax_e0);\n"
+                  events ? "    cudaEventCreate(&ax_e0);\n"
                            "    cudaEventCreate(&ax_e1);\n"
                            "    cudaEventRecord(ax_e0, 0);\n"
                   : mesh ? "    ax_t0 = ax_mesh_now();\n"
                          : "    c0 = clock();\n");
     call(t, p, cuda);
-    axe__text_put(t, "        runs += reps;\n%s",
-                  cuda ? "        cudaEventRecord(ax_e1, 0);\n"
-                         "        cudaEventSynchronize(ax_e1);\n"
-                         "        cudaEventElapsedTime(&ax_ms, ax_e0, ax_e1);\n"
-                         "        if (ax_ms >= 10.0f || runs >= 4194304L)\n"
-                  : mesh
-                      ? "        ax_sec = ax_mesh_now() - ax_t0;\n"
-                        "        if (ax_mesh_stop(ax_sec >= 0.01 || "
-                        "runs >= 4194304L))\n"
-                      : "        ticks = clock() - c0;\n"
-                        "        if (ticks >= CLOCKS_PER_SEC / 100 || runs >= "
-                        "4194304L)\n");
+    axe__text_put(
+        t, "        runs += reps;\n%s",
+        events ? "        cudaEventRecord(ax_e1, 0);\n"
+                 "        cudaEventSynchronize(ax_e1);\n"
+                 "        cudaEventElapsedTime(&ax_ms, ax_e0, ax_e1);\n"
+                 "        if (ax_ms >= 10.0f || runs >= 4194304L)\n"
+        : mesh ? "        ax_sec = ax_mesh_now() - ax_t0;\n"
+                 "        if (ax_mesh_stop(ax_sec >= 0.01 || "
+                 "runs >= 4194304L))\n"
+               : "        ticks = clock() - c0;\n"
+                 "        if (ticks >= CLOCKS_PER_SEC / 100 || runs >= "
+                 "4194304L)\n");
     axe__text_put(t,
                   "            break;\n"
                   "        reps = runs < 4194304L - runs ? runs : 4194304L - "
@@ -304,16 +310,17 @@ void axe__emit_harness(ax_text *t, const axe_program *p, bool cuda)
                   "    printf(\"%%.9f %%ld\\n\", runs > 0 ? %s / "
                   "(double)runs : 0.0, runs);\n"
                   "    for (i = 0; i < %d; i++)\n        free(ax_buf[i]);\n",
-                  cuda   ? "(double)ax_ms / 1000.0"
+                  events ? "(double)ax_ms / 1000.0"
                   : mesh ? "ax_mesh_max(ax_sec)"
                          : "(double)ticks / CLOCKS_PER_SEC",
                   n);
     if (cuda)
         axe__text_put(t,
                       "    for (i = 0; i < %d; i++)\n"
-                      "        cudaFree(ax_dev[i]);\n"
-                      "    cudaEventDestroy(ax_e0);\n"
-                      "    cudaEventDestroy(ax_e1);\n",
+                      "        cudaFree(ax_dev[i]);\n",
                       n);
+    if (events)
+        axe__text_put(t, "    cudaEventDestroy(ax_e0);\n"
+                         "    cudaEventDestroy(ax_e1);\n");
     axe__text_put(t, "    return 0;\n}\n#endif\n");
 }

@@ -12,6 +12,7 @@
 #ifndef AXE_COMPILER_CUDA_H
 #define AXE_COMPILER_CUDA_H
 
+#include "compiler_dist.h"
 #include "compiler_internal.h"
 
 /* The `.cu` of program "p" compiled from "file" into "t". */
@@ -167,5 +168,17 @@ void axe__cuda_mesh_main(ax_text *t, const axe_program *p);
 axe_status axe__cuda_mesh_check(const axe_program *p, axe_diag *diag);
 void axe__cuda_devop_explain(ax_text *t, const axe_program *p,
                              const ax_stmt *s);
+/* --explain's line of the NCCL call exchange plan "pl" takes, "what"
+ * (e.g. "copy first: ") after "cuda: ". */
+void axe__cuda_plan_explain(ax_text *t, const ax_dist_plan *pl,
+                            const char *what);
+
+/* compiler_emit_cuda_devgemm.c: a mesh program's device gemms: each one's
+ * local GEMM kernel, buffers and runner ax_devK_run (decls, after the
+ * NCCL setup), their frees (inside ax_mpi_free) and --explain's lines. */
+void axe__cuda_devgemm_decls(ax_text *t, const axe_program *p);
+void axe__cuda_devgemm_free(ax_text *t, const axe_program *p);
+void axe__cuda_devgemm_explain(ax_text *t, const axe_program *p,
+                               const ax_stmt *s);
 
 #endif

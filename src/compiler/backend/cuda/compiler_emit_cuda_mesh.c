@@ -58,20 +58,38 @@ static const char setup[] =
     "    if (!all && ax_nccl_comm != NULL) {\n"
     "        ncclCommDestroy(ax_nccl_comm);\n        ax_nccl_comm = NULL;\n"
     "    }\n    return !all;\n}\n"
-    "\n/* Device operator k (line L) on this rank's device buffers; a "
-    "failure ends the job. */\n"
-    "static int ax_nccl_devop(int k, int line, const axe_mpi_plan *p, "
-    "axe_nccl_sched *s,\n"
-    "                         const void *src, void *dst, cudaStream_t "
-    "stream)\n{\n"
-    "    char err[256];\n    int rank;\n"
-    "    if (axe_nccl_exchange(k, p, s, src, dst, ax_nccl_comm, "
+    "\n/* Device operator k (line L) on this rank's device buffers (\"copy\": "
+    "a device\n * gemm's copy of an operand first); a failure ends the "
+    "job. */\n"
+    "static int ax_nccl_devop(int k, int line, int copy, const axe_mpi_plan "
+    "*p,\n"
+    "                         axe_nccl_sched *s, const void *src, void *dst, "
+    "cudaStream_t stream)\n{\n"
+    "    char err[256], tag[32];\n    int rank;\n"
+    "    snprintf(tag, sizeof tag, \"%%d%%s\", k, copy ? \" copy\" : \"\");\n"
+    "    if (axe_nccl_exchange(tag, p, s, src, dst, ax_nccl_comm, "
     "MPI_COMM_WORLD, stream, err,\n"
     "                          sizeof err) == 0)\n        return 0;\n"
     "    MPI_Comm_rank(MPI_COMM_WORLD, &rank);\n"
-    "    fprintf(stderr, \"rank %%d: device op %%d (line %%d): %%s\\n\", "
-    "rank, k, line, err);\n"
+    "    fprintf(stderr, \"rank %%d: device op %%d (line %%d)%%s: %%s\\n\", "
+    "rank, k, line,\n"
+    "            copy ? \" (its copy of an operand first)\" : \"\", err);\n"
     "    MPI_Abort(MPI_COMM_WORLD, 1);\n    return 1;\n}\n";
+
+/* The harness's timing of a mesh program (compiler_emit_harness.c): the
+ * device idle, then wall-clock from a barrier; every rank's verdict on
+ * stopping; the slowest rank's seconds. */
+static const char mesh_timing[] =
+    "\n#ifdef AXE_KERNEL_MAIN\n"
+    "static double ax_mesh_now(void)\n{\n"
+    "    (void)cudaDeviceSynchronize();\n"
+    "    MPI_Barrier(MPI_COMM_WORLD);\n    return MPI_Wtime();\n}\n\n"
+    "static int ax_mesh_stop(int stop)\n{\n"
+    "    MPI_Allreduce(MPI_IN_PLACE, &stop, 1, MPI_INT, MPI_MAX, "
+    "MPI_COMM_WORLD);\n    return stop;\n}\n\n"
+    "static double ax_mesh_max(double s)\n{\n"
+    "    MPI_Allreduce(MPI_IN_PLACE, &s, 1, MPI_DOUBLE, MPI_MAX, "
+    "MPI_COMM_WORLD);\n    return s;\n}\n#endif\n";
 
 void axe__cuda_mesh_decls(ax_text *t, const axe_program *p)
 {
@@ -80,24 +98,51 @@ void axe__cuda_mesh_decls(ax_text *t, const axe_program *p)
                      "#define OMPI_SKIP_MPICXX 1\n#define MPICH_SKIP_MPICXX 1\n"
                      "#include <mpi.h>\n#include \"compiler_mpi_rt.h\"\n"
                      "#include \"compiler_nccl_rt.h\"\n");
-    axe__emit_mpi_plans(t, p, "axe_nccl_sched");
+    axe__emit_mpi_plans(t, p, "axe_nccl_sched", false);
     axe__text_put(t, setup);
-    axe__text_put(t, "\n/* The schedules and the communicator, at the end "
-                     "of main(). */\nstatic void ax_mpi_free(void)\n{\n");
+    axe__cuda_devgemm_decls(t, p);
+    axe__text_put(t, "\n/* The schedules, buffers and the communicator, at "
+                     "the end of main(). */\nstatic void ax_mpi_free(void)"
+                     "\n{\n");
     for (k = 0; k < p->ndevops; k++)
         axe__text_put(t, "    axe_nccl_sched_free(&ax_dev%d_sched);\n", k);
-    axe__text_put(t, "    if (ax_nccl_comm != NULL)\n"
-                     "        ncclCommDestroy(ax_nccl_comm);\n"
-                     "    ax_nccl_comm = NULL;\n}\n");
+    axe__cuda_devgemm_free(t, p);
+    axe__text_put(t,
+                  "    if (ax_nccl_comm != NULL)\n"
+                  "        ncclCommDestroy(ax_nccl_comm);\n"
+                  "    ax_nccl_comm = NULL;\n}\n%s",
+                  mesh_timing);
 }
 
-/* The tensor parameters' names, comma-separated. */
+/* The tensor parameters' names, then the runtime scalars',
+ * comma-separated. */
 static void args(ax_text *t, const axe_program *p)
 {
     int i, n = 0;
     for (i = 0; i < p->ntensors; i++)
         if (p->tensors[i].param)
             axe__text_put(t, "%s%s", n++ ? ", " : "", p->tensors[i].cname);
+    for (i = 0; i < p->nscalars; i++)
+        axe__text_put(t, "%ss_%s", n++ ? ", " : "", p->scalar_name[i]);
+}
+
+/* Device operator "s" between the segments' launches. */
+static void devop_call(ax_text *t, const axe_program *p, const ax_stmt *s)
+{
+    int k = s->index;
+    if (s->op == AX_OP_GEMM) {
+        axe__text_put(t,
+                      "        ax_rc = ax_dev%d_run(%s, %s, %s, ax_stream);\n",
+                      k, p->tensors[s->args[1].tensor].cname,
+                      p->tensors[s->args[2].tensor].cname,
+                      p->tensors[s->args[0].tensor].cname);
+        return;
+    }
+    axe__text_put(t,
+                  "        ax_rc = ax_nccl_devop(%d, %d, 0, &ax_dev%d, "
+                  "&ax_dev%d_sched, %s, %s, ax_stream);\n",
+                  k, s->line, k, k, p->tensors[s->args[1].tensor].cname,
+                  p->tensors[s->args[0].tensor].cname);
 }
 
 void axe__cuda_mesh_launcher(ax_text *t, const axe_program *p)
@@ -108,14 +153,20 @@ void axe__cuda_mesh_launcher(ax_text *t, const axe_program *p)
                   "operator between them\n * (NCCL on the same stream); "
                   "the tensors are this rank's device buffers.\n * Returns "
                   "the CUDA error code of a launch (a device operator's "
-                  "failure ends the\n * MPI job). */\nextern \"C\" int "
-                  "axe_launch_%s(",
+                  "failure ends the\n * MPI job). The runtime scalars "
+                  "follow the tensors, as on one device. */\nextern \"C\" "
+                  "int axe_launch_%s(",
                   p->name, p->name);
     for (i = 0; i < p->ntensors; i++)
         if (p->tensors[i].param)
             axe__text_put(t, "%s%s *%s", n++ ? ", " : "",
                           axe__dtype_ctype(p->tensors[i].dtype),
                           p->tensors[i].cname);
+    for (i = 0; i < p->nscalars; i++)
+        axe__text_put(t, "%s%s s_%s", n++ ? ", " : "",
+                      p->scalar_dtype[i] != AXE_DTYPE_I32 ? "double"
+                                                          : "int32_t",
+                      p->scalar_name[i]);
     axe__text_put(t, "%scudaStream_t ax_stream)\n{\n    int ax_rc;\n",
                   n ? ", " : "");
     for (k = 0; k <= p->ndevops; k++) {
@@ -125,13 +176,9 @@ void axe__cuda_mesh_launcher(ax_text *t, const axe_program *p)
         axe__text_put(t, "%s%dL, ax_stream);\n", n ? ", " : "", k);
         if (s == NULL)
             break;
-        axe__text_put(t,
-                      "    if (ax_rc == 0)\n        ax_rc = ax_nccl_devop(%d, "
-                      "%d, &ax_dev%d, &ax_dev%d_sched, %s, %s, "
-                      "ax_stream);\n    if (ax_rc != 0)\n        return "
-                      "ax_rc;\n",
-                      k, s->line, k, k, p->tensors[s->args[1].tensor].cname,
-                      p->tensors[s->args[0].tensor].cname);
+        axe__text_put(t, "    if (ax_rc == 0)\n");
+        devop_call(t, p, s);
+        axe__text_put(t, "    if (ax_rc != 0)\n        return ax_rc;\n");
     }
     axe__text_put(t, "    return ax_rc;\n}\n");
 }
@@ -146,27 +193,16 @@ void axe__cuda_mesh_main(ax_text *t, const axe_program *p)
 
 axe_status axe__cuda_mesh_check(const axe_program *p, axe_diag *diag)
 {
-    int k;
-    if (p->nscalars > 0)
-        return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
-                         "kernel '%s': runtime scalars in a mesh program: "
-                         "not yet on --target cuda (size it with -D; "
-                         "--target mpi takes them)",
-                         p->name);
-    for (k = 0; k < p->ndevops; k++)
-        if (p->devops[k]->op == AX_OP_GEMM)
-            return axe__fail(diag, AXE_ERR_UNSUPPORTED, p->devops[k]->off,
-                             "device gemm (line %d): not yet on --target "
-                             "cuda (its NCCL path runs device copy and "
-                             "reduce; --target mpi runs device gemm)",
-                             p->devops[k]->line);
     return axe__mpi_check(p, diag);
 }
 
 /* The NCCL call the plan's collective becomes when the schedule's pieces
- * allow it (one contiguous run per device, in rank order). */
+ * allow it (one contiguous run per device, in rank order). On one device
+ * a reduce is the runtime's fold and a one-rank ncclAllReduce. */
 static const char *nccl_call(const ax_dist_plan *pl)
 {
+    if (pl->ndev == 1 && pl->reduce)
+        return "ncclAllReduce";
     if (pl->kind == AX_COLL_LOCAL)
         return NULL;
     if (pl->groups == 1 && pl->kind == AX_COLL_ALLGATHER)
@@ -180,31 +216,38 @@ static const char *nccl_call(const ax_dist_plan *pl)
     return "";
 }
 
+void axe__cuda_plan_explain(ax_text *t, const ax_dist_plan *pl,
+                            const char *what)
+{
+    const char *call = nccl_call(pl);
+    if (call == NULL)
+        axe__text_put(t,
+                      "  cuda: %snothing crosses devices: copies by a "
+                      "packing kernel, no NCCL call\n",
+                      what);
+    else if (call[0] == '\0')
+        axe__text_put(t,
+                      "  cuda: %sNCCL ncclSend/ncclRecv, one pair per peer "
+                      "with data inside ncclGroupStart/ncclGroupEnd, "
+                      "strided pieces packed and unpacked by kernels\n",
+                      what);
+    else
+        axe__text_put(t,
+                      "  cuda: %sNCCL %s when each device's piece is one "
+                      "contiguous run in rank order (the runtime's schedule "
+                      "checks it on every rank at the first call), else "
+                      "grouped ncclSend/ncclRecv with packing kernels\n",
+                      what, call);
+}
+
 void axe__cuda_devop_explain(ax_text *t, const axe_program *p, const ax_stmt *s)
 {
     ax_dist_plan pl;
     axe_diag d;
-    const char *call;
-    if (s->op == AX_OP_GEMM) {
-        axe__text_put(t, "  cuda: device gemm: not yet on this target "
-                         "(--target mpi runs it)\n");
+    if (p->ndev == 0)
         return;
-    }
-    if (p->ndev == 0 || axe__mpi_plan(p, s, &pl, &d) != AXE_OK)
-        return;
-    call = nccl_call(&pl);
-    if (call == NULL)
-        axe__text_put(t, "  cuda: nothing crosses devices: copies by a "
-                         "packing kernel, no NCCL call\n");
-    else if (call[0] == '\0')
-        axe__text_put(t, "  cuda: NCCL ncclSend/ncclRecv, one pair per peer "
-                         "with data inside ncclGroupStart/ncclGroupEnd, "
-                         "strided pieces packed and unpacked by kernels\n");
-    else
-        axe__text_put(t,
-                      "  cuda: NCCL %s when each device's piece is one "
-                      "contiguous run in rank order (the runtime's schedule "
-                      "checks it on every rank at the first call), else "
-                      "grouped ncclSend/ncclRecv with packing kernels\n",
-                      call);
+    if (s->op == AX_OP_GEMM)
+        axe__cuda_devgemm_explain(t, p, s);
+    else if (axe__mpi_plan(p, s, &pl, &d) == AXE_OK)
+        axe__cuda_plan_explain(t, &pl, "");
 }

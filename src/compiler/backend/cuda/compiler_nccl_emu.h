@@ -311,9 +311,17 @@ inline ncclResult_t run(std::vector<call> &g)
     return r != ncclSuccess ? r : w;
 }
 
-/* A call: checked, then deferred inside a group or run alone. */
-inline ncclResult_t enqueue(const call &c, size_t mul, bool reduce)
+/* A call of kind "kind" (the API's arguments; "peer": the peer or the
+ * root): checked (the whole buffer of a reduce-scatter's or all-gather's
+ * nranks pieces within MPI's count), then deferred inside a group or run
+ * alone; "reduce": the call reduces. */
+inline ncclResult_t post(int kind, const void *send, void *recv, size_t count,
+                         ncclDataType_t type, ncclRedOp_t op, int peer,
+                         ncclComm_t comm, bool reduce)
 {
+    const call c = {kind, send, recv, count, type, op, peer, comm};
+    bool whole = kind == ALLGATHER || kind == REDUCE_SCATTER;
+    size_t mul = whole && comm != nullptr ? (size_t)comm->nranks : 1;
     ncclResult_t r = check(c, mul, reduce);
     std::vector<call> one(1, c);
     if (r != ncclSuccess)
@@ -425,44 +433,23 @@ inline ncclResult_t ncclSend(const void *sendbuff, size_t count,
                              ncclDataType_t type, int peer, ncclComm_t comm,
                              cudaStream_t)
 {
-    axe_nccl_emu::call c = {axe_nccl_emu::SEND,
-                            sendbuff,
-                            nullptr,
-                            count,
-                            type,
-                            ncclSum,
-                            peer,
-                            comm};
-    return axe_nccl_emu::enqueue(c, 1, false);
+    return axe_nccl_emu::post(axe_nccl_emu::SEND, sendbuff, nullptr, count,
+                              type, ncclSum, peer, comm, false);
 }
 
 inline ncclResult_t ncclRecv(void *recvbuff, size_t count, ncclDataType_t type,
                              int peer, ncclComm_t comm, cudaStream_t)
 {
-    axe_nccl_emu::call c = {axe_nccl_emu::RECV,
-                            nullptr,
-                            recvbuff,
-                            count,
-                            type,
-                            ncclSum,
-                            peer,
-                            comm};
-    return axe_nccl_emu::enqueue(c, 1, false);
+    return axe_nccl_emu::post(axe_nccl_emu::RECV, nullptr, recvbuff, count,
+                              type, ncclSum, peer, comm, false);
 }
 
 inline ncclResult_t ncclAllGather(const void *sendbuff, void *recvbuff,
                                   size_t sendcount, ncclDataType_t type,
                                   ncclComm_t comm, cudaStream_t)
 {
-    axe_nccl_emu::call c = {axe_nccl_emu::ALLGATHER,
-                            sendbuff,
-                            recvbuff,
-                            sendcount,
-                            type,
-                            ncclSum,
-                            0,
-                            comm};
-    return axe_nccl_emu::enqueue(c, comm ? (size_t)comm->nranks : 1, false);
+    return axe_nccl_emu::post(axe_nccl_emu::ALLGATHER, sendbuff, recvbuff,
+                              sendcount, type, ncclSum, 0, comm, false);
 }
 
 inline ncclResult_t ncclReduceScatter(const void *sendbuff, void *recvbuff,
@@ -470,39 +457,24 @@ inline ncclResult_t ncclReduceScatter(const void *sendbuff, void *recvbuff,
                                       ncclRedOp_t op, ncclComm_t comm,
                                       cudaStream_t)
 {
-    axe_nccl_emu::call c = {axe_nccl_emu::REDUCE_SCATTER,
-                            sendbuff,
-                            recvbuff,
-                            recvcount,
-                            type,
-                            op,
-                            0,
-                            comm};
-    return axe_nccl_emu::enqueue(c, comm ? (size_t)comm->nranks : 1, true);
+    return axe_nccl_emu::post(axe_nccl_emu::REDUCE_SCATTER, sendbuff, recvbuff,
+                              recvcount, type, op, 0, comm, true);
 }
 
 inline ncclResult_t ncclAllReduce(const void *sendbuff, void *recvbuff,
                                   size_t count, ncclDataType_t type,
                                   ncclRedOp_t op, ncclComm_t comm, cudaStream_t)
 {
-    axe_nccl_emu::call c = {
-        axe_nccl_emu::ALLREDUCE, sendbuff, recvbuff, count, type, op, 0, comm};
-    return axe_nccl_emu::enqueue(c, 1, true);
+    return axe_nccl_emu::post(axe_nccl_emu::ALLREDUCE, sendbuff, recvbuff,
+                              count, type, op, 0, comm, true);
 }
 
 inline ncclResult_t ncclBroadcast(const void *sendbuff, void *recvbuff,
                                   size_t count, ncclDataType_t type, int root,
                                   ncclComm_t comm, cudaStream_t)
 {
-    axe_nccl_emu::call c = {axe_nccl_emu::BCAST,
-                            sendbuff,
-                            recvbuff,
-                            count,
-                            type,
-                            ncclSum,
-                            root,
-                            comm};
-    return axe_nccl_emu::enqueue(c, 1, false);
+    return axe_nccl_emu::post(axe_nccl_emu::BCAST, sendbuff, recvbuff, count,
+                              type, ncclSum, root, comm, false);
 }
 
 inline ncclResult_t ncclReduce(const void *sendbuff, void *recvbuff,
@@ -510,9 +482,8 @@ inline ncclResult_t ncclReduce(const void *sendbuff, void *recvbuff,
                                ncclRedOp_t op, int root, ncclComm_t comm,
                                cudaStream_t)
 {
-    axe_nccl_emu::call c = {
-        axe_nccl_emu::REDUCE, sendbuff, recvbuff, count, type, op, root, comm};
-    return axe_nccl_emu::enqueue(c, 1, true);
+    return axe_nccl_emu::post(axe_nccl_emu::REDUCE, sendbuff, recvbuff, count,
+                              type, op, root, comm, true);
 }
 
 #endif

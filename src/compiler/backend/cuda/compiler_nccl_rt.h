@@ -21,7 +21,8 @@
  *     ncclGroupStart/ncclGroupEnd. Copies travel as ncclUint8 (count *
  *     element size), reductions as ncclFloat32/ncclFloat64/ncclInt32.
  * With AXE_NCCL_TRACE=FILE in the environment, rank 0 appends a line
- * "devop K NAME" per operator to FILE when its schedule is built (the NCCL
+ * "devop K NAME" per operator ("devop K copy NAME" for a device gemm's
+ * copy of an operand first) to FILE when its schedule is built (the NCCL
  * call it takes), for the tests.
  * Under AXE_CUDA_EMULATE the NCCL calls are compiler_nccl_emu.h's (MPI on
  * host memory). Invariant: an error is a nonzero return and a message in
@@ -190,15 +191,15 @@ static inline void axe_nccl_sched_free(axe_nccl_sched *s)
     memset(s, 0, sizeof *s);
 }
 
-/* Rank 0's trace line (AXE_NCCL_TRACE) of device operator "k". */
-static inline void axe_nccl_trace(int k, const axe_nccl_sched *s)
+/* Rank 0's trace line (AXE_NCCL_TRACE) of device operator "tag". */
+static inline void axe_nccl_trace(const char *tag, const axe_nccl_sched *s)
 {
     const char *path = getenv("AXE_NCCL_TRACE");
     FILE *f;
     if (path == NULL || path[0] == '\0' || s->m.me != 0)
         return;
     if ((f = fopen(path, "a")) != NULL) {
-        fprintf(f, "devop %d %s\n", k, axe_nccl_path_name(s->m.path));
+        fprintf(f, "devop %s %s\n", tag, axe_nccl_path_name(s->m.path));
         fclose(f);
     }
 }
@@ -381,13 +382,15 @@ static inline int axe_nccl_failed(const axe_nccl_rc *rc, char *err, size_t len)
     return 0;
 }
 
-/* Runs device operator "k" (plan "p") on this rank's device buffers: src
+/* Runs device operator "tag" (plan "p"; the tag names it in the trace:
+ * "K", or "K copy" for a device gemm's copy of an operand first) on this
+ * rank's device buffers: src
  * (p->src_size elements) to dst (p->dst_size), on "stream" of NCCL
  * communicator "comm", whose ranks are those of MPI communicator "mcomm"
  * (the schedule's agreement). The schedule "s" (zeroed before the first
  * call) is built on the first call, collectively. 0, or 1 with the reason
  * in "err". */
-static inline int axe_nccl_exchange(int k, const axe_mpi_plan *p,
+static inline int axe_nccl_exchange(const char *tag, const axe_mpi_plan *p,
                                     axe_nccl_sched *s, const void *src,
                                     void *dst, ncclComm_t comm, MPI_Comm mcomm,
                                     cudaStream_t stream, char *err, size_t len)
@@ -401,7 +404,7 @@ static inline int axe_nccl_exchange(int k, const axe_mpi_plan *p,
         if (axe_nccl_sched_device(p, s))
             return axe_mpi_fail(err, len,
                                 "exchange: out of device or host memory");
-        axe_nccl_trace(k, s);
+        axe_nccl_trace(tag, s);
     }
     if (s->m.path == AXE_MPI_PATH_ALLREDUCE ||
         s->m.path == AXE_MPI_PATH_REDUCE_SCATTER)

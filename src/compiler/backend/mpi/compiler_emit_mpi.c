@@ -100,9 +100,9 @@ static void put_plan(ax_text *t, const axe_program *p, int k,
 }
 
 /* Device operator "k"'s plan, its schedule of type "sched" (and a
- * device gemm's local GEMM). */
+ * device gemm's copy first; with "host", its buffers and local GEMM). */
 static void put_devop(ax_text *t, const axe_program *p, int k,
-                      const char *sched)
+                      const char *sched, bool host)
 {
     const ax_stmt *s = p->devops[k];
     ax_dist_plan *pl = malloc(sizeof *pl);
@@ -113,7 +113,7 @@ static void put_devop(ax_text *t, const axe_program *p, int k,
         t->status = AXE_ERR_UNSUPPORTED; /* the check refused it */
     else if (s->op == AX_OP_GEMM) {
         put_plan(t, p, k, pl, s, g->part.span, sched);
-        axe__emit_mpi_gemm(t, p, s, g);
+        axe__emit_mpi_gemm(t, p, s, g, sched, host);
     } else
         put_plan(t, p, k, pl, s, p->tensors[s->args[1].tensor].span, sched);
     free(pl);
@@ -150,11 +150,12 @@ static int copied_of(const axe_program *p, const ax_stmt *s)
 
 /* Every device operator's plan as static data (ax_devK, ax_devK_sched
  * of type "sched"); shared with the CUDA backend's mesh programs. */
-void axe__emit_mpi_plans(ax_text *t, const axe_program *p, const char *sched)
+void axe__emit_mpi_plans(ax_text *t, const axe_program *p, const char *sched,
+                         bool host)
 {
     int k;
     for (k = 0; k < p->ndevops && t->status == AXE_OK; k++)
-        put_devop(t, p, k, sched);
+        put_devop(t, p, k, sched, host);
 }
 
 /* Whether some device operator calls ax_mpi_devop: all but a chunked
@@ -173,7 +174,7 @@ static void decls(ax_text *t, const axe_program *p)
 {
     int k, *copied = calloc((size_t)p->ndevops + 1, sizeof *copied);
     axe__text_put(t, "\n#include <mpi.h>\n#include \"compiler_mpi_rt.h\"\n");
-    axe__emit_mpi_plans(t, p, "axe_mpi_sched");
+    axe__emit_mpi_plans(t, p, "axe_mpi_sched", true);
     if (devop_used(p))
         axe__text_put(
             t, "\n/* Device operator k (line L) on this rank's buffers; "

@@ -44,9 +44,10 @@ static void put_addr(ax_text *t, const ax_tensor *x, const char *i,
 }
 
 /* The dot product of row "i" of A_local and row "j" of B_local into
- * "acc" (declared by the caller, zeroed), k in increasing order. */
-static void put_dot(ax_text *t, const axe_program *p, const ax_stmt *s,
-                    const ax_dist_gemm *g, const char *ind)
+ * "acc" (declared by the caller, zeroed), k in increasing order; shared
+ * with the CUDA backend's local GEMM kernel (compiler_dist.h). */
+void axe__emit_dist_gemm_dot(ax_text *t, const axe_program *p, const ax_stmt *s,
+                             const ax_dist_gemm *g, const char *ind)
 {
     const ax_tensor *a =
         g->copied == 1 ? &g->moved : &p->tensors[s->args[1].tensor];
@@ -85,15 +86,16 @@ static void put_elems(ax_text *t, const axe_program *p, const ax_stmt *s,
                   k, s->chunks, k, ct, k, k, ct, k, ct, k,
                   i32 ? "uint32_t" : ct, (long long)g->nloc,
                   (long long)g->nloc);
-    put_dot(t, p, s, g, "        ");
+    axe__emit_dist_gemm_dot(t, p, s, g, "        ");
     axe__text_put(t, "        ((%s *)out)[e] = (%s)acc;\n    }\n}\n", ct, ct);
     axe__text_put(t, "static axe_mpi_chunked ax_dev%d_chunked;\n", k);
 }
 
 /* The copy of operand g->copied first: its plan as data
- * ("ax_devK_cp"), its schedule and the buffer it lands in. */
+ * ("ax_devK_cp"), its schedule (of type "sched") and, with "host", the
+ * buffer it lands in (the CUDA backend's is device memory). */
 static void put_copy(ax_text *t, const axe_program *p, const ax_stmt *s,
-                     const ax_dist_gemm *g)
+                     const ax_dist_gemm *g, const char *sched, bool host)
 {
     const ax_tensor *x = &p->tensors[s->args[g->copied].tensor];
     ax_dist_plan *pl = malloc(sizeof *pl);
@@ -114,25 +116,28 @@ static void put_copy(ax_text *t, const axe_program *p, const ax_stmt *s,
                   "static const axe_mpi_plan ax_dev%d_cp = {%d, %d, %d, %d, "
                   "ax_dev%d_cp_digit, ax_dev%d_cp_rep, ax_dev%d_cp_rep + %d, "
                   "%lld, %lld, %lld, %lld, 0, %d, %lld, %lld};\n"
-                  "static axe_mpi_sched ax_dev%d_cp_sched;\n"
-                  "static %s ax_dev%d_mv[%lld];\n",
+                  "static %s ax_dev%d_cp_sched;\n",
                   k, (int)pl->ndev, (int)pl->ndigits, (int)pl->nsrc_rep,
                   (int)pl->ndst_rep, k, k, k, (int)pl->nsrc_rep,
                   (long long)pl->src_dev0, (long long)pl->src_m0,
                   (long long)pl->dst_dev0, (long long)pl->dst_m0, (int)x->dtype,
-                  (long long)x->span, (long long)g->moved.span, k,
-                  axe__dtype_ctype(x->dtype), k, (long long)g->moved.span);
+                  (long long)x->span, (long long)g->moved.span, sched, k);
+    if (host)
+        axe__text_put(t, "static %s ax_dev%d_mv[%lld];\n",
+                      axe__dtype_ctype(x->dtype), k, (long long)g->moved.span);
     free(pl);
 }
 
 void axe__emit_mpi_gemm(ax_text *t, const axe_program *p, const ax_stmt *s,
-                        const ax_dist_gemm *g)
+                        const ax_dist_gemm *g, const char *sched, bool host)
 {
     const ax_tensor *a = &p->tensors[s->args[1].tensor];
     const char *ct = axe__dtype_ctype(a->dtype);
     int k = s->index;
     if (g->copied > 0)
-        put_copy(t, p, s, g);
+        put_copy(t, p, s, g, sched, host);
+    if (!host)
+        return;
     if (s->chunks > 0) {
         put_elems(t, p, s, g);
         return;
@@ -150,7 +155,7 @@ void axe__emit_mpi_gemm(ax_text *t, const axe_program *p, const ax_stmt *s,
                   ct, k, (long long)g->part.span, k, k, ct, ct, ct,
                   (long long)g->mloc, (long long)g->nloc,
                   a->dtype == AXE_DTYPE_I32 ? "uint32_t" : ct);
-    put_dot(t, p, s, g, "            ");
+    axe__emit_dist_gemm_dot(t, p, s, g, "            ");
     axe__text_put(t,
                   "            c[i * %lld + j] = (%s)acc;\n"
                   "        }\n}\n",

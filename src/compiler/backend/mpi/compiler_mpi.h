@@ -16,10 +16,12 @@
  * AXE_LAYOUT_MAX_REPLICA (8) already. */
 #define AX_MPI_MAX_DIGITS 32
 
-/* device gemm "s" (compiler_emit_mpi_gemm.c): its partial buffer and
- * local GEMM function, planned as "g"; the call of both at its place. */
+/* device gemm "s" (compiler_emit_mpi_gemm.c), planned as "g": the plan
+ * of an operand's copy first (its schedule of type "sched") and, with
+ * "host" (the mpi target), the copy's buffer, the partial buffer and the
+ * local GEMM function; the call of both at its place. */
 void axe__emit_mpi_gemm(ax_text *t, const axe_program *p, const ax_stmt *s,
-                        const ax_dist_gemm *g);
+                        const ax_dist_gemm *g, const char *sched, bool host);
 void axe__emit_mpi_gemm_call(ax_text *t, const axe_program *p, const ax_stmt *s,
                              int copied);
 /* "NAME_tab[]" (tabled digits' cells, if any), "NAME_digit[]" and
