@@ -1203,5 +1203,31 @@ else
     echo "FAIL: --trn lanes=4: $(head -c 300 "$tmp/err")"
 fi
 
+# A target refuses a kind of kernel it never runs before dispatch looks
+# at its operators (compiler_backend.h, "scope"): a core kernel on cuda
+# and mpi, a cta kernel on trn-sim, for that reason and not for one of
+# the operators' schedules (copy.dma "has no" schedule on cuda).
+scope_refused() {
+    local file=$1 target=$2 pat=$3
+    if ! "$AXE" compile "$file" --target "$target" >"$tmp/out" 2>"$tmp/err" &&
+        [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
+        grep -q -- "$pat" "$tmp/err"; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL: --target $target of $file: expected '$pat', got: $(head -c 300 "$tmp/err")"
+    fi
+}
+scope_refused "$SRC/tests/kernels/trn_sim_serial.axe" cuda \
+    "error: kernel 'trn_sim_serial' is a core kernel (sbuf, psum): the cuda backend has no accelerator core"
+scope_refused "$SRC/examples/kernels/trn_gemm.axe" cuda \
+    "error: kernel 'trn_gemm' is a core kernel (sbuf, psum): the cuda backend has no accelerator core"
+scope_refused "$SRC/tests/kernels/trn_sim_serial.axe" mpi \
+    "error: kernel 'trn_sim_serial' is a core kernel (sbuf, psum): the mpi backend has no accelerator core"
+scope_refused "$SRC/examples/kernels/gemm_mma.axe" mpi \
+    "error: kernel 'gemm_mma' declares no mesh: the mpi target runs a program with a device mesh"
+scope_refused "$SRC/examples/kernels/gemm_mma.axe" trn-sim \
+    "error: kernel 'gemm_mma' is not a core kernel: the trn-sim target runs"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

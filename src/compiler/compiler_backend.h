@@ -8,6 +8,10 @@
  *   - "schedules": the schedules it can emit, each from an architecture
  *     on (NULL: every schedule of dispatch); dispatch rejects the others
  *     with the reason, as any schedule whose predicate fails;
+ *   - "scope": whether it runs this kind of kernel at all (a core
+ *     kernel, a mesh program), checked before dispatch, so that a kernel
+ *     of a kind it never runs is refused for that and not for one of its
+ *     operators' schedules;
  *   - "check": what else of a dispatched program it cannot emit (a
  *     dtype, a statement), refused with the reason at compile time;
  *   - "explain": the instructions it chooses for an operator (--explain);
@@ -72,6 +76,8 @@ typedef struct ax_backend {
      * access macros AXE_LD / AXE_ST / AXE_ATOM / AXE_LDV / AXE_STV
      * (CUDA: the emulation's race detector; axe__emit_access_open). */
     bool access_macros;
+    /* NULL: every kind of kernel (see "scope" above). */
+    axe_status (*scope)(const axe_program *p, axe_diag *diag);
     axe_status (*check)(const axe_program *p, axe_diag *diag);
     void (*explain)(ax_text *t, const axe_program *p, const ax_stmt *s);
     /* The lines --explain adds to a device operator's (NULL: none): how

@@ -667,7 +667,9 @@ axe_status axe__program_dispatch(axe_program *p, axe_diag *diag)
                          "simplest schedule itself",
                          p->opts.forced_op[0], p->opts.forced_schedule[0]);
     AXE_TRY(check_forced(p, diag));
-    AXE_TRY(dispatch_block(p, p->body, diag));
     b = axe__backend_of(p);
+    if (b->scope != NULL) /* a kind of kernel the target never runs */
+        AXE_TRY(b->scope(p, diag));
+    AXE_TRY(dispatch_block(p, p->body, diag));
     return b->check != NULL ? b->check(p, diag) : AXE_OK;
 }

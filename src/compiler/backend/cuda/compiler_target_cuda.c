@@ -67,18 +67,24 @@ static const ax_stmt *refused_op(const axe_program *p, const ax_stmt *s,
     return NULL;
 }
 
-static axe_status check(const axe_program *p, axe_diag *diag)
+/* Before dispatch: CTA and grid kernels, with or without a mesh. */
+static axe_status scope(const axe_program *p, axe_diag *diag)
 {
-    static const int64_t limit[] = {2147483647, 65535, 65535};
-    const char *why = NULL;
-    const ax_stmt *s = refused_op(p, p->body, &why);
-    int d, arch = axe__backend_arch(p);
     if (p->core)
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
                          "kernel '%s' is a core kernel (sbuf, psum): the "
                          "cuda backend has no accelerator core (--target c "
                          "runs it)",
                          p->name);
+    return AXE_OK;
+}
+
+static axe_status check(const axe_program *p, axe_diag *diag)
+{
+    static const int64_t limit[] = {2147483647, 65535, 65535};
+    const char *why = NULL;
+    const ax_stmt *s = refused_op(p, p->body, &why);
+    int d, arch = axe__backend_arch(p);
     if (s != NULL)
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off, "%s", why);
     if (p->threads > CUDA_MAX_THREADS)
@@ -166,6 +172,7 @@ const ax_backend axe__backend_cuda = {
     .async_copy = async_copies,
     .start_error = axe__cuda_start_error,
     .access_macros = true,
+    .scope = scope,
     .check = check,
     .explain = explain,
     .devop_explain = axe__cuda_devop_explain,

@@ -115,9 +115,9 @@ static axe_status devop_check(const axe_program *p, const ax_stmt *s,
     return AXE_OK;
 }
 
-axe_status axe__mpi_check(const axe_program *p, axe_diag *diag)
+/* Before dispatch: a mesh program of CTA and grid kernels. */
+static axe_status mpi_scope(const axe_program *p, axe_diag *diag)
 {
-    int k;
     if (p->core)
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
                          "kernel '%s' is a core kernel (sbuf, psum): the mpi "
@@ -129,6 +129,12 @@ axe_status axe__mpi_check(const axe_program *p, axe_diag *diag)
                          "a program with a device mesh (`mesh(P);`) on P "
                          "ranks (--target c runs one device)",
                          p->name);
+    return AXE_OK;
+}
+
+axe_status axe__mpi_check(const axe_program *p, axe_diag *diag)
+{
+    int k;
     if (local_bytes(p) > INT_MAX)
         return axe__fail(diag, AXE_ERR_CAPACITY, -1,
                          "kernel '%s': %lld bytes of local buffers per "
@@ -148,6 +154,7 @@ const ax_backend axe__backend_mpi = {
     .nschedules = 0,
     .reg_index = "[ax_tid]",
     .vec_type = NULL,
+    .scope = mpi_scope,
     .check = axe__mpi_check,
     .explain = NULL,
     .emit = axe__emit_mpi,

@@ -65,14 +65,20 @@ static axe_status check_block(const axe_program *p, const ax_stmt *s,
     return AXE_OK;
 }
 
-static axe_status trn_check(const axe_program *p, axe_diag *diag)
+/* Before dispatch: core kernels only. */
+static axe_status trn_scope(const axe_program *p, axe_diag *diag)
 {
-    int i;
     if (!p->core)
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
                          "kernel '%s' is not a core kernel: the trn-sim "
                          "target runs `kernel NAME(...) core` kernels",
                          p->name);
+    return AXE_OK;
+}
+
+static axe_status trn_check(const axe_program *p, axe_diag *diag)
+{
+    int i;
     for (i = 0; i < p->ntensors; i++)
         if (p->tensors[i].dyn_extent != NULL)
             return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
@@ -92,6 +98,7 @@ const ax_backend axe__backend_trn = {
     .nschedules = 0,
     .reg_index = "[ax_tid]",
     .vec_type = NULL,
+    .scope = trn_scope,
     .check = trn_check,
     .explain = NULL,
     .emit = axe__emit_trn,
