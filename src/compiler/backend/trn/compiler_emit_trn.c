@@ -9,8 +9,10 @@
  * byte offset in every partition of the simulator's SBUF (PSUM), in
  * declaration order, at a multiple of its element size (of a PSUM bank);
  * each HBM tensor is the kernel's parameter, registered as a memory of
- * its own. The run ends with ax_trn_finish: the cycles on stderr, or the
- * first failed access and exit 1.
+ * its own. The run ends with ax_trn_finish, which keeps the outcome for
+ * k_NAME_trn_error and k_NAME_trn_cycles (a caller such as axe.kernel
+ * reads them); the harness main prints it with ax_trn_report (the
+ * cycles on stderr, or the first failed access and exit 1).
  */
 #include <string.h>
 
@@ -29,6 +31,8 @@ typedef struct trn_layout {
     int64_t used[2];
     int nhbm;
 } trn_layout;
+
+static void outcome(ax_text *t, const axe_program *p);
 
 static int64_t round_up(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
 
@@ -93,6 +97,7 @@ static void decls(ax_text *t, const axe_program *p)
                       axe_dtype_size(x->dtype), i + 1 < p->ntensors ? "," : "");
     }
     axe__text_put(t, "};\n");
+    outcome(t, p);
 }
 
 static void begin(ax_text *t, const axe_program *p)
@@ -116,10 +121,40 @@ static void begin(ax_text *t, const axe_program *p)
     }
 }
 
+/* The run's end: the outcome kept for k_NAME_trn_error and
+ * k_NAME_trn_cycles; the harness main prints it (and exits 1 on a
+ * failure, as axe run expects). */
 static void end(ax_text *t, const axe_program *p)
 {
     (void)p;
-    axe__text_put(t, "    ax_trn_finish(&ax_sim);\n");
+    axe__text_put(t, "    ax_trn_finish(&ax_sim);\n"
+                     "#ifdef AXE_KERNEL_MAIN\n"
+                     "    ax_trn_report(&ax_sim);\n"
+                     "#endif\n");
+}
+
+/* The outcome of the last launch, for a caller of the kernel function
+ * (axe.kernel): its first failure, its cycles and per-engine counts. */
+static void outcome(ax_text *t, const axe_program *p)
+{
+    axe__text_put(
+        t,
+        "\n/* The last launch's first failure (the instruction and the "
+        "limit), or NULL. */\n"
+        "const char *k_%s_trn_error(void)\n{\n"
+        "    return ax_sim.failed ? ax_sim.err : NULL;\n}\n\n"
+        "/* The last launch's simulated cycles; per engine (tensor, vector, "
+        "scalar,\n * dma_in, dma_out) its instructions into count[k] and "
+        "its busy cycles\n * into busy[k] (a NULL array: not wanted). "
+        "*/\n"
+        "long long k_%s_trn_cycles(long long *count, long long *busy)\n"
+        "{\n    int k;\n"
+        "    for (k = 0; k < AX_TRN_NENGINES; k++) {\n"
+        "        if (count != NULL)\n            count[k] = "
+        "ax_sim.count[k];\n"
+        "        if (busy != NULL)\n            busy[k] = ax_sim.busy[k];\n"
+        "    }\n    return ax_sim.cycles;\n}\n",
+        p->name, p->name);
 }
 
 /* Descriptor "d" as an ax_trn_d initializer. */

@@ -17,7 +17,8 @@
  *     against its tensor and the model (partition range, free range,
  *     capacity, alignment, a matmul's PSUM bank), and on the first
  *     failure records the instruction and the limit and runs nothing
- *     more (ax_trn_finish prints it and exits 1);
+ *     more (ax_trn_finish returns 1 and keeps it; ax_trn_report prints
+ *     it and exits 1 in the harness);
  *   - timing: the engines (tensor, vector, scalar, the DMA queues in and
  *     out) run concurrently, each in program order; an instruction
  *     starts when its engine is free, every byte it reads has been
@@ -516,15 +517,35 @@ static inline void ax_trn_matmul(ax_trn_sim *s, const char *what,
             }
 }
 
+/* The run's end: the memories freed; 1 if the run failed (s->err holds
+ * the first failure, its instruction and the limit), else 0 (s->cycles,
+ * s->count and s->busy hold its timing). It neither prints nor exits:
+ * the generated kernel's k_NAME_trn_error and k_NAME_trn_cycles hand
+ * the outcome to a caller (axe.kernel in Python), and its harness main
+ * prints it (ax_trn_report). */
+static inline int ax_trn_finish(ax_trn_sim *s)
+{
+    int k;
+    for (k = 0; s->mem != NULL && k < s->nmem; k++) {
+        if (k < AX_TRN_HBM0)
+            free(s->mem[k].data);
+        free(s->mem[k].wdone);
+        free(s->mem[k].rdone);
+    }
+    free(s->mem);
+    s->mem = NULL;
+    return s->failed;
+}
+
 /* Whether a run of this program reported its cycles (the first does:
  * every run has the same, and a timed run repeats the kernel). */
 static int ax_trn_reported;
 
-/* The run's end: on a failure its message on stderr and exit 1; else,
- * on the first run, "axe-trn-cycles TOTAL" and per engine
- * "axe-trn-engine NAME INSTRUCTIONS BUSY" on stderr (axe run reads
- * them); the memories freed. */
-static inline void ax_trn_finish(ax_trn_sim *s)
+/* The harness's report of a finished run (axe run reads it): on a
+ * failure its message on stderr and exit 1; else, on the first run,
+ * "axe-trn-cycles TOTAL" and per engine "axe-trn-engine NAME
+ * INSTRUCTIONS BUSY" on stderr. */
+static inline void ax_trn_report(const ax_trn_sim *s)
 {
     int k;
     if (s->failed) {
@@ -538,14 +559,6 @@ static inline void ax_trn_finish(ax_trn_sim *s)
             fprintf(stderr, "axe-trn-engine %s %lld %lld\n",
                     ax_trn_engine_name[k - 1], s->count[k - 1], s->busy[k - 1]);
     ax_trn_reported = 1;
-    for (k = 0; k < s->nmem; k++) {
-        if (k < AX_TRN_HBM0)
-            free(s->mem[k].data);
-        free(s->mem[k].wdone);
-        free(s->mem[k].rdone);
-    }
-    free(s->mem);
-    s->mem = NULL;
 }
 
 #endif
