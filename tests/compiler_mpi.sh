@@ -173,30 +173,31 @@ done
 # Races in the segments (docs/compiler.md, "Races"): each `sync` of the
 # dist kernels in turn blanked out (the line numbers stay); --check must
 # then fail with a race that names its device, except for the syncs
-# listed here, between operators that deal every element to the same
-# thread (fill or gemm split_k then relu or gemm split_k of one shape:
-# 256, 128 and 64 elements per device over 32 threads), which must still
-# pass with no race. The list is checked, not assumed.
+# marked "# unneeded sync: NAME" in the kernel and listed here (FILE:NAME),
+# between operators that deal every element to the same thread (fill or
+# gemm split_k then relu or gemm split_k of one shape: 256, 128 and 64
+# elements per device over 32 threads), which must still pass with no
+# race. The marks are checked, not assumed (tests/compiler_races.sh).
 UNNEEDED="
-examples/kernels/dist/matmul_rs.axe:19
-examples/kernels/dist/mlp.axe:22
-examples/kernels/dist/mlp.axe:24
+examples/kernels/dist/matmul_rs.axe:after-fill
+examples/kernels/dist/mlp.axe:after-fill
+examples/kernels/dist/mlp.axe:after-gemm
 "
 nsync=0
 for f in "$EX"/*.axe "$SRC"/tests/kernels/dist/*.axe; do
     rel=${f#"$SRC"/}
     n=$(mesh_size "$f")
-    for line in $(grep -n '^[^#]*\bsync *;' "$f" | cut -d: -f1); do
+    for line in $(kernel_sync_lines "$f"); do
         nsync=$((nsync + 1))
         awk -v L="$line" 'NR == L { sub(/sync *;/, "     ") } 1' "$f" \
             >"$tmp/$(basename "$f")"
         timeout 600 "$AXE" run "$tmp/$(basename "$f")" --ranks "$n" --check \
             --json >"$tmp/out" 2>"$tmp/err"
-        if printf '%s\n' "$UNNEEDED" | grep -qx "$rel:$line"; then
+        if [ -n "$(kernel_sync_mark "$f" "$line")" ]; then
             if grep -q '"pass":true,"races":\[\],' "$tmp/out"; then
                 ok
             else
-                bad "$rel:$line is listed as unneeded, but without it: $(head -c 400 "$tmp/out" "$tmp/err")"
+                bad "$rel:$line is marked unneeded, but without it: $(head -c 400 "$tmp/out" "$tmp/err")"
             fi
         elif grep -q '"pass":false,"races":\[{"tensor":' "$tmp/out" &&
             grep -q ' on device [0-9]*: [^"]*no sync between","device":[0-9]' "$tmp/out"; then
@@ -206,14 +207,7 @@ for f in "$EX"/*.axe "$SRC"/tests/kernels/dist/*.axe; do
         fi
     done
 done
-for entry in $UNNEEDED; do
-    if grep -n '^[^#]*\bsync *;' "$SRC/${entry%%:*}" 2>/dev/null |
-        cut -d: -f1 | grep -qx "${entry##*:}"; then
-        ok
-    else
-        bad "UNNEEDED lists $entry, which is not a sync"
-    fi
-done
+kernel_sync_marks_listed "$UNNEEDED" "$EX"/*.axe "$SRC"/tests/kernels/dist/*.axe
 # segments.axe's two syncs and mlp.axe's three at least (not vacuous).
 if [ "$nsync" -ge 5 ]; then
     ok

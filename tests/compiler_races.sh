@@ -5,10 +5,13 @@
 # example kernel (examples/kernels/*.axe) and test kernel
 # (tests/kernels/*.axe), each `sync` in turn is blanked out (the line
 # numbers stay), and `axe run --check --json` on the result must fail
-# with at least one race. The syncs listed in UNNEEDED below are the
-# exception: they separate operators that deal every element to the
-# same thread, so without them the kernel must still pass (no race, the
-# same values in every thread order); the list is checked, not assumed.
+# with at least one race. The syncs marked "# unneeded sync: NAME" in the
+# kernel (and listed in UNNEEDED below as FILE:NAME) are the exception:
+# they separate operators that deal every element to the same thread, so
+# without them the kernel must still pass (no race, the same values in
+# every thread order); the marks are checked, not assumed (a marked sync
+# that is needed fails, and so does a mark not listed or a listed one
+# missing).
 # Skipped (77) without the axe binary or a C compiler. The last line is
 # "N passed, N failed".
 set -u
@@ -17,7 +20,7 @@ set -u
 . "$(dirname "$0")/kernel_lib.sh"
 kernel_need_compiler CC cc "C compiler"
 
-# FILE:LINE of the syncs a kernel does not need (see above):
+# FILE:NAME of the syncs a kernel does not need (see above):
 # mixed_split.axe: fill, add and max of one shape in place (split plans
 # deal each element to the same thread), exp then sub of Q in place.
 # gemm_pipelined.axe, pipeline_regions.axe: the sync after the last read
@@ -25,17 +28,17 @@ kernel_need_compiler CC cc "C compiler"
 # iterations later, after the first sync of the next iteration, but the
 # CUDA pipeline writes it one iteration later, so it requires this sync
 # (docs/compiler.md, "Backends"; tests/compiler_cuda_emu.sh deletes it
-# there and requires a race). flash_attention.axe:80 is the same sync
+# there and requires a race). flash_attention.axe's is the same sync
 # (after the P.V gemm's last read of the stage of Vs), and
-# flash_attention_auto.axe:61 the same in its auto twin.
+# flash_attention_auto.axe's the same in its auto twin.
 UNNEEDED="
-tests/kernels/mixed_split.axe:19
-tests/kernels/mixed_split.axe:21
-tests/kernels/mixed_split.axe:26
-examples/kernels/gemm_pipelined.axe:34
-examples/kernels/flash_attention.axe:80
-examples/kernels/flash_attention_auto.axe:61
-tests/kernels/pipeline_regions.axe:24
+tests/kernels/mixed_split.axe:after-cast
+tests/kernels/mixed_split.axe:after-add
+tests/kernels/mixed_split.axe:after-exp
+examples/kernels/gemm_pipelined.axe:stage-release
+examples/kernels/flash_attention.axe:stage-release
+examples/kernels/flash_attention_auto.axe:stage-release
+tests/kernels/pipeline_regions.axe:stage-release
 "
 
 # FILE ARGS...: the --arg values of kernels with runtime scalars (axe run
@@ -45,11 +48,6 @@ tests/kernels/pipeline_regions.axe --arg T=5
 "
 
 kernel_counts
-
-# The line numbers of the `sync;` statements of FILE (not in comments).
-sync_lines() {
-    grep -n '^[^#]*\bsync *;' "$1" | cut -d: -f1
-}
 
 # The --arg options of FILE from ARGS.
 args_for() {
@@ -64,11 +62,11 @@ mutate() {
     "$AXE" run "$tmp/$(basename "$f")" --check --json $(args_for "$rel") \
         >"$tmp/out" 2>"$tmp/err"
     out=$(head -c 600 "$tmp/out" "$tmp/err")
-    if printf '%s\n' "$UNNEEDED" | grep -qx "$rel:$line"; then
+    if [ -n "$(kernel_sync_mark "$f" "$line")" ]; then
         if grep -q '"pass":true,"races":\[\],' "$tmp/out"; then
             ok
         else
-            bad "$rel:$line is listed as unneeded, but without it: $out"
+            bad "$rel:$line is marked unneeded, but without it: $out"
         fi
     elif grep -q '"pass":false,"races":\[{"tensor":' "$tmp/out"; then
         ok
@@ -82,19 +80,14 @@ mutate() {
 nsync=0
 for f in "$SRC"/examples/kernels/*.axe "$SRC"/tests/kernels/*.axe; do
     rel=${f#"$SRC"/}
-    for line in $(sync_lines "$f"); do
+    for line in $(kernel_sync_lines "$f"); do
         nsync=$((nsync + 1))
         mutate "$f" "$line" "$rel"
     done
 done
-# Every listed sync exists (a stale entry is an error too).
-for entry in $UNNEEDED; do
-    if sync_lines "$SRC/${entry%%:*}" 2>/dev/null | grep -qx "${entry##*:}"; then
-        ok
-    else
-        bad "UNNEEDED lists $entry, which is not a sync"
-    fi
-done
+# Every mark is listed and every listed one is a marked sync.
+kernel_sync_marks_listed "$UNNEEDED" "$SRC"/examples/kernels/*.axe \
+    "$SRC"/tests/kernels/*.axe
 # The examples do have syncs to delete (the loop above is not vacuous).
 if [ "$nsync" -ge 10 ]; then
     ok

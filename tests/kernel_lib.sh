@@ -22,6 +22,15 @@
 #     N; empty: any output), else "FAIL: WHAT at N ranks: " and its first errors.
 #   kernel_cli_or_finish: where AXE is empty (KERNEL_AXE_OPTIONAL), the
 #     counts so far and the script's exit ("the CLI runs skipped").
+#   kernel_sync_lines FILE: the line numbers of FILE's `sync;` statements
+#     (not those in comments).
+#   kernel_sync_mark FILE LINE: NAME where that line carries the marker
+#     "# unneeded sync: NAME" (a sync the race tests expect a kernel not to
+#     need), else nothing.
+#   kernel_sync_marks_listed LIST FILE...: each marker of the FILEs is
+#     listed in LIST (lines REL:NAME, REL the path under SRC) and each
+#     listed one is on a sync of its file (ok, else bad: a marker that
+#     appears or disappears fails).
 
 AXE=${AXE_BIN:-}
 # shellcheck disable=SC2034 # (the sourcing script's)
@@ -90,4 +99,38 @@ kernel_cli_or_finish() {
         [ "$fail" -eq 0 ]
         exit
     fi
+}
+
+kernel_sync_lines() {
+    grep -n '^[^#]*\bsync *;' "$1" | cut -d: -f1
+}
+
+kernel_sync_mark() {
+    sed -n "$2{s/^[^#]*\bsync *; *# unneeded sync: \([A-Za-z0-9_-]*\).*/\1/p}" "$1"
+}
+
+kernel_sync_marks_listed() {
+    local list=$1 f rel line name entry found
+    shift
+    found=
+    for f in "$@"; do
+        rel=${f#"$SRC"/}
+        for line in $(kernel_sync_lines "$f"); do
+            name=$(kernel_sync_mark "$f" "$line")
+            [ -n "$name" ] || continue
+            found="$found $rel:$name"
+            if printf '%s\n' "$list" | grep -qxF "$rel:$name"; then
+                ok
+            else
+                bad "$rel:$line is marked 'unneeded sync: $name' but not listed"
+            fi
+        done
+    done
+    for entry in $list; do
+        if printf '%s\n' $found | grep -qxF "$entry"; then
+            ok
+        else
+            bad "$entry is listed, but no sync of its file carries that marker"
+        fi
+    done
 }
