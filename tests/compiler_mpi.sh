@@ -339,20 +339,7 @@ shard_err drop "has 3 lines; the 2 devices' 2 tensor parameters need 4 (NAME DTY
 # after IN OUT REPS; a trip count and a float operand, two runs of one
 # build, at 2 and 4 ranks; the same run with the last value changed on
 # its way to the ranks (EDIT=arg) must fail the check (the values count).
-cat >"$tmp/scalars.axe" <<'AXE'
-param P = 2;
-mesh(P);
-kernel dist_scalars(T: i32, v: f32,
-                    A: f32[8,4] layout S[(P,8 / P,4):(1@gpuid,4,1)],
-                    B: f32[8,4] layout S[(8,4):(4,1)] + R[P:1@gpuid])
-    grid(1) threads(2) {
-    for i in range(T) {
-        cta add(A, A, v);
-        sync;
-    }
-    device copy(B, A);
-}
-AXE
+kernel_scalars_axe "$tmp/scalars.axe"
 run_ok "$tmp/scalars.axe" 2 --arg T=3 --arg v=0.5
 run_ok "$tmp/scalars.axe" 4 -D P=4 --arg T=0,2 --arg v=1,-2
 if EDIT=arg MPIRUN=$tmp/mpirun_edit "$AXE" run "$tmp/scalars.axe" --ranks 2 \

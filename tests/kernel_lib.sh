@@ -22,6 +22,9 @@
 #     N; empty: any output), else "FAIL: WHAT at N ranks: " and its first errors.
 #   kernel_cli_or_finish: where AXE is empty (KERNEL_AXE_OPTIONAL), the
 #     counts so far and the script's exit ("the CLI runs skipped").
+#   kernel_scalars_axe FILE: writes to FILE a mesh kernel with runtime
+#     scalars (T: i32, a trip count; v: f32, an operand; -D P=N for N
+#     devices), for the --arg runs of compiler_mpi.sh and compiler_nccl.sh.
 #   kernel_sync_lines FILE: the line numbers of FILE's `sync;` statements
 #     (not those in comments).
 #   kernel_sync_mark FILE LINE: NAME where that line carries the marker
@@ -133,4 +136,21 @@ kernel_sync_marks_listed() {
             bad "$entry is listed, but no sync of its file carries that marker"
         fi
     done
+}
+
+kernel_scalars_axe() {
+    cat >"$1" <<'AXE'
+param P = 2;
+mesh(P);
+kernel dist_scalars(T: i32, v: f32,
+                    A: f32[8,4] layout S[(P,8 / P,4):(1@gpuid,4,1)],
+                    B: f32[8,4] layout S[(8,4):(4,1)] + R[P:1@gpuid])
+    grid(1) threads(2) {
+    for i in range(T) {
+        cta add(A, A, v);
+        sync;
+    }
+    device copy(B, A);
+}
+AXE
 }

@@ -212,7 +212,9 @@ AXE_NODISCARD axe_status axe__dist_slices(const ax_tensor *t, int dim,
  * pointers a and b, indented by "ind"; compiler_emit_mpi_gemm.c); and
  * each rank's main() (rank 0 reads and scatters the inputs, gathers the
  * outputs; "init": C statements every rank runs after the size check,
- * before the inputs). */
+ * before the inputs); the harness's timing functions of a mesh program
+ * (ax_mesh_now, ax_mesh_stop, ax_mesh_max; "idle": C statements
+ * ax_mesh_now runs first, to wait for a device, or ""). */
 axe_status axe__mpi_plan(const axe_program *p, const ax_stmt *s,
                          ax_dist_plan *out, axe_diag *diag);
 axe_status axe__mpi_check(const axe_program *p, axe_diag *diag);
@@ -221,5 +223,6 @@ void axe__emit_mpi_plans(ax_text *t, const axe_program *p, const char *sched,
 void axe__emit_dist_gemm_dot(ax_text *t, const axe_program *p, const ax_stmt *s,
                              const ax_dist_gemm *g, const char *ind);
 void axe__emit_mpi_main(ax_text *t, const axe_program *p, const char *init);
+void axe__emit_mesh_timing(ax_text *t, const char *idle);
 
 #endif

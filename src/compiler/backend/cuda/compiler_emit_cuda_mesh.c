@@ -76,21 +76,6 @@ static const char setup[] =
     "            copy ? \" (its copy of an operand first)\" : \"\", err);\n"
     "    MPI_Abort(MPI_COMM_WORLD, 1);\n    return 1;\n}\n";
 
-/* The harness's timing of a mesh program (compiler_emit_harness.c): the
- * device idle, then wall-clock from a barrier; every rank's verdict on
- * stopping; the slowest rank's seconds. */
-static const char mesh_timing[] =
-    "\n#ifdef AXE_KERNEL_MAIN\n"
-    "static double ax_mesh_now(void)\n{\n"
-    "    (void)cudaDeviceSynchronize();\n"
-    "    MPI_Barrier(MPI_COMM_WORLD);\n    return MPI_Wtime();\n}\n\n"
-    "static int ax_mesh_stop(int stop)\n{\n"
-    "    MPI_Allreduce(MPI_IN_PLACE, &stop, 1, MPI_INT, MPI_MAX, "
-    "MPI_COMM_WORLD);\n    return stop;\n}\n\n"
-    "static double ax_mesh_max(double s)\n{\n"
-    "    MPI_Allreduce(MPI_IN_PLACE, &s, 1, MPI_DOUBLE, MPI_MAX, "
-    "MPI_COMM_WORLD);\n    return s;\n}\n#endif\n";
-
 void axe__cuda_mesh_decls(ax_text *t, const axe_program *p)
 {
     int k;
@@ -107,11 +92,10 @@ void axe__cuda_mesh_decls(ax_text *t, const axe_program *p)
     for (k = 0; k < p->ndevops; k++)
         axe__text_put(t, "    axe_nccl_sched_free(&ax_dev%d_sched);\n", k);
     axe__cuda_devgemm_free(t, p);
-    axe__text_put(t,
-                  "    if (ax_nccl_comm != NULL)\n"
-                  "        ncclCommDestroy(ax_nccl_comm);\n"
-                  "    ax_nccl_comm = NULL;\n}\n%s",
-                  mesh_timing);
+    axe__text_put(t, "    if (ax_nccl_comm != NULL)\n"
+                     "        ncclCommDestroy(ax_nccl_comm);\n"
+                     "    ax_nccl_comm = NULL;\n}\n");
+    axe__emit_mesh_timing(t, "    (void)cudaDeviceSynchronize();\n");
 }
 
 /* The tensor parameters' names, then the runtime scalars',

@@ -121,18 +121,24 @@ static void put_devop(ax_text *t, const axe_program *p, int k,
 }
 
 /* The harness's timing of a mesh program (compiler_emit_harness.c):
- * wall-clock from a barrier, every rank's verdict on stopping, the
- * slowest rank's seconds. */
-static const char mesh_timing[] =
-    "\n#ifdef AXE_KERNEL_MAIN\n"
-    "static double ax_mesh_now(void)\n{\n"
-    "    MPI_Barrier(MPI_COMM_WORLD);\n    return MPI_Wtime();\n}\n\n"
-    "static int ax_mesh_stop(int stop)\n{\n"
-    "    MPI_Allreduce(MPI_IN_PLACE, &stop, 1, MPI_INT, MPI_MAX, "
-    "MPI_COMM_WORLD);\n    return stop;\n}\n\n"
-    "static double ax_mesh_max(double s)\n{\n"
-    "    MPI_Allreduce(MPI_IN_PLACE, &s, 1, MPI_DOUBLE, MPI_MAX, "
-    "MPI_COMM_WORLD);\n    return s;\n}\n#endif\n";
+ * "idle" (C statements that wait for the device, or ""), then wall-clock
+ * from a barrier; every rank's verdict on stopping; the slowest rank's
+ * seconds. */
+void axe__emit_mesh_timing(ax_text *t, const char *idle)
+{
+    axe__text_put(
+        t,
+        "\n#ifdef AXE_KERNEL_MAIN\n"
+        "static double ax_mesh_now(void)\n{\n%s"
+        "    MPI_Barrier(MPI_COMM_WORLD);\n    return MPI_Wtime();\n}\n\n"
+        "static int ax_mesh_stop(int stop)\n{\n"
+        "    MPI_Allreduce(MPI_IN_PLACE, &stop, 1, MPI_INT, MPI_MAX, "
+        "MPI_COMM_WORLD);\n    return stop;\n}\n\n"
+        "static double ax_mesh_max(double s)\n{\n"
+        "    MPI_Allreduce(MPI_IN_PLACE, &s, 1, MPI_DOUBLE, MPI_MAX, "
+        "MPI_COMM_WORLD);\n    return s;\n}\n#endif\n",
+        idle);
+}
 
 /* A device gemm's operand copied first (ax_dist_gemm.copied), else 0. */
 static int copied_of(const axe_program *p, const ax_stmt *s)
@@ -200,7 +206,8 @@ static void decls(ax_text *t, const axe_program *p)
         t->status = AXE_ERR_NO_MEMORY;
     else
         axe__emit_mpi_gemm_free(t, p, copied);
-    axe__text_put(t, "}\n%s", mesh_timing);
+    axe__text_put(t, "}\n");
+    axe__emit_mesh_timing(t, "");
     free(copied);
 }
 
