@@ -106,6 +106,12 @@ expect 1 3:5 "'B' is i32 but 'A' is f32" <<<"mesh(2);
 kernel k(A: f32[8] layout S[8:1] + R[2:1@gpuid], B: i32[8] layout S[8:1] + R[2:1@gpuid]) grid(1) threads(1) {
     device copy(B, A);
 }"
+# The planner's general case has a bound: its tabled digits' extents
+# multiply to at most 4096 (AX_DIST_MAX_CELLS).
+XARGS="--target mpi" expect 1 3:5 "dim 0: the iters of src and dst have no common refinement between weights 1 and 4098; no plan by digits exists \(a tabled digit of extent 4098, times the plan's other tabled digits' 1, is beyond the table bound 4096\)" <<<"mesh(2);
+kernel k(A: f32[4098] layout S[(2,2049):(1@gpuid,1)], B: f32[4098] layout S[(2049,2):(1,1@gpuid)]) grid(1) threads(1) {
+    device copy(B, A);
+}"
 expect 1 3:5 "dimension 2, but 'A' has 2" <<<"mesh(2);
 kernel k(A: f32[2,8] layout S[(2,8):(1@gpuid,1)], B: f32[8] layout S[8:1] + R[2:1@gpuid]) grid(1) threads(1) {
     device reduce(B, A, sum, 2);

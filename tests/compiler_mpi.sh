@@ -245,14 +245,17 @@ err_run "--ranks 2" "$EX/allgather.axe" --check
 err_run "--ranks runs the mpi or the cuda target, not c" "$EX/allgather.axe" --ranks 2 --target c
 # --bench with --ranks: every rank runs the same batches (their stop is
 # agreed), the slowest rank's wall-clock seconds per run; bytes/s over
-# every device's buffers, flops/s over every device's gemms.
-for spec in allgather.axe:2:bytes_per_s mlp.axe:4:flops_per_s; do
+# every device's buffers, flops/s over every device's gemms (a device
+# gemm: its local GEMM's 2 Mloc Nloc Kloc on every device; matmul_rs_dev
+# at 4 ranks: 4 x 2*16*16*8 = 16384 per run).
+for spec in allgather.axe:2:bytes_per_s mlp.axe:4:flops_per_s matmul_rs_dev.axe:4:flops_per_s; do
     IFS=: read -r kf kn rate <<<"$spec"
     if timeout 600 "$AXE" run "$EX/$kf" -D "P=$kn" --ranks "$kn" --bench \
         --check --json >"$tmp/out" 2>"$tmp/err" &&
         grep -q '"pass":true' "$tmp/out" &&
         grep -Eq "\"seconds\":[0-9.e+-]+,\"$rate\":[0-9.e+]+}" "$tmp/out" &&
-        ! grep -q '"seconds":0,' "$tmp/out"; then
+        ! grep -q '"seconds":0,' "$tmp/out" &&
+        { [ "$kf" != matmul_rs_dev.axe ] || kernel_flops_are "$tmp/out" 16384; }; then
         ok
     else
         bad "--bench --ranks $kn $kf: $(head -c 300 "$tmp/out") $(head -c 300 "$tmp/err")"

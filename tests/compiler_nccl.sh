@@ -9,11 +9,14 @@
 # device gemm at 1 rank too) and every kernel of tests/kernels/dist/ at
 # its mesh's size pass `axe run --target cuda --emulate --ranks N --check`
 # (the emitted .cu under the CUDA emulation, its NCCL calls over MPI) with
-# no race, i32 results exact (max_abs_err 0; f32 and f64 within the
-# check's tolerance: NCCL sums in its own order), and the NCCL call each
+# no race, those of integers only or with a device reduce or gemm exactly
+# (max_abs_err 0: float sums take the runtime's ordered form, the
+# reference's slice order; -DAXE_NCCL_UNORDERED opts out, checked below),
+# and the NCCL call each
 # device operator takes (AXE_NCCL_TRACE; a device gemm's copy of an
 # operand first too) is the one --explain names; mutations of the NCCL
-# runtime's calls (a count, an offset, a root, a communicator) and of a
+# runtime's calls (a count, an offset, a root, a communicator, the ordered
+# sum's fold and gather; its slice order reversed breaks exactness) and of a
 # device gemm's kernel and runner in the .cu (AXE_RUN_EDIT) fail the
 # check or the run with the operator named; the .cu's structure
 # (segments, one runtime call per device operator, a device gemm's
@@ -76,8 +79,8 @@ explained() {
 }
 
 # run_ok FILE N ARGS...: the emulated NCCL run passes with no race (a
-# kernel of integer tensors only: exactly), and each device operator took the NCCL call
-# --explain names.
+# kernel of integer tensors only, or with a device reduce or gemm:
+# exactly), and each device operator took the NCCL call --explain names.
 run_ok() {
     local f=$1 n=$2 k want got
     shift 2
@@ -89,9 +92,10 @@ run_ok() {
         bad "$(basename "$f") --ranks $n $*: $(head -c 300 "$tmp/out") $(head -c 300 "$tmp/err")"
         return
     fi
-    if ! grep -qE '(f16|bf16|f32|f64|e4m3|e5m2)\[' "$f" &&
-        ! grep -q '"max_abs_err":0,' "$tmp/out"; then
-        bad "$(basename "$f") --ranks $n (integers only): not exact: $(head -c 300 "$tmp/out")"
+    if { ! grep -qE '(f16|bf16|f32|f64|e4m3|e5m2)\[' "$f" ||
+        grep -qE '^ *device (reduce|gemm)' "$f"; } &&
+        ! grep -q '"max_abs_err":0,"max_rel_err":0,' "$tmp/out"; then
+        bad "$(basename "$f") --ranks $n (integers only, or a device reduce or gemm): not exact: $(head -c 300 "$tmp/out")"
         return
     fi
     cat "$tmp/trace" >>"$tmp/traces" 2>/dev/null
@@ -129,18 +133,20 @@ if grep -q "^devop [0-9]* copy nccl" "$tmp/traces"; then ok; else bad "no device
 # every path of the runtime was taken somewhere above
 for path in ncclAllGather ncclBroadcast ncclAllReduce ncclReduceScatter \
     "ncclSend/ncclRecv (grouped, direct)" "ncclSend/ncclRecv (grouped, packed)" \
-    "local copies"; do
+    "local copies" "ncclSend/ncclRecv (grouped) + ordered sum" \
+    "ordered sum + ncclSend/ncclRecv (grouped gather)"; do
     if grep -qF "$path" "$tmp/traces"; then ok; else bad "no kernel takes the path '$path'"; fi
 done
 
-# Mutations of the NCCL runtime's calls (the header beside the .cu), or
+# Mutations of the NCCL runtime's calls (the header beside the .cu; with
+# MUT_H=compiler_mpi_rt.h the MPI runtime's, whose schedule it runs), or
 # (MUT_CU=1) of the .cu itself:
 # mutant FROM TO FILE N ARGS...: FROM (literal) is in the runtime (the
 # .cu of FILE ARGS), its first occurrence becomes TO, and the run then
 # fails its check or fails naming the device operator.
 cat >"$tmp/edit.sh" <<'EOS'
 #!/usr/bin/env bash
-h=$(dirname "$1")/compiler_nccl_rt.h
+h=$(dirname "$1")/${MUT_H:-compiler_nccl_rt.h}
 [ "${MUT_CU:-0}" = 1 ] && h=$1
 from=$(cat "$MUT_FROM") to=$(cat "$MUT_TO") c=$(cat "$h")
 n=${c/"$from"/"$to"}
@@ -150,6 +156,7 @@ chmod +x "$tmp/edit.sh"
 mutant() {
     local from=$1 to=$2 f=$3 n=$4 in=$SRC/src/compiler/backend/cuda/compiler_nccl_rt.h
     shift 4
+    [ "${MUT_H:-}" = compiler_mpi_rt.h ] && in=$SRC/src/compiler/backend/mpi/compiler_mpi_rt.h
     printf '%s' "$from" >"$tmp/from"
     printf '%s' "$to" >"$tmp/to"
     if [ "${MUT_CU:-0}" = 1 ]; then # the .cu as the run emits it
@@ -177,18 +184,52 @@ mutant "(size_t)(m->n * es), ncclUint8, comm, st);" \
     "(size_t)(m->n * es - es), ncclUint8, comm, st);" "$EX/allgather.axe" 4 -D P=4
 mutant "D = m->local.run[0].to - (int64_t)m->me * m->n;" \
     "D = m->local.run[0].to - (int64_t)m->me * m->n + 1;" "$EX/allgather.axe" 2 -D P=2
+# (reduce_general.axe's max and min take ncclAllReduce and
+# ncclReduceScatter: float sums take the ordered form)
 mutant "ncclReduceScatter(in, out, (size_t)m->n," \
-    "ncclReduceScatter(in, out, (size_t)m->n - 1," "$EX/reduce_scatter.axe" 4 -D P=4
+    "ncclReduceScatter(in, out, (size_t)m->n - 1," "$SRC/tests/kernels/dist/reduce_general.axe" 4
 mutant "ncclAllReduce(in, out, (size_t)m->n," "ncclAllReduce(in, out, (size_t)m->n / 2," \
-    "$EX/mlp.axe" 2 -D P=2
-mutant "+ m->sdispl[q] * es," "+ (m->sdispl[q] + 1) * es," "$EX/alltoall.axe" 4 -D P=4
-mutant "(size_t)(m->rcount[q] * es), ncclUint8, q," \
-    "(size_t)(m->rcount[q] * es - es), ncclUint8, q," "$EX/alltoall.axe" 4 -D P=4
+    "$SRC/tests/kernels/dist/reduce_general.axe" 4
+mutant "ncclSend(src + (scount != NULL ? sdispl[q] : 0) * es," \
+    "ncclSend(src + (scount != NULL ? sdispl[q] + 1 : 0) * es," "$EX/alltoall.axe" 4 -D P=4
+mutant "(size_t)(rcount[q] * es)," "(size_t)(rcount[q] * es - es)," "$EX/alltoall.axe" 4 -D P=4
+# the ordered sum: the fold drops the last slice (reduce-scatter); the
+# gather of the folded pieces sends one element short (all-reduce)
+mutant "s->kcomb, m->P, es, st);" "s->kcomb, m->P - 1, es, st);" \
+    "$EX/reduce_scatter.axe" 4 -D P=4
+mutant "axe_nccl_group(mine, NULL, NULL, piece," "axe_nccl_group(mine, NULL, NULL, piece - 1," \
+    "$EX/mlp.axe" 4 -D P=4
 mutant "m->root, comm, st);" "(m->root + 1) % m->P, comm, st);" \
     "$SRC/tests/kernels/dist/one_device.axe" 8
 mutant "s->kcomb, s->m.K, s->m.esize, stream);" \
     "s->kcomb, s->m.K - 1, s->m.esize, stream);" \
     "$SRC/tests/kernels/dist/reduce_general.axe" 4
+# The ordered sum's slice order reversed (the MPI runtime's kcomb, which
+# the NCCL runtime takes): still within the check's tolerance, but no
+# longer exact; and -DAXE_NCCL_UNORDERED (a define before the runtime's
+# include) takes ncclReduceScatter, within tolerance, not exact at 4 ranks.
+printf '%s' "s->kcomb[r] = axe_mpi_kdev(p, r) * piece;" >"$tmp/from"
+printf '%s' "s->kcomb[r] = axe_mpi_kdev(p, s->P - 1 - r) * piece;" >"$tmp/to"
+MUT_H=compiler_mpi_rt.h MUT_FROM=$tmp/from MUT_TO=$tmp/to AXE_RUN_EDIT=$tmp/edit.sh \
+    timeout 600 "$AXE" run "$EX/matmul_rs_dev.axe" -D P=4 --target cuda --emulate \
+    --ranks 4 --check --json >"$tmp/out" 2>"$tmp/err"
+if grep -q '"pass":true' "$tmp/out" && ! grep -q '"max_abs_err":0,' "$tmp/out"; then
+    ok
+else
+    bad "the ordered sum reversed: $(head -c 300 "$tmp/out") $(head -c 300 "$tmp/err")"
+fi
+printf '%s' '#include "compiler_nccl_rt.h"' >"$tmp/from"
+printf '%s\n%s' '#define AXE_NCCL_UNORDERED 1' '#include "compiler_nccl_rt.h"' >"$tmp/to"
+: >"$tmp/trace"
+MUT_CU=1 MUT_FROM=$tmp/from MUT_TO=$tmp/to AXE_RUN_EDIT=$tmp/edit.sh \
+    AXE_NCCL_TRACE=$tmp/trace timeout 600 "$AXE" run "$EX/matmul_rs_dev.axe" -D P=4 \
+    --target cuda --emulate --ranks 4 --check --json >"$tmp/out" 2>"$tmp/err"
+if grep -q '"pass":true' "$tmp/out" && ! grep -q '"max_abs_err":0,' "$tmp/out" &&
+    grep -q '^devop 0 ncclReduceScatter$' "$tmp/trace"; then
+    ok
+else
+    bad "-DAXE_NCCL_UNORDERED: $(head -c 300 "$tmp/out") $(head -c 300 "$tmp/err") $(head -3 "$tmp/trace")"
+fi
 # device gemm: the local GEMM's kernel skips k = 0; the runner multiplies
 # B as placed instead of its copy; the partial sums' reduce is skipped
 # (C keeps its input).
@@ -255,11 +296,13 @@ MUT_CU=1 mutant "(t_A, t_B, s_T, s_v, 0L, ax_stream)" "(t_A, t_B, s_T, s_v + 1, 
 
 # --bench: every rank runs the same batches (their stop agreed), the
 # slowest rank's wall-clock seconds per run (meaningless numbers under
-# the emulation), bytes/s over every device's buffers.
+# the emulation), flops/s of a device gemm: every device's local GEMM,
+# 2 Mloc Nloc Kloc each (here 2 x 2*16*16*16 = 16384 per run).
 if timeout 600 "$AXE" run "$EX/matmul_rs_dev.axe" -D P=2 --target cuda --emulate \
     --ranks 2 --bench --check --json >"$tmp/out" 2>"$tmp/err" &&
     grep -q '"pass":true' "$tmp/out" &&
-    grep -Eq '"seconds":[0-9.e+-]+,"bytes_per_s":[0-9.e+]+' "$tmp/out" &&
+    grep -Eq '"seconds":[0-9.e+-]+,"flops_per_s":[0-9.e+]+' "$tmp/out" &&
+    kernel_flops_are "$tmp/out" 16384 &&
     ! grep -q '"seconds":0,' "$tmp/out"; then
     ok
 else

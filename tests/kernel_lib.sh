@@ -25,6 +25,9 @@
 #   kernel_scalars_axe FILE: writes to FILE a mesh kernel with runtime
 #     scalars (T: i32, a trip count; v: f32, an operand; -D P=N for N
 #     devices), for the --arg runs of compiler_mpi.sh and compiler_nccl.sh.
+#   kernel_flops_are FILE WANT: the JSON line in FILE has "seconds" and
+#     "flops_per_s" whose product is WANT (the flops counted per run)
+#     within a relative 1e-6.
 #   kernel_sync_lines FILE: the line numbers of FILE's `sync;` statements
 #     (not those in comments).
 #   kernel_sync_mark FILE LINE: NAME where that line carries the marker
@@ -153,4 +156,10 @@ kernel dist_scalars(T: i32, v: f32,
     device copy(B, A);
 }
 AXE
+}
+
+kernel_flops_are() {
+    sed -n 's/.*"seconds":\([0-9.e+-]*\),"flops_per_s":\([0-9.e+-]*\)}.*/\1 \2/p' "$1" |
+        awk -v w="$2" 'NF == 2 { d = $1 * $2 / w - 1; ok = d < 1e-6 && d > -1e-6 }
+            END { exit !ok }'
 }

@@ -399,7 +399,9 @@ AXE_API size_t axe_race_text(const axe_race *r, char *buf, size_t cap);
 /* Floating-point operations of one kernel launch: 2 M N K per gemm
  * instance (each scope instance of each CTA, times enclosing trips); a
  * gemm under an `if` is not counted (its instances depend on the
- * condition). */
+ * condition). A mesh program's count is one device's: a `device gemm`
+ * adds its local GEMM's 2 Mloc Nloc Kloc (`axe run --ranks P --bench`
+ * reports P times the count). */
 AXE_API int64_t axe_program_flops(const axe_program *p);
 /* The work of one launch, a measure of how long the reference and the C
  * backend take: the elements of every operator's shape (with its

@@ -6,8 +6,10 @@
  * returned to the caller has passed every pass; on failure nothing is
  * returned and the arena is already freed.
  */
+#include <stdlib.h>
 #include <string.h>
 
+#include "compiler_dist.h"
 #include "compiler_synth.h"
 
 static const char *const builtin_vars[AX_VAR_NBUILTIN] = {
@@ -312,8 +314,22 @@ static int64_t op_elems(const ax_stmt *s)
     return n;
 }
 
-/* Flops (gemm only, outside ifs as before) or work (every operator, an
- * if's both branches) of block "s". */
+/* A device gemm's flops on one device: 2 Mloc Nloc Kloc of its local
+ * GEMM (axe__dist_gemm), 0 where it has no plan. */
+static int64_t devgemm_flops(const axe_program *p, const ax_stmt *s)
+{
+    ax_dist_gemm *g = malloc(sizeof *g);
+    axe_diag d;
+    int64_t f = 0;
+    if (g != NULL && axe__dist_gemm(p, s, g, &d) == AXE_OK)
+        f = sat_mul(sat_mul(2 * g->mloc, g->nloc), g->kloc);
+    free(g);
+    return f;
+}
+
+/* Flops (gemm only, outside ifs as before; a device gemm's local GEMM on
+ * one device) or work (every operator, an if's both branches) of block
+ * "s". */
 static int64_t block_sum(const axe_program *p, const ax_stmt *s, bool flops)
 {
     int64_t f = 0;
@@ -324,6 +340,8 @@ static int64_t block_sum(const axe_program *p, const ax_stmt *s, bool flops)
         else if (s->kind == AX_ST_IF && !flops) /* both branches */
             f = sat_add(f, sat_add(block_sum(p, s->body, flops),
                                    block_sum(p, s->else_body, flops)));
+        else if (s->kind == AX_ST_DEVICE && flops && s->op == AX_OP_GEMM)
+            f = sat_add(f, devgemm_flops(p, s));
         else if (s->kind == AX_ST_OP && (!flops || s->op == AX_OP_GEMM))
             f = sat_add(f, sat_mul(sat_mul(flops ? 2 : 1, op_elems(s)),
                                    instances(p, s)));

@@ -195,7 +195,7 @@ void axe__cuda_devgemm_explain(ax_text *t, const axe_program *p,
         x = &p->tensors[s->args[g->copied].tensor];
         if (axe__dist_plan_copy(x->gshape, 2, &x->glayout, &g->moved.glayout,
                                 p->ndev, pl, &d) == AXE_OK)
-            axe__cuda_plan_explain(t, pl, "copy first: ");
+            axe__cuda_plan_explain(t, pl, x->dtype, "copy first: ");
     }
     axe__text_put(t,
                   "  cuda: the local GEMM as a CUDA kernel, one thread per "
@@ -203,14 +203,12 @@ void axe__cuda_devgemm_explain(ax_text *t, const axe_program *p,
                   "order), into a device buffer\n",
                   (long long)g->mloc, (long long)g->nloc);
     if (axe__mpi_plan(p, s, pl, &d) == AXE_OK)
-        axe__cuda_plan_explain(t, pl, "");
+        axe__cuda_plan_explain(t, pl, p->tensors[s->args[0].tensor].dtype, "");
     if (s->chunks > 0)
         axe__text_put(t,
                       "  cuda: chunks(%d): not overlapped on this target: "
                       "the local GEMM runs whole, then the partial sums "
-                      "reduce in NCCL's order (f32 within tolerance of the "
-                      "reference; --target mpi overlaps the chunks and sums "
-                      "in the reference's order)\n",
+                      "reduce once (--target mpi overlaps the chunks)\n",
                       s->chunks);
     free(g), free(pl);
 }

@@ -200,7 +200,18 @@ static const char *nccl_call(const ax_dist_plan *pl)
     return "";
 }
 
-void axe__cuda_plan_explain(ax_text *t, const ax_dist_plan *pl,
+/* Whether plan "pl" of elements "dtype" is a float sum whose reduce
+ * collective the runtime takes in its ordered form (compiler_nccl_rt.h:
+ * more than one device, AXE_NCCL_UNORDERED not defined). */
+static bool ordered_sum(const ax_dist_plan *pl, axe_dtype dtype)
+{
+    return pl->ndev > 1 && pl->reduce && pl->op == AX_RED_SUM &&
+           (dtype == AXE_DTYPE_F32 || dtype == AXE_DTYPE_F64) &&
+           (pl->kind == AX_COLL_ALLREDUCE ||
+            pl->kind == AX_COLL_REDUCE_SCATTER);
+}
+
+void axe__cuda_plan_explain(ax_text *t, const ax_dist_plan *pl, axe_dtype dtype,
                             const char *what)
 {
     const char *call = nccl_call(pl);
@@ -209,6 +220,20 @@ void axe__cuda_plan_explain(ax_text *t, const ax_dist_plan *pl,
                       "  cuda: %snothing crosses devices: copies by a "
                       "packing kernel, no NCCL call\n",
                       what);
+    else if (call[0] != '\0' && ordered_sum(pl, dtype))
+        axe__text_put(t,
+                      "  cuda: %sNCCL ncclSend/ncclRecv (grouped) of the "
+                      "partials' pieces, piece r to device r, a kernel sums "
+                      "the P copies in slice order (exact, as --target "
+                      "mpi)%s; with -DAXE_NCCL_UNORDERED, %s in NCCL's "
+                      "order when each device's piece is one contiguous run "
+                      "in rank order\n",
+                      what,
+                      pl->kind == AX_COLL_ALLREDUCE
+                          ? ", then grouped ncclSend/ncclRecv of the summed "
+                            "pieces to every device"
+                          : "",
+                      call);
     else if (call[0] == '\0')
         axe__text_put(t,
                       "  cuda: %sNCCL ncclSend/ncclRecv, one pair per peer "
@@ -233,5 +258,5 @@ void axe__cuda_devop_explain(ax_text *t, const axe_program *p, const ax_stmt *s)
     if (s->op == AX_OP_GEMM)
         axe__cuda_devgemm_explain(t, p, s);
     else if (axe__mpi_plan(p, s, &pl, &d) == AXE_OK)
-        axe__cuda_plan_explain(t, &pl, "");
+        axe__cuda_plan_explain(t, &pl, p->tensors[s->args[0].tensor].dtype, "");
 }

@@ -19,7 +19,15 @@
  *     MPI_Reduce_scatter_block; for the general exchange (MPI_Alltoallv
  *     there) one ncclSend and one ncclRecv per peer with data, inside
  *     ncclGroupStart/ncclGroupEnd. Copies travel as ncclUint8 (count *
- *     element size), reductions as ncclFloat32/ncclFloat64/ncclInt32.
+ *     element size), reductions as ncclFloat32/ncclFloat64/ncclInt32;
+ *   - a float sum that fits a reduce collective takes the MPI runtime's
+ *     ordered form (AXE_MPI_PATH_*_ORDERED, exact: the reference's slice
+ *     order) unless AXE_NCCL_UNORDERED is defined or the mesh is one
+ *     device: piece r of the packed partial to rank r and rank r's piece
+ *     from every rank (grouped ncclSend/ncclRecv, as bytes), a kernel
+ *     that folds the P copies in slice order (axe_nccl_move_k over
+ *     kcomb), and for an all-reduce the folded pieces to every rank
+ *     (grouped ncclSend/ncclRecv again: an all-gather of uneven pieces).
  * With AXE_NCCL_TRACE=FILE in the environment, rank 0 appends a line
  * "devop K NAME" per operator ("devop K copy NAME" for a device gemm's
  * copy of an operand first) to FILE when its schedule is built (the NCCL
@@ -53,6 +61,7 @@ typedef struct axe_nccl_dlist {
 typedef struct axe_nccl_sched {
     axe_mpi_sched m; /* the host schedule (its buffers unused) */
     axe_nccl_dlist local, pack, unpack, *send, *recv;
+    axe_nccl_dlist fold;   /* an ordered sum: the piece, in blocks */
     int64_t *koff, *kcomb; /* device copies */
     char *sbuf, *rbuf, *tmp;
 } axe_nccl_sched;
@@ -66,8 +75,14 @@ static inline const char *axe_nccl_path_name(int path)
                                        "ncclAllReduce",
                                        "ncclReduceScatter",
                                        "ncclSend/ncclRecv (grouped, direct)",
-                                       "ncclSend/ncclRecv (grouped, packed)"};
-    return path >= 0 && path <= AXE_MPI_PATH_ALLTOALLV ? name[path] : "?";
+                                       "ncclSend/ncclRecv (grouped, packed)",
+                                       "ncclSend/ncclRecv (grouped) + "
+                                       "ordered sum",
+                                       "ncclSend/ncclRecv (grouped) + "
+                                       "ordered sum + ncclSend/ncclRecv "
+                                       "(grouped gather)"};
+    return path >= 0 && path <= AXE_MPI_PATH_ALLREDUCE_ORDERED ? name[path]
+                                                               : "?";
 }
 
 /* out[c*tstep + e] = (+)_j in[(c*fstep + e)*stride + off[j]] per element of
@@ -185,6 +200,7 @@ static inline void axe_nccl_sched_free(axe_nccl_sched *s)
         cudaFree(s->send[q].blk), cudaFree(s->recv[q].blk);
     free(s->send), free(s->recv);
     cudaFree(s->local.blk), cudaFree(s->pack.blk), cudaFree(s->unpack.blk);
+    cudaFree(s->fold.blk);
     cudaFree(s->koff), cudaFree(s->kcomb);
     cudaFree(s->sbuf), cudaFree(s->rbuf), cudaFree(s->tmp);
     axe_mpi_sched_free(&s->m);
@@ -204,6 +220,49 @@ static inline void axe_nccl_trace(const char *tag, const axe_nccl_sched *s)
     }
 }
 
+/* Whether schedule path "path" is a reduce collective (plain or ordered). */
+static inline int axe_nccl_reduce_path(int path)
+{
+    return path == AXE_MPI_PATH_ALLREDUCE ||
+           path == AXE_MPI_PATH_REDUCE_SCATTER ||
+           path == AXE_MPI_PATH_REDUCE_SCATTER_ORDERED ||
+           path == AXE_MPI_PATH_ALLREDUCE_ORDERED;
+}
+
+/* The elements of an ordered sum's fold per block of s->fold. */
+#define AXE_NCCL_FOLD_BLOCK 2048
+
+/* An ordered sum's device side (axe_mpi_build_ordered's host one): the
+ * P copies of this rank's piece and the folded piece (tmp), where slice
+ * k's copy lands (kcomb, P entries), the piece as blocks (fold). */
+static inline int axe_nccl_ordered_device(axe_nccl_sched *s)
+{
+    const axe_mpi_sched *m = &s->m;
+    int64_t piece = m->rcount[0], nb, b;
+    axe_mpi_block *blk;
+    int bad;
+    nb = (piece + AXE_NCCL_FOLD_BLOCK - 1) / AXE_NCCL_FOLD_BLOCK;
+    blk = (axe_mpi_block *)calloc((size_t)(nb + 1), sizeof *blk);
+    if (blk == NULL)
+        return 1;
+    for (b = 0; b < nb; b++) {
+        blk[b].from = blk[b].to = b * AXE_NCCL_FOLD_BLOCK;
+        blk[b].len = piece - b * AXE_NCCL_FOLD_BLOCK < AXE_NCCL_FOLD_BLOCK
+                         ? piece - b * AXE_NCCL_FOLD_BLOCK
+                         : AXE_NCCL_FOLD_BLOCK;
+        blk[b].count = 1;
+    }
+    bad = axe_nccl_alloc((void **)&s->kcomb, m->P * (int64_t)sizeof(int64_t),
+                         m->kcomb) ||
+          axe_nccl_alloc((void **)&s->tmp, ((m->P + 1) * piece + 1) * m->esize,
+                         NULL) ||
+          axe_nccl_alloc((void **)&s->fold.blk,
+                         nb * (int64_t)sizeof(axe_mpi_block), blk);
+    s->fold.nblk = bad ? 0 : nb;
+    free(blk);
+    return bad;
+}
+
 /* The device side of the host schedule: every list, the offsets and the
  * buffers the moves use. */
 static inline int axe_nccl_sched_device(const axe_mpi_plan *p,
@@ -221,8 +280,7 @@ static inline int axe_nccl_sched_device(const axe_mpi_plan *p,
               axe_nccl_upload(&s->recv[q], &m->recv[q]);
         so += m->send[q].elems, ro += m->recv[q].elems;
     }
-    if (m->path == AXE_MPI_PATH_ALLREDUCE ||
-        m->path == AXE_MPI_PATH_REDUCE_SCATTER)
+    if (axe_nccl_reduce_path(m->path))
         so = m->pack.elems, ro = m->n;
     bad = bad || axe_nccl_upload(&s->local, &s->m.local) ||
           axe_nccl_upload(&s->pack, &s->m.pack) ||
@@ -232,6 +290,8 @@ static inline int axe_nccl_sched_device(const axe_mpi_plan *p,
     if (!bad && m->koff != NULL)
         bad = axe_nccl_alloc((void **)&s->koff,
                              m->nkoff * (int64_t)sizeof(int64_t), m->koff);
+    if (!bad && m->path >= AXE_MPI_PATH_REDUCE_SCATTER_ORDERED)
+        return axe_nccl_ordered_device(s);
     if (!bad && m->kcomb != NULL)
         bad = axe_nccl_alloc((void **)&s->kcomb,
                              m->K * (int64_t)sizeof(int64_t), m->kcomb) ||
@@ -260,6 +320,56 @@ typedef struct axe_nccl_rc {
     ncclResult_t nccl;
 } axe_nccl_rc;
 
+/* One grouped exchange (ncclGroupStart/ncclGroupEnd, as bytes of "es"
+ * each): to each peer q with data, scount[q] elements from src +
+ * sdispl[q] (scount NULL: "sall" elements from src, to every peer); from
+ * each q, rcount[q] elements into dst + rdispl[q]. */
+static inline void axe_nccl_group(const char *src, const int *scount,
+                                  const int *sdispl, int64_t sall, char *dst,
+                                  const int *rcount, const int *rdispl, int P,
+                                  int64_t es, ncclComm_t comm, cudaStream_t st,
+                                  axe_nccl_rc *rc)
+{
+    int q;
+    if ((rc->nccl = ncclGroupStart()) != ncclSuccess)
+        return;
+    for (q = 0; q < P && rc->nccl == ncclSuccess; q++) {
+        int64_t n = scount != NULL ? scount[q] : sall;
+        if (n > 0)
+            rc->nccl = ncclSend(src + (scount != NULL ? sdispl[q] : 0) * es,
+                                (size_t)(n * es), ncclUint8, q, comm, st);
+        if (rcount[q] > 0 && rc->nccl == ncclSuccess)
+            rc->nccl = ncclRecv(dst + rdispl[q] * es, (size_t)(rcount[q] * es),
+                                ncclUint8, q, comm, st);
+    }
+    if (rc->nccl == ncclSuccess)
+        rc->nccl = ncclGroupEnd();
+    else
+        (void)ncclGroupEnd();
+}
+
+/* An ordered sum (axe_mpi_run_ordered's steps on the device): "in" the
+ * packed partial, "out" the result in pack order (this rank's piece of a
+ * reduce-scatter, every element of an all-reduce). */
+static inline void axe_nccl_ordered(const axe_mpi_plan *p, axe_nccl_sched *s,
+                                    const char *in, char *out, ncclComm_t comm,
+                                    cudaStream_t st, axe_nccl_rc *rc)
+{
+    const axe_mpi_sched *m = &s->m;
+    int64_t es = m->esize, piece = m->rcount[0];
+    int ar = m->path == AXE_MPI_PATH_ALLREDUCE_ORDERED;
+    char *mine = ar ? s->tmp + m->P * piece * es : out;
+    axe_nccl_group(in, m->scount, m->sdispl, 0, s->tmp, m->rcount, m->rdispl,
+                   m->P, es, comm, st, rc);
+    if (rc->nccl != ncclSuccess)
+        return;
+    rc->cuda =
+        axe_nccl_move(p, &s->fold, mine, 0, s->tmp, 1, s->kcomb, m->P, es, st);
+    if (ar && rc->cuda == 0)
+        axe_nccl_group(mine, NULL, NULL, piece, out, m->scount, m->sdispl, m->P,
+                       es, comm, st, rc);
+}
+
 static inline void axe_nccl_reduce(const axe_mpi_plan *p, axe_nccl_sched *s,
                                    const char *src, char *dst, ncclComm_t comm,
                                    cudaStream_t st, axe_nccl_rc *rc)
@@ -277,14 +387,16 @@ static inline void axe_nccl_reduce(const axe_mpi_plan *p, axe_nccl_sched *s,
         out = dst + m->unpack.run[0].to * es;
     if (rc->cuda != 0)
         return;
-    if (m->path == AXE_MPI_PATH_ALLREDUCE)
+    if (m->path >= AXE_MPI_PATH_REDUCE_SCATTER_ORDERED)
+        axe_nccl_ordered(p, s, in, out, comm, st, rc);
+    else if (m->path == AXE_MPI_PATH_ALLREDUCE)
         rc->nccl = ncclAllReduce(in, out, (size_t)m->n, axe_nccl_type(p->dtype),
                                  axe_nccl_op(p->op), comm, st);
     else
         rc->nccl =
             ncclReduceScatter(in, out, (size_t)m->n, axe_nccl_type(p->dtype),
                               axe_nccl_op(p->op), comm, st);
-    if (rc->nccl == ncclSuccess && out == s->rbuf)
+    if (rc->nccl == ncclSuccess && rc->cuda == 0 && out == s->rbuf)
         rc->cuda =
             axe_nccl_move(p, &s->unpack, dst, 0, s->rbuf, 1, NULL, 1, es, st);
 }
@@ -309,22 +421,11 @@ static inline void axe_nccl_p2p(const axe_mpi_plan *p, axe_nccl_sched *s,
     for (q = 0; !m->sdirect && q < m->P && rc->cuda == 0; q++)
         rc->cuda =
             axe_nccl_fmove(p, s, &s->send[q], s->sbuf, m->sdispl[q], src, st);
-    if (rc->cuda != 0 || (rc->nccl = ncclGroupStart()) != ncclSuccess)
+    if (rc->cuda != 0)
         return;
-    for (q = 0; q < m->P && rc->nccl == ncclSuccess; q++) {
-        if (m->scount[q] > 0)
-            rc->nccl =
-                ncclSend((m->sdirect ? src : s->sbuf) + m->sdispl[q] * es,
-                         (size_t)(m->scount[q] * es), ncclUint8, q, comm, st);
-        if (m->rcount[q] > 0 && rc->nccl == ncclSuccess)
-            rc->nccl =
-                ncclRecv((m->rdirect ? dst : s->rbuf) + m->rdispl[q] * es,
-                         (size_t)(m->rcount[q] * es), ncclUint8, q, comm, st);
-    }
-    if (rc->nccl == ncclSuccess)
-        rc->nccl = ncclGroupEnd();
-    else
-        (void)ncclGroupEnd();
+    axe_nccl_group(m->sdirect ? src : s->sbuf, m->scount, m->sdispl, 0,
+                   m->rdirect ? dst : s->rbuf, m->rcount, m->rdispl, m->P, es,
+                   comm, st, rc);
     for (q = 0;
          !m->rdirect && q < m->P && rc->nccl == ncclSuccess && rc->cuda == 0;
          q++)
@@ -382,6 +483,15 @@ static inline int axe_nccl_failed(const axe_nccl_rc *rc, char *err, size_t len)
     return 0;
 }
 
+/* axe_nccl_exchange's order of float sums: the reference's (exact)
+ * unless the including file defines AXE_NCCL_UNORDERED (then
+ * ncclAllReduce / ncclReduceScatter sum in NCCL's order). */
+#ifdef AXE_NCCL_UNORDERED
+#define AXE_NCCL_ORDERED 0
+#else
+#define AXE_NCCL_ORDERED 1
+#endif
+
 /* Runs device operator "tag" (plan "p"; the tag names it in the trace:
  * "K", or "K copy" for a device gemm's copy of an operand first) on this
  * rank's device buffers: src
@@ -398,16 +508,18 @@ static inline int axe_nccl_exchange(const char *tag, const axe_mpi_plan *p,
     axe_nccl_rc rc = {0, ncclSuccess};
     const char *in = (const char *)src;
     char *out = (char *)dst;
+    int P = 1;
     if (!s->m.built) {
-        if (axe_mpi_sched_build(p, &s->m, mcomm, err, len))
+        MPI_Comm_size(mcomm, &P);
+        if (axe_mpi_sched_build_order(p, &s->m, mcomm,
+                                      AXE_NCCL_ORDERED && P > 1, err, len))
             return 1;
         if (axe_nccl_sched_device(p, s))
             return axe_mpi_fail(err, len,
                                 "exchange: out of device or host memory");
         axe_nccl_trace(tag, s);
     }
-    if (s->m.path == AXE_MPI_PATH_ALLREDUCE ||
-        s->m.path == AXE_MPI_PATH_REDUCE_SCATTER)
+    if (axe_nccl_reduce_path(s->m.path))
         axe_nccl_reduce(p, s, in, out, comm, stream, &rc);
     else if (p->op == AXE_MPI_COPY)
         axe_nccl_copy(p, s, in, out, comm, stream, &rc);

@@ -85,7 +85,12 @@ static axe_status devop_check(const axe_program *p, const ax_stmt *s,
 {
     ax_dist_plan plan;
     axe_dtype d = p->tensors[s->args[1].tensor].dtype;
-    AXE_TRY(axe__mpi_plan(p, s, &plan, diag));
+    axe_status st = axe__mpi_plan(p, s, &plan, diag);
+    if (st != AXE_OK) {
+        if (diag != NULL && diag->offset < 0)
+            diag->offset = s->off; /* the planner's reason, at the operator */
+        return st;
+    }
     if (s->op == AX_OP_GEMM)
         AXE_TRY(copy_check(p, s, diag));
     if (s->chunks > 0 && p->ndev > 1 &&
