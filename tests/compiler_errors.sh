@@ -83,17 +83,64 @@ expect 1 3:12 "tensor 'S' is shared: only global params are distributed" <<<"mes
 kernel k(A: f32[8] layout S[8:1] + R[2:1@gpuid]) grid(1) threads(1) {
     shared S: f32[8] layout S[(2,4):(1@gpuid,1)];
 }"
-expect 1 4:9 "device operators sit at the top level of the kernel body, not inside for or if" <<<"mesh(2);
-kernel k(A: f32[8] layout S[8:1] + R[2:1@gpuid], B: f32[8] layout S[8:1] + R[2:1@gpuid]) grid(1) threads(1) {
-    for i in range(2) {
-        device copy(B, A);
-    }
-}"
-expect 1 4:9 "device operators sit at the top level" <<<"mesh(2);
+# Loops and ifs around device operators are unrolled and folded at
+# compile time: a condition on an id (devices would diverge), runtime
+# trips and conditions, declarations inside, the unrolling bounds.
+expect 1 3:9 "device operators under an if on the block/thread id 'bx': every device must take the same branch \\(the condition may read params, -D values and the variables of loops around device operators\\)" <<<"mesh(2);
 kernel k(A: f32[8] layout S[8:1] + R[2:1@gpuid], B: f32[8] layout S[8:1] + R[2:1@gpuid]) grid(1) threads(1) {
     if (bx == 0) {
         device copy(B, A);
     }
+}"
+expect 1 5:13 "under an if on the block/thread id 'tid_in_wg': every device must take the same branch" <<<"mesh(2);
+kernel k(A: f32[8] layout S[8:1] + R[2:1@gpuid], B: f32[8] layout S[8:1] + R[2:1@gpuid]) grid(1) threads(1) {
+    for i in range(2) {
+        cta fill(A, 1);
+        if (i + tid_in_wg < 1) {
+            cta fill(A, 2);
+        } else {
+            device copy(B, A);
+        }
+    }
+}"
+expect 1 3:9 "device operators under an if on the runtime scalar 'n': such an if is decided at compile time \\(params, -D values, variables of loops around device operators\\); runtime conditions are not supported there yet" <<<"mesh(2);
+kernel k(n: i32, A: f32[8] layout S[8:1] + R[2:1@gpuid], B: f32[8] layout S[8:1] + R[2:1@gpuid]) grid(1) threads(1) {
+    if (n > 0) {
+        device copy(B, A);
+    }
+}"
+expect 1 3:20 "a loop around device operators is unrolled at compile time: its trip count is a constant \\(params, -D\\), but this one reads the runtime scalar 'T' \\(runtime trips are not supported there yet\\)" <<<"mesh(2);
+kernel k(T: i32, A: f32[8] layout S[8:1] + R[2:1@gpuid], B: f32[8] layout S[8:1] + R[2:1@gpuid]) grid(1) threads(1) {
+    for i in range(T + 1) {
+        device copy(B, A);
+    }
+}"
+expect 1 4:9 "a tensor is declared outside the loops and ifs that hold device operators" <<<"mesh(2);
+kernel k(A: f32[8] layout S[8:1] + R[2:1@gpuid], B: f32[8] layout S[8:1] + R[2:1@gpuid]) grid(1) threads(1) {
+    for i in range(2) {
+        shared S: f32[8];
+        device copy(B, A);
+    }
+}"
+expect 1 4:9 "more than 256 device operators \(counted after unrolling the loops around them\)" <<<"mesh(2);
+kernel k(A: f32[8] layout S[8:1] + R[2:1@gpuid], B: f32[8] layout S[8:1] + R[2:1@gpuid]) grid(1) threads(1) {
+    for i in range(300) {
+        device copy(B, A);
+    }
+}"
+expect 1 4:9 "unrolling the loops around device operators parses more than 16384 statements" <<<"mesh(2);
+kernel k(A: f32[8] layout S[8:1] + R[2:1@gpuid], B: f32[8] layout S[8:1] + R[2:1@gpuid]) grid(1) threads(1) {
+    for i in range(2000000000) {
+        if (i < 0) {
+            device copy(B, A);
+        }
+    }
+}"
+expect 1 3:29 "a loop variable cannot be named 'i': an enclosing loop variable has that name" <<<"mesh(2);
+kernel k(A: f32[8] layout S[8:1] + R[2:1@gpuid], B: f32[8] layout S[8:1] + R[2:1@gpuid]) grid(1) threads(1) {
+    for i in range(2) { for i in range(2) {
+        device copy(B, A);
+    } }
 }"
 expect 1 2:5 "a device operator needs a mesh" <<<"kernel k(A: f32[8], B: f32[8]) grid(1) threads(1) {
     device copy(B, A);

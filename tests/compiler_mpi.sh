@@ -180,6 +180,7 @@ done
 # race. The marks are checked, not assumed (tests/compiler_races.sh).
 UNNEEDED="
 examples/kernels/dist/matmul_rs.axe:after-fill
+examples/kernels/dist/matmul_rs_loop.axe:after-fill
 examples/kernels/dist/mlp.axe:after-fill
 examples/kernels/dist/mlp.axe:after-gemm
 "

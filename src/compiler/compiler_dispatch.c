@@ -283,7 +283,8 @@ static const char *forced_for(const axe_program *p, const ax_stmt *s)
 static void explain_head(ax_text *t, const axe_program *p, const ax_stmt *s)
 {
     int pos, d;
-    axe__text_put(t, "op %d (line %d): %s %s(", s->index, s->line,
+    axe__text_put(t, "op %d (line %d%s%s): %s %s(", s->index, s->line,
+                  s->iter != NULL ? ", " : "", s->iter != NULL ? s->iter : "",
                   axe__stmt_scope_name(p, s), axe__op_name(s->op));
     for (pos = 0; pos < axe__operand_count(s); pos++) {
         int i = axe__operand_arg(s, pos);

@@ -212,8 +212,10 @@ axe_status axe__devop_explain(const axe_program *p, ax_stmt *s)
     const ax_tensor *src = &p->tensors[s->args[1].tensor];
     bool gemm = s->op == AX_OP_GEMM;
     axe__text_init(&t, p->arena);
-    axe__text_put(&t, "device op %d (line %d): device %s(%s, %s", s->index,
-                  s->line, axe__op_name(s->op), d->name, src->name);
+    axe__text_put(&t, "device op %d (line %d%s%s): device %s(%s, %s", s->index,
+                  s->line, s->iter != NULL ? ", " : "",
+                  s->iter != NULL ? s->iter : "", axe__op_name(s->op), d->name,
+                  src->name);
     if (s->op == AX_OP_REDUCE)
         axe__text_put(&t, ", %s, %d", axe__red_name(s->rkind), s->rdim);
     if (gemm)

@@ -31,6 +31,12 @@
 #define AX_MAX_DEVICES 1024
 /* A device gemm's most chunks (chunks(N): one MPI tag per chunk). */
 #define AX_MAX_GEMM_CHUNKS 1024
+/* Loops around device operators are unrolled at parse time
+ * (compiler_parse_devblock.c): at most this many device operators in the
+ * unrolled program, and this many statements parsed inside such loops
+ * and ifs (every copy of a body, dropped branches too). */
+#define AX_MAX_DEVOPS 256
+#define AX_MAX_UNROLL 16384
 /* Nesting limits of the front end (docs/compiler.md, "Limits"): every
  * pass that walks expressions or blocks recursively stays this deep. */
 #define AX_MAX_EXPR_DEPTH 256
@@ -296,8 +302,9 @@ typedef enum ax_st_kind {
      * rdim) or AX_OP_GEMM (args[1] A, args[2] B; compiler_dist_gemm.c),
      * args[0] the destination and args[1] the source (whole distributed
      * tensors: only "tensor" is set), index its number among the device
-     * operators (p->devops). Only at the top level of the kernel body; every
-     * pass over operators (p->ops) skips it. */
+     * operators (p->devops). Only at the top level of the kernel body (the
+     * loops and ifs around device operators are unrolled and folded by
+     * the parser); every pass over operators (p->ops) skips it. */
     AX_ST_DEVICE
 } ax_st_kind;
 
@@ -355,6 +362,12 @@ typedef struct ax_stmt {
     ax_st_kind kind;
     long off;
     int line; /* 1-based line of "off" (op statements) */
+    /* Operator statements (OP, DEVICE): their place in execution order
+     * among both kinds (unrolled copies share "off"), and the values of
+     * the enclosing unrolled device loops' variables ("k = 1, j = 0";
+     * NULL outside them). */
+    int seq;
+    const char *iter;
     struct ax_stmt *next;
     /* OP */
     ax_op op;

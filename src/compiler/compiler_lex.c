@@ -246,7 +246,7 @@ const char *axe__name_taken(const ax_parser *ps, const char *name)
     int i, v;
     for (i = 0; i < ps->nparams; i++)
         if (strcmp(ps->param_name[i], name) == 0)
-            return "a param";
+            return ps->param_loop[i] ? "an enclosing loop variable" : "a param";
     v = find_var(ps, name);
     if (v < 0)
         return NULL;

@@ -40,6 +40,11 @@ typedef struct ax_parser {
     int nparams;
     char param_name[AX_MAX_PARAMS][AXE_KERNEL_NAME_MAX];
     int64_t param_value[AX_MAX_PARAMS];
+    /* Params that are the variables of enclosing unrolled device loops
+     * (compiler_parse_devblock.c), pushed after the declared ones. */
+    bool param_loop[AX_MAX_PARAMS];
+    int ndevblocks;               /* enclosing device loops and ifs */
+    int nunrolled;                /* statements parsed inside them */
     int scope_vars[AX_MAX_LOOPS]; /* loop vars visible, innermost last */
     int nscope_vars;
     bool allow_load; /* parsing a region start: `T[i, j]` reads T */
@@ -97,5 +102,28 @@ axe_status axe__parse_user_name(ax_parser *ps, char *out, const char *what);
  * a device operator ('device' read; s->off set). */
 axe_status axe__parse_mesh(ax_parser *ps, long off);
 axe_status axe__parse_devop(ax_parser *ps, ax_stmt *s);
+
+/* compiler_parse_stmt.c: a block '{' {item} '}' into a statement list,
+ * an if's condition `lhs CMP rhs` (without the parentheses), and the
+ * check that a new param or loop variable "name" shadows nothing. */
+axe_status axe__parse_block(ax_parser *ps, ax_stmt **out);
+axe_status axe__parse_cond(ax_parser *ps, ax_guard *cond);
+axe_status axe__check_fresh(ax_parser *ps, const char *name, long off,
+                            const char *what);
+
+/* compiler_parse_devblock.c: device blocks, the `for` and `if`
+ * statements that hold device operators (docs/compiler.md, "Device
+ * operators in loops and ifs"). Whether the statement at the current
+ * token is one; then the statement, unrolled (a for) or folded (an if),
+ * as the list of statements it stands for ("*out", NULL when empty). The
+ * statements parsed inside device blocks, every copy counted, are at
+ * most AX_MAX_UNROLL. The
+ * values of the enclosing unrolled loops' variables for s->iter (NULL
+ * outside them). */
+bool axe__at_devblock(const ax_parser *ps);
+/* One more statement parsed (inside device blocks: counted, bounded). */
+axe_status axe__count_unrolled(ax_parser *ps);
+axe_status axe__parse_devblock(ax_parser *ps, ax_stmt **out);
+axe_status axe__unroll_note(ax_parser *ps, const char **out);
 
 #endif

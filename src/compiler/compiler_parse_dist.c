@@ -2,7 +2,8 @@
 /*
  * The distributed part of the kernel language's grammar (docs/compiler.md,
  * "Distributed tensors"): the mesh declaration before `kernel` and the
- * device-scope operators at the top level of the kernel body. Layouts
+ * device-scope operators (the loops and ifs around them:
+ * compiler_parse_devblock.c). Layouts
  * with gpuid iters are parsed as any layout (compiler_parse.c); sema
  * checks them against the mesh (compiler_sema_dist.c).
  */
@@ -145,18 +146,20 @@ static axe_status parse_chunks(ax_parser *ps, ax_stmt *s)
 
 /* 'device' ('copy' '(' dst ',' src ')' | 'reduce' '(' dst ',' src ','
  * red ',' dim ')' | 'gemm' '(' C ',' A ',' B ')' ['chunks' '(' N ')'])
- * ';' at the top level of the kernel body ('device' already read). */
+ * ';' ('device' already read): at the top level of the kernel body or
+ * in device blocks (compiler_parse_devblock.c), which leave it there. */
 axe_status axe__parse_devop(ax_parser *ps, ax_stmt *s)
 {
-    long off = s->off;
     axe_program *p = ps->p;
-    if (ps->depth != 1)
-        return axe__fail(ps->diag, AXE_ERR_INVALID, off,
-                         "device operators sit at the top level of the "
-                         "kernel body, not inside for or if (every device "
-                         "takes part in each one)");
+    if (p->ndevops == AX_MAX_DEVOPS)
+        return axe__fail(ps->diag, AXE_ERR_CAPACITY, s->off,
+                         "more than %d device operators (counted after "
+                         "unrolling the loops around them)",
+                         AX_MAX_DEVOPS);
     s->kind = AX_ST_DEVICE;
     s->line = ps->tok.line;
+    s->seq = p->nops + p->ndevops;
+    AXE_TRY(axe__unroll_note(ps, &s->iter));
     if (axe__tok_is(ps, "copy"))
         s->op = AX_OP_COPY;
     else if (axe__tok_is(ps, "reduce"))

@@ -238,7 +238,9 @@ static axe_status parse_op(ax_parser *ps, ax_stmt *s, ax_scope scope)
     s->op = (ax_op)i;
     s->off = (long)ps->tok.pos;
     s->line = ps->tok.line;
+    s->seq = ps->p->nops + ps->p->ndevops;
     s->index = ps->p->nops++;
+    AXE_TRY(axe__unroll_note(ps, &s->iter));
     AXE_TRY(axe__lex_next(ps));
     return parse_args(ps, s);
 }
@@ -255,11 +257,9 @@ static axe_status parse_core_op(ax_parser *ps, ax_stmt *s)
     return parse_op(ps, s, AX_SCOPE_CTA);
 }
 
-static axe_status parse_block(ax_parser *ps, ax_stmt **out);
-
 /* A new param or loop variable named "name" (at "off") shadows nothing. */
-static axe_status check_fresh(ax_parser *ps, const char *name, long off,
-                              const char *what)
+axe_status axe__check_fresh(ax_parser *ps, const char *name, long off,
+                            const char *what)
 {
     const char *taken = axe__name_taken(ps, name);
     if (taken == NULL)
@@ -287,7 +287,7 @@ static axe_status parse_for(ax_parser *ps, ax_stmt *s)
                              "loop variable '%s' reuses a runtime scalar's "
                              "name",
                              p->scalar_name[i]);
-    AXE_TRY(check_fresh(ps, p->vars[p->nvars], off, "a loop variable"));
+    AXE_TRY(axe__check_fresh(ps, p->vars[p->nvars], off, "a loop variable"));
     s->var = p->nvars++;
     AXE_TRY(axe__expect(ps, "in", "'in'"));
     AXE_TRY(axe__expect(ps, "range", "'range'"));
@@ -302,21 +302,19 @@ static axe_status parse_for(ax_parser *ps, ax_stmt *s)
     p->var_dtrip[s->var] = s->dtrip;
     AXE_TRY(axe__expect(ps, ")", "')'"));
     ps->scope_vars[ps->nscope_vars++] = s->var;
-    AXE_TRY(parse_block(ps, &s->body));
+    AXE_TRY(axe__parse_block(ps, &s->body));
     ps->nscope_vars--;
     return AXE_OK;
 }
 
-static axe_status parse_if(ax_parser *ps, ax_stmt *s)
+axe_status axe__parse_cond(ax_parser *ps, ax_guard *cond)
 {
     static const char *const cmps[] = {"<", "<=", ">", ">=", "==", "!="};
     char op[3] = {0};
     ax_expr *lhs, *rhs;
     int i;
-    s->kind = AX_ST_IF;
-    AXE_TRY(axe__expect(ps, "(", "'('"));
     AXE_TRY(axe__parse_expr(ps, &lhs));
-    s->cond.lhs = lhs;
+    cond->lhs = lhs;
     if (ps->tok.kind != AX_TOK_PUNCT ||
         strchr("<>=!", ps->p->text[ps->tok.pos]) == NULL)
         return axe__syntax(ps, "a comparison (<, <=, >, >=, ==, !=)");
@@ -331,15 +329,23 @@ static axe_status parse_if(ax_parser *ps, ax_stmt *s)
     if (i == 6)
         return axe__fail(ps->diag, AXE_ERR_SYNTAX, (long)ps->tok.pos,
                          "'%s' is not a comparison", op);
-    s->cond.cmp = i;
+    cond->cmp = i;
     AXE_TRY(axe__parse_expr(ps, &rhs));
-    s->cond.rhs = rhs;
+    cond->rhs = rhs;
+    return AXE_OK;
+}
+
+static axe_status parse_if(ax_parser *ps, ax_stmt *s)
+{
+    s->kind = AX_ST_IF;
+    AXE_TRY(axe__expect(ps, "(", "'('"));
+    AXE_TRY(axe__parse_cond(ps, &s->cond));
     AXE_TRY(axe__expect(ps, ")", "')'"));
-    AXE_TRY(parse_block(ps, &s->body));
+    AXE_TRY(axe__parse_block(ps, &s->body));
     if (!axe__tok_is(ps, "else"))
         return AXE_OK;
     AXE_TRY(axe__lex_next(ps));
-    return parse_block(ps, &s->else_body);
+    return axe__parse_block(ps, &s->else_body);
 }
 
 static axe_status parse_stmt(ax_parser *ps, ax_stmt *s)
@@ -399,6 +405,16 @@ static axe_status parse_scratch(ax_parser *ps)
 static axe_status parse_item(ax_parser *ps, ax_stmt **s)
 {
     *s = NULL;
+    if ((axe__tok_is(ps, "sbuf") || axe__tok_is(ps, "psum") ||
+         axe__tok_is(ps, "shared") || axe__tok_is(ps, "register")) &&
+        ps->ndevblocks > 0)
+        return axe__fail(ps->diag, AXE_ERR_UNSUPPORTED, (long)ps->tok.pos,
+                         "a tensor is declared outside the loops and ifs "
+                         "that hold device operators (they are unrolled "
+                         "and folded at compile time)");
+    AXE_TRY(axe__count_unrolled(ps));
+    if (axe__at_devblock(ps))
+        return axe__parse_devblock(ps, s);
     if (axe__tok_is(ps, "sbuf") || axe__tok_is(ps, "psum"))
         return parse_scratch(ps);
     if (axe__tok_is(ps, "shared") || axe__tok_is(ps, "register")) {
@@ -419,7 +435,8 @@ static axe_status parse_item(ax_parser *ps, ax_stmt **s)
     return parse_stmt(ps, *s);
 }
 
-static axe_status parse_block(ax_parser *ps, ax_stmt **out)
+/* A device block's item is a list of statements (possibly none). */
+axe_status axe__parse_block(ax_parser *ps, ax_stmt **out)
 {
     ax_stmt **tail = out;
     *out = NULL;
@@ -433,10 +450,8 @@ static axe_status parse_block(ax_parser *ps, ax_stmt **out)
         if (ps->tok.kind == AX_TOK_EOF)
             return axe__syntax(ps, "'}'");
         AXE_TRY(parse_item(ps, &s));
-        if (s != NULL) {
-            *tail = s;
-            tail = &s->next;
-        }
+        for (*tail = s; *tail != NULL; tail = &(*tail)->next)
+            ;
     }
     ps->depth--;
     return axe__lex_next(ps);
@@ -612,7 +627,7 @@ static axe_status parse_kernel(ax_parser *ps)
     }
     AXE_TRY(axe__lex_next(ps));
     AXE_TRY(parse_launch(ps));
-    return parse_block(ps, &ps->p->body);
+    return axe__parse_block(ps, &ps->p->body);
 }
 
 static axe_status parse_param(ax_parser *ps)
@@ -623,7 +638,7 @@ static axe_status parse_param(ax_parser *ps)
     if (k == AX_MAX_PARAMS)
         return axe__fail(ps->diag, AXE_ERR_CAPACITY, off, "too many params");
     AXE_TRY(axe__parse_user_name(ps, ps->param_name[k], "a param name"));
-    AXE_TRY(check_fresh(ps, ps->param_name[k], off, "a param"));
+    AXE_TRY(axe__check_fresh(ps, ps->param_name[k], off, "a param"));
     AXE_TRY(axe__expect(ps, "=", "'='"));
     AXE_TRY(axe__parse_const(ps, &ps->param_value[k], "a param's value"));
     for (i = 0; i < o->ndefines; i++)

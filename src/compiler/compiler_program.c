@@ -262,7 +262,7 @@ size_t axe_program_explain(const axe_program *p, char *buf, size_t cap)
         const ax_stmt *dv = j < p->ndevops ? p->devops[j] : NULL;
         const char *e;
         size_t k;
-        if (s == NULL || (dv != NULL && dv->off < s->off))
+        if (s == NULL || (dv != NULL && dv->seq < s->seq))
             e = dv->explain, j++;
         else
             e = s->explain, i++;

@@ -106,6 +106,8 @@ static axe_status new_stmt(axe_program *p, ax_stmt *s, int dst, int src,
     n->scope = s->scope;
     n->off = s->off;
     n->line = s->line;
+    n->seq = s->seq;
+    n->iter = s->iter;
     n->nargs = 2;
     for (i = 0; i < 2; i++) {
         n->args[i].tensor = i == 0 ? dst : src;
