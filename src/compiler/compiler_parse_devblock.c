@@ -54,8 +54,9 @@ bool axe__at_devblock(const ax_parser *ps)
     if (!is_if && !axe__tok_is(ps, "for"))
         return false;
     look.diag = NULL;
-    while (look.tok.kind != AX_TOK_EOF && !axe__tok_is(&look, "{"))
-        if (axe__lex_next(&look) != AXE_OK)
+    while (!axe__tok_is(&look, "{")) /* the header holds no ';' or '}' */
+        if (look.tok.kind == AX_TOK_EOF || axe__tok_is(&look, ";") ||
+            axe__tok_is(&look, "}") || axe__lex_next(&look) != AXE_OK)
             return false;
     scan_block(&look, &found);
     if (is_if && axe__tok_is(&look, "else") && axe__lex_next(&look) == AXE_OK)
