@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "axe/kernel.h"
+#include "compiler_internal.h"
 #include "testlib.h"
 
 typedef struct race_row {
@@ -279,12 +280,137 @@ static void test_text(void)
     TL_CHECK(strncmp(big, "race on T at offset 9: ", 23) == 0, "text: %s", big);
 }
 
+/* The reference runs a gemm instance by ranges (compiler_ref.c,
+ * gemm_ranges) where it can; axe__reference_by_elements runs every
+ * element (the brute force). Kernel "kind" at M x N x K: 0 f16 into f32,
+ * 1 i32 (products wrap), 2 f32 on two CTAs (both write C: races), 3 a
+ * shared tile read before any write, 4 a shared tile written, synced,
+ * then two gemms into C, 5 a gemm reading A from C's other columns (A
+ * and C one tensor: by elements in both). */
+static void gemm_src(char *buf, size_t cap, int kind, int m, int n, int k)
+{
+    static const char *const dt[] = {"f16", "i32", "f32", "f32", "f32", "f32"};
+    char line[256];
+    if (kind < 3)
+        snprintf(line, sizeof line, "  thread gemm(C, A, B);\n");
+    else if (kind == 3)
+        snprintf(line, sizeof line,
+                 "  shared s: f32[%d, %d];\n  thread gemm(C, s, B);\n", m, k);
+    else if (kind == 4)
+        snprintf(line, sizeof line,
+                 "  shared s: f32[%d, %d];\n  cta copy(s, A);\n  sync;\n"
+                 "  thread gemm(C, s, B);\n  thread gemm(C, A, B);\n",
+                 m, k);
+    else
+        snprintf(line, sizeof line,
+                 "  thread gemm(C[0 : +%d, 0 : +%d], A, B);\n"
+                 "  thread gemm(C[0 : +%d, 0 : +%d], C[0 : +%d, %d : +%d], "
+                 "B);\n",
+                 m, n, m, n, m, n, k);
+    snprintf(buf, cap,
+             "kernel k(A: %s[%d, %d], B: %s[%d, %d], C: %s[%d, %d]) "
+             "grid(%d) threads(1) {\n%s}\n",
+             dt[kind], m, k, dt[kind], n, k, kind == 0 ? "f32" : dt[kind], m,
+             kind == 5 ? n + k : n, kind == 2 ? 2 : 1, line);
+}
+
+/* Random contents for the tensors of "p". */
+static void gemm_fill(axe_program *p, void **bufs)
+{
+    int i;
+    int64_t x;
+    for (i = 0; i < 3; i++) {
+        axe_kernel_tensor t = axe_program_tensor(p, i);
+        for (x = 0; x < t.elems; x++) {
+            float f = (float)tl_range(-4096, 4096) / 512.0f;
+            if (t.dtype == AXE_DTYPE_F16)
+                ((uint16_t *)bufs[i])[x] = axe_f16_from_float(f);
+            else if (t.dtype == AXE_DTYPE_I32)
+                ((int32_t *)bufs[i])[x] =
+                    (int32_t)tl_range(-2000000000, 2000000000);
+            else
+                ((float *)bufs[i])[x] = f;
+        }
+    }
+}
+
+/* Whether the two runs' reports name the same races in the same order. */
+static bool same_races(const axe_race_report *a, const axe_race_report *b)
+{
+    char t[2][512];
+    int i;
+    if (a->count != b->count || a->n != b->n)
+        return false;
+    for (i = 0; i < a->n; i++) {
+        (void)axe_race_text(&a->race[i], t[0], sizeof t[0]);
+        (void)axe_race_text(&b->race[i], t[1], sizeof t[1]);
+        if (strcmp(t[0], t[1]) != 0 || a->race[i].count != b->race[i].count)
+            return false;
+    }
+    return true;
+}
+
+/* One random kernel of "kind" by ranges and by elements: the same bits
+ * in every tensor and the same races. */
+static void gemm_case(int kind)
+{
+    int m = (int)tl_range(1, 24), n = (int)tl_range(1, 24),
+        k = (int)tl_range(1, 24), i, j;
+    char src[1024];
+    void *bufs[2][3];
+    axe_race_report rep[2];
+    axe_status st[2] = {AXE_OK, AXE_OK};
+    axe_program *p = NULL;
+    axe_diag d;
+    size_t sz[3] = {(size_t)(m * k) * 4, (size_t)(n * k) * 4,
+                    (size_t)(m * (n + k)) * 4};
+    gemm_src(src, sizeof src, kind, m, n, k);
+    if (axe_program_compile(src, strlen(src), NULL, NULL, &p, &d) != AXE_OK) {
+        TL_CHECK(false, "gemm: %s: %s", src, d.message);
+        return;
+    }
+    for (j = 0; j < 2; j++)
+        for (i = 0; i < 3; i++)
+            bufs[j][i] = calloc(sz[i], 1);
+    gemm_fill(p, bufs[0]);
+    for (i = 0; i < 3; i++)
+        memcpy(bufs[1][i], bufs[0][i], sz[i]);
+    st[0] = axe_program_reference_races(p, bufs[0], &rep[0], &d);
+    if (st[0] == AXE_OK)
+        st[1] = axe__reference_by_elements(p, bufs[1], &rep[1], &d);
+    TL_CHECK(st[0] == AXE_OK && st[1] == AXE_OK, "gemm: %s: %s", src,
+             d.message);
+    for (i = 0; st[0] == AXE_OK && st[1] == AXE_OK && i < 3; i++)
+        TL_CHECK(memcmp(bufs[0][i], bufs[1][i], sz[i]) == 0,
+                 "gemm by ranges: tensor %d differs:\n%s", i, src);
+    TL_CHECK(st[0] != AXE_OK || st[1] != AXE_OK ||
+                 (same_races(&rep[0], &rep[1]) &&
+                  (kind == 2 || kind == 3) == (rep[0].n > 0)),
+             "gemm by ranges: %lld races (%d kept), by elements %lld "
+             "(%d):\n%s",
+             (long long)rep[0].count, rep[0].n, (long long)rep[1].count,
+             rep[1].n, src);
+    for (j = 0; j < 2; j++)
+        for (i = 0; i < 3; i++)
+            free(bufs[j][i]);
+    axe_program_free(p);
+}
+
+static void test_gemm_ranges(void)
+{
+    int iter;
+    for (iter = 0; iter < 72; iter++)
+        gemm_case(iter % 6);
+}
+
 int main(void)
 {
     size_t i;
+    tl_seed("test_compiler_race", 16);
     for (i = 0; i < sizeof rows / sizeof rows[0]; i++)
         run_row(&rows[i]);
     test_limit();
     test_text();
+    test_gemm_ranges();
     return tl_finish();
 }

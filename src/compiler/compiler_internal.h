@@ -1061,6 +1061,15 @@ void axe__race_instance(ax_race *r, const ax_stmt *s, int64_t tid0);
 void axe__race_element(ax_race *r, const int64_t *c);
 void axe__race_access(ax_race *r, int arg, int tensor, int64_t addr,
                       bool write);
+/* The accesses of an operator instance whose operands' groups are the
+ * same at every element, by address ranges (the reference's gemm):
+ * whether rounds of operand "arg"'s read (with "rmw" read and write) of
+ * each of "n" addresses would report no race (nothing changes), and
+ * "reps" such rounds each, done (compiler_race.c). */
+bool axe__race_range_clean(ax_race *r, int arg, int tensor, const int64_t *addr,
+                           int64_t n, bool rmw);
+void axe__race_range_apply(ax_race *r, int arg, int tensor, const int64_t *addr,
+                           int64_t n, int64_t reps, bool rmw);
 axe_status axe__race_report(const ax_race *r, int64_t *const *table,
                             axe_race_report *out, axe_diag *diag);
 /* Swizzled shared tensors (compiler_swizzle.c): whether an operand is
@@ -1093,6 +1102,11 @@ axe_status axe__reference_segment(const axe_program *p, const ax_stmt *first,
 double axe__ref_load(axe_dtype d, const void *b, int64_t a);
 void axe__ref_store(axe_dtype d, void *b, int64_t a, double v);
 double axe__ref_combine(axe_dtype d, ax_red r, double acc, double a);
+/* The reference of a program without a mesh with every operator run
+ * element by element (no gemm by ranges): the law test's brute force. */
+axe_status axe__reference_by_elements(const axe_program *p,
+                                      void *const *buffers,
+                                      axe_race_report *races, axe_diag *diag);
 /* The fill value of a masked region as a value of dtype "d"
  * (compiler_ref.c). */
 double axe__mask_fill(axe_dtype d, double v);

@@ -69,6 +69,9 @@ struct ax_race {
     char why[AXE_DIAG_MESSAGE_MAX];
     axe_race_report rep;
     int rtensor[AXE_RACE_MAX];
+    /* A dry run (axe__race_range_clean): a race is not recorded, "hit"
+     * says one was found. */
+    bool dry, hit;
 };
 
 static const race_acc none = {-1, 0, 0};
@@ -379,6 +382,10 @@ static axe_race_access access_of(const ax_race *r, int64_t t, int32_t plan,
 static void record_race(ax_race *r, int tensor, const axe_race *x)
 {
     int k;
+    if (r->dry) {
+        r->hit = true;
+        return;
+    }
     r->rep.count++;
     for (k = 0; k < r->rep.n; k++)
         if (same_race(&r->rep.race[k], x)) {
@@ -530,6 +537,57 @@ void axe__race_access(ax_race *r, int arg, int tensor, int64_t addr, bool write)
         on_write(r, tensor, addr, e, &r->cur[arg], global);
     else
         on_read(r, tensor, addr, e, &r->cur[arg], global);
+}
+
+/* The rounds of operand "arg" at "addr" of "tensor" into record "e": a
+ * read, and with "rmw" a write after it. */
+static void rounds(ax_race *r, int arg, int tensor, int64_t addr, race_rec *e,
+                   bool rmw, int64_t n)
+{
+    bool global = r->p->tensors[tensor].mem == AX_MEM_GLOBAL;
+    int64_t k;
+    for (k = 0; k < n; k++) {
+        on_read(r, tensor, addr, e, &r->cur[arg], global);
+        if (rmw)
+            on_write(r, tensor, addr, e, &r->cur[arg], global);
+    }
+}
+
+/* Whether two rounds of operand "arg"'s accesses (a read, with "rmw" a
+ * read and then a write, by its current group) to each of the "n"
+ * addresses of "tensor" report no race, from the records as they are
+ * (each address on a copy of its record; nothing changes). Two rounds
+ * reach the records' fixed point: a third, or the rounds of an address
+ * listed twice, would do what the second does. */
+bool axe__race_range_clean(ax_race *r, int arg, int tensor, const int64_t *addr,
+                           int64_t n, bool rmw)
+{
+    int64_t i;
+    if (r == NULL || r->rec[tensor] == NULL || r->status != AXE_OK)
+        return true;
+    r->dry = true;
+    r->hit = false;
+    for (i = 0; i < n && !r->hit; i++) {
+        race_rec e = r->rec[tensor][addr[i]];
+        rounds(r, arg, tensor, addr[i], &e, rmw, 2);
+    }
+    r->dry = false;
+    return !r->hit;
+}
+
+/* "reps" rounds of those accesses to each address, whose records end as
+ * after any number of rounds from min(reps, 2) on (the caller made sure
+ * with axe__race_range_clean that none reports a race). */
+void axe__race_range_apply(ax_race *r, int arg, int tensor, const int64_t *addr,
+                           int64_t n, int64_t reps, bool rmw)
+{
+    int64_t i;
+    if (r == NULL || r->rec[tensor] == NULL || r->status != AXE_OK)
+        return;
+    for (i = 0; i < n; i++) {
+        race_rec *e = &r->rec[tensor][addr[i]];
+        rounds(r, arg, tensor, addr[i], e, rmw, reps < 2 ? reps : 2);
+    }
 }
 
 /* The logical index of the first element of tensor "i" at "addr"

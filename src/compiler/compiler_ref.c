@@ -37,12 +37,19 @@ typedef struct ref_state {
     const ax_stmt *first; /* the first statement run (a mesh program's
                              segment ends at the next device operator) */
     double *argv;         /* argmax/argmin: the best value of each result */
-    bool failed;          /* a data-dependent start was out of bounds */
+    /* The running instance's operand starts, where they read no tensor
+     * element (pure[i]): constant over the instance, so evaluated once
+     * (cache_starts) rather than at every element. */
+    bool by_elements; /* no gemm by ranges (axe__reference_by_elements) */
+    const ax_stmt *cached;
+    bool pure[AX_MAX_ARGS];
+    int64_t start[AX_MAX_ARGS][AX_MAX_DIMS];
+    bool failed; /* a data-dependent start was out of bounds */
     char err[AXE_DIAG_MESSAGE_MAX];
 } ref_state;
 
 static int64_t locate(const ref_state *rs, const ax_ref *r, const int64_t *c,
-                      int tid);
+                      const int64_t *st, int tid);
 static double load_buf(axe_dtype d, const void *b, int64_t a);
 
 /* A data-dependent start's element, read by thread "tid". */
@@ -56,7 +63,7 @@ static int64_t read_elem(void *ctx, const ax_ref *r, const int64_t *idx)
     const load_ctx *lc = ctx;
     const ax_tensor *t = &lc->rs->p->tensors[r->tensor];
     static const int64_t zero[AX_MAX_DIMS];
-    int64_t a = locate(lc->rs, r, zero, lc->tid);
+    int64_t a = locate(lc->rs, r, zero, NULL, lc->tid);
     (void)idx; /* locate evaluates the same coordinates */
     if (t->mem == AX_MEM_GLOBAL)
         return (int64_t)load_buf(t->dtype, lc->rs->bufs[r->tensor], a);
@@ -239,8 +246,9 @@ static int64_t swizzled(const axe_layout_swizzle *sw, int64_t x)
     return axe__swizzle_addr(sw, x, &y) == AXE_OK ? y : x;
 }
 
+/* "st": the operand's cached starts (ref_state.start), or NULL. */
 static int64_t locate(const ref_state *rs, const ax_ref *r, const int64_t *c,
-                      int tid)
+                      const int64_t *st, int tid)
 {
     const ax_tensor *t = &rs->p->tensors[r->tensor];
     int64_t x = 0;
@@ -251,7 +259,9 @@ static int64_t locate(const ref_state *rs, const ax_ref *r, const int64_t *c,
             x += cd * r->view.shard[d].stride;
         else
             x = x * t->shape[d] + cd +
-                (r->start[d] ? eval(rs, r->start[d], tid) : 0);
+                (st != NULL    ? st[d]
+                 : r->start[d] ? eval(rs, r->start[d], tid)
+                               : 0);
     }
     if (r->is_view) {
         for (d = 0; d < r->view.noffset; d++)
@@ -269,7 +279,7 @@ static int64_t locate(const ref_state *rs, const ax_ref *r, const int64_t *c,
 /* Whether coordinate "c" of operand "r" lies inside its tensor in every
  * masked dimension (the others are in bounds by sema or run-time checks). */
 static bool inside(const ref_state *rs, const ax_ref *r, const int64_t *c,
-                   int tid)
+                   const int64_t *st, int tid)
 {
     const ax_tensor *t = &rs->p->tensors[r->tensor];
     int d;
@@ -278,7 +288,9 @@ static bool inside(const ref_state *rs, const ax_ref *r, const int64_t *c,
         if (!r->masked[d])
             continue;
         x = c[d + (r->bdim >= 0 && d >= r->bdim)] +
-            (r->start[d] ? eval(rs, r->start[d], tid) : 0);
+            (st != NULL    ? st[d]
+             : r->start[d] ? eval(rs, r->start[d], tid)
+                           : 0);
         ext = d == 0 ? axe__dyn_value(rs->p, t->dyn_extent, t->shape[0])
                      : t->shape[d];
         if (x < 0 || x >= ext)
@@ -287,15 +299,33 @@ static bool inside(const ref_state *rs, const ax_ref *r, const int64_t *c,
     return true;
 }
 
+/* Cache the starts of the operands of instance "tid" of "s" that read
+ * no tensor element (the others are evaluated at each element, as a
+ * start may read what the operator writes). */
+static void cache_starts(ref_state *rs, const ax_stmt *s, int tid)
+{
+    int i, d, n;
+    rs->cached = s;
+    for (i = 0; i < s->nargs; i++) {
+        const ax_ref *r = &s->args[i];
+        rs->pure[i] = true;
+        for (d = 0; rs->pure[i] && d < AX_MAX_DIMS; d++)
+            rs->pure[i] = axe__expr_load(r->start[d], &n) == NULL;
+        for (d = 0; rs->pure[i] && d < AX_MAX_DIMS; d++)
+            rs->start[i][d] = r->start[d] ? eval(rs, r->start[d], tid) : 0;
+    }
+}
+
 static double load(const ref_state *rs, const ax_stmt *s, int i,
                    const int64_t *c, int tid)
 {
     const ax_ref *r = &s->args[i];
     const ax_tensor *t = &rs->p->tensors[r->tensor];
+    const int64_t *st = rs->cached == s && rs->pure[i] ? rs->start[i] : NULL;
     int64_t a;
-    if (!inside(rs, r, c, tid))
+    if (!inside(rs, r, c, st, tid))
         return axe__mask_fill(t->dtype, r->fill);
-    a = locate(rs, r, c, tid);
+    a = locate(rs, r, c, st, tid);
     axe__race_access(rs->race, i, r->tensor, a, false);
     if (t->mem == AX_MEM_GLOBAL)
         return load_buf(t->dtype, rs->bufs[r->tensor], a);
@@ -307,10 +337,11 @@ static void store(ref_state *rs, const ax_stmt *s, const int64_t *c, int tid,
 {
     const ax_ref *r = &s->args[0];
     const ax_tensor *t = &rs->p->tensors[r->tensor];
+    const int64_t *st = rs->cached == s && rs->pure[0] ? rs->start[0] : NULL;
     int64_t a;
-    if (!inside(rs, r, c, tid))
+    if (!inside(rs, r, c, st, tid))
         return; /* a masked write outside the tensor: skipped */
-    a = locate(rs, r, c, tid);
+    a = locate(rs, r, c, st, tid);
     axe__race_access(rs->race, 0, r->tensor, a, true);
     if (t->mem == AX_MEM_GLOBAL)
         store_buf(t->dtype, rs->bufs[r->tensor], a, v);
@@ -541,6 +572,114 @@ static void load_operands(ref_state *rs, const ax_stmt *s, const int64_t *c,
                      : load(rs, s, axe__operand_arg(s, pos), c, tid);
 }
 
+/* The value of element "a" of tensor "i" (a buffer address or an index
+ * into its store), and a value stored there (rounded to the dtype). */
+static double value_at(const ref_state *rs, int i, int64_t a)
+{
+    const ax_tensor *t = &rs->p->tensors[i];
+    if (t->mem == AX_MEM_GLOBAL)
+        return load_buf(t->dtype, rs->bufs[i], a);
+    return rs->store[i][a];
+}
+
+static void put_at(ref_state *rs, int i, int64_t a, double v)
+{
+    const ax_tensor *t = &rs->p->tensors[i];
+    if (t->mem == AX_MEM_GLOBAL)
+        store_buf(t->dtype, rs->bufs[i], a, v);
+    else
+        rs->store[i][a] = round_to(t->dtype, v);
+}
+
+/* The addresses of operand "i" of gemm "s" over its two dims "d0" (the
+ * slower) and "d1" of the (M, N, K) coordinates: "n0" x "n1" of them. */
+static int64_t *gemm_addrs(const ref_state *rs, const ax_stmt *s, int i, int d0,
+                           int d1, int tid)
+{
+    int64_t c[AX_MAX_DIMS] = {0}, n0 = axe__ref_len(&s->args[0], d0),
+            n1 = axe__ref_len(&s->args[0], d1);
+    int64_t *a = malloc((size_t)(n0 * n1) * sizeof *a);
+    for (c[d0] = 0; a != NULL && c[d0] < n0; c[d0]++)
+        for (c[d1] = 0; c[d1] < n1; c[d1]++)
+            a[c[d0] * n1 + c[d1]] =
+                locate(rs, &s->args[i], c, rs->start[i], tid);
+    return a;
+}
+
+/* Whether gemm "s" may run by gemm_ranges: no masked operand, starts
+ * that read no element, C apart from A and B (so that C's values along
+ * K are a chain nothing else reads), every extent at least 1; with a
+ * race detector also A apart from B, and one group per operand (one
+ * thread per CTA, no grid or staging plan): its accesses by ranges. */
+static bool gemm_by_ranges(const ref_state *rs, const ax_stmt *s)
+{
+    const ax_ref *a = s->args;
+    int i;
+    for (i = 0; i < 3; i++)
+        if (a[i].any_masked || !rs->pure[i] || axe__ref_len(&a[0], i) < 1)
+            return false;
+    if (a[0].tensor == a[1].tensor || a[0].tensor == a[2].tensor)
+        return false;
+    return rs->race == NULL ||
+           (a[1].tensor != a[2].tensor && rs->p->threads == 1 &&
+            s->grid == NULL && s->stage[0] == NULL);
+}
+
+/* Gemm instance "tid" of "s" as the element loop would run it (C[m,n]
+ * += A[m,k] B[n,k], k innermost: each C element's chain of roundings
+ * along K in that order), with the addresses computed once; the race
+ * detector is told the accesses by ranges, when they report no race
+ * (else the element loop runs, and tells it each access in order).
+ * False if this instance runs by elements. */
+static bool gemm_ranges(ref_state *rs, const ax_stmt *s, int tid)
+{
+    static const int64_t zero[AX_MAX_DIMS];
+    const axe_program *p = rs->p;
+    int64_t m, n, k, M = axe__ref_len(&s->args[0], 0),
+                     N = axe__ref_len(&s->args[0], 1),
+                     K = axe__ref_len(&s->args[0], 2);
+    int64_t *ac, *aa, *ab;
+    axe_dtype d = p->tensors[s->args[0].tensor].dtype,
+              sd = p->tensors[s->args[1].tensor].dtype;
+    bool ok;
+    if (rs->by_elements || !gemm_by_ranges(rs, s))
+        return false;
+    ac = gemm_addrs(rs, s, 0, 0, 1, tid);
+    aa = gemm_addrs(rs, s, 1, 0, 2, tid);
+    ab = gemm_addrs(rs, s, 2, 1, 2, tid);
+    axe__race_element(rs->race, zero);
+    ok =
+        ac != NULL && aa != NULL && ab != NULL &&
+        axe__race_range_clean(rs->race, 0, s->args[0].tensor, ac, M * N,
+                              true) &&
+        axe__race_range_clean(rs->race, 1, s->args[1].tensor, aa, M * K,
+                              false) &&
+        axe__race_range_clean(rs->race, 2, s->args[2].tensor, ab, N * K, false);
+    if (ok) {
+        axe__race_range_apply(rs->race, 0, s->args[0].tensor, ac, M * N, K,
+                              true);
+        axe__race_range_apply(rs->race, 1, s->args[1].tensor, aa, M * K, N,
+                              false);
+        axe__race_range_apply(rs->race, 2, s->args[2].tensor, ab, N * K, M,
+                              false);
+        for (m = 0; m < M; m++)
+            for (n = 0; n < N; n++) {
+                double acc = value_at(rs, s->args[0].tensor, ac[m * N + n]);
+                for (k = 0; k < K; k++) {
+                    double x[AX_MAX_ARGS] = {0};
+                    x[1] = value_at(rs, s->args[1].tensor, aa[m * K + k]);
+                    x[2] = value_at(rs, s->args[2].tensor, ab[n * K + k]);
+                    acc = round_to(d, acc + apply(p, s, d, sd, x));
+                }
+                put_at(rs, s->args[0].tensor, ac[m * N + n], acc);
+            }
+    }
+    free(ac);
+    free(aa);
+    free(ab);
+    return ok;
+}
+
 static void run_instance(ref_state *rs, const ax_stmt *s, int tid)
 {
     const ax_ref *dst = &s->args[0];
@@ -550,7 +689,10 @@ static void run_instance(ref_state *rs, const ax_stmt *s, int tid)
     int k, n = axe__ref_ndim(dst);
     if (!starts_ok(rs, s, tid))
         return;
+    cache_starts(rs, s, tid);
     axe__race_instance(rs->race, s, tid);
+    if (s->op == AX_OP_GEMM && gemm_ranges(rs, s, tid))
+        return;
     for (;;) {
         double x[AX_MAX_ARGS] = {0}, v;
         axe__race_element(rs->race, c);
@@ -703,13 +845,14 @@ static void release(ref_state *rs)
  * with "races", detect races (compiler_race.c). */
 static axe_status run_from(const axe_program *p, const ax_stmt *first,
                            void *const *buffers, axe_race_report *races,
-                           axe_diag *diag)
+                           bool by_elements, axe_diag *diag)
 {
     static ref_state zero;
     ref_state rs = zero;
     axe_status st = AXE_OK;
     int i;
     rs.p = p;
+    rs.by_elements = by_elements;
     rs.bufs = buffers;
     rs.first = first;
     if (!p->bound)
@@ -745,7 +888,16 @@ axe_status axe_program_reference_races(const axe_program *p,
                          "reference is axe_program_reference_mesh (a "
                          "buffer per device and tensor)",
                          (long long)p->ndev);
-    return run_from(p, p->body, buffers, races, diag);
+    return run_from(p, p->body, buffers, races, false, diag);
+}
+
+/* The same, every operator run element by element (the law test of the
+ * gemm by ranges). */
+axe_status axe__reference_by_elements(const axe_program *p,
+                                      void *const *buffers,
+                                      axe_race_report *races, axe_diag *diag)
+{
+    return run_from(p, p->body, buffers, races, true, diag);
 }
 
 /* One device's statements from "first" to the next device operator;
@@ -754,7 +906,7 @@ axe_status axe__reference_segment(const axe_program *p, const ax_stmt *first,
                                   void *const *buffers, axe_race_report *races,
                                   axe_diag *diag)
 {
-    return run_from(p, first, buffers, races, diag);
+    return run_from(p, first, buffers, races, false, diag);
 }
 
 double axe__ref_load(axe_dtype d, const void *b, int64_t a)
