@@ -40,7 +40,8 @@ typedef struct ref_state {
     /* The running instance's operand starts, where they read no tensor
      * element (pure[i]): constant over the instance, so evaluated once
      * (cache_starts) rather than at every element. */
-    bool by_elements; /* no gemm by ranges (axe__reference_by_elements) */
+    bool by_elements;   /* no gemm by ranges (axe__reference_by_elements) */
+    uint8_t *pure_args; /* per operator: bit i, operand i's starts are pure */
     const ax_stmt *cached;
     bool pure[AX_MAX_ARGS];
     int64_t start[AX_MAX_ARGS][AX_MAX_DIMS];
@@ -299,18 +300,30 @@ static bool inside(const ref_state *rs, const ax_ref *r, const int64_t *c,
     return true;
 }
 
+/* Bit i: the starts of operand i of "s" read no tensor element. */
+static uint8_t pure_bits(const ax_stmt *s)
+{
+    uint8_t bits = 0;
+    int i, d, n;
+    for (i = 0; i < s->nargs && i < 8; i++) {
+        bool pure = true;
+        for (d = 0; pure && d < AX_MAX_DIMS; d++)
+            pure = axe__expr_load(s->args[i].start[d], &n) == NULL;
+        bits |= (uint8_t)(pure ? 1u << i : 0u);
+    }
+    return bits;
+}
+
 /* Cache the starts of the operands of instance "tid" of "s" that read
  * no tensor element (the others are evaluated at each element, as a
  * start may read what the operator writes). */
 static void cache_starts(ref_state *rs, const ax_stmt *s, int tid)
 {
-    int i, d, n;
+    int i, d;
     rs->cached = s;
     for (i = 0; i < s->nargs; i++) {
         const ax_ref *r = &s->args[i];
-        rs->pure[i] = true;
-        for (d = 0; rs->pure[i] && d < AX_MAX_DIMS; d++)
-            rs->pure[i] = axe__expr_load(r->start[d], &n) == NULL;
+        rs->pure[i] = i < 8 && (rs->pure_args[s->index] >> i & 1u) != 0;
         for (d = 0; rs->pure[i] && d < AX_MAX_DIMS; d++)
             rs->start[i][d] = r->start[d] ? eval(rs, r->start[d], tid) : 0;
     }
@@ -791,6 +804,11 @@ static axe_status prepare(ref_state *rs, axe_diag *diag)
 {
     const axe_program *p = rs->p;
     int i;
+    rs->pure_args = malloc((size_t)(p->nops > 0 ? p->nops : 1));
+    if (rs->pure_args == NULL)
+        return axe__fail(diag, AXE_ERR_NO_MEMORY, -1, "out of memory");
+    for (i = 0; i < p->nops; i++)
+        rs->pure_args[i] = pure_bits(p->ops[i]);
     for (i = 0; i < p->ntensors; i++) {
         const ax_tensor *t = &p->tensors[i];
         rs->size[i] = t->mem == AX_MEM_SHARED ? t->span : tensor_size(p, t);
@@ -838,6 +856,7 @@ static void release(ref_state *rs)
         free(rs->store[i]);
     }
     free(rs->argv);
+    free(rs->pure_args);
     axe__race_free(rs->race);
 }
 
