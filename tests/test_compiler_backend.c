@@ -424,8 +424,27 @@ static void test_naive(void)
              "naive and forced: '%s'", d.message);
 }
 
+/* The simulator's header, as the library embeds it: all of it (its
+ * guard's #endif last, no byte past the length), and nothing for a name
+ * the library does not hold. */
+static void test_runtime_header(void)
+{
+    size_t n = 1;
+    const char *h = axe_runtime_header("compiler_trn_sim.h", &n);
+    TL_CHECK(h != NULL && n == strlen(h) &&
+                 strstr(h, "#ifndef AXE_COMPILER_TRN_SIM_H") != NULL &&
+                 strstr(h, "ax_trn_finish(ax_trn_sim *s)") != NULL && n > 7 &&
+                 strcmp(h + n - 7, "#endif\n") == 0,
+             "runtime header: %zu bytes", n);
+    n = 1;
+    TL_CHECK(axe_runtime_header("compiler_mpi_rt.h", &n) == NULL && n == 0,
+             "runtime header: not held");
+    TL_CHECK(axe_runtime_header(NULL, NULL) == NULL, "runtime header: NULL");
+}
+
 int main(void)
 {
+    test_runtime_header();
     test_target_option();
     test_bad_options();
     test_emit();

@@ -260,6 +260,11 @@ AXE_API const char *axe_program_target(const axe_program *p, const char **arch);
  * reported as 0. */
 AXE_API size_t axe_program_emit(axe_program *p, const char *file, char *buf,
                                 size_t cap);
+/* The text of a header that a target's code includes beside it, as
+ * embedded in the library ("compiler_trn_sim.h": the accelerator
+ * simulator that --target trn-sim's C includes), its length into "*len"
+ * (if not NULL); NULL (length 0) for a name the library does not hold. */
+AXE_API const char *axe_runtime_header(const char *name, size_t *len);
 /* One paragraph per operator: the chosen schedule, the layouts it derived
  * and every rejected schedule with its reason (snprintf-style). */
 AXE_API size_t axe_program_explain(const axe_program *p, char *buf, size_t cap);

@@ -32,7 +32,7 @@ import threading
 from typing import (Any, Dict, List, NamedTuple, Optional, Sequence, Tuple,
                     Union)
 
-from . import _cache, _cuda, _lib
+from . import _cache, _cuda, _lib, _trn
 from ._lib import AxeError, Diag, KernelOptions, KernelTensor, lib
 
 #: The most work (``axe_program_work``) a ``check=True`` call accepts, as
@@ -486,6 +486,7 @@ class Kernel:
         self._init_program(prog)
         self.c_source: str = c_text.decode()
         so, self._call_lock, self.so_path, self.built = _load(c_text)
+        self._so = so
         self._fn = getattr(so, "k_" + self.name)
         self._fn.restype = None
         n = lib.axe_program_tensor_count(prog)
@@ -881,17 +882,47 @@ class CudaKernel(Kernel):
         return buf
 
 
+class TrnKernel(Kernel):
+    """A core kernel compiled for the accelerator simulator
+    (``compile(..., target="trn-sim")``): called as a C-target kernel
+    (host arrays, ``check=True``), it runs the engine instructions on the
+    simulator, which checks every access against the machine model. After
+    a call, ``cycles`` holds the simulated cycles and ``engines`` each
+    engine's ``Engine(instructions, busy)`` (None and {} before the
+    first); a refused access raises AxeError ``TRN``."""
+
+    def __init__(self, prog: ctypes.c_void_p, c_text: bytes) -> None:
+        super().__init__(prog, _trn.with_header(c_text))
+        self.target = "trn-sim"
+        self._trn = _trn.bind(self._so, self.name)
+        self.cycles: Optional[int] = None
+        self.engines: Dict[str, _trn.Engine] = {}
+
+    def _run(self, addrs: List[int], scalars: List[Any]) -> None:
+        with self._call_lock:
+            self._fn(*addrs, *scalars)
+            cycles, engines = _trn.outcome(self._trn, self.name)
+        self.cycles, self.engines = cycles, engines
+
+
 def _target_options(o: KernelOptions, target: Optional[str],
                     arch: Optional[str], emulate: bool) -> Optional[bool]:
     """Set the options' target; None for the C target, else whether the
     CUDA one is emulated."""
-    if target not in (None, "c", "cuda", "cuda-emulated"):
-        raise ValueError(f"target={target!r}: 'c', 'cuda' or "
-                         "'cuda-emulated'")
+    if target not in (None, "c", "cuda", "cuda-emulated", "trn-sim"):
+        raise ValueError(f"target={target!r}: 'c', 'cuda', "
+                         "'cuda-emulated' or 'trn-sim'")
+    if target == "trn-sim" and (arch is not None or emulate):
+        raise ValueError("target='trn-sim' runs on the simulator: it takes "
+                         "no arch and no emulate")
     if emulate and target == "c":
         raise ValueError("emulate=True runs the CUDA target on the CPU; "
                          "target='c' is the C backend (drop one)")
     emulated = emulate or target == "cuda-emulated"
+    if target == "trn-sim":
+        _lib.call(lib.axe_kernel_options_target, ctypes.byref(o), b"trn-sim",
+                  None)
+        return None
     if not emulated and target in (None, "c"):
         if arch is not None:
             raise ValueError(f"arch={arch!r} is for target='cuda'")
@@ -917,7 +948,9 @@ def compile(path_or_source: Union[str, "os.PathLike[str]"], *,
     "sm_80", ...) builds the emitted .cu with $NVCC into a
     ``CudaKernel`` that takes device arrays; ``emulate=True`` (or
     ``target="cuda-emulated"``) builds it with $CXX against the CPU
-    emulation and takes host arrays."""
+    emulation and takes host arrays; ``target="trn-sim"`` compiles a
+    core kernel for the accelerator simulator (``TrnKernel``: host
+    arrays, ``cycles`` and ``engines`` after each call)."""
     text, where = _read_source(path_or_source)
     opts = _options(params)
     emulated = _target_options(opts, target, arch, emulate)
@@ -926,14 +959,16 @@ def compile(path_or_source: Union[str, "os.PathLike[str]"], *,
     prog = _compile_program(text, where, opts)
     try:
         name = os.fsencode(os.path.basename(where))
-        if emulated is not None:
+        if emulated is not None or target == "trn-sim":
             n = lib.axe_program_emit(prog, name, None, 0)
             buf = ctypes.create_string_buffer(n + 1)
             lib.axe_program_emit(prog, name, buf, n + 1)
             if n == 0:
-                raise AxeError("NO_MEMORY", "emitting the CUDA ran out of "
+                raise AxeError("NO_MEMORY", "emitting the code ran out of "
                                "memory")
-            return CudaKernel(prog, buf.value, emulated)
+            if target == "trn-sim":
+                return TrnKernel(prog, buf.value)
+            return CudaKernel(prog, buf.value, bool(emulated))
         n = lib.axe_program_emit_c(prog, name, None, 0)
         buf = ctypes.create_string_buffer(n + 1)
         lib.axe_program_emit_c(prog, name, buf, n + 1)

@@ -188,3 +188,15 @@ size_t axe_program_emit(axe_program *p, const char *file, char *buf, size_t cap)
     }
     return t.len;
 }
+
+/* The headers embedded in the library (cmake/embed_text.cmake). */
+extern const unsigned char axe_trn_sim_h[];
+extern const size_t axe_trn_sim_h_len;
+
+const char *axe_runtime_header(const char *name, size_t *len)
+{
+    bool trn = name != NULL && strcmp(name, "compiler_trn_sim.h") == 0;
+    if (len != NULL)
+        *len = trn ? axe_trn_sim_h_len : 0;
+    return trn ? (const char *)axe_trn_sim_h : NULL;
+}

@@ -56,7 +56,9 @@ static int read_outputs(run_ctx *c, void **bufs)
               : fail("RUN", "the kernel wrote no complete output", 0);
 }
 
-/* The emulation headers and the MPI runtime (cmake/embed_text.cmake). */
+/* The emulation headers and the MPI runtime (cmake/embed_text.cmake);
+ * the simulator's header is the library's (axe_runtime_header), linked
+ * in from libaxe's static archive. */
 extern const unsigned char axe_cuda_emu_h[], axe_cuda_emu_atoms_h[];
 extern const size_t axe_cuda_emu_h_len, axe_cuda_emu_atoms_h_len;
 extern const unsigned char axe_mpi_rt_h[];
