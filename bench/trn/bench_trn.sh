@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Benchmark (not a test) of the accelerator model's simulated cycles
+# (docs/bench.md, "The accelerator model"; docs/compiler.md, "The
+# accelerator model"). Each kernel is compiled with --target trn-sim, built
+# with its harness (-DAXE_KERNEL_MAIN) and run once on zero inputs (the
+# cycles do not depend on the values), which prints the simulator's
+# "axe-trn-cycles" and per-engine lines.
+#   (a) GEMM at several sizes (bench/trn/trn_gemm_acc.axe: trn_gemm.axe
+#       with C += A B^T, its PSUM tiles loaded from C instead of filled,
+#       since fill has no engine schedule on trn-sim yet) against the
+#       instruction-count peak: the TensorEngine's busy cycles (each
+#       matmul's cycles from the model, matmul_fixed_cycles + N), the
+#       lower bound of any schedule of those matmuls; ratio = peak /
+#       cycles. Also the DMA-in bound (its busy cycles).
+#   (b) a software pipeline: tests/kernels/trn_sim_double.axe (two pairs
+#       of SBUF tiles) against trn_sim_serial.axe (one pair), the same
+#       instructions. trn_attention.axe against trn_attention_serial.axe
+#       needs the vector/scalar engine schedules (issue 16 left item 1).
+#   bash bench/trn/bench_trn.sh [AXE_BINARY] [SIZES...]
+#   (default build/dev/axe; sizes 256 512 1024; 2048 takes minutes)
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+axe=$(realpath "${1:-$root/build/dev/axe}")
+shift || true
+sizes=("$@")
+[ ${#sizes[@]} -gt 0 ] || sizes=(256 512 1024)
+cc=${CC:-cc}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# run NAME FILE BYTES ARGS...: compile, build, run; the simulator's lines
+# into $tmp/NAME.err.
+run() {
+    local name=$1 file=$2 bytes=$3
+    shift 3
+    "$axe" compile "$file" --target trn-sim "$@" >"$tmp/$name.c"
+    $cc -std=c99 -O2 -DAXE_KERNEL_MAIN -I"$root/src/compiler/backend/trn" \
+        -o "$tmp/$name" "$tmp/$name.c" -lm
+    head -c "$bytes" /dev/zero >"$tmp/$name.in"
+    "$tmp/$name" "$tmp/$name.in" "$tmp/$name.out" 1 >/dev/null \
+        2>"$tmp/$name.err"
+}
+cycles() { awk '$1 == "axe-trn-cycles" { print $2 }' "$tmp/$1.err"; }
+busy() { awk -v e="$2" '$1 == "axe-trn-engine" && $2 == e { print $4 }' \
+    "$tmp/$1.err"; }
+count() { awk -v e="$2" '$1 == "axe-trn-engine" && $2 == e { print $3 }' \
+    "$tmp/$1.err"; }
+
+echo "(a) GEMM (trn_gemm_acc.axe), f16 in, f32 in PSUM: simulated cycles"
+printf '%-16s %8s %10s %12s %10s %12s\n' "M=N=K (TN)" matmuls cycles \
+    "TensorE peak" ratio "DMA-in busy"
+for s in "${sizes[@]}"; do
+    tn=$((s < 512 ? s : 512))
+    run "g$s" "$here/trn_gemm_acc.axe" $((8 * s * s)) \
+        -D M="$s" -D N="$s" -D K="$s" -D TN="$tn"
+    c=$(cycles "g$s")
+    p=$(busy "g$s" tensor)
+    printf '%-16s %8s %10s %12s %10s %12s\n' "$s ($tn)" "$(count "g$s" tensor)" \
+        "$c" "$p" "$(awk -v p="$p" -v c="$c" 'BEGIN { printf "%.3f", p / c }')" \
+        "$(busy "g$s" dma_in)"
+done
+
+echo "(b) software pipeline: the same GEMM through one or two pairs of SBUF tiles"
+run serial "$root/tests/kernels/trn_sim_serial.axe" $((2 * 65536 * 2 + 16384 * 4))
+run double "$root/tests/kernels/trn_sim_double.axe" $((2 * 65536 * 2 + 16384 * 4))
+s=$(cycles serial)
+d=$(cycles double)
+printf '%-24s %10s\n' "trn_sim_serial.axe" "$s" "trn_sim_double.axe" "$d"
+awk -v s="$s" -v d="$d" 'BEGIN { printf "serial / pipelined: %.3f\n", s / d }'
