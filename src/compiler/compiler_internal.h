@@ -602,6 +602,8 @@ axe_status axe__gemm_tensor_engine(axe_program *p, ax_stmt *s, ax_plan *plan,
                                    axe_diag *why, bool commit);
 /* C for a gemm.tensor_engine operator: its instruction table and one
  * matmul loop per instruction (compiler_trn_emit.c, the C backend). */
+void axe__emit_trn_matmul_head(ax_text *t, const axe_program *p,
+                               const ax_stmt *s, int ind);
 void axe__emit_trn_matmul(ax_text *t, const axe_program *p, const ax_stmt *s,
                           int ind);
 /* The explanation lines of a dispatched gemm.tensor_engine. */

@@ -61,11 +61,13 @@ static void load(ax_text *t, const axe_program *p, const ax_stmt *s, int k,
                   axe__dtype_wrap_post(x->dtype));
 }
 
-void axe__emit_trn_matmul(ax_text *t, const axe_program *p, const ax_stmt *s,
-                          int ind)
+/* The opening of a gemm.tensor_engine block, shared with the trn-sim
+ * backend: "{", a comment naming the plan, the table ax_mm and the
+ * origins ax_o0..2 (compiler_internal.h). */
+void axe__emit_trn_matmul_head(ax_text *t, const axe_program *p,
+                               const ax_stmt *s, int ind)
 {
     const ax_trn_mm *mm = s->trn;
-    const ax_tensor *c = &p->tensors[s->args[0].tensor];
     indent_put(t, ind);
     axe__text_put(t,
                   "{ /* op %d (line %d): core gemm -- schedule "
@@ -75,6 +77,14 @@ void axe__emit_trn_matmul(ax_text *t, const axe_program *p, const ax_stmt *s,
                   (long long)mm->shape[2]);
     table(t, mm, ind + 1);
     origins(t, p, mm, ind + 1);
+}
+
+void axe__emit_trn_matmul(ax_text *t, const axe_program *p, const ax_stmt *s,
+                          int ind)
+{
+    const ax_trn_mm *mm = s->trn;
+    const ax_tensor *c = &p->tensors[s->args[0].tensor];
+    axe__emit_trn_matmul_head(t, p, s, ind);
     indent_put(t, ind + 1);
     axe__text_put(t, "for (long ax_q = 0; ax_q < %lldL; ++ax_q)\n",
                   (long long)mm->ninst);

@@ -242,31 +242,13 @@ static void emit_copy(ax_text *t, const axe_program *p, const ax_stmt *s,
 }
 
 /* gemm.tensor_engine: the plan's instruction table, its operand
- * regions' origins (ax_o, from the loop variables when a region's start
+ * regions' origins (ax_o0..2, from the loop variables when a region's start
  * moves) and one matmul each at origin + table address. */
 static void emit_matmul(ax_text *t, const axe_program *p, const ax_stmt *s,
                         int ind)
 {
     const ax_trn_mm *mm = s->trn;
-    int64_t q;
-    indent_put(t, ind);
-    axe__text_put(t,
-                  "{ /* op %d (line %d): core gemm -- schedule "
-                  "gemm.tensor_engine: %lld matmuls of %lld x %lld x %lld */\n",
-                  s->index, s->line, (long long)mm->ninst,
-                  (long long)mm->shape[0], (long long)mm->shape[1],
-                  (long long)mm->shape[2]);
-    indent_put(t, ind + 1);
-    axe__text_put(t, "static const long ax_mm[%lld][3] = {\n",
-                  (long long)mm->ninst);
-    for (q = 0; q < mm->ninst; q++) {
-        indent_put(t, ind + 2);
-        axe__text_put(t, "{%lldL, %lldL, %lldL}%s\n", (long long)mm->base[q][0],
-                      (long long)mm->base[q][1], (long long)mm->base[q][2],
-                      q + 1 < mm->ninst ? "," : "");
-    }
-    indent_put(t, ind + 1);
-    axe__text_put(t, "};\n");
+    axe__emit_trn_matmul_head(t, p, s, ind);
     indent_put(t, ind + 1);
     axe__text_put(t,
                   "static const long long ax_rs[3] = {%lldLL, %lldLL, "
@@ -275,17 +257,11 @@ static void emit_matmul(ax_text *t, const axe_program *p, const ax_stmt *s,
                   (long long)mm->rstride[2], (long long)mm->cstride[0],
                   (long long)mm->cstride[1], (long long)mm->cstride[2]);
     indent_put(t, ind + 1);
-    axe__text_put(t, "const long ax_o[3] = {");
-    for (q = 0; q < 3; q++) {
-        axe__trn_origin_print_c(t, p, &mm->origin[q]);
-        axe__text_put(t, q < 2 ? ", " : "};\n");
-    }
-    indent_put(t, ind + 1);
     axe__text_put(t, "for (long ax_q = 0; ax_q < %lldL; ++ax_q) {\n",
                   (long long)mm->ninst);
     indent_put(t, ind + 2);
-    axe__text_put(t, "const long ax_b[3] = {ax_o[0] + ax_mm[ax_q][0], ax_o[1] "
-                     "+ ax_mm[ax_q][1], ax_o[2] + ax_mm[ax_q][2]};\n");
+    axe__text_put(t, "const long ax_b[3] = {ax_o0 + ax_mm[ax_q][0], ax_o1 + "
+                     "ax_mm[ax_q][1], ax_o2 + ax_mm[ax_q][2]};\n");
     indent_put(t, ind + 2);
     axe__text_put(t, "ax_sim.inst = ax_q;\n");
     indent_put(t, ind + 2);
