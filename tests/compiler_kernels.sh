@@ -827,7 +827,7 @@ expect_fail 1 "note: copy\\.vector: applies, but is not the forced schedule$" \
     "$AXE" compile "$K/fig5_copy.axe" --schedule copy=split
 # Malformed or unknown --schedule options are usage errors (exit 2);
 # options that do not fit the program are compile errors (exit 1).
-expect_fail 2 "copy has no schedule 'bogus' \\(vector, dma, thread_loop, split, smem\\)" \
+expect_fail 2 "copy has no schedule 'bogus' \\(vector, dma, transpose, thread_loop, split, smem\\)" \
     "$AXE" compile "$K/fig5_copy.axe" --schedule copy=bogus
 expect_fail 2 "--schedule foo=thread_loop: 'foo' is not an operator \\(copy, fill," \
     "$AXE" compile "$K/fig5_copy.axe" --schedule foo=thread_loop
@@ -888,7 +888,7 @@ K="$SRC/examples/kernels"
 expect_explain gemm_splitk.axe "chosen atomic_add\.thread_loop"
 K="$SRC/tests/kernels"
 K="$SRC/examples/kernels"
-expect_fail 2 "--schedule copy=warp_shuffle: copy has no schedule 'warp_shuffle' \\(vector, dma, thread_loop, split, smem\\)" \
+expect_fail 2 "--schedule copy=warp_shuffle: copy has no schedule 'warp_shuffle' \\(vector, dma, transpose, thread_loop, split, smem\\)" \
     "$AXE" compile "$K/fig5_copy.axe" --schedule copy=warp_shuffle
 expect_fail 1 'declares no param .Q.' "$AXE" compile "$K/fig5_copy.axe" -D Q=1
 expect_fail 2 'compile: -D M is given twice \(M=40 and M=48\)' "$AXE" compile "$K/fig5_copy.axe" -D M=40 -D M=48

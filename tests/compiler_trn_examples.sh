@@ -4,11 +4,14 @@
 # The accelerator model's example kernels (docs/compiler.md, "The
 # accelerator model"; issue 16 §4), trn_gemm.axe, trn_attention.axe and
 # trn_attention_serial.axe, through the CLI ($AXE_BIN): each runs
-# with `axe run --check --json` on the c target at the sizes the issue
-# names, compared element by element with the reference (exactly: the
-# engine schedules keep the reference's order of operations), and its
-# gemms run as TensorEngine matmuls (gemm.tensor_engine on the tiles of
-# multi-buffered scratchpads), not on the per-element fallback. Apart
+# with `axe run --check --json` at the sizes the issue names, on the c
+# target and on trn-sim (every operator an engine instruction), compared
+# element by element with the reference (exactly: the engine schedules
+# keep the reference's order of operations), and its gemms run as
+# TensorEngine matmuls (gemm.tensor_engine on the tiles of
+# multi-buffered scratchpads), its softmax on the vector and scalar
+# engines, P's transpose as copy.transpose and V's view by DMA, not on
+# the per-element fallback. Apart
 # from tests/compiler_kernels.sh because the reference takes minutes at
 # these sizes. Skipped (77) without a C compiler. The last line is
 # "N passed, N failed".
@@ -40,10 +43,11 @@ json_run() {
 }
 
 # The GEMM: f16 in, f32 accumulated in PSUM, double-buffered SBUF tiles
-# and PSUM banks, at M = N = K = 512 and 640 (N tiles of 320 there).
+# and PSUM banks, at M = N = K = 512 (c) and 640 (N tiles of 320 there;
+# trn-sim, the accumulator started by fill.vector).
 json_run trn_gemm.axe '"gemm":"tensor_engine"'
-json_run trn_gemm.axe '"gemm":"tensor_engine"' \
-    -D M=640 -D N=640 -D K=640 -D TN=320 --seed 3
+json_run trn_gemm.axe '"target":"trn-sim" "fill":"vector" "gemm":"tensor_engine" "cycles":' \
+    -D M=640 -D N=640 -D K=640 -D TN=320 --seed 3 --target trn-sim
 # Its gemm is forced too: a fallback would be an error, not a slow pass.
 if "$AXE" compile "$K/trn_gemm.axe" --schedule gemm=tensor_engine \
     -D M=640 -D N=640 -D K=640 -D TN=320 >/dev/null 2>"$tmp/err"; then
@@ -55,10 +59,12 @@ fi
 # One attention head (QK^T, the online softmax along F, the transpose of
 # P, P V) with its software pipeline and double buffers, at two sizes,
 # all three gemms on the TensorEngine; and its non-pipelined twin.
-att='"gemm":"tensor_engine" "gemm#13":"tensor_engine" "gemm#28":"tensor_engine"'
-json_run trn_attention.axe "$att"
+att='"gemm":"tensor_engine" "gemm#13":"tensor_engine" "gemm#29":"tensor_engine"'
+sim='"target":"trn-sim" "copy#7":"dma" "reduce":"vector" "exp":"scalar" "cycles":'
+json_run trn_attention.axe "$att $sim \"copy#26\":\"transpose\"" --target trn-sim
 json_run trn_attention.axe "$att" -D SEQ=384 -D D=128 -D KV=64 --seed 5
-json_run trn_attention_serial.axe '"gemm":"tensor_engine" "gemm#24":"tensor_engine"'
+json_run trn_attention_serial.axe "\"gemm\":\"tensor_engine\" \"gemm#25\":\"tensor_engine\" $sim \"copy#22\":\"transpose\"" \
+    --target trn-sim
 
 # Under trn-sim the simulator adds each region's origin (from the loop
 # variables) to the plan's addresses: trn_gemm.axe's loops with the

@@ -486,11 +486,12 @@ static void test_force_check(void)
         {"copy#123456", "split", "'copy#123456' is not OP or OP#N"},
         {"#3", "split", "'' is not an operator"},
         {"copy", "bogus",
-         "copy has no schedule 'bogus' (vector, dma, thread_loop, "
-         "split, smem)"},
-        {"add", "vector", "add has no schedule 'vector' (thread_loop, split)"},
+         "copy has no schedule 'bogus' (vector, dma, transpose, "
+         "thread_loop, split, smem)"},
+        {"add", "bogus",
+         "add has no schedule 'bogus' (scalar, vector, thread_loop, split)"},
         {"reduce", "split",
-         "reduce has no schedule 'split' (thread_loop, "
+         "reduce has no schedule 'split' (vector, thread_loop, "
          "warp_shuffle, tree, smem, grid)"},
         {"gemm", "smem",
          "gemm has no schedule 'smem' (mma_atom, mma_smem, mma_reg_a, "

@@ -13,7 +13,9 @@
  * partition and it keeps the free element; a vector move keeps every
  * partition); a vector move refused is one that crosses partitions, with
  * the reason; copies whose starts read loop variables, at every value
- * of the loops (and the list dispatch keeps for each value); a start
+ * of the loops (and the list dispatch keeps for each value); a copy.dma
+ * from a view of HBM whose offset moves with a loop, against the view's
+ * addresses by hand at every value; a start
  * reading a runtime scalar refused with the reason; and the --explain
  * rows of a plain copy, written by hand.
  */
@@ -325,6 +327,53 @@ static void test_loops(void)
     axe_program_free(p);
 }
 
+/* copy.dma from a view of an HBM tensor whose offset moves with a loop:
+ * at every value of the loop, the descriptors' pairs are exactly the
+ * view's (element (i, k) at address i + 8 k + 96 j + 5, by hand from
+ * the view's strides and offsets) with x's points from its layout. */
+static void test_views(void)
+{
+    static const char src[] =
+        "kernel k(A: global f32[512]) core\n{\n"
+        "    sbuf x: f32[8, 12] layout S[(2,4,12):(1@P,12@F,2@P)];\n"
+        "    for j in range(3) {\n"
+        "        core copy(x, A.view(S[(8, 12):(1, 8)] + j * 96 + 5));\n"
+        "    }\n}\n";
+    axe_program *p = NULL;
+    axe_diag d;
+    int64_t env[AX_MAX_VARS] = {0}, want[96 * 4], got[96 * 4], n, nd, j, i, k;
+    ax_trn_desc *dd = NULL;
+    TL_CHECK(axe_program_compile(src, sizeof src - 1, NULL, NULL, &p, &d) ==
+                 AXE_OK,
+             "view program: %s", d.message);
+    if (p == NULL)
+        return;
+    TL_CHECK(strcmp(p->ops[0]->schedule, "dma") == 0 &&
+                 p->ops[0]->tcopy->ncombo == 3,
+             "view copy: %s", p->ops[0]->schedule);
+    for (j = 0; j < 3; j++) {
+        env[p->ops[0]->tcopy->loop_var[0]] = j;
+        for (n = 0, i = 0; i < 8; i++)
+            for (k = 0; k < 12; k++, n++) {
+                want[4 * n] = 0;
+                want[4 * n + 1] = i + 8 * k + 96 * j + 5;
+                TL_CHECK(point(p, &p->tensors[1], i * 12 + k, &want[4 * n + 2]),
+                         "x's point");
+            }
+        TL_CHECK(axe__trn_copy_descs(p, p->ops[0], env, false, &dd, &nd, &d) ==
+                         AXE_OK &&
+                     got_pairs(dd, nd, got, &n, 96) && n == 96,
+                 "view at j=%lld: %s", (long long)j, d.message);
+        qsort(want, 96, 4 * sizeof *want, cmp4);
+        qsort(got, 96, 4 * sizeof *got, cmp4);
+        TL_CHECK(memcmp(want, got, sizeof want) == 0,
+                 "view at j=%lld: the pairs differ", (long long)j);
+        free(dd);
+        dd = NULL;
+    }
+    axe_program_free(p);
+}
+
 /* A start that reads a runtime scalar: no descriptors, with the reason. */
 static void test_scalar_start(void)
 {
@@ -421,6 +470,7 @@ int main(void)
              (long long)checked_copies);
     test_explain();
     test_loops();
+    test_views();
     test_scalar_start();
     test_visits();
     return tl_finish();

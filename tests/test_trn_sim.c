@@ -4,10 +4,12 @@
  * docs/compiler.md, "The trn-sim backend and its timing model") called
  * directly: a 3-instruction program (DMA, matmul, vector move) whose
  * values and schedule are computed by hand below, then two more DMAs
- * that show the engines overlapping and a write waiting for a read; and
- * each run-time check (partition range, free range, matmul shape, PSUM
+ * that show the engines overlapping and a write waiting for a read,
+ * then three engine instructions (scalar, vector, scalar) timed by hand;
+ * and each run-time check (partition range, free range, matmul shape, PSUM
  * bank, capacity, alignment, DMA into PSUM, a vector move across
- * partitions), its message, and that nothing runs after a failure.
+ * partitions, an engine instruction's element outside its tensor), its
+ * message, and that nothing runs after a failure.
  */
 #include <string.h>
 
@@ -68,6 +70,65 @@ static void release(ax_trn_sim *s)
         free(s->mem[k].rdone);
     }
     free(s->mem);
+    free(s->op.lane);
+    free(s->op.acc);
+}
+
+static float f_at(const ax_trn_sim *s, int p, int off, int f)
+{
+    float v;
+    memcpy(&v, &s->mem[AX_TRN_SBUF].data[p * 64 + off + f * 4], sizeof v);
+    return v;
+}
+
+/* Engine instructions after test_schedule's 78 cycles, by hand (a
+ * written by DMA until 78, o by the move until 40; vector free at 40,
+ * scalar at 0). A scalar instruction doubles o's free elements 0 and 1
+ * (8 stores over 4 partitions: E = 2, 5 + ceil(2 / 2) = 6 cycles): it
+ * waits for o, 40 to 46. A vector instruction sums each row of a into
+ * b's element 0 as the C backend's reduce does (16 stores over 4
+ * partitions: E = 4, 5 + 2 = 7 cycles): it waits for a, 78 to 85; b[p][0]
+ * = 4p+1 + ... + 4p+4 = 16p + 10. A second scalar instruction on o
+ * waits for the first only: 46 to 52, not after the vector one. */
+static void engines(ax_trn_sim *s)
+{
+    float *x;
+    int p, f;
+    ax_trn_begin(s, "exp", AX_TRN_SCALAR);
+    for (p = 0; p < 4; p++)
+        for (f = 0; f < 2; f++) {
+            float v = *(const float *)ax_trn_el(s, &bo, p * 4 + f, 0);
+            *(float *)ax_trn_el(s, &bo, p * 4 + f, 1) = 2 * v;
+        }
+    ax_trn_end(s);
+    TL_CHECK(!s->failed && s->free_at[AX_TRN_SCALAR] == 46 &&
+                 s->busy[AX_TRN_SCALAR] == 6 && s->cycles == 78,
+             "scalar instruction: free at %lld, busy %lld, cycles %lld: %s",
+             s->free_at[AX_TRN_SCALAR], s->busy[AX_TRN_SCALAR], s->cycles,
+             s->err);
+    TL_CHECK(f_at(s, 0, 16, 0) == 552.0f && f_at(s, 3, 16, 3) == 480.0f,
+             "scalar values %g %g", (double)f_at(s, 0, 16, 0),
+             (double)f_at(s, 3, 16, 3));
+    ax_trn_begin(s, "reduce", AX_TRN_VECTOR);
+    for (p = 0; p < 4; p++)
+        for (f = 0; f < 4; f++) {
+            float v = *(const float *)ax_trn_el(s, &ba, p * 4 + f, 0);
+            x = (float *)ax_trn_el(s, &bb, p * 4, 1);
+            *x = f == 0 ? v : *x + v;
+        }
+    ax_trn_end(s);
+    TL_CHECK(s->cycles == 85 && s->busy[AX_TRN_VECTOR] == 14 &&
+                 f_at(s, 0, 32, 0) == 10.0f && f_at(s, 3, 32, 0) == 58.0f,
+             "vector instruction: %lld cycles, busy %lld, b %g %g", s->cycles,
+             s->busy[AX_TRN_VECTOR], (double)f_at(s, 0, 32, 0),
+             (double)f_at(s, 3, 32, 0));
+    ax_trn_begin(s, "exp again", AX_TRN_SCALAR);
+    for (p = 0; p < 4; p++)
+        *(float *)ax_trn_el(s, &bo, p * 4, 1) = 1.0f;
+    ax_trn_end(s);
+    TL_CHECK(s->free_at[AX_TRN_SCALAR] == 52 && s->cycles == 85,
+             "second scalar instruction: free at %lld, cycles %lld",
+             s->free_at[AX_TRN_SCALAR], s->cycles);
 }
 
 /* By hand: the DMA moves 64 bytes: 10 + 64 / 4 = 26 cycles, on dma_in
@@ -105,6 +166,7 @@ static void test_schedule(void)
     ax_trn_dma(&s, "load a again", &bA, &ba, &load);
     TL_CHECK(s.cycles == 78, "DMA after the matmul's read: %lld, not 78",
              s.cycles);
+    engines(&s);
     release(&s);
 }
 
@@ -171,6 +233,52 @@ static void bad_psum_dma(ax_trn_sim *s)
     ax_trn_dma(s, "op 0 copy.dma", &bA, &bc, &load);
 }
 
+/* A transpose of a (4 partitions x 4, A's rows) into c, by hand: the DMA
+ * writes a until 26 (10 + 64 / 4), then the tensor engine runs the
+ * transpose for 3 + K = 7 cycles, to 33; c[p][f] = a[f][p] = 4f + p + 1
+ * (level 0 steps a's partition and c's free element, level 1 the
+ * reverse). */
+static const ax_trn_d transpose = {
+    {0, 0, 0, 0}, 2, {4, 4, 1, 1}, {{1, 0, 0, 1}, {0, 1, 1, 0}, {0}, {0}}};
+
+static float c_at(const ax_trn_sim *s, int p, int f)
+{
+    float v;
+    memcpy(&v, &s->mem[AX_TRN_PSUM].data[p * 4096 + f * 4], sizeof v);
+    return v;
+}
+
+static void test_transpose(void)
+{
+    ax_trn_sim s;
+    start(&s);
+    ax_trn_dma(&s, "load", &bA, &ba, &load);
+    ax_trn_transpose(&s, "tr", &ba, &bc, &transpose);
+    TL_CHECK(!s.failed && s.cycles == 26 + 7 && s.busy[AX_TRN_TENSOR] == 7,
+             "transpose: %lld cycles, busy %lld: %s", s.cycles,
+             s.busy[AX_TRN_TENSOR], s.err);
+    TL_CHECK(c_at(&s, 0, 0) == 1.0f && c_at(&s, 0, 3) == 13.0f &&
+                 c_at(&s, 3, 0) == 4.0f && c_at(&s, 2, 1) == 7.0f,
+             "transpose values %g %g %g %g", (double)c_at(&s, 0, 0),
+             (double)c_at(&s, 0, 3), (double)c_at(&s, 3, 0),
+             (double)c_at(&s, 2, 1));
+    release(&s);
+}
+
+static void bad_transpose(ax_trn_sim *s)
+{
+    ax_trn_d d = transpose;
+    d.n[0] = 5;
+    ax_trn_transpose(s, "op 4 copy.transpose", &ba, &bc, &d);
+}
+
+static void bad_element(ax_trn_sim *s)
+{
+    ax_trn_begin(s, "op 9 (line 3) exp.scalar", AX_TRN_SCALAR);
+    *(float *)ax_trn_el(s, &bo, 16, 1) = 1.0f;
+    ax_trn_end(s);
+}
+
 static void bad_cross(ax_trn_sim *s)
 {
     ax_trn_d d = move;
@@ -182,6 +290,10 @@ static void bad_cross(ax_trn_sim *s)
 int main(void)
 {
     test_schedule();
+    test_transpose();
+    expect_fail(bad_transpose, "trn-sim: op 4 copy.transpose 0: no transpose "
+                               "within the model's matmul (K partitions by "
+                               "1 up to 4, M up to 4)");
     expect_fail(bad_partition,
                 "trn-sim: op 1 (line 15) copy.vector 3: partition 4 of 'c' "
                 "outside its partitions 0..3 (the model has 4)");
@@ -198,6 +310,9 @@ int main(void)
                 "trn-sim: tensor 'x' at byte 2 is not aligned to 4 bytes");
     expect_fail(bad_psum_dma,
                 "trn-sim: op 0 copy.dma 0: DMA does not reach PSUM ('c')");
+    expect_fail(bad_element, "trn-sim: op 9 (line 3) exp.scalar 0: partition "
+                             "4 of 'o' outside its partitions 0..3 (the "
+                             "model has 4)");
     expect_fail(bad_cross, "trn-sim: op 1 copy.vector 0: the vector engine "
                            "keeps partitions, this move changes them");
     return tl_finish();

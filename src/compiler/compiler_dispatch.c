@@ -9,12 +9,15 @@
  * reasons) is kept for --explain. A chosen predicate runs once more with
  * "commit" to keep what it built (reduce.smem's shared scratch). Registries:
  *   copy: vector (in a core kernel: vector-engine moves between
- *         scratchpads), dma (a core kernel's DMA descriptors), thread_loop,
+ *         scratchpads), dma (a core kernel's DMA descriptors), transpose
+ *         (a core kernel's TensorE transposes into PSUM), thread_loop,
  *         split, smem (registers whose thread ownership differs, staged
  *         through shared memory)
  *   fill, iota, the elementwise operators (add ... pow), comparisons
- *         (lt ... ne), select, cast: thread_loop, split
- *   reduce: thread_loop (in-thread), warp_shuffle (in-thread partials,
+ *         (lt ... ne), select, cast: scalar, vector (a core kernel's
+ *         scalar and vector engines), thread_loop, split
+ *   reduce: vector (a core kernel's vector engine along F), thread_loop
+ *         (in-thread), warp_shuffle (in-thread partials,
  *         then a butterfly over lane bits), tree (a tree in shared
  *         memory), smem (through shared memory)
  *   gemm: mma_atom (warp-scope loop over mma.sync atoms), mma_smem (C
@@ -44,15 +47,18 @@ typedef axe_status (*ax_predicate)(axe_program *p, ax_stmt *s, ax_plan *plan,
 typedef enum ax_family {
     AX_FAM_COPY,
     AX_FAM_POINTWISE,
+    AX_FAM_MAP,
     AX_FAM_REDUCE,
     AX_FAM_GEMM
 } ax_family;
 
 typedef struct ax_schedule {
     const char *name;
-    ax_family family; /* COPY: copy; POINTWISE: all but reduce and gemm */
+    ax_family family; /* COPY: copy; POINTWISE: all but reduce and gemm;
+                         MAP: POINTWISE but copy */
     ax_predicate applies;
     bool special; /* vector loads, warp shuffles, tensor cores or engines */
+    bool core;    /* a core kernel's only: not tried (nor listed) in others */
 } ax_schedule;
 
 static int distributed_operand(const axe_program *p, const ax_stmt *s)
@@ -134,31 +140,35 @@ static axe_status split(axe_program *p, ax_stmt *s, ax_plan *plan,
 }
 
 static const ax_schedule registry[] = {
-    {"vector", AX_FAM_COPY, vector, true},
-    {"dma", AX_FAM_COPY, axe__copy_dma, true},
-    {"thread_loop", AX_FAM_POINTWISE, thread_loop, false},
-    {"split", AX_FAM_POINTWISE, split, false},
-    {"smem", AX_FAM_COPY, axe__copy_smem, false},
-    {"thread_loop", AX_FAM_REDUCE, axe__reduce_thread_loop, false},
-    {"warp_shuffle", AX_FAM_REDUCE, axe__reduce_warp_shuffle, true},
-    {"tree", AX_FAM_REDUCE, axe__reduce_tree, false},
-    {"smem", AX_FAM_REDUCE, axe__reduce_smem, false},
-    {"grid", AX_FAM_REDUCE, axe__reduce_grid, false},
-    {"mma_atom", AX_FAM_GEMM, axe__gemm_mma, true},
-    {"mma_smem", AX_FAM_GEMM, axe__gemm_mma_smem, true},
-    {"mma_reg_a", AX_FAM_GEMM, axe__gemm_mma_reg_a, true},
-    {"tensor_engine", AX_FAM_GEMM, axe__gemm_tensor_engine, true},
-    {"thread_fma", AX_FAM_GEMM, thread_loop, false},
-    {"split_k", AX_FAM_GEMM, axe__gemm_split_k, false}};
+    {"vector", AX_FAM_COPY, vector, true, false},
+    {"dma", AX_FAM_COPY, axe__copy_dma, true, false},
+    {"transpose", AX_FAM_COPY, axe__copy_transpose, true, true},
+    {"scalar", AX_FAM_MAP, axe__map_scalar_engine, true, true},
+    {"vector", AX_FAM_MAP, axe__map_vector_engine, true, true},
+    {"thread_loop", AX_FAM_POINTWISE, thread_loop, false, false},
+    {"split", AX_FAM_POINTWISE, split, false, false},
+    {"smem", AX_FAM_COPY, axe__copy_smem, false, false},
+    {"vector", AX_FAM_REDUCE, axe__reduce_vector_engine, true, true},
+    {"thread_loop", AX_FAM_REDUCE, axe__reduce_thread_loop, false, false},
+    {"warp_shuffle", AX_FAM_REDUCE, axe__reduce_warp_shuffle, true, false},
+    {"tree", AX_FAM_REDUCE, axe__reduce_tree, false, false},
+    {"smem", AX_FAM_REDUCE, axe__reduce_smem, false, false},
+    {"grid", AX_FAM_REDUCE, axe__reduce_grid, false, false},
+    {"mma_atom", AX_FAM_GEMM, axe__gemm_mma, true, false},
+    {"mma_smem", AX_FAM_GEMM, axe__gemm_mma_smem, true, false},
+    {"mma_reg_a", AX_FAM_GEMM, axe__gemm_mma_reg_a, true, false},
+    {"tensor_engine", AX_FAM_GEMM, axe__gemm_tensor_engine, true, false},
+    {"thread_fma", AX_FAM_GEMM, thread_loop, false, false},
+    {"split_k", AX_FAM_GEMM, axe__gemm_split_k, false, false}};
 #define NSCHED ((int)(sizeof registry / sizeof registry[0]))
 
 /* The registry's indices in the naive variant's order: copy and
- * pointwise thread_loop, split, smem, vector, dma; reduce thread_loop, smem
- * (rows reduced in order, as the reference does), tree, grid,
- * warp_shuffle; gemm thread_fma, split_k, mma_atom, mma_smem, mma_reg_a,
- * tensor_engine. */
-static const int naive_order[] = {2, 3, 4,  0,  1,  5,  8,  7,
-                                  9, 6, 14, 15, 10, 11, 12, 13};
+ * pointwise thread_loop, split, smem, vector, dma, transpose, the
+ * engines' scalar, vector; reduce thread_loop, smem (rows reduced in order, as
+ * the reference does), tree, grid, warp_shuffle, the vector engine; gemm
+ * thread_fma, split_k, mma_atom, mma_smem, mma_reg_a, tensor_engine. */
+static const int naive_order[] = {5,  6,  7,  0, 1,  2,  3,  4,  9,  12,
+                                  11, 13, 10, 8, 18, 19, 14, 15, 16, 17};
 _Static_assert(sizeof naive_order / sizeof naive_order[0] ==
                    sizeof registry / sizeof registry[0],
                "naive_order orders every schedule once");
@@ -170,6 +180,8 @@ static bool op_in_family(ax_op op, int k)
         return op == AX_OP_COPY;
     case AX_FAM_POINTWISE:
         return op != AX_OP_REDUCE && op != AX_OP_GEMM;
+    case AX_FAM_MAP:
+        return op != AX_OP_COPY && op != AX_OP_REDUCE && op != AX_OP_GEMM;
     case AX_FAM_REDUCE:
         return op == AX_OP_REDUCE;
     case AX_FAM_GEMM:
@@ -178,9 +190,10 @@ static bool op_in_family(ax_op op, int k)
     return op == AX_OP_GEMM;
 }
 
-static bool in_family(const ax_stmt *s, int k)
+/* Whether schedule "k" is tried on "s" of "p". */
+static bool in_family(const axe_program *p, const ax_stmt *s, int k)
 {
-    return op_in_family(s->op, k);
+    return op_in_family(s->op, k) && (p->core || !registry[k].core);
 }
 
 /* The target of `--schedule OP=NAME` (every operator of kind OP, index
@@ -321,7 +334,7 @@ static axe_status no_schedule(axe_program *p, axe_diag *diag, const ax_stmt *s,
     if (forced != NULL)
         axe__text_put(&full, "%s does not apply", forced);
     for (k = 0; k < NSCHED && forced == NULL; k++)
-        if (in_family(s, k))
+        if (in_family(p, s, k))
             axe__text_put(&full, "%s%s", n++ ? ", " : "none of ",
                           registry[k].name);
     axe__text_put(&full, "%s (reasons below)\n%s", forced ? "" : " applies",
@@ -350,6 +363,10 @@ static void describe_choice(ax_text *t, const axe_program *p, const ax_stmt *s)
     }
     if (s->tcopy != NULL) {
         axe__trn_copy_describe(t, s);
+        return;
+    }
+    if (s->tengine != AX_TRN_ENG_NONE) {
+        axe__trn_engine_describe(t, p, s);
         return;
     }
     if (s->mma != NULL) {
@@ -436,7 +453,7 @@ static int try_schedules(axe_program *p, ax_stmt *s, const char *forced,
         k = p->opts.naive ? naive_order[j] : j;
         mine = forced == NULL || strcmp(forced, registry[k].name) == 0;
         axe_diag_clear(&why);
-        if (!in_family(s, k))
+        if (!in_family(p, s, k))
             continue;
         if (lacks(p, s, k, forced, chosen, missing, &why) ||
             registry[k].applies(p, s, &plan, &why, false) != AXE_OK) {
@@ -650,7 +667,7 @@ axe_status axe__schedule_try(axe_program *p, ax_stmt *s, const char *name,
     int k;
     axe_diag_clear(why);
     for (k = 0; k < NSCHED; k++)
-        if (in_family(s, k) && strcmp(registry[k].name, name) == 0)
+        if (in_family(p, s, k) && strcmp(registry[k].name, name) == 0)
             return registry[k].applies(p, s, &plan, why, false);
     return axe__fail(why, AXE_ERR_INVALID, s->off, "%s has no schedule '%s'",
                      axe__op_name(s->op), name);

@@ -418,7 +418,8 @@ typedef struct ax_stmt {
     struct ax_grid *grid;      /* reduce.grid, gemm.split_k */
     struct ax_trn_mm *trn;     /* gemm.tensor_engine */
     struct ax_trn_copy *tcopy; /* copy.dma, copy.vector of a core kernel */
-    int nmasks;                /* reduce.warp_shuffle: butterfly lane masks */
+    int tengine; /* OP.vector, OP.scalar of a core kernel: AX_TRN_ENG_* */
+    int nmasks;  /* reduce.warp_shuffle: butterfly lane masks */
     int64_t masks[5];
     /* IF: the condition (in "cond", with negate false) and the branches */
     ax_guard cond;
@@ -636,6 +637,8 @@ typedef struct ax_trn_desc {
 #define AX_TRN_MAX_COMBOS 4096
 typedef struct ax_trn_copy {
     bool dma;       /* copy.dma (else copy.vector) */
+    bool transpose; /* copy.transpose: TensorE matmuls against the identity,
+                       one per descriptor (its levels K and M) */
     bool hbm[2];    /* source / destination in HBM (global) */
     int64_t ndesc;  /* descriptors, of every combination */
     ax_trn_desc *d; /* in the arena */
@@ -657,8 +660,43 @@ axe_status axe__copy_dma(axe_program *p, ax_stmt *s, ax_plan *plan,
                          axe_diag *why, bool commit);
 axe_status axe__copy_vector_engine(axe_program *p, ax_stmt *s, ax_plan *plan,
                                    axe_diag *why, bool commit);
+/* copy.transpose: SBUF -> PSUM (f32) across partitions, each descriptor
+ * a TensorE matmul of the source tile (K partitions x M free elements)
+ * against the identity into an M x K tile of PSUM (compiler_trn_copy.c). */
+axe_status axe__copy_transpose(axe_program *p, ax_stmt *s, ax_plan *plan,
+                               axe_diag *why, bool commit);
 /* The explanation lines of a dispatched copy.dma or copy.vector. */
 void axe__trn_copy_describe(ax_text *t, const ax_stmt *s);
+/* The point of element "c" (tensor coordinates) of "t": (partition, free
+ * element) of a scratchpad, (0, address) of an HBM tensor. */
+axe_status axe__trn_point(const ax_tensor *t, const int64_t *c, int64_t *pt);
+/* The loops whose variables the region starts of "s" read into c's loop
+ * fields: constant trips, at most AX_TRN_MAX_LOOPS and AX_TRN_MAX_COMBOS
+ * values, and no other variable, runtime scalar or tensor element in a
+ * start (the reason names the operand). */
+axe_status axe__trn_loops(const axe_program *p, const ax_stmt *s,
+                          ax_trn_copy *c, axe_diag *why);
+/* Combination "q" of c's loops (mixed radix, outermost first) into
+ * "env". */
+void axe__trn_combo_env(const ax_trn_copy *c, int64_t q, int64_t *env);
+/* The vector- and scalar-engine schedules of a core kernel
+ * (compiler_trn_engine.c, docs/compiler.md "The accelerator model"):
+ * OP.vector (fill as a memset; add, sub, mul, div, max, min), OP.scalar
+ * (the unary math operators, cast, and add, sub, mul of a per-partition
+ * column or a scalar: the activation), reduce.vector (sum, max, min
+ * along F). Each keeps every element on its destination's partition and
+ * builds the serial plan; the chosen one sets s->tengine. */
+enum { AX_TRN_ENG_NONE, AX_TRN_ENG_VECTOR, AX_TRN_ENG_SCALAR };
+axe_status axe__map_vector_engine(axe_program *p, ax_stmt *s, ax_plan *plan,
+                                  axe_diag *why, bool commit);
+axe_status axe__map_scalar_engine(axe_program *p, ax_stmt *s, ax_plan *plan,
+                                  axe_diag *why, bool commit);
+axe_status axe__reduce_vector_engine(axe_program *p, ax_stmt *s, ax_plan *plan,
+                                     axe_diag *why, bool commit);
+/* The explanation lines of an operator on an engine schedule: the
+ * engine's instruction, then the plan. */
+void axe__trn_engine_describe(ax_text *t, const axe_program *p,
+                              const ax_stmt *s);
 /* "ADD", "MAX" or "MIN": the atomic that combines a partial of "s". */
 const char *axe__grid_combine(const ax_stmt *s);
 /* The grid rank that handles coordinate "c" of the operator's shape. */

@@ -57,22 +57,43 @@ static const char *space_name(const ax_tensor *t)
                                        : "HBM";
 }
 
-/* The region "r" of the copy: no view, mask or broadcast. */
+/* The region "r" of the copy: not masked or broadcast, and a view only
+ * without swizzle (sema refuses views of scratchpads). */
 static axe_status plain_region(const axe_program *p, const ax_ref *r,
                                const char *role, axe_diag *why)
 {
     const ax_tensor *t = &p->tensors[r->tensor];
-    if (r->is_view || r->any_masked || r->bdim >= 0)
+    if (r->any_masked || r->bdim >= 0)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
-                         "the %s ('%s') is a view, masked or broadcast "
-                         "(descriptors take plain regions)",
+                         "the %s ('%s') is masked or broadcast "
+                         "(descriptors take regions and views)",
+                         role, t->name);
+    if (r->is_view && r->view.swizzle.present)
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "the %s ('%s') is a swizzled view (descriptors "
+                         "take affine runs)",
                          role, t->name);
     return AXE_OK;
 }
 
-/* The point of element "c" of tensor "t": (partition, free element) of a
- * scratchpad, (0, address) of an HBM tensor. */
-static axe_status point_of(const ax_tensor *t, const int64_t *c, int64_t *pt)
+/* The point (0, address) of element "c" (view coordinates) of view "r"
+ * of an HBM tensor: its shard strides, offsets and run-time offset at
+ * the variables "env" (compiler_ref.c's locate). */
+static void view_point(const ax_ref *r, const int64_t *c, const int64_t *env,
+                       int64_t *pt)
+{
+    int64_t x = 0;
+    int d;
+    for (d = 0; d < r->ndim; d++)
+        x += c[d] * r->view.shard[d].stride;
+    for (d = 0; d < r->view.noffset; d++)
+        x += r->view.offset[d].value;
+    x += r->view_dyn != NULL ? axe__expr_eval(r->view_dyn, env) : 0;
+    pt[0] = 0;
+    pt[1] = x;
+}
+
+axe_status axe__trn_point(const ax_tensor *t, const int64_t *c, int64_t *pt)
 {
     axe_point q;
     int64_t lin = 0, a = 0;
@@ -179,7 +200,9 @@ static axe_status runs(const axe_program *p, const ax_stmt *s,
                             ? axe__expr_eval(r[side]->start[d], env)
                             : 0) +
                        idx[d];
-            if (point_of(t[side], c, &pt[2 * side]) != AXE_OK)
+            if (r[side]->is_view)
+                view_point(r[side], c, env, &pt[2 * side]);
+            else if (axe__trn_point(t[side], c, &pt[2 * side]) != AXE_OK)
                 return axe__fail(why, AXE_ERR_INVALID, -1,
                                  "element %lld of '%s' has no storage "
                                  "address",
@@ -321,14 +344,20 @@ static const char *explain(const axe_program *p, const ax_stmt *s,
     }
     axe__text_init(&t, p->arena);
     axe__text_put(&t, "    %lld %s %s -> %s, %lld bytes", (long long)n,
-                  c->dma ? "DMA descriptors" : "vector-engine moves",
+                  c->transpose ? "TensorE transposes (matmuls against the "
+                                 "identity)"
+                  : c->dma     ? "DMA descriptors"
+                               : "vector-engine moves",
                   space_name(x), space_name(y), (long long)bytes);
     loops_text(&t, p, c);
     axe__text_put(&t, "; each: source -> destination, P start:count:stride, "
                       "F start, [[stride,count],...] outermost first (P: "
                       "the partition level)\n");
     for (q = 0; q < n && q < 8; q++) {
-        axe__text_put(&t, "    %s %lld: ", c->dma ? "dma" : "move",
+        axe__text_put(&t, "    %s %lld: ",
+                      c->transpose ? "transpose"
+                      : c->dma     ? "dma"
+                                   : "move",
                       (long long)q);
         side_text(&t, x, &c->d[q], 0);
         axe__text_put(&t, " -> ");
@@ -400,11 +429,8 @@ static int stray_var(const ax_expr *e, const ax_trn_copy *c)
     return v != -1 ? v : stray_var(e->b, c);
 }
 
-/* The loops whose variables the copy's starts read into "c": constant
- * trips, at most AX_TRN_MAX_LOOPS and AX_TRN_MAX_COMBOS values, and no
- * other variable, runtime scalar or tensor element in a start. */
-static axe_status loops_of(const axe_program *p, const ax_stmt *s,
-                           ax_trn_copy *c, axe_diag *why)
+axe_status axe__trn_loops(const axe_program *p, const ax_stmt *s,
+                          ax_trn_copy *c, axe_diag *why)
 {
     const ax_stmt *stack[AX_MAX_VARS];
     int depth = 0, k, a, d, v;
@@ -414,11 +440,14 @@ static axe_status loops_of(const axe_program *p, const ax_stmt *s,
         depth = 0;
     for (k = 0; k < depth; k++) {
         bool used = false;
-        for (a = 0; a < 2; a++)
+        for (a = 0; a < s->nargs; a++) {
             for (d = 0; d < s->args[a].ndim; d++)
                 used = used ||
                        (s->args[a].start[d] != NULL &&
                         axe__expr_uses(s->args[a].start[d], stack[k]->var));
+            used = used || (s->args[a].view_dyn != NULL &&
+                            axe__expr_uses(s->args[a].view_dyn, stack[k]->var));
+        }
         if (!used || stack[k]->dtrip != NULL)
             continue;
         if (c->nloop == AX_TRN_MAX_LOOPS ||
@@ -432,7 +461,16 @@ static axe_status loops_of(const axe_program *p, const ax_stmt *s,
         c->loop_trip[c->nloop++] = stack[k]->trip;
         c->ncombo *= stack[k]->trip;
     }
-    for (a = 0; a < 2; a++)
+    for (a = 0; a < s->nargs; a++) {
+        if ((v = stray_var(s->args[a].view_dyn, c)) != -1)
+            return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                             "the view offset of '%s' reads %s%s%s "
+                             "(descriptors are derived at compile time: "
+                             "constants and loop variables of constant "
+                             "trip counts)",
+                             p->tensors[s->args[a].tensor].name,
+                             v == -2 ? "a tensor element" : "'",
+                             v == -2 ? "" : p->vars[v], v == -2 ? "" : "'");
         for (d = 0; d < s->args[a].ndim; d++)
             if ((v = stray_var(s->args[a].start[d], c)) != -1)
                 return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
@@ -443,11 +481,11 @@ static axe_status loops_of(const axe_program *p, const ax_stmt *s,
                                  d, p->tensors[s->args[a].tensor].name,
                                  v == -2 ? "a tensor element" : "'",
                                  v == -2 ? "" : p->vars[v], v == -2 ? "" : "'");
+    }
     return AXE_OK;
 }
 
-/* Combination "q" of c's loops into "env". */
-static void combo_env(const ax_trn_copy *c, int64_t q, int64_t *env)
+void axe__trn_combo_env(const ax_trn_copy *c, int64_t q, int64_t *env)
 {
     for (int k = c->nloop - 1; k >= 0; k--) {
         env[c->loop_var[k]] = q % c->loop_trip[k];
@@ -455,8 +493,16 @@ static void combo_env(const ax_trn_copy *c, int64_t q, int64_t *env)
     }
 }
 
+/* The engine of copy "c" in a reason. */
+static const char *engine_of(const ax_trn_copy *c)
+{
+    return c->transpose ? "TensorE transpose"
+           : c->dma     ? "DMA"
+                        : "vector engine";
+}
+
 /* Every combination's descriptors into c->d and c->off (malloc'ed). */
-static axe_status all_descs(const axe_program *p, const ax_stmt *s, bool dma,
+static axe_status all_descs(const axe_program *p, const ax_stmt *s,
                             ax_trn_copy *c, axe_diag *why)
 {
     int64_t env[AX_MAX_VARS] = {0}, q, n, elems = 1;
@@ -477,8 +523,9 @@ static axe_status all_descs(const axe_program *p, const ax_stmt *s, bool dma,
     if ((c->off = calloc((size_t)c->ncombo + 1, sizeof *c->off)) == NULL)
         return axe__fail(why, AXE_ERR_NO_MEMORY, -1, "out of memory");
     for (q = 0; q < c->ncombo; q++) {
-        combo_env(c, q, env);
-        st = axe__trn_copy_descs(p, s, env, !dma, &d, &n, &w);
+        axe__trn_combo_env(c, q, env);
+        st = axe__trn_copy_descs(p, s, env, !c->dma && !c->transpose, &d, &n,
+                                 &w);
         if (st == AXE_OK && c->ndesc + n > AX_TRN_MAX_DESC)
             st = axe__fail(&w, AXE_ERR_CAPACITY, -1,
                            "%lld descriptors over the loops' values, beyond "
@@ -490,12 +537,11 @@ static axe_status all_descs(const axe_program *p, const ax_stmt *s, bool dma,
             st = axe__fail(&w, AXE_ERR_NO_MEMORY, -1, "out of memory");
         if (st != AXE_OK) {
             free(d);
-            return axe__fail(why, st, -1, "%s ('%s' -> '%s')%s%s: %s",
-                             dma ? "DMA" : "vector engine", side(p, s, 0)->name,
-                             side(p, s, 1)->name,
-                             c->nloop > 0 ? " at the loops' value " : "",
-                             c->nloop > 0 ? "shown by --explain" : "",
-                             w.message);
+            return axe__fail(
+                why, st, -1, "%s ('%s' -> '%s')%s%s: %s", engine_of(c),
+                side(p, s, 0)->name, side(p, s, 1)->name,
+                c->nloop > 0 ? " at the loops' value " : "",
+                c->nloop > 0 ? "shown by --explain" : "", w.message);
         }
         c->d = m;
         memcpy(c->d + c->ndesc, d, (size_t)n * sizeof *d);
@@ -526,19 +572,86 @@ static axe_status keep(axe_program *p, ax_stmt *s, const ax_trn_copy *c)
     return AXE_OK;
 }
 
+/* The kinds of copy: vector-engine moves, DMA descriptors, TensorE
+ * transposes. */
+enum { KIND_VECTOR, KIND_DMA, KIND_TRANSPOSE };
+
+/* The K and M levels of transpose descriptor "d" (-1: none): K moves the
+ * source's partition by 1 and keeps the destination's, M moves the
+ * destination's by 1 and keeps the source's. */
+static bool tile_levels(const ax_trn_desc *d, int *kl, int *ml)
+{
+    int l;
+    *kl = *ml = -1;
+    for (l = 0; l < d->nlev; l++)
+        if (d->step[l][0] == 1 && d->step[l][2] == 0 && *kl < 0)
+            *kl = l;
+        else if (d->step[l][2] == 1 && d->step[l][0] == 0 && *ml < 0)
+            *ml = l;
+        else
+            return false;
+    return true;
+}
+
+/* Descriptor "d" is one TensorE transpose (a matmul of the source tile,
+ * K partitions x M free elements, against the K x K identity into an M x
+ * K tile of PSUM): its levels a K and an M level, K within matmul_max_k
+ * and matmul_max_n, M within matmul_max_m, and each destination row (K
+ * elements) inside one PSUM bank. */
+static axe_status transpose_tile(const axe_program *p, const ax_stmt *s,
+                                 const ax_trn_desc *d, axe_diag *why)
+{
+    const axe_trn_model *m = &p->opts.trn;
+    int kl, ml;
+    int64_t k, mm, f0, f1, bank = m->psum_bank_bytes / 4;
+    if (!tile_levels(d, &kl, &ml))
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "'%s' -> '%s' is no transpose: each step must move "
+                         "one side's partition by 1 and the other side's "
+                         "free element (the partitions of '%s' become the "
+                         "free elements of '%s')",
+                         side(p, s, 0)->name, side(p, s, 1)->name,
+                         side(p, s, 0)->name, side(p, s, 1)->name);
+    k = kl >= 0 ? d->n[kl] : 1;
+    mm = ml >= 0 ? d->n[ml] : 1;
+    if (k > m->matmul_max_k || k > m->matmul_max_n || mm > m->matmul_max_m)
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "a transpose of %lld partitions x %lld free "
+                         "elements of '%s': the model's matmul takes at "
+                         "most %lld x %lld (K x M, K also at most N = "
+                         "%lld)",
+                         (long long)k, (long long)mm, side(p, s, 0)->name,
+                         (long long)m->matmul_max_k, (long long)m->matmul_max_m,
+                         (long long)m->matmul_max_n);
+    f0 = d->base[3];
+    f1 = f0 + (k - 1) * (kl >= 0 ? d->step[kl][3] : 0);
+    if ((f0 < f1 ? f0 : f1) / bank != (f0 < f1 ? f1 : f0) / bank)
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "a transpose writes free elements %lld..%lld of "
+                         "'%s', across a PSUM bank of %lld",
+                         (long long)(f0 < f1 ? f0 : f1),
+                         (long long)(f0 < f1 ? f1 : f0), side(p, s, 1)->name,
+                         (long long)bank);
+    return AXE_OK;
+}
+
 /* The descriptors, kept with the plan when "commit". */
-static axe_status finish(axe_program *p, ax_stmt *s, bool dma, ax_plan *plan,
+static axe_status finish(axe_program *p, ax_stmt *s, int kind, ax_plan *plan,
                          axe_diag *why, bool commit)
 {
     ax_trn_copy c;
     axe_status st;
+    int64_t q;
     memset(&c, 0, sizeof c);
-    c.dma = dma;
+    c.dma = kind == KIND_DMA;
+    c.transpose = kind == KIND_TRANSPOSE;
     c.hbm[0] = side(p, s, 0)->space == AX_SPACE_NONE;
     c.hbm[1] = side(p, s, 1)->space == AX_SPACE_NONE;
-    st = loops_of(p, s, &c, why);
+    st = axe__trn_loops(p, s, &c, why);
     if (st == AXE_OK)
-        st = all_descs(p, s, dma, &c, why);
+        st = all_descs(p, s, &c, why);
+    for (q = 0; st == AXE_OK && c.transpose && q < c.ndesc; q++)
+        st = transpose_tile(p, s, &c.d[q], why);
     if (st == AXE_OK && commit)
         st = keep(p, s, &c);
     free(c.d);
@@ -571,7 +684,7 @@ axe_status axe__copy_dma(axe_program *p, ax_stmt *s, ax_plan *plan,
                          "'%s' -> '%s' keeps every partition: copy.vector "
                          "moves it (DMA moves SBUF across partitions)",
                          x->name, y->name);
-    return finish(p, s, true, plan, why, commit);
+    return finish(p, s, KIND_DMA, plan, why, commit);
 }
 
 axe_status axe__copy_vector_engine(axe_program *p, ax_stmt *s, ax_plan *plan,
@@ -586,7 +699,23 @@ axe_status axe__copy_vector_engine(axe_program *p, ax_stmt *s, ax_plan *plan,
                          "'%s' is in HBM (the vector engine moves between "
                          "scratchpads; DMA reaches HBM)",
                          x->space == AX_SPACE_NONE ? x->name : y->name);
-    return finish(p, s, false, plan, why, commit);
+    return finish(p, s, KIND_VECTOR, plan, why, commit);
+}
+
+axe_status axe__copy_transpose(axe_program *p, ax_stmt *s, ax_plan *plan,
+                               axe_diag *why, bool commit)
+{
+    const ax_tensor *x, *y;
+    AXE_TRY(core_copy(p, s, why));
+    x = side(p, s, 0);
+    y = side(p, s, 1);
+    if (x->space != AX_SPACE_SBUF || y->space != AX_SPACE_PSUM)
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "'%s' is in %s and '%s' in %s (a transpose is a "
+                         "TensorE matmul against the identity: SBUF into "
+                         "PSUM)",
+                         x->name, space_name(x), y->name, space_name(y));
+    return finish(p, s, KIND_TRANSPOSE, plan, why, commit);
 }
 
 void axe__trn_copy_describe(ax_text *t, const ax_stmt *s)

@@ -80,16 +80,6 @@ static int64_t divisor_within(int64_t g, int64_t lim)
     return d < 1 ? 1 : d;
 }
 
-static int64_t gcd(int64_t a, int64_t b)
-{
-    while (b != 0) {
-        int64_t r = a % b;
-        a = b;
-        b = r;
-    }
-    return a;
-}
-
 /* Step 0: a core kernel's gemm on 2-D regions (not views, not masked),
  * A and B in SBUF, C in PSUM. */
 static axe_status check_operands(const axe_program *p, const ax_stmt *s,
@@ -214,7 +204,8 @@ static axe_status k_step(const axe_trn_model *m, mm_state *st, axe_diag *why)
         strcpy(st->kint, "S[1:1@P]");
     }
     st->shape[2] = divisor_within(
-        gcd(inner_extent(&st->op[0], 1), inner_extent(&st->op[1], 1)), lim);
+        axe__gcd(inner_extent(&st->op[0], 1), inner_extent(&st->op[1], 1)),
+        lim);
     return AXE_OK;
 }
 
@@ -228,10 +219,10 @@ static axe_status mn_step(const axe_trn_model *m, mm_state *st, axe_diag *why)
     AXE_TRY(on_axis(&st->op[1], 0, "F", false, "3 (N intersection)", why));
     AXE_TRY(on_axis(&st->op[2], 1, "F", false, "3 (N intersection)", why));
     st->shape[0] = divisor_within(
-        gcd(inner_extent(&st->op[0], 0), inner_extent(&st->op[2], 0)),
+        axe__gcd(inner_extent(&st->op[0], 0), inner_extent(&st->op[2], 0)),
         m->matmul_max_m);
     st->shape[1] = divisor_within(
-        gcd(inner_extent(&st->op[1], 0), inner_extent(&st->op[2], 1)),
+        axe__gcd(inner_extent(&st->op[1], 0), inner_extent(&st->op[2], 1)),
         m->matmul_max_n);
     it = inner_iter(&st->op[0], 0);
     st->cstride[0] = it != NULL ? it->stride : 0;

@@ -129,16 +129,6 @@ static int64_t dim_address(const ax_tensor *t, int d, int64_t x)
     return d == 0 ? axe__trn_address(t, x, 0) : axe__trn_address(t, 0, x);
 }
 
-static int64_t gcd(int64_t a, int64_t b)
-{
-    while (b != 0) {
-        int64_t r = a % b;
-        a = b;
-        b = r;
-    }
-    return a;
-}
-
 /* Dim "d" of the region: at every start in "vals" (sorted, "n" of them)
  * the "len" storage offsets are a translate of those at vals[0], by "*a"
  * per step of "*step" (the gcd of the values' differences; 1 for one
@@ -152,7 +142,7 @@ static axe_status dim_check(const axe_program *p, const char *role,
     *a = 0;
     *step = 0;
     for (i = 1; i < n; i++)
-        *step = gcd(vals[i] - v0, *step);
+        *step = axe__gcd(vals[i] - v0, *step);
     if (n > 1)
         *a = dim_address(t, d, v0 + *step) - h0;
     *step = n > 1 ? *step : 1;

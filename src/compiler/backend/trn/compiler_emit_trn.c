@@ -60,6 +60,24 @@ static int ty_code(axe_dtype d)
     return d == AXE_DTYPE_F16 ? 1 : d == AXE_DTYPE_BF16 ? 2 : 0;
 }
 
+/* The access macros of the engine instructions' element loops (the C
+ * backend's, compiler_emit_op.c): element i of tensor t_X is
+ * ax_trn_el's, through X's buffer (AX_B_t_X) as its C type (AX_T_t_X). */
+static void access_macros(ax_text *t, const axe_program *p)
+{
+    int i;
+    axe__text_put(
+        t, "/* The engine instructions' element accesses (ax_trn_el). */\n"
+           "#define AXE_LD(a, i, line) (*(const AX_T_##a *)ax_trn_el("
+           "&ax_sim, AX_B_##a, (long long)(i), 0))\n"
+           "#define AXE_ST(a, i, line) (*(AX_T_##a *)ax_trn_el(&ax_sim, "
+           "AX_B_##a, (long long)(i), 1))\n");
+    for (i = 0; i < p->ntensors; i++)
+        axe__text_put(t, "#define AX_B_%s (&ax_buf[%d])\n#define AX_T_%s %s\n",
+                      p->tensors[i].cname, i, p->tensors[i].cname,
+                      axe__dtype_ctype(p->tensors[i].dtype));
+}
+
 static void decls(ax_text *t, const axe_program *p)
 {
     const axe_trn_model *m = &p->opts.trn;
@@ -98,6 +116,7 @@ static void decls(ax_text *t, const axe_program *p)
     }
     axe__text_put(t, "};\n");
     outcome(t, p);
+    access_macros(t, p);
 }
 
 static void begin(ax_text *t, const axe_program *p)
@@ -185,15 +204,17 @@ static void emit_copy(ax_text *t, const axe_program *p, const ax_stmt *s,
                       int ind)
 {
     const ax_trn_copy *c = s->tcopy;
+    const char *sched = c->transpose ? "transpose" : c->dma ? "dma" : "vector";
     int64_t q;
     int k;
     indent_put(t, ind);
     axe__text_put(t,
                   "{ /* op %d (line %d): core copy -- schedule copy.%s: %lld "
                   "%s */\n",
-                  s->index, s->line, c->dma ? "dma" : "vector",
-                  (long long)c->ndesc,
-                  c->dma ? "DMA descriptors" : "vector-engine moves");
+                  s->index, s->line, sched, (long long)c->ndesc,
+                  c->transpose ? "TensorE transposes"
+                  : c->dma     ? "DMA descriptors"
+                               : "vector-engine moves");
     indent_put(t, ind + 1);
     axe__text_put(t, "static const ax_trn_d ax_d[%lld] = {\n",
                   (long long)c->ndesc);
@@ -232,8 +253,10 @@ static void emit_copy(ax_text *t, const axe_program *p, const ax_stmt *s,
     axe__text_put(t,
                   "ax_trn_%s(&ax_sim, \"op %d (line %d) copy.%s\", "
                   "&ax_buf[%d], &ax_buf[%d], &ax_d[ax_q]);\n",
-                  c->dma ? "dma" : "move", s->index, s->line,
-                  c->dma ? "dma" : "vector", s->args[1].tensor,
+                  c->transpose ? "transpose"
+                  : c->dma     ? "dma"
+                               : "move",
+                  s->index, s->line, sched, s->args[1].tensor,
                   s->args[0].tensor);
     indent_put(t, ind + 1);
     axe__text_put(t, "}\n");
@@ -280,10 +303,34 @@ static void emit_matmul(ax_text *t, const axe_program *p, const ax_stmt *s,
     axe__text_put(t, "}\n");
 }
 
-/* One operator as instructions. A new engine schedule (trnex's vector
- * and scalar ones) is a row of the table in compiler_target_trn.c, a
- * branch here, and an instruction in compiler_trn_sim.h on its engine
- * (AX_TRN_VECTOR, AX_TRN_SCALAR) with cycles from the model, timed by
+/* OP.vector, OP.scalar: one instruction of the engine, the C backend's
+ * element loop (its arithmetic) between ax_trn_begin and ax_trn_end, its
+ * accesses through the access macros (ax_trn_el). */
+static void emit_engine(ax_text *t, const axe_program *p, const ax_stmt *s,
+                        int ind)
+{
+    const char *eng = s->tengine == AX_TRN_ENG_SCALAR ? "SCALAR" : "VECTOR";
+    indent_put(t, ind);
+    axe__text_put(t,
+                  "{ /* op %d (line %d): core %s -- schedule %s.%s: one "
+                  "%s-engine instruction */\n",
+                  s->index, s->line, axe__op_name(s->op), axe__op_name(s->op),
+                  s->schedule, s->schedule);
+    indent_put(t, ind + 1);
+    axe__text_put(t,
+                  "ax_trn_begin(&ax_sim, \"op %d (line %d) %s.%s\", "
+                  "AX_TRN_%s);\n",
+                  s->index, s->line, axe__op_name(s->op), s->schedule, eng);
+    axe__emit_op(t, p, s, ind + 1, false);
+    indent_put(t, ind + 1);
+    axe__text_put(t, "ax_trn_end(&ax_sim);\n");
+    indent_put(t, ind);
+    axe__text_put(t, "}\n");
+}
+
+/* One operator as instructions. A new engine schedule is a row of the
+ * table in compiler_target_trn.c, a branch here, and an instruction in
+ * compiler_trn_sim.h on its engine with cycles from the model, timed by
  * ax_trn_ready / ax_trn_issue / ax_trn_done as ax_trn_copy is. */
 static void op(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
 {
@@ -291,6 +338,8 @@ static void op(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
         emit_copy(t, p, s, ind);
     else if (s->trn != NULL)
         emit_matmul(t, p, s, ind);
+    else if (s->tengine != AX_TRN_ENG_NONE)
+        emit_engine(t, p, s, ind);
     else /* the backend's check refused it */
         t->status = AXE_ERR_UNSUPPORTED;
 }

@@ -15,15 +15,20 @@
 #include "compiler_backend.h"
 #include "compiler_trn.h"
 
-/* The engine schedules (op.schedule) this backend emits. */
-static const char *const engine[][2] = {
-    {"copy", "dma"}, {"copy", "vector"}, {"gemm", "tensor_engine"}};
+/* The engine schedules (op.schedule; op NULL: every operator that has
+ * the schedule) this backend emits. */
+static const char *const engine[][2] = {{"copy", "dma"},
+                                        {"copy", "transpose"},
+                                        {"gemm", "tensor_engine"},
+                                        {NULL, "vector"},
+                                        {NULL, "scalar"}};
 #define NENGINE ((int)(sizeof engine / sizeof engine[0]))
 
 static bool is_engine(const ax_stmt *s)
 {
     for (int k = 0; k < NENGINE; k++)
-        if (strcmp(axe__op_name(s->op), engine[k][0]) == 0 &&
+        if ((engine[k][0] == NULL ||
+             strcmp(axe__op_name(s->op), engine[k][0]) == 0) &&
             strcmp(s->schedule, engine[k][1]) == 0)
             return true;
     return false;
@@ -47,8 +52,9 @@ static axe_status check_block(const axe_program *p, const ax_stmt *s,
                              "%s#%d (line %d) has no engine schedule on "
                              "trn-sim: it dispatched to %s.%s, a loop of the "
                              "C backend (engine schedules: copy.dma, "
-                             "copy.vector, gemm.tensor_engine; --explain "
-                             "says why they do not apply)",
+                             "copy.vector, copy.transpose, "
+                             "gemm.tensor_engine, OP.vector, OP.scalar; "
+                             "--explain says why they do not apply)",
                              axe__op_name(s->op), s->index, s->line,
                              axe__op_name(s->op), s->schedule);
         if (s->op == AX_OP_GEMM &&
@@ -97,6 +103,7 @@ const ax_backend axe__backend_trn = {
     .schedules = NULL,
     .nschedules = 0,
     .reg_index = "[ax_tid]",
+    .access_macros = true,
     .vec_type = NULL,
     .scope = trn_scope,
     .check = trn_check,

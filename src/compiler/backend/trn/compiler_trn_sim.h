@@ -12,7 +12,11 @@
  *     element (p, f) of it is byte off + f * esize of partition p;
  *   - instructions: a DMA descriptor (ax_trn_dma, HBM <-> SBUF or SBUF
  *     -> SBUF), a vector-engine move (ax_trn_move, between scratchpads,
- *     partitions kept), a TensorEngine matmul (ax_trn_matmul); each
+ *     partitions kept), a TensorEngine matmul (ax_trn_matmul) and
+ *     transpose (ax_trn_transpose, SBUF -> PSUM against the identity),
+ *     and an instruction of the vector or scalar engine whose element
+ *     loop is the generated C's (ax_trn_begin, ax_trn_el per access,
+ *     ax_trn_end: the access macros of the trn-sim backend); each
  *     checks its shape against the model and each element it touches
  *     against its tensor and the model (partition range, free range,
  *     capacity, alignment, a matmul's PSUM bank), and on the first
@@ -27,9 +31,10 @@
  *     core, per byte; it takes the model's cycles for its shape (DMA:
  *     dma_fixed_cycles + ceil(bytes / dma_bytes_per_cycle); move:
  *     vector_fixed_cycles + ceil(elements per partition /
- *     vector_elems_per_cycle); matmul: matmul_fixed_cycles + N, one
- *     column of the moving tile per cycle). The run's cycles are the
- *     last finish.
+ *     vector_elems_per_cycle), an engine instruction the same with its
+ *     elements written per partition; matmul: matmul_fixed_cycles + N,
+ *     one column of the moving tile per cycle; transpose: the same with
+ *     N = K). The run's cycles are the last finish.
  * Invariant: the data effect of the instructions is their program
  * order's; the timing only says when each would run.
  */
@@ -90,6 +95,25 @@ typedef struct ax_trn_d {
     long long step[4][4];
 } ax_trn_d;
 
+/* An access of an engine instruction in flight: "n" bytes at "a" of
+ * memory "mem", written or read. */
+typedef struct ax_trn_acc {
+    int mem, write;
+    long long a, n;
+} ax_trn_acc;
+
+/* An engine instruction in flight (ax_trn_begin .. ax_trn_end): its
+ * engine, name, earliest start so far, elements written, partitions
+ * written ("lane" marks them) and accesses. */
+typedef struct ax_trn_open {
+    int on, engine;
+    const char *what;
+    long long ready, stores, nparts;
+    unsigned char *lane;
+    ax_trn_acc *acc;
+    long long nacc, cap;
+} ax_trn_open;
+
 typedef struct ax_trn_sim {
     ax_trn_model m;
     int nmem;
@@ -97,6 +121,7 @@ typedef struct ax_trn_sim {
     long long free_at[AX_TRN_NENGINES], busy[AX_TRN_NENGINES];
     long long count[AX_TRN_NENGINES], cycles;
     long long inst; /* the running instruction's index in its operator */
+    ax_trn_open op;
     int failed;
     char err[512];
 } ax_trn_sim;
@@ -150,8 +175,16 @@ static inline void ax_trn_init(ax_trn_sim *s, const ax_trn_model *m,
                     m->psum_partition_bytes);
         return;
     }
-    if (ax_trn_mem_init(s, AX_TRN_SBUF, m->partitions, sbuf, NULL) == 0)
-        (void)ax_trn_mem_init(s, AX_TRN_PSUM, m->partitions, psum, NULL);
+    /* rows of whole 8-byte words: every element aligned for its type */
+    s->op.lane = calloc((size_t)m->partitions, 1);
+    if (s->op.lane == NULL) {
+        ax_trn_fail(s, "trn-sim: out of memory");
+        return;
+    }
+    if (ax_trn_mem_init(s, AX_TRN_SBUF, m->partitions, (sbuf + 7) / 8 * 8,
+                        NULL) == 0)
+        (void)ax_trn_mem_init(s, AX_TRN_PSUM, m->partitions, (psum + 7) / 8 * 8,
+                              NULL);
 }
 
 /* HBM tensor "k" (memory AX_TRN_HBM0 + k): "bytes" at "data". */
@@ -386,6 +419,162 @@ static inline void ax_trn_move(ax_trn_sim *s, const char *what,
     ax_trn_copy(s, what, AX_TRN_VECTOR, src, dst, d, 0);
 }
 
+/* A TensorE transpose of descriptor "d" (compiler_internal.h,
+ * ax_trn_copy): the source tile of SBUF (K partitions, the level that
+ * steps the source's partition by 1, x M free elements, the level that
+ * steps the destination's) times the K x K identity into an M x K tile
+ * of PSUM, each destination row inside one bank. The identity's products
+ * x * 1 and sums with 0 leave every finite x as it is, so the move is
+ * exact: the elements are copied. matmul_fixed_cycles + K (N = K
+ * columns) on the tensor engine. */
+static inline void ax_trn_transpose(ax_trn_sim *s, const char *what,
+                                    const ax_trn_buf *src,
+                                    const ax_trn_buf *dst, const ax_trn_d *d)
+{
+    long long k = 1, m = 1, bank = -1, pt[4], a, b, i, n, ready = 0, fin;
+    int l;
+    if (s->failed)
+        return;
+    if (src->mem != AX_TRN_SBUF || dst->mem != AX_TRN_PSUM || dst->esize != 4 ||
+        src->esize != 4 || d->nlev > 2) {
+        ax_trn_fail(s,
+                    "trn-sim: %s %lld: a transpose reads f32 SBUF into PSUM "
+                    "in at most 2 levels",
+                    what, s->inst);
+        return;
+    }
+    for (l = 0; l < d->nlev; l++)
+        if (d->step[l][0] == 1 && d->step[l][2] == 0)
+            k = d->n[l];
+        else if (d->step[l][2] == 1 && d->step[l][0] == 0)
+            m = d->n[l];
+        else
+            k = -1;
+    if (k < 1 || k > s->m.matmul_max_k || k > s->m.matmul_max_n ||
+        m > s->m.matmul_max_m) {
+        ax_trn_fail(s,
+                    "trn-sim: %s %lld: no transpose within the model's "
+                    "matmul (K partitions by 1 up to %lld, M up to %lld)",
+                    what, s->inst, s->m.matmul_max_k, s->m.matmul_max_m);
+        return;
+    }
+    n = k * m;
+    for (i = 0; i < n && !s->failed; i++) {
+        ax_trn_elem(d, i, pt);
+        a = ax_trn_at(s, what, src, pt[0], pt[1]);
+        b = ax_trn_at(s, what, dst, pt[2], pt[3]);
+        if (a < 0 || b < 0)
+            break;
+        if (bank < 0)
+            bank = (pt[3] * 4) / s->m.psum_bank_bytes;
+        else if ((pt[3] * 4) / s->m.psum_bank_bytes != bank)
+            ax_trn_fail(s,
+                        "trn-sim: %s %lld: a row of '%s' crosses a PSUM bank "
+                        "of %lld bytes",
+                        what, s->inst, dst->name, s->m.psum_bank_bytes);
+        ready = ax_trn_ready(s, AX_TRN_SBUF, a, 4, 0, ready);
+        ready = ax_trn_ready(s, AX_TRN_PSUM, b, 4, 1, ready);
+    }
+    if (s->failed)
+        return;
+    fin = ax_trn_issue(s, AX_TRN_TENSOR, ready, s->m.matmul_fixed_cycles + k);
+    for (i = 0; i < n; i++) {
+        ax_trn_elem(d, i, pt);
+        a = ax_trn_at(s, what, src, pt[0], pt[1]);
+        b = ax_trn_at(s, what, dst, pt[2], pt[3]);
+        memmove(&s->mem[AX_TRN_PSUM].data[b], &s->mem[AX_TRN_SBUF].data[a], 4);
+        ax_trn_done(s, AX_TRN_SBUF, a, 4, 0, fin);
+        ax_trn_done(s, AX_TRN_PSUM, b, 4, 1, fin);
+    }
+}
+
+/* An instruction of engine "e" (AX_TRN_VECTOR, AX_TRN_SCALAR) whose
+ * element loop, run next, reaches its operands through ax_trn_el. */
+static inline void ax_trn_begin(ax_trn_sim *s, const char *what, int e)
+{
+    ax_trn_open *o = &s->op;
+    if (o->on)
+        ax_trn_fail(s, "trn-sim: %s: begins inside %s", what, o->what);
+    o->on = 1;
+    o->engine = e;
+    o->what = what;
+    o->ready = o->stores = o->nparts = o->nacc = 0;
+    if (o->lane != NULL)
+        memset(o->lane, 0, (size_t)s->m.partitions);
+    s->inst = 0;
+}
+
+/* The bytes of storage index "i" (partition i / fspan, free element i %
+ * fspan) of "b", checked against the tensor and the model, read or
+ * written ("write") by the instruction in flight: its start waits for
+ * the byte's writer (and readers, for a write), and the access is kept
+ * for ax_trn_end. After a failure, a scratch word. */
+static inline void *ax_trn_el(ax_trn_sim *s, const ax_trn_buf *b, long long i,
+                              int write)
+{
+    static long long scratch[2];
+    ax_trn_open *o = &s->op;
+    const char *what = o->on ? o->what : "access";
+    long long a;
+    ax_trn_acc *m;
+    if (s->failed)
+        return scratch;
+    if (i < 0) {
+        ax_trn_fail(s, "trn-sim: %s: index %lld of '%s' is negative", what, i,
+                    b->name);
+        return scratch;
+    }
+    if ((a = ax_trn_at(s, what, b, i / b->fspan, i % b->fspan)) < 0)
+        return scratch;
+    if (!o->on)
+        return &s->mem[b->mem].data[a];
+    if (o->nacc == o->cap) {
+        long long cap = o->cap ? 2 * o->cap : 1024;
+        m = realloc(o->acc, (size_t)cap * sizeof *m);
+        if (m == NULL) {
+            ax_trn_fail(s, "trn-sim: out of memory");
+            return scratch;
+        }
+        o->acc = m;
+        o->cap = cap;
+    }
+    m = &o->acc[o->nacc++];
+    m->mem = b->mem;
+    m->write = write;
+    m->a = a;
+    m->n = b->esize;
+    o->ready = ax_trn_ready(s, b->mem, a, b->esize, write, o->ready);
+    if (write) {
+        o->stores++;
+        if (b->mem < AX_TRN_HBM0 && !o->lane[i / b->fspan]) {
+            o->lane[i / b->fspan] = 1;
+            o->nparts++;
+        }
+    }
+    return &s->mem[b->mem].data[a];
+}
+
+/* The end of the instruction in flight: it runs on its engine for
+ * vector_fixed_cycles + ceil(E / vector_elems_per_cycle), E the elements
+ * it wrote per partition written (the scalar engine has the vector
+ * engine's costs), and its accesses finish then. */
+static inline void ax_trn_end(ax_trn_sim *s)
+{
+    ax_trn_open *o = &s->op;
+    long long parts = o->nparts > 0 ? o->nparts : 1, e, fin, k;
+    o->on = 0;
+    if (s->failed)
+        return;
+    e = (o->stores + parts - 1) / parts;
+    fin = ax_trn_issue(s, o->engine, o->ready,
+                       s->m.vector_fixed_cycles +
+                           (e + s->m.vector_elems_per_cycle - 1) /
+                               s->m.vector_elems_per_cycle);
+    for (k = 0; k < o->nacc; k++)
+        ax_trn_done(s, o->acc[k].mem, o->acc[k].a, o->acc[k].n, o->acc[k].write,
+                    fin);
+}
+
 static inline float ax_trn_f16(uint16_t h)
 {
     uint32_t sign = (uint32_t)(h >> 15) << 31, e = (h >> 10) & 31u,
@@ -534,6 +723,10 @@ static inline int ax_trn_finish(ax_trn_sim *s)
     }
     free(s->mem);
     s->mem = NULL;
+    free(s->op.lane);
+    free(s->op.acc);
+    s->op.lane = NULL;
+    s->op.acc = NULL;
     return s->failed;
 }
 
