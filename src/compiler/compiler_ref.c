@@ -305,7 +305,7 @@ static uint8_t pure_bits(const ax_stmt *s)
 {
     uint8_t bits = 0;
     int i, d, n;
-    for (i = 0; i < s->nargs && i < 8; i++) {
+    for (i = 0; i < s->nargs; i++) { /* AX_MAX_ARGS (4) bits */
         bool pure = true;
         for (d = 0; pure && d < AX_MAX_DIMS; d++)
             pure = axe__expr_load(s->args[i].start[d], &n) == NULL;
@@ -323,7 +323,7 @@ static void cache_starts(ref_state *rs, const ax_stmt *s, int tid)
     rs->cached = s;
     for (i = 0; i < s->nargs; i++) {
         const ax_ref *r = &s->args[i];
-        rs->pure[i] = i < 8 && (rs->pure_args[s->index] >> i & 1u) != 0;
+        rs->pure[i] = (rs->pure_args[s->index] & (1u << i)) != 0;
         for (d = 0; rs->pure[i] && d < AX_MAX_DIMS; d++)
             rs->start[i][d] = r->start[d] ? eval(rs, r->start[d], tid) : 0;
     }
