@@ -362,6 +362,14 @@ ptx_has gemm_swizzle sm_80 "$MMA\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32" \
     "$LDM\.x4\.shared\.b16" "$LDM\.x2\.shared\.b16"
 ptx_has gemm_mma_trans sm_80 "$MMA\.m16n8k16" "$LDM\.x4\.trans\.shared\.b16" \
     "$LDM\.x2\.trans\.shared\.b16"
+# m16n8k8 for an f16 gemm whose K slices (24) are no multiple of 16.
+ptx_has gemm_k24 sm_80 "$MMA\.m16n8k8\.row\.col\.f32\.f16\.f16\.f32" \
+    "$LDM\.x2\.shared\.b16" "$LDM\.x1\.shared\.b16" "!$MMA\.m16n8k16"
+ptx_has gemm_k24_bf16 sm_80 "$MMA\.m16n8k8\.row\.col\.f32\.bf16\.bf16\.f32" \
+    "$LDM\.x2\.shared\.b16" "$LDM\.x1\.shared\.b16" "!$MMA\.m16n8k16"
+# The same atom for a register A (gemm.mma_reg_a, K = 24).
+ptx_has gemm_reg_a_k24 sm_80 "$MMA\.m16n8k8\.row\.col\.f32\.f16\.f16\.f32" \
+    "$LDM\.x1\.shared\.b16" "!$MMA\.m16n8k16"
 ptx_has gemm_mma_global sm_80 "$MMA\.m16n8k16\.row\.col\.f32\.bf16\.bf16\.f32" \
     "!ldmatrix"
 ptx_has gemm_i8 sm_80 "$MMA\.m16n8k32\.row\.col\.s32\.s8\.s8\.s32" \

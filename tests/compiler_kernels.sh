@@ -319,10 +319,13 @@ check_run dead_guards.axe
 check_run dead_guards.axe -D M=100 --seed 26
 check_run dead_guards.axe -D M=64 --seed 27
 check_run dead_runtime.axe --arg M=37,5,64
-# f16 gemm with K slices of 24, no multiple of the atom's K = 16: scalar
-# FMA, with a note (below).
+# f16 gemm with K slices of 24, no multiple of m16n8k16's K = 16: the
+# m16n8k8 atom; of 20, no multiple of any f16 atom's K: scalar FMA, with a
+# note (below).
 check_run gemm_k24.axe
 check_run gemm_k24.axe -D M=256 -D K=72 --seed 28
+check_run gemm_k20.axe
+check_run gemm_k20.axe -D M=256 -D K=60 --seed 28
 # Warp reductions into destinations replicated over every lane (smem) and
 # over the lanes of the reduced dimension only (warp_shuffle).
 check_run reduce_replicated.axe
@@ -1020,23 +1023,23 @@ expect_fail 1 "compile: cannot write $tmp/no/such/dir: No such file or directory
 # A gemm that falls back to scalar FMA because K is no multiple of the
 # tensor-core atom's K says so in a note (compile and run: stderr; explain:
 # under the operator), not when the schedule is forced or K divides.
-note="note: gemm fell back to scalar FMA (gemm.thread_fma): K = 24 is not a multiple of the K = 16 of the tensor-core atom mma.sync.aligned.m16n8k16.f32.f16.f16.f32"
+note="note: gemm fell back to scalar FMA (gemm.thread_fma): K = 20 is not a multiple of the K = 8 of the tensor-core atom mma.sync.aligned.m16n8k8.f32.f16.f16.f32"
 for cmd in compile run; do
-    if (cd "$SRC/tests/kernels" && "$AXE" $cmd gemm_k24.axe >"$tmp/out" 2>"$tmp/err") &&
-        [ "$(cat "$tmp/err")" = "axe: gemm_k24.axe:23:13: $note" ]; then
+    if (cd "$SRC/tests/kernels" && "$AXE" $cmd gemm_k20.axe >"$tmp/out" 2>"$tmp/err") &&
+        [ "$(cat "$tmp/err")" = "axe: gemm_k20.axe:24:13: $note" ]; then
         ok
     else
-        bad "$cmd gemm_k24.axe: no note: $(head -c 400 "$tmp/err")"
+        bad "$cmd gemm_k20.axe: no note: $(head -c 400 "$tmp/err")"
     fi
 done
-"$AXE" compile "$SRC/tests/kernels/gemm_k24.axe" --explain >"$tmp/k24" 2>"$tmp/err"
+"$AXE" compile "$SRC/tests/kernels/gemm_k20.axe" --explain >"$tmp/k24" 2>"$tmp/err"
 if grep -qxF "  $note" "$tmp/k24"; then
     ok
 else
-    bad "explain gemm_k24.axe: no note: $(head -c 400 "$tmp/k24" "$tmp/err")"
+    bad "explain gemm_k20.axe: no note: $(head -c 400 "$tmp/k24" "$tmp/err")"
 fi
-for args in "$SRC/tests/kernels/gemm_k24.axe --schedule gemm=thread_fma" \
-    "$K/gemm_mma.axe" "$K/gemm.axe"; do
+for args in "$SRC/tests/kernels/gemm_k20.axe --schedule gemm=thread_fma" \
+    "$SRC/tests/kernels/gemm_k24.axe" "$K/gemm_mma.axe" "$K/gemm.axe"; do
     # shellcheck disable=SC2086
     if "$AXE" compile $args >"$tmp/out" 2>"$tmp/err" && [ ! -s "$tmp/err" ]; then
         ok
@@ -1054,7 +1057,7 @@ for want in \
     if grep -qxF -- "$want" "$tmp/k24"; then
         ok
     else
-        bad "explain gemm_k24.axe: no line '$want'"
+        bad "explain gemm_k20.axe: no line '$want'"
     fi
 done
 expect_explain warp_mma.axe '^      A \[16, 8\]: S\[\(2,8,2,4\):\(1,4@laneid,2,1@laneid\)\], rows \(2,8\):\(1,4@laneid\), columns \(2,4\):\(2,1@laneid\)$'

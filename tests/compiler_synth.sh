@@ -168,6 +168,33 @@ same "$K/transpose_auto.axe" T "Swizzle<0, 5, 5>(S[(32, 32):(32, 1)])"
 same "$T/smem_ldmatrix_f16.axe" As "Swizzle<3, 3, 3>(S[(64, 64):(64, 1)])"
 same "$T/smem_ldmatrix_f16.axe" Bs "Swizzle<3, 3, 3>(S[(64, 64):(64, 1)])"
 same "$T/smem_trans_bf16.axe" T "Swizzle<3, 3, 3>(S[(64, 64):(64, 1)])"
+# The anchor over several atoms: with K = 24 only m16n8k8 applies, and
+# tests/kernels/gemm_reg_a_k24.axe's hand-written A and C (m16n8k8's
+# tilings) come out of its auto twin.
+cat >"$tmp/rk24.axe" <<'EOF'
+param N = 32;
+param K = 24;
+kernel gemm_reg_a_k24(A: f16[64, K], B: f16[N, K], C: f32[64, N])
+    grid(1) threads(128)
+{
+    shared Bs: f16[N, K];
+    register a: f16[64, K] layout auto;
+    register c: f32[64, N] layout auto;
+    cta copy(Bs, B);
+    cta copy(a, A);
+    cta fill(c, 0);
+    sync;
+    cta gemm(c, a, Bs);
+    cta copy(C, c);
+}
+EOF
+same "$tmp/rk24.axe" a "S[(4, 2, 8, 3, 4, 2):(1@warpid, 2, 4@laneid, 4, 1@laneid, 1)]"
+same "$tmp/rk24.axe" c "S[(4, 2, 8, 4, 4, 2):(1@warpid, 2, 4@laneid, 4, 1@laneid, 1)]"
+if grep -qF '"gemm#3": {"chosen": "mma atom m16n8k8 tiles of C, warps 4 x 1, 1 x 4 atom tiles per warp", "cost": 15, "runner_up": null}' "$tmp/synth.json"; then
+    ok
+else
+    bad "gemm_reg_a_k24 auto: $(cat "$tmp/synth.json")"
+fi
 (cd "$K" && "$AXE" compile gemm_mma_auto.axe) 2>&1 |
     sed -E "s/gemm_mma_auto/gemm_swizzle/g; s/line [0-9]+/line L/g" >"$tmp/a.c"
 (cd "$T" && "$AXE" compile gemm_swizzle.axe) 2>&1 |
@@ -184,7 +211,7 @@ same_c rmsnorm_auto rmsnorm
 
 # --- the report -----------------------------------------------------------
 synth_json "$K/gemm_mma_auto.axe" &&
-    if grep -qF '"instructions": {"gemm#3": {"chosen": "mma atom m16n8k16 tiles of C, warps 2 x 4, 4 x 4 atom tiles per warp", "cost": 8, "runner_up": "mma atom m16n8k16 tiles of C, warps 1 x 8, 8 x 2 atom tiles per warp"}}' "$tmp/synth.json"; then
+    if grep -qF '"instructions": {"gemm#3": {"chosen": "mma atom m16n8k16 tiles of C, warps 2 x 4, 4 x 4 atom tiles per warp", "cost": 16, "runner_up": "mma atom m16n8k16 tiles of C, warps 1 x 8, 8 x 2 atom tiles per warp"}, "gemm#3.A": {"chosen": "ldmatrix.x4", "cost": 40, "runner_up": "per-thread loads"}, "gemm#3.B": {"chosen": "ldmatrix.x2", "cost": 24, "runner_up": "per-thread loads"}, "gemm#3.shape": {"chosen": "m16n8k16", "cost": 96, "runner_up": "m16n8k8"}}' "$tmp/synth.json"; then
         ok
     else
         bad "gemm_mma_auto instructions: $(cat "$tmp/synth.json")"
@@ -192,7 +219,7 @@ synth_json "$K/gemm_mma_auto.axe" &&
 # The anchor search (two gemm anchors chosen together): no rearrange, the
 # runner-up of the first gemm with its count.
 synth_json "$T/attention_cta_auto.axe" &&
-    if grep -qF '"gemm#5": {"chosen": "mma atom m16n8k16 tiles of C, warps 4 x 1, 1 x 8 atom tiles per warp; with the other anchors: 0 rearranges, 264 register bytes per thread", "cost": 9, "runner_up": "mma atom m16n8k16 tiles of C, warps 2 x 2, 2 x 4 atom tiles per warp; with the other anchors: 1 rearrange, 336 register bytes per thread"}' "$tmp/synth.json" &&
+    if grep -qF '"gemm#5": {"chosen": "mma atom m16n8k16 tiles of C, warps 4 x 1, 1 x 8 atom tiles per warp; with the other anchors: 0 rearranges, 264 register bytes per thread", "cost": 18, "runner_up": "mma atom m16n8k16 tiles of C, warps 2 x 2, 2 x 4 atom tiles per warp; with the other anchors: 1 rearrange, 336 register bytes per thread"}' "$tmp/synth.json" &&
         grep -qF '"gemm#10": {"chosen": "mma atom m16n8k16 tiles of C, warps 4 x 1, 1 x 4 atom tiles per warp;' "$tmp/synth.json" &&
         grep -qF '"rearranges": []' "$tmp/synth.json"; then
         ok
@@ -233,6 +260,20 @@ synth_json "$K/softmax.axe" &&
     else
         bad "softmax.axe (no auto tensor): $(cat "$tmp/synth.json")"
     fi
+# Without auto tensors, the tensor-core gemm's own choices (operand loads
+# and mma shape) are still listed, as text lines after the note.
+"$AXE" synth "$K/gemm_mma.axe" >"$tmp/synth.txt" 2>&1
+if [ "$(cat "$tmp/synth.txt")" = "no 'layout auto' tensor: nothing to synthesize
+instruction gemm#3.A: ldmatrix.x4 (cost 40)
+  runner-up: per-thread loads (cost 128)
+instruction gemm#3.B: ldmatrix.x2 (cost 24)
+  runner-up: per-thread loads (cost 64)
+instruction gemm#3.shape: m16n8k16 (cost 96)
+  runner-up: m16n8k8 (cost 144)" ]; then
+    ok
+else
+    bad "gemm_mma.axe synth text: $(cat "$tmp/synth.txt")"
+fi
 if command -v python3 >/dev/null 2>&1; then
     for f in "$K"/*_auto.axe "$T/rearrange.axe"; do
         "$AXE" synth "$f" --json >"$tmp/j" 2>&1 &&

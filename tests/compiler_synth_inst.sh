@@ -28,11 +28,38 @@ choice() {
         grep "instruction choice for $2 ")
 }
 
+# k_body: the body of the atom K loop of $tmp/k.cu (one gemm per kernel
+# here) into $body; gemm.mma_reg_a unrolls its K tiles ("atom K tile N: A
+# from registers"): all of them, and $ki set to 1.
+k_body() {
+    body=$(sed -n '/atom K tiles/,/^            }$/p' "$tmp/k.cu")
+    if [ -z "$body" ] && grep -q "atom K tile 0: A from registers" "$tmp/k.cu"; then
+        body=$(cat "$tmp/k.cu")
+        ki=1
+    fi
+}
+
+# synth_has FILE KEY CHOSEN COST RUNNER: `axe synth FILE --json --target
+# cuda` lists under "instructions" the member "gemm#N.KEY" (the one gemm
+# of the file) with that chosen leaf, cost and runner-up (a name, or
+# null), as --explain says.
+synth_has() {
+    local f=$1 key=$2 chosen=$3 cost=$4 runner=$5
+    [ "$runner" = none ] && runner=null
+    [ "$runner" = null ] || runner="\"$runner\""
+    "$AXE" synth "$f" --json --target cuda >"$tmp/s.json" 2>&1
+    if grep -qE "\"gemm#[0-9]+\.$key\": \{\"chosen\": \"$chosen\", \"cost\": $cost, \"runner_up\": $runner\}" "$tmp/s.json"; then
+        ok
+    else
+        bad "$(basename "$f"): axe synth has no gemm#N.$key $chosen $cost $runner: $(head -c 600 "$tmp/s.json")"
+    fi
+}
+
 # check FILE OPERAND LEAF [REASON]: LEAF is chosen for OPERAND; REASON (a
 # text of the line) is given; the generated CUDA uses LEAF for it as many
-# times as the model counts.
+# times as the model counts; axe synth reports the same leaf and cost.
 check() {
-    local f=$1 o=$2 leaf=$3 why=${4:-} reg ki n got want body
+    local f=$1 o=$2 leaf=$3 why=${4:-} reg ki n got want body cost runner
     choice "$f" "$o"
     if [ -z "$line" ]; then
         bad "$(basename "$f") $o: no instruction choice ($(head -c 300 "$tmp/err"))"
@@ -42,6 +69,9 @@ check() {
     *"): $leaf, cost "*) ok ;;
     *) bad "$(basename "$f") $o: chosen is not $leaf: $line" ;;
     esac
+    cost=$(sed -E "s/.*\): $leaf, cost ([0-9]+) .*/\1/" <<<"$line")
+    runner=$(sed -E 's/.*; runner-up: ([^,;]+)(, cost|;|$).*/\1/' <<<"$line")
+    synth_has "$f" "$o" "$leaf" "$cost" "$runner"
     if [ -n "$why" ]; then
         case $line in
         *"$why"*) ok ;;
@@ -51,8 +81,7 @@ check() {
     ki=$(sed -E 's/.*\(warp 0, ([0-9]+) K step.*/\1/' <<<"$line")
     want=$(sed -E "s/.*\): $leaf, cost [0-9]+ \(([0-9]+) instructions.*/\1/" <<<"$line")
     "$AXE" compile "$f" --target cuda >"$tmp/k.cu"
-    # the body of the atom K loop (one gemm per kernel here)
-    body=$(sed -n '/atom K tiles/,/^            }$/p' "$tmp/k.cu")
+    k_body
     reg=$([ "$o" = A ] && echo a || echo b)
     case $leaf in
     ldmatrix.*)
@@ -87,6 +116,56 @@ check "$T/gemm_mma_pad.axe" A "per-thread loads" "ldmatrix.x4 not legal: a row's
 check "$T/gemm_mma_pad.axe" B ldmatrix.x2
 check "$T/gemm_tf32.axe" A "per-thread loads" "ldmatrix moves 8- and 16-bit elements only"
 
+# mma shapes: shape FILE SHAPE [TEXT]: --explain's "mma shape choice:"
+# line chose SHAPE (and says TEXT), its mma.sync count equals the calls
+# of the atom's wrapper in the atom K loop of the CUDA, times KI, and axe
+# synth reports the same shape, cost and runner-up.
+shape() {
+    local f=$1 sh=$2 why=${3:-} want ki got cost runner
+    line=$("$AXE" compile "$f" --target cuda --explain 2>"$tmp/err" |
+        grep "mma shape choice: ")
+    case $line in
+    *"choice: $sh, cost "*) ok ;;
+    *) bad "$(basename "$f"): shape is not $sh: $line $(head -c 200 "$tmp/err")" ;;
+    esac
+    if [ -n "$why" ]; then
+        case $line in
+        *"$why"*) ok ;;
+        *) bad "$(basename "$f"): no '$why' in: $line" ;;
+        esac
+    fi
+    want=$(sed -E "s/.*choice: $sh, cost [0-9]+ \(([0-9]+) mma.sync.*/\1/" <<<"$line")
+    cost=$(sed -E "s/.*choice: $sh, cost ([0-9]+) .*/\1/" <<<"$line")
+    runner=$(sed -E 's/.*runner-up: ([^,;]+)(, cost|;|$).*/\1/' <<<"$line")
+    synth_has "$f" shape "$sh" "$cost" "$runner"
+    choice "$f" B
+    ki=$(sed -E 's/.*\(warp 0, ([0-9]+) K step.*/\1/' <<<"$line")
+    "$AXE" compile "$f" --target cuda >"$tmp/k.cu"
+    k_body
+    got=$(grep -cE "axe_ptx_mma_${sh}_f32_b?f16\(&" <<<"$body")
+    if [ "$((got * ki))" -eq "$want" ] && [ "$got" -gt 0 ]; then
+        ok
+    else
+        bad "$(basename "$f"): $got mma.sync per K step x $ki in the code, the model says $want"
+    fi
+}
+shape "$K/gemm_mma.axe" m16n8k16 "runner-up: m16n8k8, cost "
+shape "$T/gemm_k24.axe" m16n8k8 "m16n8k16 does not apply: K = 24 is not a multiple of the atom's K = 16"
+check "$T/gemm_k24.axe" A ldmatrix.x2
+check "$T/gemm_k24.axe" B ldmatrix.x1
+shape "$T/gemm_k24_bf16.axe" m16n8k8 "m16n8k16 does not apply: K = 24 is not a multiple of the atom's K = 16"
+# gemm.mma_reg_a weighs the atoms the same way (A in registers: no loads).
+shape "$T/gemm_reg_a.axe" m16n8k16 "runner-up: m16n8k8, cost "
+shape "$T/gemm_reg_a_k24.axe" m16n8k8 "m16n8k16 does not apply: K = 24 is not a multiple of the atom's K = 16"
+check "$T/gemm_reg_a_k24.axe" B ldmatrix.x1
+# A register A has no load choice: no "gemm#N.A" in axe synth.
+"$AXE" synth "$T/gemm_reg_a_k24.axe" --json --target cuda >"$tmp/s.json" 2>&1
+if grep -q '"gemm#3\.B"' "$tmp/s.json" && ! grep -q '"gemm#[0-9]*\.A"' "$tmp/s.json"; then
+    ok
+else
+    bad "gemm_reg_a_k24: axe synth: $(head -c 400 "$tmp/s.json")"
+fi
+
 # The bank model's counts on rows worked out by hand. gemm_mma's As has
 # rows of 40 halves (80 bytes): the 8 rows of one ldmatrix phase start at
 # 80r bytes, words 20r..20r+3, banks distinct mod 32 for r < 8: 1-way, so
@@ -112,8 +191,9 @@ case $line in
 *) bad "gemm_mma B runner-up: $line" ;;
 esac
 
-# The padded kernel (per-thread loads of A, ldmatrix of B) computes the
-# right result, on the C target and under the CUDA emulation.
+# The padded kernel (per-thread loads of A, ldmatrix of B) and the K-24
+# kernel (m16n8k8) compute the right result, on the C target and under
+# the CUDA emulation; gemm_k24 at two sizes.
 run_check() {
     local need=$1
     shift
@@ -127,7 +207,15 @@ run_check() {
     fi
 }
 run_check "${CC:-cc}" "$T/gemm_mma_pad.axe"
+run_check "${CC:-cc}" "$T/gemm_k24.axe"
+run_check "${CC:-cc}" "$T/gemm_k24.axe" -D M=256 -D K=72 --seed 5
 run_check "${CXX:-c++}" "$T/gemm_mma_pad.axe" --target cuda --emulate
+run_check "${CXX:-c++}" "$T/gemm_k24.axe" --target cuda --emulate
+run_check "${CC:-cc}" "$T/gemm_k24_bf16.axe"
+run_check "${CXX:-c++}" "$T/gemm_k24_bf16.axe" --target cuda --emulate
+run_check "${CC:-cc}" "$T/gemm_reg_a_k24.axe"
+run_check "${CXX:-c++}" "$T/gemm_reg_a_k24.axe" --target cuda --emulate
+run_check "${CXX:-c++}" "$T/gemm_reg_a_k24.axe" -D K=40 --seed 3 --target cuda --emulate
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

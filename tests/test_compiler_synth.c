@@ -20,6 +20,12 @@
  *                value of the atom's C fragment at (i % 16, j % 8), register
  *                ((i % bm) / 16 NI + (j % bn) / 8) v + value; Theorem 1: A
  *                (B) the A (B) fragment tiled MI x KI (NI x KI);
+ *   atoms        the anchor searches every f16 atom whose K divides K
+ *                (m16n8k16, m16n8k8): its cost, the least (MI + NI) KI
+ *                over atoms and warp grids, found here by brute force;
+ *                with K = 24 a register A is m16n8k8's A fragment (PTX
+ *                ISA: a0 a1 at row lane / 4, columns 2 (lane % 4) + 0, 1;
+ *                a2 a3 eight rows down) at register (k / 8) 4 + value;
  *   gemm (fma)   thread (i / bm) tn + j / bn, register (i % bm) bn + j % bn,
  *                and bm + bn minimal over every thread grid;
  * register A   of a CTA gemm (C over wm x 1 warps): the A fragment at
@@ -382,7 +388,7 @@ static void check_mma_c(const axe_program *p, const char *name, int64_t wm,
     for (s = 0; s < p->nops; s++)
         if (p->ops[s]->op == AX_OP_GEMM)
             g = p->ops[s];
-    TL_CHECK(g != NULL && axe__mma_frag_grouped(p, g, 2, &frag, seps, &nv,
+    TL_CHECK(g != NULL && axe__mma_frag_grouped(p, g, 0, 2, &frag, seps, &nv,
                                                 mnk) == AXE_OK,
              "%s: no atom", src);
     if (g == NULL)
@@ -492,7 +498,7 @@ static void test_theorem1(void)
         axe_layout frag;
         int seps[AXE_LAYOUT_MAX_DIMS + 1];
         int64_t nv, mnk[3], i, k, fr, ki = 3;
-        (void)axe__mma_frag_grouped(p, p->ops[3], o, &frag, seps, &nv, mnk);
+        (void)axe__mma_frag_grouped(p, p->ops[3], 0, o, &frag, seps, &nv, mnk);
         fr = o == 0 ? mnk[0] : mnk[1];
         for (i = 0; i < t->shape[0]; i++)
             for (k = 0; k < t->shape[1]; k++) {
@@ -553,7 +559,7 @@ static void test_register_a(void)
                      strcmp(p->ops[6]->schedule, "mma_reg_a") == 0,
                  "rearranges %d, schedule %s", p->synth->nrearranges,
                  p->ops[6]->schedule);
-        (void)axe__mma_frag_grouped(p, p->ops[6], 0, &frag, seps, &nv, mnk);
+        (void)axe__mma_frag_grouped(p, p->ops[6], 0, 0, &frag, seps, &nv, mnk);
         for (i = 0; i < 64; i++)
             for (k = 0; k < 64; k++) {
                 axe_point pt[MAXPTS], fp[MAXPTS];
@@ -600,6 +606,99 @@ static void test_register_a(void)
     }
 }
 
+/* The least (MI + NI) KI over the f16 atoms (K 16 and 8) dividing "k"
+ * and the warp grids wm x wn of "w" warps tiling an m x n C (f32 C
+ * fragment values: 4 per lane, at most 1020 register bytes), and that
+ * atom's K. */
+static int64_t brute_atom_cost(int64_t m, int64_t n, int64_t k, int64_t w,
+                               int64_t *atom_k)
+{
+    static const int64_t ks[2] = {16, 8};
+    int64_t best = INT64_MAX, wm;
+    for (int a = 0; a < 2; a++)
+        for (wm = 1; k % ks[a] == 0 && wm <= w; wm++) {
+            int64_t wn = w / wm, mi, ni;
+            if (w % wm != 0 || m % (wm * 16) != 0 || n % (wn * 8) != 0)
+                continue;
+            mi = m / (wm * 16);
+            ni = n / (wn * 8);
+            if (mi * ni * 4 * 4 <= 1020 && (mi + ni) * (k / ks[a]) < best) {
+                best = (mi + ni) * (k / ks[a]);
+                *atom_k = ks[a];
+            }
+        }
+    return best;
+}
+
+/* The anchor over several atoms: K 24 (m16n8k8 only) and 32 (both; the
+ * cheaper m16n8k16, and no leaf repeated for m16n8k8's equal C), costs
+ * against brute force; a register A with K 24 is m16n8k8's A tiling and
+ * runs on gemm.mma_reg_a with that atom. */
+static void test_atom_search(void)
+{
+    static const char rega[] =
+        "kernel r(A: f16[64, 24], B: f16[32, 24], C: f32[64, 32]) grid(1) "
+        "threads(128)\n{\n"
+        "    shared Bs: f16[32, 24];\n"
+        "    register a: f16[64, 24] layout auto;\n"
+        "    register c: f32[64, 32] layout auto;\n"
+        "    cta copy(Bs, B);\n    cta copy(a, A);\n    cta fill(c, 0);\n"
+        "    sync;\n    cta gemm(c, a, Bs);\n    cta copy(C, c);\n}\n";
+    static const int kk[2] = {24, 32};
+    axe_diag d;
+    axe_program *p;
+    for (int x = 0; x < 2; x++) {
+        char src[512], want[16];
+        int64_t ak = 0, best = brute_atom_cost(128, 128, kk[x], 8, &ak);
+        (void)snprintf(src, sizeof src,
+                       "kernel g(A: f16[128, %d], B: f16[128, %d], C: "
+                       "f32[128, 128]) grid(1) threads(256)\n{\n"
+                       "    register acc: f32[128, 128] layout auto;\n"
+                       "    cta fill(acc, 0);\n    cta gemm(acc, A, B);\n"
+                       "    cta copy(C, acc);\n}\n",
+                       kk[x], kk[x]);
+        p = compile(src, &d);
+        TL_CHECK(p != NULL, "K %d: %s", kk[x], d.message);
+        if (p == NULL)
+            continue;
+        (void)snprintf(want, sizeof want, "m16n8k%lld ", (long long)ak);
+        TL_CHECK(p->synth->nchoices == 1 &&
+                     p->synth->choices[0].cost == (double)best &&
+                     strstr(p->synth->choices[0].chosen, want) != NULL,
+                 "K %d: cost %g (brute force %lld, %s): %s", kk[x],
+                 p->synth->choices[0].cost, (long long)best, want,
+                 p->synth->choices[0].chosen);
+        TL_CHECK(strstr(p->synth->choices[0].runner_up, "warps 2 x 4") == NULL,
+                 "K %d: the chosen layout again as runner-up: %s", kk[x],
+                 p->synth->choices[0].runner_up);
+        check_mma_c(p, "acc", 2, 4, src);
+        TL_CHECK(strcmp(p->ops[1]->schedule, "mma_smem") == 0 &&
+                     p->ops[1]->mma->mnk[2] == ak,
+                 "K %d: schedule %s", kk[x], p->ops[1]->schedule);
+        axe_program_free(p);
+    }
+    p = compile(rega, &d);
+    TL_CHECK(p != NULL, "register A, K 24: %s", d.message);
+    if (p == NULL)
+        return;
+    TL_CHECK(strcmp(p->ops[3]->schedule, "mma_reg_a") == 0 &&
+                 p->ops[3]->mma->mnk[2] == 8,
+             "register A, K 24: schedule %s", p->ops[3]->schedule);
+    for (int64_t i = 0; i < 64; i++)
+        for (int64_t k = 0; k < 24; k++) {
+            axe_point pt[MAXPTS];
+            int64_t c[2] = {i, k}, r = i % 16, col = k % 8;
+            int n = points(tensor(p, "a"), c, pt);
+            TL_CHECK(n == 1 && value(&pt[0], "warpid") == i / 16 &&
+                         value(&pt[0], "laneid") == (r % 8) * 4 + col / 2 &&
+                         value(&pt[0], "m") ==
+                             (k / 8) * 4 + (r / 8) * 2 + col % 2,
+                     "register A (%lld, %lld) is not m16n8k8's tiling",
+                     (long long)i, (long long)k);
+        }
+    axe_program_free(p);
+}
+
 /* Two anchors that disagree at an add: the inserted rearrange gives the
  * source the destination's layout, so the constraint holds pointwise. */
 static void test_inserted(void)
@@ -638,6 +737,7 @@ int main(void)
     test_gemm();
     test_theorem1();
     test_register_a();
+    test_atom_search();
     test_inserted();
     return tl_finish();
 }

@@ -330,6 +330,8 @@ typedef struct ax_frag {
 /* gemm.mma_atom: the atom's fragments (0 A, 1 B, 2 C), the atom tile
  * counts (MI, NI, KI) and, per operand, the storage offset of every atom
  * tile (A: MI x KI, B: NI x KI, C: MI x NI, row-major). */
+#define AX_MMA_SHAPES 4        /* atoms per dtype combination, at most */
+#define AX_MMA_SHAPES_TEXT 384 /* ax_mma.shapes */
 typedef struct ax_mma {
     const char *atom;
     ax_frag frag[3];
@@ -346,6 +348,14 @@ typedef struct ax_mma {
     int64_t mnk[3];
     const char *warp;
     int64_t *owner;
+    /* gemm.mma_smem, gemm.mma_reg_a: the atoms of the dtypes weighed, the
+     * chosen first (compiler_mma.c, --explain, axe synth) */
+    char shapes[AX_MMA_SHAPES_TEXT];
+    /* the same as data: [0] the chosen shape ("m16n8k16"), [1] the
+     * runner-up ("": none), each's cost and warp 0's mma.sync count */
+    char shape[2][16];
+    double shape_cost[2];
+    int64_t shape_mmas[2];
 } ax_mma;
 
 struct ax_plan;
@@ -716,9 +726,9 @@ static inline bool axe__mma_reads_lanes(const ax_stmt *s)
 {
     return s->mma != NULL && (!s->mma->from_memory || s->mma->reg_a);
 }
-/* The tensor-core atom for gemm "s"'s dtypes (name, (M, N, K)), if any,
- * and its fragments with their 2-D shapes for --explain
- * (compiler_mma.c). */
+/* The tensor-core atom for gemm "s"'s dtypes with the smallest K (name,
+ * (M, N, K)), if any, and its fragments with their 2-D shapes for
+ * --explain (compiler_mma.c). */
 bool axe__mma_atom_of(const axe_program *p, const ax_stmt *s, const char **name,
                       int64_t *mnk);
 void axe__mma_describe(ax_text *t, const axe_program *p, const ax_stmt *s);

@@ -14,10 +14,12 @@
  * accumulation order (atom K tiles, then K within the atom) is the
  * logical order k = 0, 1, ...
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "axe/notation.h"
 #include "compiler_synth.h"
+#include "compiler_synth_inst.h"
 
 typedef struct ax_atom {
     const char *name;
@@ -34,12 +36,27 @@ static const ax_atom atoms[] = {
      {16, 8, 16},
      {"((4,8),(2,2,2)):((32,1),(16,8,128))", "((4,8),(2,2)):((16,1),(8,64))",
       "((4,8),(2,2)):((32,1),(16,8))"}},
+    {"mma.sync.aligned.m16n8k8.f32.f16.f16.f32",
+     AXE_DTYPE_F16,
+     AXE_DTYPE_F16,
+     AXE_DTYPE_F32,
+     {16, 8, 8},
+     {"((4,8),(2,2)):((32,1),(16,8))", "((4,8),2):((16,1),8)",
+      "((4,8),(2,2)):((32,1),(16,8))"}},
     {"mma.sync.aligned.m16n8k16.f32.bf16.bf16.f32",
      AXE_DTYPE_BF16,
      AXE_DTYPE_BF16,
      AXE_DTYPE_F32,
      {16, 8, 16},
      {"((4,8),(2,2,2)):((32,1),(16,8,128))", "((4,8),(2,2)):((16,1),(8,64))",
+      "((4,8),(2,2)):((32,1),(16,8))"}},
+    /* bf16 m16n8k8: the f16 fragments (PTX ISA: .bf16 as .f16) */
+    {"mma.sync.aligned.m16n8k8.f32.bf16.bf16.f32",
+     AXE_DTYPE_BF16,
+     AXE_DTYPE_BF16,
+     AXE_DTYPE_F32,
+     {16, 8, 8},
+     {"((4,8),(2,2)):((32,1),(16,8))", "((4,8),2):((16,1),8)",
       "((4,8),(2,2)):((32,1),(16,8))"}},
     {"mma.sync.aligned.m16n8k8.tf32 (f32 on the C backend)",
      AXE_DTYPE_F32,
@@ -218,6 +235,18 @@ static const ax_atom *atom_for(axe_dtype d, axe_dtype bd, axe_dtype acc)
     return NULL;
 }
 
+/* The next atom after "prev" (NULL: the first) for the dtypes, in table
+ * order (the largest K of the dtypes first), or NULL. */
+static const ax_atom *next_atom(const ax_atom *prev, axe_dtype d, axe_dtype bd,
+                                axe_dtype acc)
+{
+    int i = prev == NULL ? 0 : (int)(prev - atoms) + 1;
+    for (; i < NATOMS; i++)
+        if (atoms[i].dtype == d && atoms[i].bdtype == bd && atoms[i].acc == acc)
+            return &atoms[i];
+    return NULL;
+}
+
 /* The iters [lo, hi) of "l" as "(e,...):(s@axis,...)" ("e:s" for one;
  * no axis for m) into "t". */
 static void put_iters(ax_text *t, const axe_layout *l, int lo, int hi)
@@ -257,14 +286,18 @@ static void describe_frag(ax_text *t, const ax_atom *a, int o)
     axe__text_put(t, "\n");
 }
 
-/* The tensor-core atom for the dtypes of gemm "s", if any: its name and
- * (M, N, K). */
+/* The tensor-core atom for the dtypes of gemm "s" with the smallest K
+ * (the last of the dtypes in table order), if any: its name and (M, N,
+ * K). */
 bool axe__mma_atom_of(const axe_program *p, const ax_stmt *s, const char **name,
                       int64_t *mnk)
 {
-    const ax_atom *a = atom_for(p->tensors[s->args[1].tensor].dtype,
-                                p->tensors[s->args[2].tensor].dtype,
-                                p->tensors[s->args[0].tensor].dtype);
+    axe_dtype d = p->tensors[s->args[1].tensor].dtype,
+              bd = p->tensors[s->args[2].tensor].dtype,
+              acc = p->tensors[s->args[0].tensor].dtype;
+    const ax_atom *a = atom_for(d, bd, acc), *x;
+    for (x = a; x != NULL; x = next_atom(x, d, bd, acc))
+        a = x;
     if (a == NULL)
         return false;
     *name = a->name;
@@ -272,17 +305,21 @@ bool axe__mma_atom_of(const axe_program *p, const ax_stmt *s, const char **name,
     return true;
 }
 
-/* The grouped fragment "o" of gemm "s"'s atom (compiler_synth.h). */
-axe_status axe__mma_frag_grouped(const axe_program *p, const ax_stmt *s, int o,
-                                 axe_layout *grouped, int *seps, int64_t *nvals,
-                                 int64_t *mnk)
+/* The grouped fragment "o" of gemm "s"'s atom number "which"
+ * (compiler_synth.h). */
+axe_status axe__mma_frag_grouped(const axe_program *p, const ax_stmt *s,
+                                 int which, int o, axe_layout *grouped,
+                                 int *seps, int64_t *nvals, int64_t *mnk)
 {
-    const ax_atom *a = atom_for(p->tensors[s->args[1].tensor].dtype,
-                                p->tensors[s->args[2].tensor].dtype,
-                                p->tensors[s->args[0].tensor].dtype);
+    axe_dtype d = p->tensors[s->args[1].tensor].dtype,
+              bd = p->tensors[s->args[2].tensor].dtype,
+              acc = p->tensors[s->args[0].tensor].dtype;
+    const ax_atom *a = atom_for(d, bd, acc);
     ax_frag f;
     axe_layout atom;
-    if (a == NULL)
+    for (int i = 0; a != NULL && i < which; i++)
+        a = next_atom(a, d, bd, acc);
+    if (a == NULL || which < 0)
         return AXE_ERR_UNSUPPORTED;
     AXE_TRY(invert_tv(a, o, &f));
     AXE_TRY(frag_layout(&f, &atom));
@@ -300,6 +337,9 @@ void axe__mma_describe(ax_text *t, const axe_program *p, const ax_stmt *s)
                                 p->tensors[s->args[2].tensor].dtype,
                                 p->tensors[s->args[0].tensor].dtype);
     int o;
+    for (o = 0; s->mma != NULL && o < NATOMS; o++)
+        if (strcmp(atoms[o].name, s->mma->atom) == 0)
+            a = &atoms[o]; /* the atom the schedule took */
     if (a == NULL)
         return;
     axe__text_put(t,
@@ -404,6 +444,46 @@ static axe_status no_atom(axe_dtype dab, axe_dtype dc, axe_diag *why)
                      axe_dtype_name(dab), axe_dtype_name(dc));
 }
 
+/* gemm.mma_atom's atom: the first of the dtypes (in table order) whose
+ * fragments A, B and C tile the registers; the first atom's reason when
+ * none does. */
+static axe_status regs_atom(axe_program *p, const ax_stmt *s, const ax_atom **a,
+                            ax_mma *m, axe_diag *why)
+{
+    axe_dtype d = (*a)->dtype, bd = (*a)->bdtype, acc = (*a)->acc;
+    axe_diag first, d2;
+    const ax_atom *x;
+    int o;
+    axe_diag_clear(&first);
+    for (x = *a; x != NULL; x = next_atom(x, d, bd, acc)) {
+        axe_status st = AXE_OK;
+        axe_diag_clear(&d2);
+        m->atom = x->name;
+        m->from_memory = false;
+        for (o = 0; st == AXE_OK && o < 3; o++) {
+            /* the same for every atom */
+            AXE_TRY(check_operand(p, &s->args[o == 2 ? 0 : o + 1],
+                                  AX_SCOPE_WARP, why));
+            st = tile_of_atom(p, s, x, o, NULL, m, NULL, &d2);
+        }
+        if (st == AXE_OK) {
+            *a = x;
+            memcpy(m->mnk, x->mnk, sizeof m->mnk);
+            return AXE_OK;
+        }
+        if (st != AXE_ERR_UNSUPPORTED) {
+            if (why != NULL)
+                *why = d2;
+            return st;
+        }
+        if (x == *a)
+            first = d2;
+    }
+    if (why != NULL)
+        *why = first;
+    return AXE_ERR_UNSUPPORTED;
+}
+
 /* gemm.mma_atom (see the file comment). */
 axe_status axe__gemm_mma(axe_program *p, ax_stmt *s, ax_plan *plan,
                          axe_diag *why, bool commit)
@@ -412,7 +492,6 @@ axe_status axe__gemm_mma(axe_program *p, ax_stmt *s, ax_plan *plan,
               dab = p->tensors[s->args[1].tensor].dtype;
     const ax_atom *a = atom_for(dab, p->tensors[s->args[2].tensor].dtype, dc);
     ax_mma *m;
-    int o;
     if (s->scope != AX_SCOPE_WARP)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                          "an mma atom runs on one warp, not at %s scope",
@@ -422,13 +501,8 @@ axe_status axe__gemm_mma(axe_program *p, ax_stmt *s, ax_plan *plan,
     m = axe__arena_alloc(p->arena, sizeof *m);
     if (m == NULL)
         return AXE_ERR_NO_MEMORY;
-    m->atom = a->name;
-    m->from_memory = false;
-    for (o = 0; o < 3; o++) {
-        AXE_TRY(
-            check_operand(p, &s->args[o == 2 ? 0 : o + 1], AX_SCOPE_WARP, why));
-        AXE_TRY(tile_of_atom(p, s, a, o, NULL, m, NULL, why));
-    }
+    memset(m, 0, sizeof *m);
+    AXE_TRY(regs_atom(p, s, &a, m, why));
     m->tiles[0] = p->tensors[s->args[0].tensor].shape[0] / a->mnk[0];
     m->tiles[1] = p->tensors[s->args[0].tensor].shape[1] / a->mnk[1];
     m->tiles[2] = p->tensors[s->args[1].tensor].shape[1] / a->mnk[2];
@@ -448,24 +522,22 @@ static const char *warp_axis(ax_scope sc)
                                       : NULL;
 }
 
-/* What gemm.mma_smem and gemm.mma_reg_a share: the scope, the atom, B in
- * memory, C a tile of the atom's C fragment over the scope's warps, K a
- * multiple of the atom's; the new ax_mma in *out. */
-static axe_status atom_tiles_of_c(axe_program *p, ax_stmt *s, ax_mma **out,
-                                  axe_diag *why)
+/* What gemm.mma_smem and gemm.mma_reg_a check once, whatever the atom:
+ * the scope, an atom for the dtypes (the first in *first), B in memory,
+ * C a whole register distributed over the scope. */
+static axe_status collective_checks(axe_program *p, ax_stmt *s,
+                                    const ax_atom **first, axe_diag *why)
 {
     const ax_tensor *tc = &p->tensors[s->args[0].tensor],
                     *tb = &p->tensors[s->args[2].tensor];
     axe_dtype dab = p->tensors[s->args[1].tensor].dtype;
-    const ax_atom *a = atom_for(dab, tb->dtype, tc->dtype);
-    int64_t k = axe__ref_len(&s->args[1], 2);
-    ax_mma *m;
+    *first = atom_for(dab, tb->dtype, tc->dtype);
     if (s->scope == AX_SCOPE_THREAD || s->scope == AX_SCOPE_KERNEL)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                          "an mma atom runs on the lanes of warps, not at %s "
                          "scope",
                          axe__stmt_scope_name(p, s));
-    if (a == NULL)
+    if (*first == NULL)
         return no_atom(dab, tc->dtype, why);
     if (tb->mem == AX_MEM_REGISTER)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
@@ -473,74 +545,7 @@ static axe_status atom_tiles_of_c(axe_program *p, ax_stmt *s, ax_mma **out,
                          "memory (mma_atom takes A, B and C in one warp's "
                          "registers)",
                          tb->name);
-    AXE_TRY(check_operand(p, &s->args[0], s->scope, why));
-    if (k % a->mnk[2] != 0)
-        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
-                         "K = %lld is not a multiple of the atom's K = %lld",
-                         (long long)k, (long long)a->mnk[2]);
-    m = axe__arena_alloc(p->arena, sizeof *m);
-    if (m == NULL)
-        return AXE_ERR_NO_MEMORY;
-    memset(m, 0, sizeof *m);
-    m->atom = a->name;
-    m->from_memory = true;
-    m->warp = warp_axis(s->scope);
-    if (invert_tv(a, 1, &m->frag[1]) != AXE_OK)
-        return axe__fail(why, AXE_ERR_INVALID, -1, "bad atom table");
-    AXE_TRY(tile_of_atom(p, s, a, 2, m->warp, m, &m->owner, why));
-    m->tiles[0] = tc->shape[0] / a->mnk[0];
-    m->tiles[1] = tc->shape[1] / a->mnk[1];
-    m->tiles[2] = k / a->mnk[2];
-    memcpy(m->mnk, a->mnk, sizeof m->mnk);
-    *out = m;
-    return AXE_OK;
-}
-
-/* B (and A when "a_too") is affine in the digits of C's plan. */
-static axe_status operands_affine(const axe_program *p, const ax_stmt *s,
-                                  const ax_plan *plan, bool a_too,
-                                  axe_diag *why)
-{
-    int i;
-    for (i = a_too ? 1 : 2; i < 3; i++)
-        if (!plan->affine[i])
-            return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
-                             "'%s' is not affine in the digits of C's "
-                             "plan: the atom loop addresses A and B by "
-                             "strides",
-                             p->tensors[s->args[i].tensor].name);
-    return AXE_OK;
-}
-
-/* gemm.mma_smem: C is a register tile of the atom's C fragment whose outer
- * layout spreads the atom tiles over the scope's warps (warpid, wid_in_wg)
- * and memory; A and B are read from shared or global memory (ldmatrix on a
- * GPU). The per-thread plan bound by C gives A's and B's strides per
- * coordinate digit; on the C backend each lane loops over its warp's atom
- * tiles (the owner of each tile from the outer layout) and accumulates
- * its C fragment values over the atom K tiles, then K within the atom,
- * from A and B in memory (the atom's reference implementation). */
-axe_status axe__gemm_mma_smem(axe_program *p, ax_stmt *s, ax_plan *plan,
-                              axe_diag *why, bool commit)
-{
-    const ax_tensor *ta = &p->tensors[s->args[1].tensor];
-    ax_mma *m;
-    if (ta->mem == AX_MEM_REGISTER)
-        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
-                         "'%s' is a register: mma_smem reads A and B "
-                         "from shared or global memory (mma_reg_a takes A "
-                         "from registers)",
-                         ta->name);
-    AXE_TRY(atom_tiles_of_c(p, s, &m, why));
-    if (invert_tv(atom_for(ta->dtype, p->tensors[s->args[2].tensor].dtype,
-                           p->tensors[s->args[0].tensor].dtype),
-                  0, &m->frag[0]) != AXE_OK)
-        return axe__fail(why, AXE_ERR_INVALID, -1, "bad atom table");
-    AXE_TRY(axe__sched_thread_loop(p, s, plan, why));
-    AXE_TRY(operands_affine(p, s, plan, true, why));
-    if (commit)
-        s->mma = m;
-    return AXE_OK;
+    return check_operand(p, &s->args[0], s->scope, why);
 }
 
 /* Every warp that holds a C atom tile of row mi holds A's atom tiles of
@@ -568,35 +573,274 @@ static axe_status a_rows_held(const axe_program *p, const ax_stmt *s,
     return AXE_OK;
 }
 
+/* One candidate atom "a" of gemm.mma_smem or (with "reg_a")
+ * gemm.mma_reg_a: K a multiple of the atom's K, C a tile of its C
+ * fragment over the scope's warps, and A its A fragment's table
+ * (mma_smem) or a register tile of it held by the warps of C's rows
+ * (mma_reg_a); the new ax_mma in *out. */
+static axe_status atom_tiles_of_c(axe_program *p, ax_stmt *s, const ax_atom *a,
+                                  bool reg_a, ax_mma **out, axe_diag *why)
+{
+    const ax_tensor *tc = &p->tensors[s->args[0].tensor];
+    int64_t k = axe__ref_len(&s->args[1], 2), *aowner = NULL;
+    ax_mma *m;
+    if (k % a->mnk[2] != 0)
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "K = %lld is not a multiple of the atom's K = %lld",
+                         (long long)k, (long long)a->mnk[2]);
+    m = axe__arena_alloc(p->arena, sizeof *m);
+    if (m == NULL)
+        return AXE_ERR_NO_MEMORY;
+    memset(m, 0, sizeof *m);
+    m->atom = a->name;
+    m->from_memory = true;
+    m->warp = warp_axis(s->scope);
+    if (invert_tv(a, 1, &m->frag[1]) != AXE_OK ||
+        (!reg_a && invert_tv(a, 0, &m->frag[0]) != AXE_OK))
+        return axe__fail(why, AXE_ERR_INVALID, -1, "bad atom table");
+    AXE_TRY(tile_of_atom(p, s, a, 2, m->warp, m, &m->owner, why));
+    m->tiles[0] = tc->shape[0] / a->mnk[0];
+    m->tiles[1] = tc->shape[1] / a->mnk[1];
+    m->tiles[2] = k / a->mnk[2];
+    memcpy(m->mnk, a->mnk, sizeof m->mnk);
+    if (reg_a) {
+        AXE_TRY(check_operand(p, &s->args[1], s->scope, why));
+        AXE_TRY(tile_of_atom(p, s, a, 0, m->warp, m, &aowner, why));
+        AXE_TRY(a_rows_held(p, s, m, aowner, why));
+        m->reg_a = true;
+    }
+    *out = m;
+    return AXE_OK;
+}
+
+/* B (and A when "a_too") is affine in the digits of C's plan. */
+static axe_status operands_affine(const axe_program *p, const ax_stmt *s,
+                                  const ax_plan *plan, bool a_too,
+                                  axe_diag *why)
+{
+    int i;
+    for (i = a_too ? 1 : 2; i < 3; i++)
+        if (!plan->affine[i])
+            return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                             "'%s' is not affine in the digits of C's "
+                             "plan: the atom loop addresses A and B by "
+                             "strides",
+                             p->tensors[s->args[i].tensor].name);
+    return AXE_OK;
+}
+
+/* "m16n8k16" of an atom's name into "buf". */
+static void shape_name(const char *name, char *buf, size_t cap)
+{
+    const char *x = strstr(name, ".m");
+    size_t n = 0;
+    if (x != NULL)
+        for (x++; x[n] != '\0' && x[n] != '.' && x[n] != ' '; n++)
+            ;
+    (void)snprintf(buf, cap, "%.*s", (int)n, x != NULL ? x : name);
+}
+
+/* The cost of candidate "m" (docs/compiler.md "Instruction choice"):
+ * warp 0's mma.sync count (its C atom tiles x the atom K steps) plus the
+ * cost of the chosen load leaf of each operand in shared memory
+ * (compiler_synth_inst.c; a register A or an operand in global memory
+ * adds nothing). */
+static double smem_cost(const axe_program *p, const ax_stmt *s, const ax_mma *m,
+                        const ax_plan *plan, int64_t *mmas)
+{
+    int64_t x, n = m->tiles[0] * m->tiles[1];
+    double c;
+    *mmas = 0;
+    for (x = 0; x < n; x++)
+        *mmas += m->owner == NULL || m->owner[x] == 0;
+    *mmas *= m->tiles[2];
+    c = (double)*mmas;
+    for (int o = 0; o < 2; o++) {
+        ax_inst_choice ch;
+        axe_diag d;
+        if (axe__inst_choose_on(p, s, m, plan, o, &ch, &d) == AXE_OK &&
+            ch.chosen >= 0)
+            c += ch.leaf[ch.chosen].cost;
+    }
+    return c;
+}
+
+/* The end of m->shapes and the room left there. */
+static char *shapes_end(ax_mma *m, size_t *room)
+{
+    size_t len = strlen(m->shapes);
+    *room = sizeof m->shapes - len;
+    return m->shapes + len;
+}
+
+/* The weighed atoms (the chosen "best", the runner-up "second", those
+ * that do not apply with their reasons) into m->shapes and m->shape. */
+static void shapes_text(ax_mma *m, const char *const *names, const double *cost,
+                        const int64_t *mmas, const axe_diag *whys, int n,
+                        int best, int second)
+{
+    char *e;
+    size_t room;
+    int w[2] = {best, second};
+    memset(m->shape, 0, sizeof m->shape);
+    for (int i = 0; i < 2 && w[i] >= 0; i++) {
+        shape_name(names[w[i]], m->shape[i], sizeof m->shape[i]);
+        m->shape_cost[i] = cost[w[i]];
+        m->shape_mmas[i] = mmas[w[i]];
+    }
+    (void)snprintf(m->shapes, sizeof m->shapes,
+                   "%s, cost %.17g (%lld mma.sync and the loads); "
+                   "runner-up: ",
+                   m->shape[0], cost[best], (long long)mmas[best]);
+    e = shapes_end(m, &room);
+    if (second >= 0)
+        (void)snprintf(e, room, "%s, cost %.17g (%lld mma.sync and the loads)",
+                       m->shape[1], cost[second], (long long)mmas[second]);
+    else
+        (void)snprintf(e, room, "none");
+    for (int i = 0; i < n; i++)
+        if (cost[i] < 0) {
+            char sh[32];
+            shape_name(names[i], sh, sizeof sh);
+            e = shapes_end(m, &room);
+            (void)snprintf(e, room, "; %s does not apply: %s", sh,
+                           whys[i].message);
+        }
+}
+
+/* The plan of gemm.mma_smem (C's per-thread plan, A and B affine in its
+ * digits) or gemm.mma_reg_a (A left out of it); the same for every atom. */
+static axe_status atoms_plan(axe_program *p, ax_stmt *s, bool reg_a,
+                             ax_plan *plan, axe_diag *why)
+{
+    if (reg_a)
+        AXE_TRY(axe__plan_build_skip(p, s, AX_PLAN_BOUND, 0, 1, plan, why));
+    else
+        AXE_TRY(axe__sched_thread_loop(p, s, plan, why));
+    return operands_affine(p, s, plan, !reg_a, why);
+}
+
+/* The candidates of weigh_atoms: per atom of the dtypes from "first",
+ * its tiling (cost 0) or, when it does not apply, cost -1 and the
+ * reason. */
+typedef struct mma_cands {
+    int n;
+    ax_mma *m[AX_MMA_SHAPES];
+    const char *names[AX_MMA_SHAPES];
+    double cost[AX_MMA_SHAPES];
+    int64_t mmas[AX_MMA_SHAPES];
+    axe_diag whys[AX_MMA_SHAPES];
+} mma_cands;
+
+static axe_status atom_candidates(axe_program *p, ax_stmt *s,
+                                  const ax_atom *first, bool reg_a,
+                                  mma_cands *c, axe_diag *why)
+{
+    const ax_atom *x;
+    c->n = 0;
+    for (x = first; x != NULL && c->n < AX_MMA_SHAPES;
+         x = next_atom(x, first->dtype, first->bdtype, first->acc), c->n++) {
+        int i = c->n;
+        axe_status st;
+        axe_diag_clear(&c->whys[i]);
+        c->names[i] = x->name;
+        c->mmas[i] = 0;
+        st = atom_tiles_of_c(p, s, x, reg_a, &c->m[i], &c->whys[i]);
+        if (st != AXE_OK && st != AXE_ERR_UNSUPPORTED) {
+            if (why != NULL)
+                *why = c->whys[i];
+            return st;
+        }
+        c->cost[i] = st == AXE_OK ? 0 : -1;
+    }
+    return AXE_OK;
+}
+
+/* gemm.mma_smem and gemm.mma_reg_a over the atoms of the dtypes from
+ * "first" (f16: m16n8k16, m16n8k8): each that applies (atom_tiles_of_c)
+ * is weighed by smem_cost on the plan; the cheapest in *out (ties: table
+ * order); the first atom's reason when none applies. */
+static axe_status weigh_atoms(axe_program *p, ax_stmt *s, const ax_atom *first,
+                              bool reg_a, ax_plan *plan, ax_mma **out,
+                              axe_diag *why)
+{
+    mma_cands c;
+    int i, best = -1, second = -1;
+    AXE_TRY(atom_candidates(p, s, first, reg_a, &c, why));
+    for (i = 0; i < c.n && best < 0; i++)
+        best = c.cost[i] < 0 ? -1 : i;
+    if (best < 0) {
+        if (why != NULL)
+            *why = c.whys[0];
+        return AXE_ERR_UNSUPPORTED;
+    }
+    AXE_TRY(atoms_plan(p, s, reg_a, plan, why));
+    best = -1;
+    for (i = 0; i < c.n; i++) {
+        if (c.cost[i] < 0)
+            continue;
+        c.cost[i] = smem_cost(p, s, c.m[i], plan, &c.mmas[i]);
+        if (best < 0 || c.cost[i] < c.cost[best]) {
+            second = best;
+            best = i;
+        } else if (second < 0 || c.cost[i] < c.cost[second])
+            second = i;
+    }
+    shapes_text(c.m[best], c.names, c.cost, c.mmas, c.whys, c.n, best, second);
+    *out = c.m[best];
+    return AXE_OK;
+}
+
+/* gemm.mma_smem: C is a register tile of the atom's C fragment whose outer
+ * layout spreads the atom tiles over the scope's warps (warpid, wid_in_wg)
+ * and memory; A and B are read from shared or global memory (ldmatrix on a
+ * GPU). The per-thread plan bound by C gives A's and B's strides per
+ * coordinate digit; on the C backend each lane loops over its warp's atom
+ * tiles (the owner of each tile from the outer layout) and accumulates
+ * its C fragment values over the atom K tiles, then K within the atom,
+ * from A and B in memory (the atom's reference implementation). Among the
+ * atoms of the dtypes (m16n8k16 and m16n8k8 for f16), each that tiles C
+ * with K a multiple of its K is weighed (weigh_atoms). */
+axe_status axe__gemm_mma_smem(axe_program *p, ax_stmt *s, ax_plan *plan,
+                              axe_diag *why, bool commit)
+{
+    const ax_tensor *ta = &p->tensors[s->args[1].tensor];
+    const ax_atom *first;
+    ax_mma *m;
+    if (ta->mem == AX_MEM_REGISTER)
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "'%s' is a register: mma_smem reads A and B "
+                         "from shared or global memory (mma_reg_a takes A "
+                         "from registers)",
+                         ta->name);
+    AXE_TRY(collective_checks(p, s, &first, why));
+    AXE_TRY(weigh_atoms(p, s, first, false, plan, &m, why));
+    if (commit)
+        s->mma = m;
+    return AXE_OK;
+}
+
 /* gemm.mma_reg_a: as gemm.mma_smem with A a register tile of the atom's A
  * fragment (attention's P V: P is the first gemm's C, and the A fragment
  * of m16n8k16 has the C fragment's rows), its atom tiles held by the
  * warps of C's rows. B is read from memory at the strides of C's plan
  * (A left out of it); on the C backend each lane reads the A fragment
  * values of its warp's lanes, as gemm.mma_atom does, so the operator runs
- * between two barriers. */
+ * between two barriers. The atoms are weighed as for gemm.mma_smem (A
+ * costs no loads). */
 axe_status axe__gemm_mma_reg_a(axe_program *p, ax_stmt *s, ax_plan *plan,
                                axe_diag *why, bool commit)
 {
     const ax_tensor *ta = &p->tensors[s->args[1].tensor];
-    int64_t *aowner = NULL;
+    const ax_atom *first;
     ax_mma *m;
     if (ta->mem != AX_MEM_REGISTER)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                          "'%s' is in memory: mma_reg_a takes A from "
                          "registers (mma_smem reads it from memory)",
                          ta->name);
-    AXE_TRY(atom_tiles_of_c(p, s, &m, why));
-    AXE_TRY(check_operand(p, &s->args[1], s->scope, why));
-    AXE_TRY(
-        tile_of_atom(p, s,
-                     atom_for(ta->dtype, p->tensors[s->args[2].tensor].dtype,
-                              p->tensors[s->args[0].tensor].dtype),
-                     0, m->warp, m, &aowner, why));
-    AXE_TRY(a_rows_held(p, s, m, aowner, why));
-    m->reg_a = true;
-    AXE_TRY(axe__plan_build_skip(p, s, AX_PLAN_BOUND, 0, 1, plan, why));
-    AXE_TRY(operands_affine(p, s, plan, false, why));
+    AXE_TRY(collective_checks(p, s, &first, why));
+    AXE_TRY(weigh_atoms(p, s, first, true, plan, &m, why));
     if (commit)
         s->mma = m;
     return AXE_OK;

@@ -131,13 +131,15 @@ void axe__synth_label(const axe_program *p, int op, char *buf, size_t cap);
 axe_status axe__synth_insert_rearrange(axe_program *p, ax_stmt *s, int tensor,
                                        const axe_layout *l, int *made,
                                        ax_stmt **stmt, axe_diag *diag);
-/* The grouped layout of fragment "o" (0 A, 1 B, 2 C) of the mma atom for
- * gemm "s"'s dtypes over its 2-D tile (seps as axe_layout_group's), its
- * values per lane and the atom's (M, N, K); AXE_ERR_UNSUPPORTED when the
- * dtypes have no atom (compiler_mma.c). */
-axe_status axe__mma_frag_grouped(const axe_program *p, const ax_stmt *s, int o,
-                                 axe_layout *grouped, int *seps, int64_t *nvals,
-                                 int64_t *mnk);
+/* The grouped layout of fragment "o" (0 A, 1 B, 2 C) of mma atom number
+ * "which" of gemm "s"'s dtypes (0 the first in the table's order, the
+ * largest K; f16: 0 m16n8k16, 1 m16n8k8) over its 2-D tile (seps as
+ * axe_layout_group's), its values per lane and the atom's (M, N, K);
+ * AXE_ERR_UNSUPPORTED when the dtypes have no such atom
+ * (compiler_mma.c). */
+axe_status axe__mma_frag_grouped(const axe_program *p, const ax_stmt *s,
+                                 int which, int o, axe_layout *grouped,
+                                 int *seps, int64_t *nvals, int64_t *mnk);
 /* The synthesis lines of --explain under operator "s" (none without). */
 void axe__synth_explain(ax_text *t, const axe_program *p, const ax_stmt *s);
 

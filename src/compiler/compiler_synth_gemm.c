@@ -3,16 +3,19 @@
  * The gemm anchor and the gemm constraint of layout synthesis (issue 15
  * §2). C[M,N] += A[M,K] B[N,K]^T.
  *
- *   mma:   when the dtypes have a tensor-core atom (an f32 gemm with A
- *          and B in memory only with tf32; K a multiple of the atom's K),
- *          C is
+ *   mma:   for each tensor-core atom of the dtypes whose K divides the
+ *          gemm's K (an f32 gemm with A and B in memory only with tf32;
+ *          f16: m16n8k16, m16n8k8), C is
  *          tiled by the atom's C fragment over the scope's W warps as
  *          wm x wn (rows of warps by columns), each warp holding MI x NI
  *          atom tiles, register order (atom row, atom column, fragment
  *          value): rows (wm:wn@warp, MI:NI*v, fragment rows), columns
- *          (wn:1@warp, NI:v, fragment columns). Leaves: every wm dividing
- *          W that tiles C within the registers. Cost: fragment loads per
- *          warp per atom K step, MI + NI.
+ *          (wn:1@warp, NI:v, fragment columns). Leaves: every atom and
+ *          every wm dividing W that tiles C within the registers; a
+ *          layout that an earlier leaf already has (f16's two atoms share
+ *          the C fragment) is kept once, at the lower cost. Cost: fragment
+ *          loads per warp over the gemm's K, (MI + NI) x KI (KI = K / the
+ *          atom's K).
  *   fma:   otherwise (no atom, or K not a multiple of its K), at cta,
  *          warpgroup or warp scope with A and B in memory, the T threads
  *          form a tm x tn grid and each holds a bm x bn block of C
@@ -22,7 +25,9 @@
  *   Theorem 1 (the gemm constraint, for the mma atom at warp scope): a C
  *          tiled as above with MI x NI tiles gives A the MI x KI tiling of
  *          the A fragment and B the NI x KI tiling of the B fragment (the
- *          projections of the (M, N, K) tile grid on (M, K) and (N, K)).
+ *          projections of the (M, N, K) tile grid on (M, K) and (N, K)),
+ *          of the first atom (table order) whose K divides K and whose
+ *          tiling is C's.
  */
 #include <stdio.h>
 #include <string.h>
@@ -31,20 +36,21 @@
 
 typedef struct sy_gemm {
     int64_t m, n, k, warps, es;
+    int atom; /* the atom of the dtypes (axe__mma_frag_grouped's "which") */
     int64_t mnk[3];
     const char *warp;
 } sy_gemm;
 
-/* The tiling of fragment "o" (0 A, 1 B, 2 C) of "s"'s atom by t0 x t1
- * tiles, over wm x wn warps (C only; 1 x 1 otherwise). */
-static axe_status frag_tiling(const axe_program *p, const ax_stmt *s, int o,
-                              const int64_t *tiles, const int64_t *wgrid,
+/* The tiling of fragment "o" (0 A, 1 B, 2 C) of "s"'s atom "atom" by
+ * t0 x t1 tiles, over wm x wn warps (C only; 1 x 1 otherwise). */
+static axe_status frag_tiling(const axe_program *p, const ax_stmt *s, int atom,
+                              int o, const int64_t *tiles, const int64_t *wgrid,
                               const char *warp, axe_layout *out)
 {
     axe_layout f;
     int seps[AXE_LAYOUT_MAX_DIMS + 1], dim, i;
     int64_t nv, mnk[3];
-    AXE_TRY(axe__mma_frag_grouped(p, s, o, &f, seps, &nv, mnk));
+    AXE_TRY(axe__mma_frag_grouped(p, s, atom, o, &f, seps, &nv, mnk));
     axe_layout_init(out);
     for (dim = 0; dim < 2; dim++) {
         if (wgrid[dim] > 1)
@@ -106,15 +112,28 @@ static bool tensor_core(const axe_program *p, const ax_stmt *s)
            (!in_memory(p, s, 1) && !in_memory(p, s, 2));
 }
 
+static bool equal_to(const axe_layout *a, const axe_layout *b)
+{
+    bool same = false;
+    return axe_layout_equivalent(a, b, &same, NULL) == AXE_OK && same;
+}
+
 /* Keep leaf "l" of cost "cost" in the list (AXE_ERR_CAPACITY past
- * AX_SYNTH_MAX_LEAVES). */
+ * AX_SYNTH_MAX_LEAVES); a layout already there keeps the lower cost (the
+ * earlier leaf on ties). */
 static axe_status add_leaf(ax_synth_leaves *lv, const axe_layout *l,
                            double cost, const char *text)
 {
-    ax_synth_leaf *f;
-    if (lv->n == AX_SYNTH_MAX_LEAVES)
+    ax_synth_leaf *f = NULL;
+    for (int i = 0; i < lv->n && f == NULL; i++)
+        if (equal_to(&lv->leaf[i].layout, l))
+            f = &lv->leaf[i];
+    if (f != NULL && f->cost <= cost)
+        return AXE_OK;
+    if (f == NULL && lv->n == AX_SYNTH_MAX_LEAVES)
         return AXE_ERR_CAPACITY;
-    f = &lv->leaf[lv->n++];
+    if (f == NULL)
+        f = &lv->leaf[lv->n++];
     f->layout = *l;
     f->cost = cost;
     (void)snprintf(f->text, sizeof f->text, "%s", text);
@@ -124,23 +143,14 @@ static axe_status add_leaf(ax_synth_leaves *lv, const axe_layout *l,
 static axe_status mma_layout(const axe_program *p, const ax_stmt *s,
                              const sy_gemm *g, int64_t wm, axe_layout *out);
 
-/* The mma leaves: every warp grid wm x wn that tiles C within the
- * registers (wn = 1 when A is a register at a collective scope: each A
- * atom tile in the one warp of its C row, as gemm.mma_reg_a wants). */
-static axe_status mma_leaves(const axe_program *p, const ax_stmt *s, sy_gemm *g,
-                             ax_synth_leaves *lv)
+/* The leaves of atom g->atom: every warp grid wm x wn that tiles C
+ * within the registers (wn = 1 when A is a register at a collective
+ * scope: each A atom tile in the one warp of its C row, as
+ * gemm.mma_reg_a wants); "nv" C fragment values per lane. */
+static axe_status atom_leaves(const axe_program *p, const ax_stmt *s,
+                              const sy_gemm *g, int64_t nv, ax_synth_leaves *lv)
 {
-    axe_layout f;
-    int seps[AXE_LAYOUT_MAX_DIMS + 1];
-    int64_t nv, wm;
-    if (!tensor_core(p, s) ||
-        axe__mma_frag_grouped(p, s, 2, &f, seps, &nv, g->mnk) != AXE_OK ||
-        g->k % g->mnk[2] != 0 || axe__scope_threads(p, s->scope) % 32 != 0 ||
-        (s->scope != AX_SCOPE_WARP && !operands_in_memory(p, s) &&
-         !reg_a(p, s)))
-        return AXE_OK;
-    if (s->scope == AX_SCOPE_WARP)
-        g->warps = 1;
+    int64_t wm, ki = g->k / g->mnk[2];
     for (wm = 1; wm <= g->warps; wm++) {
         int64_t wn = g->warps / wm, mi, ni;
         char text[AX_SYNTH_TEXT];
@@ -159,8 +169,30 @@ static axe_status mma_leaves(const axe_program *p, const ax_stmt *s, sy_gemm *g,
                        (long long)g->mnk[2], (long long)wm, (long long)wn,
                        (long long)mi, (long long)ni);
         AXE_TRY(mma_layout(p, s, g, wm, &l));
-        AXE_TRY(add_leaf(lv, &l, (double)(mi + ni), text));
+        AXE_TRY(add_leaf(lv, &l, (double)((mi + ni) * ki), text));
     }
+    return AXE_OK;
+}
+
+/* The mma leaves: those of every atom of the dtypes whose K divides K
+ * (atom_leaves). */
+static axe_status mma_leaves(const axe_program *p, const ax_stmt *s, sy_gemm *g,
+                             ax_synth_leaves *lv)
+{
+    axe_layout f;
+    int seps[AXE_LAYOUT_MAX_DIMS + 1];
+    int64_t nv;
+    if (!tensor_core(p, s) || axe__scope_threads(p, s->scope) % 32 != 0 ||
+        (s->scope != AX_SCOPE_WARP && !operands_in_memory(p, s) &&
+         !reg_a(p, s)))
+        return AXE_OK;
+    if (s->scope == AX_SCOPE_WARP)
+        g->warps = 1;
+    for (g->atom = 0; axe__mma_frag_grouped(p, s, g->atom, 2, &f, seps, &nv,
+                                            g->mnk) == AXE_OK;
+         g->atom++)
+        if (g->k % g->mnk[2] == 0)
+            AXE_TRY(atom_leaves(p, s, g, nv, lv));
     return AXE_OK;
 }
 static axe_status mma_layout(const axe_program *p, const ax_stmt *s,
@@ -171,7 +203,7 @@ static axe_status mma_layout(const axe_program *p, const ax_stmt *s,
     wgrid[1] = g->warps / wm;
     tiles[0] = g->m / (wgrid[0] * g->mnk[0]);
     tiles[1] = g->n / (wgrid[1] * g->mnk[1]);
-    return frag_tiling(p, s, 2, tiles, wgrid, g->warp, out);
+    return frag_tiling(p, s, g->atom, 2, tiles, wgrid, g->warp, out);
 }
 
 static const char *fma_axis(ax_scope sc)
@@ -273,12 +305,6 @@ static axe_status fma_operand(const axe_program *p, const ax_stmt *s,
     return AXE_OK;
 }
 
-static bool equal_to(const axe_layout *a, const axe_layout *b)
-{
-    bool same = false;
-    return axe_layout_equivalent(a, b, &same, NULL) == AXE_OK && same;
-}
-
 /* The layout of register operand "o" (1 A, 2 B) implied by C's (Theorem
  * 1): C an mma tiling over wm x wn warps gives A the MI x KI tiling of
  * the A fragment over the same wm warps (wn = 1: the projection of C
@@ -296,8 +322,11 @@ axe_status axe__synth_gemm_operand(const axe_program *p, const ax_stmt *s,
     AXE_TRY(gemm_setup(p, s, &g, &why));
     if (s->scope == AX_SCOPE_WARP)
         g.warps = 1;
-    if (axe__mma_frag_grouped(p, s, 2, &f, seps, &nv, g.mnk) == AXE_OK &&
-        g.k % g.mnk[2] == 0 && g.m % g.mnk[0] == 0 && g.n % g.mnk[1] == 0)
+    for (g.atom = 0;
+         axe__mma_frag_grouped(p, s, g.atom, 2, &f, seps, &nv, g.mnk) == AXE_OK;
+         g.atom++) {
+        if (g.k % g.mnk[2] != 0 || g.m % g.mnk[0] != 0 || g.n % g.mnk[1] != 0)
+            continue;
         for (w = 1; w <= g.warps; w++) {
             int64_t tiles[2], wgrid[2] = {w, 1};
             if (g.warps % w != 0 || g.m % (w * g.mnk[0]) != 0 ||
@@ -308,9 +337,10 @@ axe_status axe__synth_gemm_operand(const axe_program *p, const ax_stmt *s,
                 return AXE_ERR_UNSUPPORTED;
             tiles[0] = o == 1 ? g.m / (w * g.mnk[0]) : g.n / g.mnk[1];
             tiles[1] = g.k / g.mnk[2];
-            return frag_tiling(p, s, o - 1, tiles, o == 1 ? wgrid : one,
+            return frag_tiling(p, s, g.atom, o - 1, tiles, o == 1 ? wgrid : one,
                                g.warps > 1 ? g.warp : NULL, out);
         }
+    }
     for (w = 1; o == 1 && w <= axe__scope_threads(p, s->scope); w++)
         if (axe__scope_threads(p, s->scope) % w == 0 && g.m % w == 0 &&
             g.n % (axe__scope_threads(p, s->scope) / w) == 0 &&

@@ -327,8 +327,11 @@ void axe__inst_explain(ax_text *t, const axe_program *p, const ax_stmt *s)
 {
     ax_inst_choice ch;
     axe_diag d;
-    if (strcmp(axe__backend_of(p)->name, "cuda") != 0 || s->mma == NULL ||
-        !s->mma->from_memory)
+    if (s->mma == NULL || !s->mma->from_memory)
+        return;
+    if (s->mma->shapes[0] != '\0')
+        axe__text_put(t, "  mma shape choice: %s\n", s->mma->shapes);
+    if (strcmp(axe__backend_of(p)->name, "cuda") != 0)
         return;
     for (int o = 0; o < 2; o++) {
         memset(&d, 0, sizeof d);

@@ -2,8 +2,11 @@
 /*
  * The report of layout synthesis (issue 15 §3's `axe synth` shape): each
  * `auto` tensor's layout, each shared access's bank-conflict ways, each
- * anchor's instruction choice (chosen leaf, cost, runner-up) and each
- * rearrange with its shared-memory bytes; as text or as one JSON object.
+ * anchor's instruction choice (chosen leaf, cost, runner-up), each
+ * tensor-core gemm's operand loads and mma shape (compiler_synth_inst.c,
+ * compiler_mma.c: "gemm#N.A", "gemm#N.B", "gemm#N.shape", with or
+ * without `auto` tensors) and each rearrange with its shared-memory
+ * bytes; as text or as one JSON object.
  * Names are identifiers and the texts are the compiler's own (no quote or
  * backslash), so the JSON needs no escapes, except the accesses' note,
  * which quotes a diagnostic.
@@ -13,6 +16,7 @@
 
 #include "axe/notation.h"
 #include "compiler_synth.h"
+#include "compiler_synth_inst.h"
 
 static void put_layout(ax_text *t, const axe_program *p, int i)
 {
@@ -36,6 +40,93 @@ static void put_choice(ax_text *t, const ax_synth_choice *c, const char *sep)
         axe__text_put(t, ")");
     }
     axe__text_put(t, "\n");
+}
+
+/* The instruction choices of gemm "s" as dispatched (gemm.mma_smem,
+ * gemm.mma_reg_a): the load leaf of each operand in shared memory
+ * (axe__inst_choose) and the mma shape (s->mma->shape), into "out" (3 at
+ * most) with their label suffixes ".A", ".B", ".shape"; their number. */
+static int gemm_choices(const axe_program *p, const ax_stmt *s,
+                        ax_synth_choice *out, const char **suffix)
+{
+    static const char *const sfx[3] = {".A", ".B", ".shape"};
+    const ax_mma *m = s->mma;
+    int n = 0;
+    if (s->op != AX_OP_GEMM || m == NULL || !m->from_memory)
+        return 0;
+    for (int o = 0; o < 2; o++) {
+        ax_inst_choice ch;
+        axe_diag d;
+        ax_synth_choice *c = &out[n];
+        if (axe__inst_choose(p, s, o, &ch, &d) != AXE_OK || ch.chosen < 0)
+            continue;
+        memset(c, 0, sizeof *c);
+        c->op = s->index;
+        axe__inst_name((ax_inst_kind)ch.chosen, &ch.leaf[ch.chosen], c->chosen,
+                       sizeof c->chosen);
+        c->cost = ch.leaf[ch.chosen].cost;
+        if (ch.runner >= 0) {
+            axe__inst_name((ax_inst_kind)ch.runner, &ch.leaf[ch.runner],
+                           c->runner_up, sizeof c->runner_up);
+            c->runner_cost = ch.leaf[ch.runner].cost;
+        }
+        suffix[n++] = sfx[o];
+    }
+    if (m->shape[0][0] != '\0') {
+        ax_synth_choice *c = &out[n];
+        memset(c, 0, sizeof *c);
+        c->op = s->index;
+        (void)snprintf(c->chosen, sizeof c->chosen, "%s", m->shape[0]);
+        c->cost = m->shape_cost[0];
+        (void)snprintf(c->runner_up, sizeof c->runner_up, "%s", m->shape[1]);
+        c->runner_cost = m->shape_cost[1];
+        suffix[n++] = sfx[2];
+    }
+    return n;
+}
+
+/* "LABEL.SUFFIX" of choice "c" into "buf". */
+static void choice_label(const axe_program *p, const ax_synth_choice *c,
+                         const char *suffix, char *buf, size_t cap)
+{
+    char label[48];
+    axe__synth_label(p, c->op, label, sizeof label);
+    (void)snprintf(buf, cap, "%s%s", label, suffix);
+}
+
+/* One choice as a JSON member (after "first" others: a comma). */
+static void json_choice(ax_text *t, const char *label, const ax_synth_choice *c,
+                        bool first)
+{
+    axe__text_put(t, "%s\"%s\": {\"chosen\": \"%s\", \"cost\": ",
+                  first ? "" : ", ", label, c->chosen);
+    put_cost(t, c->cost);
+    if (c->runner_up[0] != '\0')
+        axe__text_put(t, ", \"runner_up\": \"%s\"}", c->runner_up);
+    else
+        axe__text_put(t, ", \"runner_up\": null}");
+}
+
+/* The gemms' instruction choices, as JSON members (after "n" others) or
+ * as text lines. */
+static void gemm_instructions(ax_text *t, const axe_program *p, bool json,
+                              int n)
+{
+    for (int i = 0; i < p->nops; i++) {
+        ax_synth_choice ch[3];
+        const char *suffix[3];
+        int k = gemm_choices(p, p->ops[i], ch, suffix);
+        for (int j = 0; j < k; j++) {
+            char label[64];
+            choice_label(p, &ch[j], suffix[j], label, sizeof label);
+            if (json)
+                json_choice(t, label, &ch[j], n++ == 0);
+            else {
+                axe__text_put(t, "instruction %s: ", label);
+                put_choice(t, &ch[j], ")\n  runner-up: ");
+            }
+        }
+    }
 }
 
 /* One "accesses" record, as JSON or as a line of text. */
@@ -111,17 +202,11 @@ static void json_rest(ax_text *t, const axe_program *p,
     int i;
     axe__text_put(t, ", \"instructions\": {");
     for (i = 0; r != NULL && i < r->nchoices; i++) {
-        const ax_synth_choice *c = &r->choices[i];
         char label[48];
-        axe__synth_label(p, c->op, label, sizeof label);
-        axe__text_put(t, "%s\"%s\": {\"chosen\": \"%s\", \"cost\": ",
-                      i ? ", " : "", label, c->chosen);
-        put_cost(t, c->cost);
-        if (c->runner_up[0] != '\0')
-            axe__text_put(t, ", \"runner_up\": \"%s\"}", c->runner_up);
-        else
-            axe__text_put(t, ", \"runner_up\": null}");
+        axe__synth_label(p, r->choices[i].op, label, sizeof label);
+        json_choice(t, label, &r->choices[i], i == 0);
     }
+    gemm_instructions(t, p, true, i);
     axe__text_put(t, "}, \"rearranges\": [");
     for (i = 0; r != NULL && i < r->nrearranges; i++) {
         const ax_synth_rearrange *e = &r->rearranges[i];
@@ -142,6 +227,7 @@ static void text_report(ax_text *t, const axe_program *p,
     int i;
     if (r == NULL) {
         axe__text_put(t, "no 'layout auto' tensor: nothing to synthesize\n");
+        gemm_instructions(t, p, false, 0);
         return;
     }
     for (i = 0; i < r->ntensors; i++) {
@@ -157,6 +243,7 @@ static void text_report(ax_text *t, const axe_program *p,
         axe__text_put(t, "instruction %s: ", label);
         put_choice(t, &r->choices[i], ")\n  runner-up: ");
     }
+    gemm_instructions(t, p, false, 0);
     text_accesses(t, p, r);
     for (i = 0; i < r->nrearranges; i++) {
         char label[48];

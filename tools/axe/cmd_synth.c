@@ -22,6 +22,9 @@ static const char usage[] =
     "\"accesses\": [...],\n"
     "                 \"instructions\": {OP: {\"chosen\", \"cost\", "
     "\"runner_up\"}}, \"rearranges\": [...]}\n"
+    "                 (a tensor-core gemm's OP also gemm#N.A, gemm#N.B: "
+    "operand loads,\n"
+    "                 gemm#N.shape: the mma shape)\n"
     "  --target T     compile for target T (c, the default, or cuda)\n"
     "  -D NAME=VALUE  override a 'param NAME = ...;' of the file\n";
 

@@ -106,6 +106,10 @@ typedef struct axe__cuda_atom {
     axe_dtype a, b, c;
     int arch;
     const char *wrap, *ptx;
+    /* "k": the atom's K when the dtypes have several atoms (matched
+     * against the plan's s->mma->mnk[2]), 0 otherwise; "na", "nb": A's
+     * and B's registers when not the default (4 and 2; f64: 1 and 1) */
+    int k, na, nb;
 } axe__cuda_atom;
 
 /* A fragment in quad form: value unit * j + e of lane l at (r0[j] + l / 4,

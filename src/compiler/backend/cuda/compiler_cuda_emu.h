@@ -1185,6 +1185,12 @@ inline void axe_ptx_mma_m16n8k8_f32_f16(float d[4], const uint32_t a[2],
     axe_emu::mma_f32(AX_EMU_M16N8K8_F16, axe_emu::E_F16, axe_emu::E_F16, d, a,
                      b, c);
 }
+inline void axe_ptx_mma_m16n8k8_f32_bf16(float d[4], const uint32_t a[2],
+                                         const uint32_t b[1], const float c[4])
+{
+    axe_emu::mma_f32(AX_EMU_M16N8K8_F16, axe_emu::E_BF16, axe_emu::E_BF16, d, a,
+                     b, c);
+}
 inline void axe_ptx_mma_m16n8k8_f32_tf32(float d[4], const uint32_t a[4],
                                          const uint32_t b[2], const float c[4])
 {

@@ -35,33 +35,41 @@
 #include "compiler_synth_inst.h"
 
 static const axe__cuda_atom atoms[] = {
+    /* the m16n8k8 that compiler_mma.c's shape choice takes for an f16
+     * or bf16 gemm (s->mma->mnk[2] == 8), before the default m16n8k16 */
+    {AXE_DTYPE_F16, AXE_DTYPE_F16, AXE_DTYPE_F32, 80,
+     "axe_ptx_mma_m16n8k8_f32_f16",
+     "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32", 8, 2, 1},
     {AXE_DTYPE_F16, AXE_DTYPE_F16, AXE_DTYPE_F32, 80,
      "axe_ptx_mma_m16n8k16_f32_f16",
-     "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"},
+     "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", 0, 0, 0},
+    {AXE_DTYPE_BF16, AXE_DTYPE_BF16, AXE_DTYPE_F32, 80,
+     "axe_ptx_mma_m16n8k8_f32_bf16",
+     "mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32", 8, 2, 1},
     {AXE_DTYPE_BF16, AXE_DTYPE_BF16, AXE_DTYPE_F32, 80,
      "axe_ptx_mma_m16n8k16_f32_bf16",
-     "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"},
+     "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32", 0, 0, 0},
     {AXE_DTYPE_I8, AXE_DTYPE_I8, AXE_DTYPE_I32, 80,
      "axe_ptx_mma_m16n8k32_s32_s8",
-     "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32"},
+     "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", 0, 0, 0},
     {AXE_DTYPE_E4M3, AXE_DTYPE_E4M3, AXE_DTYPE_F32, 89,
      "axe_ptx_mma_m16n8k32_f32_e4m3",
-     "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32"},
+     "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32", 0, 0, 0},
     {AXE_DTYPE_E5M2, AXE_DTYPE_E5M2, AXE_DTYPE_F32, 89,
      "axe_ptx_mma_m16n8k32_f32_e5m2",
-     "mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32"},
+     "mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32", 0, 0, 0},
     {AXE_DTYPE_E4M3, AXE_DTYPE_E5M2, AXE_DTYPE_F32, 89,
      "axe_ptx_mma_m16n8k32_f32_e4m3_e5m2",
-     "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32"},
+     "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32", 0, 0, 0},
     {AXE_DTYPE_E5M2, AXE_DTYPE_E4M3, AXE_DTYPE_F32, 89,
      "axe_ptx_mma_m16n8k32_f32_e5m2_e4m3",
-     "mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e4m3.f32"},
+     "mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e4m3.f32", 0, 0, 0},
     {AXE_DTYPE_F64, AXE_DTYPE_F64, AXE_DTYPE_F64, 80, "axe_ptx_mma_m8n8k4_f64",
-     "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64"},
+     "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64", 0, 0, 0},
     /* gemm(C, A, B, tf32) only: f32 fragments rounded by cvt.rna.tf32 */
     {AXE_DTYPE_F32, AXE_DTYPE_F32, AXE_DTYPE_F32, 80,
      "axe_ptx_mma_m16n8k8_f32_tf32",
-     "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32"},
+     "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", 0, 0, 0},
 };
 #define NATOMS ((int)(sizeof atoms / sizeof atoms[0]))
 
@@ -79,7 +87,9 @@ const axe__cuda_atom *axe__cuda_atom_of(const axe_program *p, const ax_stmt *s)
     int i;
     for (i = 0; i < NATOMS; i++)
         if (atoms[i].a == a && atoms[i].b == b && atoms[i].c == c &&
-            (a != AXE_DTYPE_F32 || s->tf32))
+            (a != AXE_DTYPE_F32 || s->tf32) &&
+            (atoms[i].k == 0 ||
+             (s->mma != NULL && s->mma->mnk[2] == atoms[i].k)))
             return &atoms[i];
     return NULL;
 }

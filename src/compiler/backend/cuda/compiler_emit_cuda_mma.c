@@ -61,6 +61,8 @@ static void mma_wrapper(ax_text *t, const axe__cuda_atom *a)
 {
     bool f64 = a->c == AXE_DTYPE_F64, s32 = a->c == AXE_DTYPE_I32;
     int na = f64 ? 1 : 4, nb = f64 ? 1 : 2, nc = f64 ? 2 : 4;
+    na = a->na != 0 ? a->na : na;
+    nb = a->nb != 0 ? a->nb : nb;
     const char *at = f64 ? "double" : "uint32_t", *ct = f64   ? "double"
                                                         : s32 ? "int32_t"
                                                               : "float";
