@@ -6,17 +6,16 @@
 # with its harness (-DAXE_KERNEL_MAIN) and run once on zero inputs (the
 # cycles do not depend on the values), which prints the simulator's
 # "axe-trn-cycles" and per-engine lines.
-#   (a) GEMM at several sizes (bench/trn/trn_gemm_acc.axe: trn_gemm.axe
-#       with C += A B^T, its PSUM tiles loaded from C instead of filled,
-#       since fill has no engine schedule on trn-sim yet) against the
-#       instruction-count peak: the TensorEngine's busy cycles (each
+#   (a) GEMM at several sizes (examples/kernels/trn_gemm.axe) against
+#       the instruction-count peak: the TensorEngine's busy cycles (each
 #       matmul's cycles from the model, matmul_fixed_cycles + N), the
 #       lower bound of any schedule of those matmuls; ratio = peak /
 #       cycles. Also the DMA-in bound (its busy cycles).
-#   (b) a software pipeline: tests/kernels/trn_sim_double.axe (two pairs
-#       of SBUF tiles) against trn_sim_serial.axe (one pair), the same
-#       instructions. trn_attention.axe against trn_attention_serial.axe
-#       needs the vector/scalar engine schedules (issue 16 left item 1).
+#   (b) attention with and without its software pipeline
+#       (examples/kernels/trn_attention.axe against
+#       trn_attention_serial.axe) at two sizes, through `axe run --json`.
+#   (c) tests/kernels/trn_sim_double.axe (two pairs of SBUF tiles)
+#       against trn_sim_serial.axe (one pair), the same instructions.
 #   bash bench/trn/bench_trn.sh [AXE_BINARY] [SIZES...]
 #   (default build/dev/axe; sizes 256 512 1024; 2048 takes minutes)
 set -euo pipefail
@@ -48,12 +47,12 @@ busy() { awk -v e="$2" '$1 == "axe-trn-engine" && $2 == e { print $4 }' \
 count() { awk -v e="$2" '$1 == "axe-trn-engine" && $2 == e { print $3 }' \
     "$tmp/$1.err"; }
 
-echo "(a) GEMM (trn_gemm_acc.axe), f16 in, f32 in PSUM: simulated cycles"
+echo "(a) GEMM (trn_gemm.axe), f16 in, f32 in PSUM: simulated cycles"
 printf '%-16s %8s %10s %12s %10s %12s\n' "M=N=K (TN)" matmuls cycles \
     "TensorE peak" ratio "DMA-in busy"
 for s in "${sizes[@]}"; do
     tn=$((s < 512 ? s : 512))
-    run "g$s" "$here/trn_gemm_acc.axe" $((8 * s * s)) \
+    run "g$s" "$root/examples/kernels/trn_gemm.axe" $((8 * s * s)) \
         -D M="$s" -D N="$s" -D K="$s" -D TN="$tn"
     c=$(cycles "g$s")
     p=$(busy "g$s" tensor)
@@ -62,7 +61,23 @@ for s in "${sizes[@]}"; do
         "$(busy "g$s" dma_in)"
 done
 
-echo "(b) software pipeline: the same GEMM through one or two pairs of SBUF tiles"
+# json_cycles FILE ARGS...: the simulated cycles of `axe run --json`.
+json_cycles() {
+    "$axe" run "$@" --target trn-sim --json |
+        sed -n 's/.*"cycles":\([0-9]*\).*/\1/p'
+}
+echo "(b) attention (one head), pipelined against serial: simulated cycles"
+printf '%-22s %10s %10s %8s\n' "SEQ D KV" pipelined serial ratio
+for cfg in "256 64 128" "384 128 64"; do
+    read -r q d kv <<<"$cfg"
+    set -- -D SEQ="$q" -D D="$d" -D KV="$kv"
+    p=$(json_cycles "$root/examples/kernels/trn_attention.axe" "$@")
+    s=$(json_cycles "$root/examples/kernels/trn_attention_serial.axe" "$@")
+    printf '%-22s %10s %10s %8s\n' "$cfg" "$p" "$s" \
+        "$(awk -v p="$p" -v s="$s" 'BEGIN { printf "%.3f", s / p }')"
+done
+
+echo "(c) software pipeline: the same GEMM through one or two pairs of SBUF tiles"
 run serial "$root/tests/kernels/trn_sim_serial.axe" $((2 * 65536 * 2 + 16384 * 4))
 run double "$root/tests/kernels/trn_sim_double.axe" $((2 * 65536 * 2 + 16384 * 4))
 s=$(cycles serial)
