@@ -98,7 +98,10 @@ typedef enum axe_dtype {
     AXE_DTYPE_I8,
     AXE_DTYPE_I32,
     AXE_DTYPE_E4M3, /* OCP FP8 E4M3 (stored in 8 bits, computed in float) */
-    AXE_DTYPE_E5M2  /* OCP FP8 E5M2 */
+    AXE_DTYPE_E5M2, /* OCP FP8 E5M2 */
+    AXE_DTYPE_I4    /* 4-bit signed integer, packed two per byte: element x
+                       of a tensor's storage is in byte x / 2, the low
+                       nibble when x is even (CUTLASS's int4b_t order) */
 } axe_dtype;
 
 #define AXE_KERNEL_MAX_DIMS 8
@@ -414,8 +417,15 @@ AXE_API int64_t axe_program_flops(const axe_program *p);
  * counts and CTAs (a kernel-scope operator counts once), plus the
  * elements of every parameter; INT64_MAX when that overflows. */
 AXE_API int64_t axe_program_work(const axe_program *p);
-/* Bytes of one element of "t" and its name ("f32"). */
+/* Bytes of one element of "t" (1 for i4, which packs two elements per
+ * byte: axe_dtype_bit_width, axe_dtype_storage), and its name ("f32"). */
 AXE_API int axe_dtype_size(axe_dtype t);
+/* Bits of one element of "t" (4 for i4). */
+AXE_API int axe_dtype_bit_width(axe_dtype t);
+/* Bytes that hold "n" consecutive elements of "t" from element 0: n times
+ * its size, rounded up to whole bytes for i4 ((n + 1) / 2); -1 when "n" is
+ * negative or the product overflows. */
+AXE_API int64_t axe_dtype_storage(axe_dtype t, int64_t n);
 AXE_API const char *axe_dtype_name(axe_dtype t);
 /* The tolerances of a check against the reference (`axe run --check`,
  * Python's check=True; docs/compiler.md): an element "g" of a tensor of

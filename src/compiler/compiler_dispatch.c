@@ -112,10 +112,34 @@ axe_status axe__sched_split(const axe_program *p, const ax_stmt *s,
     return axe__plan_build(p, s, AX_PLAN_SPLIT, -1, plan, why);
 }
 
+/* The operand of "s" that is packed i4, or -1. */
+static int i4_operand(const axe_program *p, const ax_stmt *s)
+{
+    int i;
+    for (i = 0; i < s->nargs; i++)
+        if (p->tensors[s->args[i].tensor].dtype == AXE_DTYPE_I4)
+            return i;
+    return -1;
+}
+
+/* Packed i4 copies run element by element (thread_loop, split): no
+ * vector, staged or DMA copy of them yet. */
+static axe_status no_i4(const axe_program *p, const ax_stmt *s, axe_diag *why)
+{
+    int i = i4_operand(p, s);
+    if (i >= 0)
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "'%s' is packed i4: its copies run element by "
+                         "element (thread_loop, split)",
+                         p->tensors[s->args[i].tensor].name);
+    return AXE_OK;
+}
+
 static axe_status vector(axe_program *p, ax_stmt *s, ax_plan *plan,
                          axe_diag *why, bool commit)
 {
     axe_diag w1, w2;
+    AXE_TRY(no_i4(p, s, why));
     if (p->core) /* a core kernel's copy.vector: the vector engine */
         return axe__copy_vector_engine(p, s, plan, why, commit);
     if (axe__sched_thread_loop(p, s, plan, &w1) != AXE_OK &&
@@ -129,25 +153,41 @@ static axe_status thread_loop(axe_program *p, ax_stmt *s, ax_plan *plan,
                               axe_diag *why, bool commit)
 {
     (void)commit;
-    return axe__sched_thread_loop(p, s, plan, why);
+    AXE_TRY(axe__sched_thread_loop(p, s, plan, why));
+    return axe__i4_plan_check(p, s, plan, why);
 }
 
 static axe_status split(axe_program *p, ax_stmt *s, ax_plan *plan,
                         axe_diag *why, bool commit)
 {
     (void)commit;
-    return axe__sched_split(p, s, plan, why);
+    AXE_TRY(axe__sched_split(p, s, plan, why));
+    return axe__i4_plan_check(p, s, plan, why);
+}
+
+static axe_status copy_smem(axe_program *p, ax_stmt *s, ax_plan *plan,
+                            axe_diag *why, bool commit)
+{
+    AXE_TRY(no_i4(p, s, why));
+    return axe__copy_smem(p, s, plan, why, commit);
+}
+
+static axe_status copy_dma(axe_program *p, ax_stmt *s, ax_plan *plan,
+                           axe_diag *why, bool commit)
+{
+    AXE_TRY(no_i4(p, s, why));
+    return axe__copy_dma(p, s, plan, why, commit);
 }
 
 static const ax_schedule registry[] = {
     {"vector", AX_FAM_COPY, vector, true, false},
-    {"dma", AX_FAM_COPY, axe__copy_dma, true, false},
+    {"dma", AX_FAM_COPY, copy_dma, true, false},
     {"transpose", AX_FAM_COPY, axe__copy_transpose, true, true},
     {"scalar", AX_FAM_MAP, axe__map_scalar_engine, true, true},
     {"vector", AX_FAM_MAP, axe__map_vector_engine, true, true},
     {"thread_loop", AX_FAM_POINTWISE, thread_loop, false, false},
     {"split", AX_FAM_POINTWISE, split, false, false},
-    {"smem", AX_FAM_COPY, axe__copy_smem, false, false},
+    {"smem", AX_FAM_COPY, copy_smem, false, false},
     {"vector", AX_FAM_REDUCE, axe__reduce_vector_engine, true, true},
     {"thread_loop", AX_FAM_REDUCE, axe__reduce_thread_loop, false, false},
     {"warp_shuffle", AX_FAM_REDUCE, axe__reduce_warp_shuffle, true, false},

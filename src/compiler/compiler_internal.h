@@ -737,6 +737,12 @@ void axe__mma_describe(ax_text *t, const axe_program *p, const ax_stmt *s);
 void axe__emit_mma(ax_text *t, const axe_program *p, const ax_stmt *s, int ind);
 void axe__emit_mma_smem(ax_text *t, const axe_program *p, const ax_stmt *s,
                         int ind);
+/* A plan of "s" that makes two threads of one instance store different
+ * nibbles of one byte of its packed i4 destination (global or shared):
+ * AXE_ERR_UNSUPPORTED, the tensor and both threads named in "why"
+ * (compiler_i4.c). */
+axe_status axe__i4_plan_check(const axe_program *p, const ax_stmt *s,
+                              const ax_plan *plan, axe_diag *why);
 /* Use "w"-element accesses in the innermost loop when the layouts allow. */
 axe_status axe__plan_vectorize(const axe_program *p, const ax_stmt *s,
                                ax_plan *plan, axe_diag *why);
@@ -1120,6 +1126,10 @@ bool axe__race_range_clean(ax_race *r, int arg, int tensor, const int64_t *addr,
                            int64_t n, bool rmw);
 void axe__race_range_apply(ax_race *r, int arg, int tensor, const int64_t *addr,
                            int64_t n, int64_t reps, bool rmw);
+/* The store of element "addr" of a packed i4 tensor by the destination
+ * operand: a write of it and of its byte partner addr ^ 1 (when inside
+ * the tensor), since the store rewrites the whole byte. */
+void axe__race_store_i4(ax_race *r, int tensor, int64_t addr);
 axe_status axe__race_report(const ax_race *r, int64_t *const *table,
                             axe_race_report *out, axe_diag *diag);
 /* Swizzled shared tensors (compiler_swizzle.c): whether an operand is
@@ -1150,6 +1160,11 @@ axe_status axe__reference_segment(const axe_program *p, const ax_stmt *first,
                                   void *const *buffers, axe_race_report *races,
                                   axe_diag *diag);
 double axe__ref_load(axe_dtype d, const void *b, int64_t a);
+/* Packed i4 storage (docs/compiler.md): element "a" is the nibble a % 2
+ * (0: the low one) of byte a / 2, read sign-extended; a store rewrites
+ * only that nibble with the low 4 bits of "v" (compiler_ref.c). */
+int axe__i4_get(const void *b, int64_t a);
+void axe__i4_set(void *b, int64_t a, int v);
 void axe__ref_store(axe_dtype d, void *b, int64_t a, double v);
 double axe__ref_combine(axe_dtype d, ax_red r, double acc, double a);
 /* The reference of a program without a mesh with every operator run

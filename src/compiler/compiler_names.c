@@ -20,12 +20,12 @@ static const char *const red_names[] = {"sum", "max", "min", "argmax",
 static const char *const scope_names[] = {"kernel", "cta", "warpgroup", "warp",
                                           "thread"};
 static const char *const mem_names[] = {"global", "shared", "register"};
-static const char *const dtype_names[] = {"f16", "bf16", "f32",  "f64",
-                                          "i8",  "i32",  "e4m3", "e5m2"};
+static const char *const dtype_names[] = {"f16", "bf16", "f32",  "f64", "i8",
+                                          "i32", "e4m3", "e5m2", "i4"};
 static const char *const dtype_ctypes[] = {"uint16_t", "uint16_t", "float",
                                            "double",   "int8_t",   "int32_t",
-                                           "uint8_t",  "uint8_t"};
-static const int dtype_sizes[] = {2, 2, 4, 8, 1, 4, 1, 1};
+                                           "uint8_t",  "uint8_t",  "uint8_t"};
+static const int dtype_sizes[] = {2, 2, 4, 8, 1, 4, 1, 1, 1};
 
 /* "copy", "add", ... */
 const char *axe__op_name(ax_op op) { return op_names[op]; }
@@ -46,8 +46,24 @@ const char *axe__dtype_ctype(axe_dtype t) { return dtype_ctypes[t]; }
 
 /* "f32", ... */
 const char *axe_dtype_name(axe_dtype t) { return dtype_names[t]; }
-/* Bytes per element. */
+/* Bytes per element (i4: the byte that holds it). */
 int axe_dtype_size(axe_dtype t) { return dtype_sizes[t]; }
+/* Bits per element. */
+int axe_dtype_bit_width(axe_dtype t)
+{
+    return t == AXE_DTYPE_I4 ? 4 : 8 * dtype_sizes[t];
+}
+/* Bytes of "n" elements from element 0 (header). */
+int64_t axe_dtype_storage(axe_dtype t, int64_t n)
+{
+    if (n < 0)
+        return -1;
+    if (t == AXE_DTYPE_I4)
+        return n / 2 + n % 2;
+    if (n > INT64_MAX / dtype_sizes[t])
+        return -1;
+    return n * dtype_sizes[t];
+}
 
 /* The check's normwise tolerances (atol, rtol) per dtype: f16 about 5
  * ulps of R, bf16 likewise for its 8 bits, f32 and f64 a few ulps of a
@@ -61,7 +77,8 @@ static const double dtype_tolerances[][2] = {
     [AXE_DTYPE_I8] = {0, 0},
     [AXE_DTYPE_I32] = {0, 0},
     [AXE_DTYPE_E4M3] = {1.25e-1, 1.25e-1},
-    [AXE_DTYPE_E5M2] = {2.5e-1, 2.5e-1}};
+    [AXE_DTYPE_E5M2] = {2.5e-1, 2.5e-1},
+    [AXE_DTYPE_I4] = {0, 0}};
 
 axe_status axe_dtype_tolerance(axe_dtype t, double *atol, double *rtol)
 {

@@ -202,16 +202,16 @@ static axe_status parse_layout(ax_parser *ps, axe_layout *l, ax_expr **dyn)
 
 static axe_status parse_dtype(ax_parser *ps, axe_dtype *out)
 {
-    static const char *const names[] = {"f16", "bf16", "f32",  "f64",
-                                        "i8",  "i32",  "e4m3", "e5m2"};
+    static const char *const names[] = {"f16", "bf16", "f32",  "f64", "i8",
+                                        "i32", "e4m3", "e5m2", "i4"};
     /* Dtypes a kernel author may expect that are not (yet) supported:
      * named as such rather than as a syntax error. */
     static const char *const unsupported[] = {
-        "i4",     "u4",       "u8",   "i16", "u16",  "u32",
-        "i64",    "u64",      "f8",   "fp8", "tf32", "bool",
-        "e4m3fn", "e5m2fnuz", "e8m0", "fp4", "e2m1", "fp6"};
+        "u4",       "u8",   "i16", "u16",  "u32",  "i64",
+        "u64",      "f8",   "fp8", "tf32", "bool", "e4m3fn",
+        "e5m2fnuz", "e8m0", "fp4", "e2m1", "fp6"};
     int i;
-    for (i = 0; i < 8; i++)
+    for (i = 0; i < 9; i++)
         if (axe__tok_is(ps, names[i])) {
             *out = (axe_dtype)i;
             return axe__lex_next(ps);
@@ -220,10 +220,10 @@ static axe_status parse_dtype(ax_parser *ps, axe_dtype *out)
         if (axe__tok_is(ps, unsupported[i]))
             return axe__fail(ps->diag, AXE_ERR_UNSUPPORTED, (long)ps->tok.pos,
                              "the dtype '%s' is not supported in kernels "
-                             "(f16, bf16, f32, f64, i8, i32, e4m3, e5m2)",
+                             "(f16, bf16, f32, f64, i8, i32, e4m3, e5m2, i4)",
                              unsupported[i]);
-    return axe__syntax(ps,
-                       "a dtype (f16, bf16, f32, f64, i8, i32, e4m3, e5m2)");
+    return axe__syntax(ps, "a dtype (f16, bf16, f32, f64, i8, i32, e4m3, e5m2, "
+                           "i4)");
 }
 
 /* The largest runtime extent of a tensor: its elements stay below 2^40
@@ -305,6 +305,11 @@ static axe_status parse_auto(ax_parser *ps, ax_tensor *t)
         return axe__fail(ps->diag, AXE_ERR_UNSUPPORTED, (long)ps->tok.pos,
                          "'%s' is a scratchpad (sbuf, psum) tensor: 'layout "
                          "auto' is not supported there (yet)",
+                         t->name);
+    if (t->dtype == AXE_DTYPE_I4)
+        return axe__fail(ps->diag, AXE_ERR_UNSUPPORTED, (long)ps->tok.pos,
+                         "'%s' is packed i4: 'layout auto' is not supported "
+                         "for it (yet); write its layout",
                          t->name);
     t->autolayout = true;
     AXE_TRY(axe_layout_row_major(t->shape, t->ndim, &t->layout));

@@ -590,6 +590,13 @@ void axe__race_range_apply(ax_race *r, int arg, int tensor, const int64_t *addr,
     }
 }
 
+void axe__race_store_i4(ax_race *r, int tensor, int64_t addr)
+{
+    axe__race_access(r, 0, tensor, addr, true);
+    if (r != NULL && r->rec[tensor] != NULL && (addr ^ 1) < r->span[tensor])
+        axe__race_access(r, 0, tensor, addr ^ 1, true);
+}
+
 /* The logical index of the first element of tensor "i" at "addr"
  * ("table": logical index -> address). */
 static void logical_index(const axe_program *p, int i, const int64_t *table,

@@ -140,15 +140,21 @@ static double load_buf(axe_dtype d, const void *b, int64_t a)
         return axe_e4m3_to_float(((const uint8_t *)b)[a]);
     case AXE_DTYPE_E5M2:
         return axe_e5m2_to_float(((const uint8_t *)b)[a]);
+    case AXE_DTYPE_I4:
+        return axe__i4_get(b, a);
     }
     return 0;
 }
 
-/* The integer "v" wrapped to the i8 or i32 "d": two's complement, the
- * low 8 or 32 bits read as a signed value. */
+/* The integer "v" wrapped to the i4, i8 or i32 "d": two's complement,
+ * the low 4, 8 or 32 bits read as a signed value. */
 static double wrap_int(axe_dtype d, int64_t v)
 {
     uint32_t u = (uint32_t)(uint64_t)v;
+    if (d == AXE_DTYPE_I4) {
+        u &= 0xfu;
+        return u < 0x8u ? (double)u : (double)u - 16.0;
+    }
     if (d == AXE_DTYPE_I8) {
         u &= 0xffu;
         return u < 0x80u ? (double)u : (double)u - 256.0;
@@ -156,12 +162,16 @@ static double wrap_int(axe_dtype d, int64_t v)
     return u < 0x80000000u ? (double)u : (double)u - 4294967296.0;
 }
 
-/* The float "v" converted to the i8 or i32 "d" as cvt.rzi.sat does:
+/* The float "v" converted to the i4, i8 or i32 "d" as cvt.rzi.sat does:
  * toward zero, saturated at the type's limits, NaN -> 0. */
 double axe__int_saturate(axe_dtype d, double v)
 {
-    double lo = d == AXE_DTYPE_I8 ? -128.0 : -2147483648.0;
-    double hi = d == AXE_DTYPE_I8 ? 127.0 : 2147483647.0;
+    double lo = d == AXE_DTYPE_I4   ? -8.0
+                : d == AXE_DTYPE_I8 ? -128.0
+                                    : -2147483648.0;
+    double hi = d == AXE_DTYPE_I4   ? 7.0
+                : d == AXE_DTYPE_I8 ? 127.0
+                                    : 2147483647.0;
     if (v != v)
         return 0;
     v = trunc(v);
@@ -170,7 +180,7 @@ double axe__int_saturate(axe_dtype d, double v)
 
 static bool is_int(axe_dtype d)
 {
-    return d == AXE_DTYPE_I8 || d == AXE_DTYPE_I32;
+    return d == AXE_DTYPE_I8 || d == AXE_DTYPE_I32 || d == AXE_DTYPE_I4;
 }
 
 /* "v" converted to "d": floats round, integer results wrap (they are
@@ -180,6 +190,7 @@ static double round_to(axe_dtype d, double v)
     switch (d) {
     case AXE_DTYPE_F32:
         return (double)(float)v;
+    case AXE_DTYPE_I4:
     case AXE_DTYPE_I8:
     case AXE_DTYPE_I32:
         return fabs(v) < 0x1p62 && v == trunc(v) ? wrap_int(d, (int64_t)v)
@@ -233,6 +244,9 @@ static void store_buf(axe_dtype d, void *b, int64_t a, double v)
         return;
     case AXE_DTYPE_E5M2:
         ((uint8_t *)b)[a] = axe_e5m2_from_float((float)v);
+        return;
+    case AXE_DTYPE_I4:
+        axe__i4_set(b, a, (int)v);
         return;
     }
 }
@@ -355,7 +369,10 @@ static void store(ref_state *rs, const ax_stmt *s, const int64_t *c, int tid,
     if (!inside(rs, r, c, st, tid))
         return; /* a masked write outside the tensor: skipped */
     a = locate(rs, r, c, st, tid);
-    axe__race_access(rs->race, 0, r->tensor, a, true);
+    if (t->dtype == AXE_DTYPE_I4)
+        axe__race_store_i4(rs->race, r->tensor, a);
+    else
+        axe__race_access(rs->race, 0, r->tensor, a, true);
     if (t->mem == AX_MEM_GLOBAL)
         store_buf(t->dtype, rs->bufs[r->tensor], a, v);
     else
@@ -926,6 +943,20 @@ axe_status axe__reference_segment(const axe_program *p, const ax_stmt *first,
                                   axe_diag *diag)
 {
     return run_from(p, first, buffers, races, false, diag);
+}
+
+int axe__i4_get(const void *b, int64_t a)
+{
+    unsigned u =
+        (unsigned)(((const uint8_t *)b)[a / 2] >> (4 * (a % 2))) & 0xfu;
+    return u < 8u ? (int)u : (int)u - 16;
+}
+
+void axe__i4_set(void *b, int64_t a, int v)
+{
+    uint8_t *byte = (uint8_t *)b + a / 2;
+    unsigned sh = (unsigned)(4 * (a % 2));
+    *byte = (uint8_t)((*byte & ~(0xfu << sh)) | (((unsigned)v & 0xfu) << sh));
 }
 
 double axe__ref_load(axe_dtype d, const void *b, int64_t a)

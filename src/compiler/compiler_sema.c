@@ -286,6 +286,22 @@ static axe_status swizzle_span(ax_tensor *t, int64_t size, axe_diag *diag)
     return AXE_OK;
 }
 
+/* Packed i4 (docs/compiler.md) is not supported yet in mesh programs,
+ * core kernels and swizzled layouts. */
+static axe_status check_i4_tensor(const axe_program *p, const ax_tensor *t,
+                                  axe_diag *diag)
+{
+    const char *where = p->nmesh > 0                ? "a mesh program"
+                        : p->core                   ? "a core kernel"
+                        : t->layout.swizzle.present ? "a swizzled layout"
+                                                    : NULL;
+    if (t->dtype != AXE_DTYPE_I4 || where == NULL)
+        return AXE_OK;
+    return axe__fail(diag, AXE_ERR_UNSUPPORTED, t->off,
+                     "'%s' is packed i4, which is not supported in %s (yet)",
+                     t->name, where);
+}
+
 static axe_status check_tensor(const axe_program *p, ax_tensor *t,
                                axe_diag *diag)
 {
@@ -293,6 +309,7 @@ static axe_status check_tensor(const axe_program *p, ax_tensor *t,
     int i;
     axe_diag why;
     axe_status st;
+    AXE_TRY(check_i4_tensor(p, t, diag));
     AXE_TRY(axe__sema_dist_tensor(p, t, diag));
     AXE_TRY(axe__sema_trn_tensor(p, t, diag));
     for (i = 0; i < t->ndim; i++)
@@ -326,7 +343,7 @@ static axe_status check_resources(const axe_program *p, axe_diag *diag)
     int i;
     for (i = 0; i < p->ntensors; i++) {
         const ax_tensor *t = &p->tensors[i];
-        int64_t bytes = t->span * axe_dtype_size(t->dtype);
+        int64_t bytes = axe_dtype_storage(t->dtype, t->span);
         if (t->mem == AX_MEM_SHARED && t->space == AX_SPACE_NONE &&
             (shared += bytes) > AX_MAX_SHARED_BYTES)
             return axe__fail(diag, AXE_ERR_CAPACITY, t->off,

@@ -723,6 +723,9 @@ static int64_t exact_limit(axe_dtype d, int64_t *lo)
 {
     int64_t v = 0;
     switch (d) {
+    case AXE_DTYPE_I4:
+        *lo = -8;
+        return 7;
     case AXE_DTYPE_I8:
         *lo = -128;
         return 127;
@@ -1036,6 +1039,31 @@ static axe_status check_rearrange(const axe_program *p, const ax_stmt *s,
     return AXE_OK;
 }
 
+/* i4 is a storage dtype (docs/compiler.md): only copy and cast read or
+ * write it, and not through a rearrange. */
+static axe_status check_i4(const axe_program *p, const ax_stmt *s,
+                           axe_diag *diag)
+{
+    int i;
+    for (i = 0; i < s->nargs; i++) {
+        const ax_tensor *t = &p->tensors[s->args[i].tensor];
+        if (t->dtype != AXE_DTYPE_I4)
+            continue;
+        if (s->op != AX_OP_COPY && s->op != AX_OP_CAST)
+            return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->args[i].off,
+                             "'%s' is i4, a packed storage dtype: only copy "
+                             "and cast read or write it (cast it to f16, "
+                             "f32, i8 or i32 for %s)",
+                             t->name, axe__op_name(s->op));
+        if (s->rearrange)
+            return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->args[i].off,
+                             "'%s' is i4: a rearrange of packed i4 "
+                             "registers is not supported",
+                             t->name);
+    }
+    return AXE_OK;
+}
+
 static axe_status check_op(axe_program *p, ax_stmt *s, axe_diag *diag)
 {
     int i;
@@ -1064,6 +1092,7 @@ static axe_status check_op(axe_program *p, ax_stmt *s, axe_diag *diag)
         AXE_TRY(check_atomic(p, s, diag));
     AXE_TRY(check_grid_sources(p, s, diag));
     AXE_TRY(check_shapes(s, diag));
+    AXE_TRY(check_i4(p, s, diag));
     p->tensors[s->args[0].tensor].written = true;
     AXE_TRY(axe__sop_check(p, s, diag));
     return check_types(p, s, diag);

@@ -166,7 +166,7 @@ void axe__sop_text(const axe_program *p, const ax_sop *o, char *buf, size_t cap)
 
 static bool is_int(axe_dtype d)
 {
-    return d == AXE_DTYPE_I8 || d == AXE_DTYPE_I32;
+    return d == AXE_DTYPE_I8 || d == AXE_DTYPE_I32 || d == AXE_DTYPE_I4;
 }
 
 /* The largest finite value of the float dtype "d". */
@@ -184,6 +184,7 @@ static double max_finite(axe_dtype d)
     case AXE_DTYPE_F32:
         return FLT_MAX;
     case AXE_DTYPE_F64:
+    case AXE_DTYPE_I4:
     case AXE_DTYPE_I8:
     case AXE_DTYPE_I32:
         break;

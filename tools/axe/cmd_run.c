@@ -310,8 +310,8 @@ static int match_args(const axe_program *p, const run_args *a, int r,
     return CLI_EXIT_OK;
 }
 
-/* Each --range names an i32 or i8 tensor parameter and fits its dtype
- * (exit 1 otherwise). */
+/* Each --range names an i32, i8 or i4 tensor parameter and fits its
+ * dtype (exit 1 otherwise). */
 static int check_ranges(const axe_program *p, const run_args *a)
 {
     int k, i, n = axe_program_tensor_count(p);
@@ -322,13 +322,17 @@ static int check_ranges(const axe_program *p, const run_args *a)
             if (strcmp(axe_program_tensor(p, i).name, a->range_name[k]) == 0)
                 break;
         t = axe_program_tensor(p, i < n ? i : 0);
-        lim = t.dtype == AXE_DTYPE_I8 ? 128 : (int64_t)1 << 31;
-        if (i == n || (t.dtype != AXE_DTYPE_I32 && t.dtype != AXE_DTYPE_I8) ||
+        lim = t.dtype == AXE_DTYPE_I4   ? 8
+              : t.dtype == AXE_DTYPE_I8 ? 128
+                                        : (int64_t)1 << 31;
+        if (i == n ||
+            (t.dtype != AXE_DTYPE_I32 && t.dtype != AXE_DTYPE_I8 &&
+             t.dtype != AXE_DTYPE_I4) ||
             a->range_lo[k] < -lim || a->range_hi[k] > lim - 1) {
             fprintf(stderr, "axe: run: --range %s: %s\n", a->range_name[k],
                     i == n ? "the kernel has no such tensor parameter"
-                           : "it needs an i32 or i8 tensor and values of "
-                             "its dtype");
+                           : "it needs an i32, i8 or i4 tensor and values "
+                             "of its dtype");
             return CLI_EXIT_FAIL;
         }
     }
@@ -362,7 +366,7 @@ static int setup(run_ctx *c, const run_args *a)
         return CLI_EXIT_FAIL;
     for (i = 0; i < c->n; i++) {
         axe_kernel_tensor t = axe_program_tensor(c->p, i);
-        c->bytes[i] = (size_t)t.elems * (size_t)axe_dtype_size(t.dtype);
+        c->bytes[i] = (size_t)axe_dtype_storage(t.dtype, t.elems);
         c->in[i] = malloc(c->bytes[i] > 0 ? c->bytes[i] : 1);
         c->ref[i] = malloc(c->bytes[i] > 0 ? c->bytes[i] : 1);
         if (c->in[i] == NULL || c->ref[i] == NULL)

@@ -2,7 +2,9 @@
 /*
  * The data of `axe run` (cmd_run.c): seeded random inputs (splitmix64;
  * floats uniform in [-1, 1) rounded to the dtype, i8 in [-50, 50], i32
- * in [-100, 100], or a --range's integers) and the normwise comparison
+ * in [-100, 100], i4 in [-8, 7] (packed two per byte, the low nibble
+ * first; an odd count's last high nibble is 0), or a --range's integers)
+ * and the normwise comparison
  * of a kernel's outputs with the reference's within axe_dtype_tolerance.
  * Invariant: the same seed gives the same inputs on every machine (the
  * reference and the kernel see the same bytes).
@@ -18,6 +20,22 @@ static uint64_t next_rand(uint64_t *s)
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
+}
+
+/* Element "i" of a packed i4 buffer: nibble i % 2 (0: the low one) of
+ * byte i / 2, sign-extended; the store writes the byte whole at an even
+ * "i" (high nibble 0), else its high nibble. */
+static int i4_get(const void *b, int64_t i)
+{
+    unsigned u = (unsigned)(((const uint8_t *)b)[i / 2] >> (4 * (i % 2))) & 15u;
+    return u < 8u ? (int)u : (int)u - 16;
+}
+
+static void i4_put(void *b, int64_t i, int64_t v)
+{
+    uint8_t *byte = (uint8_t *)b + i / 2;
+    unsigned n = (unsigned)(uint64_t)v & 15u;
+    *byte = (uint8_t)(i % 2 == 0 ? n : (*byte & 15u) | (n << 4));
 }
 
 static void fill_random(axe_kernel_tensor t, void *buf, uint64_t *s)
@@ -40,6 +58,8 @@ static void fill_random(axe_kernel_tensor t, void *buf, uint64_t *s)
             ((uint8_t *)buf)[i] = axe_e5m2_from_float((float)u);
         else if (t.dtype == AXE_DTYPE_I8)
             ((int8_t *)buf)[i] = (int8_t)(r % 101) - 50;
+        else if (t.dtype == AXE_DTYPE_I4)
+            i4_put(buf, i, (int64_t)(r % 16) - 8);
         else
             ((int32_t *)buf)[i] = (int32_t)(r % 201) - 100;
     }
@@ -62,6 +82,8 @@ static void fill_range(const run_args *a, axe_kernel_tensor t, void *buf,
         int64_t v = a->range_lo[k] + (int64_t)(next_rand(s) % (uint64_t)span);
         if (t.dtype == AXE_DTYPE_I8)
             ((int8_t *)buf)[i] = (int8_t)v;
+        else if (t.dtype == AXE_DTYPE_I4)
+            i4_put(buf, i, v);
         else
             ((int32_t *)buf)[i] = (int32_t)v;
     }
@@ -83,6 +105,8 @@ static double elem(axe_dtype d, const void *b, int64_t i)
         return axe_e5m2_to_float(((const uint8_t *)b)[i]);
     if (d == AXE_DTYPE_I8)
         return ((const int8_t *)b)[i];
+    if (d == AXE_DTYPE_I4)
+        return i4_get(b, i);
     return ((const int32_t *)b)[i];
 }
 

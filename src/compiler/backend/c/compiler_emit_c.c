@@ -106,14 +106,16 @@ static void storage(ax_text *t, const axe_program *p, const ax_c_hooks *hooks)
         axe__text_put(t, "/* %s %s: %lld elements%s */\n",
                       axe__mem_name(tn->mem), tn->name, (long long)tn->span,
                       tn->mem == AX_MEM_REGISTER ? " per thread" : "");
+        /* i4: two elements per byte (sema keeps the span in range) */
         if (tn->mem == AX_MEM_REGISTER)
             axe__text_put(t, "static %s %s[%lld][%lld];\n",
                           axe__dtype_ctype(tn->dtype), tn->cname,
-                          (long long)p->threads, (long long)tn->span);
+                          (long long)p->threads,
+                          (long long)axe_dtype_storage(tn->dtype, tn->span));
         else
             axe__text_put(t, "static %s %s[%lld];\n",
                           axe__dtype_ctype(tn->dtype), tn->cname,
-                          (long long)tn->span);
+                          (long long)axe_dtype_storage(tn->dtype, tn->span));
     }
 }
 

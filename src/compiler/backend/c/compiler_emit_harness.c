@@ -98,12 +98,17 @@ static void sizes(ax_text *t, const axe_program *p, bool dyn)
             continue;
         for (d = 1; d < tn->ndim; d++)
             inner *= tn->shape[d];
+        if (!dyn && tn->dtype == AXE_DTYPE_I4) { /* two per byte */
+            axe__text_put(t, "%lld, ",
+                          (long long)axe_dtype_storage(tn->dtype, tn->span));
+            continue;
+        }
         if (!dyn) {
             axe__text_put(t, "%lld * sizeof(%s), ", (long long)tn->span,
                           axe__dtype_ctype(tn->dtype));
             continue;
         }
-        axe__text_put(t, "    ax_bytes[%d] = ", n++);
+        axe__text_put(t, "    ax_bytes[%d] = (", n++);
         if (tn->dyn_extent != NULL) {
             axe__text_put(t, "(size_t)");
             axe__expr_print_c(t, p, tn->dyn_extent);
@@ -111,7 +116,10 @@ static void sizes(ax_text *t, const axe_program *p, bool dyn)
         } else {
             axe__text_put(t, "%lld", (long long)tn->span);
         }
-        axe__text_put(t, " * sizeof(%s);\n", axe__dtype_ctype(tn->dtype));
+        if (tn->dtype == AXE_DTYPE_I4)
+            axe__text_put(t, " + 1) / 2;\n");
+        else
+            axe__text_put(t, ") * sizeof(%s);\n", axe__dtype_ctype(tn->dtype));
     }
     if (!dyn)
         axe__text_put(t, "0};\n");

@@ -134,19 +134,56 @@ void axe__emit_access_close(ax_text *t, const axe_program *p,
         axe__text_put(t, "]");
 }
 
-/* Operand "i"'s element in array "name" (its tensor's when NULL), as an
- * access "acc" (vector type "vt", or NULL). */
-static void element_acc(ax_text *t, const axe_program *p, const ax_stmt *s,
-                        int i, const char *name, ax_access acc, const char *vt)
+/* Operand "i"'s element address (through its swizzle, if any). */
+static void element_addr(ax_text *t, const axe_program *p, const ax_stmt *s,
+                         int i)
 {
-    const ax_tensor *tn = &p->tensors[s->args[i].tensor];
-    axe__emit_access_open(t, p, tn, name, acc, vt);
     axe__emit_swizzle_open(t, p, &s->args[i]);
     if (s->plan->affine[i])
         affine_addr(t, p, s, i);
     else
         coord_addr(t, p, s, i);
     axe__emit_swizzle_close(t, p, &s->args[i]);
+}
+
+/* Operand "i"'s element of a packed i4 tensor: read, `ax_ld4(ARRAY,
+ * ADDR)`, or the opening of its store, `ax_st4(ARRAY, ADDR, ` (the
+ * helpers address byte ADDR / 2, nibble ADDR % 2, docs/compiler.md);
+ * where accesses use macros, the byte is AXE_LD(ARRAY, (ADDR) / 2, LINE)
+ * or &AXE_ST(...) and ax_get4 / ax_put4 take its nibble ADDR % 2 (the
+ * CUDA emulation records a byte access). */
+static void i4_element(ax_text *t, const axe_program *p, const ax_stmt *s,
+                       int i, bool store)
+{
+    const ax_tensor *tn = &p->tensors[s->args[i].tensor];
+    if (macro_access(p, tn, NULL)) { /* the byte through AXE_LD / AXE_ST */
+        axe__text_put(t, "%s(%s(%s, (", store ? "ax_put4" : "ax_get4",
+                      store ? "&AXE_ST" : "AXE_LD", tn->cname);
+        element_addr(t, p, s, i);
+        axe__text_put(t, ") / 2, %d), ", s->line);
+        element_addr(t, p, s, i);
+        axe__text_put(t, "%s", store ? ", " : ")");
+        return;
+    }
+    axe__text_put(t, "%s(%s%s, ", store ? "ax_st4" : "ax_ld4", tn->cname,
+                  tn->mem == AX_MEM_REGISTER ? axe__backend_of(p)->reg_index
+                                             : "");
+    element_addr(t, p, s, i);
+    axe__text_put(t, "%s", store ? ", " : ")");
+}
+
+/* Operand "i"'s element in array "name" (its tensor's when NULL), as an
+ * access "acc" (vector type "vt", or NULL). */
+static void element_acc(ax_text *t, const axe_program *p, const ax_stmt *s,
+                        int i, const char *name, ax_access acc, const char *vt)
+{
+    const ax_tensor *tn = &p->tensors[s->args[i].tensor];
+    if (tn->dtype == AXE_DTYPE_I4 && name == NULL && acc == AX_ACC_LD) {
+        i4_element(t, p, s, i, false);
+        return;
+    }
+    axe__emit_access_open(t, p, tn, name, acc, vt);
+    element_addr(t, p, s, i);
     axe__emit_access_close(t, p, tn, name, s->line);
 }
 
@@ -171,7 +208,7 @@ static void element_w(ax_text *t, const axe_program *p, const ax_stmt *s, int i,
 
 static bool is_int(axe_dtype d)
 {
-    return d == AXE_DTYPE_I8 || d == AXE_DTYPE_I32;
+    return d == AXE_DTYPE_I8 || d == AXE_DTYPE_I32 || d == AXE_DTYPE_I4;
 }
 
 /* The coordinate of dimension "d" within the operands' shape: the sum of
@@ -644,7 +681,7 @@ static const char *store_open(ax_text *t, const axe_program *p,
                               const ax_stmt *s)
 {
     axe_dtype d = p->tensors[s->args[0].tensor].dtype;
-    const char *w = d == AXE_DTYPE_I8 ? "8" : "32";
+    const char *w = d == AXE_DTYPE_I4 ? "4" : d == AXE_DTYPE_I8 ? "8" : "32";
     if (axe__dtype_is_half(d)) {
         axe__text_put(t, "%s", axe__dtype_store_pre(d));
         return axe__dtype_wrap_post(d);
@@ -837,6 +874,13 @@ static void body(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
         inside(t, p, s, 0, false);
         axe__text_put(t, "\n");
         indent_put(t, ind + 1);
+    }
+    if (dst->dtype == AXE_DTYPE_I4) { /* copy or cast (sema) */
+        i4_element(t, p, s, 0, true);
+        post = s->op == AX_OP_CAST ? store_open(t, p, s) : "";
+        value(t, p, s);
+        axe__text_put(t, "%s);\n", post);
+        return;
     }
     element_w(t, p, s, 0, AX_ACC_ST);
     if (s->op == AX_OP_COPY && axe__dtype_is_half(dst->dtype)) {
@@ -1071,6 +1115,34 @@ static const char f2s32_text[] =
     "static inline int32_t ax_f2s32(double x)\n{\n"
     "    return x != x ? 0 : x <= -2147483648.0 ? INT32_MIN\n"
     "         : x >= 2147483647.0 ? INT32_MAX : (int32_t)x;\n}\n\n";
+static const char s4_text[] =
+    "static inline int ax_s4(uint32_t u)\n{\n"
+    "    u &= 0xfu;\n"
+    "    return u < 0x8u ? (int)u : (int)u - 16;\n}\n\n";
+static const char f2s4_text[] =
+    "/* float -> i4: toward zero, saturated, NaN -> 0 (cvt.rzi.sat). */\n"
+    "static inline int ax_f2s4(double x)\n{\n"
+    "    return x != x ? 0 : x <= -8.0 ? -8 : x >= 7.0 ? 7 : (int)x;\n}\n\n";
+static const char ld4_text[] =
+    "/* Packed i4: element a is nibble a % 2 (0: the low one) of byte a / 2,\n"
+    " * read sign-extended; a store rewrites only its nibble. */\n"
+    "static inline int ax_ld4(const uint8_t *b, long a)\n{\n"
+    "    unsigned u = (unsigned)(b[a / 2] >> (4 * (a % 2))) & 0xfu;\n"
+    "    return u < 8u ? (int)u : (int)u - 16;\n}\n\n";
+static const char st4_text[] =
+    "static inline void ax_st4(uint8_t *b, long a, int v)\n{\n"
+    "    unsigned sh = (unsigned)(4 * (a % 2));\n"
+    "    b[a / 2] = (uint8_t)((b[a / 2] & ~(0xfu << sh)) |\n"
+    "                         (((unsigned)v & 0xfu) << sh));\n}\n\n";
+static const char get4_text[] =
+    "static inline int ax_get4(uint8_t byte, long a)\n{\n"
+    "    unsigned u = (unsigned)(byte >> (4 * (a % 2))) & 0xfu;\n"
+    "    return u < 8u ? (int)u : (int)u - 16;\n}\n\n";
+static const char put4_text[] =
+    "static inline void ax_put4(uint8_t *byte, long a, int v)\n{\n"
+    "    unsigned sh = (unsigned)(4 * (a % 2));\n"
+    "    *byte = (uint8_t)((*byte & ~(0xfu << sh)) | (((unsigned)v & 0xfu) << "
+    "sh));\n}\n\n";
 static const char f2s8_text[] =
     "/* float -> i8: toward zero, saturated, NaN -> 0 (cvt.rzi.sat). */\n"
     "static inline int8_t ax_f2s8(double x)\n{\n"
@@ -1081,12 +1153,14 @@ static const char f2s8_text[] =
  * (each emitted only when called, as the f16/bf16 ones). */
 void axe__emit_int_helpers(ax_text *t, const char *body)
 {
-    static const char *const names[] = {"ax_s32(", "ax_s8(", "ax_f2s32(",
-                                        "ax_f2s8("};
-    static const char *const texts[] = {int_text, int8_text, f2s32_text,
-                                        f2s8_text};
+    static const char *const names[] = {
+        "ax_s32(",  "ax_s8(",  "ax_f2s32(", "ax_f2s8(", "ax_s4(",
+        "ax_f2s4(", "ax_ld4(", "ax_st4(",   "ax_get4(", "ax_put4("};
+    static const char *const texts[] = {
+        int_text,  int8_text, f2s32_text, f2s8_text, s4_text,
+        f2s4_text, ld4_text,  st4_text,   get4_text, put4_text};
     int i;
-    for (i = 0; i < 4; i++)
+    for (i = 0; i < 10; i++)
         if (body != NULL &&
             (strstr(body, names[i]) != NULL ||
              (i == 0 && strstr(body, "AXE_ATOMIC_ADD_I32(") != NULL)))

@@ -305,16 +305,16 @@ static void storage(ax_text *t, const axe_program *p)
                       tn->mem == AX_MEM_REGISTER ? " per thread" : "");
         if (tn->mem == AX_MEM_SHARED)
             axe__cuda_shared_decl(t, p, i);
-        else
+        else /* i4: two elements per byte */
             axe__text_put(t, "    __align__(16) %s %s[%lld] = {0};\n",
                           axe__dtype_ctype(tn->dtype), tn->cname,
-                          (long long)tn->span);
+                          (long long)axe_dtype_storage(tn->dtype, tn->span));
         if (tn->mem == AX_MEM_SHARED) {
             axe__text_put(t,
                           "    for (long ax_z = ax_tid; ax_z < %lldL; ax_z "
                           "+= %lldL)\n        AXE_ST(%s, ax_z, 0) = 0;\n",
-                          (long long)tn->span, (long long)p->threads,
-                          tn->cname);
+                          (long long)axe_dtype_storage(tn->dtype, tn->span),
+                          (long long)p->threads, tn->cname);
             nshared++;
         }
     }

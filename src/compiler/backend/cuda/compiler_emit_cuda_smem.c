@@ -35,7 +35,7 @@ int64_t axe__cuda_shared_bytes(const axe_program *p)
     for (i = 0; i < p->ntensors; i++)
         if (p->tensors[i].mem == AX_MEM_SHARED)
             n = shared_round(n) +
-                p->tensors[i].span * axe_dtype_size(p->tensors[i].dtype);
+                axe_dtype_storage(p->tensors[i].dtype, p->tensors[i].span);
     return n;
 }
 
@@ -62,13 +62,13 @@ void axe__cuda_shared_decl(ax_text *t, const axe_program *p, int i)
     if (axe__cuda_dynamic_shared(p) == 0) {
         axe__text_put(t, "    __shared__ __align__(128) %s %s[%lld];\n",
                       axe__dtype_ctype(tn->dtype), tn->cname,
-                      (long long)tn->span);
+                      (long long)axe_dtype_storage(tn->dtype, tn->span));
         return;
     }
     for (j = 0; j < i; j++)
         if (p->tensors[j].mem == AX_MEM_SHARED)
             off = shared_round(off) +
-                  p->tensors[j].span * axe_dtype_size(p->tensors[j].dtype);
+                  axe_dtype_storage(p->tensors[j].dtype, p->tensors[j].span);
     off = shared_round(off);
     axe__text_put(t, "    %s *const %s = (%s *)(ax_dsmem + %lld);\n",
                   axe__dtype_ctype(tn->dtype), tn->cname,

@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+#
+# Packed i4 end to end (docs/compiler.md, "i4"; the reference's rule is
+# tested in tests/test_compiler_i4.c):
+# - the generated C of tests/kernels/i4_rule.axe, built with its harness
+#   and fed random bytes, writes the bytes that the storage rule decoded
+#   here gives (element x = nibble x % 2, low first, of byte x / 2,
+#   sign-extended; untouched nibbles, the pad of an odd length too, keep
+#   their bits); the same C with the nibble order flipped must fail that
+#   check (the check can fail);
+# - the i4 test kernels pass `axe run --check` exactly on --target c and
+#   --target cuda --emulate, at two sizes;
+# - `axe run` refuses a CTA copy that makes two threads store into one
+#   byte, naming the tensor and both threads, and reports the race of
+#   thread-scope stores into neighbouring nibbles.
+# Skipped (77) without a C compiler; the emulated runs need a C++ one.
+set -u
+
+# shellcheck source=tests/kernel_lib.sh
+. "$(dirname "$0")/kernel_lib.sh"
+kernel_need_compiler CC cc "C compiler"
+
+kernel_counts
+T="$SRC/tests/kernels"
+
+# The nibble "x" (signed) of the byte list "bytes" (one decimal a word).
+nib() {
+    local -n bs=$1
+    local u=$((bs[$2 / 2] >> (4 * ($2 % 2)) & 15))
+    echo $((u >= 8 ? u - 16 : u))
+}
+
+# rule_check C_FILE: build the C with its harness, run it on random X, Y
+# and Z, and compare the output bytes with the rule. Returns 1 on the
+# first mismatch (its message in $tmp/why).
+rule_check() {
+    local c=$1 i x want got
+    local -a xb zb yo zo
+    $CC -std=c99 -O1 -DAXE_KERNEL_MAIN -o "$tmp/rule" "$c" -lm 2>"$tmp/why" ||
+        return 1
+    RANDOM=7
+    : >"$tmp/in"
+    for ((i = 0; i < 19; i++)); do
+        xb[i]=$((RANDOM % 256))
+        printf "\\x$(printf %02x "${xb[i]}")" >>"$tmp/in"
+    done
+    head -c 148 /dev/zero >>"$tmp/in"
+    for ((i = 0; i < 19; i++)); do
+        zb[i]=$((RANDOM % 256))
+        printf "\\x$(printf %02x "${zb[i]}")" >>"$tmp/in"
+    done
+    "$tmp/rule" "$tmp/in" "$tmp/out" 0 >/dev/null 2>"$tmp/why" || return 1
+    read -r -a yo <<<"$(od -An -v -td4 -j19 -N148 "$tmp/out" | tr -s ' \n' '  ')"
+    read -r -a zo <<<"$(od -An -v -tu1 -j167 -N19 "$tmp/out" | tr -s ' \n' '  ')"
+    for ((i = 0; i < 37; i++)); do
+        want=$(nib xb "$i")
+        if [ "${yo[i]}" != "$want" ]; then
+            echo "Y[$i] = ${yo[i]}, want $want" >"$tmp/why"
+            return 1
+        fi
+    done
+    for ((x = 0; x < 38; x++)); do # 38: the pad nibble too
+        if ((x >= 1 && x <= 35)); then
+            want=$(nib xb $((x - 1)))
+        else
+            want=$(nib zb "$x")
+        fi
+        got=$(nib zo "$x")
+        if [ "$got" != "$want" ]; then
+            echo "Z nibble $x = $got, want $want" >"$tmp/why"
+            return 1
+        fi
+    done
+}
+
+"$AXE" compile "$T/i4_rule.axe" -o "$tmp/rule.c"
+if rule_check "$tmp/rule.c"; then
+    ok
+else
+    bad "i4_rule.axe's C against the storage rule: $(head -c 300 "$tmp/why")"
+fi
+# the mutation: the nibble order flipped in the helpers
+sed 's/4 \* (a % 2)/4 * (1 - a % 2)/g' "$tmp/rule.c" >"$tmp/flip.c"
+if ! cmp -s "$tmp/rule.c" "$tmp/flip.c" && ! rule_check "$tmp/flip.c"; then
+    ok
+else
+    bad "i4_rule.axe's C with the nibble order flipped passes the rule check"
+fi
+
+# exact_run FILE ARGS...: axe run --check passes with no error at all.
+exact_run() {
+    local f=$1
+    shift
+    if "$AXE" run "$T/$f" --check "$@" >"$tmp/out" 2>"$tmp/err" &&
+        grep -q '^check passed: max_abs_err 0, max_rel_err 0$' "$tmp/out"; then
+        ok
+    else
+        bad "axe run $f --check $* is not exact ($(cat "$tmp/out" "$tmp/err" | head -c 400))"
+    fi
+}
+
+targets=("")
+if command -v "${CXX:-c++}" >/dev/null 2>&1; then
+    targets+=("--target cuda --emulate")
+else
+    echo "note: no C++ compiler: the emulated runs skipped"
+fi
+for tg in "${targets[@]}"; do
+    # shellcheck disable=SC2086 # (the target's words)
+    {
+        exact_run i4_rule.axe $tg
+        exact_run i4_cta.axe $tg
+        exact_run i4_cta.axe -D R=3 -D C=10 --seed 5 $tg
+        exact_run i4_smem.axe $tg
+        exact_run i4_smem.axe -D C=6 --seed 3 $tg
+    }
+done
+
+# cli_refused WHAT TEXT PATTERN...: axe run on the kernel TEXT exits 1
+# and its messages contain every PATTERN (fixed strings).
+cli_refused() {
+    local what=$1 text=$2 p
+    shift 2
+    printf '%s\n' "$text" >"$tmp/k.axe"
+    if "$AXE" run "$tmp/k.axe" --check >"$tmp/out" 2>&1; then
+        bad "$what: accepted"
+        return
+    fi
+    for p in "$@"; do
+        if ! grep -qF -- "$p" "$tmp/out"; then
+            bad "$what: no '$p' in: $(head -c 600 "$tmp/out")"
+            return
+        fi
+    done
+    ok
+}
+
+cli_refused "CTA split into one byte" \
+    'kernel k(X: i4[64], Y: i4[64]) grid(1) threads(32) { cta copy(Y, X); }' \
+    "copy.split: two threads write one byte of the i4 'Y': thread 1 writes element address 1 and thread 0 element address 0"
+cli_refused "thread-scope neighbours" \
+    'kernel k(X: i4[32], Y: i4[32]) grid(1) threads(32) { thread copy(Y[tx:+1], X[tx:+1]); }' \
+    "check FAILED" "race on Y[" "no sync between"
+cli_refused "i4 arithmetic" \
+    'kernel k(A: i4[8], B: i4[8]) grid(1) threads(1) { thread mul(B, A, A); }' \
+    "'B' is i4, a packed storage dtype: only copy and cast read or write it"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
