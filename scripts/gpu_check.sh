@@ -258,10 +258,12 @@ for t in "${gemms[@]}"; do
     fi
 done
 
-# 1. Every example kernel at its example size, the shared-layout
-# synthesis tiles of issue 15 (tests/kernels/smem_*.axe) and the gemms on
-# the m16n8k8 atoms (f16, bf16, register A: gemm_k24*.axe,
-# gemm_reg_a_k24.axe; CI checks them under --emulate): one axe run
+# 1. Every example kernel at its example size (gemm_f16_i4.axe among
+# them), the shared-layout synthesis tiles of issue 15
+# (tests/kernels/smem_*.axe), the gemms on the m16n8k8 atoms (f16, bf16,
+# register A: gemm_k24*.axe, gemm_reg_a_k24.axe; CI checks them under
+# --emulate) and the packed i4 kernels (tests/kernels/i4_*.axe: byte
+# stores on a real GPU): one axe run
 # each (--check and --bench together, so nvcc runs once per kernel). CI
 # already compiles each of them for sm_80 and sm_90
 # (tests/compiler_cuda.sh): a dry run skips them.
@@ -269,7 +271,8 @@ if [ "$dry" != 1 ]; then
     printf '%-22s %-6s %-12s %-10s %-8s %s\n' kernel pass seconds GB/s ratio schedules |
         tee -a "$out/summary.txt"
     for k in examples/kernels/*.axe tests/kernels/smem_*.axe \
-        tests/kernels/gemm_k24*.axe tests/kernels/gemm_reg_a_k24.axe; do
+        tests/kernels/gemm_k24*.axe tests/kernels/gemm_reg_a_k24.axe \
+        tests/kernels/i4_*.axe; do
         name=$(basename "$k" .axe)
         j=$(timeout 120 "$AXE" run "$k" --target cuda --arch "$arch" --check --bench \
             --json 2>"$out/$name.err")

@@ -1076,6 +1076,12 @@ const char *axe__stmt_scope_name(const axe_program *p, const ax_stmt *s);
 const char *axe__scope_name(ax_scope s);
 const char *axe__mem_name(ax_mem m);
 const char *axe__dtype_ctype(axe_dtype t);
+/* The entries of "n" elements of "t" in arrays of its C type
+ * (axe__dtype_ctype): n, or (n + 1) / 2 bytes of packed i4. */
+static inline int64_t axe__dtype_entries(axe_dtype t, int64_t n)
+{
+    return t == AXE_DTYPE_I4 ? n / 2 + n % 2 : n;
+}
 /* Narrow float helpers (compiler_half.c): f16, bf16, e4m3 and e5m2 are
  * stored as bit patterns and computed in float ("is_half" covers all four,
  * "is_fp8" the 8-bit ones); generated loads and stores wrap the element in

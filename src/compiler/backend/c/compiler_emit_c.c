@@ -111,11 +111,11 @@ static void storage(ax_text *t, const axe_program *p, const ax_c_hooks *hooks)
             axe__text_put(t, "static %s %s[%lld][%lld];\n",
                           axe__dtype_ctype(tn->dtype), tn->cname,
                           (long long)p->threads,
-                          (long long)axe_dtype_storage(tn->dtype, tn->span));
+                          (long long)axe__dtype_entries(tn->dtype, tn->span));
         else
             axe__text_put(t, "static %s %s[%lld];\n",
                           axe__dtype_ctype(tn->dtype), tn->cname,
-                          (long long)axe_dtype_storage(tn->dtype, tn->span));
+                          (long long)axe__dtype_entries(tn->dtype, tn->span));
     }
 }
 

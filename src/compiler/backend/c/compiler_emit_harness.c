@@ -108,7 +108,8 @@ static void sizes(ax_text *t, const axe_program *p, bool dyn)
                           axe__dtype_ctype(tn->dtype));
             continue;
         }
-        axe__text_put(t, "    ax_bytes[%d] = (", n++);
+        axe__text_put(t, "    ax_bytes[%d] = %s", n++,
+                      tn->dtype == AXE_DTYPE_I4 ? "(" : "");
         if (tn->dyn_extent != NULL) {
             axe__text_put(t, "(size_t)");
             axe__expr_print_c(t, p, tn->dyn_extent);
@@ -119,7 +120,7 @@ static void sizes(ax_text *t, const axe_program *p, bool dyn)
         if (tn->dtype == AXE_DTYPE_I4)
             axe__text_put(t, " + 1) / 2;\n");
         else
-            axe__text_put(t, ") * sizeof(%s);\n", axe__dtype_ctype(tn->dtype));
+            axe__text_put(t, " * sizeof(%s);\n", axe__dtype_ctype(tn->dtype));
     }
     if (!dyn)
         axe__text_put(t, "0};\n");

@@ -308,12 +308,12 @@ static void storage(ax_text *t, const axe_program *p)
         else /* i4: two elements per byte */
             axe__text_put(t, "    __align__(16) %s %s[%lld] = {0};\n",
                           axe__dtype_ctype(tn->dtype), tn->cname,
-                          (long long)axe_dtype_storage(tn->dtype, tn->span));
+                          (long long)axe__dtype_entries(tn->dtype, tn->span));
         if (tn->mem == AX_MEM_SHARED) {
             axe__text_put(t,
                           "    for (long ax_z = ax_tid; ax_z < %lldL; ax_z "
                           "+= %lldL)\n        AXE_ST(%s, ax_z, 0) = 0;\n",
-                          (long long)axe_dtype_storage(tn->dtype, tn->span),
+                          (long long)axe__dtype_entries(tn->dtype, tn->span),
                           (long long)p->threads, tn->cname);
             nshared++;
         }

@@ -62,7 +62,7 @@ void axe__cuda_shared_decl(ax_text *t, const axe_program *p, int i)
     if (axe__cuda_dynamic_shared(p) == 0) {
         axe__text_put(t, "    __shared__ __align__(128) %s %s[%lld];\n",
                       axe__dtype_ctype(tn->dtype), tn->cname,
-                      (long long)axe_dtype_storage(tn->dtype, tn->span));
+                      (long long)axe__dtype_entries(tn->dtype, tn->span));
         return;
     }
     for (j = 0; j < i; j++)
