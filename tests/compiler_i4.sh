@@ -13,7 +13,8 @@
 #   --target cuda --emulate, at two sizes;
 # - `axe run` refuses a CTA copy that makes two threads store into one
 #   byte, naming the tensor and both threads, and reports the race of
-#   thread-scope stores into neighbouring nibbles.
+#   thread-scope stores into neighbouring nibbles; --range takes i4
+#   tensors within [-8, 7].
 # Skipped (77) without a C compiler; the emulated runs need a C++ one.
 set -u
 
@@ -142,6 +143,14 @@ cli_refused "CTA split into one byte" \
 cli_refused "thread-scope neighbours" \
     'kernel k(X: i4[32], Y: i4[32]) grid(1) threads(32) { thread copy(Y[tx:+1], X[tx:+1]); }' \
     "check FAILED" "race on Y[" "no sync between"
+# --range takes i4 tensors, within [-8, 7]
+exact_run i4_rule.axe --range X=-8:-5
+if ! "$AXE" run "$T/i4_rule.axe" --check --range X=-9:7 >"$tmp/out" 2>&1 &&
+    grep -qF -- "--range X: it needs an i32, i8 or i4 tensor and values of its dtype" "$tmp/out"; then
+    ok
+else
+    bad "--range X=-9:7 on an i4 tensor: $(head -c 300 "$tmp/out")"
+fi
 cli_refused "i4 arithmetic" \
     'kernel k(A: i4[8], B: i4[8]) grid(1) threads(1) { thread mul(B, A, A); }' \
     "'B' is i4, a packed storage dtype: only copy and cast read or write it"
