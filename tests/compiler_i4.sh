@@ -82,7 +82,7 @@ else
     bad "i4_rule.axe's C against the storage rule: $(head -c 300 "$tmp/why")"
 fi
 # the mutation: the nibble order flipped in the helpers
-sed 's/4 \* (a % 2)/4 * (1 - a % 2)/g' "$tmp/rule.c" >"$tmp/flip.c"
+sed 's/4 \* (a % 2L)/4 * (1 - a % 2L)/g' "$tmp/rule.c" >"$tmp/flip.c"
 if ! cmp -s "$tmp/rule.c" "$tmp/flip.c" && ! rule_check "$tmp/flip.c"; then
     ok
 else

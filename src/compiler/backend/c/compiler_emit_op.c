@@ -160,7 +160,7 @@ static void i4_element(ax_text *t, const axe_program *p, const ax_stmt *s,
         axe__text_put(t, "%s(%s(%s, (", store ? "ax_put4" : "ax_get4",
                       store ? "&AXE_ST" : "AXE_LD", tn->cname);
         element_addr(t, p, s, i);
-        axe__text_put(t, ") / 2, %d), ", s->line);
+        axe__text_put(t, ") / 2L, %d), ", s->line);
         element_addr(t, p, s, i);
         axe__text_put(t, "%s", store ? ", " : ")");
         return;
@@ -1127,20 +1127,20 @@ static const char ld4_text[] =
     "/* Packed i4: element a is nibble a % 2 (0: the low one) of byte a / 2,\n"
     " * read sign-extended; a store rewrites only its nibble. */\n"
     "static inline int ax_ld4(const uint8_t *b, long a)\n{\n"
-    "    unsigned u = (unsigned)(b[a / 2] >> (4 * (a % 2))) & 0xfu;\n"
+    "    unsigned u = (unsigned)(b[a / 2L] >> (4 * (a % 2L))) & 0xfu;\n"
     "    return u < 8u ? (int)u : (int)u - 16;\n}\n\n";
 static const char st4_text[] =
     "static inline void ax_st4(uint8_t *b, long a, int v)\n{\n"
-    "    unsigned sh = (unsigned)(4 * (a % 2));\n"
-    "    b[a / 2] = (uint8_t)((b[a / 2] & ~(0xfu << sh)) |\n"
+    "    unsigned sh = (unsigned)(4 * (a % 2L));\n"
+    "    b[a / 2L] = (uint8_t)((b[a / 2L] & ~(0xfu << sh)) |\n"
     "                         (((unsigned)v & 0xfu) << sh));\n}\n\n";
 static const char get4_text[] =
     "static inline int ax_get4(uint8_t byte, long a)\n{\n"
-    "    unsigned u = (unsigned)(byte >> (4 * (a % 2))) & 0xfu;\n"
+    "    unsigned u = (unsigned)(byte >> (4 * (a % 2L))) & 0xfu;\n"
     "    return u < 8u ? (int)u : (int)u - 16;\n}\n\n";
 static const char put4_text[] =
     "static inline void ax_put4(uint8_t *byte, long a, int v)\n{\n"
-    "    unsigned sh = (unsigned)(4 * (a % 2));\n"
+    "    unsigned sh = (unsigned)(4 * (a % 2L));\n"
     "    *byte = (uint8_t)((*byte & ~(0xfu << sh)) | (((unsigned)v & 0xfu) << "
     "sh));\n}\n\n";
 static const char f2s8_text[] =
