@@ -557,6 +557,15 @@ def test_every_example_passes_its_check(name):
     k = axe.kernel.compile(os.path.join(EXAMPLES, name))
     scalars = {s: 37 for s in k.scalars}
     g = rng(11)
+    packed = [t.name for t in k.tensors if t.dtype == "i4"]
+    if packed:  # docs/python.md: Python does not pass packed i4 yet
+        args = [np.zeros(1, np.uint8) if t.dtype == "i4" else
+                random_array(t, g) for t in k.tensors_at(**scalars)]
+        with pytest.raises(axe.AxeError, match=r"UNSUPPORTED: .*"
+                           f"argument {packed[0]}: Python does not pass i4 "
+                           r"tensors yet"):
+            k(*args, **scalars)
+        return
     args = []
     for t in k.tensors_at(**scalars):
         if (name, t.name) in INDEX_RANGES:
