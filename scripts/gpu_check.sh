@@ -422,10 +422,13 @@ fi
 # one MPI rank per GPU calling NCCL (axe run --target cuda --ranks N,
 # docs/compiler.md "The NCCL path"; the device gemms' local GEMM kernels
 # too): at --ranks 1 (-D P=1) on one GPU, and at 2, 4 and 8 ranks where
-# that many GPUs are visible (NCCL runs one rank per GPU); then the
-# device gemm + reduce-scatter (matmul_rs_dev.axe at M=N=2048, K=4096)
-# timed with --bench at each of those rank counts (the slowest rank's
-# seconds per run). A dry run compiles and links each .cu for the archs
+# that many GPUs are visible (NCCL runs one rank per GPU), each with its
+# max_abs_err (float device reduces and gemms sum in the reference's
+# order: 0 expected); then the device gemm + reduce-scatter
+# (matmul_rs_dev.axe at M=N=2048, K=4096) timed with --bench at each of
+# those rank counts (the slowest rank's seconds per run, GFLOP/s of the
+# local GEMMs together), and its local GEMM alone on one GPU at M=N=K=4096
+# (-D P=1: the tiled kernel's GFLOP/s). A dry run compiles and links each .cu for the archs
 # with -lnccl and MPI's flags, as axe run builds it. Needs OpenMPI
 # (mpicc, mpirun) on the machine: without it, a note and no failure.
 if ! command -v mpicc >/dev/null 2>&1 || ! command -v mpirun >/dev/null 2>&1; then
@@ -451,7 +454,7 @@ elif [ "$dry" = 1 ]; then
     done
 else
     ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
-    printf '%-22s %-6s %s\n' kernel ranks pass | tee -a "$out/summary.txt"
+    printf '%-22s %-6s %-6s %s\n' kernel ranks pass max_abs_err | tee -a "$out/summary.txt"
     for k in examples/kernels/dist/*.axe; do
         name=dist_$(basename "$k" .axe)
         for n in 1 2 4 8; do
@@ -459,19 +462,23 @@ else
             j=$(timeout 300 "$AXE" run "$k" -D "P=$n" --target cuda --arch "$arch" \
                 --ranks "$n" --check --json 2>"$out/$name.$n.err")
             echo "$j" >>"$out/dist.jsonl"
-            printf '%-22s %-6s %s\n' "$name" "$n" "$(field "$j" pass)" |
-                tee -a "$out/summary.txt"
+            printf '%-22s %-6s %-6s %s\n' "$name" "$n" "$(field "$j" pass)" \
+                "$(field "$j" max_abs_err)" | tee -a "$out/summary.txt"
             [ "$(field "$j" pass)" = true ] || status=1
         done
     done
-    printf '%-22s %-6s %s\n' "gemm+rs (bench)" ranks seconds | tee -a "$out/summary.txt"
-    for n in 1 2 4 8; do
+    printf '%-22s %-6s %-12s %s\n' "gemm+rs (bench)" ranks seconds GFLOP/s |
+        tee -a "$out/summary.txt"
+    for spec in 1:2048:2048:4096 2:2048:2048:4096 4:2048:2048:4096 \
+        8:2048:2048:4096 1:4096:4096:4096; do
+        IFS=: read -r n bm bn bk <<<"$spec"
         [ "$n" -le "$ngpu" ] || continue
         j=$(timeout 300 "$AXE" run examples/kernels/dist/matmul_rs_dev.axe -D "P=$n" \
-            -D M=2048 -D N=2048 -D K=4096 --target cuda --arch "$arch" --ranks "$n" \
-            --bench --json 2>"$out/dist_gemm_bench.$n.err")
+            -D "M=$bm" -D "N=$bn" -D "K=$bk" --target cuda --arch "$arch" --ranks "$n" \
+            --bench --json 2>"$out/dist_gemm_bench.$n.$bm.err")
         echo "$j" >>"$out/dist_bench.jsonl"
-        printf '%-22s %-6s %s\n' matmul_rs_dev "$n" "$(field "$j" seconds)" |
+        printf '%-22s %-6s %-12s %s\n' "matmul_rs_dev $bm.$bn.$bk" "$n" \
+            "$(field "$j" seconds)" "$(gbs "$(field "$j" flops_per_s)")" |
             tee -a "$out/summary.txt"
         case "$(field "$j" seconds)" in '' | - | null | 0) status=1 ;; esac
     done

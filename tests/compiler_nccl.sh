@@ -110,6 +110,9 @@ run_ok() {
     done < <(sed -n 's/^devop \([0-9]*\( copy\)\{0,1\}\) .*/\1/p' "$tmp/trace" | sort -u)
     ok
 }
+# the tiled local GEMM over several tiles, K steps short at the end
+# (local 80 x 72 partial sums, K 20 per device; exact, as every device gemm)
+run_ok "$EX/matmul_rs_dev.axe" 2 -D P=2 -D M=80 -D N=72 -D K=40
 for f in "$EX"/*.axe; do
     ns="2 4 8"
     grep -q "device gemm" "$f" && ns="1 2 4 8"
@@ -230,10 +233,17 @@ if grep -q '"pass":true' "$tmp/out" && ! grep -q '"max_abs_err":0,' "$tmp/out" &
 else
     bad "-DAXE_NCCL_UNORDERED: $(head -c 300 "$tmp/out") $(head -c 300 "$tmp/err") $(head -3 "$tmp/trace")"
 fi
-# device gemm: the local GEMM's kernel skips k = 0; the runner multiplies
+# device gemm: the local GEMM's tiled kernel skips the first k of each
+# step of K; it leaves out the sync before the next step's loads (the
+# emulated threads of a CTA then overwrite the tiles others still read); the runner multiplies
 # B as placed instead of its copy; the partial sums' reduce is skipped
 # (C keeps its input).
-MUT_CU=1 mutant "for (k = 0; k < " "for (k = 1; k < " "$EX/matmul_rs_dev.axe" 2 -D P=2
+MUT_CU=1 mutant "for (int kk = 0; kk < kn; kk++)" "for (int kk = 1; kk < kn; kk++)" \
+    "$EX/matmul_rs_dev.axe" 2 -D P=2
+MUT_CU=1 mutant "            __syncthreads();
+        }
+        for (int r = 0;" "        }
+        for (int r = 0;" "$EX/matmul_rs_dev.axe" 2 -D P=2 -D M=80 -D N=72 -D K=40
 MUT_CU=1 mutant "(a, ax_dev0_mv, ax_dev0_part);" "(a, b, ax_dev0_part);" \
     "$SRC/tests/kernels/dist/gemm_copy_k.axe" 4
 MUT_CU=1 mutant "    if (rc == 0)
@@ -269,7 +279,9 @@ fi
 # runtime).
 if "$AXE" compile "$SRC/tests/kernels/dist/gemm_copy_k.axe" --target cuda \
     >"$tmp/gk.cu" 2>"$tmp/err" &&
-    grep -q '^static __global__ void ax_dev0_gemm_k(const float \*__restrict__ a, const float \*__restrict__ b,$' "$tmp/gk.cu" &&
+    grep -q '^ax_dev0_gemm_k(const float \*__restrict__ a, const float \*__restrict__ b, float \*__restrict__ c)$' "$tmp/gk.cu" &&
+    grep -q '__shared__ float as\[AX_GEMM_TK\]\[AX_GEMM_T + 1\], bs\[AX_GEMM_TK\]\[AX_GEMM_T + 1\];' "$tmp/gk.cu" &&
+    grep -q 'acc\[r\]\[q\] = __fadd_rn(acc\[r\]\[q\], __fmul_rn(as\[kk\]\[ty + r \* AX_GEMM_TX\], bs\[kk\]\[tx + q \* AX_GEMM_TX\]));' "$tmp/gk.cu" &&
     grep -q '^        ax_rc = ax_dev0_run(t_A, t_B, t_C, ax_stream);$' "$tmp/gk.cu" &&
     grep -q 'rc = ax_nccl_devop(0, [0-9]*, 1, &ax_dev0_cp, &ax_dev0_cp_sched, b, ax_dev0_mv, st);' "$tmp/gk.cu" &&
     grep -q 'rc = ax_nccl_devop(0, [0-9]*, 0, &ax_dev0, &ax_dev0_sched, ax_dev0_part, c, st);' "$tmp/gk.cu"; then

@@ -209,7 +209,10 @@ AXE_NODISCARD axe_status axe__dist_slices(const ax_tensor *t, int dim,
  * copy first ax_devK_cp, ax_devK_cp_sched; with "host", the mpi target's
  * host buffers and local GEMM functions too); a device gemm's dot
  * product of local rows i and j into "acc" (C statements over int64_t k,
- * pointers a and b, indented by "ind"; compiler_emit_mpi_gemm.c); and
+ * pointers a and b, indented by "ind"; compiler_emit_mpi_gemm.c); the
+ * local address of [row, k] of operand "which" (1: A, 2: B; the copy
+ * where the plan copies it first) as a C expression over the names
+ * "row" and "k"; and
  * each rank's main() (rank 0 reads and scatters the inputs, gathers the
  * outputs; "init": C statements every rank runs after the size check,
  * before the inputs); the harness's timing functions of a mesh program
@@ -222,6 +225,9 @@ void axe__emit_mpi_plans(ax_text *t, const axe_program *p, const char *sched,
                          bool host);
 void axe__emit_dist_gemm_dot(ax_text *t, const axe_program *p, const ax_stmt *s,
                              const ax_dist_gemm *g, const char *ind);
+void axe__emit_dist_gemm_addr(ax_text *t, const axe_program *p,
+                              const ax_stmt *s, const ax_dist_gemm *g,
+                              int which, const char *row, const char *k);
 void axe__emit_mpi_main(ax_text *t, const axe_program *p, const char *init);
 void axe__emit_mesh_timing(ax_text *t, const char *idle);
 

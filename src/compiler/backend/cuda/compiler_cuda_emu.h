@@ -980,6 +980,13 @@ inline float __uint_as_float(unsigned u)
     memcpy(&f, &u, 4);
     return f;
 }
+/* Arithmetic rounded after each operation (CUDA's _rn intrinsics, which
+ * nvcc never contracts into a fused multiply-add): one IEEE operation
+ * each here too (the emulation's host build does not contract). */
+inline float __fadd_rn(float a, float b) { return a + b; }
+inline float __fmul_rn(float a, float b) { return a * b; }
+inline double __dadd_rn(double a, double b) { return a + b; }
+inline double __dmul_rn(double a, double b) { return a * b; }
 /* One OS thread runs everything in program order: a fence orders nothing
  * more (the race detector does not count it as a barrier). */
 inline void __threadfence(void) {}

@@ -43,6 +43,15 @@ static void put_addr(ax_text *t, const ax_tensor *x, const char *i,
     }
 }
 
+void axe__emit_dist_gemm_addr(ax_text *t, const axe_program *p,
+                              const ax_stmt *s, const ax_dist_gemm *g,
+                              int which, const char *row, const char *k)
+{
+    const ax_tensor *x =
+        g->copied == which ? &g->moved : &p->tensors[s->args[which].tensor];
+    put_addr(t, x, row, k);
+}
+
 /* The dot product of row "i" of A_local and row "j" of B_local into
  * "acc" (declared by the caller, zeroed), k in increasing order; shared
  * with the CUDA backend's local GEMM kernel (compiler_dist.h). */
