@@ -47,6 +47,8 @@ json_run() {
 # trn-sim, the accumulator started by fill.vector).
 json_run trn_gemm.axe '"gemm":"tensor_engine"'
 json_run trn_gemm.axe '"target":"trn-sim" "fill":"vector" "gemm":"tensor_engine" "cycles":' \
+    --target trn-sim
+json_run trn_gemm.axe '"target":"trn-sim" "fill":"vector" "gemm":"tensor_engine" "cycles":' \
     -D M=640 -D N=640 -D K=640 -D TN=320 --seed 3 --target trn-sim
 # Its gemm is forced too: a fallback would be an error, not a slow pass.
 if "$AXE" compile "$K/trn_gemm.axe" --schedule gemm=tensor_engine \
@@ -63,6 +65,10 @@ att='"gemm":"tensor_engine" "gemm#13":"tensor_engine" "gemm#29":"tensor_engine"'
 sim='"target":"trn-sim" "copy#7":"dma" "reduce":"vector" "exp":"scalar" "cycles":'
 json_run trn_attention.axe "$att $sim \"copy#26\":\"transpose\"" --target trn-sim
 json_run trn_attention.axe "$att" -D SEQ=384 -D D=128 -D KV=64 --seed 5
+json_run trn_attention.axe "$att $sim" -D SEQ=384 -D D=128 -D KV=64 --seed 5 \
+    --target trn-sim
+json_run trn_attention_serial.axe "\"gemm\":\"tensor_engine\" $sim" \
+    -D SEQ=384 -D D=128 -D KV=64 --seed 5 --target trn-sim
 json_run trn_attention_serial.axe "\"gemm\":\"tensor_engine\" \"gemm#25\":\"tensor_engine\" $sim \"copy#22\":\"transpose\"" \
     --target trn-sim
 
