@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+#
+# tests/kernel_lib.sh's own checks: the helpers the kernel test scripts
+# rely on, run on small fixtures with planted faults (kernel_lib.sh is
+# sourced, not run, so ctest does not list it; this script is its test).
+set -u
+# shellcheck disable=SC2034 # read by kernel_lib.sh
+KERNEL_AXE_OPTIONAL=1
+# shellcheck source=tests/kernel_lib.sh
+. "$(dirname "$0")/kernel_lib.sh"
+kernel_counts
+
+# expect WHAT WANT GOT: one check.
+expect() {
+    if [ "$2" = "$3" ]; then ok; else bad "$1: want '$2', got '$3'"; fi
+}
+
+# Fixture kernel: syncs in code, in comments, one marked unneeded.
+k=$tmp/k.axe
+cat >"$k" <<'AXE'
+kernel k(A: f32[4]) grid(1) threads(4) {
+    sync;
+    # sync; (a comment, not a statement)
+    cta fill(A, 0);
+    sync;  # unneeded sync: after-fill
+        sync ;
+}
+AXE
+expect "sync lines" "2 5 6" "$(kernel_sync_lines "$k" | tr '\n' ' ' | sed 's/ $//')"
+expect "marker on line 5" "after-fill" "$(kernel_sync_mark "$k" 5)"
+expect "no marker on line 2" "" "$(kernel_sync_mark "$k" 2)"
+expect "no marker on a comment line" "" "$(kernel_sync_mark "$k" 3)"
+
+# fails_of LIST: the failures kernel_sync_marks_listed counts on $k.
+fails_of() {
+    (
+        pass=0 fail=0
+        SRC=$tmp
+        kernel_sync_marks_listed "$1" "$k" >/dev/null
+        echo "$fail"
+    )
+}
+expect "listed marker" 0 "$(fails_of "k.axe:after-fill")"
+expect "marker not listed" 1 "$(fails_of "")"
+expect "listed, no such marker" 2 "$(fails_of "k.axe:other")"
+expect "listed twice (lines)" 0 \
+    "$(fails_of "$(printf 'k.axe:after-fill\nk.axe:after-fill')")"
+
+# kernel_flops_are: seconds x flops_per_s against the count.
+j=$tmp/j.json
+echo '{"pass":true,"seconds":0.5,"flops_per_s":32768}' >"$j"
+kernel_flops_are "$j" 16384 && ok || bad "flops: 0.5 s x 32768/s is 16384"
+kernel_flops_are "$j" 16385 && bad "flops: 16385 accepted for 16384" || ok
+echo '{"pass":true,"seconds":0.5}' >"$j"
+kernel_flops_are "$j" 16384 && bad "flops: accepted without flops_per_s" || ok
+
+# kernel_need_compiler: a missing command skips (exit 77).
+(kernel_need_compiler NO_SUCH_CC axe-no-such-compiler-here "fixture" >/dev/null)
+expect "missing compiler skips" 77 "$?"
+# kernel_cli_or_finish ends with the counts when AXE is empty.
+out=$( (pass=3 fail=0 kernel_cli_or_finish) )
+expect "no CLI: counts and exit" "3 passed, 0 failed (no AXE_BIN: the CLI runs skipped)" "$out"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
