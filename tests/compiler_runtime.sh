@@ -206,8 +206,8 @@ else
     bad "embedding --json run-time error: $(head -c 300 "$tmp/out")"
 fi
 expect_run 1 "--range fx: the kernel has no such tensor parameter" "$E" --arg T=4 --range fx=0:1
-expect_run 1 "--range Emb: it needs an i32 or i8 tensor" "$E" --arg T=4 --range Emb=0:1
-expect_run 1 "--range ids8: it needs an i32 or i8 tensor and values of its dtype" "$SRC/tests/kernels/gather_index.axe" --range ids8=0:128
+expect_run 1 "--range Emb: it needs an i32, i8 or i4 tensor" "$E" --arg T=4 --range Emb=0:1
+expect_run 1 "--range ids8: it needs an i32, i8 or i4 tensor and values of its dtype" "$SRC/tests/kernels/gather_index.axe" --range ids8=0:128
 expect_run 2 "--range ids: '5:1' is not LO:HI with LO <= HI" "$E" --arg T=4 --range ids=5:1
 expect_run 2 "--range ids is given twice" "$E" --arg T=4 --range ids=1:2 --range ids=1:3
 
