@@ -347,6 +347,36 @@ synth_json "$K/transpose_auto.axe" && {
     record transpose_auto copy#1 T "$(ways "(32,32):(32,1)" 4 32:32)" \
         "$(ways "Sw<5,0,5> o 0 o (32,32):(32,1)" 4 32:32)"
 }
+# every CTA and every loop iteration (smem_walk_all.axe): CTA 1's column
+# reads of T exist only at bx = 1, its rows only at i > 0; the brute
+# force (tests/smem_ways.py, Python) counts each access of both CTAs and
+# every i on the row-major tile and on the synthesized layout
+run_json "$T/smem_walk_all.axe"
+run_json "$T/smem_walk_all.axe" --target cuda --emulate
+if command -v python3 >/dev/null 2>&1 && synth_json "$T/smem_walk_all.axe"; then
+    counts=$(python3 - "$tmp/synth.json" "$SRC/tests" <<'PY'
+import json, sys
+sys.path.insert(0, sys.argv[2])
+from smem_ways import parse_layout, ways
+shape = (32, 32)
+got = parse_layout(json.load(open(sys.argv[1]))["tensors"]["T"], shape)
+rm = parse_layout("S[(32,32):(32,1)]", shape)
+acc = {"copy#0": [[(i, t) for t in range(32)] for i in range(32)],
+       "copy#1": [[(t, i) for t in range(32)] for i in range(32)],
+       "copy#2": [[(i, t) for t in range(32)] for i in range(32)]}
+print(" ".join("%s:%d:%d" % (op, max(ways(rm, a, 4) for a in l),
+                             max(ways(got, a, 4) for a in l))
+               for op, l in acc.items()))
+PY
+    )
+    [ "$counts" = "copy#0:1:1 copy#1:32:1 copy#2:1:1" ] && ok ||
+        bad "smem_walk_all brute-force ways: $counts"
+    for c in $counts; do
+        IFS=: read -r op b a <<<"$c"
+        record smem_walk_all "$op" T "$b" "$a"
+    done
+fi
+
 # the text form names the same counts
 if "$AXE" synth "$K/gemm_mma_auto.axe" | grep -q '^access gemm#3 As: ways 4 -> 1 ' &&
     "$AXE" synth "$K/gemm_mma_auto.axe" | grep -q '^shared As: Swizzle<3,2,3>(S\[(128,32):(32,1)\])$'; then

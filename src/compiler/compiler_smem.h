@@ -100,6 +100,9 @@ typedef struct ax_smem_access {
 
 /* The distinct warp-wide accesses of a program, in the program's arena. */
 #define AX_SMEM_MAX_ACCESSES 65536
+/* The most joint values of the block ids and loop variables one operator's
+ * shared accesses read that the walker visits. */
+#define AX_SMEM_MAX_VALUES 4096
 typedef struct ax_smem_list {
     int n, cap;
     ax_smem_access *a;

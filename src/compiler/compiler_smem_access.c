@@ -3,12 +3,13 @@
  * The warp-wide shared-memory accesses of a dispatched program, from its
  * plans (docs/compiler.md, "Shared-memory bank conflicts"): for every
  * operator (and the stages of reduce.smem and copy.smem) whose plan
- * touches a shared tensor, every warp of CTA (0,0,0) runs the plan's
- * instructions in order: instruction j is the j-th chunk of the loop
- * digits (the innermost loop in steps of the plan's vector), the same
- * for every lane of a per-thread loop nest, chunk rank + j * threads for
- * a split plan; lane l is thread 32w + l with its rank in the operator's
- * scope, enclosing loop variables and block ids 0; a lane takes part
+ * touches a shared tensor, every warp of a CTA runs the plan's
+ * instructions in order, once per value of the block ids and loop
+ * variables the operator reads (walk_op): instruction j is the j-th
+ * chunk of the loop digits (the innermost loop in steps of the plan's
+ * vector), the same for every lane of a per-thread loop nest, chunk
+ * rank + j * threads for a split plan; lane l is thread 32w + l with its
+ * rank in the operator's scope; a lane takes part
  * when the operator's guards hold and its coordinates lie inside every
  * masked dimension. The steps of reduce.tree between its stages are
  * walked as the emitted loop runs them (tree_steps). A gemm.mma_smem
@@ -661,11 +662,10 @@ static axe_status tree_steps(walker *w, const ax_tree *tr, axe_diag *diag)
     return AXE_OK;
 }
 
-static axe_status walk_op(walker *w, const ax_stmt *s, axe_diag *diag)
+/* Operator "s" at the current values of the loop variables and block
+ * ids in w->env. */
+static axe_status walk_once(walker *w, const ax_stmt *s, axe_diag *diag)
 {
-    w->op = s;
-    if (s->dead || s->grid != NULL)
-        return AXE_OK;
     if (s->mma != NULL && s->mma->from_memory)
         return mma_accesses(w, diag);
     if (s->stage[0] != NULL) {
@@ -675,6 +675,79 @@ static axe_status walk_op(walker *w, const ax_stmt *s, axe_diag *diag)
         return walk_plan(w, s->stage[1], diag);
     }
     return walk_plan(w, s, diag);
+}
+
+/* Whether statement "s" (its operands' starts and view offsets) or the
+ * guards "g" read variable "v". */
+static bool stmt_reads(const ax_stmt *s, const ax_guard *g, int v)
+{
+    for (int i = 0; s != NULL && i < s->nargs; i++) {
+        const ax_ref *r = &s->args[i];
+        if (axe__expr_uses(r->view_dyn, v))
+            return true;
+        for (int d = 0; d < AX_MAX_DIMS; d++)
+            if (axe__expr_uses(r->start[d], v))
+                return true;
+    }
+    for (; g != NULL; g = g->up)
+        if (axe__expr_uses(g->lhs, v) || axe__expr_uses(g->rhs, v))
+            return true;
+    return false;
+}
+
+/* The block ids and loop variables that operator "s" reads (its own
+ * operands, its stages' and its guards'): "vars", "n" of them, and the
+ * number of their joint values. */
+static int64_t read_vars(const axe_program *p, const ax_stmt *s, int *vars,
+                         int *n)
+{
+    int64_t values = 1;
+    *n = 0;
+    for (int v = AX_VAR_BX; v < p->nvars; v++) {
+        if ((v > AX_VAR_BZ && v < AX_VAR_NBUILTIN) || p->var_scalar[v] != 0)
+            continue;
+        if (!stmt_reads(s, s->guard, v) && !stmt_reads(s->stage[0], NULL, v) &&
+            !stmt_reads(s->stage[1], NULL, v))
+            continue;
+        vars[(*n)++] = v;
+        values *= axe__var_extent(p, v) > 0 ? axe__var_extent(p, v) : 1;
+        if (values > AX_SMEM_MAX_VALUES)
+            return values;
+    }
+    return values;
+}
+
+/* Every value of the block ids and loop variables that operator "s"
+ * reads (each CTA and each iteration of its loops may reach other
+ * addresses), the others at 0. */
+static axe_status walk_op(walker *w, const ax_stmt *s, axe_diag *diag)
+{
+    int vars[AX_MAX_VARS], n;
+    int64_t values;
+    w->op = s;
+    /* grid work (reduce.grid, gemm.split_k) is kernel scope, whose
+     * operands sema keeps in global memory */
+    if (s->dead || s->grid != NULL)
+        return AXE_OK;
+    values = read_vars(w->p, s, vars, &n);
+    if (values > AX_SMEM_MAX_VALUES)
+        return axe__fail(diag, AXE_ERR_CAPACITY, -1,
+                         "%s#%d: its shared-memory accesses move with more "
+                         "than %d values of its block ids and loop "
+                         "variables (each is walked)",
+                         axe__op_name(s->op), s->index, AX_SMEM_MAX_VALUES);
+    for (int64_t u = 0; u < values; u++) {
+        int64_t rest = u;
+        for (int k = n - 1; k >= 0; k--) {
+            int64_t e = axe__var_extent(w->p, vars[k]);
+            w->env[vars[k]] = e > 0 ? rest % e : 0;
+            rest /= e > 0 ? e : 1;
+        }
+        AXE_TRY(walk_once(w, s, diag));
+    }
+    for (int k = 0; k < n; k++)
+        w->env[vars[k]] = 0;
+    return AXE_OK;
 }
 
 /* Every shared access of "p" (compiler_smem.h). */
