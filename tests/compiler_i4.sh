@@ -115,8 +115,50 @@ for tg in "${targets[@]}"; do
         exact_run i4_cta.axe -D R=3 -D C=10 --seed 5 $tg
         exact_run i4_smem.axe $tg
         exact_run i4_smem.axe -D C=6 --seed 3 $tg
+        exact_run i4_vec.axe $tg
+        exact_run i4_vec.axe -D R=2 -D C=136 --seed 9 $tg
     }
 done
+
+# i4_vec's copies are whole-byte vectors: 32 elements (16 bytes) for the
+# unmasked ones, 8 (4 bytes) for the masked Z and W; on CUDA, X reaches
+# shared memory by 16-byte cp.async and the accesses are uint4.
+"$AXE" compile "$T/i4_vec.axe" --explain >"$tmp/vec.txt" 2>&1
+widths=$(grep -oE 'innermost access: [0-9]+' "$tmp/vec.txt" | awk '{print $3}' | tr '\n' ' ')
+if [ "$widths" = "32 32 32 4 8 32 8 " ]; then
+    ok
+else
+    bad "i4_vec.axe's vector widths: '$widths' ($(head -c 300 "$tmp/vec.txt"))"
+fi
+"$AXE" compile "$T/i4_vec.axe" --target cuda -o "$tmp/vec.cu"
+if grep -qF 'axe_ptx_cp_async_cg16(AXE_AT(t_s, (0L + ax_i0 * 1L) / 2L' "$tmp/vec.cu" &&
+    grep -qF 'AXE_STV(uint4, t_Y, ' "$tmp/vec.cu"; then
+    ok
+else
+    bad "i4_vec.axe's CUDA: no 16-byte cp.async of 's' or uint4 store of 'Y'"
+fi
+# the check can fail: the same C with each 16-byte i4 vector one byte short
+cat >"$tmp/shortcc" <<EOS
+#!/usr/bin/env bash
+for a in "\$@"; do
+    case \$a in *.c) sed -i 's/memcpy(\(.*\), 16 \* sizeof(uint8_t))/memcpy(\1, 15 * sizeof(uint8_t))/' "\$a" ;; esac
+done
+exec $CC "\$@"
+EOS
+chmod +x "$tmp/shortcc"
+if CC="$tmp/shortcc" "$AXE" run "$T/i4_vec.axe" --check >"$tmp/out" 2>&1 ||
+    ! grep -q 'check FAILED' "$tmp/out"; then
+    bad "i4_vec.axe with 15-byte vectors passes the check: $(head -c 300 "$tmp/out")"
+else
+    ok
+fi
+# a row start that is not a multiple of 8 elements: no whole-byte vector
+if ! "$AXE" run "$T/i4_vec.axe" --check -D C=204 >"$tmp/out" 2>&1 &&
+    grep -qF "copy.vector: 'z' is packed i4: a vector access moves 8, 16 or 32 elements (4, 8 or 16 whole bytes)" "$tmp/out"; then
+    ok
+else
+    bad "i4_vec.axe -D C=204: $(head -c 400 "$tmp/out")"
+fi
 
 # cli_refused WHAT TEXT PATTERN...: axe run on the kernel TEXT exits 1
 # and its messages contain every PATTERN (fixed strings).
@@ -138,7 +180,7 @@ cli_refused() {
 }
 
 cli_refused "CTA split into one byte" \
-    'kernel k(X: i4[64], Y: i4[64]) grid(1) threads(32) { cta copy(Y, X); }' \
+    'kernel k(X: i4[66], Y: i4[66]) grid(1) threads(32) { cta copy(Y, X); }' \
     "copy.split: two threads write one byte of the i4 'Y': thread 1 writes element address 1 and thread 0 element address 0"
 cli_refused "thread-scope neighbours" \
     'kernel k(X: i4[32], Y: i4[32]) grid(1) threads(32) { thread copy(Y[tx:+1], X[tx:+1]); }' \

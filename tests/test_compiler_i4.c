@@ -214,7 +214,8 @@ static void granularity_rows(void)
         "'B' is i4, a packed storage dtype: only copy and cast"};
     char full[4096];
     axe_program *p;
-    refused("kernel k(X: i4[64], Y: i4[64]) grid(1) threads(32) "
+    /* 66 elements: no whole-byte vector of 8, 16 or 32 divides them */
+    refused("kernel k(X: i4[66], Y: i4[66]) grid(1) threads(32) "
             "{ cta copy(Y, X); }",
             split, 2);
     refused("kernel k(X: i4[3, 64], Y: i4[3, 64]) grid(1) threads(32) {\n"
@@ -226,8 +227,8 @@ static void granularity_rows(void)
             "register r: i4[1, 32] layout S[(1, 16, 2):(0, 1@tx, 1)];\n"
             "cta copy(r, X[1:+1, 0:32]);\ncta copy(Y[1:+1, 0:32], r); }",
             odd, 1);
-    refused("kernel k(X: i4[64]) grid(1) threads(32) {\n"
-            "shared s: i4[64];\ncta copy(s, X); }",
+    refused("kernel k(X: i4[66]) grid(1) threads(32) {\n"
+            "shared s: i4[66];\ncta copy(s, X); }",
             shared, 1);
     refused("kernel k(A: i4[8], B: i4[8]) grid(1) threads(1) "
             "{ thread add(B, A, A); }",

@@ -122,15 +122,16 @@ static int i4_operand(const axe_program *p, const ax_stmt *s)
     return -1;
 }
 
-/* Packed i4 copies run element by element (thread_loop, split): no
- * vector, staged or DMA copy of them yet. */
+/* Packed i4 copies run element by element (thread_loop, split) or in
+ * whole-byte vectors (vector): no staged or DMA copy of them yet. */
 static axe_status no_i4(const axe_program *p, const ax_stmt *s, axe_diag *why)
 {
     int i = i4_operand(p, s);
     if (i >= 0)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                          "'%s' is packed i4: its copies run element by "
-                         "element (thread_loop, split)",
+                         "element (thread_loop, split) or in whole-byte "
+                         "vectors (vector)",
                          p->tensors[s->args[i].tensor].name);
     return AXE_OK;
 }
@@ -139,13 +140,17 @@ static axe_status vector(axe_program *p, ax_stmt *s, ax_plan *plan,
                          axe_diag *why, bool commit)
 {
     axe_diag w1, w2;
-    AXE_TRY(no_i4(p, s, why));
-    if (p->core) /* a core kernel's copy.vector: the vector engine */
+    if (p->core) { /* a core kernel's copy.vector: the vector engine */
+        AXE_TRY(no_i4(p, s, why));
         return axe__copy_vector_engine(p, s, plan, why, commit);
+    }
     if (axe__sched_thread_loop(p, s, plan, &w1) != AXE_OK &&
         axe__sched_split(p, s, plan, &w2) != AXE_OK)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                          "no scalar plan to vectorize (%s)", w1.message);
+    /* No i4 byte check: an i4 vector is w = 8, 16 or 32 consecutive
+     * elements from a multiple of w in the destination (compiler_plan_vec.c),
+     * so each access stores whole bytes that no other access touches. */
     return axe__plan_vectorize(p, s, plan, why);
 }
 

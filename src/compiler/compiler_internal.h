@@ -1082,6 +1082,12 @@ static inline int64_t axe__dtype_entries(axe_dtype t, int64_t n)
 {
     return t == AXE_DTYPE_I4 ? n / 2 + n % 2 : n;
 }
+/* The bytes of a vector access of "n" elements of "t" (n even for
+ * packed i4: whole bytes, docs/compiler.md "Packed i4"). */
+static inline int64_t axe__dtype_vec_bytes(axe_dtype t, int64_t n)
+{
+    return t == AXE_DTYPE_I4 ? n / 2 : n * axe_dtype_size(t);
+}
 /* Narrow float helpers (compiler_half.c): f16, bf16, e4m3 and e5m2 are
  * stored as bit patterns and computed in float ("is_half" covers all four,
  * "is_fp8" the 8-bit ones); generated loads and stores wrap the element in

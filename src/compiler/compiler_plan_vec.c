@@ -5,7 +5,9 @@
  * the destination's per-thread layouts (CuTe layouts over the loop digits,
  * innermost first) is a multiple of w, w * elem_size is 4, 8 or 16 bytes
  * (and w >= 2), and every other stride and the base offsets of both
- * operands are multiples of w (so each access is w-aligned).
+ * operands are multiples of w (so each access is w-aligned). A packed
+ * i4 copy moves w = 8, 16 or 32 elements: 4, 8 or 16 whole bytes from an
+ * even element address (docs/compiler.md, "Packed i4").
  *
  * A masked operand keeps the vector: the emitted C tests each chunk at
  * run time (its w elements inside the tensor in every masked dimension:
@@ -130,6 +132,22 @@ static axe_status swizzle_refusal(const axe_program *p, const ax_stmt *s, int i,
                      run == 1 ? "" : "s", (long long)(run < v ? run : v));
 }
 
+/* Why a packed i4 copy gets no vector: its accesses must be whole
+ * 4, 8 or 16-byte words (8, 16 or 32 elements from an element address
+ * that is a multiple of the width). */
+static axe_status i4_refusal(const axe_program *p, const ax_stmt *s, int64_t v,
+                             axe_diag *why)
+{
+    return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                     "'%s' is packed i4: a vector access moves 8, 16 or 32 "
+                     "elements (4, 8 or 16 whole bytes) from an element "
+                     "address that is a multiple of the width in both "
+                     "operands, but max_common_vector is %lld and no such "
+                     "width divides it, the innermost loop and every "
+                     "other stride and base",
+                     p->tensors[s->args[0].tensor].name, (long long)v);
+}
+
 /* The widest access of w elements (w * es at most 16 bytes) that
  * divides max_common_vector "v" and the innermost loop, is aligned, and,
  * with "swz", lies inside the aligned runs that each operand's swizzle
@@ -137,8 +155,12 @@ static axe_status swizzle_refusal(const axe_program *p, const ax_stmt *s, int i,
 static int64_t vector_width(const axe_program *p, const ax_stmt *s,
                             const ax_plan *plan, int kin, int64_t v, bool swz)
 {
-    int64_t w, es = axe_dtype_size(p->tensors[s->args[0].tensor].dtype);
-    for (w = 16 / es; w >= 2; w /= 2) {
+    axe_dtype d = p->tensors[s->args[0].tensor].dtype;
+    int64_t w, es = axe_dtype_size(d);
+    /* packed i4: 32, 16 or 8 elements (16, 8 or 4 whole bytes) */
+    for (w = d == AXE_DTYPE_I4 ? 32 : 16 / es; w >= 2; w /= 2) {
+        if (d == AXE_DTYPE_I4 && w < 8)
+            break;
         if (v % w != 0 || plan->loops[kin].extent % w != 0 ||
             plan->loops[kin].stride[0] != 1 || plan->loops[kin].stride[1] != 1)
             continue;
@@ -176,6 +198,8 @@ axe_status axe__plan_vectorize(const axe_program *p, const ax_stmt *s,
         plan->total /= w;
         return AXE_OK;
     }
+    if (p->tensors[s->args[0].tensor].dtype == AXE_DTYPE_I4)
+        return i4_refusal(p, s, v, why); /* no swizzled i4 (sema) */
     if (v < 2)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                          "max_common_vector of the per-thread layouts is %lld",

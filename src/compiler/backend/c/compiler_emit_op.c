@@ -178,12 +178,17 @@ static void element_acc(ax_text *t, const axe_program *p, const ax_stmt *s,
                         int i, const char *name, ax_access acc, const char *vt)
 {
     const ax_tensor *tn = &p->tensors[s->args[i].tensor];
-    if (tn->dtype == AXE_DTYPE_I4 && name == NULL && acc == AX_ACC_LD) {
+    bool i4 = tn->dtype == AXE_DTYPE_I4 && name == NULL;
+    if (i4 && acc == AX_ACC_LD && vt == NULL) {
         i4_element(t, p, s, i, false);
         return;
     }
     axe__emit_access_open(t, p, tn, name, acc, vt);
+    if (i4) /* a whole-byte vector from an even element address */
+        axe__text_put(t, "(");
     element_addr(t, p, s, i);
+    if (i4)
+        axe__text_put(t, ") / 2L");
     axe__emit_access_close(t, p, tn, name, s->line);
 }
 
@@ -743,7 +748,7 @@ static const char *vector_type(const axe_program *p, const ax_stmt *s)
 {
     const ax_backend *b = axe__backend_of(p);
     int64_t bytes =
-        s->plan->vec * axe_dtype_size(p->tensors[s->args[0].tensor].dtype);
+        axe__dtype_vec_bytes(p->tensors[s->args[0].tensor].dtype, s->plan->vec);
     if (b->vec_type == NULL)
         return NULL;
     return bytes == 4    ? b->vec_type[0]
@@ -753,28 +758,29 @@ static const char *vector_type(const axe_program *p, const ax_stmt *s)
 }
 
 /* Operand "i" (0: the destination) of a vector copy in type "vt":
- * `*(VT *)&ELEMENT`, or AXE_STV / AXE_LDV where accesses use macros. */
+ * `*(VT *)&ELEMENT`, or AXE_STV / AXE_LDV where accesses use macros
+ * (packed i4: the byte of the chunk's first, even, element). */
 static void vector_operand(ax_text *t, const axe_program *p, const ax_stmt *s,
                            int i, const char *vt)
 {
     const ax_tensor *tn = &p->tensors[s->args[i].tensor];
-    if (macro_access(p, tn, NULL)) {
-        element_acc(t, p, s, i, NULL, i == 0 ? AX_ACC_ST : AX_ACC_LD, vt);
-        return;
-    }
-    axe__text_put(t, "*(%s%s *)&", i == 0 ? "" : "const ", vt);
-    element(t, p, s, i);
+    if (!macro_access(p, tn, NULL))
+        axe__text_put(t, "*(%s%s *)&", i == 0 ? "" : "const ", vt);
+    element_acc(t, p, s, i, NULL, i == 0 ? AX_ACC_ST : AX_ACC_LD, vt);
 }
 
 /* One vector access of a copy: vec elements of the innermost loop, in
  * the backend's vector type or by memcpy. */
 static void vector_copy(ax_text *t, const axe_program *p, const ax_stmt *s)
 {
-    const char *ct = axe__dtype_ctype(p->tensors[s->args[0].tensor].dtype);
+    axe_dtype d = p->tensors[s->args[0].tensor].dtype;
+    const char *ct = axe__dtype_ctype(d);
+    const char *what = d == AXE_DTYPE_I4 ? "i4" : ct; /* the comments' */
     const char *const *async = axe__backend_of(p)->async_copy;
     int64_t bytes =
-        s->plan->vec * axe_dtype_size(p->tensors[s->args[0].tensor].dtype);
+        axe__dtype_vec_bytes(p->tensors[s->args[0].tensor].dtype, s->plan->vec);
     const char *vt = vector_type(p, s);
+    int64_t ents = axe__dtype_entries(d, s->plan->vec);
     char n[24];
     if (s->async_copy && async != NULL) {
         /* raw addresses (AXE_AT): the copy's function records its accesses */
@@ -782,23 +788,24 @@ static void vector_copy(ax_text *t, const axe_program *p, const ax_stmt *s)
         element_acc(t, p, s, 0, NULL, AX_ACC_AT, NULL);
         axe__text_put(t, ", ");
         element_acc(t, p, s, 1, NULL, AX_ACC_AT, NULL);
-        axe__text_put(t, "); /* %lld x %s */\n", (long long)s->plan->vec, ct);
+        axe__text_put(t, "); /* %lld x %s */\n", (long long)s->plan->vec, what);
         return;
     }
     if (vt != NULL) {
         vector_operand(t, p, s, 0, vt);
         axe__text_put(t, " = ");
         vector_operand(t, p, s, 1, vt);
-        axe__text_put(t, "; /* %lld x %s */\n", (long long)s->plan->vec, ct);
+        axe__text_put(t, "; /* %lld x %s */\n", (long long)s->plan->vec, what);
         return;
     }
-    /* every element of the chunk recorded (AXE_STN / AXE_LDN) */
-    (void)snprintf(n, sizeof n, "%lld", (long long)s->plan->vec);
+    /* every entry of the chunk recorded (AXE_STN / AXE_LDN): its elements,
+     * or its bytes of packed i4 */
+    (void)snprintf(n, sizeof n, "%lld", (long long)ents);
     axe__text_put(t, "memcpy(");
     element_acc(t, p, s, 0, NULL, AX_ACC_STN, n);
     axe__text_put(t, ", ");
     element_acc(t, p, s, 1, NULL, AX_ACC_LDN, n);
-    axe__text_put(t, ", %lld * sizeof(%s));\n", (long long)s->plan->vec, ct);
+    axe__text_put(t, ", %lld * sizeof(%s));\n", (long long)ents, ct);
 }
 
 static void body(ax_text *t, const axe_program *p, const ax_stmt *s, int ind);

@@ -366,7 +366,7 @@ static int64_t vector_bytes(const axe_program *p, const ax_stmt *s, int ti)
                     s->plan->vec > 1 && i < s->nargs;
              i++)
             if (s->args[i].tensor == ti) {
-                b = s->plan->vec * axe_dtype_size(p->tensors[ti].dtype);
+                b = axe__dtype_vec_bytes(p->tensors[ti].dtype, s->plan->vec);
                 w = b > w ? b : w;
             }
         b = vector_bytes(p, s->body, ti);

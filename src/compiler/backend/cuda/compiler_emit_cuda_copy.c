@@ -54,7 +54,8 @@ bool axe__cuda_async_copy(const axe_program *p, const ax_stmt *s)
             p->tensors[s->args[1].tensor].dtype ||
         !plain_operand(&s->args[0]) || !plain_operand(&s->args[1]))
         return false;
-    bytes = s->plan->vec * axe_dtype_size(p->tensors[s->args[0].tensor].dtype);
+    bytes =
+        axe__dtype_vec_bytes(p->tensors[s->args[0].tensor].dtype, s->plan->vec);
     return bytes == 4 || bytes == 8 || bytes == 16;
 }
 
@@ -148,7 +149,7 @@ void axe__cuda_async_wrappers(ax_text *t, const char *body)
 void axe__cuda_explain_async(ax_text *t, const axe_program *p, const ax_stmt *s)
 {
     int64_t bytes =
-        s->plan->vec * axe_dtype_size(p->tensors[s->args[0].tensor].dtype);
+        axe__dtype_vec_bytes(p->tensors[s->args[0].tensor].dtype, s->plan->vec);
     axe__text_put(t,
                   "cp.async.%s.shared.global, %lld bytes per access "
                   "(global to shared: no registers), cp.async.commit_group "

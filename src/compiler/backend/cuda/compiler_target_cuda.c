@@ -139,8 +139,8 @@ static void explain(ax_text *t, const axe_program *p, const ax_stmt *s)
         return;
     }
     if (s->plan != NULL && s->plan->vec > 1) {
-        bytes =
-            s->plan->vec * axe_dtype_size(p->tensors[s->args[0].tensor].dtype);
+        bytes = axe__dtype_vec_bytes(p->tensors[s->args[0].tensor].dtype,
+                                     s->plan->vec);
         axe__text_put(t,
                       "%lld-byte vector loads and stores (%s: %s for "
                       "global memory)\n",
