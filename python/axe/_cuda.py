@@ -237,7 +237,7 @@ class Runtime:
 #: __cuda_array_interface__ typestr without its byte order).
 DEVICE_KINDS = {"f16": ("f2", "u2"), "bf16": ("u2",), "f32": ("f4",),
                 "f64": ("f8",), "i8": ("i1",), "i32": ("i4",),
-                "e4m3": ("u1",), "e5m2": ("u1",)}
+                "e4m3": ("u1",), "e5m2": ("u1",), "i4": ("u1",)}
 
 
 def device_array(obj: Any, what: str) -> Dict[str, Any]:

@@ -412,6 +412,7 @@ _PROTOS = {
     "axe_race_text": (c_size_t, [P(Race), c_char_p, c_size_t]),
     "axe_dtype_name": (c_char_p, [c_int]),
     "axe_dtype_size": (c_int, [c_int]),
+    "axe_dtype_storage": (c_int64, [c_int, c_int64]),
     "axe_e4m3_to_float": (ctypes.c_float, [c_uint8]),
     "axe_e5m2_to_float": (ctypes.c_float, [c_uint8]),
     "axe_dtype_tolerance": (c_int, [c_int, P(ctypes.c_double),

@@ -32,7 +32,8 @@ import threading
 from typing import (Any, Dict, List, NamedTuple, Optional, Sequence, Tuple,
                     Union)
 
-from . import _cache, _cuda, _lib, _trn
+from . import _cache, _cuda, _i4, _lib, _trn
+from ._i4 import pack_i4, unpack_i4
 from ._lib import AxeError, Diag, KernelOptions, KernelTensor, lib
 
 #: The most work (``axe_program_work``) a ``check=True`` call accepts, as
@@ -46,10 +47,11 @@ MISMATCHES_LISTED = 10
 
 # The array element a dtype takes: struct format letters of the element
 # kinds accepted ('e' float16, 'H' uint16 bit patterns, ...), and the
-# format that decodes the buffer for the check.
+# format that decodes the buffer for the check. An i4 tensor takes its
+# packed bytes (two elements per byte: pack_i4, unpack_i4).
 _ACCEPTED = {"f16": ("e", "H"), "bf16": ("H",), "f32": ("f",),
              "f64": ("d",), "i8": ("b",), "i32": ("i",), "e4m3": ("B",),
-             "e5m2": ("B",)}
+             "e5m2": ("B",), "i4": ("B",)}
 _KINDS = {"e": "float16", "f": "float32", "d": "float64", "b": "int8",
           "i": "int32", "B": "uint8", "H": "uint16", "?": "bool"}
 
@@ -339,6 +341,13 @@ def _as_buffer(obj: Any, what: str) -> memoryview:
 
 def _want_text(t: Tensor) -> str:
     """What tensor "t" takes, in words."""
+    if t.dtype == "i4":
+        n = _i4.storage(t.elems)
+        shape = _i4.packed_shape(t.shape) if t.row_major else (n,)
+        alt = f" or a 1-D buffer of {n} bytes" if len(shape) != 1 else ""
+        return (f"a C-contiguous uint8 array of shape {shape} holding the "
+                f"{t.elems} elements packed two per byte (axe.kernel."
+                f"pack_i4){alt}")
     kinds = " or ".join(_KINDS[k] + (" (bit patterns)" if k in "HB" else "")
                         for k in _ACCEPTED[t.dtype])
     if t.row_major:
@@ -355,7 +364,11 @@ def _check_buffer(mv: memoryview, t: Tensor, what: str) -> None:
         raise AxeError("UNSUPPORTED", f"{what}: Python does not pass "
                        f"{t.dtype} tensors yet")
     shape = tuple(mv.shape or ())
-    ok_shape = shape == (t.elems,) or (t.row_major and shape == t.shape)
+    if t.dtype == "i4":  # packed: the bytes, or the rows' bytes
+        ok_shape = shape == (_i4.storage(t.elems),) or (
+            t.row_major and shape == _i4.packed_shape(t.shape))
+    else:
+        ok_shape = shape == (t.elems,) or (t.row_major and shape == t.shape)
     kind = _format_kind(mv.format)
     ok_kind = (kind in _ACCEPTED[t.dtype] and
                mv.itemsize == struct.calcsize(kind))
@@ -382,8 +395,11 @@ def _fp8_table(dtype: str) -> List[float]:
     return _FP8[dtype]
 
 
-def _decode(dtype: str, raw: bytes) -> Sequence[float]:
-    """The values of a buffer of "dtype" elements, as Python numbers."""
+def _decode(dtype: str, raw: bytes, n: int) -> Sequence[float]:
+    """The values of a buffer of "n" "dtype" elements, as Python
+    numbers."""
+    if dtype == "i4":
+        return _i4.decode(raw, n)
     if dtype in ("e4m3", "e5m2"):
         table = _fp8_table(dtype)
         return [table[b] for b in raw]
@@ -438,7 +454,8 @@ class _Compare:
         _lib.check(lib.axe_dtype_tolerance(_DTYPE_CODES[t.dtype],
                                            ctypes.byref(atol),
                                            ctypes.byref(rtol)), "tolerance")
-        g_vals, w_vals = _decode(t.dtype, got), _decode(t.dtype, want)
+        g_vals = _decode(t.dtype, got, t.elems)
+        w_vals = _decode(t.dtype, want, t.elems)
         scale = max((abs(w) for w in w_vals if math.isfinite(w)),
                     default=0.0)
         bad = 0
@@ -463,6 +480,13 @@ class _Compare:
 
 #: dtype name -> the library's axe_dtype, for the dtypes seen so far.
 _DTYPE_CODES: Dict[str, int] = {}
+
+
+def _storage(t: Tensor) -> int:
+    """Bytes of tensor "t"'s buffer (axe_dtype_storage: i4 packs two
+    elements per byte)."""
+    n: int = lib.axe_dtype_storage(_DTYPE_CODES[t.dtype], t.elems)
+    return n
 
 
 def _dtype_name(code: int) -> str:
@@ -780,8 +804,12 @@ class CudaKernel(Kernel):
             for t, obj in zip(tensors, objs):
                 what = f"kernel {self.name}: argument {t.name}"
                 cai = _cuda.device_array(obj, what)
+                packed = t.dtype == "i4"  # a uint8 array of its bytes
                 ptrs.append(_cuda.check_device(
-                    cai, t.dtype, t.shape, t.elems, t.written, t.row_major,
+                    cai, t.dtype,
+                    _i4.packed_shape(t.shape) if packed else t.shape,
+                    _storage(t) if packed else t.elems, t.written,
+                    t.row_major,
                     _want_text(t).replace("C-contiguous ",
                                           "C-contiguous device "), what))
             return self._device(tensors, ptrs, scalars,
@@ -826,8 +854,7 @@ class CudaKernel(Kernel):
         of every argument before it, the outputs after a synchronize, the
         reference and the comparison."""
         rt = self._rt
-        sizes = [t.elems * lib.axe_dtype_size(_DTYPE_CODES[t.dtype])
-                 for t in tensors]
+        sizes = [_storage(t) for t in tensors]
         ref: List[bytearray] = []
         if check:
             work = lib.axe_program_work(self._prog)

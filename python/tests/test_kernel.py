@@ -524,8 +524,8 @@ def test_tensors_at_runtime_scalars():
 
 def random_array(t, g):
     """Random elements for tensor "t" as axe run fills them (floats in
-    [-1, 1), i8 in [-50, 50], i32 in [-100, 100]; fp8 patterns of
-    magnitude below 2)."""
+    [-1, 1), i8 in [-50, 50], i32 in [-100, 100], i4 in [-8, 7] packed;
+    fp8 patterns of magnitude below 2)."""
     shape = t.shape if t.row_major else (t.elems,)
     u = g.uniform(-1, 1, shape)
     floats = {"f32": np.float32, "f64": np.float64, "f16": np.float16}
@@ -537,6 +537,8 @@ def random_array(t, g):
         return g.integers(-50, 51, shape).astype(np.int8)
     if t.dtype == "i32":
         return g.integers(-100, 101, shape).astype(np.int32)
+    if t.dtype == "i4":
+        return axe.kernel.pack_i4(g.integers(-8, 8, shape).astype(np.int8))
     assert t.dtype in ("e4m3", "e5m2"), t.dtype
     return (g.integers(0, 0x40, shape) |
             (g.integers(0, 2, shape) << 7)).astype(np.uint8)
@@ -557,15 +559,6 @@ def test_every_example_passes_its_check(name):
     k = axe.kernel.compile(os.path.join(EXAMPLES, name))
     scalars = {s: 37 for s in k.scalars}
     g = rng(11)
-    packed = [t.name for t in k.tensors if t.dtype == "i4"]
-    if packed:  # docs/python.md: Python does not pass packed i4 yet
-        args = [np.zeros(1, np.uint8) if t.dtype == "i4" else
-                random_array(t, g) for t in k.tensors_at(**scalars)]
-        with pytest.raises(axe.AxeError, match=r"UNSUPPORTED: .*"
-                           f"argument {packed[0]}: Python does not pass i4 "
-                           r"tensors yet"):
-            k(*args, **scalars)
-        return
     args = []
     for t in k.tensors_at(**scalars):
         if (name, t.name) in INDEX_RANGES:

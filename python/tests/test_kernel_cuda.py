@@ -221,6 +221,25 @@ def test_gpu_build_and_its_argument_errors():
 
 @nvcc_needed
 @pytest.mark.skipif(HAS_GPU, reason="a GPU is here: the launch would run")
+def test_gpu_i4_takes_its_packed_bytes():
+    """An i4 tensor on the device is a uint8 array of its packed bytes
+    (rows of whole bytes, or 1-D): accepted up to the launch."""
+    k = K.compile(source("tests", "kernels", "i4_cta.axe"), target="cuda",
+                  R=2, C=10)
+    args = [Device((2, 5), "|u1", ptr=256), Device((2, 10), "<f2", ptr=512),
+            Device((2, 10), "<i4", ptr=768), Device((10,), "|u1", ptr=1024),
+            Device((2, 5), "|u1", ptr=1280)]
+    with pytest.raises(axe.AxeError, match="no usable GPU here"):
+        k(*args)
+    args[0] = Device((2, 10), "|u1", ptr=256)
+    with pytest.raises(TypeError, match=r"argument X: it takes a "
+                       r"C-contiguous device uint8 array of shape \(2, 5\) "
+                       r"holding the 20 elements packed two per byte"):
+        k(*args)
+
+
+@nvcc_needed
+@pytest.mark.skipif(HAS_GPU, reason="a GPU is here: the launch would run")
 def test_gpu_launch_without_a_gpu_is_explained():
     k = K.compile(SCALE, target="cuda")
     with pytest.raises(axe.AxeError, match="CUDA: kernel scale: "
