@@ -21,7 +21,7 @@ expect() {
     local code=$1 loc=$2 pat=$3
     cat >"$tmp/k.axe"
     # shellcheck disable=SC2086
-    (cd "$tmp" && "$AXE" compile k.axe ${XARGS:-} >"$tmp/out" 2>"$tmp/err")
+    (cd "$tmp" && timeout 60 "$AXE" compile k.axe ${XARGS:-} >"$tmp/out" 2>"$tmp/err")
     local rc=$?
     if [ $rc -eq "$code" ] && [ "$(wc -l <"$tmp/err")" = 3 ] &&
         head -1 "$tmp/err" | grep -qE -- "^axe: k\.axe:$loc: [a-z ]+: .*$pat" &&
@@ -1288,6 +1288,47 @@ scope_refused "$SRC/examples/kernels/gemm_mma.axe" mpi \
     "error: kernel 'gemm_mma' declares no mesh: the mpi target runs a program with a device mesh"
 scope_refused "$SRC/examples/kernels/gemm_mma.axe" trn-sim \
     "error: kernel 'gemm_mma' is not a core kernel: the trn-sim target runs"
+
+# Found by tests/compiler_fuzz.sh (each row once a hang, a crash or UB).
+# A huge 'layout auto' register tile: the copy anchor's search skips the
+# thread counts whose share passes a thread's registers (it counted runs
+# up to 2^29 before), and the refusal copies the search's reason before
+# formatting around it (it was formatted into itself: overlapping
+# snprintf, a garbled message).
+expect 1 3:14 "layout synthesis: no coalesced layout of 'o' for its anchor copy#1: no thread count dividing the cta's 128 threads deals the 68719476736 elements over the tensor's shape within a thread's 1020 bytes of registers$" <<<'kernel k(O: f32[2147483648, 32]) grid(1) threads(128)
+{
+    register o: f32[2147483648, 32] layout auto;
+    cta fill(o, 0);
+    cta copy(O, o);
+}'
+# A register layout whose memory iters overlap: two of a thread's
+# elements in one register (the reference kept them apart, the generated
+# C did not: `axe run --check` failed without a race). By count (8
+# elements, span 7) and, where the count fits the span, by brute force;
+# (3,2):(2,3), injective out of stride order, is accepted.
+expect 1 2:14 "register layout of 'c' gives a thread 8 elements in 7 registers: two elements would share one register$" <<<'kernel k(A: f32[16, 16], C: f32[16, 16]) grid(1) threads(32) {
+    register c: f32[16, 16] layout S[(2, 8, 2, 4, 2):(2, 4@laneid, 3, 1@laneid, 1)];
+    warp copy(c, A);
+    warp copy(C, c);
+}'
+expect 1 2:14 "register layout of 'r' puts two elements of a thread in register 0: its memory iters overlap \\(replicate with R\\[...\\] instead\\)$" <<<'kernel k(X: f32[2, 2], Y: f32[2, 2]) grid(1) threads(1) {
+    register r: f32[2, 2] layout S[(2, 2):(0, 3)];
+    thread copy(r, X);
+    thread copy(Y, r);
+}'
+cat >"$tmp/inj.axe" <<'AXE'
+kernel k(X: f32[3, 2], Y: f32[3, 2]) grid(1) threads(1) {
+    register r: f32[3, 2] layout S[(3, 2):(2, 3)];
+    thread copy(r, X);
+    thread copy(Y, r);
+}
+AXE
+if timeout 120 "$AXE" run "$tmp/inj.axe" --check 2>&1 | grep -q '^check passed: max_abs_err 0,'; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1))
+    echo "FAIL: the injective register layout S[(3, 2):(2, 3)] is not accepted and exact"
+fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -361,6 +361,49 @@ static axe_status check_resources(const axe_program *p, axe_diag *diag)
     return AXE_OK;
 }
 
+/* A register tensor's memory iters give each of a thread's elements a
+ * register of its own (elements at one register would be one value in
+ * the generated code and two in the reference). Brute force over the
+ * thread's elements, after check_resources bounded the span. */
+static axe_status check_registers_injective(const ax_tensor *t, axe_diag *diag)
+{
+    static const int64_t cap = 2 * AX_MAX_REGISTER_BYTES; /* i4 elements */
+    bool seen[2 * AX_MAX_REGISTER_BYTES] = {false};
+    const axe_layout *l = &t->layout;
+    int64_t coord[AXE_LAYOUT_MAX_SHARD] = {0}, off = 0, count = 1;
+    int m[AXE_LAYOUT_MAX_SHARD], nm = 0, i;
+    for (i = 0; i < l->nshard; i++)
+        if (axe__iter_rank_stride(&l->shard[i]) == 0 && l->shard[i].extent > 1)
+            m[nm++] = i, count *= l->shard[i].extent;
+    if (t->span > cap) /* refused by check_resources already */
+        return AXE_OK;
+    if (count > t->span) /* pigeonhole: some share */
+        return axe__fail(diag, AXE_ERR_INVALID, t->off,
+                         "register layout of '%s' gives a thread %lld "
+                         "elements in %lld registers: two elements would "
+                         "share one register",
+                         t->name, (long long)count, (long long)t->span);
+    for (;;) {
+        if (seen[off])
+            return axe__fail(diag, AXE_ERR_INVALID, t->off,
+                             "register layout of '%s' puts two elements of a "
+                             "thread in register %lld: its memory iters "
+                             "overlap (replicate with R[...] instead)",
+                             t->name, (long long)off);
+        seen[off] = true;
+        for (i = nm - 1; i >= 0; i--) { /* the next coordinate */
+            const axe_iter *it = &l->shard[m[i]];
+            off += it->stride;
+            if (++coord[i] < it->extent)
+                break;
+            off -= it->stride * it->extent;
+            coord[i] = 0;
+        }
+        if (i < 0)
+            return AXE_OK;
+    }
+}
+
 /* Check every tensor, then every statement (compiler_sema_ops.c). */
 axe_status axe__program_check(axe_program *p, axe_diag *diag)
 {
@@ -368,6 +411,9 @@ axe_status axe__program_check(axe_program *p, axe_diag *diag)
     for (i = 0; i < p->ntensors; i++)
         AXE_TRY(check_tensor(p, &p->tensors[i], diag));
     AXE_TRY(check_resources(p, diag));
+    for (i = 0; i < p->ntensors; i++)
+        if (p->tensors[i].mem == AX_MEM_REGISTER)
+            AXE_TRY(check_registers_injective(&p->tensors[i], diag));
     AXE_TRY(axe__sema_trn_resources(p, diag));
     AXE_TRY(axe__sema_devops(p, diag));
     return axe__sema_ops(p, diag);

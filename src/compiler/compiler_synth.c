@@ -408,15 +408,18 @@ static axe_status copy_anchor(sy_state *st, int i, int reg, axe_diag *diag)
     ax_tensor *t = &st->p->tensors[s->args[reg].tensor];
     ax_synth_choice ch;
     axe_layout l;
-    char label[48];
+    char label[48], why[AXE_DIAG_MESSAGE_MAX];
     axe_status rc =
         axe__synth_copy_anchor(st->p, s, reg, 1 - reg, &l, &ch, diag);
     axe__synth_label(st->p, i, label, sizeof label);
-    if (rc == AXE_ERR_UNSUPPORTED)
+    if (rc == AXE_ERR_UNSUPPORTED) { /* the reason, copied: not formatted
+                                        into itself */
+        (void)snprintf(why, sizeof why, "%s", diag->message);
         return axe__fail(diag, rc, t->off,
                          "layout synthesis: no coalesced layout of '%s' for "
                          "its anchor %s: %s",
-                         t->name, label, diag->message);
+                         t->name, label, why);
+    }
     AXE_TRY(rc);
     t->layout = l;
     ch.op = i;

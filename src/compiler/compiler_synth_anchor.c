@@ -213,8 +213,8 @@ static axe_status copy_setup(const axe_program *p, const ax_stmt *s, int reg,
                              int mem, sy_copy *c, axe_diag *diag)
 {
     const ax_tensor *t = &p->tensors[s->args[reg].tensor];
-    int64_t stride[AX_MAX_DIMS], shape[AX_MAX_DIMS];
-    int d, i;
+    int64_t stride[AX_MAX_DIMS], shape[AX_MAX_DIMS], i;
+    int d;
     memset(c, 0, sizeof *c);
     c->n = t->ndim;
     c->size = 1;
@@ -226,7 +226,7 @@ static axe_status copy_setup(const axe_program *p, const ax_stmt *s, int reg,
     c->vec = mem_strides(p, &s->args[mem], c->n, stride);
     if (!c->vec)
         for (d = c->n - 1, i = 1; d >= 0; d--)
-            stride[d] = i, i *= (int)c->shape[d];
+            stride[d] = i, i *= c->shape[d];
     fastest_first(stride, c->n, c->order);
     c->vec = c->vec && stride[c->order[0]] == 1;
     c->align = base_align(p, &s->args[mem], c->n, stride);
@@ -261,7 +261,9 @@ void axe__synth_keep(ax_synth_choice *ch, double cost, const char *text,
  * (halving), the run L from w up over the divisors of the size, w from 16
  * bytes down; the cheapest wins, the first on ties (more threads, shorter
  * runs). Cost: accesses issued by the scope instance,
- * size / (w tp) * T. */
+ * size / (w tp) * T. A thread count whose share of the elements passes
+ * a thread's registers has no leaf (copy_candidate): skipped, so the run
+ * loop stays within AX_MAX_REGISTER_BYTES steps. */
 static void copy_search(const sy_copy *c, ax_synth_choice *ch, sy_leaf *best,
                         bool *have)
 {
@@ -269,7 +271,9 @@ static void copy_search(const sy_copy *c, ax_synth_choice *ch, sy_leaf *best,
     sy_leaf f;
     int b;
     for (f.tp = c->threads; f.tp >= 1; f.tp = f.tp % 2 == 0 ? f.tp / 2 : 0)
-        for (f.run = 1; f.run <= c->size / f.tp; f.run++)
+        for (f.run = 1; f.run <= c->size / f.tp &&
+                        (c->size / f.tp) * c->es <= AX_MAX_REGISTER_BYTES;
+             f.run++)
             for (b = 0; b < 5; b++) {
                 char text[AX_SYNTH_TEXT];
                 axe_layout l;
