@@ -117,6 +117,7 @@ for tg in "${targets[@]}"; do
         exact_run i4_smem.axe -D C=6 --seed 3 $tg
         exact_run i4_vec.axe $tg
         exact_run i4_vec.axe -D R=2 -D C=136 --seed 9 $tg
+        exact_run i4_synth.axe $tg
     }
 done
 
@@ -151,6 +152,14 @@ if CC="$tmp/shortcc" "$AXE" run "$T/i4_vec.axe" --check >"$tmp/out" 2>&1 ||
     bad "i4_vec.axe with 15-byte vectors passes the check: $(head -c 300 "$tmp/out")"
 else
     ok
+fi
+# the bank model counts i4 in bits: axe synth records i4_synth's shared
+# accesses (recounted by brute force in tests/test_compiler_smem.c)
+"$AXE" synth "$T/i4_synth.axe" --json >"$tmp/synth.json" 2>&1
+if grep -qF '"accesses": [{"op": "copy#0", "tensor": "q", "ways_before": 1, "ways_after": 1}, {"op": "copy#1", "tensor": "q", "ways_before": 4, "ways_after": 4}]' "$tmp/synth.json"; then
+    ok
+else
+    bad "axe synth i4_synth.axe: $(head -c 400 "$tmp/synth.json")"
 fi
 # a row start that is not a multiple of 8 elements: no whole-byte vector
 if ! "$AXE" run "$T/i4_vec.axe" --check -D C=204 >"$tmp/out" 2>&1 &&

@@ -303,7 +303,7 @@ static void test_pick_ldmatrix(void)
     for (int64_t r = 0; r < 64; r += 16)
         for (int64_t c = 0; c < 64; c += 16)
             add_access(&t, 8, r, c, &ldm);
-    must(axe__swizzle_pick(t.addr, t.n, t.acc, t.nacc, 2, &sw, &before, &after,
+    must(axe__swizzle_pick(t.addr, t.n, t.acc, t.nacc, 16, &sw, &before, &after,
                            NULL));
     TL_CHECK(before.max == 8 && after.max == 1 && is_swizzle(&sw, 3, 3, 3),
              "f16 64x64 ldmatrix: ways %d -> %d with Swizzle<%d,%d,%d>",
@@ -325,7 +325,7 @@ static void test_pick_transpose(void)
         add_access(&t, 1, i, 0, &row);
         add_access(&t, 1, 0, i, &col);
     }
-    must(axe__swizzle_pick(t.addr, t.n, t.acc, t.nacc, 4, &sw, &before, &after,
+    must(axe__swizzle_pick(t.addr, t.n, t.acc, t.nacc, 32, &sw, &before, &after,
                            NULL));
     TL_CHECK(before.max == 32 && after.max == 1 && is_swizzle(&sw, 0, 5, 5),
              "f32 transpose: ways %d -> %d with Swizzle<%d,%d,%d>", before.max,
@@ -353,7 +353,7 @@ static void test_pick_bf16_columns(void)
         add_access(&t, 8, r, 0, &row_vectors);
     for (int64_t r = 0; r < 64; r += 8)
         add_access(&t, 8, r, 0, &trans);
-    must(axe__swizzle_pick(t.addr, t.n, t.acc, t.nacc, 2, &sw, &before, &after,
+    must(axe__swizzle_pick(t.addr, t.n, t.acc, t.nacc, 16, &sw, &before, &after,
                            NULL));
     TL_CHECK(before.max == 8 && after.max == 1 && sw.per_element == 3 &&
                  sw.len == 3,
@@ -363,7 +363,7 @@ static void test_pick_bf16_columns(void)
     for (int64_t r = 0; r < 64; r += 32)
         for (int64_t c = 0; c < 64; c++)
             add_access(&t, 1, r, c, &col);
-    must(axe__swizzle_pick(t.addr, t.n, t.acc, t.nacc, 2, &sw, &before, &after,
+    must(axe__swizzle_pick(t.addr, t.n, t.acc, t.nacc, 16, &sw, &before, &after,
                            NULL));
     TL_CHECK(before.max == 32 && after.max == 4 && sw.per_element >= 3,
              "bf16 column reads: ways %d -> %d with Swizzle<%d,%d,%d>",
@@ -372,12 +372,13 @@ static void test_pick_bf16_columns(void)
 }
 
 /* Brute-force (max, sum) ways of the accesses of "t" under CuTe
- * Sw<b,m,s> (b = 0: none), with "eb"-byte elements; -1 when a vector
+ * Sw<b,m,s> (b = 0: none), with "bits"-bit elements (a single packed i4
+ * reads its byte: width 1 at its address / 2); -1 when a vector
  * is longer than the runs of 2^m the swizzle keeps in order (a vector
  * must stay contiguous wherever the kernel places it, not only at the
  * addresses sampled here), when an accessed vector does not stay in
  * order, or the tensor's addresses are not closed. */
-static int64_t brute_pick_ways(const tile *t, int64_t eb, int b, int m, int s,
+static int64_t brute_pick_ways(const tile *t, int64_t bits, int b, int m, int s,
                                int *max)
 {
     int64_t sum = 0;
@@ -387,11 +388,12 @@ static int64_t brute_pick_ways(const tile *t, int64_t eb, int b, int m, int s,
         int wf, w;
         if (b > 0 && t->acc[i].vec > ((int64_t)1 << m))
             return -1;
-        a.width = (int)(t->acc[i].vec * eb);
+        a.width =
+            (int)(t->acc[i].vec * bits < 8 ? 1 : t->acc[i].vec * bits / 8);
         for (int l = 0; l < AX_WARP; l++) {
             int64_t e = t->acc[i].elem[l];
             a.active[l] = t->acc[i].active[l];
-            a.byte[l] = cute_swizzle(b, m, s, e) * eb;
+            a.byte[l] = cute_swizzle(b, m, s, e) * bits / 8;
             for (int64_t k = 1; b > 0 && a.active[l] && k < t->acc[i].vec; k++)
                 if (cute_swizzle(b, m, s, e + k) !=
                     cute_swizzle(b, m, s, e) + k)
@@ -409,17 +411,19 @@ static int64_t brute_pick_ways(const tile *t, int64_t eb, int b, int m, int s,
     return sum;
 }
 
-/* Random tiles (rows padded or not) and accesses: the choice is legal,
- * its counts are the brute force's, no candidate of the family does
- * strictly better, and none as good has fewer xor bits. */
+/* Random tiles (rows padded or not) and accesses of 4- (packed i4), 8-,
+ * 16-, 32- and 64-bit elements: the choice is legal, its counts are the
+ * brute force's, no candidate of the family does strictly better, and
+ * none as good has fewer xor bits (for i4 the family keeps whole bytes:
+ * M >= 1). */
 static void test_pick_brute(int rounds)
 {
-    static const int64_t ebs[4] = {1, 2, 4, 8};
+    static const int64_t ebs[5] = {4, 8, 16, 32, 64};
     for (int r = 0; r < rounds; r++) {
         tile t;
         axe_layout_swizzle sw;
         ax_ways before, after;
-        int64_t eb = ebs[tl_range(0, 3)], rows = (int64_t)1 << tl_range(1, 5);
+        int64_t eb = ebs[tl_range(0, 4)], rows = (int64_t)1 << tl_range(1, 5);
         int64_t cols = (int64_t)1 << tl_range(1, 6), bits = 0;
         int bmax, fewer = 0, strictly = 0;
         tile_init(&t, rows, cols,
@@ -427,7 +431,9 @@ static void test_pick_brute(int rounds)
         t.nacc = (int)tl_range(1, 6);
         for (int i = 0; i < t.nacc; i++) {
             int64_t vec = (int64_t)1 << tl_range(0, 2);
-            while (vec * eb > 16 || vec > cols)
+            if (eb == 4 && tl_range(0, 2) == 0) /* whole i4 bytes */
+                vec = (int64_t)1 << tl_range(3, 5);
+            while (vec * eb > 128 || vec > cols)
                 vec /= 2;
             lane_map m = {tl_range(1, 4),
                           tl_range(1, 32),
@@ -461,7 +467,7 @@ static void test_pick_brute(int rounds)
             bits++;
         bmax = (int)bits;
         for (int b = 1; b <= bmax; b++)
-            for (int m = 0; m + b <= bmax; m++)
+            for (int m = eb < 8 ? 1 : 0; m + b <= bmax; m++)
                 for (int s = b; m + b + s <= bmax; s++) {
                     int cm;
                     int64_t cs = brute_pick_ways(&t, eb, b, m, s, &cm);
@@ -978,7 +984,7 @@ static int64_t swizzled_addr(const axe_layout *l, int64_t x)
 /* The ways of access "a" under "l" by brute force: one access of vec
  * elements when they lie at consecutive addresses, else the worst of its
  * single elements. */
-static int brute_access(const axe_layout *l, int64_t eb,
+static int brute_access(const axe_layout *l, int64_t bits,
                         const ax_smem_access *a)
 {
     ax_warp_access w;
@@ -990,12 +996,13 @@ static int brute_access(const axe_layout *l, int64_t eb,
                              swizzled_addr(l, a->index[t]) + e;
     for (int64_t e = 0; e < (run ? 1 : a->vec); e++) {
         memset(&w, 0, sizeof w);
-        w.width = (int)((run ? a->vec : 1) * eb);
+        int64_t wb = (run ? a->vec : 1) * bits; /* a lone i4: its byte */
+        w.width = (int)(wb < 8 ? 1 : wb / 8);
         for (int t = 0; t < AX_WARP; t++) {
             w.active[t] = a->active[t];
             w.byte[t] =
                 a->active[t]
-                    ? eb * swizzled_addr(l, a->index[t] + e * a->vstride)
+                    ? bits * swizzled_addr(l, a->index[t] + e * a->vstride) / 8
                     : 0;
         }
         int v = brute_ways(&w, &wf);
@@ -1004,12 +1011,12 @@ static int brute_access(const axe_layout *l, int64_t eb,
     return worst;
 }
 
-/* Kernel "rel" with `layout auto` shared tensors: every (operator, shared
+/* Kernel "rel" with `layout auto` tensors: every (operator, shared
  * tensor) pair of its accesses has one record, whose ways before (row-major
  * for an auto tensor, the written layout unswizzled otherwise) and after
- * (the layout used) equal the brute-force counts, and after is 1 (no
- * extra way) for each of these classic kernels. */
-static void synth_records(const char *rel)
+ * (the layout used) equal the brute-force counts, and, with "one", after
+ * is 1 (no extra way) for each of these classic kernels. */
+static void synth_records(const char *rel, bool one)
 {
     axe_program *p = compile_file(rel);
     ax_smem_list l;
@@ -1025,7 +1032,7 @@ static void synth_records(const char *rel)
         const ax_smem_access *a = &l.a[k];
         const ax_tensor *t = &p->tensors[a->tensor];
         axe_layout before = t->layout;
-        int64_t eb = axe_dtype_size(t->dtype);
+        int64_t eb = axe_dtype_bit_width(t->dtype);
         int i = 0;
         if (t->autolayout)
             must(axe_layout_row_major(t->shape, t->ndim, &before));
@@ -1046,7 +1053,7 @@ static void synth_records(const char *rel)
         if (f == p->synth->accesses[i].ways_after)
             seen[i] |= 4;
         TL_CHECK(b <= p->synth->accesses[i].ways_before &&
-                     f <= p->synth->accesses[i].ways_after && f == 1,
+                     f <= p->synth->accesses[i].ways_after && (f == 1 || !one),
                  "%s: op %d on %s: brute force %d -> %d, record %lld -> %lld",
                  rel, a->op, t->name, b, f,
                  (long long)p->synth->accesses[i].ways_before,
@@ -1181,6 +1188,100 @@ static void tree_law(const char *rel)
     axe_program_free(p);
 }
 
+/* ---- packed i4 ------------------------------------------------------- */
+
+/* Hand-counted i4 accesses (4-bit elements; a lone i4 reads its byte):
+ * 32 consecutive nibbles are 16 bytes, 4 words: 1 way; one nibble per
+ * lane 64 elements (32 bytes, 8 words) apart: words 8 l, banks 0, 8,
+ * 16, 24: 8 ways; 16-byte vectors of 32 nibbles, lane l at element 32 l:
+ * 4 phases of 128 contiguous bytes: 1 way; the same at element 64 l: 2
+ * ways per phase. Each also against the brute force on the bytes. */
+static void test_i4_table(void)
+{
+    static const struct {
+        int64_t vec, step;
+        int ways;
+    } rows[] = {{1, 1, 1}, {1, 64, 8}, {32, 32, 1}, {32, 64, 2}, {8, 8, 1}};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        ax_tile_access a;
+        ax_warp_access w;
+        ax_ways got;
+        int wf;
+        a.vec = rows[i].vec;
+        w.width = rows[i].vec == 1 ? 1 : (int)(rows[i].vec / 2);
+        for (int l = 0; l < AX_WARP; l++) {
+            a.active[l] = w.active[l] = true;
+            a.elem[l] = rows[i].step * l;
+            w.byte[l] = rows[i].step * l / 2;
+        }
+        must(axe__tile_ways(&a, 1, 4, NULL, &got, NULL));
+        TL_CHECK(got.max == rows[i].ways && brute_ways(&w, &wf) == got.max,
+                 "i4 row %zu: %d ways, want %d (brute force %d)", i, got.max,
+                 rows[i].ways, brute_ways(&w, &wf));
+    }
+}
+
+/* Hexcute's packed shared layout of a 128 x 128 i4 tile, (k, n) ->
+ * ((8,2,8),(2,64)):((4,2,2048),(1,32)) (the paper's FP16xINT4 GEMM),
+ * written out. */
+static int64_t hexcute_i4(int64_t k, int64_t n)
+{
+    return k % 8 * 4 + k / 8 % 2 * 2 + k / 16 * 2048 + n % 2 + n / 2 * 32;
+}
+
+/* The layout against what it is for: a bijection onto 16384 nibbles;
+ * every 16-byte run (an ldmatrix row: 32 addresses from 32 j) holds one
+ * 16 x 2 block, and lane l's 32-bit word of it (word l % 4 = q) holds
+ * the m16n8k16 B fragment of the PTX ISA in the order of the lop3
+ * dequantization: nibbles e and e + 4 are (k, k + 1) at k = 16 kb + 2 q
+ * + 8 (e / 2 % 2), column n = 2 (j % 64) + e % 2 (two n8 atoms, N
+ * interleaved by 2); a warp's ldmatrix.x4 of 32 consecutive rows costs
+ * 1 way by the bank model, per-nibble loads of the same fragments from
+ * the row-major tile 4 ways. */
+static void test_hexcute_i4(void)
+{
+    static int64_t kof[16384], nof[16384];
+    static bool seen[16384];
+    bool bij = true, frag = true;
+    memset(seen, 0, sizeof seen);
+    for (int64_t k = 0; k < 128; k++)
+        for (int64_t n = 0; n < 128; n++) {
+            int64_t a = hexcute_i4(k, n);
+            bij = bij && a >= 0 && a < 16384 && !seen[a];
+            if (a >= 0 && a < 16384) {
+                seen[a] = true;
+                kof[a] = k;
+                nof[a] = n;
+            }
+        }
+    TL_CHECK(bij, "Hexcute's i4 layout is not a bijection onto 16384");
+    for (int64_t j = 0; bij && j < 512; j++)
+        for (int64_t q = 0; q < 4; q++)
+            for (int64_t e = 0; e < 4; e++) {
+                int64_t a = 32 * j + 8 * q + e;
+                int64_t k = 16 * (j / 64) + 2 * q + 8 * (e / 2 % 2);
+                int64_t n = 2 * (j % 64) + e % 2;
+                frag = frag && kof[a] == k && nof[a] == n &&
+                       kof[a + 4] == k + 1 && nof[a + 4] == n;
+            }
+    TL_CHECK(frag, "Hexcute's i4 words are not the m16n8k16 B fragments");
+    ax_tile_access x4, one;
+    ax_ways hx, rm;
+    x4.vec = 32;
+    one.vec = 1;
+    for (int l = 0; l < AX_WARP; l++) {
+        x4.active[l] = one.active[l] = true;
+        x4.elem[l] = 32 * l;                           /* rows j = l */
+        one.elem[l] = 2 * (l % 4) * 128 + 2 * (l / 4); /* (k, n) row-major */
+    }
+    must(axe__tile_ways(&x4, 1, 4, NULL, &hx, NULL));
+    must(axe__tile_ways(&one, 1, 4, NULL, &rm, NULL));
+    TL_CHECK(hx.max == 1 && rm.max == 4,
+             "Hexcute's ldmatrix.x4 %d ways (want 1), row-major per-nibble "
+             "%d (want 4)",
+             hx.max, rm.max);
+}
+
 static void test_tree_steps(void)
 {
     tree_law("tests/kernels/reduce_tree.axe");
@@ -1191,10 +1292,12 @@ static void test_tree_steps(void)
 
 static void test_synth_records(void)
 {
-    synth_records("examples/kernels/gemm_mma_auto.axe");
-    synth_records("examples/kernels/transpose_auto.axe");
-    synth_records("tests/kernels/smem_ldmatrix_f16.axe");
-    synth_records("tests/kernels/smem_trans_bf16.axe");
+    synth_records("examples/kernels/gemm_mma_auto.axe", true);
+    synth_records("examples/kernels/transpose_auto.axe", true);
+    synth_records("tests/kernels/smem_ldmatrix_f16.axe", true);
+    synth_records("tests/kernels/smem_trans_bf16.axe", true);
+    /* packed i4: 16-byte vector writes (1 way), column reads (4 ways) */
+    synth_records("tests/kernels/i4_synth.axe", false);
 }
 
 int main(void)
@@ -1208,6 +1311,8 @@ int main(void)
     test_pick_transpose();
     test_pick_bf16_columns();
     test_pick_brute(150);
+    test_i4_table();
+    test_hexcute_i4();
     test_align_paper();
     test_align_tv_table();
     test_align_laws(300);

@@ -93,35 +93,44 @@ static axe_status swizzled(const axe_layout_swizzle *sw, int64_t a,
 }
 
 /* The warp access of tile access "ta" under "sw": byte addresses of the
- * swizzled element addresses, vec * elem_bytes bytes per lane. */
-static axe_status to_bytes(const ax_tile_access *ta, int64_t elem_bytes,
+ * swizzled element addresses, vec * elem_bits / 8 bytes per lane. An
+ * access narrower than a byte (one packed i4) reads the byte holding it
+ * (width 1 at floor(bit address / 8)); a wider one must be whole bytes
+ * from a byte boundary. */
+static axe_status to_bytes(const ax_tile_access *ta, int64_t elem_bits,
                            const axe_layout_swizzle *sw, ax_warp_access *wa,
                            axe_diag *diag)
 {
-    int64_t width;
-    if (axe__mul(ta->vec, elem_bytes, &width) != AXE_OK || width > 16 ||
-        width < 1)
+    int64_t bits;
+    if (elem_bits < 1 || axe__mul(ta->vec, elem_bits, &bits) != AXE_OK ||
+        bits > 128 || bits < 1 || (bits > 8 && bits % 8 != 0))
         return axe__fail(diag, AXE_ERR_INVALID, -1,
-                         "an access of %lld elements of %lld bytes is not "
+                         "an access of %lld elements of %lld bits is not "
                          "a 1- to 16-byte shared-memory access",
-                         (long long)ta->vec, (long long)elem_bytes);
-    wa->width = (int)width;
+                         (long long)ta->vec, (long long)elem_bits);
+    wa->width = bits < 8 ? 1 : (int)(bits / 8);
     for (int t = 0; t < AX_WARP; t++) {
-        int64_t e = 0;
+        int64_t e = 0, at = 0;
         wa->active[t] = ta->active[t];
         wa->byte[t] = 0;
         if (ta->active[t])
             AXE_TRY(swizzled(sw, ta->elem[t], &e, diag));
-        if (ta->active[t] && axe__mul(e, elem_bytes, &wa->byte[t]) != AXE_OK)
+        if (ta->active[t] && axe__mul(e, elem_bits, &at) != AXE_OK)
             return axe__fail(diag, AXE_ERR_OVERFLOW, -1,
-                             "address %lld in bytes overflows",
+                             "address %lld in bits overflows",
                              (long long)ta->elem[t]);
+        if (ta->active[t] && bits >= 8 && at % 8 != 0)
+            return axe__fail(diag, AXE_ERR_INVALID, -1,
+                             "lane %d's access of %lld bytes starts at "
+                             "element %lld, inside a byte",
+                             t, (long long)(bits / 8), (long long)e);
+        wa->byte[t] = axe__floordiv(at, 8);
     }
     return AXE_OK;
 }
 
 /* The largest and summed ways of the accesses (compiler_smem.h). */
-axe_status axe__tile_ways(const ax_tile_access *acc, int n, int64_t elem_bytes,
+axe_status axe__tile_ways(const ax_tile_access *acc, int n, int64_t elem_bits,
                           const axe_layout_swizzle *sw, ax_ways *out,
                           axe_diag *diag)
 {
@@ -129,7 +138,7 @@ axe_status axe__tile_ways(const ax_tile_access *acc, int n, int64_t elem_bytes,
     for (int i = 0; i < n; i++) {
         ax_warp_access wa;
         ax_bank_count c;
-        AXE_TRY(to_bytes(&acc[i], elem_bytes, sw, &wa, diag));
+        AXE_TRY(to_bytes(&acc[i], elem_bits, sw, &wa, diag));
         AXE_TRY(axe__bank_count(&wa, &c, diag));
         w.max = c.ways > w.max ? c.ways : w.max;
         w.sum += c.ways;

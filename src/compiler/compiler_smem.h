@@ -53,14 +53,15 @@ typedef struct ax_tile_access {
     int64_t elem[AX_WARP];
 } ax_tile_access;
 
-/* The bank count of "n" accesses to a tensor of "elem_bytes"-byte
- * elements under swizzle "sw" (NULL: none): the largest ways ("max") and
- * their sum over the accesses ("sum"). */
+/* The bank count of "n" accesses to a tensor of "elem_bits"-bit elements
+ * (axe_dtype_bit_width: 4 for packed i4, whose single-element access
+ * reads its byte) under swizzle "sw" (NULL: none): the largest ways
+ * ("max") and their sum over the accesses ("sum"). */
 typedef struct ax_ways {
     int max;
     int64_t sum;
 } ax_ways;
-axe_status axe__tile_ways(const ax_tile_access *acc, int n, int64_t elem_bytes,
+axe_status axe__tile_ways(const ax_tile_access *acc, int n, int64_t elem_bits,
                           const axe_layout_swizzle *sw, ax_ways *out,
                           axe_diag *diag);
 
@@ -78,10 +79,12 @@ bool axe__swizzle_legal(const axe_layout_swizzle *sw, const int64_t *addr,
  * M + B + S at most the bits of the largest address) and no swizzle, the
  * one with the least max ways, then the least sum, then the fewest xor
  * bits B, then the least M, then S. "*sw" (present false: no swizzle
- * wins), and the counts before ("before", no swizzle) and after. */
+ * wins), and the counts before ("before", no swizzle) and after. For
+ * elements narrower than a byte ("elem_bits" < 8) M keeps whole bytes
+ * (2^M >= 8 / elem_bits). */
 axe_status axe__swizzle_pick(const int64_t *addr, int64_t n,
                              const ax_tile_access *acc, int nacc,
-                             int64_t elem_bytes, axe_layout_swizzle *sw,
+                             int64_t elem_bits, axe_layout_swizzle *sw,
                              ax_ways *before, ax_ways *after, axe_diag *diag);
 
 /* ---- the warp-wide accesses of a compiled program (compiler_smem_access.c)
@@ -159,13 +162,13 @@ typedef struct ax_smem_report {
 axe_status axe__smem_report(axe_program *p, ax_smem_report *out,
                             axe_diag *diag);
 
-/* The ways of access "a" to a tensor of "eb"-byte elements placed by the
+/* The ways of access "a" to a tensor of "bits"-bit elements placed by the
  * unswizzled "base" (its tile addresses) under swizzle "sw" (NULL: none):
  * one access of "vec" elements when they are consecutive there, else the
  * largest ways of its "vec" single-element accesses (what a layout that
  * breaks the vector costs: one instruction per element). */
 axe_status axe__smem_access_ways(const axe_layout *base,
-                                 const axe_layout_swizzle *sw, int64_t eb,
+                                 const axe_layout_swizzle *sw, int64_t bits,
                                  const ax_smem_access *a, int *ways,
                                  axe_diag *diag);
 

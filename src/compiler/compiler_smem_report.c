@@ -64,12 +64,12 @@ static bool place(const axe_layout *l, const ax_smem_access *a,
 }
 
 /* The ways of one placed access under "sw" (NULL: none). */
-static axe_status one_ways(const ax_tile_access *ta, int64_t eb,
+static axe_status one_ways(const ax_tile_access *ta, int64_t bits,
                            const axe_layout_swizzle *sw, int *ways,
                            axe_diag *diag)
 {
     ax_ways w;
-    AXE_TRY(axe__tile_ways(ta, 1, eb, sw, &w, diag));
+    AXE_TRY(axe__tile_ways(ta, 1, bits, sw, &w, diag));
     *ways = w.max;
     return AXE_OK;
 }
@@ -87,7 +87,7 @@ static ax_smem_ways *record(ax_smem_report *r, const ax_smem_access *a)
 static void keep_max(int *into, int v) { *into = v > *into ? v : *into; }
 
 /* The per-access ways of tensor "ti" under choice "c" (placed "ta"). */
-static axe_status access_ways(const ax_smem_list *l, int ti, int64_t eb,
+static axe_status access_ways(const ax_smem_list *l, int ti, int64_t bits,
                               const axe_layout_swizzle *own,
                               const ax_smem_choice *c, const ax_tile_access *ta,
                               ax_smem_report *r, axe_diag *diag)
@@ -103,12 +103,12 @@ static axe_status access_ways(const ax_smem_list *l, int ti, int64_t eb,
             w->compact = -1;
             continue;
         }
-        AXE_TRY(one_ways(&ta[na], eb, sw, &a, diag));
+        AXE_TRY(one_ways(&ta[na], bits, sw, &a, diag));
         if (c->compact) {
             if (w->compact >= 0)
                 keep_max(&w->compact, a);
         } else {
-            AXE_TRY(one_ways(&ta[na], eb, own, &b, diag));
+            AXE_TRY(one_ways(&ta[na], bits, own, &b, diag));
             keep_max(&w->before, b);
             keep_max(&w->after, a);
         }
@@ -125,7 +125,7 @@ static axe_status choose(axe_program *p, const ax_smem_list *l, int ti,
                          axe_diag *diag)
 {
     const ax_tensor *t = &p->tensors[ti];
-    int64_t eb = axe_dtype_size(t->dtype), *addr, n;
+    int64_t bits = axe_dtype_bit_width(t->dtype), *addr, n;
     ax_tile_access *ta = axe__arena_alloc(p->arena, (size_t)na * sizeof *ta);
     if (ta == NULL)
         return axe__fail(diag, AXE_ERR_NO_MEMORY, -1, "out of memory");
@@ -142,12 +142,12 @@ static axe_status choose(axe_program *p, const ax_smem_list *l, int ti,
                          t->name);
     if (c->ok) {
         AXE_TRY(tile_addrs(p, t, base, &addr, &n, diag));
-        AXE_TRY(axe__swizzle_pick(addr, n, ta, na, eb, &c->sw, &c->before,
+        AXE_TRY(axe__swizzle_pick(addr, n, ta, na, bits, &c->sw, &c->before,
                                   &c->after, diag));
         if (!c->compact)
-            AXE_TRY(axe__tile_ways(ta, na, eb, own, &c->before, diag));
+            AXE_TRY(axe__tile_ways(ta, na, bits, own, &c->before, diag));
     }
-    return access_ways(l, ti, eb, own, c, ta, r, diag);
+    return access_ways(l, ti, bits, own, c, ta, r, diag);
 }
 
 /* The row-major layout over "t"'s shape. */
@@ -205,14 +205,14 @@ axe_status axe__smem_report(axe_program *p, ax_smem_report *out, axe_diag *diag)
  * one vector access when its elements are consecutive there, else the
  * largest over its "vec" single-element accesses. */
 axe_status axe__smem_access_ways(const axe_layout *base,
-                                 const axe_layout_swizzle *sw, int64_t eb,
+                                 const axe_layout_swizzle *sw, int64_t bits,
                                  const ax_smem_access *a, int *ways,
                                  axe_diag *diag)
 {
     ax_tile_access ta;
     ax_smem_access one = *a;
     if (place(base, a, &ta))
-        return one_ways(&ta, eb, sw, ways, diag);
+        return one_ways(&ta, bits, sw, ways, diag);
     *ways = 0;
     one.vec = 1;
     for (int64_t e = 0; e < a->vec; e++) {
@@ -220,7 +220,7 @@ axe_status axe__smem_access_ways(const axe_layout *base,
         for (int t = 0; t < AX_WARP; t++)
             one.index[t] = a->index[t] + e * a->vstride;
         (void)place(base, &one, &ta);
-        AXE_TRY(one_ways(&ta, eb, sw, &w, diag));
+        AXE_TRY(one_ways(&ta, bits, sw, &w, diag));
         keep_max(ways, w);
     }
     return AXE_OK;

@@ -114,14 +114,14 @@ static axe_status check_addrs(const int64_t *addr, int64_t n, axe_diag *diag)
  * (checked last: the closure walks every address). */
 static axe_status consider(const int64_t *addr, int64_t n,
                            const ax_tile_access *acc, int nacc,
-                           int64_t elem_bytes, const axe_layout_swizzle *c,
+                           int64_t elem_bits, const axe_layout_swizzle *c,
                            axe_layout_swizzle *best, ax_ways *best_ways)
 {
     char why[160];
     ax_ways w;
     if (!vectors_kept(c, acc, nacc, why, sizeof why))
         return AXE_OK;
-    AXE_TRY(axe__tile_ways(acc, nacc, elem_bytes, c, &w, NULL));
+    AXE_TRY(axe__tile_ways(acc, nacc, elem_bits, c, &w, NULL));
     if (better(&w, best_ways) &&
         axe__swizzle_legal(c, addr, n, acc, nacc, why, sizeof why)) {
         *best = *c;
@@ -133,21 +133,26 @@ static axe_status consider(const int64_t *addr, int64_t n,
 /* The swizzle against bank conflicts (compiler_smem.h). */
 axe_status axe__swizzle_pick(const int64_t *addr, int64_t n,
                              const ax_tile_access *acc, int nacc,
-                             int64_t elem_bytes, axe_layout_swizzle *sw,
+                             int64_t elem_bits, axe_layout_swizzle *sw,
                              ax_ways *before, ax_ways *after, axe_diag *diag)
 {
     axe_layout_swizzle best = {false, true, 0, 0, 0};
     ax_ways none, best_ways;
-    int bits;
+    int bits, m_min = 0;
+    /* whole bytes for sub-byte elements: Sw<B,0,S> moves nibbles within
+     * bytes by its bit 0 and counts as Sw<B-1,1,S>, which ties with
+     * fewer xor bits, so this skips candidates that never win */
+    while (elem_bits < 8 && (elem_bits << m_min) < 8)
+        m_min++;
     AXE_TRY(check_addrs(addr, n, diag));
-    AXE_TRY(axe__tile_ways(acc, nacc, elem_bytes, NULL, &none, diag));
+    AXE_TRY(axe__tile_ways(acc, nacc, elem_bits, NULL, &none, diag));
     best_ways = none;
     bits = addr_bits(addr, n);
     for (int b = 1; b <= bits / 2; b++)
-        for (int m = 0; m + 2 * b <= bits; m++)
+        for (int m = m_min; m + 2 * b <= bits; m++)
             for (int s = b; m + b + s <= bits; s++) {
                 axe_layout_swizzle c = {true, true, m, b, s};
-                AXE_TRY(consider(addr, n, acc, nacc, elem_bytes, &c, &best,
+                AXE_TRY(consider(addr, n, acc, nacc, elem_bits, &c, &best,
                                  &best_ways));
             }
     *sw = best;

@@ -94,8 +94,8 @@ static axe_status measured(axe_program *q, int ti, measure *m, axe_diag *diag)
         int w;
         if (l.a[k].tensor != ti)
             continue;
-        AXE_TRY(axe__smem_access_ways(&t->layout, sw, axe_dtype_size(t->dtype),
-                                      &l.a[k], &w, diag));
+        AXE_TRY(axe__smem_access_ways(
+            &t->layout, sw, axe_dtype_bit_width(t->dtype), &l.a[k], &w, diag));
         m->n++;
         m->vector = m->vector || l.a[k].vec > 1;
         m->max = w > m->max ? w : m->max;
@@ -224,17 +224,17 @@ static axe_status count(const axe_program *p, const ax_smem_access *a,
                         ax_synth_report *r, axe_diag *diag)
 {
     const ax_tensor *t = &p->tensors[a->tensor];
-    int64_t eb = axe_dtype_size(t->dtype);
+    int64_t bits = axe_dtype_bit_width(t->dtype);
     axe_layout rm;
     ax_synth_access *e;
     int before, after;
     AXE_TRY(record(r, a, &e, diag));
     if (t->autolayout)
         AXE_TRY(axe_layout_row_major(t->shape, t->ndim, &rm));
-    AXE_TRY(axe__smem_access_ways(t->autolayout ? &rm : &t->layout, NULL, eb, a,
-                                  &before, diag));
+    AXE_TRY(axe__smem_access_ways(t->autolayout ? &rm : &t->layout, NULL, bits,
+                                  a, &before, diag));
     AXE_TRY(axe__smem_access_ways(
-        &t->layout, t->layout.swizzle.present ? &t->layout.swizzle : NULL, eb,
+        &t->layout, t->layout.swizzle.present ? &t->layout.swizzle : NULL, bits,
         a, &after, diag));
     e->ways_before = before > e->ways_before ? before : e->ways_before;
     e->ways_after = after > e->ways_after ? after : e->ways_after;
