@@ -179,9 +179,49 @@ expect 1 3:5 "'A' is both the destination and the source" <<<"mesh(2);
 kernel k(A: f32[8] layout S[8:1] + R[2:1@gpuid]) grid(1) threads(1) {
     device copy(A, A);
 }"
-expect 1 3:18 "take whole distributed tensors: write 'B' without a region" <<<"mesh(2);
-kernel k(A: f32[8] layout S[8:1] + R[2:1@gpuid], B: f32[8] layout S[8:1] + R[2:1@gpuid]) grid(1) threads(1) {
+# Regions of distributed tensors at device scope: constant starts, inside
+# the tensor, every dim given, a layout for the region; no view, mask or
+# runtime start; the operands' shapes are the regions'.
+DR='kernel k(A: f32[8] layout S[8:1] + R[2:1@gpuid], B: f32[8] layout S[8:1] + R[2:1@gpuid]'
+expect 1 3:5 "device copy: dim 0 of 'B\[0:4\]' is 4, but dim 0 of 'A' is 8" <<<"mesh(2);
+$DR) grid(1) threads(1) {
     device copy(B[0:4], A);
+}"
+expect 1 3:17 "device operators take whole distributed tensors or regions of them, not views: write 'B' or a region 'B\[start:end, ...\]'" <<<"mesh(2);
+$DR) grid(1) threads(1) {
+    device copy(B.view(S[8:1]), A);
+}"
+expect 1 3:19 "the start of dim 0 of the region of 'B' reads the runtime scalar 'n': region starts of device operators are constants \(params, -D values, variables of loops around device operators\); runtime starts are not supported yet" <<<"mesh(2);
+$DR, n: i32) grid(1) threads(1) {
+    device copy(B[n:+4], A[0:+4]);
+}"
+expect 1 3:22 "the start of dim 0 of the region of 'B' reads the block/thread id 'bx'" <<<"mesh(2);
+$DR) grid(2) threads(1) {
+    device copy(B[bx * 4:+4], A[0:+4]);
+}"
+expect 1 3:19 "the start of dim 0 of the region of 'B' reads an element of tensor 'I'" <<<"mesh(2);
+$DR, I: i32[2] layout S[2:1] + R[2:1@gpuid]) grid(1) threads(1) {
+    device copy(B[I[0]:+4], A[0:+4]);
+}"
+expect 1 3:17 "device copy: dim 0 of the region of 'B' is 6 : \+4, outside \[0, 8\)" <<<"mesh(2);
+$DR) grid(1) threads(1) {
+    device copy(B[6:+4], A[0:+4]);
+}"
+expect 1 3:17 "device copy: the region of 'B' has 2 ranges, but 'B' has 1 dims" <<<"mesh(2);
+$DR) grid(1) threads(1) {
+    device copy(B[0:+4, 0:+1], A[0:+4]);
+}"
+expect 1 3:17 "device operators take whole distributed tensors or regions of them: 'B' is masked" <<<"mesh(2);
+$DR) grid(1) threads(1) {
+    device copy(B[0:+4 masked 0], A[0:+4]);
+}"
+expect 1 3:20 "device copy: the region A\[2:6\] has no layout \(A's sliced to it\): dim 0: no layout exists for region \[2, 6\)" <<<"mesh(2);
+kernel k(A: f32[8] layout S[(2,4):(1@gpuid,1)], B: f32[4] layout S[4:1] + R[2:1@gpuid]) grid(1) threads(1) {
+    device copy(B, A[2:+4]);
+}"
+expect 1 3:5 "device copy: 'A' is both the destination and the source" <<<"mesh(2);
+$DR) grid(1) threads(1) {
+    device copy(A[4:+4], A[0:+4]);
 }"
 expect 1 4:17 "'S' is shared, not a distributed global param" <<<"mesh(2);
 kernel k(A: f32[8] layout S[8:1] + R[2:1@gpuid]) grid(1) threads(1) {

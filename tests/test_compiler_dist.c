@@ -10,8 +10,11 @@
  * the minimum from the two layouts' owner and holder sets, bytes sent =
  * the simulated transfers, (4) the kind of the standard cases (built
  * here, not read from the plan); reduce: every dst element equals the
- * brute-force reduction. Then table rows (the paper's examples) and
- * refusals.
+ * brute-force reduction. The same for regions of such tensors (device
+ * operators on regions): the plan built from the layouts sliced to the
+ * regions, as sema slices them, against apply_set of the tensors' own
+ * layouts at the regions' coordinates. Then table rows (the paper's
+ * examples) and refusals.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -186,6 +189,43 @@ static void slots_of(const axe_layout *l, const int64_t *c,
         s->dev[i] = pt_get(&pts[i], "gpuid");
         s->addr[i] = pt_get(&pts[i], "m");
     }
+}
+
+/* Regions (device operators on regions, compiler_sema_dist.c): the plan
+ * is built from the tensors' layouts sliced to the regions, the brute
+ * force reads the tensors' own layouts: element c of a region is the
+ * tensor's c + begin (tensor shape "base"). NULL: whole tensors. */
+typedef struct regions {
+    const int64_t *sbase, *sbegin, *dbase, *dbegin;
+} regions;
+
+/* slots_of element "c" of a region at "begin" of a tensor of shape
+ * "base" (NULL begin: of the whole tensor of shape "shape"). */
+static void slots_at(const axe_layout *l, const int64_t *c,
+                     const int64_t *shape, int n, const int64_t *base,
+                     const int64_t *begin, slots *s)
+{
+    int64_t cc[AX_MAX_DIMS];
+    int d;
+    if (begin == NULL) {
+        slots_of(l, c, shape, n, s);
+        return;
+    }
+    for (d = 0; d < n; d++)
+        cc[d] = c[d] + begin[d];
+    slots_of(l, cc, base, n, s);
+}
+
+static void src_slots(const regions *rg, const axe_layout *l, const int64_t *c,
+                      const int64_t *shape, int n, slots *s)
+{
+    slots_at(l, c, shape, n, rg ? rg->sbase : NULL, rg ? rg->sbegin : NULL, s);
+}
+
+static void dst_slots(const regions *rg, const axe_layout *l, const int64_t *c,
+                      const int64_t *shape, int n, slots *s)
+{
+    slots_at(l, c, shape, n, rg ? rg->dbase : NULL, rg ? rg->dbegin : NULL, s);
 }
 
 static bool slots_have_dev(const slots *s, int64_t dev)
@@ -388,10 +428,11 @@ static void check_bytes(const ax_dist_plan *p, sim *s, bool single_owner,
              axe__dist_kind_name((ax_coll)p->kind), (long long)tot_r);
 }
 
-/* Laws (1)-(3) of copy(dst, src) planned as "p". */
-static void copy_laws(const ax_dist_plan *p, const int64_t *shape, int n,
-                      const axe_layout *src, const axe_layout *dst,
-                      const char *what)
+/* Laws (1)-(3) of copy(dst, src) planned as "p" (of regions "rg" of
+ * tensors laid out by "src" and "dst", or of the whole tensors). */
+static void copy_laws_at(const ax_dist_plan *p, const int64_t *shape, int n,
+                         const axe_layout *src, const axe_layout *dst,
+                         const regions *rg, const char *what)
 {
     int64_t c[AX_MAX_DIMS] = {0}, id = 1;
     bool single = true;
@@ -400,7 +441,7 @@ static void copy_laws(const ax_dist_plan *p, const int64_t *shape, int n,
     int i;
     sim_init(&s, p->ndev);
     do {
-        slots_of(src, c, shape, n, &so);
+        src_slots(rg, src, c, shape, n, &so);
         for (i = 0; i < so.n; i++)
             *at(&s, s.src, so.dev[i], so.addr[i]) = id;
         single &= so.n == 1;
@@ -408,8 +449,8 @@ static void copy_laws(const ax_dist_plan *p, const int64_t *shape, int n,
     } while (next_coord(shape, n, c));
     id = 1;
     do {
-        slots_of(src, c, shape, n, &so);
-        slots_of(dst, c, shape, n, &sh);
+        src_slots(rg, src, c, shape, n, &so);
+        dst_slots(rg, dst, c, shape, n, &sh);
         copy_element(p, src, c, &so, &sh, id, &s, what);
         if (id % 7 == 1)
             check_non_holder(p, c, &sh, what);
@@ -417,7 +458,7 @@ static void copy_laws(const ax_dist_plan *p, const int64_t *shape, int n,
     } while (next_coord(shape, n, c));
     id = 1;
     do {
-        slots_of(dst, c, shape, n, &sh);
+        dst_slots(rg, dst, c, shape, n, &sh);
         for (i = 0; i < sh.n; i++)
             TL_CHECK(*at(&s, s.dst, sh.dev[i], sh.addr[i]) == id,
                      "%s: device %lld address %lld holds %lld, not element "
@@ -429,6 +470,13 @@ static void copy_laws(const ax_dist_plan *p, const int64_t *shape, int n,
     } while (next_coord(shape, n, c));
     check_bytes(p, &s, single, what);
     sim_free(&s);
+}
+
+static void copy_laws(const ax_dist_plan *p, const int64_t *shape, int n,
+                      const axe_layout *src, const axe_layout *dst,
+                      const char *what)
+{
+    copy_laws_at(p, shape, n, src, dst, NULL, what);
 }
 
 /* ---- laws of a reduce plan ---------------------------------------------- */
@@ -459,6 +507,7 @@ typedef struct red_case {
     ax_red op;
     const axe_layout *src, *dst;
     const char *what;
+    const regions *rg; /* NULL: whole tensors */
 } red_case;
 
 /* Holder "h" of output "y" combines, in order of k, what the plan sends
@@ -476,7 +525,7 @@ static void reduce_holder(const ax_dist_plan *p, const red_case *rc,
         int64_t snd, key, v;
         for (d = 0; d < rc->n; d++)
             c[d] = d < rc->k ? y[d] : d == rc->k ? kk : y[d - 1];
-        slots_of(rc->src, c, rc->shape, rc->n, &so);
+        src_slots(rc->rg, rc->src, c, rc->shape, rc->n, &so);
         digits_of(p, c, x);
         TL_CHECK(same_slots(p, x, &so, true), "%s: owners differ", rc->what);
         TL_CHECK(axe__dist_dst_addr(p, x) == haddr,
@@ -524,7 +573,7 @@ static void reduce_laws(const ax_dist_plan *p, const red_case *rc)
     int i, d;
     sim_init(&s, p->ndev);
     do {
-        slots_of(rc->src, c, rc->shape, rc->n, &so);
+        src_slots(rc->rg, rc->src, c, rc->shape, rc->n, &so);
         for (i = 0; i < so.n; i++)
             *at(&s, s.src, so.dev[i], so.addr[i]) =
                 value_of(lin(rc->shape, rc->n, c) + 1);
@@ -534,7 +583,7 @@ static void reduce_laws(const ax_dist_plan *p, const red_case *rc)
         if (d != rc->k)
             dshape[d - (d > rc->k)] = rc->shape[d];
     do {
-        slots_of(rc->dst, y, dshape, rc->n - 1, &sh);
+        dst_slots(rc->rg, rc->dst, y, dshape, rc->n - 1, &sh);
         for (i = 0; i < sh.n; i++)
             reduce_holder(p, rc, y, sh.dev[i], sh.addr[i], &s);
     } while (next_coord(dshape, rc->n - 1, y));
@@ -646,7 +695,7 @@ static void random_reduce(int t, bool tabled)
                 chain &= dim_chain(&src, shape, n, d, &dst, dshape, n - 1,
                                    d - (d > k));
     } while (tabled && chain && ++draws < 50);
-    rc = (red_case){shape, n, k, ops[tl_range(0, 2)], &src, &dst, what};
+    rc = (red_case){shape, n, k, ops[tl_range(0, 2)], &src, &dst, what, NULL};
     snprintf(what, sizeof what, "reduce #%d P=%lld k=%d %s -> %s", t,
              (long long)P, k, lay_text(&src), lay_text(&dst));
     if (axe__dist_plan_reduce(shape, n, &src, &dst, k, rc.op, P, &p, &why) !=
@@ -658,6 +707,152 @@ static void random_reduce(int t, bool tabled)
              "%s: %d tabled digits, the dims %s a chain", what,
              tabled_digits(&p), chain ? "form" : "do not form");
     n_tabled += !chain;
+    reduce_laws(&p, &rc);
+}
+
+/* ---- regions ------------------------------------------------------------- */
+
+/* Random region lengths "len" of "shape" (n dims), each at most
+ * "cap[d]", half the time a divisor of the extent. */
+static void random_lengths(const int64_t *shape, const int64_t *cap, int n,
+                           int64_t *len)
+{
+    int d;
+    for (d = 0; d < n; d++) {
+        int64_t c = cap[d] < shape[d] ? cap[d] : shape[d];
+        if (tl_range(0, 1) && shape[d] > 1 && shape[d] <= c)
+            len[d] = shape[d] / rand_divisor(shape[d]);
+        else
+            len[d] = tl_range(1, c);
+    }
+}
+
+/* A random origin of a region of lengths "len" in "shape": half the time
+ * a multiple of the length where it divides the extent. */
+static void random_origin(const int64_t *shape, const int64_t *len, int n,
+                          int64_t *begin)
+{
+    int d;
+    for (d = 0; d < n; d++)
+        begin[d] = shape[d] % len[d] == 0 && tl_range(0, 1)
+                       ? len[d] * tl_range(0, shape[d] / len[d] - 1)
+                       : tl_range(0, shape[d] - len[d]);
+}
+
+/* The layout of the region [begin, begin + len) of "l" over "shape", as
+ * sema makes a device operand's (compiler_sema_dist.c: axe_layout_slice
+ * with no target); false when the region has none. */
+static bool region_layout(const axe_layout *l, const int64_t *shape, int n,
+                          const int64_t *begin, const int64_t *len,
+                          axe_layout *out)
+{
+    int64_t end[AX_MAX_DIMS];
+    bool found = false;
+    axe_diag why;
+    int d;
+    for (d = 0; d < n; d++)
+        end[d] = begin[d] + len[d];
+    if (axe_layout_slice(l, shape, begin, end, n, AXE_TARGET_NONE, out, &found,
+                         &why) != AXE_OK) {
+        TL_CHECK(false, "slice of %s: %s", lay_text(l), why.message);
+        return false;
+    }
+    return found;
+}
+
+static int n_regions; /* random region pairs planned */
+
+/* The one refusal a region's layout may meet: the planner's sufficient
+ * test of a one-to-one local buffer (memory strides sorted, each beyond
+ * the reach of the smaller ones), which some slices fail although every
+ * slice of a one-to-one layout is one-to-one (S[(8,2):(2,-1)] + 1 over
+ * [3, 9) is S[(3,2):(2,3)] + 2: one-to-one, refused with the reason). */
+static bool conservative(const axe_diag *why)
+{
+    return strstr(why->message, "overlaps the smaller strides") != NULL;
+}
+
+static void region_text(char *buf, size_t cap, const int64_t *begin,
+                        const int64_t *len, int n)
+{
+    size_t k = 0;
+    int d;
+    for (d = 0; d < n && k < cap; d++)
+        k += (size_t)snprintf(buf + k, cap - k, "%s%lld:+%lld", d ? "," : "[",
+                              (long long)begin[d], (long long)len[d]);
+    snprintf(buf + k, cap - k, "]");
+}
+
+/* copy(dst region, src region) of equal lengths, the plan from the
+ * sliced layouts, the laws against the tensors' own layouts. */
+static void random_region_copy(int t)
+{
+    int64_t sb[3], db[3], len[3], sbeg[3], dbeg[3], P = tl_range(1, 8);
+    int n = (int)tl_range(1, 3);
+    regions rg = {sb, sbeg, db, dbeg};
+    axe_layout src, dst, rs, rd;
+    ax_dist_plan p;
+    axe_diag why;
+    char what[1400], ts[80], td[80];
+    random_shape(sb, n, 512);
+    random_shape(db, n, 512);
+    random_lengths(sb, db, n, len);
+    random_origin(sb, len, n, sbeg);
+    random_origin(db, len, n, dbeg);
+    src = gen_layout(sb, n, P, true);
+    dst = gen_layout(db, n, P, true);
+    if (!region_layout(&src, sb, n, sbeg, len, &rs) ||
+        !region_layout(&dst, db, n, dbeg, len, &rd))
+        return;
+    region_text(ts, sizeof ts, sbeg, len, n);
+    region_text(td, sizeof td, dbeg, len, n);
+    snprintf(what, sizeof what, "region copy #%d P=%lld %s%s -> %s%s", t,
+             (long long)P, lay_text(&src), ts, lay_text(&dst), td);
+    if (axe__dist_plan_copy(len, n, &rs, &rd, P, &p, &why) != AXE_OK) {
+        TL_CHECK(conservative(&why), "%s: refused: %s", what, why.message);
+        return;
+    }
+    n_regions++;
+    copy_laws_at(&p, len, n, &src, &dst, &rg, what);
+}
+
+/* reduce(dst region, src region, op, k) likewise. */
+static void random_region_reduce(int t)
+{
+    static const ax_red ops[] = {AX_RED_SUM, AX_RED_MAX, AX_RED_MIN};
+    int64_t sb[3], db[3], len[3], dlen[3], sbeg[3], dbeg[3], P = tl_range(1, 8);
+    int n = (int)tl_range(2, 3), k = (int)tl_range(0, n - 1), d;
+    regions rg = {sb, sbeg, db, dbeg};
+    axe_layout src, dst, rs, rd;
+    ax_dist_plan p;
+    axe_diag why;
+    red_case rc;
+    char what[1400], ts[80], td[80];
+    random_shape(sb, n, 256);
+    random_lengths(sb, sb, n, len);
+    random_origin(sb, len, n, sbeg);
+    for (d = 0; d < n; d++)
+        if (d != k) {
+            db[d - (d > k)] = sb[d];
+            dlen[d - (d > k)] = len[d];
+        }
+    random_origin(db, dlen, n - 1, dbeg);
+    src = gen_layout(sb, n, P, true);
+    dst = gen_layout(db, n - 1, P, true);
+    if (!region_layout(&src, sb, n, sbeg, len, &rs) ||
+        !region_layout(&dst, db, n - 1, dbeg, dlen, &rd))
+        return;
+    region_text(ts, sizeof ts, sbeg, len, n);
+    region_text(td, sizeof td, dbeg, dlen, n - 1);
+    rc = (red_case){len, n, k, ops[tl_range(0, 2)], &src, &dst, what, &rg};
+    snprintf(what, sizeof what, "region reduce #%d P=%lld k=%d %s%s -> %s%s", t,
+             (long long)P, k, lay_text(&src), ts, lay_text(&dst), td);
+    if (axe__dist_plan_reduce(len, n, &rs, &rd, k, rc.op, P, &p, &why) !=
+        AXE_OK) {
+        TL_CHECK(conservative(&why), "%s: refused: %s", what, why.message);
+        return;
+    }
+    n_regions++;
     reduce_laws(&p, &rc);
 }
 
@@ -693,7 +888,7 @@ static void check_kind(const int64_t *shape, int n, int64_t P,
              axe__dist_kind_name(kc->kind), kc->root,
              kc->groups ? kc->groups : 1, p.explain);
     if (k >= 0) {
-        red_case rc = {shape, n, k, op, &src, &dst, what};
+        red_case rc = {shape, n, k, op, &src, &dst, what, NULL};
         reduce_laws(&p, &rc);
     } else {
         copy_laws(&p, shape, n, &src, &dst, what);
@@ -1017,8 +1212,8 @@ static void table_rows(void)
                  "%s: explain\n  %s\nwant\n  %s", r->what, p.explain,
                  r->explain);
         if (r->k >= 0) {
-            red_case rc = {r->shape, r->n, r->k,   AX_RED_SUM,
-                           &src,     &dst, r->what};
+            red_case rc = {r->shape, r->n, r->k,    AX_RED_SUM,
+                           &src,     &dst, r->what, NULL};
             reduce_laws(&p, &rc);
         } else {
             copy_laws(&p, r->shape, r->n, &src, &dst, r->what);
@@ -1198,6 +1393,12 @@ int main(void)
         random_reduce(t, t % 2 == 1);
     TL_CHECK(n_tabled >= 200, "only %d random pairs were planned with tables",
              n_tabled);
+    for (t = 0; t < 300; t++) {
+        random_region_copy(t);
+        random_region_reduce(t);
+    }
+    TL_CHECK(n_regions >= 300, "only %d random region pairs had layouts",
+             n_regions);
     tabled_shape();
     for (t = 0; t < 20; t++) {
         standard_kinds();

@@ -31,15 +31,30 @@ static void put_layout(ax_text *t, const axe_layout *l)
     axe__text_put(t, "%s", buf);
 }
 
-/* One operand line: its role, name, layout and local shard. */
-static void put_operand(ax_text *t, const axe_program *p, const char *role,
-                        int i)
+/* One operand line: its role, name, layout and local shard; a region's
+ * also its tensor's and its part of each local shard. */
+static void put_operand(ax_text *t, const axe_program *p, const ax_stmt *s,
+                        const char *role, int i)
 {
-    const ax_tensor *tn = &p->tensors[i];
-    axe__text_put(t, "  %s %s: ", role, tn->name);
+    const ax_tensor *tn = axe__devop_tensor(p, s, i);
+    const ax_tensor *base = &p->tensors[s->args[i].tensor];
+    axe__text_put(t, "  %s %s: ", role, axe__devop_text(p, s, i));
     put_shape(t, tn, tn->gshape);
     axe__text_put(t, " layout ");
     put_layout(t, &tn->glayout);
+    if (tn != base) {
+        axe__text_put(t, "\n    region of %s: ", base->name);
+        put_shape(t, base, base->gshape);
+        axe__text_put(t, " layout ");
+        put_layout(t, &base->glayout);
+        axe__text_put(t, "\n    its part of each local shard: ");
+        put_shape(t, tn, tn->shape);
+        axe__text_put(t, " layout ");
+        put_layout(t, &tn->layout);
+        axe__text_put(t, " (in %s's %lld elements of storage)\n", base->name,
+                      (long long)base->span);
+        return;
+    }
     axe__text_put(t, "\n    local shard on each device: ");
     put_shape(t, tn, tn->shape);
     axe__text_put(t, " layout ");
@@ -66,8 +81,8 @@ static void put_mesh(ax_text *t, const axe_program *p)
 static axe_status plan_of(const axe_program *p, const ax_stmt *s,
                           ax_dist_plan *plan, axe_diag *why)
 {
-    const ax_tensor *d = &p->tensors[s->args[0].tensor];
-    const ax_tensor *src = &p->tensors[s->args[1].tensor];
+    const ax_tensor *d = axe__devop_tensor(p, s, 0);
+    const ax_tensor *src = axe__devop_tensor(p, s, 1);
     if (s->op == AX_OP_COPY)
         return axe__dist_plan_copy(src->gshape, src->ndim, &src->glayout,
                                    &d->glayout, p->ndev, plan, why);
@@ -123,7 +138,7 @@ static void put_plan(ax_text *t, const axe_program *p, const ax_stmt *s)
 static void put_gemm_copy(ax_text *t, const axe_program *p, const ax_stmt *s,
                           const ax_dist_gemm *g)
 {
-    const ax_tensor *x = &p->tensors[s->args[g->copied].tensor];
+    const ax_tensor *x = axe__devop_tensor(p, s, g->copied);
     ax_dist_plan *plan = malloc(sizeof *plan);
     axe_diag why;
     if (plan == NULL) {
@@ -131,10 +146,11 @@ static void put_gemm_copy(ax_text *t, const axe_program *p, const ax_stmt *s,
         return;
     }
     axe__text_put(t, "  as placed, no local GEMM fits: %s\n", g->why.message);
-    axe__text_put(t, "  so %s is first copied to ", x->name);
+    axe__text_put(t, "  so %s is first copied to ",
+                  axe__devop_text(p, s, g->copied));
     put_layout(t, &g->moved.glayout);
     axe__text_put(t, " (its K placed as %s's, its rows whole)\n",
-                  p->tensors[s->args[3 - g->copied].tensor].name);
+                  axe__devop_text(p, s, 3 - g->copied));
     if (axe__dist_plan_copy(x->gshape, 2, &x->glayout, &g->moved.glayout,
                             p->ndev, plan, &why) != AXE_OK)
         axe__text_put(t, "  copy plan: none (%s)\n", why.message);
@@ -149,7 +165,8 @@ static void put_gemm_copy(ax_text *t, const axe_program *p, const ax_stmt *s,
  * "s" (sema has planned it). */
 static void put_gemm(ax_text *t, const axe_program *p, const ax_stmt *s)
 {
-    const ax_tensor *c = &p->tensors[s->args[0].tensor];
+    const ax_tensor *c = axe__devop_tensor(p, s, 0);
+    const char *cn = axe__devop_text(p, s, 0);
     ax_dist_gemm *g = malloc(sizeof *g);
     ax_dist_plan *plan = malloc(sizeof *plan);
     axe_diag why;
@@ -161,14 +178,14 @@ static void put_gemm(ax_text *t, const axe_program *p, const ax_stmt *s)
     }
     if (g->copied > 0)
         put_gemm_copy(t, p, s, g);
-    axe__text_put(
-        t,
-        "  local GEMM on every device: partial[%lld,%lld] = "
-        "%s%s_local . %s%s_local^T over its %lld k's of K (in "
-        "increasing k)\n",
-        (long long)g->mloc, (long long)g->nloc, g->copied == 1 ? "copied " : "",
-        p->tensors[s->args[1].tensor].name, g->copied == 2 ? "copied " : "",
-        p->tensors[s->args[2].tensor].name, (long long)g->kloc);
+    axe__text_put(t,
+                  "  local GEMM on every device: partial[%lld,%lld] = "
+                  "%s%s_local . %s%s_local^T over its %lld k's of K (in "
+                  "increasing k)\n",
+                  (long long)g->mloc, (long long)g->nloc,
+                  g->copied == 1 ? "copied " : "", axe__devop_text(p, s, 1),
+                  g->copied == 2 ? "copied " : "", axe__devop_text(p, s, 2),
+                  (long long)g->kloc);
     axe__text_put(t, "  partial sums: ");
     put_shape(t, &g->part, g->part.gshape);
     axe__text_put(t, " layout ");
@@ -177,12 +194,12 @@ static void put_gemm(ax_text *t, const axe_program *p, const ax_stmt *s)
         axe__text_put(t,
                       "\n    (dim 0: the %lld slices of K that A and B shard "
                       "alike on gpuid; %s = their sum in slice order)\n",
-                      (long long)g->q, c->name);
+                      (long long)g->q, cn);
     else
         axe__text_put(t,
                       "\n    (K is whole on every device: %s = the "
                       "partial, placed as %s's layout says)\n",
-                      c->name, c->name);
+                      cn, cn);
     if (axe__dist_plan_reduce(g->part.gshape, 3, &g->part.glayout, &c->glayout,
                               0, AX_RED_SUM, p->ndev, plan, &why) != AXE_OK)
         axe__text_put(t, "  exchange plan: none (%s)\n", why.message);
@@ -190,7 +207,7 @@ static void put_gemm(ax_text *t, const axe_program *p, const ax_stmt *s)
         axe__text_put(t,
                       "  collective (device reduce of the partial sums "
                       "into %s, sum over dim 0) %s\n",
-                      c->name, plan->explain);
+                      cn, plan->explain);
         put_bytes(t, plan, axe_dtype_size(c->dtype));
     }
     if (s->chunks > 0)
@@ -208,24 +225,22 @@ static void put_gemm(ax_text *t, const axe_program *p, const ax_stmt *s)
 axe_status axe__devop_explain(const axe_program *p, ax_stmt *s)
 {
     ax_text t;
-    const ax_tensor *d = &p->tensors[s->args[0].tensor];
-    const ax_tensor *src = &p->tensors[s->args[1].tensor];
+    const char *dn = axe__devop_text(p, s, 0), *sn = axe__devop_text(p, s, 1);
     bool gemm = s->op == AX_OP_GEMM;
     axe__text_init(&t, p->arena);
     axe__text_put(&t, "device op %d (line %d%s%s): device %s(%s, %s", s->index,
                   s->line, s->iter != NULL ? ", " : "",
-                  s->iter != NULL ? s->iter : "", axe__op_name(s->op), d->name,
-                  src->name);
+                  s->iter != NULL ? s->iter : "", axe__op_name(s->op), dn, sn);
     if (s->op == AX_OP_REDUCE)
         axe__text_put(&t, ", %s, %d", axe__red_name(s->rkind), s->rdim);
     if (gemm)
-        axe__text_put(&t, ", %s", p->tensors[s->args[2].tensor].name);
+        axe__text_put(&t, ", %s", axe__devop_text(p, s, 2));
     axe__text_put(&t, ")\n");
     put_mesh(&t, p);
-    put_operand(&t, p, "dst", s->args[0].tensor);
-    put_operand(&t, p, gemm ? "lhs" : "src", s->args[1].tensor);
+    put_operand(&t, p, s, "dst", 0);
+    put_operand(&t, p, s, gemm ? "lhs" : "src", 1);
     if (gemm) {
-        put_operand(&t, p, "rhs", s->args[2].tensor);
+        put_operand(&t, p, s, "rhs", 2);
         axe__text_put(&t, "  C[m,n] = sum over k of A[m,k]*B[n,k], written "
                           "to every device holding [m,n] of C\n");
         put_gemm(&t, p, s);
@@ -233,13 +248,13 @@ axe_status axe__devop_explain(const axe_program *p, ax_stmt *s)
         axe__text_put(&t,
                       "  every device holding an element of %s gets "
                       "%s's value of it\n",
-                      d->name, src->name);
+                      dn, sn);
     else
         axe__text_put(&t,
                       "  every device holding an element of %s gets the "
                       "%s of %s over dim %d, combined in order of the "
                       "dim\n",
-                      d->name, axe__red_name(s->rkind), src->name, s->rdim);
+                      dn, axe__red_name(s->rkind), sn, s->rdim);
     if (!gemm)
         put_plan(&t, p, s);
     if (axe__backend_of(p)->devop_explain != NULL)

@@ -189,8 +189,8 @@ static bool same_k(const dims *a, const dims *b)
 static axe_status k_mismatch(const axe_program *p, const ax_stmt *s,
                              const dims *a, const dims *b, axe_diag *diag)
 {
-    const char *an = p->tensors[s->args[1].tensor].name;
-    const char *bn = p->tensors[s->args[2].tensor].name;
+    const char *an = axe__devop_text(p, s, 1);
+    const char *bn = axe__devop_text(p, s, 2);
     ax_text t;
     axe__text_init(&t, p->arena);
     put_toks(&t, a, 1);
@@ -211,17 +211,19 @@ static axe_status check_roles(const axe_program *p, const ax_stmt *s,
                               const fine *f, const dims *a, const dims *b,
                               axe_diag *diag)
 {
-    const char *an = p->tensors[s->args[1].tensor].name;
-    const char *bn = p->tensors[s->args[2].tensor].name;
+    const char *an = axe__devop_text(p, s, 1);
+    const char *bn = axe__devop_text(p, s, 2);
     bool one_a = a->goff != 0 || (p->ndev > 1 && !a->placed);
+    const dims *x = one_a ? a : b;
     int i;
     if (one_a || b->goff != 0 || (p->ndev > 1 && !b->placed))
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
-                         "device gemm (line %d): '%s' lives on one device "
-                         "(a gpuid offset): the local GEMMs need a part of "
-                         "A and B on every device (device copy it to a "
-                         "sharded or replicated layout first)",
-                         s->line, one_a ? an : bn);
+                         "device gemm (line %d): '%s' lives on %s (a gpuid "
+                         "offset): the local GEMMs need a part of A and B on "
+                         "every device (device copy it to a sharded or "
+                         "replicated layout first)",
+                         s->line, one_a ? an : bn,
+                         x->placed ? "part of the mesh only" : "one device");
     if (!same_k(a, b))
         return k_mismatch(p, s, a, b, diag);
     for (i = 0; i + 1 < f->n; i++) {
@@ -392,9 +394,9 @@ static void part_tensor(const ax_tensor *c, const ax_stmt *s, ax_dist_gemm *g)
 axe_status axe__dist_gemm(const axe_program *p, const ax_stmt *s,
                           ax_dist_gemm *g, axe_diag *diag)
 {
-    const ax_tensor *c = &p->tensors[s->args[0].tensor];
-    const ax_tensor *a = &p->tensors[s->args[1].tensor];
-    const ax_tensor *b = &p->tensors[s->args[2].tensor];
+    const ax_tensor *c = axe__devop_tensor(p, s, 0);
+    const ax_tensor *a = axe__devop_tensor(p, s, 1);
+    const ax_tensor *b = axe__devop_tensor(p, s, 2);
     axe_diag other;
     axe_status st;
     memset(g, 0, sizeof *g);

@@ -300,8 +300,10 @@ typedef enum ax_st_kind {
     /* A device-scope operator (`device copy`, `device reduce`, `device
      * gemm`): op is AX_OP_COPY, AX_OP_REDUCE (rkind sum, max or min;
      * rdim) or AX_OP_GEMM (args[1] A, args[2] B; compiler_dist_gemm.c),
-     * args[0] the destination and args[1] the source (whole distributed
-     * tensors: only "tensor" is set), index its number among the device
+     * args[0] the destination and args[1] the source (distributed
+     * tensors, whole or a region whose starts the parser folded to
+     * constants: "tensor", and "ndim", "start", "len" for a region; sema
+     * makes its operand record, "dop"), index its number among the device
      * operators (p->devops). Only at the top level of the kernel body (the
      * loops and ifs around device operators are unrolled and folded by
      * the parser); every pass over operators (p->ops) skips it. */
@@ -438,6 +440,12 @@ typedef struct ax_stmt {
     const char *schedule;
     struct ax_plan *plan;
     char *explain;
+    /* DEVICE, after sema (compiler_sema_dist.c): operand i's record when
+     * it is a region (NULL: the whole tensor), and its text ("B[0:4, 0:16]",
+     * NULL: the tensor's name); read them through axe__devop_tensor and
+     * axe__devop_text. */
+    struct ax_tensor *dop[AX_MAX_ARGS];
+    const char *dtext[AX_MAX_ARGS];
     /* FOR */
     int var;
     int64_t trip;                /* constant, or the largest runtime trip */
@@ -867,6 +875,16 @@ axe_status axe__program_check(axe_program *p, axe_diag *diag);
 axe_status axe__sema_dist_tensor(const axe_program *p, ax_tensor *t,
                                  axe_diag *diag);
 axe_status axe__sema_devops(axe_program *p, axe_diag *diag);
+/* Operand "i" of device operator "s" as every consumer sees it: the
+ * tensor, or for a region its record (compiler_sema_dist.c): the base's
+ * name, dtype, storage (cname, span: buffers stay the base's), with
+ * gshape, gsize and glayout the region's (the base's layout sliced to it,
+ * so its addresses are the base buffer's) and shape, layout, grouped and
+ * seps the region's part of each local shard; and its text for messages
+ * ("B" or "B[0:4, 0:16]"). */
+const ax_tensor *axe__devop_tensor(const axe_program *p, const ax_stmt *s,
+                                   int i);
+const char *axe__devop_text(const axe_program *p, const ax_stmt *s, int i);
 /* The --explain paragraph of device operator "s" into s->explain
  * (compiler_dist_explain.c). */
 axe_status axe__devop_explain(const axe_program *p, ax_stmt *s);

@@ -125,5 +125,10 @@ bool axe__at_devblock(const ax_parser *ps);
 axe_status axe__count_unrolled(ax_parser *ps);
 axe_status axe__parse_devblock(ax_parser *ps, ax_stmt **out);
 axe_status axe__unroll_note(ax_parser *ps, const char **out);
+/* What the non-constant expression "e" reads, for a refusal ("the
+ * runtime scalar 'n'", "the block/thread id 'bx'", "an element of tensor
+ * 'I'"), snprintf-style into "buf". */
+void axe__describe_read(const axe_program *p, const ax_expr *e, char *buf,
+                        size_t cap);
 
 #endif

@@ -100,11 +100,13 @@ static const ax_expr *first_read(const ax_expr *e)
     return r != NULL ? r : first_read(e->b);
 }
 
-/* What a non-constant trip count or condition reads, for its refusal. */
-static void describe_read(const axe_program *p, const ax_expr *e, char *buf,
-                          size_t cap)
+void axe__describe_read(const axe_program *p, const ax_expr *e, char *buf,
+                        size_t cap)
 {
-    if (e->kind == AX_EX_LOAD)
+    e = first_read(e) != NULL ? first_read(e) : e;
+    if (e->kind != AX_EX_LOAD && e->kind != AX_EX_VAR)
+        snprintf(buf, cap, "a value that is no constant");
+    else if (e->kind == AX_EX_LOAD)
         snprintf(buf, cap, "an element of tensor '%s'",
                  p->tensors[e->load->tensor].name);
     else if (e->var < AX_VAR_NBUILTIN)
@@ -145,7 +147,7 @@ static axe_status parse_devfor(ax_parser *ps, ax_stmt **out)
     AXE_TRY(axe__parse_extent(ps, &trip, &dtrip, INT32_MAX, "a trip count"));
     if (dtrip != NULL) {
         char what[96];
-        describe_read(p, first_read(dtrip), what, sizeof what);
+        axe__describe_read(p, first_read(dtrip), what, sizeof what);
         return axe__fail(ps->diag, AXE_ERR_UNSUPPORTED, off,
                          "a loop around device operators is unrolled at "
                          "compile time: its trip count is a constant "
@@ -209,7 +211,7 @@ static axe_status parse_devif(ax_parser *ps, ax_stmt **out)
             return axe__fail(ps->diag, AXE_ERR_UNSUPPORTED, off,
                              "an if around device operators is decided at "
                              "compile time: its condition is no constant");
-        describe_read(ps->p, r, what, sizeof what);
+        axe__describe_read(ps->p, r, what, sizeof what);
         if (r->kind == AX_EX_VAR && r->var < AX_VAR_NBUILTIN)
             return axe__fail(ps->diag, AXE_ERR_UNSUPPORTED, off,
                              "device operators under an if on %s: every "

@@ -2,7 +2,8 @@
 /*
  * The distributed part of the kernel language's grammar (docs/compiler.md,
  * "Distributed tensors"): the mesh declaration before `kernel` and the
- * device-scope operators (the loops and ifs around them:
+ * device-scope operators, whose operands are tensors or regions with
+ * constant starts (the loops and ifs around them:
  * compiler_parse_devblock.c). Layouts
  * with gpuid iters are parsed as any layout (compiler_parse.c); sema
  * checks them against the mesh (compiler_sema_dist.c).
@@ -76,28 +77,49 @@ axe_status axe__parse_mesh(ax_parser *ps, long off)
     return AXE_OK;
 }
 
-/* A device operator's operand: the name of a tensor, whole. */
-static axe_status parse_whole(ax_parser *ps, ax_ref *r)
+/* A region of operand "r" (of tensor "name"): every start folded to a
+ * constant; no mask, no broadcast. */
+static axe_status check_region(ax_parser *ps, ax_ref *r, const char *name)
 {
-    char name[AXE_KERNEL_NAME_MAX];
-    long off = (long)ps->tok.pos;
-    int i;
-    AXE_TRY(axe__expect_ident(ps, name, "a tensor name"));
-    for (i = 0; i < ps->p->ntensors; i++)
-        if (strcmp(ps->p->tensors[i].name, name) == 0)
-            break;
-    if (i == ps->p->ntensors)
-        return axe__fail(ps->diag, AXE_ERR_SYNTAX, off,
-                         "'%s' is not a declared tensor", name);
-    if (axe__tok_is(ps, "[") || axe__tok_is(ps, "."))
-        return axe__fail(ps->diag, AXE_ERR_UNSUPPORTED, (long)ps->tok.pos,
-                         "device operators take whole distributed tensors: "
-                         "write '%s' without a region or view",
-                         name);
-    r->tensor = i;
-    r->bdim = -1;
-    r->off = off;
+    char what[AXE_KERNEL_NAME_MAX + 40];
+    int d;
+    if (r->any_masked || r->bdim >= 0)
+        return axe__fail(ps->diag, AXE_ERR_UNSUPPORTED, r->off,
+                         "device operators take whole distributed tensors "
+                         "or regions of them: '%s' is %s",
+                         name, r->bdim >= 0 ? "broadcast" : "masked");
+    for (d = 0; d < r->ndim; d++) {
+        long off = r->start[d]->off;
+        AXE_TRY(
+            axe__expr_fold(ps->p->arena, r->start[d], &r->start[d], ps->diag));
+        if (r->start[d]->kind == AX_EX_INT)
+            continue;
+        axe__describe_read(ps->p, r->start[d], what, sizeof what);
+        return axe__fail(ps->diag, AXE_ERR_UNSUPPORTED, off,
+                         "the start of dim %d of the region of '%s' reads "
+                         "%s: region starts of device operators are "
+                         "constants (params, -D values, variables of loops "
+                         "around device operators); runtime starts are not "
+                         "supported yet",
+                         d, name, what);
+    }
     return AXE_OK;
+}
+
+/* A device operator's operand: a tensor, whole or a region with constant
+ * starts (sema checks it against the tensor, compiler_sema_dist.c). */
+static axe_status parse_operand(ax_parser *ps, ax_ref *r)
+{
+    const char *name;
+    AXE_TRY(axe__parse_ref(ps, r));
+    name = ps->p->tensors[r->tensor].name;
+    if (r->is_view)
+        return axe__fail(ps->diag, AXE_ERR_UNSUPPORTED, r->off,
+                         "device operators take whole distributed tensors "
+                         "or regions of them, not views: write '%s' or a "
+                         "region '%s[start:end, ...]'",
+                         name, name);
+    return check_region(ps, r, name);
 }
 
 /* reduce's tail: ',' (sum | max | min) ',' dim. */
@@ -172,12 +194,12 @@ axe_status axe__parse_devop(ax_parser *ps, ax_stmt *s)
     s->nargs = s->op == AX_OP_GEMM ? 3 : 2;
     AXE_TRY(axe__lex_next(ps));
     AXE_TRY(axe__expect(ps, "(", "'('"));
-    AXE_TRY(parse_whole(ps, &s->args[0]));
+    AXE_TRY(parse_operand(ps, &s->args[0]));
     AXE_TRY(axe__expect(ps, ",", "','"));
-    AXE_TRY(parse_whole(ps, &s->args[1]));
+    AXE_TRY(parse_operand(ps, &s->args[1]));
     if (s->op == AX_OP_GEMM) {
         AXE_TRY(axe__expect(ps, ",", "',' and B"));
-        AXE_TRY(parse_whole(ps, &s->args[2]));
+        AXE_TRY(parse_operand(ps, &s->args[2]));
     }
     if (s->op == AX_OP_REDUCE)
         AXE_TRY(parse_devreduce_tail(ps, s));

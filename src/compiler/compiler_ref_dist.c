@@ -19,7 +19,10 @@
  * to the dtype after each step, as a local reduce) and writes the result
  * to every holder; `device gemm` writes to every holder of
  * C[m,n] the sum over the slices q of K (compiler_dist_gemm.c), in
- * increasing q, of each slice's sum of A[m,k]*B[n,k] in increasing k. Elements
+ * increasing q, of each slice's sum of A[m,k]*B[n,k] in increasing k. A
+ * region operand is read and written through its tensor's own layout at
+ * the region's coordinates (not the sliced layout the backends run); its
+ * slices of k are those of the sliced layout (the placement). Elements
  * of a local buffer that no coordinate maps to (holes) are never written. With
  * race detection, each segment on each device gets a detector of its own (a
  * launch: the device operators order the segments) and the reports are merged.
@@ -34,13 +37,17 @@
  * and m only: sema's checks): element x's base point is the offsets plus,
  * for each shard iter i (the last fastest), its digit of x times its
  * stride on gpuid ("gs") or m ("ms"); its holders add every replica
- * combination (on gpuid) to the base device. */
+ * combination (on gpuid) to the base device. A region of it ("nd" > 0)
+ * numbers its own elements: element x of the region (row-major over
+ * "rshape") is the tensor's element at its coordinate plus "begin"
+ * (row-major strides "bstride"), whatever sema's sliced layout says. */
 typedef struct flat {
-    int n, nrep;
+    int n, nrep, nd;
     int64_t ext[AXE_LAYOUT_MAX_SHARD], gs[AXE_LAYOUT_MAX_SHARD],
         ms[AXE_LAYOUT_MAX_SHARD];
     int64_t rext[AXE_LAYOUT_MAX_REPLICA], rs[AXE_LAYOUT_MAX_REPLICA];
     int64_t g0, a0, per, size;
+    int64_t rshape[AX_MAX_DIMS], begin[AX_MAX_DIMS], bstride[AX_MAX_DIMS];
 } flat;
 
 static bool on_gpuid(const char *axis) { return strcmp(axis, "gpuid") == 0; }
@@ -51,6 +58,7 @@ static void flat_of(const ax_tensor *t, flat *f)
     int i;
     f->n = l->nshard;
     f->nrep = l->nreplica;
+    f->nd = 0;
     f->g0 = f->a0 = 0;
     f->per = 1;
     f->size = t->gsize;
@@ -73,10 +81,40 @@ static void flat_of(const ax_tensor *t, flat *f)
     }
 }
 
+/* The flat arrays of operand "arg" of device operator "s": its tensor's,
+ * and for a region its lengths and origin (the parser folded the
+ * starts). */
+static void flat_of_operand(const axe_program *p, const ax_stmt *s, int arg,
+                            flat *f)
+{
+    const ax_ref *r = &s->args[arg];
+    const ax_tensor *t = &p->tensors[r->tensor];
+    int64_t st = 1;
+    int d;
+    flat_of(t, f);
+    if (r->ndim == 0)
+        return;
+    f->nd = t->ndim;
+    f->size = 1;
+    for (d = t->ndim - 1; d >= 0; d--) {
+        f->rshape[d] = r->len[d];
+        f->begin[d] = r->start[d]->value;
+        f->bstride[d] = st;
+        st *= t->gshape[d];
+        f->size *= r->len[d];
+    }
+}
+
 /* Element x's base device "*g" and address "*a". */
 static void base_point(const flat *f, int64_t x, int64_t *g, int64_t *a)
 {
+    int64_t y = 0;
     int i;
+    for (i = f->nd - 1; i >= 0; i--) { /* a region's x: the tensor's */
+        y += (x % f->rshape[i] + f->begin[i]) * f->bstride[i];
+        x /= f->rshape[i];
+    }
+    x = f->nd > 0 ? y : x;
     *g = f->g0;
     *a = f->a0;
     for (i = f->n - 1; i >= 0; i--) {
@@ -127,13 +165,14 @@ static void *buffer_of(const mesh_run *m, int64_t dev, int i)
     return m->bufs[dev * m->n + i];
 }
 
-/* The bytes of element x of tensor "i" (source of "s"): every holder's
- * must be the same; "out" gets them. */
-static axe_status read_elem(const mesh_run *m, const ax_stmt *s, int i,
+/* The bytes of element x of operand "arg" of "s" (a source): every
+ * holder's must be the same; "out" gets them. */
+static axe_status read_elem(const mesh_run *m, const ax_stmt *s, int arg,
                             const flat *f, int64_t x, unsigned char *out,
                             axe_diag *diag)
 {
-    const ax_tensor *t = &m->p->tensors[i];
+    const ax_tensor *t = axe__devop_tensor(m->p, s, arg);
+    int i = s->args[arg].tensor;
     int64_t es = axe_dtype_size(t->dtype), g, a, r;
     base_point(f, x, &g, &a);
     memcpy(out, (char *)buffer_of(m, g, i) + a * es, (size_t)es);
@@ -148,8 +187,8 @@ static axe_status read_elem(const mesh_run *m, const ax_stmt *s, int i,
                 "device %s (line %d): the replicas of '%s' disagree at "
                 "[%s]: device %lld holds %g, device %lld holds %g (a "
                 "replicated source must hold one value per element)",
-                axe__op_name(s->op), s->line, t->name, c, (long long)g,
-                axe__ref_load(t->dtype, out, 0), (long long)d,
+                axe__op_name(s->op), s->line, axe__devop_text(m->p, s, arg), c,
+                (long long)g, axe__ref_load(t->dtype, out, 0), (long long)d,
                 axe__ref_load(t->dtype, b, 0));
         }
     }
@@ -172,7 +211,7 @@ static axe_status run_copy(const mesh_run *m, const ax_stmt *s, const flat *fd,
     unsigned char v[8];
     int64_t x;
     for (x = 0; x < fd->size; x++) {
-        AXE_TRY(read_elem(m, s, s->args[1].tensor, fs, x, v, diag));
+        AXE_TRY(read_elem(m, s, 1, fs, x, v, diag));
         write_elem(m, s->args[0].tensor, fd, x, v);
     }
     return AXE_OK;
@@ -187,7 +226,7 @@ static axe_status reduce_elem(const mesh_run *m, const ax_stmt *s,
                               const int64_t *order, const int64_t *q, int64_t y,
                               axe_diag *diag)
 {
-    const ax_tensor *src = &m->p->tensors[s->args[1].tensor];
+    const ax_tensor *src = axe__devop_tensor(m->p, s, 1);
     int64_t inner = 1, ext = src->gshape[s->rdim], j, k, x0;
     unsigned char v[8], w[8];
     double part = 0, total = 0;
@@ -198,8 +237,7 @@ static axe_status reduce_elem(const mesh_run *m, const ax_stmt *s,
     for (j = 0; j < ext; j++) {
         double a;
         k = order[j];
-        AXE_TRY(
-            read_elem(m, s, s->args[1].tensor, fs, x0 + k * inner, v, diag));
+        AXE_TRY(read_elem(m, s, 1, fs, x0 + k * inner, v, diag));
         a = axe__ref_load(src->dtype, v, 0);
         part = j == 0 || q[k] != q[order[j - 1]]
                    ? a
@@ -214,17 +252,18 @@ static axe_status reduce_elem(const mesh_run *m, const ax_stmt *s,
     return AXE_OK;
 }
 
-/* The logical values of tensor "i" (every replica checked) as doubles. */
-static axe_status load_all(const mesh_run *m, const ax_stmt *s, int i,
+/* The logical values of operand "arg" (every replica checked) as
+ * doubles. */
+static axe_status load_all(const mesh_run *m, const ax_stmt *s, int arg,
                            double *out, axe_diag *diag)
 {
-    const ax_tensor *t = &m->p->tensors[i];
+    const ax_tensor *t = axe__devop_tensor(m->p, s, arg);
     unsigned char v[8];
     int64_t x;
     flat f;
-    flat_of(t, &f);
+    flat_of_operand(m->p, s, arg, &f);
     for (x = 0; x < f.size; x++) {
-        AXE_TRY(read_elem(m, s, i, &f, x, v, diag));
+        AXE_TRY(read_elem(m, s, arg, &f, x, v, diag));
         out[x] = axe__ref_load(t->dtype, v, 0);
     }
     return AXE_OK;
@@ -245,8 +284,8 @@ static void gemm_elem(const mesh_run *m, const ax_stmt *s, const double *va,
                       const double *vb, const int64_t *order, const int64_t *q,
                       int64_t y, unsigned char *out)
 {
-    const ax_tensor *c = &m->p->tensors[s->args[0].tensor];
-    int64_t K = m->p->tensors[s->args[1].tensor].gshape[1];
+    const ax_tensor *c = axe__devop_tensor(m->p, s, 0);
+    int64_t K = axe__devop_tensor(m->p, s, 1)->gshape[1];
     int64_t N = c->gshape[1], mi = y / N, ni = y % N, j;
     double total = 0, part = 0;
     for (j = 0; j < K; j++) {
@@ -282,7 +321,7 @@ static void slice_order(const int64_t *q, int64_t K, int64_t *order)
 static axe_status run_reduce(const mesh_run *m, const ax_stmt *s,
                              const flat *fd, const flat *fs, axe_diag *diag)
 {
-    const ax_tensor *src = &m->p->tensors[s->args[1].tensor];
+    const ax_tensor *src = axe__devop_tensor(m->p, s, 1);
     int64_t ext = src->gshape[s->rdim], y;
     int64_t *q = malloc((size_t)ext * sizeof *q);
     int64_t *order = malloc((size_t)ext * sizeof *order);
@@ -311,9 +350,9 @@ static axe_status gemm_slices(const axe_program *p, const ax_stmt *s,
         return axe__fail(diag, st, s->off, "out of memory");
     st = axe__dist_gemm(p, s, g, diag);
     if (st == AXE_OK &&
-        (st = axe__dist_slices(g->copied == 1 ? &g->moved
-                                              : &p->tensors[s->args[1].tensor],
-                               1, q)) != AXE_OK)
+        (st = axe__dist_slices(
+             g->copied == 1 ? &g->moved : axe__devop_tensor(p, s, 1), 1, q)) !=
+            AXE_OK)
         st = axe__fail(diag, st, s->off, "device gemm: K's slices");
     free(g);
     return st;
@@ -321,8 +360,8 @@ static axe_status gemm_slices(const axe_program *p, const ax_stmt *s,
 
 static axe_status run_gemm(const mesh_run *m, const ax_stmt *s, axe_diag *diag)
 {
-    const ax_tensor *a = &m->p->tensors[s->args[1].tensor];
-    const ax_tensor *b = &m->p->tensors[s->args[2].tensor];
+    const ax_tensor *a = axe__devop_tensor(m->p, s, 1);
+    const ax_tensor *b = axe__devop_tensor(m->p, s, 2);
     int64_t K = a->gshape[1], y;
     double *va = malloc((size_t)a->gsize * sizeof *va);
     double *vb = malloc((size_t)b->gsize * sizeof *vb);
@@ -334,14 +373,14 @@ static axe_status run_gemm(const mesh_run *m, const ax_stmt *s, axe_diag *diag)
     if (va == NULL || vb == NULL || q == NULL || order == NULL)
         st = axe__fail(diag, AXE_ERR_NO_MEMORY, s->off, "out of memory");
     if (st == AXE_OK)
-        st = load_all(m, s, s->args[1].tensor, va, diag);
+        st = load_all(m, s, 1, va, diag);
     if (st == AXE_OK)
-        st = load_all(m, s, s->args[2].tensor, vb, diag);
+        st = load_all(m, s, 2, vb, diag);
     if (st == AXE_OK)
         st = gemm_slices(m->p, s, q, diag);
     if (st == AXE_OK) {
         slice_order(q, K, order);
-        flat_of(&m->p->tensors[s->args[0].tensor], &fc);
+        flat_of_operand(m->p, s, 0, &fc);
         for (y = 0; y < fc.size; y++) {
             gemm_elem(m, s, va, vb, order, q, y, v);
             write_elem(m, s->args[0].tensor, &fc, y, v);
@@ -359,8 +398,8 @@ static axe_status run_devop(const mesh_run *m, const ax_stmt *s, axe_diag *diag)
     flat fd, fs;
     if (s->op == AX_OP_GEMM)
         return run_gemm(m, s, diag);
-    flat_of(&m->p->tensors[s->args[0].tensor], &fd);
-    flat_of(&m->p->tensors[s->args[1].tensor], &fs);
+    flat_of_operand(m->p, s, 0, &fd);
+    flat_of_operand(m->p, s, 1, &fs);
     if (s->op == AX_OP_COPY)
         return run_copy(m, s, &fd, &fs, diag);
     return run_reduce(m, s, &fd, &fs, diag);

@@ -9,11 +9,15 @@
  * layout are then replaced by its local shard's (per dimension, the
  * dimension's m iters in order, plus the m offset), which every other
  * pass sees; the logical shape and declared layout stay in gshape and
- * glayout. Device operators take whole distributed tensors of one dtype:
- * copy between equal logical shapes, reduce from a shape to the same
- * shape without dimension k, gemm C [M,N] from A [M,K] and B [N,K]
- * placed so that local GEMMs can use them, as they are or after copying
- * one (compiler_dist_gemm.c).
+ * glayout. Device operators take distributed tensors of one dtype, whole
+ * or as regions with constant starts: a region's operand record is its
+ * tensor's with the region's shape, the declared layout sliced to the
+ * region (axe_layout_slice: addresses stay the tensor buffer's) and the
+ * region's part of each local shard, which every consumer reads
+ * (axe__devop_tensor). Copy between equal shapes, reduce from a shape to
+ * the same shape without dimension k, gemm C [M,N] from A [M,K] and B
+ * [N,K] placed so that local GEMMs can use them, as they are or after
+ * copying one (compiler_dist_gemm.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -165,37 +169,51 @@ static axe_status check_cover(const axe_program *p, const ax_tensor *t,
     return AXE_OK;
 }
 
-/* The local shard: per dimension of the grouped layout its m iters, and
- * the m offsets. */
-static axe_status local_view(ax_tensor *t, axe_diag *diag)
+/* The local part of layout "l" over "shape" (n dims) into "loc" and
+ * "ext": per dimension of the grouped layout its m iters in order (their
+ * product the dimension's local extent), plus the m offsets; the reason
+ * in "why" otherwise. */
+static axe_status local_part(const axe_layout *l, const int64_t *shape, int n,
+                             axe_layout *loc, int64_t *ext, axe_diag *why)
 {
-    axe_layout g, loc;
+    axe_layout g;
     int seps[AXE_LAYOUT_MAX_DIMS + 1], d, i;
-    axe_diag why;
-    axe_layout_init(&loc);
-    if (axe_layout_group(&t->layout, t->shape, t->ndim, &g, seps, &why))
-        return axe__fail(diag, AXE_ERR_INVALID, t->off,
-                         "the layout of '%s' does not admit its shape: %s",
-                         t->name, why.message);
-    for (d = 0; d < t->ndim; d++) {
-        int64_t ext = 1;
+    axe_diag gw;
+    axe_layout_init(loc);
+    if (axe_layout_group(l, shape, n, &g, seps, &gw) != AXE_OK)
+        return axe__fail(why, AXE_ERR_INVALID, -1,
+                         "does not admit its shape: %s", gw.message);
+    for (d = 0; d < n; d++) {
+        ext[d] = 1;
         for (i = seps[d]; i < seps[d + 1]; i++)
             if (!on_gpuid(g.shard[i].axis)) {
-                if (axe_layout_push_shard(&loc, g.shard[i].extent,
+                if (axe_layout_push_shard(loc, g.shard[i].extent,
                                           g.shard[i].stride, "m"))
-                    return axe__fail(diag, AXE_ERR_CAPACITY, t->off,
-                                     "tensor '%s': too many iters", t->name);
-                ext *= g.shard[i].extent;
+                    return axe__fail(why, AXE_ERR_CAPACITY, -1,
+                                     "has too many iters");
+                ext[d] *= g.shard[i].extent;
             }
-        t->shape[d] = ext;
     }
-    if (loc.nshard == 0 && axe_layout_push_shard(&loc, 1, 1, "m") != AXE_OK)
-        return AXE_ERR_INVALID; /* one element: an iter to group */
-    for (i = 0; i < t->layout.noffset; i++)
-        if (!on_gpuid(t->layout.offset[i].axis) &&
-            axe_layout_add_offset(&loc, "m", t->layout.offset[i].value))
-            return axe__fail(diag, AXE_ERR_INVALID, t->off,
-                             "tensor '%s': bad memory offset", t->name);
+    if (loc->nshard == 0 && axe_layout_push_shard(loc, 1, 1, "m") != AXE_OK)
+        return axe__fail(why, AXE_ERR_INVALID, -1, "has no iter");
+    for (i = 0; i < l->noffset; i++)
+        if (!on_gpuid(l->offset[i].axis) &&
+            axe_layout_add_offset(loc, "m", l->offset[i].value))
+            return axe__fail(why, AXE_ERR_INVALID, -1,
+                             "has a bad memory offset");
+    return AXE_OK;
+}
+
+/* The local shard (local_part of the declared layout). */
+static axe_status local_view(ax_tensor *t, axe_diag *diag)
+{
+    axe_layout loc;
+    axe_diag why;
+    axe_status st =
+        local_part(&t->layout, t->shape, t->ndim, &loc, t->shape, &why);
+    if (st != AXE_OK)
+        return axe__fail(diag, st, t->off, "the layout of '%s' %s", t->name,
+                         why.message);
     t->layout = loc;
     return AXE_OK;
 }
@@ -236,6 +254,18 @@ axe_status axe__sema_dist_tensor(const axe_program *p, ax_tensor *t,
 
 /* ---- device operators ------------------------------------------------ */
 
+const ax_tensor *axe__devop_tensor(const axe_program *p, const ax_stmt *s,
+                                   int i)
+{
+    return s->dop[i] != NULL ? s->dop[i] : &p->tensors[s->args[i].tensor];
+}
+
+const char *axe__devop_text(const axe_program *p, const ax_stmt *s, int i)
+{
+    return s->dtext[i] != NULL ? s->dtext[i]
+                               : p->tensors[s->args[i].tensor].name;
+}
+
 static axe_status check_operand(const axe_program *p, const ax_stmt *s, int i,
                                 axe_diag *diag)
 {
@@ -248,35 +278,130 @@ static axe_status check_operand(const axe_program *p, const ax_stmt *s, int i,
     return AXE_OK;
 }
 
+/* Region "r" of "t" within the tensor: "begin" and "end" per dim. */
+static axe_status region_bounds(const ax_stmt *s, const ax_tensor *t,
+                                const ax_ref *r, int64_t *begin, int64_t *end,
+                                axe_diag *diag)
+{
+    int d;
+    if (r->ndim != t->ndim)
+        return axe__fail(diag, AXE_ERR_INVALID, r->off,
+                         "device %s: the region of '%s' has %d ranges, but "
+                         "'%s' has %d dims (a region gives every dim's "
+                         "range)",
+                         axe__op_name(s->op), t->name, r->ndim, t->name,
+                         t->ndim);
+    for (d = 0; d < t->ndim; d++) {
+        begin[d] = r->start[d]->value; /* the parser folded it */
+        if (r->len[d] < 1 || begin[d] < 0 ||
+            axe__add(begin[d], r->len[d], &end[d]) != AXE_OK ||
+            end[d] > t->gshape[d])
+            return axe__fail(diag, AXE_ERR_DOMAIN, r->off,
+                             "device %s: dim %d of the region of '%s' is "
+                             "%lld : +%lld, outside [0, %lld)",
+                             axe__op_name(s->op), d, t->name,
+                             (long long)begin[d], (long long)r->len[d],
+                             (long long)t->gshape[d]);
+    }
+    return AXE_OK;
+}
+
+/* "B[0:4, 0:16]" (NULL without memory: the name stands for it). */
+static const char *region_text(const axe_program *p, const ax_tensor *t,
+                               const int64_t *begin, const int64_t *end)
+{
+    ax_text x;
+    int d;
+    axe__text_init(&x, p->arena);
+    axe__text_put(&x, "%s[", t->name);
+    for (d = 0; d < t->ndim; d++)
+        axe__text_put(&x, "%s%lld:%lld", d ? ", " : "", (long long)begin[d],
+                      (long long)end[d]);
+    axe__text_put(&x, "]");
+    return x.status == AXE_OK ? x.buf : NULL;
+}
+
+/* The region record of "x" (a copy of its base "t"): the sliced layout,
+ * the region's shape and its part of each local shard. */
+static axe_status region_record(const ax_stmt *s, int i, const ax_tensor *t,
+                                const int64_t *begin, const int64_t *end,
+                                ax_tensor *x, axe_diag *diag)
+{
+    bool found = false;
+    axe_diag why;
+    int d;
+    axe_diag_clear(&why);
+    *x = *t;
+    if (axe_layout_slice(&t->glayout, t->gshape, begin, end, t->ndim,
+                         AXE_TARGET_NONE, &x->glayout, &found,
+                         &why) != AXE_OK ||
+        !found)
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->args[i].off,
+                         "device %s: the region %s has no layout (%s's "
+                         "sliced to it): %s",
+                         axe__op_name(s->op), s->dtext[i], t->name,
+                         why.message);
+    x->gsize = 1;
+    for (d = 0; d < t->ndim; d++)
+        x->gsize *= x->gshape[d] = end[d] - begin[d];
+    if (local_part(&x->glayout, x->gshape, x->ndim, &x->layout, x->shape,
+                   &why) != AXE_OK ||
+        axe_layout_group(&x->layout, x->shape, x->ndim, &x->grouped, x->seps,
+                         &why) != AXE_OK)
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->args[i].off,
+                         "device %s: the local part of the region %s: %s",
+                         axe__op_name(s->op), s->dtext[i], why.message);
+    return AXE_OK;
+}
+
+/* Operand "i" of "s": a distributed tensor, and for a region its record
+ * and text (s->dop, s->dtext). */
+static axe_status operand(axe_program *p, ax_stmt *s, int i, axe_diag *diag)
+{
+    const ax_ref *r = &s->args[i];
+    const ax_tensor *t = &p->tensors[r->tensor];
+    int64_t begin[AX_MAX_DIMS], end[AX_MAX_DIMS];
+    AXE_TRY(check_operand(p, s, i, diag));
+    if (r->ndim == 0)
+        return AXE_OK;
+    AXE_TRY(region_bounds(s, t, r, begin, end, diag));
+    s->dtext[i] = region_text(p, t, begin, end);
+    s->dop[i] = axe__arena_alloc(p->arena, sizeof *s->dop[i]);
+    if (s->dtext[i] == NULL || s->dop[i] == NULL)
+        return axe__fail(diag, AXE_ERR_NO_MEMORY, s->off, "out of memory");
+    return region_record(s, i, t, begin, end, s->dop[i], diag);
+}
+
 static axe_status shape_mismatch(const axe_program *p, const ax_stmt *s,
                                  const char *why, axe_diag *diag)
 {
-    const ax_tensor *d = &p->tensors[s->args[0].tensor];
-    const ax_tensor *src = &p->tensors[s->args[1].tensor];
     return axe__fail(diag, AXE_ERR_INVALID, s->off,
                      "device %s: '%s' (%d dims) and '%s' (%d dims): %s",
-                     axe__op_name(s->op), d->name, d->ndim, src->name,
-                     src->ndim, why);
+                     axe__op_name(s->op), axe__devop_text(p, s, 0),
+                     axe__devop_tensor(p, s, 0)->ndim, axe__devop_text(p, s, 1),
+                     axe__devop_tensor(p, s, 1)->ndim, why);
 }
 
-/* copy: equal logical shapes; reduce: dst's shape is src's without k. */
+/* copy: equal logical shapes; reduce: dst's shape is src's without k
+ * (the operands' shapes: a region's are its lengths). */
 static axe_status check_shapes(const axe_program *p, const ax_stmt *s,
                                axe_diag *diag)
 {
-    const ax_tensor *d = &p->tensors[s->args[0].tensor];
-    const ax_tensor *src = &p->tensors[s->args[1].tensor];
+    const ax_tensor *d = axe__devop_tensor(p, s, 0);
+    const ax_tensor *src = axe__devop_tensor(p, s, 1);
+    const char *dn = axe__devop_text(p, s, 0), *sn = axe__devop_text(p, s, 1);
     bool red = s->op == AX_OP_REDUCE;
     int i;
     if (red && s->rdim >= src->ndim)
         return axe__fail(diag, AXE_ERR_INVALID, s->off,
                          "device reduce: dimension %d, but '%s' has %d",
-                         s->rdim, src->name, src->ndim);
+                         s->rdim, sn, src->ndim);
     if (red && src->ndim == 1)
         return axe__fail(diag, AXE_ERR_INVALID, s->off,
                          "device reduce: '%s' has one dimension; its result "
                          "would have none (reduce a [n, 1] tensor over "
                          "dim 0 into a [1] one)",
-                         src->name);
+                         sn);
     if (d->ndim != src->ndim - red)
         return shape_mismatch(
             p, s,
@@ -289,24 +414,27 @@ static axe_status check_shapes(const axe_program *p, const ax_stmt *s,
             return axe__fail(diag, AXE_ERR_INVALID, s->off,
                              "device %s: dim %d of '%s' is %lld, but dim %d "
                              "of '%s' is %lld",
-                             axe__op_name(s->op), i, d->name,
-                             (long long)d->gshape[i], j, src->name,
+                             axe__op_name(s->op), i, dn,
+                             (long long)d->gshape[i], j, sn,
                              (long long)src->gshape[j]);
     }
     return AXE_OK;
 }
 
-/* gemm: C [M,N], A [M,K], B [N,K], three tensors of one dtype the
- * device reduce combines everywhere, and a plan (compiler_dist_gemm.c). */
+/* gemm: C [M,N], A [M,K], B [N,K] of the operands (regions: their
+ * lengths), three tensors of one dtype the device reduce combines
+ * everywhere, and a plan (compiler_dist_gemm.c). */
 static axe_status check_gemm(axe_program *p, ax_stmt *s, axe_diag *diag)
 {
-    const ax_tensor *c = &p->tensors[s->args[0].tensor];
-    const ax_tensor *a = &p->tensors[s->args[1].tensor];
-    const ax_tensor *b = &p->tensors[s->args[2].tensor];
+    const ax_tensor *c = axe__devop_tensor(p, s, 0);
+    const ax_tensor *a = axe__devop_tensor(p, s, 1);
+    const ax_tensor *b = axe__devop_tensor(p, s, 2);
+    const char *cn = axe__devop_text(p, s, 0), *an = axe__devop_text(p, s, 1),
+               *bn = axe__devop_text(p, s, 2);
     ax_dist_gemm *g;
     axe_status st;
-    AXE_TRY(check_operand(p, s, 2, diag));
-    if (c == a || c == b)
+    if (s->args[0].tensor == s->args[1].tensor ||
+        s->args[0].tensor == s->args[2].tensor)
         return axe__fail(diag, AXE_ERR_INVALID, s->off,
                          "device gemm: '%s' is both C and an operand", c->name);
     if (a->dtype != c->dtype || b->dtype != c->dtype ||
@@ -315,25 +443,24 @@ static axe_status check_gemm(axe_program *p, ax_stmt *s, axe_diag *diag)
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
                          "device gemm: '%s' is %s, '%s' %s and '%s' %s: C, "
                          "A and B are all f32, all f64 or all i32",
-                         c->name, axe_dtype_name(c->dtype), a->name,
-                         axe_dtype_name(a->dtype), b->name,
+                         cn, axe_dtype_name(c->dtype), an,
+                         axe_dtype_name(a->dtype), bn,
                          axe_dtype_name(b->dtype));
     if (c->ndim != 2 || a->ndim != 2 || b->ndim != 2)
         return axe__fail(diag, AXE_ERR_INVALID, s->off,
                          "device gemm(C, A, B): C is [M,N], A [M,K] and B "
                          "[N,K] (C = A.B^T), but '%s' has %d dims, '%s' %d "
                          "and '%s' %d",
-                         c->name, c->ndim, a->name, a->ndim, b->name, b->ndim);
+                         cn, c->ndim, an, a->ndim, bn, b->ndim);
     if (c->gshape[0] != a->gshape[0] || c->gshape[1] != b->gshape[0] ||
         a->gshape[1] != b->gshape[1])
-        return axe__fail(
-            diag, AXE_ERR_INVALID, s->off,
-            "device gemm(C, A, B): C is [M,N], A [M,K] and B "
-            "[N,K], but '%s' is [%lld,%lld], '%s' [%lld,%lld] "
-            "and '%s' [%lld,%lld]",
-            c->name, (long long)c->gshape[0], (long long)c->gshape[1], a->name,
-            (long long)a->gshape[0], (long long)a->gshape[1], b->name,
-            (long long)b->gshape[0], (long long)b->gshape[1]);
+        return axe__fail(diag, AXE_ERR_INVALID, s->off,
+                         "device gemm(C, A, B): C is [M,N], A [M,K] and B "
+                         "[N,K], but '%s' is [%lld,%lld], '%s' [%lld,%lld] "
+                         "and '%s' [%lld,%lld]",
+                         cn, (long long)c->gshape[0], (long long)c->gshape[1],
+                         an, (long long)a->gshape[0], (long long)a->gshape[1],
+                         bn, (long long)b->gshape[0], (long long)b->gshape[1]);
     g = malloc(sizeof *g);
     if (g == NULL)
         return axe__fail(diag, AXE_ERR_NO_MEMORY, s->off, "out of memory");
@@ -348,12 +475,13 @@ static axe_status check_devop(axe_program *p, ax_stmt *s, axe_diag *diag)
 {
     ax_tensor *d = &p->tensors[s->args[0].tensor];
     const ax_tensor *src = &p->tensors[s->args[1].tensor];
+    int i;
     if (p->ndev == 0)
         return axe__fail(diag, AXE_ERR_INVALID, s->off,
                          "a device operator needs a mesh: write `mesh(P);` "
                          "before `kernel`");
-    AXE_TRY(check_operand(p, s, 0, diag));
-    AXE_TRY(check_operand(p, s, 1, diag));
+    for (i = 0; i < s->nargs; i++)
+        AXE_TRY(operand(p, s, i, diag));
     if (s->op == AX_OP_GEMM)
         return check_gemm(p, s, diag);
     if (d == src)

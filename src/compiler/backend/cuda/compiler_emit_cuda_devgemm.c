@@ -137,7 +137,7 @@ static void put_run(ax_text *t, const axe_program *p, const ax_stmt *s,
         axe__text_put(t,
                       "static %s *ax_dev%d_mv; /* %s copied first (device "
                       "memory) */\n",
-                      ct, k, p->tensors[s->args[g->copied].tensor].name);
+                      ct, k, axe__devop_text(p, s, g->copied));
     axe__text_put(t,
                   "\n/* device op %d: %sthe local GEMM, the partial sums' "
                   "reduce into c; a CUDA error\n * code (a device "
@@ -263,7 +263,7 @@ void axe__cuda_devgemm_explain(ax_text *t, const axe_program *p,
         return;
     }
     if (g->copied > 0) {
-        x = &p->tensors[s->args[g->copied].tensor];
+        x = axe__devop_tensor(p, s, g->copied);
         if (axe__dist_plan_copy(x->gshape, 2, &x->glayout, &g->moved.glayout,
                                 p->ndev, pl, &d) == AXE_OK)
             axe__cuda_plan_explain(t, pl, x->dtype, "copy first: ");

@@ -48,7 +48,7 @@ void axe__emit_dist_gemm_addr(ax_text *t, const axe_program *p,
                               int which, const char *row, const char *k)
 {
     const ax_tensor *x =
-        g->copied == which ? &g->moved : &p->tensors[s->args[which].tensor];
+        g->copied == which ? &g->moved : axe__devop_tensor(p, s, which);
     put_addr(t, x, row, k);
 }
 
@@ -59,9 +59,9 @@ void axe__emit_dist_gemm_dot(ax_text *t, const axe_program *p, const ax_stmt *s,
                              const ax_dist_gemm *g, const char *ind)
 {
     const ax_tensor *a =
-        g->copied == 1 ? &g->moved : &p->tensors[s->args[1].tensor];
+        g->copied == 1 ? &g->moved : axe__devop_tensor(p, s, 1);
     const ax_tensor *b =
-        g->copied == 2 ? &g->moved : &p->tensors[s->args[2].tensor];
+        g->copied == 2 ? &g->moved : axe__devop_tensor(p, s, 2);
     bool i32 = a->dtype == AXE_DTYPE_I32;
     axe__text_put(t, "%sfor (k = 0; k < %lld; k++)\n%s    acc += %sa[", ind,
                   (long long)g->kloc, ind, i32 ? "(uint32_t)" : "");
@@ -106,7 +106,7 @@ static void put_elems(ax_text *t, const axe_program *p, const ax_stmt *s,
 static void put_copy(ax_text *t, const axe_program *p, const ax_stmt *s,
                      const ax_dist_gemm *g, const char *sched, bool host)
 {
-    const ax_tensor *x = &p->tensors[s->args[g->copied].tensor];
+    const ax_tensor *x = axe__devop_tensor(p, s, g->copied);
     ax_dist_plan *pl = malloc(sizeof *pl);
     axe_diag d;
     char name[32];
@@ -119,7 +119,8 @@ static void put_copy(ax_text *t, const axe_program *p, const ax_stmt *s,
         return;
     }
     snprintf(name, sizeof name, "ax_dev%d_cp", k);
-    axe__text_put(t, "/* device op %d: %s copied first */\n", k, x->name);
+    axe__text_put(t, "/* device op %d: %s copied first */\n", k,
+                  axe__devop_text(p, s, g->copied));
     axe__emit_mpi_table(t, name, pl);
     axe__text_put(t,
                   "static const axe_mpi_plan ax_dev%d_cp = {%d, %d, %d, %d, "

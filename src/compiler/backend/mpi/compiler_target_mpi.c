@@ -19,8 +19,8 @@
 axe_status axe__mpi_plan(const axe_program *p, const ax_stmt *s,
                          ax_dist_plan *out, axe_diag *diag)
 {
-    const ax_tensor *dst = &p->tensors[s->args[0].tensor];
-    const ax_tensor *src = &p->tensors[s->args[1].tensor];
+    const ax_tensor *dst = axe__devop_tensor(p, s, 0);
+    const ax_tensor *src = axe__devop_tensor(p, s, 1);
     if (s->op == AX_OP_GEMM) {
         ax_dist_gemm *g = malloc(sizeof *g);
         axe_status st;
@@ -65,15 +65,15 @@ static axe_status copy_check(const axe_program *p, const ax_stmt *s,
     if (g == NULL || pl == NULL)
         st = axe__fail(diag, AXE_ERR_NO_MEMORY, s->off, "out of memory");
     else if ((st = axe__dist_gemm(p, s, g, diag)) == AXE_OK && g->copied) {
-        x = &p->tensors[s->args[g->copied].tensor];
+        x = axe__devop_tensor(p, s, g->copied);
         st = axe__dist_plan_copy(x->gshape, 2, &x->glayout, &g->moved.glayout,
                                  p->ndev, pl, diag);
         if (st == AXE_OK && pl->ndigits > AX_MPI_MAX_DIGITS)
             st = axe__fail(diag, AXE_ERR_CAPACITY, s->off,
                            "device gemm (line %d): the copy of '%s' first "
                            "has %d digits, beyond the mpi runtime's %d",
-                           s->line, x->name, (int)pl->ndigits,
-                           AX_MPI_MAX_DIGITS);
+                           s->line, axe__devop_text(p, s, g->copied),
+                           (int)pl->ndigits, AX_MPI_MAX_DIGITS);
     }
     free(g);
     free(pl);

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+#
+# Regions of distributed tensors at device scope (docs/compiler.md,
+# "Regions at device scope"; issue 14): a device operator's operand may be
+# a region with constant starts; its layout is the tensor's sliced to the
+# region, so the planners derive the collective from where the region's
+# elements live, and the buffers stay the tensor's. Through the CLI
+# ($AXE_BIN):
+# - tests/kernels/dist/region_*.axe (copy, reduce, gemm: a region on one
+#   device, regions spanning devices, on part of the mesh, loop-variable
+#   starts in an unrolled loop, a gemm operand copied first) and
+#   examples/kernels/dist/matmul_rs_regions.axe (KS = 1, 2, 4) at --ranks
+#   2, 4 and 8 (-D P=N) pass --check exactly (max_abs_err 0) with no race
+#   on --target mpi and on --target cuda --emulate (the NCCL emulation).
+#   The reference reads a region through the tensor's own layout at the
+#   region's coordinates, not through the sliced layout the backends run;
+# - a region that is the whole tensor compiles (mpi and cuda) to the same
+#   code as the tensor written whole (one-line comments aside: they name
+#   the operands);
+# - --explain names the regions, their sliced layouts, their tensors and
+#   their part of each local shard, and the collective.
+# The laws (plans of random regions against brute force) are
+# tests/test_compiler_dist.c's; the refusals compiler_errors.sh's rows.
+# OpenMPI is installed through scripts/ensure_tools.sh when missing;
+# skipped (77) when it cannot be. Last line: "N passed, N failed".
+set -u
+
+# shellcheck source=tests/kernel_lib.sh
+. "$(dirname "$0")/kernel_lib.sh"
+kernel_mpi_start
+kernel_counts
+EX=$SRC/examples/kernels/dist
+KD=$SRC/tests/kernels/dist
+
+# run_exact FILE N ARGS...: axe run --ranks N --check --json passes with
+# no race and max_abs_err 0.
+run_exact() {
+    local f=$1 n=$2
+    shift 2
+    if timeout 600 "$AXE" run "$f" --ranks "$n" --check --json "$@" \
+        >"$tmp/out" 2>"$tmp/err" &&
+        grep -q '"max_abs_err":0,"max_rel_err":0,"pass":true,' "$tmp/out" &&
+        grep -q '"races":\[\],' "$tmp/out"; then
+        ok
+    else
+        bad "$(basename "$f") --ranks $n $*: $(head -c 300 "$tmp/out") $(head -c 300 "$tmp/err")"
+    fi
+}
+for n in 2 4 8; do
+    for f in "$KD"/region_*.axe; do
+        run_exact "$f" "$n" -D "P=$n"
+        run_exact "$f" "$n" -D "P=$n" --target cuda --emulate
+    done
+    for ks in 1 2 4; do
+        run_exact "$EX/matmul_rs_regions.axe" "$n" -D "P=$n" -D "KS=$ks"
+    done
+    run_exact "$EX/matmul_rs_regions.axe" "$n" -D "P=$n" --target cuda --emulate
+done
+
+# A region that is the whole tensor is the tensor.
+mkdir -p "$tmp/whole" "$tmp/region"
+cat >"$tmp/whole/w.axe" <<'AXE'
+param P = 4;
+mesh(P);
+kernel w(A: f32[8,16] layout S[(P,8 / P,16):(1@gpuid,16,1)],
+         B: f32[8,16] layout S[(8,P,16 / P):(16 / P,1@gpuid,1)],
+         C: f32[4,8,16] layout S[(4,8,16):(128,16,1)] + R[P:1@gpuid],
+         D: f32[8,8] layout S[(8,8):(8,1)] + R[P:1@gpuid])
+    grid(1) threads(32) {
+    device copy(B, A);
+    device reduce(A, C, sum, 0);
+    device gemm(D, B, A);
+}
+AXE
+sed 's|copy(B, A)|copy(B[0:+8, 0:+16], A[0:8, 0:16])|;
+     s|reduce(A, C,|reduce(A[0:+8, 0:+16], C[0:+4, 0:+8, 0:+16],|;
+     s|gemm(D, B, A)|gemm(D[0:8, 0:8], B[0:8, 0:16], A[0:8, 0:16])|' \
+    "$tmp/whole/w.axe" >"$tmp/region/w.axe"
+for target in mpi cuda; do
+    if (cd "$tmp/whole" && "$AXE" compile w.axe --target "$target" >"$tmp/whole.out") &&
+        (cd "$tmp/region" && "$AXE" compile w.axe --target "$target" >"$tmp/region.out") &&
+        grep -q 'device op 2' "$tmp/whole.out" &&
+        sed -i 's|/\*.*\*/||' "$tmp/whole.out" "$tmp/region.out" &&
+        cmp -s "$tmp/whole.out" "$tmp/region.out"; then
+        ok
+    else
+        bad "whole-tensor regions --target $target: not the whole tensors' code: $(diff "$tmp/whole.out" "$tmp/region.out" | head -c 400)"
+    fi
+done
+
+# --explain names the regions.
+if "$AXE" compile "$KD/region_copy.axe" --explain >"$tmp/ex" 2>&1 &&
+    grep -qxF 'device op 0 (line 23): device copy(B[0:2, 0:16], A[2:4, 0:16])' "$tmp/ex" &&
+    grep -qxF '  src A[2:4, 0:16]: f32[2,16] layout S[(1,2,16):(1@gpuid,16,1)] + 1@gpuid' "$tmp/ex" &&
+    grep -qxF '    region of A: f32[8,16] layout S[(4,2,16):(1@gpuid,16,1)]' "$tmp/ex" &&
+    grep -qxF '    its part of each local shard: f32[2,16] layout S[(2,16):(16,1)] (in A'"'"'s 32 elements of storage)' "$tmp/ex" &&
+    grep -qF 'collective broadcast: dst replicates over gpuid (4 copies); src lives on device 1 only' "$tmp/ex" &&
+    grep -qxF '  dst D[0:8, 8:16]: f32[8,8] layout S[(8,2,4):(4,1@gpuid,1)] + 2@gpuid' "$tmp/ex" &&
+    grep -qxF 'device op 3 (line 27, k = 1): device copy(E[2:4, 0:16], A[4:6, 0:16])' "$tmp/ex"; then
+    ok
+else
+    bad "region_copy --explain: $(grep -A8 '^device op 0' "$tmp/ex" | head -c 900)"
+fi
+if "$AXE" compile "$EX/matmul_rs_regions.axe" --explain >"$tmp/ex" 2>&1 &&
+    grep -qxF 'device op 1 (line 27, k = 1): device gemm(Ck, A[0:16, 16:32], B[0:16, 16:32])' "$tmp/ex" &&
+    grep -qF 'local GEMM on every device: partial[16,16] = A[0:16, 16:32]_local . B[0:16, 16:32]_local^T over its 8 k'"'"'s of K' "$tmp/ex" &&
+    grep -qF 'collective (device reduce of the partial sums into Ck, sum over dim 0) reduce-scatter' "$tmp/ex"; then
+    ok
+else
+    bad "matmul_rs_regions --explain: $(grep -A14 '^device op 1' "$tmp/ex" | head -c 1200)"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
