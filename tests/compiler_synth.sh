@@ -377,6 +377,67 @@ PY
     done
 fi
 
+# a transposed V tile (smem_vt_auto.axe): filled along its first
+# dimension, read by the gemm's ldmatrix; synthesis now takes dimension 0
+# first, and the brute force counts every access on the synthesized
+# layout and on the one synthesis chose before (row-major family,
+# Swizzle<3,3,5>: 2 ways on the stores, 4 on the ldmatrix rows)
+run_json "$T/smem_vt_auto.axe"
+run_json "$T/smem_vt_auto.axe" -D BN=32 --seed 3
+run_json "$T/smem_vt_auto.axe" --target cuda --emulate
+if command -v python3 >/dev/null 2>&1 && synth_json "$T/smem_vt_auto.axe"; then
+    counts=$(python3 - "$tmp/synth.json" "$SRC/tests" <<'PY'
+import json, sys
+sys.path.insert(0, sys.argv[2])
+from smem_ways import parse_layout, ways
+BN = D = 64
+shape = (D, BN)
+
+def contiguous(addr, c, step, n):
+    return all(addr(tuple(x + e * s for x, s in zip(c, step))) == addr(c) + e
+               for e in range(n))
+
+def accesses(addr):
+    """copy#1's stores, gemm#3's ldmatrix.x2 rows of B (Vt): (op, ways)"""
+    out = []
+    for w in range(4):
+        for i in range(BN * D // 1024):
+            lanes = [(tx % 8 * 8, i * 16 + tx // 8)
+                     for tx in range(32 * w, 32 * w + 32)]
+            if contiguous(addr, lanes[0], (1, 0), 8):
+                out.append(("copy#1", ways(addr, lanes, 2, 8, (1, 0))))
+            else:
+                for e in range(8):
+                    out.append(("copy#1", ways(
+                        addr, [(d + e, k) for d, k in lanes], 2)))
+    for nt in range(D // 8):
+        for kt in range(BN // 16):
+            rows = [(8 * nt + r, 16 * kt + 8 * j) for j in range(2)
+                    for r in range(8)]
+            trans = [(8 * nt, 16 * kt + 8 * j + r) for j in range(2)
+                     for r in range(8)]
+            if all(contiguous(addr, c, (0, 1), 8) for c in rows):
+                out.append(("gemm#3", ways(addr, rows, 2, 8, (0, 1))))
+            elif all(contiguous(addr, c, (1, 0), 8) for c in trans):
+                out.append(("gemm#3", ways(addr, trans, 2, 8, (1, 0))))
+            else:
+                raise SystemExit("no ldmatrix form")
+    return {op: max(v for o, v in out if o == op) for op in ("copy#1", "gemm#3")}
+
+new = accesses(parse_layout(json.load(open(sys.argv[1]))["tensors"]["Vt"], shape))
+old = accesses(parse_layout("Swizzle<3,3,5>(S[(64,64):(64,1)])", shape))
+print("%d %d %d %d" % (old["copy#1"], old["gemm#3"], new["copy#1"], new["gemm#3"]))
+PY
+    )
+    [ "$counts" = "2 4 1 1" ] && ok ||
+        bad "smem_vt_auto brute-force ways (before: stores, ldmatrix; now: the same): $counts"
+    grep -qF '"copy#1", "tensor": "Vt", "ways_before": 8, "ways_after": 1}' "$tmp/synth.json" &&
+        grep -qF '"gemm#3", "tensor": "Vt", "ways_before": 1, "ways_after": 1}' "$tmp/synth.json" &&
+        ok || bad "smem_vt_auto records: $(head -c 600 "$tmp/synth.json")"
+fi
+same "$T/smem_vt_auto.axe" Vt "Swizzle<3, 3, 3>(S[(64, 64):(1, 64)])"
+same "$T/smem_vt_auto.axe" Vt "Swizzle<3, 3, 3>(S[(64, 32):(1, 64)])" -D BN=32
+
 # the text form names the same counts
 if "$AXE" synth "$K/gemm_mma_auto.axe" | grep -q '^access gemm#3 As: ways 4 -> 1 ' &&
     "$AXE" synth "$K/gemm_mma_auto.axe" | grep -q '^shared As: Swizzle<3,2,3>(S\[(128,32):(32,1)\])$'; then

@@ -247,7 +247,10 @@ axe_status axe__smem_choose_on(axe_program *p, const ax_smem_list *l, int ti,
 /* The shared layout synthesized for tensor "ti" of dispatched program
  * "p" from its accesses: the meet of their runs, the compact instance of
  * its candidate, and the swizzle chosen over the accesses placed by it
- * ("choice": its counts). The plans were built on the tensor's current
+ * ("choice": its counts), over the orders of the candidate's free strides
+ * (every order for at most 4 free strides) the instance with the fewest
+ * ways (largest, then sum, then fewer iters). The plans were built on the
+ * tensor's current
  * layout (a placeholder for `layout auto`), so the caller re-dispatches
  * with "out". With "scalar", each vector access counts as its single
  * elements (no run, no vector to keep contiguous): the layout for plans

@@ -354,7 +354,88 @@ static axe_status merge_modes(const ax_free_layout *f, axe_layout *l,
     return AXE_OK;
 }
 
-/* The synthesized layout of shared tensor "ti" (compiler_smem.h). */
+/* The instance of "l" whose free strides are given in the order "perm"
+ * (perm[0] the free stride numbered first gets the smallest: the fixed
+ * mode's extent, each next the product so far); perm the identity is
+ * axe__free_layout_compact's. */
+static axe_status compact_in_order(const ax_free_layout *l, const int *perm,
+                                   int nfree, axe_layout *out, axe_diag *diag)
+{
+    ax_free_layout o = *l;
+    for (int k = 0; k < l->n; k++)
+        for (int j = 0; l->stride[k] < 0 && j < nfree; j++)
+            if (l->stride[k] == -perm[j])
+                o.stride[k] = -(j + 1);
+    return axe__free_layout_compact(&o, out, diag);
+}
+
+/* The next permutation of "a" in lexicographic order; false after the
+ * last. */
+static bool next_perm(int *a, int n)
+{
+    int i = n - 2, j = n - 1;
+    while (i >= 0 && a[i] >= a[i + 1])
+        i--;
+    if (i < 0)
+        return false;
+    while (a[j] <= a[i])
+        j--;
+    int t = a[i];
+    a[i] = a[j];
+    a[j] = t;
+    for (int x = i + 1, y = n - 1; x < y; x++, y--) {
+        t = a[x];
+        a[x] = a[y];
+        a[y] = t;
+    }
+    return true;
+}
+
+/* Whether instance "c" with its choice "rc" beats "best" with "bc": its
+ * vectors hold, and the largest ways, then their sum, then the number of
+ * iters are fewer (fewer iters: more of the tensor's dims are one run of
+ * addresses, which keeps regions affine for the plans). */
+static bool better_order(const ax_smem_choice *rc, const axe_layout *c,
+                         const ax_smem_choice *bc, const axe_layout *best)
+{
+    if (!rc->ok)
+        return false;
+    if (!bc->ok)
+        return true;
+    if (rc->after.max != bc->after.max)
+        return rc->after.max < bc->after.max;
+    if (rc->after.sum != bc->after.sum)
+        return rc->after.sum < bc->after.sum;
+    return c->nshard < best->nshard;
+}
+
+/* The compact instance of "f" in free-stride order "perm", its adjacent
+ * modes merged, and the swizzle chosen over the accesses "l" of "ti":
+ * into "*best" and "*bc" when its vectors hold and its counts beat them
+ * (better_order; ties keep the earlier). */
+static axe_status try_order(axe_program *p, const ax_smem_list *l, int ti,
+                            const ax_free_layout *f, const int *perm, int nfree,
+                            axe_layout *best, ax_smem_choice *bc, bool *have,
+                            axe_diag *diag)
+{
+    axe_layout c;
+    ax_smem_report r;
+    AXE_TRY(compact_in_order(f, perm, nfree, &c, diag));
+    AXE_TRY(merge_modes(f, &c, diag));
+    AXE_TRY(axe__smem_choose_on(p, l, ti, &c, &r, diag));
+    if (*have && !better_order(&r.choice[0], &c, bc, best))
+        return AXE_OK;
+    *best = c;
+    *bc = r.choice[0];
+    *have = true;
+    return AXE_OK;
+}
+
+/* The synthesized layout of shared tensor "ti" (compiler_smem.h): over
+ * the orders of the candidate's free strides (every order for at most
+ * AX_FREE_ORDERS free strides, else the compact one), the instance whose
+ * chosen swizzle leaves the fewest ways on the accesses. */
+#define AX_FREE_ORDERS 4
 axe_status axe__smem_synthesize(axe_program *p, int ti, bool scalar,
                                 axe_layout *out, ax_smem_choice *choice,
                                 axe_diag *diag)
@@ -363,24 +444,29 @@ axe_status axe__smem_synthesize(axe_program *p, int ti, bool scalar,
     ax_smem_list all, l;
     ax_run run;
     ax_free_layout f;
-    axe_layout compact;
-    ax_smem_report r;
+    axe_layout best;
+    int perm[AX_FREE_MAX], nfree = 0;
+    bool have = false, more = true;
     AXE_TRY(axe__smem_accesses(p, &all, diag));
     l = all;
     if (scalar)
         AXE_TRY(scalar_accesses(p, &all, ti, &l, diag));
     AXE_TRY(axe__smem_tensor_run(p, &l, ti, &run, diag));
     AXE_TRY(axe__smem_candidate(t->shape, t->ndim, &run, &f, diag));
-    AXE_TRY(axe__free_layout_compact(&f, &compact, diag));
-    AXE_TRY(merge_modes(&f, &compact, diag));
-    AXE_TRY(axe__smem_choose_on(p, &l, ti, &compact, &r, diag));
-    *choice = r.choice[0];
+    for (int k = 0; k < f.n; k++)
+        if (f.stride[k] < 0)
+            perm[nfree] = nfree + 1, nfree++;
+    while (more) {
+        AXE_TRY(
+            try_order(p, &l, ti, &f, perm, nfree, &best, choice, &have, diag));
+        more = nfree <= AX_FREE_ORDERS && next_perm(perm, nfree);
+    }
     if (!choice->ok)
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, t->off,
                          "shared tensor '%s': the candidate breaks a vector "
                          "of its own accesses",
                          t->name);
-    *out = compact;
+    *out = best;
     if (choice->sw.present)
         with_swizzle(out, &choice->sw);
     return AXE_OK;

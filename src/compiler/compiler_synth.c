@@ -697,11 +697,23 @@ static bool has_auto(const axe_program *p)
 
 axe_status axe__program_synth(axe_program *p, axe_diag *diag)
 {
+    int ns;
     if (!has_auto(p))
         return AXE_OK;
     p->synth = axe__arena_alloc(p->arena, sizeof *p->synth);
     if (p->synth == NULL)
         return AXE_ERR_NO_MEMORY;
+    /* the shared layouts first (their probes synthesize the registers
+     * for each candidate), then the registers for the chosen ones */
+    AXE_TRY(axe__synth_shared(p, p->synth, diag));
+    ns = p->synth->ntensors;
     AXE_TRY(axe__synth_registers(p, p->synth, diag));
-    return axe__synth_shared(p, p->synth, diag);
+    /* report the registers first, as they are decided for the shared */
+    for (int k = 0; k < ns; k++) {
+        ax_synth_tensor e = p->synth->tensors[0];
+        memmove(&p->synth->tensors[0], &p->synth->tensors[1],
+                (size_t)(p->synth->ntensors - 1) * sizeof e);
+        p->synth->tensors[p->synth->ntensors - 1] = e;
+    }
+    return AXE_OK;
 }

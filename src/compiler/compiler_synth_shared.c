@@ -1,18 +1,21 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Shared layouts of layout synthesis (issue 15 §3; docs/compiler.md,
- * "Layout synthesis"). A `shared ... layout auto` tensor holds the
- * row-major placeholder from parsing; a probe program (the same text and
- * options, its registers synthesized, the placeholders kept) is checked
- * and dispatched, so that its plans give every warp-wide access of the
- * tensor; axe__smem_synthesize turns them into the meet of their
- * alignment runs, its compact candidate and the swizzle chosen against
- * bank conflicts, which becomes the tensor's layout before sema (so sema
- * and dispatch treat it as a written one). Written shared layouts are
- * constraints: left as they are. After dispatch, axe__synth_accesses
- * records the ways of every warp-wide access of every shared tensor.
- * Invariant: every count is the bank model's on the accesses of the
- * compiled program.
+ * "Layout synthesis"), decided before the registers. A `shared ...
+ * layout auto` tensor is tried on placeholders (row-major, and each other
+ * dimension at stride 1): a probe program (the same text and options,
+ * the placeholder set, then its registers synthesized) is checked and
+ * dispatched, so that its plans give every warp-wide access of the
+ * tensor; axe__smem_synthesize turns them into a layout (alignment runs,
+ * the best order of the free strides, the swizzle chosen against bank
+ * conflicts), which a second probe measures with its registers
+ * synthesized for it. The layout with the fewest ways becomes the
+ * tensor's before the program's registers are synthesized and before
+ * sema (so sema and dispatch treat it as a written one). Written shared
+ * layouts are constraints: left as they are. After dispatch,
+ * axe__synth_accesses records the ways of every warp-wide access of
+ * every shared tensor. Invariant: every count is the bank model's on the
+ * accesses of the compiled program.
  */
 #include <stdio.h>
 #include <string.h>
@@ -49,11 +52,19 @@ static axe_status no_auto_views(const axe_program *p, axe_diag *diag)
     return AXE_OK;
 }
 
-/* The probe: "p"'s text compiled with its registers synthesized and its
- * auto shared tensors row-major, except tensor "ti" laid out
- * by "l" when "l" is not NULL (freed by the caller). */
-static axe_status probe(const axe_program *p, int ti, const axe_layout *l,
-                        axe_program **q, axe_diag *diag)
+/* The shared layouts of a probe: "lay[i]" for every auto shared tensor
+ * i with "set[i]" (the others on their row-major placeholders). */
+typedef struct decided {
+    bool set[AX_MAX_TENSORS];
+    axe_layout lay[AX_MAX_TENSORS];
+} decided;
+
+/* The probe: "p"'s text compiled with the shared layouts "d" set before
+ * its registers are synthesized (so that the register layouts are the
+ * ones synthesis gives with those shared layouts), checked and
+ * dispatched (freed by the caller). */
+static axe_status probe(const axe_program *p, const decided *d, axe_program **q,
+                        axe_diag *diag)
 {
     axe_allocator al = axe__arena_allocator(p->arena);
     AXE_TRY(axe__program_new(p->text, p->len, &p->opts, &al, q));
@@ -61,14 +72,15 @@ static axe_status probe(const axe_program *p, int ti, const axe_layout *l,
     if ((*q)->synth == NULL)
         return AXE_ERR_NO_MEMORY;
     AXE_TRY(axe__program_parse(*q, diag));
-    AXE_TRY(axe__synth_registers(*q, (*q)->synth, diag));
     if ((*q)->ntensors != p->ntensors)
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
                          "layout synthesis: the probe has %d tensors, the "
                          "program %d",
                          (*q)->ntensors, p->ntensors);
-    if (l != NULL)
-        (*q)->tensors[ti].layout = *l;
+    for (int i = 0; i < p->ntensors; i++)
+        if (d->set[i])
+            (*q)->tensors[i].layout = d->lay[i];
+    AXE_TRY(axe__synth_registers(*q, (*q)->synth, diag));
     AXE_TRY(axe__program_check(*q, diag));
     return axe__program_dispatch(*q, diag);
 }
@@ -104,12 +116,17 @@ static axe_status measured(axe_program *q, int ti, measure *m, axe_diag *diag)
     return AXE_OK;
 }
 
-/* The ways of tensor "ti" compiled with layout "l" (a fresh probe). */
-static axe_status measured_with(const axe_program *p, int ti,
+/* The ways of tensor "ti" compiled with layout "l" (a fresh probe with
+ * "d" and "l" for "ti"). */
+static axe_status measured_with(const axe_program *p, const decided *d, int ti,
                                 const axe_layout *l, measure *m, axe_diag *diag)
 {
+    decided e = *d;
     axe_program *q = NULL;
-    axe_status st = probe(p, ti, l, &q, diag);
+    axe_status st;
+    e.set[ti] = true;
+    e.lay[ti] = *l;
+    st = probe(p, &e, &q, diag);
     if (st == AXE_OK)
         st = measured(q, ti, m, diag);
     if (q != NULL)
@@ -117,84 +134,159 @@ static axe_status measured_with(const axe_program *p, int ti,
     return st;
 }
 
-/* When the layout kept for vectors ("l", measured "*ma") leaves conflict
- * ways, the one chosen for single-element accesses, if compiling with
- * it measures fewer ways (max, then sum): into "l", "*ma", "*scalar". */
-static axe_status try_scalar(axe_program *p, axe_program *q, int ti,
-                             axe_layout *l, measure *ma, bool *scalar,
-                             axe_diag *diag)
+/* A layout of one tensor and its measure, and how it was reached. */
+typedef struct pick {
+    bool have, scalar;
+    int order; /* the placeholder's fastest dimension */
+    axe_layout l;
+    measure m;
+} pick;
+
+/* Whether "m" beats "b": fewer largest ways, then fewer in sum. */
+static bool fewer(const measure *m, const pick *b)
 {
-    ax_smem_choice c;
-    axe_layout lb;
-    measure mb;
+    return !b->have || m->max < b->m.max ||
+           (m->max == b->m.max && m->sum < b->m.sum);
+}
+
+/* "l" measured with its registers synthesized for it: into "*b" when it
+ * beats it (a layout that does not compile is passed over). */
+static axe_status consider(const axe_program *p, const decided *d, int ti,
+                           const axe_layout *l, int order, bool scalar,
+                           measure *m, pick *b)
+{
     axe_diag why;
-    *scalar = false;
-    AXE_TRY(measured_with(p, ti, l, ma, diag));
-    if (ma->max <= 1 || !ma->vector)
-        return AXE_OK;
     axe_diag_clear(&why);
-    if (axe__smem_synthesize(q, ti, true, &lb, &c, &why) != AXE_OK ||
-        measured_with(p, ti, &lb, &mb, &why) != AXE_OK)
-        return AXE_OK; /* the vector layout stands */
-    if (mb.max < ma->max || (mb.max == ma->max && mb.sum < ma->sum)) {
-        *l = lb;
-        *ma = mb;
-        *scalar = true;
-    }
+    m->max = -1;
+    if (measured_with(p, d, ti, l, m, &why) != AXE_OK)
+        return AXE_OK;
+    if (fewer(m, b))
+        *b = (pick){true, scalar, order, *l, *m};
     return AXE_OK;
 }
 
-/* Tensor "ti" of "p" from probe "q": its layout and report entry. */
-static axe_status synth_one(axe_program *p, axe_program *q, int ti,
-                            ax_synth_report *r, axe_diag *diag)
+/* The placeholder of tensor "ti" with dimension "fast" at stride 1, the
+ * others row-major outside it (dimension ndim - 1: row-major). */
+static axe_status placeholder(const ax_tensor *t, int fast, axe_layout *l)
 {
-    ax_synth_tensor *e = &r->tensors[r->ntensors++];
+    int64_t stride[AX_MAX_DIMS], s = t->shape[fast];
+    stride[fast] = 1;
+    for (int d = t->ndim - 1; d >= 0; d--)
+        if (d != fast) {
+            stride[d] = s;
+            s *= t->shape[d];
+        }
+    axe_layout_init(l);
+    for (int d = 0; d < t->ndim; d++)
+        AXE_TRY(axe_layout_push_shard(l, t->shape[d], stride[d], "m"));
+    return AXE_OK;
+}
+
+/* From the probe with placeholder "fast" for "ti": the layout its
+ * accesses give (and, when that keeps conflicts and an access moves a
+ * vector, the one for single elements), each measured with its own
+ * registers, into "*b". An error of the row-major placeholder's probe
+ * is the program's; another placeholder that does not compile is passed
+ * over. */
+static axe_status from_placeholder(const axe_program *p, const decided *d,
+                                   int ti, int fast, pick *b, axe_diag *diag)
+{
+    const ax_tensor *t = &p->tensors[ti];
+    bool rowmajor = fast == t->ndim - 1;
+    decided e = *d;
+    axe_program *q = NULL;
     ax_smem_choice c;
     axe_layout l;
-    measure m0, m;
-    bool scalar;
-    char sw[48] = "no swizzle";
+    measure m;
+    axe_diag why;
+    axe_status st;
+    axe_diag_clear(&why);
+    e.set[ti] = true;
+    AXE_TRY(placeholder(t, fast, &e.lay[ti]));
+    st = probe(p, &e, &q, rowmajor ? diag : &why);
+    if (st == AXE_OK)
+        st = axe__smem_synthesize(q, ti, false, &l, &c, rowmajor ? diag : &why);
+    if (st == AXE_OK)
+        st = consider(p, d, ti, &l, fast, false, &m, b);
+    if (st == AXE_OK && m.max > 1 && m.vector &&
+        axe__smem_synthesize(q, ti, true, &l, &c, &why) == AXE_OK)
+        st = consider(p, d, ti, &l, fast, true, &m, b);
+    if (q != NULL)
+        axe_program_free(q);
+    return rowmajor ? st : (st == AXE_ERR_NO_MEMORY ? st : AXE_OK);
+}
+
+/* Tensor "ti" of "p", the tensors before it decided in "d": its layout
+ * and report entry. */
+static axe_status synth_one(axe_program *p, decided *d, int ti,
+                            ax_synth_report *r, axe_diag *diag)
+{
+    const ax_tensor *t = &p->tensors[ti];
+    ax_synth_tensor *e = &r->tensors[r->ntensors++];
+    axe_program *q = NULL;
+    measure m0;
+    pick b = {0};
+    char sw[24] = "no swizzle", order[20] = "";
+    axe_status st;
     e->tensor = ti;
-    AXE_TRY(measured(q, ti, &m0, diag));
+    st = probe(p, d, &q, diag);
+    if (st == AXE_OK)
+        st = measured(q, ti, &m0, diag);
+    if (q != NULL)
+        axe_program_free(q);
+    AXE_TRY(st);
     if (m0.n == 0) {
         (void)snprintf(e->how, sizeof e->how,
                        "row-major: no operator accesses it");
         return AXE_OK;
     }
-    AXE_TRY(axe__smem_synthesize(q, ti, false, &l, &c, diag));
-    AXE_TRY(try_scalar(p, q, ti, &l, &m, &scalar, diag));
-    p->tensors[ti].layout = l;
-    if (l.swizzle.present)
-        (void)snprintf(sw, sizeof sw, "Swizzle<%d,%d,%d>",
-                       (int)l.swizzle.per_element, (int)l.swizzle.len,
-                       (int)l.swizzle.atom);
+    for (int f = t->ndim - 1; f >= 0; f--)
+        if (t->shape[f] > 1 || f == t->ndim - 1)
+            AXE_TRY(from_placeholder(p, d, ti, f, &b, diag));
+    if (!b.have)
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, t->off,
+                         "shared tensor '%s': no synthesized layout "
+                         "compiles",
+                         t->name);
+    d->set[ti] = true;
+    d->lay[ti] = b.l;
+    /* the parameters are below 63 (sema), ways at most 32 */
+    if (b.l.swizzle.present)
+        (void)snprintf(sw, sizeof sw, "Swizzle<%u,%u,%u>",
+                       (unsigned char)b.l.swizzle.per_element,
+                       (unsigned char)b.l.swizzle.len,
+                       (unsigned char)b.l.swizzle.atom);
+    if (b.order != t->ndim - 1)
+        (void)snprintf(order, sizeof order, ", dim %u first",
+                       (unsigned char)b.order);
     (void)snprintf(e->how, sizeof e->how,
-                   "compact on its accesses' alignment runs%s; %s: ways "
-                   "%d -> %d (row-major -> this, measured by the bank "
+                   "compact on its accesses' alignment runs%s%s; %s: ways "
+                   "%u -> %u (row-major -> this, measured by the bank "
                    "model)",
-                   scalar ? ", vectors dropped (they kept conflicts)" : "", sw,
-                   m0.max, m.max);
+                   order,
+                   b.scalar ? ", vectors dropped (they kept conflicts)" : "",
+                   sw, (unsigned char)m0.max, (unsigned char)b.m.max);
     return AXE_OK;
 }
 
 axe_status axe__synth_shared(axe_program *p, ax_synth_report *r, axe_diag *diag)
 {
-    axe_program *q = NULL;
-    axe_status st = AXE_OK;
+    decided d;
     bool any = false;
+    memset(&d, 0, sizeof d);
     for (int i = 0; i < p->ntensors; i++)
         any = any ||
               (p->tensors[i].mem == AX_MEM_SHARED && p->tensors[i].autolayout);
     if (!any)
         return AXE_OK;
     AXE_TRY(no_auto_views(p, diag));
-    st = probe(p, -1, NULL, &q, diag);
-    for (int i = 0; st == AXE_OK && i < p->ntensors; i++)
+    for (int i = 0; i < p->ntensors; i++)
         if (p->tensors[i].mem == AX_MEM_SHARED && p->tensors[i].autolayout)
-            st = synth_one(p, q, i, r, diag);
-    if (q != NULL)
-        axe_program_free(q);
-    return st;
+            AXE_TRY(synth_one(p, &d, i, r, diag));
+    for (int i = 0; i < p->ntensors; i++)
+        if (d.set[i])
+            p->tensors[i].layout = d.lay[i];
+    return AXE_OK;
 }
 
 /* ---- the "accesses" records, after dispatch ---------------------------- */
