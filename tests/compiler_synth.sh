@@ -337,6 +337,16 @@ for f in "$T/smem_ldmatrix_f16.axe" "$T/smem_trans_bf16.axe"; do
     *ldmatrix_f16*) record "$f" gemm#3 As "$b" "$a" && record "$f" gemm#3 Bs "$b" "$a" ;;
     *) record "$f" copy#1 T "$b" "$a" ;;
     esac
+    # the 16-byte row writes (the CTA copies from global): a phase of 8
+    # lanes along one 128-byte row, 1 way before and after (issue §4's
+    # classics: every access of the tile, not only the reads)
+    b=$(ways "(64,8):(8,1)" 16 8:64)
+    a=$(ways "Sw<3,0,3> o 0 o (64,8):(8,1)" 16 8:64)
+    [ "$b" = 1 ] && [ "$a" = 1 ] && ok || bad "render: 16-byte row writes $b -> $a"
+    case $f in
+    *ldmatrix_f16*) record "$f" copy#1 As "$b" "$a" && record "$f" copy#2 Bs "$b" "$a" ;;
+    *) record "$f" copy#0 T "$b" "$a" ;;
+    esac
 done
 synth_json "$K/transpose_auto.axe" && {
     # copy#0: 32 lanes down a column of T; copy#1: 32 lanes along a row
