@@ -164,7 +164,7 @@ static void fastest_first(const int64_t *stride, int n, int *order)
 }
 
 typedef struct sy_copy {
-    int64_t size, threads, es, align;
+    int64_t size, threads, bits, align; /* bits: element width */
     int n;
     int64_t shape[AX_MAX_DIMS];
     int order[AX_MAX_DIMS];
@@ -185,7 +185,7 @@ static bool copy_candidate(const sy_copy *c, const sy_leaf *f, axe_layout *out)
     sy_digit dg[4];
     if ((f->w > 1 && !c->vec) || (c->align != 0 && c->align % f->w != 0) ||
         f->run % f->w != 0 || c->size % (f->run * f->tp) != 0 ||
-        (c->size / f->tp) * c->es > AX_MAX_REGISTER_BYTES)
+        (c->size / f->tp) * c->bits > 8 * AX_MAX_REGISTER_BYTES)
         return false;
     dg[0] = (sy_digit){f->w, 1, "m"};
     dg[1] = (sy_digit){f->run / f->w, f->w, "m"};
@@ -203,7 +203,7 @@ static void copy_text(const sy_copy *c, const sy_leaf *f, char *buf, size_t cap)
     (void)snprintf(buf, cap,
                    "coalesced, %lld-byte accesses (%lld element%s) in runs "
                    "of %lld on %lld consecutive %s, %lld per thread%s",
-                   (long long)(f->w * c->es), (long long)f->w,
+                   (long long)(f->w * c->bits / 8), (long long)f->w,
                    f->w > 1 ? "s" : "", (long long)f->run, (long long)f->tp,
                    c->axis, (long long)(c->size / (f->w * f->tp)),
                    f->tp < c->threads ? ", the other threads replicas" : "");
@@ -234,7 +234,7 @@ static axe_status copy_setup(const axe_program *p, const ax_stmt *s, int reg,
         if (d != c->order[0] && c->shape[d] > 1)
             c->align = gcd(c->align, stride[d]);
     c->threads = axe__scope_threads(p, s->scope);
-    c->es = axe_dtype_size(t->dtype);
+    c->bits = axe_dtype_bit_width(t->dtype);
     c->axis = thread_axis(s->scope);
     return AXE_OK;
 }
@@ -272,14 +272,14 @@ static void copy_search(const sy_copy *c, ax_synth_choice *ch, sy_leaf *best,
     int b;
     for (f.tp = c->threads; f.tp >= 1; f.tp = f.tp % 2 == 0 ? f.tp / 2 : 0)
         for (f.run = 1; f.run <= c->size / f.tp &&
-                        (c->size / f.tp) * c->es <= AX_MAX_REGISTER_BYTES;
+                        (c->size / f.tp) * c->bits <= 8 * AX_MAX_REGISTER_BYTES;
              f.run++)
             for (b = 0; b < 5; b++) {
                 char text[AX_SYNTH_TEXT];
                 axe_layout l;
                 double cost;
-                f.w = bytes[b] / c->es;
-                if (f.w < 1 || bytes[b] % c->es != 0 ||
+                f.w = 8 * bytes[b] / c->bits; /* i4: whole bytes, w >= 2 */
+                if (f.w < 1 || 8 * bytes[b] % c->bits != 0 ||
                     c->size % (f.run * f.tp) != 0 || !copy_candidate(c, &f, &l))
                     continue;
                 cost = (double)((c->size / (f.w * f.tp)) * c->threads);
