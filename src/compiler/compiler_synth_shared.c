@@ -3,10 +3,10 @@
  * Shared layouts of layout synthesis (issue 15 §3; docs/compiler.md,
  * "Layout synthesis"), decided before the registers. A `shared ...
  * layout auto` tensor is tried on placeholders (row-major, and each other
- * dimension at stride 1): a probe program (the same text and options,
- * the placeholder set, then its registers synthesized) is checked and
- * dispatched, so that its plans give every warp-wide access of the
- * tensor; axe__smem_synthesize turns them into a layout (alignment runs,
+ * dimension that a copy's region runs along at stride 1): a probe program (the
+ * same text and options, the placeholder set, then its registers synthesized)
+ * is checked and dispatched, so that its plans give every warp-wide access of
+ * the tensor; axe__smem_synthesize turns them into a layout (alignment runs,
  * the best order of the free strides, the swizzle chosen against bank
  * conflicts), which a second probe measures with its registers
  * synthesized for it. The layout with the fewest ways becomes the
@@ -216,6 +216,27 @@ static axe_status from_placeholder(const axe_program *p, const decided *d,
     return rowmajor ? st : (st == AXE_ERR_NO_MEMORY ? st : AXE_OK);
 }
 
+/* Whether a copy of "p" names a region of tensor "ti" whose dimension
+ * "dim" is longer than 1 and whose later dimensions have length 1: the
+ * plans vectorize a copy along its last dimension only, so such a copy
+ * can move vectors along "dim" when "dim" is at stride 1. */
+static bool copy_runs_along(const axe_program *p, int ti, int dim)
+{
+    const ax_tensor *t = &p->tensors[ti];
+    for (int k = 0; k < p->nops; k++)
+        for (int i = 0; p->ops[k]->op == AX_OP_COPY && i < p->ops[k]->nargs;
+             i++) {
+            const ax_ref *r = &p->ops[k]->args[i];
+            const int64_t *len = r->ndim == 0 ? t->shape : r->len;
+            bool ok = r->tensor == ti && !r->is_view && len[dim] > 1;
+            for (int e = dim + 1; ok && e < t->ndim; e++)
+                ok = len[e] == 1;
+            if (ok)
+                return true;
+        }
+    return false;
+}
+
 /* Tensor "ti" of "p", the tensors before it decided in "d": its layout
  * and report entry. */
 static axe_status synth_one(axe_program *p, decided *d, int ti,
@@ -241,7 +262,7 @@ static axe_status synth_one(axe_program *p, decided *d, int ti,
         return AXE_OK;
     }
     for (int f = t->ndim - 1; f >= 0; f--)
-        if (t->shape[f] > 1 || f == t->ndim - 1)
+        if (f == t->ndim - 1 || copy_runs_along(p, ti, f))
             AXE_TRY(from_placeholder(p, d, ti, f, &b, diag));
     if (!b.have)
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, t->off,
