@@ -1443,6 +1443,29 @@ static void repeat(void (*law)(void), int times)
         law();
 }
 
+/* A reason longer than the diag holds is cut with "..." (never silently),
+ * one that fits is kept whole; brute force over lengths around the bound. */
+static void test_diag_cut(void)
+{
+    char want[AXE_DIAG_MESSAGE_MAX * 2];
+    for (int n = 0; n < (int)sizeof want - 1; n += 7) {
+        axe_diag d;
+        memset(want, 'a' + n % 26, (size_t)n);
+        want[n] = '\0';
+        axe_status s = axe__fail(&d, AXE_ERR_DOMAIN, 3, "%s", want);
+        size_t len = strlen(d.message);
+        bool fits = n <= AXE_DIAG_MESSAGE_MAX - 1;
+        TL_CHECK(s == AXE_ERR_DOMAIN && d.offset == 3, "status/offset kept");
+        if (fits)
+            TL_CHECK(strcmp(d.message, want) == 0, "length %d kept whole", n);
+        else
+            TL_CHECK(len == AXE_DIAG_MESSAGE_MAX - 1 &&
+                         strcmp(d.message + len - 3, "...") == 0 &&
+                         strncmp(d.message, want, len - 3) == 0,
+                     "length %d: cut with '...' (got %zu bytes)", n, len);
+    }
+}
+
 int main(void)
 {
     tl_seed("test_cute_misc", 20261122);
@@ -1457,6 +1480,7 @@ int main(void)
     test_composed_recast_rows();
     test_composed_with_inner();
     test_common_rows();
+    test_diag_cut();
     repeat(law_slice_one, 2000);
     repeat(law_slice_reject_one, 1000);
     repeat(law_upcast_one, 2000);

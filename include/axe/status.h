@@ -51,7 +51,9 @@ typedef enum axe_status {
 
 #define AXE_DIAG_MESSAGE_MAX 256
 
-/* A reason: "offset" into the parsed text (-1 if none) and "message". */
+/* A reason: "offset" into the parsed text (-1 if none) and "message" (a
+ * reason longer than AXE_DIAG_MESSAGE_MAX - 1 bytes is cut and ends in "...";
+ * axe_program_compile_full returns the whole diagnostic). */
 typedef struct axe_diag {
     long offset;
     char message[AXE_DIAG_MESSAGE_MAX];

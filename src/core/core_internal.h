@@ -8,6 +8,7 @@
 #ifndef AXE_CORE_INTERNAL_H
 #define AXE_CORE_INTERNAL_H
 
+#include <stdarg.h>
 #include <stdint.h>
 
 #include "axe/status.h"
@@ -111,5 +112,12 @@ AXE_NODISCARD static inline axe_status axe__lcm(int64_t a, int64_t b,
 axe_status axe__fail(axe_diag *diag, axe_status status, long offset,
                      const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+
+/*
+ * Format into diag->message ("diag" not NULL). A reason longer than
+ * AXE_DIAG_MESSAGE_MAX - 1 bytes ends in "..." so a cut is never silent.
+ */
+void axe__diag_vput(axe_diag *diag, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
 
 #endif

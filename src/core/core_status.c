@@ -48,6 +48,17 @@ void axe_diag_clear(axe_diag *diag)
 
 const char *axe_version(void) { return AXE_VERSION_STRING; }
 
+void axe__diag_vput(axe_diag *diag, const char *fmt, va_list ap)
+{
+    static const char mark[] = "...";
+    size_t cap = sizeof diag->message;
+    int n = vsnprintf(diag->message, cap, fmt, ap);
+    if (n < 0)
+        (void)snprintf(diag->message, cap, "(reason could not be formatted)");
+    else if ((size_t)n >= cap)
+        memcpy(diag->message + cap - sizeof mark, mark, sizeof mark);
+}
+
 axe_status axe__fail(axe_diag *diag, axe_status status, long offset,
                      const char *fmt, ...)
 {
@@ -56,7 +67,7 @@ axe_status axe__fail(axe_diag *diag, axe_status status, long offset,
         return status;
     diag->offset = offset;
     va_start(ap, fmt);
-    vsnprintf(diag->message, sizeof diag->message, fmt, ap);
+    axe__diag_vput(diag, fmt, ap);
     va_end(ap);
     return status;
 }

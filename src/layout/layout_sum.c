@@ -25,7 +25,7 @@ axe_status axe__not_found(bool *found, axe_diag *diag, const char *fmt, ...)
         return AXE_OK;
     diag->offset = -1;
     va_start(ap, fmt);
-    vsnprintf(diag->message, sizeof diag->message, fmt, ap);
+    axe__diag_vput(diag, fmt, ap);
     va_end(ap);
     return AXE_OK;
 }
