@@ -17,10 +17,7 @@ set -u
 
 # shellcheck source=tests/kernel_lib.sh
 . "$(dirname "$0")/kernel_lib.sh"
-if ! command -v python3 >/dev/null 2>&1; then
-    echo "skipped: no python3"
-    exit 77
-fi
+kernel_need_python3
 kernel_need_compiler CC cc "C compiler"
 kernel_counts
 out=${AXE_FUZZ_KEEP:-$tmp}

@@ -89,17 +89,8 @@ else
     bad "i4_rule.axe's C with the nibble order flipped passes the rule check"
 fi
 
-# exact_run FILE ARGS...: axe run --check passes with no error at all.
-exact_run() {
-    local f=$1
-    shift
-    if "$AXE" run "$T/$f" --check "$@" >"$tmp/out" 2>"$tmp/err" &&
-        grep -q '^check passed: max_abs_err 0, max_rel_err 0$' "$tmp/out"; then
-        ok
-    else
-        bad "axe run $f --check $* is not exact ($(cat "$tmp/out" "$tmp/err" | head -c 400))"
-    fi
-}
+# exact_run FILE ARGS...: kernel_exact_run of the test kernel FILE.
+exact_run() { kernel_exact_run "$T/$1" "${@:2}"; }
 
 targets=("")
 if command -v "${CXX:-c++}" >/dev/null 2>&1; then

@@ -21,30 +21,10 @@ kernel_counts
 K="$SRC/examples/kernels"
 
 
-# check_run FILE ARGS...: axe run --check passes.
-check_run() {
-    local f=$1
-    shift
-    if "$AXE" run "$K/$f" --check "$@" >"$tmp/out" 2>"$tmp/err" &&
-        grep -qE '^check passed|"pass":true' "$tmp/out"; then
-        ok
-    else
-        bad "axe run $f --check $* ($(cat "$tmp/out" "$tmp/err" | head -c 400))"
-    fi
-}
-
-# exact_run FILE ARGS...: axe run --check passes with no error at all
-# (operators that keep the reference's order of operations).
-exact_run() {
-    local f=$1
-    shift
-    if "$AXE" run "$K/$f" --check "$@" >"$tmp/out" 2>"$tmp/err" &&
-        grep -q '^check passed: max_abs_err 0, max_rel_err 0$' "$tmp/out"; then
-        ok
-    else
-        bad "axe run $f --check $* is not exact ($(cat "$tmp/out" "$tmp/err" | head -c 400))"
-    fi
-}
+# check_run / exact_run FILE ARGS...: kernel_check_run / kernel_exact_run
+# of the example FILE.
+check_run() { kernel_check_run "$K/$1" "${@:2}"; }
+exact_run() { kernel_exact_run "$K/$1" "${@:2}"; }
 
 check_run fig5_copy.axe
 check_run fig5_copy.axe -D M=40 -D N=131 --seed 7

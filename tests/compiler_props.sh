@@ -12,9 +12,6 @@ set -u
 
 # shellcheck source=tests/kernel_lib.sh
 . "$(dirname "$0")/kernel_lib.sh"
-if ! command -v python3 >/dev/null 2>&1; then
-    echo "skipped: no python3"
-    exit 77
-fi
+kernel_need_python3
 kernel_need_compiler CC cc "C compiler"
 exec python3 "$SRC/tests/compiler_props.py" "$AXE" "${AXE_PROPS_COUNT:-40}"

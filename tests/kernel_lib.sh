@@ -10,6 +10,8 @@
 #   kernel_need_compiler VAR DEFAULT WHAT: $VAR (else DEFAULT; its first
 #     word a command) is exported, or the script is skipped (exit 77,
 #     "skipped: no WHAT").
+#   kernel_need_python3: python3 is there, or the script is skipped
+#     (exit 77, "skipped: no python3").
 #   kernel_counts: tmp (a folder removed on exit), pass and fail (0), ok
 #     (one more passed) and bad MESSAGE (one more failed, "FAIL: MESSAGE").
 #   kernel_mpi_start: OpenMPI (mpicc, mpirun) installed through
@@ -28,6 +30,11 @@
 #   kernel_flops_are FILE WANT: the JSON line in FILE has "seconds" and
 #     "flops_per_s" whose product is WANT (the flops counted per run)
 #     within a relative 1e-6.
+#   kernel_check_run FILE ARGS...: `axe run FILE --check ARGS` passes (ok,
+#     else bad with the command, FILE under SRC, and its first output).
+#   kernel_exact_run FILE ARGS...: the same with no error at all
+#     ("check passed: max_abs_err 0, max_rel_err 0": operators that keep
+#     the reference's order of operations).
 #   kernel_sync_lines FILE: the line numbers of FILE's `sync;` statements
 #     (not those in comments).
 #   kernel_sync_mark FILE LINE: NAME where that line carries the marker
@@ -58,6 +65,13 @@ kernel_need_compiler() {
     fi
     printf -v "$1" '%s' "$cmd"
     export "${1?}"
+}
+
+kernel_need_python3() {
+    if ! command -v python3 >/dev/null 2>&1; then
+        echo "skipped: no python3"
+        exit 77
+    fi
 }
 
 kernel_counts() {
@@ -105,6 +119,26 @@ kernel_cli_or_finish() {
         [ "$fail" -eq 0 ]
         exit
     fi
+}
+
+# kernel_run_verdict PATTERN WHAT FILE ARGS...: axe run --check of FILE
+# prints a line matching PATTERN (grep -E) and exits 0.
+kernel_run_verdict() {
+    local pat=$1 what=$2 f=$3
+    shift 3
+    if "$AXE" run "$f" --check "$@" >"$tmp/run.out" 2>"$tmp/run.err" &&
+        grep -qE -- "$pat" "$tmp/run.out"; then
+        ok
+    else
+        bad "axe run ${f#"$SRC"/} --check $*$what ($(cat "$tmp/run.out" "$tmp/run.err" | head -c 400))"
+    fi
+}
+kernel_check_run() {
+    kernel_run_verdict '^check passed|"pass":true' "" "$@"
+}
+kernel_exact_run() {
+    kernel_run_verdict '^check passed: max_abs_err 0, max_rel_err 0$' \
+        " is not exact" "$@"
 }
 
 kernel_sync_lines() {

@@ -58,6 +58,37 @@ kernel_flops_are "$j" 16384 && bad "flops: accepted without flops_per_s" || ok
 # kernel_need_compiler: a missing command skips (exit 77).
 (kernel_need_compiler NO_SUCH_CC axe-no-such-compiler-here "fixture" >/dev/null)
 expect "missing compiler skips" 77 "$?"
+# kernel_check_run / kernel_exact_run on a stand-in axe that prints the
+# verdict in $tmp/verdict and exits with $tmp/rc.
+cat >"$tmp/axe" <<'SH'
+#!/usr/bin/env bash
+cat "$(dirname "$0")/verdict"
+exit "$(cat "$(dirname "$0")/rc")"
+SH
+chmod +x "$tmp/axe"
+# runs_of VERDICT RC: the failures of kernel_check_run, kernel_exact_run.
+runs_of() {
+    echo "$1" >"$tmp/verdict"
+    echo "$2" >"$tmp/rc"
+    (
+        AXE=$tmp/axe pass=0 fail=0
+        kernel_check_run "$k" -D N=4 >/dev/null
+        kernel_exact_run "$k" >/dev/null
+        echo "$fail"
+    )
+}
+expect "exact pass" 0 "$(runs_of 'check passed: max_abs_err 0, max_rel_err 0' 0)"
+expect "inexact pass" 1 "$(runs_of 'check passed: max_abs_err 1e-06, max_rel_err 0' 0)"
+expect "json pass" 1 "$(runs_of '{"kernel":"k","pass":true}' 0)"
+expect "exit 1" 2 "$(runs_of 'check passed: max_abs_err 0, max_rel_err 0' 1)"
+expect "check failed" 2 "$(runs_of 'check FAILED: max_abs_err 1, max_rel_err 1' 0)"
+echo 'check FAILED: x' >"$tmp/verdict"
+out=$( (AXE=$tmp/axe SRC=$tmp pass=0 fail=0 kernel_check_run "$k" -D N=4) )
+expect "failure names the run" "FAIL: axe run k.axe --check -D N=4 (check FAILED: x" \
+    "$(printf "%s" "$out" | head -c 51)"
+
+(PATH=/nonexistent kernel_need_python3 >/dev/null)
+expect "missing python3 skips" 77 "$?"
 # kernel_cli_or_finish ends with the counts when AXE is empty.
 out=$( (AXE="" pass=3 fail=0 kernel_cli_or_finish) )
 expect "no CLI: counts and exit" "3 passed, 0 failed (no AXE_BIN: the CLI runs skipped)" "$out"

@@ -19,6 +19,7 @@ import pytest
 
 import axe
 from axe import kernel as K
+from srctree import source
 
 try:
     import numpy as np
@@ -34,10 +35,7 @@ EXAMPLES = os.path.join(ROOT, "examples", "kernels")
 
 
 def example(name):
-    path = os.path.join(EXAMPLES, name)
-    if not os.path.exists(path):
-        pytest.skip(f"{path} not found (tests run outside the source tree)")
-    return path
+    return source("examples", "kernels", name)
 
 
 @pytest.fixture(autouse=True)

@@ -19,6 +19,7 @@ import pytest
 
 import axe
 from axe import kernel as K
+from srctree import source
 
 try:
     import numpy as np
@@ -41,15 +42,6 @@ try:
 except ImportError:
     cupy = None
     HAS_CUPY = False
-
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
-
-
-def source(*parts):
-    path = os.path.join(ROOT, *parts)
-    if not os.path.exists(path):
-        pytest.skip(f"{path} not found (tests run outside the source tree)")
-    return path
 
 
 @pytest.fixture(autouse=True, scope="module")

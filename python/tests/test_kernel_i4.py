@@ -13,20 +13,11 @@ import shutil
 
 import pytest
 
-import axe
 from axe import kernel as K
+from srctree import source
 
 np = pytest.importorskip("numpy", reason="numpy is not installed "
                          "(pip install numpy)")
-
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
-
-
-def source(*parts):
-    path = os.path.join(ROOT, *parts)
-    if not os.path.exists(path):
-        pytest.skip(f"{path} not found (tests run outside the source tree)")
-    return path
 
 
 def by_hand(values):

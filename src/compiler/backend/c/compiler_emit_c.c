@@ -736,6 +736,19 @@ static void driver(ax_text *t, const axe_program *p, const ax_c_mesh *mesh)
                       p->name);
 }
 
+/* The end of each program emitter: the preamble, then the body built in
+ * "b" (its status when it failed). */
+static void finish(ax_text *t, const axe_program *p, const char *file,
+                   const ax_text *b)
+{
+    if (b->status != AXE_OK) {
+        t->status = b->status;
+        return;
+    }
+    preamble(t, p, file, b->buf);
+    axe__text_put(t, "%s", b->buf != NULL ? b->buf : "");
+}
+
 /* C99 of the whole program (see the file comment) into "t". */
 void axe__emit_c(ax_text *t, const axe_program *p, const char *file)
 {
@@ -747,12 +760,7 @@ void axe__emit_c(ax_text *t, const axe_program *p, const char *file)
     cta_function(&b, p, 0, NULL);
     driver(&b, p, NULL);
     axe__emit_harness(&b, p, false);
-    if (b.status != AXE_OK) {
-        t->status = b.status;
-        return;
-    }
-    preamble(t, p, file, b.buf);
-    axe__text_put(t, "%s", b.buf != NULL ? b.buf : "");
+    finish(t, p, file, &b);
 }
 
 /* The C backend's program for a mesh program (compiler_internal.h). */
@@ -773,12 +781,7 @@ void axe__emit_c_mesh(ax_text *t, const axe_program *p, const char *file,
     axe__emit_harness(&b, p, false);
     axe__text_put(&b, "#undef main\n");
     mesh->main(&b, p);
-    if (b.status != AXE_OK) {
-        t->status = b.status;
-        return;
-    }
-    preamble(t, p, file, b.buf);
-    axe__text_put(t, "%s", b.buf != NULL ? b.buf : "");
+    finish(t, p, file, &b);
 }
 
 /* The C backend's program with "hooks" (compiler_internal.h). */
@@ -793,12 +796,7 @@ void axe__emit_c_hooked(ax_text *t, const axe_program *p, const char *file,
     cta_function(&b, p, 0, hooks);
     driver(&b, p, NULL);
     axe__emit_harness(&b, p, false);
-    if (b.status != AXE_OK) {
-        t->status = b.status;
-        return;
-    }
-    preamble(t, p, file, b.buf);
-    axe__text_put(t, "%s", b.buf != NULL ? b.buf : "");
+    finish(t, p, file, &b);
 }
 
 /* The C whatever the program's target (include/axe/kernel.h). */
