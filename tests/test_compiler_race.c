@@ -278,6 +278,13 @@ static void test_text(void)
     r.address = 9;
     (void)axe_race_text(&r, big, sizeof big);
     TL_CHECK(strncmp(big, "race on T at offset 9: ", 23) == 0, "text: %s", big);
+    strcpy(r.first.iter, "k = 1, j = 0"); /* an unrolled device loop's */
+    r.ndim = 2;
+    (void)axe_race_text(&r, big, sizeof big);
+    TL_CHECK(strcmp(big, "race on T[3,5]: written by thread 7 (line 12, k = "
+                         "1, j = 0), read by thread 130 (line 15), no sync "
+                         "between") == 0,
+             "text with iteration: %s", big);
 }
 
 /* The reference runs a gemm instance by ranges (compiler_ref.c,

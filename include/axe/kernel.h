@@ -347,12 +347,17 @@ AXE_NODISCARD AXE_API axe_status axe_program_reference_mesh(
 /* The most elements (global and shared spans together) the detector
  * tracks: 64 bytes each. */
 #define AXE_RACE_MAX_ELEMS ((int64_t)1 << 22)
+/* Bytes of axe_race_access.iter, its terminating NUL included. */
+#define AXE_RACE_ITER_MAX 64
 
 typedef struct axe_race_access {
     int64_t thread; /* the thread in its CTA */
     int64_t cta;    /* (bz * grid_y + by) * grid_x + bx */
     int line;       /* source line of the operator */
     bool write;
+    /* The values of the unrolled device loops around the operator ("k =
+     * 1, j = 0", as --explain names them; cut to fit), "" outside them. */
+    char iter[AXE_RACE_ITER_MAX];
 } axe_race_access;
 
 typedef struct axe_race {
@@ -401,7 +406,8 @@ axe_program_reference_mesh_races(const axe_program *p, void *const *buffers,
 /* "race on T[3,5]: written by thread 7 (line 12), read by thread 130
  * (line 15), no sync between" (snprintf-style); threads of different
  * CTAs are named with their CTA and the message ends "threads of
- * different CTAs". */
+ * different CTAs"; an access inside an unrolled device loop names its
+ * iteration: "(line 12, k = 1)". */
 AXE_API size_t axe_race_text(const axe_race *r, char *buf, size_t cap);
 
 /* Floating-point operations of one kernel launch: 2 M N K per gemm

@@ -164,6 +164,7 @@ KERNEL_MAX_FORCED = 8
 KERNEL_MAX_DIMS = 8
 RACE_MAX = 32
 RACE_MAX_DIMS = 8
+RACE_ITER_MAX = 64
 
 
 class TrnModel(Structure):
@@ -201,7 +202,7 @@ class KernelScalar(Structure):
 
 class RaceAccess(Structure):
     _fields_ = [("thread", c_int64), ("cta", c_int64), ("line", c_int),
-                ("write", c_bool)]
+                ("write", c_bool), ("iter", c_char * RACE_ITER_MAX)]
 
 
 class Race(Structure):

@@ -374,6 +374,9 @@ static axe_race_access access_of(const ax_race *r, int64_t t, int32_t plan,
     a.cta = t / r->p->threads;
     a.line = r->p->ops[plan / 2]->line;
     a.write = write;
+    (void)snprintf(a.iter, sizeof a.iter, "%s",
+                   r->p->ops[plan / 2]->iter != NULL ? r->p->ops[plan / 2]->iter
+                                                     : "");
     return a;
 }
 
@@ -674,7 +677,8 @@ static size_t put_access(char *buf, size_t cap, size_t n,
                 (long long)a->thread);
     if (cross)
         n = appendf(buf, cap, n, " of CTA %lld", (long long)a->cta);
-    return appendf(buf, cap, n, " (line %d)", a->line);
+    return appendf(buf, cap, n, " (line %d%s%s)", a->line,
+                   a->iter[0] != '\0' ? ", " : "", a->iter);
 }
 
 /* The message of race "x" (include/axe/kernel.h). */

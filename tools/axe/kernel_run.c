@@ -240,8 +240,10 @@ static void emu_races(run_ctx *c, axe_race_report *rep)
             r->tensor[len] = '\0';
             r->ndim = -1;
             r->address = off;
-            r->first = (axe_race_access){t1, c1, l1, w1 != 0};
-            r->second = (axe_race_access){t2, c2, l2, w2 != 0};
+            r->first = (axe_race_access){
+                .thread = t1, .cta = c1, .line = l1, .write = w1 != 0};
+            r->second = (axe_race_access){
+                .thread = t2, .cta = c2, .line = l2, .write = w2 != 0};
             r->cross_cta = c1 != c2;
             r->count = 1;
         }
