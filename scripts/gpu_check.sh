@@ -428,7 +428,9 @@ fi
 # (matmul_rs_dev.axe at M=N=2048, K=4096) timed with --bench at each of
 # those rank counts (the slowest rank's seconds per run, GFLOP/s of the
 # local GEMMs together), and its local GEMM alone on one GPU at M=N=K=4096
-# (-D P=1: the tiled kernel's GFLOP/s). A dry run compiles and links each .cu for the archs
+# (-D P=1: the tiled kernel's GFLOP/s), and matmul_rs_overlap.axe at the
+# same sizes with chunks(1) and chunks(4) (the overlap's gain on the NCCL
+# path). A dry run compiles and links each .cu for the archs
 # with -lnccl and MPI's flags, as axe run builds it. Needs OpenMPI
 # (mpicc, mpirun) on the machine: without it, a note and no failure.
 if ! command -v mpicc >/dev/null 2>&1 || ! command -v mpirun >/dev/null 2>&1; then
@@ -478,6 +480,21 @@ else
             --bench --json 2>"$out/dist_gemm_bench.$n.$bm.err")
         echo "$j" >>"$out/dist_bench.jsonl"
         printf '%-22s %-6s %-12s %s\n' "matmul_rs_dev $bm.$bn.$bk" "$n" \
+            "$(field "$j" seconds)" "$(gbs "$(field "$j" flops_per_s)")" |
+            tee -a "$out/summary.txt"
+        case "$(field "$j" seconds)" in '' | - | null | 0) status=1 ;; esac
+    done
+    # chunks(N) on the NCCL path: the same gemm + reduce-scatter unchunked
+    # (chunks(1): compute, then send) and overlapped (chunks(4): chunk i+1
+    # computed while chunk i is in flight on a second stream)
+    for spec in 1:1 1:4 2:1 2:4 4:1 4:4 8:1 8:4; do
+        IFS=: read -r n ch <<<"$spec"
+        [ "$n" -le "$ngpu" ] || continue
+        j=$(timeout 300 "$AXE" run examples/kernels/dist/matmul_rs_overlap.axe -D "P=$n" \
+            -D M=2048 -D N=2048 -D K=4096 -D "CH=$ch" --target cuda --arch "$arch" \
+            --ranks "$n" --bench --json 2>"$out/dist_overlap_bench.$n.$ch.err")
+        echo "$j" >>"$out/dist_bench.jsonl"
+        printf '%-22s %-6s %-12s %s\n' "rs_overlap chunks($ch)" "$n" \
             "$(field "$j" seconds)" "$(gbs "$(field "$j" flops_per_s)")" |
             tee -a "$out/summary.txt"
         case "$(field "$j" seconds)" in '' | - | null | 0) status=1 ;; esac

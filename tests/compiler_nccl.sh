@@ -244,7 +244,7 @@ MUT_CU=1 mutant "            __syncthreads();
         }
         for (int r = 0;" "        }
         for (int r = 0;" "$EX/matmul_rs_dev.axe" 2 -D P=2 -D M=80 -D N=72 -D K=40
-MUT_CU=1 mutant "(a, ax_dev0_mv, ax_dev0_part);" "(a, b, ax_dev0_part);" \
+MUT_CU=1 mutant "(a, ax_dev0_mv, ax_dev0_part, 0," "(a, b, ax_dev0_part, 0," \
     "$SRC/tests/kernels/dist/gemm_copy_k.axe" 4
 MUT_CU=1 mutant "    if (rc == 0)
         rc = ax_nccl_devop(0, " "    if (rc == 1)
@@ -279,7 +279,7 @@ fi
 # runtime).
 if "$AXE" compile "$SRC/tests/kernels/dist/gemm_copy_k.axe" --target cuda \
     >"$tmp/gk.cu" 2>"$tmp/err" &&
-    grep -q '^ax_dev0_gemm_k(const float \*__restrict__ a, const float \*__restrict__ b, float \*__restrict__ c)$' "$tmp/gk.cu" &&
+    grep -q '^ax_dev0_gemm_k(const float \*__restrict__ a, const float \*__restrict__ b, float \*__restrict__ c, int64_t r0,$' "$tmp/gk.cu" &&
     grep -q '__shared__ float as\[AX_GEMM_TK\]\[AX_GEMM_T + 1\], bs\[AX_GEMM_TK\]\[AX_GEMM_T + 1\];' "$tmp/gk.cu" &&
     grep -q 'acc\[r\]\[q\] = __fadd_rn(acc\[r\]\[q\], __fmul_rn(as\[kk\]\[ty + r \* AX_GEMM_TX\], bs\[kk\]\[tx + q \* AX_GEMM_TX\]));' "$tmp/gk.cu" &&
     grep -q '^        ax_rc = ax_dev0_run(t_A, t_B, t_C, ax_stream);$' "$tmp/gk.cu" &&
@@ -289,12 +289,75 @@ if "$AXE" compile "$SRC/tests/kernels/dist/gemm_copy_k.axe" --target cuda \
 else
     bad "compile --target cuda gemm_copy_k.axe: $(head -c 300 "$tmp/err")"
 fi
-# chunks(N) runs unchunked on this target, and --explain says so.
-if "$AXE" compile "$EX/matmul_rs_overlap.axe" --target cuda --explain 2>"$tmp/err" |
-    grep -q "^  cuda: chunks(4): not overlapped on this target"; then
+# chunks(N) overlapped (axe_nccl_gemm_chunked): --explain says so; the
+# trace of the first run (rank 0; once per process of the check) is
+# the plan's interleaving: per chunk its rows of the local GEMM and its
+# packing on the main stream, an event, the second stream's wait and its
+# grouped ncclSend/ncclRecv, then the fold after the second stream's
+# event; exact at chunks 1, 3 and 4 over several tiles (the example's
+# own sizes at 1, 2, 4 and 8 ranks are run_ok's, above).
+if "$AXE" compile "$EX/matmul_rs_overlap.axe" --target cuda --explain 2>"$tmp/err" >"$tmp/ex" &&
+    grep -q "^  cuda: NCCL ncclSend/ncclRecv (grouped) in chunks(4), overlapped: " "$tmp/ex" &&
+    ! grep -q "not overlapped" "$tmp/ex"; then
     ok
 else
     bad "--explain of chunks on --target cuda: $(head -c 300 "$tmp/err")"
+fi
+chunk_trace() { # CHUNKS: the expected trace of one process
+    local c
+    echo "devop 0 ncclSend/ncclRecv (grouped, in chunks on a second stream) + ordered sum"
+    for ((c = 0; c < $1; c++)); do
+        printf 'devop 0 chunk %d %s\n' "$c" "gemm main" "$c" "pack main" "$c" "event main" \
+            "$c" "wait comm" "$c" "sendrecv comm"
+    done
+    printf 'devop 0 fold %s\n' "event comm" "wait main" main
+}
+for spec in 2:3 4:1 4:4; do
+    n=${spec%:*} ch=${spec#*:}
+    run_ok "$EX/matmul_rs_overlap.axe" "$n" -D "P=$n" -D "CH=$ch" -D M=80 -D N=72 -D K=40
+    chunk_trace "$ch" >"$tmp/want1"
+    : >"$tmp/want"
+    runs=$(($(wc -l <"$tmp/trace") / $(wc -l <"$tmp/want1")))
+    for ((r = 0; r < runs; r++)); do cat "$tmp/want1" >>"$tmp/want"; done
+    if [ "$runs" -ge 1 ] && cmp -s "$tmp/want" "$tmp/trace"; then
+        ok
+    else
+        bad "chunks($ch) at $n ranks: the trace is not the plan's: $(diff "$tmp/want" "$tmp/trace" | head -5)"
+    fi
+done
+# Its mutations: without the second stream's wait on a chunk's event
+# (the sends would read the send buffer before the packing wrote it) or
+# the main stream's wait before the fold, the emulation's stream order
+# check fails the run naming the accesses; a band of rows one short
+# leaves partial sums uncomputed; the fold's slice order reversed is no
+# longer exact.
+for m in "rc->cuda = (int)cudaStreamWaitEvent(c->comm, c->ev[ch], 0);|rc->cuda = 0;|ncclSend (a read on stream 1) is not ordered after a chunk's packing" \
+    "rc.cuda = (int)cudaStreamWaitEvent(stream, c->ev[c->chunks], 0);|rc.cuda = 0;|the chunks' fold (a read on stream 0) is not ordered after ncclRecv"; do
+    IFS='|' read -r from to why <<<"$m"
+    printf '%s' "$from" >"$tmp/from"
+    printf '%s' "$to" >"$tmp/to"
+    MUT_FROM=$tmp/from MUT_TO=$tmp/to AXE_RUN_EDIT=$tmp/edit.sh timeout 600 "$AXE" run \
+        "$EX/matmul_rs_overlap.axe" -D P=2 --target cuda --emulate --ranks 2 --check --json \
+        >"$tmp/out" 2>"$tmp/err"
+    if grep -q '"pass":false' "$tmp/out" &&
+        grep -q "device op 0 (line [0-9]*): NCCL: invalid usage (stream order: " "$tmp/err" &&
+        grep -qF "$why" "$tmp/err"; then
+        ok
+    else
+        bad "chunks without the wait '$from': $(head -c 300 "$tmp/out") $(head -c 300 "$tmp/err")"
+    fi
+done
+mutant "band[2 * q] = b0, band[2 * q + 1] = b1;" "band[2 * q] = b0, band[2 * q + 1] = b1 - 1;" \
+    "$EX/matmul_rs_overlap.axe" 2 -D P=2 -D CH=3
+printf '%s' "qoff[i] = axe_mpi_kdev(p, i) * n;" >"$tmp/from"
+printf '%s' "qoff[i] = axe_mpi_kdev(p, P - 1 - i) * n;" >"$tmp/to"
+MUT_FROM=$tmp/from MUT_TO=$tmp/to AXE_RUN_EDIT=$tmp/edit.sh timeout 600 "$AXE" run \
+    "$EX/matmul_rs_overlap.axe" -D P=4 --target cuda --emulate --ranks 4 --check --json \
+    >"$tmp/out" 2>"$tmp/err"
+if grep -q '"pass":true' "$tmp/out" && ! grep -q '"max_abs_err":0,' "$tmp/out"; then
+    ok
+else
+    bad "the chunks' fold reversed: $(head -c 300 "$tmp/out") $(head -c 300 "$tmp/err")"
 fi
 
 # Runtime scalars in a mesh program (--arg): every rank's launches get

@@ -11,13 +11,16 @@
  * without the group, two messages to one peer matched in order), and the
  * errors: a peer outside the communicator, ncclGroupEnd without a start,
  * overlapping buffers, a type MPI cannot reduce, a count beyond int, a
- * communicator of the wrong size. Prints "FAIL: ..." per failure and
- * "nccl emulation: N checks" on rank 0.
+ * communicator of the wrong size; the order of two streams (a send on a
+ * second stream of what the legacy stream wrote: after an event wait it
+ * passes, without one it fails, ncclGetLastError saying why). Prints
+ * "FAIL: ..." per failure and "nccl emulation: N checks" on rank 0.
  */
 #include "compiler_cuda_emu.h"
 #include "compiler_nccl_emu.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <vector>
 
 static int checks, fails, me;
@@ -71,11 +74,11 @@ static void reduce_scatter(ncclComm_t c, int P)
            "reduce-scatter");
     /* sum over r of (r+1)*(me*n+i+1) = P(P+1)/2 * (me*n+i+1) */
     for (int i = 0; i < n; i++)
-        ok = ok && recv[(size_t)i] ==
-                       (float)(P * (P + 1) / 2 * (me * n + i + 1));
+        ok = ok &&
+             recv[(size_t)i] == (float)(P * (P + 1) / 2 * (me * n + i + 1));
     expect(ok, "reduce-scatter: block me of the sum, recvcount elements");
-    expect(ncclReduceScatter(send.data(), send.data() + me * n, n,
-                             ncclFloat32, ncclMax, c, nullptr) == ncclSuccess,
+    expect(ncclReduceScatter(send.data(), send.data() + me * n, n, ncclFloat32,
+                             ncclMax, c, nullptr) == ncclSuccess,
            "reduce-scatter in place");
     for (int i = 0; i < n; i++)
         ok = ok && send[(size_t)(me * n + i)] == (float)(P * (me * n + i + 1));
@@ -90,8 +93,7 @@ static void allreduce_bcast_reduce(ncclComm_t c, int P)
                    ncclSuccess &&
                v[0] == P - 1 && v[1] == 0,
            "allreduce max in place");
-    expect(ncclBroadcast(x, y, 2, ncclInt32, root, c, nullptr) ==
-                   ncclSuccess &&
+    expect(ncclBroadcast(x, y, 2, ncclInt32, root, c, nullptr) == ncclSuccess &&
                y[0] == root && y[1] == root + 7,
            "broadcast: root's send to every recv");
     x[0] = me, x[1] = me + 7;
@@ -114,11 +116,10 @@ static void p2p(ncclComm_t c, int P)
     bool ok = true;
     expect(ncclGroupStart() == ncclSuccess && ncclGroupStart() == ncclSuccess,
            "group start (nested)");
-    expect(ncclSend(out.data(), n, ncclUint8, next, c, nullptr) ==
-                   ncclSuccess &&
-               ncclRecv(in.data(), n, ncclUint8, prev, c, nullptr) ==
-                   ncclSuccess,
-           "grouped send/recv");
+    expect(
+        ncclSend(out.data(), n, ncclUint8, next, c, nullptr) == ncclSuccess &&
+            ncclRecv(in.data(), n, ncclUint8, prev, c, nullptr) == ncclSuccess,
+        "grouped send/recv");
     expect(ncclGroupEnd() == ncclSuccess, "inner group end");
     expect(in[0] == -1, "nothing moves before the outermost group end");
     expect(ncclSend(&a, 1, ncclInt32, next, c, nullptr) == ncclSuccess &&
@@ -131,6 +132,48 @@ static void p2p(ncclComm_t c, int P)
         ok = ok && in[i] == (char)prev;
     expect(ok && in[n - 1] == (char)prev, "a ring of 1 MiB in one group");
     expect(ra == prev && rb == prev + 1000, "matched in call order per peer");
+}
+
+/* The stream order check: a buffer written on the legacy stream and
+ * sent on a second stream after an event wait passes; without the wait
+ * the send fails and ncclGetLastError names both accesses; a read after
+ * a read needs no order. (Last: the first hazard is kept.) */
+static void streams(ncclComm_t c)
+{
+    std::vector<float> buf(8, 1.0f), in(8, 0.0f), other(8, 2.0f);
+    cudaStream_t s = nullptr;
+    cudaEvent_t e = nullptr;
+    bool made =
+        cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess &&
+        cudaEventCreate(&e) == cudaSuccess;
+    expect(made, "a second stream and an event");
+    if (!made)
+        return;
+    expect(axe_nccl_emu::touch(nullptr, "fill", buf.data(), 32, true) == 1,
+           "a write on the legacy stream");
+    axe_nccl_emu::record(e, nullptr);
+    cudaEventRecord(e, nullptr);
+    expect(cudaStreamWaitEvent(s, e, 0) == cudaSuccess, "wait on the event");
+    expect(ncclGroupStart() == ncclSuccess &&
+               ncclSend(buf.data(), 8, ncclFloat32, me, c, s) == ncclSuccess &&
+               ncclRecv(in.data(), 8, ncclFloat32, me, c, s) == ncclSuccess &&
+               ncclGroupEnd() == ncclSuccess && in[7] == 1.0f,
+           "a send on the second stream after the wait (to itself)");
+    expect(axe_nccl_emu::touch(nullptr, "look", buf.data(), 32, false) == 1,
+           "a read after a read on another stream needs no order");
+    expect(ncclGetLastError(c)[0] == '\0', "no hazard yet");
+    expect(axe_nccl_emu::touch(nullptr, "refill", buf.data() + 4, 4, true) == 0,
+           "a write after the send's read, no event between them");
+    expect(strstr(ncclGetLastError(c), "refill (a write on stream 0) is not "
+                                       "ordered after ncclSend (a read on "
+                                       "stream 1)") != nullptr,
+           "ncclGetLastError names both accesses");
+    expect(axe_nccl_emu::touch(nullptr, "fill", other.data(), 32, true) == 1 &&
+               ncclSend(other.data(), 8, ncclFloat32, me, c, s) ==
+                   ncclInvalidUsage,
+           "a send of what the legacy stream wrote, no event between them");
+    cudaEventDestroy(e);
+    cudaStreamDestroy(s);
 }
 
 static void errors(ncclComm_t c, int P)
@@ -172,6 +215,7 @@ int main(int argc, char **argv)
     allreduce_bcast_reduce(c, P);
     p2p(c, P);
     errors(c, P);
+    streams(c);
     expect(ncclCommDestroy(c) == ncclSuccess, "comm destroy");
     if (me == 0)
         printf("nccl emulation: %d checks at %d ranks\n", checks, P);

@@ -183,6 +183,9 @@ void axe__cuda_plan_explain(ax_text *t, const ax_dist_plan *pl, axe_dtype dtype,
  * NCCL setup), their frees (inside ax_mpi_free) and --explain's lines. */
 void axe__cuda_devgemm_decls(ax_text *t, const axe_program *p);
 void axe__cuda_devgemm_free(ax_text *t, const axe_program *p);
+/* Whether some device operator of "p" runs through the runtime's
+ * axe_nccl_exchange (all but a chunked device gemm with no copy first). */
+bool axe__cuda_devops_exchange(const axe_program *p);
 void axe__cuda_devgemm_explain(ax_text *t, const axe_program *p,
                                const ax_stmt *s);
 

@@ -17,10 +17,14 @@
  *     kernel, then the device reduce of the partial sums into C through
  *     the NCCL runtime (ncclReduceScatter, ncclAllReduce, grouped
  *     ncclSend/ncclRecv, or local copies, as the schedule takes them).
+ * With chunks(N) (a reduce-scatter of the partial sums) the kernel runs
+ * per chunk on the rows of the partial sums that chunk sends
+ * (ax_devK_rows, called by the NCCL runtime's axe_nccl_gemm_chunked,
+ * which overlaps chunk i's grouped ncclSend/ncclRecv on a second stream
+ * with chunk i+1's rows and sums the pieces in slice order at the end).
  * The partial and copy buffers are device memory allocated at the first
- * run and freed by ax_mpi_free. chunks(N) runs unchunked here (--explain
- * says so). The reduce sums in the reference's order (the runtime's
- * ordered form), so results are exact in f32, f64 and i32
+ * run and freed by ax_mpi_free. The reduce sums in the reference's order
+ * (the runtime's ordered form), so results are exact in f32, f64 and i32
  * (docs/compiler.md).
  */
 #include <stdio.h>
@@ -78,27 +82,29 @@ static void put_kernel(ax_text *t, const axe_program *p, const ax_stmt *s,
         t,
         "\n/* device op %d (line %d): the local GEMM, partial[i, j] = "
         "A_local[i, :] . B_local[j, :],\n * partial row-major [%lld, %lld] "
-        "(K %lld): a CTA per tile (grid-strided), K in steps\n * through "
-        "shared memory, every element summed in increasing k. */\n"
+        "(K %lld), rows r0 <= i < r1: a CTA per tile (grid-strided), K\n * "
+        "in steps through shared memory, every element summed in increasing "
+        "k. */\n"
         "static __global__ void __launch_bounds__(AX_GEMM_THREADS)\n"
         "ax_dev%d_gemm_k(const %s *__restrict__ a, const %s *__restrict__ "
-        "b, %s *__restrict__ c)\n{\n"
+        "b, %s *__restrict__ c, int64_t r0,\n               int64_t r1)\n{\n"
         "    __shared__ %s as[AX_GEMM_TK][AX_GEMM_T + 1], "
         "bs[AX_GEMM_TK][AX_GEMM_T + 1];\n"
         "    const int tx = (int)threadIdx.x %% AX_GEMM_TX, ty = "
         "(int)threadIdx.x / AX_GEMM_TX;\n"
         "    const int64_t tn = (%lldL + AX_GEMM_T - 1) / AX_GEMM_T;\n"
-        "    const int64_t tiles = (%lldL + AX_GEMM_T - 1) / AX_GEMM_T * tn;\n"
+        "    const int64_t tiles = (r1 - r0 + AX_GEMM_T - 1) / AX_GEMM_T * "
+        "tn;\n"
         "    for (int64_t tile = blockIdx.x; tile < tiles; tile += "
         "gridDim.x) {\n"
-        "        const int64_t i0 = tile / tn * AX_GEMM_T, j0 = tile %% tn * "
-        "AX_GEMM_T;\n"
+        "        const int64_t i0 = r0 + tile / tn * AX_GEMM_T, j0 = tile %% "
+        "tn * AX_GEMM_T;\n"
         "        %s acc[AX_GEMM_R][AX_GEMM_R] = {};\n"
         "        for (int64_t k0 = 0; k0 < %lldL; k0 += AX_GEMM_TK) {\n"
         "            const int kn = %lldL - k0 < AX_GEMM_TK ? (int)(%lldL - "
         "k0) "
         ": AX_GEMM_TK;\n",
-        k, s->line, m, n, kl, k, ct, ct, ct, at, n, m, at, kl, kl, kl);
+        k, s->line, m, n, kl, k, ct, ct, ct, at, n, at, kl, kl, kl);
     put_load(t, p, s, g, 1);
     put_load(t, p, s, g, 2);
     axe__text_put(t, "            __syncthreads();\n"
@@ -114,10 +120,34 @@ static void put_kernel(ax_text *t, const axe_program *p, const ax_stmt *s,
                   "            for (int q = 0; q < AX_GEMM_R; q++) {\n"
                   "                const int64_t i = i0 + ty + r * AX_GEMM_TX, "
                   "j = j0 + tx + q * AX_GEMM_TX;\n"
-                  "                if (i < %lldL && j < %lldL)\n"
+                  "                if (i < r1 && j < %lldL)\n"
                   "                    c[i * %lldL + j] = (%s)acc[r][q];\n"
                   "            }\n    }\n}\n",
-                  m, n, n, ct);
+                  n, n, ct);
+}
+
+/* chunks(N): the launch of rows [r0, r1) of the local GEMM (the
+ * runtime's axe_nccl_rows_fn) and the chunked state of device gemm
+ * "s". */
+static void put_rows(ax_text *t, const axe_program *p, const ax_stmt *s,
+                     const ax_dist_gemm *g)
+{
+    const char *ct = axe__dtype_ctype(p->tensors[s->args[1].tensor].dtype);
+    int k = s->index;
+    axe__text_put(t,
+                  "\n/* device op %d: rows [r0, r1) of the local GEMM on "
+                  "\"st\" (chunks(%d)) */\n"
+                  "typedef struct ax_dev%d_ctx {\n    const %s *a, *b;\n"
+                  "} ax_dev%d_ctx;\n"
+                  "static int ax_dev%d_rows(void *ctx, int64_t r0, int64_t "
+                  "r1, cudaStream_t st)\n{\n"
+                  "    const ax_dev%d_ctx *x = (const ax_dev%d_ctx *)ctx;\n"
+                  "    AXE_LAUNCH(ax_dev%d_gemm_k, dim3(ax_gemm_grid(r1 - r0, "
+                  "%lldL)), dim3(AX_GEMM_THREADS), st)\n"
+                  "    (x->a, x->b, ax_dev%d_part, r0, r1);\n"
+                  "    return (int)cudaGetLastError();\n}\n"
+                  "static axe_nccl_chunked ax_dev%d_chunked;\n",
+                  k, s->chunks, k, ct, k, k, k, k, k, (long long)g->nloc, k, k);
 }
 
 /* The buffers and runner of device gemm "s" (see the file comment). */
@@ -138,6 +168,8 @@ static void put_run(ax_text *t, const axe_program *p, const ax_stmt *s,
                       "static %s *ax_dev%d_mv; /* %s copied first (device "
                       "memory) */\n",
                       ct, k, axe__devop_text(p, s, g->copied));
+    if (s->chunks > 0)
+        put_rows(t, p, s, g);
     axe__text_put(t,
                   "\n/* device op %d: %sthe local GEMM, the partial sums' "
                   "reduce into c; a CUDA error\n * code (a device "
@@ -162,20 +194,52 @@ static void put_run(ax_text *t, const axe_program *p, const ax_stmt *s,
                       k, (long long)(g->moved.span * es), k, s->line, k, k,
                       g->copied == 1 ? "a" : "b", k);
     snprintf(mv, sizeof mv, "ax_dev%d_mv", k);
+    axe__text_put(t, "    if (rc != 0)\n        return rc;\n");
+    if (s->chunks > 0) {
+        axe__text_put(t,
+                      "    {\n        ax_dev%d_ctx ctx = {%s, %s};\n"
+                      "        rc = ax_nccl_gemm_devop(%d, %d, &ax_dev%d, "
+                      "&ax_dev%d_chunked, %d, %lldL, ax_dev%d_rows, &ctx,\n"
+                      "                                ax_dev%d_part, c, "
+                      "st);\n    }\n    return rc;\n}\n",
+                      k, g->copied == 1 ? mv : "a", g->copied == 2 ? mv : "b",
+                      k, s->line, k, k, s->chunks, (long long)g->nloc, k, k);
+        return;
+    }
     axe__text_put(t,
-                  "    if (rc != 0)\n        return rc;\n"
                   "    AXE_LAUNCH(ax_dev%d_gemm_k, dim3(ax_gemm_grid(%lldL, "
                   "%lldL)), dim3(AX_GEMM_THREADS), st)\n"
-                  "    (%s, %s, ax_dev%d_part);\n"
+                  "    (%s, %s, ax_dev%d_part, 0, %lldL);\n"
                   "    rc = (int)cudaGetLastError();\n"
                   "    if (rc == 0)\n"
                   "        rc = ax_nccl_devop(%d, %d, 0, &ax_dev%d, "
                   "&ax_dev%d_sched, ax_dev%d_part, c, st);\n"
                   "    return rc;\n}\n",
                   k, (long long)g->mloc, (long long)g->nloc,
-                  g->copied == 1 ? mv : "a", g->copied == 2 ? mv : "b", k, k,
-                  s->line, k, k, k);
+                  g->copied == 1 ? mv : "a", g->copied == 2 ? mv : "b", k,
+                  (long long)g->mloc, k, s->line, k, k, k);
 }
+
+/* The runner of chunked device gemms (a failure ends the job). */
+static const char chunked_runner[] =
+    "\n/* Device gemm k (line L) in chunks through the NCCL runtime "
+    "(axe_nccl_gemm_chunked);\n * a failure ends the job. */\n"
+    "static int ax_nccl_gemm_devop(int k, int line, const axe_mpi_plan *p, "
+    "axe_nccl_chunked *c,\n"
+    "                              int chunks, int64_t cols, "
+    "axe_nccl_rows_fn fn, void *ctx,\n"
+    "                              const void *part, void *dst, cudaStream_t "
+    "stream)\n{\n"
+    "    char err[256], tag[32];\n    int rank;\n"
+    "    snprintf(tag, sizeof tag, \"%%d\", k);\n"
+    "    if (axe_nccl_gemm_chunked(tag, p, c, chunks, cols, fn, ctx, part, "
+    "dst, ax_nccl_comm,\n"
+    "                              MPI_COMM_WORLD, stream, err, sizeof err) "
+    "== 0)\n        return 0;\n"
+    "    MPI_Comm_rank(MPI_COMM_WORLD, &rank);\n"
+    "    fprintf(stderr, \"rank %%d: device op %%d (line %%d): %%s\\n\", "
+    "rank, k, line, err);\n"
+    "    MPI_Abort(MPI_COMM_WORLD, 1);\n    return 1;\n}\n";
 
 /* The helpers every device gemm's runner calls. */
 static const char helpers[] =
@@ -217,18 +281,38 @@ static ax_dist_gemm *plan_of(ax_text *t, const axe_program *p, const ax_stmt *s)
 void axe__cuda_devgemm_decls(ax_text *t, const axe_program *p)
 {
     ax_dist_gemm *g;
-    int k, n = 0;
+    int k, n = 0, nch = 0;
     for (k = 0; k < p->ndevops && t->status == AXE_OK; k++) {
         if (p->devops[k]->op != AX_OP_GEMM)
             continue;
         if (n++ == 0)
             axe__text_put(t, helpers);
+        if (p->devops[k]->chunks > 0 && nch++ == 0)
+            axe__text_put(t, chunked_runner);
         if ((g = plan_of(t, p, p->devops[k])) == NULL)
             return;
         put_kernel(t, p, p->devops[k], g);
         put_run(t, p, p->devops[k], g);
         free(g);
     }
+}
+
+bool axe__cuda_devops_exchange(const axe_program *p)
+{
+    ax_dist_gemm *g;
+    axe_diag d;
+    bool any = false;
+    int k;
+    for (k = 0; k < p->ndevops && !any; k++) {
+        const ax_stmt *s = p->devops[k];
+        if (s->op != AX_OP_GEMM || s->chunks == 0)
+            return true;
+        if ((g = malloc(sizeof *g)) == NULL)
+            return true; /* (the emitter reports the memory) */
+        any = axe__dist_gemm(p, s, g, &d) != AXE_OK || g->copied > 0;
+        free(g);
+    }
+    return any;
 }
 
 void axe__cuda_devgemm_free(ax_text *t, const axe_program *p)
@@ -242,6 +326,9 @@ void axe__cuda_devgemm_free(ax_text *t, const axe_program *p)
             return;
         axe__text_put(t, "    cudaFree(ax_dev%d_part), ax_dev%d_part = NULL;\n",
                       k, k);
+        if (p->devops[k]->chunks > 0)
+            axe__text_put(t, "    axe_nccl_chunked_free(&ax_dev%d_chunked);\n",
+                          k);
         if (g->copied > 0)
             axe__text_put(t,
                           "    cudaFree(ax_dev%d_mv), ax_dev%d_mv = NULL;\n"
@@ -275,13 +362,18 @@ void axe__cuda_devgemm_explain(ax_text *t, const axe_program *p,
                   "increasing k without fused multiply-adds), into a device "
                   "buffer\n",
                   (long long)g->mloc, (long long)g->nloc);
-    if (axe__mpi_plan(p, s, pl, &d) == AXE_OK)
-        axe__cuda_plan_explain(t, pl, p->tensors[s->args[0].tensor].dtype, "");
     if (s->chunks > 0)
         axe__text_put(t,
-                      "  cuda: chunks(%d): not overlapped on this target: "
-                      "the local GEMM runs whole, then the partial sums "
-                      "reduce once (--target mpi overlaps the chunks)\n",
+                      "  cuda: NCCL ncclSend/ncclRecv (grouped) in "
+                      "chunks(%d), overlapped: per chunk its rows of the "
+                      "local GEMM and its packing on the main stream, an "
+                      "event, then the chunk's piece of every device's block "
+                      "to that device on a second stream waiting on the "
+                      "event while the next chunk computes; after the last "
+                      "chunk the main stream waits and one kernel sums the "
+                      "P pieces in slice order (exact, as --target mpi)\n",
                       s->chunks);
+    else if (axe__mpi_plan(p, s, pl, &d) == AXE_OK)
+        axe__cuda_plan_explain(t, pl, p->tensors[s->args[0].tensor].dtype, "");
     free(g), free(pl);
 }

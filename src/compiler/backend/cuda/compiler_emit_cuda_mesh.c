@@ -57,21 +57,27 @@ static const char setup[] =
     "    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);\n"
     "    if (!all && ax_nccl_comm != NULL) {\n"
     "        ncclCommDestroy(ax_nccl_comm);\n        ax_nccl_comm = NULL;\n"
-    "    }\n    return !all;\n}\n"
-    "\n/* Device operator k (line L) on this rank's device buffers (\"copy\": "
+    "    }\n    return !all;\n}\n";
+
+/* The call of a device operator through the runtime's exchange. */
+static const char devop_fn[] =
+    "\n/* Device operator k (line L) on this rank's device buffers "
+    "(\"copy\": "
     "a device\n * gemm's copy of an operand first); a failure ends the "
     "job. */\n"
-    "static int ax_nccl_devop(int k, int line, int copy, const axe_mpi_plan "
-    "*p,\n"
-    "                         axe_nccl_sched *s, const void *src, void *dst, "
-    "cudaStream_t stream)\n{\n"
+    "static int ax_nccl_devop(int k, int line, int copy,\n"
+    "                         const axe_mpi_plan *p, axe_nccl_sched *s,\n"
+    "                         const void *src, void *dst, cudaStream_t "
+    "stream)\n{\n"
     "    char err[256], tag[32];\n    int rank;\n"
-    "    snprintf(tag, sizeof tag, \"%%d%%s\", k, copy ? \" copy\" : \"\");\n"
+    "    snprintf(tag, sizeof tag, \"%%d%%s\", k, copy ? \" copy\" : "
+    "\"\");\n"
     "    if (axe_nccl_exchange(tag, p, s, src, dst, ax_nccl_comm, "
     "MPI_COMM_WORLD, stream, err,\n"
     "                          sizeof err) == 0)\n        return 0;\n"
     "    MPI_Comm_rank(MPI_COMM_WORLD, &rank);\n"
-    "    fprintf(stderr, \"rank %%d: device op %%d (line %%d)%%s: %%s\\n\", "
+    "    fprintf(stderr, \"rank %%d: device op %%d (line %%d)%%s: "
+    "%%s\\n\", "
     "rank, k, line,\n"
     "            copy ? \" (its copy of an operand first)\" : \"\", err);\n"
     "    MPI_Abort(MPI_COMM_WORLD, 1);\n    return 1;\n}\n";
@@ -85,6 +91,8 @@ void axe__cuda_mesh_decls(ax_text *t, const axe_program *p)
                      "#include \"compiler_nccl_rt.h\"\n");
     axe__emit_mpi_plans(t, p, "axe_nccl_sched", false);
     axe__text_put(t, setup);
+    if (axe__cuda_devops_exchange(p))
+        axe__text_put(t, devop_fn);
     axe__cuda_devgemm_decls(t, p);
     axe__text_put(t, "\n/* The schedules, buffers and the communicator, at "
                      "the end of main(). */\nstatic void ax_mpi_free(void)"

@@ -29,6 +29,20 @@
  *     uint64/float32/float64 (MPI has no half types: those, ncclAvg and
  *     custom ops are ncclInvalidArgument here, a limit of the emulation);
  *     copies move any type as bytes.
+ * Streams: the emulated device runs every call at once, so the order
+ * of work on two streams cannot go wrong here the way it can on a GPU;
+ * instead the emulation checks it. cudaStreamCreateWithFlags makes
+ * streams (the CUDA API compiler_cuda_emu.h leaves out), each with a
+ * vector clock; every access noted on a stream (axe_nccl_emu::touch: the
+ * buffer of each ncclSend, ncclRecv and collective, and what the NCCL
+ * runtime notes of its kernels) ticks it; axe_nccl_emu::record(event,
+ * stream) (the runtime's, beside cudaEventRecord) keeps the stream's
+ * clock, cudaStreamWaitEvent joins it into the waiting stream. Two
+ * accesses to overlapping bytes, one a write, on different streams with
+ * no event wait ordering the first before the second are a hazard (what
+ * a missing cudaStreamWaitEvent is on a GPU): the call fails
+ * (ncclInvalidUsage, touch returns 0) and ncclGetLastError says which
+ * accesses. With one stream only nothing is recorded.
  * Invariant: every error is a return code (ncclInvalidArgument,
  * ncclInvalidUsage, ncclSystemError for an MPI failure), never a print or
  * an abort; counts over 2^31-1 elements (MPI's int) are refused.
@@ -48,6 +62,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 #define NCCL_MAJOR 2
@@ -100,9 +116,93 @@ struct ncclComm {
 };
 typedef struct ncclComm *ncclComm_t;
 
+/* A stream of the emulation: its index in the vector clocks (the
+ * legacy stream, nullptr, is 0). */
+struct CUstream_st {
+    int id;
+};
+#define cudaStreamNonBlocking 0x01
+
 namespace axe_nccl_emu
 {
 enum { SEND, RECV, ALLGATHER, REDUCE_SCATTER, ALLREDUCE, BCAST, REDUCE };
+
+/* An access noted on a stream: bytes [lo, hi), at the stream's clock. */
+struct access {
+    int stream;
+    uint64_t clock;
+    uintptr_t lo, hi;
+    bool write;
+    const char *what;
+};
+
+/* The streams' vector clocks (vc[s][t]: the last tick of stream t that
+ * stream s is ordered after), the events' clocks, the accesses not yet
+ * kept (until a write ordered after one covers its bytes, or its stream
+ * notes the same bytes again), the first hazard's description. */
+struct streams {
+    int n = 1;
+    std::vector<std::vector<uint64_t>> vc{std::vector<uint64_t>(1, 0)};
+    std::unordered_map<const void *, std::vector<uint64_t>> ev;
+    std::vector<access> rec;
+    std::string hazard;
+};
+
+inline streams &ss()
+{
+    static streams s;
+    return s;
+}
+
+inline int sid(cudaStream_t s) { return s == nullptr ? 0 : s->id; }
+
+/* Whether access "a" is ordered before everything stream s does next. */
+inline bool ordered(const streams &z, const access &a, int s)
+{
+    return a.stream == s || a.clock <= z.vc[(size_t)s][(size_t)a.stream];
+}
+
+/* Notes an access of stream "s" to bytes [p, p + n) ("what" names it in a
+ * hazard): 1, or 0 with the hazard kept for ncclGetLastError. */
+inline int touch(cudaStream_t st, const char *what, const void *p, size_t n,
+                 bool write)
+{
+    streams &z = ss();
+    int s = sid(st);
+    access a = {s, 0, (uintptr_t)p, (uintptr_t)p + n, write, what};
+    if (z.n == 1 || n == 0)
+        return 1;
+    a.clock = ++z.vc[(size_t)s][(size_t)s];
+    for (const access &b : z.rec)
+        if ((a.write || b.write) && b.lo < a.hi && a.lo < b.hi &&
+            !ordered(z, b, s)) {
+            if (z.hazard.empty())
+                z.hazard = std::string("stream order: ") + what + " (" +
+                           (write ? "a write" : "a read") + " on stream " +
+                           std::to_string(s) + ") is not ordered after " +
+                           b.what + " (" + (b.write ? "a write" : "a read") +
+                           " on stream " + std::to_string(b.stream) +
+                           "): no event wait between them";
+            return 0;
+        }
+    /* what this access supersedes: its own earlier record of the same
+     * bytes, and anything ordered before it inside what it writes */
+    for (size_t k = z.rec.size(); k-- > 0;) {
+        const access &b = z.rec[k];
+        if ((b.stream == s && b.lo == a.lo && b.hi == a.hi &&
+             b.write == a.write) ||
+            (a.write && a.lo <= b.lo && b.hi <= a.hi && ordered(z, b, s)))
+            z.rec.erase(z.rec.begin() + (long)k);
+    }
+    z.rec.push_back(a);
+    return 1;
+}
+
+/* cudaEventRecord's companion: event "e" keeps stream s's clock. */
+inline void record(cudaEvent_t e, cudaStream_t s)
+{
+    ss().ev[(const void *)e] = ss().vc[(size_t)sid(s)];
+}
 
 /* One call, deferred inside a group. */
 struct call {
@@ -311,13 +411,32 @@ inline ncclResult_t run(std::vector<call> &g)
     return r != ncclSuccess ? r : w;
 }
 
+/* The buffers of checked call "c" on stream "st" noted (see touch):
+ * what it reads, then what it writes (a root's, for a broadcast's
+ * send and a reduce's receive). */
+inline int touch_call(const call &c, cudaStream_t st)
+{
+    size_t n = c.count * type_size(c.type), P = (size_t)c.comm->nranks;
+    bool root = c.comm->rank == c.peer;
+    static const char *const name[] = {
+        "ncclSend",      "ncclRecv",      "ncclAllGather", "ncclReduceScatter",
+        "ncclAllReduce", "ncclBroadcast", "ncclReduce"};
+    size_t in = c.kind == REDUCE_SCATTER ? n * P : n;
+    size_t out = c.kind == ALLGATHER ? n * P : n;
+    if (c.kind != RECV && (c.kind != BCAST || root) &&
+        !touch(st, name[c.kind], c.send, in, false))
+        return 0;
+    return c.kind == SEND || (c.kind == REDUCE && !root) ||
+           touch(st, name[c.kind], c.recv, out, true);
+}
+
 /* A call of kind "kind" (the API's arguments; "peer": the peer or the
  * root): checked (the whole buffer of a reduce-scatter's or all-gather's
  * nranks pieces within MPI's count), then deferred inside a group or run
  * alone; "reduce": the call reduces. */
 inline ncclResult_t post(int kind, const void *send, void *recv, size_t count,
                          ncclDataType_t type, ncclRedOp_t op, int peer,
-                         ncclComm_t comm, bool reduce)
+                         ncclComm_t comm, bool reduce, cudaStream_t stream)
 {
     const call c = {kind, send, recv, count, type, op, peer, comm};
     bool whole = kind == ALLGATHER || kind == REDUCE_SCATTER;
@@ -326,6 +445,8 @@ inline ncclResult_t post(int kind, const void *send, void *recv, size_t count,
     std::vector<call> one(1, c);
     if (r != ncclSuccess)
         return r;
+    if (!touch_call(c, stream))
+        return ncclInvalidUsage;
     if (st().depth > 0) {
         st().group.push_back(c);
         return ncclSuccess;
@@ -431,59 +552,98 @@ inline ncclResult_t ncclGroupEnd(void)
 
 inline ncclResult_t ncclSend(const void *sendbuff, size_t count,
                              ncclDataType_t type, int peer, ncclComm_t comm,
-                             cudaStream_t)
+                             cudaStream_t st)
 {
     return axe_nccl_emu::post(axe_nccl_emu::SEND, sendbuff, nullptr, count,
-                              type, ncclSum, peer, comm, false);
+                              type, ncclSum, peer, comm, false, st);
 }
 
 inline ncclResult_t ncclRecv(void *recvbuff, size_t count, ncclDataType_t type,
-                             int peer, ncclComm_t comm, cudaStream_t)
+                             int peer, ncclComm_t comm, cudaStream_t st)
 {
     return axe_nccl_emu::post(axe_nccl_emu::RECV, nullptr, recvbuff, count,
-                              type, ncclSum, peer, comm, false);
+                              type, ncclSum, peer, comm, false, st);
+}
+
+/* The first stream-order hazard (see the file comment), or "". */
+inline const char *ncclGetLastError(ncclComm_t)
+{
+    return axe_nccl_emu::ss().hazard.c_str();
+}
+
+inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned)
+{
+    axe_nccl_emu::streams &z = axe_nccl_emu::ss();
+    if (s == nullptr)
+        return cudaErrorInvalidValue;
+    *s = new CUstream_st{z.n++};
+    for (std::vector<uint64_t> &v : z.vc)
+        v.resize((size_t)z.n, 0);
+    z.vc.push_back(std::vector<uint64_t>((size_t)z.n, 0));
+    return cudaSuccess;
+}
+
+inline cudaError_t cudaStreamDestroy(cudaStream_t s)
+{
+    delete s;
+    return cudaSuccess;
+}
+
+/* Stream s waits for event e's work (its recorded clock; an event never
+ * recorded orders nothing, as on a GPU). */
+inline cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e,
+                                       unsigned = 0)
+{
+    axe_nccl_emu::streams &z = axe_nccl_emu::ss();
+    std::vector<uint64_t> &v = z.vc[(size_t)axe_nccl_emu::sid(s)];
+    auto it = z.ev.find((const void *)e);
+    if (it != z.ev.end())
+        for (size_t t = 0; t < it->second.size(); t++)
+            v[t] = v[t] > it->second[t] ? v[t] : it->second[t];
+    return cudaSuccess;
 }
 
 inline ncclResult_t ncclAllGather(const void *sendbuff, void *recvbuff,
                                   size_t sendcount, ncclDataType_t type,
-                                  ncclComm_t comm, cudaStream_t)
+                                  ncclComm_t comm, cudaStream_t st)
 {
     return axe_nccl_emu::post(axe_nccl_emu::ALLGATHER, sendbuff, recvbuff,
-                              sendcount, type, ncclSum, 0, comm, false);
+                              sendcount, type, ncclSum, 0, comm, false, st);
 }
 
 inline ncclResult_t ncclReduceScatter(const void *sendbuff, void *recvbuff,
                                       size_t recvcount, ncclDataType_t type,
                                       ncclRedOp_t op, ncclComm_t comm,
-                                      cudaStream_t)
+                                      cudaStream_t st)
 {
     return axe_nccl_emu::post(axe_nccl_emu::REDUCE_SCATTER, sendbuff, recvbuff,
-                              recvcount, type, op, 0, comm, true);
+                              recvcount, type, op, 0, comm, true, st);
 }
 
 inline ncclResult_t ncclAllReduce(const void *sendbuff, void *recvbuff,
                                   size_t count, ncclDataType_t type,
-                                  ncclRedOp_t op, ncclComm_t comm, cudaStream_t)
+                                  ncclRedOp_t op, ncclComm_t comm,
+                                  cudaStream_t st)
 {
     return axe_nccl_emu::post(axe_nccl_emu::ALLREDUCE, sendbuff, recvbuff,
-                              count, type, op, 0, comm, true);
+                              count, type, op, 0, comm, true, st);
 }
 
 inline ncclResult_t ncclBroadcast(const void *sendbuff, void *recvbuff,
                                   size_t count, ncclDataType_t type, int root,
-                                  ncclComm_t comm, cudaStream_t)
+                                  ncclComm_t comm, cudaStream_t st)
 {
     return axe_nccl_emu::post(axe_nccl_emu::BCAST, sendbuff, recvbuff, count,
-                              type, ncclSum, root, comm, false);
+                              type, ncclSum, root, comm, false, st);
 }
 
 inline ncclResult_t ncclReduce(const void *sendbuff, void *recvbuff,
                                size_t count, ncclDataType_t type,
                                ncclRedOp_t op, int root, ncclComm_t comm,
-                               cudaStream_t)
+                               cudaStream_t st)
 {
     return axe_nccl_emu::post(axe_nccl_emu::REDUCE, sendbuff, recvbuff, count,
-                              type, op, root, comm, true);
+                              type, op, root, comm, true, st);
 }
 
 #endif

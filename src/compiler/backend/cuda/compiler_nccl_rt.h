@@ -467,11 +467,15 @@ static inline void axe_nccl_copy(const axe_mpi_plan *p, axe_nccl_sched *s,
         axe_nccl_p2p(p, s, src, dst, comm, st, rc);
 }
 
-static inline int axe_nccl_failed(const axe_nccl_rc *rc, char *err, size_t len)
+static inline int axe_nccl_failed(const axe_nccl_rc *rc, ncclComm_t comm,
+                                  char *err, size_t len)
 {
+    const char *last;
     if (rc->nccl != ncclSuccess) {
+        last = comm != NULL ? ncclGetLastError(comm) : "";
         if (err && len)
-            snprintf(err, len, "NCCL: %s", ncclGetErrorString(rc->nccl));
+            snprintf(err, len, "NCCL: %s%s%s%s", ncclGetErrorString(rc->nccl),
+                     last[0] ? " (" : "", last, last[0] ? ")" : "");
         return 1;
     }
     if (rc->cuda != 0) {
@@ -529,7 +533,294 @@ static inline int axe_nccl_exchange(const char *tag, const axe_mpi_plan *p,
             rc.cuda = axe_nccl_move(p, &s->unpack, out, 0, s->tmp, s->m.K,
                                     s->kcomb, s->m.K, s->m.esize, stream);
     }
-    return axe_nccl_failed(&rc, err, len);
+    return axe_nccl_failed(&rc, comm, err, len);
+}
+
+/* ---- device gemm in chunks: compute and exchange overlapped --------- */
+
+/* Under the emulation the runtime notes what its kernels read and write
+ * of the buffers two streams share, and the events it records
+ * (compiler_nccl_emu.h checks the order); on a GPU these are nothing. */
+#ifdef AXE_CUDA_EMULATE
+#define AXE_NCCL_TOUCH(st, what, p, n, w)                                      \
+    axe_nccl_emu::touch(st, what, p, (size_t)(n), w)
+#define AXE_NCCL_RECORD(e, st) axe_nccl_emu::record(e, st)
+#else
+#define AXE_NCCL_TOUCH(st, what, p, n, w) 1
+#define AXE_NCCL_RECORD(e, st) ((void)0)
+#endif
+
+/* Launches the local GEMM of rows [r0, r1) of the partial sums (every
+ * column) into the partial buffer on "stream"; a CUDA error code. */
+typedef int (*axe_nccl_rows_fn)(void *ctx, int64_t r0, int64_t r1,
+                                cudaStream_t stream);
+
+/* A device gemm whose partial sums reduce-scatter, in chunks (the MPI
+ * runtime's axe_mpi_chunked on the device, with the same chunks: chunk c
+ * is the send positions [lo, hi) of every rank's block): the
+ * reduce-scatter's host schedule "m" (its pack runs give each send
+ * position's partial address, its unpack the landing of this rank's
+ * block), per chunk its rows of the partial sums as bands (nband[c]
+ * pairs [r0, r1) from band + 2 P c) and its packing (pack[c]: partial
+ * address -> send position), the senders' blocks in the order of k
+ * (qoff, device), the send and receive buffers (device, P blocks of n),
+ * the second stream and the events (chunks + 1: chunk c packed; the last:
+ * every chunk received). */
+typedef struct axe_nccl_chunked {
+    axe_mpi_sched m;
+    int chunks, traced;
+    int64_t *band, *nband;
+    axe_nccl_dlist *pack, unpack;
+    int64_t *qoff;
+    char *sbuf, *recv;
+    cudaStream_t comm;
+    cudaEvent_t *ev;
+} axe_nccl_chunked;
+
+static inline void axe_nccl_chunked_free(axe_nccl_chunked *c)
+{
+    int k;
+    for (k = 0; c->pack != NULL && k < c->chunks; k++)
+        cudaFree(c->pack[k].blk);
+    for (k = 0; c->ev != NULL && k <= c->chunks; k++)
+        if (c->ev[k] != NULL)
+            cudaEventDestroy(c->ev[k]);
+    if (c->comm != NULL)
+        cudaStreamDestroy(c->comm);
+    free(c->pack), free(c->ev), free(c->band), free(c->nband);
+    cudaFree(c->unpack.blk), cudaFree(c->qoff);
+    cudaFree(c->sbuf), cudaFree(c->recv);
+    axe_mpi_sched_free(&c->m);
+    memset(c, 0, sizeof *c);
+}
+
+/* Chunk "ch"'s send positions [*lo, *hi) within each rank's block (the
+ * MPI runtime's axe_mpi_chunk_post's). */
+static inline void axe_nccl_chunk_range(const axe_nccl_chunked *c, int ch,
+                                        int64_t *lo, int64_t *hi)
+{
+    int64_t n = c->m.n, cnt = (n + c->chunks - 1) / c->chunks;
+    *lo = ch * cnt < n ? ch * cnt : n;
+    *hi = *lo + cnt < n ? *lo + cnt : n;
+}
+
+/* Chunk "ch"'s bands of rows (each rank's block's rows from its first to
+ * its last partial address, merged where they overlap or touch) and its
+ * packing as device blocks; "addr": send position -> partial address,
+ * "cols": the partial sums' row length. */
+static inline int axe_nccl_chunk_plan(axe_nccl_chunked *c, const int64_t *addr,
+                                      int ch, int64_t cols)
+{
+    int64_t P = c->m.P, n = c->m.n, lo, hi, r, q, i, nb = 0, *band;
+    axe_mpi_block *blk;
+    int bad;
+    axe_nccl_chunk_range(c, ch, &lo, &hi);
+    band = c->band + 2 * P * ch;
+    c->nband[ch] = 0;
+    for (r = 0; r < P && hi > lo; r++) {
+        int64_t b0 = addr[r * n + lo] / cols, b1 = b0 + 1;
+        for (i = r * n + lo; i < r * n + hi; i++) {
+            b0 = addr[i] / cols < b0 ? addr[i] / cols : b0;
+            b1 = addr[i] / cols + 1 > b1 ? addr[i] / cols + 1 : b1;
+        }
+        for (q = c->nband[ch]; q > 0 && band[2 * q - 2] > b0; q--)
+            band[2 * q] = band[2 * q - 2], band[2 * q + 1] = band[2 * q - 1];
+        band[2 * q] = b0, band[2 * q + 1] = b1;
+        c->nband[ch]++;
+    }
+    for (q = 1, r = c->nband[ch] > 0; q < c->nband[ch]; q++) /* merge */
+        if (band[2 * q] <= band[2 * r - 1])
+            band[2 * r - 1] = band[2 * q + 1] > band[2 * r - 1]
+                                  ? band[2 * q + 1]
+                                  : band[2 * r - 1];
+        else
+            band[2 * r] = band[2 * q], band[2 * r + 1] = band[2 * q + 1], r++;
+    c->nband[ch] = r;
+    blk = (axe_mpi_block *)calloc((size_t)(P * (hi - lo) + 1), sizeof *blk);
+    if (blk == NULL)
+        return 1;
+    for (r = 0; r < P; r++)
+        for (i = r * n + lo; i < r * n + hi; i++)
+            if (nb > 0 && i > r * n + lo &&
+                addr[i] == blk[nb - 1].from + blk[nb - 1].len)
+                blk[nb - 1].len++;
+            else
+                blk[nb].from = addr[i], blk[nb].to = i, blk[nb].len = 1,
+                blk[nb++].count = 1;
+    bad = axe_nccl_alloc((void **)&c->pack[ch].blk, nb * (int64_t)sizeof *blk,
+                         blk);
+    c->pack[ch].nblk = bad ? 0 : nb;
+    free(blk);
+    return bad;
+}
+
+/* Builds "c" collectively (every rank, the same plan): the plan's
+ * reduction must be the reduce-scatter of one full partial per rank (on
+ * one rank: its all-reduce, the same), as for the MPI runtime's. */
+static inline int axe_nccl_chunked_build(const axe_mpi_plan *p,
+                                         axe_nccl_chunked *c, int chunks,
+                                         int64_t cols, MPI_Comm mcomm,
+                                         char *err, size_t len)
+{
+    int64_t i, j, P, n, es, *addr, *qoff;
+    int ch, bad = 0;
+    if (axe_mpi_sched_build(p, &c->m, mcomm, err, len))
+        return 1;
+    if ((c->m.path != AXE_MPI_PATH_REDUCE_SCATTER &&
+         (c->m.path != AXE_MPI_PATH_ALLREDUCE || c->m.P != 1)) ||
+        c->m.nkoff != 1)
+        return axe_mpi_fail(err, len,
+                            "chunked gemm: the partial sums' reduction "
+                            "is not one reduce-scatter over the ranks");
+    P = c->m.P, n = c->m.n, es = c->m.esize, c->chunks = chunks;
+    addr = (int64_t *)malloc((size_t)(P * n + 1) * sizeof(int64_t));
+    qoff = (int64_t *)malloc((size_t)P * sizeof(int64_t));
+    c->band = (int64_t *)malloc((size_t)(2 * P * chunks) * sizeof(int64_t));
+    c->nband = (int64_t *)calloc((size_t)chunks, sizeof(int64_t));
+    c->pack = (axe_nccl_dlist *)calloc((size_t)chunks, sizeof *c->pack);
+    c->ev = (cudaEvent_t *)calloc((size_t)chunks + 1, sizeof(cudaEvent_t));
+    bad = !addr || !qoff || !c->band || !c->nband || !c->pack || !c->ev;
+    for (i = 0; !bad && i < c->m.pack.n; i++)
+        for (j = 0; j < c->m.pack.run[i].len; j++)
+            addr[c->m.pack.run[i].to + j] =
+                c->m.pack.run[i].from + j + c->m.koff[0];
+    for (i = 0; !bad && i < P; i++)
+        qoff[i] = axe_mpi_kdev(p, i) * n;
+    for (ch = 0; !bad && ch < chunks; ch++)
+        bad = axe_nccl_chunk_plan(c, addr, ch, cols);
+    bad =
+        bad || axe_nccl_upload(&c->unpack, &c->m.unpack) ||
+        axe_nccl_alloc((void **)&c->qoff, P * (int64_t)sizeof(int64_t), qoff) ||
+        axe_nccl_alloc((void **)&c->sbuf, P * n * es, NULL) ||
+        axe_nccl_alloc((void **)&c->recv, P * n * es, NULL) ||
+        cudaStreamCreateWithFlags(&c->comm, cudaStreamNonBlocking) !=
+            cudaSuccess;
+    for (ch = 0; !bad && ch <= chunks; ch++)
+        bad = cudaEventCreate(&c->ev[ch]) != cudaSuccess;
+    free(addr), free(qoff);
+    return bad ? axe_mpi_fail(err, len,
+                              "chunked gemm: out of device or host memory")
+               : 0;
+}
+
+/* Rank 0's trace line (AXE_NCCL_TRACE, the first run) "devop TAG WHAT". */
+static inline void axe_nccl_chunk_trace(const axe_nccl_chunked *c,
+                                        const char *tag, const char *what,
+                                        int ch)
+{
+    const char *path = getenv("AXE_NCCL_TRACE");
+    FILE *f;
+    if (path == NULL || path[0] == '\0' || c->m.me != 0 || c->traced)
+        return;
+    if ((f = fopen(path, "a")) != NULL) {
+        if (ch >= 0)
+            fprintf(f, "devop %s chunk %d %s\n", tag, ch, what);
+        else
+            fprintf(f, "devop %s %s\n", tag, what);
+        fclose(f);
+    }
+}
+
+/* Chunk "ch": its rows of the local GEMM ("fn", into "part") and its
+ * packing into the send buffer on "st", an event, then on the second
+ * stream (waiting on the event) the chunk's piece of every rank's block
+ * to that rank and from it (grouped ncclSend/ncclRecv, as bytes). */
+static inline void axe_nccl_chunk(const char *tag, const axe_mpi_plan *p,
+                                  axe_nccl_chunked *c, int ch,
+                                  axe_nccl_rows_fn fn, void *ctx,
+                                  const char *part, ncclComm_t comm,
+                                  cudaStream_t st, axe_nccl_rc *rc)
+{
+    int64_t P = c->m.P, n = c->m.n, es = c->m.esize, lo, hi, b, bytes;
+    int r;
+    axe_nccl_chunk_range(c, ch, &lo, &hi);
+    bytes = (hi - lo) * es;
+    for (b = 0; b < c->nband[ch] && rc->cuda == 0; b++)
+        rc->cuda = fn(ctx, c->band[2 * (P * ch + b)],
+                      c->band[2 * (P * ch + b) + 1], st);
+    axe_nccl_chunk_trace(c, tag, "gemm main", ch);
+    if (rc->cuda == 0)
+        rc->cuda = axe_nccl_move(p, &c->pack[ch], c->sbuf, 0, part, 1, NULL, 1,
+                                 (int)es, st);
+    for (r = 0; r < P && rc->cuda == 0 && hi > lo; r++)
+        if (!AXE_NCCL_TOUCH(st, "a chunk's packing",
+                            c->sbuf + (r * n + lo) * es, bytes, true))
+            rc->nccl = ncclInvalidUsage;
+    axe_nccl_chunk_trace(c, tag, "pack main", ch);
+    if (rc->cuda != 0 || rc->nccl != ncclSuccess)
+        return;
+    AXE_NCCL_RECORD(c->ev[ch], st);
+    rc->cuda = (int)cudaEventRecord(c->ev[ch], st);
+    axe_nccl_chunk_trace(c, tag, "event main", ch);
+    if (rc->cuda == 0)
+        rc->cuda = (int)cudaStreamWaitEvent(c->comm, c->ev[ch], 0);
+    axe_nccl_chunk_trace(c, tag, "wait comm", ch);
+    if (rc->cuda != 0 || hi == lo)
+        return;
+    if ((rc->nccl = ncclGroupStart()) != ncclSuccess)
+        return;
+    for (r = 0; r < P && rc->nccl == ncclSuccess; r++) {
+        rc->nccl = ncclSend(c->sbuf + (r * n + lo) * es, (size_t)bytes,
+                            ncclUint8, r, comm, c->comm);
+        if (rc->nccl == ncclSuccess)
+            rc->nccl = ncclRecv(c->recv + (r * n + lo) * es, (size_t)bytes,
+                                ncclUint8, r, comm, c->comm);
+    }
+    if (rc->nccl == ncclSuccess)
+        rc->nccl = ncclGroupEnd();
+    else
+        (void)ncclGroupEnd();
+    axe_nccl_chunk_trace(c, tag, "sendrecv comm", ch);
+}
+
+/* Runs device gemm "tag" (plan "p": the reduce-scatter of the partial
+ * sums, "cols" their row length) whose local GEMM is "fn" (rows of the
+ * partial into "part"), in "chunks" chunks of every rank's block of C:
+ * chunk i+1 is computed on "stream" while chunk i is in flight on the
+ * second stream, then (the main stream waiting on the second) every
+ * element is the sum of the ranks' partials in the order of k (the
+ * reference's order: the result depends neither on "chunks" nor on
+ * NCCL), unpacked into dst by one kernel. "c" (zeroed before the first
+ * call) is built on the first call, collectively. 0, or 1 with the reason
+ * in "err". */
+static inline int axe_nccl_gemm_chunked(
+    const char *tag, const axe_mpi_plan *p, axe_nccl_chunked *c, int chunks,
+    int64_t cols, axe_nccl_rows_fn fn, void *ctx, const void *part, void *dst,
+    ncclComm_t comm, MPI_Comm mcomm, cudaStream_t stream, char *err, size_t len)
+{
+    axe_nccl_rc rc = {0, ncclSuccess};
+    int ch;
+    if (!c->m.built) {
+        if (axe_nccl_chunked_build(p, c, chunks, cols, mcomm, err, len))
+            return 1;
+        axe_nccl_chunk_trace(c, tag,
+                             "ncclSend/ncclRecv (grouped, in chunks on a "
+                             "second stream) + ordered sum",
+                             -1);
+    }
+    for (ch = 0; ch < c->chunks && rc.cuda == 0 && rc.nccl == ncclSuccess; ch++)
+        axe_nccl_chunk(tag, p, c, ch, fn, ctx, (const char *)part, comm, stream,
+                       &rc);
+    if (rc.cuda == 0 && rc.nccl == ncclSuccess) {
+        AXE_NCCL_RECORD(c->ev[c->chunks], c->comm);
+        rc.cuda = (int)cudaEventRecord(c->ev[c->chunks], c->comm);
+        axe_nccl_chunk_trace(c, tag, "fold event comm", -1);
+    }
+    if (rc.cuda == 0 && rc.nccl == ncclSuccess) {
+        rc.cuda = (int)cudaStreamWaitEvent(stream, c->ev[c->chunks], 0);
+        axe_nccl_chunk_trace(c, tag, "fold wait main", -1);
+    }
+    if (rc.cuda == 0 && rc.nccl == ncclSuccess &&
+        !AXE_NCCL_TOUCH(stream, "the chunks' fold", c->recv,
+                        c->m.P * c->m.n * c->m.esize, false))
+        rc.nccl = ncclInvalidUsage;
+    if (rc.cuda == 0 && rc.nccl == ncclSuccess) {
+        rc.cuda = axe_nccl_move(p, &c->unpack, (char *)dst, 0, c->recv, 1,
+                                c->qoff, c->m.P, c->m.esize, stream);
+        axe_nccl_chunk_trace(c, tag, "fold main", -1);
+    }
+    c->traced = 1;
+    return axe_nccl_failed(&rc, comm, err, len);
 }
 
 #endif
