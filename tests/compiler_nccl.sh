@@ -233,6 +233,32 @@ if grep -q '"pass":true' "$tmp/out" && ! grep -q '"max_abs_err":0,' "$tmp/out" &
 else
     bad "-DAXE_NCCL_UNORDERED: $(head -c 300 "$tmp/out") $(head -c 300 "$tmp/err") $(head -3 "$tmp/trace")"
 fi
+# The runtime's host side allocates no host buffers for the schedules
+# (AXE_MPI_BUILD_NOHOST: their sbuf, rbuf and tmp stay NULL; the moves use
+# device buffers of their own): the emulated .cu built with AddressSanitizer
+# and UBSan (OpenMPI's own leaks suppressed) runs exact for the ordered
+# sums (reduce-scatter and all-reduce), the general reduce and chunks.
+(
+    export OMPI_MCA_mca_base_component_disable_dlclose=1
+    export PMIX_MCA_mca_base_component_disable_dlclose=1
+    export LSAN_OPTIONS="suppressions=$SRC/tests/lsan_openmpi.supp:print_suppressions=0:fast_unwind_on_malloc=0"
+    export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+    export CXX="$CXX -fsanitize=address,undefined -fno-omit-frame-pointer"
+    for spec in "$EX/mlp.axe:2:-D P=2" "$SRC/tests/kernels/dist/reduce_general.axe:4:" \
+        "$EX/matmul_rs_overlap.axe:2:-D P=2"; do
+        IFS=: read -r f n d <<<"$spec"
+        # shellcheck disable=SC2086 # $d: words
+        if timeout 900 "$AXE" run "$f" $d --target cuda --emulate --ranks "$n" --check \
+            --json >"$tmp/out" 2>"$tmp/err" && grep -q '"max_abs_err":0,' "$tmp/out"; then
+            echo ok
+        else
+            echo "bad $(basename "$f") under ASan: $(head -c 300 "$tmp/out") $(grep -m3 -E 'ERROR|runtime error' "$tmp/err")"
+        fi
+    done
+) >"$tmp/asan"
+while read -r verdict rest; do
+    if [ "$verdict" = ok ]; then ok; else bad "$rest"; fi
+done <"$tmp/asan"
 # device gemm: the local GEMM's tiled kernel skips the first k of each
 # step of K; it leaves out the sync before the next step's loads (the
 # emulated threads of a CTA then overwrite the tiles others still read); the runner multiplies

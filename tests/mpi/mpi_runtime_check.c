@@ -13,7 +13,9 @@
  * in order of k, then the slices in order of k), that nothing else in its
  * buffer was
  * written, and that it received exactly the elements it holds but does
- * not own. The collective chosen is checked where the table implies one.
+ * not own. The collective chosen is checked where the table implies one,
+ * and the schedule built without host buffers (AXE_MPI_BUILD_NOHOST, the
+ * NCCL path's) is the same one with none allocated.
  * Tabled digits (the planner's general case) are read by brute force as
  * the contract says: value v's parts are tab[4v .. 4v+3].
  */
@@ -371,6 +373,29 @@ static int64_t check_dst(const tcase *c, const void *dst, int me, int round)
     return recv;
 }
 
+/* The same schedule built without host buffers (the NCCL path's,
+ * AXE_MPI_BUILD_NOHOST): sbuf, rbuf and tmp NULL, the rest as "s". */
+static int check_nohost(tcase *c, const axe_mpi_sched *s, int me)
+{
+    axe_mpi_sched h;
+    char err[256];
+    int bad;
+    memset(&h, 0, sizeof h);
+    bad = axe_mpi_sched_build_order(
+        &c->p, &h, MPI_COMM_WORLD, AXE_MPI_BUILD_ORDERED | AXE_MPI_BUILD_NOHOST,
+        err, sizeof err);
+    if (!bad &&
+        (h.sbuf || h.rbuf || h.tmp || h.path != s->path || h.n != s->n ||
+         h.sent != s->sent || h.pack.elems != s->pack.elems ||
+         h.unpack.elems != s->unpack.elems || h.nkoff != s->nkoff))
+        bad = 1, snprintf(err, sizeof err, "a host buffer or another schedule");
+    if (bad)
+        printf("FAIL %s: rank %d: built without host buffers: %s\n", c->name,
+               me, err);
+    axe_mpi_sched_free(&h);
+    return bad;
+}
+
 static int run_case(tcase *c, int P, int me)
 {
     axe_mpi_sched s;
@@ -411,6 +436,8 @@ static int run_case(tcase *c, int P, int me)
                axe_mpi_path_name(s.path), axe_mpi_path_name(c->expect));
         bad = 1;
     }
+    if (!bad)
+        bad = check_nohost(c, &s, me);
     if (!bad && me == 0)
         printf("ok %d ranks: %s: %s\n", P, c->name, axe_mpi_path_name(s.path));
     axe_mpi_sched_free(&s);

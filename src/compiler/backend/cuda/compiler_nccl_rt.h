@@ -59,7 +59,7 @@ typedef struct axe_nccl_dlist {
 } axe_nccl_dlist;
 
 typedef struct axe_nccl_sched {
-    axe_mpi_sched m; /* the host schedule (its buffers unused) */
+    axe_mpi_sched m; /* the host schedule (built without host buffers) */
     axe_nccl_dlist local, pack, unpack, *send, *recv;
     axe_nccl_dlist fold;   /* an ordered sum: the piece, in blocks */
     int64_t *koff, *kcomb; /* device copies */
@@ -515,8 +515,11 @@ static inline int axe_nccl_exchange(const char *tag, const axe_mpi_plan *p,
     int P = 1;
     if (!s->m.built) {
         MPI_Comm_size(mcomm, &P);
-        if (axe_mpi_sched_build_order(p, &s->m, mcomm,
-                                      AXE_NCCL_ORDERED && P > 1, err, len))
+        if (axe_mpi_sched_build_order(
+                p, &s->m, mcomm,
+                AXE_MPI_BUILD_NOHOST |
+                    (AXE_NCCL_ORDERED && P > 1 ? AXE_MPI_BUILD_ORDERED : 0),
+                err, len))
             return 1;
         if (axe_nccl_sched_device(p, s))
             return axe_mpi_fail(err, len,
@@ -664,7 +667,8 @@ static inline int axe_nccl_chunked_build(const axe_mpi_plan *p,
 {
     int64_t i, j, P, n, es, *addr, *qoff;
     int ch, bad = 0;
-    if (axe_mpi_sched_build(p, &c->m, mcomm, err, len))
+    if (axe_mpi_sched_build_order(p, &c->m, mcomm, AXE_MPI_BUILD_NOHOST, err,
+                                  len))
         return 1;
     if ((c->m.path != AXE_MPI_PATH_REDUCE_SCATTER &&
          (c->m.path != AXE_MPI_PATH_ALLREDUCE || c->m.P != 1)) ||

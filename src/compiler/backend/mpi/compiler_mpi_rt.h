@@ -138,7 +138,8 @@ typedef struct axe_mpi_ents {
 
 typedef struct axe_mpi_sched {
     int built, path, P, me, root, esize, own_type, sdirect, rdirect;
-    int64_t K, n;              /* reduce: combined terms; collective count */
+    int nohost;   /* built without host buffers (sbuf, rbuf, tmp: NULL) */
+    int64_t K, n; /* reduce: combined terms; collective count */
     axe_mpi_list *send, *recv; /* per peer; send: from src, recv: to dst */
     axe_mpi_list local;        /* src -> dst (or scratch) */
     axe_mpi_list pack, unpack; /* reduce collectives; general reduce */
@@ -695,6 +696,8 @@ static inline int axe_mpi_build_ordered(const axe_mpi_plan *p, axe_mpi_sched *s)
         s->kcomb[r] = axe_mpi_kdev(p, r) * piece;
     }
     s->sent = off - piece + (ar ? (P - 1) * piece : 0);
+    if (s->nohost)
+        return 0;
     s->tmp = (char *)malloc((size_t)((P + 1) * piece + 1) * (size_t)s->esize);
     return s->tmp == NULL;
 }
@@ -897,6 +900,8 @@ static inline int axe_mpi_build_counts(axe_mpi_sched *s)
     s->path = s->sdirect && s->rdirect ? AXE_MPI_PATH_ALLTOALLV_DIRECT
                                        : AXE_MPI_PATH_ALLTOALLV;
     so = s->sdirect || !so ? 1 : so, ro = s->rdirect || !ro ? 1 : ro;
+    if (s->nohost)
+        return 0;
     s->sbuf = (char *)malloc((size_t)so * (size_t)s->esize);
     s->rbuf = (char *)malloc((size_t)ro * (size_t)s->esize);
     return !s->sbuf || !s->rbuf;
@@ -924,8 +929,9 @@ static inline int axe_mpi_build_copy(const axe_mpi_plan *p, axe_mpi_sched *s,
                             "exchange: out of memory or a piece over 2^31 "
                             "elements");
     if (p->op != AXE_MPI_COPY &&
-        (!(s->tmp = (char *)malloc((size_t)(p->dst_size * s->K + 1) *
-                                   (size_t)s->esize)) ||
+        ((!s->nohost &&
+          !(s->tmp = (char *)malloc((size_t)(p->dst_size * s->K + 1) *
+                                    (size_t)s->esize))) ||
          !(s->kcomb = (int64_t *)malloc((size_t)s->K * sizeof(int64_t)))))
         return axe_mpi_fail(err, len, "exchange: out of memory");
     for (q = 0; p->op != AXE_MPI_COPY && q < s->K; q++)
@@ -944,13 +950,20 @@ static inline int axe_mpi_sched_blocks(axe_mpi_sched *s, char *err, size_t len)
     return bad ? axe_mpi_fail(err, len, "exchange: out of memory") : 0;
 }
 
-/* Builds "s" for plan "p", collectively. "ordered": a float sum that
- * fits a reduce collective takes its ordered form (AXE_MPI_PATH_*_ORDERED:
- * exact, the reference's order); 0 leaves the order to MPI (or NCCL). */
+/* axe_mpi_sched_build_order's flags: a float sum that fits a reduce
+ * collective takes its ordered form (AXE_MPI_PATH_*_ORDERED: exact, the
+ * reference's order; without it the order is MPI's or NCCL's); no host
+ * buffers (sbuf, rbuf, tmp stay NULL: the NCCL path's, whose buffers are
+ * device memory of its own). */
+#define AXE_MPI_BUILD_ORDERED 1
+#define AXE_MPI_BUILD_NOHOST 2
+
+/* Builds "s" for plan "p", collectively, as "flags" say (above). */
 static inline int axe_mpi_sched_build_order(const axe_mpi_plan *p,
                                             axe_mpi_sched *s, MPI_Comm comm,
-                                            int ordered, char *err, size_t len)
+                                            int flags, char *err, size_t len)
 {
+    int ordered = (flags & AXE_MPI_BUILD_ORDERED) != 0;
     int P, me, form;
     axe_mpi_walk w;
     MPI_Comm_size(comm, &P);
@@ -958,6 +971,7 @@ static inline int axe_mpi_sched_build_order(const axe_mpi_plan *p,
     if (axe_mpi_plan_check(p, P, err, len))
         return 1;
     memset(s, 0, sizeof *s);
+    s->nohost = (flags & AXE_MPI_BUILD_NOHOST) != 0;
     s->P = P, s->me = me, s->esize = axe_mpi_esize(p->dtype), s->root = -1;
     axe_mpi_walk_init(&w, p);
     s->K = w.K;
@@ -972,9 +986,11 @@ static inline int axe_mpi_sched_build_order(const axe_mpi_plan *p,
         s->path = form;
         s->type = axe_mpi_type(p->dtype);
         if (axe_mpi_build_reduce(p, s) ||
-            !(s->sbuf = (char *)malloc((size_t)(s->pack.elems + 1) *
-                                       (size_t)s->esize)) ||
-            !(s->rbuf = (char *)malloc((size_t)(s->n + 1) * (size_t)s->esize)))
+            (!s->nohost &&
+             (!(s->sbuf = (char *)malloc((size_t)(s->pack.elems + 1) *
+                                         (size_t)s->esize)) ||
+              !(s->rbuf =
+                    (char *)malloc((size_t)(s->n + 1) * (size_t)s->esize)))))
             return axe_mpi_fail(err, len, "exchange: out of memory");
         s->sent = s->pack.elems - s->n; /* what leaves this rank */
         if (form >= AXE_MPI_PATH_REDUCE_SCATTER_ORDERED &&
@@ -1182,7 +1198,8 @@ static inline int axe_mpi_exchange(const axe_mpi_plan *p, axe_mpi_sched *s,
     int64_t i;
     int bad;
     if (!s->built &&
-        axe_mpi_sched_build_order(p, s, comm, AXE_MPI_ORDERED, err, len))
+        axe_mpi_sched_build_order(
+            p, s, comm, AXE_MPI_ORDERED ? AXE_MPI_BUILD_ORDERED : 0, err, len))
         return 1;
     if (s->path == AXE_MPI_PATH_ALLREDUCE ||
         s->path == AXE_MPI_PATH_REDUCE_SCATTER ||
