@@ -363,6 +363,14 @@ ptx_has gemm_swizzle sm_80 "$MMA\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32" \
     "$LDM\.x4\.shared\.b16" "$LDM\.x2\.shared\.b16"
 ptx_has gemm_mma_trans sm_80 "$MMA\.m16n8k16" "$LDM\.x4\.trans\.shared\.b16" \
     "$LDM\.x2\.trans\.shared\.b16"
+# Per-thread vector loads where ldmatrix is not legal (the instruction
+# choice): gemm_mma_pad's A by ld.shared.u32 (B by ldmatrix), gemm_mma_vec's
+# A by .v4 and B by .v2; no 16-bit shared loads left.
+ptx_has gemm_mma_pad sm_80 'ld\.shared\.(u|b)32' "$LDM\.x2\.shared\.b16" \
+    '!ld\.shared\.(u|b)16'
+ptx_has gemm_mma_vec sm_80 'ld\.shared\.v4\.(u|b)32' 'ld\.shared\.v2\.(u|b)32' \
+    "!$LDM" '!ld\.shared\.(u|b)16'
+ptx_has gemm_mma_vec sm_90 'ld\.shared\.v4\.(u|b)32' 'ld\.shared\.v2\.(u|b)32'
 # m16n8k8 for an f16 gemm whose K slices (24) are no multiple of 16.
 ptx_has gemm_k24 sm_80 "$MMA\.m16n8k8\.row\.col\.f32\.f16\.f16\.f32" \
     "$LDM\.x2\.shared\.b16" "$LDM\.x1\.shared\.b16" "!$MMA\.m16n8k16"

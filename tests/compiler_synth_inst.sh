@@ -8,11 +8,14 @@
 # instructions, W wavefronts, X-way)") is the instruction the generated
 # CUDA uses for that operand, and I equals the loads counted in the
 # generated code (those in the body of the atom K loop, times KI): one
-# axe_ptx_ldmatrix_xN[_trans] call per atom tile, or one AXE_LD per
-# fragment value. Each leaf wins somewhere: ldmatrix (gemm_mma, gemm_i8),
-# ldmatrix .trans (gemm_mma_trans), per-thread loads where ldmatrix is
-# not legal, with the reason (gemm_mma_pad's 72-byte rows, gemm_tf32's
-# 32-bit elements). Wavefronts and ways are the bank model's, checked
+# axe_ptx_ldmatrix_xN[_trans] call per atom tile, one AXE_LDV of
+# uint32_t/uint2/uint4 per per-thread vector load, or one AXE_LD per
+# fragment value (and, with nvcc, the PTX's ld.shared of each width).
+# Each leaf wins somewhere: ldmatrix (gemm_mma, gemm_i8), ldmatrix .trans
+# (gemm_mma_trans), ld.shared.b32 (gemm_mma_pad's 72-byte rows: no
+# ldmatrix), .v4 and .v2 (gemm_mma_vec), per-thread element loads where
+# no vector is legal, with the reason (gemm_tf32's 32-bit elements, an
+# odd base, a swizzle that splits the 32-bit words). Wavefronts and ways are the bank model's, checked
 # here on rows worked out by hand. The last line is "N passed, N failed".
 set -u
 
@@ -91,6 +94,17 @@ check() {
         [ "${leaf%.trans}" != "$leaf" ] && fn="${fn}_trans"
         got=$(grep -c "$fn(ax_$reg\[" <<<"$body")
         ;;
+    ld.shared*)
+        # one "const VT ax_v = AXE_LDV(VT, ..." per load, its words then
+        # assigned to ax_REG registers; no element load of the operand
+        local vt=uint32_t
+        case $leaf in *.v2.*) vt=uint2 ;; *.v4.*) vt=uint4 ;; esac
+        got=$(awk -v r="ax_$reg[" -v v="const $vt ax_v = AXE_LDV($vt, " \
+            '{ sub(/^ */, "") } prev && index($0, r) == 1 { n++ } { prev = index($0, v) == 1 } END { print n + 0 }' <<<"$body")
+        if grep "^ *ax_$reg\[[0-9]*\]\[[0-9]*\] = " <<<"$body" | grep -q "AXE_LD("; then
+            bad "$(basename "$f") $o: $leaf chosen, element loads emitted"
+        fi
+        ;;
     *)
         got=$(grep "^ *ax_$reg\[[0-9]*\]\[[0-9]*\] = " <<<"$body" |
             grep -o "AXE_LD(" | wc -l)
@@ -112,9 +126,31 @@ check "$K/gemm_i8.axe" A ldmatrix.x4 "ldmatrix.x4.trans not legal: ldmatrix .tra
 check "$T/gemm_swizzle.axe" A ldmatrix.x4
 check "$T/gemm_mma_trans.axe" A ldmatrix.x4.trans "ldmatrix.x4 not legal: the 16 bytes along K are not consecutive"
 check "$T/gemm_mma_trans.axe" B ldmatrix.x2.trans
-check "$T/gemm_mma_pad.axe" A "per-thread loads" "ldmatrix.x4 not legal: a row's first element is not on a 16-byte boundary"
+check "$T/gemm_mma_pad.axe" A ld.shared.b32 "ldmatrix.x4 not legal: a row's first element is not on a 16-byte boundary"
 check "$T/gemm_mma_pad.axe" B ldmatrix.x2
 check "$T/gemm_tf32.axe" A "per-thread loads" "ldmatrix moves 8- and 16-bit elements only"
+check "$T/gemm_tf32.axe" A "per-thread loads" "ld.shared.b32 not legal: 32-bit elements: the per-thread loads are 32-bit already"
+# Per-thread vector loads (gemm_mma_vec's interleaved layouts): A's four
+# registers in one 16-byte load, B's two in one 8-byte load.
+check "$T/gemm_mma_vec.axe" A ld.shared.v4.b32 "ldmatrix.x4 not legal: the 16 bytes along K are not consecutive"
+check "$T/gemm_mma_vec.axe" B ld.shared.v2.b32 "ld.shared.v4.b32 not legal: the fragment's registers do not come in groups of the vector"
+
+# Vector loads fall back where a 32-bit word of a register is not
+# aligned or not contiguous: gemm_mma_pad's A one element off (odd base),
+# or under Swizzle<0, 3, 3> (bits 3-5 of the element offset xored into
+# bits 0-2: a register's two halves swap or part); a swizzle of 4-byte
+# units (Swizzle<1, 2, 3>) keeps the words: ld.shared.b32.
+mis() {
+    sed "s|shared As: f16\[128, 32\] layout S\[(128, 32):(36, 1)\];|shared As: f16[128, 32] layout $1;|" \
+        "$T/gemm_mma_pad.axe" >"$tmp/$2.axe"
+    grep -qF "layout $1;" "$tmp/$2.axe" || bad "mis $2: the layout was not replaced"
+}
+mis "S[(128, 32):(36, 1)] + 1" odd_base
+mis "Swizzle<0, 3, 3>(S[(128, 32):(32, 1)])" swz_elem
+mis "Swizzle<1, 2, 3>(S[(128, 32):(32, 1)])" swz_word
+check "$tmp/odd_base.axe" A "per-thread loads" "ld.shared.b32 not legal: "
+check "$tmp/swz_elem.axe" A "per-thread loads" "ld.shared.b32 not legal: "
+check "$tmp/swz_word.axe" A ld.shared.b32 "ldmatrix.x4 not legal: "
 
 # mma shapes: shape FILE SHAPE [TEXT]: --explain's "mma shape choice:"
 # line chose SHAPE (and says TEXT), its mma.sync count equals the calls
@@ -179,17 +215,58 @@ case $line in
 *"ldmatrix.x4, cost 40 (8 instructions, 32 wavefronts, 1-way)"*) ok ;;
 *) bad "gemm_mma A counts: $line" ;;
 esac
+# ld.shared.b32 reads words 18(l/4) + l%4 alike: 2 wavefronts each, 32
+# loads give 64.
 choice "$T/gemm_mma_pad.axe" A
 case $line in
-*"per-thread loads, cost 192 (64 instructions, 128 wavefronts, 2-way)"*) ok ;;
+*"ld.shared.b32, cost 96 (32 instructions, 64 wavefronts, 2-way); runner-up: per-thread loads, cost 192 (64 instructions, 128 wavefronts, 2-way)"*) ok ;;
 *) bad "gemm_mma_pad A counts: $line" ;;
+esac
+# gemm_mma_vec's Bs: lane l's 8 bytes at 80 (l/4) + 8 (l%4) (rows of 40
+# halves): in a phase of 16 lanes, rows 0-3 start at words 0, 20, 40, 60
+# (banks 0, 20, 8, 28), each row's 4 lanes 8 words from there: banks
+# 0-7, 20-27, 8-15, 28-3; 28-31 and 0-3 overlap: 2-way, 2 wavefronts a
+# phase, 4 a load; 8 loads give 32.
+choice "$T/gemm_mma_vec.axe" B
+case $line in
+*"ld.shared.v2.b32, cost 40 (8 instructions, 32 wavefronts, 2-way)"*) ok ;;
+*) bad "gemm_mma_vec B counts: $line" ;;
 esac
 # The runner-up is said.
 choice "$K/gemm_mma.axe" B
 case $line in
-*"runner-up: per-thread loads, cost "*) ok ;;
+*"runner-up: ld.shared.b32, cost "*) ok ;;
 *) bad "gemm_mma B runner-up: $line" ;;
 esac
+
+# With nvcc, the PTX has as many shared loads of each width as the model
+# counts (the atom K loop unrolled, or once per step), and no 16-bit
+# element loads: gemm_mma_pad's A 32 ld.shared.u32, gemm_mma_vec's A 8
+# .v4 and B 8 .v2.
+NVCC=${NVCC:-nvcc}
+command -v "$NVCC" >/dev/null 2>&1 || NVCC=/usr/local/cuda/bin/nvcc
+ptx_count() {
+    local f=$1 re=$2 want=$3 ki=$4 got
+    "$AXE" compile "$f" --target cuda >"$tmp/p.cu" &&
+        "$NVCC" -arch=sm_80 -ptx "$tmp/p.cu" -o "$tmp/p.ptx" 2>"$tmp/p.nv" ||
+        { bad "$(basename "$f"): no PTX ($(head -c 300 "$tmp/p.nv"))"; return; }
+    got=$(grep -cE "$re" "$tmp/p.ptx")
+    if [ "$got" -eq "$want" ] || [ "$((got * ki))" -eq "$want" ]; then
+        ok
+    else
+        bad "$(basename "$f"): $got '$re' in the PTX, the model says $want"
+    fi
+    if grep -qE 'ld\.shared\.(u|b)16' "$tmp/p.ptx"; then
+        bad "$(basename "$f"): 16-bit shared loads in the PTX"
+    fi
+}
+if command -v "$NVCC" >/dev/null 2>&1; then
+    ptx_count "$T/gemm_mma_pad.axe" 'ld\.shared\.(u|b)32' 32 2
+    ptx_count "$T/gemm_mma_vec.axe" 'ld\.shared\.v4\.(u|b)32' 8 2
+    ptx_count "$T/gemm_mma_vec.axe" 'ld\.shared\.v2\.(u|b)32' 8 2
+else
+    echo "note: no nvcc, the PTX load counts were not checked"
+fi
 
 # The padded kernel (per-thread loads of A, ldmatrix of B) and the K-24
 # kernel (m16n8k8) compute the right result, on the C target and under
@@ -210,6 +287,24 @@ run_check "${CC:-cc}" "$T/gemm_mma_pad.axe"
 run_check "${CC:-cc}" "$T/gemm_k24.axe"
 run_check "${CC:-cc}" "$T/gemm_k24.axe" -D M=256 -D K=72 --seed 5
 run_check "${CXX:-c++}" "$T/gemm_mma_pad.axe" --target cuda --emulate
+run_check "${CC:-cc}" "$T/gemm_mma_vec.axe"
+run_check "${CXX:-c++}" "$T/gemm_mma_vec.axe" --target cuda --emulate
+run_check "${CXX:-c++}" "$T/gemm_mma_vec.axe" -D M=128 -D K=96 --seed 7 --target cuda --emulate
+run_check "${CXX:-c++}" "$tmp/odd_base.axe" --target cuda --emulate
+run_check "${CXX:-c++}" "$tmp/swz_elem.axe" --target cuda --emulate
+run_check "${CXX:-c++}" "$tmp/swz_word.axe" --target cuda --emulate
+# The emulation faults a vector load off its alignment, as a GPU does:
+# gemm_mma_pad's ld.shared.b32 of A moved one element.
+if command -v "${CXX:-c++}" >/dev/null 2>&1; then
+    if AXE_RUN_EDIT="sed -i 's|AXE_LDV(uint32_t, t_As, 0L + |AXE_LDV(uint32_t, t_As, 1L + |'" \
+        "$AXE" run "$T/gemm_mma_pad.axe" --target cuda --emulate --check >"$tmp/out" 2>&1; then
+        bad "gemm_mma_pad with a misaligned ld.shared.b32: the emulated check passed"
+    elif grep -qE "t_As: a 4-byte vector load at element [0-9]+ \(line [0-9]+\) is not 4-byte aligned" "$tmp/out"; then
+        ok
+    else
+        bad "gemm_mma_pad misaligned: $(head -c 400 "$tmp/out")"
+    fi
+fi
 run_check "${CXX:-c++}" "$T/gemm_k24.axe" --target cuda --emulate
 run_check "${CC:-cc}" "$T/gemm_k24_bf16.axe"
 run_check "${CXX:-c++}" "$T/gemm_k24_bf16.axe" --target cuda --emulate

@@ -14,13 +14,23 @@
  *     per atom tile, 16-byte lanes.
  *   ldmatrix .xN.trans (16-bit): the same with the rows along the tile's
  *     rows: lane l gives column c0[j] + l%8 from row r0[j].
+ *   ld.shared.v4.b32 / .v2.b32 / .b32 (N = 4, 2, 1 fragment registers of
+ *     32 bits per load; elements of 8, 16 or 32 bits, .b32 not for 32-bit
+ *     ones, where it is the per-thread load): lane 0's registers at the
+ *     first atom tile and K step, in address order, give the groups of N
+ *     (each from a 4N-byte boundary, the only grouping a single load can
+ *     fill); legal when, for every lane, every atom tile of the operand
+ *     (every warp's) and every K step, each group's registers are 4N
+ *     consecutive bytes from a 4N-byte boundary (element e of the group's
+ *     register i at byte 4i + e * size), and every dynamic base term is
+ *     a multiple of 4N bytes. One instruction per group, 4N-byte lanes.
  *   per-thread loads: one load per fragment value (nvals per atom tile,
  *     32 lanes of one element each), always legal.
  * Each instruction's wavefronts come from the bank model (axe__bank_count:
  * 32 banks of 4 bytes, phases of 8 lanes for 16-byte accesses). Cost =
  * wavefronts + instructions (a shared-memory cycle per wavefront and an
  * issue slot per instruction); the cheapest legal leaf wins, ties in the
- * order ldmatrix, ldmatrix.trans, per-thread.
+ * order ldmatrix, ldmatrix.trans, .v4, .v2, .b32, per-thread.
  */
 #include <stdio.h>
 #include <string.h>
@@ -189,15 +199,167 @@ static const char *ldmatrix_precheck(const inst_ctx *c, int k)
     return NULL;
 }
 
+/* Registers per load of vector leaf "k" (0: not one). */
+int axe__inst_vec_regs(ax_inst_kind k)
+{
+    return k == AX_INST_V4 ? 4 : k == AX_INST_V2 ? 2 : k == AX_INST_B32 ? 1 : 0;
+}
+
+/* The byte address of element "e" of register "j" of lane "ln" of the
+ * atom tile at (tr, tk). */
+static axe_status reg_byte(const inst_ctx *c, int64_t tr, int64_t tk, int ln,
+                           int64_t j, int64_t e, int64_t *out)
+{
+    const ax_frag *f = &c->m->frag[c->o];
+    int64_t x = c->pos[ln][c->unit * j + e], a;
+    AXE_TRY(elem_addr(c, tr + x / f->shape[1], tk + x % f->shape[1], &a));
+    *out = a * c->eb;
+    return AXE_OK;
+}
+
+/* Why vector leaf of "n" registers cannot apply before evaluating any
+ * address (false: it may), into l->why. */
+static bool vec_precheck(const inst_ctx *c, int64_t n, ax_inst_leaf *l)
+{
+    const char *why = NULL;
+    if (c->eb > 4)
+        why = "the elements are wider than the 32-bit registers";
+    else if (n == 1 && c->eb == 4)
+        why = "32-bit elements: the per-thread loads are 32-bit already";
+    else if (c->nregs == 0 || c->nregs % n != 0)
+        why = "the fragment's registers do not come in groups of the "
+              "vector";
+    for (int i = 0; why == NULL && i < c->base.ndyn; i++)
+        if (axe__expr_gcd(c->base.dyn[i]) * c->base.scale[i] * c->eb %
+                (4 * n) !=
+            0)
+            why = "a dynamic offset of the operand is not a multiple of the "
+                  "vector's bytes";
+    if (why != NULL)
+        leaf_fail(l, why);
+    return why != NULL;
+}
+
+/* The groups of vector leaf "l" ("n" registers each) from lane 0 at the
+ * first atom tile and K step: each register at a 4n-byte boundary leads
+ * the registers at the next 4-byte words. False when some register is
+ * left out (l->why says so). */
+static axe_status vec_order(const inst_ctx *c, int64_t n, ax_inst_leaf *l,
+                            bool *ok)
+{
+    int64_t a[16], cnt = 0;
+    for (int64_t j = 0; j < c->nregs; j++)
+        AXE_TRY(reg_byte(c, 0, 0, 0, j, 0, &a[j]));
+    for (int64_t j = 0; j < c->nregs; j++) {
+        if (a[j] % (4 * n) != 0)
+            continue;
+        for (int64_t i = 0; i < n; i++) {
+            int64_t q = 0;
+            while (q < c->nregs && a[q] != a[j] + 4 * i)
+                q++;
+            if (q == c->nregs || cnt >= c->nregs)
+                break;
+            l->order[cnt++] = (int)q;
+        }
+        if (cnt % n != 0)
+            break;
+    }
+    *ok = cnt == c->nregs;
+    if (!*ok)
+        leaf_fail(l, "lane 0's registers are not the vector's consecutive, "
+                     "aligned 32-bit words");
+    return AXE_OK;
+}
+
+/* Whether every lane's groups of "n" registers are 4n consecutive bytes
+ * from a 4n-byte boundary in the atom tile at (tr, tk); the first
+ * addresses of group "g" per lane into "first" (g >= 0). */
+static axe_status vec_tile(const inst_ctx *c, int64_t n, const ax_inst_leaf *l,
+                           int64_t tr, int64_t tk, int64_t g, int64_t *first,
+                           const char **why)
+{
+    int64_t ng = c->nregs / n;
+    for (int ln = 0; ln < AX_WARP; ln++)
+        for (int64_t q = 0; q < ng; q++) {
+            int64_t a0, ae;
+            AXE_TRY(reg_byte(c, tr, tk, ln, l->order[q * n], 0, &a0));
+            if (q == g)
+                first[ln] = a0;
+            if (a0 % (4 * n) != 0) {
+                *why = "a lane's vector does not start on a boundary of its "
+                       "bytes";
+                return AXE_OK;
+            }
+            for (int64_t i = 0; i < n; i++)
+                for (int64_t e = 0; e < c->unit; e++) {
+                    AXE_TRY(
+                        reg_byte(c, tr, tk, ln, l->order[q * n + i], e, &ae));
+                    if (ae != a0 + 4 * i + e * c->eb) {
+                        *why = "a lane's registers are not consecutive "
+                               "bytes at some atom tile or K step";
+                        return AXE_OK;
+                    }
+                }
+        }
+    return AXE_OK;
+}
+
+/* Vector leaf "k": legal over every atom tile of the operand and K step,
+ * counted over warp 0's. */
+static axe_status eval_vec(const inst_ctx *c, int k, ax_inst_leaf *l,
+                           axe_diag *diag)
+{
+    const ax_mma *m = c->m;
+    int64_t n = axe__inst_vec_regs((ax_inst_kind)k), first[AX_WARP];
+    const char *why = NULL;
+    bool ok;
+    l->regs = (int)n;
+    if (vec_precheck(c, n, l))
+        return AXE_OK;
+    AXE_TRY(vec_order(c, n, l, &ok));
+    for (int64_t t = 0; ok && why == NULL && t < m->tiles[c->o]; t++)
+        for (int64_t ks = 0; why == NULL && ks < m->tiles[2]; ks++)
+            AXE_TRY(vec_tile(c, n, l, t * m->mnk[c->o], ks * m->mnk[2], -1,
+                             first, &why));
+    if (!ok || why != NULL) {
+        if (why != NULL)
+            leaf_fail(l, why);
+        return AXE_OK;
+    }
+    for (int64_t t = 0; t < m->tiles[c->o]; t++)
+        for (int64_t ks = 0; warp0_uses(m, c->o, t) && ks < m->tiles[2]; ks++)
+            for (int64_t g = 0; g < c->nregs / n; g++) {
+                ax_warp_access a;
+                memset(&a, 0, sizeof a);
+                a.width = (int)(4 * n);
+                AXE_TRY(vec_tile(c, n, l, t * m->mnk[c->o], ks * m->mnk[2], g,
+                                 first, &why));
+                for (int ln = 0; ln < AX_WARP; ln++) {
+                    a.active[ln] = true;
+                    a.byte[ln] = first[ln];
+                }
+                AXE_TRY(add_access(l, &a, diag));
+            }
+    l->cost = (double)(l->wavefronts + l->instructions);
+    (void)snprintf(l->why, sizeof l->why,
+                   "%d fragment register%s (%d bytes) per lane per load",
+                   (int)n, n == 1 ? "" : "s", (int)(4 * n));
+    return AXE_OK;
+}
+
 /* Leaf "k" over warp 0's atom tiles and every K step. */
 static axe_status eval_leaf(const inst_ctx *c, int k, ax_inst_leaf *l,
                             axe_diag *diag)
 {
     const ax_mma *m = c->m;
-    const char *pre = k == AX_INST_THREAD ? NULL : ldmatrix_precheck(c, k);
+    const char *pre = k == AX_INST_LDMATRIX || k == AX_INST_LDMATRIX_TRANS
+                          ? ldmatrix_precheck(c, k)
+                          : NULL;
     memset(l, 0, sizeof *l);
     l->legal = true;
     l->regs = (int)c->nregs;
+    if (axe__inst_vec_regs((ax_inst_kind)k) > 0)
+        return eval_vec(c, k, l, diag);
     if (pre != NULL) {
         leaf_fail(l, pre);
         return AXE_OK;
@@ -264,6 +426,9 @@ static axe_status setup(inst_ctx *c, const axe_program *p, const ax_stmt *s,
                          t->name);
     for (int64_t x = 0; x < f->shape[0] * f->shape[1]; x++)
         c->pos[f->lane[x]][f->val[x]] = x;
+    c->nregs = f->nvals % c->unit == 0 && f->nvals / c->unit <= 16
+                   ? f->nvals / c->unit
+                   : 0;
     c->quad = quad_form(c);
     return AXE_OK;
 }
@@ -297,10 +462,25 @@ axe_status axe__inst_choose(const axe_program *p, const ax_stmt *s, int o,
     return axe__inst_choose_on(p, s, s->mma, s->plan, o, out, diag);
 }
 
+int axe__inst_thread_leaf(const ax_inst_choice *ch)
+{
+    int best = -1;
+    for (int k = AX_INST_V4; k < AX_INST_KINDS; k++)
+        if (ch->leaf[k].legal &&
+            (best < 0 || ch->leaf[k].cost < ch->leaf[best].cost))
+            best = k;
+    return best;
+}
+
 void axe__inst_name(ax_inst_kind k, const ax_inst_leaf *l, char *buf,
                     size_t cap)
 {
-    if (k == AX_INST_THREAD)
+    if (axe__inst_vec_regs(k) > 0)
+        (void)snprintf(buf, cap, "ld.shared%s.b32",
+                       k == AX_INST_V4   ? ".v4"
+                       : k == AX_INST_V2 ? ".v2"
+                                         : "");
+    else if (k == AX_INST_THREAD)
         (void)snprintf(buf, cap, "per-thread loads");
     else
         (void)snprintf(buf, cap, "ldmatrix.x%d%s", l->regs,

@@ -2,7 +2,9 @@
 /*
  * Instruction choice for the shared-memory operands of a tensor-core gemm
  * (issue 15 §2, Hexcute §4's search): the leaves ldmatrix (.x1/.x2/.x4),
- * ldmatrix .trans and per-thread loads, each legal or not (and why), with
+ * ldmatrix .trans, per-thread vector loads of 1, 2 or 4 fragment
+ * registers (ld.shared.b32, .v2.b32, .v4.b32) and per-thread element
+ * loads, each legal or not (and why), with
  * counts from evaluating the operand's addresses and the bank model
  * (compiler_synth_inst.c, docs/compiler.md "Instruction choice").
  */
@@ -14,6 +16,9 @@
 typedef enum ax_inst_kind {
     AX_INST_LDMATRIX,
     AX_INST_LDMATRIX_TRANS,
+    AX_INST_V4,  /* ld.shared.v4.b32: 4 registers per load */
+    AX_INST_V2,  /* ld.shared.v2.b32 */
+    AX_INST_B32, /* ld.shared.b32: one register per load */
     AX_INST_THREAD,
     AX_INST_KINDS
 } ax_inst_kind;
@@ -26,6 +31,9 @@ typedef struct ax_inst_leaf {
     bool legal;
     char why[96]; /* illegal: the reason; legal: what it loads */
     int regs;     /* ldmatrix: matrices per instruction (.xN) */
+    /* vector leaves: load g fills registers order[g N .. g N + N) (N the
+     * registers per load), in address order */
+    int order[16];
     int64_t instructions, wavefronts, ways;
     double cost;
 } ax_inst_leaf;
@@ -48,8 +56,14 @@ axe_status axe__inst_choose(const axe_program *p, const ax_stmt *s, int o,
 axe_status axe__inst_choose_on(const axe_program *p, const ax_stmt *s,
                                const ax_mma *m, const ax_plan *plan, int o,
                                ax_inst_choice *out, axe_diag *diag);
-/* The leaf's name ("ldmatrix.x4", "ldmatrix.x2.trans", "per-thread
- * loads") into "buf". */
+/* Registers per load of vector leaf "k" (4, 2, 1; 0: no vector leaf). */
+int axe__inst_vec_regs(ax_inst_kind k);
+/* The cheapest legal leaf of "ch" that is no ldmatrix (a vector leaf or
+ * per-thread loads: what a backend takes when it cannot issue ldmatrix);
+ * -1: none. */
+int axe__inst_thread_leaf(const ax_inst_choice *ch);
+/* The leaf's name ("ldmatrix.x4", "ldmatrix.x2.trans", "ld.shared.v2.b32",
+ * "per-thread loads") into "buf". */
 void axe__inst_name(ax_inst_kind k, const ax_inst_leaf *l, char *buf,
                     size_t cap);
 /* The --explain lines of gemm.mma_smem "s" on the cuda target. */

@@ -122,7 +122,8 @@ typedef struct axe__cuda_form {
 typedef enum axe__cuda_load {
     AXE_CUDA_LOAD_THREAD,
     AXE_CUDA_LOAD_LDMATRIX,
-    AXE_CUDA_LOAD_LDMATRIX_TRANS
+    AXE_CUDA_LOAD_LDMATRIX_TRANS,
+    AXE_CUDA_LOAD_VEC /* per-thread ld.shared[.v2/.v4].b32 of registers */
 } axe__cuda_load;
 
 /* The atom tiles of gemm.mma_smem's warps: warp w holds, for each i < n,
@@ -147,6 +148,10 @@ int axe__cuda_unit(axe_dtype d);
 bool axe__cuda_frag_form(const ax_frag *f, int unit, axe__cuda_form *out);
 axe__cuda_load axe__cuda_load_of(const axe_program *p, const ax_stmt *s, int o,
                                  const char **why);
+/* AXE_CUDA_LOAD_VEC: the registers per load (1, 2, 4) and their order
+ * (load g fills order[g n .. g n + n), compiler_synth_inst.h); 0 when
+ * operand "o" has no vector leaf. */
+int axe__cuda_vec_of(const axe_program *p, const ax_stmt *s, int o, int *order);
 bool axe__cuda_warp_tiles(const axe_program *p, const ax_stmt *s,
                           axe__cuda_tiles *out, const char **why);
 const char *axe__cuda_mma_refusal(const axe_program *p, const ax_stmt *s);

@@ -567,6 +567,22 @@ inline T *access(T *a, long i, long n, int kind, const char *tensor, int line)
     return a + i;
 }
 
+/* A vector access of type V (AXE_LDV, AXE_STV) from &a[i]: access()
+ * after the hardware's alignment rule (the address a multiple of V's
+ * alignment, else the launch fails: cudaErrorMisalignedAddress). */
+template <class V, class T>
+inline T *vaccess(T *a, long i, int kind, const char *tensor, int line)
+{
+    if ((uintptr_t)(a + i) % alignof(V) != 0) {
+        fail("%s: a %d-byte vector %s at element %ld (line %d) is not "
+             "%d-byte aligned",
+             tensor, (int)sizeof(V), kind ? "store" : "load", i, line,
+             (int)alignof(V));
+        st().error = cudaErrorMisalignedAddress;
+    }
+    return access(a, i, (long)(sizeof(V) / sizeof(T)), kind, tensor, line);
+}
+
 /* The element at "p" of tensor "tensor" (offset "off", "size" bytes) as
  * an instruction's raw address (AXE_AT), remembered for that instruction. */
 inline const void *note_site(const void *p, const char *tensor, long off,
@@ -838,11 +854,9 @@ inline double fp8(uint32_t b, bool e5m2)
 #define AXE_ATOM(a, i, line)                                                   \
     (*axe_emu::access(&(a)[0], (long)(i), 1, 2, #a, line))
 #define AXE_LDV(T, a, i, line)                                                 \
-    (*(const T *)axe_emu::access(                                              \
-        &(a)[0], (long)(i), (long)(sizeof(T) / sizeof((a)[0])), 0, #a, line))
+    (*(const T *)axe_emu::vaccess<T>(&(a)[0], (long)(i), 0, #a, line))
 #define AXE_STV(T, a, i, line)                                                 \
-    (*(T *)axe_emu::access(&(a)[0], (long)(i),                                 \
-                           (long)(sizeof(T) / sizeof((a)[0])), 1, #a, line))
+    (*(T *)axe_emu::vaccess<T>(&(a)[0], (long)(i), 1, #a, line))
 #define AXE_LDN(n, a, i, line)                                                 \
     ((const void *)axe_emu::access(&(a)[0], (long)(i), (long)(n), 0, #a, line))
 #define AXE_STN(n, a, i, line)                                                 \

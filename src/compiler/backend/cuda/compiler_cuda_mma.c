@@ -19,8 +19,11 @@
  *     16-byte row of the 8x8 b16 matrices is contiguous and aligned in
  *     the tile addresses (along K: no .trans; along M or N, b16 only:
  *     .trans), checked by evaluating the plan's digits over the whole
- *     operand, and a swizzle keeps such runs (2^M >= the run); else each
- *     lane loads its fragment's elements (swizzled address per access).
+ *     operand, and a swizzle keeps such runs (2^M >= the run); else the
+ *     instruction choice's cheapest other leaf: per-thread vector loads
+ *     of 1, 2 or 4 fragment registers (ld.shared.b32/.v2/.v4, legal on
+ *     every lane, atom tile and K step) or each lane loads its fragment's
+ *     elements (swizzled address per access).
  *   - The warps' atom tiles (gemm.mma_smem): every warp holds the tiles of
  *     warp 0 shifted by its own first (row, column) of tiles, at the same
  *     register offsets, so the registers of the generated code are
@@ -170,24 +173,49 @@ static bool runs_hold(const ax_stmt *s, int i, int along, int64_t w)
     return true;
 }
 
-/* Whether the instruction choice (compiler_synth_inst.c) finds per-thread
- * loads of operand "o" cheaper than ldmatrix. */
-static bool threads_cheaper(const axe_program *p, const ax_stmt *s, int o)
+/* The instruction choice's leaf (compiler_synth_inst.c) of operand "o"
+ * that is no ldmatrix ("*fallback": a vector leaf or per-thread loads,
+ * -1: none) and whether it is the chosen one. */
+static bool threads_cheaper(const axe_program *p, const ax_stmt *s, int o,
+                            int *fallback, int *order)
 {
     ax_inst_choice ch;
     axe_diag d;
-    return axe__inst_choose(p, s, o, &ch, &d) == AXE_OK &&
-           ch.chosen == AX_INST_THREAD;
+    *fallback = -1;
+    if (axe__inst_choose(p, s, o, &ch, &d) != AXE_OK)
+        return false;
+    *fallback = axe__inst_thread_leaf(&ch);
+    if (*fallback >= 0 && order != NULL)
+        memcpy(order, ch.leaf[*fallback].order, sizeof ch.leaf[0].order);
+    return ch.chosen >= 0 && ch.chosen == *fallback;
+}
+
+int axe__cuda_vec_of(const axe_program *p, const ax_stmt *s, int o, int *order)
+{
+    int fb;
+    (void)threads_cheaper(p, s, o, &fb, order);
+    return fb >= 0 ? axe__inst_vec_regs((ax_inst_kind)fb) : 0;
+}
+
+/* Operand "o" without ldmatrix: the instruction choice's vector leaf
+ * when it has one, else per-thread loads, "*why" "reason". */
+static axe__cuda_load no_ldmatrix(const axe_program *p, const ax_stmt *s, int o,
+                                  const char *reason, const char **why)
+{
+    *why = reason;
+    return axe__cuda_vec_of(p, s, o, NULL) > 0 ? AXE_CUDA_LOAD_VEC
+                                               : AXE_CUDA_LOAD_THREAD;
 }
 
 /* How operand "o" (0 A, 1 B) of gemm.mma_smem "s" reaches its registers:
- * ldmatrix (with "trans") or per-thread loads, with the reason. */
+ * ldmatrix (with "trans") or, without it, the instruction choice's
+ * per-thread vector loads or else element loads, with the reason. */
 axe__cuda_load axe__cuda_load_of(const axe_program *p, const ax_stmt *s, int o,
                                  const char **why)
 {
     const ax_ref *r = &s->args[o + 1];
     const ax_tensor *t = &p->tensors[r->tensor];
-    int size = axe_dtype_size(t->dtype), k;
+    int size = axe_dtype_size(t->dtype), k, fb;
     int64_t w = 16 / (size > 0 ? size : 1);
     axe__cuda_form f;
     ax_base b;
@@ -200,27 +228,25 @@ axe__cuda_load axe__cuda_load_of(const axe_program *p, const ax_stmt *s, int o,
         *why = "in global memory";
         return AXE_CUDA_LOAD_THREAD;
     }
-    if (size > 2) {
-        *why = "ldmatrix moves 16- and 8-bit elements only";
-        return AXE_CUDA_LOAD_THREAD;
-    }
+    if (size > 2)
+        return no_ldmatrix(p, s, o,
+                           "ldmatrix moves 16- and 8-bit elements only", why);
     if (!axe__cuda_frag_form(&s->mma->frag[o], axe__cuda_unit(t->dtype), &f) ||
-        (f.nregs != 1 && f.nregs != 2 && f.nregs != 4)) {
-        *why = "the fragment is no tile of ldmatrix's";
-        return AXE_CUDA_LOAD_THREAD;
-    }
+        (f.nregs != 1 && f.nregs != 2 && f.nregs != 4))
+        return no_ldmatrix(p, s, o, "the fragment is no tile of ldmatrix's",
+                           why);
     axe__plan_base(p, r, &b);
     ok = b.cst % w == 0 && axe__swizzle_run(p, r) >= w;
     for (k = 0; ok && k < b.ndyn; k++)
         ok = (axe__expr_gcd(b.dyn[k]) * b.scale[k]) % w == 0;
     for (k = 0; ok && k < f.nregs; k++)
         ok = f.c0[k] % w == 0;
-    if (ok && threads_cheaper(p, s, o)) {
-        *why = "the instruction choice takes per-thread loads (cheaper by "
-               "the bank model, or no ldmatrix row holds on the evaluated "
-               "addresses)";
-        return AXE_CUDA_LOAD_THREAD;
-    }
+    if (ok && threads_cheaper(p, s, o, &fb, NULL))
+        return no_ldmatrix(p, s, o,
+                           "the instruction choice takes per-thread loads "
+                           "(cheaper by the bank model, or no ldmatrix row "
+                           "holds on the evaluated addresses)",
+                           why);
     if (ok && runs_hold(s, o + 1, 2, w)) {
         *why = "16-byte rows along K";
         return AXE_CUDA_LOAD_LDMATRIX;
@@ -231,8 +257,8 @@ axe__cuda_load axe__cuda_load_of(const axe_program *p, const ax_stmt *s, int o,
         *why = o == 0 ? "16-byte rows along M" : "16-byte rows along N";
         return AXE_CUDA_LOAD_LDMATRIX_TRANS;
     }
-    *why = "its shared addresses have no aligned 16-byte rows";
-    return AXE_CUDA_LOAD_THREAD;
+    return no_ldmatrix(
+        p, s, o, "its shared addresses have no aligned 16-byte rows", why);
 }
 
 static int cmp_tile(const void *x, const void *y)

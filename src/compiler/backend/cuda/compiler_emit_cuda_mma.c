@@ -170,19 +170,20 @@ static void put_chain(ax_text *t, const char *var, const int64_t *v, int64_t n)
 }
 
 /* Operand "i"'s element at gemm coordinates "row" (M for A, N for B) and
- * "k" (C expressions): AXE_AT(name, swizzle(base + digits), line), its
- * address, when "raw" (an ldmatrix row address: its wrapper records the
- * access), else the read AXE_LD(name, swizzle(base + digits), line) (the
- * emulation's race detector). */
+ * "k" (C expressions) through the access macro "mac" ("AXE_AT(": its
+ * address, for an ldmatrix row address, whose wrapper records the
+ * access; "AXE_LD(": the read; "AXE_LDV(uint2, ": a vector read from
+ * it; the emulation's race detector sees the reads): mac name,
+ * swizzle(base + digits), line). */
 static void put_elem(ax_text *t, const axe_program *p, const ax_stmt *s, int i,
-                     const char *row, const char *k, bool raw)
+                     const char *row, const char *k, const char *mac)
 {
     const ax_plan *plan = s->plan;
     const ax_tensor *tn = &p->tensors[s->args[i].tensor];
     int rd = i == 1 ? 0 : 1, d;
     ax_base b;
     axe__plan_base(p, &s->args[i], &b);
-    axe__text_put(t, raw ? "AXE_AT(%s, " : "AXE_LD(%s, ", tn->cname);
+    axe__text_put(t, "%s%s, ", mac, tn->cname);
     axe__emit_swizzle_open(t, p, &s->args[i]);
     axe__text_put(t, "%lldL", (long long)b.cst);
     for (d = 0; d < b.ndyn; d++) {
@@ -391,8 +392,63 @@ static int index_of(const int64_t *u, int n, int64_t v)
     return j;
 }
 
+/* The lane's coordinates of element "e" of register "j" of the warp's
+ * atom tile row (or column) "base + rel" of operand "o" (quad form) into
+ * "row" and "k" (C expressions, 160 bytes each). */
+static void quad_coords(const axe_program *p, const ax_stmt *s, int o,
+                        const axe__cuda_form *f, int64_t rel, int j, int e,
+                        char *row, char *k)
+{
+    const ax_mma *m = s->mma;
+    (void)p;
+    (void)snprintf(row, 160, "(%s + %lldL) * %lldL + %lldL + laneid / 4L",
+                   o == 0 ? "ax_mi0" : "ax_ni0", (long long)rel,
+                   (long long)m->mnk[o], (long long)f->r0[j]);
+    (void)snprintf(k, 160, "ax_ki * %lldL + %lldL + %dL * (laneid %% 4L)",
+                   (long long)m->mnk[2], (long long)(f->c0[j] + e), f->unit);
+}
+
+/* The fragment of operand "o" by the instruction choice's per-thread
+ * vector loads: load g of uint32_t/uint2/uint4 from the first element of
+ * register order[g n], its words to registers order[g n + i] (tf32: each
+ * word's f32 converted). */
+static void load_vec(ax_text *t, const axe_program *p, const ax_stmt *s, int o,
+                     const axe__cuda_form *f, int idx, int64_t rel, int ind)
+{
+    static const char *const vt[] = {"", "uint32_t", "uint2", "", "uint4"};
+    static const char *const w[] = {"x", "y", "z", "w"};
+    const ax_tensor *tn = &p->tensors[s->args[o + 1].tensor];
+    bool f32 = tn->dtype == AXE_DTYPE_F32;
+    int order[16], n = axe__cuda_vec_of(p, s, o, order), g, i;
+    char row[160], k[160], mac[32];
+    if (n <= 0 || n == 3 || n > 4 || f->nregs % n != 0) {
+        t->status = AXE_ERR_INVALID; /* axe__cuda_load_of said VEC */
+        return;
+    }
+    (void)snprintf(mac, sizeof mac, "AXE_LDV(%s, ", vt[n]);
+    for (g = 0; g < f->nregs / n; g++) {
+        quad_coords(p, s, o, f, rel, order[g * n], 0, row, k);
+        ind_put(t, ind + 1);
+        axe__text_put(t, "{\n");
+        ind_put(t, ind + 2);
+        axe__text_put(t, "const %s ax_v = ", vt[n]);
+        put_elem(t, p, s, o + 1, row, k, mac);
+        axe__text_put(t, ";\n");
+        for (i = 0; i < n; i++) {
+            ind_put(t, ind + 2);
+            axe__text_put(t, "ax_%c[%d][%d] = %sax_v%s%s%s;\n", "ab"[o], idx,
+                          order[g * n + i],
+                          f32 ? "axe_ptx_cvt_rna_tf32(__uint_as_float(" : "",
+                          n > 1 ? "." : "", n > 1 ? w[i] : "", f32 ? "))" : "");
+        }
+        ind_put(t, ind + 1);
+        axe__text_put(t, "}\n");
+    }
+}
+
 /* The fragment of operand "o" (0 A, 1 B) of the warp's atom tile row (or
- * column) "base + rel" in ax_X[idx], by ldmatrix or per-thread loads. */
+ * column) "base + rel" in ax_X[idx], by ldmatrix, per-thread vector loads
+ * or per-thread element loads. */
 static void load_frag(ax_text *t, const axe_program *p, const ax_stmt *s, int o,
                       const axe__cuda_form *f, int idx, int64_t rel, int ind)
 {
@@ -405,7 +461,9 @@ static void load_frag(ax_text *t, const axe_program *p, const ax_stmt *s, int o,
     int j, e;
     ind_put(t, ind);
     axe__text_put(t, "{\n");
-    if (how != AXE_CUDA_LOAD_THREAD) {
+    if (how == AXE_CUDA_LOAD_VEC) {
+        load_vec(t, p, s, o, f, idx, rel, ind);
+    } else if (how != AXE_CUDA_LOAD_THREAD) {
         bool tr = how == AXE_CUDA_LOAD_LDMATRIX_TRANS;
         if (f->nregs > 1) {
             ind_put(t, ind + 1);
@@ -423,24 +481,18 @@ static void load_frag(ax_text *t, const axe_program *p, const ax_stmt *s, int o,
         ind_put(t, ind + 1);
         axe__text_put(t, "axe_ptx_ldmatrix_x%d%s(ax_%c[%d], ", f->nregs,
                       tr ? "_trans" : "", "ab"[o], idx);
-        put_elem(t, p, s, o + 1, "ax_r", "ax_k", true);
+        put_elem(t, p, s, o + 1, "ax_r", "ax_k", "AXE_AT(");
         axe__text_put(t, ");\n");
     } else {
         for (j = 0; j < f->nregs; j++) {
             ind_put(t, ind + 1);
             axe__text_put(t, "ax_%c[%d][%d] = ", "ab"[o], idx, j);
             for (e = 0; e < f->unit; e++) {
-                (void)snprintf(row, sizeof row,
-                               "(%s + %lldL) * %lldL + %lldL + laneid / 4L",
-                               base, (long long)rel, (long long)ra,
-                               (long long)f->r0[j]);
-                (void)snprintf(
-                    k, sizeof k, "ax_ki * %lldL + %lldL + %dL * (laneid %% 4L)",
-                    (long long)ka, (long long)(f->c0[j] + e), f->unit);
+                quad_coords(p, s, o, f, rel, j, e, row, k);
                 if (axe_dtype_size(tn->dtype) < 4)
                     put_pack_open(t, tn->dtype, e);
                 axe__text_put(t, "%s", tf32_pre(tn->dtype));
-                put_elem(t, p, s, o + 1, row, k, false);
+                put_elem(t, p, s, o + 1, row, k, "AXE_LD(");
                 axe__text_put(t, "%s", tf32_post(tn->dtype));
                 if (axe_dtype_size(tn->dtype) < 4)
                     put_pack_close(t, tn->dtype, e);
@@ -520,9 +572,9 @@ static void smem_f32(ax_text *t, const axe_program *p, const ax_stmt *s,
                           (long long)m->mnk[2]);
             ind_put(t, ind + 2);
             axe__text_put(t, "ax_acc = ax_acc + ");
-            put_elem(t, p, s, 1, "ax_r", "ax_k", false);
+            put_elem(t, p, s, 1, "ax_r", "ax_k", "AXE_LD(");
             axe__text_put(t, " * ");
-            put_elem(t, p, s, 2, "ax_c", "ax_k", false);
+            put_elem(t, p, s, 2, "ax_c", "ax_k", "AXE_LD(");
             axe__text_put(t, ";\n");
             ind_put(t, ind + 1);
             axe__text_put(t, "%s[%lldL] = ax_acc;\n", cn, (long long)oc);
@@ -658,8 +710,19 @@ void axe__cuda_mma_explain(ax_text *t, const axe_program *p, const ax_stmt *s)
                          "layout), packed per atom K tile");
     for (o = s->mma->reg_a ? 1 : 0; o < 2 && a != NULL; o++) {
         axe__cuda_load l = axe__cuda_load_of(p, s, o, &why);
-        axe__text_put(t, "; %c: %s", "AB"[o], how[l]);
-        if (l != AXE_CUDA_LOAD_THREAD)
+        int n = l == AXE_CUDA_LOAD_VEC ? axe__cuda_vec_of(p, s, o, NULL) : 0;
+        if (l == AXE_CUDA_LOAD_VEC)
+            axe__text_put(t,
+                          "; %c: per-thread ld.shared%s.b32 (%d fragment "
+                          "register%s per load)",
+                          "AB"[o],
+                          n == 4   ? ".v4"
+                          : n == 2 ? ".v2"
+                                   : "",
+                          n, n == 1 ? "" : "s");
+        else
+            axe__text_put(t, "; %c: %s", "AB"[o], how[l]);
+        if (l == AXE_CUDA_LOAD_LDMATRIX || l == AXE_CUDA_LOAD_LDMATRIX_TRANS)
             axe__text_put(t, ".x%d%s.shared.b16", f[o].nregs,
                           l == AXE_CUDA_LOAD_LDMATRIX_TRANS ? ".trans" : "");
         axe__text_put(t, " (%s)", why);

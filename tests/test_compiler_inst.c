@@ -1,0 +1,332 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Per-thread vector loads of a tensor-core gemm's shared operands (the
+ * instruction choice, src/compiler/compiler_synth_inst.c) against brute
+ * force, from docs/compiler.md ("Instruction choice"), not from the code:
+ *   legal    ld.shared.b32 / .v2.b32 / .v4.b32 (N = 1, 2, 4 registers of
+ *            32 bits per load) is legal iff some grouping of the
+ *            fragment's registers into ordered groups of N (tried here:
+ *            every permutation) puts, for every lane, every atom tile of
+ *            the operand (every warp's) and every atom K step, register i
+ *            of each group at 4i bytes from the group's first, each
+ *            register's elements at consecutive addresses, and the first
+ *            on a 4N-byte boundary; the addresses come from the shared
+ *            tensor's layout (axe_layout_apply_set, swizzle included),
+ *            not from the plan the compiler evaluates;
+ *   counts   one load per group per atom tile of warp 0 and K step; its
+ *            wavefronts by the bank model written out here (32 banks of 4
+ *            bytes, phases of 32 lanes up to 4 bytes, 16 lanes for 8, 8
+ *            for 16; a phase costs its largest number of distinct words
+ *            in one bank); per-thread element loads likewise, one per
+ *            fragment value; cost = wavefronts + instructions;
+ *   choice   the chosen leaf is the cheapest legal one, ties in the
+ *            order of ax_inst_kind.
+ * Cases: rows padded to 36 halves (b32 only), the interleaved layouts of
+ * tests/kernels/gemm_mma_vec.axe (A .v4, B .v2), an odd base and a
+ * swizzle that splits the 32-bit words (no vector legal), a swizzle of
+ * 4-byte units (b32 legal again), plain 32-half rows (ldmatrix, b32 the
+ * runner-up), rows 64-127 from an odd offset (lane 0's first tile
+ * aligned, other warps' not). Both legal and illegal answers must occur.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "compiler_synth_inst.h"
+#include "testlib.h"
+
+#define MAXPTS 8
+
+static int nlegal, nillegal;
+
+static axe_program *compile(const char *src, axe_diag *d)
+{
+    axe_program *p = NULL;
+    if (axe_program_compile(src, strlen(src), NULL, NULL, &p, d) != AXE_OK)
+        return NULL;
+    return p;
+}
+
+/* The memory offset (elements) of (row, k) of tensor "t": its layout's m. */
+static int64_t mem_of(const ax_tensor *t, int64_t row, int64_t k)
+{
+    int64_t c[2] = {row, k};
+    axe_point pt[MAXPTS];
+    int n = 0;
+    if (axe_layout_apply_set(&t->layout, c, t->shape, t->ndim, pt, MAXPTS, &n,
+                             NULL) != AXE_OK ||
+        n != 1)
+        return -1;
+    for (int a = 0; a < pt[0].n; a++)
+        if (strcmp(pt[0].axis[a], "m") == 0)
+            return pt[0].v[a];
+    return 0;
+}
+
+typedef struct brute {
+    const axe_program *p;
+    const ax_stmt *s;
+    const ax_tensor *t;
+    int o;
+    int64_t eb, unit, nregs;
+    int64_t lane_of[512], row_of[512], col_of[512]; /* by lane*16 + value */
+} brute;
+
+/* The byte address of element e of register j of lane l of the atom tile
+ * (t, ks) of the operand. */
+static int64_t byte_of(const brute *b, int64_t t, int64_t ks, int l, int64_t j,
+                       int64_t e)
+{
+    const ax_mma *m = b->s->mma;
+    int64_t v = b->unit * j + e, x = l * 16 + v;
+    return mem_of(b->t, t * m->mnk[b->o] + b->row_of[x],
+                  ks * m->mnk[2] + b->col_of[x]) *
+           b->eb;
+}
+
+/* Whether grouping "perm" (groups of n) holds everywhere. */
+static bool grouping_holds(const brute *b, const int *perm, int64_t n)
+{
+    const ax_mma *m = b->s->mma;
+    for (int64_t t = 0; t < m->tiles[b->o]; t++)
+        for (int64_t ks = 0; ks < m->tiles[2]; ks++)
+            for (int l = 0; l < 32; l++)
+                for (int64_t g = 0; g < b->nregs / n; g++) {
+                    int64_t a0 = byte_of(b, t, ks, l, perm[g * n], 0);
+                    if (a0 < 0 || a0 % (4 * n) != 0)
+                        return false;
+                    for (int64_t i = 0; i < n; i++)
+                        for (int64_t e = 0; e < b->unit; e++)
+                            if (byte_of(b, t, ks, l, perm[g * n + i], e) !=
+                                a0 + 4 * i + e * b->eb)
+                                return false;
+                }
+    return true;
+}
+
+/* Every permutation of the registers (at most 4) tried; the first that
+ * holds into "perm"; false: none. */
+static bool find_grouping(const brute *b, int64_t n, int *perm)
+{
+    int64_t r = b->nregs, count = 1;
+    for (int64_t i = 2; i <= r; i++)
+        count *= i;
+    for (int64_t q = 0; q < count; q++) {
+        int pool[4] = {0, 1, 2, 3};
+        int64_t x = q;
+        for (int64_t i = 0; i < r; i++) { /* the q-th permutation */
+            int64_t pick = x % (r - i);
+            x /= r - i;
+            perm[i] = pool[pick];
+            for (int64_t k = pick; k + 1 < r - i; k++)
+                pool[k] = pool[k + 1];
+        }
+        if (grouping_holds(b, perm, n))
+            return true;
+    }
+    return false;
+}
+
+/* The bank model of one warp access: lane l reads "w" bytes from a[l]. */
+static int64_t wavefronts(const int64_t *a, int64_t w, int64_t *ways)
+{
+    int64_t per = w <= 4 ? 32 : 128 / w, total = 0;
+    for (int64_t ph = 0; ph < 32; ph += per) {
+        int64_t words[32][64], cnt[32] = {0}, most = 0;
+        for (int64_t l = ph; l < ph + per; l++)
+            for (int64_t q = 0; q < (w + 3) / 4; q++) {
+                int64_t wd = a[l] / 4 + q, bank = wd % 32, k = 0;
+                while (k < cnt[bank] && words[bank][k] != wd)
+                    k++;
+                if (k == cnt[bank])
+                    words[bank][cnt[bank]++] = wd;
+            }
+        for (int bk = 0; bk < 32; bk++)
+            most = cnt[bk] > most ? cnt[bk] : most;
+        total += most;
+        *ways = most > *ways ? most : *ways;
+    }
+    return total;
+}
+
+static bool warp0_uses(const ax_mma *m, int o, int64_t t)
+{
+    for (int64_t x = 0; x < m->tiles[1 - o]; x++) {
+        int64_t i = o == 0 ? t * m->tiles[1] + x : x * m->tiles[1] + t;
+        if (m->owner == NULL || m->owner[i] == 0)
+            return true;
+    }
+    return false;
+}
+
+/* The counts of loads of "n" registers grouped by "perm" (n 0: element
+ * loads, one per value) over warp 0's tiles and the K steps. */
+static void counts(const brute *b, int64_t n, const int *perm, int64_t *ins,
+                   int64_t *wf)
+{
+    const ax_mma *m = b->s->mma;
+    int64_t a[32], ways = 0;
+    *ins = *wf = 0;
+    for (int64_t t = 0; t < m->tiles[b->o]; t++)
+        for (int64_t ks = 0; warp0_uses(m, b->o, t) && ks < m->tiles[2]; ks++)
+            for (int64_t g = 0; g < (n > 0 ? b->nregs / n : b->nregs * b->unit);
+                 g++) {
+                for (int l = 0; l < 32; l++)
+                    a[l] = n > 0
+                               ? byte_of(b, t, ks, l, perm[g * n], 0)
+                               : byte_of(b, t, ks, l, g / b->unit, g % b->unit);
+                *wf += wavefronts(a, n > 0 ? 4 * n : b->eb, &ways);
+                (*ins)++;
+            }
+}
+
+static void check_operand(const axe_program *p, const ax_stmt *s, int o,
+                          const char *name)
+{
+    static const ax_inst_kind vk[3] = {AX_INST_V4, AX_INST_V2, AX_INST_B32};
+    const ax_frag *f = &s->mma->frag[o];
+    ax_inst_choice ch;
+    axe_diag d;
+    brute b;
+    int perm[4];
+    int64_t ins, wf;
+    memset(&b, 0, sizeof b);
+    b.p = p;
+    b.s = s;
+    b.o = o;
+    b.t = &p->tensors[s->args[o + 1].tensor];
+    b.eb = axe_dtype_size(b.t->dtype);
+    b.unit = 4 / b.eb;
+    b.nregs = f->nvals / b.unit;
+    TL_CHECK(axe__inst_choose(p, s, o, &ch, &d) == AXE_OK, "%s %c: %s", name,
+             "AB"[o], d.message);
+    TL_CHECK(b.nregs <= 4 && f->nvals <= 16, "%s: fragment of %lld values",
+             name, (long long)f->nvals);
+    if (b.nregs > 4 || f->nvals > 16)
+        return;
+    for (int64_t x = 0; x < f->shape[0] * f->shape[1]; x++) {
+        int64_t k = f->lane[x] * 16 + f->val[x];
+        b.row_of[k] = x / f->shape[1];
+        b.col_of[k] = x % f->shape[1];
+    }
+    for (int i = 0; i < 3; i++) {
+        int64_t n = axe__inst_vec_regs(vk[i]);
+        const ax_inst_leaf *l = &ch.leaf[vk[i]];
+        bool legal = b.nregs % n == 0 && find_grouping(&b, n, perm);
+        TL_CHECK(l->legal == legal,
+                 "%s %c: %lld registers per load: %s, "
+                 "brute force %s (%s)",
+                 name, "AB"[o], (long long)n,
+                 l -> legal ? "legal" : "not legal", legal ? "legal" : "not",
+                 l->why);
+        if (!legal) {
+            nillegal++;
+            continue;
+        }
+        nlegal++;
+        counts(&b, n, perm, &ins, &wf);
+        TL_CHECK(l->instructions == ins && l->wavefronts == wf &&
+                     l->cost == (double)(ins + wf),
+                 "%s %c: %lld registers per load: %lld instructions, %lld "
+                 "wavefronts, cost %g; brute force %lld, %lld",
+                 name, "AB"[o], (long long)n, (long long)l -> instructions,
+                 (long long)l -> wavefronts, l -> cost, (long long)ins,
+                 (long long)wf);
+    }
+    counts(&b, 0, perm, &ins, &wf);
+    TL_CHECK(ch.leaf[AX_INST_THREAD].instructions == ins &&
+                 ch.leaf[AX_INST_THREAD].wavefronts == wf,
+             "%s %c: element loads %lld, %lld; brute force %lld, %lld", name,
+             "AB"[o], (long long)ch.leaf[AX_INST_THREAD].instructions,
+             (long long)ch.leaf[AX_INST_THREAD].wavefronts, (long long)ins,
+             (long long)wf);
+    for (int k = 0; k < AX_INST_KINDS; k++)
+        if (ch.leaf[k].legal) {
+            bool before = k < ch.chosen;
+            TL_CHECK(
+                ch.chosen >= 0 &&
+                    (ch.leaf[k].cost > ch.leaf[ch.chosen].cost ||
+                     (ch.leaf[k].cost == ch.leaf[ch.chosen].cost && !before)),
+                "%s %c: leaf %d (cost %g) beats the chosen %d", name, "AB"[o],
+                k, ch.leaf[k].cost, ch.chosen);
+        }
+}
+
+typedef struct inst_case {
+    const char *name, *a, *b;
+    const char *chosen_a; /* the expected winner, by name */
+} inst_case;
+
+static void test_cases(void)
+{
+    static const inst_case cases[] = {
+        {"pad36", "S[(128, 32):(36, 1)]", "S[(128, 32):(40, 1)]",
+         "ld.shared.b32"},
+        {"vec", "S[(8, 2, 8, 2, 2, 4, 2):(512, 2, 64, 32, 4, 8, 1)]",
+         "S[(128, 2, 2, 4, 2):(40, 16, 2, 4, 1)]", "ld.shared.v4.b32"},
+        {"odd base", "S[(128, 32):(36, 1)] + 1", "S[(128, 32):(40, 1)]",
+         "per-thread loads"},
+        {"swizzle of elements", "Swizzle<0, 3, 3>(S[(128, 32):(32, 1)])",
+         "S[(128, 32):(40, 1)]", "per-thread loads"},
+        {"swizzle of words", "Swizzle<1, 2, 3>(S[(128, 32):(32, 1)])",
+         "S[(128, 32):(40, 1)]", "ld.shared.b32"},
+        {"rows of 32", "S[(128, 32):(32, 1)]", "S[(128, 32):(32, 1)]",
+         "ldmatrix.x4"},
+        /* rows 64-127 from an odd offset: lane 0's first tile is aligned,
+         * other warps' tiles are not */
+        {"upper half odd", "S[(2, 64, 32):(2305, 36, 1)]",
+         "S[(128, 32):(40, 1)]", "per-thread loads"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char src[1400], name[48];
+        axe_diag d;
+        axe_program *p;
+        const ax_stmt *s = NULL;
+        (void)snprintf(
+            src, sizeof src,
+            "kernel g(A: f16[128, 64], B: f16[128, 64], C: f32[128, 128]) "
+            "grid(1) threads(256)\n{\n"
+            "    shared As: f16[128, 32] layout %s;\n"
+            "    shared Bs: f16[128, 32] layout %s;\n"
+            "    register acc: f32[128, 128] layout S[(2, 4, 2, 8, 4, 4, 4, "
+            "2):(4@warpid, 16, 2, 4@laneid, 1@warpid, 4, 1@laneid, 1)];\n"
+            "    cta fill(acc, 0);\n"
+            "    for k in range(2) {\n"
+            "        cta copy(As, A[0 : +128, k * 32 : +32]);\n"
+            "        cta copy(Bs, B[0 : +128, k * 32 : +32]);\n"
+            "        sync;\n        cta gemm(acc, As, Bs);\n        sync;\n"
+            "    }\n    cta copy(C, acc);\n}\n",
+            cases[i].a, cases[i].b);
+        p = compile(src, &d);
+        TL_CHECK(p != NULL, "%s: %s", cases[i].name, d.message);
+        if (p == NULL)
+            continue;
+        for (int k = 0; k < p->nops; k++)
+            if (p->ops[k]->op == AX_OP_GEMM)
+                s = p->ops[k];
+        TL_CHECK(s != NULL && s->mma != NULL && s->mma->from_memory,
+                 "%s: no gemm.mma_smem", cases[i].name);
+        if (s != NULL && s->mma != NULL && s->mma->from_memory) {
+            ax_inst_choice ch;
+            check_operand(p, s, 0, cases[i].name);
+            check_operand(p, s, 1, cases[i].name);
+            if (axe__inst_choose(p, s, 0, &ch, &d) == AXE_OK && ch.chosen >= 0)
+                axe__inst_name((ax_inst_kind)ch.chosen, &ch.leaf[ch.chosen],
+                               name, sizeof name);
+            else
+                (void)snprintf(name, sizeof name, "none");
+            TL_CHECK(strcmp(name, cases[i].chosen_a) == 0,
+                     "%s: A takes %s, not %s", cases[i].name, name,
+                     cases[i].chosen_a);
+        }
+        axe_program_free(p);
+    }
+    TL_CHECK(nlegal >= 6 && nillegal >= 6,
+             "the cases give %d legal and %d illegal vector leaves", nlegal,
+             nillegal);
+}
+
+int main(void)
+{
+    test_cases();
+    return tl_finish();
+}
