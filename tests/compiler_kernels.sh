@@ -888,7 +888,7 @@ fi
 expect_fail 2 'unknown target .opencl. \(targets: c, cuda, mpi, trn-sim\)' "$AXE" compile "$K/fig5_copy.axe" --target opencl
 expect_fail 2 'no FILE.axe given' "$AXE" run --check
 expect_fail 1 'cannot open' "$AXE" compile "$tmp/missing.axe"
-expect_fail 1 'mma_atom: no mma atom for f16 inputs with f16 accumulate \(f16 or bf16 with f32: m16n8k16' \
+expect_fail 1 'mma_atom: no mma atom for f16 inputs with f16 accumulate \(f16 or bf16 with f32: m16n8k16, m16n8k8; f32: m16n8k8 \(tf32 on cuda\); f64: m8n8k4; i8 with i32, e4m3 or e5m2 with f32: m16n8k32\)' \
     "$AXE" compile "$tmp/acc16.axe"
 # reduce.smem is refused when its shared scratch passes the 227 KiB of a
 # CTA (docs/compiler.md, "Limits").

@@ -202,6 +202,27 @@ else
     bad "gemm_reg_a_k24: axe synth: $(head -c 400 "$tmp/s.json")"
 fi
 
+# An f32 gemm without tf32 runs f32 FMA on the m16n8k8 fragments (no
+# mma.sync on either target): its shape is reported so, and the CUDA
+# calls no mma wrapper.
+"$AXE" synth "$T/mma_smem_warp.axe" --json --target cuda >"$tmp/s.json" 2>&1
+if grep -qF '"gemm#2.shape": {"chosen": "f32 FMA m16n8k8", "cost": 4, "runner_up": null}' "$tmp/s.json"; then
+    ok
+else
+    bad "mma_smem_warp (f32, no tf32): axe synth: $(head -c 400 "$tmp/s.json")"
+fi
+line=$("$AXE" compile "$T/mma_smem_warp.axe" --target cuda --explain | grep "mma shape choice: ")
+case $line in
+*"choice: f32 FMA m16n8k8, cost 4 (4 atom steps of f32 FMA on the m16n8k8 fragments; tf32 mma.sync only when the kernel asks for it"*) ok ;;
+*) bad "mma_smem_warp shape line: $line" ;;
+esac
+"$AXE" compile "$T/mma_smem_warp.axe" --target cuda >"$tmp/k.cu"
+if ! grep -q "axe_ptx_mma_" "$tmp/k.cu" && grep -q "cuda: f32 FMA on the fragments" "$tmp/k.cu"; then
+    ok
+else
+    bad "mma_smem_warp: the CUDA calls an mma wrapper"
+fi
+
 # The bank model's counts on rows worked out by hand. gemm_mma's As has
 # rows of 40 halves (80 bytes): the 8 rows of one ldmatrix phase start at
 # 80r bytes, words 20r..20r+3, banks distinct mod 32 for r < 8: 1-way, so

@@ -438,9 +438,9 @@ static axe_status no_atom(axe_dtype dab, axe_dtype dc, axe_diag *why)
 {
     return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                      "no mma atom for %s inputs with %s accumulate (f16 or "
-                     "bf16 with f32: m16n8k16, f32: m16n8k8 tf32, f64: "
-                     "m8n8k4, i8 with i32, e4m3 or e5m2 with f32: "
-                     "m16n8k32)",
+                     "bf16 with f32: m16n8k16, m16n8k8; f32: m16n8k8 (tf32 "
+                     "on cuda); f64: m8n8k4; i8 with i32, e4m3 or e5m2 "
+                     "with f32: m16n8k32)",
                      axe_dtype_name(dab), axe_dtype_name(dc));
 }
 
@@ -708,6 +708,23 @@ static void shapes_text(ax_mma *m, const char *const *names, const double *cost,
         }
 }
 
+/* An f32 gemm without tf32 runs f32 FMA on the atom's fragments on every
+ * target (no mma.sync: tf32 rounds the inputs): the shape texts say what
+ * runs ("f32 FMA m16n8k8", its count in atom steps). */
+static void fma_text(ax_mma *m)
+{
+    char sh[16];
+    (void)snprintf(sh, sizeof sh, "%s", m->shape[0]);
+    (void)snprintf(m->shape[0], sizeof m->shape[0], "f32 FMA %.7s", sh);
+    (void)snprintf(m->shapes, sizeof m->shapes,
+                   "%s, cost %.17g (%lld atom steps of f32 FMA on the %s "
+                   "fragments; tf32 mma.sync only when the kernel asks for "
+                   "it: gemm(C, A, B, tf32)); runner-up: none",
+                   m->shape[0], m->shape_cost[0], (long long)m->shape_mmas[0],
+                   sh);
+    memset(m->shape[1], 0, sizeof m->shape[1]);
+}
+
 /* The plan of gemm.mma_smem (C's per-thread plan, A and B affine in its
  * digits) or gemm.mma_reg_a (A left out of it); the same for every atom. */
 static axe_status atoms_plan(axe_program *p, ax_stmt *s, bool reg_a,
@@ -787,6 +804,8 @@ static axe_status weigh_atoms(axe_program *p, ax_stmt *s, const ax_atom *first,
             second = i;
     }
     shapes_text(c.m[best], c.names, c.cost, c.mmas, c.whys, c.n, best, second);
+    if (p->tensors[s->args[1].tensor].dtype == AXE_DTYPE_F32 && !s->tf32)
+        fma_text(c.m[best]);
     *out = c.m[best];
     return AXE_OK;
 }
