@@ -35,7 +35,9 @@ choice() {
 # here) into $body; gemm.mma_reg_a unrolls its K tiles ("atom K tile N: A
 # from registers"): all of them, and $ki set to 1.
 k_body() {
-    body=$(sed -n '/atom K tiles/,/^            }$/p' "$tmp/k.cu")
+    # from the loop's line to the brace at its indentation
+    body=$(awk '/atom K tiles/ && !on { on = 1; match($0, /^ */); ind = RLENGTH }
+        on { print } on && $0 ~ "^ *}$" && length($0) == ind + 1 { exit }' "$tmp/k.cu")
     if [ -z "$body" ] && grep -q "atom K tile 0: A from registers" "$tmp/k.cu"; then
         body=$(cat "$tmp/k.cu")
         ki=1
@@ -151,6 +153,15 @@ mis "Swizzle<1, 2, 3>(S[(128, 32):(32, 1)])" swz_word
 check "$tmp/odd_base.axe" A "per-thread loads" "ld.shared.b32 not legal: "
 check "$tmp/swz_elem.axe" A "per-thread loads" "ld.shared.b32 not legal: "
 check "$tmp/swz_word.axe" A ld.shared.b32 "ldmatrix.x4 not legal: "
+# tf32 (f32 registers): gemm_tf32's shared tiles with K stored as (k / 8,
+# k % 4, k / 4 % 2): a lane's registers at K t and t + 4 are adjacent,
+# .v2 for A and B, each word's f32 converted by cvt.rna.tf32.
+sed -e 's|    shared As: f32\[32, 8 \* KT\];|    shared As: f32[32, 8 * KT] layout S[(32, KT, 2, 4):(8 * KT, 8, 1, 2)];|' \
+    -e 's|    shared Bs: f32\[16, 8 \* KT\];|    shared Bs: f32[16, 8 * KT] layout S[(16, KT, 2, 4):(8 * KT, 8, 1, 2)];|' \
+    "$T/gemm_tf32.axe" >"$tmp/tf32_vec.axe"
+[ "$(grep -c 'layout S\[(\(32\|16\), KT, 2, 4)' "$tmp/tf32_vec.axe")" = 2 ] || bad "tf32_vec: the layouts were not replaced"
+check "$tmp/tf32_vec.axe" A ld.shared.v2.b32 "ld.shared.b32 not legal: 32-bit elements"
+check "$tmp/tf32_vec.axe" B ld.shared.v2.b32
 
 # mma shapes: shape FILE SHAPE [TEXT]: --explain's "mma shape choice:"
 # line chose SHAPE (and says TEXT), its mma.sync count equals the calls
@@ -263,7 +274,7 @@ esac
 # With nvcc, the PTX has as many shared loads of each width as the model
 # counts (the atom K loop unrolled, or once per step), and no 16-bit
 # element loads: gemm_mma_pad's A 32 ld.shared.u32, gemm_mma_vec's A 8
-# .v4 and B 8 .v2.
+# .v4 and B 8 .v2, tf32_vec's A and B 4 .v2 each.
 NVCC=${NVCC:-nvcc}
 command -v "$NVCC" >/dev/null 2>&1 || NVCC=/usr/local/cuda/bin/nvcc
 ptx_count() {
@@ -285,6 +296,7 @@ if command -v "$NVCC" >/dev/null 2>&1; then
     ptx_count "$T/gemm_mma_pad.axe" 'ld\.shared\.(u|b)32' 32 2
     ptx_count "$T/gemm_mma_vec.axe" 'ld\.shared\.v4\.(u|b)32' 8 2
     ptx_count "$T/gemm_mma_vec.axe" 'ld\.shared\.v2\.(u|b)32' 8 2
+    ptx_count "$tmp/tf32_vec.axe" 'ld\.shared\.v2\.(u|b|f)32' 8 2
 else
     echo "note: no nvcc, the PTX load counts were not checked"
 fi
@@ -313,6 +325,8 @@ run_check "${CXX:-c++}" "$T/gemm_mma_vec.axe" --target cuda --emulate
 run_check "${CXX:-c++}" "$T/gemm_mma_vec.axe" -D M=128 -D K=96 --seed 7 --target cuda --emulate
 run_check "${CXX:-c++}" "$tmp/odd_base.axe" --target cuda --emulate
 run_check "${CXX:-c++}" "$tmp/swz_word.axe" --target cuda --emulate
+run_check "${CC:-cc}" "$tmp/tf32_vec.axe"
+run_check "${CXX:-c++}" "$tmp/tf32_vec.axe" --target cuda --emulate
 # The emulation faults a vector load off its alignment, as a GPU does:
 # gemm_mma_pad's ld.shared.b32 of A moved one element.
 if command -v "${CXX:-c++}" >/dev/null 2>&1; then
