@@ -387,6 +387,19 @@ PY
     done
 fi
 
+# a global operand's start moves no shared address: gemm_mma_auto at
+# 8192 x 4096 x 4096 (64 x 32 CTAs, 128 K steps: beyond the walker's 4096
+# values if A's by and k were walked) synthesizes the same tensors as at
+# its default size
+if synth_json "$K/gemm_mma_auto.axe"; then
+    small=$(grep -o '"tensors": {[^}]*}' "$tmp/synth.json")
+    if synth_json "$K/gemm_mma_auto.axe" -D M=8192 -D N=4096 -D K=4096; then
+        big=$(grep -o '"tensors": {[^}]*}' "$tmp/synth.json")
+        [ -n "$small" ] && [ "$small" = "$big" ] && ok ||
+            bad "gemm_mma_auto 8192x4096x4096 tensors: $big (default: $small)"
+    fi
+fi
+
 # a transposed V tile (smem_vt_auto.axe): filled along its first
 # dimension, read by the gemm's ldmatrix; synthesis now takes dimension 0
 # first, and the brute force counts every access on the synthesized

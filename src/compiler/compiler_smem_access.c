@@ -677,12 +677,17 @@ static axe_status walk_once(walker *w, const ax_stmt *s, axe_diag *diag)
     return walk_plan(w, s, diag);
 }
 
-/* Whether statement "s" (its operands' starts and view offsets) or the
- * guards "g" read variable "v". */
-static bool stmt_reads(const ax_stmt *s, const ax_guard *g, int v)
+/* Whether statement "s" (its shared operands' starts and view offsets:
+ * the walk reads no other operand's) or the guards "g" read variable
+ * "v". A global operand's start (A[by * 128:+128, k * 32:+32]) moves no
+ * shared address, so its block ids and loops are not walked. */
+static bool stmt_reads(const axe_program *p, const ax_stmt *s,
+                       const ax_guard *g, int v)
 {
     for (int i = 0; s != NULL && i < s->nargs; i++) {
         const ax_ref *r = &s->args[i];
+        if (p->tensors[r->tensor].mem != AX_MEM_SHARED)
+            continue;
         if (axe__expr_uses(r->view_dyn, v))
             return true;
         for (int d = 0; d < AX_MAX_DIMS; d++)
@@ -706,8 +711,9 @@ static int64_t read_vars(const axe_program *p, const ax_stmt *s, int *vars,
     for (int v = AX_VAR_BX; v < p->nvars; v++) {
         if ((v > AX_VAR_BZ && v < AX_VAR_NBUILTIN) || p->var_scalar[v] != 0)
             continue;
-        if (!stmt_reads(s, s->guard, v) && !stmt_reads(s->stage[0], NULL, v) &&
-            !stmt_reads(s->stage[1], NULL, v))
+        if (!stmt_reads(p, s, s->guard, v) &&
+            !stmt_reads(p, s->stage[0], NULL, v) &&
+            !stmt_reads(p, s->stage[1], NULL, v))
             continue;
         vars[(*n)++] = v;
         values *= axe__var_extent(p, v) > 0 ? axe__var_extent(p, v) : 1;
