@@ -84,9 +84,9 @@ kernel k(A: f32[8] layout S[8:1] + R[2:1@gpuid]) grid(1) threads(1) {
     shared S: f32[8] layout S[(2,4):(1@gpuid,1)];
 }"
 # Loops and ifs around device operators are unrolled and folded at
-# compile time: a condition on an id (devices would diverge), runtime
-# trips and conditions, declarations inside, the unrolling bounds.
-expect 1 3:9 "device operators under an if on the block/thread id 'bx': every device must take the same branch \\(the condition may read params, -D values and the variables of loops around device operators\\)" <<<"mesh(2);
+# compile time, or kept (runtime trips and conditions): a condition on an
+# id (devices would diverge), declarations inside, the unrolling bounds.
+expect 1 3:9 "device operators under an if on the block/thread id 'bx': every device must take the same branch \\(the condition may read params, -D values, runtime scalars and the variables of loops around device operators\\)" <<<"mesh(2);
 kernel k(A: f32[8] layout S[8:1] + R[2:1@gpuid], B: f32[8] layout S[8:1] + R[2:1@gpuid]) grid(1) threads(1) {
     if (bx == 0) {
         device copy(B, A);
@@ -103,15 +103,40 @@ kernel k(A: f32[8] layout S[8:1] + R[2:1@gpuid], B: f32[8] layout S[8:1] + R[2:1
         }
     }
 }"
-expect 1 3:9 "device operators under an if on the runtime scalar 'n': such an if is decided at compile time \\(params, -D values, variables of loops around device operators\\); runtime conditions are not supported there yet" <<<"mesh(2);
-kernel k(n: i32, A: f32[8] layout S[8:1] + R[2:1@gpuid], B: f32[8] layout S[8:1] + R[2:1@gpuid]) grid(1) threads(1) {
-    if (n > 0) {
+expect 1 3:9 "device operators under an if on the block/thread id 'bx': every device must take the same branch" <<<"mesh(2);
+kernel k(n: i32, A: f32[8] layout S[8:1] + R[2:1@gpuid], B: f32[8] layout S[8:1] + R[2:1@gpuid]) grid(2) threads(1) {
+    if (n + bx > 0) {
         device copy(B, A);
     }
 }"
-expect 1 3:20 "a loop around device operators is unrolled at compile time: its trip count is a constant \\(params, -D\\), but this one reads the runtime scalar 'T' \\(runtime trips are not supported there yet\\)" <<<"mesh(2);
-kernel k(T: i32, A: f32[8] layout S[8:1] + R[2:1@gpuid], B: f32[8] layout S[8:1] + R[2:1@gpuid]) grid(1) threads(1) {
-    for i in range(T + 1) {
+# Kept device loops (a runtime trip count): a region start of a device
+# operator that reads the kept loop's variable, a trip count that
+# overflows, the variable as a scalar operand (as any loop variable's).
+expect 1 4:25 "the start of dim 0 of the region of 'B' reads the variable 'i' of a kept device loop: region starts of device operators are constants \\(params, -D values, variables of loops around device operators that are unrolled\\); runtime starts are not supported yet" <<<"mesh(2);
+kernel k(n: i32, A: f32[8] layout S[8:1] + R[2:1@gpuid], B: f32[2,8] layout S[(2,8):(1@gpuid,1)]) grid(1) threads(1) {
+    for i in range(n) {
+        device copy(B[i % 2:+1, 0:+8], A);
+    }
+}"
+# A loop whose trip count differs between CTAs (a grid-scope loop) cannot
+# hold a device operator: every device must run it the same number of
+# times (trip counts read runtime scalars only).
+expect 1 3:20 "a trip count may read runtime scalars, not 'bx'" <<<"mesh(2);
+kernel k(n: i32, A: f32[8] layout S[8:1] + R[2:1@gpuid], B: f32[8] layout S[8:1] + R[2:1@gpuid]) grid(2) threads(1) {
+    for i in range(n + bx) {
+        device copy(B, A);
+    }
+}"
+expect 1 3:20 "a trip count overflows 64-bit integers for some values of its runtime scalars" <<<"mesh(2);
+kernel k(n: i32, A: f32[8] layout S[8:1] + R[2:1@gpuid], B: f32[8] layout S[8:1] + R[2:1@gpuid]) grid(1) threads(1) {
+    for i in range(n * n * n) {
+        device copy(B, A);
+    }
+}"
+expect 2 4:23 "'i' is an enclosing loop variable, not a tensor" <<<"mesh(2);
+kernel k(n: i32, A: f32[8] layout S[8:1] + R[2:1@gpuid], B: f32[8] layout S[8:1] + R[2:1@gpuid]) grid(1) threads(1) {
+    for i in range(n) {
+        cta add(A, A, i);
         device copy(B, A);
     }
 }"
@@ -191,7 +216,7 @@ expect 1 3:17 "device operators take whole distributed tensors or regions of the
 $DR) grid(1) threads(1) {
     device copy(B.view(S[8:1]), A);
 }"
-expect 1 3:19 "the start of dim 0 of the region of 'B' reads the runtime scalar 'n': region starts of device operators are constants \(params, -D values, variables of loops around device operators\); runtime starts are not supported yet" <<<"mesh(2);
+expect 1 3:19 "the start of dim 0 of the region of 'B' reads the runtime scalar 'n': region starts of device operators are constants \(params, -D values, variables of loops around device operators that are unrolled\); runtime starts are not supported yet" <<<"mesh(2);
 $DR, n: i32) grid(1) threads(1) {
     device copy(B[n:+4], A[0:+4]);
 }"

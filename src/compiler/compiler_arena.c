@@ -153,3 +153,18 @@ void axe__text_put(ax_text *t, const char *fmt, ...)
     axe__text_vput(t, fmt, ap);
     va_end(ap);
 }
+
+void axe__text_put_indented(ax_text *t, const ax_text *b)
+{
+    const char *line = b->buf, *end;
+    if (b->status != AXE_OK) {
+        t->status = b->status;
+        return;
+    }
+    for (; line != NULL && *line != '\0'; line = end) {
+        end = strchr(line, '\n');
+        end = end != NULL ? end + 1 : line + strlen(line);
+        axe__text_put(t, "%s%.*s", *line != '\n' ? "    " : "",
+                      (int)(end - line), line);
+    }
+}

@@ -70,6 +70,9 @@ void axe__text_put(ax_text *t, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void axe__text_vput(ax_text *t, const char *fmt, va_list ap)
     __attribute__((format(printf, 2, 0)));
+/* "b"'s text into "t", each non-empty line indented 4 more spaces (b's
+ * failure is t's). */
+void axe__text_put_indented(ax_text *t, const ax_text *b);
 
 /* ---- expressions ---------------------------------------------------------
  */
@@ -304,9 +307,10 @@ typedef enum ax_st_kind {
      * tensors, whole or a region whose starts the parser folded to
      * constants: "tensor", and "ndim", "start", "len" for a region; sema
      * makes its operand record, "dop"), index its number among the device
-     * operators (p->devops). Only at the top level of the kernel body (the
-     * loops and ifs around device operators are unrolled and folded by
-     * the parser); every pass over operators (p->ops) skips it. */
+     * operators (p->devops). Only at the top level of the kernel body or
+     * of a kept device loop's body (other loops and ifs around device
+     * operators are unrolled and folded by the parser); every pass over
+     * operators (p->ops) skips it. */
     AX_ST_DEVICE
 } ax_st_kind;
 
@@ -452,6 +456,12 @@ typedef struct ax_stmt {
     const struct ax_expr *dtrip; /* a runtime trip count (scalars only) */
     struct ax_stmt *body;
     bool has_sync;
+    /* FOR, IF: a device block kept as a loop (a runtime trip count) or
+     * an if (a runtime condition, in "cond"), its body holding device
+     * operators; at the top level or in another kept block's body:
+     * compiler_parse_devblock.c, docs/compiler.md "Device operators in
+     * loops and ifs". */
+    bool kept;
 } ax_stmt;
 
 /* Scalar operands (compiler_sop.c). The index in "args" of the operand
@@ -885,6 +895,21 @@ axe_status axe__sema_devops(axe_program *p, axe_diag *diag);
 const ax_tensor *axe__devop_tensor(const axe_program *p, const ax_stmt *s,
                                    int i);
 const char *axe__devop_text(const axe_program *p, const ax_stmt *s, int i);
+/* The segments of a mesh program (compiler_segments.c): whether "s"
+ * ends a run of statements (a device operator, a kept device loop or
+ * if); the number of runs; the first statement of run "k" (NULL: an
+ * empty run at the end of its list); whether the body has a kept block.
+ * The number of the run after boundary "b" (where 0; where 1: of the
+ * first run of kept block "b"'s body, 2: of its else branch's), -1 when
+ * "b" is none. The kept loops' variables with distinct names (sibling
+ * loops may share one), first met first, into "vars" (AX_MAX_VARS):
+ * their count. */
+bool axe__seg_boundary(const ax_stmt *s);
+int axe__seg_count(const axe_program *p);
+const ax_stmt *axe__seg_first(const axe_program *p, int k);
+bool axe__program_keeps_loops(const axe_program *p);
+int axe__seg_after(const axe_program *p, const ax_stmt *b, int where);
+int axe__kept_vars(const axe_program *p, int *vars);
 /* The --explain paragraph of device operator "s" into s->explain
  * (compiler_dist_explain.c). */
 axe_status axe__devop_explain(const axe_program *p, ax_stmt *s);
@@ -1181,14 +1206,16 @@ axe_status axe__swizzle_check(const ax_tensor *t, const axe_layout_swizzle *sw,
 axe_status axe__swizzle_view_bounds(const axe_program *p, const ax_ref *r,
                                     int64_t *lo, int64_t *top, axe_diag *diag);
 /* The reference on one device's "buffers" (a mesh program's local
- * buffers) from statement "first" to the next device operator, and its
+ * buffers) from statement "first" to the end of its run (a segment,
+ * compiler_segments.c; the kept loops' variables at their values in
+ * "kept", indexed by variable, or NULL), and its
  * element helpers: a load, a store rounded to "d", and a combining step
  * of a reduce on values of "d" (a sum rounded to "d", integers wrapping;
  * max and min as a local reduce's: a NaN loses to a number)
  * (compiler_ref.c). */
 axe_status axe__reference_segment(const axe_program *p, const ax_stmt *first,
-                                  void *const *buffers, axe_race_report *races,
-                                  axe_diag *diag);
+                                  const int64_t *kept, void *const *buffers,
+                                  axe_race_report *races, axe_diag *diag);
 double axe__ref_load(axe_dtype d, const void *b, int64_t a);
 /* Packed i4 storage (docs/compiler.md): element "a" is the nibble a % 2
  * (0: the low one) of byte a / 2, read sign-extended; a store rewrites

@@ -43,7 +43,13 @@ typedef struct ax_parser {
     /* Params that are the variables of enclosing unrolled device loops
      * (compiler_parse_devblock.c), pushed after the declared ones. */
     bool param_loop[AX_MAX_PARAMS];
-    int ndevblocks;               /* enclosing device loops and ifs */
+    int ndevblocks; /* enclosing device loops and ifs */
+    /* Enclosing kept device loops (runtime trips), outermost first: the
+     * note each adds to s->iter ("k kept: range(nk)") and the params
+     * pushed before it. */
+    int nkept;
+    char kept_note[AX_MAX_LOOPS][AXE_KERNEL_NAME_MAX + 64];
+    int kept_depth[AX_MAX_LOOPS];
     int nunrolled;                /* statements parsed inside them */
     int scope_vars[AX_MAX_LOOPS]; /* loop vars visible, innermost last */
     int nscope_vars;
@@ -114,8 +120,10 @@ axe_status axe__check_fresh(ax_parser *ps, const char *name, long off,
 /* compiler_parse_devblock.c: device blocks, the `for` and `if`
  * statements that hold device operators (docs/compiler.md, "Device
  * operators in loops and ifs"). Whether the statement at the current
- * token is one; then the statement, unrolled (a for) or folded (an if),
- * as the list of statements it stands for ("*out", NULL when empty). The
+ * token is one; then the statement, unrolled (a for of constant trip
+ * count) or kept (a for of runtime trip count: one FOR statement) or
+ * folded (an if), as the list of statements it stands for ("*out", NULL
+ * when empty). The
  * statements parsed inside device blocks, every copy counted, are at
  * most AX_MAX_UNROLL. The
  * values of the enclosing unrolled loops' variables for s->iter (NULL

@@ -3,14 +3,16 @@
  * Device blocks (docs/compiler.md, "Device operators in loops and ifs"):
  * a `for` or `if` whose body holds a device operator. Every device takes
  * part in each device operator, so every device must run the same ones:
- * the parser unrolls such a loop (a constant trip count; its body parsed
- * once per value of the variable, which is then a param) and folds such
- * an if (a condition of params and those variables: the branch taken is
- * parsed in place, the other is parsed and dropped). The statements of
- * the kernel body are then a flat list whose device operators are all at
- * the top level, which every later pass (sema, the reference, the
- * backends, the race detector, the entry check) already handles.
- * Runtime trip counts and conditions are refused with the scalar's name.
+ * the parser unrolls such a loop when its trip count is a constant (its
+ * body parsed once per value of the variable, which is then a param),
+ * keeps it as a loop when the trip count reads runtime scalars (a FOR
+ * statement with "kept" set and a loop variable of its own, its body
+ * parsed once), and folds such an if (a condition of params and those
+ * variables: the branch taken is parsed in place, the other is parsed
+ * and dropped). The device operators are then at the top level of the
+ * kernel body or of a kept loop's body; the segments between them and
+ * the kept loops are compiler_segments.c's. Runtime conditions are
+ * refused with the scalar's name.
  */
 #include <stdio.h>
 #include <string.h>
@@ -67,13 +69,16 @@ bool axe__at_devblock(const ax_parser *ps)
 axe_status axe__unroll_note(ax_parser *ps, const char **out)
 {
     ax_text t;
-    int i;
+    int i, j = 0;
     *out = NULL;
     axe__text_init(&t, ps->p->arena);
-    for (i = 0; i < ps->nparams; i++)
-        if (ps->param_loop[i])
+    for (i = 0; i <= ps->nparams; i++) {
+        for (; j < ps->nkept && ps->kept_depth[j] == i; j++)
+            axe__text_put(&t, "%s%s", t.len > 0 ? ", " : "", ps->kept_note[j]);
+        if (i < ps->nparams && ps->param_loop[i])
             axe__text_put(&t, "%s%s = %lld", t.len > 0 ? ", " : "",
                           ps->param_name[i], (long long)ps->param_value[i]);
+    }
     if (t.status != AXE_OK)
         return t.status;
     *out = t.buf;
@@ -103,8 +108,8 @@ static const ax_expr *first_read(const ax_expr *e)
 void axe__describe_read(const axe_program *p, const ax_expr *e, char *buf,
                         size_t cap)
 {
-    e = first_read(e) != NULL ? first_read(e) : e;
-    if (e->kind != AX_EX_LOAD && e->kind != AX_EX_VAR)
+    e = first_read(e);
+    if (e == NULL)
         snprintf(buf, cap, "a value that is no constant");
     else if (e->kind == AX_EX_LOAD)
         snprintf(buf, cap, "an element of tensor '%s'",
@@ -113,12 +118,57 @@ void axe__describe_read(const axe_program *p, const ax_expr *e, char *buf,
         snprintf(buf, cap, "the block/thread id '%s'", p->vars[e->var]);
     else if (p->var_scalar[e->var] != 0)
         snprintf(buf, cap, "the runtime scalar '%s'", p->vars[e->var]);
+    else if (p->var_dtrip[e->var] != NULL)
+        snprintf(buf, cap, "the variable '%s' of a kept device loop",
+                 p->vars[e->var]);
     else
         snprintf(buf, cap, "the loop variable '%s'", p->vars[e->var]);
 }
 
-/* 'for' NAME 'in' 'range' '(' trip ')' block, the trip a constant; the
- * body parsed once per value with NAME a param ('for' already read). */
+/* The kept device loop over "trip" (a runtime trip count, its source
+ * text from "from" to the token before the current one): a FOR statement
+ * with its own loop variable, named ps->param_name[k], whose body is
+ * parsed once (the `)` of the header is next). */
+static axe_status parse_kept(ax_parser *ps, int k, int64_t trip,
+                             const ax_expr *dtrip, size_t from, ax_stmt **out)
+{
+    axe_program *p = ps->p;
+    size_t len = ps->prev_end - from;
+    ax_stmt *s;
+    if (p->nvars == AX_MAX_VARS || ps->nscope_vars == AX_MAX_LOOPS ||
+        ps->nkept == AX_MAX_LOOPS)
+        return axe__fail(ps->diag, AXE_ERR_CAPACITY, (long)from,
+                         "too many loops");
+    AXE_TRY(axe__expect(ps, ")", "')'"));
+    if ((s = axe__arena_alloc(p->arena, sizeof *s)) == NULL)
+        return AXE_ERR_NO_MEMORY;
+    s->kind = AX_ST_FOR;
+    s->off = (long)from;
+    s->line = ps->tok.line;
+    s->kept = true;
+    s->var = p->nvars++;
+    snprintf(p->vars[s->var], sizeof p->vars[s->var], "%s", ps->param_name[k]);
+    s->trip = trip;
+    s->dtrip = dtrip;
+    p->var_trip[s->var] = trip;
+    p->var_dtrip[s->var] = dtrip;
+    snprintf(ps->kept_note[ps->nkept], sizeof ps->kept_note[0],
+             "%s kept: range(%.*s)", ps->param_name[k],
+             (int)(len < 40 ? len : 40), p->text + from);
+    ps->kept_depth[ps->nkept++] = ps->nparams;
+    ps->scope_vars[ps->nscope_vars++] = s->var;
+    ps->ndevblocks++;
+    AXE_TRY(axe__parse_block(ps, &s->body));
+    ps->ndevblocks--;
+    ps->nscope_vars--;
+    ps->nkept--;
+    *out = s;
+    return AXE_OK;
+}
+
+/* 'for' NAME 'in' 'range' '(' trip ')' block ('for' already read): a
+ * constant trip unrolls it (the body parsed once per value with NAME a
+ * param), a runtime one keeps it (parse_kept). */
 static axe_status parse_devfor(ax_parser *ps, ax_stmt **out)
 {
     axe_program *p = ps->p;
@@ -145,16 +195,8 @@ static axe_status parse_devfor(ax_parser *ps, ax_stmt **out)
     AXE_TRY(axe__expect(ps, "(", "'('"));
     off = (long)ps->tok.pos;
     AXE_TRY(axe__parse_extent(ps, &trip, &dtrip, INT32_MAX, "a trip count"));
-    if (dtrip != NULL) {
-        char what[96];
-        axe__describe_read(p, first_read(dtrip), what, sizeof what);
-        return axe__fail(ps->diag, AXE_ERR_UNSUPPORTED, off,
-                         "a loop around device operators is unrolled at "
-                         "compile time: its trip count is a constant "
-                         "(params, -D), but this one reads %s (runtime "
-                         "trips are not supported there yet)",
-                         what);
-    }
+    if (dtrip != NULL)
+        return parse_kept(ps, k, trip, dtrip, (size_t)off, out);
     if (trip <= 0)
         return axe__fail(ps->diag, AXE_ERR_DOMAIN, off,
                          "trip count %lld is not positive", (long long)trip);
@@ -190,9 +232,68 @@ static axe_status parse_dropped(ax_parser *ps)
     return AXE_OK;
 }
 
-/* 'if' '(' cond ')' block ['else' block], the condition a constant: the
- * branch taken is the statement list, the other one is dropped ('if'
- * already read). */
+/* The first block/thread id or tensor element that "e" reads, or NULL:
+ * what no device if may test (devices could differ on it). */
+static const ax_expr *device_varying(const ax_expr *e)
+{
+    const ax_expr *r;
+    if (e == NULL || e->kind == AX_EX_LOAD ||
+        (e->kind == AX_EX_VAR && e->var < AX_VAR_NBUILTIN))
+        return e;
+    r = device_varying(e->a);
+    return r != NULL ? r : device_varying(e->b);
+}
+
+/* One branch of kept if "s" (else_branch: its else) into "*out", with
+ * the note its operators get ("if (n > 0) kept", "else of ..."). */
+static axe_status kept_branch(ax_parser *ps, const char *cond, size_t len,
+                              bool else_branch, ax_stmt **out)
+{
+    if (ps->nkept == AX_MAX_LOOPS)
+        return axe__fail(ps->diag, AXE_ERR_CAPACITY, (long)ps->tok.pos,
+                         "more than %d kept device loops and ifs around a "
+                         "statement",
+                         AX_MAX_LOOPS);
+    snprintf(ps->kept_note[ps->nkept], sizeof ps->kept_note[0],
+             "%sif (%.*s) kept", else_branch ? "else of " : "",
+             (int)(len < 40 ? len : 40), cond);
+    ps->kept_depth[ps->nkept++] = ps->nparams;
+    AXE_TRY(axe__parse_block(ps, out));
+    ps->nkept--;
+    return AXE_OK;
+}
+
+/* A device if on runtime scalars and kept loops' variables: an IF
+ * statement with "kept" set, both branches parsed in place (its
+ * condition, from "from", parsed into "cond"; the `)` is next). */
+static axe_status parse_kept_if(ax_parser *ps, const ax_guard *cond,
+                                size_t from, ax_stmt **out)
+{
+    size_t len = ps->prev_end - from;
+    ax_stmt *s = axe__arena_alloc(ps->p->arena, sizeof *s);
+    if (s == NULL)
+        return AXE_ERR_NO_MEMORY;
+    s->kind = AX_ST_IF;
+    s->off = (long)from;
+    s->line = ps->tok.line;
+    s->kept = true;
+    s->cond = *cond;
+    AXE_TRY(axe__expect(ps, ")", "')'"));
+    ps->ndevblocks++;
+    AXE_TRY(kept_branch(ps, ps->p->text + from, len, false, &s->body));
+    if (axe__tok_is(ps, "else")) {
+        AXE_TRY(axe__lex_next(ps));
+        AXE_TRY(kept_branch(ps, ps->p->text + from, len, true, &s->else_body));
+    }
+    ps->ndevblocks--;
+    *out = s;
+    return AXE_OK;
+}
+
+/* 'if' '(' cond ')' block ['else' block] ('if' already read): a
+ * constant condition folds it (the branch taken is the statement list,
+ * the other one is dropped), one of runtime scalars and kept loops'
+ * variables keeps it (parse_kept_if). */
 static axe_status parse_devif(ax_parser *ps, ax_stmt **out)
 {
     static const int64_t env[AX_MAX_VARS];
@@ -203,28 +304,19 @@ static axe_status parse_devif(ax_parser *ps, ax_stmt **out)
     off = (long)ps->tok.pos;
     AXE_TRY(axe__parse_cond(ps, &cond));
     if (cond.lhs->kind != AX_EX_INT || cond.rhs->kind != AX_EX_INT) {
-        const ax_expr *r = first_read(cond.lhs);
-        char what[96];
+        const ax_expr *r = device_varying(cond.lhs);
+        char what[AXE_KERNEL_NAME_MAX + 64];
         if (r == NULL)
-            r = first_read(cond.rhs);
+            r = device_varying(cond.rhs);
         if (r == NULL)
-            return axe__fail(ps->diag, AXE_ERR_UNSUPPORTED, off,
-                             "an if around device operators is decided at "
-                             "compile time: its condition is no constant");
+            return parse_kept_if(ps, &cond, (size_t)off, out);
         axe__describe_read(ps->p, r, what, sizeof what);
-        if (r->kind == AX_EX_VAR && r->var < AX_VAR_NBUILTIN)
-            return axe__fail(ps->diag, AXE_ERR_UNSUPPORTED, off,
-                             "device operators under an if on %s: every "
-                             "device must take the same branch (the "
-                             "condition may read params, -D values and "
-                             "the variables of loops around device "
-                             "operators)",
-                             what);
         return axe__fail(ps->diag, AXE_ERR_UNSUPPORTED, off,
-                         "device operators under an if on %s: such an if "
-                         "is decided at compile time (params, -D values, "
-                         "variables of loops around device operators); "
-                         "runtime conditions are not supported there yet",
+                         "device operators under an if on %s: every "
+                         "device must take the same branch (the "
+                         "condition may read params, -D values, runtime "
+                         "scalars and the variables of loops around "
+                         "device operators)",
                          what);
     }
     taken = axe__guard_holds(&cond, env);

@@ -81,7 +81,7 @@ axe_status axe__parse_mesh(ax_parser *ps, long off)
  * constant; no mask, no broadcast. */
 static axe_status check_region(ax_parser *ps, ax_ref *r, const char *name)
 {
-    char what[AXE_KERNEL_NAME_MAX + 40];
+    char what[AXE_KERNEL_NAME_MAX + 64];
     int d;
     if (r->any_masked || r->bdim >= 0)
         return axe__fail(ps->diag, AXE_ERR_UNSUPPORTED, r->off,
@@ -99,8 +99,8 @@ static axe_status check_region(ax_parser *ps, ax_ref *r, const char *name)
                          "the start of dim %d of the region of '%s' reads "
                          "%s: region starts of device operators are "
                          "constants (params, -D values, variables of loops "
-                         "around device operators); runtime starts are not "
-                         "supported yet",
+                         "around device operators that are unrolled); "
+                         "runtime starts are not supported yet",
                          d, name, what);
     }
     return AXE_OK;

@@ -778,7 +778,7 @@ static void run_sync(ref_state *rs, const ax_stmt *s)
 
 static void run_block(ref_state *rs, const ax_stmt *s)
 {
-    for (; s != NULL && s->kind != AX_ST_DEVICE; s = s->next) {
+    for (; s != NULL && !axe__seg_boundary(s); s = s->next) {
         int64_t i;
         if (s->kind == AX_ST_OP)
             run_op(rs, s);
@@ -880,8 +880,9 @@ static void release(ref_state *rs)
 /* Run "p" from statement "first" on "buffers" (see the file comment);
  * with "races", detect races (compiler_race.c). */
 static axe_status run_from(const axe_program *p, const ax_stmt *first,
-                           void *const *buffers, axe_race_report *races,
-                           bool by_elements, axe_diag *diag)
+                           const int64_t *kept, void *const *buffers,
+                           axe_race_report *races, bool by_elements,
+                           axe_diag *diag)
 {
     static ref_state zero;
     ref_state rs = zero;
@@ -895,6 +896,8 @@ static axe_status run_from(const axe_program *p, const ax_stmt *first,
         return axe__fail(diag, AXE_ERR_INVALID, -1,
                          "the runtime scalars have no values "
                          "(axe_program_bind)");
+    if (kept != NULL)
+        memcpy(rs.env, kept, sizeof rs.env);
     for (i = 0; i < p->nscalars; i++)
         rs.env[p->scalar_var[i]] = p->scalar_value[i];
     if (races != NULL)
@@ -924,7 +927,7 @@ axe_status axe_program_reference_races(const axe_program *p,
                          "reference is axe_program_reference_mesh (a "
                          "buffer per device and tensor)",
                          (long long)p->ndev);
-    return run_from(p, p->body, buffers, races, false, diag);
+    return run_from(p, p->body, NULL, buffers, races, false, diag);
 }
 
 /* The same, every operator run element by element (the law test of the
@@ -933,16 +936,18 @@ axe_status axe__reference_by_elements(const axe_program *p,
                                       void *const *buffers,
                                       axe_race_report *races, axe_diag *diag)
 {
-    return run_from(p, p->body, buffers, races, true, diag);
+    return run_from(p, p->body, NULL, buffers, races, true, diag);
 }
 
-/* One device's statements from "first" to the next device operator;
- * with "races", detect races (a detector of its own: a launch). */
+/* One device's statements from "first" to the end of its list or the
+ * next device operator or kept loop, the kept loops' variables at their
+ * values in "kept" (by variable; NULL: none); with "races", detect races
+ * (a detector of its own: a launch). */
 axe_status axe__reference_segment(const axe_program *p, const ax_stmt *first,
-                                  void *const *buffers, axe_race_report *races,
-                                  axe_diag *diag)
+                                  const int64_t *kept, void *const *buffers,
+                                  axe_race_report *races, axe_diag *diag)
 {
-    return run_from(p, first, buffers, races, false, diag);
+    return run_from(p, first, kept, buffers, races, false, diag);
 }
 
 int axe__i4_get(const void *b, int64_t a)

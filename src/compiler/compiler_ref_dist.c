@@ -157,7 +157,8 @@ typedef struct mesh_run {
     const axe_program *p;
     void *const *bufs; /* bufs[d * n + i] */
     int n;
-    axe_race_report *races; /* NULL: no detection */
+    axe_race_report *races;    /* NULL: no detection */
+    int64_t kept[AX_MAX_VARS]; /* the kept loops' variables, running */
 } mesh_run;
 
 static void *buffer_of(const mesh_run *m, int64_t dev, int i)
@@ -405,11 +406,11 @@ static axe_status run_devop(const mesh_run *m, const ax_stmt *s, axe_diag *diag)
     return run_reduce(m, s, &fd, &fs, diag);
 }
 
-/* Whether the statements from "s" to the next device operator hold an
- * operator (a segment worth running). */
+/* Whether the statements of the segment from "s" hold an operator (a
+ * segment worth running). */
 static bool segment_runs(const ax_stmt *s)
 {
-    for (; s != NULL && s->kind != AX_ST_DEVICE; s = s->next)
+    for (; s != NULL && !axe__seg_boundary(s); s = s->next)
         if (s->kind != AX_ST_SYNC)
             return true;
     return false;
@@ -426,12 +427,41 @@ static axe_status run_segment(const mesh_run *m, const ax_stmt *first,
     if (m->races != NULL && (one = malloc(sizeof *one)) == NULL)
         return axe__fail(diag, AXE_ERR_NO_MEMORY, -1, "out of memory");
     for (d = 0; st == AXE_OK && d < m->p->ndev; d++) {
-        st = axe__reference_segment(m->p, first, m->bufs + d * m->n, one, diag);
+        st = axe__reference_segment(m->p, first, m->kept, m->bufs + d * m->n,
+                                    one, diag);
         if (st == AXE_OK && one != NULL)
             axe__race_merge(m->races, one, d);
     }
     free(one);
     return st;
+}
+
+/* The segments of list "s" in order, its device operators and kept
+ * blocks between them: a loop's iterations at its variable's values, an
+ * if's branch by its condition (m->kept holds the scalars too). */
+static axe_status run_list(mesh_run *m, const ax_stmt *s, axe_diag *diag)
+{
+    int64_t i, n;
+    AXE_TRY(run_segment(m, s, diag));
+    for (; s != NULL; s = s->next) {
+        if (s->kind == AX_ST_DEVICE) {
+            AXE_TRY(run_devop(m, s, diag));
+        } else if (s->kind == AX_ST_FOR && s->kept) {
+            n = axe__dyn_value(m->p, s->dtrip, s->trip);
+            for (i = 0; i < n; i++) {
+                m->kept[s->var] = i;
+                AXE_TRY(run_list(m, s->body, diag));
+            }
+        } else if (s->kind == AX_ST_IF && s->kept) {
+            AXE_TRY(run_list(
+                m, axe__guard_holds(&s->cond, m->kept) ? s->body : s->else_body,
+                diag));
+        } else {
+            continue;
+        }
+        AXE_TRY(run_segment(m, s->next, diag));
+    }
+    return AXE_OK;
 }
 
 /* The detector's limits, before anything runs (axe__race_new's). */
@@ -454,8 +484,9 @@ axe_status axe_program_reference_mesh_races(const axe_program *p,
                                             axe_race_report *races,
                                             axe_diag *diag)
 {
-    mesh_run m;
-    const ax_stmt *s, *first = p->body;
+    static const mesh_run zero;
+    mesh_run m = zero;
+    int i;
     if (p->ndev == 0)
         return axe__fail(diag, AXE_ERR_INVALID, -1,
                          "the program has no mesh: its reference is "
@@ -472,13 +503,9 @@ axe_status axe_program_reference_mesh_races(const axe_program *p,
     m.bufs = buffers;
     m.n = axe_program_tensor_count(p);
     m.races = races;
-    for (s = p->body; s != NULL; s = s->next)
-        if (s->kind == AX_ST_DEVICE) {
-            AXE_TRY(run_segment(&m, first, diag));
-            AXE_TRY(run_devop(&m, s, diag));
-            first = s->next;
-        }
-    return run_segment(&m, first, diag);
+    for (i = 0; i < p->nscalars; i++)
+        m.kept[p->scalar_var[i]] = p->scalar_value[i];
+    return run_list(&m, p->body, diag);
 }
 
 /* Tensor parameter "i" is distributed and "device" in the mesh. */

@@ -207,8 +207,9 @@ typedef struct emitter {
     const guard_frame *guard; /* innermost split if, or NULL */
     int nguard;               /* guards opened by the current phase */
     /* A mesh program's segment (axe__emit_c_mesh): 0 emits every
-     * statement, k + 1 only the top-level statements between device
-     * operators k - 1 and k; "top" while the next block is the body's. */
+     * statement, k + 1 only the statements of run k (compiler_segments.c:
+     * from its first statement to the end of its list or the next device
+     * operator or kept loop); "top" while the next block is the run's. */
     int seg1;
     bool top;
     const ax_c_hooks *hooks; /* axe__emit_c_hooked's, or NULL */
@@ -479,7 +480,7 @@ static void emit_staged(emitter *e, const ax_stmt *s)
  * (which opens with a barrier). */
 static bool ends_phase(const ax_stmt *n)
 {
-    if (n == NULL || n->kind == AX_ST_SYNC || n->kind == AX_ST_DEVICE)
+    if (n == NULL || n->kind == AX_ST_SYNC || axe__seg_boundary(n))
         return true;
     if (n->kind == AX_ST_FOR || n->kind == AX_ST_IF)
         return splits(n->body) || splits(n->else_body);
@@ -543,14 +544,10 @@ static void emit_for(emitter *e, const ax_stmt *s)
 static void emit_block(emitter *e, const ax_stmt *s)
 {
     bool whole = false, top = e->top;
-    int seg = 0;
     e->top = false;
     for (; s != NULL; s = s->next) {
-        if (top && e->seg1 > 0 && s->kind == AX_ST_DEVICE)
-            seg++;
-        if (top && e->seg1 > 0 &&
-            (s->kind == AX_ST_DEVICE || seg != e->seg1 - 1))
-            continue;
+        if (top && e->seg1 > 0 && axe__seg_boundary(s))
+            break;
         if (ends_phase(s))
             whole = false;
         if (s->kind == AX_ST_SYNC) {
@@ -667,7 +664,7 @@ static void cta_function(ax_text *t, const axe_program *p, int seg1,
                           p->tensors[i].cname, p->tensors[i].cname);
     if (hooks != NULL)
         hooks->begin(t, p);
-    emit_block(&e, p->body);
+    emit_block(&e, seg1 > 0 ? axe__seg_first(p, seg1 - 1) : p->body);
     phase_close(&e);
     if (hooks != NULL)
         hooks->end(t, p);
@@ -701,13 +698,79 @@ static void grid_loops(ax_text *t, const axe_program *p, const char *fn)
     axe__text_put(t, "%sbx, by, bz);\n", args(t, p) > 0 ? ", " : "");
 }
 
+static void mesh_block(ax_text *t, const axe_program *p, const ax_c_mesh *mesh,
+                       const ax_stmt *s, int *k);
+
+/* Kept device loop "s" in the kernel: a loop over the file-scope
+ * variable v_NAME (the segments' CTA functions read it) around the
+ * launches and device operators of its body, from segment "*k" on. */
+static void kept_loop(ax_text *t, const axe_program *p, const ax_c_mesh *mesh,
+                      const ax_stmt *s, int *k)
+{
+    const char *v = p->vars[s->var];
+    ax_text b;
+    axe__text_init(&b, p->arena);
+    mesh_block(&b, p, mesh, s->body, k);
+    axe__text_put(t, "    for (v_%s = 0; v_%s < ", v, v);
+    extent_put(t, p, s->dtrip, s->trip);
+    axe__text_put(t, "; ++v_%s) { /* kept device loop */\n", v);
+    axe__text_put_indented(t, &b);
+    axe__text_put(t, "    }\n");
+}
+
+/* Kept device if "s" in the kernel: its condition (of the runtime
+ * scalars and the kept loops' variables) around the launches and device
+ * operators of its branches, from segment "*k" on. */
+static void kept_if(ax_text *t, const axe_program *p, const ax_c_mesh *mesh,
+                    const ax_stmt *s, int *k)
+{
+    ax_text b;
+    axe__text_put(t, "    if (");
+    axe__expr_print_c(t, p, s->cond.lhs);
+    axe__text_put(t, "%s", cmp_c[s->cond.cmp]);
+    axe__expr_print_c(t, p, s->cond.rhs);
+    axe__text_put(t, ") { /* kept device if */\n");
+    axe__text_init(&b, p->arena);
+    mesh_block(&b, p, mesh, s->body, k);
+    axe__text_put_indented(t, &b);
+    if (s->else_body != NULL) {
+        axe__text_put(t, "    } else {\n");
+        axe__text_init(&b, p->arena);
+        mesh_block(&b, p, mesh, s->else_body, k);
+        axe__text_put_indented(t, &b);
+    }
+    axe__text_put(t, "    }\n");
+}
+
+/* The launches of the segments of list "s" (from segment "*k" on) and,
+ * between them, its device operators and kept blocks. */
+static void mesh_block(ax_text *t, const axe_program *p, const ax_c_mesh *mesh,
+                       const ax_stmt *s, int *k)
+{
+    char fn[AXE_KERNEL_NAME_MAX + 32];
+    snprintf(fn, sizeof fn, "k_%s_cta_s%d", p->name, (*k)++);
+    grid_loops(t, p, fn);
+    for (; s != NULL; s = s->next) {
+        if (!axe__seg_boundary(s))
+            continue;
+        if (s->kind == AX_ST_DEVICE)
+            mesh->devop(t, p, s);
+        else if (s->kind == AX_ST_FOR)
+            kept_loop(t, p, mesh, s, k);
+        else
+            kept_if(t, p, mesh, s, k);
+        snprintf(fn, sizeof fn, "k_%s_cta_s%d", p->name, (*k)++);
+        grid_loops(t, p, fn);
+    }
+}
+
 /* The kernel: every CTA of the grid in order; for a mesh program
- * ("mesh" not NULL) each segment's CTAs, then the device operator after
- * it. */
+ * ("mesh" not NULL) each segment's CTAs, with the device operators and
+ * kept loops between them. */
 static void driver(ax_text *t, const axe_program *p, const ax_c_mesh *mesh)
 {
     char fn[AXE_KERNEL_NAME_MAX + 32];
-    int k;
+    int k = 0;
     axe__text_put(t,
                   "\n/* The kernel: every CTA of the grid in order. */\n"
                   "void k_%s(",
@@ -716,14 +779,11 @@ static void driver(ax_text *t, const axe_program *p, const ax_c_mesh *mesh)
                   params(t, p, false) > 0 ? "" : "void");
     if (axe__program_has_loads(p))
         axe__text_put(t, "    ax_error[0] = '\\0';\n");
-    for (k = 0; k <= (mesh != NULL ? p->ndevops : 0); k++) {
-        if (mesh != NULL)
-            snprintf(fn, sizeof fn, "k_%s_cta_s%d", p->name, k);
-        else
-            snprintf(fn, sizeof fn, "k_%s_cta", p->name);
+    if (mesh != NULL) {
+        mesh_block(t, p, mesh, p->body, &k);
+    } else {
+        snprintf(fn, sizeof fn, "k_%s_cta", p->name);
         grid_loops(t, p, fn);
-        if (mesh != NULL && k < p->ndevops)
-            mesh->devop(t, p, p->devops[k]);
     }
     axe__text_put(t, "}\n");
     if (axe__program_has_loads(p))
@@ -763,6 +823,18 @@ void axe__emit_c(ax_text *t, const axe_program *p, const char *file)
     finish(t, p, file, &b);
 }
 
+/* The variables of the kept device loops, at file scope: the driver
+ * sets them, the segments' CTAs read them. */
+static void kept_vars(ax_text *t, const axe_program *p)
+{
+    int vars[AX_MAX_VARS], i, n = axe__kept_vars(p, vars);
+    for (i = 0; i < n; i++)
+        axe__text_put(t, "%sstatic long v_%s;\n",
+                      i == 0 ? "\n/* The kept device loops' variables */\n"
+                             : "",
+                      p->vars[vars[i]]);
+}
+
 /* The C backend's program for a mesh program (compiler_internal.h). */
 void axe__emit_c_mesh(ax_text *t, const axe_program *p, const char *file,
                       const ax_c_mesh *mesh)
@@ -774,7 +846,8 @@ void axe__emit_c_mesh(ax_text *t, const axe_program *p, const char *file,
     shuffle_storage(&b, p, p->body);
     orders(&b);
     mesh->decls(&b, p);
-    for (k = 0; k <= p->ndevops; k++)
+    kept_vars(&b, p);
+    for (k = 0; k < axe__seg_count(p); k++)
         cta_function(&b, p, k + 1, NULL);
     driver(&b, p, mesh);
     axe__text_put(&b, "\n#define main axe_rank_main\n");

@@ -236,6 +236,36 @@ static void emit_if(ax_text *t, const axe_program *p, const ax_stmt *s, int ind,
     axe__text_put(t, "}\n");
 }
 
+/* Kept device block "s" (top level, as its body and else branch): the
+ * segments of its branches, each a launch of its own (the mesh launcher
+ * loops over a kept loop's, tests a kept if's condition). */
+static void kept_block(ax_text *t, const axe_program *p, const ax_stmt *s)
+{
+    if (s->kind == AX_ST_FOR)
+        axe__text_put(t,
+                      "    } /* kept device loop over %s (line %d): the "
+                      "launcher loops over its segments */\n",
+                      p->vars[s->var], s->line);
+    else
+        axe__text_put(t,
+                      "    } /* kept device if (line %d): the launcher "
+                      "tests its condition */\n",
+                      s->line);
+    axe__text_put(t, "    if (ax_seg == %d) {\n", axe__seg_after(p, s, 1));
+    emit_block(t, p, s->body, 1, false, NULL, NULL);
+    if (s->kind == AX_ST_IF && s->else_body != NULL) {
+        axe__text_put(t,
+                      "    } /* its else branch */\n    if (ax_seg == %d) {\n",
+                      axe__seg_after(p, s, 2));
+        emit_block(t, p, s->else_body, 1, false, NULL, NULL);
+    }
+    axe__text_put(t,
+                  "    } /* end of the kept device %s (line %d) */\n"
+                  "    if (ax_seg == %d) {\n",
+                  s->kind == AX_ST_FOR ? "loop" : "if", s->line,
+                  axe__seg_after(p, s, 0));
+}
+
 /* The statements of block "s"; "pp" (not NULL): the block is the body of
  * `for` "loop", pipelined (compiler_cuda_pipe.c). */
 static void emit_block(ax_text *t, const axe_program *p, const ax_stmt *s,
@@ -254,6 +284,9 @@ static void emit_block(ax_text *t, const axe_program *p, const ax_stmt *s,
         if (s->kind == AX_ST_SYNC) {
             indent_put(t, ind);
             axe__text_put(t, "__syncthreads(); /* sync */\n");
+        } else if ((s->kind == AX_ST_FOR || s->kind == AX_ST_IF) && s->kept) {
+            axe__cuda_async_wait(t, NULL, ind, &pending);
+            kept_block(t, p, s);
         } else if (s->kind == AX_ST_FOR) {
             emit_for(t, p, s, ind);
         } else if (s->kind == AX_ST_IF) {
@@ -265,7 +298,8 @@ static void emit_block(ax_text *t, const axe_program *p, const ax_stmt *s,
                           "    } /* device op %d (line %d): device %s, "
                           "NCCL between the launches */\n"
                           "    if (ax_seg == %d) {\n",
-                          s->index, s->line, axe__op_name(s->op), s->index + 1);
+                          s->index, s->line, axe__op_name(s->op),
+                          axe__seg_after(p, s, 0));
         } else if (s->dead) {
             indent_put(t, ind);
             axe__text_put(t,
@@ -323,15 +357,25 @@ static void storage(ax_text *t, const axe_program *p)
     axe__cuda_arg_storage(t, p, p->body);
 }
 
+/* ", v_k" per kept device loop variable (compiler_segments.c), each
+ * after "type". */
+static void kept_params(ax_text *t, const axe_program *p, const char *type)
+{
+    int vars[AX_MAX_VARS], i, n = axe__kept_vars(p, vars);
+    for (i = 0; i < n; i++)
+        axe__text_put(t, ", %sv_%s", type, p->vars[vars[i]]);
+}
+
 static void kernel(ax_text *t, const axe_program *p)
 {
     int i;
     axe__text_put(t, "\n__global__ void __launch_bounds__(%lld) k_%s(",
                   (long long)p->threads, p->name);
-    if (p->ndev > 0) /* a mesh program: segment ax_seg of the body */
-        axe__text_put(t, "%slong ax_seg)\n{\n",
-                      params(t, p, true) > 0 ? ", " : "");
-    else
+    if (p->ndev > 0) { /* a mesh program: segment ax_seg of the body */
+        axe__text_put(t, "%slong ax_seg", params(t, p, true) > 0 ? ", " : "");
+        kept_params(t, p, "long ");
+        axe__text_put(t, ")\n{\n");
+    } else
         axe__text_put(t, "%s)\n{\n", params(t, p, true) > 0 ? "" : "void");
     axe__text_put(t,
                   "    const long bx = blockIdx.x, by = blockIdx.y, bz = "
@@ -349,6 +393,11 @@ static void kernel(ax_text *t, const axe_program *p)
     for (i = 0; i < p->ntensors; i++)
         if (p->tensors[i].param)
             axe__text_put(t, "    (void)%s;\n", p->tensors[i].cname);
+    if (p->ndev > 0) {
+        int vars[AX_MAX_VARS], n = axe__kept_vars(p, vars);
+        for (i = 0; i < n; i++)
+            axe__text_put(t, "    (void)v_%s;\n", p->vars[vars[i]]);
+    }
     storage(t, p);
     if (p->ndev > 0)
         axe__text_put(t, "    if (ax_seg == 0) {\n");
@@ -429,10 +478,13 @@ static void launcher(ax_text *t, const axe_program *p)
                       "(cudaSuccess: 0). */\nextern \"C\" int "
                       "axe_launch_%s(",
                       p->name, p->name);
-    axe__text_put(t,
-                  "%s%scudaStream_t ax_stream)\n{\n    long ax_v, ax_g[3];\n",
-                  params(t, p, false) > 0 ? ", " : "",
-                  p->ndev > 0 ? "long ax_seg, " : "");
+    axe__text_put(t, "%s%s", params(t, p, false) > 0 ? ", " : "",
+                  p->ndev > 0 ? "long ax_seg" : "");
+    if (p->ndev > 0) {
+        kept_params(t, p, "long ");
+        axe__text_put(t, ", ");
+    }
+    axe__text_put(t, "cudaStream_t ax_stream)\n{\n    long ax_v, ax_g[3];\n");
     axe__text_put(t, "    (void)ax_v;\n");
     axe__cuda_check_before(t, p);
     launch_checks(t, p);
@@ -465,7 +517,10 @@ static void launcher(ax_text *t, const axe_program *p)
         axe__text_put(t, "%s%ss_%s", n++ ? ", " : "",
                       p->scalar_dtype[i] != AXE_DTYPE_I32 ? "" : "(long)",
                       p->scalar_name[i]);
-    axe__text_put(t, "%s);\n", p->ndev > 0 ? (n ? ", ax_seg" : "ax_seg") : "");
+    axe__text_put(t, "%s", p->ndev > 0 ? (n ? ", ax_seg" : "ax_seg") : "");
+    if (p->ndev > 0)
+        kept_params(t, p, "");
+    axe__text_put(t, ");\n");
     if (axe__program_has_loads(p))
         axe__cuda_check_after(t, p);
     else

@@ -2,10 +2,12 @@
 /*
  * A mesh program under --target cuda (docs/compiler.md, "The NCCL path"):
  * one .cu that every rank runs, one MPI process per GPU. The kernel k_NAME
- * takes the segment to run (ax_seg: the statements between two device
- * operators, compiler_emit_cuda.c); axe_launch_NAME launches segment 0,
+ * takes the segment to run (ax_seg: a run of statements between device
+ * operators and kept loops, compiler_segments.c, compiler_emit_cuda.c)
+ * and the kept loops' variables; axe_launch_NAME launches segment 0,
  * runs device operator 0 with NCCL on the same stream, launches segment 1,
- * and so on. Each device operator is a call into the NCCL runtime
+ * and so on, looping over a kept loop's segments and device operators.
+ * Each device operator is a call into the NCCL runtime
  * compiler_nccl_rt.h with the operator's exchange plan as static data
  * (the MPI backend's, axe__emit_mpi_plans), which builds the MPI runtime's
  * schedule (compiler_mpi_rt.h, included first) and runs it with NCCL and
@@ -108,7 +110,7 @@ void axe__cuda_mesh_decls(ax_text *t, const axe_program *p)
 
 /* The tensor parameters' names, then the runtime scalars',
  * comma-separated. */
-static void args(ax_text *t, const axe_program *p)
+static int args(ax_text *t, const axe_program *p)
 {
     int i, n = 0;
     for (i = 0; i < p->ntensors; i++)
@@ -116,6 +118,7 @@ static void args(ax_text *t, const axe_program *p)
             axe__text_put(t, "%s%s", n++ ? ", " : "", p->tensors[i].cname);
     for (i = 0; i < p->nscalars; i++)
         axe__text_put(t, "%ss_%s", n++ ? ", " : "", p->scalar_name[i]);
+    return n;
 }
 
 /* Device operator "s" between the segments' launches. */
@@ -137,9 +140,89 @@ static void devop_call(ax_text *t, const axe_program *p, const ax_stmt *s)
                   p->tensors[s->args[0].tensor].cname);
 }
 
+/* The launch of segment "*k" (then the next number in "*k"). */
+static void launch(ax_text *t, const axe_program *p, int *k)
+{
+    int vars[AX_MAX_VARS], i, n = axe__kept_vars(p, vars);
+    axe__text_put(t, "    ax_rc = ax_seg_launch_%s(", p->name);
+    axe__text_put(t, "%s%dL", args(t, p) > 0 ? ", " : "", (*k)++);
+    for (i = 0; i < n; i++)
+        axe__text_put(t, ", v_%s", p->vars[vars[i]]);
+    axe__text_put(t, ", ax_stream);\n");
+}
+
+static const char ret_rc[] = "    if (ax_rc != 0)\n        return ax_rc;\n";
+
+static void launches(ax_text *t, const axe_program *p, const ax_stmt *s,
+                     int *k);
+
+/* Kept device loop "s": the launches of its body's segments (from "*k"
+ * on) in a loop over v_NAME. */
+static void kept_loop(ax_text *t, const axe_program *p, const ax_stmt *s,
+                      int *k)
+{
+    const char *v = p->vars[s->var];
+    ax_text b;
+    axe__text_put(t, "%s    for (v_%s = 0; v_%s < ", ret_rc, v, v);
+    axe__expr_print_c(t, p, s->dtrip);
+    axe__text_put(t, "; ++v_%s) { /* kept device loop */\n", v);
+    axe__text_init(&b, p->arena);
+    launches(&b, p, s->body, k);
+    axe__text_put(&b, "%s", ret_rc);
+    axe__text_put_indented(t, &b);
+    axe__text_put(t, "    }\n");
+}
+
+/* Kept device if "s": the launches of its branches' segments (from "*k"
+ * on) under its condition. */
+static void kept_if(ax_text *t, const axe_program *p, const ax_stmt *s, int *k)
+{
+    static const char *const cmp[] = {" < ",  " <= ", " > ",
+                                      " >= ", " == ", " != "};
+    ax_text b;
+    axe__text_put(t, "%s    if (", ret_rc);
+    axe__expr_print_c(t, p, s->cond.lhs);
+    axe__text_put(t, "%s", cmp[s->cond.cmp]);
+    axe__expr_print_c(t, p, s->cond.rhs);
+    axe__text_put(t, ") { /* kept device if */\n");
+    axe__text_init(&b, p->arena);
+    launches(&b, p, s->body, k);
+    axe__text_put(&b, "%s", ret_rc);
+    axe__text_put_indented(t, &b);
+    if (s->else_body != NULL) {
+        axe__text_put(t, "    } else {\n");
+        axe__text_init(&b, p->arena);
+        launches(&b, p, s->else_body, k);
+        axe__text_put(&b, "%s", ret_rc);
+        axe__text_put_indented(t, &b);
+    }
+    axe__text_put(t, "    }\n");
+}
+
+/* The launches of list "s"'s segments (from "*k" on) with its device
+ * operators and kept blocks between them. */
+static void launches(ax_text *t, const axe_program *p, const ax_stmt *s, int *k)
+{
+    launch(t, p, k);
+    for (; s != NULL; s = s->next) {
+        if (!axe__seg_boundary(s))
+            continue;
+        if (s->kind == AX_ST_DEVICE) {
+            axe__text_put(t, "    if (ax_rc == 0)\n");
+            devop_call(t, p, s);
+            axe__text_put(t, "%s", ret_rc);
+        } else if (s->kind == AX_ST_FOR) {
+            kept_loop(t, p, s, k);
+        } else {
+            kept_if(t, p, s, k);
+        }
+        launch(t, p, k);
+    }
+}
+
 void axe__cuda_mesh_launcher(ax_text *t, const axe_program *p)
 {
-    int i, k, n = 0;
+    int vars[AX_MAX_VARS], i, k = 0, n = 0, nk = axe__kept_vars(p, vars);
     axe__text_put(t,
                   "\n/* Every segment of k_%s on \"stream\", each device "
                   "operator between them\n * (NCCL on the same stream); "
@@ -161,17 +244,10 @@ void axe__cuda_mesh_launcher(ax_text *t, const axe_program *p)
                       p->scalar_name[i]);
     axe__text_put(t, "%scudaStream_t ax_stream)\n{\n    int ax_rc;\n",
                   n ? ", " : "");
-    for (k = 0; k <= p->ndevops; k++) {
-        const ax_stmt *s = k < p->ndevops ? p->devops[k] : NULL;
-        axe__text_put(t, "    ax_rc = ax_seg_launch_%s(", p->name);
-        args(t, p);
-        axe__text_put(t, "%s%dL, ax_stream);\n", n ? ", " : "", k);
-        if (s == NULL)
-            break;
-        axe__text_put(t, "    if (ax_rc == 0)\n");
-        devop_call(t, p, s);
-        axe__text_put(t, "    if (ax_rc != 0)\n        return ax_rc;\n");
-    }
+    for (i = 0; i < nk; i++)
+        axe__text_put(t, "    long v_%s = 0; /* a kept device loop's */\n",
+                      p->vars[vars[i]]);
+    launches(t, p, p->body, &k);
     axe__text_put(t, "    return ax_rc;\n}\n");
 }
 

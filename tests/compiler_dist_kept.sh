@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+#
+# Device loops and ifs kept (docs/compiler.md, "Device operators in
+# loops and ifs"; issue 14 §2): a loop around device operators whose trip
+# count is a runtime scalar is kept, not unrolled, and an if around them
+# on runtime scalars and kept loops' variables is kept, not folded.
+# Through the CLI ($AXE_BIN):
+# - tests/kernels/dist/kept/kept_loop.axe (a kept loop around a device copy,
+#   its variable in region starts and an if inside segments) and
+#   kept_matmul.axe (a kept K-chunk loop around a device gemm, inside an
+#   unrolled loop) and kept_if.axe (ifs on a scalar and on the kept
+#   loop's variable around device operators, with and without else) run
+#   exactly (max_abs_err 0) at 2, 4 and 8 ranks on
+#   --target mpi and on --target cuda --emulate (the NCCL emulation), at
+#   two or three values of the scalars (a trip count of 0 among them,
+#   each branch taken);
+# - --explain names the kept loop ("k kept: range(nk)"), the generated C
+#   loops over v_k around the segments' launches and the device operator;
+# - the same kernel with the trip count a param (-D) is unrolled ("k =
+#   0") and gives the same bytes (the ranks' OUT file, through an mpirun
+#   wrapper) as the kept one at that count, from the same IN; so does
+#   kept_if.axe with mode a param (its ifs folded);
+# - the race detector covers the segments inside a kept loop: the needed
+#   sync of kept_loop.axe deleted makes --check fail with a race naming
+#   the kept loop.
+# The refusals are compiler_errors.sh's rows. OpenMPI is installed
+# through scripts/ensure_tools.sh when missing; skipped (77) when it
+# cannot be. Last line: "N passed, N failed".
+set -u
+
+# shellcheck source=tests/kernel_lib.sh
+. "$(dirname "$0")/kernel_lib.sh"
+kernel_mpi_start
+kernel_counts
+KD=$SRC/tests/kernels/dist/kept
+
+for target in mpi "cuda --emulate"; do
+    for P in 2 4 8; do
+        # shellcheck disable=SC2086
+        kernel_exact_run "$KD/kept_loop.axe" -D P=$P --ranks $P \
+            --target $target --arg nk=0,5 --arg m=2
+        K=$((P * 8)) # KS = K / P / KC = 2 chunks per device
+        # shellcheck disable=SC2086
+        kernel_exact_run "$KD/kept_matmul.axe" -D P=$P -D K=$K --ranks $P \
+            --target $target --arg nk=0,3
+        # shellcheck disable=SC2086
+        kernel_exact_run "$KD/kept_if.axe" -D P=$P --ranks $P \
+            --target $target --arg nk=0,4,3 --arg n=2,2,5 --arg mode=0,1,2
+    done
+done
+# nk=0 and nk=5 above print one verdict line each and the total: every
+# line exact (kernel_exact_run matches the total; the runs too here).
+if "$AXE" run "$KD/kept_loop.axe" --ranks 2 --check --arg nk=0,5 \
+    --arg m=2 >"$tmp/out" 2>&1 &&
+    [ "$(grep -c 'check passed: max_abs_err 0, max_rel_err 0$' "$tmp/out")" = 3 ]; then
+    ok
+else
+    bad "kept_loop nk=0,5: $(head -c 400 "$tmp/out")"
+fi
+
+# The rank's C compiles with -Wall -Werror (compiler_mpi.sh's test of the
+# other mesh kernels; those in kept/ take runtime scalars, which its
+# loops over tests/kernels/dist/*.axe do not give; compiler_nccl_build.sh
+# builds their .cu with nvcc).
+for f in "$KD"/*.axe; do
+    if "$AXE" compile "$f" --target mpi -o "$tmp/w.c" 2>"$tmp/err" &&
+        mpicc -std=c11 -O1 -Wall -Werror -DAXE_KERNEL_MAIN \
+            -I"$SRC/src/compiler/backend/mpi" -c "$tmp/w.c" -o "$tmp/w.o" \
+            2>"$tmp/err"; then
+        ok
+    else
+        bad "$(basename "$f") --target mpi with -Wall -Werror: $(head -c 300 "$tmp/err")"
+    fi
+done
+
+# --explain and the generated C.
+if "$AXE" compile "$KD/kept_loop.axe" --explain >"$tmp/ex" 2>&1 &&
+    grep -q '^device op 0 (line 22, k kept: range(nk)): device copy(Y, X)' "$tmp/ex" &&
+    "$AXE" compile "$KD/kept_loop.axe" --target mpi -o "$tmp/k.c" 2>"$tmp/err" &&
+    grep -q '^static long v_k;$' "$tmp/k.c" &&
+    grep -q '^    for (v_k = 0; v_k < s_nk; ++v_k) { /\* kept device loop \*/$' "$tmp/k.c" &&
+    grep -q '^        ax_mpi_devop(0, 22, ' "$tmp/k.c"; then
+    ok
+else
+    bad "kept_loop --explain / C: $(head -c 600 "$tmp/ex" "$tmp/err")"
+fi
+
+# The constant twin: nk a param, unrolled; same bytes out from the same
+# IN. The wrapper keeps each run's IN and OUT (the last run's: --check
+# runs thread orders after it, each overwriting them).
+cat >"$tmp/mpirun_keep" <<'WRAP'
+#!/usr/bin/env bash
+args=("$@")
+for ((i = 0; i < ${#args[@]}; i++)); do # --shards LIST IN OUT REPS ...
+    if [ "${args[i]}" = --shards ]; then
+        in=${args[i + 2]} out=${args[i + 3]}
+    fi
+done
+mpirun "$@"
+rc=$?
+cp "$in" "$KEEP.in" && cp "$out" "$KEEP.out"
+exit $rc
+WRAP
+chmod +x "$tmp/mpirun_keep"
+sed -e 's/^kernel dist_kept_loop(nk: i32, /kernel dist_kept_loop(/' \
+    -e 's/range(nk)/range(NK)/' -e 's/^param P = 2;$/param P = 2;\nparam NK = 2;/' \
+    "$KD/kept_loop.axe" >"$tmp/const.axe"
+for P in 2 4; do
+    for NK in 1 3; do
+        if KEEP=$tmp/kept MPIRUN=$tmp/mpirun_keep "$AXE" run "$KD/kept_loop.axe" \
+            -D P=$P --ranks $P --arg nk=$NK --arg m=1 >"$tmp/o1" 2>&1 &&
+            KEEP=$tmp/const MPIRUN=$tmp/mpirun_keep "$AXE" run "$tmp/const.axe" \
+                -D P=$P -D NK=$NK --ranks $P --arg m=1 >"$tmp/o2" 2>&1 &&
+            [ -s "$tmp/kept.out" ] && cmp -s "$tmp/kept.in" "$tmp/const.in" &&
+            cmp -s "$tmp/kept.out" "$tmp/const.out" &&
+            ! cmp -s "$tmp/kept.in" "$tmp/kept.out" &&
+            "$AXE" compile "$tmp/const.axe" -D P=$P -D NK=$NK --explain \
+                >"$tmp/ex" 2>&1 &&
+            grep -q "^device op $((NK - 1)) (line 23, k = $((NK - 1))): device copy" "$tmp/ex" &&
+            ! grep -q kept "$tmp/ex"; then
+            ok
+        else
+            bad "constant twin at P=$P NK=$NK: $(head -c 400 "$tmp/o1" "$tmp/o2")"
+        fi
+    done
+done
+
+# kept_if with mode a param: the ifs on it folded, the same bytes.
+sed -e 's/, mode: i32,$/,/' -e 's/^param P = 2;$/param P = 2;\nparam MODE = 1;/' \
+    -e 's/(mode /(MODE /' "$KD/kept_if.axe" >"$tmp/const_if.axe"
+for MODE in 0 1 2; do
+    if KEEP=$tmp/kept MPIRUN=$tmp/mpirun_keep "$AXE" run "$KD/kept_if.axe" \
+        --ranks 2 --arg nk=3 --arg n=2 --arg mode=$MODE >"$tmp/o1" 2>&1 &&
+        KEEP=$tmp/const MPIRUN=$tmp/mpirun_keep "$AXE" run "$tmp/const_if.axe" \
+            -D MODE=$MODE --ranks 2 --arg nk=3 --arg n=2 >"$tmp/o2" 2>&1 &&
+        [ -s "$tmp/kept.out" ] && cmp -s "$tmp/kept.in" "$tmp/const.in" &&
+        cmp -s "$tmp/kept.out" "$tmp/const.out" &&
+        "$AXE" compile "$tmp/const_if.axe" -D MODE=$MODE --explain \
+            >"$tmp/ex" 2>&1 && ! grep -q "if (MODE" "$tmp/ex" &&
+        grep -q "if (k < n) kept" "$tmp/ex"; then
+        ok
+    else
+        bad "kept_if's constant twin at MODE=$MODE: $(head -c 400 "$tmp/o1" "$tmp/o2" "$tmp/ex")"
+    fi
+done
+
+# Races in a kept loop's segments: the sync deleted.
+sed 's/^        sync;$//' "$KD/kept_loop.axe" >"$tmp/norace.axe"
+if ! cmp -s "$KD/kept_loop.axe" "$tmp/norace.axe" &&
+    ! "$AXE" run "$tmp/norace.axe" --ranks 2 --check --arg nk=3 --arg m=1 \
+        >"$tmp/out" 2>&1 &&
+    grep -q "^race on C\[[0-9],[0-9]\] on device [01]: written by thread [0-9]* (line 2[35], k kept: range(nk)), read by thread [0-9]* (line 29, k kept: range(nk)), no sync between" "$tmp/out"; then
+    ok
+else
+    bad "kept_loop without its sync: $(head -c 600 "$tmp/out")"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
