@@ -48,7 +48,7 @@ typedef struct ax_parser {
      * note each adds to s->iter ("k kept: range(nk)") and the params
      * pushed before it. */
     int nkept;
-    char kept_note[AX_MAX_LOOPS][AXE_KERNEL_NAME_MAX + 64];
+    char kept_note[AX_MAX_LOOPS][160];
     int kept_depth[AX_MAX_LOOPS];
     int nunrolled;                /* statements parsed inside them */
     int scope_vars[AX_MAX_LOOPS]; /* loop vars visible, innermost last */

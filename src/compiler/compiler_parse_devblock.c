@@ -125,15 +125,16 @@ void axe__describe_read(const axe_program *p, const ax_expr *e, char *buf,
         snprintf(buf, cap, "the loop variable '%s'", p->vars[e->var]);
 }
 
-/* The kept device loop over "trip" (a runtime trip count, its source
- * text from "from" to the token before the current one): a FOR statement
- * with its own loop variable, named ps->param_name[k], whose body is
- * parsed once (the `)` of the header is next). */
+/* The kept device loop over "trip" (a runtime trip count "dtrip" at
+ * offset "from"): a FOR statement with its own loop variable, named
+ * ps->param_name[k], whose body is parsed once (the `)` of the header is
+ * next). Its note for s->iter prints the trip count as compiler_expr.c
+ * does (names, numbers and operators only: safe in generated comments). */
 static axe_status parse_kept(ax_parser *ps, int k, int64_t trip,
                              const ax_expr *dtrip, size_t from, ax_stmt **out)
 {
     axe_program *p = ps->p;
-    size_t len = ps->prev_end - from;
+    char text[48], note[sizeof ps->kept_note[0]];
     ax_stmt *s;
     if (p->nvars == AX_MAX_VARS || ps->nscope_vars == AX_MAX_LOOPS ||
         ps->nkept == AX_MAX_LOOPS)
@@ -152,9 +153,11 @@ static axe_status parse_kept(ax_parser *ps, int k, int64_t trip,
     s->dtrip = dtrip;
     p->var_trip[s->var] = trip;
     p->var_dtrip[s->var] = dtrip;
-    snprintf(ps->kept_note[ps->nkept], sizeof ps->kept_note[0],
-             "%s kept: range(%.*s)", ps->param_name[k],
-             (int)(len < 40 ? len : 40), p->text + from);
+    if (axe__expr_text(p, dtrip, text, sizeof text, 0) >= sizeof text)
+        strcpy(text + sizeof text - 4, "...");
+    snprintf(note, sizeof note, "%s kept: range(%s)", ps->param_name[k],
+             text);
+    memcpy(ps->kept_note[ps->nkept], note, sizeof note);
     ps->kept_depth[ps->nkept++] = ps->nparams;
     ps->scope_vars[ps->nscope_vars++] = s->var;
     ps->ndevblocks++;
@@ -245,18 +248,26 @@ static const ax_expr *device_varying(const ax_expr *e)
 }
 
 /* One branch of kept if "s" (else_branch: its else) into "*out", with
- * the note its operators get ("if (n > 0) kept", "else of ..."). */
-static axe_status kept_branch(ax_parser *ps, const char *cond, size_t len,
-                              bool else_branch, ax_stmt **out)
+ * the note its operators get ("if (n > 0) kept", "else of ..."; the
+ * condition printed as compiler_expr.c does). */
+static axe_status kept_branch(ax_parser *ps, const ax_stmt *s, bool else_branch,
+                              ax_stmt **out)
 {
+    static const char *const cmps[] = {" < ",  " <= ", " > ",
+                                       " >= ", " == ", " != "};
+    char lhs[40], rhs[40], note[sizeof ps->kept_note[0]];
     if (ps->nkept == AX_MAX_LOOPS)
         return axe__fail(ps->diag, AXE_ERR_CAPACITY, (long)ps->tok.pos,
                          "more than %d kept device loops and ifs around a "
                          "statement",
                          AX_MAX_LOOPS);
-    snprintf(ps->kept_note[ps->nkept], sizeof ps->kept_note[0],
-             "%sif (%.*s) kept", else_branch ? "else of " : "",
-             (int)(len < 40 ? len : 40), cond);
+    if (axe__expr_text(ps->p, s->cond.lhs, lhs, sizeof lhs, 0) >= sizeof lhs)
+        strcpy(lhs + sizeof lhs - 4, "...");
+    if (axe__expr_text(ps->p, s->cond.rhs, rhs, sizeof rhs, 0) >= sizeof rhs)
+        strcpy(rhs + sizeof rhs - 4, "...");
+    snprintf(note, sizeof note, "%sif (%s%s%s) kept",
+             else_branch ? "else of " : "", lhs, cmps[s->cond.cmp], rhs);
+    memcpy(ps->kept_note[ps->nkept], note, sizeof note);
     ps->kept_depth[ps->nkept++] = ps->nparams;
     AXE_TRY(axe__parse_block(ps, out));
     ps->nkept--;
@@ -265,11 +276,10 @@ static axe_status kept_branch(ax_parser *ps, const char *cond, size_t len,
 
 /* A device if on runtime scalars and kept loops' variables: an IF
  * statement with "kept" set, both branches parsed in place (its
- * condition, from "from", parsed into "cond"; the `)` is next). */
+ * condition, at offset "from", parsed into "cond"; the `)` is next). */
 static axe_status parse_kept_if(ax_parser *ps, const ax_guard *cond,
                                 size_t from, ax_stmt **out)
 {
-    size_t len = ps->prev_end - from;
     ax_stmt *s = axe__arena_alloc(ps->p->arena, sizeof *s);
     if (s == NULL)
         return AXE_ERR_NO_MEMORY;
@@ -280,10 +290,10 @@ static axe_status parse_kept_if(ax_parser *ps, const ax_guard *cond,
     s->cond = *cond;
     AXE_TRY(axe__expect(ps, ")", "')'"));
     ps->ndevblocks++;
-    AXE_TRY(kept_branch(ps, ps->p->text + from, len, false, &s->body));
+    AXE_TRY(kept_branch(ps, s, false, &s->body));
     if (axe__tok_is(ps, "else")) {
         AXE_TRY(axe__lex_next(ps));
-        AXE_TRY(kept_branch(ps, ps->p->text + from, len, true, &s->else_body));
+        AXE_TRY(kept_branch(ps, s, true, &s->else_body));
     }
     ps->ndevblocks--;
     *out = s;
