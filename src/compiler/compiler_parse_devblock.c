@@ -155,8 +155,7 @@ static axe_status parse_kept(ax_parser *ps, int k, int64_t trip,
     p->var_dtrip[s->var] = dtrip;
     if (axe__expr_text(p, dtrip, text, sizeof text, 0) >= sizeof text)
         strcpy(text + sizeof text - 4, "...");
-    snprintf(note, sizeof note, "%s kept: range(%s)", ps->param_name[k],
-             text);
+    snprintf(note, sizeof note, "%s kept: range(%s)", ps->param_name[k], text);
     memcpy(ps->kept_note[ps->nkept], note, sizeof note);
     ps->kept_depth[ps->nkept++] = ps->nparams;
     ps->scope_vars[ps->nscope_vars++] = s->var;
