@@ -311,6 +311,31 @@ static void test_pick_ldmatrix(void)
     free(t.addr);
 }
 
+/* An element width below 1 bit (or above 64) is refused with the width
+ * named (the whole-byte loop would not end on 0 or a negative width). */
+static void test_pick_rejects_widths(void)
+{
+    static const lane_map row = {1, 1, 0, 1, 32, 1, 1, 1, 0};
+    static const int64_t widths[] = {0, -4, 65};
+    tile t;
+    tile_init(&t, 32, 32, 32);
+    add_access(&t, 1, 0, 0, &row);
+    for (size_t i = 0; i < sizeof widths / sizeof widths[0]; i++) {
+        axe_layout_swizzle sw;
+        ax_ways before, after;
+        axe_diag d;
+        char want[32];
+        axe_status st = axe__swizzle_pick(t.addr, t.n, t.acc, t.nacc,
+                                          widths[i], &sw, &before, &after, &d);
+        (void)snprintf(want, sizeof want, "of %lld bits",
+                       (long long)widths[i]);
+        TL_CHECK(st == AXE_ERR_INVALID && strstr(d.message, want) != NULL,
+                 "element width %lld refused: %d %s", (long long)widths[i],
+                 (int)st, st == AXE_OK ? "" : d.message);
+    }
+    free(t.addr);
+}
+
 /* f32 32x32 transpose: rows written by 32 lanes (lane l at column l),
  * columns read (lane l at row l): 32-way until Swizzle<0,5,5>. */
 static void test_pick_transpose(void)
@@ -1309,6 +1334,7 @@ int main(void)
     test_agrees_with_render(400);
     test_pick_ldmatrix();
     test_pick_transpose();
+    test_pick_rejects_widths();
     test_pick_bf16_columns();
     test_pick_brute(150);
     test_i4_table();

@@ -139,6 +139,11 @@ axe_status axe__swizzle_pick(const int64_t *addr, int64_t n,
     axe_layout_swizzle best = {false, true, 0, 0, 0};
     ax_ways none, best_ways;
     int bits, m_min = 0;
+    if (elem_bits < 1 || elem_bits > 64)
+        return axe__fail(diag, AXE_ERR_INVALID, -1,
+                         "swizzle choice: an element of %lld bits (1 to "
+                         "64)",
+                         (long long)elem_bits);
     /* whole bytes for sub-byte elements: Sw<B,0,S> moves nibbles within
      * bytes by its bit 0 and counts as Sw<B-1,1,S>, which ties with
      * fewer xor bits, so this skips candidates that never win */

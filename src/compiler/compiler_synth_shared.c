@@ -182,28 +182,30 @@ static axe_status placeholder(const ax_tensor *t, int fast, axe_layout *l)
     return AXE_OK;
 }
 
-/* From the probe with placeholder "fast" for "ti": the layout its
- * accesses give (and, when that keeps conflicts and an access moves a
- * vector, the one for single elements), each measured with its own
- * registers, into "*b". An error of the row-major placeholder's probe
- * is the program's; another placeholder that does not compile is passed
- * over. */
+/* From the probe with placeholder "fast" for "ti" ("given": that probe,
+ * already made, or NULL to make it): the layout its accesses give (and,
+ * when that keeps conflicts and an access moves a vector, the one for
+ * single elements), each measured with its own registers, into "*b". An
+ * error of the row-major placeholder's probe is the program's; another
+ * placeholder that does not compile is passed over. */
 static axe_status from_placeholder(const axe_program *p, const decided *d,
-                                   int ti, int fast, pick *b, axe_diag *diag)
+                                   int ti, int fast, axe_program *given,
+                                   pick *b, axe_diag *diag)
 {
     const ax_tensor *t = &p->tensors[ti];
     bool rowmajor = fast == t->ndim - 1;
     decided e = *d;
-    axe_program *q = NULL;
+    axe_program *q = given;
     ax_smem_choice c;
     axe_layout l;
     measure m;
     axe_diag why;
-    axe_status st;
+    axe_status st = AXE_OK;
     axe_diag_clear(&why);
     e.set[ti] = true;
     AXE_TRY(placeholder(t, fast, &e.lay[ti]));
-    st = probe(p, &e, &q, rowmajor ? diag : &why);
+    if (given == NULL)
+        st = probe(p, &e, &q, rowmajor ? diag : &why);
     if (st == AXE_OK)
         st = axe__smem_synthesize(q, ti, false, &l, &c, rowmajor ? diag : &why);
     if (st == AXE_OK)
@@ -211,7 +213,7 @@ static axe_status from_placeholder(const axe_program *p, const decided *d,
     if (st == AXE_OK && m.max > 1 && m.vector &&
         axe__smem_synthesize(q, ti, true, &l, &c, &why) == AXE_OK)
         st = consider(p, d, ti, &l, fast, true, &m, b);
-    if (q != NULL)
+    if (q != NULL && given == NULL)
         axe_program_free(q);
     return rowmajor ? st : (st == AXE_ERR_NO_MEMORY ? st : AXE_OK);
 }
@@ -238,7 +240,9 @@ static bool copy_runs_along(const axe_program *p, int ti, int dim)
 }
 
 /* Tensor "ti" of "p", the tensors before it decided in "d": its layout
- * and report entry. */
+ * and report entry. The probe on the row-major layout (the parsed
+ * placeholder) gives the "before" ways and serves as the row-major
+ * placeholder's probe. */
 static axe_status synth_one(axe_program *p, decided *d, int ti,
                             ax_synth_report *r, axe_diag *diag)
 {
@@ -253,17 +257,17 @@ static axe_status synth_one(axe_program *p, decided *d, int ti,
     st = probe(p, d, &q, diag);
     if (st == AXE_OK)
         st = measured(q, ti, &m0, diag);
-    if (q != NULL)
-        axe_program_free(q);
-    AXE_TRY(st);
-    if (m0.n == 0) {
+    if (st == AXE_OK && m0.n == 0)
         (void)snprintf(e->how, sizeof e->how,
                        "row-major: no operator accesses it");
-        return AXE_OK;
-    }
-    for (int f = t->ndim - 1; f >= 0; f--)
+    for (int f = t->ndim - 1; st == AXE_OK && m0.n > 0 && f >= 0; f--)
         if (f == t->ndim - 1 || copy_runs_along(p, ti, f))
-            AXE_TRY(from_placeholder(p, d, ti, f, &b, diag));
+            st = from_placeholder(p, d, ti, f, f == t->ndim - 1 ? q : NULL,
+                                  &b, diag);
+    if (q != NULL)
+        axe_program_free(q);
+    if (st != AXE_OK || m0.n == 0)
+        return st;
     if (!b.have)
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, t->off,
                          "shared tensor '%s': no synthesized layout "
