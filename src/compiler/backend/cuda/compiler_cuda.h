@@ -126,6 +126,17 @@ typedef enum axe__cuda_load {
     AXE_CUDA_LOAD_VEC /* per-thread ld.shared[.v2/.v4].b32 of registers */
 } axe__cuda_load;
 
+/* How gemm.mma_smem loads one operand (axe__cuda_load_of, decided once
+ * per operand): the instruction, why, and for AXE_CUDA_LOAD_VEC the
+ * registers per load (1, 2, 4) and their order (load g fills order[g vec
+ * .. g vec + vec), compiler_synth_inst.h). */
+typedef struct axe__cuda_operand {
+    axe__cuda_load how;
+    const char *why;
+    int vec;
+    int order[16];
+} axe__cuda_operand;
+
 /* The atom tiles of gemm.mma_smem's warps: warp w holds, for each i < n,
  * the tile (mi0[w] + tile[3i+1], ni0[w] + tile[3i+2]) at C register
  * offset tile[3i]. */
@@ -146,12 +157,8 @@ const axe__cuda_atom *axe__cuda_atom_of(const axe_program *p, const ax_stmt *s);
 const axe__cuda_atom *axe__cuda_atom_at(int i);
 int axe__cuda_unit(axe_dtype d);
 bool axe__cuda_frag_form(const ax_frag *f, int unit, axe__cuda_form *out);
-axe__cuda_load axe__cuda_load_of(const axe_program *p, const ax_stmt *s, int o,
-                                 const char **why);
-/* AXE_CUDA_LOAD_VEC: the registers per load (1, 2, 4) and their order
- * (load g fills order[g n .. g n + n), compiler_synth_inst.h); 0 when
- * operand "o" has no vector leaf. */
-int axe__cuda_vec_of(const axe_program *p, const ax_stmt *s, int o, int *order);
+void axe__cuda_load_of(const axe_program *p, const ax_stmt *s, int o,
+                       axe__cuda_operand *out);
 bool axe__cuda_warp_tiles(const axe_program *p, const ax_stmt *s,
                           axe__cuda_tiles *out, const char **why);
 const char *axe__cuda_mma_refusal(const axe_program *p, const ax_stmt *s);

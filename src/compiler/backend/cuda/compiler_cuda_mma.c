@@ -174,91 +174,104 @@ static bool runs_hold(const ax_stmt *s, int i, int along, int64_t w)
 }
 
 /* The instruction choice's leaf (compiler_synth_inst.c) of operand "o"
- * that is no ldmatrix ("*fallback": a vector leaf or per-thread loads,
- * -1: none) and whether it is the chosen one. */
+ * that is no ldmatrix: into "out" (its vector registers per load and
+ * their order; 0: per-thread element loads or no leaf), and whether it is
+ * the chosen one. The choice is made once per operand. */
 static bool threads_cheaper(const axe_program *p, const ax_stmt *s, int o,
-                            int *fallback, int *order)
+                            axe__cuda_operand *out)
 {
     ax_inst_choice ch;
     axe_diag d;
-    *fallback = -1;
+    int fb;
+    out->vec = 0;
     if (axe__inst_choose(p, s, o, &ch, &d) != AXE_OK)
         return false;
-    *fallback = axe__inst_thread_leaf(&ch);
-    if (*fallback >= 0 && order != NULL)
-        memcpy(order, ch.leaf[*fallback].order, sizeof ch.leaf[0].order);
-    return ch.chosen >= 0 && ch.chosen == *fallback;
-}
-
-int axe__cuda_vec_of(const axe_program *p, const ax_stmt *s, int o, int *order)
-{
-    int fb;
-    (void)threads_cheaper(p, s, o, &fb, order);
-    return fb >= 0 ? axe__inst_vec_regs((ax_inst_kind)fb) : 0;
+    fb = axe__inst_thread_leaf(&ch);
+    if (fb < 0)
+        return false;
+    out->vec = axe__inst_vec_regs((ax_inst_kind)fb);
+    memcpy(out->order, ch.leaf[fb].order, sizeof out->order);
+    return ch.chosen == fb;
 }
 
 /* Operand "o" without ldmatrix: the instruction choice's vector leaf
- * when it has one, else per-thread loads, "*why" "reason". */
-static axe__cuda_load no_ldmatrix(const axe_program *p, const ax_stmt *s, int o,
-                                  const char *reason, const char **why)
+ * when it has one ("out->vec", from threads_cheaper), else per-thread
+ * loads, for "reason". */
+static void no_ldmatrix(axe__cuda_operand *out, const char *reason)
 {
-    *why = reason;
-    return axe__cuda_vec_of(p, s, o, NULL) > 0 ? AXE_CUDA_LOAD_VEC
-                                               : AXE_CUDA_LOAD_THREAD;
+    out->why = reason;
+    out->how = out->vec > 0 ? AXE_CUDA_LOAD_VEC : AXE_CUDA_LOAD_THREAD;
+}
+
+/* Whether ldmatrix can address operand "o" (its base, swizzle run and
+ * fragment columns on 16-byte rows; "w" elements per row). */
+static bool ldmatrix_aligned(const axe_program *p, const ax_stmt *s, int o,
+                             const axe__cuda_form *f, int64_t w)
+{
+    const ax_ref *r = &s->args[o + 1];
+    ax_base b;
+    bool ok;
+    int k;
+    axe__plan_base(p, r, &b);
+    ok = b.cst % w == 0 && axe__swizzle_run(p, r) >= w;
+    for (k = 0; ok && k < b.ndyn; k++)
+        ok = (axe__expr_gcd(b.dyn[k]) * b.scale[k]) % w == 0;
+    for (k = 0; ok && k < f->nregs; k++)
+        ok = f->c0[k] % w == 0;
+    return ok;
 }
 
 /* How operand "o" (0 A, 1 B) of gemm.mma_smem "s" reaches its registers:
  * ldmatrix (with "trans") or, without it, the instruction choice's
  * per-thread vector loads or else element loads, with the reason. */
-axe__cuda_load axe__cuda_load_of(const axe_program *p, const ax_stmt *s, int o,
-                                 const char **why)
+void axe__cuda_load_of(const axe_program *p, const ax_stmt *s, int o,
+                       axe__cuda_operand *out)
 {
-    const ax_ref *r = &s->args[o + 1];
-    const ax_tensor *t = &p->tensors[r->tensor];
-    int size = axe_dtype_size(t->dtype), k, fb;
+    const ax_tensor *t = &p->tensors[s->args[o + 1].tensor];
+    int size = axe_dtype_size(t->dtype), k;
     int64_t w = 16 / (size > 0 ? size : 1);
     axe__cuda_form f;
-    ax_base b;
-    bool ok = true;
+    bool ok, cheaper;
+    memset(out, 0, sizeof *out);
+    out->how = AXE_CUDA_LOAD_THREAD;
     if (p->opts.naive) { /* a kept gemm.mma_reg_a: mma.sync only */
-        *why = "the naive variant has no ldmatrix";
-        return AXE_CUDA_LOAD_THREAD;
+        out->why = "the naive variant has no ldmatrix";
+        return;
     }
     if (t->mem != AX_MEM_SHARED) {
-        *why = "in global memory";
-        return AXE_CUDA_LOAD_THREAD;
+        out->why = "in global memory";
+        return;
     }
-    if (size > 2)
-        return no_ldmatrix(p, s, o,
-                           "ldmatrix moves 16- and 8-bit elements only", why);
+    cheaper = threads_cheaper(p, s, o, out);
+    if (size > 2) {
+        no_ldmatrix(out, "ldmatrix moves 16- and 8-bit elements only");
+        return;
+    }
     if (!axe__cuda_frag_form(&s->mma->frag[o], axe__cuda_unit(t->dtype), &f) ||
-        (f.nregs != 1 && f.nregs != 2 && f.nregs != 4))
-        return no_ldmatrix(p, s, o, "the fragment is no tile of ldmatrix's",
-                           why);
-    axe__plan_base(p, r, &b);
-    ok = b.cst % w == 0 && axe__swizzle_run(p, r) >= w;
-    for (k = 0; ok && k < b.ndyn; k++)
-        ok = (axe__expr_gcd(b.dyn[k]) * b.scale[k]) % w == 0;
-    for (k = 0; ok && k < f.nregs; k++)
-        ok = f.c0[k] % w == 0;
-    if (ok && threads_cheaper(p, s, o, &fb, NULL))
-        return no_ldmatrix(p, s, o,
-                           "the instruction choice takes per-thread loads "
-                           "(cheaper by the bank model, or no ldmatrix row "
-                           "holds on the evaluated addresses)",
-                           why);
+        (f.nregs != 1 && f.nregs != 2 && f.nregs != 4)) {
+        no_ldmatrix(out, "the fragment is no tile of ldmatrix's");
+        return;
+    }
+    ok = ldmatrix_aligned(p, s, o, &f, w);
+    if (ok && cheaper) {
+        no_ldmatrix(out, "the instruction choice takes per-thread loads "
+                         "(cheaper by the bank model, or no ldmatrix row "
+                         "holds on the evaluated addresses)");
+        return;
+    }
     if (ok && runs_hold(s, o + 1, 2, w)) {
-        *why = "16-byte rows along K";
-        return AXE_CUDA_LOAD_LDMATRIX;
+        out->how = AXE_CUDA_LOAD_LDMATRIX;
+        out->why = "16-byte rows along K";
+        return;
     }
     for (k = 0; ok && k < f.nregs; k++)
         ok = f.r0[k] % 8 == 0;
     if (ok && size == 2 && runs_hold(s, o + 1, 0, w)) {
-        *why = o == 0 ? "16-byte rows along M" : "16-byte rows along N";
-        return AXE_CUDA_LOAD_LDMATRIX_TRANS;
+        out->how = AXE_CUDA_LOAD_LDMATRIX_TRANS;
+        out->why = o == 0 ? "16-byte rows along M" : "16-byte rows along N";
+        return;
     }
-    return no_ldmatrix(
-        p, s, o, "its shared addresses have no aligned 16-byte rows", why);
+    no_ldmatrix(out, "its shared addresses have no aligned 16-byte rows");
 }
 
 static int cmp_tile(const void *x, const void *y)

@@ -395,12 +395,10 @@ static int index_of(const int64_t *u, int n, int64_t v)
 /* The lane's coordinates of element "e" of register "j" of the warp's
  * atom tile row (or column) "base + rel" of operand "o" (quad form) into
  * "row" and "k" (C expressions, 160 bytes each). */
-static void quad_coords(const axe_program *p, const ax_stmt *s, int o,
-                        const axe__cuda_form *f, int64_t rel, int j, int e,
-                        char *row, char *k)
+static void quad_coords(const ax_stmt *s, int o, const axe__cuda_form *f,
+                        int64_t rel, int j, int e, char *row, char *k)
 {
     const ax_mma *m = s->mma;
-    (void)p;
     (void)snprintf(row, 160, "(%s + %lldL) * %lldL + %lldL + laneid / 4L",
                    o == 0 ? "ax_mi0" : "ax_ni0", (long long)rel,
                    (long long)m->mnk[o], (long long)f->r0[j]);
@@ -409,25 +407,31 @@ static void quad_coords(const axe_program *p, const ax_stmt *s, int o,
 }
 
 /* The fragment of operand "o" by the instruction choice's per-thread
- * vector loads: load g of uint32_t/uint2/uint4 from the first element of
- * register order[g n], its words to registers order[g n + i] (tf32: each
- * word's f32 converted). */
+ * vector loads ("ld": n registers per load): load g of
+ * uint32_t/uint2/uint4 from the first element of register order[g n],
+ * its words to registers order[g n + i] (tf32: each word's f32
+ * converted). */
 static void load_vec(ax_text *t, const axe_program *p, const ax_stmt *s, int o,
-                     const axe__cuda_form *f, int idx, int64_t rel, int ind)
+                     const axe__cuda_operand *ld, const axe__cuda_form *f,
+                     int idx, int64_t rel, int ind)
 {
     static const char *const vt[] = {"", "uint32_t", "uint2", "", "uint4"};
     static const char *const w[] = {"x", "y", "z", "w"};
-    const ax_tensor *tn = &p->tensors[s->args[o + 1].tensor];
-    bool f32 = tn->dtype == AXE_DTYPE_F32;
-    int order[16], n = axe__cuda_vec_of(p, s, o, order), g, i;
+    axe_dtype dt = p->tensors[s->args[o + 1].tensor].dtype;
+    const int n = ld->vec, *order = ld->order;
+    int g, i;
     char row[160], k[160], mac[32];
-    if (n <= 0 || n == 3 || n > 4 || f->nregs % n != 0) {
+    if (n != 1 && n != 2 && n != 4) {
         t->status = AXE_ERR_INVALID; /* axe__cuda_load_of said VEC */
+        return;
+    }
+    if (f->nregs % n != 0) {
+        t->status = AXE_ERR_INVALID; /* the choice's groups tile them */
         return;
     }
     (void)snprintf(mac, sizeof mac, "AXE_LDV(%s, ", vt[n]);
     for (g = 0; g < f->nregs / n; g++) {
-        quad_coords(p, s, o, f, rel, order[g * n], 0, row, k);
+        quad_coords(s, o, f, rel, order[g * n], 0, row, k);
         ind_put(t, ind + 1);
         axe__text_put(t, "{\n");
         ind_put(t, ind + 2);
@@ -436,10 +440,11 @@ static void load_vec(ax_text *t, const axe_program *p, const ax_stmt *s, int o,
         axe__text_put(t, ";\n");
         for (i = 0; i < n; i++) {
             ind_put(t, ind + 2);
-            axe__text_put(t, "ax_%c[%d][%d] = %sax_v%s%s%s;\n", "ab"[o], idx,
-                          order[g * n + i],
-                          f32 ? "axe_ptx_cvt_rna_tf32(__uint_as_float(" : "",
-                          n > 1 ? "." : "", n > 1 ? w[i] : "", f32 ? "))" : "");
+            axe__text_put(t, "ax_%c[%d][%d] = %s%sax_v%s%s%s%s;\n", "ab"[o],
+                          idx, order[g * n + i], tf32_pre(dt),
+                          dt == AXE_DTYPE_F32 ? "__uint_as_float(" : "",
+                          n > 1 ? "." : "", n > 1 ? w[i] : "",
+                          dt == AXE_DTYPE_F32 ? ")" : "", tf32_post(dt));
         }
         ind_put(t, ind + 1);
         axe__text_put(t, "}\n");
@@ -448,21 +453,22 @@ static void load_vec(ax_text *t, const axe_program *p, const ax_stmt *s, int o,
 
 /* The fragment of operand "o" (0 A, 1 B) of the warp's atom tile row (or
  * column) "base + rel" in ax_X[idx], by ldmatrix, per-thread vector loads
- * or per-thread element loads. */
+ * or per-thread element loads, as "ld" says. */
 static void load_frag(ax_text *t, const axe_program *p, const ax_stmt *s, int o,
-                      const axe__cuda_form *f, int idx, int64_t rel, int ind)
+                      const axe__cuda_operand *ld, const axe__cuda_form *f,
+                      int idx, int64_t rel, int ind)
 {
     const ax_mma *m = s->mma;
     const ax_tensor *tn = &p->tensors[s->args[o + 1].tensor];
-    const char *why, *base = o == 0 ? "ax_mi0" : "ax_ni0";
-    axe__cuda_load how = axe__cuda_load_of(p, s, o, &why);
+    const char *base = o == 0 ? "ax_mi0" : "ax_ni0";
+    axe__cuda_load how = ld->how;
     int64_t ra = m->mnk[o], ka = m->mnk[2];
     char row[160], k[160];
     int j, e;
     ind_put(t, ind);
     axe__text_put(t, "{\n");
     if (how == AXE_CUDA_LOAD_VEC) {
-        load_vec(t, p, s, o, f, idx, rel, ind);
+        load_vec(t, p, s, o, ld, f, idx, rel, ind);
     } else if (how != AXE_CUDA_LOAD_THREAD) {
         bool tr = how == AXE_CUDA_LOAD_LDMATRIX_TRANS;
         if (f->nregs > 1) {
@@ -488,7 +494,7 @@ static void load_frag(ax_text *t, const axe_program *p, const ax_stmt *s, int o,
             ind_put(t, ind + 1);
             axe__text_put(t, "ax_%c[%d][%d] = ", "ab"[o], idx, j);
             for (e = 0; e < f->unit; e++) {
-                quad_coords(p, s, o, f, rel, j, e, row, k);
+                quad_coords(s, o, f, rel, j, e, row, k);
                 if (axe_dtype_size(tn->dtype) < 4)
                     put_pack_open(t, tn->dtype, e);
                 axe__text_put(t, "%s", tf32_pre(tn->dtype));
@@ -509,8 +515,8 @@ static void load_frag(ax_text *t, const axe_program *p, const ax_stmt *s, int o,
  * registers (warp 0's offsets: axe__cuda_mma_refusal checked that every
  * warp's are the same), gemm.mma_smem loads them. */
 static void smem_mma(ax_text *t, const axe_program *p, const ax_stmt *s,
-                     const axe__cuda_atom *a, const axe__cuda_tiles *tl,
-                     int64_t ki, int ind)
+                     const axe__cuda_atom *a, const axe__cuda_operand *ld,
+                     const axe__cuda_tiles *tl, int64_t ki, int ind)
 {
     const ax_mma *m = s->mma;
     const char *c = p->tensors[s->args[0].tensor].cname;
@@ -527,9 +533,9 @@ static void smem_mma(ax_text *t, const axe_program *p, const ax_stmt *s,
                       m->offset[0][(tl->mi0[0] + um[i]) * m->tiles[2] + ki],
                       ind);
         else
-            load_frag(t, p, s, 0, &f[0], i, um[i], ind);
+            load_frag(t, p, s, 0, &ld[0], &f[0], i, um[i], ind);
     for (i = 0; i < nn; i++)
-        load_frag(t, p, s, 1, &f[1], i, un[i], ind);
+        load_frag(t, p, s, 1, &ld[1], &f[1], i, un[i], ind);
     for (i = 0; i < tl->n; i++) {
         ind_put(t, ind);
         axe__text_put(t, "%s(&%s[%lldL], ax_a[%d], ax_b[%d], &%s[%lldL]);\n",
@@ -586,8 +592,8 @@ static void smem_f32(ax_text *t, const axe_program *p, const ax_stmt *s,
 /* gemm.mma_reg_a: one block per atom K tile (A's registers are literal
  * indices), ax_ki a constant in it for B's loads. */
 static void reg_a_steps(ax_text *t, const axe_program *p, const ax_stmt *s,
-                        const axe__cuda_atom *a, const axe__cuda_tiles *tl,
-                        int ind)
+                        const axe__cuda_atom *a, const axe__cuda_operand *ld,
+                        const axe__cuda_tiles *tl, int ind)
 {
     int64_t ki;
     if (a == NULL) {
@@ -600,7 +606,7 @@ static void reg_a_steps(ax_text *t, const axe_program *p, const ax_stmt *s,
                       "{ /* atom K tile %lld: A from registers */\n%*sconst "
                       "long ax_ki = %lldL;\n",
                       (long long)ki, (ind + 1) * 4, "", (long long)ki);
-        smem_mma(t, p, s, a, tl, ki, ind + 1);
+        smem_mma(t, p, s, a, ld, tl, ki, ind + 1);
         ind_put(t, ind);
         axe__text_put(t, "}\n");
     }
@@ -611,11 +617,17 @@ static void smem(ax_text *t, const axe_program *p, const ax_stmt *s,
 {
     const ax_mma *m = s->mma;
     axe__cuda_tiles tl;
+    axe__cuda_operand ld[2];
     const char *why;
+    int o;
     if (!axe__cuda_warp_tiles(p, s, &tl, &why)) {
         t->status = AXE_ERR_INVALID; /* the check refused it before */
         return;
     }
+    /* each loaded operand's instruction, chosen once for every tile */
+    memset(ld, 0, sizeof ld);
+    for (o = m->reg_a ? 1 : 0; o < 2 && a != NULL; o++)
+        axe__cuda_load_of(p, s, o, &ld[o]);
     ind_put(t, ind);
     axe__text_put(
         t, "const long ax_w = %s, ax_mi0 = ", m->warp != NULL ? m->warp : "0L");
@@ -628,7 +640,7 @@ static void smem(ax_text *t, const axe_program *p, const ax_stmt *s,
     if (m->reg_a) {
         ind_put(t, ind);
         axe__text_put(t, "(void)ax_mi0;\n");
-        reg_a_steps(t, p, s, a, &tl, ind);
+        reg_a_steps(t, p, s, a, ld, &tl, ind);
         return;
     }
     ind_put(t, ind);
@@ -637,7 +649,7 @@ static void smem(ax_text *t, const axe_program *p, const ax_stmt *s,
                   "tiles */\n",
                   (long long)m->tiles[2]);
     if (a != NULL)
-        smem_mma(t, p, s, a, &tl, -1, ind + 1);
+        smem_mma(t, p, s, a, ld, &tl, -1, ind + 1);
     else
         smem_f32(t, p, s, &tl, ind + 1);
     ind_put(t, ind);
@@ -709,8 +721,12 @@ void axe__cuda_mma_explain(ax_text *t, const axe_program *p, const ax_stmt *s)
         axe__text_put(t, "; A: the thread's registers (the A fragment's "
                          "layout), packed per atom K tile");
     for (o = s->mma->reg_a ? 1 : 0; o < 2 && a != NULL; o++) {
-        axe__cuda_load l = axe__cuda_load_of(p, s, o, &why);
-        int n = l == AXE_CUDA_LOAD_VEC ? axe__cuda_vec_of(p, s, o, NULL) : 0;
+        axe__cuda_operand ld;
+        axe__cuda_load l;
+        int n;
+        axe__cuda_load_of(p, s, o, &ld);
+        l = ld.how;
+        n = l == AXE_CUDA_LOAD_VEC ? ld.vec : 0;
         if (l == AXE_CUDA_LOAD_VEC)
             axe__text_put(t,
                           "; %c: per-thread ld.shared%s.b32 (%d fragment "
@@ -725,7 +741,7 @@ void axe__cuda_mma_explain(ax_text *t, const axe_program *p, const ax_stmt *s)
         if (l == AXE_CUDA_LOAD_LDMATRIX || l == AXE_CUDA_LOAD_LDMATRIX_TRANS)
             axe__text_put(t, ".x%d%s.shared.b16", f[o].nregs,
                           l == AXE_CUDA_LOAD_LDMATRIX_TRANS ? ".trans" : "");
-        axe__text_put(t, " (%s)", why);
+        axe__text_put(t, " (%s)", ld.why);
     }
     if (a == NULL)
         axe__text_put(t, "; A and B: per-thread loads");
