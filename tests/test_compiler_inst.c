@@ -20,7 +20,14 @@
  *            in one bank); per-thread element loads likewise, one per
  *            fragment value; cost = wavefronts + instructions;
  *   choice   the chosen leaf is the cheapest legal one, ties in the
- *            order of ax_inst_kind.
+ *            order of ax_inst_kind;
+ *   reasons  a vector leaf that is not legal names the first lane (by
+ *            atom tile, K step, lane) where lane 0's grouping of its
+ *            first tile and K step fails (lane 0 when it has none).
+ * Warp 0's atom tiles are found from C's register layout (the C elements
+ * whose warpid is 0, axe_layout_apply_set), not from the compiler's
+ * owner table. Element types: f16, bf16 and f32 under tf32 (m16n8k8:
+ * one element per register; .b32 is not a leaf for 32-bit elements).
  * Cases: rows padded to 36 halves (b32 only), the interleaved layouts of
  * tests/kernels/gemm_mma_vec.axe (A .v4, B .v2), an odd base and a
  * swizzle that splits the 32-bit words (no vector legal), a swizzle of
@@ -69,7 +76,40 @@ typedef struct brute {
     int o;
     int64_t eb, unit, nregs;
     int64_t lane_of[512], row_of[512], col_of[512]; /* by lane*16 + value */
+    bool warp0[2][64]; /* [o][t]: warp 0 holds C elements in atom tile t */
 } brute;
+
+/* The warpid of C element (r, c) by the register layout of "c" (0 when
+ * the layout has no warpid axis). */
+static int64_t warp_of(const ax_tensor *c, int64_t r, int64_t col)
+{
+    int64_t x[2] = {r, col};
+    axe_point pt[MAXPTS];
+    int n = 0;
+    if (axe_layout_apply_set(&c->layout, x, c->shape, c->ndim, pt, MAXPTS, &n,
+                             NULL) != AXE_OK ||
+        n < 1)
+        return -1;
+    for (int a = 0; a < pt[0].n; a++)
+        if (strcmp(pt[0].axis[a], "warpid") == 0)
+            return pt[0].v[a];
+    return 0;
+}
+
+/* Which atom tile rows (A) and columns (B) hold a C element of warp 0. */
+static void warp0_tiles(brute *b)
+{
+    const ax_mma *m = b->s->mma;
+    const ax_tensor *c = &b->p->tensors[b->s->args[0].tensor];
+    memset(b->warp0, 0, sizeof b->warp0);
+    for (int64_t r = 0; r < c->shape[0]; r++)
+        for (int64_t col = 0; col < c->shape[1]; col++)
+            if (warp_of(c, r, col) == 0 && r / m->mnk[0] < 64 &&
+                col / m->mnk[1] < 64) {
+                b->warp0[0][r / m->mnk[0]] = true;
+                b->warp0[1][col / m->mnk[1]] = true;
+            }
+}
 
 /* The byte address of element e of register j of lane l of the atom tile
  * (t, ks) of the operand. */
@@ -83,47 +123,118 @@ static int64_t byte_of(const brute *b, int64_t t, int64_t ks, int l, int64_t j,
            b->eb;
 }
 
-/* Whether grouping "perm" (groups of n) holds everywhere. */
-static bool grouping_holds(const brute *b, const int *perm, int64_t n)
+/* Whether grouping "perm" (groups of n) holds for lane "l" at atom tile
+ * "t" and K step "ks". */
+static bool holds_at(const brute *b, const int *perm, int64_t n, int64_t t,
+                     int64_t ks, int l)
+{
+    for (int64_t g = 0; g < b->nregs / n; g++) {
+        int64_t a0 = byte_of(b, t, ks, l, perm[g * n], 0);
+        if (a0 < 0 || a0 % (4 * n) != 0)
+            return false;
+        for (int64_t i = 0; i < n; i++)
+            for (int64_t e = 0; e < b->unit; e++)
+                if (byte_of(b, t, ks, l, perm[g * n + i], e) !=
+                    a0 + 4 * i + e * b->eb)
+                    return false;
+    }
+    return true;
+}
+
+/* Whether grouping "perm" holds everywhere; else the first (tile, K
+ * step, lane) where it fails into "at" (when not NULL). */
+static bool grouping_holds(const brute *b, const int *perm, int64_t n,
+                           int64_t *at)
 {
     const ax_mma *m = b->s->mma;
     for (int64_t t = 0; t < m->tiles[b->o]; t++)
         for (int64_t ks = 0; ks < m->tiles[2]; ks++)
             for (int l = 0; l < 32; l++)
-                for (int64_t g = 0; g < b->nregs / n; g++) {
-                    int64_t a0 = byte_of(b, t, ks, l, perm[g * n], 0);
-                    if (a0 < 0 || a0 % (4 * n) != 0)
-                        return false;
-                    for (int64_t i = 0; i < n; i++)
-                        for (int64_t e = 0; e < b->unit; e++)
-                            if (byte_of(b, t, ks, l, perm[g * n + i], e) !=
-                                a0 + 4 * i + e * b->eb)
-                                return false;
+                if (!holds_at(b, perm, n, t, ks, l)) {
+                    if (at != NULL) {
+                        at[0] = t;
+                        at[1] = ks;
+                        at[2] = l;
+                    }
+                    return false;
                 }
     return true;
+}
+
+/* The q-th permutation of the registers (at most 4) into "perm". */
+static void nth_perm(int64_t r, int64_t q, int *perm)
+{
+    int pool[4] = {0, 1, 2, 3};
+    for (int64_t i = 0; i < r; i++) {
+        int64_t pick = q % (r - i);
+        q /= r - i;
+        perm[i] = pool[pick];
+        for (int64_t k = pick; k + 1 < r - i; k++)
+            pool[k] = pool[k + 1];
+    }
+}
+
+static int64_t perms(int64_t r)
+{
+    int64_t count = 1;
+    for (int64_t i = 2; i <= r; i++)
+        count *= i;
+    return count;
 }
 
 /* Every permutation of the registers (at most 4) tried; the first that
  * holds into "perm"; false: none. */
 static bool find_grouping(const brute *b, int64_t n, int *perm)
 {
-    int64_t r = b->nregs, count = 1;
-    for (int64_t i = 2; i <= r; i++)
-        count *= i;
-    for (int64_t q = 0; q < count; q++) {
-        int pool[4] = {0, 1, 2, 3};
-        int64_t x = q;
-        for (int64_t i = 0; i < r; i++) { /* the q-th permutation */
-            int64_t pick = x % (r - i);
-            x /= r - i;
-            perm[i] = pool[pick];
-            for (int64_t k = pick; k + 1 < r - i; k++)
-                pool[k] = pool[k + 1];
-        }
-        if (grouping_holds(b, perm, n))
+    for (int64_t q = 0; q < perms(b->nregs); q++) {
+        nth_perm(b->nregs, q, perm);
+        if (grouping_holds(b, perm, n, NULL))
             return true;
     }
     return false;
+}
+
+/* The lane (and, "*at_tile": when lane 0 has a grouping, the tile and K
+ * step) that an illegal vector leaf of "n" registers must name. */
+static int first_failing(const brute *b, int64_t n, int64_t *at, bool *at_tile)
+{
+    int perm[4];
+    for (int64_t q = 0; q < perms(b->nregs); q++) {
+        nth_perm(b->nregs, q, perm);
+        if (holds_at(b, perm, n, 0, 0, 0)) {
+            *at_tile = true;
+            return grouping_holds(b, perm, n, at) ? -1 : (int)at[2];
+        }
+    }
+    *at_tile = false;
+    return 0;
+}
+
+/* Leaf "l" of "n" registers, not legal for the lanes: its reason names
+ * the lane (tile, K step) the brute force finds first. */
+static void check_reason(const brute *b, int64_t n, const ax_inst_leaf *l,
+                         const char *name)
+{
+    int64_t at[3] = {-1, -1, -1};
+    bool at_tile;
+    int lane = first_failing(b, n, at, &at_tile), got = -1;
+    long long gt = -1, gk = -1;
+    const char *tile = strstr(l->why, "(atom tile ");
+    if (strncmp(l->why, "lane ", 5) != 0)
+        return; /* a reason before any address (precheck) */
+    TL_CHECK(sscanf(l->why, "lane %d's", &got) == 1 && got == lane,
+             "%s %c: %lld registers per load: '%s' names lane %d, brute "
+             "force %d",
+             name, "AB"[b->o], (long long)n, l -> why, got, lane);
+    if (tile != NULL && at_tile)
+        TL_CHECK(sscanf(tile, "(atom tile %lld, K step %lld)", &gt, &gk) == 2 &&
+                     gt == at[0] && gk == at[1],
+                 "%s %c: '%s': brute force atom tile %lld, K step %lld", name,
+                 "AB"[b->o], l -> why, (long long)at[0], (long long)at[1]);
+    else
+        TL_CHECK(tile == NULL && !at_tile && lane == 0,
+                 "%s %c: '%s': brute force %s", name, "AB"[b->o], l -> why,
+                 at_tile ? "names a tile" : "lane 0 has no grouping");
 }
 
 /* The bank model of one warp access: lane l reads "w" bytes from a[l]. */
@@ -148,16 +259,6 @@ static int64_t wavefronts(const int64_t *a, int64_t w, int64_t *ways)
     return total;
 }
 
-static bool warp0_uses(const ax_mma *m, int o, int64_t t)
-{
-    for (int64_t x = 0; x < m->tiles[1 - o]; x++) {
-        int64_t i = o == 0 ? t * m->tiles[1] + x : x * m->tiles[1] + t;
-        if (m->owner == NULL || m->owner[i] == 0)
-            return true;
-    }
-    return false;
-}
-
 /* The counts of loads of "n" registers grouped by "perm" (n 0: element
  * loads, one per value) over warp 0's tiles and the K steps. */
 static void counts(const brute *b, int64_t n, const int *perm, int64_t *ins,
@@ -167,7 +268,7 @@ static void counts(const brute *b, int64_t n, const int *perm, int64_t *ins,
     int64_t a[32], ways = 0;
     *ins = *wf = 0;
     for (int64_t t = 0; t < m->tiles[b->o]; t++)
-        for (int64_t ks = 0; warp0_uses(m, b->o, t) && ks < m->tiles[2]; ks++)
+        for (int64_t ks = 0; b->warp0[b->o][t] && ks < m->tiles[2]; ks++)
             for (int64_t g = 0; g < (n > 0 ? b->nregs / n : b->nregs * b->unit);
                  g++) {
                 for (int l = 0; l < 32; l++)
@@ -197,6 +298,7 @@ static void check_operand(const axe_program *p, const ax_stmt *s, int o,
     b.eb = axe_dtype_size(b.t->dtype);
     b.unit = 4 / b.eb;
     b.nregs = f->nvals / b.unit;
+    warp0_tiles(&b);
     TL_CHECK(axe__inst_choose(p, s, o, &ch, &d) == AXE_OK, "%s %c: %s", name,
              "AB"[o], d.message);
     TL_CHECK(b.nregs <= 4 && f->nvals <= 16, "%s: fragment of %lld values",
@@ -211,7 +313,8 @@ static void check_operand(const axe_program *p, const ax_stmt *s, int o,
     for (int i = 0; i < 3; i++) {
         int64_t n = axe__inst_vec_regs(vk[i]);
         const ax_inst_leaf *l = &ch.leaf[vk[i]];
-        bool legal = b.nregs % n == 0 && find_grouping(&b, n, perm);
+        bool legal = b.nregs % n == 0 && !(n == 1 && b.eb == 4) &&
+                     find_grouping(&b, n, perm);
         TL_CHECK(l->legal == legal,
                  "%s %c: %lld registers per load: %s, "
                  "brute force %s (%s)",
@@ -219,6 +322,7 @@ static void check_operand(const axe_program *p, const ax_stmt *s, int o,
                  l -> legal ? "legal" : "not legal", legal ? "legal" : "not",
                  l->why);
         if (!legal) {
+            check_reason(&b, n, l, name);
             nillegal++;
             continue;
         }
@@ -254,48 +358,76 @@ static void check_operand(const axe_program *p, const ax_stmt *s, int o,
 typedef struct inst_case {
     const char *name, *a, *b;
     const char *chosen_a; /* the expected winner, by name */
+    const char *dt;       /* A's and B's element type (f32: tf32) */
 } inst_case;
 
 static void test_cases(void)
 {
     static const inst_case cases[] = {
         {"pad36", "S[(128, 32):(36, 1)]", "S[(128, 32):(40, 1)]",
-         "ld.shared.b32"},
+         "ld.shared.b32", "f16"},
         {"vec", "S[(8, 2, 8, 2, 2, 4, 2):(512, 2, 64, 32, 4, 8, 1)]",
-         "S[(128, 2, 2, 4, 2):(40, 16, 2, 4, 1)]", "ld.shared.v4.b32"},
+         "S[(128, 2, 2, 4, 2):(40, 16, 2, 4, 1)]", "ld.shared.v4.b32", "f16"},
         {"odd base", "S[(128, 32):(36, 1)] + 1", "S[(128, 32):(40, 1)]",
-         "per-thread loads"},
+         "per-thread loads", "f16"},
         {"swizzle of elements", "Swizzle<0, 3, 3>(S[(128, 32):(32, 1)])",
-         "S[(128, 32):(40, 1)]", "per-thread loads"},
+         "S[(128, 32):(40, 1)]", "per-thread loads", "f16"},
         {"swizzle of words", "Swizzle<1, 2, 3>(S[(128, 32):(32, 1)])",
-         "S[(128, 32):(40, 1)]", "ld.shared.b32"},
+         "S[(128, 32):(40, 1)]", "ld.shared.b32", "f16"},
         {"rows of 32", "S[(128, 32):(32, 1)]", "S[(128, 32):(32, 1)]",
-         "ldmatrix.x4"},
+         "ldmatrix.x4", "f16"},
         /* rows 64-127 from an odd offset: lane 0's first tile is aligned,
          * other warps' tiles are not */
         {"upper half odd", "S[(2, 64, 32):(2305, 36, 1)]",
-         "S[(128, 32):(40, 1)]", "per-thread loads"},
+         "S[(128, 32):(40, 1)]", "per-thread loads", "f16"},
+        /* odd rows at an odd offset: lane 0 (rows 0 and 8) aligned, lane 4
+         * (row 1) the first that is not */
+        {"odd rows", "S[(64, 2, 32):(72, 37, 1)]", "S[(128, 32):(40, 1)]",
+         "per-thread loads", "f16"},
+        /* bf16: the same 16-bit rules */
+        {"bf16 pad36", "S[(128, 32):(36, 1)]", "S[(128, 32):(40, 1)]",
+         "ld.shared.b32", "bf16"},
+        {"bf16 vec", "S[(8, 2, 8, 2, 2, 4, 2):(512, 2, 64, 32, 4, 8, 1)]",
+         "S[(128, 2, 2, 4, 2):(40, 16, 2, 4, 1)]", "ld.shared.v4.b32", "bf16"},
+        {"bf16 upper half odd", "S[(2, 64, 32):(2305, 36, 1)]",
+         "S[(128, 32):(40, 1)]", "per-thread loads", "bf16"},
+        /* tf32 (m16n8k8, one f32 per register): rows of 32 give no vector
+         * (registers at K t and t + 4 are 16 bytes apart); K stored as
+         * (k / 8, k % 4, k / 4 % 2) puts them in one 8-byte .v2; an odd
+         * base breaks it */
+        {"tf32 rows of 32", "S[(128, 32):(32, 1)]", "S[(128, 32):(32, 1)]",
+         "per-thread loads", "f32"},
+        {"tf32 k interleaved", "S[(128, 4, 2, 4):(32, 8, 1, 2)]",
+         "S[(128, 4, 2, 4):(32, 8, 1, 2)]", "ld.shared.v2.b32", "f32"},
+        {"tf32 odd base", "S[(128, 4, 2, 4):(32, 8, 1, 2)] + 1",
+         "S[(128, 4, 2, 4):(32, 8, 1, 2)]", "per-thread loads", "f32"},
+        {"tf32 odd rows", "S[(64, 2, 4, 2, 4):(80, 41, 8, 1, 2)]",
+         "S[(128, 4, 2, 4):(32, 8, 1, 2)]", "per-thread loads", "f32"},
+        {"tf32 upper half odd", "S[(2, 64, 4, 2, 4):(4097, 32, 8, 1, 2)]",
+         "S[(128, 32):(32, 1)]", "per-thread loads", "f32"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char src[1400], name[48];
+        const char *dt = cases[i].dt;
+        bool tf32 = strcmp(dt, "f32") == 0;
         axe_diag d;
         axe_program *p;
         const ax_stmt *s = NULL;
         (void)snprintf(
             src, sizeof src,
-            "kernel g(A: f16[128, 64], B: f16[128, 64], C: f32[128, 128]) "
+            "kernel g(A: %s[128, 64], B: %s[128, 64], C: f32[128, 128]) "
             "grid(1) threads(256)\n{\n"
-            "    shared As: f16[128, 32] layout %s;\n"
-            "    shared Bs: f16[128, 32] layout %s;\n"
+            "    shared As: %s[128, 32] layout %s;\n"
+            "    shared Bs: %s[128, 32] layout %s;\n"
             "    register acc: f32[128, 128] layout S[(2, 4, 2, 8, 4, 4, 4, "
             "2):(4@warpid, 16, 2, 4@laneid, 1@warpid, 4, 1@laneid, 1)];\n"
             "    cta fill(acc, 0);\n"
             "    for k in range(2) {\n"
             "        cta copy(As, A[0 : +128, k * 32 : +32]);\n"
             "        cta copy(Bs, B[0 : +128, k * 32 : +32]);\n"
-            "        sync;\n        cta gemm(acc, As, Bs);\n        sync;\n"
+            "        sync;\n        cta gemm(acc, As, Bs%s);\n        sync;\n"
             "    }\n    cta copy(C, acc);\n}\n",
-            cases[i].a, cases[i].b);
+            dt, dt, dt, cases[i].a, dt, cases[i].b, tf32 ? ", tf32" : "");
         p = compile(src, &d);
         TL_CHECK(p != NULL, "%s: %s", cases[i].name, d.message);
         if (p == NULL)
@@ -320,7 +452,7 @@ static void test_cases(void)
         }
         axe_program_free(p);
     }
-    TL_CHECK(nlegal >= 6 && nillegal >= 6,
+    TL_CHECK(nlegal >= 10 && nillegal >= 10,
              "the cases give %d legal and %d illegal vector leaves", nlegal,
              nillegal);
 }

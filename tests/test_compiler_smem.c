@@ -325,10 +325,9 @@ static void test_pick_rejects_widths(void)
         ax_ways before, after;
         axe_diag d;
         char want[32];
-        axe_status st = axe__swizzle_pick(t.addr, t.n, t.acc, t.nacc,
-                                          widths[i], &sw, &before, &after, &d);
-        (void)snprintf(want, sizeof want, "of %lld bits",
-                       (long long)widths[i]);
+        axe_status st = axe__swizzle_pick(t.addr, t.n, t.acc, t.nacc, widths[i],
+                                          &sw, &before, &after, &d);
+        (void)snprintf(want, sizeof want, "of %lld bits", (long long)widths[i]);
         TL_CHECK(st == AXE_ERR_INVALID && strstr(d.message, want) != NULL,
                  "element width %lld refused: %d %s", (long long)widths[i],
                  (int)st, st == AXE_OK ? "" : d.message);

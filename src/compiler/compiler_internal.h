@@ -358,8 +358,9 @@ typedef struct ax_mma {
      * chosen first (compiler_mma.c, --explain, axe synth) */
     char shapes[AX_MMA_SHAPES_TEXT];
     /* the same as data: [0] the chosen shape ("m16n8k16"), [1] the
-     * runner-up ("": none), each's cost and warp 0's mma.sync count */
-    char shape[2][16];
+     * runner-up ("": none), each's cost and warp 0's mma.sync count;
+     * room for "f32 FMA " before an 8-character shape */
+    char shape[2][24];
     double shape_cost[2];
     int64_t shape_mmas[2];
 } ax_mma;

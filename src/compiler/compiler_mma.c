@@ -710,12 +710,15 @@ static void shapes_text(ax_mma *m, const char *const *names, const double *cost,
 
 /* An f32 gemm without tf32 runs f32 FMA on the atom's fragments on every
  * target (no mma.sync: tf32 rounds the inputs): the shape texts say what
- * runs ("f32 FMA m16n8k8", its count in atom steps). */
+ * runs ("f32 FMA m16n8k8") and its cost is its count of warp 0's atom
+ * steps (the mma model's cost weighs mma.sync and fragment loads, which
+ * do not run; there is no other way to weigh it against). */
 static void fma_text(ax_mma *m)
 {
-    char sh[16];
-    (void)snprintf(sh, sizeof sh, "%s", m->shape[0]);
-    (void)snprintf(m->shape[0], sizeof m->shape[0], "f32 FMA %.7s", sh);
+    char sh[16]; /* an atom's name ("m16n8k16") */
+    (void)snprintf(sh, sizeof sh, "%.15s", m->shape[0]);
+    (void)snprintf(m->shape[0], sizeof m->shape[0], "f32 FMA %s", sh);
+    m->shape_cost[0] = (double)m->shape_mmas[0];
     (void)snprintf(m->shapes, sizeof m->shapes,
                    "%s, cost %.17g (%lld atom steps of f32 FMA on the %s "
                    "fragments; tf32 mma.sync only when the kernel asks for "

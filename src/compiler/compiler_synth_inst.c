@@ -272,22 +272,28 @@ static axe_status vec_order(const inst_ctx *c, int64_t n, ax_inst_leaf *l,
 }
 
 /* Whether every lane's groups of "n" registers are 4n consecutive bytes
- * from a 4n-byte boundary in the atom tile at (tr, tk); the first
- * addresses of group "g" per lane into "first" (g >= 0). */
+ * from a 4n-byte boundary in the atom tile "t" (of the operand's rows or
+ * columns) at K step "ks"; the first address of group g of lane ln into
+ * first[g][ln] (NULL: not wanted). The first lane that fails, in lane
+ * order, is named in "why" ("": none fails). */
 static axe_status vec_tile(const inst_ctx *c, int64_t n, const ax_inst_leaf *l,
-                           int64_t tr, int64_t tk, int64_t g, int64_t *first,
-                           const char **why)
+                           int64_t t, int64_t ks, int64_t (*first)[AX_WARP],
+                           char *why, size_t cap)
 {
-    int64_t ng = c->nregs / n;
+    const ax_mma *m = c->m;
+    int64_t ng = c->nregs / n, tr = t * m->mnk[c->o], tk = ks * m->mnk[2];
     for (int ln = 0; ln < AX_WARP; ln++)
         for (int64_t q = 0; q < ng; q++) {
             int64_t a0, ae;
             AXE_TRY(reg_byte(c, tr, tk, ln, l->order[q * n], 0, &a0));
-            if (q == g)
-                first[ln] = a0;
+            if (first != NULL)
+                first[q][ln] = a0;
             if (a0 % (4 * n) != 0) {
-                *why = "a lane's vector does not start on a boundary of its "
-                       "bytes";
+                (void)snprintf(why, cap,
+                               "lane %d's vector does not start on a "
+                               "boundary of its bytes (atom tile %lld, K "
+                               "step %lld)",
+                               ln, (long long)t, (long long)ks);
                 return AXE_OK;
             }
             for (int64_t i = 0; i < n; i++)
@@ -295,8 +301,11 @@ static axe_status vec_tile(const inst_ctx *c, int64_t n, const ax_inst_leaf *l,
                     AXE_TRY(
                         reg_byte(c, tr, tk, ln, l->order[q * n + i], e, &ae));
                     if (ae != a0 + 4 * i + e * c->eb) {
-                        *why = "a lane's registers are not consecutive "
-                               "bytes at some atom tile or K step";
+                        (void)snprintf(why, cap,
+                                       "lane %d's registers are not "
+                                       "consecutive bytes (atom tile %lld, "
+                                       "K step %lld)",
+                                       ln, (long long)t, (long long)ks);
                         return AXE_OK;
                     }
                 }
@@ -305,41 +314,41 @@ static axe_status vec_tile(const inst_ctx *c, int64_t n, const ax_inst_leaf *l,
 }
 
 /* Vector leaf "k": legal over every atom tile of the operand and K step,
- * counted over warp 0's. */
+ * counted over warp 0's (each tile's addresses evaluated once: linear in
+ * the groups). */
 static axe_status eval_vec(const inst_ctx *c, int k, ax_inst_leaf *l,
                            axe_diag *diag)
 {
     const ax_mma *m = c->m;
-    int64_t n = axe__inst_vec_regs((ax_inst_kind)k), first[AX_WARP];
-    const char *why = NULL;
+    int64_t n = axe__inst_vec_regs((ax_inst_kind)k), first[16][AX_WARP];
+    char why[sizeof l->why] = "";
     bool ok;
     l->regs = (int)n;
     if (vec_precheck(c, n, l))
         return AXE_OK;
     AXE_TRY(vec_order(c, n, l, &ok));
-    for (int64_t t = 0; ok && why == NULL && t < m->tiles[c->o]; t++)
-        for (int64_t ks = 0; why == NULL && ks < m->tiles[2]; ks++)
-            AXE_TRY(vec_tile(c, n, l, t * m->mnk[c->o], ks * m->mnk[2], -1,
-                             first, &why));
-    if (!ok || why != NULL) {
-        if (why != NULL)
+    for (int64_t t = 0; ok && why[0] == '\0' && t < m->tiles[c->o]; t++)
+        for (int64_t ks = 0; why[0] == '\0' && ks < m->tiles[2]; ks++)
+            AXE_TRY(vec_tile(c, n, l, t, ks, NULL, why, sizeof why));
+    if (!ok || why[0] != '\0') {
+        if (why[0] != '\0')
             leaf_fail(l, why);
         return AXE_OK;
     }
     for (int64_t t = 0; t < m->tiles[c->o]; t++)
-        for (int64_t ks = 0; warp0_uses(m, c->o, t) && ks < m->tiles[2]; ks++)
+        for (int64_t ks = 0; warp0_uses(m, c->o, t) && ks < m->tiles[2]; ks++) {
+            AXE_TRY(vec_tile(c, n, l, t, ks, first, why, sizeof why));
             for (int64_t g = 0; g < c->nregs / n; g++) {
                 ax_warp_access a;
                 memset(&a, 0, sizeof a);
                 a.width = (int)(4 * n);
-                AXE_TRY(vec_tile(c, n, l, t * m->mnk[c->o], ks * m->mnk[2], g,
-                                 first, &why));
                 for (int ln = 0; ln < AX_WARP; ln++) {
                     a.active[ln] = true;
-                    a.byte[ln] = first[ln];
+                    a.byte[ln] = first[g][ln];
                 }
                 AXE_TRY(add_access(l, &a, diag));
             }
+        }
     l->cost = (double)(l->wavefronts + l->instructions);
     (void)snprintf(l->why, sizeof l->why,
                    "%d fragment register%s (%d bytes) per lane per load",

@@ -262,8 +262,8 @@ static axe_status synth_one(axe_program *p, decided *d, int ti,
                        "row-major: no operator accesses it");
     for (int f = t->ndim - 1; st == AXE_OK && m0.n > 0 && f >= 0; f--)
         if (f == t->ndim - 1 || copy_runs_along(p, ti, f))
-            st = from_placeholder(p, d, ti, f, f == t->ndim - 1 ? q : NULL,
-                                  &b, diag);
+            st = from_placeholder(p, d, ti, f, f == t->ndim - 1 ? q : NULL, &b,
+                                  diag);
     if (q != NULL)
         axe_program_free(q);
     if (st != AXE_OK || m0.n == 0)
