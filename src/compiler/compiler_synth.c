@@ -695,25 +695,44 @@ static bool has_auto(const axe_program *p)
     return false;
 }
 
+/* The register synthesis "k" of the probe of the chosen shared layouts
+ * (the same text, options and shared layouts as "p": the same result)
+ * made "p"'s. */
+static void adopt(axe_program *p, const ax_synth_kept *k)
+{
+    for (int i = 0; i < p->ntensors; i++)
+        if (p->tensors[i].mem == AX_MEM_REGISTER && p->tensors[i].autolayout)
+            p->tensors[i].layout = k->lay[i];
+    *p->synth = k->report;
+}
+
 axe_status axe__program_synth(axe_program *p, axe_diag *diag)
 {
-    int ns;
+    const ax_synth_kept *kept;
+    ax_synth_report *sh;
     if (!has_auto(p))
         return AXE_OK;
     p->synth = axe__arena_alloc(p->arena, sizeof *p->synth);
-    if (p->synth == NULL)
+    sh = axe__arena_alloc(p->arena, sizeof *sh);
+    if (p->synth == NULL || sh == NULL)
         return AXE_ERR_NO_MEMORY;
     /* the shared layouts first (their probes synthesize the registers
-     * for each candidate), then the registers for the chosen ones */
-    AXE_TRY(axe__synth_shared(p, p->synth, diag));
-    ns = p->synth->ntensors;
-    AXE_TRY(axe__synth_registers(p, p->synth, diag));
-    /* report the registers first, as they are decided for the shared */
-    for (int k = 0; k < ns; k++) {
-        ax_synth_tensor e = p->synth->tensors[0];
-        memmove(&p->synth->tensors[0], &p->synth->tensors[1],
-                (size_t)(p->synth->ntensors - 1) * sizeof e);
-        p->synth->tensors[p->synth->ntensors - 1] = e;
+     * for each candidate); the registers of the winning probe are the
+     * program's, synthesized again only when that probe inserted a
+     * rearrange (its statements are in the probe's arena) */
+    AXE_TRY(axe__synth_shared(p, sh, &kept, diag));
+    if (kept != NULL && kept->plain)
+        adopt(p, kept);
+    else
+        AXE_TRY(axe__synth_registers(p, p->synth, diag));
+    /* the registers reported first, as they are decided for the shared */
+    for (int k = 0; k < sh->ntensors; k++) {
+        if (p->synth->ntensors == AX_MAX_TENSORS)
+            return axe__fail(diag, AXE_ERR_CAPACITY, -1,
+                             "layout synthesis: more than %d tensors to "
+                             "report",
+                             AX_MAX_TENSORS);
+        p->synth->tensors[p->synth->ntensors++] = sh->tensors[k];
     }
     return AXE_OK;
 }

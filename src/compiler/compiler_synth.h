@@ -66,9 +66,21 @@ axe_status axe__program_synth(axe_program *p, axe_diag *diag);
 /* Register layouts (compiler_synth.c). */
 axe_status axe__synth_registers(axe_program *p, ax_synth_report *r,
                                 axe_diag *diag);
-/* Shared layouts (compiler_synth_shared.c): after the registers. */
+/* The register synthesis of a probe program with the program's text and
+ * chosen shared layouts: its report and the layouts it gave the
+ * program's tensors ("plain": it inserted no rearrange, so the layouts
+ * are all of it). */
+typedef struct ax_synth_kept {
+    bool have, plain;
+    axe_layout lay[AX_MAX_TENSORS];
+    ax_synth_report report;
+} ax_synth_kept;
+/* Shared layouts (compiler_synth_shared.c), decided before the registers
+ * (each candidate probed with its registers synthesized for it); the
+ * register synthesis of the probe of the chosen layouts into "*kept"
+ * (NULL: none was made). */
 axe_status axe__synth_shared(axe_program *p, ax_synth_report *r,
-                             axe_diag *diag);
+                             const ax_synth_kept **kept, axe_diag *diag);
 
 /* The "accesses" records of a dispatched program with a report
  * (compiler_synth_shared.c): per (operator, shared tensor), the largest

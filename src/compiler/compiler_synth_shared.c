@@ -53,18 +53,33 @@ static axe_status no_auto_views(const axe_program *p, axe_diag *diag)
 }
 
 /* The shared layouts of a probe: "lay[i]" for every auto shared tensor
- * i with "set[i]" (the others on their row-major placeholders). */
+ * i with "set[i]" (the others on their row-major placeholders); "scratch"
+ * and "win": the register synthesis of the probe measured last and of
+ * the layout that won so far (the program's, compiler_synth.h). */
 typedef struct decided {
     bool set[AX_MAX_TENSORS];
     axe_layout lay[AX_MAX_TENSORS];
+    ax_synth_kept *scratch, *win;
 } decided;
+
+/* The register synthesis of probe "q" (its report, the layouts of "p"'s
+ * register tensors) into "k"; plain when it added no tensor or operator
+ * (no rearrange: those live in the probe's arena). */
+static void keep(const axe_program *p, const axe_program *q, ax_synth_kept *k)
+{
+    k->have = true;
+    k->plain = q->ntensors == p->ntensors && q->nops == p->nops;
+    for (int i = 0; k->plain && i < p->ntensors; i++)
+        k->lay[i] = q->tensors[i].layout;
+    k->report = *q->synth;
+}
 
 /* The probe: "p"'s text compiled with the shared layouts "d" set before
  * its registers are synthesized (so that the register layouts are the
- * ones synthesis gives with those shared layouts), checked and
- * dispatched (freed by the caller). */
+ * ones synthesis gives with those shared layouts; kept in "k" when not
+ * NULL), checked and dispatched (freed by the caller). */
 static axe_status probe(const axe_program *p, const decided *d, axe_program **q,
-                        axe_diag *diag)
+                        ax_synth_kept *k, axe_diag *diag)
 {
     axe_allocator al = axe__arena_allocator(p->arena);
     AXE_TRY(axe__program_new(p->text, p->len, &p->opts, &al, q));
@@ -81,6 +96,8 @@ static axe_status probe(const axe_program *p, const decided *d, axe_program **q,
         if (d->set[i])
             (*q)->tensors[i].layout = d->lay[i];
     AXE_TRY(axe__synth_registers(*q, (*q)->synth, diag));
+    if (k != NULL)
+        keep(p, *q, k);
     AXE_TRY(axe__program_check(*q, diag));
     return axe__program_dispatch(*q, diag);
 }
@@ -117,7 +134,7 @@ static axe_status measured(axe_program *q, int ti, measure *m, axe_diag *diag)
 }
 
 /* The ways of tensor "ti" compiled with layout "l" (a fresh probe with
- * "d" and "l" for "ti"). */
+ * "d" and "l" for "ti", its register synthesis in d->scratch). */
 static axe_status measured_with(const axe_program *p, const decided *d, int ti,
                                 const axe_layout *l, measure *m, axe_diag *diag)
 {
@@ -126,7 +143,8 @@ static axe_status measured_with(const axe_program *p, const decided *d, int ti,
     axe_status st;
     e.set[ti] = true;
     e.lay[ti] = *l;
-    st = probe(p, &e, &q, diag);
+    d->scratch->have = false;
+    st = probe(p, &e, &q, d->scratch, diag);
     if (st == AXE_OK)
         st = measured(q, ti, m, diag);
     if (q != NULL)
@@ -150,7 +168,8 @@ static bool fewer(const measure *m, const pick *b)
 }
 
 /* "l" measured with its registers synthesized for it: into "*b" when it
- * beats it (a layout that does not compile is passed over). */
+ * beats it, its register synthesis into d->win (a layout that does not
+ * compile is passed over). */
 static axe_status consider(const axe_program *p, const decided *d, int ti,
                            const axe_layout *l, int order, bool scalar,
                            measure *m, pick *b)
@@ -160,8 +179,10 @@ static axe_status consider(const axe_program *p, const decided *d, int ti,
     m->max = -1;
     if (measured_with(p, d, ti, l, m, &why) != AXE_OK)
         return AXE_OK;
-    if (fewer(m, b))
+    if (fewer(m, b)) {
         *b = (pick){true, scalar, order, *l, *m};
+        *d->win = *d->scratch;
+    }
     return AXE_OK;
 }
 
@@ -205,7 +226,7 @@ static axe_status from_placeholder(const axe_program *p, const decided *d,
     e.set[ti] = true;
     AXE_TRY(placeholder(t, fast, &e.lay[ti]));
     if (given == NULL)
-        st = probe(p, &e, &q, rowmajor ? diag : &why);
+        st = probe(p, &e, &q, NULL, rowmajor ? diag : &why);
     if (st == AXE_OK)
         st = axe__smem_synthesize(q, ti, false, &l, &c, rowmajor ? diag : &why);
     if (st == AXE_OK)
@@ -254,7 +275,7 @@ static axe_status synth_one(axe_program *p, decided *d, int ti,
     char sw[24] = "no swizzle", order[20] = "";
     axe_status st;
     e->tensor = ti;
-    st = probe(p, d, &q, diag);
+    st = probe(p, d, &q, NULL, diag);
     if (st == AXE_OK)
         st = measured(q, ti, &m0, diag);
     if (st == AXE_OK && m0.n == 0)
@@ -294,23 +315,32 @@ static axe_status synth_one(axe_program *p, decided *d, int ti,
     return AXE_OK;
 }
 
-axe_status axe__synth_shared(axe_program *p, ax_synth_report *r, axe_diag *diag)
+axe_status axe__synth_shared(axe_program *p, ax_synth_report *r,
+                             const ax_synth_kept **kept, axe_diag *diag)
 {
     decided d;
     bool any = false;
     memset(&d, 0, sizeof d);
+    *kept = NULL;
     for (int i = 0; i < p->ntensors; i++)
         any = any ||
               (p->tensors[i].mem == AX_MEM_SHARED && p->tensors[i].autolayout);
     if (!any)
         return AXE_OK;
     AXE_TRY(no_auto_views(p, diag));
+    d.scratch = axe__arena_alloc(p->arena, sizeof *d.scratch);
+    d.win = axe__arena_alloc(p->arena, sizeof *d.win);
+    if (d.scratch == NULL || d.win == NULL)
+        return AXE_ERR_NO_MEMORY;
+    d.win->have = false;
     for (int i = 0; i < p->ntensors; i++)
         if (p->tensors[i].mem == AX_MEM_SHARED && p->tensors[i].autolayout)
             AXE_TRY(synth_one(p, &d, i, r, diag));
     for (int i = 0; i < p->ntensors; i++)
         if (d.set[i])
             p->tensors[i].layout = d.lay[i];
+    /* the winner measured last was probed with every decided layout */
+    *kept = d.win->have ? d.win : NULL;
     return AXE_OK;
 }
 
