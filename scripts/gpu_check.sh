@@ -284,6 +284,38 @@ if [ "$dry" != 1 ]; then
     done
 fi
 
+# 1b. Causal flash attention (issue 15): flash_attention_causal.axe (and
+# its auto twin) at a size that is a multiple of neither tile (SEQ 1000:
+# masked rows, skipped key blocks) and at SEQ 1024 beside the non-causal
+# flash_attention.axe: the causal one runs about half the key blocks, so
+# its seconds should be about half (a ratio near 0.5 is the expectation,
+# not a gate). A dry run nvcc-compiles them.
+causal_row() {
+    local name=$1 file=$2 j a
+    shift 2
+    if [ "$dry" = 1 ]; then
+        for a in $archs; do
+            { "$AXE" compile "$file" "$@" --target cuda --arch "$a" -o "$out/$name.$a.cu" &&
+                "$NVCC" -std=c++17 -O2 -arch="$a" -Werror all-warnings -DAXE_KERNEL_MAIN \
+                    -o "$out/$name.$a" "$out/$name.$a.cu"; } >>"$out/$name.err" 2>&1 || {
+                echo "gpu_check: $name does not compile for $a (see $out/$name.err)"
+                status=1
+            }
+        done
+        echo "$name $*: compiled for $archs" | tee -a "$out/summary.txt"
+        return
+    fi
+    j=$(timeout 300 "$AXE" run "$file" "$@" --target cuda --arch "$arch" --check --bench \
+        --json 2>"$out/$name.err")
+    echo "$j" >>"$out/causal.jsonl"
+    printf '%-28s %-26s %-6s %-10s %s\n' "$name" "${*//-D /}" "$(field "$j" pass)" \
+        "$(field "$j" seconds)" "$(field "$j" max_abs_err)" | tee -a "$out/summary.txt"
+}
+causal_row causal_1000 examples/kernels/flash_attention_causal.axe -D SEQ=1000
+causal_row causal_auto_1000 examples/kernels/flash_attention_causal_auto.axe -D SEQ=1000
+causal_row causal_1024 examples/kernels/flash_attention_causal.axe -D SEQ=1024
+causal_row flash_1024 examples/kernels/flash_attention.axe -D SEQ=1024
+
 # 2. The issue's sizes (§4): 64 MiB of f32 per tensor. The copy's goal is
 # 0.90 of cudaMemcpy, the others 0.80 of the copy's GB/s measured here.
 copy_gbs=

@@ -95,6 +95,10 @@ check_run flash_attention.axe
 check_run flash_attention.axe -D SEQ=256 --seed 31
 check_run flash_attention.axe -D SEQ=96 -D D=32 -D BM=32 -D BN=32 -D STAGES=3 --seed 32
 check_run flash_attention.axe -D D=128 -D BN=32 --seed 33
+# causal: the default SEQ 120 and 100 are multiples of neither tile
+check_run flash_attention_causal.axe
+check_run flash_attention_causal.axe -D SEQ=256 -D BM=32 -D BN=32 --seed 34
+check_run flash_attention_causal.axe -D SEQ=100 -D D=32 -D BM=32 -D BN=32 --seed 35
 # The acceptance form: --check --json prints one object with "pass":true.
 for args in "" "-D N=48 -D D=16 -D BM=16 --seed 30"; do
     # shellcheck disable=SC2086

@@ -111,6 +111,9 @@ run_json "$K/attention_scale_auto.axe" --target cuda --emulate $AS
 run_json "$K/flash_attention_auto.axe"
 run_json "$K/flash_attention_auto.axe" -D SEQ=96 -D D=32 -D BM=32 -D BN=32 -D STAGES=3 --seed 32
 run_json "$K/flash_attention_auto.axe" --target cuda --emulate
+run_json "$K/flash_attention_causal_auto.axe"
+run_json "$K/flash_attention_causal_auto.axe" -D SEQ=100 -D D=32 -D BM=32 -D BN=32 --seed 36
+run_json "$K/flash_attention_causal_auto.axe" --target cuda --emulate
 run_json "$T/attention_cta_auto.axe"
 run_json "$T/attention_cta_auto.axe" --target cuda --emulate
 run_json "$K/transpose_auto.axe"
@@ -153,6 +156,10 @@ ROW="S[(2, 8):(1, 4@laneid)] + R[4:1@laneid]"
 for n in s p o oh; do same "$K/flash_attention_auto.axe" "$n" "$FRAG"; done
 for n in m mn l t c; do same "$K/flash_attention_auto.axe" "$n" "$ROW"; done
 same "$K/flash_attention_auto.axe" o "S[(2, 8, 16, 4, 2):(2, 4@laneid, 4, 1@laneid, 1)]" -D D=128
+# flash_attention_causal_auto: the same, with the mask's col and keep
+# (the fragment) and the query index row and -inf operand (a row)
+for n in s col keep p o oh; do same "$K/flash_attention_causal_auto.axe" "$n" "$FRAG"; done
+for n in row m mn l t c ninf; do same "$K/flash_attention_causal_auto.axe" "$n" "$ROW"; done
 # attention_cta_auto: 4 warps along M for both gemms; P is the A
 # fragment tiling (rows g, g + 8; columns 2q, 2q + 1, 2q + 8, 2q + 9 of
 # each 16-column K tile, 8 registers per tile) over the 4 warps
@@ -160,6 +167,21 @@ same "$T/attention_cta_auto.axe" p "S[(4, 2, 8, 4, 2, 4, 2):(1@warpid, 2, 4@lane
 same "$T/attention_cta_auto.axe" o "S[(4, 2, 8, 4, 4, 2):(1@warpid, 2, 4@laneid, 4, 1@laneid, 1)]"
 same_c attention_scale_auto attention_scale
 same_c flash_attention_auto flash_attention
+same_c flash_attention_causal_auto flash_attention_causal
+same_c flash_attention_causal_auto flash_attention_causal -D SEQ=100 -D BM=32 -D BN=32
+# and the same CUDA (the line numbers the accesses carry aside): the auto
+# twin issues exactly the hand-written kernel's instructions
+cuda_of() {
+    (cd "$K" && "$AXE" compile "$1.axe" --target cuda) 2>&1 |
+        sed -E "s/$1/NAME/g; s/line [0-9]+/line L/g; s/, [0-9]+\)/, L)/g"
+}
+if cuda_of flash_attention_causal_auto >"$tmp/a.cu" &&
+    cuda_of flash_attention_causal >"$tmp/h.cu" && [ -s "$tmp/a.cu" ] &&
+    grep -q 'mma' "$tmp/h.cu" && diff "$tmp/a.cu" "$tmp/h.cu" >"$tmp/diff"; then
+    ok
+else
+    bad "CUDA of flash_attention_causal_auto differs: $(head -c 500 "$tmp/diff")"
+fi
 # the shared tiles: gemm_swizzle.axe's, and the same C as that kernel
 same "$K/gemm_mma_auto.axe" As "Swizzle<3, 2, 3>(S[(128, 32):(32, 1)])"
 same "$K/gemm_mma_auto.axe" Bs "Swizzle<3, 2, 3>(S[(128, 32):(32, 1)])" \

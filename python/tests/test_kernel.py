@@ -116,6 +116,71 @@ def test_flash_attention_matches_numpy(defs):
     assert err < 2e-3, err
 
 
+def np_causal_attention(q, k, v):
+    """softmax(Q K^T / sqrt(D) + M) V in float64, M[i, j] = -inf for j > i."""
+    n, d = q.shape
+    s = q.astype(np.float64) @ k.astype(np.float64).T / math.sqrt(d)
+    s[np.triu_indices(n, 1)] = -np.inf
+    return np_softmax(s) @ v.astype(np.float64)
+
+
+CAUSAL_SKIP = "if (j * BN < bx * BM + BM) {"
+CAUSAL_MASK = "warp select(s, keep, s, ninf.bcast(1, BN));"
+
+
+@numpy_needed
+@pytest.mark.parametrize("name", ["flash_attention_causal.axe",
+                                  "flash_attention_causal_auto.axe"])
+@pytest.mark.parametrize("defs", [dict(), dict(SEQ=100, D=32, BM=32, BN=32),
+                                  dict(SEQ=192, BM=32, BN=64)])
+def test_flash_attention_causal_matches_numpy(name, defs):
+    """The causal kernel (skipped key blocks, the diagonal blocks masked
+    to -inf) is causal attention computed by numpy in float64 from the
+    same f16 inputs, at sizes that are multiples of the tiles and not
+    (SEQ 120 and 100); normwise within the rounding of P and O to f16.
+    Rows past SEQ are not written (O keeps its NaN padding check)."""
+    k = axe.kernel.compile(example(name), **defs)
+    n = defs.get("SEQ", 120)
+    d = defs.get("D", 64)
+    g = rng(7)
+    q, kk, v = (g.standard_normal((n, d)).astype(np.float16)
+                for _ in range(3))
+    o = np.full((n, d), np.nan, np.float16)
+    res = k(q, kk, v, o, check=True)
+    assert res.races_checked
+    want = np_causal_attention(q, kk, v)
+    err = np.linalg.norm(o.astype(np.float64) - want) / np.linalg.norm(want)
+    assert err < 2e-3, err
+
+
+@numpy_needed
+@pytest.mark.parametrize("old,new", [
+    (CAUSAL_MASK, ""),  # the diagonal blocks unmasked
+    (CAUSAL_SKIP, "if (j * BN < bx * BM) {"),  # the diagonal block skipped
+    (CAUSAL_SKIP, "if (j * BN < bx * BM + BM + BN) {"),  # one block late
+])
+def test_flash_attention_causal_mutants_fail(old, new):
+    """The numpy comparison above catches a kernel without the mask, one
+    that skips the diagonal block and one that skips one block too late
+    (the late block must then be masked whole: it is, by the same select,
+    so that mutant stays causal and must still match)."""
+    with open(example("flash_attention_causal.axe"), encoding="utf-8") as f:
+        src = f.read()
+    assert old in src
+    k = axe.kernel.compile(src.replace(old, new), SEQ=128, BM=32, BN=32)
+    g = rng(8)
+    q, kk, v = (g.standard_normal((128, 64)).astype(np.float16)
+                for _ in range(3))
+    o = np.zeros((128, 64), np.float16)
+    k(q, kk, v, o)
+    want = np_causal_attention(q, kk, v)
+    err = np.linalg.norm(o.astype(np.float64) - want) / np.linalg.norm(want)
+    if new.endswith("+ BN) {"):
+        assert err < 2e-3, err
+    else:  # far off, or NaN (a row with no key left: 0 / 0)
+        assert not err < 1e-2, err
+
+
 BF16_SRC = """
 kernel twice(X: bf16[4, 8], Y: bf16[4, 8]) grid(1) threads(32) {
     cta add(Y, X, X);
