@@ -80,7 +80,8 @@ if "$AXE" compile "$KD/kept_loop.axe" --explain >"$tmp/ex" 2>&1 &&
     "$AXE" compile "$KD/kept_loop.axe" --target mpi -o "$tmp/k.c" 2>"$tmp/err" &&
     grep -q '^static long v_k;$' "$tmp/k.c" &&
     grep -q '^    for (v_k = 0; v_k < s_nk; ++v_k) { /\* kept device loop \*/$' "$tmp/k.c" &&
-    grep -q '^        ax_mpi_devop(0, 22, ' "$tmp/k.c"; then
+    grep -q '^        ax_mpi_devop(0, 22, ' "$tmp/k.c" &&
+    grep -q '{ /\* op 1 (line 23, k kept: range(nk)): cta add -- ' "$tmp/k.c"; then
     ok
 else
     bad "kept_loop --explain / C: $(head -c 600 "$tmp/ex" "$tmp/err")"

@@ -56,9 +56,12 @@ kernel dist_matmul_rs_loop(A: f32[M,K] layout S[(M,P,K / P):(K / P,1@gpuid,1)],
 }
 AXE
 # The generated code without the source's name and line numbers (in
-# comments, the bounds checks' AXE_LD/AXE_ST and the runtime's calls).
+# comments, the bounds checks' AXE_LD/AXE_ST and the runtime's calls) and
+# the unrolled loops' values the comments add after the line ("(line 25,
+# k = 0)"; the hand-unrolled kernel has none: --explain's test below
+# checks them).
 unlined() {
-    perl -pe 's/from \S+\.axe:/from FILE:/; s/\(line \d+\)/(line L)/g;
+    perl -pe 's/from \S+\.axe:/from FILE:/; s/\(line \d+(?:, [a-z_]\w* = -?\d+)*\)/(line L)/g;
         s/(AXE_[A-Z]+\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*?, )\d+\)/${1}L)/g;
         s/(ax_(?:mpi|nccl)_devop\(\d+, )\d+,/${1}L,/g' "$1"
 }
@@ -73,6 +76,19 @@ for target in mpi cuda; do
         bad "matmul_rs_loop --target $target differs from the hand-unrolled kernel: $(head -c 600 "$tmp/err" "$tmp/diff")"
     fi
 done
+
+# The generated code's comments carry each unrolled operator's k.
+if "$AXE" compile "$EX/matmul_rs_loop.axe" --target mpi -o "$tmp/loop.c" \
+    2>"$tmp/err" &&
+    grep -q '^/\* device op 1 (line 29, k = 1): reduce-scatter' "$tmp/loop.c" &&
+    grep -q '{ /\* op 4 (line 25, k = 1): cta fill -- ' "$tmp/loop.c" &&
+    "$AXE" compile "$EX/matmul_rs_loop.axe" --target cuda -o "$tmp/loop.cu" \
+        2>>"$tmp/err" &&
+    grep -q '} /\* device op 1 (line 29, k = 1): device reduce, NCCL' "$tmp/loop.cu"; then
+    ok
+else
+    bad "matmul_rs_loop's comments without k: $(head -c 300 "$tmp/err")"
+fi
 
 # --explain: the operators of each step in execution order, with k.
 if "$AXE" compile "$EX/matmul_rs_loop.axe" --explain >"$tmp/ex" 2>&1 &&

@@ -465,6 +465,18 @@ typedef struct ax_stmt {
     bool kept;
 } ax_stmt;
 
+/* After an operator's line in generated comments, "(line %d%s%s)":
+ * ", " and s->iter (the values of the enclosing unrolled device loops,
+ * the kept blocks around it: "k = 1"), or "" and "" outside them. */
+static inline const char *axe__iter_sep(const ax_stmt *s)
+{
+    return s->iter != NULL ? ", " : "";
+}
+static inline const char *axe__iter(const ax_stmt *s)
+{
+    return s->iter != NULL ? s->iter : "";
+}
+
 /* Scalar operands (compiler_sop.c). The index in "args" of the operand
  * at source position "pos", or -1 when it is a scalar (without scalars
  * the two are equal). */

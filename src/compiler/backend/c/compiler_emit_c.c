@@ -124,11 +124,13 @@ static void storage(ax_text *t, const axe_program *p, const ax_c_hooks *hooks)
 static void arg_storage(ax_text *t, const axe_program *p, const ax_stmt *s)
 {
     const ax_tensor *d = &p->tensors[s->args[0].tensor];
-    axe__text_put(t,
-                  "/* op %d (line %d): the value of each %s index of %s */\n"
-                  "static double ax_argv%d[%lld][%lld];\n",
-                  s->index, s->line, axe__red_name(s->rkind), d->name, s->index,
-                  (long long)p->threads, (long long)d->span);
+    axe__text_put(
+        t,
+        "/* op %d (line %d%s%s): the value of each %s index of %s */\n"
+        "static double ax_argv%d[%lld][%lld];\n",
+        s->index, s->line, axe__iter_sep(s), axe__iter(s),
+        axe__red_name(s->rkind), d->name, s->index, (long long)p->threads,
+        (long long)d->span);
     if (s->nmasks > 0)
         axe__text_put(t, "static double ax_shflv%d[%lld][%lld];\n", s->index,
                       (long long)p->threads, (long long)d->span);
@@ -148,10 +150,10 @@ static void shuffle_storage(ax_text *t, const axe_program *p, const ax_stmt *s)
         if (s->kind == AX_ST_OP && s->nmasks > 0) {
             const ax_tensor *d = &p->tensors[s->args[0].tensor];
             axe__text_put(t,
-                          "/* op %d (line %d): every lane's %s, published "
+                          "/* op %d (line %d%s%s): every lane's %s, published "
                           "for shfl.xor */\nstatic %s ax_shfl%d[%lld][%lld];\n",
-                          s->index, s->line, d->name,
-                          axe__dtype_ctype(d->dtype), s->index,
+                          s->index, s->line, axe__iter_sep(s), axe__iter(s),
+                          d->name, axe__dtype_ctype(d->dtype), s->index,
                           (long long)p->threads, (long long)d->span);
         }
     }
@@ -418,9 +420,9 @@ static void emit_shuffle(emitter *e, const ax_stmt *s)
         indent_put(e->t, e->ind);
         axe__text_put(e->t,
                       "memcpy(ax_shfl%d[ax_tid], %s[ax_tid], sizeof %s[0]); "
-                      "/* op %d (line %d): publish for shfl.xor %lld */\n",
+                      "/* op %d (line %d%s%s): publish for shfl.xor %lld */\n",
                       s->index, d->cname, d->cname, s->index, s->line,
-                      (long long)s->masks[j]);
+                      axe__iter_sep(s), axe__iter(s), (long long)s->masks[j]);
         if (axe__red_is_arg(s->rkind)) {
             indent_put(e->t, e->ind);
             axe__text_put(e->t,
@@ -433,9 +435,9 @@ static void emit_shuffle(emitter *e, const ax_stmt *s)
         indent_put(e->t, e->ind);
         axe__text_put(e->t,
                       "for (long ax_o = 0; ax_o < %lldL; ++ax_o) /* op %d "
-                      "(line %d): combine with lane ^ %lld */\n",
-                      (long long)d->span, s->index, s->line,
-                      (long long)s->masks[j]);
+                      "(line %d%s%s): combine with lane ^ %lld */\n",
+                      (long long)d->span, s->index, s->line, axe__iter_sep(s),
+                      axe__iter(s), (long long)s->masks[j]);
         indent_put(e->t, e->ind + 1);
         shuffle_combine(e, s, s->masks[j]);
     }
@@ -562,17 +564,18 @@ static void emit_block(emitter *e, const ax_stmt *s)
         } else if (s->kind == AX_ST_DEVICE) {
             indent_put(e->t, e->ind);
             axe__text_put(e->t,
-                          "/* device op %d (line %d): device %s: not run "
+                          "/* device op %d (line %d%s%s): device %s: not run "
                           "by this target (a mesh program runs on --target "
                           "mpi) */\n",
-                          s->index, s->line, axe__op_name(s->op));
+                          s->index, s->line, axe__iter_sep(s), axe__iter(s),
+                          axe__op_name(s->op));
         } else if (s->dead) {
             indent_put(e->t, e->ind);
             axe__text_put(e->t,
-                          "/* op %d (line %d): %s %s never runs (dead "
+                          "/* op %d (line %d%s%s): %s %s never runs (dead "
                           "code) */\n",
-                          s->index, s->line, axe__stmt_scope_name(e->p, s),
-                          axe__op_name(s->op));
+                          s->index, s->line, axe__iter_sep(s), axe__iter(s),
+                          axe__stmt_scope_name(e->p, s), axe__op_name(s->op));
         } else if (e->hooks != NULL) {
             phase_open(e);
             e->hooks->op(e->t, e->p, s, e->ind);

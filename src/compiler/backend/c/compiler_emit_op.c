@@ -1059,9 +1059,10 @@ static void op_block(ax_text *t, const axe_program *p, const ax_stmt *s,
     bool rank_used = false, split = plan->kind == AX_PLAN_SPLIT && !whole;
     int in, k;
     indent_put(t, ind);
-    axe__text_put(t, "{ /* op %d (line %d): %s %s -- schedule %s.%s%s */\n",
-                  s->index, s->line, axe__stmt_scope_name(p, s),
-                  axe__op_name(s->op), axe__op_name(s->op), s->schedule,
+    axe__text_put(t, "{ /* op %d (line %d%s%s): %s %s -- schedule %s.%s%s */\n",
+                  s->index, s->line, axe__iter_sep(s), axe__iter(s),
+                  axe__stmt_scope_name(p, s), axe__op_name(s->op),
+                  axe__op_name(s->op), s->schedule,
                   whole ? ", all threads' elements in order" : "");
     if (whole && plan->kind != AX_PLAN_SPLIT) { /* a gemm.thread_fma */
         axe__emit_gemm_whole(t, p, s, ind + 1);

@@ -82,9 +82,10 @@ void axe__emit_tree_step(ax_text *t, const axe_program *p, const ax_stmt *s,
     int64_t h = m - m / 2, cnt = m / 2, rows = tr->size / tr->n;
     indent_put(t, ind);
     axe__text_put(t,
-                  "{ /* op %d (line %d): tree step, %lld -> %lld elements "
+                  "{ /* op %d (line %d%s%s): tree step, %lld -> %lld elements "
                   "per row */\n",
-                  s->index, s->line, (long long)m, (long long)h);
+                  s->index, s->line, axe__iter_sep(s), axe__iter(s),
+                  (long long)m, (long long)h);
     rank_base(t, p, s, ind + 1);
     indent_put(t, ind + 1);
     axe__text_put(t,

@@ -233,10 +233,11 @@ void axe__emit_grid(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
 {
     const ax_grid *g = s->grid;
     indent_put(t, ind);
-    axe__text_put(t,
-                  "{ /* op %d (line %d): kernel %s -- schedule %s.%s, %s */\n",
-                  s->index, s->line, axe__op_name(s->op), axe__op_name(s->op),
-                  s->schedule, g->nchunk > 1 ? "atomics" : "no atomics");
+    axe__text_put(
+        t, "{ /* op %d (line %d%s%s): kernel %s -- schedule %s.%s, %s */\n",
+        s->index, s->line, axe__iter_sep(s), axe__iter(s), axe__op_name(s->op),
+        axe__op_name(s->op), s->schedule,
+        g->nchunk > 1 ? "atomics" : "no atomics");
     indent_put(t, ind + 1);
     axe__text_put(t,
                   "const long ax_rank = ((bz * %lldL + by) * %lldL + bx) * "

@@ -171,9 +171,10 @@ void axe__emit_mma(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
 {
     indent_put(t, ind);
     axe__text_put(t,
-                  "{ /* op %d (line %d): warp gemm -- schedule "
+                  "{ /* op %d (line %d%s%s): warp gemm -- schedule "
                   "gemm.mma_atom: %s */\n",
-                  s->index, s->line, s->mma->atom);
+                  s->index, s->line, axe__iter_sep(s), axe__iter(s),
+                  s->mma->atom);
     tables(t, s->mma, ind + 1);
     indent_put(t, ind + 1);
     axe__text_put(t, "const long ax_w0 = ax_tid - laneid;\n");
@@ -293,9 +294,10 @@ void axe__emit_mma_smem(ax_text *t, const axe_program *p, const ax_stmt *s,
     int64_t n = m->tiles[0] * m->tiles[1];
     indent_put(t, ind);
     axe__text_put(t,
-                  "{ /* op %d (line %d): %s gemm -- schedule "
+                  "{ /* op %d (line %d%s%s): %s gemm -- schedule "
                   "gemm.%s: %s, the atom tiles of this warp */\n",
-                  s->index, s->line, axe__scope_name(s->scope),
+                  s->index, s->line, axe__iter_sep(s), axe__iter(s),
+                  axe__scope_name(s->scope),
                   m->reg_a ? "mma_reg_a" : "mma_smem", m->atom);
     if (m->reg_a) {
         int64_t na = m->frag[0].shape[0] * m->frag[0].shape[1];

@@ -70,11 +70,11 @@ void axe__emit_trn_matmul_head(ax_text *t, const axe_program *p,
     const ax_trn_mm *mm = s->trn;
     indent_put(t, ind);
     axe__text_put(t,
-                  "{ /* op %d (line %d): core gemm -- schedule "
+                  "{ /* op %d (line %d%s%s): core gemm -- schedule "
                   "gemm.tensor_engine: %lld matmuls of %lld x %lld x %lld */\n",
-                  s->index, s->line, (long long)mm->ninst,
-                  (long long)mm->shape[0], (long long)mm->shape[1],
-                  (long long)mm->shape[2]);
+                  s->index, s->line, axe__iter_sep(s), axe__iter(s),
+                  (long long)mm->ninst, (long long)mm->shape[0],
+                  (long long)mm->shape[1], (long long)mm->shape[2]);
     table(t, mm, ind + 1);
     origins(t, p, mm, ind + 1);
 }

@@ -243,14 +243,14 @@ static void kept_block(ax_text *t, const axe_program *p, const ax_stmt *s)
 {
     if (s->kind == AX_ST_FOR)
         axe__text_put(t,
-                      "    } /* kept device loop over %s (line %d): the "
+                      "    } /* kept device loop over %s (line %d%s%s): the "
                       "launcher loops over its segments */\n",
-                      p->vars[s->var], s->line);
+                      p->vars[s->var], s->line, axe__iter_sep(s), axe__iter(s));
     else
         axe__text_put(t,
-                      "    } /* kept device if (line %d): the launcher "
+                      "    } /* kept device if (line %d%s%s): the launcher "
                       "tests its condition */\n",
-                      s->line);
+                      s->line, axe__iter_sep(s), axe__iter(s));
     axe__text_put(t, "    if (ax_seg == %d) {\n", axe__seg_after(p, s, 1));
     emit_block(t, p, s->body, 1, false, NULL, NULL);
     if (s->kind == AX_ST_IF && s->else_body != NULL) {
@@ -260,10 +260,10 @@ static void kept_block(ax_text *t, const axe_program *p, const ax_stmt *s)
         emit_block(t, p, s->else_body, 1, false, NULL, NULL);
     }
     axe__text_put(t,
-                  "    } /* end of the kept device %s (line %d) */\n"
+                  "    } /* end of the kept device %s (line %d%s%s) */\n"
                   "    if (ax_seg == %d) {\n",
                   s->kind == AX_ST_FOR ? "loop" : "if", s->line,
-                  axe__seg_after(p, s, 0));
+                  axe__iter_sep(s), axe__iter(s), axe__seg_after(p, s, 0));
 }
 
 /* The statements of block "s"; "pp" (not NULL): the block is the body of
@@ -295,18 +295,18 @@ static void emit_block(ax_text *t, const axe_program *p, const ax_stmt *s,
             /* top level only: the segment ends (a launch of its own) */
             axe__cuda_async_wait(t, NULL, ind, &pending);
             axe__text_put(t,
-                          "    } /* device op %d (line %d): device %s, "
+                          "    } /* device op %d (line %d%s%s): device %s, "
                           "NCCL between the launches */\n"
                           "    if (ax_seg == %d) {\n",
-                          s->index, s->line, axe__op_name(s->op),
-                          axe__seg_after(p, s, 0));
+                          s->index, s->line, axe__iter_sep(s), axe__iter(s),
+                          axe__op_name(s->op), axe__seg_after(p, s, 0));
         } else if (s->dead) {
             indent_put(t, ind);
             axe__text_put(t,
-                          "/* op %d (line %d): %s %s never runs (dead "
+                          "/* op %d (line %d%s%s): %s %s never runs (dead "
                           "code) */\n",
-                          s->index, s->line, axe__scope_name(s->scope),
-                          axe__op_name(s->op));
+                          s->index, s->line, axe__iter_sep(s), axe__iter(s),
+                          axe__scope_name(s->scope), axe__op_name(s->op));
         } else if (s->mma != NULL) {
             axe__emit_cuda_mma(t, p, s, ind);
         } else if (s->stage[0] != NULL) {

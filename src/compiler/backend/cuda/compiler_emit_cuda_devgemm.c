@@ -80,7 +80,7 @@ static void put_kernel(ax_text *t, const axe_program *p, const ax_stmt *s,
     int k = s->index;
     axe__text_put(
         t,
-        "\n/* device op %d (line %d): the local GEMM, partial[i, j] = "
+        "\n/* device op %d (line %d%s%s): the local GEMM, partial[i, j] = "
         "A_local[i, :] . B_local[j, :],\n * partial row-major [%lld, %lld] "
         "(K %lld), rows r0 <= i < r1: a CTA per tile (grid-strided), K\n * "
         "in steps through shared memory, every element summed in increasing "
@@ -104,7 +104,8 @@ static void put_kernel(ax_text *t, const axe_program *p, const ax_stmt *s,
         "            const int kn = %lldL - k0 < AX_GEMM_TK ? (int)(%lldL - "
         "k0) "
         ": AX_GEMM_TK;\n",
-        k, s->line, m, n, kl, k, ct, ct, ct, at, n, at, kl, kl, kl);
+        k, s->line, axe__iter_sep(s), axe__iter(s), m, n, kl, k, ct, ct, ct, at,
+        n, at, kl, kl, kl);
     put_load(t, p, s, g, 1);
     put_load(t, p, s, g, 2);
     axe__text_put(t, "            __syncthreads();\n"

@@ -663,9 +663,10 @@ void axe__emit_cuda_mma(ax_text *t, const axe_program *p, const ax_stmt *s,
     const axe__cuda_atom *a = axe__cuda_atom_of(p, s);
     ind_put(t, ind);
     axe__text_put(t,
-                  "{ /* op %d (line %d): %s gemm -- schedule gemm.%s: %s; "
+                  "{ /* op %d (line %d%s%s): %s gemm -- schedule gemm.%s: %s; "
                   "cuda: %s */\n",
-                  s->index, s->line, axe__scope_name(s->scope),
+                  s->index, s->line, axe__iter_sep(s), axe__iter(s),
+                  axe__scope_name(s->scope),
                   s->mma->reg_a         ? "mma_reg_a"
                   : s->mma->from_memory ? "mma_smem"
                                         : "mma_atom",

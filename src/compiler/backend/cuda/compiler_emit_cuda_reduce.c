@@ -141,9 +141,9 @@ void axe__cuda_emit_shuffle(ax_text *t, const axe_program *p, const ax_stmt *s,
         indent_put(t, ind);
         axe__text_put(t,
                       "for (long ax_o = 0; ax_o < %lldL; ++ax_o) { /* op %d "
-                      "(line %d): combine with lane ^ %lld */\n",
-                      (long long)d->span, s->index, s->line,
-                      (long long)s->masks[j]);
+                      "(line %d%s%s): combine with lane ^ %lld */\n",
+                      (long long)d->span, s->index, s->line, axe__iter_sep(s),
+                      axe__iter(s), (long long)s->masks[j]);
         if (axe__red_is_arg(s->rkind))
             shuffle_arg(t, p, s, s->masks[j], ind + 1);
         else
@@ -163,12 +163,13 @@ void axe__cuda_arg_storage(ax_text *t, const axe_program *p, const ax_stmt *s)
         if (s->kind != AX_ST_OP || s->dead || s->op != AX_OP_REDUCE ||
             !axe__red_is_arg(s->rkind))
             continue;
-        axe__text_put(t,
-                      "    /* op %d (line %d): the value of each %s index of "
-                      "%s */\n    double ax_argv%d[%lld] = {0};\n",
-                      s->index, s->line, axe__red_name(s->rkind),
-                      p->tensors[s->args[0].tensor].name, s->index,
-                      (long long)p->tensors[s->args[0].tensor].span);
+        axe__text_put(
+            t,
+            "    /* op %d (line %d%s%s): the value of each %s index of "
+            "%s */\n    double ax_argv%d[%lld] = {0};\n",
+            s->index, s->line, axe__iter_sep(s), axe__iter(s),
+            axe__red_name(s->rkind), p->tensors[s->args[0].tensor].name,
+            s->index, (long long)p->tensors[s->args[0].tensor].span);
     }
 }
 

@@ -77,7 +77,8 @@ static void put_plan(ax_text *t, const axe_program *p, int k,
     const ax_tensor *src = &p->tensors[s->args[1].tensor];
     char name[32];
     const char *e;
-    axe__text_put(t, "\n/* device op %d (line %d): ", k, s->line);
+    axe__text_put(t, "\n/* device op %d (line %d%s%s): ", k, s->line,
+                  axe__iter_sep(s), axe__iter(s));
     for (e = pl->explain; *e != '\0'; e++) /* no comment end inside */
         axe__text_put(t, "%c", e[0] == '*' && e[1] == '/' ? '+' : *e);
     axe__text_put(t, " */\n");
