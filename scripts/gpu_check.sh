@@ -17,7 +17,8 @@
 # the CPU reference's work limit checks them against the naive variant of
 # the program on the GPU ("reference":"gpu-naive"), and last the mesh
 # programs of examples/kernels/dist/ with MPI and NCCL (one rank per GPU;
-# --ranks 1 on one GPU). Full JSON lines and logs go to $OUT (or
+# --ranks 1 on one GPU), and the mixed-precision (f16, bf16) device gemm
+# on tensor cores timed against f32's. Full JSON lines and logs go to $OUT (or
 # build/gpu_check) for the record in docs/bench.md.
 # Without a GPU (nvidia-smi absent or seeing none) it prints why and exits
 # 77, as the tests do: CI never depends on it. GPU_CHECK_DRY=1 does all
@@ -530,6 +531,46 @@ else
             "$(field "$j" seconds)" "$(gbs "$(field "$j" flops_per_s)")" |
             tee -a "$out/summary.txt"
         case "$(field "$j" seconds)" in '' | - | null | 0) status=1 ;; esac
+    done
+fi
+# 8. Mixed-precision device gemm (docs/compiler.md, "Mixed precision"):
+# matmul_rs_f16.axe and matmul_rs_bf16.axe (the local GEMM on tensor
+# cores, mma.sync m16n8k16) against matmul_rs_dev.axe (f32, the tiled FMA
+# kernel) with --bench at M=N=K=4096 on one GPU (-D P=1: the local GEMM
+# alone) and at M=N=2048, K=4096 at 2, 4 and 8 ranks where that many GPUs
+# are visible; and each checked at M=N=512, K=2048 (within the CPU
+# reference's work limit) with its max_abs_err, which must stay within
+# the check's 2 K eps_f32 (the check's pass). A dry run builds them in
+# section 7 (every dist example) and runs nothing.
+if [ "$dry" != 1 ] && command -v mpicc >/dev/null 2>&1 &&
+    command -v mpirun >/dev/null 2>&1; then
+    ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+    printf '%-22s %-6s %-6s %s\n' "mixed gemm (check)" ranks pass max_abs_err |
+        tee -a "$out/summary.txt"
+    for dt in f16 bf16; do
+        j=$(timeout 300 "$AXE" run "examples/kernels/dist/matmul_rs_$dt.axe" -D P=1 \
+            -D M=512 -D N=512 -D K=2048 --target cuda --arch "$arch" --ranks 1 \
+            --check --json 2>"$out/dist_mixed_check.$dt.err")
+        echo "$j" >>"$out/dist.jsonl"
+        printf '%-22s %-6s %-6s %s\n' "matmul_rs_$dt" 1 "$(field "$j" pass)" \
+            "$(field "$j" max_abs_err)" | tee -a "$out/summary.txt"
+        [ "$(field "$j" pass)" = true ] || status=1
+    done
+    printf '%-22s %-6s %-12s %s\n' "mixed gemm (bench)" ranks seconds GFLOP/s |
+        tee -a "$out/summary.txt"
+    for spec in 1:4096:4096 2:2048:2048 4:2048:2048 8:2048:2048; do
+        IFS=: read -r n bm bn <<<"$spec"
+        [ "$n" -le "$ngpu" ] || continue
+        for ex in matmul_rs_dev matmul_rs_f16 matmul_rs_bf16; do
+            j=$(timeout 300 "$AXE" run "examples/kernels/dist/$ex.axe" -D "P=$n" \
+                -D "M=$bm" -D "N=$bn" -D K=4096 --target cuda --arch "$arch" \
+                --ranks "$n" --bench --json 2>"$out/dist_mixed_bench.$ex.$n.err")
+            echo "$j" >>"$out/dist_bench.jsonl"
+            printf '%-22s %-6s %-12s %s\n' "$ex $bm.$bn.4096" "$n" \
+                "$(field "$j" seconds)" "$(gbs "$(field "$j" flops_per_s)")" |
+                tee -a "$out/summary.txt"
+            case "$(field "$j" seconds)" in '' | - | null | 0) status=1 ;; esac
+        done
     done
 fi
 echo "gpu_check: logs and JSON lines in $out"

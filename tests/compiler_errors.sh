@@ -263,8 +263,21 @@ expect 1 3:5 "'A' lives on one device \\(a gpuid offset\\)" <<<"mesh(2);
 kernel k(C: f32[4,4] layout S[(4,4):(4,1)] + R[2:1@gpuid], A: f32[4,8] layout S[(4,8):(8,1)] + 1@gpuid, B: f32[4,8] layout S[(4,8):(8,1)] + 0@gpuid) grid(1) threads(1) {
     device gemm(C, A, B);
 }"
-expect 1 3:5 "'C' is f16, 'A' f16 and 'B' f16: C, A and B are all f32, all f64 or all i32" <<<"mesh(2);
+expect 1 3:5 "'C' is f16, 'A' f16 and 'B' f16: C, A and B are all f32, all f64 or all i32, or A and B both f16 or both bf16 with an f32 C" <<<"mesh(2);
 kernel k(C: f16[4,4] layout S[(4,4):(4,1)] + R[2:1@gpuid], A: f16[4,8] layout S[(4,8):(8,1)] + R[2:1@gpuid], B: f16[4,8] layout S[(4,8):(8,1)] + R[2:1@gpuid]) grid(1) threads(1) {
+    device gemm(C, A, B);
+}"
+# mixed precision: f16 or bf16 A and B alike, with an f32 C only
+expect 1 3:5 "'C' is f32, 'A' f16 and 'B' bf16: C, A and B are all f32" <<<"mesh(2);
+kernel k(C: f32[4,4] layout S[(4,4):(4,1)] + R[2:1@gpuid], A: f16[4,8] layout S[(4,8):(8,1)] + R[2:1@gpuid], B: bf16[4,8] layout S[(4,8):(8,1)] + R[2:1@gpuid]) grid(1) threads(1) {
+    device gemm(C, A, B);
+}"
+expect 1 3:5 "'C' is f64, 'A' bf16 and 'B' bf16: C, A and B are all f32" <<<"mesh(2);
+kernel k(C: f64[4,4] layout S[(4,4):(4,1)] + R[2:1@gpuid], A: bf16[4,8] layout S[(4,8):(8,1)] + R[2:1@gpuid], B: bf16[4,8] layout S[(4,8):(8,1)] + R[2:1@gpuid]) grid(1) threads(1) {
+    device gemm(C, A, B);
+}"
+expect 1 3:5 "'C' is f32, 'A' f32 and 'B' f16: C, A and B are all f32" <<<"mesh(2);
+kernel k(C: f32[4,4] layout S[(4,4):(4,1)] + R[2:1@gpuid], A: f32[4,8] layout S[(4,8):(8,1)] + R[2:1@gpuid], B: f16[4,8] layout S[(4,8):(8,1)] + R[2:1@gpuid]) grid(1) threads(1) {
     device gemm(C, A, B);
 }"
 expect 1 3:5 "but 'C' is \[4,5\], 'A' \[4,8\] and 'B' \[4,8\]" <<<"mesh(2);

@@ -11,7 +11,9 @@
 # (the emitted .cu under the CUDA emulation, its NCCL calls over MPI) with
 # no race, those of integers only or with a device reduce or gemm exactly
 # (max_abs_err 0: float sums take the runtime's ordered form, the
-# reference's slice order; -DAXE_NCCL_UNORDERED opts out, checked below),
+# reference's slice order; -DAXE_NCCL_UNORDERED opts out, checked below;
+# a device gemm of f16/bf16 A and B runs on tensor cores, within the
+# check's 2 K eps_f32, with its own rows and mutations below),
 # and the NCCL call each
 # device operator takes (AXE_NCCL_TRACE; a device gemm's copy of an
 # operand first too) is the one --explain names; mutations of the NCCL
@@ -78,9 +80,16 @@ explained() {
             op == k && index($0, w "nothing crosses") == 1 { print "local"; exit }'
 }
 
+# mixed FILE: a device gemm of f16 or bf16 A and B (its local GEMM on
+# tensor cores sums in another order: within axe_program_tensor_tolerance's
+# 2 K eps_f32, not exact; checked below).
+mixed() {
+    grep -qE '^ *device gemm' "$1" && grep -qE '(f16|bf16)\[' "$1"
+}
 # run_ok FILE N ARGS...: the emulated NCCL run passes with no race (a
 # kernel of integer tensors only, or with a device reduce or gemm:
-# exactly), and each device operator took the NCCL call --explain names.
+# exactly, but a mixed one), and each device operator took the NCCL call
+# --explain names.
 run_ok() {
     local f=$1 n=$2 k want got
     shift 2
@@ -93,7 +102,7 @@ run_ok() {
         return
     fi
     if { ! grep -qE '(f16|bf16|f32|f64|e4m3|e5m2)\[' "$f" ||
-        grep -qE '^ *device (reduce|gemm)' "$f"; } &&
+        grep -qE '^ *device (reduce|gemm)' "$f"; } && ! mixed "$f" &&
         ! grep -q '"max_abs_err":0,"max_rel_err":0,' "$tmp/out"; then
         bad "$(basename "$f") --ranks $n (integers only, or a device reduce or gemm): not exact: $(head -c 300 "$tmp/out")"
         return
@@ -233,6 +242,48 @@ if grep -q '"pass":true' "$tmp/out" && ! grep -q '"max_abs_err":0,' "$tmp/out" &
 else
     bad "-DAXE_NCCL_UNORDERED: $(head -c 300 "$tmp/out") $(head -c 300 "$tmp/err") $(head -3 "$tmp/trace")"
 fi
+# Mixed precision (f16/bf16 A and B, f32 C): the local GEMM runs on tensor
+# cores (mma.sync m16n8k16 in the .cu, named by --explain; f32 keeps the
+# tiled FMA kernel); at K 2048 the sums differ from the reference's (not
+# exact) but stay within the check's 2 K eps_f32; a wrong fragment
+# mapping (A's rows g + 8, B's k's 8..15, the halves of a register
+# swapped) or a dropped K step fails the check.
+for dt in f16 bf16; do
+    if "$AXE" compile "$EX/matmul_rs_$dt.axe" --target cuda >"$tmp/mx.cu" 2>"$tmp/err" &&
+        grep -q "axe_ptx_mma_m16n8k16_f32_$dt(acc\[mi\]\[ni\], fa\[mi\], fb\[ni\], acc\[mi\]\[ni\]);" "$tmp/mx.cu" &&
+        "$AXE" compile "$EX/matmul_rs_$dt.axe" --target cuda --explain >"$tmp/ex" 2>&1 &&
+        grep -qF "  cuda: the local GEMM on tensor cores (mma.sync.aligned.m16n8k16.row.col.f32.$dt.$dt.f32: 64 x 64 tiles of the 48 x 40 partial sums" "$tmp/ex" &&
+        grep -qF "checked within 2 K eps_f32 of the reference (K = 96)" "$tmp/ex" &&
+        grep -qF "over its 48 k's of K (in increasing k; each $dt product exact in f32, summed in f32)" "$tmp/ex"; then
+        ok
+    else
+        bad "matmul_rs_$dt: no tensor-core local GEMM in the .cu or --explain: $(head -c 300 "$tmp/err") $(grep cuda: "$tmp/ex" | head -c 400)"
+    fi
+    timeout 900 "$AXE" run "$EX/matmul_rs_$dt.axe" -D P=2 -D M=32 -D N=64 -D K=2048 \
+        --target cuda --emulate --ranks 2 --check --json >"$tmp/out" 2>"$tmp/err"
+    if grep -q '"pass":true' "$tmp/out" && ! grep -q '"max_abs_err":0,' "$tmp/out"; then
+        ok
+    else
+        bad "matmul_rs_$dt at K 2048: $(head -c 300 "$tmp/out") $(head -c 300 "$tmp/err")"
+    fi
+done
+if "$AXE" compile "$EX/matmul_rs_dev.axe" --target cuda --explain 2>&1 |
+    grep -qF "  cuda: the local GEMM as a tiled CUDA kernel (64 x 64 tiles"; then
+    ok
+else
+    bad "matmul_rs_dev (f32): not the tiled FMA kernel"
+fi
+MUT_CU=1 mutant "fa[mi][1] = AX_MMA_PACK(as[r + 8], 2 * tq);" \
+    "fa[mi][1] = AX_MMA_PACK(as[r], 2 * tq);" "$EX/matmul_rs_f16.axe" 2 -D P=2
+MUT_CU=1 mutant "fb[ni][1] = AX_MMA_PACK(bs[r], 2 * tq + 8);" \
+    "fb[ni][1] = AX_MMA_PACK(bs[r], 2 * tq);" "$EX/matmul_rs_bf16.axe" 2 -D P=2
+MUT_CU=1 mutant "((uint32_t)(row)[k] | (uint32_t)(row)[(k) + 1] << 16)" \
+    "((uint32_t)(row)[(k) + 1] | (uint32_t)(row)[k] << 16)" "$EX/matmul_rs_f16.axe" 4 -D P=4
+MUT_CU=1 mutant "k0 += AX_MMA_TK) {" "k0 += AX_MMA_TK) { if (k0 == AX_MMA_TK) continue;" \
+    "$EX/matmul_rs_f16.axe" 2 -D P=2
+MUT_CU=1 mutant "k0 += AX_MMA_TK) {" "k0 += AX_MMA_TK) { if (k0 == AX_MMA_TK) continue;" \
+    "$SRC/tests/kernels/dist/gemm_bf16_chunks.axe" 4
+
 # The runtime's host side allocates no host buffers for the schedules
 # (AXE_MPI_BUILD_NOHOST: their sbuf, rbuf and tmp stay NULL; the moves use
 # device buffers of their own): the emulated .cu built with AddressSanitizer

@@ -687,6 +687,65 @@ static void test_tolerance(void)
         "not a dtype, no output: INVALID");
 }
 
+/* A device gemm's C: "ab" A and B, f32 C, K "k" (from 2 devices). */
+static axe_program *devgemm_prog(const char *ab, int k)
+{
+    char src[768];
+    axe_program *p = NULL;
+    axe_diag d;
+    snprintf(src, sizeof src,
+             "mesh(2);\nkernel g(A: %s[4,%d] layout S[(4,2,%d):(%d,1@gpuid,"
+             "1)],\n  B: %s[4,%d] layout S[(4,2,%d):(%d,1@gpuid,1)],\n"
+             "  C: %s[4,4] layout S[(2,2,4):(1@gpuid,4,1)]) grid(1) "
+             "threads(32) {\n  device gemm(C, A, B);\n}\n",
+             ab, k, k / 2, k / 2, ab, k, k / 2, k / 2,
+             strcmp(ab, "f64") == 0 || strcmp(ab, "i32") == 0 ? ab : "f32");
+    if (axe_program_compile(src, strlen(src), NULL, NULL, &p, &d) != AXE_OK) {
+        TL_CHECK(false, "%s K %d: %s", ab, k, d.message);
+        return NULL;
+    }
+    return p;
+}
+
+/* axe_program_tensor_tolerance: the dtype's, but 2 K eps_f32 relative
+ * for the C of an f16/bf16 device gemm (f32's where larger), by hand. */
+static void test_tensor_tolerance(void)
+{
+    static const struct {
+        const char *ab;
+        int k;
+        double rtol; /* C's */
+    } rows[] = {{"f32", 96, 1e-5},
+                {"f64", 96, 1e-12},
+                {"i32", 96, 0},
+                {"f16", 96, 2.0 * 96 / 8388608.0},
+                {"bf16", 4096, 2.0 * 4096 / 8388608.0},
+                {"f16", 16, 1e-5}};
+    double a, r, a2, r2;
+    size_t i;
+    for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        axe_program *p = devgemm_prog(rows[i].ab, rows[i].k);
+        if (p == NULL)
+            continue;
+        TL_CHECK(axe_program_tensor_tolerance(p, 2, &a, &r) == AXE_OK &&
+                     r == rows[i].rtol,
+                 "%s K %d: C's rtol %g, want %g", rows[i].ab, rows[i].k, r,
+                 rows[i].rtol);
+        TL_CHECK(axe_program_tensor_tolerance(p, 0, &a, &r) == AXE_OK &&
+                     axe_dtype_tolerance(axe_program_tensor(p, 0).dtype, &a2,
+                                         &r2) == AXE_OK &&
+                     a == a2 && r == r2,
+                 "%s: A's is its dtype's", rows[i].ab);
+        TL_CHECK(
+            axe_program_tensor_tolerance(p, 3, &a, &r) == AXE_ERR_INVALID &&
+                axe_program_tensor_tolerance(p, -1, &a, &r) ==
+                    AXE_ERR_INVALID &&
+                axe_program_tensor_tolerance(p, 2, NULL, &r) == AXE_ERR_INVALID,
+            "past the parameters, no output: INVALID");
+        axe_program_free(p);
+    }
+}
+
 /* Integer semantics of the reference (docs/compiler.md, "Integer
  * arithmetic and conversions"): i32/i8 arithmetic wraps (two's
  * complement), float -> integer casts and fills truncate and saturate,
@@ -1108,6 +1167,7 @@ int main(void)
     test_accessors();
     test_tensor_row_major();
     test_tolerance();
+    test_tensor_tolerance();
     test_scalars();
     test_float_scalars();
     test_gather();

@@ -216,6 +216,17 @@ AXE_API const char *axe_program_name(const axe_program *p);
 AXE_API int axe_program_tensor_count(const axe_program *p);
 AXE_API axe_kernel_tensor axe_program_tensor(const axe_program *p, int i);
 
+/* The tolerances `axe run --check` compares tensor parameter "i" with
+ * (as axe_dtype_tolerance's, normwise): its dtype's, except for the C of
+ * a `device gemm` of f16 or bf16 A and B, whose f32 sums the CUDA
+ * target's tensor cores order differently from the reference: "rtol" is
+ * then 2 K eps (eps = 2^-23, f32's machine epsilon; K the largest such
+ * gemm's K), or f32's where larger (docs/compiler.md, "Mixed
+ * precision"). AXE_ERR_INVALID past the parameters or for a NULL
+ * pointer. */
+AXE_NODISCARD AXE_API axe_status axe_program_tensor_tolerance(
+    const axe_program *p, int i, double *atol, double *rtol);
+
 /* The layout tensor parameter "i" was declared with (a distributed
  * tensor's with its gpuid iters; docs/compiler.md), or AXE_ERR_INVALID
  * past the parameters. */

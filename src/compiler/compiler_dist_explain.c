@@ -129,7 +129,10 @@ static void put_plan(ax_text *t, const axe_program *p, const ax_stmt *s)
         axe__text_put(t, "  exchange plan: none (%s)\n", why.message);
     else {
         axe__text_put(t, "  collective %s\n", plan->explain);
-        put_bytes(t, plan, axe_dtype_size(p->tensors[s->args[1].tensor].dtype));
+        put_bytes(
+            t, plan,
+            axe_dtype_size(
+                p->tensors[s->args[s->op == AX_OP_GEMM ? 0 : 1].tensor].dtype));
     }
     free(plan);
 }
@@ -166,7 +169,9 @@ static void put_gemm_copy(ax_text *t, const axe_program *p, const ax_stmt *s,
 static void put_gemm(ax_text *t, const axe_program *p, const ax_stmt *s)
 {
     const ax_tensor *c = axe__devop_tensor(p, s, 0);
+    const ax_tensor *a = axe__devop_tensor(p, s, 1);
     const char *cn = axe__devop_text(p, s, 0);
+    bool mixed = a->dtype != c->dtype; /* f16/bf16 A and B, f32 C */
     ax_dist_gemm *g = malloc(sizeof *g);
     ax_dist_plan *plan = malloc(sizeof *plan);
     axe_diag why;
@@ -181,11 +186,13 @@ static void put_gemm(ax_text *t, const axe_program *p, const ax_stmt *s)
     axe__text_put(t,
                   "  local GEMM on every device: partial[%lld,%lld] = "
                   "%s%s_local . %s%s_local^T over its %lld k's of K (in "
-                  "increasing k)\n",
+                  "increasing k%s%s%s)\n",
                   (long long)g->mloc, (long long)g->nloc,
                   g->copied == 1 ? "copied " : "", axe__devop_text(p, s, 1),
                   g->copied == 2 ? "copied " : "", axe__devop_text(p, s, 2),
-                  (long long)g->kloc);
+                  (long long)g->kloc, mixed ? "; each " : "",
+                  mixed ? axe_dtype_name(a->dtype) : "",
+                  mixed ? " product exact in f32, summed in f32" : "");
     axe__text_put(t, "  partial sums: ");
     put_shape(t, &g->part, g->part.gshape);
     axe__text_put(t, " layout ");

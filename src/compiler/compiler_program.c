@@ -214,6 +214,30 @@ axe_kernel_tensor axe_program_tensor(const axe_program *p, int i)
     return k;
 }
 
+/* A device gemm of f16 or bf16 A and B sums its f32 C on tensor cores
+ * in another order than the reference (docs/compiler.md, "Mixed
+ * precision"): 2 K eps_f32 relative, f32's tolerance at least. */
+axe_status axe_program_tensor_tolerance(const axe_program *p, int i,
+                                        double *atol, double *rtol)
+{
+    static const double eps_f32 = 1.1920928955078125e-07; /* 2^-23 */
+    int k;
+    if (p == NULL || i < 0 || i >= p->ntensors || !p->tensors[i].param)
+        return AXE_ERR_INVALID;
+    AXE_TRY(axe_dtype_tolerance(p->tensors[i].dtype, atol, rtol));
+    for (k = 0; k < p->ndevops; k++) {
+        const ax_stmt *s = p->devops[k];
+        const ax_tensor *a;
+        if (s->op != AX_OP_GEMM || s->args[0].tensor != i)
+            continue;
+        a = axe__devop_tensor(p, s, 1);
+        if ((a->dtype == AXE_DTYPE_F16 || a->dtype == AXE_DTYPE_BF16) &&
+            2.0 * (double)a->gshape[1] * eps_f32 > *rtol)
+            *rtol = 2.0 * (double)a->gshape[1] * eps_f32;
+    }
+    return AXE_OK;
+}
+
 axe_status axe_program_tensor_layout(const axe_program *p, int i,
                                      axe_layout *out)
 {

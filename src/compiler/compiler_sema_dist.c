@@ -421,9 +421,21 @@ static axe_status check_shapes(const axe_program *p, const ax_stmt *s,
     return AXE_OK;
 }
 
+/* The dtypes a device gemm takes: C, A and B all f32, all f64 or all
+ * i32 (the sums in the dtype), or A and B both f16 or both bf16 with an
+ * f32 C (mixed precision: each product exact in f32, summed in f32). */
+static bool gemm_dtypes(axe_dtype c, axe_dtype a, axe_dtype b)
+{
+    if (a != b)
+        return false;
+    if (a == c)
+        return c == AXE_DTYPE_F32 || c == AXE_DTYPE_F64 || c == AXE_DTYPE_I32;
+    return c == AXE_DTYPE_F32 && (a == AXE_DTYPE_F16 || a == AXE_DTYPE_BF16);
+}
+
 /* gemm: C [M,N], A [M,K], B [N,K] of the operands (regions: their
- * lengths), three tensors of one dtype the device reduce combines
- * everywhere, and a plan (compiler_dist_gemm.c). */
+ * lengths), dtypes gemm_dtypes takes (C's is the one the device reduce
+ * combines everywhere), and a plan (compiler_dist_gemm.c). */
 static axe_status check_gemm(axe_program *p, ax_stmt *s, axe_diag *diag)
 {
     const ax_tensor *c = axe__devop_tensor(p, s, 0);
@@ -437,12 +449,11 @@ static axe_status check_gemm(axe_program *p, ax_stmt *s, axe_diag *diag)
         s->args[0].tensor == s->args[2].tensor)
         return axe__fail(diag, AXE_ERR_INVALID, s->off,
                          "device gemm: '%s' is both C and an operand", c->name);
-    if (a->dtype != c->dtype || b->dtype != c->dtype ||
-        (c->dtype != AXE_DTYPE_F32 && c->dtype != AXE_DTYPE_F64 &&
-         c->dtype != AXE_DTYPE_I32))
+    if (!gemm_dtypes(c->dtype, a->dtype, b->dtype))
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
                          "device gemm: '%s' is %s, '%s' %s and '%s' %s: C, "
-                         "A and B are all f32, all f64 or all i32",
+                         "A and B are all f32, all f64 or all i32, or A and "
+                         "B both f16 or both bf16 with an f32 C",
                          cn, axe_dtype_name(c->dtype), an,
                          axe_dtype_name(a->dtype), bn,
                          axe_dtype_name(b->dtype));

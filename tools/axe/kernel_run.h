@@ -141,10 +141,10 @@ int kernel_run_naive(run_ctx *c, axe_race_report *races);
 void kernel_data_fill(const run_args *a, axe_kernel_tensor t, void *buf,
                       uint64_t *s);
 /* Compare "got" with the reference "want" element by element within
- * axe_dtype_tolerance, normwise; a mismatch clears res->pass, the
- * largest errors go to res->max_abs and res->max_rel. */
-void kernel_data_compare(axe_kernel_tensor t, const void *got, const void *want,
-                         run_result *res);
+ * "tol" (atol, rtol: kernel_run_tolerance's), normwise; a mismatch clears
+ * res->pass, the largest errors go to res->max_abs and res->max_rel. */
+void kernel_data_compare(axe_kernel_tensor t, const double tol[2],
+                         const void *got, const void *want, run_result *res);
 
 /* The work limits of a run (kernel_ref.c): the CPU's (the reference
  * interpreter, the C target, the emulation), and a GPU run's checked
@@ -171,6 +171,9 @@ const char *kernel_ref_name(run_ref ref);
 /* An MPI run (kernel_run_mpi.c). Buffer "i" of c->in as a tensor: the
  * parameter's, or for RUN_MPI its local buffer's (elems: local_elems). */
 axe_kernel_tensor kernel_run_tensor(const run_ctx *c, int i);
+/* The check's tolerances (atol, rtol) of buffer "i" (as kernel_run_tensor
+ * numbers them): axe_program_tensor_tolerance's; false if it has none. */
+bool kernel_run_tolerance(const run_ctx *c, int i, double tol[2]);
 /* RUN_MPI: the logical inputs c->in (one per parameter, filled) dealt out
  * into every device's local buffers (c->in, c->ref, c->bytes replaced,
  * c->n = ranks * nparams). */

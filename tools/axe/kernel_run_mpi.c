@@ -32,6 +32,12 @@ axe_kernel_tensor kernel_run_tensor(const run_ctx *c, int i)
     return t;
 }
 
+bool kernel_run_tolerance(const run_ctx *c, int i, double tol[2])
+{
+    int k = c->ranks == 0 ? i : i % c->nparams;
+    return axe_program_tensor_tolerance(c->p, k, &tol[0], &tol[1]) == AXE_OK;
+}
+
 static void free_all(void **b, int n)
 {
     int i;

@@ -200,5 +200,15 @@ void axe__cuda_devgemm_free(ax_text *t, const axe_program *p);
 bool axe__cuda_devops_exchange(const axe_program *p);
 void axe__cuda_devgemm_explain(ax_text *t, const axe_program *p,
                                const ax_stmt *s);
+/* compiler_emit_cuda_devgemm_mma.c: whether device gemm "s" runs its
+ * local GEMM on tensor cores (f16 or bf16 A and B, f32 C), the tiling
+ * macros of those kernels (once), the kernel ax_devK_gemm_k of "s" with
+ * plan "g", and its --explain line. */
+bool axe__cuda_devgemm_mma(const axe_program *p, const ax_stmt *s);
+void axe__cuda_devgemm_mma_helpers(ax_text *t);
+void axe__cuda_devgemm_mma_kernel(ax_text *t, const axe_program *p,
+                                  const ax_stmt *s, const ax_dist_gemm *g);
+void axe__cuda_devgemm_mma_explain(ax_text *t, const axe_program *p,
+                                   const ax_stmt *s, const ax_dist_gemm *g);
 
 #endif

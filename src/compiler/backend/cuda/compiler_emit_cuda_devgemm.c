@@ -49,23 +49,26 @@ static void put_step(ax_text *t, axe_dtype dt, const char *acc, const char *x,
 }
 
 /* The loads of one K step of operand "which" (1: A's rows i, 2: B's rows
- * j) into shared "sh", zero outside the local shapes. */
+ * j) into shared "as" or "bs", zero outside the local shapes (f16/bf16
+ * widened to f32, exactly). */
 static void put_load(ax_text *t, const axe_program *p, const ax_stmt *s,
                      const ax_dist_gemm *g, int which)
 {
     const char *x = which == 1 ? "i" : "j";
+    axe_dtype d = p->tensors[s->args[which].tensor].dtype;
     axe__text_put(t,
                   "            for (int l = (int)threadIdx.x; l < AX_GEMM_TK "
                   "* AX_GEMM_T; l += AX_GEMM_THREADS) {\n"
                   "                const int64_t %s = %s0 + l / AX_GEMM_TK, "
                   "k = k0 + l %% AX_GEMM_TK;\n"
                   "                %s[l %% AX_GEMM_TK][l / AX_GEMM_TK] =\n"
-                  "                    %s < %lldL && k < %lldL ? %s[",
+                  "                    %s < %lldL && k < %lldL ? %s%s[",
                   x, x, which == 1 ? "as" : "bs", x,
                   (long long)(which == 1 ? g->mloc : g->nloc),
-                  (long long)g->kloc, which == 1 ? "a" : "b");
+                  (long long)g->kloc, axe__dtype_load_pre(d),
+                  which == 1 ? "a" : "b");
     axe__emit_dist_gemm_addr(t, p, s, g, which, x, "k");
-    axe__text_put(t, "] : 0;\n            }\n");
+    axe__text_put(t, "]%s : 0;\n            }\n", axe__dtype_wrap_post(d));
 }
 
 /* The kernel of device gemm "s" (see the file comment). */
@@ -73,8 +76,10 @@ static void put_kernel(ax_text *t, const axe_program *p, const ax_stmt *s,
                        const ax_dist_gemm *g)
 {
     const ax_tensor *a = &p->tensors[s->args[1].tensor];
-    const char *ct = axe__dtype_ctype(a->dtype);
-    const char *at = a->dtype == AXE_DTYPE_I32 ? "uint32_t" : ct;
+    const ax_tensor *c = &p->tensors[s->args[0].tensor];
+    const char *ct = axe__dtype_ctype(a->dtype),
+               *ot = axe__dtype_ctype(c->dtype);
+    const char *at = c->dtype == AXE_DTYPE_I32 ? "uint32_t" : ot;
     long long m = (long long)g->mloc, n = (long long)g->nloc,
               kl = (long long)g->kloc;
     int k = s->index;
@@ -104,7 +109,7 @@ static void put_kernel(ax_text *t, const axe_program *p, const ax_stmt *s,
         "            const int kn = %lldL - k0 < AX_GEMM_TK ? (int)(%lldL - "
         "k0) "
         ": AX_GEMM_TK;\n",
-        k, s->line, axe__iter_sep(s), axe__iter(s), m, n, kl, k, ct, ct, ct, at,
+        k, s->line, axe__iter_sep(s), axe__iter(s), m, n, kl, k, ct, ct, ot, at,
         n, at, kl, kl, kl);
     put_load(t, p, s, g, 1);
     put_load(t, p, s, g, 2);
@@ -113,7 +118,7 @@ static void put_kernel(ax_text *t, const axe_program *p, const ax_stmt *s,
                      "                for (int r = 0; r < AX_GEMM_R; r++)\n"
                      "                    for (int q = 0; q < AX_GEMM_R; q++)\n"
                      "                        acc[r][q] = ");
-    put_step(t, a->dtype, "acc[r][q]", "as[kk][ty + r * AX_GEMM_TX]",
+    put_step(t, c->dtype, "acc[r][q]", "as[kk][ty + r * AX_GEMM_TX]",
              "bs[kk][tx + q * AX_GEMM_TX]");
     axe__text_put(t,
                   ";\n            __syncthreads();\n        }\n"
@@ -124,7 +129,13 @@ static void put_kernel(ax_text *t, const axe_program *p, const ax_stmt *s,
                   "                if (i < r1 && j < %lldL)\n"
                   "                    c[i * %lldL + j] = (%s)acc[r][q];\n"
                   "            }\n    }\n}\n",
-                  n, n, ct);
+                  n, n, ot);
+}
+
+/* The threads of device gemm "s"'s kernel (a macro of the helpers). */
+static const char *threads_of(const axe_program *p, const ax_stmt *s)
+{
+    return axe__cuda_devgemm_mma(p, s) ? "AX_MMA_THREADS" : "AX_GEMM_THREADS";
 }
 
 /* chunks(N): the launch of rows [r0, r1) of the local GEMM (the
@@ -144,11 +155,12 @@ static void put_rows(ax_text *t, const axe_program *p, const ax_stmt *s,
                   "r1, cudaStream_t st)\n{\n"
                   "    const ax_dev%d_ctx *x = (const ax_dev%d_ctx *)ctx;\n"
                   "    AXE_LAUNCH(ax_dev%d_gemm_k, dim3(ax_gemm_grid(r1 - r0, "
-                  "%lldL)), dim3(AX_GEMM_THREADS), st)\n"
+                  "%lldL)), dim3(%s), st)\n"
                   "    (x->a, x->b, ax_dev%d_part, r0, r1);\n"
                   "    return (int)cudaGetLastError();\n}\n"
                   "static axe_nccl_chunked ax_dev%d_chunked;\n",
-                  k, s->chunks, k, ct, k, k, k, k, k, (long long)g->nloc, k, k);
+                  k, s->chunks, k, ct, k, k, k, k, k, (long long)g->nloc,
+                  threads_of(p, s), k, k);
 }
 
 /* The buffers and runner of device gemm "s" (see the file comment). */
@@ -156,14 +168,16 @@ static void put_run(ax_text *t, const axe_program *p, const ax_stmt *s,
                     const ax_dist_gemm *g)
 {
     const ax_tensor *a = &p->tensors[s->args[1].tensor];
-    const char *ct = axe__dtype_ctype(a->dtype);
+    const ax_tensor *c = &p->tensors[s->args[0].tensor];
+    const char *ct = axe__dtype_ctype(a->dtype),
+               *ot = axe__dtype_ctype(c->dtype);
     int64_t es = axe_dtype_size(a->dtype), n = g->mloc * g->nloc;
     int k = s->index;
     char mv[32];
     axe__text_put(t,
                   "static %s *ax_dev%d_part; /* the partial sums (device "
                   "memory, at the first run) */\n",
-                  ct, k);
+                  ot, k);
     if (g->copied > 0)
         axe__text_put(t,
                       "static %s *ax_dev%d_mv; /* %s copied first (device "
@@ -183,7 +197,7 @@ static void put_run(ax_text *t, const axe_program *p, const ax_stmt *s,
                   g->copied == 1   ? "A copied first, "
                   : g->copied == 2 ? "B copied first, "
                                    : "",
-                  k, ct, ct, ct, k, (long long)(n * es));
+                  k, ct, ct, ot, k, (long long)(n * axe_dtype_size(c->dtype)));
     if (g->copied > 0)
         axe__text_put(t,
                       "    if (rc == 0)\n"
@@ -209,14 +223,14 @@ static void put_run(ax_text *t, const axe_program *p, const ax_stmt *s,
     }
     axe__text_put(t,
                   "    AXE_LAUNCH(ax_dev%d_gemm_k, dim3(ax_gemm_grid(%lldL, "
-                  "%lldL)), dim3(AX_GEMM_THREADS), st)\n"
+                  "%lldL)), dim3(%s), st)\n"
                   "    (%s, %s, ax_dev%d_part, 0, %lldL);\n"
                   "    rc = (int)cudaGetLastError();\n"
                   "    if (rc == 0)\n"
                   "        rc = ax_nccl_devop(%d, %d, 0, &ax_dev%d, "
                   "&ax_dev%d_sched, ax_dev%d_part, c, st);\n"
                   "    return rc;\n}\n",
-                  k, (long long)g->mloc, (long long)g->nloc,
+                  k, (long long)g->mloc, (long long)g->nloc, threads_of(p, s),
                   g->copied == 1 ? mv : "a", g->copied == 2 ? mv : "b", k,
                   (long long)g->mloc, k, s->line, k, k, k);
 }
@@ -282,7 +296,7 @@ static ax_dist_gemm *plan_of(ax_text *t, const axe_program *p, const ax_stmt *s)
 void axe__cuda_devgemm_decls(ax_text *t, const axe_program *p)
 {
     ax_dist_gemm *g;
-    int k, n = 0, nch = 0;
+    int k, n = 0, nch = 0, nmma = 0;
     for (k = 0; k < p->ndevops && t->status == AXE_OK; k++) {
         if (p->devops[k]->op != AX_OP_GEMM)
             continue;
@@ -290,9 +304,14 @@ void axe__cuda_devgemm_decls(ax_text *t, const axe_program *p)
             axe__text_put(t, helpers);
         if (p->devops[k]->chunks > 0 && nch++ == 0)
             axe__text_put(t, chunked_runner);
+        if (axe__cuda_devgemm_mma(p, p->devops[k]) && nmma++ == 0)
+            axe__cuda_devgemm_mma_helpers(t);
         if ((g = plan_of(t, p, p->devops[k])) == NULL)
             return;
-        put_kernel(t, p, p->devops[k], g);
+        if (axe__cuda_devgemm_mma(p, p->devops[k]))
+            axe__cuda_devgemm_mma_kernel(t, p, p->devops[k], g);
+        else
+            put_kernel(t, p, p->devops[k], g);
         put_run(t, p, p->devops[k], g);
         free(g);
     }
@@ -356,13 +375,17 @@ void axe__cuda_devgemm_explain(ax_text *t, const axe_program *p,
                                 p->ndev, pl, &d) == AXE_OK)
             axe__cuda_plan_explain(t, pl, x->dtype, "copy first: ");
     }
-    axe__text_put(t,
-                  "  cuda: the local GEMM as a tiled CUDA kernel (64 x 64 "
-                  "tiles of the %lld x %lld partial sums, K in steps of 16 "
-                  "through shared memory, every element summed in "
-                  "increasing k without fused multiply-adds), into a device "
-                  "buffer\n",
-                  (long long)g->mloc, (long long)g->nloc);
+    if (axe__cuda_devgemm_mma(p, s))
+        axe__cuda_devgemm_mma_explain(t, p, s, g);
+    else
+        axe__text_put(
+            t,
+            "  cuda: the local GEMM as a tiled CUDA kernel (64 x 64 "
+            "tiles of the %lld x %lld partial sums, K in steps of 16 "
+            "through shared memory, every element summed in "
+            "increasing k without fused multiply-adds), into a device "
+            "buffer\n",
+            (long long)g->mloc, (long long)g->nloc);
     if (s->chunks > 0)
         axe__text_put(t,
                       "  cuda: NCCL ncclSend/ncclRecv (grouped) in "

@@ -68,7 +68,7 @@ void axe__emit_mpi_table(ax_text *t, const char *name, const ax_dist_plan *pl)
 }
 
 /* "src_span": the source's local elements (a device gemm's: its
- * partial's). */
+ * partial's, whose dtype is C's). */
 static void put_plan(ax_text *t, const axe_program *p, int k,
                      const ax_dist_plan *pl, const ax_stmt *s, int64_t src_span,
                      const char *sched)
@@ -84,20 +84,21 @@ static void put_plan(ax_text *t, const axe_program *p, int k,
     axe__text_put(t, " */\n");
     snprintf(name, sizeof name, "ax_dev%d", k);
     axe__emit_mpi_table(t, name, pl);
-    axe__text_put(
-        t,
-        "static const axe_mpi_plan ax_dev%d = {%d, %d, %d, %d, "
-        "ax_dev%d_digit, ax_dev%d_rep, ax_dev%d_rep + %d, %lld, "
-        "%lld, %lld, %lld, %d, %d, %lld, %lld};\n"
-        "static %s ax_dev%d_sched;\n",
-        k, (int)pl->ndev, (int)pl->ndigits, (int)pl->nsrc_rep,
-        (int)pl->ndst_rep, k, k, k, (int)pl->nsrc_rep, (long long)pl->src_dev0,
-        (long long)pl->src_m0, (long long)pl->dst_dev0, (long long)pl->dst_m0,
-        s->op == AX_OP_COPY      ? 0
-        : s->rkind == AX_RED_SUM ? 1
-        : s->rkind == AX_RED_MAX ? 2
-                                 : 3,
-        (int)src->dtype, (long long)src_span, (long long)dst->span, sched, k);
+    axe__text_put(t,
+                  "static const axe_mpi_plan ax_dev%d = {%d, %d, %d, %d, "
+                  "ax_dev%d_digit, ax_dev%d_rep, ax_dev%d_rep + %d, %lld, "
+                  "%lld, %lld, %lld, %d, %d, %lld, %lld};\n"
+                  "static %s ax_dev%d_sched;\n",
+                  k, (int)pl->ndev, (int)pl->ndigits, (int)pl->nsrc_rep,
+                  (int)pl->ndst_rep, k, k, k, (int)pl->nsrc_rep,
+                  (long long)pl->src_dev0, (long long)pl->src_m0,
+                  (long long)pl->dst_dev0, (long long)pl->dst_m0,
+                  s->op == AX_OP_COPY      ? 0
+                  : s->rkind == AX_RED_SUM ? 1
+                  : s->rkind == AX_RED_MAX ? 2
+                                           : 3,
+                  (int)(s->op == AX_OP_GEMM ? dst : src)->dtype,
+                  (long long)src_span, (long long)dst->span, sched, k);
 }
 
 /* Device operator "k"'s plan, its schedule of type "sched" (and a

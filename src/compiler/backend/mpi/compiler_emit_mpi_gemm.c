@@ -4,8 +4,9 @@
  * MPI backend"): the local GEMM of every rank as a function of its own
  * (ax_devK_gemm: the partial sums of its slice of K, row-major
  * [Mloc, Nloc] in a static buffer, each element summed in increasing
- * local k, which is increasing logical k, in the dtype: the reference's
- * order), then the device reduce of the partial into C through the
+ * local k, which is increasing logical k, in C's dtype: the reference's
+ * order; f16/bf16 A and B are widened to C's f32, each product exact),
+ * then the device reduce of the partial into C through the
  * runtime, whose plan compiler_target_mpi.c derives (axe__mpi_plan).
  * Local shards are addressed through their local layouts (an iter's
  * digit of a local index is (i / inner) % extent).
@@ -63,12 +64,27 @@ void axe__emit_dist_gemm_dot(ax_text *t, const axe_program *p, const ax_stmt *s,
     const ax_tensor *b =
         g->copied == 2 ? &g->moved : axe__devop_tensor(p, s, 2);
     bool i32 = a->dtype == AXE_DTYPE_I32;
+    const char *pre = i32 ? "(uint32_t)" : axe__dtype_load_pre(a->dtype);
+    const char *post = axe__dtype_wrap_post(a->dtype);
     axe__text_put(t, "%sfor (k = 0; k < %lld; k++)\n%s    acc += %sa[", ind,
-                  (long long)g->kloc, ind, i32 ? "(uint32_t)" : "");
+                  (long long)g->kloc, ind, pre);
     put_addr(t, a, "i", "k");
-    axe__text_put(t, "] * %sb[", i32 ? "(uint32_t)" : "");
+    axe__text_put(t, "]%s * %sb[", post, pre);
     put_addr(t, b, "j", "k");
-    axe__text_put(t, "];\n");
+    axe__text_put(t, "]%s;\n", post);
+}
+
+/* The C types of a device gemm's operands ("in": A's and B's) and of its
+ * partial sums and C ("out"), and the accumulator's ("acc": i32 sums
+ * wrap in uint32_t; f16/bf16 products are summed in C's f32). */
+static void gemm_types(const axe_program *p, const ax_stmt *s, const char **in,
+                       const char **out, const char **acc)
+{
+    axe_dtype a = p->tensors[s->args[1].tensor].dtype;
+    axe_dtype c = p->tensors[s->args[0].tensor].dtype;
+    *in = axe__dtype_ctype(a);
+    *out = axe__dtype_ctype(c);
+    *acc = c == AXE_DTYPE_I32 ? "uint32_t" : *out;
 }
 
 /* chunks(N): the partial sums at a list of local addresses (the
@@ -76,9 +92,9 @@ void axe__emit_dist_gemm_dot(ax_text *t, const axe_program *p, const ax_stmt *s,
 static void put_elems(ax_text *t, const axe_program *p, const ax_stmt *s,
                       const ax_dist_gemm *g)
 {
-    const char *ct = axe__dtype_ctype(p->tensors[s->args[1].tensor].dtype);
-    bool i32 = p->tensors[s->args[1].tensor].dtype == AXE_DTYPE_I32;
+    const char *ct, *ot, *acc;
     int k = s->index;
+    gemm_types(p, s, &ct, &ot, &acc);
     axe__text_put(t,
                   "/* device op %d: the local GEMM's partial sums at "
                   "addresses addr[0 .. n) (chunks(%d)) */\n"
@@ -92,11 +108,10 @@ static void put_elems(ax_text *t, const axe_program *p, const ax_stmt *s,
                   "    for (e = 0; e < n; e++) {\n"
                   "        %s acc = 0;\n"
                   "        i = addr[e] / %lld, j = addr[e] %% %lld;\n",
-                  k, s->chunks, k, ct, k, k, ct, k, ct, k,
-                  i32 ? "uint32_t" : ct, (long long)g->nloc,
-                  (long long)g->nloc);
+                  k, s->chunks, k, ct, k, k, ct, k, ct, k, acc,
+                  (long long)g->nloc, (long long)g->nloc);
     axe__emit_dist_gemm_dot(t, p, s, g, "        ");
-    axe__text_put(t, "        ((%s *)out)[e] = (%s)acc;\n    }\n}\n", ct, ct);
+    axe__text_put(t, "        ((%s *)out)[e] = (%s)acc;\n    }\n}\n", ot, ot);
     axe__text_put(t, "static axe_mpi_chunked ax_dev%d_chunked;\n", k);
 }
 
@@ -141,9 +156,9 @@ static void put_copy(ax_text *t, const axe_program *p, const ax_stmt *s,
 void axe__emit_mpi_gemm(ax_text *t, const axe_program *p, const ax_stmt *s,
                         const ax_dist_gemm *g, const char *sched, bool host)
 {
-    const ax_tensor *a = &p->tensors[s->args[1].tensor];
-    const char *ct = axe__dtype_ctype(a->dtype);
+    const char *ct, *ot, *acc;
     int k = s->index;
+    gemm_types(p, s, &ct, &ot, &acc);
     if (g->copied > 0)
         put_copy(t, p, s, g, sched, host);
     if (!host)
@@ -162,14 +177,13 @@ void axe__emit_mpi_gemm(ax_text *t, const axe_program *p, const ax_stmt *s,
                   "    for (i = 0; i < %lld; i++)\n"
                   "        for (j = 0; j < %lld; j++) {\n"
                   "            %s acc = 0;\n",
-                  ct, k, (long long)g->part.span, k, k, ct, ct, ct,
-                  (long long)g->mloc, (long long)g->nloc,
-                  a->dtype == AXE_DTYPE_I32 ? "uint32_t" : ct);
+                  ot, k, (long long)g->part.span, k, k, ct, ct, ot,
+                  (long long)g->mloc, (long long)g->nloc, acc);
     axe__emit_dist_gemm_dot(t, p, s, g, "            ");
     axe__text_put(t,
                   "            c[i * %lld + j] = (%s)acc;\n"
                   "        }\n}\n",
-                  (long long)g->nloc, ct);
+                  (long long)g->nloc, ot);
 }
 
 void axe__emit_mpi_gemm_call(ax_text *t, const axe_program *p, const ax_stmt *s,
