@@ -246,8 +246,9 @@ fi
 # cores (mma.sync m16n8k16 in the .cu, named by --explain; f32 keeps the
 # tiled FMA kernel); at K 2048 the sums differ from the reference's (not
 # exact) but stay within the check's 2 K eps_f32; a wrong fragment
-# mapping (A's rows g + 8, B's k's 8..15, the halves of a register
-# swapped) or a dropped K step fails the check.
+# mapping (A's rows g + 8, B's k's 8..15, the halves of A's first
+# register swapped: swapping them in A and B alike would only reorder the
+# sum) or a dropped K step fails the check.
 for dt in f16 bf16; do
     if "$AXE" compile "$EX/matmul_rs_$dt.axe" --target cuda >"$tmp/mx.cu" 2>"$tmp/err" &&
         grep -q "axe_ptx_mma_m16n8k16_f32_$dt(acc\[mi\]\[ni\], fa\[mi\], fb\[ni\], acc\[mi\]\[ni\]);" "$tmp/mx.cu" &&
@@ -277,8 +278,9 @@ MUT_CU=1 mutant "fa[mi][1] = AX_MMA_PACK(as[r + 8], 2 * tq);" \
     "fa[mi][1] = AX_MMA_PACK(as[r], 2 * tq);" "$EX/matmul_rs_f16.axe" 2 -D P=2
 MUT_CU=1 mutant "fb[ni][1] = AX_MMA_PACK(bs[r], 2 * tq + 8);" \
     "fb[ni][1] = AX_MMA_PACK(bs[r], 2 * tq);" "$EX/matmul_rs_bf16.axe" 2 -D P=2
-MUT_CU=1 mutant "((uint32_t)(row)[k] | (uint32_t)(row)[(k) + 1] << 16)" \
-    "((uint32_t)(row)[(k) + 1] | (uint32_t)(row)[k] << 16)" "$EX/matmul_rs_f16.axe" 4 -D P=4
+MUT_CU=1 mutant "fa[mi][0] = AX_MMA_PACK(as[r], 2 * tq);" \
+    "fa[mi][0] = (uint32_t)as[r][2 * tq + 1] | (uint32_t)as[r][2 * tq] << 16;" \
+    "$EX/matmul_rs_f16.axe" 4 -D P=4
 MUT_CU=1 mutant "k0 += AX_MMA_TK) {" "k0 += AX_MMA_TK) { if (k0 == AX_MMA_TK) continue;" \
     "$EX/matmul_rs_f16.axe" 2 -D P=2
 MUT_CU=1 mutant "k0 += AX_MMA_TK) {" "k0 += AX_MMA_TK) { if (k0 == AX_MMA_TK) continue;" \

@@ -19,7 +19,8 @@
  * to the dtype after each step, as a local reduce) and writes the result
  * to every holder; `device gemm` writes to every holder of
  * C[m,n] the sum over the slices q of K (compiler_dist_gemm.c), in
- * increasing q, of each slice's sum of A[m,k]*B[n,k] in increasing k. A
+ * increasing q, of each slice's sum of A[m,k]*B[n,k] in increasing k
+ * (in C's dtype: f16/bf16 products widened to f32). A
  * region operand is read and written through its tensor's own layout at
  * the region's coordinates (not the sliced layout the backends run); its
  * slices of k are those of the sliced layout (the placement). Elements
@@ -270,7 +271,8 @@ static axe_status load_all(const mesh_run *m, const ax_stmt *s, int arg,
     return AXE_OK;
 }
 
-/* a*b in dtype "d" (f32, f64, i32 wrapping), as the local GEMM does. */
+/* a*b in dtype "d" (f32, f64, i32 wrapping), as the local GEMM does: C's
+ * dtype, so f16/bf16 A and B (f32 C) give the exact product in f32. */
 static double product(axe_dtype d, double a, double b)
 {
     if (d == AXE_DTYPE_I32)
