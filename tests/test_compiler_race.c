@@ -181,6 +181,34 @@ static const race_row rows[] = {
      "  cta copy(B, row);\n"
      "}\n",
      0, NULL},
+    {"a copy.vector plan with dimension 0 innermost (T and G's view both "
+     "contiguous along it) deals its 8-element chunks in that order: "
+     "T[0,1] is chunk 4 (u = 1 * 32 + 0, thread 4), read by the split copy "
+     "in dimension order as u = 1 (thread 1)",
+     "kernel k(G: f16[1024], H: f16[32, 32]) grid(1) threads(64) {\n"
+     "  shared T: f16[32, 32] layout S[(32, 32):(1, 32)];\n"
+     "  cta copy(T, G.view(S[(32, 32):(1, 32)]));\n"
+     "  cta copy(H, T);\n"
+     "}\n",
+     1,
+     "race on T[0,1]: written by thread 4 (line 3), read by thread 1 (line "
+     "4), no sync between"},
+    {"the same with its sync",
+     "kernel k(G: f16[1024], H: f16[32, 32]) grid(1) threads(64) {\n"
+     "  shared T: f16[32, 32] layout S[(32, 32):(1, 32)];\n"
+     "  cta copy(T, G.view(S[(32, 32):(1, 32)]));\n"
+     "  sync;\n"
+     "  cta copy(H, T);\n"
+     "}\n",
+     0, NULL},
+    {"the permuted copy read back in its own order by the same threads "
+     "(no sync needed: each chunk on the thread that wrote it)",
+     "kernel k(G: f16[1024], H: f16[1024]) grid(1) threads(64) {\n"
+     "  shared T: f16[32, 32] layout S[(32, 32):(1, 32)];\n"
+     "  cta copy(T, G.view(S[(32, 32):(1, 32)]));\n"
+     "  cta copy(H.view(S[(32, 32):(1, 32)]), T);\n"
+     "}\n",
+     0, NULL},
 };
 
 static void run_row(const race_row *row)

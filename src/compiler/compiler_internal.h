@@ -529,6 +529,12 @@ typedef struct ax_plan {
     /* operand i's tensor is swizzled: its address (affine or from
      * coordinates) is a tile address, mapped through the swizzle */
     bool swizzled[AX_MAX_ARGS];
+    /* The operator's dimensions in the order their loops are laid out,
+     * outer first, when "permuted" (copy.vector's choice: the dimension
+     * contiguous in both operands innermost, compiler_plan_vec.c); else
+     * in dimension order. A split plan deals its chunks in that order. */
+    bool permuted;
+    int order[AX_MAX_DIMS];
     int64_t vec;      /* elements per access of the innermost loop */
     int64_t total;    /* product of the non-thread loop extents */
     int64_t nthreads; /* threads of one scope instance */
@@ -563,6 +569,23 @@ axe_status axe__plan_build(const axe_program *p, const ax_stmt *s,
 axe_status axe__plan_build_skip(const axe_program *p, const ax_stmt *s,
                                 ax_plan_kind kind, int binding, int skip,
                                 ax_plan *out, axe_diag *why);
+/* The plan of "s" of "like"'s kind and binding with its loops laid out
+ * in the dimension order "order" (outer first; "out" marked permuted when
+ * it is not the identity), for copy.vector's choice of the vector's
+ * dimension. */
+axe_status axe__plan_build_order(const axe_program *p, const ax_stmt *s,
+                                 const ax_plan *like, const int *order,
+                                 ax_plan *out, axe_diag *why);
+/* The memory stride (absolute) of operand "r"'s innermost iter in the
+ * operator's dimension "d" that is not a thread digit, INT64_MAX when it
+ * has none that moves (after sema). */
+int64_t axe__ref_inner_stride(const axe_program *p, const ax_ref *r, int d);
+/* The dimension orders copy.vector tries for "s" (after the identity):
+ * each dimension moved innermost, and the dimensions sorted by the
+ * destination's and by the source's strides (largest outer); at most
+ * AX_MAX_DIMS + 2 of them into "orders", their number returned. */
+int axe__plan_orders(const axe_program *p, const ax_stmt *s,
+                     int orders[][AX_MAX_DIMS]);
 /* The pointwise schedules' predicates (compiler_dispatch.c) and the
  * reduce schedules (compiler_reduce.c); "commit" keeps what a chosen
  * predicate built. */

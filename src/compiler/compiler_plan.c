@@ -9,8 +9,11 @@
  * register becomes a digit of the thread's rank; the others become loops.
  * Every operand whose iters fit the chain is addressed affinely (one
  * stride per digit); the rest from coordinates, with constant divisors.
- * Invariant of a plan: the digits enumerate every element of the shape
- * exactly once per (thread-rank, loop) combination.
+ * The dimensions are laid out in dimension order, or in the order
+ * copy.vector asks for (axe__plan_build_order: the dimension contiguous
+ * in both operands innermost; the plan records it, and a split plan deals
+ * its chunks in it). Invariant of a plan: the digits enumerate every
+ * element of the shape exactly once per (thread-rank, loop) combination.
  */
 #include <string.h>
 
@@ -343,26 +346,32 @@ axe_status axe__plan_build(const axe_program *p, const ax_stmt *s,
     return axe__plan_build_skip(p, s, kind, binding, -1, out, why);
 }
 
-axe_status axe__plan_build_skip(const axe_program *p, const ax_stmt *s,
-                                ax_plan_kind kind, int binding, int skip,
-                                ax_plan *out, axe_diag *why)
+/* The plan of "s" with its loops in dimension order "order" (NULL: the
+ * identity). */
+static axe_status build(const axe_program *p, const ax_stmt *s,
+                        ax_plan_kind kind, int binding, int skip,
+                        const int *order, ax_plan *out, axe_diag *why)
 {
     static operand_info zero;
     operand_info info[AX_MAX_ARGS];
     ax_plan plan;
-    int d, k;
+    int j, k, n = axe__ref_ndim(&s->args[0]);
     memset(&plan, 0, sizeof plan);
     plan.kind = kind;
     plan.binding = binding;
     plan.vec = 1;
     plan.nthreads = axe__scope_threads(p, s->scope);
+    for (j = 0; j < n; j++) {
+        plan.order[j] = order != NULL ? order[j] : j;
+        plan.permuted = plan.permuted || plan.order[j] != j;
+    }
     for (k = 0; k < AX_MAX_ARGS; k++)
         info[k] = zero;
     AXE_TRY(classify(p, s, skip, info, &plan, why));
-    for (d = 0; d < axe__ref_ndim(&s->args[0]); d++) {
+    for (j = 0; j < n; j++) {
         bounds bs;
-        AXE_TRY(refine(p, s, info, &plan, d, &bs, why));
-        AXE_TRY(add_dim(p, s, info, &plan, d, &bs, why));
+        AXE_TRY(refine(p, s, info, &plan, plan.order[j], &bs, why));
+        AXE_TRY(add_dim(p, s, info, &plan, plan.order[j], &bs, why));
     }
     AXE_TRY(check_writers(p, s, &plan, why));
     if (s->op != AX_OP_REDUCE && s->op != AX_OP_IOTA)
@@ -373,4 +382,60 @@ axe_status axe__plan_build_skip(const axe_program *p, const ax_stmt *s,
             plan.total *= plan.loops[k].extent;
     *out = plan;
     return AXE_OK;
+}
+
+axe_status axe__plan_build_skip(const axe_program *p, const ax_stmt *s,
+                                ax_plan_kind kind, int binding, int skip,
+                                ax_plan *out, axe_diag *why)
+{
+    return build(p, s, kind, binding, skip, NULL, out, why);
+}
+
+axe_status axe__plan_build_order(const axe_program *p, const ax_stmt *s,
+                                 const ax_plan *like, const int *order,
+                                 ax_plan *out, axe_diag *why)
+{
+    return build(p, s, like->kind, like->binding, -1, order, out, why);
+}
+
+int64_t axe__ref_inner_stride(const axe_program *p, const ax_ref *r, int d)
+{
+    axe_iter it[AXE_LAYOUT_MAX_SHARD];
+    int n;
+    (void)dim_iters(p, r, d, it, &n);
+    while (n > 0 &&
+           (it[n - 1].stride == 0 || axe__iter_rank_stride(&it[n - 1]) != 0))
+        n--;
+    return n > 0 ? (it[n - 1].stride < 0 ? -it[n - 1].stride : it[n - 1].stride)
+                 : INT64_MAX;
+}
+
+/* The dimensions sorted by operand "i"'s inner strides, largest first
+ * (stable: equal strides keep dimension order). */
+static void sorted_order(const axe_program *p, const ax_stmt *s, int i,
+                         int *order)
+{
+    int64_t key[AX_MAX_DIMS];
+    int j, t, n = axe__ref_ndim(&s->args[0]);
+    for (j = 0; j < n; j++) {
+        key[j] = axe__ref_inner_stride(p, &s->args[i], j);
+        for (t = j; t > 0 && key[order[t - 1]] < key[j]; t--)
+            order[t] = order[t - 1];
+        order[t] = j;
+    }
+}
+
+int axe__plan_orders(const axe_program *p, const ax_stmt *s,
+                     int orders[][AX_MAX_DIMS])
+{
+    int d, j, k, m = 0, n = axe__ref_ndim(&s->args[0]);
+    for (d = 0; d + 1 < n; d++, m++) {
+        for (j = 0, k = 0; j < n; j++)
+            if (j != d)
+                orders[m][k++] = j;
+        orders[m][k] = d;
+    }
+    for (j = 0; j < s->nargs && j < 2; j++)
+        sorted_order(p, s, j, orders[m++]);
+    return m;
 }

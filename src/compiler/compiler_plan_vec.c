@@ -9,6 +9,14 @@
  * i4 copy moves w = 8, 16 or 32 elements: 4, 8 or 16 whole bytes from an
  * even element address (docs/compiler.md, "Packed i4").
  *
+ * The vector runs along whichever dimension is contiguous in both
+ * operands: the plan is laid out in dimension order and then in each
+ * order of axe__plan_orders (each dimension innermost, the dimensions
+ * sorted by either operand's strides, so that a run of several
+ * dimensions contiguous in both coalesces into one loop); the widest
+ * vector wins, ties the earlier. A split plan deals its chunks in the
+ * chosen order, so consecutive threads take consecutive vectors.
+ *
  * A masked operand keeps the vector: the emitted C tests each chunk at
  * run time (its w elements inside the tensor in every masked dimension:
  * the chunk's first and last coordinates along the innermost loop's
@@ -173,9 +181,9 @@ static int64_t vector_width(const axe_program *p, const ax_stmt *s,
     return 1;
 }
 
-/* Vectorize the innermost loop of a copy plan (see the file comment). */
-axe_status axe__plan_vectorize(const axe_program *p, const ax_stmt *s,
-                               ax_plan *plan, axe_diag *why)
+/* Vectorize the innermost loop of "plan" as its loops are laid out. */
+static axe_status vectorize_laid(const axe_program *p, const ax_stmt *s,
+                                 ax_plan *plan, axe_diag *why)
 {
     axe_cute_layout dst, src;
     int64_t v, w, es = axe_dtype_size(p->tensors[s->args[0].tensor].dtype);
@@ -215,6 +223,35 @@ axe_status axe__plan_vectorize(const axe_program *p, const ax_stmt *s,
                      "max_common_vector is %lld but no 4/8/16-byte access of "
                      "%lld-byte elements is aligned",
                      (long long)v, (long long)es);
+}
+
+/* Vectorize a copy plan (see the file comment): laid out in dimension
+ * order, then in each order of axe__plan_orders; the widest vector wins,
+ * ties the earlier (dimension order first). Without any, the reason of
+ * the dimension order. */
+axe_status axe__plan_vectorize(const axe_program *p, const ax_stmt *s,
+                               ax_plan *plan, axe_diag *why)
+{
+    int orders[AX_MAX_DIMS + 2][AX_MAX_DIMS];
+    ax_plan best = *plan, c;
+    axe_diag ignored;
+    axe_status st = vectorize_laid(p, s, &best, why);
+    int k, n = axe__plan_orders(p, s, orders);
+    if (st != AXE_OK && st != AXE_ERR_UNSUPPORTED)
+        return st;
+    for (k = 0; k < n; k++) {
+        if (axe__plan_build_order(p, s, plan, orders[k], &c, &ignored) !=
+                AXE_OK ||
+            !c.permuted || vectorize_laid(p, s, &c, &ignored) != AXE_OK)
+            continue;
+        if (c.vec > best.vec) {
+            best = c;
+            st = AXE_OK;
+        }
+    }
+    if (st == AXE_OK)
+        *plan = best;
+    return st;
 }
 
 /* "e" in the kernel language's spelling (axe__expr_text: `//` for floor
@@ -305,6 +342,19 @@ static void describe_operand(ax_text *t, const axe_program *p, const ax_stmt *s,
     axe__text_put(t, "\n");
 }
 
+/* A permuted plan's dimension order and the vector's dimension. */
+static void describe_order(ax_text *t, const ax_stmt *s, const ax_plan *plan)
+{
+    int j, kin = axe__plan_innermost_loop(plan);
+    axe__text_put(t, "    loops in dimension order (");
+    for (j = 0; j < axe__ref_ndim(&s->args[0]); j++)
+        axe__text_put(t, "%s%d", j ? "," : "", plan->order[j]);
+    axe__text_put(t,
+                  "), dim %d innermost: the innermost loop is "
+                  "contiguous in both operands\n",
+                  plan->loops[kin].dim);
+}
+
 /* Thread digits, per-thread loop layouts per operand, the access width. */
 void axe__plan_describe(ax_text *t, const axe_program *p, const ax_stmt *s,
                         const ax_plan *plan)
@@ -328,6 +378,8 @@ void axe__plan_describe(ax_text *t, const axe_program *p, const ax_stmt *s,
                           (long long)plan->loops[k].rank_div,
                           (long long)plan->loops[k].extent);
     axe__text_put(t, "\n");
+    if (plan->permuted)
+        describe_order(t, s, plan);
     for (i = 0; i < s->nargs; i++)
         describe_operand(t, p, s, plan, i);
     for (i = 1; i < axe__operand_count(s); i++)

@@ -5,7 +5,8 @@
  * element it touches, the detector names the threads that touch it on the
  * backends: the plan dispatch chose (a bound plan: the threads whose rank
  * digits are the element's thread digits, replicas included; a split
- * plan: rank (u / vec) mod threads for the row-major index u; a
+ * plan: rank (u / vec) mod threads for the row-major index u over the
+ * dimensions in the plan's order (a permuted vector plan's); a
  * thread-scope operator: its thread; a staged schedule's source: its
  * staging plan). Such a set of threads, all executing one element of one
  * operator instance, is a *group*: its first thread plus the plan's
@@ -249,14 +250,17 @@ void axe__race_instance(ax_race *r, const ax_stmt *s, int64_t tid0)
     r->tid0 = tid0;
 }
 
-/* The row-major index of "c" over the shape of "s"'s destination (a
+/* The row-major index of "c" over the shape of "s"'s destination, its
+ * dimensions in "plan"'s order (the order its chunks are dealt in; a
  * coordinate past a dim of extent 1 counts as 0: reduce.tree's last
  * stage reads each row's total once, at 0 of the reduced dim). */
-static int64_t row_major(const ax_stmt *s, const int64_t *c)
+static int64_t row_major(const ax_stmt *s, const ax_plan *plan,
+                         const int64_t *c)
 {
     int64_t u = 0;
-    int d;
-    for (d = 0; d < axe__ref_ndim(&s->args[0]); d++) {
+    int j;
+    for (j = 0; j < axe__ref_ndim(&s->args[0]); j++) {
+        int d = plan->permuted ? plan->order[j] : j;
         int64_t len = axe__ref_len(&s->args[0], d);
         u = u * len + (len == 1 ? 0 : c[d]);
     }
@@ -274,7 +278,7 @@ static int64_t group_first(const ax_race *r, const race_plan *rp,
     if (rp->s->grid != NULL)
         return axe__grid_rank(rp->s->grid, rp->s, c);
     if (plan->kind == AX_PLAN_SPLIT)
-        rank = row_major(rp->s, c) / plan->vec % plan->nthreads;
+        rank = row_major(rp->s, plan, c) / plan->vec % plan->nthreads;
     for (k = 0; plan->kind == AX_PLAN_BOUND && k < plan->nloops; k++) {
         const ax_loop *lp = &plan->loops[k];
         if (lp->thread)
