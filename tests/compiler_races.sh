@@ -30,7 +30,8 @@ kernel_need_compiler CC cc "C compiler"
 # (docs/compiler.md, "Backends"; tests/compiler_cuda_emu.sh deletes it
 # there and requires a race). flash_attention.axe's is the same sync
 # (after the P.V gemm's last read of the stage of Vs), and
-# flash_attention_auto.axe's the same in its auto twin.
+# flash_attention_auto.axe's the same in its auto twin, and
+# tests/kernels/flash_vt_auto.axe's (its stages of Vt) too.
 UNNEEDED="
 tests/kernels/mixed_split.axe:after-cast
 tests/kernels/mixed_split.axe:after-add
@@ -38,6 +39,7 @@ tests/kernels/mixed_split.axe:after-exp
 examples/kernels/gemm_pipelined.axe:stage-release
 examples/kernels/flash_attention.axe:stage-release
 examples/kernels/flash_attention_auto.axe:stage-release
+tests/kernels/flash_vt_auto.axe:stage-release
 tests/kernels/pipeline_regions.axe:stage-release
 "
 

@@ -483,6 +483,122 @@ fi
 same "$T/smem_vt_auto.axe" Vt "Swizzle<3, 3, 3>(S[(64, 64):(1, 64)])"
 same "$T/smem_vt_auto.axe" Vt "Swizzle<3, 3, 3>(S[(64, 32):(1, 64)])" -D BN=32
 
+# the same tile filled by one CTA copy (smem_vt_cta_auto.axe): copy.vector
+# lays its plan out with dimension 0 (contiguous in V's view) innermost,
+# so synthesis finds Vt stored dimension 0 first, where the copy moves
+# 16-byte vectors and the gemm reads by ldmatrix.trans, better than the
+# row-major family it chose before (Swizzle<3,3,3>(S[(64,64):(64,1)]):
+# the copy scalar). Both are 1 way by the brute force below; the win is
+# counted in the emitted CUDA (per thread: 4 cp.async of 16 bytes vs 32
+# scalar loads and stores) and in the warp-wide accesses the brute force
+# enumerates (16 vs 128).
+run_json "$T/smem_vt_cta_auto.axe"
+run_json "$T/smem_vt_cta_auto.axe" -D BN=32 --seed 3
+run_json "$T/smem_vt_cta_auto.axe" --target cuda --emulate
+run_json "$T/smem_vt_cta_auto.axe" -D BN=32 --target cuda --emulate
+same "$T/smem_vt_cta_auto.axe" Vt "Swizzle<3, 3, 3>(S[(64, 64):(1, 64)])"
+same "$T/smem_vt_cta_auto.axe" Vt "Swizzle<3, 3, 3>(S[(64, 32):(1, 64)])" -D BN=32
+sed 's/shared Vt: f16\[D, BN\] layout auto;/shared Vt: f16[D, BN] layout Swizzle<3, 3, 3>(S[(D, BN):(BN, 1)]);/' \
+    "$T/smem_vt_cta_auto.axe" >"$tmp/vt_rowmajor.axe"
+# op1_block FILE: the emitted CUDA of op 1 (the copy into Vt), 6 lines
+op1_block() {
+    "$AXE" compile "$1" --target cuda 2>&1 | grep -A5 'op 1 (line'
+}
+op1_block "$T/smem_vt_cta_auto.axe" >"$tmp/vt_auto.cu"
+op1_block "$tmp/vt_rowmajor.axe" >"$tmp/vt_rm.cu"
+grep -q 'copy.vector' "$tmp/vt_auto.cu" &&
+    grep -q 'ax_u < 512L; ax_u += 128L' "$tmp/vt_auto.cu" &&
+    [ "$(grep -c 'axe_ptx_cp_async_cg16(' "$tmp/vt_auto.cu")" = 1 ] &&
+    ok || bad "smem_vt_cta_auto: not 512 cp.async of 16 bytes over 128 threads: $(cat "$tmp/vt_auto.cu")"
+grep -q 'copy.split' "$tmp/vt_rm.cu" &&
+    grep -q 'ax_u < 4096L; ax_u += 128L' "$tmp/vt_rm.cu" &&
+    [ "$(grep -c 'AXE_ST(t_Vt.*= AXE_LD(t_V,' "$tmp/vt_rm.cu")" = 1 ] &&
+    ok || bad "row-major Vt: not 4096 scalar copies over 128 threads: $(cat "$tmp/vt_rm.cu")"
+"$AXE" compile "$T/smem_vt_cta_auto.axe" --explain 2>&1 | grep -A3 'op 1 (line' |
+    grep -qF 'loops in dimension order (1,0), dim 0 innermost' &&
+    ok || bad "smem_vt_cta_auto --explain: no dimension order for op 1"
+run_json "$tmp/vt_rowmajor.axe"
+if command -v python3 >/dev/null 2>&1 && synth_json "$T/smem_vt_cta_auto.axe"; then
+    counts=$(python3 - "$tmp/synth.json" "$SRC/tests" <<'PY'
+import json, sys
+sys.path.insert(0, sys.argv[2])
+from smem_ways import parse_layout, ways
+BN = D = 64
+shape = (D, BN)
+
+def contiguous(addr, c, step, n):
+    return all(addr(tuple(x + e * s for x, s in zip(c, step))) == addr(c) + e
+               for e in range(n))
+
+def copy_accesses(addr, vec):
+    """copy#1 as a split plan deals it over 128 threads: chunk u of vec
+    elements along dimension 0 (d = vec*u % D, k = vec*u // D) for the
+    vector plan, element u in row-major order (d = u // BN, k = u % BN)
+    for the scalar one; warp w's lanes at step j take u = 32w + l + 128j"""
+    out = []
+    for w in range(4):
+        for j in range(D * BN // vec // 128):
+            us = [32 * w + l + 128 * j for l in range(32)]
+            if vec > 1:
+                lanes = [(vec * u % D, vec * u // D) for u in us]
+                if not all(contiguous(addr, c, (1, 0), vec) for c in lanes):
+                    raise SystemExit("vector not contiguous")
+                out.append(ways(addr, lanes, 2, vec, (1, 0)))
+            else:
+                out.append(ways(addr, [(u // BN, u % BN) for u in us], 2))
+    return out
+
+def gemm_ways(addr):
+    worst = 0
+    for nt in range(D // 8):
+        for kt in range(BN // 16):
+            rows = [(8 * nt + r, 16 * kt + 8 * j) for j in range(2)
+                    for r in range(8)]
+            trans = [(8 * nt, 16 * kt + 8 * j + r) for j in range(2)
+                     for r in range(8)]
+            if all(contiguous(addr, c, (0, 1), 8) for c in rows):
+                worst = max(worst, ways(addr, rows, 2, 8, (0, 1)))
+            elif all(contiguous(addr, c, (1, 0), 8) for c in trans):
+                worst = max(worst, ways(addr, trans, 2, 8, (1, 0)))
+            else:
+                raise SystemExit("no ldmatrix form")
+    return worst
+
+new = parse_layout(json.load(open(sys.argv[1]))["tensors"]["Vt"], shape)
+old = parse_layout("Swizzle<3,3,3>(S[(64,64):(64,1)])", shape)
+cn, co = copy_accesses(new, 8), copy_accesses(old, 1)
+print("%d %d %d %d %d %d" % (len(co), max(co), gemm_ways(old),
+                             len(cn), max(cn), gemm_ways(new)))
+PY
+    )
+    [ "$counts" = "128 1 1 16 1 1" ] && ok ||
+        bad "smem_vt_cta_auto brute force (row-major: copy accesses, ways, gemm ways; synthesized: the same): $counts"
+fi
+
+# flash attention with the stages of V stored transposed and auto
+# (flash_vt_auto.axe): Vt comes out dimension 0 first, the per-stage copy
+# (op 8) 4 cp.async of 16 bytes per thread where the row-major family
+# (the choice before: Swizzle<3,3,3>(S[(128,64):(64,1)])) makes 32 scalar
+# copies; 1 way on the copy and on the gemm's reads (synth's records)
+run_json "$T/flash_vt_auto.axe"
+run_json "$T/flash_vt_auto.axe" -D SEQ=256 --seed 5
+run_json "$T/flash_vt_auto.axe" --target cuda --emulate
+same "$T/flash_vt_auto.axe" Vt "Swizzle<3, 3, 4>(S[(128, 64):(1, 128)])"
+if synth_json "$T/flash_vt_auto.axe"; then
+    grep -qF '"copy#8", "tensor": "Vt", "ways_before": 8, "ways_after": 1}' "$tmp/synth.json" &&
+        grep -qF '"gemm#24", "tensor": "Vt", "ways_before": 1, "ways_after": 1}' "$tmp/synth.json" &&
+        ok || bad "flash_vt_auto records: $(head -c 600 "$tmp/synth.json")"
+fi
+sed 's/shared Vt: f16\[STAGES \* D, BN\] layout auto;/shared Vt: f16[STAGES * D, BN] layout Swizzle<3, 3, 3>(S[(STAGES * D, BN):(BN, 1)]);/' \
+    "$T/flash_vt_auto.axe" >"$tmp/flash_vt_rm.axe"
+"$AXE" compile "$T/flash_vt_auto.axe" --target cuda 2>&1 | grep -A6 'op 8 (line' >"$tmp/fv_auto.cu"
+"$AXE" compile "$tmp/flash_vt_rm.axe" --target cuda 2>&1 | grep -A6 'op 8 (line' >"$tmp/fv_rm.cu"
+grep -q 'ax_u < 512L; ax_u += 128L' "$tmp/fv_auto.cu" &&
+    [ "$(grep -c 'axe_ptx_cp_async_cg16(AXE_AT(t_Vt' "$tmp/fv_auto.cu")" = 1 ] &&
+    grep -q 'ax_u < 4096L; ax_u += 128L' "$tmp/fv_rm.cu" &&
+    [ "$(grep -c 'AXE_ST(t_Vt.*= AXE_LD(t_V,' "$tmp/fv_rm.cu")" = 1 ] &&
+    ok || bad "flash_vt_auto op 8: $(cat "$tmp/fv_auto.cu" "$tmp/fv_rm.cu")"
+
 # the text form names the same counts
 if "$AXE" synth "$K/gemm_mma_auto.axe" | grep -q '^access gemm#3 As: ways 4 -> 1 ' &&
     "$AXE" synth "$K/gemm_mma_auto.axe" | grep -q '^shared As: Swizzle<3,2,3>(S\[(128,32):(32,1)\])$'; then

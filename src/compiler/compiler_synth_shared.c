@@ -3,7 +3,7 @@
  * Shared layouts of layout synthesis (issue 15 §3; docs/compiler.md,
  * "Layout synthesis"), decided before the registers. A `shared ...
  * layout auto` tensor is tried on placeholders (row-major, and each other
- * dimension that a copy's region runs along at stride 1): a probe program (the
+ * dimension that a copy's region spans at stride 1): a probe program (the
  * same text and options, the placeholder set, then its registers synthesized)
  * is checked and dispatched, so that its plans give every warp-wide access of
  * the tensor; axe__smem_synthesize turns them into a layout (alignment runs,
@@ -239,22 +239,26 @@ static axe_status from_placeholder(const axe_program *p, const decided *d,
     return rowmajor ? st : (st == AXE_ERR_NO_MEMORY ? st : AXE_OK);
 }
 
-/* Whether a copy of "p" names a region of tensor "ti" whose dimension
- * "dim" is longer than 1 and whose later dimensions have length 1: the
- * plans vectorize a copy along its last dimension only, so such a copy
- * can move vectors along "dim" when "dim" is at stride 1. */
-static bool copy_runs_along(const axe_program *p, int ti, int dim)
+/* Whether a copy of "q" (a dispatched probe) names a region of tensor
+ * "ti" longer than 1 in dimension "dim" that may move vectors along "dim"
+ * when "dim" is at stride 1: its other operand is at stride 1 along "dim"
+ * (the plans vectorize along a dimension contiguous in both), or the
+ * region's later dimensions have length 1. */
+static bool copy_runs_along(const axe_program *q, int ti, int dim)
 {
-    const ax_tensor *t = &p->tensors[ti];
-    for (int k = 0; k < p->nops; k++)
-        for (int i = 0; p->ops[k]->op == AX_OP_COPY && i < p->ops[k]->nargs;
+    const ax_tensor *t = &q->tensors[ti];
+    for (int k = 0; k < q->nops; k++)
+        for (int i = 0;
+             q->ops[k]->op == AX_OP_COPY && i < 2 && q->ops[k]->nargs == 2;
              i++) {
-            const ax_ref *r = &p->ops[k]->args[i];
+            const ax_ref *r = &q->ops[k]->args[i];
             const int64_t *len = r->ndim == 0 ? t->shape : r->len;
-            bool ok = r->tensor == ti && !r->is_view && len[dim] > 1;
+            bool ok = r->tensor == ti && !r->is_view && len[dim] > 1,
+                 later = true;
             for (int e = dim + 1; ok && e < t->ndim; e++)
-                ok = len[e] == 1;
-            if (ok)
+                later = later && len[e] == 1;
+            if (ok && (later || axe__ref_inner_stride(
+                                    q, &q->ops[k]->args[1 - i], dim) == 1))
                 return true;
         }
     return false;
@@ -282,7 +286,7 @@ static axe_status synth_one(axe_program *p, decided *d, int ti,
         (void)snprintf(e->how, sizeof e->how,
                        "row-major: no operator accesses it");
     for (int f = t->ndim - 1; st == AXE_OK && m0.n > 0 && f >= 0; f--)
-        if (f == t->ndim - 1 || copy_runs_along(p, ti, f))
+        if (f == t->ndim - 1 || copy_runs_along(q, ti, f))
             st = from_placeholder(p, d, ti, f, f == t->ndim - 1 ? q : NULL, &b,
                                   diag);
     if (q != NULL)
