@@ -291,6 +291,27 @@ check_run masked_tiles.axe
 check_run masked_tiles.axe -D R=9 -D C=15 --seed 7
 check_run masked_edges.axe
 check_run masked_edges.axe -D W=5 --seed 3
+# copies vectorized along dimension 0 (masked, aligned by offsets), and
+# their fallback to scalar when a stride (R = 37) breaks the alignment
+exact_run vec_dim0.axe
+exact_run vec_dim0.axe -D R=37 -D N=24 --seed 3
+exact_run vec_dim0.axe --target cuda --emulate
+exact_run vec_dim0.axe -D R=37 -D N=24 --target cuda --emulate
+"$AXE" compile "$K/vec_dim0.axe" --explain >"$tmp/vd.txt" 2>&1
+# the chosen schedule and access width of op N in $tmp/vd.txt
+vd_op() {
+    sed -n "/^op $1 (line/,/^op $(($1 + 1)) (line/p" "$tmp/vd.txt" |
+        grep -E '^  chosen|innermost access|loops in dimension order' | tr -s ' ' | tr '\n' ';'
+}
+[ "$(vd_op 0)" = " chosen copy.vector; loops in dimension order (1,0), dim 0 innermost: the innermost loop is contiguous in both operands; innermost access: 4 elements;" ] &&
+    [ "$(vd_op 1)" = " chosen copy.split;" ] &&
+    [ "$(vd_op 2)" = " chosen copy.vector; loops in dimension order (1,0), dim 0 innermost: the innermost loop is contiguous in both operands; innermost access: 4 elements;" ] &&
+    [ "$(vd_op 3)" = " chosen copy.vector; loops in dimension order (1,0), dim 0 innermost: the innermost loop is contiguous in both operands; innermost access: 2 elements;" ] &&
+    ok || bad "vec_dim0 --explain: $(vd_op 0) | $(vd_op 1) | $(vd_op 2) | $(vd_op 3)"
+"$AXE" compile "$K/vec_dim0.axe" --explain -D R=37 -D N=24 >"$tmp/vd.txt" 2>&1
+[ "$(vd_op 0)" = " chosen copy.split;" ] && [ "$(vd_op 3)" = " chosen copy.split;" ] &&
+    grep -qF 'rejected copy.vector: max_common_vector is 64 but no 4/8/16-byte access of 4-byte elements is aligned' "$tmp/vd.txt" &&
+    ok || bad "vec_dim0 R=37 --explain: $(vd_op 0) | $(vd_op 3) $(grep 'rejected copy.vector' "$tmp/vd.txt")"
 check_run c_names.axe
 # i8 x i8 -> i32 on the m16n8k32 register atom (with a sum that wraps
 # past 2^31 - 1), and i8 x i8 -> i8 (every product and sum wraps to 8 bits).
