@@ -3,9 +3,11 @@
  * Vectorizing a copy plan and describing plans. A copy's innermost loop
  * moves w elements per access when max_common_vector of the source's and
  * the destination's per-thread layouts (CuTe layouts over the loop digits,
- * innermost first) is a multiple of w, w * elem_size is 4, 8 or 16 bytes
- * (and w >= 2), and every other stride and the base offsets of both
- * operands are multiples of w (so each access is w-aligned). A packed
+ * innermost first) is a multiple of w, w >= 2 and w * elem_size is at
+ * most 16 bytes (4, 8 or 16; 2 for a pair of i8), the innermost loop is
+ * at stride 1 in both operands, and every other stride and the base
+ * offsets of both operands are multiples of w (so each access is
+ * w-aligned). A packed
  * i4 copy moves w = 8, 16 or 32 elements: 4, 8 or 16 whole bytes from an
  * even element address (docs/compiler.md, "Packed i4").
  *
