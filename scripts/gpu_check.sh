@@ -263,8 +263,10 @@ done
 # them), the shared-layout synthesis tiles of issue 15
 # (tests/kernels/smem_*.axe), the gemms on the m16n8k8 atoms (f16, bf16,
 # register A: gemm_k24*.axe, gemm_reg_a_k24.axe; CI checks them under
-# --emulate) and the packed i4 kernels (tests/kernels/i4_*.axe: byte
-# stores on a real GPU): one axe run
+# --emulate), the packed i4 kernels (tests/kernels/i4_*.axe: byte
+# stores on a real GPU) and the copies vectorized along dimension 0
+# (tests/kernels/vec_dim0.axe, flash_vt_auto.axe; smem_vt_cta_auto.axe
+# is among the smem tiles): one axe run
 # each (--check and --bench together, so nvcc runs once per kernel). CI
 # already compiles each of them for sm_80 and sm_90
 # (tests/compiler_cuda.sh): a dry run skips them.
@@ -273,7 +275,8 @@ if [ "$dry" != 1 ]; then
         tee -a "$out/summary.txt"
     for k in examples/kernels/*.axe tests/kernels/smem_*.axe \
         tests/kernels/gemm_k24*.axe tests/kernels/gemm_reg_a_k24.axe \
-        tests/kernels/i4_*.axe; do
+        tests/kernels/i4_*.axe tests/kernels/vec_dim0.axe \
+        tests/kernels/flash_vt_auto.axe; do
         name=$(basename "$k" .axe)
         j=$(timeout 120 "$AXE" run "$k" --target cuda --arch "$arch" --check --bench \
             --json 2>"$out/$name.err")
