@@ -265,7 +265,7 @@ done
 # register A: gemm_k24*.axe, gemm_reg_a_k24.axe; CI checks them under
 # --emulate), the packed i4 kernels (tests/kernels/i4_*.axe: byte
 # stores on a real GPU) and the copies vectorized along dimension 0
-# (tests/kernels/vec_dim0.axe, flash_vt_auto.axe; smem_vt_cta_auto.axe
+# (tests/kernels/vec_dim0*.axe, flash_vt_auto.axe; smem_vt_cta_auto.axe
 # is among the smem tiles): one axe run
 # each (--check and --bench together, so nvcc runs once per kernel). CI
 # already compiles each of them for sm_80 and sm_90
@@ -275,7 +275,7 @@ if [ "$dry" != 1 ]; then
         tee -a "$out/summary.txt"
     for k in examples/kernels/*.axe tests/kernels/smem_*.axe \
         tests/kernels/gemm_k24*.axe tests/kernels/gemm_reg_a_k24.axe \
-        tests/kernels/i4_*.axe tests/kernels/vec_dim0.axe \
+        tests/kernels/i4_*.axe tests/kernels/vec_dim0*.axe \
         tests/kernels/flash_vt_auto.axe; do
         name=$(basename "$k" .axe)
         j=$(timeout 120 "$AXE" run "$k" --target cuda --arch "$arch" --check --bench \

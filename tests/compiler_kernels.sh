@@ -312,6 +312,15 @@ vd_op() {
 [ "$(vd_op 0)" = " chosen copy.split;" ] && [ "$(vd_op 3)" = " chosen copy.split;" ] &&
     grep -qF 'rejected copy.vector: max_common_vector is 64 but no 4/8/16-byte access of 4-byte elements is aligned' "$tmp/vd.txt" &&
     ok || bad "vec_dim0 R=37 --explain: $(vd_op 0) | $(vd_op 3) $(grep 'rejected copy.vector' "$tmp/vd.txt")"
+# a bound plan (registers over 8 threads) laid out dimension 0 innermost
+exact_run vec_dim0_reg.axe
+exact_run vec_dim0_reg.axe -D R=24 --seed 3
+exact_run vec_dim0_reg.axe --target cuda --emulate
+exact_run vec_dim0_reg.axe -D R=24 --target cuda --emulate
+"$AXE" compile "$K/vec_dim0_reg.axe" --explain >"$tmp/vd.txt" 2>&1
+[ "$(vd_op 0)" = " chosen copy.vector; loops in dimension order (1,0), dim 0 innermost: the innermost loop is contiguous in both operands; innermost access: 8 elements;" ] &&
+    [ "$(vd_op 1)" = " chosen copy.vector; loops in dimension order (1,0), dim 0 innermost: the innermost loop is contiguous in both operands; innermost access: 8 elements;" ] &&
+    ok || bad "vec_dim0_reg --explain: $(vd_op 0) | $(vd_op 1)"
 check_run c_names.axe
 # i8 x i8 -> i32 on the m16n8k32 register atom (with a sum that wraps
 # past 2^31 - 1), and i8 x i8 -> i8 (every product and sum wraps to 8 bits).
