@@ -218,6 +218,13 @@ if grep -qE '"pass":false,"races":\[\{"tensor":"s","index":\[0,0\],"address":0,"
 else
     bad "wg_handoff_race.axe --check --json: $(cat "$tmp/out" "$tmp/err" | head -c 500)"
 fi
+# With --json the failed check's reason is also one line on stderr.
+if [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+    grep -qE '^axe: run: check failed: max_abs_err [0-9.e+-]+, max_rel_err [0-9.e+-]+, in thread order descending(, random)?, 1024 racing accesses$' "$tmp/err"; then
+    ok
+else
+    bad "wg_handoff_race.axe --check --json: stderr: $(head -c 400 "$tmp/err")"
+fi
 # Shared memory read before any write in its CTA (garbage on a GPU) fails
 # --check, named in the text and under "races" with kind "uninitialized";
 # writing every row that is read back passes.
@@ -937,6 +944,10 @@ expect_fail 1 "note: reduce.smem: shared scratch of 262144 bytes would bring the
 printf 'kernel big(A: f32[64]) grid(65535, 65535) threads(32) {\n    cta fill(A, 1.0);\n}\n' >"$tmp/big.axe"
 expect_fail 1 'run: the kernel does 274869518464 element operations, beyond axe run.s limit of 1073741824' \
     "$AXE" run "$tmp/big.axe" --check
+# A gemm counts its multiply and add per M N K (work 2 M N K, as its flops):
+# gemm.axe at 1024 x 1024 x 768 (M N K = 805306368, below 2^30) is refused.
+expect_fail 1 'run: the kernel does 1627914240 element operations, beyond axe run.s limit of 1073741824' \
+    "$AXE" run "$SRC/examples/kernels/gemm.axe" -D M=1024 -D N=1024 -D K=768 --check
 expect_fail 1 "mma_atom: 'a' is not a tile of the A fragment \[16, 16\] S\[\(2,8,2,4,2\):\(2,4@laneid,4,1@laneid,1\)\]" \
     "$AXE" compile "$tmp/notile.axe"
 expect_fail 1 "mma_atom: 'a' is not a tile of the A fragment \[16, 32\] S\[\(2,8,2,4,4\):\(4,4@laneid,8,1@laneid,1\)\]" \

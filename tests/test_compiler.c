@@ -1153,6 +1153,55 @@ static void test_scalar_operands(void)
     axe_program_free(p);
 }
 
+/* axe_program_work counted by hand: a gemm's multiply and add apart
+ * (2 M N K per instance, as its flops), every operator times its CTAs,
+ * the parameters' elements; with a mesh, each device's launch and
+ * parameters plus the device operators the reference runs (a device
+ * gemm's loads of A and B and 2 M N K over the logical shapes). */
+static int64_t work_of(const char *src)
+{
+    axe_program *p = NULL;
+    axe_diag d;
+    int64_t w;
+    if (axe_program_compile(src, strlen(src), NULL, NULL, &p, &d) != AXE_OK) {
+        TL_CHECK(false, "compile: %s", d.message);
+        return -1;
+    }
+    w = axe_program_work(p);
+    axe_program_free(p);
+    return w;
+}
+
+static void test_work(void)
+{
+    static const char gemm[] =
+        "kernel g(A: f32[4, 3], B: f32[5, 3], C: f32[4, 5]) grid(2) "
+        "threads(1) {\n"
+        "    register acc: f32[4, 5] layout S[(4, 5):(5, 1)];\n"
+        "    thread fill(acc, 0);\n"
+        "    thread gemm(acc, A, B);\n"
+        "    thread copy(C, acc);\n"
+        "}\n";
+    static const char dev[] =
+        "mesh(2);\n"
+        "kernel d(A: f32[16, 32] layout S[(16, 2, 16):(16, 1@gpuid, 1)],\n"
+        "         B: f32[16, 32] layout S[(16, 2, 16):(16, 1@gpuid, 1)],\n"
+        "         C: f32[16, 16] layout S[(2, 8, 16):(1@gpuid, 16, 1)],\n"
+        "         D: f32[16, 32] layout S[(16, 32):(32, 1)] + R[2:1@gpuid])\n"
+        "    grid(1) threads(32) {\n"
+        "    device gemm(C, A, B);\n"
+        "    device copy(D, A);\n"
+        "}\n";
+    int64_t w = work_of(gemm);
+    /* fill 20, gemm 2*4*5*3, copy 20, each in 2 CTAs; params 12+15+20 */
+    TL_CHECK(w == (20 + 120 + 20) * 2 + 47, "gemm work %lld", (long long)w);
+    w = work_of(dev);
+    /* per device params 256 + 256 + 128 + 512 (D replicated); gemm
+     * 512 + 512 + 2*16*16*32; copy 512 */
+    TL_CHECK(w == 2 * 1152 + 1024 + 16384 + 512, "device work %lld",
+             (long long)w);
+}
+
 int main(void)
 {
     tl_seed("test_compiler", 20261125);
@@ -1169,6 +1218,7 @@ int main(void)
     test_tolerance();
     test_tensor_tolerance();
     test_scalars();
+    test_work();
     test_float_scalars();
     test_gather();
     test_masked();

@@ -430,9 +430,13 @@ AXE_API size_t axe_race_text(const axe_race *r, char *buf, size_t cap);
 AXE_API int64_t axe_program_flops(const axe_program *p);
 /* The work of one launch, a measure of how long the reference and the C
  * backend take: the elements of every operator's shape (with its
- * broadcast dimensions) times its scope instances per CTA, enclosing trip
- * counts and CTAs (a kernel-scope operator counts once), plus the
- * elements of every parameter; INT64_MAX when that overflows. */
+ * broadcast dimensions; a gemm's M N K twice, multiply and add) times its
+ * scope instances per CTA, enclosing trip counts and CTAs (a kernel-scope
+ * operator counts once), plus the elements of every parameter; with a
+ * mesh, that times the devices plus each device operator's work over its
+ * logical shapes (copy: destination elements; reduce: source elements;
+ * gemm: A's and B's elements plus 2 M N K); INT64_MAX when that
+ * overflows. */
 AXE_API int64_t axe_program_work(const axe_program *p);
 /* Bytes of one element of "t" (1 for i4, which packs two elements per
  * byte: axe_dtype_bit_width, axe_dtype_storage), and its name ("f32"). */

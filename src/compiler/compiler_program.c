@@ -351,9 +351,25 @@ static int64_t devgemm_flops(const axe_program *p, const ax_stmt *s)
     return f;
 }
 
+/* The element operations of the mesh reference's device operator "s"
+ * (compiler_ref_dist.c): a copy's destination elements, a reduce's source
+ * elements, a gemm's loads of A and B and 2 M N K (multiply and add). */
+static int64_t devop_work(const axe_program *p, const ax_stmt *s)
+{
+    const ax_tensor *d = axe__devop_tensor(p, s, 0);
+    const ax_tensor *a = axe__devop_tensor(p, s, 1);
+    if (s->op == AX_OP_COPY)
+        return d->gsize;
+    if (s->op == AX_OP_REDUCE)
+        return a->gsize;
+    return sat_add(
+        sat_add(a->gsize, axe__devop_tensor(p, s, 2)->gsize),
+        sat_mul(sat_mul(2 * d->gshape[0], d->gshape[1]), a->gshape[1]));
+}
+
 /* Flops (gemm only, outside ifs as before; a device gemm's local GEMM on
- * one device) or work (every operator, an if's both branches) of block
- * "s". */
+ * one device) or work (every local operator, an if's both branches; a
+ * gemm's multiply and add counted apart, as its flops) of block "s". */
 static int64_t block_sum(const axe_program *p, const ax_stmt *s, bool flops)
 {
     int64_t f = 0;
@@ -367,8 +383,9 @@ static int64_t block_sum(const axe_program *p, const ax_stmt *s, bool flops)
         else if (s->kind == AX_ST_DEVICE && flops && s->op == AX_OP_GEMM)
             f = sat_add(f, devgemm_flops(p, s));
         else if (s->kind == AX_ST_OP && (!flops || s->op == AX_OP_GEMM))
-            f = sat_add(f, sat_mul(sat_mul(flops ? 2 : 1, op_elems(s)),
-                                   instances(p, s)));
+            f = sat_add(
+                f, sat_mul(sat_mul(s->op == AX_OP_GEMM ? 2 : 1, op_elems(s)),
+                           instances(p, s)));
     }
     return f;
 }
@@ -379,13 +396,19 @@ int64_t axe_program_flops(const axe_program *p)
     return block_sum(p, p->body, true);
 }
 
-/* Element operations of one launch plus the parameters' elements. */
+/* Element operations of one launch plus the parameters' elements; with
+ * a mesh, every device's launch and parameters (the reference runs each)
+ * plus the device operators' own. */
 int64_t axe_program_work(const axe_program *p)
 {
-    int64_t w = block_sum(p, p->body, false);
+    int64_t w = block_sum(p, p->body, false), dev = 0; /* local ones */
+    const ax_stmt *s;
     int i;
     for (i = 0; i < p->ntensors; i++)
         if (p->tensors[i].param)
             w = sat_add(w, axe__span_at(p, &p->tensors[i]));
-    return w;
+    for (s = p->body; s != NULL; s = s->next)
+        if (s->kind == AX_ST_DEVICE)
+            dev = sat_add(dev, devop_work(p, s));
+    return sat_add(sat_mul(w, p->ndev > 0 ? p->ndev : 1), dev);
 }

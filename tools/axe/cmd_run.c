@@ -494,6 +494,28 @@ static void print_orders(const run_result *res, bool json)
         printf("}");
 }
 
+/* With --json, a failed check's one-line reason on stderr (the result
+ * object on stdout has it too): `axe: run: check failed: max_abs_err E,
+ * max_rel_err R, in thread order descending, 3 racing accesses`. */
+static void fail_line(const run_result *res)
+{
+    long long races = res->races != NULL ? res->races->count : 0;
+    int k, n = 0;
+    if (res->emu_races != NULL)
+        races += res->emu_races->count;
+    fprintf(stderr,
+            "axe: run: check failed: max_abs_err %.3g, max_rel_err %.3g",
+            res->max_abs, res->max_rel);
+    for (k = 0; k < 3; k++)
+        if (!res->order_pass[k])
+            fprintf(stderr, "%s%s", n++ ? ", " : ", in thread order ",
+                    order_names[k]);
+    if (races > 0)
+        fprintf(stderr, ", %lld racing access%s", races,
+                races == 1 ? "" : "es");
+    fprintf(stderr, "\n");
+}
+
 /* trn-sim: `,"cycles":N,"engines":{"tensor":{"instructions":N,
  * "busy":N},...}`, the simulator's timing model's (docs/compiler.md). */
 static void trn_json(const run_ctx *c)
@@ -812,6 +834,8 @@ static int run_program(run_ctx *c, const run_args *a, const kernel_src *src)
     if (c->nscalars > 0 && a->json)
         printf("]");
     print_tail(c, a, &all, c->nscalars > 0);
+    if (a->json && a->check && !all.pass)
+        fail_line(&all);
     return all.pass ? CLI_EXIT_OK : CLI_EXIT_FAIL;
 }
 
