@@ -760,17 +760,8 @@ static bool region_layout(const axe_layout *l, const int64_t *shape, int n,
     return found;
 }
 
-static int n_regions; /* random region pairs planned */
-
-/* The one refusal a region's layout may meet: the planner's sufficient
- * test of a one-to-one local buffer (memory strides sorted, each beyond
- * the reach of the smaller ones), which some slices fail although every
- * slice of a one-to-one layout is one-to-one (S[(8,2):(2,-1)] + 1 over
- * [3, 9) is S[(3,2):(2,3)] + 2: one-to-one, refused with the reason). */
-static bool conservative(const axe_diag *why)
-{
-    return strstr(why->message, "overlaps the smaller strides") != NULL;
-}
+static int n_regions;      /* random region pairs planned */
+static int n_region_cases; /* random region pairs that had layouts */
 
 static void region_text(char *buf, size_t cap, const int64_t *begin,
                         const int64_t *len, int n)
@@ -808,8 +799,9 @@ static void random_region_copy(int t)
     region_text(td, sizeof td, dbeg, len, n);
     snprintf(what, sizeof what, "region copy #%d P=%lld %s%s -> %s%s", t,
              (long long)P, lay_text(&src), ts, lay_text(&dst), td);
+    n_region_cases++;
     if (axe__dist_plan_copy(len, n, &rs, &rd, P, &p, &why) != AXE_OK) {
-        TL_CHECK(conservative(&why), "%s: refused: %s", what, why.message);
+        TL_CHECK(false, "%s: refused: %s", what, why.message);
         return;
     }
     n_regions++;
@@ -847,9 +839,10 @@ static void random_region_reduce(int t)
     rc = (red_case){len, n, k, ops[tl_range(0, 2)], &src, &dst, what, &rg};
     snprintf(what, sizeof what, "region reduce #%d P=%lld k=%d %s%s -> %s%s", t,
              (long long)P, k, lay_text(&src), ts, lay_text(&dst), td);
+    n_region_cases++;
     if (axe__dist_plan_reduce(len, n, &rs, &rd, k, rc.op, P, &p, &why) !=
         AXE_OK) {
-        TL_CHECK(conservative(&why), "%s: refused: %s", what, why.message);
+        TL_CHECK(false, "%s: refused: %s", what, why.message);
         return;
     }
     n_regions++;
@@ -1366,6 +1359,74 @@ static void refusal_rows(void)
     }
 }
 
+/* A local buffer whose memory strides overlap (sorted, 3 does not pass
+ * the reach 4 of stride 2) is one-to-one by enumeration: planned, the
+ * laws hold; one that is not is refused naming two digit values and
+ * their address; past 2^20 combinations, a capacity error. */
+static void mem_enum_rows(void)
+{
+    int64_t shape[2] = {3, 4}, big[2] = {2048, 1024};
+    axe_layout src = lay("S[(3,2,2):(2,3,1@gpuid)]"),
+               dst = lay("S[(3,4):(4,1)] + R[2:1@gpuid]"),
+               bad = lay("S[(3,2,2):(2,2,1@gpuid)]"),
+               wide = lay("S[(2048,1024):(1,2047)] + R[2:1@gpuid]"),
+               wdst = lay("S[(2048,1024):(1024,1)] + R[2:1@gpuid]");
+    ax_dist_plan p;
+    axe_diag why = {0, {0}};
+    axe_status st = axe__dist_plan_copy(shape, 2, &src, &dst, 2, &p, &why);
+    TL_CHECK(st == AXE_OK, "S[(3,2,2):(2,3,1@gpuid)] refused: %s", why.message);
+    if (st == AXE_OK)
+        copy_laws(&p, shape, 2, &src, &dst, "S[(3,2,2):(2,3,1@gpuid)]");
+    st = axe__dist_plan_copy(shape, 2, &src, &bad, 2, &p, &why);
+    TL_CHECK(st == AXE_ERR_INVALID &&
+                 strstr(why.message, "dst: the memory digits (dim 0: 3:2, "
+                                     "dim 1: 2:2) put (0, 1) and (1, 0) at "
+                                     "one local address 2: distinct elements "
+                                     "share one slot") != NULL,
+             "S[(3,2,2):(2,2,1@gpuid)]: %d %s", (int)st, why.message);
+    st = axe__dist_plan_copy(big, 2, &wide, &wdst, 2, &p, &why);
+    TL_CHECK(st == AXE_ERR_CAPACITY &&
+                 strstr(why.message, "more than 1048576 combinations") != NULL,
+             "2048 x 1024 overlapping: %d %s", (int)st, why.message);
+}
+
+/* Random memory strides (a,b):(s1,s2) beside a gpuid digit: planned, the
+ * laws holding, exactly when the a*b addresses are distinct (brute
+ * force); else refused as sharing a slot. Returns whether it planned. */
+static bool random_mem_enum(int t)
+{
+    int64_t a = tl_range(1, 6), b = tl_range(1, 6), s1 = tl_range(1, 9),
+            s2 = tl_range(1, 9), shape[2] = {a, 2 * b}, i, j, k, l;
+    bool inj = true;
+    char ts[96], td[96], what[256];
+    axe_layout src, dst;
+    ax_dist_plan p;
+    axe_diag why = {0, {0}};
+    axe_status st;
+    snprintf(ts, sizeof ts, "S[(%lld,%lld,2):(%lld,%lld,1@gpuid)]",
+             (long long)a, (long long)b, (long long)s1, (long long)s2);
+    snprintf(td, sizeof td, "S[(%lld,%lld):(%lld,1)] + R[2:1@gpuid]",
+             (long long)a, (long long)(2 * b), (long long)(2 * b));
+    src = lay(ts);
+    dst = lay(td);
+    for (i = 0; i < a * b && inj; i++)
+        for (j = i + 1; j < a * b && inj; j++) {
+            k = i / b * s1 + i % b * s2;
+            l = j / b * s1 + j % b * s2;
+            inj = k != l;
+        }
+    snprintf(what, sizeof what, "mem enum #%d %s -> %s", t, ts, td);
+    st = axe__dist_plan_copy(shape, 2, &src, &dst, 2, &p, &why);
+    if (inj && st == AXE_OK)
+        copy_laws(&p, shape, 2, &src, &dst, what);
+    TL_CHECK(inj ? st == AXE_OK
+                 : st == AXE_ERR_INVALID &&
+                       strstr(why.message, "share one slot") != NULL,
+             "%s: one-to-one %d, status %d (%s)", what, (int)inj, (int)st,
+             why.message);
+    return inj && st == AXE_OK;
+}
+
 /* The digits of a tabled plan: the gcd cut keeps an inner stride digit. */
 static void tabled_shape(void)
 {
@@ -1385,7 +1446,7 @@ static void tabled_shape(void)
 
 int main(void)
 {
-    int t;
+    int t, n;
     tl_seed("test_compiler_dist", 14);
     for (t = 0; t < 300; t++)
         random_copy(t, t % 2 == 1);
@@ -1397,8 +1458,16 @@ int main(void)
         random_region_copy(t);
         random_region_reduce(t);
     }
-    TL_CHECK(n_regions >= 300, "only %d random region pairs had layouts",
-             n_regions);
+    /* Every slice of a one-to-one layout is one-to-one: each region pair
+     * with layouts is planned (the planner's one-to-one test of a local
+     * buffer is exact: enumerated where the strides overlap). */
+    TL_CHECK(n_regions == n_region_cases && n_regions >= 400,
+             "%d of %d random region pairs with layouts planned", n_regions,
+             n_region_cases);
+    mem_enum_rows();
+    for (t = 0, n = 0; t < 300; t++)
+        n += random_mem_enum(t);
+    TL_CHECK(n >= 100 && n < 300, "%d of 300 random strides one-to-one", n);
     tabled_shape();
     for (t = 0; t < 20; t++) {
         standard_kinds();

@@ -16,6 +16,7 @@
  * iters), so it is the same check with or without tables.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "compiler_dist.h"
@@ -308,8 +309,95 @@ static axe_status check_range(const ax_dist_plan *p, const side_view *v,
     return AXE_OK;
 }
 
+/* The most combinations of memory sub-iters enumerated when their
+ * strides overlap (8 MiB of addresses). */
+#define MAX_ENUM ((int64_t)1 << 20)
+
+typedef struct addr_of {
+    int64_t addr, k; /* a combination's address, its number */
+} addr_of;
+
+static int addr_cmp(const void *a, const void *b)
+{
+    const addr_of *x = a, *y = b;
+    if (x->addr != y->addr)
+        return x->addr < y->addr ? -1 : 1;
+    return x->k < y->k ? -1 : x->k > y->k;
+}
+
+/* Combination "k" of sub-iters idx[0..n) (the last fastest) as
+ * "(v0, v1, ...)", and its address. */
+static int64_t combo(const side_view *v, const int *idx, int n, int64_t k,
+                     char *buf, size_t cap)
+{
+    int64_t a = 0, y[MAX_SUBS];
+    size_t w = 0;
+    int i;
+    for (i = n - 1; i >= 0; i--) {
+        y[i] = k % v->sub[idx[i]].extent;
+        k /= v->sub[idx[i]].extent;
+        a += y[i] * v->sub[idx[i]].m;
+    }
+    for (i = 0; i < n && w < cap; i++)
+        w += (size_t)snprintf(buf + w, cap - w, "%s%lld", i ? ", " : "(",
+                              (long long)y[i]);
+    if (w < cap)
+        snprintf(buf + w, cap - w, ")");
+    return a;
+}
+
+/* The memory sub-iters idx[0..n) of "v", whose strides overlap, one to
+ * one: every combination's address, sorted, none twice (up to MAX_ENUM
+ * combinations; a capacity error beyond). */
+static axe_status enum_mem_injective(const side_view *v, const int *idx, int n,
+                                     axe_diag *diag)
+{
+    char a[160], b[160], ext[160];
+    int64_t total = 1, k;
+    addr_of *all;
+    size_t w = 0;
+    int i;
+    for (i = 0; i < n && w < sizeof ext; i++)
+        w += (size_t)snprintf(ext + w, sizeof ext - w, "%sdim %d: %lld:%lld",
+                              i ? ", " : "", v->dim[idx[i]],
+                              (long long)v->sub[idx[i]].extent,
+                              (long long)v->sub[idx[i]].m);
+    for (i = 0; i < n; i++)
+        if (axe__mul(total, v->sub[idx[i]].extent, &total) != AXE_OK ||
+            total > MAX_ENUM)
+            return axe__fail(diag, AXE_ERR_CAPACITY, -1,
+                             "%s: the memory digits (%s) overlap in stride "
+                             "and have more than %lld combinations to check "
+                             "one by one: the local buffer is not shown "
+                             "one-to-one",
+                             v->role, ext, (long long)MAX_ENUM);
+    all = malloc((size_t)total * sizeof *all);
+    if (all == NULL)
+        return axe__fail(diag, AXE_ERR_NO_MEMORY, -1, "out of memory");
+    for (k = 0; k < total; k++) {
+        all[k].addr = combo(v, idx, n, k, a, 0);
+        all[k].k = k;
+    }
+    qsort(all, (size_t)total, sizeof *all, addr_cmp);
+    for (k = 1; k < total && all[k].addr != all[k - 1].addr; k++)
+        ;
+    if (k < total) {
+        int64_t at = combo(v, idx, n, all[k - 1].k, a, sizeof a);
+        (void)combo(v, idx, n, all[k].k, b, sizeof b);
+        free(all);
+        return axe__fail(diag, AXE_ERR_INVALID, -1,
+                         "%s: the memory digits (%s) put %s and %s at one "
+                         "local address %lld: distinct elements share one "
+                         "slot",
+                         v->role, ext, a, b, (long long)at);
+    }
+    free(all);
+    return AXE_OK;
+}
+
 /* Memory sub-iters of "v" injective: sorted by |stride|, each stride
- * exceeds the reach of the smaller ones (sufficient; refused otherwise). */
+ * exceeds the reach of the smaller ones (the common case); otherwise by
+ * enumerating their addresses. */
 static axe_status check_mem_injective(const side_view *v, axe_diag *diag)
 {
     int idx[MAX_SUBS], n = 0, i, j;
@@ -333,12 +421,7 @@ static axe_status check_mem_injective(const side_view *v, axe_diag *diag)
         const ax_dist_sub *u = &v->sub[idx[i]];
         int64_t s = axe__abs(u->m);
         if (s <= reach)
-            return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
-                             "%s: the memory digit (dim %d, extent %lld, "
-                             "stride %lld) overlaps the smaller strides: the "
-                             "local buffer is not shown one-to-one",
-                             v->role, v->dim[idx[i]], (long long)u->extent,
-                             (long long)u->m);
+            return enum_mem_injective(v, idx, n, diag);
         reach += s * (u->extent - 1); /* <= span of an in-range layout */
     }
     return AXE_OK;
