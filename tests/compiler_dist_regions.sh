@@ -59,7 +59,7 @@ for n in 2 4 8; do
 done
 
 # A region that is the whole tensor is the tensor.
-mkdir -p "$tmp/whole" "$tmp/region"
+mkdir -p "$tmp/whole" "$tmp/region" "$tmp/colon"
 cat >"$tmp/whole/w.axe" <<'AXE'
 param P = 4;
 mesh(P);
@@ -77,17 +77,37 @@ sed 's|copy(B, A)|copy(B[0:+8, 0:+16], A[0:8, 0:16])|;
      s|reduce(A, C,|reduce(A[0:+8, 0:+16], C[0:+4, 0:+8, 0:+16],|;
      s|gemm(D, B, A)|gemm(D[0:8, 0:8], B[0:8, 0:16], A[0:8, 0:16])|' \
     "$tmp/whole/w.axe" >"$tmp/region/w.axe"
+# ':' alone is a whole dimension (start 0, the tensor's extent).
+sed 's|copy(B, A)|copy(B[:, :], A[:, 0:16])|;
+     s|reduce(A, C,|reduce(A[:, :], C[:, 0:+8, :],|;
+     s|gemm(D, B, A)|gemm(D[:, :], B[0:8, :], A[:, 0:16])|' \
+    "$tmp/whole/w.axe" >"$tmp/colon/w.axe"
 for target in mpi cuda; do
-    if (cd "$tmp/whole" && "$AXE" compile w.axe --target "$target" >"$tmp/whole.out") &&
-        (cd "$tmp/region" && "$AXE" compile w.axe --target "$target" >"$tmp/region.out") &&
-        grep -q 'device op 2' "$tmp/whole.out" &&
-        sed -i 's|/\*.*\*/||' "$tmp/whole.out" "$tmp/region.out" &&
-        cmp -s "$tmp/whole.out" "$tmp/region.out"; then
-        ok
-    else
-        bad "whole-tensor regions --target $target: not the whole tensors' code: $(diff "$tmp/whole.out" "$tmp/region.out" | head -c 400)"
-    fi
+    for v in region colon; do
+        if (cd "$tmp/whole" && "$AXE" compile w.axe --target "$target" >"$tmp/whole.out") &&
+            (cd "$tmp/$v" && "$AXE" compile w.axe --target "$target" >"$tmp/region.out") &&
+            grep -q 'device op 2' "$tmp/whole.out" &&
+            grep -q ':' "$tmp/$v/w.axe" &&
+            sed -i 's|/\*.*\*/||' "$tmp/whole.out" "$tmp/region.out" &&
+            cmp -s "$tmp/whole.out" "$tmp/region.out"; then
+            ok
+        else
+            bad "whole-tensor regions ($v) --target $target: not the whole tensors' code: $(diff "$tmp/whole.out" "$tmp/region.out" | head -c 400)"
+        fi
+    done
 done
+# A ':' region of part of the mesh, exact at 2, 4 and 8 ranks (mpi, cuda).
+sed 's|device copy(B\[0:+R, 0:+16\], A\[R:+R, 0:+16\]);|device copy(B[0:+R, :], A[R:+R, :]);|;
+     s|device copy(D\[0:+8, 8:+8\], A\[0:+8, 4:+8\]);|device copy(D[:, 8:+8], A[:, 4:+8]);|' \
+    "$KD/region_copy.axe" >"$tmp/colon/region_copy.axe"
+if [ "$(grep -c '\[:, \|, :\]' "$tmp/colon/region_copy.axe")" = 2 ]; then
+    for n in 2 4 8; do
+        run_exact "$tmp/colon/region_copy.axe" "$n" -D "P=$n"
+        run_exact "$tmp/colon/region_copy.axe" "$n" -D "P=$n" --target cuda --emulate
+    done
+else
+    bad "region_copy.axe: the ':' rewrite did not apply"
+fi
 
 # --explain names the regions.
 if "$AXE" compile "$KD/region_copy.axe" --explain >"$tmp/ex" 2>&1 &&

@@ -200,9 +200,13 @@ expect 1 3:5 "the destination has the source's dims but the reduced one" <<<"mes
 kernel k(A: f32[2,8] layout S[(2,8):(1@gpuid,1)], B: f32[2,4] layout S[(2,4):(4,1)] + R[2:1@gpuid]) grid(1) threads(1) {
     device reduce(B, A, sum, 0);
 }"
-expect 1 3:5 "'A' is both the destination and the source" <<<"mesh(2);
+expect 1 3:5 "device copy: the destination A and the source A overlap \(both hold A\[0:8\]\): two regions of one tensor in a device operator must be disjoint" <<<"mesh(2);
 kernel k(A: f32[8] layout S[8:1] + R[2:1@gpuid]) grid(1) threads(1) {
     device copy(A, A);
+}"
+expect 1 3:5 "device reduce: 'A' is both the destination and the source" <<<"mesh(2);
+kernel k(A: f32[8] layout S[8:1] + R[2:1@gpuid]) grid(1) threads(1) {
+    device reduce(A, A, sum, 0);
 }"
 # Regions of distributed tensors at device scope: constant starts, inside
 # the tensor, every dim given, a layout for the region; no view, mask or
@@ -236,6 +240,14 @@ expect 1 3:17 "device copy: the region of 'B' has 2 ranges, but 'B' has 1 dims" 
 $DR) grid(1) threads(1) {
     device copy(B[0:+4, 0:+1], A[0:+4]);
 }"
+# ':' alone is a whole dimension: one past the tensor's dimensions, or a
+# runtime extent (no length to write), is refused.
+expect 1 3:25 "':' is the whole of dimension 1, but 'B' has 1 dimension\$" <<<"mesh(2);
+$DR) grid(1) threads(1) {
+    device copy(B[0:+4, :], A[0:+4]);
+}"
+expect 1 2:19 "':' is the whole of dimension 0 of 'Y', whose extent is set at launch: write 'start : \+length'" <<<'kernel k(Y: global f32[T, 8], T: i32) grid(1) threads(1) {
+    thread fill(Y[:, 0 : +8], 1.0); }'
 expect 1 3:17 "device operators take whole distributed tensors or regions of them: 'B' is masked" <<<"mesh(2);
 $DR) grid(1) threads(1) {
     device copy(B[0:+4 masked 0], A[0:+4]);
@@ -244,9 +256,9 @@ expect 1 3:20 "device copy: the region A\[2:6\] has no layout \(A's sliced to it
 kernel k(A: f32[8] layout S[(2,4):(1@gpuid,1)], B: f32[4] layout S[4:1] + R[2:1@gpuid]) grid(1) threads(1) {
     device copy(B, A[2:+4]);
 }"
-expect 1 3:5 "device copy: 'A' is both the destination and the source" <<<"mesh(2);
+expect 1 3:5 "device copy: the destination A\[3:7\] and the source A\[0:4\] overlap \(both hold A\[3:4\]\)" <<<"mesh(2);
 $DR) grid(1) threads(1) {
-    device copy(A[4:+4], A[0:+4]);
+    device copy(A[3:+4], A[0:+4]);
 }"
 expect 1 4:17 "'S' is shared, not a distributed global param" <<<"mesh(2);
 kernel k(A: f32[8] layout S[8:1] + R[2:1@gpuid]) grid(1) threads(1) {

@@ -919,6 +919,18 @@ expect_fail 2 "--schedule copy=warp_shuffle: copy has no schedule 'warp_shuffle'
 expect_fail 1 'declares no param .Q.' "$AXE" compile "$K/fig5_copy.axe" -D Q=1
 expect_fail 2 'compile: -D M is given twice \(M=40 and M=48\)' "$AXE" compile "$K/fig5_copy.axe" -D M=40 -D M=48
 expect_fail 2 'run: -D N is given twice \(N=128 and N=64\)' "$AXE" run "$K/fig5_copy.axe" -DN=128 -D N=64 --check
+# ':' alone is the whole dimension: the same code as 0:8, and --check passes.
+printf 'kernel k(A: f32[8, 12], B: f32[8, 4]) grid(1) threads(8) {\n    cta copy(B, A[:, 4:8]);\n}\n' >"$tmp/colon.axe"
+mkdir -p "$tmp/c08"
+sed 's/A\[:, /A[0:8, /' "$tmp/colon.axe" >"$tmp/c08/colon.axe"
+if "$AXE" run "$tmp/colon.axe" --check >"$tmp/out" 2>&1 && grep -q '^check passed' "$tmp/out" &&
+    "$AXE" compile "$tmp/colon.axe" -o "$tmp/colon.c" && "$AXE" compile "$tmp/c08/colon.axe" -o "$tmp/colon08.c" &&
+    grep -q 'A\[0:8, ' "$tmp/c08/colon.axe" && sed -i 1d "$tmp/colon.c" "$tmp/colon08.c" &&
+    cmp -s "$tmp/colon.c" "$tmp/colon08.c"; then
+    ok
+else
+    bad "A[:, 4:8]: $(head -c 300 "$tmp/out") $(diff "$tmp/colon.c" "$tmp/colon08.c" | head -c 300)"
+fi
 # Sibling loops may reuse a loop variable's name.
 printf 'kernel k(A: f32[4]) grid(1) threads(1) {\n    for i in range(2) { thread fill(A[i : +1], 1.0); }\n    for i in range(3) { thread fill(A[i + 1 : +1], 2.0); }\n}\n' >"$tmp/sib.axe"
 if "$AXE" run "$tmp/sib.axe" --check >"$tmp/out" 2>&1 && grep -q '^check passed' "$tmp/out"; then

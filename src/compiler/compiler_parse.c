@@ -480,8 +480,31 @@ static axe_status parse_mask(ax_parser *ps, ax_ref *r, int d)
     return axe__lex_next(ps);
 }
 
+/* ':' alone: the whole of dimension "d" of the region's tensor (start 0,
+ * its extent; not a runtime extent, which has no length to write). */
+static axe_status parse_whole(ax_parser *ps, ax_ref *r, int d, long off)
+{
+    const ax_tensor *t = &ps->p->tensors[r->tensor];
+    if (d >= t->ndim)
+        return axe__fail(ps->diag, AXE_ERR_INVALID, off,
+                         "':' is the whole of dimension %d, but '%s' has %d "
+                         "dimension%s",
+                         d, t->name, t->ndim, t->ndim == 1 ? "" : "s");
+    if (d == 0 && t->dyn_extent != NULL)
+        return axe__fail(ps->diag, AXE_ERR_UNSUPPORTED, off,
+                         "':' is the whole of dimension 0 of '%s', whose "
+                         "extent is set at launch: write 'start : +length'",
+                         t->name);
+    r->start[d] = axe__expr_int(ps->p->arena, 0, off);
+    if (r->start[d] == NULL)
+        return axe__fail(ps->diag, AXE_ERR_NO_MEMORY, off, "out of memory");
+    r->len[d] = t->shape[d];
+    r->ndim++;
+    return axe__lex_next(ps);
+}
+
 /* range := expr ':' '+' const ['masked' fill] | const ':' const | expr
- * (length 1). */
+ * (length 1) | ':' (the whole dimension). */
 static axe_status parse_range(ax_parser *ps, ax_ref *r)
 {
     long off = (long)ps->tok.pos;
@@ -492,6 +515,8 @@ static axe_status parse_range(ax_parser *ps, ax_ref *r)
     if (d == AX_MAX_DIMS)
         return axe__fail(ps->diag, AXE_ERR_CAPACITY, off,
                          "more than %d dimensions", AX_MAX_DIMS);
+    if (axe__tok_is(ps, ":"))
+        return parse_whole(ps, r, d, off);
     ps->allow_load = true;
     st = axe__parse_expr(ps, &start);
     ps->allow_load = false;

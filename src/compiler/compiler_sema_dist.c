@@ -482,6 +482,45 @@ static axe_status check_gemm(axe_program *p, ax_stmt *s, axe_diag *diag)
     return axe__devop_explain(p, s);
 }
 
+/* Operand "i"'s region of its tensor "t" (the whole tensor when it has
+ * none): [begin, end) per dim. */
+static void box_of(const ax_stmt *s, int i, const ax_tensor *t, int64_t *begin,
+                   int64_t *end)
+{
+    const ax_ref *r = &s->args[i];
+    int d;
+    for (d = 0; d < t->ndim; d++) {
+        begin[d] = r->ndim == 0 ? 0 : r->start[d]->value;
+        end[d] = r->ndim == 0 ? t->gshape[d] : begin[d] + r->len[d];
+    }
+}
+
+/* A copy between two regions of one tensor: they are disjoint (no
+ * element is both read and written, so the runtimes may read and write
+ * one buffer in any order); overlapping ones are refused naming both. */
+static axe_status check_disjoint(const axe_program *p, const ax_stmt *s,
+                                 axe_diag *diag)
+{
+    const ax_tensor *t = &p->tensors[s->args[0].tensor];
+    int64_t b0[AX_MAX_DIMS], e0[AX_MAX_DIMS], b1[AX_MAX_DIMS], e1[AX_MAX_DIMS];
+    int d;
+    box_of(s, 0, t, b0, e0);
+    box_of(s, 1, t, b1, e1);
+    for (d = 0; d < t->ndim; d++)
+        if (e0[d] <= b1[d] || e1[d] <= b0[d])
+            return AXE_OK;          /* apart along dim d */
+    for (d = 0; d < t->ndim; d++) { /* the common box */
+        b0[d] = b0[d] > b1[d] ? b0[d] : b1[d];
+        e0[d] = e0[d] < e1[d] ? e0[d] : e1[d];
+    }
+    return axe__fail(diag, AXE_ERR_INVALID, s->off,
+                     "device copy: the destination %s and the source %s "
+                     "overlap (both hold %s): two regions of one tensor in a "
+                     "device operator must be disjoint",
+                     axe__devop_text(p, s, 0), axe__devop_text(p, s, 1),
+                     region_text(p, t, b0, e0));
+}
+
 static axe_status check_devop(axe_program *p, ax_stmt *s, axe_diag *diag)
 {
     ax_tensor *d = &p->tensors[s->args[0].tensor];
@@ -495,7 +534,9 @@ static axe_status check_devop(axe_program *p, ax_stmt *s, axe_diag *diag)
         AXE_TRY(operand(p, s, i, diag));
     if (s->op == AX_OP_GEMM)
         return check_gemm(p, s, diag);
-    if (d == src)
+    if (d == src && s->op == AX_OP_COPY)
+        AXE_TRY(check_disjoint(p, s, diag));
+    else if (d == src)
         return axe__fail(diag, AXE_ERR_INVALID, s->off,
                          "device %s: '%s' is both the destination and the "
                          "source",
