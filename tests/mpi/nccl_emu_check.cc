@@ -151,7 +151,6 @@ static void streams(ncclComm_t c)
         return;
     expect(axe_nccl_emu::touch(nullptr, "fill", buf.data(), 32, true) == 1,
            "a write on the legacy stream");
-    axe_nccl_emu::record(e, nullptr);
     cudaEventRecord(e, nullptr);
     expect(cudaStreamWaitEvent(s, e, 0) == cudaSuccess, "wait on the event");
     expect(ncclGroupStart() == ncclSuccess &&
@@ -173,6 +172,40 @@ static void streams(ncclComm_t c)
                    ncclInvalidUsage,
            "a send of what the legacy stream wrote, no event between them");
     cudaEventDestroy(e);
+    cudaStreamDestroy(s);
+}
+
+/* The clock lives in the event (the emulated cudaEventRecord keeps it):
+ * an event destroyed after a record and made anew (often at the same
+ * address) was never recorded, so waiting on it orders nothing and a
+ * read on the second stream of what stream 0 wrote is a hazard; recorded
+ * again, the wait orders it. */
+static void event_reuse(void)
+{
+    static float buf[8]; /* bytes no earlier check noted */
+    cudaStream_t s = nullptr;
+    cudaEvent_t e = nullptr, f = nullptr;
+    bool made =
+        cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess &&
+        cudaEventCreate(&e) == cudaSuccess;
+    expect(made, "a stream and an event");
+    if (!made)
+        return;
+    expect(axe_nccl_emu::touch(nullptr, "w0", buf, 32, true) == 1,
+           "a write on stream 0");
+    cudaEventRecord(e, nullptr);
+    cudaEventDestroy(e);
+    expect(cudaEventCreate(&f) == cudaSuccess &&
+               cudaStreamWaitEvent(s, f, 0) == cudaSuccess,
+           "a new event, waited on unrecorded");
+    expect(axe_nccl_emu::touch(s, "r1", buf, 32, false) == 0,
+           "the new event orders nothing: the read is a hazard");
+    expect(axe_nccl_emu::touch(nullptr, "w2", buf, 32, true) == 1 &&
+               cudaEventRecord(f, nullptr) == cudaSuccess &&
+               cudaStreamWaitEvent(s, f, 0) == cudaSuccess &&
+               axe_nccl_emu::touch(s, "r3", buf, 32, false) == 1,
+           "recorded after the write, the wait orders the read");
+    cudaEventDestroy(f);
     cudaStreamDestroy(s);
 }
 
@@ -216,6 +249,7 @@ int main(int argc, char **argv)
     p2p(c, P);
     errors(c, P);
     streams(c);
+    event_reuse();
     expect(ncclCommDestroy(c) == ncclSuccess, "comm destroy");
     if (me == 0)
         printf("nccl emulation: %d checks at %d ranks\n", checks, P);

@@ -51,6 +51,7 @@
 #include <time.h>
 #include <ucontext.h>
 
+#include <new>
 #include <string>
 #include <tuple>
 #include <unordered_map>
@@ -1364,26 +1365,45 @@ inline const char *cudaGetErrorName(cudaError_t e)
            : e == cudaErrorLaunchFailure     ? "cudaErrorLaunchFailure"
                                              : "cudaErrorUnknown";
 }
+/* An event: the host clock at its last record, and the vector clock of
+ * the stream that recorded it when the NCCL emulation keeps streams'
+ * clocks (compiler_nccl_emu.h; empty until recorded, gone with the
+ * event, so an event made anew at a freed one's address orders nothing). */
+struct CUevent_st {
+    clock_t t = 0;
+    std::vector<uint64_t> vc;
+};
+namespace axe_emu
+{
+typedef void (*record_fn)(cudaStream_t, std::vector<uint64_t> &);
+/* Set by the NCCL emulation: the recording stream's clock into "vc". */
+inline record_fn &on_record()
+{
+    static record_fn f = nullptr;
+    return f;
+}
+} // namespace axe_emu
 inline cudaError_t cudaEventCreate(cudaEvent_t *e)
 {
-    *e = (cudaEvent_t)malloc(sizeof(clock_t));
+    *e = new (std::nothrow) CUevent_st();
     return *e != nullptr ? cudaSuccess : cudaErrorMemoryAllocation;
 }
-inline cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t = nullptr)
+inline cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s = nullptr)
 {
-    *(clock_t *)(void *)e = clock();
+    e->t = clock();
+    if (axe_emu::on_record() != nullptr)
+        axe_emu::on_record()(s, e->vc);
     return cudaSuccess;
 }
 inline cudaError_t cudaEventSynchronize(cudaEvent_t) { return cudaSuccess; }
 inline cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b)
 {
-    *ms = (float)((double)(*(clock_t *)(void *)b - *(clock_t *)(void *)a) *
-                  1000.0 / CLOCKS_PER_SEC);
+    *ms = (float)((double)(b->t - a->t) * 1000.0 / CLOCKS_PER_SEC);
     return cudaSuccess;
 }
 inline cudaError_t cudaEventDestroy(cudaEvent_t e)
 {
-    free(e);
+    delete e;
     return cudaSuccess;
 }
 

@@ -35,9 +35,11 @@
  * streams (the CUDA API compiler_cuda_emu.h leaves out), each with a
  * vector clock; every access noted on a stream (axe_nccl_emu::touch: the
  * buffer of each ncclSend, ncclRecv and collective, and what the NCCL
- * runtime notes of its kernels) ticks it; axe_nccl_emu::record(event,
- * stream) (the runtime's, beside cudaEventRecord) keeps the stream's
- * clock, cudaStreamWaitEvent joins it into the waiting stream. Two
+ * runtime notes of its kernels) ticks it; the emulated cudaEventRecord
+ * keeps the recording stream's clock in the event (through
+ * axe_nccl_emu::record, its hook; an event destroyed and made anew
+ * starts with none), cudaStreamWaitEvent joins it into the waiting
+ * stream. Two
  * accesses to overlapping bytes, one a write, on different streams with
  * no event wait ordering the first before the second are a hazard (what
  * a missing cudaStreamWaitEvent is on a GPU): the call fails
@@ -137,13 +139,12 @@ struct access {
 };
 
 /* The streams' vector clocks (vc[s][t]: the last tick of stream t that
- * stream s is ordered after), the events' clocks, the accesses not yet
+ * stream s is ordered after), the accesses not yet
  * kept (until a write ordered after one covers its bytes, or its stream
  * notes the same bytes again), the first hazard's description. */
 struct streams {
     int n = 1;
     std::vector<std::vector<uint64_t>> vc{std::vector<uint64_t>(1, 0)};
-    std::unordered_map<const void *, std::vector<uint64_t>> ev;
     std::vector<access> rec;
     std::string hazard;
 };
@@ -198,11 +199,13 @@ inline int touch(cudaStream_t st, const char *what, const void *p, size_t n,
     return 1;
 }
 
-/* cudaEventRecord's companion: event "e" keeps stream s's clock. */
-inline void record(cudaEvent_t e, cudaStream_t s)
+/* cudaEventRecord's hook (compiler_cuda_emu.h): the event keeps stream
+ * s's clock. */
+inline void record(cudaStream_t s, std::vector<uint64_t> &vc)
 {
-    ss().ev[(const void *)e] = ss().vc[(size_t)sid(s)];
+    vc = ss().vc[(size_t)sid(s)];
 }
+inline const bool hooked = (axe_emu::on_record() = record, true);
 
 /* One call, deferred inside a group. */
 struct call {
@@ -596,10 +599,8 @@ inline cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e,
 {
     axe_nccl_emu::streams &z = axe_nccl_emu::ss();
     std::vector<uint64_t> &v = z.vc[(size_t)axe_nccl_emu::sid(s)];
-    auto it = z.ev.find((const void *)e);
-    if (it != z.ev.end())
-        for (size_t t = 0; t < it->second.size(); t++)
-            v[t] = v[t] > it->second[t] ? v[t] : it->second[t];
+    for (size_t t = 0; t < e->vc.size(); t++)
+        v[t] = v[t] > e->vc[t] ? v[t] : e->vc[t];
     return cudaSuccess;
 }
 

@@ -207,14 +207,27 @@ static inline void axe_nccl_sched_free(axe_nccl_sched *s)
     memset(s, 0, sizeof *s);
 }
 
+/* The trace file (AXE_NCCL_TRACE, read once per process) opened to
+ * append on rank "me" when it is 0 and the variable names one; else
+ * NULL. */
+static inline FILE *axe_nccl_trace_open(int me)
+{
+    static const char *path;
+    static int read;
+    if (!read) {
+        path = getenv("AXE_NCCL_TRACE");
+        read = 1;
+    }
+    if (path == NULL || path[0] == '\0' || me != 0)
+        return NULL;
+    return fopen(path, "a");
+}
+
 /* Rank 0's trace line (AXE_NCCL_TRACE) of device operator "tag". */
 static inline void axe_nccl_trace(const char *tag, const axe_nccl_sched *s)
 {
-    const char *path = getenv("AXE_NCCL_TRACE");
-    FILE *f;
-    if (path == NULL || path[0] == '\0' || s->m.me != 0)
-        return;
-    if ((f = fopen(path, "a")) != NULL) {
+    FILE *f = axe_nccl_trace_open(s->m.me);
+    if (f != NULL) {
         fprintf(f, "devop %s %s\n", tag, axe_nccl_path_name(s->m.path));
         fclose(f);
     }
@@ -542,15 +555,14 @@ static inline int axe_nccl_exchange(const char *tag, const axe_mpi_plan *p,
 /* ---- device gemm in chunks: compute and exchange overlapped --------- */
 
 /* Under the emulation the runtime notes what its kernels read and write
- * of the buffers two streams share, and the events it records
- * (compiler_nccl_emu.h checks the order); on a GPU these are nothing. */
+ * of the buffers two streams share (compiler_nccl_emu.h checks the order,
+ * the emulated cudaEventRecord keeps the streams' clocks); on a GPU this
+ * is nothing. */
 #ifdef AXE_CUDA_EMULATE
 #define AXE_NCCL_TOUCH(st, what, p, n, w)                                      \
     axe_nccl_emu::touch(st, what, p, (size_t)(n), w)
-#define AXE_NCCL_RECORD(e, st) axe_nccl_emu::record(e, st)
 #else
 #define AXE_NCCL_TOUCH(st, what, p, n, w) 1
-#define AXE_NCCL_RECORD(e, st) ((void)0)
 #endif
 
 /* Launches the local GEMM of rows [r0, r1) of the partial sums (every
@@ -712,11 +724,8 @@ static inline void axe_nccl_chunk_trace(const axe_nccl_chunked *c,
                                         const char *tag, const char *what,
                                         int ch)
 {
-    const char *path = getenv("AXE_NCCL_TRACE");
-    FILE *f;
-    if (path == NULL || path[0] == '\0' || c->m.me != 0 || c->traced)
-        return;
-    if ((f = fopen(path, "a")) != NULL) {
+    FILE *f = c->traced ? NULL : axe_nccl_trace_open(c->m.me);
+    if (f != NULL) {
         if (ch >= 0)
             fprintf(f, "devop %s chunk %d %s\n", tag, ch, what);
         else
@@ -753,7 +762,6 @@ static inline void axe_nccl_chunk(const char *tag, const axe_mpi_plan *p,
     axe_nccl_chunk_trace(c, tag, "pack main", ch);
     if (rc->cuda != 0 || rc->nccl != ncclSuccess)
         return;
-    AXE_NCCL_RECORD(c->ev[ch], st);
     rc->cuda = (int)cudaEventRecord(c->ev[ch], st);
     axe_nccl_chunk_trace(c, tag, "event main", ch);
     if (rc->cuda == 0)
@@ -806,7 +814,6 @@ static inline int axe_nccl_gemm_chunked(
         axe_nccl_chunk(tag, p, c, ch, fn, ctx, (const char *)part, comm, stream,
                        &rc);
     if (rc.cuda == 0 && rc.nccl == ncclSuccess) {
-        AXE_NCCL_RECORD(c->ev[c->chunks], c->comm);
         rc.cuda = (int)cudaEventRecord(c->ev[c->chunks], c->comm);
         axe_nccl_chunk_trace(c, tag, "fold event comm", -1);
     }
