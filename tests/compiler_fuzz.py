@@ -6,7 +6,9 @@ Each mutant is a kernel of examples/kernels/**/*.axe or
 tests/kernels/**/*.axe with one to three token-level mutations (drop,
 duplicate or swap a token; a number to 0, -1, 2^31, 2^31 - 1 or a huge
 one; a dtype to i4, f16 or f32; a number inside a layout's strides to
-another; a `sync;` deleted; a tensor renamed at one use). Every mutant
+another; a `sync;` deleted; a tensor renamed at one use; a region's range
+made `:`, one element, open-ended, dropped or doubled; a loop's trip
+count, device loops included, changed). Every mutant
 goes through `axe compile` on each target (c, cuda, mpi, trn-sim) and
 `axe synth`; the first mutants that compile on the C target (and whose
 numbers did not grow, nor are of the 512^3 trn examples: small sizes)
@@ -39,6 +41,9 @@ SMALL = ("0", "-1", "1", "3")
 # accelerator GEMM and attention): compiled, not run.
 HEAVY = re.compile(r"/trn_(gemm|attention)")
 TARGETS = ("c", "cuda", "mpi", "trn-sim")
+# A region's ranges (not a layout's S[...] or R[...]), a loop's trips.
+REGION = re.compile(r"\b(?![SR]\[)[A-Za-z_]\w*\[([^\[\]\n]*:[^\[\]\n]*)\]")
+LOOP = re.compile(r"\bfor\s+\w+\s+in\s+range\(([^()\n]*(?:\([^()\n]*\))?[^()\n]*)\)")
 TIMED_OUT = -999  # the exit status counted for a command that timed out
 SANITIZER = re.compile(r"Sanitizer|runtime error:|LeakSanitizer|"
                        r"Segmentation fault|core dumped|Assertion .* failed")
@@ -74,13 +79,60 @@ def in_layout(text, start):
     return re.search(r"\b[SR]\[[^\]]*$", before) is not None
 
 
+def split_top(s):
+    """"s" split at its commas outside parentheses: [(start, end)]."""
+    parts, depth, a = [], 0, 0
+    for i, c in enumerate(s):
+        depth += c == "("
+        depth -= c == ")"
+        if c == "," and depth == 0:
+            parts.append((a, i))
+            a = i + 1
+    return parts + [(a, len(s))]
+
+
+def mutate_region(rng, text):
+    """A region's range (not a layout's S[...]/R[...]) made ':' (the whole
+    dimension), one element, a start past the end, dropped or doubled;
+    or (None, None) when "text" has no region."""
+    regions = [m.span(1) for m in REGION.finditer(text)]
+    if not regions:
+        return None, None
+    a, b = rng.choice(regions)
+    parts = split_top(text[a:b])
+    p, q = rng.choice(parts)
+    p, q = a + p, a + q
+    v = rng.choice((" :", " 0:+1", " 1:", " :+2", "", text[p:q] + ", :"))
+    if v == "" and q < b:  # drop the range and its comma
+        q += 1
+    elif v == "" and len(parts) > 1:
+        p -= 1
+    return text[:p] + v + text[q:], f"range {text[p:q].strip()!r} -> {v!r}"
+
+
+def mutate_loop(rng, text):
+    """A loop's trip count (device loops unroll it) to another, or (None,
+    None) without loops."""
+    loops = [m.span(1) for m in LOOP.finditer(text)]
+    if not loops:
+        return None, None
+    a, b = rng.choice(loops)
+    v = rng.choice(("0", "1", "2", "3", "P + 1", "257", "N"))
+    return text[:a] + v + text[b:], f"trips {text[a:b]} -> {v}"
+
+
 def mutate_once(rng, text):
     """One mutation of "text": (new text, what)."""
     toks = [t for t in tokens(text) if t[2] != "ws"]
     if not toks:
         return text, "none"
     kind = rng.choice(("drop", "dup", "swap", "num", "dtype", "stride",
-                       "sync", "rename", "num", "stride"))
+                       "sync", "rename", "num", "stride", "region", "loop"))
+    if kind in ("region", "loop"):
+        new, what = (mutate_region if kind == "region" else
+                     mutate_loop)(rng, text)
+        if new is not None:
+            return new, what
     if kind == "num":
         nums = [t for t in toks if t[2] == "num"]
         if nums:
