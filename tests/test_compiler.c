@@ -1172,6 +1172,34 @@ static int64_t work_of(const char *src)
     return w;
 }
 
+/* A device loop kept as a loop (a runtime trip count): its device copy
+ * and its local fill (on each of the 2 devices) times the bound trips. */
+static void test_work_kept(void)
+{
+    static const char src[] =
+        "mesh(2);\n"
+        "kernel d(n: i32, A: f32[16] layout S[(2, 8):(1@gpuid, 1)],\n"
+        "         B: f32[16] layout S[16:1] + R[2:1@gpuid])\n"
+        "    grid(1) threads(1) {\n"
+        "    for k in range(n) {\n"
+        "        device copy(B, A);\n"
+        "        thread fill(A[0:+1], 1.0);\n"
+        "    }\n"
+        "}\n";
+    int64_t n[1] = {3};
+    axe_program *p = NULL;
+    axe_diag d;
+    if (axe_program_compile(src, strlen(src), NULL, NULL, &p, &d) != AXE_OK) {
+        TL_CHECK(false, "compile: %s", d.message);
+        return;
+    }
+    TL_CHECK(axe_program_bind(p, n, &d) == AXE_OK, "bind: %s", d.message);
+    /* 3 trips of (copy 16 + fill 1 on 2 devices); params (8 + 16) * 2 */
+    TL_CHECK(axe_program_work(p) == 3 * (16 + 2) + 48, "kept work %lld",
+             (long long)axe_program_work(p));
+    axe_program_free(p);
+}
+
 static void test_work(void)
 {
     static const char gemm[] =
@@ -1200,6 +1228,7 @@ static void test_work(void)
      * 512 + 512 + 2*16*16*32; copy 512 */
     TL_CHECK(w == 2 * 1152 + 1024 + 16384 + 512, "device work %lld",
              (long long)w);
+    test_work_kept();
 }
 
 int main(void)

@@ -368,11 +368,14 @@ static int64_t devop_work(const axe_program *p, const ax_stmt *s)
 }
 
 /* Flops (gemm only, outside ifs as before; a device gemm's local GEMM on
- * one device) or work (every local operator, an if's both branches; a
- * gemm's multiply and add counted apart, as its flops) of block "s". */
+ * one device) or work (every operator, an if's both branches; a gemm's
+ * multiply and add counted apart, as its flops; a local operator times
+ * the mesh's devices, which the reference runs it on, a device operator
+ * its own work once) of block "s", loops (device loops kept as loops
+ * too) times their trips. */
 static int64_t block_sum(const axe_program *p, const ax_stmt *s, bool flops)
 {
-    int64_t f = 0;
+    int64_t f = 0, dev = p->ndev > 0 ? p->ndev : 1;
     for (; s != NULL; s = s->next) {
         if (s->kind == AX_ST_FOR)
             f = sat_add(f, sat_mul(axe__dyn_value(p, s->dtrip, s->trip),
@@ -382,10 +385,13 @@ static int64_t block_sum(const axe_program *p, const ax_stmt *s, bool flops)
                                    block_sum(p, s->else_body, flops)));
         else if (s->kind == AX_ST_DEVICE && flops && s->op == AX_OP_GEMM)
             f = sat_add(f, devgemm_flops(p, s));
+        else if (s->kind == AX_ST_DEVICE && !flops)
+            f = sat_add(f, devop_work(p, s));
         else if (s->kind == AX_ST_OP && (!flops || s->op == AX_OP_GEMM))
-            f = sat_add(
-                f, sat_mul(sat_mul(s->op == AX_OP_GEMM ? 2 : 1, op_elems(s)),
-                           instances(p, s)));
+            f = sat_add(f, sat_mul(sat_mul(sat_mul(s->op == AX_OP_GEMM ? 2 : 1,
+                                                   op_elems(s)),
+                                           instances(p, s)),
+                                   flops ? 1 : dev));
     }
     return f;
 }
@@ -401,14 +407,10 @@ int64_t axe_program_flops(const axe_program *p)
  * plus the device operators' own. */
 int64_t axe_program_work(const axe_program *p)
 {
-    int64_t w = block_sum(p, p->body, false), dev = 0; /* local ones */
-    const ax_stmt *s;
+    int64_t w = block_sum(p, p->body, false), params = 0;
     int i;
     for (i = 0; i < p->ntensors; i++)
         if (p->tensors[i].param)
-            w = sat_add(w, axe__span_at(p, &p->tensors[i]));
-    for (s = p->body; s != NULL; s = s->next)
-        if (s->kind == AX_ST_DEVICE)
-            dev = sat_add(dev, devop_work(p, s));
-    return sat_add(sat_mul(w, p->ndev > 0 ? p->ndev : 1), dev);
+            params = sat_add(params, axe__span_at(p, &p->tensors[i]));
+    return sat_add(w, sat_mul(params, p->ndev > 0 ? p->ndev : 1));
 }
