@@ -590,12 +590,9 @@ expect 1 2:49 "CuTe composition 'o' is not supported in a kernel layout" <<<'ker
     shared s: f32[8, 8] layout S[(8, 8):(8, 1)] o 2;
 }'
 expect 1 1:13 "the dtype 'u4' is not supported in kernels \\(f16, bf16, f32, f64, i8, i32, e4m3, e5m2, i4\\)" <<<'kernel k(A: u4[8, 8]) grid(1) threads(1) {}'
-# packed i4 (docs/compiler.md): not yet swizzled nor shared 'layout auto'
-expect 1 2:12 "'s' is packed i4, which is not supported in a swizzled layout \\(yet\\)" <<<'kernel k(A: i4[8, 8]) grid(1) threads(1) {
-    shared s: i4[8, 8] layout Swizzle<1,2,3>(S[(8, 8):(8, 1)]);
-}'
-expect 1 2:31 "'s' is a packed i4 shared tensor: 'layout auto' is supported for i4 registers only \\(yet\\); write its layout" <<<'kernel k(A: i4[8, 8]) grid(1) threads(1) {
-    shared s: i4[8, 8] layout auto;
+# packed i4 (docs/compiler.md): a swizzle must keep whole bytes (M >= 1)
+expect 1 2:12 "'s' is packed i4: its swizzle Swizzle<0,2,3> moves element address bit 0, which splits bytes \\(an i4 swizzle needs M >= 1: whole bytes\\)" <<<'kernel k(A: i4[8, 8]) grid(1) threads(1) {
+    shared s: i4[8, 8] layout Swizzle<0,2,3>(S[(8, 8):(8, 1)]);
 }'
 expect 1 2:15 "the dtype 'tf32' is not supported in kernels" <<<'kernel k(A: f32[8, 8]) grid(1) threads(1) {
     shared s: tf32[8, 8];

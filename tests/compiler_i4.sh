@@ -111,6 +111,10 @@ for tg in "${targets[@]}"; do
         exact_run i4_synth.axe $tg
         exact_run i4_auto.axe $tg
         exact_run i4_auto.axe -D R=2 -D C=64 --seed 4 $tg
+        exact_run i4_swz.axe $tg
+        exact_run i4_swz.axe -D R=5 --seed 6 $tg
+        exact_run i4_swz_auto.axe $tg
+        exact_run i4_swz_auto.axe -D R=3 --seed 2 $tg
     }
 done
 
@@ -169,6 +173,68 @@ if ! "$AXE" run "$T/i4_auto.axe" --check -D C=34 >"$tmp/out" 2>&1 &&
     ok
 else
     bad "i4_auto.axe -D C=34: $(head -c 400 "$tmp/out")"
+fi
+# swizzled i4 addressing (i4_swz.axe): the swizzle maps element
+# addresses and the byte is (swizzled address) / 2; the check can fail:
+# the same C with q's nibble stores not swizzled (its vector accesses
+# still are) must fail it
+"$AXE" compile "$T/i4_swz.axe" -o "$tmp/swz.c"
+n=$(grep -c 'ax_st4(t_q, ax_swz(' "$tmp/swz.c")
+cat >"$tmp/unswzcc" <<EOS
+#!/usr/bin/env bash
+for a in "\$@"; do
+    case \$a in *.c) sed -i 's/ax_st4(t_q, ax_swz(\([^,]*\), 5, 2, 3, 1)/ax_st4(t_q, (\1)/' "\$a" ;; esac
+done
+exec $CC "\$@"
+EOS
+chmod +x "$tmp/unswzcc"
+if [ "$n" = 1 ] && ! CC="$tmp/unswzcc" "$AXE" run "$T/i4_swz.axe" --check >"$tmp/out" 2>&1 &&
+    grep -q 'check FAILED' "$tmp/out"; then
+    ok
+else
+    bad "i4_swz.axe with unswizzled nibble stores ($n): $(head -c 300 "$tmp/out")"
+fi
+# shared 'layout auto' of i4 (i4_swz_auto.axe): the synthesis picks
+# i4_swz's hand-written Swizzle<5,2,3> (whole bytes, M >= 1; runs of 32
+# for the 16-byte vectors), and the brute force (tests/smem_ways.py,
+# counting bits) gives the ways axe synth reports, before and after, for
+# every access of both warps
+if "$AXE" synth "$T/i4_swz_auto.axe" --json >"$tmp/swz.json" 2>&1 &&
+    grep -qF '"tensors": {"q": "Swizzle<5,2,3>(S[(16,128):(128,1)])"}' "$tmp/swz.json"; then
+    ok
+else
+    bad "axe synth i4_swz_auto.axe: $(head -c 400 "$tmp/swz.json")"
+fi
+if command -v python3 >/dev/null 2>&1; then
+    counts=$(python3 - "$tmp/swz.json" "$SRC/tests" <<'PY'
+import json, sys
+sys.path.insert(0, sys.argv[2])
+from smem_ways import parse_layout, ways
+shape = (16, 128)
+rep = json.load(open(sys.argv[1]))
+got = parse_layout(rep["tensors"]["q"], shape)
+rm = parse_layout("S[(16,128):(128,1)]", shape)
+warps = range(2)
+# copy#0: thread t's 32 elements 32 t ...; copy#1/#5 (r): thread t row
+# t % 16, elements 32 (t / 16) ...; copy#2/#4 (e): thread t one nibble
+# of columns 2 t, 2 t + 1 per access, every row
+vec_w = [[(l // 4 + 8 * w, l % 4 * 32) for l in range(32)] for w in warps]
+vec_c = [[(l % 16, (l + 32 * w) // 16 * 32) for l in range(32)] for w in warps]
+nib = [[(i, 2 * (l + 32 * w) + j) for l in range(32)]
+       for w in warps for i in range(16) for j in range(2)]
+acc = {"copy#0": (vec_w, 32), "copy#1": (vec_c, 32), "copy#2": (nib, 1),
+       "copy#4": (nib, 1), "copy#5": (vec_c, 32)}
+want = {a["op"]: (a["ways_before"], a["ways_after"]) for a in rep["accesses"]}
+out = []
+for op, (lanes, vec) in acc.items():
+    b = max(ways(rm, l, 1, vec, (0, 1), bits=4) for l in lanes)
+    a = max(ways(got, l, 1, vec, (0, 1), bits=4) for l in lanes)
+    out.append("%s:%d:%d%s" % (op, b, a, "" if want.get(op) == (b, a) else "!"))
+print(" ".join(out) + (" extra" if len(want) != len(acc) else ""))
+PY
+    )
+    [ "$counts" = "copy#0:1:1 copy#1:4:1 copy#2:1:1 copy#4:1:1 copy#5:4:1" ] &&
+        ok || bad "i4_swz_auto brute-force ways (! = axe synth differs): $counts"
 fi
 # a row start that is not a multiple of 8 elements: no whole-byte vector
 if ! "$AXE" run "$T/i4_vec.axe" --check -D C=204 >"$tmp/out" 2>&1 &&

@@ -41,11 +41,15 @@ def parse_layout(text, shape):
     return addr
 
 
-def ways(addr, lanes, elem_bytes, vec=1, step=None):
+def ways(addr, lanes, elem_bytes, vec=1, step=None, bits=None):
     """Ways of one access: lanes[t] the coordinate of lane t's first
     element (None: inactive); "vec" elements per lane along "step" (a
-    coordinate increment), at consecutive addresses or an error."""
-    width = vec * elem_bytes
+    coordinate increment), at consecutive addresses or an error. With
+    "bits" (packed i4: 4) elements are that many bits: a lane's access
+    is vec * bits / 8 bytes from byte (address * bits / 8), a lone
+    nibble its byte."""
+    bits = 8 * elem_bytes if bits is None else bits
+    width = max(1, vec * bits // 8)
     per = 32 if width <= 4 else 128 // width
     worst = 0
     for p0 in range(0, 32, per):
@@ -58,7 +62,9 @@ def ways(addr, lanes, elem_bytes, vec=1, step=None):
                 c = tuple(x + e * d for x, d in zip(lanes[t], step))
                 if addr(c) != first + e:
                     raise ValueError("a vector is not contiguous")
-            b0 = first * elem_bytes
+            if bits < 8 and vec > 1 and first * bits % 8 != 0:
+                raise ValueError("a packed vector starts inside a byte")
+            b0 = first * bits // 8
             for w in range(b0 // 4, (b0 + width - 1) // 4 + 1):
                 banks.setdefault(w % 32, set()).add(w)
         worst = max([worst] + [len(v) for v in banks.values()])

@@ -9,7 +9,9 @@
  * destination is refused. Reads may share bytes, and register tensors
  * are per thread (no byte is shared). Invariant: the check is exact for
  * affine plans (brute force over the instance's elements, both parities
- * of the base address when the region start's parity is unknown);
+ * of the base address when the region start's parity is unknown; a
+ * swizzled destination is checked on its tile addresses, since an i4
+ * swizzle moves whole bytes);
  * non-affine destinations are refused; conflicts between instances (two
  * warps, two CTAs) are the race detector's (compiler_race.c).
  */
@@ -174,7 +176,9 @@ axe_status axe__i4_plan_check(const axe_program *p, const ax_stmt *s,
     if (t->dtype != AXE_DTYPE_I4 || t->mem == AX_MEM_REGISTER ||
         plan->kind == AX_PLAN_SERIAL || plan->nthreads < 2)
         return AXE_OK;
-    if (!plan->affine[0] || plan->swizzled[0])
+    /* a swizzle keeps each byte's nibbles together (sema: M >= 1), so
+     * two elements share a byte iff their tile addresses do */
+    if (!plan->affine[0])
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                          "the i4 '%s' is not addressed affinely by this "
                          "plan: which threads share its bytes is not "

@@ -306,12 +306,6 @@ static axe_status parse_auto(ax_parser *ps, ax_tensor *t)
                          "'%s' is a scratchpad (sbuf, psum) tensor: 'layout "
                          "auto' is not supported there (yet)",
                          t->name);
-    if (t->dtype == AXE_DTYPE_I4 && t->mem != AX_MEM_REGISTER)
-        return axe__fail(ps->diag, AXE_ERR_UNSUPPORTED, (long)ps->tok.pos,
-                         "'%s' is a packed i4 shared tensor: 'layout auto' "
-                         "is supported for i4 registers only (yet); write "
-                         "its layout",
-                         t->name);
     t->autolayout = true;
     AXE_TRY(axe_layout_row_major(t->shape, t->ndim, &t->layout));
     return axe__lex_next(ps);

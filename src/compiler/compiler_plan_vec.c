@@ -208,9 +208,7 @@ static axe_status vectorize_laid(const axe_program *p, const ax_stmt *s,
         plan->total /= w;
         return AXE_OK;
     }
-    if (p->tensors[s->args[0].tensor].dtype == AXE_DTYPE_I4)
-        return i4_refusal(p, s, v, why); /* no swizzled i4 (sema) */
-    if (v < 2)
+    if (p->tensors[s->args[0].tensor].dtype != AXE_DTYPE_I4 && v < 2)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                          "max_common_vector of the per-thread layouts is %lld",
                          (long long)v);
@@ -221,6 +219,8 @@ static axe_status vectorize_laid(const axe_program *p, const ax_stmt *s,
                                    ? 0
                                    : 1,
                                v, why);
+    if (p->tensors[s->args[0].tensor].dtype == AXE_DTYPE_I4)
+        return i4_refusal(p, s, v, why);
     return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                      "max_common_vector is %lld but no 4/8/16-byte access of "
                      "%lld-byte elements is aligned",

@@ -286,20 +286,32 @@ static axe_status swizzle_span(ax_tensor *t, int64_t size, axe_diag *diag)
     return AXE_OK;
 }
 
-/* Packed i4 (docs/compiler.md) is not supported yet in mesh programs,
- * core kernels and swizzled layouts. */
+/* Packed i4 (docs/compiler.md) is not supported yet in mesh programs and
+ * core kernels. A swizzle of an i4 tensor must keep whole bytes: one that
+ * moves no bit below M >= 1 maps each byte's two nibbles (elements 2k,
+ * 2k + 1) to one byte, in order. */
 static axe_status check_i4_tensor(const axe_program *p, const ax_tensor *t,
                                   axe_diag *diag)
 {
-    const char *where = p->nmesh > 0                ? "a mesh program"
-                        : p->core                   ? "a core kernel"
-                        : t->layout.swizzle.present ? "a swizzled layout"
-                                                    : NULL;
-    if (t->dtype != AXE_DTYPE_I4 || where == NULL)
+    const axe_layout_swizzle *sw = &t->layout.swizzle;
+    const char *where = p->nmesh > 0 ? "a mesh program"
+                        : p->core    ? "a core kernel"
+                                     : NULL;
+    if (t->dtype != AXE_DTYPE_I4)
         return AXE_OK;
-    return axe__fail(diag, AXE_ERR_UNSUPPORTED, t->off,
-                     "'%s' is packed i4, which is not supported in %s (yet)",
-                     t->name, where);
+    if (where != NULL)
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, t->off,
+                         "'%s' is packed i4, which is not supported in %s "
+                         "(yet)",
+                         t->name, where);
+    if (sw->present && sw->len > 0 && sw->per_element < 1)
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, t->off,
+                         "'%s' is packed i4: its swizzle Swizzle<%d,%d,%d> "
+                         "moves element address bit 0, which splits bytes "
+                         "(an i4 swizzle needs M >= 1: whole bytes)",
+                         t->name, (int)sw->per_element, (int)sw->len,
+                         (int)sw->atom);
+    return AXE_OK;
 }
 
 static axe_status check_tensor(const axe_program *p, ax_tensor *t,
