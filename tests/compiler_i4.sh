@@ -111,6 +111,8 @@ for tg in "${targets[@]}"; do
         exact_run i4_synth.axe $tg
         exact_run i4_auto.axe $tg
         exact_run i4_auto.axe -D R=2 -D C=64 --seed 4 $tg
+        exact_run i4_auto.axe -D C=64 -D P=1 --seed 8 $tg
+        exact_run i4_auto.axe -D R=3 -D C=192 -D P=1 $tg
         exact_run i4_swz.axe $tg
         exact_run i4_swz.axe -D R=5 --seed 6 $tg
         exact_run i4_swz_auto.axe $tg
@@ -165,11 +167,21 @@ if grep -qF 'register r: S[(1,2,32,4):(0,4,1@tx,1)]' "$tmp/auto.txt"; then
 else
     bad "axe synth i4_auto.axe: $(head -c 400 "$tmp/auto.txt")"
 fi
-# ... and where the f32 anchor gives threads single i4 of one byte, the
-# store to Y is refused with the threads named (the synthesis does not
-# know the byte rule yet)
+# the byte rule is a constraint of the copy anchor: with F's rows padded
+# to an odd length (P = 1) F takes no vector, and runs of 1 and 2 f32
+# tie on cost; the tie would go to runs of 1 (a thread per nibble, which
+# dispatch refuses at the store to Y), the rule leaves runs of 2 only
+"$AXE" synth "$T/i4_auto.axe" -D C=64 -D P=1 >"$tmp/auto.txt" 2>&1
+if grep -qF 'register r: S[(1,32,2):(0,1@tx,1)]' "$tmp/auto.txt" &&
+    grep -qF 'anchor copy#3: coalesced, 4-byte accesses (1 element) in runs of 2 on 32 consecutive tx' "$tmp/auto.txt"; then
+    ok
+else
+    bad "axe synth i4_auto.axe -D C=64 -D P=1: $(head -c 400 "$tmp/auto.txt")"
+fi
+# ... and where no even run on all 32 threads deals the elements (C =
+# 34), synthesis refuses, naming the i4 store
 if ! "$AXE" run "$T/i4_auto.axe" --check -D C=34 >"$tmp/out" 2>&1 &&
-    grep -qF "copy.thread_loop: two threads write one byte of the i4 'Y': thread 1 writes element address 1 (+ the region start) and thread 0 element address 0" "$tmp/out"; then
+    grep -qF "layout synthesis: no coalesced layout of 'f' for its anchor copy#3: it is stored into the packed i4 'Y' (whole bytes per thread): no even run on all 32 threads deals the 34 elements" "$tmp/out"; then
     ok
 else
     bad "i4_auto.axe -D C=34: $(head -c 400 "$tmp/out")"

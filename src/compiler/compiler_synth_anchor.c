@@ -169,6 +169,7 @@ typedef struct sy_copy {
     int64_t shape[AX_MAX_DIMS];
     int order[AX_MAX_DIMS];
     bool vec;
+    int bytes; /* the i4 tensor a store of this layout reaches, or -1 */
     const char *axis;
 } sy_copy;
 
@@ -183,7 +184,8 @@ typedef struct sy_leaf {
 static bool copy_candidate(const sy_copy *c, const sy_leaf *f, axe_layout *out)
 {
     sy_digit dg[4];
-    if ((f->w > 1 && !c->vec) || (c->align != 0 && c->align % f->w != 0) ||
+    if ((c->bytes >= 0 && (f->run % 2 != 0 || f->tp != c->threads)) ||
+        (f->w > 1 && !c->vec) || (c->align != 0 && c->align % f->w != 0) ||
         f->run % f->w != 0 || c->size % (f->run * f->tp) != 0 ||
         (c->size / f->tp) * c->bits > 8 * AX_MAX_REGISTER_BYTES)
         return false;
@@ -207,6 +209,56 @@ static void copy_text(const sy_copy *c, const sy_leaf *f, char *buf, size_t cap)
                    f->w > 1 ? "s" : "", (long long)f->run, (long long)f->tp,
                    c->axis, (long long)(c->size / (f->w * f->tp)),
                    f->tp < c->threads ? ", the other threads replicas" : "");
+}
+
+/* Whether register tensor "t" takes part in an operator of "p" that ties
+ * whole register layouts together (every operator but gemm, reduce, fill
+ * and iota; a broadcast or view operand is not tied). */
+static bool tied_op(const ax_stmt *s, int t)
+{
+    bool in = false;
+    if (s->op == AX_OP_REDUCE || s->op == AX_OP_GEMM || s->op == AX_OP_FILL ||
+        s->op == AX_OP_IOTA || s->rearrange)
+        return false;
+    for (int a = 0; a < s->nargs; a++)
+        in = in || (s->args[a].tensor == t && !s->args[a].is_view &&
+                    s->args[a].bdim < 0);
+    return in;
+}
+
+/* The global or shared i4 tensor that a store of the layout of register
+ * "reg" reaches, or -1: "reg", or a register tied to it by the pointwise
+ * constraints (equal layouts), is the source of a copy or cast into it.
+ * Such a store needs each byte's two elements in one thread and no
+ * replicas (docs/compiler.md, "Packed i4"). */
+static int reaches_i4_store(const axe_program *p, int reg)
+{
+    bool in[AX_MAX_TENSORS] = {false}, more = true;
+    in[reg] = true;
+    while (more) { /* the tied class: a fixed point over the operators */
+        more = false;
+        for (int k = 0; k < p->nops; k++)
+            for (int a = 0; a < p->ops[k]->nargs; a++) {
+                const ax_ref *r = &p->ops[k]->args[a];
+                if (!in[r->tensor] || !tied_op(p->ops[k], r->tensor))
+                    continue;
+                for (int b = 0; b < p->ops[k]->nargs; b++) {
+                    int u = p->ops[k]->args[b].tensor;
+                    if (!in[u] && p->tensors[u].mem == AX_MEM_REGISTER &&
+                        tied_op(p->ops[k], u))
+                        in[u] = more = true;
+                }
+            }
+    }
+    for (int k = 0; k < p->nops; k++) {
+        const ax_stmt *s = p->ops[k];
+        const ax_tensor *d = &p->tensors[s->args[0].tensor];
+        if ((s->op == AX_OP_COPY || s->op == AX_OP_CAST) && s->nargs == 2 &&
+            in[s->args[1].tensor] && d->dtype == AXE_DTYPE_I4 &&
+            d->mem != AX_MEM_REGISTER)
+            return s->args[0].tensor;
+    }
+    return -1;
 }
 
 static axe_status copy_setup(const axe_program *p, const ax_stmt *s, int reg,
@@ -236,6 +288,7 @@ static axe_status copy_setup(const axe_program *p, const ax_stmt *s, int reg,
     c->threads = axe__scope_threads(p, s->scope);
     c->bits = axe_dtype_bit_width(t->dtype);
     c->axis = thread_axis(s->scope);
+    c->bytes = reaches_i4_store(p, s->args[reg].tensor);
     return AXE_OK;
 }
 
@@ -301,6 +354,13 @@ axe_status axe__synth_copy_anchor(const axe_program *p, const ax_stmt *s,
     memset(ch, 0, sizeof *ch);
     memset(&best, 0, sizeof best);
     copy_search(&c, ch, &best, &have);
+    if (!have && c.bytes >= 0)
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
+                         "it is stored into the packed i4 '%s' (whole bytes "
+                         "per thread): no even run on all %lld threads deals "
+                         "the %lld elements",
+                         p->tensors[c.bytes].name, (long long)c.threads,
+                         (long long)c.size);
     if (!have)
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
                          "no thread count dividing the %s's %lld threads "
