@@ -259,14 +259,16 @@ for t in "${gemms[@]}"; do
     fi
 done
 
-# 1. Every example kernel at its example size (gemm_f16_i4.axe among
-# them), the shared-layout synthesis tiles of issue 15
+# 1. Every example kernel at its example size (gemm_f16_i4.axe and its
+# auto twin gemm_f16_i4_auto.axe among them), the shared-layout
+# synthesis tiles of issue 15
 # (tests/kernels/smem_*.axe), the gemms on the m16n8k8 atoms (f16, bf16,
 # register A: gemm_k24*.axe, gemm_reg_a_k24.axe; CI checks them under
 # --emulate), the packed i4 kernels (tests/kernels/i4_*.axe: byte
-# stores on a real GPU) and the copies vectorized along dimension 0
-# (tests/kernels/vec_dim0*.axe, flash_vt_auto.axe; smem_vt_cta_auto.axe
-# is among the smem tiles): one axe run
+# stores on a real GPU, swizzled i4 tiles in i4_swz*.axe) and the copies
+# vectorized along dimension 0 (tests/kernels/vec_dim0*.axe,
+# flash_vt_auto.axe; smem_vt_cta_auto.axe is among the smem tiles): one
+# axe run
 # each (--check and --bench together, so nvcc runs once per kernel). CI
 # already compiles each of them for sm_80 and sm_90
 # (tests/compiler_cuda.sh): a dry run skips them.

@@ -160,9 +160,14 @@ if grep -qF '"accesses": [{"op": "copy#0", "tensor": "q", "ways_before": 1, "way
 else
     bad "axe synth i4_synth.axe: $(head -c 400 "$tmp/synth.json")"
 fi
-# i4 'layout auto' (registers): r's synthesized layout, equal to f's
+# i4 'layout auto' (registers): r's synthesized layout, equal to f's:
+# runs of 8 (runs of 4 tie on F's cost, but r's copies from X and to Y
+# then move single nibbles, 8 per thread, where runs of 8 move one
+# 4-byte vector each), and the i4 copies run as those vectors
 "$AXE" synth "$T/i4_auto.axe" >"$tmp/auto.txt" 2>&1
-if grep -qF 'register r: S[(1,2,32,4):(0,4,1@tx,1)]' "$tmp/auto.txt"; then
+"$AXE" compile "$T/i4_auto.axe" --explain >"$tmp/autoex.txt" 2>&1
+if grep -qF 'register r: S[(1,32,2,4):(0,1@tx,4,1)]' "$tmp/auto.txt" &&
+    [ "$(grep -c 'innermost access: 8 elements' "$tmp/autoex.txt")" = 2 ]; then
     ok
 else
     bad "axe synth i4_auto.axe: $(head -c 400 "$tmp/auto.txt")"
@@ -254,6 +259,76 @@ if ! "$AXE" run "$T/i4_vec.axe" --check -D C=204 >"$tmp/out" 2>&1 &&
     ok
 else
     bad "i4_vec.axe -D C=204: $(head -c 400 "$tmp/out")"
+fi
+
+# gemm_f16_i4_auto.axe, the auto twin of gemm_f16_i4.axe: within the
+# f32 tolerance on the CUDA emulation (exact on c: compiler_kernels.sh);
+# its registers equal the hand-written ones by the library's equivalence
+# (bq runs of 16: one 8-byte i4 load per thread; the anchor's tie on
+# cost 512 goes to the run whose tied copies move wider vectors), As and
+# Bs are swizzled where the hand-written tiles are padded: by the bank
+# model every access of the twin is at most as many ways as the hand-
+# written one's, and the copies into As and Bs fewer (2 -> 1); the CUDA
+# has the same memory instructions, counted by kind
+EK="$SRC/examples/kernels"
+if [ "${#targets[@]}" -gt 1 ]; then
+    kernel_check_run "$EK/gemm_f16_i4_auto.axe" --target cuda --emulate
+    kernel_check_run "$EK/gemm_f16_i4_auto.axe" --target cuda --emulate \
+        -D M=128 -D N=256 -D K=96 --seed 6
+fi
+"$AXE" synth "$EK/gemm_f16_i4_auto.axe" --json >"$tmp/twin.json" 2>&1
+# the hand-written kernel with only acc auto (equal to its written one),
+# so that axe synth reports its shared accesses on the written layouts
+sed -E '/register acc: f32\[128, 128\]/{N;N;s/\n//g;s/layout S\[.*\];/layout auto;/}' \
+    "$EK/gemm_f16_i4.axe" >"$tmp/hand.axe"
+"$AXE" synth "$tmp/hand.axe" --json >"$tmp/hand.json" 2>&1
+if command -v python3 >/dev/null 2>&1; then
+    res=$(python3 - "$tmp/twin.json" "$tmp/hand.json" <<'PY'
+import json, sys
+t, h = (json.load(open(a)) for a in sys.argv[1:3])
+out = [" ".join("%s=%s" % (n, t["tensors"].get(n)) for n in ("As", "Bs"))]
+tw = {(a["op"], a["tensor"]): a["ways_after"] for a in t["accesses"]}
+hw = {(a["op"], a["tensor"]): a["ways_after"] for a in h["accesses"]}
+out.append(" ".join("%s:%s:%d:%d" % (k[0], k[1], hw[k], tw.get(k, 99))
+                    for k in sorted(hw)))
+out.append(str(len(hw) == len(tw) == 4 and "acc" in h["tensors"]))
+print(" | ".join(out))
+PY
+    )
+    [ "$res" = "As=Swizzle<3,2,3>(S[(128,32):(32,1)]) Bs=Swizzle<3,2,3>(S[(128,32):(32,1)]) | copy#1:As:2:1 copy#5:Bs:2:1 gemm#6:As:1:1 gemm#6:Bs:1:1 | True" ] &&
+        ok || bad "gemm_f16_i4_auto vs gemm_f16_i4 (op:tensor:hand:twin ways): $res"
+    for n in bq bf; do
+        got=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["tensors"][sys.argv[2]])' "$tmp/twin.json" "$n")
+        [ "$("$AXE" equal --equivalent "$got" "S[(128, 2, 16):(2@tx, 1@tx, 1)]")" = true ] &&
+            ok || bad "gemm_f16_i4_auto's $n is $got"
+    done
+    got=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["tensors"]["acc"])' "$tmp/twin.json")
+    [ "$("$AXE" equal --equivalent "$got" "S[(2, 4, 2, 8, 4, 4, 4, 2):(4@warpid, 16, 2, 4@laneid, 1@warpid, 4, 1@laneid, 1)]")" = true ] &&
+        ok || bad "gemm_f16_i4_auto's acc is $got"
+fi
+if grep -qF '"copy#5": {"chosen": "coalesced, 16-byte accesses (8 elements) in runs of 16 on 256 consecutive tx, 2 per thread", "cost": 512, "runner_up": "coalesced, 16-byte accesses (8 elements) in runs of 8 on 256 consecutive tx, 2 per thread"}' "$tmp/twin.json"; then
+    ok
+else
+    bad "gemm_f16_i4_auto's anchor: $(head -c 600 "$tmp/twin.json")"
+fi
+# memory instructions of the generated CUDA, by kind (each appears in
+# the source once per emitted access)
+icount() {
+    local k out=
+    for k in 'axe_ptx_cp_async_cg16(' 'axe_ptx_ldmatrix_x4(' 'axe_ptx_ldmatrix_x2(' \
+        'AXE_LDV(uint2, t_B,' 'AXE_STV(uint4, t_Bs,' 'axe_ptx_mma_m16n8k16_f32_f16(&' 'AXE_LD(t_Sc,'; do
+        out="$out $(grep -oF "$k" "$1" | wc -l)"
+    done
+    echo "$out"
+}
+"$AXE" compile "$EK/gemm_f16_i4.axe" --target cuda -o "$tmp/hand.cu" &&
+    "$AXE" compile "$EK/gemm_f16_i4_auto.axe" --target cuda -o "$tmp/twin.cu"
+ch=$(icount "$tmp/hand.cu")
+ct=$(icount "$tmp/twin.cu")
+if [ "$ch" = "$ct" ] && [ "$(echo "$ch" | awk '{print $1 * $2 * $3 * $4 * $5 * $6 * $7}')" != 0 ]; then
+    ok
+else
+    bad "gemm_f16_i4(_auto) memory instructions (cp.async ldmatrix.x4 .x2 B-load Bs-store mma Sc-load): hand$ch, twin$ct"
 fi
 
 # cli_refused WHAT TEXT PATTERN...: axe run on the kernel TEXT exits 1

@@ -62,6 +62,8 @@ check_run warp_slices.axe -D KT=3 -D NT=1 --seed 20
 # as per-thread FMA loops.
 exact_run gemm_f16_i4.axe
 exact_run gemm_f16_i4.axe -D M=128 -D N=256 -D K=96 --seed 6
+exact_run gemm_f16_i4_auto.axe
+exact_run gemm_f16_i4_auto.axe -D M=128 -D N=256 -D K=96 --seed 6
 check_run gemm_i8.axe
 check_run gemm_i8.axe -D M=384 -D N=256 -D K=96 --seed 6
 check_run gemm_i8.axe -D M=128 -D N=384 -D K=160 --schedule gemm=thread_fma --seed 7

@@ -3,9 +3,9 @@
 packing helpers against the storage rule written out by hand (element x
 is nibble x % 2 of byte x // 2, low first, sign-extended), the check's
 decoder against them over every byte, the i4 test kernels against numpy
-(a pad nibble, rows of whole bytes, wrapping casts), gemm_f16_i4 against
-a GEMM dequantized in numpy, the argument errors, and the emulated CUDA
-target on the same buffers."""
+(a pad nibble, rows of whole bytes, wrapping casts), gemm_f16_i4 and its
+auto twin against a GEMM dequantized in numpy, the argument errors, and
+the emulated CUDA target on the same buffers."""
 
 import array
 import os
@@ -131,8 +131,10 @@ def gemm_f16_i4_numpy(a, b, sc):
     return a.astype(np.float64) @ deq.astype(np.float64).T
 
 
-def test_gemm_f16_i4_against_numpy():
-    k = K.compile(source("examples", "kernels", "gemm_f16_i4.axe"))
+@pytest.mark.parametrize("name", ["gemm_f16_i4.axe", "gemm_f16_i4_auto.axe"])
+def test_gemm_f16_i4_against_numpy(name):
+    """The hand-written kernel and its `layout auto` twin."""
+    k = K.compile(source("examples", "kernels", name))
     g = np.random.default_rng(7)
     a, b, sc = gemm_f16_i4_inputs(g, 256, 128, 64)
     c = np.zeros((256, 128), np.float32)

@@ -97,6 +97,13 @@ axe_status axe__synth_accesses(axe_program *p, axe_diag *diag);
 axe_status axe__synth_copy_anchor(const axe_program *p, const ax_stmt *s,
                                   int reg, int mem, axe_layout *out,
                                   ax_synth_choice *ch, axe_diag *diag);
+/* The tied class of register "reg" (compiler_synth_tied.c): in[i] for
+ * every tensor i whose layout equals reg's by the pointwise constraints
+ * ("in" holds p->ntensors flags). */
+void axe__synth_tied(const axe_program *p, int reg, bool *in);
+/* The global or shared i4 tensor that a copy or cast from a register of
+ * the class "in" stores into (whole bytes per thread), or -1. */
+int axe__synth_i4_store(const axe_program *p, const bool *in);
 /* Keep "text" of cost "cost" in "ch" when it is the cheapest leaf so far
  * (the first on ties: *have says whether one was kept) or the runner-up. */
 void axe__synth_keep(ax_synth_choice *ch, double cost, const char *text,

@@ -211,56 +211,6 @@ static void copy_text(const sy_copy *c, const sy_leaf *f, char *buf, size_t cap)
                    f->tp < c->threads ? ", the other threads replicas" : "");
 }
 
-/* Whether register tensor "t" takes part in an operator of "p" that ties
- * whole register layouts together (every operator but gemm, reduce, fill
- * and iota; a broadcast or view operand is not tied). */
-static bool tied_op(const ax_stmt *s, int t)
-{
-    bool in = false;
-    if (s->op == AX_OP_REDUCE || s->op == AX_OP_GEMM || s->op == AX_OP_FILL ||
-        s->op == AX_OP_IOTA || s->rearrange)
-        return false;
-    for (int a = 0; a < s->nargs; a++)
-        in = in || (s->args[a].tensor == t && !s->args[a].is_view &&
-                    s->args[a].bdim < 0);
-    return in;
-}
-
-/* The global or shared i4 tensor that a store of the layout of register
- * "reg" reaches, or -1: "reg", or a register tied to it by the pointwise
- * constraints (equal layouts), is the source of a copy or cast into it.
- * Such a store needs each byte's two elements in one thread and no
- * replicas (docs/compiler.md, "Packed i4"). */
-static int reaches_i4_store(const axe_program *p, int reg)
-{
-    bool in[AX_MAX_TENSORS] = {false}, more = true;
-    in[reg] = true;
-    while (more) { /* the tied class: a fixed point over the operators */
-        more = false;
-        for (int k = 0; k < p->nops; k++)
-            for (int a = 0; a < p->ops[k]->nargs; a++) {
-                const ax_ref *r = &p->ops[k]->args[a];
-                if (!in[r->tensor] || !tied_op(p->ops[k], r->tensor))
-                    continue;
-                for (int b = 0; b < p->ops[k]->nargs; b++) {
-                    int u = p->ops[k]->args[b].tensor;
-                    if (!in[u] && p->tensors[u].mem == AX_MEM_REGISTER &&
-                        tied_op(p->ops[k], u))
-                        in[u] = more = true;
-                }
-            }
-    }
-    for (int k = 0; k < p->nops; k++) {
-        const ax_stmt *s = p->ops[k];
-        const ax_tensor *d = &p->tensors[s->args[0].tensor];
-        if ((s->op == AX_OP_COPY || s->op == AX_OP_CAST) && s->nargs == 2 &&
-            in[s->args[1].tensor] && d->dtype == AXE_DTYPE_I4 &&
-            d->mem != AX_MEM_REGISTER)
-            return s->args[0].tensor;
-    }
-    return -1;
-}
-
 static axe_status copy_setup(const axe_program *p, const ax_stmt *s, int reg,
                              int mem, sy_copy *c, axe_diag *diag)
 {
@@ -288,7 +238,7 @@ static axe_status copy_setup(const axe_program *p, const ax_stmt *s, int reg,
     c->threads = axe__scope_threads(p, s->scope);
     c->bits = axe_dtype_bit_width(t->dtype);
     c->axis = thread_axis(s->scope);
-    c->bytes = reaches_i4_store(p, s->args[reg].tensor);
+    c->bytes = -1;
     return AXE_OK;
 }
 
@@ -310,36 +260,121 @@ void axe__synth_keep(ax_synth_choice *ch, double cost, const char *text,
     }
 }
 
-/* The leaves in the search's order: tp from the scope's threads down
- * (halving), the run L from w up over the divisors of the size, w from 16
- * bytes down; the cheapest wins, the first on ties (more threads, shorter
- * runs). Cost: accesses issued by the scope instance,
- * size / (w tp) * T. A thread count whose share of the elements passes
- * a thread's registers has no leaf (copy_candidate): skipped, so the run
- * loop stays within AX_MAX_REGISTER_BYTES steps. */
-static void copy_search(const sy_copy *c, ax_synth_choice *ch, sy_leaf *best,
-                        bool *have)
+/* The element widths of the leaves, widest first: w * bits in 16, 8, 4,
+ * 2, 1 bytes; for packed i4 the whole-byte vectors that copy.vector
+ * makes (32, 16, 8 elements) and single elements. 0 ends the list. */
+static int64_t width_at(const sy_copy *c, int b)
 {
     static const int64_t bytes[] = {16, 8, 4, 2, 1};
+    if (c->bits < 8)
+        return b < 3 ? 8 * bytes[b] / c->bits : b == 3 ? 1 : 0;
+    for (; b < 5; b++)
+        if (8 * bytes[b] % c->bits == 0)
+            return 8 * bytes[b] / c->bits;
+    return 0;
+}
+
+/* The other copies between memory and a register of the anchor's tied
+ * class, at the anchor's scope (their accesses break ties). */
+#define SY_MAX_OTHERS 8
+typedef struct sy_others {
+    int n;
+    sy_copy c[SY_MAX_OTHERS];
+} sy_others;
+
+static void collect_others(const axe_program *p, const ax_stmt *anchor,
+                           const bool *in, sy_others *o)
+{
+    o->n = 0;
+    for (int k = 0; k < p->nops && o->n < SY_MAX_OTHERS; k++) {
+        const ax_stmt *s = p->ops[k];
+        if (s == anchor || s->op != AX_OP_COPY || s->rearrange ||
+            s->scope != anchor->scope || s->nargs != 2)
+            continue;
+        for (int a = 0; a < 2; a++) {
+            const ax_ref *r = &s->args[a];
+            axe_diag why;
+            if (!in[r->tensor] || r->is_view || r->bdim >= 0 ||
+                p->tensors[s->args[1 - a].tensor].mem == AX_MEM_REGISTER ||
+                copy_setup(p, s, a, 1 - a, &o->c[o->n], &why) != AXE_OK)
+                continue;
+            o->n++;
+            break;
+        }
+    }
+}
+
+/* Accesses the other copies issue with leaf "f" of anchor "c": each
+ * moves the widest vector that divides the run and its alignment when
+ * its memory orders the dims as the anchor's does, else single
+ * elements. */
+static int64_t others_cost(const sy_copy *c, const sy_leaf *f,
+                           const sy_others *o)
+{
+    int64_t sum = 0;
+    for (int i = 0; i < o->n; i++) {
+        const sy_copy *x = &o->c[i];
+        int64_t w = 1, v;
+        bool same = x->vec && x->n == c->n && x->size == c->size;
+        for (int d = 0; same && d < c->n; d++)
+            same = x->order[d] == c->order[d];
+        for (int b = 0; same && (v = width_at(x, b)) > 1; b++)
+            if (f->run % v == 0 && (x->align == 0 || x->align % v == 0)) {
+                w = v;
+                break;
+            }
+        sum += x->size / (w * f->tp) * x->threads;
+    }
+    return sum;
+}
+
+/* The leaves in the search's order: tp from the scope's threads down
+ * (halving), the run L from w up over the divisors of the size, w from 16
+ * bytes down; the cheapest wins; on ties, the fewest accesses of the
+ * other copies of the tied class (a run that lets them move wider
+ * vectors), then the first (more threads, shorter runs). Cost: accesses
+ * issued by the scope instance, size / (w tp) * T. A thread count whose
+ * share of the elements passes a thread's registers has no leaf
+ * (copy_candidate): skipped, so the run loop stays within
+ * AX_MAX_REGISTER_BYTES steps. */
+static void copy_search(const sy_copy *c, const sy_others *o,
+                        ax_synth_choice *ch, sy_leaf *best, bool *have)
+{
     sy_leaf f;
-    int b;
+    int64_t tie[2] = {0, 0}; /* the chosen's and the runner-up's */
     for (f.tp = c->threads; f.tp >= 1; f.tp = f.tp % 2 == 0 ? f.tp / 2 : 0)
         for (f.run = 1; f.run <= c->size / f.tp &&
                         (c->size / f.tp) * c->bits <= 8 * AX_MAX_REGISTER_BYTES;
              f.run++)
-            for (b = 0; b < 5; b++) {
+            for (int b = 0; (f.w = width_at(c, b)) > 0; b++) {
                 char text[AX_SYNTH_TEXT];
                 axe_layout l;
                 double cost;
-                f.w = 8 * bytes[b] / c->bits; /* i4: whole bytes, w >= 2 */
-                if (f.w < 1 || 8 * bytes[b] % c->bits != 0 ||
-                    c->size % (f.run * f.tp) != 0 || !copy_candidate(c, &f, &l))
+                int64_t t;
+                if (c->size % (f.run * f.tp) != 0 || !copy_candidate(c, &f, &l))
                     continue;
                 cost = (double)((c->size / (f.w * f.tp)) * c->threads);
+                t = others_cost(c, &f, o);
                 copy_text(c, &f, text, sizeof text);
-                if (!*have || cost < ch->cost)
+                if (!*have || cost < ch->cost ||
+                    (cost == ch->cost && t < tie[0])) {
+                    if (*have) {
+                        memcpy(ch->runner_up, ch->chosen, sizeof ch->chosen);
+                        ch->runner_cost = ch->cost;
+                        tie[1] = tie[0];
+                    }
+                    (void)snprintf(ch->chosen, sizeof ch->chosen, "%s", text);
+                    ch->cost = cost;
+                    tie[0] = t;
                     *best = f;
-                axe__synth_keep(ch, cost, text, have);
+                    *have = true;
+                } else if (ch->runner_up[0] == '\0' || cost < ch->runner_cost ||
+                           (cost == ch->runner_cost && t < tie[1])) {
+                    (void)snprintf(ch->runner_up, sizeof ch->runner_up, "%s",
+                                   text);
+                    ch->runner_cost = cost;
+                    tie[1] = t;
+                }
             }
 }
 
@@ -349,11 +384,15 @@ axe_status axe__synth_copy_anchor(const axe_program *p, const ax_stmt *s,
 {
     sy_copy c;
     sy_leaf best;
-    bool have = false;
+    sy_others o;
+    bool have = false, in[AX_MAX_TENSORS];
     AXE_TRY(copy_setup(p, s, reg, mem, &c, diag));
+    axe__synth_tied(p, s->args[reg].tensor, in);
+    c.bytes = axe__synth_i4_store(p, in);
+    collect_others(p, s, in, &o);
     memset(ch, 0, sizeof *ch);
     memset(&best, 0, sizeof best);
-    copy_search(&c, ch, &best, &have);
+    copy_search(&c, &o, ch, &best, &have);
     if (!have && c.bytes >= 0)
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
                          "it is stored into the packed i4 '%s' (whole bytes "
