@@ -1289,6 +1289,26 @@ static void test_hexcute_i4(void)
                        kof[a + 4] == k + 1 && nof[a + 4] == n;
             }
     TL_CHECK(frag, "Hexcute's i4 words are not the m16n8k16 B fragments");
+    /* the written-out map is the paper's text read by the library (CuTe
+     * colex coordinates (k, n) at index k + 128 n) and, as a kernel's
+     * shared layout in Axe's order, the compiler's tile address of
+     * row-major element 128 k + n */
+    axe_cute_layout paper = cute_of("((8,2,8),(2,64)):((4,2,2048),(1,32))");
+    axe_layout axl;
+    static const char axe_text[] = "S[(8,2,8,64,2):(2048,2,4,32,1)]";
+    bool same = true;
+    must(axe_parse_layout(axe_text, strlen(axe_text), &axl, NULL));
+    for (int64_t k = 0; k < 128; k++)
+        for (int64_t n = 0; n < 128; n++) {
+            int64_t c = -1;
+            must(axe_cute_eval(&paper, k + 128 * n, &c));
+            same = same && c == hexcute_i4(k, n) &&
+                   axe__smem_tile_addr(&axl, 128 * k + n) == c;
+        }
+    TL_CHECK(same,
+             "Hexcute's i4 text, its Axe form %s and the written-out "
+             "map disagree",
+             axe_text);
     ax_tile_access x4, one;
     ax_ways hx, rm;
     x4.vec = 32;
