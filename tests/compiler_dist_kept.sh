@@ -157,5 +157,22 @@ else
     bad "kept_loop without its sync: $(head -c 600 "$tmp/out")"
 fi
 
+# A loop note longer than the race report's field (AXE_RACE_ITER_MAX,
+# 64 bytes with its NUL) ends in "..." instead of being cut silently:
+# the kept loop's variable renamed to 30 letters inside an unrolled loop
+# of another 30-letter variable make the note "<j x30> = 0, <k x30> kept:
+# range(nk)" 83 bytes; the report keeps 60 of them and "...".
+lj=jjjjjjjjjjjjjjjjjjjjjjjjjjjjjj
+lk=kkkkkkkkkkkkkkkkkkkkkkkkkkkkkk
+sed -e "s/\bk\b/$lk/g" -e "s/^    for /    for $lj in range(1) { for /" \
+    -e 's/^}$/} }/' "$tmp/norace.axe" >"$tmp/norace_long.axe"
+if ! "$AXE" run "$tmp/norace_long.axe" --ranks 2 --check --arg nk=3 \
+    --arg m=1 >"$tmp/out" 2>&1 &&
+    grep -q "^race on C\[[0-9],[0-9]\] on device [01]: written by thread [0-9]* (line 2[35], $lj = 0, ${lk%??????}\.\.\.), read by" "$tmp/out"; then
+    ok
+else
+    bad "kept_loop's race with a long loop note: $(head -c 600 "$tmp/out")"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -591,7 +591,7 @@ expect 1 2:49 "CuTe composition 'o' is not supported in a kernel layout" <<<'ker
 }'
 expect 1 1:13 "the dtype 'u4' is not supported in kernels \\(f16, bf16, f32, f64, i8, i32, e4m3, e5m2, i4\\)" <<<'kernel k(A: u4[8, 8]) grid(1) threads(1) {}'
 # packed i4 (docs/compiler.md): a swizzle must keep whole bytes (M >= 1)
-expect 1 2:12 "'s' is packed i4: its swizzle Swizzle<0,2,3> moves element address bit 0, which splits bytes \\(an i4 swizzle needs M >= 1: whole bytes\\)" <<<'kernel k(A: i4[8, 8]) grid(1) threads(1) {
+expect 1 2:12 "'s' is packed i4: its swizzle Swizzle<0,2,3> moves element address bit 0, the nibble within a byte \\(an i4 swizzle needs M >= 1: whole bytes\\)" <<<'kernel k(A: i4[8, 8]) grid(1) threads(1) {
     shared s: i4[8, 8] layout Swizzle<0,2,3>(S[(8, 8):(8, 1)]);
 }'
 expect 1 2:15 "the dtype 'tf32' is not supported in kernels" <<<'kernel k(A: f32[8, 8]) grid(1) threads(1) {

@@ -173,7 +173,7 @@ same_c flash_attention_causal_auto flash_attention_causal -D SEQ=100 -D BM=32 -D
 # twin issues exactly the hand-written kernel's instructions
 cuda_of() {
     (cd "$K" && "$AXE" compile "$1.axe" --target cuda) 2>&1 |
-        sed -E "s/$1/NAME/g; s/line [0-9]+/line L/g; s/, [0-9]+\)/, L)/g"
+        sed -E "s/$1/NAME/g; s/line [0-9]+/line L/g; s/(L|\)), [0-9]+\)/\1, L)/g"
 }
 if cuda_of flash_attention_causal_auto >"$tmp/a.cu" &&
     cuda_of flash_attention_causal >"$tmp/h.cu" && [ -s "$tmp/a.cu" ] &&

@@ -367,7 +367,8 @@ typedef struct axe_race_access {
     int line;       /* source line of the operator */
     bool write;
     /* The values of the unrolled device loops around the operator ("k =
-     * 1, j = 0", as --explain names them; cut to fit), "" outside them. */
+     * 1, j = 0", as --explain names them; a longer note is cut to fit and
+     * ends in "..."), "" outside them. */
     char iter[AXE_RACE_ITER_MAX];
 } axe_race_access;
 

@@ -310,7 +310,7 @@ static axe_status check_range(const ax_dist_plan *p, const side_view *v,
 }
 
 /* The most combinations of memory sub-iters enumerated when their
- * strides overlap (8 MiB of addresses). */
+ * strides overlap (16 MiB of addresses and numbers). */
 #define MAX_ENUM ((int64_t)1 << 20)
 
 typedef struct addr_of {

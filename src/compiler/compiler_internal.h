@@ -308,8 +308,9 @@ typedef enum ax_st_kind {
      * constants: "tensor", and "ndim", "start", "len" for a region; sema
      * makes its operand record, "dop"), index its number among the device
      * operators (p->devops). Only at the top level of the kernel body or
-     * of a kept device loop's body (other loops and ifs around device
-     * operators are unrolled and folded by the parser); every pass over
+     * of a kept device loop's body or kept if's branch (other loops and
+     * ifs around device operators are unrolled and folded by the parser);
+     * every pass over
      * operators (p->ops) skips it. */
     AX_ST_DEVICE
 } ax_st_kind;
@@ -943,7 +944,6 @@ const char *axe__devop_text(const axe_program *p, const ax_stmt *s, int i);
 bool axe__seg_boundary(const ax_stmt *s);
 int axe__seg_count(const axe_program *p);
 const ax_stmt *axe__seg_first(const axe_program *p, int k);
-bool axe__program_keeps_loops(const axe_program *p);
 int axe__seg_after(const axe_program *p, const ax_stmt *b, int where);
 int axe__kept_vars(const axe_program *p, int *vars);
 /* The --explain paragraph of device operator "s" into s->explain

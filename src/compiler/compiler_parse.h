@@ -44,9 +44,10 @@ typedef struct ax_parser {
      * (compiler_parse_devblock.c), pushed after the declared ones. */
     bool param_loop[AX_MAX_PARAMS];
     int ndevblocks; /* enclosing device loops and ifs */
-    /* Enclosing kept device loops (runtime trips), outermost first: the
-     * note each adds to s->iter ("k kept: range(nk)") and the params
-     * pushed before it. */
+    /* Enclosing kept device loops (runtime trips) and kept ifs (runtime
+     * conditions), outermost first: the note each adds to s->iter ("k
+     * kept: range(nk)", "if (k < n) kept") and the params pushed before
+     * it. */
     int nkept;
     char kept_note[AX_MAX_LOOPS][160];
     int kept_depth[AX_MAX_LOOPS];
@@ -121,8 +122,9 @@ axe_status axe__check_fresh(ax_parser *ps, const char *name, long off,
  * statements that hold device operators (docs/compiler.md, "Device
  * operators in loops and ifs"). Whether the statement at the current
  * token is one; then the statement, unrolled (a for of constant trip
- * count) or kept (a for of runtime trip count: one FOR statement) or
- * folded (an if), as the list of statements it stands for ("*out", NULL
+ * count) or kept (a for of runtime trip count: one FOR statement; an if
+ * on runtime values: one IF statement) or folded (an if on constants),
+ * as the list of statements it stands for ("*out", NULL
  * when empty). The
  * statements parsed inside device blocks, every copy counted, are at
  * most AX_MAX_UNROLL. The

@@ -11,8 +11,10 @@
  * variables: the branch taken is parsed in place, the other is parsed
  * and dropped). The device operators are then at the top level of the
  * kernel body or of a kept loop's body; the segments between them and
- * the kept loops are compiler_segments.c's. Runtime conditions are
- * refused with the scalar's name.
+ * the kept loops are compiler_segments.c's. An if on runtime scalars or
+ * kept loops' variables is kept (an IF statement with "kept" set);
+ * conditions reading block/thread ids or tensor
+ * elements are refused naming what they read.
  */
 #include <stdio.h>
 #include <string.h>

@@ -378,9 +378,11 @@ static axe_race_access access_of(const ax_race *r, int64_t t, int32_t plan,
     a.cta = t / r->p->threads;
     a.line = r->p->ops[plan / 2]->line;
     a.write = write;
-    (void)snprintf(a.iter, sizeof a.iter, "%s",
-                   r->p->ops[plan / 2]->iter != NULL ? r->p->ops[plan / 2]->iter
-                                                     : "");
+    const char *iter = r->p->ops[plan / 2]->iter;
+    /* A note longer than the field ends in "..." (never cut silently). */
+    if (snprintf(a.iter, sizeof a.iter, "%s", iter != NULL ? iter : "") >=
+        (int)sizeof a.iter)
+        memcpy(a.iter + sizeof a.iter - 4, "...", 4);
     return a;
 }
 

@@ -91,15 +91,6 @@ int axe__seg_after(const axe_program *p, const ax_stmt *b, int where)
     return walk(p->body, &w) ? w.k : -1;
 }
 
-bool axe__program_keeps_loops(const axe_program *p)
-{
-    const ax_stmt *s;
-    for (s = p->body; s != NULL; s = s->next)
-        if (s->kind != AX_ST_DEVICE && axe__seg_boundary(s))
-            return true;
-    return false;
-}
-
 static void add_kept(const axe_program *p, const ax_stmt *s, int *vars, int *n)
 {
     int i;

@@ -305,12 +305,12 @@ static axe_status check_i4_tensor(const axe_program *p, const ax_tensor *t,
                          "(yet)",
                          t->name, where);
     if (sw->present && sw->len > 0 && sw->per_element < 1)
-        return axe__fail(diag, AXE_ERR_UNSUPPORTED, t->off,
-                         "'%s' is packed i4: its swizzle Swizzle<%d,%d,%d> "
-                         "moves element address bit 0, which splits bytes "
-                         "(an i4 swizzle needs M >= 1: whole bytes)",
-                         t->name, (int)sw->per_element, (int)sw->len,
-                         (int)sw->atom);
+        return axe__fail(
+            diag, AXE_ERR_UNSUPPORTED, t->off,
+            "'%s' is packed i4: its swizzle Swizzle<%d,%d,%d> "
+            "moves element address bit 0, the nibble within a byte "
+            "(an i4 swizzle needs M >= 1: whole bytes)",
+            t->name, (int)sw->per_element, (int)sw->len, (int)sw->atom);
     return AXE_OK;
 }
 

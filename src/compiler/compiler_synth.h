@@ -104,10 +104,6 @@ void axe__synth_tied(const axe_program *p, int reg, bool *in);
 /* The global or shared i4 tensor that a copy or cast from a register of
  * the class "in" stores into (whole bytes per thread), or -1. */
 int axe__synth_i4_store(const axe_program *p, const bool *in);
-/* Keep "text" of cost "cost" in "ch" when it is the cheapest leaf so far
- * (the first on ties: *have says whether one was kept) or the runner-up. */
-void axe__synth_keep(ax_synth_choice *ch, double cost, const char *text,
-                     bool *have);
 /* The leaves of a gemm anchor (compiler_synth_gemm.c): C's layouts, each
  * with its cost (operand loads per warp or thread) and text. */
 #define AX_SYNTH_MAX_LEAVES 16

@@ -242,24 +242,6 @@ static axe_status copy_setup(const axe_program *p, const ax_stmt *s, int reg,
     return AXE_OK;
 }
 
-/* Keep the two cheapest leaves (the first on ties). */
-void axe__synth_keep(ax_synth_choice *ch, double cost, const char *text,
-                     bool *have)
-{
-    if (!*have || cost < ch->cost) {
-        if (*have) {
-            memcpy(ch->runner_up, ch->chosen, sizeof ch->chosen);
-            ch->runner_cost = ch->cost;
-        }
-        (void)snprintf(ch->chosen, sizeof ch->chosen, "%s", text);
-        ch->cost = cost;
-        *have = true;
-    } else if (ch->runner_up[0] == '\0' || cost < ch->runner_cost) {
-        (void)snprintf(ch->runner_up, sizeof ch->runner_up, "%s", text);
-        ch->runner_cost = cost;
-    }
-}
-
 /* The element widths of the leaves, widest first: w * bits in 16, 8, 4,
  * 2, 1 bytes; for packed i4 the whole-byte vectors that copy.vector
  * makes (32, 16, 8 elements) and single elements. 0 ends the list. */
