@@ -379,9 +379,10 @@ axe_status axe__synth_copy_anchor(const axe_program *p, const ax_stmt *s,
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
                          "it is stored into the packed i4 '%s' (whole bytes "
                          "per thread): no even run on all %lld threads deals "
-                         "the %lld elements",
+                         "the %lld elements within a thread's %d bytes of "
+                         "registers",
                          p->tensors[c.bytes].name, (long long)c.threads,
-                         (long long)c.size);
+                         (long long)c.size, AX_MAX_REGISTER_BYTES);
     if (!have)
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
                          "no thread count dividing the %s's %lld threads "
