@@ -72,6 +72,9 @@ else
     AXE=$PWD/build/release/axe
 fi
 status=0
+T0=$(date +%s)
+# mark WHAT: the seconds since the start, in the summary
+mark() { echo "[$(($(date +%s) - T0)) s] $*" | tee -a "$out/summary.txt"; }
 
 # The copy baseline: cudaMemcpy device to device of 64 MiB, bytes read plus
 # bytes written over the median of 20 timed copies after 3 warm-ups.
@@ -261,35 +264,59 @@ done
 
 # 1. Every example kernel at its example size (gemm_f16_i4.axe and its
 # auto twin gemm_f16_i4_auto.axe among them), the shared-layout
-# synthesis tiles of issue 15
-# (tests/kernels/smem_*.axe), the gemms on the m16n8k8 atoms (f16, bf16,
-# register A: gemm_k24*.axe, gemm_reg_a_k24.axe; CI checks them under
-# --emulate), the packed i4 kernels (tests/kernels/i4_*.axe: byte
-# stores on a real GPU, swizzled i4 tiles in i4_swz*.axe) and the copies
-# vectorized along dimension 0 (tests/kernels/vec_dim0*.axe,
-# flash_vt_auto.axe; smem_vt_cta_auto.axe is among the smem tiles): one
-# axe run
-# each (--check and --bench together, so nvcc runs once per kernel). CI
-# already compiles each of them for sm_80 and sm_90
-# (tests/compiler_cuda.sh): a dry run skips them.
+# synthesis tiles of issue 15 (tests/kernels/smem_*.axe), the gemms on the
+# m16n8k8 atoms (f16, bf16, register A: gemm_k24*.axe, gemm_reg_a_k24.axe;
+# CI checks them under --emulate), the packed i4 kernels
+# (tests/kernels/i4_*.axe: byte stores on a real GPU, swizzled i4 tiles in
+# i4_swz*.axe) and the copies vectorized along dimension 0
+# (tests/kernels/vec_dim0*.axe, flash_vt_auto.axe; smem_vt_cta_auto.axe
+# is among the smem tiles): `axe run --check --json` each, JOBS at a time
+# (default: the cores; nvcc and the CPU reference dominate, and the
+# example sizes are too small to time: sections 1b-4 time). CI already
+# compiles each of them for sm_80 and sm_90 (tests/compiler_cuda.sh): a
+# dry run skips them.
+ex_check() { # FILE: its JSON line in $out/ex/NAME.json
+    local name
+    name=$(basename "$1" .axe)
+    timeout 300 "$AXE" run "$1" --target cuda --arch "$arch" --check --json \
+        >"$out/ex/$name.json" 2>"$out/ex/$name.err"
+}
 if [ "$dry" != 1 ]; then
-    printf '%-22s %-6s %-12s %-10s %-8s %s\n' kernel pass seconds GB/s ratio schedules |
-        tee -a "$out/summary.txt"
+    mkdir -p "$out/ex"
+    t0=$(date +%s)
+    jobs=${JOBS:-$(nproc)}
+    running=0
+    for k in examples/kernels/*.axe tests/kernels/smem_*.axe \
+        tests/kernels/gemm_k24*.axe tests/kernels/gemm_reg_a_k24.axe \
+        tests/kernels/i4_*.axe tests/kernels/vec_dim0*.axe \
+        tests/kernels/flash_vt_auto.axe; do
+        if [ "$running" -ge "$jobs" ]; then
+            wait -n
+            running=$((running - 1))
+        fi
+        ex_check "$k" &
+        running=$((running + 1))
+    done
+    wait
+    printf '%-26s %-6s %s\n' kernel pass max_abs_err | tee -a "$out/summary.txt"
     for k in examples/kernels/*.axe tests/kernels/smem_*.axe \
         tests/kernels/gemm_k24*.axe tests/kernels/gemm_reg_a_k24.axe \
         tests/kernels/i4_*.axe tests/kernels/vec_dim0*.axe \
         tests/kernels/flash_vt_auto.axe; do
         name=$(basename "$k" .axe)
-        j=$(timeout 120 "$AXE" run "$k" --target cuda --arch "$arch" --check --bench \
-            --json 2>"$out/$name.err")
+        j=$(head -1 "$out/ex/$name.json" 2>/dev/null)
         echo "$j" >>"$out/examples.jsonl"
-        g=$(gbs "$(field "$j" bytes_per_s)")
-        printf '%-22s %-6s %-12s %-10s %-8s %s\n' "$name" "$(field "$j" pass)" \
-            "$(field "$j" seconds)" "$g" "$(ratio "$g" "$base")" \
-            "$(field "$j" schedules)" | tee -a "$out/summary.txt"
+        printf '%-26s %-6s %s\n' "$name" "$(field "$j" pass)" \
+            "$(field "$j" max_abs_err)" | tee -a "$out/summary.txt"
+        [ "$(field "$j" pass)" = true ] || {
+            status=1
+            sed 's/^/    /' "$out/ex/$name.err" | head -5 | tee -a "$out/summary.txt"
+        }
     done
+    echo "section 1: $(($(date +%s) - t0)) s" | tee -a "$out/summary.txt"
 fi
 
+[ "$dry" = 1 ] || mark "section 1b causal"
 # 1b. Causal flash attention (issue 15): flash_attention_causal.axe (and
 # its auto twin) at a size that is a multiple of neither tile (SEQ 1000:
 # masked rows, skipped key blocks) and at SEQ 1024 beside the non-causal
@@ -322,6 +349,7 @@ causal_row causal_auto_1000 examples/kernels/flash_attention_causal_auto.axe -D 
 causal_row causal_1024 examples/kernels/flash_attention_causal.axe -D SEQ=1024
 causal_row flash_1024 examples/kernels/flash_attention.axe -D SEQ=1024
 
+[ "$dry" = 1 ] || mark "section 2 sizes"
 # 2. The issue's sizes (§4): 64 MiB of f32 per tensor. The copy's goal is
 # 0.90 of cudaMemcpy, the others 0.80 of the copy's GB/s measured here.
 copy_gbs=
@@ -363,6 +391,7 @@ big rmsnorm 0.80 copy examples/kernels/rmsnorm.axe -D ROWS=262144 -D C=64
 
 # shellcheck disable=SC2086
 wait $pids
+[ "$dry" = 1 ] || mark "section 3 gemm"
 # 3. GEMM 4096^3, f16 and bf16 (the bf16 kernels are the examples with
 # their f16 tensors retyped), against cuBLAS and a naive CUDA kernel
 # (bench/cuda/gemm_cublas.cu; axe run refuses work past 2^30). Goal: 0.50.
@@ -382,6 +411,7 @@ for t in "${gemms[@]}"; do
     fi
 done
 
+[ "$dry" = 1 ] || mark "section 4 attention"
 # 4. Attention, seq 4096, head dim 64 and 128: the naive baseline (two
 # cuBLAS GEMMs and a row softmax, bench/cuda/attention_naive.cu, checked
 # against a reference kernel), then examples/kernels/flash_attention.axe
@@ -418,6 +448,7 @@ for t in "${flashes[@]}"; do
     fi
 done
 
+[ "$dry" = 1 ] || mark "section 6 gemm checks"
 # 6. The 4096^3 GEMMs through `axe run --target cuda --check` (all four at
 # once, after the timed steps): past the CPU reference's limit (2^30) axe
 # run checks the kernel against its naive variant on the GPU (every
@@ -456,6 +487,7 @@ else
         [ "$(field "$j" pass)" = true ] || status=1
     done
 fi
+[ "$dry" = 1 ] || mark "section 7 mesh"
 # 7. Mesh programs (issue 14 §3): every examples/kernels/dist/*.axe as
 # one MPI rank per GPU calling NCCL (axe run --target cuda --ranks N,
 # docs/compiler.md "The NCCL path"; the device gemms' local GEMM kernels
@@ -494,19 +526,39 @@ elif [ "$dry" = 1 ]; then
     done
 else
     ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+    # checks JOBS at a time (nvcc dominates), then the table in order
+    t0=$(date +%s)
+    running=0
+    for k in examples/kernels/dist/*.axe; do
+        name=dist_$(basename "$k" .axe)
+        for n in 1 2 4 8; do
+            [ "$n" -le "$ngpu" ] || continue
+            if [ "$running" -ge "${JOBS:-$(nproc)}" ]; then
+                wait -n
+                running=$((running - 1))
+            fi
+            timeout 300 "$AXE" run "$k" -D "P=$n" --target cuda --arch "$arch" \
+                --ranks "$n" --check --json >"$out/$name.$n.json" 2>"$out/$name.$n.err" &
+            running=$((running + 1))
+        done
+    done
+    wait
     printf '%-22s %-6s %-6s %s\n' kernel ranks pass max_abs_err | tee -a "$out/summary.txt"
     for k in examples/kernels/dist/*.axe; do
         name=dist_$(basename "$k" .axe)
         for n in 1 2 4 8; do
             [ "$n" -le "$ngpu" ] || continue
-            j=$(timeout 300 "$AXE" run "$k" -D "P=$n" --target cuda --arch "$arch" \
-                --ranks "$n" --check --json 2>"$out/$name.$n.err")
+            j=$(head -1 "$out/$name.$n.json" 2>/dev/null)
             echo "$j" >>"$out/dist.jsonl"
             printf '%-22s %-6s %-6s %s\n' "$name" "$n" "$(field "$j" pass)" \
                 "$(field "$j" max_abs_err)" | tee -a "$out/summary.txt"
-            [ "$(field "$j" pass)" = true ] || status=1
+            [ "$(field "$j" pass)" = true ] || {
+                status=1
+                sed 's/^/    /' "$out/$name.$n.err" | head -5 | tee -a "$out/summary.txt"
+            }
         done
     done
+    echo "section 7 checks: $(($(date +%s) - t0)) s" | tee -a "$out/summary.txt"
     printf '%-22s %-6s %-12s %s\n' "gemm+rs (bench)" ranks seconds GFLOP/s |
         tee -a "$out/summary.txt"
     for spec in 1:2048:2048:4096 2:2048:2048:4096 4:2048:2048:4096 \
@@ -538,6 +590,7 @@ else
         case "$(field "$j" seconds)" in '' | - | null | 0) status=1 ;; esac
     done
 fi
+[ "$dry" = 1 ] || mark "section 8 mixed"
 # 8. Mixed-precision device gemm (docs/compiler.md, "Mixed precision"):
 # matmul_rs_f16.axe and matmul_rs_bf16.axe (the local GEMM on tensor
 # cores, mma.sync m16n8k16) against matmul_rs_dev.axe (f32, the tiled FMA
@@ -578,5 +631,6 @@ if [ "$dry" != 1 ] && command -v mpicc >/dev/null 2>&1 &&
         done
     done
 fi
+[ "$dry" = 1 ] || mark "done"
 echo "gpu_check: logs and JSON lines in $out"
 exit $status
