@@ -828,6 +828,18 @@ void axe__plan_describe(ax_text *t, const axe_program *p, const ax_stmt *s,
 /* ---- the program -----------------------------------------------------------
  */
 
+/* Run k of a mesh program's segments (compiler_segments.c) starts at
+ * boundary "from" (NULL: the kernel body's first run): after it (where
+ * 0), at its body (1) or at its else branch (2). "n" runs. */
+typedef struct ax_seg {
+    const ax_stmt *from;
+    int where;
+} ax_seg;
+typedef struct ax_segs {
+    int n;
+    ax_seg *run;
+} ax_segs;
+
 struct axe_program {
     ax_arena *arena;
     const char *text;
@@ -887,6 +899,9 @@ struct axe_program {
     int ndevops;
     ax_stmt **devops;
     ax_stmt *body;
+    /* The runs of statements between the segment boundaries, numbered
+     * when parsing ends (compiler_segments.c). */
+    ax_segs segs;
     axe_kernel_options opts;
     /* The complete diagnostic when it has notes or exceeds a diag: its
      * message, then one note per line (NULL: the diag is complete). */
@@ -934,14 +949,15 @@ const ax_tensor *axe__devop_tensor(const axe_program *p, const ax_stmt *s,
 const char *axe__devop_text(const axe_program *p, const ax_stmt *s, int i);
 /* The segments of a mesh program (compiler_segments.c): whether "s"
  * ends a run of statements (a device operator, a kept device loop or
- * if); the number of runs; the first statement of run "k" (NULL: an
- * empty run at the end of its list); whether the body has a kept block.
- * The number of the run after boundary "b" (where 0; where 1: of the
- * first run of kept block "b"'s body, 2: of its else branch's), -1 when
- * "b" is none. The kept loops' variables with distinct names (sibling
- * loops may share one), first met first, into "vars" (AX_MAX_VARS):
- * their count. */
+ * if); the table of the runs (p->segs) numbered once parsing ends (no
+ * memory: AXE_ERR_NO_MEMORY); the number of runs; the first statement of
+ * run "k" (NULL: an empty run at the end of its list). The number of the
+ * run after boundary "b" (where 0; where 1: of the first run of kept
+ * block "b"'s body, 2: of its else branch's), -1 when "b" is none. The
+ * kept loops' variables with distinct names (sibling loops may share
+ * one), first met first, into "vars" (AX_MAX_VARS): their count. */
 bool axe__seg_boundary(const ax_stmt *s);
+axe_status axe__seg_number(axe_program *p);
 int axe__seg_count(const axe_program *p);
 const ax_stmt *axe__seg_first(const axe_program *p, int k);
 int axe__seg_after(const axe_program *p, const ax_stmt *b, int where);

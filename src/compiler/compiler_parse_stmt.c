@@ -709,5 +709,5 @@ axe_status axe__program_parse(axe_program *p, axe_diag *diag)
         return AXE_ERR_NO_MEMORY;
     index_ops(p, p->body);
     p->bound = p->nscalars == 0;
-    return AXE_OK;
+    return axe__seg_number(p);
 }

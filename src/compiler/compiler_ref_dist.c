@@ -418,9 +418,10 @@ static bool segment_runs(const ax_stmt *s)
     return false;
 }
 
-static axe_status run_segment(const mesh_run *m, const ax_stmt *first,
-                              axe_diag *diag)
+/* Segment "k" (compiler_segments.c) on every device. */
+static axe_status run_segment(const mesh_run *m, int k, axe_diag *diag)
 {
+    const ax_stmt *first = axe__seg_first(m->p, k);
     axe_race_report *one = NULL;
     axe_status st = AXE_OK;
     int64_t d;
@@ -438,13 +439,16 @@ static axe_status run_segment(const mesh_run *m, const ax_stmt *first,
     return st;
 }
 
-/* The segments of list "s" in order, its device operators and kept
- * blocks between them: a loop's iterations at its variable's values, an
- * if's branch by its condition (m->kept holds the scalars too). */
-static axe_status run_list(mesh_run *m, const ax_stmt *s, axe_diag *diag)
+/* The segments of the list whose first is segment "k" in order, its
+ * device operators and kept blocks between them: a loop's iterations at
+ * its variable's values, an if's branch by its condition (m->kept holds
+ * the scalars too). */
+static axe_status run_list(mesh_run *m, int k, axe_diag *diag)
 {
+    const ax_stmt *s = axe__seg_first(m->p, k);
     int64_t i, n;
-    AXE_TRY(run_segment(m, s, diag));
+    int branch;
+    AXE_TRY(run_segment(m, k, diag));
     for (; s != NULL; s = s->next) {
         if (s->kind == AX_ST_DEVICE) {
             AXE_TRY(run_devop(m, s, diag));
@@ -452,16 +456,16 @@ static axe_status run_list(mesh_run *m, const ax_stmt *s, axe_diag *diag)
             n = axe__dyn_value(m->p, s->dtrip, s->trip);
             for (i = 0; i < n; i++) {
                 m->kept[s->var] = i;
-                AXE_TRY(run_list(m, s->body, diag));
+                AXE_TRY(run_list(m, axe__seg_after(m->p, s, 1), diag));
             }
         } else if (s->kind == AX_ST_IF && s->kept) {
-            AXE_TRY(run_list(
-                m, axe__guard_holds(&s->cond, m->kept) ? s->body : s->else_body,
-                diag));
+            branch = axe__guard_holds(&s->cond, m->kept) ? 1 : 2;
+            if (branch == 1 || s->else_body != NULL)
+                AXE_TRY(run_list(m, axe__seg_after(m->p, s, branch), diag));
         } else {
             continue;
         }
-        AXE_TRY(run_segment(m, s->next, diag));
+        AXE_TRY(run_segment(m, axe__seg_after(m->p, s, 0), diag));
     }
     return AXE_OK;
 }
@@ -507,7 +511,7 @@ axe_status axe_program_reference_mesh_races(const axe_program *p,
     m.races = races;
     for (i = 0; i < p->nscalars; i++)
         m.kept[p->scalar_var[i]] = p->scalar_value[i];
-    return run_list(&m, p->body, diag);
+    return run_list(&m, 0, diag);
 }
 
 /* Tensor parameter "i" is distributed and "device" in the mesh. */

@@ -9,7 +9,11 @@
  * of the kernel body meets them: a kept loop's runs (its body's), a kept
  * if's (its body's, then its else branch's when it has one) come after
  * the run before it and before the run after it. Without kept blocks run
- * k is the statements between device operators k - 1 and k.
+ * k is the statements between device operators k - 1 and k. One walk
+ * numbers them when parsing ends (axe__seg_number): the table says where
+ * each run starts (a boundary and which of its lists, or the body), so
+ * statements inserted later (synthesis's rearranging copies) leave it
+ * true; the emitters and the reference take the numbers from it.
  */
 #include <string.h>
 
@@ -21,74 +25,72 @@ bool axe__seg_boundary(const ax_stmt *s)
            ((s->kind == AX_ST_FOR || s->kind == AX_ST_IF) && s->kept);
 }
 
-/* The walk: list "s" from run "*k" on, stopping where "at" says so. A
- * stop is at boundary "b": its first run (where 1: of its body, 2: of its
- * else branch) or the run after it (where 0); or at run number "want"
- * (b NULL; its first statement into "*first", NULL for an empty run at
- * the end of a list). */
-typedef struct seg_walk {
-    const ax_stmt *b;
-    int where, want, k;
-    const ax_stmt *first;
-} seg_walk;
-
-static bool walk(const ax_stmt *s, seg_walk *w);
-
-/* The lists of kept block "s" (its else branch's only when it has one). */
-static bool walk_block(const ax_stmt *s, seg_walk *w)
+/* Run "*k" (then the next number in "*k") starts at boundary "from"
+ * where "where" says; into g->run unless it is NULL (the counting walk). */
+static void add(ax_segs *g, const ax_stmt *from, int where, int *k)
 {
-    if (s == w->b && w->where == 1)
-        return true;
-    if (walk(s->body, w))
-        return true;
-    if (s->kind != AX_ST_IF || s->else_body == NULL)
-        return false;
-    if (s == w->b && w->where == 2)
-        return true;
-    return walk(s->else_body, w);
+    if (g->run != NULL) {
+        g->run[*k].from = from;
+        g->run[*k].where = where;
+    }
+    ++*k;
 }
 
-static bool walk(const ax_stmt *s, seg_walk *w)
+/* The walk: the runs after the boundaries of list "s" and of the lists of
+ * its kept blocks, in order from run "*k" on. */
+static void walk(ax_segs *g, const ax_stmt *s, int *k)
 {
-    if (w->b == NULL && w->k == w->want) {
-        w->first = s;
-        return true;
-    }
-    w->k++;
     for (; s != NULL; s = s->next) {
         if (!axe__seg_boundary(s))
             continue;
-        if (s->kind != AX_ST_DEVICE && walk_block(s, w))
-            return true;
-        if (s == w->b && w->where == 0)
-            return true;
-        if (w->b == NULL && w->k == w->want) {
-            w->first = s->next;
-            return true;
+        if (s->kind != AX_ST_DEVICE) {
+            add(g, s, 1, k);
+            walk(g, s->body, k);
         }
-        w->k++;
+        if (s->kind == AX_ST_IF && s->else_body != NULL) {
+            add(g, s, 2, k);
+            walk(g, s->else_body, k);
+        }
+        add(g, s, 0, k);
     }
-    return false;
 }
 
-int axe__seg_count(const axe_program *p)
+axe_status axe__seg_number(axe_program *p)
 {
-    seg_walk w = {NULL, 0, -1, 0, NULL};
-    walk(p->body, &w);
-    return w.k;
+    ax_segs g = {0, NULL};
+    int k = 0;
+    add(&g, NULL, 0, &k);
+    walk(&g, p->body, &k);
+    g.run = axe__arena_alloc(p->arena, sizeof *g.run * (size_t)k);
+    if (g.run == NULL)
+        return AXE_ERR_NO_MEMORY;
+    g.n = k;
+    k = 0;
+    add(&g, NULL, 0, &k);
+    walk(&g, p->body, &k);
+    p->segs = g;
+    return AXE_OK;
 }
+
+int axe__seg_count(const axe_program *p) { return p->segs.n; }
 
 const ax_stmt *axe__seg_first(const axe_program *p, int k)
 {
-    seg_walk w = {NULL, 0, k, 0, NULL};
-    walk(p->body, &w);
-    return w.first;
+    const ax_seg *r = &p->segs.run[k];
+    if (r->from == NULL)
+        return p->body;
+    if (r->where == 0)
+        return r->from->next;
+    return r->where == 1 ? r->from->body : r->from->else_body;
 }
 
 int axe__seg_after(const axe_program *p, const ax_stmt *b, int where)
 {
-    seg_walk w = {b, where, -1, 0, NULL};
-    return walk(p->body, &w) ? w.k : -1;
+    int k;
+    for (k = 0; k < p->segs.n; k++)
+        if (p->segs.run[k].from == b && p->segs.run[k].where == where)
+            return k;
+    return -1;
 }
 
 static void add_kept(const axe_program *p, const ax_stmt *s, int *vars, int *n)

@@ -702,18 +702,18 @@ static void grid_loops(ax_text *t, const axe_program *p, const char *fn)
 }
 
 static void mesh_block(ax_text *t, const axe_program *p, const ax_c_mesh *mesh,
-                       const ax_stmt *s, int *k);
+                       const ax_stmt *s, int k);
 
 /* Kept device loop "s" in the kernel: a loop over the file-scope
  * variable v_NAME (the segments' CTA functions read it) around the
- * launches and device operators of its body, from segment "*k" on. */
+ * launches and device operators of its body. */
 static void kept_loop(ax_text *t, const axe_program *p, const ax_c_mesh *mesh,
-                      const ax_stmt *s, int *k)
+                      const ax_stmt *s)
 {
     const char *v = p->vars[s->var];
     ax_text b;
     axe__text_init(&b, p->arena);
-    mesh_block(&b, p, mesh, s->body, k);
+    mesh_block(&b, p, mesh, s->body, axe__seg_after(p, s, 1));
     axe__text_put(t, "    for (v_%s = 0; v_%s < ", v, v);
     extent_put(t, p, s->dtrip, s->trip);
     axe__text_put(t, "; ++v_%s) { /* kept device loop */\n", v);
@@ -723,9 +723,9 @@ static void kept_loop(ax_text *t, const axe_program *p, const ax_c_mesh *mesh,
 
 /* Kept device if "s" in the kernel: its condition (of the runtime
  * scalars and the kept loops' variables) around the launches and device
- * operators of its branches, from segment "*k" on. */
+ * operators of its branches. */
 static void kept_if(ax_text *t, const axe_program *p, const ax_c_mesh *mesh,
-                    const ax_stmt *s, int *k)
+                    const ax_stmt *s)
 {
     ax_text b;
     axe__text_put(t, "    if (");
@@ -734,36 +734,41 @@ static void kept_if(ax_text *t, const axe_program *p, const ax_c_mesh *mesh,
     axe__expr_print_c(t, p, s->cond.rhs);
     axe__text_put(t, ") { /* kept device if */\n");
     axe__text_init(&b, p->arena);
-    mesh_block(&b, p, mesh, s->body, k);
+    mesh_block(&b, p, mesh, s->body, axe__seg_after(p, s, 1));
     axe__text_put_indented(t, &b);
     if (s->else_body != NULL) {
         axe__text_put(t, "    } else {\n");
         axe__text_init(&b, p->arena);
-        mesh_block(&b, p, mesh, s->else_body, k);
+        mesh_block(&b, p, mesh, s->else_body, axe__seg_after(p, s, 2));
         axe__text_put_indented(t, &b);
     }
     axe__text_put(t, "    }\n");
 }
 
-/* The launches of the segments of list "s" (from segment "*k" on) and,
- * between them, its device operators and kept blocks. */
-static void mesh_block(ax_text *t, const axe_program *p, const ax_c_mesh *mesh,
-                       const ax_stmt *s, int *k)
+/* The launch of segment "k": its CTA function over the grid. */
+static void seg_launch(ax_text *t, const axe_program *p, int k)
 {
     char fn[AXE_KERNEL_NAME_MAX + 32];
-    snprintf(fn, sizeof fn, "k_%s_cta_s%d", p->name, (*k)++);
+    snprintf(fn, sizeof fn, "k_%s_cta_s%d", p->name, k);
     grid_loops(t, p, fn);
+}
+
+/* The launches of the segments of list "s" (its first is segment "k")
+ * and, between them, its device operators and kept blocks. */
+static void mesh_block(ax_text *t, const axe_program *p, const ax_c_mesh *mesh,
+                       const ax_stmt *s, int k)
+{
+    seg_launch(t, p, k);
     for (; s != NULL; s = s->next) {
         if (!axe__seg_boundary(s))
             continue;
         if (s->kind == AX_ST_DEVICE)
             mesh->devop(t, p, s);
         else if (s->kind == AX_ST_FOR)
-            kept_loop(t, p, mesh, s, k);
+            kept_loop(t, p, mesh, s);
         else
-            kept_if(t, p, mesh, s, k);
-        snprintf(fn, sizeof fn, "k_%s_cta_s%d", p->name, (*k)++);
-        grid_loops(t, p, fn);
+            kept_if(t, p, mesh, s);
+        seg_launch(t, p, axe__seg_after(p, s, 0));
     }
 }
 
@@ -773,7 +778,6 @@ static void mesh_block(ax_text *t, const axe_program *p, const ax_c_mesh *mesh,
 static void driver(ax_text *t, const axe_program *p, const ax_c_mesh *mesh)
 {
     char fn[AXE_KERNEL_NAME_MAX + 32];
-    int k = 0;
     axe__text_put(t,
                   "\n/* The kernel: every CTA of the grid in order. */\n"
                   "void k_%s(",
@@ -783,7 +787,7 @@ static void driver(ax_text *t, const axe_program *p, const ax_c_mesh *mesh)
     if (axe__program_has_loads(p))
         axe__text_put(t, "    ax_error[0] = '\\0';\n");
     if (mesh != NULL) {
-        mesh_block(t, p, mesh, p->body, &k);
+        mesh_block(t, p, mesh, p->body, 0);
     } else {
         snprintf(fn, sizeof fn, "k_%s_cta", p->name);
         grid_loops(t, p, fn);
@@ -843,14 +847,14 @@ void axe__emit_c_mesh(ax_text *t, const axe_program *p, const char *file,
                       const ax_c_mesh *mesh)
 {
     ax_text b;
-    int k;
+    int k, n = axe__seg_count(p);
     axe__text_init(&b, p->arena);
     storage(&b, p, NULL);
     shuffle_storage(&b, p, p->body);
     orders(&b);
     mesh->decls(&b, p);
     kept_vars(&b, p);
-    for (k = 0; k < axe__seg_count(p); k++)
+    for (k = 0; k < n; k++)
         cta_function(&b, p, k + 1, NULL);
     driver(&b, p, mesh);
     axe__text_put(&b, "\n#define main axe_rank_main\n");

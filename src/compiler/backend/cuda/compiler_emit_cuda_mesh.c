@@ -140,12 +140,12 @@ static void devop_call(ax_text *t, const axe_program *p, const ax_stmt *s)
                   p->tensors[s->args[0].tensor].cname);
 }
 
-/* The launch of segment "*k" (then the next number in "*k"). */
-static void launch(ax_text *t, const axe_program *p, int *k)
+/* The launch of segment "k". */
+static void launch(ax_text *t, const axe_program *p, int k)
 {
     int vars[AX_MAX_VARS], i, n = axe__kept_vars(p, vars);
     axe__text_put(t, "    ax_rc = ax_seg_launch_%s(", p->name);
-    axe__text_put(t, "%s%dL", args(t, p) > 0 ? ", " : "", (*k)++);
+    axe__text_put(t, "%s%dL", args(t, p) > 0 ? ", " : "", k);
     for (i = 0; i < n; i++)
         axe__text_put(t, ", v_%s", p->vars[vars[i]]);
     axe__text_put(t, ", ax_stream);\n");
@@ -153,13 +153,11 @@ static void launch(ax_text *t, const axe_program *p, int *k)
 
 static const char ret_rc[] = "    if (ax_rc != 0)\n        return ax_rc;\n";
 
-static void launches(ax_text *t, const axe_program *p, const ax_stmt *s,
-                     int *k);
+static void launches(ax_text *t, const axe_program *p, const ax_stmt *s, int k);
 
-/* Kept device loop "s": the launches of its body's segments (from "*k"
- * on) in a loop over v_NAME. */
-static void kept_loop(ax_text *t, const axe_program *p, const ax_stmt *s,
-                      int *k)
+/* Kept device loop "s": the launches of its body's segments in a loop
+ * over v_NAME. */
+static void kept_loop(ax_text *t, const axe_program *p, const ax_stmt *s)
 {
     const char *v = p->vars[s->var];
     ax_text b;
@@ -167,15 +165,15 @@ static void kept_loop(ax_text *t, const axe_program *p, const ax_stmt *s,
     axe__expr_print_c(t, p, s->dtrip);
     axe__text_put(t, "; ++v_%s) { /* kept device loop */\n", v);
     axe__text_init(&b, p->arena);
-    launches(&b, p, s->body, k);
+    launches(&b, p, s->body, axe__seg_after(p, s, 1));
     axe__text_put(&b, "%s", ret_rc);
     axe__text_put_indented(t, &b);
     axe__text_put(t, "    }\n");
 }
 
-/* Kept device if "s": the launches of its branches' segments (from "*k"
- * on) under its condition. */
-static void kept_if(ax_text *t, const axe_program *p, const ax_stmt *s, int *k)
+/* Kept device if "s": the launches of its branches' segments under its
+ * condition. */
+static void kept_if(ax_text *t, const axe_program *p, const ax_stmt *s)
 {
     static const char *const cmp[] = {" < ",  " <= ", " > ",
                                       " >= ", " == ", " != "};
@@ -186,22 +184,22 @@ static void kept_if(ax_text *t, const axe_program *p, const ax_stmt *s, int *k)
     axe__expr_print_c(t, p, s->cond.rhs);
     axe__text_put(t, ") { /* kept device if */\n");
     axe__text_init(&b, p->arena);
-    launches(&b, p, s->body, k);
+    launches(&b, p, s->body, axe__seg_after(p, s, 1));
     axe__text_put(&b, "%s", ret_rc);
     axe__text_put_indented(t, &b);
     if (s->else_body != NULL) {
         axe__text_put(t, "    } else {\n");
         axe__text_init(&b, p->arena);
-        launches(&b, p, s->else_body, k);
+        launches(&b, p, s->else_body, axe__seg_after(p, s, 2));
         axe__text_put(&b, "%s", ret_rc);
         axe__text_put_indented(t, &b);
     }
     axe__text_put(t, "    }\n");
 }
 
-/* The launches of list "s"'s segments (from "*k" on) with its device
- * operators and kept blocks between them. */
-static void launches(ax_text *t, const axe_program *p, const ax_stmt *s, int *k)
+/* The launches of list "s"'s segments (its first is segment "k") with
+ * its device operators and kept blocks between them. */
+static void launches(ax_text *t, const axe_program *p, const ax_stmt *s, int k)
 {
     launch(t, p, k);
     for (; s != NULL; s = s->next) {
@@ -212,17 +210,17 @@ static void launches(ax_text *t, const axe_program *p, const ax_stmt *s, int *k)
             devop_call(t, p, s);
             axe__text_put(t, "%s", ret_rc);
         } else if (s->kind == AX_ST_FOR) {
-            kept_loop(t, p, s, k);
+            kept_loop(t, p, s);
         } else {
-            kept_if(t, p, s, k);
+            kept_if(t, p, s);
         }
-        launch(t, p, k);
+        launch(t, p, axe__seg_after(p, s, 0));
     }
 }
 
 void axe__cuda_mesh_launcher(ax_text *t, const axe_program *p)
 {
-    int vars[AX_MAX_VARS], i, k = 0, n = 0, nk = axe__kept_vars(p, vars);
+    int vars[AX_MAX_VARS], i, n = 0, nk = axe__kept_vars(p, vars);
     axe__text_put(t,
                   "\n/* Every segment of k_%s on \"stream\", each device "
                   "operator between them\n * (NCCL on the same stream); "
@@ -247,7 +245,7 @@ void axe__cuda_mesh_launcher(ax_text *t, const axe_program *p)
     for (i = 0; i < nk; i++)
         axe__text_put(t, "    long v_%s = 0; /* a kept device loop's */\n",
                       p->vars[vars[i]]);
-    launches(t, p, p->body, &k);
+    launches(t, p, p->body, 0);
     axe__text_put(t, "    return ax_rc;\n}\n");
 }
 
