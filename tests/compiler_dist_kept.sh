@@ -23,7 +23,12 @@
 #   kept_if.axe with mode a param (its ifs folded);
 # - the race detector covers the segments inside a kept loop: the needed
 #   sync of kept_loop.axe deleted makes --check fail with a race naming
-#   the kept loop.
+#   the kept loop;
+# - kept_start.axe's device copies have region starts on the kept loop's
+#   variable (k % 8, (k + 3) % 8, k % 4 * 2): one plan per value, exact
+#   at 2, 4 and 8 ranks on both targets (nk = 0 and past a period),
+#   --explain numbers the plans, the constant twin gives the same bytes,
+#   its sync deleted gives a race naming the kept loop.
 # The refusals are compiler_errors.sh's rows. OpenMPI is installed
 # through scripts/ensure_tools.sh when missing; skipped (77) when it
 # cannot be. Last line: "N passed, N failed".
@@ -47,6 +52,9 @@ for target in mpi "cuda --emulate"; do
         # shellcheck disable=SC2086
         kernel_exact_run "$KD/kept_if.axe" -D P=$P --ranks $P \
             --target $target --arg nk=0,4,3 --arg n=2,2,5 --arg mode=0,1,2
+        # shellcheck disable=SC2086
+        kernel_exact_run "$KD/kept_start.axe" -D P=$P --ranks $P \
+            --target $target --arg nk=0,11
     done
 done
 # nk=0 and nk=5 above print one verdict line each and the total: every
@@ -145,6 +153,49 @@ for MODE in 0 1 2; do
         bad "kept_if's constant twin at MODE=$MODE: $(head -c 400 "$tmp/o1" "$tmp/o2" "$tmp/ex")"
     fi
 done
+
+# Region starts on the kept loop's variable (kept_start.axe): one plan
+# per value of the starts, each under a kept if on the start ("plan 4 of
+# 8"), 12 device operators in all; the rank's C tests the start.
+if "$AXE" compile "$KD/kept_start.axe" --explain >"$tmp/ex" 2>&1 &&
+    grep -q '^device op 3 (line 25, k kept: range(nk), if (k % 8 == 3) kept: plan 4 of 8 for the starts): device copy(Y\[3:4, 0:8\], X\[6:7, 0:8\])$' "$tmp/ex" &&
+    grep -q '^device op 9 (line 29, k kept: range(nk), if (k % 4 \* 2 == 2) kept: plan 2 of 4 for the starts): device copy(Z\[0:8, 2:4\], Y\[0:8, 2:4\])$' "$tmp/ex" &&
+    [ "$(grep -c '^device op' "$tmp/ex")" = 12 ] &&
+    "$AXE" compile "$KD/kept_start.axe" --target mpi -o "$tmp/s.c" 2>"$tmp/err" &&
+    grep -q '^        if (AXE_FMOD(v_k, 8L) == 7L) { /\* kept device if \*/$' "$tmp/s.c"; then
+    ok
+else
+    bad "kept_start --explain / C: $(head -c 600 "$tmp/ex" "$tmp/err")"
+fi
+# Its constant twin (nk a param: unrolled, each start a constant): the
+# same bytes from the same IN, past a full period of k % 8.
+sed -e 's/^kernel dist_kept_start(nk: i32,/kernel dist_kept_start(/' \
+    -e 's/range(nk)/range(NK)/' -e 's/^param P = 2;$/param P = 2;\nparam NK = 2;/' \
+    "$KD/kept_start.axe" >"$tmp/const_start.axe"
+for P in 2 4; do
+    for NK in 3 10; do
+        if KEEP=$tmp/kept MPIRUN=$tmp/mpirun_keep "$AXE" run "$KD/kept_start.axe" \
+            -D P=$P --ranks $P --arg nk=$NK >"$tmp/o1" 2>&1 &&
+            KEEP=$tmp/const MPIRUN=$tmp/mpirun_keep "$AXE" run "$tmp/const_start.axe" \
+                -D P=$P -D NK=$NK --ranks $P >"$tmp/o2" 2>&1 &&
+            [ -s "$tmp/kept.out" ] && cmp -s "$tmp/kept.in" "$tmp/const.in" &&
+            cmp -s "$tmp/kept.out" "$tmp/const.out" &&
+            ! cmp -s "$tmp/kept.in" "$tmp/kept.out"; then
+            ok
+        else
+            bad "kept_start's constant twin at P=$P NK=$NK: $(head -c 400 "$tmp/o1" "$tmp/o2")"
+        fi
+    done
+done
+sed 's/^        sync;$//' "$KD/kept_start.axe" >"$tmp/norace_start.axe"
+if ! cmp -s "$KD/kept_start.axe" "$tmp/norace_start.axe" &&
+    ! "$AXE" run "$tmp/norace_start.axe" --ranks 2 --check --arg nk=3 \
+        >"$tmp/out" 2>&1 &&
+    grep -q "^race on C\[[0-9],[0-9]\] on device [01]: written by thread [0-9]* (line 26, k kept: range(nk)), read by thread [0-9]* (line 28, k kept: range(nk)), no sync between" "$tmp/out"; then
+    ok
+else
+    bad "kept_start without its sync: $(head -c 600 "$tmp/out")"
+fi
 
 # Races in a kept loop's segments: the sync deleted.
 sed 's/^        sync;$//' "$KD/kept_loop.axe" >"$tmp/norace.axe"

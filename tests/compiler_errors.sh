@@ -110,12 +110,35 @@ kernel k(n: i32, A: f32[8] layout S[8:1] + R[2:1@gpuid], B: f32[8] layout S[8:1]
     }
 }"
 # Kept device loops (a runtime trip count): a region start of a device
-# operator that reads the kept loop's variable, a trip count that
-# overflows, the variable as a scalar operand (as any loop variable's).
-expect 1 4:25 "the start of dim 0 of the region of 'B' reads the variable 'i' of a kept device loop: region starts of device operators are constants \\(params, -D values, variables of loops around device operators that are unrolled\\); runtime starts are not supported yet" <<<"mesh(2);
+# operator on the kept loop's variable takes one plan per value, so it
+# must take finitely many (through 'X % C', or a loop of few trips), each
+# within its tensor (at most 64 values; kept ifs around it that admit
+# none), a trip count that overflows, the variable as a scalar operand
+# (as any loop variable's).
+expect 1 4:23 "the region start 'i' reads the variable 'i' of a kept device loop of up to 2147483647 trips other than through 'X % C' \\(X a polynomial in it\\): one exchange plan per value needs finitely many values \\(write 'i % C', C <= 4096\\)" <<<"mesh(2);
 kernel k(n: i32, A: f32[8] layout S[8:1] + R[2:1@gpuid], B: f32[2,8] layout S[(2,8):(1@gpuid,1)]) grid(1) threads(1) {
     for i in range(n) {
-        device copy(B[i % 2:+1, 0:+8], A);
+        device copy(B[i:+1, 0:+8], A);
+    }
+}"
+expect 1 4:29 "the region start 'i % 4 \\* 2' of 'B' \\(dim 0\\) is 2 at i = 1, outside \\[0, 1\\] \\(the extent 2 minus the length 1\\)" <<<"mesh(2);
+kernel k(n: i32, A: f32[8] layout S[8:1] + R[2:1@gpuid], B: f32[2,8] layout S[(2,8):(1@gpuid,1)]) grid(1) threads(1) {
+    for i in range(n) {
+        device copy(B[i % 4 * 2:+1, 0:+8], A);
+    }
+}"
+expect 1 4:25 "the region starts of a device operator take more than 64 values \\(one exchange plan each\\)" <<<"mesh(2);
+kernel k(n: i32, A: f32[8] layout S[8:1] + R[2:1@gpuid], B: f32[128,8] layout S[(128,8):(8,1)] + R[2:1@gpuid]) grid(1) threads(1) {
+    for i in range(n) {
+        device copy(B[i % 100:+1, 0:+8], A);
+    }
+}"
+expect 1 5:13 "device copy: the kept ifs around it admit no value of its region starts" <<<"mesh(2);
+kernel k(n: i32, A: f32[8] layout S[8:1] + R[2:1@gpuid], B: f32[2,8] layout S[(2,8):(1@gpuid,1)]) grid(1) threads(1) {
+    for i in range(n) {
+        if (i % 2 > 1) {
+            device copy(B[i % 2:+1, 0:+8], A);
+        }
     }
 }"
 # A loop whose trip count differs between CTAs (a grid-scope loop) cannot
@@ -220,7 +243,7 @@ expect 1 3:17 "device operators take whole distributed tensors or regions of the
 $DR) grid(1) threads(1) {
     device copy(B.view(S[8:1]), A);
 }"
-expect 1 3:19 "the start of dim 0 of the region of 'B' reads the runtime scalar 'n': region starts of device operators are constants \(params, -D values, variables of loops around device operators that are unrolled\); runtime starts are not supported yet" <<<"mesh(2);
+expect 1 3:19 "the start of dim 0 of the region of 'B' reads the runtime scalar 'n': a region start of a device operator is a constant \(params, -D values, unrolled loops' variables\) or reads kept device loops' variables only \(one exchange plan per value\)" <<<"mesh(2);
 $DR, n: i32) grid(1) threads(1) {
     device copy(B[n:+4], A[0:+4]);
 }"

@@ -51,6 +51,10 @@ typedef struct ax_parser {
     int nkept;
     char kept_note[AX_MAX_LOOPS][160];
     int kept_depth[AX_MAX_LOOPS];
+    /* A user's kept if (its condition, negated in its else branch) or
+     * not (a kept loop, a start's plan: compiler_parse_devvar.c). */
+    bool kept_is_if[AX_MAX_LOOPS];
+    ax_guard kept_cond[AX_MAX_LOOPS];
     int nunrolled;                /* statements parsed inside them */
     int scope_vars[AX_MAX_LOOPS]; /* loop vars visible, innermost last */
     int nscope_vars;
@@ -140,5 +144,13 @@ axe_status axe__unroll_note(ax_parser *ps, const char **out);
  * 'I'"), snprintf-style into "buf". */
 void axe__describe_read(const axe_program *p, const ax_expr *e, char *buf,
                         size_t cap);
+
+/* compiler_parse_devvar.c: whether the region start "e" reads kept
+ * device loops' variables only (and constants); device operator "s"
+ * (parsed) whose region starts read them becomes one copy per value of
+ * its starts, each under kept ifs `if (START == VALUE)`, "s" the first
+ * of that list (unchanged when every start is a constant). */
+bool axe__start_kept_only(const axe_program *p, const ax_expr *e);
+axe_status axe__devop_variants(ax_parser *ps, ax_stmt *s);
 
 #endif

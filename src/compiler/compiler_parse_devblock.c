@@ -159,6 +159,7 @@ static axe_status parse_kept(ax_parser *ps, int k, int64_t trip,
         strcpy(text + sizeof text - 4, "...");
     snprintf(note, sizeof note, "%s kept: range(%s)", ps->param_name[k], text);
     memcpy(ps->kept_note[ps->nkept], note, sizeof note);
+    ps->kept_is_if[ps->nkept] = false;
     ps->kept_depth[ps->nkept++] = ps->nparams;
     ps->scope_vars[ps->nscope_vars++] = s->var;
     ps->ndevblocks++;
@@ -269,6 +270,10 @@ static axe_status kept_branch(ax_parser *ps, const ax_stmt *s, bool else_branch,
     snprintf(note, sizeof note, "%sif (%s%s%s) kept",
              else_branch ? "else of " : "", lhs, cmps[s->cond.cmp], rhs);
     memcpy(ps->kept_note[ps->nkept], note, sizeof note);
+    ps->kept_is_if[ps->nkept] = true;
+    ps->kept_cond[ps->nkept] = s->cond;
+    ps->kept_cond[ps->nkept].negate = else_branch;
+    ps->kept_cond[ps->nkept].up = NULL;
     ps->kept_depth[ps->nkept++] = ps->nparams;
     AXE_TRY(axe__parse_block(ps, out));
     ps->nkept--;

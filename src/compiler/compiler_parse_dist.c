@@ -3,7 +3,8 @@
  * The distributed part of the kernel language's grammar (docs/compiler.md,
  * "Distributed tensors"): the mesh declaration before `kernel` and the
  * device-scope operators, whose operands are tensors or regions with
- * constant starts (the loops and ifs around them:
+ * constant starts or starts on kept loops' variables
+ * (compiler_parse_devvar.c; the loops and ifs around them:
  * compiler_parse_devblock.c). Layouts
  * with gpuid iters are parsed as any layout (compiler_parse.c); sema
  * checks them against the mesh (compiler_sema_dist.c).
@@ -78,7 +79,8 @@ axe_status axe__parse_mesh(ax_parser *ps, long off)
 }
 
 /* A region of operand "r" (of tensor "name"): every start folded to a
- * constant; no mask, no broadcast. */
+ * constant or to an expression of kept device loops' variables (one plan
+ * per value: compiler_parse_devvar.c); no mask, no broadcast. */
 static axe_status check_region(ax_parser *ps, ax_ref *r, const char *name)
 {
     char what[AXE_KERNEL_NAME_MAX + 64];
@@ -92,15 +94,16 @@ static axe_status check_region(ax_parser *ps, ax_ref *r, const char *name)
         long off = r->start[d]->off;
         AXE_TRY(
             axe__expr_fold(ps->p->arena, r->start[d], &r->start[d], ps->diag));
-        if (r->start[d]->kind == AX_EX_INT)
+        if (r->start[d]->kind == AX_EX_INT ||
+            axe__start_kept_only(ps->p, r->start[d]))
             continue;
         axe__describe_read(ps->p, r->start[d], what, sizeof what);
         return axe__fail(ps->diag, AXE_ERR_UNSUPPORTED, off,
                          "the start of dim %d of the region of '%s' reads "
-                         "%s: region starts of device operators are "
-                         "constants (params, -D values, variables of loops "
-                         "around device operators that are unrolled); "
-                         "runtime starts are not supported yet",
+                         "%s: a region start of a device operator is a "
+                         "constant (params, -D values, unrolled loops' "
+                         "variables) or reads kept device loops' variables "
+                         "only (one exchange plan per value)",
                          d, name, what);
     }
     return AXE_OK;

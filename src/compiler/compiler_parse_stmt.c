@@ -367,7 +367,8 @@ static axe_status parse_stmt(ax_parser *ps, ax_stmt *s)
     }
     if (axe__tok_is(ps, "device")) {
         AXE_TRY(axe__lex_next(ps));
-        return axe__parse_devop(ps, s);
+        AXE_TRY(axe__parse_devop(ps, s));
+        return axe__devop_variants(ps, s);
     }
     if (axe__tok_is(ps, "core"))
         return parse_core_op(ps, s);

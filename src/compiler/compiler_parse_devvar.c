@@ -1,0 +1,388 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Device operators whose region starts read kept loops' variables
+ * (docs/compiler.md, "Kept loops and ifs", "Region starts on a kept
+ * loop's variable"): one exchange plan per value of the starts. The
+ * starts take finitely many values: every variable they read enters
+ * them only through `X % C` with X a polynomial in it (period C), or
+ * its loop's largest trip count is at most AX_VARIANT_ENUM. Every
+ * assignment of the variables over one period (or that trip count) that
+ * the kept ifs around the operator admit is evaluated; each distinct
+ * tuple of start values must lie within its tensor's extent and becomes
+ * one copy of the operator with constant starts, under kept ifs
+ * `if (START == VALUE)` (one per distinct start expression): the rest of
+ * the compiler (sema, planning, the reference, the MPI and NCCL
+ * backends, the race detector on the segments) sees kept ifs around
+ * device operators with constant starts.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "compiler_parse.h"
+
+/* Enumerated assignments at most; distinct start tuples at most. */
+#define AX_VARIANT_ENUM 4096
+#define AX_MAX_VARIANTS 64
+
+typedef struct dv_ctx {
+    ax_parser *ps;
+    ax_stmt *s;
+    int nv, vars[AX_MAX_VARS];
+    int64_t dom[AX_MAX_VARS]; /* values 0 .. dom - 1 per variable */
+    int ne;                   /* distinct start expressions */
+    ax_expr *e[AX_MAX_DIMS * 3];
+    char text[AX_MAX_DIMS * 3][64];
+    int which[3][AX_MAX_DIMS];    /* operand, dim -> e index, -1: constant */
+    bool needed[AX_MAX_DIMS * 3]; /* tested by a kept if (not implied) */
+    int nt;                       /* distinct tuples */
+    int64_t tup[AX_MAX_VARIANTS][AX_MAX_DIMS * 3];
+} dv_ctx;
+
+static bool is_kept(const axe_program *p, int v)
+{
+    return v >= AX_VAR_NBUILTIN && p->var_scalar[v] == 0 &&
+           p->var_dtrip[v] != NULL;
+}
+
+/* The first variable or element "e" reads that is not a kept loop's
+ * variable, or NULL. */
+static const ax_expr *not_kept(const axe_program *p, const ax_expr *e)
+{
+    const ax_expr *r;
+    if (e == NULL || e->kind == AX_EX_LOAD ||
+        (e->kind == AX_EX_VAR && !is_kept(p, e->var)))
+        return e;
+    if (e->kind == AX_EX_VAR)
+        return NULL;
+    r = not_kept(p, e->a);
+    return r != NULL ? r : not_kept(p, e->b);
+}
+
+bool axe__start_kept_only(const axe_program *p, const ax_expr *e)
+{
+    return not_kept(p, e) == NULL;
+}
+
+static bool is_poly(const ax_expr *e)
+{
+    if (e == NULL)
+        return true;
+    if (e->kind == AX_EX_DIV || e->kind == AX_EX_MOD || e->kind == AX_EX_LOAD)
+        return false;
+    return is_poly(e->a) && is_poly(e->b);
+}
+
+static int64_t lcm(int64_t a, int64_t b)
+{
+    int64_t x = a, y = b, t;
+    if (a < 0 || b < 0)
+        return -1;
+    if (a == 0 || b == 0)
+        return a + b;
+    while (y != 0)
+        t = x % y, x = y, y = t;
+    return a / x > AX_VARIANT_ENUM / b ? -1 : a / x * b;
+}
+
+/* The period of "e" in variable "v": 0 when it does not read v, -1 when
+ * it reads v other than through `X % C` (X a polynomial: floor modulo
+ * repeats every C) or the period passes AX_VARIANT_ENUM. */
+static int64_t period(const ax_expr *e, int v)
+{
+    int64_t pa, pb;
+    if (e == NULL || e->kind == AX_EX_INT)
+        return 0;
+    if (e->kind == AX_EX_VAR)
+        return e->var == v ? -1 : 0;
+    pa = period(e->a, v);
+    pb = period(e->b, v);
+    if (e->kind == AX_EX_MOD && pa < 0 && pb == 0 && is_poly(e->a) &&
+        e->b->kind == AX_EX_INT && e->b->value > 0)
+        return e->b->value <= AX_VARIANT_ENUM ? e->b->value : -1;
+    return lcm(pa, pb);
+}
+
+static bool reads_only(const ax_expr *e, const int *vars, int nv)
+{
+    int i;
+    if (e == NULL)
+        return true;
+    if (e->kind == AX_EX_LOAD)
+        return false;
+    if (e->kind == AX_EX_VAR) {
+        for (i = 0; i < nv && vars[i] != e->var; i++)
+            ;
+        return i < nv;
+    }
+    return reads_only(e->a, vars, nv) && reads_only(e->b, vars, nv);
+}
+
+static void add_vars(dv_ctx *c, const ax_expr *e)
+{
+    int i;
+    if (e == NULL)
+        return;
+    if (e->kind == AX_EX_VAR) {
+        for (i = 0; i < c->nv && c->vars[i] != e->var; i++)
+            ;
+        if (i == c->nv)
+            c->vars[c->nv++] = e->var;
+        return;
+    }
+    add_vars(c, e->a);
+    add_vars(c, e->b);
+}
+
+/* The distinct start expressions (by their text) and their variables. */
+static void collect(dv_ctx *c)
+{
+    const ax_stmt *s = c->s;
+    int i, d, j;
+    for (i = 0; i < s->nargs; i++)
+        for (d = 0; d < AX_MAX_DIMS; d++) {
+            const ax_expr *e = d < s->args[i].ndim ? s->args[i].start[d] : NULL;
+            c->which[i][d] = -1;
+            if (e == NULL || e->kind == AX_EX_INT)
+                continue;
+            axe__expr_text(c->ps->p, e, c->text[c->ne], sizeof c->text[0], 0);
+            for (j = 0; j < c->ne && strcmp(c->text[j], c->text[c->ne]); j++)
+                ;
+            if (j == c->ne) {
+                c->e[c->ne++] = s->args[i].start[d];
+                add_vars(c, e);
+            }
+            c->which[i][d] = j;
+        }
+}
+
+/* The values each variable takes: one period, or its largest trip. */
+static axe_status domains(dv_ctx *c)
+{
+    const axe_program *p = c->ps->p;
+    int64_t n = 1, per;
+    int i, j;
+    for (i = 0; i < c->nv; i++) {
+        int v = c->vars[i];
+        for (per = 0, j = 0; j < c->ne && per >= 0; j++)
+            per = lcm(per, period(c->e[j], v));
+        if (per < 0 && p->var_trip[v] > AX_VARIANT_ENUM)
+            return axe__fail(
+                c->ps->diag, AXE_ERR_UNSUPPORTED, c->e[j - 1]->off,
+                "the region start '%s' reads the variable '%s' of a kept "
+                "device loop of up to %lld trips other than through 'X %% "
+                "C' (X a polynomial in it): one exchange plan per value "
+                "needs finitely many values (write '%s %% C', C <= %d)",
+                c->text[j - 1], p->vars[v], (long long)p->var_trip[v],
+                p->vars[v], AX_VARIANT_ENUM);
+        c->dom[i] = per <= 0 || per > p->var_trip[v] ? p->var_trip[v] : per;
+        n *= c->dom[i] < 1 ? 1 : c->dom[i];
+        if (n > AX_VARIANT_ENUM)
+            return axe__fail(c->ps->diag, AXE_ERR_CAPACITY, c->e[0]->off,
+                             "the region starts of a device operator read "
+                             "kept loops' variables over more than %d "
+                             "combinations of their values",
+                             AX_VARIANT_ENUM);
+    }
+    return AXE_OK;
+}
+
+/* Whether the kept ifs around the operator that read only the
+ * enumerated variables hold at "env" (the others are not evaluated:
+ * their values may come up). */
+static bool admitted(const dv_ctx *c, const int64_t *env)
+{
+    const ax_parser *ps = c->ps;
+    int i;
+    for (i = 0; i < ps->nkept; i++) {
+        const ax_guard *g = &ps->kept_cond[i];
+        if (ps->kept_is_if[i] && reads_only(g->lhs, c->vars, c->nv) &&
+            reads_only(g->rhs, c->vars, c->nv) && !axe__guard_holds(g, env))
+            return false;
+    }
+    return true;
+}
+
+/* The tuple of start values at "env": within every extent, then added
+ * when new. */
+static axe_status add_tuple(dv_ctx *c, const int64_t *env)
+{
+    const axe_program *p = c->ps->p;
+    const ax_stmt *s = c->s;
+    int64_t val[AX_MAX_DIMS * 3];
+    int i, d, j;
+    for (j = 0; j < c->ne; j++)
+        val[j] = axe__expr_eval(c->e[j], env);
+    for (i = 0; i < s->nargs; i++)
+        for (d = 0; d < s->args[i].ndim; d++) {
+            const ax_tensor *t = &p->tensors[s->args[i].tensor];
+            int64_t v, hi = t->shape[d] - s->args[i].len[d];
+            if ((j = c->which[i][d]) < 0 || d >= t->ndim)
+                continue;
+            if ((v = val[j]) >= 0 && v <= hi)
+                continue;
+            return axe__fail(c->ps->diag, AXE_ERR_DOMAIN, c->e[j]->off,
+                             "the region start '%s' of '%s' (dim %d) is %lld "
+                             "at %s = %lld, outside [0, %lld] (the extent "
+                             "%lld minus the length %lld)",
+                             c->text[j], t->name, d, (long long)v,
+                             p->vars[c->vars[0]], (long long)env[c->vars[0]],
+                             (long long)hi, (long long)t->shape[d],
+                             (long long)s->args[i].len[d]);
+        }
+    for (i = 0;
+         i < c->nt && memcmp(c->tup[i], val, sizeof val[0] * (size_t)c->ne);
+         i++)
+        ;
+    if (i < c->nt)
+        return AXE_OK;
+    if (c->nt == AX_MAX_VARIANTS)
+        return axe__fail(c->ps->diag, AXE_ERR_CAPACITY, c->e[0]->off,
+                         "the region starts of a device operator take more "
+                         "than %d values (one exchange plan each)",
+                         AX_MAX_VARIANTS);
+    memcpy(c->tup[c->nt++], val, sizeof val[0] * (size_t)c->ne);
+    return AXE_OK;
+}
+
+/* Every admitted assignment, the first variable fastest. */
+static axe_status enumerate(dv_ctx *c)
+{
+    int64_t env[AX_MAX_VARS] = {0};
+    int i;
+    for (;;) {
+        if (admitted(c, env))
+            AXE_TRY(add_tuple(c, env));
+        for (i = 0; i < c->nv && ++env[c->vars[i]] >= c->dom[i]; i++)
+            env[c->vars[i]] = 0;
+        if (i == c->nv)
+            return AXE_OK;
+    }
+}
+
+/* Expression j is tested unless the values of the tested ones before it
+ * determine its value in every tuple. */
+static void mark_needed(dv_ctx *c)
+{
+    int j, a, b, i;
+    for (j = 0; j < c->ne; j++) {
+        c->needed[j] = false;
+        for (a = 0; a < c->nt && !c->needed[j]; a++)
+            for (b = a + 1; b < c->nt && !c->needed[j]; b++) {
+                for (i = 0;
+                     i < j && (!c->needed[i] || c->tup[a][i] == c->tup[b][i]);
+                     i++)
+                    ;
+                c->needed[j] = i == j && c->tup[a][j] != c->tup[b][j];
+            }
+    }
+}
+
+/* Copy "t" of the operator: constant starts, the next index. */
+static axe_status variant(dv_ctx *c, int t, ax_stmt **out)
+{
+    axe_program *p = c->ps->p;
+    ax_stmt *v = axe__arena_alloc(p->arena, sizeof *v);
+    int i, d;
+    if (v == NULL)
+        return AXE_ERR_NO_MEMORY;
+    *v = *c->s;
+    v->next = NULL;
+    if (t > 0) {
+        if (p->ndevops == AX_MAX_DEVOPS)
+            return axe__fail(c->ps->diag, AXE_ERR_CAPACITY, c->s->off,
+                             "more than %d device operators (counted after "
+                             "unrolling the loops around them and one per "
+                             "value of region starts on kept loops' "
+                             "variables)",
+                             AX_MAX_DEVOPS);
+        v->index = p->ndevops++;
+        v->seq = p->nops + v->index;
+    }
+    for (i = 0; i < v->nargs; i++)
+        for (d = 0; d < v->args[i].ndim; d++)
+            if (c->which[i][d] >= 0 &&
+                (v->args[i].start[d] =
+                     axe__expr_int(p->arena, c->tup[t][c->which[i][d]],
+                                   c->s->args[i].start[d]->off)) == NULL)
+                return AXE_ERR_NO_MEMORY;
+    *out = v;
+    return AXE_OK;
+}
+
+/* The next expression from "j" on that is tested. */
+static int next_needed(const dv_ctx *c, int j)
+{
+    while (j < c->ne && !c->needed[j])
+        j++;
+    return j;
+}
+
+/* Kept if `if (e[j] == tup[t][j])` around "body" (nested for the tested
+ * expressions from j on; the last one's note numbers the plan). */
+static axe_status guard_nest(dv_ctx *c, int t, int j, ax_stmt **out)
+{
+    ax_parser *ps = c->ps;
+    ax_stmt *s;
+    int n;
+    if ((j = next_needed(c, j)) == c->ne) {
+        AXE_TRY(variant(c, t, out));
+        return axe__unroll_note(ps, &(*out)->iter);
+    }
+    if (ps->nkept == AX_MAX_LOOPS)
+        return axe__fail(ps->diag, AXE_ERR_CAPACITY, c->s->off,
+                         "more than %d kept device loops and ifs around a "
+                         "statement",
+                         AX_MAX_LOOPS);
+    if ((s = axe__arena_alloc(ps->p->arena, sizeof *s)) == NULL)
+        return AXE_ERR_NO_MEMORY;
+    s->kind = AX_ST_IF;
+    s->off = c->e[j]->off;
+    s->line = c->s->line;
+    s->kept = true;
+    s->cond.lhs = c->e[j];
+    s->cond.cmp = 4; /* == */
+    if ((s->cond.rhs = axe__expr_int(ps->p->arena, c->tup[t][j], s->off)) ==
+        NULL)
+        return AXE_ERR_NO_MEMORY;
+    n = snprintf(ps->kept_note[ps->nkept], sizeof ps->kept_note[0],
+                 "if (%s == %lld) kept", c->text[j], (long long)c->tup[t][j]);
+    if (next_needed(c, j + 1) == c->ne && n > 0)
+        snprintf(ps->kept_note[ps->nkept] + n,
+                 sizeof ps->kept_note[0] - (size_t)n,
+                 ": plan %d of %d for the starts", t + 1, c->nt);
+    ps->kept_is_if[ps->nkept] = false; /* not a user's condition */
+    ps->kept_depth[ps->nkept++] = ps->nparams;
+    AXE_TRY(guard_nest(c, t, j + 1, &s->body));
+    ps->nkept--;
+    *out = s;
+    return AXE_OK;
+}
+
+axe_status axe__devop_variants(ax_parser *ps, ax_stmt *s)
+{
+    dv_ctx *c = axe__arena_alloc(ps->p->arena, sizeof *c);
+    ax_stmt *first = NULL, **tail = &first;
+    int t;
+    if (c == NULL)
+        return AXE_ERR_NO_MEMORY;
+    memset(c, 0, sizeof *c);
+    c->ps = ps;
+    c->s = s;
+    collect(c);
+    if (c->ne == 0)
+        return AXE_OK;
+    AXE_TRY(domains(c));
+    AXE_TRY(enumerate(c));
+    mark_needed(c);
+    for (t = 0; t < c->nt; t++) {
+        AXE_TRY(guard_nest(c, t, 0, tail));
+        tail = &(*tail)->next;
+    }
+    if (first == NULL) /* no admitted value: the operator never runs */
+        return axe__fail(ps->diag, AXE_ERR_INVALID, s->off,
+                         "device %s: the kept ifs around it admit no value "
+                         "of its region starts",
+                         axe__op_name(s->op));
+    *s = *first;
+    return AXE_OK;
+}
