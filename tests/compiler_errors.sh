@@ -113,8 +113,9 @@ kernel k(n: i32, A: f32[8] layout S[8:1] + R[2:1@gpuid], B: f32[8] layout S[8:1]
 # operator on the kept loop's variable takes one plan per value, so it
 # must take finitely many (through 'X % C', or a loop of few trips), each
 # within its tensor (at most 64 values; kept ifs around it that admit
-# none), a trip count that overflows, the variable as a scalar operand
-# (as any loop variable's).
+# none), a trip count that overflows; the variable is a scalar operand
+# (an i32 value), not negated nor narrowed to i8, while another loop's
+# variable inside a kept loop is none.
 expect 1 4:23 "the region start 'i' reads the variable 'i' of a kept device loop of up to 2147483647 trips other than through 'X % C' \\(X a polynomial in it\\): one exchange plan per value needs finitely many values \\(write 'i % C', C <= 4096\\)" <<<"mesh(2);
 kernel k(n: i32, A: f32[8] layout S[8:1] + R[2:1@gpuid], B: f32[2,8] layout S[(2,8):(1@gpuid,1)]) grid(1) threads(1) {
     for i in range(n) {
@@ -156,8 +157,24 @@ kernel k(n: i32, A: f32[8] layout S[8:1] + R[2:1@gpuid], B: f32[8] layout S[8:1]
         device copy(B, A);
     }
 }"
-expect 2 4:23 "'i' is an enclosing loop variable, not a tensor" <<<"mesh(2);
+expect 2 5:27 "'j' is an enclosing loop variable, not a tensor: an operand is a tensor region, or where the operator takes one a literal, a runtime scalar or a kept device loop's variable" <<<"mesh(2);
 kernel k(n: i32, A: f32[8] layout S[8:1] + R[2:1@gpuid], B: f32[8] layout S[8:1] + R[2:1@gpuid]) grid(1) threads(1) {
+    for i in range(n) {
+        for j in range(2) {
+            cta add(A, A, j);
+        }
+        device copy(B, A);
+    }
+}"
+expect 1 4:23 "a negated kept loop variable is not an operand \\(use sub, or neg on a register\\)" <<<"mesh(2);
+kernel k(n: i32, A: f32[8] layout S[8:1] + R[2:1@gpuid], B: f32[8] layout S[8:1] + R[2:1@gpuid]) grid(1) threads(1) {
+    for i in range(n) {
+        cta add(A, A, -i);
+        device copy(B, A);
+    }
+}"
+expect 1 4:23 "'i' is a kept device loop's variable \\(an i32 value\\), but add computes in i8 here: it is not narrowed \\(cast the tensors to i32\\)" <<<"mesh(2);
+kernel k(n: i32, A: i8[8] layout S[8:1] + R[2:1@gpuid], B: i8[8] layout S[8:1] + R[2:1@gpuid]) grid(1) threads(1) {
     for i in range(n) {
         cta add(A, A, i);
         device copy(B, A);
@@ -1145,7 +1162,7 @@ expect 2 2:49 "expected a number, inf, a param or a runtime scalar after '-'" <<
     register r: f32[8]; thread add(r, X[0:+8], -); }"
 expect 2 2:50 "expected '\)' \(3 operands\)" <<<"$S {
     register r: f32[8]; thread add(r, X[0:+8], 2 * e); }"
-expect 2 3:42 "'i' is an enclosing loop variable, not a tensor: an operand is a tensor region, or where the operator takes one a literal or a runtime scalar" <<<"$S {
+expect 2 3:42 "'i' is an enclosing loop variable, not a tensor: an operand is a tensor region, or where the operator takes one a literal, a runtime scalar or a kept device loop's variable" <<<"$S {
     register r: f32[8];
     for i in range(2) { thread add(r, r, i); } }"
 expect 2 2:42 "'tx' is a block/thread id, not a tensor" <<<"$S {

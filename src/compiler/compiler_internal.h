@@ -278,20 +278,22 @@ static inline bool axe__red_is_arg(ax_red r)
 /* A scalar source operand (docs/compiler.md, "Scalar operands") of an
  * elementwise binary operator, pow, a comparison or select: a literal (an
  * integer, a number with a fraction or exponent, +-inf, or a param's
- * value) or a runtime scalar, broadcast over the region. It is no tensor
+ * value), a runtime scalar or a kept device loop's variable, broadcast
+ * over the region. It is no tensor
  * operand: "args" holds the tensor operands only, in source order, so
  * plans, vectorization and the race detector never see it. */
 typedef enum ax_sop_kind {
     AX_SOP_NONE, /* a tensor operand (in args) */
     AX_SOP_INT,  /* an integer literal or a param */
     AX_SOP_FLOAT,
-    AX_SOP_SCALAR /* a runtime scalar */
+    AX_SOP_SCALAR, /* a runtime scalar */
+    AX_SOP_KEPT    /* a kept device loop's variable (an i32 value) */
 } ax_sop_kind;
 
 typedef struct ax_sop {
     ax_sop_kind kind;
     double value; /* INT, FLOAT: the literal as written */
-    int scalar;   /* SCALAR: the runtime scalar's index */
+    int scalar;   /* SCALAR: the runtime scalar's index; KEPT: the var */
     long off;
 } ax_sop;
 

@@ -389,8 +389,9 @@ static axe_status find_tensor(ax_parser *ps, const char *name, long off,
     if (axe__name_taken(ps, name) != NULL) /* an id or a loop variable */
         return axe__fail(ps->diag, AXE_ERR_SYNTAX, off,
                          "'%s' is %s, not a tensor: an operand is a tensor "
-                         "region, or where the operator takes one a literal "
-                         "or a runtime scalar (iota writes coordinates)",
+                         "region, or where the operator takes one a "
+                         "literal, a runtime scalar or a kept device loop's "
+                         "variable (iota writes coordinates)",
                          name, axe__name_taken(ps, name));
     return axe__fail(ps->diag, AXE_ERR_SYNTAX, off, "unknown tensor '%s'",
                      name);

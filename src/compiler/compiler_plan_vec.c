@@ -285,6 +285,11 @@ static void describe_scalar(ax_text *t, const axe_program *p, const ax_stmt *s,
     if (o->kind == AX_SOP_SCALAR)
         axe__text_put(t, "    scalar operand %d: runtime %s scalar '%s'", pos,
                       axe_dtype_name(p->scalar_dtype[o->scalar]), txt);
+    else if (o->kind == AX_SOP_KEPT)
+        axe__text_put(t,
+                      "    scalar operand %d: kept device loop variable "
+                      "'%s' (i32)",
+                      pos, txt);
     else
         axe__text_put(t, "    scalar operand %d: literal %s", pos, txt);
     axe__text_put(t,

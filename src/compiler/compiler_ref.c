@@ -580,11 +580,14 @@ static bool starts_ok(ref_state *rs, const ax_stmt *s, int tid)
  * scalar as bound (rounded to its own dtype), an i32 one, or a literal,
  * rounded to that dtype as a stored element (sema keeps integers in
  * range). */
-static double sop_value(const axe_program *p, const ax_stmt *s, const ax_sop *o)
+static double sop_value(const ref_state *rs, const ax_stmt *s, const ax_sop *o)
 {
+    const axe_program *p = rs->p;
     axe_dtype d = axe__sop_dtype(p, s);
     double v = o->value;
-    if (o->kind == AX_SOP_SCALAR)
+    if (o->kind == AX_SOP_KEPT)
+        v = (double)rs->env[o->scalar];
+    else if (o->kind == AX_SOP_SCALAR)
         v = p->scalar_dtype[o->scalar] == AXE_DTYPE_I32
                 ? (double)p->scalar_value[o->scalar]
                 : p->scalar_fvalue[o->scalar];
@@ -598,7 +601,7 @@ static void load_operands(ref_state *rs, const ax_stmt *s, const int64_t *c,
     int pos, n = axe__operand_count(s);
     for (pos = 1; pos < n; pos++)
         x[pos] = s->sop[pos].kind != AX_SOP_NONE
-                     ? sop_value(rs->p, s, &s->sop[pos])
+                     ? sop_value(rs, s, &s->sop[pos])
                      : load(rs, s, axe__operand_arg(s, pos), c, tid);
 }
 

@@ -41,6 +41,22 @@ static int param_at(const ax_parser *ps)
     return -1;
 }
 
+/* The kept device loop variable the token names (innermost first), or
+ * -1 (another loop's variable is no operand). */
+static int kept_at(const ax_parser *ps)
+{
+    const axe_program *p = ps->p;
+    int i;
+    if (ps->tok.kind != AX_TOK_IDENT)
+        return -1;
+    for (i = ps->nscope_vars - 1; i >= 0; i--) {
+        int v = ps->scope_vars[i];
+        if (axe__tok_is(ps, p->vars[v]))
+            return p->var_dtrip[v] != NULL && p->var_scalar[v] == 0 ? v : -1;
+    }
+    return -1;
+}
+
 int axe__scalar_at(const ax_parser *ps)
 {
     int i;
@@ -78,7 +94,7 @@ bool axe__at_sop(const ax_parser *ps)
 {
     return ps->tok.kind == AX_TOK_INT || ps->tok.kind == AX_TOK_FLOAT ||
            axe__tok_is(ps, "-") || axe__tok_is(ps, "inf") ||
-           param_at(ps) >= 0 || axe__scalar_at(ps) != 0;
+           param_at(ps) >= 0 || axe__scalar_at(ps) != 0 || kept_at(ps) >= 0;
 }
 
 axe_status axe__parse_sop(ax_parser *ps, ax_stmt *s, int pos)
@@ -99,13 +115,18 @@ axe_status axe__parse_sop(ax_parser *ps, ax_stmt *s, int pos)
                          axe__op_name(s->op));
     if (neg)
         AXE_TRY(axe__lex_next(ps));
-    if (axe__scalar_at(ps) != 0 && neg)
+    if ((axe__scalar_at(ps) != 0 || kept_at(ps) >= 0) && neg)
         return axe__fail(ps->diag, AXE_ERR_UNSUPPORTED, o->off,
-                         "a negated runtime scalar is not an operand (use "
-                         "sub, or neg on a register)");
+                         "a negated %s is not an operand (use sub, or neg "
+                         "on a register)",
+                         kept_at(ps) >= 0 ? "kept loop variable"
+                                          : "runtime scalar");
     if (axe__scalar_at(ps) != 0) {
         o->kind = AX_SOP_SCALAR;
         o->scalar = axe__scalar_at(ps) - 1;
+    } else if (kept_at(ps) >= 0) {
+        o->kind = AX_SOP_KEPT;
+        o->scalar = kept_at(ps);
     } else {
         AXE_TRY(sop_literal(ps, o));
     }
@@ -156,6 +177,8 @@ void axe__sop_text(const axe_program *p, const ax_sop *o, char *buf, size_t cap)
 {
     if (o->kind == AX_SOP_SCALAR)
         snprintf(buf, cap, "%s", p->scalar_name[o->scalar]);
+    else if (o->kind == AX_SOP_KEPT)
+        snprintf(buf, cap, "%s", p->vars[o->scalar]);
     else if (o->kind == AX_SOP_INT)
         snprintf(buf, cap, "%lld", (long long)o->value);
     else if (isinf(o->value))
@@ -199,6 +222,14 @@ static axe_status check_one(const axe_program *p, const ax_stmt *s,
     const char *op = axe__op_name(s->op), *dn = axe_dtype_name(d);
     char txt[64];
     axe__sop_text(p, o, txt, sizeof txt);
+    if (o->kind == AX_SOP_KEPT && d == AXE_DTYPE_I8)
+        return axe__fail(diag, AXE_ERR_INVALID, o->off,
+                         "'%s' is a kept device loop's variable (an i32 "
+                         "value), but %s computes in i8 here: it is not "
+                         "narrowed (cast the tensors to i32)",
+                         txt, op);
+    if (o->kind == AX_SOP_KEPT)
+        return AXE_OK;
     if (o->kind == AX_SOP_SCALAR) {
         axe_dtype sd = p->scalar_dtype[o->scalar];
         if (is_int(d) && sd != AXE_DTYPE_I32)

@@ -409,7 +409,7 @@ static void scalar_operand(ax_text *t, const axe_program *p, const ax_stmt *s,
     const ax_sop *o = &s->sop[pos];
     axe_dtype d = axe__sop_dtype(p, s);
     bool half = axe__dtype_is_half(d);
-    if (o->kind != AX_SOP_SCALAR) {
+    if (o->kind != AX_SOP_SCALAR && o->kind != AX_SOP_KEPT) {
         if (is_int(d))
             axe__text_put(t, "%s%lld", wraps(p, s) ? "(uint32_t)" : "",
                           (long long)o->value);
@@ -419,9 +419,11 @@ static void scalar_operand(ax_text *t, const axe_program *p, const ax_stmt *s,
             float_literal(t, d, o->value);
         return;
     }
-    if (is_int(d)) { /* an i32 scalar (sema) */
-        axe__text_put(t, "(%s)s_%s", wraps(p, s) ? "uint32_t" : "int32_t",
-                      p->scalar_name[o->scalar]);
+    if (is_int(d)) { /* an i32 scalar or kept loop variable (sema) */
+        axe__text_put(t, "(%s)%s_%s", wraps(p, s) ? "uint32_t" : "int32_t",
+                      o->kind == AX_SOP_KEPT ? "v" : "s",
+                      o->kind == AX_SOP_KEPT ? p->vars[o->scalar]
+                                             : p->scalar_name[o->scalar]);
         return;
     }
     if (half)
@@ -429,7 +431,9 @@ static void scalar_operand(ax_text *t, const axe_program *p, const ax_stmt *s,
                       axe__dtype_store_pre(d));
     else
         axe__text_put(t, "(%s)(", d == AXE_DTYPE_F64 ? "double" : "float");
-    if (p->scalar_dtype[o->scalar] == AXE_DTYPE_I32)
+    if (o->kind == AX_SOP_KEPT)
+        axe__text_put(t, "v_%s", p->vars[o->scalar]);
+    else if (p->scalar_dtype[o->scalar] == AXE_DTYPE_I32)
         axe__text_put(t, "s_%s", p->scalar_name[o->scalar]);
     else
         scalar_value(t, p, o->scalar);
