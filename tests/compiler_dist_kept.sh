@@ -26,7 +26,8 @@
 #   the kept loop;
 # - kept_start.axe's device copies have region starts on the kept loop's
 #   variable (k % 8, (k + 3) % 8, k % 4 * 2), and k is a scalar operand
-#   (i32 and f32 adds): one plan per value of the starts, exact
+#   (i32 and f32 adds), and starts k, k + 4 under if (k < 4): one plan
+#   per value of the starts, exact
 #   at 2, 4 and 8 ranks on both targets (nk = 0 and past a period),
 #   --explain numbers the plans, the constant twin gives the same bytes,
 #   its sync deleted gives a race naming the kept loop.
@@ -157,11 +158,13 @@ done
 
 # Region starts on the kept loop's variable (kept_start.axe): one plan
 # per value of the starts, each under a kept if on the start ("plan 4 of
-# 8"), 12 device operators in all; the rank's C tests the start.
+# 8"; k and k + 4 bounded by the user's if (k < 4): 4 plans), 16 device
+# operators in all; the rank's C tests the start.
 if "$AXE" compile "$KD/kept_start.axe" --explain >"$tmp/ex" 2>&1 &&
-    grep -q '^device op 3 (line 28, k kept: range(nk), if (k % 8 == 3) kept: plan 4 of 8 for the starts): device copy(Y\[3:4, 0:8\], X\[6:7, 0:8\])$' "$tmp/ex" &&
-    grep -q '^device op 9 (line 32, k kept: range(nk), if (k % 4 \* 2 == 2) kept: plan 2 of 4 for the starts): device copy(Z\[0:8, 2:4\], Y\[0:8, 2:4\])$' "$tmp/ex" &&
-    [ "$(grep -c '^device op' "$tmp/ex")" = 12 ] &&
+    grep -q '^device op 3 (line 30, k kept: range(nk), if (k % 8 == 3) kept: plan 4 of 8 for the starts): device copy(Y\[3:4, 0:8\], X\[6:7, 0:8\])$' "$tmp/ex" &&
+    grep -q '^device op 9 (line 34, k kept: range(nk), if (k % 4 \* 2 == 2) kept: plan 2 of 4 for the starts): device copy(Z\[0:8, 2:4\], Y\[0:8, 2:4\])$' "$tmp/ex" &&
+    grep -q '^device op 15 (line 37, k kept: range(nk), if (k < 4) kept, if (k + 4 == 7) kept: plan 4 of 4 for the starts): device copy(C\[7:8, 0:8\], X\[3:4, 0:8\])$' "$tmp/ex" &&
+    [ "$(grep -c '^device op' "$tmp/ex")" = 16 ] &&
     "$AXE" compile "$KD/kept_start.axe" --target mpi -o "$tmp/s.c" 2>"$tmp/err" &&
     grep -q '^        if (AXE_FMOD(v_k, 8L) == 7L) { /\* kept device if \*/$' "$tmp/s.c" &&
     grep -q 'ax_s32(((uint32_t)t_X\[.*\] + (uint32_t)v_k))' "$tmp/s.c" &&
@@ -194,7 +197,7 @@ sed 's/^        sync;$//' "$KD/kept_start.axe" >"$tmp/norace_start.axe"
 if ! cmp -s "$KD/kept_start.axe" "$tmp/norace_start.axe" &&
     ! "$AXE" run "$tmp/norace_start.axe" --ranks 2 --check --arg nk=3 \
         >"$tmp/out" 2>&1 &&
-    grep -q "^race on C\[[0-9],[0-9]\] on device [01]: written by thread [0-9]* (line 29, k kept: range(nk)), read by thread [0-9]* (line 31, k kept: range(nk)), no sync between" "$tmp/out"; then
+    grep -q "^race on C\[[0-9],[0-9]\] on device [01]: written by thread [0-9]* (line 31, k kept: range(nk)), read by thread [0-9]* (line 33, k kept: range(nk)), no sync between" "$tmp/out"; then
     ok
 else
     bad "kept_start without its sync: $(head -c 600 "$tmp/out")"

@@ -111,15 +111,24 @@ kernel k(n: i32, A: f32[8] layout S[8:1] + R[2:1@gpuid], B: f32[8] layout S[8:1]
 }"
 # Kept device loops (a runtime trip count): a region start of a device
 # operator on the kept loop's variable takes one plan per value, so it
-# must take finitely many (through 'X % C', or a loop of few trips), each
+# must take few (through 'X % C', a loop of few trips or an if bounding
+# the variable: 'if (i < 5000)' is not few enough), each
 # within its tensor (at most 64 values; kept ifs around it that admit
 # none), a trip count that overflows; the variable is a scalar operand
 # (an i32 value), not negated nor narrowed to i8, while another loop's
 # variable inside a kept loop is none.
-expect 1 4:23 "the region start 'i' reads the variable 'i' of a kept device loop of up to 2147483647 trips other than through 'X % C' \\(X a polynomial in it\\): one exchange plan per value needs finitely many values \\(write 'i % C', C <= 4096\\)" <<<"mesh(2);
+expect 1 4:23 "the region start 'i' reads the variable 'i' of a kept device loop of up to 2147483647 trips other than through 'X % C' \\(X a polynomial in it\\): one plan per value needs few values \\(write 'i % C' or bound it by an if, <= 4096\\)" <<<"mesh(2);
 kernel k(n: i32, A: f32[8] layout S[8:1] + R[2:1@gpuid], B: f32[2,8] layout S[(2,8):(1@gpuid,1)]) grid(1) threads(1) {
     for i in range(n) {
         device copy(B[i:+1, 0:+8], A);
+    }
+}"
+expect 1 5:27 "the region start 'i' reads the variable 'i' of a kept device loop of up to 5000 trips" <<<"mesh(2);
+kernel k(n: i32, A: f32[8] layout S[8:1] + R[2:1@gpuid], B: f32[8000,8] layout S[(8000,8):(8,1)] + R[2:1@gpuid]) grid(1) threads(1) {
+    for i in range(n) {
+        if (i < 5000) {
+            device copy(B[i:+1, 0:+8], A);
+        }
     }
 }"
 expect 1 4:29 "the region start 'i % 4 \\* 2' of 'B' \\(dim 0\\) is 2 at i = 1, outside \\[0, 1\\] \\(the extent 2 minus the length 1\\)" <<<"mesh(2);

@@ -5,7 +5,8 @@
  * loop's variable"): one exchange plan per value of the starts. The
  * starts take finitely many values: every variable they read enters
  * them only through `X % C` with X a polynomial in it (period C), or
- * its loop's largest trip count is at most AX_VARIANT_ENUM. Every
+ * its loop's largest trip count, or the bound the kept ifs around the
+ * operator put on it (`if (k < 8)`), is at most AX_VARIANT_ENUM. Every
  * assignment of the variables over one period (or that trip count) that
  * the kept ifs around the operator admit is evaluated; each distinct
  * tuple of start values must lie within its tensor's extent and becomes
@@ -155,26 +156,60 @@ static void collect(dv_ctx *c)
         }
 }
 
+/* Floor of a / b (b > 0). */
+static int64_t floor_div(int64_t a, int64_t b)
+{
+    return a / b - (a % b != 0 && a < 0);
+}
+
+/* The largest value of "v" the user's kept ifs around the operator
+ * allow through a linear condition on v alone (`k < 8`, `2 * k <= n`
+ * not: it reads n; the else of `k >= 4`), or INT64_MAX. */
+static int64_t guard_hi(const ax_parser *ps, int v)
+{
+    int64_t hi = INT64_MAX, c, k, a, b, h;
+    int i, u, cmp;
+    for (i = 0; i < ps->nkept; i++) {
+        if (!ps->kept_is_if[i] ||
+            !axe__guard_one_var(&ps->kept_cond[i], &u, &c, &k, &cmp) ||
+            u != v || c == 0 || c == INT64_MIN || k == INT64_MIN)
+            continue;
+        /* as a * v + b < 0 (cmp 0, 2) or <= 0 (1, 3, 4), a > 0 */
+        if ((cmp == 0 || cmp == 1 || cmp == 4) && c > 0)
+            a = c, b = k;
+        else if ((cmp == 2 || cmp == 3 || cmp == 4) && c < 0)
+            a = -c, b = -k;
+        else
+            continue;
+        h = cmp == 0 || cmp == 2 ? floor_div(-b - 1, a) : floor_div(-b, a);
+        hi = h < hi ? h : hi;
+    }
+    return hi;
+}
+
 /* The values each variable takes: one period, or its largest trip. */
 static axe_status domains(dv_ctx *c)
 {
     const axe_program *p = c->ps->p;
-    int64_t n = 1, per;
+    int64_t n = 1, per, trip, hi;
     int i, j;
     for (i = 0; i < c->nv; i++) {
         int v = c->vars[i];
         for (per = 0, j = 0; j < c->ne && per >= 0; j++)
             per = lcm(per, period(c->e[j], v));
-        if (per < 0 && p->var_trip[v] > AX_VARIANT_ENUM)
+        trip = p->var_trip[v];
+        if (per < 0 && (hi = guard_hi(c->ps, v)) < trip - 1)
+            trip = hi < 0 ? 0 : hi + 1;
+        if (per < 0 && trip > AX_VARIANT_ENUM)
             return axe__fail(
                 c->ps->diag, AXE_ERR_UNSUPPORTED, c->e[j - 1]->off,
                 "the region start '%s' reads the variable '%s' of a kept "
                 "device loop of up to %lld trips other than through 'X %% "
-                "C' (X a polynomial in it): one exchange plan per value "
-                "needs finitely many values (write '%s %% C', C <= %d)",
-                c->text[j - 1], p->vars[v], (long long)p->var_trip[v],
-                p->vars[v], AX_VARIANT_ENUM);
-        c->dom[i] = per <= 0 || per > p->var_trip[v] ? p->var_trip[v] : per;
+                "C' (X a polynomial in it): one plan per value needs few "
+                "values (write '%s %% C' or bound it by an if, <= %d)",
+                c->text[j - 1], p->vars[v], (long long)trip, p->vars[v],
+                AX_VARIANT_ENUM);
+        c->dom[i] = per <= 0 || per > trip ? trip : per;
         n *= c->dom[i] < 1 ? 1 : c->dom[i];
         if (n > AX_VARIANT_ENUM)
             return axe__fail(c->ps->diag, AXE_ERR_CAPACITY, c->e[0]->off,
