@@ -643,6 +643,35 @@ if [ "$dry" != 1 ] && command -v mpicc >/dev/null 2>&1 &&
         done
     done
 fi
+[ "$dry" = 1 ] || mark "section 9 kept"
+# 9. Kept device loops on the NCCL path (docs/compiler.md, "Kept loops and
+# ifs", "Region starts on a kept loop's variable"):
+# tests/kernels/dist/kept/kept_start.axe (one plan per value of region
+# starts on the loop's variable, the variable as a scalar operand) at
+# nk = 11 on one GPU (-D P=1) and at 2 ranks where two GPUs are visible,
+# checked exactly (max_abs_err 0). A dry run compiles it for the archs
+# (compiler_nccl_build.sh builds every kept kernel on the CPU too).
+if [ "$dry" = 1 ]; then
+    for a in $archs; do
+        "$AXE" compile tests/kernels/dist/kept/kept_start.axe -D P=2 --target cuda \
+            --arch "$a" -o "$out/kept_start.$a.cu" 2>>"$out/kept_start.err" || {
+            echo "gpu_check: kept_start does not compile for $a" | tee -a "$out/summary.txt"
+            status=1
+        }
+    done
+elif command -v mpicc >/dev/null 2>&1 && command -v mpirun >/dev/null 2>&1; then
+    ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+    for n in 1 2; do
+        [ "$n" -le "$ngpu" ] || continue
+        j=$(timeout 300 "$AXE" run tests/kernels/dist/kept/kept_start.axe -D "P=$n" \
+            --target cuda --arch "$arch" --ranks "$n" --arg nk=11 --check --json \
+            2>"$out/kept_start.$n.err" | tail -1)
+        echo "$j" >>"$out/dist.jsonl"
+        printf '%-22s %-6s %-6s %s\n' kept_start "$n" "$(field "$j" pass)" \
+            "$(field "$j" max_abs_err)" | tee -a "$out/summary.txt"
+        [ "$(field "$j" pass)" = true ] || status=1
+    done
+fi
 [ "$dry" = 1 ] || mark "done"
 echo "gpu_check: logs and JSON lines in $out"
 exit $status
