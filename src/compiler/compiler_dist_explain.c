@@ -129,10 +129,7 @@ static void put_plan(ax_text *t, const axe_program *p, const ax_stmt *s)
         axe__text_put(t, "  exchange plan: none (%s)\n", why.message);
     else {
         axe__text_put(t, "  collective %s\n", plan->explain);
-        put_bytes(
-            t, plan,
-            axe_dtype_size(
-                p->tensors[s->args[s->op == AX_OP_GEMM ? 0 : 1].tensor].dtype));
+        put_bytes(t, plan, axe_dtype_size(axe__devop_dtype(p, s)));
     }
     free(plan);
 }

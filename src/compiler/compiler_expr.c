@@ -353,6 +353,31 @@ static size_t put(char *buf, size_t cap, size_t n, const char *s)
     return n + k;
 }
 
+const char *axe__cmp_text(int cmp)
+{
+    static const char *const cmps[] = {"<", "<=", ">", ">=", "==", "!="};
+    return cmps[cmp];
+}
+
+/* "e" into "out" (side + 1 bytes), cut as axe__cond_text says. */
+static void side_text(const axe_program *p, const ax_expr *e, size_t side,
+                      char *out)
+{
+    if (axe__expr_text(p, e, out, side + 1, 0) > side)
+        strcpy(out + side - 3, "...");
+}
+
+void axe__cond_text(const axe_program *p, const ax_guard *g, size_t side,
+                    char *buf, size_t cap)
+{
+    char a[AX_COND_SIDE_MAX + 1], b[AX_COND_SIDE_MAX + 1];
+    if (side > AX_COND_SIDE_MAX)
+        side = AX_COND_SIDE_MAX;
+    side_text(p, g->lhs, side, a);
+    side_text(p, g->rhs, side, b);
+    snprintf(buf, cap, "%s %s %s", a, axe__cmp_text(g->cmp), b);
+}
+
 /* "e" in the language's syntax into "buf" (snprintf-style; a binary
  * operand of * // % and the right operand of - are parenthesized). */
 size_t axe__expr_text(const axe_program *p, const ax_expr *e, char *buf,

@@ -948,6 +948,9 @@ axe_status axe__sema_devops(axe_program *p, axe_diag *diag);
  * ("B" or "B[0:4, 0:16]"). */
 const ax_tensor *axe__devop_tensor(const axe_program *p, const ax_stmt *s,
                                    int i);
+/* The dtype device operator "s" exchanges: its source's; a device gemm's
+ * partial sums are C's. */
+axe_dtype axe__devop_dtype(const axe_program *p, const ax_stmt *s);
 const char *axe__devop_text(const axe_program *p, const ax_stmt *s, int i);
 /* The segments of a mesh program (compiler_segments.c): whether "s"
  * ends a run of statements (a device operator, a kept device loop or
@@ -964,6 +967,10 @@ int axe__seg_count(const axe_program *p);
 const ax_stmt *axe__seg_first(const axe_program *p, int k);
 int axe__seg_after(const axe_program *p, const ax_stmt *b, int where);
 int axe__kept_vars(const axe_program *p, int *vars);
+/* Each of those variables v as "before" "v_v" "after" (the first
+ * preceded by "head") into "t". */
+void axe__kept_vars_put(ax_text *t, const axe_program *p, const char *head,
+                        const char *before, const char *after);
 /* The --explain paragraph of device operator "s" into s->explain
  * (compiler_dist_explain.c). */
 axe_status axe__devop_explain(const axe_program *p, ax_stmt *s);
@@ -1067,6 +1074,15 @@ size_t axe__expr_text(const axe_program *p, const ax_expr *e, char *buf,
                       size_t cap, size_t n);
 /* "e" as a C expression (floor division through AXE_FDIV/AXE_FMOD). */
 void axe__expr_print_c(ax_text *t, const axe_program *p, const ax_expr *e);
+/* Comparison "cmp" of a condition (ax_guard): "<", "<=", ">", ">=",
+ * "==", "!=". */
+const char *axe__cmp_text(int cmp);
+/* Condition "g" as "lhs cmp rhs" into "buf" (snprintf-style "cap"), each
+ * side in the language's syntax, one longer than "side" characters
+ * (at most AX_COND_SIDE_MAX) cut to its first side - 3 and "...". */
+#define AX_COND_SIDE_MAX 63
+void axe__cond_text(const axe_program *p, const ax_guard *g, size_t side,
+                    char *buf, size_t cap);
 
 /* C for operator "s" inside a thread's phase (compiler_emit_op.c). */
 void axe__emit_op(ax_text *t, const axe_program *p, const ax_stmt *s, int ind,

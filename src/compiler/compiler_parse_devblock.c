@@ -255,20 +255,15 @@ static const ax_expr *device_varying(const ax_expr *e)
 static axe_status kept_branch(ax_parser *ps, const ax_stmt *s, bool else_branch,
                               ax_stmt **out)
 {
-    static const char *const cmps[] = {" < ",  " <= ", " > ",
-                                       " >= ", " == ", " != "};
-    char lhs[40], rhs[40], note[sizeof ps->kept_note[0]];
+    char cond[2 * AX_COND_SIDE_MAX + 8], note[sizeof ps->kept_note[0]];
     if (ps->nkept == AX_MAX_LOOPS)
         return axe__fail(ps->diag, AXE_ERR_CAPACITY, (long)ps->tok.pos,
                          "more than %d kept device loops and ifs around a "
                          "statement",
                          AX_MAX_LOOPS);
-    if (axe__expr_text(ps->p, s->cond.lhs, lhs, sizeof lhs, 0) >= sizeof lhs)
-        strcpy(lhs + sizeof lhs - 4, "...");
-    if (axe__expr_text(ps->p, s->cond.rhs, rhs, sizeof rhs, 0) >= sizeof rhs)
-        strcpy(rhs + sizeof rhs - 4, "...");
-    snprintf(note, sizeof note, "%sif (%s%s%s) kept",
-             else_branch ? "else of " : "", lhs, cmps[s->cond.cmp], rhs);
+    axe__cond_text(ps->p, &s->cond, 39, cond, sizeof cond);
+    snprintf(note, sizeof note, "%sif (%s) kept", else_branch ? "else of " : "",
+             cond);
     memcpy(ps->kept_note[ps->nkept], note, sizeof note);
     ps->kept_is_if[ps->nkept] = true;
     ps->kept_cond[ps->nkept] = s->cond;

@@ -309,7 +309,6 @@ static axe_status parse_for(ax_parser *ps, ax_stmt *s)
 
 axe_status axe__parse_cond(ax_parser *ps, ax_guard *cond)
 {
-    static const char *const cmps[] = {"<", "<=", ">", ">=", "==", "!="};
     char op[3] = {0};
     ax_expr *lhs, *rhs;
     int i;
@@ -324,7 +323,7 @@ axe_status axe__parse_cond(ax_parser *ps, ax_guard *cond)
         op[1] = '=';
         AXE_TRY(axe__lex_next(ps));
     }
-    for (i = 0; i < 6 && strcmp(op, cmps[i]) != 0; i++)
+    for (i = 0; i < 6 && strcmp(op, axe__cmp_text(i)) != 0; i++)
         ;
     if (i == 6)
         return axe__fail(ps->diag, AXE_ERR_SYNTAX, (long)ps->tok.pos,

@@ -116,3 +116,12 @@ int axe__kept_vars(const axe_program *p, int *vars)
     add_kept(p, p->body, vars, &n);
     return n;
 }
+
+void axe__kept_vars_put(ax_text *t, const axe_program *p, const char *head,
+                        const char *before, const char *after)
+{
+    int vars[AX_MAX_VARS], i, n = axe__kept_vars(p, vars);
+    for (i = 0; i < n; i++)
+        axe__text_put(t, "%s%sv_%s%s", i == 0 ? head : "", before,
+                      p->vars[vars[i]], after);
+}

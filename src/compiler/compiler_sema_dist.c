@@ -260,6 +260,11 @@ const ax_tensor *axe__devop_tensor(const axe_program *p, const ax_stmt *s,
     return s->dop[i] != NULL ? s->dop[i] : &p->tensors[s->args[i].tensor];
 }
 
+axe_dtype axe__devop_dtype(const axe_program *p, const ax_stmt *s)
+{
+    return p->tensors[s->args[s->op == AX_OP_GEMM ? 0 : 1].tensor].dtype;
+}
+
 const char *axe__devop_text(const axe_program *p, const ax_stmt *s, int i)
 {
     return s->dtext[i] != NULL ? s->dtext[i]

@@ -141,19 +141,6 @@ static bool next_values(walk *w)
     return false;
 }
 
-/* "lhs cmp rhs" of "g", each side cut at 40 characters. */
-static void cond_text(const axe_program *p, const ax_guard *g, char *buf,
-                      size_t cap)
-{
-    static const char *const cmps[] = {"<", "<=", ">", ">=", "==", "!="};
-    char a[48], b[48];
-    if (axe__expr_text(p, g->lhs, a, 41, 0) > 40)
-        strcpy(a + 37, "...");
-    if (axe__expr_text(p, g->rhs, b, 41, 0) > 40)
-        strcpy(b + 37, "...");
-    snprintf(buf, cap, "%s %s %s", a, cmps[g->cmp], b);
-}
-
 /* "when i = 1, bx = 0" for the other variables, or "". */
 static void values_text(const walk *w, char *buf, size_t cap)
 {
@@ -185,7 +172,7 @@ static axe_status report(walk *w, const ax_stmt *s, int64_t t0, int64_t t,
     while (g->up != NULL && cond_holds(w, g, t - 1) == cond_holds(w, g, t))
         g = g->up;
     last = (t0 + n < w->p->threads ? t0 + n : w->p->threads) - 1;
-    cond_text(w->p, g, cond, sizeof cond);
+    axe__cond_text(w->p, g, 40, cond, sizeof cond);
     values_text(w, vals, sizeof vals);
     if (s->scope == AX_SCOPE_CTA)
         snprintf(inst, sizeof inst, "the CTA");
@@ -243,7 +230,7 @@ axe_status axe__guard_check_uniform(axe_program *p, const ax_stmt *s,
                          "a condition around this operator overflows 64-bit "
                          "integers");
     if (evals == INT64_MAX && (v = chain_scalar(p, s->guard)) >= 0) {
-        cond_text(p, s->guard, cond, sizeof cond);
+        axe__cond_text(p, s->guard, 40, cond, sizeof cond);
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
                          "cannot decide whether '%s' is uniform over each "
                          "%s: it reads thread ids and the runtime scalar "
@@ -253,7 +240,7 @@ axe_status axe__guard_check_uniform(axe_program *p, const ax_stmt *s,
                          cond, axe__scope_name(s->scope), p->vars[v]);
     }
     if (evals == INT64_MAX) {
-        cond_text(p, s->guard, cond, sizeof cond);
+        axe__cond_text(p, s->guard, 40, cond, sizeof cond);
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
                          "cannot decide whether '%s' is uniform over each "
                          "%s: it reads thread ids and variables of more "
@@ -262,7 +249,7 @@ axe_status axe__guard_check_uniform(axe_program *p, const ax_stmt *s,
                          (long long)UNIFORM_MAX_EVALS);
     }
     if (p->uniform_evals + evals > UNIFORM_MAX_TOTAL) {
-        cond_text(p, s->guard, cond, sizeof cond);
+        axe__cond_text(p, s->guard, 40, cond, sizeof cond);
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
                          "cannot decide whether '%s' is uniform over each "
                          "%s: the program's uniformity checks would pass "

@@ -87,16 +87,12 @@ static axe_status note_guards(axe_program *p, const ax_guard *g, axe_status st,
     axe__text_put(&full, "%s", diag->message);
     for (; g != NULL; g = g->up) {
         const char *why = dropped_end(p, g) ? NULL : axe__guard_no_fact(g);
-        static const char *const cmps[] = {"<", "<=", ">", ">=", "==", "!="};
-        char a[64], b[64];
+        char cond[2 * AX_COND_SIDE_MAX + 8];
         if (why == NULL)
             continue;
-        if (axe__expr_text(p, g->lhs, a, sizeof a, 0) >= sizeof a)
-            strcpy(a + sizeof a - 4, "...");
-        if (axe__expr_text(p, g->rhs, b, sizeof b, 0) >= sizeof b)
-            strcpy(b + sizeof b - 4, "...");
-        axe__text_put(&full, "\nthe condition '%s %s %s'%s was not used: %s", a,
-                      cmps[g->cmp], b, g->negate ? " (its else)" : "", why);
+        axe__cond_text(p, g, 63, cond, sizeof cond);
+        axe__text_put(&full, "\nthe condition '%s'%s was not used: %s", cond,
+                      g->negate ? " (its else)" : "", why);
         n++;
     }
     if (full.status != AXE_OK)

@@ -217,9 +217,6 @@ typedef struct emitter {
     const ax_c_hooks *hooks; /* axe__emit_c_hooked's, or NULL */
 } emitter;
 
-static const char *const cmp_c[] = {" < ",  " <= ", " > ",
-                                    " >= ", " == ", " != "};
-
 /* Whether the statements from "s" on contain a barrier: a `sync` or an
  * operator whose schedule needs one (staged, shuffle, register mma). */
 static bool splits(const ax_stmt *s)
@@ -246,7 +243,7 @@ static void open_guards(emitter *e, const guard_frame *g)
     indent_put(e->t, e->ind);
     axe__text_put(e->t, "if (%s", g->negate ? "!(" : "");
     axe__expr_print_c(e->t, e->p, g->s->cond.lhs);
-    axe__text_put(e->t, "%s", cmp_c[g->s->cond.cmp]);
+    axe__text_put(e->t, " %s ", axe__cmp_text(g->s->cond.cmp));
     axe__expr_print_c(e->t, e->p, g->s->cond.rhs);
     axe__text_put(e->t, "%s) {\n", g->negate ? ")" : "");
     e->ind++;
@@ -323,7 +320,7 @@ static void emit_if(emitter *e, const ax_stmt *s)
     indent_put(e->t, e->ind);
     axe__text_put(e->t, "if (");
     axe__expr_print_c(e->t, e->p, s->cond.lhs);
-    axe__text_put(e->t, "%s", cmp_c[s->cond.cmp]);
+    axe__text_put(e->t, " %s ", axe__cmp_text(s->cond.cmp));
     axe__expr_print_c(e->t, e->p, s->cond.rhs);
     axe__text_put(e->t, ") {\n");
     e->ind++;
@@ -730,7 +727,7 @@ static void kept_if(ax_text *t, const axe_program *p, const ax_c_mesh *mesh,
     ax_text b;
     axe__text_put(t, "    if (");
     axe__expr_print_c(t, p, s->cond.lhs);
-    axe__text_put(t, "%s", cmp_c[s->cond.cmp]);
+    axe__text_put(t, " %s ", axe__cmp_text(s->cond.cmp));
     axe__expr_print_c(t, p, s->cond.rhs);
     axe__text_put(t, ") { /* kept device if */\n");
     axe__text_init(&b, p->arena);
@@ -834,12 +831,8 @@ void axe__emit_c(ax_text *t, const axe_program *p, const char *file)
  * sets them, the segments' CTAs read them. */
 static void kept_vars(ax_text *t, const axe_program *p)
 {
-    int vars[AX_MAX_VARS], i, n = axe__kept_vars(p, vars);
-    for (i = 0; i < n; i++)
-        axe__text_put(t, "%sstatic long v_%s;\n",
-                      i == 0 ? "\n/* The kept device loops' variables */\n"
-                             : "",
-                      p->vars[vars[i]]);
+    axe__kept_vars_put(t, p, "\n/* The kept device loops' variables */\n",
+                       "static long ", ";\n");
 }
 
 /* The C backend's program for a mesh program (compiler_internal.h). */

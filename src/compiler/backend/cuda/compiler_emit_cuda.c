@@ -34,9 +34,6 @@ static void indent_put(ax_text *t, int ind)
     axe__text_put(t, "%*s", ind * 4, "");
 }
 
-static const char *const cmp_c[] = {" < ",  " <= ", " > ",
-                                    " >= ", " == ", " != "};
-
 /* The C helpers "body" calls (compiler_math.c, compiler_half.c, the
  * integer and swizzle ones), each `static inline` function made a device
  * function (unused is no warning: the C backend's i32 atomic add calls
@@ -190,7 +187,7 @@ static void emit_block(ax_text *t, const axe_program *p, const ax_stmt *s,
 static void emit_cond(ax_text *t, const axe_program *p, const ax_guard *c)
 {
     axe__expr_print_c(t, p, c->lhs);
-    axe__text_put(t, "%s", cmp_c[c->cmp]);
+    axe__text_put(t, " %s ", axe__cmp_text(c->cmp));
     axe__expr_print_c(t, p, c->rhs);
 }
 
@@ -357,15 +354,6 @@ static void storage(ax_text *t, const axe_program *p)
     axe__cuda_arg_storage(t, p, p->body);
 }
 
-/* ", v_k" per kept device loop variable (compiler_segments.c), each
- * after "type". */
-static void kept_params(ax_text *t, const axe_program *p, const char *type)
-{
-    int vars[AX_MAX_VARS], i, n = axe__kept_vars(p, vars);
-    for (i = 0; i < n; i++)
-        axe__text_put(t, ", %sv_%s", type, p->vars[vars[i]]);
-}
-
 static void kernel(ax_text *t, const axe_program *p)
 {
     int i;
@@ -373,7 +361,7 @@ static void kernel(ax_text *t, const axe_program *p)
                   (long long)p->threads, p->name);
     if (p->ndev > 0) { /* a mesh program: segment ax_seg of the body */
         axe__text_put(t, "%slong ax_seg", params(t, p, true) > 0 ? ", " : "");
-        kept_params(t, p, "long ");
+        axe__kept_vars_put(t, p, "", ", long ", "");
         axe__text_put(t, ")\n{\n");
     } else
         axe__text_put(t, "%s)\n{\n", params(t, p, true) > 0 ? "" : "void");
@@ -393,11 +381,7 @@ static void kernel(ax_text *t, const axe_program *p)
     for (i = 0; i < p->ntensors; i++)
         if (p->tensors[i].param)
             axe__text_put(t, "    (void)%s;\n", p->tensors[i].cname);
-    if (p->ndev > 0) {
-        int vars[AX_MAX_VARS], n = axe__kept_vars(p, vars);
-        for (i = 0; i < n; i++)
-            axe__text_put(t, "    (void)v_%s;\n", p->vars[vars[i]]);
-    }
+    axe__kept_vars_put(t, p, "", "    (void)", ";\n");
     storage(t, p);
     if (p->ndev > 0)
         axe__text_put(t, "    if (ax_seg == 0) {\n");
@@ -481,7 +465,7 @@ static void launcher(ax_text *t, const axe_program *p)
     axe__text_put(t, "%s%s", params(t, p, false) > 0 ? ", " : "",
                   p->ndev > 0 ? "long ax_seg" : "");
     if (p->ndev > 0) {
-        kept_params(t, p, "long ");
+        axe__kept_vars_put(t, p, "", ", long ", "");
         axe__text_put(t, ", ");
     }
     axe__text_put(t, "cudaStream_t ax_stream)\n{\n    long ax_v, ax_g[3];\n");
@@ -519,7 +503,7 @@ static void launcher(ax_text *t, const axe_program *p)
                       p->scalar_name[i]);
     axe__text_put(t, "%s", p->ndev > 0 ? (n ? ", ax_seg" : "ax_seg") : "");
     if (p->ndev > 0)
-        kept_params(t, p, "");
+        axe__kept_vars_put(t, p, "", ", ", "");
     axe__text_put(t, ");\n");
     if (axe__program_has_loads(p))
         axe__cuda_check_after(t, p);

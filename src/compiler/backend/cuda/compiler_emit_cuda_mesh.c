@@ -143,11 +143,9 @@ static void devop_call(ax_text *t, const axe_program *p, const ax_stmt *s)
 /* The launch of segment "k". */
 static void launch(ax_text *t, const axe_program *p, int k)
 {
-    int vars[AX_MAX_VARS], i, n = axe__kept_vars(p, vars);
     axe__text_put(t, "    ax_rc = ax_seg_launch_%s(", p->name);
     axe__text_put(t, "%s%dL", args(t, p) > 0 ? ", " : "", k);
-    for (i = 0; i < n; i++)
-        axe__text_put(t, ", v_%s", p->vars[vars[i]]);
+    axe__kept_vars_put(t, p, "", ", ", "");
     axe__text_put(t, ", ax_stream);\n");
 }
 
@@ -175,12 +173,10 @@ static void kept_loop(ax_text *t, const axe_program *p, const ax_stmt *s)
  * condition. */
 static void kept_if(ax_text *t, const axe_program *p, const ax_stmt *s)
 {
-    static const char *const cmp[] = {" < ",  " <= ", " > ",
-                                      " >= ", " == ", " != "};
     ax_text b;
     axe__text_put(t, "%s    if (", ret_rc);
     axe__expr_print_c(t, p, s->cond.lhs);
-    axe__text_put(t, "%s", cmp[s->cond.cmp]);
+    axe__text_put(t, " %s ", axe__cmp_text(s->cond.cmp));
     axe__expr_print_c(t, p, s->cond.rhs);
     axe__text_put(t, ") { /* kept device if */\n");
     axe__text_init(&b, p->arena);
@@ -220,7 +216,7 @@ static void launches(ax_text *t, const axe_program *p, const ax_stmt *s, int k)
 
 void axe__cuda_mesh_launcher(ax_text *t, const axe_program *p)
 {
-    int vars[AX_MAX_VARS], i, n = 0, nk = axe__kept_vars(p, vars);
+    int i, n = 0;
     axe__text_put(t,
                   "\n/* Every segment of k_%s on \"stream\", each device "
                   "operator between them\n * (NCCL on the same stream); "
@@ -242,9 +238,8 @@ void axe__cuda_mesh_launcher(ax_text *t, const axe_program *p)
                       p->scalar_name[i]);
     axe__text_put(t, "%scudaStream_t ax_stream)\n{\n    int ax_rc;\n",
                   n ? ", " : "");
-    for (i = 0; i < nk; i++)
-        axe__text_put(t, "    long v_%s = 0; /* a kept device loop's */\n",
-                      p->vars[vars[i]]);
+    axe__kept_vars_put(t, p, "", "    long ",
+                       " = 0; /* a kept device loop's */\n");
     launches(t, p, p->body, 0);
     axe__text_put(t, "    return ax_rc;\n}\n");
 }

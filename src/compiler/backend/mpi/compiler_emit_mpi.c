@@ -74,7 +74,6 @@ static void put_plan(ax_text *t, const axe_program *p, int k,
                      const char *sched)
 {
     const ax_tensor *dst = &p->tensors[s->args[0].tensor];
-    const ax_tensor *src = &p->tensors[s->args[1].tensor];
     char name[32];
     const char *e;
     axe__text_put(t, "\n/* device op %d (line %d%s%s): ", k, s->line,
@@ -97,8 +96,8 @@ static void put_plan(ax_text *t, const axe_program *p, int k,
                   : s->rkind == AX_RED_SUM ? 1
                   : s->rkind == AX_RED_MAX ? 2
                                            : 3,
-                  (int)(s->op == AX_OP_GEMM ? dst : src)->dtype,
-                  (long long)src_span, (long long)dst->span, sched, k);
+                  (int)axe__devop_dtype(p, s), (long long)src_span,
+                  (long long)dst->span, sched, k);
 }
 
 /* Device operator "k"'s plan, its schedule of type "sched" (and a

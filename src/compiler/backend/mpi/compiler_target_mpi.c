@@ -84,8 +84,7 @@ static axe_status devop_check(const axe_program *p, const ax_stmt *s,
                               axe_diag *diag)
 {
     ax_dist_plan plan;
-    /* the dtype combined: a device gemm's partial sums are C's */
-    axe_dtype d = p->tensors[s->args[s->op == AX_OP_GEMM ? 0 : 1].tensor].dtype;
+    axe_dtype d = axe__devop_dtype(p, s); /* the dtype combined */
     axe_status st = axe__mpi_plan(p, s, &plan, diag);
     if (st != AXE_OK) {
         if (diag != NULL && diag->offset < 0)
