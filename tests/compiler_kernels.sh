@@ -319,7 +319,7 @@ vd_op() {
     ok || bad "vec_dim0 --explain: $(vd_op 0) | $(vd_op 1) | $(vd_op 2) | $(vd_op 3)"
 "$AXE" compile "$K/vec_dim0.axe" --explain -D R=37 -D N=24 >"$tmp/vd.txt" 2>&1
 [ "$(vd_op 0)" = " chosen copy.split;" ] && [ "$(vd_op 3)" = " chosen copy.split;" ] &&
-    grep -qF 'rejected copy.vector: max_common_vector is 64 but no 4/8/16-byte access of 4-byte elements is aligned' "$tmp/vd.txt" &&
+    grep -qF 'rejected copy.vector: max_common_vector is 64 but no 8/16-byte access of 4-byte elements is aligned' "$tmp/vd.txt" &&
     ok || bad "vec_dim0 R=37 --explain: $(vd_op 0) | $(vd_op 3) $(grep 'rejected copy.vector' "$tmp/vd.txt")"
 # a bound plan (registers over 8 threads) laid out dimension 0 innermost
 exact_run vec_dim0_reg.axe
@@ -704,7 +704,7 @@ expect_explain row_reduce.axe 'chosen reduce\.tree'
 # a dynamic offset prints in the language's spelling (// floor division)
 expect_explain fig4_thread.axe "src 'C': per-thread loop layout S\[\(8\):\(1\)\] \+ \(tx // 8 \* 128 \+ tx % 8 \* 8 \+ 2112\)\*1"
 expect_explain fig5_copy.axe 'innermost access: 4 elements'
-expect_explain fig5_copy.axe 'rejected copy\.vector: max_common_vector is 8 but no 4/8/16-byte access' -D N=131
+expect_explain fig5_copy.axe 'rejected copy\.vector: max_common_vector is 8 but no 8/16-byte access' -D N=131
 expect_explain transpose.axe 'rejected copy\.vector: max_common_vector of the per-thread layouts is 1'
 # thread_loop: chosen for a register-bound elementwise op, and for a copy
 # when vector is not aligned; rejected without a distributed register.

@@ -23,7 +23,10 @@
  *            order of ax_inst_kind;
  *   reasons  a vector leaf that is not legal names the first lane (by
  *            atom tile, K step, lane) where lane 0's grouping of its
- *            first tile and K step fails (lane 0 when it has none).
+ *            first tile and K step fails (lane 0 when it has none);
+ *            before any address, .b32 of 32-bit elements says they are
+ *            32-bit already and a vector that does not divide the
+ *            fragment's registers says so (no other reason).
  * Warp 0's atom tiles are found from C's register layout (the C elements
  * whose warpid is 0, axe_layout_apply_set), not from the compiler's
  * owner table. Element types: f16, bf16 and f32 under tf32 (m16n8k8:
@@ -220,8 +223,20 @@ static void check_reason(const brute *b, int64_t n, const ax_inst_leaf *l,
     int lane = first_failing(b, n, at, &at_tile), got = -1;
     long long gt = -1, gk = -1;
     const char *tile = strstr(l->why, "(atom tile ");
-    if (strncmp(l->why, "lane ", 5) != 0)
-        return; /* a reason before any address (precheck) */
+    const char *pre =
+        n == 1 && b->eb == 4 ? "32-bit elements: the per-thread loads are "
+                               "32-bit already"
+        : b->nregs % n != 0  ? "the fragment's registers do not come in groups "
+                               "of the vector"
+                             : NULL;
+    if (pre != NULL || strncmp(l->why, "lane ", 5) != 0) {
+        /* a reason before any address: the brute force's own */
+        TL_CHECK(pre != NULL && strcmp(l->why, pre) == 0,
+                 "%s %c: %lld registers per load: '%s', brute force '%s'", name,
+                 "AB"[b->o], (long long)n, l -> why,
+                 pre != NULL ? pre : "a lane's");
+        return;
+    }
     TL_CHECK(sscanf(l->why, "lane %d's", &got) == 1 && got == lane,
              "%s %c: %lld registers per load: '%s' names lane %d, brute "
              "force %d",

@@ -395,6 +395,17 @@ static axe_status no_schedule(axe_program *p, axe_diag *diag, const ax_stmt *s,
 }
 
 /* What the chosen schedule derived, for --explain. */
+/* The instruction choice's --explain lines of gemm "s"
+ * (compiler_synth_inst.c), its operands' choices made here once. */
+static void inst_explain(ax_text *t, const axe_program *p, const ax_stmt *s)
+{
+    ax_inst_choice ch[2];
+    ch[0].chosen = ch[1].chosen = -1;
+    if (axe__inst_explains(p, s))
+        axe__inst_choose_both(p, s, ch);
+    axe__inst_explain(t, p, s, ch);
+}
+
 static void describe_choice(ax_text *t, const axe_program *p, const ax_stmt *s)
 {
     int j;
@@ -609,7 +620,7 @@ static axe_status dispatch_op(axe_program *p, ax_stmt *s, axe_diag *diag)
     if (s->op == AX_OP_GEMM && s->trn == NULL)
         axe__mma_describe(&t, p, s);
     if (s->op == AX_OP_GEMM && s->trn == NULL)
-        axe__inst_explain(&t, p, s);
+        inst_explain(&t, p, s);
     if (axe__backend_of(p)->explain != NULL)
         axe__backend_of(p)->explain(&t, p, s);
     axe__text_put(&t, "%s", tr.rej.len > 0 ? tr.rej.buf : "");

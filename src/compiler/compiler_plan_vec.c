@@ -28,6 +28,7 @@
  * innermost loop's dimension is not masked, the test does not change
  * along that loop and is made once per loop (axe__plan_masked_rows).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "axe/notation.h"
@@ -124,22 +125,36 @@ static bool aligned(const axe_program *p, const ax_stmt *s, const ax_plan *plan,
     return true;
 }
 
+/* The sizes of the vector accesses of "d" elements vector_width tries
+ * ("2/4/8/16-byte": 2 elements, 8 of i4, up to 16 bytes) into "buf". */
+static void access_sizes(axe_dtype d, char *buf, size_t cap)
+{
+    int64_t b = d == AXE_DTYPE_I4 ? 4 : 2 * axe_dtype_size(d);
+    size_t n = 0;
+    buf[0] = '\0';
+    for (; b <= 16 && n < cap; b *= 2)
+        n += (size_t)snprintf(buf + n, cap - n, "%s%lld", n ? "/" : "",
+                              (long long)b);
+}
+
 /* Why a swizzled operand "i" stops the vector: its swizzle keeps only
  * aligned runs of 2^M elements contiguous. */
 static axe_status swizzle_refusal(const axe_program *p, const ax_stmt *s, int i,
                                   int64_t v, axe_diag *why)
 {
     const ax_tensor *t = &p->tensors[s->args[i].tensor];
-    char sw[64];
+    char sw[64], sizes[16];
     int64_t run = axe__swizzle_run(p, &s->args[i]);
     axe__swizzle_text(p, &s->args[i], sw, sizeof sw);
+    access_sizes(p->tensors[s->args[0].tensor].dtype, sizes, sizeof sizes);
     return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                      "max_common_vector of the per-thread layouts is %lld, "
                      "but '%s' is swizzled by %s, which keeps aligned runs "
                      "of only %lld element%s contiguous (max_common_vector "
-                     "of the swizzled layouts: %lld, no 4/8/16-byte access)",
+                     "of the swizzled layouts: %lld, no %s-byte access)",
                      (long long)v, t->name, sw, (long long)run,
-                     run == 1 ? "" : "s", (long long)(run < v ? run : v));
+                     run == 1 ? "" : "s", (long long)(run < v ? run : v),
+                     sizes);
 }
 
 /* Why a packed i4 copy gets no vector: its accesses must be whole
@@ -190,6 +205,7 @@ static axe_status vectorize_laid(const axe_program *p, const ax_stmt *s,
     axe_cute_layout dst, src;
     int64_t v, w, es = axe_dtype_size(p->tensors[s->args[0].tensor].dtype);
     int kin = axe__plan_innermost_loop(plan);
+    char sizes[16];
     if (!plan->affine[0] || !plan->affine[1] || kin < 0)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                          "an operand is not affine in the loop digits or "
@@ -221,10 +237,11 @@ static axe_status vectorize_laid(const axe_program *p, const ax_stmt *s,
                                v, why);
     if (p->tensors[s->args[0].tensor].dtype == AXE_DTYPE_I4)
         return i4_refusal(p, s, v, why);
+    access_sizes(p->tensors[s->args[0].tensor].dtype, sizes, sizeof sizes);
     return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
-                     "max_common_vector is %lld but no 4/8/16-byte access of "
+                     "max_common_vector is %lld but no %s-byte access of "
                      "%lld-byte elements is aligned",
-                     (long long)v, (long long)es);
+                     (long long)v, sizes, (long long)es);
 }
 
 /* Vectorize a copy plan (see the file comment): laid out in dimension

@@ -512,35 +512,51 @@ static void put_leaf(ax_text *t, const ax_inst_choice *ch, int k)
                   (long long)l->wavefronts, (long long)l->ways);
 }
 
-void axe__inst_explain(ax_text *t, const axe_program *p, const ax_stmt *s)
+void axe__inst_choose_both(const axe_program *p, const ax_stmt *s,
+                           ax_inst_choice ch[2])
 {
-    ax_inst_choice ch;
     axe_diag d;
+    for (int o = 0; o < 2; o++) {
+        memset(&d, 0, sizeof d);
+        if (axe__inst_choose(p, s, o, &ch[o], &d) != AXE_OK)
+            ch[o].chosen = -1;
+    }
+}
+
+bool axe__inst_explains(const axe_program *p, const ax_stmt *s)
+{
+    return s->mma != NULL && s->mma->from_memory &&
+           strcmp(axe__backend_of(p)->name, "cuda") == 0;
+}
+
+void axe__inst_explain(ax_text *t, const axe_program *p, const ax_stmt *s,
+                       const ax_inst_choice ch[2])
+{
     if (s->mma == NULL || !s->mma->from_memory)
         return;
     if (s->mma->shapes[0] != '\0')
         axe__text_put(t, "  mma shape choice: %s\n", s->mma->shapes);
-    if (strcmp(axe__backend_of(p)->name, "cuda") != 0)
+    if (!axe__inst_explains(p, s))
         return;
     for (int o = 0; o < 2; o++) {
-        memset(&d, 0, sizeof d);
-        if (axe__inst_choose(p, s, o, &ch, &d) != AXE_OK || ch.chosen < 0)
+        const ax_inst_choice *c = &ch[o];
+        if (c->chosen < 0)
             continue;
         axe__text_put(t,
                       "  instruction choice for %c '%s' (warp 0, %lld K "
                       "step%s): ",
                       "AB"[o], p -> tensors[s->args[o + 1].tensor].name,
-                      (long long)ch.ksteps, ch.ksteps == 1 ? "" : "s");
-        put_leaf(t, &ch, ch.chosen);
+                      (long long)c->ksteps, c->ksteps == 1 ? "" : "s");
+        put_leaf(t, c, c->chosen);
         axe__text_put(t, "; runner-up: ");
-        if (ch.runner >= 0)
-            put_leaf(t, &ch, ch.runner);
+        if (c->runner >= 0)
+            put_leaf(t, c, c->runner);
         else
             axe__text_put(t, "none");
         for (int k = 0; k < AX_INST_KINDS; k++)
-            if (!ch.leaf[k].legal) {
+            if (!c->leaf[k].legal) {
                 axe__text_put(t, "; ");
-                put_leaf(t, &ch, k);
+                put_leaf(t, c, k);
             }
         axe__text_put(t, "\n");
     }

@@ -66,7 +66,16 @@ int axe__inst_thread_leaf(const ax_inst_choice *ch);
  * "per-thread loads") into "buf". */
 void axe__inst_name(ax_inst_kind k, const ax_inst_leaf *l, char *buf,
                     size_t cap);
-/* The --explain lines of gemm.mma_smem "s" on the cuda target. */
-void axe__inst_explain(ax_text *t, const axe_program *p, const ax_stmt *s);
+/* The choices of both operands of gemm "s" (axe__inst_choose) into "ch";
+ * an operand that has none (not a shared tensor-core operand) gets
+ * chosen -1. */
+void axe__inst_choose_both(const axe_program *p, const ax_stmt *s,
+                           ax_inst_choice ch[2]);
+/* Whether gemm "s" has --explain lines of its instruction choice
+ * (gemm.mma_smem, gemm.mma_reg_a on the cuda target), and those lines
+ * from its choices "ch" (axe__inst_choose_both). */
+bool axe__inst_explains(const axe_program *p, const ax_stmt *s);
+void axe__inst_explain(ax_text *t, const axe_program *p, const ax_stmt *s,
+                       const ax_inst_choice ch[2]);
 
 #endif

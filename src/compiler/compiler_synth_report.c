@@ -54,11 +54,12 @@ static int gemm_choices(const axe_program *p, const ax_stmt *s,
     int n = 0;
     if (s->op != AX_OP_GEMM || m == NULL || !m->from_memory)
         return 0;
+    ax_inst_choice chs[2];
+    axe__inst_choose_both(p, s, chs);
     for (int o = 0; o < 2; o++) {
-        ax_inst_choice ch;
-        axe_diag d;
+        const ax_inst_choice ch = chs[o];
         ax_synth_choice *c = &out[n];
-        if (axe__inst_choose(p, s, o, &ch, &d) != AXE_OK || ch.chosen < 0)
+        if (ch.chosen < 0)
             continue;
         memset(c, 0, sizeof *c);
         c->op = s->index;
