@@ -428,6 +428,11 @@ for m in "rc->cuda = (int)cudaStreamWaitEvent(c->comm, c->ev[ch], 0);|rc->cuda =
 done
 mutant "band[2 * q] = b0, band[2 * q + 1] = b1;" "band[2 * q] = b0, band[2 * q + 1] = b1 - 1;" \
     "$EX/matmul_rs_overlap.axe" 2 -D P=2 -D CH=3
+# A move whose CUDA blocks along y all start at element 0 (the spread of
+# one list block over blockIdx.y lost: found on the first GPU run, where a
+# chunk's packing ran on one SM) leaves elements unmoved.
+mutant "i = (int64_t)blockIdx.y * blockDim.x + threadIdx.x;" "i = threadIdx.x;" \
+    "$EX/matmul_rs_overlap.axe" 2 -D P=2 -D CH=3 -D M=80 -D N=72 -D K=40
 printf '%s' "qoff[i] = axe_mpi_kdev(p, i) * n;" >"$tmp/from"
 printf '%s' "qoff[i] = axe_mpi_kdev(p, P - 1 - i) * n;" >"$tmp/to"
 MUT_FROM=$tmp/from MUT_TO=$tmp/to AXE_RUN_EDIT=$tmp/edit.sh timeout 600 "$AXE" run \

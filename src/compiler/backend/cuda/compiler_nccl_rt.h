@@ -56,7 +56,18 @@
 typedef struct axe_nccl_dlist {
     axe_mpi_block *blk;
     int64_t nblk;
+    int64_t most; /* the most elements in one block (len * count) */
 } axe_nccl_dlist;
+
+/* The most elements (len * count) of one of the "n" blocks "b". */
+static inline int64_t axe_nccl_most(const axe_mpi_block *b, int64_t n)
+{
+    int64_t i, most = 0;
+    for (i = 0; i < n; i++)
+        if (b[i].len * b[i].count > most)
+            most = b[i].len * b[i].count;
+    return most;
+}
 
 typedef struct axe_nccl_sched {
     axe_mpi_sched m; /* the host schedule (built without host buffers) */
@@ -105,6 +116,25 @@ static __device__ inline T axe_nccl_fold1(const T *in, int64_t at,
     return a;
 }
 
+/* Element d of dst = element s of src, "es" bytes (buffers aligned to
+ * their element size: device allocations and element offsets). */
+static __device__ inline void axe_nccl_copy1(char *dst, int64_t d,
+                                             const char *src, int64_t s, int es)
+{
+    if (es == 4)
+        ((uint32_t *)dst)[d] = ((const uint32_t *)src)[s];
+    else if (es == 8)
+        ((uint64_t *)dst)[d] = ((const uint64_t *)src)[s];
+    else if (es == 2)
+        ((uint16_t *)dst)[d] = ((const uint16_t *)src)[s];
+    else
+        for (int k = 0; k < es; k++)
+            dst[d * es + k] = src[s * es + k];
+}
+
+/* The blocks of the list over blockIdx.x, each block's elements over
+ * blockIdx.y and the threads (one list block of a million elements is
+ * spread over many CUDA blocks, not one). */
 static __global__ void axe_nccl_move_k(const axe_mpi_block *blk, int64_t nblk,
                                        char *dst, int64_t doff, const char *src,
                                        int64_t stride, const int64_t *off,
@@ -113,13 +143,14 @@ static __global__ void axe_nccl_move_k(const axe_mpi_block *blk, int64_t nblk,
     for (int64_t b = blockIdx.x; b < nblk; b += gridDim.x) {
         const axe_mpi_block B = blk[b];
         int64_t n = B.len * B.count;
-        for (int64_t i = threadIdx.x; i < n; i += blockDim.x) {
-            int64_t c = i / B.len, e = i % B.len;
+        for (int64_t i = (int64_t)blockIdx.y * blockDim.x + threadIdx.x; i < n;
+             i += (int64_t)gridDim.y * blockDim.x) {
+            int64_t c = B.count == 1 ? 0 : i / B.len;
+            int64_t e = B.count == 1 ? i : i % B.len;
             int64_t d = doff + B.to + c * B.tstep + e;
             int64_t s = (B.from + c * B.fstep + e) * stride;
             if (off == NULL || (noff == 1 && off[0] == 0)) {
-                for (int k = 0; k < es; k++)
-                    dst[d * es + k] = src[s * es + k];
+                axe_nccl_copy1(dst, d, src, s, es);
             } else if (dtype == AXE_MPI_F32) {
                 ((float *)dst)[d] = axe_nccl_fold1<float, float>(
                     (const float *)src, s, off, noff, op);
@@ -134,10 +165,17 @@ static __global__ void axe_nccl_move_k(const axe_mpi_block *blk, int64_t nblk,
     }
 }
 
+/* A move's CUDA blocks: AXE_NCCL_THREADS threads each, one per
+ * AXE_NCCL_SPREAD elements of the largest list block along y, at most
+ * AXE_NCCL_GRID in all (the emulation: few, each a set of fibers). */
 #ifdef AXE_CUDA_EMULATE
 #define AXE_NCCL_THREADS 32 /* each a fiber of the emulation */
+#define AXE_NCCL_SPREAD 512 /* tests' sizes spread too */
+#define AXE_NCCL_GRID 4096
 #else
 #define AXE_NCCL_THREADS 256
+#define AXE_NCCL_SPREAD (AXE_NCCL_THREADS * 8)
+#define AXE_NCCL_GRID (1 << 20)
 #endif
 
 /* The move of device list "l" (see axe_nccl_move_k) on "stream"; the
@@ -147,18 +185,22 @@ static inline int axe_nccl_move(const axe_mpi_plan *p, const axe_nccl_dlist *l,
                                 int64_t stride, const int64_t *off,
                                 int64_t noff, int es, cudaStream_t stream)
 {
-    int64_t grid = l->nblk < 65535 ? l->nblk : 65535;
+    int64_t gx = l->nblk < 65535 ? l->nblk : 65535;
+    int64_t gy = (l->most + AXE_NCCL_SPREAD - 1) / AXE_NCCL_SPREAD;
     if (l->nblk == 0)
         return 0;
+    if (gy > AXE_NCCL_GRID / gx)
+        gy = AXE_NCCL_GRID / gx;
+    gy = gy < 1 ? 1 : gy > 65535 ? 65535 : gy;
 #ifdef AXE_CUDA_EMULATE
-    AXE_LAUNCH(axe_nccl_move_k, dim3((unsigned)grid), dim3(AXE_NCCL_THREADS),
-               stream)
+    AXE_LAUNCH(axe_nccl_move_k, dim3((unsigned)gx, (unsigned)gy),
+               dim3(AXE_NCCL_THREADS), stream)
     (l->blk, l->nblk, dst, doff, src, stride, off, noff, es, (int)p->dtype,
      (int)p->op);
 #else
-    axe_nccl_move_k<<<(unsigned)grid, AXE_NCCL_THREADS, 0, stream>>>(
-        l->blk, l->nblk, dst, doff, src, stride, off, noff, es, (int)p->dtype,
-        (int)p->op);
+    axe_nccl_move_k<<<dim3((unsigned)gx, (unsigned)gy), AXE_NCCL_THREADS, 0,
+                      stream>>>(l->blk, l->nblk, dst, doff, src, stride, off,
+                                noff, es, (int)p->dtype, (int)p->op);
 #endif
     return (int)cudaGetLastError();
 }
@@ -168,7 +210,7 @@ static inline int axe_nccl_move(const axe_mpi_plan *p, const axe_nccl_dlist *l,
 static inline int axe_nccl_upload(axe_nccl_dlist *d, axe_mpi_list *l)
 {
     size_t n;
-    d->blk = NULL, d->nblk = 0;
+    d->blk = NULL, d->nblk = 0, d->most = 0;
     if (l->n == 0)
         return 0;
     if (l->blk == NULL && axe_mpi_list_blocks(l))
@@ -179,6 +221,7 @@ static inline int axe_nccl_upload(axe_nccl_dlist *d, axe_mpi_list *l)
         return 1;
     }
     d->nblk = l->nblk;
+    d->most = axe_nccl_most(l->blk, l->nblk);
     return cudaMemcpy(d->blk, l->blk, n, cudaMemcpyHostToDevice) != cudaSuccess;
 }
 
@@ -272,6 +315,7 @@ static inline int axe_nccl_ordered_device(axe_nccl_sched *s)
           axe_nccl_alloc((void **)&s->fold.blk,
                          nb * (int64_t)sizeof(axe_mpi_block), blk);
     s->fold.nblk = bad ? 0 : nb;
+    s->fold.most = axe_nccl_most(blk, nb);
     free(blk);
     return bad;
 }
@@ -665,6 +709,7 @@ static inline int axe_nccl_chunk_plan(axe_nccl_chunked *c, const int64_t *addr,
     bad = axe_nccl_alloc((void **)&c->pack[ch].blk, nb * (int64_t)sizeof *blk,
                          blk);
     c->pack[ch].nblk = bad ? 0 : nb;
+    c->pack[ch].most = axe_nccl_most(blk, nb);
     free(blk);
     return bad;
 }
