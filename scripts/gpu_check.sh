@@ -268,7 +268,8 @@ done
 # m16n8k8 atoms (f16, bf16, register A: gemm_k24*.axe, gemm_reg_a_k24.axe;
 # CI checks them under --emulate), the packed i4 kernels
 # (tests/kernels/i4_*.axe: byte stores on a real GPU, swizzled i4 tiles in
-# i4_swz*.axe) and the copies vectorized along dimension 0
+# i4_swz*.axe, ldmatrix copies of i4 in i4_ldsm*.axe) and the copies
+# vectorized along dimension 0
 # (tests/kernels/vec_dim0*.axe, flash_vt_auto.axe; smem_vt_cta_auto.axe
 # is among the smem tiles): `axe run --check --json` each, JOBS at a time
 # (default: the cores; nvcc and the CPU reference dominate, and the

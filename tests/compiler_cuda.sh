@@ -299,6 +299,9 @@ ptx_has shuffle_sum_f32 sm_80 'shfl\.sync\.bfly\.b32'
 ptx_has softmax sm_90 'shfl\.sync\.bfly\.b32'
 ptx_has sync_in_if sm_80 'bar\.sync'
 ptx_has i4_vec sm_80 'cp\.async\.cg\.shared\.global \[%r[0-9]+\], \[%rd[0-9]+\], 16;' 'ld\.shared\.v4\.' 'st\.global\.v4\.'
+ptx_has i4_ldsm sm_80 'ldmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16' '!ld\.local'
+ptx_has i4_ldsm_auto sm_90 'ldmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16'
+ptx_has i4_ldsm_hexcute sm_90 'ldmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16' '!ld\.local' '!st\.local'
 ptx_has atomic_add_f32 sm_80 '(red|atom)\.global\.add\.f32'
 # Collective and grid schedules: CTA barriers of reduce.tree, the
 # warpgroup's named barrier (an id in a register, 128 threads) and the

@@ -1087,6 +1087,10 @@ void axe__cond_text(const axe_program *p, const ax_guard *g, size_t side,
 /* C for operator "s" inside a thread's phase (compiler_emit_op.c). */
 void axe__emit_op(ax_text *t, const axe_program *p, const ax_stmt *s, int ind,
                   bool whole);
+/* Operand "i"'s element address (through its swizzle) in the digit
+ * variables ax_t<k> / ax_i<k> of its plan (compiler_emit_op.c). */
+void axe__emit_elem_addr(ax_text *t, const axe_program *p, const ax_stmt *s,
+                         int i);
 
 /* A per-thread gemm register-blocked (compiler_emit_gemm.c), after the
  * rank and thread digits; false, with nothing written, when "s" is not a

@@ -5,7 +5,9 @@
  * anchor's instruction choice (chosen leaf, cost, runner-up), each
  * tensor-core gemm's operand loads and mma shape (compiler_synth_inst.c,
  * compiler_mma.c: "gemm#N.A", "gemm#N.B", "gemm#N.shape", with or
- * without `auto` tensors) and each rearrange with its shared-memory
+ * without `auto` tensors), each copy from shared i4 into a register
+ * where ldmatrix is legal ("copy#N.load", compiler_copy_ldsm.c) and each
+ * rearrange with its shared-memory
  * bytes; as text or as one JSON object.
  * Names are identifiers and the texts are the compiler's own (no quote or
  * backslash), so the JSON needs no escapes, except the accesses' note,
@@ -15,6 +17,7 @@
 #include <string.h>
 
 #include "axe/notation.h"
+#include "compiler_copy_ldsm.h"
 #include "compiler_synth.h"
 #include "compiler_synth_inst.h"
 
@@ -42,6 +45,29 @@ static void put_choice(ax_text *t, const ax_synth_choice *c, const char *sep)
     axe__text_put(t, "\n");
 }
 
+/* The load leaf of copy "s" from shared i4 into a register where
+ * ldmatrix is legal (compiler_copy_ldsm.c): ldmatrix or the plan's
+ * per-thread loads, the other the runner-up. */
+static bool copy_choice(const axe_program *p, const ax_stmt *s,
+                        ax_synth_choice *c)
+{
+    ax_ldsm l;
+    axe_diag d;
+    char name[2][AX_SYNTH_TEXT];
+    if (axe__ldsm_choose(p, s, &l, &d) != AXE_OK || !l.legal)
+        return false;
+    (void)snprintf(name[0], sizeof name[0], "ldmatrix.x%d", l.n);
+    (void)snprintf(name[1], sizeof name[1], "per-thread %lld-byte loads",
+                   (long long)l.access_bytes);
+    memset(c, 0, sizeof *c);
+    c->op = s->index;
+    (void)snprintf(c->chosen, sizeof c->chosen, "%s", name[!l.chosen]);
+    c->cost = l.cost[!l.chosen];
+    (void)snprintf(c->runner_up, sizeof c->runner_up, "%s", name[l.chosen]);
+    c->runner_cost = l.cost[l.chosen];
+    return true;
+}
+
 /* The instruction choices of gemm "s" as dispatched (gemm.mma_smem,
  * gemm.mma_reg_a): the load leaf of each operand in shared memory
  * (axe__inst_choose) and the mma shape (s->mma->shape), into "out" (3 at
@@ -52,6 +78,10 @@ static int gemm_choices(const axe_program *p, const ax_stmt *s,
     static const char *const sfx[3] = {".A", ".B", ".shape"};
     const ax_mma *m = s->mma;
     int n = 0;
+    if (copy_choice(p, s, out)) {
+        suffix[0] = ".load";
+        return 1;
+    }
     if (s->op != AX_OP_GEMM || m == NULL || !m->from_memory)
         return 0;
     ax_inst_choice chs[2];

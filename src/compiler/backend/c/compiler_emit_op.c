@@ -146,6 +146,12 @@ static void element_addr(ax_text *t, const axe_program *p, const ax_stmt *s,
     axe__emit_swizzle_close(t, p, &s->args[i]);
 }
 
+void axe__emit_elem_addr(ax_text *t, const axe_program *p, const ax_stmt *s,
+                         int i)
+{
+    element_addr(t, p, s, i);
+}
+
 /* Operand "i"'s element of a packed i4 tensor: read, `ax_ld4(ARRAY,
  * ADDR)`, or the opening of its store, `ax_st4(ARRAY, ADDR, ` (the
  * helpers address byte ADDR / 2, nibble ADDR % 2, docs/compiler.md);

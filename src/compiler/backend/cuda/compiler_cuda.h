@@ -46,6 +46,14 @@ void axe__cuda_async_wait(ax_text *t, const ax_stmt *next, int ind,
 void axe__cuda_async_wrappers(ax_text *t, const char *body);
 void axe__cuda_explain_async(ax_text *t, const axe_program *p,
                              const ax_stmt *s);
+/* ldmatrix copies of packed i4 from shared memory into registers
+ * (compiler_emit_cuda_ldsm.c, the choice: compiler_copy_ldsm.h): whether
+ * copy "s" is one, its code, --explain's line for a candidate copy
+ * (false: no candidate, nothing written). */
+bool axe__cuda_ldsm_copy(const axe_program *p, const ax_stmt *s);
+void axe__cuda_emit_ldsm(ax_text *t, const axe_program *p, const ax_stmt *s,
+                         int ind);
+bool axe__cuda_explain_ldsm(ax_text *t, const axe_program *p, const ax_stmt *s);
 /* A multi-stage cp.async pipeline over a `for` (compiler_cuda_pipe.c):
  * its stage count, the asynchronous copies into stage k % S
  * ("producers", consecutive in the body), the stage tensors (a bit each)

@@ -314,6 +314,8 @@ static void emit_block(ax_text *t, const axe_program *p, const ax_stmt *s,
             axe__emit_grid(t, p, s, ind);
         } else if (axe__cuda_async_copy(p, s)) {
             axe__cuda_emit_async(t, p, s, ind, &pending);
+        } else if (axe__cuda_ldsm_copy(p, s)) {
+            axe__cuda_emit_ldsm(t, p, s, ind);
         } else {
             axe__emit_op(t, p, s, ind, false);
         }

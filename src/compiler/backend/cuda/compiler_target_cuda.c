@@ -130,6 +130,8 @@ static void explain(ax_text *t, const axe_program *p, const ax_stmt *s)
         axe__cuda_explain_async(t, p, s);
         return;
     }
+    if (axe__cuda_explain_ldsm(t, p, s))
+        return;
     if (s->nmasks > 0) {
         axe__text_put(t, "in-thread partials, then __shfl_xor_sync "
                          "(shfl.sync.bfly) over lane masks");

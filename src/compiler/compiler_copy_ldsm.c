@@ -1,0 +1,289 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * ldmatrix for a copy from shared packed i4 into registers (the header's
+ * comment; docs/compiler.md "ldmatrix copies"). The copy's plan gives,
+ * for thread rank t and the digits of its non-thread loops (enumerated
+ * outer first, index u), the register element reg[u] (thread-independent)
+ * and the shared tile address addr[t][u] (dynamic start terms at 0: they
+ * must be multiples of 16 bytes). With u_of[R] the index of register
+ * element R, the thread's word g is elements 8g .. 8g + 7 (bytes 4g ..
+ * 4g + 3). ldmatrix.m8n8.x1 gives lane l in its register the b16 pair
+ * at bytes 4 (l % 4) of row l / 4, each row 16 bytes from the address
+ * lane 8j + r passes for matrix j. So word g of lane l is its ldmatrix
+ * register when, in every warp,
+ *   addr[l][u_of[8g + e]] = addr[l][u_of[8g]] + e        (e < 8),
+ *   addr[l][u_of[8g]] = addr[l & ~3][u_of[8g]] + 8 (l % 4),
+ *   addr[4r][u_of[8g]] % 32 = 0,
+ * and the swizzle keeps aligned runs of 32 elements (16 bytes) whole, so
+ * that the same holds of the swizzled addresses: lane 8j + r then passes
+ * the address of lane 4r's word g_j, which the emitted code computes from
+ * the rank of lane 4 (laneid % 8) of its own warp.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler_copy_ldsm.h"
+#include "compiler_smem.h"
+
+typedef struct ld_ctx {
+    const axe_program *p;
+    const ax_stmt *s;
+    const ax_plan *plan;
+    const axe_layout_swizzle *sw;
+    int nt[AX_MAX_LOOPS], nnt; /* the non-thread loops, outer first */
+    int64_t span, total, cst[2];
+    int64_t *reg, *u_of, *addr; /* addr: 32 lanes x total */
+} ld_ctx;
+
+static void fail(ax_ldsm *o, const char *why)
+{
+    if (o->legal)
+        (void)snprintf(o->why, sizeof o->why, "%s", why);
+    o->legal = false;
+}
+
+/* The non-thread digits of enumeration index "u". */
+static void digits_of(const ld_ctx *c, int64_t u, int64_t *dg)
+{
+    for (int k = c->nnt - 1; k >= 0; k--) {
+        int64_t e = c->plan->loops[c->nt[k]].extent;
+        dg[c->nt[k]] = u % e;
+        u /= e;
+    }
+}
+
+/* Operand "i"'s address at thread rank "t" and enumeration index "u". */
+static int64_t addr_at(const ld_ctx *c, int i, int64_t t, int64_t u)
+{
+    int64_t dg[AX_MAX_LOOPS], a = c->cst[i];
+    const ax_plan *pl = c->plan;
+    digits_of(c, u, dg);
+    for (int k = 0; k < pl->nloops; k++) {
+        int64_t d = pl->loops[k].thread
+                        ? t / pl->loops[k].rank_div % pl->loops[k].extent
+                        : dg[k];
+        a += d * pl->loops[k].stride[i];
+    }
+    return a;
+}
+
+/* Whether "s" is a candidate (the header) with an affine plan. */
+static bool candidate(const axe_program *p, const ax_stmt *s)
+{
+    const ax_tensor *d, *r;
+    if (p->opts.naive || s->kind != AX_ST_OP || s->dead ||
+        s->op != AX_OP_COPY || s->plan == NULL || s->stage[0] != NULL ||
+        s->mma != NULL || s->nmasks > 0 || s->grid != NULL ||
+        (s->scope != AX_SCOPE_WARP && s->scope != AX_SCOPE_WARPGROUP &&
+         s->scope != AX_SCOPE_CTA))
+        return false;
+    d = &p->tensors[s->args[0].tensor];
+    r = &p->tensors[s->args[1].tensor];
+    return d->mem == AX_MEM_REGISTER && r->mem == AX_MEM_SHARED &&
+           d->dtype == AXE_DTYPE_I4 && r->dtype == AXE_DTYPE_I4;
+}
+
+/* Plan conditions checked before any evaluation. */
+static void precheck(ld_ctx *c, ax_ldsm *o)
+{
+    const ax_stmt *s = c->s;
+    ax_base b[2];
+    int n;
+    for (int i = 0; i < 2; i++) {
+        for (int d = 0; d < s->args[i].ndim; d++)
+            if (s->args[i].masked[d] ||
+                axe__expr_load(s->args[i].start[d], &n) != NULL)
+                fail(o, "an operand is masked or has a data-dependent start");
+        axe__plan_base(c->p, &s->args[i], &b[i]);
+        c->cst[i] = b[i].cst;
+    }
+    if (c->plan->kind != AX_PLAN_BOUND || !c->plan->affine[0] ||
+        !c->plan->affine[1])
+        fail(o, "the copy's plan is not a per-thread affine loop nest");
+    if (b[0].ndyn != 0)
+        fail(o, "the register operand has a dynamic start");
+    for (int k = 0; k < b[1].ndyn; k++)
+        if (axe__expr_gcd(b[1].dyn[k]) * b[1].scale[k] % 32 != 0)
+            fail(o, "a dynamic start of the shared operand is not a multiple "
+                    "of 16 bytes");
+    if (axe__swizzle_run(c->p, &s->args[1]) < 32)
+        fail(o, "the swizzle keeps runs of fewer than 16 bytes whole");
+    if (c->plan->nthreads % 32 != 0)
+        fail(o, "the scope's threads are not whole warps");
+    if (c->span % 8 != 0 || c->span / 8 > AX_LDSM_MAX_WORDS)
+        fail(o, "the register is not whole 32-bit words (at most 64)");
+}
+
+/* reg[u] and u_of[R]: each register element exactly once. */
+static void register_map(ld_ctx *c, ax_ldsm *o)
+{
+    for (int64_t r = 0; r < c->span; r++)
+        c->u_of[r] = -1;
+    for (int64_t u = 0; u < c->total; u++) {
+        int64_t r = addr_at(c, 0, 0, u);
+        c->reg[u] = r;
+        if (r < 0 || r >= c->span || c->u_of[r] >= 0) {
+            fail(o, "the copy does not write each register element once");
+            return;
+        }
+        c->u_of[r] = u;
+    }
+    if (c->total != c->span)
+        fail(o, "the copy does not write each register element once");
+}
+
+/* The conditions of the file comment on warp "wp"'s lanes. */
+static void warp_rows(ld_ctx *c, int64_t wp, ax_ldsm *o)
+{
+    for (int l = 0; l < AX_WARP; l++)
+        for (int64_t u = 0; u < c->total; u++)
+            c->addr[l * c->total + u] = addr_at(c, 1, 32 * wp + l, u);
+    for (int g = 0; o->legal && g < o->words; g++)
+        for (int l = 0; o->legal && l < AX_WARP; l++) {
+            const int64_t *a = &c->addr[l * c->total];
+            int64_t a0 = a[c->u_of[8 * g]];
+            for (int e = 1; e < 8; e++)
+                if (a[c->u_of[8 * g + e]] != a0 + e)
+                    fail(o, "a register word is not 4 consecutive bytes of "
+                            "the shared tensor");
+            if (a0 !=
+                c->addr[(l & ~3) * c->total + c->u_of[8 * g]] + 8 * (l % 4))
+                fail(o, "a register word is not bytes 4 (l % 4) of the "
+                        "16-byte row of lane 4 (l / 4)");
+            if (l % 4 == 0 && a0 % 32 != 0)
+                fail(o, "a row's first element is not on a 16-byte boundary");
+        }
+}
+
+static axe_status count(ld_ctx *c, const ax_warp_access *a, int k, ax_ldsm *o,
+                        axe_diag *diag)
+{
+    ax_bank_count bc;
+    AXE_TRY(axe__bank_count(a, &bc, diag));
+    o->instructions[k]++;
+    o->wavefronts[k] += bc.wavefronts;
+    o->ways[k] = bc.ways > o->ways[k] ? bc.ways : o->ways[k];
+    (void)c;
+    return AXE_OK;
+}
+
+static axe_status swz(const ld_ctx *c, int64_t a, int64_t *out)
+{
+    if (c->sw == NULL) {
+        *out = a;
+        return AXE_OK;
+    }
+    return axe__swizzle_addr(c->sw, a, out);
+}
+
+/* Warp 0's ldmatrix instructions (c->addr holds warp 0). */
+static axe_status ldsm_counts(ld_ctx *c, ax_ldsm *o, axe_diag *diag)
+{
+    for (int q = 0; q < o->words / o->n; q++) {
+        ax_warp_access a;
+        memset(&a, 0, sizeof a);
+        a.width = 16;
+        for (int ln = 0; ln < 8 * o->n; ln++) {
+            int64_t g = q * o->n + ln / 8, x;
+            AXE_TRY(
+                swz(c, c->addr[4 * (ln % 8) * c->total + c->u_of[8 * g]], &x));
+            a.active[ln] = true;
+            a.byte[ln] = x / 2;
+        }
+        AXE_TRY(count(c, &a, 0, o, diag));
+    }
+    return AXE_OK;
+}
+
+/* Warp 0's per-thread loads of the plan: one per chunk of plan->vec
+ * elements of the innermost non-thread loop. */
+static axe_status thread_counts(ld_ctx *c, ax_ldsm *o, axe_diag *diag)
+{
+    int in = axe__plan_innermost_loop(c->plan);
+    int64_t vec = c->plan->vec > 0 ? c->plan->vec : 1;
+    o->access_bytes = vec >= 2 ? vec / 2 : 1;
+    for (int64_t u = 0; u < c->total; u++) {
+        int64_t dg[AX_MAX_LOOPS];
+        ax_warp_access a;
+        digits_of(c, u, dg);
+        if (in >= 0 && dg[in] % vec != 0)
+            continue;
+        memset(&a, 0, sizeof a);
+        a.width = (int)o->access_bytes;
+        for (int ln = 0; ln < AX_WARP; ln++) {
+            int64_t x;
+            AXE_TRY(swz(c, c->addr[ln * c->total + u], &x));
+            a.active[ln] = true;
+            a.byte[ln] = x / 2;
+        }
+        AXE_TRY(count(c, &a, 1, o, diag));
+    }
+    return AXE_OK;
+}
+
+/* Legality over every warp, then warp 0's counts and the choice. */
+static axe_status evaluate(ld_ctx *c, ax_ldsm *o, axe_diag *diag)
+{
+    register_map(c, o);
+    for (int64_t wp = c->plan->nthreads / 32 - 1; o->legal && wp >= 0; wp--)
+        warp_rows(c, wp, o);
+    if (!o->legal) /* warp 0's addresses for the per-thread counts */
+        warp_rows(c, 0, &(ax_ldsm){.legal = false});
+    AXE_TRY(thread_counts(c, o, diag));
+    o->cost[1] = (double)(o->instructions[1] + o->wavefronts[1]);
+    if (!o->legal)
+        return AXE_OK;
+    for (int g = 0; g < o->words; g++)
+        digits_of(c, c->u_of[8 * g], o->digit[g]);
+    AXE_TRY(ldsm_counts(c, o, diag));
+    o->cost[0] = (double)(o->instructions[0] + o->wavefronts[0]);
+    o->chosen = o->cost[0] <= o->cost[1];
+    return AXE_OK;
+}
+
+axe_status axe__ldsm_choose(const axe_program *p, const ax_stmt *s,
+                            ax_ldsm *out, axe_diag *diag)
+{
+    ld_ctx c;
+    axe_status st;
+    memset(out, 0, sizeof *out);
+    if (!candidate(p, s))
+        return AXE_ERR_UNSUPPORTED;
+    memset(&c, 0, sizeof c);
+    c.p = p;
+    c.s = s;
+    c.plan = s->plan;
+    c.sw = s->args[1].is_view ? &s->args[1].view.swizzle
+                              : &p->tensors[s->args[1].tensor].layout.swizzle;
+    c.sw = c.sw->present ? c.sw : NULL;
+    c.span = p->tensors[s->args[0].tensor].span;
+    c.total = 1;
+    for (int k = 0; k < c.plan->nloops; k++)
+        if (!c.plan->loops[k].thread) {
+            c.nt[c.nnt++] = k;
+            c.total *= c.plan->loops[k].extent;
+        }
+    out->legal = true;
+    out->words = (int)(c.span / 8);
+    out->n = out->words % 4 == 0 ? 4 : out->words % 2 == 0 ? 2 : 1;
+    precheck(&c, out);
+    if (c.total > AX_MAX_REGISTER_BYTES * 2)
+        return axe__fail(diag, AXE_ERR_CAPACITY, s->off,
+                         "copy '%s': %lld elements per thread to evaluate",
+                         p->tensors[s->args[0].tensor].name,
+                         (long long)c.total);
+    c.reg = calloc((size_t)c.total, sizeof *c.reg);
+    c.u_of = calloc((size_t)(c.span > 0 ? c.span : 1), sizeof *c.u_of);
+    c.addr = calloc((size_t)c.total * AX_WARP, sizeof *c.addr);
+    if (c.reg == NULL || c.u_of == NULL || c.addr == NULL)
+        st = axe__fail(diag, AXE_ERR_NO_MEMORY, s->off,
+                       "ldmatrix choice of a copy into '%s'",
+                       p->tensors[s->args[0].tensor].name);
+    else
+        st = evaluate(&c, out, diag);
+    free(c.reg);
+    free(c.u_of);
+    free(c.addr);
+    return st;
+}

@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+#
+# ldmatrix copies of packed i4 (docs/compiler.md, "ldmatrix copies"):
+# - tests/kernels/i4_ldsm.axe, i4_ldsm_auto.axe and i4_ldsm_hexcute.axe
+#   (Hexcute's packed shared layout, B-fragment words) pass `axe run --check`
+#   exactly on --target c and --target cuda --emulate at two sizes;
+# - their CUDA copies the shared tile into q by one ldmatrix.x4 per
+#   thread, and --explain gives the chosen leaf, its cost and the
+#   runner-up (bank model: 2-way on the row-major tile, 1-way on the
+#   synthesized swizzle; recounted here from the layouts), and
+#   `axe synth` lists it as "copy#1.load";
+# - the check can fail: the emitted code with lane 8j + r giving the row
+#   of lane 4 ((r + 1) % 8) fails the emulated check;
+# - a register whose words are not ldmatrix's (rows along laneid % 8)
+#   keeps its per-thread loads, exact.
+# Skipped (77) without a C compiler; the emulated runs need a C++ one.
+set -u
+
+# shellcheck source=tests/kernel_lib.sh
+. "$(dirname "$0")/kernel_lib.sh"
+kernel_need_compiler CC cc "C compiler"
+
+kernel_counts
+kernel_cli_or_finish
+T="$SRC/tests/kernels"
+exact_run() { kernel_exact_run "$T/$1" "${@:2}"; }
+
+targets=("")
+if command -v "${CXX:-c++}" >/dev/null 2>&1; then
+    targets+=("--target cuda --emulate")
+else
+    echo "note: no C++ compiler: the emulated runs skipped"
+fi
+for tg in "${targets[@]}"; do
+    # shellcheck disable=SC2086 # (the target's words)
+    {
+        exact_run i4_ldsm.axe $tg
+        exact_run i4_ldsm.axe -D M=320 --seed 5 $tg
+        exact_run i4_ldsm_auto.axe $tg
+        exact_run i4_ldsm_auto.axe -D M=64 --seed 3 $tg
+        exact_run i4_ldsm_hexcute.axe $tg
+        exact_run i4_ldsm_hexcute.axe -D G=3 --seed 4 $tg
+    }
+done
+
+# The counts, recounted from the layouts: lane l of warp 0 reads word g
+# = rh + 2 ch at byte (8 rh + l / 4) * 32 + 16 ch + 4 (l % 4). ldmatrix:
+# one instruction, 4 phases (matrices) of 8 rows of 16 bytes 32 bytes
+# apart: banks 0, 8, 16, 24, 0, ... twice each: 2 wavefronts a phase. The
+# per-thread loads: 4 of 4 bytes, each 32 lanes over 8 rows: 2-way, 2
+# wavefronts each. Cost = instructions + wavefronts.
+explain_row() {
+    local f=$1 want=$2
+    "$AXE" compile "$T/$f" --target cuda --explain >"$tmp/ex.txt" 2>&1
+    if grep -qF -- "$want" "$tmp/ex.txt"; then
+        ok
+    else
+        bad "$f --explain: $(grep -m2 -E 'ldmatrix|per-thread' "$tmp/ex.txt")"
+    fi
+}
+explain_row i4_ldsm.axe "cuda sm_80: ldmatrix.sync.aligned.m8n8.x4.shared.b16 (4 packed i4 per b16), cost 9 (1 instructions, 8 wavefronts, 2-way); runner-up: per-thread 4-byte loads, cost 12 (4 instructions, 8 wavefronts, 2-way)"
+# Swizzle<5,1,3> xors row bit 2 into the 16-byte unit bit 0: the 8 rows
+# of a phase reach 8 distinct 4-bank groups: 1 wavefront a phase.
+explain_row i4_ldsm_auto.axe "cuda sm_80: ldmatrix.sync.aligned.m8n8.x4.shared.b16 (4 packed i4 per b16), cost 5 (1 instructions, 4 wavefronts, 1-way); runner-up: per-thread 4-byte loads, cost 8 (4 instructions, 4 wavefronts, 1-way)"
+# Hexcute's layout (i4_ldsm_hexcute.axe): lane l's words are the
+# m16n8k16 B fragments; each x4 reads 32 consecutive 16-byte rows (512
+# bytes: 4 phases of 128 bytes over all 32 banks, 1 wavefront each), 4 per
+# thread; the runner-up reads the 128 nibbles one byte each (32 lanes in
+# 8 rows' bytes 4 (l % 4): distinct words, 1 wavefront each).
+explain_row i4_ldsm_hexcute.axe "cuda sm_80: ldmatrix.sync.aligned.m8n8.x4.shared.b16 (4 packed i4 per b16), cost 20 (4 instructions, 16 wavefronts, 1-way); runner-up: per-thread 1-byte loads, cost 256 (128 instructions, 128 wavefronts, 1-way)"
+"$AXE" synth "$T/i4_ldsm_auto.axe" >"$tmp/synth.txt" 2>&1
+if grep -qF 'shared s: Swizzle<5,1,3>(S[(64,64):(64,1)])' "$tmp/synth.txt"; then
+    ok
+else
+    bad "axe synth i4_ldsm_auto.axe: $(head -c 300 "$tmp/synth.txt")"
+fi
+# axe synth lists the copy's load leaf (with or without 'auto' tensors)
+"$AXE" synth "$T/i4_ldsm_auto.axe" --json >"$tmp/synth.json" 2>&1
+if grep -qF '"instructions": {"copy#1.load": {"chosen": "ldmatrix.x4", "cost": 5, "runner_up": "per-thread 4-byte loads"}}' "$tmp/synth.json"; then
+    ok
+else
+    bad "axe synth --json i4_ldsm_auto.axe: $(head -c 400 "$tmp/synth.json")"
+fi
+"$AXE" synth "$T/i4_ldsm.axe" >"$tmp/synth.txt" 2>&1
+if grep -qF 'instruction copy#1.load: ldmatrix.x4 (cost 9)' "$tmp/synth.txt" &&
+    grep -qF 'runner-up: per-thread 4-byte loads (cost 12)' "$tmp/synth.txt"; then
+    ok
+else
+    bad "axe synth i4_ldsm.axe: $(head -c 400 "$tmp/synth.txt")"
+fi
+for f in i4_ldsm i4_ldsm_auto; do
+    "$AXE" compile "$T/$f.axe" --target cuda -o "$tmp/$f.cu"
+    if [ "$(grep -c 'axe_ptx_ldmatrix_x4(ax_w, AXE_AT(t_s, ' "$tmp/$f.cu")" = 1 ] &&
+        grep -qF 'memcpy((unsigned char *)t_q + 0, ax_w, 16);' "$tmp/$f.cu" &&
+        grep -qF 'const long ax_rank = ax_tid - laneid + laneid % 8L * 4L;' "$tmp/$f.cu"; then
+        ok
+    else
+        bad "$f.cu: no single ldmatrix.x4 into q from lane 4 (laneid % 8)'s row"
+    fi
+done
+
+if command -v "${CXX:-c++}" >/dev/null 2>&1; then
+    # the check can fail: lane 8j + r gives the row of lane 4 ((r + 1) % 8)
+    # (aligned rows, the wrong ones)
+    if AXE_RUN_EDIT="sed -i 's|laneid % 8L \* 4L; /\* lane|(laneid + 1L) % 8L * 4L; /* lane|'" \
+        "$AXE" run "$T/i4_ldsm.axe" --target cuda --emulate --check >"$tmp/out" 2>&1 ||
+        ! grep -q 'check FAILED' "$tmp/out"; then
+        bad "i4_ldsm with rotated row addresses: $(head -c 300 "$tmp/out")"
+    else
+        ok
+    fi
+fi
+
+# rows along laneid % 8, column groups along laneid / 8: no word is
+# bytes 4 (l % 4) of lane 4 (l / 4)'s row: per-thread loads, still exact
+sed -e 's/(1@warpid, 8, 4@laneid, 16, 1@laneid, 1)/(1@warpid, 8, 1@laneid, 16, 8@laneid, 1)/' \
+    "$T/i4_ldsm.axe" >"$tmp/perm.axe"
+"$AXE" compile "$tmp/perm.axe" --target cuda -o "$tmp/perm.cu"
+"$AXE" compile "$tmp/perm.axe" --target cuda --explain >"$tmp/perm.txt" 2>&1
+if [ "$(grep -c 'ax_w' "$tmp/perm.cu")" = 0 ] && ! grep -q ldmatrix "$tmp/perm.txt"; then
+    ok
+else
+    bad "perm.axe: ldmatrix where no lane's word is its register"
+fi
+for tg in "${targets[@]}"; do
+    # shellcheck disable=SC2086
+    kernel_exact_run "$tmp/perm.axe" $tg
+done
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
