@@ -266,7 +266,8 @@ done
 # auto twin gemm_f16_i4_auto.axe among them), the shared-layout
 # synthesis tiles of issue 15 (tests/kernels/smem_*.axe), the gemms on the
 # m16n8k8 atoms (f16, bf16, register A: gemm_k24*.axe, gemm_reg_a_k24.axe;
-# CI checks them under --emulate), the packed i4 kernels
+# CI checks them under --emulate), register A/B over several warps
+# (gemm_reg_[ab]_wn*.axe: mma_reg_a/b), the packed i4 kernels
 # (tests/kernels/i4_*.axe: byte stores on a real GPU, swizzled i4 tiles in
 # i4_swz*.axe, ldmatrix copies of i4 in i4_ldsm*.axe) and the copies
 # vectorized along dimension 0
@@ -299,7 +300,7 @@ if [ "$dry" != 1 ]; then
     running=0
     for k in examples/kernels/*.axe tests/kernels/smem_*.axe \
         tests/kernels/gemm_k24*.axe tests/kernels/gemm_reg_a_k24.axe \
-        tests/kernels/i4_*.axe tests/kernels/vec_dim0*.axe \
+        tests/kernels/gemm_reg_a_wn*.axe tests/kernels/i4_*.axe tests/kernels/vec_dim0*.axe \
         tests/kernels/flash_vt_auto.axe; do
         case $k in */trn_*) continue ;; esac # core kernels: trn-sim
         if [ "$running" -ge "$jobs" ]; then

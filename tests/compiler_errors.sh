@@ -767,6 +767,23 @@ expect_notes 6:9 "no schedule for gemm: none of mma_atom, mma_smem, mma_reg_a, t
     cta gemm(c, a, B);
     cta copy(C, c);
 }'
+# A replicated over warps, but over the wrong ones: C's row 0 is on warps
+# 0 and 1, A's row 0 on warps 0 and 2 (the holders named).
+expect_notes 6:9 "no schedule for gemm: none of mma_atom, mma_smem, mma_reg_a, tensor_engine, thread_fma, split_k applies (reasons below)" \
+    "gemm.mma_atom: an mma atom runs on one warp, not at cta scope" \
+    "gemm.mma_smem: 'a' is a register: mma_smem reads A and B from shared or global memory (mma_reg_a takes A from registers)" \
+    "gemm.mma_reg_a: the atom tile (0, 0) of 'a' is held by warps 0, 2 but C's tile (0, 2) by warp 1: each warp multiplies the A fragments it holds" \
+    "gemm.tensor_engine: not a core kernel (TensorEngine runs a core kernel's gemm)" \
+    "gemm.thread_fma: 'a' holds element digit (dim 0, weight 16) on a different thread than the binding operand: thread ownership disagrees" \
+    "gemm.split_k: not at kernel scope (it splits the reduced dimension over the grid's threads)" \
+    <<<'kernel k(A: f16[32, 16], B: f16[32, 16], C: f32[32, 32]) grid(1) threads(128) {
+    register a: f16[32, 16] layout S[(2, 2, 8, 2, 4, 2):(1@warpid, 2, 4@laneid, 4, 1@laneid, 1)] + R[2:2@warpid];
+    register c: f32[32, 32] layout S[(2, 2, 8, 2, 2, 4, 2):(2@warpid, 2, 4@laneid, 1@warpid, 4, 1@laneid, 1)];
+    cta copy(a, A);
+    cta fill(c, 0);
+    cta gemm(c, a, B);
+    cta copy(C, c);
+}'
 # (The whole of the longest reason: the one-line diag would cut it.)
 expect_notes 6:10 "no schedule for gemm: none of mma_atom, mma_smem, mma_reg_a, tensor_engine, thread_fma, split_k applies (reasons below)" \
     "gemm.mma_atom: 'a' is not a tile of the A fragment [16, 8] S[(2,8,2,4):(1,4@laneid,2,1@laneid)]: dim 0: tiled iter (2,2@m) is not inner iter (2,1@m)" \

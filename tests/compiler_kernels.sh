@@ -267,6 +267,15 @@ check_run mma_smem_warp.axe
 check_run mma_smem_warp.axe -D KT=3 -D NT=1 --seed 23
 check_run gemm_reg_a.axe
 check_run gemm_reg_a.axe -D K=64 -D N=16 --seed 24
+# register A replicated over the warps of C's columns (2 x 4 warps) and
+# its layout-auto twin, C and the CUDA emulation at three sizes
+for f in gemm_reg_a_wn.axe gemm_reg_a_wn_auto.axe; do
+    exact_run "$f"
+    exact_run "$f" -D N=128 -D K=64 --seed 25
+    exact_run "$f" -D N=32 -D K=16 --seed 26
+    check_run "$f" --target cuda --emulate
+    check_run "$f" -D N=128 -D K=64 --seed 25 --target cuda --emulate
+done
 check_run half.axe
 # Register-blocked per-thread gemms on every dtype, k in order: exact.
 exact_run gemm_blocked.axe

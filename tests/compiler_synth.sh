@@ -190,9 +190,11 @@ same "$K/transpose_auto.axe" T "Swizzle<0, 5, 5>(S[(32, 32):(32, 1)])"
 same "$T/smem_ldmatrix_f16.axe" As "Swizzle<3, 3, 3>(S[(64, 64):(64, 1)])"
 same "$T/smem_ldmatrix_f16.axe" Bs "Swizzle<3, 3, 3>(S[(64, 64):(64, 1)])"
 same "$T/smem_trans_bf16.axe" T "Swizzle<3, 3, 3>(S[(64, 64):(64, 1)])"
-# The anchor over several atoms: with K = 24 only m16n8k8 applies, and
-# tests/kernels/gemm_reg_a_k24.axe's hand-written A and C (m16n8k8's
-# tilings) come out of its auto twin.
+# The anchor over several atoms: with K = 24 only m16n8k8 applies. The
+# auto twin of tests/kernels/gemm_reg_a_k24.axe (A and C on 4 x 1 warps)
+# now weighs warp grids with A replicated over C's column warps and
+# takes 2 x 2 (model cost (MI + NI) KI = 12 against 15): A the m16n8k8
+# A fragment over 2 row warps + R[2:1@warpid], C its C tiling.
 cat >"$tmp/rk24.axe" <<'EOF'
 param N = 32;
 param K = 24;
@@ -210,12 +212,42 @@ kernel gemm_reg_a_k24(A: f16[64, K], B: f16[N, K], C: f32[64, N])
     cta copy(C, c);
 }
 EOF
-same "$tmp/rk24.axe" a "S[(4, 2, 8, 3, 4, 2):(1@warpid, 2, 4@laneid, 4, 1@laneid, 1)]"
-same "$tmp/rk24.axe" c "S[(4, 2, 8, 4, 4, 2):(1@warpid, 2, 4@laneid, 4, 1@laneid, 1)]"
-if grep -qF '"gemm#3": {"chosen": "mma atom m16n8k8 tiles of C, warps 4 x 1, 1 x 4 atom tiles per warp", "cost": 15, "runner_up": null}' "$tmp/synth.json"; then
+same "$tmp/rk24.axe" a "S[(2, 2, 2, 8, 3, 4, 2):(2@warpid, 12, 2, 4@laneid, 4, 1@laneid, 1)] + R[2:1@warpid]"
+same "$tmp/rk24.axe" c "S[(2, 2, 2, 8, 2, 2, 4, 2):(2@warpid, 8, 2, 4@laneid, 1@warpid, 4, 1@laneid, 1)]"
+if grep -qF '"gemm#3": {"chosen": "mma atom m16n8k8 tiles of C, warps 2 x 2, 2 x 2 atom tiles per warp", "cost": 12, "runner_up": "mma atom m16n8k8 tiles of C, warps 4 x 1, 1 x 4 atom tiles per warp"}' "$tmp/synth.json"; then
     ok
 else
     bad "gemm_reg_a_k24 auto: $(cat "$tmp/synth.json")"
+fi
+# Counted in the emitted CUDA against the hand-written 4 x 1 kernel: B's
+# ldmatrix.x1 per warp (unrolled call sites) 12 -> 6, A's register
+# elements per thread 12 -> 24 (its copy's loads double): memory
+# instructions per thread 6 + 12 = 18 either way; the model prefers the
+# fewer fragments per warp (A 6 + B 6 against A 3 + B 12).
+"$AXE" compile "$tmp/rk24.axe" --target cuda >"$tmp/rk24.cu" 2>&1
+"$AXE" compile "$T/gemm_reg_a_k24.axe" --target cuda >"$tmp/k24.cu" 2>&1
+if [ "$(grep -c 'axe_ptx_ldmatrix_x1(ax_b' "$tmp/rk24.cu")" = 6 ] &&
+    [ "$(grep -c 'axe_ptx_ldmatrix_x1(ax_b' "$tmp/k24.cu")" = 12 ] &&
+    grep -qF 'uint16_t t_a[24]' "$tmp/rk24.cu" && grep -qF 'uint16_t t_a[12]' "$tmp/k24.cu"; then
+    ok
+else
+    bad "gemm_reg_a_k24 auto vs hand: ldmatrix $(grep -c 'axe_ptx_ldmatrix_x1(ax_b' "$tmp/rk24.cu") / $(grep -c 'axe_ptx_ldmatrix_x1(ax_b' "$tmp/k24.cu")"
+fi
+# A register A over 2 x 4 warps: the auto twin equals the hand-written
+# tests/kernels/gemm_reg_a_wn.axe (A replicated over the 4 column warps).
+same "$T/gemm_reg_a_wn_auto.axe" a "S[(2, 2, 2, 8, 2, 2, 4, 2):(4@warpid, 16, 2, 4@laneid, 8, 4, 1@laneid, 1)] + R[4:1@warpid]"
+same "$T/gemm_reg_a_wn_auto.axe" c "S[(2, 2, 2, 8, 4, 2, 4, 2):(4@warpid, 8, 2, 4@laneid, 1@warpid, 4, 1@laneid, 1)]"
+if grep -qF '"gemm#3": {"chosen": "mma atom m16n8k16 tiles of C, warps 2 x 4, 2 x 2 atom tiles per warp", "cost": 8, "runner_up": "mma atom m16n8k16 tiles of C, warps 4 x 2, 1 x 4 atom tiles per warp"}' "$tmp/synth.json"; then
+    ok
+else
+    bad "gemm_reg_a_wn_auto: $(cat "$tmp/synth.json")"
+fi
+if K=$T cuda_of gemm_reg_a_wn_auto >"$tmp/a.cu" &&
+    K=$T cuda_of gemm_reg_a_wn >"$tmp/h.cu" && grep -q 'mma' "$tmp/h.cu" &&
+    diff "$tmp/a.cu" "$tmp/h.cu" >"$tmp/diff"; then
+    ok
+else
+    bad "CUDA of gemm_reg_a_wn_auto differs: $(head -c 500 "$tmp/diff")"
 fi
 (cd "$K" && "$AXE" compile gemm_mma_auto.axe) 2>&1 |
     sed -E "s/gemm_mma_auto/gemm_swizzle/g; s/line [0-9]+/line L/g" >"$tmp/a.c"
@@ -239,9 +271,11 @@ synth_json "$K/gemm_mma_auto.axe" &&
         bad "gemm_mma_auto instructions: $(cat "$tmp/synth.json")"
     fi
 # The anchor search (two gemm anchors chosen together): no rearrange, the
-# runner-up of the first gemm with its count.
+# runner-up of the first gemm with its count (both gemms on 2 x 2 warps,
+# P replicated over the 2 column warps: a rearrange, as the cast gives P
+# the first gemm's split columns).
 synth_json "$T/attention_cta_auto.axe" &&
-    if grep -qF '"gemm#5": {"chosen": "mma atom m16n8k16 tiles of C, warps 4 x 1, 1 x 8 atom tiles per warp; with the other anchors: 0 rearranges, 264 register bytes per thread", "cost": 18, "runner_up": "mma atom m16n8k16 tiles of C, warps 2 x 2, 2 x 4 atom tiles per warp; with the other anchors: 1 rearrange, 336 register bytes per thread"}' "$tmp/synth.json" &&
+    if grep -qF '"gemm#5": {"chosen": "mma atom m16n8k16 tiles of C, warps 4 x 1, 1 x 8 atom tiles per warp; with the other anchors: 0 rearranges, 264 register bytes per thread", "cost": 18, "runner_up": "mma atom m16n8k16 tiles of C, warps 2 x 2, 2 x 4 atom tiles per warp; with the other anchors: 1 rearrange, 400 register bytes per thread"}' "$tmp/synth.json" &&
         grep -qF '"gemm#10": {"chosen": "mma atom m16n8k16 tiles of C, warps 4 x 1, 1 x 4 atom tiles per warp;' "$tmp/synth.json" &&
         grep -qF '"rearranges": []' "$tmp/synth.json"; then
         ok
@@ -723,6 +757,35 @@ kernel k(X: f32[32], Y: f32[32]) grid(1) threads(32)
     warp rearrange(a, X);
 }
 AXE
+
+# The copy anchor's tie rule counts every other copy of the tied class
+# (there was a cap of 8 that dropped the rest silently): eight column-major
+# stores are neutral (single elements whatever the run) and the ninth, H,
+# row-major and aligned, moves 16-byte vectors only with runs of 8, so the
+# tie between runs of 4 and 8 (8-byte accesses, A's offset of 4) goes to
+# runs of 8; with the cap the anchor kept runs of 4.
+cat >"$tmp/others9.axe" <<'AXE'
+kernel k(A: f16[16, 68], G0: f16[1024], G1: f16[1024], G2: f16[1024], G3: f16[1024], G4: f16[1024], G5: f16[1024], G6: f16[1024], G7: f16[1024], H: f16[16, 64]) grid(1) threads(32) {
+    register x: f16[16, 64] layout auto;
+    warp copy(x, A[0:+16, 4:+64]);
+    warp copy(G0.view(S[(16, 64):(1, 16)]), x);
+    warp copy(G1.view(S[(16, 64):(1, 16)]), x);
+    warp copy(G2.view(S[(16, 64):(1, 16)]), x);
+    warp copy(G3.view(S[(16, 64):(1, 16)]), x);
+    warp copy(G4.view(S[(16, 64):(1, 16)]), x);
+    warp copy(G5.view(S[(16, 64):(1, 16)]), x);
+    warp copy(G6.view(S[(16, 64):(1, 16)]), x);
+    warp copy(G7.view(S[(16, 64):(1, 16)]), x);
+    warp copy(H, x);
+}
+AXE
+if synth_json "$tmp/others9.axe" &&
+    grep -qF '"copy#0": {"chosen": "coalesced, 8-byte accesses (4 elements) in runs of 8 on 32 consecutive laneid, 8 per thread", "cost": 256,' "$tmp/synth.json" &&
+    "$AXE" run "$tmp/others9.axe" --check 2>&1 | grep -q '^check passed: max_abs_err 0,'; then
+    ok
+else
+    bad "others9: $(cat "$tmp/synth.json")"
+fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

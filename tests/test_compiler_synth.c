@@ -28,9 +28,12 @@
  *                a2 a3 eight rows down) at register (k / 8) 4 + value;
  *   gemm (fma)   thread (i / bm) tn + j / bn, register (i % bm) bn + j % bn,
  *                and bm + bn minimal over every thread grid;
- * register A   of a CTA gemm (C over wm x 1 warps): the A fragment at
- *                (i % 16, k % 16) on warp i / bm, register (k / 16) v +
- *                value (one row of tiles per warp); of an FMA grid: every
+ * register A   of a CTA gemm (C over wm x wn warps): the A fragment at
+ *                (i % 16, k % Ka) on each of the wn warps (i / bm) wn + j
+ *                (j < wn: replicated over the warps of C's columns, and
+ *                on no other warp), register ((i % bm) / 16 KI + k / Ka)
+ *                v + value; the grid's cost (MI + NI) KI the least over
+ *                every grid, found here by brute force; of an FMA grid: every
  *                thread of C's row i holds A (i, k) at register
  *                (i % bm) K + k; two gemms with a reduce between (the anchor
  *                search): no rearrange, the first's C equal to the
@@ -415,6 +418,53 @@ static void check_mma_c(const axe_program *p, const char *name, int64_t wm,
         }
 }
 
+/* Register A "name" of the CTA gemm "g" (its atom "which", A fragment)
+ * against the law of the file comment, C on wm x wn warps. */
+static void check_reg_a(const axe_program *p, const ax_stmt *g, int which,
+                        const char *name, int64_t wm, int64_t wn)
+{
+    const ax_tensor *t = tensor(p, name);
+    axe_layout frag;
+    int seps[AXE_LAYOUT_MAX_DIMS + 1];
+    int64_t nv, mnk[3], i, k, bm, ki;
+    TL_CHECK(t != NULL &&
+                 axe__mma_frag_grouped(p, g, which, 0, &frag, seps, &nv,
+                                       mnk) == AXE_OK,
+             "register A '%s': no atom", name);
+    if (t == NULL || wm < 1 || wn < 1)
+        return;
+    bm = t->shape[0] / wm;
+    ki = t->shape[1] / mnk[2];
+    for (i = 0; i < t->shape[0]; i++)
+        for (k = 0; k < t->shape[1]; k++) {
+            axe_point pt[MAXPTS], fp[MAXPTS];
+            int64_t c[2] = {i, k}, fc[2] = {i % mnk[0], k % mnk[2]},
+                    fs[2] = {mnk[0], mnk[2]};
+            int n = points(t, c, pt), nf = 0, x;
+            uint64_t warps = 0, want = 0;
+            bool ok;
+            if (axe_layout_apply_set(&frag, fc, fs, 2, fp, MAXPTS, &nf,
+                                     NULL) != AXE_OK)
+                nf = 0;
+            ok = n == wn && nf == 1;
+            for (x = 0; ok && x < n; x++) {
+                ok = value(&pt[x], "laneid") == value(&fp[0], "laneid") &&
+                     value(&pt[x], "m") ==
+                         ((i % bm) / mnk[0] * ki + k / mnk[2]) * nv +
+                             value(&fp[0], "m");
+                warps |= (uint64_t)1 << value(&pt[x], "warpid");
+            }
+            for (x = 0; x < wn; x++)
+                want |= (uint64_t)1 << ((i / bm) * wn + x);
+            TL_CHECK(ok && warps == want,
+                     "register A '%s' (%lld, %lld) on %d points, warps %llx "
+                     "(want %llx): breaks Theorem 1 over %lld x %lld warps",
+                     name, (long long)i, (long long)k, n,
+                     (unsigned long long)warps, (unsigned long long)want,
+                     (long long)wm, (long long)wn);
+        }
+}
+
 static void test_gemm(void)
 {
     static const char gemm_mma[] =
@@ -681,22 +731,87 @@ static void test_atom_search(void)
     TL_CHECK(p != NULL, "register A, K 24: %s", d.message);
     if (p == NULL)
         return;
-    TL_CHECK(strcmp(p->ops[3]->schedule, "mma_reg_a") == 0 &&
-                 p->ops[3]->mma->mnk[2] == 8,
-             "register A, K 24: schedule %s", p->ops[3]->schedule);
-    for (int64_t i = 0; i < 64; i++)
-        for (int64_t k = 0; k < 24; k++) {
-            axe_point pt[MAXPTS];
-            int64_t c[2] = {i, k}, r = i % 16, col = k % 8;
-            int n = points(tensor(p, "a"), c, pt);
-            TL_CHECK(n == 1 && value(&pt[0], "warpid") == i / 16 &&
-                         value(&pt[0], "laneid") == (r % 8) * 4 + col / 2 &&
-                         value(&pt[0], "m") ==
-                             (k / 8) * 4 + (r / 8) * 2 + col % 2,
-                     "register A (%lld, %lld) is not m16n8k8's tiling",
-                     (long long)i, (long long)k);
-        }
+    { /* the grid by brute force (a register A may be replicated over the
+         column warps); A is m16n8k8's A fragment (PTX ISA) */
+        int64_t ak = 0, best = brute_atom_cost(64, 32, 24, 4, &ak), bm;
+        long long wm = 0, wn = 0;
+        TL_CHECK(strcmp(p->ops[3]->schedule, "mma_reg_a") == 0 &&
+                     p->ops[3]->mma->mnk[2] == 8 && ak == 8 &&
+                     p->synth->choices[0].cost == (double)best,
+                 "register A, K 24: schedule %s, cost %g (brute force %lld)",
+                 p->ops[3]->schedule, p->synth->choices[0].cost,
+                 (long long)best);
+        TL_CHECK(sscanf(p->synth->choices[0].chosen,
+                        "mma atom m16n8k8 tiles of C, warps %lld x %lld", &wm,
+                        &wn) == 2 &&
+                     wm * wn == 4 && (64 / (wm * 16) + 32 / (wn * 8)) * 3 == best,
+                 "register A, K 24: %s", p->synth->choices[0].chosen);
+        bm = wm > 0 ? 64 / wm : 64;
+        check_mma_c(p, "c", wm, wn, rega);
+        check_reg_a(p, p->ops[3], 1, "a", wm, wn);
+        for (int64_t i = 0; i < 64; i++)
+            for (int64_t k = 0; k < 24; k++) {
+                axe_point pt[MAXPTS];
+                int64_t c[2] = {i, k}, r = i % 16, col = k % 8;
+                int n = points(tensor(p, "a"), c, pt);
+                TL_CHECK(n == wn &&
+                             value(&pt[0], "laneid") == (r % 8) * 4 + col / 2 &&
+                             value(&pt[0], "m") == ((i % bm) / 16 * 3 + k / 8) * 4 +
+                                                       (r / 8) * 2 + col % 2,
+                         "register A (%lld, %lld) is not m16n8k8's tiling",
+                         (long long)i, (long long)k);
+            }
+    }
     axe_program_free(p);
+}
+
+/* A register A over several warps of C's columns: 8 warps, C 64 x 64
+ * (K 32): the brute-force grid 2 x 4, A replicated over the 4 column
+ * warps, run on gemm.mma_reg_a; the same with a 128-row A on 16 warps
+ * (4 x 4). */
+static void test_register_a_wn(void)
+{
+    static const int64_t cases[2][4] = {{64, 64, 32, 8}, {128, 64, 48, 16}};
+    for (int x = 0; x < 2; x++) {
+        const int64_t *c = cases[x];
+        char src[768];
+        int64_t ak = 0, best = brute_atom_cost(c[0], c[1], c[2], c[3], &ak);
+        long long wm = 0, wn = 0;
+        axe_diag d;
+        axe_program *p;
+        (void)snprintf(
+            src, sizeof src,
+            "kernel r(A: f16[%lld, %lld], B: f16[%lld, %lld], C: f32[%lld, "
+            "%lld]) grid(1) threads(%lld)\n{\n"
+            "    shared Bs: f16[%lld, %lld];\n"
+            "    register a: f16[%lld, %lld] layout auto;\n"
+            "    register c: f32[%lld, %lld] layout auto;\n"
+            "    cta copy(Bs, B);\n    cta copy(a, A);\n    cta fill(c, 0);\n"
+            "    sync;\n    cta gemm(c, a, Bs);\n    cta copy(C, c);\n}\n",
+            (long long)c[0], (long long)c[2], (long long)c[1], (long long)c[2],
+            (long long)c[0], (long long)c[1], (long long)(c[3] * 32),
+            (long long)c[1], (long long)c[2], (long long)c[0], (long long)c[2],
+            (long long)c[0], (long long)c[1]);
+        p = compile(src, &d);
+        TL_CHECK(p != NULL, "register A over %lld warps: %s", (long long)c[3],
+                 d.message);
+        if (p == NULL)
+            continue;
+        TL_CHECK(sscanf(p->synth->choices[0].chosen,
+                        "mma atom m16n8k16 tiles of C, warps %lld x %lld", &wm,
+                        &wn) == 2 &&
+                     wm * wn == c[3] && wn > 1 &&
+                     p->synth->choices[0].cost == (double)best &&
+                     strcmp(p->ops[3]->schedule, "mma_reg_a") == 0,
+                 "register A over %lld warps: %s (cost %g, brute force "
+                 "%lld), schedule %s",
+                 (long long)c[3], p->synth->choices[0].chosen,
+                 p->synth->choices[0].cost, (long long)best,
+                 p->ops[3]->schedule);
+        check_mma_c(p, "c", wm, wn, src);
+        check_reg_a(p, p->ops[3], 0, "a", wm, wn);
+        axe_program_free(p);
+    }
 }
 
 /* Two anchors that disagree at an add: the inserted rearrange gives the
@@ -738,6 +853,7 @@ int main(void)
     test_theorem1();
     test_register_a();
     test_atom_search();
+    test_register_a_wn();
     test_inserted();
     return tl_finish();
 }

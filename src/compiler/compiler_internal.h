@@ -340,6 +340,7 @@ typedef struct ax_frag {
  * counts (MI, NI, KI) and, per operand, the storage offset of every atom
  * tile (A: MI x KI, B: NI x KI, C: MI x NI, row-major). */
 #define AX_MMA_SHAPES 4        /* atoms per dtype combination, at most */
+#define AX_MMA_MAX_WARPS 32    /* warps of a gemm's scope (1024 threads) */
 #define AX_MMA_SHAPES_TEXT 384 /* ax_mma.shapes */
 typedef struct ax_mma {
     const char *atom;

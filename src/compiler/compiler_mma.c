@@ -381,9 +381,11 @@ static axe_status check_operand(const axe_program *p, const ax_ref *r,
     return AXE_OK;
 }
 
-/* The outer layout's iters are on memory, or on "warp" (the axis that
- * numbers the scope's warps; NULL: none) only. */
-static bool outer_on(const axe_layout *l, const char *warp)
+/* The outer layout's shard iters are on memory, or on "warp" (the axis
+ * that numbers the scope's warps; NULL: none) only; its replica iters
+ * (allowed only with "replicas": a register A held by several warps) on
+ * "warp" only. */
+static bool outer_on(const axe_layout *l, const char *warp, bool replicas)
 {
     int i;
     for (i = 0; i < l->nshard; i++)
@@ -391,14 +393,51 @@ static bool outer_on(const axe_layout *l, const char *warp)
             axe__iter_rank_stride(&l->shard[i]) != 0 &&
             (warp == NULL || strcmp(l->shard[i].axis, warp) != 0))
             return false;
-    return l->nreplica == 0;
+    for (i = 0; i < l->nreplica; i++)
+        if (l->replica[i].extent != 1 &&
+            (!replicas || warp == NULL ||
+             strcmp(l->replica[i].axis, warp) != 0))
+            return false;
+    return true;
+}
+
+/* The warps that hold each atom tile of the outer layout (its base
+ * point's warp plus every replica combination), as a bit set per tile;
+ * the warp axis "warp" numbers at most AX_MMA_MAX_WARPS warps (NULL: one
+ * warp, 0). */
+static axe_status held_sets(ax_arena *ar, const axe_layout *outer,
+                            const int64_t *counts, const char *warp,
+                            uint64_t **held)
+{
+    int64_t x, n = counts[0] * counts[1];
+    axe_point pts[AX_MMA_MAX_WARPS];
+    int cnt, i, k;
+    *held = axe__arena_alloc(ar, (size_t)n * sizeof(uint64_t));
+    if (*held == NULL)
+        return AXE_ERR_NO_MEMORY;
+    for (x = 0; x < n; x++) {
+        (*held)[x] = 0;
+        AXE_TRY(axe_layout_apply_set(outer, &x, NULL, 1, pts, AX_MMA_MAX_WARPS,
+                                     &cnt, NULL));
+        for (i = 0; i < cnt; i++) {
+            int64_t w = 0;
+            for (k = 0; k < pts[i].n; k++)
+                if (warp != NULL && strcmp(pts[i].axis[k], warp) == 0)
+                    w = pts[i].v[k];
+            if (w < 0 || w >= AX_MMA_MAX_WARPS)
+                return AXE_ERR_CAPACITY;
+            (*held)[x] |= (uint64_t)1 << w;
+        }
+    }
+    return AXE_OK;
 }
 
 /* Operand "o" (0 A, 1 B, 2 C) of "s" as a tile of the atom's fragment,
  * the outer layout on memory and "warp" only. */
 static axe_status tile_of_atom(axe_program *p, const ax_stmt *s,
                                const ax_atom *a, int o, const char *warp,
-                               ax_mma *m, int64_t **owner, axe_diag *why)
+                               ax_mma *m, int64_t **owner, uint64_t **held,
+                               axe_diag *why)
 {
     const ax_ref *r = &s->args[o == 2 ? 0 : o + 1];
     const ax_tensor *t = &p->tensors[r->tensor];
@@ -421,7 +460,7 @@ static axe_status tile_of_atom(axe_program *p, const ax_stmt *s,
         axe_layout_is_tile_inner(&atom, &canon, t->shape, m->frag[o].shape, 2,
                                  AXE_TARGET_NONE, &outer, &found,
                                  &d) != AXE_OK ||
-        !found || !outer_on(&outer, warp))
+        !found || !outer_on(&outer, warp, held != NULL))
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                          "'%s' is not a tile of the %c fragment [%lld, %lld] "
                          "%s%s%s",
@@ -430,8 +469,10 @@ static axe_status tile_of_atom(axe_program *p, const ax_stmt *s,
                          d.message[0] ? ": " : "", d.message);
     (void)axe_print_layout(&outer, m->outer[o], sizeof m->outer[o]);
     AXE_TRY(axe_layout_span(&atom, "m", &span));
-    return outer_offsets(p->arena, &outer, counts, span, warp, &m->offset[o],
-                         owner);
+    AXE_TRY(outer_offsets(p->arena, &outer, counts, span, warp, &m->offset[o],
+                          owner));
+    return held != NULL ? held_sets(p->arena, &outer, counts, warp, held)
+                        : AXE_OK;
 }
 
 static axe_status no_atom(axe_dtype dab, axe_dtype dc, axe_diag *why)
@@ -464,7 +505,7 @@ static axe_status regs_atom(axe_program *p, const ax_stmt *s, const ax_atom **a,
             /* the same for every atom */
             AXE_TRY(check_operand(p, &s->args[o == 2 ? 0 : o + 1],
                                   AX_SCOPE_WARP, why));
-            st = tile_of_atom(p, s, x, o, NULL, m, NULL, &d2);
+            st = tile_of_atom(p, s, x, o, NULL, m, NULL, NULL, &d2);
         }
         if (st == AXE_OK) {
             *a = x;
@@ -548,28 +589,47 @@ static axe_status collective_checks(axe_program *p, ax_stmt *s,
     return check_operand(p, &s->args[0], s->scope, why);
 }
 
+/* "warp 3" or "warps 0, 2" of the bit set "h" into "buf". */
+static void warps_text(uint64_t h, char *buf, size_t cap)
+{
+    size_t len;
+    int w, n = 0;
+    for (w = 0; w < AX_MMA_MAX_WARPS; w++)
+        n += (int)((h >> w) & 1);
+    len = (size_t)snprintf(buf, cap, "warp%s", n == 1 ? "" : "s");
+    for (w = 0, n = 0; w < AX_MMA_MAX_WARPS && len < cap; w++)
+        if ((h >> w) & 1)
+            len += (size_t)snprintf(buf + len, cap - len, "%s %d",
+                                    n++ ? "," : "", w);
+}
+
 /* Every warp that holds a C atom tile of row mi holds A's atom tiles of
- * row mi (all of K), so that it multiplies its own A fragments. */
+ * row mi (all of K), so that it multiplies its own A fragments: one warp
+ * per A tile, or several (a replica iter on the warp axis: A replicated
+ * over the warps of C's columns). "held": the warps of each A tile. */
 static axe_status a_rows_held(const axe_program *p, const ax_stmt *s,
-                              const ax_mma *m, const int64_t *aowner,
+                              const ax_mma *m, const uint64_t *held,
                               axe_diag *why)
 {
     int64_t mi, ni, ki;
     for (mi = 0; mi < m->tiles[0]; mi++)
         for (ni = 0; ni < m->tiles[1]; ni++)
-            for (ki = 0; ki < m->tiles[2]; ki++)
-                if (aowner[mi * m->tiles[2] + ki] !=
-                    m->owner[mi * m->tiles[1] + ni])
-                    return axe__fail(
-                        why, AXE_ERR_UNSUPPORTED, -1,
-                        "the atom tile (%lld, %lld) of '%s' is held by warp "
-                        "%lld but C's tile (%lld, %lld) by warp %lld: each "
-                        "warp multiplies the A fragments it holds",
-                        (long long)mi, (long long)ki,
-                        p->tensors[s->args[1].tensor].name,
-                        (long long)aowner[mi * m->tiles[2] + ki], (long long)mi,
-                        (long long)ni,
-                        (long long)m->owner[mi * m->tiles[1] + ni]);
+            for (ki = 0; ki < m->tiles[2]; ki++) {
+                int64_t w = m->owner[mi * m->tiles[1] + ni];
+                uint64_t h = held[mi * m->tiles[2] + ki];
+                char ws[AX_MMA_MAX_WARPS * 4];
+                if ((h >> w) & 1)
+                    continue;
+                warps_text(h, ws, sizeof ws);
+                return axe__fail(
+                    why, AXE_ERR_UNSUPPORTED, -1,
+                    "the atom tile (%lld, %lld) of '%s' is held by %s but "
+                    "C's tile (%lld, %lld) by warp %lld: each warp "
+                    "multiplies the A fragments it holds",
+                    (long long)mi, (long long)ki,
+                    p->tensors[s->args[1].tensor].name, ws, (long long)mi,
+                    (long long)ni, (long long)w);
+            }
     return AXE_OK;
 }
 
@@ -582,7 +642,8 @@ static axe_status atom_tiles_of_c(axe_program *p, ax_stmt *s, const ax_atom *a,
                                   bool reg_a, ax_mma **out, axe_diag *why)
 {
     const ax_tensor *tc = &p->tensors[s->args[0].tensor];
-    int64_t k = axe__ref_len(&s->args[1], 2), *aowner = NULL;
+    int64_t k = axe__ref_len(&s->args[1], 2);
+    uint64_t *aheld = NULL;
     ax_mma *m;
     if (k % a->mnk[2] != 0)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
@@ -598,15 +659,15 @@ static axe_status atom_tiles_of_c(axe_program *p, ax_stmt *s, const ax_atom *a,
     if (invert_tv(a, 1, &m->frag[1]) != AXE_OK ||
         (!reg_a && invert_tv(a, 0, &m->frag[0]) != AXE_OK))
         return axe__fail(why, AXE_ERR_INVALID, -1, "bad atom table");
-    AXE_TRY(tile_of_atom(p, s, a, 2, m->warp, m, &m->owner, why));
+    AXE_TRY(tile_of_atom(p, s, a, 2, m->warp, m, &m->owner, NULL, why));
     m->tiles[0] = tc->shape[0] / a->mnk[0];
     m->tiles[1] = tc->shape[1] / a->mnk[1];
     m->tiles[2] = k / a->mnk[2];
     memcpy(m->mnk, a->mnk, sizeof m->mnk);
     if (reg_a) {
         AXE_TRY(check_operand(p, &s->args[1], s->scope, why));
-        AXE_TRY(tile_of_atom(p, s, a, 0, m->warp, m, &aowner, why));
-        AXE_TRY(a_rows_held(p, s, m, aowner, why));
+        AXE_TRY(tile_of_atom(p, s, a, 0, m->warp, m, NULL, &aheld, why));
+        AXE_TRY(a_rows_held(p, s, m, aheld, why));
         m->reg_a = true;
     }
     *out = m;

@@ -62,9 +62,8 @@ void axe__synth_label(const axe_program *p, int op, char *buf, size_t cap)
     (void)snprintf(buf, cap, "%s#%d", axe__op_name(p->ops[op]->op), op);
 }
 
-/* "r" names all of its register tensor (no region start, view or
- * broadcast), so the operator's shape is the tensor's. */
-static bool whole(const axe_program *p, const ax_ref *r)
+/* compiler_synth.h */
+bool axe__synth_whole(const axe_program *p, const ax_ref *r)
 {
     const ax_tensor *t = &p->tensors[r->tensor];
     int d;
@@ -130,7 +129,8 @@ static axe_status add_choice(sy_state *st, const ax_synth_choice *ch)
 static axe_status propagate(sy_state *st, axe_diag *diag);
 static axe_status copy_anchors(sy_state *st, axe_diag *diag);
 
-static bool is_pointwise(ax_op op)
+/* compiler_synth.h */
+bool axe__synth_pointwise(ax_op op)
 {
     return op != AX_OP_REDUCE && op != AX_OP_GEMM && op != AX_OP_FILL &&
            op != AX_OP_IOTA;
@@ -198,7 +198,7 @@ static axe_status reconcile(sy_state *st, ax_stmt *s, int ka, int a,
     AXE_TRY(axe__synth_insert_rearrange(st->p, s, t, &st->p->tensors[k].layout,
                                         &made, &n, diag));
     for (i = 1; i < s->nargs; i++)
-        if (s->args[i].tensor == t && whole(st->p, &s->args[i]))
+        if (s->args[i].tensor == t && axe__synth_whole(st->p, &s->args[i]))
             s->args[i].tensor = made;
     axe__synth_label(st->p, s->index, label, sizeof label);
     axe__synth_label(st->p, n->index, nlabel, sizeof nlabel);
@@ -222,7 +222,7 @@ static axe_status solve_pointwise(sy_state *st, ax_stmt *s, bool *changed,
     char label[48];
     axe__synth_label(st->p, s->index, label, sizeof label);
     for (a = 0; a < s->nargs; a++)
-        if (whole(st->p, &s->args[a]) && !is_unknown(st, &s->args[a])) {
+        if (axe__synth_whole(st->p, &s->args[a]) && !is_unknown(st, &s->args[a])) {
             if (known >= 0 && known != s->args[a].tensor)
                 AXE_TRY(reconcile(st, s, ka, a, changed, diag));
             else if (known < 0)
@@ -235,7 +235,7 @@ static axe_status solve_pointwise(sy_state *st, ax_stmt *s, bool *changed,
         ax_tensor *t = &st->p->tensors[r->tensor];
         if (!is_unknown(st, r) || t->mem != AX_MEM_REGISTER)
             continue;
-        if (whole(st->p, r)) {
+        if (axe__synth_whole(st->p, r)) {
             t->layout = st->p->tensors[known].layout;
             AXE_TRY(set_how(st, r->tensor, "equal to '%s' (%s, %s)",
                             st->p->tensors[known].name, label,
@@ -263,7 +263,7 @@ static axe_status solve_reduce(sy_state *st, const ax_stmt *s, bool *changed)
     int64_t shape[AX_MAX_DIMS];
     char label[48];
     int n;
-    if (!whole(st->p, d) || !whole(st->p, src) || !is_unknown(st, d) ||
+    if (!axe__synth_whole(st->p, d) || !axe__synth_whole(st->p, src) || !is_unknown(st, d) ||
         is_unknown(st, src))
         return AXE_OK;
     n = axe__synth_ref_shape(st->p, src, shape);
@@ -315,14 +315,14 @@ static axe_status solve_gemm(sy_state *st, ax_stmt *s, bool *changed,
 {
     char label[48];
     int o;
-    if (is_unknown(st, &s->args[0]) || !whole(st->p, &s->args[0]))
+    if (is_unknown(st, &s->args[0]) || !axe__synth_whole(st->p, &s->args[0]))
         return AXE_OK;
     axe__synth_label(st->p, s->index, label, sizeof label);
     for (o = 1; o < 3; o++) {
         const ax_ref *r = &s->args[o];
         axe_layout l;
         axe_status rc;
-        if (!whole(st->p, r))
+        if (!axe__synth_whole(st->p, r))
             continue;
         rc = axe__synth_gemm_operand(st->p, s, o, &l);
         if (rc == AXE_ERR_UNSUPPORTED)
@@ -361,7 +361,7 @@ static axe_status propagate(sy_state *st, axe_diag *diag)
                 AXE_TRY(solve_reduce(st, s, &changed));
             else if (s->op == AX_OP_GEMM)
                 AXE_TRY(solve_gemm(st, s, &changed, diag));
-            else if (is_pointwise(s->op))
+            else if (axe__synth_pointwise(s->op))
                 AXE_TRY(solve_pointwise(st, s, &changed, diag));
         }
     }
@@ -393,7 +393,7 @@ static int largest_copy(const sy_state *st, int *reg)
             const ax_ref *r = &s->args[a], *o = &s->args[1 - a];
             int64_t bytes = ref_elems(st->p, r) *
                             axe_dtype_size(st->p->tensors[r->tensor].dtype);
-            if (whole(st->p, r) && is_unknown(st, r) &&
+            if (axe__synth_whole(st->p, r) && is_unknown(st, r) &&
                 st->p->tensors[o->tensor].mem != AX_MEM_REGISTER &&
                 bytes > most)
                 best = i, *reg = a, most = bytes;
@@ -549,7 +549,7 @@ static axe_status collect(sy_state *st, sy_search *se)
         const ax_stmt *s = st->p->ops[i];
         axe_diag why;
         if (s->op != AX_OP_GEMM || s->scope == AX_SCOPE_THREAD ||
-            s->scope == AX_SCOPE_KERNEL || !whole(st->p, &s->args[0]) ||
+            s->scope == AX_SCOPE_KERNEL || !axe__synth_whole(st->p, &s->args[0]) ||
             !is_unknown(st, &s->args[0]))
             continue;
         if (lv == NULL &&

@@ -97,6 +97,12 @@ axe_status axe__synth_accesses(axe_program *p, axe_diag *diag);
 axe_status axe__synth_copy_anchor(const axe_program *p, const ax_stmt *s,
                                   int reg, int mem, axe_layout *out,
                                   ax_synth_choice *ch, axe_diag *diag);
+/* "r" names all of its register tensor (no region start, view or
+ * broadcast): the operator's shape is the tensor's. */
+bool axe__synth_whole(const axe_program *p, const ax_ref *r);
+/* Whether operators "op" tie the layouts of their whole register operands
+ * (not reduce, gemm, fill or iota; a rearrange is not, whatever its op). */
+bool axe__synth_pointwise(ax_op op);
 /* The tied class of register "reg" (compiler_synth_tied.c): in[i] for
  * every tensor i whose layout equals reg's by the pointwise constraints
  * ("in" holds p->ntensors flags). */

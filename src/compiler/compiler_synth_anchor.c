@@ -169,7 +169,7 @@ typedef struct sy_copy {
     int64_t shape[AX_MAX_DIMS];
     int order[AX_MAX_DIMS];
     bool vec;
-    int bytes; /* the i4 tensor a store of this layout reaches, or -1 */
+    int i4_store; /* the i4 tensor a store of this layout reaches, or -1 */
     const char *axis;
 } sy_copy;
 
@@ -184,7 +184,7 @@ typedef struct sy_leaf {
 static bool copy_candidate(const sy_copy *c, const sy_leaf *f, axe_layout *out)
 {
     sy_digit dg[4];
-    if ((c->bytes >= 0 && (f->run % 2 != 0 || f->tp != c->threads)) ||
+    if ((c->i4_store >= 0 && (f->run % 2 != 0 || f->tp != c->threads)) ||
         (f->w > 1 && !c->vec) || (c->align != 0 && c->align % f->w != 0) ||
         f->run % f->w != 0 || c->size % (f->run * f->tp) != 0 ||
         (c->size / f->tp) * c->bits > 8 * AX_MAX_REGISTER_BYTES)
@@ -238,7 +238,7 @@ static axe_status copy_setup(const axe_program *p, const ax_stmt *s, int reg,
     c->threads = axe__scope_threads(p, s->scope);
     c->bits = axe_dtype_bit_width(t->dtype);
     c->axis = thread_axis(s->scope);
-    c->bytes = -1;
+    c->i4_store = -1;
     return AXE_OK;
 }
 
@@ -257,18 +257,22 @@ static int64_t width_at(const sy_copy *c, int b)
 }
 
 /* The other copies between memory and a register of the anchor's tied
- * class, at the anchor's scope (their accesses break ties). */
-#define SY_MAX_OTHERS 8
+ * class, at the anchor's scope (their accesses break ties): all of them,
+ * in the program's arena (at most one per operator). */
 typedef struct sy_others {
     int n;
-    sy_copy c[SY_MAX_OTHERS];
+    sy_copy *c;
 } sy_others;
 
-static void collect_others(const axe_program *p, const ax_stmt *anchor,
-                           const bool *in, sy_others *o)
+static axe_status collect_others(const axe_program *p, const ax_stmt *anchor,
+                                 const bool *in, sy_others *o)
 {
     o->n = 0;
-    for (int k = 0; k < p->nops && o->n < SY_MAX_OTHERS; k++) {
+    o->c = axe__arena_alloc(p->arena,
+                            (size_t)(p->nops > 0 ? p->nops : 1) * sizeof *o->c);
+    if (o->c == NULL)
+        return AXE_ERR_NO_MEMORY;
+    for (int k = 0; k < p->nops; k++) {
         const ax_stmt *s = p->ops[k];
         if (s == anchor || s->op != AX_OP_COPY || s->rearrange ||
             s->scope != anchor->scope || s->nargs != 2)
@@ -284,6 +288,7 @@ static void collect_others(const axe_program *p, const ax_stmt *anchor,
             break;
         }
     }
+    return AXE_OK;
 }
 
 /* Accesses the other copies issue with leaf "f" of anchor "c": each
@@ -370,18 +375,18 @@ axe_status axe__synth_copy_anchor(const axe_program *p, const ax_stmt *s,
     bool have = false, in[AX_MAX_TENSORS];
     AXE_TRY(copy_setup(p, s, reg, mem, &c, diag));
     axe__synth_tied(p, s->args[reg].tensor, in);
-    c.bytes = axe__synth_i4_store(p, in);
-    collect_others(p, s, in, &o);
+    c.i4_store = axe__synth_i4_store(p, in);
+    AXE_TRY(collect_others(p, s, in, &o));
     memset(ch, 0, sizeof *ch);
     memset(&best, 0, sizeof best);
     copy_search(&c, &o, ch, &best, &have);
-    if (!have && c.bytes >= 0)
+    if (!have && c.i4_store >= 0)
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
                          "it is stored into the packed i4 '%s' (whole bytes "
                          "per thread): no even run on all %lld threads deals "
                          "the %lld elements within a thread's %d bytes of "
                          "registers",
-                         p->tensors[c.bytes].name, (long long)c.threads,
+                         p->tensors[c.i4_store].name, (long long)c.threads,
                          (long long)c.size, AX_MAX_REGISTER_BYTES);
     if (!have)
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,

@@ -22,12 +22,13 @@
  *          (bm = M / tm, bn = N / tn) in row-major registers: rows
  *          (tm:tn@axis, bm:bn), columns (tn:1@axis, bn:1). Cost: operand
  *          loads per thread per k, bm + bn (for bm * bn FMAs).
- *   Theorem 1 (the gemm constraint, for the mma atom at warp scope): a C
- *          tiled as above with MI x NI tiles gives A the MI x KI tiling of
- *          the A fragment and B the NI x KI tiling of the B fragment (the
- *          projections of the (M, N, K) tile grid on (M, K) and (N, K)),
- *          of the first atom (table order) whose K divides K and whose
- *          tiling is C's.
+ *   Theorem 1 (the gemm constraint): a C tiled as above with MI x NI
+ *          tiles gives A the MI x KI tiling of the A fragment and B the
+ *          NI x KI tiling of the B fragment (the projections of the
+ *          (M, N, K) tile grid on (M, K) and (N, K)), of the first atom
+ *          (table order) whose K divides K and whose tiling is C's; over
+ *          wm x wn warps A is on C's row warps and replicated over its
+ *          wn column warps (a register B only at warp scope).
  */
 #include <stdio.h>
 #include <string.h>
@@ -42,7 +43,10 @@ typedef struct sy_gemm {
 } sy_gemm;
 
 /* The tiling of fragment "o" (0 A, 1 B, 2 C) of "s"'s atom "atom" by
- * t0 x t1 tiles, over wm x wn warps (C only; 1 x 1 otherwise). */
+ * t0 x t1 tiles, C's warps a wm x wn grid "wgrid" (warp wm_i * wn + wn_i):
+ * C's rows on wm_i and columns on wn_i; A's rows on wm_i, replicated over
+ * wn_i (each warp holds the A tiles of its C rows); B's rows (N) on wn_i,
+ * replicated over wm_i. */
 static axe_status frag_tiling(const axe_program *p, const ax_stmt *s, int atom,
                               int o, const int64_t *tiles, const int64_t *wgrid,
                               const char *warp, axe_layout *out)
@@ -50,12 +54,17 @@ static axe_status frag_tiling(const axe_program *p, const ax_stmt *s, int atom,
     axe_layout f;
     int seps[AXE_LAYOUT_MAX_DIMS + 1], dim, i;
     int64_t nv, mnk[3];
+    /* per dim of the fragment: the warp grid's extent and warp stride */
+    int64_t we[2], ws[2];
     AXE_TRY(axe__mma_frag_grouped(p, s, atom, o, &f, seps, &nv, mnk));
+    we[0] = o == 1 ? wgrid[1] : wgrid[0];
+    ws[0] = o == 1 ? 1 : wgrid[1];
+    we[1] = o == 2 ? wgrid[1] : 1;
+    ws[1] = 1;
     axe_layout_init(out);
     for (dim = 0; dim < 2; dim++) {
-        if (wgrid[dim] > 1)
-            AXE_TRY(axe_layout_push_shard(out, wgrid[dim],
-                                          dim == 0 ? wgrid[1] : 1, warp));
+        if (we[dim] > 1)
+            AXE_TRY(axe_layout_push_shard(out, we[dim], ws[dim], warp));
         if (tiles[dim] > 1)
             AXE_TRY(axe_layout_push_shard(out, tiles[dim],
                                           dim == 0 ? tiles[1] * nv : nv, "m"));
@@ -63,6 +72,10 @@ static axe_status frag_tiling(const axe_program *p, const ax_stmt *s, int atom,
             AXE_TRY(axe_layout_push_shard(out, f.shard[i].extent,
                                           f.shard[i].stride, f.shard[i].axis));
     }
+    if (o == 0 && wgrid[1] > 1)
+        AXE_TRY(axe_layout_push_replica(out, wgrid[1], 1, warp));
+    if (o == 1 && wgrid[0] > 1)
+        AXE_TRY(axe_layout_push_replica(out, wgrid[0], wgrid[1], warp));
     return AXE_OK;
 }
 
@@ -144,9 +157,9 @@ static axe_status mma_layout(const axe_program *p, const ax_stmt *s,
                              const sy_gemm *g, int64_t wm, axe_layout *out);
 
 /* The leaves of atom g->atom: every warp grid wm x wn that tiles C
- * within the registers (wn = 1 when A is a register at a collective
- * scope: each A atom tile in the one warp of its C row, as
- * gemm.mma_reg_a wants); "nv" C fragment values per lane. */
+ * within the registers (a register A at a collective scope is then
+ * replicated over the wn warps of its C rows: gemm.mma_reg_a); "nv" C
+ * fragment values per lane. */
 static axe_status atom_leaves(const axe_program *p, const ax_stmt *s,
                               const sy_gemm *g, int64_t nv, ax_synth_leaves *lv)
 {
@@ -156,7 +169,7 @@ static axe_status atom_leaves(const axe_program *p, const ax_stmt *s,
         char text[AX_SYNTH_TEXT];
         axe_layout l;
         if (g->warps % wm != 0 || g->m % (wm * g->mnk[0]) != 0 ||
-            g->n % (wn * g->mnk[1]) != 0 || (wn > 1 && reg_a(p, s)))
+            g->n % (wn * g->mnk[1]) != 0)
             continue;
         mi = g->m / (wm * g->mnk[0]);
         ni = g->n / (wn * g->mnk[1]);
@@ -307,8 +320,9 @@ static axe_status fma_operand(const axe_program *p, const ax_stmt *s,
 
 /* The layout of register operand "o" (1 A, 2 B) implied by C's (Theorem
  * 1): C an mma tiling over wm x wn warps gives A the MI x KI tiling of
- * the A fragment over the same wm warps (wn = 1: the projection of C
- * over N) and, at warp scope, B the NI x KI tiling of the B fragment; C
+ * the A fragment over the same wm warps, replicated over the wn warps of
+ * its row (the projection of C over N) and, at warp scope, B the NI x KI
+ * tiling of the B fragment; C
  * an FMA grid gives A C's rows with all of K (fma_operand). */
 axe_status axe__synth_gemm_operand(const axe_program *p, const ax_stmt *s,
                                    int o, axe_layout *out)
@@ -318,7 +332,7 @@ axe_status axe__synth_gemm_operand(const axe_program *p, const ax_stmt *s,
     axe_layout l, f;
     axe_diag why;
     int seps[AXE_LAYOUT_MAX_DIMS + 1];
-    int64_t nv, w, one[2] = {1, 1};
+    int64_t nv, w;
     AXE_TRY(gemm_setup(p, s, &g, &why));
     if (s->scope == AX_SCOPE_WARP)
         g.warps = 1;
@@ -328,16 +342,17 @@ axe_status axe__synth_gemm_operand(const axe_program *p, const ax_stmt *s,
         if (g.k % g.mnk[2] != 0 || g.m % g.mnk[0] != 0 || g.n % g.mnk[1] != 0)
             continue;
         for (w = 1; w <= g.warps; w++) {
-            int64_t tiles[2], wgrid[2] = {w, 1};
+            int64_t tiles[2], wgrid[2] = {w, g.warps / w};
             if (g.warps % w != 0 || g.m % (w * g.mnk[0]) != 0 ||
                 g.n % (g.warps / w * g.mnk[1]) != 0 ||
                 mma_layout(p, s, &g, w, &l) != AXE_OK || !equal_to(&l, c))
                 continue;
-            if ((o == 1 && w != g.warps) || (o == 2 && g.warps != 1))
+            if (o == 2 && g.warps != 1)
                 return AXE_ERR_UNSUPPORTED;
-            tiles[0] = o == 1 ? g.m / (w * g.mnk[0]) : g.n / g.mnk[1];
+            tiles[0] = o == 1 ? g.m / (w * g.mnk[0])
+                              : g.n / (wgrid[1] * g.mnk[1]);
             tiles[1] = g.k / g.mnk[2];
-            return frag_tiling(p, s, g.atom, o - 1, tiles, o == 1 ? wgrid : one,
+            return frag_tiling(p, s, g.atom, o - 1, tiles, wgrid,
                                g.warps > 1 ? g.warp : NULL, out);
         }
     }

@@ -314,8 +314,8 @@ static axe_status vec_tile(const inst_ctx *c, int64_t n, const ax_inst_leaf *l,
 }
 
 /* Vector leaf "k": legal over every atom tile of the operand and K step,
- * counted over warp 0's (each tile's addresses evaluated once: linear in
- * the groups). */
+ * counted over warp 0's (each tile's addresses evaluated once, in one
+ * pass: linear in the groups; an illegal leaf keeps no counts). */
 static axe_status eval_vec(const inst_ctx *c, int k, ax_inst_leaf *l,
                            axe_diag *diag)
 {
@@ -328,17 +328,12 @@ static axe_status eval_vec(const inst_ctx *c, int k, ax_inst_leaf *l,
         return AXE_OK;
     AXE_TRY(vec_order(c, n, l, &ok));
     for (int64_t t = 0; ok && why[0] == '\0' && t < m->tiles[c->o]; t++)
-        for (int64_t ks = 0; why[0] == '\0' && ks < m->tiles[2]; ks++)
-            AXE_TRY(vec_tile(c, n, l, t, ks, NULL, why, sizeof why));
-    if (!ok || why[0] != '\0') {
-        if (why[0] != '\0')
-            leaf_fail(l, why);
-        return AXE_OK;
-    }
-    for (int64_t t = 0; t < m->tiles[c->o]; t++)
-        for (int64_t ks = 0; warp0_uses(m, c->o, t) && ks < m->tiles[2]; ks++) {
-            AXE_TRY(vec_tile(c, n, l, t, ks, first, why, sizeof why));
-            for (int64_t g = 0; g < c->nregs / n; g++) {
+        for (int64_t ks = 0; why[0] == '\0' && ks < m->tiles[2]; ks++) {
+            bool w0 = warp0_uses(m, c->o, t);
+            AXE_TRY(vec_tile(c, n, l, t, ks, w0 ? first : NULL, why,
+                             sizeof why));
+            for (int64_t g = 0; w0 && why[0] == '\0' && g < c->nregs / n;
+                 g++) {
                 ax_warp_access a;
                 memset(&a, 0, sizeof a);
                 a.width = (int)(4 * n);
@@ -349,6 +344,12 @@ static axe_status eval_vec(const inst_ctx *c, int k, ax_inst_leaf *l,
                 AXE_TRY(add_access(l, &a, diag));
             }
         }
+    if (!ok || why[0] != '\0') {
+        l->instructions = l->wavefronts = l->ways = 0;
+        if (why[0] != '\0')
+            leaf_fail(l, why);
+        return AXE_OK;
+    }
     l->cost = (double)(l->wavefronts + l->instructions);
     (void)snprintf(l->why, sizeof l->why,
                    "%d fragment register%s (%d bytes) per lane per load",

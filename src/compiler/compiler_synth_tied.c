@@ -7,24 +7,23 @@
  * search uses the class for the i4 store-byte rule (a store of packed i4
  * needs whole bytes per thread) and for its tie rule (the accesses of the
  * other copies between the class and memory). Invariant: the class is a
- * fixed point over the operators (a superset of what propagation ties:
- * an operand that is a region of its register is counted as tied, which
- * only adds constraints).
+ * fixed point over the operators that the ready queue ties (compiler_synth.c's
+ * propagate: at a collective scope, no rearrange, a pointwise operator, whole
+ * register operands only).
  */
 #include "compiler_synth.h"
 
 /* Whether register tensor "t" is a whole operand of "s" and "s" ties the
- * layouts of its whole operands together (not gemm, reduce, fill, iota
- * or a rearrange; a broadcast or view operand is not tied). */
-static bool tied_op(const ax_stmt *s, int t)
+ * layouts of its whole operands together (as the ready queue does). */
+static bool tied_op(const axe_program *p, const ax_stmt *s, int t)
 {
     bool in = false;
-    if (s->op == AX_OP_REDUCE || s->op == AX_OP_GEMM || s->op == AX_OP_FILL ||
-        s->op == AX_OP_IOTA || s->rearrange)
+    if (s->scope == AX_SCOPE_THREAD || s->scope == AX_SCOPE_KERNEL ||
+        s->rearrange || !axe__synth_pointwise(s->op))
         return false;
     for (int a = 0; a < s->nargs; a++)
-        in = in || (s->args[a].tensor == t && !s->args[a].is_view &&
-                    s->args[a].bdim < 0);
+        in = in ||
+             (s->args[a].tensor == t && axe__synth_whole(p, &s->args[a]));
     return in;
 }
 
@@ -38,12 +37,12 @@ void axe__synth_tied(const axe_program *p, int reg, bool *in)
         for (int k = 0; k < p->nops; k++)
             for (int a = 0; a < p->ops[k]->nargs; a++) {
                 const ax_ref *r = &p->ops[k]->args[a];
-                if (!in[r->tensor] || !tied_op(p->ops[k], r->tensor))
+                if (!in[r->tensor] || !tied_op(p, p->ops[k], r->tensor))
                     continue;
                 for (int b = 0; b < p->ops[k]->nargs; b++) {
                     int u = p->ops[k]->args[b].tensor;
                     if (!in[u] && p->tensors[u].mem == AX_MEM_REGISTER &&
-                        tied_op(p->ops[k], u))
+                        tied_op(p, p->ops[k], u))
                         in[u] = more = true;
                 }
             }
