@@ -427,9 +427,8 @@ static void check_reg_a(const axe_program *p, const ax_stmt *g, int which,
     axe_layout frag;
     int seps[AXE_LAYOUT_MAX_DIMS + 1];
     int64_t nv, mnk[3], i, k, bm, ki;
-    TL_CHECK(t != NULL &&
-                 axe__mma_frag_grouped(p, g, which, 0, &frag, seps, &nv,
-                                       mnk) == AXE_OK,
+    TL_CHECK(t != NULL && axe__mma_frag_grouped(p, g, which, 0, &frag, seps,
+                                                &nv, mnk) == AXE_OK,
              "register A '%s': no atom", name);
     if (t == NULL || wm < 1 || wn < 1)
         return;
@@ -443,8 +442,8 @@ static void check_reg_a(const axe_program *p, const ax_stmt *g, int which,
             int n = points(t, c, pt), nf = 0, x;
             uint64_t warps = 0, want = 0;
             bool ok;
-            if (axe_layout_apply_set(&frag, fc, fs, 2, fp, MAXPTS, &nf,
-                                     NULL) != AXE_OK)
+            if (axe_layout_apply_set(&frag, fc, fs, 2, fp, MAXPTS, &nf, NULL) !=
+                AXE_OK)
                 nf = 0;
             ok = n == wn && nf == 1;
             for (x = 0; ok && x < n; x++) {
@@ -744,7 +743,8 @@ static void test_atom_search(void)
         TL_CHECK(sscanf(p->synth->choices[0].chosen,
                         "mma atom m16n8k8 tiles of C, warps %lld x %lld", &wm,
                         &wn) == 2 &&
-                     wm * wn == 4 && (64 / (wm * 16) + 32 / (wn * 8)) * 3 == best,
+                     wm * wn == 4 &&
+                     (64 / (wm * 16) + 32 / (wn * 8)) * 3 == best,
                  "register A, K 24: %s", p->synth->choices[0].chosen);
         bm = wm > 0 ? 64 / wm : 64;
         check_mma_c(p, "c", wm, wn, rega);
@@ -756,8 +756,9 @@ static void test_atom_search(void)
                 int n = points(tensor(p, "a"), c, pt);
                 TL_CHECK(n == wn &&
                              value(&pt[0], "laneid") == (r % 8) * 4 + col / 2 &&
-                             value(&pt[0], "m") == ((i % bm) / 16 * 3 + k / 8) * 4 +
-                                                       (r / 8) * 2 + col % 2,
+                             value(&pt[0], "m") ==
+                                 ((i % bm) / 16 * 3 + k / 8) * 4 + (r / 8) * 2 +
+                                     col % 2,
                          "register A (%lld, %lld) is not m16n8k8's tiling",
                          (long long)i, (long long)k);
             }

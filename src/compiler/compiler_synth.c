@@ -222,7 +222,8 @@ static axe_status solve_pointwise(sy_state *st, ax_stmt *s, bool *changed,
     char label[48];
     axe__synth_label(st->p, s->index, label, sizeof label);
     for (a = 0; a < s->nargs; a++)
-        if (axe__synth_whole(st->p, &s->args[a]) && !is_unknown(st, &s->args[a])) {
+        if (axe__synth_whole(st->p, &s->args[a]) &&
+            !is_unknown(st, &s->args[a])) {
             if (known >= 0 && known != s->args[a].tensor)
                 AXE_TRY(reconcile(st, s, ka, a, changed, diag));
             else if (known < 0)
@@ -263,8 +264,8 @@ static axe_status solve_reduce(sy_state *st, const ax_stmt *s, bool *changed)
     int64_t shape[AX_MAX_DIMS];
     char label[48];
     int n;
-    if (!axe__synth_whole(st->p, d) || !axe__synth_whole(st->p, src) || !is_unknown(st, d) ||
-        is_unknown(st, src))
+    if (!axe__synth_whole(st->p, d) || !axe__synth_whole(st->p, src) ||
+        !is_unknown(st, d) || is_unknown(st, src))
         return AXE_OK;
     n = axe__synth_ref_shape(st->p, src, shape);
     if (s->rdim >= n)
@@ -549,7 +550,8 @@ static axe_status collect(sy_state *st, sy_search *se)
         const ax_stmt *s = st->p->ops[i];
         axe_diag why;
         if (s->op != AX_OP_GEMM || s->scope == AX_SCOPE_THREAD ||
-            s->scope == AX_SCOPE_KERNEL || !axe__synth_whole(st->p, &s->args[0]) ||
+            s->scope == AX_SCOPE_KERNEL ||
+            !axe__synth_whole(st->p, &s->args[0]) ||
             !is_unknown(st, &s->args[0]))
             continue;
         if (lv == NULL &&

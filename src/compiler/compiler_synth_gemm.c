@@ -349,8 +349,8 @@ axe_status axe__synth_gemm_operand(const axe_program *p, const ax_stmt *s,
                 continue;
             if (o == 2 && g.warps != 1)
                 return AXE_ERR_UNSUPPORTED;
-            tiles[0] = o == 1 ? g.m / (w * g.mnk[0])
-                              : g.n / (wgrid[1] * g.mnk[1]);
+            tiles[0] =
+                o == 1 ? g.m / (w * g.mnk[0]) : g.n / (wgrid[1] * g.mnk[1]);
             tiles[1] = g.k / g.mnk[2];
             return frag_tiling(p, s, g.atom, o - 1, tiles, wgrid,
                                g.warps > 1 ? g.warp : NULL, out);

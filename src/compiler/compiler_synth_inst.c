@@ -330,10 +330,9 @@ static axe_status eval_vec(const inst_ctx *c, int k, ax_inst_leaf *l,
     for (int64_t t = 0; ok && why[0] == '\0' && t < m->tiles[c->o]; t++)
         for (int64_t ks = 0; why[0] == '\0' && ks < m->tiles[2]; ks++) {
             bool w0 = warp0_uses(m, c->o, t);
-            AXE_TRY(vec_tile(c, n, l, t, ks, w0 ? first : NULL, why,
-                             sizeof why));
-            for (int64_t g = 0; w0 && why[0] == '\0' && g < c->nregs / n;
-                 g++) {
+            AXE_TRY(
+                vec_tile(c, n, l, t, ks, w0 ? first : NULL, why, sizeof why));
+            for (int64_t g = 0; w0 && why[0] == '\0' && g < c->nregs / n; g++) {
                 ax_warp_access a;
                 memset(&a, 0, sizeof a);
                 a.width = (int)(4 * n);

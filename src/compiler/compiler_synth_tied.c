@@ -22,8 +22,7 @@ static bool tied_op(const axe_program *p, const ax_stmt *s, int t)
         s->rearrange || !axe__synth_pointwise(s->op))
         return false;
     for (int a = 0; a < s->nargs; a++)
-        in = in ||
-             (s->args[a].tensor == t && axe__synth_whole(p, &s->args[a]));
+        in = in || (s->args[a].tensor == t && axe__synth_whole(p, &s->args[a]));
     return in;
 }
 
