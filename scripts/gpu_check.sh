@@ -300,7 +300,7 @@ if [ "$dry" != 1 ]; then
     running=0
     for k in examples/kernels/*.axe tests/kernels/smem_*.axe \
         tests/kernels/gemm_k24*.axe tests/kernels/gemm_reg_a_k24.axe \
-        tests/kernels/gemm_reg_a_wn*.axe tests/kernels/i4_*.axe tests/kernels/vec_dim0*.axe \
+        tests/kernels/gemm_reg_[ab]_wn*.axe tests/kernels/i4_*.axe tests/kernels/vec_dim0*.axe \
         tests/kernels/flash_vt_auto.axe; do
         case $k in */trn_*) continue ;; esac # core kernels: trn-sim
         if [ "$running" -ge "$jobs" ]; then

@@ -387,6 +387,10 @@ ptx_has gemm_reg_a_k24 sm_80 "$MMA\.m16n8k8\.row\.col\.f32\.f16\.f16\.f32" \
 ptx_has gemm_reg_a_wn sm_80 "$MMA\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32" \
     "$LDM\.x2\.shared\.b16"
 ptx_has gemm_reg_a_wn_auto sm_90 "$MMA\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32"
+# Register B over 2 x 4 warps (gemm.mma_reg_b), A by ldmatrix.x4.
+ptx_has gemm_reg_b_wn sm_80 "$MMA\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32" \
+    "$LDM\.x4\.shared\.b16"
+ptx_has gemm_reg_b_wn_auto sm_90 "$MMA\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32"
 ptx_has gemm_mma_global sm_80 "$MMA\.m16n8k16\.row\.col\.f32\.bf16\.bf16\.f32" \
     "!ldmatrix"
 ptx_has gemm_i8 sm_80 "$MMA\.m16n8k32\.row\.col\.s32\.s8\.s8\.s32" \

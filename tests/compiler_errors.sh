@@ -705,10 +705,11 @@ expect 1 3:19 'region of .B. out of bounds: dimension 0 covers \[0, 63\)' <<<'ke
 expect 1 2:9 'gemm shapes disagree: C \(64,64\), A \(64,64\), B \(32,64\)' <<<"$H {
     cta gemm(A, B, B[0:32, 0:64]);
 }"
-expect_notes 2:9 "no schedule for gemm: none of mma_atom, mma_smem, mma_reg_a, tensor_engine, thread_fma, split_k applies (reasons below)" \
+expect_notes 2:9 "no schedule for gemm: none of mma_atom, mma_smem, mma_reg_a, mma_reg_b, tensor_engine, thread_fma, split_k applies (reasons below)" \
     "gemm.mma_atom: an mma atom runs on one warp, not at cta scope" \
     "gemm.mma_smem: 'A' is not a whole register tensor distributed over the cta's threads" \
     "gemm.mma_reg_a: 'B' is in memory: mma_reg_a takes A from registers (mma_smem reads it from memory)" \
+    "gemm.mma_reg_b: 'B' is in memory: mma_reg_b takes B from registers and A from memory" \
     "gemm.tensor_engine: not a core kernel (TensorEngine runs a core kernel's gemm)" \
     "gemm.thread_fma: no register operand distributed over the cta's threads binds elements to threads" \
     "gemm.split_k: not at kernel scope (it splits the reduced dimension over the grid's threads)" <<<"$H {
@@ -716,10 +717,11 @@ expect_notes 2:9 "no schedule for gemm: none of mma_atom, mma_smem, mma_reg_a, t
 }"
 # A plan bound by a source updates a memory destination in place once per
 # thread holding the binding's element: replicas and K digits refused.
-expect_notes 6:10 "no schedule for gemm: none of mma_atom, mma_smem, mma_reg_a, tensor_engine, thread_fma, split_k applies (reasons below)" \
+expect_notes 6:10 "no schedule for gemm: none of mma_atom, mma_smem, mma_reg_a, mma_reg_b, tensor_engine, thread_fma, split_k applies (reasons below)" \
     "gemm.mma_atom: 'a' is not a tile of the A fragment [16, 8] S[(2,8,2,4):(1,4@laneid,2,1@laneid)]" \
     "gemm.mma_smem: 'a' is a register: mma_smem reads A and B from shared or global memory (mma_reg_a takes A from registers)" \
     "gemm.mma_reg_a: 'c' is not a whole register tensor distributed over a warp's lanes" \
+    "gemm.mma_reg_b: 'B' is in memory: mma_reg_b takes B from registers and A from memory" \
     "gemm.tensor_engine: not a core kernel (TensorEngine runs a core kernel's gemm)" \
     "gemm.thread_fma: the binding operand 'a' is replicated over threads (replica iter 4:8@laneid): each replica would update 'c' in place again" \
     "gemm.split_k: not at kernel scope (it splits the reduced dimension over the grid's threads)" \
@@ -730,10 +732,11 @@ expect_notes 6:10 "no schedule for gemm: none of mma_atom, mma_smem, mma_reg_a, 
     warp fill(c, 0.0);
     warp gemm(c, a, B);
 }'
-expect_notes 4:10 "no schedule for gemm: none of mma_atom, mma_smem, mma_reg_a, tensor_engine, thread_fma, split_k applies (reasons below)" \
+expect_notes 4:10 "no schedule for gemm: none of mma_atom, mma_smem, mma_reg_a, mma_reg_b, tensor_engine, thread_fma, split_k applies (reasons below)" \
     "gemm.mma_atom: 'a' is not a tile of the A fragment [16, 8] S[(2,8,2,4):(1,4@laneid,2,1@laneid)]" \
     "gemm.mma_smem: 'a' is a register: mma_smem reads A and B from shared or global memory (mma_reg_a takes A from registers)" \
     "gemm.mma_reg_a: 'C' is not a whole register tensor distributed over a warp's lanes" \
+    "gemm.mma_reg_b: 'B' is in memory: mma_reg_b takes B from registers and A from memory" \
     "gemm.tensor_engine: not a core kernel (TensorEngine runs a core kernel's gemm)" \
     "gemm.thread_fma: the threads of digit (rank/1)%32 would all accumulate into the same elements of 'C'" \
     "gemm.split_k: not at kernel scope (it splits the reduced dimension over the grid's threads)" \
@@ -752,10 +755,11 @@ expect_notes 4:10 "no schedule for add: none of thread_loop, split applies (reas
 }'
 # gemm.mma_reg_a: A's atom tiles must be held by the warps of C's rows
 # (here C's rows of tiles are split over two warps, A's over one).
-expect_notes 6:9 "no schedule for gemm: none of mma_atom, mma_smem, mma_reg_a, tensor_engine, thread_fma, split_k applies (reasons below)" \
+expect_notes 6:9 "no schedule for gemm: none of mma_atom, mma_smem, mma_reg_a, mma_reg_b, tensor_engine, thread_fma, split_k applies (reasons below)" \
     "gemm.mma_atom: an mma atom runs on one warp, not at cta scope" \
     "gemm.mma_smem: 'a' is a register: mma_smem reads A and B from shared or global memory (mma_reg_a takes A from registers)" \
     "gemm.mma_reg_a: the atom tile (0, 0) of 'a' is held by warp 0 but C's tile (0, 1) by warp 1: each warp multiplies the A fragments it holds" \
+    "gemm.mma_reg_b: 'B' is in memory: mma_reg_b takes B from registers and A from memory" \
     "gemm.tensor_engine: not a core kernel (TensorEngine runs a core kernel's gemm)" \
     "gemm.thread_fma: 'a' holds element digit (dim 0, weight 16) on a different thread than the binding operand: thread ownership disagrees" \
     "gemm.split_k: not at kernel scope (it splits the reduced dimension over the grid's threads)" \
@@ -769,10 +773,11 @@ expect_notes 6:9 "no schedule for gemm: none of mma_atom, mma_smem, mma_reg_a, t
 }'
 # A replicated over warps, but over the wrong ones: C's row 0 is on warps
 # 0 and 1, A's row 0 on warps 0 and 2 (the holders named).
-expect_notes 6:9 "no schedule for gemm: none of mma_atom, mma_smem, mma_reg_a, tensor_engine, thread_fma, split_k applies (reasons below)" \
+expect_notes 6:9 "no schedule for gemm: none of mma_atom, mma_smem, mma_reg_a, mma_reg_b, tensor_engine, thread_fma, split_k applies (reasons below)" \
     "gemm.mma_atom: an mma atom runs on one warp, not at cta scope" \
     "gemm.mma_smem: 'a' is a register: mma_smem reads A and B from shared or global memory (mma_reg_a takes A from registers)" \
     "gemm.mma_reg_a: the atom tile (0, 0) of 'a' is held by warps 0, 2 but C's tile (0, 2) by warp 1: each warp multiplies the A fragments it holds" \
+    "gemm.mma_reg_b: 'B' is in memory: mma_reg_b takes B from registers and A from memory" \
     "gemm.tensor_engine: not a core kernel (TensorEngine runs a core kernel's gemm)" \
     "gemm.thread_fma: 'a' holds element digit (dim 0, weight 16) on a different thread than the binding operand: thread ownership disagrees" \
     "gemm.split_k: not at kernel scope (it splits the reduced dimension over the grid's threads)" \
@@ -784,11 +789,30 @@ expect_notes 6:9 "no schedule for gemm: none of mma_atom, mma_smem, mma_reg_a, t
     cta gemm(c, a, B);
     cta copy(C, c);
 }'
+# gemm.mma_reg_b, the mirror: B's tile row 2 is on warps 2 and 3, C's
+# column of tiles 2 on warps 1 and 3.
+expect_notes 6:9 "no schedule for gemm: none of mma_atom, mma_smem, mma_reg_a, mma_reg_b, tensor_engine, thread_fma, split_k applies (reasons below)" \
+    "gemm.mma_atom: an mma atom runs on one warp, not at cta scope" \
+    "gemm.mma_smem: 'b' is a register: B is read from shared or global memory (mma_atom takes A, B and C in one warp's registers)" \
+    "gemm.mma_reg_a: 'A' is in memory: mma_reg_a takes A from registers (mma_smem reads it from memory)" \
+    "gemm.mma_reg_b: the atom tile (2, 0) of 'b' is held by warps 2, 3 but C's tile (0, 2) by warp 1: each warp multiplies the B fragments it holds" \
+    "gemm.tensor_engine: not a core kernel (TensorEngine runs a core kernel's gemm)" \
+    "gemm.thread_fma: 'b' holds element digit (dim 0, weight 16) on a different thread than the binding operand: thread ownership disagrees" \
+    "gemm.split_k: not at kernel scope (it splits the reduced dimension over the grid's threads)" \
+    <<<'kernel k(A: f16[32, 16], B: f16[32, 16], C: f32[32, 32]) grid(1) threads(128) {
+    register b: f16[32, 16] layout S[(2, 2, 8, 2, 4, 2):(2@warpid, 4, 4@laneid, 2, 1@laneid, 1)] + R[2:1@warpid];
+    register c: f32[32, 32] layout S[(2, 2, 8, 2, 2, 4, 2):(2@warpid, 2, 4@laneid, 1@warpid, 4, 1@laneid, 1)];
+    cta copy(b, B);
+    cta fill(c, 0);
+    cta gemm(c, A, b);
+    cta copy(C, c);
+}'
 # (The whole of the longest reason: the one-line diag would cut it.)
-expect_notes 6:10 "no schedule for gemm: none of mma_atom, mma_smem, mma_reg_a, tensor_engine, thread_fma, split_k applies (reasons below)" \
+expect_notes 6:10 "no schedule for gemm: none of mma_atom, mma_smem, mma_reg_a, mma_reg_b, tensor_engine, thread_fma, split_k applies (reasons below)" \
     "gemm.mma_atom: 'a' is not a tile of the A fragment [16, 8] S[(2,8,2,4):(1,4@laneid,2,1@laneid)]: dim 0: tiled iter (2,2@m) is not inner iter (2,1@m)" \
     "gemm.mma_smem: 'a' is a register: mma_smem reads A and B from shared or global memory (mma_reg_a takes A from registers)" \
     "gemm.mma_reg_a: 'b' is a register: B is read from shared or global memory (mma_atom takes A, B and C in one warp's registers)" \
+    "gemm.mma_reg_b: 'a' is a register: mma_reg_b takes B from registers and A from memory" \
     "gemm.tensor_engine: not a core kernel (TensorEngine runs a core kernel's gemm)" \
     "gemm.thread_fma: 'b' holds element digit (dim 0, weight 1) on a different thread than the binding operand: thread ownership disagrees" \
     "gemm.split_k: not at kernel scope (it splits the reduced dimension over the grid's threads)" \

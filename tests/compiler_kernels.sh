@@ -267,9 +267,11 @@ check_run mma_smem_warp.axe
 check_run mma_smem_warp.axe -D KT=3 -D NT=1 --seed 23
 check_run gemm_reg_a.axe
 check_run gemm_reg_a.axe -D K=64 -D N=16 --seed 24
-# register A replicated over the warps of C's columns (2 x 4 warps) and
-# its layout-auto twin, C and the CUDA emulation at three sizes
-for f in gemm_reg_a_wn.axe gemm_reg_a_wn_auto.axe; do
+# register A replicated over the warps of C's columns (2 x 4 warps), its
+# mirror register B replicated over the warps of C's rows, and their
+# layout-auto twins, C at three sizes and the CUDA emulation at two
+for f in gemm_reg_a_wn.axe gemm_reg_a_wn_auto.axe gemm_reg_b_wn.axe \
+    gemm_reg_b_wn_auto.axe; do
     exact_run "$f"
     exact_run "$f" -D N=128 -D K=64 --seed 25
     exact_run "$f" -D N=32 -D K=16 --seed 26
@@ -806,6 +808,8 @@ expect_explain reduce_replicated.axe "rejected reduce\.warp_shuffle: the destina
 # gemm.mma_smem at warp scope in a slice: the atom loop of the one warp.
 expect_explain mma_smem_warp.axe 'chosen gemm\.mma_smem'
 expect_explain gemm_reg_a.axe 'chosen gemm\.mma_reg_a'
+expect_explain gemm_reg_b_wn.axe 'chosen gemm\.mma_reg_b'
+expect_explain gemm_reg_b_wn.axe "B's fragments from the registers of the warp's lanes"
 expect_explain gemm_reg_a.axe "rejected gemm\.mma_smem: 'a' is a register: mma_smem reads A and B from shared or global memory \(mma_reg_a takes A from registers\)"
 expect_explain mma_smem_warp.axe "rejected gemm\.mma_atom: 'As' is not a whole register tensor distributed over a warp's lanes"
 # Barriers under if and in sync-free loops (test kernel).

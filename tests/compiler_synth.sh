@@ -233,6 +233,17 @@ if [ "$(grep -c 'axe_ptx_ldmatrix_x1(ax_b' "$tmp/rk24.cu")" = 6 ] &&
 else
     bad "gemm_reg_a_k24 auto vs hand: ldmatrix $(grep -c 'axe_ptx_ldmatrix_x1(ax_b' "$tmp/rk24.cu") / $(grep -c 'axe_ptx_ldmatrix_x1(ax_b' "$tmp/k24.cu")"
 fi
+# A register B over 2 x 4 warps (gemm.mma_reg_b): likewise, B replicated
+# over the 2 row warps.
+same "$T/gemm_reg_b_wn_auto.axe" b "S[(4, 2, 8, 2, 2, 4, 2):(1@warpid, 8, 4@laneid, 4, 2, 1@laneid, 1)] + R[2:4@warpid]"
+same "$T/gemm_reg_b_wn_auto.axe" c "S[(2, 2, 2, 8, 4, 2, 4, 2):(4@warpid, 8, 2, 4@laneid, 1@warpid, 4, 1@laneid, 1)]"
+if K=$T cuda_of gemm_reg_b_wn_auto >"$tmp/a.cu" &&
+    K=$T cuda_of gemm_reg_b_wn >"$tmp/h.cu" && grep -q 'B from registers' "$tmp/h.cu" &&
+    diff "$tmp/a.cu" "$tmp/h.cu" >"$tmp/diff"; then
+    ok
+else
+    bad "CUDA of gemm_reg_b_wn_auto differs: $(head -c 500 "$tmp/diff")"
+fi
 # A register A over 2 x 4 warps: the auto twin equals the hand-written
 # tests/kernels/gemm_reg_a_wn.axe (A replicated over the 4 column warps).
 same "$T/gemm_reg_a_wn_auto.axe" a "S[(2, 2, 2, 8, 2, 2, 4, 2):(4@warpid, 16, 2, 4@laneid, 8, 4, 1@laneid, 1)] + R[4:1@warpid]"

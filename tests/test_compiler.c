@@ -495,7 +495,7 @@ static void test_force_check(void)
          "warp_shuffle, tree, smem, grid)"},
         {"gemm", "smem",
          "gemm has no schedule 'smem' (mma_atom, mma_smem, mma_reg_a, "
-         "tensor_engine, thread_fma, split_k)"},
+         "mma_reg_b, tensor_engine, thread_fma, split_k)"},
         {"add", "split",
          "add is forced twice (add=thread_loop and add=split)"}};
     axe_kernel_options o;
@@ -531,7 +531,8 @@ static void test_full_diag(void)
         "  warp copy(a, A);\n  warp gemm(c, a, b);\n}\n";
     static const char want[] =
         "no schedule for gemm: none of mma_atom, mma_smem, mma_reg_a, "
-        "tensor_engine, thread_fma, split_k applies (reasons below)\n"
+        "mma_reg_b, tensor_engine, thread_fma, split_k applies (reasons "
+        "below)\n"
         "gemm.mma_atom: 'a' is not a tile of the A fragment [16, 8] "
         "S[(2,8,2,4):(1,4@laneid,2,1@laneid)]: dim 0: tiled iter (2,2@m) is "
         "not inner iter (2,1@m)\n"
@@ -539,6 +540,8 @@ static void test_full_diag(void)
         "shared or global memory (mma_reg_a takes A from registers)\n"
         "gemm.mma_reg_a: 'b' is a register: B is read from shared or global "
         "memory (mma_atom takes A, B and C in one warp's registers)\n"
+        "gemm.mma_reg_b: 'a' is a register: mma_reg_b takes B from "
+        "registers and A from memory\n"
         "gemm.tensor_engine: not a core kernel (TensorEngine runs a core "
         "kernel's gemm)\n"
         "gemm.thread_fma: 'b' holds element digit (dim 0, weight 1) on a "

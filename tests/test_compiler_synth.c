@@ -32,8 +32,11 @@
  *                (i % 16, k % Ka) on each of the wn warps (i / bm) wn + j
  *                (j < wn: replicated over the warps of C's columns, and
  *                on no other warp), register ((i % bm) / 16 KI + k / Ka)
- *                v + value; the grid's cost (MI + NI) KI the least over
- *                every grid, found here by brute force; of an FMA grid: every
+ *                v + value; a register B (n, k) mirrors it: the B
+ *                fragment at (n % 8, k % Ka) on the wm warps j wn + n / bn,
+ *                register ((n % bn) / 8 KI + k / Ka) v + value; the grid's
+ *                cost (MI + NI) KI the least over every grid, found here
+ *                by brute force; of an FMA grid: every
  *                thread of C's row i holds A (i, k) at register
  *                (i % bm) K + k; two gemms with a reduce between (the anchor
  *                search): no rearrange, the first's C equal to the
@@ -418,47 +421,48 @@ static void check_mma_c(const axe_program *p, const char *name, int64_t wm,
         }
 }
 
-/* Register A "name" of the CTA gemm "g" (its atom "which", A fragment)
- * against the law of the file comment, C on wm x wn warps. */
-static void check_reg_a(const axe_program *p, const ax_stmt *g, int which,
-                        const char *name, int64_t wm, int64_t wn)
+/* Register operand "o" (0 A, 1 B) "name" of the CTA gemm "g" (its atom
+ * "which") against the law of the file comment, C on wm x wn warps. */
+static void check_reg(const axe_program *p, const ax_stmt *g, int which, int o,
+                      const char *name, int64_t wm, int64_t wn)
 {
     const ax_tensor *t = tensor(p, name);
     axe_layout frag;
     int seps[AXE_LAYOUT_MAX_DIMS + 1];
-    int64_t nv, mnk[3], i, k, bm, ki;
-    TL_CHECK(t != NULL && axe__mma_frag_grouped(p, g, which, 0, &frag, seps,
+    int64_t nv, mnk[3], i, k, bm, ki, reps = o == 0 ? wn : wm;
+    TL_CHECK(t != NULL && axe__mma_frag_grouped(p, g, which, o, &frag, seps,
                                                 &nv, mnk) == AXE_OK,
-             "register A '%s': no atom", name);
+             "register %c '%s': no atom", "AB"[o], name);
     if (t == NULL || wm < 1 || wn < 1)
         return;
-    bm = t->shape[0] / wm;
+    bm = t->shape[0] / (o == 0 ? wm : wn); /* rows of the operand per warp */
     ki = t->shape[1] / mnk[2];
     for (i = 0; i < t->shape[0]; i++)
         for (k = 0; k < t->shape[1]; k++) {
             axe_point pt[MAXPTS], fp[MAXPTS];
-            int64_t c[2] = {i, k}, fc[2] = {i % mnk[0], k % mnk[2]},
-                    fs[2] = {mnk[0], mnk[2]};
+            int64_t c[2] = {i, k}, fc[2] = {i % mnk[o], k % mnk[2]},
+                    fs[2] = {mnk[o], mnk[2]};
             int n = points(t, c, pt), nf = 0, x;
             uint64_t warps = 0, want = 0;
             bool ok;
             if (axe_layout_apply_set(&frag, fc, fs, 2, fp, MAXPTS, &nf, NULL) !=
                 AXE_OK)
                 nf = 0;
-            ok = n == wn && nf == 1;
+            ok = n == reps && nf == 1;
             for (x = 0; ok && x < n; x++) {
                 ok = value(&pt[x], "laneid") == value(&fp[0], "laneid") &&
                      value(&pt[x], "m") ==
-                         ((i % bm) / mnk[0] * ki + k / mnk[2]) * nv +
+                         ((i % bm) / mnk[o] * ki + k / mnk[2]) * nv +
                              value(&fp[0], "m");
                 warps |= (uint64_t)1 << value(&pt[x], "warpid");
             }
-            for (x = 0; x < wn; x++)
-                want |= (uint64_t)1 << ((i / bm) * wn + x);
+            for (x = 0; x < reps; x++) /* A: row i/bm; B: column i/bm */
+                want |= (uint64_t)1
+                        << (o == 0 ? (i / bm) * wn + x : x * wn + i / bm);
             TL_CHECK(ok && warps == want,
-                     "register A '%s' (%lld, %lld) on %d points, warps %llx "
+                     "register %c '%s' (%lld, %lld) on %d points, warps %llx "
                      "(want %llx): breaks Theorem 1 over %lld x %lld warps",
-                     name, (long long)i, (long long)k, n,
+                     "AB"[o], name, (long long)i, (long long)k, n,
                      (unsigned long long)warps, (unsigned long long)want,
                      (long long)wm, (long long)wn);
         }
@@ -748,7 +752,7 @@ static void test_atom_search(void)
                  "register A, K 24: %s", p->synth->choices[0].chosen);
         bm = wm > 0 ? 64 / wm : 64;
         check_mma_c(p, "c", wm, wn, rega);
-        check_reg_a(p, p->ops[3], 1, "a", wm, wn);
+        check_reg(p, p->ops[3], 1, 0, "a", wm, wn);
         for (int64_t i = 0; i < 64; i++)
             for (int64_t k = 0; k < 24; k++) {
                 axe_point pt[MAXPTS];
@@ -766,15 +770,18 @@ static void test_atom_search(void)
     axe_program_free(p);
 }
 
-/* A register A over several warps of C's columns: 8 warps, C 64 x 64
- * (K 32): the brute-force grid 2 x 4, A replicated over the 4 column
- * warps, run on gemm.mma_reg_a; the same with a 128-row A on 16 warps
- * (4 x 4). */
-static void test_register_a_wn(void)
+/* A register A over several warps of C's columns (B in shared memory)
+ * and its mirror, a register B over several warps of C's rows (A in
+ * shared memory): 8 warps, C 64 x 64 (K 32): the brute-force grid 2 x 4,
+ * the register operand replicated over the other grid axis, run on
+ * gemm.mma_reg_a / mma_reg_b; the same with a 128-row C on 16 warps
+ * (4 x 4, K 48). */
+static void test_register_wn(void)
 {
     static const int64_t cases[2][4] = {{64, 64, 32, 8}, {128, 64, 48, 16}};
-    for (int x = 0; x < 2; x++) {
-        const int64_t *c = cases[x];
+    for (int x = 0; x < 4; x++) {
+        const int64_t *c = cases[x % 2];
+        int reg = x / 2;
         char src[768];
         int64_t ak = 0, best = brute_atom_cost(c[0], c[1], c[2], c[3], &ak);
         long long wm = 0, wn = 0;
@@ -784,33 +791,37 @@ static void test_register_a_wn(void)
             src, sizeof src,
             "kernel r(A: f16[%lld, %lld], B: f16[%lld, %lld], C: f32[%lld, "
             "%lld]) grid(1) threads(%lld)\n{\n"
-            "    shared Bs: f16[%lld, %lld];\n"
-            "    register a: f16[%lld, %lld] layout auto;\n"
+            "    shared S: f16[%lld, %lld];\n"
+            "    register r: f16[%lld, %lld] layout auto;\n"
             "    register c: f32[%lld, %lld] layout auto;\n"
-            "    cta copy(Bs, B);\n    cta copy(a, A);\n    cta fill(c, 0);\n"
-            "    sync;\n    cta gemm(c, a, Bs);\n    cta copy(C, c);\n}\n",
+            "    cta copy(S, %s);\n    cta copy(r, %s);\n"
+            "    cta fill(c, 0);\n    sync;\n    cta gemm(c, %s);\n"
+            "    cta copy(C, c);\n}\n",
             (long long)c[0], (long long)c[2], (long long)c[1], (long long)c[2],
             (long long)c[0], (long long)c[1], (long long)(c[3] * 32),
-            (long long)c[1], (long long)c[2], (long long)c[0], (long long)c[2],
-            (long long)c[0], (long long)c[1]);
+            (long long)c[reg == 0 ? 1 : 0], (long long)c[2],
+            (long long)c[reg == 0 ? 0 : 1], (long long)c[2], (long long)c[0],
+            (long long)c[1], reg == 0 ? "B" : "A", reg == 0 ? "A" : "B",
+            reg == 0 ? "r, S" : "S, r");
         p = compile(src, &d);
-        TL_CHECK(p != NULL, "register A over %lld warps: %s", (long long)c[3],
-                 d.message);
+        TL_CHECK(p != NULL, "register %c over %lld warps: %s", "AB"[reg],
+                 (long long)c[3], d.message);
         if (p == NULL)
             continue;
         TL_CHECK(sscanf(p->synth->choices[0].chosen,
                         "mma atom m16n8k16 tiles of C, warps %lld x %lld", &wm,
                         &wn) == 2 &&
-                     wm * wn == c[3] && wn > 1 &&
+                     wm * wn == c[3] && (reg == 0 ? wn : wm) > 1 &&
                      p->synth->choices[0].cost == (double)best &&
-                     strcmp(p->ops[3]->schedule, "mma_reg_a") == 0,
-                 "register A over %lld warps: %s (cost %g, brute force "
+                     strcmp(p->ops[3]->schedule,
+                            reg == 0 ? "mma_reg_a" : "mma_reg_b") == 0,
+                 "register %c over %lld warps: %s (cost %g, brute force "
                  "%lld), schedule %s",
-                 (long long)c[3], p->synth->choices[0].chosen,
+                 "AB"[reg], (long long)c[3], p -> synth -> choices[0].chosen,
                  p->synth->choices[0].cost, (long long)best,
                  p->ops[3]->schedule);
         check_mma_c(p, "c", wm, wn, src);
-        check_reg_a(p, p->ops[3], 0, "a", wm, wn);
+        check_reg(p, p->ops[3], 0, reg, "r", wm, wn);
         axe_program_free(p);
     }
 }
@@ -854,7 +865,7 @@ int main(void)
     test_theorem1();
     test_register_a();
     test_atom_search();
-    test_register_a_wn();
+    test_register_wn();
     test_inserted();
     return tl_finish();
 }

@@ -23,6 +23,7 @@
  *   gemm: mma_atom (warp-scope loop over mma.sync atoms), mma_smem (C
  *   register tiles of an atom spread over warps, A and B in memory),
  *   mma_reg_a (the same with A in registers, B in memory),
+ *   mma_reg_b (the same with B in registers, A in memory),
  *   tensor_engine (a core kernel's TensorEngine matmuls), thread_fma
  *         (each thread's C elements, K loop innermost)
  * A schedule the target's backend does not have (compiler_backend.h) is
@@ -202,6 +203,7 @@ static const ax_schedule registry[] = {
     {"mma_atom", AX_FAM_GEMM, axe__gemm_mma, true, false},
     {"mma_smem", AX_FAM_GEMM, axe__gemm_mma_smem, true, false},
     {"mma_reg_a", AX_FAM_GEMM, axe__gemm_mma_reg_a, true, false},
+    {"mma_reg_b", AX_FAM_GEMM, axe__gemm_mma_reg_b, true, false},
     {"tensor_engine", AX_FAM_GEMM, axe__gemm_tensor_engine, true, false},
     {"thread_fma", AX_FAM_GEMM, thread_loop, false, false},
     {"split_k", AX_FAM_GEMM, axe__gemm_split_k, false, false}};
@@ -211,9 +213,10 @@ static const ax_schedule registry[] = {
  * pointwise thread_loop, split, smem, vector, dma, transpose, the
  * engines' scalar, vector; reduce thread_loop, smem (rows reduced in order, as
  * the reference does), tree, grid, warp_shuffle, the vector engine; gemm
- * thread_fma, split_k, mma_atom, mma_smem, mma_reg_a, tensor_engine. */
-static const int naive_order[] = {5,  6,  7,  0, 1,  2,  3,  4,  9,  12,
-                                  11, 13, 10, 8, 18, 19, 14, 15, 16, 17};
+ * thread_fma, split_k, mma_atom, mma_smem, mma_reg_a, mma_reg_b,
+ * tensor_engine. */
+static const int naive_order[] = {5,  6,  7, 0,  1,  2,  3,  4,  9,  12, 11,
+                                  13, 10, 8, 19, 20, 14, 15, 16, 17, 18};
 _Static_assert(sizeof naive_order / sizeof naive_order[0] ==
                    sizeof registry / sizeof registry[0],
                "naive_order orders every schedule once");
@@ -429,18 +432,23 @@ static void describe_choice(ax_text *t, const axe_program *p, const ax_stmt *s)
         axe__text_put(t, "    atom %s, %lld x %lld x %lld atom tiles\n",
                       s->mma->atom, (long long)s->mma->tiles[0],
                       (long long)s->mma->tiles[1], (long long)s->mma->tiles[2]);
-        if (s->mma->reg_a)
+        if (s->mma->reg_a || s->mma->reg_b)
             axe__text_put(t,
-                          "    A outer layout (is_tile_inner): %s; A's "
+                          "    %c outer layout (is_tile_inner): %s; %c's "
                           "fragments from the registers of the warp's "
                           "lanes\n",
-                          s->mma->outer[0]);
+                          s->mma->reg_a ? 'A' : 'B',
+                          s->mma->outer[s->mma->reg_a ? 0 : 1],
+                          s->mma->reg_a ? 'A' : 'B');
         if (s->mma->from_memory) {
             axe__text_put(t,
                           "    C outer layout (is_tile_inner): %s; each warp "
                           "loops over the atom tiles it holds, %s from "
                           "memory at the strides of C's plan:\n",
-                          s->mma->outer[2], s->mma->reg_a ? "B" : "A and B");
+                          s->mma->outer[2],
+                          s->mma->reg_a   ? "B"
+                          : s->mma->reg_b ? "A"
+                                          : "A and B");
             axe__plan_describe(t, p, s, s->plan);
             return;
         }

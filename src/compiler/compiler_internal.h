@@ -352,6 +352,9 @@ typedef struct ax_mma {
     /* gemm.mma_reg_a: from_memory too (B in memory, C's plan), A a
      * register tile of the A fragment held by the warps of C's rows. */
     bool reg_a;
+    /* gemm.mma_reg_b: the mirror, B a register tile of the B fragment
+     * held by the warps of C's columns, A in memory. */
+    bool reg_b;
     /* gemm.mma_smem: the atom's M, N, K, the axis that numbers the scope's
      * warps (NULL at warp scope) and the warp that holds each C atom tile
      * (MI x NI, row-major). */
@@ -568,8 +571,8 @@ axe_status axe__plan_build(const axe_program *p, const ax_stmt *s,
                            ax_plan_kind kind, int binding, ax_plan *out,
                            axe_diag *why);
 /* The same without operand "skip" (not affine, no strides, no ownership
- * check): gemm.mma_reg_a's register A, whose fragment the schedule
- * exchanges itself. */
+ * check): gemm.mma_reg_a's register A (mma_reg_b's B), whose fragment the
+ * schedule exchanges itself. */
 axe_status axe__plan_build_skip(const axe_program *p, const ax_stmt *s,
                                 ax_plan_kind kind, int binding, int skip,
                                 ax_plan *out, axe_diag *why);
@@ -778,11 +781,15 @@ axe_status axe__gemm_mma_smem(axe_program *p, ax_stmt *s, ax_plan *plan,
                               axe_diag *why, bool commit);
 axe_status axe__gemm_mma_reg_a(axe_program *p, ax_stmt *s, ax_plan *plan,
                                axe_diag *why, bool commit);
+axe_status axe__gemm_mma_reg_b(axe_program *p, ax_stmt *s, ax_plan *plan,
+                               axe_diag *why, bool commit);
 /* Whether gemm "s"'s schedule reads other lanes' registers (mma_atom,
- * mma_reg_a), so that the C backend runs it between two barriers. */
+ * mma_reg_a, mma_reg_b), so that the C backend runs it between two
+ * barriers. */
 static inline bool axe__mma_reads_lanes(const ax_stmt *s)
 {
-    return s->mma != NULL && (!s->mma->from_memory || s->mma->reg_a);
+    return s->mma != NULL &&
+           (!s->mma->from_memory || s->mma->reg_a || s->mma->reg_b);
 }
 /* The tensor-core atom for gemm "s"'s dtypes with the smallest K (name,
  * (M, N, K)), if any, and its fragments with their 2-D shapes for

@@ -563,10 +563,11 @@ static const char *warp_axis(ax_scope sc)
                                       : NULL;
 }
 
-/* What gemm.mma_smem and gemm.mma_reg_a check once, whatever the atom:
- * the scope, an atom for the dtypes (the first in *first), B in memory,
- * C a whole register distributed over the scope. */
-static axe_status collective_checks(axe_program *p, ax_stmt *s,
+/* What gemm.mma_smem, gemm.mma_reg_a and gemm.mma_reg_b check once,
+ * whatever the atom: the scope, an atom for the dtypes (the first in
+ * *first), B in memory (a register with "reg" 2: mma_reg_b), C a whole
+ * register distributed over the scope. */
+static axe_status collective_checks(axe_program *p, ax_stmt *s, int reg,
                                     const ax_atom **first, axe_diag *why)
 {
     const ax_tensor *tc = &p->tensors[s->args[0].tensor],
@@ -580,7 +581,7 @@ static axe_status collective_checks(axe_program *p, ax_stmt *s,
                          axe__stmt_scope_name(p, s));
     if (*first == NULL)
         return no_atom(dab, tc->dtype, why);
-    if (tb->mem == AX_MEM_REGISTER)
+    if (tb->mem == AX_MEM_REGISTER && reg != 2)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                          "'%s' is a register: B is read from shared or global "
                          "memory (mma_atom takes A, B and C in one warp's "
@@ -603,20 +604,22 @@ static void warps_text(uint64_t h, char *buf, size_t cap)
                                     n++ ? "," : "", w);
 }
 
-/* Every warp that holds a C atom tile of row mi holds A's atom tiles of
- * row mi (all of K), so that it multiplies its own A fragments: one warp
- * per A tile, or several (a replica iter on the warp axis: A replicated
- * over the warps of C's columns). "held": the warps of each A tile. */
-static axe_status a_rows_held(const axe_program *p, const ax_stmt *s,
-                              const ax_mma *m, const uint64_t *held,
-                              axe_diag *why)
+/* Every warp that holds a C atom tile (mi, ni) holds the atom tiles of
+ * register operand "o" (0 A: row mi, 1 B: row ni, all of K), so that it
+ * multiplies its own fragments: one warp per tile, or several (replica
+ * iters on the warp axis: A replicated over the warps of C's columns, B
+ * over those of C's rows). "held": the warps of each tile of "o". */
+static axe_status rows_held(const axe_program *p, const ax_stmt *s,
+                            const ax_mma *m, int o, const uint64_t *held,
+                            axe_diag *why)
 {
     int64_t mi, ni, ki;
     for (mi = 0; mi < m->tiles[0]; mi++)
         for (ni = 0; ni < m->tiles[1]; ni++)
             for (ki = 0; ki < m->tiles[2]; ki++) {
-                int64_t w = m->owner[mi * m->tiles[1] + ni];
-                uint64_t h = held[mi * m->tiles[2] + ki];
+                int64_t w = m->owner[mi * m->tiles[1] + ni],
+                        r = o == 0 ? mi : ni;
+                uint64_t h = held[r * m->tiles[2] + ki];
                 char ws[AX_MMA_MAX_WARPS * 4];
                 if ((h >> w) & 1)
                     continue;
@@ -625,25 +628,25 @@ static axe_status a_rows_held(const axe_program *p, const ax_stmt *s,
                     why, AXE_ERR_UNSUPPORTED, -1,
                     "the atom tile (%lld, %lld) of '%s' is held by %s but "
                     "C's tile (%lld, %lld) by warp %lld: each warp "
-                    "multiplies the A fragments it holds",
-                    (long long)mi, (long long)ki,
-                    p->tensors[s->args[1].tensor].name, ws, (long long)mi,
-                    (long long)ni, (long long)w);
+                    "multiplies the %c fragments it holds",
+                    (long long)r, (long long)ki,
+                    p->tensors[s->args[o + 1].tensor].name, ws, (long long)mi,
+                    (long long)ni, (long long)w, "AB"[o]);
             }
     return AXE_OK;
 }
 
-/* One candidate atom "a" of gemm.mma_smem or (with "reg_a")
- * gemm.mma_reg_a: K a multiple of the atom's K, C a tile of its C
- * fragment over the scope's warps, and A its A fragment's table
- * (mma_smem) or a register tile of it held by the warps of C's rows
- * (mma_reg_a); the new ax_mma in *out. */
+/* One candidate atom "a" of gemm.mma_smem, or with "reg" 1 (2)
+ * gemm.mma_reg_a (gemm.mma_reg_b): K a multiple of the atom's K, C a tile
+ * of its C fragment over the scope's warps, and A and B their fragments'
+ * tables (mma_smem) or the register operand a tile of its fragment held
+ * by the warps of C's rows (A) or columns (B); the new ax_mma in *out. */
 static axe_status atom_tiles_of_c(axe_program *p, ax_stmt *s, const ax_atom *a,
-                                  bool reg_a, ax_mma **out, axe_diag *why)
+                                  int reg, ax_mma **out, axe_diag *why)
 {
     const ax_tensor *tc = &p->tensors[s->args[0].tensor];
     int64_t k = axe__ref_len(&s->args[1], 2);
-    uint64_t *aheld = NULL;
+    uint64_t *held = NULL;
     ax_mma *m;
     if (k % a->mnk[2] != 0)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
@@ -656,32 +659,33 @@ static axe_status atom_tiles_of_c(axe_program *p, ax_stmt *s, const ax_atom *a,
     m->atom = a->name;
     m->from_memory = true;
     m->warp = warp_axis(s->scope);
-    if (invert_tv(a, 1, &m->frag[1]) != AXE_OK ||
-        (!reg_a && invert_tv(a, 0, &m->frag[0]) != AXE_OK))
+    if ((reg != 2 && invert_tv(a, 1, &m->frag[1]) != AXE_OK) ||
+        (reg != 1 && invert_tv(a, 0, &m->frag[0]) != AXE_OK))
         return axe__fail(why, AXE_ERR_INVALID, -1, "bad atom table");
     AXE_TRY(tile_of_atom(p, s, a, 2, m->warp, m, &m->owner, NULL, why));
     m->tiles[0] = tc->shape[0] / a->mnk[0];
     m->tiles[1] = tc->shape[1] / a->mnk[1];
     m->tiles[2] = k / a->mnk[2];
     memcpy(m->mnk, a->mnk, sizeof m->mnk);
-    if (reg_a) {
-        AXE_TRY(check_operand(p, &s->args[1], s->scope, why));
-        AXE_TRY(tile_of_atom(p, s, a, 0, m->warp, m, NULL, &aheld, why));
-        AXE_TRY(a_rows_held(p, s, m, aheld, why));
-        m->reg_a = true;
+    if (reg != 0) {
+        AXE_TRY(check_operand(p, &s->args[reg], s->scope, why));
+        AXE_TRY(tile_of_atom(p, s, a, reg - 1, m->warp, m, NULL, &held, why));
+        AXE_TRY(rows_held(p, s, m, reg - 1, held, why));
+        m->reg_a = reg == 1;
+        m->reg_b = reg == 2;
     }
     *out = m;
     return AXE_OK;
 }
 
-/* B (and A when "a_too") is affine in the digits of C's plan. */
+/* A and B, but the register operand "reg" (0: none), are affine in the
+ * digits of C's plan. */
 static axe_status operands_affine(const axe_program *p, const ax_stmt *s,
-                                  const ax_plan *plan, bool a_too,
-                                  axe_diag *why)
+                                  const ax_plan *plan, int reg, axe_diag *why)
 {
     int i;
-    for (i = a_too ? 1 : 2; i < 3; i++)
-        if (!plan->affine[i])
+    for (i = 1; i < 3; i++)
+        if (i != reg && !plan->affine[i])
             return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                              "'%s' is not affine in the digits of C's "
                              "plan: the atom loop addresses A and B by "
@@ -790,15 +794,16 @@ static void fma_text(ax_mma *m)
 }
 
 /* The plan of gemm.mma_smem (C's per-thread plan, A and B affine in its
- * digits) or gemm.mma_reg_a (A left out of it); the same for every atom. */
-static axe_status atoms_plan(axe_program *p, ax_stmt *s, bool reg_a,
-                             ax_plan *plan, axe_diag *why)
+ * digits) or gemm.mma_reg_a / mma_reg_b (the register operand "reg" left
+ * out of it); the same for every atom. */
+static axe_status atoms_plan(axe_program *p, ax_stmt *s, int reg, ax_plan *plan,
+                             axe_diag *why)
 {
-    if (reg_a)
-        AXE_TRY(axe__plan_build_skip(p, s, AX_PLAN_BOUND, 0, 1, plan, why));
+    if (reg != 0)
+        AXE_TRY(axe__plan_build_skip(p, s, AX_PLAN_BOUND, 0, reg, plan, why));
     else
         AXE_TRY(axe__sched_thread_loop(p, s, plan, why));
-    return operands_affine(p, s, plan, !reg_a, why);
+    return operands_affine(p, s, plan, reg, why);
 }
 
 /* The candidates of weigh_atoms: per atom of the dtypes from "first",
@@ -814,8 +819,8 @@ typedef struct mma_cands {
 } mma_cands;
 
 static axe_status atom_candidates(axe_program *p, ax_stmt *s,
-                                  const ax_atom *first, bool reg_a,
-                                  mma_cands *c, axe_diag *why)
+                                  const ax_atom *first, int reg, mma_cands *c,
+                                  axe_diag *why)
 {
     const ax_atom *x;
     c->n = 0;
@@ -826,7 +831,7 @@ static axe_status atom_candidates(axe_program *p, ax_stmt *s,
         axe_diag_clear(&c->whys[i]);
         c->names[i] = x->name;
         c->mmas[i] = 0;
-        st = atom_tiles_of_c(p, s, x, reg_a, &c->m[i], &c->whys[i]);
+        st = atom_tiles_of_c(p, s, x, reg, &c->m[i], &c->whys[i]);
         if (st != AXE_OK && st != AXE_ERR_UNSUPPORTED) {
             if (why != NULL)
                 *why = c->whys[i];
@@ -842,12 +847,12 @@ static axe_status atom_candidates(axe_program *p, ax_stmt *s,
  * is weighed by smem_cost on the plan; the cheapest in *out (ties: table
  * order); the first atom's reason when none applies. */
 static axe_status weigh_atoms(axe_program *p, ax_stmt *s, const ax_atom *first,
-                              bool reg_a, ax_plan *plan, ax_mma **out,
+                              int reg, ax_plan *plan, ax_mma **out,
                               axe_diag *why)
 {
     mma_cands c;
     int i, best = -1, second = -1;
-    AXE_TRY(atom_candidates(p, s, first, reg_a, &c, why));
+    AXE_TRY(atom_candidates(p, s, first, reg, &c, why));
     for (i = 0; i < c.n && best < 0; i++)
         best = c.cost[i] < 0 ? -1 : i;
     if (best < 0) {
@@ -855,7 +860,7 @@ static axe_status weigh_atoms(axe_program *p, ax_stmt *s, const ax_atom *first,
             *why = c.whys[0];
         return AXE_ERR_UNSUPPORTED;
     }
-    AXE_TRY(atoms_plan(p, s, reg_a, plan, why));
+    AXE_TRY(atoms_plan(p, s, reg, plan, why));
     best = -1;
     for (i = 0; i < c.n; i++) {
         if (c.cost[i] < 0)
@@ -896,8 +901,8 @@ axe_status axe__gemm_mma_smem(axe_program *p, ax_stmt *s, ax_plan *plan,
                          "from shared or global memory (mma_reg_a takes A "
                          "from registers)",
                          ta->name);
-    AXE_TRY(collective_checks(p, s, &first, why));
-    AXE_TRY(weigh_atoms(p, s, first, false, plan, &m, why));
+    AXE_TRY(collective_checks(p, s, 0, &first, why));
+    AXE_TRY(weigh_atoms(p, s, first, 0, plan, &m, why));
     if (commit)
         s->mma = m;
     return AXE_OK;
@@ -922,8 +927,33 @@ axe_status axe__gemm_mma_reg_a(axe_program *p, ax_stmt *s, ax_plan *plan,
                          "'%s' is in memory: mma_reg_a takes A from "
                          "registers (mma_smem reads it from memory)",
                          ta->name);
-    AXE_TRY(collective_checks(p, s, &first, why));
-    AXE_TRY(weigh_atoms(p, s, first, true, plan, &m, why));
+    AXE_TRY(collective_checks(p, s, 1, &first, why));
+    AXE_TRY(weigh_atoms(p, s, first, 1, plan, &m, why));
+    if (commit)
+        s->mma = m;
+    return AXE_OK;
+}
+
+/* gemm.mma_reg_b: gemm.mma_reg_a's mirror, B a register tile of the
+ * atom's B fragment whose atom tiles are held by the warps of C's columns
+ * (replicated over the warps of C's rows when there are several), A read
+ * from memory at the strides of C's plan (B left out of it). */
+axe_status axe__gemm_mma_reg_b(axe_program *p, ax_stmt *s, ax_plan *plan,
+                               axe_diag *why, bool commit)
+{
+    const ax_tensor *ta = &p->tensors[s->args[1].tensor],
+                    *tb = &p->tensors[s->args[2].tensor];
+    const ax_atom *first;
+    ax_mma *m;
+    if (tb->mem != AX_MEM_REGISTER || ta->mem == AX_MEM_REGISTER)
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "'%s' is %s: mma_reg_b takes B from registers and "
+                         "A from memory",
+                         tb->mem != AX_MEM_REGISTER ? tb->name : ta->name,
+                         tb->mem != AX_MEM_REGISTER ? "in memory"
+                                                    : "a register");
+    AXE_TRY(collective_checks(p, s, 2, &first, why));
+    AXE_TRY(weigh_atoms(p, s, first, 2, plan, &m, why));
     if (commit)
         s->mma = m;
     return AXE_OK;

@@ -327,9 +327,12 @@ static void describe_operand(ax_text *t, const axe_program *p, const ax_stmt *s,
         axe__swizzle_text(p, &s->args[i], sw, sizeof sw);
         axe__text_put(t, "%s of ", sw);
     }
-    if (i == 1 && s->mma != NULL && s->mma->reg_a) {
-        axe__text_put(t, "the A fragments, from the registers of the "
-                         "warp's lanes (not in the plan)\n");
+    if (s->mma != NULL &&
+        ((i == 1 && s->mma->reg_a) || (i == 2 && s->mma->reg_b))) {
+        axe__text_put(t,
+                      "the %c fragments, from the registers of the "
+                      "warp's lanes (not in the plan)\n",
+                      i == 1 ? 'A' : 'B');
         return;
     }
     if (!plan->affine[i]) {

@@ -28,7 +28,8 @@
  *          (M, N, K) tile grid on (M, K) and (N, K)), of the first atom
  *          (table order) whose K divides K and whose tiling is C's; over
  *          wm x wn warps A is on C's row warps and replicated over its
- *          wn column warps (a register B only at warp scope).
+ *          wn column warps, B on its column warps and replicated over its
+ *          wm row warps.
  */
 #include <stdio.h>
 #include <string.h>
@@ -115,6 +116,12 @@ static bool reg_a(const axe_program *p, const ax_stmt *s)
     return !in_memory(p, s, 1) && in_memory(p, s, 2);
 }
 
+/* B in registers, A in memory: gemm.mma_reg_b. */
+static bool reg_b(const axe_program *p, const ax_stmt *s)
+{
+    return in_memory(p, s, 1) && !in_memory(p, s, 2);
+}
+
 /* An f32 gemm without tf32 has no tensor-core instruction (the CUDA
  * backend runs f32 FMA on the m16n8k8 fragments): with B in memory it
  * anchors as FMA; with A and B in registers (warp scope) the fragment
@@ -197,7 +204,7 @@ static axe_status mma_leaves(const axe_program *p, const ax_stmt *s, sy_gemm *g,
     int64_t nv;
     if (!tensor_core(p, s) || axe__scope_threads(p, s->scope) % 32 != 0 ||
         (s->scope != AX_SCOPE_WARP && !operands_in_memory(p, s) &&
-         !reg_a(p, s)))
+         !reg_a(p, s) && !reg_b(p, s)))
         return AXE_OK;
     if (s->scope == AX_SCOPE_WARP)
         g->warps = 1;
@@ -321,8 +328,9 @@ static axe_status fma_operand(const axe_program *p, const ax_stmt *s,
 /* The layout of register operand "o" (1 A, 2 B) implied by C's (Theorem
  * 1): C an mma tiling over wm x wn warps gives A the MI x KI tiling of
  * the A fragment over the same wm warps, replicated over the wn warps of
- * its row (the projection of C over N) and, at warp scope, B the NI x KI
- * tiling of the B fragment; C
+ * its row (the projection of C over N) and B the NI x KI tiling of the B
+ * fragment over the wn warps, replicated over the wm warps of each column
+ * (the projection over M); C
  * an FMA grid gives A C's rows with all of K (fma_operand). */
 axe_status axe__synth_gemm_operand(const axe_program *p, const ax_stmt *s,
                                    int o, axe_layout *out)
@@ -347,8 +355,6 @@ axe_status axe__synth_gemm_operand(const axe_program *p, const ax_stmt *s,
                 g.n % (g.warps / w * g.mnk[1]) != 0 ||
                 mma_layout(p, s, &g, w, &l) != AXE_OK || !equal_to(&l, c))
                 continue;
-            if (o == 2 && g.warps != 1)
-                return AXE_ERR_UNSUPPORTED;
             tiles[0] =
                 o == 1 ? g.m / (w * g.mnk[0]) : g.n / (wgrid[1] * g.mnk[1]);
             tiles[1] = g.k / g.mnk[2];

@@ -9,9 +9,9 @@
  * synchronous semantics). All subscripts are table lookups and sums.
  * gemm.mma_smem is the same loop over the atom tiles that the lane's warp
  * holds (a table of owners), with A and B read from memory at the
- * strides of the plan's digits; gemm.mma_reg_a reads A from the registers
- * of the warp's lanes instead, as gemm.mma_atom does (its caller puts it
- * between two barriers).
+ * strides of the plan's digits; gemm.mma_reg_a (mma_reg_b) reads A (B) from the
+ * registers of the warp's lanes instead, as gemm.mma_atom does (its caller puts
+ * it between two barriers).
  */
 #include "compiler_internal.h"
 
@@ -219,21 +219,27 @@ static void smem_operand(ax_text *t, const axe_program *p, const ax_stmt *s,
     axe__text_put(t, "]%s", operand_post(p, s, i));
 }
 
-/* gemm.mma_reg_a's A at (ax_m, ax_k): value (row ax_m % M, column ax_k % K)
- * of the A fragment of atom tile (ax_mi, ax_ki), in the registers of the
- * lane that the fragment table names (ax_w0: the warp's first thread). */
-static void reg_a_operand(ax_text *t, const axe_program *p, const ax_stmt *s)
+/* gemm.mma_reg_a's A at (ax_m, ax_k) (o 1): value (row ax_m % M, column
+ * ax_k % K) of the A fragment of atom tile (ax_mi, ax_ki), in the
+ * registers of the lane that the fragment table names (ax_w0: the warp's
+ * first thread); gemm.mma_reg_b's B (o 2) likewise at (ax_n, ax_k) of
+ * tile (ax_ni, ax_ki). */
+static void reg_operand(ax_text *t, const axe_program *p, const ax_stmt *s,
+                        int o)
 {
     const ax_mma *m = s->mma;
-    int64_t ka = m->frag[0].shape[1];
+    const ax_frag *f = &m->frag[o - 1];
+    int64_t kf = f->shape[1], rows = m->mnk[o - 1];
+    const char *pre = o == 1 ? "a" : "b", *r = o == 1 ? "ax_m" : "ax_n",
+               *ti = o == 1 ? "ax_mi" : "ax_ni";
     axe__text_put(t,
-                  "%s%s[ax_w0 + ax_al[ax_m %% %lldL * %lldL + ax_k %% "
-                  "%lldL]][ax_oa[ax_mi * %lldL + ax_ki] + ax_av[ax_m %% "
+                  "%s%s[ax_w0 + ax_%sl[%s %% %lldL * %lldL + ax_k %% "
+                  "%lldL]][ax_o%s[%s * %lldL + ax_ki] + ax_%sv[%s %% "
                   "%lldL * %lldL + ax_k %% %lldL]]%s",
-                  operand_pre(p, s, 1), p->tensors[s->args[1].tensor].cname,
-                  (long long)m->mnk[0], (long long)ka, (long long)ka,
-                  (long long)m->tiles[2], (long long)m->mnk[0], (long long)ka,
-                  (long long)ka, operand_post(p, s, 1));
+                  operand_pre(p, s, o), p->tensors[s->args[o].tensor].cname,
+                  pre, r, (long long)rows, (long long)kf, (long long)kf, pre,
+                  ti, (long long)m->tiles[2], pre, r, (long long)rows,
+                  (long long)kf, (long long)kf, operand_post(p, s, o));
 }
 
 /* for (mi, ni) held by this warp, ki, v: C[v] += A[m, k] * B[n, k] over the
@@ -274,19 +280,22 @@ static void smem_loops(ax_text *t, const axe_program *p, const ax_stmt *s,
     indent_put(t, ind + 1);
     axe__text_put(t, "ax_acc = ax_acc + ");
     if (m->reg_a)
-        reg_a_operand(t, p, s);
+        reg_operand(t, p, s, 1);
     else
         smem_operand(t, p, s, 1);
     axe__text_put(t, " * ");
-    smem_operand(t, p, s, 2);
+    if (m->reg_b)
+        reg_operand(t, p, s, 2);
+    else
+        smem_operand(t, p, s, 2);
     axe__text_put(t, ";\n");
     acc_store(t, p, s, ind);
     indent_put(t, ind - 1);
     axe__text_put(t, "}\n");
 }
 
-/* The operator "s" (gemm.mma_smem or gemm.mma_reg_a) for the current
- * lane. */
+/* The operator "s" (gemm.mma_smem, gemm.mma_reg_a or gemm.mma_reg_b)
+ * for the current lane. */
 void axe__emit_mma_smem(ax_text *t, const axe_program *p, const ax_stmt *s,
                         int ind)
 {
@@ -298,13 +307,17 @@ void axe__emit_mma_smem(ax_text *t, const axe_program *p, const ax_stmt *s,
                   "gemm.%s: %s, the atom tiles of this warp */\n",
                   s->index, s->line, axe__iter_sep(s), axe__iter(s),
                   axe__scope_name(s->scope),
-                  m->reg_a ? "mma_reg_a" : "mma_smem", m->atom);
-    if (m->reg_a) {
-        int64_t na = m->frag[0].shape[0] * m->frag[0].shape[1];
-        table_u8(t, ind + 1, "ax_al", m->frag[0].lane, na);
-        table_u8(t, ind + 1, "ax_av", m->frag[0].val, na);
-        table_long(t, ind + 1, "ax_oa", m->offset[0],
-                   m->tiles[0] * m->tiles[2]);
+                  m->reg_a   ? "mma_reg_a"
+                  : m->reg_b ? "mma_reg_b"
+                             : "mma_smem",
+                  m->atom);
+    if (m->reg_a || m->reg_b) {
+        int o = m->reg_a ? 0 : 1;
+        int64_t na = m->frag[o].shape[0] * m->frag[o].shape[1];
+        table_u8(t, ind + 1, o == 0 ? "ax_al" : "ax_bl", m->frag[o].lane, na);
+        table_u8(t, ind + 1, o == 0 ? "ax_av" : "ax_bv", m->frag[o].val, na);
+        table_long(t, ind + 1, o == 0 ? "ax_oa" : "ax_ob", m->offset[o],
+                   m->tiles[o] * m->tiles[2]);
         indent_put(t, ind + 1);
         axe__text_put(t, "const long ax_w0 = ax_tid - laneid;\n");
     }

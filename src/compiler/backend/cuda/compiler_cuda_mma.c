@@ -385,19 +385,21 @@ static bool f32_shuffles_hold(const ax_mma *m, const axe__cuda_form *f)
     return true;
 }
 
-/* gemm.mma_reg_a: every warp holds the A atom tiles of its C rows at the
- * registers where warp 0 holds its own (the emitter packs the fragments
- * from compile-time register indices). */
-static bool reg_a_uniform(const ax_mma *m, const axe__cuda_tiles *tl)
+/* gemm.mma_reg_a (mma_reg_b): every warp holds the A (B) atom tiles of
+ * its C rows (columns) at the registers where warp 0 holds its own (the
+ * emitter packs the fragments from compile-time register indices). */
+static bool reg_uniform(const ax_mma *m, const axe__cuda_tiles *tl)
 {
+    int o = m->reg_a ? 0 : 1;
+    const int64_t *first = o == 0 ? tl->mi0 : tl->ni0;
     int64_t w, ki, rel;
     int i;
     for (w = 1; w < tl->nwarps; w++)
         for (i = 0; i < tl->n; i++)
             for (ki = 0; ki < m->tiles[2]; ki++) {
-                rel = tl->tile[3 * i + 1];
-                if (m->offset[0][(tl->mi0[w] + rel) * m->tiles[2] + ki] !=
-                    m->offset[0][(tl->mi0[0] + rel) * m->tiles[2] + ki])
+                rel = tl->tile[3 * i + 1 + o];
+                if (m->offset[o][(first[w] + rel) * m->tiles[2] + ki] !=
+                    m->offset[o][(first[0] + rel) * m->tiles[2] + ki])
                     return false;
             }
     return true;
@@ -434,8 +436,16 @@ const char *axe__cuda_mma_refusal(const axe_program *p, const ax_stmt *s)
         return "an f32 gemm with A in registers (gemm.mma_reg_a) has no "
                "tensor-core atom on the cuda backend without tf32 (mma_smem "
                "reads A from memory)";
-    if (s->mma->reg_a && !reg_a_uniform(s->mma, &tiles))
+    if (s->mma->reg_a && !reg_uniform(s->mma, &tiles))
         return "the A atom tiles of gemm.mma_reg_a's warps are not at the "
+               "registers of warp 0's (the cuda backend indexes registers "
+               "at compile time)";
+    if (s->mma->reg_b && a == NULL)
+        return "an f32 gemm with B in registers (gemm.mma_reg_b) has no "
+               "tensor-core atom on the cuda backend without tf32 (mma_smem "
+               "reads B from memory)";
+    if (s->mma->reg_b && !reg_uniform(s->mma, &tiles))
+        return "the B atom tiles of gemm.mma_reg_b's warps are not at the "
                "registers of warp 0's (the cuda backend indexes registers "
                "at compile time)";
     return NULL;

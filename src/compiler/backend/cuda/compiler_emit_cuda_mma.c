@@ -535,7 +535,12 @@ static void smem_mma(ax_text *t, const axe_program *p, const ax_stmt *s,
         else
             load_frag(t, p, s, 0, &ld[0], &f[0], i, um[i], ind);
     for (i = 0; i < nn; i++)
-        load_frag(t, p, s, 1, &ld[1], &f[1], i, un[i], ind);
+        if (m->reg_b)
+            pack_regs(t, p, s, 1, &f[1], i,
+                      m->offset[1][(tl->ni0[0] + un[i]) * m->tiles[2] + ki],
+                      ind);
+        else
+            load_frag(t, p, s, 1, &ld[1], &f[1], i, un[i], ind);
     for (i = 0; i < tl->n; i++) {
         ind_put(t, ind);
         axe__text_put(t, "%s(&%s[%lldL], ax_a[%d], ax_b[%d], &%s[%lldL]);\n",
@@ -589,11 +594,12 @@ static void smem_f32(ax_text *t, const axe_program *p, const ax_stmt *s,
         }
 }
 
-/* gemm.mma_reg_a: one block per atom K tile (A's registers are literal
- * indices), ax_ki a constant in it for B's loads. */
-static void reg_a_steps(ax_text *t, const axe_program *p, const ax_stmt *s,
-                        const axe__cuda_atom *a, const axe__cuda_operand *ld,
-                        const axe__cuda_tiles *tl, int ind)
+/* gemm.mma_reg_a (mma_reg_b): one block per atom K tile (A's (B's)
+ * registers are literal indices), ax_ki a constant in it for the other
+ * operand's loads. */
+static void reg_steps(ax_text *t, const axe_program *p, const ax_stmt *s,
+                      const axe__cuda_atom *a, const axe__cuda_operand *ld,
+                      const axe__cuda_tiles *tl, int ind)
 {
     int64_t ki;
     if (a == NULL) {
@@ -603,9 +609,10 @@ static void reg_a_steps(ax_text *t, const axe_program *p, const ax_stmt *s,
     for (ki = 0; ki < s->mma->tiles[2]; ki++) {
         ind_put(t, ind);
         axe__text_put(t,
-                      "{ /* atom K tile %lld: A from registers */\n%*sconst "
+                      "{ /* atom K tile %lld: %c from registers */\n%*sconst "
                       "long ax_ki = %lldL;\n",
-                      (long long)ki, (ind + 1) * 4, "", (long long)ki);
+                      (long long)ki, s->mma->reg_a ? 'A' : 'B', (ind + 1) * 4,
+                      "", (long long)ki);
         smem_mma(t, p, s, a, ld, tl, ki, ind + 1);
         ind_put(t, ind);
         axe__text_put(t, "}\n");
@@ -626,7 +633,7 @@ static void smem(ax_text *t, const axe_program *p, const ax_stmt *s,
     }
     /* each loaded operand's instruction, chosen once for every tile */
     memset(ld, 0, sizeof ld);
-    for (o = m->reg_a ? 1 : 0; o < 2 && a != NULL; o++)
+    for (o = m->reg_a ? 1 : 0; o < (m->reg_b ? 1 : 2) && a != NULL; o++)
         axe__cuda_load_of(p, s, o, &ld[o]);
     ind_put(t, ind);
     axe__text_put(
@@ -637,10 +644,10 @@ static void smem(ax_text *t, const axe_program *p, const ax_stmt *s,
     axe__text_put(t, ";\n");
     ind_put(t, ind);
     axe__text_put(t, "(void)ax_w;\n");
-    if (m->reg_a) {
+    if (m->reg_a || m->reg_b) {
         ind_put(t, ind);
-        axe__text_put(t, "(void)ax_mi0;\n");
-        reg_a_steps(t, p, s, a, ld, &tl, ind);
+        axe__text_put(t, "(void)%s;\n", m->reg_a ? "ax_mi0" : "ax_ni0");
+        reg_steps(t, p, s, a, ld, &tl, ind);
         return;
     }
     ind_put(t, ind);
@@ -668,6 +675,7 @@ void axe__emit_cuda_mma(ax_text *t, const axe_program *p, const ax_stmt *s,
                   s->index, s->line, axe__iter_sep(s), axe__iter(s),
                   axe__scope_name(s->scope),
                   s->mma->reg_a         ? "mma_reg_a"
+                  : s->mma->reg_b       ? "mma_reg_b"
                   : s->mma->from_memory ? "mma_smem"
                                         : "mma_atom",
                   s->mma->atom,
@@ -721,7 +729,11 @@ void axe__cuda_mma_explain(ax_text *t, const axe_program *p, const ax_stmt *s)
     if (s->mma->reg_a)
         axe__text_put(t, "; A: the thread's registers (the A fragment's "
                          "layout), packed per atom K tile");
-    for (o = s->mma->reg_a ? 1 : 0; o < 2 && a != NULL; o++) {
+    if (s->mma->reg_b)
+        axe__text_put(t, "; B: the thread's registers (the B fragment's "
+                         "layout), packed per atom K tile");
+    for (o = s->mma->reg_a ? 1 : 0; o < (s->mma->reg_b ? 1 : 2) && a != NULL;
+         o++) {
         axe__cuda_operand ld;
         axe__cuda_load l;
         int n;

@@ -26,7 +26,7 @@ static const ax_backend_sched schedules[] = {
     {"reduce", "grid", 80},     {"copy", "smem", 80},
     {"gemm", "thread_fma", 80}, {"gemm", "split_k", 80},
     {"gemm", "mma_atom", 80},   {"gemm", "mma_smem", 80},
-    {"gemm", "mma_reg_a", 80},
+    {"gemm", "mma_reg_a", 80},  {"gemm", "mma_reg_b", 80},
 };
 
 static const char *const vec_types[] = {"unsigned int", "uint2", "uint4"};
