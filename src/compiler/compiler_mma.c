@@ -445,6 +445,7 @@ static axe_status tile_of_atom(axe_program *p, const ax_stmt *s,
     int64_t counts[2], span;
     bool found = false;
     axe_diag d;
+    axe_status st;
     char text[128];
     if (invert_tv(a, o, &m->frag[o]) != AXE_OK ||
         frag_layout(&m->frag[o], &atom) != AXE_OK)
@@ -471,8 +472,15 @@ static axe_status tile_of_atom(axe_program *p, const ax_stmt *s,
     AXE_TRY(axe_layout_span(&atom, "m", &span));
     AXE_TRY(outer_offsets(p->arena, &outer, counts, span, warp, &m->offset[o],
                           owner));
-    return held != NULL ? held_sets(p->arena, &outer, counts, warp, held)
-                        : AXE_OK;
+    if (held == NULL)
+        return AXE_OK;
+    st = held_sets(p->arena, &outer, counts, warp, held);
+    if (st == AXE_ERR_CAPACITY)
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "'%s' puts an atom tile on a warp past the %d a "
+                         "gemm's scope has, or on more than %d warps",
+                         t->name, AX_MMA_MAX_WARPS, AX_MMA_MAX_WARPS);
+    return st;
 }
 
 static axe_status no_atom(axe_dtype dab, axe_dtype dc, axe_diag *why)
@@ -620,7 +628,7 @@ static axe_status rows_held(const axe_program *p, const ax_stmt *s,
                 int64_t w = m->owner[mi * m->tiles[1] + ni],
                         r = o == 0 ? mi : ni;
                 uint64_t h = held[r * m->tiles[2] + ki];
-                char ws[AX_MMA_MAX_WARPS * 4];
+                char ws[8 + AX_MMA_MAX_WARPS * 4];
                 if ((h >> w) & 1)
                     continue;
                 warps_text(h, ws, sizeof ws);
