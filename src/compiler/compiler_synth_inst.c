@@ -321,7 +321,7 @@ static axe_status eval_vec(const inst_ctx *c, int k, ax_inst_leaf *l,
 {
     const ax_mma *m = c->m;
     int64_t n = axe__inst_vec_regs((ax_inst_kind)k), first[16][AX_WARP];
-    char why[sizeof l->why] = "";
+    char why[sizeof l->why + 64] = ""; /* room for any 64-bit numbers */
     bool ok;
     l->regs = (int)n;
     if (vec_precheck(c, n, l))
