@@ -208,6 +208,29 @@ void axe__cuda_devgemm_free(ax_text *t, const axe_program *p);
 bool axe__cuda_devops_exchange(const axe_program *p);
 void axe__cuda_devgemm_explain(ax_text *t, const axe_program *p,
                                const ax_stmt *s);
+/* How a local GEMM kernel stages one K step of an operand in shared
+ * memory (axe__cuda_devgemm_load): the macros of the K step and of the
+ * CTA's threads, the tile's stage index ("" or e.g. "[cs ^ 1]"), the zero
+ * stored outside the local shapes, the loop's indentation, what precedes
+ * a loop of one element per iteration (e.g. a pragma), whether the tile
+ * is [k][row] (else [row][k]) and the elements per cp.async of 4, 8 or
+ * 16 bytes (2, 4 or 8 two-byte elements along k, as axe__dist_gemm_runs
+ * allows; 1: a load and a store per element). */
+typedef struct axe__cuda_stage {
+    const char *tk, *threads, *stage, *zero, *ind, *pragma;
+    bool k_major;
+    int vec;
+} axe__cuda_stage;
+/* The loads of one K step (k0 .. k0 + tk - 1) of operand "which" (1: A's
+ * rows i0 .., 2: B's rows j0 ..) of device gemm "s" with plan "g" into
+ * shared "as" or "bs", zero outside the local shapes, as "st" says. */
+void axe__cuda_devgemm_load(ax_text *t, const axe_program *p, const ax_stmt *s,
+                            const ax_dist_gemm *g, int which,
+                            const axe__cuda_stage *st);
+/* The grid-strided loop over the 64 x 64 tiles of rows [r0, r1) of a
+ * local GEMM's partial sums (plan "g"), opened: each tile's first row i0
+ * and column j0. */
+void axe__cuda_devgemm_tiles(ax_text *t, const ax_dist_gemm *g);
 /* compiler_emit_cuda_devgemm_mma.c: whether device gemm "s" runs its
  * local GEMM on tensor cores (f16 or bf16 A and B, f32 C), the tiling
  * macros of those kernels (once), the kernel ax_devK_gemm_k of "s" with

@@ -764,6 +764,17 @@ inline void cp_async(void *dst, const void *src, int n)
 {
     state &s = st();
     site d = site_of(dst, "cp.async destination", 4);
+    if ((uintptr_t)dst % (uintptr_t)n != 0 ||
+        (uintptr_t)src % (uintptr_t)n != 0) { /* the PTX ISA's rule */
+        fail("cp.async of %d bytes: %s %s is not %d-byte aligned", n,
+             (uintptr_t)dst % (uintptr_t)n != 0 ? "destination" : "source",
+             (uintptr_t)dst % (uintptr_t)n != 0
+                 ? d.tensor
+                 : site_of(src, "cp.async source", 4).tensor,
+             n);
+        st().error = cudaErrorMisalignedAddress;
+        return;
+    }
     track_bytes(site_of(src, "cp.async source", 4), n, 0);
     track_bytes(d, n, 3);
     copy c{dst, n, d, {0}};

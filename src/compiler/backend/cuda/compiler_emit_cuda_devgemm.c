@@ -11,7 +11,11 @@
  *     every element summed in increasing k, each step rounded as the
  *     reference rounds (__fadd_rn(acc, __fmul_rn(a, b)): no fused
  *     multiply-add; i32 wraps), so the partial sums are the reference's
- *     bits (the MPI backend's arithmetic, axe__emit_dist_gemm_dot);
+ *     bits (the MPI backend's arithmetic, axe__emit_dist_gemm_dot); A
+ *     and B have C's dtype here (f32, f64, i32): f16 or bf16 A and B
+ *     (an f32 C) take the tensor-core kernel of
+ *     compiler_emit_cuda_devgemm_mma.c, which shares the stage loader
+ *     (axe__cuda_devgemm_load) and the tile loop;
  *   - ax_devK_run: the operand copied first where the plan says so (its
  *     exchange through the NCCL runtime into a device buffer), the
  *     kernel, then the device reduce of the partial sums into C through
@@ -48,41 +52,77 @@ static void put_step(ax_text *t, axe_dtype dt, const char *acc, const char *x,
         axe__text_put(t, "%s + (uint32_t)%s * (uint32_t)%s", acc, x, y);
 }
 
-/* The loads of one K step of operand "which" (1: A's rows i, 2: B's rows
- * j) into shared "as" or "bs", zero outside the local shapes (f16/bf16
- * widened to f32, exactly). */
-static void put_load(ax_text *t, const axe_program *p, const ax_stmt *s,
-                     const ax_dist_gemm *g, int which)
+void axe__cuda_devgemm_load(ax_text *t, const axe_program *p, const ax_stmt *s,
+                            const ax_dist_gemm *g, int which,
+                            const axe__cuda_stage *st)
 {
-    const char *x = which == 1 ? "i" : "j";
-    axe_dtype d = p->tensors[s->args[which].tensor].dtype;
+    const char *x = which == 1 ? "i" : "j", *sh = which == 1 ? "as" : "bs",
+               *in = st->ind;
+    long long rows = (long long)(which == 1 ? g->mloc : g->nloc),
+              kl = (long long)g->kloc;
+    if (st->vec > 1) {
+        axe__text_put(t,
+                      "%sfor (int l = (int)threadIdx.x; l < %s * AX_GEMM_T / "
+                      "%d; l += %s) {\n"
+                      "%s    const int r = l / (%s / %d), kk = l %% (%s / %d) "
+                      "* %d;\n"
+                      "%s    const int64_t %s = %s0 + r, k = k0 + kk;\n"
+                      "%s    if (%s < %lldL && k < %lldL)\n"
+                      "%s        %s(&%s%s[r][kk], &%c[",
+                      in, st->tk, st->vec, st->threads, in, st->tk, st->vec,
+                      st->tk, st->vec, st->vec, in, x, x, in, x, rows, kl, in,
+                      st->vec == 8   ? "axe_ptx_cp_async_cg16"
+                      : st->vec == 4 ? "axe_ptx_cp_async_ca8"
+                                     : "axe_ptx_cp_async_ca4",
+                      sh, st->stage, which == 1 ? 'a' : 'b');
+        axe__emit_dist_gemm_addr(t, p, s, g, which, x, "k");
+        axe__text_put(t,
+                      "]);\n%s    else\n"
+                      "%s        for (int e = 0; e < %d; e++)\n"
+                      "%s            %s%s[r][kk + e] = %s;\n%s}\n",
+                      in, in, st->vec, in, sh, st->stage, st->zero, in);
+        return;
+    }
     axe__text_put(t,
-                  "            for (int l = (int)threadIdx.x; l < AX_GEMM_TK "
-                  "* AX_GEMM_T; l += AX_GEMM_THREADS) {\n"
-                  "                const int64_t %s = %s0 + l / AX_GEMM_TK, "
-                  "k = k0 + l %% AX_GEMM_TK;\n"
-                  "                %s[l %% AX_GEMM_TK][l / AX_GEMM_TK] =\n"
-                  "                    %s < %lldL && k < %lldL ? %s%s[",
-                  x, x, which == 1 ? "as" : "bs", x,
-                  (long long)(which == 1 ? g->mloc : g->nloc),
-                  (long long)g->kloc, axe__dtype_load_pre(d),
-                  which == 1 ? "a" : "b");
+                  "%s%sfor (int l = (int)threadIdx.x; l < %s * AX_GEMM_T; l "
+                  "+= %s) {\n"
+                  "%s    const int64_t %s = %s0 + l / %s, k = k0 + l %% %s;\n"
+                  "%s    %s%s[l %s %s][l %s %s] =\n"
+                  "%s        %s < %lldL && k < %lldL ? %c[",
+                  in, st->pragma, st->tk, st->threads, in, x, x, st->tk, st->tk,
+                  in, sh, st->stage, st->k_major ? "%" : "/", st->tk,
+                  st->k_major ? "/" : "%", st->tk, in, x, rows, kl,
+                  which == 1 ? 'a' : 'b');
     axe__emit_dist_gemm_addr(t, p, s, g, which, x, "k");
-    axe__text_put(t, "]%s : 0;\n            }\n", axe__dtype_wrap_post(d));
+    axe__text_put(t, "] : %s;\n%s}\n", st->zero, in);
+}
+
+void axe__cuda_devgemm_tiles(ax_text *t, const ax_dist_gemm *g)
+{
+    axe__text_put(t,
+                  "    const int64_t tn = (%lldL + AX_GEMM_T - 1) / "
+                  "AX_GEMM_T;\n"
+                  "    const int64_t tiles = (r1 - r0 + AX_GEMM_T - 1) / "
+                  "AX_GEMM_T * tn;\n"
+                  "    for (int64_t tile = blockIdx.x; tile < tiles; tile += "
+                  "gridDim.x) {\n"
+                  "        const int64_t i0 = r0 + tile / tn * AX_GEMM_T, j0 = "
+                  "tile %% tn * AX_GEMM_T;\n",
+                  (long long)g->nloc);
 }
 
 /* The kernel of device gemm "s" (see the file comment). */
 static void put_kernel(ax_text *t, const axe_program *p, const ax_stmt *s,
                        const ax_dist_gemm *g)
 {
-    const ax_tensor *a = &p->tensors[s->args[1].tensor];
+    static const axe__cuda_stage st = {
+        "AX_GEMM_TK", "AX_GEMM_THREADS", "", "0", "            ", "", true, 1};
     const ax_tensor *c = &p->tensors[s->args[0].tensor];
-    const char *ct = axe__dtype_ctype(a->dtype),
-               *ot = axe__dtype_ctype(c->dtype);
-    const char *at = c->dtype == AXE_DTYPE_I32 ? "uint32_t" : ot;
+    const char *ct, *ot, *at;
     long long m = (long long)g->mloc, n = (long long)g->nloc,
               kl = (long long)g->kloc;
     int k = s->index;
+    axe__dist_gemm_types(p, s, &ct, &ot, &at);
     axe__text_put(
         t,
         "\n/* device op %d (line %d%s%s): the local GEMM, partial[i, j] = "
@@ -96,23 +136,20 @@ static void put_kernel(ax_text *t, const axe_program *p, const ax_stmt *s,
         "    __shared__ %s as[AX_GEMM_TK][AX_GEMM_T + 1], "
         "bs[AX_GEMM_TK][AX_GEMM_T + 1];\n"
         "    const int tx = (int)threadIdx.x %% AX_GEMM_TX, ty = "
-        "(int)threadIdx.x / AX_GEMM_TX;\n"
-        "    const int64_t tn = (%lldL + AX_GEMM_T - 1) / AX_GEMM_T;\n"
-        "    const int64_t tiles = (r1 - r0 + AX_GEMM_T - 1) / AX_GEMM_T * "
-        "tn;\n"
-        "    for (int64_t tile = blockIdx.x; tile < tiles; tile += "
-        "gridDim.x) {\n"
-        "        const int64_t i0 = r0 + tile / tn * AX_GEMM_T, j0 = tile %% "
-        "tn * AX_GEMM_T;\n"
+        "(int)threadIdx.x / AX_GEMM_TX;\n",
+        k, s->line, axe__iter_sep(s), axe__iter(s), m, n, kl, k, ct, ct, ot,
+        at);
+    axe__cuda_devgemm_tiles(t, g);
+    axe__text_put(
+        t,
         "        %s acc[AX_GEMM_R][AX_GEMM_R] = {};\n"
         "        for (int64_t k0 = 0; k0 < %lldL; k0 += AX_GEMM_TK) {\n"
         "            const int kn = %lldL - k0 < AX_GEMM_TK ? (int)(%lldL - "
         "k0) "
         ": AX_GEMM_TK;\n",
-        k, s->line, axe__iter_sep(s), axe__iter(s), m, n, kl, k, ct, ct, ot, at,
-        n, at, kl, kl, kl);
-    put_load(t, p, s, g, 1);
-    put_load(t, p, s, g, 2);
+        at, kl, kl, kl);
+    axe__cuda_devgemm_load(t, p, s, g, 1, &st);
+    axe__cuda_devgemm_load(t, p, s, g, 2, &st);
     axe__text_put(t, "            __syncthreads();\n"
                      "            for (int kk = 0; kk < kn; kk++)\n"
                      "                for (int r = 0; r < AX_GEMM_R; r++)\n"
@@ -144,8 +181,9 @@ static const char *threads_of(const axe_program *p, const ax_stmt *s)
 static void put_rows(ax_text *t, const axe_program *p, const ax_stmt *s,
                      const ax_dist_gemm *g)
 {
-    const char *ct = axe__dtype_ctype(p->tensors[s->args[1].tensor].dtype);
+    const char *ct, *ot, *at;
     int k = s->index;
+    axe__dist_gemm_types(p, s, &ct, &ot, &at);
     axe__text_put(t,
                   "\n/* device op %d: rows [r0, r1) of the local GEMM on "
                   "\"st\" (chunks(%d)) */\n"
@@ -169,11 +207,11 @@ static void put_run(ax_text *t, const axe_program *p, const ax_stmt *s,
 {
     const ax_tensor *a = &p->tensors[s->args[1].tensor];
     const ax_tensor *c = &p->tensors[s->args[0].tensor];
-    const char *ct = axe__dtype_ctype(a->dtype),
-               *ot = axe__dtype_ctype(c->dtype);
+    const char *ct, *ot, *at;
     int64_t es = axe_dtype_size(a->dtype), n = g->mloc * g->nloc;
     int k = s->index;
     char mv[32];
+    axe__dist_gemm_types(p, s, &ct, &ot, &at);
     axe__text_put(t,
                   "static %s *ax_dev%d_part; /* the partial sums (device "
                   "memory, at the first run) */\n",

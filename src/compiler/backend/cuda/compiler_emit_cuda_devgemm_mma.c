@@ -3,22 +3,29 @@
  * The local GEMM of a mixed-precision `device gemm` (f16 or bf16 A and B,
  * an f32 C) on tensor cores (docs/compiler.md, "The NCCL path"): the
  * kernel ax_devK_gemm_k of compiler_emit_cuda_devgemm.c's signature,
- * with mma.sync.aligned.m16n8k16 (the atom compiler_cuda_mma.c lists;
- * the CPU emulation defines it from the PTX ISA). A CTA of
- * AX_MMA_THREADS (4 warps) per 64 x 64 tile of the rank's partial sums
- * (tiles grid-strided, as the FMA kernel's), each warp a 32 x 32 block
- * of it (2 x 4 atom tiles); K in steps of 16 through shared memory, the
- * shards read through their local layouts as bit patterns, zero outside
- * the local shapes: rows past M or N are zero and never stored, and K is
- * zero-padded to a multiple of 16 (a zero product adds exactly 0).
- * Fragments are packed from shared memory in the PTX ISA's m16n8k16
- * layout (groupID = lane / 4, t = lane % 4; A: rows g and g + 8, k
- * 2t + {0, 1} and 2t + 8 + {0, 1}; B, stored [N, K]: column g, the same
- * k's; C: rows g and g + 8, columns 2t + {0, 1}), the lower k in the low
- * 16 bits. Each element is summed in f32 by mma.sync, 16 k's at a time
- * in increasing K steps: the products are exact in f32, but the order
- * and rounding inside an mma are the hardware's, so the partial sums
- * match the reference within the bound of docs/compiler.md
+ * with the m16n8k16 atom of compiler_cuda_mma.c's table
+ * (axe__cuda_atom_of: its wrapper and PTX; the CPU emulation defines it
+ * from the PTX ISA). A CTA of AX_MMA_THREADS (4 warps) per 64 x 64 tile
+ * of the rank's partial sums (tiles grid-strided, as the FMA kernel's),
+ * each warp a 32 x 32 block of it (2 x 4 atom tiles); K in steps of 16
+ * through two shared stages per operand ([row][k] bit patterns, rows
+ * padded to 24 halves: 48 bytes, so the 8 rows of an ldmatrix phase hit
+ * 8 distinct 16-byte bank groups): step s + 1's tiles are issued by
+ * cp.async (16, 8 or 4 bytes along k where the shard's local layout
+ * holds such runs, axe__dist_gemm_runs; else a load and a store per
+ * element) into the other stage while step s computes, one commit group
+ * per step, `cp.async.wait_group 1` and a barrier before a step's
+ * fragments. Zero outside the local shapes: rows past M or N are zero
+ * and never stored, and K is zero-padded to a multiple of 16 (a zero
+ * product adds exactly 0). Fragments come from shared memory by
+ * ldmatrix.x4 in the PTX ISA's m16n8k16 layout: A's 16 x 16 atom tile as
+ * its four 8 x 8 matrices (rows 0-7 and 8-15 by k 0-7, then by k 8-15:
+ * a0..a3), B (stored [N, K], so no .trans) two 8-column atom tiles per
+ * ldmatrix (columns 0-7 by k 0-7 and 8-15, then columns 8-15: b0, b1 of
+ * each). Each element is summed in f32 by mma.sync, 16 k's at a time in
+ * increasing K steps: the products are exact in f32, but the order and
+ * rounding inside an mma are the hardware's, so the partial sums match
+ * the reference within the bound of docs/compiler.md
  * (axe_program_tensor_tolerance), not bit for bit.
  */
 #include "compiler_cuda.h"
@@ -29,100 +36,141 @@ bool axe__cuda_devgemm_mma(const axe_program *p, const ax_stmt *s)
     return s->op == AX_OP_GEMM && (a == AXE_DTYPE_F16 || a == AXE_DTYPE_BF16);
 }
 
-/* The loads of one K step of operand "which" (1: A's rows i, 2: B's rows
- * j) into shared "as" or "bs" ([row][k], bit patterns), zero outside the
- * local shapes. */
-static void put_load(ax_text *t, const axe_program *p, const ax_stmt *s,
-                     const ax_dist_gemm *g, int which)
+/* The elements per cp.async of operand "which" (8, 4 or 2: 16, 8 or 4
+ * bytes along k), 1 where its local layout holds no such runs. */
+static int vec_of(const axe_program *p, const ax_stmt *s, const ax_dist_gemm *g,
+                  int which)
 {
-    const char *x = which == 1 ? "i" : "j";
-    axe__text_put(t,
-                  "            for (int l = (int)threadIdx.x; l < AX_MMA_TK "
-                  "* AX_GEMM_T; l += AX_MMA_THREADS) {\n"
-                  "                const int64_t %s = %s0 + l / AX_MMA_TK, "
-                  "k = k0 + l %% AX_MMA_TK;\n"
-                  "                %s[l / AX_MMA_TK][l %% AX_MMA_TK] =\n"
-                  "                    %s < %lldL && k < %lldL ? %s[",
-                  x, x, which == 1 ? "as" : "bs", x,
-                  (long long)(which == 1 ? g->mloc : g->nloc),
-                  (long long)g->kloc, which == 1 ? "a" : "b");
-    axe__emit_dist_gemm_addr(t, p, s, g, which, x, "k");
-    axe__text_put(t, "] : (uint16_t)0;\n            }\n");
+    int w;
+    for (w = 8; w > 1; w /= 2)
+        if (axe__dist_gemm_runs(p, s, g, which, w))
+            break;
+    return w;
 }
 
-/* The fragments of one K step and the warp's 2 x 4 mma.sync (see the file
- * comment), "wrap" the atom's wrapper. */
+/* Both operands' loads of the K step at k0 into stage "stage", indented
+ * by "ind". */
+static void put_loads(ax_text *t, const axe_program *p, const ax_stmt *s,
+                      const ax_dist_gemm *g, const char *stage, const char *ind)
+{
+    axe__cuda_stage st = {"AX_MMA_TK", "AX_MMA_THREADS", stage, "(uint16_t)0",
+                          ind,         "AX_MMA_ROLLED ", false, 0};
+    int which;
+    for (which = 1; which <= 2; which++) {
+        st.vec = vec_of(p, s, g, which);
+        axe__cuda_devgemm_load(t, p, s, g, which, &st);
+    }
+}
+
+/* One K step from stage cs (see the file comment), "wrap" the atom's
+ * wrapper. */
 static void put_step(ax_text *t, const char *wrap)
 {
     axe__text_put(
         t,
+        "            axe_ptx_cp_async_commit();\n"
+        "            axe_ptx_cp_async_wait<1>(); /* step k1's tiles "
+        "arrived */\n"
         "            __syncthreads();\n"
         "            uint32_t fa[2][4], fb[4][2];\n"
-        "            for (int mi = 0; mi < 2; mi++) {\n"
-        "                const int r = wm + mi * 16 + gr;\n"
-        "                fa[mi][0] = AX_MMA_PACK(as[r], 2 * tq);\n"
-        "                fa[mi][1] = AX_MMA_PACK(as[r + 8], 2 * tq);\n"
-        "                fa[mi][2] = AX_MMA_PACK(as[r], 2 * tq + 8);\n"
-        "                fa[mi][3] = AX_MMA_PACK(as[r + 8], 2 * tq + 8);\n"
+        "            AXE_UNROLL for (int mi = 0; mi < 2; mi++)\n"
+        "                axe_ptx_ldmatrix_x4(fa[mi], &as[cs][wm + mi * 16 + "
+        "ar][ak]);\n"
+        "            AXE_UNROLL for (int nj = 0; nj < 2; nj++) {\n"
+        "                uint32_t r[4];\n"
+        "                axe_ptx_ldmatrix_x4(r, &bs[cs][wn + nj * 16 + "
+        "br][bk]);\n"
+        "                fb[2 * nj][0] = r[0], fb[2 * nj][1] = r[1];\n"
+        "                fb[2 * nj + 1][0] = r[2], fb[2 * nj + 1][1] = "
+        "r[3];\n"
         "            }\n"
-        "            for (int ni = 0; ni < 4; ni++) {\n"
-        "                const int r = wn + ni * 8 + gr;\n"
-        "                fb[ni][0] = AX_MMA_PACK(bs[r], 2 * tq);\n"
-        "                fb[ni][1] = AX_MMA_PACK(bs[r], 2 * tq + 8);\n"
-        "            }\n"
-        "            for (int mi = 0; mi < 2; mi++)\n"
-        "                for (int ni = 0; ni < 4; ni++)\n"
+        "            AXE_UNROLL for (int mi = 0; mi < 2; mi++)\n"
+        "                AXE_UNROLL for (int ni = 0; ni < 4; ni++)\n"
         "                    %s(acc[mi][ni], fa[mi], fb[ni], acc[mi][ni]);\n"
-        "            __syncthreads();\n",
+        "            __syncthreads(); /* stage cs is refilled next step */\n",
         wrap);
+}
+
+/* How w elements of a K step's row move to shared memory (--explain
+ * and the kernel's comment). */
+static const char *load_text(int w)
+{
+    return w == 8   ? "cp.async of 16 bytes"
+           : w == 4 ? "cp.async of 8 bytes"
+           : w == 2 ? "cp.async of 4 bytes"
+                    : "a load and a store per element";
+}
+
+/* The kernel's head: its comment, signature, shared stages, each lane's
+ * ldmatrix rows and the tile loop's start. */
+static void put_head(ax_text *t, const axe_program *p, const ax_stmt *s,
+                     const ax_dist_gemm *g, const axe__cuda_atom *at)
+{
+    int k = s->index;
+    axe__text_put(
+        t,
+        "\n/* device op %d (line %d%s%s): the local GEMM on tensor cores "
+        "(%s),\n * partial[i, j] = A_local[i, :] . B_local[j, :], partial "
+        "row-major [%lld, %lld] (K %lld,\n * zero-padded to a multiple of "
+        "16), rows r0 <= i < r1: a CTA per 64 x 64 tile\n * (grid-strided), "
+        "each warp a 32 x 32 block of it; K steps double-buffered (A by "
+        "%s,\n * B by %s), fragments by ldmatrix.x4. */\n"
+        "static __global__ void __launch_bounds__(AX_MMA_THREADS)\n"
+        "ax_dev%d_gemm_k(const uint16_t *__restrict__ a, const uint16_t "
+        "*__restrict__ b, float *__restrict__ c,\n"
+        "               int64_t r0, int64_t r1)\n{\n"
+        "    __shared__ __align__(16) uint16_t as[2][AX_GEMM_T][AX_MMA_ROW], "
+        "bs[2][AX_GEMM_T][AX_MMA_ROW];\n"
+        "    const int lane = (int)threadIdx.x %% 32, warp = "
+        "(int)threadIdx.x / 32;\n"
+        "    const int gr = lane / 4, tq = lane %% 4;\n"
+        "    const int wm = warp / 2 * 32, wn = warp %% 2 * 32;\n"
+        "    /* this lane's ldmatrix.x4 row: A's matrices rows 0-7, 8-15 by "
+        "k 0-7, then k 8-15;\n     * B's columns 0-7 by k 0-7, k 8-15, then "
+        "columns 8-15 */\n"
+        "    const int ar = lane %% 16, ak = lane / 16 * 8;\n"
+        "    const int br = lane %% 8 + lane / 16 * 8, bk = lane / 8 %% 2 * "
+        "8;\n",
+        k, s->line, axe__iter_sep(s), axe__iter(s), at->ptx, (long long)g->mloc,
+        (long long)g->nloc, (long long)g->kloc, load_text(vec_of(p, s, g, 1)),
+        load_text(vec_of(p, s, g, 2)), k);
+    axe__cuda_devgemm_tiles(t, g);
+    axe__text_put(t,
+                  "        float acc[2][4][4] = {};\n"
+                  "        int cs = 0; /* the stage step k1 computes from */\n"
+                  "        {\n            const int64_t k0 = 0;\n");
 }
 
 void axe__cuda_devgemm_mma_kernel(ax_text *t, const axe_program *p,
                                   const ax_stmt *s, const ax_dist_gemm *g)
 {
-    const ax_tensor *a = &p->tensors[s->args[1].tensor];
-    bool bf = a->dtype == AXE_DTYPE_BF16;
-    long long m = (long long)g->mloc, n = (long long)g->nloc,
-              kl = (long long)g->kloc;
-    int k = s->index;
-    axe__text_put(
-        t,
-        "\n/* device op %d (line %d%s%s): the local GEMM on tensor cores "
-        "(mma.sync m16n8k16, %s A and B,\n * f32 accumulate), partial[i, j] "
-        "= A_local[i, :] . B_local[j, :], partial row-major\n * [%lld, %lld] "
-        "(K %lld, zero-padded to a multiple of 16), rows r0 <= i < r1: a "
-        "CTA\n * per 64 x 64 tile (grid-strided), each warp a 32 x 32 block "
-        "of it. */\n"
-        "static __global__ void __launch_bounds__(AX_MMA_THREADS)\n"
-        "ax_dev%d_gemm_k(const uint16_t *__restrict__ a, const uint16_t "
-        "*__restrict__ b, float *__restrict__ c,\n"
-        "               int64_t r0, int64_t r1)\n{\n"
-        "    __shared__ uint16_t as[AX_GEMM_T][AX_MMA_TK + AX_MMA_PAD], "
-        "bs[AX_GEMM_T][AX_MMA_TK + AX_MMA_PAD];\n"
-        "    const int lane = (int)threadIdx.x %% 32, warp = "
-        "(int)threadIdx.x / 32;\n"
-        "    const int gr = lane / 4, tq = lane %% 4;\n"
-        "    const int wm = warp / 2 * 32, wn = warp %% 2 * 32;\n"
-        "    const int64_t tn = (%lldL + AX_GEMM_T - 1) / AX_GEMM_T;\n"
-        "    const int64_t tiles = (r1 - r0 + AX_GEMM_T - 1) / AX_GEMM_T * "
-        "tn;\n"
-        "    for (int64_t tile = blockIdx.x; tile < tiles; tile += "
-        "gridDim.x) {\n"
-        "        const int64_t i0 = r0 + tile / tn * AX_GEMM_T, j0 = tile %% "
-        "tn * AX_GEMM_T;\n"
-        "        float acc[2][4][4] = {};\n"
-        "        for (int64_t k0 = 0; k0 < %lldL; k0 += AX_MMA_TK) {\n",
-        k, s->line, axe__iter_sep(s), axe__iter(s), bf ? "bf16" : "f16", m, n,
-        kl, k, n, kl);
-    put_load(t, p, s, g, 1);
-    put_load(t, p, s, g, 2);
-    put_step(t, bf ? "axe_ptx_mma_m16n8k16_f32_bf16"
-                   : "axe_ptx_mma_m16n8k16_f32_f16");
+    const axe__cuda_atom *at = axe__cuda_atom_of(p, s);
+    long long n = (long long)g->nloc, kl = (long long)g->kloc;
+    if (at == NULL) { /* the check accepts f16/bf16 A and B, f32 C only */
+        t->status = AXE_ERR_UNSUPPORTED;
+        return;
+    }
+    put_head(t, p, s, g, at);
+    put_loads(t, p, s, g, "[0]", "            ");
     axe__text_put(t,
                   "        }\n"
-                  "        for (int mi = 0; mi < 2; mi++)\n"
-                  "            for (int ni = 0; ni < 4; ni++)\n"
-                  "                for (int e = 0; e < 4; e++) {\n"
+                  "        axe_ptx_cp_async_commit(); /* step 0's group */\n"
+                  "        for (int64_t k1 = 0; k1 < %lldL; k1 += AX_MMA_TK, "
+                  "cs ^= 1) {\n"
+                  "            if (k1 + AX_MMA_TK < %lldL) { /* step k1 + 16 "
+                  "into the other stage */\n"
+                  "                const int64_t k0 = k1 + AX_MMA_TK;\n",
+                  kl, kl);
+    put_loads(t, p, s, g, "[cs ^ 1]", "                ");
+    axe__text_put(t, "            }\n");
+    put_step(t, at->wrap);
+    axe__text_put(t,
+                  "        }\n"
+                  "        axe_ptx_cp_async_wait<0>(); /* the last (empty) "
+                  "group */\n"
+                  "        AXE_UNROLL for (int mi = 0; mi < 2; mi++)\n"
+                  "            AXE_UNROLL for (int ni = 0; ni < 4; ni++)\n"
+                  "                AXE_UNROLL for (int e = 0; e < 4; e++) {\n"
                   "                    const int64_t i = i0 + wm + mi * 16 + "
                   "gr + e / 2 * 8;\n"
                   "                    const int64_t j = j0 + wn + ni * 8 + "
@@ -137,30 +185,40 @@ void axe__cuda_devgemm_mma_kernel(ax_text *t, const axe_program *p,
 /* The tensor-core kernels' tiling (after the FMA kernels' AX_GEMM_T). */
 void axe__cuda_devgemm_mma_helpers(ax_text *t)
 {
-    axe__text_put(
-        t,
-        "\n/* The tensor-core local GEMMs: AX_GEMM_T x AX_GEMM_T tiles, 4 "
-        "warps of 32 x 32, K in\n * steps of AX_MMA_TK (the atom's K) "
-        "through shared rows padded by AX_MMA_PAD; a\n * fragment register "
-        "packs elements k and k + 1 of a row, k in the low half. */\n"
-        "#define AX_MMA_THREADS 128\n#define AX_MMA_TK 16\n"
-        "#define AX_MMA_PAD 8\n"
-        "#define AX_MMA_PACK(row, k) ((uint32_t)(row)[k] | (uint32_t)(row)[(k) "
-        "+ 1] << 16)\n");
+    axe__text_put(t, "\n/* The tensor-core local GEMMs: AX_GEMM_T x AX_GEMM_T "
+                     "tiles, 4 warps of 32 x 32, K in\n * steps of AX_MMA_TK "
+                     "(the atom's K) through two shared stages of rows of "
+                     "AX_MMA_ROW\n * halves (padded: ldmatrix rows on "
+                     "distinct banks). */\n"
+                     "#define AX_MMA_THREADS 128\n#define AX_MMA_TK 16\n"
+                     "#define AX_MMA_ROW (AX_MMA_TK + 8)\n"
+                     "/* A loop of one element per iteration stays rolled "
+                     "(unrolled, ptxas spills on sm_80). */\n"
+                     "#ifdef AXE_CUDA_EMULATE\n#define AX_MMA_ROLLED\n#else\n"
+                     "#define AX_MMA_ROLLED _Pragma(\"unroll 1\")\n#endif\n");
 }
 
 void axe__cuda_devgemm_mma_explain(ax_text *t, const axe_program *p,
                                    const ax_stmt *s, const ax_dist_gemm *g)
 {
-    const char *d = axe_dtype_name(p->tensors[s->args[1].tensor].dtype);
+    const axe__cuda_atom *at = axe__cuda_atom_of(p, s);
+    double atol = 0, rtol = 0, f32_atol = 0, f32_rtol = 0;
+    if (at == NULL ||
+        axe_program_tensor_tolerance(p, s->args[0].tensor, &atol, &rtol) !=
+            AXE_OK ||
+        axe_dtype_tolerance(AXE_DTYPE_F32, &f32_atol, &f32_rtol) != AXE_OK)
+        return;
     axe__text_put(t,
-                  "  cuda: the local GEMM on tensor cores "
-                  "(mma.sync.aligned.m16n8k16.row.col.f32.%s.%s.f32: 64 x 64 "
-                  "tiles of the %lld x %lld partial sums, 4 warps of 32 x 32, "
-                  "K in steps of 16 through shared memory, zero-padded to a "
-                  "multiple of 16), into a device buffer; f32 sums in the "
-                  "tensor cores' order, checked within 2 K eps_f32 of the "
-                  "reference (K = %lld)\n",
-                  d, d, (long long)g->mloc, (long long)g->nloc,
+                  "  cuda: the local GEMM on tensor cores (%s: 64 x 64 tiles "
+                  "of the %lld x %lld partial sums, 4 warps of 32 x 32, K in "
+                  "steps of 16 through shared memory, zero-padded to a "
+                  "multiple of 16, double-buffered: A by %s, B by %s; "
+                  "fragments by ldmatrix.x4), into a device buffer; f32 sums "
+                  "in the tensor cores' order, checked within %g + max(%g, "
+                  "2 K eps_f32) R = %g + %.3g R of the reference (K = %lld, "
+                  "R its largest |value|)\n",
+                  at->ptx, (long long)g->mloc, (long long)g->nloc,
+                  load_text(vec_of(p, s, g, 1)), load_text(vec_of(p, s, g, 2)),
+                  atol, f32_rtol, atol, rtol,
                   (long long)axe__devop_tensor(p, s, 1)->gshape[1]);
 }

@@ -74,17 +74,45 @@ void axe__emit_dist_gemm_dot(ax_text *t, const axe_program *p, const ax_stmt *s,
     axe__text_put(t, "]%s;\n", post);
 }
 
-/* The C types of a device gemm's operands ("in": A's and B's) and of its
- * partial sums and C ("out"), and the accumulator's ("acc": i32 sums
- * wrap in uint32_t; f16/bf16 products are summed in C's f32). */
-static void gemm_types(const axe_program *p, const ax_stmt *s, const char **in,
-                       const char **out, const char **acc)
+void axe__dist_gemm_types(const axe_program *p, const ax_stmt *s,
+                          const char **in, const char **out, const char **acc)
 {
     axe_dtype a = p->tensors[s->args[1].tensor].dtype;
     axe_dtype c = p->tensors[s->args[0].tensor].dtype;
     *in = axe__dtype_ctype(a);
     *out = axe__dtype_ctype(c);
     *acc = c == AXE_DTYPE_I32 ? "uint32_t" : *out;
+}
+
+bool axe__dist_gemm_runs(const axe_program *p, const ax_stmt *s,
+                         const ax_dist_gemm *g, int which, int64_t w)
+{
+    const ax_tensor *x =
+        g->copied == which ? &g->moved : axe__devop_tensor(p, s, which);
+    int64_t off = 0, run = 1;
+    bool inner = true;
+    int k;
+    for (k = 0; k < x->layout.noffset; k++)
+        off += x->layout.offset[k].value;
+    for (k = x->seps[0]; k < x->seps[1]; k++) /* the rows' iters */
+        if (x->grouped.shard[k].extent > 1 &&
+            x->grouped.shard[k].stride % w != 0)
+            return false;
+    /* K's iters from the innermost: those continuing the unit-stride run
+     * (stride = the run so far), then strides of whole vectors */
+    for (k = x->seps[2] - 1; k >= x->seps[1]; k--) {
+        const axe_iter *it = &x->grouped.shard[k];
+        if (it->extent == 1)
+            continue;
+        if (inner && it->stride == run) {
+            run *= it->extent;
+            continue;
+        }
+        inner = false;
+        if (it->stride % w != 0)
+            return false;
+    }
+    return off % w == 0 && run % w == 0;
 }
 
 /* chunks(N): the partial sums at a list of local addresses (the
@@ -94,7 +122,7 @@ static void put_elems(ax_text *t, const axe_program *p, const ax_stmt *s,
 {
     const char *ct, *ot, *acc;
     int k = s->index;
-    gemm_types(p, s, &ct, &ot, &acc);
+    axe__dist_gemm_types(p, s, &ct, &ot, &acc);
     axe__text_put(t,
                   "/* device op %d: the local GEMM's partial sums at "
                   "addresses addr[0 .. n) (chunks(%d)) */\n"
@@ -158,7 +186,7 @@ void axe__emit_mpi_gemm(ax_text *t, const axe_program *p, const ax_stmt *s,
 {
     const char *ct, *ot, *acc;
     int k = s->index;
-    gemm_types(p, s, &ct, &ot, &acc);
+    axe__dist_gemm_types(p, s, &ct, &ot, &acc);
     if (g->copied > 0)
         put_copy(t, p, s, g, sched, host);
     if (!host)
