@@ -269,10 +269,12 @@ done
 # CI checks them under --emulate), register A/B over several warps
 # (gemm_reg_[ab]_wn*.axe: mma_reg_a/b), the packed i4 kernels
 # (tests/kernels/i4_*.axe: byte stores on a real GPU, swizzled i4 tiles in
-# i4_swz*.axe, ldmatrix copies of i4 in i4_ldsm*.axe) and the copies
+# i4_swz*.axe, ldmatrix copies of i4 in i4_ldsm*.axe), the copies
 # vectorized along dimension 0
 # (tests/kernels/vec_dim0*.axe, flash_vt_auto.axe; smem_vt_cta_auto.axe
-# is among the smem tiles): `axe run --check --json` each, JOBS at a time
+# is among the smem tiles), along a run of sub-iters (vec_sub.axe) and in
+# the loop order the bank model picks (vec_bank.axe): `axe run --check
+# --json` each, JOBS at a time
 # (default: the cores; nvcc and the CPU reference dominate, and the
 # example sizes are too small to time: sections 1b-4 time). CI already
 # compiles each of them for sm_80 and sm_90 (tests/compiler_cuda.sh): a
@@ -301,6 +303,7 @@ if [ "$dry" != 1 ]; then
     for k in examples/kernels/*.axe tests/kernels/smem_*.axe \
         tests/kernels/gemm_k24*.axe tests/kernels/gemm_reg_a_k24.axe \
         tests/kernels/gemm_reg_[ab]_wn*.axe tests/kernels/i4_*.axe tests/kernels/vec_dim0*.axe \
+        tests/kernels/vec_sub.axe tests/kernels/vec_bank.axe \
         tests/kernels/flash_vt_auto.axe; do
         case $k in */trn_*) continue ;; esac # core kernels: trn-sim
         if [ "$running" -ge "$jobs" ]; then
@@ -315,6 +318,7 @@ if [ "$dry" != 1 ]; then
     for k in examples/kernels/*.axe tests/kernels/smem_*.axe \
         tests/kernels/gemm_k24*.axe tests/kernels/gemm_reg_a_k24.axe \
         tests/kernels/i4_*.axe tests/kernels/vec_dim0*.axe \
+        tests/kernels/vec_sub.axe tests/kernels/vec_bank.axe \
         tests/kernels/flash_vt_auto.axe; do
         case $k in */trn_*) continue ;; esac
         name=$(basename "$k" .axe)

@@ -341,6 +341,52 @@ exact_run vec_dim0_reg.axe -D R=24 --target cuda --emulate
 [ "$(vd_op 0)" = " chosen copy.vector; loops in dimension order (1,0), dim 0 innermost: the innermost loop is contiguous in both operands; innermost access: 8 elements;" ] &&
     [ "$(vd_op 1)" = " chosen copy.vector; loops in dimension order (1,0), dim 0 innermost: the innermost loop is contiguous in both operands; innermost access: 8 elements;" ] &&
     ok || bad "vec_dim0_reg --explain: $(vd_op 0) | $(vd_op 1)"
+# vectors along a run of sub-iters taken out of their dimensions (the
+# outer factor of dimension 0 contiguous in X/T, the inner one in U/Y)
+exact_run vec_sub.axe
+exact_run vec_sub.axe -D M=64 -D N=6 --seed 3
+exact_run vec_sub.axe --target cuda --emulate
+exact_run vec_sub.axe -D M=64 -D N=6 --target cuda --emulate
+"$AXE" compile "$K/vec_sub.axe" --explain >"$tmp/vd.txt" 2>&1
+[ "$(vd_op 0)" = " chosen copy.vector; loops in dimension order (0,1), then innermost the sub-iters dim 0 (8 at weight 1), dim 1 (16 at weight 1), dim 0 (4 at weight 8): the run contiguous in both operands; innermost access: 8 elements;" ] &&
+    [ "$(vd_op 1)" = " chosen copy.split;" ] &&
+    [ "$(vd_op 2)" = " chosen copy.vector; loops in dimension order (0,1), then innermost the sub-iters dim 0 (8 at weight 4), dim 1 (16 at weight 1), dim 0 (4 at weight 1): the run contiguous in both operands; innermost access: 8 elements;" ] &&
+    ok || bad "vec_sub --explain: $(vd_op 0) | $(vd_op 1) | $(vd_op 2)"
+# the loop order the bank model picks: the same 4-element vectors as the
+# dimension order (the first widest, which width alone kept), 1 way and
+# 16 wavefronts instead of 4 ways and 64 on T; both plans recounted by
+# the brute force (tests/smem_ways.py) from their dealing orders
+exact_run vec_bank.axe
+exact_run vec_bank.axe -D A=2 -D B=24 -D C=8 --seed 3
+exact_run vec_bank.axe --target cuda --emulate
+exact_run vec_bank.axe -D A=2 -D B=24 -D C=8 --target cuda --emulate
+"$AXE" compile "$K/vec_bank.axe" --explain >"$tmp/vd.txt" 2>&1
+bank_line='bank model: 16 wavefronts on the shared side (at most 1 way), the fewest of 4 candidates (loop orders and widths); the first widest vector (4 elements) takes 64 wavefronts (at most 4 ways)'
+[ "$(grep -cF "$bank_line" "$tmp/vd.txt")" = 2 ] &&
+    [ "$(grep -c 'loops in dimension order (1,0,2), dim 2 innermost' "$tmp/vd.txt")" = 2 ] &&
+    ok || bad "vec_bank --explain: $(grep 'bank model' "$tmp/vd.txt")"
+if command -v python3 >/dev/null 2>&1; then
+    got=$(python3 - "$SRC/tests" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+from smem_ways import parse_layout, counts
+A, B, C = 4, 32, 4
+addr = parse_layout("S[(4,32,4):(4,16,1)]", (A, B, C))
+def total(chunk):  # chunk u -> coordinate of its first element
+    n = A * B * C // 4
+    res = [0, 0]
+    for j in range(n // 32):
+        w, f = counts(addr, [chunk(32 * j + l) for l in range(32)], 4, 4,
+                      (0, 0, 1))
+        res = [max(res[0], w), res[1] + f]
+    return res
+dims = total(lambda u: (u // (B * C // 4), u // (C // 4) % B, u % (C // 4) * 4))
+bank = total(lambda u: (u // (C // 4) % A, u // (A * C // 4), u % (C // 4) * 4))
+print(dims, bank)
+PY
+)
+    [ "$got" = "[4, 64] [1, 16]" ] && ok || bad "vec_bank brute force: $got"
+fi
 check_run c_names.axe
 # i8 x i8 -> i32 on the m16n8k32 register atom (with a sum that wraps
 # past 2^31 - 1), and i8 x i8 -> i8 (every product and sum wraps to 8 bits).

@@ -42,7 +42,13 @@ def parse_layout(text, shape):
 
 
 def ways(addr, lanes, elem_bytes, vec=1, step=None, bits=None):
-    """Ways of one access: lanes[t] the coordinate of lane t's first
+    """Ways of one access (counts' first)."""
+    return counts(addr, lanes, elem_bytes, vec, step, bits)[0]
+
+
+def counts(addr, lanes, elem_bytes, vec=1, step=None, bits=None):
+    """Ways and wavefronts (the sum over phases of each phase's ways) of
+    one access: lanes[t] the coordinate of lane t's first
     element (None: inactive); "vec" elements per lane along "step" (a
     coordinate increment), at consecutive addresses or an error. With
     "bits" (packed i4: 4) elements are that many bits: a lane's access
@@ -51,7 +57,7 @@ def ways(addr, lanes, elem_bytes, vec=1, step=None, bits=None):
     bits = 8 * elem_bytes if bits is None else bits
     width = max(1, vec * bits // 8)
     per = 32 if width <= 4 else 128 // width
-    worst = 0
+    worst = fronts = 0
     for p0 in range(0, 32, per):
         banks = {}
         for t in range(p0, p0 + per):
@@ -67,5 +73,7 @@ def ways(addr, lanes, elem_bytes, vec=1, step=None, bits=None):
             b0 = first * bits // 8
             for w in range(b0 // 4, (b0 + width - 1) // 4 + 1):
                 banks.setdefault(w % 32, set()).add(w)
-        worst = max([worst] + [len(v) for v in banks.values()])
-    return worst
+        most = max([0] + [len(v) for v in banks.values()])
+        worst = max(worst, most)
+        fronts += most
+    return worst, fronts

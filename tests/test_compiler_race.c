@@ -209,6 +209,30 @@ static const race_row rows[] = {
      "  cta copy(H.view(S[(32, 32):(1, 32)]), T);\n"
      "}\n",
      0, NULL},
+    {"a copy.vector plan along a run of sub-iters (X and T contiguous "
+     "along dim 0's outer factor a of m = 8 a + b, then n) deals chunk "
+     "(a + 64 b + 4 n) / 8 = 8 b + n / 2 to that thread; the register r "
+     "holds (m, n) on thread 8 b + n / 2 too, so reading it back needs no "
+     "sync",
+     "kernel k(X: f16[32, 16] layout S[(4, 8, 16):(1, 64, 4)]) grid(1) "
+     "threads(64) {\n"
+     "  shared T: f16[32, 16] layout S[(4, 8, 16):(1, 64, 4)];\n"
+     "  register r: f16[32, 16] layout S[(4, 8, 8, 2):(2, 8@tx, 1@tx, 1)];\n"
+     "  cta copy(T, X);\n"
+     "  cta copy(r, T);\n"
+     "}\n",
+     0, NULL},
+    {"the same read by the split copy in dimension order: T[0,1] is "
+     "address 4, chunk 0 (thread 0), read as u = 1 (thread 1)",
+     "kernel k(X: f16[32, 16] layout S[(4, 8, 16):(1, 64, 4)], "
+     "H: f16[32, 16]) grid(1) threads(64) {\n"
+     "  shared T: f16[32, 16] layout S[(4, 8, 16):(1, 64, 4)];\n"
+     "  cta copy(T, X);\n"
+     "  cta copy(H, T);\n"
+     "}\n",
+     1,
+     "race on T[0,1]: written by thread 0 (line 3), read by thread 1 (line "
+     "4), no sync between"},
 };
 
 static void run_row(const race_row *row)

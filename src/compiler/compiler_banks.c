@@ -134,7 +134,7 @@ axe_status axe__tile_ways(const ax_tile_access *acc, int n, int64_t elem_bits,
                           const axe_layout_swizzle *sw, ax_ways *out,
                           axe_diag *diag)
 {
-    ax_ways w = {0, 0};
+    ax_ways w = {0, 0, 0};
     for (int i = 0; i < n; i++) {
         ax_warp_access wa;
         ax_bank_count c;
@@ -142,6 +142,7 @@ axe_status axe__tile_ways(const ax_tile_access *acc, int n, int64_t elem_bits,
         AXE_TRY(axe__bank_count(&wa, &c, diag));
         w.max = c.ways > w.max ? c.ways : w.max;
         w.sum += c.ways;
+        w.wavefronts += c.wavefronts;
     }
     *out = w;
     return AXE_OK;

@@ -328,8 +328,11 @@ typedef struct ax_guard {
 } ax_guard;
 bool axe__guard_holds(const ax_guard *g, const int64_t *env);
 
-/* An mma atom fragment: row-major tile index -> (lane, value). */
+/* An mma atom fragment: row-major tile index -> (lane, value). A lane
+ * holds at most AX_FRAG_MAX / 32 values, so at most AX_FRAG_MAX_REGS
+ * 32-bit registers of them (one value or more each). */
 #define AX_FRAG_MAX 512
+#define AX_FRAG_MAX_REGS (AX_FRAG_MAX / 32)
 typedef struct ax_frag {
     int64_t shape[2];
     int64_t nvals;
@@ -527,6 +530,33 @@ typedef enum ax_plan_kind {
     AX_PLAN_SPLIT   /* elements dealt round-robin to the scope's threads */
 } ax_plan_kind;
 
+/* How a plan's loops are laid out (copy.vector's choice,
+ * compiler_plan_vec.c): the operator's dimensions outer first ("dim"),
+ * each dimension's sub-iters outer to inner, except the "nsub" sub-iters
+ * taken out of their dimensions and laid out innermost (outer first:
+ * sub-iter k is dimension sub_dim[k]'s of weight sub_weight[k] and extent
+ * sub_extent[k]), the run of sub-iters contiguous in both operands. The
+ * identity (dimension order, none taken out) is every other plan's. */
+typedef struct ax_plan_order {
+    int dim[AX_MAX_DIMS];
+    int nsub;
+    int sub_dim[AX_MAX_LOOPS];
+    int64_t sub_weight[AX_MAX_LOOPS];
+    int64_t sub_extent[AX_MAX_LOOPS];
+} ax_plan_order;
+
+/* copy.vector's choice by the bank model (compiler_plan_vec.c): the
+ * candidate plans weighed ("candidates", 0: not a vector copy), the
+ * chosen one's wavefronts and largest ways on the shared side, and the
+ * same of the first widest candidate (what width alone chooses) with its
+ * width; "blind": the model could not count the accesses, the widest
+ * won. */
+typedef struct ax_plan_bank {
+    int candidates, ways, widest_ways;
+    int64_t wavefronts, widest_wavefronts, widest;
+    bool blind;
+} ax_plan_bank;
+
 typedef struct ax_plan {
     ax_plan_kind kind;
     int binding; /* operand that binds (BOUND), else -1 */
@@ -536,12 +566,10 @@ typedef struct ax_plan {
     /* operand i's tensor is swizzled: its address (affine or from
      * coordinates) is a tile address, mapped through the swizzle */
     bool swizzled[AX_MAX_ARGS];
-    /* The operator's dimensions in the order their loops are laid out,
-     * outer first, when "permuted" (copy.vector's choice: the dimension
-     * contiguous in both operands innermost, compiler_plan_vec.c); else
-     * in dimension order. A split plan deals its chunks in that order. */
-    bool permuted;
-    int order[AX_MAX_DIMS];
+    /* The order its loops are laid out in; a split plan deals its chunks
+     * in it (axe__plan_permuted: not the identity). */
+    ax_plan_order order;
+    ax_plan_bank bank;
     int64_t vec;      /* elements per access of the innermost loop */
     int64_t total;    /* product of the non-thread loop extents */
     int64_t nthreads; /* threads of one scope instance */
@@ -577,12 +605,22 @@ axe_status axe__plan_build_skip(const axe_program *p, const ax_stmt *s,
                                 ax_plan_kind kind, int binding, int skip,
                                 ax_plan *out, axe_diag *why);
 /* The plan of "s" of "like"'s kind and binding with its loops laid out
- * in the dimension order "order" (outer first; "out" marked permuted when
- * it is not the identity), for copy.vector's choice of the vector's
- * dimension. */
+ * in the dimension order "order" (outer first) and, with "run_inner",
+ * the run of sub-iters contiguous in both operands taken innermost
+ * (axe__plan_run_inner), for copy.vector's choice of the vector. */
 axe_status axe__plan_build_order(const axe_program *p, const ax_stmt *s,
                                  const ax_plan *like, const int *order,
-                                 ax_plan *out, axe_diag *why);
+                                 bool run_inner, ax_plan *out, axe_diag *why);
+/* Whether "plan"'s loops are laid out in another order than the identity
+ * (its order names a dimension out of place or a sub-iter taken out). */
+bool axe__plan_permuted(const ax_plan *plan);
+/* Before the merge of contiguous loops: take the sub-iters of "plan"
+ * that make up the longest run of elements contiguous in both operands
+ * (max_common_layout of their per-thread layouts) out of their
+ * dimensions and lay them out innermost, fastest first, recording them in
+ * plan->order (nothing when they already are innermost, or an operand is
+ * not affine). */
+void axe__plan_run_inner(ax_plan *plan);
 /* The memory stride (absolute) of operand "r"'s innermost iter in the
  * operator's dimension "d" that is not a thread digit, INT64_MAX when it
  * has none that moves (after sema). */

@@ -10,10 +10,13 @@
  * Every operand whose iters fit the chain is addressed affinely (one
  * stride per digit); the rest from coordinates, with constant divisors.
  * The dimensions are laid out in dimension order, or in the order
- * copy.vector asks for (axe__plan_build_order: the dimension contiguous
- * in both operands innermost; the plan records it, and a split plan deals
- * its chunks in it). Invariant of a plan: the digits enumerate every
- * element of the shape exactly once per (thread-rank, loop) combination.
+ * copy.vector asks for (axe__plan_build_order: a dimension contiguous
+ * in both operands innermost, or the sub-iters of a run contiguous in both
+ * taken out of their dimensions and laid out innermost; the plan records
+ * it, and a split plan deals its chunks in it). Invariant of a plan: the
+ * digits enumerate every element of the shape exactly once per
+ * (thread-rank, loop) combination, whatever the order of the loops (each
+ * adds digit * weight to its dimension's coordinate).
  */
 #include <string.h>
 
@@ -347,10 +350,11 @@ axe_status axe__plan_build(const axe_program *p, const ax_stmt *s,
 }
 
 /* The plan of "s" with its loops in dimension order "order" (NULL: the
- * identity). */
+ * identity), with "run_inner" the contiguous run innermost. */
 static axe_status build(const axe_program *p, const ax_stmt *s,
                         ax_plan_kind kind, int binding, int skip,
-                        const int *order, ax_plan *out, axe_diag *why)
+                        const int *order, bool run_inner, ax_plan *out,
+                        axe_diag *why)
 {
     static operand_info zero;
     operand_info info[AX_MAX_ARGS];
@@ -361,18 +365,18 @@ static axe_status build(const axe_program *p, const ax_stmt *s,
     plan.binding = binding;
     plan.vec = 1;
     plan.nthreads = axe__scope_threads(p, s->scope);
-    for (j = 0; j < n; j++) {
-        plan.order[j] = order != NULL ? order[j] : j;
-        plan.permuted = plan.permuted || plan.order[j] != j;
-    }
+    for (j = 0; j < AX_MAX_DIMS; j++)
+        plan.order.dim[j] = order != NULL && j < n ? order[j] : j;
     for (k = 0; k < AX_MAX_ARGS; k++)
         info[k] = zero;
     AXE_TRY(classify(p, s, skip, info, &plan, why));
     for (j = 0; j < n; j++) {
         bounds bs;
-        AXE_TRY(refine(p, s, info, &plan, plan.order[j], &bs, why));
-        AXE_TRY(add_dim(p, s, info, &plan, plan.order[j], &bs, why));
+        AXE_TRY(refine(p, s, info, &plan, plan.order.dim[j], &bs, why));
+        AXE_TRY(add_dim(p, s, info, &plan, plan.order.dim[j], &bs, why));
     }
+    if (run_inner)
+        axe__plan_run_inner(&plan);
     AXE_TRY(check_writers(p, s, &plan, why));
     if (s->op != AX_OP_REDUCE && s->op != AX_OP_IOTA)
         coalesce(s, &plan); /* (their digits keep their dims) */
@@ -388,14 +392,24 @@ axe_status axe__plan_build_skip(const axe_program *p, const ax_stmt *s,
                                 ax_plan_kind kind, int binding, int skip,
                                 ax_plan *out, axe_diag *why)
 {
-    return build(p, s, kind, binding, skip, NULL, out, why);
+    return build(p, s, kind, binding, skip, NULL, false, out, why);
 }
 
 axe_status axe__plan_build_order(const axe_program *p, const ax_stmt *s,
                                  const ax_plan *like, const int *order,
-                                 ax_plan *out, axe_diag *why)
+                                 bool run_inner, ax_plan *out, axe_diag *why)
 {
-    return build(p, s, like->kind, like->binding, -1, order, out, why);
+    return build(p, s, like->kind, like->binding, -1, order, run_inner, out,
+                 why);
+}
+
+bool axe__plan_permuted(const ax_plan *plan)
+{
+    int j;
+    for (j = 0; j < AX_MAX_DIMS; j++)
+        if (plan->order.dim[j] != j)
+            return true;
+    return plan->order.nsub > 0;
 }
 
 int64_t axe__ref_inner_stride(const axe_program *p, const ax_ref *r, int d)

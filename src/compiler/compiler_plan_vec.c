@@ -29,10 +29,11 @@
  * along that loop and is made once per loop (axe__plan_masked_rows).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "axe/notation.h"
-#include "compiler_internal.h"
+#include "compiler_smem.h"
 
 /* Static and dynamic parts of the address of an affine operand's digit 0. */
 void axe__plan_base(const axe_program *p, const ax_ref *r, ax_base *out)
@@ -104,6 +105,84 @@ static axe_status per_thread_cute(const ax_plan *plan, int i,
     AXE_TRY(axe_tuple_from_array(shape, n, &ts));
     AXE_TRY(axe_tuple_from_array(stride, n, &td));
     return axe_cute_make(&ts, &td, out);
+}
+
+/* The non-thread loops of "plan" that make up the run "run" (the leaves
+ * of max_common_layout, their strides in the colexicographic index of the
+ * non-thread loops, innermost first), fastest first, into "take": each
+ * leaf is whole loops from the one at its stride on; a leaf that ends
+ * inside a loop ends the run. Their number. */
+static int run_loops(const ax_plan *plan, const axe_cute_layout *run, int *take)
+{
+    int pos[AX_MAX_LOOPS], n = 0, ntake = 0, k, i, j;
+    int64_t at[AX_MAX_LOOPS], st = 1;
+    for (k = plan->nloops - 1; k >= 0; k--)
+        if (!plan->loops[k].thread) {
+            pos[n] = k;
+            at[n++] = st;
+            st *= plan->loops[k].extent;
+        }
+    for (i = 0; i < run->shape.nleaf; i++) {
+        int64_t rest = run->shape.v[i];
+        for (j = 0; j < n && (rest == 1 || at[j] != run->stride[i]); j++)
+            ;
+        for (; rest > 1 && j < n && rest % plan->loops[pos[j]].extent == 0;
+             j++) {
+            take[ntake++] = pos[j];
+            rest /= plan->loops[pos[j]].extent;
+        }
+        if (rest != 1)
+            break;
+    }
+    return ntake;
+}
+
+/* Lay the non-thread loops of "plan" out in the order "seq" (loop
+ * indices, outer first) in the places the non-thread loops hold (the
+ * thread digits stay), recording the "ntake" last ones as taken out. */
+static void lay_out(ax_plan *plan, const int *seq, int ntake)
+{
+    ax_loop old[AX_MAX_LOOPS];
+    int k, n = 0;
+    memcpy(old, plan->loops, sizeof old);
+    for (k = 0; k < plan->nloops; k++)
+        if (!old[k].thread)
+            plan->loops[k] = old[seq[n++]];
+    plan->order.nsub = ntake;
+    for (k = 0; k < ntake; k++) {
+        const ax_loop *lp = &old[seq[n - ntake + k]];
+        plan->order.sub_dim[k] = lp->dim;
+        plan->order.sub_weight[k] = lp->weight;
+        plan->order.sub_extent[k] = lp->extent;
+    }
+}
+
+/* The contiguous run innermost (compiler_internal.h). */
+void axe__plan_run_inner(ax_plan *plan)
+{
+    axe_cute_layout dst, src, run;
+    int take[AX_MAX_LOOPS], seq[AX_MAX_LOOPS], ntake, n = 0, k, j;
+    bool moved = false;
+    if (!plan->affine[0] || !plan->affine[1] ||
+        per_thread_cute(plan, 0, &dst) != AXE_OK ||
+        per_thread_cute(plan, 1, &src) != AXE_OK ||
+        axe_cute_max_common_layout(&dst, &src, &run) != AXE_OK)
+        return;
+    ntake = run_loops(plan, &run, take);
+    for (k = 0; k < plan->nloops; k++) {
+        bool taken = false;
+        for (j = 0; j < ntake; j++)
+            taken = taken || take[j] == k;
+        if (!plan->loops[k].thread && !taken)
+            seq[n++] = k;
+    }
+    for (j = ntake - 1; j >= 0; j--)
+        seq[n++] = take[j];
+    for (k = 0, j = 0; k < plan->nloops; k++)
+        if (!plan->loops[k].thread)
+            moved = moved || seq[j++] != k;
+    if (moved)
+        lay_out(plan, seq, ntake);
 }
 
 static bool aligned(const axe_program *p, const ax_stmt *s, const ax_plan *plan,
@@ -244,33 +323,179 @@ static axe_status vectorize_laid(const axe_program *p, const ax_stmt *s,
                      (long long)v, sizes, (long long)es);
 }
 
-/* Vectorize a copy plan (see the file comment): laid out in dimension
- * order, then in each order of axe__plan_orders; the widest vector wins,
- * ties the earlier (dimension order first). Without any, the reason of
- * the dimension order. */
+/* Whether "a" and "b" lay out the same loops (then they run alike). */
+static bool same_loops(const ax_plan *a, const ax_plan *b)
+{
+    int k, i;
+    if (a->nloops != b->nloops)
+        return false;
+    for (k = 0; k < a->nloops; k++) {
+        const ax_loop *x = &a->loops[k], *y = &b->loops[k];
+        bool same = x->extent == y->extent && x->thread == y->thread &&
+                    x->rank_div == y->rank_div && x->dim == y->dim &&
+                    x->weight == y->weight;
+        for (i = 0; same && i < AX_MAX_ARGS; i++)
+            same = x->stride[i] == y->stride[i];
+        if (!same)
+            return false;
+    }
+    return true;
+}
+
+/* The candidates weighed so far: the best by the bank model (see
+ * better), the counts of it and of the first widest one (in "bank") and
+ * the laid-out plans seen (to skip repeats); blind, every count is 0. */
+typedef struct vec_pick {
+    bool blind, have;
+    ax_plan best;
+    ax_plan_bank bank;
+    ax_plan *seen;
+    int nseen;
+} vec_pick;
+
+/* Whether plan "a" with counts "wa" beats "b" with "wb": fewer
+ * wavefronts on the shared side (the shared-memory cycles of the whole
+ * copy), then wider (fewer instructions), then fewer ways at most, then
+ * fewer accesses. Wavefronts before ways: ways are per phase, and a
+ * narrower access has more, smaller phases (i8 rows padded to 48 bytes:
+ * 16-byte vectors 2 ways, 2-byte ones 1 way, the same 64 wavefronts in
+ * 8 times the instructions). */
+static bool better(const ax_plan *a, const ax_ways *wa, const ax_plan *b,
+                   int64_t b_wavefronts, int b_ways)
+{
+    if (wa->wavefronts != b_wavefronts)
+        return wa->wavefronts < b_wavefronts;
+    if (a->vec != b->vec)
+        return a->vec > b->vec;
+    if (wa->max != b_ways)
+        return wa->max < b_ways;
+    return a->total < b->total;
+}
+
+/* Weigh "c" (vectorized at its widest width) at that width and at each
+ * narrower one it allows (the halves down to 2 elements, 8 for i4). */
+static axe_status weigh(const axe_program *p, const ax_stmt *s,
+                        const ax_plan *c, vec_pick *pk, axe_diag *why)
+{
+    int64_t least = p->tensors[s->args[0].tensor].dtype == AXE_DTYPE_I4 ? 8 : 2;
+    int64_t elements = c->total * c->vec;
+    ax_plan w = *c;
+    ax_plan_bank *b = &pk->bank;
+    for (w.vec = c->vec; w.vec >= least; w.vec /= 2) {
+        ax_ways ways = {0, 0, 0};
+        w.total = elements / w.vec;
+        if (!pk->blind)
+            AXE_TRY(axe__plan_ways(p, s, &w, &ways, why));
+        b->candidates++;
+        if (!pk->have || w.vec > b->widest) {
+            b->widest = w.vec;
+            b->widest_ways = ways.max;
+            b->widest_wavefronts = ways.wavefronts;
+        }
+        if (!pk->have || better(&w, &ways, &pk->best, b->wavefronts, b->ways)) {
+            pk->best = w;
+            b->ways = ways.max;
+            b->wavefronts = ways.wavefronts;
+        }
+        pk->have = true;
+    }
+    return AXE_OK;
+}
+
+/* Lay "c" out unless an earlier candidate had the same loops, vectorize
+ * and weigh it ("why" the reason it gets no vector, if none). */
+static axe_status candidate(const axe_program *p, const ax_stmt *s, ax_plan *c,
+                            vec_pick *pk, axe_diag *why)
+{
+    axe_status st;
+    int k;
+    for (k = 0; k < pk->nseen; k++)
+        if (same_loops(&pk->seen[k], c))
+            return AXE_ERR_UNSUPPORTED;
+    pk->seen[pk->nseen++] = *c;
+    st = vectorize_laid(p, s, c, why);
+    return st == AXE_OK ? weigh(p, s, c, pk, why) : st;
+}
+
+/* Whether order "k" of "orders" repeats an earlier one. */
+static bool repeats(int orders[][AX_MAX_DIMS], int k, int n)
+{
+    int j, d;
+    for (j = 0; j < k; j++) {
+        for (d = 0; d < n && orders[j][d] == orders[k][d]; d++)
+            ;
+        if (d == n)
+            return true;
+    }
+    return false;
+}
+
+/* Every candidate (see axe__plan_vectorize) into "pk". */
+static axe_status pick(const axe_program *p, const ax_stmt *s,
+                       const ax_plan *plan, vec_pick *pk, axe_diag *why)
+{
+    int orders[AX_MAX_DIMS + 3][AX_MAX_DIMS];
+    int k, r, d, nd = axe__ref_ndim(&s->args[0]);
+    int n = 1 + axe__plan_orders(p, s, orders + 1);
+    axe_diag ignored;
+    axe_status first = AXE_ERR_UNSUPPORTED;
+    for (d = 0; d < nd; d++)
+        orders[0][d] = d;
+    for (r = 0; r < 2; r++)
+        for (k = 0; k < n; k++) {
+            ax_plan c = *plan;
+            axe_status st;
+            if (repeats(orders, k, nd))
+                continue;
+            if ((r > 0 || k > 0) &&
+                (axe__plan_build_order(p, s, plan, orders[k], r > 0, &c,
+                                       &ignored) != AXE_OK ||
+                 (r > 0 && c.order.nsub == 0)))
+                continue;
+            st = candidate(p, s, &c, pk, r == 0 && k == 0 ? why : &ignored);
+            if (r == 0 && k == 0)
+                first = st;
+            if (st != AXE_OK && st != AXE_ERR_UNSUPPORTED)
+                return st;
+        }
+    return pk->have ? AXE_OK : first;
+}
+
+/* Vectorize a copy plan (see the file comment). The candidates: the
+ * plan laid out in dimension order, in each other order of
+ * axe__plan_orders (repeats skipped), then each of those with its
+ * contiguous run innermost (axe__plan_run_inner), a plan with the loops
+ * of an earlier one skipped; each at the widest width it allows and at
+ * every narrower one. The bank model picks (better: fewest wavefronts
+ * on the shared side, then the widest, then the fewest ways, then the
+ * fewest accesses, then the earliest); when it cannot count
+ * (AXE_ERR_CAPACITY and the like), every candidate counts 0. Without any
+ * vector, the reason of the dimension order. */
 axe_status axe__plan_vectorize(const axe_program *p, const ax_stmt *s,
                                ax_plan *plan, axe_diag *why)
 {
-    int orders[AX_MAX_DIMS + 2][AX_MAX_DIMS];
-    ax_plan best = *plan, c;
-    axe_diag ignored;
-    axe_status st = vectorize_laid(p, s, &best, why);
-    int k, n = axe__plan_orders(p, s, orders);
-    if (st != AXE_OK && st != AXE_ERR_UNSUPPORTED)
-        return st;
-    for (k = 0; k < n; k++) {
-        if (axe__plan_build_order(p, s, plan, orders[k], &c, &ignored) !=
-                AXE_OK ||
-            !c.permuted || vectorize_laid(p, s, &c, &ignored) != AXE_OK)
-            continue;
-        if (c.vec > best.vec) {
-            best = c;
-            st = AXE_OK;
-        }
+    vec_pick pk;
+    axe_status st;
+    memset(&pk, 0, sizeof pk);
+    pk.seen = malloc(2 * (AX_MAX_DIMS + 3) * sizeof *pk.seen);
+    if (pk.seen == NULL)
+        return axe__fail(why, AXE_ERR_NO_MEMORY, -1, "out of memory");
+    st = pick(p, s, plan, &pk, why);
+    if (st != AXE_OK && st != AXE_ERR_UNSUPPORTED &&
+        st != AXE_ERR_NO_MEMORY) { /* the model cannot count: by width */
+        memset(&pk.bank, 0, sizeof pk.bank);
+        pk.blind = true;
+        pk.have = false;
+        pk.nseen = 0;
+        st = pick(p, s, plan, &pk, why);
     }
-    if (st == AXE_OK)
-        *plan = best;
-    return st;
+    free(pk.seen);
+    if (st != AXE_OK)
+        return st;
+    *plan = pk.best;
+    pk.bank.blind = pk.blind;
+    plan->bank = pk.bank;
+    return AXE_OK;
 }
 
 /* "e" in the kernel language's spelling (axe__expr_text: `//` for floor
@@ -369,17 +594,65 @@ static void describe_operand(ax_text *t, const axe_program *p, const ax_stmt *s,
     axe__text_put(t, "\n");
 }
 
-/* A permuted plan's dimension order and the vector's dimension. */
+/* A permuted plan's dimension order, the sub-iters it takes out of
+ * their dimensions, and the vector's dimension. */
 static void describe_order(ax_text *t, const ax_stmt *s, const ax_plan *plan)
 {
+    const ax_plan_order *o = &plan->order;
     int j, kin = axe__plan_innermost_loop(plan);
     axe__text_put(t, "    loops in dimension order (");
     for (j = 0; j < axe__ref_ndim(&s->args[0]); j++)
-        axe__text_put(t, "%s%d", j ? "," : "", plan->order[j]);
+        axe__text_put(t, "%s%d", j ? "," : "", o->dim[j]);
+    if (o->nsub == 0) {
+        axe__text_put(t,
+                      "), dim %d innermost: the innermost loop is "
+                      "contiguous in both operands\n",
+                      plan->loops[kin].dim);
+        return;
+    }
+    axe__text_put(t, "), then innermost the sub-iters");
+    for (j = 0; j < o->nsub; j++)
+        axe__text_put(t, "%s dim %d (%lld at weight %lld)", j ? "," : "",
+                      o->sub_dim[j], (long long)o->sub_extent[j],
+                      (long long)o->sub_weight[j]);
+    axe__text_put(t, ": the run contiguous in both operands\n");
+}
+
+/* What the bank model weighed for a vector copy with a shared operand. */
+static void describe_bank(ax_text *t, const axe_program *p, const ax_stmt *s,
+                          const ax_plan *plan)
+{
+    const ax_plan_bank *b = &plan->bank;
+    bool shared = false;
+    int i;
+    for (i = 0; i < s->nargs; i++)
+        shared = shared || p->tensors[s->args[i].tensor].mem == AX_MEM_SHARED;
+    if (b->candidates == 0 || !shared)
+        return;
+    if (b->blind) {
+        ax_ways w;
+        axe_diag d;
+        axe_diag_clear(&d);
+        (void)axe__plan_ways(p, s, plan, &w, &d);
+        axe__text_put(t,
+                      "    bank model: cannot count this copy's shared "
+                      "accesses (%s); the widest vector wins\n",
+                      d.message);
+        return;
+    }
     axe__text_put(t,
-                  "), dim %d innermost: the innermost loop is "
-                  "contiguous in both operands\n",
-                  plan->loops[kin].dim);
+                  "    bank model: %lld wavefronts on the shared side (at "
+                  "most %d way%s), the fewest of %d candidates (loop orders "
+                  "and widths)",
+                  (long long)b->wavefronts, b->ways, b->ways == 1 ? "" : "s",
+                  b->candidates);
+    if (plan->vec != b->widest || b->wavefronts != b->widest_wavefronts)
+        axe__text_put(t,
+                      "; the first widest vector (%lld elements) takes %lld "
+                      "wavefronts (at most %d way%s)",
+                      (long long)b->widest, (long long)b->widest_wavefronts,
+                      b->widest_ways, b->widest_ways == 1 ? "" : "s");
+    axe__text_put(t, "\n");
 }
 
 /* Thread digits, per-thread loop layouts per operand, the access width. */
@@ -405,7 +678,7 @@ void axe__plan_describe(ax_text *t, const axe_program *p, const ax_stmt *s,
                           (long long)plan->loops[k].rank_div,
                           (long long)plan->loops[k].extent);
     axe__text_put(t, "\n");
-    if (plan->permuted)
+    if (axe__plan_permuted(plan))
         describe_order(t, s, plan);
     for (i = 0; i < s->nargs; i++)
         describe_operand(t, p, s, plan, i);
@@ -414,6 +687,7 @@ void axe__plan_describe(ax_text *t, const axe_program *p, const ax_stmt *s,
     if (plan->vec > 1)
         axe__text_put(t, "    innermost access: %lld elements\n",
                       (long long)plan->vec);
+    describe_bank(t, p, s, plan);
     for (i = 0; plan->vec > 1 && i < s->nargs; i++)
         if (s->args[i].any_masked && axe__plan_masked_rows(s, plan))
             axe__text_put(

@@ -6,7 +6,8 @@
  * backends: the plan dispatch chose (a bound plan: the threads whose rank
  * digits are the element's thread digits, replicas included; a split
  * plan: rank (u / vec) mod threads for the row-major index u over the
- * dimensions in the plan's order (a permuted vector plan's); a
+ * dimensions in the plan's order (a permuted vector plan's; the
+ * sub-iters it takes out of their dimensions last); a
  * thread-scope operator: its thread; a staged schedule's source: its
  * staging plan). Such a set of threads, all executing one element of one
  * operator instance, is a *group*: its first thread plus the plan's
@@ -250,20 +251,47 @@ void axe__race_instance(ax_race *r, const ax_stmt *s, int64_t tid0)
     r->tid0 = tid0;
 }
 
-/* The row-major index of "c" over the shape of "s"'s destination, its
- * dimensions in "plan"'s order (the order its chunks are dealt in; a
- * coordinate past a dim of extent 1 counts as 0: reduce.tree's last
- * stage reads each row's total once, at 0 of the reduced dim). */
+/* Coordinate "x" of dimension "d" (of length "*len") without the
+ * sub-iters "o" takes out of it (highest weight first, so that the lower
+ * ones keep their weights), "*len" divided by their extents. */
+static int64_t without_subs(const ax_plan_order *o, int d, int64_t x,
+                            int64_t *len)
+{
+    int64_t above = INT64_MAX;
+    for (;;) {
+        int k, top = -1;
+        for (k = 0; k < o->nsub; k++)
+            if (o->sub_dim[k] == d && o->sub_weight[k] < above &&
+                (top < 0 || o->sub_weight[k] > o->sub_weight[top]))
+                top = k;
+        if (top < 0)
+            return x;
+        above = o->sub_weight[top];
+        x = x / (above * o->sub_extent[top]) * above + x % above;
+        *len /= o->sub_extent[top];
+    }
+}
+
+/* The index of "c" in the order "plan" deals its elements in: row-major
+ * over the shape of "s"'s destination, its dimensions in the plan's
+ * order, each without the sub-iters taken out, then those (a coordinate
+ * past a dim of extent 1 counts as 0: reduce.tree's last stage reads
+ * each row's total once, at 0 of the reduced dim). */
 static int64_t row_major(const ax_stmt *s, const ax_plan *plan,
                          const int64_t *c)
 {
+    const ax_plan_order *o = &plan->order;
     int64_t u = 0;
     int j;
     for (j = 0; j < axe__ref_ndim(&s->args[0]); j++) {
-        int d = plan->permuted ? plan->order[j] : j;
+        int d = o->dim[j];
         int64_t len = axe__ref_len(&s->args[0], d);
-        u = u * len + (len == 1 ? 0 : c[d]);
+        int64_t x = without_subs(o, d, len == 1 ? 0 : c[d], &len);
+        u = u * len + x;
     }
+    for (j = 0; j < o->nsub; j++)
+        u = u * o->sub_extent[j] +
+            c[o->sub_dim[j]] / o->sub_weight[j] % o->sub_extent[j];
     return u;
 }
 

@@ -56,10 +56,11 @@ typedef struct ax_tile_access {
 /* The bank count of "n" accesses to a tensor of "elem_bits"-bit elements
  * (axe_dtype_bit_width: 4 for packed i4, whose single-element access
  * reads its byte) under swizzle "sw" (NULL: none): the largest ways
- * ("max") and their sum over the accesses ("sum"). */
+ * ("max"), their sum over the accesses ("sum") and the sum of their
+ * wavefronts ("wavefronts"). */
 typedef struct ax_ways {
     int max;
-    int64_t sum;
+    int64_t sum, wavefronts;
 } ax_ways;
 axe_status axe__tile_ways(const ax_tile_access *acc, int n, int64_t elem_bits,
                           const axe_layout_swizzle *sw, ax_ways *out,
@@ -119,6 +120,16 @@ typedef struct ax_smem_list {
  * address it reaches (the tensor's element there). */
 axe_status axe__smem_accesses(axe_program *p, ax_smem_list *out,
                               axe_diag *diag);
+/* The bank model on plan "plan" of operator "s" (a candidate of
+ * copy.vector, both operands affine; "s"'s own plan is not read): the
+ * counts (ax_ways) of every warp-wide access of its shared operands that
+ * the plan issues, walked as for axe__smem_accesses (every warp,
+ * instruction and value of the block ids and loop variables it reads;
+ * repeats counted each time), each on the tile addresses of the lanes'
+ * vectors under the tensor's swizzle; all 0 when no operand is shared.
+ * AXE_ERR_CAPACITY past AX_SMEM_MAX_VALUES values. */
+axe_status axe__plan_ways(const axe_program *p, const ax_stmt *s,
+                          const ax_plan *plan, ax_ways *ways, axe_diag *diag);
 /* The unswizzled tile address of logical element "x" of a tensor under
  * layout "l" (its swizzle ignored), or -1 (no single address on m). */
 int64_t axe__smem_tile_addr(const axe_layout *l, int64_t x);

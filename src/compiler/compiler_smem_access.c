@@ -70,22 +70,22 @@ static bool same_access(const ax_smem_access *a, const ax_smem_access *b)
     return true;
 }
 
-static axe_status smem_add(axe_program *p, ax_smem_list *l,
+static axe_status smem_add(ax_arena *arena, ax_smem_list *l,
                            const ax_smem_access *a, axe_diag *diag);
 
-static axe_status list_init(axe_program *p, ax_smem_list *l, axe_diag *diag)
+static axe_status list_init(ax_arena *arena, ax_smem_list *l, axe_diag *diag)
 {
     l->n = 0;
     l->cap = 4096;
-    l->a = axe__arena_alloc(p->arena, (size_t)l->cap * sizeof *l->a);
-    l->slot = axe__arena_alloc(p->arena, (size_t)l->cap * 2 * sizeof(uint32_t));
+    l->a = axe__arena_alloc(arena, (size_t)l->cap * sizeof *l->a);
+    l->slot = axe__arena_alloc(arena, (size_t)l->cap * 2 * sizeof(uint32_t));
     if (l->a == NULL || l->slot == NULL)
         return axe__fail(diag, AXE_ERR_NO_MEMORY, -1, "out of memory");
     return AXE_OK;
 }
 
 /* Double the list's capacity (the arena keeps the old arrays). */
-static axe_status list_grow(axe_program *p, ax_smem_list *l, axe_diag *diag)
+static axe_status list_grow(ax_arena *arena, ax_smem_list *l, axe_diag *diag)
 {
     ax_smem_list g = *l;
     if (l->cap >= AX_SMEM_MAX_ACCESSES)
@@ -95,23 +95,23 @@ static axe_status list_grow(axe_program *p, ax_smem_list *l, axe_diag *diag)
                          AX_SMEM_MAX_ACCESSES);
     g.cap = l->cap * 2;
     g.n = 0;
-    g.a = axe__arena_alloc(p->arena, (size_t)g.cap * sizeof *g.a);
-    g.slot = axe__arena_alloc(p->arena, (size_t)g.cap * 2 * sizeof(uint32_t));
+    g.a = axe__arena_alloc(arena, (size_t)g.cap * sizeof *g.a);
+    g.slot = axe__arena_alloc(arena, (size_t)g.cap * 2 * sizeof(uint32_t));
     if (g.a == NULL || g.slot == NULL)
         return axe__fail(diag, AXE_ERR_NO_MEMORY, -1, "out of memory");
     for (int i = 0; i < l->n; i++)
-        AXE_TRY(smem_add(p, &g, &l->a[i], diag));
+        AXE_TRY(smem_add(arena, &g, &l->a[i], diag));
     *l = g;
     return AXE_OK;
 }
 
 /* Add "a" unless the list has it. */
-static axe_status smem_add(axe_program *p, ax_smem_list *l,
+static axe_status smem_add(ax_arena *arena, ax_smem_list *l,
                            const ax_smem_access *a, axe_diag *diag)
 {
     uint32_t nslots, k;
     if (l->n == l->cap)
-        AXE_TRY(list_grow(p, l, diag));
+        AXE_TRY(list_grow(arena, l, diag));
     nslots = (uint32_t)l->cap * 2;
     for (k = access_hash(a) % nslots; l->slot[k] != 0; k = (k + 1) % nslots)
         if (same_access(&l->a[l->slot[k] - 1], a))
@@ -124,9 +124,14 @@ static axe_status smem_add(axe_program *p, ax_smem_list *l,
 /* ---- walking a plan --------------------------------------------------- */
 
 typedef struct walker {
-    axe_program *p;
-    const ax_stmt *s;  /* the statement whose plan runs */
-    const ax_stmt *op; /* the operator (index, guards) */
+    const axe_program *p;
+    const ax_stmt *s;    /* the statement whose plan runs */
+    const ax_stmt *op;   /* the operator (index, guards) */
+    const ax_plan *plan; /* the plan that runs: s's, or "cand" */
+    /* Counting (axe__plan_ways): the candidate plan of "op" walked
+     * instead of its own, and the counts so far; NULL: listing */
+    const ax_plan *cand;
+    ax_ways ways;
     ax_smem_list *out;
     int64_t env[AX_MAX_VARS];
     int64_t *inv[AX_MAX_TENSORS]; /* tile address -> logical index */
@@ -278,7 +283,7 @@ typedef struct lane {
  * take part). */
 static void lane_at(walker *w, int64_t wp, int l, int64_t j, lane *ln)
 {
-    const ax_plan *plan = w->s->plan;
+    const ax_plan *plan = w->plan;
     int64_t u = j, rank = set_thread(w, 32 * wp + l);
     memset(ln, 0, sizeof *ln);
     ln->in =
@@ -320,7 +325,7 @@ static bool inside_masks(walker *w, const ax_ref *r, const lane *ln)
  * coordinates need not be the tensor's). */
 static int64_t affine_addr(walker *w, int i, const lane *ln, int64_t extra)
 {
-    const ax_plan *plan = w->s->plan;
+    const ax_plan *plan = w->plan;
     ax_base b;
     int64_t a;
     axe__plan_base(w->p, &w->s->args[i], &b);
@@ -344,11 +349,11 @@ static axe_status lane_element(walker *w, int i, const lane *ln, int64_t extra,
     *x = -1;
     if (!inside_masks(w, r, ln))
         return AXE_OK;
-    if (!w->s->plan->affine[i]) {
+    if (!w->plan->affine[i]) {
         memcpy(c, ln->c, sizeof c);
         if (extra != 0) {
             const ax_loop *lp =
-                &w->s->plan->loops[axe__plan_innermost_loop(w->s->plan)];
+                &w->plan->loops[axe__plan_innermost_loop(w->plan)];
             c[lp->dim] += extra * lp->weight;
         }
         return element_of(w, r, c, x, diag);
@@ -358,6 +363,41 @@ static axe_status lane_element(walker *w, int i, const lane *ln, int64_t extra,
     if (r->is_view)
         AXE_TRY(view_tile_addr(&w->p->tensors[r->tensor], r, a, &a, diag));
     *x = a >= 0 && a < w->ninv[r->tensor] ? w->inv[r->tensor][a] : -1;
+    return AXE_OK;
+}
+
+/* Counting: the bank model on operand "i"'s access (an affine operand:
+ * a vector plan's) at the lanes, on the tile addresses of the lanes'
+ * first elements under the tensor's swizzle, added to w->ways. */
+static axe_status count_access(walker *w, int i, int64_t wp, const lane *lanes,
+                               axe_diag *diag)
+{
+    const ax_ref *r = &w->s->args[i];
+    const ax_tensor *t = &w->p->tensors[r->tensor];
+    ax_tile_access ta;
+    ax_ways ways;
+    bool any = false;
+    memset(&ta, 0, sizeof ta);
+    ta.vec = w->plan->vec;
+    for (int l = 0; l < AX_WARP; l++) {
+        int64_t a;
+        (void)set_thread(w, 32 * wp + l);
+        if (!lanes[l].in || !inside_masks(w, r, &lanes[l]))
+            continue;
+        a = affine_addr(w, i, &lanes[l], 0);
+        if (r->is_view)
+            AXE_TRY(view_tile_addr(t, r, a, &a, diag));
+        ta.active[l] = any = true;
+        ta.elem[l] = a;
+    }
+    if (!any)
+        return AXE_OK;
+    AXE_TRY(axe__tile_ways(
+        &ta, 1, axe_dtype_bit_width(t->dtype),
+        t->layout.swizzle.present ? &t->layout.swizzle : NULL, &ways, diag));
+    w->ways.max = ways.max > w->ways.max ? ways.max : w->ways.max;
+    w->ways.sum += ways.sum;
+    w->ways.wavefronts += ways.wavefronts;
     return AXE_OK;
 }
 
@@ -371,7 +411,7 @@ static axe_status operand_access(walker *w, int i, int64_t wp,
     a.op = w->op->index;
     a.arg = i;
     a.tensor = w->s->args[i].tensor;
-    a.vec = w->s->plan->vec;
+    a.vec = w->plan->vec;
     a.vstride = 1;
     for (int l = 0; l < AX_WARP; l++) {
         int64_t x = -1, y;
@@ -386,7 +426,7 @@ static axe_status operand_access(walker *w, int i, int64_t wp,
         a.index[l] = x;
         any = any || x >= 0;
     }
-    return any ? smem_add(w->p, w->out, &a, diag) : AXE_OK;
+    return any ? smem_add(w->p->arena, w->out, &a, diag) : AXE_OK;
 }
 
 /* Instruction "j" of warp "wp": one access per shared operand. */
@@ -397,14 +437,15 @@ static axe_status instruction(walker *w, int64_t wp, int64_t j, axe_diag *diag)
         lane_at(w, wp, l, j, &lanes[l]);
     for (int i = 0; i < w->s->nargs; i++)
         if (w->p->tensors[w->s->args[i].tensor].mem == AX_MEM_SHARED)
-            AXE_TRY(operand_access(w, i, wp, lanes, diag));
+            AXE_TRY(w->cand != NULL ? count_access(w, i, wp, lanes, diag)
+                                    : operand_access(w, i, wp, lanes, diag));
     return AXE_OK;
 }
 
 /* Every instruction of every warp under statement "s"'s plan. */
 static axe_status walk_plan(walker *w, const ax_stmt *s, axe_diag *diag)
 {
-    const ax_plan *plan = s->plan;
+    const ax_plan *plan = w->cand != NULL ? w->cand : s->plan;
     int64_t njobs, warps = (w->p->threads + 31) / 32;
     bool shared = false;
     for (int i = 0; i < s->nargs; i++)
@@ -413,6 +454,7 @@ static axe_status walk_plan(walker *w, const ax_stmt *s, axe_diag *diag)
     if (plan == NULL || !shared)
         return AXE_OK;
     w->s = s;
+    w->plan = plan;
     njobs = plan->kind == AX_PLAN_SPLIT
                 ? (plan->total + plan->nthreads - 1) / plan->nthreads
                 : plan->total;
@@ -531,7 +573,7 @@ static axe_status ldmatrix(walker *w, const frag_tile *ft, int64_t eb,
         AXE_TRY(tile_elem(w, ft, row, col, &a.index[l], &addr, diag));
         a.active[l] = a.index[l] >= 0;
     }
-    return smem_add(w->p, w->out, &a, diag);
+    return smem_add(w->p->arena, w->out, &a, diag);
 }
 
 /* Per-thread loads: one access per fragment value, every lane its own. */
@@ -551,7 +593,7 @@ static axe_status value_loads(walker *w, const frag_tile *ft, axe_diag *diag)
                               &a.index[l], &addr, diag));
             a.active[l] = a.index[l] >= 0;
         }
-        AXE_TRY(smem_add(w->p, w->out, &a, diag));
+        AXE_TRY(smem_add(w->p->arena, w->out, &a, diag));
     }
     return AXE_OK;
 }
@@ -656,7 +698,7 @@ static axe_status tree_steps(walker *w, const ax_tree *tr, axe_diag *diag)
                         any = any || a.active[l];
                     }
                     if (any)
-                        AXE_TRY(smem_add(w->p, w->out, &a, diag));
+                        AXE_TRY(smem_add(w->p->arena, w->out, &a, diag));
                 }
     }
     return AXE_OK;
@@ -666,6 +708,8 @@ static axe_status tree_steps(walker *w, const ax_tree *tr, axe_diag *diag)
  * ids in w->env. */
 static axe_status walk_once(walker *w, const ax_stmt *s, axe_diag *diag)
 {
+    if (w->cand != NULL) /* counting a candidate plan of "s" itself */
+        return walk_plan(w, s, diag);
     if (s->mma != NULL && s->mma->from_memory)
         return mma_accesses(w, diag);
     if (s->stage[0] != NULL) {
@@ -756,6 +800,27 @@ static axe_status walk_op(walker *w, const ax_stmt *s, axe_diag *diag)
     return AXE_OK;
 }
 
+/* The ways of a candidate plan (compiler_smem.h). */
+axe_status axe__plan_ways(const axe_program *p, const ax_stmt *s,
+                          const ax_plan *plan, ax_ways *ways, axe_diag *diag)
+{
+    walker w;
+    bool shared = false;
+    memset(ways, 0, sizeof *ways);
+    for (int i = 0; i < s->nargs; i++)
+        shared = shared || p->tensors[s->args[i].tensor].mem == AX_MEM_SHARED;
+    if (!shared)
+        return AXE_OK;
+    memset(&w, 0, sizeof w);
+    w.p = p;
+    w.cand = plan;
+    for (int i = 0; i < p->nscalars; i++)
+        w.env[p->scalar_var[i]] = p->scalar_value[i];
+    AXE_TRY(walk_op(&w, s, diag));
+    *ways = w.ways;
+    return AXE_OK;
+}
+
 /* Every shared access of "p" (compiler_smem.h). */
 axe_status axe__smem_accesses(axe_program *p, ax_smem_list *out, axe_diag *diag)
 {
@@ -765,7 +830,7 @@ axe_status axe__smem_accesses(axe_program *p, ax_smem_list *out, axe_diag *diag)
     w.out = out;
     for (int i = 0; i < p->nscalars; i++)
         w.env[p->scalar_var[i]] = p->scalar_value[i];
-    AXE_TRY(list_init(p, out, diag));
+    AXE_TRY(list_init(p->arena, out, diag));
     for (int k = 0; k < p->nops; k++)
         AXE_TRY(walk_op(&w, p->ops[k], diag));
     return AXE_OK;

@@ -49,7 +49,7 @@ typedef struct inst_ctx {
     ax_base base;
     const axe_layout_swizzle *sw;
     int64_t pos[AX_WARP][AX_FRAG_MAX / AX_WARP];
-    int64_t r0[16], c0[16];
+    int64_t r0[AX_FRAG_MAX_REGS], c0[AX_FRAG_MAX_REGS];
     bool quad;
 } inst_ctx;
 
@@ -77,7 +77,7 @@ static bool quad_form(inst_ctx *c)
 {
     const ax_frag *f = &c->m->frag[c->o];
     int64_t u = c->unit, w = f->shape[1];
-    if (f->nvals % u != 0 || f->nvals / u > 16)
+    if (f->nvals % u != 0 || f->nvals / u > AX_FRAG_MAX_REGS)
         return false;
     c->nregs = f->nvals / u;
     for (int64_t j = 0; j < c->nregs; j++) {
@@ -247,7 +247,7 @@ static bool vec_precheck(const inst_ctx *c, int64_t n, ax_inst_leaf *l)
 static axe_status vec_order(const inst_ctx *c, int64_t n, ax_inst_leaf *l,
                             bool *ok)
 {
-    int64_t a[16], cnt = 0;
+    int64_t a[AX_FRAG_MAX_REGS], cnt = 0;
     for (int64_t j = 0; j < c->nregs; j++)
         AXE_TRY(reg_byte(c, 0, 0, 0, j, 0, &a[j]));
     for (int64_t j = 0; j < c->nregs; j++) {
@@ -435,7 +435,7 @@ static axe_status setup(inst_ctx *c, const axe_program *p, const ax_stmt *s,
                          t->name);
     for (int64_t x = 0; x < f->shape[0] * f->shape[1]; x++)
         c->pos[f->lane[x]][f->val[x]] = x;
-    c->nregs = f->nvals % c->unit == 0 && f->nvals / c->unit <= 16
+    c->nregs = f->nvals % c->unit == 0 && f->nvals / c->unit <= AX_FRAG_MAX_REGS
                    ? f->nvals / c->unit
                    : 0;
     c->quad = quad_form(c);

@@ -33,7 +33,7 @@ typedef struct ax_inst_leaf {
     int regs;     /* ldmatrix: matrices per instruction (.xN) */
     /* vector leaves: load g fills registers order[g N .. g N + N) (N the
      * registers per load), in address order */
-    int order[16];
+    int order[AX_FRAG_MAX_REGS];
     int64_t instructions, wavefronts, ways;
     double cost;
 } ax_inst_leaf;

@@ -142,7 +142,7 @@ typedef struct axe__cuda_operand {
     axe__cuda_load how;
     const char *why;
     int vec;
-    int order[16];
+    int order[AX_FRAG_MAX_REGS];
 } axe__cuda_operand;
 
 /* The atom tiles of gemm.mma_smem's warps: warp w holds, for each i < n,
