@@ -32,6 +32,8 @@ kernel_need_compiler CC cc "C compiler"
 # (after the P.V gemm's last read of the stage of Vs), and
 # flash_attention_auto.axe's the same in its auto twin, and
 # tests/kernels/flash_vt_auto.axe's (its stages of Vt) too.
+# vec_bank.axe: both copies take the same plan (the order the bank model
+# picks), so each thread reads back the chunks it wrote.
 UNNEEDED="
 tests/kernels/mixed_split.axe:after-cast
 tests/kernels/mixed_split.axe:after-add
@@ -41,6 +43,7 @@ examples/kernels/flash_attention.axe:stage-release
 examples/kernels/flash_attention_auto.axe:stage-release
 tests/kernels/flash_vt_auto.axe:stage-release
 tests/kernels/pipeline_regions.axe:stage-release
+tests/kernels/vec_bank.axe:same-plan
 "
 
 # FILE ARGS...: the --arg values of kernels with runtime scalars (axe run
