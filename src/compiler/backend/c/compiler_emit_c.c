@@ -10,9 +10,13 @@
  * when a CTA starts. The threads of a phase run in the order
  * (k * ax_tmul + ax_tadd) % threads for k = 0, 1, ...: ascending unless
  * the harness sets these (axe run --check runs ascending, descending and
- * seeded random orders). Under AXE_KERNEL_MAIN a harness main
- * reads the tensor parameters from a file, runs the kernel, writes them
- * back and times repeated runs. Output depends only on the program.
+ * seeded random orders). The remainder is taken unsigned (the same value:
+ * both are never negative) so that the C compiler sees 0 <= ax_tid <
+ * threads: with a signed one it assumes negative thread ids can reach a
+ * masked copy's element branch that is dead at sizes that are multiples
+ * of the tile, and gcc's -Warray-bounds warns there. Under AXE_KERNEL_MAIN a
+ * harness main reads the tensor parameters from a file, runs the kernel, writes
+ * them back and times repeated runs. Output depends only on the program.
  */
 #include <stdio.h>
 #include <string.h>
@@ -259,7 +263,9 @@ static void phase_open(emitter *e)
     axe__text_put(t, "for (ax_k = 0; ax_k < %lldL; ++ax_k) {\n",
                   (long long)e->p->threads);
     indent_put(t, e->ind + 1);
-    axe__text_put(t, "ax_tid = (ax_k * ax_tmul + ax_tadd) %% %lldL;\n",
+    axe__text_put(t,
+                  "ax_tid = (long)((unsigned long)(ax_k * ax_tmul + ax_tadd) "
+                  "%% %lldL);\n",
                   (long long)e->p->threads);
     indent_put(t, e->ind + 1);
     axe__text_put(t, "const long tx = ax_tid, laneid = ax_tid %% 32L, warpid "
