@@ -671,6 +671,17 @@ for edit in 's/(x + 0x1000u)/(x + 0xfffu)/' 's/x = (x + 0x1000u) \& 0xffffe000u;
         fi
     done
 done
+# expect_explain FILE PATTERN ARGS...: --explain output matches PATTERN.
+expect_explain() {
+    local f=$1 pat=$2
+    shift 2
+    if "$AXE" compile "$K/$f" --explain "$@" >"$tmp/out" 2>"$tmp/err" &&
+        grep -qE -- "$pat" "$tmp/out"; then
+        ok
+    else
+        bad "explain $f $*: no match for '$pat' in: $(head -c 800 "$tmp/out" "$tmp/err")"
+    fi
+}
 expect_explain gemm_tf32.axe '^    tf32: A and B rounded to tf32 as cvt\.rna\.tf32\.f32 does'
 # The generated f16/bf16 conversions equal the library's bit for bit.
 for args in "" "-D N=768 --seed 17"; do
@@ -742,17 +753,6 @@ for f in "$K"/*.axe; do
     fi
 done
 
-# expect_explain FILE PATTERN ARGS...: --explain output matches PATTERN.
-expect_explain() {
-    local f=$1 pat=$2
-    shift 2
-    if "$AXE" compile "$K/$f" --explain "$@" >"$tmp/out" 2>"$tmp/err" &&
-        grep -qE -- "$pat" "$tmp/out"; then
-        ok
-    else
-        bad "explain $f $*: no match for '$pat' in: $(head -c 800 "$tmp/out" "$tmp/err")"
-    fi
-}
 
 # vector: chosen (fig5: 8 contiguous, 16-byte aligned floats per thread),
 # rejected for misalignment (row length 131) and for max_common_vector 1.
