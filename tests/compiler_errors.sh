@@ -793,7 +793,7 @@ expect_notes 6:9 "no schedule for gemm: none of mma_atom, mma_smem, mma_reg_a, m
 # column of tiles 2 on warps 1 and 3.
 expect_notes 6:9 "no schedule for gemm: none of mma_atom, mma_smem, mma_reg_a, mma_reg_b, tensor_engine, thread_fma, split_k applies (reasons below)" \
     "gemm.mma_atom: an mma atom runs on one warp, not at cta scope" \
-    "gemm.mma_smem: 'b' is a register: B is read from shared or global memory (mma_atom takes A, B and C in one warp's registers)" \
+    "gemm.mma_smem: 'b' is a register: B is read from shared or global memory (mma_reg_b takes B from registers, mma_atom A, B and C in one warp's)" \
     "gemm.mma_reg_a: 'A' is in memory: mma_reg_a takes A from registers (mma_smem reads it from memory)" \
     "gemm.mma_reg_b: the atom tile (2, 0) of 'b' is held by warps 2, 3 but C's tile (0, 2) by warp 1: each warp multiplies the B fragments it holds" \
     "gemm.tensor_engine: not a core kernel (TensorEngine runs a core kernel's gemm)" \
@@ -811,7 +811,7 @@ expect_notes 6:9 "no schedule for gemm: none of mma_atom, mma_smem, mma_reg_a, m
 expect_notes 6:10 "no schedule for gemm: none of mma_atom, mma_smem, mma_reg_a, mma_reg_b, tensor_engine, thread_fma, split_k applies (reasons below)" \
     "gemm.mma_atom: 'a' is not a tile of the A fragment [16, 8] S[(2,8,2,4):(1,4@laneid,2,1@laneid)]: dim 0: tiled iter (2,2@m) is not inner iter (2,1@m)" \
     "gemm.mma_smem: 'a' is a register: mma_smem reads A and B from shared or global memory (mma_reg_a takes A from registers)" \
-    "gemm.mma_reg_a: 'b' is a register: B is read from shared or global memory (mma_atom takes A, B and C in one warp's registers)" \
+    "gemm.mma_reg_a: 'b' is a register: B is read from shared or global memory (mma_reg_b takes B from registers, mma_atom A, B and C in one warp's)" \
     "gemm.mma_reg_b: 'a' is a register: mma_reg_b takes B from registers and A from memory" \
     "gemm.tensor_engine: not a core kernel (TensorEngine runs a core kernel's gemm)" \
     "gemm.thread_fma: 'b' holds element digit (dim 0, weight 1) on a different thread than the binding operand: thread ownership disagrees" \

@@ -397,7 +397,6 @@ static axe_status no_schedule(axe_program *p, axe_diag *diag, const ax_stmt *s,
                      forced ? " (forced)" : "", brief->buf ? brief->buf : "");
 }
 
-/* What the chosen schedule derived, for --explain. */
 /* The instruction choice's --explain lines of gemm "s"
  * (compiler_synth_inst.c), its operands' choices made here once. */
 static void inst_explain(ax_text *t, const axe_program *p, const ax_stmt *s)
@@ -409,6 +408,7 @@ static void inst_explain(ax_text *t, const axe_program *p, const ax_stmt *s)
     axe__inst_explain(t, p, s, ch);
 }
 
+/* What the chosen schedule derived, for --explain. */
 static void describe_choice(ax_text *t, const axe_program *p, const ax_stmt *s)
 {
     int j;

@@ -592,8 +592,8 @@ static axe_status collective_checks(axe_program *p, ax_stmt *s, int reg,
     if (tb->mem == AX_MEM_REGISTER && reg != 2)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                          "'%s' is a register: B is read from shared or global "
-                         "memory (mma_atom takes A, B and C in one warp's "
-                         "registers)",
+                         "memory (mma_reg_b takes B from registers, mma_atom "
+                         "A, B and C in one warp's)",
                          tb->name);
     return check_operand(p, &s->args[0], s->scope, why);
 }

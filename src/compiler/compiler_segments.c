@@ -76,7 +76,10 @@ int axe__seg_count(const axe_program *p) { return p->segs.n; }
 
 const ax_stmt *axe__seg_first(const axe_program *p, int k)
 {
-    const ax_seg *r = &p->segs.run[k];
+    const ax_seg *r;
+    if (k < 0 || k >= p->segs.n) /* no such segment */
+        return NULL;
+    r = &p->segs.run[k];
     if (r->from == NULL)
         return p->body;
     if (r->where == 0)
