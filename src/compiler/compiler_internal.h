@@ -473,6 +473,9 @@ typedef struct ax_stmt {
      * compiler_parse_devblock.c, docs/compiler.md "Device operators in
      * loops and ifs". */
     bool kept;
+    /* A segment boundary (compiler_segments.c): 1 + the number of the
+     * run after it, of its body and of its else branch; 0: none. */
+    int seg[3];
 } ax_stmt;
 
 /* After an operator's line in generated comments, "(line %d%s%s)":

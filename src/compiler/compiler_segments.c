@@ -26,19 +26,22 @@ bool axe__seg_boundary(const ax_stmt *s)
 }
 
 /* Run "*k" (then the next number in "*k") starts at boundary "from"
- * where "where" says; into g->run unless it is NULL (the counting walk). */
-static void add(ax_segs *g, const ax_stmt *from, int where, int *k)
+ * where "where" says; into g->run and the boundary's seg unless g->run is
+ * NULL (the counting walk). */
+static void add(ax_segs *g, ax_stmt *from, int where, int *k)
 {
     if (g->run != NULL) {
         g->run[*k].from = from;
         g->run[*k].where = where;
+        if (from != NULL)
+            from->seg[where] = *k + 1;
     }
     ++*k;
 }
 
 /* The walk: the runs after the boundaries of list "s" and of the lists of
  * its kept blocks, in order from run "*k" on. */
-static void walk(ax_segs *g, const ax_stmt *s, int *k)
+static void walk(ax_segs *g, ax_stmt *s, int *k)
 {
     for (; s != NULL; s = s->next) {
         if (!axe__seg_boundary(s))
@@ -89,11 +92,10 @@ const ax_stmt *axe__seg_first(const axe_program *p, int k)
 
 int axe__seg_after(const axe_program *p, const ax_stmt *b, int where)
 {
-    int k;
-    for (k = 0; k < p->segs.n; k++)
-        if (p->segs.run[k].from == b && p->segs.run[k].where == where)
-            return k;
-    return -1;
+    (void)p;
+    if (b == NULL || where < 0 || where > 2)
+        return -1;
+    return b->seg[where] - 1;
 }
 
 static void add_kept(const axe_program *p, const ax_stmt *s, int *vars, int *n)
