@@ -30,7 +30,12 @@
 #   per value of the starts, exact
 #   at 2, 4 and 8 ranks on both targets (nk = 0 and past a period),
 #   --explain numbers the plans, the constant twin gives the same bytes,
-#   its sync deleted gives a race naming the kept loop.
+#   its sync deleted gives a race naming the kept loop;
+# - a user's kept if around a k % 8 start that does not repeat every 8
+#   values (k >= 6, k != 3, k > 10) keeps all 8 plans: the same bytes as
+#   the constant twin at nk = 14 (mpi; k >= 6 on cuda --emulate too), and
+#   two long starts alike in their first 63 characters take their own
+#   values.
 # The refusals are compiler_errors.sh's rows. OpenMPI is installed
 # through scripts/ensure_tools.sh when missing; skipped (77) when it
 # cannot be. Last line: "N passed, N failed".
@@ -192,6 +197,69 @@ for P in 2 4; do
             bad "kept_start's constant twin at P=$P NK=$NK: $(head -c 400 "$tmp/o1" "$tmp/o2")"
         fi
     done
+done
+# A user's kept if around a `k % 8` start that does not repeat every 8
+# values of k (k >= 6, k != 3, k > 10) is not tested on the residues of
+# k % 8 (that dropped k = 8..13, k = 11, every value): all 8 plans are
+# made and the if picks at run time. Each kernel against its constant
+# twin (nk a param: unrolled, the if folded) past the period (NK = 14) on
+# mpi, k >= 6 on cuda --emulate too; --explain lists 8 plans for k >= 6.
+# Two starts whose first 63 characters agree (20 k's, + 1 and + 2) are
+# two expressions: X's start is 2 or 6 where Y's is 1 or 5.
+kk=$(printf 'k + %.0s' $(seq 19))k
+cat >"$tmp/if_start.axe" <<'AXE'
+param P = 2;
+mesh(P);
+kernel dist_if_start(nk: i32,
+                     X: i32[8,8] layout S[(P,8 / P,8):(1@gpuid,8,1)],
+                     Y: i32[8,8] layout S[(8,8):(8,1)] + R[P:1@gpuid])
+    grid(1) threads(32) {
+    for k in range(nk) {
+        cta add(X, X, X);
+        cta add(X, X, k);
+        if (COND) {
+            device copy(Y[k % 8:+1, 0:+8], X[(k + 3) % 8:+1, 0:+8]);
+        }
+    }
+}
+AXE
+sed -e "s/Y\[k % 8:+1, 0:+8\], X\[(k + 3) % 8/Y[($kk + 1) % 8:+1, 0:+8], X[($kk + 2) % 8/" \
+    "$tmp/if_start.axe" >"$tmp/long_start.axe"
+sed 's/^        if (COND) {$/        if (k >= 0) {/' "$tmp/long_start.axe" >"$tmp/if_k.axe"
+if "$AXE" compile "$tmp/if_k.axe" --explain >"$tmp/ex" 2>&1 &&
+    [ "$(grep -c '^device op' "$tmp/ex")" = 2 ] &&
+    grep -q '^device op 0 (line 11, k kept: range(nk), if (k >= 0) kept, if ((k + k + [k +]*k +\.\.\. == 1) kept: plan 1 of 2 for the starts): device copy(Y\[1:2, 0:8\], X\[2:3, 0:8\])$' "$tmp/ex" &&
+    grep -q '^device op 1 (.* == 5) kept: plan 2 of 2 for the starts): device copy(Y\[5:6, 0:8\], X\[6:7, 0:8\])$' "$tmp/ex" &&
+    sed 's/^        if (COND) {$/        if (k >= 6) {/' "$tmp/if_start.axe" >"$tmp/if_k.axe" &&
+    "$AXE" compile "$tmp/if_k.axe" --explain >"$tmp/ex" 2>&1 &&
+    [ "$(grep -c '^device op' "$tmp/ex")" = 8 ] &&
+    grep -q '^device op 6 (line 11, k kept: range(nk), if (k >= 6) kept, if (k % 8 == 6) kept: plan 7 of 8 for the starts): device copy(Y\[6:7, 0:8\], X\[1:2, 0:8\])$' "$tmp/ex"; then
+    ok
+else
+    bad "kept if around a k % 8 start / long starts, --explain: $(head -c 600 "$tmp/ex")"
+fi
+for row in "k >= 6:mpi" "k >= 6:cuda --emulate" "k != 3:mpi" "k > 10:mpi" \
+    "k >= 0:mpi:long"; do
+    IFS=: read -r cond target long <<<"$row"
+    src=$tmp/if_start.axe
+    [ -n "$long" ] && src=$tmp/long_start.axe
+    sed "s/^        if (COND) {$/        if ($cond) {/" "$src" >"$tmp/if_k.axe"
+    sed -e 's/^kernel dist_if_start(nk: i32,/kernel dist_if_start(/' \
+        -e 's/range(nk)/range(NK)/' -e 's/^param P = 2;$/param P = 2;\nparam NK = 2;/' \
+        "$tmp/if_k.axe" >"$tmp/if_c.axe"
+    rm -f "$tmp/kept.out" "$tmp/const.out"
+    # shellcheck disable=SC2086
+    if KEEP=$tmp/kept MPIRUN=$tmp/mpirun_keep "$AXE" run "$tmp/if_k.axe" \
+        --target $target --ranks 2 --arg nk=14 >"$tmp/o1" 2>&1 &&
+        KEEP=$tmp/const MPIRUN=$tmp/mpirun_keep "$AXE" run "$tmp/if_c.axe" \
+            --target $target -D NK=14 --ranks 2 >"$tmp/o2" 2>&1 &&
+        [ -s "$tmp/kept.out" ] && cmp -s "$tmp/kept.in" "$tmp/const.in" &&
+        cmp -s "$tmp/kept.out" "$tmp/const.out" &&
+        ! cmp -s "$tmp/kept.in" "$tmp/kept.out"; then
+        ok
+    else
+        bad "if ($cond) around region starts on k${long:+ (the long starts)}, constant twin on $target at NK=14: $(head -c 400 "$tmp/o1" "$tmp/o2")"
+    fi
 done
 sed 's/^        sync;$//' "$KD/kept_start.axe" >"$tmp/norace_start.axe"
 if ! cmp -s "$KD/kept_start.axe" "$tmp/norace_start.axe" &&

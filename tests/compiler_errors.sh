@@ -137,6 +137,15 @@ kernel k(n: i32, A: f32[8] layout S[8:1] + R[2:1@gpuid], B: f32[2,8] layout S[(2
         device copy(B[i % 4 * 2:+1, 0:+8], A);
     }
 }"
+# A start reading two kept loops' variables names both at the value.
+expect 1 5:33 "the region start 'i % 2 \\+ j % 2' of 'B' \\(dim 0\\) is 2 at i = 1, j = 1, outside \\[0, 1\\]" <<<"mesh(2);
+kernel k(n: i32, A: f32[8] layout S[8:1] + R[2:1@gpuid], B: f32[2,8] layout S[(2,8):(1@gpuid,1)]) grid(1) threads(1) {
+    for i in range(n) {
+        for j in range(n) {
+            device copy(B[i % 2 + j % 2:+1, 0:+8], A);
+        }
+    }
+}"
 expect 1 4:25 "the region starts of a device operator take more than 64 values \\(one exchange plan each\\)" <<<"mesh(2);
 kernel k(n: i32, A: f32[8] layout S[8:1] + R[2:1@gpuid], B: f32[128,8] layout S[(128,8):(8,1)] + R[2:1@gpuid]) grid(1) threads(1) {
     for i in range(n) {

@@ -7,11 +7,16 @@
  * them only through `X % C` with X a polynomial in it (period C), or
  * its loop's largest trip count, or the bound the kept ifs around the
  * operator put on it (`if (k < 8)`), is at most AX_VARIANT_ENUM. Every
- * assignment of the variables over one period (or that trip count) that
- * the kept ifs around the operator admit is evaluated; each distinct
- * tuple of start values must lie within its tensor's extent and becomes
- * one copy of the operator with constant starts, under kept ifs
- * `if (START == VALUE)` (one per distinct start expression): the rest of
+ * assignment of the variables over one period (where the variable takes
+ * more values than that) or over that trip count or bound is evaluated,
+ * unless a kept if around the operator rejects it: only an if that can
+ * be tested there (it reads only these variables, and each one
+ * enumerated over a period only through `X % C` with C dividing that
+ * period: a residue stands for every value of the variable with it).
+ * Each distinct tuple of start values must lie within its tensor's
+ * extent and becomes one copy of the operator with constant starts,
+ * under kept ifs `if (START == VALUE)` (one per distinct start
+ * expression whose value the others do not determine): the rest of
  * the compiler (sema, planning, the reference, the MPI and NCCL
  * backends, the race detector on the segments) sees kept ifs around
  * device operators with constant starts.
@@ -29,10 +34,12 @@ typedef struct dv_ctx {
     ax_parser *ps;
     ax_stmt *s;
     int nv, vars[AX_MAX_VARS];
-    int64_t dom[AX_MAX_VARS]; /* values 0 .. dom - 1 per variable */
-    int ne;                   /* distinct start expressions */
+    int64_t dom[AX_MAX_VARS];  /* values 0 .. dom - 1 per variable */
+    bool cyclic[AX_MAX_VARS];  /* dom is a period: its values are residues */
+    bool tested[AX_MAX_LOOPS]; /* kept if i is tested at the values */
+    int ne;                    /* distinct start expressions */
     ax_expr *e[AX_MAX_DIMS * 3];
-    char text[AX_MAX_DIMS * 3][64];
+    char text[AX_MAX_DIMS * 3][AX_COND_SIDE_MAX + 1]; /* cut with "..." */
     int which[3][AX_MAX_DIMS];    /* operand, dim -> e index, -1: constant */
     bool needed[AX_MAX_DIMS * 3]; /* tested by a kept if (not implied) */
     int nt;                       /* distinct tuples */
@@ -134,7 +141,21 @@ static void add_vars(dv_ctx *c, const ax_expr *e)
     add_vars(c, e->b);
 }
 
-/* The distinct start expressions (by their text) and their variables. */
+/* Whether "a" and "b" are the same expression (node by node; a loaded
+ * element never: starts here read none). */
+static bool same_expr(const ax_expr *a, const ax_expr *b)
+{
+    if (a == NULL || b == NULL)
+        return a == b;
+    if (a->kind != b->kind || a->kind == AX_EX_LOAD ||
+        (a->kind == AX_EX_INT && a->value != b->value) ||
+        (a->kind == AX_EX_VAR && a->var != b->var))
+        return false;
+    return same_expr(a->a, b->a) && same_expr(a->b, b->b);
+}
+
+/* The distinct start expressions and their variables; their text for
+ * messages (cut to AX_COND_SIDE_MAX characters, the last 3 "..."). */
 static void collect(dv_ctx *c)
 {
     const ax_stmt *s = c->s;
@@ -145,21 +166,17 @@ static void collect(dv_ctx *c)
             c->which[i][d] = -1;
             if (e == NULL || e->kind == AX_EX_INT)
                 continue;
-            axe__expr_text(c->ps->p, e, c->text[c->ne], sizeof c->text[0], 0);
-            for (j = 0; j < c->ne && strcmp(c->text[j], c->text[c->ne]); j++)
+            for (j = 0; j < c->ne && !same_expr(c->e[j], e); j++)
                 ;
             if (j == c->ne) {
+                if (axe__expr_text(c->ps->p, e, c->text[j], sizeof c->text[0],
+                                   0) >= sizeof c->text[0])
+                    strcpy(c->text[j] + sizeof c->text[0] - 4, "...");
                 c->e[c->ne++] = s->args[i].start[d];
                 add_vars(c, e);
             }
             c->which[i][d] = j;
         }
-}
-
-/* Floor of a / b (b > 0). */
-static int64_t floor_div(int64_t a, int64_t b)
-{
-    return a / b - (a % b != 0 && a < 0);
 }
 
 /* The largest value of "v" the user's kept ifs around the operator
@@ -181,13 +198,16 @@ static int64_t guard_hi(const ax_parser *ps, int v)
             a = -c, b = -k;
         else
             continue;
-        h = cmp == 0 || cmp == 2 ? floor_div(-b - 1, a) : floor_div(-b, a);
+        h = cmp == 0 || cmp == 2 ? axe__floordiv(-b - 1, a)
+                                 : axe__floordiv(-b, a);
         hi = h < hi ? h : hi;
     }
     return hi;
 }
 
-/* The values each variable takes: one period, or its largest trip. */
+/* The values each variable is enumerated over: its values (0 .. its
+ * largest trip or the user's ifs' bound, minus 1), or one period of the
+ * starts where it takes more (cyclic: residues). */
 static axe_status domains(dv_ctx *c)
 {
     const axe_program *p = c->ps->p;
@@ -198,7 +218,7 @@ static axe_status domains(dv_ctx *c)
         for (per = 0, j = 0; j < c->ne && per >= 0; j++)
             per = lcm(per, period(c->e[j], v));
         trip = p->var_trip[v];
-        if (per < 0 && (hi = guard_hi(c->ps, v)) < trip - 1)
+        if ((hi = guard_hi(c->ps, v)) < trip - 1)
             trip = hi < 0 ? 0 : hi + 1;
         if (per < 0 && trip > AX_VARIANT_ENUM)
             return axe__fail(
@@ -209,7 +229,8 @@ static axe_status domains(dv_ctx *c)
                 "values (write '%s %% C' or bound it by an if, <= %d)",
                 c->text[j - 1], p->vars[v], (long long)trip, p->vars[v],
                 AX_VARIANT_ENUM);
-        c->dom[i] = per <= 0 || per > trip ? trip : per;
+        c->cyclic[i] = per > 0 && per < trip;
+        c->dom[i] = c->cyclic[i] ? per : trip;
         n *= c->dom[i] < 1 ? 1 : c->dom[i];
         if (n > AX_VARIANT_ENUM)
             return axe__fail(c->ps->diag, AXE_ERR_CAPACITY, c->e[0]->off,
@@ -221,20 +242,51 @@ static axe_status domains(dv_ctx *c)
     return AXE_OK;
 }
 
-/* Whether the kept ifs around the operator that read only the
- * enumerated variables hold at "env" (the others are not evaluated:
- * their values may come up). */
+/* Whether the user's kept if "g" gives its value at every value of the
+ * variables by its value at the enumerated ones: it reads only them, and
+ * a cyclic one only through `X % C` with C dividing its period (it
+ * repeats with it; `k >= 6` does not: k = 14 has the residue 6 of
+ * k % 8 but not its value there). */
+static bool testable(const dv_ctx *c, const ax_guard *g)
+{
+    int i;
+    if (!reads_only(g->lhs, c->vars, c->nv) ||
+        !reads_only(g->rhs, c->vars, c->nv))
+        return false;
+    for (i = 0; i < c->nv; i++) {
+        int64_t q = lcm(period(g->lhs, c->vars[i]), period(g->rhs, c->vars[i]));
+        if (c->cyclic[i] && (q < 0 || (q > 0 && c->dom[i] % q != 0)))
+            return false;
+    }
+    return true;
+}
+
+/* Whether the tested kept ifs around the operator hold at "env" (the
+ * others may hold at values with the same residues: not evaluated). */
 static bool admitted(const dv_ctx *c, const int64_t *env)
 {
     const ax_parser *ps = c->ps;
     int i;
-    for (i = 0; i < ps->nkept; i++) {
-        const ax_guard *g = &ps->kept_cond[i];
-        if (ps->kept_is_if[i] && reads_only(g->lhs, c->vars, c->nv) &&
-            reads_only(g->rhs, c->vars, c->nv) && !axe__guard_holds(g, env))
+    for (i = 0; i < ps->nkept; i++)
+        if (c->tested[i] && !axe__guard_holds(&ps->kept_cond[i], env))
             return false;
-    }
     return true;
+}
+
+/* The assignment of the variables "e" reads at "env" ("k = 3, j = 1")
+ * into "buf". */
+static void env_text(const dv_ctx *c, const ax_expr *e, const int64_t *env,
+                     char *buf, size_t cap)
+{
+    size_t n = 0;
+    int i, w;
+    buf[0] = '\0';
+    for (i = 0; i < c->nv && n < cap; i++)
+        if (axe__expr_uses(e, c->vars[i]) &&
+            (w = snprintf(buf + n, cap - n, "%s%s = %lld", n > 0 ? ", " : "",
+                          c->ps->p->vars[c->vars[i]],
+                          (long long)env[c->vars[i]])) > 0)
+            n += (size_t)w;
 }
 
 /* The tuple of start values at "env": within every extent, then added
@@ -244,6 +296,7 @@ static axe_status add_tuple(dv_ctx *c, const int64_t *env)
     const axe_program *p = c->ps->p;
     const ax_stmt *s = c->s;
     int64_t val[AX_MAX_DIMS * 3];
+    char at[160];
     int i, d, j;
     for (j = 0; j < c->ne; j++)
         val[j] = axe__expr_eval(c->e[j], env);
@@ -255,12 +308,12 @@ static axe_status add_tuple(dv_ctx *c, const int64_t *env)
                 continue;
             if ((v = val[j]) >= 0 && v <= hi)
                 continue;
+            env_text(c, c->e[j], env, at, sizeof at);
             return axe__fail(c->ps->diag, AXE_ERR_DOMAIN, c->e[j]->off,
                              "the region start '%s' of '%s' (dim %d) is %lld "
-                             "at %s = %lld, outside [0, %lld] (the extent "
-                             "%lld minus the length %lld)",
-                             c->text[j], t->name, d, (long long)v,
-                             p->vars[c->vars[0]], (long long)env[c->vars[0]],
+                             "at %s, outside [0, %lld] (the extent %lld "
+                             "minus the length %lld)",
+                             c->text[j], t->name, d, (long long)v, at,
                              (long long)hi, (long long)t->shape[d],
                              (long long)s->args[i].len[d]);
         }
@@ -279,11 +332,18 @@ static axe_status add_tuple(dv_ctx *c, const int64_t *env)
     return AXE_OK;
 }
 
-/* Every admitted assignment, the first variable fastest. */
+/* Every admitted assignment, the first variable fastest (none when a
+ * variable takes no value). */
 static axe_status enumerate(dv_ctx *c)
 {
     int64_t env[AX_MAX_VARS] = {0};
     int i;
+    for (i = 0; i < c->ps->nkept; i++)
+        c->tested[i] =
+            c->ps->kept_is_if[i] && testable(c, &c->ps->kept_cond[i]);
+    for (i = 0; i < c->nv; i++)
+        if (c->dom[i] <= 0)
+            return AXE_OK;
     for (;;) {
         if (admitted(c, env))
             AXE_TRY(add_tuple(c, env));
@@ -358,6 +418,7 @@ static axe_status guard_nest(dv_ctx *c, int t, int j, ax_stmt **out)
 {
     ax_parser *ps = c->ps;
     ax_stmt *s;
+    char cond[2 * AX_COND_SIDE_MAX + 8];
     int n;
     if ((j = next_needed(c, j)) == c->ne) {
         AXE_TRY(variant(c, t, out));
@@ -375,12 +436,13 @@ static axe_status guard_nest(dv_ctx *c, int t, int j, ax_stmt **out)
     s->line = c->s->line;
     s->kept = true;
     s->cond.lhs = c->e[j];
-    s->cond.cmp = 4; /* == */
+    s->cond.cmp = 4; /* == (ax_guard's numbering, axe__cmp_text) */
     if ((s->cond.rhs = axe__expr_int(ps->p->arena, c->tup[t][j], s->off)) ==
         NULL)
         return AXE_ERR_NO_MEMORY;
+    axe__cond_text(ps->p, &s->cond, AX_COND_SIDE_MAX, cond, sizeof cond);
     n = snprintf(ps->kept_note[ps->nkept], sizeof ps->kept_note[0],
-                 "if (%s == %lld) kept", c->text[j], (long long)c->tup[t][j]);
+                 "if (%s) kept", cond);
     if (next_needed(c, j + 1) == c->ne && n > 0)
         snprintf(ps->kept_note[ps->nkept] + n,
                  sizeof ps->kept_note[0] - (size_t)n,
