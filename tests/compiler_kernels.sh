@@ -273,14 +273,27 @@ check_run gemm_reg_a.axe -D K=64 -D N=16 --seed 24
 # register A replicated over the warps of C's columns (2 x 4 warps), its
 # mirror register B replicated over the warps of C's rows, and their
 # layout-auto twins, C at three sizes and the CUDA emulation at two
-for f in gemm_reg_a_wn.axe gemm_reg_a_wn_auto.axe gemm_reg_b_wn.axe \
-    gemm_reg_b_wn_auto.axe; do
-    exact_run "$f"
-    exact_run "$f" -D N=128 -D K=64 --seed 25
-    exact_run "$f" -D N=32 -D K=16 --seed 26
-    check_run "$f" --target cuda --emulate
-    check_run "$f" -D N=128 -D K=64 --seed 25 --target cuda --emulate
-done
+# (written out: compiler_cuda_emu.sh replays each run line on its own)
+exact_run gemm_reg_a_wn.axe
+exact_run gemm_reg_a_wn.axe -D N=128 -D K=64 --seed 25
+exact_run gemm_reg_a_wn.axe -D N=32 -D K=16 --seed 26
+check_run gemm_reg_a_wn.axe --target cuda --emulate
+check_run gemm_reg_a_wn.axe -D N=128 -D K=64 --seed 25 --target cuda --emulate
+exact_run gemm_reg_a_wn_auto.axe
+exact_run gemm_reg_a_wn_auto.axe -D N=128 -D K=64 --seed 25
+exact_run gemm_reg_a_wn_auto.axe -D N=32 -D K=16 --seed 26
+check_run gemm_reg_a_wn_auto.axe --target cuda --emulate
+check_run gemm_reg_a_wn_auto.axe -D N=128 -D K=64 --seed 25 --target cuda --emulate
+exact_run gemm_reg_b_wn.axe
+exact_run gemm_reg_b_wn.axe -D N=128 -D K=64 --seed 25
+exact_run gemm_reg_b_wn.axe -D N=32 -D K=16 --seed 26
+check_run gemm_reg_b_wn.axe --target cuda --emulate
+check_run gemm_reg_b_wn.axe -D N=128 -D K=64 --seed 25 --target cuda --emulate
+exact_run gemm_reg_b_wn_auto.axe
+exact_run gemm_reg_b_wn_auto.axe -D N=128 -D K=64 --seed 25
+exact_run gemm_reg_b_wn_auto.axe -D N=32 -D K=16 --seed 26
+check_run gemm_reg_b_wn_auto.axe --target cuda --emulate
+check_run gemm_reg_b_wn_auto.axe -D N=128 -D K=64 --seed 25 --target cuda --emulate
 check_run half.axe
 # Register-blocked per-thread gemms on every dtype, k in order: exact.
 exact_run gemm_blocked.axe
