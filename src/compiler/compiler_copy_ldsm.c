@@ -33,14 +33,17 @@ typedef struct ld_ctx {
     const axe_layout_swizzle *sw;
     int nt[AX_MAX_LOOPS], nnt; /* the non-thread loops, outer first */
     int64_t span, total, cst[2];
+    /* element bits, elements per 32-bit word and per 16-byte row */
+    int64_t bits, epw, row;
     int64_t *reg, *u_of, *addr; /* addr: 32 lanes x total */
 } ld_ctx;
 
 static void fail(ax_ldsm *o, const char *why)
 {
-    if (o->legal)
-        (void)snprintf(o->why, sizeof o->why, "%s", why);
-    o->legal = false;
+    ax_inst_leaf *l = &o->leaf[0];
+    if (l->legal)
+        (void)snprintf(l->why, sizeof l->why, "%s", why);
+    l->legal = false;
 }
 
 /* The non-thread digits of enumeration index "u". */
@@ -104,15 +107,17 @@ static void precheck(ld_ctx *c, ax_ldsm *o)
     if (b[0].ndyn != 0)
         fail(o, "the register operand has a dynamic start");
     for (int k = 0; k < b[1].ndyn; k++)
-        if (axe__expr_gcd(b[1].dyn[k]) * b[1].scale[k] % 32 != 0)
+        if (axe__expr_gcd(b[1].dyn[k]) * b[1].scale[k] % c->row != 0)
             fail(o, "a dynamic start of the shared operand is not a multiple "
                     "of 16 bytes");
-    if (axe__swizzle_run(c->p, &s->args[1]) < 32)
+    if (axe__swizzle_run(c->p, &s->args[1]) < c->row)
         fail(o, "the swizzle keeps runs of fewer than 16 bytes whole");
     if (c->plan->nthreads % 32 != 0)
         fail(o, "the scope's threads are not whole warps");
-    if (c->span % 8 != 0 || c->span / 8 > AX_LDSM_MAX_WORDS)
+    if (c->span % c->epw != 0 || c->span / c->epw > AX_LDSM_MAX_WORDS)
         fail(o, "the register is not whole 32-bit words (at most 64)");
+    if (c->total != c->span)
+        fail(o, "the copy does not write each register element once");
 }
 
 /* reg[u] and u_of[R]: each register element exactly once. */
@@ -129,69 +134,47 @@ static void register_map(ld_ctx *c, ax_ldsm *o)
         }
         c->u_of[r] = u;
     }
-    if (c->total != c->span)
-        fail(o, "the copy does not write each register element once");
 }
 
 /* The conditions of the file comment on warp "wp"'s lanes. */
 static void warp_rows(ld_ctx *c, int64_t wp, ax_ldsm *o)
 {
+    const ax_inst_leaf *l0 = &o->leaf[0];
+    int64_t w = c->epw;
     for (int l = 0; l < AX_WARP; l++)
         for (int64_t u = 0; u < c->total; u++)
             c->addr[l * c->total + u] = addr_at(c, 1, 32 * wp + l, u);
-    for (int g = 0; o->legal && g < o->words; g++)
-        for (int l = 0; o->legal && l < AX_WARP; l++) {
+    for (int g = 0; l0->legal && g < o->words; g++)
+        for (int l = 0; l0->legal && l < AX_WARP; l++) {
             const int64_t *a = &c->addr[l * c->total];
-            int64_t a0 = a[c->u_of[8 * g]];
-            for (int e = 1; e < 8; e++)
-                if (a[c->u_of[8 * g + e]] != a0 + e)
+            int64_t a0 = a[c->u_of[w * g]];
+            for (int64_t e = 1; e < w; e++)
+                if (a[c->u_of[w * g + e]] != a0 + e)
                     fail(o, "a register word is not 4 consecutive bytes of "
                             "the shared tensor");
             if (a0 !=
-                c->addr[(l & ~3) * c->total + c->u_of[8 * g]] + 8 * (l % 4))
+                c->addr[(l & ~3) * c->total + c->u_of[w * g]] + w * (l % 4))
                 fail(o, "a register word is not bytes 4 (l % 4) of the "
                         "16-byte row of lane 4 (l / 4)");
-            if (l % 4 == 0 && a0 % 32 != 0)
+            if (l % 4 == 0 && a0 % c->row != 0)
                 fail(o, "a row's first element is not on a 16-byte boundary");
         }
-}
-
-static axe_status count(ld_ctx *c, const ax_warp_access *a, int k, ax_ldsm *o,
-                        axe_diag *diag)
-{
-    ax_bank_count bc;
-    AXE_TRY(axe__bank_count(a, &bc, diag));
-    o->instructions[k]++;
-    o->wavefronts[k] += bc.wavefronts;
-    o->ways[k] = bc.ways > o->ways[k] ? bc.ways : o->ways[k];
-    (void)c;
-    return AXE_OK;
-}
-
-static axe_status swz(const ld_ctx *c, int64_t a, int64_t *out)
-{
-    if (c->sw == NULL) {
-        *out = a;
-        return AXE_OK;
-    }
-    return axe__swizzle_addr(c->sw, a, out);
 }
 
 /* Warp 0's ldmatrix instructions (c->addr holds warp 0). */
 static axe_status ldsm_counts(ld_ctx *c, ax_ldsm *o, axe_diag *diag)
 {
-    for (int q = 0; q < o->words / o->n; q++) {
-        ax_warp_access a;
+    int n = o->leaf[0].regs;
+    for (int q = 0; q < o->words / n; q++) {
+        ax_tile_access a;
         memset(&a, 0, sizeof a);
-        a.width = 16;
-        for (int ln = 0; ln < 8 * o->n; ln++) {
-            int64_t g = q * o->n + ln / 8, x;
-            AXE_TRY(
-                swz(c, c->addr[4 * (ln % 8) * c->total + c->u_of[8 * g]], &x));
+        a.vec = c->row;
+        for (int ln = 0; ln < 8 * n; ln++) {
+            int64_t g = q * n + ln / 8;
             a.active[ln] = true;
-            a.byte[ln] = x / 2;
+            a.elem[ln] = c->addr[4 * (ln % 8) * c->total + c->u_of[c->epw * g]];
         }
-        AXE_TRY(count(c, &a, 0, o, diag));
+        AXE_TRY(axe__inst_leaf_add(&o->leaf[0], &a, 1, c->bits, c->sw, diag));
     }
     return AXE_OK;
 }
@@ -202,43 +185,42 @@ static axe_status thread_counts(ld_ctx *c, ax_ldsm *o, axe_diag *diag)
 {
     int in = axe__plan_innermost_loop(c->plan);
     int64_t vec = c->plan->vec > 0 ? c->plan->vec : 1;
-    o->access_bytes = vec >= 2 ? vec / 2 : 1;
+    o->access_bytes = vec * c->bits >= 8 ? vec * c->bits / 8 : 1;
     for (int64_t u = 0; u < c->total; u++) {
         int64_t dg[AX_MAX_LOOPS];
-        ax_warp_access a;
+        ax_tile_access a;
         digits_of(c, u, dg);
         if (in >= 0 && dg[in] % vec != 0)
             continue;
         memset(&a, 0, sizeof a);
-        a.width = (int)o->access_bytes;
+        a.vec = vec;
         for (int ln = 0; ln < AX_WARP; ln++) {
-            int64_t x;
-            AXE_TRY(swz(c, c->addr[ln * c->total + u], &x));
             a.active[ln] = true;
-            a.byte[ln] = x / 2;
+            a.elem[ln] = c->addr[ln * c->total + u];
         }
-        AXE_TRY(count(c, &a, 1, o, diag));
+        AXE_TRY(axe__inst_leaf_add(&o->leaf[1], &a, 1, c->bits, c->sw, diag));
     }
     return AXE_OK;
 }
 
-/* Legality over every warp, then warp 0's counts and the choice. */
+/* Legality over every warp (the last warp first, so that c->addr ends
+ * with warp 0's), stopping at the first failure; when legal, warp 0's
+ * counts and the choice. */
 static axe_status evaluate(ld_ctx *c, ax_ldsm *o, axe_diag *diag)
 {
+    ax_inst_leaf *l = o->leaf;
     register_map(c, o);
-    for (int64_t wp = c->plan->nthreads / 32 - 1; o->legal && wp >= 0; wp--)
+    for (int64_t wp = c->plan->nthreads / 32 - 1; l[0].legal && wp >= 0; wp--)
         warp_rows(c, wp, o);
-    if (!o->legal) /* warp 0's addresses for the per-thread counts */
-        warp_rows(c, 0, &(ax_ldsm){.legal = false});
-    AXE_TRY(thread_counts(c, o, diag));
-    o->cost[1] = (double)(o->instructions[1] + o->wavefronts[1]);
-    if (!o->legal)
+    if (!l[0].legal)
         return AXE_OK;
+    AXE_TRY(thread_counts(c, o, diag));
+    l[1].cost = (double)(l[1].instructions + l[1].wavefronts);
     for (int g = 0; g < o->words; g++)
-        digits_of(c, c->u_of[8 * g], o->digit[g]);
+        digits_of(c, c->u_of[c->epw * g], o->digit[g]);
     AXE_TRY(ldsm_counts(c, o, diag));
-    o->cost[0] = (double)(o->instructions[0] + o->wavefronts[0]);
-    o->chosen = o->cost[0] <= o->cost[1];
+    l[0].cost = (double)(l[0].instructions + l[0].wavefronts);
+    o->chosen = l[0].cost <= l[1].cost;
     return AXE_OK;
 }
 
@@ -258,21 +240,21 @@ axe_status axe__ldsm_choose(const axe_program *p, const ax_stmt *s,
                               : &p->tensors[s->args[1].tensor].layout.swizzle;
     c.sw = c.sw->present ? c.sw : NULL;
     c.span = p->tensors[s->args[0].tensor].span;
+    c.bits = axe_dtype_bit_width(p->tensors[s->args[0].tensor].dtype);
+    c.epw = 32 / c.bits;
+    c.row = 128 / c.bits;
     c.total = 1;
     for (int k = 0; k < c.plan->nloops; k++)
         if (!c.plan->loops[k].thread) {
             c.nt[c.nnt++] = k;
             c.total *= c.plan->loops[k].extent;
         }
-    out->legal = true;
-    out->words = (int)(c.span / 8);
-    out->n = out->words % 4 == 0 ? 4 : out->words % 2 == 0 ? 2 : 1;
+    out->leaf[0].legal = out->leaf[1].legal = true;
+    out->words = (int)(c.span / c.epw);
+    out->leaf[0].regs = out->words % 4 == 0 ? 4 : out->words % 2 == 0 ? 2 : 1;
     precheck(&c, out);
-    if (c.total > AX_MAX_REGISTER_BYTES * 2)
-        return axe__fail(diag, AXE_ERR_CAPACITY, s->off,
-                         "copy '%s': %lld elements per thread to evaluate",
-                         p->tensors[s->args[0].tensor].name,
-                         (long long)c.total);
+    if (!out->leaf[0].legal)
+        return AXE_OK;
     c.reg = calloc((size_t)c.total, sizeof *c.reg);
     c.u_of = calloc((size_t)(c.span > 0 ? c.span : 1), sizeof *c.u_of);
     c.addr = calloc((size_t)c.total * AX_WARP, sizeof *c.addr);
@@ -286,4 +268,32 @@ axe_status axe__ldsm_choose(const axe_program *p, const ax_stmt *s,
     free(c.u_of);
     free(c.addr);
     return st;
+}
+
+axe_status axe__ldsm_decide(axe_program *p, ax_stmt *s, axe_diag *diag)
+{
+    ax_ldsm l, *keep;
+    axe_diag d;
+    axe_status st;
+    if (s->kind != AX_ST_OP || s->plan == NULL)
+        return AXE_OK;
+    s->plan->ldsm = NULL;
+    axe_diag_clear(&d);
+    st = axe__ldsm_choose(p, s, &l, &d);
+    if (st == AXE_ERR_NO_MEMORY)
+        return axe__fail(diag, st, s->off, "%s", d.message);
+    /* no candidate, or its accesses not countable: the plan's loads */
+    if (st != AXE_OK || !l.leaf[0].legal)
+        return AXE_OK;
+    keep = axe__arena_alloc(p->arena, sizeof *keep);
+    if (keep == NULL)
+        return AXE_ERR_NO_MEMORY;
+    *keep = l;
+    s->plan->ldsm = keep;
+    return AXE_OK;
+}
+
+const ax_ldsm *axe__ldsm_of(const ax_stmt *s)
+{
+    return s->plan != NULL ? s->plan->ldsm : NULL;
 }

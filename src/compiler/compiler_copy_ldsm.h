@@ -7,38 +7,48 @@
  * word g of lane l is the 4 bytes 4 (l % 4) of one 16-byte shared row,
  * the row lane 4 (l / 4)'s word g starts. The choice between ldmatrix and
  * the copy's per-thread loads is by the gemm instruction choice's cost
- * (wavefronts of the bank model + instructions, warp 0), ties to
- * ldmatrix. Invariant: legality is decided by evaluating every lane's
- * address of every register element of every warp, never assumed.
+ * (wavefronts of the bank model + instructions, warp 0; the leaves and
+ * their counting are compiler_synth_inst.h's), ties to ldmatrix. It is
+ * made once, at dispatch (axe__ldsm_decide), and kept on the copy's plan
+ * for the emitter, --explain and `axe synth`. Invariant: legality is
+ * decided by evaluating every lane's address of every register element
+ * of every warp, never assumed.
  */
 #ifndef AXE_COMPILER_COPY_LDSM_H
 #define AXE_COMPILER_COPY_LDSM_H
 
 #include "compiler_internal.h"
+#include "compiler_synth_inst.h"
 
 /* The most 32-bit register words per thread an ldmatrix copy has. */
 #define AX_LDSM_MAX_WORDS 64
 
 typedef struct ax_ldsm {
-    bool legal;    /* every lane's word is its ldmatrix register */
-    bool chosen;   /* legal and no dearer than the per-thread loads */
-    char why[128]; /* not legal: the first failing condition */
-    int n;         /* matrices per instruction (.x1, .x2, .x4) */
-    int words;     /* 32-bit register words per thread */
+    /* leaf[0]: the ldmatrix (legal: every lane's word is its ldmatrix
+     * register, else why not; regs: matrices per instruction, .x1, .x2,
+     * .x4), leaf[1]: the plan's per-thread loads; warp 0's counts */
+    ax_inst_leaf leaf[2];
+    bool chosen;          /* legal and no dearer than the per-thread loads */
+    int words;            /* 32-bit register words per thread */
+    int64_t access_bytes; /* bytes per per-thread load */
     /* the non-thread digits of each word's first element */
     int64_t digit[AX_LDSM_MAX_WORDS][AX_MAX_LOOPS];
-    /* warp 0's counts: ldmatrix [0] and the per-thread loads [1] */
-    int64_t instructions[2], wavefronts[2], ways[2];
-    double cost[2];
-    int64_t access_bytes; /* bytes per per-thread load */
 } ax_ldsm;
 
 /* Whether "s" is a candidate: a copy at warp, warpgroup or CTA scope
  * from a shared i4 tensor into an i4 register, not in the naive variant.
- * Then its legality, counts and choice into "out". AXE_ERR_UNSUPPORTED
- * (no diagnostic) when "s" is no candidate; AXE_ERR_CAPACITY or
- * AXE_ERR_NOMEM when it cannot be evaluated. */
+ * Then its legality, counts and choice into "out" (the counts only when
+ * legal). AXE_ERR_UNSUPPORTED (no diagnostic) when "s" is no candidate;
+ * AXE_ERR_NO_MEMORY when it cannot be evaluated. */
 axe_status axe__ldsm_choose(const axe_program *p, const ax_stmt *s,
                             ax_ldsm *out, axe_diag *diag);
+
+/* The choice of dispatched operator "s" into s->plan->ldsm (in the
+ * program's arena), NULL when "s" is no candidate or ldmatrix is not
+ * legal. */
+axe_status axe__ldsm_decide(axe_program *p, ax_stmt *s, axe_diag *diag);
+
+/* The decision of "s" (NULL: none). */
+const ax_ldsm *axe__ldsm_of(const ax_stmt *s);
 
 #endif

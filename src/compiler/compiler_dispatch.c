@@ -39,6 +39,7 @@
 #include <string.h>
 
 #include "compiler_backend.h"
+#include "compiler_copy_ldsm.h"
 #include "compiler_synth.h"
 #include "compiler_synth_inst.h"
 
@@ -620,6 +621,7 @@ static axe_status dispatch_op(axe_program *p, ax_stmt *s, axe_diag *diag)
     if (registry[chosen].applies(p, s, s->plan, diag, true) != AXE_OK)
         return AXE_ERR_NO_MEMORY;
     s->schedule = registry[chosen].name;
+    AXE_TRY(axe__ldsm_decide(p, s, diag));
     axe__text_put(&t, "  chosen %s.%s\n", axe__op_name(s->op), s->schedule);
     AXE_TRY(note_fallback(p, s, forced, &t));
     AXE_TRY(note_naive(p, s, chosen, &t));

@@ -576,6 +576,9 @@ typedef struct ax_plan {
     int64_t vec;      /* elements per access of the innermost loop */
     int64_t total;    /* product of the non-thread loop extents */
     int64_t nthreads; /* threads of one scope instance */
+    /* A copy's ldmatrix choice, made at dispatch where ldmatrix is legal
+     * (compiler_copy_ldsm.h, in the program's arena); NULL otherwise. */
+    const struct ax_ldsm *ldsm;
     /* Emission only: 1 + the loop whose digit is written ax_i<k> +
      * ax_v<k> (the element loop of a vector chunk that is partly outside
      * a masked operand, compiler_emit_op.c); 0 otherwise. */

@@ -100,16 +100,25 @@ static void leaf_fail(ax_inst_leaf *l, const char *why)
     (void)snprintf(l->why, sizeof l->why, "%s", why);
 }
 
-/* Adds one warp-wide access to leaf "l". */
-static axe_status add_access(ax_inst_leaf *l, const ax_warp_access *a,
+axe_status axe__inst_leaf_add(ax_inst_leaf *l, const ax_tile_access *acc, int n,
+                              int64_t elem_bits, const axe_layout_swizzle *sw,
+                              axe_diag *diag)
+{
+    ax_ways w;
+    AXE_TRY(axe__tile_ways(acc, n, elem_bits, sw, &w, diag));
+    l->instructions += n;
+    l->wavefronts += w.wavefronts;
+    l->ways = w.max > l->ways ? w.max : l->ways;
+    return AXE_OK;
+}
+
+/* Adds one warp-wide access of "width" bytes per lane from the byte
+ * addresses (swizzled already) of "a" to leaf "l". */
+static axe_status add_access(ax_inst_leaf *l, ax_tile_access *a, int width,
                              axe_diag *diag)
 {
-    ax_bank_count bc;
-    AXE_TRY(axe__bank_count(a, &bc, diag));
-    l->instructions++;
-    l->wavefronts += bc.wavefronts;
-    l->ways = bc.ways > l->ways ? bc.ways : l->ways;
-    return AXE_OK;
+    a->vec = width;
+    return axe__inst_leaf_add(l, a, 1, 8, NULL, diag);
 }
 
 /* The ldmatrix of the atom tile at (tr, tk) (first row, first k). */
@@ -117,9 +126,8 @@ static axe_status ldmatrix_tile(const inst_ctx *c, bool trans, int64_t tr,
                                 int64_t tk, ax_inst_leaf *l, axe_diag *diag)
 {
     int64_t run = 16 / c->eb;
-    ax_warp_access a;
+    ax_tile_access a;
     memset(&a, 0, sizeof a);
-    a.width = 16;
     for (int64_t ln = 0; ln < 8 * c->nregs; ln++) {
         int64_t j = ln / 8, row = tr + c->r0[j] + (trans ? 0 : ln % 8),
                 k = tk + c->c0[j] + (trans ? ln % 8 : 0), a0, ae;
@@ -141,9 +149,9 @@ static axe_status ldmatrix_tile(const inst_ctx *c, bool trans, int64_t tr,
             }
         }
         a.active[ln] = true;
-        a.byte[ln] = a0 * c->eb;
+        a.elem[ln] = a0 * c->eb;
     }
-    return add_access(l, &a, diag);
+    return add_access(l, &a, 16, diag);
 }
 
 /* The per-thread loads of the atom tile at (tr, tk). */
@@ -151,18 +159,17 @@ static axe_status thread_tile(const inst_ctx *c, int64_t tr, int64_t tk,
                               ax_inst_leaf *l, axe_diag *diag)
 {
     const ax_frag *f = &c->m->frag[c->o];
-    ax_warp_access a;
+    ax_tile_access a;
     for (int64_t v = 0; v < f->nvals; v++) {
         memset(&a, 0, sizeof a);
-        a.width = (int)c->eb;
         for (int ln = 0; ln < AX_WARP; ln++) {
             int64_t x = c->pos[ln][v], addr;
             AXE_TRY(elem_addr(c, tr + x / f->shape[1], tk + x % f->shape[1],
                               &addr));
             a.active[ln] = true;
-            a.byte[ln] = addr * c->eb;
+            a.elem[ln] = addr * c->eb;
         }
-        AXE_TRY(add_access(l, &a, diag));
+        AXE_TRY(add_access(l, &a, (int)c->eb, diag));
     }
     return AXE_OK;
 }
@@ -333,14 +340,13 @@ static axe_status eval_vec(const inst_ctx *c, int k, ax_inst_leaf *l,
             AXE_TRY(
                 vec_tile(c, n, l, t, ks, w0 ? first : NULL, why, sizeof why));
             for (int64_t g = 0; w0 && why[0] == '\0' && g < c->nregs / n; g++) {
-                ax_warp_access a;
+                ax_tile_access a;
                 memset(&a, 0, sizeof a);
-                a.width = (int)(4 * n);
                 for (int ln = 0; ln < AX_WARP; ln++) {
                     a.active[ln] = true;
-                    a.byte[ln] = first[g][ln];
+                    a.elem[ln] = first[g][ln];
                 }
-                AXE_TRY(add_access(l, &a, diag));
+                AXE_TRY(add_access(l, &a, (int)(4 * n), diag));
             }
         }
     if (!ok || why[0] != '\0') {

@@ -12,6 +12,7 @@
 #define AXE_COMPILER_SYNTH_INST_H
 
 #include "compiler_internal.h"
+#include "compiler_smem.h"
 
 typedef enum ax_inst_kind {
     AX_INST_LDMATRIX,
@@ -56,6 +57,14 @@ axe_status axe__inst_choose(const axe_program *p, const ax_stmt *s, int o,
 axe_status axe__inst_choose_on(const axe_program *p, const ax_stmt *s,
                                const ax_mma *m, const ax_plan *plan, int o,
                                ax_inst_choice *out, axe_diag *diag);
+/* Adds "n" warp-wide accesses "acc" of "elem_bits"-bit elements under
+ * swizzle "sw" (NULL: none) to leaf "l", one instruction each, counted
+ * by the bank model (axe__tile_ways): its instructions, wavefronts and
+ * largest ways. The one counting of every leaf (the gemm operands' here,
+ * the ldmatrix copies' of compiler_copy_ldsm.c). */
+axe_status axe__inst_leaf_add(ax_inst_leaf *l, const ax_tile_access *acc, int n,
+                              int64_t elem_bits, const axe_layout_swizzle *sw,
+                              axe_diag *diag);
 /* Registers per load of vector leaf "k" (4, 2, 1; 0: no vector leaf). */
 int axe__inst_vec_regs(ax_inst_kind k);
 /* The cheapest legal leaf of "ch" that is no ldmatrix (a vector leaf or

@@ -51,20 +51,20 @@ static void put_choice(ax_text *t, const ax_synth_choice *c, const char *sep)
 static bool copy_choice(const axe_program *p, const ax_stmt *s,
                         ax_synth_choice *c)
 {
-    ax_ldsm l;
-    axe_diag d;
+    const ax_ldsm *l = axe__ldsm_of(s);
     char name[2][AX_SYNTH_TEXT];
-    if (axe__ldsm_choose(p, s, &l, &d) != AXE_OK || !l.legal)
+    (void)p;
+    if (l == NULL)
         return false;
-    (void)snprintf(name[0], sizeof name[0], "ldmatrix.x%d", l.n);
+    axe__inst_name(AX_INST_LDMATRIX, &l->leaf[0], name[0], sizeof name[0]);
     (void)snprintf(name[1], sizeof name[1], "per-thread %lld-byte loads",
-                   (long long)l.access_bytes);
+                   (long long)l->access_bytes);
     memset(c, 0, sizeof *c);
     c->op = s->index;
-    (void)snprintf(c->chosen, sizeof c->chosen, "%s", name[!l.chosen]);
-    c->cost = l.cost[!l.chosen];
-    (void)snprintf(c->runner_up, sizeof c->runner_up, "%s", name[l.chosen]);
-    c->runner_cost = l.cost[l.chosen];
+    (void)snprintf(c->chosen, sizeof c->chosen, "%s", name[!l->chosen]);
+    c->cost = l->leaf[!l->chosen].cost;
+    (void)snprintf(c->runner_up, sizeof c->runner_up, "%s", name[l->chosen]);
+    c->runner_cost = l->leaf[l->chosen].cost;
     return true;
 }
 

@@ -29,9 +29,9 @@ static void ind_put(ax_text *t, int ind)
 
 bool axe__cuda_ldsm_copy(const axe_program *p, const ax_stmt *s)
 {
-    ax_ldsm l;
-    axe_diag d;
-    return axe__ldsm_choose(p, s, &l, &d) == AXE_OK && l.chosen;
+    const ax_ldsm *l = axe__ldsm_of(s);
+    (void)p;
+    return l != NULL && l->chosen;
 }
 
 /* The row-giving lane's rank in the scope and its thread digits that
@@ -64,28 +64,28 @@ static void instruction(ax_text *t, const axe_program *p, const ax_stmt *s,
     const ax_plan *plan = s->plan;
     const ax_tensor *dst = &p->tensors[s->args[0].tensor];
     const ax_tensor *src = &p->tensors[s->args[1].tensor];
+    int n = l->leaf[0].regs;
     ind_put(t, ind);
     axe__text_put(t, "{\n");
     ind_put(t, ind + 1);
-    axe__text_put(t, "uint32_t ax_w[%d];\n", l->n);
+    axe__text_put(t, "uint32_t ax_w[%d];\n", n);
     for (int k = 0; k < plan->nloops; k++) {
         if (plan->loops[k].thread || plan->loops[k].stride[1] == 0)
             continue;
         ind_put(t, ind + 1);
         axe__text_put(t, "const long ax_i%d = ", k);
-        for (int j = 1; j < l->n; j++)
+        for (int j = 1; j < n; j++)
             axe__text_put(t, "ax_j == %dL ? %lldL : ", j,
-                          (long long)l->digit[q * l->n + j][k]);
-        axe__text_put(t, "%lldL;\n", (long long)l->digit[q * l->n][k]);
+                          (long long)l->digit[q * n + j][k]);
+        axe__text_put(t, "%lldL;\n", (long long)l->digit[q * n][k]);
     }
     ind_put(t, ind + 1);
-    axe__text_put(t, "axe_ptx_ldmatrix_x%d(ax_w, AXE_AT(%s, (", l->n,
-                  src->cname);
+    axe__text_put(t, "axe_ptx_ldmatrix_x%d(ax_w, AXE_AT(%s, (", n, src->cname);
     axe__emit_elem_addr(t, p, s, 1);
     axe__text_put(t, ") / 2L, %d));\n", s->line);
     ind_put(t, ind + 1);
     axe__text_put(t, "memcpy((unsigned char *)%s + %d, ax_w, %d);\n",
-                  dst->cname, 4 * q * l->n, 4 * l->n);
+                  dst->cname, 4 * q * n, 4 * n);
     ind_put(t, ind);
     axe__text_put(t, "}\n");
 }
@@ -93,51 +93,54 @@ static void instruction(ax_text *t, const axe_program *p, const ax_stmt *s,
 void axe__cuda_emit_ldsm(ax_text *t, const axe_program *p, const ax_stmt *s,
                          int ind)
 {
-    ax_ldsm l;
-    axe_diag d;
-    if (axe__ldsm_choose(p, s, &l, &d) != AXE_OK || !l.chosen) {
+    const ax_ldsm *l = axe__ldsm_of(s);
+    int n;
+    if (l == NULL || !l->chosen) {
         axe__emit_op(t, p, s, ind, false); /* not reached: callers check */
         return;
     }
+    n = l->leaf[0].regs;
     ind_put(t, ind);
     axe__text_put(t,
                   "{ /* op %d (line %d%s%s): %s copy -- schedule copy.%s, "
                   "by ldmatrix.x%d (4 packed i4 per b16) */\n",
                   s->index, s->line, axe__iter_sep(s), axe__iter(s),
-                  axe__stmt_scope_name(p, s), s->schedule, l.n);
+                  axe__stmt_scope_name(p, s), s->schedule, n);
     lane_rank(t, p, s, ind + 1);
-    if (l.n > 1) {
+    if (n > 1) {
         ind_put(t, ind + 1);
-        axe__text_put(t, "const long ax_j = laneid / 8L %% %dL;\n", l.n);
+        axe__text_put(t, "const long ax_j = laneid / 8L %% %dL;\n", n);
     }
-    for (int q = 0; q < l.words / l.n; q++)
-        instruction(t, p, s, &l, q, ind + 1);
+    for (int q = 0; q < l->words / n; q++)
+        instruction(t, p, s, l, q, ind + 1);
     ind_put(t, ind);
     axe__text_put(t, "}\n");
 }
 
 bool axe__cuda_explain_ldsm(ax_text *t, const axe_program *p, const ax_stmt *s)
 {
-    ax_ldsm l;
-    axe_diag d;
+    const ax_ldsm *l = axe__ldsm_of(s);
     char name[2][96];
     int c;
-    if (axe__ldsm_choose(p, s, &l, &d) != AXE_OK || !l.legal)
+    (void)p;
+    if (l == NULL)
         return false;
     (void)snprintf(name[0], sizeof name[0],
                    "ldmatrix.sync.aligned.m8n8.x%d.shared.b16 (4 packed i4 "
                    "per b16)",
-                   l.n);
+                   l->leaf[0].regs);
     (void)snprintf(name[1], sizeof name[1], "per-thread %lld-byte loads",
-                   (long long)l.access_bytes);
+                   (long long)l->access_bytes);
     for (int k = 0; k < 2; k++) {
-        c = k == 0 ? !l.chosen : l.chosen; /* the chosen leaf first */
+        const ax_inst_leaf *f;
+        c = k == 0 ? !l->chosen : l->chosen; /* the chosen leaf first */
+        f = &l->leaf[c];
         axe__text_put(t,
                       "%s%s, cost %.0f (%lld instructions, %lld wavefronts, "
                       "%lld-way)%s",
-                      k == 0 ? "" : "runner-up: ", name[c], l.cost[c],
-                      (long long)l.instructions[c], (long long)l.wavefronts[c],
-                      (long long)l.ways[c], k == 0 ? "; " : "\n");
+                      k == 0 ? "" : "runner-up: ", name[c], f->cost,
+                      (long long)f->instructions, (long long)f->wavefronts,
+                      (long long)f->ways, k == 0 ? "; " : "\n");
     }
     return true;
 }
