@@ -509,6 +509,13 @@ void axe__expr_print_c(ax_text *t, const axe_program *p, const ax_expr *e)
     axe__text_put(t, ")");
 }
 
+void axe__cond_print_c(ax_text *t, const axe_program *p, const ax_guard *g)
+{
+    axe__expr_print_c(t, p, g->lhs);
+    axe__text_put(t, " %s ", axe__cmp_text(g->cmp));
+    axe__expr_print_c(t, p, g->rhs);
+}
+
 /* Whether "g" and every enclosing guard hold for "env". */
 bool axe__guard_holds(const ax_guard *g, const int64_t *env)
 {

@@ -1019,6 +1019,37 @@ int axe__seg_count(const axe_program *p);
 const ax_stmt *axe__seg_first(const axe_program *p, int k);
 int axe__seg_after(const axe_program *p, const ax_stmt *b, int where);
 int axe__kept_vars(const axe_program *p, int *vars);
+/* The boundary before run "k" (NULL: run 0, or no such run) and which of
+ * its lists the run starts ("where" as for axe__seg_after). */
+const ax_stmt *axe__seg_from(const axe_program *p, int k, int *where);
+/* A walk of the runs of one list and, between them, its device
+ * operators and kept blocks, in program order: "segment" for each run,
+ * "devop" for each device operator, "kept" for each kept block (which
+ * walks its branches itself, as often as it likes: axe__seg_walk from
+ * axe__seg_after(p, s, 1), and 2 for an else branch); the first failing
+ * hook's status ends it. */
+typedef struct ax_seg_visit ax_seg_visit;
+struct ax_seg_visit {
+    const axe_program *p;
+    void *user;
+    axe_status (*segment)(const ax_seg_visit *v, int k);
+    axe_status (*devop)(const ax_seg_visit *v, const ax_stmt *s);
+    axe_status (*kept)(const ax_seg_visit *v, const ax_stmt *s);
+};
+/* The list whose first run is "k" (0: the kernel body). */
+axe_status axe__seg_walk(const ax_seg_visit *v, int k);
+/* The driver of a mesh program (the C backend's kernel, the CUDA mesh
+ * launcher) into "t": "launch" for each run, "devop" for each device
+ * operator, a C loop over v_NAME for each kept loop and an if for each
+ * kept if around their branches (indented), "rc" before each kept block
+ * and after each of its branches. */
+typedef struct ax_seg_driver {
+    void (*launch)(ax_text *t, const axe_program *p, int k);
+    void (*devop)(ax_text *t, const axe_program *p, const ax_stmt *s);
+    const char *rc;
+} ax_seg_driver;
+void axe__seg_driver_put(ax_text *t, const axe_program *p,
+                         const ax_seg_driver *d);
 /* Each of those variables v as "before" "v_v" "after" (the first
  * preceded by "head") into "t". */
 void axe__kept_vars_put(ax_text *t, const axe_program *p, const char *head,
@@ -1126,6 +1157,9 @@ size_t axe__expr_text(const axe_program *p, const ax_expr *e, char *buf,
                       size_t cap, size_t n);
 /* "e" as a C expression (floor division through AXE_FDIV/AXE_FMOD). */
 void axe__expr_print_c(ax_text *t, const axe_program *p, const ax_expr *e);
+/* Condition "g" as the C "lhs cmp rhs" (its sides as axe__expr_print_c;
+ * its negation and chain are the caller's). */
+void axe__cond_print_c(ax_text *t, const axe_program *p, const ax_guard *g);
 /* Comparison "cmp" of a condition (ax_guard): "<", "<=", ">", ">=",
  * "==", "!=". */
 const char *axe__cmp_text(int cmp);

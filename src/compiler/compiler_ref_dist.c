@@ -160,6 +160,7 @@ typedef struct mesh_run {
     int n;
     axe_race_report *races;    /* NULL: no detection */
     int64_t kept[AX_MAX_VARS]; /* the kept loops' variables, running */
+    axe_diag *diag;
 } mesh_run;
 
 static void *buffer_of(const mesh_run *m, int64_t dev, int i)
@@ -439,35 +440,38 @@ static axe_status run_segment(const mesh_run *m, int k, axe_diag *diag)
     return st;
 }
 
-/* The segments of the list whose first is segment "k" in order, its
- * device operators and kept blocks between them: a loop's iterations at
- * its variable's values, an if's branch by its condition (m->kept holds
- * the scalars too). */
-static axe_status run_list(mesh_run *m, int k, axe_diag *diag)
+/* The walk's hooks (axe__seg_walk): segment "k" and device operator
+ * "s" run; a kept loop's iterations at its variable's values, a kept
+ * if's branch by its condition (m->kept holds the scalars too). */
+static axe_status visit_segment(const ax_seg_visit *v, int k)
 {
-    const ax_stmt *s = axe__seg_first(m->p, k);
+    const mesh_run *m = v->user;
+    return run_segment(m, k, m->diag);
+}
+
+static axe_status visit_devop(const ax_seg_visit *v, const ax_stmt *s)
+{
+    const mesh_run *m = v->user;
+    return run_devop(m, s, m->diag);
+}
+
+static axe_status visit_kept(const ax_seg_visit *v, const ax_stmt *s)
+{
+    mesh_run *m = v->user;
     int64_t i, n;
     int branch;
-    AXE_TRY(run_segment(m, k, diag));
-    for (; s != NULL; s = s->next) {
-        if (s->kind == AX_ST_DEVICE) {
-            AXE_TRY(run_devop(m, s, diag));
-        } else if (s->kind == AX_ST_FOR && s->kept) {
-            n = axe__dyn_value(m->p, s->dtrip, s->trip);
-            for (i = 0; i < n; i++) {
-                m->kept[s->var] = i;
-                AXE_TRY(run_list(m, axe__seg_after(m->p, s, 1), diag));
-            }
-        } else if (s->kind == AX_ST_IF && s->kept) {
-            branch = axe__guard_holds(&s->cond, m->kept) ? 1 : 2;
-            if (branch == 1 || s->else_body != NULL)
-                AXE_TRY(run_list(m, axe__seg_after(m->p, s, branch), diag));
-        } else {
-            continue;
+    if (s->kind == AX_ST_FOR) {
+        n = axe__dyn_value(m->p, s->dtrip, s->trip);
+        for (i = 0; i < n; i++) {
+            m->kept[s->var] = i;
+            AXE_TRY(axe__seg_walk(v, axe__seg_after(m->p, s, 1)));
         }
-        AXE_TRY(run_segment(m, axe__seg_after(m->p, s, 0), diag));
+        return AXE_OK;
     }
-    return AXE_OK;
+    branch = axe__guard_holds(&s->cond, m->kept) ? 1 : 2;
+    if (branch == 2 && s->else_body == NULL)
+        return AXE_OK;
+    return axe__seg_walk(v, axe__seg_after(m->p, s, branch));
 }
 
 /* The detector's limits, before anything runs (axe__race_new's). */
@@ -492,6 +496,7 @@ axe_status axe_program_reference_mesh_races(const axe_program *p,
 {
     static const mesh_run zero;
     mesh_run m = zero;
+    ax_seg_visit v = {p, &m, visit_segment, visit_devop, visit_kept};
     int i;
     if (p->ndev == 0)
         return axe__fail(diag, AXE_ERR_INVALID, -1,
@@ -511,7 +516,8 @@ axe_status axe_program_reference_mesh_races(const axe_program *p,
     m.races = races;
     for (i = 0; i < p->nscalars; i++)
         m.kept[p->scalar_var[i]] = p->scalar_value[i];
-    return run_list(&m, 0, diag);
+    m.diag = diag;
+    return axe__seg_walk(&v, 0);
 }
 
 /* Tensor parameter "i" is distributed and "device" in the mesh. */

@@ -13,7 +13,9 @@
  * numbers them when parsing ends (axe__seg_number): the table says where
  * each run starts (a boundary and which of its lists, or the body), so
  * statements inserted later (synthesis's rearranging copies) leave it
- * true; the emitters and the reference take the numbers from it.
+ * true; the emitters and the reference take the numbers from it, and
+ * walk the runs in that order through axe__seg_walk (the reference runs
+ * them, the drivers print their launches: axe__seg_driver_put).
  */
 #include <string.h>
 
@@ -96,6 +98,96 @@ int axe__seg_after(const axe_program *p, const ax_stmt *b, int where)
     if (b == NULL || where < 0 || where > 2)
         return -1;
     return b->seg[where] - 1;
+}
+
+const ax_stmt *axe__seg_from(const axe_program *p, int k, int *where)
+{
+    if (k < 0 || k >= p->segs.n) /* no such segment */
+        return NULL;
+    *where = p->segs.run[k].where;
+    return p->segs.run[k].from;
+}
+
+axe_status axe__seg_walk(const ax_seg_visit *v, int k)
+{
+    const ax_stmt *s = axe__seg_first(v->p, k);
+    AXE_TRY(v->segment(v, k));
+    for (; s != NULL; s = s->next) {
+        if (!axe__seg_boundary(s))
+            continue;
+        AXE_TRY(s->kind == AX_ST_DEVICE ? v->devop(v, s) : v->kept(v, s));
+        AXE_TRY(v->segment(v, axe__seg_after(v->p, s, 0)));
+    }
+    return AXE_OK;
+}
+
+/* The driver's walk: the text it appends to (a kept block's branch
+ * goes to a text of its own, indented into its block's). */
+typedef struct driver_walk {
+    const ax_seg_driver *d;
+    ax_text *t;
+} driver_walk;
+
+static axe_status driver_segment(const ax_seg_visit *v, int k)
+{
+    const driver_walk *w = v->user;
+    w->d->launch(w->t, v->p, k);
+    return AXE_OK;
+}
+
+static axe_status driver_devop(const ax_seg_visit *v, const ax_stmt *s)
+{
+    const driver_walk *w = v->user;
+    w->d->devop(w->t, v->p, s);
+    return AXE_OK;
+}
+
+/* The branch of a kept block whose first segment is "k", indented, then
+ * d->rc. */
+static void driver_branch(const ax_seg_visit *v, int k)
+{
+    driver_walk *w = v->user;
+    ax_text *outer = w->t, b;
+    axe__text_init(&b, v->p->arena);
+    w->t = &b;
+    (void)axe__seg_walk(v, k); /* its hooks cannot fail */
+    w->t = outer;
+    axe__text_put(&b, "%s", w->d->rc);
+    axe__text_put_indented(outer, &b);
+}
+
+/* Kept block "s": a loop over the file-scope v_NAME (the segments read
+ * it) or an if on its condition (of the runtime scalars and the kept
+ * loops' variables) around its branches. */
+static axe_status driver_kept(const ax_seg_visit *v, const ax_stmt *s)
+{
+    const driver_walk *w = v->user;
+    const char *var = v->p->vars[s->var];
+    axe__text_put(w->t, "%s    ", w->d->rc);
+    if (s->kind == AX_ST_FOR) {
+        axe__text_put(w->t, "for (v_%s = 0; v_%s < ", var, var);
+        axe__expr_print_c(w->t, v->p, s->dtrip);
+        axe__text_put(w->t, "; ++v_%s) { /* kept device loop */\n", var);
+    } else {
+        axe__text_put(w->t, "if (");
+        axe__cond_print_c(w->t, v->p, &s->cond);
+        axe__text_put(w->t, ") { /* kept device if */\n");
+    }
+    driver_branch(v, axe__seg_after(v->p, s, 1));
+    if (s->kind == AX_ST_IF && s->else_body != NULL) {
+        axe__text_put(w->t, "    } else {\n");
+        driver_branch(v, axe__seg_after(v->p, s, 2));
+    }
+    axe__text_put(w->t, "    }\n");
+    return AXE_OK;
+}
+
+void axe__seg_driver_put(ax_text *t, const axe_program *p,
+                         const ax_seg_driver *d)
+{
+    driver_walk w = {d, t};
+    ax_seg_visit v = {p, &w, driver_segment, driver_devop, driver_kept};
+    (void)axe__seg_walk(&v, 0); /* its hooks cannot fail */
 }
 
 static void add_kept(const axe_program *p, const ax_stmt *s, int *vars, int *n)

@@ -246,9 +246,7 @@ static void open_guards(emitter *e, const guard_frame *g)
     open_guards(e, g->up);
     indent_put(e->t, e->ind);
     axe__text_put(e->t, "if (%s", g->negate ? "!(" : "");
-    axe__expr_print_c(e->t, e->p, g->s->cond.lhs);
-    axe__text_put(e->t, " %s ", axe__cmp_text(g->s->cond.cmp));
-    axe__expr_print_c(e->t, e->p, g->s->cond.rhs);
+    axe__cond_print_c(e->t, e->p, &g->s->cond);
     axe__text_put(e->t, "%s) {\n", g->negate ? ")" : "");
     e->ind++;
     e->nguard++;
@@ -325,9 +323,7 @@ static void emit_if(emitter *e, const ax_stmt *s)
     phase_open(e);
     indent_put(e->t, e->ind);
     axe__text_put(e->t, "if (");
-    axe__expr_print_c(e->t, e->p, s->cond.lhs);
-    axe__text_put(e->t, " %s ", axe__cmp_text(s->cond.cmp));
-    axe__expr_print_c(e->t, e->p, s->cond.rhs);
+    axe__cond_print_c(e->t, e->p, &s->cond);
     axe__text_put(e->t, ") {\n");
     e->ind++;
     emit_block(e, s->body);
@@ -704,75 +700,12 @@ static void grid_loops(ax_text *t, const axe_program *p, const char *fn)
     axe__text_put(t, "%sbx, by, bz);\n", args(t, p) > 0 ? ", " : "");
 }
 
-static void mesh_block(ax_text *t, const axe_program *p, const ax_c_mesh *mesh,
-                       const ax_stmt *s, int k);
-
-/* Kept device loop "s" in the kernel: a loop over the file-scope
- * variable v_NAME (the segments' CTA functions read it) around the
- * launches and device operators of its body. */
-static void kept_loop(ax_text *t, const axe_program *p, const ax_c_mesh *mesh,
-                      const ax_stmt *s)
-{
-    const char *v = p->vars[s->var];
-    ax_text b;
-    axe__text_init(&b, p->arena);
-    mesh_block(&b, p, mesh, s->body, axe__seg_after(p, s, 1));
-    axe__text_put(t, "    for (v_%s = 0; v_%s < ", v, v);
-    extent_put(t, p, s->dtrip, s->trip);
-    axe__text_put(t, "; ++v_%s) { /* kept device loop */\n", v);
-    axe__text_put_indented(t, &b);
-    axe__text_put(t, "    }\n");
-}
-
-/* Kept device if "s" in the kernel: its condition (of the runtime
- * scalars and the kept loops' variables) around the launches and device
- * operators of its branches. */
-static void kept_if(ax_text *t, const axe_program *p, const ax_c_mesh *mesh,
-                    const ax_stmt *s)
-{
-    ax_text b;
-    axe__text_put(t, "    if (");
-    axe__expr_print_c(t, p, s->cond.lhs);
-    axe__text_put(t, " %s ", axe__cmp_text(s->cond.cmp));
-    axe__expr_print_c(t, p, s->cond.rhs);
-    axe__text_put(t, ") { /* kept device if */\n");
-    axe__text_init(&b, p->arena);
-    mesh_block(&b, p, mesh, s->body, axe__seg_after(p, s, 1));
-    axe__text_put_indented(t, &b);
-    if (s->else_body != NULL) {
-        axe__text_put(t, "    } else {\n");
-        axe__text_init(&b, p->arena);
-        mesh_block(&b, p, mesh, s->else_body, axe__seg_after(p, s, 2));
-        axe__text_put_indented(t, &b);
-    }
-    axe__text_put(t, "    }\n");
-}
-
 /* The launch of segment "k": its CTA function over the grid. */
 static void seg_launch(ax_text *t, const axe_program *p, int k)
 {
     char fn[AXE_KERNEL_NAME_MAX + 32];
     snprintf(fn, sizeof fn, "k_%s_cta_s%d", p->name, k);
     grid_loops(t, p, fn);
-}
-
-/* The launches of the segments of list "s" (its first is segment "k")
- * and, between them, its device operators and kept blocks. */
-static void mesh_block(ax_text *t, const axe_program *p, const ax_c_mesh *mesh,
-                       const ax_stmt *s, int k)
-{
-    seg_launch(t, p, k);
-    for (; s != NULL; s = s->next) {
-        if (!axe__seg_boundary(s))
-            continue;
-        if (s->kind == AX_ST_DEVICE)
-            mesh->devop(t, p, s);
-        else if (s->kind == AX_ST_FOR)
-            kept_loop(t, p, mesh, s);
-        else
-            kept_if(t, p, mesh, s);
-        seg_launch(t, p, axe__seg_after(p, s, 0));
-    }
 }
 
 /* The kernel: every CTA of the grid in order; for a mesh program
@@ -790,7 +723,8 @@ static void driver(ax_text *t, const axe_program *p, const ax_c_mesh *mesh)
     if (axe__program_has_loads(p))
         axe__text_put(t, "    ax_error[0] = '\\0';\n");
     if (mesh != NULL) {
-        mesh_block(t, p, mesh, p->body, 0);
+        ax_seg_driver d = {seg_launch, mesh->devop, ""};
+        axe__seg_driver_put(t, p, &d);
     } else {
         snprintf(fn, sizeof fn, "k_%s_cta", p->name);
         grid_loops(t, p, fn);

@@ -184,13 +184,6 @@ static void emit_block(ax_text *t, const axe_program *p, const ax_stmt *s,
                        int ind, bool in_loop, const ax_stmt *loop,
                        const axe__cuda_pipe *pp);
 
-static void emit_cond(ax_text *t, const axe_program *p, const ax_guard *c)
-{
-    axe__expr_print_c(t, p, c->lhs);
-    axe__text_put(t, " %s ", axe__cmp_text(c->cmp));
-    axe__expr_print_c(t, p, c->rhs);
-}
-
 static void emit_for(ax_text *t, const axe_program *p, const ax_stmt *s,
                      int ind)
 {
@@ -219,7 +212,7 @@ static void emit_if(ax_text *t, const axe_program *p, const ax_stmt *s, int ind,
 {
     indent_put(t, ind);
     axe__text_put(t, "if (");
-    emit_cond(t, p, &s->cond);
+    axe__cond_print_c(t, p, &s->cond);
     axe__text_put(t, ") {\n");
     emit_block(t, p, s->body, ind + 1, in_loop, NULL, NULL);
     indent_put(t, ind);
@@ -233,44 +226,49 @@ static void emit_if(ax_text *t, const axe_program *p, const ax_stmt *s, int ind,
     axe__text_put(t, "}\n");
 }
 
-/* Kept device block "s" (top level, as its body and else branch): the
- * segments of its branches, each a launch of its own (the mesh launcher
- * loops over a kept loop's, tests a kept if's condition). */
-static void kept_block(ax_text *t, const axe_program *p, const ax_stmt *s)
+/* The end of the segment before boundary "s" of a mesh program's
+ * kernel, the next starting at "where" (axe__seg_from): each segment is
+ * a launch of its own (compiler_segments.c), the mesh launcher loops
+ * over a kept loop's, tests a kept if's condition and runs the device
+ * operators between them. */
+static void segment_end(ax_text *t, const axe_program *p, const ax_stmt *s,
+                        int where)
 {
-    if (s->kind == AX_ST_FOR)
+    if (where == 2)
+        axe__text_put(t, "    } /* its else branch */\n");
+    else if (where == 1 && s->kind == AX_ST_FOR)
         axe__text_put(t,
                       "    } /* kept device loop over %s (line %d%s%s): the "
                       "launcher loops over its segments */\n",
                       p->vars[s->var], s->line, axe__iter_sep(s), axe__iter(s));
-    else
+    else if (where == 1)
         axe__text_put(t,
                       "    } /* kept device if (line %d%s%s): the launcher "
                       "tests its condition */\n",
                       s->line, axe__iter_sep(s), axe__iter(s));
-    axe__text_put(t, "    if (ax_seg == %d) {\n", axe__seg_after(p, s, 1));
-    emit_block(t, p, s->body, 1, false, NULL, NULL);
-    if (s->kind == AX_ST_IF && s->else_body != NULL) {
+    else if (s->kind == AX_ST_DEVICE)
         axe__text_put(t,
-                      "    } /* its else branch */\n    if (ax_seg == %d) {\n",
-                      axe__seg_after(p, s, 2));
-        emit_block(t, p, s->else_body, 1, false, NULL, NULL);
-    }
-    axe__text_put(t,
-                  "    } /* end of the kept device %s (line %d%s%s) */\n"
-                  "    if (ax_seg == %d) {\n",
-                  s->kind == AX_ST_FOR ? "loop" : "if", s->line,
-                  axe__iter_sep(s), axe__iter(s), axe__seg_after(p, s, 0));
+                      "    } /* device op %d (line %d%s%s): device %s, "
+                      "NCCL between the launches */\n",
+                      s->index, s->line, axe__iter_sep(s), axe__iter(s),
+                      axe__op_name(s->op));
+    else
+        axe__text_put(t,
+                      "    } /* end of the kept device %s (line %d%s%s) */\n",
+                      s->kind == AX_ST_FOR ? "loop" : "if", s->line,
+                      axe__iter_sep(s), axe__iter(s));
 }
 
-/* The statements of block "s"; "pp" (not NULL): the block is the body of
- * `for` "loop", pipelined (compiler_cuda_pipe.c). */
+/* The statements of block "s" up to the end of its segment (a device
+ * operator or a kept block, compiler_segments.c; only the lists of a
+ * mesh program's segments hold them); "pp" (not NULL): the block is the
+ * body of `for` "loop", pipelined (compiler_cuda_pipe.c). */
 static void emit_block(ax_text *t, const axe_program *p, const ax_stmt *s,
                        int ind, bool in_loop, const ax_stmt *loop,
                        const axe__cuda_pipe *pp)
 {
     uint64_t pending = 0; /* tensors of cp.async copies in flight */
-    for (; s != NULL; s = s->next) {
+    for (; s != NULL && !axe__seg_boundary(s); s = s->next) {
         if (pp != NULL && s == pp->prod[0])
             axe__cuda_pipe_issue(t, p, loop, pp, ind);
         if (axe__cuda_pipe_producer(pp, s))
@@ -281,22 +279,10 @@ static void emit_block(ax_text *t, const axe_program *p, const ax_stmt *s,
         if (s->kind == AX_ST_SYNC) {
             indent_put(t, ind);
             axe__text_put(t, "__syncthreads(); /* sync */\n");
-        } else if ((s->kind == AX_ST_FOR || s->kind == AX_ST_IF) && s->kept) {
-            axe__cuda_async_wait(t, NULL, ind, &pending);
-            kept_block(t, p, s);
         } else if (s->kind == AX_ST_FOR) {
             emit_for(t, p, s, ind);
         } else if (s->kind == AX_ST_IF) {
             emit_if(t, p, s, ind, in_loop);
-        } else if (s->kind == AX_ST_DEVICE) {
-            /* top level only: the segment ends (a launch of its own) */
-            axe__cuda_async_wait(t, NULL, ind, &pending);
-            axe__text_put(t,
-                          "    } /* device op %d (line %d%s%s): device %s, "
-                          "NCCL between the launches */\n"
-                          "    if (ax_seg == %d) {\n",
-                          s->index, s->line, axe__iter_sep(s), axe__iter(s),
-                          axe__op_name(s->op), axe__seg_after(p, s, 0));
         } else if (s->dead) {
             indent_put(t, ind);
             axe__text_put(t,
@@ -358,7 +344,8 @@ static void storage(ax_text *t, const axe_program *p)
 
 static void kernel(ax_text *t, const axe_program *p)
 {
-    int i;
+    const ax_stmt *b;
+    int i, k, where;
     axe__text_put(t, "\n__global__ void __launch_bounds__(%lld) k_%s(",
                   (long long)p->threads, p->name);
     if (p->ndev > 0) { /* a mesh program: segment ax_seg of the body */
@@ -385,10 +372,18 @@ static void kernel(ax_text *t, const axe_program *p)
             axe__text_put(t, "    (void)%s;\n", p->tensors[i].cname);
     axe__kept_vars_put(t, p, "", "    (void)", ";\n");
     storage(t, p);
-    if (p->ndev > 0)
-        axe__text_put(t, "    if (ax_seg == 0) {\n");
-    emit_block(t, p, p->body, 1, false, NULL, NULL);
-    axe__text_put(t, "%s}\n", p->ndev > 0 ? "    }\n" : "");
+    if (p->ndev == 0) {
+        emit_block(t, p, p->body, 1, false, NULL, NULL);
+        axe__text_put(t, "}\n");
+        return;
+    }
+    for (k = 0; k < axe__seg_count(p); k++) {
+        if ((b = axe__seg_from(p, k, &where)) != NULL)
+            segment_end(t, p, b, where);
+        axe__text_put(t, "    if (ax_seg == %d) {\n", k);
+        emit_block(t, p, axe__seg_first(p, k), 1, false, NULL, NULL);
+    }
+    axe__text_put(t, "    }\n}\n");
 }
 
 /* The bytes of the widest vector access to tensor "ti" (1: none). */

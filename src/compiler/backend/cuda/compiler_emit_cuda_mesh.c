@@ -151,71 +151,18 @@ static void launch(ax_text *t, const axe_program *p, int k)
 
 static const char ret_rc[] = "    if (ax_rc != 0)\n        return ax_rc;\n";
 
-static void launches(ax_text *t, const axe_program *p, const ax_stmt *s, int k);
-
-/* Kept device loop "s": the launches of its body's segments in a loop
- * over v_NAME. */
-static void kept_loop(ax_text *t, const axe_program *p, const ax_stmt *s)
+/* Device operator "s" between the launches, after a launch that
+ * succeeded. */
+static void devop_put(ax_text *t, const axe_program *p, const ax_stmt *s)
 {
-    const char *v = p->vars[s->var];
-    ax_text b;
-    axe__text_put(t, "%s    for (v_%s = 0; v_%s < ", ret_rc, v, v);
-    axe__expr_print_c(t, p, s->dtrip);
-    axe__text_put(t, "; ++v_%s) { /* kept device loop */\n", v);
-    axe__text_init(&b, p->arena);
-    launches(&b, p, s->body, axe__seg_after(p, s, 1));
-    axe__text_put(&b, "%s", ret_rc);
-    axe__text_put_indented(t, &b);
-    axe__text_put(t, "    }\n");
-}
-
-/* Kept device if "s": the launches of its branches' segments under its
- * condition. */
-static void kept_if(ax_text *t, const axe_program *p, const ax_stmt *s)
-{
-    ax_text b;
-    axe__text_put(t, "%s    if (", ret_rc);
-    axe__expr_print_c(t, p, s->cond.lhs);
-    axe__text_put(t, " %s ", axe__cmp_text(s->cond.cmp));
-    axe__expr_print_c(t, p, s->cond.rhs);
-    axe__text_put(t, ") { /* kept device if */\n");
-    axe__text_init(&b, p->arena);
-    launches(&b, p, s->body, axe__seg_after(p, s, 1));
-    axe__text_put(&b, "%s", ret_rc);
-    axe__text_put_indented(t, &b);
-    if (s->else_body != NULL) {
-        axe__text_put(t, "    } else {\n");
-        axe__text_init(&b, p->arena);
-        launches(&b, p, s->else_body, axe__seg_after(p, s, 2));
-        axe__text_put(&b, "%s", ret_rc);
-        axe__text_put_indented(t, &b);
-    }
-    axe__text_put(t, "    }\n");
-}
-
-/* The launches of list "s"'s segments (its first is segment "k") with
- * its device operators and kept blocks between them. */
-static void launches(ax_text *t, const axe_program *p, const ax_stmt *s, int k)
-{
-    launch(t, p, k);
-    for (; s != NULL; s = s->next) {
-        if (!axe__seg_boundary(s))
-            continue;
-        if (s->kind == AX_ST_DEVICE) {
-            axe__text_put(t, "    if (ax_rc == 0)\n");
-            devop_call(t, p, s);
-            axe__text_put(t, "%s", ret_rc);
-        } else if (s->kind == AX_ST_FOR) {
-            kept_loop(t, p, s);
-        } else {
-            kept_if(t, p, s);
-        }
-        launch(t, p, axe__seg_after(p, s, 0));
-    }
+    axe__text_put(t, "    if (ax_rc == 0)\n");
+    devop_call(t, p, s);
+    axe__text_put(t, "%s", ret_rc);
 }
 
 void axe__cuda_mesh_launcher(ax_text *t, const axe_program *p)
 {
+    ax_seg_driver d = {launch, devop_put, ret_rc};
     int i, n = 0;
     axe__text_put(t,
                   "\n/* Every segment of k_%s on \"stream\", each device "
@@ -240,7 +187,7 @@ void axe__cuda_mesh_launcher(ax_text *t, const axe_program *p)
                   n ? ", " : "");
     axe__kept_vars_put(t, p, "", "    long ",
                        " = 0; /* a kept device loop's */\n");
-    launches(t, p, p->body, 0);
+    axe__seg_driver_put(t, p, &d);
     axe__text_put(t, "    return ax_rc;\n}\n");
 }
 
