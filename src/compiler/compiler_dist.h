@@ -233,15 +233,6 @@ void axe__emit_dist_gemm_addr(ax_text *t, const axe_program *p,
  * sums wrap in uint32_t; f16/bf16 products are summed in C's f32). */
 void axe__dist_gemm_types(const axe_program *p, const ax_stmt *s,
                           const char **in, const char **out, const char **acc);
-/* Whether operand "which" (1: A, 2: B; the copy where the plan copies it
- * first) holds every group of "w" local k's starting at a multiple of w
- * (k = w q .. w q + w - 1, any row) at w consecutive local addresses
- * starting at a multiple of w: from the local layout's iters (rows' and
- * outer K iters' strides multiples of w, the innermost K iters a
- * unit-stride run of a multiple of w elements, the offset a multiple of
- * w), so that one w-element vector moves each group. */
-bool axe__dist_gemm_runs(const axe_program *p, const ax_stmt *s,
-                         const ax_dist_gemm *g, int which, int64_t w);
 void axe__emit_mpi_main(ax_text *t, const axe_program *p, const char *init);
 void axe__emit_mesh_timing(ax_text *t, const char *idle);
 

@@ -12,7 +12,7 @@
  * padded to 24 halves: 48 bytes, so the 8 rows of an ldmatrix phase hit
  * 8 distinct 16-byte bank groups): step s + 1's tiles are issued by
  * cp.async (16, 8 or 4 bytes along k where the shard's local layout
- * holds such runs, axe__dist_gemm_runs; else a load and a store per
+ * holds such runs, load_vec; else a load and a store per
  * element) into the other stage while step s computes, one commit group
  * per step, `cp.async.wait_group 1` and a barrier before a step's
  * fragments. Zero outside the local shapes: rows past M or N are zero
@@ -36,28 +36,53 @@ bool axe__cuda_devgemm_mma(const axe_program *p, const ax_stmt *s)
     return s->op == AX_OP_GEMM && (a == AXE_DTYPE_F16 || a == AXE_DTYPE_BF16);
 }
 
-/* The elements per cp.async of operand "which" (8, 4 or 2: 16, 8 or 4
- * bytes along k), 1 where its local layout holds no such runs. */
-static int vec_of(const axe_program *p, const ax_stmt *s, const ax_dist_gemm *g,
-                  int which)
+/* The elements per cp.async of operand "which" (1: A, 2: B; the copy
+ * where the plan copies it first): the largest w of 8, 4 and 2 (16, 8
+ * or 4 bytes along k) such that every group of w local k's starting at a
+ * multiple of w (any row) lies at w consecutive local addresses starting
+ * at a multiple of w, else 1. From the local layout's iters: w divides
+ * the rows' strides, the length of the unit-stride run of K's innermost
+ * iters, the strides of K's iters outside it, and the offset; a power of
+ * two divides them all where it divides their bitwise or. */
+static int load_vec(const axe_program *p, const ax_stmt *s,
+                    const ax_dist_gemm *g, int which)
 {
-    int w;
-    for (w = 8; w > 1; w /= 2)
-        if (axe__dist_gemm_runs(p, s, g, which, w))
-            break;
+    const ax_tensor *x =
+        g->copied == which ? &g->moved : axe__devop_tensor(p, s, which);
+    int64_t bits = 0, run = 1;
+    bool inner = true;
+    int k, w;
+    for (k = 0; k < x->layout.noffset; k++)
+        bits |= x->layout.offset[k].value;
+    for (k = x->seps[0]; k < x->seps[1]; k++) /* the rows' iters */
+        if (x->grouped.shard[k].extent > 1)
+            bits |= x->grouped.shard[k].stride;
+    for (k = x->seps[2] - 1; k >= x->seps[1]; k--) { /* K's, innermost first */
+        const axe_iter *it = &x->grouped.shard[k];
+        if (it->extent == 1)
+            continue;
+        if (inner && it->stride == run)
+            run *= it->extent;
+        else
+            inner = false, bits |= it->stride;
+    }
+    bits |= run;
+    for (w = 8; w > 1 && (bits & (w - 1)) != 0; w /= 2)
+        ;
     return w;
 }
 
 /* Both operands' loads of the K step at k0 into stage "stage", indented
- * by "ind". */
+ * by "ind", "vec[0]" (A) and "vec[1]" (B) elements per cp.async. */
 static void put_loads(ax_text *t, const axe_program *p, const ax_stmt *s,
-                      const ax_dist_gemm *g, const char *stage, const char *ind)
+                      const ax_dist_gemm *g, const int *vec, const char *stage,
+                      const char *ind)
 {
     axe__cuda_stage st = {"AX_MMA_TK", "AX_MMA_THREADS", stage, "(uint16_t)0",
                           ind,         "AX_MMA_ROLLED ", false, 0};
     int which;
     for (which = 1; which <= 2; which++) {
-        st.vec = vec_of(p, s, g, which);
+        st.vec = vec[which - 1];
         axe__cuda_devgemm_load(t, p, s, g, which, &st);
     }
 }
@@ -103,8 +128,8 @@ static const char *load_text(int w)
 
 /* The kernel's head: its comment, signature, shared stages, each lane's
  * ldmatrix rows and the tile loop's start. */
-static void put_head(ax_text *t, const axe_program *p, const ax_stmt *s,
-                     const ax_dist_gemm *g, const axe__cuda_atom *at)
+static void put_head(ax_text *t, const ax_stmt *s, const ax_dist_gemm *g,
+                     const axe__cuda_atom *at, const int *vec)
 {
     int k = s->index;
     axe__text_put(
@@ -132,8 +157,8 @@ static void put_head(ax_text *t, const axe_program *p, const ax_stmt *s,
         "    const int br = lane %% 8 + lane / 16 * 8, bk = lane / 8 %% 2 * "
         "8;\n",
         k, s->line, axe__iter_sep(s), axe__iter(s), at->ptx, (long long)g->mloc,
-        (long long)g->nloc, (long long)g->kloc, load_text(vec_of(p, s, g, 1)),
-        load_text(vec_of(p, s, g, 2)), k);
+        (long long)g->nloc, (long long)g->kloc, load_text(vec[0]),
+        load_text(vec[1]), k);
     axe__cuda_devgemm_tiles(t, g);
     axe__text_put(t,
                   "        float acc[2][4][4] = {};\n"
@@ -146,12 +171,13 @@ void axe__cuda_devgemm_mma_kernel(ax_text *t, const axe_program *p,
 {
     const axe__cuda_atom *at = axe__cuda_atom_of(p, s);
     long long n = (long long)g->nloc, kl = (long long)g->kloc;
+    int vec[2] = {load_vec(p, s, g, 1), load_vec(p, s, g, 2)};
     if (at == NULL) { /* the check accepts f16/bf16 A and B, f32 C only */
         t->status = AXE_ERR_UNSUPPORTED;
         return;
     }
-    put_head(t, p, s, g, at);
-    put_loads(t, p, s, g, "[0]", "            ");
+    put_head(t, s, g, at, vec);
+    put_loads(t, p, s, g, vec, "[0]", "            ");
     axe__text_put(t,
                   "        }\n"
                   "        axe_ptx_cp_async_commit(); /* step 0's group */\n"
@@ -161,7 +187,7 @@ void axe__cuda_devgemm_mma_kernel(ax_text *t, const axe_program *p,
                   "into the other stage */\n"
                   "                const int64_t k0 = k1 + AX_MMA_TK;\n",
                   kl, kl);
-    put_loads(t, p, s, g, "[cs ^ 1]", "                ");
+    put_loads(t, p, s, g, vec, "[cs ^ 1]", "                ");
     axe__text_put(t, "            }\n");
     put_step(t, at->wrap);
     axe__text_put(t,
@@ -202,11 +228,12 @@ void axe__cuda_devgemm_mma_explain(ax_text *t, const axe_program *p,
                                    const ax_stmt *s, const ax_dist_gemm *g)
 {
     const axe__cuda_atom *at = axe__cuda_atom_of(p, s);
-    double atol = 0, rtol = 0, f32_atol = 0, f32_rtol = 0;
+    double atol = 0, rtol = 0, f32_rtol = 0, f32_atol_unstated = 0;
     if (at == NULL ||
         axe_program_tensor_tolerance(p, s->args[0].tensor, &atol, &rtol) !=
             AXE_OK ||
-        axe_dtype_tolerance(AXE_DTYPE_F32, &f32_atol, &f32_rtol) != AXE_OK)
+        axe_dtype_tolerance(AXE_DTYPE_F32, &f32_atol_unstated, &f32_rtol) !=
+            AXE_OK)
         return;
     axe__text_put(t,
                   "  cuda: the local GEMM on tensor cores (%s: 64 x 64 tiles "
@@ -218,7 +245,7 @@ void axe__cuda_devgemm_mma_explain(ax_text *t, const axe_program *p,
                   "2 K eps_f32) R = %g + %.3g R of the reference (K = %lld, "
                   "R its largest |value|)\n",
                   at->ptx, (long long)g->mloc, (long long)g->nloc,
-                  load_text(vec_of(p, s, g, 1)), load_text(vec_of(p, s, g, 2)),
-                  atol, f32_rtol, atol, rtol,
+                  load_text(load_vec(p, s, g, 1)),
+                  load_text(load_vec(p, s, g, 2)), atol, f32_rtol, atol, rtol,
                   (long long)axe__devop_tensor(p, s, 1)->gshape[1]);
 }

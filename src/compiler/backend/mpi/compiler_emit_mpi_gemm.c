@@ -84,37 +84,6 @@ void axe__dist_gemm_types(const axe_program *p, const ax_stmt *s,
     *acc = c == AXE_DTYPE_I32 ? "uint32_t" : *out;
 }
 
-bool axe__dist_gemm_runs(const axe_program *p, const ax_stmt *s,
-                         const ax_dist_gemm *g, int which, int64_t w)
-{
-    const ax_tensor *x =
-        g->copied == which ? &g->moved : axe__devop_tensor(p, s, which);
-    int64_t off = 0, run = 1;
-    bool inner = true;
-    int k;
-    for (k = 0; k < x->layout.noffset; k++)
-        off += x->layout.offset[k].value;
-    for (k = x->seps[0]; k < x->seps[1]; k++) /* the rows' iters */
-        if (x->grouped.shard[k].extent > 1 &&
-            x->grouped.shard[k].stride % w != 0)
-            return false;
-    /* K's iters from the innermost: those continuing the unit-stride run
-     * (stride = the run so far), then strides of whole vectors */
-    for (k = x->seps[2] - 1; k >= x->seps[1]; k--) {
-        const axe_iter *it = &x->grouped.shard[k];
-        if (it->extent == 1)
-            continue;
-        if (inner && it->stride == run) {
-            run *= it->extent;
-            continue;
-        }
-        inner = false;
-        if (it->stride % w != 0)
-            return false;
-    }
-    return off % w == 0 && run % w == 0;
-}
-
 /* chunks(N): the partial sums at a list of local addresses (the
  * runtime's axe_mpi_elems_fn), the same arithmetic as the whole GEMM. */
 static void put_elems(ax_text *t, const axe_program *p, const ax_stmt *s,
