@@ -145,11 +145,14 @@ axe_status axe__unroll_note(ax_parser *ps, const char **out);
 void axe__describe_read(const axe_program *p, const ax_expr *e, char *buf,
                         size_t cap);
 
-/* compiler_parse_devvar.c: whether the region start "e" reads kept
- * device loops' variables only (and constants); device operator "s"
+/* compiler_parse_devvar.c: whether variable "v" is a kept device loop's
+ * (not a builtin, not a runtime scalar's, a runtime trip count); whether
+ * the region start "e" reads kept device loops' variables only (and
+ * constants); device operator "s"
  * (parsed) whose region starts read them becomes one copy per value of
  * its starts, each under kept ifs `if (START == VALUE)`, "s" the first
  * of that list (unchanged when every start is a constant). */
+bool axe__var_is_kept(const axe_program *p, int v);
 bool axe__start_kept_only(const axe_program *p, const ax_expr *e);
 axe_status axe__devop_variants(ax_parser *ps, ax_stmt *s);
 

@@ -46,7 +46,7 @@ typedef struct dv_ctx {
     int64_t tup[AX_MAX_VARIANTS][AX_MAX_DIMS * 3];
 } dv_ctx;
 
-static bool is_kept(const axe_program *p, int v)
+bool axe__var_is_kept(const axe_program *p, int v)
 {
     return v >= AX_VAR_NBUILTIN && p->var_scalar[v] == 0 &&
            p->var_dtrip[v] != NULL;
@@ -58,7 +58,7 @@ static const ax_expr *not_kept(const axe_program *p, const ax_expr *e)
 {
     const ax_expr *r;
     if (e == NULL || e->kind == AX_EX_LOAD ||
-        (e->kind == AX_EX_VAR && !is_kept(p, e->var)))
+        (e->kind == AX_EX_VAR && !axe__var_is_kept(p, e->var)))
         return e;
     if (e->kind == AX_EX_VAR)
         return NULL;

@@ -52,7 +52,7 @@ static int kept_at(const ax_parser *ps)
     for (i = ps->nscope_vars - 1; i >= 0; i--) {
         int v = ps->scope_vars[i];
         if (axe__tok_is(ps, p->vars[v]))
-            return p->var_dtrip[v] != NULL && p->var_scalar[v] == 0 ? v : -1;
+            return axe__var_is_kept(p, v) ? v : -1;
     }
     return -1;
 }
@@ -220,33 +220,28 @@ static axe_status check_one(const axe_program *p, const ax_stmt *s,
                             const ax_sop *o, axe_dtype d, axe_diag *diag)
 {
     const char *op = axe__op_name(s->op), *dn = axe_dtype_name(d);
+    bool kept = o->kind == AX_SOP_KEPT;
     char txt[64];
     axe__sop_text(p, o, txt, sizeof txt);
-    if (o->kind == AX_SOP_KEPT && d == AXE_DTYPE_I8)
+    if (o->kind == AX_SOP_SCALAR && is_int(d) &&
+        p->scalar_dtype[o->scalar] != AXE_DTYPE_I32)
         return axe__fail(diag, AXE_ERR_INVALID, o->off,
-                         "'%s' is a kept device loop's variable (an i32 "
-                         "value), but %s computes in i8 here: it is not "
+                         "'%s' is a runtime %s scalar, but %s computes in "
+                         "%s here: a float scalar is no operand of an "
+                         "integer operator (cast the tensors to a float "
+                         "dtype)",
+                         txt, axe_dtype_name(p->scalar_dtype[o->scalar]), op,
+                         dn);
+    if ((kept || o->kind == AX_SOP_SCALAR) && d == AXE_DTYPE_I8)
+        return axe__fail(diag, AXE_ERR_INVALID, o->off,
+                         "'%s' is %s, but %s computes in i8 here: %s is not "
                          "narrowed (cast the tensors to i32)",
-                         txt, op);
-    if (o->kind == AX_SOP_KEPT)
+                         txt,
+                         kept ? "a kept device loop's variable (an i32 value)"
+                              : "a runtime i32 scalar",
+                         op, kept ? "it" : "an i32 scalar");
+    if (kept || o->kind == AX_SOP_SCALAR)
         return AXE_OK;
-    if (o->kind == AX_SOP_SCALAR) {
-        axe_dtype sd = p->scalar_dtype[o->scalar];
-        if (is_int(d) && sd != AXE_DTYPE_I32)
-            return axe__fail(diag, AXE_ERR_INVALID, o->off,
-                             "'%s' is a runtime %s scalar, but %s computes "
-                             "in %s here: a float scalar is no operand of "
-                             "an integer operator (cast the tensors to a "
-                             "float dtype)",
-                             txt, axe_dtype_name(sd), op, dn);
-        if (d == AXE_DTYPE_I8)
-            return axe__fail(diag, AXE_ERR_INVALID, o->off,
-                             "'%s' is a runtime i32 scalar, but %s computes "
-                             "in i8 here: an i32 scalar is not narrowed "
-                             "(cast the tensors to i32)",
-                             txt, op);
-        return AXE_OK;
-    }
     if (is_int(d)) {
         int64_t lo = d == AXE_DTYPE_I8 ? -128 : INT32_MIN;
         int64_t hi = d == AXE_DTYPE_I8 ? 127 : INT32_MAX;
