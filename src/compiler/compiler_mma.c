@@ -193,33 +193,51 @@ static axe_status frag_layout(const ax_frag *f, axe_layout *out)
     return AXE_OK;
 }
 
-/* Storage offsets outer_m(i, j) * span_m(atom) of every atom tile and,
- * when "owner" is not NULL, the value of the axis "warp" (the warp that
- * holds the tile; 0 when "warp" is NULL). */
-static axe_status outer_offsets(ax_arena *ar, const axe_layout *outer,
-                                const int64_t *counts, int64_t span,
-                                const char *warp, int64_t **out,
-                                int64_t **owner)
+/* The value of axis "axis" at point "pt" (its last entry; 0 when it has
+ * none or "axis" is NULL). */
+static int64_t axis_value(const axe_point *pt, const char *axis)
 {
-    int64_t x, n = counts[0] * counts[1];
+    int64_t v = 0;
     int k;
-    *out = axe__arena_alloc(ar, (size_t)n * sizeof(int64_t));
-    if (*out == NULL)
-        return AXE_ERR_NO_MEMORY;
-    if (owner != NULL &&
-        (*owner = axe__arena_alloc(ar, (size_t)n * sizeof(int64_t))) == NULL)
+    for (k = 0; axis != NULL && k < pt->n; k++)
+        if (strcmp(pt->axis[k], axis) == 0)
+            v = pt->v[k];
+    return v;
+}
+
+/* Each atom tile x of the outer layout: its storage offset outer_m(x) *
+ * span_m(atom) into "out"; when "owner" is not NULL, the warp of its base
+ * point (the value of the axis "warp"; 0 when "warp" is NULL); when
+ * "held" is not NULL, the warps that hold it (its base point's and every
+ * replica combination's) as a bit set, the warp axis numbering at most
+ * AX_MMA_MAX_WARPS warps (AXE_ERR_CAPACITY past them, or for more
+ * replica combinations). */
+static axe_status outer_tiles(ax_arena *ar, const axe_layout *outer,
+                              const int64_t *counts, int64_t span,
+                              const char *warp, int64_t **out, int64_t **owner,
+                              uint64_t **held)
+{
+    int64_t x, w, n = counts[0] * counts[1];
+    axe_point pts[AX_MMA_MAX_WARPS];
+    int cnt, i;
+    if ((*out = axe__arena_alloc(ar, (size_t)n * sizeof **out)) == NULL ||
+        (owner != NULL &&
+         (*owner = axe__arena_alloc(ar, (size_t)n * sizeof **owner)) == NULL) ||
+        (held != NULL &&
+         (*held = axe__arena_alloc(ar, (size_t)n * sizeof **held)) == NULL))
         return AXE_ERR_NO_MEMORY;
     for (x = 0; x < n; x++) {
-        axe_point pt;
-        AXE_TRY(axe_layout_apply_base(outer, x, &pt, NULL));
-        (*out)[x] = 0;
+        AXE_TRY(axe_layout_apply_set(outer, &x, NULL, 1, pts, AX_MMA_MAX_WARPS,
+                                     &cnt, NULL));
+        (*out)[x] = axis_value(&pts[0], "m") * span;
         if (owner != NULL)
-            (*owner)[x] = 0;
-        for (k = 0; k < pt.n; k++) {
-            if (strcmp(pt.axis[k], "m") == 0)
-                (*out)[x] = pt.v[k] * span;
-            if (owner != NULL && warp != NULL && strcmp(pt.axis[k], warp) == 0)
-                (*owner)[x] = pt.v[k];
+            (*owner)[x] = axis_value(&pts[0], warp);
+        for (i = 0; held != NULL && i < cnt; i++) {
+            if (i == 0)
+                (*held)[x] = 0;
+            if ((w = axis_value(&pts[i], warp)) < 0 || w >= AX_MMA_MAX_WARPS)
+                return AXE_ERR_CAPACITY;
+            (*held)[x] |= (uint64_t)1 << w;
         }
     }
     return AXE_OK;
@@ -401,37 +419,6 @@ static bool outer_on(const axe_layout *l, const char *warp, bool replicas)
     return true;
 }
 
-/* The warps that hold each atom tile of the outer layout (its base
- * point's warp plus every replica combination), as a bit set per tile;
- * the warp axis "warp" numbers at most AX_MMA_MAX_WARPS warps (NULL: one
- * warp, 0). */
-static axe_status held_sets(ax_arena *ar, const axe_layout *outer,
-                            const int64_t *counts, const char *warp,
-                            uint64_t **held)
-{
-    int64_t x, n = counts[0] * counts[1];
-    axe_point pts[AX_MMA_MAX_WARPS];
-    int cnt, i, k;
-    *held = axe__arena_alloc(ar, (size_t)n * sizeof(uint64_t));
-    if (*held == NULL)
-        return AXE_ERR_NO_MEMORY;
-    for (x = 0; x < n; x++) {
-        (*held)[x] = 0;
-        AXE_TRY(axe_layout_apply_set(outer, &x, NULL, 1, pts, AX_MMA_MAX_WARPS,
-                                     &cnt, NULL));
-        for (i = 0; i < cnt; i++) {
-            int64_t w = 0;
-            for (k = 0; k < pts[i].n; k++)
-                if (warp != NULL && strcmp(pts[i].axis[k], warp) == 0)
-                    w = pts[i].v[k];
-            if (w < 0 || w >= AX_MMA_MAX_WARPS)
-                return AXE_ERR_CAPACITY;
-            (*held)[x] |= (uint64_t)1 << w;
-        }
-    }
-    return AXE_OK;
-}
-
 /* Operand "o" (0 A, 1 B, 2 C) of "s" as a tile of the atom's fragment,
  * the outer layout on memory and "warp" only. */
 static axe_status tile_of_atom(axe_program *p, const ax_stmt *s,
@@ -470,12 +457,9 @@ static axe_status tile_of_atom(axe_program *p, const ax_stmt *s,
                          d.message[0] ? ": " : "", d.message);
     (void)axe_print_layout(&outer, m->outer[o], sizeof m->outer[o]);
     AXE_TRY(axe_layout_span(&atom, "m", &span));
-    AXE_TRY(outer_offsets(p->arena, &outer, counts, span, warp, &m->offset[o],
-                          owner));
-    if (held == NULL)
-        return AXE_OK;
-    st = held_sets(p->arena, &outer, counts, warp, held);
-    if (st == AXE_ERR_CAPACITY)
+    st = outer_tiles(p->arena, &outer, counts, span, warp, &m->offset[o], owner,
+                     held);
+    if (st == AXE_ERR_CAPACITY && held != NULL)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                          "'%s' puts an atom tile on a warp past the %d a "
                          "gemm's scope has, or on more than %d warps",
