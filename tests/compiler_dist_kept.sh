@@ -35,7 +35,10 @@
 #   values (k >= 6, k != 3, k > 10) keeps all 8 plans: the same bytes as
 #   the constant twin at nk = 14 (mpi; k >= 6 on cuda --emulate too), and
 #   two long starts alike in their first 63 characters take their own
-#   values.
+#   values; an if that repeats with k but not every 8 values (k % 6 ==
+#   0, k % 12 < 3) is tested over the lcm of the periods: only the plans
+#   of the values it admits (4, 6), the same bytes as the constant twins
+#   past the lcm (nk = 26; mpi, cuda --emulate).
 # The refusals are compiler_errors.sh's rows. OpenMPI is installed
 # through scripts/ensure_tools.sh when missing; skipped (77) when it
 # cannot be. Last line: "N passed, N failed".
@@ -238,9 +241,25 @@ if "$AXE" compile "$tmp/if_k.axe" --explain >"$tmp/ex" 2>&1 &&
 else
     bad "kept if around a k % 8 start / long starts, --explain: $(head -c 600 "$tmp/ex")"
 fi
+# An if that repeats with k but not every 8 values (k % 6 == 0, k % 12 <
+# 3) is tested over the lcm of the periods (24): only the plans of the
+# values it admits (k = 0, 6, 12, 18: k % 8 = 0, 6, 4, 2; k % 12 < 3:
+# six), not all 8; against the constant twins past the lcm (NK = 26).
+for row in "k % 6 == 0:4:0 6 4 2" "k % 12 < 3:6:0 1 2 4 5 6"; do
+    IFS=: read -r cond n vals <<<"$row"
+    sed "s/^        if (COND) {$/        if ($cond) {/" "$tmp/if_start.axe" >"$tmp/if_k.axe"
+    if "$AXE" compile "$tmp/if_k.axe" --explain >"$tmp/ex" 2>&1 &&
+        [ "$(grep -c '^device op' "$tmp/ex")" = "$n" ] &&
+        [ "$(sed -n 's/^device op [0-9]* (.*, if (k % 8 == \([0-9]\)) kept: plan [0-9] of '"$n"' for the starts): device copy.*/\1/p' "$tmp/ex" | tr '\n' ' ')" = "$vals " ]; then
+        ok
+    else
+        bad "if ($cond) around a k % 8 start: $n plans ($vals) in --explain: $(head -c 600 "$tmp/ex")"
+    fi
+done
 for row in "k >= 6:mpi" "k >= 6:cuda --emulate" "k != 3:mpi" "k > 10:mpi" \
-    "k >= 0:mpi:long"; do
-    IFS=: read -r cond target long <<<"$row"
+    "k >= 0:mpi:long" "k % 6 == 0:mpi::26" "k % 12 < 3:cuda --emulate::26"; do
+    IFS=: read -r cond target long nk <<<"$row"
+    nk=${nk:-14}
     src=$tmp/if_start.axe
     [ -n "$long" ] && src=$tmp/long_start.axe
     sed "s/^        if (COND) {$/        if ($cond) {/" "$src" >"$tmp/if_k.axe"
@@ -250,15 +269,15 @@ for row in "k >= 6:mpi" "k >= 6:cuda --emulate" "k != 3:mpi" "k > 10:mpi" \
     rm -f "$tmp/kept.out" "$tmp/const.out"
     # shellcheck disable=SC2086
     if KEEP=$tmp/kept MPIRUN=$tmp/mpirun_keep "$AXE" run "$tmp/if_k.axe" \
-        --target $target --ranks 2 --arg nk=14 >"$tmp/o1" 2>&1 &&
+        --target $target --ranks 2 --arg nk=$nk >"$tmp/o1" 2>&1 &&
         KEEP=$tmp/const MPIRUN=$tmp/mpirun_keep "$AXE" run "$tmp/if_c.axe" \
-            --target $target -D NK=14 --ranks 2 >"$tmp/o2" 2>&1 &&
+            --target $target -D NK=$nk --ranks 2 >"$tmp/o2" 2>&1 &&
         [ -s "$tmp/kept.out" ] && cmp -s "$tmp/kept.in" "$tmp/const.in" &&
         cmp -s "$tmp/kept.out" "$tmp/const.out" &&
         ! cmp -s "$tmp/kept.in" "$tmp/kept.out"; then
         ok
     else
-        bad "if ($cond) around region starts on k${long:+ (the long starts)}, constant twin on $target at NK=14: $(head -c 400 "$tmp/o1" "$tmp/o2")"
+        bad "if ($cond) around region starts on k${long:+ (the long starts)}, constant twin on $target at NK=$nk: $(head -c 400 "$tmp/o1" "$tmp/o2")"
     fi
 done
 sed 's/^        sync;$//' "$KD/kept_start.axe" >"$tmp/norace_start.axe"

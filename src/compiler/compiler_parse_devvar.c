@@ -12,7 +12,9 @@
  * unless a kept if around the operator rejects it: only an if that can
  * be tested there (it reads only these variables, and each one
  * enumerated over a period only through `X % C` with C dividing that
- * period: a residue stands for every value of the variable with it).
+ * period: a residue stands for every value of the variable with it; the
+ * period is widened to the lcm with an if's own where the assignments
+ * stay few, so that the if can be tested).
  * Each distinct tuple of start values must lie within its tensor's
  * extent and becomes one copy of the operator with constant starts,
  * under kept ifs `if (START == VALUE)` (one per distinct start
@@ -34,6 +36,7 @@ typedef struct dv_ctx {
     ax_parser *ps;
     ax_stmt *s;
     int nv, vars[AX_MAX_VARS];
+    int64_t trip[AX_MAX_VARS]; /* its values: 0 .. trip - 1 */
     int64_t dom[AX_MAX_VARS];  /* values 0 .. dom - 1 per variable */
     bool cyclic[AX_MAX_VARS];  /* dom is a period: its values are residues */
     bool tested[AX_MAX_LOOPS]; /* kept if i is tested at the values */
@@ -205,6 +208,15 @@ static int64_t guard_hi(const ax_parser *ps, int v)
     return hi;
 }
 
+/* Variable i enumerated at the period "per" (0: its starts repeat
+ * never): over its values, or one period where it takes more (cyclic:
+ * residues). */
+static void set_dom(dv_ctx *c, int i, int64_t per)
+{
+    c->cyclic[i] = per > 0 && per < c->trip[i];
+    c->dom[i] = c->cyclic[i] ? per : c->trip[i];
+}
+
 /* The values each variable is enumerated over: its values (0 .. its
  * largest trip or the user's ifs' bound, minus 1), or one period of the
  * starts where it takes more (cyclic: residues). */
@@ -229,8 +241,8 @@ static axe_status domains(dv_ctx *c)
                 "values (write '%s %% C' or bound it by an if, <= %d)",
                 c->text[j - 1], p->vars[v], (long long)trip, p->vars[v],
                 AX_VARIANT_ENUM);
-        c->cyclic[i] = per > 0 && per < trip;
-        c->dom[i] = c->cyclic[i] ? per : trip;
+        c->trip[i] = trip;
+        set_dom(c, i, per);
         n *= c->dom[i] < 1 ? 1 : c->dom[i];
         if (n > AX_VARIANT_ENUM)
             return axe__fail(c->ps->diag, AXE_ERR_CAPACITY, c->e[0]->off,
@@ -240,6 +252,52 @@ static axe_status domains(dv_ctx *c)
                              AX_VARIANT_ENUM);
     }
     return AXE_OK;
+}
+
+/* The periods of the cyclic variables widened to the lcm with those of
+ * the user's kept if "g" into "per" (the others' domains as they are):
+ * whether "g" reads only the enumerated variables, each cyclic one only
+ * through `X % C` (X a polynomial), and the assignments stay at most
+ * AX_VARIANT_ENUM. */
+static bool widened(const dv_ctx *c, const ax_guard *g, int64_t *per)
+{
+    int64_t n = 1, q, d;
+    int i;
+    if (!reads_only(g->lhs, c->vars, c->nv) ||
+        !reads_only(g->rhs, c->vars, c->nv))
+        return false;
+    for (i = 0; i < c->nv; i++) {
+        per[i] = c->dom[i];
+        if (c->cyclic[i]) {
+            q = lcm(period(g->lhs, c->vars[i]), period(g->rhs, c->vars[i]));
+            if (q < 0 || (per[i] = lcm(per[i], q)) < 0)
+                return false;
+        }
+        d = per[i] < c->trip[i] ? per[i] : c->trip[i];
+        n *= d < 1 ? 1 : d;
+        if (n > AX_VARIANT_ENUM)
+            return false;
+    }
+    return true;
+}
+
+/* A user's kept if around the operator that repeats with its variables
+ * but not with the starts (`if (k % 6 == 0)` around `k % 8`): the
+ * variables enumerated over the lcm of both periods (or all their values
+ * where fewer), so that it is tested and only the plans it admits are
+ * made (k = 0, 6, 12, 18: 4 plans); where that would pass
+ * AX_VARIANT_ENUM assignments the if is left to run time (every plan).
+ * Each if in turn, outermost first. */
+static void widen(dv_ctx *c)
+{
+    const ax_parser *ps = c->ps;
+    int64_t per[AX_MAX_VARS];
+    int i, j;
+    for (i = 0; i < ps->nkept; i++)
+        if (ps->kept_is_if[i] && widened(c, &ps->kept_cond[i], per))
+            for (j = 0; j < c->nv; j++)
+                if (c->cyclic[j])
+                    set_dom(c, j, per[j]);
 }
 
 /* Whether the user's kept if "g" gives its value at every value of the
@@ -469,6 +527,7 @@ axe_status axe__devop_variants(ax_parser *ps, ax_stmt *s)
     if (c->ne == 0)
         return AXE_OK;
     AXE_TRY(domains(c));
+    widen(c);
     AXE_TRY(enumerate(c));
     mark_needed(c);
     for (t = 0; t < c->nt; t++) {
