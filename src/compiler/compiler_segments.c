@@ -162,9 +162,9 @@ static void driver_branch(const ax_seg_visit *v, int k)
 static axe_status driver_kept(const ax_seg_visit *v, const ax_stmt *s)
 {
     const driver_walk *w = v->user;
-    const char *var = v->p->vars[s->var];
     axe__text_put(w->t, "%s    ", w->d->rc);
     if (s->kind == AX_ST_FOR) {
+        const char *var = v->p->vars[s->var];
         axe__text_put(w->t, "for (v_%s = 0; v_%s < ", var, var);
         axe__expr_print_c(w->t, v->p, s->dtrip);
         axe__text_put(w->t, "; ++v_%s) { /* kept device loop */\n", var);
