@@ -302,6 +302,8 @@ ptx_has i4_vec sm_80 'cp\.async\.cg\.shared\.global \[%r[0-9]+\], \[%rd[0-9]+\],
 ptx_has i4_ldsm sm_80 'ldmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16' '!ld\.local'
 ptx_has i4_ldsm_auto sm_90 'ldmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16'
 ptx_has i4_ldsm_hexcute sm_90 'ldmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16' '!ld\.local' '!st\.local'
+ptx_has ldsm_f16_trans sm_80 'ldmatrix\.sync\.aligned\.m8n8\.x4\.trans\.shared\.b16' '!ld\.local' '!st\.local'
+ptx_has ldsm_i8 sm_80 'ldmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16' '!ld\.local'
 ptx_has atomic_add_f32 sm_80 '(red|atom)\.global\.add\.f32'
 # Collective and grid schedules: CTA barriers of reduce.tree, the
 # warpgroup's named barrier (an id in a register, 128 threads) and the

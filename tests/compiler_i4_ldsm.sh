@@ -13,7 +13,13 @@
 # - the check can fail: the emitted code with lane 8j + r giving the row
 #   of lane 4 ((r + 1) % 8) fails the emulated check;
 # - a register whose words are not ldmatrix's (rows along laneid % 8)
-#   keeps its per-thread loads, exact.
+#   keeps its per-thread loads, exact;
+# - 8- and 16-bit elements (ldsm_f16.axe, ldsm_i8.axe: ldmatrix.x4;
+#   ldsm_f16_trans.axe and its bf16 twin: ldmatrix.x4.trans) exact on both
+#   targets, two ldmatrix per thread, --explain's costs recounted here by
+#   a bank model of the script's own from the layouts, `axe synth` naming
+#   the .trans leaf, and a .trans mutant with rotated rows failing the
+#   emulated check.
 # Skipped (77) without a C compiler; the emulated runs need a C++ one.
 set -u
 
@@ -127,6 +133,149 @@ for tg in "${targets[@]}"; do
     # shellcheck disable=SC2086
     kernel_exact_run "$tmp/perm.axe" $tg
 done
+
+# ---- 8- and 16-bit elements (ldsm_f16.axe, ldsm_f16_trans.axe, ldsm_i8.axe)
+# exact at two sizes, and bf16 (ldsm_f16_trans.axe with its dtype bf16).
+sed -e 's/f16/bf16/g' "$T/ldsm_f16_trans.axe" >"$tmp/ldsm_bf16_trans.axe"
+for tg in "${targets[@]}"; do
+    # shellcheck disable=SC2086 # (the target's words)
+    {
+        exact_run ldsm_f16.axe $tg
+        exact_run ldsm_f16.axe -D M=192 --seed 6 $tg
+        exact_run ldsm_f16_trans.axe $tg
+        exact_run ldsm_f16_trans.axe -D N=320 --seed 7 $tg
+        exact_run ldsm_i8.axe $tg
+        exact_run ldsm_i8.axe -D M=64 --seed 8 $tg
+        kernel_exact_run "$tmp/ldsm_bf16_trans.axe" -D N=192 --seed 9 $tg
+    }
+done
+
+# The bank model recounted from the layouts (as docs/compiler.md's: 32
+# banks of 4 bytes; a 16-byte access in 4 phases of 8 lanes, one of up to
+# 4 bytes in 1 phase of 32; a phase's wavefronts the most distinct words
+# of one bank). Input: one line per warp-wide instruction, "WIDTH ADDR..."
+# (each active lane's byte address, in lane order); output:
+# "INSTRUCTIONS WAVEFRONTS WAYS".
+bank_count() {
+    awk '{
+        w = $1; words = w > 4 ? w / 4 : 1; per = 32 / words; n++
+        for (p = 0; p < words; p++) {
+            delete seen; delete bank; worst = 0
+            for (l = p * per; l < (p + 1) * per && l + 2 <= NF; l++)
+                for (k = 0; k < words; k++) {
+                    x = int($(l + 2) / 4) + k
+                    if (!(x in seen)) {
+                        seen[x] = 1; b = x % 32; bank[b]++
+                        if (bank[b] > worst) worst = bank[b]
+                    }
+                }
+            wf += worst; if (worst > ways) ways = worst
+        }
+    } END { print n, wf, ways }'
+}
+# "cost C (I instructions, W wavefronts, X-way)" of bank_count's line.
+leaf_text() {
+    local i w x
+    read -r i w x
+    echo "cost $((i + w)) ($i instructions, $w wavefronts, $x-way)"
+}
+# ldsm_f16 (s row-major f16[64, 32], 64-byte rows), warp 0: word g = rh +
+# 2 cb of lane l is at row 8 rh + l / 4, column 8 cb + 2 (l % 4).
+# ldmatrix.x4 number q: matrix j (word 4q + j), row r from lane 8j + r:
+# row 8 rh + r, column 8 cb. Per-thread loads: 4 bytes per word.
+f16_at() { echo $((($1 * 32 + $2) * 2)); }
+ld=$(for q in 0 1; do
+    printf 16
+    for j in 0 1 2 3; do
+        g=$((4 * q + j))
+        for r in 0 1 2 3 4 5 6 7; do
+            printf ' %s' "$(f16_at $((8 * (g % 2) + r)) $((8 * (g / 2))))"
+        done
+    done
+    echo
+done | bank_count | leaf_text)
+th=$(for g in 0 1 2 3 4 5 6 7; do
+    printf 4
+    for l in $(seq 0 31); do
+        printf ' %s' "$(f16_at $((8 * (g % 2) + l / 4)) $((8 * (g / 2) + 2 * (l % 4))))"
+    done
+    echo
+done | bank_count | leaf_text)
+explain_row ldsm_f16.axe "cuda sm_80: ldmatrix.sync.aligned.m8n8.x4.shared.b16, $ld; runner-up: per-thread 4-byte loads, $th"
+# ldsm_i8 (s row-major i8[64, 64]): the same rows at columns 16 cb and
+# 16 cb + 4 (l % 4), one byte per element.
+ld=$(for q in 0 1; do
+    printf 16
+    for j in 0 1 2 3; do
+        g=$((4 * q + j))
+        for r in 0 1 2 3 4 5 6 7; do
+            printf ' %s' $(((8 * (g % 2) + r) * 64 + 16 * (g / 2)))
+        done
+    done
+    echo
+done | bank_count | leaf_text)
+th=$(for g in 0 1 2 3 4 5 6 7; do
+    printf 4
+    for l in $(seq 0 31); do
+        printf ' %s' $(((8 * (g % 2) + l / 4) * 64 + 16 * (g / 2) + 4 * (l % 4)))
+    done
+    echo
+done | bank_count | leaf_text)
+explain_row ldsm_i8.axe "cuda sm_80: ldmatrix.sync.aligned.m8n8.x4.shared.b16 (2 i8 per b16), $ld; runner-up: per-thread 4-byte loads, $th"
+# ldsm_f16_trans (s row-major f16[32, 64], 128-byte rows), warp 0: word g
+# = rb + 4 cb of lane l holds rows 8 rb + 2 (l % 4) + e of column 8 cb +
+# l / 4. ldmatrix.x4.trans number q: matrix j (word 4q + j), row r from
+# lane 8j + r: row 8 rb + r, column 8 cb. Per-thread loads: one 2-byte
+# element each.
+f16t_at() { echo $((($1 * 64 + $2) * 2)); }
+ld=$(for q in 0 1; do
+    printf 16
+    for j in 0 1 2 3; do
+        g=$((4 * q + j))
+        for r in 0 1 2 3 4 5 6 7; do
+            printf ' %s' "$(f16t_at $((8 * (g % 4) + r)) $((8 * (g / 4))))"
+        done
+    done
+    echo
+done | bank_count | leaf_text)
+th=$(for g in 0 1 2 3 4 5 6 7; do
+    for e in 0 1; do
+        printf 2
+        for l in $(seq 0 31); do
+            printf ' %s' "$(f16t_at $((8 * (g % 4) + 2 * (l % 4) + e)) $((8 * (g / 4) + l / 4)))"
+        done
+        echo
+    done
+done | bank_count | leaf_text)
+explain_row ldsm_f16_trans.axe "cuda sm_80: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16, $ld; runner-up: per-thread 2-byte loads, $th"
+"$AXE" synth "$tmp/ldsm_bf16_trans.axe" >"$tmp/synth.txt" 2>&1
+if grep -qF 'instruction copy#1.load: ldmatrix.x4.trans' "$tmp/synth.txt"; then
+    ok
+else
+    bad "axe synth ldsm_bf16_trans.axe: $(head -c 400 "$tmp/synth.txt")"
+fi
+for f in ldsm_f16 ldsm_f16_trans ldsm_i8; do
+    tr=
+    [ "$f" = ldsm_f16_trans ] && tr=_trans
+    "$AXE" compile "$T/$f.axe" --target cuda -o "$tmp/$f.cu"
+    if [ "$(grep -c "axe_ptx_ldmatrix_x4$tr(ax_w, AXE_AT(t_s, " "$tmp/$f.cu")" = 2 ] &&
+        grep -qF 'memcpy((unsigned char *)t_q + 16, ax_w, 16);' "$tmp/$f.cu"; then
+        ok
+    else
+        bad "$f.cu: not two ldmatrix.x4$tr into q"
+    fi
+done
+if command -v "${CXX:-c++}" >/dev/null 2>&1; then
+    # the check can fail: .trans with lane 8j + r giving the row of lane
+    # ((r + 2) % 8) / 2 (aligned rows, the wrong ones)
+    if AXE_RUN_EDIT="sed -i 's|laneid % 8L / 2L; /\* lane|(laneid + 2L) % 8L / 2L; /* lane|'" \
+        "$AXE" run "$T/ldsm_f16_trans.axe" --target cuda --emulate --check >"$tmp/out" 2>&1 ||
+        ! grep -q 'check FAILED' "$tmp/out"; then
+        bad "ldsm_f16_trans with rotated row addresses: $(head -c 300 "$tmp/out")"
+    else
+        ok
+    fi
+fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,23 +1,31 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * ldmatrix for a copy from shared packed i4 into registers (the header's
- * comment; docs/compiler.md "ldmatrix copies"). The copy's plan gives,
- * for thread rank t and the digits of its non-thread loops (enumerated
- * outer first, index u), the register element reg[u] (thread-independent)
- * and the shared tile address addr[t][u] (dynamic start terms at 0: they
- * must be multiples of 16 bytes). With u_of[R] the index of register
- * element R, the thread's word g is elements 8g .. 8g + 7 (bytes 4g ..
- * 4g + 3). ldmatrix.m8n8.x1 gives lane l in its register the b16 pair
- * at bytes 4 (l % 4) of row l / 4, each row 16 bytes from the address
- * lane 8j + r passes for matrix j. So word g of lane l is its ldmatrix
- * register when, in every warp,
- *   addr[l][u_of[8g + e]] = addr[l][u_of[8g]] + e        (e < 8),
- *   addr[l][u_of[8g]] = addr[l & ~3][u_of[8g]] + 8 (l % 4),
- *   addr[4r][u_of[8g]] % 32 = 0,
- * and the swizzle keeps aligned runs of 32 elements (16 bytes) whole, so
- * that the same holds of the swizzled addresses: lane 8j + r then passes
- * the address of lane 4r's word g_j, which the emitted code computes from
- * the rank of lane 4 (laneid % 8) of its own warp.
+ * ldmatrix for a copy from shared memory into registers of 4-, 8- or
+ * 16-bit elements (the header's comment; docs/compiler.md "ldmatrix
+ * copies"). The copy's plan gives, for thread rank t and the digits of
+ * its non-thread loops (enumerated outer first, index u), the register
+ * element reg[u] (thread-independent) and the shared tile address
+ * addr[t][u] (dynamic start terms at 0: they must be multiples of 16
+ * bytes). With u_of[R] the index of register element R, w = 32 / bits
+ * the elements of a 32-bit word and E = 128 / bits those of a 16-byte
+ * row, the thread's word g is elements w g .. w g + w - 1.
+ * ldmatrix.m8n8.x1 gives lane l in its register the b16 pair at bytes
+ * 4 (l % 4) of row l / 4, each row 16 bytes from the address lane 8j + r
+ * passes for matrix j. So word g of lane l is its ldmatrix register when,
+ * in every warp (a[l][R] = addr[l][u_of[R]]),
+ *   a[l][w g + e] = a[l][w g] + e                        (e < w),
+ *   a[l][w g] = a[l & ~3][w g] + w (l % 4),
+ *   a[4r][w g] % E = 0;
+ * lane 8j + r then passes the address of lane 4r's word g_j, which the
+ * emitted code computes from the rank of lane 4 (laneid % 8) of its own
+ * warp. With .trans (16-bit elements only) lane l's register is the b16
+ * at column l / 4 of rows 2 (l % 4) and 2 (l % 4) + 1, so word g of lane
+ * l is its register when
+ *   a[l][2g + e] = a[l % 4][2g + e] + l / 4              (e < 2),
+ *   a[q][2g + e] % 8 = 0                                 (q < 4);
+ * lane 8j + r passes the address of element 2 g_j + r % 2 of lane r / 2.
+ * Either way the swizzle must keep aligned runs of E elements (16 bytes)
+ * whole, so that the same holds of the swizzled addresses.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +43,7 @@ typedef struct ld_ctx {
     int64_t span, total, cst[2];
     /* element bits, elements per 32-bit word and per 16-byte row */
     int64_t bits, epw, row;
+    bool trans;                 /* the .trans conditions (file comment) */
     int64_t *reg, *u_of, *addr; /* addr: 32 lanes x total */
 } ld_ctx;
 
@@ -75,6 +84,7 @@ static int64_t addr_at(const ld_ctx *c, int i, int64_t t, int64_t u)
 static bool candidate(const axe_program *p, const ax_stmt *s)
 {
     const ax_tensor *d, *r;
+    int bits;
     if (p->opts.naive || s->kind != AX_ST_OP || s->dead ||
         s->op != AX_OP_COPY || s->plan == NULL || s->stage[0] != NULL ||
         s->mma != NULL || s->nmasks > 0 || s->grid != NULL ||
@@ -83,8 +93,9 @@ static bool candidate(const axe_program *p, const ax_stmt *s)
         return false;
     d = &p->tensors[s->args[0].tensor];
     r = &p->tensors[s->args[1].tensor];
+    bits = axe_dtype_bit_width(d->dtype);
     return d->mem == AX_MEM_REGISTER && r->mem == AX_MEM_SHARED &&
-           d->dtype == AXE_DTYPE_I4 && r->dtype == AXE_DTYPE_I4;
+           d->dtype == r->dtype && (bits == 4 || bits == 8 || bits == 16);
 }
 
 /* Plan conditions checked before any evaluation. */
@@ -136,6 +147,23 @@ static void register_map(ld_ctx *c, ax_ldsm *o)
     }
 }
 
+/* The .trans conditions of the file comment on the current warp's lanes
+ * (c->addr). */
+static void trans_rows(ld_ctx *c, ax_ldsm *o)
+{
+    for (int g = 0; o->leaf[0].legal && g < o->words; g++)
+        for (int l = 0; o->leaf[0].legal && l < AX_WARP; l++)
+            for (int e = 0; e < 2; e++) {
+                int64_t u = c->u_of[2 * g + e], a = c->addr[l * c->total + u];
+                if (a != c->addr[(l % 4) * c->total + u] + l / 4)
+                    fail(o, "a register word is not column l / 4 of rows "
+                            "2 (l % 4), 2 (l % 4) + 1 (.trans)");
+                if (l < 4 && a % c->row != 0)
+                    fail(o, "a row's first element is not on a 16-byte "
+                            "boundary");
+            }
+}
+
 /* The conditions of the file comment on warp "wp"'s lanes. */
 static void warp_rows(ld_ctx *c, int64_t wp, ax_ldsm *o)
 {
@@ -144,6 +172,10 @@ static void warp_rows(ld_ctx *c, int64_t wp, ax_ldsm *o)
     for (int l = 0; l < AX_WARP; l++)
         for (int64_t u = 0; u < c->total; u++)
             c->addr[l * c->total + u] = addr_at(c, 1, 32 * wp + l, u);
+    if (c->trans) {
+        trans_rows(c, o);
+        return;
+    }
     for (int g = 0; l0->legal && g < o->words; g++)
         for (int l = 0; l0->legal && l < AX_WARP; l++) {
             const int64_t *a = &c->addr[l * c->total];
@@ -161,6 +193,14 @@ static void warp_rows(ld_ctx *c, int64_t wp, ax_ldsm *o)
         }
 }
 
+/* The lane of its warp and the register element of word "g" whose
+ * address row "i" (< 8) of the word's matrix starts at (file comment). */
+static int row_lane(const ld_ctx *c, int i) { return c->trans ? i / 2 : 4 * i; }
+static int64_t row_elem(const ld_ctx *c, int64_t g, int i)
+{
+    return c->epw * g + (c->trans ? i % 2 : 0);
+}
+
 /* Warp 0's ldmatrix instructions (c->addr holds warp 0). */
 static axe_status ldsm_counts(ld_ctx *c, ax_ldsm *o, axe_diag *diag)
 {
@@ -172,7 +212,8 @@ static axe_status ldsm_counts(ld_ctx *c, ax_ldsm *o, axe_diag *diag)
         for (int ln = 0; ln < 8 * n; ln++) {
             int64_t g = q * n + ln / 8;
             a.active[ln] = true;
-            a.elem[ln] = c->addr[4 * (ln % 8) * c->total + c->u_of[c->epw * g]];
+            a.elem[ln] = c->addr[row_lane(c, ln % 8) * c->total +
+                                 c->u_of[row_elem(c, g, ln % 8)]];
         }
         AXE_TRY(axe__inst_leaf_add(&o->leaf[0], &a, 1, c->bits, c->sw, diag));
     }
@@ -204,20 +245,36 @@ static axe_status thread_counts(ld_ctx *c, ax_ldsm *o, axe_diag *diag)
 }
 
 /* Legality over every warp (the last warp first, so that c->addr ends
- * with warp 0's), stopping at the first failure; when legal, warp 0's
- * counts and the choice. */
+ * with warp 0's), stopping at the first failure; for 16-bit elements
+ * that fail, the same with .trans; when legal, warp 0's counts and the
+ * choice. */
 static axe_status evaluate(ld_ctx *c, ax_ldsm *o, axe_diag *diag)
 {
     ax_inst_leaf *l = o->leaf;
+    int64_t wp;
     register_map(c, o);
-    for (int64_t wp = c->plan->nthreads / 32 - 1; l[0].legal && wp >= 0; wp--)
-        warp_rows(c, wp, o);
     if (!l[0].legal)
         return AXE_OK;
+    for (wp = c->plan->nthreads / 32 - 1; l[0].legal && wp >= 0; wp--)
+        warp_rows(c, wp, o);
+    if (!l[0].legal && c->bits == 16) {
+        char why[sizeof l[0].why];
+        memcpy(why, l[0].why, sizeof why);
+        c->trans = l[0].legal = true;
+        for (wp = c->plan->nthreads / 32 - 1; l[0].legal && wp >= 0; wp--)
+            warp_rows(c, wp, o);
+        if (!l[0].legal) /* the reason of the plain form */
+            memcpy(l[0].why, why, sizeof why);
+        c->trans = l[0].legal;
+    }
+    if (!l[0].legal)
+        return AXE_OK;
+    o->trans = c->trans;
     AXE_TRY(thread_counts(c, o, diag));
     l[1].cost = (double)(l[1].instructions + l[1].wavefronts);
     for (int g = 0; g < o->words; g++)
-        digits_of(c, c->u_of[c->epw * g], o->digit[g]);
+        for (int e = 0; e < 2; e++)
+            digits_of(c, c->u_of[row_elem(c, g, e)], o->digit[g][e]);
     AXE_TRY(ldsm_counts(c, o, diag));
     l[0].cost = (double)(l[0].instructions + l[0].wavefronts);
     o->chosen = l[0].cost <= l[1].cost;

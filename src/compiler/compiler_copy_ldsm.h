@@ -1,18 +1,21 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * A copy from a shared packed-i4 tensor into a register as ldmatrix
- * (issue 15 left item 1; docs/compiler.md "Packed i4", "ldmatrix copies"):
- * ldmatrix.m8n8.b16 moves bytes, one b16 element being 4 packed i4, so a
- * thread's register bytes are its ldmatrix registers when each 32-bit
- * word g of lane l is the 4 bytes 4 (l % 4) of one 16-byte shared row,
- * the row lane 4 (l / 4)'s word g starts. The choice between ldmatrix and
- * the copy's per-thread loads is by the gemm instruction choice's cost
- * (wavefronts of the bank model + instructions, warp 0; the leaves and
- * their counting are compiler_synth_inst.h's), ties to ldmatrix. It is
- * made once, at dispatch (axe__ldsm_decide), and kept on the copy's plan
- * for the emitter, --explain and `axe synth`. Invariant: legality is
- * decided by evaluating every lane's address of every register element
- * of every warp, never assumed.
+ * A copy from a shared tensor of 4-, 8- or 16-bit elements (packed i4,
+ * i8, e4m3, e5m2, f16, bf16) into a register of the same dtype as
+ * ldmatrix (issue 15 left items 1 and 3; docs/compiler.md "ldmatrix
+ * copies"): ldmatrix.m8n8.b16 moves bytes, so a thread's register bytes
+ * are its ldmatrix registers when each 32-bit word g of lane l is the 4
+ * bytes 4 (l % 4) of one 16-byte shared row, the row lane 4 (l / 4)'s
+ * word g starts; for 16-bit elements, .trans: when the word's two
+ * elements are column l / 4 of rows 2 (l % 4) and 2 (l % 4) + 1. The
+ * choice between ldmatrix and the copy's per-thread loads is by the gemm
+ * instruction choice's cost (wavefronts of the bank model +
+ * instructions, warp 0; the leaves and their counting are
+ * compiler_synth_inst.h's), ties to ldmatrix. It is made once, at
+ * dispatch (axe__ldsm_decide), and kept on the copy's plan for the
+ * emitter, --explain and `axe synth`. Invariant: legality is decided by
+ * evaluating every lane's address of every register element of every
+ * warp, never assumed.
  */
 #ifndef AXE_COMPILER_COPY_LDSM_H
 #define AXE_COMPILER_COPY_LDSM_H
@@ -29,14 +32,18 @@ typedef struct ax_ldsm {
      * .x4), leaf[1]: the plan's per-thread loads; warp 0's counts */
     ax_inst_leaf leaf[2];
     bool chosen;          /* legal and no dearer than the per-thread loads */
+    bool trans;           /* ldmatrix .trans (16-bit elements) */
     int words;            /* 32-bit register words per thread */
     int64_t access_bytes; /* bytes per per-thread load */
-    /* the non-thread digits of each word's first element */
-    int64_t digit[AX_LDSM_MAX_WORDS][AX_MAX_LOOPS];
+    /* the non-thread digits of element e (0, 1) of each word: the
+     * element whose address rows r with r % 2 = e start at (the word's
+     * first element for both, but with .trans, element 2 g + e) */
+    int64_t digit[AX_LDSM_MAX_WORDS][2][AX_MAX_LOOPS];
 } ax_ldsm;
 
 /* Whether "s" is a candidate: a copy at warp, warpgroup or CTA scope
- * from a shared i4 tensor into an i4 register, not in the naive variant.
+ * from a shared tensor into a register of the same dtype of 4, 8 or 16
+ * bits, not in the naive variant.
  * Then its legality, counts and choice into "out" (the counts only when
  * legal). AXE_ERR_UNSUPPORTED (no diagnostic) when "s" is no candidate;
  * AXE_ERR_NO_MEMORY when it cannot be evaluated. */

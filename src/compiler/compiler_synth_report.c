@@ -56,7 +56,8 @@ static bool copy_choice(const axe_program *p, const ax_stmt *s,
     (void)p;
     if (l == NULL)
         return false;
-    axe__inst_name(AX_INST_LDMATRIX, &l->leaf[0], name[0], sizeof name[0]);
+    axe__inst_name(l->trans ? AX_INST_LDMATRIX_TRANS : AX_INST_LDMATRIX,
+                   &l->leaf[0], name[0], sizeof name[0]);
     (void)snprintf(name[1], sizeof name[1], "per-thread %lld-byte loads",
                    (long long)l->access_bytes);
     memset(c, 0, sizeof *c);
