@@ -430,26 +430,24 @@ static void describe_choice(ax_text *t, const axe_program *p, const ax_stmt *s)
         return;
     }
     if (s->mma != NULL) {
+        /* what each warp reads from memory, by the register operand */
+        static const char *const loaded[] = {"A and B", "B", "A"};
         axe__text_put(t, "    atom %s, %lld x %lld x %lld atom tiles\n",
                       s->mma->atom, (long long)s->mma->tiles[0],
                       (long long)s->mma->tiles[1], (long long)s->mma->tiles[2]);
-        if (s->mma->reg_a || s->mma->reg_b)
+        if (s->mma->reg != 0)
             axe__text_put(t,
                           "    %c outer layout (is_tile_inner): %s; %c's "
                           "fragments from the registers of the warp's "
                           "lanes\n",
-                          s->mma->reg_a ? 'A' : 'B',
-                          s->mma->outer[s->mma->reg_a ? 0 : 1],
-                          s->mma->reg_a ? 'A' : 'B');
+                          'A' + s->mma->reg - 1, s->mma->outer[s->mma->reg - 1],
+                          'A' + s->mma->reg - 1);
         if (s->mma->from_memory) {
             axe__text_put(t,
                           "    C outer layout (is_tile_inner): %s; each warp "
                           "loops over the atom tiles it holds, %s from "
                           "memory at the strides of C's plan:\n",
-                          s->mma->outer[2],
-                          s->mma->reg_a   ? "B"
-                          : s->mma->reg_b ? "A"
-                                          : "A and B");
+                          s->mma->outer[2], loaded[s->mma->reg]);
             axe__plan_describe(t, p, s, s->plan);
             return;
         }

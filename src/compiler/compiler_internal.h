@@ -352,12 +352,13 @@ typedef struct ax_mma {
     int64_t *offset[3];
     char outer[3][128];
     bool from_memory; /* gemm.mma_smem: A and B in memory, C's plan */
-    /* gemm.mma_reg_a: from_memory too (B in memory, C's plan), A a
-     * register tile of the A fragment held by the warps of C's rows. */
-    bool reg_a;
-    /* gemm.mma_reg_b: the mirror, B a register tile of the B fragment
-     * held by the warps of C's columns, A in memory. */
-    bool reg_b;
+    /* The operand in registers, as its argument number: 1 A
+     * (gemm.mma_reg_a: from_memory too, B in memory, C's plan, A a
+     * register tile of the A fragment held by the warps of C's rows), 2 B
+     * (gemm.mma_reg_b: the mirror, B a register tile of the B fragment
+     * held by the warps of C's columns, A in memory), 0 none; its
+     * fragment, outer layout and offsets are those of index reg - 1. */
+    int reg;
     /* gemm.mma_smem: the atom's M, N, K, the axis that numbers the scope's
      * warps (NULL at warp scope) and the warp that holds each C atom tile
      * (MI x NI, row-major). */
@@ -832,8 +833,14 @@ axe_status axe__gemm_mma_reg_b(axe_program *p, ax_stmt *s, ax_plan *plan,
  * barriers. */
 static inline bool axe__mma_reads_lanes(const ax_stmt *s)
 {
-    return s->mma != NULL &&
-           (!s->mma->from_memory || s->mma->reg_a || s->mma->reg_b);
+    return s->mma != NULL && (!s->mma->from_memory || s->mma->reg != 0);
+}
+/* The schedule name of a gemm.mma_smem-like "m" (from_memory):
+ * "mma_smem", "mma_reg_a" or "mma_reg_b". */
+static inline const char *axe__mma_smem_name(const ax_mma *m)
+{
+    static const char *const name[] = {"mma_smem", "mma_reg_a", "mma_reg_b"};
+    return name[m->reg];
 }
 /* The tensor-core atom for gemm "s"'s dtypes with the smallest K (name,
  * (M, N, K)), if any, and its fragments with their 2-D shapes for

@@ -663,8 +663,7 @@ static axe_status atom_tiles_of_c(axe_program *p, ax_stmt *s, const ax_atom *a,
         AXE_TRY(check_operand(p, &s->args[reg], s->scope, why));
         AXE_TRY(tile_of_atom(p, s, a, reg - 1, m->warp, m, NULL, &held, why));
         AXE_TRY(rows_held(p, s, m, reg - 1, held, why));
-        m->reg_a = reg == 1;
-        m->reg_b = reg == 2;
+        m->reg = reg;
     }
     *out = m;
     return AXE_OK;

@@ -552,8 +552,7 @@ static void describe_operand(ax_text *t, const axe_program *p, const ax_stmt *s,
         axe__swizzle_text(p, &s->args[i], sw, sizeof sw);
         axe__text_put(t, "%s of ", sw);
     }
-    if (s->mma != NULL &&
-        ((i == 1 && s->mma->reg_a) || (i == 2 && s->mma->reg_b))) {
+    if (s->mma != NULL && s->mma->reg != 0 && i == s->mma->reg) {
         axe__text_put(t,
                       "the %c fragments, from the registers of the "
                       "warp's lanes (not in the plan)\n",

@@ -590,7 +590,7 @@ static void emit_block(emitter *e, const ax_stmt *s)
                           "fragments (warp-synchronous) */\n",
                           s->index);
             phase_open(e);
-            if (s->mma->reg_a || s->mma->reg_b)
+            if (s->mma->reg != 0)
                 axe__emit_mma_smem(e->t, e->p, s, e->ind);
             else
                 axe__emit_mma(e->t, e->p, s, e->ind);

@@ -279,12 +279,12 @@ static void smem_loops(ax_text *t, const axe_program *p, const ax_stmt *s,
                   (long long)m->mnk[2]);
     indent_put(t, ind + 1);
     axe__text_put(t, "ax_acc = ax_acc + ");
-    if (m->reg_a)
+    if (m->reg == 1)
         reg_operand(t, p, s, 1);
     else
         smem_operand(t, p, s, 1);
     axe__text_put(t, " * ");
-    if (m->reg_b)
+    if (m->reg == 2)
         reg_operand(t, p, s, 2);
     else
         smem_operand(t, p, s, 2);
@@ -306,13 +306,9 @@ void axe__emit_mma_smem(ax_text *t, const axe_program *p, const ax_stmt *s,
                   "{ /* op %d (line %d%s%s): %s gemm -- schedule "
                   "gemm.%s: %s, the atom tiles of this warp */\n",
                   s->index, s->line, axe__iter_sep(s), axe__iter(s),
-                  axe__scope_name(s->scope),
-                  m->reg_a   ? "mma_reg_a"
-                  : m->reg_b ? "mma_reg_b"
-                             : "mma_smem",
-                  m->atom);
-    if (m->reg_a || m->reg_b) {
-        int o = m->reg_a ? 0 : 1;
+                  axe__scope_name(s->scope), axe__mma_smem_name(m), m->atom);
+    if (m->reg != 0) {
+        int o = m->reg - 1;
         int64_t na = m->frag[o].shape[0] * m->frag[o].shape[1];
         table_u8(t, ind + 1, o == 0 ? "ax_al" : "ax_bl", m->frag[o].lane, na);
         table_u8(t, ind + 1, o == 0 ? "ax_av" : "ax_bv", m->frag[o].val, na);

@@ -390,7 +390,7 @@ static bool f32_shuffles_hold(const ax_mma *m, const axe__cuda_form *f)
  * emitter packs the fragments from compile-time register indices). */
 static bool reg_uniform(const ax_mma *m, const axe__cuda_tiles *tl)
 {
-    int o = m->reg_a ? 0 : 1;
+    int o = m->reg - 1;
     const int64_t *first = o == 0 ? tl->mi0 : tl->ni0;
     int64_t w, ki, rel;
     int i;
@@ -432,21 +432,21 @@ const char *axe__cuda_mma_refusal(const axe_program *p, const ax_stmt *s)
                "fetch its A and B values by shuffles";
     if (s->mma->from_memory && !axe__cuda_warp_tiles(p, s, &tiles, &why))
         return why;
-    if (s->mma->reg_a && a == NULL)
-        return "an f32 gemm with A in registers (gemm.mma_reg_a) has no "
-               "tensor-core atom on the cuda backend without tf32 (mma_smem "
-               "reads A from memory)";
-    if (s->mma->reg_a && !reg_uniform(s->mma, &tiles))
-        return "the A atom tiles of gemm.mma_reg_a's warps are not at the "
-               "registers of warp 0's (the cuda backend indexes registers "
-               "at compile time)";
-    if (s->mma->reg_b && a == NULL)
-        return "an f32 gemm with B in registers (gemm.mma_reg_b) has no "
-               "tensor-core atom on the cuda backend without tf32 (mma_smem "
-               "reads B from memory)";
-    if (s->mma->reg_b && !reg_uniform(s->mma, &tiles))
-        return "the B atom tiles of gemm.mma_reg_b's warps are not at the "
-               "registers of warp 0's (the cuda backend indexes registers "
-               "at compile time)";
+    if (s->mma->reg != 0 && a == NULL)
+        return s->mma->reg == 1
+                   ? "an f32 gemm with A in registers (gemm.mma_reg_a) has "
+                     "no tensor-core atom on the cuda backend without tf32 "
+                     "(mma_smem reads A from memory)"
+                   : "an f32 gemm with B in registers (gemm.mma_reg_b) has "
+                     "no tensor-core atom on the cuda backend without tf32 "
+                     "(mma_smem reads B from memory)";
+    if (s->mma->reg != 0 && !reg_uniform(s->mma, &tiles))
+        return s->mma->reg == 1
+                   ? "the A atom tiles of gemm.mma_reg_a's warps are not at "
+                     "the registers of warp 0's (the cuda backend indexes "
+                     "registers at compile time)"
+                   : "the B atom tiles of gemm.mma_reg_b's warps are not at "
+                     "the registers of warp 0's (the cuda backend indexes "
+                     "registers at compile time)";
     return NULL;
 }

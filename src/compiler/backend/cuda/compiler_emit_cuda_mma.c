@@ -528,14 +528,14 @@ static void smem_mma(ax_text *t, const axe_program *p, const ax_stmt *s,
     axe__text_put(t, "%s ax_a[%d][%d], ax_b[%d][%d];\n", frag_type(a), nm,
                   f[0].nregs, nn, f[1].nregs);
     for (i = 0; i < nm; i++)
-        if (m->reg_a)
+        if (m->reg == 1)
             pack_regs(t, p, s, 0, &f[0], i,
                       m->offset[0][(tl->mi0[0] + um[i]) * m->tiles[2] + ki],
                       ind);
         else
             load_frag(t, p, s, 0, &ld[0], &f[0], i, um[i], ind);
     for (i = 0; i < nn; i++)
-        if (m->reg_b)
+        if (m->reg == 2)
             pack_regs(t, p, s, 1, &f[1], i,
                       m->offset[1][(tl->ni0[0] + un[i]) * m->tiles[2] + ki],
                       ind);
@@ -611,8 +611,8 @@ static void reg_steps(ax_text *t, const axe_program *p, const ax_stmt *s,
         axe__text_put(t,
                       "{ /* atom K tile %lld: %c from registers */\n%*sconst "
                       "long ax_ki = %lldL;\n",
-                      (long long)ki, s->mma->reg_a ? 'A' : 'B', (ind + 1) * 4,
-                      "", (long long)ki);
+                      (long long)ki, 'A' + s->mma->reg - 1, (ind + 1) * 4, "",
+                      (long long)ki);
         smem_mma(t, p, s, a, ld, tl, ki, ind + 1);
         ind_put(t, ind);
         axe__text_put(t, "}\n");
@@ -633,8 +633,9 @@ static void smem(ax_text *t, const axe_program *p, const ax_stmt *s,
     }
     /* each loaded operand's instruction, chosen once for every tile */
     memset(ld, 0, sizeof ld);
-    for (o = m->reg_a ? 1 : 0; o < (m->reg_b ? 1 : 2) && a != NULL; o++)
-        axe__cuda_load_of(p, s, o, &ld[o]);
+    for (o = 0; o < 2 && a != NULL; o++)
+        if (o != m->reg - 1)
+            axe__cuda_load_of(p, s, o, &ld[o]);
     ind_put(t, ind);
     axe__text_put(
         t, "const long ax_w = %s, ax_mi0 = ", m->warp != NULL ? m->warp : "0L");
@@ -644,9 +645,9 @@ static void smem(ax_text *t, const axe_program *p, const ax_stmt *s,
     axe__text_put(t, ";\n");
     ind_put(t, ind);
     axe__text_put(t, "(void)ax_w;\n");
-    if (m->reg_a || m->reg_b) {
+    if (m->reg != 0) {
         ind_put(t, ind);
-        axe__text_put(t, "(void)%s;\n", m->reg_a ? "ax_mi0" : "ax_ni0");
+        axe__text_put(t, "(void)%s;\n", m->reg == 1 ? "ax_mi0" : "ax_ni0");
         reg_steps(t, p, s, a, ld, &tl, ind);
         return;
     }
@@ -674,10 +675,7 @@ void axe__emit_cuda_mma(ax_text *t, const axe_program *p, const ax_stmt *s,
                   "cuda: %s */\n",
                   s->index, s->line, axe__iter_sep(s), axe__iter(s),
                   axe__scope_name(s->scope),
-                  s->mma->reg_a         ? "mma_reg_a"
-                  : s->mma->reg_b       ? "mma_reg_b"
-                  : s->mma->from_memory ? "mma_smem"
-                                        : "mma_atom",
+                  s->mma->from_memory ? axe__mma_smem_name(s->mma) : "mma_atom",
                   s->mma->atom,
                   a != NULL ? a->ptx : "f32 FMA on the fragments");
     if (s->mma->from_memory)
@@ -726,17 +724,17 @@ void axe__cuda_mma_explain(ax_text *t, const axe_program *p, const ax_stmt *s)
         axe__text_put(t, ", %d atom tile%s per warp, %lld K step%s", tl.n,
                       tl.n == 1 ? "" : "s", (long long)s->mma->tiles[2],
                       s->mma->tiles[2] == 1 ? "" : "s");
-    if (s->mma->reg_a)
-        axe__text_put(t, "; A: the thread's registers (the A fragment's "
-                         "layout), packed per atom K tile");
-    if (s->mma->reg_b)
-        axe__text_put(t, "; B: the thread's registers (the B fragment's "
-                         "layout), packed per atom K tile");
-    for (o = s->mma->reg_a ? 1 : 0; o < (s->mma->reg_b ? 1 : 2) && a != NULL;
-         o++) {
+    if (s->mma->reg != 0)
+        axe__text_put(t,
+                      "; %c: the thread's registers (the %c fragment's "
+                      "layout), packed per atom K tile",
+                      'A' + s->mma->reg - 1, 'A' + s->mma->reg - 1);
+    for (o = 0; o < 2 && a != NULL; o++) {
         axe__cuda_operand ld;
         axe__cuda_load l;
         int n;
+        if (o == s->mma->reg - 1)
+            continue; /* in registers */
         axe__cuda_load_of(p, s, o, &ld);
         l = ld.how;
         n = l == AXE_CUDA_LOAD_VEC ? ld.vec : 0;
