@@ -106,6 +106,8 @@ for tg in "${targets[@]}"; do
         exact_run i4_cta.axe -D R=3 -D C=10 --seed 5 $tg
         exact_run i4_smem.axe $tg
         exact_run i4_smem.axe -D C=6 --seed 3 $tg
+        exact_run i4_stage.axe $tg
+        exact_run i4_stage.axe -D C=10 --seed 6 $tg
         exact_run i4_vec.axe $tg
         exact_run i4_vec.axe -D R=2 -D C=136 --seed 9 $tg
         exact_run i4_synth.axe $tg

@@ -124,16 +124,17 @@ static int i4_operand(const axe_program *p, const ax_stmt *s)
     return -1;
 }
 
-/* Packed i4 copies run element by element (thread_loop, split) or in
- * whole-byte vectors (vector): no staged or DMA copy of them yet. */
+/* Packed i4 copies run element by element (thread_loop, split), in
+ * whole-byte vectors (vector) or staged with whole bytes per thread
+ * (smem): no DMA copy of them yet. */
 static axe_status no_i4(const axe_program *p, const ax_stmt *s, axe_diag *why)
 {
     int i = i4_operand(p, s);
     if (i >= 0)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                          "'%s' is packed i4: its copies run element by "
-                         "element (thread_loop, split) or in whole-byte "
-                         "vectors (vector)",
+                         "element (thread_loop, split), in whole-byte "
+                         "vectors (vector) or staged (smem)",
                          p->tensors[s->args[i].tensor].name);
     return AXE_OK;
 }
@@ -175,7 +176,8 @@ static axe_status split(axe_program *p, ax_stmt *s, ax_plan *plan,
 static axe_status copy_smem(axe_program *p, ax_stmt *s, ax_plan *plan,
                             axe_diag *why, bool commit)
 {
-    AXE_TRY(no_i4(p, s, why));
+    /* packed i4: the stores into the scratch are checked for whole
+     * bytes per thread (compiler_reduce.c) */
     return axe__copy_smem(p, s, plan, why, commit);
 }
 

@@ -173,16 +173,33 @@ static axe_status scratch_view(axe_program *p, const ax_stmt *s, int tensor,
     return AXE_OK;
 }
 
+/* The stores into the scratch by thread_loop or "split" (false: why in
+ * "w"); a packed i4 scratch must not have two threads write the nibbles
+ * of one byte (axe__i4_plan_check: its refusal into "i4" as well). */
+static bool stage_store(axe_program *p, ax_stmt *st, bool split, axe_diag *w,
+                        axe_diag *i4)
+{
+    if ((split ? axe__sched_split(p, st, st->plan, w)
+               : axe__sched_thread_loop(p, st, st->plan, w)) != AXE_OK)
+        return false;
+    if (axe__i4_plan_check(p, st, st->plan, w) == AXE_OK)
+        return true;
+    *i4 = *w;
+    return false;
+}
+
 static axe_status plan_stages(axe_program *p, ax_stmt *st, axe_diag *why)
 {
-    axe_diag w;
-    if (axe__sched_thread_loop(p, &st[0], st[0].plan, &w) == AXE_OK)
+    axe_diag w, i4;
+    i4.message[0] = '\0';
+    if (stage_store(p, &st[0], false, &w, &i4))
         st[0].schedule = "thread_loop";
-    else if (axe__sched_split(p, &st[0], st[0].plan, &w) == AXE_OK)
+    else if (stage_store(p, &st[0], true, &w, &i4))
         st[0].schedule = "split";
     else
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
-                         "staging the source fails: %s", w.message);
+                         "staging the source fails: %s",
+                         i4.message[0] != '\0' ? i4.message : w.message);
     st[1].schedule = "thread_loop";
     if ((st[1].op == AX_OP_REDUCE
              ? rows_in_thread(p, &st[1], st[1].plan, &w)
@@ -279,9 +296,12 @@ static axe_status stage(axe_program *p, ax_stmt *s, int64_t size, ax_plan *plan,
     ax_stmt st[2];
     ax_ref view;
     axe_status rc;
-    AXE_TRY(add_scratch(p, s, p->tensors[s->args[1].tensor].dtype, size,
+    axe_dtype dt = p->tensors[s->args[1].tensor].dtype;
+    /* packed i4: each instance's scratch from a whole byte */
+    int64_t pitch = dt == AXE_DTYPE_I4 ? size + size % 2 : size;
+    AXE_TRY(add_scratch(p, s, dt, pitch,
                         p->threads / axe__scope_threads(p, s->scope), why));
-    rc = scratch_view(p, s, n0, size, &view);
+    rc = scratch_view(p, s, n0, pitch, &view);
     if (rc == AXE_OK) {
         make_stages(s, &view, plans, st);
         rc = plan_stages(p, st, why);
