@@ -16,7 +16,9 @@
  *      until nothing changes.
  *   4. When unknowns remain, the copy between memory and an unknown
  *      register that moves the most data becomes an anchor (a layout built
- *      for coalescing), then 3 again.
+ *      for coalescing), then 3 again; its leaves are searched depth-first
+ *      with the copy anchors after it, scored on the whole program (the
+ *      copy anchors' search below).
  *
  * Consistency: a constraint whose operands are all solved is checked. A
  * register copy between two layouts that disagree is a rearrange (staged
@@ -40,7 +42,8 @@ typedef struct sy_state {
     bool dry;
     bool *conflict;
     int conflicts;
-    int64_t conflict_bytes; /* registers per thread of the rearranged */
+    int64_t conflict_bytes;   /* registers per thread of the rearranged */
+    struct sy_copies *copies; /* the copy anchors' search (step 4) */
 } sy_state;
 
 int axe__synth_ref_shape(const axe_program *p, const ax_ref *r, int64_t *shape)
@@ -128,6 +131,7 @@ static axe_status add_choice(sy_state *st, const ax_synth_choice *ch)
  * together by gemm_anchors (below the ready queue). */
 static axe_status propagate(sy_state *st, axe_diag *diag);
 static axe_status copy_anchors(sy_state *st, axe_diag *diag);
+static int largest_copy(const sy_state *st, int *reg);
 
 /* compiler_synth.h */
 bool axe__synth_pointwise(ax_op op)
@@ -403,73 +407,31 @@ static int largest_copy(const sy_state *st, int *reg)
     return best;
 }
 
-static axe_status copy_anchor(sy_state *st, int i, int reg, axe_diag *diag)
-{
-    const ax_stmt *s = st->p->ops[i];
-    ax_tensor *t = &st->p->tensors[s->args[reg].tensor];
-    ax_synth_choice ch;
-    axe_layout l;
-    char label[48], why[AXE_DIAG_MESSAGE_MAX];
-    axe_status rc =
-        axe__synth_copy_anchor(st->p, s, reg, 1 - reg, &l, &ch, diag);
-    axe__synth_label(st->p, i, label, sizeof label);
-    if (rc == AXE_ERR_UNSUPPORTED) { /* the reason, copied: not formatted
-                                        into itself */
-        (void)snprintf(why, sizeof why, "%s", diag->message);
-        return axe__fail(diag, rc, t->off,
-                         "layout synthesis: no coalesced layout of '%s' for "
-                         "its anchor %s: %s",
-                         t->name, label, why);
-    }
-    AXE_TRY(rc);
-    t->layout = l;
-    ch.op = i;
-    AXE_TRY(add_choice(st, &ch));
-    return set_how(st, s->args[reg].tensor, "anchor %s: %s", label, ch.chosen);
-}
-
-/* Step 4 until no copy anchors an unknown (then 3 again each time). */
-static axe_status copy_anchors(sy_state *st, axe_diag *diag)
-{
-    int i, reg = 0;
-    while ((i = largest_copy(st, &reg)) >= 0) {
-        AXE_TRY(copy_anchor(st, i, reg, diag));
-        AXE_TRY(propagate(st, diag));
-    }
-    return AXE_OK;
-}
-
-/* ---- the anchor search ---------------------------------------------
- * The gemm anchors are chosen together: every combination of their
- * leaves (at most SY_MAX_TRIALS) is tried on the program (steps 3 and 4
- * as a trial: conflicts counted, not resolved, then every layout put
- * back), scored by counts: rearranges it causes (register copies between
- * different layouts and conflicts at other operators), then the sum of
- * the anchors' own costs, then register bytes per thread of every
- * register tensor (the rearranged copies included); one beyond a
- * thread's registers (AX_MAX_REGISTER_BYTES) only when no combination
- * fits. The first best in enumeration order wins. With more
- * combinations, each anchor keeps its cheapest leaf. */
-#define SY_MAX_ANCHORS 8
+/* ---- the copy anchors' search (step 4) ----------------------------
+ * Step 4 as a depth-first search: each copy anchor in turn (the largest
+ * copy left after the ready queue) tries its cheapest leaves
+ * (AX_SYNTH_COPY_LEAVES, in the copy search's order), each followed by
+ * the ready queue as a dry run (conflicts counted, not resolved) and the
+ * copy anchors after it; a complete assignment is scored by counts (the
+ * rearranges it causes, the gemm anchors' costs, the accesses of every
+ * copy between memory and an auto register, register bytes per thread;
+ * sy_score), the first best in depth-first order wins (leaf 0 first at
+ * each anchor: the first assignment is each anchor chosen alone), and
+ * every layout is put back after each leaf. Bounds: at most "budget"
+ * complete assignments (past it each further anchor takes its first
+ * leaf), and leaves are tried at the first SY_COPY_DEPTH anchors of a
+ * path only (the later ones take their first leaf). The search then
+ * replays the best path for real (conflicts resolved). */
 #define SY_MAX_TRIALS 4096
+#define SY_COPY_DEPTH 8
 
 typedef struct sy_score {
     bool ok;
     int rearranges;
-    double cost;
+    double cost;      /* the gemm anchors' costs */
+    int64_t accesses; /* of every copy between memory and an auto register */
     int64_t regbytes;
 } sy_score;
-
-typedef struct sy_search {
-    int n, op[SY_MAX_ANCHORS];
-    ax_synth_leaves *lv[SY_MAX_ANCHORS];
-    int64_t trials;
-    /* trial scratch: the layouts, solved flags and report put back */
-    axe_layout *layouts;
-    bool solved[AX_MAX_TENSORS];
-    ax_synth_report *report;
-    sy_score *score; /* per combination */
-} sy_search;
 
 static bool better(const sy_score *a, const sy_score *b)
 {
@@ -479,16 +441,9 @@ static bool better(const sy_score *a, const sy_score *b)
         return a->rearranges < b->rearranges;
     if (a->cost != b->cost)
         return a->cost < b->cost;
+    if (a->accesses != b->accesses)
+        return a->accesses < b->accesses;
     return a->regbytes < b->regbytes;
-}
-
-/* Leaf of anchor "a" in combination "x" (mixed radix, anchor 0 fastest). */
-static int leaf_of(const sy_search *se, int64_t x, int a)
-{
-    int i;
-    for (i = 0; i < a; i++)
-        x /= se->lv[i]->n;
-    return (int)(x % se->lv[a]->n);
 }
 
 static int64_t register_bytes(const sy_state *st)
@@ -502,6 +457,387 @@ static int64_t register_bytes(const sy_state *st)
             sum += span * axe_dtype_size(t->dtype);
     }
     return sum;
+}
+
+/* Accesses of every copy at a collective scope between memory and a
+ * whole solved auto register (axe__synth_copy_accesses). */
+static int64_t copy_accesses(const sy_state *st)
+{
+    int64_t sum = 0, n;
+    for (int i = 0; i < st->p->nops; i++) {
+        const ax_stmt *s = st->p->ops[i];
+        if (s->op != AX_OP_COPY || s->rearrange || s->nargs != 2 ||
+            s->scope == AX_SCOPE_THREAD || s->scope == AX_SCOPE_KERNEL)
+            continue;
+        for (int a = 0; a < 2; a++) {
+            int t = s->args[a].tensor;
+            if (st->p->tensors[t].autolayout && st->solved[t] &&
+                axe__synth_whole(st->p, &s->args[a]) &&
+                st->p->tensors[s->args[1 - a].tensor].mem != AX_MEM_REGISTER &&
+                axe__synth_copy_accesses(st->p, s, a, &n)) {
+                sum += n;
+                break;
+            }
+        }
+    }
+    return sum;
+}
+
+/* A complete assignment: the leaf taken at each of its first "depth"
+ * copy anchors, and its score. */
+typedef struct sy_path {
+    int depth;
+    int leaf[SY_COPY_DEPTH];
+    sy_score score;
+} sy_path;
+
+typedef struct sy_copies {
+    int64_t budget; /* complete assignments left */
+    double cost;    /* the gemm anchors' costs */
+    int before;     /* rearranges reported before the search */
+    int cur[SY_COPY_DEPTH];
+    bool have;
+    sy_path best;
+    sy_path *all; /* every assignment (record: the final search) */
+    int nall;
+    bool record;
+    /* per depth: the state put back after each leaf, and the leaves */
+    axe_layout *layouts[SY_COPY_DEPTH];
+    bool *solved[SY_COPY_DEPTH], *conflict[SY_COPY_DEPTH];
+    int conflicts[SY_COPY_DEPTH];
+    int64_t conflict_bytes[SY_COPY_DEPTH];
+    ax_synth_report *report[SY_COPY_DEPTH];
+    /* per operator, its leaves as a copy anchor (a function of the
+     * program's operators and memory layouts, made once per search):
+     * state 0 not yet, 1 made, 2 none fits */
+    int nops;
+    signed char *state;
+    ax_synth_leaves **lv;
+    ax_synth_leaves *replay; /* the real run's */
+} sy_copies;
+
+/* The search's scratch, made once per synthesis (st->copies); the
+ * per-operator arrays (st->conflict with them) made again when
+ * operators were inserted (rearranges) since. */
+static axe_status copies_alloc(sy_state *st)
+{
+    ax_arena *ar = st->p->arena;
+    sy_copies *cs = st->copies;
+    size_t nops = (size_t)(st->p->nops > 0 ? st->p->nops : 1);
+    ax_synth_leaves **lv;
+    if (cs == NULL) {
+        if ((cs = axe__arena_alloc(ar, sizeof *cs)) == NULL)
+            return AXE_ERR_NO_MEMORY;
+        memset(cs, 0, sizeof *cs);
+        cs->all = axe__arena_alloc(ar, (SY_MAX_TRIALS + SY_COPY_DEPTH) *
+                                           sizeof(sy_path));
+        cs->replay = axe__arena_alloc(ar, sizeof *cs->replay);
+        if (cs->all == NULL || cs->replay == NULL)
+            return AXE_ERR_NO_MEMORY;
+        for (int d = 0; d < SY_COPY_DEPTH; d++) {
+            cs->layouts[d] =
+                axe__arena_alloc(ar, AX_MAX_TENSORS * sizeof(axe_layout));
+            cs->solved[d] = axe__arena_alloc(ar, AX_MAX_TENSORS * sizeof(bool));
+            cs->report[d] = axe__arena_alloc(ar, sizeof(ax_synth_report));
+            if (cs->layouts[d] == NULL || cs->solved[d] == NULL ||
+                cs->report[d] == NULL)
+                return AXE_ERR_NO_MEMORY;
+        }
+        st->copies = cs;
+    }
+    if ((size_t)cs->nops >= nops && st->conflict != NULL)
+        return AXE_OK;
+    cs->state = axe__arena_alloc(ar, nops);
+    lv = axe__arena_alloc(ar, nops * sizeof *lv);
+    st->conflict = axe__arena_alloc(ar, nops * sizeof(bool));
+    if (cs->state == NULL || lv == NULL || st->conflict == NULL)
+        return AXE_ERR_NO_MEMORY;
+    memset(lv, 0, nops * sizeof *lv);
+    if (cs->nops > 0)
+        memcpy(lv, cs->lv, (size_t)cs->nops * sizeof *lv);
+    memset(cs->state, 0, nops);
+    cs->lv = lv;
+    for (int d = 0; d < SY_COPY_DEPTH; d++)
+        if ((cs->conflict[d] = axe__arena_alloc(ar, nops * sizeof(bool))) ==
+            NULL)
+            return AXE_ERR_NO_MEMORY;
+    cs->nops = (int)nops;
+    return AXE_OK;
+}
+
+static void save(sy_state *st, sy_copies *cs, int d)
+{
+    for (int i = 0; i < st->p->ntensors; i++)
+        cs->layouts[d][i] = st->p->tensors[i].layout;
+    memcpy(cs->solved[d], st->solved, sizeof st->solved);
+    memcpy(cs->conflict[d], st->conflict, (size_t)st->p->nops * sizeof(bool));
+    cs->conflicts[d] = st->conflicts;
+    cs->conflict_bytes[d] = st->conflict_bytes;
+    *cs->report[d] = *st->r;
+}
+
+static void put_back(sy_state *st, const sy_copies *cs, int d)
+{
+    for (int i = 0; i < st->p->ntensors; i++)
+        st->p->tensors[i].layout = cs->layouts[d][i];
+    memcpy(st->solved, cs->solved[d], sizeof st->solved);
+    memcpy(st->conflict, cs->conflict[d], (size_t)st->p->nops * sizeof(bool));
+    st->conflicts = cs->conflicts[d];
+    st->conflict_bytes = cs->conflict_bytes[d];
+    *st->r = *cs->report[d];
+}
+
+/* A complete assignment of "depth" searched anchors ("ok": no anchor
+ * failed): scored, kept when better, recorded. */
+static void finish(sy_state *st, sy_copies *cs, int depth, bool ok)
+{
+    sy_path p;
+    memset(&p, 0, sizeof p);
+    p.depth = depth < SY_COPY_DEPTH ? depth : SY_COPY_DEPTH;
+    memcpy(p.leaf, cs->cur, (size_t)p.depth * sizeof(int));
+    p.score.rearranges = st->conflicts + st->r->nrearranges - cs->before;
+    p.score.cost = cs->cost;
+    p.score.accesses = copy_accesses(st);
+    p.score.regbytes = register_bytes(st) + st->conflict_bytes;
+    p.score.ok = ok && p.score.regbytes <= AX_MAX_REGISTER_BYTES;
+    if (!cs->have || better(&p.score, &cs->best.score))
+        cs->best = p, cs->have = true;
+    if (cs->record && cs->nall < SY_MAX_TRIALS + SY_COPY_DEPTH)
+        cs->all[cs->nall++] = p;
+    cs->budget--;
+}
+
+/* Copy anchor "i" (register operand "reg") takes leaf "f" in a dry run. */
+static void take(sy_state *st, int i, int reg, const ax_synth_leaf *f)
+{
+    int t = st->p->ops[i]->args[reg].tensor;
+    st->p->tensors[t].layout = f->layout;
+    st->solved[t] = true;
+}
+
+/* The leaves of copy anchor "i" (register operand "reg"), made once per
+ * search; NULL when none fits (or on "*rc", an error to return). */
+static ax_synth_leaves *leaves_of(sy_state *st, sy_copies *cs, int i, int reg,
+                                  axe_status *rc)
+{
+    axe_diag why;
+    *rc = AXE_OK;
+    if (i >= cs->nops)
+        return NULL; /* an inserted rearrange: never an anchor */
+    if (cs->state[i] == 0) {
+        if (cs->lv[i] == NULL &&
+            (cs->lv[i] = axe__arena_alloc(st->p->arena,
+                                          sizeof(ax_synth_leaves))) == NULL) {
+            *rc = AXE_ERR_NO_MEMORY;
+            return NULL;
+        }
+        axe_diag_clear(&why);
+        *rc = axe__synth_copy_leaves(st->p, st->p->ops[i], reg, 1 - reg,
+                                     cs->lv[i], &why);
+        cs->state[i] = *rc == AXE_OK ? 1 : 2;
+        if (*rc != AXE_ERR_NO_MEMORY && *rc != AXE_ERR_CAPACITY)
+            *rc = AXE_OK;
+    }
+    return cs->state[i] == 1 ? cs->lv[i] : NULL;
+}
+
+/* The search below the copy anchors decided so far ("depth" of them). */
+static axe_status copy_dfs(sy_state *st, sy_copies *cs, int depth)
+{
+    ax_synth_leaves *lv;
+    int reg = 0, i;
+    axe_status rc;
+    axe_diag why;
+    while (depth >= SY_COPY_DEPTH) { /* each takes its first leaf */
+        if ((i = largest_copy(st, &reg)) < 0) {
+            finish(st, cs, depth, true);
+            return AXE_OK;
+        }
+        if ((lv = leaves_of(st, cs, i, reg, &rc)) == NULL) {
+            AXE_TRY(rc);
+            finish(st, cs, depth, false);
+            return AXE_OK;
+        }
+        take(st, i, reg, &lv->leaf[0]);
+        axe_diag_clear(&why);
+        if (propagate(st, &why) != AXE_OK) {
+            finish(st, cs, depth, false);
+            return AXE_OK;
+        }
+        depth++;
+    }
+    if ((i = largest_copy(st, &reg)) < 0) {
+        finish(st, cs, depth, true);
+        return AXE_OK;
+    }
+    if ((lv = leaves_of(st, cs, i, reg, &rc)) == NULL) {
+        AXE_TRY(rc);
+        finish(st, cs, depth, false);
+        return AXE_OK;
+    }
+    save(st, cs, depth);
+    for (int k = 0; k < lv->n && (k == 0 || cs->budget > 0); k++) {
+        cs->cur[depth] = k;
+        take(st, i, reg, &lv->leaf[k]);
+        axe_diag_clear(&why);
+        if (propagate(st, &why) != AXE_OK)
+            finish(st, cs, depth + 1, false);
+        else
+            AXE_TRY(copy_dfs(st, cs, depth + 1));
+        put_back(st, cs, depth);
+    }
+    return AXE_OK;
+}
+
+/* The search from the program as it is (a dry run: st->dry set, the
+ * conflicts counted from st->conflicts on; copies_alloc called since
+ * the program's last inserted operator): the best assignment in
+ * cs->best, every layout put back. */
+static axe_status copy_search(sy_state *st, int64_t budget, double cost,
+                              int before, bool record)
+{
+    sy_copies *cs = st->copies; /* copies_alloc'd */
+    cs->budget = budget;
+    cs->cost = cost;
+    cs->before = before;
+    cs->have = false;
+    cs->nall = 0;
+    cs->record = record;
+    memset(cs->state, 0, (size_t)cs->nops);
+    return copy_dfs(st, cs, 0);
+}
+
+/* " in the program: R rearranges, A copy accesses, B register bytes per
+ * thread" after a leaf's text (a choice the program's counts decided). */
+static void copy_text(char *buf, size_t cap, const char *leaf,
+                      const sy_score *sc)
+{
+    (void)snprintf(buf, cap,
+                   "%s; in the program: %d rearrange%s, %lld copy accesses, "
+                   "%lld register bytes per thread",
+                   leaf, sc->rearranges, sc->rearranges == 1 ? "" : "s",
+                   (long long)sc->accesses, (long long)sc->regbytes);
+}
+
+/* Copy anchor "i" of the best path, at depth "d", for real: leaf k of
+ * "lv", its runner-up the best recorded assignment that agrees with the
+ * best path above "d" and takes another leaf at "d" (none recorded: the
+ * next leaf in the copy search's order). The program's counts are said
+ * when the leaf is not the anchor's first (the choice alone). */
+static axe_status copy_apply(sy_state *st, int i, int reg,
+                             const ax_synth_leaves *lv, int d)
+{
+    const sy_copies *cs = st->copies;
+    const ax_stmt *s = st->p->ops[i];
+    int t = s->args[reg].tensor, k = 0, r = -1, run = -1;
+    ax_synth_choice ch;
+    char label[48];
+    if (d < cs->best.depth && cs->best.leaf[d] < lv->n)
+        k = cs->best.leaf[d];
+    for (int x = 0; x < cs->nall && d < SY_COPY_DEPTH; x++) {
+        const sy_path *q = &cs->all[x];
+        bool prefix = q->depth > d && q->leaf[d] != k && q->leaf[d] < lv->n;
+        for (int e = 0; prefix && e < d; e++)
+            prefix = q->leaf[e] == cs->best.leaf[e];
+        if (prefix && (run < 0 || better(&q->score, &cs->all[run].score)))
+            run = x;
+    }
+    memset(&ch, 0, sizeof ch);
+    ch.op = i;
+    ch.cost = lv->leaf[k].cost;
+    if (k == 0)
+        (void)snprintf(ch.chosen, sizeof ch.chosen, "%s", lv->leaf[k].text);
+    else
+        copy_text(ch.chosen, sizeof ch.chosen, lv->leaf[k].text,
+                  &cs->best.score);
+    if (run >= 0)
+        r = cs->all[run].leaf[d];
+    else if (lv->n > 1)
+        r = k == 0 ? 1 : 0;
+    if (r >= 0 && run >= 0 && k != 0)
+        copy_text(ch.runner_up, sizeof ch.runner_up, lv->leaf[r].text,
+                  &cs->all[run].score);
+    else if (r >= 0)
+        (void)snprintf(ch.runner_up, sizeof ch.runner_up, "%s",
+                       lv->leaf[r].text);
+    if (r >= 0)
+        ch.runner_cost = lv->leaf[r].cost;
+    st->p->tensors[t].layout = lv->leaf[k].layout;
+    AXE_TRY(add_choice(st, &ch));
+    axe__synth_label(st->p, i, label, sizeof label);
+    return set_how(st, t, "anchor %s: %s", label, ch.chosen);
+}
+
+/* Step 4: the search as a dry run, then its best path for real (then 3
+ * again after each anchor). */
+static axe_status copy_anchors(sy_state *st, axe_diag *diag)
+{
+    int i, reg = 0, d;
+    if (largest_copy(st, &reg) < 0)
+        return AXE_OK;
+    AXE_TRY(copies_alloc(st));
+    memset(st->conflict, 0, (size_t)st->p->nops * sizeof(bool));
+    st->dry = true;
+    st->conflicts = 0;
+    st->conflict_bytes = 0;
+    AXE_TRY(copy_search(st, SY_MAX_TRIALS, 0, st->r->nrearranges, true));
+    st->dry = false;
+    for (d = 0; (i = largest_copy(st, &reg)) >= 0; d++) {
+        const ax_stmt *s = st->p->ops[i];
+        ax_tensor *t = &st->p->tensors[s->args[reg].tensor];
+        ax_synth_leaves *lv = st->copies->replay;
+        char label[48], why[AXE_DIAG_MESSAGE_MAX];
+        axe_status rc =
+            axe__synth_copy_leaves(st->p, s, reg, 1 - reg, lv, diag);
+        if (rc == AXE_ERR_UNSUPPORTED) { /* the reason, copied: not
+                                            formatted into itself */
+            axe__synth_label(st->p, i, label, sizeof label);
+            (void)snprintf(why, sizeof why, "%s", diag->message);
+            return axe__fail(diag, rc, t->off,
+                             "layout synthesis: no coalesced layout of '%s' "
+                             "for its anchor %s: %s",
+                             t->name, label, why);
+        }
+        AXE_TRY(rc);
+        AXE_TRY(copy_apply(st, i, reg, lv, d));
+        AXE_TRY(propagate(st, diag));
+    }
+    return AXE_OK;
+}
+
+/* ---- the anchor search ---------------------------------------------
+ * The gemm anchors are chosen together: every combination of their
+ * leaves (at most SY_MAX_TRIALS) is tried on the program (steps 3 and 4
+ * as a trial: conflicts counted, not resolved, then every layout put
+ * back; step 4 the copy anchors' search with its share of the
+ * assignments), scored by counts: rearranges it causes (register copies
+ * between different layouts and conflicts at other operators), then the
+ * sum of the anchors' own costs, then the copies' accesses, then
+ * register bytes per thread of every
+ * register tensor (the rearranged copies included); one beyond a
+ * thread's registers (AX_MAX_REGISTER_BYTES) only when no combination
+ * fits. The first best in enumeration order wins. With more
+ * combinations, each anchor keeps its cheapest leaf. */
+#define SY_MAX_ANCHORS 8
+
+typedef struct sy_search {
+    int n, op[SY_MAX_ANCHORS];
+    ax_synth_leaves *lv[SY_MAX_ANCHORS];
+    int64_t trials;
+    /* trial scratch: the layouts, solved flags and report put back */
+    axe_layout *layouts;
+    bool solved[AX_MAX_TENSORS];
+    ax_synth_report *report;
+    sy_score *score; /* per combination */
+} sy_search;
+
+/* Leaf of anchor "a" in combination "x" (mixed radix, anchor 0 fastest). */
+static int leaf_of(const sy_search *se, int64_t x, int a)
+{
+    int i;
+    for (i = 0; i < a; i++)
+        x /= se->lv[i]->n;
+    return (int)(x % se->lv[a]->n);
 }
 
 /* Combination "x" as a trial: its score, the program as it was after. */
@@ -527,10 +863,19 @@ static axe_status trial(sy_state *st, sy_search *se, int64_t x, sy_score *sc)
         sc->cost += f->cost;
     }
     axe_diag_clear(&why);
-    sc->ok = propagate(st, &why) == AXE_OK && copy_anchors(st, &why) == AXE_OK;
-    sc->rearranges = st->conflicts + st->r->nrearranges - before;
-    sc->regbytes = register_bytes(st) + st->conflict_bytes;
-    sc->ok = sc->ok && sc->regbytes <= AX_MAX_REGISTER_BYTES;
+    if (propagate(st, &why) == AXE_OK) {
+        /* the copy anchors searched below the combination, its share of
+         * the search's assignments each */
+        int64_t share = SY_MAX_TRIALS / se->trials;
+        AXE_TRY(
+            copy_search(st, share > 1 ? share : 1, sc->cost, before, false));
+        *sc = st->copies->best.score;
+    } else {
+        sc->ok = false;
+        sc->rearranges = st->conflicts + st->r->nrearranges - before;
+        sc->accesses = 0;
+        sc->regbytes = register_bytes(st) + st->conflict_bytes;
+    }
     st->dry = false;
     for (i = 0; i < p->ntensors; i++)
         p->tensors[i].layout = se->layouts[i];
@@ -581,11 +926,9 @@ static axe_status search_alloc(sy_state *st, sy_search *se)
     se->layouts = axe__arena_alloc(ar, AX_MAX_TENSORS * sizeof(axe_layout));
     se->report = axe__arena_alloc(ar, sizeof *se->report);
     se->score = axe__arena_alloc(ar, (size_t)se->trials * sizeof(sy_score));
-    st->conflict = axe__arena_alloc(ar, (size_t)st->p->nops * sizeof(bool));
-    if (se->layouts == NULL || se->report == NULL || se->score == NULL ||
-        st->conflict == NULL)
+    if (se->layouts == NULL || se->report == NULL || se->score == NULL)
         return AXE_ERR_NO_MEMORY;
-    return AXE_OK;
+    return copies_alloc(st); /* st->conflict with it */
 }
 
 /* " (searched with N other anchors: R rearranges, B register bytes per

@@ -90,13 +90,6 @@ axe_status axe__synth_shared(axe_program *p, ax_synth_report *r,
  * empty and says why in "accesses_note". */
 axe_status axe__synth_accesses(axe_program *p, axe_diag *diag);
 
-/* Anchors (compiler_synth_anchor.c): the layout of the whole auto
- * register operand "reg" of copy "s" whose other operand "mem" is in
- * memory, built for coalescing (AXE_ERR_UNSUPPORTED when no candidate
- * fits, why in "diag"). Its choice is recorded in "ch". */
-axe_status axe__synth_copy_anchor(const axe_program *p, const ax_stmt *s,
-                                  int reg, int mem, axe_layout *out,
-                                  ax_synth_choice *ch, axe_diag *diag);
 /* "r" names all of its register tensor (no region start, view or
  * broadcast): the operator's shape is the tensor's. */
 bool axe__synth_whole(const axe_program *p, const ax_ref *r);
@@ -128,6 +121,23 @@ typedef struct ax_synth_leaves {
  * memory); AXE_ERR_UNSUPPORTED when none fits. */
 axe_status axe__synth_gemm_leaves(const axe_program *p, const ax_stmt *s,
                                   ax_synth_leaves *lv, axe_diag *diag);
+/* Anchors (compiler_synth_anchor.c): the cheapest leaves (at most
+ * AX_SYNTH_COPY_LEAVES) of the whole auto register operand "reg" of copy
+ * "s" whose other operand "mem" is in memory, laid out for coalescing, in
+ * the order of the copy search (cost, then the tie rule, then
+ * enumeration); AXE_ERR_UNSUPPORTED when no candidate fits, why in
+ * "diag". */
+#define AX_SYNTH_COPY_LEAVES 8
+axe_status axe__synth_copy_leaves(const axe_program *p, const ax_stmt *s,
+                                  int reg, int mem, ax_synth_leaves *lv,
+                                  axe_diag *diag);
+/* The accesses that copy "s" issues per scope instance with its register
+ * operand "reg" (whole, solved) in the tensor's current layout: the
+ * widest vector its registers hold contiguously along the memory's
+ * fastest dim (as the copy anchor's widths and alignment allow), per
+ * thread of the scope; false when it cannot be counted. */
+bool axe__synth_copy_accesses(const axe_program *p, const ax_stmt *s, int reg,
+                              int64_t *out);
 /* The gemm constraint (Theorem 1): the layout of register operand "o"
  * (1 A, 2 B) implied by C's layout when C is one of the tilings above:
  * A the MI x KI tiling of the A fragment over C's warps when each C row

@@ -15,8 +15,11 @@
  *          flat = (o * T' + t) * L + v over the dims from the fastest, T'
  *          threads of the scope's T (the others replicas), at most a
  *          thread's registers each. Cost: accesses issued by the scope
- *          instance, (size / (w T')) * T; ties go to more threads, then
- *          shorter runs.
+ *          instance, (size / (w T')) * T; ties go to the fewer accesses of the
+ *          other copies of the tied class, then more threads, then
+ *          shorter runs. The cheapest AX_SYNTH_COPY_LEAVES layouts are
+ *          the anchor's leaves, searched with the program's other
+ *          anchors (compiler_synth.c, step 4).
  * The gemm anchor is in compiler_synth_gemm.c.
  */
 #include <stdio.h>
@@ -315,9 +318,42 @@ static int64_t others_cost(const sy_copy *c, const sy_leaf *f,
     return sum;
 }
 
+/* Leaf "f" (layout "l", cost "cost", tie "t") into the list "lv" kept
+ * in the search's order (cost, then tie, then enumeration order: a leaf
+ * goes after the ones it ties with), at most AX_SYNTH_COPY_LEAVES. The
+ * layout is a function of the run and the thread count (w only splits
+ * the run): a leaf whose (run, tp) a kept one has is the same layout with
+ * narrower accesses (w from the widest down), not kept. */
+static void keep_leaf(const sy_copy *c, const sy_leaf *f, const axe_layout *l,
+                      double cost, int64_t t, ax_synth_leaves *lv,
+                      int64_t *ties, sy_leaf *kept)
+{
+    int at = lv->n;
+    for (int j = 0; j < lv->n; j++)
+        if (kept[j].run == f->run && kept[j].tp == f->tp)
+            return;
+    while (at > 0 && (cost < lv->leaf[at - 1].cost ||
+                      (cost == lv->leaf[at - 1].cost && t < ties[at - 1])))
+        at--;
+    if (at == AX_SYNTH_COPY_LEAVES)
+        return;
+    if (lv->n < AX_SYNTH_COPY_LEAVES)
+        lv->n++;
+    for (int j = lv->n - 1; j > at; j--) {
+        lv->leaf[j] = lv->leaf[j - 1];
+        ties[j] = ties[j - 1];
+        kept[j] = kept[j - 1];
+    }
+    kept[at] = *f;
+    lv->leaf[at].layout = *l;
+    lv->leaf[at].cost = cost;
+    ties[at] = t;
+    copy_text(c, f, lv->leaf[at].text, sizeof lv->leaf[at].text);
+}
+
 /* The leaves in the search's order: tp from the scope's threads down
  * (halving), the run L from w up over the divisors of the size, w from 16
- * bytes down; the cheapest wins; on ties, the fewest accesses of the
+ * bytes down; kept cheapest first; on ties, the fewest accesses of the
  * other copies of the tied class (a run that lets them move wider
  * vectors), then the first (more threads, shorter runs). Cost: accesses
  * issued by the scope instance, size / (w tp) * T. A thread count whose
@@ -325,62 +361,39 @@ static int64_t others_cost(const sy_copy *c, const sy_leaf *f,
  * (copy_candidate): skipped, so the run loop stays within
  * AX_MAX_REGISTER_BYTES steps. */
 static void copy_search(const sy_copy *c, const sy_others *o,
-                        ax_synth_choice *ch, sy_leaf *best, bool *have)
+                        ax_synth_leaves *lv)
 {
     sy_leaf f;
-    int64_t tie[2] = {0, 0}; /* the chosen's and the runner-up's */
+    int64_t ties[AX_SYNTH_COPY_LEAVES];
+    sy_leaf kept[AX_SYNTH_COPY_LEAVES];
+    lv->n = 0;
     for (f.tp = c->threads; f.tp >= 1; f.tp = f.tp % 2 == 0 ? f.tp / 2 : 0)
         for (f.run = 1; f.run <= c->size / f.tp &&
                         (c->size / f.tp) * c->bits <= 8 * AX_MAX_REGISTER_BYTES;
              f.run++)
             for (int b = 0; (f.w = width_at(c, b)) > 0; b++) {
-                char text[AX_SYNTH_TEXT];
                 axe_layout l;
-                double cost;
-                int64_t t;
                 if (c->size % (f.run * f.tp) != 0 || !copy_candidate(c, &f, &l))
                     continue;
-                cost = (double)((c->size / (f.w * f.tp)) * c->threads);
-                t = others_cost(c, &f, o);
-                copy_text(c, &f, text, sizeof text);
-                if (!*have || cost < ch->cost ||
-                    (cost == ch->cost && t < tie[0])) {
-                    if (*have) {
-                        memcpy(ch->runner_up, ch->chosen, sizeof ch->chosen);
-                        ch->runner_cost = ch->cost;
-                        tie[1] = tie[0];
-                    }
-                    (void)snprintf(ch->chosen, sizeof ch->chosen, "%s", text);
-                    ch->cost = cost;
-                    tie[0] = t;
-                    *best = f;
-                    *have = true;
-                } else if (ch->runner_up[0] == '\0' || cost < ch->runner_cost ||
-                           (cost == ch->runner_cost && t < tie[1])) {
-                    (void)snprintf(ch->runner_up, sizeof ch->runner_up, "%s",
-                                   text);
-                    ch->runner_cost = cost;
-                    tie[1] = t;
-                }
+                keep_leaf(c, &f, &l,
+                          (double)((c->size / (f.w * f.tp)) * c->threads),
+                          others_cost(c, &f, o), lv, ties, kept);
             }
 }
 
-axe_status axe__synth_copy_anchor(const axe_program *p, const ax_stmt *s,
-                                  int reg, int mem, axe_layout *out,
-                                  ax_synth_choice *ch, axe_diag *diag)
+axe_status axe__synth_copy_leaves(const axe_program *p, const ax_stmt *s,
+                                  int reg, int mem, ax_synth_leaves *lv,
+                                  axe_diag *diag)
 {
     sy_copy c;
-    sy_leaf best;
     sy_others o;
-    bool have = false, in[AX_MAX_TENSORS];
+    bool in[AX_MAX_TENSORS];
     AXE_TRY(copy_setup(p, s, reg, mem, &c, diag));
     axe__synth_tied(p, s->args[reg].tensor, in);
     c.i4_store = axe__synth_i4_store(p, in);
     AXE_TRY(collect_others(p, s, in, &o));
-    memset(ch, 0, sizeof *ch);
-    memset(&best, 0, sizeof best);
-    copy_search(&c, &o, ch, &best, &have);
-    if (!have && c.i4_store >= 0)
+    copy_search(&c, &o, lv);
+    if (lv->n == 0 && c.i4_store >= 0)
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
                          "it is stored into the packed i4 '%s' (whole bytes "
                          "per thread): no even run on all %lld threads deals "
@@ -388,15 +401,52 @@ axe_status axe__synth_copy_anchor(const axe_program *p, const ax_stmt *s,
                          "registers",
                          p->tensors[c.i4_store].name, (long long)c.threads,
                          (long long)c.size, AX_MAX_REGISTER_BYTES);
-    if (!have)
+    if (lv->n == 0)
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
                          "no thread count dividing the %s's %lld threads "
                          "deals the %lld elements over the tensor's shape "
                          "within a thread's %d bytes of registers",
                          axe__scope_name(s->scope), (long long)c.threads,
                          (long long)c.size, AX_MAX_REGISTER_BYTES);
-    (void)copy_candidate(&c, &best, out);
     return AXE_OK;
+}
+
+/* compiler_synth.h: the run of register elements at stride 1 along the
+ * fastest memory dim (the innermost iters of that dim, m iters whose
+ * register strides are 1, e1, e1 e2, ...), the widest access of the
+ * widths the anchor weighs that divides it and the alignment, and
+ * registers per thread / w accesses on each of the scope's threads. */
+bool axe__synth_copy_accesses(const axe_program *p, const ax_stmt *s, int reg,
+                              int64_t *out)
+{
+    const ax_tensor *t = &p->tensors[s->args[reg].tensor];
+    sy_copy c;
+    axe_layout g;
+    axe_diag why;
+    int seps[AXE_LAYOUT_MAX_DIMS + 1];
+    int64_t run = 1, rs = 1, w = 1, v, span;
+    if (copy_setup(p, s, reg, 1 - reg, &c, &why) != AXE_OK ||
+        axe_layout_group(&t->layout, t->shape, t->ndim, &g, seps, NULL) !=
+            AXE_OK ||
+        axe_layout_span(&t->layout, "m", &span) != AXE_OK)
+        return false;
+    for (int i = seps[c.order[0] + 1] - 1; c.vec && i >= seps[c.order[0]];
+         i--) {
+        const axe_iter *it = &g.shard[i];
+        if (it->extent == 1)
+            continue;
+        if (strcmp(it->axis, "m") != 0 || it->stride != rs)
+            break;
+        run *= it->extent;
+        rs *= it->extent;
+    }
+    for (int b = 0; c.vec && (v = width_at(&c, b)) > 1; b++)
+        if (run % v == 0 && (c.align == 0 || c.align % v == 0)) {
+            w = v;
+            break;
+        }
+    *out = (span + w - 1) / w * c.threads;
+    return true;
 }
 
 /* Register strides made compact in their order: each m iter's stride
