@@ -12,7 +12,9 @@
 #   starts in an unrolled loop, a gemm operand copied first) and
 #   examples/kernels/dist/matmul_rs_regions.axe (KS = 1, 2, 4) at --ranks
 #   2, 4 and 8 (-D P=N) pass --check exactly (max_abs_err 0) with no race
-#   on --target mpi and on --target cuda --emulate (the NCCL emulation).
+#   on --target mpi and on --target cuda --emulate (the NCCL emulation);
+#   tests/kernels/dist/gemm_copy_both.axe (A and B on parts of the mesh:
+#   both copied first) at 2 (mpi) and 8 (cuda --emulate).
 #   The reference reads a region through the tensor's own layout at the
 #   region's coordinates, not through the sliced layout the backends run;
 # - a region that is the whole tensor compiles (mpi and cuda) to the same
@@ -57,6 +59,10 @@ for n in 2 4 8; do
     done
     run_exact "$EX/matmul_rs_regions.axe" "$n" -D "P=$n" --target cuda --emulate
 done
+# A and B both on parts of the mesh, both copied to C's placement (at P =
+# 4 compiler_mpi.sh and compiler_nccl.sh run it with every dist kernel).
+run_exact "$KD/gemm_copy_both.axe" 2 -D P=2
+run_exact "$KD/gemm_copy_both.axe" 8 -D P=8 --target cuda --emulate
 
 # A region that is the whole tensor is the tensor.
 mkdir -p "$tmp/whole" "$tmp/region" "$tmp/colon"

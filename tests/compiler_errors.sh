@@ -327,12 +327,9 @@ expect 2 3:25 "expected sum, max or min" <<<"mesh(2);
 kernel k(A: f32[2,8] layout S[(2,8):(1@gpuid,1)], B: f32[8] layout S[8:1] + R[2:1@gpuid]) grid(1) threads(1) {
     device reduce(B, A, argmax, 0);
 }"
-# device gemm: the placements no local GEMM can use even after copying one
-# operand to the other's placement of K (both on one device), named.
-expect 1 3:5 "'A' lives on one device \\(a gpuid offset\\)" <<<"mesh(2);
-kernel k(C: f32[4,4] layout S[(4,4):(4,1)] + R[2:1@gpuid], A: f32[4,8] layout S[(4,8):(8,1)] + 1@gpuid, B: f32[4,8] layout S[(4,8):(8,1)] + 0@gpuid) grid(1) threads(1) {
-    device gemm(C, A, B);
-}"
+# device gemm: dtypes and shapes (every placement is planned: A and B on
+# two different devices are both copied to C's placement,
+# tests/kernels/dist/gemm_copy_both.axe).
 expect 1 3:5 "'C' is f16, 'A' f16 and 'B' f16: C, A and B are all f32, all f64 or all i32, or A and B both f16 or both bf16 with an f32 C" <<<"mesh(2);
 kernel k(C: f16[4,4] layout S[(4,4):(4,1)] + R[2:1@gpuid], A: f16[4,8] layout S[(4,8):(8,1)] + R[2:1@gpuid], B: f16[4,8] layout S[(4,8):(8,1)] + R[2:1@gpuid]) grid(1) threads(1) {
     device gemm(C, A, B);

@@ -65,13 +65,13 @@ dargs() {
 }
 
 # The NCCL call --explain names for device operator K of FILE ARGS...
-# (K "N copy": device gemm N's copy of an operand first): the
-# collective, "ncclSend/ncclRecv" or "local".
+# (K "N copy A", "N copy B": device gemm N's copy of that operand
+# first): the collective, "ncclSend/ncclRecv" or "local".
 explained() {
     local k=$1 f=$2 what="" op
     shift 2
-    op=${k% copy}
-    [ "$op" = "$k" ] || what="copy first: "
+    op=${k%% copy *}
+    [ "$op" = "$k" ] || what="copy of ${k##* } first: "
     dargs "$@"
     "$AXE" compile "$f" --target cuda --explain "${dargs[@]}" 2>/dev/null |
         awk -v k="$op" -v w="  cuda: $what" '/^device op / { op = $3 }
@@ -120,7 +120,7 @@ run_ok() {
             bad "$(basename "$f") --ranks $n device op $k: ran $got, --explain names '$want'"
             return
         fi
-    done < <(sed -n 's/^devop \([0-9]*\( copy\)\{0,1\}\) .*/\1/p' "$tmp/trace" | sort -u)
+    done < <(sed -n 's/^devop \([0-9]*\( copy [AB]\)\{0,1\}\) .*/\1/p' "$tmp/trace" | sort -u)
     ok
 }
 # the tiled local GEMM over several tiles, K steps short at the end
@@ -144,8 +144,11 @@ for f in "$SRC"/tests/kernels/dist/*.axe; do
     fi
     run_ok "$f" "$n"
 done
-# every device gemm's copy first took its call (a copy line in the traces)
-if grep -q "^devop [0-9]* copy nccl" "$tmp/traces"; then ok; else bad "no device gemm copied an operand first"; fi
+# every device gemm's copy first took its call (a copy line in the traces),
+# of A and of B (gemm_copy_both.axe copies both)
+for w in A B; do
+    if grep -q "^devop [0-9]* copy $w nccl" "$tmp/traces"; then ok; else bad "no device gemm copied $w first"; fi
+done
 # every path of the runtime was taken somewhere above
 for path in ncclAllGather ncclBroadcast ncclAllReduce ncclReduceScatter \
     "ncclSend/ncclRecv (grouped, direct)" "ncclSend/ncclRecv (grouped, packed)" \
@@ -350,7 +353,7 @@ MUT_CU=1 mutant "            __syncthreads();
         }
         for (int r = 0;" "        }
         for (int r = 0;" "$EX/matmul_rs_dev.axe" 2 -D P=2 -D M=80 -D N=72 -D K=40
-MUT_CU=1 mutant "(a, ax_dev0_mv, ax_dev0_part, 0," "(a, b, ax_dev0_part, 0," \
+MUT_CU=1 mutant "(a, ax_dev0_mvb, ax_dev0_part, 0," "(a, b, ax_dev0_part, 0," \
     "$SRC/tests/kernels/dist/gemm_copy_k.axe" 4
 MUT_CU=1 mutant "    if (rc == 0)
         rc = ax_nccl_devop(0, " "    if (rc == 1)
@@ -389,7 +392,7 @@ if "$AXE" compile "$SRC/tests/kernels/dist/gemm_copy_k.axe" --target cuda \
     grep -q '__shared__ float as\[AX_GEMM_TK\]\[AX_GEMM_T + 1\], bs\[AX_GEMM_TK\]\[AX_GEMM_T + 1\];' "$tmp/gk.cu" &&
     grep -q 'acc\[r\]\[q\] = __fadd_rn(acc\[r\]\[q\], __fmul_rn(as\[kk\]\[ty + r \* AX_GEMM_TX\], bs\[kk\]\[tx + q \* AX_GEMM_TX\]));' "$tmp/gk.cu" &&
     grep -q '^        ax_rc = ax_dev0_run(t_A, t_B, t_C, ax_stream);$' "$tmp/gk.cu" &&
-    grep -q 'rc = ax_nccl_devop(0, [0-9]*, 1, &ax_dev0_cp, &ax_dev0_cp_sched, b, ax_dev0_mv, st);' "$tmp/gk.cu" &&
+    grep -q 'rc = ax_nccl_devop(0, [0-9]*, 2, &ax_dev0_cpb, &ax_dev0_cpb_sched, b, ax_dev0_mvb, st);' "$tmp/gk.cu" &&
     grep -q 'rc = ax_nccl_devop(0, [0-9]*, 0, &ax_dev0, &ax_dev0_sched, ax_dev0_part, c, st);' "$tmp/gk.cu"; then
     ok
 else

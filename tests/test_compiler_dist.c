@@ -1444,6 +1444,137 @@ static void tabled_shape(void)
              "2");
 }
 
+/* ---- device gemm copying both operands --------------------------------- */
+
+static int n_gemm_both; /* random device gemms that copied both operands */
+
+/* Operand "name" ([rows, K], rows a multiple of 2P) on one random device
+ * or, as a region, on part of the mesh at a gpuid offset: the upper half
+ * of a tensor whose rows are sharded over every device ("rows sharded")
+ * or over the two halves and replicated within each ("rows replicated"). */
+static void both_operand(char *decl, size_t dcap, char *use, size_t ucap,
+                         const char *name, int64_t nrows, int64_t K, int64_t P)
+{
+    int kind = P > 1 ? (int)tl_range(0, 2) : 0;
+    if (kind == 0) {
+        snprintf(
+            decl, dcap,
+            "%s: f32[%lld,%lld] layout S[(%lld,%lld):(%lld,1)] + %lld@gpuid",
+            name, (long long)nrows, (long long)K, (long long)nrows,
+            (long long)K, (long long)K, (long long)tl_range(0, P - 1));
+        snprintf(use, ucap, "%s", name);
+        return;
+    }
+    if (kind == 1)
+        snprintf(
+            decl, dcap,
+            "%s: f32[%lld,%lld] layout S[(%lld,%lld,%lld):(1@gpuid,%lld,1)]",
+            name, (long long)(2 * nrows), (long long)K, (long long)P,
+            (long long)(2 * nrows / P), (long long)K, (long long)K);
+    else
+        snprintf(
+            decl, dcap,
+            "%s: f32[%lld,%lld] layout S[(2,%lld,%lld):(%lld@gpuid,%lld,1)] "
+            "+ R[%lld:1@gpuid]",
+            name, (long long)(2 * nrows), (long long)K, (long long)nrows,
+            (long long)K, (long long)(P / 2), (long long)K, (long long)(P / 2));
+    snprintf(use, ucap, "%s[%lld:+%lld, 0:+%lld]", name, (long long)nrows,
+             (long long)nrows, (long long)K);
+}
+
+/* Device d holds row r of "x" (every k of it, or none) exactly when it
+ * holds an element of row r of C's dim "dim" ("cs": C's shape). */
+static void both_rows(const axe_layout *x, const int64_t *xs,
+                      const axe_layout *c, const int64_t *cs, int dim,
+                      int64_t P, const char *what)
+{
+    int64_t r, d, e[2];
+    slots sx, sc;
+    for (r = 0; r < xs[0]; r++)
+        for (d = 0; d < P; d++) {
+            bool want = false, have, all = true;
+            for (e[dim] = r, e[1 - dim] = 0; e[1 - dim] < cs[1 - dim];
+                 e[1 - dim]++) {
+                slots_of(c, e, cs, 2, &sc);
+                want = want || slots_have_dev(&sc, d);
+            }
+            e[0] = r, e[1] = 0;
+            slots_of(x, e, xs, 2, &sx);
+            have = slots_have_dev(&sx, d);
+            for (e[1] = 1; e[1] < xs[1]; e[1]++) {
+                slots_of(x, e, xs, 2, &sx);
+                all = all && slots_have_dev(&sx, d) == have;
+            }
+            TL_CHECK(all && have == want,
+                     "%s: device %lld %s row %lld of the copy of %s (%s), "
+                     "%s C's %s %lld",
+                     what, (long long)d, have ? "holds" : "lacks", (long long)r,
+                     dim ? "B" : "A", all ? "whole" : "in part",
+                     want ? "holding" : "holding nothing of",
+                     dim ? "column" : "row", (long long)r);
+        }
+}
+
+/* A and B on one device each or on part of the mesh at a gpuid offset, C
+ * a random layout of 1-8 devices (compiler_dist_gemm.c): where neither
+ * holds a copy of the other and their placements fit no local GEMM, both
+ * are copied to C's placement. Laws: each copy is minimal (device d holds
+ * row r of A's copy exactly when it holds an element of C's row r; B's
+ * likewise with C's column r), and the copy's plan obeys laws (1)-(3)
+ * (every holder gets the value; bytes received = the layouts' minimum);
+ * the partial sums are placed as C (nothing moves into C). */
+static void random_gemm_both(int t)
+{
+    int64_t P = (int64_t)1 << tl_range(1, 3), K = tl_range(1, 5);
+    int64_t cs[2] = {2 * P * tl_range(1, 2), 2 * P};
+    int64_t shape[2][2] = {{cs[0], K}, {cs[1], K}};
+    axe_layout lc = gen_layout(cs, 2, P, true);
+    char src[2048], da[256], db[256], ua[64], ub[64], what[2400];
+    axe_program *pr = NULL;
+    ax_dist_gemm *g = malloc(sizeof *g);
+    ax_dist_plan *pl = malloc(sizeof *pl);
+    const ax_stmt *st;
+    axe_diag d;
+    int w;
+    both_operand(da, sizeof da, ua, sizeof ua, "A", cs[0], K, P);
+    both_operand(db, sizeof db, ub, sizeof ub, "B", cs[1], K, P);
+    snprintf(src, sizeof src,
+             "mesh(%lld);\nkernel k(C: f32[%lld,%lld] layout %s,\n  %s,\n  "
+             "%s) grid(1) threads(1) {\n    device gemm(C, %s, %s);\n}\n",
+             (long long)P, (long long)cs[0], (long long)cs[1], lay_text(&lc),
+             da, db, ua, ub);
+    snprintf(what, sizeof what, "case %d:\n%s", t, src);
+    if (g == NULL || pl == NULL ||
+        axe_program_compile(src, strlen(src), NULL, NULL, &pr, &d) != AXE_OK) {
+        free(g), free(pl); /* C's layout may leave devices out: refused */
+        return;
+    }
+    st = pr->devops[0];
+    TL_CHECK(axe__dist_gemm(pr, st, g, &d) == AXE_OK, "%s: %s", what,
+             d.message);
+    if (g->copied == 3) {
+        n_gemm_both++;
+        for (w = 1; w <= 2; w++) {
+            const ax_tensor *x = axe__devop_tensor(pr, st, w);
+            both_rows(&g->moved[w - 1].glayout, shape[w - 1], &lc, cs, w - 1, P,
+                      what);
+            TL_CHECK(axe__dist_gemm_copy_plan(pr, st, g, w, pl, &d) == AXE_OK,
+                     "%s: copy plan: %s", what, d.message);
+            copy_laws(pl, shape[w - 1], 2, &x->glayout,
+                      &g->moved[w - 1].glayout, what);
+        }
+        TL_CHECK(g->q == 1 && axe__dist_plan_reduce(
+                                  g->part.gshape, 3, &g->part.glayout, &lc, 0,
+                                  AX_RED_SUM, P, pl, &d) == AXE_OK,
+                 "%s: the partial sums' reduce: %s", what, d.message);
+        TL_CHECK(pl->kind == AX_COLL_LOCAL, "%s: the partial sums move (%s)",
+                 what, pl->explain);
+    }
+    axe_program_free(pr);
+    free(g);
+    free(pl);
+}
+
 int main(void)
 {
     int t, n;
@@ -1475,5 +1606,9 @@ int main(void)
     }
     table_rows();
     refusal_rows();
+    for (t = 0; t < 200; t++)
+        random_gemm_both(t);
+    TL_CHECK(n_gemm_both >= 50, "only %d random device gemms copied both",
+             n_gemm_both);
     return tl_finish();
 }

@@ -181,16 +181,32 @@ const char *axe__dist_kind_name(ax_coll k);
 typedef struct ax_dist_gemm {
     ax_tensor part;
     int64_t q, mloc, nloc, kloc;
-    /* 0: A and B as placed; 1 (A) or 2 (B): that operand is first copied
-     * (a device copy) to "moved" (glayout, local layout, span: its K
-     * placed as the other's, its rows whole and replicated over the
-     * other's other device digits), because of "why". */
+    /* The operands first copied (a device copy each), a mask of bits
+     * "which" (1: A, 2: B; 0: A and B as placed), each to
+     * moved[which - 1] (glayout, local layout, span), because of "why":
+     * one operand to the placement that fits the other (its K placed as
+     * the other's, its rows whole and replicated over the other's other
+     * device digits), or, where neither holds a copy of the other (each
+     * lives on one device or at a gpuid offset), both to C's placement
+     * (A's rows placed as C's rows, B's as C's columns, K whole,
+     * replicated over C's other device digits). */
     int copied;
-    ax_tensor moved;
+    ax_tensor moved[2];
     axe_diag why;
 } ax_dist_gemm;
 AXE_NODISCARD axe_status axe__dist_gemm(const axe_program *p, const ax_stmt *s,
                                         ax_dist_gemm *g, axe_diag *diag);
+/* The tensor a device gemm's local GEMM reads as operand "which" (1: A,
+ * 2: B): its copy where plan "g" copies it first, else the operand. */
+const ax_tensor *axe__dist_gemm_operand(const axe_program *p, const ax_stmt *s,
+                                        const ax_dist_gemm *g, int which);
+/* The exchange plan of the copy of operand "which" first (g->copied &
+ * which): the operand's layout to moved[which - 1]'s. */
+AXE_NODISCARD axe_status axe__dist_gemm_copy_plan(const axe_program *p,
+                                                  const ax_stmt *s,
+                                                  const ax_dist_gemm *g,
+                                                  int which, ax_dist_plan *out,
+                                                  axe_diag *diag);
 /* q[k] for every k < gshape[dim] of distributed tensor "t": the slice of
  * dimension "dim" that holds k, the row-major index of k's digits on the
  * dimension's gpuid iters (a device gemm's partial index: A's (= B's)

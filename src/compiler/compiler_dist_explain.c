@@ -134,29 +134,90 @@ static void put_plan(ax_text *t, const axe_program *p, const ax_stmt *s)
     free(plan);
 }
 
-/* A device gemm's copy of one operand first: why, where to, how. */
+/* Where operand "x" lives when it takes no copy of the other: on one
+ * device (no gpuid iter of extent > 1) or at a gpuid offset. */
+static void put_where(ax_text *t, const ax_tensor *x)
+{
+    const axe_layout *l = &x->glayout;
+    int64_t dev = 0;
+    bool placed = false;
+    int i;
+    for (i = 0; i < l->nshard + l->nreplica; i++) {
+        const axe_iter *it =
+            i < l->nshard ? &l->shard[i] : &l->replica[i - l->nshard];
+        placed = placed || (strcmp(it->axis, "gpuid") == 0 && it->extent > 1);
+    }
+    for (i = 0; i < l->noffset; i++)
+        if (strcmp(l->offset[i].axis, "gpuid") == 0)
+            dev += l->offset[i].value;
+    if (placed)
+        axe__text_put(t, "part of the mesh from device %lld (a gpuid offset)",
+                      (long long)dev);
+    else
+        axe__text_put(t, "device %lld only", (long long)dev);
+}
+
+/* Whether "l" places elements on all of the "ndev" devices (its gpuid
+ * iters cover them, no gpuid offset). */
+static bool whole_mesh(const axe_layout *l, int64_t ndev)
+{
+    int64_t n = 1;
+    int i;
+    for (i = 0; i < l->nshard + l->nreplica; i++) {
+        const axe_iter *it =
+            i < l->nshard ? &l->shard[i] : &l->replica[i - l->nshard];
+        if (strcmp(it->axis, "gpuid") == 0)
+            n *= it->extent;
+    }
+    for (i = 0; i < l->noffset; i++)
+        if (strcmp(l->offset[i].axis, "gpuid") == 0 && l->offset[i].value != 0)
+            return false;
+    return n == ndev;
+}
+
+/* A device gemm's copies of operands first: why, where to, how. */
 static void put_gemm_copy(ax_text *t, const axe_program *p, const ax_stmt *s,
                           const ax_dist_gemm *g)
 {
-    const ax_tensor *x = axe__devop_tensor(p, s, g->copied);
+    const char *cn = axe__devop_text(p, s, 0);
     ax_dist_plan *plan = malloc(sizeof *plan);
     axe_diag why;
+    int which;
     if (plan == NULL) {
         t->status = AXE_ERR_NO_MEMORY;
         return;
     }
     axe__text_put(t, "  as placed, no local GEMM fits: %s\n", g->why.message);
-    axe__text_put(t, "  so %s is first copied to ",
-                  axe__devop_text(p, s, g->copied));
-    put_layout(t, &g->moved.glayout);
-    axe__text_put(t, " (its K placed as %s's, its rows whole)\n",
-                  axe__devop_text(p, s, 3 - g->copied));
-    if (axe__dist_plan_copy(x->gshape, 2, &x->glayout, &g->moved.glayout,
-                            p->ndev, plan, &why) != AXE_OK)
-        axe__text_put(t, "  copy plan: none (%s)\n", why.message);
-    else {
-        axe__text_put(t, "  copy: %s\n", plan->explain);
-        put_bytes(t, plan, axe_dtype_size(x->dtype));
+    if (g->copied == 3) {
+        axe__text_put(t,
+                      "  nor a copy of either to the other's placement: %s "
+                      "lives on ",
+                      axe__devop_text(p, s, 1));
+        put_where(t, axe__devop_tensor(p, s, 1));
+        axe__text_put(t, ", %s on ", axe__devop_text(p, s, 2));
+        put_where(t, axe__devop_tensor(p, s, 2));
+        axe__text_put(t, "\n");
+    }
+    for (which = 1; which <= 2; which++) {
+        if (!(g->copied & which))
+            continue;
+        axe__text_put(t, "  %s %s is first copied to ",
+                      which == 2 && g->copied == 3 ? "and" : "so",
+                      axe__devop_text(p, s, which));
+        put_layout(t, &g->moved[which - 1].glayout);
+        if (g->copied == 3)
+            axe__text_put(t, " (its rows placed as %s's %s, K whole)\n", cn,
+                          which == 1 ? "rows" : "columns");
+        else
+            axe__text_put(t, " (its K placed as %s's, its rows whole)\n",
+                          axe__devop_text(p, s, 3 - which));
+        if (axe__dist_gemm_copy_plan(p, s, g, which, plan, &why) != AXE_OK)
+            axe__text_put(t, "  copy plan: none (%s)\n", why.message);
+        else {
+            axe__text_put(t, "  copy: %s\n", plan->explain);
+            put_bytes(t, plan,
+                      axe_dtype_size(axe__devop_tensor(p, s, which)->dtype));
+        }
     }
     free(plan);
 }
@@ -180,16 +241,17 @@ static void put_gemm(ax_text *t, const axe_program *p, const ax_stmt *s)
     }
     if (g->copied > 0)
         put_gemm_copy(t, p, s, g);
-    axe__text_put(t,
-                  "  local GEMM on every device: partial[%lld,%lld] = "
-                  "%s%s_local . %s%s_local^T over its %lld k's of K (in "
-                  "increasing k%s%s%s)\n",
-                  (long long)g->mloc, (long long)g->nloc,
-                  g->copied == 1 ? "copied " : "", axe__devop_text(p, s, 1),
-                  g->copied == 2 ? "copied " : "", axe__devop_text(p, s, 2),
-                  (long long)g->kloc, mixed ? "; each " : "",
-                  mixed ? axe_dtype_name(a->dtype) : "",
-                  mixed ? " product exact in f32, summed in f32" : "");
+    axe__text_put(
+        t,
+        "  local GEMM on every device%s: partial[%lld,%lld] = "
+        "%s%s_local . %s%s_local^T over its %lld k's of K (in "
+        "increasing k%s%s%s)\n",
+        whole_mesh(&g->part.glayout, p->ndev) ? "" : " holding partial sums",
+        (long long)g->mloc, (long long)g->nloc, g->copied & 1 ? "copied " : "",
+        axe__devop_text(p, s, 1), g->copied & 2 ? "copied " : "",
+        axe__devop_text(p, s, 2), (long long)g->kloc, mixed ? "; each " : "",
+        mixed ? axe_dtype_name(a->dtype) : "",
+        mixed ? " product exact in f32, summed in f32" : "");
     axe__text_put(t, "  partial sums: ");
     put_shape(t, &g->part, g->part.gshape);
     axe__text_put(t, " layout ");

@@ -22,11 +22,17 @@
  * device reduce (sum, dim 0) of the partial into C's layout: the
  * exchange planner's reduce-scatter, all-reduce, reduce or exchange, or
  * nothing to move when Q = 1 and C is placed as the partial is.
+ * A and B may lie on part of the mesh alike (the same gpuid offset; the
+ * partial then has it too): the devices outside compute nothing C reads.
  * Where A and B as placed fit no local GEMM, one is first copied (a
  * device copy, "mirror"): B to the placement that fits A (K placed as
  * A's, its rows whole, replicated over A's other fine digits, stored
- * row-major [N, Kloc]), else A to the one that fits B; both on one
- * device stays refused.
+ * row-major [N, Kloc]), else A to the one that fits B; where neither
+ * takes a copy of the other (each lives on one device or at a gpuid
+ * offset), both are copied to C's placement ("to_c": A's rows placed as
+ * C's rows, B's as C's columns, K whole, each replicated over C's other
+ * fine digits, at C's gpuid offset): every device computes its own
+ * elements of C, Q = 1 and the partial is placed as C.
  * Summation order (the reference's, exact): each partial in increasing
  * k, the partials in increasing q.
  */
@@ -205,6 +211,16 @@ static axe_status k_mismatch(const axe_program *p, const ax_stmt *s,
                      s->line, t.buf != NULL ? t.buf : "?", an, bn);
 }
 
+/* Where "d" lives (one device, or the devices from its gpuid offset),
+ * for a refusal. */
+static void put_where(ax_text *t, const axe_program *p, const dims *d)
+{
+    if (p->ndev > 1 && !d->placed)
+        axe__text_put(t, "device %lld only", (long long)d->goff);
+    else
+        axe__text_put(t, "the devices from %lld", (long long)d->goff);
+}
+
 /* Every fine digit has a role the local GEMM can use (see the file
  * comment); "f" holds the boundaries. */
 static axe_status check_roles(const axe_program *p, const ax_stmt *s,
@@ -213,17 +229,22 @@ static axe_status check_roles(const axe_program *p, const ax_stmt *s,
 {
     const char *an = axe__devop_text(p, s, 1);
     const char *bn = axe__devop_text(p, s, 2);
-    bool one_a = a->goff != 0 || (p->ndev > 1 && !a->placed);
-    const dims *x = one_a ? a : b;
+    ax_text t;
     int i;
-    if (one_a || b->goff != 0 || (p->ndev > 1 && !b->placed))
+    if (a->goff != b->goff) {
+        axe__text_init(&t, p->arena);
+        axe__text_put(&t, "'%s' lives on ", an);
+        put_where(&t, p, a);
+        axe__text_put(&t, ", '%s' on ", bn);
+        put_where(&t, p, b);
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
-                         "device gemm (line %d): '%s' lives on %s (a gpuid "
-                         "offset): the local GEMMs need a part of A and B on "
-                         "every device (device copy it to a sharded or "
-                         "replicated layout first)",
-                         s->line, one_a ? an : bn,
-                         x->placed ? "part of the mesh only" : "one device");
+                         "device gemm (line %d): %s (gpuid offsets %lld and "
+                         "%lld): the local GEMMs need A's and B's parts on "
+                         "the same devices (device copy one to the other's "
+                         "devices first)",
+                         s->line, t.buf != NULL ? t.buf : "?",
+                         (long long)a->goff, (long long)b->goff);
+    }
     if (!same_k(a, b))
         return k_mismatch(p, s, a, b, diag);
     for (i = 0; i + 1 < f->n; i++) {
@@ -280,7 +301,7 @@ static axe_status push_dim(axe_layout *l, const dims *d, int dim, int64_t outer)
 
 /* The partial's layout: dim 0 K's fine digits, dim 1 A's M, dim 2 B's
  * N (memory: row-major [Mloc, Nloc]), replicas the fine digits both
- * replicate. */
+ * replicate, at their gpuid offset (A's = B's). */
 static axe_status part_layout(const fine *f, const dims *a, const dims *b,
                               ax_dist_gemm *g)
 {
@@ -304,7 +325,7 @@ static axe_status part_layout(const fine *f, const dims *a, const dims *b,
         if (role(a, f->b[i]) == 2 && role(b, f->b[i]) == 2)
             AXE_TRY(axe_layout_push_replica(l, f->b[i + 1] / f->b[i], f->b[i],
                                             "gpuid"));
-    return AXE_OK;
+    return a->goff != 0 ? axe_layout_add_offset(l, "gpuid", a->goff) : AXE_OK;
 }
 
 /* The plan of A and B as they are placed ("a", "b": the operands or a
@@ -370,6 +391,40 @@ static axe_status mirror(const ax_tensor *from, const ax_tensor *x,
                             out->seps, &why);
 }
 
+/* "out": operand "x" (A when "dim" is 0, B when 1) copied to the
+ * placement of C's dim "dim": its rows placed as C's (C's device digits
+ * of the dim, its memory runs densely), K whole in memory, replicated
+ * over C's other device digits, at C's gpuid offset; stored row-major
+ * [rows, K] on each device. A and B so placed fit a local GEMM whose
+ * partial sums are placed as C. */
+static axe_status to_c(const ax_tensor *c, const ax_tensor *x, int dim,
+                       ax_tensor *out)
+{
+    fine f = {0};
+    dims d;
+    int64_t k = x->gshape[1];
+    int i;
+    axe_diag why;
+    fine_of(&c->glayout, &f);
+    AXE_TRY(dims_of(c, &f, &d, &why));
+    *out = *x;
+    axe_layout_init(&out->glayout);
+    AXE_TRY(push_dim(&out->glayout, &d, dim, k));
+    AXE_TRY(axe_layout_push_shard(&out->glayout, k, 1, "m"));
+    for (i = 0; i + 1 < f.n; i++)
+        if (role(&d, f.b[i]) != dim)
+            AXE_TRY(axe_layout_push_replica(&out->glayout, f.b[i + 1] / f.b[i],
+                                            f.b[i], "gpuid"));
+    if (d.goff != 0)
+        AXE_TRY(axe_layout_add_offset(&out->glayout, "gpuid", d.goff));
+    out->shape[0] = mem_elems(&d, dim);
+    out->shape[1] = k;
+    out->span = out->shape[0] * k;
+    AXE_TRY(axe_layout_row_major(out->shape, 2, &out->layout));
+    return axe_layout_group(&out->layout, out->shape, 2, &out->grouped,
+                            out->seps, &why);
+}
+
 /* The partial's tensor fields from its layout. */
 static void part_tensor(const ax_tensor *c, const ax_stmt *s, ax_dist_gemm *g)
 {
@@ -390,33 +445,63 @@ static void part_tensor(const ax_tensor *c, const ax_stmt *s, ax_dist_gemm *g)
     g->part.off = s->off;
 }
 
-/* A and B as placed, else B copied to fit A, else A copied to fit B. */
+const ax_tensor *axe__dist_gemm_operand(const axe_program *p, const ax_stmt *s,
+                                        const ax_dist_gemm *g, int which)
+{
+    return g->copied & which ? &g->moved[which - 1]
+                             : axe__devop_tensor(p, s, which);
+}
+
+axe_status axe__dist_gemm_copy_plan(const axe_program *p, const ax_stmt *s,
+                                    const ax_dist_gemm *g, int which,
+                                    ax_dist_plan *out, axe_diag *diag)
+{
+    const ax_tensor *x = axe__devop_tensor(p, s, which);
+    return axe__dist_plan_copy(x->gshape, 2, &x->glayout,
+                               &g->moved[which - 1].glayout, p->ndev, out,
+                               diag);
+}
+
+/* The plan with the operands of mask "copied" copied first: B to fit A
+ * (2), A to fit B (1), or both to C's placement (3). */
+static axe_status plan_copied(const axe_program *p, const ax_stmt *s,
+                              ax_dist_gemm *g, int copied, axe_diag *diag)
+{
+    int i;
+    g->copied = copied;
+    for (i = 0; i < 2; i++)
+        if (copied & (i + 1))
+            AXE_TRY(copied == 3
+                        ? to_c(axe__devop_tensor(p, s, 0),
+                               axe__devop_tensor(p, s, i + 1), i, &g->moved[i])
+                        : mirror(axe__devop_tensor(p, s, 2 - i),
+                                 axe__devop_tensor(p, s, i + 1), &g->moved[i]));
+    return plan_pair(p, s, axe__dist_gemm_operand(p, s, g, 1),
+                     axe__dist_gemm_operand(p, s, g, 2), g, diag);
+}
+
+/* A and B as placed, else B copied to fit A, else A copied to fit B,
+ * else both copied to C's placement. */
 axe_status axe__dist_gemm(const axe_program *p, const ax_stmt *s,
                           ax_dist_gemm *g, axe_diag *diag)
 {
-    const ax_tensor *c = axe__devop_tensor(p, s, 0);
-    const ax_tensor *a = axe__devop_tensor(p, s, 1);
-    const ax_tensor *b = axe__devop_tensor(p, s, 2);
+    static const int order[] = {2, 1, 3};
     axe_diag other;
     axe_status st;
+    int i;
     memset(g, 0, sizeof *g);
-    st = plan_pair(p, s, a, b, g, diag);
+    st = plan_pair(p, s, axe__devop_tensor(p, s, 1), axe__devop_tensor(p, s, 2),
+                   g, diag);
     if (st == AXE_ERR_UNSUPPORTED) {
         g->why = *diag;
-        g->copied = 2;
-        if (mirror(a, b, &g->moved) != AXE_OK ||
-            plan_pair(p, s, a, &g->moved, g, &other) != AXE_OK) {
-            g->copied = 1;
-            if (mirror(b, a, &g->moved) == AXE_OK)
-                st = plan_pair(p, s, &g->moved, b, g, &other);
-        } else
-            st = AXE_OK;
+        for (i = 0; i < 3 && st != AXE_OK; i++)
+            st = plan_copied(p, s, g, order[i], &other);
         if (st != AXE_OK)
             *diag = g->why, g->copied = 0;
     }
     AXE_TRY(st);
-    part_tensor(c, s, g);
-    g->kloc = g->copied == 1 ? g->moved.shape[1] : a->shape[1];
+    part_tensor(axe__devop_tensor(p, s, 0), s, g);
+    g->kloc = axe__dist_gemm_operand(p, s, g, 1)->shape[1];
     return axe_layout_row_major(g->part.shape, 3, &g->part.layout);
 }
 

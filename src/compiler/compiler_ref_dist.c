@@ -344,7 +344,7 @@ static axe_status run_reduce(const mesh_run *m, const ax_stmt *s,
 }
 
 /* q[k]: the slice of K holding k, by the placement of K the local GEMMs
- * use (A's, or B's when A is copied to fit B first). */
+ * use (A's, or its copy's where A is copied first). */
 static axe_status gemm_slices(const axe_program *p, const ax_stmt *s,
                               int64_t *q, axe_diag *diag)
 {
@@ -354,8 +354,7 @@ static axe_status gemm_slices(const axe_program *p, const ax_stmt *s,
         return axe__fail(diag, st, s->off, "out of memory");
     st = axe__dist_gemm(p, s, g, diag);
     if (st == AXE_OK &&
-        (st = axe__dist_slices(
-             g->copied == 1 ? &g->moved : axe__devop_tensor(p, s, 1), 1, q)) !=
+        (st = axe__dist_slices(axe__dist_gemm_operand(p, s, g, 1), 1, q)) !=
             AXE_OK)
         st = axe__fail(diag, st, s->off, "device gemm: K's slices");
     free(g);

@@ -205,22 +205,25 @@ static void put_rows(ax_text *t, const axe_program *p, const ax_stmt *s,
 static void put_run(ax_text *t, const axe_program *p, const ax_stmt *s,
                     const ax_dist_gemm *g)
 {
+    static const char *const first[] = {
+        "", "A copied first, ", "B copied first, ", "A and B copied first, "};
     const ax_tensor *a = &p->tensors[s->args[1].tensor];
     const ax_tensor *c = &p->tensors[s->args[0].tensor];
-    const char *ct, *ot, *at;
+    const char *ct, *ot, *at, *x[2] = {"a", "b"};
     int64_t es = axe_dtype_size(a->dtype), n = g->mloc * g->nloc;
-    int k = s->index;
-    char mv[32];
+    int k = s->index, w;
+    char mv[2][32];
     axe__dist_gemm_types(p, s, &ct, &ot, &at);
     axe__text_put(t,
                   "static %s *ax_dev%d_part; /* the partial sums (device "
                   "memory, at the first run) */\n",
                   ot, k);
-    if (g->copied > 0)
-        axe__text_put(t,
-                      "static %s *ax_dev%d_mv; /* %s copied first (device "
-                      "memory) */\n",
-                      ct, k, axe__devop_text(p, s, g->copied));
+    for (w = 0; w < 2; w++)
+        if (g->copied & (w + 1))
+            axe__text_put(t,
+                          "static %s *ax_dev%d_mv%s; /* %s copied first "
+                          "(device memory) */\n",
+                          ct, k, x[w], axe__devop_text(p, s, w + 1));
     if (s->chunks > 0)
         put_rows(t, p, s, g);
     axe__text_put(t,
@@ -231,22 +234,22 @@ static void put_run(ax_text *t, const axe_program *p, const ax_stmt *s,
                   "cudaStream_t st)\n{\n"
                   "    int rc = ax_nccl_buffer((void **)&ax_dev%d_part, "
                   "%lld);\n",
-                  k,
-                  g->copied == 1   ? "A copied first, "
-                  : g->copied == 2 ? "B copied first, "
-                                   : "",
-                  k, ct, ct, ot, k, (long long)(n * axe_dtype_size(c->dtype)));
-    if (g->copied > 0)
+                  k, first[g->copied & 3], k, ct, ct, ot, k,
+                  (long long)(n * axe_dtype_size(c->dtype)));
+    for (w = 0; w < 2; w++) {
+        snprintf(mv[w], sizeof mv[w], "ax_dev%d_mv%s", k, x[w]);
+        if (!(g->copied & (w + 1)))
+            continue;
         axe__text_put(t,
                       "    if (rc == 0)\n"
-                      "        rc = ax_nccl_buffer((void **)&ax_dev%d_mv, "
-                      "%lld);\n"
+                      "        rc = ax_nccl_buffer((void **)&%s, %lld);\n"
                       "    if (rc == 0)\n"
-                      "        rc = ax_nccl_devop(%d, %d, 1, &ax_dev%d_cp, "
-                      "&ax_dev%d_cp_sched, %s, ax_dev%d_mv, st);\n",
-                      k, (long long)(g->moved.span * es), k, s->line, k, k,
-                      g->copied == 1 ? "a" : "b", k);
-    snprintf(mv, sizeof mv, "ax_dev%d_mv", k);
+                      "        rc = ax_nccl_devop(%d, %d, %d, &ax_dev%d_cp%s, "
+                      "&ax_dev%d_cp%s_sched, %s, %s, st);\n",
+                      mv[w], (long long)(g->moved[w].span * es), k, s->line,
+                      w + 1, k, x[w], k, x[w], x[w], mv[w]);
+        x[w] = mv[w];
+    }
     axe__text_put(t, "    if (rc != 0)\n        return rc;\n");
     if (s->chunks > 0) {
         axe__text_put(t,
@@ -255,8 +258,8 @@ static void put_run(ax_text *t, const axe_program *p, const ax_stmt *s,
                       "&ax_dev%d_chunked, %d, %lldL, ax_dev%d_rows, &ctx,\n"
                       "                                ax_dev%d_part, c, "
                       "st);\n    }\n    return rc;\n}\n",
-                      k, g->copied == 1 ? mv : "a", g->copied == 2 ? mv : "b",
-                      k, s->line, k, k, s->chunks, (long long)g->nloc, k, k);
+                      k, x[0], x[1], k, s->line, k, k, s->chunks,
+                      (long long)g->nloc, k, k);
         return;
     }
     axe__text_put(t,
@@ -269,8 +272,7 @@ static void put_run(ax_text *t, const axe_program *p, const ax_stmt *s,
                   "&ax_dev%d_sched, ax_dev%d_part, c, st);\n"
                   "    return rc;\n}\n",
                   k, (long long)g->mloc, (long long)g->nloc, threads_of(p, s),
-                  g->copied == 1 ? mv : "a", g->copied == 2 ? mv : "b", k,
-                  (long long)g->mloc, k, s->line, k, k, k);
+                  x[0], x[1], k, (long long)g->mloc, k, s->line, k, k, k);
 }
 
 /* The runner of chunked device gemms (a failure ends the job). */
@@ -376,7 +378,7 @@ bool axe__cuda_devops_exchange(const axe_program *p)
 void axe__cuda_devgemm_free(ax_text *t, const axe_program *p)
 {
     ax_dist_gemm *g;
-    int k;
+    int k, w;
     for (k = 0; k < p->ndevops && t->status == AXE_OK; k++) {
         if (p->devops[k]->op != AX_OP_GEMM)
             continue;
@@ -387,11 +389,14 @@ void axe__cuda_devgemm_free(ax_text *t, const axe_program *p)
         if (p->devops[k]->chunks > 0)
             axe__text_put(t, "    axe_nccl_chunked_free(&ax_dev%d_chunked);\n",
                           k);
-        if (g->copied > 0)
-            axe__text_put(t,
-                          "    cudaFree(ax_dev%d_mv), ax_dev%d_mv = NULL;\n"
-                          "    axe_nccl_sched_free(&ax_dev%d_cp_sched);\n",
-                          k, k, k);
+        for (w = 0; w < 2; w++)
+            if (g->copied & (w + 1))
+                axe__text_put(
+                    t,
+                    "    cudaFree(ax_dev%d_mv%c), ax_dev%d_mv%c = "
+                    "NULL;\n"
+                    "    axe_nccl_sched_free(&ax_dev%d_cp%c_sched);\n",
+                    k, "ab"[w], k, "ab"[w], k, "ab"[w]);
         free(g);
     }
 }
@@ -401,18 +406,18 @@ void axe__cuda_devgemm_explain(ax_text *t, const axe_program *p,
 {
     ax_dist_gemm *g = malloc(sizeof *g);
     ax_dist_plan *pl = malloc(sizeof *pl);
-    const ax_tensor *x;
     axe_diag d;
+    int which;
     if (g == NULL || pl == NULL || axe__dist_gemm(p, s, g, &d) != AXE_OK) {
         free(g), free(pl);
         return;
     }
-    if (g->copied > 0) {
-        x = axe__devop_tensor(p, s, g->copied);
-        if (axe__dist_plan_copy(x->gshape, 2, &x->glayout, &g->moved.glayout,
-                                p->ndev, pl, &d) == AXE_OK)
-            axe__cuda_plan_explain(t, pl, x->dtype, "copy first: ");
-    }
+    for (which = 1; which <= 2; which++)
+        if ((g->copied & which) &&
+            axe__dist_gemm_copy_plan(p, s, g, which, pl, &d) == AXE_OK)
+            axe__cuda_plan_explain(t, pl, axe__devop_tensor(p, s, which)->dtype,
+                                   which == 1 ? "copy of A first: "
+                                              : "copy of B first: ");
     if (axe__cuda_devgemm_mma(p, s))
         axe__cuda_devgemm_mma_explain(t, p, s, g);
     else

@@ -47,8 +47,7 @@ bool axe__cuda_devgemm_mma(const axe_program *p, const ax_stmt *s)
 static int load_vec(const axe_program *p, const ax_stmt *s,
                     const ax_dist_gemm *g, int which)
 {
-    const ax_tensor *x =
-        g->copied == which ? &g->moved : axe__devop_tensor(p, s, which);
+    const ax_tensor *x = axe__dist_gemm_operand(p, s, g, which);
     int64_t bits = 0, run = 1;
     bool inner = true;
     int k, w;

@@ -65,15 +65,15 @@ static const char setup[] =
 static const char devop_fn[] =
     "\n/* Device operator k (line L) on this rank's device buffers "
     "(\"copy\": "
-    "a device\n * gemm's copy of an operand first); a failure ends the "
+    "a device\n * gemm's copy of A (1) or B (2) first); a failure ends the "
     "job. */\n"
     "static int ax_nccl_devop(int k, int line, int copy,\n"
     "                         const axe_mpi_plan *p, axe_nccl_sched *s,\n"
     "                         const void *src, void *dst, cudaStream_t "
     "stream)\n{\n"
     "    char err[256], tag[32];\n    int rank;\n"
-    "    snprintf(tag, sizeof tag, \"%%d%%s\", k, copy ? \" copy\" : "
-    "\"\");\n"
+    "    snprintf(tag, sizeof tag, \"%%d%%s\", k,\n"
+    "             copy == 1 ? \" copy A\" : copy == 2 ? \" copy B\" : \"\");\n"
     "    if (axe_nccl_exchange(tag, p, s, src, dst, ax_nccl_comm, "
     "MPI_COMM_WORLD, stream, err,\n"
     "                          sizeof err) == 0)\n        return 0;\n"
@@ -81,7 +81,10 @@ static const char devop_fn[] =
     "    fprintf(stderr, \"rank %%d: device op %%d (line %%d)%%s: "
     "%%s\\n\", "
     "rank, k, line,\n"
-    "            copy ? \" (its copy of an operand first)\" : \"\", err);\n"
+    "            copy == 1   ? \" (its copy of A first)\"\n"
+    "            : copy == 2 ? \" (its copy of B first)\"\n"
+    "                        : \"\",\n"
+    "            err);\n"
     "    MPI_Abort(MPI_COMM_WORLD, 1);\n    return 1;\n}\n";
 
 void axe__cuda_mesh_decls(ax_text *t, const axe_program *p)

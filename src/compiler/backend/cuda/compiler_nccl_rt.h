@@ -29,9 +29,9 @@
  *     kcomb), and for an all-reduce the folded pieces to every rank
  *     (grouped ncclSend/ncclRecv again: an all-gather of uneven pieces).
  * With AXE_NCCL_TRACE=FILE in the environment, rank 0 appends a line
- * "devop K NAME" per operator ("devop K copy NAME" for a device gemm's
- * copy of an operand first) to FILE when its schedule is built (the NCCL
- * call it takes), for the tests.
+ * "devop K NAME" per operator ("devop K copy A NAME", "devop K copy B
+ * NAME" for a device gemm's copy of A or B first) to FILE when its
+ * schedule is built (the NCCL call it takes), for the tests.
  * Under AXE_CUDA_EMULATE the NCCL calls are compiler_nccl_emu.h's (MPI on
  * host memory). Invariant: an error is a nonzero return and a message in
  * "err"; the runtime never prints nor aborts, and axe_nccl_sched_free
@@ -554,7 +554,8 @@ static inline int axe_nccl_failed(const axe_nccl_rc *rc, ncclComm_t comm,
 #endif
 
 /* Runs device operator "tag" (plan "p"; the tag names it in the trace:
- * "K", or "K copy" for a device gemm's copy of an operand first) on this
+ * "K", or "K copy A", "K copy B" for a device gemm's copy of an operand
+ * first) on this
  * rank's device buffers: src
  * (p->src_size elements) to dst (p->dst_size), on "stream" of NCCL
  * communicator "comm", whose ranks are those of MPI communicator "mcomm"

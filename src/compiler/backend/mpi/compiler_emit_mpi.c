@@ -141,7 +141,7 @@ void axe__emit_mesh_timing(ax_text *t, const char *idle)
         idle);
 }
 
-/* A device gemm's operand copied first (ax_dist_gemm.copied), else 0. */
+/* A device gemm's operands copied first (ax_dist_gemm.copied), else 0. */
 static int copied_of(const axe_program *p, const ax_stmt *s)
 {
     ax_dist_gemm *g;

@@ -48,9 +48,7 @@ void axe__emit_dist_gemm_addr(ax_text *t, const axe_program *p,
                               const ax_stmt *s, const ax_dist_gemm *g,
                               int which, const char *row, const char *k)
 {
-    const ax_tensor *x =
-        g->copied == which ? &g->moved : axe__devop_tensor(p, s, which);
-    put_addr(t, x, row, k);
+    put_addr(t, axe__dist_gemm_operand(p, s, g, which), row, k);
 }
 
 /* The dot product of row "i" of A_local and row "j" of B_local into
@@ -59,10 +57,8 @@ void axe__emit_dist_gemm_addr(ax_text *t, const axe_program *p,
 void axe__emit_dist_gemm_dot(ax_text *t, const axe_program *p, const ax_stmt *s,
                              const ax_dist_gemm *g, const char *ind)
 {
-    const ax_tensor *a =
-        g->copied == 1 ? &g->moved : axe__devop_tensor(p, s, 1);
-    const ax_tensor *b =
-        g->copied == 2 ? &g->moved : axe__devop_tensor(p, s, 2);
+    const ax_tensor *a = axe__dist_gemm_operand(p, s, g, 1);
+    const ax_tensor *b = axe__dist_gemm_operand(p, s, g, 2);
     bool i32 = a->dtype == AXE_DTYPE_I32;
     const char *pre = i32 ? "(uint32_t)" : axe__dtype_load_pre(a->dtype);
     const char *post = axe__dtype_wrap_post(a->dtype);
@@ -112,41 +108,43 @@ static void put_elems(ax_text *t, const axe_program *p, const ax_stmt *s,
     axe__text_put(t, "static axe_mpi_chunked ax_dev%d_chunked;\n", k);
 }
 
-/* The copy of operand g->copied first: its plan as data
- * ("ax_devK_cp"), its schedule (of type "sched") and, with "host", the
- * buffer it lands in (the CUDA backend's is device memory). */
+/* The copy of operand "which" (1: A, 2: B) first: its plan as data
+ * ("ax_devK_cpa" for A, "ax_devK_cpb" for B), its schedule (of type
+ * "sched") and, with "host", the buffer it lands in ("ax_devK_mva",
+ * "ax_devK_mvb"; the CUDA backend's is device memory). */
 static void put_copy(ax_text *t, const axe_program *p, const ax_stmt *s,
-                     const ax_dist_gemm *g, const char *sched, bool host)
+                     const ax_dist_gemm *g, int which, const char *sched,
+                     bool host)
 {
-    const ax_tensor *x = axe__devop_tensor(p, s, g->copied);
+    const ax_tensor *x = axe__devop_tensor(p, s, which);
+    const ax_tensor *mv = &g->moved[which - 1];
     ax_dist_plan *pl = malloc(sizeof *pl);
     axe_diag d;
     char name[32];
-    int k = s->index;
+    int k = s->index, c = "ab"[which - 1];
     if (pl == NULL ||
-        axe__dist_plan_copy(x->gshape, 2, &x->glayout, &g->moved.glayout,
-                            p->ndev, pl, &d) != AXE_OK) {
+        axe__dist_gemm_copy_plan(p, s, g, which, pl, &d) != AXE_OK) {
         t->status = AXE_ERR_UNSUPPORTED; /* the check refused it */
         free(pl);
         return;
     }
-    snprintf(name, sizeof name, "ax_dev%d_cp", k);
+    snprintf(name, sizeof name, "ax_dev%d_cp%c", k, c);
     axe__text_put(t, "/* device op %d: %s copied first */\n", k,
-                  axe__devop_text(p, s, g->copied));
+                  axe__devop_text(p, s, which));
     axe__emit_mpi_table(t, name, pl);
     axe__text_put(t,
-                  "static const axe_mpi_plan ax_dev%d_cp = {%d, %d, %d, %d, "
-                  "ax_dev%d_cp_digit, ax_dev%d_cp_rep, ax_dev%d_cp_rep + %d, "
+                  "static const axe_mpi_plan %s = {%d, %d, %d, %d, "
+                  "%s_digit, %s_rep, %s_rep + %d, "
                   "%lld, %lld, %lld, %lld, 0, %d, %lld, %lld};\n"
-                  "static %s ax_dev%d_cp_sched;\n",
-                  k, (int)pl->ndev, (int)pl->ndigits, (int)pl->nsrc_rep,
-                  (int)pl->ndst_rep, k, k, k, (int)pl->nsrc_rep,
+                  "static %s %s_sched;\n",
+                  name, (int)pl->ndev, (int)pl->ndigits, (int)pl->nsrc_rep,
+                  (int)pl->ndst_rep, name, name, name, (int)pl->nsrc_rep,
                   (long long)pl->src_dev0, (long long)pl->src_m0,
                   (long long)pl->dst_dev0, (long long)pl->dst_m0, (int)x->dtype,
-                  (long long)x->span, (long long)g->moved.span, sched, k);
+                  (long long)x->span, (long long)mv->span, sched, name);
     if (host)
-        axe__text_put(t, "static %s ax_dev%d_mv[%lld];\n",
-                      axe__dtype_ctype(x->dtype), k, (long long)g->moved.span);
+        axe__text_put(t, "static %s ax_dev%d_mv%c[%lld];\n",
+                      axe__dtype_ctype(x->dtype), k, c, (long long)mv->span);
     free(pl);
 }
 
@@ -154,10 +152,11 @@ void axe__emit_mpi_gemm(ax_text *t, const axe_program *p, const ax_stmt *s,
                         const ax_dist_gemm *g, const char *sched, bool host)
 {
     const char *ct, *ot, *acc;
-    int k = s->index;
+    int k = s->index, which;
     axe__dist_gemm_types(p, s, &ct, &ot, &acc);
-    if (g->copied > 0)
-        put_copy(t, p, s, g, sched, host);
+    for (which = 1; which <= 2; which++)
+        if (g->copied & which)
+            put_copy(t, p, s, g, which, sched, host);
     if (!host)
         return;
     if (s->chunks > 0) {
@@ -186,19 +185,25 @@ void axe__emit_mpi_gemm(ax_text *t, const axe_program *p, const ax_stmt *s,
 void axe__emit_mpi_gemm_call(ax_text *t, const axe_program *p, const ax_stmt *s,
                              int copied)
 {
-    const char *a = p->tensors[s->args[1].tensor].cname;
-    const char *b = p->tensors[s->args[2].tensor].cname;
-    const char *c = p->tensors[s->args[0].tensor].cname;
-    char mv[32];
-    int k = s->index;
-    snprintf(mv, sizeof mv, "ax_dev%d_mv", k);
-    if (copied > 0)
+    const char *x[3] = {p->tensors[s->args[0].tensor].cname,
+                        p->tensors[s->args[1].tensor].cname,
+                        p->tensors[s->args[2].tensor].cname};
+    const char *a = x[1], *b = x[2], *c = x[0];
+    char mv[2][32];
+    int k = s->index, which;
+    for (which = 1; which <= 2; which++) {
+        if (!(copied & which))
+            continue;
+        snprintf(mv[which - 1], sizeof mv[0], "ax_dev%d_mv%c", k,
+                 "ab"[which - 1]);
         axe__text_put(t,
-                      "    ax_mpi_devop(%d, %d, &ax_dev%d_cp, "
-                      "&ax_dev%d_cp_sched, %s, %s);\n",
-                      k, s->line, k, k, copied == 1 ? a : b, mv);
-    a = copied == 1 ? mv : a;
-    b = copied == 2 ? mv : b;
+                      "    ax_mpi_devop(%d, %d, &ax_dev%d_cp%c, "
+                      "&ax_dev%d_cp%c_sched, %s, %s);\n",
+                      k, s->line, k, "ab"[which - 1], k, "ab"[which - 1],
+                      x[which], mv[which - 1]);
+    }
+    a = copied & 1 ? mv[0] : a;
+    b = copied & 2 ? mv[1] : b;
     if (s->chunks > 0) {
         axe__text_put(t,
                       "    {\n        ax_dev%d_ctx ctx = {%s, %s};\n"
@@ -241,7 +246,8 @@ void axe__emit_mpi_gemm_runner(ax_text *t, const axe_program *p)
 }
 
 /* Frees of the chunked gemms' and the copies' schedules (inside
- * ax_mpi_free); "copied[k]": device op k copies an operand first. */
+ * ax_mpi_free); "copied[k]": the operands device op k copies first
+ * (ax_dist_gemm.copied). */
 void axe__emit_mpi_gemm_free(ax_text *t, const axe_program *p,
                              const int *copied)
 {
@@ -250,8 +256,11 @@ void axe__emit_mpi_gemm_free(ax_text *t, const axe_program *p,
         if (p->devops[k]->chunks > 0)
             axe__text_put(t, "    axe_mpi_chunked_free(&ax_dev%d_chunked);\n",
                           k);
-        if (copied[k] > 0)
-            axe__text_put(t, "    axe_mpi_sched_free(&ax_dev%d_cp_sched);\n",
+        if (copied[k] & 1)
+            axe__text_put(t, "    axe_mpi_sched_free(&ax_dev%d_cpa_sched);\n",
+                          k);
+        if (copied[k] & 2)
+            axe__text_put(t, "    axe_mpi_sched_free(&ax_dev%d_cpb_sched);\n",
                           k);
     }
 }

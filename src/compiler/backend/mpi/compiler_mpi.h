@@ -16,10 +16,11 @@
  * AXE_LAYOUT_MAX_REPLICA (8) already. */
 #define AX_MPI_MAX_DIGITS 32
 
-/* device gemm "s" (compiler_emit_mpi_gemm.c), planned as "g": the plan
- * of an operand's copy first (its schedule of type "sched") and, with
- * "host" (the mpi target), the copy's buffer, the partial buffer and the
- * local GEMM function; the call of both at its place. */
+/* device gemm "s" (compiler_emit_mpi_gemm.c), planned as "g": the plans
+ * of the operands' copies first (their schedules of type "sched") and,
+ * with "host" (the mpi target), the copies' buffers, the partial buffer
+ * and the local GEMM function; the call of all at its place ("copied":
+ * g's mask of operands copied first). */
 void axe__emit_mpi_gemm(ax_text *t, const axe_program *p, const ax_stmt *s,
                         const ax_dist_gemm *g, const char *sched, bool host);
 void axe__emit_mpi_gemm_call(ax_text *t, const axe_program *p, const ax_stmt *s,
@@ -33,7 +34,8 @@ void axe__emit_mpi_table(ax_text *t, const char *name, const ax_dist_plan *pl);
  * calls; after AX_NDEV is defined. */
 void axe__emit_mpi_entry(ax_text *t, const axe_program *p);
 /* The runner of chunks(N) gemms; the frees of their schedules and of
- * the copies first ("copied[k]": device op k's ax_dist_gemm.copied). */
+ * the copies first ("copied[k]": device op k's ax_dist_gemm.copied, a
+ * mask of operands). */
 void axe__emit_mpi_gemm_runner(ax_text *t, const axe_program *p);
 void axe__emit_mpi_gemm_free(ax_text *t, const axe_program *p,
                              const int *copied);

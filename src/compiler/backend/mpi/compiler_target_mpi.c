@@ -54,25 +54,28 @@ static int64_t local_bytes(const axe_program *p)
     return n;
 }
 
-/* A device gemm's copy of an operand first: the runtime runs its plan. */
+/* A device gemm's copies of operands first: the runtime runs their
+ * plans. */
 static axe_status copy_check(const axe_program *p, const ax_stmt *s,
                              axe_diag *diag)
 {
     ax_dist_gemm *g = malloc(sizeof *g);
     ax_dist_plan *pl = malloc(sizeof *pl);
     axe_status st = AXE_OK;
-    const ax_tensor *x;
+    int which;
     if (g == NULL || pl == NULL)
         st = axe__fail(diag, AXE_ERR_NO_MEMORY, s->off, "out of memory");
-    else if ((st = axe__dist_gemm(p, s, g, diag)) == AXE_OK && g->copied) {
-        x = axe__devop_tensor(p, s, g->copied);
-        st = axe__dist_plan_copy(x->gshape, 2, &x->glayout, &g->moved.glayout,
-                                 p->ndev, pl, diag);
+    else
+        st = axe__dist_gemm(p, s, g, diag);
+    for (which = 1; which <= 2 && st == AXE_OK; which++) {
+        if (!(g->copied & which))
+            continue;
+        st = axe__dist_gemm_copy_plan(p, s, g, which, pl, diag);
         if (st == AXE_OK && pl->ndigits > AX_MPI_MAX_DIGITS)
             st = axe__fail(diag, AXE_ERR_CAPACITY, s->off,
                            "device gemm (line %d): the copy of '%s' first "
                            "has %d digits, beyond the mpi runtime's %d",
-                           s->line, axe__devop_text(p, s, g->copied),
+                           s->line, axe__devop_text(p, s, which),
                            (int)pl->ndigits, AX_MPI_MAX_DIGITS);
     }
     free(g);
