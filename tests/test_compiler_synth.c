@@ -10,7 +10,11 @@
  *                (x / (L T')) L + x % L, replicated over T / T' groups of
  *                T' threads; each w-chunk is w consecutive, w-aligned
  *                addresses; w * size is 1, 2, 4, 8 or 16 bytes, w divides
- *                the run L, a thread holds at most 1020 bytes;
+ *                the run L, a thread holds at most 1020 bytes; the
+ *                copies' accesses of the anchor search (the widest w at
+ *                which every thread's aligned register groups are
+ *                consecutive aligned addresses, registers / w per thread
+ *                of the scope) equal the anchor's cost;
  *   elementwise  the operands' layouts are equivalent (same point sets);
  *   cast         likewise across dtypes;
  *   reduce       the destination's threads at c' are the union of the
@@ -199,6 +203,54 @@ static void check_copy_law(const copy_case *k, const axe_program *p,
     }
 }
 
+/* axe__synth_copy_accesses (the copies' count of the anchor search) on
+ * the load of "k" equals a brute-force count on its layout: the widest
+ * access (16, 8, 4, 2, 1 bytes) at which every aligned group of every
+ * thread's registers holds consecutive elements of X from an aligned
+ * address, registers per thread / w accesses per thread of the scope;
+ * for the anchor's own layout that is its cost. */
+static void check_copy_accesses(const copy_case *k, const axe_program *p,
+                                int64_t scope, const char *src)
+{
+    static const int64_t bytes[] = {16, 8, 4, 2, 1};
+    const ax_tensor *t = tensor(p, "a");
+    int64_t size = k->r * k->c, span = 0, w = 0, got = -1, x;
+    int64_t es = es_of(k->dtype), *addr;
+    axe_point pts[MAXPTS];
+    if ((addr = malloc((size_t)(scope * 1024) * sizeof *addr)) == NULL)
+        return;
+    for (x = 0; x < scope * 1024; x++)
+        addr[x] = -1;
+    for (x = 0; x < size; x++) {
+        int64_t i = x / k->c, j = x % k->c, crd[2] = {i, j};
+        int n = points(t, crd, pts);
+        for (int q = 0; q < n; q++) {
+            int64_t m = value(&pts[q], "m"), r = rank_of(&pts[q]);
+            if (m < 1024 && r < scope)
+                addr[r * 1024 + m] = copy_addr(k, i, j);
+            span = m + 1 > span ? m + 1 : span;
+        }
+    }
+    for (int b = 0; b < 5 && w == 0 && span <= 1024; b++) {
+        int64_t v = bytes[b] / es;
+        bool ok = bytes[b] % es == 0 && span % v == 0;
+        for (x = 0; x < scope * span && ok; x++) {
+            int64_t r = x / span, m = x % span, a0 = addr[r * 1024 + m - m % v];
+            ok = a0 >= 0 && a0 % v == 0 && addr[r * 1024 + m] == a0 + m % v;
+        }
+        if (ok)
+            w = v;
+    }
+    free(addr);
+    TL_CHECK(w > 0 && axe__synth_copy_accesses(p, p->ops[0], 0, &got) &&
+                 got == span / w * scope &&
+                 got == (int64_t)p->synth->choices[0].cost,
+             "%s: copy accesses %lld, brute force %lld (w %lld, %lld per "
+             "thread), the anchor's cost %g",
+             src, (long long)got, (long long)(w > 0 ? span / w * scope : -1),
+             (long long)w, (long long)span, p->synth->choices[0].cost);
+}
+
 static void test_copy_anchor(void)
 {
     static const char *const scopes[] = {"warp", "cta", "warpgroup"};
@@ -236,8 +288,14 @@ static void test_copy_anchor(void)
         solved++;
         TL_CHECK(p->synth != NULL && p->synth->nchoices == 1, "%s: no choice",
                  src);
-        if (p->synth != NULL && p->synth->nchoices == 1)
+        if (p->synth != NULL && p->synth->nchoices == 1) {
             check_copy_law(&k, p, src);
+            check_copy_accesses(&k, p,
+                                strcmp(k.scope, "warp") == 0        ? 32
+                                : strcmp(k.scope, "warpgroup") == 0 ? 128
+                                                                    : k.threads,
+                                src);
+        }
         axe_program_free(p);
     }
     TL_CHECK(solved >= 150, "only %d of 300 random copies synthesized", solved);
