@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: Apache-2.0
 #
 # ldmatrix copies of packed i4 (docs/compiler.md, "ldmatrix copies"):
-# - tests/kernels/i4_ldsm.axe, i4_ldsm_auto.axe and i4_ldsm_hexcute.axe
-#   (Hexcute's packed shared layout, B-fragment words) pass `axe run --check`
-#   exactly on --target c and --target cuda --emulate at two sizes;
+# - tests/kernels/i4_ldsm.axe, i4_ldsm_auto.axe, i4_ldsm_hexcute.axe
+#   (Hexcute's packed shared layout, B-fragment words) and
+#   i4_ldsm_hexcute_auto.axe (that layout synthesized from the register's
+#   ldmatrix rows, equivalent to the hand-written one) pass `axe run
+#   --check` exactly on --target c and --target cuda --emulate at two sizes;
 # - their CUDA copies the shared tile into q by one ldmatrix.x4 per
 #   thread, and --explain gives the chosen leaf, its cost and the
 #   runner-up (bank model: 2-way on the row-major tile, 1-way on the
@@ -47,6 +49,8 @@ for tg in "${targets[@]}"; do
         exact_run i4_ldsm_auto.axe -D M=64 --seed 3 $tg
         exact_run i4_ldsm_hexcute.axe $tg
         exact_run i4_ldsm_hexcute.axe -D G=3 --seed 4 $tg
+        exact_run i4_ldsm_hexcute_auto.axe $tg
+        exact_run i4_ldsm_hexcute_auto.axe -D G=3 --seed 4 $tg
     }
 done
 
@@ -75,6 +79,24 @@ explain_row i4_ldsm_auto.axe "cuda sm_80: ldmatrix.sync.aligned.m8n8.x4.shared.b
 # thread; the runner-up reads the 128 nibbles one byte each (32 lanes in
 # 8 rows' bytes 4 (l % 4): distinct words, 1 wavefront each).
 explain_row i4_ldsm_hexcute.axe "cuda sm_80: ldmatrix.sync.aligned.m8n8.x4.shared.b16 (4 packed i4 per b16), cost 20 (4 instructions, 16 wavefronts, 1-way); runner-up: per-thread 1-byte loads, cost 256 (128 instructions, 128 wavefronts, 1-way)"
+# The same tile 'layout auto' (i4_ldsm_hexcute_auto.axe, B prepacked in
+# X): synthesis reads bq's ldmatrix rows as Bs's 16-byte rows and gives
+# Hexcute's layout, equivalent by the library to the hand-written one;
+# the same 4 ldmatrix.x4 (the counts above), and X's tile reaches Bs in
+# 16-byte cp.async (each X row of 16 bytes is one Bs row).
+explain_row i4_ldsm_hexcute_auto.axe "cuda sm_80: ldmatrix.sync.aligned.m8n8.x4.shared.b16 (4 packed i4 per b16), cost 20 (4 instructions, 16 wavefronts, 1-way); runner-up: per-thread 1-byte loads, cost 256 (128 instructions, 128 wavefronts, 1-way)"
+if grep -qF 'cp.async.cg.shared.global, 16 bytes per access' "$tmp/ex.txt"; then
+    ok
+else
+    bad "i4_ldsm_hexcute_auto: X -> Bs not in 16-byte cp.async: $(grep -m1 'op 0' -A6 "$tmp/ex.txt")"
+fi
+"$AXE" synth "$T/i4_ldsm_hexcute_auto.axe" --json >"$tmp/hx.json" 2>&1
+got=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["tensors"]["Bs"])' "$tmp/hx.json" 2>/dev/null)
+if [ -n "$got" ] && [ "$("$AXE" equal --equivalent "$got" "S[(8,2,8,64,2):(2048,2,4,32,1)]")" = true ]; then
+    ok
+else
+    bad "i4_ldsm_hexcute_auto's Bs is '$got', not Hexcute's S[(8,2,8,64,2):(2048,2,4,32,1)]: $(head -c 300 "$tmp/hx.json")"
+fi
 "$AXE" synth "$T/i4_ldsm_auto.axe" >"$tmp/synth.txt" 2>&1
 if grep -qF 'shared s: Swizzle<5,1,3>(S[(64,64):(64,1)])' "$tmp/synth.txt"; then
     ok

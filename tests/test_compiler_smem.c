@@ -1326,6 +1326,67 @@ static void test_hexcute_i4(void)
              hx.max, rm.max);
 }
 
+/* Hexcute's layout from its register's ldmatrix rows: the candidate of
+ * i4_ldsm_hexcute.axe's bq (compiler_smem_ldsm.c), compact, is the
+ * written-out map; i4_ldsm_hexcute_auto.axe synthesizes it for Bs (no
+ * swizzle), and the 16-byte vectors of its copy from the prepacked X
+ * (16 k x 2 n each) are counted as such: every lane's element e is the
+ * one at the row's address + e. */
+static void test_hexcute_rows(void)
+{
+    axe_program *h = compile_file("tests/kernels/i4_ldsm_hexcute.axe");
+    axe_program *a = compile_file("tests/kernels/i4_ldsm_hexcute_auto.axe");
+    ax_free_layout f;
+    axe_layout c;
+    int perm[AX_FREE_MAX] = {0};
+    bool cand = true, synth = true, rows = true;
+    int nvec = 0;
+    ax_smem_list l;
+    if (h == NULL || a == NULL) {
+        axe_program_free(h);
+        axe_program_free(a);
+        return;
+    }
+    const ax_tensor *bq = &h->tensors[tensor_named(h, "bq")];
+    const ax_tensor *bs = &a->tensors[tensor_named(a, "Bs")];
+    TL_CHECK(axe__smem_ldsm_free(&bq->layout, bq->shape, bq->ndim, &f),
+             "i4_ldsm_hexcute's bq gives no ldmatrix-row candidate");
+    for (int i = 0; i < AX_FREE_MAX; i++)
+        perm[i] = i + 1;
+    must(axe__free_layout_instance(&f, perm, 0, &c, NULL));
+    for (int64_t k = 0; k < 128; k++)
+        for (int64_t n = 0; n < 128; n++) {
+            cand = cand &&
+                   axe__smem_tile_addr(&c, 128 * k + n) == hexcute_i4(k, n);
+            synth = synth && axe__smem_tile_addr(&bs->layout, 128 * k + n) ==
+                                 hexcute_i4(k, n);
+        }
+    TL_CHECK(cand, "the ldmatrix-row candidate of bq is not Hexcute's map");
+    TL_CHECK(synth && !bs->layout.swizzle.present,
+             "i4_ldsm_hexcute_auto's Bs is not Hexcute's map");
+    must(axe__smem_accesses(a, &l, NULL));
+    for (int i = 0; i < l.n; i++) {
+        const ax_smem_access *x = &l.a[i];
+        if (x->op != 0 || x->tensor != tensor_named(a, "Bs"))
+            continue;
+        nvec += x->vec == 32 && x->nlev > 0;
+        for (int t = 0; t < AX_WARP; t++)
+            for (int64_t e = 0; x->active[t] && e < x->vec; e++) {
+                int64_t y = x->index[t] + axe__smem_offset(x, e);
+                rows = rows &&
+                       hexcute_i4(y / 128, y % 128) ==
+                           hexcute_i4(x->index[t] / 128, x->index[t] % 128) + e;
+            }
+    }
+    /* 16384 nibbles in 32-element vectors over 32 lanes: 16 accesses */
+    TL_CHECK(rows && nvec == 16,
+             "copy#0's 16-byte vectors into Bs: %d of 16 crossing "
+             "dimensions, elements %s",
+             nvec, rows ? "at their addresses" : "misplaced");
+    axe_program_free(h);
+    axe_program_free(a);
+}
+
 static void test_tree_steps(void)
 {
     tree_law("tests/kernels/reduce_tree.axe");
@@ -1358,6 +1419,7 @@ int main(void)
     test_pick_brute(150);
     test_i4_table();
     test_hexcute_i4();
+    test_hexcute_rows();
     test_align_paper();
     test_align_tv_table();
     test_align_laws(300);

@@ -93,14 +93,25 @@ axe_status axe__swizzle_pick(const int64_t *addr, int64_t n,
 
 /* A warp-wide access of operand "arg" of operator "op" (its index) to
  * shared tensor "tensor": lane t accesses "vec" elements, the logical
- * elements index[t] + e * vstride (e < vec; row-major over its shape),
- * at consecutive addresses, when active[t]. */
+ * elements index[t] + axe__smem_offset(e) (e < vec; row-major over its
+ * shape), at consecutive addresses, when active[t]. The offsets are the
+ * run (vec / L, lext[0], .., lext[nlev - 1]) : (vstride, lstride[0], ..)
+ * (L the product of lext; colexicographic, e's fastest digit first): with
+ * nlev 0 the elements e * vstride along one step, with more levels a
+ * vector whose consecutive addresses cross dimensions (a 16-byte row of
+ * 16 k x 2 n packed i4: (2,2,8):(1,1024,128) on a 128 x 128 tile). */
+#define AX_RUN_LEVELS 4
 typedef struct ax_smem_access {
     int op, arg, tensor;
     int64_t vec, vstride;
+    int nlev;
+    int64_t lext[AX_RUN_LEVELS], lstride[AX_RUN_LEVELS];
     bool active[AX_WARP];
     int64_t index[AX_WARP];
 } ax_smem_access;
+
+/* The logical offset of element "e" of access "a"'s vector. */
+int64_t axe__smem_offset(const ax_smem_access *a, int64_t e);
 
 /* The distinct warp-wide accesses of a program, in the program's arena. */
 #define AX_SMEM_MAX_ACCESSES 65536
@@ -237,11 +248,62 @@ axe_status axe__smem_candidate(const int64_t *shape, int ndim, const ax_run *r,
  * (snprintf-style). */
 size_t axe__free_layout_text(const ax_free_layout *l, bool cute, char *buf,
                              size_t cap);
-/* The compact instance of "l": d1 the extent of the fixed mode (1 when
- * none), each next free stride the product so far (a bijection onto
- * [0, size)). */
+/* The compact instance of "l": d1 the span of the fixed modes (1 past
+ * their largest address; 1 when none), each next free stride the product
+ * so far (a bijection onto [0, size) when the fixed modes make [0, d1)). */
 axe_status axe__free_layout_compact(const ax_free_layout *l, axe_layout *out,
                                     axe_diag *diag);
+
+/* The instance of "f" whose free strides are given in the order "perm"
+ * (perm[0], the free stride numbered first, gets the smallest: the span
+ * of the fixed modes, each next the product so far; perm the identity:
+ * axe__free_layout_compact's), each two adjacent modes of one dimension
+ * that are one run of addresses merged. */
+axe_status axe__free_layout_instance(const ax_free_layout *f, const int *perm,
+                                     int nfree, axe_layout *out,
+                                     axe_diag *diag);
+/* The next order of "nfree" free strides to try (every order up to 4 of
+ * them, else only the first); false after the last. */
+bool axe__free_layout_next_order(int *perm, int nfree);
+/* ---- ldmatrix rows (compiler_smem_ldsm.c) ------------------------------
+ */
+
+/* Whether copy "s" reads shared i4 tensor "ti" whole into a whole i4
+ * register of the same shape at warp, warpgroup or CTA scope (the copies
+ * whose ldmatrix rows give a candidate). */
+bool axe__smem_ldsm_copy(const axe_program *p, const ax_stmt *s, int ti);
+/* The candidate with free strides of a shared tensor of "shape" read
+ * into a register of layout "rl" (compiler_smem_ldsm.c): rl's iters, each
+ * split into its part inside a 16-byte row (lane bits below 4 at 8 x
+ * the lane stride, register strides below 8 at their own: fixed) and
+ * across rows (free); false when rl has replicas, offsets, a swizzle,
+ * other axes than warpid, laneid and m, an iter that does not split
+ * so, or fixed parts that do not make [0, 32) once. */
+bool axe__smem_ldsm_free(const axe_layout *rl, const int64_t *shape, int ndim,
+                         ax_free_layout *f);
+/* The candidate layout of tensor "ti" from copy "op" of dispatched "p"
+ * (axe__smem_ldsm_copy): its register's ldmatrix rows as 16-byte rows
+ * of the tensor (the file comment), over the orders of the free strides
+ * the instance whose swizzle (chosen over the other operators' accesses,
+ * each vector split into single elements where the instance breaks it,
+ * and the copy's rows as 16-byte accesses) leaves the
+ * fewest ways (largest, then sum; ties keep the earlier). "*have" false
+ * when the register has no such rows. */
+axe_status axe__smem_ldsm_candidate(axe_program *p, int ti, int op,
+                                    axe_layout *out, bool *have,
+                                    axe_diag *diag);
+/* The counts of copy "s"'s ldmatrix instructions (every warp's, each lane
+ * 16 bytes from its row start as the register's rows give it) on its
+ * shared tensor's layout; AXE_ERR_UNSUPPORTED (no diagnostic) when the
+ * register's layout is not over warpid, laneid and m alone. Meaningful
+ * where ldmatrix is legal for "s" (compiler_copy_ldsm.h). */
+axe_status axe__smem_ldsm_ways(axe_program *p, const ax_stmt *s, ax_ways *out,
+                               axe_diag *diag);
+
+/* The accesses of tensor "ti" in "l" with each vector split into its
+ * single elements ("out" in the program's arena, without hash slots). */
+axe_status axe__smem_scalar_accesses(axe_program *p, const ax_smem_list *l,
+                                     int ti, ax_smem_list *out, axe_diag *diag);
 
 /* The meet of the runs of every access in "l" to tensor "ti" of "p"
  * (operators labelled as --schedule spells them, "copy#3"); UNSUPPORTED

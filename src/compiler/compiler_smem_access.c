@@ -43,13 +43,36 @@ int64_t axe__smem_tile_addr(const axe_layout *l, int64_t x)
     return m;
 }
 
+/* The offset of element "e" (compiler_smem.h). */
+int64_t axe__smem_offset(const ax_smem_access *a, int64_t e)
+{
+    int64_t ext0 = a->vec, off;
+    for (int j = 0; j < a->nlev; j++)
+        ext0 /= a->lext[j];
+    off = e % ext0 * a->vstride;
+    e /= ext0;
+    for (int j = 0; j < a->nlev; j++) {
+        off += e % a->lext[j] * a->lstride[j];
+        e /= a->lext[j];
+    }
+    return off;
+}
+
 static uint32_t access_hash(const ax_smem_access *a)
 {
     uint32_t h = 2166136261u;
-    int64_t parts[5] = {a->op, a->arg, a->tensor, a->vec, a->vstride};
-    for (int k = 0; k < 5 + AX_WARP; k++) {
-        int64_t v =
-            k < 5 ? parts[k] : (a->active[k - 5] ? a->index[k - 5] : -1);
+    int64_t parts[6 + 2 * AX_RUN_LEVELS] = {a->op,  a->arg,     a->tensor,
+                                            a->vec, a->vstride, a->nlev};
+    for (int j = 0; j < a->nlev; j++) {
+        parts[6 + 2 * j] = a->lext[j];
+        parts[7 + 2 * j] = a->lstride[j];
+    }
+    for (int k = 0; k < 6 + 2 * AX_RUN_LEVELS + AX_WARP; k++) {
+        int64_t v = k < 6 + 2 * AX_RUN_LEVELS
+                        ? parts[k]
+                        : (a->active[k - 6 - 2 * AX_RUN_LEVELS]
+                               ? a->index[k - 6 - 2 * AX_RUN_LEVELS]
+                               : -1);
         for (int b = 0; b < 8; b++) {
             h ^= (uint32_t)((uint64_t)v >> (8 * b)) & 0xffu;
             h *= 16777619u;
@@ -61,8 +84,11 @@ static uint32_t access_hash(const ax_smem_access *a)
 static bool same_access(const ax_smem_access *a, const ax_smem_access *b)
 {
     if (a->op != b->op || a->arg != b->arg || a->tensor != b->tensor ||
-        a->vec != b->vec || a->vstride != b->vstride)
+        a->vec != b->vec || a->vstride != b->vstride || a->nlev != b->nlev)
         return false;
+    for (int j = 0; j < a->nlev; j++)
+        if (a->lext[j] != b->lext[j] || a->lstride[j] != b->lstride[j])
+            return false;
     for (int t = 0; t < AX_WARP; t++)
         if (a->active[t] != b->active[t] ||
             (a->active[t] && a->index[t] != b->index[t]))
@@ -401,32 +427,86 @@ static axe_status count_access(walker *w, int i, int64_t wp, const lane *lanes,
     return AXE_OK;
 }
 
-/* Operand "i"'s access at instruction "j" of warp "wp" ("lanes"). */
+/* The run of "a"'s vector from the logical elements "x" of one lane's
+ * vector (x[e] - x[0] as levels: each the largest extent over which the
+ * blocks so far repeat at one step); false past AX_RUN_LEVELS levels. */
+static bool fit_run(ax_smem_access *a, const int64_t *x)
+{
+    int64_t block = 1;
+    a->nlev = -1;
+    while (block < a->vec) {
+        int64_t step = x[block] - x[0], ext = 1;
+        bool same = true;
+        while (same && block * (ext + 1) <= a->vec) {
+            for (int64_t j = 0; same && j < block; j++)
+                same = x[block * ext + j] == x[j] + ext * step;
+            ext += same;
+        }
+        /* a level's extent divides the vector: trim to the largest such */
+        while (a->vec % (block * ext) != 0)
+            ext--;
+        if (ext < 2 || a->nlev == AX_RUN_LEVELS)
+            return false;
+        if (a->nlev < 0)
+            a->vstride = step;
+        else {
+            a->lext[a->nlev] = ext;
+            a->lstride[a->nlev] = step;
+        }
+        a->nlev++;
+        block *= ext;
+    }
+    a->nlev = a->nlev < 0 ? 0 : a->nlev;
+    return true;
+}
+
+/* Operand "i"'s access at instruction "j" of warp "wp" ("lanes"): each
+ * lane's vector read element by element; its run fitted on the first
+ * active lane and checked on every other (else one access per element,
+ * each at its own address). */
 static axe_status operand_access(walker *w, int i, int64_t wp,
                                  const lane *lanes, axe_diag *diag)
 {
     ax_smem_access a;
-    bool any = false;
+    int64_t x[AX_WARP][32];
+    bool any = false, fits = true;
     memset(&a, 0, sizeof a);
     a.op = w->op->index;
     a.arg = i;
     a.tensor = w->s->args[i].tensor;
     a.vec = w->plan->vec;
     a.vstride = 1;
+    if (a.vec < 1 || a.vec > 32)
+        return axe__fail(diag, AXE_ERR_CAPACITY, -1,
+                         "a vector of %lld elements to count",
+                         (long long)a.vec);
     for (int l = 0; l < AX_WARP; l++) {
-        int64_t x = -1, y;
         (void)set_thread(w, 32 * wp + l);
-        if (lanes[l].in)
-            AXE_TRY(lane_element(w, i, &lanes[l], 0, &x, diag));
-        if (x >= 0 && !any && a.vec > 1) {
-            AXE_TRY(lane_element(w, i, &lanes[l], 1, &y, diag));
-            a.vstride = y - x;
-        }
-        a.active[l] = x >= 0;
-        a.index[l] = x;
-        any = any || x >= 0;
+        x[l][0] = -1;
+        for (int64_t e = 0;
+             lanes[l].in && e < a.vec && (e == 0 || x[l][0] >= 0); e++)
+            AXE_TRY(lane_element(w, i, &lanes[l], e, &x[l][e], diag));
+        a.active[l] = x[l][0] >= 0;
+        a.index[l] = x[l][0];
+        if (a.active[l] && !any && a.vec > 1)
+            fits = fit_run(&a, x[l]);
+        for (int64_t e = 1; fits && a.active[l] && e < a.vec; e++)
+            fits = x[l][e] == x[l][0] + axe__smem_offset(&a, e);
+        any = any || a.active[l];
     }
-    return any ? smem_add(w->p->arena, w->out, &a, diag) : AXE_OK;
+    if (!any)
+        return AXE_OK;
+    if (fits)
+        return smem_add(w->p->arena, w->out, &a, diag);
+    for (int64_t e = 0; e < a.vec; e++) {
+        ax_smem_access one = a;
+        one.vec = one.vstride = 1;
+        one.nlev = 0;
+        for (int l = 0; l < AX_WARP; l++)
+            one.index[l] = a.active[l] ? x[l][e] : -1;
+        AXE_TRY(smem_add(w->p->arena, w->out, &one, diag));
+    }
+    return AXE_OK;
 }
 
 /* Instruction "j" of warp "wp": one access per shared operand. */

@@ -20,6 +20,9 @@
 
 #include "compiler_smem.h"
 
+/* Every order of the free strides is tried up to this many of them. */
+#define AX_FREE_ORDERS 4
+
 /* The row-major step of dimension "d" of "shape". */
 static int64_t dim_step(const int64_t *shape, int ndim, int d)
 {
@@ -63,6 +66,13 @@ axe_status axe__smem_run_of_access(const int64_t *shape, int ndim,
     int d = a->vec > 1 ? dim_of_step(shape, ndim, a->vstride) : ndim - 1;
     if (a->vec == 1)
         return set_run(op, ndim - 1, 1, out);
+    if (a->nlev > 0)
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
+                         "%s: a vector of %lld elements crosses dimensions "
+                         "(logical steps %lld and %lld): no run along one "
+                         "dimension",
+                         op, (long long)a->vec, (long long)a->vstride,
+                         (long long)a->lstride[0]);
     if (d < 0 || shape[d] % a->vec != 0)
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
                          "%s: a vector of %lld elements at logical step "
@@ -240,17 +250,16 @@ size_t axe__free_layout_text(const ax_free_layout *l, bool cute, char *buf,
 }
 
 /* The compact instance (compiler_smem.h): free strides d1, d2, ... the
- * products of the extents of the modes inside them. */
+ * products of the extents of the modes inside them, d1 the span of the
+ * fixed modes. */
 axe_status axe__free_layout_compact(const ax_free_layout *l, axe_layout *out,
                                     axe_diag *diag)
 {
     int64_t next = 1, stride[AX_FREE_MAX];
-    int fixed = -1;
+    /* past the last fixed address: the fixed modes make [0, next) */
     for (int k = 0; k < l->n; k++)
         if (l->stride[k] > 0)
-            fixed = k;
-    if (fixed >= 0)
-        next = l->extent[fixed];
+            next += l->stride[k] * (l->extent[k] - 1);
     for (int f = 1; f <= l->n; f++)
         for (int k = l->n - 1; k >= 0; k--)
             if (l->stride[k] == -f) {
@@ -297,8 +306,8 @@ static void with_swizzle(axe_layout *l, const axe_layout_swizzle *sw)
 
 /* The accesses of tensor "ti" in "l" with each vector split into its
  * single elements ("out" in the program's arena, without hash slots). */
-static axe_status scalar_accesses(axe_program *p, const ax_smem_list *l, int ti,
-                                  ax_smem_list *out, axe_diag *diag)
+axe_status axe__smem_scalar_accesses(axe_program *p, const ax_smem_list *l,
+                                     int ti, ax_smem_list *out, axe_diag *diag)
 {
     int64_t n = 0;
     for (int k = 0; k < l->n; k++)
@@ -319,8 +328,9 @@ static axe_status scalar_accesses(axe_program *p, const ax_smem_list *l, int ti,
             ax_smem_access *a = &out->a[out->n++];
             *a = l->a[k];
             a->vec = a->vstride = 1;
+            a->nlev = 0;
             for (int t = 0; t < AX_WARP; t++)
-                a->index[t] += a->active[t] ? e * l->a[k].vstride : 0;
+                a->index[t] += a->active[t] ? axe__smem_offset(&l->a[k], e) : 0;
         }
     out->cap = out->n;
     return AXE_OK;
@@ -391,6 +401,20 @@ static bool next_perm(int *a, int n)
     return true;
 }
 
+/* The instance of "f" in free-stride order "perm" with adjacent modes
+ * merged (compiler_smem.h). */
+axe_status axe__free_layout_instance(const ax_free_layout *f, const int *perm,
+                                     int nfree, axe_layout *out, axe_diag *diag)
+{
+    AXE_TRY(compact_in_order(f, perm, nfree, out, diag));
+    return merge_modes(f, out, diag);
+}
+
+bool axe__free_layout_next_order(int *perm, int nfree)
+{
+    return nfree <= AX_FREE_ORDERS && next_perm(perm, nfree);
+}
+
 /* Whether instance "c" with its choice "rc" beats "best" with "bc": its
  * vectors hold, and the largest ways, then their sum, then the number of
  * iters are fewer (fewer iters: more of the tensor's dims are one run of
@@ -420,8 +444,7 @@ static axe_status try_order(axe_program *p, const ax_smem_list *l, int ti,
 {
     axe_layout c;
     ax_smem_report r;
-    AXE_TRY(compact_in_order(f, perm, nfree, &c, diag));
-    AXE_TRY(merge_modes(f, &c, diag));
+    AXE_TRY(axe__free_layout_instance(f, perm, nfree, &c, diag));
     AXE_TRY(axe__smem_choose_on(p, l, ti, &c, &r, diag));
     if (*have && !better_order(&r.choice[0], &c, bc, best))
         return AXE_OK;
@@ -435,7 +458,6 @@ static axe_status try_order(axe_program *p, const ax_smem_list *l, int ti,
  * the orders of the candidate's free strides (every order for at most
  * AX_FREE_ORDERS free strides, else the compact one), the instance whose
  * chosen swizzle leaves the fewest ways on the accesses. */
-#define AX_FREE_ORDERS 4
 axe_status axe__smem_synthesize(axe_program *p, int ti, bool scalar,
                                 axe_layout *out, ax_smem_choice *choice,
                                 axe_diag *diag)
@@ -450,7 +472,7 @@ axe_status axe__smem_synthesize(axe_program *p, int ti, bool scalar,
     AXE_TRY(axe__smem_accesses(p, &all, diag));
     l = all;
     if (scalar)
-        AXE_TRY(scalar_accesses(p, &all, ti, &l, diag));
+        AXE_TRY(axe__smem_scalar_accesses(p, &all, ti, &l, diag));
     AXE_TRY(axe__smem_tensor_run(p, &l, ti, &run, diag));
     AXE_TRY(axe__smem_candidate(t->shape, t->ndim, &run, &f, diag));
     for (int k = 0; k < f.n; k++)
@@ -459,7 +481,7 @@ axe_status axe__smem_synthesize(axe_program *p, int ti, bool scalar,
     while (more) {
         AXE_TRY(
             try_order(p, &l, ti, &f, perm, nfree, &best, choice, &have, diag));
-        more = nfree <= AX_FREE_ORDERS && next_perm(perm, nfree);
+        more = axe__free_layout_next_order(perm, nfree);
     }
     if (!choice->ok)
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, t->off,

@@ -56,7 +56,7 @@ static bool place(const axe_layout *l, const ax_smem_access *a,
         out->active[t] = a->active[t];
         out->elem[t] = a->active[t] ? axe__smem_tile_addr(l, a->index[t]) : 0;
         for (int64_t e = 1; a->active[t] && e < a->vec; e++)
-            if (axe__smem_tile_addr(l, a->index[t] + e * a->vstride) !=
+            if (axe__smem_tile_addr(l, a->index[t] + axe__smem_offset(a, e)) !=
                 out->elem[t] + e)
                 return false;
     }
@@ -215,10 +215,11 @@ axe_status axe__smem_access_ways(const axe_layout *base,
         return one_ways(&ta, bits, sw, ways, diag);
     *ways = 0;
     one.vec = 1;
+    one.nlev = 0;
     for (int64_t e = 0; e < a->vec; e++) {
         int w;
         for (int t = 0; t < AX_WARP; t++)
-            one.index[t] = a->index[t] + e * a->vstride;
+            one.index[t] = a->index[t] + axe__smem_offset(a, e);
         (void)place(base, &one, &ta);
         AXE_TRY(one_ways(&ta, bits, sw, &w, diag));
         keep_max(ways, w);

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "compiler_copy_ldsm.h"
 #include "compiler_smem.h"
 #include "compiler_synth.h"
 
@@ -104,24 +105,50 @@ static axe_status probe(const axe_program *p, const decided *d, axe_program **q,
 
 /* Over the warp-wide accesses of tensor "ti" in dispatched "q", under its
  * layout: how many there are, whether one moves a vector, and the
- * largest ways and their sum. */
+ * largest ways and their sum (measured below). */
 typedef struct measure {
     int n, max;
-    bool vector;
+    bool vector, ldsm; /* ldsm: a copy reads it by ldmatrix */
     int64_t sum;
 } measure;
 
+/* Whether copy "s" of "q" reads "ti" by ldmatrix (chosen over its
+ * per-thread loads at dispatch, compiler_copy_ldsm.h) with rows the
+ * synthesis can count: then its instructions' counts into "w". */
+static bool ldsm_read(axe_program *q, const ax_stmt *s, int ti, ax_ways *w)
+{
+    const ax_ldsm *ld = axe__ldsm_of(s);
+    axe_diag why;
+    axe_diag_clear(&why);
+    return axe__smem_ldsm_copy(q, s, ti) && ld != NULL && ld->chosen &&
+           axe__smem_ldsm_ways(q, s, w, &why) == AXE_OK;
+}
+
+/* Over the accesses, a copy that runs as ldmatrix counts its ldmatrix
+ * instructions (ldsm_read) in place of its plan's per-thread loads. */
 static axe_status measured(axe_program *q, int ti, measure *m, axe_diag *diag)
 {
     const ax_tensor *t = &q->tensors[ti];
     const axe_layout_swizzle *sw =
         t->layout.swizzle.present ? &t->layout.swizzle : NULL;
     ax_smem_list l;
+    bool *ldsm = axe__arena_alloc(q->arena, (size_t)q->nops + 1);
     memset(m, 0, sizeof *m);
+    if (ldsm == NULL)
+        return axe__fail(diag, AXE_ERR_NO_MEMORY, -1, "out of memory");
+    for (int k = 0; k < q->nops; k++) {
+        ax_ways w;
+        if ((ldsm[k] = ldsm_read(q, q->ops[k], ti, &w))) {
+            m->n++;
+            m->ldsm = m->vector = true;
+            m->max = w.max > m->max ? w.max : m->max;
+            m->sum += w.sum;
+        }
+    }
     AXE_TRY(axe__smem_accesses(q, &l, diag));
     for (int k = 0; k < l.n; k++) {
         int w;
-        if (l.a[k].tensor != ti)
+        if (l.a[k].tensor != ti || ldsm[l.a[k].op])
             continue;
         AXE_TRY(axe__smem_access_ways(
             &t->layout, sw, axe_dtype_bit_width(t->dtype), &l.a[k], &w, diag));
@@ -156,6 +183,7 @@ static axe_status measured_with(const axe_program *p, const decided *d, int ti,
 typedef struct pick {
     bool have, scalar;
     int order; /* the placeholder's fastest dimension */
+    int ldsm;  /* the copy whose ldmatrix rows gave it, or -1 */
     axe_layout l;
     measure m;
 } pick;
@@ -172,7 +200,7 @@ static bool fewer(const measure *m, const pick *b)
  * compile is passed over). */
 static axe_status consider(const axe_program *p, const decided *d, int ti,
                            const axe_layout *l, int order, bool scalar,
-                           measure *m, pick *b)
+                           int ldsm, measure *m, pick *b)
 {
     axe_diag why;
     axe_diag_clear(&why);
@@ -180,7 +208,7 @@ static axe_status consider(const axe_program *p, const decided *d, int ti,
     if (measured_with(p, d, ti, l, m, &why) != AXE_OK)
         return AXE_OK;
     if (fewer(m, b)) {
-        *b = (pick){true, scalar, order, *l, *m};
+        *b = (pick){true, scalar, order, ldsm, *l, *m};
         *d->win = *d->scratch;
     }
     return AXE_OK;
@@ -230,10 +258,11 @@ static axe_status from_placeholder(const axe_program *p, const decided *d,
     if (st == AXE_OK)
         st = axe__smem_synthesize(q, ti, false, &l, &c, rowmajor ? diag : &why);
     if (st == AXE_OK)
-        st = consider(p, d, ti, &l, fast, false, &m, b);
+        st = consider(p, d, ti, &l, fast, false, -1, &m, b);
     if (st == AXE_OK && m.max > 1 && m.vector &&
         axe__smem_synthesize(q, ti, true, &l, &c, &why) == AXE_OK)
-        st = consider(p, d, ti, &l, fast, true, &m, b);
+        st = consider(p, d, ti, &l, fast, true, -1, &m, b);
+
     if (q != NULL && given == NULL)
         axe_program_free(q);
     return rowmajor ? st : (st == AXE_ERR_NO_MEMORY ? st : AXE_OK);
@@ -264,6 +293,53 @@ static bool copy_runs_along(const axe_program *q, int ti, int dim)
     return false;
 }
 
+/* The candidate of copy "k" of "p" for "ti" from its register's ldmatrix
+ * rows (compiler_smem_ldsm.c; the register's layout from "q", the
+ * row-major probe, when it is 'auto' there, skipped without "q"): its
+ * unswizzled compact instance is probed, and on that probe's accesses
+ * the order of its free strides and the swizzle are chosen; the result
+ * measured into "*b" (consider). A candidate that does not compile is
+ * passed over. */
+static axe_status from_ldsm_rows(axe_program *p, const decided *d, int ti,
+                                 int k, const axe_program *q, pick *b)
+{
+    const ax_stmt *s = p->ops[k];
+    const ax_tensor *t = &p->tensors[ti];
+    const ax_tensor *reg;
+    ax_free_layout f;
+    int perm[AX_FREE_MAX];
+    decided e = *d;
+    axe_program *q2 = NULL;
+    axe_layout l;
+    measure m;
+    axe_diag why;
+    bool have = false;
+    axe_status st;
+    if (!axe__smem_ldsm_copy(p, s, ti))
+        return AXE_OK;
+    reg = &p->tensors[s->args[0].tensor];
+    if (reg->autolayout && q == NULL)
+        return AXE_OK;
+    if (reg->autolayout)
+        reg = &q->tensors[s->args[0].tensor];
+    if (!axe__smem_ldsm_free(&reg->layout, t->shape, t->ndim, &f))
+        return AXE_OK;
+    for (int i = 0; i < AX_FREE_MAX; i++)
+        perm[i] = i + 1;
+    axe_diag_clear(&why);
+    e.set[ti] = true;
+    st = axe__free_layout_instance(&f, perm, 0, &e.lay[ti], &why);
+    if (st == AXE_OK)
+        st = probe(p, &e, &q2, NULL, &why);
+    if (st == AXE_OK)
+        st = axe__smem_ldsm_candidate(q2, ti, k, &l, &have, &why);
+    if (q2 != NULL)
+        axe_program_free(q2);
+    if (st == AXE_OK && have)
+        st = consider(p, d, ti, &l, t->ndim - 1, false, k, &m, b);
+    return st == AXE_ERR_NO_MEMORY ? st : AXE_OK;
+}
+
 /* Tensor "ti" of "p", the tensors before it decided in "d": its layout
  * and report entry. The probe on the row-major layout (the parsed
  * placeholder) gives the "before" ways and serves as the row-major
@@ -276,23 +352,37 @@ static axe_status synth_one(axe_program *p, decided *d, int ti,
     axe_program *q = NULL;
     measure m0;
     pick b = {0};
-    char sw[24] = "no swizzle", order[20] = "";
+    axe_diag rm;
+    char sw[24] = "no swizzle", order[20] = "",
+         before[32] = "? (row-major does not compile)";
     axe_status st;
     e->tensor = ti;
-    st = probe(p, d, &q, NULL, diag);
+    m0.n = 1;
+    m0.max = -1;
+    axe_diag_clear(&rm);
+    st = probe(p, d, &q, NULL, &rm);
     if (st == AXE_OK)
-        st = measured(q, ti, &m0, diag);
+        st = measured(q, ti, &m0, &rm);
     if (st == AXE_OK && m0.n == 0)
         (void)snprintf(e->how, sizeof e->how,
                        "row-major: no operator accesses it");
     for (int f = t->ndim - 1; st == AXE_OK && m0.n > 0 && f >= 0; f--)
         if (f == t->ndim - 1 || copy_runs_along(q, ti, f))
             st = from_placeholder(p, d, ti, f, f == t->ndim - 1 ? q : NULL, &b,
-                                  diag);
+                                  &rm);
+    /* where the row-major probe fails (a copy that only the rows' layout
+     * schedules), the rows' candidates may still compile */
+    for (int k = 0; st != AXE_ERR_NO_MEMORY && m0.n > 0 && k < p->nops; k++)
+        if (from_ldsm_rows(p, d, ti, k, st == AXE_OK ? q : NULL, &b) ==
+            AXE_ERR_NO_MEMORY)
+            st = AXE_ERR_NO_MEMORY;
     if (q != NULL)
         axe_program_free(q);
-    if (st != AXE_OK || m0.n == 0)
+    if (st == AXE_ERR_NO_MEMORY || (st != AXE_OK && !b.have) || m0.n == 0) {
+        if (st != AXE_OK)
+            *diag = rm;
         return st;
+    }
     if (!b.have)
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, t->off,
                          "shared tensor '%s': no synthesized layout "
@@ -309,13 +399,23 @@ static axe_status synth_one(axe_program *p, decided *d, int ti,
     if (b.order != t->ndim - 1)
         (void)snprintf(order, sizeof order, ", dim %u first",
                        (unsigned char)b.order);
-    (void)snprintf(e->how, sizeof e->how,
-                   "compact on its accesses' alignment runs%s%s; %s: ways "
-                   "%u -> %u (row-major -> this, measured by the bank "
-                   "model)",
-                   order,
-                   b.scalar ? ", vectors dropped (they kept conflicts)" : "",
-                   sw, (unsigned char)m0.max, (unsigned char)b.m.max);
+    if (m0.max >= 0)
+        (void)snprintf(before, sizeof before, "%u", (unsigned char)m0.max);
+    if (b.ldsm >= 0) /* copy numbers are below 10^4 (AX_MAX_STMTS) */
+        (void)snprintf(e->how, sizeof e->how,
+                       "compact on the ldmatrix rows of copy#%u ('%s'); %s: "
+                       "ways %s -> %u (row-major -> this, bank model)",
+                       (unsigned short)b.ldsm,
+                       p->tensors[p->ops[b.ldsm]->args[0].tensor].name, sw,
+                       before, (unsigned char)b.m.max);
+    else /* from a placeholder: the row-major probe compiled */
+        (void)snprintf(
+            e->how, sizeof e->how,
+            "compact on its accesses' alignment runs%s%s; %s: ways "
+            "%u -> %u (row-major -> this, measured by the bank "
+            "model)",
+            order, b.scalar ? ", vectors dropped (they kept conflicts)" : "",
+            sw, (unsigned char)m0.max, (unsigned char)b.m.max);
     return AXE_OK;
 }
 

@@ -1,0 +1,365 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Shared layouts whose 16-byte rows are a register's ldmatrix rows
+ * (Hexcute §5.2's alignment constraint m ∘ f over several dimensions;
+ * docs/compiler.md, "Layout synthesis", "ldmatrix copies"). A copy from
+ * a shared i4 tensor into an i4 register runs as ldmatrix when word g
+ * (elements 8g..8g+7) of lane l = 4r + c is bytes 4c of a 16-byte row
+ * that lane 4r's word g starts (compiler_copy_ldsm.c): when the shared
+ * layout m puts the element the register holds at (warp w, lane 4r + c,
+ * element 8g + e) at address 32 rho(w, r, g) + 8c + e for some placement
+ * rho of the rows. Read on the register's layout, whose iters refine the
+ * tensor's dimensions with strides on laneid, warpid and m, that is a
+ * candidate with free strides (compiler_smem.h): each iter split into the
+ * part inside a row (lane bits below 4: address stride 8 x its lane
+ * stride; register strides below 8: its own) at a fixed stride, and the
+ * part across rows (lane bits 4 and up, warps, register words) free. The
+ * fixed parts must make [0, 32) exactly once. Row accesses (each lane 16
+ * bytes at a row start, as the ldmatrix instructions read them) place the
+ * copy in the swizzle choice and the synthesis's measure. Invariant: a
+ * candidate is legal for ldmatrix by construction for every order of its
+ * free strides and every swizzle that keeps 32-element runs whole; the
+ * choice still evaluates legality on the compiled plan.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler_smem.h"
+
+/* Whether "r" names the whole of its tensor, region-free. */
+static bool whole(const axe_program *p, const ax_ref *r)
+{
+    const ax_tensor *t = &p->tensors[r->tensor];
+    if (r->is_view || r->bdim >= 0 || r->any_masked)
+        return false;
+    for (int d = 0; d < r->ndim; d++)
+        if (r->start[d] != NULL || r->len[d] != t->shape[d])
+            return false;
+    return r->ndim == 0 || r->ndim == t->ndim;
+}
+
+/* Whether copy "s" reads shared i4 tensor "ti" whole into a whole i4
+ * register of the same shape at warp, warpgroup or CTA scope. */
+bool axe__smem_ldsm_copy(const axe_program *p, const ax_stmt *s, int ti)
+{
+    const ax_tensor *d, *r;
+    if (s->kind != AX_ST_OP || s->dead || s->op != AX_OP_COPY ||
+        s->nargs != 2 || s->args[1].tensor != ti ||
+        (s->scope != AX_SCOPE_WARP && s->scope != AX_SCOPE_WARPGROUP &&
+         s->scope != AX_SCOPE_CTA))
+        return false;
+    d = &p->tensors[s->args[0].tensor];
+    r = &p->tensors[ti];
+    if (d->mem != AX_MEM_REGISTER || r->mem != AX_MEM_SHARED ||
+        d->dtype != AXE_DTYPE_I4 || r->dtype != AXE_DTYPE_I4 ||
+        d->ndim != r->ndim || !whole(p, &s->args[0]) || !whole(p, &s->args[1]))
+        return false;
+    for (int k = 0; k < d->ndim; k++)
+        if (d->shape[k] != r->shape[k])
+            return false;
+    return true;
+}
+
+/* Appends mode (dim, extent, stride) to "f" (extent 1: nothing). */
+static bool push_mode(ax_free_layout *f, int dim, int64_t extent,
+                      int64_t stride)
+{
+    if (extent == 1)
+        return true;
+    if (f->n == AX_FREE_MAX)
+        return false;
+    f->dim[f->n] = dim;
+    f->extent[f->n] = extent;
+    f->stride[f->n++] = stride;
+    return true;
+}
+
+/* Iter "it" of dimension "dim" as its part across rows (free, stride 0
+ * for now) and inside a row (fixed): lanes below 4 at 8 x lane, register
+ * elements below 8 at their own stride; false for another axis or a
+ * stride that straddles unevenly. */
+static bool split_iter(const axe_iter *it, int dim, ax_free_layout *f)
+{
+    int64_t unit, in = 1, scale;
+    if (it->extent == 1)
+        return true;
+    if (it->stride < 1)
+        return false;
+    if (strcmp(it->axis, "warpid") == 0)
+        return push_mode(f, dim, it->extent, 0);
+    if (strcmp(it->axis, "laneid") == 0)
+        unit = 4, scale = 8;
+    else if (strcmp(it->axis, "m") == 0)
+        unit = 8, scale = 1;
+    else
+        return false;
+    if (it->stride >= unit && it->stride % unit != 0)
+        return false; /* across rows but not by whole words or quads */
+    if (it->stride < unit) {
+        if (unit % it->stride != 0)
+            return false;
+        in = unit / it->stride < it->extent ? unit / it->stride : it->extent;
+        if (it->extent % in != 0)
+            return false;
+    }
+    return push_mode(f, dim, it->extent / in, 0) &&
+           push_mode(f, dim, in, it->stride * scale);
+}
+
+/* Whether the fixed modes of "f" make [0, 32) exactly once. */
+static bool fixed_row(const ax_free_layout *f)
+{
+    int64_t ext[AX_FREE_MAX], str[AX_FREE_MAX], n = 0, count = 1;
+    bool seen[32] = {false};
+    for (int k = 0; k < f->n; k++)
+        if (f->stride[k] > 0) {
+            ext[n] = f->extent[k];
+            str[n++] = f->stride[k];
+            count *= f->extent[k];
+        }
+    if (count != 32)
+        return false;
+    for (int64_t i = 0; i < 32; i++) {
+        int64_t a = 0, x = i;
+        for (int64_t k = 0; k < n; k++) {
+            a += x % ext[k] * str[k];
+            x /= ext[k];
+        }
+        if (a >= 32 || seen[a])
+            return false;
+        seen[a] = true;
+    }
+    return true;
+}
+
+/* The candidate of register layout "rl" (compiler_smem.h). */
+bool axe__smem_ldsm_free(const axe_layout *rl, const int64_t *shape, int ndim,
+                         ax_free_layout *f)
+{
+    int dim[AXE_LAYOUT_MAX_SHARD], d = ndim - 1, nfree = 0;
+    int64_t prod = 1;
+    if (rl->nreplica > 0 || rl->swizzle.present)
+        return false;
+    for (int k = 0; k < rl->noffset; k++)
+        if (rl->offset[k].value != 0)
+            return false;
+    /* each iter's dimension: the iters of the last dimension come last */
+    for (int k = rl->nshard - 1; k >= 0; k--) {
+        dim[k] = d > 0 ? d : 0;
+        if (rl->shard[k].extent == 1)
+            continue;
+        while (d >= 0 && prod == 1 && shape[d] == 1)
+            d--;
+        if (d < 0 || (prod *= rl->shard[k].extent) > shape[d] ||
+            shape[d] % prod != 0)
+            return false;
+        dim[k] = d;
+        if (prod == shape[d])
+            d--, prod = 1;
+    }
+    memset(f, 0, sizeof *f);
+    for (int k = 0; k < rl->nshard; k++)
+        if (!split_iter(&rl->shard[k], dim[k], f))
+            return false;
+    if (!fixed_row(f))
+        return false;
+    for (int k = f->n - 1; k >= 0; k--)
+        if (f->stride[k] == 0)
+            f->stride[k] = -(++nfree);
+    return true;
+}
+
+/* The rows of register "reg" (the copy's): x[(w * 8 + r) * words + g]
+ * the logical element at warp w, lane 4r, element 8g; UNSUPPORTED (no
+ * diagnostic) for a layout with replicas, offsets or axes other than
+ * warpid, laneid and m. */
+typedef struct ld_rows {
+    int nwarps, words, n; /* n: matrices per instruction */
+    int64_t *x;
+} ld_rows;
+
+static axe_status rows_of(axe_program *p, const ax_tensor *reg, ld_rows *out,
+                          axe_diag *diag)
+{
+    int64_t size = 1, nw = 1;
+    if (reg->layout.nreplica > 0 || reg->layout.noffset > 0)
+        return AXE_ERR_UNSUPPORTED;
+    for (int k = 0; k < reg->layout.nshard; k++)
+        if (strcmp(reg->layout.shard[k].axis, "warpid") != 0 &&
+            strcmp(reg->layout.shard[k].axis, "laneid") != 0 &&
+            strcmp(reg->layout.shard[k].axis, "m") != 0)
+            return AXE_ERR_UNSUPPORTED;
+    for (int d = 0; d < reg->ndim; d++)
+        size *= reg->shape[d];
+    for (int k = 0; k < reg->layout.nshard; k++)
+        if (strcmp(reg->layout.shard[k].axis, "warpid") == 0)
+            nw *= reg->layout.shard[k].extent;
+    out->nwarps = (int)nw;
+    out->words = (int)(reg->span / 8);
+    out->n = out->words % 4 == 0 ? 4 : out->words % 2 == 0 ? 2 : 1;
+    out->x = axe__arena_alloc(p->arena,
+                              (size_t)(nw * 8 * out->words) * sizeof *out->x);
+    if (out->x == NULL)
+        return axe__fail(diag, AXE_ERR_NO_MEMORY, -1, "out of memory");
+    for (int64_t i = 0; i < nw * 8 * out->words; i++)
+        out->x[i] = -1;
+    for (int64_t x = 0; x < size; x++) {
+        axe_point pt;
+        int64_t v[3] = {0, 0, 0}; /* warpid, laneid, m */
+        AXE_TRY(axe_layout_apply_base(&reg->layout, x, &pt, diag));
+        for (int k = 0; k < pt.n; k++)
+            v[strcmp(pt.axis[k], "warpid") == 0   ? 0
+              : strcmp(pt.axis[k], "laneid") == 0 ? 1
+                                                  : 2] = pt.v[k];
+        if (v[1] % 4 == 0 && v[2] % 8 == 0 && v[0] < nw && v[1] < 32 &&
+            v[2] / 8 < out->words)
+            out->x[(v[0] * 8 + v[1] / 4) * out->words + v[2] / 8] = x;
+    }
+    return AXE_OK;
+}
+
+/* The ldmatrix instructions of "rows" as tile accesses under base layout
+ * "base" (unswizzled): per warp, instruction q, lane 8j + r reads the 32
+ * elements from the row of lane 4r's word qn + j (inactive where the
+ * register holds no such element). "ta" has room for nwarps * words / n. */
+static int row_accesses(const ld_rows *rows, const axe_layout *base,
+                        ax_tile_access *ta)
+{
+    int na = 0;
+    for (int w = 0; w < rows->nwarps; w++)
+        for (int q = 0; q < rows->words / rows->n; q++, na++) {
+            memset(&ta[na], 0, sizeof ta[na]);
+            ta[na].vec = 32;
+            for (int ln = 0; ln < 8 * rows->n; ln++) {
+                int64_t x = rows->x[(w * 8 + ln % 8) * rows->words +
+                                    q * rows->n + ln / 8];
+                ta[na].elem[ln] = x >= 0 ? axe__smem_tile_addr(base, x) : -1;
+                ta[na].active[ln] = ta[na].elem[ln] >= 0;
+                ta[na].elem[ln] = ta[na].active[ln] ? ta[na].elem[ln] : 0;
+            }
+        }
+    return na;
+}
+
+/* The ways of copy "s"'s ldmatrix instructions (the register's rows) on
+ * its shared tensor's layout (compiler_smem.h). */
+axe_status axe__smem_ldsm_ways(axe_program *p, const ax_stmt *s, ax_ways *out,
+                               axe_diag *diag)
+{
+    const ax_tensor *t = &p->tensors[s->args[1].tensor];
+    ld_rows rows;
+    ax_tile_access *ta;
+    int na;
+    AXE_TRY(rows_of(p, &p->tensors[s->args[0].tensor], &rows, diag));
+    ta = axe__arena_alloc(p->arena,
+                          (size_t)(rows.nwarps * rows.words) * sizeof *ta);
+    if (ta == NULL)
+        return axe__fail(diag, AXE_ERR_NO_MEMORY, -1, "out of memory");
+    na = row_accesses(&rows, &t->layout, ta);
+    return axe__tile_ways(ta, na, 4,
+                          t->layout.swizzle.present ? &t->layout.swizzle : NULL,
+                          out, diag);
+}
+
+static int cmp64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Access "a" placed by "c" into "ta": one access of its vector when its
+ * elements are consecutive there, else its single elements (the plan on
+ * "c" moves no such vector); the number placed. */
+static int place(const axe_layout *c, const ax_smem_access *a,
+                 ax_tile_access *ta)
+{
+    bool whole = true;
+    for (int ln = 0; ln < AX_WARP; ln++)
+        for (int64_t e = 1; a->active[ln] && e < a->vec; e++)
+            whole = whole && axe__smem_tile_addr(
+                                 c, a->index[ln] + axe__smem_offset(a, e)) ==
+                                 axe__smem_tile_addr(c, a->index[ln]) + e;
+    for (int64_t e = 0; e < (whole ? 1 : a->vec); e++) {
+        ta[e].vec = whole ? a->vec : 1;
+        for (int ln = 0; ln < AX_WARP; ln++) {
+            ta[e].active[ln] = a->active[ln];
+            ta[e].elem[ln] = a->active[ln]
+                                 ? axe__smem_tile_addr(
+                                       c, a->index[ln] + axe__smem_offset(a, e))
+                                 : 0;
+        }
+    }
+    return whole ? 1 : (int)a->vec;
+}
+
+/* Instance "c" of tensor "ti": the other operators' accesses "l" (single
+ * elements) and the copy's rows placed by it, the swizzle chosen over
+ * them into "c" and the counts into "after". */
+static axe_status place_and_pick(axe_program *p, int ti, const ax_smem_list *l,
+                                 int op, const ld_rows *rows, axe_layout *c,
+                                 ax_ways *after, axe_diag *diag)
+{
+    const ax_tensor *t = &p->tensors[ti];
+    int64_t size = 1, *addr;
+    int na = 0;
+    ax_tile_access *ta;
+    ax_ways before;
+    axe_layout_swizzle sw;
+    for (int d = 0; d < t->ndim; d++)
+        size *= t->shape[d];
+    int64_t nta = rows->nwarps * rows->words;
+    for (int k = 0; k < l->n; k++)
+        nta += l->a[k].tensor == ti ? l->a[k].vec : 0;
+    ta = axe__arena_alloc(p->arena, (size_t)nta * sizeof *ta);
+    addr = axe__arena_alloc(p->arena, (size_t)size * sizeof *addr);
+    if (ta == NULL || addr == NULL)
+        return axe__fail(diag, AXE_ERR_NO_MEMORY, -1, "out of memory");
+    for (int64_t x = 0; x < size; x++)
+        addr[x] = axe__smem_tile_addr(c, x);
+    qsort(addr, (size_t)size, sizeof *addr, cmp64);
+    for (int k = 0; k < l->n; k++)
+        if (l->a[k].tensor == ti && l->a[k].op != op)
+            na += place(c, &l->a[k], &ta[na]);
+    na += row_accesses(rows, c, &ta[na]);
+    AXE_TRY(
+        axe__swizzle_pick(addr, size, ta, na, 4, &sw, &before, after, diag));
+    c->swizzle = sw;
+    return AXE_OK;
+}
+
+/* The candidate of copy "op" for tensor "ti" (compiler_smem.h). */
+axe_status axe__smem_ldsm_candidate(axe_program *p, int ti, int op,
+                                    axe_layout *out, bool *have, axe_diag *diag)
+{
+    const ax_stmt *s = p->ops[op];
+    const ax_tensor *t = &p->tensors[ti];
+    ax_free_layout f;
+    ax_smem_list l;
+    ld_rows rows;
+    ax_ways bw = {0, 0, 0};
+    int perm[AX_FREE_MAX], nfree = 0;
+    bool more = true;
+    *have = false;
+    if (!axe__smem_ldsm_copy(p, s, ti) ||
+        !axe__smem_ldsm_free(&p->tensors[s->args[0].tensor].layout, t->shape,
+                             t->ndim, &f))
+        return AXE_OK;
+    AXE_TRY(rows_of(p, &p->tensors[s->args[0].tensor], &rows, diag));
+    AXE_TRY(axe__smem_accesses(p, &l, diag));
+    for (int k = 0; k < f.n; k++)
+        if (f.stride[k] < 0)
+            perm[nfree] = nfree + 1, nfree++;
+    while (more) {
+        axe_layout c;
+        ax_ways w;
+        AXE_TRY(axe__free_layout_instance(&f, perm, nfree, &c, diag));
+        AXE_TRY(place_and_pick(p, ti, &l, op, &rows, &c, &w, diag));
+        if (!*have || w.max < bw.max || (w.max == bw.max && w.sum < bw.sum)) {
+            *out = c;
+            bw = w;
+            *have = true;
+        }
+        more = axe__free_layout_next_order(perm, nfree);
+    }
+    return AXE_OK;
+}
