@@ -20,7 +20,8 @@
  *   reduce       the destination's threads at c' are the union of the
  *                source's threads over the reduced dim, and each thread
  *                stores distinct elements at distinct registers;
- *   gemm (mma)   C: warp (i / bm) wn + j / bn of a wm x wn grid, lane and
+ *   gemm (mma)   (every fragment the PTX ISA's, written out in ptx_lane)
+ *                C: warp (i / bm) wn + j / bn of a wm x wn grid, lane and
  *                value of the atom's C fragment at (i % 16, j % 8), register
  *                ((i % bm) / 16 NI + (j % bn) / 8) v + value; Theorem 1: A
  *                (B) the A (B) fragment tiled MI x KI (NI x KI);
@@ -440,78 +441,86 @@ static void test_property(void)
 
 /* ---- gemm ---------------------------------------------------------------- */
 
+/* The PTX ISA's f16 mma fragments ("Matrix Fragments for mma.m16n8k16"
+ * and "... mma.m16n8k8", written out here, not read from the compiler's
+ * atom table): element (r, k) of operand "o" (0 A: row r < 16, column
+ * k < K; 1 B as the N x K tile: column r < 8, row k < K; 2 C: row r < 16,
+ * column k < 8) is on lane 4 groupID + threadID_in_group ("tig"), at the
+ * lane's value *val (a0, a1, ...). m16n8k8's (K 8) are m16n8k16's values
+ * for k < 8. */
+static int64_t ptx_lane(int o, int64_t r, int64_t k, int64_t *val)
+{
+    if (o == 0) { /* a0 a1: row groupID, columns 2 tig + 0, 1; a2 a3 eight
+                     rows down; a4..a7 (k16) eight columns right */
+        *val = k % 2 + 2 * (r / 8) + 4 * (k / 8);
+        return 4 * (r % 8) + (k % 8) / 2;
+    }
+    if (o == 1) { /* b0 b1: rows (K) 2 tig + 0, 1, column groupID; b2 b3
+                     (k16) eight rows down */
+        *val = k % 2 + 2 * (k / 8);
+        return 4 * r + (k % 8) / 2;
+    }
+    /* c0 c1: row groupID, columns 2 tig + 0, 1; c2 c3 eight rows down */
+    *val = k % 2 + 2 * (r / 8);
+    return 4 * (r % 8) + k / 2;
+}
+
+/* C "name" of the gemm against the law of the file comment (the PTX
+ * ISA's C fragment of the f16 atoms, ptx_lane), on wm x wn warps. */
 static void check_mma_c(const axe_program *p, const char *name, int64_t wm,
                         int64_t wn, const char *src)
 {
     const ax_tensor *t = tensor(p, name);
-    axe_layout frag;
-    int seps[AXE_LAYOUT_MAX_DIMS + 1];
-    int64_t nv, mnk[3], i, j, bm = t->shape[0] / wm, bn = t->shape[1] / wn;
-    const ax_stmt *g = NULL;
-    int s;
-    for (s = 0; s < p->nops; s++)
-        if (p->ops[s]->op == AX_OP_GEMM)
-            g = p->ops[s];
-    TL_CHECK(g != NULL && axe__mma_frag_grouped(p, g, 0, 2, &frag, seps, &nv,
-                                                mnk) == AXE_OK,
-             "%s: no atom", src);
-    if (g == NULL)
+    int64_t i, j, bm, bn;
+    TL_CHECK(t != NULL, "%s: no tensor '%s'", src, name);
+    if (t == NULL)
         return;
+    bm = t->shape[0] / wm;
+    bn = t->shape[1] / wn;
     for (i = 0; i < t->shape[0]; i++)
         for (j = 0; j < t->shape[1]; j++) {
-            axe_point pt[MAXPTS], fp[MAXPTS];
-            int64_t c[2] = {i, j}, fc[2] = {i % mnk[0], j % mnk[1]};
-            int64_t fshape[2] = {mnk[0], mnk[1]};
-            int n = points(t, c, pt), nf = 0;
-            int64_t want_m;
-            if (axe_layout_apply_set(&frag, fc, fshape, 2, fp, MAXPTS, &nf,
-                                     NULL) != AXE_OK)
-                nf = 0;
-            want_m =
-                ((i % bm) / mnk[0] * (bn / mnk[1]) + (j % bn) / mnk[1]) * nv +
-                value(&fp[0], "m");
-            TL_CHECK(n == 1 && nf == 1 &&
+            axe_point pt[MAXPTS];
+            int64_t c[2] = {i, j}, fv = 0, fl = ptx_lane(2, i % 16, j % 8, &fv);
+            int n = points(t, c, pt);
+            TL_CHECK(n == 1 &&
                          value(&pt[0], "warpid") == (i / bm) * wn + j / bn &&
-                         value(&pt[0], "laneid") == value(&fp[0], "laneid") &&
-                         value(&pt[0], "m") == want_m,
+                         value(&pt[0], "laneid") == fl &&
+                         value(&pt[0], "m") ==
+                             ((i % bm) / 16 * (bn / 8) + (j % bn) / 8) * 4 + fv,
                      "%s: C (%lld, %lld) breaks the mma tiling law", src,
                      (long long)i, (long long)j);
         }
 }
 
-/* Register operand "o" (0 A, 1 B) "name" of the CTA gemm "g" (its atom
- * "which") against the law of the file comment, C on wm x wn warps. */
-static void check_reg(const axe_program *p, const ax_stmt *g, int which, int o,
-                      const char *name, int64_t wm, int64_t wn)
+/* Register operand "o" (0 A, 1 B) "name" of a CTA gemm on the f16 atom
+ * m16n8k"ak" against the law of the file comment (the PTX fragment of
+ * ptx_lane), C on wm x wn warps. */
+static void check_reg(const axe_program *p, int64_t ak, int o, const char *name,
+                      int64_t wm, int64_t wn)
 {
     const ax_tensor *t = tensor(p, name);
-    axe_layout frag;
-    int seps[AXE_LAYOUT_MAX_DIMS + 1];
-    int64_t nv, mnk[3], i, k, bm, ki, reps = o == 0 ? wn : wm;
-    TL_CHECK(t != NULL && axe__mma_frag_grouped(p, g, which, o, &frag, seps,
-                                                &nv, mnk) == AXE_OK,
-             "register %c '%s': no atom", "AB"[o], name);
+    /* the fragment's rows (16 A, 8 B) and values per lane (16 ak / 32 A,
+       8 ak / 32 B) */
+    int64_t rows = o == 0 ? 16 : 8, nv = rows * ak / 32;
+    int64_t i, k, bm, ki, reps = o == 0 ? wn : wm;
+    TL_CHECK(t != NULL && wm >= 1 && wn >= 1, "register %c '%s': no tensor",
+             "AB"[o], name);
     if (t == NULL || wm < 1 || wn < 1)
         return;
     bm = t->shape[0] / (o == 0 ? wm : wn); /* rows of the operand per warp */
-    ki = t->shape[1] / mnk[2];
+    ki = t->shape[1] / ak;
     for (i = 0; i < t->shape[0]; i++)
         for (k = 0; k < t->shape[1]; k++) {
-            axe_point pt[MAXPTS], fp[MAXPTS];
-            int64_t c[2] = {i, k}, fc[2] = {i % mnk[o], k % mnk[2]},
-                    fs[2] = {mnk[o], mnk[2]};
-            int n = points(t, c, pt), nf = 0, x;
+            axe_point pt[MAXPTS];
+            int64_t c[2] = {i, k}, fv = 0,
+                    fl = ptx_lane(o, i % rows, k % ak, &fv);
+            int n = points(t, c, pt), x;
             uint64_t warps = 0, want = 0;
-            bool ok;
-            if (axe_layout_apply_set(&frag, fc, fs, 2, fp, MAXPTS, &nf, NULL) !=
-                AXE_OK)
-                nf = 0;
-            ok = n == reps && nf == 1;
+            bool ok = n == reps;
             for (x = 0; ok && x < n; x++) {
-                ok = value(&pt[x], "laneid") == value(&fp[0], "laneid") &&
+                ok = value(&pt[x], "laneid") == fl &&
                      value(&pt[x], "m") ==
-                         ((i % bm) / mnk[o] * ki + k / mnk[2]) * nv +
-                             value(&fp[0], "m");
+                         ((i % bm) / rows * ki + k / ak) * nv + fv;
                 warps |= (uint64_t)1 << value(&pt[x], "warpid");
             }
             for (x = 0; x < reps; x++) /* A: row i/bm; B: column i/bm */
@@ -600,36 +609,12 @@ static void test_theorem1(void)
     TL_CHECK(p != NULL, "theorem 1: %s", d.message);
     if (p == NULL)
         return;
-    TL_CHECK(strcmp(p->ops[3]->schedule, "mma_atom") == 0, "schedule %s",
-             p->ops[3]->schedule);
+    TL_CHECK(strcmp(p->ops[3]->schedule, "mma_atom") == 0 &&
+                 p->ops[3]->mma->mnk[2] == 16,
+             "schedule %s", p->ops[3]->schedule);
     check_mma_c(p, "c", 1, 1, src);
-    for (o = 0; o < 2;
-         o++) { /* A: 2 x 3 tiles of 16 x 16; B: 3 x 3 of 8 x 16 */
-        const ax_tensor *t = tensor(p, o == 0 ? "a" : "b");
-        axe_layout frag;
-        int seps[AXE_LAYOUT_MAX_DIMS + 1];
-        int64_t nv, mnk[3], i, k, fr, ki = 3;
-        (void)axe__mma_frag_grouped(p, p->ops[3], 0, o, &frag, seps, &nv, mnk);
-        fr = o == 0 ? mnk[0] : mnk[1];
-        for (i = 0; i < t->shape[0]; i++)
-            for (k = 0; k < t->shape[1]; k++) {
-                axe_point pt[MAXPTS], fp[MAXPTS];
-                int64_t c[2] = {i, k}, fc[2] = {i % fr, k % mnk[2]};
-                int64_t fs[2] = {fr, mnk[2]};
-                int n = points(t, c, pt), nf = 0;
-                if (axe_layout_apply_set(&frag, fc, fs, 2, fp, MAXPTS, &nf,
-                                         NULL) != AXE_OK)
-                    nf = 0;
-                TL_CHECK(n == 1 && nf == 1 &&
-                             value(&pt[0], "laneid") ==
-                                 value(&fp[0], "laneid") &&
-                             value(&pt[0], "m") ==
-                                 ((i / fr) * ki + k / mnk[2]) * nv +
-                                     value(&fp[0], "m"),
-                         "%c (%lld, %lld) breaks Theorem 1's tiling", "AB"[o],
-                         (long long)i, (long long)k);
-            }
-    }
+    for (o = 0; o < 2; o++) /* A: 2 x 3 tiles of 16 x 16; B: 3 x 3 of 8 x 16 */
+        check_reg(p, 16, o, o == 0 ? "a" : "b", 1, 1);
     axe_program_free(p);
 }
 
@@ -660,34 +645,14 @@ static void test_register_a(void)
     axe_program *p = compile(mma, &d);
     TL_CHECK(p != NULL, "register A (mma): %s", d.message);
     if (p != NULL) {
-        const ax_tensor *t = tensor(p, "p");
-        axe_layout frag;
-        int seps[AXE_LAYOUT_MAX_DIMS + 1];
-        int64_t nv, mnk[3], i, k;
         check_mma_c(p, "s", 4, 1, mma);
         check_mma_c(p, "o", 4, 1, mma);
         TL_CHECK(p->synth->nrearranges == 0 &&
-                     strcmp(p->ops[6]->schedule, "mma_reg_a") == 0,
+                     strcmp(p->ops[6]->schedule, "mma_reg_a") == 0 &&
+                     p->ops[6]->mma->mnk[2] == 16,
                  "rearranges %d, schedule %s", p->synth->nrearranges,
                  p->ops[6]->schedule);
-        (void)axe__mma_frag_grouped(p, p->ops[6], 0, 0, &frag, seps, &nv, mnk);
-        for (i = 0; i < 64; i++)
-            for (k = 0; k < 64; k++) {
-                axe_point pt[MAXPTS], fp[MAXPTS];
-                int64_t c[2] = {i, k}, fc[2] = {i % 16, k % 16},
-                        fs[2] = {16, 16};
-                int n = points(t, c, pt), nf = 0;
-                if (axe_layout_apply_set(&frag, fc, fs, 2, fp, MAXPTS, &nf,
-                                         NULL) != AXE_OK)
-                    nf = 0;
-                TL_CHECK(
-                    n == 1 && nf == 1 && value(&pt[0], "warpid") == i / 16 &&
-                        value(&pt[0], "laneid") == value(&fp[0], "laneid") &&
-                        value(&pt[0], "m") ==
-                            (k / 16) * nv + value(&fp[0], "m"),
-                    "register A (%lld, %lld) breaks Theorem 1", (long long)i,
-                    (long long)k);
-            }
+        check_reg(p, 16, 0, "p", 4, 1);
         axe_program_free(p);
     }
     p = compile(fma, &d);
@@ -794,7 +759,7 @@ static void test_atom_search(void)
         return;
     { /* the grid by brute force (a register A may be replicated over the
          column warps); A is m16n8k8's A fragment (PTX ISA) */
-        int64_t ak = 0, best = brute_atom_cost(64, 32, 24, 4, &ak), bm;
+        int64_t ak = 0, best = brute_atom_cost(64, 32, 24, 4, &ak);
         long long wm = 0, wn = 0;
         TL_CHECK(strcmp(p->ops[3]->schedule, "mma_reg_a") == 0 &&
                      p->ops[3]->mma->mnk[2] == 8 && ak == 8 &&
@@ -808,22 +773,8 @@ static void test_atom_search(void)
                      wm * wn == 4 &&
                      (64 / (wm * 16) + 32 / (wn * 8)) * 3 == best,
                  "register A, K 24: %s", p->synth->choices[0].chosen);
-        bm = wm > 0 ? 64 / wm : 64;
         check_mma_c(p, "c", wm, wn, rega);
-        check_reg(p, p->ops[3], 1, 0, "a", wm, wn);
-        for (int64_t i = 0; i < 64; i++)
-            for (int64_t k = 0; k < 24; k++) {
-                axe_point pt[MAXPTS];
-                int64_t c[2] = {i, k}, r = i % 16, col = k % 8;
-                int n = points(tensor(p, "a"), c, pt);
-                TL_CHECK(n == wn &&
-                             value(&pt[0], "laneid") == (r % 8) * 4 + col / 2 &&
-                             value(&pt[0], "m") ==
-                                 ((i % bm) / 16 * 3 + k / 8) * 4 + (r / 8) * 2 +
-                                     col % 2,
-                         "register A (%lld, %lld) is not m16n8k8's tiling",
-                         (long long)i, (long long)k);
-            }
+        check_reg(p, 8, 0, "a", wm, wn);
     }
     axe_program_free(p);
 }
@@ -872,14 +823,15 @@ static void test_register_wn(void)
                      wm * wn == c[3] && (reg == 0 ? wn : wm) > 1 &&
                      p->synth->choices[0].cost == (double)best &&
                      strcmp(p->ops[3]->schedule,
-                            reg == 0 ? "mma_reg_a" : "mma_reg_b") == 0,
+                            reg == 0 ? "mma_reg_a" : "mma_reg_b") == 0 &&
+                     p->ops[3]->mma->mnk[2] == 16,
                  "register %c over %lld warps: %s (cost %g, brute force "
                  "%lld), schedule %s",
                  "AB"[reg], (long long)c[3], p -> synth -> choices[0].chosen,
                  p->synth->choices[0].cost, (long long)best,
                  p->ops[3]->schedule);
         check_mma_c(p, "c", wm, wn, src);
-        check_reg(p, p->ops[3], 0, reg, "r", wm, wn);
+        check_reg(p, 16, reg, "r", wm, wn);
         axe_program_free(p);
     }
 }
