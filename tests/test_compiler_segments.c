@@ -98,7 +98,22 @@ static char *emit(axe_program *p)
     return buf;
 }
 
-/* The table of "p" is "rows" ("n" of them). */
+/* The first statement on line "line" of the list "s" and the blocks in
+ * it (a walk of the parsed body, not of the segment table). */
+static const ax_stmt *stmt_at(const ax_stmt *s, int line)
+{
+    for (; s != NULL; s = s->next) {
+        const ax_stmt *in = s->line == line ? s : stmt_at(s->body, line);
+        if (in == NULL)
+            in = stmt_at(s->else_body, line);
+        if (in != NULL)
+            return in;
+    }
+    return NULL;
+}
+
+/* The table of "p" is "rows" ("n" of them), and axe__seg_after of each
+ * row's statement (found by its line in the body) is the row's run. */
 static void check_table(const axe_program *p, const run_row *rows, int n)
 {
     int k;
@@ -106,14 +121,18 @@ static void check_table(const axe_program *p, const run_row *rows, int n)
              axe__seg_count(p), n);
     for (k = 0; k < n && k < axe__seg_count(p); k++) {
         const ax_seg *r = &p->segs.run[k];
+        const ax_stmt *b = stmt_at(p->body, rows[k].line);
         TL_CHECK((r->from == NULL ? 0 : r->from->line) == rows[k].line &&
                      r->where == rows[k].where,
                  "%s: run %d starts at line %d where %d, expected %d/%d",
                  p->name, k, r->from == NULL ? 0 : r->from->line, r->where,
                  rows[k].line, rows[k].where);
-        if (r->from != NULL)
-            TL_CHECK(axe__seg_after(p, r->from, r->where) == k,
-                     "%s: axe__seg_after of run %d", p->name, k);
+        if (rows[k].line != 0)
+            TL_CHECK(b != NULL && axe__seg_after(p, b, rows[k].where) == k,
+                     "%s: axe__seg_after of line %d where %d is run %d, "
+                     "expected %d",
+                     p->name, rows[k].line, rows[k].where,
+                     b != NULL ? axe__seg_after(p, b, rows[k].where) : -2, k);
     }
 }
 
@@ -154,8 +173,8 @@ static void check_else(const axe_program *p, const char *c, const char *cu)
 {
     int i, k;
     for (i = 0; i < 2; i++) {
-        const ax_stmt *s = p->segs.run[i == 0 ? 3 : 9].from;
-        k = axe__seg_after(p, s, 2);
+        const ax_stmt *s = stmt_at(p->body, i == 0 ? 9 : 16);
+        k = s != NULL ? axe__seg_after(p, s, 2) : -2;
         TL_CHECK(k == (i == 0 ? 3 : 9), "else %d: run %d", i, k);
         if (c != NULL)
             TL_CHECK(after(c, "} else {", i, "k_segs_cta_s") == k,
