@@ -211,42 +211,64 @@ static int build(run_ctx *c)
     return rc;
 }
 
+/* One race line "axe-emu-race TENSOR OFFSET T1 C1 L1 W1 T2 C2 L2 W2"
+ * into "r"; TENSOR is every word before the nine numbers (the emulator's
+ * name of an address no AXE_AT noted has spaces: "cp.async
+ * destination"). False when the line is not one. */
+static bool emu_race_line(const char *line, axe_race *r)
+{
+    static const char head[] = "axe-emu-race ";
+    const char *name = line + sizeof head - 1, *end = line + strlen(line);
+    long long off, t1, c1, t2, c2;
+    int l1, w1, l2, w2, words = 0;
+    size_t len;
+    if (strncmp(line, head, sizeof head - 1) != 0)
+        return false;
+    while (end > name && isspace((unsigned char)end[-1]))
+        end--;
+    while (end > name && words < 9) { /* back over the nine numbers */
+        while (end > name && !isspace((unsigned char)end[-1]))
+            end--;
+        words++;
+        while (end > name && isspace((unsigned char)end[-1]))
+            end--;
+    }
+    if (words < 9 || end == name ||
+        sscanf(end, "%lld %lld %lld %d %d %lld %lld %d %d", &off, &t1, &c1, &l1,
+               &w1, &t2, &c2, &l2, &w2) != 9)
+        return false;
+    memset(r, 0, sizeof *r);
+    len = (size_t)(end - name);
+    if (len >= sizeof r->tensor) /* no tensor name is that long */
+        len = sizeof r->tensor - 1;
+    memcpy(r->tensor, name, len);
+    r->tensor[len] = '\0';
+    r->ndim = -1;
+    r->address = off;
+    r->first = (axe_race_access){
+        .thread = t1, .cta = c1, .line = l1, .write = w1 != 0};
+    r->second = (axe_race_access){
+        .thread = t2, .cta = c2, .line = l2, .write = w2 != 0};
+    r->cross_cta = c1 != c2;
+    r->count = 1;
+    return true;
+}
+
 /* The emulation's race lines (compiler_cuda_emu.h) on the kernel's
  * stderr into "rep" (NULL: dropped): "axe-emu-race TENSOR OFFSET T1 C1
- * L1 W1 T2 C2 L2 W2" per race kept, "axe-emu-races N" per launch with
- * races. */
+ * L1 W1 T2 C2 L2 W2" per race kept (emu_race_line), "axe-emu-races N"
+ * per launch with races. */
 static void emu_races(run_ctx *c, axe_race_report *rep)
 {
-    char line[512], name[64];
-    size_t len;
-    long long off, t1, c1, t2, c2, count;
-    int l1, w1, l2, w2;
+    char line[512];
+    long long count;
     FILE *f = fopen(c->path[4], "r");
     while (f != NULL && rep != NULL && fgets(line, sizeof line, f) != NULL) {
-        if (sscanf(line, "axe-emu-races %lld", &count) == 1) {
+        if (sscanf(line, "axe-emu-races %lld", &count) == 1)
             rep->count += count;
-        } else if (sscanf(line,
-                          "axe-emu-race %63s %lld %lld %lld %d %d %lld "
-                          "%lld %d %d",
-                          name, &off, &t1, &c1, &l1, &w1, &t2, &c2, &l2,
-                          &w2) == 10 &&
-                   rep->n < AXE_RACE_MAX) {
-            axe_race *r = &rep->race[rep->n++];
-            memset(r, 0, sizeof *r);
-            len = strlen(name);
-            if (len >= sizeof r->tensor) /* no tensor name is that long */
-                len = sizeof r->tensor - 1;
-            memcpy(r->tensor, name, len);
-            r->tensor[len] = '\0';
-            r->ndim = -1;
-            r->address = off;
-            r->first = (axe_race_access){
-                .thread = t1, .cta = c1, .line = l1, .write = w1 != 0};
-            r->second = (axe_race_access){
-                .thread = t2, .cta = c2, .line = l2, .write = w2 != 0};
-            r->cross_cta = c1 != c2;
-            r->count = 1;
-        }
+        else if (rep->n < AXE_RACE_MAX &&
+                 emu_race_line(line, &rep->race[rep->n]))
+            rep->n++;
     }
     if (f != NULL)
         fclose(f);
