@@ -56,6 +56,13 @@ typedef struct race_plan {
     int nfree;
     int32_t *free;   /* offsets of a group's threads from its first */
     uint8_t *member; /* member[d]: offset d is one of them */
+    /* row_major's digits, once per plan (make_digits): at position j of
+     * the plan's dimension order, the dimension's length without the
+     * sub-iters taken out of it (len[j]; whole[j] its length before) and
+     * those sub-iters, highest weight first (sub[j][0 .. nsub[j])). */
+    int64_t len[AX_MAX_DIMS], whole[AX_MAX_DIMS];
+    int nsub[AX_MAX_DIMS];
+    int sub[AX_MAX_DIMS][AX_MAX_LOOPS];
 } race_plan;
 
 struct ax_race {
@@ -83,6 +90,33 @@ static const ax_stmt *plan_stmt(const ax_stmt *s, int role)
     if (s->stage[0] == NULL)
         return s;
     return s->stage[role == 1 ? 0 : 1];
+}
+
+/* The digits of row_major for "rp" (see race_plan): the sub-iters "o"
+ * takes out of each dimension, highest weight first, so that the lower
+ * ones keep their weights, and its length divided by their extents. */
+static void make_digits(race_plan *rp)
+{
+    const ax_plan_order *o = &rp->s->plan->order;
+    int j;
+    for (j = 0; j < axe__ref_ndim(&rp->s->args[0]); j++) {
+        int d = o->dim[j];
+        int64_t above = INT64_MAX;
+        rp->whole[j] = rp->len[j] = axe__ref_len(&rp->s->args[0], d);
+        rp->nsub[j] = 0;
+        for (;;) {
+            int k, top = -1;
+            for (k = 0; k < o->nsub; k++)
+                if (o->sub_dim[k] == d && o->sub_weight[k] < above &&
+                    (top < 0 || o->sub_weight[k] > o->sub_weight[top]))
+                    top = k;
+            if (top < 0)
+                break;
+            above = o->sub_weight[top];
+            rp->len[j] /= o->sub_extent[top];
+            rp->sub[j][rp->nsub[j]++] = top;
+        }
+    }
 }
 
 /* F of a plan: the ranks below its thread count whose thread digits are
@@ -122,6 +156,7 @@ static axe_status make_plans(ax_race *r)
         if (s->dead || (i % 2 == 1 && s->stage[0] == NULL))
             continue; /* dead code has no plan and never runs */
         r->plans[i].s = plan_stmt(s, i % 2);
+        make_digits(&r->plans[i]);
         AXE_TRY(plan_free(&r->plans[i], p));
     }
     return AXE_OK;
@@ -251,43 +286,24 @@ void axe__race_instance(ax_race *r, const ax_stmt *s, int64_t tid0)
     r->tid0 = tid0;
 }
 
-/* Coordinate "x" of dimension "d" (of length "*len") without the
- * sub-iters "o" takes out of it (highest weight first, so that the lower
- * ones keep their weights), "*len" divided by their extents. */
-static int64_t without_subs(const ax_plan_order *o, int d, int64_t x,
-                            int64_t *len)
+/* The index of "c" in the order the plan of "rp" deals its elements in:
+ * row-major over the shape of its statement's destination, its
+ * dimensions in the plan's order, each without the sub-iters taken out,
+ * then those (a coordinate past a dim of extent 1 counts as 0:
+ * reduce.tree's last stage reads each row's total once, at 0 of the
+ * reduced dim). */
+static int64_t row_major(const race_plan *rp, const int64_t *c)
 {
-    int64_t above = INT64_MAX;
-    for (;;) {
-        int k, top = -1;
-        for (k = 0; k < o->nsub; k++)
-            if (o->sub_dim[k] == d && o->sub_weight[k] < above &&
-                (top < 0 || o->sub_weight[k] > o->sub_weight[top]))
-                top = k;
-        if (top < 0)
-            return x;
-        above = o->sub_weight[top];
-        x = x / (above * o->sub_extent[top]) * above + x % above;
-        *len /= o->sub_extent[top];
-    }
-}
-
-/* The index of "c" in the order "plan" deals its elements in: row-major
- * over the shape of "s"'s destination, its dimensions in the plan's
- * order, each without the sub-iters taken out, then those (a coordinate
- * past a dim of extent 1 counts as 0: reduce.tree's last stage reads
- * each row's total once, at 0 of the reduced dim). */
-static int64_t row_major(const ax_stmt *s, const ax_plan *plan,
-                         const int64_t *c)
-{
-    const ax_plan_order *o = &plan->order;
+    const ax_plan_order *o = &rp->s->plan->order;
     int64_t u = 0;
-    int j;
-    for (j = 0; j < axe__ref_ndim(&s->args[0]); j++) {
-        int d = o->dim[j];
-        int64_t len = axe__ref_len(&s->args[0], d);
-        int64_t x = without_subs(o, d, len == 1 ? 0 : c[d], &len);
-        u = u * len + x;
+    int j, k;
+    for (j = 0; j < axe__ref_ndim(&rp->s->args[0]); j++) {
+        int64_t x = rp->whole[j] == 1 ? 0 : c[o->dim[j]];
+        for (k = 0; k < rp->nsub[j]; k++) {
+            int64_t w = o->sub_weight[rp->sub[j][k]];
+            x = x / (w * o->sub_extent[rp->sub[j][k]]) * w + x % w;
+        }
+        u = u * rp->len[j] + x;
     }
     for (j = 0; j < o->nsub; j++)
         u = u * o->sub_extent[j] +
@@ -306,7 +322,7 @@ static int64_t group_first(const ax_race *r, const race_plan *rp,
     if (rp->s->grid != NULL)
         return axe__grid_rank(rp->s->grid, rp->s, c);
     if (plan->kind == AX_PLAN_SPLIT)
-        rank = row_major(rp->s, plan, c) / plan->vec % plan->nthreads;
+        rank = row_major(rp, c) / plan->vec % plan->nthreads;
     for (k = 0; plan->kind == AX_PLAN_BOUND && k < plan->nloops; k++) {
         const ax_loop *lp = &plan->loops[k];
         if (lp->thread)
