@@ -152,6 +152,35 @@ ratio() {
     esac
 }
 
+# check_row JSON ERR JSONL FORMAT LABEL...: one checked run's row: its
+# JSON line JSON appended to $out/JSONL, the LABELs then its pass and
+# max_abs_err printed by FORMAT into the summary, and when it did not
+# pass, status 1 and the first lines of its stderr ERR.
+check_row() {
+    local j=$1 err=$2 jsonl=$3 fmt=$4
+    shift 4
+    echo "$j" >>"$out/$jsonl"
+    # shellcheck disable=SC2059 # the format is the caller's
+    printf "$fmt" "$@" "$(field "$j" pass)" "$(field "$j" max_abs_err)" |
+        tee -a "$out/summary.txt"
+    [ "$(field "$j" pass)" = true ] || {
+        status=1
+        sed 's/^/    /' "$err" | head -5 | tee -a "$out/summary.txt"
+    }
+}
+# throttle: before a background run, wait for one to end while JOBS
+# (default: the cores; nvcc and the CPU reference dominate) run;
+# "running" counts them (set it to 0 before a batch, `wait` after it).
+jobs_max=${JOBS:-$(nproc)}
+running=0
+throttle() {
+    if [ "$running" -ge "$jobs_max" ]; then
+        wait -n
+        running=$((running - 1))
+    fi
+    running=$((running + 1))
+}
+
 # gemm_build NAME DTYPE [-D ...]: emit the 4096^3 GEMM of examples/NAME.axe
 # (retyped to bf16 for DTYPE bf16) for each arch, require its mma.sync, and
 # link it with bench/cuda/gemm_cublas.cu; $out/NAME.DTYPE.ok when all built.
@@ -279,27 +308,20 @@ done
 # example sizes are too small to time: sections 1b-4 time). CI already
 # compiles each of them for sm_80 and sm_90 (tests/compiler_cuda.sh): a
 # dry run skips them.
-# ex_args NAME: the values of an example's runtime scalars (and index
-# ranges) for `axe run`, as tests/ give them.
-ex_args() {
-    case $1 in
-    attention_scale*) echo "--arg scale=0.17 --arg L=50" ;;
-    embedding*) echo "--arg T=100 --range ids=0:999" ;;
-    masked_rows* | tail_rows*) echo "--arg M=100" ;;
-    esac
-}
+# ex_args FILE: the values of a kernel's runtime scalars (and index
+# ranges) for `axe run`, from its line "# axe run args: ..." (each
+# example with runtime scalars has one: tests/compiler_kernels.sh).
+ex_args() { sed -n 's/^# axe run args: //p' "$1" | head -1; }
 ex_check() { # FILE: its JSON line in $out/ex/NAME.json
     local name
     name=$(basename "$1" .axe)
     # shellcheck disable=SC2046
-    timeout 300 "$AXE" run "$1" $(ex_args "$name") --target cuda --arch "$arch" --check \
+    timeout 300 "$AXE" run "$1" $(ex_args "$1") --target cuda --arch "$arch" --check \
         --json >"$out/ex/$name.json" 2>"$out/ex/$name.err"
 }
 if [ "$dry" != 1 ]; then
     mkdir -p "$out/ex"
     t0=$(date +%s)
-    jobs=${JOBS:-$(nproc)}
-    running=0
     # one list for both loops; the core kernels trn_* have no CUDA form
     # (trn-sim runs them)
     kernels=()
@@ -310,26 +332,17 @@ if [ "$dry" != 1 ]; then
         tests/kernels/vec_bank.axe tests/kernels/flash_vt_auto.axe; do
         case $k in */trn_*) ;; *) kernels+=("$k") ;; esac
     done
+    running=0
     for k in "${kernels[@]}"; do
-        if [ "$running" -ge "$jobs" ]; then
-            wait -n
-            running=$((running - 1))
-        fi
+        throttle
         ex_check "$k" &
-        running=$((running + 1))
     done
     wait
     printf '%-26s %-6s %s\n' kernel pass max_abs_err | tee -a "$out/summary.txt"
     for k in "${kernels[@]}"; do
         name=$(basename "$k" .axe)
-        j=$(head -1 "$out/ex/$name.json" 2>/dev/null)
-        echo "$j" >>"$out/examples.jsonl"
-        printf '%-26s %-6s %s\n' "$name" "$(field "$j" pass)" \
-            "$(field "$j" max_abs_err)" | tee -a "$out/summary.txt"
-        [ "$(field "$j" pass)" = true ] || {
-            status=1
-            sed 's/^/    /' "$out/ex/$name.err" | head -5 | tee -a "$out/summary.txt"
-        }
+        check_row "$(head -1 "$out/ex/$name.json" 2>/dev/null)" "$out/ex/$name.err" \
+            examples.jsonl '%-26s %-6s %s\n' "$name"
     done
     echo "section 1: $(($(date +%s) - t0)) s" | tee -a "$out/summary.txt"
 fi
@@ -558,13 +571,9 @@ else
         name=dist_$(basename "$k" .axe)
         for n in 1 2 4 8; do
             [ "$n" -le "$ngpu" ] || continue
-            if [ "$running" -ge "${JOBS:-$(nproc)}" ]; then
-                wait -n
-                running=$((running - 1))
-            fi
+            throttle
             timeout 300 "$AXE" run "$k" -D "P=$n" --target cuda --arch "$arch" \
                 --ranks "$n" --check --json >"$out/$name.$n.json" 2>"$out/$name.$n.err" &
-            running=$((running + 1))
         done
     done
     for dt in f16 bf16; do # the mixed-precision gemms at K 2048
@@ -578,25 +587,14 @@ else
         name=dist_$(basename "$k" .axe)
         for n in 1 2 4 8; do
             [ "$n" -le "$ngpu" ] || continue
-            j=$(head -1 "$out/$name.$n.json" 2>/dev/null)
-            echo "$j" >>"$out/dist.jsonl"
-            printf '%-22s %-6s %-6s %s\n' "$name" "$n" "$(field "$j" pass)" \
-                "$(field "$j" max_abs_err)" | tee -a "$out/summary.txt"
-            [ "$(field "$j" pass)" = true ] || {
-                status=1
-                sed 's/^/    /' "$out/$name.$n.err" | head -5 | tee -a "$out/summary.txt"
-            }
+            check_row "$(head -1 "$out/$name.$n.json" 2>/dev/null)" "$out/$name.$n.err" \
+                dist.jsonl '%-22s %-6s %-6s %s\n' "$name" "$n"
         done
     done
     for dt in f16 bf16; do
-        j=$(head -1 "$out/dist_mixed_$dt.json" 2>/dev/null)
-        echo "$j" >>"$out/dist.jsonl"
-        printf '%-22s %-6s %-6s %s\n' "matmul_rs_$dt K=2048" 1 "$(field "$j" pass)" \
-            "$(field "$j" max_abs_err)" | tee -a "$out/summary.txt"
-        [ "$(field "$j" pass)" = true ] || {
-            status=1
-            sed 's/^/    /' "$out/dist_mixed_$dt.err" | head -5 | tee -a "$out/summary.txt"
-        }
+        check_row "$(head -1 "$out/dist_mixed_$dt.json" 2>/dev/null)" \
+            "$out/dist_mixed_$dt.err" dist.jsonl '%-22s %-6s %-6s %s\n' \
+            "matmul_rs_$dt K=2048" 1
     done
     echo "section 7 checks: $(($(date +%s) - t0)) s" | tee -a "$out/summary.txt"
     printf '%-22s %-6s %-12s %s\n' "gemm+rs (bench)" ranks seconds GFLOP/s |
@@ -655,10 +653,8 @@ elif command -v mpicc >/dev/null 2>&1 && command -v mpirun >/dev/null 2>&1; then
         j=$(timeout 300 "$AXE" run tests/kernels/dist/kept/kept_start.axe -D "P=$n" \
             --target cuda --arch "$arch" --ranks "$n" --arg nk=11 --check --json \
             2>"$out/kept_start.$n.err" | tail -1)
-        echo "$j" >>"$out/dist.jsonl"
-        printf '%-22s %-6s %-6s %s\n' kept_start "$n" "$(field "$j" pass)" \
-            "$(field "$j" max_abs_err)" | tee -a "$out/summary.txt"
-        [ "$(field "$j" pass)" = true ] || status=1
+        check_row "$j" "$out/kept_start.$n.err" dist.jsonl '%-22s %-6s %-6s %s\n' \
+            kept_start "$n"
     done
 fi
 [ "$dry" = 1 ] || mark "done"

@@ -83,6 +83,20 @@ check_run warp_slices.axe -D NT=3 --schedule reduce=smem --seed 22
 # counts that are not multiples of the 32-row tile, a multiple, and 0.
 check_run tail_rows.axe --arg M=100,37
 check_run tail_rows.axe --arg M=64,1,0 -D N=24 --seed 5
+# An example whose kernel takes a runtime scalar (a parameter NAME: DTYPE)
+# carries its values for scripts/gpu_check.sh on a line "# axe run args:
+# ..." and passes --check with them; no other example has such a line.
+for f in "$K"/*.axe; do
+    a=$(sed -n 's/^# axe run args: //p' "$f" | head -1)
+    if ! grep -qE '[A-Za-z_][A-Za-z0-9_]*: *(i4|i8|i16|i32|i64|u8|f16|bf16|f32|f64|e4m3|e5m2) *[,)]' "$f"; then
+        if [ -z "$a" ]; then ok; else bad "$(basename "$f"): '# axe run args:' without runtime scalars"; fi
+    elif [ -z "$a" ]; then
+        bad "$(basename "$f") has runtime scalars and no '# axe run args:' line (scripts/gpu_check.sh)"
+    else
+        # shellcheck disable=SC2086
+        kernel_check_run "$f" $a
+    fi
+done
 check_run attention_causal.axe
 check_run attention_causal.axe -D N=96 --seed 25
 check_run attention_causal.axe -D N=80 -D D=24 -D BM=16 --seed 26
