@@ -13,7 +13,9 @@
 #   kernel_need_python3: python3 is there, or the script is skipped
 #     (exit 77, "skipped: no python3").
 #   kernel_counts: tmp (a folder removed on exit), pass and fail (0), ok
-#     (one more passed) and bad MESSAGE (one more failed, "FAIL: MESSAGE").
+#     (one more passed) and bad MESSAGE (one more failed, "FAIL: MESSAGE");
+#     from then on a statement of the script that exits 127 (no such
+#     command: a typo'd or not yet defined helper) is a failure naming it.
 #   kernel_mpi_start: OpenMPI (mpicc, mpirun) installed through
 #     scripts/ensure_tools.sh when missing, else the script is skipped
 #     (exit 77); mpirun_args, the flags every mpirun here takes
@@ -80,8 +82,17 @@ kernel_counts() {
     trap "rm -rf '$tmp'" EXIT
     pass=0
     fail=0
+    # a statement of the script that is no command (a typo'd helper name,
+    # a helper used before its definition: bash says "command not found",
+    # exit 127, and went on without counting the row) is a failure
+    trap 'kernel_not_found $? "$LINENO" "$BASH_COMMAND"' ERR
 }
 ok() { pass=$((pass + 1)); }
+# kernel_not_found STATUS LINE COMMAND (the ERR trap of the script's own
+# statements; not inherited by functions): bad when STATUS is 127.
+kernel_not_found() {
+    [ "$1" -ne 127 ] || bad "line $2: no such command (exit 127): $3"
+}
 bad() {
     fail=$((fail + 1))
     echo "FAIL: $*"

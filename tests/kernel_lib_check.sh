@@ -93,5 +93,20 @@ expect "missing python3 skips" 77 "$?"
 out=$( (AXE="" pass=3 fail=0 kernel_cli_or_finish) )
 expect "no CLI: counts and exit" "3 passed, 0 failed (no AXE_BIN: the CLI runs skipped)" "$out"
 
+# A statement that is no command (a typo'd helper name) fails once and
+# names itself; the script goes on.
+cat >"$tmp/typo.sh" <<SH
+set -u
+. "$SRC/tests/kernel_lib.sh"
+kernel_counts
+ok
+chek_run k.axe -D N=4
+ok
+echo "\$pass passed, \$fail failed"
+SH
+out=$(KERNEL_AXE_OPTIONAL=1 bash "$tmp/typo.sh" 2>/dev/null)
+expect "undefined helper" "FAIL: line 5: no such command (exit 127): chek_run k.axe -D N=4|2 passed, 1 failed" \
+    "$(printf "%s" "$out" | paste -sd '|')"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
