@@ -828,6 +828,46 @@ expect_notes 6:9 "no schedule for gemm: none of mma_atom, mma_smem, mma_reg_a, m
     cta gemm(c, A, b);
     cta copy(C, c);
 }'
+# A register B whose registers are in any order is taken element by
+# element (compiler_mma_regs.c), but each element must sit on the lane
+# the fragment names: Hexcute's pairing of columns n, n + 1 in one
+# register word puts column 1 on lane 0 (the atom tiles of mma_reg_b are
+# contiguous in n: gemm_f16_i4_regb.axe pairs n, n + 8) ...
+expect_notes 8:10 "no schedule for gemm: none of mma_atom, mma_smem, mma_reg_a, mma_reg_b, tensor_engine, thread_fma, split_k applies (reasons below)" \
+    "gemm.mma_atom: 'A' is not a whole register tensor distributed over a warp's lanes" \
+    "gemm.mma_smem: 'bf' is a register: B is read from shared or global memory (mma_reg_b takes B from registers, mma_atom A, B and C in one warp's)" \
+    "gemm.mma_reg_a: 'A' is in memory: mma_reg_a takes A from registers (mma_smem reads it from memory)" \
+    "gemm.mma_reg_b: 'bf' is not a tile of the B fragment [8, 16] S[(8,2,4,2):(4@laneid,2,1@laneid,1)]: element (1, 0) is on lane 0, but the B fragment puts it on lane 4 (value 0 of atom tile (0, 0))" \
+    "gemm.tensor_engine: not a core kernel (TensorEngine runs a core kernel's gemm)" \
+    "gemm.thread_fma: 'bf' holds element digit (dim 0, weight 1) on a different thread than the binding operand: thread ownership disagrees" \
+    "gemm.split_k: not at kernel scope (it splits the reduced dimension over the grid's threads)" \
+    <<<'kernel k(A: f16[16, 16], B: i4[16, 16], C: f32[16, 16]) grid(1) threads(32) {
+    register bq: i4[16, 16] layout S[(8, 2, 2, 4, 2):(4@laneid, 1, 2, 1@laneid, 4)];
+    register bf: f16[16, 16] layout S[(8, 2, 2, 4, 2):(4@laneid, 1, 2, 1@laneid, 4)];
+    register c: f32[16, 16] layout S[(2, 8, 2, 4, 2):(2, 4@laneid, 4, 1@laneid, 1)];
+    warp copy(bq, B);
+    warp cast(bf, bq);
+    warp fill(c, 0);
+    warp gemm(c, A, bf);
+    warp copy(C, c);
+}'
+# ... and a warp holds whole atom tiles (here k % 2 picks the warp).
+expect_notes 6:9 "no schedule for gemm: none of mma_atom, mma_smem, mma_reg_a, mma_reg_b, tensor_engine, thread_fma, split_k applies (reasons below)" \
+    "gemm.mma_atom: an mma atom runs on one warp, not at cta scope" \
+    "gemm.mma_smem: 'b' is a register: B is read from shared or global memory (mma_reg_b takes B from registers, mma_atom A, B and C in one warp's)" \
+    "gemm.mma_reg_a: 'A' is in memory: mma_reg_a takes A from registers (mma_smem reads it from memory)" \
+    "gemm.mma_reg_b: 'b' is not a tile of the B fragment [8, 16] S[(8,2,4,2):(4@laneid,2,1@laneid,1)]: elements (0, 0) and (0, 1) of atom tile (0, 0) are held by different warps: a warp holds whole atom tiles" \
+    "gemm.tensor_engine: not a core kernel (TensorEngine runs a core kernel's gemm)" \
+    "gemm.thread_fma: 'b' holds element digit (dim 0, weight 16) on a different thread than the binding operand: thread ownership disagrees" \
+    "gemm.split_k: not at kernel scope (it splits the reduced dimension over the grid's threads)" \
+    <<<'kernel k(A: f16[32, 16], B: f16[8, 16], C: f32[32, 8]) grid(1) threads(64) {
+    register b: f16[8, 16] layout S[(8, 2, 4, 2):(4@laneid, 1, 1@laneid, 1@warpid)];
+    register c: f32[32, 8] layout S[(2, 2, 8, 4, 2):(1@warpid, 2, 4@laneid, 1@laneid, 1)];
+    cta copy(b, B);
+    cta fill(c, 0);
+    cta gemm(c, A, b);
+    cta copy(C, c);
+}'
 # (The whole of the longest reason: the one-line diag would cut it.)
 expect_notes 6:10 "no schedule for gemm: none of mma_atom, mma_smem, mma_reg_a, mma_reg_b, tensor_engine, thread_fma, split_k applies (reasons below)" \
     "gemm.mma_atom: 'a' is not a tile of the A fragment [16, 8] S[(2,8,2,4):(1,4@laneid,2,1@laneid)]: dim 0: tiled iter (2,2@m) is not inner iter (2,1@m)" \

@@ -21,7 +21,16 @@
 #   targets, two ldmatrix per thread, --explain's costs recounted here by
 #   a bank model of the script's own from the layouts, `axe synth` naming
 #   the .trans leaf, and a .trans mutant with rotated rows failing the
-#   emulated check.
+#   emulated check;
+# - examples/kernels/gemm_f16_i4_regb.axe (B loaded by ldmatrix in the B
+#   fragment's nibble order, cast to f16 in the same register order and
+#   taken by gemm.mma_reg_b from the registers) and
+#   tests/kernels/gemm_reg_perm.axe (register A and B in another order
+#   than the atom's) are exact on c and within the f32 tolerance emulated,
+#   --explain names ldmatrix for the B load and mma_reg_b for the gemm,
+#   the emitted CUDA has fewer shared stores and loads of B than
+#   gemm_f16_i4.axe's (counted from its loops), and fragments packed in
+#   the atom's register order instead fail the emulated check.
 # Skipped (77) without a C compiler; the emulated runs need a C++ one.
 set -u
 
@@ -296,6 +305,93 @@ if command -v "${CXX:-c++}" >/dev/null 2>&1; then
         bad "ldsm_f16_trans with rotated row addresses: $(head -c 300 "$tmp/out")"
     else
         ok
+    fi
+fi
+
+# The dequantizing register-B gemm (gemm_f16_i4_regb.axe) and register
+# operands in another order than the atom's (gemm_reg_perm.axe).
+EK="$SRC/examples/kernels"
+kernel_exact_run "$EK/gemm_f16_i4_regb.axe"
+kernel_exact_run "$EK/gemm_f16_i4_regb.axe" -D M=128 -D N=256 -D K=128 --seed 3
+exact_run gemm_reg_perm.axe
+if [ "${#targets[@]}" -gt 1 ]; then
+    kernel_check_run "$EK/gemm_f16_i4_regb.axe" --target cuda --emulate
+    kernel_check_run "$EK/gemm_f16_i4_regb.axe" --target cuda --emulate \
+        -D M=128 -D N=256 -D K=128 --seed 3
+    kernel_check_run "$T/gemm_reg_perm.axe" --target cuda --emulate
+    # the check can fail: B's first fragment register packed from
+    # registers 0 and 1 (the atom's order) instead of 0 and 4
+    if AXE_RUN_EDIT="sed -i 's|ax_b\[0\]\[0\] = ((uint32_t)t_bf\[0L\]) \| ((uint32_t)t_bf\[4L\] << 16);|ax_b[0][0] = ((uint32_t)t_bf[0L]) \| ((uint32_t)t_bf[1L] << 16);|'" \
+        "$AXE" run "$EK/gemm_f16_i4_regb.axe" --target cuda --emulate --check >"$tmp/out" 2>&1 ||
+        ! grep -q 'check FAILED' "$tmp/out"; then
+        bad "gemm_f16_i4_regb packed in the atom's order: $(head -c 300 "$tmp/out")"
+    else
+        ok
+    fi
+fi
+"$AXE" compile "$EK/gemm_f16_i4_regb.axe" --target cuda --explain >"$tmp/regb.txt" 2>&1
+# (op 3 is the copy into bq, op 6 the gemm)
+sed -n '/^op 3 /,/^op 4 /p' "$tmp/regb.txt" >"$tmp/regb3.txt"
+sed -n '/^op 6 /,/^op 7 /p' "$tmp/regb.txt" >"$tmp/regb6.txt"
+for want in \
+    "3:cta copy(bq[128,32], Bs[128,32])" \
+    "3:  cuda sm_80: ldmatrix.sync.aligned.m8n8.x4.shared.b16 (4 packed i4 per b16), cost 5 (1 instructions, 4 wavefronts, 1-way); runner-up: per-thread 1-byte loads, cost 64 (32 instructions, 32 wavefronts, 1-way)" \
+    "6:cta gemm(acc[128,128,32], As[128,128,32], bf[128,128,32])" \
+    "6:  chosen gemm.mma_reg_b" \
+    "6:    B: the B fragment's lanes and warps, its registers in another order than the atom's (checked element by element): atom tile (0, 0)'s values 0..3 at registers 0, 4, 2, 6; B's fragments from the registers of the warp's lanes ('bf')"; do
+    grep -qF -- "${want#?:}" "$tmp/regb${want%%:*}.txt" &&
+        ok || bad "gemm_f16_i4_regb --explain op ${want%%:*} lacks: ${want#?:}"
+done
+# Per thread and K slice, from the emitted CUDA's loops (thread 0): the
+# stores into Bs, the ldmatrix loads from Bs, the mma.sync, and Bs's
+# bytes. gemm_f16_i4: 2 16-byte stores of the f16 tile (16 f16), 8
+# ldmatrix.x2 in the gemm (4 B atom tiles x 2 K steps), 10224 bytes;
+# gemm_f16_i4_regb: 1 cp.async of the packed tile (128 of 256 threads),
+# 1 ldmatrix.x4 into bq and none in the gemm, 2048 bytes; 32 mma.sync
+# each.
+if command -v python3 >/dev/null 2>&1; then
+    "$AXE" compile "$EK/gemm_f16_i4.axe" --target cuda -o "$tmp/hand.cu"
+    "$AXE" compile "$EK/gemm_f16_i4_regb.axe" --target cuda -o "$tmp/regb.cu"
+    for f in hand regb; do
+        python3 - "$tmp/$f.cu" >"$tmp/$f.n" <<'PY'
+import re, sys
+# a for at indent i covers the lines after it indented deeper
+loop = re.compile(r'for \(long \w+ = (0|ax_rank|ax_tid); \w+ < (\d+)L; '
+                  r'(?:\+\+\w+|\w+ \+= (\d+)L)\)')
+text = open(sys.argv[1]).read()
+lines = text.split('\n')
+pats = [re.compile(p) for p in (
+    r'(AXE_STV?\((\w+, )?|cp_async_cg16\(AXE_AT\()t_Bs\b',
+    r'ldmatrix_x\d\([^,]+, AXE_AT\(t_Bs\b',
+    r'axe_ptx_mma_m16n8k16_f32_f16\(&')]
+start = next(i for i, l in enumerate(lines) if 'for (long v_k = 0;' in l)
+ind0 = len(lines[start]) - len(lines[start].lstrip())
+stack, n = [], [0] * len(pats)
+for l in lines[start + 1:]:
+    if not l.strip():
+        continue
+    ind = len(l) - len(l.lstrip())
+    if ind <= ind0:
+        break
+    while stack and ind <= stack[-1][0]:
+        stack.pop()
+    mult = 1
+    for _, trip in stack:
+        mult *= trip
+    for i, p in enumerate(pats):
+        n[i] += mult * len(p.findall(l))
+    m = loop.search(l)
+    if m:
+        stack.append((ind, -(-int(m.group(2)) // int(m.group(3) or 1))))
+b = re.search(r'uint(8|16)_t t_Bs\[(\d+)\]', text)
+n.append(int(b.group(2)) * int(b.group(1)) // 8)
+print(*n)
+PY
+    done
+    if [ "$(cat "$tmp/hand.n")" = "2 8 32 10224" ] && [ "$(cat "$tmp/regb.n")" = "1 1 32 2048" ]; then
+        ok
+    else
+        bad "Bs stores, Bs loads, mma.sync, Bs bytes: gemm_f16_i4 $(cat "$tmp/hand.n") (want 2 8 32 10224), gemm_f16_i4_regb $(cat "$tmp/regb.n") (want 1 1 32 2048)"
     fi
 fi
 

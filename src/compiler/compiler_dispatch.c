@@ -437,13 +437,15 @@ static void describe_choice(ax_text *t, const axe_program *p, const ax_stmt *s)
         axe__text_put(t, "    atom %s, %lld x %lld x %lld atom tiles\n",
                       s->mma->atom, (long long)s->mma->tiles[0],
                       (long long)s->mma->tiles[1], (long long)s->mma->tiles[2]);
-        if (s->mma->reg != 0)
+        if (s->mma->reg != 0 && !s->mma->perm[s->mma->reg - 1])
             axe__text_put(t,
                           "    %c outer layout (is_tile_inner): %s; %c's "
                           "fragments from the registers of the warp's "
                           "lanes\n",
                           'A' + s->mma->reg - 1, s->mma->outer[s->mma->reg - 1],
                           'A' + s->mma->reg - 1);
+        else if (s->mma->reg != 0)
+            axe__mma_describe_regs(t, p, s);
         if (s->mma->from_memory) {
             axe__text_put(t,
                           "    C outer layout (is_tile_inner): %s; each warp "

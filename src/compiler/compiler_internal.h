@@ -359,6 +359,13 @@ typedef struct ax_mma {
      * held by the warps of C's columns, A in memory), 0 none; its
      * fragment, outer layout and offsets are those of index reg - 1. */
     int reg;
+    /* gemm.mma_reg_a (mma_reg_b): the register of value v of A's (B's)
+     * atom tile (i, k), regs[o][(i * KI + k) * nvals + v] (o = reg - 1;
+     * compiler_mma_regs.c), and whether it is not offset[o][i * KI + k] +
+     * v (the registers in another order than the atom's: "perm", with no
+     * outer layout). */
+    int64_t *regs[2];
+    bool perm[2];
     /* gemm.mma_smem: the atom's M, N, K, the axis that numbers the scope's
      * warps (NULL at warp scope) and the warp that holds each C atom tile
      * (MI x NI, row-major). */
@@ -828,6 +835,13 @@ axe_status axe__gemm_mma_reg_a(axe_program *p, ax_stmt *s, ax_plan *plan,
                                axe_diag *why, bool commit);
 axe_status axe__gemm_mma_reg_b(axe_program *p, ax_stmt *s, ax_plan *plan,
                                axe_diag *why, bool commit);
+/* The register operand "t" of gemm.mma_reg_a or mma_reg_b (operand 'A'
+ * or 'B': "op") over the atom fragment "f", by evaluation: the register
+ * of each value of each atom tile in *regs, the warps of each tile in
+ * *held (compiler_mma_regs.c). */
+axe_status axe__mma_reg_values(ax_arena *ar, const ax_tensor *t,
+                               const ax_frag *f, const char *warp, char op,
+                               int64_t **regs, uint64_t **held, axe_diag *why);
 /* Whether gemm "s"'s schedule reads other lanes' registers (mma_atom,
  * mma_reg_a, mma_reg_b), so that the C backend runs it between two
  * barriers. */
@@ -848,6 +862,10 @@ static inline const char *axe__mma_smem_name(const ax_mma *m)
 bool axe__mma_atom_of(const axe_program *p, const ax_stmt *s, const char **name,
                       int64_t *mnk);
 void axe__mma_describe(ax_text *t, const axe_program *p, const ax_stmt *s);
+/* For --explain: the register operand of gemm.mma_reg_a or mma_reg_b
+ * whose registers are in another order than the atom's (ax_mma.perm):
+ * where atom tile (0, 0)'s values sit (compiler_mma_regs.c). */
+void axe__mma_describe_regs(ax_text *t, const axe_program *p, const ax_stmt *s);
 /* C for a gemm.mma_atom operator and for a gemm.mma_smem one
  * (compiler_mma_emit.c). */
 void axe__emit_mma(ax_text *t, const axe_program *p, const ax_stmt *s, int ind);

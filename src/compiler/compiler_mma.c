@@ -419,8 +419,58 @@ static bool outer_on(const axe_layout *l, const char *warp, bool replicas)
     return true;
 }
 
+/* The register operand "t" (operand "o": 0 A, 1 B) over its atom
+ * fragment by evaluation (axe__mma_reg_values): m->regs[o] and the warps
+ * of each atom tile in *held; "perm" when m->offset[o] (a tile's outer
+ * offset, from is_tile_inner) is not set, the registers then in another
+ * order than the atom's and offset[o] the register of each tile's value
+ * 0. "text" is the fragment's layout, for the reason. */
+static axe_status reg_values(axe_program *p, const ax_tensor *t, int o,
+                             const char *warp, ax_mma *m, const char *text,
+                             uint64_t **held, axe_diag *why)
+{
+    const ax_frag *f = &m->frag[o];
+    int64_t n, x;
+    axe_diag d;
+    axe_status st;
+    axe_diag_clear(&d);
+    st = axe__mma_reg_values(p->arena, t, f, warp, "AB"[o], &m -> regs[o], held,
+                             &d);
+    if (st == AXE_ERR_CAPACITY)
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                         "'%s' puts an atom tile on a warp past the %d a "
+                         "gemm's scope has, or on more than %d warps",
+                         t->name, AX_MMA_MAX_WARPS, AX_MMA_MAX_WARPS);
+    if (st == AXE_ERR_UNSUPPORTED)
+        return axe__fail(why, st, -1,
+                         "'%s' is not a tile of the %c fragment [%lld, %lld] "
+                         "%s: %s",
+                         t->name, "ABC"[o], (long long)f -> shape[0],
+                         (long long)f -> shape[1], text, d.message);
+    AXE_TRY(st);
+    if (m->offset[o] != NULL) {
+        for (x = 0; x < (t->shape[0] / f->shape[0]) *
+                            (t->shape[1] / f->shape[1]) * f->nvals;
+             x++)
+            AXE_ASSERT(m->regs[o][x] ==
+                       m->offset[o][x / f->nvals] + x % f->nvals);
+        return AXE_OK;
+    }
+    m->perm[o] = true;
+    (void)snprintf(m->outer[o], sizeof m->outer[o], "none");
+    n = (t->shape[0] / f->shape[0]) * (t->shape[1] / f->shape[1]);
+    m->offset[o] = axe__arena_alloc(p->arena, (size_t)n * sizeof(int64_t));
+    if (m->offset[o] == NULL)
+        return AXE_ERR_NO_MEMORY;
+    for (x = 0; x < n; x++)
+        m->offset[o][x] = m->regs[o][x * f->nvals];
+    return AXE_OK;
+}
+
 /* Operand "o" (0 A, 1 B, 2 C) of "s" as a tile of the atom's fragment,
- * the outer layout on memory and "warp" only. */
+ * the outer layout on memory and "warp" only; with "held" (the register
+ * operand of mma_reg_a or mma_reg_b) the warps of each atom tile and the
+ * register of each value (reg_values), its registers in any order. */
 static axe_status tile_of_atom(axe_program *p, const ax_stmt *s,
                                const ax_atom *a, int o, const char *warp,
                                ax_mma *m, int64_t **owner, uint64_t **held,
@@ -448,13 +498,17 @@ static axe_status tile_of_atom(axe_program *p, const ax_stmt *s,
         axe_layout_is_tile_inner(&atom, &canon, t->shape, m->frag[o].shape, 2,
                                  AXE_TARGET_NONE, &outer, &found,
                                  &d) != AXE_OK ||
-        !found || !outer_on(&outer, warp, held != NULL))
-        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
-                         "'%s' is not a tile of the %c fragment [%lld, %lld] "
-                         "%s%s%s",
-                         t->name, "ABC"[o], (long long)m -> frag[o].shape[0],
-                         (long long)m->frag[o].shape[1], text,
-                         d.message[0] ? ": " : "", d.message);
+        !found || !outer_on(&outer, warp, held != NULL)) {
+        if (held == NULL)
+            return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                             "'%s' is not a tile of the %c fragment [%lld, "
+                             "%lld] %s%s%s",
+                             t->name, "ABC"[o],
+                             (long long)m -> frag[o].shape[0],
+                             (long long)m->frag[o].shape[1], text,
+                             d.message[0] ? ": " : "", d.message);
+        return reg_values(p, t, o, warp, m, text, held, why);
+    }
     (void)axe_print_layout(&outer, m->outer[o], sizeof m->outer[o]);
     AXE_TRY(axe_layout_span(&atom, "m", &span));
     st = outer_tiles(p->arena, &outer, counts, span, warp, &m->offset[o], owner,
@@ -464,7 +518,9 @@ static axe_status tile_of_atom(axe_program *p, const ax_stmt *s,
                          "'%s' puts an atom tile on a warp past the %d a "
                          "gemm's scope has, or on more than %d warps",
                          t->name, AX_MMA_MAX_WARPS, AX_MMA_MAX_WARPS);
-    return st;
+    if (st != AXE_OK || held == NULL)
+        return st;
+    return reg_values(p, t, o, warp, m, text, held, why);
 }
 
 static axe_status no_atom(axe_dtype dab, axe_dtype dc, axe_diag *why)

@@ -222,8 +222,10 @@ static void smem_operand(ax_text *t, const axe_program *p, const ax_stmt *s,
 /* gemm.mma_reg_a's A at (ax_m, ax_k) (o 1): value (row ax_m % M, column
  * ax_k % K) of the A fragment of atom tile (ax_mi, ax_ki), in the
  * registers of the lane that the fragment table names (ax_w0: the warp's
- * first thread); gemm.mma_reg_b's B (o 2) likewise at (ax_n, ax_k) of
- * tile (ax_ni, ax_ki). */
+ * first thread), at the tile's offset plus the value or, with the
+ * registers in another order (perm), at the register table's entry;
+ * gemm.mma_reg_b's B (o 2) likewise at (ax_n, ax_k) of tile (ax_ni,
+ * ax_ki). */
 static void reg_operand(ax_text *t, const axe_program *p, const ax_stmt *s,
                         int o)
 {
@@ -233,13 +235,22 @@ static void reg_operand(ax_text *t, const axe_program *p, const ax_stmt *s,
     const char *pre = o == 1 ? "a" : "b", *r = o == 1 ? "ax_m" : "ax_n",
                *ti = o == 1 ? "ax_mi" : "ax_ni";
     axe__text_put(t,
-                  "%s%s[ax_w0 + ax_%sl[%s %% %lldL * %lldL + ax_k %% "
-                  "%lldL]][ax_o%s[%s * %lldL + ax_ki] + ax_%sv[%s %% "
-                  "%lldL * %lldL + ax_k %% %lldL]]%s",
+                  "%s%s[ax_w0 + ax_%sl[%s %% %lldL * %lldL + ax_k %% %lldL]]",
                   operand_pre(p, s, o), p->tensors[s->args[o].tensor].cname,
-                  pre, r, (long long)rows, (long long)kf, (long long)kf, pre,
-                  ti, (long long)m->tiles[2], pre, r, (long long)rows,
-                  (long long)kf, (long long)kf, operand_post(p, s, o));
+                  pre, r, (long long)rows, (long long)kf, (long long)kf);
+    if (m->perm[o - 1])
+        axe__text_put(t,
+                      "[ax_r%s[(%s * %lldL + ax_ki) * %lldL + ax_%sv[%s %% "
+                      "%lldL * %lldL + ax_k %% %lldL]]]%s",
+                      pre, ti, (long long)m->tiles[2], (long long)f->nvals, pre,
+                      r, (long long)rows, (long long)kf, (long long)kf,
+                      operand_post(p, s, o));
+    else
+        axe__text_put(t,
+                      "[ax_o%s[%s * %lldL + ax_ki] + ax_%sv[%s %% %lldL * "
+                      "%lldL + ax_k %% %lldL]]%s",
+                      pre, ti, (long long)m->tiles[2], pre, r, (long long)rows,
+                      (long long)kf, (long long)kf, operand_post(p, s, o));
 }
 
 /* for (mi, ni) held by this warp, ki, v: C[v] += A[m, k] * B[n, k] over the
@@ -312,8 +323,12 @@ void axe__emit_mma_smem(ax_text *t, const axe_program *p, const ax_stmt *s,
         int64_t na = m->frag[o].shape[0] * m->frag[o].shape[1];
         table_u8(t, ind + 1, o == 0 ? "ax_al" : "ax_bl", m->frag[o].lane, na);
         table_u8(t, ind + 1, o == 0 ? "ax_av" : "ax_bv", m->frag[o].val, na);
-        table_long(t, ind + 1, o == 0 ? "ax_oa" : "ax_ob", m->offset[o],
-                   m->tiles[o] * m->tiles[2]);
+        if (m->perm[o])
+            table_long(t, ind + 1, o == 0 ? "ax_ra" : "ax_rb", m->regs[o],
+                       m->tiles[o] * m->tiles[2] * m->frag[o].nvals);
+        else
+            table_long(t, ind + 1, o == 0 ? "ax_oa" : "ax_ob", m->offset[o],
+                       m->tiles[o] * m->tiles[2]);
         indent_put(t, ind + 1);
         axe__text_put(t, "const long ax_w0 = ax_tid - laneid;\n");
     }

@@ -386,22 +386,26 @@ static bool f32_shuffles_hold(const ax_mma *m, const axe__cuda_form *f)
 }
 
 /* gemm.mma_reg_a (mma_reg_b): every warp holds the A (B) atom tiles of
- * its C rows (columns) at the registers where warp 0 holds its own (the
- * emitter packs the fragments from compile-time register indices). */
+ * its C rows (columns) with each value at the register where warp 0
+ * holds its own's (the emitter packs the fragments from compile-time
+ * register indices). */
 static bool reg_uniform(const ax_mma *m, const axe__cuda_tiles *tl)
 {
     int o = m->reg - 1;
     const int64_t *first = o == 0 ? tl->mi0 : tl->ni0;
-    int64_t w, ki, rel;
+    int64_t w, ki, rel, v, nv = m->frag[o].nvals;
     int i;
     for (w = 1; w < tl->nwarps; w++)
         for (i = 0; i < tl->n; i++)
-            for (ki = 0; ki < m->tiles[2]; ki++) {
-                rel = tl->tile[3 * i + 1 + o];
-                if (m->offset[o][(first[w] + rel) * m->tiles[2] + ki] !=
-                    m->offset[o][(first[0] + rel) * m->tiles[2] + ki])
-                    return false;
-            }
+            for (ki = 0; ki < m->tiles[2]; ki++)
+                for (v = 0; v < nv; v++) {
+                    rel = tl->tile[3 * i + 1 + o];
+                    if (m->regs[o][((first[w] + rel) * m->tiles[2] + ki) * nv +
+                                   v] !=
+                        m->regs[o]
+                               [((first[0] + rel) * m->tiles[2] + ki) * nv + v])
+                        return false;
+                }
     return true;
 }
 

@@ -249,11 +249,20 @@ static void forms(const axe_program *p, const ax_stmt *s, axe__cuda_form *f)
 
 /* ---- gemm.mma_atom ---------------------------------------------------- */
 
-/* ax_X[tile][j] = the packed register j of operand "o"'s atom tile at
- * storage offset "off" of the thread's array. */
+/* The register of value "v" of operand "o"'s atom tile "x" (row tile
+ * times KI plus K tile): the table of a register operand (mma_reg_a,
+ * mma_reg_b), else the tile's storage offset plus v. */
+static int64_t val_reg(const ax_mma *m, int o, int64_t x, int64_t v)
+{
+    if (m->regs[o] != NULL)
+        return m->regs[o][x * m->frag[o].nvals + v];
+    return m->offset[o][x] + v;
+}
+
+/* ax_X[tile][j] = the packed register j of operand "o"'s atom tile "x"
+ * (row tile times KI plus K tile) from the thread's array. */
 static void pack_regs(ax_text *t, const axe_program *p, const ax_stmt *s, int o,
-                      const axe__cuda_form *f, int64_t tile, int64_t off,
-                      int ind)
+                      const axe__cuda_form *f, int64_t tile, int64_t x, int ind)
 {
     const ax_tensor *tn = &p->tensors[s->args[o + 1].tensor];
     int j, e;
@@ -262,13 +271,14 @@ static void pack_regs(ax_text *t, const axe_program *p, const ax_stmt *s, int o,
         axe__text_put(t, "ax_%c[%lld][%d] = ", "ab"[o], (long long)tile, j);
         if (tn->dtype == AXE_DTYPE_F64 || tn->dtype == AXE_DTYPE_F32) {
             axe__text_put(t, "%s%s[%lldL]%s;\n", tf32_pre(tn->dtype), tn->cname,
-                          (long long)off + j, tf32_post(tn->dtype));
+                          (long long)val_reg(s->mma, o, x, j),
+                          tf32_post(tn->dtype));
             continue;
         }
         for (e = 0; e < f->unit; e++) {
             put_pack_open(t, tn->dtype, e);
             axe__text_put(t, "%s[%lldL]", tn->cname,
-                          (long long)(off + f->unit * j + e));
+                          (long long)val_reg(s->mma, o, x, f->unit * j + e));
             put_pack_close(t, tn->dtype, e);
         }
         axe__text_put(t, ";\n");
@@ -291,11 +301,9 @@ static void atom_regs(ax_text *t, const axe_program *p, const ax_stmt *s,
                       (long long)m->tiles[0], f[0].nregs,
                       (long long)m->tiles[1], f[1].nregs);
         for (mi = 0; mi < m->tiles[0]; mi++)
-            pack_regs(t, p, s, 0, &f[0], mi,
-                      m->offset[0][mi * m->tiles[2] + ki], ind + 1);
+            pack_regs(t, p, s, 0, &f[0], mi, mi * m->tiles[2] + ki, ind + 1);
         for (ni = 0; ni < m->tiles[1]; ni++)
-            pack_regs(t, p, s, 1, &f[1], ni,
-                      m->offset[1][ni * m->tiles[2] + ki], ind + 1);
+            pack_regs(t, p, s, 1, &f[1], ni, ni * m->tiles[2] + ki, ind + 1);
         for (mi = 0; mi < m->tiles[0]; mi++)
             for (ni = 0; ni < m->tiles[1]; ni++) {
                 oc = m->offset[2][mi * m->tiles[1] + ni];
@@ -530,15 +538,13 @@ static void smem_mma(ax_text *t, const axe_program *p, const ax_stmt *s,
     for (i = 0; i < nm; i++)
         if (m->reg == 1)
             pack_regs(t, p, s, 0, &f[0], i,
-                      m->offset[0][(tl->mi0[0] + um[i]) * m->tiles[2] + ki],
-                      ind);
+                      (tl->mi0[0] + um[i]) * m->tiles[2] + ki, ind);
         else
             load_frag(t, p, s, 0, &ld[0], &f[0], i, um[i], ind);
     for (i = 0; i < nn; i++)
         if (m->reg == 2)
             pack_regs(t, p, s, 1, &f[1], i,
-                      m->offset[1][(tl->ni0[0] + un[i]) * m->tiles[2] + ki],
-                      ind);
+                      (tl->ni0[0] + un[i]) * m->tiles[2] + ki, ind);
         else
             load_frag(t, p, s, 1, &ld[1], &f[1], i, un[i], ind);
     for (i = 0; i < tl->n; i++) {
@@ -727,8 +733,11 @@ void axe__cuda_mma_explain(ax_text *t, const axe_program *p, const ax_stmt *s)
     if (s->mma->reg != 0)
         axe__text_put(t,
                       "; %c: the thread's registers (the %c fragment's "
-                      "layout), packed per atom K tile",
-                      'A' + s->mma->reg - 1, 'A' + s->mma->reg - 1);
+                      "layout%s), packed per atom K tile",
+                      'A' + s->mma->reg - 1, 'A' + s->mma->reg - 1,
+                      s->mma->perm[s->mma->reg - 1]
+                          ? ", its registers in the operand's order"
+                          : "");
     for (o = 0; o < 2 && a != NULL; o++) {
         axe__cuda_operand ld;
         axe__cuda_load l;
