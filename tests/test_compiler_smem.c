@@ -723,7 +723,7 @@ static char *slurp(const char *path, size_t *len)
 
 /* Every (operator, operand) of "p" whose operand is a whole shared tensor
  * (no view, every region start 0 and every length the extent): the
- * union of its accesses' elements (index + e * vstride, e < vec) is the
+ * union of its accesses' elements (index + axe__smem_offset(e), e < vec) is the
  * whole tensor. */
 static void check_coverage(axe_program *p, const char *name)
 {
@@ -753,7 +753,7 @@ static void check_coverage(axe_program *p, const char *name)
                     continue;
                 for (int ln = 0; ln < AX_WARP; ln++)
                     for (int64_t e = 0; x->active[ln] && e < x->vec; e++) {
-                        int64_t y = x->index[ln] + e * x->vstride;
+                        int64_t y = x->index[ln] + axe__smem_offset(x, e);
                         if (y >= 0 && y < n && !seen[y]) {
                             seen[y] = 1;
                             hit++;
@@ -1016,18 +1016,21 @@ static int brute_access(const axe_layout *l, int64_t bits,
     int worst = 0, wf;
     for (int t = 0; t < AX_WARP; t++)
         for (int64_t e = 1; a->active[t] && e < a->vec; e++)
-            run = run && swizzled_addr(l, a->index[t] + e * a->vstride) ==
-                             swizzled_addr(l, a->index[t]) + e;
+            run =
+                run && swizzled_addr(l, a->index[t] + axe__smem_offset(a, e)) ==
+                           swizzled_addr(l, a->index[t]) + e;
     for (int64_t e = 0; e < (run ? 1 : a->vec); e++) {
         memset(&w, 0, sizeof w);
         int64_t wb = (run ? a->vec : 1) * bits; /* a lone i4: its byte */
         w.width = (int)(wb < 8 ? 1 : wb / 8);
         for (int t = 0; t < AX_WARP; t++) {
             w.active[t] = a->active[t];
-            w.byte[t] =
-                a->active[t]
-                    ? bits * swizzled_addr(l, a->index[t] + e * a->vstride) / 8
-                    : 0;
+            w.byte[t] = a->active[t]
+                            ? bits *
+                                  swizzled_addr(l, a->index[t] +
+                                                       axe__smem_offset(a, e)) /
+                                  8
+                            : 0;
         }
         int v = brute_ways(&w, &wf);
         worst = v > worst ? v : worst;
@@ -1122,8 +1125,8 @@ static void view_swizzle_case(const char *tensor_layout, const char *view)
     for (int k = 0; st == AXE_OK && k < l.n; k++)
         for (int t = 0; l.a[k].op == s->index && t < AX_WARP; t++)
             for (int64_t e = 0; l.a[k].active[t] && e < l.a[k].vec; e++) {
-                int64_t a =
-                    swizzled_addr(tl, l.a[k].index[t] + e * l.a[k].vstride);
+                int64_t a = swizzled_addr(tl, l.a[k].index[t] +
+                                                  axe__smem_offset(&l.a[k], e));
                 if (a >= 0 && a < 1024)
                     walked[a] = 1;
             }
@@ -1403,6 +1406,8 @@ static void test_synth_records(void)
     synth_records("tests/kernels/smem_trans_bf16.axe", true);
     /* packed i4: 16-byte vector writes (1 way), column reads (4 ways) */
     synth_records("tests/kernels/i4_synth.axe", false);
+    /* 16-byte vectors across dimensions (Hexcute's rows): 1 way after */
+    synth_records("tests/kernels/i4_ldsm_hexcute_auto.axe", true);
 }
 
 int main(void)
