@@ -30,7 +30,9 @@
 #   --explain names ldmatrix for the B load and mma_reg_b for the gemm,
 #   the emitted CUDA has fewer shared stores and loads of B than
 #   gemm_f16_i4.axe's (counted from its loops), and fragments packed in
-#   the atom's register order instead fail the emulated check.
+#   the atom's register order instead fail the emulated check; its
+#   layout-auto twin gemm_f16_i4_regb_auto.axe synthesizes bq, bf and acc
+#   (checked by equivalence), exact, with the same counts.
 # Skipped (77) without a C compiler; the emulated runs need a C++ one.
 set -u
 
@@ -342,17 +344,44 @@ for want in \
     grep -qF -- "${want#?:}" "$tmp/regb${want%%:*}.txt" &&
         ok || bad "gemm_f16_i4_regb --explain op ${want%%:*} lacks: ${want#?:}"
 done
+# The layout-auto twin (gemm_f16_i4_regb_auto.axe): its synthesized bf
+# and bq are the B fragment over C's column warps in the atom's register
+# order (equal by the library's equivalence to the layout written here),
+# acc the 2 x 4 warp tiling; exact on c at two sizes, within the f32
+# tolerance emulated; the same counts as the hand-written kernel.
+kernel_exact_run "$EK/gemm_f16_i4_regb_auto.axe"
+kernel_exact_run "$EK/gemm_f16_i4_regb_auto.axe" -D M=128 -D N=256 -D K=128 --seed 3
+if [ "${#targets[@]}" -gt 1 ]; then
+    kernel_check_run "$EK/gemm_f16_i4_regb_auto.axe" --target cuda --emulate
+fi
+"$AXE" synth "$EK/gemm_f16_i4_regb_auto.axe" >"$tmp/twin.txt" 2>&1
+for want in \
+    "bf:S[(4, 4, 8, 2, 2, 4, 2):(1@warpid, 8, 4@laneid, 4, 2, 1@laneid, 1)] + R[2:4@warpid]" \
+    "bq:S[(4, 4, 8, 2, 2, 4, 2):(1@warpid, 8, 4@laneid, 4, 2, 1@laneid, 1)] + R[2:4@warpid]" \
+    "acc:S[(2, 4, 2, 8, 4, 4, 4, 2):(4@warpid, 16, 2, 4@laneid, 1@warpid, 4, 1@laneid, 1)]"; do
+    got=$(sed -n "s/^register ${want%%:*}: //p" "$tmp/twin.txt")
+    [ -n "$got" ] && [ "$("$AXE" equal --equivalent "$got" "${want#*:}")" = true ] &&
+        ok || bad "gemm_f16_i4_regb_auto's ${want%%:*} is '$got'"
+done
+"$AXE" compile "$EK/gemm_f16_i4_regb_auto.axe" --target cuda --explain >"$tmp/twin_ex.txt" 2>&1
+if sed -n '/^op 3 /,/^op 4 /p' "$tmp/twin_ex.txt" | grep -qF 'cuda sm_80: ldmatrix.sync.aligned.m8n8.x4.shared.b16 (4 packed i4 per b16), cost 5' &&
+    sed -n '/^op 6 /,/^op 7 /p' "$tmp/twin_ex.txt" | grep -qxF '  chosen gemm.mma_reg_b'; then
+    ok
+else
+    bad "gemm_f16_i4_regb_auto --explain: no ldmatrix into bq or no mma_reg_b"
+fi
 # Per thread and K slice, from the emitted CUDA's loops (thread 0): the
 # stores into Bs, the ldmatrix loads from Bs, the mma.sync, and Bs's
 # bytes. gemm_f16_i4: 2 16-byte stores of the f16 tile (16 f16), 8
 # ldmatrix.x2 in the gemm (4 B atom tiles x 2 K steps), 10224 bytes;
-# gemm_f16_i4_regb: 1 cp.async of the packed tile (128 of 256 threads),
-# 1 ldmatrix.x4 into bq and none in the gemm, 2048 bytes; 32 mma.sync
-# each.
+# gemm_f16_i4_regb and its auto twin: 1 cp.async of the packed tile (128
+# of 256 threads), 1 ldmatrix.x4 into bq and none in the gemm, 2048
+# bytes; 32 mma.sync each.
 if command -v python3 >/dev/null 2>&1; then
     "$AXE" compile "$EK/gemm_f16_i4.axe" --target cuda -o "$tmp/hand.cu"
     "$AXE" compile "$EK/gemm_f16_i4_regb.axe" --target cuda -o "$tmp/regb.cu"
-    for f in hand regb; do
+    "$AXE" compile "$EK/gemm_f16_i4_regb_auto.axe" --target cuda -o "$tmp/twin.cu"
+    for f in hand regb twin; do
         python3 - "$tmp/$f.cu" >"$tmp/$f.n" <<'PY'
 import re, sys
 # a for at indent i covers the lines after it indented deeper
@@ -388,10 +417,11 @@ n.append(int(b.group(2)) * int(b.group(1)) // 8)
 print(*n)
 PY
     done
-    if [ "$(cat "$tmp/hand.n")" = "2 8 32 10224" ] && [ "$(cat "$tmp/regb.n")" = "1 1 32 2048" ]; then
+    if [ "$(cat "$tmp/hand.n")" = "2 8 32 10224" ] && [ "$(cat "$tmp/regb.n")" = "1 1 32 2048" ] &&
+        [ "$(cat "$tmp/twin.n")" = "1 1 32 2048" ]; then
         ok
     else
-        bad "Bs stores, Bs loads, mma.sync, Bs bytes: gemm_f16_i4 $(cat "$tmp/hand.n") (want 2 8 32 10224), gemm_f16_i4_regb $(cat "$tmp/regb.n") (want 1 1 32 2048)"
+        bad "Bs stores, Bs loads, mma.sync, Bs bytes: gemm_f16_i4 $(cat "$tmp/hand.n") (want 2 8 32 10224), gemm_f16_i4_regb $(cat "$tmp/regb.n"), its auto twin $(cat "$tmp/twin.n") (want 1 1 32 2048)"
     fi
 fi
 
