@@ -48,25 +48,19 @@ tests/kernels/pipeline_regions.axe:stage-release
 tests/kernels/vec_bank.axe:same-plan
 "
 
-# FILE ARGS...: the --arg values of kernels with runtime scalars (axe run
-# needs them).
-ARGS="
-tests/kernels/pipeline_regions.axe --arg T=5
-"
 
 kernel_counts
 
-# The --arg options of FILE from ARGS.
-args_for() {
-    printf '%s\n' "$ARGS" | awk -v f="$1" '$1 == f { $1 = ""; print }'
-}
+# The values of FILE's runtime scalars (axe run needs them): its line
+# "# axe run args: ..." (as scripts/gpu_check.sh reads them).
+args_for() { sed -n 's/^# axe run args: //p' "$1" | head -1; }
 
 mutate() {
     local f=$1 line=$2 rel=$3 out
     awk -v L="$line" 'NR == L { sub(/sync *;/, "     ") } 1' "$f" \
         >"$tmp/$(basename "$f")"
     # shellcheck disable=SC2046
-    "$AXE" run "$tmp/$(basename "$f")" --check --json $(args_for "$rel") \
+    "$AXE" run "$tmp/$(basename "$f")" --check --json $(args_for "$f") \
         >"$tmp/out" 2>"$tmp/err"
     out=$(head -c 600 "$tmp/out" "$tmp/err")
     if [ -n "$(kernel_sync_mark "$f" "$line")" ]; then
@@ -78,7 +72,7 @@ mutate() {
     elif grep -q '"pass":false,"races":\[{"tensor":' "$tmp/out"; then
         ok
     elif grep -q 'has no value' "$tmp/err"; then
-        bad "$rel has runtime scalars: add its --arg values to ARGS"
+        bad "$rel has runtime scalars: give their values on a line '# axe run args: ...'"
     else
         bad "$rel without the sync of line $line: no race: $out"
     fi
