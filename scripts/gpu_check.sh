@@ -298,7 +298,8 @@ done
 # CI checks them under --emulate), register A/B over several warps
 # (gemm_reg_[ab]_wn*.axe: mma_reg_a/b), the packed i4 kernels
 # (tests/kernels/i4_*.axe: byte stores on a real GPU, swizzled i4 tiles in
-# i4_swz*.axe, ldmatrix copies of i4 in i4_ldsm*.axe), the copies
+# i4_swz*.axe, ldmatrix copies of i4 in i4_ldsm*.axe; of 8- and 16-bit
+# elements, plain and .trans, in ldsm_*.axe), the copies
 # vectorized along dimension 0
 # (tests/kernels/vec_dim0*.axe, flash_vt_auto.axe; smem_vt_cta_auto.axe
 # is among the smem tiles), along a run of sub-iters (vec_sub.axe) and in
@@ -327,7 +328,7 @@ if [ "$dry" != 1 ]; then
     kernels=()
     for k in examples/kernels/*.axe tests/kernels/smem_*.axe \
         tests/kernels/gemm_k24*.axe tests/kernels/gemm_reg_a_k24.axe \
-        tests/kernels/gemm_reg_[ab]_wn*.axe tests/kernels/i4_*.axe \
+        tests/kernels/gemm_reg_[ab]_wn*.axe tests/kernels/i4_*.axe tests/kernels/ldsm_*.axe \
         tests/kernels/vec_dim0*.axe tests/kernels/vec_sub.axe \
         tests/kernels/vec_bank.axe tests/kernels/flash_vt_auto.axe; do
         case $k in */trn_*) ;; *) kernels+=("$k") ;; esac
