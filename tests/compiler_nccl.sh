@@ -155,6 +155,10 @@ for f in "$SRC"/tests/kernels/dist/*.axe; do
     fi
     run_ok "$f" "$n"
 done
+# gemm_copy_both at 2 ranks: its last gemm's partial sums (K whole, one
+# slice) lie on device 1 alone and C6 is replicated, a reduce that
+# combines nothing: --explain names the broadcast the runtime runs
+run_ok "$SRC/tests/kernels/dist/gemm_copy_both.axe" 2 -D P=2
 # every device gemm's copy first took its call (a copy line in the traces),
 # of A and of B (gemm_copy_both.axe copies both)
 for w in A B; do

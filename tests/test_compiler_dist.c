@@ -988,6 +988,20 @@ static void standard_kinds(void)
             {s0, r1one, AX_COLL_REDUCE, kj, 1},
             {s1, r1s, AX_COLL_LOCAL, -1, 1},
         };
+        /* A reduce over a dim of extent 1 combines nothing: a copy of
+         * its one partial, named by the copy kinds. */
+        const int64_t shape1[2] = {1, b};
+        char one1[160], s1r[128];
+        kind_case ones[2];
+        snprintf(one1, sizeof one1, "S[(1,%lld):(%lld,1)] + %d@gpuid",
+                 (long long)b, (long long)b, kr);
+        snprintf(s1r, sizeof s1r, "S[(1,%lld,%lld):(%lld,1@gpuid,1)]",
+                 (long long)P, (long long)qb, (long long)qb);
+        ones[0] = (kind_case){one1, r1rep, AX_COLL_BROADCAST, kr, 1};
+        ones[1] = (kind_case){s1r, r1rep, AX_COLL_ALLGATHER, -1, 1};
+        for (i = 0; i < 2; i++)
+            check_kind(shape1, 2, P, &ones[i], 0,
+                       i % 2 ? AX_RED_MAX : AX_RED_SUM);
         if (P % 2 == 0 && P >= 4)
             swap_kind(shape, P, qa, b);
         for (i = 0; i < (int)(sizeof copies / sizeof copies[0]); i++)

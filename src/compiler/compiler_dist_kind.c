@@ -171,6 +171,19 @@ static ax_coll reduce_kind(const ax_dist_plan *p, const facts *f)
     return AX_COLL_EXCHANGE;
 }
 
+/* Whether reduce plan "p" combines anything: a reduced digit (the reduced
+ * dim of extent 1 has none). Without one every element has one partial,
+ * the source element itself, and the reduce is a copy of it: the copy
+ * kinds name it (the runtimes choose from the same schedule). */
+static bool combines(const ax_dist_plan *p)
+{
+    int i;
+    for (i = 0; i < p->ndigits; i++)
+        if (p->digit[i].reduced)
+            return true;
+    return false;
+}
+
 /* ---- the explanation -----------------------------------------------------
  */
 
@@ -328,7 +341,8 @@ axe_status axe__dist_finish(ax_dist_plan *p, axe_diag *diag)
     facts f;
     AXE_TRY(axe__dist_check(p, diag));
     gather_facts(p, &f);
-    p->kind = (int32_t)(p->reduce ? reduce_kind(p, &f) : copy_kind(p, &f));
+    p->kind = (int32_t)(p->reduce && combines(p) ? reduce_kind(p, &f)
+                                                 : copy_kind(p, &f));
     if (p->kind == AX_COLL_LOCAL)
         count_digits(p, false, &f);
     p->groups = (int32_t)f.groups;
