@@ -296,7 +296,8 @@ done
 # synthesis tiles of issue 15 (tests/kernels/smem_*.axe), the gemms on the
 # m16n8k8 atoms (f16, bf16, register A: gemm_k24*.axe, gemm_reg_a_k24.axe;
 # CI checks them under --emulate), register A/B over several warps
-# (gemm_reg_[ab]_wn*.axe: mma_reg_a/b), the packed i4 kernels
+# (gemm_reg_[ab]_wn*.axe: mma_reg_a/b; gemm_reg_perm.axe: both in a
+# register order other than the atom's), the packed i4 kernels
 # (tests/kernels/i4_*.axe: byte stores on a real GPU, swizzled i4 tiles in
 # i4_swz*.axe, ldmatrix copies of i4 in i4_ldsm*.axe; of 8- and 16-bit
 # elements, plain and .trans, in ldsm_*.axe), the copies
@@ -328,7 +329,8 @@ if [ "$dry" != 1 ]; then
     kernels=()
     for k in examples/kernels/*.axe tests/kernels/smem_*.axe \
         tests/kernels/gemm_k24*.axe tests/kernels/gemm_reg_a_k24.axe \
-        tests/kernels/gemm_reg_[ab]_wn*.axe tests/kernels/i4_*.axe tests/kernels/ldsm_*.axe \
+        tests/kernels/gemm_reg_[ab]_wn*.axe tests/kernels/gemm_reg_perm.axe \
+        tests/kernels/i4_*.axe tests/kernels/ldsm_*.axe \
         tests/kernels/vec_dim0*.axe tests/kernels/vec_sub.axe \
         tests/kernels/vec_bank.axe tests/kernels/flash_vt_auto.axe; do
         case $k in */trn_*) ;; *) kernels+=("$k") ;; esac

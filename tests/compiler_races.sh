@@ -48,7 +48,6 @@ tests/kernels/pipeline_regions.axe:stage-release
 tests/kernels/vec_bank.axe:same-plan
 "
 
-
 kernel_counts
 
 # The values of FILE's runtime scalars (axe run needs them): its line
