@@ -18,8 +18,8 @@ static const char page_style[] =
     "<style>\nbody{font-family:sans-serif;margin:16px}\n"
     "h1{font-family:monospace;font-size:16px}\n"
     "#info{font-family:monospace;white-space:pre;border:1px solid #888;"
-    "padding:6px;min-height:3em;max-width:60em;position:sticky;top:0;"
-    "background:#fff;z-index:1}\n"
+    "padding:6px;height:8em;overflow:auto;resize:vertical;max-width:60em;"
+    "position:sticky;top:0;background:#fff;z-index:1}\n"
     ".cells text{pointer-events:none}\n.cells rect{cursor:pointer}\n"
     "rect.hl{stroke:#000;stroke-width:3}\nrect.sel{stroke:#1040ff;"
     "stroke-width:3}\n</style>\n";
