@@ -14,7 +14,8 @@
 #   2, 4 and 8 (-D P=N) pass --check exactly (max_abs_err 0) with no race
 #   on --target mpi and on --target cuda --emulate (the NCCL emulation);
 #   tests/kernels/dist/gemm_copy_both.axe (A and B on parts of the mesh:
-#   both copied first) at 2 (mpi) and 8 (cuda --emulate).
+#   both copied first) at 2 (mpi) and 8 (cuda --emulate); its --explain
+#   at 8 copies them to a region of C with a gap only where C lives.
 #   The reference reads a region through the tensor's own layout at the
 #   region's coordinates, not through the sliced layout the backends run;
 # - a region that is the whole tensor compiles (mpi and cuda) to the same
@@ -135,6 +136,17 @@ if "$AXE" compile "$EX/matmul_rs_regions.axe" --explain >"$tmp/ex" 2>&1 &&
     ok
 else
     bad "matmul_rs_regions --explain: $(grep -A14 '^device op 1' "$tmp/ex" | head -c 1200)"
+fi
+# Both copied to a region of C with a gap (C7[0:2, 0:4] on devices 0, 1, 4
+# and 5 of 8): the copies go to those devices only, the partial sums have
+# no replica over the gap's digit.
+if "$AXE" compile "$KD/gemm_copy_both.axe" -D P=8 --explain >"$tmp/ex" 2>&1 &&
+    grep -qF 'so A3[0:2, 0:8] is first copied to S[(2,8):(1@gpuid,1)] + R[2:4@gpuid] (its rows' "$tmp/ex" &&
+    grep -qF 'and B3[0:4, 0:8] is first copied to S[(2,2,8):(4@gpuid,8,1)] + R[2:1@gpuid] (its rows' "$tmp/ex" &&
+    grep -qxF '  partial sums: f32[1,2,4] layout S[(1,2,2,2):(0,1@gpuid,4@gpuid,1)]' "$tmp/ex"; then
+    ok
+else
+    bad "gemm_copy_both -D P=8 --explain: $(grep -A14 '^device op 6' "$tmp/ex" | head -c 1500)"
 fi
 
 echo "$pass passed, $fail failed"

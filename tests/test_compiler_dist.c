@@ -1497,11 +1497,14 @@ static void both_operand(char *decl, size_t dcap, char *use, size_t ucap,
 }
 
 /* Device d holds row r of "x" (every k of it, or none) exactly when it
- * holds an element of row r of C's dim "dim" ("cs": C's shape). */
+ * holds an element of row r of C's dim "dim" ("cs": the shape of C's
+ * region at the origin of C, "cbase" C's shape; "c" C's own layout). */
 static void both_rows(const axe_layout *x, const int64_t *xs,
-                      const axe_layout *c, const int64_t *cs, int dim,
-                      int64_t P, const char *what)
+                      const axe_layout *c, const int64_t *cs,
+                      const int64_t *cbase, int dim, int64_t P,
+                      const char *what)
 {
+    static const int64_t origin[2] = {0, 0};
     int64_t r, d, e[2];
     slots sx, sc;
     for (r = 0; r < xs[0]; r++)
@@ -1509,7 +1512,7 @@ static void both_rows(const axe_layout *x, const int64_t *xs,
             bool want = false, have, all = true;
             for (e[dim] = r, e[1 - dim] = 0; e[1 - dim] < cs[1 - dim];
                  e[1 - dim]++) {
-                slots_of(c, e, cs, 2, &sc);
+                slots_at(c, e, cs, 2, cbase, origin, &sc);
                 want = want || slots_have_dev(&sc, d);
             }
             e[0] = r, e[1] = 0;
@@ -1529,38 +1532,35 @@ static void both_rows(const axe_layout *x, const int64_t *xs,
         }
 }
 
-/* A and B on one device each or on part of the mesh at a gpuid offset, C
- * a random layout of 1-8 devices (compiler_dist_gemm.c): where neither
- * holds a copy of the other and their placements fit no local GEMM, both
- * are copied to C's placement. Laws: each copy is minimal (device d holds
- * row r of A's copy exactly when it holds an element of C's row r; B's
- * likewise with C's column r), and the copy's plan obeys laws (1)-(3)
- * (every holder gets the value; bytes received = the layouts' minimum);
- * the partial sums are placed as C (nothing moves into C). */
-static void random_gemm_both(int t)
+/* Compiles "src" (a device gemm into C[0:+cs[0], 0:+cs[1]] of C:
+ * f32[cbase] layout "lc", mesh of P) and, where both operands were
+ * copied to C's placement, checks the laws below ("shape": A's and B's
+ * shapes). A compile failure fails the test unless "twin" (the program
+ * declaring C alone) fails too: C's layout may leave devices out. */
+static void gemm_both_case(const char *src, const char *twin,
+                           const axe_layout *lc, const int64_t *cbase,
+                           const int64_t *cs, int64_t shape[2][2], int64_t P,
+                           const char *what)
 {
-    int64_t P = (int64_t)1 << tl_range(1, 3), K = tl_range(1, 5);
-    int64_t cs[2] = {2 * P * tl_range(1, 2), 2 * P};
-    int64_t shape[2][2] = {{cs[0], K}, {cs[1], K}};
-    axe_layout lc = gen_layout(cs, 2, P, true);
-    char src[2048], da[256], db[256], ua[64], ub[64], what[2400];
     axe_program *pr = NULL;
     ax_dist_gemm *g = malloc(sizeof *g);
     ax_dist_plan *pl = malloc(sizeof *pl);
     const ax_stmt *st;
-    axe_diag d;
+    axe_diag d, dt;
     int w;
-    both_operand(da, sizeof da, ua, sizeof ua, "A", cs[0], K, P);
-    both_operand(db, sizeof db, ub, sizeof ub, "B", cs[1], K, P);
-    snprintf(src, sizeof src,
-             "mesh(%lld);\nkernel k(C: f32[%lld,%lld] layout %s,\n  %s,\n  "
-             "%s) grid(1) threads(1) {\n    device gemm(C, %s, %s);\n}\n",
-             (long long)P, (long long)cs[0], (long long)cs[1], lay_text(&lc),
-             da, db, ua, ub);
-    snprintf(what, sizeof what, "case %d:\n%s", t, src);
-    if (g == NULL || pl == NULL ||
-        axe_program_compile(src, strlen(src), NULL, NULL, &pr, &d) != AXE_OK) {
-        free(g), free(pl); /* C's layout may leave devices out: refused */
+    if (g == NULL || pl == NULL) {
+        TL_CHECK(false, "%s: out of memory", what);
+        free(g), free(pl);
+        return;
+    }
+    if (axe_program_compile(src, strlen(src), NULL, NULL, &pr, &d) != AXE_OK) {
+        axe_program *tw = NULL;
+        bool twin_ok = axe_program_compile(twin, strlen(twin), NULL, NULL, &tw,
+                                           &dt) == AXE_OK;
+        TL_CHECK(!twin_ok, "%s: refused (%s), but C alone compiles", what,
+                 d.message);
+        axe_program_free(tw);
+        free(g), free(pl);
         return;
     }
     st = pr->devops[0];
@@ -1570,15 +1570,16 @@ static void random_gemm_both(int t)
         n_gemm_both++;
         for (w = 1; w <= 2; w++) {
             const ax_tensor *x = axe__devop_tensor(pr, st, w);
-            both_rows(&g->moved[w - 1].glayout, shape[w - 1], &lc, cs, w - 1, P,
-                      what);
+            both_rows(&g->moved[w - 1].glayout, shape[w - 1], lc, cs, cbase,
+                      w - 1, P, what);
             TL_CHECK(axe__dist_gemm_copy_plan(pr, st, g, w, pl, &d) == AXE_OK,
                      "%s: copy plan: %s", what, d.message);
             copy_laws(pl, shape[w - 1], 2, &x->glayout,
                       &g->moved[w - 1].glayout, what);
         }
         TL_CHECK(g->q == 1 && axe__dist_plan_reduce(
-                                  g->part.gshape, 3, &g->part.glayout, &lc, 0,
+                                  g->part.gshape, 3, &g->part.glayout,
+                                  &axe__devop_tensor(pr, st, 0)->glayout, 0,
                                   AX_RED_SUM, P, pl, &d) == AXE_OK,
                  "%s: the partial sums' reduce: %s", what, d.message);
         TL_CHECK(pl->kind == AX_COLL_LOCAL, "%s: the partial sums move (%s)",
@@ -1587,6 +1588,68 @@ static void random_gemm_both(int t)
     axe_program_free(pr);
     free(g);
     free(pl);
+}
+
+/* A and B on one device each or on part of the mesh at a gpuid offset, C
+ * a random layout of 1-8 devices, written whole or (odd cases) its upper
+ * half of rows, a region that may leave devices out anywhere in the mesh
+ * (compiler_dist_gemm.c): where neither operand holds a copy of the other
+ * and their placements fit no local GEMM, both are copied to C's
+ * placement. Laws: each copy is minimal (device d holds row r of A's copy
+ * exactly when it holds an element of C's row r; B's likewise with C's
+ * column r: none where it holds nothing of C), and the copy's plan obeys
+ * laws (1)-(3) (every holder gets the value; bytes received = the
+ * layouts' minimum); the partial sums are placed as C (nothing moves into
+ * C). */
+static void random_gemm_both(int t)
+{
+    int64_t P = (int64_t)1 << tl_range(1, 3), K = tl_range(1, 5);
+    int64_t cs[2] = {2 * P * tl_range(1, 2), 2 * P};
+    int64_t cbase[2] = {cs[0] * (t % 2 + 1), cs[1]};
+    int64_t shape[2][2] = {{cs[0], K}, {cs[1], K}};
+    axe_layout lc = gen_layout(cbase, 2, P, true);
+    char src[2048], twin[1024], cuse[64], da[256], db[256], ua[64], ub[64],
+        what[2400];
+    both_operand(da, sizeof da, ua, sizeof ua, "A", cs[0], K, P);
+    both_operand(db, sizeof db, ub, sizeof ub, "B", cs[1], K, P);
+    if (t % 2 == 1)
+        snprintf(cuse, sizeof cuse, "C[0:+%lld, 0:+%lld]", (long long)cs[0],
+                 (long long)cs[1]);
+    else
+        snprintf(cuse, sizeof cuse, "C");
+    snprintf(src, sizeof src,
+             "mesh(%lld);\nkernel k(C: f32[%lld,%lld] layout %s,\n  %s,\n  "
+             "%s) grid(1) threads(1) {\n    device gemm(%s, %s, %s);\n}\n",
+             (long long)P, (long long)cbase[0], (long long)cbase[1],
+             lay_text(&lc), da, db, cuse, ua, ub);
+    snprintf(twin, sizeof twin,
+             "mesh(%lld);\nkernel k(C: f32[%lld,%lld] layout %s) grid(1) "
+             "threads(1) {\n}\n",
+             (long long)P, (long long)cbase[0], (long long)cbase[1],
+             lay_text(&lc));
+    snprintf(what, sizeof what, "case %d:\n%s", t, src);
+    gemm_both_case(src, twin, &lc, cbase, cs, shape, P, what);
+}
+
+/* C's upper rows on devices 0, 1, 4, 5 of 8 (a gap at gpuid digit 2):
+ * A's and B's copies go there only, not to all 8 devices. */
+static void gemm_both_gap(void)
+{
+    static const char src[] =
+        "mesh(8);\nkernel k(C: f32[4,4] layout "
+        "S[(2,2,2,2):(2@gpuid,1@gpuid,4@gpuid,1)],\n  A: f32[2,3] layout "
+        "S[(2,3):(3,1)] + 3@gpuid,\n  B: f32[4,3] layout S[(4,3):(3,1)] + "
+        "7@gpuid) grid(1) threads(1) {\n    device gemm(C[0:+2, 0:+4], A, "
+        "B);\n}\n";
+    static const char twin[] =
+        "mesh(8);\nkernel k(C: f32[4,4] layout "
+        "S[(2,2,2,2):(2@gpuid,1@gpuid,4@gpuid,1)]) grid(1) threads(1) {\n}\n";
+    axe_layout lc = lay("S[(2,2,2,2):(2@gpuid,1@gpuid,4@gpuid,1)]");
+    int64_t cbase[2] = {4, 4}, cs[2] = {2, 4};
+    int64_t shape[2][2] = {{2, 3}, {4, 3}};
+    int before = n_gemm_both;
+    gemm_both_case(src, twin, &lc, cbase, cs, shape, 8, src);
+    TL_CHECK(n_gemm_both == before + 1, "C with a gap: both not copied");
 }
 
 int main(void)
@@ -1620,9 +1683,10 @@ int main(void)
     }
     table_rows();
     refusal_rows();
-    for (t = 0; t < 200; t++)
+    gemm_both_gap();
+    for (t = 0; t < 300; t++)
         random_gemm_both(t);
-    TL_CHECK(n_gemm_both >= 50, "only %d random device gemms copied both",
+    TL_CHECK(n_gemm_both >= 40, "only %d random device gemms copied both",
              n_gemm_both);
     return tl_finish();
 }

@@ -31,8 +31,9 @@
  * takes a copy of the other (each lives on one device or at a gpuid
  * offset), both are copied to C's placement ("to_c": A's rows placed as
  * C's rows, B's as C's columns, K whole, each replicated over C's other
- * fine digits, at C's gpuid offset): every device computes its own
- * elements of C, Q = 1 and the partial is placed as C.
+ * dim's fine digits and C's replicas, at C's gpuid offset): every device
+ * holding elements of C computes them, Q = 1 and the partial is placed
+ * as C.
  * Summation order (the reference's, exact): each partial in increasing
  * k, the partials in increasing q.
  */
@@ -249,8 +250,12 @@ static axe_status check_roles(const axe_program *p, const ax_stmt *s,
         return k_mismatch(p, s, a, b, diag);
     for (i = 0; i + 1 < f->n; i++) {
         int ra = role(a, f->b[i]), rb = role(b, f->b[i]);
+        /* (-1, -1): a digit neither holds (a gap in their devices, e.g.
+         * both copied to a region of C with one): the devices set on it
+         * hold nothing and compute nothing; the partial leaves it out. */
         if ((ra == 1 && rb == 1) || (ra == 0 && rb == 2) ||
-            (ra == 2 && rb == 0) || (ra == 2 && rb == 2))
+            (ra == 2 && rb == 0) || (ra == 2 && rb == 2) ||
+            (ra == -1 && rb == -1))
             continue;
         return axe__fail(
             diag, AXE_ERR_UNSUPPORTED, s->off,
@@ -394,7 +399,8 @@ static axe_status mirror(const ax_tensor *from, const ax_tensor *x,
 /* "out": operand "x" (A when "dim" is 0, B when 1) copied to the
  * placement of C's dim "dim": its rows placed as C's (C's device digits
  * of the dim, its memory runs densely), K whole in memory, replicated
- * over C's other device digits, at C's gpuid offset; stored row-major
+ * over the device digits of C's other dim and C's replicas (none on a
+ * digit C leaves out), at C's gpuid offset; stored row-major
  * [rows, K] on each device. A and B so placed fit a local GEMM whose
  * partial sums are placed as C. */
 static axe_status to_c(const ax_tensor *c, const ax_tensor *x, int dim,
@@ -411,10 +417,15 @@ static axe_status to_c(const ax_tensor *c, const ax_tensor *x, int dim,
     axe_layout_init(&out->glayout);
     AXE_TRY(push_dim(&out->glayout, &d, dim, k));
     AXE_TRY(axe_layout_push_shard(&out->glayout, k, 1, "m"));
-    for (i = 0; i + 1 < f.n; i++)
-        if (role(&d, f.b[i]) != dim)
+    for (i = 0; i + 1 < f.n; i++) {
+        /* Replicated over C's other dim and C's replicas only: a digit C
+         * does not use (role -1: a gap in C's devices) holds nothing of C,
+         * so the copy leaves it out too. */
+        int r = role(&d, f.b[i]);
+        if (r == 2 || r == 1 - dim)
             AXE_TRY(axe_layout_push_replica(&out->glayout, f.b[i + 1] / f.b[i],
                                             f.b[i], "gpuid"));
+    }
     if (d.goff != 0)
         AXE_TRY(axe_layout_add_offset(&out->glayout, "gpuid", d.goff));
     out->shape[0] = mem_elems(&d, dim);
