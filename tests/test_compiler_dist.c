@@ -1652,6 +1652,33 @@ static void gemm_both_gap(void)
     TL_CHECK(n_gemm_both == before + 1, "C with a gap: both not copied");
 }
 
+/* A and B on single devices, C's columns on 9 gpuid digits of 1024 that
+ * do not merge: A's copy to C's placement needs 9 replica iters. The
+ * refusal is the copy's capacity, said first, then why as placed fails
+ * (was: the as-placed message under AXE_ERR_CAPACITY). */
+static void gemm_copy_capacity(void)
+{
+    static const char src[] =
+        "mesh(1024);\nkernel k(C: f32[2,512] layout "
+        "S[(2,2,2,2,2,2,2,2,2,2):(512@gpuid,1@gpuid,2@gpuid,4@gpuid,8@gpuid,"
+        "16@gpuid,32@gpuid,64@gpuid,128@gpuid,256@gpuid)],\n  A: f32[2,3] "
+        "layout S[(2,3):(3,1)] + 3@gpuid,\n  B: f32[512,3] layout "
+        "S[(512,3):(3,1)] + 7@gpuid) grid(1) threads(1) {\n    device "
+        "gemm(C, A, B);\n}\n";
+    axe_program *pr = NULL;
+    axe_diag d = {0, {0}};
+    axe_status st =
+        axe_program_compile(src, sizeof src - 1, NULL, NULL, &pr, &d);
+    TL_CHECK(st == AXE_ERR_CAPACITY &&
+                 strstr(d.message,
+                        "device gemm (line 5): the copy of 'A' to C's "
+                        "placement needs more than 32 shard or 8 replica "
+                        "iters; as placed: 'A' lives on device 3 only") ==
+                     d.message,
+             "copy over capacity: %d %s", (int)st, d.message);
+    axe_program_free(pr);
+}
+
 int main(void)
 {
     int t, n;
@@ -1684,6 +1711,7 @@ int main(void)
     table_rows();
     refusal_rows();
     gemm_both_gap();
+    gemm_copy_capacity();
     for (t = 0; t < 300; t++)
         random_gemm_both(t);
     TL_CHECK(n_gemm_both >= 40, "only %d random device gemms copied both",

@@ -222,10 +222,12 @@ AXE_NODISCARD axe_status axe__dist_slices(const ax_tensor *t, int dim,
  * mesh, local buffers an int counts, plans the runtime compiler_mpi_rt.h
  * runs); every device operator's plan as static data (axe_mpi_plan
  * ax_devK and its schedule ax_devK_sched of type "sched"; a device gemm's
- * copy first ax_devK_cp, ax_devK_cp_sched; with "host", the mpi target's
- * host buffers and local GEMM functions too); a device gemm's dot
- * product of local rows i and j into "acc" (C statements over int64_t k,
- * pointers a and b, indented by "ind"; compiler_emit_mpi_gemm.c); the
+ * copies first ax_devK_cpa / ax_devK_cpb (of A / B) with their schedules
+ * ax_devK_cpa_sched / ax_devK_cpb_sched; with "host", the mpi target's
+ * host buffers (a copy lands in ax_devK_mva / ax_devK_mvb) and local GEMM
+ * functions too); a device gemm's dot product of local rows i and j into
+ * "acc" (C statements over int64_t k, pointers a and b, indented by
+ * "ind"; compiler_emit_mpi_gemm.c); the
  * local address of [row, k] of operand "which" (1: A, 2: B; the copy
  * where the plan copies it first) as a C expression over the names
  * "row" and "k"; and

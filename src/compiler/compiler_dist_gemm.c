@@ -474,41 +474,78 @@ axe_status axe__dist_gemm_copy_plan(const axe_program *p, const ax_stmt *s,
 }
 
 /* The plan with the operands of mask "copied" copied first: B to fit A
- * (2), A to fit B (1), or both to C's placement (3). */
+ * (2), A to fit B (1), or both to C's placement (3). A copy's placement
+ * that does not apply is AXE_ERR_UNSUPPORTED (no reason); one that
+ * applies but cannot be written fails with its reason. */
 static axe_status plan_copied(const axe_program *p, const ax_stmt *s,
                               ax_dist_gemm *g, int copied, axe_diag *diag)
 {
+    axe_status st;
     int i;
     g->copied = copied;
-    for (i = 0; i < 2; i++)
-        if (copied & (i + 1))
-            AXE_TRY(copied == 3
-                        ? to_c(axe__devop_tensor(p, s, 0),
-                               axe__devop_tensor(p, s, i + 1), i, &g->moved[i])
-                        : mirror(axe__devop_tensor(p, s, 2 - i),
-                                 axe__devop_tensor(p, s, i + 1), &g->moved[i]));
+    for (i = 0; i < 2; i++) {
+        if (!(copied & (i + 1)))
+            continue;
+        st = copied == 3 ? to_c(axe__devop_tensor(p, s, 0),
+                                axe__devop_tensor(p, s, i + 1), i, &g->moved[i])
+                         : mirror(axe__devop_tensor(p, s, 2 - i),
+                                  axe__devop_tensor(p, s, i + 1), &g->moved[i]);
+        if (st == AXE_ERR_UNSUPPORTED || st == AXE_ERR_NO_MEMORY)
+            return st;
+        if (st == AXE_ERR_CAPACITY)
+            return axe__fail(diag, st, s->off,
+                             "device gemm (line %d): the copy of '%s' %s "
+                             "needs more than %d shard or %d replica iters",
+                             s->line, axe__devop_text(p, s, i + 1),
+                             copied == 3 ? "to C's placement"
+                                         : "to fit the other operand",
+                             AXE_LAYOUT_MAX_SHARD, AXE_LAYOUT_MAX_REPLICA);
+        if (st != AXE_OK)
+            return axe__fail(diag, st, s->off,
+                             "device gemm (line %d): the copy of '%s' is "
+                             "refused (%s)",
+                             s->line, axe__devop_text(p, s, i + 1),
+                             axe_status_name(st));
+    }
     return plan_pair(p, s, axe__dist_gemm_operand(p, s, g, 1),
                      axe__dist_gemm_operand(p, s, g, 2), g, diag);
 }
 
 /* A and B as placed, else B copied to fit A, else A copied to fit B,
- * else both copied to C's placement. */
+ * else both copied to C's placement. Where no copy fits: as placed's
+ * refusal (AXE_ERR_UNSUPPORTED), or where a copy that applied failed
+ * otherwise (capacity, memory), its status with both reasons. */
 axe_status axe__dist_gemm(const axe_program *p, const ax_stmt *s,
                           ax_dist_gemm *g, axe_diag *diag)
 {
     static const int order[] = {2, 1, 3};
-    axe_diag other;
-    axe_status st;
+    axe_diag other, worst = {0, {0}};
+    axe_status st, worst_st = AXE_OK;
     int i;
     memset(g, 0, sizeof *g);
     st = plan_pair(p, s, axe__devop_tensor(p, s, 1), axe__devop_tensor(p, s, 2),
                    g, diag);
     if (st == AXE_ERR_UNSUPPORTED) {
         g->why = *diag;
-        for (i = 0; i < 3 && st != AXE_OK; i++)
+        for (i = 0; i < 3 && st != AXE_OK; i++) {
+            other.message[0] = '\0';
             st = plan_copied(p, s, g, order[i], &other);
-        if (st != AXE_OK)
-            *diag = g->why, g->copied = 0;
+            if (st != AXE_OK && st != AXE_ERR_UNSUPPORTED && worst_st == AXE_OK)
+                worst_st = st, worst = other;
+        }
+        if (st != AXE_OK) {
+            g->copied = 0;
+            if (worst_st == AXE_OK)
+                *diag = g->why, st = AXE_ERR_UNSUPPORTED;
+            else if (worst_st == AXE_ERR_NO_MEMORY)
+                st = axe__fail(diag, worst_st, s->off, "out of memory");
+            else {
+                const char *w = strstr(g->why.message, "): ");
+                st = axe__fail(diag, worst_st, g->why.offset,
+                               "%s; as placed: %s", worst.message,
+                               w != NULL ? w + 3 : g->why.message);
+            }
+        }
     }
     AXE_TRY(st);
     part_tensor(axe__devop_tensor(p, s, 0), s, g);

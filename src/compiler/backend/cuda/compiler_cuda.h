@@ -193,7 +193,7 @@ axe_status axe__cuda_mesh_check(const axe_program *p, axe_diag *diag);
 void axe__cuda_devop_explain(ax_text *t, const axe_program *p,
                              const ax_stmt *s);
 /* --explain's line of the NCCL call exchange plan "pl" takes, "what"
- * (e.g. "copy first: ") after "cuda: "; "dtype": the element type (a
+ * (e.g. "copy of A first: ") after "cuda: "; "dtype": the element type (a
  * float sum takes the ordered form). */
 void axe__cuda_plan_explain(ax_text *t, const ax_dist_plan *pl, axe_dtype dtype,
                             const char *what);
