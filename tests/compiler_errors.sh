@@ -38,12 +38,13 @@ expect() {
 # expect_notes LINE:COL HEAD NOTE... <<< PROGRAM: exit 1, the error line
 # ends with HEAD (literal), then the source line and the caret, then
 # exactly one note line per NOTE, in order, each compared literally (the
-# complete reason: nothing is cut).
+# complete reason: nothing is cut; XARGS: more compile options).
 expect_notes() {
     local loc=$1 head=$2 n=4 note
     shift 2
     cat >"$tmp/k.axe"
-    (cd "$tmp" && "$AXE" compile k.axe >"$tmp/out" 2>"$tmp/err")
+    # shellcheck disable=SC2086
+    (cd "$tmp" && "$AXE" compile k.axe ${XARGS:-} >"$tmp/out" 2>"$tmp/err")
     local rc=$? ok=1
     [ $rc -eq 1 ] && [ "$(wc -l <"$tmp/err")" = $((3 + $#)) ] &&
         [ "$(head -1 "$tmp/err")" = "axe: k.axe:$loc: error: $head" ] &&
@@ -805,6 +806,25 @@ expect_notes 6:9 "no schedule for gemm: none of mma_atom, mma_smem, mma_reg_a, m
     <<<'kernel k(A: f16[32, 16], B: f16[32, 16], C: f32[32, 32]) grid(1) threads(128) {
     register a: f16[32, 16] layout S[(2, 2, 8, 2, 4, 2):(1@warpid, 2, 4@laneid, 4, 1@laneid, 1)] + R[2:2@warpid];
     register c: f32[32, 32] layout S[(2, 2, 8, 2, 2, 4, 2):(2@warpid, 2, 4@laneid, 1@warpid, 4, 1@laneid, 1)];
+    cta copy(a, A);
+    cta fill(c, 0);
+    cta gemm(c, a, B);
+    cta copy(C, c);
+}'
+# gemm.mma_reg_a's capacity: a register A replicated over every lane and
+# warp puts each element on 128 threads (apply_set takes at most 32
+# points); thread_fma applies, so mma_reg_a is forced to show the reason.
+XARGS="--schedule gemm=mma_reg_a" expect_notes 6:9 "no schedule for gemm (forced): mma_reg_a does not apply (reasons below)" \
+    "gemm.mma_atom: an mma atom runs on one warp, not at cta scope" \
+    "gemm.mma_smem: 'a' is a register: mma_smem reads A and B from shared or global memory (mma_reg_a takes A from registers)" \
+    "gemm.mma_reg_a: 'a' puts an atom tile on a warp past the 32 a gemm's scope has, or an element on more than 32 threads (a register operand's element lies on one lane of each warp that holds its atom tile)" \
+    "gemm.mma_reg_b: 'B' is in memory: mma_reg_b takes B from registers and A from memory" \
+    "gemm.tensor_engine: not a core kernel (TensorEngine runs a core kernel's gemm)" \
+    "gemm.thread_fma: applies, but is not the forced schedule" \
+    "gemm.split_k: not at kernel scope (it splits the reduced dimension over the grid's threads)" \
+    <<<'kernel k(A: f16[16, 16], B: f16[32, 16], C: f32[16, 32]) grid(1) threads(128) {
+    register a: f16[16, 16] layout S[(16, 16):(16, 1)] + R[32:1@laneid] + R[4:1@warpid];
+    register c: f32[16, 32] layout S[(2, 8, 4, 4, 2):(2, 4@laneid, 1@warpid, 1@laneid, 1)];
     cta copy(a, A);
     cta fill(c, 0);
     cta gemm(c, a, B);

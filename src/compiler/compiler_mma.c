@@ -436,10 +436,12 @@ static axe_status reg_values(axe_program *p, const ax_tensor *t, int o,
     axe_diag_clear(&d);
     st = axe__mma_reg_values(p->arena, t, f, warp, "AB"[o], &m -> regs[o], held,
                              &d);
-    if (st == AXE_ERR_CAPACITY)
+    if (st == AXE_ERR_CAPACITY) /* from axe__mma_reg_values' points */
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                          "'%s' puts an atom tile on a warp past the %d a "
-                         "gemm's scope has, or on more than %d warps",
+                         "gemm's scope has, or an element on more than %d "
+                         "threads (a register operand's element lies on one "
+                         "lane of each warp that holds its atom tile)",
                          t->name, AX_MMA_MAX_WARPS, AX_MMA_MAX_WARPS);
     if (st == AXE_ERR_UNSUPPORTED)
         return axe__fail(why, st, -1,
