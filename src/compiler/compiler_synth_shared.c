@@ -112,16 +112,25 @@ typedef struct measure {
     int64_t sum;
 } measure;
 
-/* Whether copy "s" of "q" reads "ti" by ldmatrix (chosen over its
- * per-thread loads at dispatch, compiler_copy_ldsm.h) with rows the
- * synthesis can count: then its instructions' counts into "w". */
-static bool ldsm_read(axe_program *q, const ax_stmt *s, int ti, ax_ways *w)
+/* Into "*yes", whether copy "s" of "q" reads "ti" by ldmatrix (chosen
+ * over its per-thread loads at dispatch, compiler_copy_ldsm.h) with rows
+ * the synthesis can count: then its instructions' counts into "w". Out
+ * of memory is an error, not "no ldmatrix". */
+static axe_status ldsm_read(axe_program *q, const ax_stmt *s, int ti,
+                            ax_ways *w, bool *yes, axe_diag *diag)
 {
     const ax_ldsm *ld = axe__ldsm_of(s);
     axe_diag why;
+    axe_status rc;
+    *yes = false;
+    if (!axe__smem_ldsm_copy(q, s, ti) || ld == NULL || !ld->chosen)
+        return AXE_OK;
     axe_diag_clear(&why);
-    return axe__smem_ldsm_copy(q, s, ti) && ld != NULL && ld->chosen &&
-           axe__smem_ldsm_ways(q, s, w, &why) == AXE_OK;
+    rc = axe__smem_ldsm_ways(q, s, w, &why);
+    if (rc == AXE_ERR_NO_MEMORY)
+        return axe__fail(diag, rc, -1, "out of memory");
+    *yes = rc == AXE_OK;
+    return AXE_OK;
 }
 
 /* Over the accesses, a copy that runs as ldmatrix counts its ldmatrix
@@ -138,7 +147,8 @@ static axe_status measured(axe_program *q, int ti, measure *m, axe_diag *diag)
         return axe__fail(diag, AXE_ERR_NO_MEMORY, -1, "out of memory");
     for (int k = 0; k < q->nops; k++) {
         ax_ways w;
-        if ((ldsm[k] = ldsm_read(q, q->ops[k], ti, &w))) {
+        AXE_TRY(ldsm_read(q, q->ops[k], ti, &w, &ldsm[k], diag));
+        if (ldsm[k]) {
             m->n++;
             m->ldsm = m->vector = true;
             m->max = w.max > m->max ? w.max : m->max;
