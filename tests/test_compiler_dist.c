@@ -1679,6 +1679,36 @@ static void gemm_copy_capacity(void)
     axe_program_free(pr);
 }
 
+/* Where A and B live, as the refusal of A and B as placed says it (the
+ * words --explain uses too): a region at a gpuid offset, a tensor on the
+ * mesh from device 0. A is then copied to fit B. */
+static void gemm_where_words(void)
+{
+    static const char src[] =
+        "mesh(4);\nkernel k(C: f32[4,8] layout S[(4,8):(8,1)] + "
+        "R[4:1@gpuid],\n  A: f32[8,4] layout S[(4,2,4):(1@gpuid,4,1)],\n  B: "
+        "f32[8,4] layout S[(4,2,4):(1@gpuid,4,1)]) grid(1) threads(1) {\n    "
+        "device gemm(C, A[4:+4, 0:+4], B);\n}\n";
+    axe_program *pr = NULL;
+    ax_dist_gemm *g = malloc(sizeof *g);
+    axe_diag d = {0, {0}};
+    TL_CHECK(g != NULL &&
+                 axe_program_compile(src, sizeof src - 1, NULL, NULL, &pr,
+                                     &d) == AXE_OK &&
+                 axe__dist_gemm(pr, pr->devops[0], g, &d) == AXE_OK &&
+                 g->copied == 1 &&
+                 strcmp(g->why.message,
+                        "device gemm (line 5): 'A[4:8, 0:4]' lives on part of "
+                        "the mesh from device 2 (a gpuid offset), 'B' on the "
+                        "mesh from device 0: the local GEMMs need A's and B's "
+                        "parts on the same devices (device copy one to the "
+                        "other's devices first)") == 0,
+             "where A and B live: %s / %s", d.message,
+             g != NULL ? g->why.message : "");
+    axe_program_free(pr);
+    free(g);
+}
+
 int main(void)
 {
     int t, n;
@@ -1712,6 +1742,7 @@ int main(void)
     refusal_rows();
     gemm_both_gap();
     gemm_copy_capacity();
+    gemm_where_words();
     for (t = 0; t < 300; t++)
         random_gemm_both(t);
     TL_CHECK(n_gemm_both >= 40, "only %d random device gemms copied both",

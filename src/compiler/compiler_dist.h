@@ -189,13 +189,17 @@ typedef struct ax_dist_gemm {
      * device digits), or, where neither holds a copy of the other (each
      * lives on one device or at a gpuid offset), both to C's placement
      * (A's rows placed as C's rows, B's as C's columns, K whole,
-     * replicated over C's other device digits). */
+     * replicated over C's other dim's device digits and C's replicas). */
     int copied;
     ax_tensor moved[2];
     axe_diag why;
 } ax_dist_gemm;
 AXE_NODISCARD axe_status axe__dist_gemm(const axe_program *p, const ax_stmt *s,
                                         ax_dist_gemm *g, axe_diag *diag);
+/* Where a device gemm's operand "x" lives, for a refusal or --explain:
+ * "device D only" (no gpuid iter of extent > 1), "part of the mesh from
+ * device D (a gpuid offset)", or "the mesh from device 0". */
+void axe__dist_put_where(ax_text *t, const ax_tensor *x);
 /* The tensor a device gemm's local GEMM reads as operand "which" (1: A,
  * 2: B): its copy where plan "g" copies it first, else the operand. */
 const ax_tensor *axe__dist_gemm_operand(const axe_program *p, const ax_stmt *s,

@@ -134,29 +134,6 @@ static void put_plan(ax_text *t, const axe_program *p, const ax_stmt *s)
     free(plan);
 }
 
-/* Where operand "x" lives when it takes no copy of the other: on one
- * device (no gpuid iter of extent > 1) or at a gpuid offset. */
-static void put_where(ax_text *t, const ax_tensor *x)
-{
-    const axe_layout *l = &x->glayout;
-    int64_t dev = 0;
-    bool placed = false;
-    int i;
-    for (i = 0; i < l->nshard + l->nreplica; i++) {
-        const axe_iter *it =
-            i < l->nshard ? &l->shard[i] : &l->replica[i - l->nshard];
-        placed = placed || (strcmp(it->axis, "gpuid") == 0 && it->extent > 1);
-    }
-    for (i = 0; i < l->noffset; i++)
-        if (strcmp(l->offset[i].axis, "gpuid") == 0)
-            dev += l->offset[i].value;
-    if (placed)
-        axe__text_put(t, "part of the mesh from device %lld (a gpuid offset)",
-                      (long long)dev);
-    else
-        axe__text_put(t, "device %lld only", (long long)dev);
-}
-
 /* Whether "l" places elements on all of the "ndev" devices (its gpuid
  * iters cover them, no gpuid offset). */
 static bool whole_mesh(const axe_layout *l, int64_t ndev)
@@ -193,9 +170,9 @@ static void put_gemm_copy(ax_text *t, const axe_program *p, const ax_stmt *s,
                       "  nor a copy of either to the other's placement: %s "
                       "lives on ",
                       axe__devop_text(p, s, 1));
-        put_where(t, axe__devop_tensor(p, s, 1));
+        axe__dist_put_where(t, axe__devop_tensor(p, s, 1));
         axe__text_put(t, ", %s on ", axe__devop_text(p, s, 2));
-        put_where(t, axe__devop_tensor(p, s, 2));
+        axe__dist_put_where(t, axe__devop_tensor(p, s, 2));
         axe__text_put(t, "\n");
     }
     for (which = 1; which <= 2; which++) {

@@ -212,20 +212,34 @@ static axe_status k_mismatch(const axe_program *p, const ax_stmt *s,
                      s->line, t.buf != NULL ? t.buf : "?", an, bn);
 }
 
-/* Where "d" lives (one device, or the devices from its gpuid offset),
- * for a refusal. */
-static void put_where(ax_text *t, const axe_program *p, const dims *d)
+void axe__dist_put_where(ax_text *t, const ax_tensor *x)
 {
-    if (p->ndev > 1 && !d->placed)
-        axe__text_put(t, "device %lld only", (long long)d->goff);
+    const axe_layout *l = &x->glayout;
+    int64_t dev = 0;
+    bool placed = false;
+    int i;
+    for (i = 0; i < l->nshard + l->nreplica; i++) {
+        const axe_iter *it =
+            i < l->nshard ? &l->shard[i] : &l->replica[i - l->nshard];
+        placed = placed || (on_gpuid(it->axis) && it->extent > 1);
+    }
+    for (i = 0; i < l->noffset; i++)
+        if (on_gpuid(l->offset[i].axis))
+            dev += l->offset[i].value;
+    if (!placed)
+        axe__text_put(t, "device %lld only", (long long)dev);
+    else if (dev != 0)
+        axe__text_put(t, "part of the mesh from device %lld (a gpuid offset)",
+                      (long long)dev);
     else
-        axe__text_put(t, "the devices from %lld", (long long)d->goff);
+        axe__text_put(t, "the mesh from device 0");
 }
 
 /* Every fine digit has a role the local GEMM can use (see the file
  * comment); "f" holds the boundaries. */
 static axe_status check_roles(const axe_program *p, const ax_stmt *s,
-                              const fine *f, const dims *a, const dims *b,
+                              const fine *f, const ax_tensor *ta,
+                              const ax_tensor *tb, const dims *a, const dims *b,
                               axe_diag *diag)
 {
     const char *an = axe__devop_text(p, s, 1);
@@ -235,16 +249,14 @@ static axe_status check_roles(const axe_program *p, const ax_stmt *s,
     if (a->goff != b->goff) {
         axe__text_init(&t, p->arena);
         axe__text_put(&t, "'%s' lives on ", an);
-        put_where(&t, p, a);
+        axe__dist_put_where(&t, ta);
         axe__text_put(&t, ", '%s' on ", bn);
-        put_where(&t, p, b);
+        axe__dist_put_where(&t, tb);
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
-                         "device gemm (line %d): %s (gpuid offsets %lld and "
-                         "%lld): the local GEMMs need A's and B's parts on "
-                         "the same devices (device copy one to the other's "
-                         "devices first)",
-                         s->line, t.buf != NULL ? t.buf : "?",
-                         (long long)a->goff, (long long)b->goff);
+                         "device gemm (line %d): %s: the local GEMMs need "
+                         "A's and B's parts on the same devices (device copy "
+                         "one to the other's devices first)",
+                         s->line, t.buf != NULL ? t.buf : "?");
     }
     if (!same_k(a, b))
         return k_mismatch(p, s, a, b, diag);
@@ -350,7 +362,7 @@ static axe_status plan_pair(const axe_program *p, const ax_stmt *s,
     if (st == AXE_OK)
         st = dims_of(b, &f, db, diag);
     if (st == AXE_OK)
-        st = check_roles(p, s, &f, da, db, diag);
+        st = check_roles(p, s, &f, a, b, da, db, diag);
     if (st == AXE_OK && part_layout(&f, da, db, g) != AXE_OK)
         st = axe__fail(diag, AXE_ERR_CAPACITY, s->off,
                        "device gemm (line %d): the partial sums' layout "
