@@ -155,6 +155,16 @@ else
     bad "gemm_copy_k --explain: $(head -c 600 "$tmp/ex")"
 fi
 
+# Operands on a region with a gap in its devices (0, 1, 4, 5 of 8) fit as
+# placed: no copy, the partial sums replicated over those devices only.
+if "$AXE" compile "$SRC/tests/kernels/dist/gemm_gap.axe" --explain >"$tmp/ex" 2>&1 &&
+    ! grep -q "as placed, no local GEMM fits" "$tmp/ex" &&
+    grep -qxF "  partial sums: f32[1,2,2] layout S[(1,2,2):(0,2,1)] + R[(2,2):(1@gpuid,4@gpuid)]" "$tmp/ex"; then
+    ok
+else
+    bad "gemm_gap --explain: $(head -c 900 "$tmp/ex")"
+fi
+
 # The mesh size of FILE (which --ranks of another size names).
 mesh_size() {
     "$AXE" run "$1" --ranks 1024 2>&1 | sed -n 's/.*has a mesh of \([0-9]*\) devices.*/\1/p'
