@@ -1352,7 +1352,7 @@ static void test_hexcute_rows(void)
     }
     const ax_tensor *bq = &h->tensors[tensor_named(h, "bq")];
     const ax_tensor *bs = &a->tensors[tensor_named(a, "Bs")];
-    TL_CHECK(axe__smem_ldsm_free(&bq->layout, bq->shape, bq->ndim, &f),
+    TL_CHECK(axe__smem_ldsm_free(&bq->layout, bq->shape, bq->ndim, 4, &f),
              "i4_ldsm_hexcute's bq gives no ldmatrix-row candidate");
     for (int i = 0; i < AX_FREE_MAX; i++)
         perm[i] = i + 1;
@@ -1390,6 +1390,65 @@ static void test_hexcute_rows(void)
     axe_program_free(a);
 }
 
+/* ldmatrix rows of 16-bit elements (compiler_smem_ldsm.c): ldsm_f16.axe's
+ * copy of f16 s into q counts as ldmatrix (2 f16 per 32-bit word, 8 per
+ * 16-byte row). Its candidate puts lane 4r + c's word g (elements 2g,
+ * 2g + 1) at bytes 4c of the row lane 4r's word g starts; its ldmatrix
+ * rows on the written row-major s (64-byte rows) are 4-way as
+ * tests/compiler_i4_ldsm.sh's own bank count finds them (ldmatrix.x4
+ * cost 34: 2 instructions, 32 wavefronts per warp; 4 warps). */
+static void test_ldsm_rows_f16(void)
+{
+    axe_program *p = compile_file("tests/kernels/ldsm_f16.axe");
+    const ax_stmt *cp = NULL;
+    ax_free_layout f;
+    axe_layout c;
+    ax_ways w = {0, 0, 0};
+    int perm[AX_FREE_MAX];
+    bool rows = true;
+    if (p == NULL)
+        return;
+    int si = tensor_named(p, "s"), qi = tensor_named(p, "q");
+    const ax_tensor *q = &p->tensors[qi];
+    for (int k = 0; k < p->nops; k++)
+        if (p->ops[k]->op == AX_OP_COPY && p->ops[k]->nargs == 2 &&
+            p->ops[k]->args[0].tensor == qi && p->ops[k]->args[1].tensor == si)
+            cp = p->ops[k];
+    TL_CHECK(cp != NULL && axe__smem_ldsm_copy(p, cp, si),
+             "ldsm_f16's copy into q does not count as ldmatrix rows");
+    TL_CHECK(axe__smem_ldsm_free(&q->layout, q->shape, q->ndim, 16, &f),
+             "ldsm_f16's q gives no ldmatrix-row candidate");
+    for (int i = 0; i < AX_FREE_MAX; i++)
+        perm[i] = i + 1;
+    must(axe__free_layout_instance(&f, perm, 0, &c, NULL));
+    /* x4[warp][lane / 4][word]: the address of lane 4r's word start */
+    int64_t x4[4][8][8];
+    axe_point pt;
+    for (int pass = 0; pass < 2; pass++)
+        for (int64_t x = 0; x < 64 * 32; x++) {
+            int64_t v[3] = {0, 0, 0};
+            must(axe_layout_apply_base(&q->layout, x, &pt, NULL));
+            for (int k = 0; k < pt.n; k++)
+                v[strcmp(pt.axis[k], "warpid") == 0   ? 0
+                  : strcmp(pt.axis[k], "laneid") == 0 ? 1
+                                                      : 2] = pt.v[k];
+            int64_t a = axe__smem_tile_addr(&c, x);
+            if (pass == 0 && v[1] % 4 == 0 && v[2] % 2 == 0)
+                x4[v[0]][v[1] / 4][v[2] / 2] = a;
+            if (pass == 1)
+                rows = rows && x4[v[0]][v[1] / 4][v[2] / 2] % 8 == 0 &&
+                       a == x4[v[0]][v[1] / 4][v[2] / 2] + 2 * (v[1] % 4) +
+                                v[2] % 2;
+        }
+    TL_CHECK(rows, "ldsm_f16's candidate does not put q's words in rows");
+    must(axe__smem_ldsm_ways(p, cp, &w, NULL));
+    TL_CHECK(w.max == 4 && w.wavefronts == 4 * 32,
+             "ldsm_f16's ldmatrix rows: %d ways (want 4), %lld wavefronts "
+             "(want 128)",
+             w.max, (long long)w.wavefronts);
+    axe_program_free(p);
+}
+
 static void test_tree_steps(void)
 {
     tree_law("tests/kernels/reduce_tree.axe");
@@ -1425,6 +1484,7 @@ int main(void)
     test_i4_table();
     test_hexcute_i4();
     test_hexcute_rows();
+    test_ldsm_rows_f16();
     test_align_paper();
     test_align_tv_table();
     test_align_laws(300);

@@ -268,19 +268,20 @@ bool axe__free_layout_next_order(int *perm, int nfree);
 /* ---- ldmatrix rows (compiler_smem_ldsm.c) ------------------------------
  */
 
-/* Whether copy "s" reads shared i4 tensor "ti" whole into a whole i4
- * register of the same shape at warp, warpgroup or CTA scope (the copies
- * whose ldmatrix rows give a candidate). */
+/* Whether copy "s" reads shared tensor "ti" of 4-, 8- or 16-bit elements
+ * whole into a whole register of its dtype and shape at warp, warpgroup
+ * or CTA scope (the copies whose ldmatrix rows give a candidate). */
 bool axe__smem_ldsm_copy(const axe_program *p, const ax_stmt *s, int ti);
-/* The candidate with free strides of a shared tensor of "shape" read
- * into a register of layout "rl" (compiler_smem_ldsm.c): rl's iters, each
- * split into its part inside a 16-byte row (lane bits below 4 at 8 x
- * the lane stride, register strides below 8 at their own: fixed) and
- * across rows (free); false when rl has replicas, offsets, a swizzle,
- * other axes than warpid, laneid and m, an iter that does not split
- * so, or fixed parts that do not make [0, 32) once. */
+/* The candidate with free strides of a shared tensor of "shape" and
+ * "bits"-bit elements read into a register of layout "rl"
+ * (compiler_smem_ldsm.c): rl's iters, each split into its part inside a
+ * 16-byte row (lane bits below 4 at 32 / bits x the lane stride,
+ * register strides below 32 / bits at their own: fixed) and across rows
+ * (free); false when rl has replicas, offsets, a swizzle, other axes
+ * than warpid, laneid and m, an iter that does not split so, or fixed
+ * parts that do not make [0, 128 / bits) once. */
 bool axe__smem_ldsm_free(const axe_layout *rl, const int64_t *shape, int ndim,
-                         ax_free_layout *f);
+                         int bits, ax_free_layout *f);
 /* The candidate layout of tensor "ti" from copy "op" of dispatched "p"
  * (axe__smem_ldsm_copy): its register's ldmatrix rows as 16-byte rows
  * of the tensor (the file comment), over the orders of the free strides

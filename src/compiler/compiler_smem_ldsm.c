@@ -3,22 +3,24 @@
  * Shared layouts whose 16-byte rows are a register's ldmatrix rows
  * (Hexcute §5.2's alignment constraint m ∘ f over several dimensions;
  * docs/compiler.md, "Layout synthesis", "ldmatrix copies"). A copy from
- * a shared i4 tensor into an i4 register runs as ldmatrix when word g
- * (elements 8g..8g+7) of lane l = 4r + c is bytes 4c of a 16-byte row
- * that lane 4r's word g starts (compiler_copy_ldsm.c): when the shared
- * layout m puts the element the register holds at (warp w, lane 4r + c,
- * element 8g + e) at address 32 rho(w, r, g) + 8c + e for some placement
- * rho of the rows. Read on the register's layout, whose iters refine the
+ * a shared tensor of 4-, 8- or 16-bit elements into a register of its
+ * dtype runs as ldmatrix (not .trans) when word g (elements W g .. W g +
+ * W - 1, W = 32 / bits) of lane l = 4r + c is bytes 4c of a 16-byte row
+ * (E = 128 / bits elements) that lane 4r's word g starts
+ * (compiler_copy_ldsm.c): when the shared layout m puts the element the
+ * register holds at (warp w, lane 4r + c, element W g + e) at address
+ * E rho(w, r, g) + W c + e for some placement rho of the rows (i4: W = 8,
+ * E = 32). Read on the register's layout, whose iters refine the
  * tensor's dimensions with strides on laneid, warpid and m, that is a
  * candidate with free strides (compiler_smem.h): each iter split into the
- * part inside a row (lane bits below 4: address stride 8 x its lane
- * stride; register strides below 8: its own) at a fixed stride, and the
+ * part inside a row (lane bits below 4: address stride W x its lane
+ * stride; register strides below W: its own) at a fixed stride, and the
  * part across rows (lane bits 4 and up, warps, register words) free. The
- * fixed parts must make [0, 32) exactly once. Row accesses (each lane 16
+ * fixed parts must make [0, E) exactly once. Row accesses (each lane 16
  * bytes at a row start, as the ldmatrix instructions read them) place the
  * copy in the swizzle choice and the synthesis's measure. Invariant: a
  * candidate is legal for ldmatrix by construction for every order of its
- * free strides and every swizzle that keeps 32-element runs whole; the
+ * free strides and every swizzle that keeps 16-byte runs whole; the
  * choice still evaluates legality on the compiled plan.
  */
 #include <stdlib.h>
@@ -38,8 +40,9 @@ static bool whole(const axe_program *p, const ax_ref *r)
     return r->ndim == 0 || r->ndim == t->ndim;
 }
 
-/* Whether copy "s" reads shared i4 tensor "ti" whole into a whole i4
- * register of the same shape at warp, warpgroup or CTA scope. */
+/* Whether copy "s" reads shared tensor "ti" of 4-, 8- or 16-bit elements
+ * whole into a whole register of its dtype and shape at warp, warpgroup
+ * or CTA scope (the dtypes compiler_copy_ldsm.c's ldmatrix takes). */
 bool axe__smem_ldsm_copy(const axe_program *p, const ax_stmt *s, int ti)
 {
     const ax_tensor *d, *r;
@@ -51,7 +54,10 @@ bool axe__smem_ldsm_copy(const axe_program *p, const ax_stmt *s, int ti)
     d = &p->tensors[s->args[0].tensor];
     r = &p->tensors[ti];
     if (d->mem != AX_MEM_REGISTER || r->mem != AX_MEM_SHARED ||
-        d->dtype != AXE_DTYPE_I4 || r->dtype != AXE_DTYPE_I4 ||
+        d->dtype != r->dtype ||
+        (axe_dtype_bit_width(d->dtype) != 4 &&
+         axe_dtype_bit_width(d->dtype) != 8 &&
+         axe_dtype_bit_width(d->dtype) != 16) ||
         d->ndim != r->ndim || !whole(p, &s->args[0]) || !whole(p, &s->args[1]))
         return false;
     for (int k = 0; k < d->ndim; k++)
@@ -75,10 +81,11 @@ static bool push_mode(ax_free_layout *f, int dim, int64_t extent,
 }
 
 /* Iter "it" of dimension "dim" as its part across rows (free, stride 0
- * for now) and inside a row (fixed): lanes below 4 at 8 x lane, register
- * elements below 8 at their own stride; false for another axis or a
- * stride that straddles unevenly. */
-static bool split_iter(const axe_iter *it, int dim, ax_free_layout *f)
+ * for now) and inside a row (fixed): lanes below 4 at "epw" (elements
+ * per 32-bit word) x lane, register elements below epw at their own
+ * stride; false for another axis or a stride that straddles unevenly. */
+static bool split_iter(const axe_iter *it, int dim, int64_t epw,
+                       ax_free_layout *f)
 {
     int64_t unit, in = 1, scale;
     if (it->extent == 1)
@@ -88,9 +95,9 @@ static bool split_iter(const axe_iter *it, int dim, ax_free_layout *f)
     if (strcmp(it->axis, "warpid") == 0)
         return push_mode(f, dim, it->extent, 0);
     if (strcmp(it->axis, "laneid") == 0)
-        unit = 4, scale = 8;
+        unit = 4, scale = epw;
     else if (strcmp(it->axis, "m") == 0)
-        unit = 8, scale = 1;
+        unit = epw, scale = 1;
     else
         return false;
     if (it->stride >= unit && it->stride % unit != 0)
@@ -106,8 +113,9 @@ static bool split_iter(const axe_iter *it, int dim, ax_free_layout *f)
            push_mode(f, dim, in, it->stride * scale);
 }
 
-/* Whether the fixed modes of "f" make [0, 32) exactly once. */
-static bool fixed_row(const ax_free_layout *f)
+/* Whether the fixed modes of "f" make [0, row) exactly once ("row" the
+ * elements of a 16-byte row, at most 32). */
+static bool fixed_row(const ax_free_layout *f, int64_t row)
 {
     int64_t ext[AX_FREE_MAX], str[AX_FREE_MAX], n = 0, count = 1;
     bool seen[32] = {false};
@@ -117,15 +125,15 @@ static bool fixed_row(const ax_free_layout *f)
             str[n++] = f->stride[k];
             count *= f->extent[k];
         }
-    if (count != 32)
+    if (count != row)
         return false;
-    for (int64_t i = 0; i < 32; i++) {
+    for (int64_t i = 0; i < row; i++) {
         int64_t a = 0, x = i;
         for (int64_t k = 0; k < n; k++) {
             a += x % ext[k] * str[k];
             x /= ext[k];
         }
-        if (a >= 32 || seen[a])
+        if (a >= row || seen[a])
             return false;
         seen[a] = true;
     }
@@ -134,7 +142,7 @@ static bool fixed_row(const ax_free_layout *f)
 
 /* The candidate of register layout "rl" (compiler_smem.h). */
 bool axe__smem_ldsm_free(const axe_layout *rl, const int64_t *shape, int ndim,
-                         ax_free_layout *f)
+                         int bits, ax_free_layout *f)
 {
     int dim[AXE_LAYOUT_MAX_SHARD], d = ndim - 1, nfree = 0;
     int64_t prod = 1;
@@ -159,9 +167,9 @@ bool axe__smem_ldsm_free(const axe_layout *rl, const int64_t *shape, int ndim,
     }
     memset(f, 0, sizeof *f);
     for (int k = 0; k < rl->nshard; k++)
-        if (!split_iter(&rl->shard[k], dim[k], f))
+        if (!split_iter(&rl->shard[k], dim[k], 32 / bits, f))
             return false;
-    if (!fixed_row(f))
+    if (!fixed_row(f, 128 / bits))
         return false;
     for (int k = f->n - 1; k >= 0; k--)
         if (f->stride[k] == 0)
@@ -175,6 +183,7 @@ bool axe__smem_ldsm_free(const axe_layout *rl, const int64_t *shape, int ndim,
  * warpid, laneid and m. */
 typedef struct ld_rows {
     int nwarps, words, n; /* n: matrices per instruction */
+    int bits, epw, row;   /* element bits, per 32-bit word, per 16-byte row */
     int64_t *x;
 } ld_rows;
 
@@ -195,7 +204,10 @@ static axe_status rows_of(axe_program *p, const ax_tensor *reg, ld_rows *out,
         if (strcmp(reg->layout.shard[k].axis, "warpid") == 0)
             nw *= reg->layout.shard[k].extent;
     out->nwarps = (int)nw;
-    out->words = (int)(reg->span / 8);
+    out->bits = axe_dtype_bit_width(reg->dtype);
+    out->epw = 32 / out->bits;
+    out->row = 128 / out->bits;
+    out->words = (int)(reg->span / out->epw);
     out->n = out->words % 4 == 0 ? 4 : out->words % 2 == 0 ? 2 : 1;
     out->x = axe__arena_alloc(p->arena,
                               (size_t)(nw * 8 * out->words) * sizeof *out->x);
@@ -211,9 +223,9 @@ static axe_status rows_of(axe_program *p, const ax_tensor *reg, ld_rows *out,
             v[strcmp(pt.axis[k], "warpid") == 0   ? 0
               : strcmp(pt.axis[k], "laneid") == 0 ? 1
                                                   : 2] = pt.v[k];
-        if (v[1] % 4 == 0 && v[2] % 8 == 0 && v[0] < nw && v[1] < 32 &&
-            v[2] / 8 < out->words)
-            out->x[(v[0] * 8 + v[1] / 4) * out->words + v[2] / 8] = x;
+        if (v[1] % 4 == 0 && v[2] % out->epw == 0 && v[0] < nw && v[1] < 32 &&
+            v[2] / out->epw < out->words)
+            out->x[(v[0] * 8 + v[1] / 4) * out->words + v[2] / out->epw] = x;
     }
     return AXE_OK;
 }
@@ -229,7 +241,7 @@ static int row_accesses(const ld_rows *rows, const axe_layout *base,
     for (int w = 0; w < rows->nwarps; w++)
         for (int q = 0; q < rows->words / rows->n; q++, na++) {
             memset(&ta[na], 0, sizeof ta[na]);
-            ta[na].vec = 32;
+            ta[na].vec = rows->row;
             for (int ln = 0; ln < 8 * rows->n; ln++) {
                 int64_t x = rows->x[(w * 8 + ln % 8) * rows->words +
                                     q * rows->n + ln / 8];
@@ -256,7 +268,7 @@ axe_status axe__smem_ldsm_ways(axe_program *p, const ax_stmt *s, ax_ways *out,
     if (ta == NULL)
         return axe__fail(diag, AXE_ERR_NO_MEMORY, -1, "out of memory");
     na = row_accesses(&rows, &t->layout, ta);
-    return axe__tile_ways(ta, na, 4,
+    return axe__tile_ways(ta, na, rows.bits,
                           t->layout.swizzle.present ? &t->layout.swizzle : NULL,
                           out, diag);
 }
@@ -321,8 +333,8 @@ static axe_status place_and_pick(axe_program *p, int ti, const ax_smem_list *l,
         if (l->a[k].tensor == ti && l->a[k].op != op)
             na += place(c, &l->a[k], &ta[na]);
     na += row_accesses(rows, c, &ta[na]);
-    AXE_TRY(
-        axe__swizzle_pick(addr, size, ta, na, 4, &sw, &before, after, diag));
+    AXE_TRY(axe__swizzle_pick(addr, size, ta, na, rows->bits, &sw, &before,
+                              after, diag));
     c->swizzle = sw;
     return AXE_OK;
 }
@@ -342,7 +354,7 @@ axe_status axe__smem_ldsm_candidate(axe_program *p, int ti, int op,
     *have = false;
     if (!axe__smem_ldsm_copy(p, s, ti) ||
         !axe__smem_ldsm_free(&p->tensors[s->args[0].tensor].layout, t->shape,
-                             t->ndim, &f))
+                             t->ndim, axe_dtype_bit_width(t->dtype), &f))
         return AXE_OK;
     AXE_TRY(rows_of(p, &p->tensors[s->args[0].tensor], &rows, diag));
     AXE_TRY(axe__smem_accesses(p, &l, diag));

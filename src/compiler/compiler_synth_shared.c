@@ -114,8 +114,9 @@ typedef struct measure {
 
 /* Into "*yes", whether copy "s" of "q" reads "ti" by ldmatrix (chosen
  * over its per-thread loads at dispatch, compiler_copy_ldsm.h) with rows
- * the synthesis can count: then its instructions' counts into "w". Out
- * of memory is an error, not "no ldmatrix". */
+ * the synthesis can count (not .trans, whose rows are transposed): then
+ * its instructions' counts into "w". Out of memory is an error, not "no
+ * ldmatrix". */
 static axe_status ldsm_read(axe_program *q, const ax_stmt *s, int ti,
                             ax_ways *w, bool *yes, axe_diag *diag)
 {
@@ -123,7 +124,8 @@ static axe_status ldsm_read(axe_program *q, const ax_stmt *s, int ti,
     axe_diag why;
     axe_status rc;
     *yes = false;
-    if (!axe__smem_ldsm_copy(q, s, ti) || ld == NULL || !ld->chosen)
+    if (!axe__smem_ldsm_copy(q, s, ti) || ld == NULL || !ld->chosen ||
+        ld->trans)
         return AXE_OK;
     axe_diag_clear(&why);
     rc = axe__smem_ldsm_ways(q, s, w, &why);
@@ -332,7 +334,8 @@ static axe_status from_ldsm_rows(axe_program *p, const decided *d, int ti,
         return AXE_OK;
     if (reg->autolayout)
         reg = &q->tensors[s->args[0].tensor];
-    if (!axe__smem_ldsm_free(&reg->layout, t->shape, t->ndim, &f))
+    if (!axe__smem_ldsm_free(&reg->layout, t->shape, t->ndim,
+                             axe_dtype_bit_width(t->dtype), &f))
         return AXE_OK;
     for (int i = 0; i < AX_FREE_MAX; i++)
         perm[i] = i + 1;
