@@ -308,7 +308,7 @@ axe_status axe__ldsm_choose(const axe_program *p, const ax_stmt *s,
         }
     out->leaf[0].legal = out->leaf[1].legal = true;
     out->words = (int)(c.span / c.epw);
-    out->leaf[0].regs = out->words % 4 == 0 ? 4 : out->words % 2 == 0 ? 2 : 1;
+    out->leaf[0].regs = axe__ldsm_matrices(out->words);
     precheck(&c, out);
     if (!out->leaf[0].legal)
         return AXE_OK;

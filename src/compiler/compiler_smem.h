@@ -272,6 +272,10 @@ bool axe__free_layout_next_order(int *perm, int nfree);
  * whole into a whole register of its dtype and shape at warp, warpgroup
  * or CTA scope (the copies whose ldmatrix rows give a candidate). */
 bool axe__smem_ldsm_copy(const axe_program *p, const ax_stmt *s, int ti);
+/* The matrices per ldmatrix instruction for a register of "words" 32-bit
+ * words: 4 (.x4) if words % 4 == 0, else 2, else 1 (compiler_copy_ldsm.c
+ * and the synthesis's ldmatrix rows share the rule). */
+int axe__ldsm_matrices(int64_t words);
 /* The candidate with free strides of a shared tensor of "shape" and
  * "bits"-bit elements read into a register of layout "rl"
  * (compiler_smem_ldsm.c): rl's iters, each split into its part inside a

@@ -66,6 +66,11 @@ bool axe__smem_ldsm_copy(const axe_program *p, const ax_stmt *s, int ti)
     return true;
 }
 
+int axe__ldsm_matrices(int64_t words)
+{
+    return words % 4 == 0 ? 4 : words % 2 == 0 ? 2 : 1;
+}
+
 /* Appends mode (dim, extent, stride) to "f" (extent 1: nothing). */
 static bool push_mode(ax_free_layout *f, int dim, int64_t extent,
                       int64_t stride)
@@ -208,7 +213,7 @@ static axe_status rows_of(axe_program *p, const ax_tensor *reg, ld_rows *out,
     out->epw = 32 / out->bits;
     out->row = 128 / out->bits;
     out->words = (int)(reg->span / out->epw);
-    out->n = out->words % 4 == 0 ? 4 : out->words % 2 == 0 ? 2 : 1;
+    out->n = axe__ldsm_matrices(out->words);
     out->x = axe__arena_alloc(p->arena,
                               (size_t)(nw * 8 * out->words) * sizeof *out->x);
     if (out->x == NULL)
