@@ -23,10 +23,19 @@ axe_packages_for() {
     esac
 }
 
+# Whether command "$1" is here; pdflatex counts only with the classes the
+# TikZ test needs (a bare texlive-latex-base has pdflatex without them).
+axe_have() {
+    command -v "$1" >/dev/null 2>&1 || return 1
+    case $1 in
+    pdflatex) kpsewhich standalone.cls tikz.sty 2>/dev/null | [ "$(wc -l)" -eq 2 ] ;;
+    esac
+}
+
 axe_ensure_tools() {
     local cmd extra missing=() packages=() sudo=()
     for cmd in "$@"; do
-        if ! command -v "$cmd" >/dev/null 2>&1; then
+        if ! axe_have "$cmd"; then
             missing+=("$cmd")
             read -r -a extra <<<"$(axe_packages_for "$cmd")"
             packages+=("${extra[@]}")
@@ -52,7 +61,7 @@ axe_ensure_tools() {
         return 1
     fi
     for cmd in "${missing[@]}"; do
-        if ! command -v "$cmd" >/dev/null 2>&1; then
+        if ! axe_have "$cmd"; then
             echo "error: '$cmd' is still missing after installing ${packages[*]}" >&2
             return 1
         fi
