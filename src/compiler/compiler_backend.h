@@ -76,6 +76,12 @@ typedef struct ax_backend {
      * access macros AXE_LD / AXE_ST / AXE_ATOM / AXE_LDV / AXE_STV
      * (CUDA: the emulation's race detector; axe__emit_access_open). */
     bool access_macros;
+    /* Whether it issues the shared-memory loads that instruction choice
+     * picks (compiler_synth_inst.c, compiler_copy_ldsm.c: ldmatrix or
+     * vector loads of a tensor-core gemm's operands and of a copy into a
+     * register); the choice is made on every target, but a backend
+     * without them reads those tiles element by element (C). */
+    bool smem_load_insts;
     /* NULL: every kind of kernel (see "scope" above). */
     axe_status (*scope)(const axe_program *p, axe_diag *diag);
     axe_status (*check)(const axe_program *p, axe_diag *diag);

@@ -532,7 +532,7 @@ void axe__inst_choose_both(const axe_program *p, const ax_stmt *s,
 bool axe__inst_explains(const axe_program *p, const ax_stmt *s)
 {
     return s->mma != NULL && s->mma->from_memory &&
-           strcmp(axe__backend_of(p)->name, "cuda") == 0;
+           axe__backend_of(p)->smem_load_insts;
 }
 
 void axe__inst_explain(ax_text *t, const axe_program *p, const ax_stmt *s,

@@ -81,7 +81,8 @@ void axe__inst_name(ax_inst_kind k, const ax_inst_leaf *l, char *buf,
 void axe__inst_choose_both(const axe_program *p, const ax_stmt *s,
                            ax_inst_choice ch[2]);
 /* Whether gemm "s" has --explain lines of its instruction choice
- * (gemm.mma_smem, gemm.mma_reg_a on the cuda target), and those lines
+ * (gemm.mma_smem, gemm.mma_reg_a on a backend with smem_load_insts:
+ * cuda), and those lines
  * from its choices "ch" (axe__inst_choose_both). */
 bool axe__inst_explains(const axe_program *p, const ax_stmt *s);
 void axe__inst_explain(ax_text *t, const axe_program *p, const ax_stmt *s,

@@ -48,16 +48,16 @@ static void put_choice(ax_text *t, const ax_synth_choice *c, const char *sep)
 
 /* The load leaf of copy "s" from shared memory into a register where
  * ldmatrix is legal (compiler_copy_ldsm.c): ldmatrix or the plan's
- * per-thread loads, the other the runner-up. CUDA target only: the
- * choice is made on every target (it keeps synthesized layouts the same
- * on all), but only the CUDA backend issues it; the C backend reads the
- * tile element by element. */
+ * per-thread loads, the other the runner-up. Only on a backend that
+ * issues it (smem_load_insts: CUDA): the choice is made on every target
+ * (it keeps synthesized layouts the same on all), but the C backend
+ * reads the tile element by element. */
 static bool copy_choice(const axe_program *p, const ax_stmt *s,
                         ax_synth_choice *c)
 {
     const ax_ldsm *l = axe__ldsm_of(s);
     char name[2][AX_SYNTH_TEXT];
-    if (l == NULL || strcmp(axe__backend_of(p)->name, "cuda") != 0)
+    if (l == NULL || !axe__backend_of(p)->smem_load_insts)
         return false;
     axe__inst_name(l->trans ? AX_INST_LDMATRIX_TRANS : AX_INST_LDMATRIX,
                    &l->leaf[0], name[0], sizeof name[0]);

@@ -174,6 +174,7 @@ const ax_backend axe__backend_cuda = {
     .async_copy = async_copies,
     .start_error = axe__cuda_start_error,
     .access_macros = true,
+    .smem_load_insts = true,
     .scope = scope,
     .check = check,
     .explain = explain,
