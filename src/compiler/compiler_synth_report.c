@@ -4,9 +4,10 @@
  * `auto` tensor's layout, each shared access's bank-conflict ways, each
  * anchor's instruction choice (chosen leaf, cost, runner-up), each
  * tensor-core gemm's operand loads and mma shape (compiler_synth_inst.c,
- * compiler_mma.c: "gemm#N.A", "gemm#N.B", "gemm#N.shape", with or
- * without `auto` tensors), each copy from shared i4 into a register
- * where ldmatrix is legal ("copy#N.load", compiler_copy_ldsm.c) and each
+ * compiler_mma.c: "gemm#N.A", "gemm#N.B" on a backend that issues those
+ * loads, "gemm#N.shape", with or without `auto` tensors), each copy from
+ * shared memory into a register where ldmatrix is legal ("copy#N.load",
+ * compiler_copy_ldsm.c, on such a backend too) and each
  * rearrange with its shared-memory
  * bytes; as text or as one JSON object.
  * Names are identifiers and the texts are the compiler's own (no quote or
@@ -74,8 +75,9 @@ static bool copy_choice(const axe_program *p, const ax_stmt *s,
 
 /* The instruction choices of gemm "s" as dispatched (gemm.mma_smem,
  * gemm.mma_reg_a): the load leaf of each operand in shared memory
- * (axe__inst_choose) and the mma shape (s->mma->shape), into "out" (3 at
- * most) with their label suffixes ".A", ".B", ".shape"; their number. */
+ * (axe__inst_choose; as copy_choice, only on a backend that issues it)
+ * and the mma shape (s->mma->shape), into "out" (3 at most) with their
+ * label suffixes ".A", ".B", ".shape"; their number. */
 static int gemm_choices(const axe_program *p, const ax_stmt *s,
                         ax_synth_choice *out, const char **suffix)
 {
@@ -89,7 +91,9 @@ static int gemm_choices(const axe_program *p, const ax_stmt *s,
     if (s->op != AX_OP_GEMM || m == NULL || !m->from_memory)
         return 0;
     ax_inst_choice chs[2];
-    axe__inst_choose_both(p, s, chs);
+    chs[0].chosen = chs[1].chosen = -1;
+    if (axe__inst_explains(p, s))
+        axe__inst_choose_both(p, s, chs);
     for (int o = 0; o < 2; o++) {
         const ax_inst_choice ch = chs[o];
         ax_synth_choice *c = &out[n];
