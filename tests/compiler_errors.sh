@@ -817,7 +817,7 @@ expect_notes 6:9 "no schedule for gemm: none of mma_atom, mma_smem, mma_reg_a, m
 XARGS="--schedule gemm=mma_reg_a" expect_notes 6:9 "no schedule for gemm (forced): mma_reg_a does not apply (reasons below)" \
     "gemm.mma_atom: an mma atom runs on one warp, not at cta scope" \
     "gemm.mma_smem: 'a' is a register: mma_smem reads A and B from shared or global memory (mma_reg_a takes A from registers)" \
-    "gemm.mma_reg_a: 'a' puts an atom tile on a warp past the 32 a gemm's scope has, or an element on more than 32 threads (a register operand's element lies on one lane of each warp that holds its atom tile)" \
+    "gemm.mma_reg_a: 'a' puts an element on more than 32 threads (a register operand's element lies on one lane of each warp that holds its atom tile)" \
     "gemm.mma_reg_b: 'B' is in memory: mma_reg_b takes B from registers and A from memory" \
     "gemm.tensor_engine: not a core kernel (TensorEngine runs a core kernel's gemm)" \
     "gemm.thread_fma: applies, but is not the forced schedule" \

@@ -345,6 +345,9 @@ typedef struct ax_frag {
 #define AX_MMA_SHAPES 4        /* atoms per dtype combination, at most */
 #define AX_MMA_MAX_WARPS 32    /* warps of a gemm's scope (1024 threads) */
 #define AX_MMA_SHAPES_TEXT 384 /* ax_mma.shapes */
+/* The points of one element of a register operand that mma_reg_a and
+ * mma_reg_b check (axe__mma_reg_values): one lane of each warp at most. */
+#define AX_MMA_MAX_POINTS AX_MMA_MAX_WARPS
 typedef struct ax_mma {
     const char *atom;
     ax_frag frag[3];

@@ -206,25 +206,22 @@ static int64_t axis_value(const axe_point *pt, const char *axis)
 }
 
 /* Each atom tile x of the outer layout: its storage offset outer_m(x) *
- * span_m(atom) into "out"; when "owner" is not NULL, the warp of its base
- * point (the value of the axis "warp"; 0 when "warp" is NULL); when
- * "held" is not NULL, the warps that hold it (its base point's and every
- * replica combination's) as a bit set, the warp axis numbering at most
- * AX_MMA_MAX_WARPS warps (AXE_ERR_CAPACITY past them, or for more
- * replica combinations). */
+ * span_m(atom) into "out" and, when "owner" is not NULL, the warp of its
+ * base point (the value of the axis "warp"; 0 when "warp" is NULL). A
+ * tile has at most AX_MMA_MAX_WARPS points: the outer layout's replicas
+ * are on "warp" only (outer_on), and sema's check_cover makes the thread
+ * iters tile the scope's at most 1024 threads exactly, so its points lie
+ * on distinct warps of at most 32. */
 static axe_status outer_tiles(ax_arena *ar, const axe_layout *outer,
                               const int64_t *counts, int64_t span,
-                              const char *warp, int64_t **out, int64_t **owner,
-                              uint64_t **held)
+                              const char *warp, int64_t **out, int64_t **owner)
 {
-    int64_t x, w, n = counts[0] * counts[1];
+    int64_t x, n = counts[0] * counts[1];
     axe_point pts[AX_MMA_MAX_WARPS];
-    int cnt, i;
+    int cnt;
     if ((*out = axe__arena_alloc(ar, (size_t)n * sizeof **out)) == NULL ||
         (owner != NULL &&
-         (*owner = axe__arena_alloc(ar, (size_t)n * sizeof **owner)) == NULL) ||
-        (held != NULL &&
-         (*held = axe__arena_alloc(ar, (size_t)n * sizeof **held)) == NULL))
+         (*owner = axe__arena_alloc(ar, (size_t)n * sizeof **owner)) == NULL))
         return AXE_ERR_NO_MEMORY;
     for (x = 0; x < n; x++) {
         AXE_TRY(axe_layout_apply_set(outer, &x, NULL, 1, pts, AX_MMA_MAX_WARPS,
@@ -232,13 +229,6 @@ static axe_status outer_tiles(ax_arena *ar, const axe_layout *outer,
         (*out)[x] = axis_value(&pts[0], "m") * span;
         if (owner != NULL)
             (*owner)[x] = axis_value(&pts[0], warp);
-        for (i = 0; held != NULL && i < cnt; i++) {
-            if (i == 0)
-                (*held)[x] = 0;
-            if ((w = axis_value(&pts[i], warp)) < 0 || w >= AX_MMA_MAX_WARPS)
-                return AXE_ERR_CAPACITY;
-            (*held)[x] |= (uint64_t)1 << w;
-        }
     }
     return AXE_OK;
 }
@@ -438,11 +428,10 @@ static axe_status reg_values(axe_program *p, const ax_tensor *t, int o,
                              &d);
     if (st == AXE_ERR_CAPACITY) /* from axe__mma_reg_values' points */
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
-                         "'%s' puts an atom tile on a warp past the %d a "
-                         "gemm's scope has, or an element on more than %d "
-                         "threads (a register operand's element lies on one "
-                         "lane of each warp that holds its atom tile)",
-                         t->name, AX_MMA_MAX_WARPS, AX_MMA_MAX_WARPS);
+                         "'%s' puts an element on more than %d threads (a "
+                         "register operand's element lies on one lane of "
+                         "each warp that holds its atom tile)",
+                         t->name, AX_MMA_MAX_POINTS);
     if (st == AXE_ERR_UNSUPPORTED)
         return axe__fail(why, st, -1,
                          "'%s' is not a tile of the %c fragment [%lld, %lld] "
@@ -484,7 +473,6 @@ static axe_status tile_of_atom(axe_program *p, const ax_stmt *s,
     int64_t counts[2], span;
     bool found = false;
     axe_diag d;
-    axe_status st;
     char text[128];
     if (invert_tv(a, o, &m->frag[o]) != AXE_OK ||
         frag_layout(&m->frag[o], &atom) != AXE_OK)
@@ -513,16 +501,10 @@ static axe_status tile_of_atom(axe_program *p, const ax_stmt *s,
     }
     (void)axe_print_layout(&outer, m->outer[o], sizeof m->outer[o]);
     AXE_TRY(axe_layout_span(&atom, "m", &span));
-    st = outer_tiles(p->arena, &outer, counts, span, warp, &m->offset[o], owner,
-                     held);
-    if (st == AXE_ERR_CAPACITY && held != NULL)
-        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
-                         "'%s' puts an atom tile on a warp past the %d a "
-                         "gemm's scope has, or on more than %d warps",
-                         t->name, AX_MMA_MAX_WARPS, AX_MMA_MAX_WARPS);
-    if (st != AXE_OK || held == NULL)
-        return st;
-    return reg_values(p, t, o, warp, m, text, held, why);
+    AXE_TRY(outer_tiles(p->arena, &outer, counts, span, warp, &m->offset[o],
+                        owner));
+    return held == NULL ? AXE_OK
+                        : reg_values(p, t, o, warp, m, text, held, why);
 }
 
 static axe_status no_atom(axe_dtype dab, axe_dtype dc, axe_diag *why)

@@ -116,7 +116,7 @@ static axe_status one_held(regs_ctx *c, int64_t x, int64_t tile, uint64_t h,
 /* Element "x": its points (replicas included) against the fragment. */
 static axe_status one_elem(regs_ctx *c, int64_t x, axe_diag *why)
 {
-    axe_point pts[AX_MMA_MAX_WARPS];
+    axe_point pts[AX_MMA_MAX_POINTS];
     int64_t r, col, fr = c->f->shape[0], fk = c->f->shape[1], tile, e;
     int cnt, i;
     uint64_t h = 0;
@@ -124,9 +124,9 @@ static axe_status one_elem(regs_ctx *c, int64_t x, axe_diag *why)
     rc_of(c, x, &r, &col);
     tile = (r / fr) * c->tiles[1] + col / fk;
     e = (r % fr) * fk + col % fk;
-    st = axe_layout_apply_set(&c->t->layout, &x, NULL, 1, pts, AX_MMA_MAX_WARPS,
-                              &cnt, NULL);
-    AXE_TRY(st); /* AXE_ERR_CAPACITY: on more than AX_MMA_MAX_WARPS */
+    st = axe_layout_apply_set(&c->t->layout, &x, NULL, 1, pts,
+                              AX_MMA_MAX_POINTS, &cnt, NULL);
+    AXE_TRY(st); /* AXE_ERR_CAPACITY: on more than AX_MMA_MAX_POINTS */
     for (i = 0; i < cnt; i++) {
         int64_t lane, warp, reg;
         const char *bad = NULL;
@@ -167,8 +167,8 @@ static void *zalloc(ax_arena *ar, int64_t n, size_t size, int fill)
  * fragment "f" with the scope's warp axis "warp" (see the file comment):
  * *regs and *held for its KI = shape[1] / f's K atom tiles per row of
  * tiles, or AXE_ERR_UNSUPPORTED with the first element that breaks the
- * rule; AXE_ERR_CAPACITY for a warp past AX_MMA_MAX_WARPS or an element
- * on more than AX_MMA_MAX_WARPS points. */
+ * rule; AXE_ERR_CAPACITY for a warp past AX_MMA_MAX_WARPS (sema bounds
+ * warps below it) or an element on more than AX_MMA_MAX_POINTS points. */
 axe_status axe__mma_reg_values(ax_arena *ar, const ax_tensor *t,
                                const ax_frag *f, const char *warp, char op,
                                int64_t **regs, uint64_t **held, axe_diag *why)
