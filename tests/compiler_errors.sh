@@ -652,13 +652,13 @@ expect 1 2:12 "'s' is packed i4: its swizzle Swizzle<0,2,3> moves element addres
 }'
 # packed i4 staged through shared memory (copy.smem): the staged store
 # must give each thread whole bytes; here thread t stores elements t and
-# t + 4 alone
+# t + 4 alone (the reason says what the scratch is, not its internal name)
 expect_notes 5:9 "no schedule for copy: none of vector, dma, thread_loop, split, smem applies (reasons below)" \
     "copy.vector: no scalar plan to vectorize ('r' holds element digit (dim 1, weight 4) on a different thread than the binding operand: thread ownership disagrees)" \
     "copy.dma: 'q' is packed i4: its copies run element by element (thread_loop, split), in whole-byte vectors (vector) or staged (smem)" \
     "copy.thread_loop: 'r' holds element digit (dim 1, weight 4) on a different thread than the binding operand: thread ownership disagrees" \
     "copy.split: 'q' is distributed: its layout binds elements to threads" \
-    "copy.smem: staging the source fails: two threads write one byte of the i4 'ax_red1': thread 1 writes element address 1 and thread 0 element address 0; a packed store rewrites its whole byte (give each thread whole bytes: pairs of elements x, x + 1 with x even)" <<<'kernel k(X: i4[1, 8]) grid(1) threads(4) {
+    "copy.smem: staging the source fails: two threads write one byte of the i4 scratch of 'r': thread 1 writes element address 1 and thread 0 element address 0; a packed store rewrites its whole byte (give each thread whole bytes: pairs of elements x, x + 1 with x even)" <<<'kernel k(X: i4[1, 8]) grid(1) threads(4) {
     register r: i4[1, 8] layout S[(1, 2, 4):(0, 1, 1@tx)];
     register q: i4[1, 8] layout S[(1, 4, 2):(0, 1@tx, 1)];
     cta copy(r, X);

@@ -188,6 +188,30 @@ static bool stage_store(axe_program *p, ax_stmt *st, bool split, axe_diag *w,
     return false;
 }
 
+/* "why" = "WHAT fails: REASON" for stages "st" (make_stages), each
+ * quoted name of the scratch in REASON replaced by what it is ("the i4
+ * 'ax_red1'" becomes "the i4 scratch of 'x'", x the staged source): users
+ * never wrote that name. */
+static axe_status stage_fail(const axe_program *p, const ax_stmt *st,
+                             const char *what, const char *reason,
+                             axe_diag *why)
+{
+    char q[AXE_KERNEL_NAME_MAX + 2], buf[AXE_DIAG_MESSAGE_MAX];
+    const char *at, *src = p->tensors[st[0].args[1].tensor].name;
+    size_t n = 0, len;
+    (void)snprintf(q, sizeof q, "'%s'", p->tensors[st[0].args[0].tensor].name);
+    len = strlen(q);
+    buf[0] = '\0';
+    while ((at = strstr(reason, q)) != NULL && n < sizeof buf) {
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "%.*sscratch of '%s'",
+                              (int)(at - reason), reason, src);
+        reason = at + len;
+    }
+    if (n < sizeof buf)
+        (void)snprintf(buf + n, sizeof buf - n, "%s", reason);
+    return axe__fail(why, AXE_ERR_UNSUPPORTED, -1, "%s fails: %s", what, buf);
+}
+
 static axe_status plan_stages(axe_program *p, ax_stmt *st, axe_diag *why)
 {
     axe_diag w, i4;
@@ -197,16 +221,14 @@ static axe_status plan_stages(axe_program *p, ax_stmt *st, axe_diag *why)
     else if (stage_store(p, &st[0], true, &w, &i4))
         st[0].schedule = "split";
     else
-        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
-                         "staging the source fails: %s",
-                         i4.message[0] != '\0' ? i4.message : w.message);
+        return stage_fail(p, st, "staging the source",
+                          i4.message[0] != '\0' ? i4.message : w.message, why);
     st[1].schedule = "thread_loop";
     if ((st[1].op == AX_OP_REDUCE
              ? rows_in_thread(p, &st[1], st[1].plan, &w)
              : axe__sched_thread_loop(p, &st[1], st[1].plan, &w)) != AXE_OK)
-        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
-                         "reading back from shared memory fails: %s",
-                         w.message);
+        return stage_fail(p, st, "reading back from shared memory", w.message,
+                          why);
     return AXE_OK;
 }
 
@@ -443,14 +465,12 @@ static axe_status tree_stages(axe_program *p, const ax_stmt *s, ax_stmt *st,
     else if (axe__sched_split(p, &st[0], st[0].plan, &w) == AXE_OK)
         st[0].schedule = "split";
     else
-        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
-                         "staging the source fails: %s", w.message);
+        return stage_fail(p, st, "staging the source", w.message, why);
     st[1].schedule = dst->distributed ? "thread_loop" : "split";
     rc = dst->distributed ? rows_in_thread(p, &st[1], st[1].plan, &w)
                           : axe__sched_split(p, &st[1], st[1].plan, &w);
     if (rc != AXE_OK)
-        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
-                         "reading the totals back fails: %s", w.message);
+        return stage_fail(p, st, "reading the totals back", w.message, why);
     return AXE_OK;
 }
 
