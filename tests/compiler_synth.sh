@@ -733,6 +733,47 @@ else
     bad "pinned disagreeing layouts: $(head -c 300 "$tmp/err")"
 fi
 
+# ldmatrix.trans rows (ldsm_f16_trans_auto.axe): the copy into q runs as
+# ldmatrix.x4.trans, whose rows are 16 bytes along n, 8 k rows apart per
+# matrix. Synthesis counts those rows and chooses the swizzle over them:
+# Swizzle<3,3,3>(S[(32,64):(64,1)]); counted by the copy's per-thread
+# 2-byte loads (before), it chose Swizzle<3,2,4>, 1 way for those loads
+# but 2 ways for the rows the instruction reads. The brute force counts
+# the rows of every warp's two instructions (lane 8j + i: k = 8j + i, n =
+# 16 warp + 8 q) on both layouts.
+run_json "$T/ldsm_f16_trans_auto.axe"
+run_json "$T/ldsm_f16_trans_auto.axe" -D N=192 --target cuda --emulate --seed 5
+same "$T/ldsm_f16_trans_auto.axe" s "Swizzle<3, 3, 3>(S[(32, 64):(64, 1)])"
+if command -v python3 >/dev/null 2>&1 &&
+    synth_json "$T/ldsm_f16_trans_auto.axe" --target cuda; then
+    grep -qF '"copy#1.load": {"chosen": "ldmatrix.x4.trans", "cost": 10' "$tmp/synth.json" &&
+        ok || bad "ldsm_f16_trans_auto: not ldmatrix.x4.trans at cost 10: $(head -c 600 "$tmp/synth.json")"
+    counts=$(python3 - "$tmp/synth.json" "$SRC/tests" <<'PY'
+import json, sys
+sys.path.insert(0, sys.argv[2])
+from smem_ways import parse_layout, ways
+shape = (32, 64)
+
+def trans_rows(addr):
+    worst = 0
+    for w in range(4):
+        for q in range(2):
+            lanes = [(8 * (l // 8) + l % 8, 16 * w + 8 * q) for l in range(32)]
+            for c in lanes:
+                if any(addr((c[0], c[1] + e)) != addr(c) + e for e in range(8)):
+                    raise SystemExit("a row is not 16 consecutive bytes")
+            worst = max(worst, ways(addr, lanes, 2, 8, (0, 1)))
+    return worst
+
+new = parse_layout(json.load(open(sys.argv[1]))["tensors"]["s"], shape)
+old = parse_layout("Swizzle<3,2,4>(S[(32,64):(64,1)])", shape)
+print(trans_rows(old), trans_rows(new))
+PY
+    )
+    [ "$counts" = "2 1" ] && ok ||
+        bad "ldsm_f16_trans_auto brute-force ldmatrix.trans rows (before, now): $counts"
+fi
+
 # --- errors ---------------------------------------------------------------
 # expect_err PATTERN <<< PROGRAM: axe synth exits 1 naming the problem.
 expect_err() {

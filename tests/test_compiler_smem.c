@@ -1441,11 +1441,74 @@ static void test_ldsm_rows_f16(void)
                                 v[2] % 2;
         }
     TL_CHECK(rows, "ldsm_f16's candidate does not put q's words in rows");
-    must(axe__smem_ldsm_ways(p, cp, &w, NULL));
+    must(axe__smem_ldsm_ways(p, cp, false, &w, NULL));
     TL_CHECK(w.max == 4 && w.wavefronts == 4 * 32,
              "ldsm_f16's ldmatrix rows: %d ways (want 4), %lld wavefronts "
              "(want 128)",
              w.max, (long long)w.wavefronts);
+    axe_program_free(p);
+}
+
+/* A packed i4 store of one nibble is a read-modify-write of its byte
+ * (ax_put4 / ax_st4 in the emitted code): i4_ldsm_hexcute.axe's copy of
+ * x (a row of 128 i4 per thread) into Hexcute's Bs stores one nibble per
+ * access, 128 threads x 128 nibbles over 32 lanes = 512 warp-wide
+ * stores, each listed as its write and as the read of the same bytes. */
+static void test_i4_store_rmw(void)
+{
+    axe_program *h = compile_file("tests/kernels/i4_ldsm_hexcute.axe");
+    ax_smem_list l;
+    int writes = 0, reads = 0, paired = 0;
+    if (h == NULL)
+        return;
+    int bs = tensor_named(h, "Bs");
+    must(axe__smem_accesses(h, &l, NULL));
+    for (int i = 0; i < l.n; i++) {
+        const ax_smem_access *x = &l.a[i];
+        if (x->op != 1 || x->tensor != bs)
+            continue;
+        writes += !x->rmw && x->vec == 1;
+        reads += x->rmw && x->vec == 1;
+        for (int j = 0; x->rmw && j < l.n; j++) {
+            const ax_smem_access *y = &l.a[j];
+            bool same = y->op == 1 && y->tensor == bs && !y->rmw;
+            for (int t = 0; same && t < AX_WARP; t++)
+                same = y->active[t] == x->active[t] &&
+                       (!x->active[t] || y->index[t] == x->index[t]);
+            paired += same;
+        }
+    }
+    TL_CHECK(writes == 512 && reads == 512 && paired == 512,
+             "i4_ldsm_hexcute copy#1: %d nibble writes, %d byte reads, %d "
+             "paired (want 512 each)",
+             writes, reads, paired);
+    axe_program_free(h);
+}
+
+/* ldmatrix.trans rows (compiler_smem_ldsm.c): ldsm_f16_trans.axe's copy
+ * into q on the written row-major s (128-byte rows): row i of matrix j
+ * is k = 8j + i at n = 16 warp + 8 q, so a phase's 8 rows are 128 bytes
+ * apart on the same 4 banks: 8 ways, 8 wavefronts a phase, 32 an
+ * instruction, 2 instructions a warp, 4 warps: 256. */
+static void test_ldsm_rows_trans(void)
+{
+    axe_program *p = compile_file("tests/kernels/ldsm_f16_trans.axe");
+    const ax_stmt *cp = NULL;
+    ax_ways w = {0, 0, 0};
+    if (p == NULL)
+        return;
+    int si = tensor_named(p, "s"), qi = tensor_named(p, "q");
+    for (int k = 0; k < p->nops; k++)
+        if (p->ops[k]->op == AX_OP_COPY && p->ops[k]->nargs == 2 &&
+            p->ops[k]->args[0].tensor == qi && p->ops[k]->args[1].tensor == si)
+            cp = p->ops[k];
+    TL_CHECK(cp != NULL, "ldsm_f16_trans has no copy of s into q");
+    if (cp != NULL)
+        must(axe__smem_ldsm_ways(p, cp, true, &w, NULL));
+    TL_CHECK(w.max == 8 && w.wavefronts == 256 && w.sum == 8 * 8,
+             "ldsm_f16_trans's ldmatrix.trans rows: %d ways (want 8), %lld "
+             "wavefronts (want 256), sum %lld (want 64)",
+             w.max, (long long)w.wavefronts, (long long)w.sum);
     axe_program_free(p);
 }
 
@@ -1467,6 +1530,7 @@ static void test_synth_records(void)
     synth_records("tests/kernels/i4_synth.axe", false);
     /* 16-byte vectors across dimensions (Hexcute's rows): 1 way after */
     synth_records("tests/kernels/i4_ldsm_hexcute_auto.axe", true);
+    synth_records("tests/kernels/ldsm_f16_trans_auto.axe", true);
 }
 
 int main(void)
@@ -1485,6 +1549,8 @@ int main(void)
     test_hexcute_i4();
     test_hexcute_rows();
     test_ldsm_rows_f16();
+    test_ldsm_rows_trans();
+    test_i4_store_rmw();
     test_align_paper();
     test_align_tv_table();
     test_align_laws(300);

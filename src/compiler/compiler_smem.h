@@ -99,10 +99,15 @@ axe_status axe__swizzle_pick(const int64_t *addr, int64_t n,
  * (L the product of lext; colexicographic, e's fastest digit first): with
  * nlev 0 the elements e * vstride along one step, with more levels a
  * vector whose consecutive addresses cross dimensions (a 16-byte row of
- * 16 k x 2 n packed i4: (2,2,8):(1,1024,128) on a 128 x 128 tile). */
+ * 16 k x 2 n packed i4: (2,2,8):(1,1024,128) on a 128 x 128 tile).
+ * "rmw": the read of a store narrower than a byte (one packed i4 by an
+ * operator's destination, operand 0): the emitted code (ax_st4, ax_put4)
+ * reads the byte and writes it back, so such a store is listed twice,
+ * as the write (rmw false) and as this read of the same bytes. */
 #define AX_RUN_LEVELS 4
 typedef struct ax_smem_access {
     int op, arg, tensor;
+    bool rmw;
     int64_t vec, vstride;
     int nlev;
     int64_t lext[AX_RUN_LEVELS], lstride[AX_RUN_LEVELS];
@@ -112,6 +117,11 @@ typedef struct ax_smem_access {
 
 /* The logical offset of element "e" of access "a"'s vector. */
 int64_t axe__smem_offset(const ax_smem_access *a, int64_t e);
+/* The run of "a"'s vector ("a->vec" elements) from the logical elements
+ * "x" of one lane's vector (x[e] - x[0] as levels: each the largest
+ * extent over which the blocks so far repeat at one step); false past
+ * AX_RUN_LEVELS levels. */
+bool axe__smem_fit_run(ax_smem_access *a, const int64_t *x);
 
 /* The distinct warp-wide accesses of a program, in the program's arena. */
 #define AX_SMEM_MAX_ACCESSES 65536
@@ -298,12 +308,26 @@ axe_status axe__smem_ldsm_candidate(axe_program *p, int ti, int op,
                                     axe_layout *out, bool *have,
                                     axe_diag *diag);
 /* The counts of copy "s"'s ldmatrix instructions (every warp's, each lane
- * 16 bytes from its row start as the register's rows give it) on its
- * shared tensor's layout; AXE_ERR_UNSUPPORTED (no diagnostic) when the
- * register's layout is not over warpid, laneid and m alone. Meaningful
- * where ldmatrix is legal for "s" (compiler_copy_ldsm.h). */
-axe_status axe__smem_ldsm_ways(axe_program *p, const ax_stmt *s, ax_ways *out,
-                               axe_diag *diag);
+ * 16 bytes from its row start as the register's rows give it; with
+ * "trans", ldmatrix.trans's rows: row r of word g's matrix starts at
+ * lane r / 2's element 2 g + r % 2) on its shared tensor's layout;
+ * AXE_ERR_UNSUPPORTED (no diagnostic) when the register's layout is not
+ * over warpid, laneid and m alone. Meaningful where ldmatrix (.trans
+ * with "trans") is legal for "s" (compiler_copy_ldsm.h). */
+axe_status axe__smem_ldsm_ways(axe_program *p, const ax_stmt *s, bool trans,
+                               ax_ways *out, axe_diag *diag);
+
+/* The accesses "l" of tensor "ti" of dispatched "p" with those of each
+ * copy that runs as ldmatrix or ldmatrix.trans replaced by its ldmatrix
+ * rows (every warp's instructions, each lane's 16 bytes from its row
+ * start as axe__smem_ldsm_ways counts them), each row the logical
+ * elements at its 16 consecutive bytes under the tensor's layout in "p"
+ * ("out" in the program's arena, without hash slots; the other tensors'
+ * accesses kept). A copy whose rows fit no run of AX_RUN_LEVELS levels
+ * keeps its own accesses. "*any": whether a copy was replaced. */
+axe_status axe__smem_ldsm_rows_list(axe_program *p, const ax_smem_list *l,
+                                    int ti, ax_smem_list *out, bool *any,
+                                    axe_diag *diag);
 
 /* The accesses of tensor "ti" in "l" with each vector split into its
  * single elements ("out" in the program's arena, without hash slots). */

@@ -61,8 +61,9 @@ int64_t axe__smem_offset(const ax_smem_access *a, int64_t e)
 static uint32_t access_hash(const ax_smem_access *a)
 {
     uint32_t h = 2166136261u;
-    int64_t parts[6 + 2 * AX_RUN_LEVELS] = {a->op,  a->arg,     a->tensor,
-                                            a->vec, a->vstride, a->nlev};
+    int64_t parts[6 + 2 * AX_RUN_LEVELS] = {
+        a->op,  a->arg + (a->rmw ? 1 << 16 : 0), a->tensor, a->vec, a->vstride,
+        a->nlev};
     for (int j = 0; j < a->nlev; j++) {
         parts[6 + 2 * j] = a->lext[j];
         parts[7 + 2 * j] = a->lstride[j];
@@ -84,7 +85,8 @@ static uint32_t access_hash(const ax_smem_access *a)
 static bool same_access(const ax_smem_access *a, const ax_smem_access *b)
 {
     if (a->op != b->op || a->arg != b->arg || a->tensor != b->tensor ||
-        a->vec != b->vec || a->vstride != b->vstride || a->nlev != b->nlev)
+        a->rmw != b->rmw || a->vec != b->vec || a->vstride != b->vstride ||
+        a->nlev != b->nlev)
         return false;
     for (int j = 0; j < a->nlev; j++)
         if (a->lext[j] != b->lext[j] || a->lstride[j] != b->lstride[j])
@@ -392,6 +394,15 @@ static axe_status lane_element(walker *w, int i, const lane *ln, int64_t extra,
     return AXE_OK;
 }
 
+/* Whether operand "i" of the walked statement is a store narrower than a
+ * byte: its destination (operand 0), packed i4, one element per access
+ * (the emitted code reads the byte and writes it back). */
+static bool sub_byte_store(const walker *w, int i)
+{
+    const ax_tensor *t = &w->p->tensors[w->s->args[i].tensor];
+    return i == 0 && axe_dtype_bit_width(t->dtype) * w->plan->vec < 8;
+}
+
 /* Counting: the bank model on operand "i"'s access (an affine operand:
  * a vector plan's) at the lanes, on the tile addresses of the lanes'
  * first elements under the tensor's swizzle, added to w->ways. */
@@ -402,6 +413,7 @@ static axe_status count_access(walker *w, int i, int64_t wp, const lane *lanes,
     const ax_tensor *t = &w->p->tensors[r->tensor];
     ax_tile_access ta;
     ax_ways ways;
+    int64_t rmw;
     bool any = false;
     memset(&ta, 0, sizeof ta);
     ta.vec = w->plan->vec;
@@ -421,16 +433,15 @@ static axe_status count_access(walker *w, int i, int64_t wp, const lane *lanes,
     AXE_TRY(axe__tile_ways(
         &ta, 1, axe_dtype_bit_width(t->dtype),
         t->layout.swizzle.present ? &t->layout.swizzle : NULL, &ways, diag));
+    rmw = sub_byte_store(w, i) ? 2 : 1; /* the byte read, then written */
     w->ways.max = ways.max > w->ways.max ? ways.max : w->ways.max;
-    w->ways.sum += ways.sum;
-    w->ways.wavefronts += ways.wavefronts;
+    w->ways.sum += rmw * ways.sum;
+    w->ways.wavefronts += rmw * ways.wavefronts;
     return AXE_OK;
 }
 
-/* The run of "a"'s vector from the logical elements "x" of one lane's
- * vector (x[e] - x[0] as levels: each the largest extent over which the
- * blocks so far repeat at one step); false past AX_RUN_LEVELS levels. */
-static bool fit_run(ax_smem_access *a, const int64_t *x)
+/* The run of "a"'s vector (compiler_smem.h). */
+bool axe__smem_fit_run(ax_smem_access *a, const int64_t *x)
 {
     int64_t block = 1;
     a->nlev = -1;
@@ -489,13 +500,18 @@ static axe_status operand_access(walker *w, int i, int64_t wp,
         a.active[l] = x[l][0] >= 0;
         a.index[l] = x[l][0];
         if (a.active[l] && !any && a.vec > 1)
-            fits = fit_run(&a, x[l]);
+            fits = axe__smem_fit_run(&a, x[l]);
         for (int64_t e = 1; fits && a.active[l] && e < a.vec; e++)
             fits = x[l][e] == x[l][0] + axe__smem_offset(&a, e);
         any = any || a.active[l];
     }
     if (!any)
         return AXE_OK;
+    if (sub_byte_store(w, i)) { /* the read of the byte, then its write */
+        a.rmw = true;
+        AXE_TRY(smem_add(w->p->arena, w->out, &a, diag));
+        a.rmw = false;
+    }
     if (fits)
         return smem_add(w->p->arena, w->out, &a, diag);
     for (int64_t e = 0; e < a.vec; e++) {

@@ -434,10 +434,12 @@ static bool better_order(const ax_smem_choice *rc, const axe_layout *c,
 }
 
 /* The compact instance of "f" in free-stride order "perm", its adjacent
- * modes merged, and the swizzle chosen over the accesses "l" of "ti":
- * into "*best" and "*bc" when its vectors hold and its counts beat them
- * (better_order; ties keep the earlier). */
-static axe_status try_order(axe_program *p, const ax_smem_list *l, int ti,
+ * modes merged, and the swizzle chosen over the accesses "rows" of "ti"
+ * (the ldmatrix copies by their rows) where that instance keeps them
+ * whole, else over "l": into "*best" and "*bc" when its vectors hold and
+ * its counts beat them (better_order; ties keep the earlier). */
+static axe_status try_order(axe_program *p, const ax_smem_list *rows,
+                            const ax_smem_list *l, int ti,
                             const ax_free_layout *f, const int *perm, int nfree,
                             axe_layout *best, ax_smem_choice *bc, bool *have,
                             axe_diag *diag)
@@ -445,7 +447,10 @@ static axe_status try_order(axe_program *p, const ax_smem_list *l, int ti,
     axe_layout c;
     ax_smem_report r;
     AXE_TRY(axe__free_layout_instance(f, perm, nfree, &c, diag));
-    AXE_TRY(axe__smem_choose_on(p, l, ti, &c, &r, diag));
+    if (rows != NULL)
+        AXE_TRY(axe__smem_choose_on(p, rows, ti, &c, &r, diag));
+    if (rows == NULL || !r.choice[0].ok)
+        AXE_TRY(axe__smem_choose_on(p, l, ti, &c, &r, diag));
     if (*have && !better_order(&r.choice[0], &c, bc, best))
         return AXE_OK;
     *best = c;
@@ -463,24 +468,25 @@ axe_status axe__smem_synthesize(axe_program *p, int ti, bool scalar,
                                 axe_diag *diag)
 {
     const ax_tensor *t = &p->tensors[ti];
-    ax_smem_list all, l;
+    ax_smem_list all, l, rows;
     ax_run run;
     ax_free_layout f;
     axe_layout best;
     int perm[AX_FREE_MAX], nfree = 0;
-    bool have = false, more = true;
+    bool have = false, more = true, by_rows = false;
     AXE_TRY(axe__smem_accesses(p, &all, diag));
     l = all;
     if (scalar)
         AXE_TRY(axe__smem_scalar_accesses(p, &all, ti, &l, diag));
+    AXE_TRY(axe__smem_ldsm_rows_list(p, &l, ti, &rows, &by_rows, diag));
     AXE_TRY(axe__smem_tensor_run(p, &l, ti, &run, diag));
     AXE_TRY(axe__smem_candidate(t->shape, t->ndim, &run, &f, diag));
     for (int k = 0; k < f.n; k++)
         if (f.stride[k] < 0)
             perm[nfree] = nfree + 1, nfree++;
     while (more) {
-        AXE_TRY(
-            try_order(p, &l, ti, &f, perm, nfree, &best, choice, &have, diag));
+        AXE_TRY(try_order(p, by_rows ? &rows : NULL, &l, ti, &f, perm, nfree,
+                          &best, choice, &have, diag));
         more = axe__free_layout_next_order(perm, nfree);
     }
     if (!choice->ok)

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler_copy_ldsm.h"
 #include "compiler_smem.h"
 
 /* Whether "r" names the whole of its tensor, region-free. */
@@ -183,7 +184,10 @@ bool axe__smem_ldsm_free(const axe_layout *rl, const int64_t *shape, int ndim,
 }
 
 /* The rows of register "reg" (the copy's): x[(w * 8 + r) * words + g]
- * the logical element at warp w, lane 4r, element 8g; UNSUPPORTED (no
+ * the logical element that row r of word g's matrix starts at in warp w:
+ * lane 4r's element epw g, or with "trans" (16-bit elements, the rows
+ * transposed: lane l's word g is column l / 4 of rows 2 (l % 4) and
+ * 2 (l % 4) + 1) lane r / 2's element 2 g + r % 2; UNSUPPORTED (no
  * diagnostic) for a layout with replicas, offsets or axes other than
  * warpid, laneid and m. */
 typedef struct ld_rows {
@@ -192,8 +196,20 @@ typedef struct ld_rows {
     int64_t *x;
 } ld_rows;
 
-static axe_status rows_of(axe_program *p, const ax_tensor *reg, ld_rows *out,
-                          axe_diag *diag)
+/* The index (w * 8 + r) * words + g of the row that starts at warp "w",
+ * lane "ln", register element "m" ("trans": rows_of), else -1. */
+static int64_t row_at(const ld_rows *o, bool trans, int64_t w, int64_t ln,
+                      int64_t m)
+{
+    int64_t r = trans ? 2 * ln + m % 2 : ln / 4;
+    bool starts = trans ? ln < 4 : ln % 4 == 0 && m % o->epw == 0;
+    if (!starts || w >= o->nwarps || ln >= 32 || m / o->epw >= o->words)
+        return -1;
+    return (w * 8 + r) * o->words + m / o->epw;
+}
+
+static axe_status rows_of(axe_program *p, const ax_tensor *reg, bool trans,
+                          ld_rows *out, axe_diag *diag)
 {
     int64_t size = 1, nw = 1;
     if (reg->layout.nreplica > 0 || reg->layout.noffset > 0)
@@ -228,9 +244,9 @@ static axe_status rows_of(axe_program *p, const ax_tensor *reg, ld_rows *out,
             v[strcmp(pt.axis[k], "warpid") == 0   ? 0
               : strcmp(pt.axis[k], "laneid") == 0 ? 1
                                                   : 2] = pt.v[k];
-        if (v[1] % 4 == 0 && v[2] % out->epw == 0 && v[0] < nw && v[1] < 32 &&
-            v[2] / out->epw < out->words)
-            out->x[(v[0] * 8 + v[1] / 4) * out->words + v[2] / out->epw] = x;
+        int64_t at = row_at(out, trans, v[0], v[1], v[2]);
+        if (at >= 0)
+            out->x[at] = x;
     }
     return AXE_OK;
 }
@@ -260,14 +276,14 @@ static int row_accesses(const ld_rows *rows, const axe_layout *base,
 
 /* The ways of copy "s"'s ldmatrix instructions (the register's rows) on
  * its shared tensor's layout (compiler_smem.h). */
-axe_status axe__smem_ldsm_ways(axe_program *p, const ax_stmt *s, ax_ways *out,
-                               axe_diag *diag)
+axe_status axe__smem_ldsm_ways(axe_program *p, const ax_stmt *s, bool trans,
+                               ax_ways *out, axe_diag *diag)
 {
     const ax_tensor *t = &p->tensors[s->args[1].tensor];
     ld_rows rows;
     ax_tile_access *ta;
     int na;
-    AXE_TRY(rows_of(p, &p->tensors[s->args[0].tensor], &rows, diag));
+    AXE_TRY(rows_of(p, &p->tensors[s->args[0].tensor], trans, &rows, diag));
     ta = axe__arena_alloc(p->arena,
                           (size_t)(rows.nwarps * rows.words) * sizeof *ta);
     if (ta == NULL)
@@ -276,6 +292,148 @@ axe_status axe__smem_ldsm_ways(axe_program *p, const ax_stmt *s, ax_ways *out,
     return axe__tile_ways(ta, na, rows.bits,
                           t->layout.swizzle.present ? &t->layout.swizzle : NULL,
                           out, diag);
+}
+
+/* Tile address -> logical element of "t" under "lay" (-1: none), over
+ * [0, *n). */
+static axe_status inverse(axe_program *p, const ax_tensor *t,
+                          const axe_layout *lay, int64_t **inv, int64_t *n,
+                          axe_diag *diag)
+{
+    int64_t size = 1;
+    for (int d = 0; d < t->ndim; d++)
+        size *= t->shape[d];
+    *n = 0;
+    for (int64_t x = 0; x < size; x++) {
+        int64_t a = axe__smem_tile_addr(lay, x);
+        *n = a + 1 > *n ? a + 1 : *n;
+    }
+    *inv = axe__arena_alloc(p->arena, (size_t)(*n > 0 ? *n : 1) * sizeof **inv);
+    if (*inv == NULL)
+        return axe__fail(diag, AXE_ERR_NO_MEMORY, -1, "out of memory");
+    for (int64_t a = 0; a < *n; a++)
+        (*inv)[a] = -1;
+    for (int64_t x = 0; x < size; x++) {
+        int64_t a = axe__smem_tile_addr(lay, x);
+        if (a >= 0)
+            (*inv)[a] = x;
+    }
+    return AXE_OK;
+}
+
+/* Instruction "q" of warp "w" of "rows" as access "a" of copy "op" to
+ * "ti": each lane's row, the logical elements at its 16 consecutive bytes
+ * ("inv", "ninv": inverse); false when they fit no run (the same logical
+ * offsets on every lane, at most AX_RUN_LEVELS levels). */
+static bool row_access(const ld_rows *rows, const axe_layout *lay,
+                       const int64_t *inv, int64_t ninv, int w, int q,
+                       ax_smem_access *a)
+{
+    int64_t x[32];
+    bool first = true;
+    a->vec = rows->row;
+    a->vstride = 1;
+    for (int ln = 0; ln < 8 * rows->n; ln++) {
+        int64_t x0 =
+            rows->x[(w * 8 + ln % 8) * rows->words + q * rows->n + ln / 8];
+        int64_t a0 = x0 >= 0 ? axe__smem_tile_addr(lay, x0) : -1;
+        if (a0 < 0)
+            continue;
+        for (int64_t e = 0; e < rows->row; e++)
+            if (a0 + e >= ninv || (x[e] = inv[a0 + e]) < 0)
+                return false;
+        a->active[ln] = true;
+        a->index[ln] = x0;
+        if (first && !axe__smem_fit_run(a, x))
+            return false;
+        first = false;
+        for (int64_t e = 1; e < rows->row; e++)
+            if (x[e] != x0 + axe__smem_offset(a, e))
+                return false;
+    }
+    return true;
+}
+
+/* The rows of copy "k" of "p" as accesses appended to "out" (room for
+ * them); false (nothing appended) when a row fits no run. */
+static axe_status copy_rows(axe_program *p, int k, const ld_rows *rows,
+                            const int64_t *inv, int64_t ninv, ax_smem_list *out,
+                            bool *done)
+{
+    const ax_stmt *s = p->ops[k];
+    const axe_layout *lay = &p->tensors[s->args[1].tensor].layout;
+    int n0 = out->n;
+    *done = true;
+    for (int w = 0; *done && w < rows->nwarps; w++)
+        for (int q = 0; *done && q < rows->words / rows->n; q++) {
+            ax_smem_access *a = &out->a[out->n++];
+            memset(a, 0, sizeof *a);
+            a->op = k;
+            a->arg = 1;
+            a->tensor = s->args[1].tensor;
+            *done = row_access(rows, lay, inv, ninv, w, q, a);
+        }
+    if (!*done)
+        out->n = n0;
+    return AXE_OK;
+}
+
+/* Whether copy "k" of "p" reads "ti" by ldmatrix (.trans too) with rows;
+ * then its rows into "rows". */
+static axe_status ldsm_rows(axe_program *p, int k, int ti, ld_rows *rows,
+                            bool *yes, axe_diag *diag)
+{
+    const ax_ldsm *ld = axe__ldsm_of(p->ops[k]);
+    axe_status st;
+    *yes = false;
+    if (!axe__smem_ldsm_copy(p, p->ops[k], ti) || ld == NULL || !ld->chosen)
+        return AXE_OK;
+    st = rows_of(p, &p->tensors[p->ops[k]->args[0].tensor], ld->trans, rows,
+                 diag);
+    *yes = st == AXE_OK;
+    return st == AXE_ERR_UNSUPPORTED ? AXE_OK : st;
+}
+
+/* The accesses with the ldmatrix copies' rows (compiler_smem.h). */
+axe_status axe__smem_ldsm_rows_list(axe_program *p, const ax_smem_list *l,
+                                    int ti, ax_smem_list *out, bool *any,
+                                    axe_diag *diag)
+{
+    bool *rows_op = axe__arena_alloc(p->arena, (size_t)p->nops + 1);
+    int64_t room = l->n, *inv = NULL, ninv = 0;
+    *any = false;
+    *out = *l;
+    if (rows_op == NULL)
+        return axe__fail(diag, AXE_ERR_NO_MEMORY, -1, "out of memory");
+    memset(rows_op, 0, (size_t)p->nops + 1);
+    for (int k = 0; k < p->nops; k++) {
+        ld_rows r;
+        bool yes;
+        AXE_TRY(ldsm_rows(p, k, ti, &r, &yes, diag));
+        room += yes ? r.nwarps * r.words : 0;
+    }
+    if (room == l->n)
+        return AXE_OK;
+    out->a = axe__arena_alloc(p->arena, (size_t)room * sizeof *out->a);
+    if (out->a == NULL)
+        return axe__fail(diag, AXE_ERR_NO_MEMORY, -1, "out of memory");
+    out->n = 0;
+    out->slot = NULL;
+    AXE_TRY(
+        inverse(p, &p->tensors[ti], &p->tensors[ti].layout, &inv, &ninv, diag));
+    for (int k = 0; k < p->nops; k++) {
+        ld_rows r;
+        bool yes;
+        AXE_TRY(ldsm_rows(p, k, ti, &r, &yes, diag));
+        if (yes)
+            AXE_TRY(copy_rows(p, k, &r, inv, ninv, out, &rows_op[k]));
+        *any = *any || rows_op[k];
+    }
+    for (int k = 0; k < l->n; k++)
+        if (l->a[k].tensor != ti || !rows_op[l->a[k].op])
+            out->a[out->n++] = l->a[k];
+    out->cap = out->n;
+    return AXE_OK;
 }
 
 static int cmp64(const void *a, const void *b)
@@ -361,7 +519,7 @@ axe_status axe__smem_ldsm_candidate(axe_program *p, int ti, int op,
         !axe__smem_ldsm_free(&p->tensors[s->args[0].tensor].layout, t->shape,
                              t->ndim, axe_dtype_bit_width(t->dtype), &f))
         return AXE_OK;
-    AXE_TRY(rows_of(p, &p->tensors[s->args[0].tensor], &rows, diag));
+    AXE_TRY(rows_of(p, &p->tensors[s->args[0].tensor], false, &rows, diag));
     AXE_TRY(axe__smem_accesses(p, &l, diag));
     for (int k = 0; k < f.n; k++)
         if (f.stride[k] < 0)

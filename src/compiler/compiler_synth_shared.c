@@ -112,11 +112,10 @@ typedef struct measure {
     int64_t sum;
 } measure;
 
-/* Into "*yes", whether copy "s" of "q" reads "ti" by ldmatrix (chosen
- * over its per-thread loads at dispatch, compiler_copy_ldsm.h) with rows
- * the synthesis can count (not .trans, whose rows are transposed): then
- * its instructions' counts into "w". Out of memory is an error, not "no
- * ldmatrix". */
+/* Into "*yes", whether copy "s" of "q" reads "ti" by ldmatrix or
+ * ldmatrix.trans (chosen over its per-thread loads at dispatch,
+ * compiler_copy_ldsm.h): then its instructions' counts, on the rows each
+ * form reads, into "w". Out of memory is an error, not "no ldmatrix". */
 static axe_status ldsm_read(axe_program *q, const ax_stmt *s, int ti,
                             ax_ways *w, bool *yes, axe_diag *diag)
 {
@@ -124,11 +123,10 @@ static axe_status ldsm_read(axe_program *q, const ax_stmt *s, int ti,
     axe_diag why;
     axe_status rc;
     *yes = false;
-    if (!axe__smem_ldsm_copy(q, s, ti) || ld == NULL || !ld->chosen ||
-        ld->trans)
+    if (!axe__smem_ldsm_copy(q, s, ti) || ld == NULL || !ld->chosen)
         return AXE_OK;
     axe_diag_clear(&why);
-    rc = axe__smem_ldsm_ways(q, s, w, &why);
+    rc = axe__smem_ldsm_ways(q, s, ld->trans, w, &why);
     if (rc == AXE_ERR_NO_MEMORY)
         return axe__fail(diag, rc, -1, "out of memory");
     *yes = rc == AXE_OK;
