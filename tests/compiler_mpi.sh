@@ -164,6 +164,19 @@ if "$AXE" compile "$SRC/tests/kernels/dist/gemm_gap.axe" --explain >"$tmp/ex" 2>
 else
     bad "gemm_gap --explain: $(head -c 900 "$tmp/ex")"
 fi
+# ... and only those four devices run the local GEMM: the others hold no
+# part of K for C and skip it (--explain, the rank's C and the .cu)
+if grep -qF "  local GEMM on the 4 of 8 devices holding partial sums (0, 1, 4, 5; the others skip it): " "$tmp/ex" &&
+    "$AXE" compile "$SRC/tests/kernels/dist/gemm_gap.axe" --target mpi -o "$tmp/gap.c" 2>"$tmp/err" &&
+    grep -qxF '    static const char on[] = "11001100";' "$tmp/gap.c" &&
+    grep -qxF '    if (!ax_dev0_busy())' "$tmp/gap.c" &&
+    "$AXE" compile "$SRC/tests/kernels/dist/gemm_gap.axe" --target cuda -o "$tmp/gap.cu" 2>"$tmp/err" &&
+    grep -qxF '    static const char on[] = "11001100";' "$tmp/gap.cu" &&
+    grep -qxF '    if (ax_dev0_busy())' "$tmp/gap.cu"; then
+    ok
+else
+    bad "gemm_gap: the local GEMM on devices 0, 1, 4, 5 only: $(grep 'local GEMM' "$tmp/ex") $(grep -A3 'ax_dev0_busy' "$tmp/gap.c" | head -c 300) $(head -c 300 "$tmp/err")"
+fi
 
 # The mesh size of FILE (which --ranks of another size names).
 mesh_size() {

@@ -1532,6 +1532,146 @@ static void both_rows(const axe_layout *x, const int64_t *xs,
         }
 }
 
+/* ---- the local GEMM's work per device ---------------------------------- */
+
+static int n_gemm_idle; /* device gemms where some device skips its GEMM */
+
+/* held[d * K + k] += the rows of operand "w" (1: A, 2: B) of device
+ * gemm "st" that device d holds at k: of its copy where plan "g" copies
+ * it first, else of its tensor's own layout at the region's coordinates
+ * (not the sliced layout the plan reads). */
+static void held_rows(const axe_program *pr, const ax_stmt *st,
+                      const ax_dist_gemm *g, int w, int64_t P, int64_t *held)
+{
+    const ax_tensor *t = &pr->tensors[st->args[w].tensor];
+    const ax_tensor *x = axe__devop_tensor(pr, st, w);
+    const axe_layout *l =
+        g->copied & w ? &g->moved[w - 1].glayout : &t->glayout;
+    int64_t K = x->gshape[1], begin[2] = {0, 0}, e[2], d;
+    slots sl;
+    int i, j, dim;
+    bool region = !(g->copied & w) && st->args[w].ndim > 0;
+    for (dim = 0; region && dim < 2; dim++)
+        if (st->args[w].start[dim] != NULL)
+            begin[dim] = st->args[w].start[dim]->value;
+    for (e[0] = 0; e[0] < x->gshape[0]; e[0]++)
+        for (e[1] = 0; e[1] < K; e[1]++) {
+            slots_at(l, e, x->gshape, 2, region ? t->gshape : NULL,
+                     region ? begin : NULL, &sl);
+            for (i = 0; i < sl.n; i++) {
+                for (j = 0; j < i && sl.dev[j] != sl.dev[i]; j++)
+                    ;
+                d = sl.dev[i];
+                if (j == i && d >= 0 && d < P)
+                    held[d * K + e[1]]++;
+            }
+        }
+}
+
+/* Law: the local GEMM work of every device (axe__dist_gemm_work, which
+ * the backends' guards read) is the multiply-adds of the rows of A and B
+ * it holds at each k, sum over k of (rows of A) * (rows of B), counted
+ * from the layouts: 0 on a device holding no part of K for C (outside
+ * A's and B's devices), which skips its local GEMM. */
+static void gemm_work_law(const axe_program *pr, const ax_stmt *st,
+                          const ax_dist_gemm *g, int64_t P, const char *what)
+{
+    int64_t K = axe__devop_tensor(pr, st, 1)->gshape[1], d, k, want;
+    int64_t *ha = calloc((size_t)(P * K), sizeof *ha);
+    int64_t *hb = calloc((size_t)(P * K), sizeof *hb);
+    bool idle = false;
+    if (ha == NULL || hb == NULL) {
+        TL_CHECK(false, "%s: out of memory", what);
+        free(ha), free(hb);
+        return;
+    }
+    held_rows(pr, st, g, 1, P, ha);
+    held_rows(pr, st, g, 2, P, hb);
+    for (d = 0; d < P; d++) {
+        for (k = 0, want = 0; k < K; k++)
+            want += ha[d * K + k] * hb[d * K + k];
+        idle = idle || want == 0;
+        TL_CHECK(axe__dist_gemm_work(g, d) == want,
+                 "%s: device %lld's local GEMM does %lld multiply-adds, its "
+                 "rows of A and B make %lld",
+                 what, (long long)d, (long long)axe__dist_gemm_work(g, d),
+                 (long long)want);
+    }
+    TL_CHECK(axe__dist_gemm_idle(g, P) == idle, "%s: idle %d, want %d", what,
+             (int)axe__dist_gemm_idle(g, P), (int)idle);
+    n_gemm_idle += idle;
+    free(ha);
+    free(hb);
+}
+
+/* The local GEMMs of a kernel's device gemm "k" (P = its mesh) run on
+ * the devices of "busy" ('1' at each gpuid, written from the layouts
+ * by hand) and obey the law above. */
+static void gemm_busy_row(const char *src, int k, const char *busy)
+{
+    axe_program *pr = NULL;
+    ax_dist_gemm *g = malloc(sizeof *g);
+    axe_diag d = {0, {0}};
+    char got[64] = "";
+    int64_t i;
+    if (g == NULL ||
+        axe_program_compile(src, strlen(src), NULL, NULL, &pr, &d) != AXE_OK ||
+        axe__dist_gemm(pr, pr->devops[k], g, &d) != AXE_OK) {
+        TL_CHECK(false, "%s: %s", src, d.message);
+        axe_program_free(pr);
+        free(g);
+        return;
+    }
+    for (i = 0; i < pr->ndev && i < 63; i++)
+        got[i] = axe__dist_gemm_work(g, i) > 0 ? '1' : '0';
+    TL_CHECK(strcmp(got, busy) == 0, "%s\ndevice op %d: busy %s, want %s", src,
+             k, got, busy);
+    gemm_work_law(pr, pr->devops[k], g, pr->ndev, src);
+    axe_program_free(pr);
+    free(g);
+}
+
+/* Hand rows: tests/kernels/dist/gemm_gap.axe (regions on devices 0, 1,
+ * 4, 5 of 8, as placed); A and B both on device 2 (as placed: device 2
+ * alone); regions of both on the upper half of the mesh (as placed:
+ * devices 2, 3; B's rows replicated there); a region of C on devices 0-3 of 8,
+ * A and B on single devices (both copied there); K sharded over the whole mesh
+ * (all). */
+static void gemm_busy_rows(void)
+{
+    static const char gap[] =
+        "mesh(8);\nkernel k(A: f32[4,4] layout S[(2,2,4):(2@gpuid,4,1)] + "
+        "R[(2,2):(1@gpuid,4@gpuid)],\n  B: f32[4,4] layout "
+        "S[(2,2,4):(2@gpuid,4,1)] + R[(2,2):(1@gpuid,4@gpuid)],\n  C: "
+        "f32[2,2] layout S[(2,2):(2,1)] + R[8:1@gpuid]) grid(1) threads(1) "
+        "{\n    device gemm(C, A[0:+2, 0:+4], B[0:+2, 0:+4]);\n}\n";
+    static const char one[] =
+        "mesh(4);\nkernel k(A: f32[4,3] layout S[(4,3):(3,1)] + 2@gpuid,\n  "
+        "B: f32[2,3] layout S[(2,3):(3,1)] + 2@gpuid,\n  C: f32[4,2] layout "
+        "S[(4,2):(2,1)] + R[4:1@gpuid]) grid(1) threads(1) {\n    device "
+        "gemm(C, A, B);\n}\n";
+    static const char half[] =
+        "mesh(4);\nkernel k(A: f32[8,3] layout S[(4,2,3):(1@gpuid,3,1)],\n  "
+        "B: f32[4,3] layout S[(2,2,3):(2@gpuid,3,1)] + R[2:1@gpuid],\n  C: "
+        "f32[4,2] layout S[(4,2):(2,1)] + R[4:1@gpuid]) grid(1) threads(1) "
+        "{\n    device gemm(C, A[4:+4, 0:+3], B[2:+2, 0:+3]);\n}\n";
+    static const char both[] =
+        "mesh(8);\nkernel k(C: f32[8,4] layout S[(2,4,4):(4@gpuid,4,1)] + "
+        "R[4:1@gpuid],\n  A: f32[4,3] layout S[(4,3):(3,1)] + 6@gpuid,\n  B: "
+        "f32[4,3] layout S[(4,3):(3,1)] + 1@gpuid) grid(1) threads(1) {\n    "
+        "device gemm(C[0:+4, 0:+4], A, B);\n}\n";
+    static const char all[] =
+        "mesh(4);\nkernel k(A: f32[4,8] layout S[(4,4,2):(2,1@gpuid,1)],\n  "
+        "B: f32[4,8] layout S[(4,4,2):(2,1@gpuid,1)],\n  C: f32[4,4] layout "
+        "S[(4,4):(4,1)] + R[4:1@gpuid]) grid(1) threads(1) {\n    device "
+        "gemm(C, A, B);\n}\n";
+    gemm_busy_row(gap, 0, "11001100");
+    gemm_busy_row(one, 0, "0010");
+    gemm_busy_row(half, 0, "0011");
+    gemm_busy_row(both, 0, "11110000");
+    gemm_busy_row(all, 0, "1111");
+}
+
 /* Compiles "src" (a device gemm into C[0:+cs[0], 0:+cs[1]] of C:
  * f32[cbase] layout "lc", mesh of P) and, where both operands were
  * copied to C's placement, checks the laws below ("shape": A's and B's
@@ -1566,6 +1706,7 @@ static void gemm_both_case(const char *src, const char *twin,
     st = pr->devops[0];
     TL_CHECK(axe__dist_gemm(pr, st, g, &d) == AXE_OK, "%s: %s", what,
              d.message);
+    gemm_work_law(pr, st, g, P, what);
     if (g->copied == 3) {
         n_gemm_both++;
         for (w = 1; w <= 2; w++) {
@@ -1681,7 +1822,9 @@ static void gemm_copy_capacity(void)
 
 /* Where A and B live, as the refusal of A and B as placed says it (the
  * words --explain uses too): a region at a gpuid offset, a tensor on the
- * mesh from device 0. A is then copied to fit B. */
+ * mesh from device 0 (A is then copied to fit B); a region at offset 0
+ * on devices 0-1 of 8, not the whole mesh, beside one on devices 2-3 (B
+ * is then copied to fit A). */
 static void gemm_where_words(void)
 {
     static const char src[] =
@@ -1689,6 +1832,11 @@ static void gemm_where_words(void)
         "R[4:1@gpuid],\n  A: f32[8,4] layout S[(4,2,4):(1@gpuid,4,1)],\n  B: "
         "f32[8,4] layout S[(4,2,4):(1@gpuid,4,1)]) grid(1) threads(1) {\n    "
         "device gemm(C, A[4:+4, 0:+4], B);\n}\n";
+    static const char part[] =
+        "mesh(8);\nkernel k(C: f32[4,4] layout S[(4,4):(4,1)] + "
+        "R[8:1@gpuid],\n  A: f32[16,4] layout S[(8,2,4):(1@gpuid,4,1)],\n  "
+        "B: f32[16,4] layout S[(8,2,4):(1@gpuid,4,1)]) grid(1) threads(1) "
+        "{\n    device gemm(C, A[0:+4, 0:+4], B[4:+4, 0:+4]);\n}\n";
     axe_program *pr = NULL;
     ax_dist_gemm *g = malloc(sizeof *g);
     axe_diag d = {0, {0}};
@@ -1698,12 +1846,27 @@ static void gemm_where_words(void)
                  axe__dist_gemm(pr, pr->devops[0], g, &d) == AXE_OK &&
                  g->copied == 1 &&
                  strcmp(g->why.message,
-                        "device gemm (line 5): 'A[4:8, 0:4]' lives on part of "
+                        "'A[4:8, 0:4]' lives on part of "
                         "the mesh from device 2 (a gpuid offset), 'B' on the "
                         "mesh from device 0: the local GEMMs need A's and B's "
                         "parts on the same devices (device copy one to the "
                         "other's devices first)") == 0,
              "where A and B live: %s / %s", d.message,
+             g != NULL ? g->why.message : "");
+    axe_program_free(pr);
+    pr = NULL;
+    TL_CHECK(g != NULL &&
+                 axe_program_compile(part, sizeof part - 1, NULL, NULL, &pr,
+                                     &d) == AXE_OK &&
+                 axe__dist_gemm(pr, pr->devops[0], g, &d) == AXE_OK &&
+                 g->copied == 2 &&
+                 strcmp(g->why.message,
+                        "'A[0:4, 0:4]' lives on part of the mesh from device "
+                        "0, 'B[4:8, 0:4]' on part of the mesh from device 2 "
+                        "(a gpuid offset): the local GEMMs need A's and B's "
+                        "parts on the same devices (device copy one to the "
+                        "other's devices first)") == 0,
+             "where A and B live (A on devices 0-1 of 8): %s / %s", d.message,
              g != NULL ? g->why.message : "");
     axe_program_free(pr);
     free(g);
@@ -1743,9 +1906,14 @@ int main(void)
     gemm_both_gap();
     gemm_copy_capacity();
     gemm_where_words();
+    gemm_busy_rows();
+    n_gemm_idle = 0;
     for (t = 0; t < 300; t++)
         random_gemm_both(t);
     TL_CHECK(n_gemm_both >= 40, "only %d random device gemms copied both",
              n_gemm_both);
+    TL_CHECK(n_gemm_idle >= 40,
+             "only %d random device gemms left a device without work",
+             n_gemm_idle);
     return tl_finish();
 }

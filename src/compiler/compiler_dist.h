@@ -189,21 +189,36 @@ typedef struct ax_dist_gemm {
      * device digits), or, where neither holds a copy of the other (each
      * lives on one device or at a gpuid offset), both to C's placement
      * (A's rows placed as C's rows, B's as C's columns, K whole,
-     * replicated over C's other dim's device digits and C's replicas). */
+     * replicated over C's other dim's device digits and C's replicas).
+     * "why" is the reason without the "device gemm (line N): " of the
+     * refusal's message. */
     int copied;
     ax_tensor moved[2];
     axe_diag why;
 } ax_dist_gemm;
 AXE_NODISCARD axe_status axe__dist_gemm(const axe_program *p, const ax_stmt *s,
                                         ax_dist_gemm *g, axe_diag *diag);
-/* Where a device gemm's operand "x" lives, for a refusal or --explain:
- * "device D only" (no gpuid iter of extent > 1), "part of the mesh from
- * device D (a gpuid offset)", or "the mesh from device 0". */
-void axe__dist_put_where(ax_text *t, const ax_tensor *x);
+/* Whether "l" places elements on all of the "ndev" devices (its gpuid
+ * iters cover them, no gpuid offset). */
+bool axe__dist_whole_mesh(const axe_layout *l, int64_t ndev);
+/* Where a device gemm's operand "x" lives on a mesh of "ndev" devices,
+ * for a refusal or --explain: "device D only" (no gpuid iter of extent
+ * > 1), "part of the mesh from device D (a gpuid offset)", "part of the
+ * mesh from device 0" (gpuid iters from device 0 that leave devices out)
+ * or "the mesh from device 0" (all of it). */
+void axe__dist_put_where(ax_text *t, const ax_tensor *x, int64_t ndev);
 /* The tensor a device gemm's local GEMM reads as operand "which" (1: A,
  * 2: B): its copy where plan "g" copies it first, else the operand. */
 const ax_tensor *axe__dist_gemm_operand(const axe_program *p, const ax_stmt *s,
                                         const ax_dist_gemm *g, int which);
+/* The multiply-adds of the local GEMM of plan "g" on device "dev":
+ * mloc * nloc * kloc where "dev" holds partial sums (a point of their
+ * layout, g->part.glayout), else 0 (a device outside A's and B's gpuid
+ * offset or on a digit neither uses holds no part of K for C: the
+ * backends skip its local GEMM). Whether some device of the "ndev" is
+ * so idle (the backends then emit the devices' table). */
+int64_t axe__dist_gemm_work(const ax_dist_gemm *g, int64_t dev);
+bool axe__dist_gemm_idle(const ax_dist_gemm *g, int64_t ndev);
 /* The exchange plan of the copy of operand "which" first (g->copied &
  * which): the operand's layout to moved[which - 1]'s. */
 AXE_NODISCARD axe_status axe__dist_gemm_copy_plan(const axe_program *p,
@@ -250,6 +265,12 @@ void axe__emit_dist_gemm_dot(ax_text *t, const axe_program *p, const ax_stmt *s,
 void axe__emit_dist_gemm_addr(ax_text *t, const axe_program *p,
                               const ax_stmt *s, const ax_dist_gemm *g,
                               int which, const char *row, const char *k);
+/* Where some device holds no partial sums (axe__dist_gemm_idle), the
+ * function int ax_devK_busy(void) of device gemm "s": whether this rank
+ * (MPI_COMM_WORLD) holds some; the backends skip the local GEMM where it
+ * is 0. Nothing where every device holds partial sums. */
+void axe__emit_dist_gemm_busy(ax_text *t, const axe_program *p,
+                              const ax_stmt *s, const ax_dist_gemm *g);
 /* A device gemm's C types (compiler_emit_mpi_gemm.c): of A and B ("in"),
  * of its partial sums and C ("out") and of the accumulator ("acc": i32
  * sums wrap in uint32_t; f16/bf16 products are summed in C's f32). */

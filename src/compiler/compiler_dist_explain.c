@@ -134,24 +134,6 @@ static void put_plan(ax_text *t, const axe_program *p, const ax_stmt *s)
     free(plan);
 }
 
-/* Whether "l" places elements on all of the "ndev" devices (its gpuid
- * iters cover them, no gpuid offset). */
-static bool whole_mesh(const axe_layout *l, int64_t ndev)
-{
-    int64_t n = 1;
-    int i;
-    for (i = 0; i < l->nshard + l->nreplica; i++) {
-        const axe_iter *it =
-            i < l->nshard ? &l->shard[i] : &l->replica[i - l->nshard];
-        if (strcmp(it->axis, "gpuid") == 0)
-            n *= it->extent;
-    }
-    for (i = 0; i < l->noffset; i++)
-        if (strcmp(l->offset[i].axis, "gpuid") == 0 && l->offset[i].value != 0)
-            return false;
-    return n == ndev;
-}
-
 /* A device gemm's copies of operands first: why, where to, how. */
 static void put_gemm_copy(ax_text *t, const axe_program *p, const ax_stmt *s,
                           const ax_dist_gemm *g)
@@ -164,15 +146,18 @@ static void put_gemm_copy(ax_text *t, const axe_program *p, const ax_stmt *s,
         t->status = AXE_ERR_NO_MEMORY;
         return;
     }
-    axe__text_put(t, "  as placed, no local GEMM fits: %s\n", g->why.message);
+    axe__text_put(t,
+                  "  as placed, no local GEMM fits: device gemm (line %d): "
+                  "%s\n",
+                  s->line, g->why.message);
     if (g->copied == 3) {
         axe__text_put(t,
                       "  nor a copy of either to the other's placement: %s "
                       "lives on ",
                       axe__devop_text(p, s, 1));
-        axe__dist_put_where(t, axe__devop_tensor(p, s, 1));
+        axe__dist_put_where(t, axe__devop_tensor(p, s, 1), p->ndev);
         axe__text_put(t, ", %s on ", axe__devop_text(p, s, 2));
-        axe__dist_put_where(t, axe__devop_tensor(p, s, 2));
+        axe__dist_put_where(t, axe__devop_tensor(p, s, 2), p->ndev);
         axe__text_put(t, "\n");
     }
     for (which = 1; which <= 2; which++) {
@@ -199,6 +184,28 @@ static void put_gemm_copy(ax_text *t, const axe_program *p, const ax_stmt *s,
     free(plan);
 }
 
+/* Where the local GEMMs run: every device, or those holding partial
+ * sums (the first 16 named), the others skipping theirs. */
+static void put_gemm_devices(ax_text *t, const axe_program *p,
+                             const ax_dist_gemm *g)
+{
+    int64_t d, n = 0;
+    if (!axe__dist_gemm_idle(g, p->ndev)) {
+        axe__text_put(t, "  local GEMM on every device");
+        return;
+    }
+    for (d = 0; d < p->ndev; d++)
+        n += axe__dist_gemm_work(g, d) > 0;
+    axe__text_put(t,
+                  "  local GEMM on the %lld of %lld devices holding partial "
+                  "sums (",
+                  (long long)n, (long long)p->ndev);
+    for (d = 0, n = 0; d < p->ndev; d++)
+        if (axe__dist_gemm_work(g, d) > 0 && n++ < 16)
+            axe__text_put(t, "%s%lld", n > 1 ? ", " : "", (long long)d);
+    axe__text_put(t, "%s; the others skip it)", n > 16 ? ", ..." : "");
+}
+
 /* The local GEMM, the partial sums and the collective of device gemm
  * "s" (sema has planned it). */
 static void put_gemm(ax_text *t, const axe_program *p, const ax_stmt *s)
@@ -218,17 +225,17 @@ static void put_gemm(ax_text *t, const axe_program *p, const ax_stmt *s)
     }
     if (g->copied > 0)
         put_gemm_copy(t, p, s, g);
-    axe__text_put(
-        t,
-        "  local GEMM on every device%s: partial[%lld,%lld] = "
-        "%s%s_local . %s%s_local^T over its %lld k's of K (in "
-        "increasing k%s%s%s)\n",
-        whole_mesh(&g->part.glayout, p->ndev) ? "" : " holding partial sums",
-        (long long)g->mloc, (long long)g->nloc, g->copied & 1 ? "copied " : "",
-        axe__devop_text(p, s, 1), g->copied & 2 ? "copied " : "",
-        axe__devop_text(p, s, 2), (long long)g->kloc, mixed ? "; each " : "",
-        mixed ? axe_dtype_name(a->dtype) : "",
-        mixed ? " product exact in f32, summed in f32" : "");
+    put_gemm_devices(t, p, g);
+    axe__text_put(t,
+                  ": partial[%lld,%lld] = "
+                  "%s%s_local . %s%s_local^T over its %lld k's of K (in "
+                  "increasing k%s%s%s)\n",
+                  (long long)g->mloc, (long long)g->nloc,
+                  g->copied & 1 ? "copied " : "", axe__devop_text(p, s, 1),
+                  g->copied & 2 ? "copied " : "", axe__devop_text(p, s, 2),
+                  (long long)g->kloc, mixed ? "; each " : "",
+                  mixed ? axe_dtype_name(a->dtype) : "",
+                  mixed ? " product exact in f32, summed in f32" : "");
     axe__text_put(t, "  partial sums: ");
     put_shape(t, &g->part, g->part.gshape);
     axe__text_put(t, " layout ");

@@ -23,7 +23,9 @@
  * exchange planner's reduce-scatter, all-reduce, reduce or exchange, or
  * nothing to move when Q = 1 and C is placed as the partial is.
  * A and B may lie on part of the mesh alike (the same gpuid offset; the
- * partial then has it too): the devices outside compute nothing C reads.
+ * partial then has it too): a device outside, or set on a fine digit
+ * neither uses, holds no partial sums, and the backends skip its local
+ * GEMM (axe__dist_gemm_work).
  * Where A and B as placed fit no local GEMM, one is first copied (a
  * device copy, "mirror"): B to the placement that fits A (K placed as
  * A's, its rows whole, replicated over A's other fine digits, stored
@@ -194,7 +196,7 @@ static bool same_k(const dims *a, const dims *b)
 }
 
 static axe_status k_mismatch(const axe_program *p, const ax_stmt *s,
-                             const dims *a, const dims *b, axe_diag *diag)
+                             const dims *a, const dims *b, axe_diag *why)
 {
     const char *an = axe__devop_text(p, s, 1);
     const char *bn = axe__devop_text(p, s, 2);
@@ -204,15 +206,30 @@ static axe_status k_mismatch(const axe_program *p, const ax_stmt *s,
     axe__text_put(&t, " in '%s' but ", an);
     put_toks(&t, b, 1);
     axe__text_put(&t, " in '%s'", bn);
-    return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
-                     "device gemm (line %d): K (dim 1) is placed as %s: a "
-                     "device would multiply k's of '%s' with other k's of "
-                     "'%s' (device copy one of them to the other's K "
-                     "placement first)",
-                     s->line, t.buf != NULL ? t.buf : "?", an, bn);
+    return axe__fail(why, AXE_ERR_UNSUPPORTED, s->off,
+                     "K (dim 1) is placed as %s: a device would multiply "
+                     "k's of '%s' with other k's of '%s' (device copy one "
+                     "of them to the other's K placement first)",
+                     t.buf != NULL ? t.buf : "?", an, bn);
 }
 
-void axe__dist_put_where(ax_text *t, const ax_tensor *x)
+bool axe__dist_whole_mesh(const axe_layout *l, int64_t ndev)
+{
+    int64_t n = 1;
+    int i;
+    for (i = 0; i < l->nshard + l->nreplica; i++) {
+        const axe_iter *it =
+            i < l->nshard ? &l->shard[i] : &l->replica[i - l->nshard];
+        if (on_gpuid(it->axis))
+            n *= it->extent;
+    }
+    for (i = 0; i < l->noffset; i++)
+        if (on_gpuid(l->offset[i].axis) && l->offset[i].value != 0)
+            return false;
+    return n == ndev;
+}
+
+void axe__dist_put_where(ax_text *t, const ax_tensor *x, int64_t ndev)
 {
     const axe_layout *l = &x->glayout;
     int64_t dev = 0;
@@ -231,16 +248,20 @@ void axe__dist_put_where(ax_text *t, const ax_tensor *x)
     else if (dev != 0)
         axe__text_put(t, "part of the mesh from device %lld (a gpuid offset)",
                       (long long)dev);
+    else if (!axe__dist_whole_mesh(l, ndev))
+        axe__text_put(t, "part of the mesh from device 0");
     else
         axe__text_put(t, "the mesh from device 0");
 }
 
 /* Every fine digit has a role the local GEMM can use (see the file
- * comment); "f" holds the boundaries. */
+ * comment); "f" holds the boundaries. A refusal's reason in "why"
+ * (k_mismatch's too) lacks the "device gemm (line N): " of the message
+ * (plan_pair's), so the refusal of a copy first can quote it. */
 static axe_status check_roles(const axe_program *p, const ax_stmt *s,
                               const fine *f, const ax_tensor *ta,
                               const ax_tensor *tb, const dims *a, const dims *b,
-                              axe_diag *diag)
+                              axe_diag *why)
 {
     const char *an = axe__devop_text(p, s, 1);
     const char *bn = axe__devop_text(p, s, 2);
@@ -249,17 +270,17 @@ static axe_status check_roles(const axe_program *p, const ax_stmt *s,
     if (a->goff != b->goff) {
         axe__text_init(&t, p->arena);
         axe__text_put(&t, "'%s' lives on ", an);
-        axe__dist_put_where(&t, ta);
+        axe__dist_put_where(&t, ta, p->ndev);
         axe__text_put(&t, ", '%s' on ", bn);
-        axe__dist_put_where(&t, tb);
-        return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
-                         "device gemm (line %d): %s: the local GEMMs need "
-                         "A's and B's parts on the same devices (device copy "
-                         "one to the other's devices first)",
-                         s->line, t.buf != NULL ? t.buf : "?");
+        axe__dist_put_where(&t, tb, p->ndev);
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, s->off,
+                         "%s: the local GEMMs need A's and B's parts on the "
+                         "same devices (device copy one to the other's "
+                         "devices first)",
+                         t.buf != NULL ? t.buf : "?");
     }
     if (!same_k(a, b))
-        return k_mismatch(p, s, a, b, diag);
+        return k_mismatch(p, s, a, b, why);
     for (i = 0; i + 1 < f->n; i++) {
         int ra = role(a, f->b[i]), rb = role(b, f->b[i]);
         /* (-1, -1): a digit neither holds (a gap in their devices, e.g.
@@ -270,10 +291,10 @@ static axe_status check_roles(const axe_program *p, const ax_stmt *s,
             (ra == -1 && rb == -1))
             continue;
         return axe__fail(
-            diag, AXE_ERR_UNSUPPORTED, s->off,
-            "device gemm (line %d): the device digit %lld:%lld@gpuid %s "
-            "(device copy A or B to a layout replicated on it first)",
-            s->line, (long long)(f->b[i + 1] / f->b[i]), (long long)f->b[i],
+            why, AXE_ERR_UNSUPPORTED, s->off,
+            "the device digit %lld:%lld@gpuid %s (device copy A or B to a "
+            "layout replicated on it first)",
+            (long long)(f->b[i + 1] / f->b[i]), (long long)f->b[i],
             ra == 0 && rb == 0
                 ? "splits the rows of both A (M) and B (N): each device "
                   "would hold only matching blocks of M and N, and its "
@@ -347,10 +368,11 @@ static axe_status part_layout(const fine *f, const dims *a, const dims *b,
 
 /* The plan of A and B as they are placed ("a", "b": the operands or a
  * copy of one): the partial's layout in "g", or the placement's
- * refusal. */
+ * refusal (AXE_ERR_UNSUPPORTED: its reason in "why" too, without the
+ * message's "device gemm (line N): "). */
 static axe_status plan_pair(const axe_program *p, const ax_stmt *s,
                             const ax_tensor *a, const ax_tensor *b,
-                            ax_dist_gemm *g, axe_diag *diag)
+                            ax_dist_gemm *g, axe_diag *why, axe_diag *diag)
 {
     fine f = {0};
     dims *da = malloc(sizeof *da), *db = malloc(sizeof *db);
@@ -361,8 +383,10 @@ static axe_status plan_pair(const axe_program *p, const ax_stmt *s,
         st = dims_of(a, &f, da, diag);
     if (st == AXE_OK)
         st = dims_of(b, &f, db, diag);
-    if (st == AXE_OK)
-        st = check_roles(p, s, &f, a, b, da, db, diag);
+    if (st == AXE_OK &&
+        (st = check_roles(p, s, &f, a, b, da, db, why)) != AXE_OK)
+        st = axe__fail(diag, st, why->offset, "device gemm (line %d): %s",
+                       s->line, why->message);
     if (st == AXE_OK && part_layout(&f, da, db, g) != AXE_OK)
         st = axe__fail(diag, AXE_ERR_CAPACITY, s->off,
                        "device gemm (line %d): the partial sums' layout "
@@ -475,6 +499,36 @@ const ax_tensor *axe__dist_gemm_operand(const axe_program *p, const ax_stmt *s,
                              : axe__devop_tensor(p, s, which);
 }
 
+/* The digits of "dev" on the partial's gpuid iters (fine digits: each
+ * stride divides the next one's, so each digit is (r / stride) % extent
+ * of r = dev - the gpuid offset, whatever the others): device "dev"
+ * holds partial sums exactly when they account for all of r. */
+int64_t axe__dist_gemm_work(const ax_dist_gemm *g, int64_t dev)
+{
+    const axe_layout *l = &g->part.glayout;
+    int64_t r = dev;
+    int i;
+    for (i = 0; i < l->noffset; i++)
+        if (on_gpuid(l->offset[i].axis))
+            r -= l->offset[i].value;
+    for (i = 0; i < l->nshard + l->nreplica && r > 0; i++) {
+        const axe_iter *it =
+            i < l->nshard ? &l->shard[i] : &l->replica[i - l->nshard];
+        if (on_gpuid(it->axis) && it->extent > 1)
+            r -= r / it->stride % it->extent * it->stride;
+    }
+    return r == 0 ? g->mloc * g->nloc * g->kloc : 0;
+}
+
+bool axe__dist_gemm_idle(const ax_dist_gemm *g, int64_t ndev)
+{
+    int64_t d;
+    for (d = 0; d < ndev; d++)
+        if (axe__dist_gemm_work(g, d) == 0)
+            return true;
+    return false;
+}
+
 axe_status axe__dist_gemm_copy_plan(const axe_program *p, const ax_stmt *s,
                                     const ax_dist_gemm *g, int which,
                                     ax_dist_plan *out, axe_diag *diag)
@@ -493,6 +547,7 @@ static axe_status plan_copied(const axe_program *p, const ax_stmt *s,
                               ax_dist_gemm *g, int copied, axe_diag *diag)
 {
     axe_status st;
+    axe_diag why;
     int i;
     g->copied = copied;
     for (i = 0; i < 2; i++) {
@@ -520,7 +575,7 @@ static axe_status plan_copied(const axe_program *p, const ax_stmt *s,
                              axe_status_name(st));
     }
     return plan_pair(p, s, axe__dist_gemm_operand(p, s, g, 1),
-                     axe__dist_gemm_operand(p, s, g, 2), g, diag);
+                     axe__dist_gemm_operand(p, s, g, 2), g, &why, diag);
 }
 
 /* A and B as placed, else B copied to fit A, else A copied to fit B,
@@ -531,16 +586,17 @@ axe_status axe__dist_gemm(const axe_program *p, const ax_stmt *s,
                           ax_dist_gemm *g, axe_diag *diag)
 {
     static const int order[] = {2, 1, 3};
-    axe_diag other, worst = {0, {0}};
+    axe_diag other, worst, placed;
     axe_status st, worst_st = AXE_OK;
     int i;
     memset(g, 0, sizeof *g);
+    axe_diag_clear(&worst);
     st = plan_pair(p, s, axe__devop_tensor(p, s, 1), axe__devop_tensor(p, s, 2),
-                   g, diag);
+                   g, &g->why, diag);
     if (st == AXE_ERR_UNSUPPORTED) {
-        g->why = *diag;
+        placed = *diag;
         for (i = 0; i < 3 && st != AXE_OK; i++) {
-            other.message[0] = '\0';
+            axe_diag_clear(&other);
             st = plan_copied(p, s, g, order[i], &other);
             if (st != AXE_OK && st != AXE_ERR_UNSUPPORTED && worst_st == AXE_OK)
                 worst_st = st, worst = other;
@@ -548,15 +604,13 @@ axe_status axe__dist_gemm(const axe_program *p, const ax_stmt *s,
         if (st != AXE_OK) {
             g->copied = 0;
             if (worst_st == AXE_OK)
-                *diag = g->why, st = AXE_ERR_UNSUPPORTED;
+                *diag = placed, st = AXE_ERR_UNSUPPORTED;
             else if (worst_st == AXE_ERR_NO_MEMORY)
                 st = axe__fail(diag, worst_st, s->off, "out of memory");
-            else {
-                const char *w = strstr(g->why.message, "): ");
+            else
                 st = axe__fail(diag, worst_st, g->why.offset,
                                "%s; as placed: %s", worst.message,
-                               w != NULL ? w + 3 : g->why.message);
-            }
+                               g->why.message);
         }
     }
     AXE_TRY(st);

@@ -18,9 +18,11 @@
  *     (axe__cuda_devgemm_load) and the tile loop;
  *   - ax_devK_run: the operand copied first where the plan says so (its
  *     exchange through the NCCL runtime into a device buffer), the
- *     kernel, then the device reduce of the partial sums into C through
- *     the NCCL runtime (ncclReduceScatter, ncclAllReduce, grouped
- *     ncclSend/ncclRecv, or local copies, as the schedule takes them).
+ *     kernel (not launched on a rank holding no partial sums:
+ *     ax_devK_busy, as on --target mpi), then the device reduce of the
+ *     partial sums into C through the NCCL runtime (ncclReduceScatter,
+ *     ncclAllReduce, grouped ncclSend/ncclRecv, or local copies, as the
+ *     schedule takes them).
  * With chunks(N) (a reduce-scatter of the partial sums) the kernel runs
  * per chunk on the rows of the partial sums that chunk sends
  * (ax_devK_rows, called by the NCCL runtime's axe_nccl_gemm_chunked,
@@ -211,6 +213,8 @@ static void put_run(ax_text *t, const axe_program *p, const ax_stmt *s,
     const ax_tensor *c = &p->tensors[s->args[0].tensor];
     const char *ct, *ot, *at, *x[2] = {"a", "b"};
     int64_t es = axe_dtype_size(a->dtype), n = g->mloc * g->nloc;
+    bool idle = axe__dist_gemm_idle(g, p->ndev);
+    const char *in = idle ? "    " : "";
     int k = s->index, w;
     char mv[2][32];
     axe__dist_gemm_types(p, s, &ct, &ot, &at);
@@ -226,6 +230,8 @@ static void put_run(ax_text *t, const axe_program *p, const ax_stmt *s,
                           ct, k, x[w], axe__devop_text(p, s, w + 1));
     if (s->chunks > 0)
         put_rows(t, p, s, g);
+    else
+        axe__emit_dist_gemm_busy(t, p, s, g);
     axe__text_put(t,
                   "\n/* device op %d: %sthe local GEMM, the partial sums' "
                   "reduce into c; a CUDA error\n * code (a device "
@@ -262,17 +268,20 @@ static void put_run(ax_text *t, const axe_program *p, const ax_stmt *s,
                       (long long)g->nloc, k, k);
         return;
     }
+    if (idle) /* a rank holding no partial sums skips the kernel */
+        axe__text_put(t, "    if (ax_dev%d_busy())\n", k);
     axe__text_put(t,
-                  "    AXE_LAUNCH(ax_dev%d_gemm_k, dim3(ax_gemm_grid(%lldL, "
+                  "%s    AXE_LAUNCH(ax_dev%d_gemm_k, dim3(ax_gemm_grid(%lldL, "
                   "%lldL)), dim3(%s), st)\n"
-                  "    (%s, %s, ax_dev%d_part, 0, %lldL);\n"
+                  "%s    (%s, %s, ax_dev%d_part, 0, %lldL);\n"
                   "    rc = (int)cudaGetLastError();\n"
                   "    if (rc == 0)\n"
                   "        rc = ax_nccl_devop(%d, %d, 0, &ax_dev%d, "
                   "&ax_dev%d_sched, ax_dev%d_part, c, st);\n"
                   "    return rc;\n}\n",
-                  k, (long long)g->mloc, (long long)g->nloc, threads_of(p, s),
-                  x[0], x[1], k, (long long)g->mloc, k, s->line, k, k, k);
+                  in, k, (long long)g->mloc, (long long)g->nloc,
+                  threads_of(p, s), in, x[0], x[1], k, (long long)g->mloc, k,
+                  s->line, k, k, k);
 }
 
 /* The runner of chunked device gemms (a failure ends the job). */

@@ -6,6 +6,8 @@
  * [Mloc, Nloc] in a static buffer, each element summed in increasing
  * local k, which is increasing logical k, in C's dtype: the reference's
  * order; f16/bf16 A and B are widened to C's f32, each product exact),
+ * a rank holding no partial sums returning at once (ax_devK_busy,
+ * emitted where some device holds none: axe__dist_gemm_work),
  * then the device reduce of the partial into C through the
  * runtime, whose plan compiler_target_mpi.c derives (axe__mpi_plan).
  * Local shards are addressed through their local layouts (an iter's
@@ -68,6 +70,26 @@ void axe__emit_dist_gemm_dot(ax_text *t, const axe_program *p, const ax_stmt *s,
     axe__text_put(t, "]%s * %sb[", post, pre);
     put_addr(t, b, "j", "k");
     axe__text_put(t, "]%s;\n", post);
+}
+
+void axe__emit_dist_gemm_busy(ax_text *t, const axe_program *p,
+                              const ax_stmt *s, const ax_dist_gemm *g)
+{
+    int64_t d;
+    if (!axe__dist_gemm_idle(g, p->ndev))
+        return;
+    axe__text_put(t,
+                  "/* device op %d: whether this rank holds partial sums "
+                  "(on[gpuid]); the others hold\n * no part of K for C and "
+                  "skip the local GEMM */\n"
+                  "static int ax_dev%d_busy(void)\n{\n"
+                  "    static const char on[] = \"",
+                  s->index, s->index);
+    for (d = 0; d < p->ndev; d++)
+        axe__text_put(t, "%c", axe__dist_gemm_work(g, d) > 0 ? '1' : '0');
+    axe__text_put(t, "\";\n    int rank;\n"
+                     "    MPI_Comm_rank(MPI_COMM_WORLD, &rank);\n"
+                     "    return on[rank] == '1';\n}\n");
 }
 
 void axe__dist_gemm_types(const axe_program *p, const ax_stmt *s,
@@ -163,17 +185,21 @@ void axe__emit_mpi_gemm(ax_text *t, const axe_program *p, const ax_stmt *s,
         put_elems(t, p, s, g);
         return;
     }
+    axe__emit_dist_gemm_busy(t, p, s, g);
     axe__text_put(t,
                   "static %s ax_dev%d_part[%lld];\n"
                   "/* device op %d: the local GEMM (partial = A_local . "
                   "B_local^T, k in order) */\n"
                   "static void ax_dev%d_gemm(const %s *a, const %s *b, "
                   "%s *c)\n{\n"
-                  "    int64_t i, j, k;\n"
+                  "    int64_t i, j, k;\n",
+                  ot, k, (long long)g->part.span, k, k, ct, ct, ot);
+    if (axe__dist_gemm_idle(g, p->ndev))
+        axe__text_put(t, "    if (!ax_dev%d_busy())\n        return;\n", k);
+    axe__text_put(t,
                   "    for (i = 0; i < %lld; i++)\n"
                   "        for (j = 0; j < %lld; j++) {\n"
                   "            %s acc = 0;\n",
-                  ot, k, (long long)g->part.span, k, k, ct, ct, ot,
                   (long long)g->mloc, (long long)g->nloc, acc);
     axe__emit_dist_gemm_dot(t, p, s, g, "            ");
     axe__text_put(t,
