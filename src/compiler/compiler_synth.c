@@ -641,39 +641,46 @@ static ax_synth_leaves *leaves_of(sy_state *st, sy_copies *cs, int i, int reg,
     return cs->state[i] == 1 ? cs->lv[i] : NULL;
 }
 
-/* The search below the copy anchors decided so far ("depth" of them). */
+/* The next copy anchor of the path (the largest copy left: "*i", its
+ * register operand "*reg") and its leaves into "*lv"; false when the
+ * path ends there, finished as complete (no copy left) or failed (none
+ * of its leaves fits; an error in "*rc" is returned without finishing). */
+static bool next_anchor(sy_state *st, sy_copies *cs, int depth, int *i,
+                        int *reg, ax_synth_leaves **lv, axe_status *rc)
+{
+    *rc = AXE_OK;
+    if ((*i = largest_copy(st, reg)) < 0) {
+        finish(st, cs, depth, true);
+        return false;
+    }
+    if ((*lv = leaves_of(st, cs, *i, *reg, rc)) == NULL) {
+        if (*rc == AXE_OK)
+            finish(st, cs, depth, false);
+        return false;
+    }
+    return true;
+}
+
+/* The search below the copy anchors decided so far ("depth" of them):
+ * past SY_COPY_DEPTH each anchor takes its first leaf, else each of its
+ * leaves is tried in turn. */
 static axe_status copy_dfs(sy_state *st, sy_copies *cs, int depth)
 {
     ax_synth_leaves *lv;
     int reg = 0, i;
     axe_status rc;
     axe_diag why;
-    while (depth >= SY_COPY_DEPTH) { /* each takes its first leaf */
-        if ((i = largest_copy(st, &reg)) < 0) {
-            finish(st, cs, depth, true);
-            return AXE_OK;
-        }
-        if ((lv = leaves_of(st, cs, i, reg, &rc)) == NULL) {
-            AXE_TRY(rc);
-            finish(st, cs, depth, false);
-            return AXE_OK;
-        }
+    for (;; depth++) {
+        if (!next_anchor(st, cs, depth, &i, &reg, &lv, &rc))
+            return rc;
+        if (depth < SY_COPY_DEPTH)
+            break;
         take(st, i, reg, &lv->leaf[0]);
         axe_diag_clear(&why);
         if (propagate(st, &why) != AXE_OK) {
             finish(st, cs, depth, false);
             return AXE_OK;
         }
-        depth++;
-    }
-    if ((i = largest_copy(st, &reg)) < 0) {
-        finish(st, cs, depth, true);
-        return AXE_OK;
-    }
-    if ((lv = leaves_of(st, cs, i, reg, &rc)) == NULL) {
-        AXE_TRY(rc);
-        finish(st, cs, depth, false);
-        return AXE_OK;
     }
     save(st, cs, depth);
     for (int k = 0; k < lv->n && (k == 0 || cs->budget > 0); k++) {
