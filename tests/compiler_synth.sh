@@ -886,13 +886,15 @@ if grep -qF '"copy#0": {"chosen": "coalesced, 16-byte accesses (4 elements) in r
 else
     bad "rowbias: the joint copy anchor: $(cat "$tmp/synth.json")"
 fi
-# count_cuda FILE: per thread, the memory instructions and shuffles of
-# the emitted CUDA ("MEM SHFL"): each line's count times the trips of the
-# loops around it (by indentation; macro definitions skipped).
+# count_cuda FILE: per thread, the memory instructions, shuffles and
+# ldmatrix instructions of the emitted CUDA ("MEM SHFL LDSM"): each
+# line's count times the trips of the loops around it (by indentation;
+# macro definitions skipped; an ldmatrix is a call with ax_w, not the
+# helper's definition).
 count_cuda() {
     python3 - "$1" <<'PY'
 import re, sys
-loops, mem, shfl = [], 0, 0
+loops, mem, shfl, ldsm = [], 0, 0, 0
 head = re.compile(r'for \(long (\w+) = 0; \1 < (\d+)L; (?:\1 \+= (\d+)L|\+\+\1)\)')
 for line in open(sys.argv[1]):
     ind = len(line) - len(line.lstrip())
@@ -909,17 +911,102 @@ for line in open(sys.argv[1]):
         continue
     mem += trips * len(re.findall(r'AXE_(?:LDV?|STV?)\(', line))
     shfl += trips * line.count('__shfl')
-print(mem, shfl)
+    ldsm += trips * len(re.findall(r'axe_ptx_ldmatrix_\w+\(ax_w', line))
+print(mem, shfl, ldsm)
 PY
 }
 "$AXE" compile "$tmp/rowbias.axe" --target cuda >"$tmp/rb.cu" 2>&1
 "$AXE" compile "$tmp/rowbias_alone.axe" --target cuda >"$tmp/rba.cu" 2>&1
 got="$(count_cuda "$tmp/rb.cu") / $(count_cuda "$tmp/rba.cu")"
-if [ "$got" = "34 0 / 96 128" ]; then
+if [ "$got" = "34 0 0 / 96 128 0" ]; then
     ok
 else
     bad "rowbias joint vs alone: memory instructions and shuffles per thread $got"
 fi
+
+# ldmatrix-shaped register leaves of a copy anchor reading shared
+# memory (compiler_synth_ldsm.c). The transpose through a swizzled tile:
+# synthesis takes ldsm_f16_trans.axe's .trans layout (a word the 2 f16 of
+# rows 2 (l % 4), 2 (l % 4) + 1), which makes each word one 4-byte store
+# into the transposed F; the coalesced leaf it beat (16-byte loads along
+# n, chosen before) is written by hand in ldsm_alone.axe. Per thread, as
+# counted from the tile: 32 x 64 f16 over 128 threads = 16 f16 = 8
+# words = 2 ldmatrix.x4.trans and 8 stores, against 2 loads and 16
+# stores (both kernels zero the tile with one more store line).
+LT="$T/ldsm_f16_transpose_auto.axe"
+run_json "$LT"
+run_json "$LT" -D N=192 --seed 3
+run_json "$LT" --target cuda --emulate
+run_json "$LT" --target cuda --emulate -D N=192 --seed 3
+same "$LT" q "S[(4, 4, 2, 4, 2, 8):(2, 1@laneid, 1, 1@warpid, 8, 4@laneid)]"
+if synth_json "$LT" --target cuda &&
+    grep -qF '"copy#1": {"chosen": "ldmatrix.x4.trans from '"'s'"', word pairs along dim 0, 2 per thread, 8 wavefronts per warp; in the program: 0 rearranges, 1280 copy accesses, 32 register bytes per thread", "cost": 256, "runner_up": "coalesced, 16-byte accesses (8 elements) in runs of 8 on 128 consecutive tx, 2 per thread;' "$tmp/synth.json" &&
+    grep -qF '"copy#1.load": {"chosen": "ldmatrix.x4.trans"' "$tmp/synth.json"; then
+    ok
+else
+    bad "ldsm_f16_transpose_auto: the .trans leaf: $(cat "$tmp/synth.json")"
+fi
+sed -e 's/ldsm_f16_transpose_auto(/ldsm_alone(/' \
+    -e 's/q: f16\[32, 64\] layout auto/q: f16[32, 64] layout S[(2, 16, 8, 8):(8, 8@tx, 1@tx, 1)]/' \
+    "$LT" >"$tmp/ldsm_alone.axe"
+"$AXE" compile "$LT" --target cuda >"$tmp/lt.cu" 2>&1
+"$AXE" compile "$tmp/ldsm_alone.axe" --target cuda >"$tmp/lta.cu" 2>&1
+got="$(count_cuda "$tmp/lt.cu") / $(count_cuda "$tmp/lta.cu")"
+if [ "$got" = "9 0 2 / 19 0 0" ]; then
+    ok
+else
+    bad "ldsm_f16_transpose_auto vs alone: memory, shuffles, ldmatrix per thread $got"
+fi
+# Both auto: the shared step runs first and synthesizes the registers for
+# each candidate tile, so q gets its .trans leaf against each, and the
+# winning pair is the kernel's written tile with the same q.
+sed -e 's/s: f16\[32, 64\] layout .*;/s: f16[32, 64] layout auto;/' "$LT" >"$tmp/lt_both.axe"
+same "$tmp/lt_both.axe" q "S[(4, 4, 2, 4, 2, 8):(2, 1@laneid, 1, 1@warpid, 8, 4@laneid)]" --target cuda
+same "$tmp/lt_both.axe" s "Swizzle<3, 3, 3>(S[(32, 64):(64, 1)])" --target cuda
+run_json "$tmp/lt_both.axe" --target cuda --emulate
+# Packed i4 (Hexcute's tile, rows of 16 k x 2 n): no per-thread load
+# reads more than a byte along a dimension, the ldmatrix leaf wins.
+# Per thread: 128 x 128 i4 over 128 threads = 128 nibbles = 16 words =
+# 4 ldmatrix.x4 (against 128 nibble loads); the stores into F stay 128.
+LP="$T/i4_ldsm_pack_auto.axe"
+run_json "$LP"
+run_json "$LP" -D G=3 --seed 4
+run_json "$LP" --target cuda --emulate
+run_json "$LP" --target cuda --emulate -D G=3 --seed 4
+if synth_json "$LP" --target cuda &&
+    grep -qF '"copy#1": {"chosen": "ldmatrix.x4 from '"'Bs'"', 4 per thread, 16 wavefronts per warp", "cost": 512,' "$tmp/synth.json" &&
+    grep -qF '"copy#1.load": {"chosen": "ldmatrix.x4"' "$tmp/synth.json"; then
+    ok
+else
+    bad "i4_ldsm_pack_auto: the ldmatrix leaf: $(cat "$tmp/synth.json")"
+fi
+sed -e 's/i4_ldsm_pack_auto(/i4_alone(/' \
+    -e 's/bq: i4\[1, 128, 128\] layout auto/bq: i4[1, 128, 128] layout S[(1, 64, 2, 64, 2):(0, 2, 64@tx, 1@tx, 1)]/' \
+    "$LP" >"$tmp/i4_alone.axe"
+"$AXE" compile "$LP" --target cuda >"$tmp/lp.cu" 2>&1
+"$AXE" compile "$tmp/i4_alone.axe" --target cuda >"$tmp/lpa.cu" 2>&1
+got="$(count_cuda "$tmp/lp.cu") / $(count_cuda "$tmp/lpa.cu")"
+if [ "$got" = "129 0 4 / 257 0 0" ]; then
+    ok
+else
+    bad "i4_ldsm_pack_auto vs alone: memory, shuffles, ldmatrix per thread $got"
+fi
+# A tile of 8 x 8 blocks (each dimension two iters): the coalesced leaf
+# sees the 16-byte vectors inside the blocks (4 loads per thread, as the
+# plan moves them), so the plain ldmatrix leaf (4 ldmatrix, then 4-byte
+# stores) does not win by a count the code does not have.
+sed -e 's/ldsm_f16_transpose_auto(X: f16\[32, N\],/blocks(X: f16[64, N],/' \
+    -e 's/F: f16\[32, N\] layout S\[(32, N):(1, 32)\])/F: f16[64, N])/' \
+    -e 's/s: f16\[32, 64\] layout .*;/s: f16[64, 64] layout S[(8, 8, 8, 8):(512, 8, 64, 1)];/' \
+    -e 's/q: f16\[32, 64\]/q: f16[64, 64]/' -e 's/\[0 : 32, /[0 : 64, /' \
+    "$LT" >"$tmp/blocks.axe"
+if synth_json "$tmp/blocks.axe" --target cuda &&
+    grep -qF '"copy#1": {"chosen": "coalesced, 16-byte accesses (8 elements) in runs of 8 on 128 consecutive tx, 4 per thread", "cost": 512,' "$tmp/synth.json"; then
+    ok
+else
+    bad "blocks: the coalesced leaf: $(cat "$tmp/synth.json")"
+fi
+run_json "$tmp/blocks.axe" --target cuda --emulate
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -131,6 +131,30 @@ axe_status axe__synth_gemm_leaves(const axe_program *p, const ax_stmt *s,
 axe_status axe__synth_copy_leaves(const axe_program *p, const ax_stmt *s,
                                   int reg, int mem, ax_synth_leaves *lv,
                                   axe_diag *diag);
+/* The ldmatrix leaves of copy anchor "s" (compiler_synth_ldsm.c): when
+ * its register operand "reg" is its destination and its source a whole
+ * shared tensor of 4-, 8- or 16-bit elements of the register's dtype and
+ * shape, at warp or CTA scope, the register layouts that make every
+ * register word an ldmatrix register (plain; .trans for 16-bit, one per
+ * dimension holding a word's two rows), each with its cost in the copy
+ * anchor's unit (ldmatrix instructions per thread times the scope's
+ * threads) and text, and "run" the register elements a thread holds
+ * contiguously along the shared tensor's fastest dimension (the tie
+ * rule's); none ("n" 0) otherwise. */
+#define AX_SYNTH_LDSM_LEAVES 4
+typedef struct ax_synth_ldsm {
+    int n;
+    ax_synth_leaf leaf[AX_SYNTH_LDSM_LEAVES];
+    int64_t run[AX_SYNTH_LDSM_LEAVES];
+} ax_synth_ldsm;
+axe_status axe__synth_ldsm_leaves(const axe_program *p, const ax_stmt *s,
+                                  int reg, ax_synth_ldsm *out, axe_diag *diag);
+/* Whether copy "s" of the kind above runs as ldmatrix with its register's
+ * current layout (every word an ldmatrix register, plain or .trans):
+ * then its ldmatrix instructions per scope instance (per thread times
+ * the scope's threads) into "*out". */
+bool axe__synth_ldsm_accesses(const axe_program *p, const ax_stmt *s, int reg,
+                              int64_t *out);
 /* The accesses that copy "s" issues per scope instance with its register
  * operand "reg" (whole, solved) in the tensor's current layout: the
  * widest vector its registers hold contiguously along the memory's

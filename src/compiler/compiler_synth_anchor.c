@@ -17,9 +17,13 @@
  *          thread's registers each. Cost: accesses issued by the scope
  *          instance, (size / (w T')) * T; ties go to the fewer accesses of the
  *          other copies of the tied class, then more threads, then
- *          shorter runs. The cheapest AX_SYNTH_COPY_LEAVES layouts are
- *          the anchor's leaves, searched with the program's other
- *          anchors (compiler_synth.c, step 4).
+ *          shorter runs. A dimension of several memory iters (named
+ *          whole) is ordered by its innermost iter, whose extent bounds
+ *          the vectors. With the ldmatrix leaves of a copy from shared
+ *          memory (compiler_synth_ldsm.c, same cost and tie rule), the
+ *          cheapest AX_SYNTH_COPY_LEAVES layouts are the anchor's leaves,
+ *          searched with the program's other anchors (compiler_synth.c,
+ *          step 4).
  * The gemm anchor is in compiler_synth_gemm.c.
  */
 #include <stdio.h>
@@ -79,6 +83,41 @@ static bool mem_strides(const axe_program *p, const ax_ref *r, int n,
                     return false;
                 stride[d] = g.shard[i].stride;
             }
+    }
+    return true;
+}
+
+/* Per dim of "r" (a tensor named whole along every dim of several memory
+ * iters), the stride of its innermost memory iter, that iter's extent
+ * and the gcd of its other iters' strides (0: none); false when a dim has
+ * an iter on another axis. The vectors along a dim of several iters stay
+ * inside its innermost iter (the plans' runs). */
+static bool multi_strides(const axe_program *p, const ax_ref *r, int n,
+                          int64_t *stride, int64_t *inner, int64_t *outer)
+{
+    const ax_tensor *t = &p->tensors[r->tensor];
+    axe_layout g;
+    int seps[AXE_LAYOUT_MAX_DIMS + 1], d, i;
+    if (r->is_view || axe_layout_group(&t->layout, t->shape, t->ndim, &g, seps,
+                                       NULL) != AXE_OK)
+        return false;
+    for (d = 0; d < n; d++) {
+        int k = 0;
+        stride[d] = 0;
+        inner[d] = 1;
+        outer[d] = 0;
+        for (i = seps[d + 1] - 1; i >= seps[d]; i--)
+            if (g.shard[i].extent > 1) {
+                if (strcmp(g.shard[i].axis, "m") != 0)
+                    return false;
+                if (k++ == 0)
+                    stride[d] = g.shard[i].stride, inner[d] = g.shard[i].extent;
+                else
+                    outer[d] = gcd(outer[d], g.shard[i].stride);
+            }
+        if (k > 1 && r->ndim > 0 && r->start[d] != NULL &&
+            (r->start[d]->kind != AX_EX_INT || r->start[d]->value != 0))
+            return false;
     }
     return true;
 }
@@ -168,6 +207,7 @@ static void fastest_first(const int64_t *stride, int n, int *order)
 
 typedef struct sy_copy {
     int64_t size, threads, bits, align; /* bits: element width */
+    int64_t vrun; /* the vectors' largest run (its innermost iter), 0: any */
     int n;
     int64_t shape[AX_MAX_DIMS];
     int order[AX_MAX_DIMS];
@@ -177,10 +217,20 @@ typedef struct sy_copy {
 } sy_copy;
 
 /* A leaf of the copy search: w-element accesses, runs of L elements per
- * thread (w divides L), on tp consecutive threads. */
+ * thread (w divides L), on tp consecutive threads; or (ldsm > 0) the
+ * ldmatrix leaf ldsm - 1 of compiler_synth_ldsm.c, "run" its register
+ * elements contiguous along the fastest memory dim. */
 typedef struct sy_leaf {
     int64_t w, run, tp;
+    int ldsm;
 } sy_leaf;
+
+/* Whether w-element vectors are aligned by "c" and inside its run. */
+static bool fits(const sy_copy *c, int64_t w)
+{
+    return (c->align == 0 || c->align % w == 0) &&
+           (c->vrun == 0 || c->vrun % w == 0);
+}
 
 /* The leaf's layout; false when the shape cannot hold it, w is not
  * aligned or a thread's registers would not hold its elements. */
@@ -188,8 +238,8 @@ static bool copy_candidate(const sy_copy *c, const sy_leaf *f, axe_layout *out)
 {
     sy_digit dg[4];
     if ((c->i4_store >= 0 && (f->run % 2 != 0 || f->tp != c->threads)) ||
-        (f->w > 1 && !c->vec) || (c->align != 0 && c->align % f->w != 0) ||
-        f->run % f->w != 0 || c->size % (f->run * f->tp) != 0 ||
+        (f->w > 1 && !c->vec) || !fits(c, f->w) || f->run % f->w != 0 ||
+        c->size % (f->run * f->tp) != 0 ||
         (c->size / f->tp) * c->bits > 8 * AX_MAX_REGISTER_BYTES)
         return false;
     dg[0] = (sy_digit){f->w, 1, "m"};
@@ -219,6 +269,8 @@ static axe_status copy_setup(const axe_program *p, const ax_stmt *s, int reg,
 {
     const ax_tensor *t = &p->tensors[s->args[reg].tensor];
     int64_t stride[AX_MAX_DIMS], shape[AX_MAX_DIMS], i;
+    int64_t inner[AX_MAX_DIMS], outer[AX_MAX_DIMS] = {0};
+    bool multi = false;
     int d;
     memset(c, 0, sizeof *c);
     c->n = t->ndim;
@@ -230,14 +282,21 @@ static axe_status copy_setup(const axe_program *p, const ax_stmt *s, int reg,
                          "its operands differ in rank");
     c->vec = mem_strides(p, &s->args[mem], c->n, stride);
     if (!c->vec)
+        c->vec = multi =
+            multi_strides(p, &s->args[mem], c->n, stride, inner, outer);
+    if (!c->vec)
         for (d = c->n - 1, i = 1; d >= 0; d--)
             stride[d] = i, i *= c->shape[d];
     fastest_first(stride, c->n, c->order);
     c->vec = c->vec && stride[c->order[0]] == 1;
     c->align = base_align(p, &s->args[mem], c->n, stride);
-    for (d = 0; d < c->n; d++)
+    for (d = 0; d < c->n; d++) {
         if (d != c->order[0] && c->shape[d] > 1)
             c->align = gcd(c->align, stride[d]);
+        c->align = gcd(c->align, outer[d]);
+    }
+    if (multi)
+        c->vrun = inner[c->order[0]];
     c->threads = axe__scope_threads(p, s->scope);
     c->bits = axe_dtype_bit_width(t->dtype);
     c->axis = thread_axis(s->scope);
@@ -309,7 +368,7 @@ static int64_t others_cost(const sy_copy *c, const sy_leaf *f,
         for (int d = 0; same && d < c->n; d++)
             same = x->order[d] == c->order[d];
         for (int b = 0; same && (v = width_at(x, b)) > 1; b++)
-            if (f->run % v == 0 && (x->align == 0 || x->align % v == 0)) {
+            if (f->run % v == 0 && fits(x, v)) {
                 w = v;
                 break;
             }
@@ -318,19 +377,21 @@ static int64_t others_cost(const sy_copy *c, const sy_leaf *f,
     return sum;
 }
 
-/* Leaf "f" (layout "l", cost "cost", tie "t") into the list "lv" kept
- * in the search's order (cost, then tie, then enumeration order: a leaf
- * goes after the ones it ties with), at most AX_SYNTH_COPY_LEAVES. The
- * layout is a function of the run and the thread count (w only splits
- * the run): a leaf whose (run, tp) a kept one has is the same layout with
- * narrower accesses (w from the widest down), not kept. */
+/* Leaf "f" (layout "l", cost "cost", tie "t", text "text" or NULL: the
+ * coalesced leaf's) into the list "lv" kept in the search's order (cost,
+ * then tie, then enumeration order: a leaf goes after the ones it ties
+ * with), at most AX_SYNTH_COPY_LEAVES. A coalesced layout is a function
+ * of the run and the thread count (w only splits the run): a coalesced
+ * leaf whose (run, tp) a kept one has is the same layout with narrower
+ * accesses (w from the widest down), not kept. */
 static void keep_leaf(const sy_copy *c, const sy_leaf *f, const axe_layout *l,
-                      double cost, int64_t t, ax_synth_leaves *lv,
-                      int64_t *ties, sy_leaf *kept)
+                      double cost, int64_t t, const char *text,
+                      ax_synth_leaves *lv, int64_t *ties, sy_leaf *kept)
 {
     int at = lv->n;
     for (int j = 0; j < lv->n; j++)
-        if (kept[j].run == f->run && kept[j].tp == f->tp)
+        if (f->ldsm == 0 && kept[j].ldsm == 0 && kept[j].run == f->run &&
+            kept[j].tp == f->tp)
             return;
     while (at > 0 && (cost < lv->leaf[at - 1].cost ||
                       (cost == lv->leaf[at - 1].cost && t < ties[at - 1])))
@@ -348,7 +409,10 @@ static void keep_leaf(const sy_copy *c, const sy_leaf *f, const axe_layout *l,
     lv->leaf[at].layout = *l;
     lv->leaf[at].cost = cost;
     ties[at] = t;
-    copy_text(c, f, lv->leaf[at].text, sizeof lv->leaf[at].text);
+    if (text != NULL)
+        (void)snprintf(lv->leaf[at].text, sizeof lv->leaf[at].text, "%s", text);
+    else
+        copy_text(c, f, lv->leaf[at].text, sizeof lv->leaf[at].text);
 }
 
 /* The leaves in the search's order: tp from the scope's threads down
@@ -359,11 +423,12 @@ static void keep_leaf(const sy_copy *c, const sy_leaf *f, const axe_layout *l,
  * issued by the scope instance, size / (w tp) * T. A thread count whose
  * share of the elements passes a thread's registers has no leaf
  * (copy_candidate): skipped, so the run loop stays within
- * AX_MAX_REGISTER_BYTES steps. */
+ * AX_MAX_REGISTER_BYTES steps. Then the ldmatrix leaves "ls" by the same
+ * cost and tie rule (after the coalesced leaves they tie with). */
 static void copy_search(const sy_copy *c, const sy_others *o,
-                        ax_synth_leaves *lv)
+                        const ax_synth_ldsm *ls, ax_synth_leaves *lv)
 {
-    sy_leaf f;
+    sy_leaf f = {0, 0, 0, 0};
     int64_t ties[AX_SYNTH_COPY_LEAVES];
     sy_leaf kept[AX_SYNTH_COPY_LEAVES];
     lv->n = 0;
@@ -377,8 +442,13 @@ static void copy_search(const sy_copy *c, const sy_others *o,
                     continue;
                 keep_leaf(c, &f, &l,
                           (double)((c->size / (f.w * f.tp)) * c->threads),
-                          others_cost(c, &f, o), lv, ties, kept);
+                          others_cost(c, &f, o), NULL, lv, ties, kept);
             }
+    for (int k = 0; k < ls->n; k++) {
+        f = (sy_leaf){1, ls->run[k], c->threads, k + 1};
+        keep_leaf(c, &f, &ls->leaf[k].layout, ls->leaf[k].cost,
+                  others_cost(c, &f, o), ls->leaf[k].text, lv, ties, kept);
+    }
 }
 
 axe_status axe__synth_copy_leaves(const axe_program *p, const ax_stmt *s,
@@ -387,12 +457,14 @@ axe_status axe__synth_copy_leaves(const axe_program *p, const ax_stmt *s,
 {
     sy_copy c;
     sy_others o;
+    ax_synth_ldsm ls;
     bool in[AX_MAX_TENSORS];
     AXE_TRY(copy_setup(p, s, reg, mem, &c, diag));
     axe__synth_tied(p, s->args[reg].tensor, in);
     c.i4_store = axe__synth_i4_store(p, in);
     AXE_TRY(collect_others(p, s, in, &o));
-    copy_search(&c, &o, lv);
+    AXE_TRY(axe__synth_ldsm_leaves(p, s, reg, &ls, diag));
+    copy_search(&c, &o, &ls, lv);
     if (lv->n == 0 && c.i4_store >= 0)
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
                          "it is stored into the packed i4 '%s' (whole bytes "
@@ -441,11 +513,13 @@ bool axe__synth_copy_accesses(const axe_program *p, const ax_stmt *s, int reg,
         rs *= it->extent;
     }
     for (int b = 0; c.vec && (v = width_at(&c, b)) > 1; b++)
-        if (run % v == 0 && (c.align == 0 || c.align % v == 0)) {
+        if (run % v == 0 && fits(&c, v)) {
             w = v;
             break;
         }
     *out = (span + w - 1) / w * c.threads;
+    if (axe__synth_ldsm_accesses(p, s, reg, &v) && v < *out)
+        *out = v; /* ldmatrix */
     return true;
 }
 
