@@ -16,6 +16,8 @@
 #   of lane 4 ((r + 1) % 8) fails the emulated check;
 # - a register whose words are not ldmatrix's (rows along laneid % 8)
 #   keeps its per-thread loads, exact;
+# - where ldmatrix is not legal (i4_smem.axe, i4_swz.axe), the copy's
+#   --explain line says why;
 # - 8- and 16-bit elements (ldsm_f16.axe, ldsm_i8.axe: ldmatrix.x4;
 #   ldsm_f16_trans.axe and its bf16 twin: ldmatrix.x4.trans) exact on both
 #   targets, two ldmatrix per thread, --explain's costs recounted here by
@@ -84,6 +86,19 @@ explain_row i4_ldsm.axe "cuda sm_80: ldmatrix.sync.aligned.m8n8.x4.shared.b16 (4
 # Swizzle<5,1,3> xors row bit 2 into the 16-byte unit bit 0: the 8 rows
 # of a phase reach 8 distinct 4-bank groups: 1 wavefront a phase.
 explain_row i4_ldsm_auto.axe "cuda sm_80: ldmatrix.sync.aligned.m8n8.x4.shared.b16 (4 packed i4 per b16), cost 5 (1 instructions, 4 wavefronts, 1-way); runner-up: per-thread 4-byte loads, cost 8 (4 instructions, 4 wavefronts, 1-way)"
+# Where ldmatrix is not legal, the copy's line says why. i4_smem.axe's q
+# holds 2 i4 per thread, one byte: no whole 32-bit word. In i4_swz.axe, r
+# holds 32 consecutive i4 of row t % 16 (one 16-byte row per lane, so
+# lane 1's word 0 is not bytes 4..7 of lane 0's row), and e holds 2 i4 of
+# each of 16 rows (a word, 8 elements, spans 4 rows: not 4 consecutive
+# bytes).
+explain_row i4_smem.axe "cuda sm_80: per-thread loops, one element per access; no ldmatrix: the register is not whole 32-bit words (at most 64)"
+explain_row i4_swz.axe "cuda sm_80: 16-byte vector loads and stores (uint4: ld.global.v4.u32 / st.global.v4.u32 for global memory); no ldmatrix: a register word is not bytes 4 (l % 4) of the 16-byte row of lane 4 (l / 4)"
+if grep -qF "cuda sm_80: per-thread loops, one element per access; no ldmatrix: a register word is not 4 consecutive bytes of the shared tensor" "$tmp/ex.txt"; then
+    ok
+else
+    bad "i4_swz.axe --explain of copy(e, q): $(grep -m1 -A6 'cta copy(e' "$tmp/ex.txt")"
+fi
 # Hexcute's layout (i4_ldsm_hexcute.axe): lane l's words are the
 # m16n8k16 B fragments; each x4 reads 32 consecutive 16-byte rows (512
 # bytes: 4 phases of 128 bytes over all 32 banks, 1 wavefront each), 4 per
@@ -161,12 +176,14 @@ if command -v "${CXX:-c++}" >/dev/null 2>&1; then
 fi
 
 # rows along laneid % 8, column groups along laneid / 8: no word is
-# bytes 4 (l % 4) of lane 4 (l / 4)'s row: per-thread loads, still exact
+# bytes 4 (l % 4) of lane 4 (l / 4)'s row (--explain says so): per-thread
+# loads, still exact
 sed -e 's/(1@warpid, 8, 4@laneid, 16, 1@laneid, 1)/(1@warpid, 8, 1@laneid, 16, 8@laneid, 1)/' \
     "$T/i4_ldsm.axe" >"$tmp/perm.axe"
 "$AXE" compile "$tmp/perm.axe" --target cuda -o "$tmp/perm.cu"
 "$AXE" compile "$tmp/perm.axe" --target cuda --explain >"$tmp/perm.txt" 2>&1
-if [ "$(grep -c 'ax_w' "$tmp/perm.cu")" = 0 ] && ! grep -q ldmatrix "$tmp/perm.txt"; then
+if [ "$(grep -c 'ax_w' "$tmp/perm.cu")" = 0 ] && ! grep -q ldmatrix.sync "$tmp/perm.txt" &&
+    grep -qF '; no ldmatrix: a register word is not bytes 4 (l % 4) of the 16-byte row of lane 4 (l / 4)' "$tmp/perm.txt"; then
     ok
 else
     bad "perm.axe: ldmatrix where no lane's word is its register"

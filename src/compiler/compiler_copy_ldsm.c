@@ -332,16 +332,25 @@ axe_status axe__ldsm_decide(axe_program *p, ax_stmt *s, axe_diag *diag)
     ax_ldsm l, *keep;
     axe_diag d;
     axe_status st;
+    char *why;
     if (s->kind != AX_ST_OP || s->plan == NULL)
         return AXE_OK;
     s->plan->ldsm = NULL;
+    s->plan->ldsm_why = NULL;
     axe_diag_clear(&d);
     st = axe__ldsm_choose(p, s, &l, &d);
     if (st == AXE_ERR_NO_MEMORY)
         return axe__fail(diag, st, s->off, "%s", d.message);
     /* no candidate, or its accesses not countable: the plan's loads */
-    if (st != AXE_OK || !l.leaf[0].legal)
+    if (st != AXE_OK)
         return AXE_OK;
+    if (!l.leaf[0].legal) {
+        if ((why = axe__arena_alloc(p->arena, sizeof l.leaf[0].why)) == NULL)
+            return AXE_ERR_NO_MEMORY;
+        memcpy(why, l.leaf[0].why, sizeof l.leaf[0].why);
+        s->plan->ldsm_why = why;
+        return AXE_OK;
+    }
     keep = axe__arena_alloc(p->arena, sizeof *keep);
     if (keep == NULL)
         return AXE_ERR_NO_MEMORY;
@@ -353,4 +362,9 @@ axe_status axe__ldsm_decide(axe_program *p, ax_stmt *s, axe_diag *diag)
 const ax_ldsm *axe__ldsm_of(const ax_stmt *s)
 {
     return s->plan != NULL ? s->plan->ldsm : NULL;
+}
+
+const char *axe__ldsm_why(const ax_stmt *s)
+{
+    return s->plan != NULL ? s->plan->ldsm_why : NULL;
 }

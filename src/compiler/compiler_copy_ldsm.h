@@ -52,10 +52,13 @@ axe_status axe__ldsm_choose(const axe_program *p, const ax_stmt *s,
 
 /* The choice of dispatched operator "s" into s->plan->ldsm (in the
  * program's arena), NULL when "s" is no candidate or ldmatrix is not
- * legal. */
+ * legal; in the second case, why not into s->plan->ldsm_why. */
 axe_status axe__ldsm_decide(axe_program *p, ax_stmt *s, axe_diag *diag);
 
 /* The decision of "s" (NULL: none). */
 const ax_ldsm *axe__ldsm_of(const ax_stmt *s);
+/* Why ldmatrix is not legal for candidate "s" (NULL: legal, or no
+ * candidate). */
+const char *axe__ldsm_why(const ax_stmt *s);
 
 #endif

@@ -590,6 +590,9 @@ typedef struct ax_plan {
     /* A copy's ldmatrix choice, made at dispatch where ldmatrix is legal
      * (compiler_copy_ldsm.h, in the program's arena); NULL otherwise. */
     const struct ax_ldsm *ldsm;
+    /* A copy that is a candidate for ldmatrix where it is not legal: why
+     * (compiler_copy_ldsm.h, in the program's arena); NULL otherwise. */
+    const char *ldsm_why;
     /* Emission only: 1 + the loop whose digit is written ax_i<k> +
      * ax_v<k> (the element loop of a vector chunk that is partly outside
      * a masked operand, compiler_emit_op.c); 0 otherwise. */

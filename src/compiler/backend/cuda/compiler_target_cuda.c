@@ -8,6 +8,7 @@
  * is emitted as CUDA that nvcc compiles for every architecture listed.
  */
 #include "compiler_backend.h"
+#include "compiler_copy_ldsm.h"
 #include "compiler_cuda.h"
 
 static const ax_arch archs[] = {
@@ -109,6 +110,16 @@ static axe_status check(const axe_program *p, axe_diag *diag)
     return axe__cuda_pipe_explain(p);
 }
 
+/* The end of a per-thread explain line: a copy where ldmatrix was a
+ * candidate but not legal says why. */
+static void end_line(ax_text *t, const ax_stmt *s)
+{
+    const char *why = axe__ldsm_why(s);
+    if (why != NULL)
+        axe__text_put(t, "; no ldmatrix: %s", why);
+    axe__text_put(t, "\n");
+}
+
 /* "  cuda sm_80: ..." after the operator's chosen schedule. */
 static void explain(ax_text *t, const axe_program *p, const ax_stmt *s)
 {
@@ -145,7 +156,7 @@ static void explain(ax_text *t, const axe_program *p, const ax_stmt *s)
                                      s->plan->vec);
         axe__text_put(t,
                       "%lld-byte vector loads and stores (%s: %s for "
-                      "global memory)\n",
+                      "global memory)",
                       (long long)bytes,
                       bytes == 16  ? "uint4"
                       : bytes == 8 ? "uint2"
@@ -153,12 +164,14 @@ static void explain(ax_text *t, const axe_program *p, const ax_stmt *s)
                       bytes == 16  ? "ld.global.v4.u32 / st.global.v4.u32"
                       : bytes == 8 ? "ld.global.v2.u32 / st.global.v2.u32"
                                    : "ld.global.u32 / st.global.u32");
+        end_line(t, s);
         return;
     }
-    axe__text_put(t, "%s\n",
+    axe__text_put(t, "%s",
                   s->op == AX_OP_ATOMIC_ADD
                       ? "atomicAdd (red.global.add / atom.add) per element"
                       : "per-thread loops, one element per access");
+    end_line(t, s);
 }
 
 const ax_backend axe__backend_cuda = {
