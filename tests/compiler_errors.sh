@@ -665,6 +665,19 @@ expect_notes 5:9 "no schedule for copy: none of vector, dma, thread_loop, split,
     cta copy(q, r);
     cta copy(X, q);
 }'
+# a region cut inside a dimension of several iters off their boundaries
+# (X's rows are the iters (2, 8, 2, 8); a start of bx * 128 + 16 is not
+# known to be a multiple of the 32 rows): no affine plan, and copy.vector
+# names the operand, the dimension and why
+expect_notes 3:9 "no schedule for copy: none of vector, dma, thread_loop, split, smem applies (reasons below)" \
+    "copy.vector: 'X' dimension 0: the region of length 32 cuts its iters off their boundaries: its start is not known to be a multiple of its length 32 (only of 16)" \
+    "copy.dma: 'Bs' is packed i4: its copies run element by element (thread_loop, split), in whole-byte vectors (vector) or staged (smem)" \
+    "copy.thread_loop: no register operand distributed over the cta's threads binds elements to threads" \
+    "copy.split: two threads write one byte of the i4 'Bs': thread 1 writes element address 1 and thread 0 element address 0; a packed store rewrites its whole byte (give each thread whole bytes: pairs of elements x, x + 1 with x even)" \
+    "copy.smem: the destination 'Bs' is not a register distributed over the cta's threads" <<<'kernel k(X: i4[256, 128] layout S[(2, 8, 2, 8, 64, 2):(16384, 2048, 2, 4, 32, 1)]) grid(2) threads(128) {
+    shared Bs: i4[128, 128] layout S[(8, 2, 8, 64, 2):(2048, 2, 4, 32, 1)];
+    cta copy(Bs[0 : 32, 0 : 128], X[bx * 128 + 16 : +32, 0 : 128]);
+}'
 expect 1 2:15 "the dtype 'tf32' is not supported in kernels" <<<'kernel k(A: f32[8, 8]) grid(1) threads(1) {
     shared s: tf32[8, 8];
 }'

@@ -382,6 +382,19 @@ exact_run vec_sub.axe -D M=64 -D N=6 --target cuda --emulate
     [ "$(vd_op 1)" = " chosen copy.split;" ] &&
     [ "$(vd_op 2)" = " chosen copy.vector; loops in dimension order (0,1), then innermost the sub-iters dim 0 (8 at weight 4), dim 1 (16 at weight 1), dim 0 (4 at weight 1): the run contiguous in both operands; innermost access: 8 elements;" ] &&
     ok || bad "vec_sub --explain: $(vd_op 0) | $(vd_op 1) | $(vd_op 2)"
+# regions cut inside a dimension of several iters where they align with
+# them (docs/compiler.md, "Regions of a dimension of several iters"): the
+# slices of Hexcute's prepacked X and of Bs are affine, so the copy moves
+# 32 packed i4 (16 bytes) per access; before, it had no schedule
+exact_run i4_ldsm_hexcute_cut.axe
+exact_run i4_ldsm_hexcute_cut.axe -D G=3 --seed 4
+exact_run i4_ldsm_hexcute_cut.axe --target cuda --emulate
+exact_run i4_ldsm_hexcute_cut.axe -D G=3 --seed 4 --target cuda --emulate
+"$AXE" compile "$K/i4_ldsm_hexcute_cut.axe" --target cuda --explain >"$tmp/cut.txt" 2>&1
+grep -A6 '^op 0 ' "$tmp/cut.txt" | grep -qF "dst 'Bs': dealt loop layout S[(4096):(1)] + (k * 32)*128" &&
+    grep -A6 '^op 0 ' "$tmp/cut.txt" | grep -qF "src 'X': dealt loop layout S[(4096):(1)] + (bx * 128 + k * 32)*128" &&
+    grep -A9 '^op 0 ' "$tmp/cut.txt" | grep -qF 'cp.async.cg.shared.global, 16 bytes per access' &&
+    ok || bad "i4_ldsm_hexcute_cut --explain: $(grep -A9 '^op 0 ' "$tmp/cut.txt" | head -c 900)"
 # the loop order the bank model picks: the same 4-element vectors as the
 # dimension order (the first widest, which width alone kept), 1 way and
 # 16 wavefronts instead of 4 ways and 64 on T; both plans recounted by

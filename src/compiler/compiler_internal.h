@@ -645,6 +645,31 @@ void axe__plan_run_inner(ax_plan *plan);
  * operator's dimension "d" that is not a thread digit, INT64_MAX when it
  * has none that moves (after sema). */
 int64_t axe__ref_inner_stride(const axe_program *p, const ax_ref *r, int d);
+/* A region cut inside a tensor dimension of several iters (outer to
+ * inner E_0 .. E_n, strides S_i, P_i the product of the extents inside
+ * iter i; docs/compiler.md "Regions of a dimension of several iters"):
+ * [a, a + len) is the iters (m : S_k, E_k+1 .. E_n) when len = m P_k with
+ * m dividing E_k and the region within one run of iter k: a constant a a
+ * multiple of P_k with a / P_k mod E_k + m <= E_k, its offset a's digits
+ * times their strides ("cst"); a dynamic a known (by the gcd of its
+ * terms) to be a multiple of len, its offset a times "scale" = S_k / P_k,
+ * which needs the iters outside iter k to be one compact run over it
+ * (S_i = E_i+1 S_i+1) and P_k to divide S_k. axe__region_cut:
+ * true with the cut of tensor dim "td" of "r"; false when "td" is not
+ * such a region (whole, one iter, a view: "why" empty) or the region
+ * does not align ("why" the reason). */
+typedef struct ax_cut {
+    int n;
+    axe_iter it[AXE_LAYOUT_MAX_SHARD];
+    int64_t cst, scale;
+    char why[200];
+} ax_cut;
+bool axe__region_cut(const axe_program *p, const ax_ref *r, int td, ax_cut *c);
+/* The reason an operand of "s" is not affine when a region of it is cut
+ * off its iters ("'X' dimension 0: ..."); false (nothing written) when
+ * none is. */
+bool axe__region_cut_refusal(const axe_program *p, const ax_stmt *s, char *buf,
+                             size_t cap);
 /* The dimension orders copy.vector tries for "s" (after the identity):
  * each dimension moved innermost, and the dimensions sorted by the
  * destination's and by the source's strides (largest outer); at most

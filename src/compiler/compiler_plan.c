@@ -18,19 +18,169 @@
  * (thread-rank, loop) combination, whatever the order of the loops (each
  * adds digit * weight to its dimension's coordinate).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "compiler_internal.h"
 
 #define AX_MAX_BOUNDS (AXE_LAYOUT_MAX_SHARD * AX_MAX_ARGS + 2)
 
+/* The non-unit iters of tensor dim "td" of "t" (outer to inner). */
+static int tensor_dim_iters(const ax_tensor *t, int td, axe_iter *out)
+{
+    int n = 0;
+    for (int i = t->seps[td]; i < t->seps[td + 1]; i++)
+        if (t->grouped.shard[i].extent != 1)
+            out[n++] = t->grouped.shard[i];
+    return n;
+}
+
+/* The offset of constant start "a" in iters "it" ("n" of them): each
+ * iter's digit of "a" times its stride. */
+static int64_t digits_offset(const axe_iter *it, int n, int64_t a)
+{
+    int64_t off = 0;
+    for (int i = n - 1; i >= 0; i--) {
+        off += a % it[i].extent * it[i].stride;
+        a /= it[i].extent;
+    }
+    return off;
+}
+
+/* The dynamic start's scale (compiler_internal.h): the iters outside
+ * iter "k" one compact run over it, and P (the product inside it)
+ * dividing its stride. */
+static bool cut_scale(const axe_iter *it, int k, int64_t inner, ax_cut *c)
+{
+    for (int i = 0; i < k; i++)
+        if (it[i].stride != it[i + 1].extent * it[i + 1].stride) {
+            (void)snprintf(c->why, sizeof c->why,
+                           "its iters outside the region are not one "
+                           "compact run (a dynamic start's offset would not "
+                           "be a multiple of it)");
+            return false;
+        }
+    if (it[k].stride % inner != 0) {
+        (void)snprintf(c->why, sizeof c->why,
+                       "the stride %lld of the iter the region starts in is "
+                       "not a multiple of %lld, the elements inside it (a "
+                       "dynamic start's offset would need a division)",
+                       (long long)it[k].stride, (long long)inner);
+        return false;
+    }
+    c->scale = it[k].stride / inner;
+    return true;
+}
+
+/* The iter "*k" a region of "len" starts in: len = m P_k with m dividing
+ * E_k (the innermost such); "*inner" = P_k; m, or 0 when none. */
+static int64_t start_iter(const axe_iter *it, int n, int64_t len, int *k,
+                          int64_t *inner)
+{
+    *inner = 1;
+    for (*k = n - 1; *k >= 0; (*k)--) {
+        if (len % *inner == 0 && it[*k].extent % (len / *inner) == 0)
+            return len / *inner;
+        *inner *= it[*k].extent;
+    }
+    *k = 0;
+    return 0;
+}
+
+/* Into c->why, why region [a, a + len) of tensor dim "td" does not align
+ * with its iters "it" (m, k, inner: start_iter's); empty when it does. */
+static void cut_why(const ax_ref *r, int td, const axe_iter *it, int n,
+                    int64_t m, int k, int64_t inner, ax_cut *c)
+{
+    const ax_expr *a = r->start[td];
+    int64_t len = r->len[td];
+    bool cst = a == NULL || a->kind == AX_EX_INT;
+    int64_t v = a == NULL ? 0 : a->value;
+    for (int i = 0; i < n; i++)
+        if (axe__iter_rank_stride(&it[i]) != 0 || strcmp(it[i].axis, "m"))
+            (void)snprintf(c->why, sizeof c->why,
+                           "its iters are not all in memory");
+    if (c->why[0] != '\0')
+        return;
+    if (r->masked[td])
+        (void)snprintf(c->why, sizeof c->why, "the region is masked");
+    else if (m == 0)
+        (void)snprintf(c->why, sizeof c->why,
+                       "its length %lld is not a whole number of its inner "
+                       "iters times a divisor of the next",
+                       (long long)len);
+    else if (cst &&
+             (v % inner != 0 || v / inner % it[k].extent + m > it[k].extent))
+        (void)snprintf(c->why, sizeof c->why,
+                       "its start %lld is not a multiple of %lld whose "
+                       "region of %lld stays within one run of %lld",
+                       (long long)v, (long long)inner, (long long)len,
+                       (long long)(inner * it[k].extent));
+    else if (!cst && axe__expr_gcd(a) % len != 0)
+        (void)snprintf(c->why, sizeof c->why,
+                       "its start is not known to be a multiple of its "
+                       "length %lld (only of %lld)",
+                       (long long)len, (long long)axe__expr_gcd(a));
+    else if (!cst)
+        (void)cut_scale(it, k, inner, c);
+}
+
+/* The cut of tensor dim "td" of "r" (compiler_internal.h). */
+bool axe__region_cut(const axe_program *p, const ax_ref *r, int td, ax_cut *c)
+{
+    const ax_tensor *t = &p->tensors[r->tensor];
+    const ax_expr *a = r->start[td];
+    axe_iter it[AXE_LAYOUT_MAX_SHARD];
+    int n, k;
+    int64_t inner, m;
+    memset(c, 0, sizeof *c);
+    if (r->is_view || (n = tensor_dim_iters(t, td, it)) < 2 ||
+        ((a == NULL || (a->kind == AX_EX_INT && a->value == 0)) &&
+         r->len[td] == t->shape[td]))
+        return false;
+    m = start_iter(it, n, r->len[td], &k, &inner);
+    cut_why(r, td, it, n, m, k, inner, c);
+    if (c->why[0] != '\0')
+        return false;
+    c->cst =
+        a != NULL && a->kind == AX_EX_INT ? digits_offset(it, n, a->value) : 0;
+    if (m > 1) {
+        c->it[c->n] = it[k];
+        c->it[c->n++].extent = m;
+    }
+    for (int i = k + 1; i < n; i++)
+        c->it[c->n++] = it[i];
+    return true;
+}
+
+bool axe__region_cut_refusal(const axe_program *p, const ax_stmt *s, char *buf,
+                             size_t cap)
+{
+    for (int i = 0; i < s->nargs; i++)
+        for (int d = 0; d < s->args[i].ndim; d++) {
+            const ax_tensor *t = &p->tensors[s->args[i].tensor];
+            ax_cut c;
+            if (axe__region_cut(p, &s->args[i], d, &c) || c.why[0] == '\0')
+                continue;
+            (void)snprintf(buf, cap,
+                           "'%s' dimension %d: the region of length %lld "
+                           "cuts its iters off their boundaries: %s",
+                           t->name, d, (long long)s->args[i].len[d], c.why);
+            return true;
+        }
+    return false;
+}
+
 /* The iters operand "r" has in dimension "d" (outer to inner, unit iters
- * dropped); false when the dimension is a partial region of the tensor. */
+ * dropped; a region cut where it aligns with a dimension of several
+ * iters: the cut's); false when the dimension is a partial region of the
+ * tensor otherwise. */
 static bool dim_iters(const axe_program *p, const ax_ref *r, int d,
                       axe_iter *out, int *n)
 {
     const ax_tensor *t = &p->tensors[r->tensor];
     int i, td = axe__ref_tdim(r, d);
+    ax_cut cut;
     *n = 0;
     if (td < 0) {
         out[0].extent = r->bext;
@@ -42,6 +192,11 @@ static bool dim_iters(const axe_program *p, const ax_ref *r, int d,
     }
     if (r->is_view) {
         out[(*n)++] = r->view.shard[td];
+        return true;
+    }
+    if (axe__region_cut(p, r, td, &cut)) {
+        memcpy(out, cut.it, (size_t)cut.n * sizeof *out);
+        *n = cut.n;
         return true;
     }
     for (i = t->seps[td]; i < t->seps[td + 1]; i++)

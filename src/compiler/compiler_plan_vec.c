@@ -54,6 +54,15 @@ void axe__plan_base(const axe_program *p, const ax_ref *r, ax_base *out)
     }
     for (d = 0; d < r->ndim; d++) {
         int64_t s = 0;
+        ax_cut cut;
+        if (r->start[d] != NULL && axe__region_cut(p, r, d, &cut)) {
+            out->cst += cut.cst;
+            if (r->start[d]->kind != AX_EX_INT) {
+                out->dyn[out->ndyn] = r->start[d];
+                out->scale[out->ndyn++] = cut.scale;
+            }
+            continue;
+        }
         for (i = t->seps[d]; i < t->seps[d + 1]; i++)
             if (t->grouped.shard[i].extent != 1)
                 s = t->grouped.shard[i].stride;
@@ -285,6 +294,10 @@ static axe_status vectorize_laid(const axe_program *p, const ax_stmt *s,
     int64_t v, w, es = axe_dtype_size(p->tensors[s->args[0].tensor].dtype);
     int kin = axe__plan_innermost_loop(plan);
     char sizes[16];
+    char cut[320];
+    if ((!plan->affine[0] || !plan->affine[1]) &&
+        axe__region_cut_refusal(p, s, cut, sizeof cut))
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1, "%s", cut);
     if (!plan->affine[0] || !plan->affine[1] || kin < 0)
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
                          "an operand is not affine in the loop digits or "
