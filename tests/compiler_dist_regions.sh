@@ -15,7 +15,9 @@
 #   on --target mpi and on --target cuda --emulate (the NCCL emulation);
 #   tests/kernels/dist/gemm_copy_both.axe (A and B on parts of the mesh:
 #   both copied first) at 2 (mpi) and 8 (cuda --emulate); its --explain
-#   at 8 copies them to a region of C with a gap only where C lives.
+#   at 8 copies them to a region of C with a gap only where C lives;
+#   tests/kernels/dist/gemm_split_k.axe (both copied to a replicated C, K
+#   split over its replicas) at 2 and 8 on both targets, its --explain.
 #   The reference reads a region through the tensor's own layout at the
 #   region's coordinates, not through the sliced layout the backends run;
 # - a region that is the whole tensor compiles (mpi and cuda) to the same
@@ -64,6 +66,13 @@ done
 # 4 compiler_mpi.sh and compiler_nccl.sh run it with every dist kernel).
 run_exact "$KD/gemm_copy_both.axe" 2 -D P=2
 run_exact "$KD/gemm_copy_both.axe" 8 -D P=8 --target cuda --emulate
+# Both copied to a replicated C, K split over its replicas, the partial
+# sums all-reduced (at P = 4 compiler_mpi.sh and compiler_nccl.sh run it
+# with every dist kernel).
+for n in 2 8; do
+    run_exact "$KD/gemm_split_k.axe" "$n" -D "P=$n"
+    run_exact "$KD/gemm_split_k.axe" "$n" -D "P=$n" --target cuda --emulate
+done
 
 # A region that is the whole tensor is the tensor.
 mkdir -p "$tmp/whole" "$tmp/region" "$tmp/colon"
@@ -147,6 +156,19 @@ if "$AXE" compile "$KD/gemm_copy_both.axe" -D P=8 --explain >"$tmp/ex" 2>&1 &&
     ok
 else
     bad "gemm_copy_both -D P=8 --explain: $(grep -A14 '^device op 6' "$tmp/ex" | head -c 1500)"
+fi
+# K split over C's 8 replicas (each device receives a slice of K of A's
+# and B's rows, its partial sums all-reduce), over C2's 4 (rows sharded
+# over two halves), and not for a K too short (K whole, nothing moves).
+if "$AXE" compile "$KD/gemm_split_k.axe" -D P=8 --explain >"$tmp/ex" 2>&1 &&
+    grep -qxF '  so A is first copied to S[(4,8,8):(8,1@gpuid,1)] (its rows placed as C'"'"'s rows, K split over C'"'"'s 8 replicas)' "$tmp/ex" &&
+    grep -qxF '  and B is first copied to S[(4,8,8):(8,1@gpuid,1)] (its rows placed as C'"'"'s columns, K split over C'"'"'s 8 replicas)' "$tmp/ex" &&
+    grep -qF 'collective (device reduce of the partial sums into C, sum over dim 0) all-reduce' "$tmp/ex" &&
+    grep -qF '(its rows placed as C2'"'"'s rows, K split over C2'"'"'s 4 replicas)' "$tmp/ex" &&
+    grep -qxF '  so A3 is first copied to S[(4,2):(2,1)] + R[8:1@gpuid] (its rows placed as C'"'"'s rows, K whole)' "$tmp/ex"; then
+    ok
+else
+    bad "gemm_split_k -D P=8 --explain: $(grep -E 'first copied|collective' "$tmp/ex" | head -c 1500)"
 fi
 
 echo "$pass passed, $fail failed"

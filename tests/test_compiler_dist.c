@@ -1496,39 +1496,58 @@ static void both_operand(char *decl, size_t dcap, char *use, size_t ucap,
              (long long)nrows, (long long)K);
 }
 
-/* Device d holds row r of "x" (every k of it, or none) exactly when it
- * holds an element of row r of C's dim "dim" ("cs": the shape of C's
- * region at the origin of C, "cbase" C's shape; "c" C's own layout). */
+/* Device d holds some k of row r of "x" exactly when it holds an
+ * element of row r of C's dim "dim" ("cs": the shape of C's region at
+ * the origin of C, "cbase" C's shape; "c" C's own layout), and of the
+ * holders of each C element of that row, 1 in "q" holds each [r, k] of
+ * "x" (q = 1: K whole on each; q = C's replicas: K split over them). */
 static void both_rows(const axe_layout *x, const int64_t *xs,
                       const axe_layout *c, const int64_t *cs,
-                      const int64_t *cbase, int dim, int64_t P,
+                      const int64_t *cbase, int dim, int64_t q, int64_t P,
                       const char *what)
 {
     static const int64_t origin[2] = {0, 0};
-    int64_t r, d, e[2];
+    int64_t r, d, e[2], k, i, n, have;
     slots sx, sc;
     for (r = 0; r < xs[0]; r++)
         for (d = 0; d < P; d++) {
-            bool want = false, have, all = true;
+            bool want = false, any = false;
             for (e[dim] = r, e[1 - dim] = 0; e[1 - dim] < cs[1 - dim];
                  e[1 - dim]++) {
                 slots_at(c, e, cs, 2, cbase, origin, &sc);
                 want = want || slots_have_dev(&sc, d);
             }
-            e[0] = r, e[1] = 0;
-            slots_of(x, e, xs, 2, &sx);
-            have = slots_have_dev(&sx, d);
-            for (e[1] = 1; e[1] < xs[1]; e[1]++) {
+            for (e[0] = r, e[1] = 0; e[1] < xs[1]; e[1]++) {
                 slots_of(x, e, xs, 2, &sx);
-                all = all && slots_have_dev(&sx, d) == have;
+                any = any || slots_have_dev(&sx, d);
             }
-            TL_CHECK(all && have == want,
-                     "%s: device %lld %s row %lld of the copy of %s (%s), "
-                     "%s C's %s %lld",
-                     what, (long long)d, have ? "holds" : "lacks", (long long)r,
-                     dim ? "B" : "A", all ? "whole" : "in part",
-                     want ? "holding" : "holding nothing of",
+            TL_CHECK(any == want,
+                     "%s: device %lld %s row %lld of the copy of %s, %s C's "
+                     "%s %lld",
+                     what, (long long)d, any ? "holds" : "lacks", (long long)r,
+                     dim ? "B" : "A", want ? "holding" : "holding nothing of",
                      dim ? "column" : "row", (long long)r);
+        }
+    for (r = 0; r < xs[0]; r++)
+        for (k = 0; k < xs[1]; k++) {
+            e[0] = r, e[1] = k;
+            slots_of(x, e, xs, 2, &sx);
+            for (e[dim] = r, e[1 - dim] = 0; e[1 - dim] < cs[1 - dim];
+                 e[1 - dim]++) {
+                slots_at(c, e, cs, 2, cbase, origin, &sc);
+                for (i = 0, n = 0, have = 0; i < sc.n; i++) {
+                    n++;
+                    have += slots_have_dev(&sx, sc.dev[i]);
+                }
+                TL_CHECK(have * q == n,
+                         "%s: %lld of the %lld holders of C's element %lld "
+                         "of %s %lld hold [%lld, %lld] of the copy of %s (K "
+                         "in %lld slices)",
+                         what, (long long)have, (long long)n,
+                         (long long)e[1 - dim], dim ? "column" : "row",
+                         (long long)r, (long long)r, (long long)k,
+                         dim ? "B" : "A", (long long)q);
+            }
         }
 }
 
@@ -1672,6 +1691,36 @@ static void gemm_busy_rows(void)
     gemm_busy_row(all, 0, "1111");
 }
 
+static int n_gemm_split; /* of those, K split over C's replicas */
+
+/* The slices of K of both copies to C's placement (docs/compiler.md):
+ * C's r holders of an element where r divides K and r Mloc Nloc <=
+ * (Mloc + Nloc) K (the all-reduce of the partial sums moves no more
+ * than the split copies save), else 1; counted from C's layout "c"
+ * (region "cs" at the origin of shape "cbase"): r the holders of C's
+ * [0, 0], Mloc and Nloc the rows and columns the first of them holds. */
+static int64_t split_want(const axe_layout *c, const int64_t *cs,
+                          const int64_t *cbase, int64_t K)
+{
+    static const int64_t origin[2] = {0, 0};
+    int64_t e[2] = {0, 0}, r, d, m = 0, n = 0, i, j;
+    slots sc;
+    slots_at(c, e, cs, 2, cbase, origin, &sc);
+    r = sc.n, d = sc.dev[0];
+    for (i = 0; i < cs[0]; i++) {
+        bool row = false;
+        for (j = 0; j < cs[1]; j++) {
+            e[0] = i, e[1] = j;
+            slots_at(c, e, cs, 2, cbase, origin, &sc);
+            row = row || slots_have_dev(&sc, d);
+            n += i == 0 && slots_have_dev(&sc, d);
+        }
+        m += row;
+    }
+    /* n: the columns of row 0 it holds (it holds [0, 0]: a block) */
+    return r > 1 && K % r == 0 && r * m * n <= (m + n) * K ? r : 1;
+}
+
 /* Compiles "src" (a device gemm into C[0:+cs[0], 0:+cs[1]] of C:
  * f32[cbase] layout "lc", mesh of P) and, where both operands were
  * copied to C's placement, checks the laws below ("shape": A's and B's
@@ -1708,23 +1757,27 @@ static void gemm_both_case(const char *src, const char *twin,
              d.message);
     gemm_work_law(pr, st, g, P, what);
     if (g->copied == 3) {
+        int64_t q = split_want(lc, cs, cbase, shape[0][1]);
         n_gemm_both++;
+        n_gemm_split += q > 1;
+        TL_CHECK(g->q == q, "%s: K in %lld slices, want %lld", what,
+                 (long long)g->q, (long long)q);
         for (w = 1; w <= 2; w++) {
             const ax_tensor *x = axe__devop_tensor(pr, st, w);
             both_rows(&g->moved[w - 1].glayout, shape[w - 1], lc, cs, cbase,
-                      w - 1, P, what);
+                      w - 1, g->q, P, what);
             TL_CHECK(axe__dist_gemm_copy_plan(pr, st, g, w, pl, &d) == AXE_OK,
                      "%s: copy plan: %s", what, d.message);
             copy_laws(pl, shape[w - 1], 2, &x->glayout,
                       &g->moved[w - 1].glayout, what);
         }
-        TL_CHECK(g->q == 1 && axe__dist_plan_reduce(
-                                  g->part.gshape, 3, &g->part.glayout,
-                                  &axe__devop_tensor(pr, st, 0)->glayout, 0,
-                                  AX_RED_SUM, P, pl, &d) == AXE_OK,
+        TL_CHECK(axe__dist_plan_reduce(g->part.gshape, 3, &g->part.glayout,
+                                       &axe__devop_tensor(pr, st, 0)->glayout,
+                                       0, AX_RED_SUM, P, pl, &d) == AXE_OK,
                  "%s: the partial sums' reduce: %s", what, d.message);
-        TL_CHECK(pl->kind == AX_COLL_LOCAL, "%s: the partial sums move (%s)",
-                 what, pl->explain);
+        TL_CHECK(pl->kind == (g->q == 1 ? AX_COLL_LOCAL : AX_COLL_ALLREDUCE),
+                 "%s: the partial sums' reduce in %lld slices is %s", what,
+                 (long long)g->q, pl->explain);
     }
     axe_program_free(pr);
     free(g);
@@ -1736,15 +1789,18 @@ static void gemm_both_case(const char *src, const char *twin,
  * half of rows, a region that may leave devices out anywhere in the mesh
  * (compiler_dist_gemm.c): where neither operand holds a copy of the other
  * and their placements fit no local GEMM, both are copied to C's
- * placement. Laws: each copy is minimal (device d holds row r of A's copy
- * exactly when it holds an element of C's row r; B's likewise with C's
- * column r: none where it holds nothing of C), and the copy's plan obeys
- * laws (1)-(3) (every holder gets the value; bytes received = the
- * layouts' minimum); the partial sums are placed as C (nothing moves into
- * C). */
+ * placement. Laws: each copy is minimal (device d holds k's of row r
+ * of A's copy exactly when it holds an element of C's row r; B's likewise
+ * with C's column r: none where it holds nothing of C), K is split over
+ * C's replicas exactly where split_want says (of the holders of a C
+ * element, one holds each k of its rows; all of them where K is whole),
+ * and the copy's plan obeys laws (1)-(3) (every holder gets the value;
+ * bytes received = the layouts' minimum); the partial sums are placed as
+ * C (nothing moves into C), or all-reduce into C where K is split. */
 static void random_gemm_both(int t)
 {
-    int64_t P = (int64_t)1 << tl_range(1, 3), K = tl_range(1, 5);
+    int64_t P = (int64_t)1 << tl_range(1, 3),
+            K = tl_range(1, 5) * (t % 3 == 0 ? 16 : 1);
     int64_t cs[2] = {2 * P * tl_range(1, 2), 2 * P};
     int64_t cbase[2] = {cs[0] * (t % 2 + 1), cs[1]};
     int64_t shape[2][2] = {{cs[0], K}, {cs[1], K}};
@@ -1791,6 +1847,51 @@ static void gemm_both_gap(void)
     int before = n_gemm_both;
     gemm_both_case(src, twin, &lc, cbase, cs, shape, 8, src);
     TL_CHECK(n_gemm_both == before + 1, "C with a gap: both not copied");
+}
+
+/* A on device 0, B on device 3, C replicated over the 4 devices: with K
+ * = 64 (4 * 4 * 4 <= (4 + 4) * 64) both copies split K over C's
+ * replicas and the partial sums all-reduce; with K = 2 (64 > 16) K stays
+ * whole and the partial sums are C. The copies' layouts written by hand. */
+static void gemm_split_rows(void)
+{
+    static const char *const src[2] = {
+        "mesh(4);\nkernel k(A: f32[4,64] layout S[(4,64):(64,1)] + 0@gpuid,\n"
+        "  B: f32[4,64] layout S[(4,64):(64,1)] + 3@gpuid,\n  C: f32[4,4] "
+        "layout S[(4,4):(4,1)] + R[4:1@gpuid]) grid(1) threads(1) {\n    "
+        "device gemm(C, A, B);\n}\n",
+        "mesh(4);\nkernel k(A: f32[4,2] layout S[(4,2):(2,1)] + 0@gpuid,\n  "
+        "B: f32[4,2] layout S[(4,2):(2,1)] + 3@gpuid,\n  C: f32[4,4] layout "
+        "S[(4,4):(4,1)] + R[4:1@gpuid]) grid(1) threads(1) {\n    device "
+        "gemm(C, A, B);\n}\n"};
+    static const char *const want[2] = {"S[(4,4,16):(16,1@gpuid,1)]",
+                                        "S[(4,2):(2,1)] + R[4:1@gpuid]"};
+    static const int64_t q[2] = {4, 1};
+    ax_dist_gemm *g = malloc(sizeof *g);
+    axe_diag d = {0, {0}};
+    char got[2][256];
+    int i, w;
+    for (i = 0; i < 2 && g != NULL; i++) {
+        axe_program *pr = NULL;
+        bool ok = axe_program_compile(src[i], strlen(src[i]), NULL, NULL, &pr,
+                                      &d) == AXE_OK &&
+                  axe__dist_gemm(pr, pr->devops[0], g, &d) == AXE_OK &&
+                  g->copied == 3;
+        for (w = 0; w < 2; w++)
+            if (!ok || axe_print_layout(&g->moved[w].glayout, got[w],
+                                        sizeof got[w]) >= sizeof got[w])
+                strcpy(got[w], "?");
+        TL_CHECK(ok && g->q == q[i] && strcmp(got[0], want[i]) == 0 &&
+                     strcmp(got[1], want[i]) == 0,
+                 "%s\nK in %lld slices (want %lld), copies %s and %s (want "
+                 "%s): %s",
+                 src[i], ok ? (long long)g->q : -1LL, (long long)q[i], got[0],
+                 got[1], want[i], d.message);
+        if (ok)
+            gemm_work_law(pr, pr->devops[0], g, 4, src[i]);
+        axe_program_free(pr);
+    }
+    free(g);
 }
 
 /* A and B on single devices, C's columns on 9 gpuid digits of 1024 that
@@ -1907,6 +2008,7 @@ int main(void)
     gemm_copy_capacity();
     gemm_where_words();
     gemm_busy_rows();
+    gemm_split_rows();
     n_gemm_idle = 0;
     for (t = 0; t < 300; t++)
         random_gemm_both(t);
@@ -1915,5 +2017,8 @@ int main(void)
     TL_CHECK(n_gemm_idle >= 40,
              "only %d random device gemms left a device without work",
              n_gemm_idle);
+    TL_CHECK(n_gemm_split >= 5,
+             "only %d random device gemms split K over C's replicas",
+             n_gemm_split);
     return tl_finish();
 }

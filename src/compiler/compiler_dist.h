@@ -188,8 +188,10 @@ typedef struct ax_dist_gemm {
      * the other's, its rows whole and replicated over the other's other
      * device digits), or, where neither holds a copy of the other (each
      * lives on one device or at a gpuid offset), both to C's placement
-     * (A's rows placed as C's rows, B's as C's columns, K whole,
-     * replicated over C's other dim's device digits and C's replicas).
+     * (A's rows placed as C's rows, B's as C's columns, replicated over
+     * C's other dim's device digits; K whole and replicated over C's
+     * replicas, or split over them where they divide K and the split
+     * moves no more bytes: compiler_dist_gemm.c, k_split).
      * "why" is the reason without the "device gemm (line N): " of the
      * refusal's message. */
     int copied;

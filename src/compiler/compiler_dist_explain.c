@@ -167,7 +167,13 @@ static void put_gemm_copy(ax_text *t, const axe_program *p, const ax_stmt *s,
                       which == 2 && g->copied == 3 ? "and" : "so",
                       axe__devop_text(p, s, which));
         put_layout(t, &g->moved[which - 1].glayout);
-        if (g->copied == 3)
+        if (g->copied == 3 && g->q > 1)
+            axe__text_put(t,
+                          " (its rows placed as %s's %s, K split over %s's "
+                          "%lld replicas)\n",
+                          cn, which == 1 ? "rows" : "columns", cn,
+                          (long long)g->q);
+        else if (g->copied == 3)
             axe__text_put(t, " (its rows placed as %s's %s, K whole)\n", cn,
                           which == 1 ? "rows" : "columns");
         else

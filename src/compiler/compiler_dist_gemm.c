@@ -35,7 +35,11 @@
  * C's rows, B's as C's columns, K whole, each replicated over C's other
  * dim's fine digits and C's replicas, at C's gpuid offset): every device
  * holding elements of C computes them, Q = 1 and the partial is placed
- * as C.
+ * as C; or, where C's replicas divide K and the all-reduce moves no more
+ * than the copies save (k_split), K split over C's replica digits
+ * instead of replicating the copies there: Q = C's replicas, each holder
+ * computes its slice of K of its block, and the partial all-reduces into
+ * C.
  * Summation order (the reference's, exact): each partial in increasing
  * k, the partials in increasing q.
  */
@@ -432,41 +436,71 @@ static axe_status mirror(const ax_tensor *from, const ax_tensor *x,
                             out->seps, &why);
 }
 
+/* The product of the extents of C's replica digits over which both
+ * copies to C's placement split K ("d": C's tokens over its fine digits
+ * "f"; "k": K), or 1 for K whole. Split where the replicas r divide K
+ * and the split moves no more bytes than K whole under the transfer
+ * rule: each holder of C's local [Mloc, Nloc] block then receives
+ * (Mloc + Nloc) K / r elements of the copies plus the r - 1 other
+ * partial sums of its block (the all-reduce), against (Mloc + Nloc) K,
+ * that is where r Mloc Nloc <= (Mloc + Nloc) K; it always does 1 / r of
+ * the multiply-adds. Otherwise every holder computes all of its block
+ * (docs/compiler.md: the decision and its measurement). */
+static int64_t k_split(const fine *f, const dims *d, int64_t k)
+{
+    int64_t r = 1, m = mem_elems(d, 0), n = mem_elems(d, 1);
+    int i;
+    for (i = 0; i + 1 < f->n; i++)
+        if (role(d, f->b[i]) == 2)
+            r *= f->b[i + 1] / f->b[i];
+    if (r > 1 && k % r == 0 && r * m * n <= (m + n) * k)
+        return r;
+    return 1;
+}
+
 /* "out": operand "x" (A when "dim" is 0, B when 1) copied to the
  * placement of C's dim "dim": its rows placed as C's (C's device digits
- * of the dim, its memory runs densely), K whole in memory, replicated
- * over the device digits of C's other dim and C's replicas (none on a
- * digit C leaves out), at C's gpuid offset; stored row-major
- * [rows, K] on each device. A and B so placed fit a local GEMM whose
- * partial sums are placed as C. */
+ * of the dim, its memory runs densely), replicated over the device
+ * digits of C's other dim (none on a digit C leaves out), at C's gpuid
+ * offset; K whole in memory and replicated over C's replicas too, or,
+ * where k_split says so, K split over C's replica digits (outer first,
+ * then K / r in memory); stored row-major [rows, Kloc] on each device.
+ * A and B so placed fit a local GEMM whose partial sums are placed as C
+ * (K whole) or sum into C over its replicas (an all-reduce). */
 static axe_status to_c(const ax_tensor *c, const ax_tensor *x, int dim,
                        ax_tensor *out)
 {
     fine f = {0};
     dims d;
-    int64_t k = x->gshape[1];
+    int64_t k = x->gshape[1], r, kloc;
     int i;
     axe_diag why;
     fine_of(&c->glayout, &f);
     AXE_TRY(dims_of(c, &f, &d, &why));
+    r = k_split(&f, &d, k);
+    kloc = k / r;
     *out = *x;
     axe_layout_init(&out->glayout);
-    AXE_TRY(push_dim(&out->glayout, &d, dim, k));
-    AXE_TRY(axe_layout_push_shard(&out->glayout, k, 1, "m"));
+    AXE_TRY(push_dim(&out->glayout, &d, dim, kloc));
+    for (i = f.n - 2; r > 1 && i >= 0; i--)
+        if (role(&d, f.b[i]) == 2)
+            AXE_TRY(axe_layout_push_shard(&out->glayout, f.b[i + 1] / f.b[i],
+                                          f.b[i], "gpuid"));
+    AXE_TRY(axe_layout_push_shard(&out->glayout, kloc, 1, "m"));
     for (i = 0; i + 1 < f.n; i++) {
-        /* Replicated over C's other dim and C's replicas only: a digit C
-         * does not use (role -1: a gap in C's devices) holds nothing of C,
-         * so the copy leaves it out too. */
-        int r = role(&d, f.b[i]);
-        if (r == 2 || r == 1 - dim)
+        /* Replicated over C's other dim (and C's replicas where K is
+         * whole) only: a digit C does not use (role -1: a gap in C's
+         * devices) holds nothing of C, so the copy leaves it out too. */
+        int ro = role(&d, f.b[i]);
+        if ((ro == 2 && r == 1) || ro == 1 - dim)
             AXE_TRY(axe_layout_push_replica(&out->glayout, f.b[i + 1] / f.b[i],
                                             f.b[i], "gpuid"));
     }
     if (d.goff != 0)
         AXE_TRY(axe_layout_add_offset(&out->glayout, "gpuid", d.goff));
     out->shape[0] = mem_elems(&d, dim);
-    out->shape[1] = k;
-    out->span = out->shape[0] * k;
+    out->shape[1] = kloc;
+    out->span = out->shape[0] * kloc;
     AXE_TRY(axe_layout_row_major(out->shape, 2, &out->layout));
     return axe_layout_group(&out->layout, out->shape, 2, &out->grouped,
                             out->seps, &why);
