@@ -300,15 +300,38 @@ for dt in f16 bf16; do
     fi
 done
 # Operand tiles by the widest cp.async the local layouts allow: 8 bytes
-# for B's rows of 20 k's, loads and stores for A's column-major shard
-# (gemm_bf16_chunks.axe); 8 bytes at P = 8 (local K 12).
+# for B's rows of 20 k's, 16 bytes along M for A's column-major shard
+# (gemm_bf16_chunks.axe: a [k][row] stage, fragments by .trans); 8 bytes
+# at P = 8 (local K 12).
 if "$AXE" compile "$SRC/tests/kernels/dist/gemm_bf16_chunks.axe" --target cuda --explain 2>&1 |
-    grep -qF "double-buffered: A by a load and a store per element, B by cp.async of 8 bytes;" &&
+    grep -qF "double-buffered: A by cp.async of 16 bytes along M, B by cp.async of 8 bytes; fragments by ldmatrix.x4.trans (A), ldmatrix.x4 (B))" &&
     "$AXE" compile "$EX/matmul_rs_f16.axe" -D P=8 --target cuda --explain 2>&1 |
     grep -qF "double-buffered: A by cp.async of 8 bytes, B by cp.async of 8 bytes;"; then
     ok
 else
     bad "the tensor-core local GEMM's loads are not the widest the layouts allow"
+fi
+# Stages along M or N (gemm_f16_trans.axe, counted from its layouts in
+# its comment): A .trans in gemms 1 and 3, B .trans in gemms 1 and 2, so
+# 2 ldmatrix.x4.trans calls of each operand and 2 plain ones, [k][row]
+# stages filled by cp.async along the rows in 2 of each operand's loads
+# (each load is emitted twice: step 0 and the next step), B4 by loads and
+# stores; --explain names them.
+if "$AXE" compile "$SRC/tests/kernels/dist/gemm_f16_trans.axe" --target cuda >"$tmp/tr.cu" 2>"$tmp/err" &&
+    [ "$(grep -cF 'axe_ptx_ldmatrix_x4_trans(fa[mi], &as[cs][ak][wm + mi * 16 + ar]);' "$tmp/tr.cu")" = 2 ] &&
+    [ "$(grep -cF 'axe_ptx_ldmatrix_x4_trans(r, &bs[cs][bk][wn + nj * 16 + br]);' "$tmp/tr.cu")" = 2 ] &&
+    [ "$(grep -cF 'axe_ptx_ldmatrix_x4(fa[mi], &as[cs][wm + mi * 16 + ar][ak]);' "$tmp/tr.cu")" = 2 ] &&
+    [ "$(grep -cF 'axe_ptx_ldmatrix_x4(r, &bs[cs][wn + nj * 16 + br][bk]);' "$tmp/tr.cu")" = 2 ] &&
+    [ "$(grep -cE 'axe_ptx_cp_async_c[ag][0-9]+\(&as\[[^]]*\]\[kk\]\[r\]' "$tmp/tr.cu")" = 4 ] &&
+    [ "$(grep -cE 'axe_ptx_cp_async_c[ag][0-9]+\(&bs\[[^]]*\]\[kk\]\[r\]' "$tmp/tr.cu")" = 4 ] &&
+    "$AXE" compile "$SRC/tests/kernels/dist/gemm_f16_trans.axe" --target cuda --explain >"$tmp/ex" 2>&1 &&
+    [ "$(grep -cF 'A by cp.async of 16 bytes along M, B by cp.async of 16 bytes along N; fragments by ldmatrix.x4.trans)' "$tmp/ex")" = 1 ] &&
+    [ "$(grep -cF 'A by cp.async of 8 bytes, B by cp.async of 4 bytes along N; fragments by ldmatrix.x4 (A), ldmatrix.x4.trans (B))' "$tmp/ex")" = 1 ] &&
+    [ "$(grep -cF 'A by cp.async of 8 bytes along M, B by cp.async of 8 bytes; fragments by ldmatrix.x4.trans (A), ldmatrix.x4 (B))' "$tmp/ex")" = 1 ] &&
+    [ "$(grep -cF 'A by cp.async of 8 bytes, B by a load and a store per element; fragments by ldmatrix.x4)' "$tmp/ex")" = 1 ]; then
+    ok
+else
+    bad "gemm_f16_trans: not the ldmatrix(.trans) stages its layouts give: $(head -c 300 "$tmp/err") $(grep -c ldmatrix_x4 "$tmp/tr.cu")"
 fi
 if "$AXE" compile "$EX/matmul_rs_dev.axe" --target cuda --explain 2>&1 |
     grep -qF "  cuda: the local GEMM as a tiled CUDA kernel (64 x 64 tiles"; then
@@ -330,6 +353,12 @@ MUT_CU=1 mutant "uint32_t fa[2][4], fb[4][2];" \
     "$SRC/tests/kernels/dist/gemm_bf16_chunks.axe" 4
 MUT_CU=1 mutant "axe_ptx_cp_async_wait<1>();" "axe_ptx_cp_async_wait<2>();" \
     "$EX/matmul_rs_f16.axe" 2 -D P=2
+# the .trans rows: A's k rows 8-15 (matrices 2, 3) read from 0-7, B's
+# n offset of matrices 2, 3 dropped
+MUT_CU=1 mutant "ak = lane % 8 + lane / 16 * 8;" "ak = lane % 8;" \
+    "$SRC/tests/kernels/dist/gemm_f16_trans.axe" 2
+MUT_CU=1 mutant "const int br = lane / 16 * 8," "const int br = 0," \
+    "$SRC/tests/kernels/dist/gemm_f16_trans.axe" 2
 
 # The runtime's host side allocates no host buffers for the schedules
 # (AXE_MPI_BUILD_NOHOST: their sbuf, rbuf and tmp stay NULL; the moves use

@@ -9,7 +9,8 @@
 # and linked by nvcc for sm_80 and sm_90 as `axe run --ranks N` builds it
 # (-DAXE_KERNEL_MAIN, the runtimes beside it, MPI's flags from `mpicc
 # --showme`, -lnccl) with -Werror all-warnings (ptxas's register spills
-# too: -Xptxas -warn-spills; gemm_bf16_chunks for sm_80 as well) and the
+# too: -Xptxas -warn-spills; gemm_bf16_chunks and gemm_f16_trans for
+# sm_80 as well) and the
 # host compiler's -Wall -Wextra. Skipped (77) without nvcc, without NCCL (nccl.h next to
 # nvcc's headers) or without OpenMPI (installed through
 # scripts/ensure_tools.sh when missing). Last line: "N passed, N failed".
@@ -52,8 +53,9 @@ for f in "$SRC"/examples/kernels/dist/*.axe "$SRC"/tests/kernels/dist/gemm_*.axe
     d=(-D P=2)
     archs="sm_80 sm_90"
     grep -q "^param P " "$f" || d=() archs=sm_90 # a test kernel: one arch
-    # the tensor-core kernel's per-element loads: sm_80 spilled them unrolled
-    [ "$n" = gemm_bf16_chunks ] && archs="sm_80 sm_90"
+    # the tensor-core kernels' [k][row] stages (.trans) and per-element
+    # loads (gemm_f16_trans's B4: sm_80 spilled them unrolled)
+    case $n in gemm_bf16_chunks | gemm_f16_trans) archs="sm_80 sm_90" ;; esac
     for arch in $archs; do
         if "$AXE" compile "$f" "${d[@]}" --target cuda --arch "$arch" \
             -o "$tmp/$n.cu" 2>"$tmp/$n.err" &&

@@ -167,6 +167,16 @@ int axe__cuda_unit(axe_dtype d);
 bool axe__cuda_frag_form(const ax_frag *f, int unit, axe__cuda_form *out);
 void axe__cuda_load_of(const axe_program *p, const ax_stmt *s, int o,
                        axe__cuda_operand *out);
+/* The ldmatrix form of an operand of "size"-byte elements whose memory
+ * holds aligned runs of "along_k" elements along K and "along_rows" along
+ * its rows (M for A, N for B): .trans where the elements are 16-bit and
+ * the rows' runs are the longer (its 8 x 8 matrices' rows lie along M or
+ * N), else plain ldmatrix (rows along K; ties go to K). gemm.mma_smem
+ * (axe__cuda_load_of, runs of 16 bytes or none) and the tensor-core
+ * device gemm (compiler_emit_cuda_devgemm_mma.c, whose shared stages lie
+ * along the form's rows) share it; each checks its own addresses. */
+axe__cuda_load axe__cuda_ldsm_form(int size, int64_t along_k,
+                                   int64_t along_rows);
 bool axe__cuda_warp_tiles(const axe_program *p, const ax_stmt *s,
                           axe__cuda_tiles *out, const char **why);
 const char *axe__cuda_mma_refusal(const axe_program *p, const ax_stmt *s);

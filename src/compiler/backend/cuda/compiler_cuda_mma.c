@@ -229,7 +229,7 @@ void axe__cuda_load_of(const axe_program *p, const ax_stmt *s, int o,
 {
     const ax_tensor *t = &p->tensors[s->args[o + 1].tensor];
     int size = axe_dtype_size(t->dtype), k;
-    int64_t w = 16 / (size > 0 ? size : 1);
+    int64_t w = 16 / (size > 0 ? size : 1), rk, rr;
     axe__cuda_form f;
     bool ok, cheaper;
     memset(out, 0, sizeof *out);
@@ -259,19 +259,25 @@ void axe__cuda_load_of(const axe_program *p, const ax_stmt *s, int o,
                          "holds on the evaluated addresses)");
         return;
     }
-    if (ok && runs_hold(s, o + 1, 2, w)) {
-        out->how = AXE_CUDA_LOAD_LDMATRIX;
-        out->why = "16-byte rows along K";
-        return;
-    }
+    rk = ok && runs_hold(s, o + 1, 2, w) ? w : 1;
     for (k = 0; ok && k < f.nregs; k++)
         ok = f.r0[k] % 8 == 0;
-    if (ok && size == 2 && runs_hold(s, o + 1, 0, w)) {
-        out->how = AXE_CUDA_LOAD_LDMATRIX_TRANS;
-        out->why = o == 0 ? "16-byte rows along M" : "16-byte rows along N";
+    rr = ok && rk < w && runs_hold(s, o + 1, 0, w) ? w : 1;
+    out->how = axe__cuda_ldsm_form(size, rk, rr);
+    if ((out->how == AXE_CUDA_LOAD_LDMATRIX ? rk : rr) < w) {
+        no_ldmatrix(out, "its shared addresses have no aligned 16-byte rows");
         return;
     }
-    no_ldmatrix(out, "its shared addresses have no aligned 16-byte rows");
+    out->why = out->how == AXE_CUDA_LOAD_LDMATRIX ? "16-byte rows along K"
+               : o == 0                           ? "16-byte rows along M"
+                                                  : "16-byte rows along N";
+}
+
+axe__cuda_load axe__cuda_ldsm_form(int size, int64_t along_k,
+                                   int64_t along_rows)
+{
+    return size == 2 && along_rows > along_k ? AXE_CUDA_LOAD_LDMATRIX_TRANS
+                                             : AXE_CUDA_LOAD_LDMATRIX;
 }
 
 static int cmp_tile(const void *x, const void *y)

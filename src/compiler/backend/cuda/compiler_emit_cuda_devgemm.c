@@ -54,6 +54,44 @@ static void put_step(ax_text *t, axe_dtype dt, const char *acc, const char *x,
         axe__text_put(t, "%s + (uint32_t)%s * (uint32_t)%s", acc, x, y);
 }
 
+/* The vector path of axe__cuda_devgemm_load: st->vec elements per
+ * cp.async along k into a [row][k] stage, or along the rows into a
+ * [k][row] stage (st->k_major), zeros past the local shapes (the runs
+ * never straddle them: load_vec in compiler_emit_cuda_devgemm_mma.c). */
+static void put_load_vec(ax_text *t, const axe_program *p, const ax_stmt *s,
+                         const ax_dist_gemm *g, int which,
+                         const axe__cuda_stage *st)
+{
+    const char *x = which == 1 ? "i" : "j", *sh = which == 1 ? "as" : "bs",
+               *in = st->ind, *run = st->k_major ? "AX_GEMM_T" : st->tk;
+    long long rows = (long long)(which == 1 ? g->mloc : g->nloc),
+              kl = (long long)g->kloc;
+    axe__text_put(t,
+                  "%sfor (int l = (int)threadIdx.x; l < %s * AX_GEMM_T / "
+                  "%d; l += %s) {\n"
+                  "%s    const int %s = l / (%s / %d), %s = l %% (%s / %d) * "
+                  "%d;\n"
+                  "%s    const int64_t %s = %s0 + r, k = k0 + kk;\n"
+                  "%s    if (%s < %lldL && k < %lldL)\n"
+                  "%s        %s(&%s%s[%s][%s], &%c[",
+                  in, st->tk, st->vec, st->threads, in,
+                  st->k_major ? "kk" : "r", run, st->vec,
+                  st->k_major ? "r" : "kk", run, st->vec, st->vec, in, x, x, in,
+                  x, rows, kl, in,
+                  st->vec == 8   ? "axe_ptx_cp_async_cg16"
+                  : st->vec == 4 ? "axe_ptx_cp_async_ca8"
+                                 : "axe_ptx_cp_async_ca4",
+                  sh, st->stage, st->k_major ? "kk" : "r",
+                  st->k_major ? "r" : "kk", which == 1 ? 'a' : 'b');
+    axe__emit_dist_gemm_addr(t, p, s, g, which, x, "k");
+    axe__text_put(t,
+                  "]);\n%s    else\n"
+                  "%s        for (int e = 0; e < %d; e++)\n"
+                  "%s            %s%s[%s][%s + e] = %s;\n%s}\n",
+                  in, in, st->vec, in, sh, st->stage, st->k_major ? "kk" : "r",
+                  st->k_major ? "r" : "kk", st->zero, in);
+}
+
 void axe__cuda_devgemm_load(ax_text *t, const axe_program *p, const ax_stmt *s,
                             const ax_dist_gemm *g, int which,
                             const axe__cuda_stage *st)
@@ -63,26 +101,7 @@ void axe__cuda_devgemm_load(ax_text *t, const axe_program *p, const ax_stmt *s,
     long long rows = (long long)(which == 1 ? g->mloc : g->nloc),
               kl = (long long)g->kloc;
     if (st->vec > 1) {
-        axe__text_put(t,
-                      "%sfor (int l = (int)threadIdx.x; l < %s * AX_GEMM_T / "
-                      "%d; l += %s) {\n"
-                      "%s    const int r = l / (%s / %d), kk = l %% (%s / %d) "
-                      "* %d;\n"
-                      "%s    const int64_t %s = %s0 + r, k = k0 + kk;\n"
-                      "%s    if (%s < %lldL && k < %lldL)\n"
-                      "%s        %s(&%s%s[r][kk], &%c[",
-                      in, st->tk, st->vec, st->threads, in, st->tk, st->vec,
-                      st->tk, st->vec, st->vec, in, x, x, in, x, rows, kl, in,
-                      st->vec == 8   ? "axe_ptx_cp_async_cg16"
-                      : st->vec == 4 ? "axe_ptx_cp_async_ca8"
-                                     : "axe_ptx_cp_async_ca4",
-                      sh, st->stage, which == 1 ? 'a' : 'b');
-        axe__emit_dist_gemm_addr(t, p, s, g, which, x, "k");
-        axe__text_put(t,
-                      "]);\n%s    else\n"
-                      "%s        for (int e = 0; e < %d; e++)\n"
-                      "%s            %s%s[r][kk + e] = %s;\n%s}\n",
-                      in, in, st->vec, in, sh, st->stage, st->zero, in);
+        put_load_vec(t, p, s, g, which, st);
         return;
     }
     axe__text_put(t,

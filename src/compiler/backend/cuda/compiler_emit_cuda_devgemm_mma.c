@@ -8,26 +8,31 @@
  * from the PTX ISA). A CTA of AX_MMA_THREADS (4 warps) per 64 x 64 tile
  * of the rank's partial sums (tiles grid-strided, as the FMA kernel's),
  * each warp a 32 x 32 block of it (2 x 4 atom tiles); K in steps of 16
- * through two shared stages per operand ([row][k] bit patterns, rows
- * padded to 24 halves: 48 bytes, so the 8 rows of an ldmatrix phase hit
- * 8 distinct 16-byte bank groups): step s + 1's tiles are issued by
- * cp.async (16, 8 or 4 bytes along k where the shard's local layout
- * holds such runs, load_vec; else a load and a store per
- * element) into the other stage while step s computes, one commit group
- * per step, `cp.async.wait_group 1` and a barrier before a step's
- * fragments. Zero outside the local shapes: rows past M or N are zero
- * and never stored, and K is zero-padded to a multiple of 16 (a zero
- * product adds exactly 0). Fragments come from shared memory by
- * ldmatrix.x4 in the PTX ISA's m16n8k16 layout: A's 16 x 16 atom tile as
- * its four 8 x 8 matrices (rows 0-7 and 8-15 by k 0-7, then by k 8-15:
- * a0..a3), B (stored [N, K], so no .trans) two 8-column atom tiles per
- * ldmatrix (columns 0-7 by k 0-7 and 8-15, then columns 8-15: b0, b1 of
- * each). Each element is summed in f32 by mma.sync, 16 k's at a time in
+ * through two shared stages per operand, each laid out along the
+ * operand's longer aligned runs in its shard (operand_of: along k,
+ * [row][k] bit patterns, rows padded to 24 halves, 48 bytes; along M or
+ * N, [k][row], rows of 72 halves, 144 bytes; either way the 8 rows of
+ * an ldmatrix phase hit 8 distinct 16-byte bank groups): step s + 1's
+ * tiles are issued by cp.async (16, 8 or 4 bytes along the stage's rows
+ * where the shard's local layout holds such runs, load_vec; else a load
+ * and a store per element) into the other stage while step s computes,
+ * one commit group per step, `cp.async.wait_group 1` and a barrier
+ * before a step's fragments. Zero outside the local shapes: rows past M
+ * or N are zero and never stored, and K is zero-padded to a multiple of
+ * 16 (a zero product adds exactly 0). Fragments come from shared memory
+ * by ldmatrix.x4 in the PTX ISA's m16n8k16 layout, .trans from a
+ * [k][row] stage (axe__cuda_ldsm_form, gemm.mma_smem's choice between
+ * the two): A's 16 x 16 atom tile as its four 8 x 8 matrices (rows 0-7
+ * and 8-15 by k 0-7, then by k 8-15: a0..a3), B two 8-column atom tiles
+ * per ldmatrix (columns 0-7 by k 0-7 and 8-15, then columns 8-15: b0,
+ * b1 of each). Each element is summed in f32 by mma.sync, 16 k's at a time in
  * increasing K steps: the products are exact in f32, but the order and
  * rounding inside an mma are the hardware's, so the partial sums match
  * the reference within the bound of docs/compiler.md
  * (axe_program_tensor_tolerance), not bit for bit.
  */
+#include <stdio.h>
+
 #include "compiler_cuda.h"
 
 bool axe__cuda_devgemm_mma(const axe_program *p, const ax_stmt *s)
@@ -36,16 +41,26 @@ bool axe__cuda_devgemm_mma(const axe_program *p, const ax_stmt *s)
     return s->op == AX_OP_GEMM && (a == AXE_DTYPE_F16 || a == AXE_DTYPE_BF16);
 }
 
-/* The elements per cp.async of operand "which" (1: A, 2: B; the copy
- * where the plan copies it first): the largest w of 8, 4 and 2 (16, 8
- * or 4 bytes along k) such that every group of w local k's starting at a
- * multiple of w (any row) lies at w consecutive local addresses starting
- * at a multiple of w, else 1. From the local layout's iters: w divides
- * the rows' strides, the length of the unit-stride run of K's innermost
- * iters, the strides of K's iters outside it, and the offset; a power of
- * two divides them all where it divides their bitwise or. */
+/* How operand "which" (1: A, 2: B) reaches its stage: the elements per
+ * cp.async (1: a load and a store each) and whether the stage is
+ * [k][row] with .trans fragments. */
+typedef struct mma_operand {
+    int vec;
+    bool trans;
+} mma_operand;
+
+/* The elements per cp.async of operand "which" (the copy where the plan
+ * copies it first) along "along" (0: its rows, 1: K): the largest w of
+ * 8, 4 and 2 (16, 8 or 4 bytes) such that every group of w local indices
+ * along it starting at a multiple of w (any index of the other dim) lies
+ * at w consecutive local addresses starting at a multiple of w, else 1.
+ * From the local layout's iters: w divides the other dim's strides, the
+ * length of the unit-stride run of the dim's innermost iters, the strides
+ * of its iters outside it, and the offset; a power of two divides them
+ * all where it divides their bitwise or. A run's length is a multiple
+ * of w, so no group straddles the local shape. */
 static int load_vec(const axe_program *p, const ax_stmt *s,
-                    const ax_dist_gemm *g, int which)
+                    const ax_dist_gemm *g, int which, int along)
 {
     const ax_tensor *x = axe__dist_gemm_operand(p, s, g, which);
     int64_t bits = 0, run = 1;
@@ -53,10 +68,10 @@ static int load_vec(const axe_program *p, const ax_stmt *s,
     int k, w;
     for (k = 0; k < x->layout.noffset; k++)
         bits |= x->layout.offset[k].value;
-    for (k = x->seps[0]; k < x->seps[1]; k++) /* the rows' iters */
+    for (k = x->seps[1 - along]; k < x->seps[2 - along]; k++) /* the other */
         if (x->grouped.shard[k].extent > 1)
             bits |= x->grouped.shard[k].stride;
-    for (k = x->seps[2] - 1; k >= x->seps[1]; k--) { /* K's, innermost first */
+    for (k = x->seps[along + 1] - 1; k >= x->seps[along]; k--) { /* inner */
         const axe_iter *it = &x->grouped.shard[k];
         if (it->extent == 1)
             continue;
@@ -71,39 +86,66 @@ static int load_vec(const axe_program *p, const ax_stmt *s,
     return w;
 }
 
+/* Operand "which"'s stage: along its rows with .trans where
+ * axe__cuda_ldsm_form takes that for its runs (longer along M or N than
+ * along K), else along K. */
+static mma_operand operand_of(const axe_program *p, const ax_stmt *s,
+                              const ax_dist_gemm *g, int which)
+{
+    const ax_tensor *x = axe__dist_gemm_operand(p, s, g, which);
+    int rk = load_vec(p, s, g, which, 1), rr = load_vec(p, s, g, which, 0);
+    mma_operand o = {rk, false};
+    if (axe__cuda_ldsm_form(axe_dtype_size(x->dtype), rk, rr) ==
+        AXE_CUDA_LOAD_LDMATRIX_TRANS)
+        o.vec = rr, o.trans = true;
+    return o;
+}
+
 /* Both operands' loads of the K step at k0 into stage "stage", indented
- * by "ind", "vec[0]" (A) and "vec[1]" (B) elements per cp.async. */
+ * by "ind" (see mma_operand). */
 static void put_loads(ax_text *t, const axe_program *p, const ax_stmt *s,
-                      const ax_dist_gemm *g, const int *vec, const char *stage,
-                      const char *ind)
+                      const ax_dist_gemm *g, const mma_operand *op,
+                      const char *stage, const char *ind)
 {
     axe__cuda_stage st = {"AX_MMA_TK", "AX_MMA_THREADS", stage, "(uint16_t)0",
                           ind,         "AX_MMA_ROLLED ", false, 0};
     int which;
     for (which = 1; which <= 2; which++) {
-        st.vec = vec[which - 1];
+        st.vec = op[which - 1].vec;
+        st.k_major = op[which - 1].trans;
         axe__cuda_devgemm_load(t, p, s, g, which, &st);
     }
 }
 
 /* One K step from stage cs (see the file comment), "wrap" the atom's
- * wrapper. */
-static void put_step(ax_text *t, const char *wrap)
+ * wrapper: A's fragments and B's by ldmatrix.x4, .trans from a [k][row]
+ * stage (the row and k of each lane's matrix row are put_head's ar, ak,
+ * br, bk). */
+static void put_step(ax_text *t, const char *wrap, const mma_operand *op)
 {
+    axe__text_put(t,
+                  "            axe_ptx_cp_async_commit();\n"
+                  "            axe_ptx_cp_async_wait<1>(); /* step k1's tiles "
+                  "arrived */\n"
+                  "            __syncthreads();\n"
+                  "            uint32_t fa[2][4], fb[4][2];\n"
+                  "            AXE_UNROLL for (int mi = 0; mi < 2; mi++)\n");
+    if (op[0].trans)
+        axe__text_put(t, "                axe_ptx_ldmatrix_x4_trans(fa[mi], "
+                         "&as[cs][ak][wm + mi * 16 + ar]);\n");
+    else
+        axe__text_put(t, "                axe_ptx_ldmatrix_x4(fa[mi], "
+                         "&as[cs][wm + mi * 16 + ar][ak]);\n");
+    axe__text_put(t, "            AXE_UNROLL for (int nj = 0; nj < 2; nj++) {\n"
+                     "                uint32_t r[4];\n");
+    if (op[1].trans)
+        axe__text_put(t, "                axe_ptx_ldmatrix_x4_trans(r, "
+                         "&bs[cs][bk][wn + nj * 16 + br]);\n");
+    else
+        axe__text_put(t, "                axe_ptx_ldmatrix_x4(r, "
+                         "&bs[cs][wn + nj * 16 + br][bk]);\n");
     axe__text_put(
         t,
-        "            axe_ptx_cp_async_commit();\n"
-        "            axe_ptx_cp_async_wait<1>(); /* step k1's tiles "
-        "arrived */\n"
-        "            __syncthreads();\n"
-        "            uint32_t fa[2][4], fb[4][2];\n"
-        "            AXE_UNROLL for (int mi = 0; mi < 2; mi++)\n"
-        "                axe_ptx_ldmatrix_x4(fa[mi], &as[cs][wm + mi * 16 + "
-        "ar][ak]);\n"
-        "            AXE_UNROLL for (int nj = 0; nj < 2; nj++) {\n"
-        "                uint32_t r[4];\n"
-        "                axe_ptx_ldmatrix_x4(r, &bs[cs][wn + nj * 16 + "
-        "br][bk]);\n"
         "                fb[2 * nj][0] = r[0], fb[2 * nj][1] = r[1];\n"
         "                fb[2 * nj + 1][0] = r[2], fb[2 * nj + 1][1] = "
         "r[3];\n"
@@ -115,21 +157,61 @@ static void put_step(ax_text *t, const char *wrap)
         wrap);
 }
 
-/* How w elements of a K step's row move to shared memory (--explain
- * and the kernel's comment). */
-static const char *load_text(int w)
+/* How operand "o" moves to shared memory, "rows" its rows' name (M or
+ * N; --explain and the kernel's comment): "cp.async of 16 bytes" (along
+ * k), "... along M" ([k][row] stage), or a load and a store per
+ * element. */
+static const char *load_text(mma_operand o, char rows, char *buf, size_t n)
 {
-    return w == 8   ? "cp.async of 16 bytes"
-           : w == 4 ? "cp.async of 8 bytes"
-           : w == 2 ? "cp.async of 4 bytes"
-                    : "a load and a store per element";
+    if (o.vec == 1)
+        return "a load and a store per element";
+    if (o.trans)
+        (void)snprintf(buf, n, "cp.async of %d bytes along %c", 2 * o.vec,
+                       rows);
+    else
+        (void)snprintf(buf, n, "cp.async of %d bytes", 2 * o.vec);
+    return buf;
+}
+
+/* The fragments' instructions (--explain and the kernel's comment). */
+static const char *frag_text(const mma_operand *op)
+{
+    return op[0].trans && op[1].trans ? "ldmatrix.x4.trans"
+           : op[0].trans              ? "ldmatrix.x4.trans (A), ldmatrix.x4 (B)"
+           : op[1].trans              ? "ldmatrix.x4 (A), ldmatrix.x4.trans (B)"
+                                      : "ldmatrix.x4";
+}
+
+/* Each lane's ldmatrix row (see put_step): its matrix q = lane / 8 is
+ * A's rows 0-7, 8-15 by k 0-7, then k 8-15, B's columns 0-7 by k 0-7,
+ * k 8-15, then columns 8-15; row lane % 8 of it lies along k ([row][k]
+ * stage) or along the rows ([k][row], .trans). */
+static void put_lane_rows(ax_text *t, const mma_operand *op)
+{
+    axe__text_put(t, "    /* this lane's ldmatrix.x4 row (matrix lane / 8, "
+                     "its row lane %% 8): A's matrices rows 0-7,\n     * "
+                     "8-15 by k 0-7, then k 8-15; B's columns 0-7 by k 0-7, "
+                     "k 8-15, then columns 8-15 */\n");
+    axe__text_put(t, op[0].trans ? "    const int ar = lane / 8 %% 2 * 8, ak = "
+                                   "lane %% 8 + lane / 16 * 8;\n"
+                                 : "    const int ar = lane %% 16, ak = lane / "
+                                   "16 * 8;\n");
+    axe__text_put(t, op[1].trans ? "    const int br = lane / 16 * 8, bk = "
+                                   "lane %% 8 + lane / 8 %% 2 * 8;\n"
+                                 : "    const int br = lane %% 8 + lane / 16 * "
+                                   "8, bk = lane / 8 %% 2 * 8;\n");
 }
 
 /* The kernel's head: its comment, signature, shared stages, each lane's
- * ldmatrix rows and the tile loop's start. */
+ * ldmatrix rows and the tile loop's start. A's tiles by cp.async along
+ * M from rows [r0, r1) of a chunk start at a multiple of 8 rows (the
+ * groups' alignment); the rows before r0 are computed, not stored. */
 static void put_head(ax_text *t, const ax_stmt *s, const ax_dist_gemm *g,
-                     const axe__cuda_atom *at, const int *vec)
+                     const axe__cuda_atom *at, const mma_operand *op)
 {
+    static const char *const stage[] = {"[AX_GEMM_T][AX_MMA_ROW]",
+                                        "[AX_MMA_TK][AX_MMA_COL]"};
+    char la[64], lb[64];
     int k = s->index;
     axe__text_put(
         t,
@@ -138,26 +220,27 @@ static void put_head(ax_text *t, const ax_stmt *s, const ax_dist_gemm *g,
         "row-major [%lld, %lld] (K %lld,\n * zero-padded to a multiple of "
         "16), rows r0 <= i < r1: a CTA per 64 x 64 tile\n * (grid-strided), "
         "each warp a 32 x 32 block of it; K steps double-buffered (A by "
-        "%s,\n * B by %s), fragments by ldmatrix.x4. */\n"
+        "%s,\n * B by %s), fragments by %s. */\n"
         "static __global__ void __launch_bounds__(AX_MMA_THREADS)\n"
         "ax_dev%d_gemm_k(const uint16_t *__restrict__ a, const uint16_t "
         "*__restrict__ b, float *__restrict__ c,\n"
         "               int64_t r0, int64_t r1)\n{\n"
-        "    __shared__ __align__(16) uint16_t as[2][AX_GEMM_T][AX_MMA_ROW], "
-        "bs[2][AX_GEMM_T][AX_MMA_ROW];\n"
+        "    __shared__ __align__(16) uint16_t as[2]%s, bs[2]%s;\n"
         "    const int lane = (int)threadIdx.x %% 32, warp = "
         "(int)threadIdx.x / 32;\n"
         "    const int gr = lane / 4, tq = lane %% 4;\n"
-        "    const int wm = warp / 2 * 32, wn = warp %% 2 * 32;\n"
-        "    /* this lane's ldmatrix.x4 row: A's matrices rows 0-7, 8-15 by "
-        "k 0-7, then k 8-15;\n     * B's columns 0-7 by k 0-7, k 8-15, then "
-        "columns 8-15 */\n"
-        "    const int ar = lane %% 16, ak = lane / 16 * 8;\n"
-        "    const int br = lane %% 8 + lane / 16 * 8, bk = lane / 8 %% 2 * "
-        "8;\n",
+        "    const int wm = warp / 2 * 32, wn = warp %% 2 * 32;\n",
         k, s->line, axe__iter_sep(s), axe__iter(s), at->ptx, (long long)g->mloc,
-        (long long)g->nloc, (long long)g->kloc, load_text(vec[0]),
-        load_text(vec[1]), k);
+        (long long)g->nloc, (long long)g->kloc,
+        load_text(op[0], 'M', la, sizeof la),
+        load_text(op[1], 'N', lb, sizeof lb), frag_text(op), k,
+        stage[op[0].trans], stage[op[1].trans]);
+    put_lane_rows(t, op);
+    if (op[0].trans && op[0].vec > 1 && s->chunks > 0)
+        axe__text_put(t, "    const int64_t rs = r0; /* the first row stored; "
+                         "A's cp.async groups of rows\n       start at "
+                         "multiples of 8 */\n"
+                         "    r0 -= r0 %% 8;\n");
     axe__cuda_devgemm_tiles(t, g);
     axe__text_put(t,
                   "        float acc[2][4][4] = {};\n"
@@ -170,13 +253,14 @@ void axe__cuda_devgemm_mma_kernel(ax_text *t, const axe_program *p,
 {
     const axe__cuda_atom *at = axe__cuda_atom_of(p, s);
     long long n = (long long)g->nloc, kl = (long long)g->kloc;
-    int vec[2] = {load_vec(p, s, g, 1), load_vec(p, s, g, 2)};
+    mma_operand op[2] = {operand_of(p, s, g, 1), operand_of(p, s, g, 2)};
+    bool from = op[0].trans && op[0].vec > 1 && s->chunks > 0;
     if (at == NULL) { /* the check accepts f16/bf16 A and B, f32 C only */
         t->status = AXE_ERR_UNSUPPORTED;
         return;
     }
-    put_head(t, s, g, at, vec);
-    put_loads(t, p, s, g, vec, "[0]", "            ");
+    put_head(t, s, g, at, op);
+    put_loads(t, p, s, g, op, "[0]", "            ");
     axe__text_put(t,
                   "        }\n"
                   "        axe_ptx_cp_async_commit(); /* step 0's group */\n"
@@ -186,9 +270,9 @@ void axe__cuda_devgemm_mma_kernel(ax_text *t, const axe_program *p,
                   "into the other stage */\n"
                   "                const int64_t k0 = k1 + AX_MMA_TK;\n",
                   kl, kl);
-    put_loads(t, p, s, g, vec, "[cs ^ 1]", "                ");
+    put_loads(t, p, s, g, op, "[cs ^ 1]", "                ");
     axe__text_put(t, "            }\n");
-    put_step(t, at->wrap);
+    put_step(t, at->wrap, op);
     axe__text_put(t,
                   "        }\n"
                   "        axe_ptx_cp_async_wait<0>(); /* the last (empty) "
@@ -200,11 +284,11 @@ void axe__cuda_devgemm_mma_kernel(ax_text *t, const axe_program *p,
                   "gr + e / 2 * 8;\n"
                   "                    const int64_t j = j0 + wn + ni * 8 + "
                   "2 * tq + e %% 2;\n"
-                  "                    if (i < r1 && j < %lldL)\n"
+                  "                    if (%si < r1 && j < %lldL)\n"
                   "                        c[i * %lldL + j] = "
                   "acc[mi][ni][e];\n"
                   "                }\n    }\n}\n",
-                  n, n);
+                  from ? "i >= rs && " : "", n, n);
 }
 
 /* The tensor-core kernels' tiling (after the FMA kernels' AX_GEMM_T). */
@@ -213,10 +297,12 @@ void axe__cuda_devgemm_mma_helpers(ax_text *t)
     axe__text_put(t, "\n/* The tensor-core local GEMMs: AX_GEMM_T x AX_GEMM_T "
                      "tiles, 4 warps of 32 x 32, K in\n * steps of AX_MMA_TK "
                      "(the atom's K) through two shared stages of rows of "
-                     "AX_MMA_ROW\n * halves (padded: ldmatrix rows on "
-                     "distinct banks). */\n"
+                     "AX_MMA_ROW\n * halves ([row][k]) or AX_MMA_COL "
+                     "([k][row]; padded: ldmatrix rows on distinct\n * "
+                     "banks). */\n"
                      "#define AX_MMA_THREADS 128\n#define AX_MMA_TK 16\n"
                      "#define AX_MMA_ROW (AX_MMA_TK + 8)\n"
+                     "#define AX_MMA_COL (AX_GEMM_T + 8)\n"
                      "/* A loop of one element per iteration stays rolled "
                      "(unrolled, ptxas spills on sm_80). */\n"
                      "#ifdef AXE_CUDA_EMULATE\n#define AX_MMA_ROLLED\n#else\n"
@@ -227,7 +313,9 @@ void axe__cuda_devgemm_mma_explain(ax_text *t, const axe_program *p,
                                    const ax_stmt *s, const ax_dist_gemm *g)
 {
     const axe__cuda_atom *at = axe__cuda_atom_of(p, s);
+    mma_operand op[2] = {operand_of(p, s, g, 1), operand_of(p, s, g, 2)};
     double atol = 0, rtol = 0, f32_rtol = 0, f32_atol_unstated = 0;
+    char la[64], lb[64];
     if (at == NULL ||
         axe_program_tensor_tolerance(p, s->args[0].tensor, &atol, &rtol) !=
             AXE_OK ||
@@ -239,12 +327,13 @@ void axe__cuda_devgemm_mma_explain(ax_text *t, const axe_program *p,
                   "of the %lld x %lld partial sums, 4 warps of 32 x 32, K in "
                   "steps of 16 through shared memory, zero-padded to a "
                   "multiple of 16, double-buffered: A by %s, B by %s; "
-                  "fragments by ldmatrix.x4), into a device buffer; f32 sums "
+                  "fragments by %s), into a device buffer; f32 sums "
                   "in the tensor cores' order, checked within %g + max(%g, "
                   "2 K eps_f32) R = %g + %.3g R of the reference (K = %lld, "
                   "R its largest |value|)\n",
                   at->ptx, (long long)g->mloc, (long long)g->nloc,
-                  load_text(load_vec(p, s, g, 1)),
-                  load_text(load_vec(p, s, g, 2)), atol, f32_rtol, atol, rtol,
+                  load_text(op[0], 'M', la, sizeof la),
+                  load_text(op[1], 'N', lb, sizeof lb), frag_text(op), atol,
+                  f32_rtol, atol, rtol,
                   (long long)axe__devop_tensor(p, s, 1)->gshape[1]);
 }
