@@ -34,7 +34,8 @@
 #   gemm_f16_i4.axe's (counted from its loops), and fragments packed in
 #   the atom's register order instead fail the emulated check; its
 #   layout-auto twin gemm_f16_i4_regb_auto.axe synthesizes bq, bf and acc
-#   (checked by equivalence), exact, with the same counts.
+#   (checked by equivalence), exact, with the same counts; both hold bf's
+#   f16 values two to a 32-bit word (no 16-bit register array).
 # Skipped (77) without a C compiler; the emulated runs need a C++ one.
 set -u
 
@@ -350,8 +351,9 @@ if [ "${#targets[@]}" -gt 1 ]; then
         -D M=128 -D N=256 -D K=128 --seed 3
     kernel_check_run "$T/gemm_reg_perm.axe" --target cuda --emulate
     # the check can fail: B's first fragment register packed from
-    # registers 0 and 1 (the atom's order) instead of 0 and 4
-    if AXE_RUN_EDIT="sed -i 's|ax_b\[0\]\[0\] = ((uint32_t)t_bf\[0L\]) \| ((uint32_t)t_bf\[4L\] << 16);|ax_b[0][0] = ((uint32_t)t_bf[0L]) \| ((uint32_t)t_bf[1L] << 16);|'" \
+    # registers 0 and 1 (the atom's order) instead of 0 and 4 (bf's
+    # registers two to a word, read by ax_ld16)
+    if AXE_RUN_EDIT="sed -i 's|ax_b\[0\]\[0\] = (uint32_t)ax_ld16(t_bf, 0L) \| (uint32_t)ax_ld16(t_bf, 4L) << 16;|ax_b[0][0] = (uint32_t)ax_ld16(t_bf, 0L) \| (uint32_t)ax_ld16(t_bf, 1L) << 16;|'" \
         "$AXE" run "$EK/gemm_f16_i4_regb.axe" --target cuda --emulate --check >"$tmp/out" 2>&1 ||
         ! grep -q 'check FAILED' "$tmp/out"; then
         bad "gemm_f16_i4_regb packed in the atom's order: $(head -c 300 "$tmp/out")"
@@ -452,6 +454,28 @@ PY
         bad "Bs stores, Bs loads, mma.sync, Bs bytes: gemm_f16_i4 $(cat "$tmp/hand.n") (want 2 8 32 10224), gemm_f16_i4_regb $(cat "$tmp/regb.n"), its auto twin $(cat "$tmp/twin.n") (want 1 1 32 2048)"
     fi
 fi
+# The dequantized f16 of B are held two to a 32-bit register from the
+# cast on (docs/compiler.md, "16-bit registers in words"): bf is 16
+# uint32_t words per thread, the cast and the scale multiply store halves
+# (ax_st16), no register array of 16-bit elements is left (its 32
+# registers spilled at sm_80's 128; tests/compiler_cuda.sh checks
+# ptxas's 0 spill), and the gemm's 16 B fragment registers are packed
+# from halves (ax_ld16: the hand-written bf pairs registers 0 and 4) or,
+# for the twin's synthesized bf (pairs 0 and 1), are the words.
+for f in regb regb_auto; do
+    "$AXE" compile "$EK/gemm_f16_i4_$f.axe" --target cuda -o "$tmp/w$f.cu"
+    n=$(grep -cF '__align__(16) uint32_t t_bf[16] = {0}; /* two per 32-bit word */' "$tmp/w$f.cu")
+    n="$n $(grep -c '__align__(16) uint16_t t_' "$tmp/w$f.cu") $(grep -c 'ax_st16(t_bf, ' "$tmp/w$f.cu")"
+    n="$n $(grep -o 'ax_ld16(t_bf, [0-9]*L)' "$tmp/w$f.cu" | wc -l)"
+    n="$n $(grep -c 'ax_b\[[0-9]\]\[[0-9]\] = t_bf\[[0-9]*L\];' "$tmp/w$f.cu")"
+    want="1 0 2 32 0"
+    [ $f = regb_auto ] && want="1 0 2 0 16"
+    if [ "$n" = "$want" ]; then
+        ok
+    else
+        bad "gemm_f16_i4_$f: bf in words, 16-bit arrays, ax_st16 sites, fragment halves, whole words: $n (want $want)"
+    fi
+done
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

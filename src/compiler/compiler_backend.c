@@ -178,6 +178,8 @@ size_t axe_program_emit(axe_program *p, const char *file, char *buf, size_t cap)
 {
     ax_text t;
     axe__text_init(&t, p->arena);
+    if (axe__backend_of(p)->prepare != NULL)
+        axe__backend_of(p)->prepare(p);
     axe__backend_of(p)->emit(&t, p, file != NULL ? file : "<input>");
     if (t.status != AXE_OK)
         return 0;

@@ -15,6 +15,7 @@
  *   - "check": what else of a dispatched program it cannot emit (a
  *     dtype, a statement), refused with the reason at compile time;
  *   - "explain": the instructions it chooses for an operator (--explain);
+ *   - "prepare": how it stores a tensor, decided before emitting;
  *   - "emit": the program's code.
  * A plan says what each thread does; a backend says with which
  * instructions (a later Hopper backend revision adds schedules with their
@@ -89,6 +90,9 @@ typedef struct ax_backend {
     /* The lines --explain adds to a device operator's (NULL: none): how
      * this target runs it (CUDA: the NCCL call). */
     void (*devop_explain)(ax_text *t, const axe_program *p, const ax_stmt *s);
+    /* Storage decisions made before "emit" (NULL: none): CUDA holds
+     * some 16-bit register tensors two to a 32-bit word (words16). */
+    void (*prepare)(axe_program *p);
     void (*emit)(ax_text *t, const axe_program *p, const char *file);
 } ax_backend;
 

@@ -149,6 +149,10 @@ typedef struct ax_tensor {
     /* `layout auto`: the synthesis pass (compiler_synth.c) chose
      * "layout" (register and shared tensors only). */
     bool autolayout;
+    /* A register tensor of 16-bit elements held two to a 32-bit word,
+     * element i in bits 16 (i % 2) of word i / 2 (the backend's prepare
+     * hook decides; CUDA: compiler_cuda_words.c). */
+    bool words16;
     /* A runtime extent of dim 0 (global, row-major tensors only): an
      * expression of runtime scalars; shape[0] then holds its largest
      * value over every i32 value of the scalars ("nominal", so that the

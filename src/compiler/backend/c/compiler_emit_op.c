@@ -189,6 +189,13 @@ static void element_acc(ax_text *t, const axe_program *p, const ax_stmt *s,
         i4_element(t, p, s, i, false);
         return;
     }
+    if (tn->words16 && name == NULL) { /* ax_ld16(W, A) or ax_st16(W, A, */
+        axe__text_put(t, "ax_%s16(%s, ", acc == AX_ACC_ST ? "st" : "ld",
+                      tn->cname);
+        element_addr(t, p, s, i);
+        axe__text_put(t, "%s", acc == AX_ACC_ST ? ", " : ")");
+        return;
+    }
     axe__emit_access_open(t, p, tn, name, acc, vt);
     if (i4) /* a whole-byte vector from an even element address */
         axe__text_put(t, "(");
@@ -210,11 +217,23 @@ static void element(ax_text *t, const axe_program *p, const ax_stmt *s, int i)
     element_acc(t, p, s, i, NULL, AX_ACC_LD, NULL);
 }
 
-/* Operand "i"'s element, written (or updated atomically: "acc"). */
+/* Operand "i"'s element, written (or updated atomically: "acc"): an
+ * assignment's left side, completed by assign(). */
 static void element_w(ax_text *t, const axe_program *p, const ax_stmt *s, int i,
                       ax_access acc)
 {
     element_acc(t, p, s, i, NULL, acc, NULL);
+}
+
+/* After element_w of the destination: " = ", or nothing where a store
+ * to a 16-bit register held in words is the call ax_st16(W, A, VALUE);
+ * returns the text that closes it after the value. */
+static const char *assign(ax_text *t, const axe_program *p, const ax_stmt *s)
+{
+    if (p->tensors[s->args[0].tensor].words16)
+        return ")";
+    axe__text_put(t, " = ");
+    return "";
 }
 
 static bool is_int(axe_dtype d)
@@ -863,7 +882,7 @@ static void masked_vector(ax_text *t, const axe_program *p, const ax_stmt *s,
 static void body(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
 {
     const ax_tensor *dst = &p->tensors[s->args[0].tensor];
-    const char *post;
+    const char *post, *close;
     indent_put(t, ind);
     if (s->plan->vec > 1 && (s->args[0].any_masked || s->args[1].any_masked)) {
         masked_vector(t, p, s, ind);
@@ -900,26 +919,24 @@ static void body(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
         return;
     }
     element_w(t, p, s, 0, AX_ACC_ST);
+    close = assign(t, p, s);
     if (s->op == AX_OP_COPY && axe__dtype_is_half(dst->dtype)) {
-        axe__text_put(t, " = ");
         raw_element(t, p, s, 1); /* the same 16-bit pattern */
-        axe__text_put(t, ";\n");
+        axe__text_put(t, "%s;\n", close);
         return;
     }
     if (s->op == AX_OP_SELECT && axe__dtype_is_half(dst->dtype)) {
-        axe__text_put(t, " = ");
         load(t, p, s, 1);
         axe__text_put(t, " != 0 ? ");
         raw_operand(t, p, s, 2);
         axe__text_put(t, " : ");
         raw_operand(t, p, s, 3); /* the chosen 16-bit pattern */
-        axe__text_put(t, ";\n");
+        axe__text_put(t, "%s;\n", close);
         return;
     }
-    axe__text_put(t, " = ");
     post = store_open(t, p, s);
     value(t, p, s);
-    axe__text_put(t, "%s;\n", post);
+    axe__text_put(t, "%s%s;\n", post, close);
 }
 
 static void loop_line(ax_text *t, int k, int64_t extent, int64_t step, int ind,
@@ -1161,6 +1178,16 @@ static const char put4_text[] =
     "    unsigned sh = (unsigned)(4 * (a % 2L));\n"
     "    *byte = (uint8_t)((*byte & ~(0xfu << sh)) | (((unsigned)v & 0xfu) << "
     "sh));\n}\n\n";
+static const char ld16_text[] =
+    "/* 16-bit registers two to a 32-bit word: element a is bits 16 (a %\n"
+    " * 2) of word a / 2; a store rewrites only its half. */\n"
+    "static inline uint16_t ax_ld16(const uint32_t *w, long a)\n{\n"
+    "    return (uint16_t)(w[a / 2L] >> (16 * (a % 2L)));\n}\n\n";
+static const char st16_text[] =
+    "static inline void ax_st16(uint32_t *w, long a, uint16_t v)\n{\n"
+    "    unsigned sh = (unsigned)(16 * (a % 2L));\n"
+    "    w[a / 2L] = (w[a / 2L] & ~(0xffffu << sh)) | ((uint32_t)v << sh);"
+    "\n}\n\n";
 static const char f2s8_text[] =
     "/* float -> i8: toward zero, saturated, NaN -> 0 (cvt.rzi.sat). */\n"
     "static inline int8_t ax_f2s8(double x)\n{\n"
@@ -1172,13 +1199,13 @@ static const char f2s8_text[] =
 void axe__emit_int_helpers(ax_text *t, const char *body)
 {
     static const char *const names[] = {
-        "ax_s32(",  "ax_s8(",  "ax_f2s32(", "ax_f2s8(", "ax_s4(",
-        "ax_f2s4(", "ax_ld4(", "ax_st4(",   "ax_get4(", "ax_put4("};
+        "ax_s32(", "ax_s8(",  "ax_f2s32(", "ax_f2s8(", "ax_s4(",   "ax_f2s4(",
+        "ax_ld4(", "ax_st4(", "ax_get4(",  "ax_put4(", "ax_ld16(", "ax_st16("};
     static const char *const texts[] = {
-        int_text,  int8_text, f2s32_text, f2s8_text, s4_text,
-        f2s4_text, ld4_text,  st4_text,   get4_text, put4_text};
+        int_text, int8_text, f2s32_text, f2s8_text, s4_text,   f2s4_text,
+        ld4_text, st4_text,  get4_text,  put4_text, ld16_text, st16_text};
     int i;
-    for (i = 0; i < 10; i++)
+    for (i = 0; i < 12; i++)
         if (body != NULL &&
             (strstr(body, names[i]) != NULL ||
              (i == 0 && strstr(body, "AXE_ATOMIC_ADD_I32(") != NULL)))

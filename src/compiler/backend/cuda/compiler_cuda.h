@@ -51,6 +51,10 @@ void axe__cuda_explain_async(ax_text *t, const axe_program *p,
  * copy "s" is one, its code, --explain's line for a candidate copy
  * (false: no candidate, nothing written). */
 bool axe__cuda_ldsm_copy(const axe_program *p, const ax_stmt *s);
+
+/* The prepare hook (compiler_cuda_words.c): which f16/bf16 register
+ * tensors are held two to a 32-bit word (ax_tensor.words16). */
+void axe__cuda_prepare(axe_program *p);
 void axe__cuda_emit_ldsm(ax_text *t, const axe_program *p, const ax_stmt *s,
                          int ind);
 bool axe__cuda_explain_ldsm(ax_text *t, const axe_program *p, const ax_stmt *s);

@@ -324,6 +324,11 @@ static void storage(ax_text *t, const axe_program *p)
                       tn->mem == AX_MEM_REGISTER ? " per thread" : "");
         if (tn->mem == AX_MEM_SHARED)
             axe__cuda_shared_decl(t, p, i);
+        else if (tn->words16)
+            axe__text_put(t,
+                          "    __align__(16) uint32_t %s[%lld] = {0}; /* two "
+                          "per 32-bit word */\n",
+                          tn->cname, (long long)tn->span / 2);
         else /* i4: two elements per byte */
             axe__text_put(t, "    __align__(16) %s %s[%lld] = {0};\n",
                           axe__dtype_ctype(tn->dtype), tn->cname,

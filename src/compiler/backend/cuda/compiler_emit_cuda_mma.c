@@ -259,6 +259,20 @@ static int64_t val_reg(const ax_mma *m, int o, int64_t x, int64_t v)
     return m->offset[o][x] + v;
 }
 
+/* A fragment register of 16-bit values "lo" and "hi" of "tn", held two
+ * to a 32-bit word (words16): the word itself where they are its halves
+ * in order, else the two halves packed. */
+static void words_reg(ax_text *t, const ax_tensor *tn, int64_t lo, int64_t hi)
+{
+    if (lo % 2 == 0 && hi == lo + 1)
+        axe__text_put(t, "%s[%lldL];\n", tn->cname, (long long)(lo / 2));
+    else
+        axe__text_put(t,
+                      "(uint32_t)ax_ld16(%s, %lldL) | (uint32_t)ax_ld16(%s, "
+                      "%lldL) << 16;\n",
+                      tn->cname, (long long)lo, tn->cname, (long long)hi);
+}
+
 /* ax_X[tile][j] = the packed register j of operand "o"'s atom tile "x"
  * (row tile times KI plus K tile) from the thread's array. */
 static void pack_regs(ax_text *t, const axe_program *p, const ax_stmt *s, int o,
@@ -273,6 +287,11 @@ static void pack_regs(ax_text *t, const axe_program *p, const ax_stmt *s, int o,
             axe__text_put(t, "%s%s[%lldL]%s;\n", tf32_pre(tn->dtype), tn->cname,
                           (long long)val_reg(s->mma, o, x, j),
                           tf32_post(tn->dtype));
+            continue;
+        }
+        if (tn->words16) {
+            words_reg(t, tn, val_reg(s->mma, o, x, 2 * j),
+                      val_reg(s->mma, o, x, 2 * j + 1));
             continue;
         }
         for (e = 0; e < f->unit; e++) {

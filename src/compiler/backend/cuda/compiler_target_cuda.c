@@ -192,5 +192,6 @@ const ax_backend axe__backend_cuda = {
     .check = check,
     .explain = explain,
     .devop_explain = axe__cuda_devop_explain,
+    .prepare = axe__cuda_prepare,
     .emit = axe__emit_cuda,
 };
