@@ -9,7 +9,9 @@
  * fallback is forced; options that name no backend (filled in by hand)
  * are refused by compile; axe_program_emit is the C of
  * axe_program_emit_c for target c and a .cu with the kernel and its
- * launcher for target cuda, the same text every time. The naive variant
+ * launcher for target cuda, the same text every time (an f16 register
+ * the .cu holds in 32-bit words is an array of elements again in the C
+ * emitted after it). The naive variant
  * (axe_kernel_options.naive) takes the simplest schedule that applies
  * (thread_loop before vector, reduce.smem before tree, thread_fma before
  * mma) and emits no vector access, cp.async or mma.sync; it keeps an
@@ -29,6 +31,14 @@ static const char copy_kernel[] =
     "  cta copy(r, A);\n"
     "  cta add(r, r, r);\n"
     "  cta copy(B, r);\n"
+    "}\n";
+
+/* An f16 register that CUDA holds two to a 32-bit word (words16). */
+static const char words_kernel[] =
+    "kernel k(A: f32[32, 2], B: f32[32, 2]) grid(1) threads(32) {\n"
+    "  register h: f16[32, 2] layout S[(32, 2):(1@laneid, 1)];\n"
+    "  warp cast(h, A);\n"
+    "  warp cast(B, h);\n"
     "}\n";
 
 static const char tree_kernel[] =
@@ -251,6 +261,39 @@ static size_t explain_has(axe_program *p, const char *what)
     return strstr(buf, what) != NULL;
 }
 
+/* A register held in words by the CUDA emission is an array of its
+ * elements again in the C of the same program (axe_program_emit_c after
+ * axe_program_emit): the C equals a fresh program's. */
+static void test_words_then_c(void)
+{
+    axe_kernel_options o;
+    axe_program *p = NULL, *q = NULL;
+    axe_diag d;
+    char *cu, *c, *fresh;
+    cuda_options(&o, "sm_80");
+    TL_CHECK(compile(words_kernel, &o, &p, &d) == AXE_OK &&
+                 compile(words_kernel, &o, &q, &d) == AXE_OK,
+             "%s", d.message);
+    if (p == NULL || q == NULL) {
+        axe_program_free(p);
+        return;
+    }
+    cu = emit(p, false);
+    c = emit(p, true);
+    fresh = emit(q, true);
+    TL_CHECK(cu != NULL && strstr(cu, "uint32_t t_h[1] = {0};") != NULL &&
+                 strstr(cu, "ax_st16(t_h, ") != NULL,
+             "h in words:\n%s", cu != NULL ? cu : "");
+    TL_CHECK(c != NULL && fresh != NULL && strcmp(c, fresh) == 0 &&
+                 strstr(c, "ax_ld16(") == NULL,
+             "the C after the CUDA:\n%s", c != NULL ? c : "");
+    free(cu);
+    free(c);
+    free(fresh);
+    axe_program_free(p);
+    axe_program_free(q);
+}
+
 /* reduce.tree on the cuda target: stage 1 by cp.async (a 16-byte vector
  * copy from global to shared memory, waited for before the sync), each
  * step followed by __syncthreads(). */
@@ -448,6 +491,7 @@ int main(void)
     test_target_option();
     test_bad_options();
     test_emit();
+    test_words_then_c();
     test_dispatch();
     test_forced_fallback();
     test_naive();

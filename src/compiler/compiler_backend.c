@@ -174,12 +174,20 @@ const char *axe_program_target(const axe_program *p, const char **arch)
     return b->name;
 }
 
+void axe__backend_prepare(axe_program *p, const ax_backend *b)
+{
+    int i;
+    for (i = 0; i < p->ntensors; i++)
+        p->tensors[i].words16 = false;
+    if (b->prepare != NULL)
+        b->prepare(p);
+}
+
 size_t axe_program_emit(axe_program *p, const char *file, char *buf, size_t cap)
 {
     ax_text t;
     axe__text_init(&t, p->arena);
-    if (axe__backend_of(p)->prepare != NULL)
-        axe__backend_of(p)->prepare(p);
+    axe__backend_prepare(p, axe__backend_of(p));
     axe__backend_of(p)->emit(&t, p, file != NULL ? file : "<input>");
     if (t.status != AXE_OK)
         return 0;

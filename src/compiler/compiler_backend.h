@@ -114,6 +114,11 @@ axe_status axe__backend_check_options(const axe_kernel_options *o,
  * its architecture; AXE_ERR_UNSUPPORTED with the reason if not. */
 axe_status axe__backend_schedule(const axe_program *p, const ax_stmt *s,
                                  const char *name, axe_diag *why);
+/* The storage of backend "b" for the program's tensors, before emitting
+ * (the words16 of another backend's emission cleared, then its prepare
+ * hook): axe_program_emit for the program's backend, axe_program_emit_c
+ * for C, which holds no tensor in words. */
+void axe__backend_prepare(axe_program *p, const ax_backend *b);
 /* The spelling of architecture "arch" of backend "b" ("sm_80"; "" if
  * it has none such). */
 const char *axe__backend_arch_name(const ax_backend *b, int arch);

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "compiler_backend.h"
 #include "compiler_c.h"
 #include "compiler_math.h"
 
@@ -818,6 +819,7 @@ size_t axe_program_emit_c(axe_program *p, const char *file, char *buf,
 {
     ax_text t;
     axe__text_init(&t, p->arena);
+    axe__backend_prepare(p, &axe__backend_c);
     axe__emit_c(&t, p, file != NULL ? file : "<input>");
     if (t.status != AXE_OK)
         return 0;
