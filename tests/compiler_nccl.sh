@@ -69,20 +69,24 @@ dargs() {
 # first), one per line: the collective, "ncclSend/ncclRecv" or "local";
 # a conditional line ("NCCL ncclBroadcast when each device's piece is one
 # contiguous run in rank order ..., else grouped ncclSend/ncclRecv")
-# allows both its collective and ncclSend/ncclRecv.
+# allows its collective and, only in a kernel whose pieces are not
+# contiguous (a line "# axe nccl: strided pieces", bcast_strided.axe),
+# ncclSend/ncclRecv as well: every other kernel with such a line must
+# run the collective.
 explained() {
-    local k=$1 f=$2 what="" op
+    local k=$1 f=$2 what="" op strided=0
     shift 2
     op=${k%% copy *}
     [ "$op" = "$k" ] || what="copy of ${k##* } first: "
+    grep -q '^# axe nccl: strided pieces$' "$f" && strided=1
     dargs "$@"
     "$AXE" compile "$f" --target cuda --explain "${dargs[@]}" 2>/dev/null |
-        awk -v k="$op" -v w="  cuda: $what" '/^device op / { op = $3 }
+        awk -v k="$op" -v w="  cuda: $what" -v strided="$strided" '/^device op / { op = $3 }
             op == k && index($0, w "NCCL ncclSend/ncclRecv") == 1 { print "ncclSend/ncclRecv"; exit }
             op == k && index($0, w "NCCL nccl") == 1 {
                 split(substr($0, length(w "NCCL ") + 1), c, " ")
                 print c[1]
-                if (index($0, " when each device") && index($0, " piece is one contiguous run in rank order ") &&
+                if (strided && index($0, " when each device") && index($0, " piece is one contiguous run in rank order ") &&
                     index($0, ", else grouped ncclSend/ncclRecv with packing kernels"))
                     print "ncclSend/ncclRecv"
                 exit
