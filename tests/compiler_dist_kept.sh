@@ -181,6 +181,23 @@ if "$AXE" compile "$KD/kept_start.axe" --explain >"$tmp/ex" 2>&1 &&
 else
     bad "kept_start --explain / C: $(head -c 600 "$tmp/ex" "$tmp/err")"
 fi
+# Only the runs holding more than syncs are launched: kept_start.axe's
+# are the loop body's three (its two adds before the first copy; the add,
+# sync and reduce between the copies; the sub after them), each once per
+# iteration outside the plans' ifs, none before or after the loop. The
+# rank's C has their 3 CTA functions and 3 launches, the .cu 3 launches,
+# all in the loop's body (8 spaces: the mpi launch's grid loops' first).
+if "$AXE" compile "$KD/kept_start.axe" --target mpi -o "$tmp/s.c" 2>"$tmp/err" &&
+    "$AXE" compile "$KD/kept_start.axe" --target cuda -o "$tmp/s.cu" 2>"$tmp/err" &&
+    [ "$(grep -c '^static void k_dist_kept_start_cta_s[0-9]*(' "$tmp/s.c")" = 3 ] &&
+    [ "$(grep -c 'k_dist_kept_start_cta_s[0-9]*(t_X' "$tmp/s.c")" = 3 ] &&
+    [ "$(grep -c '^        for (bz = 0; ' "$tmp/s.c")" = 3 ] &&
+    [ "$(grep -c 'ax_rc = ax_seg_launch_dist_kept_start(' "$tmp/s.cu")" = 3 ] &&
+    [ "$(grep -c '^        ax_rc = ax_seg_launch_dist_kept_start(' "$tmp/s.cu")" = 3 ]; then
+    ok
+else
+    bad "kept_start's launches: $(head -c 400 "$tmp/err")"
+fi
 # Its constant twin (nk a param: unrolled, each start a constant): the
 # same bytes from the same IN, past a full period of k % 8.
 sed -e 's/^kernel dist_kept_start(nk: i32,/kernel dist_kept_start(/' \

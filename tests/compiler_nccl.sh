@@ -420,12 +420,14 @@ else
 fi
 
 # The .cu: the kernel runs segment ax_seg; axe_launch_NAME calls the
-# runtime once per device operator, between the segments' launches.
+# runtime once per device operator, between the segments' launches (one:
+# the run after mlp.axe's reduce holds nothing and is not launched).
 if "$AXE" compile "$EX/mlp.axe" --target cuda >"$tmp/mlp.cu" 2>"$tmp/err" &&
     grep -q '#include "compiler_nccl_rt.h"' "$tmp/mlp.cu" &&
     grep -q '^__global__ void __launch_bounds__([0-9]*) k_dist_mlp(.*long ax_seg)$' "$tmp/mlp.cu" &&
     [ "$(grep -c '^        ax_rc = ax_nccl_devop(' "$tmp/mlp.cu")" = 1 ] &&
-    [ "$(grep -c '    ax_rc = ax_seg_launch_dist_mlp(' "$tmp/mlp.cu")" = 2 ]; then
+    [ "$(grep -c '    ax_rc = ax_seg_launch_dist_mlp(' "$tmp/mlp.cu")" = 1 ] &&
+    grep -q '    ax_rc = ax_seg_launch_dist_mlp(.*, 0L, ax_stream);' "$tmp/mlp.cu"; then
     ok
 else
     bad "compile --target cuda mlp.axe: $(head -c 300 "$tmp/err")"

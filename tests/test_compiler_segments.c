@@ -3,12 +3,15 @@
  * The segments of mesh programs (docs/compiler.md, "Kept loops and ifs";
  * src/compiler/compiler_segments.c), through the internal API: the table
  * numbered once parsing ends against rows written by hand from the
- * docs' numbering (the order a walk of the kernel body meets the runs),
- * and every emitter against the table: the C backend's CTA functions and
- * the driver's launches (mpi target), the CUDA kernel's `ax_seg == K`
- * branches and its launcher's ax_seg_launch_NAME calls each meet runs 0
- * .. n - 1 in text order (the launcher's run follows the last runtime
- * scalar), and a kept if's else branch starts with the table's run there.
+ * docs' numbering (the order a walk of the kernel body meets the runs)
+ * and which runs hold more than syncs (axe__seg_runs: only those run),
+ * and every emitter against the table: the CUDA kernel's `ax_seg == K`
+ * branches meet runs 0 .. n - 1 in text order; the C backend's CTA
+ * functions and the driver's launches (mpi target) and the CUDA
+ * launcher's ax_seg_launch_NAME calls (the run follows the last runtime
+ * scalar) meet the runs that run, in order, and no other; a kept if's
+ * else branch starts with the table's run there, and the launches after
+ * it with the first of its runs that runs.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +21,8 @@
 #include "testlib.h"
 
 /* Nested kept blocks: an if with an else branch, a loop around an if
- * with one, an if without. Lines 4 .. 20. */
+ * with one, an if without; runs holding operators, syncs alone (after
+ * the first if, the inner else's first) and nothing. */
 static const char src_kept[] =
     "param P = 2;\n"
     "mesh(P);\n"
@@ -30,20 +34,24 @@ static const char src_kept[] =
     "    grid(1) threads(32) {\n"
     "    if (mode > 0) {\n"                  /* 9 */
     "        device reduce(Z, W, max, 0);\n" /* 10 */
+    "        cta add(X, X, 1);\n"
     "    } else {\n"
-    "        device reduce(Y, W, sum, 0);\n" /* 12 */
+    "        cta add(X, X, 2);\n"
+    "        device reduce(Y, W, sum, 0);\n" /* 14 */
     "    }\n"
-    "    for k in range(nk) {\n" /* 14 */
+    "    sync;\n"
+    "    for k in range(nk) {\n" /* 17 */
     "        cta add(X, X, X);\n"
-    "        if (k < n) {\n"           /* 16 */
-    "            device copy(Y, X);\n" /* 17 */
+    "        if (k < n) {\n"           /* 19 */
+    "            device copy(Y, X);\n" /* 20 */
     "        } else {\n"
-    "            device copy(Z, X);\n" /* 19 */
+    "            sync;\n"
+    "            device copy(Z, X);\n" /* 23 */
     "        }\n"
     "        cta add(W, W, 1);\n"
     "    }\n"
-    "    if (mode == 2) {\n"                 /* 23 */
-    "        device reduce(Z, W, sum, 0);\n" /* 24 */
+    "    if (mode == 2) {\n"                 /* 27 */
+    "        device reduce(Z, W, sum, 0);\n" /* 28 */
     "    }\n"
     "}\n";
 
@@ -63,16 +71,20 @@ static const char src_plain[] =
     "}\n";
 
 /* Run k starts at the boundary on line "line" (0: the body's first run),
- * "where" as in ax_seg. */
+ * "where" as in ax_seg; "runs": it holds more than syncs. */
 typedef struct run_row {
     int line, where;
+    bool runs;
 } run_row;
 
 static const run_row kept_rows[] = {
-    {0, 0},  {9, 1},  {10, 0}, {9, 2},  {12, 0}, {9, 0},  {14, 1}, {16, 1},
-    {17, 0}, {16, 2}, {19, 0}, {16, 0}, {14, 0}, {23, 1}, {24, 0}, {23, 0},
+    {0, 0, false},  {9, 1, false},  {10, 0, true},  {9, 2, true},
+    {14, 0, false}, {9, 0, false},  {17, 1, true},  {19, 1, false},
+    {20, 0, false}, {19, 2, false}, {23, 0, false}, {19, 0, true},
+    {17, 0, false}, {27, 1, false}, {28, 0, false}, {27, 0, false},
 };
-static const run_row plain_rows[] = {{0, 0}, {7, 0}, {8, 0}, {10, 0}};
+static const run_row plain_rows[] = {
+    {0, 0, true}, {7, 0, false}, {8, 0, true}, {10, 0, false}};
 
 static axe_program *compile(const char *src, const char *target)
 {
@@ -127,6 +139,9 @@ static void check_table(const axe_program *p, const run_row *rows, int n)
                  "%s: run %d starts at line %d where %d, expected %d/%d",
                  p->name, k, r->from == NULL ? 0 : r->from->line, r->where,
                  rows[k].line, rows[k].where);
+        TL_CHECK(axe__seg_runs(p, k) == rows[k].runs,
+                 "%s: run %d runs: %d, expected %d", p->name, k,
+                 axe__seg_runs(p, k), rows[k].runs);
         if (rows[k].line != 0)
             TL_CHECK(b != NULL && axe__seg_after(p, b, rows[k].where) == k,
                      "%s: axe__seg_after of line %d where %d is run %d, "
@@ -137,21 +152,29 @@ static void check_table(const axe_program *p, const run_row *rows, int n)
 }
 
 /* The numbers following each "pat" in "text" from "from" on (up to a
- * "stop" text, NULL: the end) are 0 .. n - 1 in order. */
+ * "stop" text, NULL: the end) are the runs of "rows" ("n" of them) in
+ * order: all of them, or ("all" false) those that run. */
 static void check_order(const char *text, const char *from, const char *pat,
-                        const char *stop, int n, const char *what)
+                        const char *stop, const run_row *rows, int n, bool all,
+                        const char *what)
 {
     const char *s = strstr(text, from), *end;
-    int k = 0;
+    int i = 0, k = 0;
     end = s != NULL && stop != NULL ? strstr(s, stop) : NULL;
     TL_CHECK(s != NULL, "%s: no '%s'", what, from);
     while (s != NULL && (s = strstr(s, pat)) != NULL &&
            (end == NULL || s < end)) {
         s += strlen(pat);
-        TL_CHECK(atoi(s) == k, "%s: launch %d is of run %d", what, k, atoi(s));
-        k++;
+        while (k < n && !all && !rows[k].runs)
+            k++;
+        TL_CHECK(k < n && atoi(s) == k,
+                 "%s: launch %d is of run %d, expected %d (-1: none)", what, i,
+                 atoi(s), k < n ? k : -1);
+        i++, k++;
     }
-    TL_CHECK(k == n, "%s: %d launches of %d runs", what, k, n);
+    while (k < n && !all && !rows[k].runs)
+        k++;
+    TL_CHECK(k == n, "%s: %d launches, none of run %d", what, i, k);
 }
 
 /* The first number after "pat" following the "nth" (0-based) "at". */
@@ -167,24 +190,27 @@ static int after(const char *text, const char *at, int nth, const char *pat)
     return s != NULL ? atoi(s + strlen(pat)) : -1;
 }
 
-/* The else branches of the kept ifs on lines 9 and 16 start at runs 3
- * and 9 in the table and in each emitter. */
+/* The else branches of the kept ifs on lines 9 and 19 start at runs 3
+ * and 9 in the table and the CUDA kernel; the first launch after them
+ * is of run 3 (it runs) and 11 (runs 9 and 10, a sync and nothing, do
+ * not run: the branch launches none). */
 static void check_else(const axe_program *p, const char *c, const char *cu)
 {
+    static const int first[2] = {3, 11};
     int i, k;
     for (i = 0; i < 2; i++) {
-        const ax_stmt *s = stmt_at(p->body, i == 0 ? 9 : 16);
+        const ax_stmt *s = stmt_at(p->body, i == 0 ? 9 : 19);
         k = s != NULL ? axe__seg_after(p, s, 2) : -2;
         TL_CHECK(k == (i == 0 ? 3 : 9), "else %d: run %d", i, k);
         if (c != NULL)
-            TL_CHECK(after(c, "} else {", i, "k_segs_cta_s") == k,
-                     "C: else %d starts at run %d", i,
+            TL_CHECK(after(c, "} else {", i, "k_segs_cta_s") == first[i],
+                     "C: else %d launches run %d first", i,
                      after(c, "} else {", i, "k_segs_cta_s"));
         if (cu != NULL) {
             TL_CHECK(after(cu, "/* its else branch */", i, "ax_seg == ") == k,
                      "CUDA kernel: else %d", i);
             TL_CHECK(after(strstr(cu, "int axe_launch_segs("), "} else {", i,
-                           "s_mode, ") == k,
+                           "s_mode, ") == first[i],
                      "CUDA launcher: else %d", i);
         }
     }
@@ -200,16 +226,19 @@ static void test_kept(void)
     if (q != NULL)
         check_table(q, kept_rows, n);
     if (c != NULL) {
-        check_order(c, "static void k_segs_cta_s0(", "static void k_segs_cta_s",
-                    NULL, n, "C CTA functions");
-        check_order(c, "\nvoid k_segs(", "k_segs_cta_s", "\n}\n", n,
-                    "C driver");
+        check_order(c, "static void k_segs_cta", "static void k_segs_cta_s",
+                    NULL, kept_rows, n, false, "C CTA functions");
+        check_order(c, "\nvoid k_segs(", "k_segs_cta_s", "\n}\n", kept_rows, n,
+                    false, "C driver");
     }
     if (cu != NULL) {
-        check_order(cu, "if (ax_seg == 0)", "if (ax_seg == ", "\n}\n", n,
-                    "CUDA kernel");
-        check_order(cu, "ax_rc = ax_seg_launch_segs(", "s_mode, ", "\n}\n", n,
-                    "CUDA launcher");
+        check_order(cu, "if (ax_seg == 0)", "if (ax_seg == ", "\n}\n",
+                    kept_rows, n, true, "CUDA kernel");
+        check_order(cu, "int axe_launch_segs(", "s_n, s_mode, ", "\n}\n",
+                    kept_rows, n, false, "CUDA launcher");
+        /* its first launch comes after kept blocks that read it */
+        TL_CHECK(strstr(cu, "int ax_rc = 0;\n") != NULL,
+                 "CUDA launcher: ax_rc not set before its first read");
     }
     if (p != NULL && c != NULL && cu != NULL)
         check_else(p, c, cu);
@@ -227,8 +256,8 @@ static void test_plain(void)
     if (p != NULL)
         check_table(p, plain_rows, n);
     if (c != NULL)
-        check_order(c, "\nvoid k_plain(", "k_plain_cta_s", "\n}\n", n,
-                    "C driver");
+        check_order(c, "\nvoid k_plain(", "k_plain_cta_s", "\n}\n", plain_rows,
+                    n, false, "C driver");
     free(c);
     axe_program_free(p);
 }

@@ -1098,11 +1098,18 @@ struct ax_seg_visit {
 };
 /* The list whose first run is "k" (0: the kernel body). */
 axe_status axe__seg_walk(const ax_seg_visit *v, int k);
+/* Whether run "k" holds a statement other than a sync (an operator, a
+ * loop or an if): a run of syncs alone, or of nothing, changes no
+ * tensor (shared and register tensors start zeroed in each run), so
+ * neither the reference nor a driver runs it. */
+bool axe__seg_runs(const axe_program *p, int k);
+/* Whether some run of "p" runs (axe__seg_runs). */
+bool axe__seg_any_runs(const axe_program *p);
 /* The driver of a mesh program (the C backend's kernel, the CUDA mesh
- * launcher) into "t": "launch" for each run, "devop" for each device
- * operator, a C loop over v_NAME for each kept loop and an if for each
- * kept if around their branches (indented), "rc" before each kept block
- * and after each of its branches. */
+ * launcher) into "t": "launch" for each run that axe__seg_runs, "devop"
+ * for each device operator, a C loop over v_NAME for each kept loop and
+ * an if for each kept if around their branches (indented), "rc" after a
+ * launch followed by a kept block or ending a branch. */
 typedef struct ax_seg_driver {
     void (*launch)(ax_text *t, const axe_program *p, int k);
     void (*devop)(ax_text *t, const axe_program *p, const ax_stmt *s);

@@ -408,16 +408,6 @@ static axe_status run_devop(const mesh_run *m, const ax_stmt *s, axe_diag *diag)
     return run_reduce(m, s, &fd, &fs, diag);
 }
 
-/* Whether the statements of the segment from "s" hold an operator (a
- * segment worth running). */
-static bool segment_runs(const ax_stmt *s)
-{
-    for (; s != NULL && !axe__seg_boundary(s); s = s->next)
-        if (s->kind != AX_ST_SYNC)
-            return true;
-    return false;
-}
-
 /* Segment "k" (compiler_segments.c) on every device. */
 static axe_status run_segment(const mesh_run *m, int k, axe_diag *diag)
 {
@@ -425,7 +415,7 @@ static axe_status run_segment(const mesh_run *m, int k, axe_diag *diag)
     axe_race_report *one = NULL;
     axe_status st = AXE_OK;
     int64_t d;
-    if (!segment_runs(first))
+    if (!axe__seg_runs(m->p, k))
         return AXE_OK;
     if (m->races != NULL && (one = malloc(sizeof *one)) == NULL)
         return axe__fail(diag, AXE_ERR_NO_MEMORY, -1, "out of memory");

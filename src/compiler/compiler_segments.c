@@ -15,7 +15,9 @@
  * statements inserted later (synthesis's rearranging copies) leave it
  * true; the emitters and the reference take the numbers from it, and
  * walk the runs in that order through axe__seg_walk (the reference runs
- * them, the drivers print their launches: axe__seg_driver_put).
+ * them, the drivers print their launches: axe__seg_driver_put), leaving
+ * out the runs of syncs alone or of nothing (axe__seg_runs), which
+ * change no tensor.
  */
 #include <string.h>
 
@@ -108,6 +110,24 @@ const ax_stmt *axe__seg_from(const axe_program *p, int k, int *where)
     return p->segs.run[k].from;
 }
 
+bool axe__seg_runs(const axe_program *p, int k)
+{
+    const ax_stmt *s = axe__seg_first(p, k);
+    for (; s != NULL && !axe__seg_boundary(s); s = s->next)
+        if (s->kind != AX_ST_SYNC)
+            return true;
+    return false;
+}
+
+bool axe__seg_any_runs(const axe_program *p)
+{
+    int k;
+    for (k = 0; k < p->segs.n; k++)
+        if (axe__seg_runs(p, k))
+            return true;
+    return false;
+}
+
 axe_status axe__seg_walk(const ax_seg_visit *v, int k)
 {
     const ax_stmt *s = axe__seg_first(v->p, k);
@@ -122,28 +142,43 @@ axe_status axe__seg_walk(const ax_seg_visit *v, int k)
 }
 
 /* The driver's walk: the text it appends to (a kept block's branch
- * goes to a text of its own, indented into its block's). */
+ * goes to a text of its own, indented into its block's); "unchecked": the
+ * last thing printed is a launch, whose d->rc is still to come. */
 typedef struct driver_walk {
     const ax_seg_driver *d;
     ax_text *t;
+    bool unchecked;
 } driver_walk;
 
+/* Run "k" is launched only when it holds more than syncs. */
 static axe_status driver_segment(const ax_seg_visit *v, int k)
 {
-    const driver_walk *w = v->user;
+    driver_walk *w = v->user;
+    if (!axe__seg_runs(v->p, k))
+        return AXE_OK;
     w->d->launch(w->t, v->p, k);
+    w->unchecked = true;
     return AXE_OK;
 }
 
 static axe_status driver_devop(const ax_seg_visit *v, const ax_stmt *s)
 {
-    const driver_walk *w = v->user;
+    driver_walk *w = v->user;
     w->d->devop(w->t, v->p, s);
+    w->unchecked = false;
     return AXE_OK;
 }
 
+/* d->rc after a launch, once. */
+static void driver_check(driver_walk *w)
+{
+    if (w->unchecked)
+        axe__text_put(w->t, "%s", w->d->rc);
+    w->unchecked = false;
+}
+
 /* The branch of a kept block whose first segment is "k", indented, then
- * d->rc. */
+ * d->rc when it ends with a launch. */
 static void driver_branch(const ax_seg_visit *v, int k)
 {
     driver_walk *w = v->user;
@@ -151,8 +186,8 @@ static void driver_branch(const ax_seg_visit *v, int k)
     axe__text_init(&b, v->p->arena);
     w->t = &b;
     (void)axe__seg_walk(v, k); /* its hooks cannot fail */
+    driver_check(w);
     w->t = outer;
-    axe__text_put(&b, "%s", w->d->rc);
     axe__text_put_indented(outer, &b);
 }
 
@@ -161,8 +196,9 @@ static void driver_branch(const ax_seg_visit *v, int k)
  * loops' variables) around its branches. */
 static axe_status driver_kept(const ax_seg_visit *v, const ax_stmt *s)
 {
-    const driver_walk *w = v->user;
-    axe__text_put(w->t, "%s    ", w->d->rc);
+    driver_walk *w = v->user;
+    driver_check(w);
+    axe__text_put(w->t, "    ");
     if (s->kind == AX_ST_FOR) {
         const char *var = v->p->vars[s->var];
         axe__text_put(w->t, "for (v_%s = 0; v_%s < ", var, var);
@@ -185,7 +221,7 @@ static axe_status driver_kept(const ax_seg_visit *v, const ax_stmt *s)
 void axe__seg_driver_put(ax_text *t, const axe_program *p,
                          const ax_seg_driver *d)
 {
-    driver_walk w = {d, t};
+    driver_walk w = {d, t, false};
     ax_seg_visit v = {p, &w, driver_segment, driver_devop, driver_kept};
     (void)axe__seg_walk(&v, 0); /* its hooks cannot fail */
 }

@@ -711,7 +711,8 @@ static void seg_launch(ax_text *t, const axe_program *p, int k)
 
 /* The kernel: every CTA of the grid in order; for a mesh program
  * ("mesh" not NULL) each segment's CTAs, with the device operators and
- * kept loops between them. */
+ * kept loops between them (the grid's variables only where a segment is
+ * launched). */
 static void driver(ax_text *t, const axe_program *p, const ax_c_mesh *mesh)
 {
     char fn[AXE_KERNEL_NAME_MAX + 32];
@@ -719,8 +720,9 @@ static void driver(ax_text *t, const axe_program *p, const ax_c_mesh *mesh)
                   "\n/* The kernel: every CTA of the grid in order. */\n"
                   "void k_%s(",
                   p->name);
-    axe__text_put(t, "%s)\n{\n    long bx, by, bz;\n",
-                  params(t, p, false) > 0 ? "" : "void");
+    axe__text_put(t, "%s)\n{\n", params(t, p, false) > 0 ? "" : "void");
+    if (mesh == NULL || axe__seg_any_runs(p))
+        axe__text_put(t, "    long bx, by, bz;\n");
     if (axe__program_has_loads(p))
         axe__text_put(t, "    ax_error[0] = '\\0';\n");
     if (mesh != NULL) {
@@ -789,7 +791,8 @@ void axe__emit_c_mesh(ax_text *t, const axe_program *p, const char *file,
     mesh->decls(&b, p);
     kept_vars(&b, p);
     for (k = 0; k < n; k++)
-        cta_function(&b, p, k + 1, NULL);
+        if (axe__seg_runs(p, k)) /* the driver launches no other */
+            cta_function(&b, p, k + 1, NULL);
     driver(&b, p, mesh);
     axe__text_put(&b, "\n#define main axe_rank_main\n");
     axe__emit_harness(&b, p, false);

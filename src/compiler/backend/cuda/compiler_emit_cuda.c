@@ -523,7 +523,8 @@ void axe__emit_cuda(ax_text *t, const axe_program *p, const char *file)
     axe__cuda_check_host(&b, p);
     if (p->ndev > 0)
         axe__cuda_mesh_decls(&b, p);
-    launcher(&b, p);
+    if (p->ndev == 0 || axe__seg_any_runs(p)) /* a mesh's: if launched */
+        launcher(&b, p);
     if (p->ndev > 0)
         axe__cuda_mesh_launcher(&b, p);
     if (b.status != AXE_OK) {

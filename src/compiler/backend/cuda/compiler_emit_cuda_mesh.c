@@ -186,7 +186,7 @@ void axe__cuda_mesh_launcher(ax_text *t, const axe_program *p)
                       p->scalar_dtype[i] != AXE_DTYPE_I32 ? "double"
                                                           : "int32_t",
                       p->scalar_name[i]);
-    axe__text_put(t, "%scudaStream_t ax_stream)\n{\n    int ax_rc;\n",
+    axe__text_put(t, "%scudaStream_t ax_stream)\n{\n    int ax_rc = 0;\n",
                   n ? ", " : "");
     axe__kept_vars_put(t, p, "", "    long ",
                        " = 0; /* a kept device loop's */\n");
