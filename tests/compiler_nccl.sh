@@ -315,6 +315,17 @@ if "$AXE" compile "$SRC/tests/kernels/dist/gemm_bf16_chunks.axe" --target cuda -
 else
     bad "the tensor-core local GEMM's loads are not the widest the layouts allow"
 fi
+# gemm_bf16_chunks' A loads along M from a chunk's first row rounded down
+# to a multiple of 8: the rows before that first row are computed, and
+# the store guard keeps them out of C's partial sums (another chunk's).
+if "$AXE" compile "$SRC/tests/kernels/dist/gemm_bf16_chunks.axe" --target cuda >"$tmp/ch.cu" 2>"$tmp/err" &&
+    [ "$(grep -cF 'const int64_t rs = r0;' "$tmp/ch.cu")" = 1 ] &&
+    [ "$(grep -cF 'r0 -= r0 % 8;' "$tmp/ch.cu")" = 1 ] &&
+    [ "$(grep -cF 'if (i >= rs && i < r1 && j < 40L)' "$tmp/ch.cu")" = 1 ]; then
+    ok
+else
+    bad "gemm_bf16_chunks: no store guard for the rows before a chunk's first: $(head -c 300 "$tmp/err") $(grep -F 'i < r1' "$tmp/ch.cu")"
+fi
 # Stages along M or N (gemm_f16_trans.axe, counted from its layouts in
 # its comment): A .trans in gemms 1 and 3, B .trans in gemms 1 and 2, so
 # 2 ldmatrix.x4.trans calls of each operand and 2 plain ones, [k][row]
@@ -363,6 +374,10 @@ MUT_CU=1 mutant "ak = lane % 8 + lane / 16 * 8;" "ak = lane % 8;" \
     "$SRC/tests/kernels/dist/gemm_f16_trans.axe" 2
 MUT_CU=1 mutant "const int br = lane / 16 * 8," "const int br = 0," \
     "$SRC/tests/kernels/dist/gemm_f16_trans.axe" 2
+# C1's second column tile (N 72): its [k][row] B stage from column j0 =
+# 64, dropped in step 0's load
+MUT_CU=1 mutant "const int64_t j = j0 + r, k = k0 + kk;" \
+    "const int64_t j = r, k = k0 + kk;" "$SRC/tests/kernels/dist/gemm_f16_trans.axe" 2
 
 # The runtime's host side allocates no host buffers for the schedules
 # (AXE_MPI_BUILD_NOHOST: their sbuf, rbuf and tmp stay NULL; the moves use

@@ -218,7 +218,14 @@ const ax_tensor *axe__dist_gemm_operand(const axe_program *p, const ax_stmt *s,
  * layout, g->part.glayout), else 0 (a device outside A's and B's gpuid
  * offset or on a digit neither uses holds no part of K for C: the
  * backends skip its local GEMM). Whether some device of the "ndev" is
- * so idle (the backends then emit the devices' table). */
+ * so idle (the backends then emit the devices' table). Never so for a
+ * gemm with chunks(N): axe__mpi_check (both mesh backends) takes chunks
+ * on more than one device only for a reduce-scatter in one group, whose
+ * partial sums are each on one device and whose device digits multiply
+ * to the mesh's size; a layout's gpuid iters reach each device at most
+ * once (the layout check), so those digits reach every device. On one
+ * device the partial sums are there. Hence the chunked emitters have no
+ * busy guard (the mpi check's chunks_check refuses it all the same). */
 int64_t axe__dist_gemm_work(const ax_dist_gemm *g, int64_t dev);
 bool axe__dist_gemm_idle(const ax_dist_gemm *g, int64_t ndev);
 /* The exchange plan of the copy of operand "which" first (g->copied &

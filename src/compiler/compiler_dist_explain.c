@@ -191,7 +191,8 @@ static void put_gemm_copy(ax_text *t, const axe_program *p, const ax_stmt *s,
 }
 
 /* Where the local GEMMs run: every device, or those holding partial
- * sums (the first 16 named), the others skipping theirs. */
+ * sums (the first 16 named), the others skipping theirs (never a chunked
+ * gemm's: compiler_dist.h, axe__dist_gemm_idle). */
 static void put_gemm_devices(ax_text *t, const axe_program *p,
                              const ax_dist_gemm *g)
 {

@@ -228,9 +228,10 @@ void axe__cuda_devgemm_explain(ax_text *t, const axe_program *p,
  * stored outside the local shapes, the loop's indentation, what precedes
  * a loop of one element per iteration (e.g. a pragma), whether the tile
  * is [k][row] (else [row][k]) and the elements per cp.async of 4, 8 or
- * 16 bytes (2, 4 or 8 two-byte elements along k, as the operand's local
- * layout allows: compiler_emit_cuda_devgemm_mma.c's load_vec; 1: a load
- * and a store per element). */
+ * 16 bytes (2, 4 or 8 two-byte elements along k for a [row][k] tile,
+ * along the rows for a [k][row] one, as the operand's local layout
+ * allows: compiler_emit_cuda_devgemm_mma.c's load_vec; 1: a load and a
+ * store per element). */
 typedef struct axe__cuda_stage {
     const char *tk, *threads, *stage, *zero, *ind, *pragma;
     bool k_major;

@@ -198,7 +198,8 @@ static const char *threads_of(const axe_program *p, const ax_stmt *s)
 
 /* chunks(N): the launch of rows [r0, r1) of the local GEMM (the
  * runtime's axe_nccl_rows_fn) and the chunked state of device gemm
- * "s". */
+ * "s". No busy guard: every device holds partial sums of a chunked gemm
+ * (compiler_dist.h, axe__dist_gemm_idle). */
 static void put_rows(ax_text *t, const axe_program *p, const ax_stmt *s,
                      const ax_dist_gemm *g)
 {

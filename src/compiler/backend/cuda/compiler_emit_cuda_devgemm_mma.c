@@ -203,11 +203,12 @@ static void put_lane_rows(ax_text *t, const mma_operand *op)
 }
 
 /* The kernel's head: its comment, signature, shared stages, each lane's
- * ldmatrix rows and the tile loop's start. A's tiles by cp.async along
- * M from rows [r0, r1) of a chunk start at a multiple of 8 rows (the
- * groups' alignment); the rows before r0 are computed, not stored. */
+ * ldmatrix rows and the tile loop's start. Where "from" (A's tiles by
+ * cp.async along M from rows [r0, r1) of a chunk) they start at a
+ * multiple of 8 rows (the groups' alignment); the rows before r0 are
+ * computed, not stored. */
 static void put_head(ax_text *t, const ax_stmt *s, const ax_dist_gemm *g,
-                     const axe__cuda_atom *at, const mma_operand *op)
+                     const axe__cuda_atom *at, const mma_operand *op, bool from)
 {
     static const char *const stage[] = {"[AX_GEMM_T][AX_MMA_ROW]",
                                         "[AX_MMA_TK][AX_MMA_COL]"};
@@ -236,7 +237,7 @@ static void put_head(ax_text *t, const ax_stmt *s, const ax_dist_gemm *g,
         load_text(op[1], 'N', lb, sizeof lb), frag_text(op), k,
         stage[op[0].trans], stage[op[1].trans]);
     put_lane_rows(t, op);
-    if (op[0].trans && op[0].vec > 1 && s->chunks > 0)
+    if (from)
         axe__text_put(t, "    const int64_t rs = r0; /* the first row stored; "
                          "A's cp.async groups of rows\n       start at "
                          "multiples of 8 */\n"
@@ -254,12 +255,14 @@ void axe__cuda_devgemm_mma_kernel(ax_text *t, const axe_program *p,
     const axe__cuda_atom *at = axe__cuda_atom_of(p, s);
     long long n = (long long)g->nloc, kl = (long long)g->kloc;
     mma_operand op[2] = {operand_of(p, s, g, 1), operand_of(p, s, g, 2)};
-    bool from = op[0].trans && op[0].vec > 1 && s->chunks > 0;
+    /* a [k][row] stage loads by cp.async (its runs along the rows are
+     * the longer, so at least 2 elements) */
+    bool from = op[0].trans && s->chunks > 0;
     if (at == NULL) { /* the check accepts f16/bf16 A and B, f32 C only */
         t->status = AXE_ERR_UNSUPPORTED;
         return;
     }
-    put_head(t, s, g, at, op);
+    put_head(t, s, g, at, op, from);
     put_loads(t, p, s, g, op, "[0]", "            ");
     axe__text_put(t,
                   "        }\n"

@@ -83,6 +83,28 @@ static axe_status copy_check(const axe_program *p, const ax_stmt *s,
     return st;
 }
 
+/* chunks(N) launches every device's local GEMM (no busy guard): a
+ * device holding no partial sums would compute into a buffer the
+ * reduce-scatter never reads. Not expected after the reduce-scatter
+ * check (compiler_dist.h, axe__dist_gemm_idle), kept as its guard. */
+static axe_status chunks_check(const axe_program *p, const ax_stmt *s,
+                               axe_diag *diag)
+{
+    ax_dist_gemm *g = malloc(sizeof *g);
+    axe_status st;
+    if (g == NULL)
+        return axe__fail(diag, AXE_ERR_NO_MEMORY, s->off, "out of memory");
+    st = axe__dist_gemm(p, s, g, diag);
+    if (st == AXE_OK && axe__dist_gemm_idle(g, p->ndev))
+        st = axe__fail(diag, AXE_ERR_UNSUPPORTED, s->chunks_off,
+                       "device gemm (line %d): chunks(%d) runs the local "
+                       "GEMM on every device, but some hold no partial "
+                       "sums (drop chunks)",
+                       s->line, s->chunks);
+    free(g);
+    return st;
+}
+
 static axe_status devop_check(const axe_program *p, const ax_stmt *s,
                               axe_diag *diag)
 {
@@ -106,6 +128,8 @@ static axe_status devop_check(const axe_program *p, const ax_stmt *s,
                          s->line, s->chunks, (long long)p->ndev,
                          axe__dist_kind_name((ax_coll)plan.kind),
                          plan.groups > 1 ? " in groups" : "");
+    if (s->chunks > 0)
+        AXE_TRY(chunks_check(p, s, diag));
     if (plan.ndigits > AX_MPI_MAX_DIGITS)
         return axe__fail(diag, AXE_ERR_CAPACITY, s->off,
                          "device %s (line %d): its exchange plan has %d "
