@@ -395,6 +395,14 @@ grep -A6 '^op 0 ' "$tmp/cut.txt" | grep -qF "dst 'Bs': dealt loop layout S[(4096
     grep -A6 '^op 0 ' "$tmp/cut.txt" | grep -qF "src 'X': dealt loop layout S[(4096):(1)] + (bx * 128 + k * 32)*128" &&
     grep -A9 '^op 0 ' "$tmp/cut.txt" | grep -qF 'cp.async.cg.shared.global, 16 bytes per access' &&
     ok || bad "i4_ldsm_hexcute_cut --explain: $(grep -A9 '^op 0 ' "$tmp/cut.txt" | head -c 900)"
+# a whole stage of a padded stage buffer: s's iters (2, 128):(16384, 64)
+# cut as the iter of 2 at m = 1, not the iter of 128 whole (which needs
+# the stages compact); before, packed i4 had no schedule for it
+exact_run stage_pad_cut.axe
+exact_run stage_pad_cut.axe -D N=3 --seed 4 --target cuda --emulate
+"$AXE" compile "$K/stage_pad_cut.axe" --target cuda --explain >"$tmp/spc.txt" 2>&1
+grep -A6 '^op 1 ' "$tmp/spc.txt" | grep -qF "src 's': dealt loop layout S[(128,32):(64,1)] + 32 + (ki % 2 * 128)*128" &&
+    ok || bad "stage_pad_cut --explain: $(grep -A6 '^op 1 ' "$tmp/spc.txt" | head -c 600)"
 # the loop order the bank model picks: the same 4-element vectors as the
 # dimension order (the first widest, which width alone kept), 1 way and
 # 16 wavefronts instead of 4 ways and 64 on T; both plans recounted by

@@ -73,14 +73,23 @@ static bool cut_scale(const axe_iter *it, int k, int64_t inner, ax_cut *c)
 }
 
 /* The iter "*k" a region of "len" starts in: len = m P_k with m dividing
- * E_k (the innermost such); "*inner" = P_k; m, or 0 when none. */
+ * E_k (the innermost such, but a whole iter k, m = E_k, is iter k - 1 at
+ * m = 1, which asks less of the start: a dynamic one needs only the iters
+ * outside k - 1 compact); "*inner" = P_k; m, or 0 when none. */
 static int64_t start_iter(const axe_iter *it, int n, int64_t len, int *k,
                           int64_t *inner)
 {
     *inner = 1;
     for (*k = n - 1; *k >= 0; (*k)--) {
-        if (len % *inner == 0 && it[*k].extent % (len / *inner) == 0)
-            return len / *inner;
+        if (len % *inner == 0 && it[*k].extent % (len / *inner) == 0) {
+            int64_t m = len / *inner;
+            while (m == it[*k].extent && *k > 0) {
+                *inner *= it[*k].extent;
+                (*k)--;
+                m = 1;
+            }
+            return m;
+        }
         *inner *= it[*k].extent;
     }
     *k = 0;
