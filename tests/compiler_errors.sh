@@ -678,6 +678,45 @@ expect_notes 3:9 "no schedule for copy: none of vector, dma, thread_loop, split,
     shared Bs: i4[128, 128] layout S[(8, 2, 8, 64, 2):(2048, 2, 4, 32, 1)];
     cta copy(Bs[0 : 32, 0 : 128], X[bx * 128 + 16 : +32, 0 : 128]);
 }'
+# a constant start not a multiple of the 16 rows inside the iter of 8
+# (168 = 10.5 x 16); then one that is (112 = 7 x 16) but whose 32 rows
+# would run past that iter's run of 8 x 16 (digit 7, + 2 > 8)
+expect_notes 2:9 "no schedule for copy: none of vector, dma, thread_loop, split, smem applies (reasons below)" \
+    "copy.vector: 'X' dimension 0: the region of length 32 cuts its iters off their boundaries: its start 168 is not a multiple of 16 whose region of 32 stays within one run of 128" \
+    "copy.dma: 'F' is packed i4: its copies run element by element (thread_loop, split), in whole-byte vectors (vector) or staged (smem)" \
+    "copy.thread_loop: no register operand distributed over the cta's threads binds elements to threads" \
+    "copy.split: two threads write one byte of the i4 'F': thread 1 writes element address 1 and thread 0 element address 0; a packed store rewrites its whole byte (give each thread whole bytes: pairs of elements x, x + 1 with x even)" \
+    "copy.smem: the destination 'F' is not a register distributed over the cta's threads" <<<'kernel k(X: i4[256, 128] layout S[(2, 8, 2, 8, 64, 2):(16384, 2048, 2, 4, 32, 1)], F: i4[32, 128] layout S[(2, 2, 8, 64, 2):(2048, 2, 4, 32, 1)]) grid(1) threads(128) {
+    cta copy(F, X[168 : +32, 0 : 128]);
+}'
+expect_notes 2:9 "no schedule for copy: none of vector, dma, thread_loop, split, smem applies (reasons below)" \
+    "copy.vector: 'X' dimension 0: the region of length 32 cuts its iters off their boundaries: its start 112 is not a multiple of 16 whose region of 32 stays within one run of 128" \
+    "copy.dma: 'F' is packed i4: its copies run element by element (thread_loop, split), in whole-byte vectors (vector) or staged (smem)" \
+    "copy.thread_loop: no register operand distributed over the cta's threads binds elements to threads" \
+    "copy.split: two threads write one byte of the i4 'F': thread 1 writes element address 1 and thread 0 element address 0; a packed store rewrites its whole byte (give each thread whole bytes: pairs of elements x, x + 1 with x even)" \
+    "copy.smem: the destination 'F' is not a register distributed over the cta's threads" <<<'kernel k(X: i4[256, 128] layout S[(2, 8, 2, 8, 64, 2):(16384, 2048, 2, 4, 32, 1)], F: i4[32, 128] layout S[(2, 2, 8, 64, 2):(2048, 2, 4, 32, 1)]) grid(1) threads(128) {
+    cta copy(F, X[112 : +32, 0 : 128]);
+}'
+# a dynamic start whose region (m = 2 of the iter of 8) needs the iters
+# outside it compact: X's tiles are padded to 32768 > 8 x 2048
+expect_notes 2:9 "no schedule for copy: none of vector, dma, thread_loop, split, smem applies (reasons below)" \
+    "copy.vector: 'X' dimension 0: the region of length 32 cuts its iters off their boundaries: its iters outside the region are not one compact run (a dynamic start's offset would not be a multiple of it)" \
+    "copy.dma: 'F' is packed i4: its copies run element by element (thread_loop, split), in whole-byte vectors (vector) or staged (smem)" \
+    "copy.thread_loop: no register operand distributed over the cta's threads binds elements to threads" \
+    "copy.split: two threads write one byte of the i4 'F': thread 1 writes element address 1 (+ the region start) and thread 0 element address 0; a packed store rewrites its whole byte (give each thread whole bytes: pairs of elements x, x + 1 with x even)" \
+    "copy.smem: the destination 'F' is not a register distributed over the cta's threads" <<<'kernel k(X: i4[256, 128] layout S[(2, 8, 2, 8, 64, 2):(32768, 2048, 2, 4, 32, 1)], F: i4[256, 128] layout S[(2, 8, 2, 8, 64, 2):(16384, 2048, 2, 4, 32, 1)]) grid(8) threads(128) {
+    cta copy(F[bx * 32 : +32, 0 : 128], X[bx * 32 : +32, 0 : 128]);
+}'
+# a dynamic start whose iter's stride (2) is not a multiple of the 4
+# elements inside it: its offset bx * 8 * 2 / 4 would need a division
+expect_notes 2:9 "no schedule for copy: none of vector, dma, thread_loop, split, smem applies (reasons below)" \
+    "copy.vector: 'X' dimension 0: the region of length 8 cuts its iters off their boundaries: the stride 2 of the iter the region starts in is not a multiple of 4, the elements inside it (a dynamic start's offset would need a division)" \
+    "copy.dma: 'F' is packed i4: its copies run element by element (thread_loop, split), in whole-byte vectors (vector) or staged (smem)" \
+    "copy.thread_loop: no register operand distributed over the cta's threads binds elements to threads" \
+    "copy.split: two threads write one byte of the i4 'F': thread 1 writes element address 1 (+ the region start) and thread 0 element address 0; a packed store rewrites its whole byte (give each thread whole bytes: pairs of elements x, x + 1 with x even)" \
+    "copy.smem: the destination 'F' is not a register distributed over the cta's threads" <<<'kernel k(X: i4[32, 2] layout S[(2, 4, 4, 2):(8, 2, 16, 1)], F: i4[32, 2]) grid(4) threads(32) {
+    cta copy(F[bx * 8 : +8, 0 : 2], X[bx * 8 : +8, 0 : 2]);
+}'
 expect 1 2:15 "the dtype 'tf32' is not supported in kernels" <<<'kernel k(A: f32[8, 8]) grid(1) threads(1) {
     shared s: tf32[8, 8];
 }'

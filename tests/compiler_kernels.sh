@@ -403,6 +403,11 @@ exact_run stage_pad_cut.axe -D N=3 --seed 4 --target cuda --emulate
 "$AXE" compile "$K/stage_pad_cut.axe" --target cuda --explain >"$tmp/spc.txt" 2>&1
 grep -A6 '^op 1 ' "$tmp/spc.txt" | grep -qF "src 's': dealt loop layout S[(128,32):(64,1)] + 32 + (ki % 2 * 128)*128" &&
     ok || bad "stage_pad_cut --explain: $(grep -A6 '^op 1 ' "$tmp/spc.txt" | head -c 600)"
+# a constant start crossing a digit: X[160 : +32, ...] at 160's digits
+# (1, 2, 0, 0), offset 20480 (the refusals of constant starts are in
+# compiler_errors.sh)
+exact_run cut_const.axe
+exact_run cut_const.axe --target cuda --emulate
 # the loop order the bank model picks: the same 4-element vectors as the
 # dimension order (the first widest, which width alone kept), 1 way and
 # 16 wavefronts instead of 4 ways and 64 on T; both plans recounted by

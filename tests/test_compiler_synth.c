@@ -866,6 +866,35 @@ static void test_inserted(void)
     axe_program_free(p);
 }
 
+/* No ldmatrix leaf of odd run where a store reaches packed i4 (the
+ * store-byte rule of copy_candidate): q, read by ldmatrix.trans alone
+ * (its words two rows of one column, runs of 1), is cast into r and
+ * stored into the row-major i4 F, so q's leaves hold no .trans one. */
+static void test_ldsm_i4_store(void)
+{
+    static const char src[] =
+        "kernel k(X: f16[32, 64], G: f16[32, 64] layout S[(32, 64):(1, 32)], "
+        "F: i4[32, 64]) grid(1) threads(128)\n{\n"
+        "    shared s: f16[32, 64] layout Swizzle<3, 3, 3>(S[(32, 64):(64, "
+        "1)]);\n"
+        "    register q: f16[32, 64] layout auto;\n"
+        "    register r: i4[32, 64] layout auto;\n"
+        "    cta copy(s, X);\n    sync;\n    cta copy(q, s);\n"
+        "    cta copy(G, q);\n    cta cast(r, q);\n    cta copy(F, r);\n}\n";
+    axe_diag d;
+    axe_program *p = compile(src, &d);
+    ax_synth_leaves lv;
+    TL_CHECK(p != NULL, "ldsm i4 store: %s", d.message);
+    if (p == NULL)
+        return;
+    TL_CHECK(axe__synth_copy_leaves(p, p->ops[1], 0, 1, &lv, &d) == AXE_OK,
+             "ldsm i4 store leaves: %s", d.message);
+    for (int i = 0; i < lv.n; i++)
+        TL_CHECK(strstr(lv.leaf[i].text, ".trans") == NULL,
+                 "leaf %d of q is %s", i, lv.leaf[i].text);
+    axe_program_free(p);
+}
+
 int main(void)
 {
     tl_seed("test_compiler_synth", 15);
@@ -877,5 +906,6 @@ int main(void)
     test_atom_search();
     test_register_wn();
     test_inserted();
+    test_ldsm_i4_store();
     return tl_finish();
 }

@@ -424,7 +424,8 @@ static void keep_leaf(const sy_copy *c, const sy_leaf *f, const axe_layout *l,
  * share of the elements passes a thread's registers has no leaf
  * (copy_candidate): skipped, so the run loop stays within
  * AX_MAX_REGISTER_BYTES steps. Then the ldmatrix leaves "ls" by the same
- * cost and tie rule (after the coalesced leaves they tie with). */
+ * cost and tie rule (after the coalesced leaves they tie with), but, as
+ * copy_candidate, none of odd run where a store reaches packed i4. */
 static void copy_search(const sy_copy *c, const sy_others *o,
                         const ax_synth_ldsm *ls, ax_synth_leaves *lv)
 {
@@ -445,6 +446,8 @@ static void copy_search(const sy_copy *c, const sy_others *o,
                           others_cost(c, &f, o), NULL, lv, ties, kept);
             }
     for (int k = 0; k < ls->n; k++) {
+        if (c->i4_store >= 0 && ls->run[k] % 2 != 0)
+            continue;
         f = (sy_leaf){1, ls->run[k], c->threads, k + 1};
         keep_leaf(c, &f, &ls->leaf[k].layout, ls->leaf[k].cost,
                   others_cost(c, &f, o), ls->leaf[k].text, lv, ties, kept);
