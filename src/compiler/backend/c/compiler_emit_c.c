@@ -785,8 +785,10 @@ void axe__emit_c_mesh(ax_text *t, const axe_program *p, const char *file,
     ax_text b;
     int k, n = axe__seg_count(p);
     axe__text_init(&b, p->arena);
-    storage(&b, p, NULL);
-    shuffle_storage(&b, p, p->body);
+    if (axe__seg_any_runs(p)) { /* else no CTA function uses them */
+        storage(&b, p, NULL);
+        shuffle_storage(&b, p, p->body);
+    }
     orders(&b);
     mesh->decls(&b, p);
     kept_vars(&b, p);
