@@ -170,18 +170,22 @@ check_row() {
         sed 's/^/    /' "$err" | head -5 | tee -a "$out/summary.txt"
     }
 }
-# throttle: before a background run, wait for one to end while JOBS
-# (default: the cores; nvcc and the CPU reference dominate) run;
-# "running" counts them (set it to 0 before a batch, `wait` after it).
+# Background checks run JOBS at a time (default: the cores; nvcc and the
+# CPU reference dominate): `throttle` before each (it waits for the
+# oldest while JOBS run), `CMD & bg+=("$!")`, and `reap` after the batch.
+# Every job is waited for once, by its pid, and one that fails sets
+# status 1 (its row then says why). Never `wait` alone or `wait -n`: they
+# also take the builds started before section 1 ("builds", waited for
+# before section 3), which a bare `wait` reaps so that the later
+# `wait PID` finds no such child.
 jobs_max=${JOBS:-$(nproc)}
-running=0
-throttle() {
-    if [ "$running" -ge "$jobs_max" ]; then
-        wait -n
-        running=$((running - 1))
-    fi
-    running=$((running + 1))
+bg=()
+reap_one() { # the oldest job of "bg"
+    wait "${bg[0]}" || status=1
+    bg=("${bg[@]:1}")
 }
+throttle() { while [ "${#bg[@]}" -ge "$jobs_max" ]; do reap_one; done; }
+reap() { while [ "${#bg[@]}" -gt 0 ]; do reap_one; done; }
 
 # gemm_build NAME DTYPE [-D ...]: emit the 4096^3 GEMM of examples/NAME.axe
 # (retyped to bf16 for DTYPE bf16) for each arch, require its mma.sync, and
@@ -276,20 +280,20 @@ flash_build() {
 # and 128 with blocks of 32 (half the shared memory: 2 CTAs per SM).
 flashes=("d64 64" "d128 128" "d128_bn32 128 -D BN=32")
 attention_build &
-pids=$!
+builds=("$!")
 for t in "${flashes[@]}"; do
     # shellcheck disable=SC2086
     flash_build $t &
-    pids="$pids $!"
+    builds+=("$!")
 done
 for t in "${gemms[@]}"; do
     # shellcheck disable=SC2086
     gemm_build $t &
-    pids="$pids $!"
+    builds+=("$!")
     if [ "$dry" = 1 ]; then
         # shellcheck disable=SC2086
         gemm_naive $t &
-        pids="$pids $!"
+        builds+=("$!")
     fi
 done
 
@@ -352,12 +356,12 @@ if [ "$dry" != 1 ]; then
         fi
         kernels+=("$k")
     done
-    running=0
     for k in "${kernels[@]}"; do
         throttle
         ex_check "$k" &
+        bg+=("$!")
     done
-    wait
+    reap
     printf '%-26s %-6s %s\n' kernel pass max_abs_err | tee -a "$out/summary.txt"
     for k in "${kernels[@]}"; do
         name=$(basename "$k" .axe)
@@ -440,8 +444,9 @@ big transpose 0.80 copy examples/kernels/transpose.axe -D M=4096 -D N=4096
 big softmax 0.80 copy examples/kernels/softmax.axe -D ROWS=16384 -D C=1024
 big rmsnorm 0.80 copy examples/kernels/rmsnorm.axe -D ROWS=262144 -D C=64
 
-# shellcheck disable=SC2086
-wait $pids
+for p in "${builds[@]}"; do
+    wait "$p" || status=1
+done
 [ "$dry" = 1 ] || mark "section 3 gemm"
 # 3. GEMM 4096^3, f16 and bf16 (the bf16 kernels are the examples with
 # their f16 tensors retyped), against cuBLAS and a naive CUDA kernel
@@ -518,14 +523,12 @@ if [ "$dry" = 1 ]; then
         fi
     done
 else
-    pids=
     for t in "${gemms[@]}"; do
         # shellcheck disable=SC2086
         gemm_check $t &
-        pids="$pids $!"
+        bg+=("$!")
     done
-    # shellcheck disable=SC2086
-    wait $pids
+    reap
     printf '%-16s %-6s %-6s %-10s %s\n' gemm dtype pass reference max_rel_err |
         tee -a "$out/summary.txt"
     for t in "${gemms[@]}"; do
@@ -586,7 +589,6 @@ else
     ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
     # checks JOBS at a time (nvcc dominates), then the table in order
     t0=$(date +%s)
-    running=0
     for k in examples/kernels/dist/*.axe; do
         name=dist_$(basename "$k" .axe)
         for n in 1 2 4 8; do
@@ -594,14 +596,17 @@ else
             throttle
             timeout 300 "$AXE" run "$k" -D "P=$n" --target cuda --arch "$arch" \
                 --ranks "$n" --check --json >"$out/$name.$n.json" 2>"$out/$name.$n.err" &
+            bg+=("$!")
         done
     done
     for dt in f16 bf16; do # the mixed-precision gemms at K 2048
+        throttle
         timeout 300 "$AXE" run "examples/kernels/dist/matmul_rs_$dt.axe" -D P=1 \
             -D M=512 -D N=512 -D K=2048 --target cuda --arch "$arch" --ranks 1 \
             --check --json >"$out/dist_mixed_$dt.json" 2>"$out/dist_mixed_$dt.err" &
+        bg+=("$!")
     done
-    wait
+    reap
     printf '%-22s %-6s %-6s %s\n' kernel ranks pass max_abs_err | tee -a "$out/summary.txt"
     for k in examples/kernels/dist/*.axe; do
         name=dist_$(basename "$k" .axe)
