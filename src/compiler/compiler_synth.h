@@ -138,14 +138,12 @@ axe_status axe__synth_copy_leaves(const axe_program *p, const ax_stmt *s,
  * register word an ldmatrix register (plain; .trans for 16-bit, one per
  * dimension holding a word's two rows), each with its cost in the copy
  * anchor's unit (ldmatrix instructions per thread times the scope's
- * threads) and text, and "run" the register elements a thread holds
- * contiguously along the shared tensor's fastest dimension (the tie
- * rule's); none ("n" 0) otherwise. */
+ * threads) and text; none ("n" 0) otherwise. The copy search measures
+ * each leaf's run from its layout (compiler_synth_anchor.c, reg_run). */
 #define AX_SYNTH_LDSM_LEAVES 4
 typedef struct ax_synth_ldsm {
     int n;
     ax_synth_leaf leaf[AX_SYNTH_LDSM_LEAVES];
-    int64_t run[AX_SYNTH_LDSM_LEAVES];
 } ax_synth_ldsm;
 axe_status axe__synth_ldsm_leaves(const axe_program *p, const ax_stmt *s,
                                   int reg, ax_synth_ldsm *out, axe_diag *diag);

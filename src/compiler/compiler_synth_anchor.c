@@ -415,6 +415,35 @@ static void keep_leaf(const sy_copy *c, const sy_leaf *f, const axe_layout *l,
         copy_text(c, f, lv->leaf[at].text, sizeof lv->leaf[at].text);
 }
 
+/* The register elements a thread holds contiguously along the memory's
+ * fastest dim in register layout "l" of the copy's shape: the product of
+ * that dim's innermost m iters while each one's stride is the product of
+ * the extents inside it (1 when "l" does not group over the shape). The
+ * dim is the first of c->order of extent above 1, where deal() puts a
+ * coalesced leaf's run (an extent-1 dim has stride 0, so it can come
+ * first in the order). The run of every leaf, and of a solved register
+ * layout. */
+static int64_t reg_run(const axe_layout *l, const sy_copy *c)
+{
+    axe_layout g;
+    int seps[AXE_LAYOUT_MAX_DIMS + 1], j = 0, d;
+    int64_t run = 1;
+    while (j < c->n - 1 && c->shape[c->order[j]] == 1)
+        j++;
+    d = c->order[j];
+    if (axe_layout_group(l, c->shape, c->n, &g, seps, NULL) != AXE_OK)
+        return 1;
+    for (int i = seps[d + 1] - 1; i >= seps[d]; i--) {
+        const axe_iter *it = &g.shard[i];
+        if (it->extent == 1)
+            continue;
+        if (strcmp(it->axis, "m") != 0 || it->stride != run)
+            break;
+        run *= it->extent;
+    }
+    return run;
+}
+
 /* The leaves in the search's order: tp from the scope's threads down
  * (halving), the run L from w up over the divisors of the size, w from 16
  * bytes down; kept cheapest first; on ties, the fewest accesses of the
@@ -446,9 +475,9 @@ static void copy_search(const sy_copy *c, const sy_others *o,
                           others_cost(c, &f, o), NULL, lv, ties, kept);
             }
     for (int k = 0; k < ls->n; k++) {
-        if (c->i4_store >= 0 && ls->run[k] % 2 != 0)
+        f = (sy_leaf){1, reg_run(&ls->leaf[k].layout, c), c->threads, k + 1};
+        if (c->i4_store >= 0 && f.run % 2 != 0)
             continue;
-        f = (sy_leaf){1, ls->run[k], c->threads, k + 1};
         keep_leaf(c, &f, &ls->leaf[k].layout, ls->leaf[k].cost,
                   others_cost(c, &f, o), ls->leaf[k].text, lv, ties, kept);
     }
@@ -496,25 +525,12 @@ bool axe__synth_copy_accesses(const axe_program *p, const ax_stmt *s, int reg,
 {
     const ax_tensor *t = &p->tensors[s->args[reg].tensor];
     sy_copy c;
-    axe_layout g;
     axe_diag why;
-    int seps[AXE_LAYOUT_MAX_DIMS + 1];
-    int64_t run = 1, rs = 1, w = 1, v, span;
+    int64_t run, w = 1, v, span;
     if (copy_setup(p, s, reg, 1 - reg, &c, &why) != AXE_OK ||
-        axe_layout_group(&t->layout, t->shape, t->ndim, &g, seps, NULL) !=
-            AXE_OK ||
         axe_layout_span(&t->layout, "m", &span) != AXE_OK)
         return false;
-    for (int i = seps[c.order[0] + 1] - 1; c.vec && i >= seps[c.order[0]];
-         i--) {
-        const axe_iter *it = &g.shard[i];
-        if (it->extent == 1)
-            continue;
-        if (strcmp(it->axis, "m") != 0 || it->stride != rs)
-            break;
-        run *= it->extent;
-        rs *= it->extent;
-    }
+    run = reg_run(&t->layout, &c);
     for (int b = 0; c.vec && (v = width_at(&c, b)) > 1; b++)
         if (run % v == 0 && fits(&c, v)) {
             w = v;

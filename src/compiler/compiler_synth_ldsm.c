@@ -394,7 +394,7 @@ axe_status axe__synth_ldsm_leaves(const axe_program *p, const ax_stmt *s,
             f->cost =
                 (double)(c.words / axe__ldsm_matrices(c.words) * c.threads);
             leaf_text(&c, &best[b], f->text, sizeof f->text);
-            out->run[out->n++] = best[b].trans ? 1 : c.epw;
+            out->n++;
         }
     ls_free(&c);
     return st;
