@@ -895,6 +895,40 @@ static void test_ldsm_i4_store(void)
     axe_program_free(p);
 }
 
+/* Every ldmatrix leaf of a copy from a 4-D shared tensor: the plain one
+ * and a .trans one per dimension that can hold a word's two rows (the
+ * 16-byte rows are along dim 3; the rows of a matrix can be dealt into
+ * any of the four dimensions), five in all (a list of four dropped the
+ * fifth). */
+static void test_ldsm_leaves_4d(void)
+{
+    static const char src[] =
+        "kernel k(X: f16[2, 2, 2, 64], F: f16[2, 2, 2, 64]) grid(1) "
+        "threads(32)\n{\n"
+        "    shared s: f16[2, 2, 2, 64];\n"
+        "    register q: f16[2, 2, 2, 64] layout auto;\n"
+        "    warp copy(s, X);\n    sync;\n    warp copy(q, s);\n"
+        "    warp copy(F, q);\n}\n";
+    axe_diag d;
+    axe_program *p = compile(src, &d);
+    ax_synth_ldsm ls;
+    char want[40];
+    TL_CHECK(p != NULL, "ldsm leaves 4-d: %s", d.message);
+    if (p == NULL)
+        return;
+    TL_CHECK(axe__synth_ldsm_leaves(p, p->ops[1], 0, &ls, &d) == AXE_OK,
+             "ldsm leaves 4-d: %s", d.message);
+    TL_CHECK(ls.n == 5, "ldsm leaves 4-d: %d leaves, want 5", ls.n);
+    for (int dim = 0; dim < 4; dim++) {
+        bool found = false;
+        (void)snprintf(want, sizeof want, "word pairs along dim %d", dim);
+        for (int i = 0; i < ls.n; i++)
+            found = found || strstr(ls.leaf[i].text, want) != NULL;
+        TL_CHECK(found, "ldsm leaves 4-d: no .trans leaf with %s", want);
+    }
+    axe_program_free(p);
+}
+
 int main(void)
 {
     tl_seed("test_compiler_synth", 15);
@@ -907,5 +941,6 @@ int main(void)
     test_register_wn();
     test_inserted();
     test_ldsm_i4_store();
+    test_ldsm_leaves_4d();
     return tl_finish();
 }

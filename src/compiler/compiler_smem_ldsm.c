@@ -394,23 +394,25 @@ static axe_status ldsm_rows(axe_program *p, int k, int ti, ld_rows *rows,
     return st == AXE_ERR_UNSUPPORTED ? AXE_OK : st;
 }
 
-/* The accesses with the ldmatrix copies' rows (compiler_smem.h). */
+/* The accesses with the ldmatrix copies' rows (compiler_smem.h): each
+ * copy's rows computed once ("rows", "yes": per operator). */
 axe_status axe__smem_ldsm_rows_list(axe_program *p, const ax_smem_list *l,
                                     int ti, ax_smem_list *out, bool *any,
                                     axe_diag *diag)
 {
     bool *rows_op = axe__arena_alloc(p->arena, (size_t)p->nops + 1);
+    bool *yes = axe__arena_alloc(p->arena, (size_t)p->nops + 1);
+    ld_rows *rows =
+        axe__arena_alloc(p->arena, (size_t)(p->nops + 1) * sizeof *rows);
     int64_t room = l->n, *inv = NULL, ninv = 0;
     *any = false;
     *out = *l;
-    if (rows_op == NULL)
+    if (rows_op == NULL || yes == NULL || rows == NULL)
         return axe__fail(diag, AXE_ERR_NO_MEMORY, -1, "out of memory");
     memset(rows_op, 0, (size_t)p->nops + 1);
     for (int k = 0; k < p->nops; k++) {
-        ld_rows r;
-        bool yes;
-        AXE_TRY(ldsm_rows(p, k, ti, &r, &yes, diag));
-        room += yes ? r.nwarps * r.words : 0;
+        AXE_TRY(ldsm_rows(p, k, ti, &rows[k], &yes[k], diag));
+        room += yes[k] ? rows[k].nwarps * rows[k].words : 0;
     }
     if (room == l->n)
         return AXE_OK;
@@ -422,11 +424,8 @@ axe_status axe__smem_ldsm_rows_list(axe_program *p, const ax_smem_list *l,
     AXE_TRY(
         inverse(p, &p->tensors[ti], &p->tensors[ti].layout, &inv, &ninv, diag));
     for (int k = 0; k < p->nops; k++) {
-        ld_rows r;
-        bool yes;
-        AXE_TRY(ldsm_rows(p, k, ti, &r, &yes, diag));
-        if (yes)
-            AXE_TRY(copy_rows(p, k, &r, inv, ninv, out, &rows_op[k]));
+        if (yes[k])
+            AXE_TRY(copy_rows(p, k, &rows[k], inv, ninv, out, &rows_op[k]));
         *any = *any || rows_op[k];
     }
     for (int k = 0; k < l->n; k++)

@@ -139,8 +139,10 @@ axe_status axe__synth_copy_leaves(const axe_program *p, const ax_stmt *s,
  * dimension holding a word's two rows), each with its cost in the copy
  * anchor's unit (ldmatrix instructions per thread times the scope's
  * threads) and text; none ("n" 0) otherwise. The copy search measures
- * each leaf's run from its layout (compiler_synth_anchor.c, reg_run). */
-#define AX_SYNTH_LDSM_LEAVES 4
+ * each leaf's run from its layout (compiler_synth_anchor.c, reg_run).
+ * Room for all of them: one plain and one .trans per dimension of the
+ * shared tensor. */
+#define AX_SYNTH_LDSM_LEAVES (1 + AX_MAX_DIMS)
 typedef struct ax_synth_ldsm {
     int n;
     ax_synth_leaf leaf[AX_SYNTH_LDSM_LEAVES];
