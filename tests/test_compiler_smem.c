@@ -1449,6 +1449,40 @@ static void test_ldsm_rows_f16(void)
     axe_program_free(p);
 }
 
+/* A copy that names the whole shared tensor and register by ranges
+ * (`s[:, :]`, `s[0 : 64, 0 : 32]`: starts folded to 0, not absent) is
+ * an ldmatrix-row copy as `copy(q, s)` is (axe__synth_ref_whole); a
+ * masked one is not. */
+static void test_ldsm_copy_whole(void)
+{
+    static const char *const reads[] = {"q, s[:, :]",
+                                        "q[0 : 64, :], s[0 : 64, 0 : 32]",
+                                        "q, s[0 : +64 masked 0, :]"};
+    for (int i = 0; i < 3; i++) {
+        char text[1024];
+        axe_program *p = NULL;
+        axe_diag d;
+        (void)snprintf(text, sizeof text,
+                       "kernel k(X: f16[64, 32], F: f16[64, 32]) grid(1) "
+                       "threads(128)\n{\n    shared s: f16[64, 32];\n"
+                       "    register q: f16[64, 32] layout S[(4, 2, 8, 4, 4, "
+                       "2):(1@warpid, 2, 4@laneid, 4, 1@laneid, 1)];\n"
+                       "    cta copy(s, X);\n    sync;\n"
+                       "    cta copy(%s);\n    cta copy(F, q);\n}\n",
+                       reads[i]);
+        if (axe_program_compile(text, strlen(text), NULL, NULL, &p, &d) !=
+            AXE_OK) {
+            TL_CHECK(false, "copy(%s): %s", reads[i], d.message);
+            continue;
+        }
+        TL_CHECK(axe__smem_ldsm_copy(p, p->ops[1], tensor_named(p, "s")) ==
+                     (i < 2),
+                 "copy(%s) %s an ldmatrix-row copy", reads[i],
+                 i < 2 ? "is not" : "is");
+        axe_program_free(p);
+    }
+}
+
 /* A packed i4 store of one nibble is a read-modify-write of its byte
  * (ax_put4 / ax_st4 in the emitted code): i4_ldsm_hexcute.axe's copy of
  * x (a row of 128 i4 per thread) into Hexcute's Bs stores one nibble per
@@ -1550,6 +1584,7 @@ int main(void)
     test_hexcute_rows();
     test_ldsm_rows_f16();
     test_ldsm_rows_trans();
+    test_ldsm_copy_whole();
     test_i4_store_rmw();
     test_align_paper();
     test_align_tv_table();

@@ -28,18 +28,7 @@
 
 #include "compiler_copy_ldsm.h"
 #include "compiler_smem.h"
-
-/* Whether "r" names the whole of its tensor, region-free. */
-static bool whole(const axe_program *p, const ax_ref *r)
-{
-    const ax_tensor *t = &p->tensors[r->tensor];
-    if (r->is_view || r->bdim >= 0 || r->any_masked)
-        return false;
-    for (int d = 0; d < r->ndim; d++)
-        if (r->start[d] != NULL || r->len[d] != t->shape[d])
-            return false;
-    return r->ndim == 0 || r->ndim == t->ndim;
-}
+#include "compiler_synth.h"
 
 /* Whether copy "s" reads shared tensor "ti" of 4-, 8- or 16-bit elements
  * whole into a whole register of its dtype and shape at warp, warpgroup
@@ -59,7 +48,8 @@ bool axe__smem_ldsm_copy(const axe_program *p, const ax_stmt *s, int ti)
         (axe_dtype_bit_width(d->dtype) != 4 &&
          axe_dtype_bit_width(d->dtype) != 8 &&
          axe_dtype_bit_width(d->dtype) != 16) ||
-        d->ndim != r->ndim || !whole(p, &s->args[0]) || !whole(p, &s->args[1]))
+        d->ndim != r->ndim || !axe__synth_ref_whole(p, &s->args[0]) ||
+        !axe__synth_ref_whole(p, &s->args[1]))
         return false;
     for (int k = 0; k < d->ndim; k++)
         if (d->shape[k] != r->shape[k])

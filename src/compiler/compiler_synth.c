@@ -66,18 +66,25 @@ void axe__synth_label(const axe_program *p, int op, char *buf, size_t cap)
 }
 
 /* compiler_synth.h */
-bool axe__synth_whole(const axe_program *p, const ax_ref *r)
+bool axe__synth_ref_whole(const axe_program *p, const ax_ref *r)
 {
     const ax_tensor *t = &p->tensors[r->tensor];
-    int d;
-    if (r->is_view || r->bdim >= 0 || t->mem != AX_MEM_REGISTER)
+    if (r->is_view || r->bdim >= 0 || r->any_masked ||
+        (r->ndim != 0 && r->ndim != t->ndim))
         return false;
-    for (d = 0; d < r->ndim; d++)
+    for (int d = 0; d < r->ndim; d++)
         if ((r->start[d] != NULL &&
              (r->start[d]->kind != AX_EX_INT || r->start[d]->value != 0)) ||
             r->len[d] != t->shape[d])
             return false;
     return true;
+}
+
+/* compiler_synth.h */
+bool axe__synth_whole(const axe_program *p, const ax_ref *r)
+{
+    return p->tensors[r->tensor].mem == AX_MEM_REGISTER &&
+           axe__synth_ref_whole(p, r);
 }
 
 static axe_status set_how(sy_state *st, int tensor, const char *fmt, ...)

@@ -90,8 +90,11 @@ axe_status axe__synth_shared(axe_program *p, ax_synth_report *r,
  * empty and says why in "accesses_note". */
 axe_status axe__synth_accesses(axe_program *p, axe_diag *diag);
 
-/* "r" names all of its register tensor (no region start, view or
- * broadcast): the operator's shape is the tensor's. */
+/* Whether "r" names all of its tensor: no view, broadcast or mask, and
+ * every dimension's start absent or 0 and its length the tensor's extent
+ * (`T[:, :]` as `T`): the operator's shape is the tensor's. */
+bool axe__synth_ref_whole(const axe_program *p, const ax_ref *r);
+/* The same, of a register tensor (the pointwise constraints' operands). */
 bool axe__synth_whole(const axe_program *p, const ax_ref *r);
 /* Whether operators "op" tie the layouts of their whole register operands
  * (not reduce, gemm, fill or iota; a rearrange is not, whatever its op). */

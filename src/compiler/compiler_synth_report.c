@@ -91,23 +91,24 @@ static int gemm_choices(const axe_program *p, const ax_stmt *s,
     if (s->op != AX_OP_GEMM || m == NULL || !m->from_memory)
         return 0;
     ax_inst_choice chs[2];
+    memset(chs, 0, sizeof chs);
     chs[0].chosen = chs[1].chosen = -1;
     if (axe__inst_explains(p, s))
         axe__inst_choose_both(p, s, chs);
     for (int o = 0; o < 2; o++) {
-        const ax_inst_choice ch = chs[o];
+        const ax_inst_choice *ch = &chs[o];
         ax_synth_choice *c = &out[n];
-        if (ch.chosen < 0)
+        if (ch->chosen < 0)
             continue;
         memset(c, 0, sizeof *c);
         c->op = s->index;
-        axe__inst_name((ax_inst_kind)ch.chosen, &ch.leaf[ch.chosen], c->chosen,
-                       sizeof c->chosen);
-        c->cost = ch.leaf[ch.chosen].cost;
-        if (ch.runner >= 0) {
-            axe__inst_name((ax_inst_kind)ch.runner, &ch.leaf[ch.runner],
+        axe__inst_name((ax_inst_kind)ch->chosen, &ch->leaf[ch->chosen],
+                       c->chosen, sizeof c->chosen);
+        c->cost = ch->leaf[ch->chosen].cost;
+        if (ch->runner >= 0) {
+            axe__inst_name((ax_inst_kind)ch->runner, &ch->leaf[ch->runner],
                            c->runner_up, sizeof c->runner_up);
-            c->runner_cost = ch.leaf[ch.runner].cost;
+            c->runner_cost = ch->leaf[ch->runner].cost;
         }
         suffix[n++] = sfx[o];
     }
