@@ -450,13 +450,14 @@ fi
 
 # A device gemm's .cu: its local GEMM kernel, and its runner between the
 # segments' launches (the copy first, then the reduce, through the
-# runtime).
+# runtime; no launch before it, so not under `if (ax_rc == 0)`).
 if "$AXE" compile "$SRC/tests/kernels/dist/gemm_copy_k.axe" --target cuda \
     >"$tmp/gk.cu" 2>"$tmp/err" &&
     grep -q '^ax_dev0_gemm_k(const float \*__restrict__ a, const float \*__restrict__ b, float \*__restrict__ c, int64_t r0,$' "$tmp/gk.cu" &&
     grep -q '__shared__ float as\[AX_GEMM_TK\]\[AX_GEMM_T + 1\], bs\[AX_GEMM_TK\]\[AX_GEMM_T + 1\];' "$tmp/gk.cu" &&
     grep -q 'acc\[r\]\[q\] = __fadd_rn(acc\[r\]\[q\], __fmul_rn(as\[kk\]\[ty + r \* AX_GEMM_TX\], bs\[kk\]\[tx + q \* AX_GEMM_TX\]));' "$tmp/gk.cu" &&
-    grep -q '^        ax_rc = ax_dev0_run(t_A, t_B, t_C, ax_stream);$' "$tmp/gk.cu" &&
+    grep -q '^    ax_rc = ax_dev0_run(t_A, t_B, t_C, ax_stream);$' "$tmp/gk.cu" &&
+    ! grep -q '^    if (ax_rc == 0)$' "$tmp/gk.cu" &&
     grep -q 'rc = ax_nccl_devop(0, [0-9]*, 2, &ax_dev0_cpb, &ax_dev0_cpb_sched, b, ax_dev0_mvb, st);' "$tmp/gk.cu" &&
     grep -q 'rc = ax_nccl_devop(0, [0-9]*, 0, &ax_dev0, &ax_dev0_sched, ax_dev0_part, c, st);' "$tmp/gk.cu"; then
     ok

@@ -4,8 +4,11 @@
 # The NCCL path of --target cuda built for GPUs (docs/compiler.md, "The
 # NCCL path"; issue 14 §3): every examples/kernels/dist/*.axe (at -D P=2)
 # and, for sm_90 only, every tests/kernels/dist/gemm_*.axe (device gemms:
-# the copy first, f64, i32) and tests/kernels/dist/kept/*.axe (kept device
-# loops and ifs, at -D P=2 for both architectures) compiled with `axe compile --target cuda --arch ARCH` and its .cu built
+# the copy first, f64, i32), storage_only (a shared and a register
+# tensor, no segment launched), segments and loop_if (segments launched
+# around device operators) and tests/kernels/dist/kept/*.axe (kept device
+# loops and ifs; those with a param P at -D P=2 for both architectures)
+# compiled with `axe compile --target cuda --arch ARCH` and its .cu built
 # and linked by nvcc for sm_80 and sm_90 as `axe run --ranks N` builds it
 # (-DAXE_KERNEL_MAIN, the runtimes beside it, MPI's flags from `mpicc
 # --showme`, -lnccl) with -Werror all-warnings (ptxas's register spills
@@ -48,6 +51,7 @@ fail=0
 read -r -a mpi_c <<<"$(mpicc --showme:compile)"
 read -r -a mpi_l <<<"$(mpicc --showme:link)"
 for f in "$SRC"/examples/kernels/dist/*.axe "$SRC"/tests/kernels/dist/gemm_*.axe \
+    "$SRC"/tests/kernels/dist/{storage_only,segments,loop_if}.axe \
     "$SRC"/tests/kernels/dist/kept/*.axe; do
     n=$(basename "$f" .axe)
     d=(-D P=2)

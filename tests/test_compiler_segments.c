@@ -6,12 +6,13 @@
  * docs' numbering (the order a walk of the kernel body meets the runs)
  * and which runs hold more than syncs (axe__seg_runs: only those run),
  * and every emitter against the table: the CUDA kernel's `ax_seg == K`
- * branches meet runs 0 .. n - 1 in text order; the C backend's CTA
- * functions and the driver's launches (mpi target) and the CUDA
- * launcher's ax_seg_launch_NAME calls (the run follows the last runtime
- * scalar) meet the runs that run, in order, and no other; a kept if's
- * else branch starts with the table's run there, and the launches after
- * it with the first of its runs that runs.
+ * branches, the C backend's CTA functions and the driver's launches (mpi
+ * target) and the CUDA launcher's ax_seg_launch_NAME calls (the run
+ * follows the last runtime scalar) meet the runs that run, in order, and
+ * no other; a kept if's else branch starts with the table's run there,
+ * and the launches and branches after it with the first of its runs that
+ * runs; the CUDA launcher tests a launch's code before a device operator
+ * only where one comes right after the launch.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -191,9 +192,9 @@ static int after(const char *text, const char *at, int nth, const char *pat)
 }
 
 /* The else branches of the kept ifs on lines 9 and 19 start at runs 3
- * and 9 in the table and the CUDA kernel; the first launch after them
- * is of run 3 (it runs) and 11 (runs 9 and 10, a sync and nothing, do
- * not run: the branch launches none). */
+ * and 9 in the table; the first launch and CUDA kernel branch after them
+ * are of run 3 (it runs) and 11 (runs 9 and 10, a sync and nothing, do
+ * not run: the branch launches none and has no branch in the kernel). */
 static void check_else(const axe_program *p, const char *c, const char *cu)
 {
     static const int first[2] = {3, 11};
@@ -207,13 +208,29 @@ static void check_else(const axe_program *p, const char *c, const char *cu)
                      "C: else %d launches run %d first", i,
                      after(c, "} else {", i, "k_segs_cta_s"));
         if (cu != NULL) {
-            TL_CHECK(after(cu, "/* its else branch */", i, "ax_seg == ") == k,
+            TL_CHECK(after(cu, "/* its else branch */", i, "ax_seg == ") ==
+                         first[i],
                      "CUDA kernel: else %d", i);
             TL_CHECK(after(strstr(cu, "int axe_launch_segs("), "} else {", i,
                            "s_mode, ") == first[i],
                      "CUDA launcher: else %d", i);
         }
     }
+}
+
+/* The CUDA launcher runs a device operator under `if (ax_rc == 0)`
+ * only right after a launch: the reduce on line 14 after run 3's; the
+ * others follow a check, a kept block's start or the launcher's start. */
+static void check_guard(const char *cu)
+{
+    const char *l = strstr(cu, "int axe_launch_segs("), *g, *op;
+    g = l != NULL ? strstr(l, "if (ax_rc == 0)\n") : NULL;
+    op = g != NULL ? strstr(g, "ax_rc = ") : NULL;
+    TL_CHECK(op != NULL && strncmp(op, "ax_rc = ax_nccl_devop(1, 14,", 28) == 0,
+             "CUDA launcher: the reduce on line 14 is not guarded");
+    g = g != NULL ? strstr(g + 1, "if (ax_rc == 0)") : NULL;
+    TL_CHECK(g == NULL || g > strstr(l, "\n}\n"),
+             "CUDA launcher: a device operator guarded after no launch");
 }
 
 static void test_kept(void)
@@ -232,8 +249,9 @@ static void test_kept(void)
                     false, "C driver");
     }
     if (cu != NULL) {
-        check_order(cu, "if (ax_seg == 0)", "if (ax_seg == ", "\n}\n",
-                    kept_rows, n, true, "CUDA kernel");
+        check_order(cu, "k_segs(", "if (ax_seg == ", "\n}\n", kept_rows, n,
+                    false, "CUDA kernel");
+        check_guard(cu);
         check_order(cu, "int axe_launch_segs(", "s_n, s_mode, ", "\n}\n",
                     kept_rows, n, false, "CUDA launcher");
         /* its first launch comes after kept blocks that read it */

@@ -1107,12 +1107,15 @@ bool axe__seg_runs(const axe_program *p, int k);
 bool axe__seg_any_runs(const axe_program *p);
 /* The driver of a mesh program (the C backend's kernel, the CUDA mesh
  * launcher) into "t": "launch" for each run that axe__seg_runs, "devop"
- * for each device operator, a C loop over v_NAME for each kept loop and
- * an if for each kept if around their branches (indented), "rc" after a
- * launch followed by a kept block or ending a branch. */
+ * for each device operator ("devop_launched" instead, unless NULL, for
+ * one right after a launch whose "rc" is not printed yet), a C loop over
+ * v_NAME for each kept loop and an if for each kept if around their
+ * branches (indented), "rc" after a launch followed by a kept block or
+ * ending a branch. */
 typedef struct ax_seg_driver {
     void (*launch)(ax_text *t, const axe_program *p, int k);
     void (*devop)(ax_text *t, const axe_program *p, const ax_stmt *s);
+    void (*devop_launched)(ax_text *t, const axe_program *p, const ax_stmt *s);
     const char *rc;
 } ax_seg_driver;
 void axe__seg_driver_put(ax_text *t, const axe_program *p,

@@ -164,7 +164,10 @@ static axe_status driver_segment(const ax_seg_visit *v, int k)
 static axe_status driver_devop(const ax_seg_visit *v, const ax_stmt *s)
 {
     driver_walk *w = v->user;
-    w->d->devop(w->t, v->p, s);
+    if (w->unchecked && w->d->devop_launched != NULL)
+        w->d->devop_launched(w->t, v->p, s);
+    else
+        w->d->devop(w->t, v->p, s);
     w->unchecked = false;
     return AXE_OK;
 }

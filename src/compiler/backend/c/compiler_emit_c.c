@@ -726,7 +726,7 @@ static void driver(ax_text *t, const axe_program *p, const ax_c_mesh *mesh)
     if (axe__program_has_loads(p))
         axe__text_put(t, "    ax_error[0] = '\\0';\n");
     if (mesh != NULL) {
-        ax_seg_driver d = {seg_launch, mesh->devop, ""};
+        ax_seg_driver d = {seg_launch, mesh->devop, NULL, ""};
         axe__seg_driver_put(t, p, &d);
     } else {
         snprintf(fn, sizeof fn, "k_%s_cta", p->name);

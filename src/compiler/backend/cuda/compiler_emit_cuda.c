@@ -230,31 +230,33 @@ static void emit_if(ax_text *t, const axe_program *p, const ax_stmt *s, int ind,
  * kernel, the next starting at "where" (axe__seg_from): each segment is
  * a launch of its own (compiler_segments.c), the mesh launcher loops
  * over a kept loop's, tests a kept if's condition and runs the device
- * operators between them. */
+ * operators between them. "open": the segment before has a branch to
+ * close (a segment that axe__seg_runs; an empty one has none, and only
+ * the boundary's comment is left). */
 static void segment_end(ax_text *t, const axe_program *p, const ax_stmt *s,
-                        int where)
+                        int where, bool open)
 {
+    axe__text_put(t, "    %s", open ? "} " : "");
     if (where == 2)
-        axe__text_put(t, "    } /* its else branch */\n");
+        axe__text_put(t, "/* its else branch */\n");
     else if (where == 1 && s->kind == AX_ST_FOR)
         axe__text_put(t,
-                      "    } /* kept device loop over %s (line %d%s%s): the "
+                      "/* kept device loop over %s (line %d%s%s): the "
                       "launcher loops over its segments */\n",
                       p->vars[s->var], s->line, axe__iter_sep(s), axe__iter(s));
     else if (where == 1)
         axe__text_put(t,
-                      "    } /* kept device if (line %d%s%s): the launcher "
+                      "/* kept device if (line %d%s%s): the launcher "
                       "tests its condition */\n",
                       s->line, axe__iter_sep(s), axe__iter(s));
     else if (s->kind == AX_ST_DEVICE)
         axe__text_put(t,
-                      "    } /* device op %d (line %d%s%s): device %s, "
+                      "/* device op %d (line %d%s%s): device %s, "
                       "NCCL between the launches */\n",
                       s->index, s->line, axe__iter_sep(s), axe__iter(s),
                       axe__op_name(s->op));
     else
-        axe__text_put(t,
-                      "    } /* end of the kept device %s (line %d%s%s) */\n",
+        axe__text_put(t, "/* end of the kept device %s (line %d%s%s) */\n",
                       s->kind == AX_ST_FOR ? "loop" : "if", s->line,
                       axe__iter_sep(s), axe__iter(s));
 }
@@ -350,6 +352,7 @@ static void storage(ax_text *t, const axe_program *p)
 static void kernel(ax_text *t, const axe_program *p)
 {
     const ax_stmt *b;
+    bool open = false; /* the last segment's branch is open */
     int i, k, where;
     axe__text_put(t, "\n__global__ void __launch_bounds__(%lld) k_%s(",
                   (long long)p->threads, p->name);
@@ -376,7 +379,8 @@ static void kernel(ax_text *t, const axe_program *p)
         if (p->tensors[i].param)
             axe__text_put(t, "    (void)%s;\n", p->tensors[i].cname);
     axe__kept_vars_put(t, p, "", "    (void)", ";\n");
-    storage(t, p);
+    if (p->ndev == 0 || axe__seg_any_runs(p)) /* a mesh's: if launched */
+        storage(t, p);
     if (p->ndev == 0) {
         emit_block(t, p, p->body, 1, false, NULL, NULL);
         axe__text_put(t, "}\n");
@@ -384,11 +388,13 @@ static void kernel(ax_text *t, const axe_program *p)
     }
     for (k = 0; k < axe__seg_count(p); k++) {
         if ((b = axe__seg_from(p, k, &where)) != NULL)
-            segment_end(t, p, b, where);
-        axe__text_put(t, "    if (ax_seg == %d) {\n", k);
-        emit_block(t, p, axe__seg_first(p, k), 1, false, NULL, NULL);
+            segment_end(t, p, b, where, open);
+        if ((open = axe__seg_runs(p, k))) {
+            axe__text_put(t, "    if (ax_seg == %d) {\n", k);
+            emit_block(t, p, axe__seg_first(p, k), 1, false, NULL, NULL);
+        }
     }
-    axe__text_put(t, "    }\n}\n");
+    axe__text_put(t, "%s}\n", open ? "    }\n" : "");
 }
 
 /* The bytes of the widest vector access to tensor "ti" (1: none). */

@@ -124,22 +124,23 @@ static int args(ax_text *t, const axe_program *p)
     return n;
 }
 
-/* Device operator "s" between the segments' launches. */
-static void devop_call(ax_text *t, const axe_program *p, const ax_stmt *s)
+/* Device operator "s" between the segments' launches, indented by
+ * "in". */
+static void devop_call(ax_text *t, const axe_program *p, const ax_stmt *s,
+                       const char *in)
 {
     int k = s->index;
     if (s->op == AX_OP_GEMM) {
-        axe__text_put(t,
-                      "        ax_rc = ax_dev%d_run(%s, %s, %s, ax_stream);\n",
+        axe__text_put(t, "%sax_rc = ax_dev%d_run(%s, %s, %s, ax_stream);\n", in,
                       k, p->tensors[s->args[1].tensor].cname,
                       p->tensors[s->args[2].tensor].cname,
                       p->tensors[s->args[0].tensor].cname);
         return;
     }
     axe__text_put(t,
-                  "        ax_rc = ax_nccl_devop(%d, %d, 0, &ax_dev%d, "
+                  "%sax_rc = ax_nccl_devop(%d, %d, 0, &ax_dev%d, "
                   "&ax_dev%d_sched, %s, %s, ax_stream);\n",
-                  k, s->line, k, k, p->tensors[s->args[1].tensor].cname,
+                  in, k, s->line, k, k, p->tensors[s->args[1].tensor].cname,
                   p->tensors[s->args[0].tensor].cname);
 }
 
@@ -154,18 +155,26 @@ static void launch(ax_text *t, const axe_program *p, int k)
 
 static const char ret_rc[] = "    if (ax_rc != 0)\n        return ax_rc;\n";
 
-/* Device operator "s" between the launches, after a launch that
+/* Device operator "s" right after a launch: run if the launch
  * succeeded. */
-static void devop_put(ax_text *t, const axe_program *p, const ax_stmt *s)
+static void devop_launched(ax_text *t, const axe_program *p, const ax_stmt *s)
 {
     axe__text_put(t, "    if (ax_rc == 0)\n");
-    devop_call(t, p, s);
+    devop_call(t, p, s, "        ");
+    axe__text_put(t, "%s", ret_rc);
+}
+
+/* Device operator "s" with no launch before it since the last check
+ * (ax_rc is 0 there). */
+static void devop_put(ax_text *t, const axe_program *p, const ax_stmt *s)
+{
+    devop_call(t, p, s, "    ");
     axe__text_put(t, "%s", ret_rc);
 }
 
 void axe__cuda_mesh_launcher(ax_text *t, const axe_program *p)
 {
-    ax_seg_driver d = {launch, devop_put, ret_rc};
+    ax_seg_driver d = {launch, devop_put, devop_launched, ret_rc};
     int i, n = 0;
     axe__text_put(t,
                   "\n/* Every segment of k_%s on \"stream\", each device "
