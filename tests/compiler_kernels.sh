@@ -893,7 +893,7 @@ expect_explain warp_mma_fp8.axe 'atom mma\.sync\.aligned\.m16n8k32\.row\.col\.f3
 expect_explain warp_mma_fp8.axe 'atom mma\.sync\.aligned\.m16n8k32\.row\.col\.f32\.e5m2\.e5m2\.f32, 2 x 2 x 2 atom tiles'
 expect_explain warp_mma_i8.axe 'atom mma\.sync\.aligned\.m16n8k32\.row\.col\.s32\.s8\.s8\.s32, 2 x 2 x 2 atom tiles'
 expect_explain cta_reduce.axe 'chosen reduce\.tree'
-expect_explain cta_reduce.axe 'barrier; a tree over the 128 elements of each row in .ax_red1., a barrier after each step'
+expect_explain cta_reduce.axe "barrier; a tree over the 128 elements of each row in 'ax_red1' \\(the scratch of 'r'\\), a barrier after each step"
 expect_explain cta_reduce.axe 'also applies reduce\.smem'
 expect_explain cta_reduce.axe 'chosen reduce\.smem' --schedule 'reduce#1=smem'
 expect_explain arg_reduce.axe 'rejected reduce\.tree: a tree combines values only, and argmax needs their indices'

@@ -472,11 +472,13 @@ static void describe_choice(ax_text *t, const axe_program *p, const ax_stmt *s)
     axe__text_put(t, "    stage 1, %s.%s:\n", axe__op_name(s->stage[0]->op),
                   s->stage[0]->schedule);
     axe__plan_describe(t, p, s->stage[0], s->stage[0]->plan);
-    if (s->tree != NULL)
+    if (s->tree != NULL) /* the scratch named as the refusals name it */
         axe__text_put(t,
                       "    barrier; a tree over the %lld elements of each "
-                      "row in '%s', a barrier after each step\n",
-                      (long long)s->tree->n, p->tensors[s->tree->scratch].name);
+                      "row in '%s' (the scratch of '%s'), a barrier after "
+                      "each step\n",
+                      (long long)s->tree->n, p->tensors[s->tree->scratch].name,
+                      p->tensors[s->args[1].tensor].name);
     axe__text_put(t, "    barrier; stage 2, %s.%s:\n",
                   axe__op_name(s->stage[1]->op), s->stage[1]->schedule);
     axe__plan_describe(t, p, s->stage[1], s->stage[1]->plan);
