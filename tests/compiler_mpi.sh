@@ -115,6 +115,9 @@ if grep -q '"max_abs_err":0,"max_rel_err":0,' "$tmp/out"; then
 else
     bad "gemm_rs_cols is not exact: $(head -c 300 "$tmp/out")"
 fi
+# gemm_fma_rows (with the dist kernels at its size, 2) at 4 ranks too
+run_ok "$SRC/tests/kernels/dist/gemm_fma_rows.axe" 4 -D P=4
+exact_dev "$SRC/tests/kernels/dist/gemm_fma_rows.axe" 4
 # The generated C of chunks(CH) posts MPI_Isend/MPI_Irecv through the
 # runtime's chunked gemm; without chunks, the local GEMM and the exchange.
 if "$AXE" compile "$EX/matmul_rs_overlap.axe" --target mpi >"$tmp/ov.c" &&

@@ -316,16 +316,23 @@ else
     bad "the tensor-core local GEMM's loads are not the widest the layouts allow"
 fi
 # gemm_bf16_chunks' A loads along M from a chunk's first row rounded down
-# to a multiple of 8: the rows before that first row are computed, and
-# the store guard keeps them out of C's partial sums (another chunk's).
+# to a multiple of 8: the rows before that first row share their mma atom
+# tile with it, a warp runs the mma of an atom tile only where its 16
+# rows hold a row of the chunk's [rs, r1) (skipping the atom tile that
+# holds rs too fails: the chunks of 6 rows start off a multiple of 8), and
+# the store guard keeps the rows before rs out of C's partial sums
+# (another chunk's).
 if "$AXE" compile "$SRC/tests/kernels/dist/gemm_bf16_chunks.axe" --target cuda >"$tmp/ch.cu" 2>"$tmp/err" &&
     [ "$(grep -cF 'const int64_t rs = r0;' "$tmp/ch.cu")" = 1 ] &&
     [ "$(grep -cF 'r0 -= r0 % 8;' "$tmp/ch.cu")" = 1 ] &&
+    [ "$(grep -cF 'if (i0 + wm + mi * 16 + 16 <= rs || i0 + wm + mi * 16 >= r1)' "$tmp/ch.cu")" = 1 ] &&
     [ "$(grep -cF 'if (i >= rs && i < r1 && j < 40L)' "$tmp/ch.cu")" = 1 ]; then
     ok
 else
     bad "gemm_bf16_chunks: no store guard for the rows before a chunk's first: $(head -c 300 "$tmp/err") $(grep -F 'i < r1' "$tmp/ch.cu")"
 fi
+MUT_CU=1 mutant "if (i0 + wm + mi * 16 + 16 <= rs ||" "if (i0 + wm + mi * 16 < rs ||" \
+    "$SRC/tests/kernels/dist/gemm_bf16_chunks.axe" 4
 # Stages along M or N (gemm_f16_trans.axe, counted from its layouts in
 # its comment): A .trans in gemms 1 and 3, B .trans in gemms 1 and 2, so
 # 2 ldmatrix.x4.trans calls of each operand and 2 plain ones, [k][row]
@@ -348,6 +355,32 @@ if "$AXE" compile "$SRC/tests/kernels/dist/gemm_f16_trans.axe" --target cuda >"$
 else
     bad "gemm_f16_trans: not the ldmatrix(.trans) stages its layouts give: $(head -c 300 "$tmp/err") $(grep -c ldmatrix_x4 "$tmp/tr.cu")"
 fi
+# The FMA kernel's stages along M or N (gemm_fma_rows.axe, from its
+# layouts in its comment): A by cp.async along M in gemms 1 (16 bytes)
+# and 3 (8 bytes), B along N in gemms 2 and 3 (16 bytes), the others by
+# loads and stores; --explain names them; exact at 4 ranks too (the
+# kernel's own size, 2, runs above), where a chunk's rows start off a
+# multiple of 4 in both ways: the compute reading the stage from row 0
+# instead of ao, or the loads starting at the tile's first row (their
+# sources misaligned), fail.
+if "$AXE" compile "$SRC/tests/kernels/dist/gemm_fma_rows.axe" --target cuda >"$tmp/fr.cu" 2>"$tmp/err" &&
+    [ "$(grep -cF 'axe_ptx_cp_async_cg16(&as[kk][r], &a[0 + (i) * 1 + (k) * 84]);' "$tmp/fr.cu")" = 1 ] &&
+    [ "$(grep -cF 'axe_ptx_cp_async_ca8(&as[kk][r], &a[0 + (i) * 1 + (k) * 18]);' "$tmp/fr.cu")" = 1 ] &&
+    [ "$(grep -cE 'axe_ptx_cp_async_cg16\(&bs\[kk\]\[r\]' "$tmp/fr.cu")" = 2 ] &&
+    [ "$(grep -cE 'axe_ptx_cp_async_c[ag][0-9]+\(&' "$tmp/fr.cu")" = 4 ] &&
+    "$AXE" compile "$SRC/tests/kernels/dist/gemm_fma_rows.axe" --target cuda --explain >"$tmp/ex" 2>&1 &&
+    [ "$(grep -cF 'without fused multiply-adds; A by cp.async of 16 bytes along M, B by a load and a store per element), into' "$tmp/ex")" = 1 ] &&
+    [ "$(grep -cF 'without fused multiply-adds; A by a load and a store per element, B by cp.async of 16 bytes along N), into' "$tmp/ex")" = 1 ] &&
+    [ "$(grep -cF 'without fused multiply-adds; A by cp.async of 8 bytes along M, B by cp.async of 16 bytes along N), into' "$tmp/ex")" = 1 ]; then
+    ok
+else
+    bad "gemm_fma_rows: not the FMA stages its layouts give: $(head -c 300 "$tmp/err") $(grep -c cp_async "$tmp/fr.cu")"
+fi
+run_ok "$SRC/tests/kernels/dist/gemm_fma_rows.axe" 4 -D P=4
+MUT_CU=1 mutant "as[kk][ao + ty + r * AX_GEMM_TX]" "as[kk][ty + r * AX_GEMM_TX]" \
+    "$SRC/tests/kernels/dist/gemm_fma_rows.axe" 4 -D P=4
+MUT_CU=1 mutant "const int64_t i = i0 - ao + r, k = k0 + kk;" \
+    "const int64_t i = i0 + r, k = k0 + kk;" "$SRC/tests/kernels/dist/gemm_fma_rows.axe" 4 -D P=4
 if "$AXE" compile "$EX/matmul_rs_dev.axe" --target cuda --explain 2>&1 |
     grep -qF "  cuda: the local GEMM as a tiled CUDA kernel (64 x 64 tiles"; then
     ok

@@ -230,7 +230,7 @@ void axe__cuda_devgemm_explain(ax_text *t, const axe_program *p,
  * is [k][row] (else [row][k]) and the elements per cp.async of 4, 8 or
  * 16 bytes (2, 4 or 8 two-byte elements along k for a [row][k] tile,
  * along the rows for a [k][row] one, as the operand's local layout
- * allows: compiler_emit_cuda_devgemm_mma.c's load_vec; 1: a load and a
+ * allows: axe__cuda_devgemm_vec; 1: a load and a
  * store per element). */
 typedef struct axe__cuda_stage {
     const char *tk, *threads, *stage, *zero, *ind, *pragma;
@@ -247,6 +247,25 @@ void axe__cuda_devgemm_load(ax_text *t, const axe_program *p, const ax_stmt *s,
  * local GEMM's partial sums (plan "g"), opened: each tile's first row i0
  * and column j0. */
 void axe__cuda_devgemm_tiles(ax_text *t, const ax_dist_gemm *g);
+/* The elements per cp.async of device gemm "s"'s operand "which" (1: A,
+ * 2: B; its copy where plan "g" copies it first) along "along" (0: its
+ * rows, 1: K): the largest w of 16 bytes down to 2 elements such that
+ * every group of w local indices along it starting at a multiple of w
+ * (any index of the other dim) lies at w consecutive local addresses
+ * starting at a multiple of w, else 1. From the local layout's iters: w
+ * divides the other dim's strides, the length of the unit-stride run of
+ * the dim's innermost iters, the strides of its iters outside it, and
+ * the offset; a power of two divides them all where it divides their
+ * bitwise or. A run's length is a multiple of w, so no group straddles
+ * the local shape (compiler_emit_cuda_devgemm_fma.c). */
+int axe__cuda_devgemm_vec(const axe_program *p, const ax_stmt *s,
+                          const ax_dist_gemm *g, int which, int along);
+/* compiler_emit_cuda_devgemm_fma.c: the kernel ax_devK_gemm_k of an f32,
+ * f64 or i32 device gemm "s" with plan "g", and its --explain line. */
+void axe__cuda_devgemm_fma_kernel(ax_text *t, const axe_program *p,
+                                  const ax_stmt *s, const ax_dist_gemm *g);
+void axe__cuda_devgemm_fma_explain(ax_text *t, const axe_program *p,
+                                   const ax_stmt *s, const ax_dist_gemm *g);
 /* compiler_emit_cuda_devgemm_mma.c: whether device gemm "s" runs its
  * local GEMM on tensor cores (f16 or bf16 A and B, f32 C), the tiling
  * macros of those kernels (once), the kernel ax_devK_gemm_k of "s" with

@@ -3,19 +3,15 @@
  * `device gemm(C, A, B)` in a mesh program's .cu (docs/compiler.md, "The
  * NCCL path"), planned as on --target mpi (axe__dist_gemm): per device
  * operator K
- *   - ax_devK_gemm_k, the local GEMM as a tiled CUDA kernel: a CTA of
- *     AX_GEMM_THREADS threads per 64 x 64 tile of the rank's partial sums
- *     (row-major [Mloc, Nloc]; tiles grid-strided), K in steps of 16
- *     through shared memory (the shards read through their local
- *     layouts, zero beyond the local shapes), each thread 4 x 4 elements;
- *     every element summed in increasing k, each step rounded as the
- *     reference rounds (__fadd_rn(acc, __fmul_rn(a, b)): no fused
- *     multiply-add; i32 wraps), so the partial sums are the reference's
- *     bits (the MPI backend's arithmetic, axe__emit_dist_gemm_dot); A
- *     and B have C's dtype here (f32, f64, i32): f16 or bf16 A and B
- *     (an f32 C) take the tensor-core kernel of
- *     compiler_emit_cuda_devgemm_mma.c, which shares the stage loader
- *     (axe__cuda_devgemm_load) and the tile loop;
+ *   - ax_devK_gemm_k, the local GEMM as a tiled CUDA kernel: a CTA per
+ *     64 x 64 tile of the rank's partial sums (row-major [Mloc, Nloc];
+ *     tiles grid-strided), K in steps of 16 through shared memory (the
+ *     shards read through their local layouts, zero beyond the local
+ *     shapes): f32, f64 and i32 by FMA steps rounded as the reference
+ *     rounds (compiler_emit_cuda_devgemm_fma.c, exact), f16 or bf16 A
+ *     and B (an f32 C) on tensor cores (compiler_emit_cuda_devgemm_mma.c);
+ *     both share the stage loader (axe__cuda_devgemm_load) and the tile
+ *     loop;
  *   - ax_devK_run: the operand copied first where the plan says so (its
  *     exchange through the NCCL runtime into a device buffer), the
  *     kernel (not launched on a rank holding no partial sums:
@@ -40,24 +36,10 @@
 #include "compiler_cuda.h"
 #include "compiler_dist.h"
 
-/* acc = acc + x * y in the dtype "dt", rounded after each operation as
- * the reference rounds (no fused multiply-add, which nvcc would contract
- * a * b + c to), i32 wrapping (acc is uint32_t). */
-static void put_step(ax_text *t, axe_dtype dt, const char *acc, const char *x,
-                     const char *y)
-{
-    if (dt == AXE_DTYPE_F32)
-        axe__text_put(t, "__fadd_rn(%s, __fmul_rn(%s, %s))", acc, x, y);
-    else if (dt == AXE_DTYPE_F64)
-        axe__text_put(t, "__dadd_rn(%s, __dmul_rn(%s, %s))", acc, x, y);
-    else
-        axe__text_put(t, "%s + (uint32_t)%s * (uint32_t)%s", acc, x, y);
-}
-
 /* The vector path of axe__cuda_devgemm_load: st->vec elements per
  * cp.async along k into a [row][k] stage, or along the rows into a
  * [k][row] stage (st->k_major), zeros past the local shapes (the runs
- * never straddle them: load_vec in compiler_emit_cuda_devgemm_mma.c). */
+ * never straddle them: axe__cuda_devgemm_vec). */
 static void put_load_vec(ax_text *t, const axe_program *p, const ax_stmt *s,
                          const ax_dist_gemm *g, int which,
                          const axe__cuda_stage *st)
@@ -130,64 +112,6 @@ void axe__cuda_devgemm_tiles(ax_text *t, const ax_dist_gemm *g)
                   "        const int64_t i0 = r0 + tile / tn * AX_GEMM_T, j0 = "
                   "tile %% tn * AX_GEMM_T;\n",
                   (long long)g->nloc);
-}
-
-/* The kernel of device gemm "s" (see the file comment). */
-static void put_kernel(ax_text *t, const axe_program *p, const ax_stmt *s,
-                       const ax_dist_gemm *g)
-{
-    static const axe__cuda_stage st = {
-        "AX_GEMM_TK", "AX_GEMM_THREADS", "", "0", "            ", "", true, 1};
-    const ax_tensor *c = &p->tensors[s->args[0].tensor];
-    const char *ct, *ot, *at;
-    long long m = (long long)g->mloc, n = (long long)g->nloc,
-              kl = (long long)g->kloc;
-    int k = s->index;
-    axe__dist_gemm_types(p, s, &ct, &ot, &at);
-    axe__text_put(
-        t,
-        "\n/* device op %d (line %d%s%s): the local GEMM, partial[i, j] = "
-        "A_local[i, :] . B_local[j, :],\n * partial row-major [%lld, %lld] "
-        "(K %lld), rows r0 <= i < r1: a CTA per tile (grid-strided), K\n * "
-        "in steps through shared memory, every element summed in increasing "
-        "k. */\n"
-        "static __global__ void __launch_bounds__(AX_GEMM_THREADS)\n"
-        "ax_dev%d_gemm_k(const %s *__restrict__ a, const %s *__restrict__ "
-        "b, %s *__restrict__ c, int64_t r0,\n               int64_t r1)\n{\n"
-        "    __shared__ %s as[AX_GEMM_TK][AX_GEMM_T + 1], "
-        "bs[AX_GEMM_TK][AX_GEMM_T + 1];\n"
-        "    const int tx = (int)threadIdx.x %% AX_GEMM_TX, ty = "
-        "(int)threadIdx.x / AX_GEMM_TX;\n",
-        k, s->line, axe__iter_sep(s), axe__iter(s), m, n, kl, k, ct, ct, ot,
-        at);
-    axe__cuda_devgemm_tiles(t, g);
-    axe__text_put(
-        t,
-        "        %s acc[AX_GEMM_R][AX_GEMM_R] = {};\n"
-        "        for (int64_t k0 = 0; k0 < %lldL; k0 += AX_GEMM_TK) {\n"
-        "            const int kn = %lldL - k0 < AX_GEMM_TK ? (int)(%lldL - "
-        "k0) "
-        ": AX_GEMM_TK;\n",
-        at, kl, kl, kl);
-    axe__cuda_devgemm_load(t, p, s, g, 1, &st);
-    axe__cuda_devgemm_load(t, p, s, g, 2, &st);
-    axe__text_put(t, "            __syncthreads();\n"
-                     "            for (int kk = 0; kk < kn; kk++)\n"
-                     "                for (int r = 0; r < AX_GEMM_R; r++)\n"
-                     "                    for (int q = 0; q < AX_GEMM_R; q++)\n"
-                     "                        acc[r][q] = ");
-    put_step(t, c->dtype, "acc[r][q]", "as[kk][ty + r * AX_GEMM_TX]",
-             "bs[kk][tx + q * AX_GEMM_TX]");
-    axe__text_put(t,
-                  ";\n            __syncthreads();\n        }\n"
-                  "        for (int r = 0; r < AX_GEMM_R; r++)\n"
-                  "            for (int q = 0; q < AX_GEMM_R; q++) {\n"
-                  "                const int64_t i = i0 + ty + r * AX_GEMM_TX, "
-                  "j = j0 + tx + q * AX_GEMM_TX;\n"
-                  "                if (i < r1 && j < %lldL)\n"
-                  "                    c[i * %lldL + j] = (%s)acc[r][q];\n"
-                  "            }\n    }\n}\n",
-                  n, n, ot);
 }
 
 /* The threads of device gemm "s"'s kernel (a macro of the helpers). */
@@ -380,7 +304,7 @@ void axe__cuda_devgemm_decls(ax_text *t, const axe_program *p)
         if (axe__cuda_devgemm_mma(p, p->devops[k]))
             axe__cuda_devgemm_mma_kernel(t, p, p->devops[k], g);
         else
-            put_kernel(t, p, p->devops[k], g);
+            axe__cuda_devgemm_fma_kernel(t, p, p->devops[k], g);
         put_run(t, p, p->devops[k], g);
         free(g);
     }
@@ -450,14 +374,7 @@ void axe__cuda_devgemm_explain(ax_text *t, const axe_program *p,
     if (axe__cuda_devgemm_mma(p, s))
         axe__cuda_devgemm_mma_explain(t, p, s, g);
     else
-        axe__text_put(
-            t,
-            "  cuda: the local GEMM as a tiled CUDA kernel (64 x 64 "
-            "tiles of the %lld x %lld partial sums, K in steps of 16 "
-            "through shared memory, every element summed in "
-            "increasing k without fused multiply-adds), into a device "
-            "buffer\n",
-            (long long)g->mloc, (long long)g->nloc);
+        axe__cuda_devgemm_fma_explain(t, p, s, g);
     if (s->chunks > 0)
         axe__text_put(t,
                       "  cuda: NCCL ncclSend/ncclRecv (grouped) in "

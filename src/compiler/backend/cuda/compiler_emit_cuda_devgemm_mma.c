@@ -14,7 +14,8 @@
  * N, [k][row], rows of 72 halves, 144 bytes; either way the 8 rows of
  * an ldmatrix phase hit 8 distinct 16-byte bank groups): step s + 1's
  * tiles are issued by cp.async (16, 8 or 4 bytes along the stage's rows
- * where the shard's local layout holds such runs, load_vec; else a load
+ * where the shard's local layout holds such runs,
+ * axe__cuda_devgemm_vec; else a load
  * and a store per element) into the other stage while step s computes,
  * one commit group per step, `cp.async.wait_group 1` and a barrier
  * before a step's fragments. Zero outside the local shapes: rows past M
@@ -49,43 +50,6 @@ typedef struct mma_operand {
     bool trans;
 } mma_operand;
 
-/* The elements per cp.async of operand "which" (the copy where the plan
- * copies it first) along "along" (0: its rows, 1: K): the largest w of
- * 8, 4 and 2 (16, 8 or 4 bytes) such that every group of w local indices
- * along it starting at a multiple of w (any index of the other dim) lies
- * at w consecutive local addresses starting at a multiple of w, else 1.
- * From the local layout's iters: w divides the other dim's strides, the
- * length of the unit-stride run of the dim's innermost iters, the strides
- * of its iters outside it, and the offset; a power of two divides them
- * all where it divides their bitwise or. A run's length is a multiple
- * of w, so no group straddles the local shape. */
-static int load_vec(const axe_program *p, const ax_stmt *s,
-                    const ax_dist_gemm *g, int which, int along)
-{
-    const ax_tensor *x = axe__dist_gemm_operand(p, s, g, which);
-    int64_t bits = 0, run = 1;
-    bool inner = true;
-    int k, w;
-    for (k = 0; k < x->layout.noffset; k++)
-        bits |= x->layout.offset[k].value;
-    for (k = x->seps[1 - along]; k < x->seps[2 - along]; k++) /* the other */
-        if (x->grouped.shard[k].extent > 1)
-            bits |= x->grouped.shard[k].stride;
-    for (k = x->seps[along + 1] - 1; k >= x->seps[along]; k--) { /* inner */
-        const axe_iter *it = &x->grouped.shard[k];
-        if (it->extent == 1)
-            continue;
-        if (inner && it->stride == run)
-            run *= it->extent;
-        else
-            inner = false, bits |= it->stride;
-    }
-    bits |= run;
-    for (w = 8; w > 1 && (bits & (w - 1)) != 0; w /= 2)
-        ;
-    return w;
-}
-
 /* Operand "which"'s stage: along its rows with .trans where
  * axe__cuda_ldsm_form takes that for its runs (longer along M or N than
  * along K), else along K. */
@@ -93,7 +57,8 @@ static mma_operand operand_of(const axe_program *p, const ax_stmt *s,
                               const ax_dist_gemm *g, int which)
 {
     const ax_tensor *x = axe__dist_gemm_operand(p, s, g, which);
-    int rk = load_vec(p, s, g, which, 1), rr = load_vec(p, s, g, which, 0);
+    int rk = axe__cuda_devgemm_vec(p, s, g, which, 1),
+        rr = axe__cuda_devgemm_vec(p, s, g, which, 0);
     mma_operand o = {rk, false};
     if (axe__cuda_ldsm_form(axe_dtype_size(x->dtype), rk, rr) ==
         AXE_CUDA_LOAD_LDMATRIX_TRANS)
@@ -120,8 +85,33 @@ static void put_loads(ax_text *t, const axe_program *p, const ax_stmt *s,
 /* One K step from stage cs (see the file comment), "wrap" the atom's
  * wrapper: A's fragments and B's by ldmatrix.x4, .trans from a [k][row]
  * stage (the row and k of each lane's matrix row are put_head's ar, ak,
- * br, bk). */
-static void put_step(ax_text *t, const char *wrap, const mma_operand *op)
+ * br, bk). Where "from" (a chunk's tiles from r0 rounded down to 8, see
+ * put_head) a warp runs the mma of atom tile mi only where its 16 rows
+ * hold a row of the chunk's [rs, r1): the rows before rs share their
+ * atom tile with row rs (at most 7 of them, from a multiple of 8), so
+ * they cost no mma, and a tile past r1 (the rounding's extra one) none
+ * either (warp-uniform: i0, wm, mi, rs and r1 are the warp's). */
+static void put_mmas(ax_text *t, const char *wrap, bool from)
+{
+    if (from)
+        axe__text_put(t, "            AXE_UNROLL for (int mi = 0; mi < 2; "
+                         "mi++) {\n"
+                         "                if (i0 + wm + mi * 16 + 16 <= rs || "
+                         "i0 + wm + mi * 16 >= r1)\n"
+                         "                    continue; /* no row of [rs, r1) "
+                         "in atom tile mi */\n");
+    else
+        axe__text_put(t, "            AXE_UNROLL for (int mi = 0; mi < 2; "
+                         "mi++)\n");
+    axe__text_put(t,
+                  "                AXE_UNROLL for (int ni = 0; ni < 4; ni++)\n"
+                  "                    %s(acc[mi][ni], fa[mi], fb[ni], "
+                  "acc[mi][ni]);\n%s",
+                  wrap, from ? "            }\n" : "");
+}
+
+static void put_step(ax_text *t, const char *wrap, const mma_operand *op,
+                     bool from)
 {
     axe__text_put(t,
                   "            axe_ptx_cp_async_commit();\n"
@@ -145,16 +135,13 @@ static void put_step(ax_text *t, const char *wrap, const mma_operand *op)
         axe__text_put(t, "                axe_ptx_ldmatrix_x4(r, "
                          "&bs[cs][wn + nj * 16 + br][bk]);\n");
     axe__text_put(
-        t,
-        "                fb[2 * nj][0] = r[0], fb[2 * nj][1] = r[1];\n"
-        "                fb[2 * nj + 1][0] = r[2], fb[2 * nj + 1][1] = "
-        "r[3];\n"
-        "            }\n"
-        "            AXE_UNROLL for (int mi = 0; mi < 2; mi++)\n"
-        "                AXE_UNROLL for (int ni = 0; ni < 4; ni++)\n"
-        "                    %s(acc[mi][ni], fa[mi], fb[ni], acc[mi][ni]);\n"
-        "            __syncthreads(); /* stage cs is refilled next step */\n",
-        wrap);
+        t, "                fb[2 * nj][0] = r[0], fb[2 * nj][1] = r[1];\n"
+           "                fb[2 * nj + 1][0] = r[2], fb[2 * nj + 1][1] = "
+           "r[3];\n"
+           "            }\n");
+    put_mmas(t, wrap, from);
+    axe__text_put(t, "            __syncthreads(); /* stage cs is refilled "
+                     "next step */\n");
 }
 
 /* How operand "o" moves to shared memory, "rows" its rows' name (M or
@@ -205,8 +192,9 @@ static void put_lane_rows(ax_text *t, const mma_operand *op)
 /* The kernel's head: its comment, signature, shared stages, each lane's
  * ldmatrix rows and the tile loop's start. Where "from" (A's tiles by
  * cp.async along M from rows [r0, r1) of a chunk) they start at a
- * multiple of 8 rows (the groups' alignment); the rows before r0 are
- * computed, not stored. */
+ * multiple of 8 rows (the groups' alignment, and ldmatrix's 16-byte
+ * rows: no offset into the stage can start them at r0); the rows before
+ * r0 run no mma of their own (put_mmas) and are not stored. */
 static void put_head(ax_text *t, const ax_stmt *s, const ax_dist_gemm *g,
                      const axe__cuda_atom *at, const mma_operand *op, bool from)
 {
@@ -275,7 +263,7 @@ void axe__cuda_devgemm_mma_kernel(ax_text *t, const axe_program *p,
                   kl, kl);
     put_loads(t, p, s, g, op, "[cs ^ 1]", "                ");
     axe__text_put(t, "            }\n");
-    put_step(t, at->wrap, op);
+    put_step(t, at->wrap, op, from);
     axe__text_put(t,
                   "        }\n"
                   "        axe_ptx_cp_async_wait<0>(); /* the last (empty) "
