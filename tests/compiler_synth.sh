@@ -991,6 +991,82 @@ if [ "$got" = "129 0 4 / 257 0 0" ]; then
 else
     bad "i4_ldsm_pack_auto vs alone: memory, shuffles, ldmatrix per thread $got"
 fi
+# Both auto (compiler_synth_seed.c): the shared tile's ldmatrix rows
+# come from bq's ldmatrix leaf on a seed, the layout of the copy's
+# memory operand X made compact. i4: the row-major tile does not compile
+# (X's bytes are n pairs), so Bs had no layout before; f16 (16-byte rows
+# of 4 k x 2 n): the row-major tile compiles, with X's copy in 4-byte
+# cp.async and F's in 16-byte stores (the same 24 instructions per
+# thread; the bank model's sum prefers the seed's 4 16-byte accesses of
+# Bs). Both come out X's rows (Hexcute's layout for i4), 1-way, with
+# the counts of the kernels with Bs written so. count_copy FILE: per
+# thread, from the emitted kernel after the zeroing of shared memory
+# (each line's count times the trips of the loops around it), the stores
+# into Bs (cp.async or plain), the ldmatrix from Bs and the stores into F.
+count_copy() {
+    python3 - "$1" <<'PY'
+import re, sys
+loop = re.compile(r'for \(long \w+ = (0|ax_rank|ax_tid); \w+ < (\d+)L; '
+                  r'(?:\+\+\w+|\w+ \+= (\d+)L)\)')
+pats = [re.compile(p) for p in (
+    r'(AXE_STV?\(([\w ]+, )?|cp_async_c[ag]\d+\(AXE_AT\()t_Bs\b',
+    r'ldmatrix_x\d(_trans)?\(ax_w, AXE_AT\(t_Bs\b', r'AXE_STV?\(([\w ]+, )?t_F\b')]
+lines = open(sys.argv[1]).read().split('\n')
+start = next(i for i, l in enumerate(lines) if 'shared memory is zero' in l)
+stack, n = [], [0] * len(pats)
+for l in lines[start + 1:]:
+    if l.startswith('}'):
+        break
+    ind = len(l) - len(l.lstrip())
+    while stack and ind <= stack[-1][0]:
+        stack.pop()
+    mult = 1
+    for _, trip in stack:
+        mult *= trip
+    for i, p in enumerate(pats):
+        n[i] += mult * len(p.findall(l))
+    m = loop.search(l)
+    if m:
+        stack.append((ind, -(-int(m.group(2)) // int(m.group(3) or 1))))
+print(*n)
+PY
+}
+for f in i4_ldsm_pack_both_auto ldsm_f16_pack_auto; do
+    run_json "$T/$f.axe"
+    run_json "$T/$f.axe" -D G=3 --seed 4
+    run_json "$T/$f.axe" --target cuda --emulate
+    run_json "$T/$f.axe" --target cuda --emulate -D G=3 --seed 4
+done
+same "$T/i4_ldsm_pack_both_auto.axe" Bs "S[(1, 8, 2, 8, 64, 2):(0, 2048, 2, 4, 32, 1)]" --target cuda
+same "$T/ldsm_f16_pack_auto.axe" Bs "S[(1, 16, 4, 32, 2):(0, 256, 2, 8, 1)]" --target cuda
+for f in i4_ldsm_pack_both_auto ldsm_f16_pack_auto; do
+    "$AXE" synth "$T/$f.axe" --target cuda >"$tmp/seed.txt" 2>&1
+    if grep -qF "compact on the ldmatrix rows of copy#1 ('bq', a seed's leaf)" "$tmp/seed.txt" &&
+        grep -qF "anchor copy#1: ldmatrix.x4 from 'Bs', 4 per thread, 16 wavefronts per warp" "$tmp/seed.txt" &&
+        [ "$(grep -c '^access copy#[01] Bs: ways [0-9]* -> 1 ' "$tmp/seed.txt")" = 2 ]; then
+        ok
+    else
+        bad "$f: Bs not seeded by bq's ldmatrix leaf, or not 1-way: $(cat "$tmp/seed.txt")"
+    fi
+done
+# the hand-written kernels: Bs written as synthesized (X's rows), bq
+# auto; and the f16 tile row-major, synthesis's choice before the seeds
+sed -e 's/Bs: i4\[1, 128, 128\] layout auto/Bs: i4[1, 128, 128] layout S[(1, 8, 2, 8, 64, 2):(0, 2048, 2, 4, 32, 1)]/' \
+    "$T/i4_ldsm_pack_both_auto.axe" >"$tmp/i4_hand.axe"
+sed -e 's/Bs: f16\[1, 64, 64\] layout auto/Bs: f16[1, 64, 64] layout S[(1, 16, 4, 32, 2):(0, 256, 2, 8, 1)]/' \
+    "$T/ldsm_f16_pack_auto.axe" >"$tmp/f16_hand.axe"
+sed -e 's/Bs: f16\[1, 64, 64\] layout auto/Bs: f16[1, 64, 64] layout S[(1, 64, 64):(0, 64, 1)]/' \
+    "$T/ldsm_f16_pack_auto.axe" >"$tmp/f16_rm.axe"
+got=""
+for f in "$T/i4_ldsm_pack_both_auto" "$tmp/i4_hand" "$T/ldsm_f16_pack_auto" "$tmp/f16_hand" "$tmp/f16_rm"; do
+    "$AXE" compile "$f.axe" --target cuda >"$tmp/cc.cu" 2>&1
+    got="$got/ $(count_copy "$tmp/cc.cu") "
+done
+if [ "$got" = "/ 4 4 128 / 4 4 128 / 4 4 16 / 4 4 16 / 16 4 4 " ]; then
+    ok
+else
+    bad "Bs stores, ldmatrix, F stores per thread: i4 twin, hand; f16 twin, hand, row-major: $got"
+fi
 # A tile of 8 x 8 blocks (each dimension two iters): the coalesced leaf
 # sees the 16-byte vectors inside the blocks (4 loads per thread, as the
 # plan moves them), so the plain ldmatrix leaf (4 ldmatrix, then 4-byte

@@ -152,6 +152,21 @@ typedef struct ax_synth_ldsm {
 } ax_synth_ldsm;
 axe_status axe__synth_ldsm_leaves(const axe_program *p, const ax_stmt *s,
                                   int reg, ax_synth_ldsm *out, axe_diag *diag);
+/* The same leaves with the shared tensor on layout "shl" in place of its
+ * own (its iters and swizzle read from "shl"). */
+axe_status axe__synth_ldsm_leaves_on(const axe_program *p, const ax_stmt *s,
+                                     int reg, const axe_layout *shl,
+                                     ax_synth_ldsm *out, axe_diag *diag);
+/* The seeds of the ldmatrix rows of copy "s" (compiler_synth_seed.c):
+ * when it reads a whole shared tensor into a whole register of the
+ * kind above, the ldmatrix leaves of "s" against each seed layout of
+ * the tensor (row-major; each region of memory of a written layout that
+ * a copy moves the whole tensor to or from, made compact; at most
+ * AX_SYNTH_SEEDS), distinct layouts at most AX_SYNTH_MAX_LEAVES, into
+ * "out" (none: "n" 0). */
+#define AX_SYNTH_SEEDS 4
+axe_status axe__synth_ldsm_seeds(const axe_program *p, const ax_stmt *s,
+                                 ax_synth_leaves *out, axe_diag *diag);
 /* Whether copy "s" of the kind above runs as ldmatrix with its register's
  * current layout (every word an ldmatrix register, plain or .trans):
  * then its ldmatrix instructions per scope instance (per thread times

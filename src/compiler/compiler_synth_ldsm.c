@@ -204,8 +204,10 @@ static axe_status count(const ls_ctx *c, bool trans, ax_inst_leaf *leaf,
 }
 
 /* Whether copy "s" with register operand "reg" is of this file's kind,
- * its context into "c" (c->addr and c->tab allocated: ls_free). */
-static bool setup(const axe_program *p, const ax_stmt *s, int reg, ls_ctx *c)
+ * its context into "c" with its shared tensor on layout "shl" (c->addr
+ * and c->tab allocated: ls_free). */
+static bool setup(const axe_program *p, const ax_stmt *s, int reg,
+                  const axe_layout *shl, ls_ctx *c)
 {
     axe_layout g, base;
     int seps[AXE_LAYOUT_MAX_DIMS + 1];
@@ -216,7 +218,7 @@ static bool setup(const axe_program *p, const ax_stmt *s, int reg, ls_ctx *c)
     c->p = p;
     c->reg = &p->tensors[s->args[0].tensor];
     c->sh = &p->tensors[s->args[1].tensor];
-    c->sw = c->sh->layout.swizzle.present ? &c->sh->layout.swizzle : NULL;
+    c->sw = shl->swizzle.present ? &shl->swizzle : NULL;
     c->bits = axe_dtype_bit_width(c->sh->dtype);
     c->epw = 32 / c->bits;
     c->row = 128 / c->bits;
@@ -228,14 +230,14 @@ static bool setup(const axe_program *p, const ax_stmt *s, int reg, ls_ctx *c)
         c->size *= c->sh->shape[d];
     if (c->threads % AX_WARP != 0 || c->threads == 0 ||
         c->size % (c->threads * c->epw) != 0 ||
-        axe__swizzle_run(p, &s->args[1]) < c->row)
+        (c->sw != NULL && ((int64_t)1 << c->sw->per_element) < c->row))
         return false;
     c->span = c->size / c->threads;
     c->words = c->span / c->epw;
     if (c->words > AX_LDSM_MAX_WORDS ||
         c->span * c->bits > 8 * AX_MAX_REGISTER_BYTES)
         return false;
-    base = c->sh->layout;
+    base = *shl;
     base.swizzle.present = false;
     if (base.nreplica > 0 ||
         axe_layout_group(&base, c->sh->shape, c->n, &g, seps, NULL) != AXE_OK)
@@ -366,15 +368,16 @@ static void leaf_text(const ls_ctx *c, const ls_cand *k, char *buf, size_t cap)
 }
 
 /* compiler_synth.h */
-axe_status axe__synth_ldsm_leaves(const axe_program *p, const ax_stmt *s,
-                                  int reg, ax_synth_ldsm *out, axe_diag *diag)
+axe_status axe__synth_ldsm_leaves_on(const axe_program *p, const ax_stmt *s,
+                                     int reg, const axe_layout *shl,
+                                     ax_synth_ldsm *out, axe_diag *diag)
 {
     static const int perms[2][3] = {{0, 1, 2}, {0, 2, 1}};
     ls_cand best[1 + AX_MAX_DIMS];
     ls_ctx c;
     axe_status st = AXE_OK;
     out->n = 0;
-    if (!setup(p, s, reg, &c))
+    if (!setup(p, s, reg, shl, &c))
         return AXE_OK;
     if (c.addr == NULL || c.tab == NULL) {
         ls_free(&c);
@@ -401,12 +404,24 @@ axe_status axe__synth_ldsm_leaves(const axe_program *p, const ax_stmt *s,
 }
 
 /* compiler_synth.h */
+axe_status axe__synth_ldsm_leaves(const axe_program *p, const ax_stmt *s,
+                                  int reg, ax_synth_ldsm *out, axe_diag *diag)
+{
+    out->n = 0;
+    if (s->nargs != 2 || s->args[1].tensor < 0)
+        return AXE_OK;
+    return axe__synth_ldsm_leaves_on(
+        p, s, reg, &p->tensors[s->args[1].tensor].layout, out, diag);
+}
+
+/* compiler_synth.h */
 bool axe__synth_ldsm_accesses(const axe_program *p, const ax_stmt *s, int reg,
                               int64_t *out)
 {
     ls_ctx c;
     bool yes = false;
-    if (!setup(p, s, reg, &c))
+    if (s->nargs != 2 || s->args[1].tensor < 0 ||
+        !setup(p, s, reg, &p->tensors[s->args[1].tensor].layout, &c))
         return false;
     if (c.addr != NULL && c.tab != NULL &&
         fill_table(&c, &p->tensors[s->args[0].tensor].layout) &&

@@ -189,11 +189,20 @@ static axe_status measured_with(const axe_program *p, const decided *d, int ti,
     return st;
 }
 
+/* How a layout was reached: the placeholder's fastest dimension, its
+ * vectors dropped ("scalar"), the copy whose ldmatrix rows gave it (or
+ * -1), those rows a seed's leaf's ("seeded"). */
+typedef struct origin {
+    int order;
+    bool scalar;
+    int ldsm;
+    bool seeded;
+} origin;
+
 /* A layout of one tensor and its measure, and how it was reached. */
 typedef struct pick {
-    bool have, scalar;
-    int order; /* the placeholder's fastest dimension */
-    int ldsm;  /* the copy whose ldmatrix rows gave it, or -1 */
+    bool have;
+    origin o;
     axe_layout l;
     measure m;
 } pick;
@@ -209,8 +218,7 @@ static bool fewer(const measure *m, const pick *b)
  * beats it, its register synthesis into d->win (a layout that does not
  * compile is passed over). */
 static axe_status consider(const axe_program *p, const decided *d, int ti,
-                           const axe_layout *l, int order, bool scalar,
-                           int ldsm, measure *m, pick *b)
+                           const axe_layout *l, origin o, measure *m, pick *b)
 {
     axe_diag why;
     axe_diag_clear(&why);
@@ -218,7 +226,7 @@ static axe_status consider(const axe_program *p, const decided *d, int ti,
     if (measured_with(p, d, ti, l, m, &why) != AXE_OK)
         return AXE_OK;
     if (fewer(m, b)) {
-        *b = (pick){true, scalar, order, ldsm, *l, *m};
+        *b = (pick){true, o, *l, *m};
         *d->win = *d->scratch;
     }
     return AXE_OK;
@@ -268,10 +276,10 @@ static axe_status from_placeholder(const axe_program *p, const decided *d,
     if (st == AXE_OK)
         st = axe__smem_synthesize(q, ti, false, &l, &c, rowmajor ? diag : &why);
     if (st == AXE_OK)
-        st = consider(p, d, ti, &l, fast, false, -1, &m, b);
+        st = consider(p, d, ti, &l, (origin){fast, false, -1, false}, &m, b);
     if (st == AXE_OK && m.max > 1 && m.vector &&
         axe__smem_synthesize(q, ti, true, &l, &c, &why) == AXE_OK)
-        st = consider(p, d, ti, &l, fast, true, -1, &m, b);
+        st = consider(p, d, ti, &l, (origin){fast, true, -1, false}, &m, b);
 
     if (q != NULL && given == NULL)
         axe_program_free(q);
@@ -303,19 +311,17 @@ static bool copy_runs_along(const axe_program *q, int ti, int dim)
     return false;
 }
 
-/* The candidate of copy "k" of "p" for "ti" from its register's ldmatrix
- * rows (compiler_smem_ldsm.c; the register's layout from "q", the
- * row-major probe, when it is 'auto' there, skipped without "q"): its
- * unswizzled compact instance is probed, and on that probe's accesses
- * the order of its free strides and the swizzle are chosen; the result
- * measured into "*b" (consider). A candidate that does not compile is
- * passed over. */
+/* The candidate of copy "k" of "p" for "ti" from the ldmatrix rows of
+ * its register on layout "rl" (compiler_smem_ldsm.c; "seeded": rl is a
+ * seed's leaf, compiler_synth_seed.c): its unswizzled compact instance
+ * is probed, and on that probe's accesses the order of its free strides
+ * and the swizzle are chosen; the result measured into "*b" (consider).
+ * A candidate that does not compile is passed over. */
 static axe_status from_ldsm_rows(axe_program *p, const decided *d, int ti,
-                                 int k, const axe_program *q, pick *b)
+                                 int k, const axe_layout *rl, bool seeded,
+                                 pick *b)
 {
-    const ax_stmt *s = p->ops[k];
     const ax_tensor *t = &p->tensors[ti];
-    const ax_tensor *reg;
     ax_free_layout f;
     int perm[AX_FREE_MAX];
     decided e = *d;
@@ -325,14 +331,7 @@ static axe_status from_ldsm_rows(axe_program *p, const decided *d, int ti,
     axe_diag why;
     bool have = false;
     axe_status st;
-    if (!axe__smem_ldsm_copy(p, s, ti))
-        return AXE_OK;
-    reg = &p->tensors[s->args[0].tensor];
-    if (reg->autolayout && q == NULL)
-        return AXE_OK;
-    if (reg->autolayout)
-        reg = &q->tensors[s->args[0].tensor];
-    if (!axe__smem_ldsm_free(&reg->layout, t->shape, t->ndim,
+    if (!axe__smem_ldsm_free(rl, t->shape, t->ndim,
                              axe_dtype_bit_width(t->dtype), &f))
         return AXE_OK;
     for (int i = 0; i < AX_FREE_MAX; i++)
@@ -347,8 +346,40 @@ static axe_status from_ldsm_rows(axe_program *p, const decided *d, int ti,
     if (q2 != NULL)
         axe_program_free(q2);
     if (st == AXE_OK && have)
-        st = consider(p, d, ti, &l, t->ndim - 1, false, k, &m, b);
+        st = consider(p, d, ti, &l, (origin){t->ndim - 1, false, k, seeded}, &m,
+                      b);
     return st == AXE_ERR_NO_MEMORY ? st : AXE_OK;
+}
+
+/* The candidates of copy "k" from its register's ldmatrix rows: a
+ * written register's layout, or an auto one's on the row-major probe
+ * "q" (when it compiled), then the seeds' leaves (an auto register) that
+ * differ from it. */
+static axe_status from_copy(axe_program *p, const decided *d, int ti, int k,
+                            const axe_program *q, pick *b, axe_diag *diag)
+{
+    const ax_stmt *s = p->ops[k];
+    const ax_tensor *reg;
+    const axe_layout *rl = NULL;
+    ax_synth_leaves *lv;
+    if (!axe__smem_ldsm_copy(p, s, ti))
+        return AXE_OK;
+    reg = &p->tensors[s->args[0].tensor];
+    if (!reg->autolayout || q != NULL)
+        rl = reg->autolayout ? &q->tensors[s->args[0].tensor].layout
+                             : &reg->layout;
+    if (rl != NULL)
+        AXE_TRY(from_ldsm_rows(p, d, ti, k, rl, false, b));
+    if (!reg->autolayout)
+        return AXE_OK;
+    lv = axe__arena_alloc(p->arena, sizeof *lv);
+    if (lv == NULL)
+        return axe__fail(diag, AXE_ERR_NO_MEMORY, -1, "out of memory");
+    AXE_TRY(axe__synth_ldsm_seeds(p, s, lv, diag));
+    for (int i = 0; i < lv->n; i++)
+        if (rl == NULL || !axe_layout_equal(rl, &lv->leaf[i].layout))
+            AXE_TRY(from_ldsm_rows(p, d, ti, k, &lv->leaf[i].layout, true, b));
+    return AXE_OK;
 }
 
 /* Tensor "ti" of "p", the tensors before it decided in "d": its layout
@@ -384,7 +415,7 @@ static axe_status synth_one(axe_program *p, decided *d, int ti,
     /* where the row-major probe fails (a copy that only the rows' layout
      * schedules), the rows' candidates may still compile */
     for (int k = 0; st != AXE_ERR_NO_MEMORY && m0.n > 0 && k < p->nops; k++)
-        if (from_ldsm_rows(p, d, ti, k, st == AXE_OK ? q : NULL, &b) ==
+        if (from_copy(p, d, ti, k, st == AXE_OK ? q : NULL, &b, &rm) ==
             AXE_ERR_NO_MEMORY)
             st = AXE_ERR_NO_MEMORY;
     if (q != NULL)
@@ -407,25 +438,26 @@ static axe_status synth_one(axe_program *p, decided *d, int ti,
                        (unsigned char)b.l.swizzle.per_element,
                        (unsigned char)b.l.swizzle.len,
                        (unsigned char)b.l.swizzle.atom);
-    if (b.order != t->ndim - 1)
+    if (b.o.order != t->ndim - 1)
         (void)snprintf(order, sizeof order, ", dim %u first",
-                       (unsigned char)b.order);
+                       (unsigned char)b.o.order);
     if (m0.max >= 0)
         (void)snprintf(before, sizeof before, "%u", (unsigned char)m0.max);
-    if (b.ldsm >= 0) /* copy numbers are below 10^4 (AX_MAX_STMTS) */
+    if (b.o.ldsm >= 0) /* copy numbers are below 10^4 (AX_MAX_STMTS) */
         (void)snprintf(e->how, sizeof e->how,
-                       "compact on the ldmatrix rows of copy#%u ('%s'); %s: "
-                       "ways %s -> %u (row-major -> this, bank model)",
-                       (unsigned short)b.ldsm,
-                       p->tensors[p->ops[b.ldsm]->args[0].tensor].name, sw,
-                       before, (unsigned char)b.m.max);
+                       "compact on the ldmatrix rows of copy#%u ('%s'%s); "
+                       "%s: ways %s -> %u (row-major -> this, bank model)",
+                       (unsigned short)b.o.ldsm,
+                       p->tensors[p->ops[b.o.ldsm]->args[0].tensor].name,
+                       b.o.seeded ? ", a seed's leaf" : "", sw, before,
+                       (unsigned char)b.m.max);
     else /* from a placeholder: the row-major probe compiled */
         (void)snprintf(
             e->how, sizeof e->how,
             "compact on its accesses' alignment runs%s%s; %s: ways "
             "%u -> %u (row-major -> this, measured by the bank "
             "model)",
-            order, b.scalar ? ", vectors dropped (they kept conflicts)" : "",
+            order, b.o.scalar ? ", vectors dropped (they kept conflicts)" : "",
             sw, (unsigned char)m0.max, (unsigned char)b.m.max);
     return AXE_OK;
 }

@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Seeds of an `auto` shared tensor's ldmatrix rows (issue 15; docs/
+ * compiler.md, "Shared tensors"). The shared synthesis turns the
+ * ldmatrix rows of a register read from the tensor into a candidate with
+ * free row order (compiler_smem_ldsm.c), which needs the register's
+ * layout; with the register `auto` too, that layout is the one register
+ * synthesis chose on a probe, and where the row-major probe does not
+ * compile (the packed i4 tile of a copy whose memory operand holds bytes
+ * that row-major rows would split) there is none. The seeds give the
+ * rows instead: the ldmatrix leaf generator (compiler_synth_ldsm.c) is
+ * run against layouts of the tensor that a copy could fill or drain
+ * whole rows of: the row-major layout, and for every copy that moves the
+ * whole tensor to or from memory of a written layout, that operand's
+ * region made compact (its iters in the order of their strides, each at
+ * the product of the extents below it). Each leaf fixes which logical
+ * elements make each 16-byte row; the shared candidate of that register
+ * makes them 16-byte contiguous and aligned, whatever the rows' order.
+ * Invariant: a seed is a bijection of the tensor's shape onto [0, size);
+ * a seed is only a proposal, every candidate it gives is compiled and
+ * measured before it is chosen.
+ */
+#include <string.h>
+
+#include "compiler_smem.h"
+#include "compiler_synth.h"
+
+/* A memory iter of a region: its dimension, extent and stride. */
+typedef struct sd_iter {
+    int dim;
+    int64_t extent, stride;
+} sd_iter;
+
+/* The innermost iters of dimension "d" of grouped layout "g" (its iters
+ * seps[d] .. seps[d + 1]) that make a region of "len" elements, into
+ * "out" (at "*n"); false when an iter is not in memory or the length is
+ * no product of inner iters times a divisor of the next. */
+static bool region_iters(const axe_layout *g, const int *seps, int d,
+                         int64_t len, sd_iter *out, int *n)
+{
+    int64_t inner = 1;
+    for (int i = seps[d + 1] - 1; i >= seps[d] && inner < len; i--) {
+        const axe_iter *it = &g->shard[i];
+        int64_t need = len / inner, take;
+        if (it->extent == 1)
+            continue;
+        if (strcmp(it->axis, "m") != 0 || it->stride < 1)
+            return false;
+        take = need % it->extent == 0   ? it->extent
+               : it->extent % need == 0 ? need
+                                        : 0;
+        if (take == 0 || *n == AXE_LAYOUT_MAX_SHARD)
+            return false;
+        out[(*n)++] = (sd_iter){d, take, it->stride};
+        inner *= take;
+    }
+    return inner == len;
+}
+
+/* The seed of operand "o" (a region of "t"'s shape of a memory tensor of
+ * written layout) into "out": its iters made compact in the order of
+ * their strides; false when it has none. */
+static bool region_seed(const axe_program *p, const ax_ref *o,
+                        const ax_tensor *t, axe_layout *out)
+{
+    const ax_tensor *m = &p->tensors[o->tensor];
+    axe_layout l = m->layout, g;
+    int seps[AXE_LAYOUT_MAX_DIMS + 1], n = 0;
+    sd_iter it[AXE_LAYOUT_MAX_SHARD];
+    int64_t cstr[AXE_LAYOUT_MAX_SHARD];
+    l.swizzle.present = false;
+    if (o->is_view || o->bdim >= 0 || o->any_masked || m->ndim != t->ndim ||
+        l.nreplica > 0 ||
+        axe_layout_group(&l, m->shape, m->ndim, &g, seps, NULL) != AXE_OK)
+        return false;
+    for (int d = 0; d < t->ndim; d++)
+        if ((o->ndim == 0 ? m->shape[d] : o->len[d]) != t->shape[d] ||
+            !region_iters(&g, seps, d, t->shape[d], it, &n))
+            return false;
+    for (int i = 0; i < n; i++) {
+        cstr[i] = 1;
+        for (int j = 0; j < n; j++)
+            if (it[j].stride < it[i].stride ||
+                (it[j].stride == it[i].stride && j < i))
+                cstr[i] *= it[j].extent;
+    }
+    axe_layout_init(out);
+    for (int d = 0; d < t->ndim; d++) {
+        bool any = false;
+        for (int i = n - 1; i >= 0; i--) /* region_iters: inner first */
+            if (it[i].dim == d) {
+                any = true;
+                if (axe_layout_push_shard(out, it[i].extent, cstr[i], "m") !=
+                    AXE_OK)
+                    return false;
+            }
+        if (!any && axe_layout_push_shard(out, 1, 0, "m") != AXE_OK)
+            return false;
+    }
+    return true;
+}
+
+/* Appends seed "l" to "s" unless it holds it (at most "cap"). */
+static void add_seed(axe_layout *s, int *n, int cap, const axe_layout *l)
+{
+    for (int i = 0; i < *n; i++)
+        if (axe_layout_equal(&s[i], l))
+            return;
+    if (*n < cap)
+        s[(*n)++] = *l;
+}
+
+/* The seeds of tensor "ti" (the file comment), at most "cap". */
+static int seeds_of(const axe_program *p, int ti, axe_layout *s, int cap)
+{
+    const ax_tensor *t = &p->tensors[ti];
+    axe_layout l;
+    int n = 0;
+    if (axe_layout_row_major(t->shape, t->ndim, &l) == AXE_OK)
+        add_seed(s, &n, cap, &l);
+    for (int k = 0; k < p->nops; k++) {
+        const ax_stmt *st = p->ops[k];
+        if (st->kind != AX_ST_OP || st->dead || st->op != AX_OP_COPY ||
+            st->nargs != 2)
+            continue;
+        for (int i = 0; i < 2; i++) {
+            const ax_ref *o = &st->args[1 - i];
+            const ax_tensor *m = &p->tensors[o->tensor];
+            if (st->args[i].tensor == ti && m->mem != AX_MEM_REGISTER &&
+                !m->autolayout && axe__synth_ref_whole(p, &st->args[i]) &&
+                region_seed(p, o, t, &l))
+                add_seed(s, &n, cap, &l);
+        }
+    }
+    return n;
+}
+
+/* compiler_synth.h */
+axe_status axe__synth_ldsm_seeds(const axe_program *p, const ax_stmt *s,
+                                 ax_synth_leaves *out, axe_diag *diag)
+{
+    axe_layout seed[AX_SYNTH_SEEDS];
+    int ns;
+    out->n = 0;
+    if (s->nargs != 2 || s->args[1].tensor < 0 ||
+        !axe__smem_ldsm_copy(p, s, s->args[1].tensor))
+        return AXE_OK;
+    ns = seeds_of(p, s->args[1].tensor, seed, AX_SYNTH_SEEDS);
+    for (int i = 0; i < ns; i++) {
+        ax_synth_ldsm lv;
+        AXE_TRY(axe__synth_ldsm_leaves_on(p, s, 0, &seed[i], &lv, diag));
+        for (int j = 0; j < lv.n && out->n < AX_SYNTH_MAX_LEAVES; j++) {
+            bool seen = false;
+            for (int k = 0; k < out->n; k++)
+                seen = seen || axe_layout_equal(&out->leaf[k].layout,
+                                                &lv.leaf[j].layout);
+            if (!seen)
+                out->leaf[out->n++] = lv.leaf[j];
+        }
+    }
+    return AXE_OK;
+}
