@@ -1002,7 +1002,8 @@ fi
 # the counts of the kernels with Bs written so. count_copy FILE: per
 # thread, from the emitted kernel after the zeroing of shared memory
 # (each line's count times the trips of the loops around it), the stores
-# into Bs (cp.async or plain), the ldmatrix from Bs and the stores into F.
+# into Bs (cp.async or plain), the loads from Bs, the ldmatrix from Bs
+# and the stores into F.
 count_copy() {
     python3 - "$1" <<'PY'
 import re, sys
@@ -1010,7 +1011,8 @@ loop = re.compile(r'for \(long \w+ = (0|ax_rank|ax_tid); \w+ < (\d+)L; '
                   r'(?:\+\+\w+|\w+ \+= (\d+)L)\)')
 pats = [re.compile(p) for p in (
     r'(AXE_STV?\(([\w ]+, )?|cp_async_c[ag]\d+\(AXE_AT\()t_Bs\b',
-    r'ldmatrix_x\d(_trans)?\(ax_w, AXE_AT\(t_Bs\b', r'AXE_STV?\(([\w ]+, )?t_F\b')]
+    r'AXE_LDV?\(([\w ]+, )?t_Bs\b', r'ldmatrix_x\d(_trans)?\(ax_w, AXE_AT\(t_Bs\b',
+    r'AXE_STV?\(([\w ]+, )?t_F\b')]
 lines = open(sys.argv[1]).read().split('\n')
 start = next(i for i, l in enumerate(lines) if 'shared memory is zero' in l)
 stack, n = [], [0] * len(pats)
@@ -1062,10 +1064,39 @@ for f in "$T/i4_ldsm_pack_both_auto" "$tmp/i4_hand" "$T/ldsm_f16_pack_auto" "$tm
     "$AXE" compile "$f.axe" --target cuda >"$tmp/cc.cu" 2>&1
     got="$got/ $(count_copy "$tmp/cc.cu") "
 done
-if [ "$got" = "/ 4 4 128 / 4 4 128 / 4 4 16 / 4 4 16 / 16 4 4 " ]; then
+if [ "$got" = "/ 4 0 4 128 / 4 0 4 128 / 4 0 4 16 / 4 0 4 16 / 16 0 4 4 " ]; then
     ok
 else
-    bad "Bs stores, ldmatrix, F stores per thread: i4 twin, hand; f16 twin, hand, row-major: $got"
+    bad "Bs stores, Bs loads, ldmatrix, F stores per thread: i4 twin, hand; f16 twin, hand, row-major: $got"
+fi
+# A register fixed by a larger copy (compiler_synth_tied.c): bq and f of
+# i4_ldsm_hexcute.axe 'auto', f anchored by its f32 store and bq tied to
+# it by the cast. The tied copy#2 (bq from Bs)'s ldmatrix leaves are f's
+# leaves too, and the search takes one (copy accesses 8704: 4 ldmatrix
+# and 64 8-byte stores per thread, times 128): the hand-written kernel's
+# counts (before: the coalesced leaf, 128 nibble loads from Bs and 32
+# 16-byte stores into F per thread).
+HT="$T/i4_ldsm_hexcute_tied_auto.axe"
+run_json "$HT"
+run_json "$HT" -D G=3 --seed 4
+run_json "$HT" --target cuda --emulate
+run_json "$HT" --target cuda --emulate -D G=3 --seed 4
+if synth_json "$HT" --target cuda &&
+    grep -qF '"copy#4": {"chosen": "ldmatrix.x4 from '"'Bs'"', 4 per thread, 16 wavefronts per warp, for copy#2; in the program: 0 rearranges, 8704 copy accesses, 768 register bytes per thread"' "$tmp/synth.json" &&
+    grep -qF '"copy#2.load": {"chosen": "ldmatrix.x4"' "$tmp/synth.json"; then
+    ok
+else
+    bad "i4_ldsm_hexcute_tied_auto: f not anchored on copy#2's ldmatrix leaf: $(cat "$tmp/synth.json")"
+fi
+got=""
+for f in "$HT" "$T/i4_ldsm_hexcute.axe"; do
+    "$AXE" compile "$f" --target cuda >"$tmp/cc.cu" 2>&1
+    got="$got/ $(count_copy "$tmp/cc.cu") "
+done
+if [ "$got" = "/ 128 0 4 64 / 128 0 4 64 " ]; then
+    ok
+else
+    bad "i4_ldsm_hexcute_tied_auto, i4_ldsm_hexcute: Bs stores, Bs loads, ldmatrix, F stores per thread: $got"
 fi
 # A tile of 8 x 8 blocks (each dimension two iters): the coalesced leaf
 # sees the 16-byte vectors inside the blocks (4 loads per thread, as the

@@ -173,6 +173,21 @@ axe_status axe__synth_ldsm_seeds(const axe_program *p, const ax_stmt *s,
  * the scope's threads) into "*out". */
 bool axe__synth_ldsm_accesses(const axe_program *p, const ax_stmt *s, int reg,
                               int64_t *out);
+/* The ldmatrix leaves of the tied class (compiler_synth_tied.c): for
+ * each other copy at the scope of copy anchor "s" that reads a whole
+ * shared tensor into a whole register of the class "in" of the anchor's
+ * register "reg" (of its shape), its ldmatrix leaves (the kind above:
+ * the layouts that make that copy ldmatrix), each costed as the
+ * anchor's accesses with it (axe__synth_copy_accesses_with), its text
+ * naming the copy; at most AX_SYNTH_LDSM_LEAVES, the first copies
+ * first. */
+typedef struct ax_synth_tied_ldsm {
+    int n;
+    ax_synth_leaf leaf[AX_SYNTH_LDSM_LEAVES];
+} ax_synth_tied_ldsm;
+axe_status axe__synth_tied_ldsm(const axe_program *p, const ax_stmt *s, int reg,
+                                const bool *in, ax_synth_tied_ldsm *out,
+                                axe_diag *diag);
 /* The accesses that copy "s" issues per scope instance with its register
  * operand "reg" (whole, solved) in the tensor's current layout: the
  * widest vector its registers hold contiguously along the memory's
@@ -180,6 +195,10 @@ bool axe__synth_ldsm_accesses(const axe_program *p, const ax_stmt *s, int reg,
  * thread of the scope; false when it cannot be counted. */
 bool axe__synth_copy_accesses(const axe_program *p, const ax_stmt *s, int reg,
                               int64_t *out);
+/* The same count with the register on layout "l", vectors only (no
+ * ldmatrix). */
+bool axe__synth_copy_accesses_with(const axe_program *p, const ax_stmt *s,
+                                   int reg, const axe_layout *l, int64_t *out);
 /* The gemm constraint (Theorem 1): the layout of register operand "o"
  * (1 A, 2 B) implied by C's layout when C is one of the tilings above:
  * A the MI x KI tiling of the A fragment over C's warps when each C row

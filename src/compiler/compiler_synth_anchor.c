@@ -22,6 +22,8 @@
  *          the vectors. With the ldmatrix leaves of a copy from shared
  *          memory (compiler_synth_ldsm.c, same cost and tie rule), the
  *          cheapest AX_SYNTH_COPY_LEAVES layouts are the anchor's leaves,
+ *          and every ldmatrix leaf of a tied copy from shared memory
+ *          (compiler_synth_tied.c) takes a slot among them; they are
  *          searched with the program's other anchors (compiler_synth.c,
  *          step 4).
  * The gemm anchor is in compiler_synth_gemm.c.
@@ -456,7 +458,8 @@ static int64_t reg_run(const axe_layout *l, const sy_copy *c)
  * cost and tie rule (after the coalesced leaves they tie with), but, as
  * copy_candidate, none of odd run where a store reaches packed i4. */
 static void copy_search(const sy_copy *c, const sy_others *o,
-                        const ax_synth_ldsm *ls, ax_synth_leaves *lv)
+                        const ax_synth_ldsm *ls, const ax_synth_tied_ldsm *tl,
+                        ax_synth_leaves *lv)
 {
     sy_leaf f = {0, 0, 0, 0};
     int64_t ties[AX_SYNTH_COPY_LEAVES];
@@ -481,6 +484,21 @@ static void copy_search(const sy_copy *c, const sy_others *o,
         keep_leaf(c, &f, &ls->leaf[k].layout, ls->leaf[k].cost,
                   others_cost(c, &f, o), ls->leaf[k].text, lv, ties, kept);
     }
+    for (int k = 0; k < tl->n; k++) {
+        bool have;
+        f = (sy_leaf){1, reg_run(&tl->leaf[k].layout, c), c->threads,
+                      AX_SYNTH_LDSM_LEAVES + k + 1};
+        have = c->i4_store >= 0 && f.run % 2 != 0;
+        for (int j = 0; j < lv->n; j++)
+            have = have ||
+                   axe_layout_equal(&lv->leaf[j].layout, &tl->leaf[k].layout);
+        if (have)
+            continue;
+        if (lv->n == AX_SYNTH_COPY_LEAVES)
+            lv->n--; /* a tied copy's ldmatrix leaf always gets a slot */
+        keep_leaf(c, &f, &tl->leaf[k].layout, tl->leaf[k].cost,
+                  others_cost(c, &f, o), tl->leaf[k].text, lv, ties, kept);
+    }
 }
 
 axe_status axe__synth_copy_leaves(const axe_program *p, const ax_stmt *s,
@@ -490,13 +508,15 @@ axe_status axe__synth_copy_leaves(const axe_program *p, const ax_stmt *s,
     sy_copy c;
     sy_others o;
     ax_synth_ldsm ls;
+    ax_synth_tied_ldsm tl;
     bool in[AX_MAX_TENSORS];
     AXE_TRY(copy_setup(p, s, reg, mem, &c, diag));
     axe__synth_tied(p, s->args[reg].tensor, in);
     c.i4_store = axe__synth_i4_store(p, in);
     AXE_TRY(collect_others(p, s, in, &o));
     AXE_TRY(axe__synth_ldsm_leaves(p, s, reg, &ls, diag));
-    copy_search(&c, &o, &ls, lv);
+    AXE_TRY(axe__synth_tied_ldsm(p, s, reg, in, &tl, diag));
+    copy_search(&c, &o, &ls, &tl, lv);
     if (lv->n == 0 && c.i4_store >= 0)
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
                          "it is stored into the packed i4 '%s' (whole bytes "
@@ -520,23 +540,34 @@ axe_status axe__synth_copy_leaves(const axe_program *p, const ax_stmt *s,
  * register strides are 1, e1, e1 e2, ...), the widest access of the
  * widths the anchor weighs that divides it and the alignment, and
  * registers per thread / w accesses on each of the scope's threads. */
-bool axe__synth_copy_accesses(const axe_program *p, const ax_stmt *s, int reg,
-                              int64_t *out)
+bool axe__synth_copy_accesses_with(const axe_program *p, const ax_stmt *s,
+                                   int reg, const axe_layout *l, int64_t *out)
 {
-    const ax_tensor *t = &p->tensors[s->args[reg].tensor];
     sy_copy c;
     axe_diag why;
     int64_t run, w = 1, v, span;
     if (copy_setup(p, s, reg, 1 - reg, &c, &why) != AXE_OK ||
-        axe_layout_span(&t->layout, "m", &span) != AXE_OK)
+        axe_layout_span(l, "m", &span) != AXE_OK)
         return false;
-    run = reg_run(&t->layout, &c);
+    run = reg_run(l, &c);
     for (int b = 0; c.vec && (v = width_at(&c, b)) > 1; b++)
         if (run % v == 0 && fits(&c, v)) {
             w = v;
             break;
         }
     *out = (span + w - 1) / w * c.threads;
+    return true;
+}
+
+/* compiler_synth.h: the vectors (above) on the register's layout, or its
+ * ldmatrix instructions where fewer. */
+bool axe__synth_copy_accesses(const axe_program *p, const ax_stmt *s, int reg,
+                              int64_t *out)
+{
+    int64_t v;
+    if (!axe__synth_copy_accesses_with(
+            p, s, reg, &p->tensors[s->args[reg].tensor].layout, out))
+        return false;
     if (axe__synth_ldsm_accesses(p, s, reg, &v) && v < *out)
         *out = v; /* ldmatrix */
     return true;

@@ -6,11 +6,17 @@
  * copy, select: whole register operands share one layout). The anchor
  * search uses the class for the i4 store-byte rule (a store of packed i4
  * needs whole bytes per thread) and for its tie rule (the accesses of the
- * other copies between the class and memory). Invariant: the class is a
- * fixed point over the operators that the ready queue ties (compiler_synth.c's
- * propagate: at a collective scope, no rearrange, a pointwise operator, whole
- * register operands only).
+ * other copies between the class and memory), and for its ldmatrix leaves
+ * (the layouts that make a copy of the class from shared memory an
+ * ldmatrix, proposed to the anchor of a larger copy). Invariant: the class
+ * is a fixed point over the operators that the ready queue ties
+ * (compiler_synth.c's propagate: at a collective scope, no rearrange, a
+ * pointwise operator, whole register operands only).
  */
+#include <stdio.h>
+#include <string.h>
+
+#include "compiler_smem.h"
 #include "compiler_synth.h"
 
 /* Whether register tensor "t" is a whole operand of "s" and "s" ties the
@@ -59,4 +65,55 @@ int axe__synth_i4_store(const axe_program *p, const bool *in)
             return s->args[0].tensor;
     }
     return -1;
+}
+
+/* Whether register tensors "a" and "b" have one shape. */
+static bool same_shape(const ax_tensor *a, const ax_tensor *b)
+{
+    if (a->ndim != b->ndim)
+        return false;
+    for (int d = 0; d < a->ndim; d++)
+        if (a->shape[d] != b->shape[d])
+            return false;
+    return true;
+}
+
+/* Leaves "ls" of copy "k" into "out", costed on anchor "s". */
+static void add_tied(const axe_program *p, const ax_stmt *s, int reg, int k,
+                     const ax_synth_ldsm *ls, ax_synth_tied_ldsm *out)
+{
+    char label[24];
+    axe__synth_label(p, k, label, sizeof label);
+    for (int j = 0; j < ls->n && out->n < AX_SYNTH_LDSM_LEAVES; j++) {
+        int64_t acc;
+        ax_synth_leaf *f = &out->leaf[out->n];
+        if (!axe__synth_copy_accesses_with(p, s, reg, &ls->leaf[j].layout,
+                                           &acc))
+            continue;
+        f->layout = ls->leaf[j].layout;
+        f->cost = (double)acc;
+        (void)snprintf(f->text, sizeof f->text, "%.150s, for %s",
+                       ls->leaf[j].text, label);
+        out->n++;
+    }
+}
+
+axe_status axe__synth_tied_ldsm(const axe_program *p, const ax_stmt *s, int reg,
+                                const bool *in, ax_synth_tied_ldsm *out,
+                                axe_diag *diag)
+{
+    const ax_tensor *t = &p->tensors[s->args[reg].tensor];
+    out->n = 0;
+    for (int k = 0; k < p->nops; k++) {
+        const ax_stmt *c = p->ops[k];
+        ax_synth_ldsm ls;
+        if (c == s || c->scope != s->scope || c->nargs != 2 ||
+            c->args[1].tensor < 0 || !in[c->args[0].tensor] ||
+            !same_shape(t, &p->tensors[c->args[0].tensor]) ||
+            !axe__smem_ldsm_copy(p, c, c->args[1].tensor))
+            continue;
+        AXE_TRY(axe__synth_ldsm_leaves(p, c, 0, &ls, diag));
+        add_tied(p, s, reg, k, &ls, out);
+    }
+    return AXE_OK;
 }
