@@ -481,6 +481,44 @@ else
     bad "compile --target cuda mlp.axe: $(head -c 300 "$tmp/err")"
 fi
 
+# The launcher's checks run first in axe_launch_NAME, also where no
+# segment is launched: a kept loop of device operators alone, called
+# with its runtime trip count -1 (which axe run and the harness refuse
+# before the launch), returns cudaErrorInvalidValue before any NCCL call
+# (the launcher called by a driver of its own, emulated, no MPI job).
+cat >"$tmp/only_dev.axe" <<'EOF'
+mesh(2);
+kernel only_dev(nk: i32,
+                A: i32[8,4] layout S[(8,4):(4,1)] + 0@gpuid,
+                B: i32[8,4] layout S[(8,4):(4,1)] + R[2:1@gpuid])
+    grid(1) threads(1) {
+    for k in range(nk) {
+        device copy(B, A);
+    }
+}
+EOF
+cat >"$tmp/only_dev_drv.cc" <<'EOF'
+#include "only_dev.cu"
+int main(void)
+{
+    int32_t a[32] = {0}, b[32] = {0};
+    int rc = axe_launch_only_dev(a, b, -1, (cudaStream_t)0);
+    printf("nk -1: %s\n", cudaGetErrorString((cudaError_t)rc));
+    return 0;
+}
+EOF
+# shellcheck disable=SC2046 # mpicc's flags are words
+if "$AXE" compile "$tmp/only_dev.axe" --target cuda -o "$tmp/only_dev.cu" 2>"$tmp/err" &&
+    ! grep -q 'ax_seg_launch_only_dev' "$tmp/only_dev.cu" &&
+    "$CXX" -std=c++17 -O0 -DAXE_CUDA_EMULATE -I"$SRC/src/compiler/backend/cuda" \
+        -I"$SRC/src/compiler/backend/mpi" $(mpicc --showme:compile) "$tmp/only_dev_drv.cc" \
+        -o "$tmp/only_dev" $(mpicc --showme:link) 2>>"$tmp/err" &&
+    [ "$("$tmp/only_dev" 2>&1)" = "nk -1: invalid argument" ]; then
+    ok
+else
+    bad "only_dev: the launcher ran with nk -1: $(head -c 300 "$tmp/err") $("$tmp/only_dev" 2>&1 | head -c 200)"
+fi
+
 # A device gemm's .cu: its local GEMM kernel, and its runner between the
 # segments' launches (the copy first, then the reduce, through the
 # runtime; no launch before it, so not under `if (ax_rc == 0)`).

@@ -201,6 +201,13 @@ void axe__cuda_mma_explain(ax_text *t, const axe_program *p, const ax_stmt *s);
  * axe_rank_main); the checks of a mesh program and --explain's NCCL line
  * of a device operator. */
 void axe__cuda_mesh_decls(ax_text *t, const axe_program *p);
+/* compiler_emit_cuda.c: the launcher's checks, each returning a CUDA
+ * error code (reading and writing a `long ax_v`): runtime extents in [0,
+ * nominal] (the kernel's bounds hold only there), float scalars finite,
+ * pointers aligned for the widest vector access to them; a mesh
+ * program's axe_launch_NAME runs them first, before any device operator
+ * or launch. */
+void axe__cuda_launch_checks(ax_text *t, const axe_program *p);
 void axe__cuda_mesh_launcher(ax_text *t, const axe_program *p);
 void axe__cuda_mesh_main(ax_text *t, const axe_program *p);
 axe_status axe__cuda_mesh_check(const axe_program *p, axe_diag *diag);

@@ -418,10 +418,7 @@ static int64_t vector_bytes(const axe_program *p, const ax_stmt *s, int ti)
     return w;
 }
 
-/* The launcher's checks: runtime extents in [0, nominal] (the kernel's
- * bounds hold only there), float scalars finite, pointers aligned for
- * the widest vector access to them. */
-static void launch_checks(ax_text *t, const axe_program *p)
+void axe__cuda_launch_checks(ax_text *t, const axe_program *p)
 {
     ax_dyn_list l;
     int64_t w;
@@ -479,7 +476,8 @@ static void launcher(ax_text *t, const axe_program *p)
     axe__text_put(t, "cudaStream_t ax_stream)\n{\n    long ax_v, ax_g[3];\n");
     axe__text_put(t, "    (void)ax_v;\n");
     axe__cuda_check_before(t, p);
-    launch_checks(t, p);
+    if (p->ndev == 0) /* a mesh's: axe_launch_NAME's, before all else */
+        axe__cuda_launch_checks(t, p);
     for (d = 0; d < 3; d++) {
         axe__text_put(t, "    ax_g[%d] = ", d);
         if (p->dgrid[d] != NULL)

@@ -4,7 +4,9 @@
  * one .cu that every rank runs, one MPI process per GPU. The kernel k_NAME
  * takes the segment to run (ax_seg: a run of statements between device
  * operators and kept loops, compiler_segments.c, compiler_emit_cuda.c)
- * and the kept loops' variables; axe_launch_NAME launches segment 0,
+ * and the kept loops' variables; axe_launch_NAME runs the launcher's
+ * checks (axe__cuda_launch_checks: runtime extents, finite float scalars,
+ * alignment; the segments' launchers leave them to it), launches segment 0,
  * runs device operator 0 with NCCL on the same stream, launches segment 1,
  * and so on, looping over a kept loop's segments and device operators.
  * Each device operator is a call into the NCCL runtime
@@ -172,6 +174,18 @@ static void devop_put(ax_text *t, const axe_program *p, const ax_stmt *s)
     axe__text_put(t, "%s", ret_rc);
 }
 
+/* The launcher's checks (axe__cuda_launch_checks) where it has some. */
+static void launch_checks(ax_text *t, const axe_program *p)
+{
+    ax_text c;
+    axe__text_init(&c, p->arena);
+    axe__cuda_launch_checks(&c, p);
+    if (c.status != AXE_OK)
+        t->status = c.status;
+    else if (c.buf != NULL && c.buf[0] != '\0')
+        axe__text_put(t, "    long ax_v;\n    (void)ax_v;\n%s", c.buf);
+}
+
 void axe__cuda_mesh_launcher(ax_text *t, const axe_program *p)
 {
     ax_seg_driver d = {launch, devop_put, devop_launched, ret_rc};
@@ -180,9 +194,10 @@ void axe__cuda_mesh_launcher(ax_text *t, const axe_program *p)
                   "\n/* Every segment of k_%s on \"stream\", each device "
                   "operator between them\n * (NCCL on the same stream); "
                   "the tensors are this rank's device buffers.\n * Returns "
-                  "the CUDA error code of a launch (a device operator's "
-                  "failure ends the\n * MPI job). The runtime scalars "
-                  "follow the tensors, as on one device. */\nextern \"C\" "
+                  "the CUDA error code of its checks (first) or a launch (a "
+                  "device\n * operator's failure ends the MPI job). The "
+                  "runtime scalars follow the tensors, as\n * on one device. "
+                  "*/\nextern \"C\" "
                   "int axe_launch_%s(",
                   p->name, p->name);
     for (i = 0; i < p->ntensors; i++)
@@ -197,6 +212,7 @@ void axe__cuda_mesh_launcher(ax_text *t, const axe_program *p)
                       p->scalar_name[i]);
     axe__text_put(t, "%scudaStream_t ax_stream)\n{\n    int ax_rc = 0;\n",
                   n ? ", " : "");
+    launch_checks(t, p);
     axe__kept_vars_put(t, p, "", "    long ",
                        " = 0; /* a kept device loop's */\n");
     axe__seg_driver_put(t, p, &d);
