@@ -1114,6 +1114,32 @@ else
     bad "blocks: the coalesced leaf: $(cat "$tmp/synth.json")"
 fi
 run_json "$tmp/blocks.axe" --target cuda --emulate
+# Shared candidates from ldmatrix.trans rows (ldsm_f16_trans_rows_auto.axe):
+# q's .trans rows are 16 bytes along n's digit a (n = 8 a + b), which no
+# placeholder puts at stride 1. Per thread, from the tile: 32 x 64 f16
+# over 128 threads = 16 f16 = 8 words = 2 ldmatrix.x4.trans (4
+# wavefronts each on 1 way: cost 8 + 2), the tile filled by 256 16-byte
+# cp.async (2 per thread, in one loop of 256 by 128), then 16 2-byte
+# stores into F and the tile's zeroing store. Before: Swizzle<1,3,5>(S[(16,
+# 2,64):(128,1,2)]), no cp.async and no ldmatrix ("27 0 0").
+LR="$T/ldsm_f16_trans_rows_auto.axe"
+run_json "$LR"
+run_json "$LR" -D N=192 --seed 7
+run_json "$LR" --target cuda --emulate
+run_json "$LR" -D N=192 --target cuda --emulate --seed 7
+same "$LR" s "Swizzle<3, 3, 3>(S[(32, 8, 8):(64, 1, 8)])" --target cuda
+if grep -qF '"copy#1.load": {"chosen": "ldmatrix.x4.trans", "cost": 10' "$tmp/synth.json"; then
+    ok
+else
+    bad "ldsm_f16_trans_rows_auto: not ldmatrix.x4.trans at cost 10: $(head -c 600 "$tmp/synth.json")"
+fi
+"$AXE" compile "$LR" --target cuda >"$tmp/lr.cu" 2>&1
+got="$(count_cuda "$tmp/lr.cu") $(grep -c 'axe_ptx_cp_async_cg16(AXE_AT(t_s' "$tmp/lr.cu") $(grep -c 'ax_u < 256L; ax_u += 128L' "$tmp/lr.cu")"
+if [ "$got" = "17 0 2 1 1" ]; then
+    ok
+else
+    bad "ldsm_f16_trans_rows_auto: memory, shuffles, ldmatrix per thread, cp.async lines, 2-trip loop: $got"
+fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1352,8 +1352,9 @@ static void test_hexcute_rows(void)
     }
     const ax_tensor *bq = &h->tensors[tensor_named(h, "bq")];
     const ax_tensor *bs = &a->tensors[tensor_named(a, "Bs")];
-    TL_CHECK(axe__smem_ldsm_free(&bq->layout, bq->shape, bq->ndim, 4, &f),
-             "i4_ldsm_hexcute's bq gives no ldmatrix-row candidate");
+    TL_CHECK(
+        axe__smem_ldsm_free(&bq->layout, bq->shape, bq->ndim, 4, false, &f),
+        "i4_ldsm_hexcute's bq gives no ldmatrix-row candidate");
     for (int i = 0; i < AX_FREE_MAX; i++)
         perm[i] = i + 1;
     must(axe__free_layout_instance(&f, perm, 0, &c, NULL));
@@ -1416,7 +1417,7 @@ static void test_ldsm_rows_f16(void)
             cp = p->ops[k];
     TL_CHECK(cp != NULL && axe__smem_ldsm_copy(p, cp, si),
              "ldsm_f16's copy into q does not count as ldmatrix rows");
-    TL_CHECK(axe__smem_ldsm_free(&q->layout, q->shape, q->ndim, 16, &f),
+    TL_CHECK(axe__smem_ldsm_free(&q->layout, q->shape, q->ndim, 16, false, &f),
              "ldsm_f16's q gives no ldmatrix-row candidate");
     for (int i = 0; i < AX_FREE_MAX; i++)
         perm[i] = i + 1;

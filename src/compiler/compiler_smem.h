@@ -289,22 +289,25 @@ int axe__ldsm_matrices(int64_t words);
 /* The candidate with free strides of a shared tensor of "shape" and
  * "bits"-bit elements read into a register of layout "rl"
  * (compiler_smem_ldsm.c): rl's iters, each split into its part inside a
- * 16-byte row (lane bits below 4 at 32 / bits x the lane stride,
- * register strides below 32 / bits at their own: fixed) and across rows
- * (free); false when rl has replicas, offsets, a swizzle, other axes
- * than warpid, laneid and m, an iter that does not split so, or fixed
- * parts that do not make [0, 128 / bits) once. */
+ * 16-byte row and across rows (free): plain, inside a row the lane bits
+ * below 4 at 32 / bits x the lane stride and the register strides below
+ * 32 / bits at their own (fixed); with "trans" (ldmatrix.trans, 16-bit
+ * only), inside a row lane bits 2 to 4 at the lane stride / 4 (lane l's
+ * word is column l / 4 of two rows), every register stride and lane
+ * bits below 2 across rows; false when rl has replicas, offsets, a
+ * swizzle, other axes than warpid, laneid and m, an iter that does not
+ * split so, or fixed parts that do not make [0, 128 / bits) once. */
 bool axe__smem_ldsm_free(const axe_layout *rl, const int64_t *shape, int ndim,
-                         int bits, ax_free_layout *f);
+                         int bits, bool trans, ax_free_layout *f);
 /* The candidate layout of tensor "ti" from copy "op" of dispatched "p"
- * (axe__smem_ldsm_copy): its register's ldmatrix rows as 16-byte rows
- * of the tensor (the file comment), over the orders of the free strides
- * the instance whose swizzle (chosen over the other operators' accesses,
- * each vector split into single elements where the instance breaks it,
- * and the copy's rows as 16-byte accesses) leaves the
- * fewest ways (largest, then sum; ties keep the earlier). "*have" false
- * when the register has no such rows. */
-axe_status axe__smem_ldsm_candidate(axe_program *p, int ti, int op,
+ * (axe__smem_ldsm_copy): its register's ldmatrix rows (.trans rows with
+ * "trans") as 16-byte rows of the tensor (the file comment), over the
+ * orders of the free strides the instance whose swizzle (chosen over the
+ * other operators' accesses, each vector split into single elements
+ * where the instance breaks it, and the copy's rows as 16-byte accesses)
+ * leaves the fewest ways (largest, then sum; ties keep the earlier).
+ * "*have" false when the register has no such rows. */
+axe_status axe__smem_ldsm_candidate(axe_program *p, int ti, int op, bool trans,
                                     axe_layout *out, bool *have,
                                     axe_diag *diag);
 /* The counts of copy "s"'s ldmatrix instructions (every warp's, each lane

@@ -21,7 +21,11 @@
  * copy in the swizzle choice and the synthesis's measure. Invariant: a
  * candidate is legal for ldmatrix by construction for every order of its
  * free strides and every swizzle that keeps 16-byte runs whole; the
- * choice still evaluates legality on the compiled plan.
+ * choice still evaluates legality on the compiled plan. For 16-bit
+ * elements the same holds for ldmatrix.trans, whose rows run along the
+ * register's lane / 4 (lane l's word g is column l / 4 of rows 2 (l % 4)
+ * and 2 (l % 4) + 1): inside a row lane bits 2 to 4 at the lane stride /
+ * 4, across rows every other digit (split_iter with "trans").
  */
 #include <stdlib.h>
 #include <string.h>
@@ -77,10 +81,12 @@ static bool push_mode(ax_free_layout *f, int dim, int64_t extent,
 }
 
 /* Iter "it" of dimension "dim" as its part across rows (free, stride 0
- * for now) and inside a row (fixed): lanes below 4 at "epw" (elements
- * per 32-bit word) x lane, register elements below epw at their own
- * stride; false for another axis or a stride that straddles unevenly. */
-static bool split_iter(const axe_iter *it, int dim, int64_t epw,
+ * for now) and inside a row (fixed): plain, lanes below 4 at "epw"
+ * (elements per 32-bit word) x lane, register elements below epw at
+ * their own stride; "trans", lane bits 2 to 4 (lane / 4, the row's 8
+ * columns) at lane / 4, lanes below 4 and register elements across rows;
+ * false for another axis or a stride that straddles unevenly. */
+static bool split_iter(const axe_iter *it, int dim, int64_t epw, bool trans,
                        ax_free_layout *f)
 {
     int64_t unit, in = 1, scale;
@@ -88,7 +94,8 @@ static bool split_iter(const axe_iter *it, int dim, int64_t epw,
         return true;
     if (it->stride < 1)
         return false;
-    if (strcmp(it->axis, "warpid") == 0)
+    if (strcmp(it->axis, "warpid") == 0 ||
+        (trans && strcmp(it->axis, "m") == 0))
         return push_mode(f, dim, it->extent, 0);
     if (strcmp(it->axis, "laneid") == 0)
         unit = 4, scale = epw;
@@ -105,6 +112,9 @@ static bool split_iter(const axe_iter *it, int dim, int64_t epw,
         if (it->extent % in != 0)
             return false;
     }
+    if (trans) /* lane / 4 fixed outside, lanes below 4 free inside */
+        return push_mode(f, dim, it->extent / in, it->stride * in / 4) &&
+               push_mode(f, dim, in, 0);
     return push_mode(f, dim, it->extent / in, 0) &&
            push_mode(f, dim, in, it->stride * scale);
 }
@@ -138,11 +148,11 @@ static bool fixed_row(const ax_free_layout *f, int64_t row)
 
 /* The candidate of register layout "rl" (compiler_smem.h). */
 bool axe__smem_ldsm_free(const axe_layout *rl, const int64_t *shape, int ndim,
-                         int bits, ax_free_layout *f)
+                         int bits, bool trans, ax_free_layout *f)
 {
     int dim[AXE_LAYOUT_MAX_SHARD], d = ndim - 1, nfree = 0;
     int64_t prod = 1;
-    if (rl->nreplica > 0 || rl->swizzle.present)
+    if (rl->nreplica > 0 || rl->swizzle.present || (trans && bits != 16))
         return false;
     for (int k = 0; k < rl->noffset; k++)
         if (rl->offset[k].value != 0)
@@ -163,7 +173,7 @@ bool axe__smem_ldsm_free(const axe_layout *rl, const int64_t *shape, int ndim,
     }
     memset(f, 0, sizeof *f);
     for (int k = 0; k < rl->nshard; k++)
-        if (!split_iter(&rl->shard[k], dim[k], 32 / bits, f))
+        if (!split_iter(&rl->shard[k], dim[k], 32 / bits, trans, f))
             return false;
     if (!fixed_row(f, 128 / bits))
         return false;
@@ -492,7 +502,7 @@ static axe_status place_and_pick(axe_program *p, int ti, const ax_smem_list *l,
 }
 
 /* The candidate of copy "op" for tensor "ti" (compiler_smem.h). */
-axe_status axe__smem_ldsm_candidate(axe_program *p, int ti, int op,
+axe_status axe__smem_ldsm_candidate(axe_program *p, int ti, int op, bool trans,
                                     axe_layout *out, bool *have, axe_diag *diag)
 {
     const ax_stmt *s = p->ops[op];
@@ -506,9 +516,9 @@ axe_status axe__smem_ldsm_candidate(axe_program *p, int ti, int op,
     *have = false;
     if (!axe__smem_ldsm_copy(p, s, ti) ||
         !axe__smem_ldsm_free(&p->tensors[s->args[0].tensor].layout, t->shape,
-                             t->ndim, axe_dtype_bit_width(t->dtype), &f))
+                             t->ndim, axe_dtype_bit_width(t->dtype), trans, &f))
         return AXE_OK;
-    AXE_TRY(rows_of(p, &p->tensors[s->args[0].tensor], false, &rows, diag));
+    AXE_TRY(rows_of(p, &p->tensors[s->args[0].tensor], trans, &rows, diag));
     AXE_TRY(axe__smem_accesses(p, &l, diag));
     for (int k = 0; k < f.n; k++)
         if (f.stride[k] < 0)

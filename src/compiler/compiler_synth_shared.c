@@ -191,12 +191,13 @@ static axe_status measured_with(const axe_program *p, const decided *d, int ti,
 
 /* How a layout was reached: the placeholder's fastest dimension, its
  * vectors dropped ("scalar"), the copy whose ldmatrix rows gave it (or
- * -1), those rows a seed's leaf's ("seeded"). */
+ * -1), those rows a seed's leaf's ("seeded"), ldmatrix.trans's
+ * ("trans"). */
 typedef struct origin {
     int order;
     bool scalar;
     int ldsm;
-    bool seeded;
+    bool seeded, trans;
 } origin;
 
 /* A layout of one tensor and its measure, and how it was reached. */
@@ -276,10 +277,12 @@ static axe_status from_placeholder(const axe_program *p, const decided *d,
     if (st == AXE_OK)
         st = axe__smem_synthesize(q, ti, false, &l, &c, rowmajor ? diag : &why);
     if (st == AXE_OK)
-        st = consider(p, d, ti, &l, (origin){fast, false, -1, false}, &m, b);
+        st = consider(p, d, ti, &l, (origin){fast, false, -1, false, false}, &m,
+                      b);
     if (st == AXE_OK && m.max > 1 && m.vector &&
         axe__smem_synthesize(q, ti, true, &l, &c, &why) == AXE_OK)
-        st = consider(p, d, ti, &l, (origin){fast, true, -1, false}, &m, b);
+        st = consider(p, d, ti, &l, (origin){fast, true, -1, false, false}, &m,
+                      b);
 
     if (q != NULL && given == NULL)
         axe_program_free(q);
@@ -312,14 +315,14 @@ static bool copy_runs_along(const axe_program *q, int ti, int dim)
 }
 
 /* The candidate of copy "k" of "p" for "ti" from the ldmatrix rows of
- * its register on layout "rl" (compiler_smem_ldsm.c; "seeded": rl is a
- * seed's leaf, compiler_synth_seed.c): its unswizzled compact instance
+ * its register on layout "rl", ldmatrix.trans's with "o.trans"
+ * (compiler_smem_ldsm.c; "o.seeded": rl is a seed's leaf,
+ * compiler_synth_seed.c): its unswizzled compact instance
  * is probed, and on that probe's accesses the order of its free strides
  * and the swizzle are chosen; the result measured into "*b" (consider).
  * A candidate that does not compile is passed over. */
 static axe_status from_ldsm_rows(axe_program *p, const decided *d, int ti,
-                                 int k, const axe_layout *rl, bool seeded,
-                                 pick *b)
+                                 const axe_layout *rl, origin o, pick *b)
 {
     const ax_tensor *t = &p->tensors[ti];
     ax_free_layout f;
@@ -332,7 +335,7 @@ static axe_status from_ldsm_rows(axe_program *p, const decided *d, int ti,
     bool have = false;
     axe_status st;
     if (!axe__smem_ldsm_free(rl, t->shape, t->ndim,
-                             axe_dtype_bit_width(t->dtype), &f))
+                             axe_dtype_bit_width(t->dtype), o.trans, &f))
         return AXE_OK;
     for (int i = 0; i < AX_FREE_MAX; i++)
         perm[i] = i + 1;
@@ -342,21 +345,21 @@ static axe_status from_ldsm_rows(axe_program *p, const decided *d, int ti,
     if (st == AXE_OK)
         st = probe(p, &e, &q2, NULL, &why);
     if (st == AXE_OK)
-        st = axe__smem_ldsm_candidate(q2, ti, k, &l, &have, &why);
+        st = axe__smem_ldsm_candidate(q2, ti, o.ldsm, o.trans, &l, &have, &why);
     if (q2 != NULL)
         axe_program_free(q2);
     if (st == AXE_OK && have)
-        st = consider(p, d, ti, &l, (origin){t->ndim - 1, false, k, seeded}, &m,
-                      b);
+        st = consider(p, d, ti, &l, o, &m, b);
     return st == AXE_ERR_NO_MEMORY ? st : AXE_OK;
 }
 
-/* The candidates of copy "k" from its register's ldmatrix rows: a
- * written register's layout, or an auto one's on the row-major probe
- * "q" (when it compiled), then the seeds' leaves (an auto register) that
- * differ from it. */
+/* The candidates of copy "k" from its register's ldmatrix rows
+ * (ldmatrix.trans's with "trans"): a written register's layout, or an
+ * auto one's on the row-major probe "q" (when it compiled), then the
+ * seeds' leaves (an auto register) that differ from it. */
 static axe_status from_copy(axe_program *p, const decided *d, int ti, int k,
-                            const axe_program *q, pick *b, axe_diag *diag)
+                            bool trans, const axe_program *q, pick *b,
+                            axe_diag *diag)
 {
     const ax_stmt *s = p->ops[k];
     const ax_tensor *reg;
@@ -369,7 +372,9 @@ static axe_status from_copy(axe_program *p, const decided *d, int ti, int k,
         rl = reg->autolayout ? &q->tensors[s->args[0].tensor].layout
                              : &reg->layout;
     if (rl != NULL)
-        AXE_TRY(from_ldsm_rows(p, d, ti, k, rl, false, b));
+        AXE_TRY(from_ldsm_rows(
+            p, d, ti, rl,
+            (origin){p->tensors[ti].ndim - 1, false, k, false, trans}, b));
     if (!reg->autolayout)
         return AXE_OK;
     lv = axe__arena_alloc(p->arena, sizeof *lv);
@@ -378,7 +383,9 @@ static axe_status from_copy(axe_program *p, const decided *d, int ti, int k,
     AXE_TRY(axe__synth_ldsm_seeds(p, s, lv, diag));
     for (int i = 0; i < lv->n; i++)
         if (rl == NULL || !axe_layout_equal(rl, &lv->leaf[i].layout))
-            AXE_TRY(from_ldsm_rows(p, d, ti, k, &lv->leaf[i].layout, true, b));
+            AXE_TRY(from_ldsm_rows(
+                p, d, ti, &lv->leaf[i].layout,
+                (origin){p->tensors[ti].ndim - 1, false, k, true, trans}, b));
     return AXE_OK;
 }
 
@@ -413,10 +420,11 @@ static axe_status synth_one(axe_program *p, decided *d, int ti,
             st = from_placeholder(p, d, ti, f, f == t->ndim - 1 ? q : NULL, &b,
                                   &rm);
     /* where the row-major probe fails (a copy that only the rows' layout
-     * schedules), the rows' candidates may still compile */
-    for (int k = 0; st != AXE_ERR_NO_MEMORY && m0.n > 0 && k < p->nops; k++)
-        if (from_copy(p, d, ti, k, st == AXE_OK ? q : NULL, &b, &rm) ==
-            AXE_ERR_NO_MEMORY)
+     * schedules), the rows' candidates may still compile; plain rows
+     * first, every copy, then .trans rows (16-bit) */
+    for (int k = 0; st != AXE_ERR_NO_MEMORY && m0.n > 0 && k < 2 * p->nops; k++)
+        if (from_copy(p, d, ti, k % p->nops, k >= p->nops,
+                      st == AXE_OK ? q : NULL, &b, &rm) == AXE_ERR_NO_MEMORY)
             st = AXE_ERR_NO_MEMORY;
     if (q != NULL)
         axe_program_free(q);
@@ -445,9 +453,9 @@ static axe_status synth_one(axe_program *p, decided *d, int ti,
         (void)snprintf(before, sizeof before, "%u", (unsigned char)m0.max);
     if (b.o.ldsm >= 0) /* copy numbers are below 10^4 (AX_MAX_STMTS) */
         (void)snprintf(e->how, sizeof e->how,
-                       "compact on the ldmatrix rows of copy#%u ('%s'%s); "
+                       "compact on the ldmatrix%s rows of copy#%u ('%s'%s); "
                        "%s: ways %s -> %u (row-major -> this, bank model)",
-                       (unsigned short)b.o.ldsm,
+                       b.o.trans ? ".trans" : "", (unsigned short)b.o.ldsm,
                        p->tensors[p->ops[b.o.ldsm]->args[0].tensor].name,
                        b.o.seeded ? ", a seed's leaf" : "", sw, before,
                        (unsigned char)b.m.max);
