@@ -17,7 +17,9 @@
 #   both copied first) at 2 (mpi) and 8 (cuda --emulate); its --explain
 #   at 8 copies them to a region of C with a gap only where C lives;
 #   tests/kernels/dist/gemm_split_k.axe (both copied to a replicated C, K
-#   split over its replicas) at 2 and 8 on both targets, its --explain.
+#   split over its replicas) at 2 and 8 on both targets, its --explain;
+#   tests/kernels/dist/gemm_split_rep.axe (A and B replicated: M or K
+#   split over their replicas) likewise.
 #   The reference reads a region through the tensor's own layout at the
 #   region's coordinates, not through the sliced layout the backends run;
 # - a region that is the whole tensor compiles (mpi and cuda) to the same
@@ -72,6 +74,14 @@ run_exact "$KD/gemm_copy_both.axe" 8 -D P=8 --target cuda --emulate
 for n in 2 8; do
     run_exact "$KD/gemm_split_k.axe" "$n" -D "P=$n"
     run_exact "$KD/gemm_split_k.axe" "$n" -D "P=$n" --target cuda --emulate
+done
+# A and B both replicated: the replicas split M or K instead of computing
+# the same partial sums, then all-gather, all-reduce or exchange into C
+# (at P = 4 compiler_mpi.sh and compiler_nccl.sh run it with every dist
+# kernel).
+for n in 2 8; do
+    run_exact "$KD/gemm_split_rep.axe" "$n" -D "P=$n"
+    run_exact "$KD/gemm_split_rep.axe" "$n" -D "P=$n" --target cuda --emulate
 done
 
 # A region that is the whole tensor is the tensor.
@@ -169,6 +179,26 @@ if "$AXE" compile "$KD/gemm_split_k.axe" -D P=8 --explain >"$tmp/ex" 2>&1 &&
     ok
 else
     bad "gemm_split_k -D P=8 --explain: $(grep -E 'first copied|collective' "$tmp/ex" | head -c 1500)"
+fi
+
+# gemm_split_rep at P = 8, counted by hand (elements received per device
+# by the transfer rule): C = A B^T, all replicated: M split, each device
+# receives 7 of A's 8 rows of C (4 each) = 28; N = 4 does not divide by
+# 8; K split all-reduces 7 other partial sums of C's 32 = 224. C2 (3 x
+# 5): only K splits (7 x 15 = 105). A3 with K on 2 devices, replicated
+# over 4: M splits 8 rows by 4, and each device receives the 64 partial
+# values of C less its own 8 = 56.
+if "$AXE" compile "$KD/gemm_split_rep.axe" -D P=8 --explain >"$tmp/ex" 2>&1 &&
+    grep -qxF '  A and B as used both replicate (8:1@gpuid): their 8 replicas would compute the same partial sums, so M (A'"'"'s rows) is split over them (1/8 of the multiply-adds each; elements received per device, copies and collective, by the transfer rule: M (A'"'"'s rows) 28, N (B'"'"'s rows) none, K 224; the fewest, M before N before K)' "$tmp/ex" &&
+    grep -qxF '  so A is first copied to S[(8,16):(1@gpuid,1)] (its rows split over the 8 replicas of the partial sums)' "$tmp/ex" &&
+    grep -qF 'collective (device reduce of the partial sums into C, sum over dim 0) all-gather' "$tmp/ex" &&
+    grep -qF 'by the transfer rule: M (A'"'"'s rows) none, N (B'"'"'s rows) none, K 105; the fewest' "$tmp/ex" &&
+    grep -qxF '  and B2 is first copied to S[(5,8,2):(2,1@gpuid,1)] (K split over the 8 replicas of the partial sums)' "$tmp/ex" &&
+    grep -qF 'collective (device reduce of the partial sums into C2, sum over dim 0) all-reduce' "$tmp/ex" &&
+    grep -qF 'replicate (4:2@gpuid): their 4 replicas would compute the same partial sums, so M (A'"'"'s rows) is split over them (1/4 of the multiply-adds each; elements received per device, copies and collective, by the transfer rule: M (A'"'"'s rows) 56, N (B'"'"'s rows) 56, K 224;' "$tmp/ex"; then
+    ok
+else
+    bad "gemm_split_rep -D P=8 --explain: $(grep -E 'both replicate|first copied|collective' "$tmp/ex" | head -c 1500)"
 fi
 
 echo "$pass passed, $fail failed"

@@ -159,10 +159,13 @@ else
 fi
 
 # Operands on a region with a gap in its devices (0, 1, 4, 5 of 8) fit as
-# placed: no copy, the partial sums replicated over those devices only.
+# placed: no copy to fit; both replicated over those devices, they split
+# K (4 k's) over them, so the partial sums are 4 slices on those devices
+# only.
 if "$AXE" compile "$SRC/tests/kernels/dist/gemm_gap.axe" --explain >"$tmp/ex" 2>&1 &&
     ! grep -q "as placed, no local GEMM fits" "$tmp/ex" &&
-    grep -qxF "  partial sums: f32[1,2,2] layout S[(1,2,2):(0,2,1)] + R[(2,2):(1@gpuid,4@gpuid)]" "$tmp/ex"; then
+    grep -qF "  A and B as used both replicate (2:4@gpuid, 2:1@gpuid): their 4 replicas would compute the same partial sums, so K is split over them" "$tmp/ex" &&
+    grep -qxF "  partial sums: f32[4,2,2] layout S[(2,2,2,2):(4@gpuid,1@gpuid,2,1)]" "$tmp/ex"; then
     ok
 else
     bad "gemm_gap --explain: $(head -c 900 "$tmp/ex")"

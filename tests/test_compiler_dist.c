@@ -1462,20 +1462,23 @@ static void tabled_shape(void)
 
 static int n_gemm_both; /* random device gemms that copied both operands */
 
-/* Operand "name" ([rows, K], rows a multiple of 2P) on one random device
- * or, as a region, on part of the mesh at a gpuid offset: the upper half
- * of a tensor whose rows are sharded over every device ("rows sharded")
- * or over the two halves and replicated within each ("rows replicated"). */
+/* Operand "name" ([rows, K], rows a multiple of 2P) on device "dev" (a
+ * random one where dev < 0) or, only where dev < 0, as a region, on part of the
+ * mesh at a gpuid offset: the upper half of a tensor whose rows are sharded
+ * over every device ("rows sharded") or over the two halves and replicated
+ * within each ("rows replicated"). */
 static void both_operand(char *decl, size_t dcap, char *use, size_t ucap,
-                         const char *name, int64_t nrows, int64_t K, int64_t P)
+                         const char *name, int64_t nrows, int64_t K, int64_t P,
+                         int64_t dev)
 {
-    int kind = P > 1 ? (int)tl_range(0, 2) : 0;
+    int kind = P > 1 && dev < 0 ? (int)tl_range(0, 2) : 0;
     if (kind == 0) {
         snprintf(
             decl, dcap,
             "%s: f32[%lld,%lld] layout S[(%lld,%lld):(%lld,1)] + %lld@gpuid",
             name, (long long)nrows, (long long)K, (long long)nrows,
-            (long long)K, (long long)K, (long long)tl_range(0, P - 1));
+            (long long)K, (long long)K,
+            (long long)(dev >= 0 ? dev : tl_range(0, P - 1)));
         snprintf(use, ucap, "%s", name);
         return;
     }
@@ -1521,7 +1524,7 @@ static void both_rows(const axe_layout *x, const int64_t *xs,
                 slots_of(x, e, xs, 2, &sx);
                 any = any || slots_have_dev(&sx, d);
             }
-            TL_CHECK(any == want,
+            TL_CHECK(any == want || (any == false && q > 1),
                      "%s: device %lld %s row %lld of the copy of %s, %s C's "
                      "%s %lld",
                      what, (long long)d, any ? "holds" : "lacks", (long long)r,
@@ -1692,6 +1695,24 @@ static void gemm_busy_rows(void)
 }
 
 static int n_gemm_split; /* of those, K split over C's replicas */
+static int n_gemm_rep;   /* device gemms splitting a replicated partial */
+
+/* Law: no two devices compute the same partial sums. The local GEMMs'
+ * multiply-adds (axe__dist_gemm_work) sum to the gemm's "total" M N K
+ * once, or "dup" times where the "dup" replicas of the partial sums
+ * divide none of the local M, N and K (every replica computes all). */
+static void gemm_once_law(const ax_dist_gemm *g, int64_t P, int64_t total,
+                          int64_t dup, const char *what)
+{
+    int64_t d, sum = 0;
+    for (d = 0; d < P; d++)
+        sum += axe__dist_gemm_work(g, d);
+    TL_CHECK(sum == total * dup,
+             "%s: the local GEMMs do %lld multiply-adds, the gemm %lld (%lld "
+             "times)",
+             what, (long long)sum, (long long)total, (long long)dup);
+    n_gemm_rep += g->split > 0;
+}
 
 /* The slices of K of both copies to C's placement (docs/compiler.md):
  * C's r holders of an element where r divides K and r Mloc Nloc <=
@@ -1700,7 +1721,7 @@ static int n_gemm_split; /* of those, K split over C's replicas */
  * (region "cs" at the origin of shape "cbase"): r the holders of C's
  * [0, 0], Mloc and Nloc the rows and columns the first of them holds. */
 static int64_t split_want(const axe_layout *c, const int64_t *cs,
-                          const int64_t *cbase, int64_t K)
+                          const int64_t *cbase, int64_t K, int64_t *dup)
 {
     static const int64_t origin[2] = {0, 0};
     int64_t e[2] = {0, 0}, r, d, m = 0, n = 0, i, j;
@@ -1717,7 +1738,10 @@ static int64_t split_want(const axe_layout *c, const int64_t *cs,
         }
         m += row;
     }
-    /* n: the columns of row 0 it holds (it holds [0, 0]: a block) */
+    /* n: the columns of row 0 it holds (it holds [0, 0]: a block). Where
+     * K stays whole, the r replicas split M, N or K where r divides one
+     * ("dup" 1), else each computes its whole block ("dup" r). */
+    *dup = r > 1 && m % r && n % r && K % r ? r : 1;
     return r > 1 && K % r == 0 && r * m * n <= (m + n) * K ? r : 1;
 }
 
@@ -1756,16 +1780,23 @@ static void gemm_both_case(const char *src, const char *twin,
     TL_CHECK(axe__dist_gemm(pr, st, g, &d) == AXE_OK, "%s: %s", what,
              d.message);
     gemm_work_law(pr, st, g, P, what);
-    if (g->copied == 3) {
-        int64_t q = split_want(lc, cs, cbase, shape[0][1]);
+    if (g->fit == 3) {
+        int64_t dup, q = split_want(lc, cs, cbase, shape[0][1], &dup);
         n_gemm_both++;
         n_gemm_split += q > 1;
-        TL_CHECK(g->q == q, "%s: K in %lld slices, want %lld", what,
-                 (long long)g->q, (long long)q);
+        TL_CHECK(q > 1 ? g->q == q && g->split == 0
+                       : (g->split > 0) == (g->rep_r > 1 && dup == 1),
+                 "%s: K in %lld slices, want %lld; split %d over %lld", what,
+                 (long long)g->q, (long long)q, g->split, (long long)g->rep_r);
+        gemm_once_law(g, P, cs[0] * cs[1] * shape[0][1], dup, what);
         for (w = 1; w <= 2; w++) {
             const ax_tensor *x = axe__devop_tensor(pr, st, w);
             both_rows(&g->moved[w - 1].glayout, shape[w - 1], lc, cs, cbase,
-                      w - 1, g->q, P, what);
+                      w - 1,
+                      g->q > 1        ? g->q
+                      : g->split == w ? g->rep_r
+                                      : 1,
+                      P, what);
             TL_CHECK(axe__dist_gemm_copy_plan(pr, st, g, w, pl, &d) == AXE_OK,
                      "%s: copy plan: %s", what, d.message);
             copy_laws(pl, shape[w - 1], 2, &x->glayout,
@@ -1775,7 +1806,9 @@ static void gemm_both_case(const char *src, const char *twin,
                                        &axe__devop_tensor(pr, st, 0)->glayout,
                                        0, AX_RED_SUM, P, pl, &d) == AXE_OK,
                  "%s: the partial sums' reduce: %s", what, d.message);
-        TL_CHECK(pl->kind == (g->q == 1 ? AX_COLL_LOCAL : AX_COLL_ALLREDUCE),
+        /* split: an all-reduce or all-gather, or an exchange where C's
+         * holders are part of the mesh */
+        TL_CHECK((pl->kind == AX_COLL_LOCAL) == (g->split == 0 && g->q == 1),
                  "%s: the partial sums' reduce in %lld slices is %s", what,
                  (long long)g->q, pl->explain);
     }
@@ -1800,15 +1833,33 @@ static void gemm_both_case(const char *src, const char *twin,
 static void random_gemm_both(int t)
 {
     int64_t P = (int64_t)1 << tl_range(1, 3),
-            K = tl_range(1, 5) * (t % 3 == 0 ? 16 : 1);
+            K = tl_range(1, 5) * (t % 3 == 1 ? 16 : 1);
     int64_t cs[2] = {2 * P * tl_range(1, 2), 2 * P};
     int64_t cbase[2] = {cs[0] * (t % 2 + 1), cs[1]};
-    int64_t shape[2][2] = {{cs[0], K}, {cs[1], K}};
+    int64_t shape[2][2];
     axe_layout lc = gen_layout(cbase, 2, P, true);
     char src[2048], twin[1024], cuse[64], da[256], db[256], ua[64], ub[64],
         what[2400];
-    both_operand(da, sizeof da, ua, sizeof ua, "A", cs[0], K, P);
-    both_operand(db, sizeof db, ub, sizeof ub, "B", cs[1], K, P);
+    if (t % 3 == 0) {
+        /* C replicated over the mesh (r = P, m = 2 P a, n = 2 P); K = P
+         * ceil(2 P a / (a + 1)) (three in four) passes the K-split rule
+         * (r m n = 4 P^3 a <= (m + n) K = 2 P (a + 1) K) at the least K,
+         * else K < P stays whole and M splits. */
+        int64_t a = cs[0] / (2 * P);
+        char cl[128];
+        snprintf(cl, sizeof cl, "S[(%lld,%lld):(%lld,1)] + R[%lld:1@gpuid]",
+                 (long long)cbase[0], (long long)cbase[1], (long long)cbase[1],
+                 (long long)P);
+        lc = lay(cl);
+        K = t / 3 % 4 != 3 ? P * ((2 * P * a + a) / (a + 1))
+                           : tl_range(1, P - 1);
+    }
+    shape[0][0] = cs[0], shape[0][1] = K, shape[1][0] = cs[1], shape[1][1] = K;
+    /* C replicated: A and B on two devices (both copied to C) */
+    both_operand(da, sizeof da, ua, sizeof ua, "A", cs[0], K, P,
+                 t % 3 == 0 ? 0 : -1);
+    both_operand(db, sizeof db, ub, sizeof ub, "B", cs[1], K, P,
+                 t % 3 == 0 ? P - 1 : -1);
     if (t % 2 == 1)
         snprintf(cuse, sizeof cuse, "C[0:+%lld, 0:+%lld]", (long long)cs[0],
                  (long long)cs[1]);
@@ -1826,6 +1877,112 @@ static void random_gemm_both(int t)
              lay_text(&lc));
     snprintf(what, sizeof what, "case %d:\n%s", t, src);
     gemm_both_case(src, twin, &lc, cbase, cs, shape, P, what);
+}
+
+static int n_rep_placed; /* random gemms whose partial, as placed,
+                          * replicas split */
+
+/* Operand "x" of a random replicated gemm: its rows "loc" in memory
+ * after the digits of role "mine" (outer first), K "ka" in memory after
+ * those of role 0, replicated over those of role "other" and 3; stored
+ * row-major, or column-major where "col". */
+static axe_layout rep_operand(const int *role, int np, int mine, int other,
+                              int64_t loc, int64_t ka, bool col)
+{
+    axe_layout l;
+    int i;
+    axe_layout_init(&l);
+    for (i = np - 1; i >= 0; i--)
+        if (role[i] == mine)
+            push(&l, 2, (int64_t)1 << i, "gpuid");
+    push(&l, loc, col ? 1 : ka, "m");
+    for (i = np - 1; i >= 0; i--)
+        if (role[i] == 0)
+            push(&l, 2, (int64_t)1 << i, "gpuid");
+    push(&l, ka, col ? loc : 1, "m");
+    for (i = np - 1; i >= 0; i--)
+        if ((role[i] == other || role[i] == 3) &&
+            axe_layout_push_replica(&l, 2, (int64_t)1 << i, "gpuid") != AXE_OK)
+            exit(2);
+    return l;
+}
+
+/* A and B fit a local GEMM as placed: each gpuid digit (2:1, 2:2, 2:4 of
+ * a mesh of 2 to 8) a digit of K in both, of A's rows and a replica of
+ * B, of B's rows and a replica of A, or (one in two) a replica of both;
+ * local extents from {1, 2, 3, 4, 6, 8}; C a random layout. Laws: no
+ * copy to fit; the work law; where A and B both replicate digits of
+ * product r > 1, the replicas split M, N or K exactly where r divides
+ * the local M, N or K, and then no two devices compute the same partial
+ * sums (gemm_once_law), else each computes all of its block. */
+static void random_gemm_rep(int t)
+{
+    static const int64_t ext[6] = {1, 2, 3, 4, 6, 8};
+    int np = (int)tl_range(1, 3), role[3], i, w;
+    int64_t P = (int64_t)1 << np, r = 1, sz[3], M, N, K, cs[2];
+    axe_layout la, lb, lc;
+    char src[2048], twin[1024];
+    axe_program *pr = NULL;
+    ax_dist_gemm *g = malloc(sizeof *g);
+    ax_dist_plan *pl = malloc(sizeof *pl);
+    axe_diag d;
+    for (i = 0; i < 3; i++)
+        sz[i] = ext[tl_range(0, 5)];
+    M = sz[0], N = sz[1], K = sz[2];
+    for (i = 0; i < np; i++) {
+        role[i] = (int)tl_range(0, 5);
+        role[i] = role[i] > 3 ? 3 : role[i];
+        r *= role[i] == 3 ? 2 : 1;
+        M *= role[i] == 1 ? 2 : 1;
+        N *= role[i] == 2 ? 2 : 1;
+        K *= role[i] == 0 ? 2 : 1;
+    }
+    la = rep_operand(role, np, 1, 2, sz[0], sz[2], t % 2 == 1);
+    lb = rep_operand(role, np, 2, 1, sz[1], sz[2], t % 4 == 2);
+    cs[0] = M, cs[1] = N;
+    lc = gen_layout(cs, 2, P, true);
+    snprintf(src, sizeof src,
+             "mesh(%lld);\nkernel k(C: f32[%lld,%lld] layout %s,\n  A: "
+             "f32[%lld,%lld] layout %s,\n  B: f32[%lld,%lld] layout %s) "
+             "grid(1) threads(1) {\n    device gemm(C, A, B);\n}\n",
+             (long long)P, (long long)M, (long long)N, lay_text(&lc),
+             (long long)M, (long long)K, lay_text(&la), (long long)N,
+             (long long)K, lay_text(&lb));
+    snprintf(twin, sizeof twin,
+             "mesh(%lld);\nkernel k(C: f32[%lld,%lld] layout %s) grid(1) "
+             "threads(1) {\n}\n",
+             (long long)P, (long long)M, (long long)N, lay_text(&lc));
+    if (g == NULL || pl == NULL ||
+        axe_program_compile(src, strlen(src), NULL, NULL, &pr, &d) != AXE_OK) {
+        axe_program *tw = NULL;
+        TL_CHECK(g == NULL || pl == NULL ||
+                     axe_program_compile(twin, strlen(twin), NULL, NULL, &tw,
+                                         &d) != AXE_OK,
+                 "%s: refused, but C alone compiles", src);
+        axe_program_free(tw);
+    } else if (axe__dist_gemm(pr, pr->devops[0], g, &d) != AXE_OK)
+        TL_CHECK(false, "%s: %s", src, d.message);
+    else {
+        int64_t dup = r > 1 && sz[0] % r && sz[1] % r && sz[2] % r ? r : 1;
+        TL_CHECK(g->fit == 0 && (g->split > 0) == (r > 1 && dup == 1),
+                 "%s: copies to fit %d, split %d (replicas %lld)", src, g->fit,
+                 g->split, (long long)r);
+        gemm_work_law(pr, pr->devops[0], g, P, src);
+        gemm_once_law(g, P, M * N * K, dup, src);
+        n_rep_placed += g->split > 0;
+        for (w = 1; w <= 2; w++)
+            if (g->copied & w) {
+                const ax_tensor *x = axe__devop_tensor(pr, pr->devops[0], w);
+                TL_CHECK(axe__dist_gemm_copy_plan(pr, pr->devops[0], g, w, pl,
+                                                  &d) == AXE_OK,
+                         "%s: copy plan: %s", src, d.message);
+                copy_laws(pl, x->gshape, 2, &x->glayout,
+                          &g->moved[w - 1].glayout, src);
+            }
+    }
+    axe_program_free(pr);
+    free(g);
+    free(pl);
 }
 
 /* C's upper rows on devices 0, 1, 4, 5 of 8 (a gap at gpuid digit 2):
@@ -1852,7 +2009,10 @@ static void gemm_both_gap(void)
 /* A on device 0, B on device 3, C replicated over the 4 devices: with K
  * = 64 (4 * 4 * 4 <= (4 + 4) * 64) both copies split K over C's
  * replicas and the partial sums all-reduce; with K = 2 (64 > 16) K stays
- * whole and the partial sums are C. The copies' layouts written by hand. */
+ * whole, and the 4 replicas split M instead (A's rows one to a device,
+ * B whole): a device receives at most 2 elements of A's copy, 8 of B's
+ * and 12 in the all-gather, 22 as splitting N would; 4 does not divide
+ * K = 2. The copies' layouts and the counts written by hand. */
 static void gemm_split_rows(void)
 {
     static const char *const src[2] = {
@@ -1864,9 +2024,11 @@ static void gemm_split_rows(void)
         "B: f32[4,2] layout S[(4,2):(2,1)] + 3@gpuid,\n  C: f32[4,4] layout "
         "S[(4,4):(4,1)] + R[4:1@gpuid]) grid(1) threads(1) {\n    device "
         "gemm(C, A, B);\n}\n"};
-    static const char *const want[2] = {"S[(4,4,16):(16,1@gpuid,1)]",
-                                        "S[(4,2):(2,1)] + R[4:1@gpuid]"};
-    static const int64_t q[2] = {4, 1};
+    static const char *const want[2][2] = {
+        {"S[(4,4,16):(16,1@gpuid,1)]", "S[(4,4,16):(16,1@gpuid,1)]"},
+        {"S[(4,2):(1@gpuid,1)]", "S[(4,2):(2,1)] + R[4:1@gpuid]"}};
+    static const int64_t q[2] = {4, 1},
+                         cost[2][3] = {{-1, -1, -1}, {22, 22, -1}};
     ax_dist_gemm *g = malloc(sizeof *g);
     axe_diag d = {0, {0}};
     char got[2][256];
@@ -1881,14 +2043,18 @@ static void gemm_split_rows(void)
             if (!ok || axe_print_layout(&g->moved[w].glayout, got[w],
                                         sizeof got[w]) >= sizeof got[w])
                 strcpy(got[w], "?");
-        TL_CHECK(ok && g->q == q[i] && strcmp(got[0], want[i]) == 0 &&
-                     strcmp(got[1], want[i]) == 0,
+        TL_CHECK(ok && g->q == q[i] && strcmp(got[0], want[i][0]) == 0 &&
+                     strcmp(got[1], want[i][1]) == 0 &&
+                     memcmp(g->cost, cost[i], sizeof cost[i]) == 0,
                  "%s\nK in %lld slices (want %lld), copies %s and %s (want "
-                 "%s): %s",
+                 "%s and %s), costs %lld %lld %lld: %s",
                  src[i], ok ? (long long)g->q : -1LL, (long long)q[i], got[0],
-                 got[1], want[i], d.message);
-        if (ok)
+                 got[1], want[i][0], want[i][1], (long long)g->cost[0],
+                 (long long)g->cost[1], (long long)g->cost[2], d.message);
+        if (ok) {
             gemm_work_law(pr, pr->devops[0], g, 4, src[i]);
+            gemm_once_law(g, 4, 4 * 4 * (i == 0 ? 64 : 2), 1, src[i]);
+        }
         axe_program_free(pr);
     }
     free(g);
@@ -2017,8 +2183,17 @@ int main(void)
     TL_CHECK(n_gemm_idle >= 40,
              "only %d random device gemms left a device without work",
              n_gemm_idle);
-    TL_CHECK(n_gemm_split >= 5,
+    TL_CHECK(n_gemm_split >= 50,
              "only %d random device gemms split K over C's replicas",
              n_gemm_split);
+    for (t = 0; t < 300; t++)
+        random_gemm_rep(t);
+    TL_CHECK(n_rep_placed >= 50,
+             "only %d random device gemms split replicated partial sums as "
+             "placed",
+             n_rep_placed);
+    TL_CHECK(n_gemm_rep >= 80,
+             "only %d random device gemms split replicated partial sums",
+             n_gemm_rep);
     return tl_finish();
 }

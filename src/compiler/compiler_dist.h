@@ -193,8 +193,21 @@ typedef struct ax_dist_gemm {
      * replicas, or split over them where they divide K and the split
      * moves no more bytes: compiler_dist_gemm.c, k_split).
      * "why" is the reason without the "device gemm (line N): " of the
-     * refusal's message. */
-    int copied;
+     * refusal's message. "fit": the copies the placement needs (copied
+     * less those made only for the split below).
+     * Where A and B as used both replicate the fine digits "rep" (their
+     * extents multiplying to "rep_r" > 1), every replica would compute
+     * the same partial sums: one of A's rows (M, split 1), B's rows (N, 2)
+     * or K (3) is split over those digits instead, by a copy of the
+     * operand(s) it places (copied), whichever of those dividing evenly
+     * receives the fewest bytes per device (cost[]: copies and the
+     * reduce into C under the transfer rule, in elements; -1 where the
+     * split does not apply); split 0 where none applies (every replica
+     * computes all of its partial sums) or the gemm has chunks. */
+    int copied, fit, split, nrep;
+    int64_t rep[2 * AXE_LAYOUT_MAX_REPLICA],
+        rep_ext[2 * AXE_LAYOUT_MAX_REPLICA];
+    int64_t rep_r, cost[3];
     ax_tensor moved[2];
     axe_diag why;
 } ax_dist_gemm;

@@ -134,11 +134,72 @@ static void put_plan(ax_text *t, const axe_program *p, const ax_stmt *s)
     free(plan);
 }
 
+/* Why operand "which" of device gemm "s" is copied first: to fit the
+ * other operand or C's placement ("fit"), and split over the replicas
+ * of the partial sums (ax_dist_gemm.split). */
+static void put_copy_why(ax_text *t, const axe_program *p, const ax_stmt *s,
+                         const ax_dist_gemm *g, int which)
+{
+    const char *cn = axe__devop_text(p, s, 0);
+    bool rows = g->split == which, k = g->split == 3;
+    if (g->fit == 3)
+        axe__text_put(t, " (its rows placed as %s's %s", cn,
+                      which == 1 ? "rows" : "columns");
+    else if (g->fit & which)
+        axe__text_put(t, " (its K placed as %s's",
+                      axe__devop_text(p, s, 3 - which));
+    if (rows || k)
+        axe__text_put(t,
+                      "%s%s split over the %lld replicas of the partial "
+                      "sums)\n",
+                      g->fit & which ? ", " : " (", rows ? "its rows" : "K",
+                      (long long)g->rep_r);
+    else if (g->fit == 3 && g->q > 1)
+        axe__text_put(t, ", K split over %s's %lld replicas)\n", cn,
+                      (long long)g->q);
+    else
+        axe__text_put(t, g->fit == 3 ? ", K whole)\n" : ", its rows whole)\n");
+}
+
+/* Where A and B as the local GEMMs use them both replicate gpuid digits:
+ * the split of their partial sums over those replicas, or none. */
+static void put_gemm_split(ax_text *t, const ax_dist_gemm *g)
+{
+    static const char *const dim[3] = {"M (A's rows)", "N (B's rows)", "K"};
+    int i;
+    axe__text_put(t, "  A and B as used both replicate (");
+    for (i = 0; i < g->nrep; i++)
+        axe__text_put(t, "%s%lld:%lld@gpuid", i ? ", " : "",
+                      (long long)g->rep_ext[i], (long long)g->rep[i]);
+    axe__text_put(t,
+                  "): their %lld replicas would compute the same partial "
+                  "sums",
+                  (long long)g->rep_r);
+    if (g->split == 0) {
+        axe__text_put(t,
+                      "; %lld divides no memory run of M, N or K, so each "
+                      "computes all of them\n",
+                      (long long)g->rep_r);
+        return;
+    }
+    axe__text_put(t,
+                  ", so %s is split over them (1/%lld of the "
+                  "multiply-adds each; elements received per device, "
+                  "copies and collective, by the transfer rule:",
+                  dim[g->split - 1], (long long)g->rep_r);
+    for (i = 0; i < 3; i++)
+        if (g->cost[i] < 0)
+            axe__text_put(t, "%s %s none", i ? "," : "", dim[i]);
+        else
+            axe__text_put(t, "%s %s %lld", i ? "," : "", dim[i],
+                          (long long)g->cost[i]);
+    axe__text_put(t, "; the fewest, M before N before K)\n");
+}
+
 /* A device gemm's copies of operands first: why, where to, how. */
 static void put_gemm_copy(ax_text *t, const axe_program *p, const ax_stmt *s,
                           const ax_dist_gemm *g)
 {
-    const char *cn = axe__devop_text(p, s, 0);
     ax_dist_plan *plan = malloc(sizeof *plan);
     axe_diag why;
     int which;
@@ -146,11 +207,12 @@ static void put_gemm_copy(ax_text *t, const axe_program *p, const ax_stmt *s,
         t->status = AXE_ERR_NO_MEMORY;
         return;
     }
-    axe__text_put(t,
-                  "  as placed, no local GEMM fits: device gemm (line %d): "
-                  "%s\n",
-                  s->line, g->why.message);
-    if (g->copied == 3) {
+    if (g->fit > 0)
+        axe__text_put(t,
+                      "  as placed, no local GEMM fits: device gemm (line "
+                      "%d): %s\n",
+                      s->line, g->why.message);
+    if (g->fit == 3) {
         axe__text_put(t,
                       "  nor a copy of either to the other's placement: %s "
                       "lives on ",
@@ -160,6 +222,8 @@ static void put_gemm_copy(ax_text *t, const axe_program *p, const ax_stmt *s,
         axe__dist_put_where(t, axe__devop_tensor(p, s, 2), p->ndev);
         axe__text_put(t, "\n");
     }
+    if (g->rep_r > 1)
+        put_gemm_split(t, g);
     for (which = 1; which <= 2; which++) {
         if (!(g->copied & which))
             continue;
@@ -167,18 +231,7 @@ static void put_gemm_copy(ax_text *t, const axe_program *p, const ax_stmt *s,
                       which == 2 && g->copied == 3 ? "and" : "so",
                       axe__devop_text(p, s, which));
         put_layout(t, &g->moved[which - 1].glayout);
-        if (g->copied == 3 && g->q > 1)
-            axe__text_put(t,
-                          " (its rows placed as %s's %s, K split over %s's "
-                          "%lld replicas)\n",
-                          cn, which == 1 ? "rows" : "columns", cn,
-                          (long long)g->q);
-        else if (g->copied == 3)
-            axe__text_put(t, " (its rows placed as %s's %s, K whole)\n", cn,
-                          which == 1 ? "rows" : "columns");
-        else
-            axe__text_put(t, " (its K placed as %s's, its rows whole)\n",
-                          axe__devop_text(p, s, 3 - which));
+        put_copy_why(t, p, s, g, which);
         if (axe__dist_gemm_copy_plan(p, s, g, which, plan, &why) != AXE_OK)
             axe__text_put(t, "  copy plan: none (%s)\n", why.message);
         else {
@@ -230,7 +283,7 @@ static void put_gemm(ax_text *t, const axe_program *p, const ax_stmt *s)
         free(plan);
         return;
     }
-    if (g->copied > 0)
+    if (g->copied > 0 || g->rep_r > 1)
         put_gemm_copy(t, p, s, g);
     put_gemm_devices(t, p, g);
     axe__text_put(t,

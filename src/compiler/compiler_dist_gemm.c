@@ -40,6 +40,12 @@
  * instead of replicating the copies there: Q = C's replicas, each holder
  * computes its slice of K of its block, and the partial all-reduces into
  * C.
+ * Where A and B as used then both replicate fine digits (the partial
+ * is replicated there), one of M, N and K is split over those digits
+ * by a copy of the operand(s) placing it ("split_replicas": the split
+ * that divides and receives the fewest elements per device, ties M, N,
+ * K), so that no two devices compute the same partial sums; the reduce
+ * into C gathers or sums them.
  * Summation order (the reference's, exact): each partial in increasing
  * k, the partials in increasing q.
  */
@@ -444,8 +450,10 @@ static axe_status mirror(const ax_tensor *from, const ax_tensor *x,
  * (Mloc + Nloc) K / r elements of the copies plus the r - 1 other
  * partial sums of its block (the all-reduce), against (Mloc + Nloc) K,
  * that is where r Mloc Nloc <= (Mloc + Nloc) K; it always does 1 / r of
- * the multiply-adds. Otherwise every holder computes all of its block
- * (docs/compiler.md: the decision and its measurement). */
+ * the multiply-adds. Otherwise K stays whole in the copies, and
+ * split_replicas splits the partial sums replicated over C's replicas
+ * (docs/compiler.md: the decision, its measurement and its limits:
+ * bytes only, no compute term). */
 static int64_t k_split(const fine *f, const dims *d, int64_t k)
 {
     int64_t r = 1, m = mem_elems(d, 0), n = mem_elems(d, 1);
@@ -612,6 +620,204 @@ static axe_status plan_copied(const axe_program *p, const ax_stmt *s,
                      axe__dist_gemm_operand(p, s, g, 2), g, &why, diag);
 }
 
+/* ---- a replicated partial split over its replicas --------------------- */
+
+/* The fine digits of the operands plan "g" uses, and their tokens. */
+typedef struct pair {
+    fine f;
+    dims d[2];
+} pair;
+
+static bool in_rep(const ax_dist_gemm *g, int64_t b)
+{
+    int i;
+    for (i = 0; i < g->nrep && g->rep[i] != b; i++)
+        ;
+    return i < g->nrep;
+}
+
+/* The operands of "g" as tokens in "pr", and the fine digits both
+ * replicate (outer first) in g->rep, their product in g->rep_r. */
+static axe_status pair_of(const axe_program *p, const ax_stmt *s,
+                          ax_dist_gemm *g, pair *pr)
+{
+    axe_diag why;
+    int i, w;
+    memset(&pr->f, 0, sizeof pr->f);
+    for (w = 1; w <= 2; w++)
+        fine_of(&axe__dist_gemm_operand(p, s, g, w)->glayout, &pr->f);
+    for (w = 1; w <= 2; w++)
+        AXE_TRY(dims_of(axe__dist_gemm_operand(p, s, g, w), &pr->f,
+                        &pr->d[w - 1], &why));
+    g->nrep = 0;
+    g->rep_r = 1;
+    for (i = pr->f.n - 2; i >= 0; i--)
+        if (role(&pr->d[0], pr->f.b[i]) == 2 &&
+            role(&pr->d[1], pr->f.b[i]) == 2) {
+            g->rep[g->nrep] = pr->f.b[i];
+            g->rep_ext[g->nrep] = pr->f.b[i + 1] / pr->f.b[i];
+            g->rep_r *= g->rep_ext[g->nrep++];
+        }
+    return AXE_OK;
+}
+
+/* Dim "dim" of "d" split over g's replica digits: its outermost memory
+ * token that g->rep_r divides becomes those digits (outer first) and
+ * the rest in memory, and "d" no longer replicates them; false where
+ * no memory token divides. */
+static bool split_tok(dims *d, int dim, const ax_dist_gemm *g)
+{
+    tok *t = d->t[dim];
+    int i, j, n = d->n[dim];
+    for (i = 0; i < n && (t[i].dev != 0 || t[i].ext % g->rep_r != 0); i++)
+        ;
+    if (i == n || n + g->nrep > 2 * AXE_LAYOUT_MAX_SHARD)
+        return false;
+    memmove(&t[i + g->nrep], &t[i], (size_t)(n - i) * sizeof *t);
+    for (j = 0; j < g->nrep; j++)
+        t[i + j] = (tok){g->rep_ext[j], g->rep[j]};
+    t[i + g->nrep].ext /= g->rep_r;
+    d->n[dim] += g->nrep;
+    if (t[i + g->nrep].ext == 1) /* the run is all on the digits */
+        memmove(&t[i + g->nrep], &t[i + g->nrep + 1],
+                (size_t)(--d->n[dim] - i - g->nrep) * sizeof *t);
+    for (i = j = 0; i < d->nrep; i++)
+        if (!in_rep(g, d->rep[i]))
+            d->rep[j++] = d->rep[i];
+    d->nrep = j;
+    return true;
+}
+
+/* "out": operand "x" copied to the placement of tokens "d" over fine
+ * digits "f", stored row-major [rows, Kloc] on each device. */
+static axe_status tensor_of(const fine *f, const dims *d, const ax_tensor *x,
+                            ax_tensor *out)
+{
+    int64_t kloc = mem_elems(d, 1);
+    axe_diag why;
+    int i;
+    *out = *x;
+    axe_layout_init(&out->glayout);
+    AXE_TRY(push_dim(&out->glayout, d, 0, kloc));
+    AXE_TRY(push_dim(&out->glayout, d, 1, 1));
+    for (i = 0; i < d->nrep; i++)
+        AXE_TRY(axe_layout_push_replica(&out->glayout, fine_ext(f, d->rep[i]),
+                                        d->rep[i], "gpuid"));
+    if (d->goff != 0)
+        AXE_TRY(axe_layout_add_offset(&out->glayout, "gpuid", d->goff));
+    out->shape[0] = mem_elems(d, 0);
+    out->shape[1] = kloc;
+    out->span = out->shape[0] * kloc;
+    AXE_TRY(axe_layout_row_major(out->shape, 2, &out->layout));
+    return axe_layout_group(&out->layout, out->shape, 2, &out->grouped,
+                            out->seps, &why);
+}
+
+/* The partial's tensor and the local K of a plan. */
+static axe_status finish(const axe_program *p, const ax_stmt *s,
+                         ax_dist_gemm *g)
+{
+    part_tensor(axe__devop_tensor(p, s, 0), s, g);
+    g->kloc = axe__dist_gemm_operand(p, s, g, 1)->shape[1];
+    return axe_layout_row_major(g->part.shape, 3, &g->part.layout);
+}
+
+/* The most elements any device receives under plan "g" by the transfer
+ * rule: its copies first and the reduce of the partial sums into C. */
+static axe_status plan_cost(const axe_program *p, const ax_stmt *s,
+                            const ax_dist_gemm *g, int64_t *cost)
+{
+    ax_dist_plan *pl = malloc(sizeof *pl);
+    int64_t *v = calloc(3 * (size_t)p->ndev, sizeof *v), k;
+    axe_status st = pl != NULL && v != NULL ? AXE_OK : AXE_ERR_NO_MEMORY;
+    axe_diag d;
+    int w;
+    for (w = 0; w <= 2 && st == AXE_OK; w++) {
+        if (w > 0 && !(g->copied & w))
+            continue;
+        st = w > 0 ? axe__dist_gemm_copy_plan(p, s, g, w, pl, &d)
+                   : axe__dist_plan_reduce(g->part.gshape, 3, &g->part.glayout,
+                                           &axe__devop_tensor(p, s, 0)->glayout,
+                                           0, AX_RED_SUM, p->ndev, pl, &d);
+        if (st == AXE_OK)
+            st = axe__dist_bytes_all(pl, 1, v + p->ndev, v + 2 * p->ndev);
+        for (k = 0; st == AXE_OK && k < p->ndev; k++)
+            v[k] += v[2 * p->ndev + k];
+    }
+    for (k = 0, *cost = 0; st == AXE_OK && k < p->ndev; k++)
+        *cost = v[k] > *cost ? v[k] : *cost;
+    free(pl);
+    free(v);
+    return st;
+}
+
+/* "out": plan "g" with dim "how" (1: A's rows, 2: B's rows, 3: K) split
+ * over g's replica digits, and its cost; AXE_ERR_UNSUPPORTED where the
+ * split does not divide or plan. */
+static axe_status split_try(const axe_program *p, const ax_stmt *s,
+                            const ax_dist_gemm *g, const pair *pr, int how,
+                            ax_dist_gemm *out, int64_t *cost)
+{
+    pair *q = malloc(sizeof *q);
+    axe_status st = q != NULL ? AXE_ERR_UNSUPPORTED : AXE_ERR_NO_MEMORY;
+    axe_diag why, d;
+    bool ok;
+    int w;
+    if (q == NULL)
+        return st;
+    *q = *pr;
+    *out = *g;
+    ok = how == 3 ? split_tok(&q->d[0], 1, g) && split_tok(&q->d[1], 1, g)
+                  : split_tok(&q->d[how - 1], 0, g);
+    for (w = 1; w <= 2 && ok; w++)
+        if (how == 3 || how == w) {
+            ok = tensor_of(&q->f, &q->d[w - 1], axe__devop_tensor(p, s, w),
+                           &out->moved[w - 1]) == AXE_OK;
+            out->copied |= w;
+        }
+    if (ok &&
+        plan_pair(p, s, axe__dist_gemm_operand(p, s, out, 1),
+                  axe__dist_gemm_operand(p, s, out, 2), out, &why,
+                  &d) == AXE_OK &&
+        finish(p, s, out) == AXE_OK)
+        st = plan_cost(p, s, out, cost);
+    out->split = how;
+    free(q);
+    return st == AXE_OK || st == AXE_ERR_NO_MEMORY ? st : AXE_ERR_UNSUPPORTED;
+}
+
+/* Where A and B as used both replicate some fine digits, the split of
+ * A's rows, B's rows or K over them that receives the fewest elements
+ * per device (ties in that order), so that no two devices compute the
+ * same partial sums (ax_dist_gemm.split); none where none divides. */
+static axe_status split_replicas(const axe_program *p, const ax_stmt *s,
+                                 ax_dist_gemm *g)
+{
+    pair *pr = malloc(sizeof *pr);
+    ax_dist_gemm *best = malloc(sizeof *best), *cand = malloc(sizeof *cand);
+    int64_t cost[3] = {-1, -1, -1}, c;
+    axe_status st = AXE_ERR_NO_MEMORY;
+    int how, pick = 0;
+    if (pr != NULL && best != NULL && cand != NULL)
+        st = pair_of(p, s, g, pr);
+    for (how = 1; st == AXE_OK && g->rep_r > 1 && how <= 3; how++) {
+        st = split_try(p, s, g, pr, how, cand, &c);
+        if (st == AXE_OK && (pick == 0 || c < cost[pick - 1]))
+            *best = *cand, pick = how;
+        if (st == AXE_OK)
+            cost[how - 1] = c;
+        st = st == AXE_ERR_UNSUPPORTED ? AXE_OK : st;
+    }
+    if (st == AXE_OK && pick > 0)
+        *g = *best;
+    if (st == AXE_OK)
+        memcpy(g->cost, cost, sizeof cost);
+    free(pr);
+    free(best);
+    free(cand);
+    return st;
+}
+
 /* A and B as placed, else B copied to fit A, else A copied to fit B,
  * else both copied to C's placement. Where no copy fits: as placed's
  * refusal (AXE_ERR_UNSUPPORTED), or where a copy that applied failed
@@ -648,9 +854,9 @@ axe_status axe__dist_gemm(const axe_program *p, const ax_stmt *s,
         }
     }
     AXE_TRY(st);
-    part_tensor(axe__devop_tensor(p, s, 0), s, g);
-    g->kloc = axe__dist_gemm_operand(p, s, g, 1)->shape[1];
-    return axe_layout_row_major(g->part.shape, 3, &g->part.layout);
+    g->fit = g->copied;
+    AXE_TRY(finish(p, s, g));
+    return s->chunks == 0 ? split_replicas(p, s, g) : AXE_OK;
 }
 
 axe_status axe__dist_slices(const ax_tensor *t, int dim, int64_t *q)
