@@ -87,6 +87,21 @@ if "$AXE" compile "$K/flash_attention.axe" --target cuda >"$tmp/fa.cu" &&
 else
     bad "flash_attention: axe compile --target cuda failed ($(head -c 300 "$tmp/fa.cu" "$tmp/fa_ps.cu"))"
 fi
+# A vector copy into a 16-bit register writes whole 32-bit words
+# (docs/compiler.md, "16-bit registers in words"): gemm_reg_a's A,
+# loaded from global memory by 4-byte vectors, is 8 words per thread,
+# each copied as word (ADDR) / 2, and its m16n8k16 A fragment registers
+# are those words (before: a uint16_t array, each fragment register two
+# halves packed).
+if "$AXE" compile "$SRC/tests/kernels/gemm_reg_a.axe" --target cuda >"$tmp/ra.cu"; then
+    n="$(grep -cF '__align__(16) uint32_t t_a[8] = {0}; /* two per 32-bit word */' "$tmp/ra.cu")"
+    n="$n $(grep -c '__align__(16) uint16_t t_' "$tmp/ra.cu")"
+    n="$n $(grep -c '\*(unsigned int \*)&t_a\[(0L + ax_i1 \* 2L + ax_i3 \* 4L + ax_i5 \* 1L) / 2L\] = AXE_LDV(unsigned int, t_A, ' "$tmp/ra.cu")"
+    n="$n $(grep -c 'ax_a\[0\]\[[0-3]\] = t_a\[[0-7]L\];' "$tmp/ra.cu")"
+    [ "$n" = "1 0 1 8" ] && ok || bad "gemm_reg_a's A in words: $n (want 1 0 1 8: the words, no uint16_t array, the vector copy, fragments as words)"
+else
+    bad "gemm_reg_a: axe compile --target cuda failed"
+fi
 cli_row 0 "schedule gemm.thread_fma" "$K/gemm_mma.axe" --target cuda \
     --schedule gemm=thread_fma
 cli_row 0 "k_fig5_copy_cta" "$K/fig5_copy.axe" --target c

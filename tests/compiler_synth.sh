@@ -221,14 +221,16 @@ else
 fi
 # Counted in the emitted CUDA against the hand-written 4 x 1 kernel: B's
 # ldmatrix.x1 per warp (unrolled call sites) 12 -> 6, A's register
-# elements per thread 12 -> 24 (its copy's loads double): memory
-# instructions per thread 6 + 12 = 18 either way; the model prefers the
-# fewer fragments per warp (A 6 + B 6 against A 3 + B 12).
+# elements per thread 12 -> 24 (32-bit words 6 -> 12; its copy's loads
+# double): memory instructions per thread 6 + 12 = 18 either way; the
+# model prefers the fewer fragments per warp (A 6 + B 6 against A 3 + B
+# 12).
 "$AXE" compile "$tmp/rk24.axe" --target cuda >"$tmp/rk24.cu" 2>&1
 "$AXE" compile "$T/gemm_reg_a_k24.axe" --target cuda >"$tmp/k24.cu" 2>&1
 if [ "$(grep -c 'axe_ptx_ldmatrix_x1(ax_b' "$tmp/rk24.cu")" = 6 ] &&
     [ "$(grep -c 'axe_ptx_ldmatrix_x1(ax_b' "$tmp/k24.cu")" = 12 ] &&
-    grep -qF 'uint16_t t_a[24]' "$tmp/rk24.cu" && grep -qF 'uint16_t t_a[12]' "$tmp/k24.cu"; then
+    grep -qF 'uint32_t t_a[12] = {0}; /* two per 32-bit word */' "$tmp/rk24.cu" &&
+    grep -qF 'uint32_t t_a[6] = {0}; /* two per 32-bit word */' "$tmp/k24.cu"; then
     ok
 else
     bad "gemm_reg_a_k24 auto vs hand: ldmatrix $(grep -c 'axe_ptx_ldmatrix_x1(ax_b' "$tmp/rk24.cu") / $(grep -c 'axe_ptx_ldmatrix_x1(ax_b' "$tmp/k24.cu")"

@@ -179,17 +179,20 @@ static void i4_element(ax_text *t, const axe_program *p, const ax_stmt *s,
 }
 
 /* Operand "i"'s element in array "name" (its tensor's when NULL), as an
- * access "acc" (vector type "vt", or NULL). */
+ * access "acc" (vector type "vt", or NULL). Two elements to an array
+ * entry (packed i4's byte, a words16 register's word), a vector access
+ * starts at entry ADDR / 2 of its even element address ADDR. */
 static void element_acc(ax_text *t, const axe_program *p, const ax_stmt *s,
                         int i, const char *name, ax_access acc, const char *vt)
 {
     const ax_tensor *tn = &p->tensors[s->args[i].tensor];
-    bool i4 = tn->dtype == AXE_DTYPE_I4 && name == NULL;
-    if (i4 && acc == AX_ACC_LD && vt == NULL) {
+    bool w16 = tn->words16 && name == NULL;
+    bool pair = (tn->dtype == AXE_DTYPE_I4 || w16) && name == NULL;
+    if (tn->dtype == AXE_DTYPE_I4 && pair && acc == AX_ACC_LD && vt == NULL) {
         i4_element(t, p, s, i, false);
         return;
     }
-    if (tn->words16 && name == NULL) { /* ax_ld16(W, A) or ax_st16(W, A, */
+    if (w16 && vt == NULL) { /* ax_ld16(W, A) or ax_st16(W, A, */
         axe__text_put(t, "ax_%s16(%s, ", acc == AX_ACC_ST ? "st" : "ld",
                       tn->cname);
         element_addr(t, p, s, i);
@@ -197,10 +200,10 @@ static void element_acc(ax_text *t, const axe_program *p, const ax_stmt *s,
         return;
     }
     axe__emit_access_open(t, p, tn, name, acc, vt);
-    if (i4) /* a whole-byte vector from an even element address */
+    if (pair)
         axe__text_put(t, "(");
     element_addr(t, p, s, i);
-    if (i4)
+    if (pair)
         axe__text_put(t, ") / 2L");
     axe__emit_access_close(t, p, tn, name, s->line);
 }

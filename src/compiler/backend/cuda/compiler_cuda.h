@@ -53,8 +53,10 @@ void axe__cuda_explain_async(ax_text *t, const axe_program *p,
 bool axe__cuda_ldsm_copy(const axe_program *p, const ax_stmt *s);
 
 /* The prepare hook (compiler_cuda_words.c): which f16/bf16 register
- * tensors are held two to a 32-bit word (ax_tensor.words16). */
+ * tensors are held two to a 32-bit word (ax_tensor.words16), and
+ * whether tensor "ti" is (whether or not the hook has run). */
 void axe__cuda_prepare(axe_program *p);
+bool axe__cuda_words16(const axe_program *p, int ti);
 void axe__cuda_emit_ldsm(ax_text *t, const axe_program *p, const ax_stmt *s,
                          int ind);
 bool axe__cuda_explain_ldsm(ax_text *t, const axe_program *p, const ax_stmt *s);
