@@ -119,6 +119,10 @@ for tg in "${targets[@]}"; do
         exact_run i4_swz.axe -D R=5 --seed 6 $tg
         exact_run i4_swz_auto.axe $tg
         exact_run i4_swz_auto.axe -D R=3 --seed 2 $tg
+        exact_run i4_trans_auto.axe $tg
+        exact_run i4_trans_auto.axe -D N=256 --seed 3 $tg
+        exact_run i4_mid_auto.axe -D B=8 --seed 3 $tg
+        exact_run i4_colsrc_auto.axe $tg
     }
 done
 
@@ -185,14 +189,29 @@ if grep -qF 'register r: S[(1,32,2):(0,1@tx,1)]' "$tmp/auto.txt" &&
 else
     bad "axe synth i4_auto.axe -D C=64 -D P=1: $(head -c 400 "$tmp/auto.txt")"
 fi
-# ... and where no even run on all 32 threads deals the elements (C =
-# 34), synthesis refuses, naming the i4 store
+# ... and where no run on all 32 threads keeps Y's bytes whole (C = 34),
+# synthesis refuses, naming the i4 store
 if ! "$AXE" run "$T/i4_auto.axe" --check -D C=34 >"$tmp/out" 2>&1 &&
-    grep -qF "layout synthesis: no coalesced layout of 'f' for its anchor copy#3: it is stored into the packed i4 'Y' (whole bytes per thread): no even run on all 32 threads deals the 34 elements within a thread's 1020 bytes of registers" "$tmp/out"; then
+    grep -qF "layout synthesis: no coalesced layout of 'f' for its anchor copy#3: it is stored into the packed i4 'Y' (whole bytes per thread): no run on all 32 threads gives whole bytes and deals the 34 elements within a thread's 1020 bytes of registers" "$tmp/out"; then
     ok
 else
     bad "i4_auto.axe -D C=34: $(head -c 400 "$tmp/out")"
 fi
+# the rule reads the bytes off the i4 destination's layout, not off the
+# register's dimension order: F column-major (bytes pair rows) takes two
+# whole columns per thread, F pairing a middle dimension runs of 32 (two
+# values of it per j), and a column-major X into a row-major F two whole
+# columns per thread (whole-byte vectors from X)
+for row in "i4_trans_auto.axe|register q: S[(32,32,2):(2,1@tx,1)]" \
+    "i4_mid_auto.axe|register q: S[(4,16,2,4,4):(16@tx,1@tx,16,4,1)]" \
+    "i4_colsrc_auto.axe|register q: S[(32,32,2):(1,1@tx,32)]"; do
+    "$AXE" synth "$T/${row%%|*}" >"$tmp/auto.txt" 2>&1
+    if grep -qF "${row#*|}" "$tmp/auto.txt"; then
+        ok
+    else
+        bad "axe synth ${row%%|*}: $(head -c 400 "$tmp/auto.txt")"
+    fi
+done
 # swizzled i4 addressing (i4_swz.axe): the swizzle maps element
 # addresses and the byte is (swizzled address) / 2; the check can fail:
 # the same C with q's nibble stores not swizzled (its vector accesses

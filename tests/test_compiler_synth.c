@@ -929,6 +929,91 @@ static void test_ldsm_leaves_4d(void)
     axe_program_free(p);
 }
 
+/* Whether every element (i, j) of "l" over [32, 64] is on one thread, the
+ * thread of its byte partner in F: (i ^ 1, j) when F is column-major
+ * (its bytes pair rows), (i, j ^ 1) when row-major (they pair columns). */
+static bool bytes_whole(const axe_layout *l, bool colmajor)
+{
+    static const int64_t shape[2] = {32, 64};
+    for (int64_t i = 0; i < 32; i++)
+        for (int64_t j = 0; j < 64; j++) {
+            int64_t a[2] = {i, j},
+                    b[2] = {colmajor ? i ^ 1 : i, colmajor ? j : j ^ 1};
+            axe_point pa[MAXPTS], pb[MAXPTS];
+            int na = 0, nb = 0;
+            if (axe_layout_apply_set(l, a, shape, 2, pa, MAXPTS, &na, NULL) !=
+                    AXE_OK ||
+                axe_layout_apply_set(l, b, shape, 2, pb, MAXPTS, &nb, NULL) !=
+                    AXE_OK ||
+                na != 1 || nb != 1 || rank_of(&pa[0]) != rank_of(&pb[0]))
+                return false;
+        }
+    return true;
+}
+
+/* The store-byte rule of the copy anchor reads the bytes off the i4
+ * destination's layout: q (f32, anchored on the row-major X) is cast
+ * into r and stored into F, column-major (bytes pair rows: before, the
+ * rule asked for even runs along X's rows, the layouts split F's bytes
+ * and the store had no schedule) or row-major. Every leaf, and the
+ * synthesized q, keeps each byte's two elements on one thread; three
+ * written layouts against the rule: a row per thread (row-major only),
+ * a column and its neighbour 32 away per thread (column-major only), two
+ * whole columns per thread (both). */
+static void test_i4_store_bytes(void)
+{
+    static const char *const lay[3] = {"S[(32, 64):(1@tx, 1)]",
+                                       "S[(32, 2, 32):(2, 1, 1@tx)]",
+                                       "S[(32, 32, 2):(2, 1@tx, 1)]"};
+    for (int cm = 0; cm < 2; cm++) {
+        char src[512];
+        axe_diag d;
+        axe_program *p;
+        ax_synth_leaves lv;
+        ax_synth_i4 q;
+        bool in[AX_MAX_TENSORS];
+        (void)snprintf(
+            src, sizeof src,
+            "kernel k(X: f32[32, 64], F: i4[32, 64] layout %s) grid(1) "
+            "threads(32)\n{\n    register q: f32[32, 64] layout auto;\n"
+            "    register r: i4[32, 64] layout auto;\n    cta copy(q, X);\n"
+            "    cta cast(r, q);\n    cta copy(F, r);\n}\n",
+            cm ? "S[(32, 64):(1, 32)]" : "S[(32, 64):(64, 1)]");
+        p = compile(src, &d);
+        TL_CHECK(p != NULL, "i4 store (F %s): %s",
+                 cm ? "column-major" : "row-major", d.message);
+        if (p == NULL)
+            continue;
+        TL_CHECK(bytes_whole(&tensor(p, "q")->layout, cm),
+                 "q splits a byte of F (column-major %d)", cm);
+        TL_CHECK(axe__synth_copy_leaves(p, p->ops[0], 0, 1, &lv, &d) ==
+                         AXE_OK &&
+                     lv.n > 0,
+                 "i4 store leaves: %s", d.message);
+        for (int i = 0; i < lv.n; i++)
+            TL_CHECK(bytes_whole(&lv.leaf[i].layout, cm),
+                     "leaf %d (%s) splits a byte of F (column-major %d)", i,
+                     lv.leaf[i].text, cm);
+        axe__synth_tied(p, p->ops[0]->args[0].tensor, in);
+        TL_CHECK(axe__synth_i4_pairs(p, in, tensor(p, "q")->shape, 2, &q) ==
+                         AXE_OK &&
+                     q.exact && q.n == 1024,
+                 "i4 pairs: exact %d, %lld pairs", (int)q.exact,
+                 (long long)q.n);
+        for (int k = 0; k < 3; k++) {
+            axe_layout l;
+            bool want = k == 2 || k == cm;
+            TL_CHECK(
+                axe_parse_layout(lay[k], strlen(lay[k]), &l, NULL) == AXE_OK &&
+                    bytes_whole(&l, cm) == want &&
+                    axe__synth_i4_whole(&q, &l) == want,
+                "%s against F column-major %d: want %d", lay[k], cm, (int)want);
+        }
+        axe__synth_i4_free(&q);
+        axe_program_free(p);
+    }
+}
+
 int main(void)
 {
     tl_seed("test_compiler_synth", 15);
@@ -942,5 +1027,6 @@ int main(void)
     test_inserted();
     test_ldsm_i4_store();
     test_ldsm_leaves_4d();
+    test_i4_store_bytes();
     return tl_finish();
 }

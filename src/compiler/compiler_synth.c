@@ -1027,11 +1027,31 @@ static axe_status unsolved(const sy_state *st, axe_diag *diag)
     return AXE_OK;
 }
 
+/* Every memory tensor's layout grouped by its shape, as sema will group
+ * it, so that the copy anchor's store-byte rule reads region starts as
+ * dispatch does (axe__plan_base); a layout that does not admit its shape
+ * is left ungrouped, for sema to refuse. */
+static void group_memory(axe_program *p)
+{
+    for (int i = 0; i < p->ntensors; i++) {
+        ax_tensor *t = &p->tensors[i];
+        axe_layout g;
+        int seps[AXE_LAYOUT_MAX_DIMS + 1];
+        if (t->mem == AX_MEM_REGISTER ||
+            axe_layout_group(&t->layout, t->shape, t->ndim, &g, seps, NULL) !=
+                AXE_OK)
+            continue;
+        t->grouped = g;
+        memcpy(t->seps, seps, sizeof t->seps);
+    }
+}
+
 axe_status axe__synth_registers(axe_program *p, ax_synth_report *r,
                                 axe_diag *diag)
 {
     sy_state st;
     int i;
+    group_memory(p);
     memset(&st, 0, sizeof st);
     st.p = p;
     st.r = r;

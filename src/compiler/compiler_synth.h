@@ -106,6 +106,25 @@ void axe__synth_tied(const axe_program *p, int reg, bool *in);
 /* The global or shared i4 tensor that a copy or cast from a register of
  * the class "in" stores into (whole bytes per thread), or -1. */
 int axe__synth_i4_store(const axe_program *p, const bool *in);
+/* The store-byte rule of the copy anchor (compiler_synth_i4.c): for the
+ * copies and casts of the class "in" into global or shared i4 tensors
+ * ("tensor" the first, -1: none), the pairs of register elements (row-
+ * major indices over the anchor's "shape", "n" dims) whose destination
+ * elements share a byte that the store writes whole, each pair to be on
+ * one thread; "exact" false (no pairs) when some store's bytes cannot be
+ * evaluated. Owned: free with axe__synth_i4_free. */
+typedef struct ax_synth_i4 {
+    int tensor;
+    bool exact;
+    int64_t n, cap;
+    int64_t (*pair)[2];
+} ax_synth_i4;
+axe_status axe__synth_i4_pairs(const axe_program *p, const bool *in,
+                               const int64_t *shape, int n, ax_synth_i4 *q);
+void axe__synth_i4_free(ax_synth_i4 *q);
+/* Whether register layout "l" puts both elements of every pair of "q"
+ * (exact) on one thread, with no replica where a pair exists. */
+bool axe__synth_i4_whole(const ax_synth_i4 *q, const axe_layout *l);
 /* The leaves of a gemm anchor (compiler_synth_gemm.c): C's layouts, each
  * with its cost (operand loads per warp or thread) and text. */
 #define AX_SYNTH_MAX_LEAVES 16

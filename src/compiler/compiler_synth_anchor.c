@@ -207,6 +207,14 @@ static void fastest_first(const int64_t *stride, int n, int *order)
             }
 }
 
+/* The store-byte rule's pairs (compiler_synth_i4.c) and its answer at the
+ * last coalesced (run, tp), of which a coalesced layout is a function. */
+typedef struct sy_i4 {
+    ax_synth_i4 q;
+    int64_t run, tp;
+    bool ok;
+} sy_i4;
+
 typedef struct sy_copy {
     int64_t size, threads, bits, align; /* bits: element width */
     int64_t vrun; /* the vectors' largest run (its innermost iter), 0: any */
@@ -214,7 +222,7 @@ typedef struct sy_copy {
     int64_t shape[AX_MAX_DIMS];
     int order[AX_MAX_DIMS];
     bool vec;
-    int i4_store; /* the i4 tensor a store of this layout reaches, or -1 */
+    sy_i4 *i4; /* the stores of this layout into packed i4, or NULL */
     const char *axis;
 } sy_copy;
 
@@ -234,13 +242,34 @@ static bool fits(const sy_copy *c, int64_t w)
            (c->vrun == 0 || c->vrun % w == 0);
 }
 
+/* The store-byte rule for leaf "f" of layout "l": every byte of a packed
+ * i4 tensor that a store of the class writes gets both nibbles from one
+ * thread (evaluated on the destination's layout, compiler_synth_i4.c);
+ * where the bytes cannot be evaluated, even runs on all threads. */
+static bool whole_bytes(const sy_copy *c, const sy_leaf *f, const axe_layout *l)
+{
+    sy_i4 *b = c->i4;
+    if (b == NULL || b->q.tensor < 0)
+        return true;
+    if (!b->q.exact)
+        return f->run % 2 == 0 && f->tp == c->threads;
+    if (f->ldsm > 0)
+        return axe__synth_i4_whole(&b->q, l);
+    if (b->run != f->run || b->tp != f->tp) {
+        b->run = f->run;
+        b->tp = f->tp;
+        b->ok = axe__synth_i4_whole(&b->q, l);
+    }
+    return b->ok;
+}
+
 /* The leaf's layout; false when the shape cannot hold it, w is not
- * aligned or a thread's registers would not hold its elements. */
+ * aligned, a thread's registers would not hold its elements or it breaks
+ * the store-byte rule. */
 static bool copy_candidate(const sy_copy *c, const sy_leaf *f, axe_layout *out)
 {
     sy_digit dg[4];
-    if ((c->i4_store >= 0 && (f->run % 2 != 0 || f->tp != c->threads)) ||
-        (f->w > 1 && !c->vec) || !fits(c, f->w) || f->run % f->w != 0 ||
+    if ((f->w > 1 && !c->vec) || !fits(c, f->w) || f->run % f->w != 0 ||
         c->size % (f->run * f->tp) != 0 ||
         (c->size / f->tp) * c->bits > 8 * AX_MAX_REGISTER_BYTES)
         return false;
@@ -248,11 +277,12 @@ static bool copy_candidate(const sy_copy *c, const sy_leaf *f, axe_layout *out)
     dg[1] = (sy_digit){f->run / f->w, f->w, "m"};
     dg[2] = (sy_digit){f->tp, 1, c->axis};
     dg[3] = (sy_digit){c->size / (f->run * f->tp), f->run, "m"};
-    if (!deal(dg, 4, c->shape, c->n, c->order, out))
+    if (!deal(dg, 4, c->shape, c->n, c->order, out) ||
+        (f->tp != c->threads &&
+         axe_layout_push_replica(out, c->threads / f->tp, f->tp, c->axis) !=
+             AXE_OK))
         return false;
-    return f->tp == c->threads ||
-           axe_layout_push_replica(out, c->threads / f->tp, f->tp, c->axis) ==
-               AXE_OK;
+    return whole_bytes(c, f, out);
 }
 
 static void copy_text(const sy_copy *c, const sy_leaf *f, char *buf, size_t cap)
@@ -302,7 +332,6 @@ static axe_status copy_setup(const axe_program *p, const ax_stmt *s, int reg,
     c->threads = axe__scope_threads(p, s->scope);
     c->bits = axe_dtype_bit_width(t->dtype);
     c->axis = thread_axis(s->scope);
-    c->i4_store = -1;
     return AXE_OK;
 }
 
@@ -456,7 +485,7 @@ static int64_t reg_run(const axe_layout *l, const sy_copy *c)
  * (copy_candidate): skipped, so the run loop stays within
  * AX_MAX_REGISTER_BYTES steps. Then the ldmatrix leaves "ls" by the same
  * cost and tie rule (after the coalesced leaves they tie with), but, as
- * copy_candidate, none of odd run where a store reaches packed i4. */
+ * copy_candidate, none that splits a byte of a store into packed i4. */
 static void copy_search(const sy_copy *c, const sy_others *o,
                         const ax_synth_ldsm *ls, const ax_synth_tied_ldsm *tl,
                         ax_synth_leaves *lv)
@@ -479,7 +508,7 @@ static void copy_search(const sy_copy *c, const sy_others *o,
             }
     for (int k = 0; k < ls->n; k++) {
         f = (sy_leaf){1, reg_run(&ls->leaf[k].layout, c), c->threads, k + 1};
-        if (c->i4_store >= 0 && f.run % 2 != 0)
+        if (!whole_bytes(c, &f, &ls->leaf[k].layout))
             continue;
         keep_leaf(c, &f, &ls->leaf[k].layout, ls->leaf[k].cost,
                   others_cost(c, &f, o), ls->leaf[k].text, lv, ties, kept);
@@ -488,7 +517,7 @@ static void copy_search(const sy_copy *c, const sy_others *o,
         bool have;
         f = (sy_leaf){1, reg_run(&tl->leaf[k].layout, c), c->threads,
                       AX_SYNTH_LDSM_LEAVES + k + 1};
-        have = c->i4_store >= 0 && f.run % 2 != 0;
+        have = !whole_bytes(c, &f, &tl->leaf[k].layout);
         for (int j = 0; j < lv->n; j++)
             have = have ||
                    axe_layout_equal(&lv->leaf[j].layout, &tl->leaf[k].layout);
@@ -501,38 +530,51 @@ static void copy_search(const sy_copy *c, const sy_others *o,
     }
 }
 
-axe_status axe__synth_copy_leaves(const axe_program *p, const ax_stmt *s,
-                                  int reg, int mem, ax_synth_leaves *lv,
-                                  axe_diag *diag)
+static axe_status leaves_of(const axe_program *p, const ax_stmt *s, int reg,
+                            const bool *in, sy_copy *c, ax_synth_leaves *lv,
+                            axe_diag *diag)
 {
-    sy_copy c;
     sy_others o;
     ax_synth_ldsm ls;
     ax_synth_tied_ldsm tl;
-    bool in[AX_MAX_TENSORS];
-    AXE_TRY(copy_setup(p, s, reg, mem, &c, diag));
-    axe__synth_tied(p, s->args[reg].tensor, in);
-    c.i4_store = axe__synth_i4_store(p, in);
     AXE_TRY(collect_others(p, s, in, &o));
     AXE_TRY(axe__synth_ldsm_leaves(p, s, reg, &ls, diag));
     AXE_TRY(axe__synth_tied_ldsm(p, s, reg, in, &tl, diag));
-    copy_search(&c, &o, &ls, &tl, lv);
-    if (lv->n == 0 && c.i4_store >= 0)
+    copy_search(c, &o, &ls, &tl, lv);
+    if (lv->n == 0 && c->i4->q.tensor >= 0)
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
                          "it is stored into the packed i4 '%s' (whole bytes "
-                         "per thread): no even run on all %lld threads deals "
-                         "the %lld elements within a thread's %d bytes of "
-                         "registers",
-                         p->tensors[c.i4_store].name, (long long)c.threads,
-                         (long long)c.size, AX_MAX_REGISTER_BYTES);
+                         "per thread): no run on all %lld threads gives "
+                         "whole bytes and deals the %lld elements within a "
+                         "thread's %d bytes of registers",
+                         p->tensors[c->i4->q.tensor].name,
+                         (long long)c->threads, (long long)c->size,
+                         AX_MAX_REGISTER_BYTES);
     if (lv->n == 0)
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
                          "no thread count dividing the %s's %lld threads "
                          "deals the %lld elements over the tensor's shape "
                          "within a thread's %d bytes of registers",
-                         axe__scope_name(s->scope), (long long)c.threads,
-                         (long long)c.size, AX_MAX_REGISTER_BYTES);
+                         axe__scope_name(s->scope), (long long)c->threads,
+                         (long long)c->size, AX_MAX_REGISTER_BYTES);
     return AXE_OK;
+}
+
+axe_status axe__synth_copy_leaves(const axe_program *p, const ax_stmt *s,
+                                  int reg, int mem, ax_synth_leaves *lv,
+                                  axe_diag *diag)
+{
+    sy_copy c;
+    sy_i4 b = {0};
+    bool in[AX_MAX_TENSORS];
+    axe_status st;
+    AXE_TRY(copy_setup(p, s, reg, mem, &c, diag));
+    axe__synth_tied(p, s->args[reg].tensor, in);
+    AXE_TRY(axe__synth_i4_pairs(p, in, c.shape, c.n, &b.q));
+    c.i4 = &b;
+    st = leaves_of(p, s, reg, in, &c, lv, diag);
+    axe__synth_i4_free(&b.q);
+    return st;
 }
 
 /* compiler_synth.h: the run of register elements at stride 1 along the
