@@ -102,6 +102,27 @@ if "$AXE" compile "$SRC/tests/kernels/gemm_reg_a.axe" --target cuda >"$tmp/ra.cu
 else
     bad "gemm_reg_a: axe compile --target cuda failed"
 fi
+# An i4 -> f16 register cast is emitted by bit tricks where each word of
+# the f16 register takes two nibbles of one word of the i4 register
+# (docs/compiler.md, "i4 to f16 by bit tricks"); h's element pairs j, j +
+# 8 cross q's words, so that cast stays element by element, and says why.
+cat >"$tmp/i4h.axe" <<'AXE'
+kernel i4h(X: i4[32, 16], Y: f16[32, 16]) grid(1) threads(32)
+{
+    register q: i4[32, 16] layout S[(32, 16):(1@laneid, 1)];
+    register h: f16[32, 16] layout S[(32, 16):(1@laneid, 1)];
+    warp copy(q, X);
+    warp cast(h, q);
+    warp copy(Y, h);
+}
+AXE
+sed '/register h/s/S\[(32, 16):(1@laneid, 1)\]/S[(32, 2, 8):(1@laneid, 1, 2)]/' \
+    "$tmp/i4h.axe" >"$tmp/i4h_x.axe"
+cli_row 0 "cast form: i4 -> f16 by bit tricks, each 32-bit word of two f16 from two nibbles of one word of the i4 register (prmt.b32, lop3.b32, fma.rn.f16x2; 8 words per thread)" \
+    "$tmp/i4h.axe" --target cuda --explain
+cli_row 0 "t_h[7L] = ax_i4h2(*(const uint32_t *)&t_q[4L], 6, 7);" "$tmp/i4h.axe" --target cuda
+cli_row 0 "cast form: i4 -> f16 per element (the nibble sign-extended, converted to f16), not by bit tricks: the two halves of a 32-bit word of the f16 register come from different 32-bit words of the i4 register" \
+    "$tmp/i4h_x.axe" --target cuda --explain
 cli_row 0 "schedule gemm.thread_fma" "$K/gemm_mma.axe" --target cuda \
     --schedule gemm=thread_fma
 cli_row 0 "k_fig5_copy_cta" "$K/fig5_copy.axe" --target c

@@ -456,8 +456,8 @@ PY
 fi
 # The dequantized f16 of B are held two to a 32-bit register from the
 # cast on (docs/compiler.md, "16-bit registers in words"): bf is 16
-# uint32_t words per thread, the cast and the scale multiply store halves
-# (ax_st16), no register array of 16-bit elements is left (its 32
+# uint32_t words per thread, the scale multiply stores halves (ax_st16;
+# the cast whole words, below), no register array of 16-bit elements is left (its 32
 # registers spilled at sm_80's 128; tests/compiler_cuda.sh checks
 # ptxas's 0 spill), and the gemm's 16 B fragment registers are packed
 # from halves (ax_ld16: the hand-written bf pairs registers 0 and 4) or,
@@ -468,14 +468,68 @@ for f in regb regb_auto; do
     n="$n $(grep -c '__align__(16) uint16_t t_' "$tmp/w$f.cu") $(grep -c 'ax_st16(t_bf, ' "$tmp/w$f.cu")"
     n="$n $(grep -o 'ax_ld16(t_bf, [0-9]*L)' "$tmp/w$f.cu" | wc -l)"
     n="$n $(grep -c 'ax_b\[[0-9]\]\[[0-9]\] = t_bf\[[0-9]*L\];' "$tmp/w$f.cu")"
-    want="1 0 2 32 0"
-    [ $f = regb_auto ] && want="1 0 2 0 16"
+    want="1 0 1 32 0"
+    [ $f = regb_auto ] && want="1 0 1 0 16"
     if [ "$n" = "$want" ]; then
         ok
     else
         bad "gemm_f16_i4_$f: bf in words, 16-bit arrays, ax_st16 sites, fragment halves, whole words: $n (want $want)"
     fi
 done
+
+# The i4 -> f16 cast by bit tricks (docs/compiler.md, "i4 to f16 by bit
+# tricks"): both regb kernels write bf's 16 words by ax_i4h2 (prmt, lop3,
+# fma.rn.f16x2), each from the nibble pairs 0 1, 2 3, 4 5, 6 7 of one of
+# bq's 4 words, and --explain says so (before: 32 ax_st16 of scalar
+# casts). The helper, built by the host's C++ compiler against the
+# emulation header, gives the scalar cast's two f16 for every pair of
+# nibble positions and every pair of nibble values (16384 cases: every
+# byte value, in both orders); the check fails with the bias of unsigned
+# nibbles (0xe400, -1024) or without the sign-bit flip.
+for f in regb regb_auto; do
+    n=$(grep -c 't_bf\[[0-9]*L\] = ax_i4h2(\*(const uint32_t \*)&t_bq\[[0-9]*L\], [0246], [1357]);' "$tmp/w$f.cu")
+    n="$n $("$AXE" compile "$EK/gemm_f16_i4_$f.axe" --target cuda --explain |
+        grep -c '^  cast form: i4 -> f16 by bit tricks')"
+    [ "$n" = "16 1" ] && ok || bad "gemm_f16_i4_$f: ax_i4h2 words, explain lines: $n (want 16 1)"
+done
+if command -v "${CXX:-c++}" >/dev/null 2>&1; then
+    cat >"$tmp/i4h2.cpp" <<'CPP'
+#include "h.cu"
+int main(void)
+{
+    long bad = 0, n = 0;
+    for (int a = 0; a < 8; a++)
+        for (int b = 0; b < 8; b++)
+            for (uint32_t va = 0; va < 16; va++)
+                for (uint32_t vb = 0; vb < 16; vb++) {
+                    uint32_t w = 0x5ac3e17bu ^ (uint32_t)(a * 8 + b) * 0x9e3779b9u;
+                    w = (w & ~(0xfu << 4 * a)) | va << 4 * a;
+                    w = (w & ~(0xfu << 4 * b)) | vb << 4 * b;
+                    int x = (int)(w >> 4 * a & 0xfu), y = (int)(w >> 4 * b & 0xfu);
+                    uint32_t want = (uint32_t)ax_f2h((float)(x < 8 ? x : x - 16)) |
+                                    (uint32_t)ax_f2h((float)(y < 8 ? y : y - 16)) << 16;
+                    n++;
+                    bad += ax_i4h2(w, a, b) != want;
+                }
+    printf("%ld of %ld\n", bad, n);
+    return 0;
+}
+CPP
+    for mut in "" "s/0xe408u/0xe400u/" "s/0x80u : 0x8u/0x80u : 0x0u/"; do
+        cp "$tmp/wregb.cu" "$tmp/h.cu"
+        [ -n "$mut" ] && sed -i "$mut" "$tmp/h.cu"
+        want="0 of 16384"
+        [ -n "$mut" ] && want="8192 of 16384"
+        if "${CXX:-c++}" -std=c++17 -O1 -DAXE_CUDA_EMULATE \
+            -I"$SRC/src/compiler/backend/cuda" -I"$tmp" -o "$tmp/i4h2" \
+            "$tmp/i4h2.cpp" >"$tmp/i4h2.err" 2>&1 &&
+            [ "$("$tmp/i4h2")" = "$want" ]; then
+            ok
+        else
+            bad "ax_i4h2 against the scalar cast${mut:+ (mutant $mut)}: $("$tmp/i4h2" 2>&1 | head -c 100) (want $want) $(head -c 300 "$tmp/i4h2.err")"
+        fi
+    done
+fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

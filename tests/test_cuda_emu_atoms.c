@@ -17,6 +17,11 @@
  *     intrinsic passes, agrees with the CUDA Programming Guide's
  *     definitions of __shfl_sync, __shfl_up_sync, __shfl_down_sync and
  *     __shfl_xor_sync for every width, lane and operand;
+ *   - prmt.b32 against the bytes of its operands as an array; lop3.b32
+ *     against the C expressions of ten truth tables; fma.rn.f16x2 against
+ *     the library's f16 rounding (axe_f16_from_float) wherever the exact
+ *     a * b + c is a float, and at ties, the overflow edge, subnormals
+ *     and zeros;
  *   - cvt.rna.tf32.f32: the emulation's bits equal the library's
  *     axe_tf32_round (tested by brute force in test_compiler_half.c) bit
  *     for bit for every sign, exponent and tf32 mantissa with the 13 low
@@ -365,6 +370,118 @@ static void test_cvt_tf32(void)
     TL_CHECK(bad == 0, "cvt.rna.tf32.f32: %d patterns differ", bad);
 }
 
+/* prmt.b32 by the bytes of {b, a} as an array (little-endian): the
+ * identity, b, a's bytes reversed, the sign replication, and random. */
+static uint32_t prmt_ref(uint32_t a, uint32_t b, uint32_t c)
+{
+    unsigned char x[8], d[4];
+    uint32_t r;
+    int k;
+    for (k = 0; k < 4; k++) {
+        x[k] = (unsigned char)(a >> (8 * k));
+        x[4 + k] = (unsigned char)(b >> (8 * k));
+    }
+    for (k = 0; k < 4; k++) {
+        unsigned s = c >> (4 * k) & 0xfu;
+        d[k] = x[s & 7u];
+        if (s & 8u)
+            d[k] = d[k] >= 0x80u ? 0xffu : 0u;
+    }
+    r = (uint32_t)d[0] | (uint32_t)d[1] << 8 | (uint32_t)d[2] << 16 |
+        (uint32_t)d[3] << 24;
+    return r;
+}
+
+static void test_prmt_lop3(void)
+{
+    static const unsigned luts[] = {0x6a, 0xf0, 0xcc, 0xaa, 0x80,
+                                    0xfe, 0x96, 0xe8, 0x00, 0xff};
+    uint32_t a, b, c, want;
+    int i, j, bad = 0;
+    TL_CHECK(
+        ax_emu_prmt(0x44332211u, 0x88776655u, 0x3210u) == 0x44332211u &&
+            ax_emu_prmt(0x44332211u, 0x88776655u, 0x7654u) == 0x88776655u &&
+            ax_emu_prmt(0x44332211u, 0x88776655u, 0x0123u) == 0x11223344u &&
+            ax_emu_prmt(0x7f0080ffu, 0, 0x89abu) == 0xffff0000u,
+        "prmt.b32: identity, b, reversed, sign replication");
+    for (i = 0; i < 100000; i++) {
+        a = (uint32_t)tl_rand(), b = (uint32_t)tl_rand();
+        c = (uint32_t)tl_rand();
+        if (ax_emu_prmt(a, b, c & 0xffffu) != prmt_ref(a, b, c & 0xffffu) &&
+            bad++ < 5)
+            TL_CHECK(0, "prmt.b32 0x%08x 0x%08x 0x%04x", a, b, c & 0xffffu);
+        for (j = 0; j < 10; j++) {
+            want = j == 0   ? (a & b) ^ c
+                   : j == 1 ? a
+                   : j == 2 ? b
+                   : j == 3 ? c
+                   : j == 4 ? a & b & c
+                   : j == 5 ? a | b | c
+                   : j == 6 ? a ^ b ^ c
+                   : j == 7 ? (a & b) | (a & c) | (b & c)
+                   : j == 8 ? 0u
+                            : 0xffffffffu;
+            if (ax_emu_lop3(a, b, c, luts[j]) != want && bad++ < 5)
+                TL_CHECK(0, "lop3.b32 lut 0x%02x", luts[j]);
+        }
+    }
+    TL_CHECK(bad == 0, "prmt.b32 / lop3.b32: %d results differ", bad);
+}
+
+/* Two random finite f16 (an infinite or NaN exponent made 15). */
+static uint32_t rand_f16x2(void)
+{
+    uint32_t r = (uint32_t)tl_rand(), h;
+    for (h = 0; h < 32; h += 16)
+        if ((r >> h & 0x7c00u) == 0x7c00u)
+            r ^= 0x4000u << h;
+    return r;
+}
+
+/* fma.rn.f16x2 on random f16 halves (and both halves independent): where
+ * a * b + c is a float, the library's f16 rounding of it; the ties to
+ * even, the overflow edge, subnormals and signed zeros by value. */
+static void test_fma_f16x2(void)
+{
+    static const struct {
+        double v;
+        uint16_t h;
+    } rows[] = {{1 + 0x1p-11, 0x3c00}, {1 + 3 * 0x1p-11, 0x3c02},
+                {65504, 0x7bff},       {65519.99, 0x7bff},
+                {65520, 0x7c00},       {-65520, 0xfc00},
+                {0x1p-25, 0x0000},     {3 * 0x1p-25, 0x0002},
+                {0x1p-14, 0x0400},     {0x1p-14 - 0x1p-25, 0x0400},
+                {-0.0, 0x8000},        {0.0, 0x0000}};
+    uint32_t a, b, c, d;
+    double v;
+    size_t i;
+    int h, n = 0, bad = 0;
+    for (i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        TL_CHECK(ax_emu_f16_rn(rows[i].v) == rows[i].h,
+                 "f16 of %a: 0x%04x, want 0x%04x", rows[i].v,
+                 ax_emu_f16_rn(rows[i].v), rows[i].h);
+    for (i = 0; i < 200000; i++) {
+        a = rand_f16x2();
+        b = rand_f16x2();
+        c = rand_f16x2();
+        d = ax_emu_fma_rn_f16x2(a, b, c);
+        for (h = 0; h < 2; h++) {
+            v = ax_emu_f16_value(a >> (16 * h) & 0xffffu) *
+                    ax_emu_f16_value(b >> (16 * h) & 0xffffu) +
+                ax_emu_f16_value(c >> (16 * h) & 0xffffu);
+            if ((double)(float)v != v || v == 0)
+                continue;
+            n++;
+            if ((d >> (16 * h) & 0xffffu) != axe_f16_from_float((float)v) &&
+                bad++ < 5)
+                TL_CHECK(0, "fma.rn.f16x2 half %d of 0x%08x 0x%08x 0x%08x", h,
+                         a, b, c);
+        }
+    }
+    TL_CHECK(bad == 0 && n > 100000, "fma.rn.f16x2: %d of %d float sums differ",
+             bad, n);
+}
+
 int main(void)
 {
     const char *dir = getenv("AXE_SHARED_DIR");
@@ -373,6 +490,8 @@ int main(void)
     tl_seed("test_cuda_emu_atoms", 13);
     test_shfl();
     test_cvt_tf32();
+    test_prmt_lop3();
+    test_fma_f16x2();
     snprintf(path, sizeof path, "%s/spec/atoms.md", dir ? dir : "../shared");
     md = slurp(path);
     if (md == NULL) {

@@ -57,6 +57,15 @@ bool axe__cuda_ldsm_copy(const axe_program *p, const ax_stmt *s);
  * whether tensor "ti" is (whether or not the hook has run). */
 void axe__cuda_prepare(axe_program *p);
 bool axe__cuda_words16(const axe_program *p, int ti);
+/* i4 -> f16 register casts by bit tricks (compiler_cuda_i4cast.c):
+ * whether cast "s" is emitted so, its code; after dispatch (the
+ * destination's words16 needs every plan), the --explain line of every
+ * i4 -> f16 register cast in the list "s"; the helpers "body" calls. */
+bool axe__cuda_i4_cast(const axe_program *p, const ax_stmt *s);
+void axe__cuda_emit_i4_cast(ax_text *t, const axe_program *p, const ax_stmt *s,
+                            int ind);
+axe_status axe__cuda_i4_cast_explain(const axe_program *p, ax_stmt *s);
+void axe__cuda_i4_cast_helpers(ax_text *t, const char *body);
 void axe__cuda_emit_ldsm(ax_text *t, const axe_program *p, const ax_stmt *s,
                          int ind);
 bool axe__cuda_explain_ldsm(ax_text *t, const axe_program *p, const ax_stmt *s);

@@ -1231,6 +1231,18 @@ inline void axe_ptx_mma_m16n8k8_f32_tf32(float d[4], const uint32_t a[4],
                      a, b, c);
 }
 inline uint32_t axe_ptx_cvt_rna_tf32(float f) { return ax_emu_cvt_rna_tf32(f); }
+inline uint32_t axe_ptx_prmt(uint32_t a, uint32_t b, uint32_t c)
+{
+    return ax_emu_prmt(a, b, c);
+}
+inline uint32_t axe_ptx_lop3_andxor(uint32_t a, uint32_t b, uint32_t c)
+{
+    return ax_emu_lop3(a, b, c, 0x6au);
+}
+inline uint32_t axe_ptx_fma_rn_f16x2(uint32_t a, uint32_t b, uint32_t c)
+{
+    return ax_emu_fma_rn_f16x2(a, b, c);
+}
 inline void axe_ptx_mma_m8n8k4_f64(double d[2], const double a[1],
                                    const double b[1], const double c[2])
 {

@@ -15,6 +15,9 @@
  *   - cvt.rna.tf32.f32: the ISA's "round to nearest, ties away from
  *     zero" to tf32's 10 mantissa bits, the result a .b32 whose 13 low
  *     bits are zero (an infinity stays, NaN a quiet NaN of its sign);
+ *   - prmt.b32, lop3.b32 and fma.rn.f16x2 (per thread; the i4 -> f16
+ *     cast by bit tricks): the ISA's byte select, truth table, and one
+ *     rounding to nearest even of each half's a * b + c;
  *   - shfl.sync.{up,down,bfly,idx}.b32: the source lane of each lane from
  *     b and c (clamp c[4:0], segment mask c[12:8]), as the ISA's
  *     pseudocode, its own lane when the source is out of range.
@@ -28,6 +31,7 @@
 #ifndef AXE_COMPILER_CUDA_EMU_ATOMS_H
 #define AXE_COMPILER_CUDA_EMU_ATOMS_H
 
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -178,6 +182,98 @@ static inline uint32_t ax_emu_cvt_rna_tf32(float a)
     if ((m & 0x1fffu) >= 0x1000u)
         lo += 0x2000u;
     return (x & 0x80000000u) | lo;
+}
+
+/* prmt.b32 d, a, b, c (the default mode): byte k of d is byte c[4k+2 :
+ * 4k] of the eight bytes {b, a} (0 .. 3 of a, 4 .. 7 of b), or, with
+ * c[4k+3] set, that byte's sign bit replicated. */
+static inline uint32_t ax_emu_prmt(uint32_t a, uint32_t b, uint32_t c)
+{
+    uint64_t x = (uint64_t)b << 32 | a;
+    uint32_t d = 0, sel, byte;
+    int k;
+    for (k = 0; k < 4; k++) {
+        sel = c >> (4 * k) & 0xfu;
+        byte = (uint32_t)(x >> (8 * (sel & 7u))) & 0xffu;
+        if (sel & 8u)
+            byte = byte & 0x80u ? 0xffu : 0u;
+        d |= byte << (8 * k);
+    }
+    return d;
+}
+
+/* lop3.b32 d, a, b, c, lut: bit i of d is bit 4 a_i + 2 b_i + c_i of
+ * "lut" (the ISA's F(0xf0, 0xcc, 0xaa) encoding: 0x6a is (a & b) ^ c). */
+static inline uint32_t ax_emu_lop3(uint32_t a, uint32_t b, uint32_t c,
+                                   unsigned lut)
+{
+    uint32_t d = 0;
+    unsigned k;
+    int i;
+    for (i = 0; i < 32; i++) {
+        k = (a >> i & 1u) << 2 | (b >> i & 1u) << 1 | (c >> i & 1u);
+        d |= (uint32_t)(lut >> k & 1u) << i;
+    }
+    return d;
+}
+
+/* The value of the f16 bits "h". */
+static inline double ax_emu_f16_value(uint32_t h)
+{
+    int e = (int)(h >> 10 & 31u), m = (int)(h & 1023u);
+    double v = e == 0    ? ldexp(m, -24)
+               : e == 31 ? (m ? NAN : INFINITY)
+                         : ldexp(m + 1024, e - 25);
+    return h & 0x8000u ? -v : v;
+}
+
+/* The f16 bits of "v" rounded to nearest, ties to even: the multiple q
+ * of the ulp 2^(E - 10) of v's binade E (2^-24 below 2^-14) nearest v,
+ * whose bits are (E + 15) 2^10 + q - 1024 (a q of 2048 carries into the
+ * exponent); 65520 and above (the tie with 2^16) infinity; NaN the
+ * canonical 0x7fff. */
+static inline uint16_t ax_emu_f16_rn(double v)
+{
+    uint32_t s = v < 0 || (v == 0 && 1 / v < 0) ? 0x8000u : 0u;
+    double a = fabs(v), x, q;
+    int e;
+    if (a != a)
+        return 0x7fffu;
+    if (a >= 65520.0)
+        return (uint16_t)(s | 0x7c00u);
+    if (a < 0x1p-14) {
+        x = ldexp(a, 24);
+        q = floor(x);
+        if (x - q > 0.5 || (x - q == 0.5 && fmod(q, 2) != 0))
+            q += 1;
+        return (uint16_t)(s | (uint32_t)q);
+    }
+    (void)frexp(a, &e); /* a = m 2^e, m in [1/2, 1): binade e - 1 */
+    x = ldexp(a, 11 - e);
+    q = floor(x);
+    if (x - q > 0.5 || (x - q == 0.5 && fmod(q, 2) != 0))
+        q += 1;
+    return (uint16_t)(s | (((uint32_t)(e + 14) << 10) + (uint32_t)q - 1024u));
+}
+
+/* fma.rn.f16x2 d, a, b, c: each half x = a * b + c rounded once. The
+ * product is exact in a double (22 significant bits); the sum's double
+ * d rounds to f16 as x does unless d is an f16 tie (an odd multiple of
+ * 2^(E - 11) in x's binade E) that x is not. Then |x - d| <= 2^(E - 53),
+ * so a b has a bit below 2^(E - 52), |a b| < 2^(E - 31), and x lies that
+ * close to c, an f16 value, which is at least 2^(E - 11) from any tie:
+ * impossible. */
+static inline uint32_t ax_emu_fma_rn_f16x2(uint32_t a, uint32_t b, uint32_t c)
+{
+    uint32_t d = 0;
+    int h;
+    for (h = 0; h < 2; h++)
+        d |= (uint32_t)ax_emu_f16_rn(
+                 ax_emu_f16_value(a >> (16 * h) & 0xffffu) *
+                     ax_emu_f16_value(b >> (16 * h) & 0xffffu) +
+                 ax_emu_f16_value(c >> (16 * h) & 0xffffu))
+             << (16 * h);
+    return d;
 }
 
 /* An integer sum modulo 2^32 as an s32 (|v| < 2^53). */

@@ -158,6 +158,7 @@ static void preamble(ax_text *t, const axe_program *p, const char *file,
     axe__emit_cuda_ptx_wrappers(t, body);
     axe__text_put(t, "\n");
     device_helpers(t, p, body);
+    axe__cuda_i4_cast_helpers(t, body);
     axe__cuda_check_device(t, p);
 }
 
@@ -304,6 +305,8 @@ static void emit_block(ax_text *t, const axe_program *p, const ax_stmt *s,
             axe__cuda_emit_async(t, p, s, ind, &pending);
         } else if (axe__cuda_ldsm_copy(p, s)) {
             axe__cuda_emit_ldsm(t, p, s, ind);
+        } else if (axe__cuda_i4_cast(p, s)) {
+            axe__cuda_emit_i4_cast(t, p, s, ind);
         } else {
             axe__emit_op(t, p, s, ind, false);
         }
