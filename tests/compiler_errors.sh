@@ -666,23 +666,35 @@ expect_notes 5:9 "no schedule for copy: none of vector, dma, thread_loop, split,
     cta copy(X, q);
 }'
 # a region cut inside a dimension of several iters off their boundaries
-# (X's rows are the iters (2, 8, 2, 8); a start of bx * 128 + 16 is not
-# known to be a multiple of the 32 rows): no affine plan, and copy.vector
-# names the operand, the dimension and why
+# (X's rows are the iters (2, 8, 2, 8); a start of bx * 128 + 8 is not
+# known to be a multiple of the 16 rows inside the iter of 8): no affine
+# plan, and copy.vector names the operand, the dimension and why
 expect_notes 3:9 "no schedule for copy: none of vector, dma, thread_loop, split, smem applies (reasons below)" \
-    "copy.vector: 'X' dimension 0: the region of length 32 cuts its iters off their boundaries: its start is not known to be a multiple of its length 32 (only of 16)" \
+    "copy.vector: 'X' dimension 0: the region of length 32 cuts its iters off their boundaries: its start is not known to be a multiple of 16, the elements inside the iter it starts in (only of 8)" \
     "copy.dma: 'Bs' is packed i4: its copies run element by element (thread_loop, split), in whole-byte vectors (vector) or staged (smem)" \
     "copy.thread_loop: no register operand distributed over the cta's threads binds elements to threads" \
     "copy.split: two threads write one byte of the i4 'Bs': thread 1 writes element address 1 and thread 0 element address 0; a packed store rewrites its whole byte (give each thread whole bytes: pairs of elements x, x + 1 with x even)" \
     "copy.smem: the destination 'Bs' is not a register distributed over the cta's threads" <<<'kernel k(X: i4[256, 128] layout S[(2, 8, 2, 8, 64, 2):(16384, 2048, 2, 4, 32, 1)]) grid(2) threads(128) {
     shared Bs: i4[128, 128] layout S[(8, 2, 8, 64, 2):(2048, 2, 4, 32, 1)];
-    cta copy(Bs[0 : 32, 0 : 128], X[bx * 128 + 16 : +32, 0 : 128]);
+    cta copy(Bs[0 : 32, 0 : 128], X[bx * 128 + 8 : +32, 0 : 128]);
+}'
+# a dynamic start that is a multiple of those 16 rows, 112 plus a
+# multiple of 64 (48 plus a multiple of 64 inside the iter's run of 128:
+# bx * 64 + 112 is 112, where its 32 rows run past 128, for bx = 0)
+expect_notes 3:9 "no schedule for copy: none of vector, dma, thread_loop, split, smem applies (reasons below)" \
+    "copy.vector: 'X' dimension 0: the region of length 32 cuts its iters off their boundaries: its start is 48 plus a multiple of 64, so its region of 32 may cross the end of a run of 128" \
+    "copy.dma: 'Bs' is packed i4: its copies run element by element (thread_loop, split), in whole-byte vectors (vector) or staged (smem)" \
+    "copy.thread_loop: no register operand distributed over the cta's threads binds elements to threads" \
+    "copy.split: two threads write one byte of the i4 'Bs': thread 1 writes element address 1 and thread 0 element address 0; a packed store rewrites its whole byte (give each thread whole bytes: pairs of elements x, x + 1 with x even)" \
+    "copy.smem: the destination 'Bs' is not a register distributed over the cta's threads" <<<'kernel k(X: i4[256, 128] layout S[(2, 8, 2, 8, 64, 2):(16384, 2048, 2, 4, 32, 1)]) grid(2) threads(128) {
+    shared Bs: i4[128, 128] layout S[(8, 2, 8, 64, 2):(2048, 2, 4, 32, 1)];
+    cta copy(Bs[0 : 32, 0 : 128], X[bx * 64 + 112 : +32, 0 : 128]);
 }'
 # a constant start not a multiple of the 16 rows inside the iter of 8
 # (168 = 10.5 x 16); then one that is (112 = 7 x 16) but whose 32 rows
 # would run past that iter's run of 8 x 16 (digit 7, + 2 > 8)
 expect_notes 2:9 "no schedule for copy: none of vector, dma, thread_loop, split, smem applies (reasons below)" \
-    "copy.vector: 'X' dimension 0: the region of length 32 cuts its iters off their boundaries: its start 168 is not a multiple of 16 whose region of 32 stays within one run of 128" \
+    "copy.vector: 'X' dimension 0: the region of length 32 cuts its iters off their boundaries: its start 168 is not a multiple of 16, the elements inside the iter it starts in" \
     "copy.dma: 'F' is packed i4: its copies run element by element (thread_loop, split), in whole-byte vectors (vector) or staged (smem)" \
     "copy.thread_loop: no register operand distributed over the cta's threads binds elements to threads" \
     "copy.split: two threads write one byte of the i4 'F': thread 1 writes element address 1 and thread 0 element address 0; a packed store rewrites its whole byte (give each thread whole bytes: pairs of elements x, x + 1 with x even)" \
@@ -690,7 +702,7 @@ expect_notes 2:9 "no schedule for copy: none of vector, dma, thread_loop, split,
     cta copy(F, X[168 : +32, 0 : 128]);
 }'
 expect_notes 2:9 "no schedule for copy: none of vector, dma, thread_loop, split, smem applies (reasons below)" \
-    "copy.vector: 'X' dimension 0: the region of length 32 cuts its iters off their boundaries: its start 112 is not a multiple of 16 whose region of 32 stays within one run of 128" \
+    "copy.vector: 'X' dimension 0: the region of length 32 cuts its iters off their boundaries: from its start 112 it runs past 128, the end of the run of 128 it starts in" \
     "copy.dma: 'F' is packed i4: its copies run element by element (thread_loop, split), in whole-byte vectors (vector) or staged (smem)" \
     "copy.thread_loop: no register operand distributed over the cta's threads binds elements to threads" \
     "copy.split: two threads write one byte of the i4 'F': thread 1 writes element address 1 and thread 0 element address 0; a packed store rewrites its whole byte (give each thread whole bytes: pairs of elements x, x + 1 with x even)" \

@@ -408,6 +408,11 @@ grep -A6 '^op 1 ' "$tmp/spc.txt" | grep -qF "src 's': dealt loop layout S[(128,3
 # compiler_errors.sh)
 exact_run cut_const.axe
 exact_run cut_const.axe --target cuda --emulate
+# a dynamic start with a constant term: X[bx * 128 + 16 : +32, ...] is
+# 16 plus a multiple of 128, inside one run of the iter of 8 (before,
+# refused: "not known to be a multiple of its length 32 (only of 16)")
+exact_run cut_dyn_const.axe
+exact_run cut_dyn_const.axe -D G=3 --seed 4 --target cuda --emulate
 # the loop order the bank model picks: the same 4-element vectors as the
 # dimension order (the first widest, which width alone kept), 1 way and
 # 16 wavefronts instead of 4 ways and 64 on T; both plans recounted by

@@ -655,8 +655,10 @@ int64_t axe__ref_inner_stride(const axe_program *p, const ax_ref *r, int d);
  * [a, a + len) is the iters (m : S_k, E_k+1 .. E_n) when len = m P_k with
  * m dividing E_k and the region within one run of iter k: a constant a a
  * multiple of P_k with a / P_k mod E_k + m <= E_k, its offset a's digits
- * times their strides ("cst"); a dynamic a known (by the gcd of its
- * terms) to be a multiple of len, its offset a times "scale" = S_k / P_k,
+ * times their strides ("cst"); a dynamic a = D + c (c its constant
+ * terms, D's terms multiples of g) with P_k dividing g and c and (c / P_k
+ * mod h) + m <= h, h = gcd(g / P_k, E_k) (so the region stays within one
+ * run of iter k for every D), its offset a times "scale" = S_k / P_k,
  * which needs the iters outside iter k to be one compact run over it
  * (S_i = E_i+1 S_i+1) and P_k to divide S_k. axe__region_cut:
  * true with the cut of tensor dim "td" of "r"; false when "td" is not

@@ -96,6 +96,67 @@ static int64_t start_iter(const axe_iter *it, int n, int64_t len, int *k,
     return 0;
 }
 
+/* The constant terms of the sum "e" (times "sign") added into "*c0", and
+ * the gcd of its other terms into "*g" (0: none): e = D + c0 with D a
+ * multiple of g. False on overflow. */
+static bool start_parts(const ax_expr *e, int64_t sign, int64_t *c0, int64_t *g)
+{
+    switch (e->kind) {
+    case AX_EX_ADD:
+    case AX_EX_SUB:
+        return start_parts(e->a, sign, c0, g) &&
+               start_parts(e->b, e->kind == AX_EX_SUB ? -sign : sign, c0, g);
+    case AX_EX_NEG:
+        return start_parts(e->a, -sign, c0, g);
+    case AX_EX_INT: {
+        int64_t v;
+        return axe__mul(sign, e->value, &v) == AXE_OK &&
+               axe__add(*c0, v, c0) == AXE_OK;
+    }
+    case AX_EX_VAR:
+    case AX_EX_MUL:
+    case AX_EX_DIV:
+    case AX_EX_MOD:
+    case AX_EX_LOAD:
+        break;
+    }
+    *g = axe__gcd(*g, axe__expr_gcd(e));
+    return true;
+}
+
+/* Into c->why, why dynamic start "a" of a region of "len" = m P_k ("m",
+ * "inner" = P_k) in iter "itk" (E_k) does not align; empty when it does.
+ * With a = D + c0 (start_parts), a is a multiple of P_k when P_k divides
+ * g and c0; then a / P_k mod h, h = gcd(g / P_k, E_k), is c0 / P_k mod h
+ * whatever D, and the region's m digits of iter k stay within one run of
+ * it when that value + m <= h (h = E_k: the constant rule; c0 = 0 and g
+ * a multiple of len: h >= m, the region at a multiple of its length). */
+static void dyn_why(const ax_expr *a, const axe_iter *itk, int64_t m,
+                    int64_t inner, int64_t len, ax_cut *c)
+{
+    int64_t c0 = 0, g = 0, h, r;
+    if (!start_parts(a, 1, &c0, &g)) {
+        (void)snprintf(c->why, sizeof c->why, "its start overflows");
+        return;
+    }
+    if (g % inner != 0 || c0 % inner != 0) {
+        (void)snprintf(c->why, sizeof c->why,
+                       "its start is not known to be a multiple of %lld, "
+                       "the elements inside the iter it starts in (only of "
+                       "%lld)",
+                       (long long)inner, (long long)axe__gcd(g, c0));
+        return;
+    }
+    h = axe__gcd(g / inner, itk->extent);
+    r = (c0 / inner % h + h) % h;
+    if (r + m > h)
+        (void)snprintf(c->why, sizeof c->why,
+                       "its start is %lld plus a multiple of %lld, so its "
+                       "region of %lld may cross the end of a run of %lld",
+                       (long long)(r * inner), (long long)(h * inner),
+                       (long long)len, (long long)(inner * itk->extent));
+}
+
 /* Into c->why, why region [a, a + len) of tensor dim "td" does not align
  * with its iters "it" (m, k, inner: start_iter's); empty when it does. */
 static void cut_why(const ax_ref *r, int td, const axe_iter *it, int n,
@@ -118,20 +179,24 @@ static void cut_why(const ax_ref *r, int td, const axe_iter *it, int n,
                        "its length %lld is not a whole number of its inner "
                        "iters times a divisor of the next",
                        (long long)len);
-    else if (cst &&
-             (v % inner != 0 || v / inner % it[k].extent + m > it[k].extent))
+    else if (cst && v % inner != 0)
         (void)snprintf(c->why, sizeof c->why,
-                       "its start %lld is not a multiple of %lld whose "
-                       "region of %lld stays within one run of %lld",
-                       (long long)v, (long long)inner, (long long)len,
+                       "its start %lld is not a multiple of %lld, the "
+                       "elements inside the iter it starts in",
+                       (long long)v, (long long)inner);
+    else if (cst && v / inner % it[k].extent + m > it[k].extent)
+        (void)snprintf(c->why, sizeof c->why,
+                       "from its start %lld it runs past %lld, the end of "
+                       "the run of %lld it starts in",
+                       (long long)v,
+                       (long long)((v / (inner * it[k].extent) + 1) * inner *
+                                   it[k].extent),
                        (long long)(inner * it[k].extent));
-    else if (!cst && axe__expr_gcd(a) % len != 0)
-        (void)snprintf(c->why, sizeof c->why,
-                       "its start is not known to be a multiple of its "
-                       "length %lld (only of %lld)",
-                       (long long)len, (long long)axe__expr_gcd(a));
-    else if (!cst)
-        (void)cut_scale(it, k, inner, c);
+    else if (!cst) {
+        dyn_why(a, &it[k], m, inner, len, c);
+        if (c->why[0] == '\0')
+            (void)cut_scale(it, k, inner, c);
+    }
 }
 
 /* The cut of tensor dim "td" of "r" (compiler_internal.h). */
