@@ -1568,6 +1568,56 @@ static void test_synth_records(void)
     synth_records("tests/kernels/ldsm_f16_trans_auto.axe", true);
 }
 
+/* A candidate places the other ldmatrix copies of its tensor by the rows
+ * they read (place_and_pick). s (f16[32, 64], n = 8 a + b at (k, a, b)
+ * -> 64 k + a + 8 b, unswizzled) is read by q2 (plain: lane 4r + c's
+ * word g the two a = 2c, 2c + 1 of row k = 8 warp + g, b = r; its 8 rows
+ * per matrix are 8 consecutive 16-byte chunks, conflict-free whatever
+ * the swizzle) and by q (.trans: lane l's word g the k rows 8 (g / 2) +
+ * 2 (l % 4) and + 1 of column a = l / 4, b = 2 warp + g % 2; its 8 rows
+ * per matrix are 8 consecutive k, 128 bytes apart, 1 way only under a
+ * swizzle that xors the three low bits of k into the chunk bits).
+ * Placed by its per-thread 2-byte loads (4 of the 8 rows each), q asks
+ * less, and the candidate of q2's rows took a swizzle on which q's
+ * .trans rows are 2-way; placed by its rows, they are 1 way. */
+static void test_ldsm_other_rows(void)
+{
+    static const char src[] =
+        "kernel k(X: f16[32, 64] layout S[(32, 8, 8):(64, 1, 8)], "
+        "F: f16[32, 64], G: f16[32, 64]) grid(1) threads(128)\n{\n"
+        "    shared s: f16[32, 64] layout S[(32, 8, 8):(64, 1, 8)];\n"
+        "    register q: f16[32, 64] layout S[(4, 4, 2, 8, 4, 2):(2, "
+        "1@laneid, 1, 4@laneid, 1@warpid, 8)];\n"
+        "    register q2: f16[32, 64] layout S[(4, 8, 4, 2, 8):(1@warpid, "
+        "2, 1@laneid, 1, 4@laneid)];\n"
+        "    cta copy(s, X);\n    sync;\n    cta copy(q, s);\n"
+        "    cta copy(q2, s);\n    cta copy(F, q);\n    cta copy(G, q2);\n"
+        "}\n";
+    axe_program *p = NULL;
+    axe_diag d;
+    axe_layout c;
+    ax_ways w = {0, 0, 0};
+    bool have = false;
+    TL_CHECK(axe_program_compile(src, strlen(src), NULL, NULL, &p, &d) ==
+                 AXE_OK,
+             "other rows: %s", d.message);
+    if (p == NULL)
+        return;
+    int si = tensor_named(p, "s");
+    TL_CHECK(axe__smem_ldsm_copy(p, p->ops[1], si) &&
+                 axe__smem_ldsm_copy(p, p->ops[2], si),
+             "other rows: q and q2 do not both read s whole");
+    must(axe__smem_ldsm_candidate(p, si, 2, false, &c, &have, NULL));
+    TL_CHECK(have, "other rows: q2 gives no candidate");
+    p->tensors[si].layout = c;
+    must(axe__smem_ldsm_ways(p, p->ops[1], true, &w, NULL));
+    TL_CHECK(w.max == 1,
+             "other rows: q's .trans rows %d-way on q2's "
+             "candidate (want 1)",
+             w.max);
+    axe_program_free(p);
+}
+
 int main(void)
 {
     tl_seed("test_compiler_smem", 20261129);
@@ -1584,6 +1634,7 @@ int main(void)
     test_hexcute_i4();
     test_hexcute_rows();
     test_ldsm_rows_f16();
+    test_ldsm_other_rows();
     test_ldsm_rows_trans();
     test_ldsm_copy_whole();
     test_i4_store_rmw();

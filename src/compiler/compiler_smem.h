@@ -304,7 +304,9 @@ bool axe__smem_ldsm_free(const axe_layout *rl, const int64_t *shape, int ndim,
  * "trans") as 16-byte rows of the tensor (the file comment), over the
  * orders of the free strides the instance whose swizzle (chosen over the
  * other operators' accesses, each vector split into single elements
- * where the instance breaks it, and the copy's rows as 16-byte accesses)
+ * where the instance breaks it, the other copies that the instance makes
+ * ldmatrix, plain or .trans, by the rows they read, and the copy's rows
+ * as 16-byte accesses)
  * leaves the fewest ways (largest, then sum; ties keep the earlier).
  * "*have" false when the register has no such rows. */
 axe_status axe__smem_ldsm_candidate(axe_program *p, int ti, int op, bool trans,

@@ -466,22 +466,122 @@ static int place(const axe_layout *c, const ax_smem_access *a,
     return whole ? 1 : (int)a->vec;
 }
 
+/* The tile address under "c" of every (warp, lane, element) of register
+ * "reg" ("tab": nwarps * 32 * span, -1 where it holds none); false when
+ * an element is off the table or held twice. */
+static bool cell_table(const ax_tensor *reg, const axe_layout *c, int64_t nw,
+                       int64_t *tab)
+{
+    int64_t size = 1;
+    for (int d = 0; d < reg->ndim; d++)
+        size *= reg->shape[d];
+    for (int64_t i = 0; i < nw * AX_WARP * reg->span; i++)
+        tab[i] = -1;
+    for (int64_t x = 0; x < size; x++) {
+        axe_point pt;
+        int64_t v[3] = {0, 0, 0}, at; /* warpid, laneid, m */
+        if (axe_layout_apply_base(&reg->layout, x, &pt, NULL) != AXE_OK)
+            return false;
+        for (int k = 0; k < pt.n; k++)
+            v[strcmp(pt.axis[k], "warpid") == 0   ? 0
+              : strcmp(pt.axis[k], "laneid") == 0 ? 1
+                                                  : 2] = pt.v[k];
+        if (v[0] >= nw || v[1] >= AX_WARP || v[2] >= reg->span)
+            return false;
+        at = (v[0] * AX_WARP + v[1]) * reg->span + v[2];
+        if (tab[at] >= 0)
+            return false;
+        tab[at] = axe__smem_tile_addr(c, x);
+    }
+    return true;
+}
+
+/* Whether "rows"' register reads a tile laid out by "c" (unswizzled) by
+ * ldmatrix, .trans with "trans" (compiler_copy_ldsm.c's conditions on
+ * every element: plain, word g of lane l at bytes 4 (l % 4) of the row
+ * lane 4 (l / 4)'s word g starts; .trans, lane l % 4's element + l / 4;
+ * rows at multiples of 16 bytes). */
+static bool legal_on(const ld_rows *rows, const int64_t *tab, int64_t span,
+                     bool trans)
+{
+    int64_t w = rows->epw;
+    if (span != rows->words * w)
+        return false; /* a register of a part word */
+    for (int64_t i = 0; i < rows->nwarps * AX_WARP * span; i++)
+        if (tab[i] < 0)
+            return false;
+    for (int64_t wp = 0; wp < rows->nwarps; wp++)
+        for (int64_t m = 0; m < rows->words * w; m++)
+            for (int64_t l = 0; l < AX_WARP; l++) {
+                int64_t a = tab[(wp * AX_WARP + l) * span + m];
+                int64_t a0 =
+                    trans ? tab[(wp * AX_WARP + l % 4) * span + m] + l / 4
+                          : tab[(wp * AX_WARP + (l & ~3)) * span + m - m % w] +
+                                w * (l % 4) + m % w;
+                bool start = trans ? l < 4 : l % 4 == 0 && m % w == 0;
+                if (a != a0 || (start && a % rows->row != 0))
+                    return false;
+            }
+    return true;
+}
+
+/* The other ldmatrix copies of "ti" (not "op") on instance "c": "by[k]"
+ * when copy k runs as ldmatrix there (plain, else .trans), its rows into
+ * "rows[k]"; the accesses they make added to "*room". */
+static axe_status other_rows(axe_program *p, int ti, int op,
+                             const axe_layout *c, ld_rows *rows, bool *by,
+                             int64_t *room, axe_diag *diag)
+{
+    for (int k = 0; k < p->nops; k++) {
+        const ax_tensor *reg = &p->tensors[p->ops[k]->args[0].tensor];
+        int64_t *tab;
+        int forms;
+        by[k] = false;
+        if (k == op || !axe__smem_ldsm_copy(p, p->ops[k], ti))
+            continue;
+        forms = axe_dtype_bit_width(reg->dtype) == 16 ? 2 : 1;
+        for (int t = 0; !by[k] && t < forms; t++) {
+            axe_status st = rows_of(p, reg, t == 1, &rows[k], diag);
+            if (st == AXE_ERR_UNSUPPORTED)
+                break;
+            AXE_TRY(st);
+            tab = axe__arena_alloc(p->arena,
+                                   (size_t)(rows[k].nwarps * AX_WARP *
+                                            (reg->span > 0 ? reg->span : 1)) *
+                                       sizeof *tab);
+            if (tab == NULL)
+                return axe__fail(diag, AXE_ERR_NO_MEMORY, -1, "out of memory");
+            by[k] = cell_table(reg, c, rows[k].nwarps, tab) &&
+                    legal_on(&rows[k], tab, reg->span, t == 1);
+        }
+        *room += by[k] ? rows[k].nwarps * rows[k].words : 0;
+    }
+    return AXE_OK;
+}
+
 /* Instance "c" of tensor "ti": the other operators' accesses "l" (single
- * elements) and the copy's rows placed by it, the swizzle chosen over
- * them into "c" and the counts into "after". */
+ * elements where "c" breaks a vector), the other ldmatrix copies by the
+ * rows they read where "c" makes them ldmatrix (other_rows), and the
+ * copy's rows placed by it, the swizzle chosen over them into "c" and
+ * the counts into "after". */
 static axe_status place_and_pick(axe_program *p, int ti, const ax_smem_list *l,
                                  int op, const ld_rows *rows, axe_layout *c,
                                  ax_ways *after, axe_diag *diag)
 {
     const ax_tensor *t = &p->tensors[ti];
-    int64_t size = 1, *addr;
+    int64_t size = 1, *addr, nta = rows->nwarps * rows->words;
     int na = 0;
     ax_tile_access *ta;
     ax_ways before;
     axe_layout_swizzle sw;
+    ld_rows *orows =
+        axe__arena_alloc(p->arena, (size_t)(p->nops + 1) * sizeof *orows);
+    bool *by = axe__arena_alloc(p->arena, (size_t)p->nops + 1);
+    if (orows == NULL || by == NULL)
+        return axe__fail(diag, AXE_ERR_NO_MEMORY, -1, "out of memory");
+    AXE_TRY(other_rows(p, ti, op, c, orows, by, &nta, diag));
     for (int d = 0; d < t->ndim; d++)
         size *= t->shape[d];
-    int64_t nta = rows->nwarps * rows->words;
     for (int k = 0; k < l->n; k++)
         nta += l->a[k].tensor == ti ? l->a[k].vec : 0;
     ta = axe__arena_alloc(p->arena, (size_t)nta * sizeof *ta);
@@ -492,8 +592,11 @@ static axe_status place_and_pick(axe_program *p, int ti, const ax_smem_list *l,
         addr[x] = axe__smem_tile_addr(c, x);
     qsort(addr, (size_t)size, sizeof *addr, cmp64);
     for (int k = 0; k < l->n; k++)
-        if (l->a[k].tensor == ti && l->a[k].op != op)
+        if (l->a[k].tensor == ti && l->a[k].op != op && !by[l->a[k].op])
             na += place(c, &l->a[k], &ta[na]);
+    for (int k = 0; k < p->nops; k++)
+        if (by[k])
+            na += row_accesses(&orows[k], c, &ta[na]);
     na += row_accesses(rows, c, &ta[na]);
     AXE_TRY(axe__swizzle_pick(addr, size, ta, na, rows->bits, &sw, &before,
                               after, diag));
