@@ -959,6 +959,35 @@ if [ "$got" = "9 0 2 / 19 0 0" ]; then
 else
     bad "ldsm_f16_transpose_auto vs alone: memory, shuffles, ldmatrix per thread $got"
 fi
+# The same transpose over a region of the tile (s[k * 32 : +32, ...] of
+# a 64 x 64 s): the leaves are read off the region's layout, q takes the
+# same .trans layout; per thread, over both halves, 4 ldmatrix.x4.trans
+# and 16 4-byte stores, against 4 16-byte loads and 32 2-byte stores of
+# the coalesced leaf (written by hand; chosen before).
+LC="$T/ldsm_f16_transpose_cut_auto.axe"
+run_json "$LC"
+run_json "$LC" -D N=192 --seed 3
+run_json "$LC" --target cuda --emulate
+run_json "$LC" --target cuda --emulate -D N=192 --seed 3
+same "$LC" q "S[(4, 4, 2, 4, 2, 8):(2, 1@laneid, 1, 1@warpid, 8, 4@laneid)]" --target cuda
+if synth_json "$LC" --target cuda &&
+    grep -qF '"copy#1": {"chosen": "ldmatrix.x4.trans from '"'s'"', word pairs along dim 0, 2 per thread, 8 wavefronts per warp; in the program: 0 rearranges, 1280 copy accesses' "$tmp/synth.json" &&
+    grep -qF '"copy#1.load": {"chosen": "ldmatrix.x4.trans"' "$tmp/synth.json"; then
+    ok
+else
+    bad "ldsm_f16_transpose_cut_auto: the .trans leaf of a region: $(cat "$tmp/synth.json")"
+fi
+sed -e 's/ldsm_f16_transpose_cut_auto(/cut_alone(/' \
+    -e 's/q: f16\[32, 64\] layout auto/q: f16[32, 64] layout S[(2, 16, 8, 8):(8, 8@tx, 1@tx, 1)]/' \
+    "$LC" >"$tmp/cut_alone.axe"
+"$AXE" compile "$LC" --target cuda >"$tmp/lc.cu" 2>&1
+"$AXE" compile "$tmp/cut_alone.axe" --target cuda >"$tmp/lca.cu" 2>&1
+got="$(count_cuda "$tmp/lc.cu") / $(count_cuda "$tmp/lca.cu")"
+if [ "$got" = "17 0 4 / 37 0 0" ]; then
+    ok
+else
+    bad "ldsm_f16_transpose_cut_auto vs alone: memory, shuffles, ldmatrix per thread $got"
+fi
 # Both auto: the shared step runs first and synthesizes the registers for
 # each candidate tile, so q gets its .trans leaf against each, and the
 # winning pair is the kernel's written tile with the same q.

@@ -2,8 +2,10 @@
 /*
  * ldmatrix-shaped register layouts as copy-anchor leaves (issue 15;
  * docs/compiler.md, "Layout synthesis"). For a copy from a whole shared
- * tensor of 4-, 8- or 16-bit elements into a whole `layout auto` register
- * of its dtype and shape at warp or CTA scope, the register layouts for
+ * tensor of 4-, 8- or 16-bit elements (or a region of one that is whole
+ * iters of each dimension starting on a 16-byte row: its layout from the
+ * region's first element) into a whole `layout auto` register of its
+ * dtype and shape at warp or CTA scope, the register layouts for
  * which every 32-bit register word is an ldmatrix register
  * (compiler_copy_ldsm.c's conditions) are read off the shared layout's
  * iters, the fastest first: the address digits of a 16-byte row (E =
@@ -203,16 +205,117 @@ static axe_status count(const ls_ctx *c, bool trans, ax_inst_leaf *leaf,
     return AXE_OK;
 }
 
+/* The iters of dimension "d" of grouped "g" (seps[d] .. seps[d + 1])
+ * that region [a, a + len) of it takes, pushed onto "out" outer first:
+ * the innermost iters whose product is "len" (the last one split where
+ * len / inner divides its extent), the start a multiple of "len"
+ * ("gcd": what a constant or every term of a dynamic start is known to
+ * be a multiple of), and every iter outside at a stride (times the part
+ * taken, where split) that is a multiple of "row" elements, so that the
+ * region starts on a 16-byte row whatever the start; false otherwise. */
+static bool region_dim(const axe_layout *g, const int *seps, int d, int64_t len,
+                       int64_t gcd, int64_t row, axe_layout *out)
+{
+    axe_iter in[AXE_LAYOUT_MAX_SHARD];
+    int n = 0;
+    int64_t inner = 1;
+    if (gcd % len != 0)
+        return false;
+    for (int i = seps[d + 1] - 1; i >= seps[d]; i--) {
+        axe_iter it = g->shard[i];
+        int64_t need = len / inner;
+        if (it.extent == 1)
+            continue;
+        if (strcmp(it.axis, "m") != 0 || it.stride < 1)
+            return false;
+        if (need == 1) {
+            if (it.stride % row != 0)
+                return false;
+            continue;
+        }
+        if (need % it.extent != 0 &&
+            (it.extent % need != 0 || (it.stride * need) % row != 0))
+            return false;
+        it.extent = need % it.extent == 0 ? it.extent : need;
+        inner *= it.extent;
+        in[n++] = it;
+    }
+    for (int i = n - 1; i >= 0; i--)
+        if (axe_layout_push_shard(out, in[i].extent, in[i].stride, "m") !=
+            AXE_OK)
+            return false;
+    return inner == len &&
+           (n > 0 || axe_layout_push_shard(out, 1, 0, "m") == AXE_OK);
+}
+
+/* The layout of region "r" of shared tensor "t" (the shape of the
+ * region, its addresses relative to the region's first element, the
+ * swizzle kept) when every dimension's region is whole iters of the
+ * dimension starting on a 16-byte row (region_dim); false otherwise. */
+static bool region_layout(const ax_tensor *t, const ax_ref *r, int64_t row,
+                          axe_layout *out)
+{
+    axe_layout l = t->layout, g;
+    int seps[AXE_LAYOUT_MAX_DIMS + 1];
+    l.swizzle.present = false;
+    if (r->is_view || r->bdim >= 0 || r->any_masked || r->ndim != t->ndim ||
+        l.nreplica > 0 ||
+        axe_layout_group(&l, t->shape, t->ndim, &g, seps, NULL) != AXE_OK)
+        return false;
+    axe_layout_init(out);
+    for (int d = 0; d < t->ndim; d++) {
+        const ax_expr *a = r->start[d];
+        int64_t gcd = a == NULL              ? 0
+                      : a->kind == AX_EX_INT ? a->value
+                                             : axe__expr_gcd(a);
+        if (!region_dim(&g, seps, d, r->len[d], gcd, row, out))
+            return false;
+    }
+    out->swizzle = t->layout.swizzle;
+    return true;
+}
+
+/* The shared layout the leaves of copy "s" read: its source tensor's
+ * when whole (axe__smem_ldsm_copy), a region's (region_layout) when "s"
+ * reads one into a whole register of its dtype and the region's shape;
+ * false otherwise. */
+static bool source_layout(const axe_program *p, const ax_stmt *s,
+                          axe_layout *out)
+{
+    const ax_tensor *d, *t;
+    if (s->kind != AX_ST_OP || s->dead || s->op != AX_OP_COPY ||
+        s->nargs != 2 || s->args[1].tensor < 0)
+        return false;
+    d = &p->tensors[s->args[0].tensor];
+    t = &p->tensors[s->args[1].tensor];
+    if (axe__smem_ldsm_copy(p, s, s->args[1].tensor)) {
+        *out = t->layout;
+        return true;
+    }
+    if (d->mem != AX_MEM_REGISTER || t->mem != AX_MEM_SHARED ||
+        d->dtype != t->dtype || !axe__synth_whole(p, &s->args[0]) ||
+        s->args[1].ndim != d->ndim)
+        return false;
+    for (int k = 0; k < d->ndim; k++)
+        if (s->args[1].len[k] != d->shape[k])
+            return false;
+    return (axe_dtype_bit_width(t->dtype) == 4 ||
+            axe_dtype_bit_width(t->dtype) == 8 ||
+            axe_dtype_bit_width(t->dtype) == 16) &&
+           region_layout(t, &s->args[1], 128 / axe_dtype_bit_width(t->dtype),
+                         out);
+}
+
 /* Whether copy "s" with register operand "reg" is of this file's kind,
- * its context into "c" with its shared tensor on layout "shl" (c->addr
- * and c->tab allocated: ls_free). */
+ * its context into "c" with its shared source on layout "shl" (over the
+ * register's shape; c->addr and c->tab allocated: ls_free). */
 static bool setup(const axe_program *p, const ax_stmt *s, int reg,
                   const axe_layout *shl, ls_ctx *c)
 {
     axe_layout g, base;
     int seps[AXE_LAYOUT_MAX_DIMS + 1];
     memset(c, 0, sizeof *c);
-    if (reg != 0 || !axe__smem_ldsm_copy(p, s, s->args[1].tensor) ||
+    if (reg != 0 || !source_layout(p, s, &base) ||
         (s->scope != AX_SCOPE_WARP && s->scope != AX_SCOPE_CTA))
         return false;
     c->p = p;
@@ -224,10 +327,10 @@ static bool setup(const axe_program *p, const ax_stmt *s, int reg,
     c->row = 128 / c->bits;
     c->threads = axe__scope_threads(p, s->scope);
     c->nwarps = c->threads / AX_WARP;
-    c->n = c->sh->ndim;
+    c->n = c->reg->ndim;
     c->size = 1;
     for (int d = 0; d < c->n; d++)
-        c->size *= c->sh->shape[d];
+        c->size *= c->reg->shape[d];
     if (c->threads % AX_WARP != 0 || c->threads == 0 ||
         c->size % (c->threads * c->epw) != 0 ||
         (c->sw != NULL && ((int64_t)1 << c->sw->per_element) < c->row))
@@ -240,7 +343,7 @@ static bool setup(const axe_program *p, const ax_stmt *s, int reg,
     base = *shl;
     base.swizzle.present = false;
     if (base.nreplica > 0 ||
-        axe_layout_group(&base, c->sh->shape, c->n, &g, seps, NULL) != AXE_OK)
+        axe_layout_group(&base, c->reg->shape, c->n, &g, seps, NULL) != AXE_OK)
         return false;
     for (int d = 0; d < c->n; d++)
         for (int i = seps[d]; i < seps[d + 1]; i++)
@@ -407,11 +510,11 @@ axe_status axe__synth_ldsm_leaves_on(const axe_program *p, const ax_stmt *s,
 axe_status axe__synth_ldsm_leaves(const axe_program *p, const ax_stmt *s,
                                   int reg, ax_synth_ldsm *out, axe_diag *diag)
 {
+    axe_layout l;
     out->n = 0;
-    if (s->nargs != 2 || s->args[1].tensor < 0)
+    if (!source_layout(p, s, &l))
         return AXE_OK;
-    return axe__synth_ldsm_leaves_on(
-        p, s, reg, &p->tensors[s->args[1].tensor].layout, out, diag);
+    return axe__synth_ldsm_leaves_on(p, s, reg, &l, out, diag);
 }
 
 /* compiler_synth.h */
@@ -420,8 +523,8 @@ bool axe__synth_ldsm_accesses(const axe_program *p, const ax_stmt *s, int reg,
 {
     ls_ctx c;
     bool yes = false;
-    if (s->nargs != 2 || s->args[1].tensor < 0 ||
-        !setup(p, s, reg, &p->tensors[s->args[1].tensor].layout, &c))
+    axe_layout l;
+    if (!source_layout(p, s, &l) || !setup(p, s, reg, &l, &c))
         return false;
     if (c.addr != NULL && c.tab != NULL &&
         fill_table(&c, &p->tensors[s->args[0].tensor].layout) &&
