@@ -214,14 +214,14 @@ for row in "i4_trans_auto.axe|register q: S[(32,32,2):(2,1@tx,1)]" \
 done
 # swizzled i4 addressing (i4_swz.axe): the swizzle maps element
 # addresses and the byte is (swizzled address) / 2; the check can fail:
-# the same C with q's nibble stores not swizzled (its vector accesses
-# still are) must fail it
+# the same C with q's whole-byte stores not swizzled (its vector
+# accesses still are) must fail it
 "$AXE" compile "$T/i4_swz.axe" -o "$tmp/swz.c"
-n=$(grep -c 'ax_st4(t_q, ax_swz(' "$tmp/swz.c")
+n=$(grep -c 't_q\[(ax_swz(.*, 5, 2, 3, 1)) / 2L\] = ax_pack4(' "$tmp/swz.c")
 cat >"$tmp/unswzcc" <<EOS
 #!/usr/bin/env bash
 for a in "\$@"; do
-    case \$a in *.c) sed -i 's/ax_st4(t_q, ax_swz(\([^,]*\), 5, 2, 3, 1)/ax_st4(t_q, (\1)/' "\$a" ;; esac
+    case \$a in *.c) sed -i 's/t_q\[(ax_swz(\([^,]*\), 5, 2, 3, 1)) \/ 2L\] = ax_pack4/t_q[(\1) \/ 2L] = ax_pack4/' "\$a" ;; esac
 done
 exec $CC "\$@"
 EOS
@@ -230,7 +230,42 @@ if [ "$n" = 1 ] && ! CC="$tmp/unswzcc" "$AXE" run "$T/i4_swz.axe" --check >"$tmp
     grep -q 'check FAILED' "$tmp/out"; then
     ok
 else
-    bad "i4_swz.axe with unswizzled nibble stores ($n): $(head -c 300 "$tmp/out")"
+    bad "i4_swz.axe with unswizzled byte stores ($n): $(head -c 300 "$tmp/out")"
+fi
+# whole-byte stores: where a thread stores both nibbles of each byte the
+# .cu stores the byte once (ax_pack4) instead of reading and rewriting
+# it per nibble (ax_put4 into memory, ax_st4 into registers): i4_cta's
+# five i4 stores (into Z, W and three casts into r; before: 2 ax_put4,
+# 3 ax_st4), i4_trans_auto's two (the cast into r, the copy into the
+# column-major F); i4_rule's copy into Z from element 1 (odd: a byte
+# pairs elements of two iterations) stays nibble by nibble
+for row in "i4_cta.axe 5 0" "i4_trans_auto.axe 2 0" "i4_rule.axe 0 1"; do
+    read -r f want_pack want_nib <<<"$row"
+    "$AXE" compile "$T/$f" --target cuda -o "$tmp/whole.cu"
+    got="$(grep -c '= ax_pack4(' "$tmp/whole.cu") $(grep -c 'ax_put4(&AXE_ST(\|ax_st4(t_' "$tmp/whole.cu")"
+    if [ "$got" = "$want_pack $want_nib" ]; then
+        ok
+    else
+        bad "$f: $got whole-byte and nibble i4 stores in the .cu, want $want_pack $want_nib"
+    fi
+done
+"$AXE" compile "$T/i4_trans_auto.axe" --explain >"$tmp/ex.txt" 2>&1
+if [ "$(grep -c 'i4 stores: whole bytes, the nibbles of dim 0 digits 2m and 2m + 1 from one thread' "$tmp/ex.txt")" = 1 ] &&
+    [ "$(grep -c 'i4 stores: whole bytes' "$tmp/ex.txt")" = 2 ]; then
+    ok
+else
+    bad "i4_trans_auto --explain: no whole-byte stores along F's rows: $(grep -m3 'i4 stores' "$tmp/ex.txt")"
+fi
+# ... and the check can fail: the emulated i4_cta with the two nibbles
+# of ax_pack4 swapped
+if command -v "${CXX:-c++}" >/dev/null 2>&1; then
+    if AXE_RUN_EDIT="sed -i 's|ax_pack4(int lo, int hi)|ax_pack4(int hi, int lo)|'" \
+        "$AXE" run "$T/i4_cta.axe" --target cuda --emulate --check >"$tmp/out" 2>&1 ||
+        ! grep -q 'check FAILED' "$tmp/out"; then
+        bad "i4_cta with ax_pack4's nibbles swapped: $(head -c 300 "$tmp/out")"
+    else
+        ok
+    fi
 fi
 # shared 'layout auto' of i4 (i4_swz_auto.axe): the synthesis picks
 # i4_swz's hand-written Swizzle<5,2,3> (whole bytes, M >= 1; runs of 32

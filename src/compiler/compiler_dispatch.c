@@ -162,7 +162,9 @@ static axe_status thread_loop(axe_program *p, ax_stmt *s, ax_plan *plan,
 {
     (void)commit;
     AXE_TRY(axe__sched_thread_loop(p, s, plan, why));
-    return axe__i4_plan_check(p, s, plan, why);
+    AXE_TRY(axe__i4_plan_check(p, s, plan, why));
+    axe__i4_plan_pair(p, s, plan); /* whole bytes where a thread has both */
+    return AXE_OK;
 }
 
 static axe_status split(axe_program *p, ax_stmt *s, ax_plan *plan,

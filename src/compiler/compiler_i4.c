@@ -13,7 +13,9 @@
  * swizzled destination is checked on its tile addresses, since an i4
  * swizzle moves whole bytes);
  * non-affine destinations are refused; conflicts between instances (two
- * warps, two CTAs) are the race detector's (compiler_race.c).
+ * warps, two CTAs) are the race detector's (compiler_race.c). A plan
+ * whose thread stores both nibbles of each byte along one loop stores the
+ * byte whole (axe__i4_plan_pair: no read).
  */
 #include <stdlib.h>
 
@@ -205,4 +207,53 @@ axe_status axe__i4_plan_check(const axe_program *p, const ax_stmt *s,
             return refuse(p, s, &w, &base, why);
     }
     return AXE_OK;
+}
+
+/* Whether operand "r"'s base address is even for every value of its
+ * dynamic parts (a part is even when its scale or every value of its
+ * expression is). */
+static bool base_even(const axe_program *p, const ax_ref *r)
+{
+    ax_base b;
+    axe__plan_base(p, r, &b);
+    if (b.cst % 2 != 0)
+        return false;
+    for (int j = 0; j < b.ndyn; j++)
+        if (b.scale[j] % 2 != 0 && axe__expr_gcd(b.dyn[j]) % 2 != 0)
+            return false;
+    return true;
+}
+
+/* Element pairs (digit 2m, 2m + 1 of loop k, the others fixed) are bytes
+ * of the destination: loop k is at stride 1 and even extent and every
+ * other address term is even, so digit 2m's element address is even and
+ * 2m + 1's is the next; a thread's loops run every pair of its own. A
+ * swizzle keeps bytes whole (sema: M >= 1), so the tile pair stays one
+ * byte, low nibble first. A register destination read from shared
+ * memory keeps its nibble stores (the copy may run as ldmatrix, which
+ * takes the plan's loads, compiler_copy_ldsm.c). */
+void axe__i4_plan_pair(const axe_program *p, const ax_stmt *s, ax_plan *plan)
+{
+    const ax_tensor *dst = &p->tensors[s->args[0].tensor];
+    int pair = -1;
+    plan->pair = 0;
+    if (dst->dtype != AXE_DTYPE_I4 ||
+        (s->op != AX_OP_COPY && s->op != AX_OP_CAST) ||
+        (dst->mem == AX_MEM_REGISTER &&
+         p->tensors[s->args[1].tensor].mem == AX_MEM_SHARED) ||
+        plan->kind == AX_PLAN_SPLIT || plan->vec != 1 || !plan->affine[0] ||
+        !base_even(p, &s->args[0]))
+        return;
+    for (int i = 0; i < s->nargs; i++)
+        if (s->args[i].any_masked)
+            return;
+    for (int k = plan->nloops - 1; k >= 0; k--) {
+        const ax_loop *lp = &plan->loops[k];
+        if (pair < 0 && !lp->thread && lp->stride[0] == 1 &&
+            lp->extent % 2 == 0)
+            pair = k;
+        else if (lp->extent > 1 && lp->stride[0] % 2 != 0)
+            return;
+    }
+    plan->pair = pair + 1;
 }

@@ -601,6 +601,14 @@ typedef struct ax_plan {
      * ax_v<k> (the element loop of a vector chunk that is partly outside
      * a masked operand, compiler_emit_op.c); 0 otherwise. */
     int lane;
+    /* 1 + the loop whose digits 2m and 2m + 1 store the two nibbles of
+     * one byte of a packed i4 destination, stored whole by one thread
+     * (axe__i4_plan_pair; the loop runs in steps of 2); 0: every i4
+     * element is stored alone (read, replace the nibble, write). */
+    int pair;
+    /* Emission only: 1 + the loop whose digit is written ax_i<k> + 1L
+     * (the high nibble of such a byte); 0 otherwise. */
+    int next;
 } ax_plan;
 
 /* The common refinement of a dimension's iters (compiler_refine.c):
@@ -914,6 +922,12 @@ void axe__emit_mma_smem(ax_text *t, const axe_program *p, const ax_stmt *s,
  * (compiler_i4.c). */
 axe_status axe__i4_plan_check(const axe_program *p, const ax_stmt *s,
                               const ax_plan *plan, axe_diag *why);
+/* Sets plan->pair when each thread of a per-thread loop plan of copy or
+ * cast "s" into packed i4 holds both elements of every byte it stores
+ * along one loop: a loop of even extent at destination stride 1, every
+ * other stride and the base address even, no operand masked, one
+ * element per access (compiler_i4.c). */
+void axe__i4_plan_pair(const axe_program *p, const ax_stmt *s, ax_plan *plan);
 /* Use "w"-element accesses in the innermost loop when the layouts allow. */
 axe_status axe__plan_vectorize(const axe_program *p, const ax_stmt *s,
                                ax_plan *plan, axe_diag *why);

@@ -699,6 +699,12 @@ void axe__plan_describe(ax_text *t, const axe_program *p, const ax_stmt *s,
     if (plan->vec > 1)
         axe__text_put(t, "    innermost access: %lld elements\n",
                       (long long)plan->vec);
+    if (plan->pair > 0)
+        axe__text_put(t,
+                      "    i4 stores: whole bytes, the nibbles of dim %d "
+                      "digits 2m and 2m + 1 from one thread (one byte store "
+                      "per 2 elements)\n",
+                      plan->loops[plan->pair - 1].dim);
     describe_bank(t, p, s, plan);
     for (i = 0; plan->vec > 1 && i < s->nargs; i++)
         if (s->args[i].any_masked && axe__plan_masked_rows(s, plan))

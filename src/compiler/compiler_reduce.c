@@ -182,8 +182,11 @@ static bool stage_store(axe_program *p, ax_stmt *st, bool split, axe_diag *w,
     if ((split ? axe__sched_split(p, st, st->plan, w)
                : axe__sched_thread_loop(p, st, st->plan, w)) != AXE_OK)
         return false;
-    if (axe__i4_plan_check(p, st, st->plan, w) == AXE_OK)
+    if (axe__i4_plan_check(p, st, st->plan, w) == AXE_OK) {
+        if (!split) /* whole bytes where a thread stores both nibbles */
+            axe__i4_plan_pair(p, st, st->plan);
         return true;
+    }
     *i4 = *w;
     return false;
 }

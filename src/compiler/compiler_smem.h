@@ -103,7 +103,8 @@ axe_status axe__swizzle_pick(const int64_t *addr, int64_t n,
  * "rmw": the read of a store narrower than a byte (one packed i4 by an
  * operator's destination, operand 0): the emitted code (ax_st4, ax_put4)
  * reads the byte and writes it back, so such a store is listed twice,
- * as the write (rmw false) and as this read of the same bytes. */
+ * as the write (rmw false) and as this read of the same bytes. A
+ * whole-byte store of two (ax_pack4, plan->pair) is one write, vec 2. */
 #define AX_RUN_LEVELS 4
 typedef struct ax_smem_access {
     int op, arg, tensor;

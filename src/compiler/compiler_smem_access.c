@@ -263,16 +263,17 @@ static axe_status element_of(walker *w, const ax_ref *r, const int64_t *c,
     return locate(w, r, c, x, &addr, diag);
 }
 
-/* The non-thread digits of chunk "u" (innermost loop in vector steps). */
+/* The non-thread digits of chunk "u" (innermost loop in vector steps,
+ * the pair loop of whole-byte i4 stores in steps of 2). */
 static void decode(const ax_plan *plan, int64_t u, int64_t *digit)
 {
     int last = axe__plan_innermost_loop(plan);
     for (int k = plan->nloops - 1; k >= 0; k--) {
-        int64_t e;
+        int64_t e, step = plan->pair == k + 1 ? 2 : k == last ? plan->vec : 1;
         if (plan->loops[k].thread)
             continue;
-        e = plan->loops[k].extent / (k == last ? plan->vec : 1);
-        digit[k] = u % e * (k == last ? plan->vec : 1);
+        e = plan->loops[k].extent / step;
+        digit[k] = u % e * step;
         u /= e;
     }
 }
@@ -525,16 +526,73 @@ static axe_status operand_access(walker *w, int i, int64_t wp,
     return AXE_OK;
 }
 
-/* Instruction "j" of warp "wp": one access per shared operand. */
+/* The destination's access of a whole-byte i4 store (plan->pair): each
+ * lane's byte, the elements of "lo" and "hi" (the pair loop's digit and
+ * the next: consecutive addresses), one write; where the two elements'
+ * logical step differs between lanes, one access per element. */
+static axe_status pair_access(walker *w, int64_t wp, const lane *lo,
+                              const lane *hi, axe_diag *diag)
+{
+    ax_smem_access a, b;
+    int64_t x[AX_WARP][2];
+    bool any = false, fits = true;
+    memset(&a, 0, sizeof a);
+    a.op = w->op->index;
+    a.tensor = w->s->args[0].tensor;
+    a.vec = 2;
+    for (int l = 0; l < AX_WARP; l++) {
+        x[l][0] = x[l][1] = -1;
+        (void)set_thread(w, 32 * wp + l);
+        if (lo[l].in) {
+            AXE_TRY(lane_element(w, 0, &lo[l], 0, &x[l][0], diag));
+            AXE_TRY(lane_element(w, 0, &hi[l], 0, &x[l][1], diag));
+        }
+        a.active[l] = x[l][0] >= 0;
+        a.index[l] = x[l][0];
+        if (a.active[l] && !any)
+            a.vstride = x[l][1] - x[l][0];
+        fits = fits && (!a.active[l] || x[l][1] - x[l][0] == a.vstride);
+        any = any || a.active[l];
+    }
+    if (!any || fits)
+        return any ? smem_add(w->p->arena, w->out, &a, diag) : AXE_OK;
+    for (int e = 0; e < 2; e++) {
+        b = a;
+        b.vec = b.vstride = 1;
+        for (int l = 0; l < AX_WARP; l++)
+            b.index[l] = a.active[l] ? x[l][e] : -1;
+        AXE_TRY(smem_add(w->p->arena, w->out, &b, diag));
+    }
+    return AXE_OK;
+}
+
+/* Instruction "j" of warp "wp": one access per shared operand; with
+ * whole-byte i4 stores (plan->pair), the byte of the pair loop's digit
+ * and the next, and the other operands' accesses at both digits. */
 static axe_status instruction(walker *w, int64_t wp, int64_t j, axe_diag *diag)
 {
-    lane lanes[AX_WARP];
-    for (int l = 0; l < AX_WARP; l++)
+    lane lanes[AX_WARP], hi[AX_WARP];
+    int k = w->plan->pair - 1;
+    for (int l = 0; l < AX_WARP; l++) {
         lane_at(w, wp, l, j, &lanes[l]);
-    for (int i = 0; i < w->s->nargs; i++)
-        if (w->p->tensors[w->s->args[i].tensor].mem == AX_MEM_SHARED)
-            AXE_TRY(w->cand != NULL ? count_access(w, i, wp, lanes, diag)
-                                    : operand_access(w, i, wp, lanes, diag));
+        hi[l] = lanes[l];
+        if (k >= 0) {
+            hi[l].digit[k]++;
+            hi[l].c[w->plan->loops[k].dim] += w->plan->loops[k].weight;
+        }
+    }
+    for (int i = 0; i < w->s->nargs; i++) {
+        if (w->p->tensors[w->s->args[i].tensor].mem != AX_MEM_SHARED)
+            continue;
+        if (w->cand != NULL)
+            AXE_TRY(count_access(w, i, wp, lanes, diag));
+        else if (k >= 0 && i == 0)
+            AXE_TRY(pair_access(w, wp, lanes, hi, diag));
+        else
+            AXE_TRY(operand_access(w, i, wp, lanes, diag));
+        if (w->cand == NULL && k >= 0 && i > 0)
+            AXE_TRY(operand_access(w, i, wp, hi, diag));
+    }
     return AXE_OK;
 }
 
@@ -553,7 +611,7 @@ static axe_status walk_plan(walker *w, const ax_stmt *s, axe_diag *diag)
     w->plan = plan;
     njobs = plan->kind == AX_PLAN_SPLIT
                 ? (plan->total + plan->nthreads - 1) / plan->nthreads
-                : plan->total;
+                : plan->total / (plan->pair > 0 ? 2 : 1);
     for (int64_t wp = 0; wp < warps; wp++)
         for (int64_t j = 0; j < njobs; j++)
             AXE_TRY(instruction(w, wp, j, diag));

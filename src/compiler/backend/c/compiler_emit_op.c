@@ -20,10 +20,13 @@ static void indent_put(ax_text *t, int ind)
 }
 
 /* Digit "k"'s variable; in the element loop of a partial vector chunk
- * (plan->lane), the chunk's first digit plus the element's. */
+ * (plan->lane), the chunk's first digit plus the element's; for the high
+ * nibble of a whole-byte i4 store (plan->next), the pair's digit plus 1. */
 static void digit_name(ax_text *t, const ax_plan *plan, int k)
 {
-    if (plan->lane == k + 1)
+    if (plan->next == k + 1)
+        axe__text_put(t, "(ax_i%d + 1L)", k);
+    else if (plan->lane == k + 1)
         axe__text_put(t, "(ax_i%d + ax_v%d)", k, k);
     else
         axe__text_put(t, "ax_%c%d", plan->loops[k].thread ? 't' : 'i', k);
@@ -882,6 +885,32 @@ static void masked_vector(ax_text *t, const axe_program *p, const ax_stmt *s,
     axe__text_put(t, "}\n");
 }
 
+/* The value "s" stores, converted to the destination's dtype. */
+static void stored_value(ax_text *t, const axe_program *p, const ax_stmt *s)
+{
+    const char *post = s->op == AX_OP_CAST ? store_open(t, p, s) : "";
+    value(t, p, s);
+    axe__text_put(t, "%s", post);
+}
+
+/* A whole byte of a packed i4 destination (plan->pair): the elements of
+ * digits ax_i<k> (even: the low nibble) and ax_i<k> + 1 of the pair loop,
+ * packed and stored at once, `BYTE = ax_pack4(LO, HI);`, where a nibble
+ * store would read the byte, replace its nibble and write it back. */
+static void pair_store(ax_text *t, const axe_program *p, const ax_stmt *s)
+{
+    ax_plan hi = *s->plan;
+    ax_stmt next = *s;
+    hi.next = s->plan->pair;
+    next.plan = &hi;
+    element_w(t, p, s, 0, AX_ACC_ST);
+    axe__text_put(t, " = ax_pack4(");
+    stored_value(t, p, s);
+    axe__text_put(t, ", ");
+    stored_value(t, p, &next);
+    axe__text_put(t, ");\n");
+}
+
 static void body(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
 {
     const ax_tensor *dst = &p->tensors[s->args[0].tensor];
@@ -913,6 +942,10 @@ static void body(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
         inside(t, p, s, 0, false);
         axe__text_put(t, "\n");
         indent_put(t, ind + 1);
+    }
+    if (dst->dtype == AXE_DTYPE_I4 && s->plan->pair > 0) {
+        pair_store(t, p, s);
+        return;
     }
     if (dst->dtype == AXE_DTYPE_I4) { /* copy or cast (sema) */
         i4_element(t, p, s, 0, true);
@@ -964,7 +997,10 @@ static int nested_loops(ax_text *t, const ax_plan *plan, int upto, int ind,
     int k, last = axe__plan_innermost_loop(plan);
     for (k = 0; k < upto; k++)
         if (!plan->loops[k].thread)
-            loop_line(t, k, plan->loops[k].extent, k == last ? plan->vec : 1,
+            loop_line(t, k, plan->loops[k].extent,
+                      plan->pair == k + 1 ? 2
+                      : k == last         ? plan->vec
+                                          : 1,
                       ind++, unroll);
     return ind;
 }
@@ -1181,6 +1217,12 @@ static const char put4_text[] =
     "    unsigned sh = (unsigned)(4 * (a % 2L));\n"
     "    *byte = (uint8_t)((*byte & ~(0xfu << sh)) | (((unsigned)v & 0xfu) << "
     "sh));\n}\n\n";
+static const char pack4_text[] =
+    "/* Packed i4: the byte of two elements, lo the even one (low nibble),\n"
+    " * stored whole. */\n"
+    "static inline uint8_t ax_pack4(int lo, int hi)\n{\n"
+    "    return (uint8_t)(((unsigned)lo & 0xfu) | (((unsigned)hi & 0xfu) << "
+    "4));\n}\n\n";
 static const char ld16_text[] =
     "/* 16-bit registers two to a 32-bit word: element a is bits 16 (a %\n"
     " * 2) of word a / 2; a store rewrites only its half. */\n"
@@ -1202,13 +1244,15 @@ static const char f2s8_text[] =
 void axe__emit_int_helpers(ax_text *t, const char *body)
 {
     static const char *const names[] = {
-        "ax_s32(", "ax_s8(",  "ax_f2s32(", "ax_f2s8(", "ax_s4(",   "ax_f2s4(",
-        "ax_ld4(", "ax_st4(", "ax_get4(",  "ax_put4(", "ax_ld16(", "ax_st16("};
+        "ax_s32(",  "ax_s8(",   "ax_f2s32(", "ax_f2s8(", "ax_s4(",
+        "ax_f2s4(", "ax_ld4(",  "ax_st4(",   "ax_get4(", "ax_put4(",
+        "ax_ld16(", "ax_st16(", "ax_pack4("};
     static const char *const texts[] = {
-        int_text, int8_text, f2s32_text, f2s8_text, s4_text,   f2s4_text,
-        ld4_text, st4_text,  get4_text,  put4_text, ld16_text, st16_text};
+        int_text,  int8_text, f2s32_text, f2s8_text, s4_text,
+        f2s4_text, ld4_text,  st4_text,   get4_text, put4_text,
+        ld16_text, st16_text, pack4_text};
     int i;
-    for (i = 0; i < 12; i++)
+    for (i = 0; i < 13; i++)
         if (body != NULL &&
             (strstr(body, names[i]) != NULL ||
              (i == 0 && strstr(body, "AXE_ATOMIC_ADD_I32(") != NULL)))
