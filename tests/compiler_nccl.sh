@@ -376,6 +376,29 @@ if "$AXE" compile "$SRC/tests/kernels/dist/gemm_fma_rows.axe" --target cuda >"$t
 else
     bad "gemm_fma_rows: not the FMA stages its layouts give: $(head -c 300 "$tmp/err") $(grep -c cp_async "$tmp/fr.cu")"
 fi
+# The launcher checks the alignment of an operand a device gemm reads in
+# place by cp.async (A1 16, B2 16, A3 8, B3 16 bytes, as above): a call
+# with A1 4 bytes off returns cudaErrorMisalignedAddress, before any
+# device operator, instead of faulting in the kernel (AXE_RUN_EDIT moves
+# the harness's pointer).
+if [ "$(grep -cE '^    if \(\(uintptr_t\)t_(A1|B2|B3) % 16u != 0\)' "$tmp/fr.cu")" = 3 ] &&
+    grep -qE '^    if \(\(uintptr_t\)t_A3 % 8u != 0\)' "$tmp/fr.cu"; then
+    ok
+else
+    bad "gemm_fma_rows: the launcher does not check its cp.async operands' alignment"
+fi
+cat >"$tmp/mis.sh" <<'EOF2'
+#!/bin/sh
+sed -i 's|_fma_rows((float \*)ax_dev\[0\]|_fma_rows((float *)((char *)ax_dev[0] + 4)|' "$1"
+EOF2
+chmod +x "$tmp/mis.sh"
+AXE_RUN_EDIT=$tmp/mis.sh timeout 600 "$AXE" run "$SRC/tests/kernels/dist/gemm_fma_rows.axe" \
+    --target cuda --emulate --ranks 2 --check --json >"$tmp/out" 2>"$tmp/err"
+if grep -qF '"message":"the kernel failed: the launch failed: misaligned address"' "$tmp/out"; then
+    ok
+else
+    bad "gemm_fma_rows with A1 4 bytes off: not the launcher's misaligned address: $(head -c 300 "$tmp/out")"
+fi
 run_ok "$SRC/tests/kernels/dist/gemm_fma_rows.axe" 4 -D P=4
 MUT_CU=1 mutant "as[kk][ao + ty + r * AX_GEMM_TX]" "as[kk][ty + r * AX_GEMM_TX]" \
     "$SRC/tests/kernels/dist/gemm_fma_rows.axe" 4 -D P=4

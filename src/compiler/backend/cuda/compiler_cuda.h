@@ -278,6 +278,13 @@ void axe__cuda_devgemm_tiles(ax_text *t, const ax_dist_gemm *g);
  * the local shape (compiler_emit_cuda_devgemm_fma.c). */
 int axe__cuda_devgemm_vec(const axe_program *p, const ax_stmt *s,
                           const ax_dist_gemm *g, int which, int along);
+/* The bytes of the widest vector access (1: none) of a device gemm's
+ * local GEMM kernel to param tensor "ti", read in place as A or B (not
+ * copied first): cp.async of 4, 8 or 16 bytes straight from the
+ * caller's pointer (axe__cuda_devgemm_vec, axe__cuda_devgemm_mma_vec).
+ * axe__cuda_launch_checks folds it into ti's alignment check; t's status
+ * is set where a plan fails. */
+int64_t axe__cuda_devgemm_align(ax_text *t, const axe_program *p, int ti);
 /* compiler_emit_cuda_devgemm_fma.c: the kernel ax_devK_gemm_k of an f32,
  * f64 or i32 device gemm "s" with plan "g", and its --explain line. */
 void axe__cuda_devgemm_fma_kernel(ax_text *t, const axe_program *p,
@@ -294,5 +301,9 @@ void axe__cuda_devgemm_mma_kernel(ax_text *t, const axe_program *p,
                                   const ax_stmt *s, const ax_dist_gemm *g);
 void axe__cuda_devgemm_mma_explain(ax_text *t, const axe_program *p,
                                    const ax_stmt *s, const ax_dist_gemm *g);
+/* The elements per cp.async of operand "which" (1: A, 2: B) into the
+ * tensor-core kernel's stage (1: a load and a store each). */
+int axe__cuda_devgemm_mma_vec(const axe_program *p, const ax_stmt *s,
+                              const ax_dist_gemm *g, int which);
 
 #endif

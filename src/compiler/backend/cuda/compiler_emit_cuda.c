@@ -424,7 +424,7 @@ static int64_t vector_bytes(const axe_program *p, const ax_stmt *s, int ti)
 void axe__cuda_launch_checks(ax_text *t, const axe_program *p)
 {
     ax_dyn_list l;
-    int64_t w;
+    int64_t w, b;
     int i;
     axe__dyn_list(p, &l);
     for (i = 0; i < l.n; i++) {
@@ -441,13 +441,18 @@ void axe__cuda_launch_checks(ax_text *t, const axe_program *p)
                           "    if (!(s_%s - s_%s == 0)) /* not finite */\n"
                           "        return (int)cudaErrorInvalidValue;\n",
                           p->scalar_name[i], p->scalar_name[i]);
-    for (i = 0; i < p->ntensors; i++)
-        if (p->tensors[i].param && (w = vector_bytes(p, p->body, i)) > 1)
+    for (i = 0; i < p->ntensors && t->status == AXE_OK; i++) {
+        if (!p->tensors[i].param)
+            continue;
+        w = vector_bytes(p, p->body, i);
+        b = axe__cuda_devgemm_align(t, p, i);
+        if ((w = b > w ? b : w) > 1)
             axe__text_put(t,
                           "    if ((uintptr_t)%s %% %lldu != 0) /* %lld-byte "
                           "vector accesses */\n"
                           "        return (int)cudaErrorMisalignedAddress;\n",
                           p->tensors[i].cname, (long long)w, (long long)w);
+    }
 }
 
 static void launcher(ax_text *t, const axe_program *p)

@@ -286,6 +286,32 @@ static ax_dist_gemm *plan_of(ax_text *t, const axe_program *p, const ax_stmt *s)
     return g;
 }
 
+int64_t axe__cuda_devgemm_align(ax_text *t, const axe_program *p, int ti)
+{
+    ax_dist_gemm *g;
+    int64_t w = 1, b;
+    int k, which, vec;
+    for (k = 0; k < p->ndevops && t->status == AXE_OK; k++) {
+        const ax_stmt *s = p->devops[k];
+        if (s->op != AX_OP_GEMM ||
+            (s->args[1].tensor != ti && s->args[2].tensor != ti))
+            continue;
+        if ((g = plan_of(t, p, s)) == NULL)
+            break;
+        for (which = 1; which <= 2; which++) {
+            if (s->args[which].tensor != ti || (g->copied & which))
+                continue; /* a copy first: a buffer of the launcher's */
+            vec = axe__cuda_devgemm_mma(p, s)
+                      ? axe__cuda_devgemm_mma_vec(p, s, g, which)
+                      : axe__cuda_devgemm_vec(p, s, g, which, 0);
+            b = vec * axe_dtype_size(p->tensors[ti].dtype);
+            w = vec > 1 && b > w ? b : w;
+        }
+        free(g);
+    }
+    return w;
+}
+
 void axe__cuda_devgemm_decls(ax_text *t, const axe_program *p)
 {
     ax_dist_gemm *g;

@@ -66,6 +66,12 @@ static mma_operand operand_of(const axe_program *p, const ax_stmt *s,
     return o;
 }
 
+int axe__cuda_devgemm_mma_vec(const axe_program *p, const ax_stmt *s,
+                              const ax_dist_gemm *g, int which)
+{
+    return operand_of(p, s, g, which).vec;
+}
+
 /* Both operands' loads of the K step at k0 into stage "stage", indented
  * by "ind" (see mma_operand). */
 static void put_loads(ax_text *t, const axe_program *p, const ax_stmt *s,
