@@ -452,8 +452,10 @@ static axe_status mirror(const ax_tensor *from, const ax_tensor *x,
  * that is where r Mloc Nloc <= (Mloc + Nloc) K; it always does 1 / r of
  * the multiply-adds. Otherwise K stays whole in the copies, and
  * split_replicas splits the partial sums replicated over C's replicas
- * (docs/compiler.md: the decision, its measurement and its limits:
- * bytes only, no compute term). */
+ * whenever a split divides, even where that moves more bytes than every
+ * replica computing all of them (1/r of the compute for the bytes:
+ * docs/compiler.md, the decision, its measurement and its limits: this
+ * rule weighs bytes only, no compute term). */
 static int64_t k_split(const fine *f, const dims *d, int64_t k)
 {
     int64_t r = 1, m = mem_elems(d, 0), n = mem_elems(d, 1);

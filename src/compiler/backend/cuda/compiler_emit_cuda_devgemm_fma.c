@@ -18,9 +18,10 @@
  * step rounded as the reference rounds (__fadd_rn(acc, __fmul_rn(a, b)):
  * no fused multiply-add; i32 wraps), so the partial sums are the
  * reference's bits (the MPI backend's arithmetic,
- * axe__emit_dist_gemm_dot). Invariant: the compute and the stores read
- * rows [r0, r1) of the tiles only, whichever way the stages are filled.
- */
+ * axe__emit_dist_gemm_dot). Invariant, whichever way the stages are
+ * filled: no row before r0 is computed, and the stores write rows
+ * [r0, r1) only (a chunk's last tile computes its rows from r1 to the
+ * tile's end too, which the store's guard drops). */
 #include <stdio.h>
 
 #include "compiler_backend.h"
