@@ -203,13 +203,15 @@ typedef struct ax_dist_gemm {
      * receives the fewest bytes per device (cost[]: copies and the
      * reduce into C under the transfer rule, in elements; -1 where the
      * split does not apply); split 0 where none applies (every replica
-     * computes all of its partial sums) or the gemm has chunks. */
-    int copied, fit, split, nrep;
+     * computes all of its partial sums) or the gemm has chunks.
+     * "split_refused": the first split (1 to 3) that divides but does
+     * not plan (0: none), its reason in "split_why". */
+    int copied, fit, split, nrep, split_refused;
     int64_t rep[2 * AXE_LAYOUT_MAX_REPLICA],
         rep_ext[2 * AXE_LAYOUT_MAX_REPLICA];
     int64_t rep_r, cost[3];
     ax_tensor moved[2];
-    axe_diag why;
+    axe_diag why, split_why;
 } ax_dist_gemm;
 AXE_NODISCARD axe_status axe__dist_gemm(const axe_program *p, const ax_stmt *s,
                                         ax_dist_gemm *g, axe_diag *diag);

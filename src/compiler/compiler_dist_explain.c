@@ -175,6 +175,13 @@ static void put_gemm_split(ax_text *t, const ax_dist_gemm *g)
                   "): their %lld replicas would compute the same partial "
                   "sums",
                   (long long)g->rep_r);
+    if (g->split == 0 && g->split_refused > 0) {
+        axe__text_put(t,
+                      "; no split over them both divides and plans (%s: "
+                      "%s), so each computes all of them\n",
+                      dim[g->split_refused - 1], g->split_why.message);
+        return;
+    }
     if (g->split == 0) {
         axe__text_put(t,
                       "; %lld divides no memory run of M, N or K, so each "
@@ -188,7 +195,10 @@ static void put_gemm_split(ax_text *t, const ax_dist_gemm *g)
                   "copies and collective, by the transfer rule:",
                   dim[g->split - 1], (long long)g->rep_r);
     for (i = 0; i < 3; i++)
-        if (g->cost[i] < 0)
+        if (g->cost[i] < 0 && g->split_refused == i + 1)
+            axe__text_put(t, "%s %s none (%s)", i ? "," : "", dim[i],
+                          g->split_why.message);
+        else if (g->cost[i] < 0)
             axe__text_put(t, "%s %s none", i ? "," : "", dim[i]);
         else
             axe__text_put(t, "%s %s %lld", i ? "," : "", dim[i],

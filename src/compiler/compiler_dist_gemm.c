@@ -641,16 +641,15 @@ static bool in_rep(const ax_dist_gemm *g, int64_t b)
 /* The operands of "g" as tokens in "pr", and the fine digits both
  * replicate (outer first) in g->rep, their product in g->rep_r. */
 static axe_status pair_of(const axe_program *p, const ax_stmt *s,
-                          ax_dist_gemm *g, pair *pr)
+                          ax_dist_gemm *g, pair *pr, axe_diag *diag)
 {
-    axe_diag why;
     int i, w;
     memset(&pr->f, 0, sizeof pr->f);
     for (w = 1; w <= 2; w++)
         fine_of(&axe__dist_gemm_operand(p, s, g, w)->glayout, &pr->f);
     for (w = 1; w <= 2; w++)
         AXE_TRY(dims_of(axe__dist_gemm_operand(p, s, g, w), &pr->f,
-                        &pr->d[w - 1], &why));
+                        &pr->d[w - 1], diag));
     g->nrep = 0;
     g->rep_r = 1;
     for (i = pr->f.n - 2; i >= 0; i--)
@@ -725,22 +724,22 @@ static axe_status finish(const axe_program *p, const ax_stmt *s,
 }
 
 /* The most elements any device receives under plan "g" by the transfer
- * rule: its copies first and the reduce of the partial sums into C. */
+ * rule: its copies first and the reduce of the partial sums into C (a
+ * planner's refusal: its reason in "why"). */
 static axe_status plan_cost(const axe_program *p, const ax_stmt *s,
-                            const ax_dist_gemm *g, int64_t *cost)
+                            const ax_dist_gemm *g, int64_t *cost, axe_diag *why)
 {
     ax_dist_plan *pl = malloc(sizeof *pl);
     int64_t *v = calloc(3 * (size_t)p->ndev, sizeof *v), k;
     axe_status st = pl != NULL && v != NULL ? AXE_OK : AXE_ERR_NO_MEMORY;
-    axe_diag d;
     int w;
     for (w = 0; w <= 2 && st == AXE_OK; w++) {
         if (w > 0 && !(g->copied & w))
             continue;
-        st = w > 0 ? axe__dist_gemm_copy_plan(p, s, g, w, pl, &d)
+        st = w > 0 ? axe__dist_gemm_copy_plan(p, s, g, w, pl, why)
                    : axe__dist_plan_reduce(g->part.gshape, 3, &g->part.glayout,
                                            &axe__devop_tensor(p, s, 0)->glayout,
-                                           0, AX_RED_SUM, p->ndev, pl, &d);
+                                           0, AX_RED_SUM, p->ndev, pl, why);
         if (st == AXE_OK)
             st = axe__dist_bytes_all(pl, 1, v + p->ndev, v + 2 * p->ndev);
         for (k = 0; st == AXE_OK && k < p->ndev; k++)
@@ -753,67 +752,95 @@ static axe_status plan_cost(const axe_program *p, const ax_stmt *s,
     return st;
 }
 
+/* "out" (from "g" with the tokens "q" split by split_tok): dim "how"
+ * split, its copies' tensors, plan and cost; where it does not plan,
+ * the status with the reason in "why". */
+static axe_status split_plan(const axe_program *p, const ax_stmt *s,
+                             const pair *q, int how, ax_dist_gemm *out,
+                             int64_t *cost, axe_diag *why)
+{
+    axe_diag refusal;
+    axe_status st;
+    int w;
+    for (w = 1; w <= 2; w++)
+        if ((how == 3 || how == w) &&
+            (st = tensor_of(&q->f, &q->d[w - 1], axe__devop_tensor(p, s, w),
+                            &out->moved[w - 1])) != AXE_OK)
+            return axe__fail(why, st, s->off,
+                             "the split's copy of %s has no layout (%s)",
+                             w == 1 ? "A" : "B", axe_status_name(st));
+        else if (how == 3 || how == w)
+            out->copied |= w;
+    st = plan_pair(p, s, axe__dist_gemm_operand(p, s, out, 1),
+                   axe__dist_gemm_operand(p, s, out, 2), out, &refusal, why);
+    if (st == AXE_ERR_UNSUPPORTED)
+        return axe__fail(why, st, refusal.offset, "%s", refusal.message);
+    if (st == AXE_OK && (st = finish(p, s, out)) != AXE_OK)
+        return axe__fail(why, st, s->off, "the partial sums' layout (%s)",
+                         axe_status_name(st));
+    return st == AXE_OK ? plan_cost(p, s, out, cost, why) : st;
+}
+
 /* "out": plan "g" with dim "how" (1: A's rows, 2: B's rows, 3: K) split
- * over g's replica digits, and its cost; AXE_ERR_UNSUPPORTED where the
- * split does not divide or plan. */
+ * over g's replica digits, and its cost. AXE_ERR_UNSUPPORTED with "why"
+ * empty where no memory run of the dim divides (or the split's tokens
+ * would overflow); where the split divides but does not plan, the
+ * status and its reason in "why" (AXE_ERR_NO_MEMORY: out of memory). */
 static axe_status split_try(const axe_program *p, const ax_stmt *s,
                             const ax_dist_gemm *g, const pair *pr, int how,
-                            ax_dist_gemm *out, int64_t *cost)
+                            ax_dist_gemm *out, int64_t *cost, axe_diag *why)
 {
     pair *q = malloc(sizeof *q);
-    axe_status st = q != NULL ? AXE_ERR_UNSUPPORTED : AXE_ERR_NO_MEMORY;
-    axe_diag why, d;
-    bool ok;
-    int w;
+    axe_status st = AXE_ERR_UNSUPPORTED;
+    axe_diag_clear(why);
     if (q == NULL)
-        return st;
+        return axe__fail(why, AXE_ERR_NO_MEMORY, s->off, "out of memory");
     *q = *pr;
     *out = *g;
-    ok = how == 3 ? split_tok(&q->d[0], 1, g) && split_tok(&q->d[1], 1, g)
-                  : split_tok(&q->d[how - 1], 0, g);
-    for (w = 1; w <= 2 && ok; w++)
-        if (how == 3 || how == w) {
-            ok = tensor_of(&q->f, &q->d[w - 1], axe__devop_tensor(p, s, w),
-                           &out->moved[w - 1]) == AXE_OK;
-            out->copied |= w;
-        }
-    if (ok &&
-        plan_pair(p, s, axe__dist_gemm_operand(p, s, out, 1),
-                  axe__dist_gemm_operand(p, s, out, 2), out, &why,
-                  &d) == AXE_OK &&
-        finish(p, s, out) == AXE_OK)
-        st = plan_cost(p, s, out, cost);
     out->split = how;
+    if (how == 3 ? split_tok(&q->d[0], 1, g) && split_tok(&q->d[1], 1, g)
+                 : split_tok(&q->d[how - 1], 0, g))
+        st = split_plan(p, s, q, how, out, cost, why);
     free(q);
-    return st == AXE_OK || st == AXE_ERR_NO_MEMORY ? st : AXE_ERR_UNSUPPORTED;
+    return st;
 }
 
 /* Where A and B as used both replicate some fine digits, the split of
  * A's rows, B's rows or K over them that receives the fewest elements
  * per device (ties in that order), so that no two devices compute the
- * same partial sums (ax_dist_gemm.split); none where none divides. */
+ * same partial sums (ax_dist_gemm.split); none where none divides and
+ * plans. A split that divides but does not plan is left out, the first
+ * one's reason kept (g->split_refused, g->split_why: --explain); out of
+ * memory fails. */
 static axe_status split_replicas(const axe_program *p, const ax_stmt *s,
-                                 ax_dist_gemm *g)
+                                 ax_dist_gemm *g, axe_diag *diag)
 {
     pair *pr = malloc(sizeof *pr);
     ax_dist_gemm *best = malloc(sizeof *best), *cand = malloc(sizeof *cand);
     int64_t cost[3] = {-1, -1, -1}, c;
     axe_status st = AXE_ERR_NO_MEMORY;
-    int how, pick = 0;
+    axe_diag why, refused;
+    int how, pick = 0, nref = 0;
+    axe_diag_clear(&refused);
     if (pr != NULL && best != NULL && cand != NULL)
-        st = pair_of(p, s, g, pr);
+        st = pair_of(p, s, g, pr, diag);
     for (how = 1; st == AXE_OK && g->rep_r > 1 && how <= 3; how++) {
-        st = split_try(p, s, g, pr, how, cand, &c);
+        st = split_try(p, s, g, pr, how, cand, &c, &why);
         if (st == AXE_OK && (pick == 0 || c < cost[pick - 1]))
             *best = *cand, pick = how;
         if (st == AXE_OK)
             cost[how - 1] = c;
-        st = st == AXE_ERR_UNSUPPORTED ? AXE_OK : st;
+        else if (st != AXE_ERR_NO_MEMORY && why.message[0] != '\0' && nref == 0)
+            refused = why, nref = how;
+        st = st == AXE_ERR_NO_MEMORY ? st : AXE_OK;
     }
     if (st == AXE_OK && pick > 0)
         *g = *best;
-    if (st == AXE_OK)
+    if (st == AXE_OK) {
         memcpy(g->cost, cost, sizeof cost);
+        g->split_refused = nref, g->split_why = refused;
+    } else if (st == AXE_ERR_NO_MEMORY)
+        st = axe__fail(diag, st, s->off, "out of memory");
     free(pr);
     free(best);
     free(cand);
@@ -858,7 +885,7 @@ axe_status axe__dist_gemm(const axe_program *p, const ax_stmt *s,
     AXE_TRY(st);
     g->fit = g->copied;
     AXE_TRY(finish(p, s, g));
-    return s->chunks == 0 ? split_replicas(p, s, g) : AXE_OK;
+    return s->chunks == 0 ? split_replicas(p, s, g, diag) : AXE_OK;
 }
 
 axe_status axe__dist_slices(const ax_tensor *t, int dim, int64_t *q)
