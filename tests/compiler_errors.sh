@@ -650,6 +650,24 @@ expect 1 1:13 "the dtype 'u4' is not supported in kernels \\(f16, bf16, f32, f64
 expect 1 2:12 "'s' is packed i4: its swizzle Swizzle<0,2,3> moves element address bit 0, the nibble within a byte \\(an i4 swizzle needs M >= 1: whole bytes\\)" <<<'kernel k(A: i4[8, 8]) grid(1) threads(1) {
     shared s: i4[8, 8] layout Swizzle<0,2,3>(S[(8, 8):(8, 1)]);
 }'
+# ... and so must a view's swizzle (M = 0 would swap the nibbles of the
+# whole-byte stores; outer, it would xor bit 0 into bit 3: races)
+expect 1 6:14 "'q' is packed i4: the swizzle Swizzle<0,1,3> of its view moves element address bit 0, the nibble within a byte \\(an i4 swizzle needs M >= 1: whole bytes; Swizzle<M \\+ 1,B,S> swizzles byte addresses as Swizzle<M,B,S> does\\)" <<<'kernel k(X: i4[8, 8], Y: i4[8, 8]) grid(1) threads(32) {
+    shared q: i4[8, 8] layout S[(8, 8):(8, 1)];
+    register r: i4[8, 8] layout S[(8, 4, 2):(4@tx, 1@tx, 1)];
+    register t: i4[8, 8] layout S[(8, 4, 2):(4@tx, 1@tx, 1)];
+    cta copy(r, X);
+    cta copy(q.view(Swizzle<0,1,3>(S[(8, 8):(8, 1)])), r);
+    sync;
+    cta copy(t, q);
+    cta copy(Y, t);
+}'
+expect 1 5:14 "'q' is packed i4: the swizzle Swizzle<0,1,3,outer> of its view moves element address bit 0" <<<'kernel k(X: i4[8, 8]) grid(1) threads(32) {
+    shared q: i4[8, 8] layout S[(8, 8):(8, 1)];
+    register r: i4[8, 8] layout S[(8, 4, 2):(4@tx, 1@tx, 1)];
+    cta copy(r, X);
+    cta copy(q.view(Swizzle<0,1,3,outer>(S[(8, 8):(8, 1)])), r);
+}'
 # packed i4 staged through shared memory (copy.smem): the staged store
 # must give each thread whole bytes; here thread t stores elements t and
 # t + 4 alone (the reason says what the scratch is, not its internal name)

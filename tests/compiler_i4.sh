@@ -406,6 +406,35 @@ cli_refused() {
     ok
 }
 
+# cli_exact NAME TEXT: axe run --check on the kernel TEXT is exact.
+cli_exact() {
+    printf '%s\n' "$2" >"$tmp/$1.axe"
+    kernel_exact_run "$tmp/$1.axe"
+}
+# whole-byte stores through a view swizzled with M >= 1 (M = 0 is
+# refused, compiler_errors.sh): q's bytes are paired and swizzled whole
+cli_exact view_swz 'kernel k(X: i4[8, 8], Y: i4[8, 8]) grid(1) threads(32) {
+    shared q: i4[8, 8] layout S[(8, 8):(8, 1)];
+    register r: i4[8, 8] layout S[(8, 4, 2):(4@tx, 1@tx, 1)];
+    register t: i4[8, 8] layout S[(8, 4, 2):(4@tx, 1@tx, 1)];
+    cta copy(r, X);
+    cta copy(q.view(Swizzle<1,1,3>(S[(8, 8):(8, 1)])), r);
+    sync;
+    cta copy(t, q);
+    cta copy(Y, t);
+}'
+if "$AXE" compile "$tmp/view_swz.axe" --explain 2>&1 |
+    sed -n '/^op 1 (line 6)/,/^op 2/p' | grep -qF 'i4 stores: whole bytes'; then
+    ok
+else
+    bad "the store through q's Swizzle<1,1,3> view is not whole bytes"
+fi
+# a copy between overlapping regions of one tensor keeps its nibble
+# stores (a pair would read X[2], the low nibble's destination, before
+# the store that the element order writes first)
+cli_exact ovl 'kernel ovl(X: i4[1, 8]) grid(1) threads(1) {
+    thread copy(X[0:1, 2:4], X[0:1, 1:3]);
+}'
 cli_refused "CTA split into one byte" \
     'kernel k(X: i4[66], Y: i4[66]) grid(1) threads(32) { cta copy(Y, X); }' \
     "copy.split: two threads write one byte of the i4 'Y': thread 1 writes element address 1 and thread 0 element address 0"

@@ -224,14 +224,52 @@ static bool base_even(const axe_program *p, const ax_ref *r)
     return true;
 }
 
+/* Whether "a" and "b" are the same expression (node by node; a loaded
+ * element never). */
+static bool same_expr(const ax_expr *a, const ax_expr *b)
+{
+    if (a == NULL || b == NULL)
+        return a == b;
+    if (a->kind != b->kind || a->kind == AX_EX_LOAD ||
+        (a->kind == AX_EX_INT && a->value != b->value) ||
+        (a->kind == AX_EX_VAR && a->var != b->var))
+        return false;
+    return same_expr(a->a, b->a) && same_expr(a->b, b->b);
+}
+
+/* Whether a source operand of "s" is the destination's tensor at another
+ * region (or through a view): a pair reads both its source elements
+ * before it writes the byte, so a source element that is the other
+ * nibble's destination would be read after its store by the nibble
+ * path and before it by the pair (a shift of 1: X[2:4] from X[1:3]).
+ * The same region is safe (each element is rewritten with itself). */
+static bool overlaps(const ax_stmt *s)
+{
+    const ax_ref *d = &s->args[0];
+    for (int i = 1; i < s->nargs; i++) {
+        const ax_ref *r = &s->args[i];
+        if (r->tensor != d->tensor)
+            continue;
+        if (r->is_view || d->is_view || r->bdim >= 0 || d->bdim >= 0 ||
+            r->ndim != d->ndim)
+            return true;
+        for (int k = 0; k < r->ndim; k++)
+            if (r->len[k] != d->len[k] || !same_expr(r->start[k], d->start[k]))
+                return true;
+    }
+    return false;
+}
+
 /* Element pairs (digit 2m, 2m + 1 of loop k, the others fixed) are bytes
  * of the destination: loop k is at stride 1 and even extent and every
  * other address term is even, so digit 2m's element address is even and
  * 2m + 1's is the next; a thread's loops run every pair of its own. A
  * swizzle keeps bytes whole (sema: M >= 1), so the tile pair stays one
- * byte, low nibble first. A register destination read from shared
- * memory keeps its nibble stores (the copy may run as ldmatrix, which
- * takes the plan's loads, compiler_copy_ldsm.c). */
+ * byte, low nibble first; a view's swizzle gets the same rule
+ * (compiler_swizzle.c), so a run below 2 (M = 0) here is only defence. No pair
+ * when a source is another region of the destination (overlaps). A register
+ * destination read from shared memory keeps its nibble stores (the copy may run
+ * as ldmatrix, which takes the plan's loads, compiler_copy_ldsm.c). */
 void axe__i4_plan_pair(const axe_program *p, const ax_stmt *s, ax_plan *plan)
 {
     const ax_tensor *dst = &p->tensors[s->args[0].tensor];
@@ -247,6 +285,8 @@ void axe__i4_plan_pair(const axe_program *p, const ax_stmt *s, ax_plan *plan)
     for (int i = 0; i < s->nargs; i++)
         if (s->args[i].any_masked)
             return;
+    if (axe__swizzle_run(p, &s->args[0]) < 2 || overlaps(s))
+        return;
     for (int k = plan->nloops - 1; k >= 0; k--) {
         const ax_loop *lp = &plan->loops[k];
         if (pair < 0 && !lp->thread && lp->stride[0] == 1 &&
