@@ -21,13 +21,15 @@
  *     against the C expressions of ten truth tables; fma.rn.f16x2 against
  *     the library's f16 rounding (axe_f16_from_float) wherever the exact
  *     a * b + c is a float, and at ties, the overflow edge, subnormals
- *     and zeros;
+ *     and zeros; the f16 values its sums read (ax_emu_f16_value) equal
+ *     axe_f16_to_float's for all 65536 bit patterns;
  *   - cvt.rna.tf32.f32: the emulation's bits equal the library's
  *     axe_tf32_round (tested by brute force in test_compiler_half.c) bit
  *     for bit for every sign, exponent and tf32 mantissa with the 13 low
  *     bits 0, 1, just below, at and above the tie, all ones, and random.
  * Exit 77 when atoms.md is not found. AXE_TEST_SEED=N replays.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -441,6 +443,25 @@ static uint32_t rand_f16x2(void)
 /* fma.rn.f16x2 on random f16 halves (and both halves independent): where
  * a * b + c is a float, the library's f16 rounding of it; the ties to
  * even, the overflow edge, subnormals and signed zeros by value. */
+/* ax_emu_f16_value, which test_fma_f16x2's sums read, against the
+ * library's f16 for every bit pattern (NaN: both NaN; zeros by sign). */
+static void test_f16_value(void)
+{
+    uint32_t u;
+    int bad = 0;
+    for (u = 0; u < 65536; u++) {
+        double v = ax_emu_f16_value(u);
+        float f = axe_f16_to_float((uint16_t)u);
+        bool same = isnan(v) ? isnan(f)
+                             : !isnan(f) && v == (double)f &&
+                                   !signbit(v) == !signbit(f);
+        if (!same && bad++ < 5)
+            TL_CHECK(0, "f16 0x%04x: %a, the library %a", (unsigned)u, v,
+                     (double)f);
+    }
+    TL_CHECK(bad == 0, "f16 values: %d of 65536 differ", bad);
+}
+
 static void test_fma_f16x2(void)
 {
     static const struct {
@@ -491,6 +512,7 @@ int main(void)
     test_shfl();
     test_cvt_tf32();
     test_prmt_lop3();
+    test_f16_value();
     test_fma_f16x2();
     snprintf(path, sizeof path, "%s/spec/atoms.md", dir ? dir : "../shared");
     md = slurp(path);
