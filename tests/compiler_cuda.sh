@@ -123,6 +123,34 @@ cli_row 0 "cast form: i4 -> f16 by bit tricks, each 32-bit word of two f16 from 
 cli_row 0 "t_h[7L] = ax_i4h2(*(const uint32_t *)&t_q[4L], 6, 7);" "$tmp/i4h.axe" --target cuda
 cli_row 0 "cast form: i4 -> f16 per element (the nibble sign-extended, converted to f16), not by bit tricks: the two halves of a 32-bit word of the f16 register come from different 32-bit words of the i4 register" \
     "$tmp/i4h_x.axe" --target cuda --explain
+# The cast reads q by 32-bit words: an i4 register array is whole words
+# (4 i4 per thread: 2 bytes, declared 4), read in bounds under ASan on
+# the emulation (where c++ has it).
+sed 's/16\]/4]/g; s/(32, 16)/(32, 4)/g' "$tmp/i4h.axe" >"$tmp/i4h4.axe"
+cli_row 0 "uint8_t t_q[4] = {0};" "$tmp/i4h4.axe" --target cuda
+if echo 'int main(){}' | "${CXX:-c++}" -fsanitize=address -x c++ - \
+    -o "$tmp/asan" 2>/dev/null && "$tmp/asan"; then
+    if (cd "$tmp" && CXX="${CXX:-c++} -fsanitize=address" "$AXE" run i4h4.axe \
+        --target cuda --emulate --check) 2>&1 | grep -q "check passed"; then
+        ok
+    else
+        bad "i4h4: the emulated cast under ASan"
+    fi
+fi
+# A data-dependent start on an extent-1 dimension of the i4 operand keeps
+# its run-time range check under the bit-trick cast.
+cat >"$tmp/i4hd.axe" <<'AXE'
+kernel i4hd(X: i4[1, 32, 8], Y: f16[1, 32, 8], I: i32[1]) grid(1) threads(32)
+{
+    register q: i4[1, 32, 8] layout S[(1, 32, 8):(0, 1@laneid, 1)];
+    register h: f16[1, 32, 8] layout S[(1, 32, 8):(0, 1@laneid, 1)];
+    warp copy(q, X);
+    warp cast(h, q[I[0] : +1, 0 : +32, 0 : +8]);
+    warp copy(Y, h);
+}
+AXE
+cli_row 0 "if (ax_outside((long)t_I[0L], 1L - 1L)) {" "$tmp/i4hd.axe" --target cuda
+cli_row 0 "ax_i4h2(" "$tmp/i4hd.axe" --target cuda
 cli_row 0 "schedule gemm.thread_fma" "$K/gemm_mma.axe" --target cuda \
     --schedule gemm=thread_fma
 cli_row 0 "k_fig5_copy_cta" "$K/fig5_copy.axe" --target c

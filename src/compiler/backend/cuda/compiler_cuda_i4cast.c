@@ -88,6 +88,7 @@ static const char *walk(const axe_program *p, const ax_stmt *s, int64_t *from)
 {
     const ax_plan *pl = s->plan;
     int64_t n = 1, it, r, a[2], span = p->tensors[s->args[0].tensor].span;
+    int64_t xspan = p->tensors[s->args[1].tensor].span;
     ax_base b[2];
     int i, k;
     for (k = 0; k < pl->nloops; k++)
@@ -108,20 +109,25 @@ static const char *walk(const axe_program *p, const ax_stmt *s, int64_t *from)
         }
         if (a[0] < 0 || a[0] >= span || from[a[0]] >= 0)
             return "a destination element is written twice";
+        if (a[1] < 0 || a[1] >= xspan)
+            return "a source element lies outside the i4 register";
         from[a[0]] = a[1];
     }
     return NULL;
 }
 
-/* The pairs of cast "s" (see the file comment), or why it has none. */
+/* The pairs of cast "s" (see the file comment), or why it has none;
+ * "declared": the f16 register's words16 as emitted (else recomputed,
+ * for --explain, which runs before the backend's prepare hook). */
 static const char *i4_pairs_of(const axe_program *p, const ax_stmt *s,
-                               i4_pairs *out)
+                               bool declared, i4_pairs *out)
 {
     int64_t from[I4_MAX], w, span = p->tensors[s->args[0].tensor].span;
     const char *why = plan_why(p, s);
     if (why != NULL)
         return why;
-    if (!axe__cuda_words16(p, s->args[0].tensor))
+    if (!(declared ? p->tensors[s->args[0].tensor].words16
+                   : axe__cuda_words16(p, s->args[0].tensor)))
         return "the f16 register is not held two to a 32-bit word";
     memset(from, 0xff, sizeof from);
     if ((why = walk(p, s, from)) != NULL)
@@ -147,7 +153,7 @@ static const char *i4_pairs_of(const axe_program *p, const ax_stmt *s,
 bool axe__cuda_i4_cast(const axe_program *p, const ax_stmt *s)
 {
     i4_pairs pr;
-    return i4_f16_cast(p, s) && i4_pairs_of(p, s, &pr) == NULL;
+    return i4_f16_cast(p, s) && i4_pairs_of(p, s, true, &pr) == NULL;
 }
 
 void axe__cuda_emit_i4_cast(ax_text *t, const axe_program *p, const ax_stmt *s,
@@ -156,9 +162,14 @@ void axe__cuda_emit_i4_cast(ax_text *t, const axe_program *p, const ax_stmt *s,
     const char *d = p->tensors[s->args[0].tensor].cname;
     const char *x = p->tensors[s->args[1].tensor].cname;
     i4_pairs pr;
+    bool checked;
     int j;
-    if (i4_pairs_of(p, s, &pr) != NULL)
+    if (i4_pairs_of(p, s, true, &pr) != NULL)
         return;
+    /* a data-dependent start (on an extent-1 dimension: the register
+     * indices are constant) is range-checked as every operator's is */
+    checked = axe__emit_start_checks(t, p, s, ind);
+    ind += checked;
     axe__text_put(t,
                   "%*s{ /* op %d (line %d%s%s): %s cast -- schedule "
                   "cast.%s; cuda: i4 -> f16 by bit tricks, a 32-bit word "
@@ -173,6 +184,8 @@ void axe__cuda_emit_i4_cast(ax_text *t, const axe_program *p, const ax_stmt *s,
                       ind * 4 + 4, "", d, (long long)pr.dst[j], x,
                       (long long)(4 * pr.src[j]), pr.lo[j], pr.hi[j]);
     axe__text_put(t, "%*s}\n", ind * 4, "");
+    if (checked)
+        axe__text_put(t, "%*s}\n", (ind - 1) * 4, "");
 }
 
 /* The line --explain adds to i4 -> f16 register cast "s": the form
@@ -180,7 +193,7 @@ void axe__cuda_emit_i4_cast(ax_text *t, const axe_program *p, const ax_stmt *s,
 static axe_status explain_one(const axe_program *p, ax_stmt *s)
 {
     i4_pairs pr;
-    const char *why = i4_pairs_of(p, s, &pr);
+    const char *why = i4_pairs_of(p, s, false, &pr);
     ax_text t;
     axe__text_init(&t, p->arena);
     axe__text_put(&t, "%s", s->explain != NULL ? s->explain : "");

@@ -314,6 +314,14 @@ static void emit_block(ax_text *t, const axe_program *p, const ax_stmt *s,
     axe__cuda_async_wait(t, NULL, ind, &pending);
 }
 
+/* The entries of register array "tn" (i4: two elements per byte, in
+ * whole 32-bit words, which the i4 -> f16 cast by bit tricks reads). */
+static int64_t reg_entries(const ax_tensor *tn)
+{
+    int64_t n = axe__dtype_entries(tn->dtype, tn->span);
+    return tn->dtype == AXE_DTYPE_I4 ? (n + 3) / 4 * 4 : n;
+}
+
 /* Shared tensors (zeroed by the CTA's threads, then a barrier) and each
  * thread's register arrays (zero-initialized). */
 static void storage(ax_text *t, const axe_program *p)
@@ -334,10 +342,10 @@ static void storage(ax_text *t, const axe_program *p)
                           "    __align__(16) uint32_t %s[%lld] = {0}; /* two "
                           "per 32-bit word */\n",
                           tn->cname, (long long)tn->span / 2);
-        else /* i4: two elements per byte */
+        else
             axe__text_put(t, "    __align__(16) %s %s[%lld] = {0};\n",
                           axe__dtype_ctype(tn->dtype), tn->cname,
-                          (long long)axe__dtype_entries(tn->dtype, tn->span));
+                          (long long)reg_entries(tn));
         if (tn->mem == AX_MEM_SHARED) {
             axe__text_put(t,
                           "    for (long ax_z = ax_tid; ax_z < %lldL; ax_z "
