@@ -1553,6 +1553,16 @@ static void test_i4_store_rmw(void)
              "i4_ldsm_hexcute copy#1: %d stores, %d whole bytes, %d reads "
              "(want 256, 256, 0)",
              bytes, whole, other);
+    /* the candidate walker counts no pair plan (it would see only the
+     * low elements): a status, not a count */
+    const ax_stmt *st = NULL;
+    for (int k = 0; k < h->nops; k++)
+        if (h->ops[k]->args[0].tensor == bs && h->ops[k]->plan != NULL &&
+            h->ops[k]->plan->pair > 0)
+            st = h->ops[k];
+    ax_ways w = {0, 0, 0};
+    TL_CHECK(st != NULL && axe__plan_ways(h, st, st->plan, &w, NULL) != AXE_OK,
+             "axe__plan_ways counted a whole-byte i4 store plan of 'Bs'");
     axe_program_free(n);
     axe_program_free(h);
 }

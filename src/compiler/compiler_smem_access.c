@@ -965,6 +965,14 @@ axe_status axe__plan_ways(const axe_program *p, const ax_stmt *s,
         shared = shared || p->tensors[s->args[i].tensor].mem == AX_MEM_SHARED;
     if (!shared)
         return AXE_OK;
+    /* count_access walks only the low element of each pair; candidates
+     * are vector plans (compiler_plan_vec.c), which never pair
+     * (axe__i4_plan_pair takes vec 1 of a per-thread loop), so this
+     * guard is not reached today. */
+    if (plan->pair != 0)
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
+                         "the bank model does not count a candidate plan "
+                         "of whole-byte i4 stores");
     memset(&w, 0, sizeof w);
     w.p = p;
     w.cand = plan;
