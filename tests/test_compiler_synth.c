@@ -1014,6 +1014,41 @@ static void test_i4_store_bytes(void)
     }
 }
 
+/* A full leaf list makes room for a tied copy's ldmatrix leaf by dropping
+ * its costliest coalesced leaf, never an ldmatrix one: q (f16, read from
+ * the shared s) is tied by a cast to r (f32), whose store into F is the
+ * larger copy and anchors r. The tied leaves of copy#2 are a plain one and
+ * a .trans one per dimension; before, each took the last slot from the one
+ * before it, so only the last .trans was left. Both kinds are kept. */
+static void test_tied_ldsm_slots(void)
+{
+    static const char src[] =
+        "kernel k(X: f16[32, 64], F: f32[32, 64]) grid(1) threads(32)\n{\n"
+        "    shared s: f16[32, 64];\n"
+        "    register q: f16[32, 64] layout auto;\n"
+        "    register r: f32[32, 64] layout auto;\n"
+        "    cta copy(s, X);\n    sync;\n    cta copy(q, s);\n"
+        "    cta cast(r, q);\n    cta copy(F, r);\n}\n";
+    axe_diag d;
+    axe_program *p = compile(src, &d);
+    ax_synth_leaves lv;
+    bool plain = false, trans = false;
+    TL_CHECK(p != NULL, "tied ldsm slots: %s", d.message);
+    if (p == NULL)
+        return;
+    TL_CHECK(axe__synth_copy_leaves(p, p->ops[3], 1, 0, &lv, &d) == AXE_OK,
+             "tied ldsm slots leaves: %s", d.message);
+    for (int i = 0; i < lv.n; i++) {
+        bool tied = strstr(lv.leaf[i].text, "for copy#") != NULL;
+        bool tr = strstr(lv.leaf[i].text, ".trans") != NULL;
+        plain = plain || (tied && !tr);
+        trans = trans || (tied && tr);
+    }
+    TL_CHECK(plain && trans, "tied ldsm slots: plain %d, .trans %d (want both)",
+             (int)plain, (int)trans);
+    axe_program_free(p);
+}
+
 int main(void)
 {
     tl_seed("test_compiler_synth", 15);
@@ -1028,5 +1063,6 @@ int main(void)
     test_ldsm_i4_store();
     test_ldsm_leaves_4d();
     test_i4_store_bytes();
+    test_tied_ldsm_slots();
     return tl_finish();
 }

@@ -446,6 +446,26 @@ static void keep_leaf(const sy_copy *c, const sy_leaf *f, const axe_layout *l,
         copy_text(c, f, lv->leaf[at].text, sizeof lv->leaf[at].text);
 }
 
+/* Makes room for a tied copy's ldmatrix leaf in a full list: the costliest
+ * coalesced leaf (the last with ldsm 0, the list sorted by cost) gives way,
+ * the leaves after it moving down one slot. A list of ldmatrix leaves only
+ * loses none (keep_leaf then keeps the cheaper ones). */
+static void drop_costliest_coalesced(ax_synth_leaves *lv, int64_t *ties,
+                                     sy_leaf *kept)
+{
+    int j = lv->n - 1;
+    while (j >= 0 && kept[j].ldsm != 0)
+        j--;
+    if (j < 0)
+        return;
+    for (; j < lv->n - 1; j++) {
+        lv->leaf[j] = lv->leaf[j + 1];
+        ties[j] = ties[j + 1];
+        kept[j] = kept[j + 1];
+    }
+    lv->n--;
+}
+
 /* The register elements a thread holds contiguously along the memory's
  * fastest dim in register layout "l" of the copy's shape: the product of
  * that dim's innermost m iters while each one's stride is the product of
@@ -524,7 +544,7 @@ static void copy_search(const sy_copy *c, const sy_others *o,
         if (have)
             continue;
         if (lv->n == AX_SYNTH_COPY_LEAVES)
-            lv->n--; /* a tied copy's ldmatrix leaf always gets a slot */
+            drop_costliest_coalesced(lv, ties, kept);
         keep_leaf(c, &f, &tl->leaf[k].layout, tl->leaf[k].cost,
                   others_cost(c, &f, o), tl->leaf[k].text, lv, ties, kept);
     }
