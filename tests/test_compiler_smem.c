@@ -12,7 +12,9 @@
 #include <string.h>
 
 #include "axe/layout.h"
+#include "axe/notation.h"
 #include "axe/render.h"
+#include "compiler_copy_ldsm.h"
 #include "compiler_smem.h"
 #include "compiler_synth.h"
 #include "testlib.h"
@@ -1615,6 +1617,42 @@ static void test_synth_records(void)
     synth_records("tests/kernels/ldsm_f16_trans_auto.axe", true);
 }
 
+/* test_ldsm_other_rows's kernel, s's layout between the two. */
+static const char rows_head[] =
+    "kernel k(X: f16[32, 64] layout S[(32, 8, 8):(64, 1, 8)], "
+    "F: f16[32, 64], G: f16[32, 64]) grid(1) threads(128)\n{\n"
+    "    shared s: f16[32, 64] layout ";
+static const char rows_tail[] =
+    ";\n    register q: f16[32, 64] layout S[(4, 4, 2, 8, 4, 2):(2, "
+    "1@laneid, 1, 4@laneid, 1@warpid, 8)];\n"
+    "    register q2: f16[32, 64] layout S[(4, 8, 4, 2, 8):(1@warpid, "
+    "2, 1@laneid, 1, 4@laneid)];\n"
+    "    cta copy(s, X);\n    sync;\n    cta copy(q, s);\n"
+    "    cta copy(q2, s);\n    cta copy(F, q);\n    cta copy(G, q2);\n"
+    "}\n";
+
+/* The candidate is legal for q: compiled with s on it (printed and
+ * parsed back), q's copy still runs as ldmatrix .trans. */
+static void ldsm_other_rows_legal(const axe_layout *c)
+{
+    char src[1024], text[256];
+    axe_program *p = NULL;
+    axe_diag d;
+    const ax_ldsm *ls;
+    TL_CHECK(axe_print_layout(c, text, sizeof text) < sizeof text,
+             "other rows: candidate text too long");
+    (void)snprintf(src, sizeof src, "%s%s%s", rows_head, text, rows_tail);
+    TL_CHECK(axe_program_compile(src, strlen(src), NULL, NULL, &p, &d) ==
+                 AXE_OK,
+             "other rows on %s: %s", text, d.message);
+    if (p == NULL)
+        return;
+    ls = axe__ldsm_of(p->ops[1]);
+    TL_CHECK(ls != NULL && ls->chosen && ls->trans,
+             "other rows on %s: q's copy is not ldmatrix .trans", text);
+    axe_program_free(p);
+}
+
 /* A candidate places the other ldmatrix copies of its tensor by the rows
  * they read (place_and_pick). s (f16[32, 64], n = 8 a + b at (k, a, b)
  * -> 64 k + a + 8 b, unswizzled) is read by q2 (plain: lane 4r + c's
@@ -1629,22 +1667,14 @@ static void test_synth_records(void)
  * .trans rows are 2-way; placed by its rows, they are 1 way. */
 static void test_ldsm_other_rows(void)
 {
-    static const char src[] =
-        "kernel k(X: f16[32, 64] layout S[(32, 8, 8):(64, 1, 8)], "
-        "F: f16[32, 64], G: f16[32, 64]) grid(1) threads(128)\n{\n"
-        "    shared s: f16[32, 64] layout S[(32, 8, 8):(64, 1, 8)];\n"
-        "    register q: f16[32, 64] layout S[(4, 4, 2, 8, 4, 2):(2, "
-        "1@laneid, 1, 4@laneid, 1@warpid, 8)];\n"
-        "    register q2: f16[32, 64] layout S[(4, 8, 4, 2, 8):(1@warpid, "
-        "2, 1@laneid, 1, 4@laneid)];\n"
-        "    cta copy(s, X);\n    sync;\n    cta copy(q, s);\n"
-        "    cta copy(q2, s);\n    cta copy(F, q);\n    cta copy(G, q2);\n"
-        "}\n";
+    char src[1024];
     axe_program *p = NULL;
     axe_diag d;
     axe_layout c;
     ax_ways w = {0, 0, 0};
     bool have = false;
+    (void)snprintf(src, sizeof src, "%s%s%s", rows_head,
+                   "S[(32, 8, 8):(64, 1, 8)]", rows_tail);
     TL_CHECK(axe_program_compile(src, strlen(src), NULL, NULL, &p, &d) ==
                  AXE_OK,
              "other rows: %s", d.message);
@@ -1663,6 +1693,7 @@ static void test_ldsm_other_rows(void)
              "candidate (want 1)",
              w.max);
     axe_program_free(p);
+    ldsm_other_rows_legal(&c);
 }
 
 int main(void)
