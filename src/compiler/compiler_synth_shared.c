@@ -353,19 +353,37 @@ static axe_status from_ldsm_rows(axe_program *p, const decided *d, int ti,
     return st == AXE_ERR_NO_MEMORY ? st : AXE_OK;
 }
 
+/* The seeds' leaves of copy "s" (axe__synth_ldsm_seeds), computed once
+ * per copy into "*slot" (in the arena; NULL until the first call). */
+static axe_status seeds_of(axe_program *p, const ax_stmt *s,
+                           ax_synth_leaves **slot, axe_diag *diag)
+{
+    ax_synth_leaves *lv;
+    if (*slot != NULL)
+        return AXE_OK;
+    lv = axe__arena_alloc(p->arena, sizeof *lv);
+    if (lv == NULL)
+        return axe__fail(diag, AXE_ERR_NO_MEMORY, -1, "out of memory");
+    AXE_TRY(axe__synth_ldsm_seeds(p, s, lv, diag));
+    *slot = lv;
+    return AXE_OK;
+}
+
 /* The candidates of copy "k" from its register's ldmatrix rows
- * (ldmatrix.trans's with "trans"): a written register's layout, or an
- * auto one's on the row-major probe "q" (when it compiled), then the
- * seeds' leaves (an auto register) that differ from it. */
+ * (ldmatrix.trans's with "trans", 16-bit tensors only): a written
+ * register's layout, or an auto one's on the row-major probe "q" (when it
+ * compiled), then the seeds' leaves (an auto register; "seeds" holds each
+ * copy's, computed once) that differ from it. */
 static axe_status from_copy(axe_program *p, const decided *d, int ti, int k,
                             bool trans, const axe_program *q, pick *b,
-                            axe_diag *diag)
+                            ax_synth_leaves **seeds, axe_diag *diag)
 {
     const ax_stmt *s = p->ops[k];
     const ax_tensor *reg;
     const axe_layout *rl = NULL;
     ax_synth_leaves *lv;
-    if (!axe__smem_ldsm_copy(p, s, ti))
+    if ((trans && axe_dtype_bit_width(p->tensors[ti].dtype) != 16) ||
+        !axe__smem_ldsm_copy(p, s, ti))
         return AXE_OK;
     reg = &p->tensors[s->args[0].tensor];
     if (!reg->autolayout || q != NULL)
@@ -377,10 +395,8 @@ static axe_status from_copy(axe_program *p, const decided *d, int ti, int k,
             (origin){p->tensors[ti].ndim - 1, false, k, false, trans}, b));
     if (!reg->autolayout)
         return AXE_OK;
-    lv = axe__arena_alloc(p->arena, sizeof *lv);
-    if (lv == NULL)
-        return axe__fail(diag, AXE_ERR_NO_MEMORY, -1, "out of memory");
-    AXE_TRY(axe__synth_ldsm_seeds(p, s, lv, diag));
+    AXE_TRY(seeds_of(p, s, &seeds[k], diag));
+    lv = seeds[k];
     for (int i = 0; i < lv->n; i++)
         if (rl == NULL || !axe_layout_equal(rl, &lv->leaf[i].layout))
             AXE_TRY(from_ldsm_rows(
@@ -401,6 +417,7 @@ static axe_status synth_one(axe_program *p, decided *d, int ti,
     axe_program *q = NULL;
     measure m0;
     pick b = {0};
+    ax_synth_leaves **seeds;
     axe_diag rm;
     char sw[24] = "no swizzle", order[20] = "",
          before[32] = "? (row-major does not compile)";
@@ -422,9 +439,15 @@ static axe_status synth_one(axe_program *p, decided *d, int ti,
     /* where the row-major probe fails (a copy that only the rows' layout
      * schedules), the rows' candidates may still compile; plain rows
      * first, every copy, then .trans rows (16-bit) */
+    seeds = m0.n > 0
+                ? axe__arena_alloc(p->arena, (size_t)p->nops * sizeof *seeds)
+                : NULL;
+    if (m0.n > 0 && seeds == NULL)
+        st = axe__fail(&rm, AXE_ERR_NO_MEMORY, -1, "out of memory");
     for (int k = 0; st != AXE_ERR_NO_MEMORY && m0.n > 0 && k < 2 * p->nops; k++)
         if (from_copy(p, d, ti, k % p->nops, k >= p->nops,
-                      st == AXE_OK ? q : NULL, &b, &rm) == AXE_ERR_NO_MEMORY)
+                      st == AXE_OK ? q : NULL, &b, seeds,
+                      &rm) == AXE_ERR_NO_MEMORY)
             st = AXE_ERR_NO_MEMORY;
     if (q != NULL)
         axe_program_free(q);
