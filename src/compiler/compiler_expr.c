@@ -237,6 +237,17 @@ axe_status axe__expr_range(const axe_program *p, const ax_expr *e, int64_t *lo,
 }
 
 /* g with g | e for all variable values (1 when nothing better is known). */
+bool axe__expr_same(const ax_expr *a, const ax_expr *b)
+{
+    if (a == NULL || b == NULL)
+        return a == b;
+    if (a->kind != b->kind || a->kind == AX_EX_LOAD ||
+        (a->kind == AX_EX_INT && a->value != b->value) ||
+        (a->kind == AX_EX_VAR && a->var != b->var))
+        return false;
+    return axe__expr_same(a->a, b->a) && axe__expr_same(a->b, b->b);
+}
+
 int64_t axe__expr_gcd(const ax_expr *e)
 {
     int64_t x, y, r;

@@ -224,19 +224,6 @@ static bool base_even(const axe_program *p, const ax_ref *r)
     return true;
 }
 
-/* Whether "a" and "b" are the same expression (node by node; a loaded
- * element never). */
-static bool same_expr(const ax_expr *a, const ax_expr *b)
-{
-    if (a == NULL || b == NULL)
-        return a == b;
-    if (a->kind != b->kind || a->kind == AX_EX_LOAD ||
-        (a->kind == AX_EX_INT && a->value != b->value) ||
-        (a->kind == AX_EX_VAR && a->var != b->var))
-        return false;
-    return same_expr(a->a, b->a) && same_expr(a->b, b->b);
-}
-
 /* Whether a source operand of "s" is the destination's tensor at another
  * region (or through a view): a pair reads both its source elements
  * before it writes the byte, so a source element that is the other
@@ -254,7 +241,8 @@ static bool overlaps(const ax_stmt *s)
             r->ndim != d->ndim)
             return true;
         for (int k = 0; k < r->ndim; k++)
-            if (r->len[k] != d->len[k] || !same_expr(r->start[k], d->start[k]))
+            if (r->len[k] != d->len[k] ||
+                !axe__expr_same(r->start[k], d->start[k]))
                 return true;
     }
     return false;

@@ -1215,6 +1215,10 @@ axe_status axe__expr_range(const axe_program *p, const ax_expr *e, int64_t *lo,
                            int64_t *hi);
 /* A divisor of "e" for every value of its variables (0 for e == 0). */
 int64_t axe__expr_gcd(const ax_expr *e);
+/* Whether "a" and "b" are the same expression, node by node (NULL only
+ * as NULL; an expression that loads an element never, since the element
+ * may differ between two evaluations). */
+bool axe__expr_same(const ax_expr *a, const ax_expr *b);
 /* The value of "e" with variables "env" (a LOAD reads 0). */
 int64_t axe__expr_eval(const ax_expr *e, const int64_t *env);
 /* The same, LOADs through "ld" (an element of ld->fn's tensor at the

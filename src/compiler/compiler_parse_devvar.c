@@ -144,19 +144,6 @@ static void add_vars(dv_ctx *c, const ax_expr *e)
     add_vars(c, e->b);
 }
 
-/* Whether "a" and "b" are the same expression (node by node; a loaded
- * element never: starts here read none). */
-static bool same_expr(const ax_expr *a, const ax_expr *b)
-{
-    if (a == NULL || b == NULL)
-        return a == b;
-    if (a->kind != b->kind || a->kind == AX_EX_LOAD ||
-        (a->kind == AX_EX_INT && a->value != b->value) ||
-        (a->kind == AX_EX_VAR && a->var != b->var))
-        return false;
-    return same_expr(a->a, b->a) && same_expr(a->b, b->b);
-}
-
 /* The distinct start expressions and their variables; their text for
  * messages (cut to AX_COND_SIDE_MAX characters, the last 3 "..."). */
 static void collect(dv_ctx *c)
@@ -169,7 +156,7 @@ static void collect(dv_ctx *c)
             c->which[i][d] = -1;
             if (e == NULL || e->kind == AX_EX_INT)
                 continue;
-            for (j = 0; j < c->ne && !same_expr(c->e[j], e); j++)
+            for (j = 0; j < c->ne && !axe__expr_same(c->e[j], e); j++)
                 ;
             if (j == c->ne) {
                 if (axe__expr_text(c->ps->p, e, c->text[j], sizeof c->text[0],
