@@ -203,7 +203,8 @@ typedef struct ax_dist_gemm {
      * receives the fewest bytes per device (cost[]: copies and the
      * reduce into C under the transfer rule, in elements; -1 where the
      * split does not apply); split 0 where none applies (every replica
-     * computes all of its partial sums) or the gemm has chunks.
+     * computes all of its partial sums) or the gemm has chunks
+     * (compiler_dist_gemm_split.c).
      * "split_refused": the first split (1 to 3) that divides but does
      * not plan (0: none), its reason in "split_why". */
     int copied, fit, split, nrep, split_refused;

@@ -42,54 +42,29 @@
  * C.
  * Where A and B as used then both replicate fine digits (the partial
  * is replicated there), one of M, N and K is split over those digits
- * by a copy of the operand(s) placing it ("split_replicas": the split
- * that divides and receives the fewest elements per device, ties M, N,
- * K), so that no two devices compute the same partial sums; the reduce
- * into C gathers or sums them.
+ * by a copy of the operand(s) placing it (compiler_dist_gemm_split.c:
+ * the split that divides and receives the fewest elements per device,
+ * ties M, N, K), so that no two devices compute the same partial sums;
+ * the reduce into C gathers or sums them.
  * Summation order (the reference's, exact): each partial in increasing
  * k, the partials in increasing q.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "compiler_dist.h"
-
-/* One token of a dimension: a fine device digit (dev = its gpuid
- * stride) or a run of memory iters (dev = 0), outer first. */
-typedef struct tok {
-    int64_t ext, dev;
-} tok;
-
-typedef struct dims {
-    int n[2];
-    tok t[2][2 * AXE_LAYOUT_MAX_SHARD];
-    int nrep;
-    int64_t rep[2 * AXE_LAYOUT_MAX_REPLICA]; /* fine replica strides */
-    int64_t goff;                            /* gpuid offset */
-    bool placed;                             /* some gpuid iter of extent > 1 */
-} dims;
-
-/* The boundaries of the fine digits: every gpuid stride and stride *
- * extent of A and B, sorted, each dividing the next (compiler_refine.c's
- * axe__bounds_insert; FINE_CAP holds every boundary of two layouts, so
- * an insert never fails). */
-#define FINE_CAP (4 * (AXE_LAYOUT_MAX_SHARD + AXE_LAYOUT_MAX_REPLICA) + 2)
-typedef struct fine {
-    int n;
-    int64_t b[FINE_CAP];
-} fine;
+#include "compiler_dist_gemm.h"
 
 static bool on_gpuid(const char *axis) { return strcmp(axis, "gpuid") == 0; }
 
-static void fine_of(const axe_layout *l, fine *f)
+void axe__dist_fine_of(const axe_layout *l, ax_dist_fine *f)
 {
     int i;
     for (i = 0; i < l->nshard + l->nreplica; i++) {
         const axe_iter *it =
             i < l->nshard ? &l->shard[i] : &l->replica[i - l->nshard];
         if (on_gpuid(it->axis) && it->extent > 1) {
-            (void)axe__bounds_insert(f->b, &f->n, FINE_CAP, it->stride);
-            (void)axe__bounds_insert(f->b, &f->n, FINE_CAP,
+            (void)axe__bounds_insert(f->b, &f->n, AX_DIST_FINE_CAP, it->stride);
+            (void)axe__bounds_insert(f->b, &f->n, AX_DIST_FINE_CAP,
                                      it->stride * it->extent);
         }
     }
@@ -97,7 +72,8 @@ static void fine_of(const axe_layout *l, fine *f)
 
 /* Appends the fine digits of gpuid iter (ext, stride), outer first, to
  * "out" (strides only; the extent of digit b is its next boundary / b). */
-static int fine_split(const fine *f, int64_t ext, int64_t stride, int64_t *out)
+static int fine_split(const ax_dist_fine *f, int64_t ext, int64_t stride,
+                      int64_t *out)
 {
     int i, n = 0;
     for (i = f->n - 2; i >= 0; i--)
@@ -106,7 +82,7 @@ static int fine_split(const fine *f, int64_t ext, int64_t stride, int64_t *out)
     return n;
 }
 
-static int64_t fine_ext(const fine *f, int64_t b)
+int64_t axe__dist_fine_ext(const ax_dist_fine *f, int64_t b)
 {
     int i;
     for (i = 0; i + 1 < f->n && f->b[i] != b; i++)
@@ -114,19 +90,19 @@ static int64_t fine_ext(const fine *f, int64_t b)
     return f->b[i + 1] / b;
 }
 
-static void push_tok(dims *d, int dim, int64_t ext, int64_t dev)
+static void push_tok(ax_dist_dims *d, int dim, int64_t ext, int64_t dev)
 {
-    tok *t = d->t[dim];
+    ax_dist_tok *t = d->t[dim];
     int n = d->n[dim];
     if (dev == 0 && n > 0 && t[n - 1].dev == 0)
         t[n - 1].ext *= ext; /* one run of memory iters */
     else
-        t[d->n[dim]++] = (tok){ext, dev};
+        t[d->n[dim]++] = (ax_dist_tok){ext, dev};
 }
 
 /* The tokens of "x" (2 dims) over the fine digits "f". */
-static axe_status dims_of(const ax_tensor *x, const fine *f, dims *d,
-                          axe_diag *diag)
+axe_status axe__dist_dims_of(const ax_tensor *x, const ax_dist_fine *f,
+                             ax_dist_dims *d, axe_diag *diag)
 {
     axe_layout g;
     int seps[AXE_LAYOUT_MAX_DIMS + 1], dim, i, j, n;
@@ -149,7 +125,7 @@ static axe_status dims_of(const ax_tensor *x, const fine *f, dims *d,
             d->placed = true;
             n = fine_split(f, it->extent, it->stride, b);
             for (j = 0; j < n; j++)
-                push_tok(d, dim, fine_ext(f, b[j]), b[j]);
+                push_tok(d, dim, axe__dist_fine_ext(f, b[j]), b[j]);
         }
     for (i = 0; i < x->glayout.nreplica; i++)
         if (x->glayout.replica[i].extent > 1) {
@@ -165,7 +141,7 @@ static axe_status dims_of(const ax_tensor *x, const fine *f, dims *d,
 }
 
 /* The role of fine digit "b" in "d": 0 / 1 its dim, 2 a replica, -1 none. */
-static int role(const dims *d, int64_t b)
+int axe__dist_role(const ax_dist_dims *d, int64_t b)
 {
     int dim, i;
     for (dim = 0; dim < 2; dim++)
@@ -178,7 +154,7 @@ static int role(const dims *d, int64_t b)
     return -1;
 }
 
-static void put_toks(ax_text *t, const dims *d, int dim)
+static void put_toks(ax_text *t, const ax_dist_dims *d, int dim)
 {
     int i;
     axe__text_put(t, "(");
@@ -193,7 +169,7 @@ static void put_toks(ax_text *t, const dims *d, int dim)
     axe__text_put(t, ")");
 }
 
-static bool same_k(const dims *a, const dims *b)
+static bool same_k(const ax_dist_dims *a, const ax_dist_dims *b)
 {
     int i;
     if (a->n[1] != b->n[1])
@@ -206,7 +182,8 @@ static bool same_k(const dims *a, const dims *b)
 }
 
 static axe_status k_mismatch(const axe_program *p, const ax_stmt *s,
-                             const dims *a, const dims *b, axe_diag *why)
+                             const ax_dist_dims *a, const ax_dist_dims *b,
+                             axe_diag *why)
 {
     const char *an = axe__devop_text(p, s, 1);
     const char *bn = axe__devop_text(p, s, 2);
@@ -269,9 +246,9 @@ void axe__dist_put_where(ax_text *t, const ax_tensor *x, int64_t ndev)
  * (k_mismatch's too) lacks the "device gemm (line N): " of the message
  * (plan_pair's), so the refusal of a copy first can quote it. */
 static axe_status check_roles(const axe_program *p, const ax_stmt *s,
-                              const fine *f, const ax_tensor *ta,
-                              const ax_tensor *tb, const dims *a, const dims *b,
-                              axe_diag *why)
+                              const ax_dist_fine *f, const ax_tensor *ta,
+                              const ax_tensor *tb, const ax_dist_dims *a,
+                              const ax_dist_dims *b, axe_diag *why)
 {
     const char *an = axe__devop_text(p, s, 1);
     const char *bn = axe__devop_text(p, s, 2);
@@ -292,7 +269,7 @@ static axe_status check_roles(const axe_program *p, const ax_stmt *s,
     if (!same_k(a, b))
         return k_mismatch(p, s, a, b, why);
     for (i = 0; i + 1 < f->n; i++) {
-        int ra = role(a, f->b[i]), rb = role(b, f->b[i]);
+        int ra = axe__dist_role(a, f->b[i]), rb = axe__dist_role(b, f->b[i]);
         /* (-1, -1): a digit neither holds (a gap in their devices, e.g.
          * both copied to a region of C with one): the devices set on it
          * hold nothing and compute nothing; the partial leaves it out. */
@@ -317,7 +294,7 @@ static axe_status check_roles(const axe_program *p, const ax_stmt *s,
 }
 
 /* The memory elements of dim "dim" of "d" (its local extent). */
-static int64_t mem_elems(const dims *d, int dim)
+int64_t axe__dist_mem_elems(const ax_dist_dims *d, int dim)
 {
     int64_t n = 1;
     int i;
@@ -329,14 +306,15 @@ static int64_t mem_elems(const dims *d, int dim)
 
 /* Pushes dim "dim" of "d" as shard iters of the partial: fine digits on
  * gpuid, memory runs densely, "outer" the stride of its innermost. */
-static axe_status push_dim(axe_layout *l, const dims *d, int dim, int64_t outer)
+axe_status axe__dist_push_dim(axe_layout *l, const ax_dist_dims *d, int dim,
+                              int64_t outer)
 {
-    int64_t inner = mem_elems(d, dim);
+    int64_t inner = axe__dist_mem_elems(d, dim);
     int i;
     if (d->n[dim] == 0)
         return axe_layout_push_shard(l, 1, 0, "m");
     for (i = 0; i < d->n[dim]; i++) {
-        const tok *t = &d->t[dim][i];
+        const ax_dist_tok *t = &d->t[dim][i];
         if (t->dev != 0) {
             AXE_TRY(axe_layout_push_shard(l, t->ext, t->dev, "gpuid"));
             continue;
@@ -350,14 +328,14 @@ static axe_status push_dim(axe_layout *l, const dims *d, int dim, int64_t outer)
 /* The partial's layout: dim 0 K's fine digits, dim 1 A's M, dim 2 B's
  * N (memory: row-major [Mloc, Nloc]), replicas the fine digits both
  * replicate, at their gpuid offset (A's = B's). */
-static axe_status part_layout(const fine *f, const dims *a, const dims *b,
-                              ax_dist_gemm *g)
+static axe_status part_layout(const ax_dist_fine *f, const ax_dist_dims *a,
+                              const ax_dist_dims *b, ax_dist_gemm *g)
 {
     axe_layout *l = &g->part.glayout;
     int i;
     axe_layout_init(l);
-    g->mloc = mem_elems(a, 0);
-    g->nloc = mem_elems(b, 0);
+    g->mloc = axe__dist_mem_elems(a, 0);
+    g->nloc = axe__dist_mem_elems(b, 0);
     g->q = 1;
     for (i = 0; i < a->n[1]; i++)
         if (a->t[1][i].dev != 0) {
@@ -367,10 +345,10 @@ static axe_status part_layout(const fine *f, const dims *a, const dims *b,
         }
     if (g->q == 1)
         AXE_TRY(axe_layout_push_shard(l, 1, 0, "m"));
-    AXE_TRY(push_dim(l, a, 0, g->nloc));
-    AXE_TRY(push_dim(l, b, 0, 1));
+    AXE_TRY(axe__dist_push_dim(l, a, 0, g->nloc));
+    AXE_TRY(axe__dist_push_dim(l, b, 0, 1));
     for (i = 0; i + 1 < f->n; i++)
-        if (role(a, f->b[i]) == 2 && role(b, f->b[i]) == 2)
+        if (axe__dist_role(a, f->b[i]) == 2 && axe__dist_role(b, f->b[i]) == 2)
             AXE_TRY(axe_layout_push_replica(l, f->b[i + 1] / f->b[i], f->b[i],
                                             "gpuid"));
     return a->goff != 0 ? axe_layout_add_offset(l, "gpuid", a->goff) : AXE_OK;
@@ -380,19 +358,19 @@ static axe_status part_layout(const fine *f, const dims *a, const dims *b,
  * copy of one): the partial's layout in "g", or the placement's
  * refusal (AXE_ERR_UNSUPPORTED: its reason in "why" too, without the
  * message's "device gemm (line N): "). */
-static axe_status plan_pair(const axe_program *p, const ax_stmt *s,
-                            const ax_tensor *a, const ax_tensor *b,
-                            ax_dist_gemm *g, axe_diag *why, axe_diag *diag)
+axe_status axe__dist_gemm_pair(const axe_program *p, const ax_stmt *s,
+                               const ax_tensor *a, const ax_tensor *b,
+                               ax_dist_gemm *g, axe_diag *why, axe_diag *diag)
 {
-    fine f = {0};
-    dims *da = malloc(sizeof *da), *db = malloc(sizeof *db);
+    ax_dist_fine f = {0};
+    ax_dist_dims *da = malloc(sizeof *da), *db = malloc(sizeof *db);
     axe_status st = AXE_ERR_NO_MEMORY;
-    fine_of(&a->glayout, &f);
-    fine_of(&b->glayout, &f);
+    axe__dist_fine_of(&a->glayout, &f);
+    axe__dist_fine_of(&b->glayout, &f);
     if (da != NULL && db != NULL)
-        st = dims_of(a, &f, da, diag);
+        st = axe__dist_dims_of(a, &f, da, diag);
     if (st == AXE_OK)
-        st = dims_of(b, &f, db, diag);
+        st = axe__dist_dims_of(b, &f, db, diag);
     if (st == AXE_OK &&
         (st = check_roles(p, s, &f, a, b, da, db, why)) != AXE_OK)
         st = axe__fail(diag, st, why->offset, "device gemm (line %d): %s",
@@ -416,22 +394,22 @@ static axe_status plan_pair(const axe_program *p, const ax_stmt *s,
 static axe_status mirror(const ax_tensor *from, const ax_tensor *x,
                          ax_tensor *out)
 {
-    fine f = {0};
-    dims d;
+    ax_dist_fine f = {0};
+    ax_dist_dims d;
     int64_t kloc;
     int i;
     axe_diag why;
-    fine_of(&from->glayout, &f);
-    AXE_TRY(dims_of(from, &f, &d, &why));
+    axe__dist_fine_of(&from->glayout, &f);
+    AXE_TRY(axe__dist_dims_of(from, &f, &d, &why));
     if (!d.placed || d.goff != 0)
         return AXE_ERR_UNSUPPORTED;
     *out = *x;
-    kloc = mem_elems(&d, 1);
+    kloc = axe__dist_mem_elems(&d, 1);
     axe_layout_init(&out->glayout);
     AXE_TRY(axe_layout_push_shard(&out->glayout, x->gshape[0], kloc, "m"));
-    AXE_TRY(push_dim(&out->glayout, &d, 1, 1));
+    AXE_TRY(axe__dist_push_dim(&out->glayout, &d, 1, 1));
     for (i = 0; i + 1 < f.n; i++)
-        if (role(&d, f.b[i]) != 1)
+        if (axe__dist_role(&d, f.b[i]) != 1)
             AXE_TRY(axe_layout_push_replica(&out->glayout, f.b[i + 1] / f.b[i],
                                             f.b[i], "gpuid"));
     out->shape[0] = x->gshape[0];
@@ -456,12 +434,12 @@ static axe_status mirror(const ax_tensor *from, const ax_tensor *x,
  * replica computing all of them (1/r of the compute for the bytes:
  * docs/compiler.md, the decision, its measurement and its limits: this
  * rule weighs bytes only, no compute term). */
-static int64_t k_split(const fine *f, const dims *d, int64_t k)
+static int64_t k_split(const ax_dist_fine *f, const ax_dist_dims *d, int64_t k)
 {
-    int64_t r = 1, m = mem_elems(d, 0), n = mem_elems(d, 1);
+    int64_t r = 1, m = axe__dist_mem_elems(d, 0), n = axe__dist_mem_elems(d, 1);
     int i;
     for (i = 0; i + 1 < f->n; i++)
-        if (role(d, f->b[i]) == 2)
+        if (axe__dist_role(d, f->b[i]) == 2)
             r *= f->b[i + 1] / f->b[i];
     if (r > 1 && k % r == 0 && r * m * n <= (m + n) * k)
         return r;
@@ -480,20 +458,20 @@ static int64_t k_split(const fine *f, const dims *d, int64_t k)
 static axe_status to_c(const ax_tensor *c, const ax_tensor *x, int dim,
                        ax_tensor *out)
 {
-    fine f = {0};
-    dims d;
+    ax_dist_fine f = {0};
+    ax_dist_dims d;
     int64_t k = x->gshape[1], r, kloc;
     int i;
     axe_diag why;
-    fine_of(&c->glayout, &f);
-    AXE_TRY(dims_of(c, &f, &d, &why));
+    axe__dist_fine_of(&c->glayout, &f);
+    AXE_TRY(axe__dist_dims_of(c, &f, &d, &why));
     r = k_split(&f, &d, k);
     kloc = k / r;
     *out = *x;
     axe_layout_init(&out->glayout);
-    AXE_TRY(push_dim(&out->glayout, &d, dim, kloc));
+    AXE_TRY(axe__dist_push_dim(&out->glayout, &d, dim, kloc));
     for (i = f.n - 2; r > 1 && i >= 0; i--)
-        if (role(&d, f.b[i]) == 2)
+        if (axe__dist_role(&d, f.b[i]) == 2)
             AXE_TRY(axe_layout_push_shard(&out->glayout, f.b[i + 1] / f.b[i],
                                           f.b[i], "gpuid"));
     AXE_TRY(axe_layout_push_shard(&out->glayout, kloc, 1, "m"));
@@ -501,14 +479,14 @@ static axe_status to_c(const ax_tensor *c, const ax_tensor *x, int dim,
         /* Replicated over C's other dim (and C's replicas where K is
          * whole) only: a digit C does not use (role -1: a gap in C's
          * devices) holds nothing of C, so the copy leaves it out too. */
-        int ro = role(&d, f.b[i]);
+        int ro = axe__dist_role(&d, f.b[i]);
         if ((ro == 2 && r == 1) || ro == 1 - dim)
             AXE_TRY(axe_layout_push_replica(&out->glayout, f.b[i + 1] / f.b[i],
                                             f.b[i], "gpuid"));
     }
     if (d.goff != 0)
         AXE_TRY(axe_layout_add_offset(&out->glayout, "gpuid", d.goff));
-    out->shape[0] = mem_elems(&d, dim);
+    out->shape[0] = axe__dist_mem_elems(&d, dim);
     out->shape[1] = kloc;
     out->span = out->shape[0] * kloc;
     AXE_TRY(axe_layout_row_major(out->shape, 2, &out->layout));
@@ -618,233 +596,18 @@ static axe_status plan_copied(const axe_program *p, const ax_stmt *s,
                              s->line, axe__devop_text(p, s, i + 1),
                              axe_status_name(st));
     }
-    return plan_pair(p, s, axe__dist_gemm_operand(p, s, g, 1),
-                     axe__dist_gemm_operand(p, s, g, 2), g, &why, diag);
-}
-
-/* ---- a replicated partial split over its replicas --------------------- */
-
-/* The fine digits of the operands plan "g" uses, and their tokens. */
-typedef struct pair {
-    fine f;
-    dims d[2];
-} pair;
-
-static bool in_rep(const ax_dist_gemm *g, int64_t b)
-{
-    int i;
-    for (i = 0; i < g->nrep && g->rep[i] != b; i++)
-        ;
-    return i < g->nrep;
-}
-
-/* The operands of "g" as tokens in "pr", and the fine digits both
- * replicate (outer first) in g->rep, their product in g->rep_r. */
-static axe_status pair_of(const axe_program *p, const ax_stmt *s,
-                          ax_dist_gemm *g, pair *pr, axe_diag *diag)
-{
-    int i, w;
-    memset(&pr->f, 0, sizeof pr->f);
-    for (w = 1; w <= 2; w++)
-        fine_of(&axe__dist_gemm_operand(p, s, g, w)->glayout, &pr->f);
-    for (w = 1; w <= 2; w++)
-        AXE_TRY(dims_of(axe__dist_gemm_operand(p, s, g, w), &pr->f,
-                        &pr->d[w - 1], diag));
-    g->nrep = 0;
-    g->rep_r = 1;
-    for (i = pr->f.n - 2; i >= 0; i--)
-        if (role(&pr->d[0], pr->f.b[i]) == 2 &&
-            role(&pr->d[1], pr->f.b[i]) == 2) {
-            g->rep[g->nrep] = pr->f.b[i];
-            g->rep_ext[g->nrep] = pr->f.b[i + 1] / pr->f.b[i];
-            g->rep_r *= g->rep_ext[g->nrep++];
-        }
-    return AXE_OK;
-}
-
-/* Dim "dim" of "d" split over g's replica digits: its outermost memory
- * token that g->rep_r divides becomes those digits (outer first) and
- * the rest in memory, and "d" no longer replicates them; false where
- * no memory token divides. */
-static bool split_tok(dims *d, int dim, const ax_dist_gemm *g)
-{
-    tok *t = d->t[dim];
-    int i, j, n = d->n[dim];
-    for (i = 0; i < n && (t[i].dev != 0 || t[i].ext % g->rep_r != 0); i++)
-        ;
-    if (i == n || n + g->nrep > 2 * AXE_LAYOUT_MAX_SHARD)
-        return false;
-    memmove(&t[i + g->nrep], &t[i], (size_t)(n - i) * sizeof *t);
-    for (j = 0; j < g->nrep; j++)
-        t[i + j] = (tok){g->rep_ext[j], g->rep[j]};
-    t[i + g->nrep].ext /= g->rep_r;
-    d->n[dim] += g->nrep;
-    if (t[i + g->nrep].ext == 1) /* the run is all on the digits */
-        memmove(&t[i + g->nrep], &t[i + g->nrep + 1],
-                (size_t)(--d->n[dim] - i - g->nrep) * sizeof *t);
-    for (i = j = 0; i < d->nrep; i++)
-        if (!in_rep(g, d->rep[i]))
-            d->rep[j++] = d->rep[i];
-    d->nrep = j;
-    return true;
-}
-
-/* "out": operand "x" copied to the placement of tokens "d" over fine
- * digits "f", stored row-major [rows, Kloc] on each device. */
-static axe_status tensor_of(const fine *f, const dims *d, const ax_tensor *x,
-                            ax_tensor *out)
-{
-    int64_t kloc = mem_elems(d, 1);
-    axe_diag why;
-    int i;
-    *out = *x;
-    axe_layout_init(&out->glayout);
-    AXE_TRY(push_dim(&out->glayout, d, 0, kloc));
-    AXE_TRY(push_dim(&out->glayout, d, 1, 1));
-    for (i = 0; i < d->nrep; i++)
-        AXE_TRY(axe_layout_push_replica(&out->glayout, fine_ext(f, d->rep[i]),
-                                        d->rep[i], "gpuid"));
-    if (d->goff != 0)
-        AXE_TRY(axe_layout_add_offset(&out->glayout, "gpuid", d->goff));
-    out->shape[0] = mem_elems(d, 0);
-    out->shape[1] = kloc;
-    out->span = out->shape[0] * kloc;
-    AXE_TRY(axe_layout_row_major(out->shape, 2, &out->layout));
-    return axe_layout_group(&out->layout, out->shape, 2, &out->grouped,
-                            out->seps, &why);
+    return axe__dist_gemm_pair(p, s, axe__dist_gemm_operand(p, s, g, 1),
+                               axe__dist_gemm_operand(p, s, g, 2), g, &why,
+                               diag);
 }
 
 /* The partial's tensor and the local K of a plan. */
-static axe_status finish(const axe_program *p, const ax_stmt *s,
-                         ax_dist_gemm *g)
+axe_status axe__dist_gemm_finish(const axe_program *p, const ax_stmt *s,
+                                 ax_dist_gemm *g)
 {
     part_tensor(axe__devop_tensor(p, s, 0), s, g);
     g->kloc = axe__dist_gemm_operand(p, s, g, 1)->shape[1];
     return axe_layout_row_major(g->part.shape, 3, &g->part.layout);
-}
-
-/* The most elements any device receives under plan "g" by the transfer
- * rule: its copies first and the reduce of the partial sums into C (a
- * planner's refusal: its reason in "why"). */
-static axe_status plan_cost(const axe_program *p, const ax_stmt *s,
-                            const ax_dist_gemm *g, int64_t *cost, axe_diag *why)
-{
-    ax_dist_plan *pl = malloc(sizeof *pl);
-    int64_t *v = calloc(3 * (size_t)p->ndev, sizeof *v), k;
-    axe_status st = pl != NULL && v != NULL ? AXE_OK : AXE_ERR_NO_MEMORY;
-    int w;
-    for (w = 0; w <= 2 && st == AXE_OK; w++) {
-        if (w > 0 && !(g->copied & w))
-            continue;
-        st = w > 0 ? axe__dist_gemm_copy_plan(p, s, g, w, pl, why)
-                   : axe__dist_plan_reduce(g->part.gshape, 3, &g->part.glayout,
-                                           &axe__devop_tensor(p, s, 0)->glayout,
-                                           0, AX_RED_SUM, p->ndev, pl, why);
-        if (st == AXE_OK)
-            st = axe__dist_bytes_all(pl, 1, v + p->ndev, v + 2 * p->ndev);
-        for (k = 0; st == AXE_OK && k < p->ndev; k++)
-            v[k] += v[2 * p->ndev + k];
-    }
-    for (k = 0, *cost = 0; st == AXE_OK && k < p->ndev; k++)
-        *cost = v[k] > *cost ? v[k] : *cost;
-    free(pl);
-    free(v);
-    return st;
-}
-
-/* "out" (from "g" with the tokens "q" split by split_tok): dim "how"
- * split, its copies' tensors, plan and cost; where it does not plan,
- * the status with the reason in "why". */
-static axe_status split_plan(const axe_program *p, const ax_stmt *s,
-                             const pair *q, int how, ax_dist_gemm *out,
-                             int64_t *cost, axe_diag *why)
-{
-    axe_diag refusal;
-    axe_status st;
-    int w;
-    for (w = 1; w <= 2; w++)
-        if ((how == 3 || how == w) &&
-            (st = tensor_of(&q->f, &q->d[w - 1], axe__devop_tensor(p, s, w),
-                            &out->moved[w - 1])) != AXE_OK)
-            return axe__fail(why, st, s->off,
-                             "the split's copy of %s has no layout (%s)",
-                             w == 1 ? "A" : "B", axe_status_name(st));
-        else if (how == 3 || how == w)
-            out->copied |= w;
-    st = plan_pair(p, s, axe__dist_gemm_operand(p, s, out, 1),
-                   axe__dist_gemm_operand(p, s, out, 2), out, &refusal, why);
-    if (st == AXE_ERR_UNSUPPORTED)
-        return axe__fail(why, st, refusal.offset, "%s", refusal.message);
-    if (st == AXE_OK && (st = finish(p, s, out)) != AXE_OK)
-        return axe__fail(why, st, s->off, "the partial sums' layout (%s)",
-                         axe_status_name(st));
-    return st == AXE_OK ? plan_cost(p, s, out, cost, why) : st;
-}
-
-/* "out": plan "g" with dim "how" (1: A's rows, 2: B's rows, 3: K) split
- * over g's replica digits, and its cost. AXE_ERR_UNSUPPORTED with "why"
- * empty where no memory run of the dim divides (or the split's tokens
- * would overflow); where the split divides but does not plan, the
- * status and its reason in "why" (AXE_ERR_NO_MEMORY: out of memory). */
-static axe_status split_try(const axe_program *p, const ax_stmt *s,
-                            const ax_dist_gemm *g, const pair *pr, int how,
-                            ax_dist_gemm *out, int64_t *cost, axe_diag *why)
-{
-    pair *q = malloc(sizeof *q);
-    axe_status st = AXE_ERR_UNSUPPORTED;
-    axe_diag_clear(why);
-    if (q == NULL)
-        return axe__fail(why, AXE_ERR_NO_MEMORY, s->off, "out of memory");
-    *q = *pr;
-    *out = *g;
-    out->split = how;
-    if (how == 3 ? split_tok(&q->d[0], 1, g) && split_tok(&q->d[1], 1, g)
-                 : split_tok(&q->d[how - 1], 0, g))
-        st = split_plan(p, s, q, how, out, cost, why);
-    free(q);
-    return st;
-}
-
-/* Where A and B as used both replicate some fine digits, the split of
- * A's rows, B's rows or K over them that receives the fewest elements
- * per device (ties in that order), so that no two devices compute the
- * same partial sums (ax_dist_gemm.split); none where none divides and
- * plans. A split that divides but does not plan is left out, the first
- * one's reason kept (g->split_refused, g->split_why: --explain); out of
- * memory fails. */
-static axe_status split_replicas(const axe_program *p, const ax_stmt *s,
-                                 ax_dist_gemm *g, axe_diag *diag)
-{
-    pair *pr = malloc(sizeof *pr);
-    ax_dist_gemm *best = malloc(sizeof *best), *cand = malloc(sizeof *cand);
-    int64_t cost[3] = {-1, -1, -1}, c;
-    axe_status st = AXE_ERR_NO_MEMORY;
-    axe_diag why, refused;
-    int how, pick = 0, nref = 0;
-    axe_diag_clear(&refused);
-    if (pr != NULL && best != NULL && cand != NULL)
-        st = pair_of(p, s, g, pr, diag);
-    for (how = 1; st == AXE_OK && g->rep_r > 1 && how <= 3; how++) {
-        st = split_try(p, s, g, pr, how, cand, &c, &why);
-        if (st == AXE_OK && (pick == 0 || c < cost[pick - 1]))
-            *best = *cand, pick = how;
-        if (st == AXE_OK)
-            cost[how - 1] = c;
-        else if (st != AXE_ERR_NO_MEMORY && why.message[0] != '\0' && nref == 0)
-            refused = why, nref = how;
-        st = st == AXE_ERR_NO_MEMORY ? st : AXE_OK;
-    }
-    if (st == AXE_OK && pick > 0)
-        *g = *best;
-    if (st == AXE_OK) {
-        memcpy(g->cost, cost, sizeof cost);
-        g->split_refused = nref, g->split_why = refused;
-    } else if (st == AXE_ERR_NO_MEMORY)
-        st = axe__fail(diag, st, s->off, "out of memory");
-    free(pr);
-    free(best);
-    free(cand);
-    return st;
 }
 
 /* A and B as placed, else B copied to fit A, else A copied to fit B,
@@ -860,8 +623,8 @@ axe_status axe__dist_gemm(const axe_program *p, const ax_stmt *s,
     int i;
     memset(g, 0, sizeof *g);
     axe_diag_clear(&worst);
-    st = plan_pair(p, s, axe__devop_tensor(p, s, 1), axe__devop_tensor(p, s, 2),
-                   g, &g->why, diag);
+    st = axe__dist_gemm_pair(p, s, axe__devop_tensor(p, s, 1),
+                             axe__devop_tensor(p, s, 2), g, &g->why, diag);
     if (st == AXE_ERR_UNSUPPORTED) {
         placed = *diag;
         for (i = 0; i < 3 && st != AXE_OK; i++) {
@@ -884,8 +647,8 @@ axe_status axe__dist_gemm(const axe_program *p, const ax_stmt *s,
     }
     AXE_TRY(st);
     g->fit = g->copied;
-    AXE_TRY(finish(p, s, g));
-    return s->chunks == 0 ? split_replicas(p, s, g, diag) : AXE_OK;
+    AXE_TRY(axe__dist_gemm_finish(p, s, g));
+    return s->chunks == 0 ? axe__dist_gemm_split(p, s, g, diag) : AXE_OK;
 }
 
 axe_status axe__dist_slices(const ax_tensor *t, int dim, int64_t *q)
