@@ -614,8 +614,8 @@ axe_status axe__dist_gemm_finish(const axe_program *p, const ax_stmt *s,
  * else both copied to C's placement. Where no copy fits: as placed's
  * refusal (AXE_ERR_UNSUPPORTED), or where a copy that applied failed
  * otherwise (capacity, memory), its status with both reasons. */
-axe_status axe__dist_gemm(const axe_program *p, const ax_stmt *s,
-                          ax_dist_gemm *g, axe_diag *diag)
+static axe_status plan_gemm(const axe_program *p, const ax_stmt *s,
+                            ax_dist_gemm *g, axe_diag *diag)
 {
     static const int order[] = {2, 1, 3};
     axe_diag other, worst, placed;
@@ -649,6 +649,49 @@ axe_status axe__dist_gemm(const axe_program *p, const ax_stmt *s,
     g->fit = g->copied;
     AXE_TRY(axe__dist_gemm_finish(p, s, g));
     return s->chunks == 0 ? axe__dist_gemm_split(p, s, g, diag) : AXE_OK;
+}
+
+/* A device gemm's plan as its first axe__dist_gemm made it: the plan,
+ * the status, and the diag it left ("wrote": it wrote one, also on
+ * success, where a copy first follows as placed's refusal). */
+struct ax_dist_memo {
+    ax_dist_gemm g;
+    axe_status st;
+    bool wrote;
+    axe_diag diag;
+};
+
+/* The plan depends on the program's tensors, mesh and the statement's
+ * operands only, all fixed once sema has checked the statement (its
+ * first call), so it is made once per device statement and kept in the
+ * program's arena (s->dgemm, written through p->devops[s->index], the
+ * statement itself): sema, the MPI checks, the emitters, --explain, the
+ * reference and the flops count each ask for it. Out of memory is not
+ * kept; a statement that is not its program's device operator (none
+ * today) is planned each time. */
+axe_status axe__dist_gemm(const axe_program *p, const ax_stmt *s,
+                          ax_dist_gemm *g, axe_diag *diag)
+{
+    ax_stmt *w =
+        s->index >= 0 && s->index < p->ndevops && p->devops[s->index] == s
+            ? p->devops[s->index]
+            : NULL;
+    struct ax_dist_memo *m = s->dgemm;
+    if (m == NULL && w != NULL)
+        m = axe__arena_alloc(p->arena, sizeof *m);
+    if (m == NULL)
+        return plan_gemm(p, s, g, diag);
+    if (s->dgemm == NULL) {
+        axe_diag_clear(&m->diag);
+        m->st = plan_gemm(p, s, &m->g, &m->diag);
+        m->wrote = m->diag.offset != -1 || m->diag.message[0] != '\0';
+        if (m->st != AXE_ERR_NO_MEMORY)
+            w->dgemm = m;
+    }
+    *g = m->g;
+    if (m->wrote)
+        *diag = m->diag;
+    return m->st;
 }
 
 axe_status axe__dist_slices(const ax_tensor *t, int dim, int64_t *q)

@@ -391,6 +391,7 @@ typedef struct ax_mma {
 } ax_mma;
 
 struct ax_plan;
+struct ax_dist_memo;
 
 /* reduce.tree: the shared scratch (a tensor index), its elements per
  * scope instance ("size"), the reduced dim's extent "n" and its stride
@@ -476,6 +477,9 @@ typedef struct ax_stmt {
      * axe__devop_text. */
     struct ax_tensor *dop[AX_MAX_ARGS];
     const char *dtext[AX_MAX_ARGS];
+    /* DEVICE gemm: its plan, made at the first axe__dist_gemm (in the
+     * program's arena, compiler_dist_gemm.c); NULL before. */
+    struct ax_dist_memo *dgemm;
     /* FOR */
     int var;
     int64_t trip;                /* constant, or the largest runtime trip */
