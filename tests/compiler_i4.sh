@@ -123,6 +123,8 @@ for tg in "${targets[@]}"; do
         exact_run i4_trans_auto.axe -D N=256 --seed 3 $tg
         exact_run i4_mid_auto.axe -D B=8 --seed 3 $tg
         exact_run i4_colsrc_auto.axe $tg
+        exact_run i4_dyn.axe $tg
+        exact_run i4_dyn.axe -D R=2 -D C=16 --seed 3 $tg
     }
 done
 
@@ -238,8 +240,13 @@ fi
 # five i4 stores (into Z, W and three casts into r; before: 2 ax_put4,
 # 3 ax_st4), i4_trans_auto's two (the cast into r, the copy into the
 # column-major F); i4_rule's copy into Z from element 1 (odd: a byte
-# pairs elements of two iterations) stays nibble by nibble
-for row in "i4_cta.axe 5 0" "i4_trans_auto.axe 2 0" "i4_rule.axe 0 1"; do
+# pairs elements of two iterations) stays nibble by nibble; registers
+# read from shared memory pair too: i4_smem's copy from s into q and
+# i4_stage's read back from its staging scratch into q (before: 2 1 for
+# both); i4_dyn's store at column bx * 64 + 2, even for every bx (the
+# gcd of the start's terms; before: refused, the parity taken unknown)
+for row in "i4_cta.axe 5 0" "i4_trans_auto.axe 2 0" "i4_rule.axe 0 1" \
+    "i4_smem.axe 3 0" "i4_stage.axe 3 0" "i4_dyn.axe 2 0"; do
     read -r f want_pack want_nib <<<"$row"
     "$AXE" compile "$T/$f" --target cuda -o "$tmp/whole.cu"
     got="$(grep -c '= ax_pack4(' "$tmp/whole.cu") $(grep -c 'ax_put4(&AXE_ST(\|ax_st4(t_' "$tmp/whole.cu")"

@@ -158,14 +158,12 @@ static axe_status refuse(const axe_program *p, const ax_stmt *s,
                      (long long)w->rank2, (long long)(at + w->addr2));
 }
 
-/* Whether the base address's parity depends on a runtime value. */
-static bool parity_unknown(const ax_base *base)
+bool axe__base_parity_known(const ax_base *base)
 {
-    int j;
-    for (j = 0; j < base->ndyn; j++)
-        if (base->scale[j] % 2 != 0)
-            return true;
-    return false;
+    for (int j = 0; j < base->ndyn; j++)
+        if (base->scale[j] % 2 != 0 && axe__expr_gcd(base->dyn[j]) % 2 != 0)
+            return false;
+    return true;
 }
 
 axe_status axe__i4_plan_check(const axe_program *p, const ax_stmt *s,
@@ -199,7 +197,7 @@ axe_status axe__i4_plan_check(const axe_program *p, const ax_stmt *s,
     w.plan = plan;
     w.lo = lo;
     for (par = 0; par < 2; par++) {
-        if (!parity_unknown(&base) && par != ((base.cst % 2) + 2) % 2)
+        if (axe__base_parity_known(&base) && par != ((base.cst % 2) + 2) % 2)
             continue;
         w.par = par;
         AXE_TRY(walk(&w, n, why));
@@ -210,18 +208,12 @@ axe_status axe__i4_plan_check(const axe_program *p, const ax_stmt *s,
 }
 
 /* Whether operand "r"'s base address is even for every value of its
- * dynamic parts (a part is even when its scale or every value of its
- * expression is). */
+ * dynamic parts. */
 static bool base_even(const axe_program *p, const ax_ref *r)
 {
     ax_base b;
     axe__plan_base(p, r, &b);
-    if (b.cst % 2 != 0)
-        return false;
-    for (int j = 0; j < b.ndyn; j++)
-        if (b.scale[j] % 2 != 0 && axe__expr_gcd(b.dyn[j]) % 2 != 0)
-            return false;
-    return true;
+    return b.cst % 2 == 0 && axe__base_parity_known(&b);
 }
 
 /* Whether a source operand of "s" is the destination's tensor at another
@@ -255,9 +247,11 @@ static bool overlaps(const ax_stmt *s)
  * swizzle keeps bytes whole (sema: M >= 1), so the tile pair stays one
  * byte, low nibble first; a view's swizzle gets the same rule
  * (compiler_swizzle.c), so a run below 2 (M = 0) here is only defence. No pair
- * when a source is another region of the destination (overlaps). A register
- * destination read from shared memory keeps its nibble stores (the copy may run
- * as ldmatrix, which takes the plan's loads, compiler_copy_ldsm.c). */
+ * when a source is another region of the destination (overlaps). A
+ * register destination read from shared memory pairs too: where the copy runs
+ * as ldmatrix (compiler_copy_ldsm.c, CUDA) the instruction writes the register
+ * words and the plan's stores are not emitted; pair only changes how the
+ * element loop stores (its loads and their count are the same). */
 void axe__i4_plan_pair(const axe_program *p, const ax_stmt *s, ax_plan *plan)
 {
     const ax_tensor *dst = &p->tensors[s->args[0].tensor];
@@ -265,8 +259,6 @@ void axe__i4_plan_pair(const axe_program *p, const ax_stmt *s, ax_plan *plan)
     plan->pair = 0;
     if (dst->dtype != AXE_DTYPE_I4 ||
         (s->op != AX_OP_COPY && s->op != AX_OP_CAST) ||
-        (dst->mem == AX_MEM_REGISTER &&
-         p->tensors[s->args[1].tensor].mem == AX_MEM_SHARED) ||
         plan->kind == AX_PLAN_SPLIT || plan->vec != 1 || !plan->affine[0] ||
         !base_even(p, &s->args[0]))
         return;

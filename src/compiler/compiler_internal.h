@@ -944,6 +944,10 @@ typedef struct ax_base {
     int64_t scale[AX_MAX_DIMS + 1];
 } ax_base;
 void axe__plan_base(const axe_program *p, const ax_ref *r, ax_base *out);
+/* Whether base "b"'s parity is the same for every value of its dynamic
+ * parts: each has an even scale or an expression whose every value is
+ * even (axe__expr_gcd: bx * 64 + 2), so it is b->cst's (compiler_i4.c). */
+bool axe__base_parity_known(const ax_base *b);
 /* The rank stride of an iter on a thread axis (0: on memory). */
 int64_t axe__iter_rank_stride(const axe_iter *it);
 /* The index of the plan's innermost loop that is not a thread digit (-1

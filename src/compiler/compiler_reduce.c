@@ -232,6 +232,9 @@ static axe_status plan_stages(axe_program *p, ax_stmt *st, axe_diag *why)
              : axe__sched_thread_loop(p, &st[1], st[1].plan, &w)) != AXE_OK)
         return stage_fail(p, st, "reading back from shared memory", w.message,
                           why);
+    /* a copy's read back into an i4 register: whole bytes where the
+     * thread has both nibbles (a reduce's plan is not a copy's) */
+    axe__i4_plan_pair(p, &st[1], st[1].plan);
     return AXE_OK;
 }
 

@@ -12,7 +12,7 @@
  * start plus c, dynamic starts at 0; tile addresses, since an i4 swizzle
  * keeps bytes whole), and two elements share a byte when their addresses
  * plus the base's parity do; both parities when a dynamic start or view
- * offset makes it unknown (axe__plan_base's scales, as dispatch). The
+ * offset makes it unknown (axe__base_parity_known, as dispatch). The
  * pairs are found once per anchor (sorted by address); a candidate is
  * then evaluated on them, thread by thread. Invariant: with "exact", a
  * layout passes iff no two of its threads (replicas included) write the
@@ -97,9 +97,7 @@ static bool dest_addrs(const axe_program *p, const ax_stmt *s,
             return false;
     }
     axe__plan_base(p, d, &base);
-    *unknown = false;
-    for (int j = 0; j < base.ndyn; j++)
-        *unknown = *unknown || base.scale[j] % 2 != 0;
+    *unknown = !axe__base_parity_known(&base);
     return true;
 }
 
