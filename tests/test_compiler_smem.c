@@ -437,11 +437,36 @@ static int64_t brute_pick_ways(const tile *t, int64_t bits, int b, int m, int s,
     return sum;
 }
 
+/* axe__swizzle_pick_below against bound "b" agrees with the unbounded
+ * choice "sw" with counts "after": below exactly when "after" is below
+ * "b" (a smaller max, or the same max and a smaller sum), and then the
+ * same swizzle and counts. */
+static void check_below(const tile *t, int64_t eb, const axe_layout_swizzle *sw,
+                        const ax_ways *after, ax_ways b, int r)
+{
+    axe_layout_swizzle got = {false, true, 0, 0, 0};
+    ax_ways before, w = {0, 0, 0};
+    bool below = false, want = after->max < b.max ||
+                               (after->max == b.max && after->sum < b.sum);
+    must(axe__swizzle_pick_below(t->addr, t->n, t->acc, t->nacc, eb, &b, &got,
+                                 &before, &w, &below, NULL));
+    TL_CHECK(below == want &&
+                 (!below || (got.present == sw->present &&
+                             (!got.present ||
+                              (got.per_element == sw->per_element &&
+                               got.len == sw->len && got.atom == sw->atom)) &&
+                             w.max == after->max && w.sum == after->sum)),
+             "round %d: bounded by (%d,%lld): below %d (want %d), counts "
+             "(%d,%lld) against (%d,%lld)",
+             r, b.max, (long long)b.sum, below, want, w.max, (long long)w.sum,
+             after->max, (long long)after->sum);
+}
+
 /* Random tiles (rows padded or not) and accesses of 4- (packed i4), 8-,
  * 16-, 32- and 64-bit elements: the choice is legal, its counts are the
  * brute force's, no candidate of the family does strictly better, and
  * none as good has fewer xor bits (for i4 the family keeps whole bytes:
- * M >= 1). */
+ * M >= 1); the bounded choice agrees with it (check_below). */
 static void test_pick_brute(int rounds)
 {
     static const int64_t ebs[5] = {4, 8, 16, 32, 64};
@@ -489,6 +514,11 @@ static void test_pick_brute(int rounds)
                  "(%d,%lld)",
                  r, sw.per_element, bs, sw.atom, after.max,
                  (long long)after.sum, bm, (long long)bsum);
+        check_below(&t, eb, &sw, &after, after, r);
+        check_below(&t, eb, &sw, &after, (ax_ways){after.max, after.sum + 1, 0},
+                    r);
+        check_below(&t, eb, &sw, &after, before, r);
+        check_below(&t, eb, &sw, &after, (ax_ways){after.max + 1, 0, 0}, r);
         while (((int64_t)1 << bits) <= t.addr[t.n - 1])
             bits++;
         bmax = (int)bits;
@@ -1056,9 +1086,8 @@ static int brute_access(const axe_layout *l, int64_t bits,
  * for an auto tensor, the written layout unswizzled otherwise) and after
  * (the layout used) equal the brute-force counts, and, with "one", after
  * is 1 (no extra way) for each of these classic kernels. */
-static void synth_records(const char *rel, bool one)
+static void records_of(axe_program *p, const char *rel, bool one)
 {
-    axe_program *p = compile_file(rel);
     ax_smem_list l;
     int seen[AX_SYNTH_MAX_ITEMS] = {0};
     if (p == NULL)
@@ -1104,6 +1133,11 @@ static void synth_records(const char *rel, bool one)
         TL_CHECK(seen[i] == 7, "%s: record %d is no access's count (%d)", rel,
                  i, seen[i]);
     axe_program_free(p);
+}
+
+static void synth_records(const char *rel, bool one)
+{
+    records_of(compile_file(rel), rel, one);
 }
 
 /* A view (16 x 16, of a 32 x 32 tile) whose swizzle is not its
@@ -1617,6 +1651,42 @@ static void test_synth_records(void)
     synth_records("tests/kernels/ldsm_f16_trans_auto.axe", true);
 }
 
+/* A shared tensor with 5 free strides whose compact order no swizzle
+ * makes conflict-free: s (f32[32, 32, 1, 1, 8]) is written with the
+ * lanes along dim 0 and read with them along dim 1, both single
+ * elements. Compact (row-major) puts dim 1 at word address bits 3-7 and
+ * dim 0 at bits 8-12; a swizzle xors one group of bits into the bank
+ * bits 0-4, so one of the two keeps conflicts (the best, Swizzle<0,5,6>,
+ * leaves 4 and 2 ways: the order synthesis took when it tried only the
+ * compact order of more than 4 free strides). Dim 1 at stride 1 and dim
+ * 0 above dim 4 (bits 8-12), xored into the bank bits by Swizzle<0,5,8>,
+ * makes both 1 way, by brute force. */
+static void test_free_orders5(void)
+{
+    const char *src =
+        "kernel k(A: f32[32, 32, 1, 1, 8], B: f32[32, 32, 1, 1, 8])\n"
+        "    grid(1) threads(32)\n{\n"
+        "    shared s: f32[32, 32, 1, 1, 8] layout auto;\n"
+        "    for i in range(32) {\n"
+        "        thread copy(s[tx : +1, i : +1, 0 : +1, 0 : +1, 0 : +1],\n"
+        "                    A[tx : +1, i : +1, 0 : +1, 0 : +1, 0 : +1]);\n"
+        "    }\n    sync;\n"
+        "    for i in range(32) {\n"
+        "        thread copy(B[i : +1, tx : +1, 0 : +1, 0 : +1, 0 : +1],\n"
+        "                    s[i : +1, tx : +1, 0 : +1, 0 : +1, 0 : +1]);\n"
+        "    }\n}\n";
+    axe_program *p = compile_src(src);
+    char text[256];
+    if (p == NULL)
+        return;
+    (void)axe_print_layout(&p->tensors[tensor_named(p, "s")].layout, text,
+                           sizeof text);
+    TL_CHECK(strcmp(text, "Swizzle<0,5,8>(S[(32,32,1,1,8):(256,1,1,1,32)])") ==
+                 0,
+             "5 free strides: s is %s", text);
+    records_of(p, "5 free strides", true);
+}
+
 /* test_ldsm_other_rows's kernel, s's layout between the two. */
 static const char rows_head[] =
     "kernel k(X: f16[32, 64] layout S[(32, 8, 8):(64, 1, 8)], "
@@ -1723,6 +1793,7 @@ int main(void)
     test_examples();
     test_synth_examples();
     test_synth_records();
+    test_free_orders5();
     test_view_swizzles();
     test_tree_steps();
     return tl_finish();

@@ -129,12 +129,23 @@ static axe_status to_bytes(const ax_tile_access *ta, int64_t elem_bits,
     return AXE_OK;
 }
 
-/* The largest and summed ways of the accesses (compiler_smem.h). */
-axe_status axe__tile_ways(const ax_tile_access *acc, int n, int64_t elem_bits,
-                          const axe_layout_swizzle *sw, ax_ways *out,
-                          axe_diag *diag)
+/* Whether counts "w" can still end below "bound" (max, then sum), every
+ * further access adding at least 0 ways: max above it, or at it with the
+ * sum not below, cannot. */
+static bool can_beat(const ax_ways *w, const ax_ways *bound)
+{
+    return w->max < bound->max || (w->max == bound->max && w->sum < bound->sum);
+}
+
+/* The counts of the accesses, stopping once they cannot end below
+ * "bound" (NULL: no bound); "*below" whether they did not stop. */
+static axe_status count_ways(const ax_tile_access *acc, int n,
+                             int64_t elem_bits, const axe_layout_swizzle *sw,
+                             const ax_ways *bound, ax_ways *out, bool *below,
+                             axe_diag *diag)
 {
     ax_ways w = {0, 0, 0};
+    *below = true;
     for (int i = 0; i < n; i++) {
         ax_warp_access wa;
         ax_bank_count c;
@@ -143,7 +154,29 @@ axe_status axe__tile_ways(const ax_tile_access *acc, int n, int64_t elem_bits,
         w.max = c.ways > w.max ? c.ways : w.max;
         w.sum += c.ways;
         w.wavefronts += c.wavefronts;
+        if (bound != NULL && !can_beat(&w, bound)) {
+            *below = false;
+            return AXE_OK;
+        }
     }
     *out = w;
     return AXE_OK;
+}
+
+/* The largest and summed ways of the accesses (compiler_smem.h). */
+axe_status axe__tile_ways(const ax_tile_access *acc, int n, int64_t elem_bits,
+                          const axe_layout_swizzle *sw, ax_ways *out,
+                          axe_diag *diag)
+{
+    bool below;
+    return count_ways(acc, n, elem_bits, sw, NULL, out, &below, diag);
+}
+
+/* The counts of the accesses when below "bound" (compiler_smem.h). */
+axe_status axe__tile_ways_below(const ax_tile_access *acc, int n,
+                                int64_t elem_bits, const axe_layout_swizzle *sw,
+                                const ax_ways *bound, ax_ways *out, bool *below,
+                                axe_diag *diag)
+{
+    return count_ways(acc, n, elem_bits, sw, bound, out, below, diag);
 }

@@ -66,6 +66,15 @@ axe_status axe__tile_ways(const ax_tile_access *acc, int n, int64_t elem_bits,
                           const axe_layout_swizzle *sw, ax_ways *out,
                           axe_diag *diag);
 
+/* axe__tile_ways where its counts are below "bound" (a smaller max, or
+ * the same max and a smaller sum): "*below", and then "*out"; the count
+ * stops at the first access after which they cannot be (every access
+ * adds at least 0 ways), leaving "*out" unwritten. */
+axe_status axe__tile_ways_below(const ax_tile_access *acc, int n,
+                                int64_t elem_bits, const axe_layout_swizzle *sw,
+                                const ax_ways *bound, ax_ways *out, bool *below,
+                                axe_diag *diag);
+
 /* Whether swizzle "sw" is legal for a tensor whose tile addresses are
  * "addr" (n of them, each >= 0) under the accesses "acc": it maps the
  * set of addresses onto itself (a bijection onto the same bytes) and
@@ -87,6 +96,18 @@ axe_status axe__swizzle_pick(const int64_t *addr, int64_t n,
                              const ax_tile_access *acc, int nacc,
                              int64_t elem_bits, axe_layout_swizzle *sw,
                              ax_ways *before, ax_ways *after, axe_diag *diag);
+
+/* axe__swizzle_pick's choice where its counts are below "bound" (a
+ * smaller max, or the same max and a smaller sum): "*below", and then
+ * "*sw", "*before" and "*after", the same as axe__swizzle_pick's (a candidate's
+ * count stops once it cannot end below the best so far, which starts
+ * at "bound"). Lets a caller comparing several layouts skip the ones
+ * that cannot win. */
+axe_status axe__swizzle_pick_below(const int64_t *addr, int64_t n,
+                                   const ax_tile_access *acc, int nacc,
+                                   int64_t elem_bits, const ax_ways *bound,
+                                   axe_layout_swizzle *sw, ax_ways *before,
+                                   ax_ways *after, bool *below, axe_diag *diag);
 
 /* ---- the warp-wide accesses of a compiled program (compiler_smem_access.c)
  */
@@ -352,6 +373,15 @@ axe_status axe__smem_tensor_run(const axe_program *p, const ax_smem_list *l,
 axe_status axe__smem_choose_on(axe_program *p, const ax_smem_list *l, int ti,
                                const axe_layout *base, ax_smem_report *r,
                                axe_diag *diag);
+
+/* axe__smem_choose_on where the accesses' vectors hold on "base" and
+ * the chosen swizzle's counts are below "bound" (NULL: always):
+ * "*below", and then "*r" as axe__smem_choose_on's (axe__swizzle_pick_
+ * below; a caller comparing several bases skips those that cannot win). */
+axe_status axe__smem_choose_below(axe_program *p, const ax_smem_list *l, int ti,
+                                  const axe_layout *base, const ax_ways *bound,
+                                  ax_smem_report *r, bool *below,
+                                  axe_diag *diag);
 /* The shared layout synthesized for tensor "ti" of dispatched program
  * "p" from its accesses: the meet of their runs, the compact instance of
  * its candidate, and the swizzle chosen over the accesses placed by it

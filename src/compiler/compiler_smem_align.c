@@ -21,7 +21,7 @@
 #include "compiler_smem.h"
 
 /* Every order of the free strides is tried up to this many of them. */
-#define AX_FREE_ORDERS 4
+#define AX_FREE_ORDERS 5
 
 /* The row-major step of dimension "d" of "shape". */
 static int64_t dim_step(const int64_t *shape, int ndim, int d)
@@ -433,11 +433,26 @@ static bool better_order(const ax_smem_choice *rc, const axe_layout *c,
     return c->nshard < best->nshard;
 }
 
+/* The counts an instance "c" must be below to beat "best" with "bc"
+ * (better_order): none while no instance's vectors hold; at most
+ * "bc"'s ways when "c" has fewer iters, else fewer. */
+static const ax_ways *bound_of(bool have, const ax_smem_choice *bc,
+                               const axe_layout *best, const axe_layout *c,
+                               ax_ways *out)
+{
+    if (!have || !bc->ok)
+        return NULL;
+    *out = bc->after;
+    out->sum += c->nshard < best->nshard ? 1 : 0;
+    return out;
+}
+
 /* The compact instance of "f" in free-stride order "perm", its adjacent
  * modes merged, and the swizzle chosen over the accesses "rows" of "ti"
  * (the ldmatrix copies by their rows) where that instance keeps them
  * whole, else over "l": into "*best" and "*bc" when its vectors hold and
- * its counts beat them (better_order; ties keep the earlier). */
+ * its counts beat them (better_order; ties keep the earlier; an instance
+ * that cannot beat them is not counted to the end). */
 static axe_status try_order(axe_program *p, const ax_smem_list *rows,
                             const ax_smem_list *l, int ti,
                             const ax_free_layout *f, const int *perm, int nfree,
@@ -446,12 +461,17 @@ static axe_status try_order(axe_program *p, const ax_smem_list *rows,
 {
     axe_layout c;
     ax_smem_report r;
+    ax_ways bw;
+    const ax_ways *bound;
+    bool below = true;
     AXE_TRY(axe__free_layout_instance(f, perm, nfree, &c, diag));
+    bound = bound_of(*have, bc, best, &c, &bw);
     if (rows != NULL)
-        AXE_TRY(axe__smem_choose_on(p, rows, ti, &c, &r, diag));
+        AXE_TRY(
+            axe__smem_choose_below(p, rows, ti, &c, bound, &r, &below, diag));
     if (rows == NULL || !r.choice[0].ok)
-        AXE_TRY(axe__smem_choose_on(p, l, ti, &c, &r, diag));
-    if (*have && !better_order(&r.choice[0], &c, bc, best))
+        AXE_TRY(axe__smem_choose_below(p, l, ti, &c, bound, &r, &below, diag));
+    if (!below || (*have && !better_order(&r.choice[0], &c, bc, best)))
         return AXE_OK;
     *best = c;
     *bc = r.choice[0];

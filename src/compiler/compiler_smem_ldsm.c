@@ -441,26 +441,59 @@ static int cmp64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Access "a" placed by "c" into "ta": one access of its vector when its
- * elements are consecutive there, else its single elements (the plan on
- * "c" moves no such vector); the number placed. */
-static int place(const axe_layout *c, const ax_smem_access *a,
+/* The tile addresses of the "size" elements of "c" into "at": by an
+ * odometer over its iters (the last the fastest) when they are all on
+ * "m" with no replica or offset (the instances of a free layout), else
+ * element by element. */
+static void fill_addrs(const axe_layout *c, int64_t size, int64_t *at)
+{
+    int64_t digit[AXE_LAYOUT_MAX_SHARD] = {0}, a = 0, n = 1;
+    bool plain = c->nreplica == 0 && c->noffset == 0;
+    for (int k = 0; k < c->nshard; k++) {
+        plain = plain && strcmp(c->shard[k].axis, "m") == 0;
+        n *= c->shard[k].extent;
+    }
+    for (int64_t x = 0; !(plain && n == size) && x < size; x++)
+        at[x] = axe__smem_tile_addr(c, x);
+    for (int64_t x = 0; plain && n == size && x < size; x++) {
+        int k = c->nshard - 1;
+        at[x] = a;
+        while (k >= 0 && ++digit[k] == c->shard[k].extent) {
+            a -= (c->shard[k].extent - 1) * c->shard[k].stride;
+            digit[k--] = 0;
+        }
+        a += k >= 0 ? c->shard[k].stride : 0;
+    }
+}
+
+/* Element "x"'s tile address in "at" (the "n" elements' addresses; -1
+ * off the tensor). */
+static int64_t addr_at(const int64_t *at, int64_t n, int64_t x)
+{
+    return x >= 0 && x < n ? at[x] : -1;
+}
+
+/* Access "a" placed by the tile addresses "at" (of "n" elements) into
+ * "ta": one access of its vector when its elements are consecutive
+ * there, else its single elements (the plan on that layout moves no
+ * such vector); the number placed. */
+static int place(const int64_t *at, int64_t n, const ax_smem_access *a,
                  ax_tile_access *ta)
 {
     bool whole = true;
     for (int ln = 0; ln < AX_WARP; ln++)
         for (int64_t e = 1; a->active[ln] && e < a->vec; e++)
-            whole = whole && axe__smem_tile_addr(
-                                 c, a->index[ln] + axe__smem_offset(a, e)) ==
-                                 axe__smem_tile_addr(c, a->index[ln]) + e;
+            whole = whole &&
+                    addr_at(at, n, a->index[ln] + axe__smem_offset(a, e)) ==
+                        addr_at(at, n, a->index[ln]) + e;
     for (int64_t e = 0; e < (whole ? 1 : a->vec); e++) {
         ta[e].vec = whole ? a->vec : 1;
         for (int ln = 0; ln < AX_WARP; ln++) {
             ta[e].active[ln] = a->active[ln];
-            ta[e].elem[ln] = a->active[ln]
-                                 ? axe__smem_tile_addr(
-                                       c, a->index[ln] + axe__smem_offset(a, e))
-                                 : 0;
+            ta[e].elem[ln] =
+                a->active[ln]
+                    ? addr_at(at, n, a->index[ln] + axe__smem_offset(a, e))
+                    : 0;
         }
     }
     return whole ? 1 : (int)a->vec;
@@ -563,13 +596,15 @@ static axe_status other_rows(axe_program *p, int ti, int op,
  * elements where "c" breaks a vector), the other ldmatrix copies by the
  * rows they read where "c" makes them ldmatrix (other_rows), and the
  * copy's rows placed by it, the swizzle chosen over them into "c" and
- * the counts into "after". */
+ * the counts into "after", when they are below "bound" ("*below"; NULL:
+ * no bound, always). */
 static axe_status place_and_pick(axe_program *p, int ti, const ax_smem_list *l,
-                                 int op, const ld_rows *rows, axe_layout *c,
-                                 ax_ways *after, axe_diag *diag)
+                                 int op, const ld_rows *rows,
+                                 const ax_ways *bound, axe_layout *c,
+                                 ax_ways *after, bool *below, axe_diag *diag)
 {
     const ax_tensor *t = &p->tensors[ti];
-    int64_t size = 1, *addr, nta = rows->nwarps * rows->words;
+    int64_t size = 1, *at, *addr, nta = rows->nwarps * rows->words;
     int na = 0;
     ax_tile_access *ta;
     ax_ways before;
@@ -585,22 +620,29 @@ static axe_status place_and_pick(axe_program *p, int ti, const ax_smem_list *l,
     for (int k = 0; k < l->n; k++)
         nta += l->a[k].tensor == ti ? l->a[k].vec : 0;
     ta = axe__arena_alloc(p->arena, (size_t)nta * sizeof *ta);
+    at = axe__arena_alloc(p->arena, (size_t)size * sizeof *at);
     addr = axe__arena_alloc(p->arena, (size_t)size * sizeof *addr);
-    if (ta == NULL || addr == NULL)
+    if (ta == NULL || at == NULL || addr == NULL)
         return axe__fail(diag, AXE_ERR_NO_MEMORY, -1, "out of memory");
-    for (int64_t x = 0; x < size; x++)
-        addr[x] = axe__smem_tile_addr(c, x);
+    fill_addrs(c, size, at);
+    memcpy(addr, at, (size_t)size * sizeof *addr);
     qsort(addr, (size_t)size, sizeof *addr, cmp64);
     for (int k = 0; k < l->n; k++)
         if (l->a[k].tensor == ti && l->a[k].op != op && !by[l->a[k].op])
-            na += place(c, &l->a[k], &ta[na]);
+            na += place(at, size, &l->a[k], &ta[na]);
     for (int k = 0; k < p->nops; k++)
         if (by[k])
             na += row_accesses(&orows[k], c, &ta[na]);
     na += row_accesses(rows, c, &ta[na]);
-    AXE_TRY(axe__swizzle_pick(addr, size, ta, na, rows->bits, &sw, &before,
-                              after, diag));
-    c->swizzle = sw;
+    *below = true;
+    if (bound == NULL)
+        AXE_TRY(axe__swizzle_pick(addr, size, ta, na, rows->bits, &sw, &before,
+                                  after, diag));
+    else
+        AXE_TRY(axe__swizzle_pick_below(addr, size, ta, na, rows->bits, bound,
+                                        &sw, &before, after, below, diag));
+    if (*below)
+        c->swizzle = sw;
     return AXE_OK;
 }
 
@@ -629,9 +671,11 @@ axe_status axe__smem_ldsm_candidate(axe_program *p, int ti, int op, bool trans,
     while (more) {
         axe_layout c;
         ax_ways w;
+        bool below;
         AXE_TRY(axe__free_layout_instance(&f, perm, nfree, &c, diag));
-        AXE_TRY(place_and_pick(p, ti, &l, op, &rows, &c, &w, diag));
-        if (!*have || w.max < bw.max || (w.max == bw.max && w.sum < bw.sum)) {
+        AXE_TRY(place_and_pick(p, ti, &l, op, &rows, *have ? &bw : NULL, &c, &w,
+                               &below, diag));
+        if (below) {
             *out = c;
             bw = w;
             *have = true;

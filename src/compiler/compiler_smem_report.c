@@ -118,11 +118,13 @@ static axe_status access_ways(const ax_smem_list *l, int ti, int64_t bits,
 }
 
 /* Tensor "ti" on base layout "base" (its own swizzle "own" counts
- * before): place its "na" accesses, choose the swizzle, count. */
+ * before): place its "na" accesses, choose the swizzle, count; with a
+ * "bound", only where its placed vectors hold and the chosen counts are
+ * below it ("*below"; else "c" and "r" are left incomplete). */
 static axe_status choose(axe_program *p, const ax_smem_list *l, int ti,
                          const axe_layout *base, const axe_layout_swizzle *own,
-                         int na, ax_smem_choice *c, ax_smem_report *r,
-                         axe_diag *diag)
+                         int na, const ax_ways *bound, ax_smem_choice *c,
+                         ax_smem_report *r, bool *below, axe_diag *diag)
 {
     const ax_tensor *t = &p->tensors[ti];
     int64_t bits = axe_dtype_bit_width(t->dtype), *addr, n;
@@ -140,6 +142,13 @@ static axe_status choose(axe_program *p, const ax_smem_list *l, int ti,
                          "shared tensor '%s': a vector access is not "
                          "contiguous in its own layout",
                          t->name);
+    *below = bound == NULL || c->ok;
+    if (*below && bound != NULL) {
+        AXE_TRY(tile_addrs(p, t, base, &addr, &n, diag));
+        AXE_TRY(axe__swizzle_pick_below(addr, n, ta, na, bits, bound, &c->sw,
+                                        &c->before, &c->after, below, diag));
+        return *below ? access_ways(l, ti, bits, own, c, ta, r, diag) : AXE_OK;
+    }
     if (c->ok) {
         AXE_TRY(tile_addrs(p, t, base, &addr, &n, diag));
         AXE_TRY(axe__swizzle_pick(addr, n, ta, na, bits, &c->sw, &c->before,
@@ -173,16 +182,17 @@ static axe_status tensor_report(axe_program *p, const ax_smem_list *l, int ti,
         t->layout.swizzle.present ? &t->layout.swizzle : NULL;
     axe_layout compact;
     int na = 0;
+    bool below;
     for (int k = 0; k < l->n; k++)
         na += l->a[k].tensor == ti;
     if (na == 0)
         return AXE_OK;
-    AXE_TRY(choose(p, l, ti, &t->layout, own, na, &r->choice[r->nchoices++], r,
-                   diag));
+    AXE_TRY(choose(p, l, ti, &t->layout, own, na, NULL,
+                   &r->choice[r->nchoices++], r, &below, diag));
     AXE_TRY(row_major(t, &compact));
     r->choice[r->nchoices].compact = true;
-    return choose(p, l, ti, &compact, NULL, na, &r->choice[r->nchoices++], r,
-                  diag);
+    return choose(p, l, ti, &compact, NULL, na, NULL, &r->choice[r->nchoices++],
+                  r, &below, diag);
 }
 
 /* The report (compiler_smem.h). */
@@ -227,10 +237,12 @@ axe_status axe__smem_access_ways(const axe_layout *base,
     return AXE_OK;
 }
 
-/* One tensor on one base layout (compiler_smem.h). */
-axe_status axe__smem_choose_on(axe_program *p, const ax_smem_list *l, int ti,
-                               const axe_layout *base, ax_smem_report *r,
-                               axe_diag *diag)
+/* One tensor on one base layout where it beats a bound
+ * (compiler_smem.h). */
+axe_status axe__smem_choose_below(axe_program *p, const ax_smem_list *l, int ti,
+                                  const axe_layout *base, const ax_ways *bound,
+                                  ax_smem_report *r, bool *below,
+                                  axe_diag *diag)
 {
     int na = 0;
     memset(r, 0, sizeof *r);
@@ -246,5 +258,15 @@ axe_status axe__smem_choose_on(axe_program *p, const ax_smem_list *l, int ti,
                          p->tensors[ti].name);
     r->choice[0].compact = true;
     r->nchoices = 1;
-    return choose(p, l, ti, base, NULL, na, &r->choice[0], r, diag);
+    return choose(p, l, ti, base, NULL, na, bound, &r->choice[0], r, below,
+                  diag);
+}
+
+/* One tensor on one base layout (compiler_smem.h). */
+axe_status axe__smem_choose_on(axe_program *p, const ax_smem_list *l, int ti,
+                               const axe_layout *base, ax_smem_report *r,
+                               axe_diag *diag)
+{
+    bool below;
+    return axe__smem_choose_below(p, l, ti, base, NULL, r, &below, diag);
 }

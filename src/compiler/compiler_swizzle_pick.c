@@ -111,22 +111,59 @@ static axe_status check_addrs(const int64_t *addr, int64_t n, axe_diag *diag)
 }
 
 /* The candidate "c" replaces "best" when it has fewer ways and is legal
- * (checked last: the closure walks every address). */
+ * (checked last: the closure walks every address); its count stops once
+ * it cannot have fewer. */
 static axe_status consider(const int64_t *addr, int64_t n,
                            const ax_tile_access *acc, int nacc,
                            int64_t elem_bits, const axe_layout_swizzle *c,
-                           axe_layout_swizzle *best, ax_ways *best_ways)
+                           axe_layout_swizzle *best, ax_ways *best_ways,
+                           bool *found)
 {
     char why[160];
     ax_ways w;
+    bool below;
     if (!vectors_kept(c, acc, nacc, why, sizeof why))
         return AXE_OK;
-    AXE_TRY(axe__tile_ways(acc, nacc, elem_bits, c, &w, NULL));
-    if (better(&w, best_ways) &&
-        axe__swizzle_legal(c, addr, n, acc, nacc, why, sizeof why)) {
+    AXE_TRY(axe__tile_ways_below(acc, nacc, elem_bits, c, best_ways, &w, &below,
+                                 NULL));
+    if (below && axe__swizzle_legal(c, addr, n, acc, nacc, why, sizeof why)) {
         *best = *c;
         *best_ways = w;
+        *found = true;
     }
+    return AXE_OK;
+}
+
+/* Every candidate swizzle of "addr" considered against "*best" with its
+ * counts "*best_ways" ("*found" set when one replaces it). */
+static axe_status scan(const int64_t *addr, int64_t n,
+                       const ax_tile_access *acc, int nacc, int64_t elem_bits,
+                       axe_layout_swizzle *best, ax_ways *best_ways,
+                       bool *found)
+{
+    int bits = addr_bits(addr, n), m_min = 0;
+    /* whole bytes for sub-byte elements: Sw<B,0,S> moves nibbles within
+     * bytes by its bit 0 and counts as Sw<B-1,1,S>, which ties with
+     * fewer xor bits, so this skips candidates that never win */
+    while (elem_bits < 8 && (elem_bits << m_min) < 8)
+        m_min++;
+    for (int b = 1; b <= bits / 2; b++)
+        for (int m = m_min; m + 2 * b <= bits; m++)
+            for (int s = b; m + b + s <= bits; s++) {
+                axe_layout_swizzle c = {true, true, m, b, s};
+                AXE_TRY(consider(addr, n, acc, nacc, elem_bits, &c, best,
+                                 best_ways, found));
+            }
+    return AXE_OK;
+}
+
+static axe_status check_bits(int64_t elem_bits, axe_diag *diag)
+{
+    if (elem_bits < 1 || elem_bits > 64)
+        return axe__fail(diag, AXE_ERR_INVALID, -1,
+                         "swizzle choice: an element of %lld bits (1 to "
+                         "64)",
+                         (long long)elem_bits);
     return AXE_OK;
 }
 
@@ -138,30 +175,66 @@ axe_status axe__swizzle_pick(const int64_t *addr, int64_t n,
 {
     axe_layout_swizzle best = {false, true, 0, 0, 0};
     ax_ways none, best_ways;
-    int bits, m_min = 0;
-    if (elem_bits < 1 || elem_bits > 64)
-        return axe__fail(diag, AXE_ERR_INVALID, -1,
-                         "swizzle choice: an element of %lld bits (1 to "
-                         "64)",
-                         (long long)elem_bits);
-    /* whole bytes for sub-byte elements: Sw<B,0,S> moves nibbles within
-     * bytes by its bit 0 and counts as Sw<B-1,1,S>, which ties with
-     * fewer xor bits, so this skips candidates that never win */
-    while (elem_bits < 8 && (elem_bits << m_min) < 8)
-        m_min++;
+    bool found = false;
+    AXE_TRY(check_bits(elem_bits, diag));
     AXE_TRY(check_addrs(addr, n, diag));
     AXE_TRY(axe__tile_ways(acc, nacc, elem_bits, NULL, &none, diag));
     best_ways = none;
-    bits = addr_bits(addr, n);
-    for (int b = 1; b <= bits / 2; b++)
-        for (int m = m_min; m + 2 * b <= bits; m++)
-            for (int s = b; m + b + s <= bits; s++) {
-                axe_layout_swizzle c = {true, true, m, b, s};
-                AXE_TRY(consider(addr, n, acc, nacc, elem_bits, &c, &best,
-                                 &best_ways));
-            }
+    AXE_TRY(scan(addr, n, acc, nacc, elem_bits, &best, &best_ways, &found));
     *sw = best;
     *before = none;
     *after = best_ways;
+    return AXE_OK;
+}
+
+/* Whether some swizzle's counts of "acc" could be below "bound": each
+ * access with an active lane takes at least 1 way, so none is below
+ * (1, the number of such accesses). */
+static bool can_go_below(const ax_tile_access *acc, int nacc,
+                         const ax_ways *bound)
+{
+    ax_ways least = {0, 0, 0};
+    for (int i = 0; i < nacc; i++)
+        for (int t = 0; t < AX_WARP; t++)
+            if (acc[i].active[t]) {
+                least.max = 1;
+                least.sum++;
+                break;
+            }
+    return better(&least, bound);
+}
+
+/* The swizzle against bank conflicts where it beats a bound
+ * (compiler_smem.h). The scan keeps the first candidate strictly below
+ * the best so far. Started from the bound instead of "none", its best
+ * differs from the unbounded scan's only while that one is at or above
+ * the bound (then it is the bound), so where the unbounded choice ends
+ * below the bound this scan takes the same candidate with the same
+ * counts; a candidate's count that stops early could not have been
+ * taken by either. */
+axe_status axe__swizzle_pick_below(const int64_t *addr, int64_t n,
+                                   const ax_tile_access *acc, int nacc,
+                                   int64_t elem_bits, const ax_ways *bound,
+                                   axe_layout_swizzle *sw, ax_ways *before,
+                                   ax_ways *after, bool *below, axe_diag *diag)
+{
+    axe_layout_swizzle best = {false, true, 0, 0, 0};
+    ax_ways none, best_ways = *bound;
+    bool found = false;
+    AXE_TRY(check_bits(elem_bits, diag));
+    AXE_TRY(check_addrs(addr, n, diag));
+    AXE_TRY(axe__tile_ways(acc, nacc, elem_bits, NULL, &none, diag));
+    if (better(&none, bound)) {
+        best_ways = none;
+        found = true;
+    }
+    if (can_go_below(acc, nacc, &best_ways))
+        AXE_TRY(scan(addr, n, acc, nacc, elem_bits, &best, &best_ways, &found));
+    *below = found;
+    if (found) {
+        *sw = best;
+        *before = none;
+        *after = best_ways;
+    }
     return AXE_OK;
 }
