@@ -1463,6 +1463,15 @@ axe_status axe__swizzle_check(const ax_tensor *t, const axe_layout_swizzle *sw,
                               long off, axe_diag *diag);
 axe_status axe__swizzle_view_bounds(const axe_program *p, const ax_ref *r,
                                     int64_t *lo, int64_t *top, axe_diag *diag);
+/* A store through view "r" of a packed i4 tensor whose swizzle has M = 0
+ * is refused: it moves element address bit 0 (inner: the nibbles of a
+ * byte swap or leave it; outer: bit 0 is xored into bit S, so a byte's
+ * nibbles land in two bytes), which whole-byte stores and the store-byte
+ * check (on tile addresses) assume it does not. A read through it is
+ * element by element at the swizzled address (no vector or ldmatrix: the
+ * swizzle keeps runs of 1), which is exact (compiler_swizzle.c). */
+axe_status axe__swizzle_i4_store(const axe_program *p, const ax_ref *r,
+                                 axe_diag *diag);
 /* The reference on one device's "buffers" (a mesh program's local
  * buffers) from statement "first" to the end of its run (a segment,
  * compiler_segments.c; the kept loops' variables at their values in

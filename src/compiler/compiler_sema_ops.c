@@ -1070,6 +1070,8 @@ static axe_status check_op(axe_program *p, ax_stmt *s, axe_diag *diag)
         AXE_TRY(ref_shape(p, r, diag));
         AXE_TRY(r->is_view ? check_view(p, r, s->dead, diag)
                            : check_region(p, s, r, s->dead, diag));
+        if (i == 0) /* the destination: an i4 view's swizzle keeps bytes */
+            AXE_TRY(axe__swizzle_i4_store(p, r, diag));
         AXE_TRY(check_scope(p, s, r, diag));
     }
     if (s->op == AX_OP_IOTA)

@@ -69,34 +69,32 @@ void axe__swizzle_text(const axe_program *p, const ax_ref *r, char *buf,
                        (int)sw->len, (int)sw->atom, sw->inner ? "" : ",outer");
 }
 
-/* A swizzle of packed i4 tensor "t" keeps whole bytes: with M >= 1 it
- * neither moves element address bit 0 (the nibble within a byte) nor
- * xors it into another bit (outer), so the two nibbles of a byte stay
- * one byte, in order (whole-byte stores rely on it: compiler_i4.c). A
- * view's swizzle gets the rule sema applies to the tensor's own. */
-static axe_status check_i4(const ax_tensor *t, const axe_layout_swizzle *sw,
-                           long off, axe_diag *diag)
+axe_status axe__swizzle_i4_store(const axe_program *p, const ax_ref *r,
+                                 axe_diag *diag)
 {
-    if (t->dtype != AXE_DTYPE_I4 || sw->len == 0 || sw->per_element >= 1)
+    const ax_tensor *t = &p->tensors[r->tensor];
+    const axe_layout_swizzle *sw = &r->view.swizzle;
+    if (!r->is_view || !sw->present || t->dtype != AXE_DTYPE_I4 ||
+        sw->len == 0 || sw->per_element >= 1)
         return AXE_OK;
-    return axe__fail(diag, AXE_ERR_UNSUPPORTED, off,
-                     "'%s' is packed i4: the swizzle Swizzle<%d,%d,%d%s> of "
-                     "its view moves element address bit 0, the nibble "
-                     "within a byte (an i4 swizzle needs M >= 1: whole "
-                     "bytes; Swizzle<M + 1,B,S> swizzles byte addresses as "
-                     "Swizzle<M,B,S> does)",
+    return axe__fail(diag, AXE_ERR_UNSUPPORTED, r->off,
+                     "'%s' is packed i4: its view's Swizzle<%d,%d,%d%s> "
+                     "moves element address bit 0: a store through it "
+                     "splits or swaps a byte's nibbles (stores need M >= 1; "
+                     "Swizzle<M + 1,B,S> swizzles bytes as Swizzle<M,B,S>; "
+                     "reads may have M = 0)",
                      t->name, (int)sw->per_element, (int)sw->len, (int)sw->atom,
                      sw->inner ? "" : ",outer");
 }
 
 /* A swizzle "sw" on tensor "t" (declared, or of a view of it at "off"):
  * the tensor is shared, and M + S + B <= 40 so that no shift of ax_swz
- * overflows (addresses are far below 2^40); an i4 swizzle keeps whole
- * bytes (the declared one is checked first, by sema). */
+ * overflows (addresses are far below 2^40). The i4 rule (M >= 1) is
+ * sema's for the declared swizzle and axe__swizzle_i4_store's for a view
+ * written through. */
 axe_status axe__swizzle_check(const ax_tensor *t, const axe_layout_swizzle *sw,
                               long off, axe_diag *diag)
 {
-    AXE_TRY(check_i4(t, sw, off, diag));
     if (t->mem != AX_MEM_SHARED)
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, off,
                          "tensor '%s': a swizzled layout (Swizzle<M,B,S>) "
