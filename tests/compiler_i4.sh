@@ -480,6 +480,31 @@ fi
 cli_exact ovl 'kernel ovl(X: i4[1, 8]) grid(1) threads(1) {
     thread copy(X[0:1, 2:4], X[0:1, 1:3]);
 }'
+# ... while the overlaps whose reads the pairs keep pair: a shift of +1
+# along the row (each pair reads the next byte before it is stored, as
+# element by element), and in a column-major X (the pair loop along rows
+# outside the loop along columns) a shift of -9; the same X shifted by
+# +7 or -7 (row -1, column +1; row +1, column -1) keeps its nibble stores
+# (paired, a byte's high nibble would read an element that the element
+# order stores later: check FAILED, max_abs_err 8 and 5). Exact on c and
+# emulated; whole-byte and nibble stores in the .cu (before: 0 1 each).
+CM='X: i4[8, 4] layout S[(8, 4):(1, 8)]'
+for row in "ovl_p1|X: i4[1, 8]|X[0:1, 2:6], X[0:1, 3:7]|1 0" \
+    "ovl_m9|$CM|X[2:6, 1:3], X[1:5, 0:2]|1 0" \
+    "ovl_p7|$CM|X[2:6, 0:2], X[1:5, 1:3]|0 1" \
+    "ovl_m7|$CM|X[2:6, 1:3], X[3:7, 0:2]|0 1"; do
+    IFS='|' read -r name decl args want <<<"$row"
+    for tg in "${targets[@]}"; do
+        # shellcheck disable=SC2086 # (the target's words)
+        cli_exact "$name" "kernel $name($decl) grid(1) threads(1) {
+    thread copy($args);
+}" $tg
+    done
+    "$AXE" compile "$tmp/$name.axe" --target cuda -o "$tmp/ovl.cu"
+    got="$(grep -c '= ax_pack4(' "$tmp/ovl.cu") $(grep -c 'ax_put4(&AXE_ST(' "$tmp/ovl.cu")"
+    [ "$got" = "$want" ] && ok ||
+        bad "$name ($args): $got whole-byte and nibble stores, want $want"
+done
 cli_refused "CTA split into one byte" \
     'kernel k(X: i4[66], Y: i4[66]) grid(1) threads(32) { cta copy(Y, X); }' \
     "copy.split: two threads write one byte of the i4 'Y': thread 1 writes element address 1 and thread 0 element address 0"

@@ -216,30 +216,6 @@ static bool base_even(const axe_program *p, const ax_ref *r)
     return b.cst % 2 == 0 && axe__base_parity_known(&b);
 }
 
-/* Whether a source operand of "s" is the destination's tensor at another
- * region (or through a view): a pair reads both its source elements
- * before it writes the byte, so a source element that is the other
- * nibble's destination would be read after its store by the nibble
- * path and before it by the pair (a shift of 1: X[2:4] from X[1:3]).
- * The same region is safe (each element is rewritten with itself). */
-static bool overlaps(const ax_stmt *s)
-{
-    const ax_ref *d = &s->args[0];
-    for (int i = 1; i < s->nargs; i++) {
-        const ax_ref *r = &s->args[i];
-        if (r->tensor != d->tensor)
-            continue;
-        if (r->is_view || d->is_view || r->bdim >= 0 || d->bdim >= 0 ||
-            r->ndim != d->ndim)
-            return true;
-        for (int k = 0; k < r->ndim; k++)
-            if (r->len[k] != d->len[k] ||
-                !axe__expr_same(r->start[k], d->start[k]))
-                return true;
-    }
-    return false;
-}
-
 /* Element pairs (digit 2m, 2m + 1 of loop k, the others fixed) are bytes
  * of the destination: loop k is at stride 1 and even extent and every
  * other address term is even, so digit 2m's element address is even and
@@ -247,7 +223,8 @@ static bool overlaps(const ax_stmt *s)
  * swizzle keeps bytes whole (sema: M >= 1), so the tile pair stays one
  * byte, low nibble first; a view's swizzle gets the same rule
  * (compiler_swizzle.c), so a run below 2 (M = 0) here is only defence. No pair
- * when a source is another region of the destination (overlaps). A
+ * where a source on the destination's tensor would read another value than
+ * element by element (axe__i4_pair_keeps_reads, compiler_i4_order.c). A
  * register destination read from shared memory pairs too: where the copy runs
  * as ldmatrix (compiler_copy_ldsm.c, CUDA) the instruction writes the register
  * words and the plan's stores are not emitted; pair only changes how the
@@ -265,7 +242,7 @@ void axe__i4_plan_pair(const axe_program *p, const ax_stmt *s, ax_plan *plan)
     for (int i = 0; i < s->nargs; i++)
         if (s->args[i].any_masked)
             return;
-    if (axe__swizzle_run(p, &s->args[0]) < 2 || overlaps(s))
+    if (axe__swizzle_run(p, &s->args[0]) < 2)
         return;
     for (int k = plan->nloops - 1; k >= 0; k--) {
         const ax_loop *lp = &plan->loops[k];
@@ -275,5 +252,6 @@ void axe__i4_plan_pair(const axe_program *p, const ax_stmt *s, ax_plan *plan)
         else if (lp->extent > 1 && lp->stride[0] % 2 != 0)
             return;
     }
-    plan->pair = pair + 1;
+    if (pair >= 0 && axe__i4_pair_keeps_reads(p, s, plan, pair))
+        plan->pair = pair + 1;
 }

@@ -932,6 +932,11 @@ axe_status axe__i4_plan_check(const axe_program *p, const ax_stmt *s,
  * other stride and the base address even, no operand masked, one
  * element per access (compiler_i4.c). */
 void axe__i4_plan_pair(const axe_program *p, const ax_stmt *s, ax_plan *plan);
+/* Whether pairing loop "k" of "plan" (whole-byte i4 stores) leaves every
+ * read of a source on the destination's tensor the value the element-by-
+ * element nest reads (compiler_i4_order.c; false where not shown). */
+bool axe__i4_pair_keeps_reads(const axe_program *p, const ax_stmt *s,
+                              const ax_plan *plan, int k);
 /* Use "w"-element accesses in the innermost loop when the layouts allow. */
 axe_status axe__plan_vectorize(const axe_program *p, const ax_stmt *s,
                                ax_plan *plan, axe_diag *why);
