@@ -62,6 +62,27 @@ expect_notes() {
     fi
 }
 
+# expect_split_pairs NOTE...: the kernel on stdin compiles, its copy runs
+# as copy.split storing whole i4 bytes (the pairs dealt whole), and
+# --explain gives each NOTE as the reason a schedule was rejected.
+expect_split_pairs() {
+    local note ok=1
+    cat >"$tmp/k.axe"
+    (cd "$tmp" && "$AXE" compile k.axe --explain >"$tmp/out" 2>&1) || ok=0
+    grep -qxF '  chosen copy.split' "$tmp/out" &&
+        grep -qF '    i4 stores: whole bytes' "$tmp/out" || ok=0
+    for note in "$@"; do
+        grep -qxF "  rejected $note" "$tmp/out" || ok=0
+    done
+    if [ $ok = 1 ]; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL: expected copy.split of whole bytes, rejected: $*, got:"
+        head -40 "$tmp/out"
+    fi
+}
+
 H='kernel k(A: global f32[64, 64], B: global f32[64, 64]) grid(1) threads(128)'
 
 # ---- distributed tensors (issue 14 §2): the mesh, placements, device operators
@@ -688,11 +709,10 @@ expect_notes 5:9 "no schedule for copy: none of vector, dma, thread_loop, split,
 # (X's rows are the iters (2, 8, 2, 8); a start of bx * 128 + 8 is not
 # known to be a multiple of the 16 rows inside the iter of 8): no affine
 # plan, and copy.vector names the operand, the dimension and why
-expect_notes 3:9 "no schedule for copy: none of vector, dma, thread_loop, split, smem applies (reasons below)" \
+expect_split_pairs \
     "copy.vector: 'X' dimension 0: the region of length 32 cuts its iters off their boundaries: its start is not known to be a multiple of 16, the elements inside the iter it starts in (only of 8)" \
     "copy.dma: 'Bs' is packed i4: its copies run element by element (thread_loop, split), in whole-byte vectors (vector) or staged (smem)" \
     "copy.thread_loop: no register operand distributed over the cta's threads binds elements to threads" \
-    "copy.split: two threads write one byte of the i4 'Bs': thread 1 writes element address 1 and thread 0 element address 0; a packed store rewrites its whole byte (give each thread whole bytes: pairs of elements x, x + 1 with x even)" \
     "copy.smem: the destination 'Bs' is not a register distributed over the cta's threads" <<<'kernel k(X: i4[256, 128] layout S[(2, 8, 2, 8, 64, 2):(16384, 2048, 2, 4, 32, 1)]) grid(2) threads(128) {
     shared Bs: i4[128, 128] layout S[(8, 2, 8, 64, 2):(2048, 2, 4, 32, 1)];
     cta copy(Bs[0 : 32, 0 : 128], X[bx * 128 + 8 : +32, 0 : 128]);
@@ -700,11 +720,10 @@ expect_notes 3:9 "no schedule for copy: none of vector, dma, thread_loop, split,
 # a dynamic start that is a multiple of those 16 rows, 112 plus a
 # multiple of 64 (48 plus a multiple of 64 inside the iter's run of 128:
 # bx * 64 + 112 is 112, where its 32 rows run past 128, for bx = 0)
-expect_notes 3:9 "no schedule for copy: none of vector, dma, thread_loop, split, smem applies (reasons below)" \
+expect_split_pairs \
     "copy.vector: 'X' dimension 0: the region of length 32 cuts its iters off their boundaries: its start is 48 plus a multiple of 64, so its region of 32 may cross the end of a run of 128" \
     "copy.dma: 'Bs' is packed i4: its copies run element by element (thread_loop, split), in whole-byte vectors (vector) or staged (smem)" \
     "copy.thread_loop: no register operand distributed over the cta's threads binds elements to threads" \
-    "copy.split: two threads write one byte of the i4 'Bs': thread 1 writes element address 1 and thread 0 element address 0; a packed store rewrites its whole byte (give each thread whole bytes: pairs of elements x, x + 1 with x even)" \
     "copy.smem: the destination 'Bs' is not a register distributed over the cta's threads" <<<'kernel k(X: i4[256, 128] layout S[(2, 8, 2, 8, 64, 2):(16384, 2048, 2, 4, 32, 1)]) grid(2) threads(128) {
     shared Bs: i4[128, 128] layout S[(8, 2, 8, 64, 2):(2048, 2, 4, 32, 1)];
     cta copy(Bs[0 : 32, 0 : 128], X[bx * 64 + 112 : +32, 0 : 128]);
@@ -712,39 +731,35 @@ expect_notes 3:9 "no schedule for copy: none of vector, dma, thread_loop, split,
 # a constant start not a multiple of the 16 rows inside the iter of 8
 # (168 = 10.5 x 16); then one that is (112 = 7 x 16) but whose 32 rows
 # would run past that iter's run of 8 x 16 (digit 7, + 2 > 8)
-expect_notes 2:9 "no schedule for copy: none of vector, dma, thread_loop, split, smem applies (reasons below)" \
+expect_split_pairs \
     "copy.vector: 'X' dimension 0: the region of length 32 cuts its iters off their boundaries: its start 168 is not a multiple of 16, the elements inside the iter it starts in" \
     "copy.dma: 'F' is packed i4: its copies run element by element (thread_loop, split), in whole-byte vectors (vector) or staged (smem)" \
     "copy.thread_loop: no register operand distributed over the cta's threads binds elements to threads" \
-    "copy.split: two threads write one byte of the i4 'F': thread 1 writes element address 1 and thread 0 element address 0; a packed store rewrites its whole byte (give each thread whole bytes: pairs of elements x, x + 1 with x even)" \
     "copy.smem: the destination 'F' is not a register distributed over the cta's threads" <<<'kernel k(X: i4[256, 128] layout S[(2, 8, 2, 8, 64, 2):(16384, 2048, 2, 4, 32, 1)], F: i4[32, 128] layout S[(2, 2, 8, 64, 2):(2048, 2, 4, 32, 1)]) grid(1) threads(128) {
     cta copy(F, X[168 : +32, 0 : 128]);
 }'
-expect_notes 2:9 "no schedule for copy: none of vector, dma, thread_loop, split, smem applies (reasons below)" \
+expect_split_pairs \
     "copy.vector: 'X' dimension 0: the region of length 32 cuts its iters off their boundaries: from its start 112 it runs past 128, the end of the run of 128 it starts in" \
     "copy.dma: 'F' is packed i4: its copies run element by element (thread_loop, split), in whole-byte vectors (vector) or staged (smem)" \
     "copy.thread_loop: no register operand distributed over the cta's threads binds elements to threads" \
-    "copy.split: two threads write one byte of the i4 'F': thread 1 writes element address 1 and thread 0 element address 0; a packed store rewrites its whole byte (give each thread whole bytes: pairs of elements x, x + 1 with x even)" \
     "copy.smem: the destination 'F' is not a register distributed over the cta's threads" <<<'kernel k(X: i4[256, 128] layout S[(2, 8, 2, 8, 64, 2):(16384, 2048, 2, 4, 32, 1)], F: i4[32, 128] layout S[(2, 2, 8, 64, 2):(2048, 2, 4, 32, 1)]) grid(1) threads(128) {
     cta copy(F, X[112 : +32, 0 : 128]);
 }'
 # a dynamic start whose region (m = 2 of the iter of 8) needs the iters
 # outside it compact: X's tiles are padded to 32768 > 8 x 2048
-expect_notes 2:9 "no schedule for copy: none of vector, dma, thread_loop, split, smem applies (reasons below)" \
+expect_split_pairs \
     "copy.vector: 'X' dimension 0: the region of length 32 cuts its iters off their boundaries: its iters outside the region are not one compact run (a dynamic start's offset would not be a multiple of it)" \
     "copy.dma: 'F' is packed i4: its copies run element by element (thread_loop, split), in whole-byte vectors (vector) or staged (smem)" \
     "copy.thread_loop: no register operand distributed over the cta's threads binds elements to threads" \
-    "copy.split: two threads write one byte of the i4 'F': thread 1 writes element address 1 (+ the region start) and thread 0 element address 0; a packed store rewrites its whole byte (give each thread whole bytes: pairs of elements x, x + 1 with x even)" \
     "copy.smem: the destination 'F' is not a register distributed over the cta's threads" <<<'kernel k(X: i4[256, 128] layout S[(2, 8, 2, 8, 64, 2):(32768, 2048, 2, 4, 32, 1)], F: i4[256, 128] layout S[(2, 8, 2, 8, 64, 2):(16384, 2048, 2, 4, 32, 1)]) grid(8) threads(128) {
     cta copy(F[bx * 32 : +32, 0 : 128], X[bx * 32 : +32, 0 : 128]);
 }'
 # a dynamic start whose iter's stride (2) is not a multiple of the 4
 # elements inside it: its offset bx * 8 * 2 / 4 would need a division
-expect_notes 2:9 "no schedule for copy: none of vector, dma, thread_loop, split, smem applies (reasons below)" \
+expect_split_pairs \
     "copy.vector: 'X' dimension 0: the region of length 8 cuts its iters off their boundaries: the stride 2 of the iter the region starts in is not a multiple of 4, the elements inside it (a dynamic start's offset would need a division)" \
     "copy.dma: 'F' is packed i4: its copies run element by element (thread_loop, split), in whole-byte vectors (vector) or staged (smem)" \
     "copy.thread_loop: no register operand distributed over the cta's threads binds elements to threads" \
-    "copy.split: two threads write one byte of the i4 'F': thread 1 writes element address 1 (+ the region start) and thread 0 element address 0; a packed store rewrites its whole byte (give each thread whole bytes: pairs of elements x, x + 1 with x even)" \
     "copy.smem: the destination 'F' is not a register distributed over the cta's threads" <<<'kernel k(X: i4[32, 2] layout S[(2, 4, 4, 2):(8, 2, 16, 1)], F: i4[32, 2]) grid(4) threads(32) {
     cta copy(F[bx * 8 : +8, 0 : 2], X[bx * 8 : +8, 0 : 2]);
 }'

@@ -125,6 +125,8 @@ for tg in "${targets[@]}"; do
         exact_run i4_colsrc_auto.axe $tg
         exact_run i4_dyn.axe $tg
         exact_run i4_dyn.axe -D R=2 -D C=16 --seed 3 $tg
+        exact_run i4_split.axe $tg
+        exact_run i4_split.axe -D R=3 -D C=18 --seed 5 $tg
     }
 done
 
@@ -244,9 +246,12 @@ fi
 # read from shared memory pair too: i4_smem's copy from s into q and
 # i4_stage's read back from its staging scratch into q (before: 2 1 for
 # both); i4_dyn's store at column bx * 64 + 2, even for every bx (the
-# gcd of the start's terms; before: refused, the parity taken unknown)
+# gcd of the start's terms; before: refused, the parity taken unknown);
+# i4_split's cast.split and copy.split, which deal the pairs whole
+# (before: refused, a byte's nibbles dealt to two threads)
 for row in "i4_cta.axe 5 0" "i4_trans_auto.axe 2 0" "i4_rule.axe 0 1" \
-    "i4_smem.axe 3 0" "i4_stage.axe 3 0" "i4_dyn.axe 2 0"; do
+    "i4_smem.axe 3 0" "i4_stage.axe 3 0" "i4_dyn.axe 2 0" \
+    "i4_split.axe 2 0"; do
     read -r f want_pack want_nib <<<"$row"
     "$AXE" compile "$T/$f" --target cuda -o "$tmp/whole.cu"
     got="$(grep -c '= ax_pack4(' "$tmp/whole.cu") $(grep -c 'ax_put4(&AXE_ST(\|ax_st4(t_' "$tmp/whole.cu")"
@@ -506,8 +511,8 @@ for row in "ovl_p1|X: i4[1, 8]|X[0:1, 2:6], X[0:1, 3:7]|1 0" \
         bad "$name ($args): $got whole-byte and nibble stores, want $want"
 done
 cli_refused "CTA split into one byte" \
-    'kernel k(X: i4[66], Y: i4[66]) grid(1) threads(32) { cta copy(Y, X); }' \
-    "copy.split: two threads write one byte of the i4 'Y': thread 1 writes element address 1 and thread 0 element address 0"
+    'kernel k(X: i4[66], Y: i4[66]) grid(1) threads(32) { cta copy(Y[1:+64], X[0:64]); }' \
+    "copy.split: two threads write one byte of the i4 'Y': thread 2 writes element address 3 and thread 1 element address 2"
 cli_refused "thread-scope neighbours" \
     'kernel k(X: i4[32], Y: i4[32]) grid(1) threads(32) { thread copy(Y[tx:+1], X[tx:+1]); }' \
     "check FAILED" "race on Y[" "no sync between"

@@ -201,7 +201,7 @@ static void granularity_rows(void)
 {
     static const char *const split[] = {
         "copy.split: two threads write one byte of the i4 'Y'",
-        "thread 1 writes element address 1 and thread 0 element address 0"};
+        "thread 2 writes element address 3 and thread 1 element address 2"};
     static const char *const bound[] = {
         "copy.thread_loop: two threads write one byte of the i4 'Y'",
         "thread 1 writes element address 129 and thread 0 element address "
@@ -214,9 +214,10 @@ static void granularity_rows(void)
         "'B' is i4, a packed storage dtype: only copy and cast"};
     char full[4096];
     axe_program *p;
-    /* 66 elements: no whole-byte vector of 8, 16 or 32 divides them */
+    /* 64 elements from Y's element 1: no whole-byte vector, and the
+     * pairs a split deals whole (x, x + 1 with x even) are not Y's bytes */
     refused("kernel k(X: i4[66], Y: i4[66]) grid(1) threads(32) "
-            "{ cta copy(Y, X); }",
+            "{ cta copy(Y[1:+64], X[0:64]); }",
             split, 2);
     refused("kernel k(X: i4[3, 64], Y: i4[3, 64]) grid(1) threads(32) {\n"
             "register r: i4[1, 64] layout S[(1, 2, 32):(0, 1, 1@tx)];\n"
@@ -228,7 +229,7 @@ static void granularity_rows(void)
             "cta copy(r, X[1:+1, 0:32]);\ncta copy(Y[1:+1, 0:32], r); }",
             odd, 1);
     refused("kernel k(X: i4[66]) grid(1) threads(32) {\n"
-            "shared s: i4[66];\ncta copy(s, X); }",
+            "shared s: i4[66];\ncta copy(s[1:+64], X[0:64]); }",
             shared, 1);
     refused("kernel k(A: i4[8], B: i4[8]) grid(1) threads(1) "
             "{ thread add(B, A, A); }",
@@ -238,6 +239,12 @@ static void granularity_rows(void)
                 "cta copy(r, X[1:+1, 0:64]);\ncta copy(Y[2:+1, 0:64], r); }",
                 full, sizeof full);
     TL_CHECK(p != NULL, "pairs per thread refused: %s", full);
+    axe_program_free(p);
+    /* 66 elements (no vector divides them): a split deals pairs whole */
+    p = compile("kernel k(X: i4[66], Y: i4[66]) grid(1) threads(32) "
+                "{ cta copy(Y, X); }",
+                full, sizeof full);
+    TL_CHECK(p != NULL, "a split of whole bytes refused: %s", full);
     axe_program_free(p);
 }
 

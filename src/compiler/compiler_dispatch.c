@@ -172,6 +172,12 @@ static axe_status split(axe_program *p, ax_stmt *s, ax_plan *plan,
 {
     (void)commit;
     AXE_TRY(axe__sched_split(p, s, plan, why));
+    /* whole bytes where the pairs, dealt whole, keep each byte on one
+     * thread; otherwise element by element */
+    axe__i4_plan_pair(p, s, plan);
+    if (plan->pair > 0 && axe__i4_plan_check(p, s, plan, why) == AXE_OK)
+        return AXE_OK;
+    plan->pair = 0;
     return axe__i4_plan_check(p, s, plan, why);
 }
 

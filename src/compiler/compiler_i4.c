@@ -74,19 +74,25 @@ static void visit(i4_walk *w, int64_t rank, int64_t rel)
 }
 
 /* Every element of a split plan: flat index u goes to rank u % nthreads
- * (compiler_emit_op.c's split_loops, one element per access). */
+ * (compiler_emit_op.c's split_loops, one element per access; with
+ * plan->pair, u counts pairs: the pair loop, the innermost, in steps of
+ * 2, both of a pair's elements to one rank). */
 static void walk_split(i4_walk *w)
 {
     const ax_plan *plan = w->plan;
-    int64_t u;
-    for (u = 0; u < plan->total && !w->conflict; u++) {
+    int64_t step = plan->pair > 0 ? 2 : 1;
+    for (int64_t u = 0; u < plan->total / step && !w->conflict; u++) {
         int64_t rel = 0, q = u;
-        int k;
-        for (k = plan->nloops - 1; k >= 0; k--) {
-            rel += q % plan->loops[k].extent * plan->loops[k].stride[0];
-            q /= plan->loops[k].extent;
+        for (int k = plan->nloops - 1; k >= 0; k--) {
+            int64_t g = plan->pair == k + 1 ? 2 : 1;
+            int64_t e = plan->loops[k].extent / g;
+            rel += q % e * g * plan->loops[k].stride[0];
+            q /= e;
         }
         visit(w, u % plan->nthreads, rel);
+        if (step == 2)
+            visit(w, u % plan->nthreads,
+                  rel + plan->loops[plan->pair - 1].stride[0]);
     }
 }
 
@@ -216,6 +222,17 @@ static bool base_even(const axe_program *p, const ax_ref *r)
     return b.cst % 2 == 0 && axe__base_parity_known(&b);
 }
 
+/* Whether a source of split "s" is its destination's tensor: a split deals
+ * a byte's two nibbles to two threads element by element, so the orders of
+ * an overlapping self-copy are not one thread's (no pair). */
+static bool split_self(const ax_stmt *s)
+{
+    for (int i = 1; i < s->nargs; i++)
+        if (s->args[i].tensor == s->args[0].tensor)
+            return true;
+    return false;
+}
+
 /* Element pairs (digit 2m, 2m + 1 of loop k, the others fixed) are bytes
  * of the destination: loop k is at stride 1 and even extent and every
  * other address term is even, so digit 2m's element address is even and
@@ -235,9 +252,9 @@ void axe__i4_plan_pair(const axe_program *p, const ax_stmt *s, ax_plan *plan)
     int pair = -1;
     plan->pair = 0;
     if (dst->dtype != AXE_DTYPE_I4 ||
-        (s->op != AX_OP_COPY && s->op != AX_OP_CAST) ||
-        plan->kind == AX_PLAN_SPLIT || plan->vec != 1 || !plan->affine[0] ||
-        !base_even(p, &s->args[0]))
+        (s->op != AX_OP_COPY && s->op != AX_OP_CAST) || plan->vec != 1 ||
+        !plan->affine[0] || !base_even(p, &s->args[0]) ||
+        (plan->kind == AX_PLAN_SPLIT && split_self(s)))
         return;
     for (int i = 0; i < s->nargs; i++)
         if (s->args[i].any_masked)
@@ -252,6 +269,8 @@ void axe__i4_plan_pair(const axe_program *p, const ax_stmt *s, ax_plan *plan)
         else if (lp->extent > 1 && lp->stride[0] % 2 != 0)
             return;
     }
+    if (plan->kind == AX_PLAN_SPLIT && pair != axe__plan_innermost_loop(plan))
+        return; /* pairs are dealt as the flat index's chunks of 2 */
     if (pair >= 0 && axe__i4_pair_keeps_reads(p, s, plan, pair))
         plan->pair = pair + 1;
 }

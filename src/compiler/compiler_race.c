@@ -322,7 +322,8 @@ static int64_t group_first(const ax_race *r, const race_plan *rp,
     if (rp->s->grid != NULL)
         return axe__grid_rank(rp->s->grid, rp->s, c);
     if (plan->kind == AX_PLAN_SPLIT)
-        rank = row_major(rp, c) / plan->vec % plan->nthreads;
+        rank = row_major(rp, c) / (plan->vec * (plan->pair > 0 ? 2 : 1)) %
+               plan->nthreads;
     for (k = 0; plan->kind == AX_PLAN_BOUND && k < plan->nloops; k++) {
         const ax_loop *lp = &plan->loops[k];
         if (lp->thread)

@@ -317,9 +317,9 @@ static void lane_at(walker *w, int64_t wp, int l, int64_t j, lane *ln)
     memset(ln, 0, sizeof *ln);
     ln->in =
         32 * wp + l < w->p->threads && axe__guard_holds(w->op->guard, w->env);
-    if (ln->in && plan->kind == AX_PLAN_SPLIT) {
+    if (ln->in && plan->kind == AX_PLAN_SPLIT) { /* pairs dealt whole */
         u = rank + j * plan->nthreads;
-        ln->in = u < plan->total;
+        ln->in = u < plan->total / (plan->pair > 0 ? 2 : 1);
     }
     if (!ln->in)
         return;
@@ -609,9 +609,9 @@ static axe_status walk_plan(walker *w, const ax_stmt *s, axe_diag *diag)
         return AXE_OK;
     w->s = s;
     w->plan = plan;
-    njobs = plan->kind == AX_PLAN_SPLIT
-                ? (plan->total + plan->nthreads - 1) / plan->nthreads
-                : plan->total / (plan->pair > 0 ? 2 : 1);
+    njobs = plan->total / (plan->pair > 0 ? 2 : 1);
+    if (plan->kind == AX_PLAN_SPLIT)
+        njobs = (njobs + plan->nthreads - 1) / plan->nthreads;
     for (int64_t wp = 0; wp < warps; wp++)
         for (int64_t j = 0; j < njobs; j++)
             AXE_TRY(instruction(w, wp, j, diag));

@@ -1061,13 +1061,15 @@ static int split_loops(ax_text *t, const ax_plan *plan, int ind)
     axe__text_put(t,
                   "for (long ax_u = ax_rank; ax_u < %lldL; ax_u += %lldL) "
                   "{\n",
-                  (long long)plan->total, (long long)plan->nthreads);
+                  (long long)(plan->total / (plan->pair > 0 ? 2 : 1)),
+                  (long long)plan->nthreads);
     for (k = plan->nloops - 1; k >= 0; k--) {
-        int64_t e = plan->loops[k].extent / (k == last ? plan->vec : 1);
+        /* a vector's chunk, or a whole-byte i4 pair (plan->pair) */
+        int64_t g = plan->pair == k + 1 ? 2 : k == last ? plan->vec : 1;
+        int64_t e = plan->loops[k].extent / g;
         indent_put(t, ind + 1);
         axe__text_put(t, "const long ax_i%d = ax_u / %lldL %% %lldL * %lldL;\n",
-                      k, (long long)w, (long long)e,
-                      (long long)(k == last ? plan->vec : 1));
+                      k, (long long)w, (long long)e, (long long)g);
         w *= e;
     }
     return ind + 1;
