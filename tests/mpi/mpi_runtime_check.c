@@ -111,6 +111,20 @@ static int cases(tcase *c, int P)
     c[n].name = "block->cyclic [8P]", c[n].d[0] = dg(P, 1, 0, 0, 8 / P, 0);
     c[n].d[1] = dg(8 / P, 0, P, 0, 1, 0), c[n].d[2] = dg(P, 0, 1, 1, 0, 0);
     finish(&c[n++], 3, 0, 0, 8, 8, AXE_MPI_COPY, AXE_MPI_F16, -1);
+    /* the pack gathers, the unpack scatters, single elements at a
+     * stride (axe_mpi_copy_elems: each element size, each side) */
+    c[n].name = "cyclic->block [16P] f64";
+    c[n].d[0] = dg(P, 0, 16 / P, 1, 0, 0),
+    c[n].d[1] = dg(16 / P, 0, 1, 0, P, 0);
+    c[n].d[2] = dg(P, 1, 0, 0, 1, 0);
+    finish(&c[n++], 3, 0, 0, 16, 16, AXE_MPI_COPY, AXE_MPI_F64, -1);
+    c[n].name = "strided both sides [P,P,2] i8",
+    c[n].d[0] = dg(P, 1, 0, 0, 6, 0);
+    c[n].d[1] = dg(P, 0, 4, 1, 0, 0), c[n].d[2] = dg(2, 0, 2, 0, 3, 0);
+    finish(&c[n++], 3, 0, 0, 4 * P, 6 * P, AXE_MPI_COPY, AXE_MPI_I8, -1);
+    c[n].name = "strided both sides [P,P,2] f16", c[n].d[0] = c[n - 1].d[0];
+    c[n].d[1] = c[n - 1].d[1], c[n].d[2] = c[n - 1].d[2];
+    finish(&c[n++], 3, 0, 0, 4 * P, 6 * P, AXE_MPI_COPY, AXE_MPI_F16, -1);
     c[n].name = "replicated->sharded [4P]", c[n].d[0] = dg(P, 0, 4, 1, 0, 0);
     c[n].d[1] = dg(4, 0, 1, 0, 1, 0), c[n].srep[0] = (axe_mpi_rep){P, 1};
     finish(&c[n++], 2, 1, 0, 4 * P, 4, AXE_MPI_COPY, AXE_MPI_F32,
