@@ -201,5 +201,19 @@ else
     bad "gemm_split_rep -D P=8 --explain: $(grep -E 'both replicate|first copied|collective' "$tmp/ex" | head -c 1500)"
 fi
 
+# The partial sums' line where K is whole: placed as C (every replica
+# computes all of C: gemm_split_k's third gemm at P = 8) it is C; with M
+# split (gemm_split_rep at P = 2) each device holds a piece of C, which
+# the all-gather below places (the text said "C = the partial" there too).
+if "$AXE" compile "$KD/gemm_split_k.axe" -D P=8 --explain >"$tmp/ex" 2>&1 &&
+    grep -qxF "    (K is whole on every device: C = the partial, placed as C's layout says)" "$tmp/ex" &&
+    "$AXE" compile "$KD/gemm_split_rep.axe" -D P=2 --explain >"$tmp/ex" 2>&1 &&
+    grep -qxF "    (K is whole on every device: each element of C is one device's partial, no sum; the collective below moves them to C's placement)" "$tmp/ex" &&
+    ! grep -qF "C = the partial, placed as" "$tmp/ex"; then
+    ok
+else
+    bad "partial sums with K whole --explain: $(grep -A1 'partial sums:' "$tmp/ex" | head -c 900)"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

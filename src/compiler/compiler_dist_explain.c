@@ -287,6 +287,7 @@ static void put_gemm(ax_text *t, const axe_program *p, const ax_stmt *s)
     ax_dist_gemm *g = malloc(sizeof *g);
     ax_dist_plan *plan = malloc(sizeof *plan);
     axe_diag why;
+    bool planned;
     if (g == NULL || plan == NULL || axe__dist_gemm(p, s, g, &why) != AXE_OK) {
         t->status = g == NULL || plan == NULL ? AXE_ERR_NO_MEMORY : t->status;
         free(g);
@@ -310,18 +311,26 @@ static void put_gemm(ax_text *t, const axe_program *p, const ax_stmt *s)
     put_shape(t, &g->part, g->part.gshape);
     axe__text_put(t, " layout ");
     put_layout(t, &g->part.glayout);
+    planned =
+        axe__dist_plan_reduce(g->part.gshape, 3, &g->part.glayout, &c->glayout,
+                              0, AX_RED_SUM, p->ndev, plan, &why) == AXE_OK;
     if (g->q > 1)
         axe__text_put(t,
                       "\n    (dim 0: the %lld slices of K that A and B shard "
                       "alike on gpuid; %s = their sum in slice order)\n",
                       (long long)g->q, cn);
-    else
+    else if (planned && plan->kind == AX_COLL_LOCAL)
         axe__text_put(t,
                       "\n    (K is whole on every device: %s = the "
                       "partial, placed as %s's layout says)\n",
                       cn, cn);
-    if (axe__dist_plan_reduce(g->part.gshape, 3, &g->part.glayout, &c->glayout,
-                              0, AX_RED_SUM, p->ndev, plan, &why) != AXE_OK)
+    else /* placed otherwise (M or N split: each partial a piece of C) */
+        axe__text_put(t,
+                      "\n    (K is whole on every device: each element of "
+                      "%s is one device's partial, no sum; the collective "
+                      "below moves them to %s's placement)\n",
+                      cn, cn);
+    if (!planned)
         axe__text_put(t, "  exchange plan: none (%s)\n", why.message);
     else {
         axe__text_put(t,
