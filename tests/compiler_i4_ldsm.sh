@@ -431,40 +431,12 @@ if command -v python3 >/dev/null 2>&1; then
     "$AXE" compile "$EK/gemm_f16_i4_regb.axe" --target cuda -o "$tmp/regb.cu"
     "$AXE" compile "$EK/gemm_f16_i4_regb_auto.axe" --target cuda -o "$tmp/twin.cu"
     for f in hand regb twin; do
-        python3 - "$tmp/$f.cu" >"$tmp/$f.n" <<'PY'
-import re, sys
-# a for at indent i covers the lines after it indented deeper
-loop = re.compile(r'for \(long \w+ = (0|ax_rank|ax_tid); \w+ < (\d+)L; '
-                  r'(?:\+\+\w+|\w+ \+= (\d+)L)\)')
-text = open(sys.argv[1]).read()
-lines = text.split('\n')
-pats = [re.compile(p) for p in (
-    r'(AXE_STV?\((\w+, )?|cp_async_cg16\(AXE_AT\()t_Bs\b',
-    r'ldmatrix_x\d\([^,]+, AXE_AT\(t_Bs\b',
-    r'axe_ptx_mma_m16n8k16_f32_f16\(&')]
-start = next(i for i, l in enumerate(lines) if 'for (long v_k = 0;' in l)
-ind0 = len(lines[start]) - len(lines[start].lstrip())
-stack, n = [], [0] * len(pats)
-for l in lines[start + 1:]:
-    if not l.strip():
-        continue
-    ind = len(l) - len(l.lstrip())
-    if ind <= ind0:
-        break
-    while stack and ind <= stack[-1][0]:
-        stack.pop()
-    mult = 1
-    for _, trip in stack:
-        mult *= trip
-    for i, p in enumerate(pats):
-        n[i] += mult * len(p.findall(l))
-    m = loop.search(l)
-    if m:
-        stack.append((ind, -(-int(m.group(2)) // int(m.group(3) or 1))))
-b = re.search(r'uint(8|16)_t t_Bs\[(\d+)\]', text)
-n.append(int(b.group(2)) * int(b.group(1)) // 8)
-print(*n)
-PY
+        n=$(kernel_count "$tmp/$f.cu" 'for (long v_k = 0;' \
+            '(AXE_STV?\((\w+, )?|cp_async_cg16\(AXE_AT\()t_Bs\b' \
+            'ldmatrix_x\d\([^,]+, AXE_AT\(t_Bs\b' 'axe_ptx_mma_m16n8k16_f32_f16\(&')
+        b=$(grep -oE 'uint(8|16)_t t_Bs\[[0-9]+\]' "$tmp/$f.cu" | head -1 |
+            sed -E 's/uint([0-9]+)_t t_Bs\[([0-9]+)\]/\2 * \1 \/ 8/')
+        echo "$n $((b))" >"$tmp/$f.n"
     done
     if [ "$(cat "$tmp/hand.n")" = "2 8 32 10224" ] && [ "$(cat "$tmp/regb.n")" = "1 1 32 2048" ] &&
         [ "$(cat "$tmp/twin.n")" = "1 1 32 2048" ]; then

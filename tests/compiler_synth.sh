@@ -1037,33 +1037,10 @@ fi
 # into Bs (cp.async or plain), the loads from Bs, the ldmatrix from Bs
 # and the stores into F.
 count_copy() {
-    python3 - "$1" <<'PY'
-import re, sys
-loop = re.compile(r'for \(long \w+ = (0|ax_rank|ax_tid); \w+ < (\d+)L; '
-                  r'(?:\+\+\w+|\w+ \+= (\d+)L)\)')
-pats = [re.compile(p) for p in (
-    r'(AXE_STV?\(([\w ]+, )?|cp_async_c[ag]\d+\(AXE_AT\()t_Bs\b',
-    r'AXE_LDV?\(([\w ]+, )?t_Bs\b', r'ldmatrix_x\d(_trans)?\(ax_w, AXE_AT\(t_Bs\b',
-    r'AXE_STV?\(([\w ]+, )?t_F\b')]
-lines = open(sys.argv[1]).read().split('\n')
-start = next(i for i, l in enumerate(lines) if 'shared memory is zero' in l)
-stack, n = [], [0] * len(pats)
-for l in lines[start + 1:]:
-    if l.startswith('}'):
-        break
-    ind = len(l) - len(l.lstrip())
-    while stack and ind <= stack[-1][0]:
-        stack.pop()
-    mult = 1
-    for _, trip in stack:
-        mult *= trip
-    for i, p in enumerate(pats):
-        n[i] += mult * len(p.findall(l))
-    m = loop.search(l)
-    if m:
-        stack.append((ind, -(-int(m.group(2)) // int(m.group(3) or 1))))
-print(*n)
-PY
+    kernel_count "$1" 'shared memory is zero' \
+        '(AXE_STV?\(([\w ]+, )?|cp_async_c[ag]\d+\(AXE_AT\()t_Bs\b' \
+        'AXE_LDV?\(([\w ]+, )?t_Bs\b' \
+        'ldmatrix_x\d(_trans)?\(ax_w, AXE_AT\(t_Bs\b' 'AXE_STV?\(([\w ]+, )?t_F\b'
 }
 for f in i4_ldsm_pack_both_auto ldsm_f16_pack_auto; do
     run_json "$T/$f.axe"

@@ -29,6 +29,13 @@
 #   kernel_scalars_axe FILE: writes to FILE a mesh kernel with runtime
 #     scalars (T: i32, a trip count; v: f32, an operand; -D P=N for N
 #     devices), for the --arg runs of compiler_mpi.sh and compiler_nccl.sh.
+#   kernel_count FILE START REGEX...: per thread, in the emitted kernel
+#     FILE, the matches of each Python REGEX (one count each, printed in
+#     order) on the lines that the first line containing START covers:
+#     the body of the for loop it heads, else the rest of its block; each
+#     line's matches times the trips of the for loops around it inside
+#     that range (`for (long v = 0|ax_rank|ax_tid; v < NL; ...)`, by
+#     indentation; blank and preprocessor lines skipped). Needs python3.
 #   kernel_flops_are FILE WANT: the JSON line in FILE has "seconds" and
 #     "flops_per_s" whose product is WANT (the flops counted per run)
 #     within a relative 1e-6.
@@ -207,4 +214,35 @@ kernel_flops_are() {
     sed -n 's/.*"seconds":\([0-9.e+-]*\),"flops_per_s":\([0-9.e+-]*\)}.*/\1 \2/p' "$1" |
         awk -v w="$2" 'NF == 2 { d = $1 * $2 / w - 1; ok = d < 1e-6 && d > -1e-6 }
             END { exit !ok }'
+}
+
+kernel_count() {
+    python3 - "$@" <<'PY'
+import re, sys
+loop = re.compile(r'for \(long \w+ = (0|ax_rank|ax_tid); \w+ < (\d+)L; '
+                  r'(?:\+\+\w+|\w+ \+= (\d+)L)\)')
+pats = [re.compile(p) for p in sys.argv[3:]]
+lines = open(sys.argv[1]).read().split('\n')
+start = next(i for i, l in enumerate(lines) if sys.argv[2] in l)
+ind0 = len(lines[start]) - len(lines[start].lstrip())
+body = loop.search(lines[start]) is not None
+stack, n = [], [0] * len(pats)
+for l in lines[start + 1:]:
+    if not l.strip() or l.lstrip().startswith('#'):
+        continue
+    ind = len(l) - len(l.lstrip())
+    if ind < ind0 or (body and ind == ind0):
+        break
+    while stack and ind <= stack[-1][0]:
+        stack.pop()
+    mult = 1
+    for _, trip in stack:
+        mult *= trip
+    for i, p in enumerate(pats):
+        n[i] += mult * len(p.findall(l))
+    m = loop.search(l)
+    if m:
+        stack.append((ind, -(-int(m.group(2)) // int(m.group(3) or 1))))
+print(*n)
+PY
 }
