@@ -178,6 +178,24 @@ axe_status axe__synth_ldsm_leaves(const axe_program *p, const ax_stmt *s,
 axe_status axe__synth_ldsm_leaves_on(const axe_program *p, const ax_stmt *s,
                                      int reg, const axe_layout *shl,
                                      ax_synth_ldsm *out, axe_diag *diag);
+/* An iter of a region of one dimension: the dimension, the part of the
+ * iter's extent the region takes, its stride. */
+typedef struct ax_region_iter {
+    int dim;
+    int64_t extent, stride;
+} ax_region_iter;
+/* The innermost memory iters of dimension "d" of grouped layout "g" (its
+ * iters seps[d] .. seps[d + 1]) whose product is a region's "len"
+ * elements (the last one split where the length left divides its
+ * extent), appended inner first to "out" at "*n"; false when an iter they
+ * take is not on `m` or no such iters exist. With "row" > 0 also every
+ * iter outside the region (the split one's stride times the part taken)
+ * must be on `m` at a stride that is a multiple of "row" elements (the
+ * region then starts on a row of that many whatever its start);
+ * compiler_synth_ldsm.c. */
+bool axe__synth_region_iters(const axe_layout *g, const int *seps, int d,
+                             int64_t len, int64_t row, ax_region_iter *out,
+                             int *n);
 /* The seeds of the ldmatrix rows of copy "s" (compiler_synth_seed.c):
  * when it reads a whole shared tensor into a whole register of the
  * kind above, the ldmatrix leaves of "s" against each seed layout of

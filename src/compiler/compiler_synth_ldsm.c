@@ -205,47 +205,57 @@ static axe_status count(const ls_ctx *c, bool trans, ax_inst_leaf *leaf,
     return AXE_OK;
 }
 
-/* The iters of dimension "d" of grouped "g" (seps[d] .. seps[d + 1])
- * that region [a, a + len) of it takes, pushed onto "out" outer first:
- * the innermost iters whose product is "len" (the last one split where
- * len / inner divides its extent), the start a multiple of "len"
- * ("gcd": what a constant or every term of a dynamic start is known to
- * be a multiple of), and every iter outside at a stride (times the part
- * taken, where split) that is a multiple of "row" elements, so that the
- * region starts on a 16-byte row whatever the start; false otherwise. */
-static bool region_dim(const axe_layout *g, const int *seps, int d, int64_t len,
-                       int64_t gcd, int64_t row, axe_layout *out)
+/* compiler_synth.h */
+bool axe__synth_region_iters(const axe_layout *g, const int *seps, int d,
+                             int64_t len, int64_t row, ax_region_iter *out,
+                             int *n)
 {
-    axe_iter in[AXE_LAYOUT_MAX_SHARD];
-    int n = 0;
     int64_t inner = 1;
-    if (gcd % len != 0)
-        return false;
     for (int i = seps[d + 1] - 1; i >= seps[d]; i--) {
-        axe_iter it = g->shard[i];
-        int64_t need = len / inner;
-        if (it.extent == 1)
+        const axe_iter *it = &g->shard[i];
+        int64_t need = len / inner, take;
+        if (it->extent == 1)
             continue;
-        if (strcmp(it.axis, "m") != 0 || it.stride < 1)
+        if (need == 1 && row == 0)
+            break;
+        if (strcmp(it->axis, "m") != 0 || it->stride < 1)
             return false;
         if (need == 1) {
-            if (it.stride % row != 0)
+            if (it->stride % row != 0)
                 return false;
             continue;
         }
-        if (need % it.extent != 0 &&
-            (it.extent % need != 0 || (it.stride * need) % row != 0))
+        take = need % it->extent == 0   ? it->extent
+               : it->extent % need == 0 ? need
+                                        : 0;
+        if (take == 0 || *n == AXE_LAYOUT_MAX_SHARD ||
+            (row > 0 && take < it->extent && (it->stride * take) % row != 0))
             return false;
-        it.extent = need % it.extent == 0 ? it.extent : need;
-        inner *= it.extent;
-        in[n++] = it;
+        out[(*n)++] = (ax_region_iter){d, take, it->stride};
+        inner *= take;
     }
+    return inner == len;
+}
+
+/* The iters of dimension "d" of grouped "g" (seps[d] .. seps[d + 1])
+ * that region [a, a + len) of it takes (axe__synth_region_iters with the
+ * 16-byte "row"), pushed onto "out" outer first, the start a multiple of
+ * "len" ("gcd": what a constant or every term of a dynamic start is
+ * known to be a multiple of), so that the region starts on a 16-byte row
+ * whatever the start; false otherwise. */
+static bool region_dim(const axe_layout *g, const int *seps, int d, int64_t len,
+                       int64_t gcd, int64_t row, axe_layout *out)
+{
+    ax_region_iter in[AXE_LAYOUT_MAX_SHARD];
+    int n = 0;
+    if (gcd % len != 0 ||
+        !axe__synth_region_iters(g, seps, d, len, row, in, &n))
+        return false;
     for (int i = n - 1; i >= 0; i--)
         if (axe_layout_push_shard(out, in[i].extent, in[i].stride, "m") !=
             AXE_OK)
             return false;
-    return inner == len &&
-           (n > 0 || axe_layout_push_shard(out, 1, 0, "m") == AXE_OK);
+    return n > 0 || axe_layout_push_shard(out, 1, 0, "m") == AXE_OK;
 }
 
 /* The layout of region "r" of shared tensor "t" (the shape of the

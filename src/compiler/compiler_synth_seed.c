@@ -25,38 +25,6 @@
 #include "compiler_smem.h"
 #include "compiler_synth.h"
 
-/* A memory iter of a region: its dimension, extent and stride. */
-typedef struct sd_iter {
-    int dim;
-    int64_t extent, stride;
-} sd_iter;
-
-/* The innermost iters of dimension "d" of grouped layout "g" (its iters
- * seps[d] .. seps[d + 1]) that make a region of "len" elements, into
- * "out" (at "*n"); false when an iter is not in memory or the length is
- * no product of inner iters times a divisor of the next. */
-static bool region_iters(const axe_layout *g, const int *seps, int d,
-                         int64_t len, sd_iter *out, int *n)
-{
-    int64_t inner = 1;
-    for (int i = seps[d + 1] - 1; i >= seps[d] && inner < len; i--) {
-        const axe_iter *it = &g->shard[i];
-        int64_t need = len / inner, take;
-        if (it->extent == 1)
-            continue;
-        if (strcmp(it->axis, "m") != 0 || it->stride < 1)
-            return false;
-        take = need % it->extent == 0   ? it->extent
-               : it->extent % need == 0 ? need
-                                        : 0;
-        if (take == 0 || *n == AXE_LAYOUT_MAX_SHARD)
-            return false;
-        out[(*n)++] = (sd_iter){d, take, it->stride};
-        inner *= take;
-    }
-    return inner == len;
-}
-
 /* The seed of operand "o" (a region of "t"'s shape of a memory tensor of
  * written layout) into "out": its iters made compact in the order of
  * their strides; false when it has none. */
@@ -66,7 +34,7 @@ static bool region_seed(const axe_program *p, const ax_ref *o,
     const ax_tensor *m = &p->tensors[o->tensor];
     axe_layout l = m->layout, g;
     int seps[AXE_LAYOUT_MAX_DIMS + 1], n = 0;
-    sd_iter it[AXE_LAYOUT_MAX_SHARD];
+    ax_region_iter it[AXE_LAYOUT_MAX_SHARD];
     int64_t cstr[AXE_LAYOUT_MAX_SHARD];
     l.swizzle.present = false;
     if (o->is_view || o->bdim >= 0 || o->any_masked || m->ndim != t->ndim ||
@@ -75,7 +43,7 @@ static bool region_seed(const axe_program *p, const ax_ref *o,
         return false;
     for (int d = 0; d < t->ndim; d++)
         if ((o->ndim == 0 ? m->shape[d] : o->len[d]) != t->shape[d] ||
-            !region_iters(&g, seps, d, t->shape[d], it, &n))
+            !axe__synth_region_iters(&g, seps, d, t->shape[d], 0, it, &n))
             return false;
     for (int i = 0; i < n; i++) {
         cstr[i] = 1;
@@ -87,7 +55,7 @@ static bool region_seed(const axe_program *p, const ax_ref *o,
     axe_layout_init(out);
     for (int d = 0; d < t->ndim; d++) {
         bool any = false;
-        for (int i = n - 1; i >= 0; i--) /* region_iters: inner first */
+        for (int i = n - 1; i >= 0; i--) /* inner first */
             if (it[i].dim == d) {
                 any = true;
                 if (axe_layout_push_shard(out, it[i].extent, cstr[i], "m") !=
