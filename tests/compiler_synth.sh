@@ -1107,6 +1107,37 @@ if [ "$got" = "/ 64 0 4 64 / 64 0 4 64 " ]; then
 else
     bad "i4_ldsm_hexcute_tied_auto, i4_ldsm_hexcute: Bs stores, Bs loads, ldmatrix, F stores per thread: $got"
 fi
+# The same over regions Bs[k * 128 : +128, ...] of a tile of two
+# (i4_ldsm_hexcute_cut_tied_auto.axe): the tied copy from a region adds
+# its ldmatrix leaves too (before: whole tensors only, and f took the
+# coalesced leaf, 128 256 0 64), the counts of the kernel with bq and f
+# written as i4_ldsm_hexcute.axe's.
+HC="$T/i4_ldsm_hexcute_cut_tied_auto.axe"
+run_json "$HC"
+run_json "$HC" -D G=3 --seed 4
+run_json "$HC" --target cuda --emulate
+run_json "$HC" --target cuda --emulate -D G=3 --seed 4
+if synth_json "$HC" --target cuda &&
+    grep -qF '"copy#4": {"chosen": "ldmatrix.x4 from '"'Bs'"', 4 per thread, 16 wavefronts per warp, for copy#2; in the program: 0 rearranges, 8704 copy accesses' "$tmp/synth.json" &&
+    grep -qF '"copy#2.load": {"chosen": "ldmatrix.x4"' "$tmp/synth.json"; then
+    ok
+else
+    bad "i4_ldsm_hexcute_cut_tied_auto: f not anchored on copy#2's ldmatrix leaf: $(cat "$tmp/synth.json")"
+fi
+hx='S[(4, 2, 2, 4, 2, 2, 4, 8, 2):(1@warpid, 64, 2, 1@laneid, 4, 32, 8, 4@laneid, 1)]'
+sed -e "s/register bq: i4\[128, 128\] layout auto;/register bq: i4[128, 128] layout $hx;/" \
+    -e "s/register f: f32\[128, 128\] layout auto;/register f: f32[128, 128] layout $hx;/" \
+    "$HC" >"$tmp/hx_cut.axe"
+got=""
+for f in "$HC" "$tmp/hx_cut.axe"; do
+    "$AXE" compile "$f" --target cuda >"$tmp/cc.cu" 2>&1
+    got="$got/ $(count_copy "$tmp/cc.cu") "
+done
+if [ "$got" = "/ 128 0 8 128 / 128 0 8 128 " ] && ! grep -q "layout auto;" "$tmp/hx_cut.axe"; then
+    ok
+else
+    bad "i4_ldsm_hexcute_cut_tied_auto, written twin: Bs stores, Bs loads, ldmatrix, F stores per thread: $got"
+fi
 # A tile of 8 x 8 blocks (each dimension two iters): the coalesced leaf
 # sees the 16-byte vectors inside the blocks (4 loads per thread, as the
 # plan moves them), so the plain ldmatrix leaf (4 ldmatrix, then 4-byte

@@ -214,7 +214,8 @@ bool axe__synth_ldsm_accesses(const axe_program *p, const ax_stmt *s, int reg,
                               int64_t *out);
 /* The ldmatrix leaves of the tied class (compiler_synth_tied.c): for
  * each other copy at the scope of copy anchor "s" that reads a whole
- * shared tensor into a whole register of the class "in" of the anchor's
+ * shared tensor, or a region of one of the kind above, into a whole
+ * register of the class "in" of the anchor's
  * register "reg" (of its shape), its ldmatrix leaves (the kind above:
  * the layouts that make that copy ldmatrix), each costed as the
  * anchor's accesses with it (axe__synth_copy_accesses_with), its text

@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "compiler_smem.h"
 #include "compiler_synth.h"
 
 /* Whether register tensor "t" is a whole operand of "s" and "s" ties the
@@ -109,8 +108,7 @@ axe_status axe__synth_tied_ldsm(const axe_program *p, const ax_stmt *s, int reg,
         ax_synth_ldsm ls;
         if (c == s || c->scope != s->scope || c->nargs != 2 ||
             c->args[1].tensor < 0 || !in[c->args[0].tensor] ||
-            !same_shape(t, &p->tensors[c->args[0].tensor]) ||
-            !axe__smem_ldsm_copy(p, c, c->args[1].tensor))
+            !same_shape(t, &p->tensors[c->args[0].tensor]))
             continue;
         AXE_TRY(axe__synth_ldsm_leaves(p, c, 0, &ls, diag));
         add_tied(p, s, reg, k, &ls, out);
