@@ -988,6 +988,38 @@ if [ "$got" = "17 0 4 / 37 0 0" ]; then
 else
     bad "ldsm_f16_transpose_cut_auto vs alone: memory, shuffles, ldmatrix per thread $got"
 fi
+# At warpgroup scope (ldsm_f16_transpose_wg_auto.axe: each warpgroup its
+# half s[wgid * 32 : +32, ...]): the warps are dealt on wid_in_wg, q
+# takes the same .trans layout (wid_in_wg for warpid); per thread 2
+# ldmatrix.x4.trans and 8 4-byte stores, the counts of the kernel with
+# that layout written, against 2 16-byte loads and 16 2-byte stores of
+# the coalesced leaf (written by hand; chosen before).
+LW="$T/ldsm_f16_transpose_wg_auto.axe"
+run_json "$LW"
+run_json "$LW" -D N=192 --seed 3
+run_json "$LW" --target cuda --emulate
+run_json "$LW" --target cuda --emulate -D N=192 --seed 3
+wq="S[(4, 4, 2, 4, 2, 8):(2, 1@laneid, 1, 1@wid_in_wg, 8, 4@laneid)]"
+same "$LW" q "$wq" --target cuda
+if grep -qF '"copy#1": {"chosen": "ldmatrix.x4.trans from '"'s'"', word pairs along dim 0, 2 per thread, 8 wavefronts per warp; in the program: 0 rearranges, 1280 copy accesses' "$tmp/synth.json" &&
+    grep -qF '"copy#1.load": {"chosen": "ldmatrix.x4.trans"' "$tmp/synth.json"; then
+    ok
+else
+    bad "ldsm_f16_transpose_wg_auto: the .trans leaf at warpgroup scope: $(cat "$tmp/synth.json")"
+fi
+sed -e "s/q: f16\[32, 64\] layout auto/q: f16[32, 64] layout $wq/" "$LW" >"$tmp/wg_hand.axe"
+sed -e 's/q: f16\[32, 64\] layout auto/q: f16[32, 64] layout S[(2, 16, 8, 8):(8, 8@tid_in_wg, 1@tid_in_wg, 1)]/' \
+    "$LW" >"$tmp/wg_alone.axe"
+got=""
+for f in "$LW" "$tmp/wg_hand.axe" "$tmp/wg_alone.axe"; do
+    "$AXE" compile "$f" --target cuda >"$tmp/lw.cu" 2>&1
+    got="$got/ $(count_cuda "$tmp/lw.cu") "
+done
+if [ "$got" = "/ 9 0 2 / 9 0 2 / 19 0 0 " ] && ! grep -q "layout auto;" "$tmp/wg_hand.axe" "$tmp/wg_alone.axe"; then
+    ok
+else
+    bad "ldsm_f16_transpose_wg_auto, written twin, coalesced twin: memory, shuffles, ldmatrix per thread $got"
+fi
 # Both auto: the shared step runs first and synthesizes the registers for
 # each candidate tile, so q gets its .trans leaf against each, and the
 # winning pair is the kernel's written tile with the same q.

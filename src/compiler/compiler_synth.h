@@ -157,8 +157,8 @@ axe_status axe__synth_copy_leaves(const axe_program *p, const ax_stmt *s,
  * its register operand "reg" is its destination and its source a whole
  * shared tensor of 4-, 8- or 16-bit elements of the register's dtype and
  * shape, or a region of one that is whole iters of each dimension
- * starting on a 16-byte row (read off the region's layout), at warp or
- * CTA scope, the register layouts that make every
+ * starting on a 16-byte row (read off the region's layout), at warp,
+ * warpgroup or CTA scope, the register layouts that make every
  * register word an ldmatrix register (plain; .trans for 16-bit, one per
  * dimension holding a word's two rows), each with its cost in the copy
  * anchor's unit (ldmatrix instructions per thread times the scope's

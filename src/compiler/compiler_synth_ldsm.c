@@ -5,8 +5,8 @@
  * tensor of 4-, 8- or 16-bit elements (or a region of one that is whole
  * iters of each dimension starting on a 16-byte row: its layout from the
  * region's first element) into a whole `layout auto` register of its
- * dtype and shape at warp or CTA scope, the register layouts for
- * which every 32-bit register word is an ldmatrix register
+ * dtype and shape at warp, warpgroup or CTA scope, the register layouts
+ * for which every 32-bit register word is an ldmatrix register
  * (compiler_copy_ldsm.c's conditions) are read off the shared layout's
  * iters, the fastest first: the address digits of a 16-byte row (E =
  * 128 / bits elements) get
@@ -18,10 +18,10 @@
  * the others by stride), take in some order the row digits: plain, 8
  * rows of a matrix on lane / 4 (laneid, stride 4); .trans, rows 2c + e
  * (e: m stride 1, c: laneid stride 1); then the words (m, stride W) and
- * the warps (warpid). Every candidate is evaluated element by element
- * (axe_layout_apply_base of the register layout against the shared
- * tile address of the same element) on the ldmatrix conditions, and
- * warp 0's instructions are counted by the bank model
+ * the warps (warpid; wid_in_wg at warpgroup scope). Every candidate is
+ * evaluated element by element (axe_layout_apply_base of the register layout
+ * against the shared tile address of the same element) on the ldmatrix
+ * conditions, and warp 0's instructions are counted by the bank model
  * (axe__inst_leaf_add). Kept: the plain candidate with the fewest
  * wavefronts, and for .trans the one with the fewest per dimension that
  * holds a word's two rows (the first on ties). Cost, in the copy
@@ -53,6 +53,7 @@ typedef struct ls_ctx {
     const axe_program *p;
     const ax_tensor *reg, *sh;
     const axe_layout_swizzle *sw;
+    ax_scope scope;
     int64_t size, bits, epw, row, threads, nwarps, span, words;
     int n, niter, idim[LS_ITERS];
     int64_t iext[LS_ITERS], istr[LS_ITERS];
@@ -122,6 +123,24 @@ static bool deal_layout(const ls_ctx *c, const ls_deal *d, axe_layout *out)
     return true;
 }
 
+/* The thread rank that one step of axis "a" moves in a register layout
+ * at the scope of "c" (laneid, tx; the warp axis; at warpgroup scope
+ * tid_in_wg and wid_in_wg in place of tx and warpid; at CTA scope also
+ * the warpgroup axes, wgid counting whole warpgroups); 0 when "a" is no
+ * thread axis of that scope. */
+static int64_t axis_step(const ls_ctx *c, const char *a)
+{
+    bool wg = c->scope == AX_SCOPE_WARPGROUP, cta = c->scope == AX_SCOPE_CTA;
+    if (strcmp(a, "laneid") == 0 ||
+        strcmp(a, wg || cta ? "tid_in_wg" : "tx") == 0 ||
+        (!wg && strcmp(a, "tx") == 0))
+        return 1;
+    if (strcmp(a, wg ? "wid_in_wg" : "warpid") == 0 ||
+        (cta && strcmp(a, "wid_in_wg") == 0))
+        return AX_WARP;
+    return cta && strcmp(a, "wgid") == 0 ? 4 * AX_WARP : 0;
+}
+
 /* c->tab from layout "l": false when an element is not on one (warp,
  * lane, register element) of the scope, each once. */
 static bool fill_table(ls_ctx *c, const axe_layout *l)
@@ -137,14 +156,12 @@ static bool fill_table(ls_ctx *c, const axe_layout *l)
         if (axe_layout_apply_base(l, x, &pt, NULL) != AXE_OK)
             return false;
         for (int k = 0; k < pt.n; k++) {
+            int64_t step = axis_step(c, pt.axis[k]);
             if (strcmp(pt.axis[k], "m") == 0)
                 v = pt.v[k];
-            else if (strcmp(pt.axis[k], "laneid") == 0 && pt.v[k] < AX_WARP)
-                t += pt.v[k];
-            else if (strcmp(pt.axis[k], "warpid") == 0)
-                t += AX_WARP * pt.v[k];
-            else if (strcmp(pt.axis[k], "tx") == 0)
-                t += pt.v[k];
+            else if (step > 0 &&
+                     (strcmp(pt.axis[k], "laneid") != 0 || pt.v[k] < AX_WARP))
+                t += step * pt.v[k];
             else if (pt.v[k] != 0)
                 return false;
         }
@@ -326,9 +343,11 @@ static bool setup(const axe_program *p, const ax_stmt *s, int reg,
     int seps[AXE_LAYOUT_MAX_DIMS + 1];
     memset(c, 0, sizeof *c);
     if (reg != 0 || !source_layout(p, s, &base) ||
-        (s->scope != AX_SCOPE_WARP && s->scope != AX_SCOPE_CTA))
+        (s->scope != AX_SCOPE_WARP && s->scope != AX_SCOPE_WARPGROUP &&
+         s->scope != AX_SCOPE_CTA))
         return false;
     c->p = p;
+    c->scope = s->scope;
     c->reg = &p->tensors[s->args[0].tensor];
     c->sh = &p->tensors[s->args[1].tensor];
     c->sw = shl->swizzle.present ? &shl->swizzle : NULL;
@@ -420,7 +439,8 @@ static bool make(const ls_ctx *c, bool trans, const int *perm, int first,
         ng[0] = 1;
     }
     groups[1][0] = (ls_digit){c->words, c->epw, "m"};
-    groups[2][0] = (ls_digit){c->nwarps, 1, "warpid"};
+    groups[2][0] = (ls_digit){
+        c->nwarps, 1, c->scope == AX_SCOPE_WARPGROUP ? "wid_in_wg" : "warpid"};
     ng[1] = ng[2] = 1;
     if (!deal_into(d, in_row, trans ? 1 : 2, order, no, &pos))
         return false;
