@@ -1110,6 +1110,29 @@ if [ "$got" = "/ 4 0 4 64 / 4 0 4 64 / 4 0 4 16 / 4 0 4 16 / 16 0 4 4 " ]; then
 else
     bad "Bs stores, Bs loads, ldmatrix, F stores per thread: i4 twin, hand; f16 twin, hand, row-major: $got"
 fi
+# Seeds from copies of a region of the tile (i4_ldsm_pack_halves_auto.axe:
+# Bs filled by halves Bs[0 : 1, h * 64 : +64, ...], each a tile of whole
+# 16-byte rows): X's half seeds Bs, the halves row-major outside it, which
+# is Hexcute's layout again (before: seeds from whole copies only, and
+# "no schedule for copy"); the counts of the kernel with Bs written.
+HH="$T/i4_ldsm_pack_halves_auto.axe"
+run_json "$HH"
+run_json "$HH" -D G=3 --seed 4
+run_json "$HH" --target cuda --emulate
+run_json "$HH" --target cuda --emulate -D G=3 --seed 4
+same "$HH" Bs "S[(1, 8, 2, 8, 64, 2):(0, 2048, 2, 4, 32, 1)]" --target cuda
+sed -e 's/Bs: i4\[1, 128, 128\] layout auto/Bs: i4[1, 128, 128] layout S[(1, 8, 2, 8, 64, 2):(0, 2048, 2, 4, 32, 1)]/' \
+    "$HH" >"$tmp/halves_hand.axe"
+got=""
+for f in "$HH" "$tmp/halves_hand.axe"; do
+    "$AXE" compile "$f" --target cuda >"$tmp/cc.cu" 2>&1
+    got="$got/ $(count_copy "$tmp/cc.cu") "
+done
+if [ "$got" = "/ 4 0 4 64 / 4 0 4 64 " ] && grep -qF "Bs: i4[1, 128, 128] layout S[" "$tmp/halves_hand.axe"; then
+    ok
+else
+    bad "i4_ldsm_pack_halves_auto, written twin: Bs stores, Bs loads, ldmatrix, F stores per thread: $got"
+fi
 # A register fixed by a larger copy (compiler_synth_tied.c): bq and f of
 # i4_ldsm_hexcute.axe 'auto', f anchored by its f32 store and bq tied to
 # it by the cast. The tied copy#2 (bq from Bs)'s ldmatrix leaves are f's

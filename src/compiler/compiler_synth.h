@@ -200,7 +200,8 @@ bool axe__synth_region_iters(const axe_layout *g, const int *seps, int d,
  * when it reads a whole shared tensor into a whole register of the
  * kind above, the ldmatrix leaves of "s" against each seed layout of
  * the tensor (row-major; each region of memory of a written layout that
- * a copy moves the whole tensor to or from, made compact; at most
+ * a copy moves the whole tensor or a tile of it to or from, made compact,
+ * the tiles row-major outside it; at most
  * AX_SYNTH_SEEDS), distinct layouts at most AX_SYNTH_MAX_LEAVES, into
  * "out" (none: "n" 0). */
 #define AX_SYNTH_SEEDS 4

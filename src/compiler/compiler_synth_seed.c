@@ -11,9 +11,10 @@
  * rows instead: the ldmatrix leaf generator (compiler_synth_ldsm.c) is
  * run against layouts of the tensor that a copy could fill or drain
  * whole rows of: the row-major layout, and for every copy that moves the
- * whole tensor to or from memory of a written layout, that operand's
- * region made compact (its iters in the order of their strides, each at
- * the product of the extents below it). Each leaf fixes which logical
+ * whole tensor, or a tile of it (tile_of), to or from memory of a written
+ * layout, that operand's region made compact (its iters in the order of
+ * their strides, each at the product of the extents below it), the tiles
+ * row-major outside it. Each leaf fixes which logical
  * elements make each 16-byte row; the shared candidate of that register
  * makes them 16-byte contiguous and aligned, whatever the rows' order.
  * Invariant: a seed is a bijection of the tensor's shape onto [0, size);
@@ -25,11 +26,51 @@
 #include "compiler_smem.h"
 #include "compiler_synth.h"
 
-/* The seed of operand "o" (a region of "t"'s shape of a memory tensor of
- * written layout) into "out": its iters made compact in the order of
- * their strides; false when it has none. */
+/* The lengths "len" of operand "r" of shared tensor "t" when it is the
+ * whole tensor or a whole tile of it: in each dimension a divisor of the
+ * extent, the start known to be a multiple of it (a constant, or what
+ * every term of a dynamic start is a multiple of), and the region a whole
+ * number of 16-byte rows; false otherwise. */
+static bool tile_of(const axe_program *p, const ax_ref *r, const ax_tensor *t,
+                    int64_t *len)
+{
+    int64_t size = 1;
+    bool whole = axe__synth_ref_whole(p, r);
+    if (!whole &&
+        (r->is_view || r->bdim >= 0 || r->any_masked || r->ndim != t->ndim))
+        return false;
+    for (int d = 0; d < t->ndim; d++) {
+        const ax_expr *a = whole ? NULL : r->start[d];
+        int64_t gcd = a == NULL              ? 0
+                      : a->kind == AX_EX_INT ? a->value
+                                             : axe__expr_gcd(a);
+        len[d] = whole ? t->shape[d] : r->len[d];
+        if (len[d] < 1 || t->shape[d] % len[d] != 0 || gcd % len[d] != 0)
+            return false;
+        size *= len[d];
+    }
+    return whole || size * axe_dtype_bit_width(t->dtype) % 128 == 0;
+}
+
+/* The stride of dimension "d"'s tiles in a seed of "t" of tiles "len"
+ * (their size, row-major over the tiles); 0 where the tile is the
+ * dimension. */
+static int64_t tile_stride(const ax_tensor *t, const int64_t *len, int d)
+{
+    int64_t st = 1;
+    if (len[d] == t->shape[d])
+        return 0;
+    for (int k = 0; k < t->ndim; k++)
+        st *= k > d ? t->shape[k] : len[k];
+    return st;
+}
+
+/* The seed of operand "o" (a region of a memory tensor of written layout,
+ * of the shape "len" of the tiles of "t" it is copied to or from) into
+ * "out": its iters made compact in the order of their strides, the tiles
+ * row-major outside them; false when it has none. */
 static bool region_seed(const axe_program *p, const ax_ref *o,
-                        const ax_tensor *t, axe_layout *out)
+                        const ax_tensor *t, const int64_t *len, axe_layout *out)
 {
     const ax_tensor *m = &p->tensors[o->tensor];
     axe_layout l = m->layout, g;
@@ -42,8 +83,8 @@ static bool region_seed(const axe_program *p, const ax_ref *o,
         axe_layout_group(&l, m->shape, m->ndim, &g, seps, NULL) != AXE_OK)
         return false;
     for (int d = 0; d < t->ndim; d++)
-        if ((o->ndim == 0 ? m->shape[d] : o->len[d]) != t->shape[d] ||
-            !axe__synth_region_iters(&g, seps, d, t->shape[d], 0, it, &n))
+        if ((o->ndim == 0 ? m->shape[d] : o->len[d]) != len[d] ||
+            !axe__synth_region_iters(&g, seps, d, len[d], 0, it, &n))
             return false;
     for (int i = 0; i < n; i++) {
         cstr[i] = 1;
@@ -54,7 +95,11 @@ static bool region_seed(const axe_program *p, const ax_ref *o,
     }
     axe_layout_init(out);
     for (int d = 0; d < t->ndim; d++) {
-        bool any = false;
+        int64_t ts = tile_stride(t, len, d);
+        bool any = ts > 0;
+        if (ts > 0 &&
+            axe_layout_push_shard(out, t->shape[d] / len[d], ts, "m") != AXE_OK)
+            return false;
         for (int i = n - 1; i >= 0; i--) /* inner first */
             if (it[i].dim == d) {
                 any = true;
@@ -94,9 +139,10 @@ static int seeds_of(const axe_program *p, int ti, axe_layout *s, int cap)
         for (int i = 0; i < 2; i++) {
             const ax_ref *o = &st->args[1 - i];
             const ax_tensor *m = &p->tensors[o->tensor];
+            int64_t len[AX_MAX_DIMS];
             if (st->args[i].tensor == ti && m->mem != AX_MEM_REGISTER &&
-                !m->autolayout && axe__synth_ref_whole(p, &st->args[i]) &&
-                region_seed(p, o, t, &l))
+                !m->autolayout && tile_of(p, &st->args[i], t, len) &&
+                region_seed(p, o, t, len, &l))
                 add_seed(s, &n, cap, &l);
         }
     }
