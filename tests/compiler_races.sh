@@ -35,7 +35,8 @@ kernel_need_compiler CC cc "C compiler"
 # flash_attention_auto.axe's the same in its auto twin, and
 # tests/kernels/flash_vt_auto.axe's (its stages of Vt) too.
 # vec_bank.axe: both copies take the same plan (the order the bank model
-# picks), so each thread reads back the chunks it wrote.
+# picks), so each thread reads back the chunks it wrote. i4_split.axe:
+# cast.split and copy.split of one shape deal the same i4 pairs whole.
 UNNEEDED="
 tests/kernels/mixed_split.axe:after-cast
 tests/kernels/mixed_split.axe:after-add
@@ -46,6 +47,7 @@ examples/kernels/flash_attention_auto.axe:stage-release
 tests/kernels/flash_vt_auto.axe:stage-release
 tests/kernels/pipeline_regions.axe:stage-release
 tests/kernels/vec_bank.axe:same-plan
+tests/kernels/i4_split.axe:same-pairs
 "
 
 kernel_counts
