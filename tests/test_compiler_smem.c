@@ -397,6 +397,34 @@ static void test_pick_bf16_columns(void)
     free(t.addr);
 }
 
+/* A tensor with no access keeps its layout: no candidate has fewer than
+ * the (0, 0) ways of none, so the choice is no swizzle, bounded or not
+ * (a count that reported every candidate below with no access took the
+ * last legal one). */
+static void test_pick_no_access(void)
+{
+    tile t;
+    axe_layout_swizzle sw = {false, true, 0, 0, 0};
+    ax_ways before, after, b = {0, 0, 0}, w = {0, 0, 0};
+    bool below = true;
+    tile_init(&t, 32, 32, 32);
+    must(axe__swizzle_pick(t.addr, t.n, t.acc, 0, 32, &sw, &before, &after,
+                           NULL));
+    TL_CHECK(!sw.present && after.max == 0 && after.sum == 0,
+             "no access: Swizzle<%d,%d,%d> (present %d), ways (%d,%lld)",
+             sw.per_element, sw.len, sw.atom, sw.present, after.max,
+             (long long)after.sum);
+    must(axe__tile_ways_below(t.acc, 0, 32, NULL, &b, &w, &below, NULL));
+    TL_CHECK(!below, "no access: (0, 0) ways reported below a (0, 0) bound");
+    b.max = 1;
+    must(axe__swizzle_pick_below(t.addr, t.n, t.acc, 0, 32, &b, &sw, &before,
+                                 &after, &below, NULL));
+    TL_CHECK(below && !sw.present && after.max == 0,
+             "no access under (1, 0): below %d, present %d, max %d", below,
+             sw.present, after.max);
+    free(t.addr);
+}
+
 /* Brute-force (max, sum) ways of the accesses of "t" under CuTe
  * Sw<b,m,s> (b = 0: none), with "bits"-bit elements (a single packed i4
  * reads its byte: width 1 at its address / 2); -1 when a vector
@@ -1778,6 +1806,7 @@ int main(void)
     test_pick_rejects_widths();
     test_pick_bf16_columns();
     test_pick_brute(150);
+    test_pick_no_access();
     test_i4_table();
     test_hexcute_i4();
     test_hexcute_rows();

@@ -138,14 +138,17 @@ static bool can_beat(const ax_ways *w, const ax_ways *bound)
 }
 
 /* The counts of the accesses, stopping once they cannot end below
- * "bound" (NULL: no bound); "*below" whether they did not stop. */
+ * "bound" (NULL: no bound); "*below" whether they did not stop (with no
+ * access, whether (0, 0) is below the bound). */
 static axe_status count_ways(const ax_tile_access *acc, int n,
                              int64_t elem_bits, const axe_layout_swizzle *sw,
                              const ax_ways *bound, ax_ways *out, bool *below,
                              axe_diag *diag)
 {
     ax_ways w = {0, 0, 0};
-    *below = true;
+    *below = bound == NULL || can_beat(&w, bound);
+    if (!*below)
+        return AXE_OK;
     for (int i = 0; i < n; i++) {
         ax_warp_access wa;
         ax_bank_count c;

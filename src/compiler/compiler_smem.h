@@ -294,8 +294,9 @@ axe_status axe__free_layout_compact(const ax_free_layout *l, axe_layout *out,
 axe_status axe__free_layout_instance(const ax_free_layout *f, const int *perm,
                                      int nfree, axe_layout *out,
                                      axe_diag *diag);
-/* The next order of "nfree" free strides to try (every order up to 4 of
- * them, else only the first); false after the last. */
+/* The next order of "nfree" free strides to try (every order of up to
+ * AX_FREE_ORDERS, 5, of them, else only the first); false after the
+ * last. */
 bool axe__free_layout_next_order(int *perm, int nfree);
 /* ---- ldmatrix rows (compiler_smem_ldsm.c) ------------------------------
  */
@@ -386,7 +387,7 @@ axe_status axe__smem_choose_below(axe_program *p, const ax_smem_list *l, int ti,
  * "p" from its accesses: the meet of their runs, the compact instance of
  * its candidate, and the swizzle chosen over the accesses placed by it
  * ("choice": its counts), over the orders of the candidate's free strides
- * (every order for at most 4 free strides) the instance with the fewest
+ * (every order for at most 5 free strides) the instance with the fewest
  * ways (largest, then sum, then fewer iters). The plans were built on the
  * tensor's current
  * layout (a placeholder for `layout auto`), so the caller re-dispatches
