@@ -2139,6 +2139,67 @@ static void gemm_where_words(void)
     free(g);
 }
 
+/* Whether two plans of one device gemm agree: its sizes, copies, split
+ * and reason. */
+static bool same_gemm(const ax_dist_gemm *a, const ax_dist_gemm *b)
+{
+    return a->q == b->q && a->mloc == b->mloc && a->nloc == b->nloc &&
+           a->kloc == b->kloc && a->copied == b->copied && a->fit == b->fit &&
+           a->split == b->split && strcmp(a->why.message, b->why.message) == 0;
+}
+
+/* The plan kept per statement (axe__dist_gemm): a second call gives the
+ * same plan and diag as a statement planned afresh (a copy of it, which
+ * is not the program's operator and so is never kept); a copy with A
+ * and B swapped gets its own plan, not the original's; and a plan made
+ * before sema (the operands not yet resolved: whole A and B) is dropped
+ * by sema. */
+static void gemm_memo(void)
+{
+    static const char src[] =
+        "mesh(8);\nkernel k(C: f32[4,4] layout S[(4,4):(4,1)] + "
+        "R[8:1@gpuid],\n  A: f32[16,4] layout S[(8,2,4):(1@gpuid,4,1)],\n  "
+        "B: f32[16,4] layout S[(8,2,4):(1@gpuid,4,1)]) grid(1) threads(1) "
+        "{\n    device gemm(C, A[0:+4, 0:+4], B[4:+4, 0:+4]);\n}\n";
+    axe_program *pr = NULL;
+    ax_dist_gemm *g = malloc(4 * sizeof *g);
+    axe_diag d[3] = {{0, {0}}, {0, {0}}, {0, {0}}};
+    ax_stmt each;
+    if (g == NULL ||
+        axe__program_new(src, sizeof src - 1, NULL, NULL, &pr) != AXE_OK ||
+        axe__program_parse(pr, &d[0]) != AXE_OK) {
+        TL_CHECK(false, "memo: %s", d[0].message);
+        axe_program_free(pr);
+        free(g);
+        return;
+    }
+    if (axe__dist_gemm(pr, pr->devops[0], &g[0], &d[0]) != AXE_OK)
+        axe_diag_clear(&d[0]); /* before sema: any plan or refusal */
+    TL_CHECK(axe__program_check(pr, &d[0]) == AXE_OK, "memo: %s", d[0].message);
+    each = *pr->devops[0];
+    TL_CHECK(axe__dist_gemm(pr, pr->devops[0], &g[0], &d[0]) == AXE_OK &&
+                 axe__dist_gemm(pr, pr->devops[0], &g[1], &d[1]) == AXE_OK &&
+                 axe__dist_gemm(pr, &each, &g[2], &d[2]) == AXE_OK &&
+                 same_gemm(&g[0], &g[1]) && same_gemm(&g[0], &g[2]) &&
+                 g[0].copied == 2 && strcmp(d[0].message, d[1].message) == 0 &&
+                 strcmp(d[0].message, d[2].message) == 0,
+             "memo: kept %d / again %d / afresh %d copies; diags '%s' / '%s' "
+             "/ '%s'",
+             g[0].copied, g[1].copied, g[2].copied, d[0].message, d[1].message,
+             d[2].message);
+    each.args[1] = pr->devops[0]->args[2];
+    each.args[2] = pr->devops[0]->args[1];
+    each.dop[1] = pr->devops[0]->dop[2];
+    each.dop[2] = pr->devops[0]->dop[1];
+    each.dtext[1] = pr->devops[0]->dtext[2];
+    each.dtext[2] = pr->devops[0]->dtext[1];
+    TL_CHECK(axe__dist_gemm(pr, &each, &g[3], &d[2]) == AXE_OK &&
+                 strncmp(g[3].why.message, "'B[4:8, 0:4]' lives", 19) == 0,
+             "memo: A and B swapped in a copy: '%s'", g[3].why.message);
+    axe_program_free(pr);
+    free(g);
+}
+
 int main(void)
 {
     int t, n;
@@ -2173,6 +2234,7 @@ int main(void)
     gemm_both_gap();
     gemm_copy_capacity();
     gemm_where_words();
+    gemm_memo();
     gemm_busy_rows();
     gemm_split_rows();
     n_gemm_idle = 0;

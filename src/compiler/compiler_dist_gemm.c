@@ -663,12 +663,14 @@ struct ax_dist_memo {
 
 /* The plan depends on the program's tensors, mesh and the statement's
  * operands only, all fixed once sema has checked the statement (its
- * first call), so it is made once per device statement and kept in the
- * program's arena (s->dgemm, written through p->devops[s->index], the
+ * first call; sema drops a plan made before it resolved the operands),
+ * so it is made once per device statement and kept in the program's
+ * arena (s->dgemm, written and read through p->devops[s->index], the
  * statement itself): sema, the MPI checks, the emitters, --explain, the
  * reference and the flops count each ask for it. Out of memory is not
- * kept; a statement that is not its program's device operator (none
- * today) is planned each time. */
+ * kept; a statement that is not its program's device operator (a copy
+ * of one, `ax_stmt each = *s`, whose operands may differ) is planned
+ * each time. */
 axe_status axe__dist_gemm(const axe_program *p, const ax_stmt *s,
                           ax_dist_gemm *g, axe_diag *diag)
 {
@@ -676,12 +678,12 @@ axe_status axe__dist_gemm(const axe_program *p, const ax_stmt *s,
         s->index >= 0 && s->index < p->ndevops && p->devops[s->index] == s
             ? p->devops[s->index]
             : NULL;
-    struct ax_dist_memo *m = s->dgemm;
+    struct ax_dist_memo *m = w != NULL ? w->dgemm : NULL;
     if (m == NULL && w != NULL)
         m = axe__arena_alloc(p->arena, sizeof *m);
     if (m == NULL)
         return plan_gemm(p, s, g, diag);
-    if (s->dgemm == NULL) {
+    if (w->dgemm == NULL) {
         axe_diag_clear(&m->diag);
         m->st = plan_gemm(p, s, &m->g, &m->diag);
         m->wrote = m->diag.offset != -1 || m->diag.message[0] != '\0';

@@ -477,8 +477,8 @@ typedef struct ax_stmt {
      * axe__devop_text. */
     struct ax_tensor *dop[AX_MAX_ARGS];
     const char *dtext[AX_MAX_ARGS];
-    /* DEVICE gemm: its plan, made at the first axe__dist_gemm (in the
-     * program's arena, compiler_dist_gemm.c); NULL before. */
+    /* DEVICE gemm: its plan, made at the first axe__dist_gemm after sema
+     * (in the program's arena, compiler_dist_gemm.c); NULL before. */
     struct ax_dist_memo *dgemm;
     /* FOR */
     int var;

@@ -535,6 +535,7 @@ static axe_status check_devop(axe_program *p, ax_stmt *s, axe_diag *diag)
         return axe__fail(diag, AXE_ERR_INVALID, s->off,
                          "a device operator needs a mesh: write `mesh(P);` "
                          "before `kernel`");
+    s->dgemm = NULL; /* a gemm plan made before the operands below */
     for (i = 0; i < s->nargs; i++)
         AXE_TRY(operand(p, s, i, diag));
     if (s->op == AX_OP_GEMM)
