@@ -169,13 +169,17 @@ else
 fi
 # K split over C's 8 replicas (each device receives a slice of K of A's
 # and B's rows, its partial sums all-reduce), over C2's 4 (rows sharded
-# over two halves), and not for a K too short (K whole, nothing moves).
+# over two halves), and not for a K too short (K whole): there 8 divides
+# none of M = N = 4 and K = 2, so the replicas' factors split M over 4
+# and N over 2 (each product computed once; before, by all 8).
 if "$AXE" compile "$KD/gemm_split_k.axe" -D P=8 --explain >"$tmp/ex" 2>&1 &&
     grep -qxF '  so A is first copied to S[(4,8,8):(8,1@gpuid,1)] (its rows placed as C'"'"'s rows, K split over C'"'"'s 8 replicas)' "$tmp/ex" &&
     grep -qxF '  and B is first copied to S[(4,8,8):(8,1@gpuid,1)] (its rows placed as C'"'"'s columns, K split over C'"'"'s 8 replicas)' "$tmp/ex" &&
     grep -qF 'collective (device reduce of the partial sums into C, sum over dim 0) all-reduce' "$tmp/ex" &&
     grep -qF '(its rows placed as C2'"'"'s rows, K split over C2'"'"'s 4 replicas)' "$tmp/ex" &&
-    grep -qxF '  so A3 is first copied to S[(4,2):(2,1)] + R[8:1@gpuid] (its rows placed as C'"'"'s rows, K whole)' "$tmp/ex"; then
+    grep -qxF '  A and B as used both replicate (8:1@gpuid): their 8 replicas would compute the same partial sums; 8 divides no memory run of M, N or K, so, over their prime factors (inner first), M (A'"'"'s rows) is split over 4 and N (B'"'"'s rows) is split over 2 of them (1/8 of the multiply-adds each: the most replicas that divide, then the fewest elements received per device by the transfer rule)' "$tmp/ex" &&
+    grep -qxF '  so A3 is first copied to S[(2,2,2):(2@gpuid,1@gpuid,1)] + R[2:4@gpuid] (its rows placed as C'"'"'s rows, its rows split over 4 of the 8 replicas of the partial sums)' "$tmp/ex" &&
+    grep -qxF '  and B3 is first copied to S[(2,2,2):(4@gpuid,2,1)] + R[(2,2):(2@gpuid,1@gpuid)] (its rows placed as C'"'"'s columns, its rows split over 2 of the 8 replicas of the partial sums)' "$tmp/ex"; then
     ok
 else
     bad "gemm_split_k -D P=8 --explain: $(grep -E 'first copied|collective' "$tmp/ex" | head -c 1500)"
@@ -201,11 +205,11 @@ else
     bad "gemm_split_rep -D P=8 --explain: $(grep -E 'both replicate|first copied|collective' "$tmp/ex" | head -c 1500)"
 fi
 
-# The partial sums' line where K is whole: placed as C (every replica
-# computes all of C: gemm_split_k's third gemm at P = 8) it is C; with M
-# split (gemm_split_rep at P = 2) each device holds a piece of C, which
-# the all-gather below places (the text said "C = the partial" there too).
-if "$AXE" compile "$KD/gemm_split_k.axe" -D P=8 --explain >"$tmp/ex" 2>&1 &&
+# The partial sums' line where K is whole: placed as C (both operands
+# copied to C's placement: gemm_copy_both) it is C; with M split
+# (gemm_split_rep at P = 2) each device holds a piece of C, which the
+# all-gather below places (the text said "C = the partial" there too).
+if "$AXE" compile "$KD/gemm_copy_both.axe" --explain >"$tmp/ex" 2>&1 &&
     grep -qxF "    (K is whole on every device: C = the partial, placed as C's layout says)" "$tmp/ex" &&
     "$AXE" compile "$KD/gemm_split_rep.axe" -D P=2 --explain >"$tmp/ex" 2>&1 &&
     grep -qxF "    (K is whole on every device: each element of C is one device's partial, no sum; the collective below moves them to C's placement)" "$tmp/ex" &&

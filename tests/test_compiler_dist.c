@@ -1694,8 +1694,28 @@ static void gemm_busy_rows(void)
     gemm_busy_row(all, 0, "1111");
 }
 
+/* The replicas (r, a power of 2) of a partial sum that still compute
+ * it where the local M, N and K are "a", "b", "c", each one memory run:
+ * 1 where r divides one of them (split 1 to 3), else r over the most
+ * of r's factors 2 that divide them, M, N and K taking some each (split
+ * 4). */
+static int64_t rep_dup(int64_t r, int64_t a, int64_t b, int64_t c, bool *mixed)
+{
+    int64_t x[3] = {a, b, c}, top = 1;
+    int i;
+    *mixed = false;
+    if (r <= 1 || a % r == 0 || b % r == 0 || c % r == 0)
+        return 1;
+    for (i = 0; i < 3; i++)
+        for (; x[i] % 2 == 0 && top < r; x[i] /= 2)
+            top *= 2;
+    *mixed = top > 1;
+    return r / top;
+}
+
 static int n_gemm_split; /* of those, K split over C's replicas */
 static int n_gemm_rep;   /* device gemms splitting a replicated partial */
+static int n_gemm_mixed; /* of those, over prime factors (split 4) */
 
 /* Law: no two devices compute the same partial sums. The local GEMMs'
  * multiply-adds (axe__dist_gemm_work) sum to the gemm's "total" M N K
@@ -1712,6 +1732,7 @@ static void gemm_once_law(const ax_dist_gemm *g, int64_t P, int64_t total,
              "times)",
              what, (long long)sum, (long long)total, (long long)dup);
     n_gemm_rep += g->split > 0;
+    n_gemm_mixed += g->split == 4;
 }
 
 /* The slices of K of both copies to C's placement (docs/compiler.md):
@@ -1721,7 +1742,8 @@ static void gemm_once_law(const ax_dist_gemm *g, int64_t P, int64_t total,
  * (region "cs" at the origin of shape "cbase"): r the holders of C's
  * [0, 0], Mloc and Nloc the rows and columns the first of them holds. */
 static int64_t split_want(const axe_layout *c, const int64_t *cs,
-                          const int64_t *cbase, int64_t K, int64_t *dup)
+                          const int64_t *cbase, int64_t K, int64_t *dup,
+                          bool *mixed)
 {
     static const int64_t origin[2] = {0, 0};
     int64_t e[2] = {0, 0}, r, d, m = 0, n = 0, i, j;
@@ -1740,8 +1762,9 @@ static int64_t split_want(const axe_layout *c, const int64_t *cs,
     }
     /* n: the columns of row 0 it holds (it holds [0, 0]: a block). Where
      * K stays whole, the r replicas split M, N or K where r divides one
-     * ("dup" 1), else each computes its whole block ("dup" r). */
-    *dup = r > 1 && m % r && n % r && K % r ? r : 1;
+     * ("dup" 1), else M, N and K over r's factors 2 that divide them
+     * (rep_dup, "mixed"), else each computes its whole block ("dup" r). */
+    *dup = rep_dup(r, m, n, K, mixed);
     return r > 1 && K % r == 0 && r * m * n <= (m + n) * K ? r : 1;
 }
 
@@ -1781,11 +1804,13 @@ static void gemm_both_case(const char *src, const char *twin,
              d.message);
     gemm_work_law(pr, st, g, P, what);
     if (g->fit == 3) {
-        int64_t dup, q = split_want(lc, cs, cbase, shape[0][1], &dup);
+        bool mixed;
+        int64_t dup, q = split_want(lc, cs, cbase, shape[0][1], &dup, &mixed);
         n_gemm_both++;
         n_gemm_split += q > 1;
         TL_CHECK(q > 1 ? g->q == q && g->split == 0
-                       : (g->split > 0) == (g->rep_r > 1 && dup == 1),
+                       : (g->split > 0) == (g->rep_r > 1 && dup < g->rep_r) &&
+                             (g->split == 4) == mixed,
                  "%s: K in %lld slices, want %lld; split %d over %lld", what,
                  (long long)g->q, (long long)q, g->split, (long long)g->rep_r);
         gemm_once_law(g, P, cs[0] * cs[1] * shape[0][1], dup, what);
@@ -1794,6 +1819,7 @@ static void gemm_both_case(const char *src, const char *twin,
             both_rows(&g->moved[w - 1].glayout, shape[w - 1], lc, cs, cbase,
                       w - 1,
                       g->q > 1        ? g->q
+                      : g->split == 4 ? g->split_r[w - 1] * g->split_r[2]
                       : g->split == w ? g->rep_r
                                       : 1,
                       P, what);
@@ -1963,8 +1989,10 @@ static void random_gemm_rep(int t)
     } else if (axe__dist_gemm(pr, pr->devops[0], g, &d) != AXE_OK)
         TL_CHECK(false, "%s: %s", src, d.message);
     else {
-        int64_t dup = r > 1 && sz[0] % r && sz[1] % r && sz[2] % r ? r : 1;
-        TL_CHECK(g->fit == 0 && (g->split > 0) == (r > 1 && dup == 1),
+        bool mixed;
+        int64_t dup = rep_dup(r, sz[0], sz[1], sz[2], &mixed);
+        TL_CHECK(g->fit == 0 && (g->split > 0) == (r > 1 && dup < r) &&
+                     (g->split == 4) == mixed,
                  "%s: copies to fit %d, split %d (replicas %lld)", src, g->fit,
                  g->split, (long long)r);
         gemm_work_law(pr, pr->devops[0], g, P, src);
@@ -2054,6 +2082,51 @@ static void gemm_split_rows(void)
         if (ok) {
             gemm_work_law(pr, pr->devops[0], g, 4, src[i]);
             gemm_once_law(g, 4, 4 * 4 * (i == 0 ? 64 : 2), 1, src[i]);
+        }
+        axe_program_free(pr);
+    }
+    free(g);
+}
+
+/* gemm_split_k.axe's third gemm at P = 8: A [4,2] on device 1, B [4,2]
+ * on device 0, C replicated over the 8 devices. K = 2 stays whole, and 8
+ * divides none of M = 4, N = 4, K = 2: the replicas' factors split M
+ * over 4 and N over 2 (split 4), so each product is computed once (was:
+ * every device computed all of C). With M = N = 2, K = 3 only 4 of the 8
+ * divide (M and N over 2 each): each product on 2 devices (was 8). */
+static void gemm_split_mixed(void)
+{
+    static const char *const src[2] = {
+        "mesh(8);\nkernel k(A: f32[4,2] layout S[(4,2):(2,1)] + 1@gpuid,\n"
+        "  B: f32[4,2] layout S[(4,2):(2,1)] + 0@gpuid,\n  C: f32[4,4] "
+        "layout S[(4,4):(4,1)] + R[8:1@gpuid]) grid(1) threads(1) {\n    "
+        "device gemm(C, A, B);\n}\n",
+        "mesh(8);\nkernel k(A: f32[2,3] layout S[(2,3):(3,1)] + 1@gpuid,\n"
+        "  B: f32[2,3] layout S[(2,3):(3,1)] + 0@gpuid,\n  C: f32[2,2] "
+        "layout S[(2,2):(2,1)] + R[8:1@gpuid]) grid(1) threads(1) {\n    "
+        "device gemm(C, A, B);\n}\n"};
+    static const int64_t want[2][3] = {{4, 2, 1}, {2, 2, 1}},
+                         total[2] = {32, 12}, dup[2] = {1, 2};
+    ax_dist_gemm *g = malloc(sizeof *g);
+    axe_diag d = {0, {0}};
+    int i;
+    for (i = 0; i < 2 && g != NULL; i++) {
+        axe_program *pr = NULL;
+        bool ok = axe_program_compile(src[i], strlen(src[i]), NULL, NULL, &pr,
+                                      &d) == AXE_OK &&
+                  axe__dist_gemm(pr, pr->devops[0], g, &d) == AXE_OK;
+        TL_CHECK(ok && g->split == 4 && g->rep_r == 8 &&
+                     memcmp(g->split_r, want[i], sizeof want[i]) == 0,
+                 "%s\nsplit %d over %lld: M %lld, N %lld, K %lld (want 4: "
+                 "%lld, %lld, %lld): %s",
+                 src[i], ok ? g->split : -1, ok ? (long long)g->rep_r : -1LL,
+                 ok ? (long long)g->split_r[0] : -1LL,
+                 ok ? (long long)g->split_r[1] : -1LL,
+                 ok ? (long long)g->split_r[2] : -1LL, (long long)want[i][0],
+                 (long long)want[i][1], (long long)want[i][2], d.message);
+        if (ok) {
+            gemm_work_law(pr, pr->devops[0], g, 8, src[i]);
+            gemm_once_law(g, 8, total[i], dup[i], src[i]);
         }
         axe_program_free(pr);
     }
@@ -2237,6 +2310,7 @@ int main(void)
     gemm_memo();
     gemm_busy_rows();
     gemm_split_rows();
+    gemm_split_mixed();
     n_gemm_idle = 0;
     for (t = 0; t < 300; t++)
         random_gemm_both(t);
@@ -2257,5 +2331,9 @@ int main(void)
     TL_CHECK(n_gemm_rep >= 80,
              "only %d random device gemms split replicated partial sums",
              n_gemm_rep);
+    TL_CHECK(n_gemm_mixed >= 5,
+             "only %d device gemms split M, N and K over factors of the "
+             "replicas",
+             n_gemm_mixed);
     return tl_finish();
 }

@@ -206,11 +206,17 @@ typedef struct ax_dist_gemm {
      * computes all of its partial sums) or the gemm has chunks
      * (compiler_dist_gemm_split.c).
      * "split_refused": the first split (1 to 3) that divides but does
-     * not plan (0: none), its reason in "split_why". */
+     * not plan (0: none), its reason in "split_why".
+     * Where none of those divides, split 4: the digits refined into
+     * prime factors, inner first, split M over the first of them, N over
+     * the next and K over the next (split_r[]: their products), the
+     * most replicas that divide (then the fewest elements received); the
+     * rest (rep_r over their product) still compute the same ones. */
     int copied, fit, split, nrep, split_refused;
     int64_t rep[2 * AXE_LAYOUT_MAX_REPLICA],
         rep_ext[2 * AXE_LAYOUT_MAX_REPLICA];
     int64_t rep_r, cost[3];
+    int64_t split_r[3]; /* split 4: the replicas splitting M, N, K */
     ax_tensor moved[2];
     axe_diag why, split_why;
 } ax_dist_gemm;

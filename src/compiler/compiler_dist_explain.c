@@ -134,6 +134,21 @@ static void put_plan(ax_text *t, const axe_program *p, const ax_stmt *s)
     free(plan);
 }
 
+/* Operand "which"'s copy under split 4, after put_copy_why's start:
+ * its rows and its K split over some of the replicas of the partial
+ * sums. */
+static void put_mixed_why(ax_text *t, const ax_dist_gemm *g, int which)
+{
+    int64_t rows = g->split_r[which - 1], k = g->split_r[2];
+    if (rows > 1)
+        axe__text_put(t, "its rows split over %lld", (long long)rows);
+    if (k > 1)
+        axe__text_put(t, "%sK over %lld", rows > 1 ? " and " : "",
+                      (long long)k);
+    axe__text_put(t, " of the %lld replicas of the partial sums)\n",
+                  (long long)g->rep_r);
+}
+
 /* Why operand "which" of device gemm "s" is copied first: to fit the
  * other operand or C's placement ("fit"), and split over the replicas
  * of the partial sums (ax_dist_gemm.split). */
@@ -142,6 +157,18 @@ static void put_copy_why(ax_text *t, const axe_program *p, const ax_stmt *s,
 {
     const char *cn = axe__devop_text(p, s, 0);
     bool rows = g->split == which, k = g->split == 3;
+    if (g->split == 4) {
+        if (g->fit == 3)
+            axe__text_put(t, " (its rows placed as %s's %s, ", cn,
+                          which == 1 ? "rows" : "columns");
+        else if (g->fit & which)
+            axe__text_put(t, " (its K placed as %s's, ",
+                          axe__devop_text(p, s, 3 - which));
+        else
+            axe__text_put(t, " (");
+        put_mixed_why(t, g, which);
+        return;
+    }
     if (g->fit == 3)
         axe__text_put(t, " (its rows placed as %s's %s", cn,
                       which == 1 ? "rows" : "columns");
@@ -159,6 +186,31 @@ static void put_copy_why(ax_text *t, const axe_program *p, const ax_stmt *s,
                       (long long)g->q);
     else
         axe__text_put(t, g->fit == 3 ? ", K whole)\n" : ", its rows whole)\n");
+}
+
+/* Split 4: M, N and K over the prime factors of the replicas. */
+static void put_gemm_mixed(ax_text *t, const ax_dist_gemm *g,
+                           const char *const *dim)
+{
+    int64_t r = g->split_r[0] * g->split_r[1] * g->split_r[2];
+    int i, n = 0;
+    axe__text_put(t,
+                  "; %lld divides no memory run of M, N or K, so, over "
+                  "their prime factors (inner first), ",
+                  (long long)g->rep_r);
+    for (i = 0; i < 3; i++)
+        if (g->split_r[i] > 1)
+            axe__text_put(t, "%s%s is split over %lld", n++ ? " and " : "",
+                          dim[i], (long long)g->split_r[i]);
+    axe__text_put(t,
+                  " of them (1/%lld of the multiply-adds each: the most "
+                  "replicas that divide, then the fewest elements "
+                  "received per device by the transfer rule)",
+                  (long long)r);
+    if (g->rep_r > r)
+        axe__text_put(t, "; the other %lld compute the same partial sums",
+                      (long long)(g->rep_r / r));
+    axe__text_put(t, "\n");
 }
 
 /* Where A and B as the local GEMMs use them both replicate gpuid digits:
@@ -187,6 +239,10 @@ static void put_gemm_split(ax_text *t, const ax_dist_gemm *g)
                       "; %lld divides no memory run of M, N or K, so each "
                       "computes all of them\n",
                       (long long)g->rep_r);
+        return;
+    }
+    if (g->split == 4) {
+        put_gemm_mixed(t, g, dim);
         return;
     }
     axe__text_put(t,

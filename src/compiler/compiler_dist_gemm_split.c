@@ -7,7 +7,10 @@
  * partial sums, so one of M (a copy of A), N (a copy of B) or K (copies
  * of both) is split over those digits, whichever divides and receives
  * the fewest elements per device under the transfer rule (ties M, N,
- * K); the reduce into C then gathers or sums the pieces.
+ * K); the reduce into C then gathers or sums the pieces. Where none of
+ * those divides, the digits' prime factors split M, N and K between
+ * them (mixed_split: the most replicas that divide, then the fewest
+ * elements received), the factors left over still replicating.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,14 +22,6 @@ typedef struct pair {
     ax_dist_fine f;
     ax_dist_dims d[2];
 } pair;
-
-static bool in_rep(const ax_dist_gemm *g, int64_t b)
-{
-    int i;
-    for (i = 0; i < g->nrep && g->rep[i] != b; i++)
-        ;
-    return i < g->nrep;
-}
 
 /* The operands of "g" as tokens in "pr", and the fine digits both
  * replicate (outer first) in g->rep, their product in g->rep_r. */
@@ -52,28 +47,39 @@ static axe_status pair_of(const axe_program *p, const ax_stmt *s,
     return AXE_OK;
 }
 
-/* Dim "dim" of "d" split over g's replica digits: its outermost memory
- * token that g->rep_r divides becomes those digits (outer first) and
- * the rest in memory, and "d" no longer replicates them; false where
- * no memory token divides. */
-static bool split_tok(ax_dist_dims *d, int dim, const ax_dist_gemm *g)
+/* Whether fine digit "b" is one of the "n" strides "s". */
+static bool in_list(const int64_t *s, int n, int64_t b)
+{
+    int i;
+    for (i = 0; i < n && s[i] != b; i++)
+        ;
+    return i < n;
+}
+
+/* Dim "dim" of "d" split over the "n" fine digits of strides "s" and
+ * extents "e" (outer first, product "r"): its outermost memory token
+ * that r divides becomes those digits (outer first) and the rest in
+ * memory, and "d" no longer replicates them; false where no memory
+ * token divides. */
+static bool split_tok(ax_dist_dims *d, int dim, const int64_t *s,
+                      const int64_t *e, int n, int64_t r)
 {
     ax_dist_tok *t = d->t[dim];
-    int i, j, n = d->n[dim];
-    for (i = 0; i < n && (t[i].dev != 0 || t[i].ext % g->rep_r != 0); i++)
+    int i, j, m = d->n[dim];
+    for (i = 0; i < m && (t[i].dev != 0 || t[i].ext % r != 0); i++)
         ;
-    if (i == n || n + g->nrep > 2 * AXE_LAYOUT_MAX_SHARD)
+    if (i == m || m + n > 2 * AXE_LAYOUT_MAX_SHARD)
         return false;
-    memmove(&t[i + g->nrep], &t[i], (size_t)(n - i) * sizeof *t);
-    for (j = 0; j < g->nrep; j++)
-        t[i + j] = (ax_dist_tok){g->rep_ext[j], g->rep[j]};
-    t[i + g->nrep].ext /= g->rep_r;
-    d->n[dim] += g->nrep;
-    if (t[i + g->nrep].ext == 1) /* the run is all on the digits */
-        memmove(&t[i + g->nrep], &t[i + g->nrep + 1],
-                (size_t)(--d->n[dim] - i - g->nrep) * sizeof *t);
+    memmove(&t[i + n], &t[i], (size_t)(m - i) * sizeof *t);
+    for (j = 0; j < n; j++)
+        t[i + j] = (ax_dist_tok){e[j], s[j]};
+    t[i + n].ext /= r;
+    d->n[dim] += n;
+    if (t[i + n].ext == 1) /* the run is all on the digits */
+        memmove(&t[i + n], &t[i + n + 1],
+                (size_t)(--d->n[dim] - i - n) * sizeof *t);
     for (i = j = 0; i < d->nrep; i++)
-        if (!in_rep(g, d->rep[i]))
+        if (!in_list(s, n, d->rep[i]))
             d->rep[j++] = d->rep[i];
     d->nrep = j;
     return true;
@@ -134,24 +140,24 @@ static axe_status plan_cost(const axe_program *p, const ax_stmt *s,
     return st;
 }
 
-/* "out" (from "g" with the tokens "q" split by split_tok): dim "how"
- * split, its copies' tensors, plan and cost; where it does not plan,
- * the status with the reason in "why". */
+/* "out" (from "g" with the tokens "q" split by split_tok): the operands
+ * of mask "copy" (1 A, 2 B) copied, their tensors, plan and cost; where it does
+ * not plan, the status with the reason in "why". */
 static axe_status split_plan(const axe_program *p, const ax_stmt *s,
-                             const pair *q, int how, ax_dist_gemm *out,
+                             const pair *q, int copy, ax_dist_gemm *out,
                              int64_t *cost, axe_diag *why)
 {
     axe_diag refusal;
     axe_status st;
     int w;
     for (w = 1; w <= 2; w++)
-        if ((how == 3 || how == w) &&
+        if ((copy & w) &&
             (st = tensor_of(&q->f, &q->d[w - 1], axe__devop_tensor(p, s, w),
                             &out->moved[w - 1])) != AXE_OK)
             return axe__fail(why, st, s->off,
                              "the split's copy of %s has no layout (%s)",
                              w == 1 ? "A" : "B", axe_status_name(st));
-        else if (how == 3 || how == w)
+        else if (copy & w)
             out->copied |= w;
     st = axe__dist_gemm_pair(p, s, axe__dist_gemm_operand(p, s, out, 1),
                              axe__dist_gemm_operand(p, s, out, 2), out,
@@ -181,11 +187,116 @@ static axe_status split_try(const axe_program *p, const ax_stmt *s,
     *q = *pr;
     *out = *g;
     out->split = how;
-    if (how == 3 ? split_tok(&q->d[0], 1, g) && split_tok(&q->d[1], 1, g)
-                 : split_tok(&q->d[how - 1], 0, g))
+    if (how == 3
+            ? split_tok(&q->d[0], 1, g->rep, g->rep_ext, g->nrep, g->rep_r) &&
+                  split_tok(&q->d[1], 1, g->rep, g->rep_ext, g->nrep, g->rep_r)
+            : split_tok(&q->d[how - 1], 0, g->rep, g->rep_ext, g->nrep,
+                        g->rep_r))
         st = split_plan(p, s, q, how, out, cost, why);
     free(q);
     return st;
+}
+
+/* The replica digits of "g" as prime sub-digits, inner first: strides
+ * "st", extents "ex"; their count (at most 2 * AXE_LAYOUT_MAX_REPLICA
+ * digits of a mesh of at most 1024 devices: 10 primes). */
+static int sub_digits(const ax_dist_gemm *g, int64_t *st, int64_t *ex)
+{
+    int i, n = 0;
+    for (i = g->nrep - 1; i >= 0; i--) {
+        int64_t b = g->rep[i], x = g->rep_ext[i], q;
+        for (q = 2; x > 1 && n < 16; q++)
+            for (; x % q == 0 && n < 16; b *= q, x /= q)
+                st[n] = b, ex[n++] = q;
+    }
+    return n;
+}
+
+/* Sub-digits [lo, lo + n) of "st", "ex" split dim "dim" of "d" (outer
+ * first); true where n is 0. */
+static bool split_sub(ax_dist_dims *d, int dim, const int64_t *st,
+                      const int64_t *ex, int lo, int n)
+{
+    int64_t s[16], e[16], r = 1;
+    int j;
+    for (j = 0; j < n; j++)
+        s[j] = st[lo + n - 1 - j], e[j] = ex[lo + n - 1 - j], r *= e[j];
+    return n == 0 || split_tok(d, dim, s, e, n, r);
+}
+
+/* "out": plan "g" split 4 with the first k[0] sub-digits splitting M,
+ * the next k[1] N, the next k[2] K; its cost. AXE_ERR_UNSUPPORTED with
+ * "why" empty where a dim's digits divide no memory run. */
+static axe_status mixed_try(const axe_program *p, const ax_stmt *s,
+                            const ax_dist_gemm *g, const pair *pr,
+                            const int64_t *st, const int64_t *ex, const int *k,
+                            ax_dist_gemm *out, int64_t *cost, axe_diag *why)
+{
+    pair *q = malloc(sizeof *q);
+    axe_status st_ = AXE_OK;
+    int i, w;
+    axe_diag_clear(why);
+    if (q == NULL)
+        return axe__fail(why, AXE_ERR_NO_MEMORY, s->off, "out of memory");
+    q->f = pr->f;
+    for (i = 0; i < k[0] + k[1] + k[2]; i++) {
+        (void)axe__bounds_insert(q->f.b, &q->f.n, AX_DIST_FINE_CAP, st[i]);
+        (void)axe__bounds_insert(q->f.b, &q->f.n, AX_DIST_FINE_CAP,
+                                 st[i] * ex[i]);
+    }
+    for (w = 1; w <= 2 && st_ == AXE_OK; w++)
+        st_ = axe__dist_dims_of(axe__dist_gemm_operand(p, s, g, w), &q->f,
+                                &q->d[w - 1], why);
+    *out = *g;
+    out->split = 4;
+    if (st_ == AXE_OK && split_sub(&q->d[0], 0, st, ex, 0, k[0]) &&
+        split_sub(&q->d[1], 0, st, ex, k[0], k[1]) &&
+        split_sub(&q->d[0], 1, st, ex, k[0] + k[1], k[2]) &&
+        split_sub(&q->d[1], 1, st, ex, k[0] + k[1], k[2]))
+        st_ =
+            split_plan(p, s, q, (k[0] || k[2] ? 1 : 0) | (k[1] || k[2] ? 2 : 0),
+                       out, cost, why);
+    else if (st_ == AXE_OK)
+        st_ = AXE_ERR_UNSUPPORTED;
+    free(q);
+    return st_;
+}
+
+/* Where no split over all of g's replica digits divides: the split 4
+ * over the most of their prime sub-digits that divides and plans, the
+ * fewest elements received among those (ties: the first in the order
+ * of k[0], then k[1], then k[2] descending); "g" unchanged where none. */
+static axe_status mixed_split(const axe_program *p, const ax_stmt *s,
+                              ax_dist_gemm *g, const pair *pr,
+                              ax_dist_gemm *best, ax_dist_gemm *cand)
+{
+    int64_t st[16], ex[16], r, top = 1, c, bc = -1;
+    int n = sub_digits(g, st, ex), k[3], i;
+    axe_status rc;
+    axe_diag why;
+    for (k[0] = n; k[0] >= 0; k[0]--)
+        for (k[1] = n - k[0]; k[1] >= 0; k[1]--)
+            for (k[2] = n - k[0] - k[1]; k[2] >= 0; k[2]--) {
+                for (i = 0, r = 1; i < k[0] + k[1] + k[2]; i++)
+                    r *= ex[i];
+                if (r < top || r == 1)
+                    continue;
+                rc = mixed_try(p, s, g, pr, st, ex, k, cand, &c, &why);
+                if (rc == AXE_ERR_NO_MEMORY)
+                    return rc;
+                if (rc == AXE_OK && (r > top || c < bc)) {
+                    *best = *cand, top = r, bc = c;
+                    for (i = 0; i < 3; i++)
+                        best->split_r[i] = 1;
+                    for (i = 0; i < k[0] + k[1] + k[2]; i++)
+                        best->split_r[i < k[0]          ? 0
+                                      : i < k[0] + k[1] ? 1
+                                                        : 2] *= ex[i];
+                }
+            }
+    if (top > 1)
+        *g = *best;
+    return AXE_OK;
 }
 
 /* Where A and B as used both replicate some fine digits, the split of
@@ -219,6 +330,8 @@ axe_status axe__dist_gemm_split(const axe_program *p, const ax_stmt *s,
     }
     if (st == AXE_OK && pick > 0)
         *g = *best;
+    else if (st == AXE_OK && g->rep_r > 1 && nref == 0)
+        st = mixed_split(p, s, g, pr, best, cand);
     if (st == AXE_OK) {
         memcpy(g->cost, cost, sizeof cost);
         g->split_refused = nref, g->split_why = refused;
