@@ -18,6 +18,8 @@
 
 #define AX_SYNTH_MAX_ITEMS 64
 #define AX_SYNTH_TEXT 192
+/* Why a copy from shared memory into a register has no ldmatrix leaf. */
+#define AX_SYNTH_WHY 256
 
 /* A synthesized tensor and the constraint or anchor that fixed it. */
 typedef struct ax_synth_tensor {
@@ -33,6 +35,10 @@ typedef struct ax_synth_choice {
     double cost;
     char runner_up[AX_SYNTH_TEXT];
     double runner_cost;
+    /* A copy anchor from shared memory into its register: why it has no
+     * ldmatrix leaf ("": it has one, or is of another kind); not in the
+     * JSON. */
+    char no_ldsm[AX_SYNTH_WHY];
 } ax_synth_choice;
 
 /* A copy between two register layouts that disagree: staged through
@@ -136,6 +142,7 @@ typedef struct ax_synth_leaf {
 typedef struct ax_synth_leaves {
     int n;
     ax_synth_leaf leaf[AX_SYNTH_MAX_LEAVES];
+    char no_ldsm[AX_SYNTH_WHY]; /* a copy's: ax_synth_choice's */
 } ax_synth_leaves;
 /* Every leaf of gemm "s"'s C: tiled by the mma atom over the scope's
  * warps (B in memory, or A and B registers at warp scope; wn = 1 with a
@@ -170,6 +177,9 @@ axe_status axe__synth_copy_leaves(const axe_program *p, const ax_stmt *s,
 typedef struct ax_synth_ldsm {
     int n;
     ax_synth_leaf leaf[AX_SYNTH_LDSM_LEAVES];
+    /* "n" 0: the first condition above that "s" fails, where it is a copy
+     * from shared memory into a register ("" otherwise). */
+    char why[AX_SYNTH_WHY];
 } ax_synth_ldsm;
 axe_status axe__synth_ldsm_leaves(const axe_program *p, const ax_stmt *s,
                                   int reg, ax_synth_ldsm *out, axe_diag *diag);

@@ -28,8 +28,11 @@
  * anchor's unit: ldmatrix instructions per thread (words / matrices per
  * instruction) times the scope's threads. Invariant: a kept leaf's
  * legality was evaluated, never assumed; dispatch still decides the
- * copy's ldmatrix on its compiled plan.
+ * copy's ldmatrix on its compiled plan. A copy from shared memory into a
+ * register with no leaf gets the first condition it fails as text
+ * (ax_synth_ldsm.why; `axe synth` and --explain print it).
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,10 +59,23 @@ typedef struct ls_ctx {
     ax_scope scope;
     int64_t size, bits, epw, row, threads, nwarps, span, words;
     int n, niter, idim[LS_ITERS];
+    int made; /* candidates dealt over the iters (try_one) */
     int64_t iext[LS_ITERS], istr[LS_ITERS];
     int64_t *addr; /* per logical element (size) */
     int64_t *tab;  /* per (thread, register element): its address */
 } ls_ctx;
+
+/* Why no leaf, into "why" (AX_SYNTH_WHY bytes; NULL: not wanted); false. */
+static bool no_leaf(char *why, const char *fmt, ...)
+{
+    va_list ap;
+    if (why == NULL)
+        return false;
+    va_start(ap, fmt);
+    (void)vsnprintf(why, AX_SYNTH_WHY, fmt, ap);
+    va_end(ap);
+    return false;
+}
 
 /* Register layouts being dealt: per iter its pieces, inner first. */
 typedef struct ls_deal {
@@ -280,15 +296,22 @@ static bool region_dim(const axe_layout *g, const int *seps, int d, int64_t len,
  * swizzle kept) when every dimension's region is whole iters of the
  * dimension starting on a 16-byte row (region_dim); false otherwise. */
 static bool region_layout(const ax_tensor *t, const ax_ref *r, int64_t row,
-                          axe_layout *out)
+                          axe_layout *out, char *why)
 {
     axe_layout l = t->layout, g;
     int seps[AXE_LAYOUT_MAX_DIMS + 1];
     l.swizzle.present = false;
-    if (r->is_view || r->bdim >= 0 || r->any_masked || r->ndim != t->ndim ||
-        l.nreplica > 0 ||
+    if (r->is_view || r->bdim >= 0 || r->any_masked || r->ndim != t->ndim)
+        return no_leaf(why,
+                       "it reads a view, a broadcast or a masked "
+                       "region of '%s'",
+                       t->name);
+    if (l.nreplica > 0 ||
         axe_layout_group(&l, t->shape, t->ndim, &g, seps, NULL) != AXE_OK)
-        return false;
+        return no_leaf(why,
+                       "the layout of '%s' is replicated or does not "
+                       "group over its shape",
+                       t->name);
     axe_layout_init(out);
     for (int d = 0; d < t->ndim; d++) {
         const ax_expr *a = r->start[d];
@@ -296,7 +319,11 @@ static bool region_layout(const ax_tensor *t, const ax_ref *r, int64_t row,
                       : a->kind == AX_EX_INT ? a->value
                                              : axe__expr_gcd(a);
         if (!region_dim(&g, seps, d, r->len[d], gcd, row, out))
-            return false;
+            return no_leaf(why,
+                           "its region of '%s' is not whole iters of "
+                           "dim %d starting on a 16-byte row (length "
+                           "%lld)",
+                           t->name, d, (long long)r->len[d]);
     }
     out->swizzle = t->layout.swizzle;
     return true;
@@ -305,10 +332,13 @@ static bool region_layout(const ax_tensor *t, const ax_ref *r, int64_t row,
 /* The shared layout the leaves of copy "s" read: its source tensor's
  * when whole (axe__smem_ldsm_copy), a region's (region_layout) when "s"
  * reads one into a whole register of its dtype and the region's shape;
- * false otherwise. */
+ * false otherwise, why into "why" where "s" is a copy from shared memory
+ * into a register (no_leaf). */
 static bool source_layout(const axe_program *p, const ax_stmt *s,
-                          axe_layout *out)
+                          axe_layout *out, char *why)
 {
+    int bits;
+    bool shape;
     const ax_tensor *d, *t;
     if (s->kind != AX_ST_OP || s->dead || s->op != AX_OP_COPY ||
         s->nargs != 2 || s->args[1].tensor < 0)
@@ -319,33 +349,48 @@ static bool source_layout(const axe_program *p, const ax_stmt *s,
         *out = t->layout;
         return true;
     }
-    if (d->mem != AX_MEM_REGISTER || t->mem != AX_MEM_SHARED ||
-        d->dtype != t->dtype || !axe__synth_whole(p, &s->args[0]) ||
-        s->args[1].ndim != d->ndim)
+    if (d->mem != AX_MEM_REGISTER || t->mem != AX_MEM_SHARED)
         return false;
-    for (int k = 0; k < d->ndim; k++)
-        if (s->args[1].len[k] != d->shape[k])
-            return false;
-    return (axe_dtype_bit_width(t->dtype) == 4 ||
-            axe_dtype_bit_width(t->dtype) == 8 ||
-            axe_dtype_bit_width(t->dtype) == 16) &&
-           region_layout(t, &s->args[1], 128 / axe_dtype_bit_width(t->dtype),
-                         out);
+    bits = axe_dtype_bit_width(t->dtype);
+    if (d->dtype != t->dtype)
+        return no_leaf(why, "'%s' is %s and '%s' %s (ldmatrix keeps the dtype)",
+                       t->name, axe_dtype_name(t->dtype), d->name,
+                       axe_dtype_name(d->dtype));
+    if (bits != 4 && bits != 8 && bits != 16)
+        return no_leaf(why,
+                       "'%s' has %d-bit elements (ldmatrix moves 4-, "
+                       "8- or 16-bit ones)",
+                       t->name, bits);
+    if (!axe__synth_whole(p, &s->args[0]))
+        return no_leaf(why, "it writes a part of '%s', not the whole register",
+                       d->name);
+    shape = s->args[1].ndim == d->ndim;
+    for (int k = 0; shape && k < d->ndim; k++)
+        shape = s->args[1].len[k] == d->shape[k];
+    if (!shape)
+        return no_leaf(why, "its region of '%s' is not of '%s''s shape",
+                       t->name, d->name);
+    return region_layout(t, &s->args[1], 128 / bits, out, why);
 }
 
 /* Whether copy "s" with register operand "reg" is of this file's kind,
  * its context into "c" with its shared source on layout "shl" (over the
- * register's shape; c->addr and c->tab allocated: ls_free). */
+ * register's shape; c->addr and c->tab allocated: ls_free); why not into
+ * "why" (no_leaf) where "s" copies from shared memory into a register. */
 static bool setup(const axe_program *p, const ax_stmt *s, int reg,
-                  const axe_layout *shl, ls_ctx *c)
+                  const axe_layout *shl, ls_ctx *c, char *why)
 {
     axe_layout g, base;
     int seps[AXE_LAYOUT_MAX_DIMS + 1];
     memset(c, 0, sizeof *c);
-    if (reg != 0 || !source_layout(p, s, &base) ||
-        (s->scope != AX_SCOPE_WARP && s->scope != AX_SCOPE_WARPGROUP &&
-         s->scope != AX_SCOPE_CTA))
+    if (reg != 0 || !source_layout(p, s, &base, why))
         return false;
+    if (s->scope != AX_SCOPE_WARP && s->scope != AX_SCOPE_WARPGROUP &&
+        s->scope != AX_SCOPE_CTA)
+        return no_leaf(why,
+                       "it runs at %s scope (ldmatrix: warp, warpgroup "
+                       "or CTA)",
+                       axe__scope_name(s->scope));
     c->p = p;
     c->scope = s->scope;
     c->reg = &p->tensors[s->args[0].tensor];
@@ -360,26 +405,52 @@ static bool setup(const axe_program *p, const ax_stmt *s, int reg,
     c->size = 1;
     for (int d = 0; d < c->n; d++)
         c->size *= c->reg->shape[d];
-    if (c->threads % AX_WARP != 0 || c->threads == 0 ||
-        c->size % (c->threads * c->epw) != 0 ||
-        (c->sw != NULL && ((int64_t)1 << c->sw->per_element) < c->row))
-        return false;
+    if (c->threads % AX_WARP != 0 || c->threads == 0)
+        return no_leaf(why, "the %s's %lld threads are not whole warps",
+                       axe__scope_name(s->scope), (long long)c->threads);
+    if (c->size % (c->threads * c->epw) != 0)
+        return no_leaf(why,
+                       "its %lld elements are not whole 32-bit words "
+                       "(%lld elements) on each of the %s's %lld threads",
+                       (long long)c->size, (long long)c->epw,
+                       axe__scope_name(s->scope), (long long)c->threads);
+    if (c->sw != NULL && ((int64_t)1 << c->sw->per_element) < c->row)
+        return no_leaf(why,
+                       "the swizzle of '%s' breaks its 16-byte rows (it "
+                       "moves runs of %lld elements, a row is %lld)",
+                       c->sh->name, (long long)1 << c->sw->per_element,
+                       (long long)c->row);
     c->span = c->size / c->threads;
     c->words = c->span / c->epw;
-    if (c->words > AX_LDSM_MAX_WORDS ||
-        c->span * c->bits > 8 * AX_MAX_REGISTER_BYTES)
-        return false;
+    if (c->words > AX_LDSM_MAX_WORDS)
+        return no_leaf(why,
+                       "%lld 32-bit words per thread, more than an "
+                       "ldmatrix copy's %d",
+                       (long long)c->words, AX_LDSM_MAX_WORDS);
+    if (c->span * c->bits > 8 * AX_MAX_REGISTER_BYTES)
+        return no_leaf(why,
+                       "%lld bytes per thread pass a thread's %d bytes "
+                       "of registers",
+                       (long long)(c->span * c->bits / 8),
+                       AX_MAX_REGISTER_BYTES);
     base = *shl;
     base.swizzle.present = false;
     if (base.nreplica > 0 ||
         axe_layout_group(&base, c->reg->shape, c->n, &g, seps, NULL) != AXE_OK)
-        return false;
+        return no_leaf(why,
+                       "the layout of '%s' is replicated or does not "
+                       "group over '%s''s shape",
+                       c->sh->name, c->reg->name);
     for (int d = 0; d < c->n; d++)
         for (int i = seps[d]; i < seps[d + 1]; i++)
             if (g.shard[i].extent > 1) {
                 if (c->niter == LS_ITERS || strcmp(g.shard[i].axis, "m") != 0 ||
                     g.shard[i].stride < 1)
-                    return false;
+                    return no_leaf(why,
+                                   "the layout of '%s' has more than %d "
+                                   "iters, or one not on m at a "
+                                   "positive stride",
+                                   c->sh->name, LS_ITERS);
                 c->idim[c->niter] = d;
                 c->iext[c->niter] = g.shard[i].extent;
                 c->istr[c->niter++] = g.shard[i].stride;
@@ -476,8 +547,10 @@ static axe_status try_one(ls_ctx *c, bool trans, const int *perm, int first,
     axe_layout l;
     ax_inst_leaf leaf;
     ls_cand *b;
-    if (!make(c, trans, perm, first, &d) || !deal_layout(c, &d, &l) ||
-        !fill_table(c, &l) || !legal(c, trans))
+    if (!make(c, trans, perm, first, &d))
+        return AXE_OK;
+    c->made++;
+    if (!deal_layout(c, &d, &l) || !fill_table(c, &l) || !legal(c, trans))
         return AXE_OK;
     AXE_TRY(count(c, trans, &leaf, diag));
     b = &best[trans ? 1 + d.pair_dim : 0];
@@ -510,7 +583,8 @@ axe_status axe__synth_ldsm_leaves_on(const axe_program *p, const ax_stmt *s,
     ls_ctx c;
     axe_status st = AXE_OK;
     out->n = 0;
-    if (!setup(p, s, reg, shl, &c))
+    out->why[0] = '\0';
+    if (!setup(p, s, reg, shl, &c, out->why))
         return AXE_OK;
     if (c.addr == NULL || c.tab == NULL) {
         ls_free(&c);
@@ -532,6 +606,17 @@ axe_status axe__synth_ldsm_leaves_on(const axe_program *p, const ax_stmt *s,
             leaf_text(&c, &best[b], f->text, sizeof f->text);
             out->n++;
         }
+    if (st == AXE_OK && out->n == 0 && c.made == 0)
+        (void)no_leaf(out->why,
+                      "ldmatrix's lanes, words and warps deal over the "
+                      "iters of '%s' in none of the %d ways tried",
+                      c.sh->name, (c.bits == 16 ? 2 : 1) * 2 * c.niter);
+    else if (st == AXE_OK && out->n == 0)
+        (void)no_leaf(out->why,
+                      "none of the %d register layouts dealt over the iters "
+                      "of '%s' meets ldmatrix's conditions (words of 16-byte "
+                      "rows on 16-byte starts)",
+                      c.made, c.sh->name);
     ls_free(&c);
     return st;
 }
@@ -542,7 +627,8 @@ axe_status axe__synth_ldsm_leaves(const axe_program *p, const ax_stmt *s,
 {
     axe_layout l;
     out->n = 0;
-    if (!source_layout(p, s, &l))
+    out->why[0] = '\0';
+    if (!source_layout(p, s, &l, out->why))
         return AXE_OK;
     return axe__synth_ldsm_leaves_on(p, s, reg, &l, out, diag);
 }
@@ -554,7 +640,7 @@ bool axe__synth_ldsm_accesses(const axe_program *p, const ax_stmt *s, int reg,
     ls_ctx c;
     bool yes = false;
     axe_layout l;
-    if (!source_layout(p, s, &l) || !setup(p, s, reg, &l, &c))
+    if (!source_layout(p, s, &l, NULL) || !setup(p, s, reg, &l, &c, NULL))
         return false;
     if (c.addr != NULL && c.tab != NULL &&
         fill_table(&c, &p->tensors[s->args[0].tensor].layout) &&

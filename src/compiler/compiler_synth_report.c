@@ -47,6 +47,20 @@ static void put_choice(ax_text *t, const ax_synth_choice *c, const char *sep)
     axe__text_put(t, "\n");
 }
 
+/* "PREFIXno ldmatrix leaf for copy#N ('q'): REASON" where anchor choice
+ * "c" says why it has none. */
+static void put_no_ldsm(ax_text *t, const axe_program *p,
+                        const ax_synth_choice *c, const char *prefix)
+{
+    char label[48];
+    const ax_stmt *s = p->ops[c->op];
+    if (c->no_ldsm[0] == '\0')
+        return;
+    axe__synth_label(p, c->op, label, sizeof label);
+    axe__text_put(t, "%sno ldmatrix leaf for %s ('%s'): %s\n", prefix, label,
+                  p->tensors[s->args[0].tensor].name, c->no_ldsm);
+}
+
 /* The load leaf of copy "s" from shared memory into a register where
  * ldmatrix is legal (compiler_copy_ldsm.c): ldmatrix or the plan's
  * per-thread loads, the other the runner-up. Only on a backend that
@@ -282,6 +296,7 @@ static void text_report(ax_text *t, const axe_program *p,
         axe__synth_label(p, r->choices[i].op, label, sizeof label);
         axe__text_put(t, "instruction %s: ", label);
         put_choice(t, &r->choices[i], ")\n  runner-up: ");
+        put_no_ldsm(t, p, &r->choices[i], "  ");
     }
     gemm_instructions(t, p, false, 0);
     text_accesses(t, p, r);
@@ -313,6 +328,7 @@ void axe__synth_explain(ax_text *t, const axe_program *p, const ax_stmt *s)
         if (r->choices[i].op == s->index) {
             axe__text_put(t, "  synthesis anchor: ");
             put_choice(t, &r->choices[i], "); runner-up: ");
+            put_no_ldsm(t, p, &r->choices[i], "  synthesis: ");
         }
     for (i = 0; r != NULL && i < r->nrearranges; i++)
         if (r->rearranges[i].op == s->index)
