@@ -151,6 +151,29 @@ kernel i4hd(X: i4[1, 32, 8], Y: f16[1, 32, 8], I: i32[1]) grid(1) threads(32)
 AXE
 cli_row 0 "if (ax_outside((long)t_I[0L], 1L - 1L)) {" "$tmp/i4hd.axe" --target cuda
 cli_row 0 "ax_i4h2(" "$tmp/i4hd.axe" --target cuda
+# f16 add, sub and mul into a register held in words, a word at a time
+# (compiler_emit_half2.c): half2_ops.axe's six word operators, two each
+# of ax_hmul2, ax_hadd2, ax_hsub2 (mul.rn.f16x2 ...), their operands
+# words, ax_h2dup of the scalar and of the stride-0 scale, ax_h2pack of
+# B's two elements, and o's two operators element by element (ax_f2h);
+# gemm_f16_i4_regb's scale multiply is one ax_hmul2 per word of bf (the
+# two scales packed) and converts no f16 to float and back.
+words_count() {
+    local w
+    for w in "${@:2}"; do
+        grep -v '^static ' "$1" | grep -oF "$w" | wc -l
+    done | tr '\n' ' '
+}
+"$AXE" compile "$SRC/tests/kernels/half2_ops.axe" --target cuda \
+    -o "$tmp/h2.cu" 2>"$tmp/err"
+got=$(words_count "$tmp/h2.cu" 'ax_hmul2(' 'ax_hadd2(' 'ax_hsub2(' \
+    'ax_h2dup(' 'ax_h2pack(' 'ax_f2h((float)' 'mul.rn.f16x2 %0')
+[ "$got" = "2 2 2 2 1 2 1 " ] && ok || bad "half2_ops.axe word operators: $got"
+"$AXE" compile "$K/gemm_f16_i4_regb.axe" --target cuda -o "$tmp/rb.cu" \
+    2>"$tmp/err"
+got=$(words_count "$tmp/rb.cu" 'ax_hmul2(t_bf[' 'ax_h2pack(AXE_LD(t_Sc' \
+    'ax_f2h(' 'ax_h2f(' 'ax_i2 += 2L')
+[ "$got" = "1 1 0 0 1 " ] && ok || bad "gemm_f16_i4_regb scale multiply: $got"
 cli_row 0 "schedule gemm.thread_fma" "$K/gemm_mma.axe" --target cuda \
     --schedule gemm=thread_fma
 cli_row 0 "k_fig5_copy_cta" "$K/fig5_copy.axe" --target c

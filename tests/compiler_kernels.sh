@@ -315,6 +315,13 @@ exact_run gemm_blocked.axe -D M=40 -D N=70 -D K=34 --seed 3
 check_run warp_mma_bf16.axe
 check_run warp_mma_bf16.axe -D MT=1 -D NT=3 -D KT=2 --seed 19
 check_run half.axe -D R=3 -D C=96 --seed 16
+# f16 add, sub and mul a 32-bit word at a time on CUDA (half2_ops.axe:
+# words, a duplicated scalar and scale, two packed elements; o element by
+# element): the correctly rounded f16, as the reference's float, exact.
+exact_run half2_ops.axe
+exact_run half2_ops.axe -D R=3 -D T=12 --seed 5
+exact_run half2_ops.axe --target cuda --emulate
+exact_run half2_ops.axe -D R=3 -D T=12 --seed 5 --target cuda --emulate
 check_run partial_warp.axe
 check_run partial_warp.axe -D T=80 --seed 20
 check_run runtime_tiles.axe --arg M=100,64,5 --arg T=3,1,0

@@ -608,7 +608,9 @@ typedef struct ax_plan {
     /* 1 + the loop whose digits 2m and 2m + 1 store the two nibbles of
      * one byte of a packed i4 destination, stored whole by one thread
      * (axe__i4_plan_pair; the loop runs in steps of 2); 0: every i4
-     * element is stored alone (read, replace the nibble, write). */
+     * element is stored alone (read, replace the nibble, write). At
+     * emission, also the two f16 halves of one 32-bit word of a words16
+     * register computed at once (axe__half2_pair). */
     int pair;
     /* Emission only: 1 + the loop whose digit is written ax_i<k> + 1L
      * (the high nibble of such a byte); 0 otherwise. */
@@ -1276,6 +1278,18 @@ void axe__cond_text(const axe_program *p, const ax_guard *g, size_t side,
 /* C for operator "s" inside a thread's phase (compiler_emit_op.c). */
 void axe__emit_op(ax_text *t, const axe_program *p, const ax_stmt *s, int ind,
                   bool whole);
+/* The bit pattern of the operand at source position "pos" of "s": its
+ * element's (its fill's outside the tensor), or the scalar's
+ * (compiler_emit_op.c). */
+void axe__emit_raw_operand(ax_text *t, const axe_program *p, const ax_stmt *s,
+                           int pos);
+/* f16 add, sub and mul into a register held in 32-bit words (words16),
+ * a word at a time (compiler_emit_half2.c): 1 + the loop whose digits 2m
+ * and 2m + 1 are the two halves of one word (the loop then runs in steps
+ * of 2, ax_plan's pair), 0 where "s" runs element by element; the store
+ * of one such word, `W = ax_hmul2(A, B);`, for the plan so marked. */
+int axe__half2_pair(const axe_program *p, const ax_stmt *s);
+void axe__emit_half2_store(ax_text *t, const axe_program *p, const ax_stmt *s);
 /* Operand "i"'s element address (through its swizzle) in the digit
  * variables ax_t<k> / ax_i<k> of its plan (compiler_emit_op.c). */
 void axe__emit_elem_addr(ax_text *t, const axe_program *p, const ax_stmt *s,

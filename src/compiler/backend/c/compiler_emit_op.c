@@ -492,6 +492,12 @@ static void raw_operand(ax_text *t, const axe_program *p, const ax_stmt *s,
         raw_element(t, p, s, axe__operand_arg(s, pos));
 }
 
+void axe__emit_raw_operand(ax_text *t, const axe_program *p, const ax_stmt *s,
+                           int pos)
+{
+    raw_operand(t, p, s, pos);
+}
+
 /* (a op b) with a = the operand at position "i", b = the one at i + 1. */
 static void binary(ax_text *t, const axe_program *p, const ax_stmt *s, int i,
                    const char *fmt_op)
@@ -954,6 +960,10 @@ static void body(ax_text *t, const axe_program *p, const ax_stmt *s, int ind)
         axe__text_put(t, "%s);\n", post);
         return;
     }
+    if (dst->words16 && s->plan->pair > 0) { /* f16 pairs: one word */
+        axe__emit_half2_store(t, p, s);
+        return;
+    }
     element_w(t, p, s, 0, AX_ACC_ST);
     close = assign(t, p, s);
     if (s->op == AX_OP_COPY && axe__dtype_is_half(dst->dtype)) {
@@ -1125,7 +1135,17 @@ static void op_block(ax_text *t, const axe_program *p, const ax_stmt *s,
 {
     const ax_plan *plan = s->plan;
     bool rank_used = false, split = plan->kind == AX_PLAN_SPLIT && !whole;
-    int in, k;
+    int in, k, half2 = whole ? 0 : axe__half2_pair(p, s);
+    ax_plan h2;
+    ax_stmt h2s;
+    if (half2 > 0) { /* f16 pairs of words16 (compiler_emit_half2.c) */
+        h2 = *plan;
+        h2.pair = half2;
+        h2s = *s;
+        h2s.plan = &h2;
+        plan = &h2;
+        s = &h2s;
+    }
     indent_put(t, ind);
     axe__text_put(t, "{ /* op %d (line %d%s%s): %s %s -- schedule %s.%s%s */\n",
                   s->index, s->line, axe__iter_sep(s), axe__iter(s),

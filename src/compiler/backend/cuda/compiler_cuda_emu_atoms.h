@@ -18,6 +18,9 @@
  *   - prmt.b32, lop3.b32 and fma.rn.f16x2 (per thread; the i4 -> f16
  *     cast by bit tricks): the ISA's byte select, truth table, and one
  *     rounding to nearest even of each half's a * b + c;
+ *   - add.rn.f16x2, sub.rn.f16x2, mul.rn.f16x2 (per thread; f16
+ *     arithmetic a word at a time): one rounding to nearest even of
+ *     each half's exact result;
  *   - shfl.sync.{up,down,bfly,idx}.b32: the source lane of each lane from
  *     b and c (clamp c[4:0], segment mask c[12:8]), as the ISA's
  *     pseudocode, its own lane when the source is out of range.
@@ -273,6 +276,35 @@ static inline uint32_t ax_emu_fma_rn_f16x2(uint32_t a, uint32_t b, uint32_t c)
                      ax_emu_f16_value(b >> (16 * h) & 0xffffu) +
                  ax_emu_f16_value(c >> (16 * h) & 0xffffu))
              << (16 * h);
+    return d;
+}
+
+typedef enum ax_emu_f16x2_kind {
+    AX_EMU_F16X2_ADD,
+    AX_EMU_F16X2_SUB,
+    AX_EMU_F16X2_MUL
+} ax_emu_f16x2_kind;
+
+/* add.rn.f16x2, sub.rn.f16x2, mul.rn.f16x2 d, a, b: each half a + b,
+ * a - b or a * b rounded once to nearest even (NaN the canonical
+ * 0x7fff). The double holds the exact result: a product has 22
+ * significant bits, a sum or difference of two f16 values is a multiple
+ * of 2^-24 below 2^17 (41 bits); infinities and NaN as IEEE (inf - inf
+ * NaN, a zero's sign as the double's under round to nearest). */
+static inline uint32_t ax_emu_f16x2_op(ax_emu_f16x2_kind k, uint32_t a,
+                                       uint32_t b)
+{
+    uint32_t d = 0;
+    double x, y, v;
+    int h;
+    for (h = 0; h < 2; h++) {
+        x = ax_emu_f16_value(a >> (16 * h) & 0xffffu);
+        y = ax_emu_f16_value(b >> (16 * h) & 0xffffu);
+        v = k == AX_EMU_F16X2_ADD   ? x + y
+            : k == AX_EMU_F16X2_SUB ? x - y
+                                    : x * y;
+        d |= (uint32_t)ax_emu_f16_rn(v) << (16 * h);
+    }
     return d;
 }
 
