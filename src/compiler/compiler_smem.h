@@ -375,6 +375,13 @@ axe_status axe__smem_choose_on(axe_program *p, const ax_smem_list *l, int ti,
                                const axe_layout *base, ax_smem_report *r,
                                axe_diag *diag);
 
+/* Scratch memory from the allocator of "p"'s arena, outside it (the
+ * synthesis's per-order buffers, which the arena would keep until the
+ * program is freed): NULL when it fails, not zeroed; released by
+ * axe__smem_scratch_release (NULL accepted). */
+void *axe__smem_scratch(const axe_program *p, size_t size);
+void axe__smem_scratch_release(const axe_program *p, void *ptr);
+
 /* axe__smem_choose_on where the accesses' vectors hold on "base" and
  * the chosen swizzle's counts are below "bound" (NULL: always):
  * "*below", and then "*r" as axe__smem_choose_on's (axe__swizzle_pick_

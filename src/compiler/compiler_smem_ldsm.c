@@ -578,17 +578,80 @@ static axe_status other_rows(axe_program *p, int ti, int op,
             if (st == AXE_ERR_UNSUPPORTED)
                 break;
             AXE_TRY(st);
-            tab = axe__arena_alloc(p->arena,
-                                   (size_t)(rows[k].nwarps * AX_WARP *
-                                            (reg->span > 0 ? reg->span : 1)) *
-                                       sizeof *tab);
+            tab =
+                axe__smem_scratch(p, (size_t)(rows[k].nwarps * AX_WARP *
+                                              (reg->span > 0 ? reg->span : 1)) *
+                                         sizeof *tab);
             if (tab == NULL)
                 return axe__fail(diag, AXE_ERR_NO_MEMORY, -1, "out of memory");
             by[k] = cell_table(reg, c, rows[k].nwarps, tab) &&
                     legal_on(&rows[k], tab, reg->span, t == 1);
+            axe__smem_scratch_release(p, tab);
         }
         *room += by[k] ? rows[k].nwarps * rows[k].words : 0;
     }
+    return AXE_OK;
+}
+
+/* place_and_pick's scratch, released once the pick is made (the 120
+ * orders of 5 free strides would keep them all in the arena). */
+typedef struct pick_scratch {
+    ld_rows *orows;
+    bool *by;
+    ax_tile_access *ta;
+    int64_t *at, *addr;
+} pick_scratch;
+
+/* Zeroed scratch of "n" items of "size" bytes (NULL when it fails). */
+static void *zeroed(const axe_program *p, int64_t n, size_t size)
+{
+    void *m = axe__smem_scratch(p, (size_t)n * size);
+    if (m != NULL)
+        memset(m, 0, (size_t)n * size);
+    return m;
+}
+
+/* place_and_pick on scratch "s" (its orows and by allocated). */
+static axe_status pick_on(axe_program *p, int ti, const ax_smem_list *l, int op,
+                          const ld_rows *rows, const ax_ways *bound,
+                          axe_layout *c, ax_ways *after, bool *below,
+                          pick_scratch *s, axe_diag *diag)
+{
+    const ax_tensor *t = &p->tensors[ti];
+    int64_t size = 1, nta = rows->nwarps * rows->words;
+    int na = 0;
+    ax_ways before;
+    axe_layout_swizzle sw;
+    AXE_TRY(other_rows(p, ti, op, c, s->orows, s->by, &nta, diag));
+    for (int d = 0; d < t->ndim; d++)
+        size *= t->shape[d];
+    for (int k = 0; k < l->n; k++)
+        nta += l->a[k].tensor == ti ? l->a[k].vec : 0;
+    s->ta = zeroed(p, nta, sizeof *s->ta);
+    s->at = zeroed(p, size, sizeof *s->at);
+    s->addr = zeroed(p, size, sizeof *s->addr);
+    if (s->ta == NULL || s->at == NULL || s->addr == NULL)
+        return axe__fail(diag, AXE_ERR_NO_MEMORY, -1, "out of memory");
+    fill_addrs(c, size, s->at);
+    memcpy(s->addr, s->at, (size_t)size * sizeof *s->addr);
+    qsort(s->addr, (size_t)size, sizeof *s->addr, cmp64);
+    for (int k = 0; k < l->n; k++)
+        if (l->a[k].tensor == ti && l->a[k].op != op && !s->by[l->a[k].op])
+            na += place(s->at, size, &l->a[k], &s->ta[na]);
+    for (int k = 0; k < p->nops; k++)
+        if (s->by[k])
+            na += row_accesses(&s->orows[k], c, &s->ta[na]);
+    na += row_accesses(rows, c, &s->ta[na]);
+    *below = true;
+    if (bound == NULL)
+        AXE_TRY(axe__swizzle_pick(s->addr, size, s->ta, na, rows->bits, &sw,
+                                  &before, after, diag));
+    else
+        AXE_TRY(axe__swizzle_pick_below(s->addr, size, s->ta, na, rows->bits,
+                                        bound, &sw, &before, after, below,
+                                        diag));
+    if (*below)
+        c->swizzle = sw;
     return AXE_OK;
 }
 
@@ -603,47 +666,20 @@ static axe_status place_and_pick(axe_program *p, int ti, const ax_smem_list *l,
                                  const ax_ways *bound, axe_layout *c,
                                  ax_ways *after, bool *below, axe_diag *diag)
 {
-    const ax_tensor *t = &p->tensors[ti];
-    int64_t size = 1, *at, *addr, nta = rows->nwarps * rows->words;
-    int na = 0;
-    ax_tile_access *ta;
-    ax_ways before;
-    axe_layout_swizzle sw;
-    ld_rows *orows =
-        axe__arena_alloc(p->arena, (size_t)(p->nops + 1) * sizeof *orows);
-    bool *by = axe__arena_alloc(p->arena, (size_t)p->nops + 1);
-    if (orows == NULL || by == NULL)
-        return axe__fail(diag, AXE_ERR_NO_MEMORY, -1, "out of memory");
-    AXE_TRY(other_rows(p, ti, op, c, orows, by, &nta, diag));
-    for (int d = 0; d < t->ndim; d++)
-        size *= t->shape[d];
-    for (int k = 0; k < l->n; k++)
-        nta += l->a[k].tensor == ti ? l->a[k].vec : 0;
-    ta = axe__arena_alloc(p->arena, (size_t)nta * sizeof *ta);
-    at = axe__arena_alloc(p->arena, (size_t)size * sizeof *at);
-    addr = axe__arena_alloc(p->arena, (size_t)size * sizeof *addr);
-    if (ta == NULL || at == NULL || addr == NULL)
-        return axe__fail(diag, AXE_ERR_NO_MEMORY, -1, "out of memory");
-    fill_addrs(c, size, at);
-    memcpy(addr, at, (size_t)size * sizeof *addr);
-    qsort(addr, (size_t)size, sizeof *addr, cmp64);
-    for (int k = 0; k < l->n; k++)
-        if (l->a[k].tensor == ti && l->a[k].op != op && !by[l->a[k].op])
-            na += place(at, size, &l->a[k], &ta[na]);
-    for (int k = 0; k < p->nops; k++)
-        if (by[k])
-            na += row_accesses(&orows[k], c, &ta[na]);
-    na += row_accesses(rows, c, &ta[na]);
-    *below = true;
-    if (bound == NULL)
-        AXE_TRY(axe__swizzle_pick(addr, size, ta, na, rows->bits, &sw, &before,
-                                  after, diag));
+    pick_scratch s = {NULL, NULL, NULL, NULL, NULL};
+    axe_status st;
+    s.orows = zeroed(p, p->nops + 1, sizeof *s.orows);
+    s.by = zeroed(p, p->nops + 1, sizeof *s.by);
+    if (s.orows == NULL || s.by == NULL)
+        st = axe__fail(diag, AXE_ERR_NO_MEMORY, -1, "out of memory");
     else
-        AXE_TRY(axe__swizzle_pick_below(addr, size, ta, na, rows->bits, bound,
-                                        &sw, &before, after, below, diag));
-    if (*below)
-        c->swizzle = sw;
-    return AXE_OK;
+        st = pick_on(p, ti, l, op, rows, bound, c, after, below, &s, diag);
+    axe__smem_scratch_release(p, s.addr);
+    axe__smem_scratch_release(p, s.at);
+    axe__smem_scratch_release(p, s.ta);
+    axe__smem_scratch_release(p, s.by);
+    axe__smem_scratch_release(p, s.orows);
+    return st;
 }
 
 /* The candidate of copy "op" for tensor "ti" (compiler_smem.h). */

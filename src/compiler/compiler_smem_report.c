@@ -28,12 +28,34 @@ static int64_t tensor_size(const ax_tensor *t)
 }
 
 /* The sorted tile addresses of tensor "t" under base layout "l". */
+/* Scratch (compiler_smem.h). */
+void *axe__smem_scratch(const axe_program *p, size_t size)
+{
+    axe_allocator al = axe__arena_allocator(p->arena);
+    if (size == 0)
+        size = 1;
+    return al.alloc != NULL ? al.alloc(al.ctx, size) : malloc(size);
+}
+
+void axe__smem_scratch_release(const axe_program *p, void *ptr)
+{
+    axe_allocator al = axe__arena_allocator(p->arena);
+    if (ptr == NULL)
+        return;
+    if (al.release != NULL)
+        al.release(al.ctx, ptr);
+    else
+        free(ptr); /* as the arena releases its blocks */
+}
+
+/* The sorted tile addresses of "t" under "l" into "*addr" (scratch, the
+ * caller releases it). */
 static axe_status tile_addrs(axe_program *p, const ax_tensor *t,
                              const axe_layout *l, int64_t **addr, int64_t *n,
                              axe_diag *diag)
 {
     *n = tensor_size(t);
-    *addr = axe__arena_alloc(p->arena, (size_t)*n * sizeof(int64_t));
+    *addr = axe__smem_scratch(p, (size_t)*n * sizeof(int64_t));
     if (*addr == NULL)
         return axe__fail(diag, AXE_ERR_NO_MEMORY, -1, "out of memory");
     for (int64_t x = 0; x < *n; x++)
@@ -121,16 +143,16 @@ static axe_status access_ways(const ax_smem_list *l, int ti, int64_t bits,
  * before): place its "na" accesses, choose the swizzle, count; with a
  * "bound", only where its placed vectors hold and the chosen counts are
  * below it ("*below"; else "c" and "r" are left incomplete). */
-static axe_status choose(axe_program *p, const ax_smem_list *l, int ti,
-                         const axe_layout *base, const axe_layout_swizzle *own,
-                         int na, const ax_ways *bound, ax_smem_choice *c,
-                         ax_smem_report *r, bool *below, axe_diag *diag)
+static axe_status choose_in(axe_program *p, const ax_smem_list *l, int ti,
+                            const axe_layout *base,
+                            const axe_layout_swizzle *own, ax_tile_access *ta,
+                            int64_t **addrp, const ax_ways *bound,
+                            ax_smem_choice *c, ax_smem_report *r, bool *below,
+                            axe_diag *diag)
 {
     const ax_tensor *t = &p->tensors[ti];
-    int64_t bits = axe_dtype_bit_width(t->dtype), *addr, n;
-    ax_tile_access *ta = axe__arena_alloc(p->arena, (size_t)na * sizeof *ta);
-    if (ta == NULL)
-        return axe__fail(diag, AXE_ERR_NO_MEMORY, -1, "out of memory");
+    int64_t bits = axe_dtype_bit_width(t->dtype), n;
+    int na;
     c->tensor = ti;
     c->ok = true;
     na = 0;
@@ -144,19 +166,39 @@ static axe_status choose(axe_program *p, const ax_smem_list *l, int ti,
                          t->name);
     *below = bound == NULL || c->ok;
     if (*below && bound != NULL) {
-        AXE_TRY(tile_addrs(p, t, base, &addr, &n, diag));
-        AXE_TRY(axe__swizzle_pick_below(addr, n, ta, na, bits, bound, &c->sw,
+        AXE_TRY(tile_addrs(p, t, base, addrp, &n, diag));
+        AXE_TRY(axe__swizzle_pick_below(*addrp, n, ta, na, bits, bound, &c->sw,
                                         &c->before, &c->after, below, diag));
         return *below ? access_ways(l, ti, bits, own, c, ta, r, diag) : AXE_OK;
     }
     if (c->ok) {
-        AXE_TRY(tile_addrs(p, t, base, &addr, &n, diag));
-        AXE_TRY(axe__swizzle_pick(addr, n, ta, na, bits, &c->sw, &c->before,
+        AXE_TRY(tile_addrs(p, t, base, addrp, &n, diag));
+        AXE_TRY(axe__swizzle_pick(*addrp, n, ta, na, bits, &c->sw, &c->before,
                                   &c->after, diag));
         if (!c->compact)
             AXE_TRY(axe__tile_ways(ta, na, bits, own, &c->before, diag));
     }
     return access_ways(l, ti, bits, own, c, ta, r, diag);
+}
+
+/* choose_in with its scratch: the placed accesses and the tile
+ * addresses, released before it returns (one order after another would
+ * keep them all in the arena). */
+static axe_status choose(axe_program *p, const ax_smem_list *l, int ti,
+                         const axe_layout *base, const axe_layout_swizzle *own,
+                         int na, const ax_ways *bound, ax_smem_choice *c,
+                         ax_smem_report *r, bool *below, axe_diag *diag)
+{
+    ax_tile_access *ta = axe__smem_scratch(p, (size_t)na * sizeof *ta);
+    int64_t *addr = NULL;
+    axe_status st;
+    if (ta == NULL)
+        return axe__fail(diag, AXE_ERR_NO_MEMORY, -1, "out of memory");
+    memset(ta, 0, (size_t)na * sizeof *ta);
+    st = choose_in(p, l, ti, base, own, ta, &addr, bound, c, r, below, diag);
+    axe__smem_scratch_release(p, addr);
+    axe__smem_scratch_release(p, ta);
+    return st;
 }
 
 /* The row-major layout over "t"'s shape. */
