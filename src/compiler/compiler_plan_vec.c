@@ -148,15 +148,30 @@ static int run_loops(const ax_plan *plan, const axe_cute_layout *run, int *take)
 
 /* Lay the non-thread loops of "plan" out in the order "seq" (loop
  * indices, outer first) in the places the non-thread loops hold (the
- * thread digits stay), recording the "ntake" last ones as taken out. */
+ * thread digits stay, but those among the "ntake" last ones, the run,
+ * move just outside it, so that the run's loops are adjacent and
+ * coalesce), recording the "ntake" last ones as taken out. */
 static void lay_out(ax_plan *plan, const int *seq, int ntake)
 {
-    ax_loop old[AX_MAX_LOOPS];
-    int k, n = 0;
+    ax_loop old[AX_MAX_LOOPS], run[AX_MAX_LOOPS];
+    int k, n = 0, first = -1, nrun = 0, at;
+    int total = 0;
     memcpy(old, plan->loops, sizeof old);
     for (k = 0; k < plan->nloops; k++)
-        if (!old[k].thread)
+        total += !old[k].thread;
+    for (k = 0; k < plan->nloops; k++)
+        if (!old[k].thread) {
+            if (n == total - ntake && ntake > 0)
+                first = k;
             plan->loops[k] = old[seq[n++]];
+        }
+    for (k = first, at = first; first >= 0 && k < plan->nloops; k++)
+        if (plan->loops[k].thread)
+            plan->loops[at++] = plan->loops[k];
+        else
+            run[nrun++] = plan->loops[k];
+    for (k = 0; first >= 0 && k < nrun; k++)
+        plan->loops[at++] = run[k];
     plan->order.nsub = ntake;
     for (k = 0; k < ntake; k++) {
         const ax_loop *lp = &old[seq[n - ntake + k]];
