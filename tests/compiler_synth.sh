@@ -1028,22 +1028,24 @@ same "$tmp/lt_both.axe" q "S[(4, 4, 2, 4, 2, 8):(2, 1@laneid, 1, 1@warpid, 8, 4@
 same "$tmp/lt_both.axe" s "Swizzle<3, 3, 3>(S[(32, 64):(64, 1)])" --target cuda
 run_json "$tmp/lt_both.axe" --target cuda --emulate
 # Packed i4 (Hexcute's tile, rows of 16 k x 2 n): no per-thread load
-# reads more than a byte along a dimension, the ldmatrix leaf wins.
-# Per thread: 128 x 128 i4 over 128 threads = 128 nibbles = 16 words =
-# 4 ldmatrix.x4 (against 128 nibble loads); the stores into F are 16
-# 4-byte words (each a run of 8 k contiguous in F and bq, whose loops
-# coalesce across the thread digits; 64 whole bytes before).
+# reads more than a byte along a dimension, but each 16-byte row of Bs
+# and F is contiguous across dims 1 and 2, and the coalesced leaf across
+# dimensions (compiler_synth_merge.c) gives each thread whole rows: per
+# thread 4 16-byte loads from Bs and 4 16-byte stores into F (count_cuda
+# 9 0 0 with the 4 16-byte cp.async, the zeroing of Bs and the rest),
+# where the ldmatrix leaf took 4 ldmatrix.x4 and 16 4-byte stores
+# (17 0 4).
 LP="$T/i4_ldsm_pack_auto.axe"
 run_json "$LP"
 run_json "$LP" -D G=3 --seed 4
 run_json "$LP" --target cuda --emulate
 run_json "$LP" --target cuda --emulate -D G=3 --seed 4
 if synth_json "$LP" --target cuda &&
-    grep -qF '"copy#1": {"chosen": "ldmatrix.x4 from '"'Bs'"', 4 per thread, 16 wavefronts per warp", "cost": 512,' "$tmp/synth.json" &&
-    grep -qF '"copy#1.load": {"chosen": "ldmatrix.x4"' "$tmp/synth.json"; then
+    grep -qF '"copy#1": {"chosen": "coalesced, 16-byte accesses (32 elements) across dimensions in runs of 32 on 128 consecutive tx, 4 per thread", "cost": 512,' "$tmp/synth.json" &&
+    ! grep -qF '"copy#1.load": {"chosen": "ldmatrix.x4"' "$tmp/synth.json"; then
     ok
 else
-    bad "i4_ldsm_pack_auto: the ldmatrix leaf: $(cat "$tmp/synth.json")"
+    bad "i4_ldsm_pack_auto: the leaf across dimensions: $(cat "$tmp/synth.json")"
 fi
 sed -e 's/i4_ldsm_pack_auto(/i4_alone(/' \
     -e 's/bq: i4\[1, 128, 128\] layout auto/bq: i4[1, 128, 128] layout S[(1, 64, 2, 64, 2):(0, 2, 64@tx, 1@tx, 1)]/' \
@@ -1051,7 +1053,7 @@ sed -e 's/i4_ldsm_pack_auto(/i4_alone(/' \
 "$AXE" compile "$LP" --target cuda >"$tmp/lp.cu" 2>&1
 "$AXE" compile "$tmp/i4_alone.axe" --target cuda >"$tmp/lpa.cu" 2>&1
 got="$(count_cuda "$tmp/lp.cu") / $(count_cuda "$tmp/lpa.cu")"
-if [ "$got" = "17 0 4 / 193 0 0" ]; then
+if [ "$got" = "9 0 0 / 193 0 0" ]; then
     ok
 else
     bad "i4_ldsm_pack_auto vs alone: memory, shuffles, ldmatrix per thread $got"
@@ -1086,7 +1088,8 @@ same "$T/ldsm_f16_pack_auto.axe" Bs "S[(1, 16, 4, 32, 2):(0, 256, 2, 8, 1)]" --t
 for f in i4_ldsm_pack_both_auto ldsm_f16_pack_auto; do
     "$AXE" synth "$T/$f.axe" --target cuda >"$tmp/seed.txt" 2>&1
     if grep -qF "compact on the ldmatrix rows of copy#1 ('bq', a seed's leaf)" "$tmp/seed.txt" &&
-        grep -qF "anchor copy#1: ldmatrix.x4 from 'Bs', 4 per thread, 16 wavefronts per warp" "$tmp/seed.txt" &&
+        grep -qF "anchor copy#1: coalesced, 16-byte accesses" "$tmp/seed.txt" &&
+        grep -qF "across dimensions in runs of" "$tmp/seed.txt" &&
         [ "$(grep -c '^access copy#[01] Bs: ways [0-9]* -> 1 ' "$tmp/seed.txt")" = 2 ]; then
         ok
     else
@@ -1106,7 +1109,7 @@ for f in "$T/i4_ldsm_pack_both_auto" "$tmp/i4_hand" "$T/ldsm_f16_pack_auto" "$tm
     "$AXE" compile "$f.axe" --target cuda >"$tmp/cc.cu" 2>&1
     got="$got/ $(count_copy "$tmp/cc.cu") "
 done
-if [ "$got" = "/ 4 0 4 16 / 4 0 4 16 / 4 0 4 16 / 4 0 4 16 / 16 0 4 4 " ]; then
+if [ "$got" = "/ 4 4 0 4 / 4 4 0 4 / 4 4 0 4 / 4 4 0 4 / 16 0 4 4 " ]; then
     ok
 else
     bad "Bs stores, Bs loads, ldmatrix, F stores per thread: i4 twin, hand; f16 twin, hand, row-major: $got"
@@ -1115,7 +1118,9 @@ fi
 # Bs filled by halves Bs[0 : 1, h * 64 : +64, ...], each a tile of whole
 # 16-byte rows): X's half seeds Bs, the halves row-major outside it, which
 # is Hexcute's layout again (before: seeds from whole copies only, and
-# "no schedule for copy"); the counts of the kernel with Bs written.
+# "no schedule for copy"); the counts of the kernel with Bs written: bq
+# takes whole 16-byte rows (a leaf across dimensions), 4 cp.async, 4
+# loads and 4 stores per thread.
 HH="$T/i4_ldsm_pack_halves_auto.axe"
 run_json "$HH"
 run_json "$HH" -D G=3 --seed 4
@@ -1129,10 +1134,27 @@ for f in "$HH" "$tmp/halves_hand.axe"; do
     "$AXE" compile "$f" --target cuda >"$tmp/cc.cu" 2>&1
     got="$got/ $(count_copy "$tmp/cc.cu") "
 done
-if [ "$got" = "/ 4 0 4 64 / 4 0 4 64 " ] && grep -qF "Bs: i4[1, 128, 128] layout S[" "$tmp/halves_hand.axe"; then
+if [ "$got" = "/ 4 4 0 4 / 4 4 0 4 " ] && grep -qF "Bs: i4[1, 128, 128] layout S[" "$tmp/halves_hand.axe"; then
     ok
 else
     bad "i4_ldsm_pack_halves_auto, written twin: Bs stores, Bs loads, ldmatrix, F stores per thread: $got"
+fi
+# Rows of 8 bytes contiguous with the next (merge_rows_auto.axe): the
+# leaves across dimensions give q (f16[128, 4]) and p (i4[64, 16]) runs
+# of two rows per thread, 16-byte accesses; vectors inside one dimension
+# moved 8 bytes (count_cuda 12 0 0 before).
+MR="$T/merge_rows_auto.axe"
+run_json "$MR"
+run_json "$MR" -D G=5 --seed 3
+run_json "$MR" --target cuda --emulate
+run_json "$MR" --target cuda --emulate -D G=5 --seed 3
+"$AXE" synth "$MR" --target cuda >"$tmp/mr.txt" 2>&1
+"$AXE" compile "$MR" --target cuda >"$tmp/mr.cu" 2>&1
+got="$(count_cuda "$tmp/mr.cu") $(grep -c '^  anchor copy#[02]: coalesced, 16-byte accesses ([0-9]* elements) across dimensions' "$tmp/mr.txt")"
+if [ "$got" = "6 0 0 2" ]; then
+    ok
+else
+    bad "merge_rows_auto: memory, shuffles, ldmatrix per thread and 16-byte anchors across dimensions: $got"
 fi
 # A register fixed by a larger copy (compiler_synth_tied.c): bq and f of
 # i4_ldsm_hexcute.axe 'auto', f anchored by its f32 store and bq tied to

@@ -1049,6 +1049,163 @@ static void test_tied_ldsm_slots(void)
     axe_program_free(p);
 }
 
+/* ---- coalesced leaves across dimensions ------------------------------- */
+
+#define MRANKS 128
+#define MREGS 1024
+
+typedef struct merge_case {
+    const char *name, *dtype, *mem; /* mem: the memory operand's decl */
+    int n;
+    int64_t shape[3];
+    int bits;
+    int64_t (*addr)(const int64_t *c); /* element address, written here */
+    bool want;                         /* a 16-byte merged leaf expected */
+} merge_case;
+
+static int64_t addr_rows4(const int64_t *c) { return c[0] * 4 + c[1]; }
+static int64_t addr_pad(const int64_t *c) { return c[0] * 8 + c[1]; }
+static int64_t addr_rm3(const int64_t *c) { return c[0] * 4 + c[1] * 2 + c[2]; }
+/* Hexcute's packed i4 tile: k = 16 a + 8 b + c', n = 2 e + f at
+ * 2048 a + 2 b + 4 c' + 32 e + f */
+static int64_t addr_hex(const int64_t *c)
+{
+    int64_t k = c[0], n = c[1];
+    return (k / 16) * 2048 + (k / 8 % 2) * 2 + (k % 8) * 4 + (n / 2) * 32 +
+           n % 2;
+}
+
+static int64_t m_addr[MRANKS][MREGS];
+
+/* Every vector of leaf "l" (w elements): on every thread, registers
+ * k w .. k w + w - 1 hold elements at consecutive memory addresses from
+ * a multiple of w. */
+static bool merged_ok(const merge_case *k, const axe_layout *l, int64_t w)
+{
+    int64_t c[3] = {0, 0, 0}, total = 1;
+    for (int d = 0; d < k->n; d++)
+        total *= k->shape[d];
+    for (int r = 0; r < MRANKS; r++)
+        for (int g = 0; g < MREGS; g++)
+            m_addr[r][g] = -1;
+    for (int64_t i = 0; i < total; i++) {
+        axe_point pt[MAXPTS];
+        int np = 0;
+        int64_t rest = i;
+        for (int d = k->n - 1; d >= 0; d--)
+            c[d] = rest % k->shape[d], rest /= k->shape[d];
+        if (axe_layout_apply_set(l, c, k->shape, k->n, pt, MAXPTS, &np, NULL) !=
+            AXE_OK)
+            return false;
+        for (int j = 0; j < np; j++) {
+            int64_t r = rank_of(&pt[j]), g = value(&pt[j], "m");
+            if (r >= MRANKS || g >= MREGS)
+                return false;
+            m_addr[r][g] = k->addr(c);
+        }
+    }
+    for (int r = 0; r < MRANKS; r++)
+        for (int64_t g = 0; g + w <= MREGS; g += w) {
+            if (m_addr[r][g] < 0)
+                continue;
+            if (m_addr[r][g] % w != 0)
+                return false;
+            for (int64_t e = 1; e < w; e++)
+                if (m_addr[r][g + e] != m_addr[r][g] + e)
+                    return false;
+        }
+    return true;
+}
+
+/* The copy anchor's leaves whose vectors span dimensions (compiler_synth_
+ * merge.c), checked element by element against the memory operand's
+ * addresses written in the test: f16 rows of 8 bytes, an f32 tile of
+ * three dims (16-byte runs over dims 1 and 2), Hexcute's packed i4 tile
+ * in shared memory (16-byte rows of 16 k x 2 n); rows padded to 16 bytes
+ * get none. */
+static void test_merged_leaves(void)
+{
+    static const merge_case cases[] = {
+        {"f16 rows",
+         "f16",
+         "X: f16[64, 4]",
+         2,
+         {64, 4, 0},
+         16,
+         addr_rows4,
+         true},
+        {"f16 padded",
+         "f16",
+         "X: f16[64, 4] layout S[(64, 4):(8, 1)]",
+         2,
+         {64, 4, 0},
+         16,
+         addr_pad,
+         false},
+        {"f32 3-d",
+         "f32",
+         "X: f32[16, 2, 2]",
+         3,
+         {16, 2, 2},
+         32,
+         addr_rm3,
+         true},
+        {"i4 hexcute",
+         "i4",
+         "X: i4[128, 128] layout S[(8, 2, 8, 64, 2):(2048, 2, 4, 32, 1)]",
+         2,
+         {128, 128, 0},
+         4,
+         addr_hex,
+         true},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const merge_case *k = &cases[i];
+        char src[512], shp[32];
+        axe_diag d;
+        axe_program *p;
+        ax_synth_leaves lv;
+        int merged = 0, wide = 0;
+        if (k->n == 2)
+            (void)snprintf(shp, sizeof shp, "%lld, %lld",
+                           (long long)k->shape[0], (long long)k->shape[1]);
+        else
+            (void)snprintf(shp, sizeof shp, "%lld, %lld, %lld",
+                           (long long)k->shape[0], (long long)k->shape[1],
+                           (long long)k->shape[2]);
+        (void)snprintf(src, sizeof src,
+                       "kernel k(%s, F: %s[%s]) grid(1) threads(32)\n{\n"
+                       "    register q: %s[%s] layout auto;\n"
+                       "    cta copy(q, X);\n    cta copy(F, q);\n}\n",
+                       k->mem, k->dtype, shp, k->dtype, shp);
+        p = compile(src, &d);
+        TL_CHECK(p != NULL, "merged %s: %s", k->name, d.message);
+        if (p == NULL)
+            continue;
+        TL_CHECK(axe__synth_copy_leaves(p, p->ops[0], 0, 1, &lv, &d) == AXE_OK,
+                 "merged %s leaves: %s", k->name, d.message);
+        for (int j = 0; j < lv.n; j++) {
+            const char *t = strstr(lv.leaf[j].text, "accesses (");
+            long long w = 0;
+            if (strstr(lv.leaf[j].text, "across dimensions") == NULL)
+                continue;
+            merged++;
+            TL_CHECK(t != NULL && sscanf(t, "accesses (%lld", &w) == 1 && w > 1,
+                     "merged %s: leaf %s", k->name, lv.leaf[j].text);
+            if (w > 1 && w * k->bits == 128)
+                wide++;
+            TL_CHECK(w > 1 && merged_ok(k, &lv.leaf[j].layout, w),
+                     "merged %s: leaf %d (%s) is not w consecutive "
+                     "addresses per vector",
+                     k->name, j, lv.leaf[j].text);
+        }
+        TL_CHECK(k->want ? wide > 0 : merged == 0,
+                 "merged %s: %d merged leaves, %d of 16 bytes", k->name, merged,
+                 wide);
+        axe_program_free(p);
+    }
+}
+
 int main(void)
 {
     tl_seed("test_compiler_synth", 15);
@@ -1064,5 +1221,6 @@ int main(void)
     test_ldsm_leaves_4d();
     test_i4_store_bytes();
     test_tied_ldsm_slots();
+    test_merged_leaves();
     return tl_finish();
 }

@@ -266,6 +266,31 @@ axe_status axe__synth_project(const axe_layout *l, const int64_t *shape, int n,
 /* The shape of operand "r" before sema (a region's lengths, a view's
  * shard, else the tensor's), its number of dims returned. */
 int axe__synth_ref_shape(const axe_program *p, const ax_ref *r, int64_t *shape);
+/* A copy's memory operand as pieces, its dimensions' memory iters, and
+ * the chain of pieces that make one run of consecutive addresses from
+ * stride 1 (compiler_synth_merge.c). */
+typedef struct ax_synth_merge {
+    int np, nchain; /* the pieces; the first nchain of order: the chain */
+    int64_t ext[AXE_LAYOUT_MAX_DIMS], stride[AXE_LAYOUT_MAX_DIMS];
+    int dim[AXE_LAYOUT_MAX_DIMS];   /* each piece's dimension */
+    int order[AXE_LAYOUT_MAX_DIMS]; /* by stride, extent-1 pieces last */
+    int64_t run;                    /* the chain's elements */
+    int64_t align; /* gcd of the strides outside the chain (0: none) */
+    int64_t swz;   /* the aligned run the swizzle keeps contiguous */
+} ax_synth_merge;
+/* The pieces of memory operand "r" of a copy of shape "shape" (n dims)
+ * and the stride each dim's start moves in "rstride"; true when the chain
+ * runs through two pieces or more. */
+bool axe__synth_merge_of(const axe_program *p, const ax_ref *r,
+                         const int64_t *shape, int n, int64_t *rstride,
+                         ax_synth_merge *m);
+/* A register layout over the pieces as one over the copy's n dims. */
+axe_status axe__synth_merge_unsplit(const ax_synth_merge *m,
+                                    const axe_layout *pl, int n,
+                                    axe_layout *out);
+/* Register elements of "l" (over the copy's shape) at consecutive
+ * register offsets along the chain, from its first piece. */
+int64_t axe__synth_merge_reg_run(const ax_synth_merge *m, const axe_layout *l);
 /* "kind#N", the operator's label as --schedule spells it. */
 void axe__synth_label(const axe_program *p, int op, char *buf, size_t cap);
 /* Insert `rearrange(NEW, tensor)` before "s", NEW a new register like

@@ -149,8 +149,8 @@ static int64_t base_align(const axe_program *p, const ax_ref *r, int n,
 static bool deal(sy_digit *dg, int nd, const int64_t *shape, int n,
                  const int *order, axe_layout *out)
 {
-    axe_iter per[AX_MAX_DIMS][8];
-    int cnt[AX_MAX_DIMS] = {0}, j, k = 0, d, i;
+    axe_iter per[AXE_LAYOUT_MAX_DIMS][8];
+    int cnt[AXE_LAYOUT_MAX_DIMS] = {0}, j, k = 0, d, i;
     for (j = 0; j < n; j++) {
         int64_t e = shape[order[j]];
         d = order[j];
@@ -212,7 +212,7 @@ static void fastest_first(const int64_t *stride, int n, int *order)
 typedef struct sy_i4 {
     ax_synth_i4 q;
     int64_t run, tp;
-    bool ok;
+    bool merged, ok;
 } sy_i4;
 
 typedef struct sy_copy {
@@ -222,7 +222,10 @@ typedef struct sy_copy {
     int64_t shape[AX_MAX_DIMS];
     int order[AX_MAX_DIMS];
     bool vec;
-    sy_i4 *i4; /* the stores of this layout into packed i4, or NULL */
+    bool merge; /* m's chain runs through 2 pieces or more */
+    ax_synth_merge m;
+    int64_t malign; /* m's vectors' alignment (0: any) */
+    sy_i4 *i4;      /* the stores of this layout into packed i4, or NULL */
     const char *axis;
 } sy_copy;
 
@@ -233,6 +236,7 @@ typedef struct sy_copy {
 typedef struct sy_leaf {
     int64_t w, run, tp;
     int ldsm;
+    bool merged; /* dealt over the pieces (compiler_synth_merge.c) */
 } sy_leaf;
 
 /* Whether w-element vectors are aligned by "c" and inside its run. */
@@ -240,6 +244,14 @@ static bool fits(const sy_copy *c, int64_t w)
 {
     return (c->align == 0 || c->align % w == 0) &&
            (c->vrun == 0 || c->vrun % w == 0);
+}
+
+/* Whether w-element vectors along the chain of pieces are aligned and
+ * inside it, and widen the plain leaves' vectors (merged leaves). */
+static bool fits_merged(const sy_copy *c, int64_t w)
+{
+    return c->merge && c->m.run % w == 0 && w <= c->m.swz &&
+           (c->malign == 0 || c->malign % w == 0) && !(c->vec && fits(c, w));
 }
 
 /* The store-byte rule for leaf "f" of layout "l": every byte of a packed
@@ -255,9 +267,10 @@ static bool whole_bytes(const sy_copy *c, const sy_leaf *f, const axe_layout *l)
         return f->run % 2 == 0 && f->tp == c->threads;
     if (f->ldsm > 0)
         return axe__synth_i4_whole(&b->q, l);
-    if (b->run != f->run || b->tp != f->tp) {
+    if (b->run != f->run || b->tp != f->tp || b->merged != f->merged) {
         b->run = f->run;
         b->tp = f->tp;
+        b->merged = f->merged;
         b->ok = axe__synth_i4_whole(&b->q, l);
     }
     return b->ok;
@@ -269,15 +282,24 @@ static bool whole_bytes(const sy_copy *c, const sy_leaf *f, const axe_layout *l)
 static bool copy_candidate(const sy_copy *c, const sy_leaf *f, axe_layout *out)
 {
     sy_digit dg[4];
-    if ((f->w > 1 && !c->vec) || !fits(c, f->w) || f->run % f->w != 0 ||
-        c->size % (f->run * f->tp) != 0 ||
+    axe_layout pl;
+    if (f->merged ? !fits_merged(c, f->w)
+                  : (f->w > 1 && !c->vec) || !fits(c, f->w))
+        return false;
+    if (f->run % f->w != 0 || c->size % (f->run * f->tp) != 0 ||
         (c->size / f->tp) * c->bits > 8 * AX_MAX_REGISTER_BYTES)
         return false;
     dg[0] = (sy_digit){f->w, 1, "m"};
     dg[1] = (sy_digit){f->run / f->w, f->w, "m"};
     dg[2] = (sy_digit){f->tp, 1, c->axis};
     dg[3] = (sy_digit){c->size / (f->run * f->tp), f->run, "m"};
-    if (!deal(dg, 4, c->shape, c->n, c->order, out) ||
+    if (f->merged) /* the run whole: w need not split the pieces */
+        dg[1] = (sy_digit){f->run, 1, "m"}, dg[0].extent = 1;
+    if (f->merged &&
+        (!deal(dg, 4, c->m.ext, c->m.np, c->m.order, &pl) ||
+         axe__synth_merge_unsplit(&c->m, &pl, c->n, out) != AXE_OK))
+        return false;
+    if ((!f->merged && !deal(dg, 4, c->shape, c->n, c->order, out)) ||
         (f->tp != c->threads &&
          axe_layout_push_replica(out, c->threads / f->tp, f->tp, c->axis) !=
              AXE_OK))
@@ -288,11 +310,12 @@ static bool copy_candidate(const sy_copy *c, const sy_leaf *f, axe_layout *out)
 static void copy_text(const sy_copy *c, const sy_leaf *f, char *buf, size_t cap)
 {
     (void)snprintf(buf, cap,
-                   "coalesced, %lld-byte accesses (%lld element%s) in runs "
+                   "coalesced, %lld-byte accesses (%lld element%s)%s in runs "
                    "of %lld on %lld consecutive %s, %lld per thread%s",
                    (long long)(f->w * c->bits / 8), (long long)f->w,
-                   f->w > 1 ? "s" : "", (long long)f->run, (long long)f->tp,
-                   c->axis, (long long)(c->size / (f->w * f->tp)),
+                   f->w > 1 ? "s" : "", f->merged ? " across dimensions" : "",
+                   (long long)f->run, (long long)f->tp, c->axis,
+                   (long long)(c->size / (f->w * f->tp)),
                    f->tp < c->threads ? ", the other threads replicas" : "");
 }
 
@@ -302,6 +325,7 @@ static axe_status copy_setup(const axe_program *p, const ax_stmt *s, int reg,
     const ax_tensor *t = &p->tensors[s->args[reg].tensor];
     int64_t stride[AX_MAX_DIMS], shape[AX_MAX_DIMS], i;
     int64_t inner[AX_MAX_DIMS], outer[AX_MAX_DIMS] = {0};
+    int64_t mstride[AXE_LAYOUT_MAX_DIMS];
     bool multi = false;
     int d;
     memset(c, 0, sizeof *c);
@@ -329,6 +353,11 @@ static axe_status copy_setup(const axe_program *p, const ax_stmt *s, int reg,
     }
     if (multi)
         c->vrun = inner[c->order[0]];
+    c->merge =
+        axe__synth_merge_of(p, &s->args[mem], shape, c->n, mstride, &c->m);
+    if (c->merge)
+        c->malign =
+            gcd(base_align(p, &s->args[mem], c->n, mstride), c->m.align);
     c->threads = axe__scope_threads(p, s->scope);
     c->bits = axe_dtype_bit_width(t->dtype);
     c->axis = thread_axis(s->scope);
@@ -422,7 +451,7 @@ static void keep_leaf(const sy_copy *c, const sy_leaf *f, const axe_layout *l,
     int at = lv->n;
     for (int j = 0; j < lv->n; j++)
         if (f->ldsm == 0 && kept[j].ldsm == 0 && kept[j].run == f->run &&
-            kept[j].tp == f->tp)
+            kept[j].tp == f->tp && kept[j].merged == f->merged)
             return;
     while (at > 0 && (cost < lv->leaf[at - 1].cost ||
                       (cost == lv->leaf[at - 1].cost && t < ties[at - 1])))
@@ -495,6 +524,21 @@ static int64_t reg_run(const axe_layout *l, const sy_copy *c)
     return run;
 }
 
+/* Whether plain leaf "f" (layout "l") holds wider vectors along the
+ * chain of pieces: then it is a merged leaf's layout, kept as that. */
+static bool wider_merged(const sy_copy *c, const sy_leaf *f,
+                         const axe_layout *l)
+{
+    int64_t run, v;
+    if (f->merged || !c->merge)
+        return false;
+    run = axe__synth_merge_reg_run(&c->m, l);
+    for (int b = 0; (v = width_at(c, b)) > f->w; b++)
+        if (run % v == 0 && fits_merged(c, v))
+            return true;
+    return false;
+}
+
 /* The leaves in the search's order: tp from the scope's threads down
  * (halving), the run L from w up over the divisors of the size, w from 16
  * bytes down; kept cheapest first; on ties, the fewest accesses of the
@@ -510,7 +554,7 @@ static void copy_search(const sy_copy *c, const sy_others *o,
                         const ax_synth_ldsm *ls, const ax_synth_tied_ldsm *tl,
                         ax_synth_leaves *lv)
 {
-    sy_leaf f = {0, 0, 0, 0};
+    sy_leaf f = {0, 0, 0, 0, false};
     int64_t ties[AX_SYNTH_COPY_LEAVES];
     sy_leaf kept[AX_SYNTH_COPY_LEAVES];
     lv->n = 0;
@@ -518,16 +562,20 @@ static void copy_search(const sy_copy *c, const sy_others *o,
         for (f.run = 1; f.run <= c->size / f.tp &&
                         (c->size / f.tp) * c->bits <= 8 * AX_MAX_REGISTER_BYTES;
              f.run++)
-            for (int b = 0; (f.w = width_at(c, b)) > 0; b++) {
-                axe_layout l;
-                if (c->size % (f.run * f.tp) != 0 || !copy_candidate(c, &f, &l))
-                    continue;
-                keep_leaf(c, &f, &l,
-                          (double)((c->size / (f.w * f.tp)) * c->threads),
-                          others_cost(c, &f, o), NULL, lv, ties, kept);
-            }
+            for (int b = 0; (f.w = width_at(c, b)) > 0; b++)
+                for (int m = 0; m < 2; m++) {
+                    axe_layout l;
+                    f.merged = m == 1;
+                    if (c->size % (f.run * f.tp) != 0 ||
+                        !copy_candidate(c, &f, &l) || wider_merged(c, &f, &l))
+                        continue;
+                    keep_leaf(c, &f, &l,
+                              (double)((c->size / (f.w * f.tp)) * c->threads),
+                              others_cost(c, &f, o), NULL, lv, ties, kept);
+                }
     for (int k = 0; k < ls->n; k++) {
-        f = (sy_leaf){1, reg_run(&ls->leaf[k].layout, c), c->threads, k + 1};
+        f = (sy_leaf){1, reg_run(&ls->leaf[k].layout, c), c->threads, k + 1,
+                      false};
         if (!whole_bytes(c, &f, &ls->leaf[k].layout))
             continue;
         keep_leaf(c, &f, &ls->leaf[k].layout, ls->leaf[k].cost,
@@ -536,7 +584,7 @@ static void copy_search(const sy_copy *c, const sy_others *o,
     for (int k = 0; k < tl->n; k++) {
         bool have;
         f = (sy_leaf){1, reg_run(&tl->leaf[k].layout, c), c->threads,
-                      AX_SYNTH_LDSM_LEAVES + k + 1};
+                      AX_SYNTH_LDSM_LEAVES + k + 1, false};
         have = !whole_bytes(c, &f, &tl->leaf[k].layout);
         for (int j = 0; j < lv->n; j++)
             have = have ||
@@ -615,6 +663,12 @@ bool axe__synth_copy_accesses_with(const axe_program *p, const ax_stmt *s,
     run = reg_run(l, &c);
     for (int b = 0; c.vec && (v = width_at(&c, b)) > 1; b++)
         if (run % v == 0 && fits(&c, v)) {
+            w = v;
+            break;
+        }
+    run = c.merge ? axe__synth_merge_reg_run(&c.m, l) : 1;
+    for (int b = 0; (v = width_at(&c, b)) > w; b++)
+        if (run % v == 0 && fits_merged(&c, v)) {
             w = v;
             break;
         }

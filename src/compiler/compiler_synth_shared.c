@@ -320,7 +320,10 @@ static bool copy_runs_along(const axe_program *q, int ti, int dim)
  * compiler_synth_seed.c): its unswizzled compact instance
  * is probed, and on that probe's accesses the order of its free strides
  * and the swizzle are chosen; the result measured into "*b" (consider).
- * A candidate that does not compile is passed over. */
+ * Where the probe's copy does not run as ldmatrix (its register reads the
+ * rows otherwise: 16-byte vectors across dimensions), the compact instance
+ * itself is the candidate. A candidate that does not compile is passed
+ * over. */
 static axe_status from_ldsm_rows(axe_program *p, const decided *d, int ti,
                                  const axe_layout *rl, origin o, pick *b)
 {
@@ -348,6 +351,8 @@ static axe_status from_ldsm_rows(axe_program *p, const decided *d, int ti,
         st = axe__smem_ldsm_candidate(q2, ti, o.ldsm, o.trans, &l, &have, &why);
     if (q2 != NULL)
         axe_program_free(q2);
+    if (st == AXE_OK && !have) /* the register moves the rows otherwise */
+        l = e.lay[ti], have = true;
     if (st == AXE_OK && have)
         st = consider(p, d, ti, &l, o, &m, b);
     return st == AXE_ERR_NO_MEMORY ? st : AXE_OK;
