@@ -1143,6 +1143,40 @@ fi
 # leaves across dimensions give q (f16[128, 4]) and p (i4[64, 16]) runs
 # of two rows per thread, 16-byte accesses; vectors inside one dimension
 # moved 8 bytes (count_cuda 12 0 0 before).
+# A dimension of extent 1 (stride 0 in F's layout) no longer leads the
+# anchor's order of dims (it held no run, and with it first no leaf had
+# a vector): r's store into F (rows padded to 68, so no leaf across
+# dimensions) takes 16-byte accesses (count_cuda 17 0 4 before: single
+# elements, and q read from s by ldmatrix). An i4 element is a 4-bit
+# access (i4_colsrc_auto's runner-up said "0-byte").
+cat >"$tmp/e1.axe" <<'EOF'
+kernel e1(X: f16[1, 64, 64], F: f32[1, 64, 64] layout S[(1, 64, 64):(0, 68, 1)])
+    grid(1) threads(128)
+{
+    shared s: f16[1, 64, 64] layout S[(1, 64, 64):(0, 64, 1)];
+    register q: f16[1, 64, 64] layout auto;
+    register r: f32[1, 64, 64] layout auto;
+    cta copy(s, X);
+    sync;
+    cta copy(q, s);
+    cta cast(r, q);
+    cta copy(F, r);
+}
+EOF
+run_json "$tmp/e1.axe"
+run_json "$tmp/e1.axe" --target cuda --emulate
+"$AXE" compile "$tmp/e1.axe" --target cuda >"$tmp/e1.cu" 2>&1
+"$AXE" synth "$tmp/e1.axe" --target cuda >"$tmp/e1.txt" 2>&1
+"$AXE" synth "$T/i4_colsrc_auto.axe" --target cuda --json >"$tmp/cs.json" 2>&1
+got="$(count_cuda "$tmp/e1.cu")"
+if [ "$got" = "13 0 0" ] &&
+    grep -qF 'anchor copy#3: coalesced, 16-byte accesses (4 elements) in runs of 8 on 128 consecutive tx' "$tmp/e1.txt" &&
+    grep -qF '"runner_up": "coalesced, 4-bit accesses (1 element) in runs of 1' "$tmp/cs.json" &&
+    ! grep -qF '0-byte' "$tmp/cs.json"; then
+    ok
+else
+    bad "extent-1 dim first or i4 access text: $got $(cat "$tmp/e1.txt" "$tmp/cs.json")"
+fi
 MR="$T/merge_rows_auto.axe"
 run_json "$MR"
 run_json "$MR" -D G=5 --seed 3

@@ -192,15 +192,19 @@ static bool deal(sy_digit *dg, int nd, const int64_t *shape, int n,
     return true;
 }
 
-/* Dims from the fastest (smallest stride; on ties the later dim). */
-static void fastest_first(const int64_t *stride, int n, int *order)
+/* Dims from the fastest (smallest stride; on ties the later dim), the
+ * dims of extent 1 last (whatever their stride: they hold no run). */
+static void fastest_first(const int64_t *stride, const int64_t *shape, int n,
+                          int *order)
 {
     int i, j;
     for (i = 0; i < n; i++)
         order[i] = n - 1 - i;
     for (i = 0; i < n; i++)
         for (j = i + 1; j < n; j++)
-            if (stride[order[j]] < stride[order[i]]) {
+            if ((shape[order[i]] == 1 && shape[order[j]] > 1) ||
+                ((shape[order[i]] > 1) == (shape[order[j]] > 1) &&
+                 stride[order[j]] < stride[order[i]])) {
                 int t = order[i];
                 order[i] = order[j];
                 order[j] = t;
@@ -309,10 +313,12 @@ static bool copy_candidate(const sy_copy *c, const sy_leaf *f, axe_layout *out)
 
 static void copy_text(const sy_copy *c, const sy_leaf *f, char *buf, size_t cap)
 {
+    int64_t bits = f->w * c->bits;
     (void)snprintf(buf, cap,
-                   "coalesced, %lld-byte accesses (%lld element%s)%s in runs "
+                   "coalesced, %lld-%s accesses (%lld element%s)%s in runs "
                    "of %lld on %lld consecutive %s, %lld per thread%s",
-                   (long long)(f->w * c->bits / 8), (long long)f->w,
+                   (long long)(bits % 8 == 0 ? bits / 8 : bits),
+                   bits % 8 == 0 ? "byte" : "bit", (long long)f->w,
                    f->w > 1 ? "s" : "", f->merged ? " across dimensions" : "",
                    (long long)f->run, (long long)f->tp, c->axis,
                    (long long)(c->size / (f->w * f->tp)),
@@ -343,7 +349,7 @@ static axe_status copy_setup(const axe_program *p, const ax_stmt *s, int reg,
     if (!c->vec)
         for (d = c->n - 1, i = 1; d >= 0; d--)
             stride[d] = i, i *= c->shape[d];
-    fastest_first(stride, c->n, c->order);
+    fastest_first(stride, c->shape, c->n, c->order);
     c->vec = c->vec && stride[c->order[0]] == 1;
     c->align = base_align(p, &s->args[mem], c->n, stride);
     for (d = 0; d < c->n; d++) {
