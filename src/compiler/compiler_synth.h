@@ -35,9 +35,10 @@ typedef struct ax_synth_choice {
     double cost;
     char runner_up[AX_SYNTH_TEXT];
     double runner_cost;
-    /* A copy anchor from shared memory into its register: why it has no
-     * ldmatrix leaf ("": it has one, or is of another kind); not in the
-     * JSON. */
+    /* A copy anchor: why copy "no_ldsm_op" from shared memory into a
+     * register, the anchor or a copy of its tied class, has no ldmatrix
+     * leaf ("": every such copy has one); not in the JSON. */
+    int no_ldsm_op;
     char no_ldsm[AX_SYNTH_WHY];
 } ax_synth_choice;
 
@@ -142,7 +143,8 @@ typedef struct ax_synth_leaf {
 typedef struct ax_synth_leaves {
     int n;
     ax_synth_leaf leaf[AX_SYNTH_MAX_LEAVES];
-    char no_ldsm[AX_SYNTH_WHY]; /* a copy's: ax_synth_choice's */
+    int no_ldsm_op; /* a copy's: ax_synth_choice's */
+    char no_ldsm[AX_SYNTH_WHY];
 } ax_synth_leaves;
 /* Every leaf of gemm "s"'s C: tiled by the mma atom over the scope's
  * warps (B in memory, or A and B registers at warp scope; wn = 1 with a
@@ -235,6 +237,10 @@ bool axe__synth_ldsm_accesses(const axe_program *p, const ax_stmt *s, int reg,
 typedef struct ax_synth_tied_ldsm {
     int n;
     ax_synth_leaf leaf[AX_SYNTH_LDSM_LEAVES];
+    /* The first such copy with no ldmatrix leaf and why (ax_synth_ldsm's
+     * "why"; "" none). */
+    int why_op;
+    char why[AX_SYNTH_WHY];
 } ax_synth_tied_ldsm;
 axe_status axe__synth_tied_ldsm(const axe_program *p, const ax_stmt *s, int reg,
                                 const bool *in, ax_synth_tied_ldsm *out,

@@ -615,7 +615,9 @@ static axe_status leaves_of(const axe_program *p, const ax_stmt *s, int reg,
     AXE_TRY(axe__synth_ldsm_leaves(p, s, reg, &ls, diag));
     AXE_TRY(axe__synth_tied_ldsm(p, s, reg, in, &tl, diag));
     copy_search(c, &o, &ls, &tl, lv);
-    (void)snprintf(lv->no_ldsm, sizeof lv->no_ldsm, "%s", ls.why);
+    lv->no_ldsm_op = ls.why[0] != '\0' ? s->index : tl.why_op;
+    (void)snprintf(lv->no_ldsm, sizeof lv->no_ldsm, "%s",
+                   ls.why[0] != '\0' ? ls.why : tl.why);
     if (lv->n == 0 && c->i4->q.tensor >= 0)
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
                          "it is stored into the packed i4 '%s' (whole bytes "

@@ -48,15 +48,16 @@ static void put_choice(ax_text *t, const ax_synth_choice *c, const char *sep)
 }
 
 /* "PREFIXno ldmatrix leaf for copy#N ('q'): REASON" where anchor choice
- * "c" says why it has none. */
+ * "c" says why copy N (the anchor or a tied copy) has none. */
 static void put_no_ldsm(ax_text *t, const axe_program *p,
                         const ax_synth_choice *c, const char *prefix)
 {
     char label[48];
-    const ax_stmt *s = p->ops[c->op];
-    if (c->no_ldsm[0] == '\0')
+    const ax_stmt *s;
+    if (c->no_ldsm[0] == '\0' || c->no_ldsm_op < 0)
         return;
-    axe__synth_label(p, c->op, label, sizeof label);
+    s = p->ops[c->no_ldsm_op];
+    axe__synth_label(p, c->no_ldsm_op, label, sizeof label);
     axe__text_put(t, "%sno ldmatrix leaf for %s ('%s'): %s\n", prefix, label,
                   p->tensors[s->args[0].tensor].name, c->no_ldsm);
 }
