@@ -1250,6 +1250,30 @@ if [ "$got" = "/ 128 0 8 128 / 128 0 8 128 " ] && ! grep -q "layout auto;" "$tmp
 else
     bad "i4_ldsm_hexcute_cut_tied_auto, written twin: Bs stores, Bs loads, ldmatrix, F stores per thread: $got"
 fi
+# The twin with Bs auto too (docs/compiler.md, "ldmatrix leaves"): Bs
+# takes the row-major Swizzle<5,2,3> tile and f the coalesced leaf of
+# 16-byte stores into F: 4 stores into Bs, 4 loads from Bs, 32 stores
+# into F and X's 4 loads per thread (44), against Hexcute's tile's 64,
+# 4 ldmatrix.x4, 64 and 4 (136, the rows above). With f written as
+# i4_ldsm_hexcute.axe's (bq auto), bq takes f's layout and Bs Hexcute's
+# tile swizzled, at the hand-written kernel's counts.
+sed -e 's/shared Bs: i4\[128, 128\] layout S\[[^]]*\];/shared Bs: i4[128, 128] layout auto;/' \
+    "$HT" >"$tmp/ht_bs.axe"
+sed -e "s/register f: f32\[128, 128\] layout auto;/register f: f32[128, 128] layout $hx;/" \
+    "$tmp/ht_bs.axe" >"$tmp/ht_f.axe"
+same "$tmp/ht_bs.axe" Bs "Swizzle<5,2,3>(S[(128, 128):(128, 1)])" --target cuda
+same "$tmp/ht_f.axe" Bs "Swizzle<5,1,6>(S[(8, 2, 8, 64, 2):(2048, 2, 4, 32, 1)])" --target cuda
+same "$tmp/ht_f.axe" bq "$hx" --target cuda
+got=""
+for f in ht_bs ht_f; do
+    "$AXE" compile "$tmp/$f.axe" --target cuda >"$tmp/cc.cu" 2>&1
+    got="$got/ $(count_copy "$tmp/cc.cu") $(kernel_count "$tmp/cc.cu" 'shared memory is zero' 'AXE_LDV?\(([\w ]+, )?t_X\b') "
+done
+if [ "$got" = "/ 4 4 0 32 4 / 64 0 4 64 4 " ] && grep -q "f32\[128, 128\] layout S\[" "$tmp/ht_f.axe"; then
+    ok
+else
+    bad "i4_ldsm_hexcute_tied_auto, Bs auto; and f written: Bs stores, Bs loads, ldmatrix, F stores, X loads per thread: $got"
+fi
 # A tile of 8 x 8 blocks (each dimension two iters): the coalesced leaf
 # sees the 16-byte vectors inside the blocks (4 loads per thread, as the
 # plan moves them), so the plain ldmatrix leaf (4 ldmatrix, then 4-byte

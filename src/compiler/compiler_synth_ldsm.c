@@ -147,12 +147,11 @@ static bool deal_layout(const ls_ctx *c, const ls_deal *d, axe_layout *out)
 static int64_t axis_step(const ls_ctx *c, const char *a)
 {
     bool wg = c->scope == AX_SCOPE_WARPGROUP, cta = c->scope == AX_SCOPE_CTA;
-    if (strcmp(a, "laneid") == 0 ||
-        strcmp(a, wg || cta ? "tid_in_wg" : "tx") == 0 ||
-        (!wg && strcmp(a, "tx") == 0))
+    if (strcmp(a, "laneid") == 0 || (!wg && strcmp(a, "tx") == 0) ||
+        ((wg || cta) && strcmp(a, "tid_in_wg") == 0))
         return 1;
-    if (strcmp(a, wg ? "wid_in_wg" : "warpid") == 0 ||
-        (cta && strcmp(a, "wid_in_wg") == 0))
+    if ((!wg && strcmp(a, "warpid") == 0) ||
+        ((wg || cta) && strcmp(a, "wid_in_wg") == 0))
         return AX_WARP;
     return cta && strcmp(a, "wgid") == 0 ? 4 * AX_WARP : 0;
 }
