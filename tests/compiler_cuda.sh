@@ -169,6 +169,14 @@ words_count() {
 got=$(words_count "$tmp/h2.cu" 'ax_hmul2(' 'ax_hadd2(' 'ax_hsub2(' \
     'ax_h2dup(' 'ax_h2pack(' 'ax_f2h((float)' 'mul.rn.f16x2 %0')
 [ "$got" = "2 2 2 2 1 2 1 " ] && ok || bad "half2_ops.axe word operators: $got"
+# half2_overlap.axe's three operators are refused a word at a time (a
+# source the destination at another region, an odd destination base, a
+# loop of odd stride beside the pair loop): all three element by element.
+"$AXE" compile "$SRC/tests/kernels/half2_overlap.axe" --target cuda \
+    -o "$tmp/h2o.cu" 2>"$tmp/err"
+got=$(words_count "$tmp/h2o.cu" 'ax_hadd2(' 'ax_hmul2(' 'ax_f2h((float)' \
+    'uint32_t t_a[' 'uint32_t t_c[')
+[ "$got" = "0 0 3 1 1 " ] && ok || bad "half2_overlap.axe refusals: $got"
 "$AXE" compile "$K/gemm_f16_i4_regb.axe" --target cuda -o "$tmp/rb.cu" \
     2>"$tmp/err"
 got=$(words_count "$tmp/rb.cu" 'ax_hmul2(t_bf[' 'ax_h2pack(AXE_LD(t_Sc' \

@@ -322,6 +322,11 @@ exact_run half2_ops.axe
 exact_run half2_ops.axe -D R=3 -D T=12 --seed 5
 exact_run half2_ops.axe --target cuda --emulate
 exact_run half2_ops.axe -D R=3 -D T=12 --seed 5 --target cuda --emulate
+# The refusals (half2_overlap.axe): a source that is the destination at
+# another region, an odd destination base, a pair loop beside an odd
+# stride stay element by element (a mutant dropping any one fails).
+exact_run half2_overlap.axe
+exact_run half2_overlap.axe --target cuda --emulate
 check_run partial_warp.axe
 check_run partial_warp.axe -D T=80 --seed 20
 check_run runtime_tiles.axe --arg M=100,64,5 --arg T=3,1,0
