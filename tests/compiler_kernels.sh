@@ -143,6 +143,8 @@ check_run masked_rows.axe --arg M=64,1,0 -D N=8 --seed 4
 K="$SRC/tests/kernels"
 check_run mixed_split.axe
 check_run mixed_split.axe -D M=5 -D N=13 --seed 11
+# A copy from its own tensor, the regions overlapping: element order kept.
+exact_run self_overlap.axe
 # A core kernel: HBM -> SBUF -> TensorEngine-shaped gemm into PSUM ->
 # SBUF -> HBM, on the c target (one thread) against the reference.
 exact_run trn_scratch.axe

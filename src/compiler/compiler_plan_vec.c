@@ -458,18 +458,68 @@ static bool repeats(int orders[][AX_MAX_DIMS], int k, int n)
     return false;
 }
 
+/* The least and the greatest address operand "i" of "plan" reaches,
+ * less its base's dynamic terms. */
+static void span(const axe_program *p, const ax_stmt *s, const ax_plan *plan,
+                 int i, int64_t *lo, int64_t *hi)
+{
+    ax_base b;
+    axe__plan_base(p, &s->args[i], &b);
+    *lo = *hi = b.cst;
+    for (int k = 0; k < plan->nloops; k++) {
+        int64_t reach = (plan->loops[k].extent - 1) * plan->loops[k].stride[i];
+        *(reach < 0 ? lo : hi) += reach;
+    }
+}
+
+/* Whether source "i", on the destination's tensor, may store-read
+ * overlap the destination: not shown disjoint (both affine, the same
+ * dynamic start terms, and static address spans that do not meet). */
+static bool may_overlap(const axe_program *p, const ax_stmt *s,
+                        const ax_plan *plan, int i)
+{
+    ax_base bd, bs;
+    int64_t dlo, dhi, slo, shi;
+    if (!plan->affine[0] || !plan->affine[i])
+        return true;
+    axe__plan_base(p, &s->args[0], &bd);
+    axe__plan_base(p, &s->args[i], &bs);
+    if (bd.ndyn != bs.ndyn)
+        return true;
+    for (int j = 0; j < bd.ndyn; j++)
+        if (bd.scale[j] != bs.scale[j] || !axe__expr_same(bd.dyn[j], bs.dyn[j]))
+            return true;
+    span(p, s, plan, 0, &dlo, &dhi);
+    span(p, s, plan, i, &slo, &shi);
+    return !(dhi < slo || shi < dlo);
+}
+
+/* Whether "s" reads a source on its destination's tensor (directly or
+ * through a view or a region) that may overlap the destination: then
+ * the copy keeps its element order (see axe__plan_vectorize). */
+static bool self_overlap(const axe_program *p, const ax_stmt *s,
+                         const ax_plan *plan)
+{
+    for (int i = 1; i < s->nargs; i++)
+        if (s->args[i].tensor == s->args[0].tensor &&
+            may_overlap(p, s, plan, i))
+            return true;
+    return false;
+}
+
 /* Every candidate (see axe__plan_vectorize) into "pk". */
 static axe_status pick(const axe_program *p, const ax_stmt *s,
                        const ax_plan *plan, vec_pick *pk, axe_diag *why)
 {
     int orders[AX_MAX_DIMS + 3][AX_MAX_DIMS];
     int k, r, d, nd = axe__ref_ndim(&s->args[0]);
-    int n = 1 + axe__plan_orders(p, s, orders + 1);
+    bool keep = self_overlap(p, s, plan);
+    int n = keep ? 1 : 1 + axe__plan_orders(p, s, orders + 1);
     axe_diag ignored;
     axe_status first = AXE_ERR_UNSUPPORTED;
     for (d = 0; d < nd; d++)
         orders[0][d] = d;
-    for (r = 0; r < 2; r++)
+    for (r = 0; r < (keep ? 1 : 2); r++)
         for (k = 0; k < n; k++) {
             ax_plan c = *plan;
             axe_status st;
