@@ -177,7 +177,7 @@ if "$AXE" compile "$KD/gemm_split_k.axe" -D P=8 --explain >"$tmp/ex" 2>&1 &&
     grep -qxF '  and B is first copied to S[(4,8,8):(8,1@gpuid,1)] (its rows placed as C'"'"'s columns, K split over C'"'"'s 8 replicas)' "$tmp/ex" &&
     grep -qF 'collective (device reduce of the partial sums into C, sum over dim 0) all-reduce' "$tmp/ex" &&
     grep -qF '(its rows placed as C2'"'"'s rows, K split over C2'"'"'s 4 replicas)' "$tmp/ex" &&
-    grep -qxF '  A and B as used both replicate (8:1@gpuid): their 8 replicas would compute the same partial sums; 8 divides no memory run of M, N or K, so, over their prime factors (inner first), M (A'"'"'s rows) is split over 4 and N (B'"'"'s rows) is split over 2 of them (1/8 of the multiply-adds each: the most replicas that divide, then the fewest elements received per device by the transfer rule)' "$tmp/ex" &&
+    grep -qxF '  A and B as used both replicate (8:1@gpuid): their 8 replicas would compute the same partial sums; 8 divides no memory run of M, N or K, so, over their prime factors (inner first; M takes the innermost, N the next, K the next, the rest none), M (A'"'"'s rows) is split over 4 and N (B'"'"'s rows) is split over 2 of them (1/8 of the multiply-adds each: the most replicas that divide, then the fewest elements received per device by the transfer rule)' "$tmp/ex" &&
     grep -qxF '  so A3 is first copied to S[(2,2,2):(2@gpuid,1@gpuid,1)] + R[2:4@gpuid] (its rows placed as C'"'"'s rows, its rows split over 4 of the 8 replicas of the partial sums)' "$tmp/ex" &&
     grep -qxF '  and B3 is first copied to S[(2,2,2):(4@gpuid,2,1)] + R[(2,2):(2@gpuid,1@gpuid)] (its rows placed as C'"'"'s columns, its rows split over 2 of the 8 replicas of the partial sums)' "$tmp/ex"; then
     ok
@@ -217,6 +217,21 @@ if "$AXE" compile "$KD/gemm_copy_both.axe" --explain >"$tmp/ex" 2>&1 &&
     ok
 else
     bad "partial sums with K whole --explain: $(grep -A1 'partial sums:' "$tmp/ex" | head -c 900)"
+fi
+
+# A mixed split (split 4) at P = 8 (gemm_split_mixed): M over 2 and K
+# over 4; and M over 4 with B2 copied only to fit C2's columns, taking
+# no factor: its line ends "K whole)" (it printed nothing before the
+# tail). Both gemms pass --check on mpi and cuda --emulate in
+# compiler_mpi.sh and compiler_nccl.sh (every kernel of this folder).
+if "$AXE" compile "$KD/gemm_split_mixed.axe" --explain >"$tmp/ex" 2>&1 &&
+    grep -qF "so, over their prime factors (inner first; M takes the innermost, N the next, K the next, the rest none), M (A's rows) is split over 2 and K is split over 4 of them (1/8 of the multiply-adds each" "$tmp/ex" &&
+    grep -qF " (its rows placed as C's columns, K over 4 of the 8 replicas of the partial sums)" "$tmp/ex" &&
+    grep -qF " (its rows placed as C2's columns, K whole)" "$tmp/ex" &&
+    ! grep -qF ",  of the" "$tmp/ex"; then
+    ok
+else
+    bad "gemm_split_mixed --explain: $(grep -E 'first copied' "$tmp/ex" | head -c 1500)"
 fi
 
 echo "$pass passed, $fail failed"

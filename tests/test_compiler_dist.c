@@ -2093,10 +2093,13 @@ static void gemm_split_rows(void)
  * divides none of M = 4, N = 4, K = 2: the replicas' factors split M
  * over 4 and N over 2 (split 4), so each product is computed once (was:
  * every device computed all of C). With M = N = 2, K = 3 only 4 of the 8
- * divide (M and N over 2 each): each product on 2 devices (was 8). */
+ * divide (M and N over 2 each): each product on 2 devices (was 8).
+ * mesh(6), M = 3, N = 2, K = 1: only M taking the innermost factors (2:1,
+ * then 3:2) is tried, so N over 2:1 (each product on 3 devices), not M
+ * over 3:2 and N over 2:1 (docs/compiler.md: the restriction). */
 static void gemm_split_mixed(void)
 {
-    static const char *const src[2] = {
+    static const char *const src[3] = {
         "mesh(8);\nkernel k(A: f32[4,2] layout S[(4,2):(2,1)] + 1@gpuid,\n"
         "  B: f32[4,2] layout S[(4,2):(2,1)] + 0@gpuid,\n  C: f32[4,4] "
         "layout S[(4,4):(4,1)] + R[8:1@gpuid]) grid(1) threads(1) {\n    "
@@ -2104,18 +2107,23 @@ static void gemm_split_mixed(void)
         "mesh(8);\nkernel k(A: f32[2,3] layout S[(2,3):(3,1)] + 1@gpuid,\n"
         "  B: f32[2,3] layout S[(2,3):(3,1)] + 0@gpuid,\n  C: f32[2,2] "
         "layout S[(2,2):(2,1)] + R[8:1@gpuid]) grid(1) threads(1) {\n    "
+        "device gemm(C, A, B);\n}\n",
+        "mesh(6);\nkernel k(A: f32[3,1] layout S[(3,1):(1,1)] + 1@gpuid,\n"
+        "  B: f32[2,1] layout S[(2,1):(1,1)] + 0@gpuid,\n  C: f32[3,2] "
+        "layout S[(3,2):(2,1)] + R[6:1@gpuid]) grid(1) threads(1) {\n    "
         "device gemm(C, A, B);\n}\n"};
-    static const int64_t want[2][3] = {{4, 2, 1}, {2, 2, 1}},
-                         total[2] = {32, 12}, dup[2] = {1, 2};
+    static const int64_t want[3][3] = {{4, 2, 1}, {2, 2, 1}, {1, 2, 1}},
+                         total[3] = {32, 12, 6}, dup[3] = {1, 2, 3},
+                         rep[3] = {8, 8, 6};
     ax_dist_gemm *g = malloc(sizeof *g);
     axe_diag d = {0, {0}};
     int i;
-    for (i = 0; i < 2 && g != NULL; i++) {
+    for (i = 0; i < 3 && g != NULL; i++) {
         axe_program *pr = NULL;
         bool ok = axe_program_compile(src[i], strlen(src[i]), NULL, NULL, &pr,
                                       &d) == AXE_OK &&
                   axe__dist_gemm(pr, pr->devops[0], g, &d) == AXE_OK;
-        TL_CHECK(ok && g->split == 4 && g->rep_r == 8 &&
+        TL_CHECK(ok && g->split == 4 && g->rep_r == rep[i] &&
                      memcmp(g->split_r, want[i], sizeof want[i]) == 0,
                  "%s\nsplit %d over %lld: M %lld, N %lld, K %lld (want 4: "
                  "%lld, %lld, %lld): %s",
@@ -2125,8 +2133,8 @@ static void gemm_split_mixed(void)
                  ok ? (long long)g->split_r[2] : -1LL, (long long)want[i][0],
                  (long long)want[i][1], (long long)want[i][2], d.message);
         if (ok) {
-            gemm_work_law(pr, pr->devops[0], g, 8, src[i]);
-            gemm_once_law(g, 8, total[i], dup[i], src[i]);
+            gemm_work_law(pr, pr->devops[0], g, rep[i], src[i]);
+            gemm_once_law(g, rep[i], total[i], dup[i], src[i]);
         }
         axe_program_free(pr);
     }

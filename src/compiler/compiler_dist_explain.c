@@ -145,8 +145,11 @@ static void put_mixed_why(ax_text *t, const ax_dist_gemm *g, int which)
     if (k > 1)
         axe__text_put(t, "%sK over %lld", rows > 1 ? " and " : "",
                       (long long)k);
-    axe__text_put(t, " of the %lld replicas of the partial sums)\n",
-                  (long long)g->rep_r);
+    if (rows > 1 || k > 1)
+        axe__text_put(t, " of the %lld replicas of the partial sums)\n",
+                      (long long)g->rep_r);
+    else /* copied only to fit: it takes no sub-digit */
+        axe__text_put(t, g->fit == 3 ? "K whole)\n" : "its rows whole)\n");
 }
 
 /* Why operand "which" of device gemm "s" is copied first: to fit the
@@ -196,7 +199,8 @@ static void put_gemm_mixed(ax_text *t, const ax_dist_gemm *g,
     int i, n = 0;
     axe__text_put(t,
                   "; %lld divides no memory run of M, N or K, so, over "
-                  "their prime factors (inner first), ",
+                  "their prime factors (inner first; M takes the innermost, N "
+                  "the next, K the next, the rest none), ",
                   (long long)g->rep_r);
     for (i = 0; i < 3; i++)
         if (g->split_r[i] > 1)
@@ -380,6 +384,11 @@ static void put_gemm(ax_text *t, const axe_program *p, const ax_stmt *s)
                       "\n    (K is whole on every device: %s = the "
                       "partial, placed as %s's layout says)\n",
                       cn, cn);
+    else if (!planned) /* the reason follows */
+        axe__text_put(t,
+                      "\n    (K is whole on every device: no sum; each "
+                      "element of %s is one device's partial)\n",
+                      cn);
     else /* placed otherwise (M or N split: each partial a piece of C) */
         axe__text_put(t,
                       "\n    (K is whole on every device: each element of "
