@@ -25,10 +25,11 @@ kernel_need_compiler CC cc "C compiler"
 # FILE:NAME of the syncs a kernel does not need (see above):
 # mixed_split.axe: fill, add and max of one shape in place (split plans
 # deal each element to the same thread), exp then sub of Q in place.
-# gemm_pipelined.axe, pipeline_regions.axe: the sync after the last read
-# of a stage; as written, the next write of that stage comes S
-# iterations later, after the first sync of the next iteration, but the
-# CUDA pipeline writes it one iteration later, so it requires this sync
+# gemm_pipelined.axe (and its auto twin), pipeline_regions.axe: the sync
+# after the last read of a stage; as written, the next write of that
+# stage comes S iterations later, after the first sync of the next
+# iteration, but the CUDA pipeline writes it one iteration later, so it
+# requires this sync
 # (docs/compiler.md, "Backends"; tests/compiler_cuda_emu.sh deletes it
 # there and requires a race). flash_attention.axe's is the same sync
 # (after the P.V gemm's last read of the stage of Vs), and
@@ -42,6 +43,7 @@ tests/kernels/mixed_split.axe:after-cast
 tests/kernels/mixed_split.axe:after-add
 tests/kernels/mixed_split.axe:after-exp
 examples/kernels/gemm_pipelined.axe:stage-release
+examples/kernels/gemm_pipelined_auto.axe:stage-release
 examples/kernels/flash_attention.axe:stage-release
 examples/kernels/flash_attention_auto.axe:stage-release
 tests/kernels/flash_vt_auto.axe:stage-release

@@ -88,6 +88,10 @@ run_json "$K/gemm_mma_auto.axe"
 run_json "$K/gemm_mma_auto.axe" -D M=384 -D N=256 -D K=96 --seed 6
 run_json "$K/gemm_auto.axe"
 run_json "$K/gemm_auto.axe" -D M=384 -D N=256 -D K=96 --seed 6
+run_json "$K/gemm_pipelined_auto.axe" -D STAGES=3 -D M=128 -D N=256 -D K=160 --seed 7
+run_json "$K/gemm_pipelined_auto.axe" --target cuda --emulate
+run_json "$K/gemm_splitk_auto.axe" -D M=192 -D N=128 -D K=384 -D KSPLIT=3 --seed 7
+run_json "$K/gemm_splitk_auto.axe" --target cuda --emulate
 run_json "$K/warp_mma_auto.axe"
 run_json "$K/warp_mma_auto.axe" -D MT=1 -D NT=3 -D KT=5 --seed 12
 run_json "$K/softmax_auto.axe"
@@ -129,6 +133,9 @@ done
 same "$K/gemm_mma_auto.axe" acc \
     "S[(2, 4, 2, 8, 4, 4, 4, 2):(4@warpid, 16, 2, 4@laneid, 1@warpid, 4, 1@laneid, 1)]"
 same "$K/gemm_auto.axe" acc "S[(16, 8, 16, 8):(16@tx, 8, 1@tx, 1)]"
+same "$K/gemm_pipelined_auto.axe" acc \
+    "S[(2, 4, 2, 8, 4, 4, 4, 2):(4@warpid, 16, 2, 4@laneid, 1@warpid, 4, 1@laneid, 1)]"
+same "$K/gemm_splitk_auto.axe" acc "S[(16, 4, 16, 4):(16@tx, 4, 1@tx, 1)]"
 same "$K/warp_mma_auto.axe" c "S[(2, 2, 8, 2, 4, 2):(8, 2, 4@laneid, 4, 1@laneid, 1)]"
 same "$K/warp_mma_auto.axe" a "S[(2, 2, 8, 2, 2, 4):(8, 1, 4@laneid, 4, 2, 1@laneid)]"
 same "$K/warp_mma_auto.axe" b "S[(2, 8, 2, 2, 4):(4, 4@laneid, 2, 1, 1@laneid)]"
@@ -272,6 +279,8 @@ else
     bad "C of gemm_mma_auto differs from gemm_swizzle's: $(head -c 500 "$tmp/diff")"
 fi
 same_c gemm_auto gemm
+same_c gemm_pipelined_auto gemm_pipelined
+same_c gemm_splitk_auto gemm_splitk
 same_c warp_mma_auto warp_mma
 same_c softmax_auto softmax
 same_c rmsnorm_auto rmsnorm
