@@ -145,6 +145,9 @@ check_run mixed_split.axe
 check_run mixed_split.axe -D M=5 -D N=13 --seed 11
 # A copy from its own tensor, the regions overlapping: element order kept.
 exact_run self_overlap.axe
+# A coordinate-addressed copy.split dealing whole i4 pairs (its
+# --explain rows are in compiler_errors.sh): exact.
+exact_run i4_split_cut.axe
 # A core kernel: HBM -> SBUF -> TensorEngine-shaped gemm into PSUM ->
 # SBUF -> HBM, on the c target (one thread) against the reference.
 exact_run trn_scratch.axe

@@ -4,19 +4,19 @@
  * what a copy from its own destination tensor reads (docs/compiler.md,
  * "Packed i4"). The nibble path runs the plan's loop nest element by
  * element: read the source, store the nibble. Paired on loop k, the nest
- * runs k in steps of 2 and one step (a "group") reads the source of
- * digit 2m and of 2m + 1 at each digit of the loops inside k, then stores
- * both: two elements of one cell (a thread, the digits of the loops
+ * runs k in steps of 2 and, in one step (a "group"), at each digit of the
+ * loops inside k, reads the sources of digits 2m and 2m + 1, then stores
+ * their byte: two elements of one cell (a thread, the digits of the loops
  * outside k, m) change order. Element e (its parity p_e = digit % 2 and
  * the index i_e of its inner digits, row-major) reads what element f
- * stored before it, or the tensor's old value; a read returns the same
- * in both orders unless some f of the same cell with the other parity
- * stores the address e reads and the orders disagree on which comes
- * first: the nibble path stores f first iff p_f < p_e, or p_f = p_e and
- * i_f < i_e; the pairs iff i_f < i_e. So they disagree when p_f = 0,
- * p_e = 1, i_f >= i_e, or p_f = 1, p_e = 0, i_f < i_e. (Elements of one
- * parity keep their order, and no two of different parity store one
- * address: the low ones' are even, the high ones' odd.)
+ * stored before it, or the tensor's old value; a read returns the same in
+ * both orders unless some f of the same cell with the other parity stores
+ * the address e reads and the orders disagree on which comes first: the
+ * nibble path stores f first iff p_f < p_e, or p_f = p_e and i_f < i_e;
+ * the pairs iff i_f < i_e. So they disagree when p_f = 0, p_e = 1, i_f >=
+ * i_e, or p_f = 1, p_e = 0, i_f < i_e. (Elements of one parity keep their
+ * order, and no two of different parity store one address: the low ones'
+ * are even, the high ones' odd.)
  *
  * With a source on the destination's tensor through the same layout (no
  * view, no broadcast; dynamic start terms equal in both, so their
@@ -76,7 +76,7 @@ static int64_t inner_addr(const order_ctx *c, int op, int64_t x)
 static bool list_bad(order_ctx *c)
 {
     int64_t n = 0, sk = c->plan->loops[c->k].stride[c->i];
-    c->bad = malloc((size_t)(2 * c->inner * c->inner) * sizeof *c->bad);
+    c->bad = malloc((size_t)(c->inner * c->inner) * sizeof *c->bad);
     if (c->bad == NULL)
         return false;
     for (int64_t ie = 0; ie < c->inner; ie++)

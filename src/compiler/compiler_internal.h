@@ -928,11 +928,15 @@ void axe__emit_mma_smem(ax_text *t, const axe_program *p, const ax_stmt *s,
  * (compiler_i4.c). */
 axe_status axe__i4_plan_check(const axe_program *p, const ax_stmt *s,
                               const ax_plan *plan, axe_diag *why);
-/* Sets plan->pair when each thread of a per-thread loop plan of copy or
- * cast "s" into packed i4 holds both elements of every byte it stores
- * along one loop: a loop of even extent at destination stride 1, every
- * other stride and the base address even, no operand masked, one
- * element per access (compiler_i4.c). */
+/* Sets plan->pair when each thread of a per-thread loop plan or a split
+ * plan of copy or cast "s" into packed i4 holds both elements of every
+ * byte it stores along one loop: a loop of even extent at destination
+ * stride 1, every other stride and the base address even, no operand
+ * masked, one element per access (compiler_i4.c). On a split plan (its
+ * pair loop innermost) it also deals the pairs whole, which changes the
+ * thread of each element: a caller must run axe__i4_plan_check on the
+ * paired plan again (dispatch's split() does; compiler_reduce.c does not
+ * pair a split). */
 void axe__i4_plan_pair(const axe_program *p, const ax_stmt *s, ax_plan *plan);
 /* Whether pairing loop "k" of "plan" (whole-byte i4 stores) leaves every
  * read of a source on the destination's tensor the value the element-by-
