@@ -97,6 +97,9 @@ run_json "$K/warp_mma_auto.axe" -D MT=1 -D NT=3 -D KT=5 --seed 12
 run_json "$K/softmax_auto.axe"
 run_json "$K/softmax_auto.axe" -D ROWS=12 -D C=160 --seed 9
 run_json "$K/softmax_auto.axe" -D C=80 --seed 3 # replicas: 16 lanes x 5
+run_json "$K/softmax_f16_auto.axe"
+run_json "$K/softmax_f16_auto.axe" -D ROWS=12 -D C=160 --seed 9
+run_json "$K/softmax_f16_auto.axe" --target cuda --emulate --arch sm_90
 run_json "$K/rmsnorm_auto.axe"
 run_json "$K/rmsnorm_auto.axe" -D ROWS=192 -D C=37 --seed 4
 for f in softmax_auto warp_mma_auto rmsnorm_auto; do
@@ -118,6 +121,9 @@ run_json "$K/flash_attention_auto.axe" --target cuda --emulate
 run_json "$K/flash_attention_causal_auto.axe"
 run_json "$K/flash_attention_causal_auto.axe" -D SEQ=100 -D D=32 -D BM=32 -D BN=32 --seed 36
 run_json "$K/flash_attention_causal_auto.axe" --target cuda --emulate
+run_json "$K/attention_causal_auto.axe"
+run_json "$K/attention_causal_auto.axe" -D N=96 -D D=16 --seed 5
+run_json "$K/attention_causal_auto.axe" --target cuda --emulate --arch sm_90
 run_json "$T/attention_cta_auto.axe"
 run_json "$T/attention_cta_auto.axe" --target cuda --emulate
 run_json "$K/transpose_auto.axe"
@@ -146,6 +152,9 @@ same "$K/warp_mma_auto.axe" c "S[(1, 2, 8, 3, 4, 2):(12, 2, 4@laneid, 4, 1@lanei
 same "$K/softmax_auto.axe" r "S[(1, 3, 32):(0, 1, 1@laneid)]"
 same "$K/softmax_auto.axe" m "S[1:1] + R[32:1@laneid]"
 same "$K/softmax_auto.axe" r "S[(1, 5, 32):(0, 1, 1@laneid)]" -D C=160
+same "$K/softmax_f16_auto.axe" r "S[(1, 3, 32):(0, 1, 1@laneid)]"
+same "$K/softmax_f16_auto.axe" m "S[1:1] + R[32:1@laneid]"
+same "$K/softmax_f16_auto.axe" r "S[(1, 5, 32):(0, 1, 1@laneid)]" -D C=160
 same "$K/rmsnorm_auto.axe" x "S[(1, 80):(80, 1)]"
 same "$K/rmsnorm_auto.axe" s "S[1:1]"
 same "$T/rearrange.axe" a "S[(4, 8, 16, 4):(4, 16@tx, 1@tx, 1)]"
@@ -156,6 +165,11 @@ same "$K/attention_scale_auto.axe" mask "S[(32, 64):(1@tx, 1)]"
 same "$K/attention_scale_auto.axe" t "S[32:1@tx]"
 same "$K/attention_scale_auto.axe" o "S[(32, 32):(1@tx, 1)]"
 same "$K/attention_scale_auto.axe" s "S[(16, 32):(1@tx, 1)]" -D N=32 -D D=16 -D BM=16
+# attention_causal_auto: the same, with the mask's col and the query index row
+for n in s col mask; do same "$K/attention_causal_auto.axe" "$n" "S[(32, 64):(1@tx, 1)]"; done
+for n in row t; do same "$K/attention_causal_auto.axe" "$n" "S[32:1@tx]"; done
+same "$K/attention_causal_auto.axe" o "S[(32, 32):(1@tx, 1)]"
+same "$K/attention_causal_auto.axe" o "S[(16, 24):(1@tx, 1)]" -D N=80 -D D=24 -D BM=16
 # flash_attention_auto: the C fragment of m16n8k16 (PTX ISA: lane 4g + q
 # holds rows g, g + 8 and columns 2q, 2q + 1 of each 8-column block)
 FRAG="S[(2, 8, 8, 4, 2):(2, 4@laneid, 4, 1@laneid, 1)]"
@@ -173,6 +187,7 @@ for n in row m mn l t c ninf; do same "$K/flash_attention_causal_auto.axe" "$n" 
 same "$T/attention_cta_auto.axe" p "S[(4, 2, 8, 4, 2, 4, 2):(1@warpid, 2, 4@laneid, 8, 4, 1@laneid, 1)]"
 same "$T/attention_cta_auto.axe" o "S[(4, 2, 8, 4, 4, 2):(1@warpid, 2, 4@laneid, 4, 1@laneid, 1)]"
 same_c attention_scale_auto attention_scale
+same_c attention_causal_auto attention_causal
 same_c flash_attention_auto flash_attention
 same_c flash_attention_causal_auto flash_attention_causal
 same_c flash_attention_causal_auto flash_attention_causal -D SEQ=100 -D BM=32 -D BN=32
@@ -283,6 +298,7 @@ same_c gemm_pipelined_auto gemm_pipelined
 same_c gemm_splitk_auto gemm_splitk
 same_c warp_mma_auto warp_mma
 same_c softmax_auto softmax
+same_c softmax_f16_auto softmax_f16
 same_c rmsnorm_auto rmsnorm
 
 # --- the report -----------------------------------------------------------
