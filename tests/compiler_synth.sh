@@ -913,34 +913,14 @@ if grep -qF '"copy#0": {"chosen": "coalesced, 16-byte accesses (4 elements) in r
 else
     bad "rowbias: the joint copy anchor: $(cat "$tmp/synth.json")"
 fi
-# count_cuda FILE: per thread, the memory instructions, shuffles and
-# ldmatrix instructions of the emitted CUDA ("MEM SHFL LDSM"): each
-# line's count times the trips of the loops around it (by indentation;
-# macro definitions skipped; an ldmatrix is a call with ax_w, not the
-# helper's definition).
+# count_cuda FILE: the memory instructions, shuffles and ldmatrix
+# instructions of the emitted CUDA kernel ("MEM SHFL LDSM"), each line's
+# count times the trips of the loops from 0 around it (a loop over a
+# thread's share, from ax_rank or ax_tid, counts once; an ldmatrix is a
+# call with ax_w, not the helper's definition).
 count_cuda() {
-    python3 - "$1" <<'PY'
-import re, sys
-loops, mem, shfl, ldsm = [], 0, 0, 0
-head = re.compile(r'for \(long (\w+) = 0; \1 < (\d+)L; (?:\1 \+= (\d+)L|\+\+\1)\)')
-for line in open(sys.argv[1]):
-    ind = len(line) - len(line.lstrip())
-    if not line.strip() or line.lstrip().startswith('#'):
-        continue
-    while loops and loops[-1][0] >= ind:
-        loops.pop()
-    trips = 1
-    for _, t in loops:
-        trips *= t
-    m = head.search(line)
-    if m:
-        loops.append((ind, -(-int(m.group(2)) // int(m.group(3) or 1))))
-        continue
-    mem += trips * len(re.findall(r'AXE_(?:LDV?|STV?)\(', line))
-    shfl += trips * line.count('__shfl')
-    ldsm += trips * len(re.findall(r'axe_ptx_ldmatrix_\w+\(ax_w', line))
-print(mem, shfl, ldsm)
-PY
+    KERNEL_COUNT_FROM=0 kernel_count "$1" '__global__' 'AXE_(?:LDV?|STV?)\(' '__shfl' \
+        'axe_ptx_ldmatrix_\w+\(ax_w'
 }
 "$AXE" compile "$tmp/rowbias.axe" --target cuda >"$tmp/rb.cu" 2>&1
 "$AXE" compile "$tmp/rowbias_alone.axe" --target cuda >"$tmp/rba.cu" 2>&1

@@ -36,6 +36,8 @@
 #     line's matches times the trips of the for loops around it inside
 #     that range (`for (long v = 0|ax_rank|ax_tid; v < NL; ...)`, by
 #     indentation; blank and preprocessor lines skipped). Needs python3.
+#     KERNEL_COUNT_FROM=0: only the loops from 0 count their trips (those
+#     from ax_rank or ax_tid, the threads' shares, count once).
 #   kernel_flops_are FILE WANT: the JSON line in FILE has "seconds" and
 #     "flops_per_s" whose product is WANT (the flops counted per run)
 #     within a relative 1e-6.
@@ -217,10 +219,10 @@ kernel_flops_are() {
 }
 
 kernel_count() {
-    python3 - "$@" <<'PY'
-import re, sys
-loop = re.compile(r'for \(long \w+ = (0|ax_rank|ax_tid); \w+ < (\d+)L; '
-                  r'(?:\+\+\w+|\w+ \+= (\d+)L)\)')
+    KERNEL_COUNT_FROM=${KERNEL_COUNT_FROM:-0|ax_rank|ax_tid} python3 - "$@" <<'PY'
+import os, re, sys
+loop = re.compile(r'for \(long \w+ = (' + os.environ['KERNEL_COUNT_FROM'] +
+                  r'); \w+ < (\d+)L; (?:\+\+\w+|\w+ \+= (\d+)L)\)')
 pats = [re.compile(p) for p in sys.argv[3:]]
 lines = open(sys.argv[1]).read().split('\n')
 start = next(i for i, l in enumerate(lines) if sys.argv[2] in l)
