@@ -283,6 +283,7 @@ cli_row 0 "pipeline over k: 2 stages, copy into 'Ys' at k % 2" \
 # Kernels the CUDA backend refuses today, with the reason.
 declare -A refused=(
     [gemm_fp8]="gemm on e4m3/e5m2 tensor cores (mma.sync m16n8k32 .e4m3/.e5m2) needs --arch sm_89 or later"
+    [gemm_fp8_auto]="gemm on e4m3/e5m2 tensor cores (mma.sync m16n8k32 .e4m3/.e5m2) needs --arch sm_89 or later"
     [warp_mma_fp8]="gemm on e4m3/e5m2 tensor cores (mma.sync m16n8k32 .e4m3/.e5m2) needs --arch sm_89 or later"
 )
 
@@ -343,7 +344,7 @@ done
 
 # The e4m3/e5m2 tensor-core kernels (refused below sm_89) build for sm_89
 # and sm_90 from `--arch sm_89`.
-for n in gemm_fp8 warp_mma_fp8; do
+for n in gemm_fp8 gemm_fp8_auto warp_mma_fp8; do
     f=$K/$n.axe
     [ -f "$f" ] || f=$SRC/tests/kernels/$n.axe
     if "$AXE" compile "$f" --target cuda --arch sm_89 >"$tmp/$n.cu" &&

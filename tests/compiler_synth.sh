@@ -134,6 +134,14 @@ for f in smem_ldmatrix_f16 smem_trans_bf16; do
     run_json "$T/$f.axe"
     run_json "$T/$f.axe" --target cuda --emulate --seed 4
 done
+# the f16, int8 and fp8 mma twins: each size and target once
+run_json "$K/warp_mma_f16_auto.axe"
+run_json "$K/warp_mma_f16_auto.axe" --target cuda --emulate --arch sm_90 \
+    -D MT=1 -D NT=3 -D KT=5 --seed 12
+for f in gemm_i8_auto gemm_fp8_auto; do
+    run_json "$K/$f.axe"
+    run_json "$K/$f.axe" --target cuda --emulate --arch sm_90 -D M=384 -D N=256 -D K=96 --seed 6
+done
 
 # --- equal to the hand-written layouts ------------------------------------
 same "$K/gemm_mma_auto.axe" acc \
@@ -300,6 +308,45 @@ same_c warp_mma_auto warp_mma
 same_c softmax_auto softmax
 same_c softmax_f16_auto softmax_f16
 same_c rmsnorm_auto rmsnorm
+# warp_mma_f16_auto: the m16n8k16 (f16) fragments' tiles, the same C
+same "$K/warp_mma_f16_auto.axe" a "S[(2, 2, 8, 2, 2, 4, 2):(16, 2, 4@laneid, 8, 4, 1@laneid, 1)]"
+same "$K/warp_mma_f16_auto.axe" b "S[(2, 8, 2, 2, 4, 2):(8, 4@laneid, 4, 2, 1@laneid, 1)]"
+same "$K/warp_mma_f16_auto.axe" c "S[(2, 2, 8, 2, 4, 2):(8, 2, 4@laneid, 4, 1@laneid, 1)]"
+same "$K/warp_mma_f16_auto.axe" a "S[(1, 2, 8, 5, 2, 4, 2):(40, 2, 4@laneid, 8, 4, 1@laneid, 1)]" \
+    -D MT=1 -D NT=3 -D KT=5
+same_c warp_mma_f16_auto warp_mma_f16
+# gemm_i8_auto and gemm_fp8_auto: acc is the hand-written m16n8k32 C
+# tiling; As and Bs are compact 32-byte rows with Swizzle<4,1,3> where
+# the hand-written tiles pad rows to 48 bytes: by the bank model the
+# copies into them are 1 way (hand-written 2) and the gemm's reads 1 (as
+# hand-written). The hand-written kernel is synthesized with acc auto
+# only, so that axe synth reports its accesses on its written tiles.
+twin_ways() {
+    local n=$1 res
+    sed -E '/register acc: (f32|i32)\[128, 128\]/{N;N;s/\n//g;s/layout S\[.*\];/layout auto;/}' \
+        "$K/$n.axe" >"$tmp/hand.axe"
+    "$AXE" synth "$K/${n}_auto.axe" --json >"$tmp/twin.json" 2>&1
+    "$AXE" synth "$tmp/hand.axe" --json >"$tmp/hand.json" 2>&1
+    res=$(python3 - "$tmp/twin.json" "$tmp/hand.json" <<'PY'
+import json, sys
+t, h = (json.load(open(a)) for a in sys.argv[1:3])
+out = [" ".join("%s=%s" % (n, t["tensors"].get(n)) for n in ("As", "Bs"))]
+tw = {(a["op"], a["tensor"]): a["ways_after"] for a in t["accesses"]}
+hw = {(a["op"], a["tensor"]): a["ways_after"] for a in h["accesses"]}
+out.append(" ".join("%s:%s:%d:%d" % (k[0], k[1], hw[k], tw.get(k, 99))
+                    for k in sorted(hw)))
+out.append(str(len(hw) == len(tw) == 4 and "acc" in h["tensors"]))
+print(" | ".join(out))
+PY
+    )
+    [ "$res" = "As=Swizzle<4,1,3>(S[(128,32):(32,1)]) Bs=Swizzle<4,1,3>(S[(128,32):(32,1)]) | copy#1:As:2:1 copy#2:Bs:2:1 gemm#3:As:1:1 gemm#3:Bs:1:1 | True" ] &&
+        ok || bad "${n}_auto vs $n (op:tensor:hand:twin ways): $res"
+}
+for n in gemm_i8 gemm_fp8; do
+    same "$K/${n}_auto.axe" acc \
+        "S[(2, 4, 2, 8, 4, 4, 4, 2):(4@warpid, 16, 2, 4@laneid, 1@warpid, 4, 1@laneid, 1)]"
+    twin_ways "$n"
+done
 
 # --- the report -----------------------------------------------------------
 synth_json "$K/gemm_mma_auto.axe" --target cuda &&
