@@ -145,6 +145,10 @@ check_run mixed_split.axe
 check_run mixed_split.axe -D M=5 -D N=13 --seed 11
 # A copy from its own tensor, the regions overlapping: element order kept.
 exact_run self_overlap.axe
+# The same through a swizzled view of the destination's tensor (either
+# side): the spans are in other address spaces, so the order is kept.
+exact_run swzov.axe
+exact_run swzov2.axe
 # A coordinate-addressed copy.split dealing whole i4 pairs (its
 # --explain rows are in compiler_errors.sh): exact.
 exact_run i4_split_cut.axe

@@ -472,15 +472,31 @@ static void span(const axe_program *p, const ax_stmt *s, const ax_plan *plan,
     }
 }
 
+/* Whether operands "a" and "b" (one tensor) are addressed in different
+ * spaces: one is a view and a swizzle is about (the tensor's or either
+ * view's). A view's span is in its own layout's offsets (storage
+ * addresses, before its own swizzle), a swizzled tensor's in tile
+ * addresses: disjoint spans then say nothing of the addresses. Without
+ * any swizzle, every span is of storage addresses. */
+static bool other_spaces(const axe_program *p, const ax_ref *a, const ax_ref *b)
+{
+    if (!a->is_view && !b->is_view)
+        return false;
+    return p->tensors[a->tensor].layout.swizzle.present ||
+           axe__ref_swizzled(p, a) || axe__ref_swizzled(p, b);
+}
+
 /* Whether source "i", on the destination's tensor, may store-read
- * overlap the destination: not shown disjoint (both affine, the same
- * dynamic start terms, and static address spans that do not meet). */
+ * overlap the destination: not shown disjoint (both affine, in one
+ * address space, the same dynamic start terms, and static address spans
+ * that do not meet). */
 static bool may_overlap(const axe_program *p, const ax_stmt *s,
                         const ax_plan *plan, int i)
 {
     ax_base bd, bs;
     int64_t dlo, dhi, slo, shi;
-    if (!plan->affine[0] || !plan->affine[i])
+    if (!plan->affine[0] || !plan->affine[i] ||
+        other_spaces(p, &s->args[0], &s->args[i]))
         return true;
     axe__plan_base(p, &s->args[0], &bd);
     axe__plan_base(p, &s->args[i], &bs);
