@@ -66,17 +66,21 @@ same() {
     fi
 }
 
-# same_c AUTO HAND ARGS...: the generated C of AUTO is HAND's with the
-# kernel renamed (so the synthesized layouts address every element as
-# the hand-written ones do).
+# same_c AUTO HAND ARGS...: both compile (exit 0) and the generated C of
+# AUTO is HAND's with the kernel renamed (so the synthesized layouts
+# address every element as the hand-written ones do).
 same_c() {
-    local a=$1 h=$2
+    local a=$1 h=$2 ra rh
     shift 2
-    (cd "$K" && "$AXE" compile "$a.axe" "$@") 2>&1 |
-        sed -E "s/$a/$h/g; s/line [0-9]+/line L/g" >"$tmp/a.c"
-    (cd "$K" && "$AXE" compile "$h.axe" "$@") 2>&1 |
-        sed -E "s/line [0-9]+/line L/g" >"$tmp/h.c"
-    if [ -s "$tmp/a.c" ] && diff "$tmp/a.c" "$tmp/h.c" >"$tmp/diff"; then
+    (cd "$K" && "$AXE" compile "$a.axe" "$@") >"$tmp/a.raw" 2>&1
+    ra=$?
+    (cd "$K" && "$AXE" compile "$h.axe" "$@") >"$tmp/h.raw" 2>&1
+    rh=$?
+    sed -E "s/$a/$h/g; s/line [0-9]+/line L/g" "$tmp/a.raw" >"$tmp/a.c"
+    sed -E "s/line [0-9]+/line L/g" "$tmp/h.raw" >"$tmp/h.c"
+    if [ "$ra" != 0 ] || [ "$rh" != 0 ]; then
+        bad "axe compile $a.axe (exit $ra) / $h.axe (exit $rh) $*: $(head -c 300 "$tmp/a.raw" "$tmp/h.raw")"
+    elif [ -s "$tmp/a.c" ] && diff "$tmp/a.c" "$tmp/h.c" >"$tmp/diff"; then
         ok
     else
         bad "C of $a differs from $h's: $(head -c 500 "$tmp/diff")"
