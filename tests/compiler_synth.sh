@@ -1401,6 +1401,31 @@ if grep -qxF "  synthesis: no ldmatrix leaf for copy#5 ('r'): its region of 'R' 
 else
     bad "ldsm_why_auto: --explain's four reasons, none in the JSON: $(grep 'ldmatrix leaf' "$tmp/why.explain" "$tmp/why.json" | head -c 1200)"
 fi
+# An anchor with no ldmatrix leaf of its own whose tied copy (v from the
+# unswizzled B, tied by the add) gives some: the line says "of its own",
+# so it does not read against an ldmatrix leaf of the class.
+cat >"$tmp/own.axe" <<'AXE'
+kernel own(X: f16[16, 64], F: f16[16, 64]) grid(1) threads(128)
+{
+    shared A: f16[16, 64] layout Swizzle<2, 3, 3>(S[(16, 64):(64, 1)]);
+    shared B: f16[16, 64];
+    register a: f16[16, 64] layout auto;
+    register v: f16[16, 64] layout auto;
+    cta copy(A, X);
+    cta copy(B, X);
+    sync;
+    cta copy(a, A);
+    cta copy(v, B);
+    cta add(a, a, v);
+    cta copy(F, a);
+}
+AXE
+"$AXE" synth "$tmp/own.axe" >"$tmp/own.txt" 2>&1
+if grep -qxF "  no ldmatrix leaf of its own for copy#2 ('a'): the swizzle of 'A' breaks its 16-byte rows (it moves runs of 4 elements, a row is 8)" "$tmp/own.txt"; then
+    ok
+else
+    bad "own: axe synth's line: $(grep 'ldmatrix' "$tmp/own.txt")"
+fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -777,6 +777,7 @@ static axe_status copy_apply(sy_state *st, int i, int reg,
     if (r >= 0)
         ch.runner_cost = lv->leaf[r].cost;
     ch.no_ldsm_op = lv->no_ldsm_op;
+    ch.no_ldsm_own = lv->no_ldsm_own;
     (void)snprintf(ch.no_ldsm, sizeof ch.no_ldsm, "%s", lv->no_ldsm);
     st->p->tensors[t].layout = lv->leaf[k].layout;
     AXE_TRY(add_choice(st, &ch));

@@ -37,8 +37,11 @@ typedef struct ax_synth_choice {
     double runner_cost;
     /* A copy anchor: why copy "no_ldsm_op" from shared memory into a
      * register, the anchor or a copy of its tied class, has no ldmatrix
-     * leaf ("": every such copy has one); not in the JSON. */
+     * leaf ("": every such copy has one); not in the JSON. "no_ldsm_own":
+     * the anchor has none of its own, but a tied copy gave ldmatrix
+     * leaves. */
     int no_ldsm_op;
+    bool no_ldsm_own;
     char no_ldsm[AX_SYNTH_WHY];
 } ax_synth_choice;
 
@@ -144,6 +147,7 @@ typedef struct ax_synth_leaves {
     int n;
     ax_synth_leaf leaf[AX_SYNTH_MAX_LEAVES];
     int no_ldsm_op; /* a copy's: ax_synth_choice's */
+    bool no_ldsm_own;
     char no_ldsm[AX_SYNTH_WHY];
 } ax_synth_leaves;
 /* Every leaf of gemm "s"'s C: tiled by the mma atom over the scope's

@@ -616,6 +616,7 @@ static axe_status leaves_of(const axe_program *p, const ax_stmt *s, int reg,
     AXE_TRY(axe__synth_tied_ldsm(p, s, reg, in, &tl, diag));
     copy_search(c, &o, &ls, &tl, lv);
     lv->no_ldsm_op = ls.why[0] != '\0' ? s->index : tl.why_op;
+    lv->no_ldsm_own = ls.why[0] != '\0' && tl.n > 0;
     (void)snprintf(lv->no_ldsm, sizeof lv->no_ldsm, "%s",
                    ls.why[0] != '\0' ? ls.why : tl.why);
     if (lv->n == 0 && c->i4->q.tensor >= 0)

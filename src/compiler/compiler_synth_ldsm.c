@@ -59,7 +59,7 @@ typedef struct ls_ctx {
     ax_scope scope;
     int64_t size, bits, epw, row, threads, nwarps, span, words;
     int n, niter, idim[LS_ITERS];
-    int made; /* candidates dealt over the iters (try_one) */
+    int made; /* candidates laid out over the iters (try_one) */
     int64_t iext[LS_ITERS], istr[LS_ITERS];
     int64_t *addr; /* per logical element (size) */
     int64_t *tab;  /* per (thread, register element): its address */
@@ -300,11 +300,14 @@ static bool region_layout(const ax_tensor *t, const ax_ref *r, int64_t row,
     axe_layout l = t->layout, g;
     int seps[AXE_LAYOUT_MAX_DIMS + 1];
     l.swizzle.present = false;
-    if (r->is_view || r->bdim >= 0 || r->any_masked || r->ndim != t->ndim)
+    if (r->is_view || r->bdim >= 0 || r->any_masked)
         return no_leaf(why,
                        "it reads a view, a broadcast or a masked "
                        "region of '%s'",
                        t->name);
+    if (r->ndim != t->ndim)
+        return no_leaf(why, "its region of '%s' has %d dimensions, '%s' %d",
+                       t->name, r->ndim, t->name, t->ndim);
     if (l.nreplica > 0 ||
         axe_layout_group(&l, t->shape, t->ndim, &g, seps, NULL) != AXE_OK)
         return no_leaf(why,
@@ -548,8 +551,10 @@ static axe_status try_one(ls_ctx *c, bool trans, const int *perm, int first,
     ls_cand *b;
     if (!make(c, trans, perm, first, &d))
         return AXE_OK;
+    if (!deal_layout(c, &d, &l) || !fill_table(c, &l))
+        return AXE_OK;
     c->made++;
-    if (!deal_layout(c, &d, &l) || !fill_table(c, &l) || !legal(c, trans))
+    if (!legal(c, trans))
         return AXE_OK;
     AXE_TRY(count(c, trans, &leaf, diag));
     b = &best[trans ? 1 + d.pair_dim : 0];
@@ -608,7 +613,8 @@ axe_status axe__synth_ldsm_leaves_on(const axe_program *p, const ax_stmt *s,
     if (st == AXE_OK && out->n == 0 && c.made == 0)
         (void)no_leaf(out->why,
                       "ldmatrix's lanes, words and warps deal over the "
-                      "iters of '%s' in none of the %d ways tried",
+                      "iters of '%s', each element once, in none of the "
+                      "%d ways tried",
                       c.sh->name, (c.bits == 16 ? 2 : 1) * 2 * c.niter);
     else if (st == AXE_OK && out->n == 0)
         (void)no_leaf(out->why,

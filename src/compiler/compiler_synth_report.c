@@ -48,7 +48,8 @@ static void put_choice(ax_text *t, const ax_synth_choice *c, const char *sep)
 }
 
 /* "PREFIXno ldmatrix leaf for copy#N ('q'): REASON" where anchor choice
- * "c" says why copy N (the anchor or a tied copy) has none. */
+ * "c" says why copy N (the anchor or a tied copy) has none ("no ldmatrix
+ * leaf of its own" where a tied copy of the anchor's gave some). */
 static void put_no_ldsm(ax_text *t, const axe_program *p,
                         const ax_synth_choice *c, const char *prefix)
 {
@@ -58,7 +59,8 @@ static void put_no_ldsm(ax_text *t, const axe_program *p,
         return;
     s = p->ops[c->no_ldsm_op];
     axe__synth_label(p, c->no_ldsm_op, label, sizeof label);
-    axe__text_put(t, "%sno ldmatrix leaf for %s ('%s'): %s\n", prefix, label,
+    axe__text_put(t, "%sno ldmatrix leaf%s for %s ('%s'): %s\n", prefix,
+                  c->no_ldsm_own ? " of its own" : "", label,
                   p->tensors[s->args[0].tensor].name, c->no_ldsm);
 }
 
