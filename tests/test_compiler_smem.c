@@ -1670,6 +1670,8 @@ static void test_synth_records(void)
 {
     synth_records("examples/kernels/gemm_mma_auto.axe", true);
     synth_records("examples/kernels/transpose_auto.axe", true);
+    /* 1-byte elements: rows of 32 bytes, Swizzle<4,1,3> */
+    synth_records("examples/kernels/gemm_i8_auto.axe", true);
     synth_records("tests/kernels/smem_ldmatrix_f16.axe", true);
     synth_records("tests/kernels/smem_trans_bf16.axe", true);
     /* packed i4: 16-byte vector writes (1 way), column reads (4 ways) */
