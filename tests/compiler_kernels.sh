@@ -149,6 +149,8 @@ exact_run self_overlap.axe
 # side): the spans are in other address spaces, so the order is kept.
 exact_run swzov.axe
 exact_run swzov2.axe
+# Over 32 threads from disjoint regions of its tensor, and in place: exact.
+exact_run self_disjoint.axe
 # A coordinate-addressed copy.split dealing whole i4 pairs (its
 # --explain rows are in compiler_errors.sh): exact.
 exact_run i4_split_cut.axe

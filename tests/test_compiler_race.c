@@ -74,13 +74,15 @@ static const race_row rows[] = {
      1,
      "uninitialized read of s[0]: read by thread 0 (line 5) before any write "
      "to it in CTA 1 (garbage on a GPU)"},
-    {"a shift in place inside one kernel-scope operator (thread 15 of CTA "
-     "0 reads A[16], thread 0 of CTA 1 writes it: a second race)",
-     "kernel k(A: f32[64]) grid(2) threads(16) {\n"
-     "  kernel copy(A[0 : +63], A[1 : +63]);\n"
+    {"a shift in place inside one operator, run whole by each of two "
+     "threads (a warp or cta copy of it is refused: compiler_errors.sh): "
+     "thread 1 reads A[1], which thread 0 wrote; two kinds: a read and a "
+     "write (either order), two writes (A[0] by both)",
+     "kernel k(A: f32[64]) grid(1) threads(2) {\n"
+     "  thread copy(A[0 : +63], A[1 : +63]);\n"
      "}\n",
      2,
-     "race on A[1]: read by thread 0 (line 2), written by thread 1 (line 2), "
+     "race on A[1]: written by thread 0 (line 2), read by thread 1 (line 2), "
      "no sync between"},
     {"kernel-scope operators that deal each element to one thread",
      "kernel k(A: f32[64], B: f32[64]) grid(2) threads(16) {\n"

@@ -602,12 +602,106 @@ static axe_status note_naive(axe_program *p, ax_stmt *s, int chosen, ax_text *t)
     return note.status;
 }
 
+/* "str" appended at "n" of "buf" (snprintf-style: the length needed). */
+static size_t cat(char *buf, size_t cap, size_t n, const char *str)
+{
+    int k =
+        snprintf(n < cap ? buf + n : NULL, n < cap ? cap - n : 0, "%s", str);
+    return n + (size_t)(k > 0 ? k : 0);
+}
+
+/* Region "r" as written ("X[8:24, 0:2]"; a dynamic start "e" as
+ * "e:e+len") into "buf". */
+static void region_text(const axe_program *p, const ax_ref *r, char *buf,
+                        size_t cap)
+{
+    char num[48];
+    size_t n = cat(buf, cap, 0, p->tensors[r->tensor].name);
+    for (int d = 0; d < r->ndim; d++) {
+        const ax_expr *e = r->start[d];
+        n = cat(buf, cap, n, d > 0 ? ", " : "[");
+        if (e == NULL || e->kind == AX_EX_INT) {
+            int64_t lo = e != NULL ? e->value : 0;
+            (void)snprintf(num, sizeof num, "%lld:%lld", (long long)lo,
+                           (long long)(lo + r->len[d]));
+            n = cat(buf, cap, n, num);
+            continue;
+        }
+        n = axe__expr_text(p, e, buf, cap, n);
+        n = cat(buf, cap, n, ":");
+        n = axe__expr_text(p, e, buf, cap, n);
+        (void)snprintf(num, sizeof num, " + %lld", (long long)r->len[d]);
+        n = cat(buf, cap, n, num);
+    }
+    (void)cat(buf, cap, n, "]");
+}
+
+/* Whether source "i" of affine "plan" reads, at each element, the
+ * address the destination stores at that element (in place). */
+static bool in_place(const axe_program *p, const ax_stmt *s,
+                     const ax_plan *plan, int i)
+{
+    ax_base bd, bs;
+    if (!plan->affine[0] || !plan->affine[i] ||
+        axe__plan_other_spaces(p, &s->args[0], &s->args[i]))
+        return false;
+    axe__plan_base(p, &s->args[0], &bd);
+    axe__plan_base(p, &s->args[i], &bs);
+    if (bd.cst != bs.cst || bd.ndyn != bs.ndyn)
+        return false;
+    for (int j = 0; j < bd.ndyn; j++)
+        if (bd.scale[j] != bs.scale[j] || !axe__expr_same(bd.dyn[j], bs.dyn[j]))
+            return false;
+    for (int k = 0; k < plan->nloops; k++)
+        if (plan->loops[k].stride[0] != plan->loops[k].stride[i])
+            return false;
+    return true;
+}
+
+/* An operator other than reduce and gemm run by more than one thread
+ * whose source on its destination's tensor may overlap the destination
+ * (not in place) is refused: the threads would reorder its reads and
+ * stores, where the reference runs them element by element. */
+static axe_status no_reorder(const axe_program *p, const ax_stmt *s,
+                             axe_diag *why)
+{
+    char src[256], dst[256];
+    ax_plan plan;
+    axe_diag ignored;
+    int64_t n;
+    if (s->op == AX_OP_REDUCE || s->op == AX_OP_GEMM ||
+        s->scope == AX_SCOPE_THREAD || p->core)
+        return AXE_OK;
+    n = axe__scope_threads(p, s->scope);
+    for (int i = 1; i < s->nargs && n > 1; i++) {
+        if (s->args[i].tensor != s->args[0].tensor)
+            continue;
+        if (axe__plan_build(p, s, AX_PLAN_SERIAL, -1, &plan, &ignored) !=
+            AXE_OK)
+            return AXE_OK; /* the schedules refuse it */
+        if (!axe__plan_may_overlap(p, s, &plan, i) || in_place(p, s, &plan, i))
+            continue;
+        region_text(p, &s->args[i], src, sizeof src);
+        region_text(p, &s->args[0], dst, sizeof dst);
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, s->off,
+                         "%s#%d: its source %s may overlap its destination "
+                         "%s, and the %s's %lld threads would reorder its "
+                         "reads and stores (the reference runs them element "
+                         "by element); run it at thread scope or copy the "
+                         "source through another tensor first",
+                         axe__op_name(s->op), s->index, src, dst,
+                         axe__stmt_scope_name(p, s), (long long)n);
+    }
+    return AXE_OK;
+}
+
 static axe_status dispatch_op(axe_program *p, ax_stmt *s, axe_diag *diag)
 {
     const char *forced = forced_for(p, s);
     ax_text t;
     ax_tried tr;
     int chosen, missing;
+    AXE_TRY(no_reorder(p, s, diag));
     axe__text_init(&t, p->arena);
     axe__text_init(&tr.rej, p->arena);
     axe__text_init(&tr.brief, p->arena);

@@ -955,6 +955,17 @@ typedef struct ax_base {
     int64_t scale[AX_MAX_DIMS + 1];
 } ax_base;
 void axe__plan_base(const axe_program *p, const ax_ref *r, ax_base *out);
+/* Whether source "i" of "s", on the destination's tensor, may
+ * store-read overlap the destination under "plan": not shown disjoint
+ * (both affine, in one address space, the same dynamic start terms, and
+ * static address spans that do not meet) (compiler_plan_vec.c). */
+bool axe__plan_may_overlap(const axe_program *p, const ax_stmt *s,
+                           const ax_plan *plan, int i);
+/* Whether operands "a" and "b" of one tensor are addressed in different
+ * spaces (one a view, and a swizzle about: the tensor's or either
+ * view's), so that equal or disjoint offsets say nothing of addresses. */
+bool axe__plan_other_spaces(const axe_program *p, const ax_ref *a,
+                            const ax_ref *b);
 /* Whether base "b"'s parity is the same for every value of its dynamic
  * parts: each has an even scale or an expression whose every value is
  * even (axe__expr_gcd: bx * 64 + 2), so it is b->cst's (compiler_i4.c). */

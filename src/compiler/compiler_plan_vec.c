@@ -478,7 +478,8 @@ static void span(const axe_program *p, const ax_stmt *s, const ax_plan *plan,
  * addresses, before its own swizzle), a swizzled tensor's in tile
  * addresses: disjoint spans then say nothing of the addresses. Without
  * any swizzle, every span is of storage addresses. */
-static bool other_spaces(const axe_program *p, const ax_ref *a, const ax_ref *b)
+bool axe__plan_other_spaces(const axe_program *p, const ax_ref *a,
+                            const ax_ref *b)
 {
     if (!a->is_view && !b->is_view)
         return false;
@@ -486,17 +487,14 @@ static bool other_spaces(const axe_program *p, const ax_ref *a, const ax_ref *b)
            axe__ref_swizzled(p, a) || axe__ref_swizzled(p, b);
 }
 
-/* Whether source "i", on the destination's tensor, may store-read
- * overlap the destination: not shown disjoint (both affine, in one
- * address space, the same dynamic start terms, and static address spans
- * that do not meet). */
-static bool may_overlap(const axe_program *p, const ax_stmt *s,
-                        const ax_plan *plan, int i)
+/* See compiler_internal.h. */
+bool axe__plan_may_overlap(const axe_program *p, const ax_stmt *s,
+                           const ax_plan *plan, int i)
 {
     ax_base bd, bs;
     int64_t dlo, dhi, slo, shi;
     if (!plan->affine[0] || !plan->affine[i] ||
-        other_spaces(p, &s->args[0], &s->args[i]))
+        axe__plan_other_spaces(p, &s->args[0], &s->args[i]))
         return true;
     axe__plan_base(p, &s->args[0], &bd);
     axe__plan_base(p, &s->args[i], &bs);
@@ -518,7 +516,7 @@ static bool self_overlap(const axe_program *p, const ax_stmt *s,
 {
     for (int i = 1; i < s->nargs; i++)
         if (s->args[i].tensor == s->args[0].tensor &&
-            may_overlap(p, s, plan, i))
+            axe__plan_may_overlap(p, s, plan, i))
             return true;
     return false;
 }
