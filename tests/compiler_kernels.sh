@@ -405,6 +405,17 @@ exact_run vec_sub.axe -D M=64 -D N=6 --target cuda --emulate
     [ "$(vd_op 1)" = " chosen copy.split;" ] &&
     [ "$(vd_op 2)" = " chosen copy.vector; loops in dimension order (0,1), then innermost the sub-iters dim 0 (8 at weight 4), dim 1 (16 at weight 1), dim 0 (4 at weight 1): the run contiguous in both operands; innermost access: 8 elements;" ] &&
     ok || bad "vec_sub --explain: $(vd_op 0) | $(vd_op 1) | $(vd_op 2)"
+# the same with thread digits among the run's loops: they move outside
+# it (i4, 32 and 8 nibbles; thread_loop for all four if they stay)
+exact_run vec_sub_threads.axe
+exact_run vec_sub_threads.axe --target cuda --emulate
+"$AXE" compile "$K/vec_sub_threads.axe" --explain >"$tmp/vd.txt" 2>&1
+vst_run="loops in dimension order (0,1), then innermost the sub-iters dim 1 (2 at weight 8), dim 0 (2 at weight 16), dim 0 (8 at weight 1), dim 1 (4 at weight 1): the run contiguous in both operands"
+[ "$(vd_op 0)" = " chosen copy.vector; $vst_run; innermost access: 32 elements;" ] &&
+    [ "$(vd_op 1)" = " chosen copy.vector; $vst_run; innermost access: 8 elements;" ] &&
+    [ "$(vd_op 2)" = " chosen copy.vector; $vst_run; innermost access: 8 elements;" ] &&
+    [ "$(vd_op 3)" = " chosen copy.thread_loop;" ] &&
+    ok || bad "vec_sub_threads --explain: $(vd_op 0) | $(vd_op 1) | $(vd_op 2) | $(vd_op 3)"
 # regions cut inside a dimension of several iters where they align with
 # them (docs/compiler.md, "Regions of a dimension of several iters"): the
 # slices of Hexcute's prepacked X and of Bs are affine, so the copy moves

@@ -506,9 +506,10 @@ static void drop_costliest_coalesced(ax_synth_leaves *lv, int64_t *ties,
  * that dim's innermost m iters while each one's stride is the product of
  * the extents inside it (1 when "l" does not group over the shape). The
  * dim is the first of c->order of extent above 1, where deal() puts a
- * coalesced leaf's run (an extent-1 dim has stride 0, so it can come
- * first in the order). The run of every leaf, and of a solved register
- * layout. */
+ * coalesced leaf's run: c->order[0], since fastest_first puts the dims
+ * of extent 1 last; an extent-1 dim comes first only when every dim has
+ * extent 1 (the skip then stops at the last). The run of every leaf, and
+ * of a solved register layout. */
 static int64_t reg_run(const axe_layout *l, const sy_copy *c)
 {
     axe_layout g;
