@@ -144,16 +144,6 @@ static bool both_split(const dim_work *dw, int64_t w)
             splits_at(dw->dst->it[dw->dd], dw->dst->nit[dw->dd], w));
 }
 
-static int64_t gcd(int64_t a, int64_t b)
-{
-    while (b != 0) {
-        int64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
 /* Add "w" to the sorted candidates "c" (a full list keeps its points:
  * fewer gcd cuts only mean larger tables; the boundaries come first). */
 static void cand_add(int64_t *c, int *n, int cap, int64_t w)
@@ -181,7 +171,7 @@ static void find_cuts(dim_work *dw)
         cand_add(c, &n, 4 * MAX_BOUNDS, dw->bs.b[i]);
     for (i = 0; i < dw->bs.n; i++)
         for (j = i + 1; j < dw->bs.n; j++)
-            cand_add(c, &n, 4 * MAX_BOUNDS, gcd(dw->bs.b[j], dw->bs.b[i]));
+            cand_add(c, &n, 4 * MAX_BOUNDS, axe__gcd(dw->bs.b[j], dw->bs.b[i]));
     dw->cut.n = 0;
     for (i = 0; i < n; i++)
         if (both_split(dw, c[i]) &&

@@ -45,18 +45,6 @@ static const char *thread_axis(ax_scope sc)
                                       : "tx";
 }
 
-static int64_t gcd(int64_t a, int64_t b)
-{
-    a = a < 0 ? -a : a;
-    b = b < 0 ? -b : b;
-    while (b != 0) {
-        int64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
 /* Per dim of "r", its memory stride; false when a dim is not one memory
  * iter (then the row-major order is used, without vectors). */
 static bool mem_strides(const axe_program *p, const ax_ref *r, int n,
@@ -115,7 +103,7 @@ static bool multi_strides(const axe_program *p, const ax_ref *r, int n,
                 if (k++ == 0)
                     stride[d] = g.shard[i].stride, inner[d] = g.shard[i].extent;
                 else
-                    outer[d] = gcd(outer[d], g.shard[i].stride);
+                    outer[d] = axe__gcd(outer[d], g.shard[i].stride);
             }
         if (k > 1 && r->ndim > 0 && r->start[d] != NULL &&
             (r->start[d]->kind != AX_EX_INT || r->start[d]->value != 0))
@@ -133,12 +121,12 @@ static int64_t base_align(const axe_program *p, const ax_ref *r, int n,
     int64_t g = 0;
     int d, i;
     for (i = 0; i < l->noffset; i++)
-        g = gcd(g, l->offset[i].value);
+        g = axe__gcd(g, l->offset[i].value);
     if (r->is_view && r->view_dyn != NULL)
-        g = gcd(g, axe__expr_gcd(r->view_dyn));
+        g = axe__gcd(g, axe__expr_gcd(r->view_dyn));
     for (d = 0; d < n && !r->is_view && r->ndim > 0; d++)
         if (r->start[d] != NULL)
-            g = gcd(g, axe__expr_gcd(r->start[d]) * stride[d]);
+            g = axe__gcd(g, axe__expr_gcd(r->start[d]) * stride[d]);
     return g;
 }
 
@@ -354,8 +342,8 @@ static axe_status copy_setup(const axe_program *p, const ax_stmt *s, int reg,
     c->align = base_align(p, &s->args[mem], c->n, stride);
     for (d = 0; d < c->n; d++) {
         if (d != c->order[0] && c->shape[d] > 1)
-            c->align = gcd(c->align, stride[d]);
-        c->align = gcd(c->align, outer[d]);
+            c->align = axe__gcd(c->align, stride[d]);
+        c->align = axe__gcd(c->align, outer[d]);
     }
     if (multi)
         c->vrun = inner[c->order[0]];
@@ -363,7 +351,7 @@ static axe_status copy_setup(const axe_program *p, const ax_stmt *s, int reg,
         axe__synth_merge_of(p, &s->args[mem], shape, c->n, mstride, &c->m);
     if (c->merge)
         c->malign =
-            gcd(base_align(p, &s->args[mem], c->n, mstride), c->m.align);
+            axe__gcd(base_align(p, &s->args[mem], c->n, mstride), c->m.align);
     c->threads = axe__scope_threads(p, s->scope);
     c->bits = axe_dtype_bit_width(t->dtype);
     c->axis = thread_axis(s->scope);

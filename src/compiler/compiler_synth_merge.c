@@ -18,18 +18,6 @@
 
 #include "compiler_synth.h"
 
-static int64_t gcd(int64_t a, int64_t b)
-{
-    a = a < 0 ? -a : a;
-    b = b < 0 ? -b : b;
-    while (b != 0) {
-        int64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
 /* Adds piece (extent e, stride s) of dimension d; false when full. */
 static bool add_piece(ax_synth_merge *m, int64_t e, int64_t s, int d)
 {
@@ -117,7 +105,7 @@ bool axe__synth_merge_of(const axe_program *p, const ax_ref *r,
     m->nchain = i;
     for (; i < m->np; i++)
         if (m->ext[m->order[i]] > 1)
-            m->align = gcd(m->align, m->stride[m->order[i]]);
+            m->align = axe__gcd(m->align, m->stride[m->order[i]]);
     m->swz = axe__swizzle_run(p, r);
     return m->nchain >= 2;
 }
