@@ -38,6 +38,10 @@ kernel_need_compiler CC cc "C compiler"
 # vec_bank.axe: both copies take the same plan (the order the bank model
 # picks), so each thread reads back the chunks it wrote. i4_split.axe:
 # cast.split and copy.split of one shape deal the same i4 pairs whole.
+# i4_ldsm_pack_auto.axe, i4_ldsm_pack_both_auto.axe,
+# i4_ldsm_pack_halves_auto.axe, ldsm_f16_pack_auto.axe: synthesis gives bq
+# the 16-byte rows each thread's cp.async wrote into Bs (leaves across
+# dimensions), so each thread reads back only its own rows.
 UNNEEDED="
 tests/kernels/mixed_split.axe:after-cast
 tests/kernels/mixed_split.axe:after-add
@@ -50,6 +54,10 @@ tests/kernels/flash_vt_auto.axe:stage-release
 tests/kernels/pipeline_regions.axe:stage-release
 tests/kernels/vec_bank.axe:same-plan
 tests/kernels/i4_split.axe:same-pairs
+tests/kernels/i4_ldsm_pack_auto.axe:same-rows
+tests/kernels/i4_ldsm_pack_both_auto.axe:same-rows
+tests/kernels/i4_ldsm_pack_halves_auto.axe:same-rows
+tests/kernels/ldsm_f16_pack_auto.axe:same-rows
 "
 
 kernel_counts
