@@ -1682,6 +1682,13 @@ expect 1 1:93 "copy#0: its source X\[0:16, 1:3\] may overlap its destination X\[
 expect 1 1:93 "copy#0: its source X\[8:24, 0:2\] may overlap its destination X\[0:16, 1:3\], and the warp's 32 threads" <<<"$OV threads(32) { warp copy(X[0:16, 1:3], X[8:24, 0:2]); }"
 expect 1 1:111 "copy#1: its source X\[0:16, 1:3\] may overlap its destination X\[8:24, 0:2\], and the cta's 64 threads" <<<"$OV threads(64) { thread copy(Y, X); cta copy(X[8:24, 0:2], X[0:16, 1:3]); }"
 expect 1 1:92 "add#0: its source X\[0:16, 1:3\] may overlap its destination X\[8:24, 0:2\], and the cta's 64 threads" <<<"$OV threads(64) { cta add(X[8:24, 0:2], X[0:16, 1:3], Y[0:16, 0:2]); }"
+# Regions apart in a dimension are disjoint only where the layout keeps
+# distinct elements apart (tests/kernels/self_apart.axe): X[0:16, 1:2]
+# and X[15:31, 0:1] of S[(32, 4):(1, 16)] share addresses 16..30.
+expect 1 1:89 "copy#0: its source X\[15:31, 0:1\] may overlap its destination X\[0:16, 1:2\], and the warp's 32 threads" <<<'kernel w(X: f32[32, 4] layout S[(32, 4):(1, 16)], Y: f32[8]) grid(1) threads(32) { warp copy(X[0:16, 1:2], X[15:31, 0:1]); }'
+# One view updated in place is refused when its destination stores an
+# address twice (stride 0): the 32 threads would race on B[0].
+expect 1 1:59 "add#0: its source a view of B may overlap its destination a view of B, and the cta's 32 threads" <<<'kernel w(A: f32[32], B: f32[1]) grid(1) threads(32) { cta add(B.view(S[32:0]), B.view(S[32:0]), A); }'
 
 cat >"$tmp/inj.axe" <<'AXE'
 kernel k(X: f32[3, 2], Y: f32[3, 2]) grid(1) threads(1) {

@@ -151,6 +151,7 @@ exact_run swzov.axe
 exact_run swzov2.axe
 # Over 32 threads from disjoint regions of its tensor, and in place: exact.
 exact_run self_disjoint.axe
+exact_run self_apart.axe
 # A coordinate-addressed copy.split dealing whole i4 pairs (its
 # --explain rows are in compiler_errors.sh): exact.
 exact_run i4_split_cut.axe
