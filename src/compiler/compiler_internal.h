@@ -966,6 +966,11 @@ bool axe__plan_may_overlap(const axe_program *p, const ax_stmt *s,
  * view's), so that equal or disjoint offsets say nothing of addresses. */
 bool axe__plan_other_spaces(const axe_program *p, const ax_ref *a,
                             const ax_ref *b);
+/* An operator run by more than one thread whose source on its
+ * destination's tensor may overlap the destination, neither in place nor
+ * apart from it: refused with the reason (compiler_overlap.c). */
+axe_status axe__no_reorder(const axe_program *p, const ax_stmt *s,
+                           axe_diag *why);
 /* Whether base "b"'s parity is the same for every value of its dynamic
  * parts: each has an even scale or an expression whose every value is
  * even (axe__expr_gcd: bx * 64 + 2), so it is b->cst's (compiler_i4.c). */

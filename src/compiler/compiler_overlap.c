@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The self-overlap refusal: an operator run by more than one thread whose
+ * source on its destination's tensor may overlap the destination (not in
+ * place, not apart from it) is refused before any schedule, since the
+ * threads would reorder the reads and stores that the reference runs
+ * element by element (docs/compiler.md, "A source on its destination's
+ * tensor").
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "compiler_internal.h"
+
+/* "str" appended at "n" of "buf" (snprintf-style: the length needed). */
+static size_t cat(char *buf, size_t cap, size_t n, const char *str)
+{
+    int k =
+        snprintf(n < cap ? buf + n : NULL, n < cap ? cap - n : 0, "%s", str);
+    return n + (size_t)(k > 0 ? k : 0);
+}
+
+/* Region "r" as written ("X[8:24, 0:2]"; a dynamic start "e" as
+ * "e:e+len"; a view as "a view of X") into "buf". */
+static void region_text(const axe_program *p, const ax_ref *r, char *buf,
+                        size_t cap)
+{
+    char num[48];
+    size_t n = cat(buf, cap, 0, r->is_view ? "a view of " : "");
+    n = cat(buf, cap, n, p->tensors[r->tensor].name);
+    if (r->is_view)
+        return;
+    for (int d = 0; d < r->ndim; d++) {
+        const ax_expr *e = r->start[d];
+        n = cat(buf, cap, n, d > 0 ? ", " : "[");
+        if (e == NULL || e->kind == AX_EX_INT) {
+            int64_t lo = e != NULL ? e->value : 0;
+            (void)snprintf(num, sizeof num, "%lld:%lld", (long long)lo,
+                           (long long)(lo + r->len[d]));
+            n = cat(buf, cap, n, num);
+            continue;
+        }
+        n = axe__expr_text(p, e, buf, cap, n);
+        n = cat(buf, cap, n, ":");
+        n = axe__expr_text(p, e, buf, cap, n);
+        (void)snprintf(num, sizeof num, " + %lld", (long long)r->len[d]);
+        n = cat(buf, cap, n, num);
+    }
+    (void)cat(buf, cap, n, "]");
+}
+
+/* Whether start "e" of a region is "base + c" for a constant "c" (base
+ * NULL when "e" is constant). */
+static void split_start(const ax_expr *e, const ax_expr **base, int64_t *c)
+{
+    *base = e;
+    *c = 0;
+    if (e == NULL || e->kind == AX_EX_INT) {
+        *base = NULL;
+        *c = e != NULL ? e->value : 0;
+    } else if (e->kind == AX_EX_ADD && e->b->kind == AX_EX_INT) {
+        *base = e->a;
+        *c = e->b->value;
+    } else if (e->kind == AX_EX_ADD && e->a->kind == AX_EX_INT) {
+        *base = e->b;
+        *c = e->a->value;
+    }
+}
+
+/* Whether dim "d"'s ranges [start, start + len) of regions "a" and "b"
+ * do not meet: constant starts, or the same dynamic base plus
+ * constants. */
+static bool dim_apart(const ax_ref *a, const ax_ref *b, int d)
+{
+    const ax_expr *ea, *eb;
+    int64_t ca, cb;
+    split_start(a->start[d], &ea, &ca);
+    split_start(b->start[d], &eb, &cb);
+    if ((ea != NULL || eb != NULL) && !axe__expr_same(ea, eb))
+        return false;
+    return ca + a->len[d] <= cb || cb + b->len[d] <= ca;
+}
+
+/* Whether layout "l" maps distinct elements to distinct addresses: no
+ * replica, every iter in memory, and sorted by stride each nonzero
+ * stride exceeds the reach of the smaller ones (a swizzle permutes
+ * addresses). False when not shown. */
+static bool mem_injective(const axe_layout *l)
+{
+    int64_t st[AXE_LAYOUT_MAX_SHARD], ex[AXE_LAYOUT_MAX_SHARD], reach = 0;
+    int n = 0;
+    if (l->nreplica != 0)
+        return false;
+    for (int i = 0; i < l->nshard; i++) {
+        const axe_iter *it = &l->shard[i];
+        int j = n;
+        if (axe__iter_rank_stride(it) != 0 || strcmp(it->axis, "m") != 0)
+            return false;
+        if (it->extent == 1)
+            continue;
+        for (; j > 0 && st[j - 1] > axe__abs(it->stride); j--) {
+            st[j] = st[j - 1];
+            ex[j] = ex[j - 1];
+        }
+        st[j] = axe__abs(it->stride);
+        ex[j] = it->extent;
+        n++;
+    }
+    for (int i = 0; i < n; i++) {
+        if (st[i] <= reach)
+            return false;
+        reach += st[i] * (ex[i] - 1);
+    }
+    return true;
+}
+
+/* Whether regions "a" and "b" of one tensor (not views) hold disjoint
+ * elements (apart in some dim) at distinct addresses. */
+static bool regions_apart(const axe_program *p, const ax_ref *a,
+                          const ax_ref *b)
+{
+    if (a->is_view || b->is_view || a->ndim != b->ndim ||
+        !mem_injective(&p->tensors[a->tensor].layout))
+        return false;
+    for (int d = 0; d < a->ndim; d++)
+        if (dim_apart(a, b, d))
+            return true;
+    return false;
+}
+
+/* Whether "a" and "b" name the same elements the same way (one region,
+ * or one view of one region). */
+static bool same_ref(const ax_ref *a, const ax_ref *b)
+{
+    if (a->tensor != b->tensor || a->ndim != b->ndim ||
+        a->is_view != b->is_view || a->bdim != b->bdim || a->any_masked ||
+        b->any_masked)
+        return false;
+    if (a->is_view && (!axe_layout_equal(&a->view, &b->view) ||
+                       ((a->view_dyn != NULL || b->view_dyn != NULL) &&
+                        !axe__expr_same(a->view_dyn, b->view_dyn))))
+        return false;
+    for (int d = 0; d < a->ndim; d++) {
+        const ax_expr *ea, *eb;
+        int64_t ca, cb;
+        split_start(a->start[d], &ea, &ca);
+        split_start(b->start[d], &eb, &cb);
+        if (a->len[d] != b->len[d] || ca != cb ||
+            ((ea != NULL || eb != NULL) && !axe__expr_same(ea, eb)))
+            return false;
+    }
+    return true;
+}
+
+/* Whether the destination of "plan" stores some address twice (a loop
+ * of stride 0): then its stores are not its elements' own. */
+static bool dst_repeats(const ax_plan *plan)
+{
+    for (int k = 0; k < plan->nloops; k++)
+        if (plan->loops[k].extent > 1 && plan->loops[k].stride[0] == 0)
+            return true;
+    return false;
+}
+
+/* Whether source "i" of affine "plan" reads, at each element, the
+ * address the destination stores at that element (in place), and no
+ * two elements of the destination share an address. */
+static bool in_place(const axe_program *p, const ax_stmt *s,
+                     const ax_plan *plan, int i)
+{
+    ax_base bd, bs;
+    if (!plan->affine[0] || dst_repeats(plan))
+        return false;
+    if (same_ref(&s->args[0], &s->args[i]))
+        return true;
+    if (!plan->affine[i] || axe__plan_other_spaces(p, &s->args[0], &s->args[i]))
+        return false;
+    axe__plan_base(p, &s->args[0], &bd);
+    axe__plan_base(p, &s->args[i], &bs);
+    if (bd.cst != bs.cst || bd.ndyn != bs.ndyn)
+        return false;
+    for (int j = 0; j < bd.ndyn; j++)
+        if (bd.scale[j] != bs.scale[j] || !axe__expr_same(bd.dyn[j], bs.dyn[j]))
+            return false;
+    for (int k = 0; k < plan->nloops; k++)
+        if (plan->loops[k].stride[0] != plan->loops[k].stride[i])
+            return false;
+    return true;
+}
+
+/* An operator other than reduce and gemm run by more than one thread
+ * whose source on its destination's tensor may overlap the destination
+ * (not in place) is refused: the threads would reorder its reads and
+ * stores, where the reference runs them element by element. */
+axe_status axe__no_reorder(const axe_program *p, const ax_stmt *s,
+                           axe_diag *why)
+{
+    char src[256], dst[256];
+    ax_plan plan;
+    axe_diag ignored;
+    int64_t n;
+    if (s->op == AX_OP_REDUCE || s->op == AX_OP_GEMM ||
+        s->scope == AX_SCOPE_THREAD || p->core)
+        return AXE_OK;
+    n = axe__scope_threads(p, s->scope);
+    for (int i = 1; i < s->nargs && n > 1; i++) {
+        if (s->args[i].tensor != s->args[0].tensor)
+            continue;
+        if (axe__plan_build(p, s, AX_PLAN_SERIAL, -1, &plan, &ignored) !=
+            AXE_OK)
+            return AXE_OK; /* the schedules refuse it */
+        if (!axe__plan_may_overlap(p, s, &plan, i) ||
+            in_place(p, s, &plan, i) ||
+            regions_apart(p, &s->args[0], &s->args[i]))
+            continue;
+        region_text(p, &s->args[i], src, sizeof src);
+        region_text(p, &s->args[0], dst, sizeof dst);
+        return axe__fail(why, AXE_ERR_UNSUPPORTED, s->off,
+                         "%s#%d: its source %s may overlap its destination "
+                         "%s, and the %s's %lld threads would reorder its "
+                         "reads and stores (the reference runs them element "
+                         "by element); run it at thread scope or copy the "
+                         "source through another tensor first",
+                         axe__op_name(s->op), s->index, src, dst,
+                         axe__stmt_scope_name(p, s), (long long)n);
+    }
+    return AXE_OK;
+}
