@@ -55,6 +55,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler_smem.h"
 #include "compiler_synth.h"
 #include "testlib.h"
 
@@ -204,6 +205,43 @@ static void check_copy_law(const copy_case *k, const axe_program *p,
     }
 }
 
+/* axe__synth_copy_sectors on the load of a copy case equals a brute-force
+ * count: "addr" holds each thread's register elements' addresses (rank r,
+ * register m at r * 1024 + m; "span" registers on each of "scope"
+ * threads), instruction i of warp g moves registers [i w, i w + w) of
+ * its 32 lanes, and its sectors are the distinct 32-byte blocks of a
+ * byte table over their bytes. */
+static void check_copy_sectors(const axe_program *p, const int64_t *addr,
+                               int64_t scope, int64_t span, int64_t w,
+                               int64_t es, const char *src)
+{
+    int64_t want = 0, got = -1, top = 0;
+    const ax_tensor *t = tensor(p, "a");
+    unsigned char *hit;
+    for (int64_t x = 0; x < scope * span; x++)
+        top = addr[x / span * 1024 + x % span] > top
+                  ? addr[x / span * 1024 + x % span]
+                  : top;
+    if ((hit = malloc((size_t)((top + 1) * es / 32 + 1))) == NULL)
+        return;
+    for (int64_t g = 0; g < (scope + 31) / 32; g++)
+        for (int64_t i = 0; i < span / w; i++) {
+            memset(hit, 0, (size_t)((top + 1) * es / 32 + 1));
+            for (int64_t l = 32 * g; l < 32 * g + 32 && l < scope; l++)
+                for (int64_t m = i * w; m < i * w + w; m++)
+                    for (int64_t b = 0; b < es; b++) {
+                        int64_t sec = (addr[l * 1024 + m] * es + b) / 32;
+                        want += hit[sec] == 0;
+                        hit[sec] = 1;
+                    }
+        }
+    free(hit);
+    TL_CHECK(axe__synth_copy_sectors(p, p->ops[0], 0, &t->layout, w, &got) &&
+                 got == want,
+             "%s: copy sectors %lld, brute force %lld (w %lld)", src,
+             (long long)got, (long long)want, (long long)w);
+}
+
 /* axe__synth_copy_accesses (the copies' count of the anchor search) on
  * the load of "k" equals a brute-force count on its layout: the widest
  * access (16, 8, 4, 2, 1 bytes) at which every aligned group of every
@@ -242,6 +280,8 @@ static void check_copy_accesses(const copy_case *k, const axe_program *p,
         if (ok)
             w = v;
     }
+    if (w > 0)
+        check_copy_sectors(p, addr, scope, span, w, es, src);
     free(addr);
     TL_CHECK(w > 0 && axe__synth_copy_accesses(p, p->ops[0], 0, &got) &&
                  got == span / w * scope &&
@@ -250,6 +290,39 @@ static void check_copy_accesses(const copy_case *k, const axe_program *p,
              "thread), the anchor's cost %g",
              src, (long long)got, (long long)(w > 0 ? span / w * scope : -1),
              (long long)w, (long long)span, p->synth->choices[0].cost);
+}
+
+/* axe__sector_count against a byte table on random warp accesses: lanes
+ * active at random, each moving 1, 2, 4, 8 or 16 bytes from an address
+ * of a random affine lane pattern (base + lane stride, some lanes moved
+ * anywhere), the distinct 32-byte blocks of the bytes touched. */
+static void test_sector_count(void)
+{
+    static const int widths[] = {1, 2, 4, 8, 16};
+    static const int64_t strides[] = {0, 1, 2, 4, 8, 16, 32, 36, 64, 128, 136};
+    for (int n = 0; n < 2000; n++) {
+        ax_warp_access a;
+        unsigned char hit[4096 / 32 * 40] = {0};
+        int64_t want = 0, got;
+        a.width = widths[tl_range(0, 4)];
+        int64_t base = tl_range(0, 64) * a.width;
+        int64_t stride = strides[tl_range(0, 10)] * a.width;
+        for (int t = 0; t < AX_WARP; t++) {
+            a.active[t] = tl_range(0, 7) != 0;
+            a.byte[t] = tl_range(0, 5) == 0 ? tl_range(0, 2000) * a.width
+                                            : base + t * stride;
+            for (int64_t b = 0; a.active[t] && b < a.width; b++) {
+                want += hit[(a.byte[t] + b) / 32] == 0;
+                hit[(a.byte[t] + b) / 32] = 1;
+            }
+        }
+        got = axe__sector_count(&a);
+        TL_CHECK(got == want,
+                 "access %d: width %d, base %lld, lane stride %lld: %lld "
+                 "sectors, brute force %lld",
+                 n, a.width, (long long)base, (long long)stride, (long long)got,
+                 (long long)want);
+    }
 }
 
 static void test_copy_anchor(void)
@@ -1209,6 +1282,7 @@ static void test_merged_leaves(void)
 int main(void)
 {
     tl_seed("test_compiler_synth", 15);
+    test_sector_count();
     test_copy_anchor();
     test_property();
     test_gemm();

@@ -44,6 +44,12 @@ typedef struct ax_bank_count {
 axe_status axe__bank_count(const ax_warp_access *a, ax_bank_count *out,
                            axe_diag *diag);
 
+/* Global memory moves 32-byte sectors: the distinct sectors of access
+ * "a" (the bytes [byte[t], byte[t] + width) of every active lane t, any
+ * width from 1 to 16), each counted once (compiler_synth_sectors.c). */
+#define AX_SECTOR_BYTES 32
+int64_t axe__sector_count(const ax_warp_access *a);
+
 /* A warp-wide access to a shared tensor before any swizzle: lane t
  * accesses "vec" consecutive elements from the tile address (in
  * elements, the tensor's unswizzled layout) elem[t] when active[t]. */

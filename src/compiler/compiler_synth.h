@@ -256,10 +256,32 @@ axe_status axe__synth_tied_ldsm(const axe_program *p, const ax_stmt *s, int reg,
  * thread of the scope; false when it cannot be counted. */
 bool axe__synth_copy_accesses(const axe_program *p, const ax_stmt *s, int reg,
                               int64_t *out);
+/* The width (elements) of those vectors with the register on layout
+ * "l"; false when the copy cannot be set up. */
+bool axe__synth_copy_width(const axe_program *p, const ax_stmt *s, int reg,
+                           const axe_layout *l, int64_t *out);
 /* The same count with the register on layout "l", vectors only (no
  * ldmatrix). */
 bool axe__synth_copy_accesses_with(const axe_program *p, const ax_stmt *s,
                                    int reg, const axe_layout *l, int64_t *out);
+/* The element address (in elements of its tensor, from the tensor's
+ * first; a dynamic region start counts as 0, a constant one as itself)
+ * of every element of operand "r" of shape "shape" ("n" dims, "size"
+ * elements, row-major index x) into addr[x]; false when r's shape is
+ * not "shape" or an iter off "m" moves an element. */
+bool axe__synth_elem_addrs(const axe_program *p, const ax_ref *r,
+                           const int64_t *shape, int n, int64_t size,
+                           int64_t *addr);
+/* The global-memory sectors copy "s" touches per scope instance with
+ * its register operand "reg" on layout "l" and "w"-element accesses
+ * (compiler_synth_sectors.c): over every warp-wide access (the register
+ * elements m of a warp's lanes with one m / w, replicas included, each
+ * thread issuing its own), the distinct 32-byte sectors of their bytes
+ * (axe__sector_count's unit, the tensor's first element 32-byte
+ * aligned), summed; false when the memory operand is not global or an
+ * element has no address, thread or register. */
+bool axe__synth_copy_sectors(const axe_program *p, const ax_stmt *s, int reg,
+                             const axe_layout *l, int64_t w, int64_t *out);
 /* The gemm constraint (Theorem 1): the layout of register operand "o"
  * (1 A, 2 B) implied by C's layout when C is one of the tilings above:
  * A the MI x KI tiling of the A fragment over C's warps when each C row

@@ -647,16 +647,15 @@ axe_status axe__synth_copy_leaves(const axe_program *p, const ax_stmt *s,
 /* compiler_synth.h: the run of register elements at stride 1 along the
  * fastest memory dim (the innermost iters of that dim, m iters whose
  * register strides are 1, e1, e1 e2, ...), the widest access of the
- * widths the anchor weighs that divides it and the alignment, and
- * registers per thread / w accesses on each of the scope's threads. */
-bool axe__synth_copy_accesses_with(const axe_program *p, const ax_stmt *s,
-                                   int reg, const axe_layout *l, int64_t *out)
+ * widths the anchor weighs that divides it and the alignment (or, wider,
+ * along the chain of pieces). */
+bool axe__synth_copy_width(const axe_program *p, const ax_stmt *s, int reg,
+                           const axe_layout *l, int64_t *out)
 {
     sy_copy c;
     axe_diag why;
-    int64_t run, w = 1, v, span;
-    if (copy_setup(p, s, reg, 1 - reg, &c, &why) != AXE_OK ||
-        axe_layout_span(l, "m", &span) != AXE_OK)
+    int64_t run, w = 1, v;
+    if (copy_setup(p, s, reg, 1 - reg, &c, &why) != AXE_OK)
         return false;
     run = reg_run(l, &c);
     for (int b = 0; c.vec && (v = width_at(&c, b)) > 1; b++)
@@ -670,7 +669,20 @@ bool axe__synth_copy_accesses_with(const axe_program *p, const ax_stmt *s,
             w = v;
             break;
         }
-    *out = (span + w - 1) / w * c.threads;
+    *out = w;
+    return true;
+}
+
+/* compiler_synth.h: registers per thread / w accesses (w above) on each
+ * of the scope's threads. */
+bool axe__synth_copy_accesses_with(const axe_program *p, const ax_stmt *s,
+                                   int reg, const axe_layout *l, int64_t *out)
+{
+    int64_t w, span;
+    if (axe_layout_span(l, "m", &span) != AXE_OK ||
+        !axe__synth_copy_width(p, s, reg, l, &w))
+        return false;
+    *out = (span + w - 1) / w * axe__scope_threads(p, s->scope);
     return true;
 }
 

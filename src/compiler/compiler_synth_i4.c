@@ -38,28 +38,6 @@ static int by_addr(const void *a, const void *b)
     return u->addr < v->addr ? -1 : u->addr > v->addr ? 1 : 0;
 }
 
-/* The element address of coordinate "crd" under "g" (grouped by "n" dims
- * at "seps") plus "off"; false when an iter off "m" moves it. */
-static bool address(const axe_layout *g, const int *seps, int n,
-                    const int64_t *crd, int64_t off, int64_t *out)
-{
-    *out = off;
-    for (int d = 0; d < n; d++) {
-        int64_t c = crd[d];
-        for (int i = seps[d + 1] - 1; i >= seps[d]; i--) {
-            const axe_iter *it = &g->shard[i];
-            int64_t digit = c % it->extent;
-            c /= it->extent;
-            if (digit == 0)
-                continue;
-            if (strcmp(it->axis, "m") != 0)
-                return false;
-            *out += digit * it->stride;
-        }
-    }
-    return true;
-}
-
 /* The destination address of every register element of store "s" (its
  * row-major index x over "shape") into "e", and whether the base's
  * parity is unknown; false when they cannot be evaluated. */
@@ -67,38 +45,16 @@ static bool dest_addrs(const axe_program *p, const ax_stmt *s,
                        const int64_t *shape, int n, int64_t size, i4_elem *e,
                        bool *unknown)
 {
-    const ax_ref *d = &s->args[0];
-    const ax_tensor *t = &p->tensors[d->tensor];
-    const axe_layout *l = d->is_view ? &d->view : &t->layout;
-    int64_t ds[AX_MAX_DIMS], st[AX_MAX_DIMS] = {0}, crd[AX_MAX_DIMS], off = 0;
-    int seps[AXE_LAYOUT_MAX_DIMS + 1];
-    axe_layout g;
+    int64_t *addr = malloc((size_t)size * sizeof *addr);
     ax_base base;
-    if (axe__synth_ref_shape(p, d, ds) != n ||
-        axe_layout_group(l, d->is_view ? ds : t->shape, n, &g, seps, NULL) !=
-            AXE_OK)
-        return false;
-    for (int k = 0; k < n; k++) {
-        if (ds[k] != shape[k])
-            return false;
-        if (!d->is_view && d->ndim > 0 && d->start[k] != NULL &&
-            d->start[k]->kind == AX_EX_INT)
-            st[k] = d->start[k]->value;
-    }
-    for (int i = 0; i < l->noffset; i++)
-        if (strcmp(l->offset[i].axis, "m") == 0)
-            off += l->offset[i].value;
-    for (int64_t x = 0; x < size; x++) {
-        int64_t q = x;
-        for (int k = n - 1; k >= 0; k--)
-            crd[k] = st[k] + q % shape[k], q /= shape[k];
-        e[x].x = x;
-        if (!address(&g, seps, n, crd, off, &e[x].addr))
-            return false;
-    }
-    axe__plan_base(p, d, &base);
+    bool ok = addr != NULL &&
+              axe__synth_elem_addrs(p, &s->args[0], shape, n, size, addr);
+    for (int64_t x = 0; ok && x < size; x++)
+        e[x] = (i4_elem){addr[x], x};
+    free(addr);
+    axe__plan_base(p, &s->args[0], &base);
     *unknown = !axe__base_parity_known(&base);
-    return true;
+    return ok;
 }
 
 static bool push_pair(ax_synth_i4 *q, int64_t x, int64_t y)
