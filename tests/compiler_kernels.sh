@@ -152,6 +152,12 @@ exact_run swzov2.axe
 # Over 32 threads from disjoint regions of its tensor, and in place: exact.
 exact_run self_disjoint.axe
 exact_run self_apart.axe
+# The same test whatever the other operands (compiler_errors.sh): a
+# register destination updated from another region of it, each thread
+# its own elements in order, and a kernel-scope reduce apart from its
+# source: allowed (refused before), exact.
+exact_run self_regs.axe
+exact_run self_grid.axe
 # A coordinate-addressed copy.split dealing whole i4 pairs (its
 # --explain rows are in compiler_errors.sh): exact.
 exact_run i4_split_cut.axe

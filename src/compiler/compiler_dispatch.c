@@ -634,6 +634,7 @@ static axe_status dispatch_op(axe_program *p, ax_stmt *s, axe_diag *diag)
     if (registry[chosen].applies(p, s, s->plan, diag, true) != AXE_OK)
         return AXE_ERR_NO_MEMORY;
     s->schedule = registry[chosen].name;
+    AXE_TRY(axe__no_reorder_plan(p, s, diag));
     AXE_TRY(axe__ldsm_decide(p, s, diag));
     axe__text_put(&t, "  chosen %s.%s\n", axe__op_name(s->op), s->schedule);
     AXE_TRY(note_fallback(p, s, forced, &t));

@@ -967,10 +967,17 @@ bool axe__plan_may_overlap(const axe_program *p, const ax_stmt *s,
 bool axe__plan_other_spaces(const axe_program *p, const ax_ref *a,
                             const ax_ref *b);
 /* An operator run by more than one thread whose source on its
- * destination's tensor may overlap the destination, neither in place nor
- * apart from it: refused with the reason (compiler_overlap.c). */
+ * destination's tensor may overlap the destination (neither apart from
+ * it nor disjoint nor in place, on the two operands' addresses alone):
+ * refused with the reason, before any schedule (compiler_overlap.c). An
+ * update of a register tensor waits for its schedule: */
 axe_status axe__no_reorder(const axe_program *p, const ax_stmt *s,
                            axe_diag *why);
+/* its chosen plan must run each thread's elements in their order
+ * (thread_loop or vector in dimension order; not split, not a permuted
+ * plan, not staged through shared memory by smem). */
+axe_status axe__no_reorder_plan(const axe_program *p, const ax_stmt *s,
+                                axe_diag *why);
 /* Whether base "b"'s parity is the same for every value of its dynamic
  * parts: each has an even scale or an expression whose every value is
  * even (axe__expr_gcd: bx * 64 + 2), so it is b->cst's (compiler_i4.c). */

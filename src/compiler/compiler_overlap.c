@@ -188,41 +188,107 @@ static bool in_place(const axe_program *p, const ax_stmt *s,
     return true;
 }
 
-/* An operator other than reduce and gemm run by more than one thread
- * whose source on its destination's tensor may overlap the destination
- * (not in place) is refused: the threads would reorder its reads and
- * stores, where the reference runs them element by element. */
+/* Whether a region or view "r" stores some address twice as its own
+ * layout says (an iter in memory of stride 0), when no plan is at hand. */
+static bool layout_repeats(const axe_program *p, const ax_ref *r)
+{
+    const axe_layout *l = r->is_view ? &r->view : &p->tensors[r->tensor].layout;
+    for (int k = 0; k < l->nshard; k++)
+        if (l->shard[k].extent > 1 && l->shard[k].stride == 0 &&
+            axe__iter_rank_stride(&l->shard[k]) == 0)
+            return true;
+    return false;
+}
+
+/* Whether source "i" of "s", on the destination's tensor, may be
+ * reordered against the destination's stores: not apart from it, and
+ * not shown disjoint from it or (an update: not reduce, not gemm) in
+ * place on the serial walk of the two operands alone (their addresses
+ * element by element, whatever the other operands are), or where that
+ * walk cannot be built, not the same reference of a destination whose
+ * layout stores no address twice. */
+static bool may_reorder(const axe_program *p, const ax_stmt *s, int i)
+{
+    bool update = s->op != AX_OP_REDUCE && s->op != AX_OP_GEMM;
+    ax_stmt pair = *s;
+    ax_plan plan;
+    axe_diag ignored;
+    if (regions_apart(p, &s->args[0], &s->args[i]))
+        return false;
+    pair.op = AX_OP_COPY;
+    pair.nargs = 2;
+    pair.args[1] = s->args[i];
+    if (axe__plan_build(p, &pair, AX_PLAN_SERIAL, -1, &plan, &ignored) !=
+        AXE_OK)
+        return !update || !same_ref(&s->args[0], &s->args[i]) ||
+               layout_repeats(p, &s->args[0]);
+    if (!axe__plan_may_overlap(p, &pair, &plan, 1))
+        return false;
+    return !update || !in_place(p, &pair, &plan, 1);
+}
+
+/* The refusal of source "i" of "s", reordered by "how" (the scope's
+ * threads, or a schedule). */
+static axe_status refuse(const axe_program *p, const ax_stmt *s, int i,
+                         const char *how, axe_diag *why)
+{
+    char src[256], dst[256];
+    bool update = s->op != AX_OP_REDUCE && s->op != AX_OP_GEMM;
+    region_text(p, &s->args[i], src, sizeof src);
+    region_text(p, &s->args[0], dst, sizeof dst);
+    return axe__fail(why, AXE_ERR_UNSUPPORTED, s->off,
+                     "%s#%d: its source %s may overlap its destination %s, "
+                     "and %s would %s; %scopy the source through another "
+                     "tensor first",
+                     axe__op_name(s->op), s->index, src, dst, how,
+                     update ? "reorder its reads and stores (the reference "
+                              "runs them element by element)"
+                            : "update it while others still read it",
+                     update ? "run it at thread scope or " : "");
+}
+
+/* Whether source "i" of "s" waits for the schedule: an update of a
+ * register tensor, whose elements each thread runs on its own registers
+ * (axe__no_reorder_plan). */
+static bool per_thread(const axe_program *p, const ax_stmt *s)
+{
+    return s->op != AX_OP_REDUCE && s->op != AX_OP_GEMM &&
+           p->tensors[s->args[0].tensor].mem == AX_MEM_REGISTER;
+}
+
+/* See compiler_internal.h. */
 axe_status axe__no_reorder(const axe_program *p, const ax_stmt *s,
                            axe_diag *why)
 {
-    char src[256], dst[256];
-    ax_plan plan;
-    axe_diag ignored;
+    char how[64];
     int64_t n;
-    if (s->op == AX_OP_REDUCE || s->op == AX_OP_GEMM ||
-        s->scope == AX_SCOPE_THREAD || p->core)
+    if (s->scope == AX_SCOPE_THREAD || p->core)
         return AXE_OK;
     n = axe__scope_threads(p, s->scope);
-    for (int i = 1; i < s->nargs && n > 1; i++) {
-        if (s->args[i].tensor != s->args[0].tensor)
-            continue;
-        if (axe__plan_build(p, s, AX_PLAN_SERIAL, -1, &plan, &ignored) !=
-            AXE_OK)
-            return AXE_OK; /* the schedules refuse it */
-        if (!axe__plan_may_overlap(p, s, &plan, i) ||
-            in_place(p, s, &plan, i) ||
-            regions_apart(p, &s->args[0], &s->args[i]))
-            continue;
-        region_text(p, &s->args[i], src, sizeof src);
-        region_text(p, &s->args[0], dst, sizeof dst);
-        return axe__fail(why, AXE_ERR_UNSUPPORTED, s->off,
-                         "%s#%d: its source %s may overlap its destination "
-                         "%s, and the %s's %lld threads would reorder its "
-                         "reads and stores (the reference runs them element "
-                         "by element); run it at thread scope or copy the "
-                         "source through another tensor first",
-                         axe__op_name(s->op), s->index, src, dst,
-                         axe__stmt_scope_name(p, s), (long long)n);
-    }
+    (void)snprintf(how, sizeof how, "the %s's %lld threads",
+                   axe__stmt_scope_name(p, s), (long long)n);
+    for (int i = 1; i < s->nargs && n > 1; i++)
+        if (s->args[i].tensor == s->args[0].tensor && !per_thread(p, s) &&
+            may_reorder(p, s, i))
+            return refuse(p, s, i, how, why);
+    return AXE_OK;
+}
+
+/* See compiler_internal.h. */
+axe_status axe__no_reorder_plan(const axe_program *p, const ax_stmt *s,
+                                axe_diag *why)
+{
+    char how[64];
+    const ax_plan *plan = s->plan;
+    if (s->scope == AX_SCOPE_THREAD || p->core || !per_thread(p, s) ||
+        axe__scope_threads(p, s->scope) <= 1)
+        return AXE_OK;
+    if (plan->kind != AX_PLAN_SPLIT && !axe__plan_permuted(plan) &&
+        strcmp(s->schedule, "smem") != 0)
+        return AXE_OK; /* each thread its own elements, in order */
+    (void)snprintf(how, sizeof how, "%s.%s", axe__op_name(s->op), s->schedule);
+    for (int i = 1; i < s->nargs; i++)
+        if (s->args[i].tensor == s->args[0].tensor && may_reorder(p, s, i))
+            return refuse(p, s, i, how, why);
     return AXE_OK;
 }

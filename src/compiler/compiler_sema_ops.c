@@ -670,26 +670,6 @@ static axe_status check_atomic(const axe_program *p, ax_stmt *s, axe_diag *diag)
     return AXE_OK;
 }
 
-/* A kernel-scope reduce or gemm reads no source it writes: the grid's
- * threads update the destination while others still read the sources. */
-static axe_status check_grid_sources(const axe_program *p, const ax_stmt *s,
-                                     axe_diag *diag)
-{
-    int i;
-    if (s->scope != AX_SCOPE_KERNEL ||
-        (s->op != AX_OP_REDUCE && s->op != AX_OP_GEMM))
-        return AXE_OK;
-    for (i = 1; i < s->nargs; i++)
-        if (s->args[i].tensor == s->args[0].tensor)
-            return axe__fail(diag, AXE_ERR_INVALID, s->args[i].off,
-                             "'%s' is the destination and a source of a "
-                             "kernel-scope %s: the grid's threads would "
-                             "update it while others still read it",
-                             p->tensors[s->args[0].tensor].name,
-                             axe__op_name(s->op));
-    return AXE_OK;
-}
-
 static axe_status check_shapes(const ax_stmt *s, axe_diag *diag)
 {
     const ax_ref *d0 = &s->args[0];
@@ -1088,7 +1068,6 @@ static axe_status check_op(axe_program *p, ax_stmt *s, axe_diag *diag)
         AXE_TRY(check_gemm(s, diag));
     if (s->op == AX_OP_ATOMIC_ADD)
         AXE_TRY(check_atomic(p, s, diag));
-    AXE_TRY(check_grid_sources(p, s, diag));
     AXE_TRY(check_shapes(s, diag));
     AXE_TRY(check_i4(p, s, diag));
     p->tensors[s->args[0].tensor].written = true;
