@@ -1373,6 +1373,43 @@ else
     bad "ldsm_f16_trans_rows_auto: memory, shuffles, ldmatrix per thread, cp.async lines, 2-trip loop: $got"
 fi
 
+# The same tile read at warpgroup scope (ldsm_f16_trans_rows_wg_auto.axe:
+# q's warps on wid_in_wg): the rows are read off q's layout at the copy's
+# scope, so s is X's block again, with the CTA kernel's counts (before:
+# no rows from wid_in_wg, Swizzle<1,5,5>(S[(32,64):(1,32)]) and no
+# ldmatrix, "27 0 0"). Its CTA twin on 256 threads (q's last digit on
+# wgid: a warpgroup is 4 warps) likewise ("15 0 0" before), and
+# ldsm_f16_trans_auto.axe read at warpgroup scope: its .trans rows, 2
+# ways on Swizzle<3,2,4> (chosen on the per-thread loads before), 1 on
+# Swizzle<3,3,3> (cost 18 before); the copies' ldmatrix.trans costs 10, 5
+# (one instruction per thread on 256 threads) and 10.
+LG="$T/ldsm_f16_trans_rows_wg_auto.axe"
+run_json "$LG"
+run_json "$LG" -D N=192 --seed 7
+run_json "$LG" --target cuda --emulate
+run_json "$LG" -D N=192 --target cuda --emulate --seed 7
+same "$LG" s "Swizzle<3, 3, 3>(S[(32, 8, 8):(64, 1, 8)])" --target cuda
+sed -e 's/threads(128)/threads(256)/' -e 's/1@wid_in_wg, 8)/1@wid_in_wg, 1@wgid)/' \
+    -e 's/warpgroup copy/cta copy/' "$LG" >"$tmp/wgid.axe"
+sed -e 's/1@warpid/1@wid_in_wg/' -e 's/cta copy(q, s)/warpgroup copy(q, s)/' \
+    -e 's/cta copy(F\[/warpgroup copy(F[/' "$T/ldsm_f16_trans_auto.axe" >"$tmp/trans_wg.axe"
+run_json "$tmp/wgid.axe" --target cuda --emulate
+run_json "$tmp/trans_wg.axe" --target cuda --emulate
+same "$tmp/wgid.axe" s "Swizzle<3, 3, 3>(S[(32, 8, 8):(64, 1, 8)])" --target cuda
+same "$tmp/trans_wg.axe" s "Swizzle<3, 3, 3>(S[(32, 64):(64, 1)])" --target cuda
+got=""
+for f in "$LG" "$tmp/wgid.axe" "$tmp/trans_wg.axe"; do
+    "$AXE" compile "$f" --target cuda >"$tmp/lg.cu" 2>&1
+    "$AXE" synth "$f" --target cuda --json >"$tmp/lg.json" 2>&1
+    got="$got/ $(count_cuda "$tmp/lg.cu") $(grep -o '"copy#1.load": {"chosen": "ldmatrix.x4.trans", "cost": [0-9]*' "$tmp/lg.json" | grep -o '[0-9]*$') "
+done
+if [ "$got" = "/ 17 0 2 10 / 9 0 1 5 / 17 0 2 10 " ] && grep -q "1@wgid" "$tmp/wgid.axe" &&
+    grep -q "warpgroup copy(q, s)" "$tmp/trans_wg.axe"; then
+    ok
+else
+    bad "warpgroup rows: memory, shuffles, ldmatrix per thread, ldmatrix.trans cost: wg, wgid, trans_wg: $got"
+fi
+
 # Why no ldmatrix leaf (ldsm_why_auto.axe): three copy anchors from
 # shared memory into auto registers, each stopped by another condition
 # of the leaf generator, and a tied copy (copy#9, under the anchor

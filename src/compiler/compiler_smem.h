@@ -324,8 +324,9 @@ int axe__ldsm_matrices(int64_t words);
  * only), inside a row lane bits 2 to 4 at the lane stride / 4 (lane l's
  * word is column l / 4 of two rows), every register stride and lane
  * bits below 2 across rows; false when rl has replicas, offsets, a
- * swizzle, other axes than warpid, laneid and m, an iter that does not
- * split so, or fixed parts that do not make [0, 128 / bits) once. */
+ * swizzle, other axes than laneid, m and the warp axes (warpid,
+ * wid_in_wg, wgid: across rows), an iter that does not split so, or
+ * fixed parts that do not make [0, 128 / bits) once. */
 bool axe__smem_ldsm_free(const axe_layout *rl, const int64_t *shape, int ndim,
                          int bits, bool trans, ax_free_layout *f);
 /* The candidate layout of tensor "ti" from copy "op" of dispatched "p"
@@ -346,8 +347,10 @@ axe_status axe__smem_ldsm_candidate(axe_program *p, int ti, int op, bool trans,
  * "trans", ldmatrix.trans's rows: row r of word g's matrix starts at
  * lane r / 2's element 2 g + r % 2) on its shared tensor's layout;
  * AXE_ERR_UNSUPPORTED (no diagnostic) when the register's layout is not
- * over warpid, laneid and m alone. Meaningful where ldmatrix (.trans
- * with "trans") is legal for "s" (compiler_copy_ldsm.h). */
+ * over laneid, m and the warps of the copy's scope alone (warpid; at
+ * warpgroup scope wid_in_wg; at CTA scope wid_in_wg and wgid too).
+ * Meaningful where ldmatrix (.trans with "trans") is legal for "s"
+ * (compiler_copy_ldsm.h). */
 axe_status axe__smem_ldsm_ways(axe_program *p, const ax_stmt *s, bool trans,
                                ax_ways *out, axe_diag *diag);
 

@@ -11,16 +11,17 @@
  * register holds at (warp w, lane 4r + c, element W g + e) at address
  * E rho(w, r, g) + W c + e for some placement rho of the rows (i4: W = 8,
  * E = 32). Read on the register's layout, whose iters refine the
- * tensor's dimensions with strides on laneid, warpid and m, that is a
- * candidate with free strides (compiler_smem.h): each iter split into the
- * part inside a row (lane bits below 4: address stride W x its lane
- * stride; register strides below W: its own) at a fixed stride, and the
- * part across rows (lane bits 4 and up, warps, register words) free. The
- * fixed parts must make [0, E) exactly once. Row accesses (each lane 16
- * bytes at a row start, as the ldmatrix instructions read them) place the
- * copy in the swizzle choice and the synthesis's measure. Invariant: a
- * candidate is legal for ldmatrix by construction for every order of its
- * free strides and every swizzle that keeps 16-byte runs whole; the
+ * tensor's dimensions with strides on laneid, the warps (warpid; at
+ * warpgroup scope wid_in_wg, at CTA scope also wid_in_wg and wgid, a
+ * warpgroup 4 warps) and m, that is a candidate with free strides
+ * (compiler_smem.h): each iter split into the part inside a row (lane bits
+ * below 4: address stride W x its lane stride; register strides below W: its
+ * own) at a fixed stride, and the part across rows (lane bits 4 and up, warps,
+ * register words) free. The fixed parts must make [0, E) exactly once. Row
+ * accesses (each lane 16 bytes at a row start, as the ldmatrix instructions
+ * read them) place the copy in the swizzle choice and the synthesis's measure.
+ * Invariant: a candidate is legal for ldmatrix by construction for every order
+ * of its free strides and every swizzle that keeps 16-byte runs whole; the
  * choice still evaluates legality on the compiled plan. For 16-bit
  * elements the same holds for ldmatrix.trans, whose rows run along the
  * register's lane / 4 (lane l's word g is column l / 4 of rows 2 (l % 4)
@@ -66,6 +67,26 @@ int axe__ldsm_matrices(int64_t words)
     return words % 4 == 0 ? 4 : words % 2 == 0 ? 2 : 1;
 }
 
+/* Whether "a" is an axis of whole warps: warpid, wid_in_wg or wgid. */
+static bool warp_axis(const char *a)
+{
+    return strcmp(a, "warpid") == 0 || strcmp(a, "wid_in_wg") == 0 ||
+           strcmp(a, "wgid") == 0;
+}
+
+/* The warps that one step of axis "a" moves in a register layout of a
+ * copy at "scope": warpid 1 (as the leaf generator deals it at warp and
+ * CTA scope), wid_in_wg 1 at warpgroup and CTA scope, wgid 4 (a
+ * warpgroup's warps) at CTA scope; 0 for any other axis or scope. */
+static int64_t warp_step(ax_scope scope, const char *a)
+{
+    bool wg = scope == AX_SCOPE_WARPGROUP, cta = scope == AX_SCOPE_CTA;
+    if (strcmp(a, "warpid") == 0 ||
+        ((wg || cta) && strcmp(a, "wid_in_wg") == 0))
+        return 1;
+    return cta && strcmp(a, "wgid") == 0 ? 4 : 0;
+}
+
 /* Appends mode (dim, extent, stride) to "f" (extent 1: nothing). */
 static bool push_mode(ax_free_layout *f, int dim, int64_t extent,
                       int64_t stride)
@@ -94,8 +115,7 @@ static bool split_iter(const axe_iter *it, int dim, int64_t epw, bool trans,
         return true;
     if (it->stride < 1)
         return false;
-    if (strcmp(it->axis, "warpid") == 0 ||
-        (trans && strcmp(it->axis, "m") == 0))
+    if (warp_axis(it->axis) || (trans && strcmp(it->axis, "m") == 0))
         return push_mode(f, dim, it->extent, 0);
     if (strcmp(it->axis, "laneid") == 0)
         unit = 4, scale = epw;
@@ -187,9 +207,10 @@ bool axe__smem_ldsm_free(const axe_layout *rl, const int64_t *shape, int ndim,
  * the logical element that row r of word g's matrix starts at in warp w:
  * lane 4r's element epw g, or with "trans" (16-bit elements, the rows
  * transposed: lane l's word g is column l / 4 of rows 2 (l % 4) and
- * 2 (l % 4) + 1) lane r / 2's element 2 g + r % 2; UNSUPPORTED (no
- * diagnostic) for a layout with replicas, offsets or axes other than
- * warpid, laneid and m. */
+ * 2 (l % 4) + 1) lane r / 2's element 2 g + r % 2, w the warp of the
+ * copy's scope (warp_step: warpid, or wid_in_wg and wgid); UNSUPPORTED
+ * (no diagnostic) for a layout with replicas, offsets or axes other
+ * than those, laneid and m. */
 typedef struct ld_rows {
     int nwarps, words, n; /* n: matrices per instruction */
     int bits, epw, row;   /* element bits, per 32-bit word, per 16-byte row */
@@ -208,22 +229,50 @@ static int64_t row_at(const ld_rows *o, bool trans, int64_t w, int64_t ln,
     return (w * 8 + r) * o->words + m / o->epw;
 }
 
-static axe_status rows_of(axe_program *p, const ax_tensor *reg, bool trans,
-                          ld_rows *out, axe_diag *diag)
+/* Point "pt" of a register layout of a copy at "scope" as (warp, lane,
+ * register element) into "v" (warp_step); false on another axis off 0. */
+static bool warp_lane_m(ax_scope scope, const axe_point *pt, int64_t *v)
 {
-    int64_t size = 1, nw = 1;
-    if (reg->layout.nreplica > 0 || reg->layout.noffset > 0)
+    v[0] = v[1] = v[2] = 0;
+    for (int k = 0; k < pt->n; k++) {
+        int64_t step = warp_step(scope, pt->axis[k]);
+        if (step > 0)
+            v[0] += step * pt->v[k];
+        else if (strcmp(pt->axis[k], "laneid") == 0)
+            v[1] = pt->v[k];
+        else if (strcmp(pt->axis[k], "m") == 0)
+            v[2] = pt->v[k];
+        else if (pt->v[k] != 0)
+            return false;
+    }
+    return true;
+}
+
+/* The warps of register layout "l" of a copy at "scope" (one past the
+ * last warp it puts an element on), or 0 when an iter is on an axis
+ * other than laneid, m and the scope's warp axes (warp_step). */
+static int64_t warps_of(ax_scope scope, const axe_layout *l)
+{
+    int64_t nw = 1;
+    for (int k = 0; k < l->nshard; k++) {
+        const axe_iter *it = &l->shard[k];
+        int64_t step = warp_step(scope, it->axis);
+        if (step > 0 && it->stride >= 0)
+            nw += (it->extent - 1) * it->stride * step;
+        else if (strcmp(it->axis, "laneid") != 0 && strcmp(it->axis, "m") != 0)
+            return 0;
+    }
+    return nw;
+}
+
+static axe_status rows_of(axe_program *p, const ax_tensor *reg, ax_scope scope,
+                          bool trans, ld_rows *out, axe_diag *diag)
+{
+    int64_t size = 1, nw = warps_of(scope, &reg->layout);
+    if (reg->layout.nreplica > 0 || reg->layout.noffset > 0 || nw == 0)
         return AXE_ERR_UNSUPPORTED;
-    for (int k = 0; k < reg->layout.nshard; k++)
-        if (strcmp(reg->layout.shard[k].axis, "warpid") != 0 &&
-            strcmp(reg->layout.shard[k].axis, "laneid") != 0 &&
-            strcmp(reg->layout.shard[k].axis, "m") != 0)
-            return AXE_ERR_UNSUPPORTED;
     for (int d = 0; d < reg->ndim; d++)
         size *= reg->shape[d];
-    for (int k = 0; k < reg->layout.nshard; k++)
-        if (strcmp(reg->layout.shard[k].axis, "warpid") == 0)
-            nw *= reg->layout.shard[k].extent;
     out->nwarps = (int)nw;
     out->bits = axe_dtype_bit_width(reg->dtype);
     out->epw = 32 / out->bits;
@@ -238,13 +287,11 @@ static axe_status rows_of(axe_program *p, const ax_tensor *reg, bool trans,
         out->x[i] = -1;
     for (int64_t x = 0; x < size; x++) {
         axe_point pt;
-        int64_t v[3] = {0, 0, 0}; /* warpid, laneid, m */
+        int64_t v[3], at;
         AXE_TRY(axe_layout_apply_base(&reg->layout, x, &pt, diag));
-        for (int k = 0; k < pt.n; k++)
-            v[strcmp(pt.axis[k], "warpid") == 0   ? 0
-              : strcmp(pt.axis[k], "laneid") == 0 ? 1
-                                                  : 2] = pt.v[k];
-        int64_t at = row_at(out, trans, v[0], v[1], v[2]);
+        if (!warp_lane_m(scope, &pt, v))
+            return AXE_ERR_UNSUPPORTED;
+        at = row_at(out, trans, v[0], v[1], v[2]);
         if (at >= 0)
             out->x[at] = x;
     }
@@ -283,7 +330,8 @@ axe_status axe__smem_ldsm_ways(axe_program *p, const ax_stmt *s, bool trans,
     ld_rows rows;
     ax_tile_access *ta;
     int na;
-    AXE_TRY(rows_of(p, &p->tensors[s->args[0].tensor], trans, &rows, diag));
+    AXE_TRY(rows_of(p, &p->tensors[s->args[0].tensor], s->scope, trans, &rows,
+                    diag));
     ta = axe__arena_alloc(p->arena,
                           (size_t)(rows.nwarps * rows.words) * sizeof *ta);
     if (ta == NULL)
@@ -388,8 +436,8 @@ static axe_status ldsm_rows(axe_program *p, int k, int ti, ld_rows *rows,
     *yes = false;
     if (!axe__smem_ldsm_copy(p, p->ops[k], ti) || ld == NULL || !ld->chosen)
         return AXE_OK;
-    st = rows_of(p, &p->tensors[p->ops[k]->args[0].tensor], ld->trans, rows,
-                 diag);
+    st = rows_of(p, &p->tensors[p->ops[k]->args[0].tensor], p->ops[k]->scope,
+                 ld->trans, rows, diag);
     *yes = st == AXE_OK;
     return st == AXE_ERR_UNSUPPORTED ? AXE_OK : st;
 }
@@ -502,8 +550,8 @@ static int place(const int64_t *at, int64_t n, const ax_smem_access *a,
 /* The tile address under "c" of every (warp, lane, element) of register
  * "reg" ("tab": nwarps * 32 * span, -1 where it holds none); false when
  * an element is off the table or held twice. */
-static bool cell_table(const ax_tensor *reg, const axe_layout *c, int64_t nw,
-                       int64_t *tab)
+static bool cell_table(const ax_tensor *reg, ax_scope scope,
+                       const axe_layout *c, int64_t nw, int64_t *tab)
 {
     int64_t size = 1;
     for (int d = 0; d < reg->ndim; d++)
@@ -512,13 +560,10 @@ static bool cell_table(const ax_tensor *reg, const axe_layout *c, int64_t nw,
         tab[i] = -1;
     for (int64_t x = 0; x < size; x++) {
         axe_point pt;
-        int64_t v[3] = {0, 0, 0}, at; /* warpid, laneid, m */
-        if (axe_layout_apply_base(&reg->layout, x, &pt, NULL) != AXE_OK)
+        int64_t v[3], at;
+        if (axe_layout_apply_base(&reg->layout, x, &pt, NULL) != AXE_OK ||
+            !warp_lane_m(scope, &pt, v))
             return false;
-        for (int k = 0; k < pt.n; k++)
-            v[strcmp(pt.axis[k], "warpid") == 0   ? 0
-              : strcmp(pt.axis[k], "laneid") == 0 ? 1
-                                                  : 2] = pt.v[k];
         if (v[0] >= nw || v[1] >= AX_WARP || v[2] >= reg->span)
             return false;
         at = (v[0] * AX_WARP + v[1]) * reg->span + v[2];
@@ -574,7 +619,8 @@ static axe_status other_rows(axe_program *p, int ti, int op,
             continue;
         forms = axe_dtype_bit_width(reg->dtype) == 16 ? 2 : 1;
         for (int t = 0; !by[k] && t < forms; t++) {
-            axe_status st = rows_of(p, reg, t == 1, &rows[k], diag);
+            axe_status st =
+                rows_of(p, reg, p->ops[k]->scope, t == 1, &rows[k], diag);
             if (st == AXE_ERR_UNSUPPORTED)
                 break;
             AXE_TRY(st);
@@ -584,7 +630,7 @@ static axe_status other_rows(axe_program *p, int ti, int op,
                                          sizeof *tab);
             if (tab == NULL)
                 return axe__fail(diag, AXE_ERR_NO_MEMORY, -1, "out of memory");
-            by[k] = cell_table(reg, c, rows[k].nwarps, tab) &&
+            by[k] = cell_table(reg, p->ops[k]->scope, c, rows[k].nwarps, tab) &&
                     legal_on(&rows[k], tab, reg->span, t == 1);
             axe__smem_scratch_release(p, tab);
         }
@@ -699,7 +745,8 @@ axe_status axe__smem_ldsm_candidate(axe_program *p, int ti, int op, bool trans,
         !axe__smem_ldsm_free(&p->tensors[s->args[0].tensor].layout, t->shape,
                              t->ndim, axe_dtype_bit_width(t->dtype), trans, &f))
         return AXE_OK;
-    AXE_TRY(rows_of(p, &p->tensors[s->args[0].tensor], trans, &rows, diag));
+    AXE_TRY(rows_of(p, &p->tensors[s->args[0].tensor], s->scope, trans, &rows,
+                    diag));
     AXE_TRY(axe__smem_accesses(p, &l, diag));
     for (int k = 0; k < f.n; k++)
         if (f.stride[k] < 0)
