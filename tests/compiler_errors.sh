@@ -1612,6 +1612,27 @@ expect 1 4:18 "a view of sbuf tensor 'x' is not supported" <<<"kernel k(A: globa
     sbuf x: f32[4, 4];
     core copy(A, x.view(S[4:1]));
 }"
+# layout auto on scratchpads (docs/compiler.md, "Scratchpad tensors"): no
+# P/F layout of x fits a partition (256 rows of 1 KiB); no layouts of a,
+# b and c put the gemm on the TensorEngine (K = 256 is one factor, too
+# many partitions for P and not on P on F); the failure is the operator's.
+expect 1 3:10 "layout synthesis: no layout of scratchpad tensor 'x' over P and F fits the model \\(its dims split into 2 factors\\)" <<<"kernel k(A: global f32[256, 256]) core
+{
+    sbuf x: f32[256, 256] layout auto;
+    core copy(x, A);
+}"
+expect 1 9:10 "layout synthesis: no scratchpad layouts fit gemm#2 \\(line 9\\): gemm.tensor_engine: step 2 \\(K intersection\\): K is not on P with stride 1 in A \\('a'\\)" <<<"kernel k(A: global f16[128, 256], C: global f32[128, 128]) core
+{
+    sbuf a: f16[128, 256] layout auto;
+    sbuf b: f16[128, 256] layout auto;
+    psum c: f32[128, 128] layout auto;
+    sbuf o: f32[128, 128];
+    core copy(a, A);
+    core copy(b, A);
+    core gemm(c, a, b);
+    core copy(o, c);
+    core copy(C, o);
+}"
 if ! "$AXE" compile "$SRC/tests/kernels/trn_scratch.axe" --trn lanes=4 >"$tmp/out" 2>"$tmp/err" &&
     grep -q "trn model: no field 'lanes'" "$tmp/err"; then
     pass=$((pass + 1))

@@ -852,6 +852,39 @@ PY
         bad "ldsm_f16_trans_auto brute-force ldmatrix.trans rows (before, now): $counts"
 fi
 
+# --- the accelerator twins (sbuf / psum tensors, "Scratchpad tensors") ---
+# same_in NAME LAYOUT: tensor NAME of the last synth_json is equivalent
+# to the hand-written LAYOUT.
+same_in() {
+    local got
+    got=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["tensors"][sys.argv[2]])' \
+        "$tmp/synth.json" "$1" 2>/dev/null)
+    if [ -n "$got" ] && [ "$("$AXE" equal --equivalent "$got" "$2")" = true ]; then
+        ok
+    else
+        bad "'$1' is '$got', not equivalent to $2"
+    fi
+}
+# trn_gemm_auto: a, b and c are trn_gemm's hand-written layouts at its
+# default size (TN 512), at TN 320 (c's two tiles fit only on Bank: F
+# would carry a tile across a bank) and at TN 256 (both tiles would fit
+# one bank on F: the tie goes to Bank); its C the same; exact on c and
+# trn-sim.
+G2="-D M=256 -D N=640 -D K=384 -D TN=320"
+run_json "$K/trn_gemm_auto.axe"
+# shellcheck disable=SC2086
+{
+run_json "$K/trn_gemm_auto.axe" --target trn-sim $G2 --seed 3
+same_c trn_gemm_auto trn_gemm $G2
+}
+for tn in 512 320 256; do
+    synth_json "$K/trn_gemm_auto.axe" -D M=256 -D N=$((2 * tn)) -D K=384 -D TN=$tn || continue
+    same_in a "S[(2, 128, 128):(128@F, 1@F, 1@P)]"
+    same_in b "S[(2, $tn, 128):($tn@F, 1@F, 1@P)]"
+    same_in c "S[(2, 128, $tn):(1@Bank, 1@P, 1@F)]"
+done
+same_c trn_gemm_auto trn_gemm
+
 # --- errors ---------------------------------------------------------------
 # expect_err PATTERN <<< PROGRAM: axe synth exits 1 naming the problem.
 expect_err() {

@@ -290,24 +290,25 @@ static axe_status new_tensor(ax_parser *ps, ax_tensor **out)
     return AXE_OK;
 }
 
+static axe_status default_layout(const axe_program *p, ax_tensor *t);
+
 /* `layout auto` (issue 15): the synthesis pass (compiler_synth.c) gives
  * the tensor its layout before sema; until then it holds the row-major
- * layout, so that a pass run without synthesis sees a valid one. */
+ * layout (a scratchpad tensor: the default one), so that a pass run
+ * without synthesis sees a valid one. */
 static axe_status parse_auto(ax_parser *ps, ax_tensor *t)
 {
     if (t->mem == AX_MEM_GLOBAL)
         return axe__fail(ps->diag, AXE_ERR_INVALID, (long)ps->tok.pos,
                          "'%s' is a global tensor: its layout is the "
-                         "caller's, so it cannot be 'auto' (only register "
-                         "and shared tensors)",
-                         t->name);
-    if (t->space != AX_SPACE_NONE)
-        return axe__fail(ps->diag, AXE_ERR_UNSUPPORTED, (long)ps->tok.pos,
-                         "'%s' is a scratchpad (sbuf, psum) tensor: 'layout "
-                         "auto' is not supported there (yet)",
+                         "caller's, so it cannot be 'auto' (only register, "
+                         "shared, sbuf and psum tensors)",
                          t->name);
     t->autolayout = true;
-    AXE_TRY(axe_layout_row_major(t->shape, t->ndim, &t->layout));
+    if (t->space != AX_SPACE_NONE)
+        AXE_TRY(default_layout(ps->p, t));
+    else
+        AXE_TRY(axe_layout_row_major(t->shape, t->ndim, &t->layout));
     return axe__lex_next(ps);
 }
 

@@ -1102,6 +1102,7 @@ axe_status axe__program_synth(axe_program *p, axe_diag *diag)
      * for each candidate); the registers of the winning probe are the
      * program's, synthesized again only when that probe inserted a
      * rearrange (its statements are in the probe's arena) */
+    AXE_TRY(axe__synth_trn(p, sh, diag));
     AXE_TRY(axe__synth_shared(p, sh, &kept, diag));
     if (kept != NULL && kept->plain)
         adopt(p, kept);

@@ -73,6 +73,12 @@ typedef struct ax_synth_report {
 /* Run synthesis on a parsed program when it has `layout auto` tensors
  * (p->synth stays NULL otherwise): registers, then shared tensors. */
 axe_status axe__program_synth(axe_program *p, axe_diag *diag);
+/* Scratchpad layouts (compiler_synth_trn.c): every `sbuf` / `psum`
+ * tensor of a core kernel written `layout auto` gets the cheapest layout
+ * over P, F and Bank with which every operator on it has an engine
+ * schedule (reported into "r"); refused, naming an operator and its
+ * reason, when none has. */
+axe_status axe__synth_trn(axe_program *p, ax_synth_report *r, axe_diag *diag);
 /* Register layouts (compiler_synth.c). */
 axe_status axe__synth_registers(axe_program *p, ax_synth_report *r,
                                 axe_diag *diag);

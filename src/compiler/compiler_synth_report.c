@@ -25,8 +25,11 @@
 
 static void put_layout(ax_text *t, const axe_program *p, int i)
 {
+    /* a scratchpad tensor's declared layout (P, F, Bank) after sema */
+    const ax_tensor *x = &p->tensors[i];
+    bool pl = x->space != AX_SPACE_NONE && x->playout.nshard > 0;
     char buf[512];
-    (void)axe_print_layout(&p->tensors[i].layout, buf, sizeof buf);
+    (void)axe_print_layout(pl ? &x->playout : &x->layout, buf, sizeof buf);
     axe__text_put(t, "%s", buf);
 }
 
@@ -288,9 +291,12 @@ static void text_report(ax_text *t, const axe_program *p,
         return;
     }
     for (i = 0; i < r->ntensors; i++) {
-        axe__text_put(
-            t, "%s %s: ", axe__mem_name(p->tensors[r->tensors[i].tensor].mem),
-            p->tensors[r->tensors[i].tensor].name);
+        const ax_tensor *x = &p->tensors[r->tensors[i].tensor];
+        axe__text_put(t, "%s %s: ",
+                      x->space == AX_SPACE_PSUM   ? "psum"
+                      : x->space == AX_SPACE_SBUF ? "sbuf"
+                                                  : axe__mem_name(x->mem),
+                      x->name);
         put_layout(t, p, r->tensors[i].tensor);
         axe__text_put(t, "\n  %s\n", r->tensors[i].how);
     }

@@ -30,7 +30,8 @@ static int viewed_auto(const axe_program *p, const ax_stmt *s, long *off)
 {
     for (int i = 0; i < s->nargs; i++) {
         const ax_tensor *t = &p->tensors[s->args[i].tensor];
-        if (s->args[i].is_view && t->mem == AX_MEM_SHARED && t->autolayout) {
+        if (s->args[i].is_view && t->mem == AX_MEM_SHARED && t->autolayout &&
+            t->space == AX_SPACE_NONE) {
             *off = s->args[i].off;
             return s->args[i].tensor;
         }
@@ -507,7 +508,8 @@ axe_status axe__synth_shared(axe_program *p, ax_synth_report *r,
     *kept = NULL;
     for (int i = 0; i < p->ntensors; i++)
         any = any ||
-              (p->tensors[i].mem == AX_MEM_SHARED && p->tensors[i].autolayout);
+              (p->tensors[i].mem == AX_MEM_SHARED && p->tensors[i].autolayout &&
+               p->tensors[i].space == AX_SPACE_NONE);
     if (!any)
         return AXE_OK;
     AXE_TRY(no_auto_views(p, diag));
@@ -517,7 +519,8 @@ axe_status axe__synth_shared(axe_program *p, ax_synth_report *r,
         return AXE_ERR_NO_MEMORY;
     d.win->have = false;
     for (int i = 0; i < p->ntensors; i++)
-        if (p->tensors[i].mem == AX_MEM_SHARED && p->tensors[i].autolayout)
+        if (p->tensors[i].mem == AX_MEM_SHARED && p->tensors[i].autolayout &&
+            p->tensors[i].space == AX_SPACE_NONE)
             AXE_TRY(synth_one(p, &d, i, r, diag));
     for (int i = 0; i < p->ntensors; i++)
         if (d.set[i])
@@ -577,7 +580,7 @@ axe_status axe__synth_accesses(axe_program *p, axe_diag *diag)
     ax_smem_list l;
     axe_diag why;
     axe_status st;
-    if (r == NULL)
+    if (r == NULL || p->core) /* a core kernel has no warps */
         return AXE_OK;
     axe_diag_clear(&why);
     st = axe__smem_accesses(p, &l, &why);

@@ -1,0 +1,601 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Scratchpad layouts of layout synthesis (issue 15; docs/compiler.md,
+ * "Layout synthesis", "Scratchpad tensors"): an `sbuf` or `psum` tensor
+ * of a core kernel written `layout auto` gets a layout over P and F
+ * (psum: also Bank) before sema. Candidates per tensor: each dimension
+ * split at the region lengths its operators take (a: f16[256, 128] used
+ * as a[ki % 2 * 128 : +128, 0:128]: dim 0 = (2, 128)), each factor on P,
+ * F or Bank, the factors of one axis row-major in factor order. A probe
+ * program (the same text and options) is checked once; each assignment
+ * is then set into its tensors in place (sema of the tensor again) and
+ * every operator whose auto scratchpad operands are all assigned must
+ * have an engine schedule by the dispatch predicates themselves
+ * (copy.vector, copy.dma, copy.transpose, OP.scalar, OP.vector,
+ * reduce.vector, gemm.tensor_engine): a depth-first search over the
+ * tensors in declaration order. Among the complete assignments that also
+ * fit the scratchpads, the lowest cost wins: the timing model's busy
+ * cycles (docs: the trn-sim table) of the operators that touch an auto
+ * scratchpad tensor, each weighted by its enclosing loops' trips; ties
+ * go to the first in enumeration order (each tensor's candidates ordered
+ * factor by factor from the outermost: Bank, F, P). Invariant: a chosen
+ * layout is one that sema and dispatch accept with an engine schedule
+ * for every operator on it.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "compiler_synth.h"
+
+#define TR_MAX_CANDS 729
+#define TR_MAX_FACTORS 6
+#define TR_BUDGET 200000
+
+typedef struct tr_tensor {
+    int ti, n;
+    axe_layout *lay; /* n candidates, in the arena */
+} tr_tensor;
+
+typedef struct tr_state {
+    axe_program *p, *q; /* the program and the checked probe */
+    int nt;
+    tr_tensor t[AX_MAX_TENSORS];
+    int depth_of[AX_MAX_TENSORS]; /* -1: not an auto scratchpad tensor */
+    int *last;                    /* per op: its deepest auto operand, or -1 */
+    double *weight;               /* per op: its enclosing loops' trips */
+    int pick[AX_MAX_TENSORS], best[AX_MAX_TENSORS];
+    double best_cost, runner_cost;
+    int64_t leaves, checks;
+    int fail_depth;
+    axe_diag fail;
+} tr_state;
+
+static bool is_trn_auto(const ax_tensor *t)
+{
+    return t->autolayout && t->space != AX_SPACE_NONE;
+}
+
+/* ---- candidates ---------------------------------------------------- */
+
+/* The factors of dim "d" of tensor "ti": its extent split at the region
+ * lengths of the operators' plain regions that divide it and each
+ * other (outermost first; factors of 1 dropped, a dim of extent 1 kept
+ * as 1). */
+static int dim_factors(const axe_program *p, int ti, int d, int64_t *f)
+{
+    int64_t ext = p->tensors[ti].shape[d], lens[16], cur;
+    int n = 0, k, j, nf = 0;
+    for (k = 0; k < p->nops; k++)
+        for (j = 0; j < p->ops[k]->nargs; j++) {
+            const ax_ref *r = &p->ops[k]->args[j];
+            int64_t len;
+            int i;
+            if (r->tensor != ti || r->is_view || r->ndim == 0 || d >= r->ndim)
+                continue;
+            len = r->len[d];
+            for (i = 0; i < n && lens[i] != len; i++)
+                ;
+            if (i == n && n < 16 && len > 1 && len < ext && ext % len == 0)
+                lens[n++] = len;
+        }
+    /* ascending, kept while each divides the next */
+    for (k = 0; k < n; k++)
+        for (j = k + 1; j < n; j++)
+            if (lens[j] < lens[k]) {
+                int64_t x = lens[j];
+                lens[j] = lens[k];
+                lens[k] = x;
+            }
+    cur = ext;
+    for (k = n - 1; k >= 0; k--) {
+        if (cur % lens[k] != 0)
+            continue;
+        f[nf++] = cur / lens[k];
+        cur = lens[k];
+    }
+    f[nf++] = cur;
+    return nf;
+}
+
+/* The layout of factors "f" (n) with axes "ax" ('P', 'F', 'B'). */
+static void build(const int64_t *f, const char *ax, int n, axe_layout *l)
+{
+    static const char kinds[] = "PFB";
+    static const char *const names[] = {"P", "F", "Bank"};
+    int k, i;
+    memset(l, 0, sizeof *l);
+    l->nshard = (uint8_t)n;
+    for (k = 0; k < 3; k++) {
+        int64_t s = 1;
+        for (i = n - 1; i >= 0; i--) {
+            if (ax[i] != kinds[k])
+                continue;
+            l->shard[i].extent = f[i];
+            l->shard[i].stride = f[i] == 1 ? 0 : s;
+            strcpy(l->shard[i].axis, names[k]);
+            s *= f[i];
+        }
+    }
+}
+
+/* Whether "l" passes sema as tensor "ti"'s own layout. */
+static bool alone_ok(const axe_program *p, int ti, const axe_layout *l)
+{
+    ax_tensor t = p->tensors[ti];
+    axe_diag why;
+    t.layout = *l;
+    return axe__sema_trn_tensor(p, &t, &why) == AXE_OK;
+}
+
+/* The candidates of tensor "ti" in enumeration order: assignment
+ * digits per factor, outermost first, in the order Bank, F, P. */
+static axe_status candidates(tr_state *st, int ti, tr_tensor *c, axe_diag *diag)
+{
+    const ax_tensor *t = &st->p->tensors[ti];
+    const char *order = t->space == AX_SPACE_PSUM ? "BFP" : "FP";
+    int64_t f[17 * AX_MAX_DIMS]; /* at most 17 factors a dim */
+    int n = 0, nax = (int)strlen(order), d;
+    int64_t total = 1, x;
+    for (d = 0; d < t->ndim; d++)
+        n += dim_factors(st->p, ti, d, f + n);
+    if (n > TR_MAX_FACTORS)
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, t->off,
+                         "layout synthesis: scratchpad tensor '%s' splits "
+                         "into %d factors at its regions' lengths, beyond "
+                         "%d",
+                         t->name, n, TR_MAX_FACTORS);
+    for (d = 0; d < n; d++)
+        total *= nax;
+    c->ti = ti;
+    c->n = 0;
+    c->lay = axe__arena_alloc(st->p->arena, (size_t)total * sizeof *c->lay);
+    if (c->lay == NULL)
+        return AXE_ERR_NO_MEMORY;
+    for (x = 0; x < total; x++) {
+        char ax[TR_MAX_FACTORS];
+        int64_t y = x;
+        for (d = n - 1; d >= 0; d--) {
+            ax[d] = order[y % nax];
+            y /= nax;
+        }
+        build(f, ax, n, &c->lay[c->n]);
+        if (alone_ok(st->p, ti, &c->lay[c->n]))
+            c->n++;
+    }
+    if (c->n == 0)
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, t->off,
+                         "layout synthesis: no layout of scratchpad tensor "
+                         "'%s' over P and F%s fits the model (its dims "
+                         "split into %d factors)",
+                         t->name, t->space == AX_SPACE_PSUM ? " and Bank" : "",
+                         n);
+    return AXE_OK;
+}
+
+/* ---- the probe and its in-place layouts ---------------------------- */
+
+/* Layout "l" set as tensor "ti" of the probe, with sema's per-tensor
+ * results (storage layout, grouping, span). */
+static axe_status put(axe_program *q, int ti, const axe_layout *l,
+                      axe_diag *why)
+{
+    ax_tensor *t = &q->tensors[ti];
+    int64_t span = 1;
+    t->layout = *l;
+    AXE_TRY(axe__sema_trn_tensor(q, t, why));
+    AXE_TRY(axe_layout_group(&t->layout, t->shape, t->ndim, &t->grouped,
+                             t->seps, why));
+    for (int i = 0; i < t->layout.nshard; i++)
+        span += (t->layout.shard[i].extent - 1) * t->layout.shard[i].stride;
+    for (int i = 0; i < t->layout.noffset; i++)
+        span += t->layout.offset[i].value;
+    t->span = span;
+    return AXE_OK;
+}
+
+static axe_status make_probe(tr_state *st, axe_diag *diag)
+{
+    axe_program *p = st->p;
+    axe_allocator al = axe__arena_allocator(p->arena);
+    AXE_TRY(axe__program_new(p->text, p->len, &p->opts, &al, &st->q));
+    AXE_TRY(axe__program_parse(st->q, diag));
+    if (st->q->ntensors != p->ntensors || st->q->nops != p->nops)
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED, -1,
+                         "layout synthesis: the probe differs from the "
+                         "program");
+    /* placeholders: each tensor's candidate of the fewest free elements
+     * per partition, so that the probe's scratchpads fit if any do */
+    for (int k = 0; k < st->nt; k++) {
+        const tr_tensor *c = &st->t[k];
+        int64_t least = -1;
+        for (int i = 0; i < c->n; i++) {
+            ax_tensor t = p->tensors[c->ti];
+            axe_diag why;
+            t.layout = c->lay[i];
+            if (axe__sema_trn_tensor(p, &t, &why) == AXE_OK &&
+                (least < 0 || t.fspan < least)) {
+                least = t.fspan;
+                st->q->tensors[c->ti].layout = c->lay[i];
+            }
+        }
+    }
+    return axe__program_check(st->q, diag);
+}
+
+/* The loop trips around each operator (both branches of an if count). */
+static void weigh(tr_state *st, const ax_stmt *s, double w)
+{
+    for (; s != NULL; s = s->next) {
+        if (s->kind == AX_ST_OP && s->index >= 0 && s->index < st->q->nops)
+            st->weight[s->index] = w;
+        if (s->kind == AX_ST_FOR)
+            weigh(st, s->body, w * (double)(s->trip > 0 ? s->trip : 0));
+        if (s->kind == AX_ST_IF) {
+            weigh(st, s->body, w);
+            weigh(st, s->else_body, w);
+        }
+    }
+}
+
+/* ---- operators on engines ------------------------------------------ */
+
+/* The engine schedules of "s" in dispatch's order. */
+static const char *const *engine_names(const ax_stmt *s)
+{
+    static const char *const copy[] = {"vector", "dma", "transpose", NULL};
+    static const char *const gemm[] = {"tensor_engine", NULL};
+    static const char *const red[] = {"vector", NULL};
+    static const char *const map[] = {"scalar", "vector", NULL};
+    return s->op == AX_OP_COPY     ? copy
+           : s->op == AX_OP_GEMM   ? gemm
+           : s->op == AX_OP_REDUCE ? red
+                                   : map;
+}
+
+/* The first engine schedule of "s" on the probe (its index in
+ * engine_names), or -1 with the reasons in "why". */
+static int engine_of(tr_state *st, ax_stmt *s, axe_diag *why)
+{
+    const char *const *nm = engine_names(s);
+    char all[sizeof why->message] = "";
+    size_t len = 0;
+    for (int i = 0; nm[i] != NULL; i++) {
+        axe_diag w;
+        if (axe__schedule_try(st->q, s, nm[i], &w) == AXE_OK)
+            return i;
+        len += (size_t)snprintf(
+            all + len, len < sizeof all ? sizeof all - len : 0, "%s%s.%s: %s",
+            len ? "; " : "", axe__op_name(s->op), nm[i], w.message);
+        if (len >= sizeof all)
+            len = sizeof all - 1;
+    }
+    (void)axe__fail(why, AXE_ERR_UNSUPPORTED, s->off, "%s", all);
+    return -1;
+}
+
+/* Elements of region "r" of the probe and the distinct partitions they
+ * lie on, the starts at their least values. */
+static axe_status region_parts(const tr_state *st, const ax_ref *r,
+                               int64_t *elems, int64_t *parts)
+{
+    const ax_tensor *t = &st->q->tensors[r->tensor];
+    int64_t shape[AX_MAX_DIMS], at[AX_MAX_DIMS], c[AX_MAX_DIMS], n = 1, e;
+    int nd = axe__synth_ref_shape(st->q, r, shape), d;
+    bool seen[1024];
+    memset(seen, 0, sizeof seen);
+    for (d = 0; d < nd; d++) {
+        int64_t hi;
+        at[d] = 0;
+        if (r->ndim > d && r->start[d] != NULL)
+            AXE_TRY(axe__expr_range(st->q, r->start[d], &at[d], &hi));
+        n *= shape[d];
+    }
+    *elems = n;
+    *parts = 0;
+    for (e = 0; e < n; e++) {
+        int64_t x = e, pt[2];
+        for (d = nd - 1; d >= 0; d--) {
+            c[d] = at[d] + x % shape[d];
+            x /= shape[d];
+        }
+        AXE_TRY(axe__trn_point(t, c, pt));
+        if (pt[0] >= 0 && pt[0] < 1024 && !seen[pt[0]]) {
+            seen[pt[0]] = true;
+            (*parts)++;
+        }
+    }
+    if (*parts == 0)
+        *parts = 1;
+    return AXE_OK;
+}
+
+/* The cycles of copy "s" per run from its committed descriptors. */
+static double copy_cycles(const tr_state *st, const ax_stmt *s)
+{
+    const axe_trn_model *m = &st->q->opts.trn;
+    const ax_trn_copy *c = s->tcopy;
+    int64_t es = axe_dtype_size(st->q->tensors[s->args[0].tensor].dtype);
+    double sum = 0;
+    for (int64_t i = 0; i < c->ndesc; i++) {
+        const ax_trn_desc *d = &c->d[i];
+        int64_t n = 1, parts = 1, k = 1;
+        for (int l = 0; l < d->nlev; l++) {
+            n *= d->n[l];
+            if (d->step[l][2] != 0)
+                parts = d->n[l];
+            if (d->step[l][0] != 0)
+                k = d->n[l];
+        }
+        if (c->transpose)
+            sum += (double)(m->matmul_fixed_cycles + k);
+        else if (c->dma)
+            sum += (double)(m->dma_fixed_cycles +
+                            (n * es + m->dma_bytes_per_cycle - 1) /
+                                m->dma_bytes_per_cycle);
+        else
+            sum += (double)(m->vector_fixed_cycles +
+                            (n / parts + m->vector_elems_per_cycle - 1) /
+                                m->vector_elems_per_cycle);
+    }
+    return c->ncombo > 0 ? sum / (double)c->ncombo : sum;
+}
+
+/* The cycles of one run of "s" on its first engine schedule (committed
+ * on the probe for gemm and copies; "*ok" false: none applies). */
+static axe_status op_cycles(tr_state *st, ax_stmt *s, double *cyc, bool *ok)
+{
+    const axe_trn_model *m = &st->q->opts.trn;
+    ax_plan plan;
+    axe_diag why;
+    int64_t n, parts;
+    *ok = true;
+    if (s->op == AX_OP_GEMM) {
+        *ok = axe__gemm_tensor_engine(st->q, s, &plan, &why, true) == AXE_OK;
+        if (*ok)
+            *cyc = (double)s->trn->ninst *
+                   (double)(m->matmul_fixed_cycles + s->trn->shape[1]);
+        return AXE_OK;
+    }
+    if (s->op == AX_OP_COPY) {
+        /* dispatch's order: copy.vector, copy.dma, copy.transpose */
+        *ok = axe__copy_vector_engine(st->q, s, &plan, &why, true) == AXE_OK ||
+              axe__copy_dma(st->q, s, &plan, &why, true) == AXE_OK ||
+              axe__copy_transpose(st->q, s, &plan, &why, true) == AXE_OK;
+        if (*ok)
+            *cyc = copy_cycles(st, s);
+        return AXE_OK;
+    }
+    AXE_TRY(
+        region_parts(st, &s->args[s->op == AX_OP_REDUCE ? 1 : 0], &n, &parts));
+    *cyc = (double)(m->vector_fixed_cycles +
+                    ((n + parts - 1) / parts + m->vector_elems_per_cycle - 1) /
+                        m->vector_elems_per_cycle);
+    return AXE_OK;
+}
+
+/* ---- the search ---------------------------------------------------- */
+
+static bool touches_auto(const tr_state *st, const ax_stmt *s)
+{
+    for (int j = 0; j < s->nargs; j++)
+        if (st->depth_of[s->args[j].tensor] >= 0)
+            return true;
+    return false;
+}
+
+/* The cost of the complete assignment on the probe (every operator on
+ * it was checked to have an engine schedule). */
+static axe_status leaf_cost(tr_state *st, double *cost, axe_diag *diag)
+{
+    *cost = 0;
+    for (int k = 0; k < st->q->nops; k++) {
+        ax_stmt *s = st->q->ops[k];
+        double c = 0;
+        bool ok;
+        if (s->dead || !touches_auto(st, s))
+            continue;
+        AXE_TRY(op_cycles(st, s, &c, &ok));
+        if (!ok)
+            return axe__fail(diag, AXE_ERR_INVALID, s->off,
+                             "layout synthesis: an operator checked on an "
+                             "engine schedule has none");
+        *cost += c * st->weight[s->index];
+    }
+    return AXE_OK;
+}
+
+static bool ops_ok_one(tr_state *st, int k, int depth)
+{
+    ax_stmt *s = st->q->ops[k];
+    axe_diag why;
+    char label[48];
+    if (s->dead)
+        return true;
+    st->checks++;
+    if (engine_of(st, s, &why) >= 0)
+        return true;
+    if (depth >= st->fail_depth) {
+        st->fail_depth = depth;
+        axe__synth_label(st->q, k, label, sizeof label);
+        (void)axe__fail(&st->fail, AXE_ERR_UNSUPPORTED, s->off,
+                        "%s (line %d): %s", label, s->line, why.message);
+    }
+    return false;
+}
+
+static bool ops_ok(tr_state *st, int depth)
+{
+    for (int k = 0; k < st->q->nops; k++)
+        if (st->last[k] == depth && !ops_ok_one(st, k, depth))
+            return false;
+    return true;
+}
+
+/* Node consistency before the search: each tensor's candidates are
+ * kept only when every operator whose one auto scratchpad operand is
+ * that tensor has an engine schedule; those operators are not checked
+ * again (last -2). */
+static axe_status prefilter(tr_state *st, axe_diag *diag)
+{
+    int *nauto = axe__arena_alloc(st->p->arena,
+                                  (size_t)(st->q->nops + 1) * sizeof *nauto);
+    if (nauto == NULL)
+        return AXE_ERR_NO_MEMORY;
+    for (int k = 0; k < st->q->nops; k++) {
+        const ax_stmt *s = st->q->ops[k];
+        bool seen[AX_MAX_TENSORS] = {false};
+        nauto[k] = 0;
+        for (int j = 0; j < s->nargs; j++) {
+            int ti = s->args[j].tensor;
+            if (st->depth_of[ti] >= 0 && !seen[ti]) {
+                seen[ti] = true;
+                nauto[k]++;
+            }
+        }
+    }
+    for (int d = 0; d < st->nt; d++) {
+        tr_tensor *c = &st->t[d];
+        int kept = 0;
+        ax_tensor keep = st->q->tensors[c->ti];
+        for (int i = 0; i < c->n; i++) {
+            axe_diag why;
+            bool ok = put(st->q, c->ti, &c->lay[i], &why) == AXE_OK;
+            for (int k = 0; ok && k < st->q->nops; k++)
+                if (nauto[k] == 1 && st->last[k] == d)
+                    ok = ops_ok_one(st, k, d);
+            if (ok)
+                c->lay[kept++] = c->lay[i];
+        }
+        c->n = kept;
+        if (kept == 0)
+            return axe__fail(diag, AXE_ERR_UNSUPPORTED,
+                             st->p->tensors[c->ti].off,
+                             "layout synthesis: no layout of '%s' fits %s",
+                             st->p->tensors[c->ti].name, st->fail.message);
+        st->q->tensors[c->ti] = keep; /* the placeholder again */
+    }
+    for (int k = 0; k < st->q->nops; k++)
+        if (nauto[k] == 1)
+            st->last[k] = -2;
+    return AXE_OK;
+}
+
+static axe_status dfs(tr_state *st, int depth, axe_diag *diag)
+{
+    const tr_tensor *c;
+    axe_diag why;
+    if (depth == st->nt) {
+        double cost;
+        if (axe__sema_trn_resources(st->q, &why) != AXE_OK) {
+            if (depth >= st->fail_depth) {
+                st->fail_depth = depth;
+                st->fail = why;
+            }
+            return AXE_OK;
+        }
+        AXE_TRY(leaf_cost(st, &cost, diag));
+        st->leaves++;
+        if (st->leaves == 1 || cost < st->best_cost) {
+            st->runner_cost = st->leaves == 1 ? -1 : st->best_cost;
+            st->best_cost = cost;
+            memcpy(st->best, st->pick, sizeof st->best);
+        } else if (st->runner_cost < 0 || cost < st->runner_cost)
+            st->runner_cost = cost;
+        return AXE_OK;
+    }
+    c = &st->t[depth];
+    for (int i = 0; i < c->n; i++) {
+        if (st->checks > TR_BUDGET)
+            return axe__fail(diag, AXE_ERR_CAPACITY, -1,
+                             "layout synthesis: the scratchpad search "
+                             "checked %d operators without finishing",
+                             TR_BUDGET);
+        if (put(st->q, c->ti, &c->lay[i], &why) != AXE_OK)
+            continue;
+        st->pick[depth] = i;
+        if (ops_ok(st, depth))
+            AXE_TRY(dfs(st, depth + 1, diag));
+    }
+    return AXE_OK;
+}
+
+static axe_status report(tr_state *st, ax_synth_report *r, axe_diag *diag)
+{
+    for (int k = 0; k < st->nt; k++) {
+        ax_synth_tensor *e;
+        char rc[32] = "none";
+        if (r->ntensors == AX_MAX_TENSORS)
+            return axe__fail(diag, AXE_ERR_CAPACITY, -1,
+                             "layout synthesis: more than %d tensors to "
+                             "report",
+                             AX_MAX_TENSORS);
+        e = &r->tensors[r->ntensors++];
+        e->tensor = st->t[k].ti;
+        if (st->runner_cost >= 0)
+            snprintf(rc, sizeof rc, "%.17g", st->runner_cost);
+        snprintf(e->how, sizeof e->how,
+                 "scratchpad: first cheapest of %lld assignments with every "
+                 "operator on an engine (cost %.17g busy cycles of the "
+                 "timing model; next %.24s)",
+                 (long long)st->leaves, st->best_cost, rc);
+    }
+    return AXE_OK;
+}
+
+static axe_status setup(tr_state *st, axe_diag *diag)
+{
+    axe_program *p = st->p;
+    for (int i = 0; i < p->ntensors; i++) {
+        st->depth_of[i] = -1;
+        if (!is_trn_auto(&p->tensors[i]))
+            continue;
+        st->depth_of[i] = st->nt;
+        AXE_TRY(candidates(st, i, &st->t[st->nt], diag));
+        st->nt++;
+    }
+    st->last =
+        axe__arena_alloc(p->arena, (size_t)(p->nops + 1) * sizeof *st->last);
+    st->weight =
+        axe__arena_alloc(p->arena, (size_t)(p->nops + 1) * sizeof *st->weight);
+    if (st->last == NULL || st->weight == NULL)
+        return AXE_ERR_NO_MEMORY;
+    for (int k = 0; k < p->nops; k++) {
+        st->last[k] = -1;
+        for (int j = 0; j < p->ops[k]->nargs; j++) {
+            int dd = st->depth_of[p->ops[k]->args[j].tensor];
+            st->last[k] = dd > st->last[k] ? dd : st->last[k];
+        }
+    }
+    return AXE_OK;
+}
+
+axe_status axe__synth_trn(axe_program *p, ax_synth_report *r, axe_diag *diag)
+{
+    tr_state *st;
+    bool any = false;
+    for (int i = 0; i < p->ntensors; i++)
+        any = any || is_trn_auto(&p->tensors[i]);
+    if (!any)
+        return AXE_OK;
+    st = axe__arena_alloc(p->arena, sizeof *st);
+    if (st == NULL)
+        return AXE_ERR_NO_MEMORY;
+    memset(st, 0, sizeof *st);
+    st->p = p;
+    st->fail_depth = -1;
+    AXE_TRY(setup(st, diag));
+    AXE_TRY(make_probe(st, diag));
+    weigh(st, st->q->body, 1.0);
+    AXE_TRY(prefilter(st, diag));
+    AXE_TRY(dfs(st, 0, diag));
+    if (st->leaves == 0)
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED,
+                         st->fail.offset >= 0 ? st->fail.offset
+                                              : p->tensors[st->t[0].ti].off,
+                         "layout synthesis: no scratchpad layouts fit %s",
+                         st->fail.message[0] ? st->fail.message
+                                             : "(no operator checked)");
+    for (int k = 0; k < st->nt; k++)
+        p->tensors[st->t[k].ti].layout = st->t[k].lay[st->best[k]];
+    return report(st, r, diag);
+}
