@@ -1721,6 +1721,13 @@ expect 1 4:9 "add#1: its source X\[0:16, 1:3\] may overlap its destination X\[8:
     cta add(X[8:24, 0:2], X[0:16, 1:3], r);
 }'
 expect 1 1:51 "reduce#0: its source X\[0:32, 0:4\] may overlap its destination a view of X, and the cta's 32 threads would update it while others still read it" <<<'kernel w(X: f32[33, 4]) grid(1) threads(32) { cta reduce(X.view(S[4:1] + 4), X[0:32, 0:4], sum, 0); }'
+# Dynamic starts are compared as linear forms (tests/kernels/self_affine.axe):
+# i * 8 and (i + 1) * 4 differ by 4 - 4i, not a constant, so may overlap.
+expect 1 3:13 "copy#0: its source X\[\(i \+ 1\) \* 4:\(i \+ 1\) \* 4 \+ 8, 2:4\] may overlap its destination X\[i \* 8:i \* 8 \+ 8, 2:4\]" <<<'kernel w(X: f32[32, 4] layout S[(32, 4):(1, 32)]) grid(1) threads(32) {
+    for i in range(2) {
+        cta copy(X[i * 8 : +8, 2:4], X[(i + 1) * 4 : +8, 2:4]);
+    }
+}'
 # A register destination waits for its schedule: each thread's own
 # elements in order are allowed (tests/kernels/self_regs.axe), staging
 # the source first is not (max_abs_err 1.02 before).

@@ -158,6 +158,8 @@ exact_run self_apart.axe
 # source: allowed (refused before), exact.
 exact_run self_regs.axe
 exact_run self_grid.axe
+# Dynamic starts written differently, compared as linear forms: exact.
+exact_run self_affine.axe
 # A coordinate-addressed copy.split dealing whole i4 pairs (its
 # --explain rows are in compiler_errors.sh): exact.
 exact_run i4_split_cut.axe

@@ -1261,6 +1261,11 @@ int64_t axe__expr_gcd(const ax_expr *e);
  * as NULL; an expression that loads an element never, since the element
  * may differ between two evaluations). */
 bool axe__expr_same(const ax_expr *a, const ax_expr *b);
+/* Whether "a" - "b" is a constant, "*d", for every value of the
+ * variables: both linear (no //, %, element loads; NULL is 0) with the
+ * same coefficients, so `i * 16` and `16 * i + 4` differ by -4
+ * (compiler_sema_bound.c's linear forms). */
+bool axe__expr_diff(const ax_expr *a, const ax_expr *b, int64_t *d);
 /* The value of "e" with variables "env" (a LOAD reads 0). */
 int64_t axe__expr_eval(const ax_expr *e, const int64_t *env);
 /* The same, LOADs through "ld" (an element of ld->fn's tensor at the

@@ -49,36 +49,14 @@ static void region_text(const axe_program *p, const ax_ref *r, char *buf,
     (void)cat(buf, cap, n, "]");
 }
 
-/* Whether start "e" of a region is "base + c" for a constant "c" (base
- * NULL when "e" is constant). */
-static void split_start(const ax_expr *e, const ax_expr **base, int64_t *c)
-{
-    *base = e;
-    *c = 0;
-    if (e == NULL || e->kind == AX_EX_INT) {
-        *base = NULL;
-        *c = e != NULL ? e->value : 0;
-    } else if (e->kind == AX_EX_ADD && e->b->kind == AX_EX_INT) {
-        *base = e->a;
-        *c = e->b->value;
-    } else if (e->kind == AX_EX_ADD && e->a->kind == AX_EX_INT) {
-        *base = e->b;
-        *c = e->a->value;
-    }
-}
-
 /* Whether dim "d"'s ranges [start, start + len) of regions "a" and "b"
- * do not meet: constant starts, or the same dynamic base plus
- * constants. */
+ * do not meet: starts that differ by a constant (linear forms). */
 static bool dim_apart(const ax_ref *a, const ax_ref *b, int d)
 {
-    const ax_expr *ea, *eb;
-    int64_t ca, cb;
-    split_start(a->start[d], &ea, &ca);
-    split_start(b->start[d], &eb, &cb);
-    if ((ea != NULL || eb != NULL) && !axe__expr_same(ea, eb))
+    int64_t gap; /* b's start less a's */
+    if (!axe__expr_diff(b->start[d], a->start[d], &gap))
         return false;
-    return ca + a->len[d] <= cb || cb + b->len[d] <= ca;
+    return a->len[d] <= gap || b->len[d] <= -gap;
 }
 
 /* Whether layout "l" maps distinct elements to distinct addresses: no
@@ -128,6 +106,14 @@ static bool regions_apart(const axe_program *p, const ax_ref *a,
     return false;
 }
 
+/* Whether starts "a" and "b" are equal for every value of the
+ * variables (linear forms: `i * 16` and `16 * i`). */
+static bool same_start(const ax_expr *a, const ax_expr *b)
+{
+    int64_t gap;
+    return axe__expr_diff(a, b, &gap) && gap == 0;
+}
+
 /* Whether "a" and "b" name the same elements the same way (one region,
  * or one view of one region). */
 static bool same_ref(const ax_ref *a, const ax_ref *b)
@@ -137,18 +123,11 @@ static bool same_ref(const ax_ref *a, const ax_ref *b)
         b->any_masked)
         return false;
     if (a->is_view && (!axe_layout_equal(&a->view, &b->view) ||
-                       ((a->view_dyn != NULL || b->view_dyn != NULL) &&
-                        !axe__expr_same(a->view_dyn, b->view_dyn))))
+                       !same_start(a->view_dyn, b->view_dyn)))
         return false;
-    for (int d = 0; d < a->ndim; d++) {
-        const ax_expr *ea, *eb;
-        int64_t ca, cb;
-        split_start(a->start[d], &ea, &ca);
-        split_start(b->start[d], &eb, &cb);
-        if (a->len[d] != b->len[d] || ca != cb ||
-            ((ea != NULL || eb != NULL) && !axe__expr_same(ea, eb)))
+    for (int d = 0; d < a->ndim; d++)
+        if (a->len[d] != b->len[d] || !same_start(a->start[d], b->start[d]))
             return false;
-    }
     return true;
 }
 

@@ -77,6 +77,20 @@ static bool lin_of(const ax_expr *e, int64_t k, lin *out)
     return false;
 }
 
+/* See compiler_internal.h. */
+bool axe__expr_diff(const ax_expr *a, const ax_expr *b, int64_t *d)
+{
+    lin x;
+    memset(&x, 0, sizeof x);
+    if (!lin_of(a, 1, &x) || !lin_of(b, -1, &x))
+        return false;
+    for (int v = 0; v < AX_MAX_VARS; v++)
+        if (x.coef[v] != 0)
+            return false;
+    *d = x.c;
+    return true;
+}
+
 /* The interval maximum of "h" over the variables' ranges. */
 static bool lin_max(const axe_program *p, const lin *h, int64_t *out)
 {
