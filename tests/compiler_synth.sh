@@ -885,6 +885,48 @@ for tn in 512 320 256; do
 done
 same_c trn_gemm_auto trn_gemm
 
+# trn_attention_auto and trn_attention_serial_auto: q, k, v, (s,) pp and
+# pt are the hand-written layouts at the default size (SEQ 256, D 64, KV
+# 128; there k's buffer digit would also fit on P and s's on F at the
+# same cost: the ties go to F and Bank) and at a second one; the same C;
+# exact on trn-sim (default) and c (second size).
+A2="-D SEQ=384 -D D=128 -D KV=64"
+S2="-D SEQ=384 -D D=32 -D KV=128"
+run_json "$K/trn_attention_auto.axe" --target trn-sim
+run_json "$K/trn_attention_serial_auto.axe" --target trn-sim
+# shellcheck disable=SC2086
+{
+run_json "$K/trn_attention_auto.axe" $A2 --seed 4
+run_json "$K/trn_attention_serial_auto.axe" $S2 --seed 4
+same_c trn_attention_auto trn_attention $A2
+same_c trn_attention_serial_auto trn_attention_serial $S2
+}
+same_c trn_attention_auto trn_attention
+same_c trn_attention_serial_auto trn_attention_serial
+# at (D, KV): the hand-written layouts ($1 is D, $2 KV); with P before F
+# in the sbuf order, k at D 64 is S[(2, 128, 64):(64@P, 1@F, 1@P)]
+trn_att_rows() {
+    synth_json "$K/trn_attention_auto.axe" -D SEQ=384 -D D="$1" -D KV="$2" || return
+    same_in q "S[(128, $1):(1@F, 1@P)]"
+    same_in k "S[(2, $2, $1):($2@F, 1@F, 1@P)]"
+    same_in v "S[(2, $1, $2):($1@F, 1@F, 1@P)]"
+    same_in s "S[(2, 128, $2):(1@Bank, 1@P, 1@F)]"
+    same_in pp "S[(128, $2):(1@F, 1@P)]"
+    same_in pt "S[(128, $2):(1@F, 1@P)]"
+}
+trn_att_serial_rows() {
+    synth_json "$K/trn_attention_serial_auto.axe" -D SEQ=384 -D D="$1" -D KV="$2" || return
+    same_in q "S[(128, $1):(1@F, 1@P)]"
+    same_in k "S[($2, $1):(1@F, 1@P)]"
+    same_in v "S[($1, $2):(1@F, 1@P)]"
+    same_in pp "S[(128, $2):(1@F, 1@P)]"
+    same_in pt "S[(128, $2):(1@F, 1@P)]"
+}
+trn_att_rows 64 128
+trn_att_rows 128 64
+trn_att_serial_rows 64 128
+trn_att_serial_rows 32 128
+
 # --- errors ---------------------------------------------------------------
 # expect_err PATTERN <<< PROGRAM: axe synth exits 1 naming the problem.
 expect_err() {

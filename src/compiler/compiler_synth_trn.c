@@ -569,9 +569,27 @@ static axe_status setup(tr_state *st, axe_diag *diag)
     return AXE_OK;
 }
 
+/* The search on the probe: the chosen candidates into st->best, or the
+ * refusal. */
+static axe_status search(tr_state *st, axe_diag *diag)
+{
+    weigh(st, st->q->body, 1.0);
+    AXE_TRY(prefilter(st, diag));
+    AXE_TRY(dfs(st, 0, diag));
+    if (st->leaves == 0)
+        return axe__fail(diag, AXE_ERR_UNSUPPORTED,
+                         st->fail.offset >= 0 ? st->fail.offset
+                                              : st->p->tensors[st->t[0].ti].off,
+                         "layout synthesis: no scratchpad layouts fit %s",
+                         st->fail.message[0] ? st->fail.message
+                                             : "(no operator checked)");
+    return AXE_OK;
+}
+
 axe_status axe__synth_trn(axe_program *p, ax_synth_report *r, axe_diag *diag)
 {
     tr_state *st;
+    axe_status rc;
     bool any = false;
     for (int i = 0; i < p->ntensors; i++)
         any = any || is_trn_auto(&p->tensors[i]);
@@ -584,17 +602,13 @@ axe_status axe__synth_trn(axe_program *p, ax_synth_report *r, axe_diag *diag)
     st->p = p;
     st->fail_depth = -1;
     AXE_TRY(setup(st, diag));
-    AXE_TRY(make_probe(st, diag));
-    weigh(st, st->q->body, 1.0);
-    AXE_TRY(prefilter(st, diag));
-    AXE_TRY(dfs(st, 0, diag));
-    if (st->leaves == 0)
-        return axe__fail(diag, AXE_ERR_UNSUPPORTED,
-                         st->fail.offset >= 0 ? st->fail.offset
-                                              : p->tensors[st->t[0].ti].off,
-                         "layout synthesis: no scratchpad layouts fit %s",
-                         st->fail.message[0] ? st->fail.message
-                                             : "(no operator checked)");
+    rc = make_probe(st, diag);
+    if (rc == AXE_OK)
+        rc = search(st, diag);
+    if (st->q != NULL)
+        axe_program_free(st->q);
+    st->q = NULL;
+    AXE_TRY(rc);
     for (int k = 0; k < st->nt; k++)
         p->tensors[st->t[k].ti].layout = st->t[k].lay[st->best[k]];
     return report(st, r, diag);
