@@ -927,6 +927,44 @@ trn_att_rows 128 64
 trn_att_serial_rows 64 128
 trn_att_serial_rows 32 128
 
+# The cost decides (no constraint does): x of copy, exp, copy takes the
+# layout with the fewest elements per partition for exp, (128, 64) on
+# (P, F). Its cost is the sum of trn-sim's engines' busy cycles with that
+# layout, and trn-sim takes more cycles with either other candidate
+# written by hand ((F, P): 960, all on F: 9024; chosen: 896).
+trn_cost_kernel() {
+    cat >"$tmp/tc.axe" <<AXE
+kernel k(X: global f32[128, 64], Y: global f32[128, 64]) core
+{
+    sbuf x: f32[128, 64] layout $1;
+    core copy(x, X);
+    core exp(x, x);
+    core copy(Y, x);
+}
+AXE
+}
+# trn_cycles LAYOUT: "CYCLES BUSY" of a trn-sim run (busy summed over the
+# engines)
+trn_cycles() {
+    trn_cost_kernel "$1"
+    "$AXE" run "$tmp/tc.axe" --target trn-sim --check --json 2>/dev/null |
+        python3 -c 'import json,sys; j=json.load(sys.stdin); assert j["pass"]; print(j["cycles"], sum(e["busy"] for e in j["engines"].values()))' 2>/dev/null
+}
+trn_cost_kernel auto
+if synth_json "$tmp/tc.axe"; then
+    same_in x "S[(128, 64):(1@P, 1@F)]"
+    cost=$("$AXE" synth "$tmp/tc.axe" | sed -n 's/.*(cost \([0-9]*\) busy.*/\1/p')
+    read -r c0 b0 <<<"$(trn_cycles "S[(128, 64):(1@P, 1@F)]")"
+    c1=$(trn_cycles "S[(128, 64):(1@F, 1@P)]" | cut -d' ' -f1)
+    c2=$(trn_cycles "S[(128, 64):(64@F, 1@F)]" | cut -d' ' -f1)
+    if [ -n "$cost" ] && [ "$cost" = "${b0:-}" ] && [ -n "${c1:-}" ] && [ -n "${c2:-}" ] &&
+        [ "$c0" -lt "$c1" ] && [ "$c0" -lt "$c2" ]; then
+        ok
+    else
+        bad "scratchpad cost $cost, trn-sim busy ${b0:-?}; cycles chosen ${c0:-?}, (F, P) ${c1:-?}, all F ${c2:-?}"
+    fi
+fi
+
 # --- errors ---------------------------------------------------------------
 # expect_err PATTERN <<< PROGRAM: axe synth exits 1 naming the problem.
 expect_err() {
