@@ -927,6 +927,52 @@ trn_att_rows 128 64
 trn_att_serial_rows 64 128
 trn_att_serial_rows 32 128
 
+# Every scratchpad tensor of trn_attention auto: the example's layouts,
+# the default ones too (dim 0 on P), and the example's C.
+if synth_json "$T/trn_attention_all_auto.axe"; then
+    same_in q "S[(128, 64):(1@F, 1@P)]"
+    same_in k "S[(2, 128, 64):(128@F, 1@F, 1@P)]"
+    same_in v "S[(2, 64, 128):(64@F, 1@F, 1@P)]"
+    same_in s "S[(2, 128, 128):(1@Bank, 1@P, 1@F)]"
+    for n in pp pt; do same_in "$n" "S[(128, 128):(1@F, 1@P)]"; done
+    same_in p "S[(128, 128):(1@P, 1@F)]"
+    for n in ot o; do same_in "$n" "S[(128, 64):(1@P, 1@F)]"; done
+    for n in c m mn l t; do same_in "$n" "S[128:1@P]"; done
+fi
+(cd "$T" && "$AXE" compile trn_attention_all_auto.axe) 2>&1 |
+    sed -E "s/trn_attention_all_auto/trn_attention/g; s/line [0-9]+/line L/g" >"$tmp/a.c"
+(cd "$K" && "$AXE" compile trn_attention.axe) 2>&1 | sed -E "s/line [0-9]+/line L/g" >"$tmp/h.c"
+if [ -s "$tmp/a.c" ] && diff "$tmp/a.c" "$tmp/h.c" >"$tmp/diff"; then
+    ok
+else
+    bad "C of trn_attention_all_auto differs from trn_attention's: $(head -c 500 "$tmp/diff")"
+fi
+
+# Tensors that no operator ties are searched apart: five auto f32[8, 8,
+# 8] tiles, each only copied from X, have 7 candidates each, 16807
+# assignments together (beyond the 4096 of one search), 7 apart.
+cat >"$tmp/apart.axe" <<'AXE'
+kernel k(X: global f32[8, 8, 8]) core
+{
+    sbuf a: f32[8, 8, 8] layout auto;
+    sbuf b: f32[8, 8, 8] layout auto;
+    sbuf c: f32[8, 8, 8] layout auto;
+    sbuf d: f32[8, 8, 8] layout auto;
+    sbuf e: f32[8, 8, 8] layout auto;
+    core copy(a, X);
+    core copy(b, X);
+    core copy(c, X);
+    core copy(d, X);
+    core copy(e, X);
+}
+AXE
+if "$AXE" synth "$tmp/apart.axe" >"$tmp/out" 2>&1 &&
+    [ "$(grep -c 'first cheapest of 7 assignments' "$tmp/out")" = 5 ]; then
+    ok
+else
+    bad "five untied scratchpad tensors: $(head -c 300 "$tmp/out")"
+fi
+
 # The cost decides (no constraint does): x of copy, exp, copy takes the
 # layout with the fewest elements per partition for exp, (128, 64) on
 # (P, F). Its cost is the sum of trn-sim's engines' busy cycles with that

@@ -29,7 +29,8 @@
 
 #define TR_MAX_CANDS 729
 #define TR_MAX_FACTORS 6
-#define TR_BUDGET 200000
+#define TR_BUDGET 200000   /* operator checks */
+#define TR_MAX_LEAVES 4096 /* complete assignments costed */
 
 typedef struct tr_tensor {
     int ti, n;
@@ -44,8 +45,14 @@ typedef struct tr_state {
     int *last;                    /* per op: its deepest auto operand, or -1 */
     double *weight;               /* per op: its enclosing loops' trips */
     int pick[AX_MAX_TENSORS], best[AX_MAX_TENSORS];
+    /* components: tensors tied by operators on two or more of them,
+     * searched one at a time ("cur", its depths "ord"); per tensor its
+     * component's results */
+    int comp[AX_MAX_TENSORS], cur, nord, ord[AX_MAX_TENSORS];
     double best_cost, runner_cost;
     int64_t leaves, checks;
+    double cost_of[AX_MAX_TENSORS], runner_of[AX_MAX_TENSORS];
+    int64_t leaves_of[AX_MAX_TENSORS];
     int fail_depth;
     axe_diag fail;
 } tr_state;
@@ -375,11 +382,14 @@ static axe_status op_cycles(tr_state *st, ax_stmt *s, double *cyc, bool *ok)
 
 /* ---- the search ---------------------------------------------------- */
 
-static bool touches_auto(const tr_state *st, const ax_stmt *s)
+/* Whether "s" names a tensor of the component searched. */
+static bool touches_cur(const tr_state *st, const ax_stmt *s)
 {
-    for (int j = 0; j < s->nargs; j++)
-        if (st->depth_of[s->args[j].tensor] >= 0)
+    for (int j = 0; j < s->nargs; j++) {
+        int d = st->depth_of[s->args[j].tensor];
+        if (d >= 0 && st->comp[d] == st->cur)
             return true;
+    }
     return false;
 }
 
@@ -392,7 +402,7 @@ static axe_status leaf_cost(tr_state *st, double *cost, axe_diag *diag)
         ax_stmt *s = st->q->ops[k];
         double c = 0;
         bool ok;
-        if (s->dead || !touches_auto(st, s))
+        if (s->dead || !touches_cur(st, s))
             continue;
         AXE_TRY(op_cycles(st, s, &c, &ok));
         if (!ok)
@@ -480,29 +490,46 @@ static axe_status prefilter(tr_state *st, axe_diag *diag)
     return AXE_OK;
 }
 
-static axe_status dfs(tr_state *st, int depth, axe_diag *diag)
+static axe_status leaf(tr_state *st, axe_diag *diag)
+{
+    axe_diag why;
+    double cost;
+    if (axe__sema_trn_resources(st->q, &why) != AXE_OK) {
+        if (st->nt >= st->fail_depth) {
+            st->fail_depth = st->nt;
+            st->fail = why;
+        }
+        return AXE_OK;
+    }
+    if (st->leaves == TR_MAX_LEAVES)
+        return axe__fail(
+            diag, AXE_ERR_CAPACITY, st->p->tensors[st->t[st->ord[0]].ti].off,
+            "layout synthesis: more than %d assignments of "
+            "the auto scratchpad tensors tied to '%s' put every "
+            "operator on an engine (write some of their "
+            "layouts)",
+            TR_MAX_LEAVES, st->p->tensors[st->t[st->ord[0]].ti].name);
+    AXE_TRY(leaf_cost(st, &cost, diag));
+    st->leaves++;
+    if (st->leaves == 1 || cost < st->best_cost) {
+        st->runner_cost = st->leaves == 1 ? -1 : st->best_cost;
+        st->best_cost = cost;
+        for (int i = 0; i < st->nord; i++) /* this component's only */
+            st->best[st->ord[i]] = st->pick[st->ord[i]];
+    } else if (st->runner_cost < 0 || cost < st->runner_cost)
+        st->runner_cost = cost;
+    return AXE_OK;
+}
+
+/* Position "pos" of the component's tensors in declaration order. */
+static axe_status dfs(tr_state *st, int pos, axe_diag *diag)
 {
     const tr_tensor *c;
     axe_diag why;
-    if (depth == st->nt) {
-        double cost;
-        if (axe__sema_trn_resources(st->q, &why) != AXE_OK) {
-            if (depth >= st->fail_depth) {
-                st->fail_depth = depth;
-                st->fail = why;
-            }
-            return AXE_OK;
-        }
-        AXE_TRY(leaf_cost(st, &cost, diag));
-        st->leaves++;
-        if (st->leaves == 1 || cost < st->best_cost) {
-            st->runner_cost = st->leaves == 1 ? -1 : st->best_cost;
-            st->best_cost = cost;
-            memcpy(st->best, st->pick, sizeof st->best);
-        } else if (st->runner_cost < 0 || cost < st->runner_cost)
-            st->runner_cost = cost;
-        return AXE_OK;
-    }
+    int depth;
+    if (pos == st->nord)
+        return leaf(st, diag);
+    depth = st->ord[pos];
     c = &st->t[depth];
     for (int i = 0; i < c->n; i++) {
         if (st->checks > TR_BUDGET)
@@ -514,7 +541,7 @@ static axe_status dfs(tr_state *st, int depth, axe_diag *diag)
             continue;
         st->pick[depth] = i;
         if (ops_ok(st, depth))
-            AXE_TRY(dfs(st, depth + 1, diag));
+            AXE_TRY(dfs(st, pos + 1, diag));
     }
     return AXE_OK;
 }
@@ -531,15 +558,29 @@ static axe_status report(tr_state *st, ax_synth_report *r, axe_diag *diag)
                              AX_MAX_TENSORS);
         e = &r->tensors[r->ntensors++];
         e->tensor = st->t[k].ti;
-        if (st->runner_cost >= 0)
-            snprintf(rc, sizeof rc, "%.17g", st->runner_cost);
+        if (st->runner_of[k] >= 0)
+            snprintf(rc, sizeof rc, "%.17g", st->runner_of[k]);
         snprintf(e->how, sizeof e->how,
                  "scratchpad: first cheapest of %lld assignments with every "
                  "operator on an engine (cost %.17g busy cycles of the "
                  "timing model; next %.24s)",
-                 (long long)st->leaves, st->best_cost, rc);
+                 (long long)st->leaves_of[k], st->cost_of[k], rc);
     }
     return AXE_OK;
+}
+
+static int root(tr_state *st, int d)
+{
+    while (st->comp[d] != d)
+        d = st->comp[d] = st->comp[st->comp[d]];
+    return d;
+}
+
+static void join(tr_state *st, int a, int b)
+{
+    a = root(st, a);
+    b = root(st, b);
+    st->comp[a > b ? a : b] = a < b ? a : b;
 }
 
 static axe_status setup(tr_state *st, axe_diag *diag)
@@ -559,30 +600,64 @@ static axe_status setup(tr_state *st, axe_diag *diag)
         axe__arena_alloc(p->arena, (size_t)(p->nops + 1) * sizeof *st->weight);
     if (st->last == NULL || st->weight == NULL)
         return AXE_ERR_NO_MEMORY;
+    for (int d = 0; d < st->nt; d++)
+        st->comp[d] = d;
     for (int k = 0; k < p->nops; k++) {
         st->last[k] = -1;
         for (int j = 0; j < p->ops[k]->nargs; j++) {
             int dd = st->depth_of[p->ops[k]->args[j].tensor];
+            if (dd >= 0 && st->last[k] >= 0)
+                join(st, dd, st->last[k]);
             st->last[k] = dd > st->last[k] ? dd : st->last[k];
         }
+    }
+    for (int d = 0; d < st->nt; d++)
+        st->comp[d] = root(st, d);
+    return AXE_OK;
+}
+
+/* The search of component "cur" on the probe: its chosen candidates
+ * set into the probe and st->best, or the refusal. */
+static axe_status search_one(tr_state *st, axe_diag *diag)
+{
+    axe_diag why;
+    st->nord = 0;
+    for (int d = 0; d < st->nt; d++)
+        if (st->comp[d] == st->cur)
+            st->ord[st->nord++] = d;
+    st->leaves = 0;
+    st->fail_depth = -1;
+    AXE_TRY(dfs(st, 0, diag));
+    if (st->leaves == 0)
+        return axe__fail(
+            diag, AXE_ERR_UNSUPPORTED,
+            st->fail.offset >= 0 ? st->fail.offset
+                                 : st->p->tensors[st->t[st->ord[0]].ti].off,
+            "layout synthesis: no scratchpad layouts fit %s",
+            st->fail.message[0] ? st->fail.message : "(no operator checked)");
+    for (int i = 0; i < st->nord; i++) {
+        int d = st->ord[i];
+        if (put(st->q, st->t[d].ti, &st->t[d].lay[st->best[d]], &why) !=
+            AXE_OK) /* checked in the search: not expected */
+            return axe__fail(diag, AXE_ERR_INVALID, -1, "%s", why.message);
+        st->cost_of[d] = st->best_cost;
+        st->runner_of[d] = st->runner_cost;
+        st->leaves_of[d] = st->leaves;
     }
     return AXE_OK;
 }
 
-/* The search on the probe: the chosen candidates into st->best, or the
- * refusal. */
+/* The search on the probe, one component after another (the ones before
+ * on their choices, the ones after on their placeholders). */
 static axe_status search(tr_state *st, axe_diag *diag)
 {
     weigh(st, st->q->body, 1.0);
     AXE_TRY(prefilter(st, diag));
-    AXE_TRY(dfs(st, 0, diag));
-    if (st->leaves == 0)
-        return axe__fail(diag, AXE_ERR_UNSUPPORTED,
-                         st->fail.offset >= 0 ? st->fail.offset
-                                              : st->p->tensors[st->t[0].ti].off,
-                         "layout synthesis: no scratchpad layouts fit %s",
-                         st->fail.message[0] ? st->fail.message
-                                             : "(no operator checked)");
+    for (int d = 0; d < st->nt; d++)
+        if (st->comp[d] == d) {
+            st->cur = d;
+            AXE_TRY(search_one(st, diag));
+        }
     return AXE_OK;
 }
 
