@@ -392,7 +392,7 @@ vd_op() {
     ok || bad "vec_dim0 --explain: $(vd_op 0) | $(vd_op 1) | $(vd_op 2) | $(vd_op 3)"
 "$AXE" compile "$K/vec_dim0.axe" --explain -D R=37 -D N=24 >"$tmp/vd.txt" 2>&1
 [ "$(vd_op 0)" = " chosen copy.split;" ] && [ "$(vd_op 3)" = " chosen copy.split;" ] &&
-    grep -qF 'rejected copy.vector: max_common_vector is 64 but no 8/16-byte access of 4-byte elements is aligned' "$tmp/vd.txt" &&
+    grep -qF "rejected copy.vector: max_common_vector is 64 but no 8/16-byte access of 4-byte elements applies: a loop of 24 (dim 1) steps 37 elements in 'X', not a multiple of 2" "$tmp/vd.txt" &&
     ok || bad "vec_dim0 R=37 --explain: $(vd_op 0) | $(vd_op 3) $(grep 'rejected copy.vector' "$tmp/vd.txt")"
 # a bound plan (registers over 8 threads) laid out dimension 0 innermost
 exact_run vec_dim0_reg.axe
@@ -425,6 +425,32 @@ vst_run="loops in dimension order (0,1), then innermost the sub-iters dim 1 (2 a
     [ "$(vd_op 2)" = " chosen copy.vector; $vst_run; innermost access: 8 elements;" ] &&
     [ "$(vd_op 3)" = " chosen copy.thread_loop;" ] &&
     ok || bad "vec_sub_threads --explain: $(vd_op 0) | $(vd_op 1) | $(vd_op 2) | $(vd_op 3)"
+# runs already innermost in order with thread digits between their
+# loops: laid out as they stand, the digits move out and the loops merge
+# (thread_loop for the i4 copies, 4 f16 and 2 f32 before; v <- V starts
+# at nibble 4: no vector, and the reason says so)
+exact_run vec_run_threads.axe
+exact_run vec_run_threads.axe --target cuda --emulate
+exact_run vec_run_threads4.axe
+exact_run vec_run_threads4.axe --target cuda --emulate
+vrt_widths() {
+    "$AXE" compile "$K/$1.axe" --explain 2>&1 |
+        sed -n 's/^  chosen copy\.\(.*\)/\1/p; s/^    innermost access: \([0-9]*\) elements/\1/p' | tr '\n' ' '
+}
+got="$(vrt_widths vec_run_threads)/ $(vrt_widths vec_run_threads4)"
+[ "$got" = "vector 8 vector 8 vector 8 vector 8 vector 4 vector 4 thread_loop vector 8 / vector 8 vector 8 vector 8 vector 8 vector 32 vector 32 vector 4 vector 4 " ] &&
+    ok || bad "vec_run_threads --explain: schedules and widths $got"
+"$AXE" compile "$K/vec_run_threads.axe" --explain >"$tmp/vd.txt" 2>&1
+grep -qxF "  rejected copy.vector: 'v' is packed i4, whose vectors move 8, 16 or 32 elements (4, 8 or 16 whole bytes), but 'V' starts at element 4, not a multiple of 8" "$tmp/vd.txt" &&
+    ok || bad "vec_run_threads --explain: v <- V's reason $(grep 'rejected copy.vector' "$tmp/vd.txt")"
+# memory instructions per thread in the emitted CUDA (29 and 32 before;
+# vec_run_threads4's include 8 stores per thread zeroing S)
+if command -v python3 >/dev/null 2>&1; then
+    "$AXE" compile "$K/vec_run_threads.axe" --target cuda -o "$tmp/vrt.cu"
+    "$AXE" compile "$K/vec_run_threads4.axe" --target cuda -o "$tmp/vrt4.cu"
+    got="$(kernel_count "$tmp/vrt.cu" __global__ 'AXE_(?:LDV?|STV?)\(') $(kernel_count "$tmp/vrt4.cu" __global__ 'AXE_(?:LDV?|STV?)\(')"
+    [ "$got" = "15 18" ] && ok || bad "vec_run_threads: memory instructions per thread $got"
+fi
 # regions cut inside a dimension of several iters where they align with
 # them (docs/compiler.md, "Regions of a dimension of several iters"): the
 # slices of Hexcute's prepacked X and of Bs are affine, so the copy moves

@@ -946,6 +946,25 @@ bool axe__i4_pair_keeps_reads(const axe_program *p, const ax_stmt *s,
 /* Use "w"-element accesses in the innermost loop when the layouts allow. */
 axe_status axe__plan_vectorize(const axe_program *p, const ax_stmt *s,
                                ax_plan *plan, axe_diag *why);
+/* How far copy.vector's checks got on a laid-out plan before it lost
+ * the vector, in the order they run (compiler_plan_vec.c: the reason of
+ * the candidate that got furthest is the refusal's). */
+typedef enum ax_vec_at {
+    AX_VEC_AT_SHAPE,   /* not affine, no loop, or beyond the CuTe capacity */
+    AX_VEC_AT_COMMON,  /* max_common_vector */
+    AX_VEC_AT_EXTENT,  /* the innermost loop's length */
+    AX_VEC_AT_STRIDE1, /* the innermost loop's stride */
+    AX_VEC_AT_BASE,    /* an operand's start */
+    AX_VEC_AT_STRIDES, /* another loop's stride */
+    AX_VEC_AT_SWIZZLE  /* every check but the swizzles' holds */
+} ax_vec_at;
+/* Why "plan" (affine, laid out, max_common_vector "v" of its per-thread
+ * layouts) gets no vector: AXE_ERR_UNSUPPORTED with the first check that
+ * every width fails in "why", its ax_vec_at in "at"
+ * (compiler_plan_why.c). */
+axe_status axe__plan_no_vector(const axe_program *p, const ax_stmt *s,
+                               const ax_plan *plan, int64_t v, int *at,
+                               axe_diag *why);
 /* The address of operand "i" at digit 0 of an affine plan: "cst" plus
  * dyn[k] * scale[k] for k < *ndyn (dynamic region starts, view offset). */
 typedef struct ax_base {

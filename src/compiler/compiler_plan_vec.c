@@ -181,6 +181,21 @@ static void lay_out(ax_plan *plan, const int *seq, int ntake)
     }
 }
 
+/* Whether a thread digit sits between two of the "ntake" innermost
+ * non-thread loops of "plan" (the run, already in place): then the run's
+ * loops are not adjacent and cannot coalesce until lay_out moves it. */
+static bool threads_among(const ax_plan *plan, int ntake)
+{
+    int k, seen = 0;
+    bool thread = false;
+    for (k = plan->nloops - 1; k >= 0 && seen < ntake; k--)
+        if (!plan->loops[k].thread)
+            seen++;
+        else if (seen > 0)
+            thread = true;
+    return thread && seen == ntake;
+}
+
 /* The contiguous run innermost (compiler_internal.h). */
 void axe__plan_run_inner(ax_plan *plan)
 {
@@ -205,7 +220,7 @@ void axe__plan_run_inner(ax_plan *plan)
     for (k = 0, j = 0; k < plan->nloops; k++)
         if (!plan->loops[k].thread)
             moved = moved || seq[j++] != k;
-    if (moved)
+    if (moved || threads_among(plan, ntake))
         lay_out(plan, seq, ntake);
 }
 
@@ -226,54 +241,6 @@ static bool aligned(const axe_program *p, const ax_stmt *s, const ax_plan *plan,
                 return false;
     }
     return true;
-}
-
-/* The sizes of the vector accesses of "d" elements vector_width tries
- * ("2/4/8/16-byte": 2 elements, 8 of i4, up to 16 bytes) into "buf". */
-static void access_sizes(axe_dtype d, char *buf, size_t cap)
-{
-    int64_t b = d == AXE_DTYPE_I4 ? 4 : 2 * axe_dtype_size(d);
-    size_t n = 0;
-    buf[0] = '\0';
-    for (; b <= 16 && n < cap; b *= 2)
-        n += (size_t)snprintf(buf + n, cap - n, "%s%lld", n ? "/" : "",
-                              (long long)b);
-}
-
-/* Why a swizzled operand "i" stops the vector: its swizzle keeps only
- * aligned runs of 2^M elements contiguous. */
-static axe_status swizzle_refusal(const axe_program *p, const ax_stmt *s, int i,
-                                  int64_t v, axe_diag *why)
-{
-    const ax_tensor *t = &p->tensors[s->args[i].tensor];
-    char sw[64], sizes[16];
-    int64_t run = axe__swizzle_run(p, &s->args[i]);
-    axe__swizzle_text(p, &s->args[i], sw, sizeof sw);
-    access_sizes(p->tensors[s->args[0].tensor].dtype, sizes, sizeof sizes);
-    return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
-                     "max_common_vector of the per-thread layouts is %lld, "
-                     "but '%s' is swizzled by %s, which keeps aligned runs "
-                     "of only %lld element%s contiguous (max_common_vector "
-                     "of the swizzled layouts: %lld, no %s-byte access)",
-                     (long long)v, t->name, sw, (long long)run,
-                     run == 1 ? "" : "s", (long long)(run < v ? run : v),
-                     sizes);
-}
-
-/* Why a packed i4 copy gets no vector: its accesses must be whole
- * 4, 8 or 16-byte words (8, 16 or 32 elements from an element address
- * that is a multiple of the width). */
-static axe_status i4_refusal(const axe_program *p, const ax_stmt *s, int64_t v,
-                             axe_diag *why)
-{
-    return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
-                     "'%s' is packed i4: a vector access moves 8, 16 or 32 "
-                     "elements (4, 8 or 16 whole bytes) from an element "
-                     "address that is a multiple of the width in both "
-                     "operands, but max_common_vector is %lld and no such "
-                     "width divides it, the innermost loop and every "
-                     "other stride and base",
-                     p->tensors[s->args[0].tensor].name, (long long)v);
 }
 
 /* The widest access of w elements (w * es at most 16 bytes) that
@@ -301,15 +268,16 @@ static int64_t vector_width(const axe_program *p, const ax_stmt *s,
     return 1;
 }
 
-/* Vectorize the innermost loop of "plan" as its loops are laid out. */
+/* Vectorize the innermost loop of "plan" as its loops are laid out ("at"
+ * how far it got, see ax_vec_at). */
 static axe_status vectorize_laid(const axe_program *p, const ax_stmt *s,
-                                 ax_plan *plan, axe_diag *why)
+                                 ax_plan *plan, int *at, axe_diag *why)
 {
     axe_cute_layout dst, src;
-    int64_t v, w, es = axe_dtype_size(p->tensors[s->args[0].tensor].dtype);
+    int64_t v, w;
     int kin = axe__plan_innermost_loop(plan);
-    char sizes[16];
     char cut[320];
+    *at = AX_VEC_AT_SHAPE;
     if ((!plan->affine[0] || !plan->affine[1]) &&
         axe__region_cut_refusal(p, s, cut, sizeof cut))
         return axe__fail(why, AXE_ERR_UNSUPPORTED, -1, "%s", cut);
@@ -331,24 +299,7 @@ static axe_status vectorize_laid(const axe_program *p, const ax_stmt *s,
         plan->total /= w;
         return AXE_OK;
     }
-    if (p->tensors[s->args[0].tensor].dtype != AXE_DTYPE_I4 && v < 2)
-        return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
-                         "max_common_vector of the per-thread layouts is %lld",
-                         (long long)v);
-    if (vector_width(p, s, plan, kin, v, false) > 1)
-        return swizzle_refusal(p, s,
-                               axe__swizzle_run(p, &s->args[0]) <
-                                       axe__swizzle_run(p, &s->args[1])
-                                   ? 0
-                                   : 1,
-                               v, why);
-    if (p->tensors[s->args[0].tensor].dtype == AXE_DTYPE_I4)
-        return i4_refusal(p, s, v, why);
-    access_sizes(p->tensors[s->args[0].tensor].dtype, sizes, sizeof sizes);
-    return axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
-                     "max_common_vector is %lld but no %s-byte access of "
-                     "%lld-byte elements is aligned",
-                     (long long)v, sizes, (long long)es);
+    return axe__plan_no_vector(p, s, plan, v, at, why);
 }
 
 /* Whether "a" and "b" lay out the same loops (then they run alike). */
@@ -379,6 +330,7 @@ typedef struct vec_pick {
     ax_plan_bank bank;
     ax_plan *seen;
     int nseen;
+    int at; /* how far the furthest refused candidate got, -1 for none */
 } vec_pick;
 
 /* Whether plan "a" with counts "wa" beats "b" with "wb": fewer
@@ -431,18 +383,27 @@ static axe_status weigh(const axe_program *p, const ax_stmt *s,
 }
 
 /* Lay "c" out unless an earlier candidate had the same loops, vectorize
- * and weigh it ("why" the reason it gets no vector, if none). */
+ * and weigh it; the reason it gets no vector into "why" when it got
+ * further than every earlier candidate (see pick). */
 static axe_status candidate(const axe_program *p, const ax_stmt *s, ax_plan *c,
                             vec_pick *pk, axe_diag *why)
 {
     axe_status st;
-    int k;
+    axe_diag mine;
+    int k, at;
     for (k = 0; k < pk->nseen; k++)
         if (same_loops(&pk->seen[k], c))
             return AXE_ERR_UNSUPPORTED;
     pk->seen[pk->nseen++] = *c;
-    st = vectorize_laid(p, s, c, why);
-    return st == AXE_OK ? weigh(p, s, c, pk, why) : st;
+    axe_diag_clear(&mine);
+    st = vectorize_laid(p, s, c, &at, &mine);
+    if (st == AXE_OK)
+        return weigh(p, s, c, pk, why);
+    if (at > pk->at) {
+        pk->at = at;
+        *why = mine;
+    }
+    return st;
 }
 
 /* Whether order "k" of "orders" repeats an earlier one. */
@@ -521,7 +482,21 @@ static bool self_overlap(const axe_program *p, const ax_stmt *s,
     return false;
 }
 
-/* Every candidate (see axe__plan_vectorize) into "pk". */
+/* Add to the reason "why" that only the dimension order was tried. */
+static void kept_order(axe_diag *why)
+{
+    char reason[AXE_DIAG_MESSAGE_MAX];
+    snprintf(reason, sizeof reason, "%s", why->message);
+    (void)axe__fail(why, AXE_ERR_UNSUPPORTED, -1,
+                    "%s; the source may overlap the destination, so the "
+                    "loops keep dimension order",
+                    reason);
+}
+
+/* Every candidate (see axe__plan_vectorize) into "pk". Without a
+ * vector, the reason is that of the candidate that got furthest through
+ * vectorize_laid's checks (the first of those), so that a check that
+ * another order passes is not named as the cause. */
 static axe_status pick(const axe_program *p, const ax_stmt *s,
                        const ax_plan *plan, vec_pick *pk, axe_diag *why)
 {
@@ -531,6 +506,7 @@ static axe_status pick(const axe_program *p, const ax_stmt *s,
     int n = keep ? 1 : 1 + axe__plan_orders(p, s, orders + 1);
     axe_diag ignored;
     axe_status first = AXE_ERR_UNSUPPORTED;
+    pk->at = -1;
     for (d = 0; d < nd; d++)
         orders[0][d] = d;
     for (r = 0; r < (keep ? 1 : 2); r++)
@@ -544,12 +520,14 @@ static axe_status pick(const axe_program *p, const ax_stmt *s,
                                        &ignored) != AXE_OK ||
                  (r > 0 && c.order.nsub == 0)))
                 continue;
-            st = candidate(p, s, &c, pk, r == 0 && k == 0 ? why : &ignored);
+            st = candidate(p, s, &c, pk, why);
             if (r == 0 && k == 0)
                 first = st;
             if (st != AXE_OK && st != AXE_ERR_UNSUPPORTED)
                 return st;
         }
+    if (keep && !pk->have)
+        kept_order(why);
     return pk->have ? AXE_OK : first;
 }
 
@@ -562,7 +540,7 @@ static axe_status pick(const axe_program *p, const ax_stmt *s,
  * on the shared side, then the widest, then the fewest ways, then the
  * fewest accesses, then the earliest); when it cannot count
  * (AXE_ERR_CAPACITY and the like), every candidate counts 0. Without any
- * vector, the reason of the dimension order. */
+ * vector, the reason of the candidate that got furthest (see pick). */
 axe_status axe__plan_vectorize(const axe_program *p, const ax_stmt *s,
                                ax_plan *plan, axe_diag *why)
 {
