@@ -352,19 +352,8 @@ sed -E '/register acc: f32\[128, 128\]/{N;N;s/\n//g;s/layout S\[.*\];/layout aut
     "$EK/gemm_f16_i4.axe" >"$tmp/hand.axe"
 "$AXE" synth "$tmp/hand.axe" --json >"$tmp/hand.json" 2>&1
 if command -v python3 >/dev/null 2>&1; then
-    res=$(python3 - "$tmp/twin.json" "$tmp/hand.json" <<'PY'
-import json, sys
-t, h = (json.load(open(a)) for a in sys.argv[1:3])
-out = [" ".join("%s=%s" % (n, t["tensors"].get(n)) for n in ("As", "Bs"))]
-tw = {(a["op"], a["tensor"]): a["ways_after"] for a in t["accesses"]}
-hw = {(a["op"], a["tensor"]): a["ways_after"] for a in h["accesses"]}
-out.append(" ".join("%s:%s:%d:%d" % (k[0], k[1], hw[k], tw.get(k, 99))
-                    for k in sorted(hw)))
-out.append(str(len(hw) == len(tw) == 4 and "acc" in h["tensors"]))
-print(" | ".join(out))
-PY
-    )
-    [ "$res" = "As=Swizzle<3,2,3>(S[(128,32):(32,1)]) Bs=Swizzle<3,2,3>(S[(128,32):(32,1)]) | copy#1:As:2:1 copy#5:Bs:2:1 gemm#6:As:1:1 gemm#6:Bs:1:1 | True" ] &&
+    res=$(kernel_ways_compare "$tmp/twin.json" "$tmp/hand.json" As Bs)
+    [ "$res" = "As=Swizzle<3,2,3>(S[(128,32):(32,1)]) Bs=Swizzle<3,2,3>(S[(128,32):(32,1)]) | copy#1:As:2:1 copy#5:Bs:2:1 gemm#6:As:1:1 gemm#6:Bs:1:1 | 4 4 acc" ] &&
         ok || bad "gemm_f16_i4_auto vs gemm_f16_i4 (op:tensor:hand:twin ways): $res"
     for n in bq bf; do
         got=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["tensors"][sys.argv[2]])' "$tmp/twin.json" "$n")

@@ -38,6 +38,15 @@
 #     indentation; blank and preprocessor lines skipped). Needs python3.
 #     KERNEL_COUNT_FROM=0: only the loops from 0 count their trips (those
 #     from ax_rank or ax_tid, the threads' shares, count once).
+#   kernel_ways_compare TWIN HAND NAME...: one line comparing two `axe
+#     synth --json` outputs (files) of an auto twin and of its hand-written
+#     kernel (synthesized with its own auto tensors, so that its shared
+#     accesses are reported on its written layouts): "NAME=LAYOUT ... |
+#     OP:TENSOR:H:T ... | NH NT AUTO", the twin's layout of each NAME, then
+#     for each access that HAND reports (sorted) its ways after synthesis
+#     in HAND (H) and in TWIN (T; 99 where TWIN has none), then the number
+#     of accesses of HAND and of TWIN and HAND's auto tensors (comma-
+#     separated). Needs python3.
 #   kernel_flops_are FILE WANT: the JSON line in FILE has "seconds" and
 #     "flops_per_s" whose product is WANT (the flops counted per run)
 #     within a relative 1e-6.
@@ -246,5 +255,19 @@ for l in lines[start + 1:]:
     if m:
         stack.append((ind, -(-int(m.group(2)) // int(m.group(3) or 1))))
 print(*n)
+PY
+}
+
+kernel_ways_compare() {
+    python3 - "$@" <<'PY'
+import json, sys
+t, h = (json.load(open(a)) for a in sys.argv[1:3])
+out = [" ".join("%s=%s" % (n, t["tensors"].get(n)) for n in sys.argv[3:])]
+tw = {(a["op"], a["tensor"]): a["ways_after"] for a in t["accesses"]}
+hw = {(a["op"], a["tensor"]): a["ways_after"] for a in h["accesses"]}
+out.append(" ".join("%s:%s:%d:%d" % (k[0], k[1], hw[k], tw.get(k, 99))
+                    for k in sorted(hw)))
+out.append("%d %d %s" % (len(hw), len(tw), ",".join(sorted(h["tensors"]))))
+print(" | ".join(out))
 PY
 }

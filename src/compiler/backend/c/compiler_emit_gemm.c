@@ -13,7 +13,9 @@
  * the result is the same bit for bit. Applies to an affine plan without
  * vector accesses whose K digits are loops and whose C tensor is neither
  * A's nor B's (a block holds C while A and B are read); otherwise the
- * plain loop nest of compiler_emit_op.c is emitted.
+ * plain loop nest of compiler_emit_op.c is emitted. A swizzled operand's
+ * element address goes through its swizzle (ax_swz), as in the plain
+ * loop.
  */
 #include <string.h>
 
@@ -101,7 +103,7 @@ static bool applies(const ax_stmt *s)
         c == s->args[1].tensor || c == s->args[2].tensor)
         return false;
     for (i = 0; i < 3; i++)
-        if (!plan->affine[i] || plan->swizzled[i])
+        if (!plan->affine[i])
             return false;
     for (k = 0; k < plan->nloops; k++)
         if (plan->loops[k].thread && plan->loops[k].dim == 2)
@@ -156,6 +158,7 @@ static void elem(ax_text *t, const axe_program *p, const ax_stmt *s, int i,
     const ax_tensor *tn = &p->tensors[s->args[i].tensor];
     int j;
     axe__emit_access_open(t, p, tn, NULL, acc, NULL);
+    axe__emit_swizzle_open(t, p, &s->args[i]);
     axe__text_put(t, "ax_p%d", i);
     for (j = 0; j < nks + b->no; j++) {
         int k = j < nks ? ks[j] : b->o[j - nks];
@@ -163,6 +166,7 @@ static void elem(ax_text *t, const axe_program *p, const ax_stmt *s, int i,
             axe__text_put(t, " + ax_i%d * %lldL", k,
                           (long long)s->plan->loops[k].stride[i]);
     }
+    axe__emit_swizzle_close(t, p, &s->args[i]);
     axe__emit_access_close(t, p, tn, NULL, s->line);
 }
 
