@@ -1093,6 +1093,72 @@ static void test_i4_store_bytes(void)
  * larger copy and anchors r. The tied leaves of copy#2 are a plain one and
  * a .trans one per dimension; before, each took the last slot from the one
  * before it, so only the last .trans was left. Both kinds are kept. */
+/* An i4 store that anchors its register, into rows of 66 (no vector of
+ * 8 i4 is aligned): its leaves store a byte per pair, runs of 8 on 32
+ * threads 4 bytes per thread (the emitted pair loop, ax_i2 < 8 step 2),
+ * cost 128, where each nibble alone would be 8 per thread (256). */
+static void test_i4_pair_anchor(void)
+{
+    static const char src[] =
+        "kernel k(X: i4[4, 64], Y: i4[4, 66]) grid(1) threads(32)\n{\n"
+        "    register r: i4[4, 64] layout auto;\n"
+        "    cta copy(Y[0 : 4, 0 : 64], r);\n    cta copy(r, X);\n}\n";
+    axe_diag d;
+    axe_program *p = compile(src, &d);
+    const ax_synth_choice *ch;
+    TL_CHECK(p != NULL && p->synth != NULL && p->synth->nchoices == 1,
+             "i4 pair anchor: %s", p == NULL ? d.message : "no choice");
+    if (p == NULL || p->synth == NULL || p->synth->nchoices != 1) {
+        axe_program_free(p);
+        return;
+    }
+    ch = &p->synth->choices[0];
+    TL_CHECK(ch->cost == 128 &&
+                 strstr(ch->chosen, "1-byte accesses (2 elements) in runs "
+                                    "of 8 on 32 consecutive tx, 4 per "
+                                    "thread") != NULL,
+             "i4 pair anchor: '%s' (cost %g), want 4 pair stores per thread "
+             "(cost 128)",
+             ch->chosen, ch->cost);
+    axe_program_free(p);
+}
+
+/* The copy search counts a store of packed i4 a byte per element pair
+ * where the plan pairs it (axe__i4_plan_pair): q's layout (each thread
+ * two columns, all 32 rows) stored into a column-major F runs the rows at
+ * stride 1, so each thread stores 16 pairs of rows x 2 columns, 32 byte
+ * stores (the emitted CUDA's pair loop: ax_i0 < 32 step 2 by ax_i2 < 2),
+ * 1024 for the 32 threads; from an odd first row (F[1 : +32, ..]) no
+ * pair starts on a byte: 64 nibble stores per thread, 2048. */
+static void test_i4_pair_count(void)
+{
+    static const int64_t want[2] = {1024, 2048};
+    for (int odd = 0; odd < 2; odd++) {
+        char src[512];
+        axe_diag d;
+        axe_program *p;
+        int64_t n = -1;
+        (void)snprintf(
+            src, sizeof src,
+            "kernel k(X: f32[32, 64], F: i4[34, 64] layout S[(34, 64):(1, "
+            "34)]) grid(1) threads(32)\n{\n    register q: f32[32, 64] "
+            "layout S[(32, 32, 2):(2, 1@tx, 1)];\n    register r: i4[32, "
+            "64] layout auto;\n    cta copy(q, X);\n    cta cast(r, q);\n"
+            "    cta copy(F[%d : +32, 0 : 64], r);\n}\n",
+            odd);
+        p = compile(src, &d);
+        TL_CHECK(p != NULL, "i4 pair count: %s", d.message);
+        if (p == NULL)
+            continue;
+        TL_CHECK(axe__synth_copy_accesses(p, p->ops[2], 1, &n) &&
+                     n == want[odd],
+                 "i4 store from row %d: %lld accesses, want %lld", odd,
+                 (long long)n, (long long)want[odd]);
+        axe_program_free(p);
+    }
+    test_i4_pair_anchor();
+}
+
 static void test_tied_ldsm_slots(void)
 {
     static const char src[] =
@@ -1295,6 +1361,7 @@ int main(void)
     test_ldsm_leaves_4d();
     test_i4_store_bytes();
     test_tied_ldsm_slots();
+    test_i4_pair_count();
     test_merged_leaves();
     return tl_finish();
 }

@@ -214,6 +214,7 @@ typedef struct sy_copy {
     int64_t shape[AX_MAX_DIMS];
     int order[AX_MAX_DIMS];
     bool vec;
+    bool pairs; /* packed i4 stored into memory: a byte per element pair */
     bool merge; /* m's chain runs through 2 pieces or more */
     ax_synth_merge m;
     int64_t malign; /* m's vectors' alignment (0: any) */
@@ -244,6 +245,28 @@ static bool fits_merged(const sy_copy *c, int64_t w)
 {
     return c->merge && c->m.run % w == 0 && w <= c->m.swz &&
            (c->malign == 0 || c->malign % w == 0) && !(c->vec && fits(c, w));
+}
+
+/* Whether copy "c", a store of packed i4 into memory, stores register
+ * layout "l" a whole byte per element pair (axe__i4_plan_pair): the
+ * innermost iter of "l" along the memory's stride-1 dim (of extent above
+ * 1) is a register iter of even extent, so each thread's loop over it
+ * runs at memory stride 1 over pairs from an even address, and every
+ * other address term is even (the base, the other strides). */
+static bool stores_pairs(const sy_copy *c, const axe_layout *l)
+{
+    axe_layout g;
+    int seps[AXE_LAYOUT_MAX_DIMS + 1], d;
+    if (!c->pairs || !c->vec || !fits(c, 2) ||
+        axe_layout_group(l, c->shape, c->n, &g, seps, NULL) != AXE_OK)
+        return false;
+    d = c->order[0];
+    for (int i = seps[d + 1] - 1; i >= seps[d]; i--) {
+        const axe_iter *it = &g.shard[i];
+        if (it->extent > 1)
+            return strcmp(it->axis, "m") == 0 && it->extent % 2 == 0;
+    }
+    return false;
 }
 
 /* The store-byte rule for leaf "f" of layout "l": every byte of a packed
@@ -355,17 +378,24 @@ static axe_status copy_setup(const axe_program *p, const ax_stmt *s, int reg,
     c->threads = axe__scope_threads(p, s->scope);
     c->bits = axe_dtype_bit_width(t->dtype);
     c->axis = thread_axis(s->scope);
+    c->pairs = c->bits == 4 && mem == 0 && !s->args[0].any_masked &&
+               !s->args[1].any_masked && axe__swizzle_run(p, &s->args[0]) >= 2;
     return AXE_OK;
 }
 
 /* The element widths of the leaves, widest first: w * bits in 16, 8, 4,
  * 2, 1 bytes; for packed i4 the whole-byte vectors that copy.vector
- * makes (32, 16, 8 elements) and single elements. 0 ends the list. */
+ * makes (32, 16, 8 elements), then, stored into memory, the pair of a
+ * byte (2 elements: the plan stores a thread's even run along stride 1
+ * one whole byte at a time, axe__i4_plan_pair), and single elements. 0
+ * ends the list. */
 static int64_t width_at(const sy_copy *c, int b)
 {
     static const int64_t bytes[] = {16, 8, 4, 2, 1};
+    static const int64_t pairs[] = {32, 16, 8, 2, 1, 0};
+    static const int64_t ones[] = {32, 16, 8, 1, 0};
     if (c->bits < 8)
-        return b < 3 ? 8 * bytes[b] / c->bits : b == 3 ? 1 : 0;
+        return b > 4 ? 0 : c->pairs ? pairs[b] : ones[b];
     for (; b < 5; b++)
         if (8 * bytes[b] % c->bits == 0)
             return 8 * bytes[b] / c->bits;
@@ -407,12 +437,13 @@ static axe_status collect_others(const axe_program *p, const ax_stmt *anchor,
     return AXE_OK;
 }
 
-/* Accesses the other copies issue with leaf "f" of anchor "c": each
- * moves the widest vector that divides the run and its alignment when
- * its memory orders the dims as the anchor's does, else single
- * elements. */
+/* Accesses the other copies issue with leaf "f" of anchor "c" (layout
+ * "l"): each moves the widest vector that divides the run and its
+ * alignment when its memory orders the dims as the anchor's does, else
+ * single elements, or, a store of packed i4, a byte per element pair
+ * where "l" gives its threads such pairs (stores_pairs). */
 static int64_t others_cost(const sy_copy *c, const sy_leaf *f,
-                           const sy_others *o)
+                           const axe_layout *l, const sy_others *o)
 {
     int64_t sum = 0;
     for (int i = 0; i < o->n; i++) {
@@ -426,6 +457,8 @@ static int64_t others_cost(const sy_copy *c, const sy_leaf *f,
                 w = v;
                 break;
             }
+        if (w == 1 && x->n == c->n && x->size == c->size && stores_pairs(x, l))
+            w = 2;
         sum += x->size / (w * f->tp) * x->threads;
     }
     return sum;
@@ -566,7 +599,7 @@ static void copy_search(const sy_copy *c, const sy_others *o,
                         continue;
                     keep_leaf(c, &f, &l,
                               (double)((c->size / (f.w * f.tp)) * c->threads),
-                              others_cost(c, &f, o), NULL, lv, ties, kept);
+                              others_cost(c, &f, &l, o), NULL, lv, ties, kept);
                 }
     for (int k = 0; k < ls->n; k++) {
         f = (sy_leaf){1, reg_run(&ls->leaf[k].layout, c), c->threads, k + 1,
@@ -574,7 +607,8 @@ static void copy_search(const sy_copy *c, const sy_others *o,
         if (!whole_bytes(c, &f, &ls->leaf[k].layout))
             continue;
         keep_leaf(c, &f, &ls->leaf[k].layout, ls->leaf[k].cost,
-                  others_cost(c, &f, o), ls->leaf[k].text, lv, ties, kept);
+                  others_cost(c, &f, &ls->leaf[k].layout, o), ls->leaf[k].text,
+                  lv, ties, kept);
     }
     for (int k = 0; k < tl->n; k++) {
         bool have;
@@ -589,7 +623,8 @@ static void copy_search(const sy_copy *c, const sy_others *o,
         if (lv->n == AX_SYNTH_COPY_LEAVES)
             drop_costliest_coalesced(lv, ties, kept);
         keep_leaf(c, &f, &tl->leaf[k].layout, tl->leaf[k].cost,
-                  others_cost(c, &f, o), tl->leaf[k].text, lv, ties, kept);
+                  others_cost(c, &f, &tl->leaf[k].layout, o), tl->leaf[k].text,
+                  lv, ties, kept);
     }
 }
 
@@ -679,9 +714,14 @@ bool axe__synth_copy_accesses_with(const axe_program *p, const ax_stmt *s,
                                    int reg, const axe_layout *l, int64_t *out)
 {
     int64_t w, span;
+    sy_copy c;
+    axe_diag why;
     if (axe_layout_span(l, "m", &span) != AXE_OK ||
-        !axe__synth_copy_width(p, s, reg, l, &w))
+        !axe__synth_copy_width(p, s, reg, l, &w) ||
+        copy_setup(p, s, reg, 1 - reg, &c, &why) != AXE_OK)
         return false;
+    if (w == 1 && stores_pairs(&c, l))
+        w = 2;
     *out = (span + w - 1) / w * axe__scope_threads(p, s->scope);
     return true;
 }
