@@ -1605,6 +1605,23 @@ if grep -qxF "  synthesis: no ldmatrix leaf for copy#5 ('r'): its region of 'R' 
 else
     bad "ldsm_why_auto: --explain's four reasons, none in the JSON: $(grep 'ldmatrix leaf' "$tmp/why.explain" "$tmp/why.json" | head -c 1200)"
 fi
+# The copies from A move vectors only inside the 4-element runs its
+# Swizzle<2,3,3> keeps (the emitted 8-byte loads): a and u count two
+# 8-byte loads per thread each (not one 16-byte load), so w's runs of 8
+# no longer win the tie on u's count and w (and u) take runs of 4: the
+# same memory instructions per thread (15, counted in the emitted CUDA),
+# u's reads of A 1 way instead of 2 (the bank model's record, before
+# and after A's swizzle: 2 2 on main), FW's stores 128 sectors instead
+# of 256 (axe__synth_copy_sectors).
+"$AXE" compile "$LY" --target cuda >"$tmp/why.cu" 2>&1
+if grep -qF '{"op": "copy#9", "tensor": "A", "ways_before": 1, "ways_after": 1}' "$tmp/why.json" &&
+    grep -qF '"copy#11": {"chosen": "coalesced, 16-byte accesses (4 elements) in runs of 4 on 128 consecutive tx, 2 per thread"' "$tmp/why.json" &&
+    grep -qF '"copy#3": {"chosen": "coalesced, 8-byte accesses (4 elements) in runs of 8 on 128 consecutive tx, 2 per thread"' "$tmp/why.json" &&
+    [ "$(count_cuda "$tmp/why.cu")" = "15 0 0" ]; then
+    ok
+else
+    bad "ldsm_why_auto: u and w in runs of 4, u's reads 1 way, 15 memory instructions per thread: $(count_cuda "$tmp/why.cu") $(head -c 1500 "$tmp/why.json")"
+fi
 # An anchor with no ldmatrix leaf of its own whose tied copy (v from the
 # unswizzled B, tied by the add) gives some: the line says "of its own",
 # so it does not read against an ldmatrix leaf of the class.

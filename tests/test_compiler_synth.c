@@ -1123,6 +1123,36 @@ static void test_i4_pair_anchor(void)
     axe_program_free(p);
 }
 
+/* A copy from a swizzled shared tensor moves vectors only inside the
+ * runs its swizzle keeps contiguous: f16 A under Swizzle<2, 3, 3> keeps
+ * 4 elements (8 bytes), so a's 8 consecutive columns per thread are two
+ * 8-byte loads (the emitted AXE_LDV(uint2, ...)), 256 accesses over 128
+ * threads, not one 16-byte load each (128). */
+static void test_swizzle_run_count(void)
+{
+    static const char src[] =
+        "kernel k(X: f16[16, 64], F: f16[16, 64]) grid(1) threads(128)\n{\n"
+        "    shared A: f16[16, 64] layout Swizzle<2, 3, 3>(S[(16, 64):(64, "
+        "1)]);\n    register a: f16[16, 64] layout S[(16, 8, 8):(8@tx, "
+        "1@tx, 1)];\n    cta copy(A, X);\n    sync;\n    cta copy(a, "
+        "A);\n    cta copy(F, a);\n}\n";
+    axe_diag d;
+    axe_program *p = compile(src, &d);
+    int64_t n = -1;
+    TL_CHECK(p != NULL, "swizzle run: %s", d.message);
+    if (p == NULL)
+        return;
+    for (int i = 0; i < p->nops; i++)
+        if (p->ops[i]->op == AX_OP_COPY &&
+            p->ops[i]->args[0].tensor == (int)(tensor(p, "a") - p->tensors))
+            (void)axe__synth_copy_accesses(p, p->ops[i], 0, &n);
+    TL_CHECK(n == 256,
+             "swizzle run: a's load from A counts %lld accesses, want 256 "
+             "(two 8-byte loads per thread)",
+             (long long)n);
+    axe_program_free(p);
+}
+
 /* The copy search counts a store of packed i4 a byte per element pair
  * where the plan pairs it (axe__i4_plan_pair): q's layout (each thread
  * two columns, all 32 rows) stored into a column-major F runs the rows at
@@ -1362,6 +1392,7 @@ int main(void)
     test_i4_store_bytes();
     test_tied_ldsm_slots();
     test_i4_pair_count();
+    test_swizzle_run_count();
     test_merged_leaves();
     return tl_finish();
 }

@@ -342,7 +342,7 @@ static axe_status copy_setup(const axe_program *p, const ax_stmt *s, int reg,
     const ax_tensor *t = &p->tensors[s->args[reg].tensor];
     int64_t stride[AX_MAX_DIMS], shape[AX_MAX_DIMS], i;
     int64_t inner[AX_MAX_DIMS], outer[AX_MAX_DIMS] = {0};
-    int64_t mstride[AXE_LAYOUT_MAX_DIMS];
+    int64_t mstride[AXE_LAYOUT_MAX_DIMS], swz;
     bool multi = false;
     int d;
     memset(c, 0, sizeof *c);
@@ -370,6 +370,9 @@ static axe_status copy_setup(const axe_program *p, const ax_stmt *s, int reg,
     }
     if (multi)
         c->vrun = inner[c->order[0]];
+    swz = axe__swizzle_run(p, &s->args[mem]);
+    if (swz != INT64_MAX) /* a vector stays in a run the swizzle keeps */
+        c->vrun = c->vrun == 0 ? swz : axe__gcd(c->vrun, swz);
     c->merge =
         axe__synth_merge_of(p, &s->args[mem], shape, c->n, mstride, &c->m);
     if (c->merge)
