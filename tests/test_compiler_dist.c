@@ -1404,6 +1404,49 @@ static void mem_enum_rows(void)
              "2048 x 1024 overlapping: %d %s", (int)st, why.message);
 }
 
+/* axe__digits_injective, the sorting test both the planner's memory
+ * digits and the self-overlap refusal's layouts ask: whatever it shows
+ * one-to-one is (brute force over random digits), "order" is by |stride|
+ * and stable, and a digit of extent 1 never spoils it ({1:1} beside 2:1
+ * holds two addresses). */
+static void digits_injective_rows(void)
+{
+    int64_t st1[2] = {1, 1}, ex1[2] = {2, 1}, st0[1] = {0}, ex0[1] = {2};
+    int shown = 0;
+    TL_CHECK(axe__digits_injective(st1, ex1, 2, NULL),
+             "(2, 1):(1, 1) not shown one-to-one");
+    TL_CHECK(!axe__digits_injective(st0, ex0, 1, NULL), "2:0 shown one-to-one");
+    for (int t = 0; t < 400; t++) {
+        int64_t st[4], ex[4], sums[256];
+        int n = (int)tl_range(1, 4), order[4], total = 1;
+        bool inj = true;
+        for (int i = 0; i < n; i++) {
+            st[i] = tl_range(-6, 6);
+            ex[i] = tl_range(1, 4);
+            total *= (int)ex[i];
+        }
+        for (int k = 0; k < total; k++) {
+            int64_t r = k, sum = 0;
+            for (int i = 0; i < n; i++, r /= ex[i - 1])
+                sum += r % ex[i] * st[i];
+            sums[k] = sum;
+            for (int j = 0; j < k && inj; j++)
+                inj = sums[j] != sum;
+        }
+        bool got = axe__digits_injective(st, ex, n, order);
+        shown += got;
+        TL_CHECK(inj || !got, "digits #%d shown one-to-one, but are not", t);
+        for (int i = 1; i < n; i++)
+            TL_CHECK(
+                axe__abs(st[order[i - 1]]) < axe__abs(st[order[i]]) ||
+                    (axe__abs(st[order[i - 1]]) == axe__abs(st[order[i]]) &&
+                     order[i - 1] < order[i]),
+                "digits #%d: order %d before %d", t, order[i - 1], order[i]);
+    }
+    TL_CHECK(shown >= 40, "only %d of 400 random digits shown one-to-one",
+             shown);
+}
+
 /* Random memory strides (a,b):(s1,s2) beside a gpuid digit: planned, the
  * laws holding, exactly when the a*b addresses are distinct (brute
  * force); else refused as sharing a slot. Returns whether it planned. */
@@ -2302,6 +2345,7 @@ int main(void)
              "%d of %d random region pairs with layouts planned", n_regions,
              n_region_cases);
     mem_enum_rows();
+    digits_injective_rows();
     for (t = 0, n = 0; t < 300; t++)
         n += random_mem_enum(t);
     TL_CHECK(n >= 100 && n < 300, "%d of 300 random strides one-to-one", n);

@@ -226,6 +226,7 @@ axe_status axe__dist_bytes_all(const ax_dist_plan *p, int64_t elem_size,
  * own pieces of its iters (compiler_dist.h, "Tables"), so the checks
  * below see each layout as it was written. */
 #define MAX_SUBS (AX_DIST_MAX_DIGITS + 2 * AXE_LAYOUT_MAX_SHARD)
+_Static_assert(MAX_SUBS <= AX_MAX_INJ, "axe__digits_injective takes them");
 
 typedef struct side_view {
     const char *role;
@@ -395,13 +396,12 @@ static axe_status enum_mem_injective(const side_view *v, const int *idx, int n,
     return AXE_OK;
 }
 
-/* Memory sub-iters of "v" injective: sorted by |stride|, each stride
- * exceeds the reach of the smaller ones (the common case); otherwise by
- * enumerating their addresses. */
+/* Memory sub-iters of "v" injective: axe__digits_injective (the common
+ * case); otherwise by enumerating their addresses. */
 static axe_status check_mem_injective(const side_view *v, axe_diag *diag)
 {
-    int idx[MAX_SUBS], n = 0, i, j;
-    int64_t reach = 0;
+    int sub[MAX_SUBS], order[MAX_SUBS], idx[MAX_SUBS], n = 0, i;
+    int64_t m[MAX_SUBS], ext[MAX_SUBS];
     for (i = 0; i < v->n; i++) {
         const ax_dist_sub *u = &v->sub[i];
         if (u->dev != 0)
@@ -411,20 +411,15 @@ static axe_status check_mem_injective(const side_view *v, axe_diag *diag)
                              "%s: dim %d has a digit of extent %lld with "
                              "stride 0: distinct elements share one slot",
                              v->role, v->dim[i], (long long)u->extent);
-        for (j = n; j > 0 && axe__abs(v->sub[idx[j - 1]].m) > axe__abs(u->m);
-             j--)
-            idx[j] = idx[j - 1];
-        idx[j] = i;
-        n++;
+        sub[n] = i;
+        m[n] = u->m;
+        ext[n++] = u->extent;
     }
-    for (i = 0; i < n; i++) {
-        const ax_dist_sub *u = &v->sub[idx[i]];
-        int64_t s = axe__abs(u->m);
-        if (s <= reach)
-            return enum_mem_injective(v, idx, n, diag);
-        reach += s * (u->extent - 1); /* <= span of an in-range layout */
-    }
-    return AXE_OK;
+    if (axe__digits_injective(m, ext, n, order))
+        return AXE_OK;
+    for (i = 0; i < n; i++) /* by |stride|, as the message lists them */
+        idx[i] = sub[order[i]];
+    return enum_mem_injective(v, idx, n, diag);
 }
 
 /* Step "y" over the sub-iters of "v" with a device stride; false after

@@ -985,6 +985,16 @@ bool axe__plan_may_overlap(const axe_program *p, const ax_stmt *s,
  * view's), so that equal or disjoint offsets say nothing of addresses. */
 bool axe__plan_other_spaces(const axe_program *p, const ax_ref *a,
                             const ax_ref *b);
+/* Whether digits of strides stride[0..n) and extents extent[0..n) map
+ * distinct values to distinct sums, shown by sorting: by |stride|, each
+ * digit of extent > 1 has a stride past the reach (sum of |stride| *
+ * (extent - 1)) of the smaller ones. False when not shown so, or n >
+ * AX_MAX_INJ. "order" (NULL: none) gets the digits' indices by |stride|
+ * (stable). Register-free layouts (compiler_overlap.c) and the exchange
+ * planner's memory digits (compiler_dist_rule.c) both ask it. */
+#define AX_MAX_INJ 128
+bool axe__digits_injective(const int64_t *stride, const int64_t *extent, int n,
+                           int *order);
 /* An operator run by more than one thread whose source on its
  * destination's tensor may overlap the destination (neither apart from
  * it nor disjoint nor in place, on the two operands' addresses alone):

@@ -59,37 +59,47 @@ static bool dim_apart(const ax_ref *a, const ax_ref *b, int d)
     return a->len[d] <= gap || b->len[d] <= -gap;
 }
 
+/* See compiler_internal.h. */
+bool axe__digits_injective(const int64_t *stride, const int64_t *extent, int n,
+                           int *order)
+{
+    int idx[AX_MAX_INJ];
+    int64_t reach = 0, step;
+    bool shown = n <= AX_MAX_INJ;
+    for (int i = 0; i < n && shown; i++) {
+        int j = i;
+        for (; j > 0 && axe__abs(stride[idx[j - 1]]) > axe__abs(stride[i]); j--)
+            idx[j] = idx[j - 1];
+        idx[j] = i;
+    }
+    for (int i = 0; i < n && shown; i++) {
+        int64_t s = axe__abs(stride[idx[i]]);
+        if (extent[idx[i]] <= 1)
+            continue; /* one value: no sum to tell apart */
+        shown = s > reach && axe__mul(s, extent[idx[i]] - 1, &step) == AXE_OK &&
+                axe__add(reach, step, &reach) == AXE_OK;
+    }
+    for (int i = 0; order != NULL && i < n && n <= AX_MAX_INJ; i++)
+        order[i] = idx[i];
+    return shown;
+}
+
 /* Whether layout "l" maps distinct elements to distinct addresses: no
- * replica, every iter in memory, and sorted by stride each nonzero
- * stride exceeds the reach of the smaller ones (a swizzle permutes
- * addresses). False when not shown. */
+ * replica, every iter in memory, and axe__digits_injective of its
+ * iters (a swizzle permutes addresses). False when not shown. */
 static bool mem_injective(const axe_layout *l)
 {
-    int64_t st[AXE_LAYOUT_MAX_SHARD], ex[AXE_LAYOUT_MAX_SHARD], reach = 0;
-    int n = 0;
+    int64_t st[AXE_LAYOUT_MAX_SHARD], ex[AXE_LAYOUT_MAX_SHARD];
     if (l->nreplica != 0)
         return false;
     for (int i = 0; i < l->nshard; i++) {
         const axe_iter *it = &l->shard[i];
-        int j = n;
         if (axe__iter_rank_stride(it) != 0 || strcmp(it->axis, "m") != 0)
             return false;
-        if (it->extent == 1)
-            continue;
-        for (; j > 0 && st[j - 1] > axe__abs(it->stride); j--) {
-            st[j] = st[j - 1];
-            ex[j] = ex[j - 1];
-        }
-        st[j] = axe__abs(it->stride);
-        ex[j] = it->extent;
-        n++;
+        st[i] = it->stride;
+        ex[i] = it->extent;
     }
-    for (int i = 0; i < n; i++) {
-        if (st[i] <= reach)
-            return false;
-        reach += st[i] * (ex[i] - 1);
-    }
-    return true;
+    return axe__digits_injective(st, ex, l->nshard, NULL);
 }
 
 /* Whether regions "a" and "b" of one tensor (not views) hold disjoint
