@@ -169,6 +169,23 @@ words_count() {
 got=$(words_count "$tmp/h2.cu" 'ax_hmul2(' 'ax_hadd2(' 'ax_hsub2(' \
     'ax_h2dup(' 'ax_h2pack(' 'ax_f2h((float)' 'mul.rn.f16x2 %0')
 [ "$got" = "2 2 2 2 1 2 1 " ] && ok || bad "half2_ops.axe word operators: $got"
+# bf16 alike (bf16x2_ops.axe, compiler_cuda_half2.c): seven word
+# operators (ax_bmul2 3, ax_badd2 2, ax_bsub2 2), o's two and the
+# division element by element (ax_f2b); for sm_80 each helper is
+# fma.rn.bf16x2 with the constant 1, -1 or -0 (add.bf16x2 ... need
+# sm_90), for sm_90 add/sub/mul.rn.bf16x2 and no fma.
+"$AXE" compile "$SRC/tests/kernels/bf16x2_ops.axe" --target cuda \
+    -o "$tmp/b2.cu" 2>"$tmp/err"
+got=$(words_count "$tmp/b2.cu" 'ax_bmul2(' 'ax_badd2(' 'ax_bsub2(' \
+    'ax_h2dup(' 'ax_h2pack(' 'ax_f2b((float)' 'fma.rn.bf16x2 %0' \
+    'rn_bf16x2(a, 0x3f803f80u, b)' 'rn_bf16x2(b, 0xbf80bf80u, a)' \
+    'rn_bf16x2(a, b, 0x80008000u)' 'add.rn.bf16x2 %0')
+[ "$got" = "3 2 2 3 1 3 1 1 1 1 0 " ] && ok || bad "bf16x2_ops.axe sm_80: $got"
+"$AXE" compile "$SRC/tests/kernels/bf16x2_ops.axe" --target cuda \
+    --arch sm_90 -o "$tmp/b2.cu" 2>"$tmp/err"
+got=$(words_count "$tmp/b2.cu" 'ax_bmul2(' 'add.rn.bf16x2 %0' \
+    'sub.rn.bf16x2 %0' 'mul.rn.bf16x2 %0' 'fma.rn.bf16x2')
+[ "$got" = "3 1 1 1 0 " ] && ok || bad "bf16x2_ops.axe sm_90: $got"
 # half2_overlap.axe's three operators are refused a word at a time (a
 # source the destination at another region, an odd destination base, a
 # loop of odd stride beside the pair loop): all three element by element.
@@ -357,6 +374,17 @@ for n in gemm_fp8 gemm_fp8_auto warp_mma_fp8; do
         bad "$n (sm_89): $(head -c 600 "$tmp/$n.nv")"
     fi
 done
+# bf16 words at sm_90 (add.rn.bf16x2 ..., which sm_80 lacks) build for
+# sm_90 from `--arch sm_90`.
+if "$AXE" compile "$SRC/tests/kernels/bf16x2_ops.axe" --target cuda \
+    --arch sm_90 >"$tmp/b90.cu" &&
+    "$NVCC" -std=c++17 -Werror all-warnings -Xcompiler -Wall,-Wextra \
+        -gencode arch=compute_90,code=sm_90 -c "$tmp/b90.cu" \
+        -o "$tmp/b90.o" >"$tmp/b90.nv" 2>&1; then
+    ok
+else
+    bad "bf16x2_ops (sm_90): $(head -c 600 "$tmp/b90.nv")"
+fi
 
 # ptx_has KERNEL ARCH [--schedule S | -D P=V]... REGEX...: the PTX of
 # KERNEL (examples or tests) compiled with those options matches every
@@ -400,6 +428,10 @@ ptx_has i4_ldsm_auto sm_90 'ldmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16'
 ptx_has i4_ldsm_hexcute sm_90 'ldmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16' '!ld\.local' '!st\.local'
 ptx_has ldsm_f16_trans sm_80 'ldmatrix\.sync\.aligned\.m8n8\.x4\.trans\.shared\.b16' '!ld\.local' '!st\.local'
 ptx_has ldsm_i8 sm_80 'ldmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16' '!ld\.local'
+ptx_has bf16x2_ops sm_80 'fma\.rn\.bf16x2' '!(add|sub|mul)\.rn\.bf16x2'
+ptx_has bf16x2_ops sm_90 'add\.rn\.bf16x2' 'sub\.rn\.bf16x2' \
+    'mul\.rn\.bf16x2' '!fma\.rn\.bf16x2'
+ptx_has half2_ops sm_80 'mul\.rn\.f16x2' 'add\.rn\.f16x2' 'sub\.rn\.f16x2'
 ptx_has atomic_add_f32 sm_80 '(red|atom)\.global\.add\.f32'
 # Collective and grid schedules: CTA barriers of reduce.tree, the
 # warpgroup's named barrier (an id in a register, 128 threads) and the

@@ -342,6 +342,15 @@ exact_run half2_ops.axe
 exact_run half2_ops.axe -D R=3 -D T=12 --seed 5
 exact_run half2_ops.axe --target cuda --emulate
 exact_run half2_ops.axe -D R=3 -D T=12 --seed 5 --target cuda --emulate
+# bf16 the same way (bf16x2_ops.axe; also z = a * 0 and 1 / z, whose
+# infinities' signs are the products' zero signs): fma.rn.bf16x2 with a
+# constant for sm_80 (the default), add/sub/mul.rn.bf16x2 for sm_90.
+exact_run bf16x2_ops.axe
+exact_run bf16x2_ops.axe -D R=3 -D T=12 --seed 5
+exact_run bf16x2_ops.axe --target cuda --emulate
+exact_run bf16x2_ops.axe -D R=3 -D T=12 --seed 5 --target cuda --emulate
+exact_run bf16x2_ops.axe --target cuda --emulate --arch sm_90
+exact_run bf16x2_ops.axe -D R=3 -D T=12 --seed 5 --target cuda --emulate --arch sm_90
 # The refusals (half2_overlap.axe): a source that is the destination at
 # another region, an odd destination base, a pair loop beside an odd
 # stride stay element by element (a mutant dropping any one fails).

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * f16 add, sub and mul two elements at a time: where the destination is
- * a 16-bit register held two to a 32-bit word (words16, which only the
- * CUDA backend's prepare hook sets) and a per-thread loop walks both
- * halves of each word, the loop runs in steps of 2 and each word is one
- * instruction on f16 pairs, `W = ax_hmul2(A, B);` (ax_hadd2, ax_hsub2:
- * mul.rn.f16x2, add.rn.f16x2, sub.rn.f16x2, compiler_cuda_half2.c).
+ * f16 and bf16 add, sub and mul two elements at a time: where the
+ * destination is a 16-bit register held two to a 32-bit word (words16,
+ * which only the CUDA backend's prepare hook sets) and a per-thread loop
+ * walks both halves of each word, the loop runs in steps of 2 and each
+ * word is one instruction on pairs, `W = ax_hmul2(A, B);` (ax_hadd2,
+ * ax_hsub2: mul.rn.f16x2, add.rn.f16x2, sub.rn.f16x2; bf16's ax_badd2,
+ * ax_bsub2, ax_bmul2: add.rn.bf16x2 ... on sm_90, fma.rn.bf16x2 with a
+ * constant on sm_80, compiler_cuda_half2.c).
  * An operand is the same word of a words16 register walked alike, one
  * element twice (ax_h2dup: a scalar, or a tensor at stride 0 along the
  * pair), or its two elements packed (ax_h2pack). The per-element path
@@ -14,7 +16,10 @@
  * then to f16 rounds as the exact sum does (24 >= 2 * 11 + 2), so both
  * are the correctly rounded f16 result the instruction gives; the .rn
  * keeps ptxas from fusing a mul and an add into an fma (one rounding,
- * another result). bf16 and fma stay per element.
+ * another result). bf16 alike: a product (8 + 8 bits) is exact in float
+ * unless below 2^-134, where both paths give a zero of its sign; a sum
+ * below 2^-126 is exact in float (both operands are multiples of
+ * 2^-133); elsewhere 24 >= 2 * 8 + 2. fma stays per element.
  */
 #include "compiler_backend.h"
 #include "compiler_internal.h"
@@ -59,21 +64,23 @@ static bool self_overlap(const ax_stmt *s)
     return false;
 }
 
-/* Whether "s" is an f16 add, sub or mul into a words16 register whose
- * plan is a per-thread loop over single elements, unmasked. */
+/* Whether "s" is an f16 or bf16 add, sub or mul into a words16
+ * register of that dtype, every operand of it too, whose plan is a
+ * per-thread loop over single elements, unmasked. */
 static bool half2_op(const axe_program *p, const ax_stmt *s)
 {
     const ax_tensor *d = &p->tensors[s->args[0].tensor];
     const ax_plan *plan = s->plan;
     if ((s->op != AX_OP_ADD && s->op != AX_OP_SUB && s->op != AX_OP_MUL) ||
-        !d->words16 || d->dtype != AXE_DTYPE_F16 || plan == NULL ||
-        plan->kind == AX_PLAN_SPLIT || plan->vec != 1 || plan->pair != 0 ||
-        s->stage[0] != NULL || s->grid != NULL || s->nmasks > 0 ||
-        self_overlap(s))
+        !d->words16 || plan == NULL || plan->kind == AX_PLAN_SPLIT ||
+        plan->vec != 1 || plan->pair != 0 || s->stage[0] != NULL ||
+        s->grid != NULL || s->nmasks > 0 || self_overlap(s))
+        return false;
+    if (d->dtype != AXE_DTYPE_F16 && d->dtype != AXE_DTYPE_BF16)
         return false;
     for (int i = 0; i < s->nargs; i++)
         if (s->args[i].any_masked ||
-            p->tensors[s->args[i].tensor].dtype != AXE_DTYPE_F16)
+            p->tensors[s->args[i].tensor].dtype != d->dtype)
             return false;
     return true;
 }
@@ -126,7 +133,8 @@ void axe__emit_half2_store(ax_text *t, const axe_program *p, const ax_stmt *s)
     const ax_tensor *d = &p->tensors[s->args[0].tensor];
     axe__text_put(t, "%s%s[(", d->cname, axe__backend_of(p)->reg_index);
     axe__emit_elem_addr(t, p, s, 0);
-    axe__text_put(t, ") / 2L] = ax_h%s2(",
+    axe__text_put(t, ") / 2L] = ax_%c%s2(",
+                  d->dtype == AXE_DTYPE_BF16 ? 'b' : 'h',
                   s->op == AX_OP_ADD   ? "add"
                   : s->op == AX_OP_SUB ? "sub"
                                        : "mul");

@@ -66,9 +66,11 @@ void axe__cuda_emit_i4_cast(ax_text *t, const axe_program *p, const ax_stmt *s,
                             int ind);
 axe_status axe__cuda_i4_cast_explain(const axe_program *p, ax_stmt *s);
 void axe__cuda_i4_cast_helpers(ax_text *t, const char *body);
-/* The helpers of f16 pair arithmetic that "body" calls (ax_hadd2,
- * ax_hsub2, ax_hmul2, ax_h2pack, ax_h2dup: compiler_cuda_half2.c). */
-void axe__cuda_half2_helpers(ax_text *t, const char *body);
+/* The helpers of f16 and bf16 pair arithmetic that "body" calls
+ * (ax_hadd2, ax_hsub2, ax_hmul2, ax_badd2, ax_bsub2, ax_bmul2 for "p"'s
+ * architecture, ax_h2pack, ax_h2dup: compiler_cuda_half2.c). */
+void axe__cuda_half2_helpers(ax_text *t, const axe_program *p,
+                             const char *body);
 void axe__cuda_emit_ldsm(ax_text *t, const axe_program *p, const ax_stmt *s,
                          int ind);
 bool axe__cuda_explain_ldsm(ax_text *t, const axe_program *p, const ax_stmt *s);

@@ -1255,6 +1255,22 @@ inline uint32_t axe_ptx_mul_rn_f16x2(uint32_t a, uint32_t b)
 {
     return ax_emu_f16x2_op(AX_EMU_F16X2_MUL, a, b);
 }
+inline uint32_t axe_ptx_add_rn_bf16x2(uint32_t a, uint32_t b)
+{
+    return ax_emu_bf16x2_op(AX_EMU_F16X2_ADD, a, b);
+}
+inline uint32_t axe_ptx_sub_rn_bf16x2(uint32_t a, uint32_t b)
+{
+    return ax_emu_bf16x2_op(AX_EMU_F16X2_SUB, a, b);
+}
+inline uint32_t axe_ptx_mul_rn_bf16x2(uint32_t a, uint32_t b)
+{
+    return ax_emu_bf16x2_op(AX_EMU_F16X2_MUL, a, b);
+}
+inline uint32_t axe_ptx_fma_rn_bf16x2(uint32_t a, uint32_t b, uint32_t c)
+{
+    return ax_emu_fma_rn_bf16x2(a, b, c);
+}
 inline void axe_ptx_mma_m8n8k4_f64(double d[2], const double a[1],
                                    const double b[1], const double c[2])
 {

@@ -21,6 +21,10 @@
  *   - add.rn.f16x2, sub.rn.f16x2, mul.rn.f16x2 (per thread; f16
  *     arithmetic a word at a time): one rounding to nearest even of
  *     each half's exact result;
+ *   - add.rn.bf16x2, sub.rn.bf16x2, mul.rn.bf16x2 (sm_90) and
+ *     fma.rn.bf16x2 (sm_80; bf16 arithmetic a word at a time): the same,
+ *     to bf16 (8 significant bits, float's exponent range, subnormals
+ *     kept, NaN the canonical 0x7fff);
  *   - shfl.sync.{up,down,bfly,idx}.b32: the source lane of each lane from
  *     b and c (clamp c[4:0], segment mask c[12:8]), as the ISA's
  *     pseudocode, its own lane when the source is out of range.
@@ -304,6 +308,98 @@ static inline uint32_t ax_emu_f16x2_op(ax_emu_f16x2_kind k, uint32_t a,
             : k == AX_EMU_F16X2_SUB ? x - y
                                     : x * y;
         d |= (uint32_t)ax_emu_f16_rn(v) << (16 * h);
+    }
+    return d;
+}
+
+/* The value of the bf16 bits "h" (float's upper half: exact in a
+ * double). */
+static inline double ax_emu_bf16_value(uint32_t h)
+{
+    int e = (int)(h >> 7 & 255u), m = (int)(h & 127u);
+    double v = e == 0     ? ldexp(m, -133)
+               : e == 255 ? (m ? NAN : INFINITY)
+                          : ldexp(m + 128, e - 134);
+    return h & 0x8000u ? -v : v;
+}
+
+/* The bf16 bits of the exact value v + e rounded to nearest, ties to
+ * even, where v is that value rounded to a double and e the rest
+ * (|e| <= half an ulp of v; 0 where v is exact). v + e is on v's side of
+ * any bf16 tie other than v itself (a tie has 9 significant bits, a
+ * double, at least an ulp of v from v), so only a tie v needs e's sign.
+ * The multiple q of the ulp 2^(E - 7) of v's binade E (2^-133 below
+ * 2^-126) nearest v + e; bits (E + 127) 2^7 + q - 128 (a q of 256
+ * carries into the exponent, 0x7f80 infinity beyond 0x7f7f); NaN the
+ * canonical 0x7fff. */
+static inline uint16_t ax_emu_bf16_rn2(double v, double e)
+{
+    uint32_t s = v < 0 || (v == 0 && 1 / v < 0) ? 0x8000u : 0u;
+    double a = fabs(v), r = v < 0 ? -e : e, x, q;
+    int ex = 0;
+    if (a != a)
+        return 0x7fffu;
+    if (a >= 0x1p128)
+        return (uint16_t)(s | 0x7f80u);
+    if (a < 0x1p-126)
+        x = ldexp(a, 133);
+    else {
+        (void)frexp(a, &ex); /* a = m 2^ex, m in [1/2, 1) */
+        x = ldexp(a, 8 - ex);
+    }
+    q = floor(x);
+    if (x - q > 0.5 || (x - q == 0.5 && (r > 0 || (r == 0 && fmod(q, 2) != 0))))
+        q += 1;
+    if (a < 0x1p-126)
+        return (uint16_t)(s | (uint32_t)q);
+    return (uint16_t)(s | (((uint32_t)(ex + 126) << 7) + (uint32_t)q - 128u));
+}
+
+/* x + y rounded to a double, and in *e the rest (Knuth's TwoSum: x + y
+ * = s + *e exactly, no overflow below 2^1023); 0 for an infinite or
+ * NaN sum. */
+static inline double ax_emu_two_sum(double x, double y, double *e)
+{
+    double s = x + y, b = s - x;
+    *e = s - s == 0 ? (x - (s - b)) + (y - b) : 0;
+    return s;
+}
+
+/* add.rn.bf16x2, sub.rn.bf16x2, mul.rn.bf16x2 d, a, b (sm_90): each
+ * half a + b, a - b or a * b rounded once to bf16. A product has 16
+ * significant bits and an exponent within a double's: exact; a sum of
+ * two bf16 values (exponents up to 260 apart) is the double s and the
+ * rest e of ax_emu_two_sum, rounded as s + e. */
+static inline uint32_t ax_emu_bf16x2_op(ax_emu_f16x2_kind k, uint32_t a,
+                                        uint32_t b)
+{
+    uint32_t d = 0;
+    double x, y, v, e = 0;
+    int h;
+    for (h = 0; h < 2; h++) {
+        x = ax_emu_bf16_value(a >> (16 * h) & 0xffffu);
+        y = ax_emu_bf16_value(b >> (16 * h) & 0xffffu);
+        v = k == AX_EMU_F16X2_MUL
+                ? x * y
+                : ax_emu_two_sum(x, k == AX_EMU_F16X2_ADD ? y : -y, &e);
+        d |= (uint32_t)ax_emu_bf16_rn2(v, k == AX_EMU_F16X2_MUL ? 0 : e)
+             << (16 * h);
+    }
+    return d;
+}
+
+/* fma.rn.bf16x2 d, a, b, c (sm_80): each half a * b + c rounded once to
+ * bf16 (the product exact in a double, the sum as above). */
+static inline uint32_t ax_emu_fma_rn_bf16x2(uint32_t a, uint32_t b, uint32_t c)
+{
+    uint32_t d = 0;
+    double v, e;
+    int h;
+    for (h = 0; h < 2; h++) {
+        v = ax_emu_two_sum(ax_emu_bf16_value(a >> (16 * h) & 0xffffu) *
+                               ax_emu_bf16_value(b >> (16 * h) & 0xffffu),
+                           ax_emu_bf16_value(c >> (16 * h) & 0xffffu), &e);
+        d |= (uint32_t)ax_emu_bf16_rn2(v, e) << (16 * h);
     }
     return d;
 }

@@ -1,15 +1,21 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The device helpers of f16 add, sub and mul a 32-bit word at a time
- * (compiler_emit_half2.c chooses and emits them): ax_hadd2, ax_hsub2 and
- * ax_hmul2 on two words of f16 pairs, by the PTX instructions
+ * The device helpers of f16 and bf16 add, sub and mul a 32-bit word at a
+ * time (compiler_emit_half2.c chooses and emits them): ax_hadd2, ax_hsub2
+ * and ax_hmul2 on two words of f16 pairs, by the PTX instructions
  * add.rn.f16x2, sub.rn.f16x2 and mul.rn.f16x2 (each half rounded once to
  * nearest even, subnormals kept; the .rn forbids ptxas to contract a mul
  * and a following add into an fma, which CUDA's __hmul2, mul.f16x2 with
- * no rounding modifier, allows; the CUDA emulation runs them as the ISA
- * defines them, compiler_cuda_emu_atoms.h), and ax_h2pack / ax_h2dup,
- * which build a word from two f16 bit patterns or one twice. Each helper
- * is emitted only where the kernel's body calls it.
+ * no rounding modifier, allows); ax_badd2, ax_bsub2 and ax_bmul2 on bf16
+ * pairs, by add.rn.bf16x2, sub.rn.bf16x2 and mul.rn.bf16x2 where the
+ * kernel is compiled for sm_90 (they need it), else by the sm_80
+ * fma.rn.bf16x2 with a constant word, as CUDA's cuda_bf16.hpp does:
+ * a * 1 + b, b * -1 + a and a * b + -0 (each one rounding of the exact
+ * result; + -0 keeps a product's -0, where + 0 would give +0; bf16 has
+ * no .ftz, so subnormals are kept); the CUDA emulation runs every one of
+ * them as the ISA defines it (compiler_cuda_emu_atoms.h); and ax_h2pack
+ * / ax_h2dup, which build a word from two 16-bit patterns or one twice.
+ * Each helper is emitted only where the kernel's body calls it.
  */
 #include <stdio.h>
 #include <string.h>
@@ -17,15 +23,23 @@
 #include "compiler_backend.h"
 #include "compiler_cuda.h"
 
-/* One instruction's helper: its name in the body, its PTX, its wrapper. */
+/* One instruction's helper: its name in the body, its PTX, its wrapper
+ * and, for bf16 before sm_90, the fma.rn.bf16x2 form: the operands of
+ * the fma (a, b, or a constant word). */
 typedef struct half2_insn {
-    const char *helper, *ptx, *wrapper;
+    const char *helper, *ptx, *wrapper, *fma, *fma_text;
 } half2_insn;
 
 static const half2_insn insns[] = {
-    {"ax_hadd2", "add.rn.f16x2", "axe_ptx_add_rn_f16x2"},
-    {"ax_hsub2", "sub.rn.f16x2", "axe_ptx_sub_rn_f16x2"},
-    {"ax_hmul2", "mul.rn.f16x2", "axe_ptx_mul_rn_f16x2"},
+    {"ax_hadd2", "add.rn.f16x2", "axe_ptx_add_rn_f16x2", NULL, NULL},
+    {"ax_hsub2", "sub.rn.f16x2", "axe_ptx_sub_rn_f16x2", NULL, NULL},
+    {"ax_hmul2", "mul.rn.f16x2", "axe_ptx_mul_rn_f16x2", NULL, NULL},
+    {"ax_badd2", "add.rn.bf16x2", "axe_ptx_add_rn_bf16x2", "a, 0x3f803f80u, b",
+     "a * 1 + b"},
+    {"ax_bsub2", "sub.rn.bf16x2", "axe_ptx_sub_rn_bf16x2", "b, 0xbf80bf80u, a",
+     "b * -1 + a"},
+    {"ax_bmul2", "mul.rn.bf16x2", "axe_ptx_mul_rn_bf16x2", "a, b, 0x80008000u",
+     "a * b + -0 (which keeps a -0 product)"},
 };
 
 /* Whether "body" calls function "name". */
@@ -36,35 +50,63 @@ static bool calls(const char *body, const char *name)
     return strstr(body, call) != NULL;
 }
 
-static void insn_helper(ax_text *t, const half2_insn *h)
+/* The PTX wrapper "wrapper" of instruction "ptx" on n = 2 or 3 words
+ * (the emulation defines it instead). */
+static void ptx_wrapper(ax_text *t, const char *wrapper, const char *ptx, int n)
 {
     axe__text_put(t,
                   "#ifndef AXE_CUDA_EMULATE /* the PTX instruction "
                   "(emulated otherwise) */\n"
                   "static __device__ __forceinline__ uint32_t %s(uint32_t "
-                  "a, uint32_t b)\n{\n    uint32_t d;\n"
-                  "    asm(\"%s %%0, %%1, %%2;\" : \"=r\"(d) : \"r\"(a), "
-                  "\"r\"(b));\n    return d;\n}\n#endif\n"
-                  "/* Two f16 pairs, half by half: %s (one rounding). */\n"
-                  "static __device__ __forceinline__ uint32_t %s(uint32_t "
-                  "a, uint32_t b)\n{\n    return %s(a, b);\n}\n",
-                  h->wrapper, h->ptx, h->ptx, h->helper, h->wrapper);
+                  "a, uint32_t b%s)\n{\n    uint32_t d;\n"
+                  "    asm(\"%s %%0, %%1, %%2%s;\" : \"=r\"(d) : \"r\"(a), "
+                  "\"r\"(b)%s);\n    return d;\n}\n#endif\n",
+                  wrapper, n == 3 ? ", uint32_t c" : "", ptx,
+                  n == 3 ? ", %3" : "", n == 3 ? ", \"r\"(c)" : "");
 }
 
-void axe__cuda_half2_helpers(ax_text *t, const char *body)
+/* Helper "h" by its own instruction, or (fma) by fma.rn.bf16x2. */
+static void insn_helper(ax_text *t, const half2_insn *h, bool fma)
 {
+    if (!fma)
+        ptx_wrapper(t, h->wrapper, h->ptx, 2);
+    axe__text_put(
+        t, "/* Two %s pairs, half by half: ", h->fma != NULL ? "bf16" : "f16");
+    if (fma)
+        axe__text_put(t, "%s, one rounding by fma.rn.bf16x2 (%s needs sm_90)",
+                      h->fma_text, h->ptx);
+    else
+        axe__text_put(t, "%s (one rounding)", h->ptx);
+    axe__text_put(t,
+                  ". */\n"
+                  "static __device__ __forceinline__ uint32_t %s(uint32_t "
+                  "a, uint32_t b)\n{\n    return %s(%s);\n}\n",
+                  h->helper, fma ? "axe_ptx_fma_rn_bf16x2" : h->wrapper,
+                  fma ? h->fma : "a, b");
+}
+
+void axe__cuda_half2_helpers(ax_text *t, const axe_program *p, const char *body)
+{
+    bool fma = axe__backend_arch(p) < 90, fma_done = false;
     size_t i;
-    for (i = 0; i < sizeof insns / sizeof insns[0]; i++)
-        if (calls(body, insns[i].helper))
-            insn_helper(t, &insns[i]);
+    for (i = 0; i < sizeof insns / sizeof insns[0]; i++) {
+        bool by_fma = fma && insns[i].fma != NULL;
+        if (!calls(body, insns[i].helper))
+            continue;
+        if (by_fma && !fma_done) {
+            ptx_wrapper(t, "axe_ptx_fma_rn_bf16x2", "fma.rn.bf16x2", 3);
+            fma_done = true;
+        }
+        insn_helper(t, &insns[i], by_fma);
+    }
     if (calls(body, "ax_h2pack"))
-        axe__text_put(t, "/* The f16 pair of bit patterns lo (low half) "
+        axe__text_put(t, "/* The pair of 16-bit patterns lo (low half) "
                          "and hi. */\n"
                          "static __device__ __forceinline__ uint32_t "
                          "ax_h2pack(uint16_t lo, uint16_t hi)\n{\n"
                          "    return (uint32_t)lo | (uint32_t)hi << 16;\n}\n");
     if (calls(body, "ax_h2dup"))
-        axe__text_put(t, "/* The f16 pair of bit pattern h twice. */\n"
+        axe__text_put(t, "/* The pair of 16-bit pattern h twice. */\n"
                          "static __device__ __forceinline__ uint32_t "
                          "ax_h2dup(uint16_t h)\n{\n"
                          "    return (uint32_t)h * 0x10001u;\n}\n");

@@ -159,7 +159,7 @@ static void preamble(ax_text *t, const axe_program *p, const char *file,
     axe__text_put(t, "\n");
     device_helpers(t, p, body);
     axe__cuda_i4_cast_helpers(t, body);
-    axe__cuda_half2_helpers(t, body);
+    axe__cuda_half2_helpers(t, p, body);
     axe__cuda_check_device(t, p);
 }
 
