@@ -186,6 +186,29 @@ got=$(words_count "$tmp/b2.cu" 'ax_bmul2(' 'ax_badd2(' 'ax_bsub2(' \
 got=$(words_count "$tmp/b2.cu" 'ax_bmul2(' 'add.rn.bf16x2 %0' \
     'sub.rn.bf16x2 %0' 'mul.rn.bf16x2 %0' 'fma.rn.bf16x2')
 [ "$got" = "3 1 1 1 0 " ] && ok || bad "bf16x2_ops.axe sm_90: $got"
+# max, min and neg a word at a time (half2_minmax.axe): two each of
+# ax_hmax2, ax_hmin2, ax_bmax2, ax_bmin2, one ax_hneg2 and ax_bneg2
+# (a ^ 0x80008000), and the pair at the run-time start k * 4 (the words
+# of a at (v_k * 4L + i) / 2) while k * 3's add stays per element.
+"$AXE" compile "$SRC/tests/kernels/half2_minmax.axe" --target cuda \
+    -o "$tmp/mm.cu" 2>"$tmp/err"
+got=$(words_count "$tmp/mm.cu" 'ax_hmax2(' 'ax_hmin2(' 'ax_bmax2(' \
+    'ax_bmin2(' 'ax_hneg2(' 'ax_bneg2(' 'max.f16x2 %0' 'min.bf16x2 %0' \
+    'ax_hmul2(t_a[(0L + (v_k * 4L)' 'ax_st16(t_a, 0L + (v_k * 3L)')
+[ "$got" = "2 2 2 2 1 1 1 1 1 1 " ] && ok || bad "half2_minmax.axe: $got"
+# --explain's word form line: which instruction, or why element by
+# element (half2_overlap's source overlapping the destination, its odd
+# base; bf16x2_ops at sm_80 by fma.rn.bf16x2).
+cli_row 0 "word form: two f16 of 'n' a 32-bit word at a time (max.f16x2)" \
+    "$SRC/tests/kernels/half2_minmax.axe" --target cuda --explain
+cli_row 0 "word form: two f16 of 'n' a 32-bit word at a time (the sign bits flipped)" \
+    "$SRC/tests/kernels/half2_minmax.axe" --target cuda --explain
+cli_row 0 "word form: two bf16 of 'z' a 32-bit word at a time (fma.rn.bf16x2 as a * b + -0: mul.rn.bf16x2 needs sm_90)" \
+    "$SRC/tests/kernels/bf16x2_ops.axe" --target cuda --explain
+cli_row 0 "word form: element by element: a source is the destination at another region" \
+    "$SRC/tests/kernels/half2_overlap.axe" --target cuda --explain
+cli_row 0 "word form: element by element: no loop of even extent walks the destination at stride 1" \
+    "$SRC/tests/kernels/half2_overlap.axe" --target cuda --explain
 # half2_overlap.axe's three operators are refused a word at a time (a
 # source the destination at another region, an odd destination base, a
 # loop of odd stride beside the pair loop): all three element by element.
@@ -432,6 +455,8 @@ ptx_has bf16x2_ops sm_80 'fma\.rn\.bf16x2' '!(add|sub|mul)\.rn\.bf16x2'
 ptx_has bf16x2_ops sm_90 'add\.rn\.bf16x2' 'sub\.rn\.bf16x2' \
     'mul\.rn\.bf16x2' '!fma\.rn\.bf16x2'
 ptx_has half2_ops sm_80 'mul\.rn\.f16x2' 'add\.rn\.f16x2' 'sub\.rn\.f16x2'
+ptx_has half2_minmax sm_80 'max\.f16x2' 'min\.f16x2' 'max\.bf16x2' \
+    'min\.bf16x2'
 ptx_has atomic_add_f32 sm_80 '(red|atom)\.global\.add\.f32'
 # Collective and grid schedules: CTA barriers of reduce.tree, the
 # warpgroup's named barrier (an id in a register, 128 threads) and the

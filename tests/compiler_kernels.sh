@@ -351,6 +351,13 @@ exact_run bf16x2_ops.axe --target cuda --emulate
 exact_run bf16x2_ops.axe -D R=3 -D T=12 --seed 5 --target cuda --emulate
 exact_run bf16x2_ops.axe --target cuda --emulate --arch sm_90
 exact_run bf16x2_ops.axe -D R=3 -D T=12 --seed 5 --target cuda --emulate --arch sm_90
+# max, min and neg a word at a time (half2_minmax.axe: max.f16x2 ...,
+# a NaN losing to a number as in fmaxf; the sign bits flipped), and a
+# pair at a run-time even start (k * 4) beside one that may be odd (k * 3).
+exact_run half2_minmax.axe
+exact_run half2_minmax.axe -D R=3 -D T=12 --seed 5
+exact_run half2_minmax.axe --target cuda --emulate
+exact_run half2_minmax.axe -D R=3 -D T=12 --seed 5 --target cuda --emulate
 # The refusals (half2_overlap.axe): a source that is the destination at
 # another region, an odd destination base, a pair loop beside an odd
 # stride stay element by element (a mutant dropping any one fails).

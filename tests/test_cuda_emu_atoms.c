@@ -32,6 +32,9 @@
  *     pair of 1536 values (each sign and exponent, zeros, subnormals,
  *     infinities, NaNs, random) and a million random pairs; the bf16
  *     values they read equal axe_bf16_to_float's for all 65536 patterns;
+ *   - max/min.f16x2 and max/min.bf16x2 against the per-element path's
+ *     fmaxf/fminf through float on every pair of 1024 values of each
+ *     format (NaNs, zeros, subnormals, infinities, random);
  *   - cvt.rna.tf32.f32: the emulation's bits equal the library's
  *     axe_tf32_round (tested by brute force in test_compiler_half.c) bit
  *     for bit for every sign, exponent and tf32 mantissa with the 13 low
@@ -657,6 +660,70 @@ static void test_bf16x2_ops(void)
     TL_CHECK(bad == 0, "bf16x2 add/sub/mul: %d halves differ", bad);
 }
 
+/* Whether 16-bit patterns a and b of format "bf16" are both NaN, the
+ * same bits, or both zeros (max and min: a zero's sign unspecified). */
+static bool minmax_same(int bf16, uint16_t a, uint16_t b)
+{
+    return bf16 ? bf16_same(a, b) || ((a | b) & 0x7fffu) == 0
+                : f16_same(a, b) || ((a | b) & 0x7fffu) == 0;
+}
+
+/* The per-element path's max or min of 16-bit patterns a and b: each to
+ * float, fmaxf or fminf (maxNum: a NaN loses to a number), rounded back
+ * (exact: the result is one of the two). A NaN is made quiet first: the
+ * language ignores any NaN, as CUDA's fmaxf does, where glibc's returns
+ * NaN for a signaling one (IEEE 754-2008's minNum). */
+static uint16_t minmax_by_float(int is_max, int bf16, uint16_t a, uint16_t b)
+{
+    float x = bf16 ? axe_bf16_to_float(a) : axe_f16_to_float(a);
+    float y = bf16 ? axe_bf16_to_float(b) : axe_f16_to_float(b);
+    x = x != x ? NAN : x;
+    y = y != y ? NAN : y;
+    float r = is_max ? fmaxf(x, y) : fminf(x, y);
+    return bf16 ? axe_bf16_from_float(r) : axe_f16_from_float(r);
+}
+
+/* max/min.f16x2 and max/min.bf16x2 give the per-element path's value for
+ * every pair of 1024 values of each format (each sign and exponent with
+ * mantissas 0, 1 and all ones: zeros, subnormals, infinities, NaNs; and
+ * random patterns), both orders: the word-at-a-time max and min are
+ * exact, NaN handled alike (a NaN loses to a number). */
+static void test_minmax16x2(void)
+{
+    uint16_t v[1024];
+    int f, i, j, m, bad = 0;
+    for (f = 0; f < 2; f++) {
+        int mb = f ? 7 : 10;
+        for (i = 0; i < 1024; i++) { /* bf16: exponents 0, 2, .., 252, 255 */
+            uint32_t k = (uint32_t)(i / 3), q = (uint32_t)(i % 3);
+            uint32_t e =
+                f ? (k >> 1 == 127 ? 255u : (k >> 1) * 2) : (k >> 1) % 32;
+            v[i] = i < 768 ? (uint16_t)((k & 1) << 15 | e << mb |
+                                        (q == 0   ? 0u
+                                         : q == 1 ? 1u
+                                                  : (1u << mb) - 1))
+                           : (uint16_t)tl_rand();
+        }
+        for (m = 0; m < 2; m++)
+            for (i = 0; i < 1024 && bad < 5; i++)
+                for (j = 0; j < 1024 && bad < 5; j++) {
+                    uint32_t d = ax_emu_minmax16x2(
+                        m, f, (uint32_t)v[i] | (uint32_t)v[j] << 16,
+                        (uint32_t)v[j] | (uint32_t)v[i] << 16);
+                    int n = !minmax_same(f, (uint16_t)d,
+                                         minmax_by_float(m, f, v[i], v[j])) +
+                            !minmax_same(f, (uint16_t)(d >> 16),
+                                         minmax_by_float(m, f, v[j], v[i]));
+                    if (n > 0)
+                        TL_CHECK(0, "%s.%s on 0x%04x 0x%04x: 0x%08x",
+                                 m ? "max" : "min", f ? "bf16x2" : "f16x2",
+                                 v[i], v[j], d);
+                    bad += n;
+                }
+    }
+    TL_CHECK(bad == 0, "max/min f16x2, bf16x2: %d halves differ", bad);
+}
+
 int main(void)
 {
     const char *dir = getenv("AXE_SHARED_DIR");
@@ -670,6 +737,7 @@ int main(void)
     test_fma_f16x2();
     test_f16x2_ops();
     test_bf16x2_ops();
+    test_minmax16x2();
     snprintf(path, sizeof path, "%s/spec/atoms.md", dir ? dir : "../shared");
     md = slurp(path);
     if (md == NULL) {

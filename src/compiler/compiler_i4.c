@@ -246,29 +246,38 @@ static bool split_self(const ax_stmt *s)
  * as ldmatrix (compiler_copy_ldsm.c, CUDA) the instruction writes the register
  * words and the plan's stores are not emitted; pair only changes how the
  * element loop stores (its loads and their count are the same). */
+int axe__plan_pair_loop(const axe_program *p, const ax_stmt *s,
+                        const ax_plan *plan, int i)
+{
+    int pair = -1;
+    if (!base_even(p, &s->args[i]))
+        return 0;
+    for (int k = plan->nloops - 1; k >= 0; k--) {
+        const ax_loop *lp = &plan->loops[k];
+        if (pair < 0 && !lp->thread && lp->stride[i] == 1 &&
+            lp->extent % 2 == 0)
+            pair = k;
+        else if (lp->extent > 1 && lp->stride[i] % 2 != 0)
+            return 0;
+    }
+    return pair + 1;
+}
+
 void axe__i4_plan_pair(const axe_program *p, const ax_stmt *s, ax_plan *plan)
 {
     const ax_tensor *dst = &p->tensors[s->args[0].tensor];
-    int pair = -1;
+    int pair;
     plan->pair = 0;
     if (dst->dtype != AXE_DTYPE_I4 ||
         (s->op != AX_OP_COPY && s->op != AX_OP_CAST) || plan->vec != 1 ||
-        !plan->affine[0] || !base_even(p, &s->args[0]) ||
-        (plan->kind == AX_PLAN_SPLIT && split_self(s)))
+        !plan->affine[0] || (plan->kind == AX_PLAN_SPLIT && split_self(s)))
         return;
     for (int i = 0; i < s->nargs; i++)
         if (s->args[i].any_masked)
             return;
     if (axe__swizzle_run(p, &s->args[0]) < 2)
         return;
-    for (int k = plan->nloops - 1; k >= 0; k--) {
-        const ax_loop *lp = &plan->loops[k];
-        if (pair < 0 && !lp->thread && lp->stride[0] == 1 &&
-            lp->extent % 2 == 0)
-            pair = k;
-        else if (lp->extent > 1 && lp->stride[0] % 2 != 0)
-            return;
-    }
+    pair = axe__plan_pair_loop(p, s, plan, 0) - 1;
     if (plan->kind == AX_PLAN_SPLIT && pair != axe__plan_innermost_loop(plan))
         return; /* pairs are dealt as the flat index's chunks of 2 */
     if (pair >= 0 && axe__i4_pair_keeps_reads(p, s, plan, pair))

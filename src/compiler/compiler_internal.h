@@ -938,6 +938,15 @@ axe_status axe__i4_plan_check(const axe_program *p, const ax_stmt *s,
  * paired plan again (dispatch's split() does; compiler_reduce.c does not
  * pair a split). */
 void axe__i4_plan_pair(const axe_program *p, const ax_stmt *s, ax_plan *plan);
+/* 1 + the loop of "plan" whose digits 2m and 2m + 1 address the two
+ * halves of an aligned pair of operand "i"'s elements (x, x + 1 with x
+ * even: an i4 byte, a words16 word): the innermost loop not a thread's,
+ * at stride 1 and of even extent, where the base is even for every
+ * value of its dynamic parts (axe__base_parity_known) and every other
+ * loop of several values has an even stride; 0 if there is none
+ * (compiler_i4.c; affine, unswizzled addresses: the callers check). */
+int axe__plan_pair_loop(const axe_program *p, const ax_stmt *s,
+                        const ax_plan *plan, int i);
 /* Whether pairing loop "k" of "plan" (whole-byte i4 stores) leaves every
  * read of a source on the destination's tensor the value the element-by-
  * element nest reads (compiler_i4_order.c; false where not shown). */
@@ -1344,13 +1353,20 @@ void axe__emit_op(ax_text *t, const axe_program *p, const ax_stmt *s, int ind,
  * (compiler_emit_op.c). */
 void axe__emit_raw_operand(ax_text *t, const axe_program *p, const ax_stmt *s,
                            int pos);
-/* f16 add, sub and mul into a register held in 32-bit words (words16),
+/* f16 and bf16 add, sub, mul, max, min and neg into a register held in
+ * 32-bit words (words16),
  * a word at a time (compiler_emit_half2.c): 1 + the loop whose digits 2m
  * and 2m + 1 are the two halves of one word (the loop then runs in steps
  * of 2, ax_plan's pair), 0 where "s" runs element by element; the store
  * of one such word, `W = ax_hmul2(A, B);`, for the plan so marked. */
 int axe__half2_pair(const axe_program *p, const ax_stmt *s);
 void axe__emit_half2_store(ax_text *t, const axe_program *p, const ax_stmt *s);
+/* Why f16/bf16 operator "s" (add, sub, mul, max, min, neg into an f16 or
+ * bf16 register) runs element by element, NULL where it runs a word at a
+ * time; "" for any other operator. "words": whether the destination is
+ * held in words (its words16 once emission sets it). */
+const char *axe__half2_why_not(const axe_program *p, const ax_stmt *s,
+                               bool words);
 /* Operand "i"'s element address (through its swizzle) in the digit
  * variables ax_t<k> / ax_i<k> of its plan (compiler_emit_op.c). */
 void axe__emit_elem_addr(ax_text *t, const axe_program *p, const ax_stmt *s,

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * f16 and bf16 add, sub and mul two elements at a time: where the
+ * f16 and bf16 add, sub, mul, max, min and neg two elements at a time
+ * (max, min: max.f16x2 ..., whose NaN rule is the language's maxNum; neg:
+ * the sign bits flipped; both exact): where the
  * destination is a 16-bit register held two to a 32-bit word (words16,
  * which only the CUDA backend's prepare hook sets) and a per-thread loop
  * walks both halves of each word, the loop runs in steps of 2 and each
@@ -19,28 +21,21 @@
  * another result). bf16 alike: a product (8 + 8 bits) is exact in float
  * unless below 2^-134, where both paths give a zero of its sign; a sum
  * below 2^-126 is exact in float (both operands are multiples of
- * 2^-133); elsewhere 24 >= 2 * 8 + 2. fma stays per element.
+ * 2^-133); elsewhere 24 >= 2 * 8 + 2. fma stays per element. The
+ * CUDA backend's --explain names each such operator's form and why it
+ * stays per element (axe__half2_why_not).
  */
 #include "compiler_backend.h"
 #include "compiler_internal.h"
 
-/* Whether operand "i"'s element address is even for every value of the
- * loops other than loop "k" (at stride 1): a constant even base and even
- * strides, unswizzled. */
+/* Whether operand "i"'s elements are walked in aligned pairs by loop
+ * "k" (axe__plan_pair_loop: loop k at stride 1, the base even for every
+ * value of its dynamic parts, as `k * 4` of a loop variable k, every
+ * other stride even), affinely and unswizzled. */
 static bool word_walk(const axe_program *p, const ax_stmt *s, int i, int k)
 {
-    const ax_plan *plan = s->plan;
-    ax_base b;
-    if (!plan->affine[i] || plan->swizzled[i] || plan->loops[k].stride[i] != 1)
-        return false;
-    axe__plan_base(p, &s->args[i], &b);
-    if (b.ndyn > 0 || b.cst % 2 != 0)
-        return false;
-    for (int j = 0; j < plan->nloops; j++)
-        if (j != k && plan->loops[j].extent > 1 &&
-            plan->loops[j].stride[i] % 2 != 0)
-            return false;
-    return true;
+    return s->plan->affine[i] && !s->plan->swizzled[i] &&
+           axe__plan_pair_loop(p, s, s->plan, i) == k + 1;
 }
 
 /* Whether a source of "s" is the destination's tensor at another region
@@ -64,40 +59,78 @@ static bool self_overlap(const ax_stmt *s)
     return false;
 }
 
-/* Whether "s" is an f16 or bf16 add, sub or mul into a words16
- * register of that dtype, every operand of it too, whose plan is a
- * per-thread loop over single elements, unmasked. */
-static bool half2_op(const axe_program *p, const ax_stmt *s)
+/* Whether "s" is an operator a word at a time may run: add, sub, mul,
+ * max, min or neg into an f16 or bf16 register. */
+static bool half2_kind(const axe_program *p, const ax_stmt *s)
+{
+    const ax_tensor *d;
+    if (s->kind != AX_ST_OP || s->nargs < 1 ||
+        (s->op != AX_OP_ADD && s->op != AX_OP_SUB && s->op != AX_OP_MUL &&
+         s->op != AX_OP_MAX && s->op != AX_OP_MIN && s->op != AX_OP_NEG))
+        return false;
+    d = &p->tensors[s->args[0].tensor];
+    return d->mem == AX_MEM_REGISTER &&
+           (d->dtype == AXE_DTYPE_F16 || d->dtype == AXE_DTYPE_BF16);
+}
+
+/* Why "s" (half2_kind) runs element by element before its loops are
+ * looked at, or NULL: its register must be held in words ("words", its
+ * words16), every operand of its dtype, unmasked, its plan a per-thread
+ * loop of single elements, no source the destination elsewhere. */
+static const char *half2_why(const axe_program *p, const ax_stmt *s, bool words)
 {
     const ax_tensor *d = &p->tensors[s->args[0].tensor];
     const ax_plan *plan = s->plan;
-    if ((s->op != AX_OP_ADD && s->op != AX_OP_SUB && s->op != AX_OP_MUL) ||
-        !d->words16 || plan == NULL || plan->kind == AX_PLAN_SPLIT ||
-        plan->vec != 1 || plan->pair != 0 || s->stage[0] != NULL ||
-        s->grid != NULL || s->nmasks > 0 || self_overlap(s))
-        return false;
-    if (d->dtype != AXE_DTYPE_F16 && d->dtype != AXE_DTYPE_BF16)
-        return false;
-    for (int i = 0; i < s->nargs; i++)
-        if (s->args[i].any_masked ||
-            p->tensors[s->args[i].tensor].dtype != d->dtype)
-            return false;
-    return true;
+    if (!words)
+        return "the register is not held two to a 32-bit word";
+    if (plan == NULL || plan->kind == AX_PLAN_SPLIT || plan->vec != 1 ||
+        plan->pair != 0 || s->stage[0] != NULL || s->grid != NULL)
+        return "its schedule is not a per-thread loop of single elements";
+    if (s->nmasks > 0)
+        return "it is masked";
+    for (int i = 0; i < s->nargs; i++) {
+        if (s->args[i].any_masked)
+            return "an operand is masked";
+        if (p->tensors[s->args[i].tensor].dtype != d->dtype)
+            return "an operand is not of the destination's dtype";
+    }
+    if (self_overlap(s))
+        return "a source is the destination at another region (the pair "
+               "would read it before the first half is stored)";
+    return NULL;
+}
+
+/* 1 + the loop that walks the destination's words (word_walk), 0 if
+ * none. */
+static int pair_loop(const axe_program *p, const ax_stmt *s)
+{
+    int k = axe__plan_pair_loop(p, s, s->plan, 0) - 1;
+    return k >= 0 && word_walk(p, s, 0, k) ? k + 1 : 0;
 }
 
 int axe__half2_pair(const axe_program *p, const ax_stmt *s)
 {
-    if (!half2_op(p, s))
+    if (!half2_kind(p, s) ||
+        half2_why(p, s, p->tensors[s->args[0].tensor].words16) != NULL)
         return 0;
-    for (int k = s->plan->nloops - 1; k >= 0; k--) {
-        const ax_loop *lp = &s->plan->loops[k];
-        if (!lp->thread && lp->extent % 2 == 0 && word_walk(p, s, 0, k))
-            return k + 1;
-    }
-    return 0;
+    return pair_loop(p, s);
 }
 
-/* The f16 pair of the operand at source position "pos" for the word of
+const char *axe__half2_why_not(const axe_program *p, const ax_stmt *s,
+                               bool words)
+{
+    const char *why;
+    if (!half2_kind(p, s))
+        return "";
+    why = half2_why(p, s, words);
+    if (why == NULL && pair_loop(p, s) == 0)
+        why = "no loop of even extent walks the destination at stride 1 "
+              "with an even base and even other strides (a word's two "
+              "halves)";
+    return why;
+}
+
+/* The 16-bit pair of the operand at source position "pos" for the word of
  * pair loop k (see the file comment). */
 static void pair_operand(ax_text *t, const axe_program *p, const ax_stmt *s,
                          int pos)
@@ -128,18 +161,28 @@ static void pair_operand(ax_text *t, const axe_program *p, const ax_stmt *s,
     axe__text_put(t, ")");
 }
 
+/* The operation's part of its helper's name (ax_h<name>2). */
+static const char *half2_name(ax_op op)
+{
+    return op == AX_OP_ADD   ? "add"
+           : op == AX_OP_SUB ? "sub"
+           : op == AX_OP_MUL ? "mul"
+           : op == AX_OP_MAX ? "max"
+           : op == AX_OP_MIN ? "min"
+                             : "neg";
+}
+
 void axe__emit_half2_store(ax_text *t, const axe_program *p, const ax_stmt *s)
 {
     const ax_tensor *d = &p->tensors[s->args[0].tensor];
     axe__text_put(t, "%s%s[(", d->cname, axe__backend_of(p)->reg_index);
     axe__emit_elem_addr(t, p, s, 0);
     axe__text_put(t, ") / 2L] = ax_%c%s2(",
-                  d->dtype == AXE_DTYPE_BF16 ? 'b' : 'h',
-                  s->op == AX_OP_ADD   ? "add"
-                  : s->op == AX_OP_SUB ? "sub"
-                                       : "mul");
+                  d->dtype == AXE_DTYPE_BF16 ? 'b' : 'h', half2_name(s->op));
     pair_operand(t, p, s, 1);
-    axe__text_put(t, ", ");
-    pair_operand(t, p, s, 2);
+    if (s->op != AX_OP_NEG) {
+        axe__text_put(t, ", ");
+        pair_operand(t, p, s, 2);
+    }
     axe__text_put(t, ");\n");
 }

@@ -71,6 +71,10 @@ void axe__cuda_i4_cast_helpers(ax_text *t, const char *body);
  * architecture, ax_h2pack, ax_h2dup: compiler_cuda_half2.c). */
 void axe__cuda_half2_helpers(ax_text *t, const axe_program *p,
                              const char *body);
+/* The --explain line "  word form: ..." of every f16/bf16 add, sub, mul,
+ * max, min and neg into a register: a word at a time with which
+ * instruction, or element by element and why (compiler_cuda_half2.c). */
+axe_status axe__cuda_half2_explain(const axe_program *p, ax_stmt *s);
 void axe__cuda_emit_ldsm(ax_text *t, const axe_program *p, const ax_stmt *s,
                          int ind);
 bool axe__cuda_explain_ldsm(ax_text *t, const axe_program *p, const ax_stmt *s);

@@ -1271,6 +1271,22 @@ inline uint32_t axe_ptx_fma_rn_bf16x2(uint32_t a, uint32_t b, uint32_t c)
 {
     return ax_emu_fma_rn_bf16x2(a, b, c);
 }
+inline uint32_t axe_ptx_max_f16x2(uint32_t a, uint32_t b)
+{
+    return ax_emu_minmax16x2(1, 0, a, b);
+}
+inline uint32_t axe_ptx_min_f16x2(uint32_t a, uint32_t b)
+{
+    return ax_emu_minmax16x2(0, 0, a, b);
+}
+inline uint32_t axe_ptx_max_bf16x2(uint32_t a, uint32_t b)
+{
+    return ax_emu_minmax16x2(1, 1, a, b);
+}
+inline uint32_t axe_ptx_min_bf16x2(uint32_t a, uint32_t b)
+{
+    return ax_emu_minmax16x2(0, 1, a, b);
+}
 inline void axe_ptx_mma_m8n8k4_f64(double d[2], const double a[1],
                                    const double b[1], const double c[2])
 {

@@ -25,6 +25,8 @@
  *     fma.rn.bf16x2 (sm_80; bf16 arithmetic a word at a time): the same,
  *     to bf16 (8 significant bits, float's exponent range, subnormals
  *     kept, NaN the canonical 0x7fff);
+ *   - max/min.f16x2 and max/min.bf16x2 (sm_80): a NaN loses to a number,
+ *     two NaN give 0x7fff, of two zeros b;
  *   - shfl.sync.{up,down,bfly,idx}.b32: the source lane of each lane from
  *     b and c (clamp c[4:0], segment mask c[12:8]), as the ISA's
  *     pseudocode, its own lane when the source is out of range.
@@ -400,6 +402,35 @@ static inline uint32_t ax_emu_fma_rn_bf16x2(uint32_t a, uint32_t b, uint32_t c)
                                ax_emu_bf16_value(b >> (16 * h) & 0xffffu),
                            ax_emu_bf16_value(c >> (16 * h) & 0xffffu), &e);
         d |= (uint32_t)ax_emu_bf16_rn2(v, e) << (16 * h);
+    }
+    return d;
+}
+
+/* max.f16x2, min.f16x2, max.bf16x2, min.bf16x2 d, a, b (sm_80; "bf16"
+ * selects the format, "is_max" the operation): each half, as the ISA's
+ * semantics, the canonical NaN 0x7fff where both are NaN, the other
+ * operand where one is, else (a > b) ? a : b (min: a < b), so of two
+ * zeros b. */
+static inline uint32_t ax_emu_minmax16x2(int is_max, int bf16, uint32_t a,
+                                         uint32_t b)
+{
+    uint32_t d = 0, ha, hb, r;
+    double x, y;
+    int h;
+    for (h = 0; h < 2; h++) {
+        ha = a >> (16 * h) & 0xffffu;
+        hb = b >> (16 * h) & 0xffffu;
+        x = bf16 ? ax_emu_bf16_value(ha) : ax_emu_f16_value(ha);
+        y = bf16 ? ax_emu_bf16_value(hb) : ax_emu_f16_value(hb);
+        if (x != x && y != y)
+            r = 0x7fffu;
+        else if (x != x)
+            r = hb;
+        else if (y != y)
+            r = ha;
+        else
+            r = (is_max ? x > y : x < y) ? ha : hb;
+        d |= r << (16 * h);
     }
     return d;
 }

@@ -108,6 +108,7 @@ static axe_status check(const axe_program *p, axe_diag *diag)
     if (p->ndev > 0) /* one rank per GPU: the MPI backend's limits */
         AXE_TRY(axe__cuda_mesh_check(p, diag));
     AXE_TRY(axe__cuda_i4_cast_explain(p, p->body));
+    AXE_TRY(axe__cuda_half2_explain(p, p->body));
     return axe__cuda_pipe_explain(p);
 }
 
