@@ -1019,6 +1019,22 @@ if synth_json "$tmp/tc.axe"; then
     fi
 fi
 
+# axe synth --trn KEY=VALUE synthesizes for that model (it zeroed the
+# model before): the default partitions=128 gives the default layouts; a
+# model that no kernel can use is refused by its own reason.
+if "$AXE" synth "$K/trn_gemm_auto.axe" --trn partitions=128 >"$tmp/out" 2>&1 &&
+    grep -q '^psum c: S\[(2,128,512):(1@Bank,1@P,1@F)\]$' "$tmp/out"; then
+    ok
+else
+    bad "axe synth --trn partitions=128: $(head -c 300 "$tmp/out")"
+fi
+if ! "$AXE" synth "$K/trn_gemm_auto.axe" --trn psum_bank_bytes=1000 >"$tmp/out" 2>&1 &&
+    grep -q 'trn model: a PSUM bank (1000 bytes) must hold whole f32 elements' "$tmp/out"; then
+    ok
+else
+    bad "axe synth --trn psum_bank_bytes=1000: $(head -c 300 "$tmp/out")"
+fi
+
 # --- errors ---------------------------------------------------------------
 # expect_err PATTERN <<< PROGRAM: axe synth exits 1 naming the problem.
 expect_err() {

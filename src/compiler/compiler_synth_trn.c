@@ -670,6 +670,7 @@ axe_status axe__synth_trn(axe_program *p, ax_synth_report *r, axe_diag *diag)
         any = any || is_trn_auto(&p->tensors[i]);
     if (!any)
         return AXE_OK;
+    AXE_TRY(axe__trn_model_check(&p->opts.trn, diag));
     st = axe__arena_alloc(p->arena, sizeof *st);
     if (st == NULL)
         return AXE_ERR_NO_MEMORY;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * `axe synth FILE.axe [--json] [--target c|cuda] [-D NAME=VALUE]...`: the
+ * `axe synth FILE.axe [--json] [--target c|cuda] [-D NAME=VALUE]...
+ * [--trn KEY=VALUE]...`: the
  * layouts that layout synthesis gave the file's `layout auto` tensors,
  * each anchor's instruction choice (chosen, cost, runner-up) and each
  * rearrange (docs/cli.md, docs/compiler.md "Layout synthesis"). The file
@@ -14,6 +15,7 @@
 
 static const char usage[] =
     "usage: axe synth FILE.axe [--json] [--target c|cuda] [-D NAME=VALUE]...\n"
+    "                [--trn KEY=VALUE]...\n"
     "Print the layouts that layout synthesis chose for the 'layout auto'\n"
     "tensors of a kernel, each anchor's instruction choice (chosen, cost,\n"
     "runner-up) and each rearrange through shared memory "
@@ -26,7 +28,9 @@ static const char usage[] =
     "operand loads,\n"
     "                 gemm#N.shape: the mma shape)\n"
     "  --target T     compile for target T (c, the default, or cuda)\n"
-    "  -D NAME=VALUE  override a 'param NAME = ...;' of the file\n";
+    "  -D NAME=VALUE  override a 'param NAME = ...;' of the file\n"
+    "  --trn KEY=VALUE  a field of the accelerator model that sbuf and psum\n"
+    "                 tensors are synthesized for (docs/compiler.md)\n";
 
 typedef struct synth_args {
     const char *file, *target;
@@ -39,6 +43,7 @@ static int parse_args(int argc, char **argv, synth_args *a)
     int i, r;
     axe_diag d;
     memset(a, 0, sizeof *a);
+    axe_kernel_options_init(&a->opts);
     for (i = 1; i < argc; i++) {
         r = kernel_opt_parse("synth", argc, argv, &i, &a->opts);
         if (r < 0)
