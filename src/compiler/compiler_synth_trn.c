@@ -259,23 +259,42 @@ static const char *const *engine_names(const ax_stmt *s)
                                    : map;
 }
 
+/* A reason that refuses the operator's kind or form outright ("exp is
+ * no vector-engine instruction", "... is no transpose"): listed after
+ * the reasons of the engines that got further. */
+static bool refuses_kind(const char *msg)
+{
+    return strstr(msg, " is no ") != NULL || strstr(msg, " are no ") != NULL;
+}
+
+/* Appends "op.engine: reason" to "all" (length *len, capped). */
+static void add_reason(char *all, size_t cap, size_t *len, const ax_stmt *s,
+                       const char *eng, const char *msg)
+{
+    *len +=
+        (size_t)snprintf(all + *len, *len < cap ? cap - *len : 0, "%s%s.%s: %s",
+                         *len ? "; " : "", axe__op_name(s->op), eng, msg);
+    if (*len >= cap)
+        *len = cap - 1;
+}
+
 /* The first engine schedule of "s" on the probe (its index in
- * engine_names), or -1 with the reasons in "why". */
+ * engine_names), or -1 with the reasons in "why": those of the engines
+ * that run the operator's kind first (the message is capped). */
 static int engine_of(tr_state *st, ax_stmt *s, axe_diag *why)
 {
     const char *const *nm = engine_names(s);
     char all[sizeof why->message] = "";
+    axe_diag w[4];
     size_t len = 0;
-    for (int i = 0; nm[i] != NULL; i++) {
-        axe_diag w;
-        if (axe__schedule_try(st->q, s, nm[i], &w) == AXE_OK)
-            return i;
-        len += (size_t)snprintf(
-            all + len, len < sizeof all ? sizeof all - len : 0, "%s%s.%s: %s",
-            len ? "; " : "", axe__op_name(s->op), nm[i], w.message);
-        if (len >= sizeof all)
-            len = sizeof all - 1;
-    }
+    int n = 0;
+    for (; nm[n] != NULL; n++)
+        if (axe__schedule_try(st->q, s, nm[n], &w[n]) == AXE_OK)
+            return n;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < n; i++)
+            if (refuses_kind(w[i].message) == (pass == 1))
+                add_reason(all, sizeof all, &len, s, nm[i], w[i].message);
     (void)axe__fail(why, AXE_ERR_UNSUPPORTED, s->off, "%s", all);
     return -1;
 }
