@@ -1543,11 +1543,14 @@ axe_status axe__race_report(const ax_race *r, int64_t *const *table,
                             axe_race_report *out, axe_diag *diag);
 /* Swizzled shared tensors (compiler_swizzle.c): whether an operand is
  * addressed through its tensor's swizzle, the aligned runs the swizzle
- * keeps contiguous (2^M; INT64_MAX if none), the address wrapper
+ * keeps contiguous (2^M; INT64_MAX if none), the bit below which it
+ * changes addresses (M + B inner, M + S + B outer; 0 if none), the
+ * address wrapper
  * ax_swz(ADDR, M, B, S, inner) of the generated C and its helper, and
  * the swizzle's text. */
 bool axe__ref_swizzled(const axe_program *p, const ax_ref *r);
 int64_t axe__swizzle_run(const axe_program *p, const ax_ref *r);
+int axe__swizzle_bits(const axe_program *p, const ax_ref *r);
 void axe__emit_swizzle_open(ax_text *t, const axe_program *p, const ax_ref *r);
 void axe__emit_swizzle_close(ax_text *t, const axe_program *p, const ax_ref *r);
 void axe__emit_swizzle_helpers(ax_text *t, const char *body);

@@ -40,6 +40,19 @@ int64_t axe__swizzle_run(const axe_program *p, const ax_ref *r)
     return sw == NULL ? INT64_MAX : (int64_t)1 << sw->per_element;
 }
 
+/* The swizzle of "r" changes only address bits below the returned one
+ * (0 when "r" is not swizzled): the B bits it writes start at M (inner)
+ * or M + S (outer). So it maps each aligned block of 2^n addresses (n
+ * the count returned) onto itself, and with it any block of a multiple
+ * of 2^n addresses that starts at a multiple of its size. */
+int axe__swizzle_bits(const axe_program *p, const ax_ref *r)
+{
+    const axe_layout_swizzle *sw = ref_swizzle(p, r);
+    if (sw == NULL)
+        return 0;
+    return (int)(sw->per_element + sw->len + (sw->inner ? 0 : sw->atom));
+}
+
 /* Opens the swizzle of operand "r"'s address (nothing when not swizzled);
  * axe__emit_swizzle_close closes it. */
 void axe__emit_swizzle_open(ax_text *t, const axe_program *p, const ax_ref *r)

@@ -14,6 +14,11 @@
  *     ("consumers"), after the producers;
  *   - every access (producers' and consumers', every thread of the
  *     scope) lies in [0, P) of its stage, so the S stages are disjoint;
+ *     through a swizzle (the tensor's or its view's) the stages stay
+ *     disjoint in storage when every access goes through the same one
+ *     (a bijection), or when P is a multiple of 2^n, n the bit below
+ *     which the swizzle changes addresses (M + B, outer M + S + B): it
+ *     maps each stage onto itself (axe__swizzle_bits);
  *   - a `sync` lies between the producers and the first consumer, and
  *     another after the last consumer (the stage that iteration k + S - 1
  *     writes is last read in iteration k - 1 before that barrier).
@@ -71,7 +76,7 @@ static bool staged_ref(const axe_program *p, const ax_stmt *s, int i, int v,
     const ax_plan *pl = s->plan;
     ax_base b;
     int k;
-    if (pl == NULL || !pl->affine[i] || pl->swizzled[i])
+    if (pl == NULL || !pl->affine[i])
         return false;
 
     axe__plan_base(p, &s->args[i], &b);
@@ -142,6 +147,63 @@ fail(char *why, size_t cap, const char *fmt, ...)
     return false;
 }
 
+/* Whether every access of the loop body to tensor "x" goes through the
+ * same swizzle (or none). */
+static bool one_swizzle(const axe_program *p, const ax_stmt *loop, int x)
+{
+    char first[64] = "", cur[64];
+    bool any = false;
+    for (const ax_stmt *s = loop->body; s != NULL; s = s->next)
+        for (int i = 0; s->kind == AX_ST_OP && !s->dead && i < s->nargs; i++) {
+            if (s->args[i].tensor != x)
+                continue;
+            axe__swizzle_text(p, &s->args[i], cur, sizeof cur);
+            if (any && strcmp(cur, first) != 0)
+                return false;
+            memcpy(first, cur, sizeof first);
+            any = true;
+        }
+    return true;
+}
+
+/* Operand "i" of "s" (in stage P's bounds) keeps the stages disjoint in
+ * storage: unswizzled, or its swizzle maps each stage onto itself (P a
+ * multiple of 2^axe__swizzle_bits), or every access of the body to the
+ * tensor goes through that same swizzle (a bijection of addresses maps
+ * disjoint stages to disjoint sets); else false with the reason. */
+static bool stage_swizzle(const axe_program *p, const ax_stmt *loop,
+                          const ax_stmt *s, int i, int64_t P, char *why,
+                          size_t cap)
+{
+    int n = axe__swizzle_bits(p, &s->args[i]);
+    char sw[64];
+    if (P % ((int64_t)1 << n) == 0 || one_swizzle(p, loop, s->args[i].tensor))
+        return true;
+    axe__swizzle_text(p, &s->args[i], sw, sizeof sw);
+    return fail(why, cap,
+                "op %d addresses '%s' through %s, which changes address "
+                "bits up to bit %d, across its stages of %lld elements, "
+                "and not every access to '%s' goes through it (the stages "
+                "could overlap)",
+                s->index, p->tensors[s->args[i].tensor].name, sw, n - 1,
+                (long long)P, p->tensors[s->args[i].tensor].name);
+}
+
+/* A copy "s" into stage P through a swizzle is a producer only when its
+ * stage stays disjoint from the others ([lo, hi] within it, and
+ * stage_swizzle): otherwise it keeps its own group, as an unstaged copy,
+ * and the pipeline may still run on the other tensors' copies. */
+static bool swizzled_producer(const axe_program *p, const ax_stmt *loop,
+                              const ax_stmt *s, int64_t P, int64_t lo,
+                              int64_t hi)
+{
+    char why[256];
+    if (!axe__ref_swizzled(p, &s->args[0]))
+        return true;
+    return lo >= 0 && hi < P &&
+           stage_swizzle(p, loop, s, 0, P, why, sizeof why);
+}
+
 /* The producers: the body's asynchronous copies into a stage, with the
  * stage count; false with the reason when none or they disagree. */
 static bool producers(const axe_program *p, const ax_stmt *loop,
@@ -152,7 +214,8 @@ static bool producers(const axe_program *p, const ax_stmt *loop,
     bool ended = false;
     for (s = loop->body; s != NULL; s = s->next) {
         bool prod = axe__cuda_async_copy(p, s) &&
-                    staged_ref(p, s, 0, loop->var, &S, &P, &lo, &hi);
+                    staged_ref(p, s, 0, loop->var, &S, &P, &lo, &hi) &&
+                    swizzled_producer(p, loop, s, P, lo, hi);
         if (!prod) {
             ended = out->nprod > 0;
             continue;
@@ -227,6 +290,8 @@ static bool accesses(const axe_program *p, const ax_stmt *loop,
                                 "an access to '%s' leaves its stage of %lld "
                                 "elements (the stages would overlap)",
                                 p->tensors[x].name, (long long)P);
+                if (!stage_swizzle(p, loop, s, i, P, why, cap))
+                    return false;
                 seen++;
             }
         }
