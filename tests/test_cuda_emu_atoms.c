@@ -698,11 +698,11 @@ static void test_minmax16x2(void)
             uint32_t k = (uint32_t)(i / 3), q = (uint32_t)(i % 3);
             uint32_t e =
                 f ? (k >> 1 == 127 ? 255u : (k >> 1) * 2) : (k >> 1) % 32;
-            v[i] = i < 768 ? (uint16_t)((k & 1) << 15 | e << mb |
-                                        (q == 0   ? 0u
-                                         : q == 1 ? 1u
-                                                  : (1u << mb) - 1))
-                           : (uint16_t)tl_rand();
+            uint32_t w = (k & 1) << 15 | e << mb |
+                         (q == 0   ? 0u
+                          : q == 1 ? 1u
+                                   : (1u << mb) - 1);
+            v[i] = (uint16_t)(i < 768 ? w : (uint32_t)tl_rand());
         }
         for (m = 0; m < 2; m++)
             for (i = 0; i < 1024 && bad < 5; i++)
