@@ -1701,5 +1701,68 @@ else
     bad "own: axe synth's line: $(grep 'ldmatrix' "$tmp/own.txt")"
 fi
 
+# More reasons (ldsm_why2_auto.axe): a leaf generator's reason each for
+# b, d, e; for h, whose every ldmatrix leaf the store-byte rule drops
+# (before: no line); and the shared synthesis's reasons for T and U
+# (before: none). The generator's other reasons: the CTA of 48 threads
+# and 128 32-bit words per thread (one warp reads f16[64, 128]).
+LZ="$T/ldsm_why2_auto.axe"
+run_json "$LZ"
+run_json "$LZ" --target cuda --emulate
+"$AXE" synth "$LZ" >"$tmp/why2.txt" 2>&1
+"$AXE" compile "$LZ" --target cuda --explain >"$tmp/why2.explain" 2>&1
+for want in \
+    "  no ldmatrix leaf for copy#6 ('b'): 'B' has 32-bit elements (ldmatrix moves 4-, 8- or 16-bit ones)" \
+    "  no ldmatrix leaf for copy#7 ('d'): it reads a view, a broadcast or a masked region of 'A'" \
+    "  no ldmatrix leaf for copy#8 ('e'): its 64 elements are not whole 32-bit words (2 elements) on each of the cta's 128 threads" \
+    "  no ldmatrix leaf for copy#9 ('h'): each of its 3 ldmatrix leaves splits a byte of the packed i4 'FH' that its class stores (the store-byte rule: both nibbles of a byte from one thread)" \
+    "  no ldmatrix rows from copy#11 ('r'): the register layout S[(16,8,8):(8@tx,1@tx,1)] makes no ldmatrix rows of 'T' (replicas, offsets, a swizzle, an axis other than laneid, m and the warps, or words that make no 16-byte row)" \
+    "  no ldmatrix rows from copy#17 ('u'): it reads a region, a view or a broadcast of 'U' (rows come from a copy of the whole tensor)"; do
+    if grep -qxF -- "$want" "$tmp/why2.txt"; then
+        ok
+    else
+        bad "ldsm_why2_auto: axe synth lacks '$want': $(grep 'ldmatrix' "$tmp/why2.txt" | head -c 1500)"
+    fi
+done
+if grep -qxF "  synthesis: no ldmatrix leaf for copy#9 ('h'): each of its 3 ldmatrix leaves splits a byte of the packed i4 'FH' that its class stores (the store-byte rule: both nibbles of a byte from one thread)" "$tmp/why2.explain"; then
+    ok
+else
+    bad "ldsm_why2_auto: --explain lacks the store-byte reason: $(grep 'ldmatrix' "$tmp/why2.explain" | head -c 800)"
+fi
+cat >"$tmp/w48.axe" <<'AXE'
+kernel w48(X: f16[16, 48], F: f16[16, 48]) grid(1) threads(48)
+{
+    shared A: f16[16, 48];
+    register a: f16[16, 48] layout auto;
+    cta copy(A, X);
+    sync;
+    cta copy(a, A);
+    cta copy(F, a);
+}
+AXE
+cat >"$tmp/w128.axe" <<'AXE'
+kernel w128(X: f16[64, 128], F: f16[64, 128]) grid(1) threads(32)
+{
+    shared A: f16[64, 128];
+    register a: f16[64, 128] layout auto;
+    cta copy(A, X);
+    sync;
+    cta copy(a, A);
+    cta copy(F, a);
+}
+AXE
+for f in w48 w128; do
+    run_json "$tmp/$f.axe"
+    run_json "$tmp/$f.axe" --target cuda --emulate
+done
+"$AXE" synth "$tmp/w48.axe" >"$tmp/w48.txt" 2>&1
+"$AXE" synth "$tmp/w128.axe" >"$tmp/w128.txt" 2>&1
+if grep -qxF "  no ldmatrix leaf for copy#1 ('a'): the cta's 48 threads are not whole warps" "$tmp/w48.txt" &&
+    grep -qxF "  no ldmatrix leaf for copy#1 ('a'): 128 32-bit words per thread, more than an ldmatrix copy's 64" "$tmp/w128.txt"; then
+    ok
+else
+    bad "w48, w128: the reasons: $(grep ldmatrix "$tmp/w48.txt" "$tmp/w128.txt")"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -94,6 +94,8 @@ static axe_status set_how(sy_state *st, int tensor, const char *fmt, ...)
     ax_synth_tensor *e = &st->r->tensors[st->r->ntensors++];
     va_list ap;
     e->tensor = tensor;
+    e->no_ldsm_op = -1;
+    e->no_ldsm[0] = '\0';
     va_start(ap, fmt);
     (void)vsnprintf(e->how, sizeof e->how, fmt, ap);
     va_end(ap);

@@ -25,6 +25,12 @@
 typedef struct ax_synth_tensor {
     int tensor;
     char how[AX_SYNTH_TEXT];
+    /* A shared tensor: why copy "no_ldsm_op", which reads it into a
+     * register of its 4-, 8- or 16-bit dtype, gave no candidate from its
+     * ldmatrix rows (compiler_synth_shared.c; "": one was measured, or no
+     * such copy); not in the JSON. */
+    int no_ldsm_op;
+    char no_ldsm[AX_SYNTH_WHY];
 } ax_synth_tensor;
 
 /* An anchor's instruction choice: the leaf of the search with the lowest
@@ -251,6 +257,7 @@ typedef struct ax_synth_tied_ldsm {
      * "why"; "" none). */
     int why_op;
     char why[AX_SYNTH_WHY];
+    int leaf_op; /* the copy of the first leaf (-1: none) */
 } ax_synth_tied_ldsm;
 axe_status axe__synth_tied_ldsm(const axe_program *p, const ax_stmt *s, int reg,
                                 const bool *in, ax_synth_tied_ldsm *out,

@@ -631,6 +631,43 @@ static void copy_search(const sy_copy *c, const sy_others *o,
     }
 }
 
+/* Whether every ldmatrix leaf of "ls" and "tl" (one at least) breaks the
+ * store-byte rule (whole_bytes), so that none reached the search. */
+static bool all_split(const sy_copy *c, const ax_synth_ldsm *ls,
+                      const ax_synth_tied_ldsm *tl)
+{
+    for (int k = 0; k < ls->n + tl->n; k++) {
+        const axe_layout *l =
+            k < ls->n ? &ls->leaf[k].layout : &tl->leaf[k - ls->n].layout;
+        sy_leaf f = {1, reg_run(l, c), c->threads, k + 1, false};
+        if (whole_bytes(c, &f, l))
+            return false;
+    }
+    return ls->n + tl->n > 0;
+}
+
+/* Why copy anchor "s" (its leaves "ls", its tied copies' "tl") has no
+ * ldmatrix leaf into "lv": the generator's reason for "s", else for a tied
+ * copy, else (where the generator gave leaves) that the store-byte rule
+ * dropped them all; "" when a leaf reached the search. */
+static void no_ldsm_why(const axe_program *p, const ax_stmt *s,
+                        const sy_copy *c, const ax_synth_ldsm *ls,
+                        const ax_synth_tied_ldsm *tl, ax_synth_leaves *lv)
+{
+    lv->no_ldsm_op = ls->why[0] != '\0' ? s->index : tl->why_op;
+    lv->no_ldsm_own = ls->why[0] != '\0' && tl->n > 0;
+    (void)snprintf(lv->no_ldsm, sizeof lv->no_ldsm, "%s",
+                   ls->why[0] != '\0' ? ls->why : tl->why);
+    if (lv->no_ldsm[0] != '\0' || c->i4->q.tensor < 0 || !all_split(c, ls, tl))
+        return;
+    lv->no_ldsm_op = ls->n > 0 ? s->index : tl->leaf_op;
+    (void)snprintf(lv->no_ldsm, sizeof lv->no_ldsm,
+                   "each of its %d ldmatrix leaves splits a byte of the "
+                   "packed i4 '%s' that its class stores (the store-byte "
+                   "rule: both nibbles of a byte from one thread)",
+                   ls->n > 0 ? ls->n : tl->n, p->tensors[c->i4->q.tensor].name);
+}
+
 static axe_status leaves_of(const axe_program *p, const ax_stmt *s, int reg,
                             const bool *in, sy_copy *c, ax_synth_leaves *lv,
                             axe_diag *diag)
@@ -642,10 +679,7 @@ static axe_status leaves_of(const axe_program *p, const ax_stmt *s, int reg,
     AXE_TRY(axe__synth_ldsm_leaves(p, s, reg, &ls, diag));
     AXE_TRY(axe__synth_tied_ldsm(p, s, reg, in, &tl, diag));
     copy_search(c, &o, &ls, &tl, lv);
-    lv->no_ldsm_op = ls.why[0] != '\0' ? s->index : tl.why_op;
-    lv->no_ldsm_own = ls.why[0] != '\0' && tl.n > 0;
-    (void)snprintf(lv->no_ldsm, sizeof lv->no_ldsm, "%s",
-                   ls.why[0] != '\0' ? ls.why : tl.why);
+    no_ldsm_why(p, s, c, &ls, &tl, lv);
     if (lv->n == 0 && c->i4->q.tensor >= 0)
         return axe__fail(diag, AXE_ERR_UNSUPPORTED, s->off,
                          "it is stored into the packed i4 '%s' (whole bytes "

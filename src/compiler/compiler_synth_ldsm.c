@@ -290,21 +290,17 @@ static bool region_dim(const axe_layout *g, const int *seps, int d, int64_t len,
     return n > 0 || axe_layout_push_shard(out, 1, 0, "m") == AXE_OK;
 }
 
-/* The layout of region "r" of shared tensor "t" (the shape of the
- * region, its addresses relative to the region's first element, the
- * swizzle kept) when every dimension's region is whole iters of the
- * dimension starting on a 16-byte row (region_dim); false otherwise. */
+/* The layout of region "r" (no view, broadcast or mask: source_layout
+ * refuses those) of shared tensor "t" (the shape of the region, its
+ * addresses relative to the region's first element, the swizzle kept)
+ * when every dimension's region is whole iters of the dimension starting
+ * on a 16-byte row (region_dim); false otherwise. */
 static bool region_layout(const ax_tensor *t, const ax_ref *r, int64_t row,
                           axe_layout *out, char *why)
 {
     axe_layout l = t->layout, g;
     int seps[AXE_LAYOUT_MAX_DIMS + 1];
     l.swizzle.present = false;
-    if (r->is_view || r->bdim >= 0 || r->any_masked)
-        return no_leaf(why,
-                       "it reads a view, a broadcast or a masked "
-                       "region of '%s'",
-                       t->name);
     if (r->ndim != t->ndim)
         return no_leaf(why, "its region of '%s' has %d dimensions, '%s' %d",
                        t->name, r->ndim, t->name, t->ndim);
@@ -366,6 +362,11 @@ static bool source_layout(const axe_program *p, const ax_stmt *s,
     if (!axe__synth_whole(p, &s->args[0]))
         return no_leaf(why, "it writes a part of '%s', not the whole register",
                        d->name);
+    if (s->args[1].is_view || s->args[1].bdim >= 0 || s->args[1].any_masked)
+        return no_leaf(why,
+                       "it reads a view, a broadcast or a masked "
+                       "region of '%s'",
+                       t->name);
     shape = s->args[1].ndim == d->ndim;
     for (int k = 0; shape && k < d->ndim; k++)
         shape = s->args[1].len[k] == d->shape[k];

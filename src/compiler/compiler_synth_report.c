@@ -281,6 +281,21 @@ static void json_rest(ax_text *t, const axe_program *p,
     axe__text_put(t, "]}\n");
 }
 
+/* "  no ldmatrix rows from copy#N ('q'): REASON" where shared tensor
+ * entry "e" has a reason (compiler_synth_shared.c). */
+static void put_no_rows(ax_text *t, const axe_program *p,
+                        const ax_synth_tensor *e)
+{
+    char label[48];
+    const ax_stmt *s;
+    if (e->no_ldsm[0] == '\0' || e->no_ldsm_op < 0)
+        return;
+    s = p->ops[e->no_ldsm_op];
+    axe__synth_label(p, e->no_ldsm_op, label, sizeof label);
+    axe__text_put(t, "  no ldmatrix rows from %s ('%s'): %s\n", label,
+                  p->tensors[s->args[0].tensor].name, e->no_ldsm);
+}
+
 static void text_report(ax_text *t, const axe_program *p,
                         const ax_synth_report *r)
 {
@@ -299,6 +314,7 @@ static void text_report(ax_text *t, const axe_program *p,
                       x->name);
         put_layout(t, p, r->tensors[i].tensor);
         axe__text_put(t, "\n  %s\n", r->tensors[i].how);
+        put_no_rows(t, p, &r->tensors[i]);
     }
     for (i = 0; i < r->nchoices; i++) {
         char label[48];

@@ -17,9 +17,11 @@
  * every shared tensor. Invariant: every count is the bank model's on the
  * accesses of the compiled program.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "axe/notation.h"
 #include "compiler_copy_ldsm.h"
 #include "compiler_smem.h"
 #include "compiler_synth.h"
@@ -220,13 +222,17 @@ static bool fewer(const measure *m, const pick *b)
  * beats it, its register synthesis into d->win (a layout that does not
  * compile is passed over). */
 static axe_status consider(const axe_program *p, const decided *d, int ti,
-                           const axe_layout *l, origin o, measure *m, pick *b)
+                           const axe_layout *l, origin o, measure *m, pick *b,
+                           axe_diag *fail)
 {
     axe_diag why;
     axe_diag_clear(&why);
     m->max = -1;
-    if (measured_with(p, d, ti, l, m, &why) != AXE_OK)
+    if (measured_with(p, d, ti, l, m, &why) != AXE_OK) {
+        if (fail != NULL)
+            *fail = why;
         return AXE_OK;
+    }
     if (fewer(m, b)) {
         *b = (pick){true, o, *l, *m};
         *d->win = *d->scratch;
@@ -279,11 +285,11 @@ static axe_status from_placeholder(const axe_program *p, const decided *d,
         st = axe__smem_synthesize(q, ti, false, &l, &c, rowmajor ? diag : &why);
     if (st == AXE_OK)
         st = consider(p, d, ti, &l, (origin){fast, false, -1, false, false}, &m,
-                      b);
+                      b, NULL);
     if (st == AXE_OK && m.max > 1 && m.vector &&
         axe__smem_synthesize(q, ti, true, &l, &c, &why) == AXE_OK)
         st = consider(p, d, ti, &l, (origin){fast, true, -1, false, false}, &m,
-                      b);
+                      b, NULL);
 
     if (q != NULL && given == NULL)
         axe_program_free(q);
@@ -315,6 +321,28 @@ static bool copy_runs_along(const axe_program *q, int ti, int dim)
     return false;
 }
 
+/* Why the copies that read a tensor into a register of its dtype gave no
+ * candidate from their ldmatrix rows: the first reason ("op" its copy,
+ * -1 none), and whether a candidate of rows was measured at all. */
+typedef struct rows_why {
+    int op;
+    bool measured;
+    char text[AX_SYNTH_WHY];
+} rows_why;
+
+static void why_not(rows_why *w, int op, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void why_not(rows_why *w, int op, const char *fmt, ...)
+{
+    va_list ap;
+    if (w->op >= 0)
+        return;
+    w->op = op;
+    va_start(ap, fmt);
+    (void)vsnprintf(w->text, sizeof w->text, fmt, ap);
+    va_end(ap);
+}
+
 /* The candidate of copy "k" of "p" for "ti" from the ldmatrix rows of
  * its register on layout "rl", ldmatrix.trans's with "o.trans"
  * (compiler_smem_ldsm.c; "o.seeded": rl is a seed's leaf,
@@ -326,7 +354,8 @@ static bool copy_runs_along(const axe_program *q, int ti, int dim)
  * itself is the candidate. A candidate that does not compile is passed
  * over. */
 static axe_status from_ldsm_rows(axe_program *p, const decided *d, int ti,
-                                 const axe_layout *rl, origin o, pick *b)
+                                 const axe_layout *rl, origin o, pick *b,
+                                 rows_why *w)
 {
     const ax_tensor *t = &p->tensors[ti];
     ax_free_layout f;
@@ -338,9 +367,17 @@ static axe_status from_ldsm_rows(axe_program *p, const decided *d, int ti,
     axe_diag why;
     bool have = false;
     axe_status st;
+    char text[160];
+    (void)axe_print_layout(rl, text, sizeof text);
     if (!axe__smem_ldsm_free(rl, t->shape, t->ndim,
-                             axe_dtype_bit_width(t->dtype), o.trans, &f))
+                             axe_dtype_bit_width(t->dtype), o.trans, &f)) {
+        why_not(w, o.ldsm,
+                "the register layout %s makes no ldmatrix%s rows of '%s' "
+                "(replicas, offsets, a swizzle, an axis other than laneid, "
+                "m and the warps, or words that make no 16-byte row)",
+                text, o.trans ? ".trans" : "", t->name);
         return AXE_OK;
+    }
     for (int i = 0; i < AX_FREE_MAX; i++)
         perm[i] = i + 1;
     axe_diag_clear(&why);
@@ -355,7 +392,15 @@ static axe_status from_ldsm_rows(axe_program *p, const decided *d, int ti,
     if (st == AXE_OK && !have) /* the register moves the rows otherwise */
         l = e.lay[ti], have = true;
     if (st == AXE_OK && have)
-        st = consider(p, d, ti, &l, o, &m, b);
+        st = consider(p, d, ti, &l, o, &m, b, &why);
+    if (st == AXE_OK && m.max >= 0)
+        w->measured = true;
+    else if (st != AXE_ERR_NO_MEMORY)
+        why_not(w, o.ldsm,
+                "'%s' laid out on the ldmatrix%s rows of %s does not "
+                "compile%s%.120s",
+                t->name, o.trans ? ".trans" : "", text,
+                why.message[0] != '\0' ? ": " : "", why.message);
     return st == AXE_ERR_NO_MEMORY ? st : AXE_OK;
 }
 
@@ -375,21 +420,55 @@ static axe_status seeds_of(axe_program *p, const ax_stmt *s,
     return AXE_OK;
 }
 
+/* Whether copy "s" reads tensor "ti" whole into a whole register of its
+ * dtype and shape (axe__smem_ldsm_copy); where it reads "ti" into a
+ * register of its 4-, 8- or 16-bit dtype otherwise, why it has no rows
+ * into "w" (copy "k"). */
+static bool rows_copy(const axe_program *p, const ax_stmt *s, int k, int ti,
+                      rows_why *w)
+{
+    const ax_tensor *d, *t = &p->tensors[ti];
+    int bits = axe_dtype_bit_width(t->dtype);
+    if (axe__smem_ldsm_copy(p, s, ti))
+        return true;
+    if (s->kind != AX_ST_OP || s->dead || s->op != AX_OP_COPY ||
+        s->nargs != 2 || s->args[1].tensor != ti)
+        return false;
+    d = &p->tensors[s->args[0].tensor];
+    if (d->mem != AX_MEM_REGISTER || d->dtype != t->dtype ||
+        (bits != 4 && bits != 8 && bits != 16))
+        return false;
+    if (s->scope != AX_SCOPE_WARP && s->scope != AX_SCOPE_WARPGROUP &&
+        s->scope != AX_SCOPE_CTA)
+        why_not(w, k, "it runs at %s scope (ldmatrix: warp, warpgroup or CTA)",
+                axe__scope_name(s->scope));
+    else if (!axe__synth_ref_whole(p, &s->args[1]))
+        why_not(w, k,
+                "it reads a region, a view or a broadcast of '%s' (rows "
+                "come from a copy of the whole tensor)",
+                t->name);
+    else
+        why_not(w, k, "it writes a part of '%s', or another shape", d->name);
+    return false;
+}
+
 /* The candidates of copy "k" from its register's ldmatrix rows
  * (ldmatrix.trans's with "trans", 16-bit tensors only): a written
  * register's layout, or an auto one's on the row-major probe "q" (when it
  * compiled), then the seeds' leaves (an auto register; "seeds" holds each
- * copy's, computed once) that differ from it. */
+ * copy's, computed once) that differ from it; why none was measured into
+ * "w". */
 static axe_status from_copy(axe_program *p, const decided *d, int ti, int k,
                             bool trans, const axe_program *q, pick *b,
-                            ax_synth_leaves **seeds, axe_diag *diag)
+                            ax_synth_leaves **seeds, rows_why *w,
+                            axe_diag *diag)
 {
     const ax_stmt *s = p->ops[k];
     const ax_tensor *reg;
     const axe_layout *rl = NULL;
     ax_synth_leaves *lv;
     if ((trans && axe_dtype_bit_width(p->tensors[ti].dtype) != 16) ||
-        !axe__smem_ldsm_copy(p, s, ti))
+        !rows_copy(p, s, k, ti, w))
         return AXE_OK;
     reg = &p->tensors[s->args[0].tensor];
     if (!reg->autolayout || q != NULL)
@@ -398,7 +477,7 @@ static axe_status from_copy(axe_program *p, const decided *d, int ti, int k,
     if (rl != NULL)
         AXE_TRY(from_ldsm_rows(
             p, d, ti, rl,
-            (origin){p->tensors[ti].ndim - 1, false, k, false, trans}, b));
+            (origin){p->tensors[ti].ndim - 1, false, k, false, trans}, b, w));
     if (!reg->autolayout)
         return AXE_OK;
     AXE_TRY(seeds_of(p, s, &seeds[k], diag));
@@ -407,7 +486,14 @@ static axe_status from_copy(axe_program *p, const decided *d, int ti, int k,
         if (rl == NULL || !axe_layout_equal(rl, &lv->leaf[i].layout))
             AXE_TRY(from_ldsm_rows(
                 p, d, ti, &lv->leaf[i].layout,
-                (origin){p->tensors[ti].ndim - 1, false, k, true, trans}, b));
+                (origin){p->tensors[ti].ndim - 1, false, k, true, trans}, b,
+                w));
+    if (rl == NULL && lv->n == 0)
+        why_not(w, k,
+                "'%s' is 'layout auto', the row-major probe does not "
+                "compile, and no seed layout of '%s' gives it an ldmatrix "
+                "leaf",
+                reg->name, p->tensors[ti].name);
     return AXE_OK;
 }
 
@@ -424,11 +510,14 @@ static axe_status synth_one(axe_program *p, decided *d, int ti,
     measure m0;
     pick b = {0};
     ax_synth_leaves **seeds;
+    rows_why w = {-1, false, ""};
     axe_diag rm;
     char sw[24] = "no swizzle", order[20] = "",
          before[32] = "? (row-major does not compile)";
     axe_status st;
     e->tensor = ti;
+    e->no_ldsm_op = -1;
+    e->no_ldsm[0] = '\0';
     m0.n = 1;
     m0.max = -1;
     axe_diag_clear(&rm);
@@ -452,9 +541,12 @@ static axe_status synth_one(axe_program *p, decided *d, int ti,
         st = axe__fail(&rm, AXE_ERR_NO_MEMORY, -1, "out of memory");
     for (int k = 0; st != AXE_ERR_NO_MEMORY && m0.n > 0 && k < 2 * p->nops; k++)
         if (from_copy(p, d, ti, k % p->nops, k >= p->nops,
-                      st == AXE_OK ? q : NULL, &b, seeds,
+                      st == AXE_OK ? q : NULL, &b, seeds, &w,
                       &rm) == AXE_ERR_NO_MEMORY)
             st = AXE_ERR_NO_MEMORY;
+    e->no_ldsm_op = w.measured ? -1 : w.op;
+    (void)snprintf(e->no_ldsm, sizeof e->no_ldsm, "%s",
+                   w.measured ? "" : w.text);
     if (q != NULL)
         axe_program_free(q);
     if (st == AXE_ERR_NO_MEMORY || (st != AXE_OK && !b.have) || m0.n == 0) {

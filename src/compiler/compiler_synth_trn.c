@@ -577,6 +577,8 @@ static axe_status report(tr_state *st, ax_synth_report *r, axe_diag *diag)
                              AX_MAX_TENSORS);
         e = &r->tensors[r->ntensors++];
         e->tensor = st->t[k].ti;
+        e->no_ldsm_op = -1;
+        e->no_ldsm[0] = '\0';
         if (st->runner_of[k] >= 0)
             snprintf(rc, sizeof rc, "%.17g", st->runner_of[k]);
         snprintf(e->how, sizeof e->how,
