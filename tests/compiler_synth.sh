@@ -1207,7 +1207,11 @@ fi
 # synthesis takes ldsm_f16_trans.axe's .trans layout (a word the 2 f16 of
 # rows 2 (l % 4), 2 (l % 4) + 1), which makes each word one 4-byte store
 # into the transposed F; the coalesced leaf it beat (16-byte loads along
-# n, chosen before) is written by hand in ldsm_alone.axe. Per thread, as
+# n, chosen before) is written by hand in ldsm_alone.axe. Both cost 256;
+# the .trans leaf wins the anchor's tie (F's store moves its word pairs
+# along dim 0 whole, the coalesced leaf's single elements), so it is the
+# anchor's first leaf (the whole-program count chose it before, "in the
+# program: ..."). Per thread, as
 # counted from the tile: 32 x 64 f16 over 128 threads = 16 f16 = 8
 # words = 2 ldmatrix.x4.trans and 8 stores, against 2 loads and 16
 # stores (both kernels zero the tile with one more store line).
@@ -1218,7 +1222,7 @@ run_json "$LT" --target cuda --emulate
 run_json "$LT" --target cuda --emulate -D N=192 --seed 3
 same "$LT" q "S[(4, 4, 2, 4, 2, 8):(2, 1@laneid, 1, 1@warpid, 8, 4@laneid)]"
 if synth_json "$LT" --target cuda &&
-    grep -qF '"copy#1": {"chosen": "ldmatrix.x4.trans from '"'s'"', word pairs along dim 0, 2 per thread, 8 wavefronts per warp; in the program: 0 rearranges, 1280 copy accesses, 32 register bytes per thread", "cost": 256, "runner_up": "coalesced, 16-byte accesses (8 elements) in runs of 8 on 128 consecutive tx, 2 per thread;' "$tmp/synth.json" &&
+    grep -qF '"copy#1": {"chosen": "ldmatrix.x4.trans from '"'s'"', word pairs along dim 0, 2 per thread, 8 wavefronts per warp", "cost": 256, "runner_up": "coalesced, 16-byte accesses (8 elements) in runs of 8 on 128 consecutive tx, 2 per thread"' "$tmp/synth.json" &&
     grep -qF '"copy#1.load": {"chosen": "ldmatrix.x4.trans"' "$tmp/synth.json"; then
     ok
 else
@@ -1247,7 +1251,7 @@ run_json "$LC" --target cuda --emulate
 run_json "$LC" --target cuda --emulate -D N=192 --seed 3
 same "$LC" q "S[(4, 4, 2, 4, 2, 8):(2, 1@laneid, 1, 1@warpid, 8, 4@laneid)]" --target cuda
 if synth_json "$LC" --target cuda &&
-    grep -qF '"copy#1": {"chosen": "ldmatrix.x4.trans from '"'s'"', word pairs along dim 0, 2 per thread, 8 wavefronts per warp; in the program: 0 rearranges, 1280 copy accesses' "$tmp/synth.json" &&
+    grep -qF '"copy#1": {"chosen": "ldmatrix.x4.trans from '"'s'"', word pairs along dim 0, 2 per thread, 8 wavefronts per warp", "cost": 256' "$tmp/synth.json" &&
     grep -qF '"copy#1.load": {"chosen": "ldmatrix.x4.trans"' "$tmp/synth.json"; then
     ok
 else
@@ -1277,7 +1281,7 @@ run_json "$LW" --target cuda --emulate
 run_json "$LW" --target cuda --emulate -D N=192 --seed 3
 wq="S[(4, 4, 2, 4, 2, 8):(2, 1@laneid, 1, 1@wid_in_wg, 8, 4@laneid)]"
 same "$LW" q "$wq" --target cuda
-if grep -qF '"copy#1": {"chosen": "ldmatrix.x4.trans from '"'s'"', word pairs along dim 0, 2 per thread, 8 wavefronts per warp; in the program: 0 rearranges, 1280 copy accesses' "$tmp/synth.json" &&
+if grep -qF '"copy#1": {"chosen": "ldmatrix.x4.trans from '"'s'"', word pairs along dim 0, 2 per thread, 8 wavefronts per warp", "cost": 256' "$tmp/synth.json" &&
     grep -qF '"copy#1.load": {"chosen": "ldmatrix.x4.trans"' "$tmp/synth.json"; then
     ok
 else
@@ -1466,6 +1470,25 @@ if [ "$got" = "6 0 0 2" ]; then
 else
     bad "merge_rows_auto: memory, shuffles, ldmatrix per thread and 16-byte anchors across dimensions: $got"
 fi
+# An anchor whose memory rows are padded, tied to a store whose rows are
+# contiguous (merge_others_auto.axe): the anchor's plain vectors stay
+# inside a row (8-byte, cost 64; before, a 16-byte leaf of cost 32 that
+# ran as 2 8-byte loads), and its tie counts the store's accesses across
+# rows on each leaf's layout, so runs of 8 win as the anchor's own first
+# leaf (before, only the whole-program count chose them, "in the
+# program: ..."); 2 loads and 1 store per thread.
+MO="$T/merge_others_auto.axe"
+run_json "$MO"
+run_json "$MO" --target cuda --emulate -D G=3 --seed 2
+synth_json "$MO" --target cuda &&
+    if grep -qF '"copy#0": {"chosen": "coalesced, 8-byte accesses (4 elements) in runs of 8 on 32 consecutive tx, 2 per thread", "cost": 64, "runner_up": "coalesced, 8-byte accesses (4 elements) in runs of 4 on 32 consecutive tx, 2 per thread"}' "$tmp/synth.json"; then
+        ok
+    else
+        bad "merge_others_auto: the anchor's leaf and tie: $(cat "$tmp/synth.json")"
+    fi
+"$AXE" compile "$MO" --target cuda >"$tmp/mo.cu" 2>&1
+got="$(count_cuda "$tmp/mo.cu")"
+[ "$got" = "3 0 0" ] && ok || bad "merge_others_auto: memory, shuffles, ldmatrix per thread $got"
 # A register fixed by a larger copy (compiler_synth_tied.c): bq and f of
 # i4_ldsm_hexcute.axe 'auto', f anchored by its f32 store and bq tied to
 # it by the cast. The tied copy#2 (bq from Bs)'s ldmatrix leaves are f's

@@ -210,6 +210,7 @@ typedef struct sy_i4 {
 typedef struct sy_copy {
     int64_t size, threads, bits, align; /* bits: element width */
     int64_t vrun; /* the vectors' largest run (its innermost iter), 0: any */
+    int64_t frun; /* the fastest dim's length: a plain vector stays inside */
     int n;
     int64_t shape[AX_MAX_DIMS];
     int order[AX_MAX_DIMS];
@@ -232,11 +233,12 @@ typedef struct sy_leaf {
     bool merged; /* dealt over the pieces (compiler_synth_merge.c) */
 } sy_leaf;
 
-/* Whether w-element vectors are aligned by "c" and inside its run. */
+/* Whether w-element vectors are aligned by "c" and inside its run, in
+ * its fastest dim (one across dims is a merged leaf's). */
 static bool fits(const sy_copy *c, int64_t w)
 {
     return (c->align == 0 || c->align % w == 0) &&
-           (c->vrun == 0 || c->vrun % w == 0);
+           (c->vrun == 0 || c->vrun % w == 0) && c->frun % w == 0;
 }
 
 /* Whether w-element vectors along the chain of pieces are aligned and
@@ -362,6 +364,7 @@ static axe_status copy_setup(const axe_program *p, const ax_stmt *s, int reg,
             stride[d] = i, i *= c->shape[d];
     fastest_first(stride, c->shape, c->n, c->order);
     c->vec = c->vec && stride[c->order[0]] == 1;
+    c->frun = c->shape[c->order[0]];
     c->align = base_align(p, &s->args[mem], c->n, stride);
     for (d = 0; d < c->n; d++) {
         if (d != c->order[0] && c->shape[d] > 1)
@@ -438,33 +441,6 @@ static axe_status collect_others(const axe_program *p, const ax_stmt *anchor,
         }
     }
     return AXE_OK;
-}
-
-/* Accesses the other copies issue with leaf "f" of anchor "c" (layout
- * "l"): each moves the widest vector that divides the run and its
- * alignment when its memory orders the dims as the anchor's does, else
- * single elements, or, a store of packed i4, a byte per element pair
- * where "l" gives its threads such pairs (stores_pairs). */
-static int64_t others_cost(const sy_copy *c, const sy_leaf *f,
-                           const axe_layout *l, const sy_others *o)
-{
-    int64_t sum = 0;
-    for (int i = 0; i < o->n; i++) {
-        const sy_copy *x = &o->c[i];
-        int64_t w = 1, v;
-        bool same = x->vec && x->n == c->n && x->size == c->size;
-        for (int d = 0; same && d < c->n; d++)
-            same = x->order[d] == c->order[d];
-        for (int b = 0; same && (v = width_at(x, b)) > 1; b++)
-            if (f->run % v == 0 && fits(x, v)) {
-                w = v;
-                break;
-            }
-        if (w == 1 && x->n == c->n && x->size == c->size && stores_pairs(x, l))
-            w = 2;
-        sum += x->size / (w * f->tp) * x->threads;
-    }
-    return sum;
 }
 
 /* Leaf "f" (layout "l", cost "cost", tie "t", text "text" or NULL: the
@@ -568,6 +544,50 @@ static bool wider_merged(const sy_copy *c, const sy_leaf *f,
         if (run % v == 0 && fits_merged(c, v))
             return true;
     return false;
+}
+
+/* The widest access of copy "c" with its register on layout "l": the
+ * widest width c weighs that divides the run along its fastest memory
+ * dim and the alignment, or, wider, one along the chain of pieces. */
+static int64_t layout_width(const sy_copy *c, const axe_layout *l)
+{
+    int64_t run = reg_run(l, c), w = 1, v;
+    for (int b = 0; c->vec && (v = width_at(c, b)) > 1; b++)
+        if (run % v == 0 && fits(c, v)) {
+            w = v;
+            break;
+        }
+    run = c->merge ? axe__synth_merge_reg_run(&c->m, l) : 1;
+    for (int b = 0; (v = width_at(c, b)) > w; b++)
+        if (run % v == 0 && fits_merged(c, v)) {
+            w = v;
+            break;
+        }
+    return w;
+}
+
+/* Accesses the other copies issue with leaf "f" (layout "l") of anchor
+ * "c": each moves its widest access on l (layout_width: inside its
+ * fastest memory dim, or across dimensions along its chain of pieces),
+ * or, a store of packed i4 without one, a byte per element pair where l
+ * gives its threads such pairs (stores_pairs); single elements where its
+ * shape is not the anchor's. */
+static int64_t others_cost(const sy_copy *c, const sy_leaf *f,
+                           const axe_layout *l, const sy_others *o)
+{
+    int64_t sum = 0;
+    for (int i = 0; i < o->n; i++) {
+        const sy_copy *x = &o->c[i];
+        bool same = x->n == c->n && x->size == c->size;
+        int64_t w;
+        for (int d = 0; same && d < c->n; d++)
+            same = x->shape[d] == c->shape[d];
+        w = same ? layout_width(x, l) : 1;
+        if (w == 1 && same && stores_pairs(x, l))
+            w = 2;
+        sum += x->size / (w * f->tp) * x->threads;
+    }
+    return sum;
 }
 
 /* The leaves in the search's order: tp from the scope's threads down
@@ -726,22 +746,9 @@ bool axe__synth_copy_width(const axe_program *p, const ax_stmt *s, int reg,
 {
     sy_copy c;
     axe_diag why;
-    int64_t run, w = 1, v;
     if (copy_setup(p, s, reg, 1 - reg, &c, &why) != AXE_OK)
         return false;
-    run = reg_run(l, &c);
-    for (int b = 0; c.vec && (v = width_at(&c, b)) > 1; b++)
-        if (run % v == 0 && fits(&c, v)) {
-            w = v;
-            break;
-        }
-    run = c.merge ? axe__synth_merge_reg_run(&c.m, l) : 1;
-    for (int b = 0; (v = width_at(&c, b)) > w; b++)
-        if (run % v == 0 && fits_merged(&c, v)) {
-            w = v;
-            break;
-        }
-    *out = w;
+    *out = layout_width(&c, l);
     return true;
 }
 
