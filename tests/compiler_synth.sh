@@ -1056,6 +1056,31 @@ if synth_json "$tmp/tc.axe"; then
     fi
 fi
 
+# The search stops at its bound and keeps the cheapest assignment found
+# (refused before: more than 4096 assignments): three tied 3-D tiles
+# copied one into the next, every copy on an engine in any layout.
+cat >"$tmp/bound.axe" <<'AXE'
+kernel k(X: global f32[4, 8, 16], Y: global f32[4, 8, 16]) core
+{
+    sbuf a: f32[4, 8, 16] layout auto;
+    sbuf b: f32[4, 8, 16] layout auto;
+    sbuf c: f32[4, 8, 16] layout auto;
+    core copy(a, X);
+    core copy(a[0:2, 0:4, 0:8], X[0:2, 0:4, 0:8]);
+    core copy(b, a);
+    core copy(b[0:2, 0:4, 0:8], a[0:2, 0:4, 0:8]);
+    core copy(c, b);
+    core copy(c[0:2, 0:4, 0:8], b[0:2, 0:4, 0:8]);
+    core copy(Y, c);
+}
+AXE
+if "$AXE" synth "$tmp/bound.axe" >"$tmp/out" 2>&1 &&
+    [ "$(grep -c 'first cheapest of 4096 assignments with every operator on an engine, the search stopped at its bound' "$tmp/out")" = 3 ]; then
+    ok
+else
+    bad "search bound keeps the cheapest: $(head -c 300 "$tmp/out")"
+fi
+
 # axe synth --trn KEY=VALUE synthesizes for that model (it zeroed the
 # model before): the default partitions=128 gives the default layouts; a
 # model that no kernel can use is refused by its own reason.

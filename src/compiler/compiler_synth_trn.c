@@ -29,8 +29,13 @@
 
 #define TR_MAX_CANDS 729
 #define TR_MAX_FACTORS 6
-#define TR_BUDGET 200000   /* operator checks */
-#define TR_MAX_LEAVES 4096 /* complete assignments costed */
+/* The search's bound: the work of its operator checks, each charged
+ * its first operand's elements times its loops' trips (the partition
+ * visits of the engines' lane check) and at least 1; past it, or past
+ * TR_MAX_LEAVES complete assignments, the search stops and keeps the
+ * cheapest assignment found (every one passed every check). */
+#define TR_BUDGET ((int64_t)1 << 24) /* element visits */
+#define TR_MAX_LEAVES 4096           /* complete assignments costed */
 
 typedef struct tr_tensor {
     int ti, n;
@@ -50,9 +55,11 @@ typedef struct tr_state {
      * component's results */
     int comp[AX_MAX_TENSORS], cur, nord, ord[AX_MAX_TENSORS];
     double best_cost, runner_cost;
-    int64_t leaves, checks;
+    int64_t leaves, work;
+    bool stopped; /* the bound was reached: the search is partial */
     double cost_of[AX_MAX_TENSORS], runner_of[AX_MAX_TENSORS];
     int64_t leaves_of[AX_MAX_TENSORS];
+    bool stopped_of[AX_MAX_TENSORS];
     int fail_depth;
     axe_diag fail;
 } tr_state;
@@ -433,14 +440,53 @@ static axe_status leaf_cost(tr_state *st, double *cost, axe_diag *diag)
     return AXE_OK;
 }
 
+/* The work of checking "s" once: its first operand's elements times the
+ * values of the loops its regions read (the lane check visits each), at most
+ * 2^24 (the lane check refuses more without visiting), at least 1, times its
+ * engines. */
+static int64_t check_work(const tr_state *st, const ax_stmt *s)
+{
+    int64_t shape[AX_MAX_DIMS], e = 1;
+    ax_trn_copy c;
+    axe_diag why;
+    double w;
+    int nd, n = 0;
+    memset(&c, 0, sizeof c);
+    if (s->nargs == 0 || s->op == AX_OP_GEMM) /* a gemm visits no element */
+        return 1;
+    if (axe__trn_loops(st->q, s, &c, &why) != AXE_OK)
+        return 1; /* refused before visiting */
+    nd = axe__synth_ref_shape(st->q, &s->args[0], shape);
+    for (int d = 0; d < nd; d++)
+        e *= shape[d];
+    while (engine_names(s)[n] != NULL)
+        n++;
+    w = (double)e * (double)c.ncombo;
+    w = w < 1 ? 1 : w > (double)(1 << 24) ? (double)(1 << 24) : w;
+    return (int64_t)w * n;
+}
+
+static bool over_budget(tr_state *st)
+{
+    if (st->work >= TR_BUDGET || st->leaves == TR_MAX_LEAVES)
+        st->stopped = true;
+    return st->stopped;
+}
+
 static bool ops_ok_one(tr_state *st, int k, int depth)
 {
     ax_stmt *s = st->q->ops[k];
     axe_diag why;
     char label[48];
+    int64_t w;
     if (s->dead)
         return true;
-    st->checks++;
+    w = check_work(st, s);
+    if (w > TR_BUDGET - st->work) { /* not checked: the bound */
+        st->stopped = true;
+        return false;
+    }
+    st->work += w;
     if (engine_of(st, s, &why) >= 0)
         return true;
     if (depth >= st->fail_depth) {
@@ -458,6 +504,18 @@ static bool ops_ok(tr_state *st, int depth)
         if (st->last[k] == depth && !ops_ok_one(st, k, depth))
             return false;
     return true;
+}
+
+static axe_status bound_fail(const tr_state *st, int ti, axe_diag *diag)
+{
+    return axe__fail(diag, AXE_ERR_CAPACITY, st->p->tensors[ti].off,
+                     "layout synthesis: the scratchpad search reached its "
+                     "bound (%lld element visits of its operator checks, "
+                     "%d complete assignments) before an assignment of "
+                     "'%s' put every operator on an engine (write its "
+                     "layout)",
+                     (long long)TR_BUDGET, TR_MAX_LEAVES,
+                     st->p->tensors[ti].name);
 }
 
 /* Node consistency before the search: each tensor's candidates are
@@ -486,7 +544,9 @@ static axe_status prefilter(tr_state *st, axe_diag *diag)
         tr_tensor *c = &st->t[d];
         int kept = 0;
         ax_tensor keep = st->q->tensors[c->ti];
-        for (int i = 0; i < c->n; i++) {
+        st->work = 0; /* a bound per tensor */
+        st->stopped = false;
+        for (int i = 0; i < c->n && !over_budget(st); i++) {
             axe_diag why;
             bool ok = put(st->q, c->ti, &c->lay[i], &why) == AXE_OK;
             for (int k = 0; ok && k < st->q->nops; k++)
@@ -496,6 +556,9 @@ static axe_status prefilter(tr_state *st, axe_diag *diag)
                 c->lay[kept++] = c->lay[i];
         }
         c->n = kept;
+        st->stopped_of[d] = st->stopped;
+        if (kept == 0 && st->stopped)
+            return bound_fail(st, c->ti, diag);
         if (kept == 0)
             return axe__fail(diag, AXE_ERR_UNSUPPORTED,
                              st->p->tensors[c->ti].off,
@@ -520,14 +583,6 @@ static axe_status leaf(tr_state *st, axe_diag *diag)
         }
         return AXE_OK;
     }
-    if (st->leaves == TR_MAX_LEAVES)
-        return axe__fail(
-            diag, AXE_ERR_CAPACITY, st->p->tensors[st->t[st->ord[0]].ti].off,
-            "layout synthesis: more than %d assignments of "
-            "the auto scratchpad tensors tied to '%s' put every "
-            "operator on an engine (write some of their "
-            "layouts)",
-            TR_MAX_LEAVES, st->p->tensors[st->t[st->ord[0]].ti].name);
     AXE_TRY(leaf_cost(st, &cost, diag));
     st->leaves++;
     if (st->leaves == 1 || cost < st->best_cost) {
@@ -551,11 +606,8 @@ static axe_status dfs(tr_state *st, int pos, axe_diag *diag)
     depth = st->ord[pos];
     c = &st->t[depth];
     for (int i = 0; i < c->n; i++) {
-        if (st->checks > TR_BUDGET)
-            return axe__fail(diag, AXE_ERR_CAPACITY, -1,
-                             "layout synthesis: the scratchpad search "
-                             "checked %d operators without finishing",
-                             TR_BUDGET);
+        if (over_budget(st))
+            return AXE_OK;
         if (put(st->q, c->ti, &c->lay[i], &why) != AXE_OK)
             continue;
         st->pick[depth] = i;
@@ -583,9 +635,11 @@ static axe_status report(tr_state *st, ax_synth_report *r, axe_diag *diag)
             snprintf(rc, sizeof rc, "%.17g", st->runner_of[k]);
         snprintf(e->how, sizeof e->how,
                  "scratchpad: first cheapest of %lld assignments with every "
-                 "operator on an engine (cost %.17g busy cycles of the "
+                 "operator on an engine%s (cost %.17g busy cycles of the "
                  "timing model; next %.24s)",
-                 (long long)st->leaves_of[k], st->cost_of[k], rc);
+                 (long long)st->leaves_of[k],
+                 st->stopped_of[k] ? ", the search stopped at its bound" : "",
+                 st->cost_of[k], rc);
     }
     return AXE_OK;
 }
@@ -647,8 +701,14 @@ static axe_status search_one(tr_state *st, axe_diag *diag)
         if (st->comp[d] == st->cur)
             st->ord[st->nord++] = d;
     st->leaves = 0;
+    st->work = 0;
+    st->stopped = false;
     st->fail_depth = -1;
     AXE_TRY(dfs(st, 0, diag));
+    for (int i = 0; i < st->nord; i++) /* a filter stopped early */
+        st->stopped = st->stopped || st->stopped_of[st->ord[i]];
+    if (st->leaves == 0 && st->stopped)
+        return bound_fail(st, st->t[st->ord[0]].ti, diag);
     if (st->leaves == 0)
         return axe__fail(
             diag, AXE_ERR_UNSUPPORTED,
@@ -664,6 +724,7 @@ static axe_status search_one(tr_state *st, axe_diag *diag)
         st->cost_of[d] = st->best_cost;
         st->runner_of[d] = st->runner_cost;
         st->leaves_of[d] = st->leaves;
+        st->stopped_of[d] = st->stopped_of[d] || st->stopped;
     }
     return AXE_OK;
 }
