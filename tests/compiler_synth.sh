@@ -1056,6 +1056,30 @@ if synth_json "$tmp/tc.axe"; then
     fi
 fi
 
+# Ties put only the outermost factor of a psum tensor on Bank first (a
+# double buffer in separate banks); inner factors go to F, then P, then
+# Bank: psum x (1 KiB per partition) takes 2 banks, not 8.
+cat >"$tmp/banks.axe" <<'AXE'
+kernel k(Y: global f32[4, 128, 64]) core
+{
+    psum x: f32[4, 128, 64] layout auto;
+    sbuf o: f32[4, 128, 64] layout auto;
+    core fill(x, 1.0);
+    core fill(x[0:2, 0:64, 0:32], 2.0);
+    for i in range(2) {
+        core exp(x[i % 2 * 2 : +2, 0:128, 0:64], x[i % 2 * 2 : +2, 0:128, 0:64]);
+    }
+    core copy(o, x);
+    core copy(Y, o);
+}
+AXE
+if "$AXE" synth "$tmp/banks.axe" >"$tmp/out" 2>&1 &&
+    grep -qF 'psum x: S[(2,2,2,64,2,32):(1@Bank,64@F,64@P,1@P,32@F,1@F)]' "$tmp/out"; then
+    ok
+else
+    bad "psum ties by banks: $(head -c 300 "$tmp/out")"
+fi
+
 # The search stops at its bound and keeps the cheapest assignment found
 # (refused before: more than 4096 assignments): three tied 3-D tiles
 # copied one into the next, every copy on an engine in any layout.

@@ -18,7 +18,8 @@
  * cycles (docs: the trn-sim table) of the operators that touch an auto
  * scratchpad tensor, each weighted by its enclosing loops' trips; ties
  * go to the first in enumeration order (each tensor's candidates ordered
- * factor by factor from the outermost: Bank, F, P). Invariant: a chosen
+ * factor by factor from the outermost: Bank, F, P for the outermost
+ * factor, F, P, Bank for the others). Invariant: a chosen
  * layout is one that sema and dispatch accept with an engine schedule
  * for every operator on it.
  */
@@ -142,7 +143,9 @@ static bool alone_ok(const axe_program *p, int ti, const axe_layout *l)
 }
 
 /* The candidates of tensor "ti" in enumeration order: assignment
- * digits per factor, outermost first, in the order Bank, F, P. */
+ * digits per factor, outermost first, in the order Bank, F, P for the
+ * outermost factor (a buffer digit: separate banks) and F, P, Bank for
+ * the others (Bank spends a whole bank per value). */
 static axe_status candidates(tr_state *st, int ti, tr_tensor *c, axe_diag *diag)
 {
     const ax_tensor *t = &st->p->tensors[ti];
@@ -169,7 +172,7 @@ static axe_status candidates(tr_state *st, int ti, tr_tensor *c, axe_diag *diag)
         char ax[TR_MAX_FACTORS];
         int64_t y = x;
         for (d = n - 1; d >= 0; d--) {
-            ax[d] = order[y % nax];
+            ax[d] = (d > 0 && nax == 3 ? "FPB" : order)[y % nax];
             y /= nax;
         }
         build(f, ax, n, &c->lay[c->n]);
