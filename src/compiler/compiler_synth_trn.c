@@ -636,13 +636,15 @@ static axe_status report(tr_state *st, ax_synth_report *r, axe_diag *diag)
         e->no_ldsm[0] = '\0';
         if (st->runner_of[k] >= 0)
             snprintf(rc, sizeof rc, "%.17g", st->runner_of[k]);
-        snprintf(e->how, sizeof e->how,
-                 "scratchpad: first cheapest of %lld assignments with every "
-                 "operator on an engine%s (cost %.17g busy cycles of the "
-                 "timing model; next %.24s)",
-                 (long long)st->leaves_of[k],
-                 st->stopped_of[k] ? ", the search stopped at its bound" : "",
-                 st->cost_of[k], rc);
+        if (snprintf(
+                e->how, sizeof e->how, /* cut only at extreme values */
+                "scratchpad: first cheapest of %lld assignments with every "
+                "operator on an engine%s (cost %.17g busy cycles of the "
+                "timing model; next %.24s)",
+                (long long)st->leaves_of[k],
+                st->stopped_of[k] ? ", the search stopped at its bound" : "",
+                st->cost_of[k], rc) >= (int)sizeof e->how)
+            e->how[sizeof e->how - 2] = '~';
     }
     return AXE_OK;
 }
