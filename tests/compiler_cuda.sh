@@ -261,6 +261,18 @@ cli_row 0 "pipeline over k: 3 stages, copy into 'Xs' at k % 3" \
     "$SRC/tests/kernels/pipeline_regions.axe" --target cuda --explain
 cli_row 0 "no pipeline over k: no cp.async copy into stage k % S of a shared tensor" \
     "$K/gemm_mma.axe" --target cuda --explain
+# A read whose stage size differs from its copy's (plain and swizzled):
+# no pipeline, and no wait_group 1 in the .cu.
+for f in pipeline_stage_mismatch pipeline_stage_mismatch_swz; do
+    cli_row 0 "no pipeline over k: op 2 addresses 'Xs' in stages of 32 elements, its copies in stages of 64 (the stages would overlap)" \
+        "$SRC/tests/kernels/$f.axe" --target cuda --explain
+    if "$AXE" compile "$SRC/tests/kernels/$f.axe" --target cuda >"$tmp/mm.cu" &&
+        ! grep -q 'axe_ptx_cp_async_wait<[1-9]' "$tmp/mm.cu"; then
+        ok
+    else
+        bad "$f: pipelined or not compiled"
+    fi
+done
 # pipe_row PATTERN SED: gemm_pipelined.axe edited by SED is not pipelined,
 # --explain says PATTERN, and the .cu waits with wait_group 0 only.
 pipe_row() {
@@ -289,6 +301,8 @@ pipe_row "copy into 'Bs' rotates over 3 stages, the first one over another count
     '/copy(Bs/s/k % STAGES \* 5120/k % 3 * 2560/'
 pipe_row "the copies into stages are not consecutive statements (op 3)" \
     's/^        cta copy(Bs.view/        cta fill(acc, 0);\n&/'
+pipe_row "the copies into 'As' use stages of 5120 and 4000 elements" \
+    '/copy(Bs/s/Bs.view(S\[(128, 32):(40, 1)\] + k % STAGES \* 5120)/As.view(S[(128, 32):(40, 1)] + k % STAGES * 4000)/'
 # Two stage tensors read by different operators: the last read of
 # either (op 4, of Xs) needs the sync after it, not only the last read
 # of the tensor found last (op 2, of Ys).

@@ -370,6 +370,13 @@ check_run runtime_tiles.axe --arg M=250 --arg T=9 -D N=12 --seed 6
 # a three-stage pipeline over row blocks of one shared tensor, a runtime
 # trip count (0, 1, 2: below the stage count)
 check_run pipeline_regions.axe --arg T=5,0,1,2
+# a read in stages of 32 elements of a tensor copied in stages of 64
+# (plain and swizzled): not pipelined, so no read of a stage being
+# refilled (pipelined, cuda --emulate reported races)
+exact_run pipeline_stage_mismatch.axe --arg T=5
+exact_run pipeline_stage_mismatch.axe --arg T=5 --target cuda --emulate
+exact_run pipeline_stage_mismatch_swz.axe --arg T=5
+exact_run pipeline_stage_mismatch_swz.axe --arg T=5 --target cuda --emulate
 # float runtime scalars (`eps: f32`, `s: f16`) as fill values: two eps,
 # two row counts (a tail CTA), f16 rounding of s
 check_run layernorm_eps.axe --arg M=3,70 --arg eps=1e-5,0.5 --arg s=1,0.3

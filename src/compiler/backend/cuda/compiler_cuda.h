@@ -87,6 +87,7 @@ bool axe__cuda_explain_ldsm(ax_text *t, const axe_program *p, const ax_stmt *s);
 typedef struct axe__cuda_pipe {
     int stages, nprod;
     const ax_stmt *prod[AXE_CUDA_MAX_PIPE];
+    int64_t pitch[AXE_CUDA_MAX_PIPE]; /* prod[j]'s stage size P */
     uint64_t tensors;
     const ax_stmt *wait_before;
 } axe__cuda_pipe;

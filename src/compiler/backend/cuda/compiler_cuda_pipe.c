@@ -13,7 +13,8 @@
  *     the body itself (not nested in an `if` or `for`), of stage k % S
  *     ("consumers"), after the producers;
  *   - every access (producers' and consumers', every thread of the
- *     scope) lies in [0, P) of its stage, so the S stages are disjoint;
+ *     scope) addresses X at the producers' P (one P per tensor) and lies
+ *     in [0, P) of its stage, so the S stages are disjoint;
  *     through a swizzle (the tensor's or its view's) the stages stay
  *     disjoint in storage when every access goes through the same one
  *     (a bijection), or when P is a multiple of 2^n, n the bit below
@@ -204,8 +205,18 @@ static bool swizzled_producer(const axe_program *p, const ax_stmt *loop,
            stage_swizzle(p, loop, s, 0, P, why, sizeof why);
 }
 
+/* The stage size P of the producers into tensor "x" (0: none). */
+static int64_t tensor_pitch(const axe__cuda_pipe *pp, int x)
+{
+    for (int j = 0; j < pp->nprod; j++)
+        if (pp->prod[j]->args[0].tensor == x)
+            return pp->pitch[j];
+    return 0;
+}
+
 /* The producers: the body's asynchronous copies into a stage, with the
- * stage count; false with the reason when none or they disagree. */
+ * stage count and each one's stage size; false with the reason when none
+ * or they disagree (the count, or two stage sizes of one tensor). */
 static bool producers(const axe_program *p, const ax_stmt *loop,
                       axe__cuda_pipe *out, char *why, size_t cap)
 {
@@ -232,6 +243,14 @@ static bool producers(const axe_program *p, const ax_stmt *loop,
                         "first one over another count (or not 2 to %d)",
                         p->tensors[s->args[0].tensor].name, (long long)S,
                         AXE_CUDA_MAX_STAGES);
+        if (tensor_pitch(out, s->args[0].tensor) != 0 &&
+            tensor_pitch(out, s->args[0].tensor) != P)
+            return fail(why, cap,
+                        "the copies into '%s' use stages of %lld and %lld "
+                        "elements",
+                        p->tensors[s->args[0].tensor].name,
+                        (long long)tensor_pitch(out, s->args[0].tensor),
+                        (long long)P);
         if (p->tensors[s->args[1].tensor].written)
             return fail(why, cap,
                         "the source '%s' is written in the kernel (the "
@@ -241,6 +260,7 @@ static bool producers(const axe_program *p, const ax_stmt *loop,
             return fail(why, cap, "more than %d copies into stages",
                         AXE_CUDA_MAX_PIPE);
         out->stages = (int)S;
+        out->pitch[out->nprod] = P;
         out->prod[out->nprod++] = s;
         out->tensors |= (uint64_t)1 << s->args[0].tensor;
     }
@@ -254,7 +274,8 @@ static bool producers(const axe_program *p, const ax_stmt *loop,
 
 /* Every access to the stage tensors: in the body's own operators (so the
  * kernel has no other), producers' destinations or consumers' reads of
- * stage k % S within [0, P). */
+ * stage k % S at the copies' stage size P, within [0, P) (a read at
+ * another P would reach into the stages being refilled). */
 static bool accesses(const axe_program *p, const ax_stmt *loop,
                      const axe__cuda_pipe *pp, char *why, size_t cap)
 {
@@ -285,6 +306,13 @@ static bool accesses(const axe_program *p, const ax_stmt *loop,
                                 "stage %s %% %d",
                                 s->index, p->tensors[x].name,
                                 p->vars[loop->var], pp->stages);
+                if (P != tensor_pitch(pp, x))
+                    return fail(why, cap,
+                                "op %d addresses '%s' in stages of %lld "
+                                "elements, its copies in stages of %lld (the "
+                                "stages would overlap)",
+                                s->index, p->tensors[x].name, (long long)P,
+                                (long long)tensor_pitch(pp, x));
                 if (lo < 0 || hi >= P)
                     return fail(why, cap,
                                 "an access to '%s' leaves its stage of %lld "
