@@ -370,14 +370,20 @@ sed 's/        cta gemm(acc, As\[k % STAGES \* 128 : +128, 0:32\],/        cta g
     "$tmp/plx.axe" >"$tmp/ply.axe"
 # (plx: all through Swizzle<3,1,9,outer>, which changes bit 12 of
 # 4096-element stages: As in the pipeline; ply: the gemm reads As through
-# an unswizzled view, so the copy into As keeps its own group and only
-# Bs's copy is pipelined)
+# an unswizzled view, so the copy into As keeps its own group and its
+# wait_group 0, which also waits for Bs's prefetched tile: Bs's copy is
+# issued as a pipeline but nothing overlaps; --explain says As's copy is
+# not in the pipeline)
 got=
 for f in plx ply; do
     "$AXE" compile "$tmp/$f.axe" --target cuda -o "$tmp/$f.cu" 2>&1
     got="$got $f:$(grep -c 'axe_ptx_cp_async_wait<1>' "$tmp/$f.cu"):$(grep -c 'op 1: its cp.async group' "$tmp/$f.cu")"
 done
 [ "$got" = " plx:1:0 ply:1:1" ] && ok || bad "pipelines of plx, ply (wait_group 1, op 1's own group): $got"
+"$AXE" compile "$tmp/ply.axe" --target cuda --explain >"$tmp/ply.txt" 2>&1
+grep -qF "pipeline over k: 2 stages; this copy into 'As' is not in the pipeline (op 1 addresses 'As' through Swizzle<3,1,9,outer>, which changes address bits up to bit 12" "$tmp/ply.txt" &&
+    ! grep -qF "copy into 'As' at k % 2" "$tmp/ply.txt" && ok ||
+    bad "ply --explain: As's copy not in the pipeline: $(grep -F 'pipeline over' "$tmp/ply.txt")"
 kernel_check_run "$tmp/plx.axe" --target cuda --emulate
 # gemm_splitk_auto: As and Bs compact 32-float rows, swizzled, where
 # gemm_splitk.axe pads rows to 33 floats: by the bank model the gemm's

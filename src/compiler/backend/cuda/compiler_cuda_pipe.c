@@ -192,8 +192,9 @@ static bool stage_swizzle(const axe_program *p, const ax_stmt *loop,
 
 /* A copy "s" into stage P through a swizzle is a producer only when its
  * stage stays disjoint from the others ([lo, hi] within it, and
- * stage_swizzle): otherwise it keeps its own group, as an unstaged copy,
- * and the pipeline may still run on the other tensors' copies. */
+ * stage_swizzle): otherwise it keeps its own group, as an unstaged copy;
+ * the other tensors' copies are still issued as a pipeline, but its
+ * wait_group 0 before the same sync waits for their prefetches too. */
 static bool swizzled_producer(const axe_program *p, const ax_stmt *loop,
                               const ax_stmt *s, int64_t P, int64_t lo,
                               int64_t hi)
@@ -481,6 +482,50 @@ void axe__cuda_pipe_drain(ax_text *t, int ind)
                      "(empty) groups */\n");
 }
 
+/* Why the asynchronous copy "s" of pipelined "loop" is no producer. */
+static void not_producer(const axe_program *p, const ax_stmt *loop,
+                         const ax_stmt *s, char *why, size_t cap)
+{
+    int64_t S, P, lo, hi;
+    if (!staged_ref(p, s, 0, loop->var, &S, &P, &lo, &hi))
+        fail(why, cap, "not a copy into stage %s %% S", p->vars[loop->var]);
+    else if (lo < 0 || hi >= P)
+        fail(why, cap, "it leaves its stage of %lld elements", (long long)P);
+    else if (stage_swizzle(p, loop, s, 0, P, why, cap))
+        fail(why, cap, "not a copy into a stage");
+}
+
+/* The --explain line of asynchronous copy "s" of `for` "b", pipelined as
+ * "pp" ("piped") or not ("why"). */
+static void explain_copy(ax_text *t, const axe_program *p, const ax_stmt *b,
+                         const ax_stmt *s, bool piped, const axe__cuda_pipe *pp,
+                         const char *why)
+{
+    const char *v = p->vars[b->var];
+    const char *x = p->tensors[s->args[0].tensor].name;
+    char not [256];
+    if (!piped) {
+        axe__text_put(t, "  no pipeline over %s: %s\n", v, why);
+    } else if (!axe__cuda_pipe_producer(pp, s)) {
+        not_producer(p, b, s, not, sizeof not );
+        axe__text_put(t,
+                      "  pipeline over %s: %d stages; this copy into '%s' "
+                      "is not in the pipeline (%s): it keeps its own group "
+                      "and wait_group 0\n",
+                      v, pp->stages, x, not );
+    } else {
+        axe__text_put(t,
+                      "  pipeline over %s: %d stages, copy into '%s' at %s "
+                      "%% %d; the prologue issues tiles 0 to %d, iteration "
+                      "%s issues tile %s + %d (when below the trip count) "
+                      "and commits one group, cp.async.wait_group %d before "
+                      "the first sync after the copies, wait_group 0 after "
+                      "the loop\n",
+                      v, pp->stages, x, v, pp->stages, pp->stages - 2, v, v,
+                      pp->stages - 1, pp->stages - 1);
+    }
+}
+
 /* Each asynchronous copy directly in the body of a `for` of list "b":
  * its --explain ends with whether the loop is pipelined, or why not. */
 static axe_status explain_list(const axe_program *p, ax_stmt *b)
@@ -503,23 +548,7 @@ static axe_status explain_list(const axe_program *p, ax_stmt *b)
                 continue;
             axe__text_init(&t, p->arena);
             axe__text_put(&t, "%s", s->explain != NULL ? s->explain : "");
-            if (piped)
-                axe__text_put(&t,
-                              "  pipeline over %s: %d stages, copy into '%s' "
-                              "at %s %% %d; the prologue issues tiles 0 to "
-                              "%d, iteration %s issues tile %s + %d (when "
-                              "below the trip count) and commits one group, "
-                              "cp.async.wait_group %d before the first sync "
-                              "after the copies, wait_group 0 after the "
-                              "loop\n",
-                              p->vars[b->var], pp.stages,
-                              p->tensors[s->args[0].tensor].name,
-                              p->vars[b->var], pp.stages, pp.stages - 2,
-                              p->vars[b->var], p->vars[b->var], pp.stages - 1,
-                              pp.stages - 1);
-            else
-                axe__text_put(&t, "  no pipeline over %s: %s\n",
-                              p->vars[b->var], why);
+            explain_copy(&t, p, b, s, piped, &pp, why);
             if (t.status != AXE_OK)
                 return t.status;
             s->explain = t.buf;
