@@ -724,6 +724,33 @@ static void test_minmax16x2(void)
     TL_CHECK(bad == 0, "max/min f16x2, bf16x2: %d halves differ", bad);
 }
 
+/* max/min.f16x2 and .bf16x2 of two zeros, exact: the ISA's notes say
+ * "+0.0 > -0.0", so max(+0, -0) = +0 and min(+0, -0) = -0 in either order
+ * (the table, from that rule alone; the low half is (a, b), the high
+ * half (b, a)). */
+static void test_minmax16x2_zeros(void)
+{
+    static const uint16_t t[4][4] = {/* a, b, max, min */
+                                     {0x0000, 0x0000, 0x0000, 0x0000},
+                                     {0x0000, 0x8000, 0x0000, 0x8000},
+                                     {0x8000, 0x0000, 0x0000, 0x8000},
+                                     {0x8000, 0x8000, 0x8000, 0x8000}};
+    int f, m, i;
+    for (f = 0; f < 2; f++)
+        for (m = 0; m < 2; m++)
+            for (i = 0; i < 4; i++) {
+                uint32_t a = (uint32_t)t[i][0] | (uint32_t)t[i][1] << 16;
+                uint32_t b = (uint32_t)t[i][1] | (uint32_t)t[i][0] << 16;
+                uint32_t want = t[i][m ? 2 : 3] * 0x10001u;
+                uint32_t d = ax_emu_minmax16x2(m, f, a, b);
+                TL_CHECK(d == want,
+                         "%s.%s of zeros 0x%04x 0x%04x: 0x%08x, "
+                         "want 0x%08x",
+                         m ? "max" : "min", f ? "bf16x2" : "f16x2", t[i][0],
+                         t[i][1], d, want);
+            }
+}
+
 int main(void)
 {
     const char *dir = getenv("AXE_SHARED_DIR");
@@ -738,6 +765,7 @@ int main(void)
     test_f16x2_ops();
     test_bf16x2_ops();
     test_minmax16x2();
+    test_minmax16x2_zeros();
     snprintf(path, sizeof path, "%s/spec/atoms.md", dir ? dir : "../shared");
     md = slurp(path);
     if (md == NULL) {

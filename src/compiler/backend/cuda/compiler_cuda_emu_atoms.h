@@ -26,7 +26,8 @@
  *     to bf16 (8 significant bits, float's exponent range, subnormals
  *     kept, NaN the canonical 0x7fff);
  *   - max/min.f16x2 and max/min.bf16x2 (sm_80): a NaN loses to a number,
- *     two NaN give 0x7fff, of two zeros b;
+ *     two NaN give 0x7fff, and of two zeros +0.0 > -0.0 (the ISA's
+ *     notes: max(+0, -0) = +0, min(+0, -0) = -0 in either order);
  *   - shfl.sync.{up,down,bfly,idx}.b32: the source lane of each lane from
  *     b and c (clamp c[4:0], segment mask c[12:8]), as the ISA's
  *     pseudocode, its own lane when the source is out of range.
@@ -409,8 +410,9 @@ static inline uint32_t ax_emu_fma_rn_bf16x2(uint32_t a, uint32_t b, uint32_t c)
 /* max.f16x2, min.f16x2, max.bf16x2, min.bf16x2 d, a, b (sm_80; "bf16"
  * selects the format, "is_max" the operation): each half, as the ISA's
  * semantics, the canonical NaN 0x7fff where both are NaN, the other
- * operand where one is, else (a > b) ? a : b (min: a < b), so of two
- * zeros b. */
+ * operand where one is, else (a > b) ? a : b (min: a < b), where of two
+ * zeros +0.0 > -0.0 (the ISA's notes): the sign bit of max is set only
+ * when both are -0, of min when either is (ha & hb, ha | hb). */
 static inline uint32_t ax_emu_minmax16x2(int is_max, int bf16, uint32_t a,
                                          uint32_t b)
 {
@@ -428,6 +430,8 @@ static inline uint32_t ax_emu_minmax16x2(int is_max, int bf16, uint32_t a,
             r = hb;
         else if (y != y)
             r = ha;
+        else if (x == 0 && y == 0)
+            r = is_max ? ha & hb : ha | hb;
         else
             r = (is_max ? x > y : x < y) ? ha : hb;
         d |= r << (16 * h);
