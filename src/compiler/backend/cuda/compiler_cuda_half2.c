@@ -26,27 +26,45 @@
 #include "compiler_backend.h"
 #include "compiler_cuda.h"
 
-/* One instruction's helper: its name in the body, its PTX, its wrapper
- * and, for bf16 before sm_90, the fma.rn.bf16x2 form: the operands of
- * the fma (a, b, or a constant word). */
+/* What an instruction computes: one rounding of each half's exact
+ * result (add, sub, mul) or the larger/smaller half (max, min). */
+typedef enum half2_kind { HALF2_ROUND, HALF2_MINMAX } half2_kind;
+
+/* One instruction's helper: its name in the body, its PTX, its wrapper,
+ * the operator it runs, its format (bf16 or f16), its kind and, for bf16
+ * before sm_90, the fma.rn.bf16x2 form: the operands of the fma (a, b,
+ * or a constant word), as text, and whether its addend is -0 (keeping
+ * a -0 product). */
 typedef struct half2_insn {
-    const char *helper, *ptx, *wrapper, *fma, *fma_text;
+    const char *helper, *ptx, *wrapper;
+    ax_op op;
+    bool bf16;
+    half2_kind kind;
+    const char *fma, *fma_text;
+    bool fma_neg_zero;
 } half2_insn;
 
 static const half2_insn insns[] = {
-    {"ax_hadd2", "add.rn.f16x2", "axe_ptx_add_rn_f16x2", NULL, NULL},
-    {"ax_hsub2", "sub.rn.f16x2", "axe_ptx_sub_rn_f16x2", NULL, NULL},
-    {"ax_hmul2", "mul.rn.f16x2", "axe_ptx_mul_rn_f16x2", NULL, NULL},
-    {"ax_badd2", "add.rn.bf16x2", "axe_ptx_add_rn_bf16x2", "a, 0x3f803f80u, b",
-     "a * 1 + b"},
-    {"ax_bsub2", "sub.rn.bf16x2", "axe_ptx_sub_rn_bf16x2", "b, 0xbf80bf80u, a",
-     "b * -1 + a"},
-    {"ax_bmul2", "mul.rn.bf16x2", "axe_ptx_mul_rn_bf16x2", "a, b, 0x80008000u",
-     "a * b + -0"},
-    {"ax_hmax2", "max.f16x2", "axe_ptx_max_f16x2", NULL, NULL},
-    {"ax_hmin2", "min.f16x2", "axe_ptx_min_f16x2", NULL, NULL},
-    {"ax_bmax2", "max.bf16x2", "axe_ptx_max_bf16x2", NULL, NULL},
-    {"ax_bmin2", "min.bf16x2", "axe_ptx_min_bf16x2", NULL, NULL},
+    {"ax_hadd2", "add.rn.f16x2", "axe_ptx_add_rn_f16x2", AX_OP_ADD, false,
+     HALF2_ROUND, NULL, NULL, false},
+    {"ax_hsub2", "sub.rn.f16x2", "axe_ptx_sub_rn_f16x2", AX_OP_SUB, false,
+     HALF2_ROUND, NULL, NULL, false},
+    {"ax_hmul2", "mul.rn.f16x2", "axe_ptx_mul_rn_f16x2", AX_OP_MUL, false,
+     HALF2_ROUND, NULL, NULL, false},
+    {"ax_badd2", "add.rn.bf16x2", "axe_ptx_add_rn_bf16x2", AX_OP_ADD, true,
+     HALF2_ROUND, "a, 0x3f803f80u, b", "a * 1 + b", false},
+    {"ax_bsub2", "sub.rn.bf16x2", "axe_ptx_sub_rn_bf16x2", AX_OP_SUB, true,
+     HALF2_ROUND, "b, 0xbf80bf80u, a", "b * -1 + a", false},
+    {"ax_bmul2", "mul.rn.bf16x2", "axe_ptx_mul_rn_bf16x2", AX_OP_MUL, true,
+     HALF2_ROUND, "a, b, 0x80008000u", "a * b + -0", true},
+    {"ax_hmax2", "max.f16x2", "axe_ptx_max_f16x2", AX_OP_MAX, false,
+     HALF2_MINMAX, NULL, NULL, false},
+    {"ax_hmin2", "min.f16x2", "axe_ptx_min_f16x2", AX_OP_MIN, false,
+     HALF2_MINMAX, NULL, NULL, false},
+    {"ax_bmax2", "max.bf16x2", "axe_ptx_max_bf16x2", AX_OP_MAX, true,
+     HALF2_MINMAX, NULL, NULL, false},
+    {"ax_bmin2", "min.bf16x2", "axe_ptx_min_bf16x2", AX_OP_MIN, true,
+     HALF2_MINMAX, NULL, NULL, false},
 };
 
 /* Whether "body" calls function "name". */
@@ -77,17 +95,16 @@ static void insn_helper(ax_text *t, const half2_insn *h, bool fma)
 {
     if (!fma)
         ptx_wrapper(t, h->wrapper, h->ptx, 2);
-    axe__text_put(t, "/* Two %s pairs, half by half: ",
-                  h->helper[3] == 'b' ? "bf16" : "f16");
+    axe__text_put(t,
+                  "/* Two %s pairs, half by half: ", h->bf16 ? "bf16" : "f16");
     if (fma)
-        axe__text_put(t,
-                      "%s, one rounding by fma.rn.bf16x2 (%s needs "
-                      "sm_90%s)",
-                      h->fma_text, h->ptx,
-                      h->fma[0] == 'a' && h->fma[3] == 'b'
-                          ? "; + -0 keeps a -0 product, + 0 would not"
-                          : "");
-    else if (h->ptx[0] == 'm' && h->ptx[1] != 'u') /* max, min */
+        axe__text_put(
+            t,
+            "%s, one rounding by fma.rn.bf16x2 (%s needs "
+            "sm_90%s)",
+            h->fma_text, h->ptx,
+            h->fma_neg_zero ? "; + -0 keeps a -0 product, + 0 would not" : "");
+    else if (h->kind == HALF2_MINMAX)
         axe__text_put(t, "%s (a NaN loses to a number)", h->ptx);
     else
         axe__text_put(t, "%s (one rounding)", h->ptx);
@@ -142,8 +159,7 @@ static const half2_insn *word_insn(const axe_program *p, const ax_stmt *s)
     bool bf = p->tensors[s->args[0].tensor].dtype == AXE_DTYPE_BF16;
     size_t i;
     for (i = 0; i < sizeof insns / sizeof insns[0]; i++)
-        if (insns[i].helper[3] == (bf ? 'b' : 'h') &&
-            strncmp(insns[i].ptx, axe__op_name(s->op), 3) == 0)
+        if (insns[i].bf16 == bf && insns[i].op == s->op)
             return &insns[i];
     return NULL;
 }
