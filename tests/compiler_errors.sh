@@ -1739,6 +1739,11 @@ expect 1 1:89 "copy#0: its source X\[15:31, 0:1\] may overlap its destination X\
 # One view updated in place is refused when its destination stores an
 # address twice (stride 0): the 32 threads would race on B[0].
 expect 1 1:59 "add#0: its source a view of B may overlap its destination a view of B, and the cta's 32 threads" <<<'kernel w(A: f32[32], B: f32[1]) grid(1) threads(32) { cta add(B.view(S[32:0]), B.view(S[32:0]), A); }'
+# Any destination whose strides are not injective, not only stride 0
+# (R1's n1, n2: accepted before, --check reported write-write races): a
+# view or a tensor laid out S[(4, 4):(1, 1)] puts 16 elements on 7 addresses.
+expect 1 1:62 "add#0: its source a view of X may overlap its destination a view of X, and the cta's 16 threads would reorder" <<<'kernel w(X: f32[16], Y: f32[4, 4]) grid(1) threads(16) { cta add(X.view(S[(4, 4):(1, 1)]), X.view(S[(4, 4):(1, 1)]), Y); }'
+expect 1 1:88 "add#0: its source X\[0:4, 0:4\] may overlap its destination X\[0:4, 0:4\], and the cta's 16 threads would reorder" <<<'kernel w(X: f32[4, 4] layout S[(4, 4):(1, 1)], Y: f32[4, 4]) grid(1) threads(16) { cta add(X, X, Y); }'
 # The test is on the two operands' addresses alone, whatever the other
 # operands: with a distributed register operand (no serial plan) it was
 # skipped (max_abs_err 2.17, races). Reduce and gemm at any scope of more

@@ -158,6 +158,9 @@ exact_run self_apart.axe
 # source: allowed (refused before), exact.
 exact_run self_regs.axe
 exact_run self_grid.axe
+# A cta gemm into a region of a distributed register from another region
+# of it, apart in a dimension: allowed, exact.
+exact_run self_regs_gemm.axe
 # Dynamic starts written differently, compared as linear forms: exact.
 exact_run self_affine.axe
 # A coordinate-addressed copy.split dealing whole i4 pairs (its

@@ -1013,7 +1013,12 @@ axe_status axe__no_reorder(const axe_program *p, const ax_stmt *s,
                            axe_diag *why);
 /* its chosen plan must run each thread's elements in their order
  * (thread_loop or vector in dimension order; not split, not a permuted
- * plan, not staged through shared memory by smem). */
+ * plan, not staged through shared memory by smem). Only the smem branch
+ * fires today (a forced schedule, compiler_errors.sh): split is never
+ * chosen for a distributed register destination ("'r' is distributed"),
+ * a per-thread register is refused at cta scope, and vector keeps
+ * dimension order wherever the operands may overlap (self_overlap); the
+ * split and permuted tests stay as defence should those change. */
 axe_status axe__no_reorder_plan(const axe_program *p, const ax_stmt *s,
                                 axe_diag *why);
 /* Whether base "b"'s parity is the same for every value of its dynamic

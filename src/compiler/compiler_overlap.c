@@ -102,13 +102,46 @@ static bool mem_injective(const axe_layout *l)
     return axe__digits_injective(st, ex, l->nshard, NULL);
 }
 
+#define AX_REG_ITERS (AXE_LAYOUT_MAX_SHARD + AXE_LAYOUT_MAX_REPLICA)
+
+/* Whether register layout "l" gives distinct elements distinct
+ * registers of each thread that holds them: its thread iters (replicas
+ * too) injective on the CTA's thread rank and its memory iters injective
+ * on the registers, so no (thread, register) holds two elements. False
+ * when not shown. */
+static bool regs_injective(const axe_layout *l)
+{
+    int64_t ts[AX_REG_ITERS], te[AX_REG_ITERS], ms[AX_REG_ITERS],
+        me[AX_REG_ITERS];
+    int nt = 0, nm = 0;
+    for (int i = 0; i < l->nshard + l->nreplica; i++) {
+        const axe_iter *it =
+            i < l->nshard ? &l->shard[i] : &l->replica[i - l->nshard];
+        int64_t rs = axe__iter_rank_stride(it);
+        if (rs == INT64_MAX)
+            return false;
+        if (rs != 0) {
+            ts[nt] = rs;
+            te[nt++] = it->extent;
+        } else {
+            ms[nm] = it->stride;
+            me[nm++] = it->extent;
+        }
+    }
+    return axe__digits_injective(ts, te, nt, NULL) &&
+           axe__digits_injective(ms, me, nm, NULL);
+}
+
 /* Whether regions "a" and "b" of one tensor (not views) hold disjoint
- * elements (apart in some dim) at distinct addresses. */
+ * elements (apart in some dim) at distinct addresses (of a register
+ * tensor: at distinct registers of each thread). */
 static bool regions_apart(const axe_program *p, const ax_ref *a,
                           const ax_ref *b)
 {
+    const ax_tensor *t = &p->tensors[a->tensor];
     if (a->is_view || b->is_view || a->ndim != b->ndim ||
-        !mem_injective(&p->tensors[a->tensor].layout))
+        !(t->mem == AX_MEM_REGISTER ? regs_injective(&t->layout)
+                                    : mem_injective(&t->layout)))
         return false;
     for (int d = 0; d < a->ndim; d++)
         if (dim_apart(a, b, d))
@@ -141,14 +174,18 @@ static bool same_ref(const ax_ref *a, const ax_ref *b)
     return true;
 }
 
-/* Whether the destination of "plan" stores some address twice (a loop
- * of stride 0): then its stores are not its elements' own. */
+/* Whether the destination of "plan" may store some address twice (its
+ * loops' strides not shown injective by axe__digits_injective: a loop of
+ * stride 0, or a view such as S[(4,4):(1,1)]): then its stores are not
+ * its elements' own. */
 static bool dst_repeats(const ax_plan *plan)
 {
-    for (int k = 0; k < plan->nloops; k++)
-        if (plan->loops[k].extent > 1 && plan->loops[k].stride[0] == 0)
-            return true;
-    return false;
+    int64_t st[AX_MAX_LOOPS], ex[AX_MAX_LOOPS];
+    for (int k = 0; k < plan->nloops; k++) {
+        st[k] = plan->loops[k].stride[0];
+        ex[k] = plan->loops[k].extent;
+    }
+    return !axe__digits_injective(st, ex, plan->nloops, NULL);
 }
 
 /* Whether source "i" of affine "plan" reads, at each element, the
@@ -178,10 +215,13 @@ static bool in_place(const axe_program *p, const ax_stmt *s,
 }
 
 /* Whether a region or view "r" stores some address twice as its own
- * layout says (an iter in memory of stride 0), when no plan is at hand. */
+ * layout says (outside registers: not mem_injective; a register: an iter
+ * in memory of stride 0), when no plan is at hand. */
 static bool layout_repeats(const axe_program *p, const ax_ref *r)
 {
     const axe_layout *l = r->is_view ? &r->view : &p->tensors[r->tensor].layout;
+    if (p->tensors[r->tensor].mem != AX_MEM_REGISTER)
+        return !mem_injective(l);
     for (int k = 0; k < l->nshard; k++)
         if (l->shard[k].extent > 1 && l->shard[k].stride == 0 &&
             axe__iter_rank_stride(&l->shard[k]) == 0)
