@@ -1807,6 +1807,37 @@ if grep -qxF "  synthesis: no ldmatrix leaf for copy#9 ('h'): each of its 3 ldma
 else
     bad "ldsm_why2_auto: --explain lacks the store-byte reason: $(grep 'ldmatrix' "$tmp/why2.explain" | head -c 800)"
 fi
+# ... and where the anchor (the f32 store of g) has no ldmatrix leaf of
+# its own and its tied copies h and h2 have 3 each, the reason names h
+# and counts h's 3 (before: "each of its 6", all tied copies' leaves)
+cat >"$tmp/tied6.axe" <<'AXE'
+kernel tied6(X: f16[16, 64], FH: i4[16, 64], FG: f32[16, 64]) grid(1) threads(128)
+{
+    shared H: f16[16, 64] layout S[(16, 32, 2):(64, 1, 32)];
+    shared H2: f16[16, 64] layout S[(16, 32, 2):(64, 1, 32)];
+    register h: f16[16, 64] layout auto;
+    register h2: f16[16, 64] layout auto;
+    register hs: f16[16, 64] layout auto;
+    register hi: i4[16, 64] layout auto;
+    register g: f32[16, 64] layout auto;
+    cta copy(H, X);
+    cta copy(H2, X);
+    sync;
+    cta copy(h, H);
+    cta copy(h2, H2);
+    cta add(hs, h, h2);
+    cta cast(hi, hs);
+    cta cast(g, hs);
+    cta copy(FH, hi);
+    cta copy(FG, g);
+}
+AXE
+if "$AXE" synth "$tmp/tied6.axe" >"$tmp/tied6.txt" 2>&1 &&
+    grep -qxF "  no ldmatrix leaf for copy#2 ('h'): each of its 3 ldmatrix leaves splits a byte of the packed i4 'FH' that its class stores (the store-byte rule: both nibbles of a byte from one thread)" "$tmp/tied6.txt"; then
+    ok
+else
+    bad "tied6: axe synth lacks h's 3 leaves: $(grep 'ldmatrix' "$tmp/tied6.txt" | head -c 800)"
+fi
 cat >"$tmp/w48.axe" <<'AXE'
 kernel w48(X: f16[16, 48], F: f16[16, 48]) grid(1) threads(48)
 {

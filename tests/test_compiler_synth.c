@@ -295,7 +295,9 @@ static void check_copy_accesses(const copy_case *k, const axe_program *p,
 /* axe__sector_count against a byte table on random warp accesses: lanes
  * active at random, each moving 1, 2, 4, 8 or 16 bytes from an address
  * of a random affine lane pattern (base + lane stride, some lanes moved
- * anywhere), the distinct 32-byte blocks of the bytes touched. */
+ * anywhere), the distinct 32-byte blocks of the bytes touched. Every
+ * other access starts off its width's alignment (the base, and the moved
+ * lanes), so that lanes straddle two sectors. */
 static void test_sector_count(void)
 {
     static const int widths[] = {1, 2, 4, 8, 16};
@@ -305,12 +307,15 @@ static void test_sector_count(void)
         unsigned char hit[4096 / 32 * 40] = {0};
         int64_t want = 0, got;
         a.width = widths[tl_range(0, 4)];
-        int64_t base = tl_range(0, 64) * a.width;
+        int64_t off = n % 2 == 1 ? tl_range(0, a.width - 1) : 0;
+        int64_t base = tl_range(0, 64) * a.width + off;
         int64_t stride = strides[tl_range(0, 10)] * a.width;
         for (int t = 0; t < AX_WARP; t++) {
             a.active[t] = tl_range(0, 7) != 0;
-            a.byte[t] = tl_range(0, 5) == 0 ? tl_range(0, 2000) * a.width
-                                            : base + t * stride;
+            a.byte[t] = tl_range(0, 5) == 0
+                            ? tl_range(0, 2000) * a.width +
+                                  (off > 0 ? tl_range(0, a.width - 1) : 0)
+                            : base + t * stride;
             for (int64_t b = 0; a.active[t] && b < a.width; b++) {
                 want += hit[(a.byte[t] + b) / 32] == 0;
                 hit[(a.byte[t] + b) / 32] = 1;
@@ -323,6 +328,35 @@ static void test_sector_count(void)
                  n, a.width, (long long)base, (long long)stride, (long long)got,
                  (long long)want);
     }
+}
+
+/* axe__synth_copy_sectors holds a key per element and replica: a copy
+ * of 8192 elements on a layout that gives each of 1024 threads all of
+ * them (8388608 keys, 192 MiB) passes its bound of 2^22 keys and is
+ * refused; half the replicas (the bound) are counted: each warp-wide
+ * access of 32 lanes reads one 4-byte element, one sector. */
+static void test_copy_sectors_cap(void)
+{
+    static const char src[] =
+        "kernel k(X: f32[64, 128]) grid(1) threads(1024)\n{\n"
+        "    register a: f32[64, 128] layout S[(64, 16, 8):(16@tx, 1@tx, "
+        "1)];\n    cta copy(a, X);\n}\n";
+    static const char *const lay[2] = {"S[(64, 128):(128, 1)] + R[512:1@tx]",
+                                       "S[(64, 128):(128, 1)] + R[1024:1@tx]"};
+    axe_diag d;
+    axe_program *p = compile(src, &d);
+    TL_CHECK(p != NULL, "sectors cap: %s", d.message);
+    for (int k = 0; p != NULL && k < 2; k++) {
+        axe_layout l;
+        int64_t got = -1;
+        bool ok =
+            axe_parse_layout(lay[k], strlen(lay[k]), &l, NULL) == AXE_OK &&
+            axe__synth_copy_sectors(p, p->ops[0], 0, &l, 1, &got);
+        TL_CHECK(k == 0 ? ok && got == 8192 * 16 : !ok,
+                 "%s: counted %d, %lld sectors", lay[k], (int)ok,
+                 (long long)got);
+    }
+    axe_program_free(p);
 }
 
 static void test_copy_anchor(void)
@@ -1087,12 +1121,6 @@ static void test_i4_store_bytes(void)
     }
 }
 
-/* A full leaf list makes room for a tied copy's ldmatrix leaf by dropping
- * its costliest coalesced leaf, never an ldmatrix one: q (f16, read from
- * the shared s) is tied by a cast to r (f32), whose store into F is the
- * larger copy and anchors r. The tied leaves of copy#2 are a plain one and
- * a .trans one per dimension; before, each took the last slot from the one
- * before it, so only the last .trans was left. Both kinds are kept. */
 /* An i4 store that anchors its register, into rows of 66 (no vector of
  * 8 i4 is aligned): its leaves store a byte per pair, runs of 8 on 32
  * threads 4 bytes per thread (the emitted pair loop, ax_i2 < 8 step 2),
@@ -1186,9 +1214,14 @@ static void test_i4_pair_count(void)
                  (long long)n, (long long)want[odd]);
         axe_program_free(p);
     }
-    test_i4_pair_anchor();
 }
 
+/* A full leaf list makes room for a tied copy's ldmatrix leaf by dropping
+ * its costliest coalesced leaf, never an ldmatrix one: q (f16, read from
+ * the shared s) is tied by a cast to r (f32), whose store into F is the
+ * larger copy and anchors r. The tied leaves of copy#2 are a plain one and
+ * a .trans one per dimension; before, each took the last slot from the one
+ * before it, so only the last .trans was left. Both kinds are kept. */
 static void test_tied_ldsm_slots(void)
 {
     static const char src[] =
@@ -1392,6 +1425,8 @@ int main(void)
     test_i4_store_bytes();
     test_tied_ldsm_slots();
     test_i4_pair_count();
+    test_i4_pair_anchor();
+    test_copy_sectors_cap();
     test_swizzle_run_count();
     test_merged_leaves();
     return tl_finish();

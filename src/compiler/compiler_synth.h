@@ -258,6 +258,7 @@ typedef struct ax_synth_tied_ldsm {
     int why_op;
     char why[AX_SYNTH_WHY];
     int leaf_op; /* the copy of the first leaf (-1: none) */
+    int leaf_n;  /* how many of the leaves are leaf_op's */
 } ax_synth_tied_ldsm;
 axe_status axe__synth_tied_ldsm(const axe_program *p, const ax_stmt *s, int reg,
                                 const bool *in, ax_synth_tied_ldsm *out,
@@ -291,8 +292,9 @@ bool axe__synth_elem_addrs(const axe_program *p, const ax_ref *r,
  * elements m of a warp's lanes with one m / w, replicas included, each
  * thread issuing its own), the distinct 32-byte sectors of their bytes
  * (axe__sector_count's unit, the tensor's first element 32-byte
- * aligned), summed; false when the memory operand is not global or an
- * element has no address, thread or register. */
+ * aligned), summed; false when the memory operand is not global, an
+ * element has no address, thread or register, or the count passes its
+ * bounds (2^21 elements, 2^22 elements times replicas). */
 bool axe__synth_copy_sectors(const axe_program *p, const ax_stmt *s, int reg,
                              const axe_layout *l, int64_t w, int64_t *out);
 /* The gemm constraint (Theorem 1): the layout of register operand "o"

@@ -685,7 +685,8 @@ static void no_ldsm_why(const axe_program *p, const ax_stmt *s,
                    "each of its %d ldmatrix leaves splits a byte of the "
                    "packed i4 '%s' that its class stores (the store-byte "
                    "rule: both nibbles of a byte from one thread)",
-                   ls->n > 0 ? ls->n : tl->n, p->tensors[c->i4->q.tensor].name);
+                   ls->n > 0 ? ls->n : tl->leaf_n,
+                   p->tensors[c->i4->q.tensor].name);
 }
 
 static axe_status leaves_of(const axe_program *p, const ax_stmt *s, int reg,

@@ -14,8 +14,10 @@
 #include "compiler_smem.h"
 #include "compiler_synth.h"
 
-/* The most register elements a copy's sector count walks. */
+/* The most register elements a copy's sector count walks, and the most
+ * keys it holds (an element per replica: 2^22 keys take 96 MiB). */
 #define AX_SECTOR_MAX_ELEMS ((int64_t)1 << 21)
+#define AX_SECTOR_MAX_KEYS ((int64_t)1 << 22)
 
 static int cmp_i64(const void *a, const void *b)
 {
@@ -212,9 +214,10 @@ bool axe__synth_copy_sectors(const axe_program *p, const ax_stmt *s, int reg,
     c.bits = axe_dtype_bit_width(p->tensors[mem->tensor].dtype);
     for (int k = 0; k < n; k++)
         size *= shape[k];
-    for (int i = 0; i < l->nreplica; i++)
+    for (int i = 0; i < l->nreplica && reps <= c.threads; i++)
         reps *= l->replica[i].extent;
-    if (size < 1 || size > AX_SECTOR_MAX_ELEMS || reps > c.threads)
+    if (size < 1 || size > AX_SECTOR_MAX_ELEMS || reps > c.threads ||
+        reps > AX_SECTOR_MAX_KEYS / size)
         return false;
     c.cap = size * reps;
     addr = malloc((size_t)size * sizeof *addr);

@@ -368,6 +368,9 @@ static axe_status from_ldsm_rows(axe_program *p, const decided *d, int ti,
     bool have = false;
     axe_status st;
     char text[160];
+    /* the stage that failed: the instance, the probe, the rows' swizzle
+     * and order, the measure (consider) */
+    const char *fail = "has no compact instance";
     (void)axe_print_layout(rl, text, sizeof text);
     if (!axe__smem_ldsm_free(rl, t->shape, t->ndim,
                              axe_dtype_bit_width(t->dtype), o.trans, &f)) {
@@ -383,10 +386,16 @@ static axe_status from_ldsm_rows(axe_program *p, const decided *d, int ti,
     axe_diag_clear(&why);
     e.set[ti] = true;
     st = axe__free_layout_instance(&f, perm, 0, &e.lay[ti], &why);
-    if (st == AXE_OK)
+    if (st == AXE_OK) {
+        fail = "does not compile";
         st = probe(p, &e, &q2, NULL, &why);
-    if (st == AXE_OK)
+    }
+    if (st == AXE_OK) {
+        fail = "is not usable";
         st = axe__smem_ldsm_candidate(q2, ti, o.ldsm, o.trans, &l, &have, &why);
+    }
+    if (st == AXE_OK)
+        fail = "does not compile";
     if (q2 != NULL)
         axe_program_free(q2);
     if (st == AXE_OK && !have) /* the register moves the rows otherwise */
@@ -397,9 +406,8 @@ static axe_status from_ldsm_rows(axe_program *p, const decided *d, int ti,
         w->measured = true;
     else if (st != AXE_ERR_NO_MEMORY)
         why_not(w, o.ldsm,
-                "'%s' laid out on the ldmatrix%s rows of %s does not "
-                "compile%s%.120s",
-                t->name, o.trans ? ".trans" : "", text,
+                "'%s' laid out on the ldmatrix%s rows of %s %s%s%.120s",
+                t->name, o.trans ? ".trans" : "", text, fail,
                 why.message[0] != '\0' ? ": " : "", why.message);
     return st == AXE_ERR_NO_MEMORY ? st : AXE_OK;
 }

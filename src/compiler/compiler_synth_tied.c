@@ -106,6 +106,7 @@ axe_status axe__synth_tied_ldsm(const axe_program *p, const ax_stmt *s, int reg,
     out->why_op = -1;
     out->why[0] = '\0';
     out->leaf_op = -1;
+    out->leaf_n = 0;
     for (int k = 0; k < p->nops; k++) {
         const ax_stmt *c = p->ops[k];
         ax_synth_ldsm ls;
@@ -116,7 +117,7 @@ axe_status axe__synth_tied_ldsm(const axe_program *p, const ax_stmt *s, int reg,
         AXE_TRY(axe__synth_ldsm_leaves(p, c, 0, &ls, diag));
         add_tied(p, s, reg, k, &ls, out);
         if (out->n > 0 && out->leaf_op < 0)
-            out->leaf_op = k;
+            out->leaf_op = k, out->leaf_n = out->n;
         if (ls.n == 0 && ls.why[0] != '\0' && out->why_op < 0) {
             out->why_op = k;
             (void)snprintf(out->why, sizeof out->why, "%s", ls.why);
