@@ -278,6 +278,10 @@ bool axe__synth_copy_width(const axe_program *p, const ax_stmt *s, int reg,
  * ldmatrix). */
 bool axe__synth_copy_accesses_with(const axe_program *p, const ax_stmt *s,
                                    int reg, const axe_layout *l, int64_t *out);
+/* The thread rank one step of axis "a" moves in a register layout at
+ * scope "sc"; 0: no thread axis of that scope (compiler_synth_ldsm.c). */
+int64_t axe__synth_axis_step(ax_scope sc, const char *a);
+
 /* The element address (in elements of its tensor, from the tensor's
  * first; a dynamic region start counts as 0, a constant one as itself)
  * of every element of operand "r" of shape "shape" ("n" dims, "size"

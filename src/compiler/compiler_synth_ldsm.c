@@ -140,13 +140,14 @@ static bool deal_layout(const ls_ctx *c, const ls_deal *d, axe_layout *out)
 }
 
 /* The thread rank that one step of axis "a" moves in a register layout
- * at the scope of "c" (laneid, tx; the warp axis; at warpgroup scope
+ * at scope "sc" (laneid, tx; the warp axis; at warpgroup scope
  * tid_in_wg and wid_in_wg in place of tx and warpid; at CTA scope also
  * the warpgroup axes, wgid counting whole warpgroups); 0 when "a" is no
- * thread axis of that scope. */
-static int64_t axis_step(const ls_ctx *c, const char *a)
+ * thread axis of that scope. The ldmatrix leaves and the sector counter
+ * (compiler_synth_sectors.c) read register layouts by it. */
+int64_t axe__synth_axis_step(ax_scope sc, const char *a)
 {
-    bool wg = c->scope == AX_SCOPE_WARPGROUP, cta = c->scope == AX_SCOPE_CTA;
+    bool wg = sc == AX_SCOPE_WARPGROUP, cta = sc == AX_SCOPE_CTA;
     if (strcmp(a, "laneid") == 0 || (!wg && strcmp(a, "tx") == 0) ||
         ((wg || cta) && strcmp(a, "tid_in_wg") == 0))
         return 1;
@@ -171,7 +172,7 @@ static bool fill_table(ls_ctx *c, const axe_layout *l)
         if (axe_layout_apply_base(l, x, &pt, NULL) != AXE_OK)
             return false;
         for (int k = 0; k < pt.n; k++) {
-            int64_t step = axis_step(c, pt.axis[k]);
+            int64_t step = axe__synth_axis_step(c->scope, pt.axis[k]);
             if (strcmp(pt.axis[k], "m") == 0)
                 v = pt.v[k];
             else if (step > 0 &&

@@ -102,20 +102,6 @@ bool axe__synth_elem_addrs(const axe_program *p, const ax_ref *r,
     return true;
 }
 
-/* The thread rank one step of axis "a" moves at scope "sc" (as the
- * ldmatrix leaves read a register layout); 0: no thread axis of it. */
-static int64_t axis_step(ax_scope sc, const char *a)
-{
-    bool wg = sc == AX_SCOPE_WARPGROUP, cta = sc == AX_SCOPE_CTA;
-    if (strcmp(a, "laneid") == 0 || (!wg && strcmp(a, "tx") == 0) ||
-        ((wg || cta) && strcmp(a, "tid_in_wg") == 0))
-        return 1;
-    if ((!wg && strcmp(a, "warpid") == 0) ||
-        ((wg || cta) && strcmp(a, "wid_in_wg") == 0))
-        return AX_WARP;
-    return cta && strcmp(a, "wgid") == 0 ? 4 * AX_WARP : 0;
-}
-
 /* One register element's access: the warp and instruction (register
  * vector) that move it, and its sector. */
 typedef struct sec_key {
@@ -147,7 +133,7 @@ static bool add_points(sec_ctx *c, const axe_layout *l, const axe_point *pt,
 {
     int64_t rank = 0, m = 0, reps = 1;
     for (int k = 0; k < pt->n; k++) {
-        int64_t step = axis_step(c->scope, pt->axis[k]);
+        int64_t step = axe__synth_axis_step(c->scope, pt->axis[k]);
         if (strcmp(pt->axis[k], "m") == 0)
             m += pt->v[k];
         else if (step > 0)
@@ -160,7 +146,7 @@ static bool add_points(sec_ctx *c, const axe_layout *l, const axe_point *pt,
     for (int64_t r = 0; r < reps; r++) {
         int64_t q = r, t = rank;
         for (int i = 0; i < l->nreplica; i++) {
-            int64_t step = axis_step(c->scope, l->replica[i].axis);
+            int64_t step = axe__synth_axis_step(c->scope, l->replica[i].axis);
             if (step == 0)
                 return false;
             t += q % l->replica[i].extent * l->replica[i].stride * step;
