@@ -161,24 +161,13 @@ static void pair_operand(ax_text *t, const axe_program *p, const ax_stmt *s,
     axe__text_put(t, ")");
 }
 
-/* The operation's part of its helper's name (ax_h<name>2). */
-static const char *half2_name(ax_op op)
-{
-    return op == AX_OP_ADD   ? "add"
-           : op == AX_OP_SUB ? "sub"
-           : op == AX_OP_MUL ? "mul"
-           : op == AX_OP_MAX ? "max"
-           : op == AX_OP_MIN ? "min"
-                             : "neg";
-}
-
 void axe__emit_half2_store(ax_text *t, const axe_program *p, const ax_stmt *s)
 {
     const ax_tensor *d = &p->tensors[s->args[0].tensor];
     axe__text_put(t, "%s%s[(", d->cname, axe__backend_of(p)->reg_index);
     axe__emit_elem_addr(t, p, s, 0);
     axe__text_put(t, ") / 2L] = ax_%c%s2(",
-                  d->dtype == AXE_DTYPE_BF16 ? 'b' : 'h', half2_name(s->op));
+                  d->dtype == AXE_DTYPE_BF16 ? 'b' : 'h', axe__op_name(s->op));
     pair_operand(t, p, s, 1);
     if (s->op != AX_OP_NEG) {
         axe__text_put(t, ", ");
